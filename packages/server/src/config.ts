@@ -1,0 +1,90 @@
+import path from 'node:path';
+
+/** Configuration read from the environment; names follow new-api's where they exist. */
+export interface Config {
+  port: number;
+  sqlDsn: string;
+  sqlitePath: string;
+  logSqlDsn: string;
+  redisConnString: string;
+  sessionSecret: string | undefined;
+  cryptoSecret: string | undefined;
+  nodeType: 'master' | 'slave';
+  syncFrequency: number;
+  streamingTimeout: number;
+  bodyLimit: number;
+  criticalRateLimit: number;
+  criticalRateLimitDuration: number;
+  dataDir: string;
+  webDist: string;
+  logLevel: string;
+  version: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    public readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(name, `must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+const DSN_PREFIXES = ['postgres://', 'postgresql://', 'mysql://', 'mariadb://', 'sqlite:', 'file:'];
+
+/** new-api's Go-style MySQL DSN: user:pass@tcp(host:port)/db?params */
+export const GO_MYSQL_DSN = /^([^:@]*)(?::([^@]*))?@tcp\(([^)]+)\)\/([^?]*)(?:\?(.*))?$/;
+
+export function validateDsn(name: string, dsn: string): void {
+  if (dsn === '') return;
+  if (GO_MYSQL_DSN.test(dsn)) return;
+  if (!DSN_PREFIXES.some((p) => dsn.startsWith(p))) {
+    throw new ConfigError(name, 'must start with postgres://, postgresql://, mysql:// or sqlite:, or be user:pass@tcp(host:port)/db (e.g. postgres://user:pass@host:5432/db)');
+  }
+  if (!dsn.startsWith('sqlite:') && !dsn.startsWith('file:')) {
+    try {
+      new URL(dsn);
+    } catch {
+      throw new ConfigError(name, 'is not a valid URL');
+    }
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const sqlDsn = env.SQL_DSN ?? '';
+  validateDsn('SQL_DSN', sqlDsn);
+  const logSqlDsn = env.LOG_SQL_DSN ?? '';
+  validateDsn('LOG_SQL_DSN', logSqlDsn);
+  const sqlitePath = env.SQLITE_PATH || './data/tollway.db';
+  const nodeType = (env.NODE_TYPE || 'master') as Config['nodeType'];
+  if (nodeType !== 'master' && nodeType !== 'slave') throw new ConfigError('NODE_TYPE', 'must be master or slave');
+  const redis = env.REDIS_CONN_STRING ?? '';
+  if (redis && !/^rediss?:\/\//.test(redis)) throw new ConfigError('REDIS_CONN_STRING', 'must start with redis:// or rediss://');
+  return {
+    port: intVar(env, 'PORT', 3000, 0),
+    sqlDsn,
+    sqlitePath,
+    logSqlDsn,
+    redisConnString: redis,
+    sessionSecret: env.SESSION_SECRET || undefined,
+    cryptoSecret: env.CRYPTO_SECRET || undefined,
+    nodeType,
+    syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1),
+    streamingTimeout: intVar(env, 'STREAMING_TIMEOUT', 120, 1),
+    bodyLimit: intVar(env, 'MAX_REQUEST_BODY_MB', 32, 1) * 1024 * 1024,
+    criticalRateLimit: intVar(env, 'CRITICAL_RATE_LIMIT', 20, 1),
+    criticalRateLimitDuration: intVar(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200, 1),
+    dataDir: env.DATA_DIR || path.dirname(sqlitePath),
+    webDist: env.WEB_DIST || path.resolve(import.meta.dirname, '../../web/dist'),
+    logLevel: env.LOG_LEVEL || 'info',
+    version: env.TOLLWAY_VERSION || '0.1.0',
+  };
+}

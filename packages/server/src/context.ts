@@ -1,0 +1,21 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import type { RateLimiter } from './lib/rate-limit.js';
+import type { SessionSealer } from './modules/auth/session.js';
+import type { OptionsService } from './modules/options/service.js';
+import type { UsersService } from './modules/users/service.js';
+import type { UsersStore } from './modules/users/store.js';
+
+/** Everything a route or service needs, built once at start-up (see bootstrap.ts). */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: Logger;
+  options: OptionsService;
+  sessions: SessionSealer;
+  rateLimiter: RateLimiter;
+  usersStore: UsersStore;
+  users: UsersService;
+  startedAt: number;
+}

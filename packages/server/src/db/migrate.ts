@@ -1,0 +1,27 @@
+import { Migrator, type Migration as KyselyMigration, type MigrationProvider } from 'kysely';
+import type { Db } from './connect.js';
+import * as m0001 from './migrations/0001_foundation.js';
+import type { Migration } from './migrations/helpers.js';
+
+/** All migrations in order; later issues append theirs here. */
+const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+};
+
+/** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, KyselyMigration> = {};
+      for (const [name, m] of Object.entries(migrations)) {
+        out[name] = { up: (k) => m.up(k, db.dialect) };
+      }
+      return out;
+    },
+  };
+  const migrator = new Migrator({ db: db.kysely, provider, migrationTableName: 'tollway_migrations', migrationLockTableName: 'tollway_migrations_lock' });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

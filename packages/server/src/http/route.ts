@@ -1,0 +1,50 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { AccessLevel } from '@tollway/shared';
+import type { AuthUser } from '../modules/auth/session.js';
+import type { AppContext } from '../context.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface HandlerArgs<Q, B, P> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  query: Q;
+  body: B;
+  params: P;
+  /** Present for every level except public (where it is present only if a session is given). */
+  user: AuthUser | undefined;
+  ctx: AppContext;
+}
+
+export interface RouteDef<QS extends z.ZodType = z.ZodType, BS extends z.ZodType = z.ZodType, PS extends z.ZodType = z.ZodType> {
+  method: Method;
+  url: string;
+  level: AccessLevel;
+  summary: string;
+  tags: string[];
+  query?: QS;
+  body?: BS;
+  params?: PS;
+  /** Schema of `data` in the success envelope (documentation). */
+  response?: z.ZodType;
+  /** `critical`: the per-IP limit for login/register-style calls. */
+  rateLimit?: 'critical';
+  /** The handler writes the reply itself (downloads, redirects). */
+  raw?: boolean;
+  /** Message sent with a successful envelope. */
+  successMessage?: string;
+  handler(args: HandlerArgs<z.infer<QS>, z.infer<BS>, z.infer<PS>>): Promise<unknown> | unknown;
+}
+
+/** Collects route definitions; the app registers them with Fastify and the OpenAPI document reads them. */
+export class Router {
+  readonly routes: RouteDef[] = [];
+
+  add<QS extends z.ZodType, BS extends z.ZodType, PS extends z.ZodType>(def: RouteDef<QS, BS, PS>): void {
+    this.routes.push(def as unknown as RouteDef);
+  }
+}
+
+/** Per-module registration function. */
+export type RouteModule = (router: Router) => void;

@@ -1,0 +1,74 @@
+import { defaultOptionValues, isOptionKey, normalizeOptionValue, optionDefs, optionKeys, type OptionKey } from '@tollway/shared';
+import { ApiError } from '../../http/errors.js';
+import type { OptionsStore } from './store.js';
+
+type Listener = (key: OptionKey, value: string) => void;
+
+/**
+ * Options held in memory (read on every request without I/O), written through to the database,
+ * and reloaded every SYNC_FREQUENCY seconds so other nodes' changes arrive.
+ */
+export class OptionsService {
+  private values: Record<OptionKey, string> = defaultOptionValues();
+  private readonly listeners: Listener[] = [];
+
+  constructor(private readonly store: OptionsStore) {}
+
+  async load(): Promise<void> {
+    const next = defaultOptionValues();
+    for (const row of await this.store.all()) {
+      if (isOptionKey(row.key)) next[row.key] = row.value;
+    }
+    const before = this.values;
+    this.values = next;
+    for (const k of optionKeys) if (before[k] !== next[k]) this.emit(k, next[k]);
+  }
+
+  onChange(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  private emit(key: OptionKey, value: string): void {
+    for (const l of this.listeners) l(key, value);
+  }
+
+  get(key: OptionKey): string {
+    return this.values[key];
+  }
+
+  bool(key: OptionKey): boolean {
+    return this.values[key] === 'true';
+  }
+
+  num(key: OptionKey): number {
+    const n = Number(this.values[key]);
+    return Number.isFinite(n) ? n : Number(optionDefs[key].default);
+  }
+
+  json<T>(key: OptionKey): T {
+    try {
+      return JSON.parse(this.values[key]) as T;
+    } catch {
+      return JSON.parse(optionDefs[key].default) as T;
+    }
+  }
+
+  /** All options for the settings screen; secrets are never sent back. */
+  list(): { key: string; value: string }[] {
+    return optionKeys.map((key) => ({ key, value: (optionDefs[key] as { secret?: boolean }).secret ? '' : this.values[key] }));
+  }
+
+  /** Validates, stores and applies one key. */
+  async set(key: string, raw: unknown): Promise<void> {
+    const res = normalizeOptionValue(key, raw);
+    if (!res.ok) throw new ApiError(res.message, 400);
+    await this.store.upsert(key, res.value);
+    this.values[key as OptionKey] = res.value;
+    this.emit(key as OptionKey, res.value);
+  }
+
+  /** Stores several keys at once (setup); each validated. */
+  async setMany(entries: Record<string, unknown>): Promise<void> {
+    for (const [k, v] of Object.entries(entries)) await this.set(k, v);
+  }
+}

@@ -1,0 +1,33 @@
+/** User roles: ordinary user, administrator, super administrator (root). */
+export const Role = { Guest: 0, Common: 1, Admin: 10, Root: 100 } as const;
+export type RoleValue = (typeof Role)[keyof typeof Role];
+
+/** User status: 1 active, 2 banned. */
+export const UserStatus = { Enabled: 1, Disabled: 2 } as const;
+
+/** Permission level a route declares. */
+export type AccessLevel = 'public' | 'user' | 'admin' | 'root';
+
+export const accessLevelMinRole: Record<AccessLevel, number> = {
+  public: Role.Guest,
+  user: Role.Common,
+  admin: Role.Admin,
+  root: Role.Root,
+};
+
+export function isAdmin(role: number | undefined): boolean {
+  return (role ?? 0) >= Role.Admin;
+}
+
+export function isRoot(role: number | undefined): boolean {
+  return (role ?? 0) >= Role.Root;
+}
+
+/** Log record types (spec 3 §4). */
+export const LogType = { Unknown: 0, Topup: 1, Consume: 2, Manage: 3, System: 4, CheckIn: 5, Error: 6 } as const;
+
+/** Admin actions on a user (spec 1 §4). */
+export const UserManageActions = ['promote', 'demote', 'disable', 'enable', 'delete'] as const;
+export type UserManageAction = (typeof UserManageActions)[number];
+
+export const DEFAULT_GROUP = 'default';

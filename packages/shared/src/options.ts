@@ -1,0 +1,257 @@
+import { z } from 'zod';
+
+/**
+ * Every option key of the console spec with its type and default. Values are stored and sent as text;
+ * booleans as the text `true`/`false`, JSON values pretty or compact JSON text.
+ */
+export type OptionKind = 'bool' | 'int' | 'float' | 'string' | 'json' | 'enum';
+
+export interface OptionDef {
+  kind: OptionKind;
+  default: string;
+  /** Never sent back to the console (write only). */
+  secret?: boolean;
+  /** For json: a schema the parsed value must satisfy. */
+  json?: z.ZodType;
+  /** For enum: allowed values. */
+  values?: readonly string[];
+  min?: number;
+  max?: number;
+}
+
+const bool = (d: boolean): OptionDef => ({ kind: 'bool', default: String(d) });
+const int = (d: number, min?: number, max?: number): OptionDef => ({ kind: 'int', default: String(d), min, max });
+const float = (d: number, min?: number, max?: number): OptionDef => ({ kind: 'float', default: String(d), min, max });
+const str = (d = ''): OptionDef => ({ kind: 'string', default: d });
+const secret = (): OptionDef => ({ kind: 'string', default: '', secret: true });
+const json = (d: unknown, schema: z.ZodType): OptionDef => ({ kind: 'json', default: JSON.stringify(d), json: schema });
+const oneOf = (d: string, values: readonly string[]): OptionDef => ({ kind: 'enum', default: d, values });
+
+const numberMap = z.record(z.string(), z.number().nonnegative());
+const stringMap = z.record(z.string(), z.string());
+const stringList = z.array(z.string());
+const chatList = z.array(z.record(z.string(), z.string()));
+
+export const optionDefs = {
+  // Login and registration
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false),
+  RegisterEnabled: bool(true),
+  // Code-hosting sign-in
+  GitHubOAuthEnabled: bool(false),
+  GitHubClientId: str(),
+  GitHubClientSecret: secret(),
+  // OIDC
+  'oidc.enabled': bool(false),
+  'oidc.client_id': str(),
+  'oidc.client_secret': secret(),
+  'oidc.well_known': str(),
+  'oidc.authorization_endpoint': str(),
+  'oidc.token_endpoint': str(),
+  'oidc.user_info_endpoint': str(),
+  // QR login server
+  WeChatAuthEnabled: bool(false),
+  WeChatServerAddress: str(),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: str(),
+  // Messaging bot
+  TelegramOAuthEnabled: bool(false),
+  TelegramBotToken: secret(),
+  TelegramBotName: str(),
+  // Forum sign-in
+  LinuxDOOAuthEnabled: bool(false),
+  LinuxDOClientId: str(),
+  LinuxDOClientSecret: secret(),
+  LinuxDOMinimumTrustLevel: int(0, 0, 4),
+  // Bot check
+  TurnstileCheckEnabled: bool(false),
+  TurnstileSiteKey: str(),
+  TurnstileSecretKey: secret(),
+  // Mail
+  SMTPServer: str(),
+  SMTPPort: int(587, 1, 65535),
+  SMTPAccount: str(),
+  SMTPFrom: str(),
+  SMTPToken: secret(),
+  SMTPSSLEnabled: bool(false),
+  // Email restriction
+  EmailDomainRestrictionEnabled: bool(false),
+  EmailAliasRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: str('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com'),
+  // Addresses and proxy
+  ServerAddress: str(),
+  WorkerUrl: str(),
+  WorkerValidKey: secret(),
+  CustomCallbackAddress: str(),
+  ReverseProxyEnabled: bool(false),
+  ReverseProxyProvider: oneOf('nginx', ['nginx', 'cloudflare']),
+  // Payment
+  PayAddress: str(),
+  EpayId: str(),
+  EpayKey: secret(),
+  Price: float(7.3, 0),
+  MinTopUp: int(1, 0),
+  TopupGroupRatio: json({ default: 1, vip: 1, svip: 1 }, numberMap),
+  // Presentation
+  Notice: str(),
+  SystemName: str('Tollway'),
+  Logo: str(),
+  Footer: str(),
+  About: str(),
+  HomePageContent: str(),
+  custom_head_html: str(),
+  global_css: str(),
+  global_js: str(),
+  TopUpLink: str(),
+  ChatLink: str(),
+  ChatLink2: str(),
+  'general_setting.docs_link': str(),
+  // General
+  QuotaPerUnit: float(500000, 1),
+  RetryTimes: int(0, 0, 10),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  DefaultCollapseSidebar: bool(false),
+  DemoSiteEnabled: bool(false),
+  SelfUseModeEnabled: bool(false),
+  // Drawing and tasks
+  DrawingEnabled: bool(false),
+  TaskEnabled: bool(false),
+  MjNotifyEnabled: bool(false),
+  MjAccountFilterEnabled: bool(false),
+  MjForwardUrlEnabled: bool(true),
+  MjModeClearEnabled: bool(false),
+  MjActionCheckSuccessEnabled: bool(true),
+  // Sensitive content
+  CheckSensitiveEnabled: bool(false),
+  CheckSensitiveOnPromptEnabled: bool(false),
+  SensitiveWords: str(),
+  StreamCacheQueueLength: int(0, 0),
+  // Logs and export
+  LogConsumeEnabled: bool(true),
+  LogChatContentEnabled: bool(false),
+  LogErrorEnabled: bool(true),
+  DataExportEnabled: bool(true),
+  DataExportInterval: int(5, 1),
+  DataExportDefaultTime: oneOf('hour', ['hour', 'day', 'week']),
+  // Channel control
+  ChannelDisableThreshold: float(5, 0),
+  QuotaRemindThreshold: int(1000, 0),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  AutomaticDisableKeywords: str(
+    'Your credit balance is too low\nThis organization has been disabled.\nYou exceeded your current quota\nPermission denied\nThe security token included in the request is invalid\nOperation not allowed\nYour account is not authorized',
+  ),
+  // Check-in
+  CheckInEnabled: bool(false),
+  CheckInQuota: int(0, 0),
+  CheckInMaxQuota: int(0, 0),
+  // Quota and invite
+  QuotaForNewUser: int(0, 0),
+  PreConsumedQuota: int(500, 0),
+  QuotaForInviter: int(0, 0),
+  QuotaForInvitee: int(0, 0),
+  AffEnabled: bool(false),
+  // Rebate
+  RebateEnabled: bool(false),
+  RebatePercentage: float(0, 0, 100),
+  // Pricing
+  ModelPrice: json({}, numberMap),
+  ModelRatio: json({}, numberMap),
+  CompletionRatio: json({}, numberMap),
+  CacheRatio: json({}, numberMap),
+  GroupRatio: json({ default: 1, vip: 1, svip: 1 }, numberMap),
+  UserUsableGroups: json({ default: 'default', vip: 'vip' }, stringMap),
+  Chats: json([], chatList),
+  fallback_pricing_enabled: bool(false),
+  fallback_single_price: float(0, 0),
+  fallback_input_ratio: float(0, 0),
+  fallback_completion_ratio: float(0, 0),
+  redirect_billing_enabled: bool(false),
+  // Model request rate limit
+  ModelRequestRateLimitEnabled: bool(false),
+  ModelRequestRateLimitCount: int(0, 0),
+  ModelRequestRateLimitSuccessCount: int(1000, 1),
+  ModelRequestRateLimitDurationMinutes: int(1, 0),
+  // Gemini
+  'gemini.safety_settings': json({ default: 'OFF' }, stringMap),
+  'gemini.version_settings': json({ default: 'v1beta' }, stringMap),
+  'gemini.supported_imagine_models': json(['gemini-2.0-flash-exp-image-generation'], stringList),
+  'gemini.thinking_adapter_enabled': bool(false),
+  'gemini.thinking_adapter_budget_tokens_percentage': float(0.6, 0.002, 1),
+  'gemini.models_supported_thinking_budget': json(['gemini-2.5-flash', 'gemini-2.5-pro'], stringList),
+  // Claude
+  'claude.model_headers_settings': json({}, z.record(z.string(), z.record(z.string(), z.array(z.string())))),
+  'claude.default_max_tokens': json({ default: 8192 }, numberMap),
+  'claude.thinking_adapter_enabled': bool(true),
+  'claude.thinking_adapter_budget_tokens_percentage': float(0.8, 0.1, 1),
+  // Global relay behaviour
+  'global.pass_through_request_enabled': bool(false),
+  'global.hide_upstream_error_enabled': bool(false),
+  'global.block_browser_extension_enabled': bool(false),
+  'global.rate_limit_exempt_enabled': bool(false),
+  'global.rate_limit_exempt_group': str('bulk-ok'),
+  'global.safe_check_exempt_enabled': bool(false),
+  'global.safe_check_exempt_group': str('nsfw-ok'),
+  'global.auto_retry_enabled': bool(true),
+  'global.auto_retry_count': int(3, 1, 10),
+  'global.auto_retry_force_channel_switch': bool(false),
+  'global.auto_retry_status_codes': str('5xx,4xx'),
+  'general_setting.ping_interval_enabled': bool(false),
+  'general_setting.ping_interval_seconds': int(60, 1),
+} satisfies Record<string, OptionDef>;
+
+export type OptionKey = keyof typeof optionDefs;
+export const optionKeys = Object.keys(optionDefs) as OptionKey[];
+
+export function isOptionKey(key: string): key is OptionKey {
+  return Object.prototype.hasOwnProperty.call(optionDefs, key);
+}
+
+/**
+ * Validates and normalises an option value given as text (or a primitive from JSON).
+ * Returns the text to store, or an error message naming the key.
+ */
+export function normalizeOptionValue(key: string, raw: unknown): { ok: true; value: string } | { ok: false; message: string } {
+  if (!isOptionKey(key)) return { ok: false, message: `unknown option: ${key}` };
+  const def: OptionDef = optionDefs[key];
+  const text = typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+  switch (def.kind) {
+    case 'bool':
+      if (text !== 'true' && text !== 'false') return { ok: false, message: `${key} must be true or false` };
+      return { ok: true, value: text };
+    case 'int':
+    case 'float': {
+      const trimmed = text.trim();
+      const n = Number(trimmed);
+      if (trimmed === '' || !Number.isFinite(n)) return { ok: false, message: `${key} must be a number` };
+      if (def.kind === 'int' && !Number.isInteger(n)) return { ok: false, message: `${key} must be an integer` };
+      if (def.min !== undefined && n < def.min) return { ok: false, message: `${key} must be at least ${def.min}` };
+      if (def.max !== undefined && n > def.max) return { ok: false, message: `${key} must be at most ${def.max}` };
+      return { ok: true, value: String(n) };
+    }
+    case 'enum':
+      if (!def.values!.includes(text)) return { ok: false, message: `${key} must be one of ${def.values!.join(', ')}` };
+      return { ok: true, value: text };
+    case 'json': {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return { ok: false, message: `${key} is not a valid JSON string` };
+      }
+      const res = def.json!.safeParse(parsed);
+      if (!res.success) return { ok: false, message: `${key}: ${res.error.issues[0]?.message ?? 'invalid value'}` };
+      return { ok: true, value: text };
+    }
+    default:
+      return { ok: true, value: text };
+  }
+}
+
+export function defaultOptionValues(): Record<OptionKey, string> {
+  const out = {} as Record<OptionKey, string>;
+  for (const k of optionKeys) out[k] = optionDefs[k].default;
+  return out;
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { UserManageActions } from '../enums.js';
+
+export const username = z.string().trim().min(1, 'username is required').max(20, 'username must be at most 20 characters');
+export const password = z.string().min(8, 'password must be at least 8 characters').max(72, 'password must be at most 72 characters');
+
+/** A user as the API returns it (never with a password). */
+export const userPublic = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  display_name: z.string(),
+  password: z.literal('').optional(),
+  group: z.string(),
+  role: z.number().int(),
+  status: z.number().int(),
+  quota: z.number().int(),
+  used_quota: z.number().int(),
+  request_count: z.number().int(),
+  aff_code: z.string(),
+  aff_count: z.number().int(),
+  aff_quota: z.number().int(),
+  aff_history_quota: z.number().int(),
+  inviter_id: z.number().int(),
+  email: z.string(),
+  github_id: z.string(),
+  oidc_id: z.string(),
+  wechat_id: z.string(),
+  telegram_id: z.string(),
+  linux_do_id: z.string(),
+  setting: z.string(),
+  remark: z.string(),
+  created_at: z.number().int(),
+  DeletedAt: z.string().nullable(),
+});
+export type UserPublic = z.infer<typeof userPublic>;
+
+export const loginBody = z.object({
+  username: z.string().trim().min(1, 'please enter username and password').max(64),
+  password: z.string().min(1, 'please enter username and password').max(128),
+});
+
+export const registerBody = z.object({
+  username,
+  password,
+  password2: z.string().max(128).optional(),
+  email: z.string().trim().max(64).optional().default(''),
+  verification_code: z.string().max(32).optional().default(''),
+  aff_code: z.string().trim().max(32).optional().default(''),
+});
+
+export const updateSelfBody = z.object({
+  display_name: z.string().trim().max(20).optional(),
+  password: password.optional().or(z.literal('')),
+  original_password: z.string().max(128).optional(),
+});
+
+export const userSetting = z.object({
+  notify_type: z.enum(['email', 'webhook']).default('email'),
+  quota_warning_threshold: z.coerce.number().int().min(0).default(500000),
+  webhook_url: z
+    .string()
+    .trim()
+    .max(512)
+    .refine((v) => v === '' || /^https:\/\/[^\s]+$/.test(v), 'webhook_url must be an https URL')
+    .default(''),
+  webhook_secret: z.string().max(256).default(''),
+  notification_email: z.union([z.literal(''), z.email('notification_email must be an email address')]).default(''),
+  accept_unset_model_ratio_model: z.boolean().default(false),
+  show_ip_in_logs: z.boolean().default(false),
+});
+export type UserSetting = z.infer<typeof userSetting>;
+
+export const affTransferBody = z.object({ quota: z.number().int('quota must be an integer') });
+
+export const createUserBody = z.object({
+  username,
+  password,
+  display_name: z.string().trim().max(20).optional().default(''),
+  role: z.number().int().optional(),
+  remark: z.string().max(255).optional(),
+});
+
+export const updateUserBody = z.object({
+  id: z.number().int().positive(),
+  username: username.optional(),
+  display_name: z.string().trim().max(20).optional(),
+  password: password.optional().or(z.literal('')),
+  group: z.string().trim().min(1).max(64).optional(),
+  quota: z.number().int().optional(),
+  email: z.string().trim().max(64).optional(),
+  remark: z.string().max(255).optional(),
+});
+
+export const manageUserBody = z.object({
+  id: z.number().int().positive(),
+  action: z.enum(UserManageActions),
+});
+
+export const userSearchQuery = z.object({
+  keyword: z.string().trim().max(64).optional().default(''),
+  group: z.string().trim().max(64).optional().default(''),
+});
+
+export const setupBody = z
+  .object({
+    username,
+    password,
+    confirmPassword: z.string(),
+    SelfUseModeEnabled: z.boolean().optional().default(false),
+    DemoSiteEnabled: z.boolean().optional().default(false),
+  })
+  .refine((b) => b.password === b.confirmPassword, { message: 'two passwords do not match', path: ['confirmPassword'] });

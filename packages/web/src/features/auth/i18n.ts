@@ -1,0 +1,5 @@
+/** Strings of the auth feature, zh and en. */
+export default {
+  zh: {},
+  en: {},
+};

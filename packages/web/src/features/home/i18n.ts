@@ -1,0 +1,5 @@
+/** Strings of the home feature, zh and en. */
+export default {
+  zh: {},
+  en: {},
+};

@@ -1,0 +1,77 @@
+import { clearStoredUser, getStoredUser } from './storage';
+import i18n from '../i18n';
+
+/** The envelope every management call answers with. */
+export interface Envelope<T> {
+  success: boolean;
+  message: string;
+  data?: T;
+}
+
+export class ApiFailure extends Error {
+  constructor(
+    message: string,
+    public readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+type Notify = (message: string) => void;
+let notifyError: Notify = (m) => console.error(m);
+/** The app shell installs the toast function here (antd's message API needs a React context). */
+export function setErrorNotifier(fn: Notify): void {
+  notifyError = fn;
+}
+
+function redirectToLogin(): void {
+  clearStoredUser();
+  const here = window.location.pathname + window.location.search;
+  if (window.location.pathname.startsWith('/login')) return;
+  window.location.href = `/login?expired=true&returnTo=${encodeURIComponent(here)}`;
+}
+
+/**
+ * Calls the management API. Adds the New-Api-User and no-store headers, handles 401/429/500/405 as spec 1 §8,
+ * and on `success:false` shows the server message and throws (so callers do nothing more for that call).
+ */
+export async function api<T = unknown>(method: string, path: string, body?: unknown, opts: { silent?: boolean } = {}): Promise<Envelope<T>> {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  const user = getStoredUser();
+  if (user) headers['New-Api-User'] = String(user.id);
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    const msg = i18n.t('common:error.network');
+    if (!opts.silent) notifyError(msg);
+    throw new ApiFailure(msg, 0);
+  }
+  let env: Envelope<T> | undefined;
+  try {
+    env = (await res.json()) as Envelope<T>;
+  } catch {
+    env = undefined;
+  }
+  if (res.status === 401) {
+    redirectToLogin();
+    throw new ApiFailure(env?.message ?? 'unauthorized', 401);
+  }
+  let message: string | undefined;
+  if (res.status === 429) message = i18n.t('common:error.tooMany');
+  else if (res.status >= 500) message = i18n.t('common:error.server');
+  else if (res.status === 405) message = i18n.t('common:error.demo');
+  else if (!env) message = i18n.t('common:error.http', { message: res.statusText || res.status });
+  else if (!env.success) message = env.message || i18n.t('common:error.http', { message: res.status });
+  if (message !== undefined) {
+    if (!opts.silent) notifyError(message);
+    throw new ApiFailure(message, res.status);
+  }
+  return env!;
+}
+
+export const apiGet = <T>(path: string, opts?: { silent?: boolean }) => api<T>('GET', path, undefined, opts).then((e) => e.data as T);
+export const apiPost = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
+export const apiPut = <T>(path: string, body?: unknown) => api<T>('PUT', path, body ?? {});
+export const apiDelete = <T>(path: string) => api<T>('DELETE', path);

@@ -1,0 +1,26 @@
+/** Typed access to the local-storage keys named in the spec (user, theme-mode, i18nextLng, …). */
+export function readJson<T>(key: string): T | undefined {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeJson(key: string, value: unknown): void {
+  localStorage.setItem(key, JSON.stringify(value));
+}
+
+export interface StoredUser {
+  id: number;
+  username: string;
+  display_name: string;
+  role: number;
+  status: number;
+  group: string;
+}
+
+export const getStoredUser = (): StoredUser | undefined => readJson<StoredUser>('user');
+export const setStoredUser = (u: StoredUser): void => writeJson('user', u);
+export const clearStoredUser = (): void => localStorage.removeItem('user');
