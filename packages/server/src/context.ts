@@ -4,6 +4,8 @@ import type { Db } from './db/connect.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { SessionSealer } from './modules/auth/session.js';
 import type { OptionsService } from './modules/options/service.js';
+import type { SetupService } from './modules/setup/service.js';
+import type { UserAdminService } from './modules/users/admin.js';
 import type { UsersService } from './modules/users/service.js';
 import type { UsersStore } from './modules/users/store.js';
 
@@ -17,5 +19,7 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   usersStore: UsersStore;
   users: UsersService;
+  userAdmin: UserAdminService;
+  setup: SetupService;
   startedAt: number;
 }

@@ -1,0 +1,49 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AppContext } from './context.js';
+import { installErrorHandler } from './http/errors-handler.js';
+import { registerRoute } from './http/register.js';
+import { Router, type RouteModule } from './http/route.js';
+import { installConsole } from './http/spa.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { groupRoutes } from './modules/groups/routes.js';
+import { openapiRoutes } from './modules/openapi/routes.js';
+import { optionRoutes } from './modules/options/routes.js';
+import { setupRoutes } from './modules/setup/routes.js';
+import { statusRoutes } from './modules/status/routes.js';
+import { userAdminRoutes } from './modules/users/routes-admin.js';
+import { selfRoutes } from './modules/users/routes-self.js';
+
+/** Every management API module; a new module is added here and gets auth, validation and docs for free. */
+export const routeModules: RouteModule[] = [
+  statusRoutes,
+  setupRoutes,
+  authRoutes,
+  selfRoutes,
+  userAdminRoutes,
+  groupRoutes,
+  optionRoutes,
+  openapiRoutes,
+];
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  router: Router;
+}
+
+/** Builds the HTTP server (API and console) over a ready context. */
+export async function buildApp(ctx: AppContext): Promise<BuiltApp> {
+  const app = Fastify({
+    loggerInstance: ctx.log as unknown as FastifyBaseLogger,
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy: process.env.TRUST_PROXY === 'true' || process.env.TRUST_PROXY === '1',
+    logController: new LogController({ disableRequestLogging: process.env.LOG_REQUESTS !== 'true' }),
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  installErrorHandler(app);
+  const router = new Router();
+  for (const mod of routeModules) mod(router);
+  for (const def of router.routes) registerRoute(app, ctx, def);
+  await installConsole(app, ctx);
+  return { app, router };
+}

@@ -1,0 +1,58 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { connectDatabase, type Db } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limit.js';
+import { resolveSessionSecret } from './lib/secrets.js';
+import { SessionSealer } from './modules/auth/session.js';
+import { OptionsService } from './modules/options/service.js';
+import { OptionsStore } from './modules/options/store.js';
+import { SetupService } from './modules/setup/service.js';
+import { UserAdminService } from './modules/users/admin.js';
+import { UsersService } from './modules/users/service.js';
+import { UsersStore } from './modules/users/store.js';
+
+export interface Runtime {
+  ctx: AppContext;
+  /** Stops timers and closes the database. */
+  close(): Promise<void>;
+}
+
+/** Connects the database, applies migrations, loads options and wires services. */
+export async function createRuntime(config: Config, log: Logger, opts: { db?: Db; rateLimiter?: RateLimiter } = {}): Promise<Runtime> {
+  const db = opts.db ?? (await connectDatabase(config.sqlDsn, config.sqlitePath));
+  const applied = await migrateToLatest(db);
+  if (applied.length) log.info({ applied, dialect: db.dialect }, 'migrations applied');
+  const options = new OptionsService(new OptionsStore(db));
+  await options.load();
+  const usersStore = new UsersStore(db);
+  const users = new UsersService(usersStore, options);
+  const setup = new SetupService(db, users, options, config.version);
+  await setup.load();
+  const ctx: AppContext = {
+    config,
+    db,
+    log,
+    options,
+    sessions: new SessionSealer(resolveSessionSecret(config.sessionSecret, config.dataDir, log)),
+    rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(),
+    usersStore,
+    users,
+    userAdmin: new UserAdminService(users),
+    setup,
+    startedAt: Date.now(),
+  };
+  // Other nodes' option changes arrive by periodic reload (SYNC_FREQUENCY seconds).
+  const sync = setInterval(() => {
+    Promise.all([options.load(), setup.load()]).catch((err) => log.warn({ err }, 'option sync failed'));
+  }, config.syncFrequency * 1000);
+  sync.unref();
+  return {
+    ctx,
+    async close() {
+      clearInterval(sync);
+      if (!opts.db) await db.close();
+    },
+  };
+}

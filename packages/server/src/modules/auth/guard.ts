@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+import { accessLevelMinRole, UserStatus, type AccessLevel } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { forbidden, unauthorized } from '../../http/errors.js';
+import { readCookie, SESSION_COOKIE, type AuthUser } from './session.js';
+
+/** The access token may come as `Authorization: <token>` or `Authorization: Bearer <token>`. */
+function accessTokenOf(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (!h) return undefined;
+  const token = h.startsWith('Bearer ') ? h.slice(7).trim() : h.trim();
+  return token.length >= 16 && token.length <= 64 ? token : undefined;
+}
+
+/** Finds the caller from the session cookie or the access token; undefined when neither identifies a user. */
+export async function identify(req: FastifyRequest, ctx: AppContext): Promise<AuthUser | undefined> {
+  const uid = ctx.sessions.open(readCookie(req.headers.cookie, SESSION_COOKIE));
+  const row = uid !== undefined ? await ctx.usersStore.findById(uid) : await lookupToken(req, ctx);
+  if (!row) return undefined;
+  return { id: row.id, username: row.username, role: row.role, status: row.status, group: row.group };
+}
+
+async function lookupToken(req: FastifyRequest, ctx: AppContext) {
+  const token = accessTokenOf(req);
+  return token ? ctx.usersStore.findByAccessToken(token) : undefined;
+}
+
+/**
+ * Enforces a route's level: 401 without a valid session/access token or when New-Api-User does not match the
+ * user, 401 for a banned user, 403 below the level's role.
+ */
+export async function authorize(req: FastifyRequest, ctx: AppContext, level: AccessLevel): Promise<AuthUser | undefined> {
+  if (level === 'public') return undefined;
+  const user = await identify(req, ctx);
+  if (!user) throw unauthorized('no permission: not logged in and no access token provided');
+  const header = req.headers['new-api-user'];
+  if (header === undefined || header === '') throw unauthorized('no permission: the New-Api-User header is missing');
+  if (String(header) !== String(user.id)) throw unauthorized('no permission: New-Api-User does not match the logged-in user');
+  if (user.status !== UserStatus.Enabled) throw unauthorized('user banned');
+  if (user.role < accessLevelMinRole[level]) throw forbidden('no permission: insufficient privileges');
+  return user;
+}

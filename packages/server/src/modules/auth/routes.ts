@@ -1,0 +1,52 @@
+import { loginBody, registerBody, userPublic } from '@tollway/shared';
+import { z } from 'zod';
+import type { Router } from '../../http/route.js';
+import { toPublicUser } from '../users/public.js';
+import { SESSION_MAX_AGE_SECONDS, sessionCookie } from './session.js';
+
+/** Login, logout and registration. */
+export function authRoutes(r: Router): void {
+  r.add({
+    method: 'POST',
+    url: '/api/user/login',
+    level: 'public',
+    rateLimit: 'critical',
+    summary: 'Log in with username (or email) and password; sets the session cookie',
+    tags: ['auth'],
+    body: loginBody,
+    query: z.object({ turnstile: z.string().max(4096).optional() }),
+    response: userPublic,
+    successMessage: 'login success',
+    handler: async ({ ctx, body, reply, req }) => {
+      const user = await ctx.users.login(body.username, body.password);
+      reply.header('set-cookie', sessionCookie(ctx.sessions.seal(user.id), SESSION_MAX_AGE_SECONDS, req.protocol === 'https'));
+      return toPublicUser(user);
+    },
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/user/logout',
+    level: 'public',
+    summary: 'Log out (clears the session cookie)',
+    tags: ['auth'],
+    handler: ({ reply, req }) => {
+      reply.header('set-cookie', sessionCookie('', 0, req.protocol === 'https'));
+      return undefined;
+    },
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/user/register',
+    level: 'public',
+    rateLimit: 'critical',
+    summary: 'Register a new account (honours RegisterEnabled, PasswordRegisterEnabled, invite codes)',
+    tags: ['auth'],
+    body: registerBody,
+    query: z.object({ turnstile: z.string().max(4096).optional() }),
+    successMessage: 'register success',
+    handler: async ({ ctx, body }) => {
+      await ctx.users.register(body);
+      return undefined;
+    },
+  });
+}

@@ -1,0 +1,91 @@
+import { Role, UserStatus, type UserManageAction } from '@tollway/shared';
+import { ApiError, forbidden } from '../../http/errors.js';
+import type { AuthUser } from '../auth/session.js';
+import { hashPassword } from './password.js';
+import type { UsersService } from './service.js';
+import type { NewUser, UserRow } from './store.js';
+
+/**
+ * Administrator actions on other users with the tier rules of spec 3 §4, enforced here for every caller:
+ * nobody acts on a user at the same or a higher level, nobody creates a user of equal or higher role,
+ * only the super administrator promotes, and the super administrator is never disabled, deleted or demoted.
+ */
+export class UserAdminService {
+  constructor(private readonly users: UsersService) {}
+
+  private assertOutranks(actor: AuthUser, target: UserRow, what: string): void {
+    if (target.role >= actor.role && !(actor.id === target.id && actor.role >= Role.Root)) {
+      throw forbidden(`cannot ${what} a user at the same or a higher permission level`);
+    }
+  }
+
+  async create(actor: AuthUser, input: { username: string; password: string; display_name: string; role?: number; remark?: string }): Promise<number> {
+    const role = input.role ?? Role.Common;
+    if (role >= actor.role) throw forbidden('cannot create users of equal or higher permission');
+    if (![Role.Common, Role.Admin].includes(role as 1 | 10)) throw new ApiError('role must be 1 or 10');
+    return this.users.create({ ...input, role });
+  }
+
+  async view(actor: AuthUser, id: number): Promise<UserRow> {
+    const target = await this.users.get(id);
+    if (target.id !== actor.id && target.role >= actor.role) throw forbidden('cannot view a user at the same or a higher permission level');
+    return target;
+  }
+
+  async update(
+    actor: AuthUser,
+    input: { id: number; username?: string; display_name?: string; password?: string; group?: string; quota?: number; email?: string; remark?: string },
+  ): Promise<void> {
+    const target = await this.users.get(input.id);
+    if (target.deleted_at) throw new ApiError('user has been deleted');
+    this.assertOutranks(actor, target, 'modify');
+    const fields: Partial<NewUser> = {};
+    if (input.username !== undefined && input.username !== target.username) {
+      if (await this.users.store.usernameTaken(input.username, target.id)) throw new ApiError('username already exists', 409);
+      fields.username = input.username;
+    }
+    if (input.display_name !== undefined) fields.display_name = input.display_name || target.username;
+    if (input.password) fields.password = await hashPassword(input.password);
+    if (input.email !== undefined) fields.email = input.email;
+    if (input.remark !== undefined) fields.remark = input.remark;
+    if (input.group !== undefined) fields.group = input.group;
+    if (input.quota !== undefined) {
+      if (input.quota < 0) throw new ApiError('quota must not be negative');
+      fields.quota = input.quota;
+    }
+    await this.users.store.update(target.id, fields);
+  }
+
+  async manage(actor: AuthUser, id: number, action: UserManageAction): Promise<{ status: number; role: number }> {
+    const target = await this.users.get(id);
+    if (target.deleted_at) throw new ApiError('user does not exist');
+    if (target.role >= Role.Root && action !== 'enable' && action !== 'promote') {
+      throw forbidden(`the super administrator cannot be ${action === 'delete' ? 'deleted' : action === 'demote' ? 'demoted' : 'disabled'}`);
+    }
+    if (target.id === actor.id) throw forbidden('you cannot manage your own account here');
+    this.assertOutranks(actor, target, action);
+    let { status, role } = target;
+    switch (action) {
+      case 'promote':
+        if (actor.role < Role.Root) throw forbidden('regular administrators cannot promote others to administrator');
+        if (role >= Role.Admin) throw new ApiError('the user is already an administrator');
+        role = Role.Admin;
+        break;
+      case 'demote':
+        if (role < Role.Admin) throw new ApiError('the user is already an ordinary user');
+        role = Role.Common;
+        break;
+      case 'disable':
+        status = UserStatus.Disabled;
+        break;
+      case 'enable':
+        status = UserStatus.Enabled;
+        break;
+      case 'delete':
+        await this.users.store.softDelete(target.id, new Date().toISOString());
+        return { status, role };
+    }
+    await this.users.store.update(target.id, { status, role });
+    return { status, role };
+  }
+}

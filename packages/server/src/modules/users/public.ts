@@ -1,0 +1,33 @@
+import type { UserPublic } from '@tollway/shared';
+import type { UserRow } from './store.js';
+
+/** The user as every response shows it: never the password, never the access token. */
+export function toPublicUser(u: UserRow): UserPublic {
+  return {
+    id: u.id,
+    username: u.username,
+    display_name: u.display_name,
+    password: '',
+    group: u.group,
+    role: u.role,
+    status: u.status,
+    quota: Number(u.quota),
+    used_quota: Number(u.used_quota),
+    request_count: Number(u.request_count),
+    aff_code: u.aff_code,
+    aff_count: u.aff_count,
+    aff_quota: Number(u.aff_quota),
+    aff_history_quota: Number(u.aff_history),
+    inviter_id: u.inviter_id,
+    email: u.email,
+    github_id: u.github_id,
+    oidc_id: u.oidc_id,
+    wechat_id: u.wechat_id,
+    telegram_id: u.telegram_id,
+    linux_do_id: u.linux_do_id,
+    setting: u.setting ?? '',
+    remark: u.remark,
+    created_at: Number(u.created_at),
+    DeletedAt: u.deleted_at,
+  };
+}

@@ -1,0 +1,86 @@
+import { createUserBody, idParam, manageUserBody, pageQuery, paged, updateUserBody, userPublic, userSearchQuery } from '@tollway/shared';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { Router } from '../../http/route.js';
+import { toPublicUser } from './public.js';
+
+/** `p` is 1-based; 0 is taken as the first page (the console sends both styles). */
+export const pageWindow = (q: { p: number; page_size: number }) => {
+  const page = Math.max(1, q.p);
+  return { page, offset: (page - 1) * q.page_size, limit: q.page_size };
+};
+
+/** User management for administrators (tier rules live in UserAdminService). */
+export function userAdminRoutes(r: Router): void {
+  const tags = ['users'];
+  const list = async (ctx: AppContext, q: z.infer<typeof pageQuery> & { keyword?: string; group?: string }) => {
+    const w = pageWindow(q);
+    const { items, total } = await ctx.usersStore.page({ offset: w.offset, limit: w.limit, keyword: q.keyword, group: q.group });
+    return { items: items.map(toPublicUser), page: w.page, total };
+  };
+  r.add({
+    method: 'GET',
+    url: '/api/user/',
+    level: 'admin',
+    summary: 'Paged user list',
+    tags,
+    query: pageQuery,
+    response: paged(userPublic),
+    handler: ({ ctx, query }) => list(ctx, query),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/user/search',
+    level: 'admin',
+    summary: 'Search users by id, username, email or display name, optionally in one group',
+    tags,
+    query: pageQuery.extend(userSearchQuery.shape),
+    response: paged(userPublic),
+    handler: ({ ctx, query }) => list(ctx, query),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/user/:id',
+    level: 'admin',
+    summary: 'One user',
+    tags,
+    params: idParam,
+    response: userPublic,
+    handler: async ({ ctx, user, params }) => toPublicUser(await ctx.userAdmin.view(user!, params.id)),
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/user/',
+    level: 'admin',
+    summary: 'Create a user (role below the caller)',
+    tags,
+    body: createUserBody,
+    response: z.object({ id: z.number().int() }),
+    successMessage: 'user created',
+    handler: async ({ ctx, user, body }) => ({ id: await ctx.userAdmin.create(user!, body) }),
+  });
+  r.add({
+    method: 'PUT',
+    url: '/api/user/',
+    level: 'admin',
+    summary: 'Edit a user of a lower level (group, quota, password, names)',
+    tags,
+    body: updateUserBody,
+    successMessage: 'user updated',
+    handler: async ({ ctx, user, body }) => {
+      await ctx.userAdmin.update(user!, body);
+      return undefined;
+    },
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/user/manage',
+    level: 'admin',
+    summary: 'promote, demote, disable, enable or delete a user; returns the new status and role',
+    tags,
+    body: manageUserBody,
+    response: z.object({ status: z.number().int(), role: z.number().int() }),
+    successMessage: 'operation completed',
+    handler: ({ ctx, user, body }) => ctx.userAdmin.manage(user!, body.id, body.action),
+  });
+}

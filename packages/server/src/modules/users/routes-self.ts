@@ -1,0 +1,87 @@
+import { affTransferBody, updateSelfBody, userPublic, userSetting } from '@tollway/shared';
+import { z } from 'zod';
+import type { Router } from '../../http/route.js';
+import { sessionCookie } from '../auth/session.js';
+import { toPublicUser } from './public.js';
+
+/** The caller's own account: profile, password, access token, invites, notification settings. */
+export function selfRoutes(r: Router): void {
+  const tags = ['self'];
+  r.add({
+    method: 'GET',
+    url: '/api/user/self',
+    level: 'user',
+    summary: 'The logged-in user',
+    tags,
+    response: userPublic,
+    handler: async ({ ctx, user }) => toPublicUser(await ctx.users.get(user!.id)),
+  });
+  r.add({
+    method: 'PUT',
+    url: '/api/user/self',
+    level: 'user',
+    summary: 'Update own display name or password (password change needs original_password)',
+    tags,
+    body: updateSelfBody,
+    successMessage: 'user updated',
+    handler: async ({ ctx, user, body }) => {
+      await ctx.users.updateSelf(user!.id, body);
+      return undefined;
+    },
+  });
+  r.add({
+    method: 'DELETE',
+    url: '/api/user/self',
+    level: 'user',
+    summary: 'Delete own account (soft delete; history is kept)',
+    tags,
+    successMessage: 'account deleted',
+    handler: async ({ ctx, user, reply, req }) => {
+      await ctx.users.deleteSelf(user!.id);
+      reply.header('set-cookie', sessionCookie('', 0, req.protocol === 'https'));
+      return undefined;
+    },
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/user/token',
+    level: 'user',
+    summary: 'Generate (replace) the system access token and return it',
+    tags,
+    response: z.string(),
+    handler: ({ ctx, user }) => ctx.users.regenerateAccessToken(user!.id),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/user/aff',
+    level: 'user',
+    summary: 'Own invite code',
+    tags,
+    response: z.string(),
+    handler: ({ ctx, user }) => ctx.users.affCode(user!.id),
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/user/aff_transfer',
+    level: 'user',
+    summary: 'Move invite rewards (aff_quota) to the balance; minimum one quota unit',
+    tags,
+    body: affTransferBody,
+    successMessage: 'transfer completed',
+    handler: async ({ ctx, user, body }) => {
+      await ctx.users.transferAffQuota(user!.id, body.quota);
+      return undefined;
+    },
+  });
+  r.add({
+    method: 'PUT',
+    url: '/api/user/setting',
+    level: 'user',
+    summary: 'Notification and price settings (webhook URL must be https)',
+    tags,
+    body: userSetting.partial(),
+    response: userSetting,
+    successMessage: 'settings updated',
+    handler: ({ ctx, user, body }) => ctx.users.updateSetting(user!.id, body),
+  });
+}

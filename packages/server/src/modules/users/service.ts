@@ -1,0 +1,162 @@
+import { Role, UserStatus, userSetting, type UserSetting } from '@tollway/shared';
+import type { z } from 'zod';
+import { ApiError, forbidden, notFound } from '../../http/errors.js';
+import { randomString } from '../../lib/secrets.js';
+import { nowSeconds } from '../../lib/time.js';
+import type { OptionsService } from '../options/service.js';
+import { hashPassword, verifyPassword } from './password.js';
+import type { NewUser, UserRow, UsersStore } from './store.js';
+
+export interface CreateUserInput {
+  username: string;
+  password: string;
+  display_name?: string;
+  role?: number;
+  group?: string;
+  quota?: number;
+  email?: string;
+  inviter_id?: number;
+  remark?: string;
+}
+
+/** Account rules: creating users, logging in, the caller's own profile, access token, invites, settings. */
+export class UsersService {
+  constructor(
+    readonly store: UsersStore,
+    private readonly options: OptionsService,
+  ) {}
+
+  async get(id: number): Promise<UserRow> {
+    const u = await this.store.findById(id, true);
+    if (!u) throw notFound('user does not exist');
+    return u;
+  }
+
+  /** Inserts a user with a fresh unique invite code. Username uniqueness is checked here and by the index. */
+  async create(input: CreateUserInput): Promise<number> {
+    if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
+    const row: NewUser = {
+      username: input.username,
+      password: await hashPassword(input.password),
+      display_name: input.display_name || input.username,
+      role: input.role ?? Role.Common,
+      status: UserStatus.Enabled,
+      email: input.email ?? '',
+      github_id: '',
+      oidc_id: '',
+      wechat_id: '',
+      telegram_id: '',
+      linux_do_id: '',
+      access_token: null,
+      quota: input.quota ?? 0,
+      used_quota: 0,
+      request_count: 0,
+      group: input.group ?? 'default',
+      aff_code: '',
+      aff_count: 0,
+      aff_quota: 0,
+      aff_history: 0,
+      inviter_id: input.inviter_id ?? 0,
+      setting: '',
+      remark: input.remark ?? '',
+      created_at: nowSeconds(),
+      deleted_at: null,
+    };
+    for (let attempt = 0; ; attempt++) {
+      row.aff_code = randomString(6);
+      try {
+        return await this.store.insert(row);
+      } catch (err) {
+        if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
+        if (attempt >= 4) throw err;
+      }
+    }
+  }
+
+  /** Self-registration with the registration switches, new-user quota and invite rewards. */
+  async register(input: { username: string; password: string; password2?: string; email: string; aff_code: string }): Promise<number> {
+    const o = this.options;
+    if (!o.bool('RegisterEnabled')) throw new ApiError('the administrator has disabled new user registration', 403);
+    if (!o.bool('PasswordRegisterEnabled')) throw new ApiError('the administrator has disabled registration with username and password', 403);
+    if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) throw new ApiError('the two passwords differ');
+    if (o.bool('EmailVerificationEnabled')) throw new ApiError('email verification is required but mail delivery is not configured on this server', 400);
+    if (input.email && (await this.store.emailTaken(input.email))) throw new ApiError('email already in use', 409);
+    let inviterId = 0;
+    if (input.aff_code && o.bool('AffEnabled')) {
+      const inviter = await this.store.findByAffCode(input.aff_code);
+      if (inviter) inviterId = inviter.id;
+    }
+    const inviteeBonus = inviterId ? o.num('QuotaForInvitee') : 0;
+    const id = await this.create({
+      username: input.username,
+      password: input.password,
+      email: input.email,
+      inviter_id: inviterId,
+      quota: o.num('QuotaForNewUser') + inviteeBonus,
+    });
+    if (inviterId) await this.store.creditInviter(inviterId, o.num('QuotaForInviter'));
+    return id;
+  }
+
+  /** Checks credentials; a deleted user is never found, a banned one is refused. */
+  async login(username: string, password: string): Promise<UserRow> {
+    if (!this.options.bool('PasswordLoginEnabled')) throw new ApiError('the administrator has disabled password login', 403);
+    const u = await this.store.findByLogin(username);
+    if (!u || !(await verifyPassword(password, u.password))) throw new ApiError('username or password is wrong, or the user has been banned');
+    if (u.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
+    return u;
+  }
+
+  async updateSelf(id: number, input: { display_name?: string; password?: string; original_password?: string }): Promise<void> {
+    const u = await this.get(id);
+    const fields: Partial<NewUser> = {};
+    if (input.display_name !== undefined) fields.display_name = input.display_name || u.username;
+    if (input.password) {
+      if (!input.original_password || !(await verifyPassword(input.original_password, u.password))) {
+        throw new ApiError('the original password is wrong');
+      }
+      fields.password = await hashPassword(input.password);
+    }
+    await this.store.update(id, fields);
+  }
+
+  async deleteSelf(id: number): Promise<void> {
+    const u = await this.get(id);
+    if (u.role >= Role.Root) throw forbidden('the super administrator cannot be deleted');
+    await this.store.softDelete(id, new Date().toISOString());
+  }
+
+  /** Generates a new access token (replacing the old one) and returns it. */
+  async regenerateAccessToken(id: number): Promise<string> {
+    const token = randomString(32);
+    await this.store.update(id, { access_token: token });
+    return token;
+  }
+
+  async affCode(id: number): Promise<string> {
+    return (await this.get(id)).aff_code;
+  }
+
+  /** Moves invite rewards to the balance; at least one quota unit, atomic. */
+  async transferAffQuota(id: number, amount: number): Promise<void> {
+    const min = this.options.num('QuotaPerUnit');
+    if (amount < min) throw new ApiError(`the minimum transfer amount is ${min}`);
+    if (!(await this.store.transferAffQuota(id, amount))) throw new ApiError('insufficient invite quota');
+  }
+
+  async updateSetting(id: number, input: z.input<typeof userSetting>): Promise<UserSetting> {
+    const current = await this.get(id);
+    let stored: Record<string, unknown> = {};
+    try {
+      stored = current.setting ? (JSON.parse(current.setting) as Record<string, unknown>) : {};
+    } catch {
+      stored = {};
+    }
+    const merged = userSetting.safeParse({ ...stored, ...input });
+    if (!merged.success) throw new ApiError(merged.error.issues[0]?.message ?? 'invalid setting');
+    const setting = merged.data;
+    if (setting.notify_type === 'webhook' && !setting.webhook_url) throw new ApiError('webhook_url is required for webhook notifications');
+    await this.store.update(id, { setting: JSON.stringify(setting) });
+    return setting;
+  }
+}

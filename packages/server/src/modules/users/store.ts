@@ -1,0 +1,135 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { UsersTable } from '../../db/schema.js';
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Omit<UserRow, 'id'>;
+
+/** SQL for the users table. Every balance change is one conditional statement. */
+export class UsersStore {
+  constructor(private readonly db: Db) {}
+
+  private get k() {
+    return this.db.kysely;
+  }
+
+  findById(id: number, includeDeleted = false): Promise<UserRow | undefined> {
+    let q = this.k.selectFrom('users').selectAll().where('id', '=', id);
+    if (!includeDeleted) q = q.where('deleted_at', 'is', null);
+    return q.executeTakeFirst();
+  }
+
+  /** Login accepts username or email; deleted users are never found. */
+  findByLogin(login: string): Promise<UserRow | undefined> {
+    return this.k
+      .selectFrom('users')
+      .selectAll()
+      .where('deleted_at', 'is', null)
+      .where((eb) => eb.or([eb('username', '=', login), eb.and([eb('email', '=', login), eb('email', '!=', '')])]))
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
+  findByAccessToken(token: string): Promise<UserRow | undefined> {
+    return this.k.selectFrom('users').selectAll().where('access_token', '=', token).where('deleted_at', 'is', null).executeTakeFirst();
+  }
+
+  findByAffCode(code: string): Promise<UserRow | undefined> {
+    return this.k.selectFrom('users').selectAll().where('aff_code', '=', code).where('deleted_at', 'is', null).executeTakeFirst();
+  }
+
+  /** Username taken by any user, deleted ones included (their history keeps the name). */
+  async usernameTaken(username: string, exceptId = 0): Promise<boolean> {
+    const row = await this.k.selectFrom('users').select('id').where('username', '=', username).where('id', '!=', exceptId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async emailTaken(email: string, exceptId = 0): Promise<boolean> {
+    const row = await this.k
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .where('id', '!=', exceptId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async countRoots(): Promise<number> {
+    const row = await this.k.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '>=', 100).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insert(user: NewUser): Promise<number> {
+    if (this.db.dialect === 'mysql') {
+      const res = await this.k.insertInto('users').values(user).executeTakeFirstOrThrow();
+      return Number(res.insertId);
+    }
+    const row = await this.k.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(id: number, fields: Partial<NewUser>): Promise<void> {
+    if (Object.keys(fields).length === 0) return;
+    await this.k.updateTable('users').set(fields).where('id', '=', id).execute();
+  }
+
+  async softDelete(id: number, at: string): Promise<void> {
+    await this.k.updateTable('users').set({ deleted_at: at, access_token: null }).where('id', '=', id).execute();
+  }
+
+  /** Adds `delta` (may be negative) to quota in one statement; a negative delta never takes quota below 0. */
+  async addQuota(id: number, delta: number): Promise<boolean> {
+    let q = this.k
+      .updateTable('users')
+      .set({ quota: sql`quota + ${delta}` })
+      .where('id', '=', id);
+    if (delta < 0) q = q.where('quota', '>=', -delta);
+    const res = await q.executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Moves `amount` from aff_quota to quota atomically; false when aff_quota is short. */
+  async transferAffQuota(id: number, amount: number): Promise<boolean> {
+    const res = await this.k
+      .updateTable('users')
+      .set({ aff_quota: sql`aff_quota - ${amount}`, quota: sql`quota + ${amount}` })
+      .where('id', '=', id)
+      .where('aff_quota', '>=', amount)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Credits an inviter: one more invitee and `reward` of aff quota (also counted in history). */
+  async creditInviter(id: number, reward: number): Promise<void> {
+    await this.k
+      .updateTable('users')
+      .set({ aff_count: sql`aff_count + 1`, aff_quota: sql`aff_quota + ${reward}`, aff_history: sql`aff_history + ${reward}` })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async page(opts: { offset: number; limit: number; keyword?: string; group?: string }): Promise<{ items: UserRow[]; total: number }> {
+    let base = this.k.selectFrom('users');
+    if (opts.group) base = base.where('group', '=', opts.group);
+    if (opts.keyword) {
+      const kw = opts.keyword;
+      // LIKE wildcards in the keyword act as wildcards; SQLite has no default escape character.
+      const like = `%${kw}%`;
+      const asId = /^\d+$/.test(kw) ? Number(kw) : -1;
+      base = base.where((eb) =>
+        eb.or([eb('id', '=', asId), eb('username', 'like', like), eb('email', 'like', like), eb('display_name', 'like', like)]),
+      );
+    }
+    const [items, count] = await Promise.all([
+      base.selectAll().orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(count.n) };
+  }
+
+  async groups(): Promise<string[]> {
+    const rows = await this.k.selectFrom('users').select('group').distinct().execute();
+    return rows.map((r) => r.group);
+  }
+}
