@@ -28,6 +28,8 @@ export const routeModules: RouteModule[] = [
 export interface BuiltApp {
   app: FastifyInstance;
   router: Router;
+  /** Every route Fastify registered (the permission matrix checks none bypasses the router). */
+  registered: { method: string; url: string }[];
 }
 
 /** Builds the HTTP server (API and console) over a ready context. */
@@ -41,9 +43,13 @@ export async function buildApp(ctx: AppContext): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   installErrorHandler(app);
+  const registered: BuiltApp['registered'] = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) registered.push({ method, url: r.url });
+  });
   const router = new Router();
   for (const mod of routeModules) mod(router);
   for (const def of router.routes) registerRoute(app, ctx, def);
   await installConsole(app, ctx);
-  return { app, router };
+  return { app, router, registered };
 }

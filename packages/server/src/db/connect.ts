@@ -36,6 +36,8 @@ async function createPostgres(dsn: string): Promise<Db> {
   // BIGINT (int8) and NUMERIC counts come back as strings by default; quota sums stay far below 2^53.
   pg.types.setTypeParser(20, (v: string) => Number(v));
   const pool = new pg.Pool({ connectionString: dsn, max: 10 });
+  // An idle connection dropped by the server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect: 'postgres', describe: 'postgres', close: () => kysely.destroy() };
 }

@@ -5,8 +5,10 @@ import { ApiError } from './errors.js';
 export function parseOr400<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'params'): z.infer<T> {
   const res = schema.safeParse(input ?? (where === 'body' ? undefined : {}));
   if (res.success) return res.data;
-  const issue = res.error.issues[0]!;
-  const field = issue.path.length ? issue.path.join('.') : where;
-  const msg = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-  throw new ApiError(`invalid ${where} field "${field}": ${msg}`, 400);
+  const parts = res.error.issues.slice(0, 5).map((issue) => {
+    const field = issue.path.length ? issue.path.join('.') : where;
+    const msg = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+    return `"${field}" ${msg}`;
+  });
+  throw new ApiError(`invalid ${where}: ${parts.join('; ')}`, 400);
 }

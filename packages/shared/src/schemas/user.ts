@@ -54,20 +54,32 @@ export const updateSelfBody = z.object({
   original_password: z.string().max(128).optional(),
 });
 
-export const userSetting = z.object({
-  notify_type: z.enum(['email', 'webhook']).default('email'),
-  quota_warning_threshold: z.coerce.number().int().min(0).default(500000),
+const settingFields = {
+  notify_type: z.enum(['email', 'webhook']),
+  quota_warning_threshold: z.coerce.number().int().min(0),
   webhook_url: z
     .string()
     .trim()
     .max(512)
-    .refine((v) => v === '' || /^https:\/\/[^\s]+$/.test(v), 'webhook_url must be an https URL')
-    .default(''),
-  webhook_secret: z.string().max(256).default(''),
-  notification_email: z.union([z.literal(''), z.email('notification_email must be an email address')]).default(''),
-  accept_unset_model_ratio_model: z.boolean().default(false),
-  show_ip_in_logs: z.boolean().default(false),
+    .refine((v) => v === '' || /^https:\/\/[^\s]+$/.test(v), 'webhook_url must be an https URL'),
+  webhook_secret: z.string().max(256),
+  notification_email: z.union([z.literal(''), z.email('notification_email must be an email address')]),
+  accept_unset_model_ratio_model: z.boolean(),
+  show_ip_in_logs: z.boolean(),
+};
+
+/** A user's notification and price settings with their defaults (stored as JSON text in users.setting). */
+export const userSetting = z.object({
+  notify_type: settingFields.notify_type.default('email'),
+  quota_warning_threshold: settingFields.quota_warning_threshold.default(500000),
+  webhook_url: settingFields.webhook_url.default(''),
+  webhook_secret: settingFields.webhook_secret.default(''),
+  notification_email: settingFields.notification_email.default(''),
+  accept_unset_model_ratio_model: settingFields.accept_unset_model_ratio_model.default(false),
+  show_ip_in_logs: settingFields.show_ip_in_logs.default(false),
 });
+/** PUT /api/user/setting body: any subset; missing keys keep their stored values. */
+export const userSettingPatch = z.object(settingFields).partial();
 export type UserSetting = z.infer<typeof userSetting>;
 
 export const affTransferBody = z.object({ quota: z.number().int('quota must be an integer') });

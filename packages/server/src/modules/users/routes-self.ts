@@ -1,4 +1,4 @@
-import { affTransferBody, updateSelfBody, userPublic, userSetting } from '@tollway/shared';
+import { affTransferBody, updateSelfBody, userPublic, userSetting, userSettingPatch } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { sessionCookie } from '../auth/session.js';
@@ -79,7 +79,7 @@ export function selfRoutes(r: Router): void {
     level: 'user',
     summary: 'Notification and price settings (webhook URL must be https)',
     tags,
-    body: userSetting.partial(),
+    body: userSettingPatch,
     response: userSetting,
     successMessage: 'settings updated',
     handler: ({ ctx, user, body }) => ctx.users.updateSetting(user!.id, body),

@@ -1,0 +1,64 @@
+import type { AccessLevel } from '@tollway/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteDef } from '../../src/http/route.js';
+import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+
+/**
+ * The permission matrix: every registered /api route is called as anonymous, user, admin and root, and the
+ * answer must match the route's declared level (401 without a session, 403 below the level, anything else
+ * at or above it). A new route cannot forget its guard: it has to declare a level to be registered at all.
+ */
+describe('permission matrix over every /api route', () => {
+  let t: TestApp;
+  const principals: Record<'user' | 'admin' | 'root', { cookie: string; id: number }> = {} as never;
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+    const root = await setupRoot(t.app);
+    const admin = await createUserClient(t.app, root, 'matrix-admin', 10);
+    const user = await createUserClient(t.app, root, 'matrix-user', 1);
+    const pick = (c: Client) => ({ cookie: c.cookie, id: c.userId! });
+    Object.assign(principals, { root: pick(root), admin: pick(admin), user: pick(user) });
+  });
+  afterAll(async () => t?.close());
+
+  const rank: Record<AccessLevel, number> = { public: 0, user: 1, admin: 2, root: 3 };
+  const callerRank = { anonymous: 0, user: 1, admin: 2, root: 3 } as const;
+
+  async function call(def: RouteDef, who: keyof typeof callerRank) {
+    const url = def.url.replace(/:id\b/g, String(principals.user?.id ?? 1)).replace(/:(\w+)/g, 'x');
+    const headers: Record<string, string> = {};
+    if (who !== 'anonymous') {
+      headers.cookie = principals[who].cookie;
+      headers['new-api-user'] = String(principals[who].id);
+    }
+    // An empty body reaches validation (after the guard) without changing anything.
+    const res = await t.app.inject({ method: def.method, url, headers, ...(def.method === 'GET' || def.method === 'DELETE' ? {} : { payload: {} }) });
+    // A refusal by the guard is 401, or 403 with a "no permission" message (business rules may also answer 403).
+    const denied = res.statusCode === 401 ? 401 : res.statusCode === 403 && res.json().message.startsWith('no permission') ? 403 : 0;
+    return { status: res.statusCode, denied };
+  }
+
+  it('every route Fastify serves under /api was declared through the router with a level', () => {
+    const declared = new Set(t.router.routes.map((r) => `${r.method} ${r.url}`));
+    const served = t.registered.filter((r) => r.url.startsWith('/api') && r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
+    expect(served.length).toBeGreaterThan(20);
+    for (const s of served) expect(declared.has(s), s).toBe(true);
+    for (const r of t.router.routes) expect(['public', 'user', 'admin', 'root']).toContain(r.level);
+  });
+
+  it('allows and denies exactly as declared', async () => {
+    // Deleting one's own account is destructive, so it runs last.
+    const routes = [...t.router.routes].sort((a, b) => Number(a.method === 'DELETE' && a.url.includes('self')) - Number(b.method === 'DELETE' && b.url.includes('self')));
+    const failures: string[] = [];
+    for (const def of routes) {
+      for (const who of ['anonymous', 'user', 'admin', 'root'] as const) {
+        const { status, denied } = await call(def, who);
+        const allowed = callerRank[who] >= rank[def.level];
+        const expected = allowed ? 'allowed (no guard refusal, no 5xx)' : who === 'anonymous' ? '401' : '403 no permission';
+        const ok = allowed ? denied === 0 && status < 500 : denied === (who === 'anonymous' ? 401 : 403);
+        if (!ok) failures.push(`${def.method} ${def.url} as ${who}: got ${status}, expected ${expected}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
