@@ -43,6 +43,14 @@ export async function buildApp(ctx: AppContext): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   installErrorHandler(app);
+  // While shutting down, answers close their connection so keep-alive sockets do not hold the process open.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   const registered: BuiltApp['registered'] = [];
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) registered.push({ method, url: r.url });

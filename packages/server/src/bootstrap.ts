@@ -3,7 +3,8 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
-import { MemoryRateLimiter, type RateLimiter } from './lib/rate-limit.js';
+import { connectRedis, LocalBus, RedisBus, type ClusterBus } from './lib/cluster-bus.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './lib/rate-limit.js';
 import { resolveSessionSecret } from './lib/secrets.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { OptionsService } from './modules/options/service.js';
@@ -20,12 +21,17 @@ export interface Runtime {
 }
 
 /** Connects the database, applies migrations, loads options and wires services. */
-export async function createRuntime(config: Config, log: Logger, opts: { db?: Db; rateLimiter?: RateLimiter } = {}): Promise<Runtime> {
+export async function createRuntime(config: Config, log: Logger, opts: { db?: Db } = {}): Promise<Runtime> {
+  const redis = config.redisConnString ? await connectRedis(config.redisConnString) : undefined;
   const db = opts.db ?? (await connectDatabase(config.sqlDsn, config.sqlitePath));
   const applied = await migrateToLatest(db);
   if (applied.length) log.info({ applied, dialect: db.dialect }, 'migrations applied');
+  const bus: ClusterBus = redis ? new RedisBus(redis, redis.duplicate(), config.redisKeyPrefix, log) : new LocalBus();
   const options = new OptionsService(new OptionsStore(db));
   await options.load();
+  // An option saved on one node reaches the others at once through Redis (else on the next periodic sync).
+  options.onSaved((key) => void bus.publish('options', key).catch((err) => log.warn({ err }, 'option broadcast failed')));
+  bus.subscribe('options', () => void options.load().catch((err) => log.warn({ err }, 'option reload failed')));
   const usersStore = new UsersStore(db);
   const users = new UsersService(usersStore, options);
   const setup = new SetupService(db, users, options, config.version);
@@ -36,7 +42,8 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     log,
     options,
     sessions: new SessionSealer(resolveSessionSecret(config.sessionSecret, config.dataDir, log)),
-    rateLimiter: opts.rateLimiter ?? new MemoryRateLimiter(),
+    rateLimiter: redis ? new RedisRateLimiter(redis, config.redisKeyPrefix) : new MemoryRateLimiter(),
+    redis,
     usersStore,
     users,
     userAdmin: new UserAdminService(users),
@@ -52,6 +59,8 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     ctx,
     async close() {
       clearInterval(sync);
+      await bus.close();
+      redis?.disconnect();
       if (!opts.db) await db.close();
     },
   };

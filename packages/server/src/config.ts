@@ -7,6 +7,8 @@ export interface Config {
   sqlitePath: string;
   logSqlDsn: string;
   redisConnString: string;
+  /** Prefix of every Redis key and channel (several deployments or test runs can share one Redis). */
+  redisKeyPrefix: string;
   sessionSecret: string | undefined;
   cryptoSecret: string | undefined;
   nodeType: 'master' | 'slave';
@@ -50,11 +52,14 @@ export function validateDsn(name: string, dsn: string): void {
     throw new ConfigError(name, 'must start with postgres://, postgresql://, mysql:// or sqlite:, or be user:pass@tcp(host:port)/db (e.g. postgres://user:pass@host:5432/db)');
   }
   if (!dsn.startsWith('sqlite:') && !dsn.startsWith('file:')) {
+    let url: URL;
     try {
-      new URL(dsn);
+      url = new URL(dsn);
     } catch {
       throw new ConfigError(name, 'is not a valid URL');
     }
+    if (!url.hostname) throw new ConfigError(name, 'names no host (e.g. postgres://user:pass@host:5432/db)');
+    if (url.pathname.replace(/\//g, '') === '') throw new ConfigError(name, 'names no database (e.g. postgres://user:pass@host:5432/db)');
   }
 }
 
@@ -74,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqlitePath,
     logSqlDsn,
     redisConnString: redis,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'tollway:',
     sessionSecret: env.SESSION_SECRET || undefined,
     cryptoSecret: env.CRYPTO_SECRET || undefined,
     nodeType,

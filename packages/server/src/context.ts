@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
@@ -17,6 +18,8 @@ export interface AppContext {
   options: OptionsService;
   sessions: SessionSealer;
   rateLimiter: RateLimiter;
+  /** Present when REDIS_CONN_STRING is set. */
+  redis: Redis | undefined;
   usersStore: UsersStore;
   users: UsersService;
   userAdmin: UserAdminService;

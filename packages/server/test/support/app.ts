@@ -21,8 +21,8 @@ export interface TestApp {
 }
 
 /** A real server (real database of the given dialect, real services) driven through Fastify's inject. */
-export async function startTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase(dialect);
+export async function startTestApp(dialect: DialectName, env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestApp> {
+  const database = shared ?? (await createTestDatabase(dialect));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-data-'));
   const config = loadConfig({ SESSION_SECRET: 'test-secret-0123456789abcdef0123456789', CRITICAL_RATE_LIMIT: '100000', DATA_DIR: dataDir, WEB_DIST: '/nonexistent', ...env });
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -39,7 +39,7 @@ export async function startTestApp(dialect: DialectName, env: Record<string, str
     async close() {
       await app.close();
       await runtime.close();
-      await database.drop();
+      if (!shared) await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -11,6 +11,7 @@ type Listener = (key: OptionKey, value: string) => void;
 export class OptionsService {
   private values: Record<OptionKey, string> = defaultOptionValues();
   private readonly listeners: Listener[] = [];
+  private readonly savedListeners: ((key: OptionKey) => void)[] = [];
 
   constructor(private readonly store: OptionsStore) {}
 
@@ -26,6 +27,11 @@ export class OptionsService {
 
   onChange(listener: Listener): void {
     this.listeners.push(listener);
+  }
+
+  /** Called after this node saved a key (used to tell other nodes). */
+  onSaved(listener: (key: OptionKey) => void): void {
+    this.savedListeners.push(listener);
   }
 
   private emit(key: OptionKey, value: string): void {
@@ -65,6 +71,7 @@ export class OptionsService {
     await this.store.upsert(key, res.value);
     this.values[key as OptionKey] = res.value;
     this.emit(key as OptionKey, res.value);
+    for (const l of this.savedListeners) l(key as OptionKey);
   }
 
   /** Stores several keys at once (setup); each validated. */

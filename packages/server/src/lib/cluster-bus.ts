@@ -1,0 +1,77 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { ConfigError } from '../config.js';
+
+type Handler = (message: string) => void;
+
+/**
+ * Cache invalidation between nodes over Redis pub/sub. Without Redis it is local only and other nodes
+ * catch up on their SYNC_FREQUENCY reload.
+ */
+export interface ClusterBus {
+  publish(topic: string, message?: string): Promise<void>;
+  subscribe(topic: string, handler: Handler): void;
+  close(): Promise<void>;
+}
+
+export class LocalBus implements ClusterBus {
+  async publish(): Promise<void> {}
+  subscribe(): void {}
+  async close(): Promise<void> {}
+}
+
+export class RedisBus implements ClusterBus {
+  private readonly handlers = new Map<string, Handler[]>();
+  private readonly nodeId = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+
+  constructor(
+    private readonly pub: Redis,
+    private readonly sub: Redis,
+    private readonly prefix: string,
+    log: Logger,
+  ) {
+    sub.on('message', (channel: string, raw: string) => {
+      const topic = channel.slice(prefix.length + 4);
+      const sep = raw.indexOf('|');
+      if (raw.slice(0, sep) === this.nodeId) return;
+      for (const h of this.handlers.get(topic) ?? []) {
+        try {
+          h(raw.slice(sep + 1));
+        } catch (err) {
+          log.warn({ err, topic }, 'cluster bus handler failed');
+        }
+      }
+    });
+  }
+
+  async publish(topic: string, message = ''): Promise<void> {
+    await this.pub.publish(`${this.prefix}bus:${topic}`, `${this.nodeId}|${message}`);
+  }
+
+  subscribe(topic: string, handler: Handler): void {
+    const list = this.handlers.get(topic);
+    if (list) list.push(handler);
+    else {
+      this.handlers.set(topic, [handler]);
+      void this.sub.subscribe(`${this.prefix}bus:${topic}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.sub.disconnect();
+  }
+}
+
+/** Connects to Redis and checks it answers; a failure names REDIS_CONN_STRING. */
+export async function connectRedis(conn: string): Promise<Redis> {
+  const redis = new Redis(conn, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw new ConfigError('REDIS_CONN_STRING', `cannot connect to Redis: ${(err as Error).message}`);
+  }
+  return redis;
+}

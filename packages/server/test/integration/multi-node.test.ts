@@ -1,0 +1,63 @@
+import crypto from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+
+const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Two nodes sharing one PostgreSQL database, one Redis and one SESSION_SECRET. */
+describe('two nodes with shared database and Redis', () => {
+  let database: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+  const prefix = `tollway-test-${crypto.randomBytes(4).toString('hex')}:`;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    const env = { REDIS_CONN_STRING: REDIS, REDIS_KEY_PREFIX: prefix, CRITICAL_RATE_LIMIT: '6', SYNC_FREQUENCY: '3600' };
+    a = await startTestApp('postgres', env, database);
+    b = await startTestApp('postgres', env, database);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+    const redis = new Redis(REDIS);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('a session made on one node works on the other', async () => {
+    const onA = await setupRoot(a.app);
+    const onB = new Client(b.app);
+    onB.cookie = onA.cookie;
+    onB.userId = onA.userId;
+    const me = await onB.call<{ username: string }>('GET', '/api/user/self');
+    expect(me.body.data!.username).toBe('root');
+  });
+
+  it('an option saved on one node takes effect on the other at once (Redis invalidation, not the hourly sync)', async () => {
+    const root = new Client(a.app);
+    await root.login('root', 'root-pass-123');
+    expect((await root.call('PUT', '/api/option/', { key: 'SystemName', value: 'Cluster Name' })).body.success).toBe(true);
+    const anon = new Client(b.app);
+    let name = '';
+    for (let i = 0; i < 50 && name !== 'Cluster Name'; i++) {
+      name = (await anon.call<{ system_name: string }>('GET', '/api/status')).body.data!.system_name;
+      if (name !== 'Cluster Name') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(name).toBe('Cluster Name');
+  });
+
+  it('the critical rate limit is counted across nodes', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const app = i % 2 === 0 ? a.app : b.app;
+      const res = await app.inject({ method: 'POST', url: '/api/user/login', remoteAddress: '10.9.9.9', payload: { username: 'root', password: 'bad-password' } });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 6).every((s) => s === 400)).toBe(true);
+    expect(statuses.slice(6)).toEqual([429, 429]);
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('configuration from the environment', () => {
+  it('has new-api compatible defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, sqlDsn: '', sqlitePath: './data/tollway.db', nodeType: 'master', syncFrequency: 60, streamingTimeout: 120, criticalRateLimit: 20, criticalRateLimitDuration: 1200 });
+  });
+
+  it.each([
+    [{ SQL_DSN: 'oracle://x' }, 'SQL_DSN'],
+    [{ SQL_DSN: 'postgres://' }, 'SQL_DSN'],
+    [{ LOG_SQL_DSN: 'nonsense' }, 'LOG_SQL_DSN'],
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ NODE_TYPE: 'leader' }, 'NODE_TYPE'],
+    [{ SYNC_FREQUENCY: '0' }, 'SYNC_FREQUENCY'],
+    [{ REDIS_CONN_STRING: 'localhost:6379' }, 'REDIS_CONN_STRING'],
+  ])('names the variable for %o', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect((err as ConfigError).variable).toBe(variable);
+      expect((err as Error).message.startsWith(`${variable}:`)).toBe(true);
+    }
+  });
+
+  it('accepts URL and Go-style DSNs', () => {
+    expect(loadConfig({ SQL_DSN: 'postgres://u:p@h:5432/db' }).sqlDsn).toBe('postgres://u:p@h:5432/db');
+    expect(loadConfig({ SQL_DSN: 'root:pw@tcp(localhost:3306)/oneapi?parseTime=true' }).sqlDsn).toContain('@tcp(');
+    expect(loadConfig({ SQL_DSN: 'mysql://root@127.0.0.1:3306/test' }).sqlDsn).toContain('mysql://');
+  });
+});
