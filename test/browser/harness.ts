@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freePort, runServer, waitForStart, type ServerProcess } from '../../packages/server/test/support/process.js';
+
+export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-artifacts/screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Harness {
+  baseUrl: string;
+  server: ServerProcess;
+  browser: Browser;
+  newPage(opts?: { mobile?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
+  shot(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real server (fresh SQLite, built console) and a headless Chromium. */
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-browser-'));
+  const port = await freePort();
+  const server = runServer({ SQLITE_PATH: path.join(dir, 'tollway.db'), PORT: String(port), SESSION_SECRET: 'browser-test-secret-0123456789abcdef', ...env });
+  await waitForStart(server);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    baseUrl,
+    server,
+    browser,
+    async newPage(opts = {}) {
+      const context = await browser.newContext({
+        baseURL: baseUrl,
+        viewport: opts.mobile ? { width: 390, height: 844 } : { width: 1366, height: 860 },
+        deviceScaleFactor: 1,
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      return { context, page };
+    },
+    async shot(page, name) {
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await browser.close();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
