@@ -1,4 +1,77 @@
-import { createBrowserRouter } from 'react-router';
+import { lazy } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AppLayout } from '../features/shell/AppLayout';
+import { ComingSoon } from '../features/shell/ComingSoon';
+import { NotFound } from '../features/shell/NotFound';
+import { RequireAdmin, RequireAuth, StatusGate } from './guards';
+import { RouteError } from './RouteError';
 
-/** Route table of spec 3 §2; the shell feature fills in layout, guards and pages. */
-export const router = createBrowserRouter([{ path: '*', element: <div>Tollway</div> }]);
+const HomePage = lazy(() => import('../features/home/HomePage'));
+const AboutPage = lazy(() => import('../features/home/AboutPage'));
+const SetupPage = lazy(() => import('../features/setup/SetupPage'));
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const RegisterPage = lazy(() => import('../features/auth/RegisterPage'));
+const ResetRequestPage = lazy(() => import('../features/auth/ResetRequestPage'));
+const ResetConfirmPage = lazy(() => import('../features/auth/ResetConfirmPage'));
+const OAuthCallbackPage = lazy(() => import('../features/auth/OAuthCallbackPage'));
+const MePage = lazy(() => import('../features/me/MePage'));
+const UsersPage = lazy(() => import('../features/users/UsersPage'));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+
+/** A later feature's route: a "coming soon" result inside the layout. */
+const soon = (path: string, name: string): RouteObject => ({ path, element: <ComingSoon name={name} /> });
+
+/** Route table of spec 3 §2. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        element: <StatusGate />,
+        children: [
+          // Public
+          { path: '/', element: <HomePage /> },
+          { path: '/setup', element: <SetupPage /> },
+          { path: '/login', element: <LoginPage /> },
+          { path: '/register', element: <RegisterPage /> },
+          { path: '/reset', element: <ResetRequestPage /> },
+          { path: '/user/reset', element: <ResetConfirmPage /> },
+          { path: '/oauth/:provider', element: <OAuthCallbackPage /> },
+          { path: '/about', element: <AboutPage /> },
+          soon('/pricing', 'shell:nav.pricing'),
+          soon('/chat/:id?', 'shell:side.chat'),
+          // Login required
+          {
+            element: <RequireAuth />,
+            children: [
+              soon('/chat2link', 'shell:side.chat'),
+              soon('/playground', 'shell:side.playground'),
+              soon('/app/tokens', 'shell:side.tokens'),
+              { path: '/app/me', element: <MePage /> },
+              soon('/app/wallet', 'shell:side.wallet'),
+              soon('/app/logs/api-usage', 'shell:side.logs'),
+              soon('/app/logs/drawing', 'shell:side.drawing'),
+              soon('/app/logs/tasks', 'shell:side.tasks'),
+              soon('/app/dashboard', 'shell:side.dashboard'),
+              soon('/app/inbox/:id?', 'shell:side.inbox'),
+              soon('/admin/channels', 'shell:side.channels'),
+              soon('/channel/edit/:id', 'shell:side.channels'),
+              soon('/channel/add', 'shell:side.channels'),
+              soon('/admin/coupons', 'shell:side.coupons'),
+              { path: '/admin/users', element: <UsersPage /> },
+              { path: '/user/edit/:id', element: <UsersPage /> },
+              { path: '/user/edit', element: <UsersPage /> },
+              { path: '/admin/settings', element: <SettingsPage /> },
+            ],
+          },
+          // Admin only
+          { element: <RequireAdmin />, children: [soon('/admin/messages', 'shell:side.messages')] },
+          { path: '*', element: <NotFound /> },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

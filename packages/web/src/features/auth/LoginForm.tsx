@@ -1,0 +1,54 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { apiPost } from '../../lib/api';
+import { FormField } from '../shell/FormField';
+import { DEFAULT_ROOT, loginSchema, type LoginValues } from './schemas';
+
+/** Username-or-email and password; POST /api/user/login. */
+export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCredentials: boolean) => void }) {
+  const { t } = useTranslation('auth');
+  const [loading, setLoading] = useState(false);
+  const { control, handleSubmit } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } });
+
+  const submit = async (v: LoginValues) => {
+    setLoading(true);
+    try {
+      const res = await apiPost<unknown>('/api/user/login', { username: v.username.trim(), password: v.password });
+      onSuccess(res.data, v.username.trim() === DEFAULT_ROOT.username && v.password === DEFAULT_ROOT.password);
+    } catch {
+      /* the API client already showed the server message */
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <form onSubmit={handleSubmit(submit)} noValidate data-testid="login-form">
+      <Form component="div" layout="vertical" requiredMark={false}>
+        <FormField
+          control={control}
+          name="username"
+          label={t('login.username')}
+          render={(f) => (
+            <Input {...f} size="large" prefix={<UserOutlined />} placeholder={t('login.usernamePh')} autoComplete="username" data-testid="login-username" />
+          )}
+        />
+        <FormField
+          control={control}
+          name="password"
+          label={t('login.password')}
+          render={(f) => (
+            <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('login.passwordPh')} autoComplete="current-password" data-testid="login-password" />
+          )}
+        />
+        <Button type="primary" htmlType="submit" size="large" block loading={loading} data-testid="login-submit">
+          {t('login.submit')}
+        </Button>
+      </Form>
+    </form>
+  );
+}

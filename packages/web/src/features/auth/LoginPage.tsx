@@ -1,0 +1,63 @@
+import { Alert, Divider, Space, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useStatus } from '../../lib/status';
+import { AuthCard } from './AuthCard';
+import { LoginForm } from './LoginForm';
+import { hasOAuth, OAuthButtons } from './OAuthButtons';
+import { useCompleteLogin } from './useCompleteLogin';
+
+/** /login (spec 1 §2): expired notice, password form, third-party sign-in, links to register and reset. */
+export default function LoginPage() {
+  const { t } = useTranslation(['auth', 'common']);
+  const { data: status } = useStatus();
+  const [params] = useSearchParams();
+  const returnTo = params.get('returnTo');
+  const complete = useCompleteLogin();
+  const passwordLogin = status?.password_login_enabled !== false;
+  const oauth = hasOAuth(status);
+  const canRegister = !status?.self_use_mode_enabled && status?.register_enabled !== false;
+  const name = status?.system_name || 'Tollway';
+
+  return (
+    <AuthCard title={t('login.title')} subtitle={t('login.subtitle', { name })} testId="login-page">
+      {params.get('expired') === 'true' && (
+        <Alert type="warning" showIcon title={t('common:error.expired')} style={{ marginBottom: 16 }} data-testid="login-expired" />
+      )}
+      {passwordLogin ? (
+        <LoginForm onSuccess={(user, isDefault) => complete(user, returnTo, isDefault)} />
+      ) : (
+        <Alert type="info" showIcon title={t('login.passwordDisabled')} style={{ marginBottom: 16 }} />
+      )}
+      {oauth && status && (
+        <>
+          {passwordLogin && (
+            <Divider plain>
+              <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+                {t('login.or')}
+              </Typography.Text>
+            </Divider>
+          )}
+          <OAuthButtons status={status} returnTo={returnTo} onLoggedIn={(user) => complete(user, returnTo)} />
+        </>
+      )}
+      <div className="tw-auth-foot">
+        <Space separator={<Divider orientation="vertical" />} wrap style={{ justifyContent: 'center' }}>
+          {canRegister && (
+            <span>
+              {t('login.noAccount')}{' '}
+              <Link to="/register" data-testid="login-register-link">
+                {t('login.register')}
+              </Link>
+            </span>
+          )}
+          {passwordLogin && (
+            <Link to="/reset" data-testid="login-reset-link">
+              {t('login.forgot')}
+            </Link>
+          )}
+        </Space>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,111 @@
+import { LockOutlined, MailOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { App, Button, Form, Input, Space } from 'antd';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { apiGet, apiPost } from '../../lib/api';
+import { FormField } from '../shell/FormField';
+import { registerSchema, type RegisterValues } from './schemas';
+import { useCountdown } from './useCountdown';
+
+/** Username, password, confirmation and (with email verification) email plus code; POST /api/user/register. */
+export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailVerification: boolean; affCode: string; onSuccess: () => void }) {
+  const { t } = useTranslation('auth');
+  const { message } = App.useApp();
+  const schema = useMemo(() => registerSchema(emailVerification), [emailVerification]);
+  const { control, handleSubmit, getValues, trigger } = useForm<RegisterValues>({
+    resolver: zodResolver(schema),
+    defaultValues: { username: '', password: '', password2: '', email: '', verification_code: '' },
+  });
+  const [loading, setLoading] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [left, startCountdown] = useCountdown(30);
+
+  const sendCode = async () => {
+    if (!(await trigger('email'))) return;
+    const email = getValues('email').trim();
+    if (!email) return;
+    setSending(true);
+    try {
+      await apiGet(`/api/verification?email=${encodeURIComponent(email)}`);
+      void message.success(t('register.codeSent'));
+      startCountdown();
+    } catch {
+      /* toast shown by the API client */
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const submit = async (v: RegisterValues) => {
+    setLoading(true);
+    try {
+      await apiPost('/api/user/register', {
+        username: v.username.trim(),
+        password: v.password,
+        password2: v.password2,
+        email: v.email.trim(),
+        verification_code: v.verification_code.trim(),
+        aff_code: affCode,
+      });
+      void message.success(t('register.success'));
+      onSuccess();
+    } catch {
+      /* toast shown by the API client */
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <form onSubmit={handleSubmit(submit)} noValidate data-testid="register-form">
+      <Form component="div" layout="vertical" requiredMark={false}>
+        <FormField
+          control={control}
+          name="username"
+          label={t('register.username')}
+          render={(f) => <Input {...f} size="large" prefix={<UserOutlined />} placeholder={t('register.usernamePh')} autoComplete="username" data-testid="register-username" />}
+        />
+        <FormField
+          control={control}
+          name="password"
+          label={t('register.password')}
+          render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('register.passwordPh')} autoComplete="new-password" data-testid="register-password" />}
+        />
+        <FormField
+          control={control}
+          name="password2"
+          label={t('register.confirm')}
+          render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('register.confirmPh')} autoComplete="new-password" data-testid="register-confirm" />}
+        />
+        {emailVerification && (
+          <>
+            <FormField
+              control={control}
+              name="email"
+              label={t('register.email')}
+              render={(f) => (
+                <Space.Compact style={{ width: '100%' }}>
+                  <Input {...f} size="large" type="email" prefix={<MailOutlined />} placeholder={t('register.emailPh')} autoComplete="email" data-testid="register-email" />
+                  <Button size="large" loading={sending} disabled={left > 0} onClick={() => void sendCode()} data-testid="register-send-code">
+                    {left > 0 ? t('register.resend', { s: left }) : t('register.sendCode')}
+                  </Button>
+                </Space.Compact>
+              )}
+            />
+            <FormField
+              control={control}
+              name="verification_code"
+              label={t('register.code')}
+              render={(f) => <Input {...f} size="large" prefix={<SafetyOutlined />} placeholder={t('register.codePh')} data-testid="register-code" />}
+            />
+          </>
+        )}
+        <Button type="primary" htmlType="submit" size="large" block loading={loading} data-testid="register-submit">
+          {t('register.submit')}
+        </Button>
+      </Form>
+    </form>
+  );
+}

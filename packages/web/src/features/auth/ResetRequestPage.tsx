@@ -1,0 +1,60 @@
+import { MailOutlined } from '@ant-design/icons';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { App, Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { apiGet } from '../../lib/api';
+import { FormField } from '../shell/FormField';
+import { AuthCard } from './AuthCard';
+import { useCountdown } from './useCountdown';
+
+const schema = z.object({
+  email: z.string().trim().min(1, 'auth:register.emailRequired').pipe(z.email('auth:register.emailInvalid')),
+});
+type Values = z.infer<typeof schema>;
+
+/** /reset: sends a reset mail (GET /api/reset_password?email=); 30-second retry countdown (spec 2). */
+export default function ResetRequestPage() {
+  const { t } = useTranslation('auth');
+  const { message } = App.useApp();
+  const [loading, setLoading] = useState(false);
+  const [left, start] = useCountdown(30);
+  const { control, handleSubmit } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { email: '' } });
+
+  const submit = async (v: Values) => {
+    setLoading(true);
+    try {
+      await apiGet(`/api/reset_password?email=${encodeURIComponent(v.email)}`);
+      void message.success(t('reset.sent'));
+      start();
+    } catch {
+      /* toast shown by the API client */
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')} testId="reset-page">
+      <form onSubmit={handleSubmit(submit)} noValidate>
+        <Form component="div" layout="vertical" requiredMark={false}>
+          <FormField
+            control={control}
+            name="email"
+            label={t('reset.email')}
+            render={(f) => <Input {...f} size="large" type="email" prefix={<MailOutlined />} placeholder={t('reset.emailPh')} data-testid="reset-email" />}
+          />
+          <Button type="primary" htmlType="submit" size="large" block loading={loading} disabled={left > 0} data-testid="reset-submit">
+            {left > 0 ? t('reset.retry', { s: left }) : t('reset.submit')}
+          </Button>
+        </Form>
+      </form>
+      <div className="tw-auth-foot">
+        <Link to="/login">{t('reset.back')}</Link>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,46 @@
+import { useEffect, useRef } from 'react';
+import { apiGet } from '../../lib/api';
+
+interface TelegramUser {
+  id: number;
+  first_name?: string;
+  last_name?: string;
+  username?: string;
+  photo_url?: string;
+  auth_date: number;
+  hash: string;
+}
+
+declare global {
+  interface Window {
+    onTelegramAuth?: (user: TelegramUser) => void;
+  }
+}
+
+/** The messaging-bot login widget; its answer goes to GET /api/oauth/telegram/login (spec 1 §7). */
+export function TelegramLogin({ botName, onLoggedIn }: { botName: string; onLoggedIn: (user: unknown) => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    window.onTelegramAuth = (tg) => {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries(tg)) if (v !== undefined && v !== null) q.set(k, String(v));
+      q.set('lang', localStorage.getItem('i18nextLng') ?? 'zh');
+      apiGet<unknown>(`/api/oauth/telegram/login?${q}`).then(onLoggedIn, () => undefined);
+    };
+    const el = box.current;
+    if (!el) return;
+    const script = document.createElement('script');
+    script.async = true;
+    script.src = 'https://telegram.org/js/telegram-widget.js?22';
+    script.dataset.telegramLogin = botName;
+    script.dataset.size = 'large';
+    script.dataset.onauth = 'onTelegramAuth(user)';
+    script.dataset.requestAccess = 'write';
+    el.appendChild(script);
+    return () => {
+      el.innerHTML = '';
+      delete window.onTelegramAuth;
+    };
+  }, [botName, onLoggedIn]);
+  return <div ref={box} data-testid="oauth-telegram" style={{ display: 'flex', justifyContent: 'center' }} />;
+}

@@ -1,0 +1,40 @@
+import { Button, Image, Input, Modal, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiGet } from '../../lib/api';
+
+/** QR login: scan, send a word to the account, enter the returned code (valid 3 minutes). */
+export function WeChatLoginModal({ open, qrcode, onClose, onLoggedIn }: { open: boolean; qrcode: string; onClose: () => void; onLoggedIn: (user: unknown) => void }) {
+  const { t } = useTranslation('auth');
+  const [code, setCode] = useState('');
+  const [loading, setLoading] = useState(false);
+  const submit = async () => {
+    if (!code.trim()) return;
+    setLoading(true);
+    try {
+      const user = await apiGet<unknown>(`/api/oauth/wechat?code=${encodeURIComponent(code.trim())}`);
+      onClose();
+      onLoggedIn(user);
+    } catch {
+      /* toast shown by the API client */
+    } finally {
+      setLoading(false);
+    }
+  };
+  return (
+    <Modal open={open} title={t('oauth.wechatTitle')} footer={null} onCancel={onClose} width={380} centered>
+      <Space orientation="vertical" align="center" style={{ width: '100%' }} size={12}>
+        {qrcode && <Image src={qrcode} width={200} preview={false} alt="QR" />}
+        <Typography.Text type="secondary" style={{ textAlign: 'center', display: 'block' }}>
+          {t('oauth.wechatHint')}
+        </Typography.Text>
+        <Space.Compact style={{ width: '100%' }}>
+          <Input value={code} onChange={(e) => setCode(e.target.value)} placeholder={t('oauth.wechatCodePh')} onPressEnter={() => void submit()} />
+          <Button type="primary" loading={loading} onClick={() => void submit()}>
+            {t('oauth.wechatSubmit')}
+          </Button>
+        </Space.Compact>
+      </Space>
+    </Modal>
+  );
+}

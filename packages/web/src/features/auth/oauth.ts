@@ -1,0 +1,44 @@
+import { apiGet } from '../../lib/api';
+import type { Status } from '../../lib/status';
+
+export type OAuthProvider = 'github' | 'oidc' | 'linuxdo';
+const RETURN_KEY = 'oauth_return_to';
+
+/** GET /api/oauth/state (carrying the remembered invite code) gives the state string. */
+export async function fetchOAuthState(): Promise<string> {
+  const aff = localStorage.getItem('aff');
+  return apiGet<string>(`/api/oauth/state${aff ? `?aff=${encodeURIComponent(aff)}` : ''}`);
+}
+
+const callback = (provider: OAuthProvider) => `${window.location.origin}/oauth/${provider}`;
+
+/** The provider's authorize address (spec 1 §4). */
+export function authorizeUrl(provider: OAuthProvider, status: Status, state: string): string {
+  const q = new URLSearchParams({ state, redirect_uri: callback(provider) });
+  if (provider === 'github') {
+    q.set('client_id', status.github_client_id);
+    q.set('scope', 'user:email');
+    return `https://github.com/login/oauth/authorize?${q}`;
+  }
+  q.set('response_type', 'code');
+  if (provider === 'oidc') {
+    q.set('client_id', status.oidc_client_id);
+    q.set('scope', 'openid profile email');
+    const base = status.oidc_authorization_endpoint;
+    return `${base}${base.includes('?') ? '&' : '?'}${q}`;
+  }
+  q.set('client_id', status.linuxdo_client_id);
+  return `https://connect.linux.do/oauth2/authorize?${q}`;
+}
+
+/** Remembers where to go after the provider sends the browser back. */
+export function rememberReturnTo(returnTo: string | null): void {
+  if (returnTo) sessionStorage.setItem(RETURN_KEY, returnTo);
+  else sessionStorage.removeItem(RETURN_KEY);
+}
+
+export function takeReturnTo(): string | null {
+  const v = sessionStorage.getItem(RETURN_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
+  return v;
+}

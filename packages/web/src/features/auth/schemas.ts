@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** Login: both fields required, one shared message (spec 1 §5). Messages are i18n keys. */
+export const loginSchema = z.object({
+  username: z.string().trim().min(1, 'auth:login.required'),
+  password: z.string().min(1, 'auth:login.required'),
+});
+export type LoginValues = z.infer<typeof loginSchema>;
+
+/** Register (spec 1 §5): only the password minimum is checked; email and code when verification is on. */
+export function registerSchema(emailVerification: boolean) {
+  return z
+    .object({
+      username: z.string().trim().min(1, 'auth:register.usernameRequired').max(20, 'auth:register.usernameMax'),
+      password: z.string().min(8, 'auth:register.passwordMin'),
+      password2: z.string(),
+      email: z.string().trim(),
+      verification_code: z.string().trim(),
+    })
+    .superRefine((v, ctx) => {
+      if (v.password2 !== v.password) ctx.addIssue({ code: 'custom', path: ['password2'], message: 'auth:register.mismatch' });
+      if (!emailVerification) return;
+      if (!v.email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'auth:register.emailRequired' });
+      else if (!z.email().safeParse(v.email).success) ctx.addIssue({ code: 'custom', path: ['email'], message: 'auth:register.emailInvalid' });
+      if (!v.verification_code) ctx.addIssue({ code: 'custom', path: ['verification_code'], message: 'auth:register.codeRequired' });
+    });
+}
+export type RegisterValues = z.infer<ReturnType<typeof registerSchema>>;
+
+export const DEFAULT_ROOT = { username: 'root', password: '123456' } as const;

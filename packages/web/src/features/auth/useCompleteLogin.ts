@@ -1,0 +1,39 @@
+import { App } from 'antd';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { StoredUser } from '../../lib/storage';
+import { safeReturnTo, signIn } from '../shell/session';
+
+/**
+ * Stores the logged-in user and goes to returnTo or /app/tokens (spec 1 §4). With the default
+ * initial administrator credentials it first warns and offers to change the password.
+ */
+export function useCompleteLogin() {
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const { message, modal } = App.useApp();
+  return useCallback(
+    (user: unknown, returnTo: string | null, defaultCredentials = false) => {
+      signIn(user as StoredUser);
+      void message.success(t('login.success'));
+      const target = safeReturnTo(returnTo);
+      if (!defaultCredentials) {
+        navigate(target, { replace: true });
+        return;
+      }
+      modal.confirm({
+        title: t('login.defaultTitle'),
+        content: t('login.defaultContent'),
+        okText: t('login.changeNow'),
+        cancelText: t('login.later'),
+        className: 'tw-default-password-modal',
+        okButtonProps: { 'data-testid': 'default-password-change' },
+        cancelButtonProps: { 'data-testid': 'default-password-later' },
+        onOk: () => navigate('/app/me', { replace: true }),
+        onCancel: () => navigate(target, { replace: true }),
+      });
+    },
+    [message, modal, navigate, t],
+  );
+}

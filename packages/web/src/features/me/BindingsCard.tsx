@@ -1,0 +1,49 @@
+import { GithubOutlined, LinkOutlined, MailOutlined, SafetyCertificateOutlined, SendOutlined, WechatOutlined } from '@ant-design/icons';
+import type { UserPublic } from '@tollway/shared';
+import { Card, Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo'; field: keyof UserPublic; icon: ReactNode }[] = [
+  { key: 'email', field: 'email', icon: <MailOutlined /> },
+  { key: 'github', field: 'github_id', icon: <GithubOutlined /> },
+  { key: 'oidc', field: 'oidc_id', icon: <SafetyCertificateOutlined /> },
+  { key: 'wechat', field: 'wechat_id', icon: <WechatOutlined /> },
+  { key: 'telegram', field: 'telegram_id', icon: <SendOutlined /> },
+  { key: 'linuxdo', field: 'linux_do_id', icon: <LinkOutlined /> },
+];
+
+/** Linked outside accounts (read only here). */
+export function BindingsCard({ user }: { user: UserPublic }) {
+  const { t } = useTranslation('me');
+  return (
+    <Card
+      title={
+        <span>
+          <LinkOutlined style={{ marginRight: 8 }} />
+          {t('bindings.title')}
+        </span>
+      }
+      styles={{ body: { paddingBlock: 4 } }}
+      data-testid="me-bindings"
+    >
+      {ROWS.map((row, i) => {
+        const value = String(user[row.field] ?? '');
+        return (
+          <div key={row.key} className="tw-binding-row" style={{ borderTop: i ? '1px solid var(--tw-border)' : undefined }}>
+            <span style={{ fontSize: 18, opacity: 0.75 }}>{row.icon}</span>
+            <div style={{ flex: 1, minWidth: 0 }}>
+              <Typography.Text>{t(`bindings.${row.key}`)}</Typography.Text>
+              {value && (
+                <Typography.Text type="secondary" ellipsis style={{ display: 'block', fontSize: 12 }}>
+                  {value}
+                </Typography.Text>
+              )}
+            </div>
+            {value ? <Tag color="success">{t('bindings.bound')}</Tag> : <Tag>{t('bindings.unbound')}</Tag>}
+          </div>
+        );
+      })}
+    </Card>
+  );
+}

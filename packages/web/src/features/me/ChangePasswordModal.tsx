@@ -1,0 +1,80 @@
+import { LockOutlined } from '@ant-design/icons';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { App, Form, Input, Modal } from 'antd';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { apiPut } from '../../lib/api';
+import { FormField } from '../shell/FormField';
+
+const schema = z
+  .object({
+    original_password: z.string().min(1, 'me:password.originalRequired'),
+    password: z.string().min(8, 'me:password.min'),
+    confirm: z.string(),
+  })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'me:password.mismatch' });
+type Values = z.infer<typeof schema>;
+const EMPTY: Values = { original_password: '', password: '', confirm: '' };
+
+/** PUT /api/user/self {original_password, password}. */
+export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation(['me', 'common']);
+  const { message } = App.useApp();
+  const [loading, setLoading] = useState(false);
+  const { control, handleSubmit, reset } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: EMPTY });
+  useEffect(() => {
+    if (open) reset(EMPTY);
+  }, [open, reset]);
+
+  const submit = async (v: Values) => {
+    setLoading(true);
+    try {
+      await apiPut('/api/user/self', { original_password: v.original_password, password: v.password });
+      void message.success(t('password.success'));
+      onClose();
+    } catch {
+      /* toast shown by the API client */
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('password.title')}
+      onCancel={onClose}
+      onOk={() => void handleSubmit(submit)()}
+      okText={t('common:action.submit')}
+      cancelText={t('common:action.cancel')}
+      confirmLoading={loading}
+      okButtonProps={{ 'data-testid': 'me-password-submit' }}
+    >
+      <form onSubmit={handleSubmit(submit)} noValidate>
+        <Form component="div" layout="vertical" requiredMark={false}>
+          <FormField
+            control={control}
+            name="original_password"
+            label={t('password.original')}
+            render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.originalPh')} autoComplete="current-password" data-testid="me-password-original" />}
+          />
+          <FormField
+            control={control}
+            name="password"
+            label={t('password.new')}
+            render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.newPh')} autoComplete="new-password" data-testid="me-password-new" />}
+          />
+          <FormField
+            control={control}
+            name="confirm"
+            label={t('password.confirm')}
+            render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.confirmPh')} autoComplete="new-password" data-testid="me-password-confirm" />}
+          />
+          <button type="submit" hidden />
+        </Form>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,64 @@
+import { Alert, App, Input, Modal, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { apiDelete } from '../../lib/api';
+import { forgetUser } from '../shell/session';
+
+/** Type the own username to confirm, then DELETE /api/user/self, clear the user and go to /login. */
+export function DeleteAccountModal({ open, username, onClose }: { open: boolean; username: string; onClose: () => void }) {
+  const { t } = useTranslation(['me', 'common']);
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const [typed, setTyped] = useState('');
+  const [loading, setLoading] = useState(false);
+  useEffect(() => {
+    if (open) setTyped('');
+  }, [open]);
+  const matches = typed === username;
+
+  const remove = async () => {
+    if (!matches) return;
+    setLoading(true);
+    try {
+      await apiDelete('/api/user/self');
+      forgetUser();
+      void message.success(t('del.success'));
+      onClose();
+      navigate('/login', { replace: true });
+    } catch {
+      /* toast shown by the API client */
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('del.title')}
+      onCancel={onClose}
+      onOk={() => void remove()}
+      okText={t('del.confirm')}
+      cancelText={t('common:action.cancel')}
+      confirmLoading={loading}
+      okButtonProps={{ danger: true, disabled: !matches, 'data-testid': 'me-delete-confirm' }}
+    >
+      <Alert type="error" showIcon title={t('del.warning')} style={{ marginBottom: 16 }} />
+      <Typography.Paragraph>{t('del.prompt', { username })}</Typography.Paragraph>
+      <Input
+        value={typed}
+        onChange={(e) => setTyped(e.target.value)}
+        placeholder={t('del.placeholder')}
+        status={typed && !matches ? 'error' : undefined}
+        data-testid="me-delete-input"
+        onPressEnter={() => void remove()}
+      />
+      {typed && !matches && (
+        <Typography.Text type="danger" style={{ display: 'block', marginTop: 4 }}>
+          {t('del.mismatch')}
+        </Typography.Text>
+      )}
+    </Modal>
+  );
+}

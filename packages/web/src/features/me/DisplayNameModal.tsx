@@ -1,0 +1,61 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Input, Modal } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiPut } from '../../lib/api';
+import { patchStoredUser } from '../shell/session';
+import { SELF_KEY } from './api';
+
+/** PUT /api/user/self {display_name}. */
+export function DisplayNameModal({ open, current, onClose }: { open: boolean; current: string; onClose: () => void }) {
+  const { t } = useTranslation(['me', 'common']);
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(current);
+  const [loading, setLoading] = useState(false);
+  useEffect(() => {
+    if (open) setValue(current);
+  }, [open, current]);
+  const tooLong = value.trim().length > 20;
+
+  const save = async () => {
+    if (tooLong) return;
+    setLoading(true);
+    try {
+      await apiPut('/api/user/self', { display_name: value.trim() });
+      patchStoredUser({ display_name: value.trim() });
+      void queryClient.invalidateQueries({ queryKey: SELF_KEY });
+      void message.success(t('profile.nameSaved'));
+      onClose();
+    } catch {
+      /* toast shown by the API client */
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('profile.editName')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okText={t('common:action.save')}
+      cancelText={t('common:action.cancel')}
+      confirmLoading={loading}
+      okButtonProps={{ disabled: tooLong, 'data-testid': 'me-name-save' }}
+      destroyOnHidden
+    >
+      <Input
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        placeholder={t('profile.displayNamePh')}
+        status={tooLong ? 'error' : undefined}
+        maxLength={40}
+        data-testid="me-name-input"
+        onPressEnter={() => void save()}
+      />
+      {tooLong && <div style={{ color: '#ff4d4f', marginTop: 4 }}>{t('profile.nameMax')}</div>}
+    </Modal>
+  );
+}

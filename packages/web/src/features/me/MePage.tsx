@@ -1,0 +1,54 @@
+import type { UserPublic } from '@tollway/shared';
+import { Button, Col, Flex, Result, Row, Skeleton } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../lib/status';
+import { PageHeader } from '../shell/PageHeader';
+import { useSelf } from './api';
+import { BindingsCard } from './BindingsCard';
+import { CheckInCard } from './CheckInCard';
+import { InviteCard } from './InviteCard';
+import { ModelsCard } from './ModelsCard';
+import { ProfileCard } from './ProfileCard';
+import { SecurityCard } from './SecurityCard';
+import { SettingsTabs } from './SettingsTabs';
+
+function Content({ user }: { user: UserPublic }) {
+  const { data: status } = useStatus();
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} xl={15}>
+        <Flex vertical gap={16}>
+          <ProfileCard user={user} />
+          <ModelsCard />
+          <SettingsTabs user={user} />
+        </Flex>
+      </Col>
+      <Col xs={24} xl={9}>
+        <Flex vertical gap={16}>
+          {status?.check_in_enabled && <CheckInCard />}
+          <InviteCard user={user} />
+          <SecurityCard user={user} />
+          <BindingsCard user={user} />
+        </Flex>
+      </Col>
+    </Row>
+  );
+}
+
+/** /app/me: personal settings (spec 1 §2). */
+export default function MePage() {
+  const { t } = useTranslation('me');
+  const self = useSelf();
+  return (
+    <div className="tw-page" data-testid="me-page">
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      {self.data ? (
+        <Content user={self.data} />
+      ) : self.isError ? (
+        <Result status="warning" title={t('loadFailed')} extra={<Button onClick={() => void self.refetch()}>{t('retry')}</Button>} />
+      ) : (
+        <Skeleton active paragraph={{ rows: 10 }} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { App, InputNumber, Modal, Typography } from 'antd';
+import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiPost } from '../../lib/api';
+import { useStatus } from '../../lib/status';
+import { SELF_KEY, useQuotaFormat } from './api';
+
+/** Moves invite rewards to the balance: POST /api/user/aff_transfer {quota}; at least one quota unit. */
+export function TransferModal({ open, available, onClose }: { open: boolean; available: number; onClose: () => void }) {
+  const { t } = useTranslation(['me', 'common']);
+  const { message } = App.useApp();
+  const { data: status } = useStatus();
+  const fmt = useQuotaFormat();
+  const queryClient = useQueryClient();
+  const minimum = status?.quota_per_unit && status.quota_per_unit > 0 ? status.quota_per_unit : DEFAULT_QUOTA_PER_UNIT;
+  const [amount, setAmount] = useState<number | null>(available);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  useEffect(() => {
+    if (open) {
+      setAmount(available);
+      setError(null);
+    }
+  }, [open, available]);
+
+  const submit = async () => {
+    const quota = Math.floor(Number(amount ?? 0));
+    if (quota < minimum) return setError(t('invite.minimum', { amount: fmt(minimum) }));
+    if (quota > available) return setError(t('invite.tooMuch'));
+    setError(null);
+    setLoading(true);
+    try {
+      await apiPost('/api/user/aff_transfer', { quota });
+      void message.success(t('invite.success'));
+      void queryClient.invalidateQueries({ queryKey: SELF_KEY });
+      onClose();
+    } catch {
+      /* toast shown by the API client */
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('invite.transferTitle')}
+      onCancel={onClose}
+      onOk={() => void submit()}
+      okText={t('common:action.confirm')}
+      cancelText={t('common:action.cancel')}
+      confirmLoading={loading}
+      okButtonProps={{ 'data-testid': 'me-transfer-submit' }}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">{t('invite.available', { amount: fmt(available) })}</Typography.Paragraph>
+      <Typography.Text>{t('invite.amount')}</Typography.Text>
+      <InputNumber
+        style={{ width: '100%', marginTop: 6 }}
+        min={0}
+        step={minimum}
+        precision={0}
+        value={amount}
+        onChange={(v) => setAmount(v)}
+        status={error ? 'error' : undefined}
+        data-testid="me-transfer-amount"
+      />
+      <div style={{ marginTop: 6, minHeight: 22 }}>
+        {error ? (
+          <Typography.Text type="danger" data-testid="me-transfer-error">
+            {error}
+          </Typography.Text>
+        ) : (
+          <Typography.Text type="secondary">{t('invite.amountHint', { amount: fmt(Number(amount ?? 0)) })}</Typography.Text>
+        )}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,53 @@
+import { Layout, Spin } from 'antd';
+import { Suspense, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Footer } from './Footer';
+import { MobileDrawer } from './MobileDrawer';
+import { useStoredUser } from './session';
+import { Sidebar } from './Sidebar';
+import { TopBar } from './TopBar';
+import { useIsMobile } from './useIsMobile';
+
+/** Pages without the sidebar: home, chat and setup (spec 3 "Application shell"). */
+function sidebarHidden(pathname: string): boolean {
+  return pathname === '/' || pathname.startsWith('/chat/') || pathname === '/chat' || pathname.startsWith('/setup');
+}
+
+/** Pages that draw edge to edge (no content padding). */
+function isBare(pathname: string): boolean {
+  return pathname === '/' || pathname.startsWith('/chat');
+}
+
+export function PageFallback() {
+  return (
+    <div className="tw-page-fallback">
+      <Spin size="large" />
+    </div>
+  );
+}
+
+/** The application shell: top bar, sidebar (desktop, logged in), content and footer. */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const mobile = useIsMobile();
+  const user = useStoredUser();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const showSider = !mobile && !!user && !sidebarHidden(pathname);
+  return (
+    <Layout className="tw-shell">
+      <TopBar onOpenDrawer={() => setDrawerOpen(true)} />
+      {mobile && <MobileDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />}
+      <Layout className="tw-body" hasSider={showSider}>
+        {showSider && <Sidebar />}
+        <Layout className="tw-main">
+          <Layout.Content className={isBare(pathname) ? 'tw-content tw-content-bare' : 'tw-content'}>
+            <Suspense fallback={<PageFallback />}>
+              <Outlet />
+            </Suspense>
+          </Layout.Content>
+          <Footer />
+        </Layout>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,40 @@
+import { Form } from 'antd';
+import type { ReactElement, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Controller, type Control, type ControllerRenderProps, type FieldValues, type Path } from 'react-hook-form';
+
+interface Props<T extends FieldValues, N extends Path<T>> {
+  control: Control<T>;
+  name: N;
+  label?: ReactNode;
+  extra?: ReactNode;
+  required?: boolean;
+  className?: string;
+  render: (field: ControllerRenderProps<T, N>) => ReactElement;
+}
+
+/**
+ * A react-hook-form field laid out as an antd Form.Item. Zod messages are i18n keys
+ * ("ns:key") and are translated here, so they follow language changes.
+ */
+export function FormField<T extends FieldValues, N extends Path<T>>({ control, name, label, extra, required, className, render }: Props<T, N>) {
+  const { t } = useTranslation();
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <Form.Item
+          label={label}
+          required={required}
+          extra={extra}
+          className={className}
+          validateStatus={fieldState.error ? 'error' : undefined}
+          help={fieldState.error?.message ? t(fieldState.error.message) : undefined}
+        >
+          {render(field)}
+        </Form.Item>
+      )}
+    />
+  );
+}

@@ -1,0 +1,57 @@
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Button, Layout, Menu, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useStatus } from '../../lib/status';
+import { selectedSidebarKey, sidebarItems } from './navItems';
+import { useStoredUser } from './session';
+import { useSidebarCollapsed } from './useSidebarCollapsed';
+
+export const SIDEBAR_WIDTH = 200;
+export const SIDEBAR_COLLAPSED_WIDTH = 60;
+
+/** Desktop sidebar: collapsible (60/200), choice persisted. */
+export function Sidebar() {
+  const { t } = useTranslation('shell');
+  const { data: status } = useStatus();
+  const user = useStoredUser();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [collapsed, setCollapsed] = useSidebarCollapsed();
+  const label = collapsed ? t('side.expand') : t('side.collapse');
+  return (
+    <Layout.Sider
+      className="tw-sider"
+      data-testid="sidebar"
+      data-collapsed={collapsed}
+      width={SIDEBAR_WIDTH}
+      collapsedWidth={SIDEBAR_COLLAPSED_WIDTH}
+      collapsed={collapsed}
+      trigger={null}
+      collapsible
+    >
+      <div className="tw-sider-inner">
+        <Menu
+          mode="inline"
+          className="tw-sider-menu"
+          selectedKeys={[selectedSidebarKey(pathname)]}
+          defaultOpenKeys={['chat']}
+          items={sidebarItems(t, status, user?.role)}
+          onClick={({ key }) => navigate(key)}
+        />
+        <div className="tw-sider-footer">
+          <Tooltip title={label} placement="right">
+            <Button
+              type="text"
+              block
+              aria-label={label}
+              data-testid="sidebar-collapse"
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={() => setCollapsed(!collapsed)}
+            />
+          </Tooltip>
+        </div>
+      </div>
+    </Layout.Sider>
+  );
+}

@@ -1,0 +1,24 @@
+import { MoonOutlined, SunOutlined } from '@ant-design/icons';
+import { Button, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { setTheme, useTheme } from '../../lib/theme';
+
+/** Light/dark switch, stored locally under theme-mode. */
+export function ThemeToggle() {
+  const mode = useTheme();
+  const { t } = useTranslation('shell');
+  const label = mode === 'dark' ? t('header.toLight') : t('header.toDark');
+  return (
+    <Tooltip title={label}>
+      <Button
+        type="text"
+        shape="circle"
+        aria-label={label}
+        data-testid="theme-toggle"
+        data-theme-mode={mode}
+        icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />}
+        onClick={() => setTheme(mode === 'dark' ? 'light' : 'dark')}
+      />
+    </Tooltip>
+  );
+}

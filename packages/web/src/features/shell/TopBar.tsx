@@ -1,0 +1,80 @@
+import { MenuOutlined } from '@ant-design/icons';
+import { Button, Layout, Menu, Space, Tag, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useStatus } from '../../lib/status';
+import { Brand } from './Brand';
+import { InboxBell } from './InboxBell';
+import { LanguageMenu } from './LanguageMenu';
+import { selectedTopKey, topNavItems } from './navItems';
+import { useStoredUser } from './session';
+import { ThemeToggle } from './ThemeToggle';
+import { useIsMobile } from './useIsMobile';
+import { UserMenu } from './UserMenu';
+
+function isNewYearsDay(): boolean {
+  const d = new Date();
+  return d.getMonth() === 0 && d.getDate() === 1;
+}
+
+/** Top bar of spec 3 "Application shell". */
+export function TopBar({ onOpenDrawer }: { onOpenDrawer: () => void }) {
+  const { t } = useTranslation('shell');
+  const { data: status } = useStatus();
+  const user = useStoredUser();
+  const mobile = useIsMobile();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const selected = selectedTopKey(pathname, status);
+  const showRegister = !mobile && !status?.self_use_mode_enabled && status?.register_enabled !== false;
+
+  return (
+    <Layout.Header className="tw-header" data-testid="top-bar">
+      {mobile && (
+        <Button type="text" aria-label={t('header.menu')} data-testid="sidebar-toggle" icon={<MenuOutlined />} onClick={onOpenDrawer} />
+      )}
+      <Brand status={status} />
+      {status?.self_use_mode_enabled && !mobile && <Tag color="purple">{t('header.selfUse')}</Tag>}
+      {status?.demo_site_enabled && !mobile && <Tag color="gold">{t('header.demo')}</Tag>}
+      {isNewYearsDay() && (
+        <Tooltip title={t('header.newYear')}>
+          <span className="tw-newyear" role="img" aria-label={t('header.newYear')}>
+            🎉
+          </span>
+        </Tooltip>
+      )}
+      <div className="tw-header-nav">
+        {!mobile && (
+          <Menu
+            mode="horizontal"
+            data-testid="top-nav"
+            selectedKeys={selected ? [selected] : []}
+            items={topNavItems(t, status)}
+            onClick={({ key }) => key !== 'docs' && navigate(key)}
+          />
+        )}
+      </div>
+      <Space size={mobile ? 0 : 4} className="tw-header-actions">
+        {user && <InboxBell />}
+        <ThemeToggle />
+        <LanguageMenu />
+        {user ? (
+          <UserMenu user={user} compact={mobile} />
+        ) : (
+          <>
+            <Link to="/login" data-testid="nav-login">
+              <Button type={showRegister ? 'text' : 'primary'} size={mobile ? 'small' : 'middle'}>
+                {t('header.login')}
+              </Button>
+            </Link>
+            {showRegister && (
+              <Link to="/register" data-testid="nav-register">
+                <Button type="primary">{t('header.register')}</Button>
+              </Link>
+            )}
+          </>
+        )}
+      </Space>
+    </Layout.Header>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * A small Markdown-to-HTML converter for admin-authored content (notice, home page, about).
+ * Covers headings, paragraphs, emphasis, inline code, fenced code, links, images, lists,
+ * block quotes, horizontal rules and simple tables. Text is HTML-escaped; content that is
+ * already HTML is detected by `looksLikeHtml` and rendered as is by the caller.
+ */
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function safeUrl(url: string): string {
+  const u = url.trim();
+  if (/^(javascript|vbscript|data):/i.test(u) && !/^data:image\//i.test(u)) return '#';
+  return u.replace(/"/g, '%22');
+}
+
+function inline(text: string): string {
+  const codes: string[] = [];
+  let s = text.replace(/`([^`]+)`/g, (_, c: string) => {
+    codes.push(`<code>${escapeHtml(c)}</code>`);
+    return `\u0000${codes.length - 1}\u0000`;
+  });
+  s = escapeHtml(s);
+  s = s.replace(/!\[([^\]]*)\]\(([^)\s]+)(?:\s+&quot;[^)]*&quot;)?\)/g, (_, alt: string, url: string) => `<img src="${safeUrl(url)}" alt="${alt}" />`);
+  s = s.replace(/\[([^\]]+)\]\(([^)\s]+)(?:\s+&quot;[^)]*&quot;)?\)/g, (_, label: string, url: string) => `<a href="${safeUrl(url)}" target="_blank" rel="noopener noreferrer">${label}</a>`);
+  s = s.replace(/(^|[\s(])(https?:\/\/[^\s<)]+)/g, (_, pre: string, url: string) => `${pre}<a href="${safeUrl(url)}" target="_blank" rel="noopener noreferrer">${url}</a>`);
+  s = s.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/__([^_]+)__/g, '<strong>$1</strong>');
+  s = s.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>').replace(/(^|\W)_([^_\s][^_]*)_(?=\W|$)/g, '$1<em>$2</em>');
+  s = s.replace(/~~([^~]+)~~/g, '<del>$1</del>');
+  return s.replace(/\u0000(\d+)\u0000/g, (_, i: string) => codes[Number(i)] ?? '');
+}
+
+const isTableSep = (line: string) => /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(line);
+const cells = (line: string) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => inline(c.trim()));
+
+export function markdownToHtml(source: string): string {
+  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (/^\s*$/.test(line)) {
+      i++;
+      continue;
+    }
+    const fence = /^\s*```(\w*)/.exec(line);
+    if (fence) {
+      const body: string[] = [];
+      i++;
+      while (i < lines.length && !/^\s*```/.test(lines[i]!)) body.push(lines[i++]!);
+      i++;
+      out.push(`<pre><code>${escapeHtml(body.join('\n'))}</code></pre>`);
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading) {
+      const level = heading[1]!.length;
+      out.push(`<h${level}>${inline(heading[2]!.replace(/\s+#+\s*$/, ''))}</h${level}>`);
+      i++;
+      continue;
+    }
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) {
+      out.push('<hr />');
+      i++;
+      continue;
+    }
+    if (/^\s*>/.test(line)) {
+      const body: string[] = [];
+      while (i < lines.length && /^\s*>/.test(lines[i]!)) body.push(lines[i++]!.replace(/^\s*>\s?/, ''));
+      out.push(`<blockquote>${markdownToHtml(body.join('\n'))}</blockquote>`);
+      continue;
+    }
+    const listMatch = /^\s*([-*+]|\d+[.)])\s+/.exec(line);
+    if (listMatch) {
+      const ordered = /\d/.test(listMatch[1]!);
+      const items: string[] = [];
+      while (i < lines.length && /^\s*([-*+]|\d+[.)])\s+/.test(lines[i]!)) {
+        items.push(`<li>${inline(lines[i]!.replace(/^\s*([-*+]|\d+[.)])\s+/, ''))}</li>`);
+        i++;
+      }
+      const tag = ordered ? 'ol' : 'ul';
+      out.push(`<${tag}>${items.join('')}</${tag}>`);
+      continue;
+    }
+    if (line.includes('|') && i + 1 < lines.length && isTableSep(lines[i + 1]!)) {
+      const head = cells(line);
+      i += 2;
+      const rows: string[] = [];
+      while (i < lines.length && lines[i]!.includes('|') && !/^\s*$/.test(lines[i]!)) {
+        rows.push(`<tr>${cells(lines[i]!).map((c) => `<td>${c}</td>`).join('')}</tr>`);
+        i++;
+      }
+      out.push(`<table><thead><tr>${head.map((c) => `<th>${c}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`);
+      continue;
+    }
+    const para: string[] = [];
+    while (i < lines.length && !/^\s*$/.test(lines[i]!) && !/^(#{1,6}\s|\s*```|\s*>|\s*([-*+]|\d+[.)])\s+)/.test(lines[i]!)) {
+      para.push(inline(lines[i]!));
+      i++;
+    }
+    out.push(`<p>${para.join('<br />')}</p>`);
+  }
+  return out.join('\n');
+}
+
+/** Content whose first non-blank character opens a tag is treated as HTML. */
+export function looksLikeHtml(content: string): boolean {
+  return /^\s*<[a-zA-Z!/]/.test(content);
+}
+
+/** Markdown or HTML content rendered to an HTML string. */
+export function contentToHtml(content: string): string {
+  return looksLikeHtml(content) ? content : markdownToHtml(content);
+}
