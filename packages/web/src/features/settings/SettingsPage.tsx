@@ -1,4 +1,71 @@
-/** System and operation settings (spec 1 §2, spec 2 §2): placeholder until the settings feature lands. */
+import { isAdmin } from '@tollway/shared';
+import { Button, Card, Result, Skeleton, Tabs, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { getStoredUser } from '../../lib/storage';
+import { LaterPlaceholder } from './components/LaterPlaceholder';
+import { useOptions } from './model/useOptions';
+import { OperationTab } from './operation/OperationTab';
+import { OtherTab } from './other/OtherTab';
+import { SystemTab } from './system/SystemTab';
+
+export const SETTINGS_TABS = ['operation', 'ratelimit', 'models', 'system', 'other'] as const;
+type TabKey = (typeof SETTINGS_TABS)[number];
+
+function TabBody({ tab }: { tab: TabKey }) {
+  const { t } = useTranslation('settings');
+  const options = useOptions();
+  if (tab === 'ratelimit' || tab === 'models') return <LaterPlaceholder tab={tab} />;
+  if (options.isPending) return <Skeleton active paragraph={{ rows: 10 }} />;
+  if (options.isError)
+    return (
+      <Result
+        status="warning"
+        title={t('loadFailed')}
+        extra={
+          <Button onClick={() => void options.refetch()} data-testid="settings-retry">
+            {t('common:action.refresh')}
+          </Button>
+        }
+      />
+    );
+  const body: Record<'operation' | 'system' | 'other', ReactNode> = { operation: <OperationTab />, system: <SystemTab />, other: <OtherTab /> };
+  return body[tab];
+}
+
+/** System and operation settings (spec 1 §2, spec 2 §2); the tab is held in ?tab= and defaults to operation. */
 export default function SettingsPage() {
-  return null;
+  const { t } = useTranslation('settings');
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('tab');
+  const tab: TabKey = (SETTINGS_TABS as readonly string[]).includes(raw ?? '') ? (raw as TabKey) : 'operation';
+
+  if (!isAdmin(getStoredUser()?.role)) return <Result status="403" title={t('forbidden')} />;
+
+  return (
+    <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+      <Typography.Title level={4} style={{ marginTop: 0 }}>
+        {t('title')}
+      </Typography.Title>
+      <Tabs
+        activeKey={tab}
+        onChange={(k) =>
+          setParams(
+            (p) => {
+              p.set('tab', k);
+              return p;
+            },
+            { replace: true },
+          )
+        }
+        destroyOnHidden
+        items={SETTINGS_TABS.map((k) => ({
+          key: k,
+          label: <span data-testid={`settings-tab-${k}`}>{t(`tab.${k}`)}</span>,
+          children: <TabBody tab={k} />,
+        }))}
+      />
+    </Card>
+  );
 }

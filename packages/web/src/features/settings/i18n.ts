@@ -1,5 +1,5 @@
+import en from './locales/en';
+import zh from './locales/zh';
+
 /** Strings of the settings feature, zh and en. */
-export default {
-  zh: {},
-  en: {},
-};
+export default { zh, en };

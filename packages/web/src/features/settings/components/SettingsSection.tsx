@@ -1,0 +1,66 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { SaveOutlined } from '@ant-design/icons';
+import type { OptionKey } from '@tollway/shared';
+import { Button, Card, Flex, Form, Row, Typography } from 'antd';
+import { useMemo, type ReactNode } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { formValuesFor, sectionSchema, type SectionValues } from '../model/options';
+import { useOptions } from '../model/useOptions';
+import { useSectionSave, type BeforeSave } from '../model/useSectionSave';
+
+interface Props {
+  /** Used in data-testid settings-save-<id>. */
+  id: string;
+  title: ReactNode;
+  description?: ReactNode;
+  keys: readonly OptionKey[];
+  /** Extra zod rules per key, replacing the ones derived from optionDefs. */
+  rules?: Partial<Record<OptionKey, z.ZodType>>;
+  beforeSave?: BeforeSave;
+  children: ReactNode;
+}
+
+/**
+ * One settings section: a card holding a react-hook-form form over `keys` (zod rules derived from optionDefs),
+ * its fields as children (OptionField and friends read the form from context), and its own Save button.
+ */
+export function SettingsSection({ id, title, description, keys, rules, beforeSave, children }: Props) {
+  const { t } = useTranslation('settings');
+  const options = useOptions().data ?? {};
+  const schema = useMemo(() => sectionSchema(keys, t, rules), [keys, t, rules]);
+  const form = useForm<SectionValues>({
+    resolver: zodResolver(schema) as never,
+    defaultValues: formValuesFor(keys, options),
+    mode: 'onTouched',
+  });
+  const { save, saving } = useSectionSave(keys, form, options, beforeSave);
+
+  return (
+    <Card
+      id={`section-${id}`}
+      data-testid={`settings-section-${id}`}
+      title={title}
+      size="small"
+      styles={{ header: { fontSize: 15 }, body: { paddingBottom: 8 } }}
+      style={{ marginBottom: 16 }}
+    >
+      {description ? (
+        <Typography.Paragraph type="secondary" style={{ marginTop: -4 }}>
+          {description}
+        </Typography.Paragraph>
+      ) : null}
+      <FormProvider {...form}>
+        <Form layout="vertical" onFinish={() => void save()} requiredMark={false}>
+          <Row gutter={[24, 0]}>{children}</Row>
+          <Flex justify="flex-end" style={{ marginBottom: 8 }}>
+            <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving} data-testid={`settings-save-${id}`}>
+              {t('save')}
+            </Button>
+          </Flex>
+        </Form>
+      </FormProvider>
+    </Card>
+  );
+}

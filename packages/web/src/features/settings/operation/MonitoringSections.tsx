@@ -1,0 +1,47 @@
+import type { OptionKey } from '@tollway/shared';
+import { useTranslation } from 'react-i18next';
+import { OptionField } from '../components/OptionField';
+import { SettingsSection } from '../components/SettingsSection';
+import { LogCleanup } from './LogCleanup';
+
+const LOGS: OptionKey[] = ['LogConsumeEnabled', 'LogChatContentEnabled', 'LogErrorEnabled'];
+const DASHBOARD: OptionKey[] = ['DataExportEnabled', 'DataExportInterval', 'DataExportDefaultTime'];
+const MONITORING: OptionKey[] = ['ChannelDisableThreshold', 'AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'AutomaticDisableKeywords'];
+
+/** What is logged, and clean-up of old logs. */
+export function LogSection() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsSection id="logs" title={t('section.logs.title')} keys={LOGS}>
+      <OptionField k="LogConsumeEnabled" />
+      <OptionField k="LogChatContentEnabled" />
+      <OptionField k="LogErrorEnabled" />
+      <LogCleanup />
+    </SettingsSection>
+  );
+}
+
+/** Data dashboard: export switch, interval in minutes (≥ 1) and default granularity. */
+export function DashboardSection() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsSection id="dashboard" title={t('section.dashboard.title')} keys={DASHBOARD}>
+      <OptionField k="DataExportEnabled" span="full" />
+      <OptionField k="DataExportInterval" min={1} suffix={t('unit.minutes')} />
+      <OptionField k="DataExportDefaultTime" />
+    </SettingsSection>
+  );
+}
+
+/** Channel monitoring: test threshold, automatic disable/enable and the keywords that disable a channel. */
+export function MonitoringSection() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsSection id="monitoring" title={t('section.monitoring.title')} keys={MONITORING}>
+      <OptionField k="ChannelDisableThreshold" min={0} suffix={t('unit.seconds')} span="full" />
+      <OptionField k="AutomaticDisableChannelEnabled" span="half" />
+      <OptionField k="AutomaticEnableChannelEnabled" span="half" />
+      <OptionField k="AutomaticDisableKeywords" type="code" />
+    </SettingsSection>
+  );
+}

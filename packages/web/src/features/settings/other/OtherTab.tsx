@@ -1,0 +1,15 @@
+import { BrandingSection, ContentSection, CustomCodeSection, NoticeSection } from './PresentationSections';
+import { SystemInfo } from './SystemInfo';
+
+/** Operation and personalisation (spec 1 §2): notice, branding, content, custom code and system info. */
+export function OtherTab() {
+  return (
+    <>
+      <SystemInfo />
+      <NoticeSection />
+      <BrandingSection />
+      <ContentSection />
+      <CustomCodeSection />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { useQuery } from '@tanstack/react-query';
+import type { UserManageAction, UserPublic } from '@tollway/shared';
+import { apiGet, apiPost, apiPut } from '../../lib/api';
+
+/** A user as the admin API returns it (spec 1 §3). Fields may be missing on older servers, so most are optional. */
+export type AdminUser = Pick<UserPublic, 'id' | 'username' | 'role' | 'status'> &
+  Partial<Omit<UserPublic, 'id' | 'username' | 'role' | 'status'>>;
+
+export interface UserPage {
+  items: AdminUser[];
+  page: number;
+  total: number;
+}
+
+export interface UserQuery {
+  page: number;
+  pageSize: number;
+  keyword: string;
+  group: string;
+}
+
+export const USERS_KEY = ['users'] as const;
+export const GROUPS_KEY = ['groups'] as const;
+
+/** GET /api/user/ without filters, GET /api/user/search with a keyword or group (spec 1 §7). */
+export function fetchUsers(q: UserQuery): Promise<UserPage> {
+  const params = new URLSearchParams({ p: String(q.page), page_size: String(q.pageSize) });
+  const filtered = q.keyword.trim() !== '' || q.group !== '';
+  if (filtered) {
+    params.set('keyword', q.keyword.trim());
+    params.set('group', q.group);
+  }
+  return apiGet<UserPage>(`/api/user/${filtered ? 'search' : ''}?${params.toString()}`).then((d) => ({
+    items: d?.items ?? [],
+    page: d?.page ?? q.page,
+    total: d?.total ?? 0,
+  }));
+}
+
+export const fetchUser = (id: number) => apiGet<AdminUser>(`/api/user/${id}`);
+
+export interface CreateUserInput {
+  username: string;
+  display_name: string;
+  password: string;
+  remark: string;
+}
+
+export const createUser = (body: CreateUserInput) => apiPost<{ id: number }>('/api/user/', body);
+
+export interface UpdateUserInput {
+  id: number;
+  username?: string;
+  display_name?: string;
+  password?: string;
+  group?: string;
+  quota?: number;
+  remark?: string;
+}
+
+export const updateUser = (body: UpdateUserInput) => apiPut('/api/user/', body);
+
+/** POST /api/user/manage: the server answers with the new status and role. */
+export const manageUser = (id: number, action: UserManageAction) =>
+  apiPost<{ status: number; role: number }>('/api/user/manage', { id, action }).then((e) => e.data);
+
+/** Group names for the filter and the edit form (GET /api/group/). */
+export function useGroups() {
+  return useQuery({
+    queryKey: GROUPS_KEY,
+    queryFn: async () => (await apiGet<string[]>('/api/group/')) ?? [],
+    staleTime: 60_000,
+  });
+}
