@@ -41,8 +41,103 @@ export interface SetupsTable {
   initialized_at: number;
 }
 
+export interface ChannelsTable {
+  id: Generated<number>;
+  type: number;
+  key: string;
+  openai_organization: string;
+  test_model: string;
+  status: number;
+  name: string;
+  weight: number;
+  created_time: number;
+  test_time: number;
+  response_time: number;
+  base_url: string;
+  other: string;
+  balance: number;
+  balance_updated_time: number;
+  models: string;
+  group: string;
+  used_quota: number;
+  model_mapping: string;
+  status_code_mapping: string;
+  priority: number;
+  auto_ban: number;
+  other_info: string;
+  tag: string;
+  setting: string;
+  param_override: string;
+  system_prompt: string;
+  max_input_tokens: number;
+  model_prefix: string;
+  expired_time: number;
+  /** Multi-key state (JSON): mode, per-key status and the polling index. */
+  channel_info: string;
+}
+
+export interface AbilitiesTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: number;
+  priority: number;
+  weight: number;
+  tag: string;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: number;
+  used_quota: number;
+  model_limits_enabled: number;
+  model_limits: string;
+  allow_ips: string;
+  group: string;
+  rate_limit_enabled: number;
+  rate_limit_period: number;
+  rate_limit_count: number;
+  rate_limit_success: number;
+  deleted_at: string | null;
+}
+
+export interface LogsTable {
+  id: Generated<number>;
+  user_id: number;
+  created_at: number;
+  type: number;
+  content: string;
+  username: string;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  use_time: number;
+  is_stream: number;
+  channel_id: number;
+  channel_name: string;
+  token_id: number;
+  group: string;
+  ip: string;
+  request_id: string;
+  other: string;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
   setups: SetupsTable;
+  channels: ChannelsTable;
+  abilities: AbilitiesTable;
+  tokens: TokensTable;
+  logs: LogsTable;
 }
