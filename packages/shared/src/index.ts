@@ -5,3 +5,6 @@ export * from './schemas/common.js';
 export * from './schemas/user.js';
 export * from './schemas/option.js';
 export * from './channel-types.js';
+export * from './decimal.js';
+export * from './pricing.js';
+export * from './default-pricing.js';

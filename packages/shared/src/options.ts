@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio } from './default-pricing.js';
 
 /**
  * Every option key of the console spec with its type and default. Values are stored and sent as text;
@@ -157,10 +158,10 @@ export const optionDefs = {
   RebateEnabled: bool(false),
   RebatePercentage: float(0, 0, 100),
   // Pricing
-  ModelPrice: json({}, numberMap),
-  ModelRatio: json({}, numberMap),
-  CompletionRatio: json({}, numberMap),
-  CacheRatio: json({}, numberMap),
+  ModelPrice: json(defaultModelPrice, numberMap),
+  ModelRatio: json(defaultModelRatio, numberMap),
+  CompletionRatio: json(defaultCompletionRatio, numberMap),
+  CacheRatio: json(defaultCacheRatio, numberMap),
   GroupRatio: json({ default: 1, vip: 1, svip: 1 }, numberMap),
   UserUsableGroups: json({ default: 'default', vip: 'vip' }, stringMap),
   Chats: json([], chatList),

@@ -1,0 +1,69 @@
+/**
+ * Exact decimal arithmetic for money: values are BigInt mantissas with a power-of-ten scale, so ratios such as
+ * 0.075 or 1.1 multiply without binary floating-point error. Only what billing needs: parse, add, multiply,
+ * round half away from zero to an integer.
+ */
+export interface Dec {
+  m: bigint;
+  /** The value is m / 10^s. */
+  s: number;
+}
+
+const TEN = 10n;
+const pow10 = (n: number): bigint => TEN ** BigInt(n);
+
+/** Parses a finite number through its shortest decimal text (what an operator typed: 0.075 stays 0.075). */
+export function dec(value: number | string | bigint): Dec {
+  if (typeof value === 'bigint') return { m: value, s: 0 };
+  const text = typeof value === 'number' ? numberText(value) : value.trim();
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) throw new Error(`not a decimal number: ${text}`);
+  const [, sign, int, frac = '', exp = '0'] = match;
+  let m = BigInt(`${int || '0'}${frac}`);
+  let s = frac.length - Number(exp);
+  if (s < 0) {
+    m *= pow10(-s);
+    s = 0;
+  }
+  return { m: sign === '-' ? -m : m, s };
+}
+
+function numberText(n: number): string {
+  if (!Number.isFinite(n)) throw new Error(`not a finite number: ${n}`);
+  return String(n);
+}
+
+function align(a: Dec, b: Dec): [bigint, bigint, number] {
+  if (a.s === b.s) return [a.m, b.m, a.s];
+  if (a.s > b.s) return [a.m, b.m * pow10(a.s - b.s), a.s];
+  return [a.m * pow10(b.s - a.s), b.m, b.s];
+}
+
+export const add = (a: Dec, b: Dec): Dec => {
+  const [x, y, s] = align(a, b);
+  return { m: x + y, s };
+};
+
+export const sub = (a: Dec, b: Dec): Dec => add(a, { m: -b.m, s: b.s });
+
+export const mul = (a: Dec, b: Dec): Dec => ({ m: a.m * b.m, s: a.s + b.s });
+
+export const isZero = (a: Dec): boolean => a.m === 0n;
+export const isNegative = (a: Dec): boolean => a.m < 0n;
+export const lessOrEqualZero = (a: Dec): boolean => a.m <= 0n;
+
+/** Rounds half away from zero to an integer. */
+export function roundToInt(a: Dec): bigint {
+  if (a.s === 0) return a.m;
+  const p = pow10(a.s);
+  const neg = a.m < 0n;
+  const abs = neg ? -a.m : a.m;
+  const q = abs / p;
+  const r = abs % p;
+  const rounded = r * 2n >= p ? q + 1n : q;
+  return neg ? -rounded : rounded;
+}
+
+export function toNumber(a: Dec): number {
+  return Number(a.m) / 10 ** a.s;
+}
