@@ -57,7 +57,7 @@ export function App() {
   }, [i18n.language]);
   const config = useMemo(() => themeConfig(mode), [mode]);
   return (
-    <ConfigProvider locale={i18n.language === 'en' ? enUS : zhCN} theme={config}>
+    <ConfigProvider locale={i18n.language === 'en' ? enUS : zhCN} theme={config} button={{ autoInsertSpace: false }}>
       <AntApp>
         <ErrorToasts />
         <QueryClientProvider client={queryClient}>

@@ -6,6 +6,7 @@ import { ApiFailure } from '../lib/api';
 import { useStatus } from '../lib/status';
 import { PageFallback } from '../features/shell/AppLayout';
 import { useStoredUser } from '../features/shell/session';
+import { setupJustCompleted } from '../features/setup/setupState';
 
 /**
  * Loads GET /api/status and forces /setup until the system is set up; /setup goes home once it is.
@@ -36,11 +37,11 @@ export function StatusGate() {
     return <PageFallback />;
   }
   const onSetup = pathname === '/setup' || pathname.startsWith('/setup/');
-  if (data.setup === false) {
+  if (data.setup === false && !setupJustCompleted()) {
     // A cached "not set up" may be stale: wait for the fresh answer before redirecting.
     if (dataUpdatedAt === 0 && isFetching) return <PageFallback />;
     if (!onSetup) return <Navigate to="/setup" replace />;
-  } else if (onSetup && data.setup === true) {
+  } else if (onSetup && data.setup === true && !setupJustCompleted()) {
     return <Navigate to="/" replace />;
   }
   return <Outlet />;

@@ -1,4 +1,4 @@
-import { Alert, Divider, Space, Typography } from 'antd';
+import { Alert, Divider, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useStatus } from '../../lib/status';
@@ -42,7 +42,7 @@ export default function LoginPage() {
         </>
       )}
       <div className="tw-auth-foot">
-        <Space separator={<Divider orientation="vertical" />} wrap style={{ justifyContent: 'center' }}>
+        <Flex wrap gap="4px 20px" justify="center">
           {canRegister && (
             <span>
               {t('login.noAccount')}{' '}
@@ -56,7 +56,7 @@ export default function LoginPage() {
               {t('login.forgot')}
             </Link>
           )}
-        </Space>
+        </Flex>
       </div>
     </AuthCard>
   );

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /** Login: both fields required, one shared message (spec 1 §5). Messages are i18n keys. */
-export const loginSchema = z.object({
-  username: z.string().trim().min(1, 'auth:login.required'),
-  password: z.string().min(1, 'auth:login.required'),
+export const loginSchema = z.object({ username: z.string().trim(), password: z.string() }).superRefine((v, ctx) => {
+  // One message, under the first empty field.
+  if (!v.username) ctx.addIssue({ code: 'custom', path: ['username'], message: 'auth:login.required' });
+  else if (!v.password) ctx.addIssue({ code: 'custom', path: ['password'], message: 'auth:login.required' });
 });
 export type LoginValues = z.infer<typeof loginSchema>;
 

@@ -41,9 +41,11 @@ export function ProfileCard({ user }: { user: UserPublic }) {
               {t(`role.${role}`)}
             </Tag>
           </Space>
-          <Typography.Text className="tw-balance-sub">
-            @{user.username} · {t('profile.id')} {user.id} · {t('profile.group')} {user.group}
-          </Typography.Text>
+          <div>
+            <Typography.Text className="tw-balance-sub">
+              @{user.username} · {t('profile.id')} {user.id} · {t('profile.group')} {user.group}
+            </Typography.Text>
+          </div>
         </div>
       </Space>
       <Row gutter={[16, 16]}>

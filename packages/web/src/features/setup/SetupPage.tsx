@@ -9,6 +9,7 @@ import { STATUS_KEY, useStatus, type Status } from '../../lib/status';
 import { writeJson } from '../../lib/storage';
 import { setupBody, type SetupInfo, type SetupValues } from './schema';
 import { SetupForm } from './SetupForm';
+import { markSetupComplete } from './setupState';
 
 /** /setup (spec 3 "Setup"): create the root account and choose the usage mode. */
 export default function SetupPage() {
@@ -25,9 +26,9 @@ export default function SetupPage() {
     try {
       await api('POST', '/api/setup', setupBody(v), { silent: true });
       void message.success(t('success'));
-      // Mark the cached status as set up so the guard lets /login through at once.
-      const next = queryClient.setQueryData<Status>(STATUS_KEY, (s) => (s ? { ...s, setup: true } : s));
-      if (next) writeJson('status', next);
+      markSetupComplete();
+      const next = queryClient.getQueryData<Status>(STATUS_KEY);
+      if (next) writeJson('status', { ...next, setup: true });
       void queryClient.invalidateQueries({ queryKey: STATUS_KEY });
       navigate('/login', { replace: true });
     } catch (err) {

@@ -1,5 +1,5 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, Tooltip } from 'antd';
+import { Button, Layout, Menu, Tooltip, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useStatus } from '../../lib/status';
@@ -10,6 +10,15 @@ import { useSidebarCollapsed } from './useSidebarCollapsed';
 export const SIDEBAR_WIDTH = 200;
 export const SIDEBAR_COLLAPSED_WIDTH = 60;
 
+type Items = NonNullable<MenuProps['items']>;
+
+/** Collapsed, group titles do not fit in 60 px: groups become dividers. */
+function flattenGroups(items: Items): Items {
+  return items.flatMap((item, i) =>
+    item && 'type' in item && item.type === 'group' ? [...(i > 0 ? [{ type: 'divider' as const, key: `d-${String(item.key)}` }] : []), ...(item.children ?? [])] : [item],
+  );
+}
+
 /** Desktop sidebar: collapsible (60/200), choice persisted. */
 export function Sidebar() {
   const { t } = useTranslation('shell');
@@ -18,6 +27,7 @@ export function Sidebar() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [collapsed, setCollapsed] = useSidebarCollapsed();
+  const items = sidebarItems(t, status, user?.role);
   const label = collapsed ? t('side.expand') : t('side.collapse');
   return (
     <Layout.Sider
@@ -36,7 +46,7 @@ export function Sidebar() {
           className="tw-sider-menu"
           selectedKeys={[selectedSidebarKey(pathname)]}
           defaultOpenKeys={['chat']}
-          items={sidebarItems(t, status, user?.role)}
+          items={collapsed ? flattenGroups(items) : items}
           onClick={({ key }) => navigate(key)}
         />
         <div className="tw-sider-footer">

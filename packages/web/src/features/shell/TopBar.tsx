@@ -60,7 +60,7 @@ export function TopBar({ onOpenDrawer }: { onOpenDrawer: () => void }) {
         <LanguageMenu />
         {user ? (
           <UserMenu user={user} compact={mobile} />
-        ) : (
+        ) : status?.setup === false ? null : (
           <>
             <Link to="/login" data-testid="nav-login">
               <Button type={showRegister ? 'text' : 'primary'} size={mobile ? 'small' : 'middle'}>

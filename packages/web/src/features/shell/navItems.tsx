@@ -4,7 +4,6 @@ import {
   CommentOutlined,
   DashboardOutlined,
   ExperimentOutlined,
-  FileTextOutlined,
   GiftOutlined,
   KeyOutlined,
   MessageOutlined,
@@ -100,7 +99,6 @@ export function topNavItems(t: TFunction, status: Status | undefined): Items {
           {t('nav.docs')}
         </a>
       ),
-      icon: <FileTextOutlined />,
     });
   }
   items.push({ key: '/about', label: t('nav.about') });
