@@ -1,0 +1,207 @@
+import type { Db } from '../../db/connect.js';
+import { channelKeys, parseJsonObject, splitList, type ChannelRow, type MultiKeyInfo } from './parse.js';
+
+/** A channel as the relay uses it: parsed once when the cache is (re)built. */
+export interface CachedChannel {
+  id: number;
+  type: number;
+  name: string;
+  status: number;
+  baseUrl: string;
+  keys: string[];
+  /** Per key: true when usable. */
+  keyEnabled: boolean[];
+  multiKey: boolean;
+  multiKeyMode: 'random' | 'polling';
+  pollIndex: number;
+  models: string[];
+  groups: string[];
+  priority: number;
+  weight: number;
+  tag: string;
+  modelMapping: Record<string, string>;
+  statusCodeMapping: Record<string, string>;
+  systemPrompt: string;
+  paramOverride: Record<string, unknown>;
+  setting: Record<string, unknown>;
+  other: string;
+  organization: string;
+  autoBan: boolean;
+  testModel: string;
+}
+
+interface Tier {
+  priority: number;
+  channels: CachedChannel[];
+}
+
+export function toCachedChannel(row: ChannelRow): CachedChannel {
+  const info = parseJsonObject<Partial<MultiKeyInfo>>(row.channel_info, {});
+  const keys = channelKeys(row);
+  const statuses = info.multi_key_status_list ?? {};
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    status: row.status,
+    baseUrl: row.base_url.replace(/\/+$/, ''),
+    keys,
+    keyEnabled: keys.map((_, i) => (statuses[String(i)] ?? 1) === 1),
+    multiKey: Boolean(info.is_multi_key),
+    multiKeyMode: info.multi_key_mode === 'polling' ? 'polling' : 'random',
+    pollIndex: info.multi_key_polling_index ?? 0,
+    models: splitList(row.models),
+    groups: splitList(row.group),
+    priority: Number(row.priority),
+    weight: row.weight,
+    tag: row.tag,
+    modelMapping: parseJsonObject<Record<string, string>>(row.model_mapping, {}),
+    statusCodeMapping: parseJsonObject<Record<string, string>>(row.status_code_mapping, {}),
+    systemPrompt: row.system_prompt ?? '',
+    paramOverride: parseJsonObject<Record<string, unknown>>(row.param_override, {}),
+    setting: parseJsonObject<Record<string, unknown>>(row.setting, {}),
+    other: row.other ?? '',
+    organization: row.openai_organization,
+    autoBan: row.auto_ban === 1,
+    testModel: row.test_model,
+  };
+}
+
+const abilityKey = (group: string, model: string) => `${group}\u0000${model}`;
+
+/**
+ * Channels and abilities held in memory. Routing reads only this; it is rebuilt from the database after every
+ * channel change on this node, on a bus message from other nodes, and every SYNC_FREQUENCY seconds.
+ */
+export class ChannelCache {
+  private byId = new Map<number, CachedChannel>();
+  private tiers = new Map<string, Tier[]>();
+  private modelsByGroup = new Map<string, string[]>();
+
+  constructor(private readonly db: Db) {}
+
+  async reload(): Promise<void> {
+    const k = this.db.kysely;
+    const [rows, abilities] = await Promise.all([
+      k.selectFrom('channels').selectAll().execute(),
+      k.selectFrom('abilities').selectAll().where('enabled', '=', 1).execute(),
+    ]);
+    const byId = new Map<number, CachedChannel>();
+    for (const row of rows) byId.set(row.id, toCachedChannel(row));
+    const grouped = new Map<string, Map<number, CachedChannel[]>>();
+    const models = new Map<string, Set<string>>();
+    for (const a of abilities) {
+      const ch = byId.get(a.channel_id);
+      if (!ch || ch.status !== 1) continue;
+      const key = abilityKey(a.group, a.model);
+      let byPriority = grouped.get(key);
+      if (!byPriority) grouped.set(key, (byPriority = new Map()));
+      const p = Number(a.priority);
+      const list = byPriority.get(p);
+      if (list) list.push(ch);
+      else byPriority.set(p, [ch]);
+      let set = models.get(a.group);
+      if (!set) models.set(a.group, (set = new Set()));
+      set.add(a.model);
+    }
+    const tiers = new Map<string, Tier[]>();
+    for (const [key, byPriority] of grouped) {
+      tiers.set(
+        key,
+        [...byPriority.entries()].sort((x, y) => y[0] - x[0]).map(([priority, channels]) => ({ priority, channels: channels.sort((x, y) => x.id - y.id) })),
+      );
+    }
+    this.byId = byId;
+    this.tiers = tiers;
+    this.modelsByGroup = new Map([...models].map(([g, set]) => [g, [...set].sort()]));
+  }
+
+  get(id: number): CachedChannel | undefined {
+    return this.byId.get(id);
+  }
+
+  all(): CachedChannel[] {
+    return [...this.byId.values()];
+  }
+
+  /** Models routable in a group (enabled channels only). */
+  modelsForGroup(group: string): string[] {
+    return this.modelsByGroup.get(group) ?? [];
+  }
+
+  /** Every model routable in any group. */
+  allModels(): string[] {
+    const out = new Set<string>();
+    for (const list of this.modelsByGroup.values()) for (const m of list) out.add(m);
+    return [...out].sort();
+  }
+
+  hasModel(group: string, model: string): boolean {
+    return this.tiers.has(abilityKey(group, model));
+  }
+
+  /**
+   * Picks a channel for group × model. Attempt n starts at priority tier n (highest first), weighted random
+   * inside the tier (all-zero weights: equal chance); channels already tried in this request are skipped, and
+   * when the tier has none left the highest tier with an untried channel is used.
+   */
+  select(group: string, model: string, tried: ReadonlySet<number>, attempt: number, random: () => number = Math.random): CachedChannel | undefined {
+    const tiers = this.tiers.get(abilityKey(group, model));
+    if (!tiers || tiers.length === 0) return undefined;
+    const start = Math.min(attempt, tiers.length - 1);
+    const picked = pickWeighted(tiers[start]!.channels, tried, random);
+    if (picked) return picked;
+    for (const tier of tiers) {
+      const p = pickWeighted(tier.channels, tried, random);
+      if (p) return p;
+    }
+    return undefined;
+  }
+}
+
+function pickWeighted(channels: CachedChannel[], tried: ReadonlySet<number>, random: () => number): CachedChannel | undefined {
+  let total = 0;
+  let count = 0;
+  for (const c of channels) {
+    if (tried.has(c.id)) continue;
+    total += Math.max(0, c.weight);
+    count++;
+  }
+  if (count === 0) return undefined;
+  if (total === 0) {
+    let n = Math.floor(random() * count);
+    for (const c of channels) {
+      if (tried.has(c.id)) continue;
+      if (n-- === 0) return c;
+    }
+    return undefined;
+  }
+  let r = random() * total;
+  let last: CachedChannel | undefined;
+  for (const c of channels) {
+    if (tried.has(c.id) || c.weight <= 0) continue;
+    last = c;
+    r -= c.weight;
+    if (r < 0) return c;
+  }
+  return last;
+}
+
+/** Chooses a usable key index of a channel (random or polling); undefined when every key is disabled. */
+export function chooseKey(ch: CachedChannel, random: () => number = Math.random): number | undefined {
+  if (!ch.multiKey) return ch.keyEnabled[0] === false ? undefined : 0;
+  const usable: number[] = [];
+  for (let i = 0; i < ch.keys.length; i++) if (ch.keyEnabled[i]) usable.push(i);
+  if (usable.length === 0) return undefined;
+  if (ch.multiKeyMode === 'polling') {
+    for (let step = 0; step < ch.keys.length; step++) {
+      const i = (ch.pollIndex + step) % ch.keys.length;
+      if (ch.keyEnabled[i]) {
+        ch.pollIndex = (i + 1) % ch.keys.length;
+        return i;
+      }
+    }
+    return undefined;
+  }
+  return usable[Math.floor(random() * usable.length)];
+}
