@@ -5,7 +5,7 @@ import { isAdmin } from '@tollway/shared';
 import { ApiFailure } from '../lib/api';
 import { useStatus } from '../lib/status';
 import { PageFallback } from '../features/shell/AppLayout';
-import { useStoredUser } from '../features/shell/session';
+import { signedOutOnPurpose, useStoredUser } from '../features/shell/session';
 import { setupJustCompleted } from '../features/setup/setupState';
 
 /**
@@ -48,6 +48,7 @@ export function StatusGate() {
 }
 
 function loginTarget(pathname: string, search: string): string {
+  if (signedOutOnPurpose()) return '/login';
   return `/login?returnTo=${encodeURIComponent(pathname + search)}`;
 }
 

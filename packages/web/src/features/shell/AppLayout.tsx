@@ -6,11 +6,13 @@ import { MobileDrawer } from './MobileDrawer';
 import { useStoredUser } from './session';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
+import { useDocumentMeta } from './useDocumentMeta';
 import { useIsMobile } from './useIsMobile';
 
-/** Pages without the sidebar: home, chat and setup (spec 3 "Application shell"). */
+/** Pages without the sidebar: home, chat and setup (spec 3 "Application shell"), plus the account pages. */
+const NO_SIDEBAR = /^\/(setup|chat|login|register|reset|user\/reset|oauth)(\/|$)/;
 function sidebarHidden(pathname: string): boolean {
-  return pathname === '/' || pathname.startsWith('/chat/') || pathname === '/chat' || pathname.startsWith('/setup');
+  return pathname === '/' || NO_SIDEBAR.test(pathname);
 }
 
 /** Pages that draw edge to edge (no content padding). */
@@ -32,6 +34,7 @@ export function AppLayout() {
   const mobile = useIsMobile();
   const user = useStoredUser();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  useDocumentMeta();
   const showSider = !mobile && !!user && !sidebarHidden(pathname);
   return (
     <Layout className="tw-shell">

@@ -6,6 +6,12 @@ import { clearStoredUser, getStoredUser, setStoredUser, type StoredUser } from '
 const EVENT = 'tollway:user';
 let snapshotRaw: string | null = null;
 let snapshot: StoredUser | undefined;
+/** True after this tab logged out or deleted the account on purpose (guards then skip returnTo). */
+let leftOnPurpose = false;
+
+export function signedOutOnPurpose(): boolean {
+  return leftOnPurpose;
+}
 
 function read(): StoredUser | undefined {
   const raw = localStorage.getItem('user');
@@ -32,6 +38,7 @@ export function useStoredUser(): StoredUser | undefined {
 
 /** Stores the user returned by login (keeping only the fields the client needs plus the rest of the record). */
 export function signIn(user: StoredUser): void {
+  leftOnPurpose = false;
   setStoredUser(user);
   window.dispatchEvent(new Event(EVENT));
 }
@@ -44,8 +51,9 @@ export function patchStoredUser(patch: Partial<StoredUser>): void {
   window.dispatchEvent(new Event(EVENT));
 }
 
-/** Clears the stored user locally. */
+/** Clears the stored user locally (a deliberate log-out or account deletion). */
 export function forgetUser(): void {
+  leftOnPurpose = true;
   clearStoredUser();
   window.dispatchEvent(new Event(EVENT));
 }
