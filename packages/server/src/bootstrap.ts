@@ -7,6 +7,7 @@ import { connectRedis, LocalBus, RedisBus, type ClusterBus } from './lib/cluster
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './lib/rate-limit.js';
 import { resolveSessionSecret } from './lib/secrets.js';
 import { SessionSealer } from './modules/auth/session.js';
+import { ChannelCache } from './modules/channels/cache.js';
 import { OptionsService } from './modules/options/service.js';
 import { OptionsStore } from './modules/options/store.js';
 import { SetupService } from './modules/setup/service.js';
@@ -36,6 +37,9 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   const users = new UsersService(usersStore, options);
   const setup = new SetupService(db, users, options, config.version);
   await setup.load();
+  const channelCache = new ChannelCache(db);
+  await channelCache.reload();
+  bus.subscribe('channels', () => void channelCache.reload().catch((err) => log.warn({ err }, 'channel reload failed')));
   const ctx: AppContext = {
     config,
     db,
@@ -48,11 +52,13 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     users,
     userAdmin: new UserAdminService(users),
     setup,
+    bus,
+    channelCache,
     startedAt: Date.now(),
   };
   // Other nodes' option changes arrive by periodic reload (SYNC_FREQUENCY seconds).
   const sync = setInterval(() => {
-    Promise.all([options.load(), setup.load()]).catch((err) => log.warn({ err }, 'option sync failed'));
+    Promise.all([options.load(), setup.load(), channelCache.reload()]).catch((err) => log.warn({ err }, 'option sync failed'));
   }, config.syncFrequency * 1000);
   sync.unref();
   return {

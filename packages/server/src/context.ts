@@ -2,7 +2,9 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
+import type { ClusterBus } from './lib/cluster-bus.js';
 import type { RateLimiter } from './lib/rate-limit.js';
+import type { ChannelCache } from './modules/channels/cache.js';
 import type { SessionSealer } from './modules/auth/session.js';
 import type { OptionsService } from './modules/options/service.js';
 import type { SetupService } from './modules/setup/service.js';
@@ -24,5 +26,9 @@ export interface AppContext {
   users: UsersService;
   userAdmin: UserAdminService;
   setup: SetupService;
+  /** Cache invalidation between nodes (Redis pub/sub, or local only). */
+  bus: ClusterBus;
+  /** Channels and abilities in memory for routing. */
+  channelCache: ChannelCache;
   startedAt: number;
 }

@@ -132,6 +132,11 @@ export interface LogsTable {
   other: string;
 }
 
+export interface WriterBatchesTable {
+  id: string;
+  applied_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -140,4 +145,5 @@ export interface Database {
   abilities: AbilitiesTable;
   tokens: TokensTable;
   logs: LogsTable;
+  writer_batches: WriterBatchesTable;
 }

@@ -106,4 +106,11 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
   await db.schema.createIndex('idx_logs_user_created').on('logs').columns(['user_id', 'created_at']).execute();
   await db.schema.createIndex('idx_logs_type_created').on('logs').columns(['type', 'created_at']).execute();
   await db.schema.createIndex('idx_logs_request').on('logs').column('request_id').execute();
+
+  // Batches the durable writer has applied: replaying its journal after a crash skips these (exactly once).
+  await db.schema
+    .createTable('writer_batches')
+    .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+    .addColumn('applied_at', 'bigint', (c) => c.notNull())
+    .execute();
 }

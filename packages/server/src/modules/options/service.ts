@@ -11,6 +11,8 @@ type Listener = (key: OptionKey, value: string) => void;
 export class OptionsService {
   private values: Record<OptionKey, string> = defaultOptionValues();
   private readonly listeners: Listener[] = [];
+  /** Parsed JSON values, dropped when the key changes (the relay reads ratio tables on every call). */
+  private readonly parsed = new Map<OptionKey, unknown>();
   private readonly savedListeners: ((key: OptionKey) => void)[] = [];
 
   constructor(private readonly store: OptionsStore) {}
@@ -35,6 +37,7 @@ export class OptionsService {
   }
 
   private emit(key: OptionKey, value: string): void {
+    this.parsed.delete(key);
     for (const l of this.listeners) l(key, value);
   }
 
@@ -51,12 +54,17 @@ export class OptionsService {
     return Number.isFinite(n) ? n : Number(optionDefs[key].default);
   }
 
+  /** The parsed JSON value; callers must not mutate it (it is shared). */
   json<T>(key: OptionKey): T {
+    if (this.parsed.has(key)) return this.parsed.get(key) as T;
+    let value: unknown;
     try {
-      return JSON.parse(this.values[key]) as T;
+      value = JSON.parse(this.values[key]);
     } catch {
-      return JSON.parse(optionDefs[key].default) as T;
+      value = JSON.parse(optionDefs[key].default);
     }
+    this.parsed.set(key, value);
+    return value as T;
   }
 
   /** All options for the settings screen; secrets are never sent back. */
