@@ -1,9 +1,10 @@
 import { isAdmin } from '@tollway/shared';
-import { Button, Card, Result, Skeleton, Tabs, Typography } from 'antd';
+import { Button, Result, Skeleton, Tabs } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { getStoredUser } from '../../lib/storage';
+import { PageHeader } from '../shell/PageHeader';
 import { LaterPlaceholder } from './components/LaterPlaceholder';
 import { useOptions } from './model/useOptions';
 import { OperationTab } from './operation/OperationTab';
@@ -15,10 +16,10 @@ type TabKey = (typeof SETTINGS_TABS)[number];
 
 function TabBody({ tab }: { tab: TabKey }) {
   const { t } = useTranslation('settings');
-  const options = useOptions();
-  if (tab === 'ratelimit' || tab === 'models') return <LaterPlaceholder tab={tab} />;
-  if (options.isPending) return <Skeleton active paragraph={{ rows: 10 }} />;
-  if (options.isError)
+  const later = tab === 'ratelimit' || tab === 'models';
+  const options = useOptions({ fresh: !later });
+  if (later) return <LaterPlaceholder tab={tab} />;
+  if (options.isError && !options.isFetching)
     return (
       <Result
         status="warning"
@@ -30,6 +31,7 @@ function TabBody({ tab }: { tab: TabKey }) {
         }
       />
     );
+  if (!options.isFetchedAfterMount || !options.data) return <Skeleton active paragraph={{ rows: 10 }} />;
   const body: Record<'operation' | 'system' | 'other', ReactNode> = { operation: <OperationTab />, system: <SystemTab />, other: <OtherTab /> };
   return body[tab];
 }
@@ -44,10 +46,8 @@ export default function SettingsPage() {
   if (!isAdmin(getStoredUser()?.role)) return <Result status="403" title={t('forbidden')} />;
 
   return (
-    <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
-        {t('title')}
-      </Typography.Title>
+    <>
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
       <Tabs
         activeKey={tab}
         onChange={(k) =>
@@ -66,6 +66,6 @@ export default function SettingsPage() {
           children: <TabBody tab={k} />,
         }))}
       />
-    </Card>
+    </>
   );
 }

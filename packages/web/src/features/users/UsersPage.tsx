@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Card, Typography } from 'antd';
+import { App, Card } from 'antd';
 import type { UserManageAction } from '@tollway/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { ApiFailure } from '../../lib/api';
+import { PageHeader } from '../shell/PageHeader';
 import { fetchUser, fetchUsers, manageUser, updateUser, USERS_KEY, type AdminUser, type UserPage, type UserQuery } from './api';
 import { AddQuotaModal } from './components/AddQuotaModal';
 import { AddUserDrawer } from './components/AddUserDrawer';
@@ -94,49 +95,49 @@ export default function UsersPage() {
   };
 
   return (
-    <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
-        {t('title')}
-      </Typography.Title>
-      <UsersToolbar
-        keyword={keywordDraft}
-        group={filter.group}
-        loading={list.isFetching}
-        onKeywordChange={(v) => {
-          setKeywordDraft(v);
-          if (v === '' && filter.keyword !== '') {
-            setFilter((f) => ({ ...f, keyword: '' }));
+    <>
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+        <UsersToolbar
+          keyword={keywordDraft}
+          group={filter.group}
+          loading={list.isFetching}
+          onKeywordChange={(v) => {
+            setKeywordDraft(v);
+            if (v === '' && filter.keyword !== '') {
+              setFilter((f) => ({ ...f, keyword: '' }));
+              setPage(1);
+            }
+          }}
+          onSearch={() => {
+            setFilter((f) => ({ ...f, keyword: keywordDraft.trim() }));
             setPage(1);
-          }
-        }}
-        onSearch={() => {
-          setFilter((f) => ({ ...f, keyword: keywordDraft.trim() }));
-          setPage(1);
-          if (keywordDraft.trim() === filter.keyword) void refresh();
-        }}
-        onGroupChange={(group) => {
-          setFilter({ keyword: keywordDraft.trim(), group });
-          setPage(1);
-        }}
-        onAdd={() => setAddOpen(true)}
-        onRefresh={() => void refresh()}
-      />
-      <UsersTable
-        items={list.data?.items ?? []}
-        loading={list.isFetching}
-        page={page}
-        pageSize={pageSize}
-        total={list.data?.total ?? 0}
-        onPageChange={(p, size) => {
-          if (size !== pageSize) {
-            setPageSize(size);
+            if (keywordDraft.trim() === filter.keyword) void refresh();
+          }}
+          onGroupChange={(group) => {
+            setFilter({ keyword: keywordDraft.trim(), group });
             setPage(1);
-          } else setPage(p);
-        }}
-        onManage={onManage}
-        onEdit={(u) => setEditId(u.id)}
-        onAddQuota={(u) => setQuotaUser(u)}
-      />
+          }}
+          onAdd={() => setAddOpen(true)}
+          onRefresh={() => void refresh()}
+        />
+        <UsersTable
+          items={list.data?.items ?? []}
+          loading={list.isFetching}
+          page={page}
+          pageSize={pageSize}
+          total={list.data?.total ?? 0}
+          onPageChange={(p, size) => {
+            if (size !== pageSize) {
+              setPageSize(size);
+              setPage(1);
+            } else setPage(p);
+          }}
+          onManage={onManage}
+          onEdit={(u) => setEditId(u.id)}
+          onAddQuota={(u) => setQuotaUser(u)}
+        />
+      </Card>
       <AddUserDrawer
         open={addOpen}
         onClose={() => {
@@ -169,6 +170,6 @@ export default function UsersPage() {
         onCancel={() => setQuotaUser(null)}
         onOk={(next) => void saveRowQuota(next)}
       />
-    </Card>
+    </>
   );
 }

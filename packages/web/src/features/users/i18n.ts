@@ -2,6 +2,7 @@
 export default {
   zh: {
     title: '用户管理',
+    subtitle: '管理用户账户、分组、额度与权限',
     pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
     filter: { keyword: '搜索用户的 ID、用户名、显示名称或邮箱', allGroups: '全部分组' },
     col: { id: 'ID', username: '用户名', remark: '备注', group: '分组', stats: '统计信息', invite: '邀请信息', role: '用户角色', status: '状态', actions: '操作' },
@@ -69,6 +70,7 @@ export default {
       hint: '输入要增加的额度（可为负数以扣减额度）。',
       placeholder: '增加的额度，例如 500000',
       preview: '{{old}} + {{delta}} = {{next}}',
+      negative: '扣减后的额度不能为负数',
     },
     validation: {
       usernameRequired: '用户名不能为空',
@@ -80,6 +82,7 @@ export default {
   },
   en: {
     title: 'Users',
+    subtitle: 'Manage accounts, groups, quota and roles',
     pageInfo: 'Items {{start}} - {{end}} of {{total}}',
     filter: { keyword: 'Search by ID, username, display name or email', allGroups: 'All groups' },
     col: { id: 'ID', username: 'Username', remark: 'Remark', group: 'Group', stats: 'Statistics', invite: 'Invitations', role: 'Role', status: 'Status', actions: 'Actions' },
@@ -147,6 +150,7 @@ export default {
       hint: 'Enter the quota to add (a negative number subtracts).',
       placeholder: 'Quota to add, e.g. 500000',
       preview: '{{old}} + {{delta}} = {{next}}',
+      negative: 'The resulting quota cannot be negative',
     },
     validation: {
       usernameRequired: 'Username is required',

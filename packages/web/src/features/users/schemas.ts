@@ -45,7 +45,7 @@ export const editUserSchema = (t: TFunction) =>
         .max(PASSWORD_MAX, t('validation.tooLong', { max: PASSWORD_MAX })),
     ]),
     group: z.string(),
-    quota: z.number(t('validation.quotaInteger')).int(t('validation.quotaInteger')),
+    quota: z.number(t('validation.quotaInteger')).int(t('validation.quotaInteger')).min(0, t('quota.negative')),
     remark: remark(t),
   });
 export type EditUserForm = z.infer<ReturnType<typeof editUserSchema>>;

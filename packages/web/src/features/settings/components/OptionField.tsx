@@ -73,7 +73,7 @@ export function OptionField(props: OptionFieldProps) {
         name={name}
         render={({ field, fieldState }) => {
           const status = fieldState.error ? ('error' as const) : undefined;
-          const extra = (
+          const extra = !helpText && !props.quota ? undefined : (
             <>
               {helpText}
               {props.quota ? (
@@ -112,7 +112,7 @@ export function OptionField(props: OptionFieldProps) {
                 onChange={(v) => field.onChange(typeof v === 'number' ? v : null)}
                 min={props.min ?? def.min}
                 max={props.max ?? def.max}
-                step={props.step ?? (def.kind === 'int' ? 1 : 0.1)}
+                step={props.step ?? 1}
                 precision={def.kind === 'int' ? 0 : undefined}
                 suffix={props.suffix}
                 style={{ width: '100%' }}

@@ -44,7 +44,7 @@ export function SettingsSection({ id, title, description, keys, rules, beforeSav
       title={title}
       size="small"
       styles={{ header: { fontSize: 15 }, body: { paddingBottom: 8 } }}
-      style={{ marginBottom: 16 }}
+      style={{ marginBottom: 16, scrollMarginTop: 120 }}
     >
       {description ? (
         <Typography.Paragraph type="secondary" style={{ marginTop: -4 }}>

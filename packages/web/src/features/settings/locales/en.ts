@@ -3,6 +3,7 @@ import type zh from './zh';
 /** English strings of the settings feature; same shape as zh. */
 const en: typeof zh = {
   title: 'Settings',
+  subtitle: 'Configure the system, sign-in methods and operation',
   forbidden: 'Only administrators can open the settings',
   loadFailed: 'The settings could not be loaded',
   later: '{{name}} can be configured in a later release',

@@ -1,6 +1,7 @@
 /** Chinese strings of the settings feature (default language). */
 export default {
   title: '系统设置',
+  subtitle: '配置系统、登录方式与运营参数',
   forbidden: '仅管理员可以访问系统设置',
   loadFailed: '无法加载设置',
   later: '{{name}}将在后续版本中提供配置',

@@ -5,8 +5,11 @@ import type { OptionMap } from './options';
 
 export const OPTIONS_KEY = ['options'] as const;
 
-/** GET /api/option/ → [{key, value}] as a map (secrets come back blank). */
-export function useOptions() {
+/**
+ * GET /api/option/ → [{key, value}] as a map (secrets come back blank). The tab body asks for `fresh` data so each
+ * visit starts from the server's values; the sections inside it read the same cache without refetching.
+ */
+export function useOptions({ fresh = false }: { fresh?: boolean } = {}) {
   return useQuery({
     queryKey: OPTIONS_KEY,
     queryFn: async () => {
@@ -15,6 +18,7 @@ export function useOptions() {
       for (const { key, value } of list) if (isOptionKey(key)) map[key] = value ?? '';
       return map;
     },
-    staleTime: Infinity,
+    staleTime: 60_000,
+    refetchOnMount: fresh ? 'always' : true,
   });
 }

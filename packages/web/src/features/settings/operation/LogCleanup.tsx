@@ -3,6 +3,7 @@ import { App, Button, Col, Flex, Form, Input, Popconfirm } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, api } from '../../../lib/api';
+import { useTheme } from '../../../lib/theme';
 
 /** yyyy-mm-dd of the same day one month ago (the default clean-up date, spec 1 §7). */
 function monthAgo(): string {
@@ -18,6 +19,7 @@ export function LogCleanup() {
   const { message } = App.useApp();
   const [date, setDate] = useState(monthAgo);
   const [busy, setBusy] = useState(false);
+  const theme = useTheme();
 
   const run = async () => {
     const ts = Math.floor(new Date(`${date}T00:00:00`).getTime() / 1000);
@@ -37,7 +39,7 @@ export function LogCleanup() {
     <Col span={24}>
       <Form.Item label={t('logs.cleanLabel')} extra={t('logs.cleanHelp')}>
         <Flex wrap gap={8}>
-          <Input type="date" value={date} onChange={(e) => setDate(e.target.value)} style={{ width: 180 }} data-testid="log-clean-date" />
+          <Input type="date" value={date} onChange={(e) => setDate(e.target.value)} style={{ width: 180, colorScheme: theme }} data-testid="log-clean-date" />
           <Popconfirm
             title={t('logs.cleanConfirm', { date })}
             okButtonProps={{ danger: true }}

@@ -24,7 +24,7 @@ function LogoPreview() {
   const { t } = useTranslation('settings');
   const logo = useFieldValue('Logo');
   return (
-    <Col xs={24} md={12}>
+    <Col xs={24} md={12} xl={8}>
       <Form.Item label={t('branding.preview')}>
         <Avatar shape="square" size={40} src={typeof logo === 'string' && logo ? logo : '/logo.svg'} alt={t('field.Logo')} />
       </Form.Item>
@@ -37,8 +37,8 @@ export function BrandingSection() {
   const { t } = useTranslation('settings');
   return (
     <SettingsSection id="branding" title={t('section.branding.title')} description={t('section.branding.desc')} keys={BRANDING}>
-      <OptionField k="SystemName" />
-      <OptionField k="Logo" placeholder="https://example.com/logo.png" />
+      <OptionField k="SystemName" span="third" />
+      <OptionField k="Logo" span="third" placeholder="https://example.com/logo.png" />
       <LogoPreview />
       <OptionField k="Footer" type="textarea" />
     </SettingsSection>

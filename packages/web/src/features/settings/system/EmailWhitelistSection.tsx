@@ -25,12 +25,17 @@ function DomainList() {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
 
+  /** Adds one or more domains (comma or space separated); nothing is added if any is invalid or present. */
   const add = () => {
-    const d = draft.trim().toLowerCase();
-    if (!d) return;
-    if (!DOMAIN.test(d)) return setError(t('whitelist.invalid', { host: 'example.com' }));
-    if (domains.includes(d)) return setError(t('whitelist.duplicate'));
-    field.onChange([...domains, d].join(','));
+    const entered = draft
+      .split(/[\s,]+/)
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean);
+    if (entered.length === 0) return;
+    const invalid = entered.find((d) => !DOMAIN.test(d));
+    if (invalid) return setError(t('whitelist.invalid', { host: 'example.com' }));
+    if (entered.some((d, i) => domains.includes(d) || entered.indexOf(d) !== i)) return setError(t('whitelist.duplicate'));
+    field.onChange([...domains, ...entered].join(','));
     setDraft('');
     setError(null);
   };

@@ -5,11 +5,29 @@ import { GitHubSection, LinuxDoSection, TelegramSection, TurnstileSection, WeCha
 import { OidcSection } from './OidcSection';
 import { PaymentSection } from './PaymentSection';
 import { SmtpSection } from './SmtpSection';
+import { SectionNav, type NavItem } from '../components/SectionNav';
+
+const NAV: NavItem[] = [
+  { id: 'general', title: 'section.general.title' },
+  { id: 'reverse-proxy', title: 'section.reverseProxy.title' },
+  { id: 'worker', title: 'section.worker.title' },
+  { id: 'payment', title: 'section.payment.title' },
+  { id: 'login', title: 'section.login.title' },
+  { id: 'email-whitelist', title: 'section.whitelist.title' },
+  { id: 'smtp', title: 'section.smtp.title' },
+  { id: 'oidc', title: 'section.oidc.title' },
+  { id: 'github', title: 'section.github.title' },
+  { id: 'linuxdo', title: 'section.linuxdo.title' },
+  { id: 'wechat', title: 'section.wechat.title' },
+  { id: 'telegram', title: 'section.telegram.title' },
+  { id: 'turnstile', title: 'section.turnstile.title' },
+];
 
 /** The system tab of spec 1 §2: addresses, proxy, payment, login, mail and third-party sign-in. */
 export function SystemTab() {
   return (
     <>
+      <SectionNav items={NAV} />
       <GeneralSection />
       <ReverseProxySection />
       <WorkerSection />

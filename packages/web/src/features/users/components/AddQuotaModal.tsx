@@ -37,7 +37,7 @@ export function AddQuotaModal({ open, current, username, confirmLoading, onCance
       onOk={() => onOk(next)}
       okText={t('common:action.confirm')}
       cancelText={t('common:action.cancel')}
-      okButtonProps={{ disabled: !delta || current === undefined, 'data-testid': 'add-quota-ok' } as ButtonProps}
+      okButtonProps={{ disabled: !delta || current === undefined || next < 0, 'data-testid': 'add-quota-ok' } as ButtonProps}
       confirmLoading={confirmLoading}
       destroyOnHidden
     >
@@ -50,13 +50,18 @@ export function AddQuotaModal({ open, current, username, confirmLoading, onCance
         step={500000}
         placeholder={t('quota.placeholder')}
         onChange={(v) => setDelta(typeof v === 'number' ? v : null)}
-        onPressEnter={() => delta && current !== undefined && onOk(next)}
+        onPressEnter={() => delta && current !== undefined && next >= 0 && onOk(next)}
         autoFocus
       />
       <Typography.Paragraph data-testid="add-quota-preview" style={{ marginTop: 12, marginBottom: 0 }}>
         {t('quota.preview', { old: base, delta: delta ?? 0, next })}
         <Typography.Text type="secondary">{` (${money(base)} ${(delta ?? 0) < 0 ? '−' : '+'} ${money(Math.abs(delta ?? 0))} = ${money(next)})`}</Typography.Text>
       </Typography.Paragraph>
+      {next < 0 ? (
+        <Typography.Text type="danger" data-testid="add-quota-negative">
+          {t('quota.negative')}
+        </Typography.Text>
+      ) : null}
     </Modal>
   );
 }

@@ -44,7 +44,7 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
   );
 
   return (
-    <Flex wrap gap={2} style={{ maxWidth: 260 }}>
+    <Flex wrap gap={2} style={{ maxWidth: 220 }}>
       {manageButton('promote')}
       {manageButton('demote')}
       {user.status === 1 ? manageButton('disable', { danger: true }) : manageButton('enable', { disabled: user.status === 3 })}

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 import type { AdminUser } from '../api';
-import { PAGE_SIZE_OPTIONS } from '../hooks';
+import { PAGE_SIZE_OPTIONS, useIsMobile } from '../hooks';
 import { RowActions } from './RowActions';
 import { GroupTag, RoleTag, StatusTag, isDeleted } from './UserTags';
 
@@ -25,19 +25,20 @@ interface Props {
 export function UsersTable({ items, loading, page, pageSize, total, onPageChange, onManage, onEdit, onAddQuota }: Props) {
   const { t } = useTranslation('users');
   const { data: status } = useStatus();
+  const mobile = useIsMobile();
   const quota = useMemo(() => {
     const opts = { displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit };
     return (n: number | undefined) => renderQuota(n ?? 0, opts);
   }, [status?.display_in_currency, status?.quota_per_unit]);
 
   const columns: TableColumnsType<AdminUser> = [
-    { title: t('col.id'), dataIndex: 'id', width: 70, fixed: 'left' },
+    { title: t('col.id'), dataIndex: 'id', width: 64, fixed: mobile ? undefined : 'left' },
     {
       title: t('col.username'),
       key: 'username',
-      width: 180,
+      width: 160,
       render: (_, u) => (
-        <Flex vertical gap={2}>
+        <Flex vertical gap={2} align="flex-start">
           <Typography.Text strong delete={isDeleted(u)} ellipsis={{ tooltip: u.username }}>
             {u.username}
           </Typography.Text>
@@ -56,11 +57,11 @@ export function UsersTable({ items, loading, page, pageSize, total, onPageChange
         </Flex>
       ),
     },
-    { title: t('col.group'), dataIndex: 'group', width: 110, render: (g: string | undefined) => <GroupTag group={g} /> },
+    { title: t('col.group'), dataIndex: 'group', width: 100, render: (g: string | undefined) => <GroupTag group={g} /> },
     {
       title: t('col.stats'),
       key: 'stats',
-      width: 200,
+      width: 190,
       render: (_, u) => (
         <Flex wrap gap={4}>
           <Tooltip title={t('stats.remainingHint')}>
@@ -74,7 +75,7 @@ export function UsersTable({ items, loading, page, pageSize, total, onPageChange
     {
       title: t('col.invite'),
       key: 'invite',
-      width: 180,
+      width: 190,
       render: (_, u) => (
         <Flex wrap gap={4}>
           <Tag>{t('invite.count', { value: u.aff_count ?? 0 })}</Tag>
@@ -83,12 +84,13 @@ export function UsersTable({ items, loading, page, pageSize, total, onPageChange
         </Flex>
       ),
     },
-    { title: t('col.role'), dataIndex: 'role', width: 110, render: (r: number) => <RoleTag role={r} /> },
+    { title: t('col.role'), dataIndex: 'role', width: 100, render: (r: number) => <RoleTag role={r} /> },
     { title: t('col.status'), key: 'status', width: 90, render: (_, u) => <StatusTag user={u} /> },
     {
       title: t('col.actions'),
       key: 'actions',
-      width: 270,
+      width: 230,
+      fixed: mobile ? undefined : 'right',
       render: (_, u) => <RowActions user={u} onManage={onManage} onEdit={onEdit} onAddQuota={onAddQuota} />,
     },
   ];
@@ -100,7 +102,7 @@ export function UsersTable({ items, loading, page, pageSize, total, onPageChange
       columns={columns}
       dataSource={items}
       loading={loading}
-      scroll={{ x: 1200 }}
+      scroll={{ x: 1120 }}
       onRow={(u) => ({ 'data-testid': `user-row-${u.id}` }) as React.HTMLAttributes<HTMLElement>}
       pagination={{
         current: page,
