@@ -5,6 +5,8 @@ import { registerRoute } from './http/register.js';
 import { Router, type RouteModule } from './http/route.js';
 import { installConsole } from './http/spa.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { channelRoutes } from './modules/channels/routes.js';
+import { channelToolRoutes } from './modules/channels/routes-tools.js';
 import { groupRoutes } from './modules/groups/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
 import { optionRoutes } from './modules/options/routes.js';
@@ -22,6 +24,8 @@ export const routeModules: RouteModule[] = [
   userAdminRoutes,
   groupRoutes,
   optionRoutes,
+  channelRoutes,
+  channelToolRoutes,
   openapiRoutes,
 ];
 

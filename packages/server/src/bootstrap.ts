@@ -8,6 +8,7 @@ import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './lib/rat
 import { resolveSessionSecret } from './lib/secrets.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { ChannelCache } from './modules/channels/cache.js';
+import { ChannelsService } from './modules/channels/service.js';
 import { OptionsService } from './modules/options/service.js';
 import { OptionsStore } from './modules/options/store.js';
 import { SetupService } from './modules/setup/service.js';
@@ -40,6 +41,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   const channelCache = new ChannelCache(db);
   await channelCache.reload();
   bus.subscribe('channels', () => void channelCache.reload().catch((err) => log.warn({ err }, 'channel reload failed')));
+  const channels = new ChannelsService(db, channelCache, options, bus, log);
   const ctx: AppContext = {
     config,
     db,
@@ -54,6 +56,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     setup,
     bus,
     channelCache,
+    channels,
     startedAt: Date.now(),
   };
   // Other nodes' option changes arrive by periodic reload (SYNC_FREQUENCY seconds).
@@ -61,10 +64,14 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     Promise.all([options.load(), setup.load(), channelCache.reload()]).catch((err) => log.warn({ err }, 'option sync failed'));
   }, config.syncFrequency * 1000);
   sync.unref();
+  // Auto-disabled channels are re-tested every CHANNEL_TEST_FREQUENCY minutes (master only) for auto-enable.
+  const stopChannelTests = config.nodeType === 'master' && config.channelTestFrequency > 0 ? channels.tester.schedule(ctx, config.channelTestFrequency) : () => undefined;
   return {
     ctx,
     async close() {
       clearInterval(sync);
+      stopChannelTests();
+      await channels.tester.stop();
       await bus.close();
       redis?.disconnect();
       if (!opts.db) await db.close();

@@ -13,6 +13,8 @@ export interface Config {
   cryptoSecret: string | undefined;
   nodeType: 'master' | 'slave';
   syncFrequency: number;
+  /** Minutes between background tests of auto-disabled channels (0: off). */
+  channelTestFrequency: number;
   streamingTimeout: number;
   bodyLimit: number;
   criticalRateLimit: number;
@@ -84,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cryptoSecret: env.CRYPTO_SECRET || undefined,
     nodeType,
     syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1),
+    channelTestFrequency: intVar(env, 'CHANNEL_TEST_FREQUENCY', 0, 0),
     streamingTimeout: intVar(env, 'STREAMING_TIMEOUT', 120, 1),
     bodyLimit: intVar(env, 'MAX_REQUEST_BODY_MB', 32, 1) * 1024 * 1024,
     criticalRateLimit: intVar(env, 'CRITICAL_RATE_LIMIT', 20, 1),

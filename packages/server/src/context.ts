@@ -5,6 +5,7 @@ import type { Db } from './db/connect.js';
 import type { ClusterBus } from './lib/cluster-bus.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { ChannelCache } from './modules/channels/cache.js';
+import type { ChannelsService } from './modules/channels/service.js';
 import type { SessionSealer } from './modules/auth/session.js';
 import type { OptionsService } from './modules/options/service.js';
 import type { SetupService } from './modules/setup/service.js';
@@ -30,5 +31,7 @@ export interface AppContext {
   bus: ClusterBus;
   /** Channels and abilities in memory for routing. */
   channelCache: ChannelCache;
+  /** Channel management rules; also reportUpstreamError/enableChannel for the relay. */
+  channels: ChannelsService;
   startedAt: number;
 }

@@ -4,6 +4,7 @@ export * from './options.js';
 export * from './schemas/common.js';
 export * from './schemas/user.js';
 export * from './schemas/option.js';
+export * from './schemas/channel.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';

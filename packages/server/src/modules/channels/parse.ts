@@ -11,7 +11,11 @@ export interface MultiKeyInfo {
   multi_key_status_list: Record<string, number>;
   /** Index → reason of an auto-disable. */
   multi_key_disabled_reason?: Record<string, string>;
+  /** Index → time (unix seconds) of an auto-disable. */
+  multi_key_disabled_time?: Record<string, number>;
   multi_key_polling_index?: number;
+  /** Number of keys (kept for display; the key text is authoritative). */
+  multi_key_size?: number;
 }
 
 export function parseJsonObject<T extends object>(text: string | null | undefined, fallback: T): T {

@@ -74,16 +74,6 @@ export function selfRoutes(r: Router): void {
     },
   });
   r.add({
-    method: 'GET',
-    url: '/api/user/models',
-    level: 'user',
-    summary: "Model names the caller's group can use (from enabled channels)",
-    tags,
-    response: z.array(z.string()),
-    // There are no channels before the gateway-core issue, so no group has a usable model yet.
-    handler: () => [] as string[],
-  });
-  r.add({
     method: 'PUT',
     url: '/api/user/setting',
     level: 'user',

@@ -1,0 +1,50 @@
+import { ApiError } from '../../http/errors.js';
+import { toCachedChannel } from './cache.js';
+import type { ChannelRow } from './parse.js';
+import type { ChannelsService } from './service.js';
+import { BALANCE_TYPES, fetchUpstreamBalance } from './upstream.js';
+
+/** The first usable key of a channel (the first key when none is usable). */
+export function firstKey(row: ChannelRow): string {
+  const ch = toCachedChannel(row);
+  const i = ch.keyEnabled.findIndex(Boolean);
+  const key = ch.keys[i >= 0 ? i : 0] ?? '';
+  if (!key) throw new ApiError('the channel has no key');
+  return key;
+}
+
+const CONCURRENCY = 4;
+
+/** Upstream balance queries, stored in channels.balance with the time of the query. */
+export class ChannelBalances {
+  constructor(private readonly channels: ChannelsService) {}
+
+  async updateOne(id: number): Promise<{ balance: number; balance_updated_time: number }> {
+    const row = await this.channels.get(id);
+    const balance = await fetchUpstreamBalance(row.type, row.base_url, firstKey(row));
+    await this.channels.recordBalance(id, balance);
+    const after = await this.channels.get(id);
+    return { balance, balance_updated_time: Number(after.balance_updated_time) };
+  }
+
+  /** Every enabled channel of a type with a balance query, four at a time. */
+  async updateAll(): Promise<{ updated: number; failed: number }> {
+    const rows = (await this.channels.store.all()).filter((r) => r.status === 1 && BALANCE_TYPES.has(r.type));
+    let updated = 0;
+    let failed = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < rows.length) {
+        const row = rows[next++]!;
+        try {
+          await this.channels.recordBalance(row.id, await fetchUpstreamBalance(row.type, row.base_url, firstKey(row)));
+          updated++;
+        } catch {
+          failed++;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+    return { updated, failed };
+  }
+}

@@ -1,0 +1,103 @@
+import { channelIdsBody, channelListQuery, channelListRow, channelPublic, channelSearchQuery, createChannelBody, idParam, paged, updateChannelBody } from '@tollway/shared';
+import { z } from 'zod';
+import type { Router } from '../../http/route.js';
+import { listChannels } from './listing.js';
+import { toPublicChannel } from './view.js';
+
+/** Channel CRUD and lists (administrators). Keys are masked everywhere except GET /api/channel/:id. */
+export function channelRoutes(r: Router): void {
+  const tags = ['channels'];
+  r.add({
+    method: 'GET',
+    url: '/api/channel/',
+    level: 'admin',
+    summary: 'Paged channels (id_sort: by id desc, else priority desc then id desc; tag_mode: one row per tag with children)',
+    tags,
+    query: channelListQuery,
+    response: paged(channelListRow),
+    handler: ({ ctx, query }) => listChannels(ctx.channels.store, query),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/channel/search',
+    level: 'admin',
+    summary: 'Search channels: keyword (id, name, key, base_url), group (member), model (substring); same paging and modes as the list',
+    tags,
+    query: channelSearchQuery,
+    response: paged(channelListRow),
+    handler: ({ ctx, query }) => listChannels(ctx.channels.store, query),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/channel/:id',
+    level: 'admin',
+    summary: 'One channel, key included (for the editor)',
+    tags,
+    params: idParam,
+    response: channelPublic,
+    handler: async ({ ctx, params }) => toPublicChannel(await ctx.channels.get(params.id), true),
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/channel/',
+    level: 'admin',
+    summary: 'Create a channel: single, batch (one channel per key line) or multi_to_single (one multi-key channel)',
+    tags,
+    body: createChannelBody,
+    response: z.object({ ids: z.array(z.number().int()) }),
+    successMessage: 'channel created',
+    handler: async ({ ctx, body }) => ({ ids: await ctx.channels.create(body) }),
+  });
+  r.add({
+    method: 'PUT',
+    url: '/api/channel/',
+    level: 'admin',
+    summary: 'Update a channel: the given fields replace the stored ones (an empty key keeps the key); {id,status|priority|weight} for row actions',
+    tags,
+    body: updateChannelBody,
+    response: channelPublic,
+    successMessage: 'channel updated',
+    handler: async ({ ctx, body }) => toPublicChannel(await ctx.channels.update(body)),
+  });
+  r.add({
+    method: 'DELETE',
+    url: '/api/channel/disabled',
+    level: 'admin',
+    summary: 'Delete every disabled channel (status 2 or 3); data is the count',
+    tags,
+    response: z.number().int(),
+    handler: ({ ctx }) => ctx.channels.removeDisabled(),
+  });
+  r.add({
+    method: 'DELETE',
+    url: '/api/channel/:id',
+    level: 'admin',
+    summary: 'Delete a channel and its abilities',
+    tags,
+    params: idParam,
+    successMessage: 'channel deleted',
+    handler: async ({ ctx, params }) => {
+      await ctx.channels.remove(params.id);
+      return undefined;
+    },
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/channel/batch',
+    level: 'admin',
+    summary: 'Delete the given channels; data is the count deleted',
+    tags,
+    body: channelIdsBody,
+    response: z.number().int(),
+    handler: ({ ctx, body }) => ctx.channels.removeMany(body.ids),
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/channel/fix',
+    level: 'admin',
+    summary: 'Rebuild every ability from the channels table; data is the number of channels',
+    tags,
+    response: z.number().int(),
+    handler: ({ ctx }) => ctx.channels.fixAbilities(),
+  });
+}

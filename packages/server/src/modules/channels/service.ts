@@ -1,0 +1,228 @@
+import type { CreateChannelBody, UpdateChannelBody } from '@tollway/shared';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/connect.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import type { ClusterBus } from '../../lib/cluster-bus.js';
+import { nowSeconds } from '../../lib/time.js';
+import type { OptionsService } from '../options/service.js';
+import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from './abilities.js';
+import type { CachedChannel, ChannelCache } from './cache.js';
+import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from './parse.js';
+import { ChannelStatusRules, statusPatch } from './status.js';
+import { ChannelsStore, type ChannelPatch, type NewChannel } from './store.js';
+import { TagTools } from './tags.js';
+import { ChannelTester } from './tester.js';
+import { TYPE_VERTEX, checkKeyFormat, checkModelMapping, checkStatusCodeMapping, joinGroups, normalizeOther, splitKeyLines, splitVertexKeys } from './validate.js';
+
+/** A single key must be one line (several lines belong in batch or multi-key mode); Vertex JSON keys excepted. */
+function singleKey(type: number, key: string): string {
+  const k = key.trim();
+  if (type !== TYPE_VERTEX && k.includes('\n')) throw new ApiError('key: the key has several lines; use batch or multi_to_single mode for several keys');
+  checkKeyFormat(type, [k]);
+  return k;
+}
+
+/**
+ * Channel rules: create (single, batch, multi-key), update (full or row actions), delete, abilities, tags and
+ * automatic status changes. Every change writes the channel and its abilities in one transaction, then reloads
+ * the routing cache and tells other nodes (bus topic `channels`).
+ */
+export class ChannelsService {
+  readonly store: ChannelsStore;
+  readonly tags: TagTools;
+  readonly tester: ChannelTester;
+  private readonly status: ChannelStatusRules;
+
+  constructor(
+    db: Db,
+    readonly cache: ChannelCache,
+    options: OptionsService,
+    private readonly bus: ClusterBus,
+    private readonly log: Logger,
+  ) {
+    this.store = new ChannelsStore(db);
+    const changed = () => this.changed();
+    this.status = new ChannelStatusRules(this.store, options, changed, log);
+    this.tags = new TagTools(this.store, changed);
+    this.tester = new ChannelTester(this, options, log);
+  }
+
+  /** Reloads this node's cache and asks the other nodes to reload theirs. */
+  async changed(): Promise<void> {
+    await this.cache.reload();
+    await this.bus.publish('channels').catch((err: unknown) => this.log.warn({ err }, 'channel broadcast failed'));
+  }
+
+  async get(id: number): Promise<ChannelRow> {
+    const row = await this.store.find(id);
+    if (!row) throw notFound('channel not found, refresh and retry');
+    return row;
+  }
+
+  /** Creates one channel (single, multi_to_single) or one per key (batch); returns the new ids. */
+  async create(body: CreateChannelBody): Promise<number[]> {
+    const c = body.channel;
+    const type = c.type ?? 1;
+    const base: NewChannel = {
+      type,
+      key: '',
+      openai_organization: c.openai_organization ?? '',
+      test_model: c.test_model ?? '',
+      status: c.status ?? 1,
+      name: c.name ?? '',
+      weight: c.weight ?? 0,
+      created_time: nowSeconds(),
+      test_time: 0,
+      response_time: 0,
+      base_url: c.base_url ?? '',
+      other: normalizeOther(type, c.other ?? ''),
+      balance: 0,
+      balance_updated_time: 0,
+      models: (c.models ?? []).join(','),
+      group: joinGroups(c.group ?? ['default']),
+      used_quota: 0,
+      model_mapping: c.model_mapping ?? '',
+      status_code_mapping: c.status_code_mapping ?? '',
+      priority: c.priority ?? 0,
+      auto_ban: c.auto_ban ?? 1,
+      other_info: '',
+      tag: c.tag ?? '',
+      setting: c.setting ?? '',
+      param_override: c.param_override ?? '',
+      system_prompt: c.system_prompt ?? '',
+      max_input_tokens: c.max_input_tokens ?? 0,
+      model_prefix: c.model_prefix ?? '',
+      expired_time: c.expired_time ?? 0,
+      channel_info: '',
+    };
+    checkModelMapping(base.model_mapping);
+    checkStatusCodeMapping(base.status_code_mapping);
+    const keyText = c.key ?? '';
+    let rows: NewChannel[];
+    if (body.mode === 'single') {
+      rows = [{ ...base, key: singleKey(type, keyText) }];
+    } else if (body.mode === 'batch') {
+      const keys = type === TYPE_VERTEX ? splitVertexKeys(keyText) : splitKeyLines(keyText);
+      if (keys.length === 0) throw new ApiError('key: please fill in at least one key');
+      if (keys.length > 1000) throw new ApiError('key: at most 1000 keys per batch');
+      checkKeyFormat(type, keys);
+      rows = keys.map((key) => ({ ...base, key }));
+    } else {
+      if (type === TYPE_VERTEX) throw new ApiError('multi-key mode is not available for channel type 41');
+      const keys = [...new Set(splitKeyLines(keyText))];
+      if (keys.length === 0) throw new ApiError('key: please fill in at least one key');
+      checkKeyFormat(type, keys);
+      const info: MultiKeyInfo = { is_multi_key: true, multi_key_mode: body.multi_key_mode, multi_key_status_list: {}, multi_key_polling_index: 0, multi_key_size: keys.length };
+      rows = [{ ...base, key: keys.join('\n'), channel_info: JSON.stringify(info) }];
+    }
+    const ids = await this.store.transaction(async (trx) => {
+      const out: number[] = [];
+      for (const row of rows) out.push(await this.store.insert(trx, row));
+      await rebuildAbilities(
+        trx,
+        rows.map((r, i) => ({ ...r, id: out[i]! })),
+      );
+      return out;
+    });
+    await this.changed();
+    return ids;
+  }
+
+  /** Applies the given fields (absent ones are kept, an empty key keeps the key) and rebuilds the abilities. */
+  async update(body: UpdateChannelBody): Promise<ChannelRow> {
+    const row = await this.store.transaction(async (trx) => {
+      const cur = await this.store.findForUpdate(trx, body.id);
+      if (!cur) throw notFound('channel not found, refresh and retry');
+      const patch = this.patchFor(cur, body);
+      await this.store.update(trx, cur.id, patch);
+      const next = { ...cur, ...patch };
+      await rebuildAbilities(trx, [next]);
+      return next;
+    });
+    await this.changed();
+    return row;
+  }
+
+  private patchFor(cur: ChannelRow, b: UpdateChannelBody): ChannelPatch {
+    const p: ChannelPatch = {};
+    const copy = ['name', 'openai_organization', 'test_model', 'base_url', 'model_mapping', 'status_code_mapping', 'setting', 'param_override', 'auto_ban', 'priority', 'weight', 'tag', 'model_prefix', 'system_prompt', 'max_input_tokens', 'expired_time', 'type'] as const;
+    for (const f of copy) if (b[f] !== undefined) (p as Record<string, unknown>)[f] = b[f];
+    if (b.models) p.models = b.models.join(',');
+    if (b.group) p.group = joinGroups(b.group);
+    if (p.model_mapping !== undefined) checkModelMapping(p.model_mapping);
+    if (p.status_code_mapping !== undefined) checkStatusCodeMapping(p.status_code_mapping);
+    const type = b.type ?? cur.type;
+    if (b.other !== undefined || b.type !== undefined) p.other = normalizeOther(type, b.other ?? cur.other ?? '');
+    const info = parseJsonObject<Partial<MultiKeyInfo>>(cur.channel_info, {});
+    if (info.is_multi_key && type === TYPE_VERTEX) throw new ApiError('multi-key mode is not available for channel type 41');
+    let nextInfo: Partial<MultiKeyInfo> | undefined;
+    if (b.key?.trim()) {
+      if (info.is_multi_key) {
+        const given = splitKeyLines(b.key);
+        checkKeyFormat(type, given);
+        const keys = b.key_mode === 'append' ? [...new Set([...channelKeys(cur), ...given])] : [...new Set(given)];
+        p.key = keys.join('\n');
+        nextInfo = b.key_mode === 'append' ? { ...info } : { ...info, multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {}, multi_key_polling_index: 0 };
+        nextInfo.multi_key_size = keys.length;
+      } else {
+        p.key = singleKey(type, b.key);
+      }
+    } else if (b.type !== undefined && b.type !== cur.type) {
+      checkKeyFormat(type, channelKeys(cur));
+    }
+    if (b.multi_key_mode && info.is_multi_key) nextInfo = { ...(nextInfo ?? info), multi_key_mode: b.multi_key_mode };
+    if (nextInfo) p.channel_info = JSON.stringify(nextInfo);
+    if (b.status !== undefined && b.status !== cur.status) Object.assign(p, statusPatch({ ...cur, ...p }, b.status));
+    return p;
+  }
+
+  async remove(id: number): Promise<void> {
+    const n = await this.removeMany([id]);
+    if (n === 0) throw notFound('channel not found, refresh and retry');
+  }
+
+  /** Deletes the given channels and their abilities; returns how many existed. */
+  async removeMany(ids: number[]): Promise<number> {
+    const n = await this.store.transaction(async (trx) => {
+      await deleteAbilities(trx, ids);
+      return this.store.deleteMany(trx, ids);
+    });
+    if (n > 0) await this.changed();
+    return n;
+  }
+
+  /** Deletes every disabled channel (status 2 or 3); returns the count. */
+  async removeDisabled(): Promise<number> {
+    return this.removeMany(await this.store.idsWhereStatusNot(1));
+  }
+
+  /** Rebuilds the abilities of every channel from the channels table; returns the number of channels. */
+  async fixAbilities(): Promise<number> {
+    const n = await this.store.transaction(async (trx) => rebuildAllAbilities(trx, await this.store.all(trx)));
+    await this.changed();
+    return n;
+  }
+
+  reportUpstreamError(channel: CachedChannel, keyIndex: number, httpStatus: number, message: string): Promise<void> {
+    return this.status.reportUpstreamError(channel, keyIndex, httpStatus, message);
+  }
+
+  /** Auto-enable: a status-3 channel back to 1. A manually disabled channel (2) is never enabled here. */
+  enableChannel(id: number): Promise<boolean> {
+    return this.status.enableChannel(id);
+  }
+
+  /** Auto-disable: an enabled channel to status 3 with a reason. */
+  autoDisableChannel(id: number, reason: string): Promise<boolean> {
+    return this.status.autoDisable(id, reason);
+  }
+
+  /** Records a test's response time (ms) and time; not a routing change, so no reload. */
+  async recordTest(id: number, responseMs: number): Promise<void> {
+    await this.store.update(this.store.k, id, { response_time: Math.round(responseMs), test_time: nowSeconds() });
+  }
+
+  async recordBalance(id: number, balance: number): Promise<void> {
+    await this.store.update(this.store.k, id, { balance, balance_updated_time: nowSeconds() });
+  }
+}

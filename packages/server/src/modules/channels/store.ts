@@ -1,0 +1,136 @@
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+import type { ChannelRow } from './parse.js';
+
+export type NewChannel = Omit<ChannelRow, 'id'>;
+export type ChannelPatch = Partial<NewChannel>;
+/** The database or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface ChannelFilter {
+  keyword?: string;
+  group?: string;
+  model?: string;
+  type?: number;
+  status?: 'all' | 'enabled' | 'disabled' | '';
+}
+
+export type ChannelOrder = 'id' | 'priority';
+
+type Eb = ExpressionBuilder<Database, 'channels'>;
+
+/** Conditions of a list or search filter (keyword: id, name, key or base_url; group: exact member; model: substring). */
+function conditions(eb: Eb, f: ChannelFilter): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = [];
+  if (f.type) out.push(eb('type', '=', f.type));
+  if (f.status === 'enabled') out.push(eb('status', '=', 1));
+  if (f.status === 'disabled') out.push(eb('status', '!=', 1));
+  if (f.keyword) {
+    const like = `%${f.keyword.toLowerCase()}%`;
+    const either: Expression<SqlBool>[] = [
+      eb(eb.fn('lower', ['name']), 'like', like),
+      eb(eb.fn('lower', ['base_url']), 'like', like),
+      eb('key', 'like', `%${f.keyword}%`),
+    ];
+    if (/^\d{1,9}$/.test(f.keyword)) either.push(eb('id', '=', Number(f.keyword)));
+    out.push(eb.or(either));
+  }
+  if (f.group) {
+    const g = f.group;
+    out.push(eb.or([eb('group', '=', g), eb('group', 'like', `${g},%`), eb('group', 'like', `%,${g}`), eb('group', 'like', `%,${g},%`)]));
+  }
+  if (f.model) out.push(eb('models', 'like', `%${f.model}%`));
+  return out;
+}
+
+/** SQL for the channels table. Ability rows are written by abilities.ts in the same transaction. */
+export class ChannelsStore {
+  constructor(private readonly db: Db) {}
+
+  get k(): Kysely<Database> {
+    return this.db.kysely;
+  }
+
+  transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.k.transaction().execute(fn);
+  }
+
+  find(id: number, ex: Executor = this.k): Promise<ChannelRow | undefined> {
+    return ex.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Reads a row inside a transaction, locking it where the database can (SQLite serialises transactions). */
+  findForUpdate(trx: Transaction<Database>, id: number): Promise<ChannelRow | undefined> {
+    const q = trx.selectFrom('channels').selectAll().where('id', '=', id);
+    return (this.db.dialect === 'sqlite' ? q : q.forUpdate()).executeTakeFirst();
+  }
+
+  findMany(ids: number[], ex: Executor = this.k): Promise<ChannelRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return ex.selectFrom('channels').selectAll().where('id', 'in', ids).execute();
+  }
+
+  findByTag(tag: string, ex: Executor = this.k): Promise<ChannelRow[]> {
+    return ex.selectFrom('channels').selectAll().where('tag', '=', tag).orderBy('id').execute();
+  }
+
+  all(ex: Executor = this.k): Promise<ChannelRow[]> {
+    return ex.selectFrom('channels').selectAll().orderBy('id').execute();
+  }
+
+  async insert(trx: Executor, row: NewChannel): Promise<number> {
+    if (this.db.dialect === 'mysql') {
+      const res = await trx.insertInto('channels').values(row).executeTakeFirstOrThrow();
+      return Number(res.insertId);
+    }
+    const res = await trx.insertInto('channels').values(row).returning('id').executeTakeFirstOrThrow();
+    return res.id;
+  }
+
+  async update(ex: Executor, id: number, patch: ChannelPatch): Promise<void> {
+    if (Object.keys(patch).length === 0) return;
+    await ex.updateTable('channels').set(patch).where('id', '=', id).execute();
+  }
+
+  async updateMany(ex: Executor, ids: number[], patch: ChannelPatch): Promise<void> {
+    if (ids.length === 0 || Object.keys(patch).length === 0) return;
+    await ex.updateTable('channels').set(patch).where('id', 'in', ids).execute();
+  }
+
+  async deleteMany(ex: Executor, ids: number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const res = await ex.deleteFrom('channels').where('id', 'in', ids).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
+  async idsWhereStatusNot(status: number, ex: Executor = this.k): Promise<number[]> {
+    const rows = await ex.selectFrom('channels').select('id').where('status', '!=', status).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** One page of channels matching the filter, ordered by id desc or by priority desc then id desc. */
+  async page(f: ChannelFilter, order: ChannelOrder, offset: number, limit: number): Promise<{ rows: ChannelRow[]; total: number }> {
+    const conds = (eb: Eb) => eb.and(conditions(eb, f));
+    let q = this.k.selectFrom('channels').selectAll().where(conds);
+    q = order === 'id' ? q.orderBy('id', 'desc') : q.orderBy('priority', 'desc').orderBy('id', 'desc');
+    const [rows, count] = await Promise.all([
+      q.limit(limit).offset(offset).execute(),
+      this.k
+        .selectFrom('channels')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(conds)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  /** The few columns tag mode needs to build and order its rows, for every channel matching the filter. */
+  outline(f: ChannelFilter): Promise<{ id: number; tag: string; priority: number }[]> {
+    return this.k
+      .selectFrom('channels')
+      .select(['id', 'tag', 'priority'])
+      .where((eb) => eb.and(conditions(eb, f)))
+      .execute();
+  }
+}

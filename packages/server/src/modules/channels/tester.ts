@@ -1,0 +1,120 @@
+import type { Logger } from 'pino';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { testChannelUpstream } from '../../relay/channel-test.js';
+import type { OptionsService } from '../options/service.js';
+import { toCachedChannel, type CachedChannel } from './cache.js';
+import { parseJsonObject, type ChannelRow, type MultiKeyInfo } from './parse.js';
+import type { ChannelsService } from './service.js';
+
+/** Channels tested at once by a test-all run. */
+const CONCURRENCY = 4;
+const FALLBACK_TEST_MODEL = 'gpt-4o-mini';
+
+export interface TestOutcome {
+  success: boolean;
+  message: string;
+  /** Seconds. */
+  time: number;
+}
+
+/** A channel ready to test: when every key is disabled, the automatically disabled ones may be tried. */
+function testable(row: ChannelRow): CachedChannel {
+  const ch = toCachedChannel(row);
+  if (ch.multiKey && !ch.keyEnabled.some(Boolean)) {
+    const list = parseJsonObject<Partial<MultiKeyInfo>>(row.channel_info, {}).multi_key_status_list ?? {};
+    ch.keyEnabled = ch.keys.map((_, i) => (list[String(i)] ?? 1) !== 2);
+  }
+  return ch;
+}
+
+const modelFor = (ch: CachedChannel, model?: string) => model || ch.testModel || ch.models[0] || FALLBACK_TEST_MODEL;
+
+/**
+ * Channel tests: one channel on demand, or all enabled and auto-disabled channels in the background with
+ * limited concurrency, recording response times and applying the automatic enable/disable options.
+ */
+export class ChannelTester {
+  private current: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly channels: ChannelsService,
+    private readonly options: OptionsService,
+    private readonly log: Logger,
+  ) {}
+
+  get running(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Tests one channel with `model` (else its test model, else its first model) and records the response time. */
+  async testOne(ctx: AppContext, id: number, model?: string): Promise<TestOutcome> {
+    const ch = testable(await this.channels.get(id));
+    const res = await testChannelUpstream(ctx, ch, modelFor(ch, model));
+    await this.channels.recordTest(id, res.elapsedMs);
+    return { success: res.ok, message: res.ok ? `test passed with ${modelFor(ch, model)}` : res.message, time: Math.round(res.elapsedMs) / 1000 };
+  }
+
+  /** Starts a background run over enabled and auto-disabled channels (`disabledOnly`: status 3 only). */
+  startAll(ctx: AppContext, disabledOnly = false): void {
+    if (this.stopped) return;
+    if (this.current) throw new ApiError('a test of all channels is already running', 409);
+    this.current = this.runAll(ctx, disabledOnly)
+      .catch((err: unknown) => this.log.warn({ err }, 'channel test run failed'))
+      .finally(() => {
+        this.current = undefined;
+      });
+  }
+
+  /** Waits for the current run (tests and the app's shutdown). */
+  async idle(): Promise<void> {
+    await this.current;
+  }
+
+  /** No new run or channel test starts; waits for the ones under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.current;
+  }
+
+  private async runAll(ctx: AppContext, disabledOnly: boolean): Promise<void> {
+    const rows = (await this.channels.store.all()).filter((r) => (disabledOnly ? r.status === 3 : r.status === 1 || r.status === 3));
+    let next = 0;
+    const worker = async () => {
+      while (!this.stopped && next < rows.length) {
+        const row = rows[next++]!;
+        try {
+          await this.testAndApply(ctx, row);
+        } catch (err) {
+          this.log.warn({ err, channel_id: row.id }, 'channel test failed to run');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+    this.log.info({ channels: rows.length, disabledOnly }, 'channel test run finished');
+  }
+
+  private async testAndApply(ctx: AppContext, row: ChannelRow): Promise<void> {
+    const ch = testable(row);
+    const res = await testChannelUpstream(ctx, ch, modelFor(ch));
+    await this.channels.recordTest(row.id, res.elapsedMs);
+    const thresholdMs = this.options.num('ChannelDisableThreshold') * 1000;
+    const tooSlow = thresholdMs > 0 && res.elapsedMs > thresholdMs;
+    if (row.status === 3 && res.ok && !tooSlow && this.options.bool('AutomaticEnableChannelEnabled')) {
+      await this.channels.enableChannel(row.id);
+    } else if (row.status === 1 && (!res.ok || tooSlow) && row.auto_ban === 1 && this.options.bool('AutomaticDisableChannelEnabled')) {
+      const reason = res.ok ? `test took ${(res.elapsedMs / 1000).toFixed(2)}s, over the ${thresholdMs / 1000}s threshold` : `test failed: ${res.message}`;
+      await this.channels.autoDisableChannel(row.id, reason);
+    }
+  }
+
+  /** Every `minutes`, a background test of auto-disabled channels (auto-enable); returns the stop function. */
+  schedule(ctx: AppContext, minutes: number): () => void {
+    const timer = setInterval(() => {
+      if (!this.current) this.startAll(ctx, true);
+    }, minutes * 60_000);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+}
