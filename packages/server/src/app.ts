@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { AppContext } from './context.js';
+import { installRelayRoutes } from './relay/routes.js';
+import type { RelayContext } from './relay/services.js';
 import { installErrorHandler } from './http/errors-handler.js';
 import { registerRoute } from './http/register.js';
 import { Router, type RouteModule } from './http/route.js';
@@ -37,7 +38,7 @@ export interface BuiltApp {
 }
 
 /** Builds the HTTP server (API and console) over a ready context. */
-export async function buildApp(ctx: AppContext): Promise<BuiltApp> {
+export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,
@@ -62,6 +63,7 @@ export async function buildApp(ctx: AppContext): Promise<BuiltApp> {
   const router = new Router();
   for (const mod of routeModules) mod(router);
   for (const def of router.routes) registerRoute(app, ctx, def);
+  await installRelayRoutes(app, ctx);
   await installConsole(app, ctx);
   return { app, router, registered };
 }

@@ -12,12 +12,14 @@ import { ChannelsService } from './modules/channels/service.js';
 import { OptionsService } from './modules/options/service.js';
 import { OptionsStore } from './modules/options/store.js';
 import { SetupService } from './modules/setup/service.js';
+import { createRelayServices } from './relay/bootstrap.js';
+import type { RelayContext } from './relay/services.js';
 import { UserAdminService } from './modules/users/admin.js';
 import { UsersService } from './modules/users/service.js';
 import { UsersStore } from './modules/users/store.js';
 
 export interface Runtime {
-  ctx: AppContext;
+  ctx: RelayContext;
   /** Stops timers and closes the database. */
   close(): Promise<void>;
 }
@@ -42,7 +44,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   await channelCache.reload();
   bus.subscribe('channels', () => void channelCache.reload().catch((err) => log.warn({ err }, 'channel reload failed')));
   const channels = new ChannelsService(db, channelCache, options, bus, log);
-  const ctx: AppContext = {
+  const base: AppContext = {
     config,
     db,
     log,
@@ -59,6 +61,8 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     channels,
     startedAt: Date.now(),
   };
+  const relay = await createRelayServices(base);
+  const ctx: RelayContext = Object.assign(base, { relay });
   // Other nodes' option changes arrive by periodic reload (SYNC_FREQUENCY seconds).
   const sync = setInterval(() => {
     Promise.all([options.load(), setup.load(), channelCache.reload()]).catch((err) => log.warn({ err }, 'option sync failed'));
@@ -72,6 +76,8 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
       clearInterval(sync);
       stopChannelTests();
       await channels.tester.stop();
+      // The writer flushes every settled call before the database closes.
+      await relay.close();
       await bus.close();
       redis?.disconnect();
       if (!opts.db) await db.close();

@@ -195,7 +195,7 @@ export const optionDefs = {
   'global.rate_limit_exempt_group': str('bulk-ok'),
   'global.safe_check_exempt_enabled': bool(false),
   'global.safe_check_exempt_group': str('nsfw-ok'),
-  'global.auto_retry_enabled': bool(true),
+  'global.auto_retry_enabled': bool(false),
   'global.auto_retry_count': int(3, 1, 10),
   'global.auto_retry_force_channel_switch': bool(false),
   'global.auto_retry_status_codes': str('5xx,4xx'),

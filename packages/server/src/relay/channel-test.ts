@@ -1,46 +1,53 @@
 import { channelTypeById } from '@tollway/shared';
-import { request } from 'undici';
 import type { AppContext } from '../context.js';
 import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
+import { resolveModelMapping } from '../modules/channels/parse.js';
+import { openAIPaths } from './providers/openai/request.js';
+import type { RelayServices } from './services.js';
+
+export interface ChannelTestResult {
+  ok: boolean;
+  status: number;
+  message: string;
+  elapsedMs: number;
+}
 
 /**
- * One non-streaming OpenAI chat completion to test a channel (placeholder written by the channels module until
- * the relay provides its own; same signature). The result message never contains the key.
+ * Calls a channel's upstream once with a one-token chat completion, through the same agent, URL building and
+ * model mapping as the relay. Never returns the key.
  */
-export async function testChannelUpstream(
-  _ctx: AppContext,
-  channel: CachedChannel,
-  model: string,
-): Promise<{ ok: boolean; status: number; message: string; elapsedMs: number }> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const base = (channel.baseUrl || channelTypeById.get(channel.type)?.baseUrl || '').replace(/\/+$/, '');
-  if (!base) return { ok: false, status: 0, message: 'the channel has no base_url and its type has no default address', elapsedMs: 0 };
-  const index = chooseKey(channel);
-  if (index === undefined) return { ok: false, status: 0, message: 'the channel has no enabled key', elapsedMs: 0 };
-  const key = channel.keys[index]!;
-  const clean = (text: string) => (key.length >= 6 ? text.split(key).join('***') : text).slice(0, 500);
+export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServices }, channel: CachedChannel, model: string): Promise<ChannelTestResult> {
+  const started = Date.now();
+  const keyIndex = chooseKey(channel);
+  if (keyIndex === undefined) return { ok: false, status: 0, message: 'channel has no usable key', elapsedMs: 0 };
+  const mapped = resolveModelMapping(channel.modelMapping, model);
+  if ('error' in mapped) return { ok: false, status: 0, message: mapped.error, elapsedMs: 0 };
+  const base = channel.baseUrl || channelTypeById.get(channel.type)?.baseUrl || 'https://api.openai.com';
+  const url = new URL(base);
+  const { request } = await import('undici');
   try {
-    const res = await request(`${base}/v1/chat/completions`, {
+    const res = await request(`${url.origin}${url.pathname.replace(/\/+$/, '')}${openAIPaths.chat}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 }),
+      dispatcher: ctx.relay?.agent,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${channel.keys[keyIndex]}` },
+      body: JSON.stringify({ model: mapped.model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 }),
       headersTimeout: 60_000,
       bodyTimeout: 60_000,
     });
     const text = await res.body.text();
+    const elapsedMs = Date.now() - started;
     if (res.statusCode >= 400) {
       let message = text.slice(0, 300);
       try {
-        const j = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
-        message = (typeof j.error === 'string' ? j.error : j.error?.message) ?? j.message ?? message;
+        message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
       } catch {
-        // not JSON
+        // keep the raw text
       }
-      return { ok: false, status: res.statusCode, message: clean(`upstream answered ${res.statusCode}: ${message}`), elapsedMs: elapsed() };
+      for (const k of channel.keys) if (k.length >= 6) message = message.split(k).join('***');
+      return { ok: false, status: res.statusCode, message: message || `HTTP ${res.statusCode}`, elapsedMs };
     }
-    return { ok: true, status: res.statusCode, message: '', elapsedMs: elapsed() };
+    return { ok: true, status: res.statusCode, message: '', elapsedMs };
   } catch (err) {
-    return { ok: false, status: 0, message: clean(`cannot reach the upstream: ${(err as Error).message}`), elapsedMs: elapsed() };
+    return { ok: false, status: 0, message: `upstream unreachable: ${(err as Error).message}`, elapsedMs: Date.now() - started };
   }
 }

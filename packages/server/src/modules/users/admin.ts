@@ -54,6 +54,7 @@ export class UserAdminService {
       fields.quota = input.quota;
     }
     await this.users.store.update(target.id, fields);
+    this.users.notifyChanged(target.id);
   }
 
   async manage(actor: AuthUser, id: number, action: UserManageAction): Promise<{ status: number; role: number }> {
@@ -83,9 +84,11 @@ export class UserAdminService {
         break;
       case 'delete':
         await this.users.store.softDelete(target.id, new Date().toISOString());
+        this.users.notifyChanged(target.id);
         return { status, role };
     }
     await this.users.store.update(target.id, { status, role });
+    this.users.notifyChanged(target.id);
     return { status, role };
   }
 }

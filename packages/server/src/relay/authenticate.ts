@@ -1,0 +1,34 @@
+import type { FastifyRequest } from 'fastify';
+import { UserStatus } from '@tollway/shared';
+import { nowSeconds } from '../lib/time.js';
+import type { TokenAuth, TokenAuthCache } from './auth-cache.js';
+import { relayErrors } from './errors.js';
+
+/** The API key from `Authorization: Bearer sk-…`, `x-api-key` or `x-goog-api-key`, without the sk- prefix. */
+export function apiKeyOf(req: FastifyRequest): string | undefined {
+  const h = req.headers;
+  let raw = h.authorization;
+  if (raw) raw = raw.startsWith('Bearer ') || raw.startsWith('bearer ') ? raw.slice(7) : raw;
+  raw ??= (h['x-api-key'] as string | undefined) ?? (h['x-goog-api-key'] as string | undefined);
+  if (!raw) return undefined;
+  raw = raw.trim();
+  return raw.startsWith('sk-') ? raw.slice(3) : raw;
+}
+
+/**
+ * Stage 1 — authenticate: token from memory (database only on first sight), then status, expiry, IP
+ * allow-list and user status. Returns the caller and the group the call is billed in.
+ */
+export async function authenticate(req: FastifyRequest, cache: TokenAuthCache): Promise<{ auth: TokenAuth; group: string }> {
+  const key = apiKeyOf(req);
+  if (!key) throw relayErrors.noKey();
+  if (key.length > 128) throw relayErrors.badKey();
+  const auth = await cache.get(key);
+  if (!auth) throw relayErrors.badKey();
+  if (auth.userStatus !== UserStatus.Enabled) throw relayErrors.userBanned();
+  if (auth.status === 3 || (auth.expiredTime !== -1 && auth.expiredTime < nowSeconds())) throw relayErrors.tokenExpired();
+  if (auth.status === 4) throw relayErrors.tokenExhausted();
+  if (auth.status !== 1) throw relayErrors.tokenDisabled();
+  if (!auth.allowIps.allows(req.ip)) throw relayErrors.ipDenied(req.ip);
+  return { auth, group: auth.group || auth.userGroup };
+}

@@ -1,0 +1,33 @@
+/** A refusal or failure of a relay call, answered in the caller's protocol's error shape. */
+export class RelayError extends Error {
+  constructor(
+    public readonly status: number,
+    message: string,
+    public readonly type = 'tollway_error',
+    public readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export const relayErrors = {
+  noKey: () => new RelayError(401, 'no API token provided (Authorization: Bearer sk-…)', 'invalid_request_error', 'missing_api_key'),
+  badKey: () => new RelayError(401, 'invalid API token', 'invalid_request_error', 'invalid_api_key'),
+  tokenDisabled: () => new RelayError(403, 'this API token is disabled', 'tollway_error', 'token_disabled'),
+  tokenExpired: () => new RelayError(403, 'this API token has expired', 'tollway_error', 'token_expired'),
+  tokenExhausted: () => new RelayError(403, 'this API token has no quota left', 'insufficient_quota', 'token_quota_exhausted'),
+  userBanned: () => new RelayError(403, 'user banned', 'tollway_error', 'user_banned'),
+  userQuota: () => new RelayError(403, 'insufficient user quota', 'insufficient_quota', 'insufficient_user_quota'),
+  ipDenied: (ip: string) => new RelayError(403, `this API token cannot be used from ${ip}`, 'tollway_error', 'ip_not_allowed'),
+  modelNotAllowed: (model: string) => new RelayError(403, `this API token may not use model ${model}`, 'tollway_error', 'model_not_allowed'),
+  noModel: () => new RelayError(400, 'model is required', 'invalid_request_error', 'missing_model'),
+  badBody: (why: string) => new RelayError(400, `invalid request body: ${why}`, 'invalid_request_error', 'invalid_body'),
+  unpriced: (model: string) =>
+    new RelayError(403, `model ${model} has no price or ratio set; ask the administrator to set one`, 'tollway_error', 'model_price_not_set'),
+  noChannel: (group: string, model: string) =>
+    new RelayError(503, `no available channel for model ${model} in group ${group}`, 'tollway_error', 'model_not_found'),
+  rateLimited: (what: string) => new RelayError(429, `too many requests: ${what}; retry later`, 'rate_limit_error', 'rate_limited'),
+};
+
+/** OpenAI error body. */
+export const openAIErrorBody = (e: RelayError) => ({ error: { message: e.message, type: e.type, param: null, code: e.code } });

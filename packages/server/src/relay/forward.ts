@@ -1,0 +1,109 @@
+import type { ServerResponse } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
+import type { Dispatcher } from 'undici';
+import { countedCompletionTokens, newStreamState, transformOpenAIChunk } from './providers/openai/stream.js';
+import { usageFromJsonTail, type CallUsage } from './usage.js';
+
+export interface UpstreamRequest {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  stream: boolean;
+  /** The client asked for the usage chunk (stream_options.include_usage). */
+  clientWantsUsage: boolean;
+}
+
+export type AttemptResult =
+  | { kind: 'failed'; status: number; message: string; body: string }
+  | { kind: 'relayed'; status: number; usage: CallUsage | undefined; countedCompletion: number; firstByteMs: number; cut: boolean };
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+const TAIL = 16 * 1024;
+
+async function readBounded(body: Dispatcher.ResponseData['body']): Promise<string> {
+  let out = '';
+  for await (const chunk of body) {
+    if (out.length < ERROR_BODY_LIMIT) out += (chunk as Buffer).toString('utf8');
+  }
+  return out.slice(0, ERROR_BODY_LIMIT);
+}
+
+function errorMessageOf(body: string, status: number): string {
+  try {
+    const j = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
+    const m = typeof j.error === 'string' ? j.error : (j.error?.message ?? j.message);
+    if (m) return m;
+  } catch {
+    // not JSON
+  }
+  return body.trim().slice(0, 500) || `upstream answered HTTP ${status}`;
+}
+
+/** Writes with backpressure: waits for 'drain' when the socket buffer is full, or for the client to go away. */
+function write(res: ServerResponse, data: string | Buffer): Promise<void> | undefined {
+  if (res.write(data)) return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Stages 4–5 — forward via the adaptor and stream back. Before the upstream answers nothing is sent to the
+ * client, so an error status can be retried elsewhere. After a success status the bytes go to the client as
+ * they arrive (SSE events whole, usage read on the way); the upstream call is aborted if the client leaves.
+ */
+export async function forwardOpenAI(
+  agent: Dispatcher,
+  up: UpstreamRequest,
+  res: ServerResponse,
+  signal: AbortSignal,
+  countTokens: (text: string) => number,
+  started: number,
+): Promise<AttemptResult> {
+  const answer = await agent.request({ origin: up.origin, path: up.path, method: 'POST', headers: up.headers, body: up.body, signal });
+  if (answer.statusCode >= 400) {
+    const body = await readBounded(answer.body);
+    return { kind: 'failed', status: answer.statusCode, message: errorMessageOf(body, answer.statusCode), body };
+  }
+  const contentType = String(answer.headers['content-type'] ?? (up.stream ? 'text/event-stream' : 'application/json'));
+  const isSse = contentType.includes('text/event-stream');
+  res.writeHead(answer.statusCode, {
+    'content-type': isSse ? 'text/event-stream; charset=utf-8' : contentType,
+    'cache-control': 'no-cache',
+    ...(isSse ? { 'x-accel-buffering': 'no' } : {}),
+  });
+  let firstByteMs = 0;
+  const state = newStreamState();
+  let tail = '';
+  let cut = false;
+  // Multi-byte characters can be split between chunks; the decoder carries the partial bytes over.
+  const decoder = new StringDecoder('utf8');
+  try {
+    for await (const raw of answer.body) {
+      let out: string | Buffer;
+      if (isSse) out = transformOpenAIChunk(state, decoder.write(raw as Buffer), up.clientWantsUsage, countTokens);
+      else {
+        out = raw as Buffer;
+        tail = (tail + decoder.write(raw as Buffer)).slice(-TAIL);
+      }
+      if (out.length === 0) continue;
+      if (!firstByteMs) firstByteMs = Date.now() - started;
+      const wait = write(res, out);
+      if (wait) await wait;
+      if (res.destroyed) throw new Error('client closed');
+    }
+    if (isSse && state.partial) await write(res, state.partial);
+  } catch {
+    cut = true;
+  }
+  if (!res.destroyed) res.end();
+  const usage = isSse ? state.usage : usageFromJsonTail(tail);
+  return { kind: 'relayed', status: answer.statusCode, usage, countedCompletion: isSse ? countedCompletionTokens(state, countTokens) : 0, firstByteMs, cut };
+}

@@ -1,0 +1,122 @@
+/**
+ * Live balances of users and tokens, in memory. Reservations and settlements change them atomically (one
+ * synchronous check-and-change per call, so concurrent requests can never overdraw); the database follows
+ * through the batched writer. The database value is the balance minus what is reserved or not yet written.
+ */
+export interface Balance {
+  /** Spendable now: database value − outstanding reservations − settled amounts not yet written. */
+  available: number;
+  /** Reserved by requests in flight. */
+  reserved: number;
+  /** Settled but not yet committed to the database. */
+  unflushed: number;
+}
+
+export interface ReserveTarget {
+  userId: number;
+  /** Undefined for an unlimited token. */
+  tokenId: number | undefined;
+}
+
+type Loader = (ids: number[]) => Promise<Map<number, number>>;
+
+class Book {
+  readonly entries = new Map<number, Balance>();
+  private readonly loading = new Map<number, Promise<void>>();
+
+  constructor(private readonly load: Loader) {}
+
+  async ensure(id: number): Promise<Balance | undefined> {
+    const hit = this.entries.get(id);
+    if (hit) return hit;
+    let p = this.loading.get(id);
+    if (!p) {
+      p = this.load([id]).then((m) => {
+        const v = m.get(id);
+        if (v !== undefined && !this.entries.has(id)) this.entries.set(id, { available: v, reserved: 0, unflushed: 0 });
+      });
+      this.loading.set(id, p);
+      p.finally(() => this.loading.delete(id)).catch(() => undefined);
+    }
+    await p;
+    return this.entries.get(id);
+  }
+
+  /** Replaces the base with a fresh database value, keeping what is reserved or unwritten. */
+  rebase(id: number, dbValue: number): void {
+    const e = this.entries.get(id);
+    if (!e) return;
+    e.available = dbValue - e.reserved - e.unflushed;
+  }
+}
+
+export class QuotaLedger {
+  readonly users: Book;
+  readonly tokens: Book;
+
+  constructor(loadUsers: Loader, loadTokens: Loader) {
+    this.users = new Book(loadUsers);
+    this.tokens = new Book(loadTokens);
+  }
+
+  /**
+   * Reserves `amount` from the user and (for a limited token) the token, both or neither. Synchronous after
+   * the entries are loaded, so two requests cannot both see the same balance.
+   */
+  async reserve(t: ReserveTarget, amount: number): Promise<'ok' | 'user' | 'token'> {
+    const [u, tok] = await Promise.all([this.users.ensure(t.userId), t.tokenId === undefined ? undefined : this.tokens.ensure(t.tokenId)]);
+    if (!u) return 'user';
+    if (t.tokenId !== undefined && !tok) return 'token';
+    // A free call (amount 0) needs no balance; any charge needs the whole amount available.
+    if (amount > 0 && u.available < amount) return 'user';
+    if (tok && amount > 0 && tok.available < amount) return 'token';
+    u.available -= amount;
+    u.reserved += amount;
+    if (tok) {
+      tok.available -= amount;
+      tok.reserved += amount;
+    }
+    return 'ok';
+  }
+
+  /**
+   * Ends a reservation with the actual charge. A charge above the reservation takes what is available (never
+   * below zero); returns the amount actually charged.
+   */
+  settle(t: ReserveTarget, reserved: number, actual: number): number {
+    const u = this.users.entries.get(t.userId)!;
+    const tok = t.tokenId === undefined ? undefined : this.tokens.entries.get(t.tokenId);
+    u.reserved -= reserved;
+    u.available += reserved;
+    if (tok) {
+      tok.reserved -= reserved;
+      tok.available += reserved;
+    }
+    let charge = actual;
+    if (charge > u.available) charge = Math.max(0, u.available);
+    if (tok && charge > tok.available) charge = Math.max(0, tok.available);
+    u.available -= charge;
+    u.unflushed += charge;
+    if (tok) {
+      tok.available -= charge;
+      tok.unflushed += charge;
+    }
+    return charge;
+  }
+
+  /** The writer committed `amount` for these ids. */
+  flushed(userId: number, tokenId: number | undefined, amount: number): void {
+    const u = this.users.entries.get(userId);
+    if (u) u.unflushed -= amount;
+    const tok = tokenId === undefined ? undefined : this.tokens.entries.get(tokenId);
+    if (tok) tok.unflushed -= amount;
+  }
+
+  peekUser(id: number): Balance | undefined {
+    return this.users.entries.get(id);
+  }
+
+  peekToken(id: number): Balance | undefined {
+    return this.tokens.entries.get(id);
+  }
+}

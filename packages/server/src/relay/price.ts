@@ -1,0 +1,28 @@
+import { DEFAULT_CACHE_CREATION_RATIO, type Price } from '@tollway/shared';
+import type { OptionsService } from '../modules/options/service.js';
+
+export interface ResolvedPrice {
+  price: Price;
+  groupRatio: number;
+  /** Set when the model had no ratio and the call is allowed anyway (self-use mode, accept-unset). */
+  unset: boolean;
+}
+
+/**
+ * The price of a model for a group from the pricing options: a fixed per-call price wins over ratios.
+ * Undefined when the model has neither and the caller may not use unpriced models.
+ */
+export function resolvePrice(o: OptionsService, model: string, group: string, acceptUnset: boolean): ResolvedPrice | undefined {
+  const groupRatio = o.json<Record<string, number>>('GroupRatio')[group] ?? 1;
+  const fixed = o.json<Record<string, number>>('ModelPrice')[model];
+  if (fixed !== undefined) return { price: { mode: 'price', modelPrice: fixed, groupRatio }, groupRatio, unset: false };
+  const ratio = o.json<Record<string, number>>('ModelRatio')[model];
+  const completionRatio = o.json<Record<string, number>>('CompletionRatio')[model] ?? 1;
+  const cacheRatio = o.json<Record<string, number>>('CacheRatio')[model] ?? 1;
+  if (ratio !== undefined) {
+    return { price: { mode: 'ratio', modelRatio: ratio, completionRatio, cacheRatio, cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO, groupRatio }, groupRatio, unset: false };
+  }
+  if (!acceptUnset && !o.bool('SelfUseModeEnabled')) return undefined;
+  // Unpriced but allowed: billed at ratio 0 (free), recorded as such in the log.
+  return { price: { mode: 'ratio', modelRatio: 0, completionRatio: 1, cacheRatio: 1, cacheCreationRatio: 1, groupRatio }, groupRatio, unset: true };
+}

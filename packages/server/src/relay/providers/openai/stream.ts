@@ -1,0 +1,99 @@
+import { fromOpenAIUsage, type CallUsage } from '../../usage.js';
+
+/**
+ * Per-chunk transform of an OpenAI SSE stream, with explicit state. Bytes are passed on as events complete;
+ * the usage event is read (and dropped when the client did not ask for it); the text of content deltas is
+ * kept only in a small window that is counted and discarded, so memory stays bounded.
+ */
+export interface OpenAIStreamState {
+  /** Incomplete event text carried to the next chunk. */
+  partial: string;
+  usage: CallUsage | undefined;
+  /** Content text not yet counted. */
+  pendingText: string;
+  /** Completion tokens counted from content so far. */
+  countedTokens: number;
+  sawDone: boolean;
+  events: number;
+}
+
+export const newStreamState = (): OpenAIStreamState => ({ partial: '', usage: undefined, pendingText: '', countedTokens: 0, sawDone: false, events: 0 });
+
+const COUNT_WINDOW = 4096;
+
+interface ChunkJson {
+  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { function?: { arguments?: string } }[] }; text?: string }[];
+  usage?: unknown;
+}
+
+/**
+ * Consumes one chunk; returns the text to send to the client (possibly empty).
+ * `countTokens` turns text into a token count (gpt-tokenizer in production).
+ */
+export function transformOpenAIChunk(state: OpenAIStreamState, chunk: string, keepUsageChunk: boolean, countTokens: (text: string) => number): string {
+  const text = state.partial + chunk;
+  let out = '';
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n\n', start);
+    if (end < 0) break;
+    const event = text.slice(start, end + 2);
+    start = end + 2;
+    state.events++;
+    if (inspectEvent(state, event, countTokens) === 'drop-usage' && !keepUsageChunk) continue;
+    out += event;
+  }
+  state.partial = text.slice(start);
+  if (state.partial.length > 1_000_000) {
+    // A single event larger than 1 MB: pass it on rather than hold it.
+    out += state.partial;
+    state.partial = '';
+  }
+  return out;
+}
+
+function inspectEvent(state: OpenAIStreamState, event: string, countTokens: (text: string) => number): 'keep' | 'drop-usage' {
+  const dataAt = event.indexOf('data:');
+  if (dataAt < 0) return 'keep';
+  const data = event.slice(dataAt + 5).trim();
+  if (data === '[DONE]') {
+    state.sawDone = true;
+    return 'keep';
+  }
+  const hasUsage = data.includes('"usage":{');
+  const hasText = data.includes('"content":"') || data.includes('"arguments":"') || data.includes('"text":"');
+  if (!hasUsage && !hasText) return 'keep';
+  let json: ChunkJson;
+  try {
+    json = JSON.parse(data) as ChunkJson;
+  } catch {
+    return 'keep';
+  }
+  if (hasText && json.choices) {
+    for (const c of json.choices) {
+      const d = c.delta;
+      state.pendingText += (d?.content ?? '') + (d?.reasoning_content ?? '') + (c.text ?? '');
+      for (const tc of d?.tool_calls ?? []) state.pendingText += tc.function?.arguments ?? '';
+    }
+    if (state.pendingText.length >= COUNT_WINDOW) {
+      state.countedTokens += countTokens(state.pendingText);
+      state.pendingText = '';
+    }
+  }
+  if (hasUsage) {
+    const usage = fromOpenAIUsage(json.usage as Parameters<typeof fromOpenAIUsage>[0]);
+    if (usage) state.usage = usage;
+    // The usage-only chunk (no choices) exists because we asked for it; other chunks carrying usage are content.
+    if (!json.choices || json.choices.length === 0) return 'drop-usage';
+  }
+  return 'keep';
+}
+
+/** Completion tokens delivered so far by our own count (used when the upstream gave no usage). */
+export function countedCompletionTokens(state: OpenAIStreamState, countTokens: (text: string) => number): number {
+  if (state.pendingText) {
+    state.countedTokens += countTokens(state.pendingText);
+    state.pendingText = '';
+  }
+  return state.countedTokens;
+}

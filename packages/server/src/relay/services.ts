@@ -1,0 +1,22 @@
+import type { Agent } from 'undici';
+import type { AppContext } from '../context.js';
+import type { TokenAuthCache } from './auth-cache.js';
+import type { QuotaLedger } from './ledger.js';
+import type { DurableWriter } from './writer.js';
+
+/** What the relay hot path uses, built once (see relay/bootstrap.ts). */
+export interface RelayServices {
+  tokens: TokenAuthCache;
+  ledger: QuotaLedger;
+  writer: DurableWriter;
+  agent: Agent;
+  /** A token was created, changed or deleted: drop it from caches here and on other nodes. */
+  tokenChanged(key: string, id: number): void;
+}
+
+/** Hook for channel health (auto-disable); the channels module provides it. */
+export interface UpstreamErrorReporter {
+  reportUpstreamError(channel: import('../modules/channels/cache.js').CachedChannel, keyIndex: number, httpStatus: number, message: string): Promise<void>;
+}
+
+export type RelayContext = AppContext & { relay: RelayServices; channels?: UpstreamErrorReporter };

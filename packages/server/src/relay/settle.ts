@@ -1,0 +1,130 @@
+import crypto from 'node:crypto';
+import { computeQuota, LogType } from '@tollway/shared';
+import type { Insertable } from 'kysely';
+import type { LogsTable } from '../db/schema.js';
+import type { CachedChannel } from '../modules/channels/cache.js';
+import type { TokenAuth } from './auth-cache.js';
+import type { ReserveTarget } from './ledger.js';
+import type { ResolvedPrice } from './price.js';
+import type { RelayContext } from './services.js';
+import type { CallUsage } from './usage.js';
+
+/** Everything known about one relay call when it ends. */
+export interface CallRecord {
+  requestId: string;
+  auth: TokenAuth;
+  group: string;
+  model: string;
+  upstreamModel: string;
+  stream: boolean;
+  ip: string;
+  started: number;
+  firstByteMs: number;
+  channel: CachedChannel;
+  usedChannels: number[];
+  price: ResolvedPrice;
+  usage: CallUsage;
+  target: ReserveTarget;
+  reserved: number;
+}
+
+export const newRequestId = (): string => crypto.randomBytes(12).toString('hex');
+
+/**
+ * Stages 6–7 — settle and log: the exact quota from usage, the reservation replaced by the charge in the
+ * ledger, and one record (counters + consume log) handed to the durable writer. No I/O here.
+ */
+export function settleCall(ctx: RelayContext, c: CallRecord): number {
+  const perUnit = ctx.options.num('QuotaPerUnit');
+  const quota = computeQuota(c.price.price, c.usage, perUnit, 'openai');
+  const charged = ctx.relay.ledger.settle(c.target, c.reserved, quota);
+  const p = c.price.price;
+  const other = {
+    model_ratio: p.mode === 'ratio' ? p.modelRatio : 0,
+    model_price: p.mode === 'price' ? p.modelPrice : -1,
+    completion_ratio: p.mode === 'ratio' ? p.completionRatio : 0,
+    cache_ratio: p.mode === 'ratio' ? p.cacheRatio : 0,
+    cache_tokens: c.usage.cachedTokens ?? 0,
+    cache_creation_tokens: c.usage.cacheCreationTokens ?? 0,
+    cache_creation_ratio: p.mode === 'ratio' ? p.cacheCreationRatio : 0,
+    group_ratio: c.price.groupRatio,
+    user_group_ratio: c.price.groupRatio,
+    frt: c.firstByteMs,
+    is_model_mapped: c.upstreamModel !== c.model,
+    upstream_model_name: c.upstreamModel,
+    usage_reported: c.usage.reported,
+    ratio_unset: c.price.unset || undefined,
+    charge_shortfall: charged < quota ? quota - charged : undefined,
+    admin_info: { use_channel: c.usedChannels },
+  };
+  const log: Insertable<LogsTable> | undefined = ctx.options.bool('LogConsumeEnabled')
+    ? {
+        user_id: c.auth.userId,
+        created_at: Math.floor(Date.now() / 1000),
+        type: LogType.Consume,
+        content: '',
+        username: c.auth.username,
+        token_name: c.auth.name,
+        model_name: c.model,
+        quota: charged,
+        prompt_tokens: c.usage.promptTokens,
+        completion_tokens: c.usage.completionTokens,
+        use_time: Math.max(0, Math.round((Date.now() - c.started) / 1000)),
+        is_stream: c.stream ? 1 : 0,
+        channel_id: c.channel.id,
+        channel_name: c.channel.name,
+        token_id: c.auth.tokenId,
+        group: c.group,
+        ip: c.ip,
+        request_id: c.requestId,
+        other: JSON.stringify(other),
+      }
+    : undefined;
+  ctx.relay.writer.enqueue({
+    userId: c.auth.userId,
+    tokenId: c.auth.tokenId,
+    tokenLimited: c.target.tokenId !== undefined,
+    channelId: c.channel.id,
+    quota: charged,
+    countsRequest: true,
+    log,
+  });
+  return charged;
+}
+
+/** An error log (type 6) when LogErrorEnabled; counters do not move. */
+export function logRelayError(
+  ctx: RelayContext,
+  e: { auth: TokenAuth; group: string; model: string; ip: string; requestId: string; started: number; stream: boolean; status: number; message: string; channel?: CachedChannel; usedChannels: number[] },
+): void {
+  if (!ctx.options.bool('LogErrorEnabled')) return;
+  ctx.relay.writer.enqueue({
+    userId: e.auth.userId,
+    tokenId: e.auth.tokenId,
+    tokenLimited: false,
+    channelId: 0,
+    quota: 0,
+    countsRequest: false,
+    log: {
+      user_id: e.auth.userId,
+      created_at: Math.floor(Date.now() / 1000),
+      type: LogType.Error,
+      content: e.message.slice(0, 2000),
+      username: e.auth.username,
+      token_name: e.auth.name,
+      model_name: e.model,
+      quota: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      use_time: Math.max(0, Math.round((Date.now() - e.started) / 1000)),
+      is_stream: e.stream ? 1 : 0,
+      channel_id: e.channel?.id ?? 0,
+      channel_name: e.channel?.name ?? '',
+      token_id: e.auth.tokenId,
+      group: e.group,
+      ip: e.ip,
+      request_id: e.requestId,
+      other: JSON.stringify({ status_code: e.status, error_type: 'upstream_error', channel_id: e.channel?.id ?? 0, channel_name: e.channel?.name ?? '', admin_info: { use_channel: e.usedChannels } }),
+    },
+  });
+}

@@ -1,0 +1,64 @@
+import type { Usage } from '@tollway/shared';
+
+/** Usage of one call in the provider-neutral form billing uses. */
+export interface CallUsage extends Usage {
+  reasoningTokens?: number;
+  /** True when the upstream reported it (false: counted by us). */
+  reported: boolean;
+}
+
+interface OpenAIUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  input_tokens?: number;
+  output_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number; cache_creation_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+/** Reads an OpenAI-format usage object (chat, completions, embeddings). */
+export function fromOpenAIUsage(u: OpenAIUsage | null | undefined): CallUsage | undefined {
+  if (!u || typeof u !== 'object') return undefined;
+  const prompt = u.prompt_tokens ?? u.input_tokens;
+  if (typeof prompt !== 'number') return undefined;
+  return {
+    promptTokens: prompt,
+    completionTokens: u.completion_tokens ?? u.output_tokens ?? Math.max(0, (u.total_tokens ?? prompt) - prompt),
+    cachedTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheCreationTokens: u.prompt_tokens_details?.cache_creation_tokens ?? 0,
+    reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
+    reported: true,
+  };
+}
+
+/**
+ * Finds the last top-level `"usage":{…}` object in the tail of a JSON document without parsing the whole
+ * body (non-streamed answers are forwarded as they arrive; only a bounded tail is kept).
+ */
+export function usageFromJsonTail(tail: string): CallUsage | undefined {
+  const at = tail.lastIndexOf('"usage"');
+  if (at < 0) return undefined;
+  const open = tail.indexOf('{', at);
+  if (open < 0) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = open; i < tail.length; i++) {
+    const c = tail.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123) depth++;
+    else if (c === 125 && --depth === 0) {
+      try {
+        return fromOpenAIUsage(JSON.parse(tail.slice(open, i + 1)) as OpenAIUsage);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}

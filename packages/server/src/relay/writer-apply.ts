@@ -1,0 +1,71 @@
+import { sql, type Insertable, type Transaction } from 'kysely';
+import type { Database, LogsTable } from '../db/schema.js';
+
+/** One settled call (or a log-only event) as the writer persists it. */
+export interface WriteRecord {
+  userId: number;
+  /** 0 when no token was involved. */
+  tokenId: number;
+  /** False for unlimited tokens: only used_quota moves. */
+  tokenLimited: boolean;
+  channelId: number;
+  /** Quota charged; 0 for log-only records. */
+  quota: number;
+  /** Counts as a request for users.request_count. */
+  countsRequest: boolean;
+  log?: Insertable<LogsTable>;
+}
+
+const LOG_ROWS_PER_INSERT = 200;
+
+interface Sum {
+  quota: number;
+  requests: number;
+}
+
+function sumBy(records: WriteRecord[], key: (r: WriteRecord) => number | undefined): Map<number, Sum> {
+  const out = new Map<number, Sum>();
+  for (const r of records) {
+    const id = key(r);
+    if (!id) continue;
+    const s = out.get(id) ?? { quota: 0, requests: 0 };
+    s.quota += r.quota;
+    s.requests += r.countsRequest ? 1 : 0;
+    out.set(id, s);
+  }
+  return out;
+}
+
+/**
+ * Applies one batch inside a transaction: counters aggregated per user, token and channel (one statement each),
+ * logs as multi-row inserts, and the batch id so a replay never applies it twice.
+ */
+export async function applyBatch(trx: Transaction<Database>, batchId: string, records: WriteRecord[], now: number): Promise<boolean> {
+  const seen = await trx.selectFrom('writer_batches').select('id').where('id', '=', batchId).executeTakeFirst();
+  if (seen) return false;
+  for (const [id, s] of sumBy(records, (r) => r.userId)) {
+    if (s.quota === 0 && s.requests === 0) continue;
+    await trx
+      .updateTable('users')
+      .set({ quota: sql`quota - ${s.quota}`, used_quota: sql`used_quota + ${s.quota}`, request_count: sql`request_count + ${s.requests}` })
+      .where('id', '=', id)
+      .execute();
+  }
+  for (const limited of [true, false]) {
+    for (const [id, s] of sumBy(records, (r) => (r.tokenLimited === limited ? r.tokenId : undefined))) {
+      if (s.quota === 0) continue;
+      const set = limited ? { remain_quota: sql<number>`remain_quota - ${s.quota}`, used_quota: sql<number>`used_quota + ${s.quota}` } : { used_quota: sql<number>`used_quota + ${s.quota}` };
+      await trx.updateTable('tokens').set(set).where('id', '=', id).execute();
+    }
+  }
+  for (const [id, s] of sumBy(records, (r) => r.channelId)) {
+    if (s.quota === 0) continue;
+    await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${s.quota}` }).where('id', '=', id).execute();
+  }
+  const logs = records.flatMap((r) => (r.log ? [r.log] : []));
+  for (let i = 0; i < logs.length; i += LOG_ROWS_PER_INSERT) {
+    await trx.insertInto('logs').values(logs.slice(i, i + LOG_ROWS_PER_INSERT)).execute();
+  }
+  await trx.insertInto('writer_batches').values({ id: batchId, applied_at: now }).execute();
+  return true;
+}

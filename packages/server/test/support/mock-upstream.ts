@@ -1,0 +1,123 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the mock answers requests made with one API key. */
+export interface MockBehavior {
+  /** Answer this status with an OpenAI error body instead of a completion. */
+  failStatus?: number;
+  failMessage?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  cachedTokens?: number;
+  /** Content pieces of a streamed answer (also joined for a non-streamed one). */
+  pieces?: string[];
+  /** Delay between stream chunks, ms. */
+  chunkDelayMs?: number;
+  /** Leave usage out (non-stream body and stream). */
+  omitUsage?: boolean;
+  /** Delay before answering, ms. */
+  delayMs?: number;
+}
+
+export interface MockUpstream {
+  url: string;
+  port: number;
+  /** Requests received, newest last (method, path, key, parsed body). */
+  requests: { method: string; path: string; key: string; body: Record<string, unknown> }[];
+  behaviors: Map<string, MockBehavior>;
+  close(): Promise<void>;
+}
+
+const DEFAULT: Required<Pick<MockBehavior, 'promptTokens' | 'completionTokens' | 'pieces'>> = {
+  promptTokens: 12,
+  completionTokens: 5,
+  pieces: ['Hello', ' from', ' the', ' mock', '!'],
+};
+
+function chatChunk(model: string, content: string | null, finish: string | null) {
+  return { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model, choices: [{ index: 0, delta: content === null ? {} : { role: 'assistant', content }, finish_reason: finish }] };
+}
+
+/**
+ * A mock OpenAI-format upstream (real HTTP on 127.0.0.1): chat completions (plain and SSE with the usage
+ * chunk when asked), completions, embeddings, moderations and models. Behaviour is chosen by the API key.
+ */
+export async function startMockUpstream(opts: { record?: boolean } = {}): Promise<MockUpstream> {
+  const requests: MockUpstream['requests'] = [];
+  const behaviors = new Map<string, MockBehavior>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => void answer(req, res, Buffer.concat(chunks)));
+  });
+  server.keepAliveTimeout = 60_000;
+
+  async function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) {
+    const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    let body: Record<string, unknown> = {};
+    try {
+      body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad json', type: 'invalid_request_error' } }));
+      return;
+    }
+    const path = (req.url ?? '').split('?')[0]!;
+    if (opts.record !== false) requests.push({ method: req.method ?? '', path, key, body });
+    const b = { ...DEFAULT, ...(behaviors.get(key) ?? {}) };
+    if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
+    if (b.failStatus) {
+      res.writeHead(b.failStatus, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: b.failMessage ?? `mock failure ${b.failStatus} for key ${key}`, type: 'server_error', code: null } }));
+      return;
+    }
+    const model = String(body.model ?? 'unknown');
+    const usage = { prompt_tokens: b.promptTokens, completion_tokens: b.completionTokens, total_tokens: b.promptTokens + b.completionTokens, ...(b.cachedTokens ? { prompt_tokens_details: { cached_tokens: b.cachedTokens } } : {}) };
+    if (req.method === 'GET' && path === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'mock' }] }));
+      return;
+    }
+    if (path === '/v1/chat/completions' && body.stream === true) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+      for (const piece of b.pieces) {
+        if (res.destroyed) return;
+        send(chatChunk(model, piece, null));
+        if (b.chunkDelayMs) await new Promise((r) => setTimeout(r, b.chunkDelayMs));
+      }
+      send(chatChunk(model, null, 'stop'));
+      const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
+      if (wantsUsage && !b.omitUsage) send({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model, choices: [], usage });
+      res.end('data: [DONE]\n\n');
+      return;
+    }
+    let out: unknown;
+    if (path === '/v1/chat/completions') {
+      out = { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: { role: 'assistant', content: b.pieces.join('') }, finish_reason: 'stop' }], ...(b.omitUsage ? {} : { usage }) };
+    } else if (path === '/v1/completions') {
+      out = { id: 'cmpl-mock', object: 'text_completion', created: 1700000000, model, choices: [{ index: 0, text: b.pieces.join(''), finish_reason: 'stop' }], usage };
+    } else if (path === '/v1/embeddings') {
+      const inputs = Array.isArray(body.input) ? body.input : [body.input];
+      out = { object: 'list', data: inputs.map((_, i) => ({ object: 'embedding', index: i, embedding: [0.1, 0.2, 0.3] })), model, usage: { prompt_tokens: b.promptTokens, total_tokens: b.promptTokens } };
+    } else if (path === '/v1/moderations') {
+      out = { id: 'modr-mock', model, results: [{ flagged: false, categories: {}, category_scores: {} }] };
+    } else {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `mock has no ${path}`, type: 'invalid_request_error' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    behaviors,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
