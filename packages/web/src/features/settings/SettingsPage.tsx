@@ -17,7 +17,7 @@ type TabKey = (typeof SETTINGS_TABS)[number];
 function TabBody({ tab }: { tab: TabKey }) {
   const { t } = useTranslation('settings');
   const later = tab === 'ratelimit' || tab === 'models';
-  const options = useOptions({ fresh: !later });
+  const options = useOptions({ fresh: true, enabled: !later });
   if (later) return <LaterPlaceholder tab={tab} />;
   if (options.isError && !options.isFetching)
     return (

@@ -9,7 +9,7 @@ export const OPTIONS_KEY = ['options'] as const;
  * GET /api/option/ → [{key, value}] as a map (secrets come back blank). The tab body asks for `fresh` data so each
  * visit starts from the server's values; the sections inside it read the same cache without refetching.
  */
-export function useOptions({ fresh = false }: { fresh?: boolean } = {}) {
+export function useOptions({ fresh = false, enabled = true }: { fresh?: boolean; enabled?: boolean } = {}) {
   return useQuery({
     queryKey: OPTIONS_KEY,
     queryFn: async () => {
@@ -18,6 +18,7 @@ export function useOptions({ fresh = false }: { fresh?: boolean } = {}) {
       for (const { key, value } of list) if (isOptionKey(key)) map[key] = value ?? '';
       return map;
     },
+    enabled,
     staleTime: 60_000,
     refetchOnMount: fresh ? 'always' : true,
   });
