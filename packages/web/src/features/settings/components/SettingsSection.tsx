@@ -3,7 +3,7 @@ import { SaveOutlined } from '@ant-design/icons';
 import type { OptionKey } from '@tollway/shared';
 import { Button, Card, Flex, Form, Row, Typography } from 'antd';
 import { useMemo, type ReactNode } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { formValuesFor, sectionSchema, type SectionValues } from '../model/options';
@@ -31,7 +31,8 @@ export function SettingsSection({ id, title, description, keys, rules, beforeSav
   const options = useOptions().data ?? {};
   const schema = useMemo(() => sectionSchema(keys, t, rules), [keys, t, rules]);
   const form = useForm<SectionValues>({
-    resolver: zodResolver(schema) as never,
+    // The section schema is built at run time from option keys, so its inferred type is a loose record.
+    resolver: zodResolver(schema) as unknown as Resolver<SectionValues>,
     defaultValues: formValuesFor(keys, options),
     mode: 'onTouched',
   });
