@@ -9,10 +9,13 @@ import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
 import { channelToolRoutes } from './modules/channels/routes-tools.js';
 import { groupRoutes } from './modules/groups/routes.js';
+import { logRoutes } from './modules/logs/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
 import { optionRoutes } from './modules/options/routes.js';
+import { pricingRoutes } from './modules/pricing/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
 import { statusRoutes } from './modules/status/routes.js';
+import { tokenRoutes } from './modules/tokens/routes.js';
 import { userAdminRoutes } from './modules/users/routes-admin.js';
 import { selfRoutes } from './modules/users/routes-self.js';
 
@@ -27,6 +30,9 @@ export const routeModules: RouteModule[] = [
   optionRoutes,
   channelRoutes,
   channelToolRoutes,
+  tokenRoutes,
+  logRoutes,
+  pricingRoutes,
   openapiRoutes,
 ];
 
@@ -48,10 +54,21 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   installErrorHandler(app);
-  // While shutting down, answers close their connection so keep-alive sockets do not hold the process open.
+  // Graceful stop: new connections are refused at once; requests in flight (relay streams included) finish;
+  // then every remaining keep-alive connection is closed so it cannot hold the process for its idle timeout.
   let closing = false;
+  let inFlight = 0;
+  app.addHook('onRequest', async (_req, reply) => {
+    inFlight++;
+    reply.raw.once('close', () => inFlight--);
+  });
   app.addHook('preClose', async () => {
     closing = true;
+    const sweep = setInterval(() => {
+      if (inFlight > 0) return;
+      clearInterval(sweep);
+      app.server.closeAllConnections();
+    }, 25);
   });
   app.addHook('onSend', async (_req, reply) => {
     if (closing) reply.header('connection', 'close');
