@@ -1,0 +1,48 @@
+import crypto from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+
+const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Two nodes sharing PostgreSQL and Redis: a channel change on one reroutes the other at once (bus topic 'channels'). */
+describe('channel changes across nodes', () => {
+  let database: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+  let root: Client;
+  const prefix = `tollway-test-${crypto.randomBytes(4).toString('hex')}:`;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    const env = { REDIS_CONN_STRING: REDIS, REDIS_KEY_PREFIX: prefix, SYNC_FREQUENCY: '3600' };
+    a = await startTestApp('postgres', env, database);
+    b = await startTestApp('postgres', env, database);
+    root = await setupRoot(a.app);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+    const redis = new Redis(REDIS);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+    return check();
+  };
+
+  it('create, disable and delete on node A are routed accordingly on node B without waiting for the sync', async () => {
+    const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', { channel: { name: 'c', key: 'sk-cluster-0123456789abcdef', models: 'gpt-4o' } });
+    const id = res.body.data!.ids[0]!;
+    const cacheB = b.runtime.ctx.channelCache;
+    expect(await until(() => cacheB.select('default', 'gpt-4o', new Set(), 0)?.id === id)).toBe(true);
+    await root.call('PUT', '/api/channel/', { id, status: 2 });
+    expect(await until(() => cacheB.modelsForGroup('default').length === 0)).toBe(true);
+    await root.call('DELETE', `/api/channel/${id}`);
+    expect(await until(() => cacheB.get(id) === undefined)).toBe(true);
+  });
+});
