@@ -21,6 +21,8 @@ export interface TokenAuth {
   userGroup: string;
   /** users.setting accept_unset_model_ratio_model. */
   acceptUnsetRatio: boolean;
+  /** The token's own request limit, when enabled. */
+  rateLimit: { periodSeconds: number; count: number; success: number } | undefined;
   loadedAt: number;
 }
 
@@ -69,6 +71,10 @@ export class TokenAuthCache {
         't.model_limits',
         't.allow_ips',
         't.group',
+        't.rate_limit_enabled',
+        't.rate_limit_period',
+        't.rate_limit_count',
+        't.rate_limit_success',
         'u.id as userId',
         'u.username',
         'u.status as userStatus',
@@ -105,6 +111,7 @@ export class TokenAuthCache {
       userRole: row.userRole,
       userGroup: row.userGroup,
       acceptUnsetRatio: acceptUnset,
+      rateLimit: row.rate_limit_enabled === 1 && row.rate_limit_period > 0 ? { periodSeconds: row.rate_limit_period, count: row.rate_limit_count, success: row.rate_limit_success } : undefined,
       loadedAt: now,
     };
     this.byKey.set(key, auth);

@@ -7,6 +7,7 @@ import { openAIErrorBody, RelayError, relayErrors } from './errors.js';
 import { forwardOpenAI, type AttemptResult } from './forward.js';
 import { resolvePrice } from './price.js';
 import { openAIPaths, rewriteOpenAIBody, type OpenAIEndpoint } from './providers/openai/request.js';
+import { checkRateLimits, countSuccess } from './rate-limits.js';
 import { retryPolicy } from './retry-policy.js';
 import type { RelayContext } from './services.js';
 import { logRelayError, newRequestId, settleCall } from './settle.js';
@@ -59,6 +60,7 @@ export async function relayOpenAI(ctx: RelayContext, req: FastifyRequest, reply:
   const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
   if (!price) throw relayErrors.unpriced(model);
   if (!ctx.channelCache.hasModel(group, model)) throw relayErrors.noChannel(group, model);
+  const limits = await checkRateLimits(ctx.relay.counters, ctx.options, auth, group);
 
   const stream = body.stream === true;
   const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
@@ -75,6 +77,7 @@ export async function relayOpenAI(ctx: RelayContext, req: FastifyRequest, reply:
   let settled = false;
   try {
     settled = await attempts(ctx, req, reply, { endpoint, started, auth, group, body, model, price, stream, includeUsage: streamOptions?.include_usage === true, target, reserved });
+    if (settled) countSuccess(ctx.relay.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
     if (!settled) ctx.relay.ledger.settle(target, reserved, 0);
