@@ -5,6 +5,8 @@ export * from './schemas/common.js';
 export * from './schemas/user.js';
 export * from './schemas/option.js';
 export * from './schemas/channel.js';
+export * from './schemas/token.js';
+export * from './schemas/log.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';

@@ -1,0 +1,55 @@
+import type { LogRow } from '@tollway/shared';
+import type { LogRecord } from './store.js';
+
+/** Keys of `other` only administrators see (which channels served or failed the call). */
+const ADMIN_ONLY_OTHER_KEYS = ['admin_info', 'channel_id', 'channel_name'];
+
+function common(r: LogRecord): Omit<LogRow, 'channel' | 'channel_name' | 'ip'> {
+  return {
+    id: r.id,
+    created_at: Number(r.created_at),
+    type: r.type,
+    user_id: r.user_id,
+    username: r.username,
+    token_id: r.token_id,
+    token_name: r.token_name,
+    model_name: r.model_name,
+    group: r.group,
+    prompt_tokens: r.prompt_tokens,
+    completion_tokens: r.completion_tokens,
+    quota: Number(r.quota),
+    use_time: r.use_time,
+    is_stream: r.is_stream === 1,
+    content: r.content ?? '',
+    request_id: r.request_id,
+    other: r.other ?? '',
+  };
+}
+
+/** An administrator's view: everything, with the channel id as `channel`. */
+export function toAdminLog(r: LogRecord): LogRow {
+  return { ...common(r), channel: r.channel_id, channel_name: r.channel_name, ip: r.ip };
+}
+
+/** `other` without the administrators' keys; text that is not a JSON object is passed on unchanged. */
+export function userOther(text: string): string {
+  if (!text) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
+  const obj = parsed as Record<string, unknown>;
+  if (!ADMIN_ONLY_OTHER_KEYS.some((k) => k in obj)) return text;
+  for (const k of ADMIN_ONLY_OTHER_KEYS) delete obj[k];
+  return JSON.stringify(obj);
+}
+
+/** A user's view of their own log: no channel, no admin keys in `other`, the IP only if they chose to see it. */
+export function toUserLog(r: LogRecord, showIp: boolean): LogRow {
+  const row: LogRow = { ...common(r), other: userOther(r.other ?? '') };
+  if (showIp) row.ip = r.ip;
+  return row;
+}

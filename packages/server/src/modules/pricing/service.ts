@@ -1,0 +1,72 @@
+import { DEFAULT_GROUP, defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio } from '@tollway/shared';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+
+/** One row of the pricing page (spec 3 §3). quota_type 0: by ratio; 1: fixed price per call. */
+export const pricingModel = z.object({
+  model_name: z.string(),
+  quota_type: z.union([z.literal(0), z.literal(1)]),
+  /** 0 for fixed-price rows, and for models with no price at all (refused unless self-use or accept-unset). */
+  model_ratio: z.number(),
+  completion_ratio: z.number(),
+  /** Dollars per call; 0 for ratio rows. */
+  model_price: z.number(),
+  /** Groups in which some enabled channel serves the model. */
+  enable_groups: z.array(z.string()),
+});
+export type PricingModel = z.infer<typeof pricingModel>;
+
+export interface PricingPage {
+  data: PricingModel[];
+  /** Ratios of the groups the caller may use. */
+  group_ratio: Record<string, number>;
+  /** Groups the caller may use, with their descriptions. */
+  usable_group: Record<string, string>;
+}
+
+/**
+ * The pricing page for a caller in `group` (logged out: the default group): every model some enabled channel
+ * routes, with its price and the groups that serve it.
+ */
+export function pricingFor(ctx: AppContext, group: string): PricingPage {
+  const o = ctx.options;
+  const groupRatio = o.json<Record<string, number>>('GroupRatio');
+  const usable: Record<string, string> = { ...o.json<Record<string, string>>('UserUsableGroups') };
+  if (!(group in usable)) usable[group] = group;
+  const prices = o.json<Record<string, number>>('ModelPrice');
+  const ratios = o.json<Record<string, number>>('ModelRatio');
+  const completion = o.json<Record<string, number>>('CompletionRatio');
+  const groups = [...new Set([...Object.keys(groupRatio), ...Object.keys(usable)])];
+  const servedBy = new Map<string, string[]>();
+  for (const g of groups) {
+    for (const m of ctx.channelCache.modelsForGroup(g)) {
+      const list = servedBy.get(m);
+      if (list) list.push(g);
+      else servedBy.set(m, [g]);
+    }
+  }
+  const data: PricingModel[] = [];
+  for (const model of ctx.channelCache.allModels()) {
+    const enable_groups = servedBy.get(model) ?? [];
+    const price = prices[model];
+    if (price !== undefined) {
+      data.push({ model_name: model, quota_type: 1, model_ratio: 0, completion_ratio: 0, model_price: price, enable_groups });
+    } else {
+      data.push({ model_name: model, quota_type: 0, model_ratio: ratios[model] ?? 0, completion_ratio: completion[model] ?? 1, model_price: 0, enable_groups });
+    }
+  }
+  const group_ratio: Record<string, number> = {};
+  for (const g of Object.keys(usable)) group_ratio[g] = groupRatio[g] ?? 1;
+  return { data, group_ratio, usable_group: usable };
+}
+
+/** The caller's group for pricing: their own when logged in and enabled, else the default group. */
+export const pricingGroup = (user: { group: string; status: number } | undefined): string => (user && user.status === 1 ? user.group : DEFAULT_GROUP);
+
+/** Puts the shipped ratio and price tables back (ModelRatio, CompletionRatio, CacheRatio, ModelPrice). */
+export async function resetModelPricing(ctx: AppContext): Promise<void> {
+  await ctx.options.set('ModelRatio', JSON.stringify(defaultModelRatio));
+  await ctx.options.set('CompletionRatio', JSON.stringify(defaultCompletionRatio));
+  await ctx.options.set('CacheRatio', JSON.stringify(defaultCacheRatio));
+  await ctx.options.set('ModelPrice', JSON.stringify(defaultModelPrice));
+}

@@ -1,0 +1,78 @@
+import { createTokenBody, idParam, paged, tokenPageQuery, tokenPublic, tokenSearchQuery, updateTokenBody, updateTokenQuery } from '@tollway/shared';
+import { z } from 'zod';
+import type { Router } from '../../http/route.js';
+import { tokensOf } from './service.js';
+
+/**
+ * The caller's own API tokens (level user). Keys are sent in full without the sk- prefix; the console shows
+ * them as sk-<key>. Nobody, administrators included, reaches another user's tokens here: they are "not found".
+ */
+export function tokenRoutes(r: Router): void {
+  const tags = ['tokens'];
+  r.add({
+    method: 'GET',
+    url: '/api/token/',
+    level: 'user',
+    summary: 'Own tokens, newest first (p, size or page_size)',
+    tags,
+    query: tokenPageQuery,
+    response: paged(tokenPublic),
+    handler: ({ ctx, user, query }) => tokensOf(ctx).page(user!.id, query),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/token/search',
+    level: 'user',
+    summary: 'Search own tokens by part of the name (keyword) and of the key (token, sk- optional)',
+    tags,
+    query: tokenSearchQuery,
+    response: paged(tokenPublic),
+    handler: ({ ctx, user, query }) => tokensOf(ctx).page(user!.id, query),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/token/:id',
+    level: 'user',
+    summary: 'One own token',
+    tags,
+    params: idParam,
+    response: tokenPublic,
+    handler: ({ ctx, user, params }) => tokensOf(ctx).get(user!.id, params.id),
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/token/',
+    level: 'user',
+    summary: 'Create count (1-100) tokens; returns them with their full keys',
+    tags,
+    body: createTokenBody,
+    response: z.array(tokenPublic),
+    successMessage: 'token created',
+    handler: ({ ctx, user, body }) => tokensOf(ctx).create(user!, body),
+  });
+  r.add({
+    method: 'PUT',
+    url: '/api/token/',
+    level: 'user',
+    summary: 'Update an own token (fields present change); ?status_only=true changes only the status',
+    tags,
+    query: updateTokenQuery,
+    body: updateTokenBody,
+    response: tokenPublic,
+    successMessage: 'token updated',
+    handler: ({ ctx, user, body, query }) => tokensOf(ctx).update(user!, body, query.status_only === true),
+  });
+  r.add({
+    method: 'DELETE',
+    url: '/api/token/:id',
+    level: 'user',
+    summary: 'Delete an own token (its key stops working at once)',
+    tags,
+    params: idParam,
+    successMessage: 'token deleted',
+    handler: async ({ ctx, user, params }) => {
+      await tokensOf(ctx).remove(user!.id, params.id);
+      return undefined;
+    },
+  });
+}

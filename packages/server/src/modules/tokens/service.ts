@@ -1,0 +1,165 @@
+import { TOKEN_KEY_PREFIX, TokenStatus, type CreateTokenBody, type TokenPublic, type UpdateTokenBody } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { randomString } from '../../lib/secrets.js';
+import { nowSeconds } from '../../lib/time.js';
+import { invalidIpLine } from '../../relay/ip-allow.js';
+import type { RelayContext } from '../../relay/services.js';
+import type { AuthUser } from '../auth/session.js';
+import { pageWindow } from '../users/routes-admin.js';
+import { TokensStore, type NewToken, type TokenChanges, type TokenRow } from './store.js';
+import { isExhausted, isExpired, toTokenPublic } from './view.js';
+
+export const KEY_LENGTH = 48;
+export const NAME_SUFFIX_LENGTH = 6;
+export const TOKEN_NOT_FOUND = 'token not found';
+export const CANNOT_ENABLE_EXPIRED = 'the token has expired and cannot be enabled: change its expiry time or set it to never expire first';
+export const CANNOT_ENABLE_EXHAUSTED = 'the token has no quota left and cannot be enabled: change its remaining quota or make it unlimited first';
+
+const bit = (v: boolean) => (v ? 1 : 0);
+
+/**
+ * API token rules. A user sees and changes only their own tokens (every query is scoped to the owner); every
+ * change tells the relay so its token cache and balances follow at once, here and on other nodes.
+ */
+export class TokensService {
+  readonly store: TokensStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.store = new TokensStore(ctx.db);
+  }
+
+  private changed(t: Pick<TokenRow, 'key' | 'id'>): void {
+    (this.ctx as RelayContext).relay.tokenChanged(t.key, t.id);
+  }
+
+  /** Groups the user may put on a token: the keys of UserUsableGroups plus their own group. */
+  usableGroups(user: AuthUser): string[] {
+    const usable = Object.keys(this.ctx.options.json<Record<string, string>>('UserUsableGroups'));
+    return usable.includes(user.group) ? usable : [...usable, user.group];
+  }
+
+  private checkGroup(user: AuthUser, group: string): void {
+    if (group && !this.usableGroups(user).includes(group)) throw new ApiError(`group: "${group}" is not available to you`);
+  }
+
+  private checkAllowIps(text: string): void {
+    const bad = invalidIpLine(text);
+    if (bad !== undefined) throw new ApiError(`allow_ips: "${bad}" is not a valid IP address or CIDR range (one per line)`);
+  }
+
+  async page(userId: number, q: { p: number; page_size: number; size?: number; keyword?: string; token?: string }) {
+    const w = pageWindow({ p: q.p, page_size: q.size ?? q.page_size });
+    const token = q.token ?? '';
+    const key = token.startsWith(TOKEN_KEY_PREFIX) ? token.slice(TOKEN_KEY_PREFIX.length) : token;
+    const { items, total } = await this.store.page(userId, { offset: w.offset, limit: w.limit, name: q.keyword, key });
+    const now = nowSeconds();
+    return { items: items.map((t) => toTokenPublic(t, now)), page: w.page, total };
+  }
+
+  async get(userId: number, id: number): Promise<TokenPublic> {
+    const t = await this.store.findOwn(userId, id);
+    if (!t) throw notFound(TOKEN_NOT_FOUND);
+    return toTokenPublic(t);
+  }
+
+  /** Creates `count` tokens; the first keeps the name, the others get a random 6-character suffix. */
+  async create(user: AuthUser, body: CreateTokenBody): Promise<TokenPublic[]> {
+    this.checkAllowIps(body.allow_ips);
+    this.checkGroup(user, body.group);
+    const now = nowSeconds();
+    if (isExpired({ expired_time: body.expired_time }, now)) throw new ApiError('expired_time: the expiry time is in the past');
+    const rows: NewToken[] = [];
+    for (let i = 0; i < body.count; i++) {
+      rows.push({
+        user_id: user.id,
+        key: randomString(KEY_LENGTH),
+        status: TokenStatus.Enabled,
+        name: i === 0 ? body.name : `${body.name}-${randomString(NAME_SUFFIX_LENGTH)}`,
+        created_time: now,
+        accessed_time: now,
+        expired_time: body.expired_time,
+        remain_quota: body.remain_quota,
+        unlimited_quota: bit(body.unlimited_quota),
+        used_quota: 0,
+        model_limits_enabled: bit(body.model_limits_enabled),
+        model_limits: body.model_limits,
+        allow_ips: body.allow_ips,
+        group: body.group,
+        rate_limit_enabled: bit(body.rate_limit_enabled),
+        rate_limit_period: body.rate_limit_period,
+        rate_limit_count: body.rate_limit_count,
+        rate_limit_success: body.rate_limit_success,
+        deleted_at: null,
+      });
+    }
+    const stored = await this.store.insertMany(rows);
+    // A key tried before it existed may sit in the relay's negative cache.
+    for (const t of stored) this.changed(t);
+    return stored.map((t) => toTokenPublic(t, now));
+  }
+
+  /**
+   * Full update (fields present change) or, with statusOnly, just the status. Enabling an expired or
+   * exhausted token is refused unless this same request gives it a future expiry or quota.
+   */
+  async update(user: AuthUser, body: UpdateTokenBody, statusOnly: boolean): Promise<TokenPublic> {
+    const current = await this.store.findOwn(user.id, body.id);
+    if (!current) throw notFound(TOKEN_NOT_FOUND);
+    const changes: TokenChanges = {};
+    if (statusOnly) {
+      if (body.status === undefined) throw new ApiError('status is required');
+    } else {
+      if (body.name !== undefined) changes.name = body.name;
+      if (body.remain_quota !== undefined) changes.remain_quota = body.remain_quota;
+      if (body.unlimited_quota !== undefined) changes.unlimited_quota = bit(body.unlimited_quota);
+      if (body.expired_time !== undefined) changes.expired_time = body.expired_time;
+      if (body.model_limits_enabled !== undefined) changes.model_limits_enabled = bit(body.model_limits_enabled);
+      if (body.model_limits !== undefined) changes.model_limits = body.model_limits;
+      if (body.allow_ips !== undefined) {
+        this.checkAllowIps(body.allow_ips);
+        changes.allow_ips = body.allow_ips;
+      }
+      if (body.group !== undefined && body.group !== current.group) {
+        this.checkGroup(user, body.group);
+        changes.group = body.group;
+      }
+      if (body.rate_limit_enabled !== undefined) changes.rate_limit_enabled = bit(body.rate_limit_enabled);
+      if (body.rate_limit_period !== undefined) changes.rate_limit_period = body.rate_limit_period;
+      if (body.rate_limit_count !== undefined) changes.rate_limit_count = body.rate_limit_count;
+      if (body.rate_limit_success !== undefined) changes.rate_limit_success = body.rate_limit_success;
+    }
+    // 3 and 4 are derived states: a full update that sends them back (an edited list row) leaves the status alone.
+    if (body.status === TokenStatus.Enabled || body.status === TokenStatus.Disabled) {
+      const next = { ...current, ...changes } as TokenRow;
+      if (body.status === TokenStatus.Enabled) {
+        if (isExpired(next)) throw new ApiError(CANNOT_ENABLE_EXPIRED);
+        if (isExhausted(next)) throw new ApiError(CANNOT_ENABLE_EXHAUSTED);
+      }
+      changes.status = body.status;
+    } else if (statusOnly) {
+      throw new ApiError('status must be 1 (enabled) or 2 (disabled)');
+    }
+    if (!(await this.store.update(user.id, current.id, changes))) throw notFound(TOKEN_NOT_FOUND);
+    this.changed(current);
+    const updated = await this.store.findOwn(user.id, current.id);
+    if (!updated) throw notFound(TOKEN_NOT_FOUND);
+    return toTokenPublic(updated);
+  }
+
+  /** Soft delete: the row stays (its logs keep the name) and the key stops working at once. */
+  async remove(userId: number, id: number): Promise<void> {
+    const t = await this.store.findOwn(userId, id);
+    if (!t || !(await this.store.softDelete(userId, id, new Date().toISOString()))) throw notFound(TOKEN_NOT_FOUND);
+    this.changed(t);
+  }
+}
+
+const services = new WeakMap<AppContext, TokensService>();
+
+/** The token service of a context (one per running app). */
+export function tokensOf(ctx: AppContext): TokensService {
+  let s = services.get(ctx);
+  if (!s) services.set(ctx, (s = new TokensService(ctx)));
+  return s;
+}

@@ -1,0 +1,44 @@
+import { TokenStatus, type TokenPublic } from '@tollway/shared';
+import { nowSeconds } from '../../lib/time.js';
+import type { TokenRow } from './store.js';
+
+type Validity = Pick<TokenRow, 'expired_time' | 'remain_quota' | 'unlimited_quota'>;
+
+/** Past its expiry (-1 never expires). */
+export const isExpired = (t: Pick<TokenRow, 'expired_time'>, now = nowSeconds()): boolean => Number(t.expired_time) !== -1 && Number(t.expired_time) < now;
+
+/** No quota left on a limited token. */
+export const isExhausted = (t: Pick<TokenRow, 'remain_quota' | 'unlimited_quota'>): boolean => t.unlimited_quota !== 1 && Number(t.remain_quota) <= 0;
+
+/** The status to show: an enabled token that is expired shows 3, one that is used up shows 4. */
+export function displayStatus(t: Pick<TokenRow, 'status'> & Validity, now = nowSeconds()): number {
+  if (t.status !== TokenStatus.Enabled) return t.status;
+  if (isExpired(t, now)) return TokenStatus.Expired;
+  if (isExhausted(t)) return TokenStatus.Exhausted;
+  return TokenStatus.Enabled;
+}
+
+/** A token for its owner: the full key without the sk- prefix, flags as booleans, status for display. */
+export function toTokenPublic(t: TokenRow, now = nowSeconds()): TokenPublic {
+  return {
+    id: t.id,
+    user_id: t.user_id,
+    key: t.key,
+    status: displayStatus(t, now),
+    name: t.name,
+    created_time: Number(t.created_time),
+    accessed_time: Number(t.accessed_time),
+    expired_time: Number(t.expired_time),
+    remain_quota: Number(t.remain_quota),
+    unlimited_quota: t.unlimited_quota === 1,
+    used_quota: Number(t.used_quota),
+    model_limits_enabled: t.model_limits_enabled === 1,
+    model_limits: t.model_limits ?? '',
+    allow_ips: t.allow_ips ?? '',
+    group: t.group,
+    rate_limit_enabled: t.rate_limit_enabled === 1,
+    rate_limit_period: t.rate_limit_period,
+    rate_limit_count: t.rate_limit_count,
+    rate_limit_success: t.rate_limit_success,
+  };
+}
