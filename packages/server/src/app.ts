@@ -58,9 +58,10 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
   // then every remaining keep-alive connection is closed so it cannot hold the process for its idle timeout.
   let closing = false;
   let inFlight = 0;
-  app.addHook('onRequest', async (_req, reply) => {
+  app.addHook('onRequest', (_req, reply, done) => {
     inFlight++;
     reply.raw.once('close', () => inFlight--);
+    done();
   });
   app.addHook('preClose', async () => {
     closing = true;
@@ -70,8 +71,9 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
       app.server.closeAllConnections();
     }, 25);
   });
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   const registered: BuiltApp['registered'] = [];
   app.addHook('onRoute', (r) => {

@@ -28,6 +28,19 @@ function parseBody(raw: unknown): Body {
   return body as Body;
 }
 
+const targets = new WeakMap<CachedChannel, { origin: string; pathPrefix: string }>();
+
+/** Origin and path prefix of a channel's upstream, parsed once per cached channel object. */
+function upstreamTarget(ch: CachedChannel): { origin: string; pathPrefix: string } {
+  let t = targets.get(ch);
+  if (!t) {
+    const url = new URL(ch.baseUrl || channelTypeById.get(ch.type)?.baseUrl || 'https://api.openai.com');
+    t = { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '') };
+    targets.set(ch, t);
+  }
+  return t;
+}
+
 /** Removes the channel's secrets from a message that goes back to the caller. */
 function scrub(message: string, ch: CachedChannel): string {
   let out = message;
@@ -109,7 +122,7 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
   const policy = retryPolicy(ctx.options);
   const tried = new Set<number>();
   const usedChannels: number[] = [];
-  let last: { status: number; message: string; channel?: CachedChannel } = { status: 503, message: relayErrors.noChannel(group, model).message };
+  let last: { status: number; message: string; channel?: CachedChannel } | undefined;
   for (let attempt = 0; attempt < policy.attempts && !abort.signal.aborted; attempt++) {
     const ch = ctx.channelCache.select(group, model, tried, attempt);
     if (!ch) break;
@@ -121,8 +134,7 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
       last = { status: 503, message: 'error' in mapped ? mapped.error : 'channel has no usable key', channel: ch };
       continue;
     }
-    const base = ch.baseUrl || channelTypeById.get(ch.type)?.baseUrl || 'https://api.openai.com';
-    const url = new URL(base);
+    const upstream = upstreamTarget(ch);
     const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${ch.keys[keyIndex]}` };
     if (ch.organization) headers['openai-organization'] = ch.organization;
     let result: AttemptResult;
@@ -130,8 +142,8 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
       result = await forwardOpenAI(
         ctx.relay.agent,
         {
-          origin: url.origin,
-          path: `${url.pathname.replace(/\/+$/, '')}${openAIPaths[endpoint]}`,
+          origin: upstream.origin,
+          path: `${upstream.pathPrefix}${openAIPaths[endpoint]}`,
           headers,
           body: rewriteOpenAIBody(body, { model: mapped.model, forceStreamUsage: true, systemPrompt: ch.systemPrompt, paramOverride: ch.paramOverride }, endpoint),
           stream,
@@ -158,6 +170,7 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
     ctx.channels?.reportUpstreamError(ch, keyIndex, result.status, result.message).catch(() => undefined);
     if (!policy.retryable(result.status)) break;
   }
+  last ??= { status: 503, message: relayErrors.noChannel(group, model).message };
   logRelayError(ctx, { auth, group, model, ip: req.ip, requestId, started, stream, status: last.status, message: last.message, channel: last.channel, usedChannels });
   const mappedStatus = Number(last.channel?.statusCodeMapping[String(last.status)] ?? last.status) || 502;
   const hide = ctx.options.bool('global.hide_upstream_error_enabled');

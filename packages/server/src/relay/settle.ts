@@ -28,7 +28,10 @@ export interface CallRecord {
   reserved: number;
 }
 
-export const newRequestId = (): string => crypto.randomBytes(12).toString('hex');
+const idPrefix = crypto.randomBytes(6).toString('hex');
+let idSeq = 0;
+/** Unique per process start (random prefix) and per call (sequence); no syscall per call. */
+export const newRequestId = (): string => `${idPrefix}${(++idSeq).toString(36).padStart(8, '0')}`;
 
 /**
  * Stages 6–7 — settle and log: the exact quota from usage, the reservation replaced by the charge in the

@@ -1,0 +1,61 @@
+import autocannon from 'autocannon';
+import { Pool } from 'undici';
+
+export interface Target {
+  name: string;
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+export interface Throughput {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Requests per second over `seconds` with `connections` keep-alive connections (autocannon). */
+export async function throughput(t: Target, body: string, connections: number, seconds: number): Promise<Throughput> {
+  const r = await autocannon({
+    url: t.url + t.path,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...t.headers },
+    body,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+/**
+ * Latency over one keep-alive connection, sequential requests, measured in-process with hrtime (sub-ms
+ * resolution). `firstByte`: time to the first body chunk instead of the whole answer.
+ */
+export async function sequentialLatency(t: Target, body: string, n: number, firstByte: boolean): Promise<{ p50: number; p90: number }> {
+  const pool = new Pool(t.url, { connections: 1, pipelining: 1 });
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < n + 100; i++) {
+      const t0 = process.hrtime.bigint();
+      const res = await pool.request({ method: 'POST', path: t.path, headers: { 'content-type': 'application/json', ...t.headers }, body });
+      let first = 0n;
+      for await (const _chunk of res.body) {
+        if (!first) first = process.hrtime.bigint();
+      }
+      const end = process.hrtime.bigint();
+      if (res.statusCode !== 200) throw new Error(`${t.name}: HTTP ${res.statusCode}`);
+      if (i >= 100) times.push(Number((firstByte ? first : end) - t0) / 1e6);
+    }
+  } finally {
+    await pool.close();
+  }
+  return { p50: percentile(times, 50), p90: percentile(times, 90) };
+}
