@@ -1,0 +1,105 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+
+/** Token checks, pricing rules, logging switches, OpenAI billing endpoints and the stream idle timeout. */
+describe('relay rules', () => {
+  let t: TestApp;
+  let mock: MockUpstream;
+  let root: Client;
+  let user: Client;
+  let base: string;
+  beforeAll(async () => {
+    mock = await startMockUpstream({ record: false });
+    t = await startTestApp('sqlite', { STREAMING_TIMEOUT: '1' });
+    root = await setupRoot(t.app);
+    user = await createUserClient(t.app, root, 'rules-user');
+    await setQuota(root, user.userId!, 5_000_000);
+    await addChannel(root, { name: 'm', key: 'k', baseUrl: mock.url, models: 'gpt-4o-mini,unpriced-model,gpt-4o' });
+    base = await listen(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  const sdk = (key: string) => new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
+  const hi = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }] };
+
+  it('enforces model limits, the IP allow-list, expiry, token status and user status', async () => {
+    const limited = await addToken(t, user.userId!, { modelLimits: 'gpt-4o' });
+    await expect(sdk(limited.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'model_not_allowed' } });
+    const ipOk = await addToken(t, user.userId!, { allowIps: '10.0.0.0/8\n127.0.0.1' });
+    expect((await sdk(ipOk.key).chat.completions.create(hi)).choices).toHaveLength(1);
+    const ipBad = await addToken(t, user.userId!, { allowIps: '10.0.0.0/8' });
+    await expect(sdk(ipBad.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'ip_not_allowed' } });
+    const expired = await addToken(t, user.userId!, { expiredTime: Math.floor(Date.now() / 1000) - 10 });
+    await expect(sdk(expired.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'token_expired' } });
+    const exhausted = await addToken(t, user.userId!, { remainQuota: 0, unlimited: false });
+    await expect(sdk(exhausted.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'token_quota_exhausted' } });
+    const banned = await createUserClient(t.app, root, 'banned-user');
+    await setQuota(root, banned.userId!, 1_000_000);
+    const bt = await addToken(t, banned.userId!, {});
+    expect((await sdk(bt.key).chat.completions.create(hi)).choices).toHaveLength(1);
+    await root.call('POST', '/api/user/manage', { id: banned.userId, action: 'disable' });
+    await expect(sdk(bt.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'user_banned' } });
+  });
+
+  it('refuses unpriced models unless self-use mode or the user accepts unset ratios, then bills 0', async () => {
+    const tok = await addToken(t, user.userId!, {});
+    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).rejects.toMatchObject({ status: 403, error: { code: 'model_price_not_set' } });
+    await user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: true });
+    expect((await sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).choices).toHaveLength(1);
+    await drainWriter(t);
+    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'unpriced-model').executeTakeFirstOrThrow();
+    expect(Number(log.quota)).toBe(0);
+    expect(JSON.parse(log.other).ratio_unset).toBe(true);
+  });
+
+  it('honours LogConsumeEnabled and LogErrorEnabled', async () => {
+    const tok = await addToken(t, user.userId!, { name: 'log-switch' });
+    await root.call('PUT', '/api/option/', { key: 'LogConsumeEnabled', value: 'false' });
+    await sdk(tok.key).chat.completions.create(hi);
+    await drainWriter(t);
+    const count = async (type: number) => (await t.database.db.kysely.selectFrom('logs').select('id').where('token_name', '=', 'log-switch').where('type', '=', type).execute()).length;
+    expect(await count(2)).toBe(0);
+    await root.call('PUT', '/api/option/', { key: 'LogConsumeEnabled', value: 'true' });
+    mock.behaviors.set('broken', { failStatus: 400, failMessage: 'bad request from upstream' });
+    await addChannel(root, { name: 'broken', key: 'broken', baseUrl: mock.url, models: 'gpt-4.1' });
+    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'gpt-4.1' })).rejects.toMatchObject({ status: 400 });
+    await drainWriter(t);
+    const errors = await t.database.db.kysely.selectFrom('logs').selectAll().where('token_name', '=', 'log-switch').where('type', '=', 6).execute();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.content).toBe('bad request from upstream');
+    expect(JSON.parse(errors[0]!.other)).toMatchObject({ status_code: 400 });
+  });
+
+  it('answers the OpenAI billing endpoints from the balance and usage', async () => {
+    const tok = await addToken(t, user.userId!, { remainQuota: 1_000_000, unlimited: false });
+    await sdk(tok.key).chat.completions.create(hi);
+    await drainWriter(t);
+    const sub = (await (await fetch(`${base}/v1/dashboard/billing/subscription`, { headers: { authorization: `Bearer ${tok.key}` } })).json()) as { hard_limit_usd: number; object: string };
+    expect(sub.object).toBe('billing_subscription');
+    expect(sub.hard_limit_usd).toBeCloseTo((1_000_000 - 2) / 500_000, 6);
+    const usage = (await (await fetch(`${base}/dashboard/billing/usage`, { headers: { authorization: `Bearer ${tok.key}` } })).json()) as { total_usage: number };
+    expect(usage.total_usage).toBeCloseTo((2 / 500_000) * 100, 6);
+  });
+
+  it('ends a stream whose upstream goes silent for STREAMING_TIMEOUT and bills what was delivered', async () => {
+    mock.behaviors.set('stall', { pieces: ['one', ' two', ' three'], chunkDelayMs: 2500 });
+    await addChannel(root, { name: 'stall', key: 'stall', baseUrl: mock.url, models: 'gpt-4o-2024-11-20' });
+    const tok = await addToken(t, user.userId!, { name: 'stall-token' });
+    const started = Date.now();
+    const res = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${tok.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...hi, model: 'gpt-4o-2024-11-20', stream: true }) });
+    const text = await res.text();
+    expect(Date.now() - started).toBeLessThan(2400);
+    expect(text).toContain('one');
+    expect(text).not.toContain('three');
+    await drainWriter(t);
+    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('token_name', '=', 'stall-token').executeTakeFirstOrThrow();
+    expect(log.completion_tokens).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse(log.other).usage_reported).toBe(false);
+  });
+});
