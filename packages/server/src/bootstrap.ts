@@ -4,7 +4,8 @@ import type { AppContext } from './context.js';
 import { connectDatabase, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, LocalBus, RedisBus, type ClusterBus } from './lib/cluster-bus.js';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './lib/rate-limit.js';
+import { rateLimiterOver } from './lib/rate-limit.js';
+import { MemoryWindowCounters, RedisWindowCounters } from './lib/window-counters.js';
 import { resolveSessionSecret } from './lib/secrets.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { ChannelCache } from './modules/channels/cache.js';
@@ -44,13 +45,15 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   await channelCache.reload();
   bus.subscribe('channels', () => void channelCache.reload().catch((err) => log.warn({ err }, 'channel reload failed')));
   const channels = new ChannelsService(db, channelCache, options, bus, log);
+  const counters = redis ? new RedisWindowCounters(redis, config.redisKeyPrefix) : new MemoryWindowCounters();
   const base: AppContext = {
     config,
     db,
     log,
     options,
     sessions: new SessionSealer(resolveSessionSecret(config.sessionSecret, config.dataDir, log)),
-    rateLimiter: redis ? new RedisRateLimiter(redis, config.redisKeyPrefix) : new MemoryRateLimiter(),
+    counters,
+    rateLimiter: rateLimiterOver(counters),
     redis,
     usersStore,
     users,

@@ -12,7 +12,7 @@ export function registerRoute(app: FastifyInstance, ctx: AppContext, def: RouteD
     url: def.url,
     handler: async (req, reply) => {
       if (def.rateLimit === 'critical') {
-        const ok = await ctx.rateLimiter.hit(`critical:${req.ip}`, ctx.config.criticalRateLimit, ctx.config.criticalRateLimitDuration);
+        const ok = await ctx.rateLimiter(`critical:${req.ip}`, ctx.config.criticalRateLimit, ctx.config.criticalRateLimitDuration);
         if (!ok) throw new ApiError('too many requests, please try again later', 429);
       }
       const user = def.level === 'public' ? undefined : await authorize(req, ctx, def.level);

@@ -1,7 +1,6 @@
 import type { AppContext } from '../context.js';
 import { TokenAuthCache } from './auth-cache.js';
 import { QuotaLedger } from './ledger.js';
-import { MemoryWindowCounters, RedisWindowCounters } from './rate-limits.js';
 import type { RelayServices } from './services.js';
 import { createUpstreamAgent } from './upstream-agent.js';
 import { DurableWriter } from './writer.js';
@@ -62,7 +61,6 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     ledger,
     writer,
     agent,
-    counters: ctx.redis ? new RedisWindowCounters(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryWindowCounters(),
     tokenChanged(key, id) {
       tokenChanged(key, id);
       void ctx.bus.publish('tokens', `${key}:${id}`).catch(() => undefined);

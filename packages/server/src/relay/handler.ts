@@ -73,7 +73,7 @@ export async function relayOpenAI(ctx: RelayContext, req: FastifyRequest, reply:
   const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
   if (!price) throw relayErrors.unpriced(model);
   if (!ctx.channelCache.hasModel(group, model)) throw relayErrors.noChannel(group, model);
-  const limits = await checkRateLimits(ctx.relay.counters, ctx.options, auth, group);
+  const limits = await checkRateLimits(ctx.counters, ctx.options, auth, group);
 
   const stream = body.stream === true;
   const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
@@ -90,7 +90,7 @@ export async function relayOpenAI(ctx: RelayContext, req: FastifyRequest, reply:
   let settled = false;
   try {
     settled = await attempts(ctx, req, reply, { endpoint, started, auth, group, body, model, price, stream, includeUsage: streamOptions?.include_usage === true, target, reserved });
-    if (settled) countSuccess(ctx.relay.counters, limits);
+    if (settled) countSuccess(ctx.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
     if (!settled) ctx.relay.ledger.settle(target, reserved, 0);

@@ -2,7 +2,6 @@ import type { Agent } from 'undici';
 import type { AppContext } from '../context.js';
 import type { TokenAuthCache } from './auth-cache.js';
 import type { QuotaLedger } from './ledger.js';
-import type { WindowCounters } from './rate-limits.js';
 import type { DurableWriter } from './writer.js';
 
 /** What the relay hot path uses, built once (see relay/bootstrap.ts). */
@@ -11,8 +10,6 @@ export interface RelayServices {
   ledger: QuotaLedger;
   writer: DurableWriter;
   agent: Agent;
-  /** Request-rate windows (memory, or Redis in a cluster). */
-  counters: WindowCounters;
   /** A token was created, changed or deleted: drop it from caches here and on other nodes. */
   tokenChanged(key: string, id: number): void;
 }
