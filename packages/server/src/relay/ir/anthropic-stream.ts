@@ -1,0 +1,237 @@
+import { sse } from './sse.js';
+import { emptyUsage, type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Json = Record<string, any>;
+
+export const stopToIR: Record<string, IRStopReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  pause_turn: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+};
+export const stopFromIR: Record<IRStopReason, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', content_filter: 'refusal', error: 'end_turn' };
+
+const count = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+
+/** Anthropic usage (input_tokens exclude cache reads and writes, as in IR) → IR usage; absent fields keep `base`. */
+export function usageToIR(u: Json | undefined | null, base: IRUsage = emptyUsage()): IRUsage {
+  if (!u) return { ...base };
+  return {
+    inputTokens: count(u.input_tokens, base.inputTokens),
+    outputTokens: count(u.output_tokens, base.outputTokens),
+    cacheReadTokens: count(u.cache_read_input_tokens, base.cacheReadTokens),
+    cacheWriteTokens: count(u.cache_creation_input_tokens, base.cacheWriteTokens),
+    reasoningTokens: base.reasoningTokens,
+  };
+}
+
+export const usageFromIR = (u: IRUsage): Json => ({
+  input_tokens: u.inputTokens,
+  cache_creation_input_tokens: u.cacheWriteTokens,
+  cache_read_input_tokens: u.cacheReadTokens,
+  output_tokens: u.outputTokens,
+});
+
+/** Anthropic message ids start with msg_. */
+export const messageId = (id: string): string => (!id ? `msg_${Date.now().toString(36)}` : id.startsWith('msg_') ? id : `msg_${id}`);
+
+export interface AnthropicDecodeState {
+  started: boolean;
+  /** message_start's usage, completed by message_delta. */
+  usage: IRUsage;
+  /** Content block index → its kind; tool_use blocks carry their tool-call index. */
+  blocks: Map<number, { kind: 'text' | 'thinking' | 'tool' | 'other'; tool: number }>;
+  /** Tool-call indexes handed out so far. */
+  tools: number;
+}
+
+export const newDecodeState = (): AnthropicDecodeState => ({ started: false, usage: emptyUsage(), blocks: new Map(), tools: 0 });
+
+/** One Anthropic SSE event → IR events. */
+export function decodeEvent(state: AnthropicDecodeState, { event, data }: { event?: string; data: string }): IRStreamEvent[] {
+  let j: Json;
+  try {
+    j = JSON.parse(data);
+  } catch {
+    return [];
+  }
+  if (!j || typeof j !== 'object') return [];
+  switch (String(j.type ?? event ?? '')) {
+    case 'message_start': {
+      const m = (j.message ?? {}) as Json;
+      state.usage = usageToIR(m.usage);
+      if (state.started) return [];
+      state.started = true;
+      return [{ type: 'start', id: String(m.id ?? ''), model: String(m.model ?? '') }];
+    }
+    case 'content_block_start': {
+      const index = Number(j.index ?? 0);
+      const b = (j.content_block ?? {}) as Json;
+      if (b.type === 'tool_use') {
+        const tool = state.tools++;
+        state.blocks.set(index, { kind: 'tool', tool });
+        const out: IRStreamEvent[] = [{ type: 'tool_call_start', index: tool, id: String(b.id ?? ''), name: String(b.name ?? '') }];
+        if (b.input && typeof b.input === 'object' && Object.keys(b.input).length) out.push({ type: 'tool_call_args', index: tool, args: JSON.stringify(b.input) });
+        return out;
+      }
+      if (b.type === 'text') {
+        state.blocks.set(index, { kind: 'text', tool: -1 });
+        return b.text ? [{ type: 'text', text: String(b.text) }] : [];
+      }
+      if (b.type === 'thinking') {
+        state.blocks.set(index, { kind: 'thinking', tool: -1 });
+        if (!b.thinking && !b.signature) return [];
+        return [{ type: 'thinking', text: String(b.thinking ?? ''), ...(b.signature ? { signature: String(b.signature) } : {}) }];
+      }
+      // redacted_thinking has no IR stream event; server tool blocks are not the client's to run.
+      state.blocks.set(index, { kind: 'other', tool: -1 });
+      return [];
+    }
+    case 'content_block_delta': {
+      const d = (j.delta ?? {}) as Json;
+      if (d.type === 'text_delta') return d.text ? [{ type: 'text', text: String(d.text) }] : [];
+      if (d.type === 'thinking_delta') return d.thinking ? [{ type: 'thinking', text: String(d.thinking) }] : [];
+      if (d.type === 'signature_delta') return d.signature ? [{ type: 'thinking', text: '', signature: String(d.signature) }] : [];
+      if (d.type === 'input_json_delta') {
+        const block = state.blocks.get(Number(j.index ?? 0));
+        return block?.kind === 'tool' && d.partial_json ? [{ type: 'tool_call_args', index: block.tool, args: String(d.partial_json) }] : [];
+      }
+      return [];
+    }
+    case 'message_delta': {
+      const out: IRStreamEvent[] = [];
+      if (j.delta?.stop_reason) out.push({ type: 'stop', reason: stopToIR[j.delta.stop_reason] ?? 'stop' });
+      // message_delta's counts are cumulative; input/cache counts, when absent, are message_start's.
+      state.usage = usageToIR(j.usage, state.usage);
+      out.push({ type: 'usage', usage: { ...state.usage } });
+      return out;
+    }
+    case 'message_stop':
+      return [{ type: 'end' }];
+    case 'error':
+      return [{ type: 'error', message: String(j.error?.message ?? 'upstream error') }];
+    default:
+      // ping, content_block_stop
+      return [];
+  }
+}
+
+export interface AnthropicEncodeState {
+  id: string;
+  model: string;
+  started: boolean;
+  /** The open content block. */
+  block: { index: number; kind: 'text' | 'thinking' | 'tool'; tool: number; signed: boolean } | null;
+  nextIndex: number;
+  /** Tool-call indexes whose tool_use block has been opened. */
+  tools: Set<number>;
+  stopReason?: string;
+  usage?: IRUsage;
+  /** message_delta sent: no more content can follow. */
+  delta: boolean;
+  /** message_stop or error sent. */
+  done: boolean;
+}
+
+export const newEncodeState = (model: string): AnthropicEncodeState => ({
+  id: messageId(''),
+  model,
+  started: false,
+  block: null,
+  nextIndex: 0,
+  tools: new Set(),
+  delta: false,
+  done: false,
+});
+
+const closeBlock = (s: AnthropicEncodeState): string => {
+  if (!s.block) return '';
+  const index = s.block.index;
+  s.block = null;
+  return sse({ type: 'content_block_stop', index }, 'content_block_stop');
+};
+
+const openBlock = (s: AnthropicEncodeState, kind: 'text' | 'thinking' | 'tool', contentBlock: Json, tool = -1): string => {
+  const out = closeBlock(s);
+  s.block = { index: s.nextIndex++, kind, tool, signed: false };
+  return out + sse({ type: 'content_block_start', index: s.block.index, content_block: contentBlock }, 'content_block_start');
+};
+
+const blockDelta = (s: AnthropicEncodeState, delta: Json): string => sse({ type: 'content_block_delta', index: s.block!.index, delta }, 'content_block_delta');
+
+/** An unsigned thinking block is open: more thinking text belongs to it. */
+const inThinking = (s: AnthropicEncodeState): boolean => s.block?.kind === 'thinking' && !s.block.signed;
+
+const openTool = (s: AnthropicEncodeState, index: number, id: string, name: string): string => {
+  s.tools.add(index);
+  return openBlock(s, 'tool', { type: 'tool_use', id, name, input: {} }, index);
+};
+
+const messageDelta = (s: AnthropicEncodeState): string => {
+  s.delta = true;
+  const stop_reason = s.stopReason ?? (s.tools.size ? 'tool_use' : 'end_turn');
+  return closeBlock(s) + sse({ type: 'message_delta', delta: { stop_reason, stop_sequence: null }, usage: usageFromIR(s.usage ?? emptyUsage()) }, 'message_delta');
+};
+
+/**
+ * IR event → Anthropic SSE text. Always a valid sequence: message_start first, each block opened before its first
+ * delta and closed when the next starts, message_delta (stop reason + usage) before message_stop. message_delta
+ * waits for usage that arrives after the stop reason (OpenAI sends its usage chunk last), or for the end.
+ */
+export function encodeEvent(s: AnthropicEncodeState, e: IRStreamEvent): string {
+  if (s.done) return '';
+  let out = '';
+  if (!s.started && e.type !== 'error') {
+    s.started = true;
+    if (e.type === 'start') s.id = messageId(e.id);
+    if (e.type === 'usage') s.usage = e.usage;
+    const message = { id: s.id, type: 'message', role: 'assistant', content: [], model: s.model, stop_reason: null, stop_sequence: null, usage: usageFromIR(s.usage ?? emptyUsage()) };
+    out += sse({ type: 'message_start', message }, 'message_start');
+  }
+  switch (e.type) {
+    case 'start':
+      return out;
+    case 'text':
+      if (!e.text || s.delta) return out;
+      if (s.block?.kind !== 'text') out += openBlock(s, 'text', { type: 'text', text: '' });
+      return out + blockDelta(s, { type: 'text_delta', text: e.text });
+    case 'thinking':
+      if (s.delta) return out;
+      if (e.text) {
+        if (!inThinking(s)) out += openBlock(s, 'thinking', { type: 'thinking', thinking: '', signature: '' });
+        out += blockDelta(s, { type: 'thinking_delta', thinking: e.text });
+      }
+      if (e.signature) {
+        if (!inThinking(s)) out += openBlock(s, 'thinking', { type: 'thinking', thinking: '', signature: '' });
+        out += blockDelta(s, { type: 'signature_delta', signature: e.signature });
+        s.block!.signed = true;
+      }
+      return out;
+    case 'tool_call_start':
+      if (s.delta || s.tools.has(e.index)) return out;
+      return out + openTool(s, e.index, e.id, e.name);
+    case 'tool_call_args':
+      if (s.delta || !e.args) return out;
+      if (!s.tools.has(e.index)) out += openTool(s, e.index, `toolu_${s.id.slice(4)}_${e.index}`, '');
+      // A tool_use block already closed cannot be reopened: arguments arriving for it then are lost.
+      else if (s.block?.kind !== 'tool' || s.block.tool !== e.index) return out;
+      return out + blockDelta(s, { type: 'input_json_delta', partial_json: e.args });
+    case 'stop':
+      s.stopReason = stopFromIR[e.reason];
+      return out;
+    case 'usage':
+      s.usage = e.usage;
+      return s.stopReason !== undefined && !s.delta ? out + messageDelta(s) : out;
+    case 'error':
+      s.done = true;
+      return out + sse({ type: 'error', error: { type: 'api_error', message: e.message } }, 'error');
+    case 'end':
+      if (!s.delta) out += messageDelta(s);
+      s.done = true;
+      return out + sse({ type: 'message_stop' }, 'message_stop');
+  }
+}
