@@ -1,7 +1,8 @@
-import { channelTypeById } from '@tollway/shared';
 import type { AppContext } from '../context.js';
 import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
 import { resolveModelMapping } from '../modules/channels/parse.js';
+import { formatFor } from './ir/formats.js';
+import { adaptorFor } from './providers/index.js';
 import { openAIPaths } from './providers/openai/request.js';
 import type { RelayServices } from './services.js';
 
@@ -13,8 +14,9 @@ export interface ChannelTestResult {
 }
 
 /**
- * Calls a channel's upstream once with a one-token chat completion, through the same agent, URL building and
- * model mapping as the relay. Never returns the key.
+ * Calls a channel's upstream once with a one-token chat request, through the same adaptor, wire format and
+ * model mapping as the relay (so Anthropic and Gemini channels are tested in their own format). Never returns
+ * the key.
  */
 export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServices }, channel: CachedChannel, model: string): Promise<ChannelTestResult> {
   const started = Date.now();
@@ -22,24 +24,20 @@ export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServi
   if (keyIndex === undefined) return { ok: false, status: 0, message: 'channel has no usable key', elapsedMs: 0 };
   const mapped = resolveModelMapping(channel.modelMapping, model);
   if ('error' in mapped) return { ok: false, status: 0, message: mapped.error, elapsedMs: 0 };
-  const base = channel.baseUrl || channelTypeById.get(channel.type)?.baseUrl || 'https://api.openai.com';
-  const url = new URL(base);
+  const adaptor = adaptorFor(channel.type);
+  if (!adaptor) return { ok: false, status: 0, message: `channel type ${channel.type} is not supported by this version`, elapsedMs: 0 };
+  const { url, headers } = adaptor.target({ channel, key: channel.keys[keyIndex]!, model: mapped.model, stream: false, openaiPath: openAIPaths.chat, options: ctx.options });
+  const body = formatFor(adaptor.format).requestFromIR({ model: mapped.model, system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], maxTokens: 1, stream: false });
   const { request } = await import('undici');
   try {
-    const res = await request(`${url.origin}${url.pathname.replace(/\/+$/, '')}${openAIPaths.chat}`, {
-      method: 'POST',
-      dispatcher: ctx.relay?.agent,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${channel.keys[keyIndex]}` },
-      body: JSON.stringify({ model: mapped.model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 }),
-      headersTimeout: 60_000,
-      bodyTimeout: 60_000,
-    });
+    const res = await request(url, { method: 'POST', dispatcher: ctx.relay?.agent, headers, body: JSON.stringify(body), headersTimeout: 60_000, bodyTimeout: 60_000 });
     const text = await res.body.text();
     const elapsedMs = Date.now() - started;
     if (res.statusCode >= 400) {
       let message = text.slice(0, 300);
       try {
-        message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+        const j = JSON.parse(text) as { error?: { message?: string } | string };
+        message = (typeof j.error === 'string' ? j.error : j.error?.message) ?? message;
       } catch {
         // keep the raw text
       }

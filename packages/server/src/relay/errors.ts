@@ -28,6 +28,3 @@ export const relayErrors = {
     new RelayError(503, `no available channel for model ${model} in group ${group}`, 'tollway_error', 'model_not_found'),
   rateLimited: (what: string) => new RelayError(429, `too many requests: ${what}; retry later`, 'rate_limit_error', 'rate_limited'),
 };
-
-/** OpenAI error body. */
-export const openAIErrorBody = (e: RelayError) => ({ error: { message: e.message, type: e.type, param: null, code: e.code } });

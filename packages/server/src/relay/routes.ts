@@ -1,7 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from './authenticate.js';
+import { countIRPromptTokens } from './token-count.js';
 import { RelayError } from './errors.js';
-import { relayOpenAI, sendRelayError } from './handler.js';
+import { relayCall, sendRelayError } from './handler.js';
+import { bodyModelInbound, openAIInbound, parseJsonBody, type InboundCall } from './inbound.js';
+import { anthropicMessages } from './ir/anthropic.js';
+import { openAIChat } from './ir/openai-chat.js';
+import type { WireFormat } from './ir/types.js';
 import type { OpenAIEndpoint } from './providers/openai/request.js';
 import type { RelayContext } from './services.js';
 
@@ -12,12 +17,25 @@ const ENDPOINTS: [string, OpenAIEndpoint][] = [
   ['/v1/moderations', 'moderations'],
 ];
 
-function fail(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, err: unknown): void {
-  if (err instanceof RelayError) return sendRelayError(reply, err);
+function fail(req: FastifyRequest, reply: FastifyReply, err: unknown, format: WireFormat = openAIChat): void {
+  if (err instanceof RelayError) return sendRelayError(reply, err, format);
   const fe = err as FastifyError;
-  if (fe.statusCode && fe.statusCode < 500) return sendRelayError(reply, new RelayError(fe.statusCode, fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : fe.message, 'invalid_request_error'));
+  if (fe.statusCode && fe.statusCode < 500) {
+    return sendRelayError(reply, new RelayError(fe.statusCode, fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : fe.message, 'invalid_request_error'), format);
+  }
   req.log.error({ err }, 'relay failed');
-  sendRelayError(reply, new RelayError(500, 'internal server error, contact the administrator', 'tollway_error', 'internal_error'));
+  sendRelayError(reply, new RelayError(500, 'internal server error, contact the administrator', 'tollway_error', 'internal_error'), format);
+}
+
+/** Registers one relay endpoint: errors (even authentication) answer in the client's format. */
+export function relayRoute(scope: FastifyInstance, ctx: RelayContext, url: string, format: WireFormat, parse: (req: FastifyRequest) => InboundCall): void {
+  scope.post(url, async (req, reply) => {
+    try {
+      await relayCall(ctx, req, reply, parse);
+    } catch (err) {
+      fail(req, reply, err, format);
+    }
+  });
 }
 
 /** The OpenAI-compatible API under /v1 (token auth, OpenAI error shape), in its own scope with a raw body. */
@@ -25,16 +43,18 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimit }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((err, req, reply) => fail(ctx, req, reply, err));
-    for (const [url, endpoint] of ENDPOINTS) {
-      scope.post(url, async (req, reply) => {
-        try {
-          await relayOpenAI(ctx, req, reply, endpoint);
-        } catch (err) {
-          fail(ctx, req, reply, err);
-        }
-      });
-    }
+    scope.setErrorHandler((err, req, reply) => fail(req, reply, err));
+    for (const [url, endpoint] of ENDPOINTS) relayRoute(scope, ctx, url, openAIChat, openAIInbound(endpoint));
+    relayRoute(scope, ctx, '/v1/messages', anthropicMessages, bodyModelInbound(anthropicMessages, 'max_tokens'));
+    scope.post('/v1/messages/count_tokens', async (req, reply) => {
+      try {
+        await authenticate(req, ctx.relay.tokens);
+        const ir = anthropicMessages.requestToIR(parseJsonBody(req.body));
+        return { input_tokens: countIRPromptTokens(ir) };
+      } catch (err) {
+        return fail(req, reply, err, anthropicMessages);
+      }
+    });
 
     const modelsOf = async (req: FastifyRequest) => {
       const { auth, group } = await authenticate(req, ctx.relay.tokens);

@@ -39,7 +39,7 @@ export const newRequestId = (): string => `${idPrefix}${(++idSeq).toString(36).p
  */
 export function settleCall(ctx: RelayContext, c: CallRecord): number {
   const perUnit = ctx.options.num('QuotaPerUnit');
-  const quota = computeQuota(c.price.price, c.usage, perUnit, 'openai');
+  const quota = computeQuota(c.price.price, c.usage, perUnit, c.usage.semantic ?? 'openai');
   const charged = ctx.relay.ledger.settle(c.target, c.reserved, quota);
   const p = c.price.price;
   const other = {

@@ -1,4 +1,5 @@
 import { countTokens } from 'gpt-tokenizer';
+import type { IRRequest } from './ir/types.js';
 
 /** Counts tokens of text (o200k encoding); used only when an upstream reports no usage. */
 export const countTextTokens = (text: string): number => (text ? countTokens(text) : 0);
@@ -30,4 +31,19 @@ export function countPromptTokens(body: Record<string, unknown>): number {
  */
 export function estimatePromptTokens(body: Record<string, unknown>, bodyBytes: number): number {
   return Math.ceil(bodyBytes / 3) + (Array.isArray(body.messages) ? 3 * (body.messages as unknown[]).length : 0);
+}
+
+/** Prompt tokens of a request in the IR (text of system, messages, tool calls/results and tool schemas). */
+export function countIRPromptTokens(ir: IRRequest): number {
+  let n = countTextTokens(ir.system.join('\n'));
+  for (const m of ir.messages) {
+    n += 3;
+    for (const p of m.parts) {
+      if (p.type === 'text' || p.type === 'thinking') n += countTextTokens(p.text);
+      else if (p.type === 'tool_call') n += countTextTokens(p.name + p.arguments);
+      else if (p.type === 'tool_result') n += countTextTokens(p.content);
+    }
+  }
+  for (const t of ir.tools ?? []) n += countTextTokens(`${t.name} ${t.description ?? ''} ${JSON.stringify(t.parameters)}`);
+  return n;
 }

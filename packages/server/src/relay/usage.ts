@@ -5,6 +5,8 @@ export interface CallUsage extends Usage {
   reasoningTokens?: number;
   /** True when the upstream reported it (false: counted by us). */
   reported: boolean;
+  /** How prompt tokens relate to cache tokens (OpenAI: cached inside prompt; Anthropic/IR: outside). */
+  semantic?: 'openai' | 'anthropic';
 }
 
 interface OpenAIUsage {

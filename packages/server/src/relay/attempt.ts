@@ -1,0 +1,84 @@
+import type { ServerResponse } from 'node:http';
+import type { CachedChannel } from '../modules/channels/cache.js';
+import { forwardOpenAI, type AttemptResult } from './forward.js';
+import { forwardConverted } from './forward-convert.js';
+import type { InboundCall } from './inbound.js';
+import { formatFor } from './ir/formats.js';
+import { openAIChat } from './ir/openai-chat.js';
+import { claudeDefaultMaxTokens } from './providers/anthropic/adaptor.js';
+import { adaptorFor } from './providers/index.js';
+import { openAIPaths, rewriteOpenAIBody } from './providers/openai/request.js';
+import type { RelayContext } from './services.js';
+import { countTextTokens } from './token-count.js';
+
+type Json = Record<string, unknown>;
+
+const applyOverride = (body: Json, override: Record<string, unknown>): Json => {
+  for (const [k, v] of Object.entries(override)) {
+    if (v === null) delete body[k];
+    else body[k] = v;
+  }
+  return body;
+};
+
+/**
+ * Stage 4 — forward via the channel's adaptor: the same format is passed through (only the model, system
+ * prompt and overrides change); any other pair goes through the IR, request and answer.
+ */
+export async function attemptChannel(
+  ctx: RelayContext,
+  call: InboundCall,
+  ch: CachedChannel,
+  key: string,
+  upstreamModel: string,
+  res: ServerResponse,
+  signal: AbortSignal,
+  started: number,
+): Promise<AttemptResult> {
+  const adaptor = adaptorFor(ch.type);
+  if (!adaptor) return { kind: 'failed', status: 501, message: `channel type ${ch.type} is not supported by this version`, body: '' };
+  const endpoint = call.openaiEndpoint ?? 'chat';
+  const target = adaptor.target({ channel: ch, key, model: upstreamModel, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options });
+  const origin = target.url.origin;
+  const path = target.url.pathname + target.url.search;
+
+  if (adaptor.format === 'openai' && call.format === openAIChat) {
+    const body = rewriteOpenAIBody(call.body, { model: upstreamModel, forceStreamUsage: true, systemPrompt: ch.systemPrompt, paramOverride: ch.paramOverride }, endpoint);
+    return forwardOpenAI(ctx.relay.agent, { origin, path, headers: target.headers, body, stream: call.stream, clientWantsUsage: call.includeUsage }, res, signal, countTextTokens, started);
+  }
+  if (endpoint !== 'chat') return { kind: 'failed', status: 501, message: `this channel type does not serve ${openAIPaths[endpoint]}`, body: '' };
+
+  const upstream = formatFor(adaptor.format);
+  let body: Json;
+  if (upstream === call.format) {
+    body = { ...call.body };
+    if (upstream.name !== 'gemini') body.model = upstreamModel;
+  } else {
+    const ir = call.format.requestToIR(call.body);
+    ir.model = upstreamModel;
+    ir.stream = call.stream;
+    if (ch.systemPrompt) ir.system.unshift(ch.systemPrompt);
+    if (adaptor.format === 'anthropic' && !ir.maxTokens) ir.maxTokens = claudeDefaultMaxTokens(ctx.options, upstreamModel);
+    body = upstream.requestFromIR(ir);
+    if (upstream === openAIChat && call.stream) body.stream_options = { include_usage: true };
+  }
+  applyOverride(body, ch.paramOverride);
+  return forwardConverted(
+    ctx.relay.agent,
+    {
+      origin,
+      path,
+      headers: target.headers,
+      body: JSON.stringify(body),
+      stream: call.stream,
+      upstream,
+      client: call.format,
+      prepareEncoder: call.format === openAIChat ? (s) => openAIChat.includeUsage(s as Parameters<typeof openAIChat.includeUsage>[0], call.includeUsage) : undefined,
+      requestedModel: call.model,
+    },
+    res,
+    signal,
+    countTextTokens,
+    started,
+  );
+}

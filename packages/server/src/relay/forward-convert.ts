@@ -1,0 +1,134 @@
+import type { ServerResponse } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
+import type { Dispatcher } from 'undici';
+import { SseSplitter } from './ir/sse.js';
+import type { IRStreamEvent, IRUsage, WireFormat } from './ir/types.js';
+import type { AttemptResult } from './forward.js';
+import type { CallUsage } from './usage.js';
+
+const MAX_JSON_BODY = 64 * 1024 * 1024;
+
+/** IR usage (input excludes cache) as billing reads it (Anthropic semantics). */
+export const billingUsage = (u: IRUsage, reported: boolean): CallUsage => ({
+  promptTokens: u.inputTokens,
+  completionTokens: u.outputTokens,
+  cachedTokens: u.cacheReadTokens,
+  cacheCreationTokens: u.cacheWriteTokens,
+  reasoningTokens: u.reasoningTokens,
+  reported,
+  semantic: 'anthropic',
+});
+
+export interface ConvertedCall {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  stream: boolean;
+  /** Format the upstream speaks and format the client speaks; equal formats are passed through unchanged. */
+  upstream: WireFormat;
+  client: WireFormat;
+  /** Prepares the client-side encoder (e.g. whether the OpenAI usage chunk is wanted). */
+  prepareEncoder?: (state: unknown) => void;
+  requestedModel: string;
+}
+
+type Finishing = WireFormat & { finish?: (state: unknown) => IRStreamEvent[] };
+
+async function readJson(body: Dispatcher.ResponseData['body']): Promise<{ text: string; json: Record<string, unknown> | undefined }> {
+  let text = '';
+  for await (const chunk of body) {
+    text += (chunk as Buffer).toString('utf8');
+    if (text.length > MAX_JSON_BODY) throw new Error('upstream answer too large');
+  }
+  try {
+    return { text, json: JSON.parse(text) as Record<string, unknown> };
+  } catch {
+    return { text, json: undefined };
+  }
+}
+
+function write(res: ServerResponse, data: string | Buffer): Promise<void> | undefined {
+  if (res.write(data)) return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Forwards a call whose client format differs from the upstream's (or a non-OpenAI pass-through): the body was
+ * converted through the IR; the answer is converted back — whole for plain answers, event by event for streams
+ * (upstream SSE → IR events → client SSE), usage read from the IR on the way.
+ */
+export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res: ServerResponse, signal: AbortSignal, countTokens: (t: string) => number, started: number): Promise<AttemptResult> {
+  const answer = await agent.request({ origin: c.origin, path: c.path, method: 'POST', headers: c.headers, body: c.body, signal });
+  if (answer.statusCode >= 400) {
+    const { text, json } = await readJson(answer.body);
+    const err = json?.error as { message?: string } | string | undefined;
+    const message = (typeof err === 'string' ? err : err?.message) ?? (text.trim().slice(0, 500) || `upstream answered HTTP ${answer.statusCode}`);
+    return { kind: 'failed', status: answer.statusCode, message, body: text.slice(0, 65536) };
+  }
+  const same = c.upstream === c.client;
+  const isSse = String(answer.headers['content-type'] ?? '').includes('text/event-stream') || c.stream;
+  if (!isSse) {
+    const { text, json } = await readJson(answer.body);
+    if (!json) return { kind: 'failed', status: 502, message: 'upstream answered with invalid JSON', body: text.slice(0, 2000) };
+    const ir = c.upstream.responseToIR(json);
+    const out = same ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(out);
+    return { kind: 'relayed', status: 200, usage: billingUsage(ir.usage, true), countedCompletion: 0, firstByteMs: Date.now() - started, cut: false };
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  const decoder = new StringDecoder('utf8');
+  const splitter = new SseSplitter();
+  const dec = c.upstream.newDecodeState();
+  const enc = c.client.newEncodeState(c.requestedModel);
+  c.prepareEncoder?.(enc);
+  let usage: IRUsage | undefined;
+  let pendingText = '';
+  let counted = 0;
+  let ended = false;
+  let firstByteMs = 0;
+  let cut = false;
+  const handle = async (events: IRStreamEvent[], raw?: string) => {
+    let out = '';
+    for (const e of events) {
+      if (e.type === 'usage') usage = e.usage;
+      else if (e.type === 'text' || e.type === 'thinking') pendingText += e.text;
+      else if (e.type === 'tool_call_args') pendingText += e.args;
+      else if (e.type === 'end') ended = true;
+      if (!same) out += c.client.encodeEvent(enc, e);
+    }
+    if (pendingText.length > 4096) {
+      counted += countTokens(pendingText);
+      pendingText = '';
+    }
+    const data = same ? (raw ?? '') : out;
+    if (!data) return;
+    if (!firstByteMs) firstByteMs = Date.now() - started;
+    const wait = write(res, data);
+    if (wait) await wait;
+  };
+  try {
+    for await (const chunk of answer.body) {
+      const text = decoder.write(chunk as Buffer);
+      for (const ev of splitter.push(text)) await handle(c.upstream.decodeEvent(dec, ev), same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
+      if (res.destroyed) throw new Error('client closed');
+    }
+    for (const ev of splitter.flush()) await handle(c.upstream.decodeEvent(dec, ev), same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
+    const finish = (c.upstream as Finishing).finish;
+    if (!ended) await handle(finish ? finish(dec) : [{ type: 'end' }]);
+  } catch {
+    cut = true;
+  }
+  if (!res.destroyed) res.end();
+  if (pendingText) counted += countTokens(pendingText);
+  return { kind: 'relayed', status: 200, usage: usage && !cut ? billingUsage(usage, true) : undefined, countedCompletion: counted, firstByteMs, cut };
+}

@@ -1,0 +1,65 @@
+import type { FastifyRequest } from 'fastify';
+import { relayErrors } from './errors.js';
+import { openAIChat } from './ir/openai-chat.js';
+import type { WireFormat } from './ir/types.js';
+import type { OpenAIEndpoint } from './providers/openai/request.js';
+
+export type Body = Record<string, unknown>;
+
+/** A parsed inbound call: the client's format, its body, and what the relay needs to know up front. */
+export interface InboundCall {
+  format: WireFormat;
+  /** For OpenAI-format clients: which endpoint (only 'chat' can be converted to other formats). */
+  openaiEndpoint?: OpenAIEndpoint;
+  body: Body;
+  model: string;
+  stream: boolean;
+  /** OpenAI stream_options.include_usage: the client wants the usage chunk. */
+  includeUsage: boolean;
+  maxTokens: number;
+  /** Raw body size (the reservation's prompt estimate). */
+  bytes: number;
+}
+
+export function parseJsonBody(raw: unknown): Body {
+  if (!Buffer.isBuffer(raw) || raw.length === 0) throw relayErrors.badBody('a JSON object is required');
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw relayErrors.badBody(`malformed JSON (${(err as Error).message})`);
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw relayErrors.badBody('a JSON object is required');
+  return body as Body;
+}
+
+const modelOf = (body: Body): string => {
+  const model = typeof body.model === 'string' ? body.model.trim() : '';
+  if (!model) throw relayErrors.noModel();
+  return model;
+};
+
+/** OpenAI Chat Completions and the other OpenAI endpoints. */
+export function openAIInbound(endpoint: OpenAIEndpoint) {
+  return (req: FastifyRequest): InboundCall => {
+    const body = parseJsonBody(req.body);
+    return {
+      format: openAIChat,
+      openaiEndpoint: endpoint,
+      body,
+      model: modelOf(body),
+      stream: body.stream === true,
+      includeUsage: (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
+      maxTokens: Number(body.max_completion_tokens ?? body.max_tokens ?? 0) || 0,
+      bytes: (req.body as Buffer).length,
+    };
+  };
+}
+
+/** Clients whose model and stream flag are in the body (Anthropic Messages, OpenAI Responses). */
+export function bodyModelInbound(format: WireFormat, maxTokensField: string) {
+  return (req: FastifyRequest): InboundCall => {
+    const body = parseJsonBody(req.body);
+    return { format, body, model: modelOf(body), stream: body.stream === true, includeUsage: false, maxTokens: Number(body[maxTokensField] ?? 0) || 0, bytes: (req.body as Buffer).length };
+  };
+}

@@ -1,0 +1,19 @@
+import { anthropicMessages } from './anthropic.js';
+import { openAIChat } from './openai-chat.js';
+import type { WireFormat } from './types.js';
+
+/** The wire format objects by name (upstream adaptors name the format they speak). */
+const formats: Record<string, WireFormat> = {
+  openai: openAIChat as WireFormat,
+  anthropic: anthropicMessages as WireFormat,
+};
+
+export function registerFormat(f: WireFormat): void {
+  formats[f.name] = f;
+}
+
+export function formatFor(name: string): WireFormat {
+  const f = formats[name];
+  if (!f) throw new Error(`no wire format ${name}`);
+  return f;
+}

@@ -1,0 +1,314 @@
+import { sse } from './sse.js';
+import { emptyUsage, type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Json = Record<string, any>;
+
+/** Responses usage (input_tokens include cached tokens) → IR usage. */
+export function usageToIR(u: Json | undefined | null): IRUsage {
+  if (!u) return emptyUsage();
+  const cacheRead = Number(u.input_tokens_details?.cached_tokens ?? 0);
+  const cacheWrite = Number(u.input_tokens_details?.cache_creation_tokens ?? 0);
+  return {
+    inputTokens: Math.max(0, Number(u.input_tokens ?? 0) - cacheRead - cacheWrite),
+    outputTokens: Number(u.output_tokens ?? 0),
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+    reasoningTokens: Number(u.output_tokens_details?.reasoning_tokens ?? 0),
+  };
+}
+
+export function usageFromIR(u: IRUsage): Json {
+  const input = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: u.cacheReadTokens, ...(u.cacheWriteTokens ? { cache_creation_tokens: u.cacheWriteTokens } : {}) },
+    output_tokens: u.outputTokens,
+    output_tokens_details: { reasoning_tokens: u.reasoningTokens },
+    total_tokens: input + u.outputTokens,
+  };
+}
+
+/** Stop reason of a Responses object: its status, why it is incomplete, and whether it calls functions. */
+export function stopToIR(r: Json, calledTools = false): IRStopReason {
+  if (r.status === 'incomplete') return r.incomplete_details?.reason === 'content_filter' ? 'content_filter' : 'length';
+  if (r.status === 'failed') return 'error';
+  return calledTools || ((r.output ?? []) as Json[]).some((i) => i?.type === 'function_call') ? 'tool_calls' : 'stop';
+}
+
+type Status = 'completed' | 'incomplete' | 'failed';
+const statusOf = (reason: IRStopReason | undefined): Status => (reason === 'length' || reason === 'content_filter' ? 'incomplete' : reason === 'error' ? 'failed' : 'completed');
+const itemStatus = (reason: IRStopReason | undefined): 'completed' | 'incomplete' => (statusOf(reason) === 'incomplete' ? 'incomplete' : 'completed');
+
+export const responseId = (id: string): string => (id.startsWith('resp_') ? id : `resp_${id}`);
+/** Output item ids derive from the response id and the item's position, so they are stable and unique. */
+export const itemId = (prefix: 'msg' | 'fc' | 'rs', responseId: string, outputIndex: number): string => `${prefix}_${responseId.replace(/^resp_/, '')}_${outputIndex}`;
+
+export const outputText = (text: string): Json => ({ type: 'output_text', annotations: [], logprobs: [], text });
+export const messageItem = (id: string, texts: string[], status: string): Json => ({ id, type: 'message', status, role: 'assistant', content: texts.map(outputText) });
+export const reasoningItem = (id: string, texts: string[]): Json => ({ id, type: 'reasoning', summary: texts.map((text) => ({ type: 'summary_text', text })) });
+export const functionCallItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({ id, type: 'function_call', status, arguments: args, call_id: callId, name });
+
+/**
+ * A whole Response object. Request echoes the IR does not carry (tools, sampling, text format…) take the API's
+ * defaults; every field the SDK's `Response` type requires is present. Usage is left out until it is known (the
+ * SDK types it optional, not nullable).
+ */
+export function responseObject(o: { id: string; model: string; createdAt: number; output: Json[]; status: Status | 'in_progress'; reason?: IRStopReason; usage: IRUsage | null; error?: string }): Json {
+  return {
+    id: o.id,
+    object: 'response',
+    created_at: o.createdAt,
+    status: o.status,
+    error: o.status === 'failed' ? { code: 'server_error', message: o.error ?? 'The upstream model failed.' } : null,
+    incomplete_details: o.status === 'incomplete' ? { reason: o.reason === 'content_filter' ? 'content_filter' : 'max_output_tokens' } : null,
+    instructions: null,
+    max_output_tokens: null,
+    model: o.model,
+    output: o.output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: null, summary: null },
+    temperature: 1,
+    text: { format: { type: 'text' } },
+    tool_choice: 'auto',
+    tools: [],
+    top_p: 1,
+    truncation: 'disabled',
+    ...(o.usage ? { usage: usageFromIR(o.usage) } : {}),
+    metadata: {},
+  };
+}
+
+export const finalStatus = statusOf;
+
+/* ------------------------------------------------------------------ decode (upstream Responses SSE → IR) */
+
+export interface DecodeState {
+  started: boolean;
+  /** Function-call items by output_index: their IR tool index and whether arguments were streamed. */
+  calls: Map<number, { index: number; streamed: boolean }>;
+  errored: boolean;
+}
+
+export const newDecodeState = (): DecodeState => ({ started: false, calls: new Map(), errored: false });
+
+export function decodeEvent(state: DecodeState, { event, data }: { event?: string; data: string }): IRStreamEvent[] {
+  let j: Json;
+  try {
+    j = JSON.parse(data);
+  } catch {
+    return [];
+  }
+  const out: IRStreamEvent[] = [];
+  const type = String(j.type ?? event ?? '');
+  if (!state.started && type !== 'error') {
+    state.started = true;
+    out.push({ type: 'start', id: String(j.response?.id ?? ''), model: String(j.response?.model ?? '') });
+  }
+  /** Arguments sent whole (in .done or the item) by upstreams that skip the deltas. */
+  const wholeArgs = (outputIndex: number, args: unknown) => {
+    const call = state.calls.get(outputIndex);
+    if (!call || call.streamed || !args) return;
+    call.streamed = true;
+    out.push({ type: 'tool_call_args', index: call.index, args: String(args) });
+  };
+  switch (type) {
+    case 'response.output_item.added':
+      if (j.item?.type === 'function_call') {
+        const index = state.calls.size;
+        state.calls.set(Number(j.output_index ?? index), { index, streamed: false });
+        out.push({ type: 'tool_call_start', index, id: String(j.item.call_id ?? j.item.id ?? `call_${index}`), name: String(j.item.name ?? '') });
+        wholeArgs(Number(j.output_index ?? index), j.item.arguments);
+      }
+      break;
+    case 'response.function_call_arguments.delta': {
+      const call = state.calls.get(Number(j.output_index));
+      if (call && j.delta) {
+        call.streamed = true;
+        out.push({ type: 'tool_call_args', index: call.index, args: String(j.delta) });
+      }
+      break;
+    }
+    case 'response.function_call_arguments.done':
+      wholeArgs(Number(j.output_index), j.arguments);
+      break;
+    case 'response.output_item.done':
+      if (j.item?.type === 'function_call') wholeArgs(Number(j.output_index), j.item.arguments);
+      break;
+    case 'response.output_text.delta':
+    case 'response.refusal.delta':
+      if (j.delta) out.push({ type: 'text', text: String(j.delta) });
+      break;
+    case 'response.reasoning_summary_part.added':
+      // Summary parts are separate paragraphs; keep the break between them.
+      if (Number(j.summary_index ?? 0) > 0) out.push({ type: 'thinking', text: '\n\n' });
+      break;
+    case 'response.reasoning_summary_text.delta':
+    case 'response.reasoning_text.delta':
+      if (j.delta) out.push({ type: 'thinking', text: String(j.delta) });
+      break;
+    case 'response.completed':
+    case 'response.incomplete':
+      out.push({ type: 'stop', reason: stopToIR(j.response ?? {}, state.calls.size > 0) });
+      if (j.response?.usage) out.push({ type: 'usage', usage: usageToIR(j.response.usage) });
+      out.push({ type: 'end' });
+      break;
+    case 'response.failed':
+      if (!state.errored) out.push({ type: 'error', message: String(j.response?.error?.message ?? 'upstream response failed') });
+      state.errored = true;
+      if (j.response?.usage) out.push({ type: 'usage', usage: usageToIR(j.response.usage) });
+      out.push({ type: 'end' });
+      break;
+    case 'error':
+      state.errored = true;
+      out.push({ type: 'error', message: String(j.message ?? j.error?.message ?? 'upstream error') });
+      break;
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------ encode (IR → Responses SSE for a client) */
+
+export interface EncodeState {
+  id: string;
+  model: string;
+  createdAt: number;
+  seq: number;
+  started: boolean;
+  finished: boolean;
+  /** Output items as they stand; text, summaries and arguments accumulate here for the final response. */
+  output: Json[];
+  /** Output index of the item still open (message, reasoning or function call), if any. */
+  open: number | undefined;
+  /** IR tool index → output index of its function_call item. */
+  calls: Map<number, number>;
+  stop: IRStopReason | undefined;
+  usage: IRUsage | undefined;
+}
+
+export const newEncodeState = (model: string): EncodeState => ({
+  id: `resp_${Date.now().toString(36)}`,
+  model,
+  createdAt: Math.floor(Date.now() / 1000),
+  seq: 0,
+  started: false,
+  finished: false,
+  output: [],
+  open: undefined,
+  calls: new Map(),
+  stop: undefined,
+  usage: undefined,
+});
+
+const emit = (s: EncodeState, type: string, payload: Json): string => sse({ type, ...payload, sequence_number: s.seq++ }, type);
+
+const snapshot = (s: EncodeState, status: Status | 'in_progress', error?: string): Json =>
+  responseObject({ id: s.id, model: s.model, createdAt: s.createdAt, output: s.output, status, reason: s.stop, usage: status === 'in_progress' ? null : (s.usage ?? null), error });
+
+function begin(s: EncodeState): string {
+  if (s.started) return '';
+  s.started = true;
+  return emit(s, 'response.created', { response: snapshot(s, 'in_progress') }) + emit(s, 'response.in_progress', { response: snapshot(s, 'in_progress') });
+}
+
+/** Closes the open item with its .done events. */
+function close(s: EncodeState): string {
+  if (s.open === undefined) return '';
+  const output_index = s.open;
+  const item = s.output[output_index]!;
+  s.open = undefined;
+  let out = '';
+  if (item.type === 'message') {
+    const text = String(item.content[0].text);
+    out += emit(s, 'response.output_text.done', { item_id: item.id, output_index, content_index: 0, text, logprobs: [] });
+    out += emit(s, 'response.content_part.done', { item_id: item.id, output_index, content_index: 0, part: outputText(text) });
+  } else if (item.type === 'reasoning') {
+    const text = String(item.summary[0].text);
+    out += emit(s, 'response.reasoning_summary_text.done', { item_id: item.id, output_index, summary_index: 0, text });
+    out += emit(s, 'response.reasoning_summary_part.done', { item_id: item.id, output_index, summary_index: 0, part: { type: 'summary_text', text } });
+  } else {
+    out += emit(s, 'response.function_call_arguments.done', { item_id: item.id, output_index, arguments: item.arguments });
+  }
+  if (item.type !== 'reasoning') item.status = itemStatus(s.stop);
+  return out + emit(s, 'response.output_item.done', { output_index, item });
+}
+
+/** Opens a new output item (closing the previous one) and announces it. */
+function open(s: EncodeState, item: Json): string {
+  let out = begin(s) + close(s);
+  const output_index = s.output.length;
+  s.output.push(item);
+  s.open = output_index;
+  out += emit(s, 'response.output_item.added', { output_index, item });
+  if (item.type === 'message') {
+    out += emit(s, 'response.content_part.added', { item_id: item.id, output_index, content_index: 0, part: outputText('') });
+    item.content.push(outputText(''));
+  } else if (item.type === 'reasoning') {
+    out += emit(s, 'response.reasoning_summary_part.added', { item_id: item.id, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });
+    item.summary.push({ type: 'summary_text', text: '' });
+  }
+  return out;
+}
+
+const openKind = (s: EncodeState): string | undefined => (s.open === undefined ? undefined : s.output[s.open]!.type);
+
+function finish(s: EncodeState): string {
+  const out = begin(s) + close(s);
+  s.finished = true;
+  const status = statusOf(s.stop);
+  return out + emit(s, status === 'completed' ? 'response.completed' : status === 'incomplete' ? 'response.incomplete' : 'response.failed', { response: snapshot(s, status) });
+}
+
+export function encodeEvent(s: EncodeState, e: IRStreamEvent): string {
+  if (s.finished) return '';
+  switch (e.type) {
+    case 'start':
+      if (!s.started && e.id) s.id = responseId(e.id);
+      return begin(s);
+    case 'text': {
+      if (!e.text) return '';
+      let out = openKind(s) === 'message' ? '' : open(s, messageItem(itemId('msg', s.id, s.output.length), [], 'in_progress'));
+      const output_index = s.open!;
+      const item = s.output[output_index]!;
+      item.content[0].text += e.text;
+      out += emit(s, 'response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta: e.text, logprobs: [] });
+      return out;
+    }
+    case 'thinking': {
+      if (!e.text) return ''; // a bare signature has no Responses form
+      let out = openKind(s) === 'reasoning' ? '' : open(s, reasoningItem(itemId('rs', s.id, s.output.length), []));
+      const output_index = s.open!;
+      const item = s.output[output_index]!;
+      item.summary[0].text += e.text;
+      out += emit(s, 'response.reasoning_summary_text.delta', { item_id: item.id, output_index, summary_index: 0, delta: e.text });
+      return out;
+    }
+    case 'tool_call_start': {
+      const out = open(s, functionCallItem(itemId('fc', s.id, s.output.length), e.id, e.name, '', 'in_progress'));
+      s.calls.set(e.index, s.open!);
+      return out;
+    }
+    case 'tool_call_args': {
+      const output_index = s.calls.get(e.index);
+      if (output_index === undefined || !e.args) return '';
+      // Arguments of a call already closed (interleaved upstream calls) still go out under its own output_index.
+      const item = s.output[output_index]!;
+      item.arguments += e.args;
+      return emit(s, 'response.function_call_arguments.delta', { item_id: item.id, output_index, delta: e.args });
+    }
+    case 'stop':
+      s.stop = e.reason;
+      return close(s);
+    case 'usage':
+      s.usage = e.usage;
+      return '';
+    case 'error': {
+      const out = begin(s) + emit(s, 'error', { code: null, message: e.message, param: null });
+      s.finished = true;
+      return out + emit(s, 'response.failed', { response: snapshot(s, 'failed', e.message) });
+    }
+    case 'end':
+      return finish(s);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The one internal representation of a model call. Every wire format (OpenAI Chat Completions, OpenAI
+ * Responses, Anthropic Messages, Gemini generateContent) converts to and from it with pure functions, so any
+ * inbound format reaches any upstream format without pairwise special cases.
+ */
+
+export type IRRole = 'user' | 'assistant' | 'tool';
+
+export type IRPart =
+  | { type: 'text'; text: string }
+  /** An image by URL (http(s) or data:) or inline base64 with its media type. */
+  | { type: 'image'; url?: string; data?: string; mediaType?: string }
+  | { type: 'audio'; data: string; format: string }
+  /** A call the assistant makes; `arguments` is JSON text. */
+  | { type: 'tool_call'; id: string; name: string; arguments: string }
+  | { type: 'tool_result'; toolCallId: string; name?: string; content: string; isError?: boolean }
+  /** Reasoning text ("thinking"); `signature` is Anthropic's opaque verification string. */
+  | { type: 'thinking'; text: string; signature?: string; redacted?: boolean };
+
+export interface IRMessage {
+  role: IRRole;
+  parts: IRPart[];
+}
+
+export interface IRTool {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+export type IRToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export interface IRRequest {
+  model: string;
+  /** System instructions, in order. */
+  system: string[];
+  messages: IRMessage[];
+  tools?: IRTool[];
+  toolChoice?: IRToolChoice;
+  parallelToolCalls?: boolean;
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  stop?: string[];
+  stream: boolean;
+  /** Reasoning request: an effort level and/or a token budget. */
+  reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; budgetTokens?: number };
+  /** JSON output: a schema, or just "a JSON object". */
+  responseFormat?: { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
+  user?: string;
+}
+
+export type IRStopReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
+
+/**
+ * Usage with one meaning whatever the provider said: `inputTokens` excludes cache reads and writes
+ * (Anthropic's semantics); OpenAI's prompt_tokens = input + cacheRead + cacheWrite.
+ */
+export interface IRUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+}
+
+export interface IRResponse {
+  id: string;
+  model: string;
+  parts: IRPart[];
+  stopReason: IRStopReason;
+  usage: IRUsage;
+}
+
+/** Events of a streamed answer in the internal representation. */
+export type IRStreamEvent =
+  | { type: 'start'; id: string; model: string }
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string; signature?: string }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_args'; index: number; args: string }
+  | { type: 'stop'; reason: IRStopReason }
+  | { type: 'usage'; usage: IRUsage }
+  | { type: 'error'; message: string }
+  | { type: 'end' };
+
+export const emptyUsage = (): IRUsage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+
+/** One wire format: pure conversions in both directions, streams with explicit state. */
+export interface WireFormat<DecodeState = unknown, EncodeState = unknown> {
+  name: 'openai' | 'anthropic' | 'gemini' | 'responses';
+  /** Client or upstream request body → IR. */
+  requestToIR(body: Record<string, unknown>): IRRequest;
+  /** IR → request body for an upstream speaking this format. */
+  requestFromIR(ir: IRRequest): Record<string, unknown>;
+  /** Upstream response body → IR. */
+  responseToIR(body: Record<string, unknown>): IRResponse;
+  /** IR → response body for a client speaking this format. */
+  responseFromIR(ir: IRResponse, requestedModel: string): Record<string, unknown>;
+  /** Upstream stream: one complete SSE event (`event:`/`data:` lines) → IR events. */
+  newDecodeState(): DecodeState;
+  decodeEvent(state: DecodeState, event: { event?: string; data: string }): IRStreamEvent[];
+  /** IR events → SSE text for a client speaking this format. */
+  newEncodeState(requestedModel: string): EncodeState;
+  encodeEvent(state: EncodeState, e: IRStreamEvent): string;
+  /** Error body in this format's shape (`code`: a machine-readable reason where the format has one). */
+  errorBody(status: number, message: string, type?: string, code?: string | null): Record<string, unknown>;
+}

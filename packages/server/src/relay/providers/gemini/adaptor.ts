@@ -1,0 +1,18 @@
+import { baseUrlOf } from '../base-url.js';
+import type { UpstreamAdaptor } from '../types.js';
+
+/**
+ * Google Gemini (type 24): `{base}/{version}/models/{model}:generateContent` or `:streamGenerateContent?alt=sse`,
+ * key in `x-goog-api-key`; the API version per model from gemini.version_settings ({default: 'v1beta', model: …}).
+ */
+export const geminiAdaptor: UpstreamAdaptor = {
+  format: 'gemini',
+  target({ channel, key, model, stream, options }) {
+    const versions = options.json<Record<string, string>>('gemini.version_settings');
+    const version = versions[model] ?? versions.default ?? 'v1beta';
+    const method = stream ? 'streamGenerateContent' : 'generateContent';
+    const url = new URL(`${baseUrlOf(channel, 'https://generativelanguage.googleapis.com')}/${version}/models/${encodeURIComponent(model)}:${method}`);
+    if (stream) url.searchParams.set('alt', 'sse');
+    return { url, headers: { 'content-type': 'application/json', 'x-goog-api-key': key } };
+  },
+};

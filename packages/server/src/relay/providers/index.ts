@@ -1,0 +1,24 @@
+import { channelTypeById } from '@tollway/shared';
+import { anthropicAdaptor } from './anthropic/adaptor.js';
+import { azureAdaptor } from './azure/adaptor.js';
+import { geminiAdaptor } from './gemini/adaptor.js';
+import { openAIAdaptor } from './openai/adaptor.js';
+import type { UpstreamAdaptor } from './types.js';
+
+/** The adaptor for a channel type; undefined when the type has no adaptor yet (native formats to come). */
+export function adaptorFor(type: number): UpstreamAdaptor | undefined {
+  const info = channelTypeById.get(type);
+  if (!info) return undefined;
+  switch (info.format) {
+    case 'openai':
+      return openAIAdaptor;
+    case 'azure':
+      return azureAdaptor;
+    case 'anthropic':
+      return anthropicAdaptor;
+    case 'gemini':
+      return geminiAdaptor;
+    default:
+      return undefined;
+  }
+}
