@@ -37,7 +37,7 @@ export function stopToIR(r: Json, calledTools = false): IRStopReason {
 }
 
 type Status = 'completed' | 'incomplete' | 'failed';
-const statusOf = (reason: IRStopReason | undefined): Status => (reason === 'length' || reason === 'content_filter' ? 'incomplete' : reason === 'error' ? 'failed' : 'completed');
+export const statusOf = (reason: IRStopReason | undefined): Status => (reason === 'length' || reason === 'content_filter' ? 'incomplete' : reason === 'error' ? 'failed' : 'completed');
 const itemStatus = (reason: IRStopReason | undefined): 'completed' | 'incomplete' => (statusOf(reason) === 'incomplete' ? 'incomplete' : 'completed');
 
 export const responseId = (id: string): string => (id.startsWith('resp_') ? id : `resp_${id}`);
@@ -80,7 +80,6 @@ export function responseObject(o: { id: string; model: string; createdAt: number
   };
 }
 
-export const finalStatus = statusOf;
 
 /* ------------------------------------------------------------------ decode (upstream Responses SSE → IR) */
 

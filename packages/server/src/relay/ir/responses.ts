@@ -2,7 +2,6 @@ import { imageFromUrl, imageToUrl } from './openai-chat.js';
 import {
   decodeEvent,
   encodeEvent,
-  finalStatus,
   functionCallItem,
   itemId,
   messageItem,
@@ -12,6 +11,7 @@ import {
   reasoningItem,
   responseId,
   responseObject,
+  statusOf,
   stopToIR,
   usageToIR,
   type DecodeState,
@@ -209,7 +209,7 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
   },
   responseFromIR(ir, model) {
     const id = responseId(ir.id);
-    const status = finalStatus(ir.stopReason);
+    const status = statusOf(ir.stopReason);
     const itemState = status === 'incomplete' ? 'incomplete' : 'completed';
     const output: Json[] = [];
     let last: string | undefined;
