@@ -5,10 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { getStoredUser } from '../../lib/storage';
 import { PageHeader } from '../shell/PageHeader';
-import { LaterPlaceholder } from './components/LaterPlaceholder';
 import { useOptions } from './model/useOptions';
+import { ModelsTab } from './models/ModelsTab';
 import { OperationTab } from './operation/OperationTab';
 import { OtherTab } from './other/OtherTab';
+import { RateLimitTab } from './ratelimit/RateLimitTab';
 import { SystemTab } from './system/SystemTab';
 
 export const SETTINGS_TABS = ['operation', 'ratelimit', 'models', 'system', 'other'] as const;
@@ -16,9 +17,7 @@ type TabKey = (typeof SETTINGS_TABS)[number];
 
 function TabBody({ tab }: { tab: TabKey }) {
   const { t } = useTranslation('settings');
-  const later = tab === 'ratelimit' || tab === 'models';
-  const options = useOptions({ fresh: true, enabled: !later });
-  if (later) return <LaterPlaceholder tab={tab} />;
+  const options = useOptions({ fresh: true });
   if (options.isError && !options.isFetching)
     return (
       <Result
@@ -32,7 +31,13 @@ function TabBody({ tab }: { tab: TabKey }) {
       />
     );
   if (!options.isFetchedAfterMount || !options.data) return <Skeleton active paragraph={{ rows: 10 }} />;
-  const body: Record<'operation' | 'system' | 'other', ReactNode> = { operation: <OperationTab />, system: <SystemTab />, other: <OtherTab /> };
+  const body: Record<TabKey, ReactNode> = {
+    operation: <OperationTab />,
+    ratelimit: <RateLimitTab />,
+    models: <ModelsTab />,
+    system: <SystemTab />,
+    other: <OtherTab />,
+  };
   return body[tab];
 }
 

@@ -1,5 +1,20 @@
 import en from './locales/en';
+import pricing from './locales/pricing';
+import relay from './locales/relay';
 import zh from './locales/zh';
 
-/** Strings of the settings feature, zh and en. */
-export default { zh, en };
+type Tree = { [k: string]: string | Tree };
+
+/** Merges string trees (later parts add keys to the nested groups of earlier ones, e.g. field.* and help.*). */
+function merge(...parts: object[]): Tree {
+  const out: Tree = {};
+  for (const part of parts)
+    for (const [k, v] of Object.entries(part as Tree)) {
+      const prev = out[k];
+      out[k] = typeof v === 'object' && typeof prev === 'object' ? merge(prev, v) : v;
+    }
+  return out;
+}
+
+/** Strings of the settings feature, zh and en: base sections, pricing editors, rate limit and models tabs. */
+export default { zh: merge(zh, pricing.zh, relay.zh), en: merge(en, pricing.en, relay.en) };

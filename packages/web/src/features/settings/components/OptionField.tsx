@@ -21,6 +21,7 @@ export interface OptionFieldProps {
   min?: number;
   max?: number;
   suffix?: ReactNode;
+  prefix?: ReactNode;
   /** Show the currency equivalent of a quota amount under the field. */
   quota?: boolean;
   disabled?: boolean;
@@ -114,6 +115,7 @@ export function OptionField(props: OptionFieldProps) {
                 max={props.max ?? def.max}
                 step={props.step ?? 1}
                 precision={def.kind === 'int' ? 0 : undefined}
+                prefix={props.prefix}
                 suffix={props.suffix}
                 style={{ width: '100%' }}
               />
@@ -148,6 +150,7 @@ export function OptionField(props: OptionFieldProps) {
                 onChange={(e) => field.onChange(e.target.value)}
                 placeholder={props.placeholder ?? (def.secret ? t('secretPlaceholder') : undefined)}
                 autoComplete={type === 'password' ? 'new-password' : 'off'}
+                prefix={props.prefix}
                 suffix={props.suffix}
               />
             );

@@ -19,6 +19,10 @@ interface Props {
   /** Extra zod rules per key, replacing the ones derived from optionDefs. */
   rules?: Partial<Record<OptionKey, z.ZodType>>;
   beforeSave?: BeforeSave;
+  /** Render without the card (for a section inside another card, e.g. an inner tab). */
+  plain?: boolean;
+  /** Extra content shown next to the Save button (left of it). */
+  actions?: ReactNode;
   children: ReactNode;
 }
 
@@ -26,7 +30,7 @@ interface Props {
  * One settings section: a card holding a react-hook-form form over `keys` (zod rules derived from optionDefs),
  * its fields as children (OptionField and friends read the form from context), and its own Save button.
  */
-export function SettingsSection({ id, title, description, keys, rules, beforeSave, children }: Props) {
+export function SettingsSection({ id, title, description, keys, rules, beforeSave, plain, actions, children }: Props) {
   const { t } = useTranslation('settings');
   const options = useOptions().data ?? {};
   const schema = useMemo(() => sectionSchema(keys, t, rules), [keys, t, rules]);
@@ -38,6 +42,33 @@ export function SettingsSection({ id, title, description, keys, rules, beforeSav
   });
   const { save, saving } = useSectionSave(keys, form, options, beforeSave);
 
+  const body = (
+    <>
+      {description ? (
+        <Typography.Paragraph type="secondary" style={{ marginTop: plain ? 0 : -4 }}>
+          {description}
+        </Typography.Paragraph>
+      ) : null}
+      <FormProvider {...form}>
+        <Form layout="vertical" onFinish={() => void save()} requiredMark={false}>
+          <Row gutter={[24, 0]}>{children}</Row>
+          <Flex justify="flex-end" wrap gap={8} style={{ marginBottom: 8 }}>
+            {actions}
+            <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving} data-testid={`settings-save-${id}`}>
+              {t('save')}
+            </Button>
+          </Flex>
+        </Form>
+      </FormProvider>
+    </>
+  );
+
+  if (plain)
+    return (
+      <div id={`section-${id}`} data-testid={`settings-section-${id}`}>
+        {body}
+      </div>
+    );
   return (
     <Card
       id={`section-${id}`}
@@ -47,21 +78,7 @@ export function SettingsSection({ id, title, description, keys, rules, beforeSav
       styles={{ header: { fontSize: 15 }, body: { paddingBottom: 8 } }}
       style={{ marginBottom: 16, scrollMarginTop: 120 }}
     >
-      {description ? (
-        <Typography.Paragraph type="secondary" style={{ marginTop: -4 }}>
-          {description}
-        </Typography.Paragraph>
-      ) : null}
-      <FormProvider {...form}>
-        <Form layout="vertical" onFinish={() => void save()} requiredMark={false}>
-          <Row gutter={[24, 0]}>{children}</Row>
-          <Flex justify="flex-end" style={{ marginBottom: 8 }}>
-            <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving} data-testid={`settings-save-${id}`}>
-              {t('save')}
-            </Button>
-          </Flex>
-        </Form>
-      </FormProvider>
+      {body}
     </Card>
   );
 }

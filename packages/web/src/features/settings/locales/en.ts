@@ -6,7 +6,6 @@ const en: typeof zh = {
   subtitle: 'Configure the system, sign-in methods and operation',
   forbidden: 'Only administrators can open the settings',
   loadFailed: 'The settings could not be loaded',
-  later: '{{name}} can be configured in a later release',
   save: 'Save',
   yourAddress: '<server address>',
   secretPlaceholder: 'Secrets are never shown; leave blank to keep the saved value',

@@ -4,7 +4,6 @@ export default {
   subtitle: '配置系统、登录方式与运营参数',
   forbidden: '仅管理员可以访问系统设置',
   loadFailed: '无法加载设置',
-  later: '{{name}}将在后续版本中提供配置',
   save: '保存',
   yourAddress: '<服务器地址>',
   secretPlaceholder: '敏感信息不会回显，留空则保持不变',

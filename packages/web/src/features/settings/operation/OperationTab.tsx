@@ -1,15 +1,23 @@
+import { PricingSection } from '../pricing/PricingSection';
+import { SectionNav, type NavItem } from '../components/SectionNav';
+import { ChatsSection } from './ChatsSection';
 import { DrawingSection, SensitiveSection } from './ContentControlSections';
+import { FallbackSection } from './FallbackSection';
 import { GeneralOpsSection } from './GeneralOpsSection';
 import { GroupSection } from './GroupSection';
 import { DashboardSection, LogSection, MonitoringSection } from './MonitoringSections';
 import { CheckInSection, QuotaSection } from './QuotaSections';
-import { SectionNav, type NavItem } from '../components/SectionNav';
+import { RebateSection } from './RebateSection';
 
 const NAV: NavItem[] = [
   { id: 'operation-general', title: 'section.opGeneral.title' },
   { id: 'quota', title: 'section.quota.title' },
+  { id: 'rebate', title: 'section.rebate.title' },
   { id: 'checkin', title: 'section.checkin.title' },
+  { id: 'chats', title: 'section.chats.title' },
   { id: 'groups', title: 'section.groups.title' },
+  { id: 'fallback', title: 'section.fallback.title' },
+  { id: 'pricing', title: 'section.pricing.title' },
   { id: 'logs', title: 'section.logs.title' },
   { id: 'dashboard', title: 'section.dashboard.title' },
   { id: 'monitoring', title: 'section.monitoring.title' },
@@ -17,15 +25,22 @@ const NAV: NavItem[] = [
   { id: 'sensitive', title: 'section.sensitive.title' },
 ];
 
-/** The operation tab (spec 1 §2, spec 2 §2): general, quota and invite, check-in, logs, dashboard, monitoring… */
+/**
+ * The operation tab (spec 1 §2, spec 2 §2): general, quota and invite, rebate, check-in, chat clients, groups,
+ * other ratio settings, model pricing (JSON, visual, unset models), logs, dashboard, monitoring, drawing, sensitive words.
+ */
 export function OperationTab() {
   return (
     <>
       <SectionNav items={NAV} />
       <GeneralOpsSection />
       <QuotaSection />
+      <RebateSection />
       <CheckInSection />
+      <ChatsSection />
       <GroupSection />
+      <FallbackSection />
+      <PricingSection />
       <LogSection />
       <DashboardSection />
       <MonitoringSection />

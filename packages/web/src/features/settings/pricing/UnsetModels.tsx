@@ -1,0 +1,150 @@
+import { DollarOutlined, PercentageOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Empty, Flex, Input, Result, Space, Table, Typography } from 'antd';
+import { useState, type HTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiGet } from '../../../lib/api';
+import { useOptions } from '../model/useOptions';
+import { useSaveOptions } from '../model/useSaveOptions';
+import { BatchSetModal } from './BatchSetModal';
+import { batchMaps, changedMaps, mapsFromOptions, type BatchType, type BatchValues } from './model';
+
+/** Page sizes of the unset-models table (spec 2 §9). */
+const PAGE_SIZES = [10, 20, 50, 100];
+
+interface Row {
+  name: string;
+}
+
+/**
+ * Models some enabled channel routes (GET /api/channel/models_enabled) that have neither a model ratio nor a fixed
+ * price: such calls are refused unless self-use mode is on. Set a ratio or a price per row or for the selection;
+ * it is saved at once and the model leaves the list.
+ */
+export function UnsetModels() {
+  const { t } = useTranslation('settings');
+  const { message } = App.useApp();
+  const options = useOptions().data ?? {};
+  const enabled = useQuery({
+    queryKey: ['settings', 'models_enabled'],
+    queryFn: () => apiGet<string[]>('/api/channel/models_enabled', { silent: true }),
+    refetchOnMount: 'always',
+  });
+  const [search, setSearch] = useState('');
+  const [pageSize, setPageSize] = useState(PAGE_SIZES[0]!);
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [target, setTarget] = useState<{ models: string[]; type: BatchType }>({ models: [], type: 'ratio' });
+  const [open, setOpen] = useState(false);
+  const setFor = (models: string[], type: BatchType) => {
+    setTarget({ models, type });
+    setOpen(true);
+  };
+  const { save } = useSaveOptions();
+
+  if (enabled.isError)
+    return (
+      <Result
+        status="warning"
+        title={t('unset.loadFailed')}
+        extra={
+          <Button icon={<ReloadOutlined />} onClick={() => void enabled.refetch()} data-testid="unset-retry">
+            {t('common:action.refresh')}
+          </Button>
+        }
+      />
+    );
+
+  const maps = mapsFromOptions(options);
+  const unset = [...new Set(enabled.data ?? [])]
+    .filter((m) => !(m in maps.ModelRatio) && !(m in maps.ModelPrice))
+    .sort((a, b) => a.localeCompare(b));
+  const q = search.trim().toLowerCase();
+  const rows: Row[] = unset.filter((m) => m.toLowerCase().includes(q)).map((name) => ({ name }));
+  const selection = selected.filter((m) => unset.includes(m));
+
+  const apply = async (v: BatchValues) => {
+    const saved = await save(changedMaps(maps, batchMaps(maps, target.models, v)));
+    if (saved.length === 0) return;
+    setSelected((s) => s.filter((m) => !target.models.includes(m)));
+    setOpen(false);
+  };
+
+  const batch = (type: BatchType) => {
+    if (selection.length === 0) return void message.warning(t('batch.chooseFirst'));
+    setFor(selection, type);
+  };
+
+  return (
+    <div data-testid="ratio-unset">
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }}>
+        {t('unset.desc')}
+      </Typography.Paragraph>
+      <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 12 }}>
+        <Input
+          allowClear
+          prefix={<SearchOutlined />}
+          placeholder={t('ratio.search')}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+          style={{ width: 220 }}
+          data-testid="unset-search"
+        />
+        <Flex wrap gap={8}>
+          <Button icon={<PercentageOutlined />} onClick={() => batch('ratio')} data-testid="unset-batch-ratio">
+            {t('unset.batchRatio')}
+            {selection.length > 0 ? ` (${selection.length})` : ''}
+          </Button>
+          <Button icon={<DollarOutlined />} onClick={() => batch('price')} data-testid="unset-batch-price">
+            {t('unset.batchPrice')}
+            {selection.length > 0 ? ` (${selection.length})` : ''}
+          </Button>
+          <Button icon={<ReloadOutlined />} loading={enabled.isFetching} onClick={() => void enabled.refetch()} aria-label={t('common:action.refresh')} data-testid="unset-refresh" />
+        </Flex>
+      </Flex>
+      <Table<Row>
+        rowKey="name"
+        size="small"
+        loading={enabled.isLoading}
+        dataSource={rows}
+        rowSelection={{ selectedRowKeys: selection, onChange: (keys) => setSelected(keys as string[]), preserveSelectedRowKeys: true, columnWidth: 40 }}
+        onRow={(r) => ({ 'data-testid': `unset-row-${r.name}` }) as HTMLAttributes<HTMLElement>}
+        columns={[
+          { key: 'name', title: t('ratio.col.model'), dataIndex: 'name', render: (n: string) => <Typography.Text copyable={{ text: n }}>{n}</Typography.Text> },
+          {
+            key: 'actions',
+            title: t('unset.quickSet'),
+            width: 230,
+            render: (_, r) => (
+              <Space size={4} wrap>
+                <Button size="small" onClick={() => setFor([r.name], 'ratio')} data-testid={`unset-ratio-${r.name}`}>
+                  {t('unset.setRatio')}
+                </Button>
+                <Button size="small" onClick={() => setFor([r.name], 'price')} data-testid={`unset-price-${r.name}`}>
+                  {t('unset.setPrice')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]}
+        pagination={{
+          current: page,
+          pageSize,
+          pageSizeOptions: PAGE_SIZES,
+          showSizeChanger: true,
+          size: 'small',
+          onChange: (p, s) => {
+            setPage(s !== pageSize ? 1 : p);
+            setPageSize(s);
+          },
+          showTotal: (n) => t('ratio.total', { count: n }),
+        }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(q ? 'ratio.empty' : 'unset.none')} /> }}
+      />
+      <BatchSetModal open={open} models={target.models} initialType={target.type} onCancel={() => setOpen(false)} onApply={apply} />
+    </div>
+  );
+}
