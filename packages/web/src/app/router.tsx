@@ -17,6 +17,7 @@ const OAuthCallbackPage = lazy(() => import('../features/auth/OAuthCallbackPage'
 const MePage = lazy(() => import('../features/me/MePage'));
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+const ChannelsPage = lazy(() => import('../features/channels/ChannelsPage'));
 
 /** A later feature's route: a "coming soon" result inside the layout. */
 const soon = (path: string, name: string): RouteObject => ({ path, element: <ComingSoon name={name} /> });
@@ -55,9 +56,9 @@ export const routes: RouteObject[] = [
               soon('/app/logs/tasks', 'shell:side.tasks'),
               soon('/app/dashboard', 'shell:side.dashboard'),
               soon('/app/inbox/:id?', 'shell:side.inbox'),
-              soon('/admin/channels', 'shell:side.channels'),
-              soon('/channel/edit/:id', 'shell:side.channels'),
-              soon('/channel/add', 'shell:side.channels'),
+              { path: '/admin/channels', element: <ChannelsPage /> },
+              { path: '/channel/edit/:id', element: <ChannelsPage /> },
+              { path: '/channel/add', element: <ChannelsPage /> },
               soon('/admin/coupons', 'shell:side.coupons'),
               { path: '/admin/users', element: <UsersPage /> },
               { path: '/user/edit/:id', element: <UsersPage /> },

@@ -8,9 +8,10 @@ import me from '../features/me/i18n';
 import users from '../features/users/i18n';
 import settings from '../features/settings/i18n';
 import setup from '../features/setup/i18n';
+import channels from '../features/channels/i18n';
 
 /** One namespace per feature; each feature folder owns its strings in `i18n.ts` ({ zh, en }). */
-const namespaces = { common, shell, auth, home, me, users, settings, setup };
+const namespaces = { common, shell, auth, home, me, users, settings, setup, channels };
 
 export const LANGUAGES = ['zh', 'en'] as const;
 const stored = localStorage.getItem('i18nextLng');

@@ -1,0 +1,181 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Card } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { PageHeader } from '../shell/PageHeader';
+import { CHANNELS_KEY, fetchChannels, type Channel, type ChannelFilter, type ChannelQuery, type TagRow } from './api';
+import { BatchTagModal } from './components/BatchTagModal';
+import { BulkMenu } from './components/BulkMenu';
+import { ChannelsTable } from './components/ChannelsTable';
+import { ChannelsToolbar } from './components/ChannelsToolbar';
+import { ColumnSettingsModal } from './components/ColumnSettingsModal';
+import { TagEditorDrawer } from './components/TagEditorDrawer';
+import { TestModelDialog } from './components/TestModelDialog';
+import { ChannelEditorDrawer, type EditorTarget } from './editor/ChannelEditorDrawer';
+import { STORAGE, useColumnVisibility, usePageSize, useStoredFlag } from './model/storage';
+import { useChannelActions } from './model/useChannelActions';
+import './channels.css';
+
+const NO_FILTER: ChannelFilter = { keyword: '', group: '', model: '' };
+
+/**
+ * Channel management (spec 2 §2–§5, §7). Mounted at /admin/channels, and at /channel/edit/:id and /channel/add,
+ * where it opens the editor on load.
+ */
+export default function ChannelsPage() {
+  const { t } = useTranslation('channels');
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { id: routeId } = useParams<{ id?: string }>();
+  const onEditorRoute = pathname.startsWith('/channel/');
+  const actions = useChannelActions();
+
+  const [pageSize, setPageSize] = usePageSize();
+  const [idSort, setIdSort] = useStoredFlag(STORAGE.idSort);
+  const [bulk, setBulk] = useStoredFlag(STORAGE.bulk);
+  const [tagMode, setTagMode] = useStoredFlag(STORAGE.tagMode);
+  const [columns, setColumns] = useColumnVisibility();
+  const [page, setPage] = useState(1);
+  const [draft, setDraft] = useState<ChannelFilter>(NO_FILTER);
+  const [filter, setFilter] = useState<ChannelFilter>(NO_FILTER);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [editor, setEditor] = useState<EditorTarget>(null);
+  const [tagRow, setTagRow] = useState<TagRow | null>(null);
+  const [testing, setTesting] = useState<Channel | null>(null);
+  const [batchTagOpen, setBatchTagOpen] = useState(false);
+  const [columnsOpen, setColumnsOpen] = useState(false);
+
+  useEffect(() => {
+    if (pathname.startsWith('/channel/add')) setEditor('new');
+    else if (pathname.startsWith('/channel/edit/')) {
+      const id = Number(routeId);
+      if (Number.isInteger(id) && id > 0) setEditor(id);
+    }
+  }, [pathname, routeId]);
+
+  const query: ChannelQuery = { page, pageSize, idSort, tagMode, ...filter };
+  const list = useQuery({ queryKey: [...CHANNELS_KEY, query], queryFn: () => fetchChannels(query), placeholderData: keepPreviousData });
+  const items = list.data?.items ?? [];
+
+  // A page emptied by deletions falls back to the last page that has rows.
+  useEffect(() => {
+    if (list.data && list.data.items.length === 0 && page > 1 && list.data.total > 0) setPage(Math.max(1, Math.ceil(list.data.total / pageSize)));
+  }, [list.data, page, pageSize]);
+
+  const apply = (next: ChannelFilter) => {
+    const trimmed = { keyword: next.keyword.trim(), group: next.group, model: next.model.trim() };
+    setDraft(next);
+    setFilter(trimmed);
+    setPage(1);
+    if (JSON.stringify(trimmed) === JSON.stringify(filter)) void actions.refresh();
+  };
+
+  const closeEditor = () => {
+    setEditor(null);
+    if (onEditorRoute) navigate('/admin/channels', { replace: true });
+  };
+
+  return (
+    <>
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <Card variant="borderless" className="tw-ch-card" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+        <ChannelsToolbar
+          draft={draft}
+          loading={list.isFetching}
+          idSort={idSort}
+          bulk={bulk}
+          tagMode={tagMode}
+          onDraftChange={(d) => {
+            setDraft(d);
+            if ((d.keyword === '' && filter.keyword !== '') || (d.model === '' && filter.model !== '')) apply(d);
+          }}
+          onSearch={(d) => apply(d ?? draft)}
+          onIdSort={(v) => {
+            setIdSort(v);
+            setPage(1);
+          }}
+          onBulk={(v) => {
+            setBulk(v);
+            if (!v) setSelected([]);
+          }}
+          onTagMode={(v) => {
+            setTagMode(v);
+            setPage(1);
+            setSelected([]);
+          }}
+          onAdd={() => setEditor('new')}
+          onRefresh={() => void actions.refresh()}
+          onColumns={() => setColumnsOpen(true)}
+          bulkMenu={
+            <BulkMenu
+              selected={selected}
+              onBatchTag={() => setBatchTagOpen(true)}
+              onDone={(clear) => {
+                if (clear) setSelected([]);
+                void actions.refresh();
+              }}
+            />
+          }
+        />
+        <ChannelsTable
+          items={items}
+          loading={list.isFetching}
+          page={page}
+          pageSize={pageSize}
+          total={list.data?.total ?? 0}
+          visible={columns}
+          bulk={bulk}
+          selected={selected}
+          onSelect={setSelected}
+          onPageChange={(p, size) => {
+            if (size !== pageSize) {
+              setPageSize(size);
+              setPage(1);
+            } else setPage(p);
+          }}
+          actions={actions}
+          onEdit={(c) => setEditor(c.id)}
+          onPickTestModel={setTesting}
+          onEditTag={setTagRow}
+        />
+      </Card>
+      <ChannelEditorDrawer
+        target={editor}
+        onClose={closeEditor}
+        onSaved={() => {
+          closeEditor();
+          void actions.refresh();
+        }}
+      />
+      <TagEditorDrawer
+        row={tagRow}
+        onClose={() => setTagRow(null)}
+        onSaved={() => {
+          setTagRow(null);
+          void actions.refresh();
+        }}
+      />
+      <TestModelDialog channel={testing} actions={actions} onClose={() => setTesting(null)} />
+      <BatchTagModal
+        open={batchTagOpen}
+        ids={selected}
+        onClose={() => setBatchTagOpen(false)}
+        onDone={() => {
+          setBatchTagOpen(false);
+          setSelected([]);
+          void actions.refresh();
+        }}
+      />
+      <ColumnSettingsModal
+        open={columnsOpen}
+        value={columns}
+        onClose={() => setColumnsOpen(false)}
+        onSave={(v) => {
+          setColumns(v);
+          setColumnsOpen(false);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { Button, Flex, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatTime } from '../model/status';
+
+interface Props {
+  balance: number;
+  updatedAt?: number;
+  /** Absent for tag rows (a sum, not refreshable). */
+  onRefresh?: () => Promise<void>;
+  id?: number;
+}
+
+/** Upstream balance with a refresh button. */
+export function BalanceCell({ balance, updatedAt, onRefresh, id }: Props) {
+  const { t } = useTranslation('channels');
+  const [busy, setBusy] = useState(false);
+  const text = `$${(balance ?? 0).toFixed(2)}`;
+  return (
+    <Flex align="center" gap={2}>
+      <Tooltip title={updatedAt ? t('balance.updatedAt', { time: formatTime(updatedAt) }) : t('balance.never')}>
+        <Typography.Text className="tw-ch-num" type={balance ? undefined : 'secondary'}>
+          {text}
+        </Typography.Text>
+      </Tooltip>
+      {onRefresh ? (
+        <Tooltip title={t('balance.refresh')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<ReloadOutlined />}
+            loading={busy}
+            aria-label={t('balance.refresh')}
+            data-testid={id !== undefined ? `channel-balance-${id}` : undefined}
+            onClick={async () => {
+              setBusy(true);
+              try {
+                await onRefresh();
+              } finally {
+                setBusy(false);
+              }
+            }}
+          />
+        </Tooltip>
+      ) : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,91 @@
+import { Table, type TableProps } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../../lib/status';
+import { useIsMobile } from '../../shell/useIsMobile';
+import { isTagRow, type Channel, type ListRow, type TagRow } from '../api';
+import { PAGE_SIZE_OPTIONS, type ColumnVisibility } from '../model/storage';
+import type { ChannelActions } from '../model/useChannelActions';
+import { channelColumns } from './columns';
+
+interface Props {
+  items: ListRow[];
+  loading: boolean;
+  page: number;
+  pageSize: number;
+  total: number;
+  visible: ColumnVisibility;
+  bulk: boolean;
+  selected: number[];
+  onSelect: (ids: number[]) => void;
+  onPageChange: (page: number, pageSize: number) => void;
+  actions: ChannelActions;
+  onEdit: (c: Channel) => void;
+  onPickTestModel: (c: Channel) => void;
+  onEditTag: (row: TagRow) => void;
+}
+
+export const rowKeyOf = (r: ListRow) => (isTagRow(r) ? `tag:${r.tag}` : String(r.id));
+
+/** The paged channel table; in tag mode tag rows expand to their channels (spec 2 §2). */
+export function ChannelsTable(p: Props) {
+  const { t } = useTranslation('channels');
+  const { data: status } = useStatus();
+  const mobile = useIsMobile();
+  const quota = useMemo(
+    () => ({ displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit }),
+    [status?.display_in_currency, status?.quota_per_unit],
+  );
+  const columns = channelColumns({
+    t,
+    mobile,
+    visible: p.visible,
+    quota,
+    actions: p.actions,
+    onEdit: p.onEdit,
+    onPickTestModel: p.onPickTestModel,
+    onEditTag: p.onEditTag,
+  });
+  const nameIndex = columns.findIndex((c) => c.key === 'name');
+  const width = columns.reduce((s, c) => s + (typeof c.width === 'number' ? c.width : 120), p.bulk ? 48 : 0);
+
+  const rowSelection: TableProps<ListRow>['rowSelection'] = p.bulk
+    ? {
+        selectedRowKeys: p.selected.map(String),
+        onChange: (keys) => p.onSelect(keys.map(String).filter((k) => !k.startsWith('tag:')).map(Number)),
+        fixed: !mobile,
+        columnWidth: 48,
+        checkStrictly: false,
+      }
+    : undefined;
+
+  return (
+    <Table<ListRow>
+      className="tw-ch-table"
+      rowKey={rowKeyOf}
+      size="middle"
+      columns={columns}
+      dataSource={p.items}
+      loading={p.loading}
+      rowSelection={rowSelection}
+      scroll={{ x: width }}
+      expandable={{ indentSize: 16, expandIconColumnIndex: nameIndex >= 0 ? nameIndex + (p.bulk ? 1 : 0) : undefined }}
+      rowClassName={(r) => (isTagRow(r) ? 'tw-ch-tag-row' : r.status !== 1 ? 'tw-ch-off-row' : '')}
+      onRow={(r) =>
+        ({ 'data-testid': isTagRow(r) ? `channel-tag-row-${encodeURIComponent(r.tag)}` : `channel-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>
+      }
+      locale={{ emptyText: t('empty') }}
+      pagination={{
+        current: p.page,
+        pageSize: p.pageSize,
+        total: p.total,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+        showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
+        onChange: p.onPageChange,
+        responsive: true,
+        size: mobile ? 'small' : undefined,
+      }}
+    />
+  );
+}

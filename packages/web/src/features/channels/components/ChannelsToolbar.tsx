@@ -1,0 +1,96 @@
+import { PlusOutlined, ReloadOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
+import { Button, Flex, Input, Select, Switch, Tooltip, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useChannelGroups, type ChannelFilter } from '../api';
+
+interface Props {
+  draft: ChannelFilter;
+  loading: boolean;
+  idSort: boolean;
+  bulk: boolean;
+  tagMode: boolean;
+  bulkMenu: ReactNode;
+  onDraftChange: (d: ChannelFilter) => void;
+  onSearch: (d?: ChannelFilter) => void;
+  onIdSort: (v: boolean) => void;
+  onBulk: (v: boolean) => void;
+  onTagMode: (v: boolean) => void;
+  onAdd: () => void;
+  onRefresh: () => void;
+  onColumns: () => void;
+}
+
+function Toggle({ label, checked, onChange, testId }: { label: string; checked: boolean; onChange: (v: boolean) => void; testId: string }) {
+  return (
+    <label className="tw-ch-toggle">
+      <Switch size="small" checked={checked} onChange={onChange} data-testid={testId} aria-label={label} />
+      <Typography.Text>{label}</Typography.Text>
+    </label>
+  );
+}
+
+/** Search by keyword, model and group; ID sort, bulk and tag toggles; add, refresh, bulk menu, columns (spec 2 §2). */
+export function ChannelsToolbar(p: Props) {
+  const { t } = useTranslation('channels');
+  const groups = useChannelGroups();
+  const groupOptions = [{ value: '', label: t('filter.allGroups') }, ...(groups.data ?? []).map((g) => ({ value: g, label: g }))];
+  const set = (patch: Partial<ChannelFilter>) => p.onDraftChange({ ...p.draft, ...patch });
+  return (
+    <div className="tw-ch-toolbar">
+      <Flex wrap gap={8} className="tw-ch-filters">
+        <Input
+          data-testid="channels-search"
+          allowClear
+          value={p.draft.keyword}
+          prefix={<SearchOutlined />}
+          placeholder={t('filter.keyword')}
+          onChange={(e) => set({ keyword: e.target.value })}
+          onPressEnter={() => p.onSearch()}
+          className="tw-ch-keyword"
+        />
+        <Input
+          data-testid="channels-model-filter"
+          allowClear
+          value={p.draft.model}
+          placeholder={t('filter.model')}
+          onChange={(e) => set({ model: e.target.value })}
+          onPressEnter={() => p.onSearch()}
+          className="tw-ch-model"
+        />
+        <Select
+          data-testid="channels-group-filter"
+          value={p.draft.group}
+          options={groupOptions}
+          loading={groups.isLoading}
+          showSearch
+          onChange={(group: string) => p.onSearch({ ...p.draft, group })}
+          className="tw-ch-group"
+          popupMatchSelectWidth={false}
+        />
+        <Button icon={<SearchOutlined />} loading={p.loading} onClick={() => p.onSearch()} data-testid="channels-search-submit">
+          {t('common:action.search')}
+        </Button>
+      </Flex>
+      <Flex wrap gap={8} justify="space-between" align="center" className="tw-ch-controls">
+        <Flex wrap gap={16} align="center">
+          <Toggle label={t('toggle.idSort')} checked={p.idSort} onChange={p.onIdSort} testId="channels-id-sort" />
+          <Toggle label={t('toggle.bulk')} checked={p.bulk} onChange={p.onBulk} testId="channels-bulk-mode" />
+          <Toggle label={t('toggle.tagMode')} checked={p.tagMode} onChange={p.onTagMode} testId="channels-tag-mode" />
+        </Flex>
+        <Flex wrap gap={8}>
+          <Tooltip title={t('columns.title')}>
+            <Button icon={<SettingOutlined />} onClick={p.onColumns} aria-label={t('columns.title')} data-testid="channels-columns" />
+          </Tooltip>
+          <Tooltip title={t('common:action.refresh')}>
+            <Button icon={<ReloadOutlined />} onClick={p.onRefresh} aria-label={t('common:action.refresh')} data-testid="channels-refresh" />
+          </Tooltip>
+          {p.bulkMenu}
+          <Button type="primary" icon={<PlusOutlined />} onClick={p.onAdd} data-testid="channels-add">
+            {t('actions.add')}
+          </Button>
+        </Flex>
+      </Flex>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { KeyOutlined, TagsOutlined } from '@ant-design/icons';
+import { channelTypeById, renderQuota } from '@tollway/shared';
+import { Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import type { TFunction } from 'i18next';
+import { isTagRow, type Channel, type ListRow, type TagRow } from '../api';
+import type { ColumnKey, ColumnVisibility } from '../model/storage';
+import type { ChannelActions } from '../model/useChannelActions';
+import { BalanceCell } from './BalanceCell';
+import { GroupTags } from './GroupTags';
+import { InlineNumber } from './InlineNumber';
+import { ResponseTimeBadge } from './ResponseTimeBadge';
+import { RowActions } from './RowActions';
+import { ChannelStatus, TagStatus } from './StatusCell';
+import { TagRowActions } from './TagRowActions';
+
+export interface ColumnDeps {
+  t: TFunction;
+  mobile: boolean;
+  visible: ColumnVisibility;
+  quota: { displayInCurrency: boolean; quotaPerUnit?: number };
+  actions: ChannelActions;
+  onEdit: (c: Channel) => void;
+  onPickTestModel: (c: Channel) => void;
+  onEditTag: (row: TagRow) => void;
+}
+
+function NameCell({ row, t }: { row: ListRow; t: TFunction }) {
+  if (isTagRow(row)) {
+    return (
+      <Flex gap={6} align="center" wrap>
+        <TagsOutlined className="tw-ch-tag-icon" />
+        <Typography.Text strong>{row.tag}</Typography.Text>
+        <Tag variant="filled" style={{ marginInlineEnd: 0 }}>
+          {t('tagRow.count', { count: row.channel_count })}
+        </Tag>
+      </Flex>
+    );
+  }
+  const info = row.channel_info;
+  return (
+    <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0 }}>
+      <Typography.Text strong ellipsis={{ tooltip: row.name }} style={{ maxWidth: 164 }}>
+        {row.name}
+      </Typography.Text>
+      <Flex gap={4} wrap>
+        {row.tag ? (
+          <Tag icon={<TagsOutlined />} color="processing" style={{ marginInlineEnd: 0 }}>
+            {row.tag}
+          </Tag>
+        ) : null}
+        {info?.is_multi_key ? (
+          <Tooltip title={t('multiKey.rowHint', { mode: t(`multiKey.${info.multi_key_mode}`) })}>
+            <Tag icon={<KeyOutlined />} color="purple" style={{ marginInlineEnd: 0 }}>
+              {t('multiKey.rowTag', { count: info.multi_key_size })}
+            </Tag>
+          </Tooltip>
+        ) : null}
+      </Flex>
+    </Flex>
+  );
+}
+
+/** Columns of the channel table in display order; hidden ones are left out. */
+export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
+  const { t } = d;
+  const all: (TableColumnsType<ListRow>[number] & { key: ColumnKey | 'actions' })[] = [
+    { key: 'id', title: t('col.id'), width: 56, render: (_, r) => (isTagRow(r) ? null : <span className="tw-ch-num">{r.id}</span>) },
+    { key: 'name', title: t('col.name'), width: 180, render: (_, r) => <NameCell row={r} t={t} /> },
+    {
+      key: 'type',
+      title: t('col.type'),
+      width: 124,
+      render: (_, r) =>
+        r.type === 0 ? (
+          <Tag>{t('typeMixed')}</Tag>
+        ) : (
+          <Tooltip title={`${channelTypeById.get(r.type)?.label ?? ''} · ${r.type}`}>
+            <Tag className="tw-ch-type-tag">{channelTypeById.get(r.type)?.label ?? `#${r.type}`}</Tag>
+          </Tooltip>
+        ),
+    },
+    { key: 'status', title: t('col.status'), width: 96, render: (_, r) => (isTagRow(r) ? <TagStatus row={r} /> : <ChannelStatus channel={r} />) },
+    {
+      key: 'response',
+      title: t('col.response'),
+      width: 92,
+      render: (_, r) => <ResponseTimeBadge ms={r.response_time} testedAt={isTagRow(r) ? undefined : r.test_time} id={isTagRow(r) ? undefined : r.id} />,
+    },
+    {
+      key: 'balance',
+      title: t('col.balance'),
+      width: 104,
+      render: (_, r) =>
+        isTagRow(r) ? (
+          <BalanceCell balance={r.balance} />
+        ) : (
+          <BalanceCell balance={r.balance} updatedAt={r.balance_updated_time} id={r.id} onRefresh={() => d.actions.refreshBalance(r)} />
+        ),
+    },
+    {
+      key: 'used',
+      title: t('col.used'),
+      width: 92,
+      render: (_, r) => (
+        <Tooltip title={t('usedRaw', { value: r.used_quota })}>
+          <span className="tw-ch-num">{renderQuota(r.used_quota ?? 0, d.quota)}</span>
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'priority',
+      title: t('col.priority'),
+      width: 90,
+      render: (_, r) => (
+        <InlineNumber
+          value={r.priority}
+          min={-999}
+          ariaLabel={t('col.priority')}
+          testId={isTagRow(r) ? `channel-tag-priority-${encodeURIComponent(r.tag)}` : `channel-priority-${r.id}`}
+          onCommit={(n) => d.actions.setNumber(r, 'priority', n)}
+        />
+      ),
+    },
+    {
+      key: 'weight',
+      title: t('col.weight'),
+      width: 90,
+      render: (_, r) => (
+        <InlineNumber
+          value={r.weight}
+          min={0}
+          ariaLabel={t('col.weight')}
+          testId={isTagRow(r) ? `channel-tag-weight-${encodeURIComponent(r.tag)}` : `channel-weight-${r.id}`}
+          onCommit={(n) => d.actions.setNumber(r, 'weight', n)}
+        />
+      ),
+    },
+    { key: 'group', title: t('col.group'), width: 130, render: (_, r) => <GroupTags groups={r.group} /> },
+    {
+      key: 'actions',
+      title: t('col.actions'),
+      width: 280,
+      fixed: d.mobile ? undefined : 'right',
+      render: (_, r) =>
+        isTagRow(r) ? (
+          <TagRowActions row={r} actions={d.actions} onEditTag={d.onEditTag} />
+        ) : (
+          <RowActions channel={r} actions={d.actions} onEdit={d.onEdit} onPickTestModel={d.onPickTestModel} />
+        ),
+    },
+  ];
+  return all.filter((c) => c.key === 'actions' || d.visible[c.key]);
+}

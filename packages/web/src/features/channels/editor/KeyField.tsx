@@ -1,0 +1,68 @@
+import { KeyOutlined } from '@ant-design/icons';
+import { Checkbox, Input } from 'antd';
+import { Controller, useWatch, type Control } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { FormField } from '../../shell/FormField';
+import type { Channel } from '../api';
+import type { ChannelForm } from '../model/channelForm';
+import { keyPlaceholder, splitKeys, TYPE_VERTEX } from '../model/keys';
+import { MultiKeyPanel } from './MultiKeyPanel';
+import { Section } from './Section';
+
+interface Props {
+  control: Control<ChannelForm>;
+  isCreate: boolean;
+  multiView: boolean;
+  loaded?: Channel;
+  onKeyUpdateChange: (mode: 'replace' | 'append') => void;
+}
+
+/** The key (a textarea with the type's key format as placeholder) and, for several keys, the multi-key view. */
+export function KeyField({ control, isCreate, multiView, loaded, onKeyUpdateChange }: Props) {
+  const { t } = useTranslation('channels');
+  const type = useWatch({ control, name: 'type' });
+  const key = useWatch({ control, name: 'key' });
+  const keyUpdate = useWatch({ control, name: 'key_update' });
+  const loadedMulti = loaded?.channel_info?.is_multi_key === true;
+  const placeholder = keyUpdate === 'append' && loadedMulti ? t('multiKey.appendPlaceholder') : keyPlaceholder(type, t);
+  const extra = type === TYPE_VERTEX ? t('editor.keyHintVertex') : isCreate ? t('editor.keyHintCreate') : t('editor.keyHintEdit');
+  return (
+    <Section
+      icon={<KeyOutlined />}
+      title={t('editor.keySection')}
+      extra={
+        type !== TYPE_VERTEX && !loadedMulti ? (
+          <Controller
+            control={control}
+            name="multi_key_off"
+            render={({ field }) => (
+              <Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)} data-testid="channel-form-multi-key-off">
+                {t('multiKey.off')}
+              </Checkbox>
+            )}
+          />
+        ) : null
+      }
+    >
+      <FormField
+        control={control}
+        name="key"
+        label={t('editor.key')}
+        required={isCreate}
+        extra={extra}
+        render={(f) => (
+          <Input.TextArea
+            {...f}
+            placeholder={placeholder}
+            autoSize={{ minRows: multiView || type === TYPE_VERTEX ? 4 : 2, maxRows: 12 }}
+            spellCheck={false}
+            autoComplete="off"
+            className="tw-ch-mono"
+            data-testid="channel-form-key"
+          />
+        )}
+      />
+      {multiView ? <MultiKeyPanel control={control} keys={splitKeys(key)} isCreate={isCreate} loaded={loaded} onKeyUpdateChange={onKeyUpdateChange} /> : null}
+    </Section>
+  );
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import type { Channel, ChannelPayload, MultiKeyMode } from '../api';
+import { isJsonObjectText } from './json';
+import { TYPE_SPARK, TYPE_VERTEX } from './keys';
+import { splitList } from './status';
+
+/** Validation messages are i18n keys, translated where they are shown. */
+const msg = (k: string) => `channels:validation.${k}`;
+
+const jsonField = (key: string) => z.string().refine(isJsonObjectText, msg(key));
+
+/** The editor's fields; models and groups are lists here and comma text in the payload (spec 2 §3). */
+export const channelFormSchema = (isCreate: boolean) =>
+  z
+    .object({
+      type: z.number().int(),
+      name: z.string(),
+      base_url: z.string(),
+      key: z.string(),
+      openai_organization: z.string(),
+      models: z.array(z.string()),
+      model_mapping: jsonField('modelMappingJson'),
+      groups: z.array(z.string()),
+      priority: z.number(msg('priorityInteger')).int(msg('priorityInteger')).min(-999, msg('priorityMin')),
+      weight: z.number(msg('weightInteger')).int(msg('weightInteger')).min(0, msg('weightInteger')),
+      auto_ban: z.boolean(),
+      test_model: z.string(),
+      tag: z.string(),
+      status_code_mapping: jsonField('statusCodeMappingJson'),
+      system_prompt: z.string(),
+      param_override: jsonField('paramOverrideJson'),
+      setting: jsonField('settingJson'),
+      other: z.string(),
+      multi_key_off: z.boolean(),
+      create_mode: z.enum(['batch', 'multi_to_single']),
+      multi_key_mode: z.enum(['random', 'polling']),
+      key_update: z.enum(['replace', 'append']),
+    })
+    .superRefine((v, ctx) => {
+      if (isCreate && (v.name.trim() === '' || v.key.trim() === '')) {
+        ctx.addIssue({ code: 'custom', path: [v.name.trim() === '' ? 'name' : 'key'], message: msg('nameAndKey') });
+      }
+      if (!isCreate && v.name.trim() === '') ctx.addIssue({ code: 'custom', path: ['name'], message: msg('nameRequired') });
+      if (v.models.length === 0) ctx.addIssue({ code: 'custom', path: ['models'], message: msg('modelsRequired') });
+      if (v.groups.length === 0) ctx.addIssue({ code: 'custom', path: ['groups'], message: msg('groupsRequired') });
+      if (v.type === TYPE_VERTEX && v.other.trim().startsWith('{') && !isJsonObjectText(v.other)) {
+        ctx.addIssue({ code: 'custom', path: ['other'], message: msg('regionJson') });
+      }
+    });
+
+export type ChannelForm = z.infer<ReturnType<typeof channelFormSchema>>;
+
+/** Defaults of a new channel: type 1, auto_ban on, group default, priority 0, weight 0, no models (spec 2 §3). */
+export const NEW_CHANNEL: ChannelForm = {
+  type: 1,
+  name: '',
+  base_url: '',
+  key: '',
+  openai_organization: '',
+  models: [],
+  model_mapping: '',
+  groups: ['default'],
+  priority: 0,
+  weight: 0,
+  auto_ban: true,
+  test_model: '',
+  tag: '',
+  status_code_mapping: '',
+  system_prompt: '',
+  param_override: '',
+  setting: '',
+  other: '',
+  multi_key_off: false,
+  create_mode: 'batch',
+  multi_key_mode: 'random',
+  key_update: 'replace',
+};
+
+const prettyIfJson = (text: string) => {
+  if (!text.trim()) return '';
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+};
+
+/** A loaded channel as form values; JSON fields pretty-printed. */
+export function toForm(c: Channel): ChannelForm {
+  return {
+    ...NEW_CHANNEL,
+    type: c.type,
+    name: c.name,
+    base_url: c.base_url,
+    key: c.key,
+    openai_organization: c.openai_organization,
+    models: splitList(c.models),
+    model_mapping: prettyIfJson(c.model_mapping),
+    groups: splitList(c.group),
+    priority: c.priority,
+    weight: c.weight,
+    auto_ban: c.auto_ban === 1,
+    test_model: c.test_model,
+    tag: c.tag,
+    status_code_mapping: prettyIfJson(c.status_code_mapping),
+    system_prompt: c.system_prompt,
+    param_override: prettyIfJson(c.param_override),
+    setting: prettyIfJson(c.setting),
+    other: c.type === TYPE_VERTEX ? prettyIfJson(c.other) : c.other,
+    multi_key_mode: (c.channel_info?.multi_key_mode ?? 'random') as MultiKeyMode,
+  };
+}
+
+/** Base URL as saved: trimmed, trailing slashes stripped (spec 2 §5). */
+export const normalizeBaseUrl = (url: string) => url.trim().replace(/\/+$/, '');
+
+/** The fields every create or update sends (the key is handled by the caller). */
+export function toPayload(v: ChannelForm): ChannelPayload {
+  let other = v.other;
+  if (v.type === TYPE_SPARK && other.trim() === '') other = 'v2.1';
+  return {
+    name: v.name.trim(),
+    type: v.type,
+    base_url: normalizeBaseUrl(v.base_url),
+    openai_organization: v.openai_organization.trim(),
+    models: v.models,
+    group: v.groups,
+    model_mapping: v.model_mapping.trim(),
+    status_code_mapping: v.status_code_mapping.trim(),
+    setting: v.setting.trim(),
+    param_override: v.param_override.trim(),
+    system_prompt: v.system_prompt,
+    auto_ban: v.auto_ban ? 1 : 0,
+    priority: Math.trunc(v.priority),
+    weight: Math.trunc(v.weight),
+    tag: v.tag.trim(),
+    test_model: v.test_model.trim(),
+    other,
+  };
+}

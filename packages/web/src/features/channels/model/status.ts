@@ -1,0 +1,44 @@
+/** Channel status (spec 2 §4): 1 enabled, 2 disabled by hand, 3 disabled automatically. */
+export const STATUS = { enabled: 1, disabled: 2, auto: 3 } as const;
+
+export interface StatusInfo {
+  reason: string;
+  time: number;
+}
+
+/** other_info carries {status_reason, status_time} for an automatically disabled channel. */
+export function parseOtherInfo(text: string | undefined): StatusInfo {
+  try {
+    const v = JSON.parse(text || '{}') as { status_reason?: unknown; status_time?: unknown };
+    return { reason: typeof v.status_reason === 'string' ? v.status_reason : '', time: Number(v.status_time) || 0 };
+  } catch {
+    return { reason: '', time: 0 };
+  }
+}
+
+export type SpeedColor = 'default' | 'green' | 'lime' | 'yellow' | 'red';
+
+/** Response-time badge colour: 0 untested, ≤ 1 s green, ≤ 3 s lime, ≤ 5 s yellow, else red. */
+export function responseTimeColor(ms: number): SpeedColor {
+  if (!ms) return 'default';
+  if (ms <= 1000) return 'green';
+  if (ms <= 3000) return 'lime';
+  if (ms <= 5000) return 'yellow';
+  return 'red';
+}
+
+export const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** Unix seconds as local date and time; '' for 0. */
+export function formatTime(seconds: number | undefined): string {
+  if (!seconds) return '';
+  const d = new Date(seconds * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+export const splitList = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);

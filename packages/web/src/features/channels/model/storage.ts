@@ -1,0 +1,65 @@
+import { useCallback, useState } from 'react';
+
+export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
+const DEFAULT_PAGE_SIZE = 10;
+
+/** Local-storage keys of the channel page (spec 2 §9). */
+export const STORAGE = {
+  pageSize: 'page-size',
+  idSort: 'id-sort',
+  bulk: 'enable-batch-delete',
+  tagMode: 'enable-tag-mode',
+  columns: 'channels-table-columns',
+} as const;
+
+/** A boolean remembered in local storage as the text true/false. */
+export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
+  const [value, setValue] = useState(() => localStorage.getItem(key) === 'true');
+  const update = useCallback(
+    (v: boolean) => {
+      localStorage.setItem(key, String(v));
+      setValue(v);
+    },
+    [key],
+  );
+  return [value, update];
+}
+
+/** The list page size, remembered under page-size (10/20/50/100, default 10). */
+export function usePageSize(): [number, (n: number) => void] {
+  const [size, setSize] = useState<number>(() => {
+    const stored = Number(localStorage.getItem(STORAGE.pageSize));
+    return (PAGE_SIZE_OPTIONS as readonly number[]).includes(stored) ? stored : DEFAULT_PAGE_SIZE;
+  });
+  const update = useCallback((n: number) => {
+    localStorage.setItem(STORAGE.pageSize, String(n));
+    setSize(n);
+  }, []);
+  return [size, update];
+}
+
+/** Columns the settings dialog can hide; actions always show. */
+export const COLUMN_KEYS = ['id', 'name', 'type', 'status', 'response', 'balance', 'used', 'priority', 'weight', 'group'] as const;
+export type ColumnKey = (typeof COLUMN_KEYS)[number];
+export type ColumnVisibility = Record<ColumnKey, boolean>;
+
+export const ALL_VISIBLE = Object.fromEntries(COLUMN_KEYS.map((k) => [k, true])) as ColumnVisibility;
+
+function readColumns(): ColumnVisibility {
+  try {
+    const raw = JSON.parse(localStorage.getItem(STORAGE.columns) ?? '{}') as Partial<Record<string, unknown>>;
+    return Object.fromEntries(COLUMN_KEYS.map((k) => [k, raw[k] !== false])) as ColumnVisibility;
+  } catch {
+    return { ...ALL_VISIBLE };
+  }
+}
+
+/** Column visibility remembered in local storage. */
+export function useColumnVisibility(): [ColumnVisibility, (v: ColumnVisibility) => void] {
+  const [value, setValue] = useState<ColumnVisibility>(readColumns);
+  const update = useCallback((v: ColumnVisibility) => {
+    localStorage.setItem(STORAGE.columns, JSON.stringify(v));
+    setValue(v);
+  }, []);
+  return [value, update];
+}

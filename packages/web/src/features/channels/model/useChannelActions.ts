@@ -1,0 +1,141 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { App } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiFailure } from '../../../lib/api';
+import {
+  CHANNELS_KEY,
+  createChannel,
+  deleteChannel,
+  editTag,
+  fetchChannel,
+  isTagRow,
+  setTagStatus,
+  testChannel,
+  updateBalance,
+  updateChannel,
+  type Channel,
+  type ListRow,
+  type TestResult,
+} from '../api';
+import { STATUS } from './status';
+
+/** Swallows the failures the API client already showed; anything else is a bug and is rethrown. */
+export async function quietly<T>(run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ApiFailure) return undefined;
+    throw err;
+  }
+}
+
+/** Row and tag actions of the channel table, each followed by a list refresh (spec 2 §4, §7). */
+export function useChannelActions() {
+  const { t } = useTranslation('channels');
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+
+  return useMemo(() => {
+    const refresh = () => queryClient.invalidateQueries({ queryKey: CHANNELS_KEY });
+
+    /** Tests a channel; `quiet` leaves the result to the caller (the test-model dialog shows it inline). */
+    const test = async (c: Channel, model?: string, quiet = false): Promise<TestResult | undefined> => {
+      const res = await quietly(() => testChannel(c.id, model));
+      if (res && !quiet) {
+        if (res.success) void message.success(t('toast.testOk', { name: c.name, time: res.time.toFixed(2) }));
+        else void message.error(t('toast.testFailed', { name: c.name, message: res.message }));
+      }
+      void refresh();
+      return res;
+    };
+
+    const toggleStatus = async (c: Channel) => {
+      const status = c.status === STATUS.enabled ? STATUS.disabled : STATUS.enabled;
+      const ok = await quietly(() => updateChannel({ id: c.id, status }));
+      if (ok !== undefined) void message.success(status === STATUS.enabled ? t('toast.enabled') : t('toast.disabled'));
+      await refresh();
+    };
+
+    const remove = async (c: Channel) => {
+      const ok = await quietly(() => deleteChannel(c.id));
+      if (ok !== undefined) void message.success(t('toast.deleted'));
+      await refresh();
+    };
+
+    /** Copies a channel: GET with its key, then create with the name suffixed (multi-key channels stay multi-key). */
+    const copy = async (c: Channel) => {
+      try {
+        const full = await fetchChannel(c.id, true);
+        const multi = full.channel_info?.is_multi_key === true;
+        await createChannel(
+          {
+            mode: multi ? 'multi_to_single' : 'single',
+            multi_key_mode: full.channel_info?.multi_key_mode ?? 'random',
+            channel: {
+              name: `${full.name}${t('copySuffix')}`.slice(0, 128),
+              type: full.type,
+              key: full.key,
+              openai_organization: full.openai_organization,
+              test_model: full.test_model,
+              base_url: full.base_url,
+              other: full.other,
+              models: full.models.split(',').filter(Boolean),
+              group: full.group.split(',').filter(Boolean),
+              model_mapping: full.model_mapping,
+              status_code_mapping: full.status_code_mapping,
+              setting: full.setting,
+              param_override: full.param_override,
+              system_prompt: full.system_prompt,
+              auto_ban: full.auto_ban === 1 ? 1 : 0,
+              priority: full.priority,
+              weight: full.weight,
+              tag: full.tag,
+              status: full.status === STATUS.enabled ? STATUS.enabled : STATUS.disabled,
+            },
+          },
+          true,
+        );
+        void message.success(t('toast.copied'));
+      } catch (err) {
+        if (!(err instanceof ApiFailure)) throw err;
+        void message.error(t('toast.copyFailed', { reason: err.message }));
+      }
+      await refresh();
+    };
+
+    /** Priority or weight of a channel, or (confirmed) of every channel of a tag row. Throws when not saved. */
+    const setNumber = async (row: ListRow, field: 'priority' | 'weight', value: number) => {
+      if (isTagRow(row)) {
+        const confirmed = await modal.confirm({
+          title: t(field === 'priority' ? 'tagRow.priorityTitle' : 'tagRow.weightTitle'),
+          content: t('tagRow.numberConfirm', { tag: row.tag, count: row.channel_count, value }),
+          okText: t('common:action.confirm'),
+          cancelText: t('common:action.cancel'),
+        });
+        if (!confirmed) throw new Error('cancelled');
+        await editTag({ tag: row.tag, [field]: value });
+      } else {
+        await updateChannel({ id: row.id, [field]: value });
+      }
+      void message.success(t('toast.updated'));
+      await refresh();
+    };
+
+    const refreshBalance = async (c: Channel) => {
+      const res = await quietly(() => updateBalance(c.id));
+      if (res) void message.success(t('toast.balance', { name: c.name, balance: res.balance.toFixed(2) }));
+      await refresh();
+    };
+
+    const setTagEnabled = async (tag: string, enabled: boolean) => {
+      const n = await quietly(() => setTagStatus(tag, enabled));
+      if (n !== undefined) void message.success(t(enabled ? 'toast.tagEnabled' : 'toast.tagDisabled', { tag, count: n }));
+      await refresh();
+    };
+
+    return { refresh, test, toggleStatus, remove, copy, setNumber, refreshBalance, setTagEnabled };
+  }, [message, modal, queryClient, t]);
+}
+
+export type ChannelActions = ReturnType<typeof useChannelActions>;
