@@ -9,7 +9,7 @@ export function apiKeyOf(req: FastifyRequest): string | undefined {
   const h = req.headers;
   let raw = h.authorization;
   if (raw) raw = raw.startsWith('Bearer ') || raw.startsWith('bearer ') ? raw.slice(7) : raw;
-  raw ??= (h['x-api-key'] as string | undefined) ?? (h['x-goog-api-key'] as string | undefined);
+  raw ??= (h['x-api-key'] as string | undefined) ?? (h['x-goog-api-key'] as string | undefined) ?? (req.query as { key?: string } | undefined)?.key;
   if (!raw) return undefined;
   raw = raw.trim();
   return raw.startsWith('sk-') ? raw.slice(3) : raw;

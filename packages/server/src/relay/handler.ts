@@ -30,8 +30,16 @@ export function sendRelayError(reply: FastifyReply, e: RelayError, format: WireF
     reply.raw.end();
     return;
   }
+  // Error types are OpenAI's words; other protocols choose theirs from the status.
+  const openaiLike = format.name === 'openai' || format.name === 'responses';
+  const body = format.errorBody(e.status, e.message, openaiLike ? e.type : undefined, e.code);
+  // A hijacked reply (relay calls) is written raw; a plain route's reply goes through Fastify.
+  if (!reply.sent) {
+    void reply.code(e.status).type('application/json').send(body);
+    return;
+  }
   reply.raw.writeHead(e.status, { 'content-type': 'application/json' });
-  reply.raw.end(JSON.stringify(format.errorBody(e.status, e.message, e.type, e.code)));
+  reply.raw.end(JSON.stringify(body));
 }
 
 /**

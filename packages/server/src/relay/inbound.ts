@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { relayErrors } from './errors.js';
+import { geminiGenerate, geminiModelFromPath } from './ir/gemini.js';
 import { openAIChat } from './ir/openai-chat.js';
 import type { WireFormat } from './ir/types.js';
 import type { OpenAIEndpoint } from './providers/openai/request.js';
@@ -62,4 +63,16 @@ export function bodyModelInbound(format: WireFormat, maxTokensField: string) {
     const body = parseJsonBody(req.body);
     return { format, body, model: modelOf(body), stream: body.stream === true, includeUsage: false, maxTokens: Number(body[maxTokensField] ?? 0) || 0, bytes: (req.body as Buffer).length };
   };
+}
+
+/** Gemini: the model and the method (generateContent / streamGenerateContent) are in the URL. */
+export function geminiInbound(req: FastifyRequest): InboundCall {
+  const parsed = geminiModelFromPath(req.url);
+  if (!parsed) throw relayErrors.badBody('the path must be /v1beta/models/{model}:generateContent or :streamGenerateContent');
+  if (parsed.method !== 'generateContent' && parsed.method !== 'streamGenerateContent') {
+    throw relayErrors.badBody(`method ${parsed.method} is not supported here`);
+  }
+  const body = parseJsonBody(req.body);
+  const maxTokens = Number((body.generationConfig as { maxOutputTokens?: number } | undefined)?.maxOutputTokens ?? 0) || 0;
+  return { format: geminiGenerate as unknown as WireFormat, body, model: parsed.model, stream: parsed.method === 'streamGenerateContent', includeUsage: false, maxTokens, bytes: (req.body as Buffer).length };
 }

@@ -3,7 +3,9 @@ import { authenticate } from './authenticate.js';
 import { countIRPromptTokens } from './token-count.js';
 import { RelayError } from './errors.js';
 import { relayCall, sendRelayError } from './handler.js';
-import { bodyModelInbound, openAIInbound, parseJsonBody, type InboundCall } from './inbound.js';
+import { bodyModelInbound, geminiInbound, openAIInbound, parseJsonBody, type InboundCall } from './inbound.js';
+import { geminiGenerate } from './ir/gemini.js';
+import { openAIResponses } from './ir/responses.js';
 import { anthropicMessages } from './ir/anthropic.js';
 import { openAIChat } from './ir/openai-chat.js';
 import type { WireFormat } from './ir/types.js';
@@ -46,6 +48,26 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     scope.setErrorHandler((err, req, reply) => fail(req, reply, err));
     for (const [url, endpoint] of ENDPOINTS) relayRoute(scope, ctx, url, openAIChat, openAIInbound(endpoint));
     relayRoute(scope, ctx, '/v1/messages', anthropicMessages, bodyModelInbound(anthropicMessages, 'max_tokens'));
+    const responses = openAIResponses as unknown as WireFormat;
+    relayRoute(scope, ctx, '/v1/responses', responses, (req) => {
+      const call = bodyModelInbound(responses, 'max_output_tokens')(req);
+      // Server-side conversation state is not kept by a gateway; say so instead of answering without history.
+      if (call.body.previous_response_id) throw new RelayError(400, 'previous_response_id is not supported; send the whole conversation in input', 'invalid_request_error', 'unsupported_parameter');
+      return call;
+    });
+    const gemini = geminiGenerate as unknown as WireFormat;
+    relayRoute(scope, ctx, '/v1/models/*', gemini, geminiInbound);
+    for (const version of ['v1beta']) {
+      relayRoute(scope, ctx, `/${version}/models/*`, gemini, geminiInbound);
+      scope.get(`/${version}/models`, async (req, reply) => {
+        try {
+          const models = await modelsOf(req);
+          return { models: models.map((m) => ({ name: `models/${m.id}`, version: '001', displayName: m.id, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] })) };
+        } catch (err) {
+          return fail(req, reply, err, gemini);
+        }
+      });
+    }
     scope.post('/v1/messages/count_tokens', async (req, reply) => {
       try {
         await authenticate(req, ctx.relay.tokens);
@@ -62,7 +84,23 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
       const created = Math.floor(ctx.startedAt / 1000);
       return models.map((id) => ({ id, object: 'model', created, owned_by: 'tollway' }));
     };
-    scope.get('/v1/models', async (req) => ({ object: 'list', data: await modelsOf(req) }));
+    // The model list answers in the caller's protocol: Anthropic's when it sends anthropic-version, Gemini's
+    // when it authenticates the Gemini way, else OpenAI's.
+    scope.get('/v1/models', async (req, reply) => {
+      const anthropic = req.headers['anthropic-version'] !== undefined;
+      const googleKey = req.headers['x-goog-api-key'] !== undefined || (req.query as { key?: string }).key !== undefined;
+      try {
+        const models = await modelsOf(req);
+        if (anthropic) {
+          const data = models.map((m) => ({ type: 'model', id: m.id, display_name: m.id, created_at: new Date(m.created * 1000).toISOString() }));
+          return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+        }
+        if (googleKey) return { models: models.map((m) => ({ name: `models/${m.id}`, version: '001', displayName: m.id, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] })) };
+        return { object: 'list', data: models };
+      } catch (err) {
+        return fail(req, reply, err, anthropic ? anthropicMessages : googleKey ? (geminiGenerate as unknown as WireFormat) : openAIChat);
+      }
+    });
     scope.get<{ Params: { model: string } }>('/v1/models/:model', async (req) => {
       const found = (await modelsOf(req)).find((m) => m.id === req.params.model);
       if (!found) throw new RelayError(404, `The model '${req.params.model}' does not exist`, 'invalid_request_error', 'model_not_found');

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerAnthropic, answerGemini } from './mock-native.js';
 
 /** How the mock answers requests made with one API key. */
 export interface MockBehavior {
@@ -22,8 +23,8 @@ export interface MockBehavior {
 export interface MockUpstream {
   url: string;
   port: number;
-  /** Requests received, newest last (method, path, key, parsed body). */
-  requests: { method: string; path: string; key: string; body: Record<string, unknown> }[];
+  /** Requests received, newest last (method, path, key, parsed body, headers). */
+  requests: { method: string; path: string; key: string; body: Record<string, unknown>; headers: http.IncomingHttpHeaders }[];
   behaviors: Map<string, MockBehavior>;
   close(): Promise<void>;
 }
@@ -53,7 +54,7 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
   server.keepAliveTimeout = 60_000;
 
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) {
-    const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const key = (req.headers.authorization ?? '').replace(/^Bearer /, '') || String(req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? '');
     let body: Record<string, unknown> = {};
     try {
       body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
@@ -62,7 +63,8 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
       return;
     }
     const path = (req.url ?? '').split('?')[0]!;
-    if (opts.record !== false) requests.push({ method: req.method ?? '', path, key, body });
+    const query = (req.url ?? '').split('?')[1] ?? '';
+    if (opts.record !== false) requests.push({ method: req.method ?? '', path, key, body, headers: req.headers });
     const b = { ...DEFAULT, ...(behaviors.get(key) ?? {}) };
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
     if (b.failStatus) {
@@ -70,6 +72,8 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
       res.end(JSON.stringify({ error: { message: b.failMessage ?? `mock failure ${b.failStatus} for key ${key}`, type: 'server_error', code: null } }));
       return;
     }
+    if (path === '/v1/messages') return answerAnthropic(res, body, b);
+    if (/^\/v1(beta)?\/models\/[^/]+:(stream)?[gG]enerateContent$/.test(path)) return answerGemini(res, path, b);
     const model = String(body.model ?? 'unknown');
     const usage = { prompt_tokens: b.promptTokens, completion_tokens: b.completionTokens, total_tokens: b.promptTokens + b.completionTokens, ...(b.cachedTokens ? { prompt_tokens_details: { cached_tokens: b.cachedTokens } } : {}) };
     if (req.method === 'GET' && path === '/v1/models') {

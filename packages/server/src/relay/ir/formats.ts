@@ -1,11 +1,15 @@
 import { anthropicMessages } from './anthropic.js';
+import { geminiGenerate } from './gemini.js';
 import { openAIChat } from './openai-chat.js';
+import { openAIResponses } from './responses.js';
 import type { WireFormat } from './types.js';
 
 /** The wire format objects by name (upstream adaptors name the format they speak). */
 const formats: Record<string, WireFormat> = {
   openai: openAIChat as WireFormat,
   anthropic: anthropicMessages as WireFormat,
+  gemini: geminiGenerate as unknown as WireFormat,
+  responses: openAIResponses as unknown as WireFormat,
 };
 
 export function registerFormat(f: WireFormat): void {
