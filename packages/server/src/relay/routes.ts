@@ -29,6 +29,8 @@ function fail(req: FastifyRequest, reply: FastifyReply, err: unknown, format: Wi
   sendRelayError(reply, new RelayError(500, 'internal server error, contact the administrator', 'tollway_error', 'internal_error'), format);
 }
 
+const notImplemented = (what: string) => new RelayError(501, `${what} is not supported by this gateway`, 'invalid_request_error', 'not_implemented');
+
 /** Registers one relay endpoint: errors (even authentication) answer in the client's format. */
 export function relayRoute(scope: FastifyInstance, ctx: RelayContext, url: string, format: WireFormat, parse: (req: FastifyRequest) => InboundCall): void {
   scope.post(url, async (req, reply) => {
@@ -48,6 +50,11 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     scope.setErrorHandler((err, req, reply) => fail(req, reply, err));
     for (const [url, endpoint] of ENDPOINTS) relayRoute(scope, ctx, url, openAIChat, openAIInbound(endpoint));
     relayRoute(scope, ctx, '/v1/messages', anthropicMessages, bodyModelInbound(anthropicMessages, 'max_tokens'));
+    // Stateful OpenAI APIs a gateway does not hold: a clear 501 instead of a 404.
+    for (const prefix of ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads']) {
+      scope.all(`${prefix}`, (_req, reply) => sendRelayError(reply, notImplemented(prefix), openAIChat));
+      scope.all(`${prefix}/*`, (_req, reply) => sendRelayError(reply, notImplemented(prefix), openAIChat));
+    }
     const responses = openAIResponses as unknown as WireFormat;
     relayRoute(scope, ctx, '/v1/responses', responses, (req) => {
       const call = bodyModelInbound(responses, 'max_output_tokens')(req);

@@ -102,4 +102,12 @@ describe('relay rules', () => {
     expect(log.completion_tokens).toBeGreaterThanOrEqual(1);
     expect(JSON.parse(log.other).usage_reported).toBe(false);
   });
+
+  it('answers 501 for the stateful OpenAI APIs (files, fine-tuning, batches, assistants)', async () => {
+    for (const path of ['/v1/files', '/v1/files/file-1', '/v1/fine_tuning/jobs', '/v1/batches']) {
+      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status, path).toBe(501);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_implemented');
+    }
+  });
 });
