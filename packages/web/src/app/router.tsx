@@ -18,6 +18,9 @@ const MePage = lazy(() => import('../features/me/MePage'));
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const ChannelsPage = lazy(() => import('../features/channels/ChannelsPage'));
+const TokensPage = lazy(() => import('../features/tokens/TokensPage'));
+const LogsPage = lazy(() => import('../features/logs/LogsPage'));
+const PricingPage = lazy(() => import('../features/pricing/PricingPage'));
 
 /** A later feature's route: a "coming soon" result inside the layout. */
 const soon = (path: string, name: string): RouteObject => ({ path, element: <ComingSoon name={name} /> });
@@ -40,7 +43,7 @@ export const routes: RouteObject[] = [
           { path: '/user/reset', element: <ResetConfirmPage /> },
           { path: '/oauth/:provider', element: <OAuthCallbackPage /> },
           { path: '/about', element: <AboutPage /> },
-          soon('/pricing', 'shell:nav.pricing'),
+          { path: '/pricing', element: <PricingPage /> },
           soon('/chat/:id?', 'shell:side.chat'),
           // Login required
           {
@@ -48,10 +51,10 @@ export const routes: RouteObject[] = [
             children: [
               soon('/chat2link', 'shell:side.chat'),
               soon('/playground', 'shell:side.playground'),
-              soon('/app/tokens', 'shell:side.tokens'),
+              { path: '/app/tokens', element: <TokensPage /> },
               { path: '/app/me', element: <MePage /> },
               soon('/app/wallet', 'shell:side.wallet'),
-              soon('/app/logs/api-usage', 'shell:side.logs'),
+              { path: '/app/logs/api-usage', element: <LogsPage /> },
               soon('/app/logs/drawing', 'shell:side.drawing'),
               soon('/app/logs/tasks', 'shell:side.tasks'),
               soon('/app/dashboard', 'shell:side.dashboard'),

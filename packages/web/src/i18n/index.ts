@@ -9,9 +9,12 @@ import users from '../features/users/i18n';
 import settings from '../features/settings/i18n';
 import setup from '../features/setup/i18n';
 import channels from '../features/channels/i18n';
+import tokens from '../features/tokens/i18n';
+import logs from '../features/logs/i18n';
+import pricing from '../features/pricing/i18n';
 
 /** One namespace per feature; each feature folder owns its strings in `i18n.ts` ({ zh, en }). */
-const namespaces = { common, shell, auth, home, me, users, settings, setup, channels };
+const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, pricing };
 
 export const LANGUAGES = ['zh', 'en'] as const;
 const stored = localStorage.getItem('i18nextLng');

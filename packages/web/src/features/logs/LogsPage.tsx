@@ -1,0 +1,138 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Card, Table } from 'antd';
+import { isAdmin, renderQuota } from '@tollway/shared';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../lib/status';
+import { PageHeader } from '../shell/PageHeader';
+import { useStoredUser } from '../shell/session';
+import { useIsMobile } from '../shell/useIsMobile';
+import { PAGE_SIZE_OPTIONS, usePageSize } from '../users/hooks';
+import { fetchLogs, fetchLogStat, LOGS_KEY, useLogGroups, type LogRow } from './api';
+import { ColumnSettings } from './components/ColumnSettings';
+import { LogDetails } from './components/LogDetails';
+import { logColumns } from './components/logColumns';
+import { defaultDraft, LogsFilters, toFilters, type LogDraft } from './components/LogsFilters';
+import { LogsStatBar } from './components/LogsStatBar';
+import { ADMIN_COLUMNS, useColumnVisibility } from './hooks';
+import './logs.css';
+
+/**
+ * Usage logs (spec 3 §2–§9): filters, the stat bar, and a paged table with expandable billing details.
+ * Administrators (stored role ≥ 10) read every user's logs with channel and username; others their own.
+ */
+export default function LogsPage() {
+  const { t } = useTranslation('logs');
+  const user = useStoredUser();
+  const admin = isAdmin(user?.role);
+  const { data: status } = useStatus();
+  const queryClient = useQueryClient();
+
+  const [pageSize, setPageSize] = usePageSize('logs-page-size');
+  const [page, setPage] = useState(1);
+  const [draft, setDraft] = useState<LogDraft>(defaultDraft);
+  const [applied, setApplied] = useState(() => toFilters(draft));
+  const [visible, setVisible] = useColumnVisibility();
+  const mobile = useIsMobile();
+  // The expanded details stay inside the visible part of a horizontally scrolled table.
+  const boxRef = useRef<HTMLDivElement>(null);
+  const [boxWidth, setBoxWidth] = useState(0);
+  useEffect(() => {
+    const el = boxRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setBoxWidth(el.clientWidth));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const list = useQuery({
+    queryKey: [...LOGS_KEY, 'list', admin, applied, page, pageSize],
+    queryFn: () => fetchLogs(applied, page, pageSize, admin),
+    placeholderData: keepPreviousData,
+  });
+  const stat = useQuery({ queryKey: [...LOGS_KEY, 'stat', admin, applied], queryFn: () => fetchLogStat(applied, admin) });
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: LOGS_KEY }), [queryClient]);
+
+  const groups = useLogGroups(admin);
+
+  const quota = useMemo(() => {
+    const opts = { displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit };
+    return (n: number) => renderQuota(n ?? 0, { ...opts, digits: opts.displayInCurrency && n !== 0 && Math.abs(n) < 5000 ? 6 : undefined });
+  }, [status?.display_in_currency, status?.quota_per_unit]);
+
+  const items = list.data?.items ?? [];
+  const anyIp = items.some((r) => !!r.ip);
+  const all = useMemo(() => logColumns(t, quota, mobile), [t, quota, mobile]);
+  const offered = all.filter((c) => admin || !ADMIN_COLUMNS.includes(c.key));
+  const columns = offered
+    .filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp))
+    .map((c) => (c.key === 'time' && !mobile ? { ...c, fixed: 'left' as const } : c));
+
+  const apply = (next: LogDraft) => {
+    const f = toFilters(next);
+    setApplied(f);
+    setPage(1);
+    if (JSON.stringify(f) === JSON.stringify(applied)) void refresh();
+  };
+
+  return (
+    <>
+      <PageHeader title={t('title')} subtitle={admin ? t('subtitleAdmin') : t('subtitle')} />
+      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+        <LogsFilters
+          draft={draft}
+          admin={admin}
+          loading={list.isFetching}
+          groups={groups.data ?? []}
+          onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))}
+          onTypeChange={(type) => {
+            const next = { ...draft, type };
+            setDraft(next);
+            apply(next);
+          }}
+          onSearch={() => apply(draft)}
+          onReset={() => {
+            const next = defaultDraft();
+            setDraft(next);
+            apply(next);
+          }}
+          onRefresh={() => void refresh()}
+          extra={<ColumnSettings columns={offered.map((c) => ({ key: c.key, title: String(c.title) }))} visible={visible} onChange={setVisible} />}
+        />
+        <LogsStatBar stat={stat.data} loading={stat.isFetching} quotaText={quota} />
+        <div ref={boxRef} />
+        <Table<LogRow>
+          data-testid="logs-table"
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={items}
+          loading={list.isFetching}
+          scroll={{ x: columns.reduce((w, c) => w + (typeof c.width === 'number' ? c.width : 120), 48) }}
+          onRow={(r) => ({ 'data-testid': `log-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
+          expandable={{
+            expandedRowRender: (r) => <LogDetails row={r} admin={admin} quotaPerUnit={status?.quota_per_unit} width={boxWidth ? boxWidth - 32 : undefined} />,
+            rowExpandable: (r) => r.other !== '' || r.content !== '' || r.request_id !== '',
+            columnWidth: 40,
+            fixed: mobile ? undefined : 'left',
+          }}
+          pagination={{
+            current: page,
+            pageSize,
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+            showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
+            onChange: (p, size) => {
+              if (size !== pageSize) {
+                setPageSize(size);
+                setPage(1);
+              } else setPage(p);
+            },
+            responsive: true,
+          }}
+        />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import { Descriptions, Flex, Tag, Typography } from 'antd';
+import type { DescriptionsProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
+import { trimNumber, usd } from '../../pricing/price';
+import type { LogRow } from '../api';
+import { costFormula, formatFrt, isFixedPrice, parseOther } from '../format';
+
+interface Props {
+  row: LogRow;
+  admin: boolean;
+  quotaPerUnit: number | undefined;
+  /** Width of the visible table area; the panel sticks to its left edge while the table scrolls. */
+  width?: number;
+}
+
+const present = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The expanded row: ratios, the cost formula, mapping, errors, content and (admins) the channels tried. */
+export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
+  const { t } = useTranslation('logs');
+  const o = parseOther(row.other);
+  const items: NonNullable<DescriptionsProps['items']> = [];
+  const add = (key: string, label: string, value: React.ReactNode, span?: number) => items.push({ key, label, children: value, span });
+
+  if (isFixedPrice(o)) {
+    add('price', t('detail.modelPrice'), `$${trimNumber(o.model_price!)}`);
+  } else {
+    if (present(o.model_ratio)) add('mr', t('detail.modelRatio'), trimNumber(o.model_ratio));
+    if (present(o.completion_ratio)) add('cr', t('detail.completionRatio'), trimNumber(o.completion_ratio));
+    if (present(o.cache_tokens) && o.cache_tokens > 0) {
+      add('ct', t('detail.cacheTokens'), o.cache_tokens);
+      if (present(o.cache_ratio)) add('cra', t('detail.cacheRatio'), trimNumber(o.cache_ratio));
+    }
+    if (present(o.cache_creation_tokens) && o.cache_creation_tokens > 0) {
+      add('cct', t('detail.cacheCreationTokens'), o.cache_creation_tokens);
+      if (present(o.cache_creation_ratio)) add('ccr', t('detail.cacheCreationRatio'), trimNumber(o.cache_creation_ratio));
+    }
+  }
+  if (present(o.group_ratio)) add('gr', t('detail.groupRatio'), trimNumber(o.group_ratio));
+  if (present(o.frt) && o.frt > 0) add('frt', t('detail.frt'), formatFrt(o.frt));
+  if (o.is_model_mapped && o.upstream_model_name) add('up', t('detail.upstreamModel'), <span className="tw-log-mono">{o.upstream_model_name}</span>);
+  if (o.reasoning_effort) add('re', t('detail.reasoning'), o.reasoning_effort);
+  if (present(o.status_code)) add('sc', t('detail.statusCode'), o.status_code);
+  if (o.error_type) add('et', t('detail.errorType'), o.error_type);
+  if (o.error_code !== undefined && o.error_code !== '') add('ec', t('detail.errorCode'), String(o.error_code));
+  const used = admin ? o.admin_info?.use_channel : undefined;
+  if (Array.isArray(used) && used.length > 0) {
+    add(
+      'uc',
+      t('detail.useChannel'),
+      <Flex wrap gap={4} align="center">
+        {used.map((c, i) => (
+          <span key={`${c}-${i}`}>
+            {i > 0 ? <Typography.Text type="secondary"> → </Typography.Text> : null}
+            <Tag style={{ margin: 0 }}>#{String(c)}</Tag>
+          </span>
+        ))}
+      </Flex>,
+    );
+  }
+  if (row.request_id) add('rid', t('detail.requestId'), <Typography.Text copyable className="tw-log-num">{row.request_id}</Typography.Text>);
+
+  const formula = row.type === 2 ? costFormula(row, o, quotaPerUnit) : undefined;
+  const hasContent = row.content.trim() !== '';
+  if (!formula && !hasContent && items.length === 0) {
+    return (
+      <div className="tw-log-detail" style={{ width }}>
+        <Typography.Text type="secondary">{t('detail.none')}</Typography.Text>
+      </div>
+    );
+  }
+
+  return (
+    <div className="tw-log-detail" style={{ width }} data-testid={`log-detail-${row.id}`}>
+      {formula ? (
+        <Flex vertical gap={4} style={{ marginBottom: 12 }}>
+          <Typography.Text strong>{t('detail.formula')}</Typography.Text>
+          <span className="tw-log-formula" data-testid={`log-formula-${row.id}`}>
+            {formula}
+          </span>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {isFixedPrice(o) ? t('detail.priceFormulaHint') : t('detail.formulaHint')} · {t('detail.cost')} {usd(row.quota / (quotaPerUnit || DEFAULT_QUOTA_PER_UNIT))}
+          </Typography.Text>
+        </Flex>
+      ) : null}
+      {items.length > 0 ? <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3, xl: 4 }} items={items} style={{ marginBottom: hasContent ? 12 : 0 }} /> : null}
+      {hasContent ? (
+        <Flex vertical gap={4}>
+          <Typography.Text strong>{row.type === 6 ? t('detail.error') : t('detail.content')}</Typography.Text>
+          <Typography.Text className="tw-log-content" type={row.type === 6 ? 'danger' : undefined}>
+            {row.content}
+          </Typography.Text>
+        </Flex>
+      ) : null}
+    </div>
+  );
+}

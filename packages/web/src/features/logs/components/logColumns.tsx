@@ -1,0 +1,169 @@
+import { Flex, Tag, Tooltip, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import type { TFunction } from 'i18next';
+import { trimNumber } from '../../pricing/price';
+import type { LogRow } from '../api';
+import { formatFrt, formatLogTime, frtColor, isFixedPrice, parseOther, useTimeColor } from '../format';
+import type { LogColumn } from '../hooks';
+
+const TYPE_COLORS: Record<number, string> = { 1: 'cyan', 2: 'green', 3: 'orange', 4: 'purple', 5: 'blue', 6: 'red' };
+
+export function LogTypeTag({ type, t }: { type: number; t: TFunction }) {
+  const known = type >= 1 && type <= 6;
+  return <Tag color={TYPE_COLORS[type] ?? 'default'}>{known ? t(`type.${type}`) : t('type.unknown')}</Tag>;
+}
+
+const dash = <Typography.Text type="secondary">—</Typography.Text>;
+
+/** Every column of the log table, keyed for the visibility settings (spec 3 §3, §9). */
+export function logColumns(t: TFunction, quota: (n: number) => string, mobile: boolean): (TableColumnsType<LogRow>[number] & { key: LogColumn })[] {
+  const all: (TableColumnsType<LogRow>[number] & { key: LogColumn })[] = [
+    {
+      key: 'time',
+      title: t('col.time'),
+      dataIndex: 'created_at',
+      width: mobile ? 96 : 165,
+      render: (n: number) => {
+        const text = formatLogTime(n);
+        if (!mobile) return <span className="tw-log-num">{text}</span>;
+        const [date, time] = text.split(' ');
+        return (
+          <Flex vertical className="tw-log-num" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {date}
+            </Typography.Text>
+            <span>{time}</span>
+          </Flex>
+        );
+      },
+    },
+    {
+      key: 'channel',
+      title: t('col.channel'),
+      width: 140,
+      render: (_, r) =>
+        r.channel ? (
+          <Tooltip title={r.channel_name || undefined}>
+            <Flex gap={4} align="center" style={{ minWidth: 0 }}>
+              <Tag style={{ margin: 0 }}>#{r.channel}</Tag>
+              {r.channel_name ? (
+                <Typography.Text ellipsis style={{ maxWidth: 80 }}>
+                  {r.channel_name}
+                </Typography.Text>
+              ) : null}
+            </Flex>
+          </Tooltip>
+        ) : (
+          dash
+        ),
+    },
+    {
+      key: 'username',
+      title: t('col.username'),
+      dataIndex: 'username',
+      width: 110,
+      render: (u: string) => (u ? <Typography.Text ellipsis={{ tooltip: u }}>{u}</Typography.Text> : dash),
+    },
+    {
+      key: 'token',
+      title: t('col.token'),
+      dataIndex: 'token_name',
+      width: 130,
+      render: (n: string) => (n ? <Tag className="tw-log-ellipsis-tag" title={n}>{n}</Tag> : dash),
+    },
+    { key: 'group', title: t('col.group'), dataIndex: 'group', width: 100, render: (g: string) => (g ? <Tag color="blue" style={{ margin: 0 }}>{g}</Tag> : dash) },
+    { key: 'type', title: t('col.type'), dataIndex: 'type', width: 90, render: (v: number) => <LogTypeTag type={v} t={t} /> },
+    {
+      key: 'model',
+      title: t('col.model'),
+      dataIndex: 'model_name',
+      width: mobile ? 130 : 190,
+      render: (m: string, r) => {
+        if (!m) return dash;
+        const o = parseOther(r.other);
+        const mapped = o.is_model_mapped && o.upstream_model_name && o.upstream_model_name !== m;
+        return (
+          <Flex vertical gap={2} align="flex-start">
+            <Typography.Text ellipsis={{ tooltip: m }} style={{ maxWidth: mobile ? 120 : 180 }}>
+              {m}
+            </Typography.Text>
+            {mapped ? (
+              <Tooltip title={t('value.mappedHint', { from: m, to: o.upstream_model_name })}>
+                <Tag color="gold" bordered={false} style={{ margin: 0, fontSize: 11 }} data-testid={`log-mapped-${r.id}`}>
+                  {t('value.mapped')} → {o.upstream_model_name}
+                </Tag>
+              </Tooltip>
+            ) : null}
+          </Flex>
+        );
+      },
+    },
+    {
+      key: 'useTime',
+      title: t('col.useTime'),
+      width: 200,
+      render: (_, r) => {
+        if (r.type !== 2 && r.type !== 6) return dash;
+        const o = parseOther(r.other);
+        return (
+          <div className="tw-log-tags">
+            <Tag color={useTimeColor(r.use_time)}>{t('value.seconds', { value: r.use_time })}</Tag>
+            {typeof o.frt === 'number' && o.frt > 0 ? <Tag color={frtColor(o.frt)}>{t('value.frt', { value: formatFrt(o.frt) })}</Tag> : null}
+            <Tag color={r.is_stream ? 'geekblue' : 'default'} bordered={false}>
+              {r.is_stream ? t('value.stream') : t('value.nonStream')}
+            </Tag>
+          </div>
+        );
+      },
+    },
+    {
+      key: 'tokens',
+      title: t('col.tokens'),
+      width: 120,
+      align: 'right',
+      render: (_, r) =>
+        r.type === 2 || r.prompt_tokens || r.completion_tokens ? (
+          <Tooltip title={t('value.tokensHint', { prompt: r.prompt_tokens, completion: r.completion_tokens })}>
+            <span className="tw-log-num">
+              {r.prompt_tokens} <Typography.Text type="secondary">/</Typography.Text> {r.completion_tokens}
+            </span>
+          </Tooltip>
+        ) : (
+          dash
+        ),
+    },
+    {
+      key: 'quota',
+      title: t('col.quota'),
+      dataIndex: 'quota',
+      width: 100,
+      align: 'right',
+      render: (n: number, r) => (r.type === 2 || n ? <span className="tw-log-num">{quota(n)}</span> : dash),
+    },
+    { key: 'ip', title: t('col.ip'), dataIndex: 'ip', width: 130, render: (ip?: string) => (ip ? <span className="tw-log-num">{ip}</span> : dash) },
+    {
+      key: 'details',
+      title: t('col.details'),
+      width: 240,
+      render: (_, r) => {
+        const o = parseOther(r.other);
+        let text = r.content;
+        if (r.type === 2 && !text) {
+          const group = trimNumber(typeof o.group_ratio === 'number' ? o.group_ratio : 1);
+          if (isFixedPrice(o)) text = t('value.priceSummary', { price: trimNumber(o.model_price!), group });
+          else if (typeof o.model_ratio === 'number') text = t('value.ratioSummary', { model: trimNumber(o.model_ratio), group });
+        }
+        if (!text) return dash;
+        return (
+          <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} type={r.type === 6 ? 'danger' : undefined} style={{ margin: 0, maxWidth: 230 }}>
+            {text}
+          </Typography.Paragraph>
+        );
+      },
+    },
+  ];
+  if (!mobile) return all;
+  // Phones: what was called and what it cost first; the rest after a horizontal scroll.
+  const order: LogColumn[] = ['time', 'model', 'quota', 'type', 'useTime', 'tokens', 'token', 'group', 'username', 'channel', 'ip', 'details'];
+  return order.map((k) => all.find((c) => c.key === k)!).filter(Boolean);
+}

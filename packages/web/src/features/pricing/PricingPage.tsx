@@ -1,0 +1,93 @@
+import { InfoCircleOutlined } from '@ant-design/icons';
+import { DEFAULT_GROUP } from '@tollway/shared';
+import { Card, Flex, Typography } from 'antd';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../lib/status';
+import { PageHeader } from '../shell/PageHeader';
+import { useStoredUser } from '../shell/session';
+import { usePageSize } from '../users/hooks';
+import { usePricing } from './api';
+import { PricingTable } from './components/PricingTable';
+import { GroupRatioTag, PricingToolbar } from './components/PricingToolbar';
+import type { PriceUnit } from './price';
+import './pricing.css';
+
+/**
+ * Public model pricing (spec 3 §2, §9). Logged out it prices the default group; logged in it starts on the
+ * user's own group, and any group open to them can be picked. Prices follow the display setting (USD or quota).
+ */
+export default function PricingPage() {
+  const { t } = useTranslation('pricing');
+  const user = useStoredUser();
+  const { data: status } = useStatus();
+  const pricing = usePricing(user?.id);
+  const [keyword, setKeyword] = useState('');
+  const deferredKeyword = useDeferredValue(keyword);
+  const [group, setGroup] = useState('');
+  const [onlyAvailable, setOnlyAvailable] = useState(true);
+  const [unit, setUnit] = useState<PriceUnit>((status?.display_in_currency ?? true) ? 'usd' : 'quota');
+  const [pageSize, setPageSize] = usePageSize('pricing-page-size');
+
+  const data = pricing.data;
+  const groups = useMemo(() => {
+    const names = new Set([...Object.keys(data?.usableGroup ?? {}), ...Object.keys(data?.groupRatio ?? {})]);
+    return [...names].map((name) => ({ name, desc: data?.usableGroup[name] ?? '', ratio: data?.groupRatio[name] ?? 1 }));
+  }, [data]);
+
+  // Start on the user's own group (or the default one), once the groups are known.
+  useEffect(() => {
+    if (groups.length === 0 || groups.some((g) => g.name === group)) return;
+    const own = user?.group && groups.some((g) => g.name === user.group) ? user.group : undefined;
+    setGroup(own ?? (groups.some((g) => g.name === DEFAULT_GROUP) ? DEFAULT_GROUP : groups[0]!.name));
+  }, [groups, group, user?.group]);
+
+  const ratio = groups.find((g) => g.name === group)?.ratio ?? 1;
+  const rows = useMemo(() => {
+    const q = deferredKeyword.trim().toLowerCase();
+    return (data?.models ?? []).filter(
+      (m) => (q === '' || m.model_name.toLowerCase().includes(q)) && (!onlyAvailable || !group || m.enable_groups.includes(group)),
+    );
+  }, [data, deferredKeyword, onlyAvailable, group]);
+
+  return (
+    <div className="tw-page">
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+        <PricingToolbar
+          keyword={keyword}
+          onKeywordChange={setKeyword}
+          group={group}
+          groups={groups}
+          onGroupChange={setGroup}
+          onlyAvailable={onlyAvailable}
+          onOnlyAvailableChange={setOnlyAvailable}
+          unit={unit}
+          onUnitChange={setUnit}
+        />
+        <Flex vertical gap={4} className="tw-price-info">
+          <Flex wrap gap={8} align="center">
+            <InfoCircleOutlined />
+            <Typography.Text>{user ? t('current', { group: group || DEFAULT_GROUP }) : t('currentGuest', { group: group || DEFAULT_GROUP })}</Typography.Text>
+            <GroupRatioTag ratio={ratio} testid="pricing-group-ratio" />
+            <Typography.Text type="secondary">· {t('count', { count: rows.length })}</Typography.Text>
+          </Flex>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {unit === 'usd' ? t('formula') : t('formulaQuota')}
+          </Typography.Text>
+        </Flex>
+        <PricingTable
+          rows={rows}
+          loading={pricing.isFetching}
+          group={group}
+          groupRatio={ratio}
+          unit={unit}
+          quotaPerUnit={status?.quota_per_unit}
+          emptyText={onlyAvailable && (data?.models.length ?? 0) > 0 && deferredKeyword.trim() === '' ? t('emptyGroup') : t('empty')}
+          pageSize={pageSize}
+          onPageSizeChange={setPageSize}
+        />
+      </Card>
+    </div>
+  );
+}

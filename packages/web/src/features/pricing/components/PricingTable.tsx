@@ -1,0 +1,157 @@
+import { CopyOutlined } from '@ant-design/icons';
+import { Button, Empty, Flex, Table, Tag, Tooltip, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useIsMobile } from '../../shell/useIsMobile';
+import { useCopy } from '../../shell/useCopy';
+import { PAGE_SIZE_OPTIONS } from '../../users/hooks';
+import type { PricingModel } from '../api';
+import { modelPrices, trimNumber, type PriceUnit } from '../price';
+
+interface Props {
+  rows: PricingModel[];
+  loading: boolean;
+  group: string;
+  groupRatio: number;
+  unit: PriceUnit;
+  quotaPerUnit: number | undefined;
+  /** Shown when nothing matches (the group filter may hide everything). */
+  emptyText: string;
+  pageSize: number;
+  onPageSizeChange: (n: number) => void;
+}
+
+/** Sort key: dollars for 1M input tokens, or for one call. */
+const costKey = (m: PricingModel) => (m.quota_type === 1 ? m.model_price : m.model_ratio * 2);
+
+function Price({ value, suffix, testid }: { value: string; suffix: string; testid?: string }) {
+  return (
+    <span className="tw-price" data-testid={testid}>
+      <span className="tw-price-value">{value}</span>
+      <span className="tw-price-unit">{suffix}</span>
+    </span>
+  );
+}
+
+/** Models with billing mode, groups, ratios and prices in the chosen group (spec 3 §3, §9). */
+export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerUnit, emptyText, pageSize, onPageSizeChange }: Props) {
+  const { t } = useTranslation('pricing');
+  const mobile = useIsMobile();
+  const copy = useCopy();
+
+  const columns: TableColumnsType<PricingModel> = [
+    {
+      title: t('col.model'),
+      dataIndex: 'model_name',
+      width: mobile ? 170 : 260,
+      fixed: mobile ? undefined : 'left',
+      sorter: (a, b) => a.model_name.localeCompare(b.model_name),
+      render: (name: string) => (
+        <Flex gap={4} align="center" style={{ minWidth: 0 }}>
+          <Typography.Text strong ellipsis={{ tooltip: name }} style={{ maxWidth: mobile ? 130 : 210 }}>
+            {name}
+          </Typography.Text>
+          <Tooltip title={t('copy')}>
+            <Button
+              type="text"
+              size="small"
+              icon={<CopyOutlined />}
+              aria-label={t('copy')}
+              onClick={() => void copy(name, t('copied', { name }))}
+              data-testid={`pricing-copy-${name}`}
+            />
+          </Tooltip>
+        </Flex>
+      ),
+    },
+    {
+      title: t('col.billing'),
+      dataIndex: 'quota_type',
+      width: 110,
+      filters: [
+        { text: t('billing.0'), value: 0 },
+        { text: t('billing.1'), value: 1 },
+      ],
+      onFilter: (v, m) => m.quota_type === v,
+      render: (q: number) => <Tag color={q === 1 ? 'purple' : 'blue'}>{t(`billing.${q === 1 ? 1 : 0}`)}</Tag>,
+    },
+    {
+      title: t('col.groups'),
+      dataIndex: 'enable_groups',
+      width: 180,
+      render: (groups: string[]) =>
+        groups.length === 0 ? (
+          <Typography.Text type="secondary">{t('value.none')}</Typography.Text>
+        ) : (
+          <Flex wrap gap={4}>
+            {groups.map((g) => (
+              <Tag key={g} color={g === group ? 'green' : undefined} style={{ margin: 0 }}>
+                {g}
+              </Tag>
+            ))}
+          </Flex>
+        ),
+    },
+    {
+      title: t('col.ratio'),
+      key: 'ratio',
+      width: 170,
+      render: (_, m) =>
+        m.quota_type === 1 ? (
+          <Typography.Text type="secondary">—</Typography.Text>
+        ) : (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('value.ratio', { model: trimNumber(m.model_ratio), completion: trimNumber(m.completion_ratio) })}
+          </Typography.Text>
+        ),
+    },
+    {
+      title: t('col.input'),
+      key: 'input',
+      width: 170,
+      sorter: (a, b) => costKey(a) - costKey(b),
+      onCell: (m) => ({ colSpan: m.quota_type === 1 || m.model_ratio === 0 ? 2 : 1 }),
+      render: (_, m) => {
+        if (m.quota_type !== 1 && m.model_ratio === 0) return <Tag color="default">{t('value.notSet')}</Tag>;
+        const p = modelPrices(m, groupRatio, unit, quotaPerUnit);
+        if ('perCall' in p) return <Price value={p.perCall} suffix={t('value.perCall')} testid={`pricing-price-${m.model_name}`} />;
+        return <Price value={p.input} suffix={t('value.perMillion')} testid={`pricing-input-${m.model_name}`} />;
+      },
+    },
+    {
+      title: t('col.output'),
+      key: 'output',
+      width: 170,
+      onCell: (m) => ({ colSpan: m.quota_type === 1 || m.model_ratio === 0 ? 0 : 1 }),
+      render: (_, m) => {
+        const p = modelPrices(m, groupRatio, unit, quotaPerUnit);
+        return 'output' in p ? <Price value={p.output} suffix={t('value.perMillion')} testid={`pricing-output-${m.model_name}`} /> : null;
+      },
+    },
+  ];
+
+  // Phones: name and prices first.
+  const shown = mobile ? [columns[0]!, columns[4]!, columns[5]!, columns[1]!, columns[2]!, columns[3]!] : columns;
+
+  return (
+    <Table<PricingModel>
+      data-testid="pricing-table"
+      rowKey="model_name"
+      size="middle"
+      columns={shown}
+      dataSource={rows}
+      loading={loading}
+      scroll={{ x: 1060 }}
+      onRow={(m) => ({ 'data-testid': `pricing-row-${m.model_name}` }) as React.HTMLAttributes<HTMLElement>}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} /> }}
+      pagination={{
+        pageSize,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+        showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
+        onShowSizeChange: (_, size) => onPageSizeChange(size),
+        responsive: true,
+      }}
+    />
+  );
+}

@@ -1,0 +1,86 @@
+import { SearchOutlined } from '@ant-design/icons';
+import { Checkbox, Flex, Input, Segmented, Select, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { groupRatioColor, trimNumber, type PriceUnit } from '../price';
+
+interface Props {
+  keyword: string;
+  onKeywordChange: (v: string) => void;
+  group: string;
+  groups: { name: string; desc: string; ratio: number }[];
+  onGroupChange: (g: string) => void;
+  onlyAvailable: boolean;
+  onOnlyAvailableChange: (v: boolean) => void;
+  unit: PriceUnit;
+  onUnitChange: (u: PriceUnit) => void;
+}
+
+/** A group ratio as a tag coloured by the bands of spec 1 §9. */
+export function GroupRatioTag({ ratio, testid }: { ratio: number; testid?: string }) {
+  const { t } = useTranslation('pricing');
+  return (
+    <Tag color={groupRatioColor(ratio)} style={{ marginInlineEnd: 0 }} data-testid={testid}>
+      {t('groupRatio', { ratio: trimNumber(ratio) })}
+    </Tag>
+  );
+}
+
+/** Model search, group selector with ratio tags, availability filter and the price unit. */
+export function PricingToolbar(p: Props) {
+  const { t } = useTranslation('pricing');
+  return (
+    <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }}>
+      <Flex wrap gap={8} align="center" style={{ flex: '1 1 520px', minWidth: 0 }}>
+        <Input
+          data-testid="pricing-search"
+          allowClear
+          value={p.keyword}
+          prefix={<SearchOutlined />}
+          placeholder={t('search')}
+          onChange={(e) => p.onKeywordChange(e.target.value)}
+          style={{ flex: '1 1 220px', minWidth: 0, maxWidth: 360 }}
+        />
+        <Select
+          data-testid="pricing-group"
+          value={p.group || undefined}
+          onChange={p.onGroupChange}
+          aria-label={t('group')}
+          placeholder={t('group')}
+          popupMatchSelectWidth={false}
+          style={{ flex: '0 1 240px', minWidth: 160 }}
+          optionLabelProp="short"
+          options={p.groups.map((g) => ({
+            value: g.name,
+            short: (
+              <Flex gap={6} align="center">
+                <span>{g.name}</span>
+                <GroupRatioTag ratio={g.ratio} />
+              </Flex>
+            ),
+            label: (
+              <Flex justify="space-between" align="center" gap={12}>
+                <span>
+                  {g.name}
+                  {g.desc && g.desc !== g.name ? <Typography.Text type="secondary"> · {g.desc}</Typography.Text> : null}
+                </span>
+                <GroupRatioTag ratio={g.ratio} />
+              </Flex>
+            ),
+          }))}
+        />
+        <Checkbox checked={p.onlyAvailable} onChange={(e) => p.onOnlyAvailableChange(e.target.checked)} data-testid="pricing-only-available">
+          {t('onlyAvailable')}
+        </Checkbox>
+      </Flex>
+      <Segmented<PriceUnit>
+        value={p.unit}
+        onChange={p.onUnitChange}
+        options={[
+          { value: 'usd', label: t('unit.usd') },
+          { value: 'quota', label: t('unit.quota') },
+        ]}
+        data-testid="pricing-unit"
+      />
+    </Flex>
+  );
+}

@@ -1,0 +1,119 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
+
+/**
+ * A token as GET /api/token/ returns it to its owner (spec 2 §3). `key` comes without the sk- prefix; the
+ * console shows and copies it as sk-<key>. `status` is the display status: 3/4 are derived by the server.
+ */
+export interface Token {
+  id: number;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: boolean;
+  used_quota: number;
+  model_limits_enabled: boolean;
+  model_limits: string;
+  allow_ips: string;
+  group: string;
+}
+
+export interface TokenPage {
+  items: Token[];
+  page: number;
+  total: number;
+}
+
+export interface TokenQuery {
+  page: number;
+  pageSize: number;
+  /** Part of the name. */
+  keyword: string;
+  /** Part of the key (sk- optional). */
+  token: string;
+}
+
+/** Editable fields, as POST and PUT /api/token/ take them. */
+export interface TokenInput {
+  name: string;
+  remain_quota: number;
+  unlimited_quota: boolean;
+  /** Epoch seconds, -1 never. */
+  expired_time: number;
+  model_limits_enabled: boolean;
+  /** Comma-separated model names. */
+  model_limits: string;
+  allow_ips: string;
+  /** '' follows the owner's group. */
+  group: string;
+}
+
+export const TOKENS_KEY = ['tokens'] as const;
+export const KEY_PREFIX = 'sk-';
+export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
+
+/** The key as shown and copied. */
+export const fullKey = (t: Pick<Token, 'key'>) => (t.key.startsWith(KEY_PREFIX) ? t.key : `${KEY_PREFIX}${t.key}`);
+
+/** GET /api/token/?p=&size=, or GET /api/token/search with a name or key filter. */
+export function fetchTokens(q: TokenQuery): Promise<TokenPage> {
+  const params = new URLSearchParams({ p: String(q.page), size: String(q.pageSize) });
+  const keyword = q.keyword.trim();
+  const token = q.token.trim();
+  const filtered = keyword !== '' || token !== '';
+  if (filtered) {
+    params.set('keyword', keyword);
+    params.set('token', token);
+  }
+  return apiGet<TokenPage>(`/api/token/${filtered ? 'search' : ''}?${params.toString()}`).then((d) => ({
+    items: d?.items ?? [],
+    page: d?.page ?? q.page,
+    total: d?.total ?? 0,
+  }));
+}
+
+export const fetchToken = (id: number) => apiGet<Token>(`/api/token/${id}`);
+
+/** POST /api/token/ makes `count` tokens (extra ones get a random 6-character suffix on the server). */
+export const createTokens = (body: TokenInput & { count: number }) => apiPost<Token[]>('/api/token/', body).then((e) => e.data ?? []);
+
+export const updateToken = (body: TokenInput & { id: number }) => apiPut<Token>('/api/token/', body).then((e) => e.data);
+
+/** PUT /api/token/?status_only=true; the server refuses enabling an expired or exhausted token. */
+export const setTokenStatus = (id: number, status: number) =>
+  apiPut<Token>('/api/token/?status_only=true', { id, status }).then((e) => e.data);
+
+export const deleteToken = (id: number) => apiDelete(`/api/token/${id}`);
+
+/** Models the user may limit a token to (GET /api/user/models). */
+export function useUserModels(enabled = true) {
+  return useQuery({
+    queryKey: ['user', 'models'],
+    queryFn: async () => {
+      const d = await apiGet<string[]>('/api/user/models');
+      return Array.isArray(d) ? d : [];
+    },
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+export interface SelfGroup {
+  desc: string;
+  ratio: number;
+}
+
+/** Groups open to the user (GET /api/user/self/groups → {name: {desc, ratio}}). */
+export function useSelfGroups(enabled = true) {
+  return useQuery({
+    queryKey: ['user', 'self', 'groups'],
+    queryFn: async () => (await apiGet<Record<string, SelfGroup>>('/api/user/self/groups')) ?? {},
+    enabled,
+    staleTime: 60_000,
+  });
+}

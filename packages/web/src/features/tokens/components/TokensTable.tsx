@@ -1,0 +1,115 @@
+import { Flex, Table, Tag, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { renderQuota } from '@tollway/shared';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../../lib/status';
+import { useIsMobile } from '../../shell/useIsMobile';
+import { PAGE_SIZE_OPTIONS } from '../../users/hooks';
+import { fullKey, TokenStatus, type Token } from '../api';
+import { TokenActions } from './TokenActions';
+import { ExpiryCell, formatTime, maskKey, TokenGroupTag, TokenStatusTag } from './TokenCells';
+
+interface Props {
+  items: Token[];
+  loading: boolean;
+  page: number;
+  pageSize: number;
+  total: number;
+  selectedIds: number[];
+  onSelect: (ids: number[], rows: Token[]) => void;
+  onPageChange: (page: number, pageSize: number) => void;
+  onToggle: (token: Token) => Promise<void>;
+  onEdit: (token: Token) => void;
+  onDelete: (token: Token) => Promise<void>;
+}
+
+/** The token list of spec 2 §2: status badges, quotas, times, group and row actions; disabled rows greyed. */
+export function TokensTable(p: Props) {
+  const { t } = useTranslation('tokens');
+  const { data: status } = useStatus();
+  const mobile = useIsMobile();
+  const quota = useMemo(() => {
+    const opts = { displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit };
+    return (n: number) => renderQuota(n ?? 0, opts);
+  }, [status?.display_in_currency, status?.quota_per_unit]);
+
+  const columns: TableColumnsType<Token> = [
+    {
+      title: t('col.name'),
+      key: 'name',
+      width: mobile ? 130 : 170,
+      fixed: mobile ? undefined : 'left',
+      render: (_, tok) => (
+        <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0 }}>
+          <Typography.Text strong ellipsis={{ tooltip: tok.name }} style={{ maxWidth: mobile ? 120 : 150 }}>
+            {tok.name}
+          </Typography.Text>
+          <Typography.Text type="secondary" className="tw-tok-key" title={fullKey(tok)}>
+            {maskKey(fullKey(tok))}
+          </Typography.Text>
+          {/* On a phone the status sits under the name so name, status and actions fit on one screen. */}
+          {mobile ? <TokenStatusTag token={tok} /> : null}
+        </Flex>
+      ),
+    },
+    { title: t('col.status'), key: 'status', width: 110, render: (_, tok) => <TokenStatusTag token={tok} /> },
+    { title: t('col.used'), dataIndex: 'used_quota', width: 90, render: (n: number) => quota(n) },
+    {
+      title: t('col.remain'),
+      key: 'remain',
+      width: 100,
+      render: (_, tok) =>
+        tok.unlimited_quota ? (
+          <Tag color="purple" bordered={false}>
+            {t('value.unlimited')}
+          </Tag>
+        ) : (
+          <span className={tok.remain_quota <= 0 ? 'tw-tok-expired' : undefined}>{quota(tok.remain_quota)}</span>
+        ),
+    },
+    { title: t('col.created'), dataIndex: 'created_time', width: 135, render: (n: number) => formatTime(n) },
+    { title: t('col.expiry'), dataIndex: 'expired_time', width: 135, render: (n: number) => <ExpiryCell epoch={n} /> },
+    { title: t('col.group'), dataIndex: 'group', width: 100, render: (g: string) => <TokenGroupTag group={g} /> },
+    {
+      title: t('col.actions'),
+      key: 'actions',
+      width: 175,
+      className: 'tw-tok-actions-cell',
+      fixed: mobile ? undefined : 'right',
+      render: (_, tok) => <TokenActions token={tok} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />,
+    },
+  ];
+
+  // Phones: name (with status) and actions first, the rest after a horizontal scroll.
+  const shown = mobile ? [columns[0]!, { ...columns[columns.length - 1]!, className: 'tw-tok-actions-cell' }, ...columns.slice(2, -1)] : columns;
+
+  return (
+    <Table<Token>
+      rowKey="id"
+      size="middle"
+      columns={shown}
+      dataSource={p.items}
+      loading={p.loading}
+      scroll={{ x: 1050 }}
+      rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')}
+      onRow={(tok) => ({ 'data-testid': `token-row-${tok.id}` }) as React.HTMLAttributes<HTMLElement>}
+      rowSelection={{
+        selectedRowKeys: p.selectedIds,
+        preserveSelectedRowKeys: true,
+        onChange: (keys, rows) => p.onSelect(keys as number[], rows),
+        columnWidth: 40,
+      }}
+      pagination={{
+        current: p.page,
+        pageSize: p.pageSize,
+        total: p.total,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+        showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
+        onChange: p.onPageChange,
+        responsive: true,
+      }}
+    />
+  );
+}

@@ -1,0 +1,65 @@
+import { CopyOutlined, KeyOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { Button, Flex, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+interface Props {
+  name: string;
+  keyText: string;
+  loading: boolean;
+  selectedCount: number;
+  onNameChange: (v: string) => void;
+  onKeyChange: (v: string) => void;
+  onSearch: () => void;
+  onReset: () => void;
+  onAdd: () => void;
+  onCopySelected: () => void;
+  onRefresh: () => void;
+}
+
+/** Search by name and by key, add, copy selected and refresh (spec 2 §2). */
+export function TokensToolbar(p: Props) {
+  const { t } = useTranslation('tokens');
+  return (
+    <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
+      <Flex wrap gap={8} style={{ flex: '1 1 480px', minWidth: 0 }}>
+        <Input
+          data-testid="tokens-search"
+          allowClear
+          value={p.name}
+          prefix={<SearchOutlined />}
+          placeholder={t('filter.name')}
+          onChange={(e) => p.onNameChange(e.target.value)}
+          onPressEnter={p.onSearch}
+          style={{ flex: '1 1 180px', minWidth: 0 }}
+        />
+        <Input
+          data-testid="tokens-search-key"
+          allowClear
+          value={p.keyText}
+          prefix={<KeyOutlined />}
+          placeholder={t('filter.key')}
+          onChange={(e) => p.onKeyChange(e.target.value)}
+          onPressEnter={p.onSearch}
+          style={{ flex: '1 1 180px', minWidth: 0 }}
+        />
+        <Flex gap={8}>
+          <Button icon={<SearchOutlined />} loading={p.loading} onClick={p.onSearch} data-testid="tokens-search-submit">
+            {t('common:action.search')}
+          </Button>
+          <Button onClick={p.onReset} data-testid="tokens-search-reset">
+            {t('filter.reset')}
+          </Button>
+        </Flex>
+      </Flex>
+      <Flex wrap gap={8}>
+        <Button icon={<ReloadOutlined />} onClick={p.onRefresh} aria-label={t('common:action.refresh')} data-testid="tokens-refresh" />
+        <Button icon={<CopyOutlined />} disabled={p.selectedCount === 0} onClick={p.onCopySelected} data-testid="tokens-copy-selected">
+          {p.selectedCount > 0 ? t('actions.copySelectedCount', { count: p.selectedCount }) : t('actions.copySelected')}
+        </Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={p.onAdd} data-testid="tokens-add">
+          {t('actions.add')}
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}

@@ -1,0 +1,106 @@
+import dayjs from 'dayjs';
+import { z } from 'zod';
+import type { Token, TokenInput } from './api';
+
+/** Limits mirrored from the server's token schema. */
+export const TOKEN_NAME_MAX = 50;
+export const TOKEN_MAX_BATCH = 100;
+export const DEFAULT_REMAIN_QUOTA = 500000;
+export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+/** Spec 2 §9: quick amounts (500000 quota = $1). */
+export const QUICK_AMOUNTS = [500000, 5000000, 25000000, 50000000, 250000000, 500000000] as const;
+/** Spec 2 §9: creation count choices. */
+export const COUNT_CHOICES = [10, 20, 30, 100] as const;
+/** Spec 2 §9: expiry presets, in seconds from now (0: never). */
+export const EXPIRY_PRESETS = [
+  { key: 'never', seconds: 0 },
+  { key: 'hour', seconds: 3600 },
+  { key: 'day', seconds: 86400 },
+  { key: 'month', seconds: 30 * 86400 },
+] as const;
+
+/**
+ * An expiry text as epoch seconds: '' or -1 → -1 (never); "yyyy-MM-dd HH:mm[:ss]" (T allowed) in local time.
+ * Undefined when the text is not a real date (2025-02-30 is refused, not rolled over).
+ */
+export function parseExpiryText(text: string): number | undefined {
+  const s = text.trim();
+  if (s === '' || s === '-1') return -1;
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, sec] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
+  const date = new Date(y, mo - 1, d, h, mi, sec);
+  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || date.getHours() !== h || date.getMinutes() !== mi || sec > 59) {
+    return undefined;
+  }
+  return Math.floor(date.getTime() / 1000);
+}
+
+export const formatExpiry = (epoch: number) => (epoch === -1 ? '' : dayjs.unix(epoch).format(EXPIRY_FORMAT));
+
+/** Form state of the token editor. Messages are i18n keys, translated by the shell's FormField. */
+export const tokenFormSchema = (creating: boolean) =>
+  z
+    .object({
+      name: z.string().trim().min(1, 'tokens:validation.nameRequired').max(TOKEN_NAME_MAX, 'tokens:validation.nameTooLong'),
+      remain_quota: z.number('tokens:validation.quotaInteger').int('tokens:validation.quotaInteger').min(0, 'tokens:validation.quotaMin'),
+      unlimited_quota: z.boolean(),
+      expired_time: z.string(),
+      count: z.number('tokens:validation.countInteger').int('tokens:validation.countInteger').min(1, 'tokens:validation.countInteger').max(TOKEN_MAX_BATCH, 'tokens:validation.countMax'),
+      model_limits_enabled: z.boolean(),
+      model_limits: z.array(z.string()),
+      allow_ips: z.string().max(10_000, 'tokens:validation.ipsTooLong'),
+      group: z.string(),
+    })
+    .superRefine((v, ctx) => {
+      const at = parseExpiryText(v.expired_time);
+      if (at === undefined) ctx.addIssue({ code: 'custom', path: ['expired_time'], message: 'tokens:validation.expiryFormat' });
+      else if (creating && at !== -1 && at <= Date.now() / 1000) ctx.addIssue({ code: 'custom', path: ['expired_time'], message: 'tokens:validation.expiryPast' });
+    });
+export type TokenForm = z.infer<ReturnType<typeof tokenFormSchema>>;
+
+export function formDefaults(token?: Token): TokenForm {
+  if (!token) {
+    return {
+      name: '',
+      remain_quota: DEFAULT_REMAIN_QUOTA,
+      unlimited_quota: false,
+      expired_time: '',
+      count: 1,
+      model_limits_enabled: false,
+      model_limits: [],
+      allow_ips: '',
+      group: '',
+    };
+  }
+  return {
+    name: token.name,
+    remain_quota: token.remain_quota,
+    unlimited_quota: token.unlimited_quota,
+    expired_time: formatExpiry(token.expired_time),
+    count: 1,
+    model_limits_enabled: token.model_limits_enabled,
+    model_limits: token.model_limits.split(',').map((s) => s.trim()).filter(Boolean),
+    allow_ips: token.allow_ips ?? '',
+    group: token.group ?? '',
+  };
+}
+
+/** The request body of the form (IPs one per line, blanks dropped; models joined with commas). */
+export function toInput(v: TokenForm): TokenInput {
+  return {
+    name: v.name.trim(),
+    remain_quota: v.remain_quota,
+    unlimited_quota: v.unlimited_quota,
+    expired_time: parseExpiryText(v.expired_time) ?? -1,
+    model_limits_enabled: v.model_limits_enabled,
+    model_limits: v.model_limits.join(','),
+    allow_ips: v.allow_ips
+      .split(/\r?\n/)
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .join('\n'),
+    group: v.group,
+  };
+}
