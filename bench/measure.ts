@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 
@@ -58,4 +59,20 @@ export async function sequentialLatency(t: Target, body: string, n: number, firs
     await pool.close();
   }
   return { p50: percentile(times, 50), p90: percentile(times, 90) };
+}
+
+/** CPU seconds used so far by a process (user + system, from /proc). */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / 100;
+}
+
+/** CPU milliseconds the process spends per request under a steady load of `connections`. */
+export async function cpuPerRequest(t: Target, body: string, pid: number, connections: number, seconds: number): Promise<{ cpuMs: number; rps: number }> {
+  const before = processCpuSeconds(pid);
+  const r = await autocannon({ url: t.url + t.path, method: 'POST', headers: { 'content-type': 'application/json', ...t.headers }, body, connections, duration: seconds });
+  const cpu = processCpuSeconds(pid) - before;
+  return { cpuMs: (cpu * 1000) / Math.max(1, r.requests.total), rps: r.requests.average };
 }

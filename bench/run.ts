@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { freePort, start, type Proc } from './procs.js';
-import { sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
+import { cpuPerRequest, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -38,6 +38,16 @@ async function startTollway(mockUrl: string): Promise<Target> {
   return { name: 'Tollway', url: base, path: '/v1/chat/completions', headers: { authorization: `Bearer sk-${key}` } };
 }
 
+const anthropicBody = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }] });
+
+/** The same Tollway, called with Anthropic's API: converted to the OpenAI upstream and back. */
+const anthropicTarget = (t: Target): Target => ({
+  name: 'Tollway, Anthropic in → OpenAI upstream',
+  url: t.url,
+  path: '/v1/messages',
+  headers: { 'x-api-key': t.headers.authorization!.slice(7), 'anthropic-version': '2023-06-01' },
+});
+
 async function startPortkey(mockUrl: string): Promise<Target> {
   const port = await freePort();
   const bin = path.join(ROOT, 'node_modules/@portkey-ai/gateway/build/start-server.js');
@@ -59,13 +69,15 @@ async function main() {
   const direct: Target = { name: 'Direct to mock', url: mockUrl, path: '/v1/chat/completions', headers: { authorization: 'Bearer bench-key' } };
   const tollway = await startTollway(mockUrl);
   const portkey = await startPortkey(mockUrl);
-  const targets = [direct, tollway, portkey];
+  const converted = anthropicTarget(tollway);
+  const targets = [direct, tollway, converted, portkey];
+  const tollwayPid = procs[1]!.child.pid!;
 
   // Warm-up (JIT, connection pools, caches).
-  for (const t of targets) await throughput(t, chatBody, 16, 2);
+  for (const t of targets) await throughput(t, t === converted ? anthropicBody : chatBody, 16, 2);
   const tp = new Map<string, Throughput>();
   for (const t of targets) {
-    tp.set(t.name, await throughput(t, chatBody, CONNECTIONS, SECONDS));
+    tp.set(t.name, await throughput(t, t === converted ? anthropicBody : chatBody, CONNECTIONS, SECONDS));
     console.log(`${t.name}: ${fmt(tp.get(t.name)!.rps)} req/s at ${CONNECTIONS} connections`);
   }
   const lat = new Map<string, { p50: number; p90: number }>();
@@ -74,6 +86,8 @@ async function main() {
     lat.set(t.name, await sequentialLatency(t, chatBody, 2000, false));
     ttfb.set(t.name, await sequentialLatency(t, streamBody, 1000, true));
   }
+  const cpuPass = await cpuPerRequest(tollway, chatBody, tollwayPid, 16, SECONDS);
+  const cpuConv = await cpuPerRequest(converted, anthropicBody, tollwayPid, 16, SECONDS);
   const tw = tp.get('Tollway')!;
   const pk = tp.get('Portkey gateway')!;
   const dm = tp.get('Direct to mock')!;
@@ -98,6 +112,7 @@ async function main() {
     `| Tollway ÷ Portkey throughput | ${fmt(tw.rps / pk.rps, 2)}× | ≥ 5× |`,
     `| Tollway ÷ direct throughput | ${fmt(tw.rps / dm.rps, 2)} | — |`,
     `| Added p50 latency, 1 connection (${fmt(lat.get('Tollway')!.p50, 3)} − ${fmt(lat.get('Direct to mock')!.p50, 3)} ms) | ${fmt(addedP50, 3)} ms | ≤ 0.5 ms |`,
+    `| CPU per request, Anthropic in → OpenAI upstream vs pass-through (${fmt(cpuConv.cpuMs, 3)} vs ${fmt(cpuPass.cpuMs, 3)} ms) | +${fmt((cpuConv.cpuMs / cpuPass.cpuMs - 1) * 100, 1)}% | ≤ +20% |`,
     `| Added time to first byte, streamed, 1 connection (${fmt(ttfb.get('Tollway')!.p50, 3)} − ${fmt(ttfb.get('Direct to mock')!.p50, 3)} ms) | ${fmt(addedTtfb, 3)} ms | ≤ 1 ms |`,
     '',
   ].join('\n');
