@@ -1,0 +1,105 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
+import { startHarness, type Harness } from './harness.js';
+
+const ROOT = { username: 'gwroot', password: 'gw-root-pass-1' };
+
+/**
+ * Issue 3 in a real browser: an administrator adds a channel pointing at our mock upstream, creates a token,
+ * a call is made with it, and the console shows the log row with the right quota and the new balance.
+ */
+describe('gateway core in Chromium', () => {
+  let h: Harness;
+  let page: Page;
+  let mock: MockUpstream;
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    // (200000 + 50000 × 4) × 0.075 = 30000 quota = $0.06 exactly.
+    mock.behaviors.set('browser-mock-key', { promptTokens: 200_000, completionTokens: 50_000 });
+    h = await startHarness();
+    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    ({ page } = await h.newPage());
+    await page.goto('/login');
+    await page.getByTestId('login-username').fill(ROOT.username);
+    await page.getByTestId('login-password').fill(ROOT.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    // $10 of balance for the root user.
+    const ok = await page.evaluate(async () => {
+      const user = JSON.parse(localStorage.getItem('user') ?? '{}');
+      const r = await fetch('/api/user/', { method: 'PUT', headers: { 'content-type': 'application/json', 'New-Api-User': String(user.id) }, body: JSON.stringify({ id: user.id, quota: 5_000_000 }) });
+      return (await r.json()).success;
+    });
+    expect(ok).toBe(true);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await mock?.close();
+  });
+
+  it('adds a channel pointing at the mock upstream', async () => {
+    await page.goto('/admin/channels');
+    await page.getByTestId('channels-add').click();
+    await page.getByTestId('channel-form-name').fill('mock-openai');
+    await page.getByTestId('channel-form-base-url').fill(mock.url);
+    await page.getByTestId('channel-form-key').fill('browser-mock-key');
+    const models = page.getByTestId('channel-form-models');
+    await models.click();
+    await page.keyboard.type('gpt-4o-mini');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await h.shot(page, '20-channel-editor');
+    await page.getByTestId('channel-form-submit').click();
+    await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
+    await page.locator('[data-testid^="channel-row-"]').first().waitFor();
+    await expect.poll(() => page.locator('[data-testid^="channel-row-"]').first().textContent()).toContain('mock-openai');
+    await h.shot(page, '21-channels');
+  });
+
+  let key = '';
+  it('creates a token in the token page', async () => {
+    await page.goto('/app/tokens');
+    await page.getByTestId('tokens-add').click();
+    await page.getByTestId('token-form-name').fill('browser-token');
+    await page.getByTestId('token-form-submit').click();
+    await page.locator('[data-testid^="token-row-"]').first().waitFor();
+    await h.shot(page, '22-tokens');
+    key = await page.evaluate(async () => {
+      const user = JSON.parse(localStorage.getItem('user') ?? '{}');
+      const r = await fetch('/api/token/?p=1&size=10', { headers: { 'New-Api-User': String(user.id) } });
+      return (await r.json()).data.items[0].key as string;
+    });
+    expect(key).toMatch(/^[A-Za-z0-9]{48}$/);
+  });
+
+  it('relays a call and shows the log row with its quota and the balance change', async () => {
+    const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi from the browser test' }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('Hello from the mock!');
+    await page.goto('/app/logs/api-usage');
+    const row = page.locator('[data-testid^="log-row-"]').first();
+    await expect.poll(async () => {
+      await page.getByTestId('logs-search').click();
+      return (await row.count()) > 0 ? row.textContent() : '';
+    }, { timeout: 15_000 }).toContain('gpt-4o-mini');
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain('$0.06');
+    expect(text).toContain('browser-token');
+    await h.shot(page, '23-usage-logs');
+    await page.goto('/app/me');
+    await expect.poll(() => page.getByTestId('me-quota').textContent()).toContain('$9.94');
+    await h.shot(page, '24-balance-after-call');
+  });
+
+  it('shows the model on the public pricing page', async () => {
+    await page.goto('/pricing');
+    await page.getByTestId('pricing-table').waitFor();
+    await expect.poll(() => page.getByTestId('pricing-table').textContent()).toContain('gpt-4o-mini');
+    await h.shot(page, '25-pricing');
+  });
+});
