@@ -12,10 +12,24 @@ export interface Dec {
 const TEN = 10n;
 const pow10 = (n: number): bigint => TEN ** BigInt(n);
 
+const parsedNumbers = new Map<number, Dec>();
+
 /** Parses a finite number through its shortest decimal text (what an operator typed: 0.075 stays 0.075). */
 export function dec(value: number | string | bigint): Dec {
   if (typeof value === 'bigint') return { m: value, s: 0 };
-  const text = typeof value === 'number' ? numberText(value) : value.trim();
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value)) return { m: BigInt(value), s: 0 };
+    // Ratios repeat on every call: remember their parse (Dec values are never mutated).
+    const hit = parsedNumbers.get(value);
+    if (hit) return hit;
+    const d = parseDec(numberText(value));
+    if (parsedNumbers.size < 10_000) parsedNumbers.set(value, d);
+    return d;
+  }
+  return parseDec(value.trim());
+}
+
+function parseDec(text: string): Dec {
   const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
   if (!match || (match[2] === '' && (match[3] ?? '') === '')) throw new Error(`not a decimal number: ${text}`);
   const [, sign, int, frac = '', exp = '0'] = match;

@@ -8,7 +8,7 @@ import { openAIChat } from './ir/openai-chat.js';
 import { claudeDefaultMaxTokens } from './providers/anthropic/adaptor.js';
 import { adaptorFor } from './providers/index.js';
 import { openAIPaths, rewriteOpenAIBody } from './providers/openai/request.js';
-import type { RelayContext } from './services.js';
+import type { CancelSignal, RelayContext } from './services.js';
 import { countTextTokens } from './token-count.js';
 
 type Json = Record<string, unknown>;
@@ -32,7 +32,7 @@ export async function attemptChannel(
   key: string,
   upstreamModel: string,
   res: ServerResponse,
-  signal: AbortSignal,
+  signal: CancelSignal,
   started: number,
 ): Promise<AttemptResult> {
   const adaptor = adaptorFor(ch.type);

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
+import type { CancelSignal } from './services.js';
 import { SseSplitter } from './ir/sse.js';
 import type { IRStreamEvent, IRUsage, WireFormat } from './ir/types.js';
 import type { AttemptResult } from './forward.js';
@@ -66,7 +67,7 @@ function write(res: ServerResponse, data: string | Buffer): Promise<void> | unde
  * converted through the IR; the answer is converted back — whole for plain answers, event by event for streams
  * (upstream SSE → IR events → client SSE), usage read from the IR on the way.
  */
-export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res: ServerResponse, signal: AbortSignal, countTokens: (t: string) => number, started: number): Promise<AttemptResult> {
+export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res: ServerResponse, signal: CancelSignal, countTokens: (t: string) => number, started: number): Promise<AttemptResult> {
   const answer = await agent.request({ origin: c.origin, path: c.path, method: 'POST', headers: c.headers, body: c.body, signal });
   if (answer.statusCode >= 400) {
     const { text, json } = await readJson(answer.body);

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
+import type { CancelSignal } from './services.js';
 import { countedCompletionTokens, newStreamState, transformOpenAIChunk } from './providers/openai/stream.js';
 import { usageFromJsonTail, type CallUsage } from './usage.js';
 
@@ -63,7 +64,7 @@ export async function forwardOpenAI(
   agent: Dispatcher,
   up: UpstreamRequest,
   res: ServerResponse,
-  signal: AbortSignal,
+  signal: CancelSignal,
   countTokens: (text: string) => number,
   started: number,
 ): Promise<AttemptResult> {
@@ -74,11 +75,16 @@ export async function forwardOpenAI(
   }
   const contentType = String(answer.headers['content-type'] ?? (up.stream ? 'text/event-stream' : 'application/json'));
   const isSse = contentType.includes('text/event-stream');
+  const length = isSse ? undefined : (answer.headers['content-length'] as string | undefined);
   res.writeHead(answer.statusCode, {
     'content-type': isSse ? 'text/event-stream; charset=utf-8' : contentType,
     'cache-control': 'no-cache',
     ...(isSse ? { 'x-accel-buffering': 'no' } : {}),
+    ...(length ? { 'content-length': length } : {}),
   });
+  // A plain answer keeps its last chunk back so the final write carries it with the end of the response
+  // (one write for the common single-chunk answer, no chunked encoding when the length is known).
+  let held: Buffer | undefined;
   let firstByteMs = 0;
   const state = newStreamState();
   let tail = '';
@@ -87,14 +93,15 @@ export async function forwardOpenAI(
   const decoder = new StringDecoder('utf8');
   try {
     for await (const raw of answer.body) {
-      let out: string | Buffer;
+      let out: string | Buffer | undefined;
       if (isSse) out = transformOpenAIChunk(state, decoder.write(raw as Buffer), up.clientWantsUsage, countTokens);
       else {
-        out = raw as Buffer;
         tail = (tail + decoder.write(raw as Buffer)).slice(-TAIL);
+        out = held;
+        held = raw as Buffer;
       }
-      if (out.length === 0) continue;
       if (!firstByteMs) firstByteMs = Date.now() - started;
+      if (!out || out.length === 0) continue;
       const wait = write(res, out);
       if (wait) await wait;
       if (res.destroyed) throw new Error('client closed');
@@ -103,7 +110,7 @@ export async function forwardOpenAI(
   } catch {
     cut = true;
   }
-  if (!res.destroyed) res.end();
+  if (!res.destroyed) res.end(held);
   const usage = isSse ? state.usage : usageFromJsonTail(tail);
   return { kind: 'relayed', status: answer.statusCode, usage, countedCompletion: isSse ? countedCompletionTokens(state, countTokens) : 0, firstByteMs, cut };
 }

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeQuota } from '@tollway/shared';
 import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
@@ -92,15 +93,19 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
   const { call, started, auth, group, price, target, reserved } = s;
   const { model, stream } = call;
   const requestId = newRequestId();
-  const abort = new AbortController();
+  // A plain emitter is the cancel signal undici listens to ('abort'); cheaper than an AbortController per call.
+  const cancel = new EventEmitter();
+  let cancelled = false;
   reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) abort.abort();
+    if (reply.raw.writableFinished) return;
+    cancelled = true;
+    cancel.emit('abort');
   });
   const policy = retryPolicy(ctx.options);
   const tried = new Set<number>();
   const usedChannels: number[] = [];
   let last: { status: number; message: string; channel?: CachedChannel } | undefined;
-  for (let attempt = 0; attempt < policy.attempts && !abort.signal.aborted; attempt++) {
+  for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
     const ch = ctx.channelCache.select(group, model, tried, attempt);
     if (!ch) break;
     tried.add(ch.id);
@@ -113,7 +118,7 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
     }
     let result: AttemptResult;
     try {
-      result = await attemptChannel(ctx, call, ch, ch.keys[keyIndex]!, mapped.model, reply.raw, abort.signal, started);
+      result = await attemptChannel(ctx, call, ch, ch.keys[keyIndex]!, mapped.model, reply.raw, cancel, started);
     } catch (err) {
       if (reply.raw.headersSent) throw err;
       result = { kind: 'failed', status: 0, message: `upstream unreachable: ${(err as Error).message}`, body: '' };

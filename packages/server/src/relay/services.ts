@@ -20,3 +20,6 @@ export interface UpstreamErrorReporter {
 }
 
 export type RelayContext = AppContext & { relay: RelayServices; channels?: UpstreamErrorReporter };
+
+/** What cancels an upstream call when the client goes away (undici accepts an emitter of 'abort'). */
+export type CancelSignal = NonNullable<import('undici').Dispatcher.RequestOptions['signal']>;
