@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { CancelSignal } from './services.js';
 import { SseSplitter } from './ir/sse.js';
 import type { IRStreamEvent, IRUsage, WireFormat } from './ir/types.js';
-import type { AttemptResult } from './forward.js';
+import { errorMessageOf, write, type AttemptResult } from './forward.js';
 import type { CallUsage } from './usage.js';
 
 const MAX_JSON_BODY = 64 * 1024 * 1024;
@@ -49,18 +49,6 @@ async function readJson(body: Dispatcher.ResponseData['body']): Promise<{ text: 
   }
 }
 
-function write(res: ServerResponse, data: string | Buffer): Promise<void> | undefined {
-  if (res.write(data)) return undefined;
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
 
 /**
  * Forwards a call whose client format differs from the upstream's (or a non-OpenAI pass-through): the body was
@@ -70,10 +58,8 @@ function write(res: ServerResponse, data: string | Buffer): Promise<void> | unde
 export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res: ServerResponse, signal: CancelSignal, countTokens: (t: string) => number, started: number): Promise<AttemptResult> {
   const answer = await agent.request({ origin: c.origin, path: c.path, method: 'POST', headers: c.headers, body: c.body, signal });
   if (answer.statusCode >= 400) {
-    const { text, json } = await readJson(answer.body);
-    const err = json?.error as { message?: string } | string | undefined;
-    const message = (typeof err === 'string' ? err : err?.message) ?? (text.trim().slice(0, 500) || `upstream answered HTTP ${answer.statusCode}`);
-    return { kind: 'failed', status: answer.statusCode, message, body: text.slice(0, 65536) };
+    const { text } = await readJson(answer.body);
+    return { kind: 'failed', status: answer.statusCode, message: errorMessageOf(text, answer.statusCode), body: text.slice(0, 65536) };
   }
   const same = c.upstream === c.client;
   const isSse = String(answer.headers['content-type'] ?? '').includes('text/event-stream') || c.stream;

@@ -30,7 +30,8 @@ async function readBounded(body: Dispatcher.ResponseData['body']): Promise<strin
   return out.slice(0, ERROR_BODY_LIMIT);
 }
 
-function errorMessageOf(body: string, status: number): string {
+/** The message of an upstream error body (OpenAI, Anthropic and Gemini shapes), or its text. */
+export function errorMessageOf(body: string, status: number): string {
   try {
     const j = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
     const m = typeof j.error === 'string' ? j.error : (j.error?.message ?? j.message);
@@ -42,7 +43,7 @@ function errorMessageOf(body: string, status: number): string {
 }
 
 /** Writes with backpressure: waits for 'drain' when the socket buffer is full, or for the client to go away. */
-function write(res: ServerResponse, data: string | Buffer): Promise<void> | undefined {
+export function write(res: ServerResponse, data: string | Buffer): Promise<void> | undefined {
   if (res.write(data)) return undefined;
   return new Promise((resolve) => {
     const done = () => {

@@ -1,5 +1,6 @@
+import { chatUsageNames, openAIUsageFromIR, openAIUsageToIR } from './openai-usage.js';
 import { sse } from './sse.js';
-import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRResponse, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
+import { type IRMessage, type IRPart, type IRRequest, type IRResponse, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -30,30 +31,9 @@ export const imageToUrl = (p: Extract<IRPart, { type: 'image' }>): string => p.u
 const finishToIR: Record<string, IRStopReason> = { stop: 'stop', length: 'length', tool_calls: 'tool_calls', function_call: 'tool_calls', content_filter: 'content_filter' };
 const finishFromIR: Record<IRStopReason, string> = { stop: 'stop', length: 'length', tool_calls: 'tool_calls', content_filter: 'content_filter', error: 'stop' };
 
-/** OpenAI usage (prompt_tokens include cached tokens) → IR usage. */
-export function usageToIR(u: Json | undefined | null): IRUsage {
-  if (!u) return emptyUsage();
-  const cacheRead = Number(u.prompt_tokens_details?.cached_tokens ?? 0);
-  const cacheWrite = Number(u.prompt_tokens_details?.cache_creation_tokens ?? 0);
-  return {
-    inputTokens: Math.max(0, Number(u.prompt_tokens ?? 0) - cacheRead - cacheWrite),
-    outputTokens: Number(u.completion_tokens ?? 0),
-    cacheReadTokens: cacheRead,
-    cacheWriteTokens: cacheWrite,
-    reasoningTokens: Number(u.completion_tokens_details?.reasoning_tokens ?? 0),
-  };
-}
-
-export function usageFromIR(u: IRUsage): Json {
-  const prompt = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: u.outputTokens,
-    total_tokens: prompt + u.outputTokens,
-    prompt_tokens_details: { cached_tokens: u.cacheReadTokens, ...(u.cacheWriteTokens ? { cache_creation_tokens: u.cacheWriteTokens } : {}) },
-    completion_tokens_details: { reasoning_tokens: u.reasoningTokens },
-  };
-}
+/** OpenAI Chat usage (prompt_tokens include cached tokens) → IR usage, and back. */
+export const usageToIR = (u: Json | undefined | null): IRUsage => openAIUsageToIR(u, chatUsageNames);
+export const usageFromIR = (u: IRUsage): Json => openAIUsageFromIR(u, chatUsageNames);
 
 /** Models that take max_completion_tokens instead of max_tokens. */
 const usesMaxCompletionTokens = (model: string) => /^(o\d|gpt-5)/.test(model);

@@ -1,33 +1,13 @@
+import { openAIUsageFromIR, openAIUsageToIR, responsesUsageNames } from './openai-usage.js';
 import { sse } from './sse.js';
-import { emptyUsage, type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
+import { type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
 
-/** Responses usage (input_tokens include cached tokens) → IR usage. */
-export function usageToIR(u: Json | undefined | null): IRUsage {
-  if (!u) return emptyUsage();
-  const cacheRead = Number(u.input_tokens_details?.cached_tokens ?? 0);
-  const cacheWrite = Number(u.input_tokens_details?.cache_creation_tokens ?? 0);
-  return {
-    inputTokens: Math.max(0, Number(u.input_tokens ?? 0) - cacheRead - cacheWrite),
-    outputTokens: Number(u.output_tokens ?? 0),
-    cacheReadTokens: cacheRead,
-    cacheWriteTokens: cacheWrite,
-    reasoningTokens: Number(u.output_tokens_details?.reasoning_tokens ?? 0),
-  };
-}
-
-export function usageFromIR(u: IRUsage): Json {
-  const input = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-  return {
-    input_tokens: input,
-    input_tokens_details: { cached_tokens: u.cacheReadTokens, ...(u.cacheWriteTokens ? { cache_creation_tokens: u.cacheWriteTokens } : {}) },
-    output_tokens: u.outputTokens,
-    output_tokens_details: { reasoning_tokens: u.reasoningTokens },
-    total_tokens: input + u.outputTokens,
-  };
-}
+/** Responses usage (input_tokens include cached tokens) → IR usage, and back. */
+export const usageToIR = (u: Json | undefined | null): IRUsage => openAIUsageToIR(u, responsesUsageNames);
+export const usageFromIR = (u: IRUsage): Json => openAIUsageFromIR(u, responsesUsageNames);
 
 /** Stop reason of a Responses object: its status, why it is incomplete, and whether it calls functions. */
 export function stopToIR(r: Json, calledTools = false): IRStopReason {
