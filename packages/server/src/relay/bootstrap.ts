@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { TokenAuthCache } from './auth-cache.js';
-import { QuotaLedger } from './ledger.js';
+import { MemoryLedger, type Ledger } from './ledger.js';
+import { RedisLedger } from './redis-ledger.js';
 import type { RelayServices } from './services.js';
 import { createUpstreamAgent } from './upstream-agent.js';
 import { DurableWriter } from './writer.js';
@@ -11,49 +12,46 @@ import { DurableWriter } from './writer.js';
  */
 export async function createRelayServices(ctx: AppContext): Promise<RelayServices & { close(): Promise<void> }> {
   const k = ctx.db.kysely;
-  const ledger = new QuotaLedger(
-    async (ids) => new Map((await k.selectFrom('users').select(['id', 'quota']).where('id', 'in', ids).where('deleted_at', 'is', null).execute()).map((r) => [r.id, Number(r.quota)])),
-    async (ids) => new Map((await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [r.id, Number(r.remain_quota)])),
-  );
   const writer = new DurableWriter(ctx.db, {
     dataDir: ctx.config.dataDir,
     log: ctx.log,
     onCommitted: (records) => {
-      for (const r of records) if (r.quota) ledger.flushed(r.userId, r.tokenLimited ? r.tokenId : undefined, r.quota);
+      for (const r of records) if (r.quota) ledger.committed(r.userId, r.tokenLimited ? r.tokenId : undefined, r.quota);
     },
   });
+  const loadUsers = async (ids: number[]) =>
+    new Map((await k.selectFrom('users').select(['id', 'quota']).where('id', 'in', ids).where('deleted_at', 'is', null).execute()).map((r) => [r.id, Number(r.quota)]));
+  const loadTokens = async (ids: number[]) => new Map((await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [r.id, Number(r.remain_quota)]));
+  // One node keeps balances in memory; a cluster (REDIS_CONN_STRING) keeps them in Redis so reservations are
+  // atomic across every node.
+  const ledger: Ledger = ctx.redis
+    ? new RedisLedger(ctx.redis, ctx.config.redisKeyPrefix, loadUsers, loadTokens)
+    : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
   await writer.start();
   const tokens = new TokenAuthCache(ctx.db, ctx.config.syncFrequency * 1000);
   const agent = createUpstreamAgent({ bodyTimeoutMs: ctx.config.streamingTimeout * 1000 });
 
-  /** Re-reads balances from the database between writer batches, so unwritten amounts are not lost. */
-  const refreshBalances = (kind: 'users' | 'tokens', id: number) =>
-    writer.afterCurrentBatch(async () => {
-      const book = kind === 'users' ? ledger.users : ledger.tokens;
-      if (!book.entries.has(id)) return;
-      const row =
-        kind === 'users'
-          ? await k.selectFrom('users').select('quota as v').where('id', '=', id).executeTakeFirst()
-          : await k.selectFrom('tokens').select('remain_quota as v').where('id', '=', id).executeTakeFirst();
-      if (row) book.rebase(id, Number(row.v));
-      else book.entries.delete(id);
-    });
-  const userChanged = (id: number) => {
+  // A balance changed outside the relay: the memory ledger of every node re-reads it; a Redis ledger is
+  // shared, so only the node where the change happened rebuilds it.
+  const refresh = (kind: 'users' | 'tokens', id: number, local: boolean) => {
+    if (local || !ctx.redis) void ledger.refresh(kind, id).catch((err) => ctx.log.warn({ err }, 'balance refresh failed'));
+  };
+  const userChanged = (id: number, local: boolean) => {
     tokens.invalidateUser(id);
-    void refreshBalances('users', id).catch((err) => ctx.log.warn({ err }, 'balance refresh failed'));
+    refresh('users', id, local);
   };
   ctx.users.onChanged((id) => {
-    userChanged(id);
+    userChanged(id, true);
     void ctx.bus.publish('users', String(id)).catch(() => undefined);
   });
-  ctx.bus.subscribe('users', (msg) => userChanged(Number(msg)));
-  const tokenChanged = (key: string, id: number) => {
+  ctx.bus.subscribe('users', (msg) => userChanged(Number(msg), false));
+  const tokenChanged = (key: string, id: number, local: boolean) => {
     tokens.invalidateKey(key);
-    void refreshBalances('tokens', id).catch((err) => ctx.log.warn({ err }, 'balance refresh failed'));
+    refresh('tokens', id, local);
   };
   ctx.bus.subscribe('tokens', (msg) => {
     const at = msg.lastIndexOf(':');
-    tokenChanged(msg.slice(0, at), Number(msg.slice(at + 1)));
+    tokenChanged(msg.slice(0, at), Number(msg.slice(at + 1)), false);
   });
 
   return {
@@ -62,7 +60,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     writer,
     agent,
     tokenChanged(key, id) {
-      tokenChanged(key, id);
+      tokenChanged(key, id, true);
       void ctx.bus.publish('tokens', `${key}:${id}`).catch(() => undefined);
     },
     async close() {

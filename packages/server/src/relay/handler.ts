@@ -8,6 +8,7 @@ import { authenticate } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
 import type { AttemptResult } from './forward.js';
 import type { InboundCall } from './inbound.js';
+import type { Hold } from './ledger.js';
 import type { WireFormat } from './ir/types.js';
 import { resolvePrice } from './price.js';
 import { checkRateLimits, countSuccess } from './rate-limits.js';
@@ -64,17 +65,17 @@ export async function relayCall(ctx: RelayContext, req: FastifyRequest, reply: F
     computeQuota(price.price, { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: call.maxTokens }, perUnit) +
     (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !call.maxTokens ? ctx.options.num('PreConsumedQuota') : 0);
   const target = { userId: auth.userId, tokenId: auth.unlimited ? undefined : auth.tokenId };
-  const reservation = await ctx.relay.ledger.reserve(target, reserved);
-  if (reservation === 'user') throw relayErrors.userQuota();
-  if (reservation === 'token') throw relayErrors.tokenExhausted();
+  const hold = await ctx.relay.ledger.reserve(target, reserved);
+  if (hold === 'user') throw relayErrors.userQuota();
+  if (hold === 'token') throw relayErrors.tokenExhausted();
 
   let settled = false;
   try {
-    settled = await attempts(ctx, req, reply, { call, started, auth, group, price, target, reserved });
+    settled = await attempts(ctx, req, reply, { call, started, auth, group, price, target, hold });
     if (settled) countSuccess(ctx.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
-    if (!settled) ctx.relay.ledger.settle(target, reserved, 0);
+    if (!settled) await ctx.relay.ledger.settle(target, hold, 0);
   }
 }
 
@@ -85,12 +86,12 @@ interface CallState {
   group: string;
   price: NonNullable<ReturnType<typeof resolvePrice>>;
   target: { userId: number; tokenId: number | undefined };
-  reserved: number;
+  hold: Hold;
 }
 
 /** Tries channels until one relays the call; returns true when the call was settled (charged). */
 async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, s: CallState): Promise<boolean> {
-  const { call, started, auth, group, price, target, reserved } = s;
+  const { call, started, auth, group, price, target, hold } = s;
   const { model, stream } = call;
   const requestId = newRequestId();
   // A plain emitter is the cancel signal undici listens to ('abort'); cheaper than an AbortController per call.
@@ -128,7 +129,7 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
         result.usage && !result.cut
           ? result.usage
           : { promptTokens: result.usage?.promptTokens ?? countPromptTokens(call.body), completionTokens: result.usage?.completionTokens ?? result.countedCompletion, reported: false };
-      settleCall(ctx, { requestId, auth, group, model, upstreamModel: mapped.model, stream, ip: req.ip, started, firstByteMs: result.firstByteMs, channel: ch, usedChannels, price, usage, target, reserved });
+      await settleCall(ctx, { requestId, auth, group, model, upstreamModel: mapped.model, stream, ip: req.ip, started, firstByteMs: result.firstByteMs, channel: ch, usedChannels, price, usage, target, hold });
       return true;
     }
     last = { status: result.status, message: scrub(result.message, ch), channel: ch };

@@ -18,13 +18,35 @@ export interface ReserveTarget {
   tokenId: number | undefined;
 }
 
+/** A reservation in force; opaque to callers, handed back to settle. */
+export interface Hold {
+  amount: number;
+  /** Generations of the Redis balances the amount was taken from (Redis ledger only). */
+  gens?: [number, number];
+}
+
+export type BalanceKind = 'users' | 'tokens';
+
+/** Live balances: reserve before a call, settle after; memory for one node, Redis for a cluster. */
+export interface Ledger {
+  reserve(t: ReserveTarget, amount: number): Promise<Hold | 'user' | 'token'>;
+  /** Ends a reservation with the actual charge (taken only as far as the balance goes); returns the charge. */
+  settle(t: ReserveTarget, hold: Hold, actual: number): Promise<number>;
+  /** Spendable balance now, or undefined for an unknown id. */
+  available(kind: BalanceKind, id: number): Promise<number | undefined>;
+  /** The database value changed outside the relay (admin edit, top-up): take it up. */
+  refresh(kind: BalanceKind, id: number): Promise<void>;
+  /** The writer committed these charges to the database. */
+  committed(userId: number, tokenId: number | undefined, amount: number): void;
+}
+
 type Loader = (ids: number[]) => Promise<Map<number, number>>;
 
 class Book {
   readonly entries = new Map<number, Balance>();
   private readonly loading = new Map<number, Promise<void>>();
 
-  constructor(private readonly load: Loader) {}
+  constructor(readonly load: Loader) {}
 
   async ensure(id: number): Promise<Balance | undefined> {
     const hit = this.entries.get(id);
@@ -50,20 +72,47 @@ class Book {
   }
 }
 
-export class QuotaLedger {
+/** Balances in this process's memory (one node). */
+export class MemoryLedger implements Ledger {
   readonly users: Book;
   readonly tokens: Book;
 
-  constructor(loadUsers: Loader, loadTokens: Loader) {
+  /**
+   * `serialize` runs a refresh between writer batches, so a database value and the unwritten amounts are
+   * read consistently.
+   */
+  constructor(
+    loadUsers: Loader,
+    loadTokens: Loader,
+    private readonly serialize: (fn: () => Promise<void>) => Promise<void>,
+  ) {
     this.users = new Book(loadUsers);
     this.tokens = new Book(loadTokens);
+  }
+
+  async available(kind: BalanceKind, id: number): Promise<number | undefined> {
+    return (await (kind === 'users' ? this.users : this.tokens).ensure(id))?.available;
+  }
+
+  refresh(kind: BalanceKind, id: number): Promise<void> {
+    const book = kind === 'users' ? this.users : this.tokens;
+    if (!book.entries.has(id)) return Promise.resolve();
+    return this.serialize(async () => {
+      const v = (await book.load([id])).get(id);
+      if (v === undefined) book.entries.delete(id);
+      else book.rebase(id, v);
+    });
+  }
+
+  committed(userId: number, tokenId: number | undefined, amount: number): void {
+    this.flushed(userId, tokenId, amount);
   }
 
   /**
    * Reserves `amount` from the user and (for a limited token) the token, both or neither. Synchronous after
    * the entries are loaded, so two requests cannot both see the same balance.
    */
-  async reserve(t: ReserveTarget, amount: number): Promise<'ok' | 'user' | 'token'> {
+  async reserve(t: ReserveTarget, amount: number): Promise<Hold | 'user' | 'token'> {
     const [u, tok] = await Promise.all([this.users.ensure(t.userId), t.tokenId === undefined ? undefined : this.tokens.ensure(t.tokenId)]);
     if (!u) return 'user';
     if (t.tokenId !== undefined && !tok) return 'token';
@@ -76,14 +125,15 @@ export class QuotaLedger {
       tok.available -= amount;
       tok.reserved += amount;
     }
-    return 'ok';
+    return { amount };
   }
 
   /**
    * Ends a reservation with the actual charge. A charge above the reservation takes what is available (never
    * below zero); returns the amount actually charged.
    */
-  settle(t: ReserveTarget, reserved: number, actual: number): number {
+  async settle(t: ReserveTarget, hold: Hold, actual: number): Promise<number> {
+    const reserved = hold.amount;
     const u = this.users.entries.get(t.userId)!;
     const tok = t.tokenId === undefined ? undefined : this.tokens.entries.get(t.tokenId);
     u.reserved -= reserved;

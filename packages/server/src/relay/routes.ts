@@ -117,8 +117,8 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     const subscription = async (req: FastifyRequest) => {
       const { auth } = await authenticate(req, ctx.relay.tokens);
       const perUnit = ctx.options.num('QuotaPerUnit');
-      const balance = auth.unlimited ? await ctx.relay.ledger.users.ensure(auth.userId) : await ctx.relay.ledger.tokens.ensure(auth.tokenId);
-      const usd = Math.max(0, balance?.available ?? 0) / perUnit;
+      const balance = auth.unlimited ? await ctx.relay.ledger.available('users', auth.userId) : await ctx.relay.ledger.available('tokens', auth.tokenId);
+      const usd = Math.max(0, balance ?? 0) / perUnit;
       return {
         object: 'billing_subscription',
         has_payment_method: true,

@@ -1,13 +1,13 @@
 import type { Agent } from 'undici';
 import type { AppContext } from '../context.js';
 import type { TokenAuthCache } from './auth-cache.js';
-import type { QuotaLedger } from './ledger.js';
+import type { Ledger } from './ledger.js';
 import type { DurableWriter } from './writer.js';
 
 /** What the relay hot path uses, built once (see relay/bootstrap.ts). */
 export interface RelayServices {
   tokens: TokenAuthCache;
-  ledger: QuotaLedger;
+  ledger: Ledger;
   writer: DurableWriter;
   agent: Agent;
   /** A token was created, changed or deleted: drop it from caches here and on other nodes. */

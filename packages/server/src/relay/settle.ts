@@ -4,7 +4,7 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
 import type { CachedChannel } from '../modules/channels/cache.js';
 import type { TokenAuth } from './auth-cache.js';
-import type { ReserveTarget } from './ledger.js';
+import type { Hold, ReserveTarget } from './ledger.js';
 import type { ResolvedPrice } from './price.js';
 import type { RelayContext } from './services.js';
 import type { CallUsage } from './usage.js';
@@ -25,7 +25,7 @@ export interface CallRecord {
   price: ResolvedPrice;
   usage: CallUsage;
   target: ReserveTarget;
-  reserved: number;
+  hold: Hold;
 }
 
 const idPrefix = crypto.randomBytes(6).toString('hex');
@@ -37,10 +37,10 @@ export const newRequestId = (): string => `${idPrefix}${(++idSeq).toString(36).p
  * Stages 6–7 — settle and log: the exact quota from usage, the reservation replaced by the charge in the
  * ledger, and one record (counters + consume log) handed to the durable writer. No I/O here.
  */
-export function settleCall(ctx: RelayContext, c: CallRecord): number {
+export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<number> {
   const perUnit = ctx.options.num('QuotaPerUnit');
   const quota = computeQuota(c.price.price, c.usage, perUnit, c.usage.semantic ?? 'openai');
-  const charged = ctx.relay.ledger.settle(c.target, c.reserved, quota);
+  const charged = await ctx.relay.ledger.settle(c.target, c.hold, quota);
   const p = c.price.price;
   const other = {
     model_ratio: p.mode === 'ratio' ? p.modelRatio : 0,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemoryLedger } from '../../src/relay/ledger.js';
 import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
@@ -74,7 +75,7 @@ describe.each(dialects)('billing on %s', (dialect) => {
     expect(err.error.message).not.toContain('fail-500');
     await drainWriter(t);
     expect(await userRow(u.userId!)).toEqual({ quota: 9000, used: 1000, requests: 1 });
-    expect(t.runtime.ctx.relay.ledger.peekUser(u.userId!)).toEqual({ available: 9000, reserved: 0, unflushed: 0 });
+    expect((t.runtime.ctx.relay.ledger as MemoryLedger).peekUser(u.userId!)).toEqual({ available: 9000, reserved: 0, unflushed: 0 });
   });
 
   it('bills a stream cut mid-way for what was delivered', async () => {

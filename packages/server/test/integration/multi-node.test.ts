@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -11,16 +13,19 @@ describe('two nodes with shared database and Redis', () => {
   let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
+  let mock: MockUpstream;
   const prefix = `tollway-test-${crypto.randomBytes(4).toString('hex')}:`;
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
     const env = { REDIS_CONN_STRING: REDIS, REDIS_KEY_PREFIX: prefix, CRITICAL_RATE_LIMIT: '6', SYNC_FREQUENCY: '3600' };
     a = await startTestApp('postgres', env, database);
     b = await startTestApp('postgres', env, database);
+    mock = await startMockUpstream({ record: false });
   });
   afterAll(async () => {
     await a?.close();
     await b?.close();
+    await mock?.close();
     await database?.drop();
     const redis = new Redis(REDIS);
     const keys = await redis.keys(`${prefix}*`);
@@ -43,7 +48,7 @@ describe('two nodes with shared database and Redis', () => {
     expect((await root.call('PUT', '/api/option/', { key: 'SystemName', value: 'Cluster Name' })).body.success).toBe(true);
     const anon = new Client(b.app);
     let name = '';
-    for (let i = 0; i < 50 && name !== 'Cluster Name'; i++) {
+    for (let i = 0; i < 200 && name !== 'Cluster Name'; i++) {
       name = (await anon.call<{ system_name: string }>('GET', '/api/status')).body.data!.system_name;
       if (name !== 'Cluster Name') await new Promise((r) => setTimeout(r, 50));
     }
@@ -59,5 +64,32 @@ describe('two nodes with shared database and Redis', () => {
     }
     expect(statuses.slice(0, 6).every((s) => s === 400)).toBe(true);
     expect(statuses.slice(6)).toEqual([429, 429]);
+  });
+
+  it('reserves quota atomically across both nodes: 100 calls split over two nodes, quota for 20 → exactly 20 served', async () => {
+    const root = new Client(a.app);
+    await root.login('root', 'root-pass-123');
+    await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ 'cluster-model': 0.001 }) });
+    await addChannel(root, { name: 'cluster', key: 'cluster-key', baseUrl: mock.url, models: 'cluster-model' });
+    const u = await createUserClient(a.app, root, 'cluster-user');
+    await setQuota(root, u.userId!, 20 * 500);
+    const { key } = await addToken(a, u.userId!, {});
+    const [baseA, baseB] = [await listen(a), await listen(b)];
+    // Node B learns about the channel through the bus.
+    for (let i = 0; i < 100 && !b.runtime.ctx.channelCache.hasModel('default', 'cluster-model'); i++) await new Promise((r) => setTimeout(r, 50));
+    const call = (base: string) =>
+      fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'cluster-model', messages: [{ role: 'user', content: 'hi' }] }) }).then((r) => r.status);
+    const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => call(i % 2 ? baseA : baseB)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    await drainWriter(a);
+    await drainWriter(b);
+    const row = await database.db.kysely.selectFrom('users').select(['quota', 'used_quota']).where('id', '=', u.userId!).executeTakeFirstOrThrow();
+    expect({ quota: Number(row.quota), used: Number(row.used_quota) }).toEqual({ quota: 0, used: 10_000 });
+
+    // An admin top-up on node A is spendable on node B at once.
+    await setQuota(root, u.userId!, 1000);
+    expect(await call(baseB)).toBe(200);
+    expect(await call(baseB)).toBe(200);
+    expect(await call(baseB)).toBe(403);
   });
 });
