@@ -6,6 +6,8 @@ export interface ResolvedPrice {
   groupRatio: number;
   /** Set when the model had no ratio and the call is allowed anyway (self-use mode, accept-unset). */
   unset: boolean;
+  /** Priced by the fallback_* options. */
+  fallback?: boolean;
 }
 
 /**
@@ -21,6 +23,16 @@ export function resolvePrice(o: OptionsService, model: string, group: string, ac
   const cacheRatio = o.json<Record<string, number>>('CacheRatio')[model] ?? 1;
   if (ratio !== undefined) {
     return { price: { mode: 'ratio', modelRatio: ratio, completionRatio, cacheRatio, cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO, groupRatio }, groupRatio, unset: false };
+  }
+  // Fallback pricing for models with neither: one price per call, or an input ratio with a completion ratio.
+  if (o.bool('fallback_pricing_enabled')) {
+    const single = o.num('fallback_single_price');
+    if (single > 0) return { price: { mode: 'price', modelPrice: single, groupRatio }, groupRatio, unset: false, fallback: true };
+    const input = o.num('fallback_input_ratio');
+    if (input > 0) {
+      const fallbackCompletion = o.num('fallback_completion_ratio') || 1;
+      return { price: { mode: 'ratio', modelRatio: input, completionRatio: fallbackCompletion, cacheRatio: 1, cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO, groupRatio }, groupRatio, unset: false, fallback: true };
+    }
   }
   if (!acceptUnset && !o.bool('SelfUseModeEnabled')) return undefined;
   // Unpriced but allowed: billed at ratio 0 (free), recorded as such in the log.

@@ -5,7 +5,7 @@ import type { LogsTable } from '../db/schema.js';
 import type { CachedChannel } from '../modules/channels/cache.js';
 import type { TokenAuth } from './auth-cache.js';
 import type { Hold, ReserveTarget } from './ledger.js';
-import type { ResolvedPrice } from './price.js';
+import { resolvePrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from './services.js';
 import type { CallUsage } from './usage.js';
 
@@ -39,6 +39,15 @@ export const newRequestId = (): string => `${idPrefix}${(++idSeq).toString(36).p
  */
 export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<number> {
   const perUnit = ctx.options.num('QuotaPerUnit');
+  // Redirect billing: a call whose model was mapped to another is billed at the model actually used, when priced.
+  let billedModel: string | undefined;
+  if (ctx.options.bool('redirect_billing_enabled') && c.upstreamModel !== c.model) {
+    const mapped = resolvePrice(ctx.options, c.upstreamModel, c.group, false);
+    if (mapped && !mapped.unset) {
+      c.price = mapped;
+      billedModel = c.upstreamModel;
+    }
+  }
   const quota = computeQuota(c.price.price, c.usage, perUnit, c.usage.semantic ?? 'openai');
   const charged = await ctx.relay.ledger.settle(c.target, c.hold, quota);
   const p = c.price.price;
@@ -57,6 +66,8 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
     upstream_model_name: c.upstreamModel,
     usage_reported: c.usage.reported,
     ratio_unset: c.price.unset || undefined,
+    fallback_pricing: c.price.fallback || undefined,
+    billed_model: billedModel,
     charge_shortfall: charged < quota ? quota - charged : undefined,
     admin_info: { use_channel: c.usedChannels },
   };

@@ -110,4 +110,32 @@ describe('relay rules', () => {
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_implemented');
     }
   });
+
+  it('prices unpriced models by the fallback options, and bills a mapped model at its own price with redirect billing', async () => {
+    const tok = await addToken(t, user.userId!, { name: 'fallback-token' });
+    await addChannel(root, { name: 'fb', key: 'k-fb', baseUrl: mock.url, models: 'brand-new-model,alias-model', modelMapping: { 'alias-model': 'gpt-4o' } });
+    await user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: false });
+    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' })).rejects.toMatchObject({ status: 403 });
+    for (const [key, value] of [['fallback_pricing_enabled', 'true'], ['fallback_input_ratio', '2'], ['fallback_completion_ratio', '3']]) await root.call('PUT', '/api/option/', { key, value });
+    await sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' });
+    await drainWriter(t);
+    const fb = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'brand-new-model').executeTakeFirstOrThrow();
+    // (12 + 5 × 3) × 2 = 54
+    expect(Number(fb.quota)).toBe(54);
+    expect(JSON.parse(fb.other).fallback_pricing).toBe(true);
+    await root.call('PUT', '/api/option/', { key: 'fallback_single_price', value: '0.01' });
+    await sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' });
+    await drainWriter(t);
+    const single = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'brand-new-model').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(Number(single.quota)).toBe(5000);
+
+    // alias-model is priced by the fallback ratio 2; with redirect billing it is billed as gpt-4o (1.25, ×4).
+    await root.call('PUT', '/api/option/', { key: 'fallback_single_price', value: '0' });
+    await root.call('PUT', '/api/option/', { key: 'redirect_billing_enabled', value: 'true' });
+    await sdk(tok.key).chat.completions.create({ ...hi, model: 'alias-model' });
+    await drainWriter(t);
+    const redirected = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'alias-model').executeTakeFirstOrThrow();
+    expect(Number(redirected.quota)).toBe(Math.round((12 + 5 * 4) * 1.25));
+    expect(JSON.parse(redirected.other).billed_model).toBe('gpt-4o');
+  });
 });
