@@ -33,21 +33,21 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
 
   // A balance changed outside the relay: the memory ledger of every node re-reads it; a Redis ledger is
   // shared, so only the node where the change happened rebuilds it.
-  const refresh = (kind: 'users' | 'tokens', id: number, local: boolean) => {
-    if (local || !ctx.redis) void ledger.refresh(kind, id).catch((err) => ctx.log.warn({ err }, 'balance refresh failed'));
+  const refresh = async (kind: 'users' | 'tokens', id: number, local: boolean) => {
+    if (local || !ctx.redis) await ledger.refresh(kind, id).catch((err) => ctx.log.warn({ err }, 'balance refresh failed'));
   };
   const userChanged = (id: number, local: boolean) => {
     tokens.invalidateUser(id);
-    refresh('users', id, local);
+    return refresh('users', id, local);
   };
-  ctx.users.onChanged((id) => {
-    userChanged(id, true);
+  ctx.users.onChanged(async (id) => {
+    await userChanged(id, true);
     void ctx.bus.publish('users', String(id)).catch(() => undefined);
   });
-  ctx.bus.subscribe('users', (msg) => userChanged(Number(msg), false));
+  ctx.bus.subscribe('users', (msg) => void userChanged(Number(msg), false));
   const tokenChanged = (key: string, id: number, local: boolean) => {
     tokens.invalidateKey(key);
-    refresh('tokens', id, local);
+    void refresh('tokens', id, local);
   };
   ctx.bus.subscribe('tokens', (msg) => {
     const at = msg.lastIndexOf(':');

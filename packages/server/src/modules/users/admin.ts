@@ -49,12 +49,16 @@ export class UserAdminService {
     if (input.email !== undefined) fields.email = input.email;
     if (input.remark !== undefined) fields.remark = input.remark;
     if (input.group !== undefined) fields.group = input.group;
+    let delta = 0;
     if (input.quota !== undefined) {
       if (input.quota < 0) throw new ApiError('quota must not be negative');
-      fields.quota = input.quota;
+      // Applied as a change from the value the administrator saw (old + delta = new), in one statement, so a
+      // concurrent relay settlement written in the same instant is not overwritten.
+      delta = input.quota - Number(target.quota);
     }
+    if (delta !== 0 && !(await this.users.store.addQuota(target.id, delta))) throw new ApiError('quota must not be negative');
     await this.users.store.update(target.id, fields);
-    this.users.notifyChanged(target.id);
+    await this.users.notifyChanged(target.id);
   }
 
   async manage(actor: AuthUser, id: number, action: UserManageAction): Promise<{ status: number; role: number }> {
@@ -84,11 +88,11 @@ export class UserAdminService {
         break;
       case 'delete':
         await this.users.store.softDelete(target.id, new Date().toISOString());
-        this.users.notifyChanged(target.id);
+        await this.users.notifyChanged(target.id);
         return { status, role };
     }
     await this.users.store.update(target.id, { status, role });
-    this.users.notifyChanged(target.id);
+    await this.users.notifyChanged(target.id);
     return { status, role };
   }
 }

@@ -21,7 +21,7 @@ export interface CreateUserInput {
 
 /** Account rules: creating users, logging in, the caller's own profile, access token, invites, settings. */
 export class UsersService {
-  private readonly changeListeners: ((userId: number) => void)[] = [];
+  private readonly changeListeners: ((userId: number) => Promise<void> | void)[] = [];
 
   constructor(
     readonly store: UsersStore,
@@ -29,12 +29,13 @@ export class UsersService {
   ) {}
 
   /** Called after a user's balance, status, group or settings changed (caches of the relay listen). */
-  onChanged(listener: (userId: number) => void): void {
+  onChanged(listener: (userId: number) => Promise<void> | void): void {
     this.changeListeners.push(listener);
   }
 
-  notifyChanged(userId: number): void {
-    for (const l of this.changeListeners) l(userId);
+  /** Resolves once every listener took the change in (so the caller's next request sees the new balance). */
+  async notifyChanged(userId: number): Promise<void> {
+    await Promise.all(this.changeListeners.map((l) => l(userId)));
   }
 
   async get(id: number): Promise<UserRow> {
@@ -129,14 +130,14 @@ export class UsersService {
       fields.password = await hashPassword(input.password);
     }
     await this.store.update(id, fields);
-    this.notifyChanged(id);
+    await this.notifyChanged(id);
   }
 
   async deleteSelf(id: number): Promise<void> {
     const u = await this.get(id);
     if (u.role >= Role.Root) throw forbidden('the super administrator cannot be deleted');
     await this.store.softDelete(id, new Date().toISOString());
-    this.notifyChanged(id);
+    await this.notifyChanged(id);
   }
 
   /** Generates a new access token (replacing the old one) and returns it. */
@@ -155,7 +156,7 @@ export class UsersService {
     const min = this.options.num('QuotaPerUnit');
     if (amount < min) throw new ApiError(`the minimum transfer amount is ${min}`);
     if (!(await this.store.transferAffQuota(id, amount))) throw new ApiError('insufficient invite quota');
-    this.notifyChanged(id);
+    await this.notifyChanged(id);
   }
 
   async updateSetting(id: number, input: z.input<typeof userSetting>): Promise<UserSetting> {
@@ -171,7 +172,7 @@ export class UsersService {
     const setting = merged.data;
     if (setting.notify_type === 'webhook' && !setting.webhook_url) throw new ApiError('webhook_url is required for webhook notifications');
     await this.store.update(id, { setting: JSON.stringify(setting) });
-    this.notifyChanged(id);
+    await this.notifyChanged(id);
     return setting;
   }
 }
