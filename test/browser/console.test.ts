@@ -108,6 +108,11 @@ describe('console foundation in Chromium', () => {
     await page.goto('/app/me');
     await page.getByTestId('me-page').waitFor();
     await expect.poll(() => page.getByTestId('me-page').textContent()).toContain(USER.username);
+    // Editing the display name goes through the server and shows at once.
+    await page.getByTestId('me-edit-name').click();
+    await page.getByTestId('me-name-input').fill('Alice Liddell');
+    await page.getByTestId('me-name-save').click();
+    await expect.poll(() => page.getByTestId('me-display-name').textContent()).toContain('Alice Liddell');
     await h.shot(page, '08-me-user');
     // Visiting the admin page directly: the page renders but the server answers 403 and the UI shows the refusal.
     const refused = page.waitForResponse((r) => r.url().includes('/api/user/') && r.request().method() === 'GET' && r.status() === 403);

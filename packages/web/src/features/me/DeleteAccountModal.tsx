@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { apiDelete } from '../../lib/api';
+import { useSubmit } from '../../lib/useSubmit';
 import { forgetUser } from '../shell/session';
 
 /** Type the own username to confirm, then DELETE /api/user/self, clear the user and go to /login. */
@@ -11,7 +12,7 @@ export function DeleteAccountModal({ open, username, onClose }: { open: boolean;
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [typed, setTyped] = useState('');
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
   useEffect(() => {
     if (open) setTyped('');
   }, [open]);
@@ -19,18 +20,13 @@ export function DeleteAccountModal({ open, username, onClose }: { open: boolean;
 
   const remove = async () => {
     if (!matches) return;
-    setLoading(true);
-    try {
+    await run(async () => {
       await apiDelete('/api/user/self');
       forgetUser();
       void message.success(t('del.success'));
       onClose();
       navigate('/login', { replace: true });
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
 
   return (

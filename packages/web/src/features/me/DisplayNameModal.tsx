@@ -3,6 +3,7 @@ import { App, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiPut } from '../../lib/api';
+import { useSubmit } from '../../lib/useSubmit';
 import { patchStoredUser } from '../shell/session';
 import { SELF_KEY } from './api';
 
@@ -12,7 +13,7 @@ export function DisplayNameModal({ open, current, onClose }: { open: boolean; cu
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [value, setValue] = useState(current);
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
   useEffect(() => {
     if (open) setValue(current);
   }, [open, current]);
@@ -20,18 +21,13 @@ export function DisplayNameModal({ open, current, onClose }: { open: boolean; cu
 
   const save = async () => {
     if (tooLong) return;
-    setLoading(true);
-    try {
+    await run(async () => {
       await apiPut('/api/user/self', { display_name: value.trim() });
       patchStoredUser({ display_name: value.trim() });
       void queryClient.invalidateQueries({ queryKey: SELF_KEY });
       void message.success(t('profile.nameSaved'));
       onClose();
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
 
   return (

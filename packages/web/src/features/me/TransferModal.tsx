@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiPost } from '../../lib/api';
 import { useStatus } from '../../lib/status';
+import { useSubmit } from '../../lib/useSubmit';
 import { SELF_KEY, useQuotaFormat } from './api';
 
 /** Moves invite rewards to the balance: POST /api/user/aff_transfer {quota}; at least one quota unit. */
@@ -17,7 +18,7 @@ export function TransferModal({ open, available, onClose }: { open: boolean; ava
   const minimum = status?.quota_per_unit && status.quota_per_unit > 0 ? status.quota_per_unit : DEFAULT_QUOTA_PER_UNIT;
   const [amount, setAmount] = useState<number | null>(available);
   const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
   useEffect(() => {
     if (open) {
       setAmount(available);
@@ -30,17 +31,12 @@ export function TransferModal({ open, available, onClose }: { open: boolean; ava
     if (quota < minimum) return setError(t('invite.minimum', { amount: fmt(minimum) }));
     if (quota > available) return setError(t('invite.tooMuch'));
     setError(null);
-    setLoading(true);
-    try {
+    await run(async () => {
       await apiPost('/api/user/aff_transfer', { quota });
       void message.success(t('invite.success'));
       void queryClient.invalidateQueries({ queryKey: SELF_KEY });
       onClose();
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
 
   return (
