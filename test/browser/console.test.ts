@@ -14,9 +14,20 @@ async function login(page: Page, who: { username: string; password: string }) {
 }
 
 async function logout(page: Page) {
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
-  await page.waitForURL((u) => u.pathname.startsWith('/login'));
+  // The avatar menu animates open; under load a click can land before it settles, so open and click until the
+  // app has logged out and moved to /login.
+  await expect
+    .poll(
+      async () => {
+        if (new URL(page.url()).pathname.startsWith('/login')) return true;
+        if (!(await page.getByTestId('logout').isVisible())) await page.getByTestId('user-menu').click();
+        await page.getByTestId('logout').click({ timeout: 3000 }).catch(() => undefined);
+        await page.waitForURL((u) => u.pathname.startsWith('/login'), { timeout: 3000 }).catch(() => undefined);
+        return new URL(page.url()).pathname.startsWith('/login');
+      },
+      { timeout: 30_000, intervals: [200] },
+    )
+    .toBe(true);
 }
 
 /** Issue 2 in a real browser: setup, root login, user management, server-side refusal, settings, theme, language. */
