@@ -1,29 +1,24 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Form, Input } from 'antd';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiPost } from '../../lib/api';
+import { useSubmit } from '../../lib/useSubmit';
 import { FormField } from '../shell/FormField';
 import { DEFAULT_ROOT, loginSchema, type LoginValues } from './schemas';
 
 /** Username-or-email and password; POST /api/user/login. */
 export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCredentials: boolean) => void }) {
   const { t } = useTranslation('auth');
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
   const { control, handleSubmit } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } });
 
   const submit = async (v: LoginValues) => {
-    setLoading(true);
-    try {
+    await run(async () => {
       const res = await apiPost<unknown>('/api/user/login', { username: v.username.trim(), password: v.password });
       onSuccess(res.data, v.username.trim() === DEFAULT_ROOT.username && v.password === DEFAULT_ROOT.password);
-    } catch {
-      /* the API client already showed the server message */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
 
   return (

@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiGet, apiPost } from '../../lib/api';
+import { useSubmit } from '../../lib/useSubmit';
 import { FormField } from '../shell/FormField';
 import { registerSchema, type RegisterValues } from './schemas';
 import { useCountdown } from './useCountdown';
@@ -18,7 +19,7 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
     resolver: zodResolver(schema),
     defaultValues: { username: '', password: '', password2: '', email: '', verification_code: '' },
   });
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
   const [sending, setSending] = useState(false);
   const [left, startCountdown] = useCountdown(30);
 
@@ -39,8 +40,7 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
   };
 
   const submit = async (v: RegisterValues) => {
-    setLoading(true);
-    try {
+    await run(async () => {
       await apiPost('/api/user/register', {
         username: v.username.trim(),
         password: v.password,
@@ -51,11 +51,7 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
       });
       void message.success(t('register.success'));
       onSuccess();
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
 
   return (
