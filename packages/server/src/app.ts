@@ -9,6 +9,7 @@ import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
 import { channelToolRoutes } from './modules/channels/routes-tools.js';
 import { groupRoutes } from './modules/groups/routes.js';
+import { dataRoutes } from './modules/data/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
 import { optionRoutes } from './modules/options/routes.js';
@@ -32,6 +33,7 @@ export const routeModules: RouteModule[] = [
   channelToolRoutes,
   tokenRoutes,
   logRoutes,
+  dataRoutes,
   pricingRoutes,
   openapiRoutes,
 ];

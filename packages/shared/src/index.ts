@@ -7,6 +7,7 @@ export * from './schemas/option.js';
 export * from './schemas/channel.js';
 export * from './schemas/token.js';
 export * from './schemas/log.js';
+export * from './schemas/data.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';

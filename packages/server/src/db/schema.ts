@@ -137,6 +137,18 @@ export interface WriterBatchesTable {
   applied_at: number;
 }
 
+/** Hourly usage per user and model (data dashboard); created_at is the hour's first second. */
+export interface QuotaDataTable {
+  id: Generated<number>;
+  user_id: number;
+  username: string;
+  model_name: string;
+  created_at: number;
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -146,4 +158,5 @@ export interface Database {
   tokens: TokensTable;
   logs: LogsTable;
   writer_batches: WriterBatchesTable;
+  quota_data: QuotaDataTable;
 }

@@ -15,6 +15,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
   const writer = new DurableWriter(ctx.db, {
     dataDir: ctx.config.dataDir,
     log: ctx.log,
+    hourlyUsage: () => ctx.options.bool('DataExportEnabled'),
     onCommitted: (records) => {
       for (const r of records) if (r.quota) ledger.committed(r.userId, r.tokenLimited ? r.tokenId : undefined, r.quota);
     },

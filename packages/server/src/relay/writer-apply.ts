@@ -1,5 +1,7 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
+import type { DialectName } from '../db/connect.js';
 import type { Database, LogsTable } from '../db/schema.js';
+import { hourlyUsage, upsertHourlyUsage } from './writer-hourly.js';
 
 /** One settled call (or a log-only event) as the writer persists it. */
 export interface WriteRecord {
@@ -38,9 +40,10 @@ function sumBy(records: WriteRecord[], key: (r: WriteRecord) => number | undefin
 
 /**
  * Applies one batch inside a transaction: counters aggregated per user, token and channel (one statement each),
- * logs as multi-row inserts, and the batch id so a replay never applies it twice.
+ * logs as multi-row inserts, with `hourly` (the database's dialect, when the data dashboard is on) the consume
+ * logs' sums added to quota_data, and the batch id so a replay never applies it twice.
  */
-export async function applyBatch(trx: Transaction<Database>, batchId: string, records: WriteRecord[], now: number): Promise<boolean> {
+export async function applyBatch(trx: Transaction<Database>, batchId: string, records: WriteRecord[], now: number, hourly?: DialectName): Promise<boolean> {
   const seen = await trx.selectFrom('writer_batches').select('id').where('id', '=', batchId).executeTakeFirst();
   if (seen) return false;
   for (const [id, s] of sumBy(records, (r) => r.userId)) {
@@ -66,6 +69,7 @@ export async function applyBatch(trx: Transaction<Database>, batchId: string, re
   for (let i = 0; i < logs.length; i += LOG_ROWS_PER_INSERT) {
     await trx.insertInto('logs').values(logs.slice(i, i + LOG_ROWS_PER_INSERT)).execute();
   }
+  if (hourly) await upsertHourlyUsage(trx, hourly, hourlyUsage(logs));
   await trx.insertInto('writer_batches').values({ id: batchId, applied_at: now }).execute();
   return true;
 }

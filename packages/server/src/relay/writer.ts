@@ -13,6 +13,11 @@ export interface WriterOptions {
   dataDir: string;
   flushIntervalMs?: number;
   maxBatch?: number;
+  /**
+   * Whether a batch formed now also adds its consume logs to the hourly aggregates (DataExportEnabled). Asked
+   * when the batch is formed (never per call) and kept with the batch in the journal, so a replay does the same.
+   */
+  hourlyUsage?: () => boolean;
   /** Called with a batch's records once it is committed. */
   onCommitted?: (records: WriteRecord[]) => void;
   log: Logger;
@@ -21,6 +26,8 @@ export interface WriterOptions {
 interface Batch {
   id: string;
   records: WriteRecord[];
+  /** Set when the batch updates quota_data as well. */
+  hourly?: true;
 }
 
 /**
@@ -60,7 +67,7 @@ export class DurableWriter {
           this.opts.log.warn('writer journal: skipped a torn line (it was never applied)');
           continue;
         }
-        const applied = await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, nowSeconds()));
+        const applied = await this.apply(batch);
         if (applied) replayed += batch.records.length;
       }
       fs.truncateSync(this.journal, 0);
@@ -68,6 +75,10 @@ export class DurableWriter {
     }
     this.schedule();
     return replayed;
+  }
+
+  private apply(batch: Batch): Promise<boolean> {
+    return this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, nowSeconds(), batch.hourly ? this.db.dialect : undefined));
   }
 
   enqueue(record: WriteRecord): void {
@@ -104,7 +115,7 @@ export class DurableWriter {
 
   private async run(): Promise<void> {
     if (this.queue.length) {
-      const batch: Batch = { id: crypto.randomUUID(), records: this.queue };
+      const batch: Batch = { id: crypto.randomUUID(), records: this.queue, hourly: this.opts.hourlyUsage?.() || undefined };
       this.queue = [];
       await fs.promises.appendFile(this.journal, `${JSON.stringify(batch)}\n`, { flush: true });
       this.pending.push(batch);
@@ -112,7 +123,7 @@ export class DurableWriter {
     while (this.pending.length) {
       const batch = this.pending[0]!;
       try {
-        await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, nowSeconds()));
+        await this.apply(batch);
         this.failures = 0;
       } catch (err) {
         this.failures++;
