@@ -6,6 +6,7 @@ import type { InboundCall } from './inbound.js';
 import { formatFor } from './ir/formats.js';
 import { openAIChat } from './ir/openai-chat.js';
 import { claudeDefaultMaxTokens } from './providers/anthropic/adaptor.js';
+import { formatSettings } from './providers/format-settings.js';
 import { adaptorFor } from './providers/index.js';
 import { openAIPaths, rewriteOpenAIBody } from './providers/openai/request.js';
 import type { CancelSignal, RelayContext } from './services.js';
@@ -38,7 +39,9 @@ export async function attemptChannel(
   const adaptor = adaptorFor(ch.type);
   if (!adaptor) return { kind: 'failed', status: 501, message: `channel type ${ch.type} is not supported by this version`, body: '' };
   const endpoint = call.openaiEndpoint ?? 'chat';
-  const target = adaptor.target({ channel: ch, key, model: upstreamModel, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options });
+  // Claude/Gemini settings of the format the upstream speaks: the URL model loses its thinking suffix here.
+  const settings = formatSettings(adaptor.format, ctx.options, upstreamModel);
+  const target = adaptor.target({ channel: ch, key, model: settings.model, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options });
   const origin = target.url.origin;
   const path = target.url.pathname + target.url.search;
 
@@ -50,11 +53,13 @@ export async function attemptChannel(
 
   const upstream = formatFor(adaptor.format);
   let body: Json;
+  let effort: string | undefined;
   if (upstream === call.format) {
     body = { ...call.body };
     if (upstream.name !== 'gemini') body.model = upstreamModel;
   } else {
     const ir = call.format.requestToIR(call.body);
+    effort = ir.reasoning?.effort;
     ir.model = upstreamModel;
     ir.stream = call.stream;
     if (ch.systemPrompt) ir.system.unshift(ch.systemPrompt);
@@ -62,13 +67,14 @@ export async function attemptChannel(
     body = upstream.requestFromIR(ir);
     if (upstream === openAIChat && call.stream) body.stream_options = { include_usage: true };
   }
-  applyOverride(body, ch.paramOverride);
+  const tuned = settings.apply(body, effort);
+  body = applyOverride(tuned.body, ch.paramOverride);
   return forwardConverted(
     ctx.relay.agent,
     {
       origin,
       path,
-      headers: target.headers,
+      headers: { ...target.headers, ...tuned.headers },
       body: JSON.stringify(body),
       stream: call.stream,
       upstream,

@@ -10,11 +10,25 @@ export interface ResolvedPrice {
   fallback?: boolean;
 }
 
+/** A thinking-suffixed name (`-thinking`, `-nothinking`, `-thinking-<budget>`) → its base model name; else unchanged. */
+export const thinkingBaseModel = (model: string): string => model.replace(/-(?:no)?thinking(?:-\d+)?$/, '') || model;
+
+/** The name whose price applies: the model itself when priced, else its base model when that is priced (new-api's rule). */
+function pricedName(o: OptionsService, model: string): string {
+  const prices = o.json<Record<string, number>>('ModelPrice');
+  const ratios = o.json<Record<string, number>>('ModelRatio');
+  if (prices[model] !== undefined || ratios[model] !== undefined) return model;
+  const base = thinkingBaseModel(model);
+  return base !== model && (prices[base] !== undefined || ratios[base] !== undefined) ? base : model;
+}
+
 /**
- * The price of a model for a group from the pricing options: a fixed per-call price wins over ratios.
+ * The price of a model for a group from the pricing options: a fixed per-call price wins over ratios; a
+ * thinking-suffixed model without a price of its own is billed as its base model.
  * Undefined when the model has neither and the caller may not use unpriced models.
  */
-export function resolvePrice(o: OptionsService, model: string, group: string, acceptUnset: boolean): ResolvedPrice | undefined {
+export function resolvePrice(o: OptionsService, requested: string, group: string, acceptUnset: boolean): ResolvedPrice | undefined {
+  const model = pricedName(o, requested);
   const groupRatio = o.json<Record<string, number>>('GroupRatio')[group] ?? 1;
   const fixed = o.json<Record<string, number>>('ModelPrice')[model];
   if (fixed !== undefined) return { price: { mode: 'price', modelPrice: fixed, groupRatio }, groupRatio, unset: false };

@@ -1,24 +1,24 @@
+import type { OptionsService } from '../../../modules/options/service.js';
 import { baseUrlOf } from '../base-url.js';
 import type { UpstreamAdaptor } from '../types.js';
+import { claudeDefaultMaxTokensOf, claudeSettingsOf, claudeThinkingSuffix } from './settings.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 /**
- * Anthropic (type 14): `{base}/v1/messages`, key in `x-api-key`, `anthropic-version`, plus per-model header
- * overrides from the claude.model_headers_settings option ({model: {header: [values]}}).
+ * Anthropic (type 14): `{base}/v1/messages`, key in `x-api-key`, `anthropic-version`. The Claude settings
+ * (per-model headers, default max_tokens, `-thinking`) are applied to the body by ./settings.ts.
  */
 export const anthropicAdaptor: UpstreamAdaptor = {
   format: 'anthropic',
-  target({ channel, key, model, options }) {
+  target({ channel, key }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION };
-    const overrides = options.json<Record<string, Record<string, string[]>>>('claude.model_headers_settings')[model] ?? {};
-    for (const [name, values] of Object.entries(overrides)) if (values.length) headers[name.toLowerCase()] = values.join(',');
     return { url: new URL(`${baseUrlOf(channel, 'https://api.anthropic.com')}/v1/messages`), headers };
   },
 };
 
-/** Default max_tokens for a Claude model from claude.default_max_tokens ({default: n, model: n}). */
-export function claudeDefaultMaxTokens(options: import('../../../modules/options/service.js').OptionsService, model: string): number {
-  const table = options.json<Record<string, number>>('claude.default_max_tokens');
-  return table[model] ?? table.default ?? 8192;
+/** Default max_tokens for a Claude model (possibly `-thinking` suffixed) from claude.default_max_tokens. */
+export function claudeDefaultMaxTokens(options: OptionsService, model: string): number {
+  const s = claudeSettingsOf(options);
+  return claudeDefaultMaxTokensOf(s, model, claudeThinkingSuffix(model, s).model);
 }

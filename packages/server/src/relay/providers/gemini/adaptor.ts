@@ -1,5 +1,6 @@
 import { baseUrlOf } from '../base-url.js';
 import type { UpstreamAdaptor } from '../types.js';
+import { geminiApiVersion, geminiSettingsOf } from './settings.js';
 
 /**
  * Google Gemini (type 24): `{base}/{version}/models/{model}:generateContent` or `:streamGenerateContent?alt=sse`,
@@ -8,8 +9,7 @@ import type { UpstreamAdaptor } from '../types.js';
 export const geminiAdaptor: UpstreamAdaptor = {
   format: 'gemini',
   target({ channel, key, model, stream, options }) {
-    const versions = options.json<Record<string, string>>('gemini.version_settings');
-    const version = versions[model] ?? versions.default ?? 'v1beta';
+    const version = geminiApiVersion(geminiSettingsOf(options), model);
     const method = stream ? 'streamGenerateContent' : 'generateContent';
     const url = new URL(`${baseUrlOf(channel, 'https://generativelanguage.googleapis.com')}/${version}/models/${encodeURIComponent(model)}:${method}`);
     if (stream) url.searchParams.set('alt', 'sse');
