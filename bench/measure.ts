@@ -61,6 +61,24 @@ export async function sequentialLatency(t: Target, body: string, n: number, firs
   return { p50: percentile(times, 50), p90: percentile(times, 90) };
 }
 
+/**
+ * Added latency of `gateway` over `direct` at one connection: `rounds` alternating rounds of `n` sequential calls
+ * each, so a load change on the machine hits both sides alike; the median of the per-round p50 differences.
+ */
+export async function addedLatency(gateway: Target, direct: Target, body: string, firstByte: boolean, rounds: number, n: number): Promise<{ added: number; gatewayP50: number; directP50: number }> {
+  const diffs: number[] = [];
+  const gw: number[] = [];
+  const dm: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const d = await sequentialLatency(direct, body, n, firstByte);
+    const g = await sequentialLatency(gateway, body, n, firstByte);
+    diffs.push(g.p50 - d.p50);
+    gw.push(g.p50);
+    dm.push(d.p50);
+  }
+  return { added: percentile(diffs, 50), gatewayP50: percentile(gw, 50), directP50: percentile(dm, 50) };
+}
+
 /** CPU seconds used so far by a process (user + system, from /proc). */
 export function processCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -1,0 +1,65 @@
+// Processes the benchmark measures: the mock upstream, Tollway (SQLite, full auth, billing and logging) and Portkey.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { freePort, start, type Proc } from './procs.js';
+import type { Target } from './measure.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
+export const streamBody = JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Say hello.' }] });
+
+/** Tollway with one mock channel and an unlimited token; `nodeArgs` go before the entry (profiling flags). */
+export async function startTollway(mockUrl: string, nodeArgs: string[] = []): Promise<{ target: Target; proc: Proc }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-bench-'));
+  const port = await freePort();
+  const env = { PORT: String(port), SQLITE_PATH: path.join(dir, 'tollway.db'), SESSION_SECRET: 'bench-secret-0123456789abcdef0123', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent' };
+  const proc = await start(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'packages/server/src/main.ts')], env, /tollway started/);
+  const base = `http://127.0.0.1:${port}`;
+  const call = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
+    const r = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const j = (await r.json()) as { success: boolean; message: string };
+    if (!j.success) throw new Error(`${url}: ${j.message}`);
+    return r;
+  };
+  await call('POST', '/api/setup', { username: 'root', password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
+  const login = await call('POST', '/api/user/login', { username: 'root', password: 'bench-pass-1' });
+  const auth = { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'new-api-user': '1' };
+  await call('POST', '/api/channel/', { mode: 'single', channel: { name: 'mock', type: 1, key: 'bench-key', base_url: mockUrl, models: 'gpt-4o-mini', group: 'default' } }, auth);
+  await call('PUT', '/api/user/', { id: 1, quota: 1_000_000_000_000 }, auth);
+  const key = 'b'.repeat(48);
+  const db = new Database(env.SQLITE_PATH);
+  db.prepare("INSERT INTO tokens (user_id, key, status, name, created_time, expired_time, remain_quota, unlimited_quota, model_limits, allow_ips, \"group\") VALUES (1, ?, 1, 'bench', 0, -1, 0, 1, '', '', '')").run(key);
+  db.close();
+  return { proc, target: { name: 'Tollway', url: base, path: '/v1/chat/completions', headers: { authorization: `Bearer sk-${key}` } } };
+}
+
+export const anthropicBody = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }] });
+
+/** The same Tollway, called with Anthropic's API: converted to the OpenAI upstream and back. */
+export const anthropicTarget = (t: Target): Target => ({
+  name: 'Tollway, Anthropic in → OpenAI upstream',
+  url: t.url,
+  path: '/v1/messages',
+  headers: { 'x-api-key': t.headers.authorization!.slice(7), 'anthropic-version': '2023-06-01' },
+});
+
+export async function startPortkey(mockUrl: string): Promise<{ target: Target; proc: Proc }> {
+  const port = await freePort();
+  const bin = path.join(ROOT, 'node_modules/@portkey-ai/gateway/build/start-server.js');
+  const proc = await start(process.execPath, [bin, `--port=${port}`, '--headless'], {}, /Ready for connections/);
+  const target: Target = {
+    name: 'Portkey gateway',
+    url: `http://127.0.0.1:${port}`,
+    path: '/v1/chat/completions',
+    headers: { authorization: 'Bearer bench-key', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` },
+  };
+  return { target, proc };
+}
+
+/** The mock OpenAI upstream in its own process. */
+export async function startMock(): Promise<{ url: string; proc: Proc }> {
+  const proc = await start(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/mock-server.ts')], {}, /http:\/\/127\.0\.0\.1:\d+/);
+  return { proc, url: /http:\/\/127\.0\.0\.1:\d+/.exec(proc.output())![0] };
+}
