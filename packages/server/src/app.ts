@@ -14,6 +14,7 @@ import { logRoutes } from './modules/logs/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
 import { optionRoutes } from './modules/options/routes.js';
 import { pricingRoutes } from './modules/pricing/routes.js';
+import { redemptionRoutes } from './modules/redemption/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
 import { statusRoutes } from './modules/status/routes.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
@@ -35,6 +36,7 @@ export const routeModules: RouteModule[] = [
   logRoutes,
   dataRoutes,
   pricingRoutes,
+  redemptionRoutes,
   openapiRoutes,
 ];
 

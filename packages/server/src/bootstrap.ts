@@ -10,6 +10,8 @@ import { resolveSessionSecret } from './lib/secrets.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { ChannelCache } from './modules/channels/cache.js';
 import { ChannelsService } from './modules/channels/service.js';
+import { LogRetention } from './modules/logs/retention.js';
+import { LogsStore } from './modules/logs/store.js';
 import { OptionsService } from './modules/options/service.js';
 import { OptionsStore } from './modules/options/store.js';
 import { SetupService } from './modules/setup/service.js';
@@ -21,6 +23,8 @@ import { UsersStore } from './modules/users/store.js';
 
 export interface Runtime {
   ctx: RelayContext;
+  /** The log retention job (master node only). */
+  logRetention: LogRetention | undefined;
   /** Stops timers and closes the database. */
   close(): Promise<void>;
 }
@@ -73,10 +77,15 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   sync.unref();
   // Auto-disabled channels are re-tested every CHANNEL_TEST_FREQUENCY minutes (master only) for auto-enable.
   const stopChannelTests = config.nodeType === 'master' && config.channelTestFrequency > 0 ? channels.tester.schedule(ctx, config.channelTestFrequency) : () => undefined;
+  // Logs older than LogRetentionDays are deleted in small batches in the background (master only).
+  const logRetention = config.nodeType === 'master' ? new LogRetention(new LogsStore(db), options, log) : undefined;
+  logRetention?.start();
   return {
     ctx,
+    logRetention,
     async close() {
       clearInterval(sync);
+      await logRetention?.stop();
       stopChannelTests();
       await channels.tester.stop();
       // The writer flushes every settled call before the database closes.

@@ -23,6 +23,8 @@ export interface Config {
   webDist: string;
   logLevel: string;
   version: string;
+  /** IANA time zone that decides calendar days (daily check-in); TZ, else the process's zone. */
+  timeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -65,6 +67,17 @@ export function validateDsn(name: string, dsn: string): void {
   }
 }
 
+/** TZ when set (it must name an IANA zone), else the zone the process runs in. */
+function timeZoneVar(env: NodeJS.ProcessEnv): string {
+  const tz = env.TZ;
+  if (!tz) return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError('TZ', `must be an IANA time zone such as Asia/Shanghai or UTC, got "${tz}"`);
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sqlDsn = env.SQL_DSN ?? '';
   validateDsn('SQL_DSN', sqlDsn);
@@ -95,5 +108,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: env.WEB_DIST || path.resolve(import.meta.dirname, '../../web/dist'),
     logLevel: env.LOG_LEVEL || 'info',
     version: env.TOLLWAY_VERSION || '0.1.0',
+    timeZone: timeZoneVar(env),
   };
 }

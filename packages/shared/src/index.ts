@@ -7,6 +7,8 @@ export * from './schemas/option.js';
 export * from './schemas/channel.js';
 export * from './schemas/token.js';
 export * from './schemas/log.js';
+export * from './schemas/checkin.js';
+export * from './schemas/task.js';
 export * from './schemas/data.js';
 export * from './channel-types.js';
 export * from './decimal.js';

@@ -133,6 +133,8 @@ export const optionDefs = {
   LogConsumeEnabled: bool(true),
   LogChatContentEnabled: bool(false),
   LogErrorEnabled: bool(true),
+  /** Days usage logs are kept (older ones are deleted in the background by the master node); 0 keeps them forever. */
+  LogRetentionDays: int(0, 0, 36500),
   DataExportEnabled: bool(true),
   DataExportInterval: int(5, 1),
   DataExportDefaultTime: oneOf('hour', ['hour', 'day', 'week']),

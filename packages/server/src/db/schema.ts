@@ -149,6 +149,35 @@ export interface QuotaDataTable {
   quota: number;
 }
 
+export interface RedemptionsTable {
+  id: Generated<number>;
+  /** The administrator who created the code. */
+  user_id: number;
+  key: string;
+  /** 1 unused, 2 disabled, 3 used. */
+  status: number;
+  name: string;
+  quota: number;
+  created_time: number;
+  redeemed_time: number;
+  /** The last user who redeemed it; 0 none. */
+  used_user_id: number;
+  is_gift: number;
+  /** Uses allowed: 1 for a normal code, -1 unlimited or a positive count for a gift code. */
+  max_uses: number;
+  used_count: number;
+  /** Epoch seconds; 0 means no bound. */
+  valid_from: number;
+  valid_until: number;
+}
+
+export interface RedemptionUsesTable {
+  redemption_id: number;
+  user_id: number;
+  quota: number;
+  created_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -158,5 +187,7 @@ export interface Database {
   tokens: TokensTable;
   logs: LogsTable;
   writer_batches: WriterBatchesTable;
+  redemptions: RedemptionsTable;
+  redemption_uses: RedemptionUsesTable;
   quota_data: QuotaDataTable;
 }

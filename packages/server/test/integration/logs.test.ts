@@ -189,10 +189,10 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
       },
     };
     const store = new LogsStore({ ...t.runtime.ctx.db, kysely: t.runtime.ctx.db.kysely.withPlugin(spy) });
-    expect(await store.deleteBefore(T0 + 4, 2)).toBe(3);
+    expect(await store.deleteBefore(T0 + 4, { batch: 2 })).toBe(3);
     expect(deleted).toEqual([2, 1]);
     expect(ids(await adminList('')).sort()).toEqual([T0 + 4, T0 + 5, T0 + 6, now - 10, now - 5, now - 4].sort());
-    expect(await store.deleteBefore(T0 + 4, 2)).toBe(0);
+    expect(await store.deleteBefore(T0 + 4, { batch: 2 })).toBe(0);
     expect((await root.call<number>('DELETE', `/api/log/?target_timestamp=${now + 10}`)).body.data).toBe(6);
   });
 });

@@ -4,7 +4,8 @@ import { pageQuery } from './common.js';
 /** Latest accepted timestamp in filters (9999-12-31 23:59:59 UTC). */
 const MAX_EPOCH = 253402300799;
 
-const seconds = (field: string) =>
+/** An epoch-seconds filter bound from a query string (0 = none). */
+export const epochSecondsFilter = (field: string) =>
   z.coerce
     .number({ error: `${field} must be epoch seconds` })
     .int(`${field} must be an integer`)
@@ -20,8 +21,8 @@ const logFilterFields = {
   username: text(64),
   token_name: text(64),
   model_name: text(191),
-  start_timestamp: seconds('start_timestamp'),
-  end_timestamp: seconds('end_timestamp'),
+  start_timestamp: epochSecondsFilter('start_timestamp'),
+  end_timestamp: epochSecondsFilter('end_timestamp'),
   channel: z.coerce.number({ error: 'channel must be a channel id' }).int('channel must be an integer').min(0).max(2_147_483_647).default(0),
   group: text(64),
 };

@@ -2,17 +2,13 @@ import { deleteLogsQuery, logQuery, logRow, logStat, logStatQuery, paged, selfLo
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Router } from '../../http/route.js';
+import { perContext } from '../../lib/per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { pageWindow } from '../users/routes-admin.js';
 import { LogsStore } from './store.js';
 import { toAdminLog, toUserLog } from './view.js';
 
-const stores = new WeakMap<AppContext, LogsStore>();
-const logsOf = (ctx: AppContext): LogsStore => {
-  let s = stores.get(ctx);
-  if (!s) stores.set(ctx, (s = new LogsStore(ctx.db)));
-  return s;
-};
+const logsOf = perContext((ctx) => new LogsStore(ctx.db));
 
 /** The user's setting show_ip_in_logs (users.setting JSON); off when unset or unreadable. */
 async function showsIp(ctx: AppContext, userId: number): Promise<boolean> {

@@ -72,10 +72,12 @@ export class LogsStore {
   }
 
   /**
-   * Deletes logs created before `before`, DELETE_BATCH rows per statement (oldest ids first), yielding between
-   * batches so other queries run. Returns how many rows were deleted.
+   * Deletes logs created before `before`, `batch` rows per statement (oldest ids first), pausing `pauseMs`
+   * between batches (0: just yielding) so other queries run; `stop` ends early between batches.
+   * Returns how many rows were deleted.
    */
-  async deleteBefore(before: number, batch = DELETE_BATCH): Promise<number> {
+  async deleteBefore(before: number, opts: { batch?: number; pauseMs?: number; stop?: () => boolean } = {}): Promise<number> {
+    const batch = opts.batch ?? DELETE_BATCH;
     let deleted = 0;
     for (;;) {
       // The id of the batch-th oldest matching row bounds this statement to at most `batch` rows.
@@ -84,8 +86,8 @@ export class LogsStore {
       if (edge) q = q.where('id', '<=', edge.id);
       const res = await q.executeTakeFirst();
       deleted += Number(res.numDeletedRows);
-      if (!edge) return deleted;
-      await new Promise((resolve) => setImmediate(resolve));
+      if (!edge || opts.stop?.()) return deleted;
+      await new Promise((resolve) => (opts.pauseMs ? setTimeout(resolve, opts.pauseMs) : setImmediate(resolve)));
     }
   }
 }

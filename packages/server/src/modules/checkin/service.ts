@@ -1,0 +1,63 @@
+import { randomInt } from 'node:crypto';
+import { renderQuota, type CheckInStatus } from '@tollway/shared';
+import { ApiError } from '../../http/errors.js';
+import { dayIn, nowSeconds } from '../../lib/time.js';
+import type { OptionsService } from '../options/service.js';
+import type { UsersService } from '../users/service.js';
+import type { CheckInStore } from './store.js';
+
+/** Rewards are drawn in steps of this many quota units (the settings' step, spec 1 §5). */
+export const REWARD_STEP = 100;
+
+/**
+ * The reward of one check-in: `min` when there is no larger maximum, else a random value from min, min + step,
+ * … up to max (max itself when max − min is a whole number of steps).
+ */
+export function drawReward(min: number, max: number, pick: (n: number) => number = (n) => randomInt(n)): number {
+  if (max <= min) return min;
+  const steps = Math.floor((max - min) / REWARD_STEP);
+  return min + REWARD_STEP * pick(steps + 1);
+}
+
+/** Daily check-in (spec 1 §4): once per user per calendar day of the server's time zone. */
+export class CheckInService {
+  constructor(
+    private readonly store: CheckInStore,
+    private readonly users: UsersService,
+    private readonly options: OptionsService,
+    private readonly timeZone: string,
+  ) {}
+
+  private range(): { min: number; max: number } {
+    const min = this.options.num('CheckInQuota');
+    return { min, max: Math.max(min, this.options.num('CheckInMaxQuota')) };
+  }
+
+  async status(userId: number): Promise<CheckInStatus> {
+    const enabled = this.options.bool('CheckInEnabled');
+    const day = dayIn(this.timeZone);
+    const reward = await this.store.rewardOn(userId, day);
+    const { min, max } = this.range();
+    return { enabled, can_check_in: enabled && reward === undefined, checked_in: reward !== undefined, quota: reward ?? 0, min_quota: min, max_quota: max, day };
+  }
+
+  /** Credits today's reward; refuses when check-in is off or the user already checked in today. */
+  async checkIn(userId: number): Promise<{ quota: number }> {
+    if (!this.options.bool('CheckInEnabled')) throw new ApiError('the administrator has not enabled check-in', 403);
+    const user = await this.users.get(userId);
+    const { min, max } = this.range();
+    const quota = drawReward(min, max);
+    const amount = renderQuota(quota, { displayInCurrency: true, quotaPerUnit: this.options.num('QuotaPerUnit'), digits: 6 });
+    const recorded = await this.store.record({
+      userId,
+      username: user.username,
+      day: dayIn(this.timeZone),
+      quota,
+      createdAt: nowSeconds(),
+      content: `daily check-in: received ${quota} quota (${amount})`,
+    });
+    if (!recorded) throw new ApiError('you have already checked in today', 409);
+    await this.users.notifyChanged(userId);
+    return { quota };
+  }
+}

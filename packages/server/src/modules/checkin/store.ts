@@ -1,0 +1,51 @@
+import { sql } from 'kysely';
+import { LogType } from '@tollway/shared';
+import type { Db } from '../../db/connect.js';
+import { isUniqueViolation } from '../../db/unique.js';
+import { insertAccountLog } from '../logs/account-log.js';
+
+export interface CheckInRecord {
+  userId: number;
+  username: string;
+  /** YYYY-MM-DD in the server's time zone. */
+  day: string;
+  quota: number;
+  createdAt: number;
+  /** Text of the check-in log. */
+  content: string;
+}
+
+/** SQL for check-ins: a day's row, and the check-in itself (row, credit and log in one transaction). */
+export class CheckInStore {
+  constructor(private readonly db: Db) {}
+
+  /** The reward of the user's check-in on `day`, or undefined when there is none. */
+  async rewardOn(userId: number, day: string): Promise<number | undefined> {
+    const row = await this.db.kysely.selectFrom('checkins').select('quota').where('user_id', '=', userId).where('day', '=', day).executeTakeFirst();
+    return row ? Number(row.quota) : undefined;
+  }
+
+  /**
+   * Inserts the day's row, credits the quota and writes the check-in log, all or nothing. The UNIQUE(user_id, day)
+   * key decides between concurrent check-ins: the losers' inserts fail and they return false, crediting nothing.
+   */
+  async record(r: CheckInRecord): Promise<boolean> {
+    try {
+      await this.db.kysely.transaction().execute(async (trx) => {
+        await trx.insertInto('checkins').values({ user_id: r.userId, day: r.day, quota: r.quota, created_at: r.createdAt }).execute();
+        if (r.quota > 0) {
+          await trx
+            .updateTable('users')
+            .set({ quota: sql`quota + ${r.quota}` })
+            .where('id', '=', r.userId)
+            .execute();
+        }
+        await insertAccountLog(trx, { userId: r.userId, username: r.username, type: LogType.CheckIn, content: r.content, quota: r.quota });
+      });
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+}
