@@ -1,0 +1,120 @@
+import { pageQuery } from '@tollway/shared';
+import { z } from 'zod';
+
+/** Redemption status (spec 3 §4): 1 unused, 2 disabled, 3 used. */
+export const RedemptionStatus = { Unused: 1, Disabled: 2, Used: 3 } as const;
+
+export const REDEMPTION_NAME_MAX = 20;
+export const REDEMPTION_MAX_BATCH = 100;
+export const REDEMPTION_KEY_LENGTH = 32;
+/** Largest quota one code can carry (2^53 / 1000: sums of many codes stay exact). */
+export const REDEMPTION_MAX_QUOTA = 9_000_000_000_000;
+/** Latest accepted time (9999-12-31 23:59:59 UTC). */
+const MAX_EPOCH = 253402300799;
+
+const int = (field: string, min: number, max: number) =>
+  z
+    .number({ error: `${field} must be a number` })
+    .min(min, `${field} must be at least ${min}`)
+    .max(max, `${field} must be at most ${max}`)
+    // A refinement rather than .int(): zod reports .int() failures as a type error without the input.
+    .refine(Number.isInteger, `${field} must be an integer`);
+
+/** An epoch-seconds bound; blank (null) and 0 mean none. */
+const epoch = (field: string) =>
+  z
+    .union([int(field, 0, MAX_EPOCH), z.null()])
+    .transform((v) => v ?? 0);
+
+const MAX_USES_RULE = 'max_uses must be -1 (unlimited) or a whole number from 1 to 1000000000';
+
+const fields = {
+  name: z
+    .string({ error: 'name must be a string' })
+    .trim()
+    .min(1, 'name is required (1-20 characters)')
+    .max(REDEMPTION_NAME_MAX, `name must be 1-${REDEMPTION_NAME_MAX} characters`),
+  quota: int('quota', 1, REDEMPTION_MAX_QUOTA),
+  is_gift: z.union([z.boolean(), z.literal(0), z.literal(1)], { error: 'is_gift must be true or false' }).transform((v) => v === true || v === 1),
+  /** -1 (or blank) unlimited, else at least 1; read only for gift codes. */
+  max_uses: z
+    .number({ error: MAX_USES_RULE })
+    .refine((v) => v === -1 || (Number.isInteger(v) && v >= 1 && v <= 1_000_000_000), MAX_USES_RULE)
+    .nullable()
+    .transform((v) => v ?? -1),
+  valid_from: epoch('valid_from'),
+  valid_until: epoch('valid_until'),
+};
+
+/** POST /api/redemption/ (spec 3 §7): `count` codes (1-100); a custom key makes exactly one. */
+export const createRedemptionBody = z.object({
+  name: fields.name,
+  quota: fields.quota,
+  count: int('count', 1, REDEMPTION_MAX_BATCH).default(1),
+  key: z
+    .string({ error: 'key must be a string' })
+    .trim()
+    .max(REDEMPTION_KEY_LENGTH, `key must be at most ${REDEMPTION_KEY_LENGTH} characters`)
+    .regex(/^[A-Za-z0-9_-]*$/, 'key may contain only letters, digits, "-" and "_"')
+    .nullish()
+    .transform((v) => v ?? ''),
+  is_gift: fields.is_gift.default(false),
+  max_uses: fields.max_uses.default(-1),
+  valid_from: fields.valid_from.default(0),
+  valid_until: fields.valid_until.default(0),
+});
+export type CreateRedemptionBody = z.infer<typeof createRedemptionBody>;
+
+const id = int('id', 1, Number.MAX_SAFE_INTEGER);
+
+/** PUT /api/redemption/: id plus the fields to change; with ?status_only=true only id and status. */
+export const updateRedemptionBody = z.object({
+  id,
+  status: int('status', 1, 3).optional(),
+  name: fields.name.optional(),
+  quota: fields.quota.optional(),
+  is_gift: fields.is_gift.optional(),
+  max_uses: fields.max_uses.optional(),
+  valid_from: fields.valid_from.optional(),
+  valid_until: fields.valid_until.optional(),
+});
+export type UpdateRedemptionBody = z.infer<typeof updateRedemptionBody>;
+
+export const updateRedemptionQuery = z.object({
+  status_only: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+});
+
+export const redemptionSearchQuery = pageQuery.extend({ keyword: z.string().trim().max(64).optional() });
+
+export const nameQuery = z.object({
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(REDEMPTION_NAME_MAX, `name must be 1-${REDEMPTION_NAME_MAX} characters`),
+});
+
+export const batchDisableBody = z.object({
+  ids: z.array(id, { error: 'ids must be a list of redemption code ids' }).min(1, 'please select at least one redemption code').max(1000, 'at most 1000 ids at once'),
+});
+
+/** POST /api/user/topup: blank keys are refused by the service with the spec's message. */
+export const redeemBody = z.object({ key: z.string({ error: 'key must be a string' }).max(64, 'invalid redemption code').nullish() });
+
+/** A code as the admin APIs answer it. */
+export const redemptionPublic = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  key: z.string(),
+  status: z.number().int(),
+  name: z.string(),
+  quota: z.number().int(),
+  created_time: z.number().int(),
+  redeemed_time: z.number().int(),
+  used_user_id: z.number().int(),
+  is_gift: z.boolean(),
+  max_uses: z.number().int(),
+  used_count: z.number().int(),
+  valid_from: z.number().int(),
+  valid_until: z.number().int(),
+});
+export type RedemptionPublic = z.infer<typeof redemptionPublic>;
