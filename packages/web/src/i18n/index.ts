@@ -12,9 +12,10 @@ import channels from '../features/channels/i18n';
 import tokens from '../features/tokens/i18n';
 import logs from '../features/logs/i18n';
 import pricing from '../features/pricing/i18n';
+import redemption from '../features/redemption/i18n';
 
 /** One namespace per feature; each feature folder owns its strings in `i18n.ts` ({ zh, en }). */
-const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, pricing };
+const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, pricing, redemption };
 
 export const LANGUAGES = ['zh', 'en'] as const;
 const stored = localStorage.getItem('i18nextLng');
