@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { installRelayRoutes } from './relay/routes.js';
 import type { RelayContext } from './relay/services.js';
 import { installErrorHandler } from './http/errors-handler.js';
+import { acceptFormBodies } from './http/form-body.js';
 import { registerRoute } from './http/register.js';
 import { Router, type RouteModule } from './http/route.js';
 import { installConsole } from './http/spa.js';
@@ -18,6 +19,7 @@ import { redemptionRoutes } from './modules/redemption/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
 import { statusRoutes } from './modules/status/routes.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
+import { topUpRoutes } from './modules/topup/routes.js';
 import { userAdminRoutes } from './modules/users/routes-admin.js';
 import { selfRoutes } from './modules/users/routes-self.js';
 
@@ -37,6 +39,7 @@ export const routeModules: RouteModule[] = [
   dataRoutes,
   pricingRoutes,
   redemptionRoutes,
+  topUpRoutes,
   openapiRoutes,
 ];
 
@@ -58,6 +61,7 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   installErrorHandler(app);
+  acceptFormBodies(app);
   // Graceful stop: new connections are refused at once; requests in flight (relay streams included) finish;
   // then every remaining keep-alive connection is closed so it cannot hold the process for its idle timeout.
   let closing = false;

@@ -3,6 +3,7 @@ import type { Db } from './connect.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_gateway.js';
 import * as m0004 from './migrations/0004_log_filters.js';
+import * as m0006 from './migrations/0006_topups.js';
 import * as m0005 from './migrations/0005_redemptions.js';
 import * as m0008 from './migrations/0008_quota_data.js';
 import type { Migration } from './migrations/helpers.js';
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_gateway': m0002,
   '0004_log_filters': m0004,
+  '0006_topups': m0006,
   '0005_redemptions': m0005,
   '0008_quota_data': m0008,
 };

@@ -178,6 +178,21 @@ export interface RedemptionUsesTable {
   created_time: number;
 }
 
+/** Online top-up orders (Epay); status pending → success (or expired). */
+export interface TopUpsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Currency units bought (quota credited = amount × QuotaPerUnit). */
+  amount: number;
+  /** What the user pays, in the payment currency (two decimals). */
+  money: number;
+  trade_no: string;
+  payment_method: string;
+  create_time: number;
+  complete_time: number;
+  status: 'pending' | 'success' | 'expired';
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -187,6 +202,7 @@ export interface Database {
   tokens: TokensTable;
   logs: LogsTable;
   writer_batches: WriterBatchesTable;
+  top_ups: TopUpsTable;
   redemptions: RedemptionsTable;
   redemption_uses: RedemptionUsesTable;
   quota_data: QuotaDataTable;

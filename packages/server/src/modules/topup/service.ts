@@ -1,0 +1,184 @@
+import { dec, mul, renderQuota, roundToInt } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { randomString } from '../../lib/secrets.js';
+import { nowSeconds } from '../../lib/time.js';
+import type { AuthUser } from '../auth/session.js';
+import { pageWindow } from '../users/routes-admin.js';
+import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayMerchant, type EpayParams } from './epay.js';
+import { PAYMENT_METHODS, type PaymentMethod } from './schema.js';
+import { TopUpStore, type TopUpRow } from './store.js';
+
+export const TOPUP_DISABLED = 'the administrator has not enabled online top-up';
+export const NO_CALLBACK_ADDRESS = 'the administrator has not set the server address, so online top-up cannot be used';
+export const AMOUNT_TOO_LOW = 'the payable amount is too low';
+export const ORDER_NOT_PENDING = 'the top-up order is not pending';
+export const NOTIFY_PATH = '/api/user/epay/notify';
+
+const PRESET_AMOUNTS = [1, 5, 10, 20, 50, 100, 200, 500];
+
+/**
+ * Online top-up through Epay. The user buys whole currency units (`amount`); with the quota shown in tokens
+ * (DisplayInCurrencyEnabled off) the amount is entered in tokens and must be whole units. The payable money is
+ * Price × units × TopupGroupRatio[group], exactly to the cent; the quota credited is units × QuotaPerUnit.
+ */
+export class TopUpService {
+  readonly store: TopUpStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.store = new TopUpStore(ctx.db);
+  }
+
+  private get o() {
+    return this.ctx.options;
+  }
+
+  /** The Epay account, or undefined while any of PayAddress, EpayId, EpayKey is blank (top-up off). */
+  private merchant(): EpayMerchant | undefined {
+    const address = this.o.get('PayAddress').trim();
+    const pid = this.o.get('EpayId').trim();
+    const key = this.o.get('EpayKey').trim();
+    return address && pid && key ? { address, pid, key } : undefined;
+  }
+
+  private get inTokens(): boolean {
+    return !this.o.bool('DisplayInCurrencyEnabled');
+  }
+
+  private get quotaPerUnit(): number {
+    return this.o.num('QuotaPerUnit');
+  }
+
+  /** MinTopUp in the unit the user types (tokens when the quota is shown in tokens). */
+  private minAmount(): number {
+    const min = this.o.num('MinTopUp');
+    return this.inTokens ? Number(roundToInt(mul(dec(min), dec(this.quotaPerUnit)))) : min;
+  }
+
+  private groupRatio(group: string): number {
+    const ratio = this.o.json<Record<string, number>>('TopupGroupRatio')[group];
+    return ratio !== undefined && ratio > 0 ? ratio : 1;
+  }
+
+  /** Whole currency units for a typed amount, with the minimum and whole-unit rules. */
+  private units(amount: number): number {
+    const min = this.minAmount();
+    if (amount < min) throw new ApiError(`the top-up amount cannot be less than ${min}`);
+    if (!this.inTokens) return amount;
+    const units = amount / this.quotaPerUnit;
+    if (!Number.isInteger(units)) throw new ApiError(`the top-up amount must be a multiple of ${this.quotaPerUnit} (one unit)`);
+    return units;
+  }
+
+  /** Price × units × group ratio, rounded half up to the cent, as text with two decimals. */
+  private payable(units: number, group: string): string {
+    const cents = roundToInt(mul(mul(mul(dec(units), dec(this.o.num('Price'))), dec(this.groupRatio(group))), dec(100)));
+    if (cents < 1n) throw new ApiError(AMOUNT_TOO_LOW);
+    return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+  }
+
+  quotaFor(units: number): number {
+    return Number(roundToInt(mul(dec(units), dec(this.quotaPerUnit))));
+  }
+
+  info(user: AuthUser) {
+    const min = this.minAmount();
+    const scale = this.inTokens ? this.quotaPerUnit : 1;
+    return {
+      enable_online_topup: this.merchant() !== undefined,
+      min_topup: min,
+      price: this.o.num('Price'),
+      group_ratio: this.groupRatio(user.group),
+      pay_methods: [
+        { name: 'Alipay', type: 'zfb' },
+        { name: 'WeChat Pay', type: 'wx' },
+      ],
+      amount_options: PRESET_AMOUNTS.map((a) => a * scale).filter((a) => a >= min && Number.isSafeInteger(a)),
+      top_up_link: this.o.get('TopUpLink'),
+    };
+  }
+
+  /** POST /api/user/amount: the money the user would pay. */
+  amount(user: AuthUser, amount: number): string {
+    return this.payable(this.units(amount), user.group);
+  }
+
+  /** POST /api/user/pay: a pending order with a fresh trade number, and the signed Epay form. */
+  async pay(user: AuthUser, amount: number, method: PaymentMethod): Promise<{ url: string; fields: Record<string, string> }> {
+    const merchant = this.merchant();
+    if (!merchant) throw new ApiError(TOPUP_DISABLED);
+    const units = this.units(amount);
+    const money = this.payable(units, user.group);
+    const serverAddress = this.o.get('ServerAddress').trim().replace(/\/+$/, '');
+    const callback = this.o.get('CustomCallbackAddress').trim().replace(/\/+$/, '') || serverAddress;
+    if (!callback) throw new ApiError(NO_CALLBACK_ADDRESS);
+    const type = PAYMENT_METHODS[method];
+    const tradeNo = `USR${user.id}NO${randomString(8)}${nowSeconds()}`;
+    await this.store.insert({ user_id: user.id, amount: units, money: Number(money), trade_no: tradeNo, payment_method: type, create_time: nowSeconds(), complete_time: 0, status: 'pending' });
+    return epayPurchase(merchant, {
+      type,
+      outTradeNo: tradeNo,
+      notifyUrl: `${callback}${NOTIFY_PATH}`,
+      returnUrl: `${serverAddress || callback}/app/wallet`,
+      name: `TUC${units}`,
+      money,
+    });
+  }
+
+  /**
+   * The Epay notify: "fail" unless the signature is ours; a paid order is completed (credited once however
+   * often or concurrently the notify arrives) and "success" tells Epay to stop resending.
+   */
+  async notify(params: EpayParams): Promise<'success' | 'fail'> {
+    const merchant = this.merchant();
+    if (!merchant || !epayVerify(params, merchant.key) || params.pid !== merchant.pid) return 'fail';
+    if (params.trade_status !== EPAY_TRADE_SUCCESS) return 'success';
+    const order = await this.store.findByTradeNo(params.out_trade_no ?? '');
+    if (!order) {
+      this.ctx.log.warn({ trade_no: params.out_trade_no }, 'epay notify for an unknown order');
+      return 'fail';
+    }
+    if (Math.round(Number(params.money) * 100) !== Math.round(Number(order.money) * 100)) {
+      this.ctx.log.warn({ trade_no: order.trade_no, paid: params.money, expected: order.money }, 'epay notify money differs from the order');
+      return 'fail';
+    }
+    await this.complete(order);
+    return 'success';
+  }
+
+  /** Credits a pending order once; false when it was already completed. */
+  private async complete(order: TopUpRow): Promise<boolean> {
+    const quota = this.quotaFor(Number(order.amount));
+    const shown = renderQuota(quota, { displayInCurrency: !this.inTokens, quotaPerUnit: this.quotaPerUnit });
+    const done = await this.store.complete({
+      tradeNo: order.trade_no,
+      userId: order.user_id,
+      quota,
+      completeTime: nowSeconds(),
+      logContent: `online top-up succeeded, amount: ${shown}, paid: ${Number(order.money).toFixed(2)}`,
+    });
+    if (done) await this.ctx.users.notifyChanged(order.user_id);
+    return done;
+  }
+
+  /** Administrator: mark a pending order paid (a payment confirmed outside the notify). */
+  async completeByAdmin(tradeNo: string): Promise<void> {
+    const order = await this.store.findByTradeNo(tradeNo);
+    if (!order) throw notFound('top-up order not found');
+    if (order.status !== 'pending' || !(await this.complete(order))) throw new ApiError(ORDER_NOT_PENDING);
+  }
+
+  async page(q: { p: number; page_size: number; keyword?: string }, userId?: number) {
+    const w = pageWindow(q);
+    const { items, total } = await this.store.page({ userId, keyword: q.keyword, offset: w.offset, limit: w.limit });
+    return { items, page: w.page, total };
+  }
+}
+
+const services = new WeakMap<AppContext, TopUpService>();
+
+export function topUpsOf(ctx: AppContext): TopUpService {
+  let s = services.get(ctx);
+  if (!s) services.set(ctx, (s = new TopUpService(ctx)));
+  return s;
+}

@@ -1,0 +1,72 @@
+import { LogType } from '@tollway/shared';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { TopUpsTable } from '../../db/schema.js';
+import { insertAccountLog } from '../logs/account-log.js';
+
+export type TopUpRow = Selectable<TopUpsTable>;
+export type NewTopUp = Insertable<TopUpsTable>;
+
+/** What completing an order writes: the credit and the top-up log line. */
+export interface Completion {
+  tradeNo: string;
+  userId: number;
+  quota: number;
+  completeTime: number;
+  logContent: string;
+}
+
+/** SQL for top-up orders. Completing one is a single transaction gated by a conditional status change. */
+export class TopUpStore {
+  constructor(private readonly db: Db) {}
+
+  private get k() {
+    return this.db.kysely;
+  }
+
+  async insert(row: NewTopUp): Promise<void> {
+    await this.k.insertInto('top_ups').values(row).execute();
+  }
+
+  findByTradeNo(tradeNo: string): Promise<TopUpRow | undefined> {
+    return this.k.selectFrom('top_ups').selectAll().where('trade_no', '=', tradeNo).executeTakeFirst();
+  }
+
+  /**
+   * Marks the pending order paid and credits its quota, exactly once: the UPDATE … WHERE status='pending'
+   * changes one row for the first caller only (a concurrent one waits for the row lock, or for SQLite's single
+   * writer, and then matches nothing), and only that caller adds the quota and writes the log, in the same
+   * transaction. Returns false when the order was not pending.
+   */
+  async complete(c: Completion): Promise<boolean> {
+    return this.k.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('top_ups')
+        .set({ status: 'success', complete_time: c.completeTime })
+        .where('trade_no', '=', c.tradeNo)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      await trx
+        .updateTable('users')
+        .set({ quota: sql`quota + ${c.quota}` })
+        .where('id', '=', c.userId)
+        .execute();
+      const user = await trx.selectFrom('users').select('username').where('id', '=', c.userId).executeTakeFirst();
+      await insertAccountLog(trx, { userId: c.userId, username: user?.username ?? '', type: LogType.Topup, content: c.logContent, quota: c.quota });
+      return true;
+    });
+  }
+
+  /** Newest first; userId scopes to one user, keyword matches part of the trade number. */
+  async page(opts: { userId?: number; keyword?: string; offset: number; limit: number }): Promise<{ items: TopUpRow[]; total: number }> {
+    let base = this.k.selectFrom('top_ups');
+    if (opts.userId !== undefined) base = base.where('user_id', '=', opts.userId);
+    if (opts.keyword) base = base.where('trade_no', 'like', `%${opts.keyword}%`);
+    const [items, count] = await Promise.all([
+      base.selectAll().orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: items.map((r) => ({ ...r, money: Number(r.money) })), total: Number(count.n) };
+  }
+}
