@@ -8,16 +8,19 @@ import { Router, type RouteModule } from './http/route.js';
 import { installConsole } from './http/spa.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
+import { checkInRoutes } from './modules/checkin/routes.js';
 import { channelToolRoutes } from './modules/channels/routes-tools.js';
 import { groupRoutes } from './modules/groups/routes.js';
 import { dataRoutes } from './modules/data/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import { messageRoutes } from './modules/messages/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
 import { optionRoutes } from './modules/options/routes.js';
 import { pricingRoutes } from './modules/pricing/routes.js';
 import { redemptionRoutes } from './modules/redemption/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
 import { statusRoutes } from './modules/status/routes.js';
+import { taskRoutes } from './modules/tasks/routes.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
 import { topUpRoutes } from './modules/topup/routes.js';
 import { userAdminRoutes } from './modules/users/routes-admin.js';
@@ -36,6 +39,9 @@ export const routeModules: RouteModule[] = [
   channelToolRoutes,
   tokenRoutes,
   logRoutes,
+  messageRoutes,
+  checkInRoutes,
+  taskRoutes,
   dataRoutes,
   pricingRoutes,
   redemptionRoutes,

@@ -5,7 +5,9 @@ import * as m0002 from './migrations/0002_gateway.js';
 import * as m0004 from './migrations/0004_log_filters.js';
 import * as m0006 from './migrations/0006_topups.js';
 import * as m0005 from './migrations/0005_redemptions.js';
+import * as m0007 from './migrations/0007_checkins_tasks.js';
 import * as m0008 from './migrations/0008_quota_data.js';
+import * as m0009 from './migrations/0009_messages.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -15,7 +17,9 @@ const migrations: Record<string, Migration> = {
   '0004_log_filters': m0004,
   '0006_topups': m0006,
   '0005_redemptions': m0005,
+  '0007_checkins_tasks': m0007,
   '0008_quota_data': m0008,
+  '0009_messages': m0009,
 };
 
 /** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */

@@ -149,6 +149,54 @@ export interface QuotaDataTable {
   quota: number;
 }
 
+export interface CheckinsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** YYYY-MM-DD in the server's time zone; UNIQUE(user_id, day). */
+  day: string;
+  quota: number;
+  created_at: number;
+}
+
+/** Drawing tasks (new-api's midjourneys). */
+export interface MidjourneysTable {
+  id: Generated<number>;
+  code: number;
+  user_id: number;
+  action: string;
+  mj_id: string;
+  prompt: string;
+  prompt_en: string;
+  description: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  image_url: string;
+  status: string;
+  progress: string;
+  fail_reason: string;
+  channel_id: number;
+  quota: number;
+}
+
+/** Asynchronous (music) tasks (new-api's tasks). */
+export interface TasksTable {
+  id: Generated<number>;
+  task_id: string;
+  platform: string;
+  user_id: number;
+  channel_id: number;
+  quota: number;
+  action: string;
+  status: string;
+  fail_reason: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  progress: string;
+  data: string;
+}
+
 export interface RedemptionsTable {
   id: Generated<number>;
   /** The administrator who created the code. */
@@ -193,6 +241,25 @@ export interface TopUpsTable {
   status: 'pending' | 'success' | 'expired';
 }
 
+export interface MessagesTable {
+  id: Generated<number>;
+  title: string;
+  content: string;
+  /** 'markdown' or 'html'. */
+  format: string;
+  created_at: number;
+  /** The administrator who sent it. */
+  created_by: number;
+}
+
+/** One recipient's receipt of a message; read_at null while unread. */
+export interface MessageRecipientsTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  read_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -205,5 +272,10 @@ export interface Database {
   top_ups: TopUpsTable;
   redemptions: RedemptionsTable;
   redemption_uses: RedemptionUsesTable;
+  checkins: CheckinsTable;
+  midjourneys: MidjourneysTable;
+  tasks: TasksTable;
   quota_data: QuotaDataTable;
+  messages: MessagesTable;
+  message_recipients: MessageRecipientsTable;
 }

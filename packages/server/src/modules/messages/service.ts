@@ -1,0 +1,117 @@
+import type { AdminMessage, CreateMessageBody, InboxMessage, MessageRecipient, UpdateMessageBody } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { perContext } from '../../lib/per-context.js';
+import { nowSeconds } from '../../lib/time.js';
+import { MessagesStore, type InboxRow, type MessageRow } from './store.js';
+
+type Format = InboxMessage['format'];
+const formatOf = (f: string): Format => (f === 'html' ? 'html' : 'markdown');
+const pageArgs = (q: { p: number; page_size: number }) => ({ page: Math.max(1, q.p), offset: (Math.max(1, q.p) - 1) * q.page_size, limit: q.page_size });
+
+const inboxView = (r: InboxRow): InboxMessage => ({
+  id: r.id,
+  title: r.title,
+  content: r.content,
+  format: formatOf(r.format),
+  created_at: Number(r.created_at),
+  read_at: r.read_at === null ? null : Number(r.read_at),
+  is_read: r.read_at !== null,
+});
+
+/** An ISO date (or date-time) string as epoch seconds; a clear refusal when it is not one. */
+function epochOf(iso: string, name: string): number {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw new ApiError(`${name} is not a valid date`);
+  return Math.floor(ms / 1000);
+}
+
+/** Admin messages (spec 3 §4, §7): administrators send, users read their own inbox. */
+export class MessagesService {
+  private readonly store: MessagesStore;
+
+  constructor(ctx: AppContext) {
+    this.store = new MessagesStore(ctx.db);
+  }
+
+  async inbox(userId: number, q: { p: number; page_size: number }) {
+    const { page, offset, limit } = pageArgs(q);
+    const { items, total } = await this.store.inboxPage(userId, offset, limit);
+    return { items: items.map(inboxView), page, total };
+  }
+
+  unreadCount(userId: number) {
+    return this.store.unreadCount(userId).then((unread_count) => ({ unread_count }));
+  }
+
+  /** One message of the caller's inbox; opening it marks it read. */
+  async open(userId: number, id: number): Promise<InboxMessage> {
+    const row = await this.store.inboxMessage(userId, id);
+    if (!row) throw notFound('message does not exist');
+    if (row.read_at === null) {
+      const at = nowSeconds();
+      await this.store.markRead(userId, id, at);
+      return inboxView({ ...row, read_at: at });
+    }
+    return inboxView(row);
+  }
+
+  async markRead(userId: number, id: number): Promise<void> {
+    if (!(await this.store.inboxMessage(userId, id))) throw notFound('message does not exist');
+    await this.store.markRead(userId, id, nowSeconds());
+  }
+
+  private async withStats(rows: MessageRow[]): Promise<AdminMessage[]> {
+    const stats = await this.store.stats(rows.map((r) => r.id));
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      content: r.content,
+      format: formatOf(r.format),
+      created_at: Number(r.created_at),
+      stats: stats.get(r.id) ?? { total_recipients: 0, read_count: 0 },
+    }));
+  }
+
+  async list(q: { p: number; page_size: number; keyword?: string; start_date?: string; end_date?: string }) {
+    const { page, offset, limit } = pageArgs(q);
+    // The date range applies only when both ends are given (spec 3 §5).
+    const ranged = q.start_date && q.end_date ? { from: epochOf(q.start_date, 'start_date'), to: epochOf(q.end_date, 'end_date') } : {};
+    const { items, total } = await this.store.page({ offset, limit, keyword: q.keyword || undefined, ...ranged });
+    return { items: await this.withStats(items), page, total };
+  }
+
+  async get(id: number): Promise<AdminMessage> {
+    const row = await this.store.get(id);
+    if (!row) throw notFound('message does not exist');
+    return (await this.withStats([row]))[0]!;
+  }
+
+  async recipients(id: number, q: { p: number; page_size: number }): Promise<{ items: MessageRecipient[]; page: number; total: number }> {
+    if (!(await this.store.get(id))) throw notFound('message does not exist');
+    const { page, offset, limit } = pageArgs(q);
+    const { items, total } = await this.store.recipients(id, offset, limit);
+    return { items: items.map((r) => ({ ...r, read_at: r.read_at === null ? null : Number(r.read_at) })), page, total };
+  }
+
+  /** Sends a message to existing users; unknown or deleted ids are refused by name. */
+  async create(senderId: number, body: CreateMessageBody): Promise<{ id: number }> {
+    const ids = [...new Set(body.user_ids)];
+    const found = new Set(await this.store.existingUsers(ids));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) throw new ApiError(`user does not exist: ${missing.slice(0, 10).join(', ')}`);
+    const id = await this.store.create({ title: body.title, content: body.content, format: body.format, created_at: nowSeconds(), created_by: senderId }, ids);
+    return { id };
+  }
+
+  async update(id: number, body: UpdateMessageBody): Promise<void> {
+    if (!(await this.store.get(id))) throw notFound('message does not exist');
+    await this.store.update(id, body);
+  }
+
+  async remove(id: number): Promise<void> {
+    if (!(await this.store.remove(id))) throw notFound('message does not exist');
+  }
+}
+
+export const messagesOf = perContext((ctx) => new MessagesService(ctx));
