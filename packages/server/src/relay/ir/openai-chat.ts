@@ -1,4 +1,5 @@
 import { chatUsageNames, openAIUsageFromIR, openAIUsageToIR } from './openai-usage.js';
+import { reasoningEffortOf } from './reasoning.js';
 import { sse } from './sse.js';
 import { type IRMessage, type IRPart, type IRRequest, type IRResponse, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
 
@@ -148,7 +149,8 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
     if (ir.tools?.length) body.tools = ir.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters } }));
     if (ir.toolChoice) body.tool_choice = typeof ir.toolChoice === 'string' ? ir.toolChoice : { type: 'function', function: { name: ir.toolChoice.name } };
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
-    if (ir.reasoning?.effort) body.reasoning_effort = ir.reasoning.effort;
+    const effort = reasoningEffortOf(ir.reasoning);
+    if (effort) body.reasoning_effort = effort;
     if (ir.responseFormat) body.response_format = ir.responseFormat.type === 'json_object' ? { type: 'json_object' } : { type: 'json_schema', json_schema: { name: ir.responseFormat.name, schema: ir.responseFormat.schema, ...(ir.responseFormat.strict !== undefined ? { strict: ir.responseFormat.strict } : {}) } };
     if (ir.user) body.user = ir.user;
     return body;

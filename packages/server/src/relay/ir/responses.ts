@@ -17,6 +17,7 @@ import {
   type DecodeState,
   type EncodeState,
 } from './responses-stream.js';
+import { reasoningEffortOf } from './reasoning.js';
 import type { IRMessage, IRPart, IRRequest, IRTool, IRToolChoice, WireFormat } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -185,7 +186,8 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
     if (ir.tools?.length) body.tools = ir.tools.map((t) => ({ type: 'function', name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters, strict: false }));
     if (ir.toolChoice) body.tool_choice = typeof ir.toolChoice === 'string' ? ir.toolChoice : { type: 'function', name: ir.toolChoice.name };
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
-    if (ir.reasoning?.effort) body.reasoning = { effort: ir.reasoning.effort };
+    const effort = reasoningEffortOf(ir.reasoning);
+    if (effort) body.reasoning = { effort };
     if (ir.responseFormat)
       body.text = {
         format: ir.responseFormat.type === 'json_object' ? { type: 'json_object' } : { type: 'json_schema', name: ir.responseFormat.name, schema: ir.responseFormat.schema, ...(ir.responseFormat.strict !== undefined ? { strict: ir.responseFormat.strict } : {}) },
