@@ -1,8 +1,9 @@
 /**
  * Upstream channel types (ids as new-api numbers them) with labels, default base URLs and the wire format the
- * upstream speaks. `openai` types are relayed by the OpenAI-compatible adaptor; the others need a native one.
+ * upstream speaks. `openai` types are relayed by the OpenAI-compatible adaptor (vendor paths in the server's
+ * providers/openai/vendors.ts); cohere, dify and coze have their own formats; `native` ones need an adaptor of their own.
  */
-export type WireFormat = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'native';
+export type WireFormat = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'cohere' | 'dify' | 'coze' | 'native';
 
 export interface ChannelTypeInfo {
   id: number;
@@ -19,7 +20,7 @@ export const channelTypes: ChannelTypeInfo[] = [
   t(1, 'OpenAI', 'https://api.openai.com', 'openai'),
   t(2, 'Midjourney Proxy', '', 'native'),
   t(3, 'Azure OpenAI', '', 'azure'),
-  t(4, 'Ollama', 'http://localhost:11434', 'native'),
+  t(4, 'Ollama', 'http://localhost:11434', 'openai'),
   t(5, 'Midjourney Proxy Plus', '', 'native'),
   t(6, 'OpenAI Max', 'https://api.openai.com', 'openai'),
   t(7, 'OhMyGPT', 'https://api.ohmygpt.com', 'openai'),
@@ -32,7 +33,7 @@ export const channelTypes: ChannelTypeInfo[] = [
   t(14, 'Anthropic Claude', 'https://api.anthropic.com', 'anthropic'),
   t(15, 'Baidu Wenxin', 'https://aip.baidubce.com', 'native', 'APIKey|SecretKey'),
   t(16, 'Zhipu ChatGLM', 'https://open.bigmodel.cn', 'native'),
-  t(17, 'Ali Tongyi Qianwen', 'https://dashscope.aliyuncs.com', 'native'),
+  t(17, 'Ali Tongyi Qianwen', 'https://dashscope.aliyuncs.com', 'openai'),
   t(18, 'iFlytek Spark', '', 'native', 'APPID|APISecret|APIKey'),
   t(19, '360 Zhinao', 'https://ai.360.cn', 'openai'),
   t(20, 'OpenRouter', 'https://openrouter.ai/api', 'openai'),
@@ -41,7 +42,7 @@ export const channelTypes: ChannelTypeInfo[] = [
   t(23, 'Tencent Hunyuan', 'https://hunyuan.tencentcloudapi.com', 'native', 'AppId|SecretId|SecretKey'),
   t(24, 'Google Gemini', 'https://generativelanguage.googleapis.com', 'gemini'),
   t(25, 'Moonshot', 'https://api.moonshot.cn', 'openai'),
-  t(26, 'Zhipu GLM-4', 'https://open.bigmodel.cn', 'native'),
+  t(26, 'Zhipu GLM-4', 'https://open.bigmodel.cn', 'openai'),
   t(27, 'Perplexity', 'https://api.perplexity.ai', 'openai'),
   t(28, 'Reserved 28', '', 'openai'),
   t(29, 'Reserved 29', '', 'openai'),
@@ -49,22 +50,22 @@ export const channelTypes: ChannelTypeInfo[] = [
   t(31, '01.AI LingYiWanWu', 'https://api.lingyiwanwu.com', 'openai'),
   t(32, 'Reserved 32', '', 'openai'),
   t(33, 'AWS Bedrock', '', 'native', 'Ak|Sk|Region'),
-  t(34, 'Cohere', 'https://api.cohere.ai', 'native'),
+  t(34, 'Cohere', 'https://api.cohere.ai', 'cohere'),
   t(35, 'MiniMax', 'https://api.minimax.chat', 'openai'),
   t(36, 'Suno API', '', 'native'),
-  t(37, 'Dify', '', 'native'),
-  t(38, 'Jina', 'https://api.jina.ai', 'native'),
-  t(39, 'Cloudflare Workers AI', 'https://api.cloudflare.com', 'native'),
+  t(37, 'Dify', '', 'dify'),
+  t(38, 'Jina', 'https://api.jina.ai', 'openai'),
+  t(39, 'Cloudflare Workers AI', 'https://api.cloudflare.com', 'openai'),
   t(40, 'SiliconFlow', 'https://api.siliconflow.cn', 'openai'),
   t(41, 'Google Vertex AI', '', 'native'),
   t(42, 'Mistral', 'https://api.mistral.ai', 'openai'),
   t(43, 'DeepSeek', 'https://api.deepseek.com', 'openai'),
   t(44, 'MokaAI', 'https://api.moka.ai', 'openai'),
-  t(45, 'Volcengine Ark', 'https://ark.cn-beijing.volces.com', 'native'),
-  t(46, 'Baidu Qianfan v2', 'https://qianfan.baidubce.com', 'native'),
+  t(45, 'Volcengine Ark', 'https://ark.cn-beijing.volces.com', 'openai'),
+  t(46, 'Baidu Qianfan v2', 'https://qianfan.baidubce.com', 'openai'),
   t(47, 'Xinference', '', 'openai'),
   t(48, 'xAI', 'https://api.x.ai', 'openai'),
-  t(49, 'Coze', 'https://api.coze.cn', 'native'),
+  t(49, 'Coze', 'https://api.coze.cn', 'coze'),
   t(50, 'Kling', 'https://api.klingai.com', 'native'),
   t(51, 'Jimeng', 'https://visual.volcengineapi.com', 'native'),
   t(52, 'Vidu', 'https://api.vidu.cn', 'native'),

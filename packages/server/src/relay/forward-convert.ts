@@ -5,6 +5,7 @@ import type { CancelSignal } from './services.js';
 import { SseSplitter } from './ir/sse.js';
 import type { IRStreamEvent, IRUsage, WireFormat } from './ir/types.js';
 import { errorMessageOf, write, type AttemptResult } from './forward.js';
+import { collectStream } from './ir/collect.js';
 import type { CallUsage } from './usage.js';
 
 const MAX_JSON_BODY = 64 * 1024 * 1024;
@@ -71,6 +72,14 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(out);
     return { kind: 'relayed', status: 200, usage: billingUsage(ir.usage, true), countedCompletion: 0, firstByteMs: Date.now() - started, cut: false };
+  }
+  if (!c.stream) {
+    // A plain call answered by a stream (Coze answers in full only when streaming): one collected answer.
+    const { response, error, sawUsage, head } = await collectStream(answer.body, c.upstream);
+    if (error) return { kind: 'failed', status: 502, message: error, body: head };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(c.client.responseFromIR(response, c.requestedModel)));
+    return { kind: 'relayed', status: 200, usage: sawUsage ? billingUsage(response.usage, true) : undefined, countedCompletion: 0, firstByteMs: Date.now() - started, cut: false };
   }
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
   const decoder = new StringDecoder('utf8');

@@ -12,7 +12,7 @@ export async function listen(t: TestApp): Promise<string> {
 /** Creates a channel through the admin API; returns its id. */
 export async function addChannel(
   root: Client,
-  c: { name: string; key: string; baseUrl: string; models: string; group?: string; priority?: number; weight?: number; type?: number; modelMapping?: Record<string, string> },
+  c: { name: string; key: string; baseUrl: string; models: string; group?: string; priority?: number; weight?: number; type?: number; modelMapping?: Record<string, string>; other?: string },
 ): Promise<number> {
   const res = await root.call<number[] | { ids: number[] } | { id: number }>('POST', '/api/channel/', {
     mode: 'single',
@@ -26,6 +26,7 @@ export async function addChannel(
       priority: c.priority ?? 0,
       weight: c.weight ?? 0,
       ...(c.modelMapping ? { model_mapping: JSON.stringify(c.modelMapping) } : {}),
+      ...(c.other !== undefined ? { other: c.other } : {}),
     },
   });
   if (!res.body.success) throw new Error(`channel create failed: ${res.body.message}`);

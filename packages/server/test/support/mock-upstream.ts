@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerAnthropic, answerGemini } from './mock-native.js';
+import { answerVendor, vendorOpenAIPath } from './mock-vendors.js';
 
 /** How the mock answers requests made with one API key. */
 export interface MockBehavior {
@@ -66,9 +67,9 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad json', type: 'invalid_request_error' } }));
       return;
     }
-    const path = (req.url ?? '').split('?')[0]!;
+    const fullPath = (req.url ?? '').split('?')[0]!;
     const query = (req.url ?? '').split('?')[1] ?? '';
-    if (opts.record !== false) requests.push({ method: req.method ?? '', path, key, body, headers: req.headers });
+    if (opts.record !== false) requests.push({ method: req.method ?? '', path: fullPath, key, body, headers: req.headers });
     const b = { ...DEFAULT, ...(behaviors.get(key) ?? {}) };
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
     if (b.failStatus) {
@@ -76,6 +77,9 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
       res.end(JSON.stringify({ error: { message: b.failMessage ?? `mock failure ${b.failStatus} for key ${key}`, type: 'server_error', code: null } }));
       return;
     }
+    if (answerVendor(res, fullPath, body, b)) return;
+    // OpenAI-compatible vendors under their own prefixes are answered as /v1/…
+    const path = vendorOpenAIPath(fullPath) ?? fullPath;
     if (path === '/v1/messages') return answerAnthropic(res, body, b);
     if (/^\/v1(beta)?\/models\/[^/]+:(stream)?[gG]enerateContent$/.test(path)) return answerGemini(res, path, b);
     const model = String(body.model ?? 'unknown');

@@ -1,4 +1,7 @@
 import { anthropicMessages } from './anthropic.js';
+import { cohereChat } from './cohere.js';
+import { cozeChat } from './coze.js';
+import { difyChat } from './dify.js';
 import { geminiGenerate } from './gemini.js';
 import { openAIChat } from './openai-chat.js';
 import { openAIResponses } from './responses.js';
@@ -10,6 +13,9 @@ const formats: Record<string, WireFormat> = {
   anthropic: anthropicMessages as WireFormat,
   gemini: geminiGenerate as unknown as WireFormat,
   responses: openAIResponses as unknown as WireFormat,
+  cohere: cohereChat as WireFormat,
+  dify: difyChat as WireFormat,
+  coze: cozeChat as WireFormat,
 };
 
 export function registerFormat(f: WireFormat): void {

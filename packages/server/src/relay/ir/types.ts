@@ -90,7 +90,7 @@ export const emptyUsage = (): IRUsage => ({ inputTokens: 0, outputTokens: 0, cac
 
 /** One wire format: pure conversions in both directions, streams with explicit state. */
 export interface WireFormat<DecodeState = unknown, EncodeState = unknown> {
-  name: 'openai' | 'anthropic' | 'gemini' | 'responses';
+  name: 'openai' | 'anthropic' | 'gemini' | 'responses' | 'cohere' | 'dify' | 'coze';
   /** Client or upstream request body → IR. */
   requestToIR(body: Record<string, unknown>): IRRequest;
   /** IR → request body for an upstream speaking this format. */

@@ -1,6 +1,9 @@
 import { channelTypeById } from '@tollway/shared';
 import { anthropicAdaptor } from './anthropic/adaptor.js';
 import { azureAdaptor } from './azure/adaptor.js';
+import { cohereAdaptor } from './cohere/adaptor.js';
+import { cozeAdaptor } from './coze/adaptor.js';
+import { difyAdaptor } from './dify/adaptor.js';
 import { geminiAdaptor } from './gemini/adaptor.js';
 import { openAIAdaptor } from './openai/adaptor.js';
 import type { UpstreamAdaptor } from './types.js';
@@ -18,6 +21,12 @@ export function adaptorFor(type: number): UpstreamAdaptor | undefined {
       return anthropicAdaptor;
     case 'gemini':
       return geminiAdaptor;
+    case 'cohere':
+      return cohereAdaptor;
+    case 'dify':
+      return difyAdaptor;
+    case 'coze':
+      return cozeAdaptor;
     default:
       return undefined;
   }

@@ -2,7 +2,7 @@ import type { CachedChannel } from '../../modules/channels/cache.js';
 import type { OptionsService } from '../../modules/options/service.js';
 
 /** Wire formats an upstream can speak. */
-export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini';
+export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini' | 'cohere' | 'dify' | 'coze';
 
 export interface UpstreamCall {
   channel: CachedChannel;

@@ -1,0 +1,77 @@
+import { StringDecoder } from 'node:string_decoder';
+import { SseSplitter } from './sse.js';
+import { emptyUsage, type IRPart, type IRResponse, type IRStreamEvent, type WireFormat } from './types.js';
+
+/**
+ * Collects a stream's IR events into one answer, for upstreams that only answer in full when streaming
+ * (Coze) while the client asked for a plain answer. Text and thinking pieces are joined; tool calls are
+ * assembled by index.
+ */
+export class StreamCollector {
+  private readonly response: IRResponse = { id: '', model: '', parts: [], stopReason: 'stop', usage: emptyUsage() };
+  private readonly calls = new Map<number, Extract<IRPart, { type: 'tool_call' }>>();
+  /** The upstream reported usage. */
+  sawUsage = false;
+  error: string | undefined;
+
+  push(e: IRStreamEvent): void {
+    const r = this.response;
+    const last = r.parts.at(-1);
+    switch (e.type) {
+      case 'start':
+        r.id = e.id;
+        r.model = e.model;
+        break;
+      case 'text':
+      case 'thinking':
+        if (last?.type === e.type) last.text += e.text;
+        else r.parts.push({ type: e.type, text: e.text });
+        break;
+      case 'tool_call_start': {
+        const call = { type: 'tool_call' as const, id: e.id, name: e.name, arguments: '' };
+        this.calls.set(e.index, call);
+        r.parts.push(call);
+        break;
+      }
+      case 'tool_call_args': {
+        const call = this.calls.get(e.index);
+        if (call) call.arguments += e.args;
+        break;
+      }
+      case 'stop':
+        r.stopReason = e.reason;
+        break;
+      case 'usage':
+        r.usage = e.usage;
+        this.sawUsage = true;
+        break;
+      case 'error':
+        this.error = e.message;
+        break;
+    }
+  }
+
+  result(): IRResponse {
+    for (const c of this.calls.values()) if (!c.arguments) c.arguments = '{}';
+    return this.response;
+  }
+}
+
+/** Reads a whole SSE answer through a format's decoder into one IR answer (`head`: its first bytes, for errors). */
+export async function collectStream(
+  body: AsyncIterable<Buffer | string>,
+  format: WireFormat,
+): Promise<{ response: IRResponse; error: string | undefined; sawUsage: boolean; head: string }> {
+  const decoder = new StringDecoder('utf8');
+  const splitter = new SseSplitter();
+  const state = format.newDecodeState();
+  const collector = new StreamCollector();
+  let head = '';
+  for await (const chunk of body) {
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (head.length < 2000) head += text;
+    for (const ev of splitter.push(text)) for (const e of format.decodeEvent(state, ev)) collector.push(e);
+  }
+  for (const ev of splitter.flush()) for (const e of format.decodeEvent(state, ev)) collector.push(e);
+  return { response: collector.result(), error: collector.error, sawUsage: collector.sawUsage, head: head.slice(0, 2000) };
+}

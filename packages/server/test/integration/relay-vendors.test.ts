@@ -1,0 +1,207 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { dialects } from '../support/databases.js';
+import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+
+type Json = Record<string, unknown>;
+
+interface Vendor {
+  label: string;
+  type: number;
+  /** Model the client asks for; `upstream` is what the channel maps it to. */
+  model: string;
+  upstream?: string;
+  key: string;
+  other?: string;
+  /** Bearer credential the upstream must see. */
+  bearer: string;
+  path: string;
+  /** The request body the upstream must see, for the plain call and for the streamed one. */
+  plainBody: Json;
+  streamBody: Json;
+}
+
+const openAIBody = (model: string, stream: boolean): Json => ({
+  model,
+  messages: [
+    { role: 'system', content: 'be brief' },
+    { role: 'user', content: 'hi' },
+  ],
+  ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+});
+
+const compatible = (label: string, type: number, path: string, extra: Partial<Vendor> = {}): Vendor => {
+  const model = `${label}-model`;
+  return { label, type, model, key: `${label}-key`, bearer: `${label}-key`, path, plainBody: openAIBody(model, false), streamBody: openAIBody(model, true), ...extra };
+};
+
+/** Every vendor type of this area: where the call must land, with which credential and body. */
+const vendors: Vendor[] = [
+  compatible('ollama', 4, '/v1/chat/completions'),
+  compatible('dashscope', 17, '/compatible-mode/v1/chat/completions'),
+  compatible('zhipu', 26, '/api/paas/v4/chat/completions'),
+  compatible('volcengine', 45, '/api/v3/chat/completions'),
+  compatible('qianfan', 46, '/v2/chat/completions'),
+  compatible('cloudflare', 39, '/client/v4/accounts/acct-42/ai/v1/chat/completions', { key: 'acct-42|cf-token', bearer: 'cf-token' }),
+  compatible('cloudflare-other', 39, '/client/v4/accounts/acct-7/ai/v1/chat/completions', { other: 'acct-7' }),
+  {
+    label: 'cohere',
+    type: 34,
+    model: 'command-r',
+    key: 'co-key',
+    bearer: 'co-key',
+    path: '/v2/chat',
+    plainBody: { model: 'command-r', stream: false, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] },
+    streamBody: { model: 'command-r', stream: true, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] },
+  },
+  {
+    label: 'dify',
+    type: 37,
+    model: 'dify-app',
+    key: 'app-dify-key',
+    bearer: 'app-dify-key',
+    path: '/v1/chat-messages',
+    plainBody: { inputs: { system: 'be brief' }, query: 'hi', response_mode: 'blocking', user: 'tollway' },
+    streamBody: { inputs: { system: 'be brief' }, query: 'hi', response_mode: 'streaming', user: 'tollway' },
+  },
+  {
+    label: 'coze',
+    type: 49,
+    model: 'coze-bot',
+    upstream: '7350001',
+    key: 'pat-coze',
+    bearer: 'pat-coze',
+    path: '/v3/chat',
+    // Coze answers in full only when streaming: the plain call streams upstream too.
+    plainBody: { bot_id: '7350001', user_id: 'tollway', stream: true, auto_save_history: false, additional_messages: [{ role: 'user', type: 'question', content: 'hi', content_type: 'text' }] },
+    streamBody: { bot_id: '7350001', user_id: 'tollway', stream: true, auto_save_history: false, additional_messages: [{ role: 'user', type: 'question', content: 'hi', content_type: 'text' }] },
+  },
+];
+
+/**
+ * The native and OpenAI-compatible vendor adaptors end to end: the official `openai` SDK (and Anthropic's for
+ * one case) calls through the running server to a mock speaking each vendor's wire format; the upstream must
+ * see the vendor's path, credential and body shape, and billing and log rows must be exact.
+ * Prices: ratio 0.5, completion ratio 2 → (12 + 5 × 2) × 0.5 = 11 per call.
+ */
+describe.each(dialects)('vendor adaptors on %s', (dialect) => {
+  let t: TestApp;
+  let mock: MockUpstream;
+  let root: Client;
+  let user: Client;
+  let base: string;
+  let key: string;
+  let sdk: OpenAI;
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    t = await startTestApp(dialect);
+    root = await setupRoot(t.app);
+    user = await createUserClient(t.app, root, 'vendor-user');
+    await setQuota(root, user.userId!, 10_000_000);
+    base = await listen(t);
+    key = (await addToken(t, user.userId!, {})).key;
+    sdk = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
+    const models = [...vendors.map((v) => v.model), 'jina-embeddings-v3', 'embedding-3'];
+    for (const v of vendors) {
+      await addChannel(root, { name: v.label, type: v.type, key: v.key, baseUrl: mock.url, models: v.model, other: v.other, ...(v.upstream ? { modelMapping: { [v.model]: v.upstream } } : {}) });
+    }
+    await addChannel(root, { name: 'jina', type: 38, key: 'jina-key', baseUrl: mock.url, models: 'jina-embeddings-v3' });
+    await addChannel(root, { name: 'zhipu-embed', type: 26, key: 'zhipu-embed-key', baseUrl: mock.url, models: 'embedding-3' });
+    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 0.5]))) });
+    await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 2]))) });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  const lastLog = async (model: string) => {
+    await drainWriter(t);
+    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', model).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    return { quota: Number(log.quota), prompt: log.prompt_tokens, completion: log.completion_tokens, stream: log.is_stream, channel: log.channel_name };
+  };
+  const lastRequest = () => {
+    const r = mock.requests.at(-1)!;
+    return { path: r.path, auth: r.headers.authorization, body: r.body };
+  };
+  const quotaOf = async () => Number((await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', user.userId!).executeTakeFirstOrThrow()).quota);
+  const messages = [
+    { role: 'system' as const, content: 'be brief' },
+    { role: 'user' as const, content: 'hi' },
+  ];
+
+  it.each(vendors)('$label (type $type): plain call — path, credential, body, answer, bill', async (v) => {
+    const before = await quotaOf();
+    const res = await sdk.chat.completions.create({ model: v.model, messages });
+    expect(res.choices[0]!.message.content).toBe('Hello from the mock!');
+    expect(res.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
+    expect(res.model).toBe(v.model);
+    expect(lastRequest()).toEqual({ path: v.path, auth: `Bearer ${v.bearer}`, body: v.plainBody });
+    expect(await lastLog(v.model)).toEqual({ quota: 11, prompt: 12, completion: 5, stream: 0, channel: v.label });
+    expect(before - (await quotaOf())).toBe(11);
+  });
+
+  it.each(vendors)('$label (type $type): streamed call — path, credential, body, chunks, bill', async (v) => {
+    const before = await quotaOf();
+    const stream = await sdk.chat.completions.create({ model: v.model, messages, stream: true, stream_options: { include_usage: true } });
+    let text = '';
+    let usage: OpenAI.CompletionUsage | undefined;
+    let finish: string | null | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect({ text, finish }).toEqual({ text: 'Hello from the mock!', finish: 'stop' });
+    expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
+    expect(lastRequest()).toEqual({ path: v.path, auth: `Bearer ${v.bearer}`, body: v.streamBody });
+    expect(await lastLog(v.model)).toEqual({ quota: 11, prompt: 12, completion: 5, stream: 1, channel: v.label });
+    expect(before - (await quotaOf())).toBe(11);
+  });
+
+  it('a client user id reaches Dify and Coze as their user', async () => {
+    await sdk.chat.completions.create({ model: 'dify-app', messages, user: 'alice' });
+    expect(lastRequest().body).toMatchObject({ user: 'alice' });
+    await sdk.chat.completions.create({ model: 'coze-bot', messages: [...messages, { role: 'assistant', content: 'Hello.' }, { role: 'user', content: 'again' }], user: 'bob' });
+    expect(lastRequest().body).toMatchObject({
+      user_id: 'bob',
+      additional_messages: [
+        { role: 'user', type: 'question', content: 'hi', content_type: 'text' },
+        { role: 'assistant', type: 'answer', content: 'Hello.', content_type: 'text' },
+        { role: 'user', type: 'question', content: 'again', content_type: 'text' },
+      ],
+    });
+  });
+
+  it('embeddings on Jina (/v1/embeddings) and Zhipu (/api/paas/v4/embeddings), billed by prompt tokens', async () => {
+    const jina = await sdk.embeddings.create({ model: 'jina-embeddings-v3', input: ['a', 'b'] });
+    expect(jina.data).toHaveLength(2);
+    expect(lastRequest()).toMatchObject({ path: '/v1/embeddings', auth: 'Bearer jina-key', body: { model: 'jina-embeddings-v3', input: ['a', 'b'] } });
+    expect(await lastLog('jina-embeddings-v3')).toEqual({ quota: 6, prompt: 12, completion: 0, stream: 0, channel: 'jina' });
+    await sdk.embeddings.create({ model: 'embedding-3', input: 'a' });
+    expect(lastRequest()).toMatchObject({ path: '/api/paas/v4/embeddings', auth: 'Bearer zhipu-embed-key' });
+    expect(await lastLog('embedding-3')).toEqual({ quota: 6, prompt: 12, completion: 0, stream: 0, channel: 'zhipu-embed' });
+  });
+
+  it('Anthropic SDK → Cohere channel, streamed: converted both ways, billed from billed_units', async () => {
+    const anthropic = new Anthropic({ apiKey: key, baseURL: base, maxRetries: 0 });
+    const stream = anthropic.messages.stream({ model: 'command-r', max_tokens: 64, system: 'be brief', messages: [{ role: 'user', content: 'hi' }] });
+    const final = await stream.finalMessage();
+    expect(final.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock!' });
+    expect(final.usage).toMatchObject({ input_tokens: 12, output_tokens: 5 });
+    expect(lastRequest()).toEqual({ path: '/v2/chat', auth: 'Bearer co-key', body: { model: 'command-r', stream: true, max_tokens: 64, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] } });
+    expect(await lastLog('command-r')).toEqual({ quota: 11, prompt: 12, completion: 5, stream: 1, channel: 'cohere' });
+  });
+
+  it('an upstream error reaches the client in its protocol and is not billed', async () => {
+    mock.behaviors.set('co-key', { failStatus: 400, failMessage: 'invalid request: model not found' });
+    const before = await quotaOf();
+    await expect(sdk.chat.completions.create({ model: 'command-r', messages })).rejects.toMatchObject({ status: 400 });
+    mock.behaviors.delete('co-key');
+    await drainWriter(t);
+    expect(await quotaOf()).toBe(before);
+  });
+});
