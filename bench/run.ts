@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Proc } from './procs.js';
 import { addedLatency, cpuPerRequest, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
-import { ROOT, anthropicBody, anthropicTarget, chatBody, startMock, startPortkey, startTollway, streamBody } from './targets.js';
+import { ROOT, anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startPortkey, startTollway, streamBody } from './targets.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
@@ -26,7 +26,9 @@ async function main() {
   procs.push(pk0.proc);
   const portkey = pk0.target;
   const converted = anthropicTarget(tollway);
-  const targets = [direct, tollway, converted, portkey];
+  const convertedStream = anthropicTarget(tollway, true);
+  const targets = [direct, tollway, converted, convertedStream, portkey];
+  const bodyOf = (t: Target) => (t === converted ? anthropicBody : t === convertedStream ? anthropicStreamBody : chatBody);
   const tollwayPid = procs[1]!.child.pid!;
 
   // Latency first, on idle gateways (the throughput runs leave a writer backlog behind), after a warm-up;
@@ -35,14 +37,16 @@ async function main() {
   const lat = await addedLatency(tollway, direct, chatBody, false, 7, 400);
   const ttfb = await addedLatency(tollway, direct, streamBody, true, 5, 300);
   // Warm-up (JIT, connection pools, caches).
-  for (const t of targets) await throughput(t, t === converted ? anthropicBody : chatBody, 16, 2);
+  for (const t of targets) await throughput(t, bodyOf(t), 16, 2);
   const tp = new Map<string, Throughput>();
   for (const t of targets) {
-    tp.set(t.name, await throughput(t, t === converted ? anthropicBody : chatBody, CONNECTIONS, SECONDS));
+    tp.set(t.name, await throughput(t, bodyOf(t), CONNECTIONS, SECONDS));
     console.log(`${t.name}: ${fmt(tp.get(t.name)!.rps)} req/s at ${CONNECTIONS} connections`);
   }
   const cpuPass = await cpuPerRequest(tollway, chatBody, tollwayPid, 16, SECONDS);
   const cpuConv = await cpuPerRequest(converted, anthropicBody, tollwayPid, 16, SECONDS);
+  const cpuPassStream = await cpuPerRequest(tollway, streamBody, tollwayPid, 16, SECONDS);
+  const cpuConvStream = await cpuPerRequest(convertedStream, anthropicStreamBody, tollwayPid, 16, SECONDS);
   const tw = tp.get('Tollway')!;
   const pk = tp.get('Portkey gateway')!;
   const dm = tp.get('Direct to mock')!;
@@ -66,6 +70,7 @@ async function main() {
     `| Tollway ÷ direct throughput | ${fmt(tw.rps / dm.rps, 2)} | — |`,
     `| Added p50 latency, 1 connection (median over 7 alternating rounds; p50s ${fmt(lat.gatewayP50, 3)} vs ${fmt(lat.directP50, 3)} ms) | ${fmt(lat.added, 3)} ms | ≤ 0.5 ms |`,
     `| CPU per request, Anthropic in → OpenAI upstream vs pass-through (${fmt(cpuConv.cpuMs, 3)} vs ${fmt(cpuPass.cpuMs, 3)} ms) | ${signed((cpuConv.cpuMs / cpuPass.cpuMs - 1) * 100)}% | ≤ +20% |`,
+    `| CPU per request, streamed, Anthropic in → OpenAI upstream vs pass-through (${fmt(cpuConvStream.cpuMs, 3)} vs ${fmt(cpuPassStream.cpuMs, 3)} ms) | ${signed((cpuConvStream.cpuMs / cpuPassStream.cpuMs - 1) * 100)}% | ≤ +20% |`,
     `| Added time to first byte, streamed, 1 connection (median over 5 alternating rounds; p50s ${fmt(ttfb.gatewayP50, 3)} vs ${fmt(ttfb.directP50, 3)} ms) | ${fmt(ttfb.added, 3)} ms | ≤ 1 ms |`,
     '',
   ].join('\n');

@@ -36,10 +36,11 @@ export async function startTollway(mockUrl: string, nodeArgs: string[] = []): Pr
 }
 
 export const anthropicBody = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }] });
+export const anthropicStreamBody = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Say hello.' }] });
 
-/** The same Tollway, called with Anthropic's API: converted to the OpenAI upstream and back. */
-export const anthropicTarget = (t: Target): Target => ({
-  name: 'Tollway, Anthropic in → OpenAI upstream',
+/** The same Tollway, called with Anthropic's API: converted to the OpenAI upstream and back (streamed: event by event). */
+export const anthropicTarget = (t: Target, streamed = false): Target => ({
+  name: `Tollway, Anthropic in → OpenAI upstream${streamed ? ', streamed' : ''}`,
   url: t.url,
   path: '/v1/messages',
   headers: { 'x-api-key': t.headers.authorization!.slice(7), 'anthropic-version': '2023-06-01' },
