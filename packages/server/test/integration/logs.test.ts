@@ -1,9 +1,9 @@
 import type { LogRow, LogStat } from '@tollway/shared';
-import type { Insertable, KyselyPlugin } from 'kysely';
+import type { Insertable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogsTable } from '../../src/db/schema.js';
-import { LogsStore } from '../../src/modules/logs/store.js';
 import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { spiedLogsStore } from '../support/delete-spy.js';
 import { dialects } from '../support/databases.js';
 
 type Page = { items: LogRow[]; page: number; total: number };
@@ -176,19 +176,7 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
     expect(res.body).toEqual({ success: true, message: '', data: 5200 });
     expect((await adminList('')).total).toBe(9);
     // Small batches: every statement removes at most the batch size, the total is exact, newer rows stay.
-    const deleted: number[] = [];
-    const deletes = new WeakSet<object>();
-    const spy: KyselyPlugin = {
-      transformQuery: ({ node, queryId }) => {
-        if (node.kind === 'DeleteQueryNode') deletes.add(queryId);
-        return node;
-      },
-      transformResult: async ({ result, queryId }) => {
-        if (deletes.has(queryId)) deleted.push(Number(result.numAffectedRows));
-        return result;
-      },
-    };
-    const store = new LogsStore({ ...t.runtime.ctx.db, kysely: t.runtime.ctx.db.kysely.withPlugin(spy) });
+    const { store, deletedPerStatement: deleted } = spiedLogsStore(t.runtime.ctx.db);
     expect(await store.deleteBefore(T0 + 4, { batch: 2 })).toBe(3);
     expect(deleted).toEqual([2, 1]);
     expect(ids(await adminList('')).sort()).toEqual([T0 + 4, T0 + 5, T0 + 6, now - 10, now - 5, now - 4].sort());

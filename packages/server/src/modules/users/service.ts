@@ -1,11 +1,12 @@
-import { Role, UserStatus, userSetting, type UserSetting } from '@tollway/shared';
+import { LogType, Role, UserStatus, userSetting, type UserSetting } from '@tollway/shared';
 import type { z } from 'zod';
 import { ApiError, forbidden, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
+import { insertAccountLog } from '../logs/account-log.js';
 import type { OptionsService } from '../options/service.js';
 import { hashPassword, verifyPassword } from './password.js';
-import type { NewUser, UserRow, UsersStore } from './store.js';
+import type { AfterInsert, NewUser, UserRow, UsersStore } from './store.js';
 
 export interface CreateUserInput {
   username: string;
@@ -44,8 +45,11 @@ export class UsersService {
     return u;
   }
 
-  /** Inserts a user with a fresh unique invite code. Username uniqueness is checked here and by the index. */
-  async create(input: CreateUserInput): Promise<number> {
+  /**
+   * Inserts a user with a fresh unique invite code. Username uniqueness is checked here and by the index.
+   * `after` runs in the inserting transaction (all or nothing).
+   */
+  async create(input: CreateUserInput, after?: AfterInsert): Promise<number> {
     if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
     const row: NewUser = {
       username: input.username,
@@ -77,7 +81,7 @@ export class UsersService {
     for (let attempt = 0; ; attempt++) {
       row.aff_code = randomString(6);
       try {
-        return await this.store.insert(row);
+        return await this.store.insert(row, after);
       } catch (err) {
         if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
         if (attempt >= 4) throw err;
@@ -85,7 +89,12 @@ export class UsersService {
     }
   }
 
-  /** Self-registration with the registration switches, new-user quota and invite rewards. */
+  /**
+   * Self-registration with the registration switches, new-user quota and invite rewards: with AffEnabled and a
+   * valid invite code the invitee starts with QuotaForInvitee more, and the inviter gains one invitee and
+   * QuotaForInviter of invite quota (aff_quota and aff_history), both logged, in the transaction that creates
+   * the user. An unknown code registers without rewards.
+   */
   async register(input: { username: string; password: string; password2?: string; email: string; aff_code: string }): Promise<number> {
     const o = this.options;
     if (!o.bool('RegisterEnabled')) throw new ApiError('the administrator has disabled new user registration', 403);
@@ -93,20 +102,27 @@ export class UsersService {
     if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) throw new ApiError('the two passwords differ');
     if (o.bool('EmailVerificationEnabled')) throw new ApiError('email verification is required but mail delivery is not configured on this server', 400);
     if (input.email && (await this.store.emailTaken(input.email))) throw new ApiError('email already in use', 409);
-    let inviterId = 0;
-    if (input.aff_code && o.bool('AffEnabled')) {
-      const inviter = await this.store.findByAffCode(input.aff_code);
-      if (inviter) inviterId = inviter.id;
-    }
-    const inviteeBonus = inviterId ? o.num('QuotaForInvitee') : 0;
-    const id = await this.create({
-      username: input.username,
-      password: input.password,
-      email: input.email,
-      inviter_id: inviterId,
-      quota: o.num('QuotaForNewUser') + inviteeBonus,
-    });
-    if (inviterId) await this.store.creditInviter(inviterId, o.num('QuotaForInviter'));
+    const inviter = input.aff_code && o.bool('AffEnabled') ? await this.store.findByAffCode(input.aff_code) : undefined;
+    const inviteeBonus = inviter ? o.num('QuotaForInvitee') : 0;
+    const inviterReward = inviter ? o.num('QuotaForInviter') : 0;
+    const rewardInvite: AfterInsert | undefined = inviter
+      ? async (trx, id) => {
+          await this.store.creditInviter(inviter.id, inviterReward, trx);
+          if (inviteeBonus > 0) {
+            const content = `invite code bonus: received ${inviteeBonus} quota`;
+            await insertAccountLog(trx, { userId: id, username: input.username, type: LogType.System, content, quota: inviteeBonus });
+          }
+          if (inviterReward > 0) {
+            const content = `invited ${input.username}: received ${inviterReward} invite quota`;
+            await insertAccountLog(trx, { userId: inviter.id, username: inviter.username, type: LogType.System, content, quota: inviterReward });
+          }
+        }
+      : undefined;
+    const id = await this.create(
+      { username: input.username, password: input.password, email: input.email, inviter_id: inviter?.id ?? 0, quota: o.num('QuotaForNewUser') + inviteeBonus },
+      rewardInvite,
+    );
+    if (inviter) await this.notifyChanged(inviter.id);
     return id;
   }
 

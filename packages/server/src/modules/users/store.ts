@@ -1,9 +1,11 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { UsersTable } from '../../db/schema.js';
+import type { Database, UsersTable } from '../../db/schema.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Omit<UserRow, 'id'>;
+/** Work done in the inserting transaction once the new user's id is known (e.g. invite rewards). */
+export type AfterInsert = (trx: Transaction<Database>, id: number) => Promise<void>;
 
 /** SQL for the users table. Every balance change is one conditional statement. */
 export class UsersStore {
@@ -60,13 +62,18 @@ export class UsersStore {
     return Number(row.n);
   }
 
-  async insert(user: NewUser): Promise<number> {
-    if (this.db.dialect === 'mysql') {
-      const res = await this.k.insertInto('users').values(user).executeTakeFirstOrThrow();
-      return Number(res.insertId);
-    }
-    const row = await this.k.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
-    return row.id;
+  /** Inserts a user; `after` runs in the same transaction, so the user exists only if it succeeds too. */
+  async insert(user: NewUser, after?: AfterInsert): Promise<number> {
+    const insertRow = async (k: Kysely<Database>): Promise<number> => {
+      if (this.db.dialect === 'mysql') return Number((await k.insertInto('users').values(user).executeTakeFirstOrThrow()).insertId);
+      return (await k.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow()).id;
+    };
+    if (!after) return insertRow(this.k);
+    return this.k.transaction().execute(async (trx) => {
+      const id = await insertRow(trx);
+      await after(trx, id);
+      return id;
+    });
   }
 
   async update(id: number, fields: Partial<NewUser>): Promise<void> {
@@ -101,8 +108,8 @@ export class UsersStore {
   }
 
   /** Credits an inviter: one more invitee and `reward` of aff quota (also counted in history). */
-  async creditInviter(id: number, reward: number): Promise<void> {
-    await this.k
+  async creditInviter(id: number, reward: number, k: Kysely<Database> = this.k): Promise<void> {
+    await k
       .updateTable('users')
       .set({ aff_count: sql`aff_count + 1`, aff_quota: sql`aff_quota + ${reward}`, aff_history: sql`aff_history + ${reward}` })
       .where('id', '=', id)
