@@ -8,6 +8,7 @@ import { openAIChat } from './ir/openai-chat.js';
 import { claudeDefaultMaxTokens } from './providers/anthropic/adaptor.js';
 import { formatSettings } from './providers/format-settings.js';
 import { adaptorFor } from './providers/index.js';
+import { prepareRequest } from './providers/prepare.js';
 import { openAIPaths, rewriteOpenAIBody } from './providers/openai/request.js';
 import type { CancelSignal, RelayContext } from './services.js';
 import { countTextTokens } from './token-count.js';
@@ -36,12 +37,13 @@ export async function attemptChannel(
   signal: CancelSignal,
   started: number,
 ): Promise<AttemptResult> {
-  const adaptor = adaptorFor(ch.type);
+  const adaptor = adaptorFor(ch.type, upstreamModel);
   if (!adaptor) return { kind: 'failed', status: 501, message: `channel type ${ch.type} is not supported by this version`, body: '' };
   const endpoint = call.openaiEndpoint ?? 'chat';
   // Claude/Gemini settings of the format the upstream speaks: the URL model loses its thinking suffix here.
   const settings = formatSettings(adaptor.format, ctx.options, upstreamModel);
-  const target = adaptor.target({ channel: ch, key, model: settings.model, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options });
+  const upstreamCall = { channel: ch, key, model: settings.model, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options };
+  const target = adaptor.target(upstreamCall);
   const origin = target.url.origin;
   const path = target.url.pathname + target.url.search;
 
@@ -69,13 +71,13 @@ export async function attemptChannel(
   }
   const tuned = settings.apply(body, effort);
   body = applyOverride(tuned.body, ch.paramOverride);
+  const sent = await prepareRequest(adaptor, upstreamCall, target.url, { ...target.headers, ...tuned.headers }, body);
+  if ('error' in sent) return { kind: 'failed', status: sent.error.status, message: sent.error.message, body: '' };
   return forwardConverted(
     ctx.relay.agent,
     {
-      origin,
-      path,
-      headers: { ...target.headers, ...tuned.headers },
-      body: JSON.stringify(body),
+      ...sent,
+      framer: adaptor.streamFramer?.(),
       stream: call.stream,
       upstream,
       client: call.format,

@@ -3,6 +3,7 @@ import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
 import { resolveModelMapping } from '../modules/channels/parse.js';
 import { formatFor } from './ir/formats.js';
 import { adaptorFor } from './providers/index.js';
+import { prepareRequest } from './providers/prepare.js';
 import { openAIPaths } from './providers/openai/request.js';
 import type { RelayServices } from './services.js';
 
@@ -24,13 +25,16 @@ export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServi
   if (keyIndex === undefined) return { ok: false, status: 0, message: 'channel has no usable key', elapsedMs: 0 };
   const mapped = resolveModelMapping(channel.modelMapping, model);
   if ('error' in mapped) return { ok: false, status: 0, message: mapped.error, elapsedMs: 0 };
-  const adaptor = adaptorFor(channel.type);
+  const adaptor = adaptorFor(channel.type, mapped.model);
   if (!adaptor) return { ok: false, status: 0, message: `channel type ${channel.type} is not supported by this version`, elapsedMs: 0 };
-  const { url, headers } = adaptor.target({ channel, key: channel.keys[keyIndex]!, model: mapped.model, stream: false, openaiPath: openAIPaths.chat, options: ctx.options });
+  const call = { channel, key: channel.keys[keyIndex]!, model: mapped.model, stream: false, openaiPath: openAIPaths.chat, options: ctx.options };
+  const { url, headers } = adaptor.target(call);
   const body = formatFor(adaptor.format).requestFromIR({ model: mapped.model, system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], maxTokens: 1, stream: false });
+  const sent = await prepareRequest(adaptor, call, url, headers, body);
+  if ('error' in sent) return { ok: false, status: sent.error.status, message: sent.error.message, elapsedMs: Date.now() - started };
   const { request } = await import('undici');
   try {
-    const res = await request(url, { method: 'POST', dispatcher: ctx.relay?.agent, headers, body: JSON.stringify(body), headersTimeout: 60_000, bodyTimeout: 60_000 });
+    const res = await request(sent.origin + sent.path, { method: 'POST', dispatcher: ctx.relay?.agent, headers: sent.headers, body: sent.body, headersTimeout: 60_000, bodyTimeout: 60_000 });
     const text = await res.body.text();
     const elapsedMs = Date.now() - started;
     if (res.statusCode >= 400) {

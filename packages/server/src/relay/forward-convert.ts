@@ -7,6 +7,7 @@ import type { IRStreamEvent, IRUsage, WireFormat } from './ir/types.js';
 import { errorMessageOf, write, type AttemptResult } from './forward.js';
 import { collectStream } from './ir/collect.js';
 import type { CallUsage } from './usage.js';
+import type { StreamFramer } from './providers/types.js';
 
 const MAX_JSON_BODY = 64 * 1024 * 1024;
 
@@ -30,9 +31,18 @@ export interface ConvertedCall {
   /** Format the upstream speaks and format the client speaks; equal formats are passed through unchanged. */
   upstream: WireFormat;
   client: WireFormat;
+  /** Splits a streamed answer that is not SSE (the adaptor's framer); SSE when absent. */
+  framer?: StreamFramer;
   /** Prepares the client-side encoder (e.g. whether the OpenAI usage chunk is wanted). */
   prepareEncoder?: (state: unknown) => void;
   requestedModel: string;
+}
+
+/** Upstream SSE bytes → whole events (UTF-8 decoded across chunk boundaries). */
+function sseFramer(): StreamFramer {
+  const decoder = new StringDecoder('utf8');
+  const splitter = new SseSplitter();
+  return { push: (chunk) => splitter.push(decoder.write(chunk)), flush: () => splitter.flush() };
 }
 
 type Finishing = WireFormat & { finish?: (state: unknown) => IRStreamEvent[] };
@@ -82,8 +92,7 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
     return { kind: 'relayed', status: 200, usage: sawUsage ? billingUsage(response.usage, true) : undefined, countedCompletion: 0, firstByteMs: Date.now() - started, cut: false };
   }
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-  const decoder = new StringDecoder('utf8');
-  const splitter = new SseSplitter();
+  const framer = c.framer ?? sseFramer();
   const dec = c.upstream.newDecodeState();
   const enc = c.client.newEncodeState(c.requestedModel);
   c.prepareEncoder?.(enc);
@@ -114,11 +123,10 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
   };
   try {
     for await (const chunk of answer.body) {
-      const text = decoder.write(chunk as Buffer);
-      for (const ev of splitter.push(text)) await handle(c.upstream.decodeEvent(dec, ev), same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
+      for (const ev of framer.push(chunk as Buffer)) await handle(c.upstream.decodeEvent(dec, ev), same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
       if (res.destroyed) throw new Error('client closed');
     }
-    for (const ev of splitter.flush()) await handle(c.upstream.decodeEvent(dec, ev), same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
+    for (const ev of framer.flush()) await handle(c.upstream.decodeEvent(dec, ev), same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
     const finish = (c.upstream as Finishing).finish;
     if (!ended) await handle(finish ? finish(dec) : [{ type: 'end' }]);
   } catch {

@@ -79,3 +79,9 @@ export async function addToken(t: TestApp, userId: number, opts: { remainQuota?:
 export async function drainWriter(t: TestApp): Promise<void> {
   await t.runtime.ctx.relay.writer.flush();
 }
+
+/** The newest log row of a model, after the durable writer has committed everything queued. */
+export async function lastLogOf(t: TestApp, model: string) {
+  await drainWriter(t);
+  return t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', model).orderBy('id', 'desc').executeTakeFirstOrThrow();
+}

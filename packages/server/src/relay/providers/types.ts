@@ -1,8 +1,9 @@
 import type { CachedChannel } from '../../modules/channels/cache.js';
 import type { OptionsService } from '../../modules/options/service.js';
+import type { SseEvent } from '../ir/sse.js';
 
 /** Wire formats an upstream can speak. */
-export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini' | 'cohere' | 'dify' | 'coze';
+export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini' | 'cohere' | 'dify' | 'coze' | 'hunyuan';
 
 export interface UpstreamCall {
   channel: CachedChannel;
@@ -15,8 +16,30 @@ export interface UpstreamCall {
   options: OptionsService;
 }
 
+/** A request ready to send: after an adaptor's `prepare` step (body reshaped, signed, credential added). */
+export interface PreparedRequest {
+  url: URL;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Splits an upstream stream that is not SSE (e.g. the AWS event stream) into SSE-shaped events of its format. */
+export interface StreamFramer {
+  push(chunk: Buffer): SseEvent[];
+  /** At the end of the stream: events for what is left (e.g. an error for a cut message). */
+  flush(): SseEvent[];
+}
+
 /** Where and how to send a call to one kind of upstream: URL and auth headers; the body comes from the format. */
 export interface UpstreamAdaptor {
   format: UpstreamFormat;
   target(call: UpstreamCall): { url: URL; headers: Record<string, string> };
+  /**
+   * Optional last step that sees the final body (converted calls only; the OpenAI pass-through never has it):
+   * reshape the body, sign it, or add a credential fetched asynchronously. A thrown error with a numeric
+   * `status` fails the attempt with that status.
+   */
+  prepare?(call: UpstreamCall, req: { url: URL; headers: Record<string, string>; body: Record<string, unknown> }): PreparedRequest | Promise<PreparedRequest>;
+  /** Optional: a fresh framer for streamed answers that are not SSE. */
+  streamFramer?(): StreamFramer;
 }

@@ -1,0 +1,81 @@
+import crypto from 'node:crypto';
+import { request } from 'undici';
+import { UpstreamPrepareError } from '../prepare.js';
+import { JWT_BEARER_GRANT, parseServiceAccount, serviceAccountAssertion, type ServiceAccount } from './jwt.js';
+
+/** Tokens are renewed this long before they expire. */
+const REFRESH_MARGIN_MS = 5 * 60_000;
+/** At most this many keys' tokens are kept (oldest dropped first). */
+const MAX_CACHED = 512;
+
+interface Cached {
+  token: string;
+  expiresAt: number;
+}
+
+/**
+ * OAuth access tokens for Vertex AI service-account keys: a signed JWT assertion exchanged at the key's
+ * token_uri (grant type jwt-bearer), cached per key until shortly before expiry; concurrent callers of one key
+ * share one exchange.
+ */
+export class VertexTokenCache {
+  private tokens = new Map<string, Cached>();
+  private pending = new Map<string, Promise<Cached>>();
+
+  constructor(private now: () => number = Date.now) {}
+
+  async token(keyText: string): Promise<{ token: string; account: ServiceAccount }> {
+    let account: ServiceAccount;
+    try {
+      account = parseServiceAccount(keyText);
+    } catch (err) {
+      throw new UpstreamPrepareError((err as Error).message, 401);
+    }
+    const id = crypto.createHash('sha256').update(keyText).digest('hex');
+    const hit = this.tokens.get(id);
+    if (hit && hit.expiresAt - REFRESH_MARGIN_MS > this.now()) return { token: hit.token, account };
+    let wait = this.pending.get(id);
+    if (!wait) {
+      wait = this.exchange(account).finally(() => this.pending.delete(id));
+      this.pending.set(id, wait);
+    }
+    const fresh = await wait;
+    this.tokens.delete(id);
+    this.tokens.set(id, fresh);
+    if (this.tokens.size > MAX_CACHED) this.tokens.delete(this.tokens.keys().next().value!);
+    return { token: fresh.token, account };
+  }
+
+  private async exchange(sa: ServiceAccount): Promise<Cached> {
+    let assertion: string;
+    try {
+      assertion = serviceAccountAssertion(sa, Math.floor(this.now() / 1000));
+    } catch (err) {
+      throw new UpstreamPrepareError(`Vertex AI service account private key is unusable: ${(err as Error).message}`, 401);
+    }
+    const body = new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }).toString();
+    let status: number;
+    let text: string;
+    try {
+      const res = await request(sa.tokenUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, headersTimeout: 30_000, bodyTimeout: 30_000 });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (err) {
+      throw new UpstreamPrepareError(`Vertex AI token endpoint unreachable: ${(err as Error).message}`, 502);
+    }
+    let j: { access_token?: string; expires_in?: number; error?: string; error_description?: string } = {};
+    try {
+      j = JSON.parse(text) as typeof j;
+    } catch {
+      // reported below
+    }
+    if (status >= 400 || typeof j.access_token !== 'string') {
+      const why = j.error_description ?? j.error ?? (text.slice(0, 200) || `HTTP ${status}`);
+      throw new UpstreamPrepareError(`Vertex AI token exchange failed: ${why}`, status >= 400 && status < 500 ? 401 : 502);
+    }
+    return { token: j.access_token, expiresAt: this.now() + (Number(j.expires_in) || 3600) * 1000 };
+  }
+}
+
+/** The process-wide cache the Vertex adaptor uses. */
+export const vertexTokens = new VertexTokenCache();

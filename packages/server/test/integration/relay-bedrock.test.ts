@@ -1,0 +1,132 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { dialects } from '../support/databases.js';
+import { addChannel, addToken, drainWriter, lastLogOf, listen, setQuota } from '../support/gateway.js';
+import { startMockBedrock, type MockBedrock } from '../support/mock-bedrock.js';
+
+const ACCESS_KEY = 'AKIDTOLLWAYTEST';
+const SECRET = 'tollway/Secret+Key0123456789abcdefEXAMPLE';
+
+/**
+ * AWS Bedrock channels (type 33, key `Ak|Sk|Region`) end to end: the official Anthropic and OpenAI SDKs through
+ * the running server to a mock Bedrock runtime that verifies every request's SigV4 signature, answering
+ * InvokeModel with JSON and InvokeModelWithResponseStream with the binary AWS event stream; billing and logs exact.
+ */
+describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
+  let t: TestApp;
+  let mock: MockBedrock;
+  let root: Client;
+  let user: Client;
+  let base: string;
+  let key: string;
+  let channelId: number;
+  beforeAll(async () => {
+    mock = await startMockBedrock({ [ACCESS_KEY]: SECRET });
+    t = await startTestApp(dialect);
+    root = await setupRoot(t.app);
+    user = await createUserClient(t.app, root, 'bedrock-user');
+    await setQuota(root, user.userId!, 10_000_000);
+    base = await listen(t);
+    key = (await addToken(t, user.userId!, {})).key;
+    channelId = await addChannel(root, {
+      name: 'bedrock-up',
+      type: 33,
+      key: `${ACCESS_KEY}|${SECRET}|us-west-2`,
+      baseUrl: mock.url,
+      models: 'claude-sonnet-4-20250514,gpt-via-bedrock',
+      modelMapping: { 'gpt-via-bedrock': 'claude-3-5-sonnet-20241022' },
+    });
+    await addChannel(root, { name: 'bedrock-wrong-secret', type: 33, key: `${ACCESS_KEY}|not-the-secret|us-east-1`, baseUrl: mock.url, models: 'claude-3-haiku-20240307' });
+    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 1.5, 'gpt-via-bedrock': 1.5, 'claude-3-haiku-20240307': 0.125 }) });
+    await root.call('PUT', '/api/option/', { key: 'CacheRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 0.1, 'gpt-via-bedrock': 0.1 }) });
+    await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 5, 'gpt-via-bedrock': 5, 'claude-3-haiku-20240307': 5 }) });
+    mock.behaviors.set(ACCESS_KEY, { promptTokens: 20, completionTokens: 6, cachedTokens: 100 });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mock?.close();
+  });
+
+  const lastLog = (model: string) => lastLogOf(t, model);
+  const quotaOf = async () => Number((await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', user.userId!).executeTakeFirstOrThrow()).quota);
+  const anthropic = () => new Anthropic({ apiKey: key, baseURL: base, maxRetries: 0 });
+  // (20 + 100 cache reads × 0.1 + 6 × 5) × 1.5 = 90
+  const EXPECTED_QUOTA = 90;
+
+  it('rejects channel keys that are not Ak|Sk|Region', async () => {
+    const res = await root.call('POST', '/api/channel/', { mode: 'single', channel: { name: 'bad', type: 33, key: 'only-an-access-key', base_url: mock.url, models: 'x', group: 'default' } });
+    expect(res.body).toMatchObject({ success: false, message: 'key: channel type 33 needs the key format Ak|Sk|Region' });
+  });
+
+  it('Anthropic SDK → Bedrock InvokeModel: signed request, Bedrock body, exact billing and log', async () => {
+    const before = await quotaOf();
+    const msg = await anthropic().messages.create({ model: 'claude-sonnet-4-20250514', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    expect(msg.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock!' });
+    expect(msg.usage).toMatchObject({ input_tokens: 20, output_tokens: 6, cache_read_input_tokens: 100 });
+    const sent = mock.requests.at(-1)!;
+    expect(sent.path).toBe('/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke');
+    expect({ modelId: sent.modelId, accessKeyId: sent.accessKeyId, region: sent.region }).toEqual({ modelId: 'us.anthropic.claude-sonnet-4-20250514-v1:0', accessKeyId: ACCESS_KEY, region: 'us-west-2' });
+    expect(sent.body).toEqual({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    expect(sent.headers['x-api-key']).toBeUndefined();
+    const log = await lastLog('claude-sonnet-4-20250514');
+    expect(log).toMatchObject({ user_id: user.userId, channel_id: channelId, quota: EXPECTED_QUOTA, prompt_tokens: 20, completion_tokens: 6, is_stream: 0 });
+    expect(before - (await quotaOf())).toBe(EXPECTED_QUOTA);
+  });
+
+  it('Anthropic SDK stream → InvokeModelWithResponseStream: the event stream becomes Anthropic SSE', async () => {
+    const stream = anthropic().messages.stream({ model: 'claude-sonnet-4-20250514', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    const events: string[] = [];
+    stream.on('streamEvent', (e) => events.push(e.type));
+    const final = await stream.finalMessage();
+    expect(final.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock!' });
+    expect(final.usage).toMatchObject({ input_tokens: 20, output_tokens: 6 });
+    expect(events[0]).toBe('message_start');
+    expect(events.at(-1)).toBe('message_stop');
+    expect(events.filter((e) => e === 'content_block_delta')).toHaveLength(5);
+    const sent = mock.requests.at(-1)!;
+    expect(sent.path).toBe('/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke-with-response-stream');
+    expect(sent.headers.accept).toBe('application/vnd.amazon.eventstream');
+    expect(sent.body.stream).toBeUndefined();
+    const log = await lastLog('claude-sonnet-4-20250514');
+    expect(log).toMatchObject({ quota: EXPECTED_QUOTA, prompt_tokens: 20, completion_tokens: 6, is_stream: 1 });
+  });
+
+  it('OpenAI SDK → Bedrock (converted), plain and streamed, with the mapped model id', async () => {
+    const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
+    const res = await openai.chat.completions.create({ model: 'gpt-via-bedrock', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    expect(res.choices[0]!.message.content).toBe('Hello from the mock!');
+    // OpenAI semantics: prompt tokens include the cache reads.
+    expect(res.usage).toMatchObject({ prompt_tokens: 120, completion_tokens: 6 });
+    const sent = mock.requests.at(-1)!;
+    expect(sent.modelId).toBe('anthropic.claude-3-5-sonnet-20241022-v2:0');
+    expect(sent.body).toMatchObject({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 8192, system: 'be brief', messages: [{ role: 'user', content: 'hi' }] });
+    expect(Number((await lastLog('gpt-via-bedrock')).quota)).toBe(EXPECTED_QUOTA);
+
+    let text = '';
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const c of await openai.chat.completions.create({ model: 'gpt-via-bedrock', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] })) {
+      text += c.choices[0]?.delta?.content ?? '';
+      if (c.usage) usage = c.usage;
+    }
+    expect(text).toBe('Hello from the mock!');
+    expect(usage).toMatchObject({ prompt_tokens: 120, completion_tokens: 6 });
+    expect(mock.requests.at(-1)!.path).toBe('/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0/invoke-with-response-stream');
+    const log = await lastLog('gpt-via-bedrock');
+    expect(log).toMatchObject({ quota: EXPECTED_QUOTA, completion_tokens: 6, is_stream: 1 });
+  });
+
+  it('a wrong secret fails the signature check at Bedrock and the client gets an error, not a charge', async () => {
+    const before = await quotaOf();
+    const refusedBefore = mock.refused.length;
+    const err = await anthropic()
+      .messages.create({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.APIError);
+    expect(mock.refused.slice(refusedBefore)).toContain('The request signature we calculated does not match the signature you provided.');
+    expect(err).toMatchObject({ status: 403, error: { type: 'error', error: { message: 'The request signature we calculated does not match the signature you provided.' } } });
+    await drainWriter(t);
+    expect(await quotaOf()).toBe(before);
+  });
+});

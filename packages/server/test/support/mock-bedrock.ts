@@ -1,0 +1,133 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { canonicalRequest, credentialScope, sha256Hex, signingKey, stringToSign } from '../../src/relay/providers/aws/sigv4.js';
+import { bedrockChunk } from './aws-event-stream.js';
+import { answerAnthropic } from './mock-native.js';
+import type { MockBehavior } from './mock-upstream.js';
+
+export interface MockBedrock {
+  url: string;
+  /** Accepted (correctly signed) requests, newest last. */
+  requests: { path: string; modelId: string; accessKeyId: string; region: string; body: Record<string, unknown>; headers: http.IncomingHttpHeaders }[];
+  /** Requests refused for their signature, with the reason. */
+  refused: string[];
+  /** Behaviour by access key id. */
+  behaviors: Map<string, MockBehavior>;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { promptTokens: 12, completionTokens: 5, pieces: ['Hello', ' from', ' the', ' mock', '!'] };
+
+type Verified = { ok: true; accessKeyId: string; region: string } | { ok: false; status: number; type: string; message: string };
+
+/** Checks a request's SigV4 Authorization header the way AWS does, with the secrets the mock knows. */
+function verify(req: http.IncomingMessage, raw: Buffer, secrets: Record<string, string>): Verified {
+  const auth = String(req.headers.authorization ?? '');
+  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(auth);
+  if (!m) return { ok: false, status: 403, type: 'IncompleteSignatureException', message: 'Authorization header requires a valid SigV4 credential, signed headers and signature' };
+  const [, accessKeyId, date, region, service, signedHeaders, signature] = m as unknown as string[];
+  const secret = secrets[accessKeyId!];
+  if (!secret) return { ok: false, status: 403, type: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' };
+  if (service !== 'bedrock') return { ok: false, status: 403, type: 'InvalidSignatureException', message: `credential should be scoped to correct service: 'bedrock'` };
+  const xDate = String(req.headers['x-amz-date'] ?? '');
+  const signed = signedHeaders!.split(';');
+  if (!signed.includes('host') || !signed.includes('x-amz-date') || !xDate.startsWith(date!)) return { ok: false, status: 403, type: 'InvalidSignatureException', message: 'host and x-amz-date must be signed and match the credential date' };
+  if (Math.abs(Date.parse(`${xDate.slice(0, 4)}-${xDate.slice(4, 6)}-${xDate.slice(6, 8)}T${xDate.slice(9, 11)}:${xDate.slice(11, 13)}:${xDate.slice(13, 15)}Z`) - Date.now()) > 5 * 60_000) {
+    return { ok: false, status: 403, type: 'InvalidSignatureException', message: 'Signature expired' };
+  }
+  const payloadHash = sha256Hex(raw);
+  const declared = req.headers['x-amz-content-sha256'];
+  if (declared !== undefined && declared !== payloadHash) return { ok: false, status: 400, type: 'XAmzContentSHA256Mismatch', message: 'The provided x-amz-content-sha256 does not match the body' };
+  const headers: Record<string, string> = {};
+  for (const name of signed) headers[name] = String(req.headers[name] ?? '');
+  const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+  const canonical = canonicalRequest(req.method ?? 'POST', url, 'bedrock', headers, payloadHash);
+  const expected = crypto.createHmac('sha256', signingKey(secret, date!, region!, 'bedrock')).update(stringToSign(xDate, credentialScope(date!, region!, 'bedrock'), canonical.text)).digest('hex');
+  if (!crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(signature!))) {
+    return { ok: false, status: 403, type: 'InvalidSignatureException', message: 'The request signature we calculated does not match the signature you provided.' };
+  }
+  return { ok: true, accessKeyId: accessKeyId!, region: region! };
+}
+
+/** Re-frames the SSE an Anthropic mock answer writes as Bedrock event-stream `chunk` events. */
+function eventStreamWriter(res: http.ServerResponse): http.ServerResponse {
+  let pending = '';
+  const frame = (text: string) => {
+    pending += text;
+    let end: number;
+    while ((end = pending.indexOf('\n\n')) >= 0) {
+      const block = pending.slice(0, end);
+      pending = pending.slice(end + 2);
+      const data = block.split('\n').find((l) => l.startsWith('data: '));
+      if (data) res.write(bedrockChunk(JSON.parse(data.slice(6))));
+    }
+  };
+  return {
+    writeHead: () => res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'req-mock' }),
+    write: (chunk: string) => {
+      frame(chunk);
+      return true;
+    },
+    end: (chunk?: string) => {
+      if (chunk) frame(chunk);
+      res.end();
+    },
+  } as unknown as http.ServerResponse;
+}
+
+/**
+ * A mock AWS Bedrock runtime: InvokeModel and InvokeModelWithResponseStream for Claude, refusing any request
+ * whose SigV4 signature does not verify with the secret of its access key, and bodies Bedrock would refuse
+ * (a `model` or `stream` field, a missing anthropic_version).
+ */
+export async function startMockBedrock(secrets: Record<string, string>): Promise<MockBedrock> {
+  const requests: MockBedrock['requests'] = [];
+  const refused: string[] = [];
+  const behaviors = new Map<string, MockBehavior>();
+  const fail = (res: http.ServerResponse, status: number, type: string, message: string) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': type }).end(JSON.stringify({ message }));
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const v = verify(req, raw, secrets);
+      if (!v.ok) {
+        refused.push(v.message);
+        return fail(res, v.status, v.type, v.message);
+      }
+      const route = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec((req.url ?? '').split('?')[0]!);
+      if (!route) return fail(res, 404, 'UnknownOperationException', `no route ${req.url}`);
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      } catch {
+        return fail(res, 400, 'ValidationException', 'Malformed input request, please reformat your input and try again.');
+      }
+      const extraneous = ['model', 'stream'].filter((k) => k in body);
+      if (extraneous.length) return fail(res, 400, 'ValidationException', `Malformed input request: extraneous key [${extraneous[0]}] is not permitted`);
+      if (body.anthropic_version !== 'bedrock-2023-05-31') return fail(res, 400, 'ValidationException', 'Malformed input request: anthropic_version is required');
+      const modelId = decodeURIComponent(route[1]!);
+      requests.push({ path: req.url ?? '', modelId, accessKeyId: v.accessKeyId, region: v.region, body, headers: req.headers });
+      const b = { ...DEFAULTS, ...(behaviors.get(v.accessKeyId) ?? {}) };
+      if (b.failStatus) return fail(res, b.failStatus, 'ThrottlingException', b.failMessage ?? 'Too many requests, please wait before trying again.');
+      const stream = route[2] === 'invoke-with-response-stream';
+      void answerAnthropic(stream ? eventStreamWriter(res) : res, { ...body, model: modelId.replace(/^(us|eu|apac)\.anthropic\.|^anthropic\./, ''), stream }, b);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    refused,
+    behaviors,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
