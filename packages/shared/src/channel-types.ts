@@ -1,9 +1,9 @@
 /**
  * Upstream channel types (ids as new-api numbers them) with labels, default base URLs and the wire format the
  * upstream speaks. `openai` types are relayed by the OpenAI-compatible adaptor (vendor paths in the server's
- * providers/openai/vendors.ts); cohere, dify and coze have their own formats; `native` ones need an adaptor of their own.
+ * providers/openai/vendors.ts); cohere, dify, coze and hunyuan have their own formats; `native` ones need an adaptor of their own.
  */
-export type WireFormat = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'cohere' | 'dify' | 'coze' | 'native';
+export type WireFormat = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'cohere' | 'dify' | 'coze' | 'hunyuan' | 'native';
 
 export interface ChannelTypeInfo {
   id: number;
@@ -39,7 +39,7 @@ export const channelTypes: ChannelTypeInfo[] = [
   t(20, 'OpenRouter', 'https://openrouter.ai/api', 'openai'),
   t(21, 'AI Proxy Library', 'https://api.aiproxy.io', 'native'),
   t(22, 'FastGPT', 'https://fastgpt.run/api/openapi', 'openai', 'APIKey-AppId'),
-  t(23, 'Tencent Hunyuan', 'https://hunyuan.tencentcloudapi.com', 'native', 'AppId|SecretId|SecretKey'),
+  t(23, 'Tencent Hunyuan', 'https://hunyuan.tencentcloudapi.com', 'hunyuan', 'AppId|SecretId|SecretKey'),
   t(24, 'Google Gemini', 'https://generativelanguage.googleapis.com', 'gemini'),
   t(25, 'Moonshot', 'https://api.moonshot.cn', 'openai'),
   t(26, 'Zhipu GLM-4', 'https://open.bigmodel.cn', 'openai'),

@@ -73,10 +73,15 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
     return { kind: 'failed', status: answer.statusCode, message: errorMessageOf(text, answer.statusCode), body: text.slice(0, 65536) };
   }
   const same = c.upstream === c.client;
-  const isSse = String(answer.headers['content-type'] ?? '').includes('text/event-stream') || c.stream;
+  const contentType = String(answer.headers['content-type'] ?? '');
+  // Upstreams that carry errors in a 200 JSON answer (Tencent, Coze) answer a streamed call with JSON to refuse it.
+  const jsonFault = c.upstream.answerError !== undefined && contentType.includes('application/json');
+  const isSse = contentType.includes('text/event-stream') || (c.stream && !jsonFault);
   if (!isSse) {
     const { text, json } = await readJson(answer.body);
     if (!json) return { kind: 'failed', status: 502, message: 'upstream answered with invalid JSON', body: text.slice(0, 2000) };
+    const fault = c.upstream.answerError?.(json) ?? (c.stream ? { status: 502, message: 'upstream answered a streamed call with JSON' } : undefined);
+    if (fault) return { kind: 'failed', status: fault.status, message: fault.message, body: text.slice(0, 65536) };
     const ir = c.upstream.responseToIR(json);
     const out = same ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel));
     res.writeHead(200, { 'content-type': 'application/json' });

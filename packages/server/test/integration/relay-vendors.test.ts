@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countTextTokens } from '../../src/relay/token-count.js';
 import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
@@ -16,8 +17,8 @@ interface Vendor {
   upstream?: string;
   key: string;
   other?: string;
-  /** Bearer credential the upstream must see. */
-  bearer: string;
+  /** The Authorization header the upstream must see (a matcher for signed ones). */
+  auth: unknown;
   path: string;
   /** The request body the upstream must see, for the plain call and for the streamed one. */
   plainBody: Json;
@@ -35,7 +36,7 @@ const openAIBody = (model: string, stream: boolean): Json => ({
 
 const compatible = (label: string, type: number, path: string, extra: Partial<Vendor> = {}): Vendor => {
   const model = `${label}-model`;
-  return { label, type, model, key: `${label}-key`, bearer: `${label}-key`, path, plainBody: openAIBody(model, false), streamBody: openAIBody(model, true), ...extra };
+  return { label, type, model, key: `${label}-key`, auth: `Bearer ${label}-key`, path, plainBody: openAIBody(model, false), streamBody: openAIBody(model, true), ...extra };
 };
 
 /** Every vendor type of this area: where the call must land, with which credential and body. */
@@ -45,14 +46,14 @@ const vendors: Vendor[] = [
   compatible('zhipu', 26, '/api/paas/v4/chat/completions'),
   compatible('volcengine', 45, '/api/v3/chat/completions'),
   compatible('qianfan', 46, '/v2/chat/completions'),
-  compatible('cloudflare', 39, '/client/v4/accounts/acct-42/ai/v1/chat/completions', { key: 'acct-42|cf-token', bearer: 'cf-token' }),
+  compatible('cloudflare', 39, '/client/v4/accounts/acct-42/ai/v1/chat/completions', { key: 'acct-42|cf-token', auth: 'Bearer cf-token' }),
   compatible('cloudflare-other', 39, '/client/v4/accounts/acct-7/ai/v1/chat/completions', { other: 'acct-7' }),
   {
     label: 'cohere',
     type: 34,
     model: 'command-r',
     key: 'co-key',
-    bearer: 'co-key',
+    auth: 'Bearer co-key',
     path: '/v2/chat',
     plainBody: { model: 'command-r', stream: false, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] },
     streamBody: { model: 'command-r', stream: true, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] },
@@ -62,7 +63,7 @@ const vendors: Vendor[] = [
     type: 37,
     model: 'dify-app',
     key: 'app-dify-key',
-    bearer: 'app-dify-key',
+    auth: 'Bearer app-dify-key',
     path: '/v1/chat-messages',
     plainBody: { inputs: { system: 'be brief' }, query: 'hi', response_mode: 'blocking', user: 'tollway' },
     streamBody: { inputs: { system: 'be brief' }, query: 'hi', response_mode: 'streaming', user: 'tollway' },
@@ -73,11 +74,22 @@ const vendors: Vendor[] = [
     model: 'coze-bot',
     upstream: '7350001',
     key: 'pat-coze',
-    bearer: 'pat-coze',
+    auth: 'Bearer pat-coze',
     path: '/v3/chat',
     // Coze answers in full only when streaming: the plain call streams upstream too.
     plainBody: { bot_id: '7350001', user_id: 'tollway', stream: true, auto_save_history: false, additional_messages: [{ role: 'user', type: 'question', content: 'hi', content_type: 'text' }] },
     streamBody: { bot_id: '7350001', user_id: 'tollway', stream: true, auto_save_history: false, additional_messages: [{ role: 'user', type: 'question', content: 'hi', content_type: 'text' }] },
+  },
+  {
+    label: 'tencent',
+    type: 23,
+    model: 'hunyuan-lite',
+    key: '1250000000|AKIDmockTollway|mock-secret-key',
+    // The mock checks the TC3 signature over the bytes it received and refuses a wrong one.
+    auth: expect.stringMatching(/^TC3-HMAC-SHA256 Credential=AKIDmockTollway\/\d{4}-\d{2}-\d{2}\/hunyuan\/tc3_request, SignedHeaders=content-type;host, Signature=[0-9a-f]{64}$/),
+    path: '/',
+    plainBody: { Model: 'hunyuan-lite', Stream: false, Messages: [{ Role: 'system', Content: 'be brief' }, { Role: 'user', Content: 'hi' }] },
+    streamBody: { Model: 'hunyuan-lite', Stream: true, Messages: [{ Role: 'system', Content: 'be brief' }, { Role: 'user', Content: 'hi' }] },
   },
 ];
 
@@ -104,11 +116,13 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     base = await listen(t);
     key = (await addToken(t, user.userId!, {})).key;
     sdk = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
-    const models = [...vendors.map((v) => v.model), 'jina-embeddings-v3', 'embedding-3'];
+    const models = [...vendors.map((v) => v.model), 'jina-embeddings-v3', 'embedding-3', 'jina-reranker-v2', 'rerank-v3.5', 'hunyuan-bad', 'coze-revoked'];
     for (const v of vendors) {
       await addChannel(root, { name: v.label, type: v.type, key: v.key, baseUrl: mock.url, models: v.model, other: v.other, ...(v.upstream ? { modelMapping: { [v.model]: v.upstream } } : {}) });
     }
     await addChannel(root, { name: 'jina', type: 38, key: 'jina-key', baseUrl: mock.url, models: 'jina-embeddings-v3' });
+    await addChannel(root, { name: 'jina-rerank', type: 38, key: 'jina-rr-key', baseUrl: mock.url, models: 'jina-reranker-v2' });
+    await addChannel(root, { name: 'cohere-rerank', type: 34, key: 'co-rr-key', baseUrl: mock.url, models: 'rerank-v3.5' });
     await addChannel(root, { name: 'zhipu-embed', type: 26, key: 'zhipu-embed-key', baseUrl: mock.url, models: 'embedding-3' });
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 0.5]))) });
     await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 2]))) });
@@ -139,7 +153,7 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     expect(res.choices[0]!.message.content).toBe('Hello from the mock!');
     expect(res.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
     expect(res.model).toBe(v.model);
-    expect(lastRequest()).toEqual({ path: v.path, auth: `Bearer ${v.bearer}`, body: v.plainBody });
+    expect(lastRequest()).toEqual({ path: v.path, auth: v.auth, body: v.plainBody });
     expect(await lastLog(v.model)).toEqual({ quota: 11, prompt: 12, completion: 5, stream: 0, channel: v.label });
     expect(before - (await quotaOf())).toBe(11);
   });
@@ -157,7 +171,7 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     }
     expect({ text, finish }).toEqual({ text: 'Hello from the mock!', finish: 'stop' });
     expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
-    expect(lastRequest()).toEqual({ path: v.path, auth: `Bearer ${v.bearer}`, body: v.streamBody });
+    expect(lastRequest()).toEqual({ path: v.path, auth: v.auth, body: v.streamBody });
     expect(await lastLog(v.model)).toEqual({ quota: 11, prompt: 12, completion: 5, stream: 1, channel: v.label });
     expect(before - (await quotaOf())).toBe(11);
   });
@@ -186,6 +200,42 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     expect(await lastLog('embedding-3')).toEqual({ quota: 6, prompt: 12, completion: 0, stream: 0, channel: 'zhipu-embed' });
   });
 
+  it('rerank on Jina (/v1/rerank, reported tokens) and Cohere (/v2/rerank, tokens counted by us), answered in Jina shape', async () => {
+    const rerank = async (model: string) => {
+      const res = await fetch(`${base}/v1/rerank`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, query: 'capital of France', documents: ['Berlin is in Germany', { text: 'Paris is the capital of France' }, 'Madrid'], top_n: 2, return_documents: true }),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Json;
+    };
+    const jina = await rerank('jina-reranker-v2');
+    expect(lastRequest()).toEqual({ path: '/v1/rerank', auth: 'Bearer jina-rr-key', body: { model: 'jina-reranker-v2', query: 'capital of France', documents: ['Berlin is in Germany', 'Paris is the capital of France', 'Madrid'], top_n: 2, return_documents: true } });
+    expect(jina).toEqual({
+      model: 'jina-reranker-v2',
+      results: [
+        { index: 2, relevance_score: 0.9, document: { text: 'Madrid' } },
+        { index: 1, relevance_score: 0.8, document: { text: 'Paris is the capital of France' } },
+      ],
+      usage: { prompt_tokens: 12, total_tokens: 12 },
+    });
+    expect(await lastLog('jina-reranker-v2')).toEqual({ quota: 6, prompt: 12, completion: 0, stream: 0, channel: 'jina-rerank' });
+
+    const cohere = await rerank('rerank-v3.5');
+    expect(lastRequest()).toEqual({ path: '/v2/rerank', auth: 'Bearer co-rr-key', body: { model: 'rerank-v3.5', query: 'capital of France', documents: ['Berlin is in Germany', 'Paris is the capital of France', 'Madrid'], top_n: 2 } });
+    const counted = countTextTokens('capital of France\nBerlin is in Germany\nParis is the capital of France\nMadrid');
+    expect(cohere).toEqual({
+      model: 'rerank-v3.5',
+      results: [
+        { index: 2, relevance_score: 0.9, document: { text: 'Madrid' } },
+        { index: 1, relevance_score: 0.8, document: { text: 'Paris is the capital of France' } },
+      ],
+      usage: { prompt_tokens: counted, total_tokens: counted },
+    });
+    expect(await lastLog('rerank-v3.5')).toEqual({ quota: Math.round(counted * 0.5), prompt: counted, completion: 0, stream: 0, channel: 'cohere-rerank' });
+  });
+
   it('Anthropic SDK → Cohere channel, streamed: converted both ways, billed from billed_units', async () => {
     const anthropic = new Anthropic({ apiKey: key, baseURL: base, maxRetries: 0 });
     const stream = anthropic.messages.stream({ model: 'command-r', max_tokens: 64, system: 'be brief', messages: [{ role: 'user', content: 'hi' }] });
@@ -194,6 +244,20 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     expect(final.usage).toMatchObject({ input_tokens: 12, output_tokens: 5 });
     expect(lastRequest()).toEqual({ path: '/v2/chat', auth: 'Bearer co-key', body: { model: 'command-r', stream: true, max_tokens: 64, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] } });
     expect(await lastLog('command-r')).toEqual({ quota: 11, prompt: 12, completion: 5, stream: 1, channel: 'cohere' });
+  });
+
+  it('errors carried in a 200 JSON answer (Tencent signature refused, Coze token refused) fail the call with their status, unbilled', async () => {
+    await addChannel(root, { name: 'tencent-bad', type: 23, key: '1250000000|AKIDmockTollway|wrong-secret', baseUrl: mock.url, models: 'hunyuan-bad' });
+    const before = await quotaOf();
+    for (const stream of [false, true]) {
+      await expect(sdk.chat.completions.create({ model: 'hunyuan-bad', messages, stream })).rejects.toMatchObject({ status: 401, message: expect.stringContaining('AuthFailure.SignatureFailure') });
+    }
+    await addChannel(root, { name: 'coze-revoked', type: 49, key: 'pat-revoked', baseUrl: mock.url, models: 'coze-revoked' });
+    for (const stream of [false, true]) {
+      await expect(sdk.chat.completions.create({ model: 'coze-revoked', messages, stream })).rejects.toMatchObject({ status: 401, message: expect.stringContaining('Coze error 4100') });
+    }
+    await drainWriter(t);
+    expect(await quotaOf()).toBe(before);
   });
 
   it('an upstream error reaches the client in its protocol and is not billed', async () => {

@@ -77,7 +77,7 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
       res.end(JSON.stringify({ error: { message: b.failMessage ?? `mock failure ${b.failStatus} for key ${key}`, type: 'server_error', code: null } }));
       return;
     }
-    if (answerVendor(res, fullPath, body, b)) return;
+    if (answerVendor(req, res, raw, fullPath, body, b)) return;
     // OpenAI-compatible vendors under their own prefixes are answered as /v1/…
     const path = vendorOpenAIPath(fullPath) ?? fullPath;
     if (path === '/v1/messages') return answerAnthropic(res, body, b);

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { tc3Sign } from '../../src/relay/providers/tencent/tc3.js';
 import type { MockBehavior } from './mock-upstream.js';
 
 type B = MockBehavior & { promptTokens: number; completionTokens: number; pieces: string[] };
@@ -6,7 +7,8 @@ type Json = Record<string, unknown>;
 
 /**
  * Native vendor wire formats for the mock upstream, written from each vendor's public API reference:
- * Cohere chat v2 and rerank v2, Jina rerank, Dify chat-messages, Coze chat v3. OpenAI-compatible vendors are
+ * Cohere chat v2 and rerank v2, Jina rerank, Dify chat-messages, Coze chat v3, Tencent Hunyuan ChatCompletions
+ * (TC3-signed; the secret of SecretId `AKID…` is `TENCENT_SECRETS[SecretId]`). OpenAI-compatible vendors are
  * served by the OpenAI answers under their own path prefixes (see `vendorOpenAIPath`).
  */
 
@@ -53,8 +55,10 @@ function difyChat(res: http.ServerResponse, body: Json, b: B): void {
   res.end();
 }
 
-/** Coze POST /v3/chat (stream only, as the relay always asks): message deltas, chat.completed with usage, done. */
-function cozeChat(res: http.ServerResponse, body: Json, b: B): void {
+/** Coze POST /v3/chat (stream only, as the relay always asks): message deltas, chat.completed with usage, done; `pat-revoked` is refused. */
+function cozeChat(req: http.IncomingMessage, res: http.ServerResponse, body: Json, b: B): void {
+  // A revoked token: Coze refuses with an error envelope in a 200 JSON answer.
+  if (req.headers.authorization === 'Bearer pat-revoked') return void json(res, { code: 4100, msg: 'authentication is invalid' });
   const chat = { id: 'chat-1', conversation_id: 'conv-1', bot_id: String(body.bot_id ?? ''), created_at: 1700000000 };
   const send = sse(res);
   send({ ...chat, status: 'created' }, 'conversation.chat.created');
@@ -79,11 +83,44 @@ function rerank(res: http.ServerResponse, path: string, body: Json, b: B): void 
   json(res, { model: body.model, usage: { total_tokens: b.promptTokens }, results: results.map((r) => ({ ...r, ...(body.return_documents ? { document: { text: docs[r.index] } } : {}) })) });
 }
 
+/** SecretKeys the Tencent mock knows, by SecretId. */
+export const TENCENT_SECRETS: Record<string, string> = { AKIDmockTollway: 'mock-secret-key' };
+
+/**
+ * Tencent Hunyuan `X-TC-Action: ChatCompletions` on `/`: the TC3 signature is checked over the exact bytes
+ * received (Response.Error AuthFailure.SignatureFailure otherwise, with HTTP 200 as Tencent does); usage is
+ * running on every chunk.
+ */
+function hunyuanChat(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer, body: Json, b: B): void {
+  const auth = String(req.headers.authorization ?? '');
+  const m = /^TC3-HMAC-SHA256 Credential=([^/]+)\/\d{4}-\d{2}-\d{2}\/hunyuan\/tc3_request, SignedHeaders=content-type;host, Signature=([0-9a-f]{64})$/.exec(auth);
+  const secretKey = m ? TENCENT_SECRETS[m[1]!] : undefined;
+  const expected = secretKey
+    ? tc3Sign({ secretId: m![1]!, secretKey, service: 'hunyuan', host: String(req.headers.host), contentType: String(req.headers['content-type']), payload: raw.toString('utf8'), timestamp: Number(req.headers['x-tc-timestamp']) }).signature
+    : undefined;
+  if (!expected || expected !== m![2] || req.headers['x-tc-version'] !== '2023-09-01') {
+    json(res, { Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: 'The provided credentials could not be validated.' }, RequestId: 'req-bad' } });
+    return;
+  }
+  const usage = (completion: number) => ({ PromptTokens: b.promptTokens, CompletionTokens: completion, TotalTokens: b.promptTokens + completion });
+  if (body.Stream !== true) {
+    json(res, { Response: { RequestId: 'req-1', Id: 'hy-mock', Created: 1700000000, Note: '以上内容为AI生成', Choices: [{ Index: 0, FinishReason: 'stop', Message: { Role: 'assistant', Content: b.pieces.join('') } }], Usage: usage(b.completionTokens) } });
+    return;
+  }
+  const send = sse(res);
+  b.pieces.forEach((piece, i) => {
+    const last = i === b.pieces.length - 1;
+    send({ Note: '以上内容为AI生成', Choices: [{ Delta: { Role: 'assistant', Content: piece }, FinishReason: last ? 'stop' : '' }], Created: 1700000000, Id: 'hy-mock', Usage: usage(last ? b.completionTokens : i + 1) });
+  });
+  res.end();
+}
+
 /** Answers a native vendor path; false when the path is not one of them. */
-export function answerVendor(res: http.ServerResponse, path: string, body: Json, b: B): boolean {
-  if (path === '/v2/chat') cohereChat(res, body, b);
+export function answerVendor(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer, path: string, body: Json, b: B): boolean {
+  if (path === '/' && req.headers['x-tc-action'] === 'ChatCompletions') hunyuanChat(req, res, raw, body, b);
+  else if (path === '/v2/chat') cohereChat(res, body, b);
   else if (path === '/v1/chat-messages') difyChat(res, body, b);
-  else if (path === '/v3/chat') cozeChat(res, body, b);
+  else if (path === '/v3/chat') cozeChat(req, res, body, b);
   else if (path === '/v1/rerank' || path === '/v2/rerank') rerank(res, path, body, b);
   else return false;
   return true;

@@ -88,5 +88,11 @@ export const cozeChat: WireFormat<DecodeState> = {
     }
     return out;
   },
+  answerError(body) {
+    const b = body as Json;
+    if (!b.code) return undefined;
+    // 4100 / 4101: the token is invalid or lacks the permission.
+    return { status: b.code === 4100 || b.code === 4101 ? 401 : 400, message: `Coze error ${b.code}: ${String(b.msg ?? '')}` };
+  },
   errorBody: (_status, message) => ({ code: 4000, msg: message }),
 };

@@ -3,6 +3,7 @@ import { cohereChat } from './cohere.js';
 import { cozeChat } from './coze.js';
 import { difyChat } from './dify.js';
 import { geminiGenerate } from './gemini.js';
+import { hunyuanChat } from './hunyuan.js';
 import { openAIChat } from './openai-chat.js';
 import { openAIResponses } from './responses.js';
 import type { WireFormat } from './types.js';
@@ -16,6 +17,7 @@ const formats: Record<string, WireFormat> = {
   cohere: cohereChat as WireFormat,
   dify: difyChat as WireFormat,
   coze: cozeChat as WireFormat,
+  hunyuan: hunyuanChat as WireFormat,
 };
 
 export function registerFormat(f: WireFormat): void {

@@ -90,7 +90,7 @@ export const emptyUsage = (): IRUsage => ({ inputTokens: 0, outputTokens: 0, cac
 
 /** One wire format: pure conversions in both directions, streams with explicit state. */
 export interface WireFormat<DecodeState = unknown, EncodeState = unknown> {
-  name: 'openai' | 'anthropic' | 'gemini' | 'responses' | 'cohere' | 'dify' | 'coze';
+  name: 'openai' | 'anthropic' | 'gemini' | 'responses' | 'cohere' | 'dify' | 'coze' | 'hunyuan';
   /** Client or upstream request body → IR. */
   requestToIR(body: Record<string, unknown>): IRRequest;
   /** IR → request body for an upstream speaking this format. */
@@ -105,6 +105,8 @@ export interface WireFormat<DecodeState = unknown, EncodeState = unknown> {
   /** IR events → SSE text for a client speaking this format. */
   newEncodeState(requestedModel: string): EncodeState;
   encodeEvent(state: EncodeState, e: IRStreamEvent): string;
+  /** An error an upstream of this format carries in a 200 JSON answer (Tencent, Coze), with the status it means. */
+  answerError?(body: Record<string, unknown>): { status: number; message: string } | undefined;
   /** Error body in this format's shape (`code`: a machine-readable reason where the format has one). */
   errorBody(status: number, message: string, type?: string, code?: string | null): Record<string, unknown>;
 }
