@@ -54,3 +54,24 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
   };
 }
+
+/** Logs in through the login form and waits until the app has left /login. */
+export async function login(page: Page, who: { username: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(who.username);
+  await page.getByTestId('login-password').fill(who.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}
+
+/** A management API call from the page, as the logged-in console user (session cookie and New-Api-User). */
+export async function pageApi<T = unknown>(page: Page, method: string, url: string, body?: unknown): Promise<{ success: boolean; message: string; data?: T }> {
+  return page.evaluate(
+    async ([m, u, b]) => {
+      const user = JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number };
+      const r = await fetch(u as string, { method: m as string, headers: { 'content-type': 'application/json', 'New-Api-User': String(user.id ?? '') }, body: b === undefined ? undefined : JSON.stringify(b) });
+      return r.json();
+    },
+    [method, url, body] as const,
+  );
+}

@@ -21,6 +21,13 @@ const ChannelsPage = lazy(() => import('../features/channels/ChannelsPage'));
 const TokensPage = lazy(() => import('../features/tokens/TokensPage'));
 const LogsPage = lazy(() => import('../features/logs/LogsPage'));
 const PricingPage = lazy(() => import('../features/pricing/PricingPage'));
+const DrawingLogsPage = lazy(() => import('../features/tasks/DrawingLogsPage'));
+const MusicLogsPage = lazy(() => import('../features/tasks/MusicLogsPage'));
+const InboxPage = lazy(() => import('../features/inbox/InboxPage'));
+const MessagesPage = lazy(() => import('../features/messages/MessagesPage'));
+const RedemptionsPage = lazy(() => import('../features/redemption/RedemptionsPage'));
+const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 
 /** A later feature's route: a "coming soon" result inside the layout. */
 const soon = (path: string, name: string): RouteObject => ({ path, element: <ComingSoon name={name} /> });
@@ -53,16 +60,16 @@ export const routes: RouteObject[] = [
               soon('/playground', 'shell:side.playground'),
               { path: '/app/tokens', element: <TokensPage /> },
               { path: '/app/me', element: <MePage /> },
-              soon('/app/wallet', 'shell:side.wallet'),
+              { path: '/app/wallet', element: <WalletPage /> },
               { path: '/app/logs/api-usage', element: <LogsPage /> },
-              soon('/app/logs/drawing', 'shell:side.drawing'),
-              soon('/app/logs/tasks', 'shell:side.tasks'),
-              soon('/app/dashboard', 'shell:side.dashboard'),
-              soon('/app/inbox/:id?', 'shell:side.inbox'),
+              { path: '/app/logs/drawing', element: <DrawingLogsPage /> },
+              { path: '/app/logs/tasks', element: <MusicLogsPage /> },
+              { path: '/app/dashboard', element: <DashboardPage /> },
+              { path: '/app/inbox/:id?', element: <InboxPage /> },
               { path: '/admin/channels', element: <ChannelsPage /> },
               { path: '/channel/edit/:id', element: <ChannelsPage /> },
               { path: '/channel/add', element: <ChannelsPage /> },
-              soon('/admin/coupons', 'shell:side.coupons'),
+              { path: '/admin/coupons', element: <RedemptionsPage /> },
               { path: '/admin/users', element: <UsersPage /> },
               { path: '/user/edit/:id', element: <UsersPage /> },
               { path: '/user/edit', element: <UsersPage /> },
@@ -70,7 +77,7 @@ export const routes: RouteObject[] = [
             ],
           },
           // Admin only
-          { element: <RequireAdmin />, children: [soon('/admin/messages', 'shell:side.messages')] },
+          { element: <RequireAdmin />, children: [{ path: '/admin/messages', element: <MessagesPage /> }] },
           { path: '*', element: <NotFound /> },
         ],
       },

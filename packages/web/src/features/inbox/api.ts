@@ -1,0 +1,28 @@
+import type { InboxMessage } from '@tollway/shared';
+import { apiGet } from '../../lib/api';
+import { contentToHtml } from '../shell/markdown';
+
+export interface InboxPage {
+  items: InboxMessage[];
+  page: number;
+  total: number;
+}
+
+export const INBOX_KEY = ['inbox'] as const;
+export const UNREAD_KEY = ['unread_count'] as const;
+
+export const fetchInbox = (page: number, pageSize: number) =>
+  apiGet<InboxPage>(`/api/user/messages?p=${page}&page_size=${pageSize}`).then((d) => ({ items: d?.items ?? [], page: d?.page ?? page, total: d?.total ?? 0 }));
+
+/** Opens one message of the own inbox (the server marks it read). */
+export const openMessage = (id: number) => apiGet<InboxMessage>(`/api/user/messages/${id}`, { silent: true });
+
+/**
+ * Preview of a message body: rendered (Markdown or HTML) and reduced to its text, so no tags or Markdown marks
+ * show; at most 100 characters (97 and an ellipsis), spec 3 §8.
+ */
+export function previewOf(content: string): string {
+  const doc = new DOMParser().parseFromString(contentToHtml(content), 'text/html');
+  const text = (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+}

@@ -1,0 +1,132 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, DatePicker, Flex, Input, Popconfirm, Space, Table, Tag } from 'antd';
+import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import type { AdminMessage } from '@tollway/shared';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiFailure } from '../../lib/api';
+import { formatTime } from '../../lib/format-time';
+import { PageHeader } from '../shell/PageHeader';
+import { PAGE_SIZE_OPTIONS, usePageSize } from '../users/hooks';
+import { deleteMessage, fetchMessages, MESSAGES_KEY, type MessageQuery } from './api';
+import { CreateMessageDrawer } from './components/CreateMessageDrawer';
+import { EditMessageDrawer } from './components/EditMessageDrawer';
+
+/** Message management (spec 3 §2, §7; administrators): searchable list, create and edit drawers, delete. */
+export default function MessagesPage() {
+  const { t } = useTranslation('messages');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [pageSize, setPageSize] = usePageSize('message-page-size');
+  const [page, setPage] = useState(1);
+  const [keyword, setKeyword] = useState('');
+  const [dates, setDates] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const [filter, setFilter] = useState<Pick<MessageQuery, 'keyword' | 'range'>>({ keyword: '', range: null });
+  const [creating, setCreating] = useState(false);
+  const [editId, setEditId] = useState<number | null>(null);
+
+  const query: MessageQuery = { page, pageSize, ...filter };
+  const list = useQuery({ queryKey: [...MESSAGES_KEY, query], queryFn: () => fetchMessages(query), placeholderData: keepPreviousData });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: MESSAGES_KEY });
+
+  const search = () => {
+    // The date filter is sent only when both dates are picked (spec 3 §5).
+    const range: MessageQuery['range'] = dates?.[0] && dates[1] ? [dates[0].startOf('day').toISOString(), dates[1].endOf('day').toISOString()] : null;
+    setFilter({ keyword: keyword.trim(), range });
+    setPage(1);
+  };
+  const remove = async (id: number) => {
+    try {
+      await deleteMessage(id);
+      void message.success(t('toast.deleted'));
+      void refresh();
+    } catch (err) {
+      if (!(err instanceof ApiFailure)) throw err;
+    }
+  };
+
+  return (
+    <div className="tw-page">
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        extra={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="message-create">
+            {t('create')}
+          </Button>
+        }
+      />
+      <Card>
+        <Flex wrap gap={8} style={{ marginBottom: 16 }}>
+          <Input allowClear value={keyword} onChange={(e) => setKeyword(e.target.value)} onPressEnter={search} placeholder={t('keyword')} style={{ width: 260 }} data-testid="message-keyword" />
+          <DatePicker.RangePicker value={dates} onChange={(v) => setDates(v as [Dayjs | null, Dayjs | null] | null)} />
+          <Button icon={<SearchOutlined />} onClick={search} data-testid="message-search">
+            {t('search')}
+          </Button>
+        </Flex>
+        <Table<AdminMessage>
+          rowKey="id"
+          data-testid="message-table"
+          loading={list.isFetching}
+          dataSource={list.data?.items ?? []}
+          scroll={{ x: 800 }}
+          locale={{ emptyText: t('empty') }}
+          pagination={{
+            current: page,
+            pageSize,
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+            onChange: (p, size) => {
+              if (size !== pageSize) setPageSize(size);
+              setPage(size !== pageSize ? 1 : p);
+            },
+          }}
+          columns={[
+            { title: t('column.id'), dataIndex: 'id', width: 80 },
+            { title: t('column.title'), dataIndex: 'title', ellipsis: true },
+            { title: t('column.format'), dataIndex: 'format', width: 110, render: (f: string) => <Tag color={f === 'html' ? 'orange' : 'blue'}>{f}</Tag> },
+            { title: t('column.created'), dataIndex: 'created_at', width: 180, render: (v: number) => formatTime(v) },
+            { title: t('column.recipients'), key: 'total', width: 110, render: (_, m) => m.stats.total_recipients },
+            { title: t('column.read'), key: 'read', width: 100, render: (_, m) => m.stats.read_count },
+            {
+              title: t('column.actions'),
+              key: 'actions',
+              width: 150,
+              fixed: 'right',
+              render: (_, m) => (
+                <Space>
+                  <Button size="small" onClick={() => setEditId(m.id)} data-testid={`message-edit-${m.id}`}>
+                    {t('action.edit')}
+                  </Button>
+                  <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(m.id)}>
+                    <Button size="small" danger data-testid={`message-delete-${m.id}`}>
+                      {t('action.delete')}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <CreateMessageDrawer
+        open={creating}
+        onClose={() => setCreating(false)}
+        onSaved={() => {
+          setCreating(false);
+          void refresh();
+        }}
+      />
+      <EditMessageDrawer
+        id={editId}
+        onClose={() => setEditId(null)}
+        onSaved={() => {
+          setEditId(null);
+          void refresh();
+        }}
+      />
+    </div>
+  );
+}

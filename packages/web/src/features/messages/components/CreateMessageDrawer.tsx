@@ -1,0 +1,52 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { App, Button, Drawer, Flex, Form } from 'antd';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useSubmit } from '../../../lib/useSubmit';
+import { FormField } from '../../shell/FormField';
+import { createMessage } from '../api';
+import { createMessageSchema, EMPTY_MESSAGE, type MessageForm } from '../schema';
+import { MessageFields } from './MessageFields';
+import { RecipientPicker } from './RecipientPicker';
+
+/** Create drawer: title, format, content and at least one recipient → POST /api/admin/messages. */
+export function CreateMessageDrawer({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation('messages');
+  const { message } = App.useApp();
+  const { loading, run } = useSubmit();
+  const { control, handleSubmit, reset } = useForm<MessageForm>({ resolver: zodResolver(createMessageSchema), defaultValues: EMPTY_MESSAGE });
+  const close = () => {
+    reset(EMPTY_MESSAGE);
+    onClose();
+  };
+  const submit = handleSubmit((values) =>
+    run(async () => {
+      await createMessage({ ...values, title: values.title.trim(), content: values.content.trim() });
+      void message.success(t('toast.created'));
+      reset(EMPTY_MESSAGE);
+      onSaved();
+    }),
+  );
+  return (
+    <Drawer
+      open={open}
+      onClose={close}
+      title={t('drawer.create')}
+      size={640}
+      destroyOnHidden
+      footer={
+        <Flex justify="end" gap={8}>
+          <Button onClick={close}>{t('common:action.cancel')}</Button>
+          <Button type="primary" loading={loading} onClick={() => void submit()} data-testid="message-submit">
+            {t('common:action.submit')}
+          </Button>
+        </Flex>
+      }
+    >
+      <Form layout="vertical" onFinish={() => void submit()}>
+        <MessageFields control={control} />
+        <FormField control={control} name="user_ids" label={t('field.recipients')} required render={(f) => <RecipientPicker value={f.value} onChange={f.onChange} />} />
+      </Form>
+    </Drawer>
+  );
+}

@@ -1,0 +1,34 @@
+import { Input, Radio } from 'antd';
+import type { Control } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { MESSAGE_TITLE_MAX } from '@tollway/shared';
+import { FormField } from '../../shell/FormField';
+import type { MessageForm } from '../schema';
+
+/** Title, format (markdown or html) and content (8-row monospace), shared by the create and edit drawers. */
+export function MessageFields({ control }: { control: Control<MessageForm> }) {
+  const { t } = useTranslation('messages');
+  return (
+    <>
+      <FormField control={control} name="title" label={t('field.title')} required render={(f) => <Input {...f} maxLength={MESSAGE_TITLE_MAX} placeholder={t('placeholder.title')} data-testid="message-title" />} />
+      <FormField
+        control={control}
+        name="format"
+        label={t('field.format')}
+        render={(f) => (
+          <Radio.Group value={f.value} onChange={(e) => f.onChange(e.target.value)} data-testid="message-format">
+            <Radio value="markdown">Markdown</Radio>
+            <Radio value="html">HTML</Radio>
+          </Radio.Group>
+        )}
+      />
+      <FormField
+        control={control}
+        name="content"
+        label={t('field.content')}
+        required
+        render={(f) => <Input.TextArea {...f} rows={8} className="tw-mono" placeholder={t('placeholder.content')} data-testid="message-content-input" />}
+      />
+    </>
+  );
+}
