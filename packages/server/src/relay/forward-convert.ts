@@ -107,8 +107,9 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
   let ended = false;
   let firstByteMs = 0;
   let cut = false;
-  const handle = async (events: IRStreamEvent[], raw?: string) => {
-    let out = '';
+  // Events of one upstream chunk are converted together and written at once: fewer, larger socket writes.
+  let out = '';
+  const take = (events: IRStreamEvent[], raw?: string) => {
     for (const e of events) {
       if (e.type === 'usage') usage = e.usage;
       else if (e.type === 'text' || e.type === 'thinking') pendingText += e.text;
@@ -116,28 +117,36 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
       else if (e.type === 'end') ended = true;
       if (!same) out += c.client.encodeEvent(enc, e);
     }
+    if (same && raw) out += raw;
     if (pendingText.length > 4096) {
       counted += countTokens(pendingText);
       pendingText = '';
     }
-    const data = same ? (raw ?? '') : out;
-    if (!data) return;
+  };
+  const send = async () => {
+    if (!out) return;
     if (!firstByteMs) firstByteMs = Date.now() - started;
+    const data = out;
+    out = '';
     const wait = write(res, data);
     if (wait) await wait;
   };
+  const rawOf = (ev: { event?: string; data: string }) => (same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
   try {
     for await (const chunk of answer.body) {
-      for (const ev of framer.push(chunk as Buffer)) await handle(c.upstream.decodeEvent(dec, ev), same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
+      for (const ev of framer.push(chunk as Buffer)) take(c.upstream.decodeEvent(dec, ev), rawOf(ev));
+      await send();
       if (res.destroyed) throw new Error('client closed');
     }
-    for (const ev of framer.flush()) await handle(c.upstream.decodeEvent(dec, ev), same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
+    for (const ev of framer.flush()) take(c.upstream.decodeEvent(dec, ev), rawOf(ev));
     const finish = (c.upstream as Finishing).finish;
-    if (!ended) await handle(finish ? finish(dec) : [{ type: 'end' }]);
+    if (!ended) take(finish ? finish(dec) : [{ type: 'end' }]);
+    await send();
   } catch {
     cut = true;
   }
-  if (!res.destroyed) res.end();
+  // What was converted before a failure still reaches the client.
+  if (!res.destroyed) res.end(out);
   if (pendingText) counted += countTokens(pendingText);
   return { kind: 'relayed', status: 200, usage: usage && !cut ? billingUsage(usage, true) : undefined, countedCompletion: counted, firstByteMs, cut };
 }
