@@ -8,6 +8,7 @@ import { startMockBedrock, type MockBedrock } from '../support/mock-bedrock.js';
 
 const ACCESS_KEY = 'AKIDTOLLWAYTEST';
 const SECRET = 'tollway/Secret+Key0123456789abcdefEXAMPLE';
+const CUT_KEY = 'AKIDTOLLWAYCUT';
 
 /**
  * AWS Bedrock channels (type 33, key `Ak|Sk|Region`) end to end: the official Anthropic and OpenAI SDKs through
@@ -23,7 +24,7 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
   let key: string;
   let channelId: number;
   beforeAll(async () => {
-    mock = await startMockBedrock({ [ACCESS_KEY]: SECRET });
+    mock = await startMockBedrock({ [ACCESS_KEY]: SECRET, [CUT_KEY]: SECRET });
     t = await startTestApp(dialect);
     root = await setupRoot(t.app);
     user = await createUserClient(t.app, root, 'bedrock-user');
@@ -38,8 +39,10 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
       models: 'claude-sonnet-4-20250514,gpt-via-bedrock',
       modelMapping: { 'gpt-via-bedrock': 'claude-3-5-sonnet-20241022' },
     });
+    await addChannel(root, { name: 'bedrock-cut', type: 33, key: `${CUT_KEY}|${SECRET}|eu-west-1`, baseUrl: mock.url, models: 'claude-3-7-sonnet-20250219' });
+    mock.cutStreams.set(CUT_KEY, 3);
     await addChannel(root, { name: 'bedrock-wrong-secret', type: 33, key: `${ACCESS_KEY}|not-the-secret|us-east-1`, baseUrl: mock.url, models: 'claude-3-haiku-20240307' });
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 1.5, 'gpt-via-bedrock': 1.5, 'claude-3-haiku-20240307': 0.125 }) });
+    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 1.5, 'gpt-via-bedrock': 1.5, 'claude-3-haiku-20240307': 0.125, 'claude-3-7-sonnet-20250219': 1.5 }) });
     await root.call('PUT', '/api/option/', { key: 'CacheRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 0.1, 'gpt-via-bedrock': 0.1 }) });
     await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 5, 'gpt-via-bedrock': 5, 'claude-3-haiku-20240307': 5 }) });
     mock.behaviors.set(ACCESS_KEY, { promptTokens: 20, completionTokens: 6, cachedTokens: 100 });
@@ -115,6 +118,30 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
     expect(mock.requests.at(-1)!.path).toBe('/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0/invoke-with-response-stream');
     const log = await lastLog('gpt-via-bedrock');
     expect(log).toMatchObject({ quota: EXPECTED_QUOTA, completion_tokens: 6, is_stream: 1 });
+  });
+
+  it('an exception inside the event stream reaches the Anthropic client as a stream error', async () => {
+    const stream = anthropic().messages.stream({ model: 'claude-3-7-sonnet-20250219', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    const texts: string[] = [];
+    stream.on('text', (d) => texts.push(d));
+    await expect(stream.finalMessage()).rejects.toThrow('throttlingException: Too many tokens, please wait before trying again.');
+    expect(texts).toEqual(['Hello']);
+    expect(mock.requests.at(-1)!).toMatchObject({ modelId: 'eu.anthropic.claude-3-7-sonnet-20250219-v1:0', region: 'eu-west-1' });
+    // No usage arrived: billed from the prompt estimate and the text that was delivered, at the model's ratios.
+    let log: Awaited<ReturnType<typeof lastLog>> | undefined;
+    for (let i = 0; i < 40 && !log; i++) {
+      log = await lastLog('claude-3-7-sonnet-20250219').catch(() => undefined);
+      if (!log) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(log).toMatchObject({ is_stream: 1, channel_name: 'bedrock-cut', completion_tokens: 1 });
+    expect(JSON.parse(log!.other)).toMatchObject({ usage_reported: false, model_ratio: 1.5 });
+    expect(log!.quota).toBe(Math.round((log!.prompt_tokens + 1) * 1.5));
+  });
+
+  it('the admin channel test goes through the same signing', async () => {
+    const ok = (await root.call('GET', `/api/channel/test/${channelId}`)).body as unknown as { success: boolean; message: string };
+    expect(ok).toMatchObject({ success: true, message: 'test passed with claude-sonnet-4-20250514' });
+    expect(mock.requests.at(-1)!).toMatchObject({ modelId: 'us.anthropic.claude-sonnet-4-20250514-v1:0', body: { anthropic_version: 'bedrock-2023-05-31', max_tokens: 1 } });
   });
 
   it('a wrong secret fails the signature check at Bedrock and the client gets an error, not a charge', async () => {

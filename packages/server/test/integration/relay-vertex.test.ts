@@ -127,6 +127,13 @@ describe.each(dialects)('Vertex AI relay on %s', (dialect) => {
     expect(await lastLog('gpt-via-vertex-claude')).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 20, completion_tokens: 6, is_stream: 1 });
   });
 
+  it('the admin channel test fetches a token and calls the model like the relay', async () => {
+    const ok = (await root.call('GET', `/api/channel/test/${claudeChannel}`)).body as unknown as { success: boolean; message: string };
+    expect(ok).toMatchObject({ success: true, message: 'test passed with claude-sonnet-4-20250514' });
+    expect(mock.requests.at(-1)!).toMatchObject({ project: 'proj-claude', region: 'us-east5', method: 'rawPredict', body: { anthropic_version: 'vertex-2023-10-16', max_tokens: 1 } });
+    expect(grantsFor('proj-claude')).toBe(1);
+  });
+
   it('a key whose JWT the token endpoint refuses fails the call with a clear message and no charge', async () => {
     const genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: base } });
     const err = (await genai.models.generateContent({ model: 'gemini-untrusted', contents: 'hi' }).catch((e: unknown) => e)) as Error;

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalRequest, credentialScope, sha256Hex, signingKey, stringToSign } from '../../src/relay/providers/aws/sigv4.js';
-import { bedrockChunk } from './aws-event-stream.js';
+import { bedrockChunk, bedrockException } from './aws-event-stream.js';
 import { answerAnthropic } from './mock-native.js';
 import type { MockBehavior } from './mock-upstream.js';
 
@@ -14,6 +14,8 @@ export interface MockBedrock {
   refused: string[];
   /** Behaviour by access key id. */
   behaviors: Map<string, MockBehavior>;
+  /** Access key id → number of stream events after which a throttlingException ends the stream. */
+  cutStreams: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -50,17 +52,24 @@ function verify(req: http.IncomingMessage, raw: Buffer, secrets: Record<string, 
   return { ok: true, accessKeyId: accessKeyId!, region: region! };
 }
 
-/** Re-frames the SSE an Anthropic mock answer writes as Bedrock event-stream `chunk` events. */
-function eventStreamWriter(res: http.ServerResponse): http.ServerResponse {
+/** Re-frames the SSE an Anthropic mock answer writes as Bedrock event-stream `chunk` events (cut by an exception after `cutAfter`). */
+function eventStreamWriter(res: http.ServerResponse, cutAfter = Infinity): http.ServerResponse {
   let pending = '';
+  let sent = 0;
   const frame = (text: string) => {
+    if (sent >= cutAfter) return;
     pending += text;
     let end: number;
     while ((end = pending.indexOf('\n\n')) >= 0) {
       const block = pending.slice(0, end);
       pending = pending.slice(end + 2);
       const data = block.split('\n').find((l) => l.startsWith('data: '));
-      if (data) res.write(bedrockChunk(JSON.parse(data.slice(6))));
+      if (!data) continue;
+      res.write(bedrockChunk(JSON.parse(data.slice(6))));
+      if (++sent === cutAfter) {
+        res.end(bedrockException('throttlingException', 'Too many tokens, please wait before trying again.'));
+        return;
+      }
     }
   };
   return {
@@ -71,7 +80,7 @@ function eventStreamWriter(res: http.ServerResponse): http.ServerResponse {
     },
     end: (chunk?: string) => {
       if (chunk) frame(chunk);
-      res.end();
+      if (!res.writableEnded) res.end();
     },
   } as unknown as http.ServerResponse;
 }
@@ -85,6 +94,7 @@ export async function startMockBedrock(secrets: Record<string, string>): Promise
   const requests: MockBedrock['requests'] = [];
   const refused: string[] = [];
   const behaviors = new Map<string, MockBehavior>();
+  const cutStreams = new Map<string, number>();
   const fail = (res: http.ServerResponse, status: number, type: string, message: string) => {
     res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': type }).end(JSON.stringify({ message }));
   };
@@ -114,7 +124,7 @@ export async function startMockBedrock(secrets: Record<string, string>): Promise
       const b = { ...DEFAULTS, ...(behaviors.get(v.accessKeyId) ?? {}) };
       if (b.failStatus) return fail(res, b.failStatus, 'ThrottlingException', b.failMessage ?? 'Too many requests, please wait before trying again.');
       const stream = route[2] === 'invoke-with-response-stream';
-      void answerAnthropic(stream ? eventStreamWriter(res) : res, { ...body, model: modelId.replace(/^(us|eu|apac)\.anthropic\.|^anthropic\./, ''), stream }, b);
+      void answerAnthropic(stream ? eventStreamWriter(res, cutStreams.get(v.accessKeyId)) : res, { ...body, model: modelId.replace(/^(us|eu|apac)\.anthropic\.|^anthropic\./, ''), stream }, b);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -124,6 +134,7 @@ export async function startMockBedrock(secrets: Record<string, string>): Promise
     requests,
     refused,
     behaviors,
+    cutStreams,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
