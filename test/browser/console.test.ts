@@ -25,7 +25,7 @@ async function logout(page: Page) {
         await page.waitForURL((u) => u.pathname.startsWith('/login'), { timeout: 3000 }).catch(() => undefined);
         return new URL(page.url()).pathname.startsWith('/login');
       },
-      { timeout: 30_000, intervals: [200] },
+      { timeout: 30_000, interval: 200 },
     )
     .toBe(true);
 }
