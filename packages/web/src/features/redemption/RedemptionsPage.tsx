@@ -1,0 +1,187 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Card, type ButtonProps } from 'antd';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiFailure } from '../../lib/api';
+import { PageHeader } from '../shell/PageHeader';
+import { useCopy } from '../shell/useCopy';
+import { usePageSize } from '../users/hooks';
+import {
+  batchDisable,
+  deleteDisabled,
+  deleteRedemption,
+  downloadKeys,
+  fetchRedemptions,
+  REDEMPTIONS_KEY,
+  RedemptionStatus,
+  setRedemptionStatus,
+  type Redemption,
+} from './api';
+import { CreatedKeysModal } from './components/CreatedKeysModal';
+import { DeleteByNameModal } from './components/DeleteByNameModal';
+import { RedemptionDrawer } from './components/RedemptionDrawer';
+import { RedemptionsTable } from './components/RedemptionsTable';
+import { RedemptionsToolbar, type BulkAction } from './components/RedemptionsToolbar';
+import './redemption.css';
+
+/** Redemption code management (admin, spec 3 §2–§7): search, table, add/edit drawer, bulk actions. */
+export default function RedemptionsPage() {
+  const { t } = useTranslation('redemption');
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const copy = useCopy();
+
+  const [pageSize, setPageSize] = usePageSize('redemptions-page-size');
+  const [page, setPage] = useState(1);
+  const [draft, setDraft] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const [drawer, setDrawer] = useState<number | null | undefined>(undefined);
+  const [byNameOpen, setByNameOpen] = useState(false);
+  const [created, setCreated] = useState<{ keys: string[]; name: string } | null>(null);
+  const [selected, setSelected] = useState<Map<number, Redemption>>(new Map());
+
+  const query = { page, pageSize, keyword };
+  const list = useQuery({ queryKey: [...REDEMPTIONS_KEY, query], queryFn: () => fetchRedemptions(query), placeholderData: keepPreviousData });
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: REDEMPTIONS_KEY }), [queryClient]);
+
+  /** Runs an action whose failure the API client already toasted. */
+  const attempt = async (fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (err) {
+      if (!(err instanceof ApiFailure)) throw err;
+    }
+  };
+
+  const search = () => {
+    const next = draft.trim();
+    setKeyword(next);
+    setPage(1);
+    if (next === keyword) void refresh();
+  };
+
+  const onToggle = (r: Redemption) =>
+    attempt(async () => {
+      const next = r.status === RedemptionStatus.Unused ? RedemptionStatus.Disabled : RedemptionStatus.Unused;
+      await setRedemptionStatus(r.id, next);
+      void message.success(next === RedemptionStatus.Unused ? t('toast.enabled') : t('toast.disabled'));
+      void refresh();
+    });
+
+  const onDelete = (r: Redemption) =>
+    attempt(async () => {
+      await deleteRedemption(r.id);
+      void message.success(t('toast.deleted'));
+      setSelected((m) => {
+        const next = new Map(m);
+        next.delete(r.id);
+        return next;
+      });
+      void refresh();
+    });
+
+  const requireSelection = (): Redemption[] | undefined => {
+    if (selected.size === 0) {
+      void message.warning(t('actions.selectFirst'));
+      return undefined;
+    }
+    return [...selected.values()];
+  };
+
+  const onBulk = (action: BulkAction) => {
+    if (action === 'byName') return setByNameOpen(true);
+    if (action === 'disable') {
+      const rows = requireSelection();
+      if (!rows) return;
+      void attempt(async () => {
+        const n = await batchDisable(rows.map((r) => r.id));
+        void message.success(t('toast.batchDisabled', { count: n }));
+        setSelected(new Map());
+        void refresh();
+      });
+      return;
+    }
+    modal.confirm({
+      title: t('actions.deleteDisabledTitle'),
+      content: t('actions.deleteDisabledConfirm'),
+      okButtonProps: { danger: true, 'data-testid': 'redemptions-delete-disabled-confirm' } as ButtonProps,
+      okText: t('actions.delete'),
+      cancelText: t('common:action.cancel'),
+      onOk: () =>
+        attempt(async () => {
+          const n = await deleteDisabled();
+          void message.success(t('toast.deletedCount', { count: n }));
+          setSelected(new Map());
+          void refresh();
+        }),
+    });
+  };
+
+  const copySelected = () => {
+    const rows = requireSelection();
+    if (rows) void copy(rows.map((r) => r.key).join('\n'), t('toast.batchCopied', { count: rows.length }));
+  };
+
+  return (
+    <>
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+        <RedemptionsToolbar
+          keyword={draft}
+          loading={list.isFetching}
+          selectedCount={selected.size}
+          onKeywordChange={setDraft}
+          onSearch={search}
+          onAdd={() => setDrawer(null)}
+          onCopySelected={copySelected}
+          onBulk={onBulk}
+          onRefresh={() => void refresh()}
+        />
+        <RedemptionsTable
+          items={list.data?.items ?? []}
+          loading={list.isFetching}
+          page={page}
+          pageSize={pageSize}
+          total={list.data?.total ?? 0}
+          selectedIds={[...selected.keys()]}
+          onSelect={(ids, rows) => {
+            const byId = new Map<number, Redemption>();
+            for (const r of rows) if (r) byId.set(r.id, r);
+            setSelected(new Map(ids.map((id) => [id, byId.get(id) ?? selected.get(id)!] as const).filter(([, v]) => v !== undefined)));
+          }}
+          onPageChange={(p, size) => {
+            if (size !== pageSize) {
+              setPageSize(size);
+              setPage(1);
+            } else setPage(p);
+          }}
+          onToggle={onToggle}
+          onEdit={(r) => setDrawer(r.id)}
+          onDelete={onDelete}
+        />
+      </Card>
+      <RedemptionDrawer
+        target={drawer}
+        onClose={() => setDrawer(undefined)}
+        onSaved={(keys, name) => {
+          setDrawer(undefined);
+          if (keys && keys.length > 0) {
+            downloadKeys(keys, name ?? '');
+            setCreated({ keys, name: name ?? '' });
+          }
+          void refresh();
+        }}
+      />
+      <CreatedKeysModal created={created} onClose={() => setCreated(null)} />
+      <DeleteByNameModal
+        open={byNameOpen}
+        onClose={() => setByNameOpen(false)}
+        onDeleted={() => {
+          setByNameOpen(false);
+          setSelected(new Map());
+          void refresh();
+        }}
+      />
+    </>
+  );
+}

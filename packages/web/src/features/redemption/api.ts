@@ -1,0 +1,84 @@
+import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
+
+/** A redemption code as the admin API returns it (spec 3 §3). Times are epoch seconds, 0 means none. */
+export interface Redemption {
+  id: number;
+  user_id: number;
+  key: string;
+  /** 1 unused, 2 disabled, 3 used. */
+  status: number;
+  name: string;
+  quota: number;
+  created_time: number;
+  redeemed_time: number;
+  /** 0: nobody yet. */
+  used_user_id: number;
+  is_gift: boolean;
+  /** -1 unlimited (gift codes); 1 for a normal code. */
+  max_uses: number;
+  used_count: number;
+  valid_from: number;
+  valid_until: number;
+}
+
+export interface RedemptionPage {
+  items: Redemption[];
+  page: number;
+  total: number;
+}
+
+/** Fields of POST /api/redemption/ (create) and, without count and key, of PUT /api/redemption/ (edit). */
+export interface RedemptionInput {
+  name: string;
+  quota: number;
+  is_gift: boolean;
+  max_uses: number;
+  valid_from: number;
+  valid_until: number;
+}
+
+export const RedemptionStatus = { Unused: 1, Disabled: 2, Used: 3 } as const;
+export const REDEMPTIONS_KEY = ['redemptions'] as const;
+
+/** A gift code whose uses ran out stays status 1 but is shown greyed (spec 3 §4). */
+export const isExhausted = (r: Redemption) => r.is_gift && r.max_uses > 0 && r.used_count >= r.max_uses;
+
+/** GET /api/redemption/ or, with a keyword, /api/redemption/search. */
+export function fetchRedemptions(q: { page: number; pageSize: number; keyword: string }): Promise<RedemptionPage> {
+  const params = new URLSearchParams({ p: String(q.page), page_size: String(q.pageSize) });
+  if (q.keyword) params.set('keyword', q.keyword);
+  return apiGet<RedemptionPage>(`/api/redemption/${q.keyword ? 'search' : ''}?${params}`);
+}
+
+export const fetchRedemption = (id: number) => apiGet<Redemption>(`/api/redemption/${id}`);
+
+/** Returns the created keys. */
+export const createRedemptions = async (body: RedemptionInput & { count: number; key: string }) =>
+  (await apiPost<string[]>('/api/redemption/', body)).data ?? [];
+
+export const updateRedemption = (body: RedemptionInput & { id: number }) => apiPut<Redemption>('/api/redemption/', body);
+
+export const setRedemptionStatus = (id: number, status: number) => apiPut<Redemption>('/api/redemption/?status_only=true', { id, status });
+
+export const deleteRedemption = (id: number) => apiDelete(`/api/redemption/${id}/`);
+
+export const countByName = (name: string) => apiGet<number>(`/api/redemption/count-by-name?name=${encodeURIComponent(name)}`);
+
+export const deleteByName = async (name: string) => (await apiDelete<number>(`/api/redemption/delete-by-name?name=${encodeURIComponent(name)}`)).data ?? 0;
+
+export const batchDisable = async (ids: number[]) => (await apiPut<number>('/api/redemption/batch-disable', { ids })).data ?? 0;
+
+export const deleteDisabled = async () => (await apiDelete<number>('/api/redemption/delete-disabled')).data ?? 0;
+
+/** Offers the keys as a text file, one per line (spec 3 §7). */
+export function downloadKeys(keys: string[], name: string): void {
+  const blob = new Blob([keys.join('\n') + '\n'], { type: 'text/plain;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${name.replace(/[\\/:*?"<>|\s]+/g, '_') || 'redemption'}-codes.txt`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

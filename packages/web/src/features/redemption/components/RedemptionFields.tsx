@@ -1,0 +1,66 @@
+import { Button, DatePicker, InputNumber } from 'antd';
+import dayjs from 'dayjs';
+import { useStatus } from '../../../lib/status';
+import { useQuotaFormat } from '../../me/api';
+import { DOLLAR_PRESETS, TIME_FORMAT } from '../schema';
+
+interface NumberProps {
+  value: number | null;
+  onChange: (v: number | null) => void;
+  onBlur: () => void;
+}
+
+/** Quota in quota units, with the dollar presets of spec 3 §5 (1, 10, 50, 100, 500, 1000 dollars). */
+export function QuotaInput({ value, onChange, onBlur }: NumberProps) {
+  const { data: status } = useStatus();
+  const perUnit = status?.quota_per_unit || 500000;
+  const fmt = useQuotaFormat();
+  return (
+    <div>
+      <InputNumber
+        data-testid="redemption-form-quota"
+        value={value}
+        min={1}
+        precision={0}
+        step={perUnit}
+        onChange={(v) => onChange(typeof v === 'number' ? v : null)}
+        onBlur={onBlur}
+        style={{ width: '100%' }}
+      />
+      <div className="tw-red-quick">
+        {DOLLAR_PRESETS.map((d) => {
+          const q = d * perUnit;
+          return (
+            <Button key={d} size="small" type={value === q ? 'primary' : 'default'} ghost={value === q} onClick={() => onChange(q)} data-testid={`redemption-form-preset-${d}`}>
+              {fmt(q)}
+            </Button>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+interface TimeProps {
+  value: number | null;
+  onChange: (v: number | null) => void;
+  onBlur: () => void;
+  placeholder: string;
+  testid: string;
+}
+
+/** A date-time as epoch seconds; cleared means none (null). */
+export function EpochInput({ value, onChange, onBlur, placeholder, testid }: TimeProps) {
+  return (
+    <DatePicker
+      data-testid={testid}
+      showTime
+      format={TIME_FORMAT}
+      value={value ? dayjs.unix(value) : null}
+      placeholder={placeholder}
+      onChange={(d) => onChange(d ? d.unix() : null)}
+      onBlur={onBlur}
+      style={{ width: '100%' }}
+    />
+  );
+}

@@ -1,0 +1,98 @@
+import { Flex, Table, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useQuotaFormat } from '../../me/api';
+import { useIsMobile } from '../../shell/useIsMobile';
+import { PAGE_SIZE_OPTIONS } from '../../users/hooks';
+import { isExhausted, RedemptionStatus, type Redemption } from '../api';
+import { formatTime } from '../schema';
+import { RedemptionActions } from './RedemptionActions';
+import { RedemptionStatusTag, UsesCell, ValidityCell } from './RedemptionCells';
+
+interface Props {
+  items: Redemption[];
+  loading: boolean;
+  page: number;
+  pageSize: number;
+  total: number;
+  selectedIds: number[];
+  onSelect: (ids: number[], rows: Redemption[]) => void;
+  onPageChange: (page: number, pageSize: number) => void;
+  onToggle: (r: Redemption) => Promise<void>;
+  onEdit: (r: Redemption) => void;
+  onDelete: (r: Redemption) => Promise<void>;
+}
+
+/** The code list: rows greyed when not unused or when a gift code has reached its max uses (spec 3 §4). */
+export function RedemptionsTable(p: Props) {
+  const { t } = useTranslation('redemption');
+  const quota = useQuotaFormat();
+  const mobile = useIsMobile();
+
+  const columns: TableColumnsType<Redemption> = [
+    { title: t('col.id'), dataIndex: 'id', width: 70 },
+    {
+      title: t('col.name'),
+      key: 'name',
+      width: mobile ? 150 : 230,
+      render: (_, r) => (
+        <Flex vertical gap={2} style={{ minWidth: 0 }}>
+          <Typography.Text strong ellipsis={{ tooltip: r.name }}>
+            {r.name}
+          </Typography.Text>
+          <Typography.Text type="secondary" className="tw-red-key" copyable={{ text: r.key }} data-testid={`redemption-key-${r.id}`}>
+            {r.key}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    { title: t('col.status'), key: 'status', width: 95, render: (_, r) => <RedemptionStatusTag r={r} /> },
+    { title: t('col.quota'), dataIndex: 'quota', width: 100, render: (n: number) => quota(n) },
+    { title: t('col.uses'), key: 'uses', width: 130, render: (_, r) => <UsesCell r={r} /> },
+    { title: t('col.created'), dataIndex: 'created_time', width: 160, render: (n: number) => formatTime(n) },
+    {
+      title: t('col.redeemedBy'),
+      key: 'used_user_id',
+      width: 110,
+      render: (_, r) => (r.used_user_id ? r.used_user_id : <Typography.Text type="secondary">{t('value.none')}</Typography.Text>),
+    },
+    { title: t('col.validity'), key: 'validity', width: 190, render: (_, r) => <ValidityCell r={r} /> },
+    {
+      title: t('col.actions'),
+      key: 'actions',
+      width: 150,
+      className: 'tw-red-actions-cell',
+      fixed: mobile ? undefined : 'right',
+      render: (_, r) => <RedemptionActions r={r} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />,
+    },
+  ];
+
+  return (
+    <Table<Redemption>
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      dataSource={p.items}
+      loading={p.loading}
+      scroll={{ x: 1150 }}
+      rowClassName={(r) => (r.status !== RedemptionStatus.Unused || isExhausted(r) ? 'tw-red-row-inactive' : '')}
+      onRow={(r) => ({ 'data-testid': `redemption-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
+      rowSelection={{
+        selectedRowKeys: p.selectedIds,
+        preserveSelectedRowKeys: true,
+        onChange: (keys, rows) => p.onSelect(keys as number[], rows),
+        columnWidth: 40,
+      }}
+      pagination={{
+        current: p.page,
+        pageSize: p.pageSize,
+        total: p.total,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+        showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
+        onChange: p.onPageChange,
+        responsive: true,
+      }}
+    />
+  );
+}

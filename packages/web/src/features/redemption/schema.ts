@@ -1,0 +1,61 @@
+import dayjs from 'dayjs';
+import { z } from 'zod';
+import type { Redemption, RedemptionInput } from './api';
+
+/** Limits mirrored from the server (spec 3 §5, §9). */
+export const NAME_MAX = 20;
+export const MAX_BATCH = 100;
+export const KEY_MAX = 32;
+/** Spec 2 §3: defaults of a new code. */
+export const DEFAULT_QUOTA = 100000;
+/** Spec 3 §5: quota presets in dollars. */
+export const DOLLAR_PRESETS = [1, 10, 50, 100, 500, 1000] as const;
+
+/** Editor state; messages are i18n keys, translated by the shell's FormField. */
+export const redemptionFormSchema = (creating: boolean) =>
+  z
+    .object({
+      name: z.string().trim().min(1, 'redemption:validation.nameRequired').max(NAME_MAX, 'redemption:validation.nameTooLong'),
+      quota: z.number('redemption:validation.quotaInteger').int('redemption:validation.quotaInteger').min(1, 'redemption:validation.quotaInteger'),
+      count: z.number('redemption:validation.countRange').int('redemption:validation.countRange').min(1, 'redemption:validation.countRange').max(MAX_BATCH, 'redemption:validation.countRange'),
+      key: z.string().trim().max(KEY_MAX, 'redemption:validation.keyFormat').regex(/^[A-Za-z0-9_-]*$/, 'redemption:validation.keyFormat'),
+      is_gift: z.boolean(),
+      /** null: blank, unlimited. */
+      max_uses: z.number().int('redemption:validation.maxUses').nullable(),
+      /** Epoch seconds; null blank. */
+      valid_from: z.number().nullable(),
+      valid_until: z.number().nullable(),
+    })
+    .superRefine((v, ctx) => {
+      if (creating && v.key && v.count !== 1) ctx.addIssue({ code: 'custom', path: ['count'], message: 'redemption:validation.keyCount' });
+      if (v.is_gift && v.max_uses !== null && v.max_uses !== -1 && v.max_uses < 1) ctx.addIssue({ code: 'custom', path: ['max_uses'], message: 'redemption:validation.maxUses' });
+      if (v.valid_from && v.valid_until && v.valid_from >= v.valid_until) ctx.addIssue({ code: 'custom', path: ['valid_until'], message: 'redemption:validation.window' });
+    });
+export type RedemptionForm = z.infer<ReturnType<typeof redemptionFormSchema>>;
+
+export function formDefaults(r?: Redemption): RedemptionForm {
+  return {
+    name: r?.name ?? '',
+    quota: r?.quota ?? DEFAULT_QUOTA,
+    count: 1,
+    key: '',
+    is_gift: r?.is_gift ?? false,
+    max_uses: r?.is_gift && r.max_uses > 0 ? r.max_uses : null,
+    valid_from: r?.valid_from || null,
+    valid_until: r?.valid_until || null,
+  };
+}
+
+export function toInput(v: RedemptionForm): RedemptionInput {
+  return {
+    name: v.name.trim(),
+    quota: v.quota,
+    is_gift: v.is_gift,
+    max_uses: v.is_gift ? (v.max_uses ?? -1) : -1,
+    valid_from: v.valid_from ?? 0,
+    valid_until: v.valid_until ?? 0,
+  };
+}
+
+export const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+export const formatTime = (epoch: number) => (epoch > 0 ? dayjs.unix(epoch).format(TIME_FORMAT) : '');

@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+const ROOT = { username: 'redroot', password: 'red-root-pass-1' };
+const USER = { username: 'redeemer', password: 'redeemer-pass-1' };
+
+async function login(page: Page, who: { username: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(who.username);
+  await page.getByTestId('login-password').fill(who.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}
+
+/** Calls the management API from the page with its session (as the console does). */
+function apiFromPage<T>(page: Page, method: string, url: string, body?: unknown): Promise<{ success: boolean; message: string; data: T }> {
+  return page.evaluate(
+    async ([m, u, b]) => {
+      const user = JSON.parse(localStorage.getItem('user') ?? '{}');
+      const headers: Record<string, string> = { 'New-Api-User': String(user.id) };
+      if (b !== undefined) headers['content-type'] = 'application/json';
+      const r = await fetch(u as string, { method: m as string, headers, body: b === undefined ? undefined : JSON.stringify(b) });
+      return r.json();
+    },
+    [method, url, body] as const,
+  );
+}
+
+/**
+ * Issue 5 in a real browser: an administrator creates a batch of codes on /admin/coupons and gets them as a
+ * downloaded text file; a user opens the wallet with ?code=, redeems one and sees the balance grow.
+ */
+describe('redemption codes in Chromium', () => {
+  let h: Harness;
+  let admin: Page;
+  let keys: string[] = [];
+  beforeAll(async () => {
+    h = await startHarness();
+    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    ({ page: admin } = await h.newPage());
+    await login(admin, ROOT);
+    const made = await apiFromPage(admin, 'POST', '/api/user/', { ...USER, display_name: USER.username });
+    expect(made.success).toBe(true);
+  });
+  afterAll(async () => h?.close());
+
+  it('creates three $10 codes and downloads them as a text file, one key per line', async () => {
+    await admin.goto('/admin/coupons');
+    await admin.getByTestId('redemptions-add').click();
+    await admin.getByTestId('redemption-form-name').fill('browser-batch');
+    await admin.getByTestId('redemption-form-preset-10').click();
+    const count = admin.getByTestId('redemption-form-count');
+    await count.fill('3');
+    await h.shot(admin, '70-redemption-editor');
+    const download = admin.waitForEvent('download');
+    await admin.getByTestId('redemption-form-submit').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('browser-batch-codes.txt');
+    const text = fs.readFileSync((await file.path())!, 'utf8');
+    keys = text.trim().split('\n');
+    expect(keys).toHaveLength(3);
+    for (const k of keys) expect(k).toMatch(/^[A-Za-z0-9]{32}$/);
+
+    // The downloaded lines are exactly the stored codes of this batch.
+    const listed = await apiFromPage<{ items: { key: string; name: string; quota: number; status: number }[] }>(admin, 'GET', '/api/redemption/search?keyword=browser-batch');
+    expect(listed.data.items.map((r) => r.key).sort()).toEqual([...keys].sort());
+    for (const r of listed.data.items) expect(r).toMatchObject({ name: 'browser-batch', quota: 5_000_000, status: 1 });
+
+    await admin.getByTestId('redemptions-created-keys').waitFor();
+    expect(await admin.getByTestId('redemptions-created-keys').inputValue()).toBe(keys.join('\n'));
+    await h.shot(admin, '71-redemption-created');
+    await admin.keyboard.press('Escape');
+    await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(3);
+    await h.shot(admin, '72-redemption-list');
+  });
+
+  it('refuses bulk disable without a selection, then searches and disables one code', async () => {
+    await admin.getByTestId('redemptions-bulk').click();
+    await admin.getByTestId('redemptions-bulk-disable').click();
+    await admin.getByText('Please select at least one redemption code!').or(admin.getByText('请至少选择一个兑换码！')).waitFor();
+
+    await admin.getByTestId('redemptions-search').fill(keys[2]!);
+    await admin.getByTestId('redemptions-search-submit').click();
+    await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(1);
+    const row = admin.locator('[data-testid^="redemption-row-"]').first();
+    const id = (await row.getAttribute('data-testid'))!.replace('redemption-row-', '');
+    await admin.getByTestId(`redemption-toggle-${id}`).click();
+    await expect.poll(() => admin.getByTestId(`redemption-status-${id}`).textContent()).toMatch(/Disabled|已禁用/);
+    await h.shot(admin, '73-redemption-disabled');
+  });
+
+  it('lets a user redeem a code from the wallet link (?code=) and shows the new balance', async () => {
+    const { page } = await h.newPage();
+    await login(page, USER);
+    await page.goto(`/app/wallet?code=${keys[0]}`);
+    const input = page.getByTestId('redeem-input');
+    await expect.poll(() => input.inputValue()).toBe(keys[0]);
+    await expect.poll(() => page.getByTestId('me-quota').textContent()).toContain('$0.00');
+    await page.getByTestId('redeem-button').click();
+    await expect.poll(() => page.getByTestId('redeem-result').textContent()).toContain('$10.00');
+    await expect.poll(() => page.getByTestId('me-quota').textContent()).toContain('$10.00');
+    expect(await input.inputValue()).toBe('');
+    await h.shot(page, '74-wallet-redeemed');
+
+    // The same code again: the server's message is shown and the balance does not move.
+    await input.fill(keys[0]!);
+    await page.getByTestId('redeem-button').click();
+    await page.getByText('redemption code already used').first().waitFor();
+    const self = await apiFromPage<{ quota: number }>(page, 'GET', '/api/user/self');
+    expect(self.data.quota).toBe(5_000_000);
+    await h.shot(page, '75-wallet-redeem-used');
+    await page.context().close();
+
+    // The admin's list shows the code as used, with the redeemer's id.
+    await admin.getByTestId('redemptions-search').fill('');
+    await admin.getByTestId('redemptions-search-submit').click();
+    const used = await apiFromPage<{ items: { id: number; key: string; status: number; used_user_id: number }[] }>(admin, 'GET', '/api/redemption/');
+    const row = used.data.items.find((r) => r.key === keys[0])!;
+    expect(row.status).toBe(3);
+    expect(row.used_user_id).toBeGreaterThan(0);
+    await expect.poll(() => admin.getByTestId(`redemption-status-${row.id}`).textContent()).toMatch(/Used|已使用/);
+    await h.shot(admin, '76-redemption-used');
+  });
+});
