@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
 import { resolveModelMapping } from '../modules/channels/parse.js';
 import { formatFor } from './ir/formats.js';
+import { parseData } from './ir/upstream-only.js';
 import { adaptorFor } from './providers/index.js';
 import { prepareRequest } from './providers/prepare.js';
 import { openAIPaths } from './providers/openai/request.js';
@@ -29,7 +30,8 @@ export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServi
   if (!adaptor) return { ok: false, status: 0, message: `channel type ${channel.type} is not supported by this version`, elapsedMs: 0 };
   const call = { channel, key: channel.keys[keyIndex]!, model: mapped.model, stream: false, openaiPath: openAIPaths.chat, options: ctx.options };
   const { url, headers } = adaptor.target(call);
-  const body = formatFor(adaptor.format).requestFromIR({ model: mapped.model, system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], maxTokens: 1, stream: false });
+  const format = formatFor(adaptor.format);
+  const body = format.requestFromIR({ model: mapped.model, system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], maxTokens: 1, stream: false });
   const sent = await prepareRequest(adaptor, call, url, headers, body);
   if ('error' in sent) return { ok: false, status: sent.error.status, message: sent.error.message, elapsedMs: Date.now() - started };
   const { request } = await import('undici');
@@ -48,6 +50,10 @@ export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServi
       for (const k of channel.keys) if (k.length >= 6) message = message.split(k).join('***');
       return { ok: false, status: res.statusCode, message: message || `HTTP ${res.statusCode}`, elapsedMs };
     }
+    // Some upstreams (Tencent, Coze) refuse in a 200 JSON answer.
+    const json = format.answerError && String(res.headers['content-type'] ?? '').includes('application/json') ? parseData(text) : undefined;
+    const fault = json && format.answerError?.(json);
+    if (fault) return { ok: false, status: fault.status, message: fault.message, elapsedMs };
     return { ok: true, status: res.statusCode, message: '', elapsedMs };
   } catch (err) {
     return { ok: false, status: 0, message: `upstream unreachable: ${(err as Error).message}`, elapsedMs: Date.now() - started };

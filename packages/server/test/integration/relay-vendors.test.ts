@@ -236,6 +236,14 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     expect(await lastLog('rerank-v3.5')).toEqual({ quota: Math.round(counted * 0.5), prompt: counted, completion: 0, stream: 0, channel: 'cohere-rerank' });
   });
 
+  it('the model list of a compatible vendor is fetched under its prefix (Volcengine /api/v3/models, Cloudflare by account)', async () => {
+    const res = await root.call<string[]>('POST', '/api/channel/fetch_models', { type: 45, base_url: mock.url, key: 'ark-key' });
+    expect(res.body).toMatchObject({ success: true, data: ['gpt-4o-mini'] });
+    expect(lastRequest()).toMatchObject({ path: '/api/v3/models', auth: 'Bearer ark-key' });
+    await root.call<string[]>('POST', '/api/channel/fetch_models', { type: 39, base_url: mock.url, key: 'acct-9|cf-token' });
+    expect(lastRequest()).toMatchObject({ path: '/client/v4/accounts/acct-9/ai/v1/models', auth: 'Bearer cf-token' });
+  });
+
   it('Anthropic SDK → Cohere channel, streamed: converted both ways, billed from billed_units', async () => {
     const anthropic = new Anthropic({ apiKey: key, baseURL: base, maxRetries: 0 });
     const stream = anthropic.messages.stream({ model: 'command-r', max_tokens: 64, system: 'be brief', messages: [{ role: 'user', content: 'hi' }] });
@@ -258,6 +266,12 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     }
     await drainWriter(t);
     expect(await quotaOf()).toBe(before);
+    // The channel test sees the refusal too.
+    const ids = (await root.call<{ items: { id: number; name: string }[] }>('GET', '/api/channel/search?keyword=tencent')).body.data!.items;
+    const tested = await root.call('GET', `/api/channel/test/${ids.find((c) => c.name === 'tencent-bad')!.id}`);
+    expect(tested.body).toMatchObject({ success: false, message: expect.stringContaining('AuthFailure.SignatureFailure') });
+    const good = await root.call('GET', `/api/channel/test/${ids.find((c) => c.name === 'tencent')!.id}`);
+    expect(good.body).toMatchObject({ success: true });
   });
 
   it('an upstream error reaches the client in its protocol and is not billed', async () => {

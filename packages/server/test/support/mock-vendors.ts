@@ -14,7 +14,7 @@ type Json = Record<string, unknown>;
 
 /** The OpenAI path a compatible vendor's path stands for (`/api/paas/v4/chat/completions` → `/v1/chat/completions`). */
 export function vendorOpenAIPath(path: string): string | undefined {
-  const m = /^(?:\/compatible-mode\/v1|\/api\/paas\/v4|\/api\/v3|\/v2|\/client\/v4\/accounts\/[^/]+\/ai\/v1)\/(chat\/completions|embeddings)$/.exec(path);
+  const m = /^(?:\/compatible-mode\/v1|\/api\/paas\/v4|\/api\/v3|\/v2|\/client\/v4\/accounts\/[^/]+\/ai\/v1)\/(chat\/completions|embeddings|models)$/.exec(path);
   return m ? `/v1/${m[1]}` : undefined;
 }
 

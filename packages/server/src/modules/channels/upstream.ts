@@ -1,6 +1,7 @@
 import { channelTypeById } from '@tollway/shared';
 import { request } from 'undici';
 import { ApiError } from '../../http/errors.js';
+import { compatibleTarget } from '../../relay/providers/openai/vendors.js';
 import { redactKeys } from './status.js';
 
 const TIMEOUT_MS = 20_000;
@@ -72,8 +73,10 @@ export async function fetchUpstreamModels(type: number, baseUrl: string, key: st
       pageToken = body.nextPageToken;
     }
   } else {
-    const headers: Record<string, string> = type === 14 ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' } : { authorization: `Bearer ${key}` };
-    const body = await getJson<{ data?: { id?: string }[] }>(`${base}/v1/models`, headers, key);
+    // OpenAI-compatible vendors list their models under their own prefix (e.g. /api/v3/models).
+    const vendor = compatibleTarget({ type, other: '' }, key, '/v1/models');
+    const headers: Record<string, string> = type === 14 ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' } : { authorization: `Bearer ${vendor.key}` };
+    const body = await getJson<{ data?: { id?: string }[] }>(`${base}${vendor.path}`, headers, key);
     if (!Array.isArray(body.data)) throw new ApiError('the upstream model list has no data array', 502);
     for (const m of body.data) if (typeof m?.id === 'string' && m.id) ids.add(m.id);
   }

@@ -1,5 +1,3 @@
-import type { CachedChannel } from '../../../modules/channels/cache.js';
-
 /**
  * OpenAI-compatible vendors as data: where each serves the OpenAI endpoints (the prefix replacing `/v1` in
  * `/v1/chat/completions`, `/v1/embeddings`, …) and how its key reads. Everything else — body, Bearer auth,
@@ -32,8 +30,8 @@ export const compatibleVendors: Readonly<Record<number, CompatibleVendor>> = {
   46: { prefix: '/v2' },
 };
 
-/** The upstream path and Bearer key for an OpenAI path on a channel of a compatible vendor. */
-export function compatibleTarget(channel: CachedChannel, key: string, openaiPath: string): { path: string; key: string } {
+/** The upstream path and Bearer key for an OpenAI path on a channel (type, `other` field) of a compatible vendor. */
+export function compatibleTarget(channel: { type: number; other: string }, key: string, openaiPath: string): { path: string; key: string } {
   const vendor = compatibleVendors[channel.type];
   if (!vendor) return { path: openaiPath, key };
   let prefix = vendor.prefix;
