@@ -121,6 +121,9 @@ describe('redemption codes in Chromium', () => {
     expect(row.status).toBe(3);
     expect(row.used_user_id).toBeGreaterThan(0);
     await expect.poll(() => admin.getByTestId(`redemption-status-${row.id}`).textContent()).toMatch(/Used|已使用/);
+    // A used code can be neither edited nor enabled again (spec 3 §4).
+    expect(await admin.getByTestId(`redemption-edit-${row.id}`).isDisabled()).toBe(true);
+    expect(await admin.getByTestId(`redemption-toggle-${row.id}`).isDisabled()).toBe(true);
     await h.shot(admin, '76-redemption-used');
   });
 });
