@@ -38,6 +38,18 @@ describe('Claude settings on an Anthropic Messages body', () => {
     expect(r.body.max_tokens).toBe(9000);
   });
 
+  it('-thinking relaxes a forced tool_choice to auto (Anthropic allows only auto or none with thinking); a request thinking on its own keeps it', () => {
+    const tools = [{ name: 'get_weather', input_schema: { type: 'object' } }];
+    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({
+      type: 'auto',
+      disable_parallel_tool_use: true,
+    });
+    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'any' }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({ type: 'auto' });
+    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'none' }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({ type: 'none' });
+    const own = { model: 'c-thinking', max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, tools, tool_choice: { type: 'any' }, messages: [msg] };
+    expect(applyClaudeSettings(own, 'c-thinking', claude()).body.tool_choice).toEqual({ type: 'any' });
+  });
+
   it('adapter off: the model is sent as named and no thinking is added', () => {
     const r = applyClaudeSettings({ model: 'c-thinking', max_tokens: 9000, temperature: 0.3, messages: [msg] }, 'c-thinking', claude({ thinkingAdapter: false }));
     expect(r.model).toBe('c-thinking');

@@ -59,7 +59,8 @@ export function claudeHeadersOf(s: Pick<ClaudeSettings, 'headers'>, ...names: st
  * - max_tokens missing or 0 → the configured default for the model;
  * - `-thinking` (adapter on) → suffix stripped; thinking enabled with budget_tokens = max_tokens × share
  *   (max_tokens raised to 1280 first so the budget reaches Anthropic's 1024 minimum), temperature 1, top_p and
- *   top_k removed as Anthropic requires with thinking. A body that already enables thinking keeps its own budget.
+ *   top_k removed as Anthropic requires with thinking, a forced tool_choice relaxed to auto (thinking allows only
+ *   auto or none). A body that already enables thinking keeps its own budget and tool choice.
  */
 export function applyClaudeSettings(body: Json, model: string, s: ClaudeSettings): { model: string; body: Json; headers: Record<string, string> } {
   const { model: base, thinking } = claudeThinkingSuffix(model, s);
@@ -71,6 +72,9 @@ export function applyClaudeSettings(body: Json, model: string, s: ClaudeSettings
       out.max_tokens = Math.max(Number(out.max_tokens), MIN_MAX_TOKENS_WITH_THINKING);
       const budget = Math.min(Math.max(Math.floor(out.max_tokens * s.budgetShare), MIN_BUDGET), out.max_tokens - 1);
       out.thinking = { type: 'enabled', budget_tokens: budget };
+      // Anthropic accepts only tool_choice auto or none with thinking: a forced choice would fail the call.
+      const tc = out.tool_choice;
+      if (tc?.type === 'any' || tc?.type === 'tool') out.tool_choice = { type: 'auto', ...(tc.disable_parallel_tool_use !== undefined ? { disable_parallel_tool_use: tc.disable_parallel_tool_use } : {}) };
     }
     out.temperature = 1;
     delete out.top_p;
