@@ -11,6 +11,7 @@ export * from './schemas/data.js';
 export * from './schemas/checkin.js';
 export * from './schemas/task.js';
 export * from './schemas/message.js';
+export * from './schemas/topup.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';

@@ -1,8 +1,8 @@
-import { paged } from '@tollway/shared';
+import { paged, topUpInfo, topUpRecord } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
-import { amountBody, completeBody, epayNotifyParams, payBody, topUpInfo, topUpListQuery, topUpRecord } from './schema.js';
+import { amountBody, completeBody, epayNotifyParams, payBody, topUpListQuery } from './schema.js';
 import { NOTIFY_PATH, topUpsOf } from './service.js';
 
 /** Epay sends its notify as a query string (GET) or a form body (POST). */

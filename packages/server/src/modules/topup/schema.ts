@@ -28,28 +28,5 @@ export const topUpListQuery = pageQuery.extend({ keyword: z.string().trim().max(
 
 export const completeBody = z.object({ trade_no: z.string().trim().min(1, 'trade_no is required').max(255) });
 
-export const topUpRecord = z.object({
-  id: z.number().int(),
-  user_id: z.number().int(),
-  amount: z.number().int(),
-  money: z.number(),
-  trade_no: z.string(),
-  payment_method: z.string(),
-  create_time: z.number().int(),
-  complete_time: z.number().int(),
-  status: z.enum(['pending', 'success', 'expired']),
-});
-
-export const topUpInfo = z.object({
-  enable_online_topup: z.boolean(),
-  min_topup: z.number(),
-  price: z.number(),
-  /** The caller's group top-up ratio. */
-  group_ratio: z.number(),
-  pay_methods: z.array(z.object({ name: z.string(), type: z.string() })),
-  amount_options: z.array(z.number().int()),
-  top_up_link: z.string(),
-});
-
 /** What Epay sends to the notify URL (query string or form body). */
 export const epayNotifyParams = z.record(z.string(), z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0]! : v)));

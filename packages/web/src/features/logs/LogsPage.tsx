@@ -7,7 +7,7 @@ import { useStatus } from '../../lib/status';
 import { PageHeader } from '../shell/PageHeader';
 import { useStoredUser } from '../shell/session';
 import { useIsMobile } from '../shell/useIsMobile';
-import { PAGE_SIZE_OPTIONS, usePageSize } from '../users/hooks';
+import { usePaging } from '../users/hooks';
 import { fetchLogs, fetchLogStat, LOGS_KEY, useLogGroups, type LogRow } from './api';
 import { ColumnSettings } from './components/ColumnSettings';
 import { LogDetails } from './components/LogDetails';
@@ -28,8 +28,7 @@ export default function LogsPage() {
   const { data: status } = useStatus();
   const queryClient = useQueryClient();
 
-  const [pageSize, setPageSize] = usePageSize('logs-page-size');
-  const [page, setPage] = useState(1);
+  const { page, pageSize, setPage, pagination } = usePaging('logs-page-size', (r) => t('pageInfo', r));
   const [draft, setDraft] = useState<LogDraft>(defaultDraft);
   const [applied, setApplied] = useState(() => toFilters(draft));
   const [visible, setVisible] = useColumnVisibility();
@@ -116,21 +115,7 @@ export default function LogsPage() {
             columnWidth: 40,
             fixed: mobile ? undefined : 'left',
           }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-            showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
-            onChange: (p, size) => {
-              if (size !== pageSize) {
-                setPageSize(size);
-                setPage(1);
-              } else setPage(p);
-            },
-            responsive: true,
-          }}
+          pagination={pagination(list.data?.total ?? 0)}
         />
       </Card>
     </>

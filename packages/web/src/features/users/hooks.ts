@@ -1,3 +1,4 @@
+import type { TablePaginationConfig } from 'antd';
 import { useCallback, useState, useSyncExternalStore } from 'react';
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
@@ -17,6 +18,31 @@ export function usePageSize(key: string): [number, (n: number) => void] {
     [key],
   );
   return [size, update];
+}
+
+/**
+ * The page and remembered page size of a paged table, and antd's pagination for `total` rows: a new page size
+ * goes back to page 1; `pageInfo` words the "Items {start} - {end} of {total}" text.
+ */
+export function usePaging(key: string, pageInfo: (range: { start: number; end: number; total: number }) => string) {
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = usePageSize(key);
+  const pagination = (total: number): TablePaginationConfig => ({
+    current: page,
+    pageSize,
+    total,
+    showSizeChanger: true,
+    pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+    showTotal: (tot, [start, end]) => pageInfo({ start, end, total: tot }),
+    onChange: (p, size) => {
+      if (size !== pageSize) {
+        setPageSize(size);
+        setPage(1);
+      } else setPage(p);
+    },
+    responsive: true,
+  });
+  return { page, pageSize, setPage, pagination };
 }
 
 const MOBILE_QUERY = '(max-width: 600px)';

@@ -1,0 +1,169 @@
+import { AlipayCircleOutlined, ShoppingOutlined, WalletOutlined, WechatOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Flex, InputNumber, Skeleton, Space, Typography } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TopUpInfo } from '@tollway/shared';
+import { useSubmit } from '../../lib/useSubmit';
+import { useQuotaFormat } from '../me/api';
+import { requestPay, submitPaymentForm, TOPUP_KEY, usePayable, useTopUpInfo, useUnitQuota } from './api';
+
+const METHOD_ICON: Record<string, ReactNode> = {
+  zfb: <AlipayCircleOutlined style={{ color: '#1677ff' }} />,
+  wx: <WechatOutlined style={{ color: '#07c160' }} />,
+};
+
+/** Opens the top-up link (where redemption codes are sold), or says that none is set (spec 3 §8). */
+function BuyCodeButton({ link }: { link: string }) {
+  const { t } = useTranslation('wallet');
+  const { message } = App.useApp();
+  const open = () => {
+    if (!link) void message.error(t('topup.noLink'));
+    else window.open(link, '_blank', 'noopener');
+  };
+  return (
+    <Button icon={<ShoppingOutlined />} onClick={open} data-testid="topup-buy-code">
+      {t('topup.buyCode')}
+    </Button>
+  );
+}
+
+/** The amount after the user stopped typing for a moment (one price request per pause, not per key). */
+function useSettled<T>(value: T, ms = 300): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+function OnlineTopUp({ info }: { info: TopUpInfo }) {
+  const { t } = useTranslation('wallet');
+  const { message } = App.useApp();
+  const fmt = useQuotaFormat();
+  const queryClient = useQueryClient();
+  const { loading, run } = useSubmit();
+  const [paying, setPaying] = useState('');
+  const [amount, setAmount] = useState<number | null>(() => info.amount_options[0] ?? Math.max(1, info.min_topup));
+  const settled = useSettled(amount);
+  const belowMin = amount !== null && amount < info.min_topup;
+  const payable = usePayable(settled, !belowMin && settled === amount);
+  // Amounts are labelled the way balances are shown.
+  const unitQuota = useUnitQuota();
+
+  const pay = (method: string) => {
+    if (amount === null || belowMin) {
+      void message.error(t('topup.minimum', { min: info.min_topup }));
+      return;
+    }
+    setPaying(method);
+    void run(async () => {
+      const res = await requestPay(amount, method);
+      if (!res.url || !res.data) {
+        void message.error(t('topup.payFailed'));
+        return;
+      }
+      submitPaymentForm(res.url, res.data);
+      void message.success(t('topup.opened'));
+      await queryClient.invalidateQueries({ queryKey: [...TOPUP_KEY, 'records'] });
+    });
+  };
+
+  let payableText: string;
+  if (belowMin) payableText = t('topup.minimum', { min: info.min_topup });
+  else if (payable.isError) payableText = (payable.error as Error).message;
+  else if (payable.data && settled === amount) payableText = t('topup.payableValue', { money: payable.data });
+  else payableText = t('topup.calculating');
+
+  return (
+    <Flex vertical gap={16}>
+      {info.amount_options.length > 0 && (
+        <Flex wrap gap={8} data-testid="topup-presets">
+          {info.amount_options.map((a) => (
+            <Button
+              key={a}
+              type={a === amount ? 'primary' : 'default'}
+              ghost={a === amount}
+              onClick={(e) => {
+                setAmount(a);
+                // A clicked preset keeps no focus ring: only the selected one is highlighted.
+                e.currentTarget.blur();
+              }}
+              data-testid={`topup-preset-${a}`}
+            >
+              {fmt(a * unitQuota)}
+            </Button>
+          ))}
+        </Flex>
+      )}
+      <Flex wrap gap={24} align="flex-end">
+        <div>
+          <Typography.Text type="secondary">{t('topup.amount')}</Typography.Text>
+          <InputNumber
+            style={{ display: 'block', width: 200, marginTop: 4 }}
+            min={1}
+            precision={0}
+            value={amount}
+            onChange={(v) => setAmount(v === null ? null : Math.max(1, Math.floor(Number(v))))}
+            placeholder={t('topup.amountHint', { min: info.min_topup })}
+            data-testid="topup-amount"
+          />
+        </div>
+        <div>
+          <Typography.Text type="secondary">{t('topup.payable')}</Typography.Text>
+          <Typography.Title level={3} style={{ margin: '4px 0 0' }} type={belowMin || payable.isError ? 'danger' : undefined} data-testid="topup-payable">
+            {payableText}
+          </Typography.Title>
+        </div>
+      </Flex>
+      {info.group_ratio !== 1 && <Typography.Text type="secondary">{t('topup.groupRatio', { ratio: info.group_ratio })}</Typography.Text>}
+      <div>
+        <Typography.Text type="secondary">{t('topup.method')}</Typography.Text>
+        <Flex wrap gap={8} style={{ marginTop: 6 }}>
+          {info.pay_methods.map((m) => (
+            <Button
+              key={m.type}
+              size="large"
+              icon={METHOD_ICON[m.type]}
+              loading={loading && paying === m.type}
+              disabled={loading && paying !== m.type}
+              onClick={() => pay(m.type)}
+              data-testid={`topup-pay-${m.type}`}
+            >
+              {m.type === 'zfb' || m.type === 'wx' ? t(`topup.${m.type}`) : m.name}
+            </Button>
+          ))}
+        </Flex>
+      </div>
+    </Flex>
+  );
+}
+
+/** Online top-up through Epay (spec 3 §7): amount, live payable amount, payment method; or why it is off. */
+export function TopUpCard() {
+  const { t } = useTranslation('wallet');
+  const info = useTopUpInfo();
+  return (
+    <Card
+      data-testid="topup-card"
+      title={
+        <Space>
+          <WalletOutlined />
+          {t('topup.title')}
+        </Space>
+      }
+      extra={info.data && <BuyCodeButton link={info.data.top_up_link} />}
+    >
+      {info.isError ? (
+        <Alert type="error" showIcon message={t('loadFailed')} action={<Button size="small" onClick={() => void info.refetch()}>{t('retry')}</Button>} />
+      ) : !info.data ? (
+        <Skeleton active paragraph={{ rows: 3 }} />
+      ) : info.data.enable_online_topup ? (
+        <OnlineTopUp info={info.data} />
+      ) : (
+        <Alert type="info" showIcon message={t('topup.disabled')} data-testid="topup-disabled" />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,62 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DEFAULT_QUOTA_PER_UNIT, type TopUpInfo, type TopUpRecord } from '@tollway/shared';
+import { api, apiGet } from '../../lib/api';
+import { useStatus } from '../../lib/status';
+
+export const TOPUP_KEY = ['topup'] as const;
+
+/** Quota in one unit of a top-up amount: QuotaPerUnit, or 1 when balances are shown in tokens (amounts are tokens then). */
+export function useUnitQuota(): number {
+  const { data: status } = useStatus();
+  return status?.display_in_currency === false ? 1 : (status?.quota_per_unit ?? DEFAULT_QUOTA_PER_UNIT);
+}
+
+export function useTopUpInfo() {
+  return useQuery({ queryKey: [...TOPUP_KEY, 'info'], queryFn: () => apiGet<TopUpInfo>('/api/user/topup/info') });
+}
+
+export function useTopUpRecords(page: number, pageSize: number) {
+  return useQuery({
+    queryKey: [...TOPUP_KEY, 'records', page, pageSize],
+    queryFn: () => apiGet<{ items: TopUpRecord[]; total: number }>(`/api/user/topup/self?p=${page}&page_size=${pageSize}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * POST /api/user/amount: the payable money as text ("73.00"), or the server's reason (e.g. below the
+ * minimum) shown next to the amount instead of a toast, since it follows every keystroke.
+ */
+export function usePayable(amount: number | null, enabled: boolean) {
+  return useQuery({
+    queryKey: [...TOPUP_KEY, 'amount', amount],
+    enabled: enabled && amount !== null,
+    retry: false,
+    queryFn: async () => (await api<string>('POST', '/api/user/amount', { amount }, { silent: true })).data ?? '',
+  });
+}
+
+/** POST /api/user/pay: the Epay form (fields) and where to send it. */
+export async function requestPay(amount: number, paymentMethod: string): Promise<{ url?: string; data?: Record<string, string> }> {
+  const res = await api<Record<string, string>>('POST', '/api/user/pay', { amount, payment_method: paymentMethod });
+  return res as unknown as { url?: string; data?: Record<string, string> };
+}
+
+/** Sends the signed fields to the payment page as a form POST in a new tab (as the Epay page-jump API wants). */
+export function submitPaymentForm(url: string, fields: Record<string, string>): void {
+  const form = document.createElement('form');
+  form.method = 'POST';
+  form.action = url;
+  form.target = '_blank';
+  form.style.display = 'none';
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.appendChild(input);
+  }
+  document.body.appendChild(form);
+  form.submit();
+  form.remove();
+}
