@@ -122,14 +122,18 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     expect(list.body.data!.items[0]).toMatchObject({ trade_no: other.data.out_trade_no, status: 'pending', amount: 10, money: 58.4, payment_method: 'wxpay', complete_time: 0 });
   });
 
-  it('credits a paid order exactly once when the same notify arrives 20 times at once', async () => {
+  it('credits a paid order exactly once when the same notify arrives 20 times at once; the relay balance follows', async () => {
     const order = await pay(payer, 10);
     const before = await sums();
     const quotaBefore = await quotaOf(payer);
+    // The relay holds the balance in memory (or Redis): it must learn the credit.
+    const ledger = t.runtime.ctx.relay.ledger;
+    expect(await ledger.available('users', payer.userId!)).toBe(quotaBefore);
     const params = notifyParams(order.data);
     const answers = await Promise.all(Array.from({ length: 20 }, () => notifyGet(params)));
     expect(answers.map((a) => a.body)).toEqual(Array(20).fill('success'));
     expect(await quotaOf(payer)).toBe(quotaBefore + 10 * UNIT);
+    expect(await ledger.available('users', payer.userId!)).toBe(quotaBefore + 10 * UNIT);
     const after = await sums();
     expect(after.users - before.users).toBe(10 * UNIT);
     expect(after.logs - before.logs).toBe(10 * UNIT);
