@@ -3,15 +3,11 @@ import OpenAI from 'openai';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
+import { apiAs as api, loginSession, type Session } from './api-session.js';
 import { startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'dashroot', password: 'dash-root-pass-1' };
 const USER = { username: 'dashuser', password: 'dash-user-pass-1' };
-
-interface Session {
-  cookie: string;
-  id: number;
-}
 
 /**
  * Issue 5's data dashboard in a real browser: calls relayed through the server to the mock upstream become
@@ -24,21 +20,7 @@ describe('data dashboard in Chromium', () => {
   let root: Session;
   let page: Page;
 
-  const api = async <T>(s: Session, method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${h.baseUrl}${path}`, {
-      method,
-      headers: { cookie: s.cookie, 'new-api-user': String(s.id), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const env = (await res.json()) as { success: boolean; message: string; data: T };
-    if (!env.success) throw new Error(`${method} ${path}: ${env.message}`);
-    return env.data;
-  };
-  const login = async (u: { username: string; password: string }): Promise<Session> => {
-    const res = await fetch(`${h.baseUrl}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(u) });
-    const env = (await res.json()) as { data: { id: number } };
-    return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, id: env.data.id };
-  };
+  const login = (u: { username: string; password: string }) => loginSession(h.baseUrl, u);
   /** An OpenAI SDK client on a new token of the session's user. */
   const sdkFor = async (s: Session) => {
     const [tok] = await api<{ key: string }[]>(s, 'POST', '/api/token/', { name: 'dash', unlimited_quota: true });
@@ -46,9 +28,8 @@ describe('data dashboard in Chromium', () => {
     return new OpenAI({ apiKey: key, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
   };
   const ask = (sdk: OpenAI, model: string) => sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello dashboard' }] });
-  /** Logs in through the form; the console in English (the test machine has no CJK font for screenshots). */
+  /** Logs in through the form (the console in its default language, Chinese). */
   const browserLogin = async (p: Page, u: { username: string; password: string }) => {
-    await p.context().addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
     await p.goto('/login');
     // A new context loads and parses the whole console first: slow on a busy machine.
     await p.getByTestId('login-username').waitFor({ timeout: 45_000 });
@@ -132,8 +113,8 @@ describe('data dashboard in Chromium', () => {
   });
 
   it('regroups by day and shows the tokens metric', async () => {
-    await page.getByTestId('dashboard-granularity').getByText('Day', { exact: true }).click();
-    await page.getByTestId('dashboard-metric').getByText('Tokens', { exact: true }).click();
+    await page.getByTestId('dashboard-granularity').getByText('天', { exact: true }).click();
+    await page.getByTestId('dashboard-metric').getByText('Token', { exact: true }).click();
     await expect.poll(() => paintedPixels('dashboard-consumption-chart')).toBeGreaterThan(5000);
     expect(await page.getByTestId('dashboard-total-calls').textContent()).toBe(String(logged.calls));
     await page.waitForTimeout(1200);

@@ -12,12 +12,12 @@ export function useSelf() {
   return useQuery({ queryKey: SELF_KEY, queryFn: () => apiGet<UserPublic>('/api/user/self') });
 }
 
-/** Formats quota as currency or raw units per status.display_in_currency and quota_per_unit. */
+/** Formats quota as currency or raw units per status.display_in_currency and quota_per_unit (digits: decimals of currency). */
 export function useQuotaFormat() {
   const { data: status } = useStatus();
   const displayInCurrency = status?.display_in_currency ?? true;
   const quotaPerUnit = status?.quota_per_unit;
-  return useCallback((quota: number) => renderQuota(quota ?? 0, { displayInCurrency, quotaPerUnit }), [displayInCurrency, quotaPerUnit]);
+  return useCallback((quota: number, digits?: number) => renderQuota(quota ?? 0, { displayInCurrency, quotaPerUnit, digits }), [displayInCurrency, quotaPerUnit]);
 }
 
 /** Role label key: super administrator, administrator or user. */

@@ -11,11 +11,13 @@ export default {
     models: { title: '可用模型', empty: '暂无可用模型', more: '展开全部（{{count}}）', less: '收起', copied: '模型名称已复制' },
     checkIn: {
       title: '每日签到',
-      desc: '每天签到可获得随机额度奖励',
       button: '立即签到',
       done: '今日已签到',
       success: '签到成功，获得 {{quota}}',
       failed: '签到失败，请稍后再试',
+      rewardFixed: '每日签到奖励 {{quota}}',
+      rewardRange: '每日签到随机奖励 {{min}} ~ {{max}}',
+      today: '今日已获得 {{quota}}',
     },
     invite: {
       title: '邀请奖励',
@@ -121,11 +123,13 @@ export default {
     models: { title: 'Available models', empty: 'No models available', more: 'Show all ({{count}})', less: 'Show less', copied: 'Model name copied' },
     checkIn: {
       title: 'Daily check-in',
-      desc: 'Check in every day for a random quota reward',
       button: 'Check in',
       done: 'Checked in today',
       success: 'Checked in, you received {{quota}}',
       failed: 'Check-in failed, try again later',
+      rewardFixed: 'Daily reward: {{quota}}',
+      rewardRange: 'Daily reward: a random amount from {{min}} to {{max}}',
+      today: 'Received today: {{quota}}',
     },
     invite: {
       title: 'Invite rewards',

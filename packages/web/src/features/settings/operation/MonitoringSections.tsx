@@ -4,11 +4,11 @@ import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
 import { LogCleanup } from './LogCleanup';
 
-const LOGS: OptionKey[] = ['LogConsumeEnabled', 'LogChatContentEnabled', 'LogErrorEnabled'];
+const LOGS: OptionKey[] = ['LogConsumeEnabled', 'LogChatContentEnabled', 'LogErrorEnabled', 'LogRetentionDays'];
 const DASHBOARD: OptionKey[] = ['DataExportEnabled', 'DataExportInterval', 'DataExportDefaultTime'];
 const MONITORING: OptionKey[] = ['ChannelDisableThreshold', 'AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'AutomaticDisableKeywords'];
 
-/** What is logged, and clean-up of old logs. */
+/** What is logged, how long it is kept, and clean-up of old logs. */
 export function LogSection() {
   const { t } = useTranslation('settings');
   return (
@@ -16,6 +16,7 @@ export function LogSection() {
       <OptionField k="LogConsumeEnabled" />
       <OptionField k="LogChatContentEnabled" />
       <OptionField k="LogErrorEnabled" />
+      <OptionField k="LogRetentionDays" min={0} max={36500} suffix={t('unit.days')} />
       <LogCleanup />
     </SettingsSection>
   );

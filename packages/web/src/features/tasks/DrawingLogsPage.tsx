@@ -1,0 +1,39 @@
+import { Tag, type TableColumnsType } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { MjRow } from './api';
+import { cells } from './cells';
+import { SUBMIT_CODES } from './status';
+import { TaskListPage } from './TaskListPage';
+
+/** Drawing default range (spec 3 §9): the last 30 days. */
+const lastThirtyDays = (): [dayjs.Dayjs, null] => [dayjs().subtract(30, 'day').startOf('day'), null];
+
+/** /app/logs/drawing: drawing task logs (spec 3 §3, §4); the channel column for administrators. */
+export default function DrawingLogsPage() {
+  const { t } = useTranslation('tasks');
+  const columns = (admin: boolean): TableColumnsType<MjRow> => [
+    { key: 'submit', title: t('col.submitTime'), dataIndex: 'submit_time', width: 165, render: cells.time },
+    { key: 'duration', title: t('col.duration'), width: 90, render: (_, r) => cells.duration(t, r, true) },
+    ...(admin ? [{ key: 'channel', title: t('col.channel'), dataIndex: 'channel_id', width: 80, render: cells.channel }] : []),
+    { key: 'action', title: t('col.action'), dataIndex: 'action', width: 120, render: (a: string) => cells.action(t, a) },
+    { key: 'id', title: t('col.mjId'), dataIndex: 'mj_id', width: 160, render: cells.id },
+    {
+      key: 'code',
+      title: t('col.code'),
+      dataIndex: 'code',
+      width: 100,
+      render: (c: number) => {
+        const known = SUBMIT_CODES[c];
+        return <Tag color={known?.color ?? 'default'}>{known ? t(`code.${known.key}`) : t('code.unknown')}</Tag>;
+      },
+    },
+    { key: 'status', title: t('col.status'), dataIndex: 'status', width: 100, render: (s: string) => cells.state(t, s) },
+    { key: 'progress', title: t('col.progress'), dataIndex: 'progress', width: 120, render: cells.progress },
+    { key: 'image', title: t('col.image'), dataIndex: 'image_url', width: 80, render: (url: string, r) => cells.image(url, r.prompt) },
+    { key: 'prompt', title: t('col.prompt'), dataIndex: 'prompt', width: 240, render: (p: string) => cells.text(p) },
+    { key: 'promptEn', title: t('col.promptEn'), dataIndex: 'prompt_en', width: 240, render: (p: string) => cells.text(p) },
+    { key: 'fail', title: t('col.failReason'), dataIndex: 'fail_reason', width: 200, render: (f: string) => cells.text(f, true) },
+  ];
+  return <TaskListPage<MjRow> kind="drawing" title={t('drawing.title')} subtitle={t('drawing.subtitle')} idLabel={t('filter.mjId')} defaultRange={lastThirtyDays} columns={columns} />;
+}

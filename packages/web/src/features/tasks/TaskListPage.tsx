@@ -1,0 +1,83 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Card, Table, type TableColumnsType } from 'antd';
+import { isAdmin } from '@tollway/shared';
+import type { Dayjs } from 'dayjs';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../shell/PageHeader';
+import { useStoredUser } from '../shell/session';
+import { usePaging } from '../users/hooks';
+import { fetchTaskPage, TASKS_KEY, type TaskKind } from './api';
+import { TaskFilters, toFilters, type TaskDraft } from './TaskFilters';
+import '../logs/logs.css';
+
+interface Props<T> {
+  kind: TaskKind;
+  title: string;
+  subtitle: string;
+  idLabel: string;
+  /** The default time range (spec 3 §9): drawings the last 30 days, music tasks since the start of today. */
+  defaultRange: () => [Dayjs, Dayjs | null];
+  columns: (admin: boolean) => TableColumnsType<T>;
+}
+
+/** A task log page: filters, and a paged table of every user's tasks (administrators) or the caller's own. */
+export function TaskListPage<T extends { id: number }>({ kind, title, subtitle, idLabel, defaultRange, columns }: Props<T>) {
+  const { t } = useTranslation('tasks');
+  const admin = isAdmin(useStoredUser()?.role);
+  const queryClient = useQueryClient();
+  const fresh = useCallback((): TaskDraft => {
+    const [start, end] = defaultRange();
+    return { id: '', channel: null, start, end };
+  }, [defaultRange]);
+  const [draft, setDraft] = useState<TaskDraft>(fresh);
+  const [applied, setApplied] = useState(() => toFilters(draft));
+  const { page, pageSize, setPage, pagination } = usePaging(`${kind}-tasks-page-size`, (r) => t('pageInfo', r));
+
+  const list = useQuery({
+    queryKey: [...TASKS_KEY, kind, admin, applied, page, pageSize],
+    queryFn: () => fetchTaskPage<T>(kind, applied, page, pageSize, admin),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: [...TASKS_KEY, kind] });
+  const apply = (next: TaskDraft) => {
+    const f = toFilters(next);
+    if (JSON.stringify(f) === JSON.stringify(applied) && page === 1) refresh();
+    setApplied(f);
+    setPage(1);
+  };
+  const cols = columns(admin);
+
+  return (
+    <>
+      <PageHeader title={title} subtitle={subtitle} />
+      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+        <TaskFilters
+          draft={draft}
+          admin={admin}
+          loading={list.isFetching}
+          idLabel={idLabel}
+          testPrefix={`${kind}-tasks`}
+          onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))}
+          onSearch={() => apply(draft)}
+          onReset={() => {
+            const next = fresh();
+            setDraft(next);
+            apply(next);
+          }}
+          onRefresh={refresh}
+        />
+        <Table<T>
+          data-testid={`${kind}-tasks-table`}
+          rowKey="id"
+          size="middle"
+          columns={cols}
+          dataSource={list.data?.items ?? []}
+          loading={list.isFetching}
+          scroll={{ x: cols.reduce((w, c) => w + (typeof c.width === 'number' ? c.width : 120), 0) }}
+          pagination={pagination(list.data?.total ?? 0)}
+        />
+      </Card>
+    </>
+  );
+}
