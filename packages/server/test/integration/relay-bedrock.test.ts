@@ -36,15 +36,15 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
       type: 33,
       key: `${ACCESS_KEY}|${SECRET}|us-west-2`,
       baseUrl: mock.url,
-      models: 'claude-sonnet-4-20250514,gpt-via-bedrock',
-      modelMapping: { 'gpt-via-bedrock': 'claude-3-5-sonnet-20241022' },
+      models: 'claude-sonnet-4-20250514,gpt-via-bedrock,nova-lite',
+      modelMapping: { 'gpt-via-bedrock': 'claude-3-5-sonnet-20241022', 'nova-lite': 'us.amazon.nova-lite-v1:0' },
     });
     await addChannel(root, { name: 'bedrock-cut', type: 33, key: `${CUT_KEY}|${SECRET}|eu-west-1`, baseUrl: mock.url, models: 'claude-3-7-sonnet-20250219' });
     mock.cutStreams.set(CUT_KEY, 3);
     await addChannel(root, { name: 'bedrock-wrong-secret', type: 33, key: `${ACCESS_KEY}|not-the-secret|us-east-1`, baseUrl: mock.url, models: 'claude-3-haiku-20240307' });
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 1.5, 'gpt-via-bedrock': 1.5, 'claude-3-haiku-20240307': 0.125, 'claude-3-7-sonnet-20250219': 1.5 }) });
-    await root.call('PUT', '/api/option/', { key: 'CacheRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 0.1, 'gpt-via-bedrock': 0.1 }) });
-    await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 5, 'gpt-via-bedrock': 5, 'claude-3-haiku-20240307': 5 }) });
+    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 1.5, 'gpt-via-bedrock': 1.5, 'claude-3-haiku-20240307': 0.125, 'claude-3-7-sonnet-20250219': 1.5, 'nova-lite': 1 }) });
+    await root.call('PUT', '/api/option/', { key: 'CacheRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 0.1, 'gpt-via-bedrock': 0.1, 'nova-lite': 0.25 }) });
+    await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 5, 'gpt-via-bedrock': 5, 'claude-3-haiku-20240307': 5, 'nova-lite': 4 }) });
     mock.behaviors.set(ACCESS_KEY, { promptTokens: 20, completionTokens: 6, cachedTokens: 100 });
   });
   afterAll(async () => {
@@ -55,6 +55,16 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
   const lastLog = (model: string) => lastLogOf(t, model);
   const quotaOf = async () => Number((await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', user.userId!).executeTakeFirstOrThrow()).quota);
   const anthropic = () => new Anthropic({ apiKey: key, baseURL: base, maxRetries: 0 });
+  /** A streamed chat completion with the usage chunk: its text and usage. */
+  const streamedChat = async (openai: OpenAI, model: string) => {
+    let text = '';
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const c of await openai.chat.completions.create({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] })) {
+      text += c.choices[0]?.delta?.content ?? '';
+      if (c.usage) usage = c.usage;
+    }
+    return { text, usage };
+  };
   // (20 + 100 cache reads × 0.1 + 6 × 5) × 1.5 = 90
   const EXPECTED_QUOTA = 90;
 
@@ -107,17 +117,32 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
     expect(sent.body).toMatchObject({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 8192, system: 'be brief', messages: [{ role: 'user', content: 'hi' }] });
     expect(Number((await lastLog('gpt-via-bedrock')).quota)).toBe(EXPECTED_QUOTA);
 
-    let text = '';
-    let usage: OpenAI.CompletionUsage | undefined;
-    for await (const c of await openai.chat.completions.create({ model: 'gpt-via-bedrock', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] })) {
-      text += c.choices[0]?.delta?.content ?? '';
-      if (c.usage) usage = c.usage;
-    }
-    expect(text).toBe('Hello from the mock!');
-    expect(usage).toMatchObject({ prompt_tokens: 120, completion_tokens: 6 });
+    expect(await streamedChat(openai, 'gpt-via-bedrock')).toMatchObject({ text: 'Hello from the mock!', usage: { prompt_tokens: 120, completion_tokens: 6 } });
     expect(mock.requests.at(-1)!.path).toBe('/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0/invoke-with-response-stream');
     const log = await lastLog('gpt-via-bedrock');
     expect(log).toMatchObject({ quota: EXPECTED_QUOTA, completion_tokens: 6, is_stream: 1 });
+  });
+
+  it('other models go through the Converse API: OpenAI SDK plain and streamed, Anthropic SDK streamed', async () => {
+    // (20 + 100 cache reads × 0.25 + 6 × 4) × 1 = 69
+    const NOVA_QUOTA = 69;
+    const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
+    const res = await openai.chat.completions.create({ model: 'nova-lite', max_tokens: 50, temperature: 0.2, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    expect(res.choices[0]!.message.content).toBe('Hello from the mock!');
+    expect(res.usage).toMatchObject({ prompt_tokens: 120, completion_tokens: 6 });
+    const sent = mock.requests.at(-1)!;
+    expect(sent.path).toBe('/model/us.amazon.nova-lite-v1%3A0/converse');
+    expect(sent.body).toEqual({ system: [{ text: 'be brief' }], messages: [{ role: 'user', content: [{ text: 'hi' }] }], inferenceConfig: { maxTokens: 50, temperature: 0.2 } });
+    expect(await lastLog('nova-lite')).toMatchObject({ quota: NOVA_QUOTA, prompt_tokens: 20, completion_tokens: 6, is_stream: 0 });
+
+    expect(await streamedChat(openai, 'nova-lite')).toMatchObject({ text: 'Hello from the mock!', usage: { prompt_tokens: 120, completion_tokens: 6 } });
+    expect(mock.requests.at(-1)!.path).toBe('/model/us.amazon.nova-lite-v1%3A0/converse-stream');
+    expect(await lastLog('nova-lite')).toMatchObject({ quota: NOVA_QUOTA, completion_tokens: 6, is_stream: 1 });
+
+    const final = await anthropic().messages.stream({ model: 'nova-lite', max_tokens: 30, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+    expect(final.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock!' });
+    expect(final.usage).toMatchObject({ input_tokens: 20, output_tokens: 6, cache_read_input_tokens: 100 });
+    expect(await lastLog('nova-lite')).toMatchObject({ quota: NOVA_QUOTA, is_stream: 1 });
   });
 
   it('an exception inside the event stream reaches the Anthropic client as a stream error', async () => {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { canonicalRequest, credentialScope, sha256Hex, signingKey, stringToSign } from '../../src/relay/providers/aws/sigv4.js';
-import { bedrockChunk, bedrockException } from './aws-event-stream.js';
+import { bedrockChunk, bedrockException, converseEvent } from './aws-event-stream.js';
 import { answerAnthropic } from './mock-native.js';
 import type { MockBehavior } from './mock-upstream.js';
 
@@ -85,10 +85,30 @@ function eventStreamWriter(res: http.ServerResponse, cutAfter = Infinity): http.
   } as unknown as http.ServerResponse;
 }
 
+const validConverse = (body: Record<string, unknown>): boolean =>
+  Array.isArray(body.messages) && body.messages.every((m: { role?: unknown; content?: unknown }) => (m.role === 'user' || m.role === 'assistant') && Array.isArray(m.content) && m.content.length > 0);
+
+/** Converse (JSON) and ConverseStream (event stream), written from the Bedrock API reference. */
+function answerConverse(res: http.ServerResponse, stream: boolean, b: typeof DEFAULTS & MockBehavior): void {
+  const usage = { inputTokens: b.promptTokens, outputTokens: b.completionTokens, totalTokens: b.promptTokens + b.completionTokens, ...(b.cachedTokens ? { cacheReadInputTokens: b.cachedTokens } : {}) };
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ output: { message: { role: 'assistant', content: [{ text: b.pieces.join('') }] } }, stopReason: 'end_turn', usage, metrics: { latencyMs: 12 } }));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+  res.write(converseEvent('messageStart', { role: 'assistant' }));
+  for (const text of b.pieces) res.write(converseEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text } }));
+  res.write(converseEvent('contentBlockStop', { contentBlockIndex: 0 }));
+  res.write(converseEvent('messageStop', { stopReason: 'end_turn' }));
+  res.end(converseEvent('metadata', { usage, metrics: { latencyMs: 12 } }));
+}
+
 /**
- * A mock AWS Bedrock runtime: InvokeModel and InvokeModelWithResponseStream for Claude, refusing any request
- * whose SigV4 signature does not verify with the secret of its access key, and bodies Bedrock would refuse
- * (a `model` or `stream` field, a missing anthropic_version).
+ * A mock AWS Bedrock runtime: InvokeModel and InvokeModelWithResponseStream for Claude, Converse and
+ * ConverseStream for other models, refusing any request whose SigV4 signature does not verify with the secret
+ * of its access key, and bodies Bedrock would refuse (a `model` or `stream` field, InvokeModel without
+ * anthropic_version, Converse messages that are not content-block lists).
  */
 export async function startMockBedrock(secrets: Record<string, string>): Promise<MockBedrock> {
   const requests: MockBedrock['requests'] = [];
@@ -108,7 +128,7 @@ export async function startMockBedrock(secrets: Record<string, string>): Promise
         refused.push(v.message);
         return fail(res, v.status, v.type, v.message);
       }
-      const route = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec((req.url ?? '').split('?')[0]!);
+      const route = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|converse-stream)$/.exec((req.url ?? '').split('?')[0]!);
       if (!route) return fail(res, 404, 'UnknownOperationException', `no route ${req.url}`);
       let body: Record<string, unknown>;
       try {
@@ -118,11 +138,14 @@ export async function startMockBedrock(secrets: Record<string, string>): Promise
       }
       const extraneous = ['model', 'stream'].filter((k) => k in body);
       if (extraneous.length) return fail(res, 400, 'ValidationException', `Malformed input request: extraneous key [${extraneous[0]}] is not permitted`);
-      if (body.anthropic_version !== 'bedrock-2023-05-31') return fail(res, 400, 'ValidationException', 'Malformed input request: anthropic_version is required');
+      const converse = route[2]!.startsWith('converse');
+      if (converse && !validConverse(body)) return fail(res, 400, 'ValidationException', 'messages must be a list of {role, content: [blocks]}');
+      if (!converse && body.anthropic_version !== 'bedrock-2023-05-31') return fail(res, 400, 'ValidationException', 'Malformed input request: anthropic_version is required');
       const modelId = decodeURIComponent(route[1]!);
       requests.push({ path: req.url ?? '', modelId, accessKeyId: v.accessKeyId, region: v.region, body, headers: req.headers });
       const b = { ...DEFAULTS, ...(behaviors.get(v.accessKeyId) ?? {}) };
       if (b.failStatus) return fail(res, b.failStatus, 'ThrottlingException', b.failMessage ?? 'Too many requests, please wait before trying again.');
+      if (converse) return answerConverse(res, route[2] === 'converse-stream', b);
       const stream = route[2] === 'invoke-with-response-stream';
       void answerAnthropic(stream ? eventStreamWriter(res, cutStreams.get(v.accessKeyId)) : res, { ...body, model: modelId.replace(/^(us|eu|apac)\.anthropic\.|^anthropic\./, ''), stream }, b);
     });

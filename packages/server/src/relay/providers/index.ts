@@ -1,6 +1,6 @@
 import { channelTypeById } from '@tollway/shared';
 import { anthropicAdaptor } from './anthropic/adaptor.js';
-import { bedrockAdaptor } from './aws/adaptor.js';
+import { bedrockAdaptorFor } from './aws/adaptor.js';
 import { azureAdaptor } from './azure/adaptor.js';
 import { cohereAdaptor } from './cohere/adaptor.js';
 import { cozeAdaptor } from './coze/adaptor.js';
@@ -16,7 +16,7 @@ export function adaptorFor(type: number, model = ''): UpstreamAdaptor | undefine
   const info = channelTypeById.get(type);
   if (!info) return undefined;
   // AWS Bedrock and Vertex AI: Claude (and on Vertex Gemini) behind the cloud's own URL and signing.
-  if (type === 33) return bedrockAdaptor;
+  if (type === 33) return bedrockAdaptorFor(model);
   if (type === 41) return vertexAdaptorFor(model);
   switch (info.format) {
     case 'openai':

@@ -3,7 +3,7 @@ import type { OptionsService } from '../../modules/options/service.js';
 import type { SseEvent } from '../ir/sse.js';
 
 /** Wire formats an upstream can speak. */
-export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini' | 'cohere' | 'dify' | 'coze' | 'hunyuan';
+export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini' | 'cohere' | 'dify' | 'coze' | 'hunyuan' | 'converse';
 
 export interface UpstreamCall {
   channel: CachedChannel;

@@ -1,11 +1,15 @@
 import { channelTypeById } from '@tollway/shared';
+import { registerFormat } from '../../ir/formats.js';
 import { UpstreamPrepareError } from '../prepare.js';
-import type { UpstreamAdaptor, UpstreamCall } from '../types.js';
+import type { PreparedRequest, UpstreamAdaptor, UpstreamCall } from '../types.js';
 import { BedrockStreamFramer } from './bedrock-stream.js';
+import { bedrockConverse } from './converse.js';
 import { bedrockModelId } from './models.js';
 import { signRequest, type AwsCredentials } from './sigv4.js';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
+
+registerFormat(bedrockConverse);
 
 /** `Ak|Sk|Region` (spec 2 §9) → credentials and region. */
 export function parseBedrockKey(key: string): AwsCredentials & { region: string } {
@@ -14,34 +18,50 @@ export function parseBedrockKey(key: string): AwsCredentials & { region: string 
   return { accessKeyId, secretAccessKey, region };
 }
 
-const baseOf = (call: UpstreamCall, region: string): string =>
-  (call.channel.baseUrl || channelTypeById.get(call.channel.type)?.baseUrl || `https://bedrock-runtime.${region}.amazonaws.com`).replace(/\/+$/, '');
+/** `{base}/model/{modelId}/{action}`; the base is `bedrock-runtime.{region}.amazonaws.com` unless the channel sets one. */
+function modelUrl(call: UpstreamCall, action: string): URL {
+  const region = call.key.split('|')[2]?.trim() || 'us-east-1';
+  const base = (call.channel.baseUrl || channelTypeById.get(call.channel.type)?.baseUrl || `https://bedrock-runtime.${region}.amazonaws.com`).replace(/\/+$/, '');
+  return new URL(`${base}/model/${encodeURIComponent(bedrockModelId(call.model, region))}/${action}`);
+}
+
+const headersFor = (stream: boolean): Record<string, string> => ({ 'content-type': 'application/json', accept: stream ? 'application/vnd.amazon.eventstream' : 'application/json' });
+
+/** SigV4 (service `bedrock`) over the final body, with the key's credentials. */
+function signed(call: UpstreamCall, url: URL, headers: Record<string, string>, body: Record<string, unknown>): PreparedRequest {
+  const { accessKeyId, secretAccessKey, region } = parseBedrockKey(call.key);
+  const text = JSON.stringify(body);
+  const send = { 'content-type': headers['content-type'] ?? 'application/json', accept: headers.accept ?? 'application/json' };
+  const s = signRequest({ method: 'POST', url, headers: send, body: text, region, service: 'bedrock', credentials: { accessKeyId, secretAccessKey }, now: new Date(), contentSha256: true });
+  return { url, headers: { ...send, ...s.headers }, body: text };
+}
 
 /**
- * AWS Bedrock (type 33), Claude through InvokeModel: `{base}/model/{modelId}/invoke` or
- * `/invoke-with-response-stream` (AWS event stream), body = Anthropic Messages without `model`/`stream`, with
- * `anthropic_version` (and any `anthropic-beta` header moved into `anthropic_beta`), signed with SigV4
- * (service `bedrock`). The base URL is `bedrock-runtime.{region}.amazonaws.com` unless the channel sets one.
+ * AWS Bedrock (type 33), Claude through InvokeModel: `/model/{id}/invoke` or `/invoke-with-response-stream`
+ * (AWS event stream carrying Anthropic events), body = Anthropic Messages without `model`/`stream`, with
+ * `anthropic_version` (and any `anthropic-beta` header moved into `anthropic_beta`).
  */
-export const bedrockAdaptor: UpstreamAdaptor = {
+export const bedrockClaudeAdaptor: UpstreamAdaptor = {
   format: 'anthropic',
-  target(call) {
-    const region = call.key.split('|')[2]?.trim() || 'us-east-1';
-    const id = bedrockModelId(call.model, region);
-    const url = new URL(`${baseOf(call, region)}/model/${encodeURIComponent(id)}/${call.stream ? 'invoke-with-response-stream' : 'invoke'}`);
-    return { url, headers: { 'content-type': 'application/json', accept: call.stream ? 'application/vnd.amazon.eventstream' : 'application/json' } };
-  },
+  target: (call) => ({ url: modelUrl(call, call.stream ? 'invoke-with-response-stream' : 'invoke'), headers: headersFor(call.stream) }),
   prepare(call, { url, headers, body }) {
-    const { accessKeyId, secretAccessKey, region } = parseBedrockKey(call.key);
-    const send: Record<string, string> = { 'content-type': headers['content-type'] ?? 'application/json', accept: headers.accept ?? 'application/json' };
-    const beta = headers['anthropic-beta'];
     const shaped: Record<string, unknown> = { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...body };
     delete shaped.model;
     delete shaped.stream;
+    const beta = headers['anthropic-beta'];
     if (beta) shaped.anthropic_beta = beta.split(',').map((b) => b.trim()).filter(Boolean);
-    const text = JSON.stringify(shaped);
-    const signed = signRequest({ method: 'POST', url, headers: send, body: text, region, service: 'bedrock', credentials: { accessKeyId, secretAccessKey }, now: new Date(), contentSha256: true });
-    return { url, headers: { ...send, ...signed.headers }, body: text };
+    return signed(call, url, headers, shaped);
   },
-  streamFramer: () => new BedrockStreamFramer(),
+  streamFramer: () => new BedrockStreamFramer('invoke'),
 };
+
+/** AWS Bedrock, every other model through the Converse API: `/model/{id}/converse` or `/converse-stream`. */
+export const bedrockConverseAdaptor: UpstreamAdaptor = {
+  format: 'converse',
+  target: (call) => ({ url: modelUrl(call, call.stream ? 'converse-stream' : 'converse'), headers: headersFor(call.stream) }),
+  prepare: (call, { url, headers, body }) => signed(call, url, headers, body),
+  streamFramer: () => new BedrockStreamFramer('converse'),
+};
+
+/** Claude names and Anthropic model ids go to InvokeModel, anything else to Converse. */
+export const bedrockAdaptorFor = (model: string): UpstreamAdaptor => (/^claude|(^|\.)anthropic\./.test(model) ? bedrockClaudeAdaptor : bedrockConverseAdaptor);
