@@ -2,6 +2,7 @@ import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Flex, Input, InputNumber } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { withTimestamps } from '../../lib/timeRange';
 import type { TaskFilters as Filters } from './api';
 
 /** The filter form's state: the filters with the time range as pickers' values. */
@@ -10,10 +11,7 @@ export interface TaskDraft extends Omit<Filters, 'start_timestamp' | 'end_timest
   end: Dayjs | null;
 }
 
-export function toFilters(d: TaskDraft): Filters {
-  const { start, end, ...rest } = d;
-  return { ...rest, start_timestamp: start ? start.unix() : 0, end_timestamp: end ? end.unix() : 0 };
-}
+export const toFilters = (d: TaskDraft): Filters => withTimestamps(d);
 
 interface Props {
   draft: TaskDraft;

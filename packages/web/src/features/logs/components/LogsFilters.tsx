@@ -3,6 +3,7 @@ import { AutoComplete, Button, DatePicker, Flex, Input, InputNumber, Select } fr
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { withTimestamps } from '../../../lib/timeRange';
 import { useIsMobile } from '../../shell/useIsMobile';
 import { LOG_TYPES, type LogFilters } from '../api';
 
@@ -20,10 +21,7 @@ export function defaultDraft(): LogDraft {
   return { type: 0, token_name: '', model_name: '', group: '', username: '', channel: null, start: now.subtract(24, 'hour'), end: now.add(1, 'hour') };
 }
 
-export function toFilters(d: LogDraft): LogFilters {
-  const { start, end, ...rest } = d;
-  return { ...rest, start_timestamp: start ? start.unix() : 0, end_timestamp: end ? end.unix() : 0 };
-}
+export const toFilters = (d: LogDraft): LogFilters => withTimestamps(d);
 
 interface Props {
   draft: LogDraft;
