@@ -3,6 +3,8 @@ import type { IRRequest } from '../../src/relay/ir/types.js';
 import { bedrockAdaptorFor, bedrockClaudeAdaptor, bedrockConverseAdaptor } from '../../src/relay/providers/aws/adaptor.js';
 import { BedrockStreamFramer } from '../../src/relay/providers/aws/bedrock-stream.js';
 import { bedrockConverse } from '../../src/relay/providers/aws/converse.js';
+import { sha256Hex } from '../../src/relay/providers/aws/sigv4.js';
+import type { UpstreamCall } from '../../src/relay/providers/types.js';
 import { converseEvent } from '../support/aws-event-stream.js';
 
 /** Bedrock Converse, written from the Bedrock API reference (Converse / ConverseStream request and response shapes). */
@@ -94,5 +96,26 @@ describe('Bedrock Converse wire format', () => {
     expect(bedrockAdaptorFor('us.anthropic.claude-opus-4-1-20250805-v1:0')).toBe(bedrockClaudeAdaptor);
     expect(bedrockAdaptorFor('amazon.nova-lite-v1:0')).toBe(bedrockConverseAdaptor);
     expect(bedrockAdaptorFor('meta.llama3-1-70b-instruct-v1:0')).toBe(bedrockConverseAdaptor);
+  });
+});
+
+describe('Bedrock Claude request preparation', () => {
+  const call = (model: string, stream: boolean) =>
+    ({ channel: { baseUrl: '', type: 33 }, key: 'AKIDEXAMPLE|secret|eu-central-1', model, stream, openaiPath: '/v1/chat/completions', options: undefined }) as unknown as UpstreamCall;
+
+  it('targets the regional runtime, moves anthropic-beta into the body, drops model/stream and signs the final body', async () => {
+    const c = call('claude-sonnet-4-20250514', true);
+    const target = bedrockClaudeAdaptor.target(c);
+    expect(target.url.href).toBe('https://bedrock-runtime.eu-central-1.amazonaws.com/model/eu.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke-with-response-stream');
+    const p = await bedrockClaudeAdaptor.prepare!(c, { url: target.url, headers: { ...target.headers, 'anthropic-beta': 'context-1m-2025-08-07, token-efficient-tools-2025-02-19' }, body: { model: 'x', stream: true, max_tokens: 10, messages: [] } });
+    expect(JSON.parse(p.body)).toEqual({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 10, messages: [], anthropic_beta: ['context-1m-2025-08-07', 'token-efficient-tools-2025-02-19'] });
+    expect(p.headers['anthropic-beta']).toBeUndefined();
+    expect(p.headers['x-amz-content-sha256']).toBe(sha256Hex(p.body));
+    expect(p.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-central-1\/bedrock\/aws4_request, SignedHeaders=accept;content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/);
+  });
+
+  it('refuses a key that is not Ak|Sk|Region', () => {
+    const c = { ...call('claude-3-haiku-20240307', false), key: 'just-one-part' } as UpstreamCall;
+    expect(() => bedrockClaudeAdaptor.prepare!(c, { url: new URL('http://x/'), headers: {}, body: {} })).toThrow('AWS Bedrock key must be Ak|Sk|Region');
   });
 });
