@@ -76,7 +76,7 @@ describe('redemption codes in Chromium', () => {
     await h.shot(admin, '72-redemption-list');
   });
 
-  it('refuses bulk disable without a selection, then searches and disables one code', async () => {
+  it('refuses bulk disable without a selection, then searches, disables and deletes one code', async () => {
     await admin.getByTestId('redemptions-bulk').click();
     await admin.getByTestId('redemptions-bulk-disable').click();
     await admin.getByText('Please select at least one redemption code!').or(admin.getByText('请至少选择一个兑换码！')).waitFor();
@@ -89,6 +89,27 @@ describe('redemption codes in Chromium', () => {
     await admin.getByTestId(`redemption-toggle-${id}`).click();
     await expect.poll(() => admin.getByTestId(`redemption-status-${id}`).textContent()).toMatch(/Disabled|已禁用/);
     await h.shot(admin, '73-redemption-disabled');
+
+    // Delete it after the confirmation.
+    await admin.getByTestId(`redemption-delete-${id}`).click();
+    await admin.getByTestId(`redemption-delete-confirm-${id}`).click();
+    await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(0);
+    expect((await apiFromPage(admin, 'GET', `/api/redemption/${id}`)).success).toBe(false);
+  });
+
+  it('edits an unused code in the drawer', async () => {
+    await admin.getByTestId('redemptions-search').fill(keys[1]!);
+    await admin.getByTestId('redemptions-search-submit').click();
+    await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(1);
+    const id = (await admin.locator('[data-testid^="redemption-row-"]').first().getAttribute('data-testid'))!.replace('redemption-row-', '');
+    await admin.getByTestId(`redemption-edit-${id}`).click();
+    const name = admin.getByTestId('redemption-form-name');
+    await expect.poll(() => name.inputValue()).toBe('browser-batch');
+    await name.fill('renamed');
+    await admin.getByTestId('redemption-form-submit').click();
+    await expect.poll(() => admin.getByTestId(`redemption-row-${id}`).textContent()).toContain('renamed');
+    const got = await apiFromPage<{ name: string; key: string; quota: number }>(admin, 'GET', `/api/redemption/${id}`);
+    expect(got.data).toMatchObject({ name: 'renamed', key: keys[1], quota: 5_000_000 });
   });
 
   it('lets a user redeem a code from the wallet link (?code=) and shows the new balance', async () => {

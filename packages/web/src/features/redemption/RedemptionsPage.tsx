@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../lib/api';
 import { PageHeader } from '../shell/PageHeader';
 import { useCopy } from '../shell/useCopy';
-import { usePageSize } from '../users/hooks';
+import { useRowSelection } from '../shell/useRowSelection';
+import { usePaging } from '../users/hooks';
 import {
   batchDisable,
   deleteDisabled,
@@ -31,14 +32,13 @@ export default function RedemptionsPage() {
   const queryClient = useQueryClient();
   const copy = useCopy();
 
-  const [pageSize, setPageSize] = usePageSize('redemptions-page-size');
-  const [page, setPage] = useState(1);
+  const { page, pageSize, setPage, pagination } = usePaging('redemptions-page-size', (r) => t('pageInfo', r));
   const [draft, setDraft] = useState('');
   const [keyword, setKeyword] = useState('');
   const [drawer, setDrawer] = useState<number | null | undefined>(undefined);
   const [byNameOpen, setByNameOpen] = useState(false);
   const [created, setCreated] = useState<{ keys: string[]; name: string } | null>(null);
-  const [selected, setSelected] = useState<Map<number, Redemption>>(new Map());
+  const selection = useRowSelection<Redemption>();
 
   const query = { page, pageSize, keyword };
   const list = useQuery({ queryKey: [...REDEMPTIONS_KEY, query], queryFn: () => fetchRedemptions(query), placeholderData: keepPreviousData });
@@ -72,20 +72,16 @@ export default function RedemptionsPage() {
     attempt(async () => {
       await deleteRedemption(r.id);
       void message.success(t('toast.deleted'));
-      setSelected((m) => {
-        const next = new Map(m);
-        next.delete(r.id);
-        return next;
-      });
+      selection.remove(r.id);
       void refresh();
     });
 
   const requireSelection = (): Redemption[] | undefined => {
-    if (selected.size === 0) {
+    if (selection.count === 0) {
       void message.warning(t('actions.selectFirst'));
       return undefined;
     }
-    return [...selected.values()];
+    return selection.selected;
   };
 
   const onBulk = (action: BulkAction) => {
@@ -96,7 +92,7 @@ export default function RedemptionsPage() {
       void attempt(async () => {
         const n = await batchDisable(rows.map((r) => r.id));
         void message.success(t('toast.batchDisabled', { count: n }));
-        setSelected(new Map());
+        selection.clear();
         void refresh();
       });
       return;
@@ -111,7 +107,7 @@ export default function RedemptionsPage() {
         attempt(async () => {
           const n = await deleteDisabled();
           void message.success(t('toast.deletedCount', { count: n }));
-          setSelected(new Map());
+          selection.clear();
           void refresh();
         }),
     });
@@ -129,7 +125,7 @@ export default function RedemptionsPage() {
         <RedemptionsToolbar
           keyword={draft}
           loading={list.isFetching}
-          selectedCount={selected.size}
+          selectedCount={selection.count}
           onKeywordChange={setDraft}
           onSearch={search}
           onAdd={() => setDrawer(null)}
@@ -140,21 +136,8 @@ export default function RedemptionsPage() {
         <RedemptionsTable
           items={list.data?.items ?? []}
           loading={list.isFetching}
-          page={page}
-          pageSize={pageSize}
-          total={list.data?.total ?? 0}
-          selectedIds={[...selected.keys()]}
-          onSelect={(ids, rows) => {
-            const byId = new Map<number, Redemption>();
-            for (const r of rows) if (r) byId.set(r.id, r);
-            setSelected(new Map(ids.map((id) => [id, byId.get(id) ?? selected.get(id)!] as const).filter(([, v]) => v !== undefined)));
-          }}
-          onPageChange={(p, size) => {
-            if (size !== pageSize) {
-              setPageSize(size);
-              setPage(1);
-            } else setPage(p);
-          }}
+          pagination={pagination(list.data?.total ?? 0)}
+          rowSelection={selection.rowSelection}
           onToggle={onToggle}
           onEdit={(r) => setDrawer(r.id)}
           onDelete={onDelete}
@@ -178,7 +161,7 @@ export default function RedemptionsPage() {
         onClose={() => setByNameOpen(false)}
         onDeleted={() => {
           setByNameOpen(false);
-          setSelected(new Map());
+          selection.clear();
           void refresh();
         }}
       />

@@ -1,7 +1,8 @@
-import { CopyOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
-import { Button, Flex, Popconfirm, Switch, Tooltip, type ButtonProps } from 'antd';
-import { useState } from 'react';
+import { CopyOutlined, EditOutlined } from '@ant-design/icons';
+import { Button, Flex, Switch, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DeleteButton } from '../../shell/DeleteButton';
+import { useBusy } from '../../shell/useBusy';
 import { useCopy } from '../../shell/useCopy';
 import { RedemptionStatus, type Redemption } from '../api';
 
@@ -19,15 +20,7 @@ interface Props {
 export function RedemptionActions({ r, onToggle, onEdit, onDelete }: Props) {
   const { t } = useTranslation('redemption');
   const copy = useCopy();
-  const [busy, setBusy] = useState<'toggle' | 'delete' | null>(null);
-  const run = async (what: 'toggle' | 'delete', fn: () => Promise<void>) => {
-    setBusy(what);
-    try {
-      await fn();
-    } finally {
-      setBusy(null);
-    }
-  };
+  const [busy, run] = useBusy<'toggle' | 'delete'>();
   const enabled = r.status === RedemptionStatus.Unused;
   const used = r.status === RedemptionStatus.Used;
 
@@ -59,27 +52,16 @@ export function RedemptionActions({ r, onToggle, onEdit, onDelete }: Props) {
           onClick={() => onEdit(r)}
         />
       </Tooltip>
-      <Popconfirm
-        title={t('actions.deleteTitle')}
-        description={t('actions.deleteConfirm', { name: r.name })}
-        okText={t('actions.delete')}
-        okButtonProps={{ danger: true, 'data-testid': `redemption-delete-confirm-${r.id}` } as ButtonProps}
-        cancelText={t('common:action.cancel')}
+      <DeleteButton
+        label={t('actions.delete')}
+        confirmTitle={t('actions.deleteTitle')}
+        confirmText={t('actions.deleteConfirm', { name: r.name })}
+        loading={busy === 'delete'}
+        disabled={busy === 'toggle'}
         onConfirm={() => run('delete', () => onDelete(r))}
-      >
-        <Tooltip title={t('actions.delete')}>
-          <Button
-            size="small"
-            type="text"
-            danger
-            icon={<DeleteOutlined />}
-            aria-label={t('actions.delete')}
-            loading={busy === 'delete'}
-            disabled={busy === 'toggle'}
-            data-testid={`redemption-delete-${r.id}`}
-          />
-        </Tooltip>
-      </Popconfirm>
+        testid={`redemption-delete-${r.id}`}
+        confirmTestid={`redemption-delete-confirm-${r.id}`}
+      />
     </Flex>
   );
 }

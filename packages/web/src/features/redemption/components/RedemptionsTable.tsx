@@ -1,9 +1,8 @@
 import { Flex, Table, Typography } from 'antd';
-import type { TableColumnsType } from 'antd';
+import type { TableColumnsType, TablePaginationConfig, TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormat } from '../../me/api';
 import { useIsMobile } from '../../shell/useIsMobile';
-import { PAGE_SIZE_OPTIONS } from '../../users/hooks';
 import { isExhausted, RedemptionStatus, type Redemption } from '../api';
 import { formatTime } from '../schema';
 import { RedemptionActions } from './RedemptionActions';
@@ -12,12 +11,8 @@ import { RedemptionStatusTag, UsesCell, ValidityCell } from './RedemptionCells';
 interface Props {
   items: Redemption[];
   loading: boolean;
-  page: number;
-  pageSize: number;
-  total: number;
-  selectedIds: number[];
-  onSelect: (ids: number[], rows: Redemption[]) => void;
-  onPageChange: (page: number, pageSize: number) => void;
+  pagination: TablePaginationConfig;
+  rowSelection: NonNullable<TableProps<Redemption>['rowSelection']>;
   onToggle: (r: Redemption) => Promise<void>;
   onEdit: (r: Redemption) => void;
   onDelete: (r: Redemption) => Promise<void>;
@@ -77,22 +72,8 @@ export function RedemptionsTable(p: Props) {
       scroll={{ x: 1150 }}
       rowClassName={(r) => (r.status !== RedemptionStatus.Unused || isExhausted(r) ? 'tw-red-row-inactive' : '')}
       onRow={(r) => ({ 'data-testid': `redemption-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
-      rowSelection={{
-        selectedRowKeys: p.selectedIds,
-        preserveSelectedRowKeys: true,
-        onChange: (keys, rows) => p.onSelect(keys as number[], rows),
-        columnWidth: 40,
-      }}
-      pagination={{
-        current: p.page,
-        pageSize: p.pageSize,
-        total: p.total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
-        onChange: p.onPageChange,
-        responsive: true,
-      }}
+      rowSelection={p.rowSelection}
+      pagination={p.pagination}
     />
   );
 }

@@ -1,7 +1,8 @@
-import { CopyOutlined, DeleteOutlined, DownOutlined, EditOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Flex, Popconfirm, Space, Switch, Tooltip, type ButtonProps } from 'antd';
-import { useState } from 'react';
+import { CopyOutlined, DownOutlined, EditOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Flex, Space, Switch, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { DeleteButton } from '../../shell/DeleteButton';
+import { useBusy } from '../../shell/useBusy';
 import { useCopy } from '../../shell/useCopy';
 import { fullKey, TokenStatus, type Token } from '../api';
 import { curlSnippet, envSnippet } from '../snippets';
@@ -21,15 +22,7 @@ interface Props {
 export function TokenActions({ token, onToggle, onEdit, onDelete }: Props) {
   const { t } = useTranslation('tokens');
   const copy = useCopy();
-  const [busy, setBusy] = useState<'toggle' | 'delete' | null>(null);
-  const run = async (what: 'toggle' | 'delete', fn: () => Promise<void>) => {
-    setBusy(what);
-    try {
-      await fn();
-    } finally {
-      setBusy(null);
-    }
-  };
+  const [busy, run] = useBusy<'toggle' | 'delete'>();
   const enabled = token.status === TokenStatus.Enabled;
 
   return (
@@ -75,27 +68,16 @@ export function TokenActions({ token, onToggle, onEdit, onDelete }: Props) {
       <Tooltip title={t('actions.edit')}>
         <Button size="small" type="text" icon={<EditOutlined />} aria-label={t('actions.edit')} data-testid={`token-edit-${token.id}`} onClick={() => onEdit(token)} />
       </Tooltip>
-      <Popconfirm
-        title={t('actions.deleteTitle')}
-        description={t('actions.deleteConfirm', { name: token.name })}
-        okText={t('actions.delete')}
-        okButtonProps={{ danger: true, 'data-testid': `token-delete-confirm-${token.id}` } as ButtonProps}
-        cancelText={t('common:action.cancel')}
+      <DeleteButton
+        label={t('actions.delete')}
+        confirmTitle={t('actions.deleteTitle')}
+        confirmText={t('actions.deleteConfirm', { name: token.name })}
+        loading={busy === 'delete'}
+        disabled={busy === 'toggle'}
         onConfirm={() => run('delete', () => onDelete(token))}
-      >
-        <Tooltip title={t('actions.delete')}>
-          <Button
-            size="small"
-            type="text"
-            danger
-            icon={<DeleteOutlined />}
-            aria-label={t('actions.delete')}
-            loading={busy === 'delete'}
-            disabled={busy === 'toggle'}
-            data-testid={`token-delete-${token.id}`}
-          />
-        </Tooltip>
-      </Popconfirm>
+        testid={`token-delete-${token.id}`}
+        confirmTestid={`token-delete-confirm-${token.id}`}
+      />
     </Flex>
   );
 }
