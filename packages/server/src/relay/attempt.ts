@@ -39,6 +39,7 @@ export async function attemptChannel(
 ): Promise<AttemptResult> {
   const adaptor = adaptorFor(ch.type, upstreamModel);
   if (!adaptor) return { kind: 'failed', status: 501, message: `channel type ${ch.type} is not supported by this version`, body: '' };
+  if (call.surface) return call.surface.forward({ ctx, channel: ch, key, model: upstreamModel, adaptor, res, signal, started });
   const endpoint = call.openaiEndpoint ?? 'chat';
   // Claude/Gemini settings of the format the upstream speaks: the URL model loses its thinking suffix here.
   const settings = formatSettings(adaptor.format, ctx.options, upstreamModel);

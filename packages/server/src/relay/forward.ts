@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import type { CancelSignal } from './services.js';
@@ -9,7 +10,8 @@ export interface UpstreamRequest {
   origin: string;
   path: string;
   headers: Record<string, string>;
-  body: string;
+  /** JSON text, or a stream (a spooled multipart upload) sent as it is read. */
+  body: string | Readable;
   stream: boolean;
   /** The client asked for the usage chunk (stream_options.include_usage). */
   clientWantsUsage: boolean;

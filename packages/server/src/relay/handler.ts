@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeQuota } from '@tollway/shared';
-import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
-import { resolveModelMapping } from '../modules/channels/parse.js';
+import type { CachedChannel } from '../modules/channels/cache.js';
+import { admitModel, nextChannel, reserveQuota } from './admit.js';
 import { attemptChannel } from './attempt.js';
 import { authenticate } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
@@ -10,8 +10,8 @@ import type { AttemptResult } from './forward.js';
 import type { InboundCall } from './inbound.js';
 import type { Hold } from './ledger.js';
 import type { WireFormat } from './ir/types.js';
-import { resolvePrice } from './price.js';
-import { checkRateLimits, countSuccess } from './rate-limits.js';
+import { resolvePrice, scaledPrice } from './price.js';
+import { countSuccess } from './rate-limits.js';
 import { retryPolicy } from './retry-policy.js';
 import type { RelayContext } from './services.js';
 import { logRelayError, newRequestId, settleCall } from './settle.js';
@@ -48,26 +48,18 @@ export function sendRelayError(reply: FastifyReply, e: RelayError, format: WireF
  * A relay call in any client format: authenticate → select channel → reserve quota → forward via adaptor →
  * stream back → settle → log. Upstream failures before any byte reached the caller move to another channel.
  */
-export async function relayCall(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, parse: (req: FastifyRequest) => InboundCall): Promise<void> {
+export async function relayCall(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, parse: (req: FastifyRequest) => InboundCall | Promise<InboundCall>): Promise<void> {
   const started = Date.now();
   reply.hijack();
   const { auth, group } = await authenticate(req, ctx.relay.tokens);
-  const call = parse(req);
-  const { model } = call;
-  if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
-  const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
-  if (!price) throw relayErrors.unpriced(model);
-  if (!ctx.channelCache.hasModel(group, model)) throw relayErrors.noChannel(group, model);
-  const limits = await checkRateLimits(ctx.counters, ctx.options, auth, group);
+  const call = await parse(req);
+  const { price, limits } = await admitModel(ctx, auth, group, call.model);
 
   const perUnit = ctx.options.num('QuotaPerUnit');
   const reserved =
-    computeQuota(price.price, { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: call.maxTokens }, perUnit) +
+    computeQuota(scaledPrice(price.price, call.units), { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: call.maxTokens }, perUnit) +
     (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !call.maxTokens ? ctx.options.num('PreConsumedQuota') : 0);
-  const target = { userId: auth.userId, tokenId: auth.unlimited ? undefined : auth.tokenId };
-  const hold = await ctx.relay.ledger.reserve(target, reserved);
-  if (hold === 'user') throw relayErrors.userQuota();
-  if (hold === 'token') throw relayErrors.tokenExhausted();
+  const { target, hold } = await reserveQuota(ctx, auth, reserved);
 
   let settled = false;
   try {
@@ -107,12 +99,10 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
   const usedChannels: number[] = [];
   let last: { status: number; message: string; channel?: CachedChannel } | undefined;
   for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
-    const ch = ctx.channelCache.select(group, model, tried, attempt);
-    if (!ch) break;
-    tried.add(ch.id);
+    const next = nextChannel(ctx, group, model, tried, attempt);
+    if (!next) break;
+    const { ch, keyIndex, mapped } = next;
     usedChannels.push(ch.id);
-    const keyIndex = chooseKey(ch);
-    const mapped = resolveModelMapping(ch.modelMapping, model);
     if (keyIndex === undefined || 'error' in mapped) {
       last = { status: 503, message: 'error' in mapped ? mapped.error : 'channel has no usable key', channel: ch };
       continue;

@@ -1,9 +1,14 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
+import type { CachedChannel } from '../modules/channels/cache.js';
 import { relayErrors } from './errors.js';
+import type { AttemptResult } from './forward.js';
 import { geminiGenerate, geminiModelFromPath } from './ir/gemini.js';
 import { openAIChat } from './ir/openai-chat.js';
 import type { WireFormat } from './ir/types.js';
 import type { OpenAIEndpoint } from './providers/openai/request.js';
+import type { UpstreamAdaptor } from './providers/types.js';
+import type { CancelSignal, RelayContext } from './services.js';
 
 export type Body = Record<string, unknown>;
 
@@ -20,6 +25,28 @@ export interface InboundCall {
   maxTokens: number;
   /** Raw body size (the reservation's prompt estimate). */
   bytes: number;
+  /** Set for the surfaces that forward and meter themselves (images, audio, rerank, Gemini embeddings). */
+  surface?: Surface;
+  /** Billable units at a per-call model price (images × size/quality factor, minutes, 1K characters); 1 when absent. */
+  units?: number;
+}
+
+/** One upstream attempt of a surface call: the channel chosen, its key and adaptor, where the answer goes. */
+export interface SurfaceAttempt {
+  ctx: RelayContext;
+  channel: CachedChannel;
+  key: string;
+  /** Upstream model after the channel's mapping. */
+  model: string;
+  adaptor: UpstreamAdaptor;
+  res: ServerResponse;
+  signal: CancelSignal;
+  started: number;
+}
+
+/** An API surface outside the converted chat formats: it forwards one attempt and reports the usage to bill. */
+export interface Surface {
+  forward(a: SurfaceAttempt): Promise<AttemptResult>;
 }
 
 export function parseJsonBody(raw: unknown): Body {

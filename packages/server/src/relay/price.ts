@@ -1,4 +1,4 @@
-import { DEFAULT_CACHE_CREATION_RATIO, type Price } from '@tollway/shared';
+import { dec, DEFAULT_CACHE_CREATION_RATIO, mul, toNumber, type Price } from '@tollway/shared';
 import type { OptionsService } from '../modules/options/service.js';
 
 export interface ResolvedPrice {
@@ -51,4 +51,10 @@ export function resolvePrice(o: OptionsService, requested: string, group: string
   if (!acceptUnset && !o.bool('SelfUseModeEnabled')) return undefined;
   // Unpriced but allowed: billed at ratio 0 (free), recorded as such in the log.
   return { price: { mode: 'ratio', modelRatio: 0, completionRatio: 1, cacheRatio: 1, cacheCreationRatio: 1, groupRatio }, groupRatio, unset: true };
+}
+
+/** A per-call price scaled to a number of billable units (exact decimal product); ratio prices are unchanged. */
+export function scaledPrice(p: Price, units: number | undefined): Price {
+  if (units === undefined || units === 1 || p.mode !== 'price') return p;
+  return { ...p, modelPrice: toNumber(mul(dec(p.modelPrice), dec(units))) };
 }

@@ -3,7 +3,8 @@ import { authenticate } from './authenticate.js';
 import { countIRPromptTokens } from './token-count.js';
 import { RelayError } from './errors.js';
 import { relayCall, sendRelayError } from './handler.js';
-import { bodyModelInbound, geminiInbound, openAIInbound, parseJsonBody, type InboundCall } from './inbound.js';
+import { bodyModelInbound, openAIInbound, parseJsonBody, type InboundCall } from './inbound.js';
+import { geminiAnyInbound, installSurfaceRoutes } from './surfaces/index.js';
 import { geminiGenerate } from './ir/gemini.js';
 import { openAIResponses } from './ir/responses.js';
 import { anthropicMessages } from './ir/anthropic.js';
@@ -32,7 +33,7 @@ function fail(req: FastifyRequest, reply: FastifyReply, err: unknown, format: Wi
 const notImplemented = (what: string) => new RelayError(501, `${what} is not supported by this gateway`, 'invalid_request_error', 'not_implemented');
 
 /** Registers one relay endpoint: errors (even authentication) answer in the client's format. */
-export function relayRoute(scope: FastifyInstance, ctx: RelayContext, url: string, format: WireFormat, parse: (req: FastifyRequest) => InboundCall): void {
+export function relayRoute(scope: FastifyInstance, ctx: RelayContext, url: string, format: WireFormat, parse: (req: FastifyRequest) => InboundCall | Promise<InboundCall>): void {
   scope.post(url, async (req, reply) => {
     try {
       await relayCall(ctx, req, reply, parse);
@@ -50,6 +51,7 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     scope.setErrorHandler((err, req, reply) => fail(req, reply, err));
     for (const [url, endpoint] of ENDPOINTS) relayRoute(scope, ctx, url, openAIChat, openAIInbound(endpoint));
     relayRoute(scope, ctx, '/v1/messages', anthropicMessages, bodyModelInbound(anthropicMessages, 'max_tokens'));
+    await installSurfaceRoutes(scope, ctx, relayRoute);
     // Stateful OpenAI APIs a gateway does not hold: a clear 501 instead of a 404.
     for (const prefix of ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads']) {
       scope.all(`${prefix}`, (_req, reply) => sendRelayError(reply, notImplemented(prefix), openAIChat));
@@ -63,9 +65,9 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
       return call;
     });
     const gemini = geminiGenerate as unknown as WireFormat;
-    relayRoute(scope, ctx, '/v1/models/*', gemini, geminiInbound);
+    relayRoute(scope, ctx, '/v1/models/*', gemini, geminiAnyInbound);
     for (const version of ['v1beta']) {
-      relayRoute(scope, ctx, `/${version}/models/*`, gemini, geminiInbound);
+      relayRoute(scope, ctx, `/${version}/models/*`, gemini, geminiAnyInbound);
       scope.get(`/${version}/models`, async (req, reply) => {
         try {
           const models = await modelsOf(req);

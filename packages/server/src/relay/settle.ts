@@ -5,7 +5,7 @@ import type { LogsTable } from '../db/schema.js';
 import type { CachedChannel } from '../modules/channels/cache.js';
 import type { TokenAuth } from './auth-cache.js';
 import type { Hold, ReserveTarget } from './ledger.js';
-import { resolvePrice, type ResolvedPrice } from './price.js';
+import { resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from './services.js';
 import type { CallUsage } from './usage.js';
 
@@ -48,7 +48,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
       billedModel = c.upstreamModel;
     }
   }
-  const quota = computeQuota(c.price.price, c.usage, perUnit, c.usage.semantic ?? 'openai');
+  const quota = computeQuota(scaledPrice(c.price.price, c.usage.units), c.usage, perUnit, c.usage.semantic ?? 'openai');
   const charged = await ctx.relay.ledger.settle(c.target, c.hold, quota);
   const p = c.price.price;
   const other = {
@@ -68,6 +68,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
     ratio_unset: c.price.unset || undefined,
     fallback_pricing: c.price.fallback || undefined,
     billed_model: billedModel,
+    billed_units: c.usage.units,
     charge_shortfall: charged < quota ? quota - charged : undefined,
     admin_info: { use_channel: c.usedChannels },
   };

@@ -7,6 +7,8 @@ export interface CallUsage extends Usage {
   reported: boolean;
   /** How prompt tokens relate to cache tokens (OpenAI: cached inside prompt; Anthropic/IR: outside). */
   semantic?: 'openai' | 'anthropic';
+  /** Billable units at a per-call model price (images × size/quality factor, audio minutes, 1K characters). */
+  units?: number;
 }
 
 interface OpenAIUsage {

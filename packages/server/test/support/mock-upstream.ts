@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerMedia, type MediaUpload } from './mock-media.js';
 import { answerAnthropic, answerGemini } from './mock-native.js';
 import { answerVendor, vendorOpenAIPath } from './mock-vendors.js';
 
@@ -31,6 +32,8 @@ export interface MockUpstream {
   /** Requests received, newest last (method, path, key, parsed body, headers). */
   requests: { method: string; path: string; key: string; body: Record<string, unknown>; headers: http.IncomingHttpHeaders }[];
   behaviors: Map<string, MockBehavior>;
+  /** Multipart uploads received (images edits, transcriptions, translations), newest last. */
+  uploads: MediaUpload[];
   close(): Promise<void>;
 }
 
@@ -51,6 +54,7 @@ function chatChunk(model: string, content: string | null, finish: string | null)
 export async function startMockUpstream(opts: { record?: boolean } = {}): Promise<MockUpstream> {
   const requests: MockUpstream['requests'] = [];
   const behaviors = new Map<string, MockBehavior>();
+  const uploads: MediaUpload[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -62,7 +66,7 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
     const key = (req.headers.authorization ?? '').replace(/^Bearer /, '') || String(req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? '');
     let body: Record<string, unknown> = {};
     try {
-      body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
+      body = raw.length && !String(req.headers['content-type'] ?? '').startsWith('multipart/') ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
     } catch {
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad json', type: 'invalid_request_error' } }));
       return;
@@ -80,6 +84,7 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
     if (answerVendor(req, res, raw, fullPath, body, b)) return;
     // OpenAI-compatible vendors under their own prefixes are answered as /v1/…
     const path = vendorOpenAIPath(fullPath) ?? fullPath;
+    if (await answerMedia(req, res, raw, uploads)) return;
     if (path === '/v1/messages') return answerAnthropic(res, body, b);
     if (/^\/v1(beta)?\/models\/[^/]+:(stream)?[gG]enerateContent$/.test(path)) return answerGemini(res, path, b);
     const model = String(body.model ?? 'unknown');
@@ -126,6 +131,7 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
     port,
     requests,
     behaviors,
+    uploads,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,41 @@
+import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
+import { resolveModelMapping } from '../modules/channels/parse.js';
+import type { TokenAuth } from './auth-cache.js';
+import { relayErrors } from './errors.js';
+import type { Hold, ReserveTarget } from './ledger.js';
+import { resolvePrice, type ResolvedPrice } from './price.js';
+import { checkRateLimits } from './rate-limits.js';
+import type { RelayContext } from './services.js';
+
+/** Stage 2 — the model: allowed for the token, priced for the group, served by a channel; rate limits counted. */
+export async function admitModel(ctx: RelayContext, auth: TokenAuth, group: string, model: string): Promise<{ price: ResolvedPrice; limits: Awaited<ReturnType<typeof checkRateLimits>> }> {
+  if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
+  const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
+  if (!price) throw relayErrors.unpriced(model);
+  if (!ctx.channelCache.hasModel(group, model)) throw relayErrors.noChannel(group, model);
+  const limits = await checkRateLimits(ctx.counters, ctx.options, auth, group);
+  return { price, limits };
+}
+
+/** Stage 3 — reserve: `amount` held from the user and (for a limited token) the token, or the quota error. */
+export async function reserveQuota(ctx: RelayContext, auth: TokenAuth, amount: number): Promise<{ target: ReserveTarget; hold: Hold }> {
+  const target = { userId: auth.userId, tokenId: auth.unlimited ? undefined : auth.tokenId };
+  const hold = await ctx.relay.ledger.reserve(target, amount);
+  if (hold === 'user') throw relayErrors.userQuota();
+  if (hold === 'token') throw relayErrors.tokenExhausted();
+  return { target, hold };
+}
+
+/** Stage 4's choice — the next channel not tried yet (recorded as tried), its key index and the mapped model. */
+export function nextChannel(
+  ctx: RelayContext,
+  group: string,
+  model: string,
+  tried: Set<number>,
+  attempt: number,
+): { ch: CachedChannel; keyIndex: number | undefined; mapped: ReturnType<typeof resolveModelMapping> } | undefined {
+  const ch = ctx.channelCache.select(group, model, tried, attempt);
+  if (!ch) return undefined;
+  tried.add(ch.id);
+  return { ch, keyIndex: chooseKey(ch), mapped: resolveModelMapping(ch.modelMapping, model) };
+}

@@ -1,0 +1,85 @@
+import type { FastifyRequest } from 'fastify';
+import { relayErrors } from '../errors.js';
+import { geminiInbound, parseJsonBody, type Body, type InboundCall, type Surface, type SurfaceAttempt } from '../inbound.js';
+import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
+import type { WireFormat } from '../ir/types.js';
+import { parseData } from '../ir/upstream-only.js';
+import type { CallUsage } from '../usage.js';
+import { cannotServe, countedUsage, forwardBuffered, openAITarget, type Answer, type Metered } from './upstream.js';
+
+type Method = 'embedContent' | 'batchEmbedContents';
+interface EmbedRequest {
+  model?: string;
+  content?: { parts?: { text?: string }[] };
+  taskType?: string;
+  title?: string;
+  outputDimensionality?: number;
+}
+
+const textOf = (r: EmbedRequest): string => (r.content?.parts ?? []).map((p) => (typeof p.text === 'string' ? p.text : '')).join('\n');
+
+/** The embedding requests of a call: the body itself (embedContent) or its `requests` (batchEmbedContents). */
+function requestsOf(body: Body, method: Method): EmbedRequest[] {
+  const list = method === 'embedContent' ? [body as EmbedRequest] : (body.requests as EmbedRequest[] | undefined);
+  if (!Array.isArray(list) || list.length === 0) throw relayErrors.badBody(method === 'embedContent' ? 'content is required' : 'requests must be a non-empty array');
+  for (const r of list) if (!r || typeof r !== 'object' || !Array.isArray(r.content?.parts)) throw relayErrors.badBody('every request needs content.parts');
+  return list;
+}
+
+/** Gemini usage metadata when the upstream sends it, else the texts counted. */
+function geminiEmbedUsage(json: Record<string, unknown> | undefined, texts: string[]): CallUsage {
+  const reported = (json?.usageMetadata as { promptTokenCount?: number } | undefined)?.promptTokenCount;
+  return typeof reported === 'number' ? { promptTokens: reported, completionTokens: 0, reported: true } : countedUsage(texts.join('\n'));
+}
+
+/** Native Gemini channel: the same call to {base}/{version}/models/{model}:{method}, the model names mapped. */
+function toGemini(a: SurfaceAttempt, body: Body, method: Method, texts: string[]) {
+  const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath: '', options: a.ctx.options });
+  const url = t.url;
+  url.pathname = url.pathname.replace(/:generateContent$/, `:${method}`);
+  const upstream: Body = method === 'batchEmbedContents' ? { ...body, requests: (body.requests as EmbedRequest[]).map((r) => ({ ...r, model: `models/${a.model}` })) } : { ...body };
+  if (method === 'embedContent' && upstream.model !== undefined) upstream.model = `models/${a.model}`;
+  return forwardBuffered(a, { origin: url.origin, path: url.pathname + url.search, headers: t.headers }, JSON.stringify(upstream), (answer): Metered => ({
+    out: answer.text,
+    contentType: 'application/json',
+    usage: geminiEmbedUsage(parseData(answer.text), texts),
+  }));
+}
+
+/** OpenAI-format channel: converted to /v1/embeddings, the answer back to Gemini's shape. */
+function toOpenAI(a: SurfaceAttempt, requests: EmbedRequest[], method: Method, texts: string[]) {
+  const t = openAITarget(a, '/v1/embeddings');
+  if (!t) return Promise.resolve(cannotServe(a, 'Gemini embeddings'));
+  const dimensions = requests[0]!.outputDimensionality;
+  const upstream = { model: a.model, input: texts, encoding_format: 'float', ...(dimensions ? { dimensions } : {}), ...a.channel.paramOverride };
+  return forwardBuffered(a, t, JSON.stringify(upstream), (answer: Answer) => {
+    const json = parseData(answer.text) as { data?: { index?: number; embedding?: number[] }[]; usage?: { prompt_tokens?: number } } | undefined;
+    if (!json || !Array.isArray(json.data)) return { error: 'upstream answered without embeddings' };
+    const values = [...json.data].sort((x, y) => (x.index ?? 0) - (y.index ?? 0)).map((d) => ({ values: d.embedding ?? [] }));
+    const out = method === 'embedContent' ? { embedding: values[0] ?? { values: [] } } : { embeddings: values };
+    const prompt = json.usage?.prompt_tokens;
+    const usage: CallUsage = typeof prompt === 'number' ? { promptTokens: prompt, completionTokens: 0, reported: true } : countedUsage(texts.join('\n'));
+    return { out: JSON.stringify(out), contentType: 'application/json', usage };
+  });
+}
+
+/** POST /v1beta/models/{model}:embedContent and :batchEmbedContents (key in x-goog-api-key or ?key=). */
+export function geminiEmbedInbound(req: FastifyRequest, model: string, method: Method): InboundCall {
+  const body = parseJsonBody(req.body);
+  const requests = requestsOf(body, method);
+  const texts = requests.map(textOf);
+  const surface: Surface = {
+    forward(a) {
+      if (a.adaptor.format === 'gemini') return toGemini(a, body, method, texts);
+      return toOpenAI(a, requests, method, texts);
+    },
+  };
+  return { format: geminiGenerate as unknown as WireFormat, body, model, stream: false, includeUsage: false, maxTokens: 0, bytes: (req.body as Buffer).length, surface };
+}
+
+/** Every Gemini method under /models/*: embeddings here, generateContent and streamGenerateContent in the core. */
+export function geminiAnyInbound(req: FastifyRequest): InboundCall {
+  const parsed = geminiModelFromPath(req.url);
+  if (parsed && (parsed.method === 'embedContent' || parsed.method === 'batchEmbedContents')) return geminiEmbedInbound(req, parsed.model, parsed.method);
+  return geminiInbound(req);
+}

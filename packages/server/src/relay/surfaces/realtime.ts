@@ -1,0 +1,174 @@
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { channelTypeById, computeQuota } from '@tollway/shared';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { CachedChannel } from '../../modules/channels/cache.js';
+import { admitModel, nextChannel, reserveQuota } from '../admit.js';
+import { authenticate } from '../authenticate.js';
+import { RelayError, relayErrors } from '../errors.js';
+import { openAIChat } from '../ir/openai-chat.js';
+import { baseUrlOf } from '../providers/base-url.js';
+import { countSuccess } from '../rate-limits.js';
+import { retryPolicy } from '../retry-policy.js';
+import type { RelayContext } from '../services.js';
+import { logRelayError, newRequestId } from '../settle.js';
+import { runRealtimeSession } from './realtime-session.js';
+
+const KEY_PROTOCOL = 'openai-insecure-api-key.';
+const BETA_PROTOCOL = 'openai-beta.';
+const CONNECT_TIMEOUT_MS = 15_000;
+const AZURE_REALTIME_VERSION = '2024-10-01-preview';
+
+/** Answers a refused upgrade with an HTTP status and an OpenAI-shaped error, then closes the socket. */
+function refuse(socket: Duplex, e: RelayError): void {
+  const body = JSON.stringify(openAIChat.errorBody(e.status, e.message, e.type, e.code));
+  socket.end(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
+/** The subprotocols a browser client offered (`realtime`, the key, the beta flag). */
+const protocolsOf = (req: IncomingMessage): string[] =>
+  String(req.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+/** The request as authentication reads it: a key from the header, `?key=`, or the browser's key subprotocol. */
+function authView(req: IncomingMessage, url: URL): FastifyRequest {
+  const headers = { ...req.headers };
+  const fromProtocol = protocolsOf(req).find((p) => p.startsWith(KEY_PROTOCOL));
+  if (!headers.authorization && fromProtocol) headers.authorization = `Bearer ${fromProtocol.slice(KEY_PROTOCOL.length)}`;
+  const ip = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  return { headers, query: Object.fromEntries(url.searchParams), ip } as unknown as FastifyRequest;
+}
+
+/** The upstream WebSocket URL and headers: OpenAI `{base}/v1/realtime?model=`, Azure `{base}/openai/realtime?deployment=`. */
+function upstreamTarget(ch: CachedChannel, key: string, model: string, req: IncomingMessage): { url: string; headers: Record<string, string> } | undefined {
+  const format = channelTypeById.get(ch.type)?.format;
+  const base = baseUrlOf(ch).replace(/^http/, 'ws');
+  const beta = req.headers['openai-beta'] ?? (protocolsOf(req).find((p) => p.startsWith(BETA_PROTOCOL)) ? 'realtime=v1' : undefined);
+  const extra: Record<string, string> = beta ? { 'openai-beta': String(beta) } : {};
+  if (format === 'azure') {
+    const url = new URL(`${base}/openai/realtime`);
+    url.searchParams.set('api-version', ch.other.trim() || AZURE_REALTIME_VERSION);
+    url.searchParams.set('deployment', model.replace(/\./g, ''));
+    return { url: url.toString(), headers: { 'api-key': key, ...extra } };
+  }
+  if (format !== 'openai') return undefined;
+  const url = new URL(`${base}/v1/realtime`);
+  url.searchParams.set('model', model);
+  return { url: url.toString(), headers: { authorization: `Bearer ${key}`, ...(ch.organization ? { 'openai-organization': ch.organization } : {}), ...extra } };
+}
+
+/** Opens the upstream socket; resolves with it open, or with the failure (status 0: unreachable). */
+function connectUpstream(url: string, headers: Record<string, string>): Promise<WebSocket | { status: number; message: string }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false });
+    ws.once('open', () => {
+      // Held until the session's handlers are attached (OpenAI sends session.created at once).
+      ws.pause();
+      resolve(ws);
+    });
+    ws.once('unexpected-response', (request, response) => {
+      let text = '';
+      response.on('data', (c: Buffer) => (text += c.toString('utf8').slice(0, 4096)));
+      response.on('end', () => {
+        let message = text.trim() || `upstream answered HTTP ${response.statusCode}`;
+        try {
+          message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: response.statusCode ?? 502, message });
+      });
+      request.destroy();
+    });
+    ws.once('error', (err) => resolve({ status: 0, message: `upstream unreachable: ${err.message}` }));
+  });
+}
+
+/** Admission, channel choice with retries, then the session: the generic relay stages over a WebSocket. */
+async function openSession(ctx: RelayContext, wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
+  const view = authView(req, url);
+  const { auth, group } = await authenticate(view, ctx.relay.tokens);
+  const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').trim();
+  if (!model) throw relayErrors.noModel();
+  const { price, limits } = await admitModel(ctx, auth, group, model);
+  // Each response is reserved for before it runs: its per-call price, or the pre-consumed quota for ratios.
+  const perUnit = ctx.options.num('QuotaPerUnit');
+  const perResponse = price.price.mode === 'price' ? computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, perUnit) : price.price.modelRatio > 0 ? ctx.options.num('PreConsumedQuota') : 0;
+  const { target, hold } = await reserveQuota(ctx, auth, perResponse);
+
+  const started = Date.now();
+  const policy = retryPolicy(ctx.options);
+  const tried = new Set<number>();
+  const usedChannels: number[] = [];
+  let last: { status: number; message: string; channel?: CachedChannel } | undefined;
+  for (let attempt = 0; attempt < policy.attempts && !socket.destroyed; attempt++) {
+    const next = nextChannel(ctx, group, model, tried, attempt);
+    if (!next) break;
+    const { ch, keyIndex, mapped } = next;
+    usedChannels.push(ch.id);
+    const t = keyIndex === undefined || 'error' in mapped ? undefined : upstreamTarget(ch, ch.keys[keyIndex]!, mapped.model, req);
+    if (keyIndex === undefined || 'error' in mapped || !t) {
+      last = { status: 501, message: 'error' in mapped ? mapped.error : keyIndex === undefined ? 'channel has no usable key' : `channel type ${ch.type} does not serve realtime`, channel: ch };
+      continue;
+    }
+    const upstream = await connectUpstream(t.url, t.headers);
+    if (upstream instanceof WebSocket) {
+      if (socket.destroyed) {
+        upstream.close(1000);
+        break;
+      }
+      countSuccess(ctx.counters, limits);
+      wss.handleUpgrade(req, socket, head, (client) => {
+        runRealtimeSession(ctx, client, upstream, { auth, group, model, upstreamModel: mapped.model, ip: view.ip, channel: ch, usedChannels, price, target, perResponse, hold });
+      });
+      return;
+    }
+    last = { status: upstream.status, message: upstream.message, channel: ch };
+    ctx.channels?.reportUpstreamError(ch, keyIndex, upstream.status, upstream.message).catch(() => undefined);
+    if (!policy.retryable(upstream.status)) break;
+  }
+  await ctx.relay.ledger.settle(target, hold, 0);
+  last ??= { status: 503, message: relayErrors.noChannel(group, model).message };
+  logRelayError(ctx, { auth, group, model, ip: view.ip, requestId: newRequestId(), started, stream: true, status: last.status, message: last.message, channel: last.channel, usedChannels });
+  const hide = ctx.options.bool('global.hide_upstream_error_enabled');
+  throw new RelayError(last.status >= 400 ? last.status : 502, hide ? 'upstream request failed' : last.message, 'upstream_error', 'upstream_error');
+}
+
+/**
+ * GET /v1/realtime as a WebSocket relay for OpenAI and Azure channels, on the Node server's 'upgrade' event.
+ * The sk- token comes in Authorization or in the `openai-insecure-api-key.` subprotocol browsers send.
+ * Returns what ends every open session (server shutdown: close code 1001).
+ */
+export function installRealtime(server: Server, ctx: RelayContext): () => void {
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: 32 * 1024 * 1024,
+    // Never echo the key: pick `realtime` when offered, else the first other protocol.
+    handleProtocols: (protocols) => (protocols.has('realtime') ? 'realtime' : ([...protocols].find((p) => !p.startsWith(KEY_PROTOCOL)) ?? false)),
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    if (url.pathname !== '/v1/realtime') {
+      // Nobody else takes upgrades: say so instead of leaving the socket open.
+      if (server.listenerCount('upgrade') === 1) refuse(socket, new RelayError(404, `no WebSocket endpoint at ${url.pathname}`, 'invalid_request_error'));
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    openSession(ctx, wss, req, socket, head, url).catch((err: unknown) => {
+      if (socket.destroyed) return;
+      if (err instanceof RelayError) return refuse(socket, err);
+      ctx.log.error({ err }, 'realtime: upgrade failed');
+      refuse(socket, new RelayError(500, 'internal server error, contact the administrator', 'tollway_error', 'internal_error'));
+    });
+  });
+  return () => {
+    for (const client of wss.clients) {
+      client.close(1001, 'server shutting down');
+      setTimeout(() => client.terminate(), 1000).unref();
+    }
+  };
+}

@@ -1,0 +1,43 @@
+import type { FastifyRequest } from 'fastify';
+import { relayErrors } from '../errors.js';
+import { parseJsonBody, type InboundCall, type Surface } from '../inbound.js';
+import { openAIChat } from '../ir/openai-chat.js';
+import { callRerank } from '../providers/rerank-upstream.js';
+import type { CallUsage } from '../usage.js';
+import { countedUsage } from './upstream.js';
+
+type Document = string | { text?: string };
+
+const documentText = (d: Document): string => (typeof d === 'string' ? d : typeof d?.text === 'string' ? d.text : JSON.stringify(d));
+
+/**
+ * POST /v1/rerank (Jina/Cohere body {model, query, documents, top_n, return_documents}): sent through the
+ * channel's rerank upstream (Cohere's API for Cohere channels, Jina's shape at {base}/v1/rerank for the rest),
+ * answered in Jina's shape, billed by the reported tokens (counted by us when the upstream gives none).
+ */
+export function rerankInbound(req: FastifyRequest): InboundCall {
+  const body = parseJsonBody(req.body);
+  const model = typeof body.model === 'string' ? body.model.trim() : '';
+  if (!model) throw relayErrors.noModel();
+  if (typeof body.query !== 'string' || !body.query) throw relayErrors.badBody('query is required');
+  if (!Array.isArray(body.documents) || body.documents.length === 0) throw relayErrors.badBody('documents must be a non-empty array');
+  const topN = body.top_n;
+  if (topN !== undefined && !(Number.isInteger(topN) && (topN as number) > 0)) throw relayErrors.badBody('top_n must be a positive integer');
+  const query = body.query;
+  const documents = (body.documents as Document[]).map(documentText);
+  const returnDocuments = typeof body.return_documents === 'boolean' ? body.return_documents : undefined;
+  const surface: Surface = {
+    async forward(a) {
+      const outcome = await callRerank(a.ctx.relay.agent, a.channel, a.key, { model: a.model, query, documents, topN: topN as number | undefined, returnDocuments }, a.signal);
+      if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, body: outcome.body };
+      const { answer } = outcome;
+      const usage: CallUsage = answer.promptTokens === undefined ? countedUsage(`${query}\n${documents.join('\n')}`) : { promptTokens: answer.promptTokens, completionTokens: 0, reported: true };
+      const out = JSON.stringify({ ...answer.body, model, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } });
+      const firstByteMs = Date.now() - a.started;
+      a.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+      a.res.end(out);
+      return { kind: 'relayed', status: 200, usage, countedCompletion: 0, firstByteMs, cut: false };
+    },
+  };
+  return { format: openAIChat, body, model, stream: false, includeUsage: false, maxTokens: 0, bytes: (req.body as Buffer).length, surface };
+}

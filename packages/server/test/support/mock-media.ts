@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import type http from 'node:http';
+
+/** What the mock saw of one multipart upload (parsed by the platform's own FormData parser). */
+export interface MediaUpload {
+  path: string;
+  fields: Record<string, string>;
+  /** File fields: name → { filename, size, sha256 }. */
+  files: Record<string, { filename: string; size: number; sha256: string }>;
+  contentLength: number | undefined;
+}
+
+/** The audio bytes the mock speaks for an input: deterministic, 100 bytes per character, in 4 KB writes. */
+export const mockSpeech = (input: string): Buffer => {
+  const out = Buffer.alloc(input.length * 100);
+  for (let i = 0; i < out.length; i++) out[i] = (i * 31 + input.length) & 0xff;
+  return out;
+};
+
+export const MOCK_TRANSCRIPT = 'The quick brown fox jumps over the lazy dog.';
+/** Seconds of audio the mock reports for any upload. */
+export const MOCK_AUDIO_SECONDS = 90;
+
+const json = (res: http.ServerResponse, body: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+async function formOf(req: http.IncomingMessage, raw: Buffer): Promise<MediaUpload> {
+  const form = await new Request('http://mock/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: new Uint8Array(raw) }).formData();
+  const fields: Record<string, string> = {};
+  const files: MediaUpload['files'] = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') fields[name] = value;
+    else {
+      const bytes = Buffer.from(await value.arrayBuffer());
+      files[name] = { filename: value.name, size: bytes.length, sha256: crypto.createHash('sha256').update(bytes).digest('hex') };
+    }
+  }
+  const length = req.headers['content-length'];
+  return { path: (req.url ?? '').split('?')[0]!, fields, files, contentLength: length === undefined ? undefined : Number(length) };
+}
+
+function transcription(upload: MediaUpload): { type: string; body: string } {
+  const model = upload.fields.model ?? '';
+  const format = upload.fields.response_format ?? 'json';
+  if (format === 'text') return { type: 'text/plain; charset=utf-8', body: MOCK_TRANSCRIPT };
+  if (format === 'verbose_json') {
+    return { type: 'application/json', body: JSON.stringify({ task: upload.path.endsWith('translations') ? 'translate' : 'transcribe', language: 'english', duration: MOCK_AUDIO_SECONDS, text: MOCK_TRANSCRIPT, segments: [] }) };
+  }
+  // gpt-4o-transcribe reports tokens; whisper-1 (json) reports its duration; translations report nothing.
+  const usage = model.startsWith('gpt-4o') ? { type: 'tokens', input_tokens: 40, output_tokens: 11, total_tokens: 51, input_token_details: { audio_tokens: 40, text_tokens: 0 } } : upload.path.endsWith('transcriptions') ? { type: 'duration', seconds: MOCK_AUDIO_SECONDS } : undefined;
+  return { type: 'application/json', body: JSON.stringify({ text: MOCK_TRANSCRIPT, ...(usage ? { usage } : {}) }) };
+}
+
+/**
+ * The media and retrieval endpoints of the mock upstream, written from the public API references: OpenAI
+ * images (generations, edits), audio (speech, transcriptions, translations) and Gemini
+ * embedContent / batchEmbedContents. Returns false for any other path.
+ */
+export async function answerMedia(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer, uploads: MediaUpload[]): Promise<boolean> {
+  const path = (req.url ?? '').split('?')[0]!;
+  const isMultipart = String(req.headers['content-type'] ?? '').startsWith('multipart/form-data');
+  if (isMultipart && /\/(images\/edits|audio\/transcriptions|audio\/translations)$/.test(path)) {
+    const upload = await formOf(req, raw);
+    uploads.push(upload);
+    if (path.endsWith('/images/edits')) {
+      const n = Number(upload.fields.n ?? 1);
+      json(res, { created: 1700000000, data: Array.from({ length: n }, (_, i) => ({ b64_json: Buffer.from(`edited-${i}`).toString('base64') })) });
+    } else {
+      const t = transcription(upload);
+      res.writeHead(200, { 'content-type': t.type }).end(t.body);
+    }
+    return true;
+  }
+  const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
+  if (path.endsWith('/images/generations')) {
+    const n = Number(body.n ?? 1);
+    const model = String(body.model);
+    const usage = model.startsWith('gpt-image') ? { usage: { total_tokens: 4200, input_tokens: 50, output_tokens: 4150, input_tokens_details: { text_tokens: 50, image_tokens: 0 } } } : {};
+    json(res, { created: 1700000000, data: Array.from({ length: n }, (_, i) => ({ url: `https://images.example/${model}/${i}.png`, revised_prompt: String(body.prompt) })), ...usage });
+    return true;
+  }
+  if (path.endsWith('/audio/speech')) {
+    const audio = mockSpeech(String(body.input ?? ''));
+    res.writeHead(200, { 'content-type': 'audio/mpeg' });
+    for (let at = 0; at < audio.length; at += 4096) res.write(audio.subarray(at, at + 4096));
+    res.end();
+    return true;
+  }
+  const embed = /\/models\/([^:]+):(embedContent|batchEmbedContents)$/.exec(path);
+  if (embed) {
+    const values = (i: number) => [0.5, 0.25, i];
+    if (embed[2] === 'embedContent') json(res, { embedding: { values: values(0) } });
+    else json(res, { embeddings: (body.requests as unknown[]).map((_, i) => ({ values: values(i) })) });
+    return true;
+  }
+  return false;
+}
