@@ -118,4 +118,20 @@ describe('wallet page in Chromium', () => {
     expect(await records.textContent()).toContain('¥73.00');
     await h.shot(page, '52-wallet-after-payment');
   });
+
+  it('fits a phone screen', async () => {
+    const { context: mobile, page: m } = await h.newPage({ mobile: true });
+    await mobile.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+    await m.goto('/login');
+    await m.getByTestId('login-username').fill(ROOT.username);
+    await m.getByTestId('login-password').fill(ROOT.password);
+    await m.getByTestId('login-submit').click();
+    await m.waitForURL((u) => !u.pathname.startsWith('/login'));
+    await m.goto('/app/wallet');
+    await expect.poll(() => m.getByTestId('topup-payable').textContent()).toBe('¥36.50');
+    // Nothing wider than the screen: the page does not scroll sideways.
+    expect(await m.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await h.shot(m, '53-wallet-mobile');
+    await mobile.close();
+  });
 });

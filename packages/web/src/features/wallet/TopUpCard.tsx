@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { TopUpInfo } from '@tollway/shared';
 import { useSubmit } from '../../lib/useSubmit';
 import { useQuotaFormat } from '../me/api';
+import { useIsMobile } from '../shell/useIsMobile';
 import { requestPay, submitPaymentForm, TOPUP_KEY, usePayable, useTopUpInfo, useUnitQuota } from './api';
 
 const METHOD_ICON: Record<string, ReactNode> = {
@@ -21,9 +22,11 @@ function BuyCodeButton({ link }: { link: string }) {
     if (!link) void message.error(t('topup.noLink'));
     else window.open(link, '_blank', 'noopener');
   };
+  // On a phone the card title needs the room: the button shows its icon only.
+  const compact = useIsMobile();
   return (
-    <Button icon={<ShoppingOutlined />} onClick={open} data-testid="topup-buy-code">
-      {t('topup.buyCode')}
+    <Button icon={<ShoppingOutlined />} onClick={open} title={t('topup.buyCode')} aria-label={t('topup.buyCode')} data-testid="topup-buy-code">
+      {compact ? null : t('topup.buyCode')}
     </Button>
   );
 }
