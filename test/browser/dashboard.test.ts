@@ -153,4 +153,16 @@ describe('data dashboard in Chromium', () => {
     await h.shot(userPage, '64-dashboard-user-mobile');
     await context.close();
   });
+
+  it('leaves the sidebar and shows a notice when DataExportEnabled is off', async () => {
+    await page.goto('/app/tokens');
+    await expect.poll(() => page.getByTestId('sidebar').textContent()).toContain('数据看板');
+    await api(root, 'PUT', '/api/option/', { key: 'DataExportEnabled', value: 'false' });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('sidebar').textContent()).not.toContain('数据看板');
+    await page.goto('/app/dashboard');
+    await page.getByTestId('dashboard-disabled').waitFor();
+    expect(await page.getByTestId('dashboard-totals').count()).toBe(0);
+    await h.shot(page, '65-dashboard-disabled');
+  });
 });

@@ -66,7 +66,11 @@ export default function DashboardPage() {
   const pieOption = useMemo(() => callsOption(summary, mobile), [summary, mobile]);
 
   if (status && !status.enable_data_export) {
-    return <Result icon={<BarChartOutlined className="tw-result-icon" />} title={t('disabled')} subTitle={t('disabledHint')} data-testid="dashboard-disabled" />;
+    return (
+      <div className="tw-center-page" data-testid="dashboard-disabled">
+        <Result icon={<BarChartOutlined className="tw-result-icon" />} title={t('disabled')} subTitle={t('disabledHint')} />
+      </div>
+    );
   }
 
   const query = (patch: Partial<DashboardDraft> = {}) => {
