@@ -6,6 +6,16 @@ import { startHarness, type Harness } from './harness.js';
 const ROOT = { username: 'walletroot', password: 'wallet-root-pass-1' };
 const EPAY = { address: 'https://pay.example.com', pid: '1001', key: 'browser-epay-key' };
 
+/** Logs in as the root user in English; the session belongs to the page's context. */
+async function login(context: BrowserContext, page: Page): Promise<void> {
+  await context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(ROOT.username);
+  await page.getByTestId('login-password').fill(ROOT.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}
+
 /**
  * The wallet in a real browser: balance, why online top-up is off, then with Epay configured the payable
  * amount following the amount typed, the signed form posted to the payment site (intercepted here), the
@@ -32,12 +42,7 @@ describe('wallet page in Chromium', () => {
     h = await startHarness();
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     ({ context, page } = await h.newPage());
-    await context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
-    await page.goto('/login');
-    await page.getByTestId('login-username').fill(ROOT.username);
-    await page.getByTestId('login-password').fill(ROOT.password);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    await login(context, page);
     const self = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}').id as number);
     expect((await api('PUT', '/api/user/', { id: self, quota: 5_000_000 })).success).toBe(true);
   });
@@ -121,12 +126,7 @@ describe('wallet page in Chromium', () => {
 
   it('fits a phone screen', async () => {
     const { context: mobile, page: m } = await h.newPage({ mobile: true });
-    await mobile.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
-    await m.goto('/login');
-    await m.getByTestId('login-username').fill(ROOT.username);
-    await m.getByTestId('login-password').fill(ROOT.password);
-    await m.getByTestId('login-submit').click();
-    await m.waitForURL((u) => !u.pathname.startsWith('/login'));
+    await login(mobile, m);
     await m.goto('/app/wallet');
     await expect.poll(() => m.getByTestId('topup-payable').textContent()).toBe('¥36.50');
     // Nothing wider than the screen: the page does not scroll sideways.
