@@ -34,41 +34,13 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
   const quotaOf = async (id: number) => Number((await k().selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
   const redeem = (c: Client, key: unknown) => c.call<number>('POST', '/api/user/topup', { key });
 
-  /** n users inserted directly (no bcrypt per user), each with a session cookie. */
+  /** n users made by the users service, each with a session cookie (no login round trip). */
   const manyUsers = async (prefix: string, n: number): Promise<Client[]> => {
-    const rows = Array.from({ length: n }, (_, i) => ({
-      username: `${prefix}${i}`,
-      password: 'x',
-      display_name: `${prefix}${i}`,
-      role: 1,
-      status: 1,
-      email: '',
-      github_id: '',
-      oidc_id: '',
-      wechat_id: '',
-      telegram_id: '',
-      linux_do_id: '',
-      access_token: null,
-      quota: 0,
-      used_quota: 0,
-      request_count: 0,
-      group: 'default',
-      aff_code: `${prefix}${i}`,
-      aff_count: 0,
-      aff_quota: 0,
-      aff_history: 0,
-      inviter_id: 0,
-      setting: '',
-      remark: '',
-      created_at: now(),
-      deleted_at: null,
-    }));
-    await k().insertInto('users').values(rows).execute();
-    const ids = await k().selectFrom('users').select(['id', 'username']).where('username', 'like', `${prefix}%`).orderBy('id').execute();
-    return ids.map((u) => {
+    const ids = await Promise.all(Array.from({ length: n }, (_, i) => t.runtime.ctx.users.create({ username: `${prefix}${i}`, password: 'user-pass-123' })));
+    return ids.map((id) => {
       const c = new Client(t.app);
-      c.cookie = `${SESSION_COOKIE}=${t.runtime.ctx.sessions.seal(u.id)}`;
-      c.userId = u.id;
+      c.cookie = `${SESSION_COOKIE}=${t.runtime.ctx.sessions.seal(id)}`;
+      c.userId = id;
       return c;
     });
   };
