@@ -65,7 +65,8 @@ const vendors: Vendor[] = [
     key: 'app-dify-key',
     auth: 'Bearer app-dify-key',
     path: '/v1/chat-messages',
-    plainBody: { inputs: { system: 'be brief' }, query: 'hi', response_mode: 'blocking', user: 'tollway' },
+    // Agent apps answer only when streaming: the plain call streams upstream too.
+    plainBody: { inputs: { system: 'be brief' }, query: 'hi', response_mode: 'streaming', user: 'tollway' },
     streamBody: { inputs: { system: 'be brief' }, query: 'hi', response_mode: 'streaming', user: 'tollway' },
   },
   {

@@ -40,14 +40,10 @@ function cohereChat(res: http.ServerResponse, body: Json, b: B): void {
   res.end();
 }
 
-/** Dify POST /v1/chat-messages: blocking JSON or SSE `data:` events (message…, message_end with metadata.usage). */
-function difyChat(res: http.ServerResponse, body: Json, b: B): void {
+/** Dify POST /v1/chat-messages, streaming (as the relay always asks): `data:` events (message…, message_end with metadata.usage). */
+function difyChat(res: http.ServerResponse, b: B): void {
   const usage = { prompt_tokens: b.promptTokens, completion_tokens: b.completionTokens, total_tokens: b.promptTokens + b.completionTokens, total_price: '0.0001', currency: 'USD', latency: 0.5 };
   const base = { task_id: 'task-1', id: 'msg-dify', message_id: 'msg-dify', conversation_id: 'conv-1', created_at: 1700000000 };
-  if (body.response_mode === 'blocking') {
-    json(res, { event: 'message', ...base, mode: 'chat', answer: b.pieces.join(''), metadata: { usage, retriever_resources: [] } });
-    return;
-  }
   const send = sse(res);
   for (const piece of b.pieces) send({ event: 'message', ...base, answer: piece });
   send({ event: 'ping' });
@@ -119,7 +115,7 @@ function hunyuanChat(req: http.IncomingMessage, res: http.ServerResponse, raw: B
 export function answerVendor(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer, path: string, body: Json, b: B): boolean {
   if (path === '/' && req.headers['x-tc-action'] === 'ChatCompletions') hunyuanChat(req, res, raw, body, b);
   else if (path === '/v2/chat') cohereChat(res, body, b);
-  else if (path === '/v1/chat-messages') difyChat(res, body, b);
+  else if (path === '/v1/chat-messages') difyChat(res, b);
   else if (path === '/v3/chat') cozeChat(req, res, body, b);
   else if (path === '/v1/rerank' || path === '/v2/rerank') rerank(res, path, body, b);
   else return false;

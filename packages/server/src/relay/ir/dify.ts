@@ -7,8 +7,10 @@ type Json = Record<string, any>;
 /**
  * Dify chat apps (`POST /v1/chat-messages`), upstream side. Dify keeps a conversation's history itself (by
  * conversation_id), so a stateless call carries only the query: the last user message's text. The system
- * prompt goes in as the `system` input variable (apps that do not declare it ignore it). Blocking answers
- * and SSE events (`message` / `agent_message` chunks, `message_end` with metadata.usage, `error`).
+ * prompt goes in as the `system` input variable (apps that do not declare it ignore it). The request always
+ * streams (agent apps refuse blocking mode); a plain client call gets the stream collected into one answer.
+ * SSE events: `message` / `agent_message` chunks, `message_end` with metadata.usage, `error`; a blocking
+ * JSON answer is read too.
  */
 
 const DEFAULT_USER = 'tollway';
@@ -21,7 +23,7 @@ function requestFromIR(ir: IRRequest): Json {
   return {
     inputs: ir.system.length ? { system: ir.system.join('\n\n') } : {},
     query: lastUser ? joinedText(lastUser.parts) : '',
-    response_mode: ir.stream ? 'streaming' : 'blocking',
+    response_mode: 'streaming',
     user: ir.user || DEFAULT_USER,
     ...(files.length ? { files } : {}),
   };

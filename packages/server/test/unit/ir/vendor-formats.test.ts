@@ -74,7 +74,7 @@ describe('Cohere chat v2', () => {
 });
 
 describe('Dify chat-messages', () => {
-  it('sends the last user message as the query, the system prompt as an input, image URLs as files', () => {
+  it('sends the last user message as the query, the system prompt as an input, image URLs as files, always streaming', () => {
     const body = difyChat.requestFromIR(
       ir({
         system: ['be brief'],
@@ -88,7 +88,7 @@ describe('Dify chat-messages', () => {
       }),
     );
     expect(body).toEqual({ inputs: { system: 'be brief' }, query: 'What is this?', response_mode: 'streaming', user: 'alice', files: [{ type: 'image', transfer_method: 'remote_url', url: 'https://example.com/a.png' }] });
-    expect(difyChat.requestFromIR(ir({}))).toEqual({ inputs: {}, query: 'Hi', response_mode: 'blocking', user: 'tollway' });
+    expect(difyChat.requestFromIR(ir({}))).toEqual({ inputs: {}, query: 'Hi', response_mode: 'streaming', user: 'tollway' });
   });
 
   it('reads a blocking answer with metadata.usage', () => {
