@@ -1,5 +1,5 @@
 import type { UpstreamAdaptor, UpstreamCall } from '../types.js';
-import { vertexTokens } from './token.js';
+import { serviceAccountOf, vertexTokens } from './token.js';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 const DEFAULT_REGION = 'global';
@@ -27,9 +27,9 @@ export function vertexClaudeModel(model: string): string {
 
 function projectOf(key: string): string {
   try {
-    const p = (JSON.parse(key) as { project_id?: unknown }).project_id;
-    return typeof p === 'string' ? p : '';
+    return serviceAccountOf(key).projectId;
   } catch {
+    // A bad key is reported by the token step.
     return '';
   }
 }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { request } from 'undici';
 import { UpstreamPrepareError } from '../prepare.js';
 import { JWT_BEARER_GRANT, parseServiceAccount, serviceAccountAssertion, type ServiceAccount } from './jwt.js';
@@ -13,6 +12,24 @@ interface Cached {
   expiresAt: number;
 }
 
+const accounts = new Map<string, ServiceAccount | Error>();
+
+/** The parsed service account of a key (memoised per key text, at most MAX_CACHED kept); throws a 401 error for bad keys. */
+export function serviceAccountOf(keyText: string): ServiceAccount {
+  let a = accounts.get(keyText);
+  if (!a) {
+    try {
+      a = parseServiceAccount(keyText);
+    } catch (err) {
+      a = err as Error;
+    }
+    accounts.set(keyText, a);
+    if (accounts.size > MAX_CACHED) accounts.delete(accounts.keys().next().value!);
+  }
+  if (a instanceof Error) throw new UpstreamPrepareError(a.message, 401);
+  return a;
+}
+
 /**
  * OAuth access tokens for Vertex AI service-account keys: a signed JWT assertion exchanged at the key's
  * token_uri (grant type jwt-bearer), cached per key until shortly before expiry; concurrent callers of one key
@@ -25,23 +42,17 @@ export class VertexTokenCache {
   constructor(private now: () => number = Date.now) {}
 
   async token(keyText: string): Promise<{ token: string; account: ServiceAccount }> {
-    let account: ServiceAccount;
-    try {
-      account = parseServiceAccount(keyText);
-    } catch (err) {
-      throw new UpstreamPrepareError((err as Error).message, 401);
-    }
-    const id = crypto.createHash('sha256').update(keyText).digest('hex');
-    const hit = this.tokens.get(id);
+    const account = serviceAccountOf(keyText);
+    const hit = this.tokens.get(keyText);
     if (hit && hit.expiresAt - REFRESH_MARGIN_MS > this.now()) return { token: hit.token, account };
-    let wait = this.pending.get(id);
+    let wait = this.pending.get(keyText);
     if (!wait) {
-      wait = this.exchange(account).finally(() => this.pending.delete(id));
-      this.pending.set(id, wait);
+      wait = this.exchange(account).finally(() => this.pending.delete(keyText));
+      this.pending.set(keyText, wait);
     }
     const fresh = await wait;
-    this.tokens.delete(id);
-    this.tokens.set(id, fresh);
+    this.tokens.delete(keyText);
+    this.tokens.set(keyText, fresh);
     if (this.tokens.size > MAX_CACHED) this.tokens.delete(this.tokens.keys().next().value!);
     return { token: fresh.token, account };
   }
