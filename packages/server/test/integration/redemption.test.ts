@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import { LogType } from '@tollway/shared';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/modules/auth/session.js';
 import type { RedemptionPublic } from '../../src/modules/redemption/schema.js';
@@ -329,4 +331,32 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     expect(await sum()).toBe(totalBefore + quota);
     expect(await byKey(key)).toMatchObject({ status: 3, used_count: 1 });
   }, 60_000);
+});
+
+/** In cluster mode balances live in Redis: a redeemed code is spendable at once there too. */
+describe('redemption with the Redis ledger', () => {
+  const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `tollway-test-${crypto.randomBytes(4).toString('hex')}:`;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { REDIS_CONN_STRING: REDIS, REDIS_KEY_PREFIX: prefix });
+  });
+  afterAll(async () => {
+    await t?.close();
+    const redis = new Redis(REDIS);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('credits the balance the relay reserves from', async () => {
+    const root = await setupRoot(t.app);
+    const admin = await createUserClient(t.app, root, 'redis-admin', 10);
+    const user = await createUserClient(t.app, root, 'redis-user');
+    const ledger = t.runtime.ctx.relay.ledger;
+    expect(await ledger.available('users', user.userId!)).toBe(0);
+    const key = (await admin.call<string[]>('POST', '/api/redemption/', { name: 'redis', quota: 4242 })).body.data![0]!;
+    expect((await user.call('POST', '/api/user/topup', { key })).body).toMatchObject({ success: true, data: 4242 });
+    expect(await ledger.available('users', user.userId!)).toBe(4242);
+  });
 });
