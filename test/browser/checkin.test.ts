@@ -55,7 +55,15 @@ describe('check-in and task logs in Chromium', () => {
     expect(created.success).toBe(true);
     userId = created.data!.id;
     expect((await pageApi(page, 'PUT', '/api/user/', { id: userId, quota: 500000 })).success).toBe(true);
-    for (const key of ['DrawingEnabled', 'TaskEnabled']) expect((await pageApi(page, 'PUT', '/api/option/', { key, value: 'true' })).success).toBe(true);
+    for (const [key, value] of [
+      ['DrawingEnabled', 'true'],
+      ['TaskEnabled', 'true'],
+      ['AffEnabled', 'true'],
+      ['QuotaForInviter', '100000'],
+      ['QuotaForInvitee', '50000'],
+    ]) {
+      expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success).toBe(true);
+    }
   });
 
   it('the user checks in on the personal page: the button turns to checked in and the balance grows by the reward', async () => {
@@ -84,6 +92,22 @@ describe('check-in and task logs in Chromium', () => {
     await expect.poll(() => page.getByTestId('me-check-in-button').isDisabled()).toBe(true);
     const again = await pageApi(page, 'POST', '/api/user/check_in', {});
     expect(again).toMatchObject({ success: false, message: 'you have already checked in today' });
+  });
+
+  it('an invitee registering with the invite link shows in the invite card (count and reward)', async () => {
+    const code = (await pageApi<string>(page, 'GET', '/api/user/aff')).data!;
+    expect(await page.getByTestId('me-invite-link').inputValue()).toContain(`/register?aff=${code}`);
+    const reg = await fetch(`${h.baseUrl}/api/user/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'dave', password: 'dave-pass-123', password2: 'dave-pass-123', aff_code: code }),
+    });
+    expect((await reg.json()).success).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('me-aff-count').textContent()).toContain('1');
+    expect(await page.getByTestId('me-aff-quota').textContent()).toContain('$0.20');
+    expect(await page.getByTestId('me-aff-history').textContent()).toContain('$0.20');
+    await page.getByTestId('me-invite').screenshot({ path: path.join(SCREENSHOTS, 'checkin-03b-invite-card.png') });
   });
 
   it('the check-in shows in the usage logs as a check-in record', async () => {
