@@ -137,6 +137,19 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     const tokens = await lastLog('gpt-4o-transcribe');
     // (40 + 11 × 4) × 1.25
     expect({ quota: Number(tokens.quota), prompt: tokens.prompt_tokens, completion: tokens.completion_tokens }).toEqual({ quota: 105, prompt: 40, completion: 11 });
+
+    const events = await sdk.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: await toFile(audio, 'talk.mp3'), stream: true });
+    const types: string[] = [];
+    let done = '';
+    for await (const e of events) {
+      types.push(e.type);
+      if (e.type === 'transcript.text.done') done = e.text;
+    }
+    expect(done).toBe(MOCK_TRANSCRIPT);
+    expect(types.filter((x) => x === 'transcript.text.delta')).toHaveLength(MOCK_TRANSCRIPT.split(' ').length);
+    const streamed = await lastLog('gpt-4o-transcribe');
+    // (30 + 12 × 4) × 1.25 = 97.5 → 98
+    expect({ quota: Number(streamed.quota), prompt: streamed.prompt_tokens, completion: streamed.completion_tokens, stream: streamed.is_stream }).toEqual({ quota: 98, prompt: 30, completion: 12, stream: 1 });
   });
 
   it('translations: duration from verbose_json, else one call', async () => {

@@ -64,6 +64,12 @@ export async function answerMedia(req: http.IncomingMessage, res: http.ServerRes
     if (path.endsWith('/images/edits')) {
       const n = Number(upload.fields.n ?? 1);
       json(res, { created: 1700000000, data: Array.from({ length: n }, (_, i) => ({ b64_json: Buffer.from(`edited-${i}`).toString('base64') })) });
+    } else if (upload.fields.stream === 'true') {
+      // Streamed transcription events (gpt-4o-transcribe): text deltas, then the whole text with the usage.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const delta of MOCK_TRANSCRIPT.split(' ')) res.write(`data: ${JSON.stringify({ type: 'transcript.text.delta', delta: `${delta} ` })}\n\n`);
+      const usage = { type: 'tokens', input_tokens: 30, output_tokens: 12, total_tokens: 42 };
+      res.end(`data: ${JSON.stringify({ type: 'transcript.text.done', text: MOCK_TRANSCRIPT, usage })}\n\n`);
     } else {
       const t = transcription(upload);
       res.writeHead(200, { 'content-type': t.type }).end(t.body);

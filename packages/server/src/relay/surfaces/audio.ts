@@ -60,14 +60,17 @@ export function transcriptionUsage(answer: Answer, prompt: string): CallUsage {
 export const audioTextInbound = (path: '/v1/audio/transcriptions' | '/v1/audio/translations') =>
   multipartInbound((spool) => {
     const prompt = spool.fields.prompt ?? '';
+    const streamed = spool.fields.stream === 'true';
     const surface: Surface = {
       forward(a) {
         const t = openAITarget(a, path, spool.contentType);
         if (!t) return Promise.resolve(cannotServe(a, path));
         const { body, length } = spooledBody(spool, { model: a.model });
         t.headers['content-length'] = String(length);
+        // Streamed transcripts (gpt-4o-transcribe, stream=true) pass through; transcript.text.done carries the usage.
+        if (streamed) return forwardPassThrough(a, t, body, true, (u) => u ?? countedUsage(prompt));
         return forwardBuffered(a, t, body, (answer): Metered => ({ out: answer.text, contentType: answer.contentType || 'application/json', usage: transcriptionUsage(answer, prompt) }));
       },
     };
-    return { surface, bytes: Buffer.byteLength(prompt), stream: false };
+    return { surface, bytes: Buffer.byteLength(prompt), stream: streamed };
   });
