@@ -23,7 +23,10 @@ export interface Config {
   webDist: string;
   logLevel: string;
   version: string;
-  /** IANA time zone that decides calendar days (daily check-in); TZ, else the process's zone. */
+  /**
+   * IANA time zone that decides calendar days (daily check-in): TZ, else the process's zone. Empty means the
+   * process's local time as the system reads a TZ that is not an IANA name (POSIX forms such as CST-8).
+   */
   timeZone: string;
 }
 
@@ -67,13 +70,17 @@ export function validateDsn(name: string, dsn: string): void {
   }
 }
 
-/** TZ when set (it must name an IANA zone), else the zone the process runs in. */
+/**
+ * TZ when set (an IANA zone, optionally written :Zone), else the zone the process runs in. A TZ the process
+ * itself runs under that is no IANA name (POSIX forms, :/etc/localtime) is honoured through local time ('').
+ */
 function timeZoneVar(env: NodeJS.ProcessEnv): string {
   const tz = env.TZ;
-  if (!tz) return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!tz) return Intl.DateTimeFormat().resolvedOptions().timeZone ?? '';
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+    return new Intl.DateTimeFormat('en-US', { timeZone: tz.replace(/^:/, '') }).resolvedOptions().timeZone;
   } catch {
+    if (tz === process.env.TZ) return '';
     throw new ConfigError('TZ', `must be an IANA time zone such as Asia/Shanghai or UTC, got "${tz}"`);
   }
 }

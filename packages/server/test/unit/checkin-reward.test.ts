@@ -44,4 +44,18 @@ describe('calendar days in a time zone', () => {
     expect(() => loadConfig({ TZ: 'Mars/Olympus' })).toThrow(ConfigError);
     expect(() => loadConfig({ TZ: 'Mars/Olympus' })).toThrow(/^TZ: must be an IANA time zone/);
   });
+
+  it('accepts :Zone, and a non-IANA TZ the process itself runs under counts days in local time', () => {
+    expect(loadConfig({ TZ: ':Asia/Shanghai' }).timeZone).toBe('Asia/Shanghai');
+    const saved = process.env.TZ;
+    process.env.TZ = 'CST-8';
+    try {
+      expect(loadConfig({ TZ: 'CST-8' }).timeZone).toBe('');
+      // 17:30 UTC is the next day at UTC+8.
+      expect(dayIn('', new Date('2026-01-01T17:30:00Z'))).toBe('2026-01-02');
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { columns } from './helpers.js';
  * Daily check-ins (one row per user and day: the unique key makes a second check-in on the same day fail,
  * whatever the concurrency), drawing (midjourneys) and music (tasks) task records with new-api's column
  * names, and the log index review: idx_logs_request served no filter, so it goes (every index costs each insert).
+ * Task times (submit/start/finish) are epoch seconds, like every other time here.
  */
 export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
   const col = columns(dialect);
