@@ -124,6 +124,26 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
     expect(await c.closed).toBe(1005);
   });
 
+  it('a slow client holds the upstream back (backpressure) and still gets every frame', async () => {
+    const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4o-realtime-preview`, [], { authorization: `Bearer ${key}` });
+    await c.next('session.created');
+    const conn = mock.connections.at(-1)!;
+    c.ws.pause();
+    const count = 48;
+    const size = 1024 * 1024;
+    c.ws.send(JSON.stringify({ type: 'test.flood', count, size }));
+    await waitFor(async () => conn.received.includes('test.flood'));
+    await new Promise((r) => setTimeout(r, 500));
+    // The gateway stopped reading: most of the flood is still waiting at the upstream, not in the gateway's memory.
+    expect(conn.socket!.bufferedAmount).toBeGreaterThan(16 * size);
+    c.ws.resume();
+    await waitFor(async () => c.events.filter((e) => e.type === 'response.audio.delta').length === count);
+    const deltas = c.events.filter((e) => e.type === 'response.audio.delta');
+    expect(deltas).toHaveLength(count);
+    expect(deltas.every((e) => (e.delta as string).length === size)).toBe(true);
+    c.ws.close();
+  });
+
   it('an Azure channel gets its deployment URL and api-key', async () => {
     const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4o-realtime-azure`, [], { authorization: `Bearer ${key}` });
     await c.next('session.created');

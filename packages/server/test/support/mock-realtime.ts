@@ -19,6 +19,8 @@ export interface RealtimeConnection {
   received: string[];
   /** Bytes of base64 audio appended with input_audio_buffer.append. */
   audioChars: number;
+  /** The mock's end of the socket (a test reads its send backlog). */
+  socket?: WebSocket;
 }
 
 export interface MockRealtime {
@@ -31,7 +33,8 @@ export interface MockRealtime {
  * A mock realtime upstream written from the public event reference: OpenAI `/v1/realtime?model=` (Bearer key)
  * and Azure `/openai/realtime?deployment=&api-version=` (api-key). On connect it sends session.created; each
  * response.create is answered with response.created, two text deltas and response.done with usage. The key
- * `down-key` is refused with HTTP 503.
+ * `down-key` is refused with HTTP 503. A `test.flood` event {count, size} makes it send that many large
+ * `response.audio.delta` events as fast as it can (for backpressure tests).
  */
 export async function startMockRealtime(): Promise<MockRealtime> {
   const connections: RealtimeConnection[] = [];
@@ -54,12 +57,17 @@ export async function startMockRealtime(): Promise<MockRealtime> {
   });
 
   function serve(ws: WebSocket, conn: RealtimeConnection, model: string) {
+    conn.socket = ws;
     let seq = 0;
     const send = (event: Record<string, unknown>) => ws.send(JSON.stringify({ event_id: `event_${++seq}`, ...event }));
     send({ type: 'session.created', session: { id: 'sess_mock', object: 'realtime.session', model } });
     ws.on('message', (data) => {
-      const event = JSON.parse(data.toString()) as { type: string; audio?: string };
+      const event = JSON.parse(data.toString()) as { type: string; audio?: string; count?: number; size?: number };
       conn.received.push(event.type);
+      if (event.type === 'test.flood') {
+        const delta = 'A'.repeat(event.size ?? 0);
+        for (let i = 0; i < (event.count ?? 0); i++) send({ type: 'response.audio.delta', response_id: 'resp_flood', delta });
+      }
       if (event.type === 'input_audio_buffer.append') conn.audioChars += event.audio?.length ?? 0;
       if (event.type !== 'response.create') return;
       const id = `resp_${seq}`;
