@@ -2,14 +2,10 @@ import OpenAI from 'openai';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
+import { apiAs, loginSession, type Session } from './api-session.js';
 import { startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'modelsroot', password: 'models-root-pass-1' };
-
-interface Session {
-  cookie: string;
-  id: number;
-}
 
 /**
  * The models tab of the settings (spec 2): the Gemini and Claude sections show their options, a JSON field is
@@ -23,28 +19,17 @@ describe('Claude and Gemini settings in Chromium', () => {
   let page: Page;
   let sdk: OpenAI;
 
-  const api = async <T>(s: Session, method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${h.baseUrl}${path}`, {
-      method,
-      headers: { cookie: s.cookie, 'new-api-user': String(s.id), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const env = (await res.json()) as { success: boolean; message: string; data: T };
-    if (!env.success) throw new Error(`${method} ${path}: ${env.message}`);
-    return env.data;
-  };
-  const option = async (key: string) => (await api<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).find((o) => o.key === key)?.value;
+  const option = async (key: string) => (await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).find((o) => o.key === key)?.value;
 
   beforeAll(async () => {
     mock = await startMockUpstream();
     h = await startHarness();
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
-    const res = await fetch(`${h.baseUrl}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ROOT) });
-    root = { cookie: res.headers.get('set-cookie')!.split(';')[0]!, id: ((await res.json()) as { data: { id: number } }).data.id };
-    await api(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'claude-sonnet-4': 1.5 }) });
-    await api(root, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'claude-mock', type: 14, key: 'models-claude-key', base_url: mock.url, models: 'claude-sonnet-4,claude-sonnet-4-thinking', group: 'default' } });
-    await api(root, 'PUT', '/api/user/', { id: root.id, quota: 50_000_000 });
-    const [tok] = await api<{ key: string }[]>(root, 'POST', '/api/token/', { name: 'models', unlimited_quota: true });
+    root = await loginSession(h.baseUrl, ROOT);
+    await apiAs(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'claude-sonnet-4': 1.5 }) });
+    await apiAs(root, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'claude-mock', type: 14, key: 'models-claude-key', base_url: mock.url, models: 'claude-sonnet-4,claude-sonnet-4-thinking', group: 'default' } });
+    await apiAs(root, 'PUT', '/api/user/', { id: root.id, quota: 50_000_000 });
+    const [tok] = await apiAs<{ key: string }[]>(root, 'POST', '/api/token/', { name: 'models', unlimited_quota: true });
     sdk = new OpenAI({ apiKey: tok!.key.startsWith('sk-') ? tok!.key : `sk-${tok!.key}`, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
 
     ({ page } = await h.newPage());
