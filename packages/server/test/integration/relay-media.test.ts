@@ -37,9 +37,10 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     const models = 'dall-e-3,dall-e-2,my-dalle,gpt-image-1,tts-1,whisper-1,gpt-4o-transcribe,jina-reranker-v2,retry-edit';
     await addChannel(root, { name: 'media', key: 'media-key', baseUrl: mock.url, models, modelMapping: { 'my-dalle': 'dall-e-2', 'retry-edit': 'dall-e-2' } });
     await addChannel(root, { name: 'media-down', key: 'down-key', baseUrl: mock.url, models: 'retry-edit', priority: 10, modelMapping: { 'retry-edit': 'dall-e-2' } });
+    await addChannel(root, { name: 'azure-media', key: 'az-key', baseUrl: mock.url, type: 3, models: 'dall-e-3-azure,tts-azure', modelMapping: { 'dall-e-3-azure': 'dall-e-3', 'tts-azure': 'tts-1' } });
     mock.behaviors.set('down-key', { failStatus: 500 });
     const set = (k: string, v: unknown) => root.call('PUT', '/api/option/', { key: k, value: typeof v === 'string' ? v : JSON.stringify(v) });
-    await set('ModelPrice', { 'dall-e-3': 0.04, 'dall-e-2': 0.02, 'my-dalle': 0.02, 'retry-edit': 0.02, 'tts-1': 0.015, 'whisper-1': 0.006 });
+    await set('ModelPrice', { 'dall-e-3': 0.04, 'dall-e-2': 0.02, 'my-dalle': 0.02, 'retry-edit': 0.02, 'dall-e-3-azure': 0.04, 'tts-azure': 0.015, 'tts-1': 0.015, 'whisper-1': 0.006 });
     await set('ModelRatio', { 'gpt-image-1': 2.5, 'gpt-4o-transcribe': 1.25, 'jina-reranker-v2': 0.5 });
     await set('CompletionRatio', { 'gpt-image-1': 4, 'gpt-4o-transcribe': 4 });
     await set('RetryTimes', '1');
@@ -71,6 +72,16 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     expect({ quota: Number(log.quota), stream: log.is_stream }).toEqual({ quota: 0.04 * 2 * PER_UNIT, stream: 0 });
     expect(JSON.parse(log.other)).toMatchObject({ model_price: 0.04, billed_units: 2 });
     expect(before - (await quotaOf())).toBe(60_000 + 40_000);
+  });
+
+  it('Azure channels get the deployment paths and api-key', async () => {
+    await sdk.images.generate({ model: 'dall-e-3-azure', prompt: 'on azure', size: '1024x1792' });
+    const image = mock.requests.at(-1)!;
+    expect({ path: image.path, key: image.headers['api-key'], model: image.body.model }).toEqual({ path: '/openai/deployments/dall-e-3/images/generations', key: 'az-key', model: 'dall-e-3' });
+    expect(Number((await lastLog('dall-e-3-azure')).quota)).toBe(0.04 * 2 * PER_UNIT);
+    const speech = await sdk.audio.speech.create({ model: 'tts-azure', voice: 'alloy', input: 'azure' });
+    expect(Buffer.from(await speech.arrayBuffer()).equals(mockSpeech('azure'))).toBe(true);
+    expect(mock.requests.at(-1)!.path).toBe('/openai/deployments/tts-1/audio/speech');
   });
 
   it('gpt-image-1 at a model ratio is billed by the tokens the upstream reports', async () => {
