@@ -112,6 +112,41 @@ describe('redemption codes in Chromium', () => {
     expect(got.data).toMatchObject({ name: 'renamed', key: keys[1], quota: 5_000_000 });
   });
 
+  it('creates a gift code with max uses and an expiry, and refuses an expiry before the start', async () => {
+    await admin.getByTestId('redemptions-search').fill('');
+    await admin.getByTestId('redemptions-search-submit').click();
+    await admin.getByTestId('redemptions-add').click();
+    await admin.getByTestId('redemption-form-name').fill('gift-five');
+    await admin.getByTestId('redemption-form-gift').click();
+    await admin.getByTestId('redemption-form-max-uses').fill('5');
+    const from = admin.getByTestId('redemption-form-valid-from');
+    await from.click();
+    await from.fill('2099-01-02 00:00:00');
+    await from.press('Enter');
+    const until = admin.getByTestId('redemption-form-valid-until');
+    await until.click();
+    await until.fill('2099-01-01 00:00:00');
+    await until.press('Enter');
+    await admin.getByTestId('redemption-form-submit').click();
+    await admin.getByText('Effective time must be earlier than expiry time').or(admin.getByText('生效时间必须早于过期时间')).waitFor();
+    await h.shot(admin, '77-redemption-gift-window');
+
+    await until.click();
+    await until.fill('2099-12-31 00:00:00');
+    await until.press('Enter');
+    const download = admin.waitForEvent('download');
+    await admin.getByTestId('redemption-form-submit').click();
+    const lines = fs.readFileSync((await (await download).path())!, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    await admin.keyboard.press('Escape');
+    const expected = await admin.evaluate(() => [new Date(2099, 0, 2).getTime() / 1000, new Date(2099, 11, 31).getTime() / 1000]);
+    const listed = await apiFromPage<{ items: Record<string, unknown>[] }>(admin, 'GET', '/api/redemption/search?keyword=gift-five');
+    expect(listed.data.items).toHaveLength(1);
+    expect(listed.data.items[0]).toMatchObject({ key: lines[0], is_gift: true, max_uses: 5, used_count: 0, valid_from: expected[0], valid_until: expected[1], quota: 100000 });
+    await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').first().textContent()).toContain('0 / 5');
+    await h.shot(admin, '78-redemption-gift-row');
+  });
+
   it('lets a user redeem a code from the wallet link (?code=) and shows the new balance', async () => {
     const { page } = await h.newPage();
     await login(page, USER);
@@ -145,6 +180,18 @@ describe('redemption codes in Chromium', () => {
     // A used code can be neither edited nor enabled again (spec 3 §4).
     expect(await admin.getByTestId(`redemption-edit-${row.id}`).isDisabled()).toBe(true);
     expect(await admin.getByTestId(`redemption-toggle-${row.id}`).isDisabled()).toBe(true);
+    expect(await admin.getByTestId(`redemption-toggle-${row.id}`).getAttribute('aria-checked')).toBe('false');
+    expect(await admin.getByTestId(`redemption-user-${row.id}`).textContent()).toContain(String(row.used_user_id));
+    // Let the switch finish its animation from on to off before the picture.
+    await admin.waitForTimeout(500);
     await h.shot(admin, '76-redemption-used');
+
+    // The same list on a phone.
+    const { page: phone } = await h.newPage({ mobile: true });
+    await login(phone, ROOT);
+    await phone.goto('/admin/coupons');
+    await phone.getByTestId(`redemption-row-${row.id}`).waitFor();
+    await h.shot(phone, '79-redemption-mobile');
+    await phone.context().close();
   });
 });

@@ -39,7 +39,6 @@ export default {
       quota: '额度',
       uses: '使用次数',
       created: '创建时间',
-      redeemedBy: '兑换人 ID',
       validity: '有效期',
       actions: '操作',
     },
@@ -47,7 +46,7 @@ export default {
     value: {
       gift: '礼品码',
       unlimited: '不限',
-      none: '无',
+      lastUser: '兑换用户 ID：{{id}}',
       always: '长期有效',
       from: '{{time}} 起',
       until: '至 {{time}}',
@@ -159,7 +158,6 @@ export default {
       quota: 'Quota',
       uses: 'Uses',
       created: 'Created',
-      redeemedBy: 'Redeemed by',
       validity: 'Validity',
       actions: 'Actions',
     },
@@ -167,7 +165,7 @@ export default {
     value: {
       gift: 'Gift',
       unlimited: 'Unlimited',
-      none: 'None',
+      lastUser: 'By user ID {{id}}',
       always: 'Always valid',
       from: 'From {{time}}',
       until: 'Until {{time}}',

@@ -29,18 +29,26 @@ export function RedemptionStatusTag({ r }: { r: Redemption }) {
   );
 }
 
-/** Uses: "n / max" for gift codes (∞ when unlimited), else the redeemer once used. */
+/** Uses as "n / max" (a gift code is tagged; unlimited spelled out) and the last user who redeemed it. */
 export function UsesCell({ r }: { r: Redemption }) {
   const { t } = useTranslation('redemption');
-  if (!r.is_gift) return <span>{r.used_count} / 1</span>;
   return (
-    <Flex gap={4} align="center">
-      <Tag color="magenta" bordered={false} style={{ marginInlineEnd: 0 }}>
-        {t('value.gift')}
-      </Tag>
-      <span>
-        {r.used_count} / {r.max_uses > 0 ? r.max_uses : t('value.unlimited')}
-      </span>
+    <Flex vertical gap={2} align="flex-start">
+      <Flex gap={4} align="center">
+        {r.is_gift ? (
+          <Tag color="magenta" bordered={false} style={{ marginInlineEnd: 0 }}>
+            {t('value.gift')}
+          </Tag>
+        ) : null}
+        <span>
+          {r.used_count} / {!r.is_gift ? 1 : r.max_uses > 0 ? r.max_uses : t('value.unlimited')}
+        </span>
+      </Flex>
+      {r.used_user_id ? (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`redemption-user-${r.id}`}>
+          {t('value.lastUser', { id: r.used_user_id })}
+        </Typography.Text>
+      ) : null}
     </Flex>
   );
 }

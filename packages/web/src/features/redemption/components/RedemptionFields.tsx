@@ -49,18 +49,23 @@ interface TimeProps {
   testid: string;
 }
 
-/** A date-time as epoch seconds; cleared means none (null). */
+/**
+ * A date-time as epoch seconds; cleared means none (null). Enter confirms a typed date in the picker and does
+ * not submit the surrounding form.
+ */
 export function EpochInput({ value, onChange, onBlur, placeholder, testid }: TimeProps) {
   return (
-    <DatePicker
-      data-testid={testid}
-      showTime
-      format={TIME_FORMAT}
-      value={value ? dayjs.unix(value) : null}
-      placeholder={placeholder}
-      onChange={(d) => onChange(d ? d.unix() : null)}
-      onBlur={onBlur}
-      style={{ width: '100%' }}
-    />
+    <div onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}>
+      <DatePicker
+        data-testid={testid}
+        showTime
+        format={TIME_FORMAT}
+        value={value ? dayjs.unix(value) : null}
+        placeholder={placeholder}
+        onChange={(d) => onChange(d ? d.unix() : null)}
+        onBlur={onBlur}
+        style={{ width: '100%' }}
+      />
+    </div>
   );
 }

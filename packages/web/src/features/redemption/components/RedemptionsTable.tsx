@@ -25,11 +25,11 @@ export function RedemptionsTable(p: Props) {
   const mobile = useIsMobile();
 
   const columns: TableColumnsType<Redemption> = [
-    { title: t('col.id'), dataIndex: 'id', width: 70 },
+    { title: t('col.id'), dataIndex: 'id', width: 60 },
     {
       title: t('col.name'),
       key: 'name',
-      width: mobile ? 150 : 230,
+      width: mobile ? 150 : 200,
       render: (_, r) => (
         <Flex vertical gap={2} style={{ minWidth: 0 }}>
           <Typography.Text strong ellipsis={{ tooltip: r.name }}>
@@ -41,21 +41,15 @@ export function RedemptionsTable(p: Props) {
         </Flex>
       ),
     },
-    { title: t('col.status'), key: 'status', width: 95, render: (_, r) => <RedemptionStatusTag r={r} /> },
-    { title: t('col.quota'), dataIndex: 'quota', width: 100, render: (n: number) => quota(n) },
+    { title: t('col.status'), key: 'status', width: 90, render: (_, r) => <RedemptionStatusTag r={r} /> },
+    { title: t('col.quota'), dataIndex: 'quota', width: 90, render: (n: number) => quota(n) },
     { title: t('col.uses'), key: 'uses', width: 130, render: (_, r) => <UsesCell r={r} /> },
-    { title: t('col.created'), dataIndex: 'created_time', width: 160, render: (n: number) => formatTime(n) },
-    {
-      title: t('col.redeemedBy'),
-      key: 'used_user_id',
-      width: 110,
-      render: (_, r) => (r.used_user_id ? r.used_user_id : <Typography.Text type="secondary">{t('value.none')}</Typography.Text>),
-    },
-    { title: t('col.validity'), key: 'validity', width: 190, render: (_, r) => <ValidityCell r={r} /> },
+    { title: t('col.created'), dataIndex: 'created_time', width: 150, render: (n: number) => formatTime(n) },
+    { title: t('col.validity'), key: 'validity', width: 170, render: (_, r) => <ValidityCell r={r} /> },
     {
       title: t('col.actions'),
       key: 'actions',
-      width: 150,
+      width: 140,
       className: 'tw-red-actions-cell',
       fixed: mobile ? undefined : 'right',
       render: (_, r) => <RedemptionActions r={r} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />,
@@ -69,7 +63,7 @@ export function RedemptionsTable(p: Props) {
       columns={columns}
       dataSource={p.items}
       loading={p.loading}
-      scroll={{ x: 1150 }}
+      scroll={{ x: 1070 }}
       rowClassName={(r) => (r.status !== RedemptionStatus.Unused || isExhausted(r) ? 'tw-red-row-inactive' : '')}
       onRow={(r) => ({ 'data-testid': `redemption-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
       rowSelection={p.rowSelection}
