@@ -1,8 +1,9 @@
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Flex, Input, InputNumber } from 'antd';
+import { Button, DatePicker, Flex, Input } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { withTimestamps } from '../../lib/timeRange';
+import { ChannelIdInput } from '../logs/components/ChannelIdInput';
 import type { TaskFilters as Filters } from './api';
 
 /** The filter form's state: the filters with the time range as pickers' values. */
@@ -45,16 +46,7 @@ export function TaskFilters({ draft, admin, loading, idLabel, testPrefix, onChan
       />
       <Input allowClear value={draft.id} placeholder={idLabel} onChange={(e) => onChange({ id: e.target.value })} onPressEnter={onSearch} style={field} data-testid={`${testPrefix}-id`} />
       {admin ? (
-        <InputNumber
-          value={draft.channel}
-          min={1}
-          precision={0}
-          placeholder={t('filter.channel')}
-          onChange={(v) => onChange({ channel: typeof v === 'number' ? v : null })}
-          onPressEnter={onSearch}
-          style={field}
-          data-testid={`${testPrefix}-channel`}
-        />
+        <ChannelIdInput value={draft.channel} placeholder={t('filter.channel')} testId={`${testPrefix}-channel`} onChange={(channel) => onChange({ channel })} onSearch={onSearch} />
       ) : null}
       <Flex gap={8} className="tw-log-actions">
         <Button type="primary" icon={<SearchOutlined />} loading={loading} onClick={onSearch} data-testid={`${testPrefix}-search`}>

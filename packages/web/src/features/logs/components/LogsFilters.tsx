@@ -1,11 +1,12 @@
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { AutoComplete, Button, DatePicker, Flex, Input, InputNumber, Select } from 'antd';
+import { AutoComplete, Button, DatePicker, Flex, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { withTimestamps } from '../../../lib/timeRange';
 import { useIsMobile } from '../../shell/useIsMobile';
 import { LOG_TYPES, type LogFilters } from '../api';
+import { ChannelIdInput } from './ChannelIdInput';
 
 /** The filter form's state: LogFilters with the time range as pickers' values. */
 export interface LogDraft extends Omit<LogFilters, 'start_timestamp' | 'end_timestamp'> {
@@ -104,16 +105,7 @@ export function LogsFilters({ draft, admin, loading, groups, onChange, onTypeCha
               style={field}
               data-testid="logs-username"
             />
-            <InputNumber
-              value={draft.channel}
-              min={1}
-              precision={0}
-              placeholder={t('filter.channel')}
-              onChange={(v) => onChange({ channel: typeof v === 'number' ? v : null })}
-              onPressEnter={onSearch}
-              style={field}
-              data-testid="logs-channel"
-            />
+            <ChannelIdInput value={draft.channel} placeholder={t('filter.channel')} testId="logs-channel" onChange={(channel) => onChange({ channel })} onSearch={onSearch} />
           </>
         ) : null}
         <Select
