@@ -164,6 +164,9 @@ describe('redemption codes in Chromium', () => {
     await input.fill(keys[0]!);
     await page.getByTestId('redeem-button').click();
     await page.getByText('redemption code already used').first().waitFor();
+    await page.getByTestId('redeem-result').waitFor({ state: 'detached' });
+    // The error toast slides in above the earlier success toast; let it finish before the picture.
+    await page.waitForTimeout(800);
     const self = await apiFromPage<{ quota: number }>(page, 'GET', '/api/user/self');
     expect(self.data.quota).toBe(5_000_000);
     await h.shot(page, '75-wallet-redeem-used');

@@ -28,6 +28,7 @@ export function RedeemCard() {
       void message.warning(t('redeem.empty'));
       return;
     }
+    setCredited(null);
     void run(async () => {
       const res = await api<number>('POST', '/api/user/topup', { key });
       const quota = Number(res.data ?? 0);
