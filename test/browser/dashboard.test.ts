@@ -32,7 +32,7 @@ describe('data dashboard in Chromium', () => {
   const browserLogin = async (p: Page, u: { username: string; password: string }) => {
     await p.goto('/login');
     // A new context loads and parses the whole console first: slow on a busy machine.
-    await p.getByTestId('login-username').waitFor({ timeout: 45_000 });
+    await p.getByTestId('login-username').waitFor({ timeout: 30_000 });
     await p.getByTestId('login-username').fill(u.username);
     await p.getByTestId('login-password').fill(u.password);
     await p.getByTestId('login-submit').click();
@@ -102,7 +102,8 @@ describe('data dashboard in Chromium', () => {
     await page.goto('/app/dashboard');
     await expect.poll(() => page.getByTestId('dashboard-total-calls').textContent()).toBe(String(logged.calls));
     expect(await page.getByTestId('dashboard-total-tokens').textContent()).toBe(logged.tokens.toLocaleString('en-US'));
-    const quotaText = renderQuota(logged.quota, { displayInCurrency: true, quotaPerUnit: 500_000 });
+    // Under $1 the dashboard shows four decimals.
+    const quotaText = renderQuota(logged.quota, { displayInCurrency: true, quotaPerUnit: 500_000, digits: logged.quota < 500_000 ? 4 : 2 });
     expect(await page.getByTestId('dashboard-total-quota').textContent()).toBe(quotaText);
     await page.getByTestId('dashboard-consumption-chart').locator('canvas').waitFor();
     await page.getByTestId('dashboard-calls-chart').locator('canvas').waitFor();
@@ -110,6 +111,22 @@ describe('data dashboard in Chromium', () => {
     await expect.poll(() => paintedPixels('dashboard-calls-chart')).toBeGreaterThan(5000);
     await page.waitForTimeout(1200); // the charts' entry animation
     await h.shot(page, '60-dashboard-admin');
+
+    // Hovering the hour of the calls (the last bars, right of the chart) lists each model and the total.
+    const chart = page.getByTestId('dashboard-consumption-chart');
+    const box = (await chart.boundingBox())!;
+    await expect
+      .poll(async () => {
+        for (const dx of [42, 68, 94]) {
+          await page.mouse.move(box.x + box.width - dx, box.y + box.height / 2);
+          const text = (await chart.textContent()) ?? '';
+          if (text.includes('gpt-4o-mini')) return text;
+        }
+        return '';
+      })
+      .toMatch(/gpt-4o-mini.*claude-3-haiku.*gemini-1\.5-flash.*合计/s);
+    await h.shot(page, '60b-dashboard-tooltip');
+    await page.mouse.move(0, 0);
   });
 
   it('regroups by day and shows the tokens metric', async () => {

@@ -48,7 +48,9 @@ export default function DashboardPage() {
 
   const quotaText = useMemo(() => {
     const opts = { displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit };
-    return (n: number) => renderQuota(n, { ...opts, digits: opts.displayInCurrency && n !== 0 && Math.abs(n) < 5000 ? 4 : undefined });
+    const perUnit = opts.quotaPerUnit || DEFAULT_QUOTA_PER_UNIT;
+    // Amounts under one unit keep four decimals ($0.0124), so parts and their total read alike.
+    return (n: number) => renderQuota(n, { ...opts, digits: opts.displayInCurrency && n !== 0 && Math.abs(n) < perUnit ? 4 : undefined });
   }, [status?.display_in_currency, status?.quota_per_unit]);
 
   // "Now" of the data on screen, so re-renders between fetches do not rebuild the charts.
