@@ -360,3 +360,22 @@ describe('redemption with the Redis ledger', () => {
     expect(await ledger.available('users', user.userId!)).toBe(4242);
   });
 });
+
+/** Guessing codes is limited per IP like logins (CRITICAL_RATE_LIMIT per CRITICAL_RATE_LIMIT_DURATION). */
+describe('redeem attempts are rate limited', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { CRITICAL_RATE_LIMIT: '5', CRITICAL_RATE_LIMIT_DURATION: '60' });
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 429 after the limit and lets nothing through', async () => {
+    const id = await t.runtime.ctx.users.create({ username: 'guesser', password: 'user-pass-123' });
+    const guesser = new Client(t.app);
+    guesser.cookie = `${SESSION_COOKIE}=${t.runtime.ctx.sessions.seal(id)}`;
+    guesser.userId = id;
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await guesser.call('POST', '/api/user/topup', { key: `guess-${i}` })).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429, 429]);
+  });
+});

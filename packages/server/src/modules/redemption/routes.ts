@@ -127,6 +127,8 @@ export function redemptionRoutes(r: Router): void {
     level: 'user',
     summary: 'Redeem a code: data is the quota credited; is_gift says whether it was a gift code',
     tags,
+    // Guessing codes is throttled per IP like logins (CRITICAL_RATE_LIMIT), as new-api does.
+    rateLimit: 'critical',
     body: redeemBody,
     response: z.number().int(),
     raw: true,

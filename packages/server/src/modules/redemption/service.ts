@@ -170,7 +170,8 @@ export class RedemptionService {
     if (outcome === 'unavailable') {
       // Someone else took the last use (or an administrator changed the code) between the read and the update.
       const fresh = await this.store.findByKey(key);
-      if (fresh) await this.refuseIfUnusable(fresh, user.id, now);
+      if (!fresh) throw new ApiError(MSG.invalid);
+      await this.refuseIfUnusable(fresh, user.id, now);
       throw new ApiError(code.is_gift === 1 ? MSG.usedUp : MSG.used);
     }
     // The relay's balance (memory or Redis ledger, every node) learns the new quota before the answer.
