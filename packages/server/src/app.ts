@@ -1,4 +1,6 @@
+import http from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { hotPathEntry } from './relay/hot-path.js';
 import { installRelayRoutes } from './relay/routes.js';
 import type { RelayContext } from './relay/services.js';
 import { installErrorHandler } from './http/errors-handler.js';
@@ -58,25 +60,35 @@ export interface BuiltApp {
 
 /** Builds the HTTP server (API and console) over a ready context. */
 export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
-  const app = Fastify({
-    loggerInstance: ctx.log as unknown as FastifyBaseLogger,
-    bodyLimit: ctx.config.bodyLimit,
-    trustProxy: process.env.TRUST_PROXY === 'true' || process.env.TRUST_PROXY === '1',
-    logController: new LogController({ disableRequestLogging: process.env.LOG_REQUESTS !== 'true' }),
-    forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-  });
-  installErrorHandler(app);
-  acceptFormBodies(app);
+  const trustProxy = process.env.TRUST_PROXY === 'true' || process.env.TRUST_PROXY === '1';
+  const hotPath = hotPathEntry(ctx, { bodyLimit: ctx.config.bodyLimit, trustProxy });
   // Graceful stop: new connections are refused at once; requests in flight (relay streams included) finish;
   // then every remaining keep-alive connection is closed so it cannot hold the process for its idle timeout.
   let closing = false;
   let inFlight = 0;
-  app.addHook('onRequest', (_req, reply, done) => {
-    inFlight++;
-    reply.raw.once('close', () => inFlight--);
-    done();
+  const app = Fastify({
+    loggerInstance: ctx.log as unknown as FastifyBaseLogger,
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy,
+    logController: new LogController({ disableRequestLogging: process.env.LOG_REQUESTS !== 'true' }),
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The relay's JSON calls go to the hot-path entry first; every other request (and those it declines) to Fastify.
+    serverFactory: (fastifyHandler) => {
+      const server = http.createServer((req, res) => {
+        inFlight++;
+        res.once('close', () => inFlight--);
+        if (closing) res.setHeader('connection', 'close');
+        if (!hotPath(req, res)) fastifyHandler(req, res);
+      });
+      // Fastify's own defaults for the servers it creates.
+      server.keepAliveTimeout = 72_000;
+      server.requestTimeout = 0;
+      return server;
+    },
   });
+  installErrorHandler(app);
+  acceptFormBodies(app);
   app.addHook('preClose', async () => {
     closing = true;
     const sweep = setInterval(() => {

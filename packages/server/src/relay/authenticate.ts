@@ -1,11 +1,11 @@
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from './request.js';
 import { UserStatus } from '@tollway/shared';
 import { nowSeconds } from '../lib/time.js';
 import type { TokenAuth, TokenAuthCache } from './auth-cache.js';
 import { relayErrors } from './errors.js';
 
 /** The API key from `Authorization: Bearer sk-…`, `x-api-key` or `x-goog-api-key`, without the sk- prefix. */
-export function apiKeyOf(req: FastifyRequest): string | undefined {
+export function apiKeyOf(req: RelayRequest): string | undefined {
   const h = req.headers;
   let raw = h.authorization;
   if (raw) raw = raw.startsWith('Bearer ') || raw.startsWith('bearer ') ? raw.slice(7) : raw;
@@ -19,7 +19,7 @@ export function apiKeyOf(req: FastifyRequest): string | undefined {
  * Stage 1 — authenticate: token from memory (database only on first sight), then status, expiry, IP
  * allow-list and user status. Returns the caller and the group the call is billed in.
  */
-export async function authenticate(req: FastifyRequest, cache: TokenAuthCache): Promise<{ auth: TokenAuth; group: string }> {
+export async function authenticate(req: RelayRequest, cache: TokenAuthCache): Promise<{ auth: TokenAuth; group: string }> {
   const key = apiKeyOf(req);
   if (!key) throw relayErrors.noKey();
   if (key.length > 128) throw relayErrors.badKey();

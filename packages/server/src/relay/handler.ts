@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { computeQuota } from '@tollway/shared';
 import type { CachedChannel } from '../modules/channels/cache.js';
 import { admitModel, nextChannel, reserveQuota } from './admit.js';
@@ -13,6 +13,8 @@ import type { WireFormat } from './ir/types.js';
 import { resolvePrice, scaledPrice } from './price.js';
 import { countSuccess } from './rate-limits.js';
 import { retryPolicy } from './retry-policy.js';
+import type { RelayRequest } from './request.js';
+import { writeRelayError } from './respond.js';
 import type { RelayContext } from './services.js';
 import { logRelayError, newRequestId, settleCall } from './settle.js';
 import { countPromptTokens, estimatePromptTokens } from './token-count.js';
@@ -26,31 +28,12 @@ function scrub(message: string, ch: CachedChannel): string {
   return out;
 }
 
-/** Answers an error in the client's protocol (or just ends a stream that already started). */
-export function sendRelayError(reply: FastifyReply, e: RelayError, format: WireFormat): void {
-  if (reply.raw.headersSent) {
-    reply.raw.end();
-    return;
-  }
-  // Error types are OpenAI's words; other protocols choose theirs from the status.
-  const openaiLike = format.name === 'openai' || format.name === 'responses';
-  const body = format.errorBody(e.status, e.message, openaiLike ? e.type : undefined, e.code);
-  // A hijacked reply (relay calls) is written raw; a plain route's reply goes through Fastify.
-  if (!reply.sent) {
-    void reply.code(e.status).type('application/json').send(body);
-    return;
-  }
-  reply.raw.writeHead(e.status, { 'content-type': 'application/json' });
-  reply.raw.end(JSON.stringify(body));
-}
-
 /**
  * A relay call in any client format: authenticate → select channel → reserve quota → forward via adaptor →
  * stream back → settle → log. Upstream failures before any byte reached the caller move to another channel.
  */
-export async function relayCall(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, parse: (req: FastifyRequest) => InboundCall | Promise<InboundCall>): Promise<void> {
+export async function relayCall(ctx: RelayContext, req: RelayRequest, res: ServerResponse, parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>): Promise<void> {
   const started = Date.now();
-  reply.hijack();
   const { auth, group } = await authenticate(req, ctx.relay.tokens);
   const call = await parse(req);
   const { price, limits } = await admitModel(ctx, auth, group, call.model);
@@ -63,7 +46,7 @@ export async function relayCall(ctx: RelayContext, req: FastifyRequest, reply: F
 
   let settled = false;
   try {
-    settled = await attempts(ctx, req, reply, { call, started, auth, group, price, target, hold });
+    settled = await attempts(ctx, req, res, { call, started, auth, group, price, target, hold });
     if (settled) countSuccess(ctx.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
@@ -82,15 +65,15 @@ interface CallState {
 }
 
 /** Tries channels until one relays the call; returns true when the call was settled (charged). */
-async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, s: CallState): Promise<boolean> {
+async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerResponse, s: CallState): Promise<boolean> {
   const { call, started, auth, group, price, target, hold } = s;
   const { model, stream } = call;
   const requestId = newRequestId();
   // A plain emitter is the cancel signal undici listens to ('abort'); cheaper than an AbortController per call.
   const cancel = new EventEmitter();
   let cancelled = false;
-  reply.raw.on('close', () => {
-    if (reply.raw.writableFinished) return;
+  res.on('close', () => {
+    if (res.writableFinished) return;
     cancelled = true;
     cancel.emit('abort');
   });
@@ -109,9 +92,9 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
     }
     let result: AttemptResult;
     try {
-      result = await attemptChannel(ctx, call, ch, ch.keys[keyIndex]!, mapped.model, reply.raw, cancel, started);
+      result = await attemptChannel(ctx, call, ch, ch.keys[keyIndex]!, mapped.model, res, cancel, started);
     } catch (err) {
-      if (reply.raw.headersSent) throw err;
+      if (res.headersSent) throw err;
       result = { kind: 'failed', status: 0, message: `upstream unreachable: ${(err as Error).message}`, body: '' };
     }
     if (result.kind === 'relayed') {
@@ -130,6 +113,6 @@ async function attempts(ctx: RelayContext, req: FastifyRequest, reply: FastifyRe
   logRelayError(ctx, { auth, group, model, ip: req.ip, requestId, started, stream, status: last.status, message: last.message, channel: last.channel, usedChannels });
   const mappedStatus = Number(last.channel?.statusCodeMapping[String(last.status)] ?? last.status) || 502;
   const hide = ctx.options.bool('global.hide_upstream_error_enabled');
-  sendRelayError(reply, new RelayError(mappedStatus >= 400 ? mappedStatus : 502, hide ? 'upstream request failed' : last.message, 'upstream_error', 'upstream_error'), call.format);
+  writeRelayError(res, new RelayError(mappedStatus >= 400 ? mappedStatus : 502, hide ? 'upstream request failed' : last.message, 'upstream_error', 'upstream_error'), call.format);
   return false;
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from './request.js';
 import type { CachedChannel } from '../modules/channels/cache.js';
 import { relayErrors } from './errors.js';
 import type { AttemptResult } from './forward.js';
@@ -69,7 +69,7 @@ const modelOf = (body: Body): string => {
 
 /** OpenAI Chat Completions and the other OpenAI endpoints. */
 export function openAIInbound(endpoint: OpenAIEndpoint) {
-  return (req: FastifyRequest): InboundCall => {
+  return (req: RelayRequest): InboundCall => {
     const body = parseJsonBody(req.body);
     return {
       format: openAIChat,
@@ -86,14 +86,14 @@ export function openAIInbound(endpoint: OpenAIEndpoint) {
 
 /** Clients whose model and stream flag are in the body (Anthropic Messages, OpenAI Responses). */
 export function bodyModelInbound(format: WireFormat, maxTokensField: string) {
-  return (req: FastifyRequest): InboundCall => {
+  return (req: RelayRequest): InboundCall => {
     const body = parseJsonBody(req.body);
     return { format, body, model: modelOf(body), stream: body.stream === true, includeUsage: false, maxTokens: Number(body[maxTokensField] ?? 0) || 0, bytes: (req.body as Buffer).length };
   };
 }
 
 /** Gemini: the model and the method (generateContent / streamGenerateContent) are in the URL. */
-export function geminiInbound(req: FastifyRequest): InboundCall {
+export function geminiInbound(req: RelayRequest): InboundCall {
   const parsed = geminiModelFromPath(req.url);
   if (!parsed) throw relayErrors.badBody('the path must be /v1beta/models/{model}:generateContent or :streamGenerateContent');
   if (parsed.method !== 'generateContent' && parsed.method !== 'streamGenerateContent') {

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
 import { parseJsonBody, type InboundCall, type Surface } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
@@ -13,7 +13,7 @@ import { cannotServe, countedUsage, forwardBuffered, forwardPassThrough, openAIT
  * new-api does: the characters are the prompt tokens at a model ratio; at a model price the price is per
  * 1,000 characters (tts-1's $0.015 is OpenAI's price per 1K characters).
  */
-export function speechInbound(req: FastifyRequest): InboundCall {
+export function speechInbound(req: RelayRequest): InboundCall {
   const body = parseJsonBody(req.body);
   const model = typeof body.model === 'string' ? body.model.trim() : '';
   if (!model) throw relayErrors.noModel();

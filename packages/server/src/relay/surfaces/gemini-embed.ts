@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
 import { geminiInbound, parseJsonBody, type Body, type InboundCall, type Surface, type SurfaceAttempt } from '../inbound.js';
 import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
@@ -64,7 +64,7 @@ function toOpenAI(a: SurfaceAttempt, requests: EmbedRequest[], method: Method, t
 }
 
 /** POST /v1beta/models/{model}:embedContent and :batchEmbedContents (key in x-goog-api-key or ?key=). */
-export function geminiEmbedInbound(req: FastifyRequest, model: string, method: Method): InboundCall {
+export function geminiEmbedInbound(req: RelayRequest, model: string, method: Method): InboundCall {
   const body = parseJsonBody(req.body);
   const requests = requestsOf(body, method);
   const texts = requests.map(textOf);
@@ -78,7 +78,7 @@ export function geminiEmbedInbound(req: FastifyRequest, model: string, method: M
 }
 
 /** Every Gemini method under /models/*: embeddings here, generateContent and streamGenerateContent in the core. */
-export function geminiAnyInbound(req: FastifyRequest): InboundCall {
+export function geminiAnyInbound(req: RelayRequest): InboundCall {
   const parsed = geminiModelFromPath(req.url);
   if (parsed && (parsed.method === 'embedContent' || parsed.method === 'batchEmbedContents')) return geminiEmbedInbound(req, parsed.model, parsed.method);
   return geminiInbound(req);

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
 import { parseJsonBody, type Body, type InboundCall, type Surface } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
@@ -41,7 +41,7 @@ const imageUnits = (model: string, fields: Record<string, unknown>): number => {
 const imageUsage = (reported: CallUsage | undefined, prompt: string, units: number): CallUsage => (reported ? { ...reported, units } : countedUsage(prompt, '', units));
 
 /** POST /v1/images/generations (JSON): passed through; billed per image at a model price, or by tokens. */
-export function imagesGenerationInbound(req: FastifyRequest): InboundCall {
+export function imagesGenerationInbound(req: RelayRequest): InboundCall {
   const body = parseJsonBody(req.body);
   const model = typeof body.model === 'string' && body.model.trim() ? body.model.trim() : 'dall-e-2';
   if (typeof body.prompt !== 'string' || !body.prompt) throw relayErrors.badBody('prompt is required');

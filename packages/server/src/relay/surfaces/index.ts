@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { RelayError } from '../errors.js';
-import { sendRelayError } from '../handler.js';
+import type { RelayRequest } from '../request.js';
+import { replyRelayError } from '../respond.js';
 import type { InboundCall } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import type { WireFormat } from '../ir/types.js';
@@ -13,17 +14,21 @@ import { rerankInbound } from './rerank.js';
 
 export { geminiAnyInbound } from './gemini-embed.js';
 
-type RelayRoute = (scope: FastifyInstance, ctx: RelayContext, url: string, format: WireFormat, parse: (req: FastifyRequest) => InboundCall | Promise<InboundCall>) => void;
+type RelayRoute = (scope: FastifyInstance, ctx: RelayContext, url: string, format: WireFormat, parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>) => void;
+
+/** The surfaces with JSON bodies: served like the chat endpoints (and on the hot path). */
+export const surfaceJsonRoutes: { url: string; format: WireFormat; parse: (req: RelayRequest) => InboundCall }[] = [
+  { url: '/v1/images/generations', format: openAIChat, parse: imagesGenerationInbound },
+  { url: '/v1/audio/speech', format: openAIChat, parse: speechInbound },
+  { url: '/v1/rerank', format: openAIChat, parse: rerankInbound },
+];
 
 /**
- * The OpenAI media and retrieval surfaces on the generic relay pipeline (images, audio, rerank) and the
- * realtime WebSocket relay. Multipart endpoints live in a child scope whose content parser leaves the body
- * unread, so it is streamed to a spool after authentication instead of being buffered.
+ * The multipart OpenAI media endpoints and the realtime WebSocket relay (the JSON surfaces are in
+ * `surfaceJsonRoutes`). Multipart endpoints live in a child scope whose content parser leaves the body unread,
+ * so it is streamed to a spool after authentication instead of being buffered.
  */
 export async function installSurfaceRoutes(scope: FastifyInstance, ctx: RelayContext, relayRoute: RelayRoute): Promise<void> {
-  relayRoute(scope, ctx, '/v1/images/generations', openAIChat, imagesGenerationInbound);
-  relayRoute(scope, ctx, '/v1/audio/speech', openAIChat, speechInbound);
-  relayRoute(scope, ctx, '/v1/rerank', openAIChat, rerankInbound);
   await scope.register(async (media) => {
     media.addContentTypeParser('multipart/form-data', (_req, payload, done) => done(null, payload));
     media.addHook('onRequest', (req, reply, done) => {
@@ -34,7 +39,7 @@ export async function installSurfaceRoutes(scope: FastifyInstance, ctx: RelayCon
     relayRoute(media, ctx, '/v1/audio/transcriptions', openAIChat, audioTextInbound('/v1/audio/transcriptions')(ctx));
     relayRoute(media, ctx, '/v1/audio/translations', openAIChat, audioTextInbound('/v1/audio/translations')(ctx));
   });
-  scope.get('/v1/realtime', (_req, reply) => sendRelayError(reply, new RelayError(400, 'the realtime API is a WebSocket: connect with an upgrade request (ws:// or wss://)', 'invalid_request_error'), openAIChat));
+  scope.get('/v1/realtime', (_req, reply) => replyRelayError(reply, new RelayError(400, 'the realtime API is a WebSocket: connect with an upgrade request (ws:// or wss://)', 'invalid_request_error'), openAIChat));
   const closeRealtime = installRealtime(scope.server, ctx);
   scope.addHook('preClose', async () => closeRealtime());
 }

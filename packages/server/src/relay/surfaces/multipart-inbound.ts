@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
 import type { InboundCall } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
@@ -22,7 +22,7 @@ type SurfacePart = Pick<InboundCall, 'surface' | 'units' | 'bytes' | 'stream'>;
  */
 export function multipartInbound(build: (spool: MultipartSpool, model: string) => SurfacePart) {
   return (ctx: RelayContext) =>
-    async (req: FastifyRequest): Promise<InboundCall> => {
+    async (req: RelayRequest): Promise<InboundCall> => {
       const stream = req.body as NodeJS.ReadableStream | undefined;
       if (!stream || typeof (stream as { pipe?: unknown }).pipe !== 'function') throw relayErrors.badBody('a multipart/form-data body is required');
       const spool = await spoolMultipart(stream, req.headers['content-type'], ctx.config.bodyLimit);

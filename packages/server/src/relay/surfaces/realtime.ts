@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from '../request.js';
 import { channelTypeById, computeQuota } from '@tollway/shared';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { CachedChannel } from '../../modules/channels/cache.js';
@@ -34,12 +34,12 @@ const protocolsOf = (req: IncomingMessage): string[] =>
     .filter(Boolean);
 
 /** The request as authentication reads it: a key from the header, `?key=`, or the browser's key subprotocol. */
-function authView(req: IncomingMessage, url: URL): FastifyRequest {
+function authView(req: IncomingMessage, url: URL): RelayRequest {
   const headers = { ...req.headers };
   const fromProtocol = protocolsOf(req).find((p) => p.startsWith(KEY_PROTOCOL));
   if (!headers.authorization && fromProtocol) headers.authorization = `Bearer ${fromProtocol.slice(KEY_PROTOCOL.length)}`;
   const ip = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  return { headers, query: Object.fromEntries(url.searchParams), ip } as unknown as FastifyRequest;
+  return { headers, url: req.url ?? '', query: Object.fromEntries(url.searchParams), ip, body: undefined, raw: req };
 }
 
 /** The upstream WebSocket URL and headers: OpenAI `{base}/v1/realtime?model=`, Azure `{base}/openai/realtime?deployment=`. */

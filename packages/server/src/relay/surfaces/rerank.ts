@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
 import { parseJsonBody, type InboundCall, type Surface } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
@@ -15,7 +15,7 @@ const documentText = (d: Document): string => (typeof d === 'string' ? d : typeo
  * channel's rerank upstream (Cohere's API for Cohere channels, Jina's shape at {base}/v1/rerank for the rest),
  * answered in Jina's shape, billed by the reported tokens (counted by us when the upstream gives none).
  */
-export function rerankInbound(req: FastifyRequest): InboundCall {
+export function rerankInbound(req: RelayRequest): InboundCall {
   const body = parseJsonBody(req.body);
   const model = typeof body.model === 'string' ? body.model.trim() : '';
   if (!model) throw relayErrors.noModel();

@@ -1,0 +1,82 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RelayError } from './errors.js';
+import type { RelayRequest } from './request.js';
+import { writeRelayError } from './respond.js';
+import { jsonRelayRoutes, serveRelayCall, type JsonRelayRoute } from './routes.js';
+import type { RelayContext } from './services.js';
+
+export interface HotPathOptions {
+  bodyLimit: number;
+  /** Client address from the left-most X-Forwarded-For entry (as Fastify's trustProxy: true). */
+  trustProxy: boolean;
+}
+
+/** The route for a POST path: an exact entry, or the longest `/*` prefix that covers it. */
+function routeTable(routes: JsonRelayRoute[]): (path: string) => JsonRelayRoute | undefined {
+  const exact = new Map<string, JsonRelayRoute>();
+  const prefixes: [string, JsonRelayRoute][] = [];
+  for (const r of routes) {
+    if (r.url.endsWith('/*')) prefixes.push([r.url.slice(0, -1), r]);
+    else exact.set(r.url, r);
+  }
+  prefixes.sort((a, b) => b[0].length - a[0].length);
+  return (path) => exact.get(path) ?? prefixes.find(([p]) => path.startsWith(p) && path.length > p.length)?.[1];
+}
+
+function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const fwd = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? '';
+}
+
+/**
+ * The relay's JSON endpoints served straight from node:http, ahead of Fastify's router, hooks and reply
+ * objects (the same handlers, routes and error shapes; everything else goes on to Fastify). Returns false when
+ * the request is not one of them.
+ */
+export function hotPathEntry(ctx: RelayContext, opts: HotPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const find = routeTable(jsonRelayRoutes);
+  return (req, res) => {
+    if (req.method !== 'POST') return false;
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const route = find(q === -1 ? url : url.slice(0, q));
+    if (!route) return false;
+    const tooLarge = () => {
+      res.setHeader('connection', 'close');
+      writeRelayError(res, new RelayError(413, 'request body is too large', 'invalid_request_error'), route.format);
+      req.resume();
+    };
+    if (Number(req.headers['content-length'] ?? 0) > opts.bodyLimit) {
+      tooLarge();
+      return true;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size <= opts.bodyLimit) chunks.push(c);
+      else if (!res.headersSent) {
+        req.off('data', onData);
+        tooLarge();
+      }
+    };
+    req.on('data', onData);
+    req.once('end', () => {
+      if (size > opts.bodyLimit) return;
+      const rr: RelayRequest = {
+        headers: req.headers,
+        url,
+        ip: clientIp(req, opts.trustProxy),
+        query: q === -1 ? {} : Object.fromEntries(new URLSearchParams(url.slice(q + 1))),
+        body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
+        raw: req,
+      };
+      void serveRelayCall(ctx, route, rr, res);
+    });
+    return true;
+  };
+}

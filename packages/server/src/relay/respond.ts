@@ -1,0 +1,40 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { RelayError } from './errors.js';
+import type { WireFormat } from './ir/types.js';
+
+/** The error body in the client's protocol; error types are OpenAI's words, other protocols choose theirs from the status. */
+export function relayErrorBody(e: RelayError, format: WireFormat): unknown {
+  const openaiLike = format.name === 'openai' || format.name === 'responses';
+  return format.errorBody(e.status, e.message, openaiLike ? e.type : undefined, e.code);
+}
+
+/** Writes an error on a raw response (relay calls own theirs), or just ends a stream that already started. */
+export function writeRelayError(res: ServerResponse, e: RelayError, format: WireFormat): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const body = JSON.stringify(relayErrorBody(e, format));
+  res.writeHead(e.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Answers an error through Fastify, for the relay's plain routes (model lists, 501s). */
+export function replyRelayError(reply: FastifyReply, e: RelayError, format: WireFormat): void {
+  void reply.code(e.status).type('application/json').send(relayErrorBody(e, format));
+}
+
+/**
+ * Any failure as the error the caller gets: relay refusals as they are, 4xx framework errors (body too large,
+ * bad content) with their status, everything else a 500 whose cause is logged and not shown.
+ */
+export function relayFailure(err: unknown, log: { error(obj: object, msg: string): void }): RelayError {
+  if (err instanceof RelayError) return err;
+  const fe = err as { statusCode?: number; code?: string; message?: string };
+  if (fe.statusCode && fe.statusCode < 500) {
+    return new RelayError(fe.statusCode, fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : (fe.message ?? 'bad request'), 'invalid_request_error');
+  }
+  log.error({ err }, 'relay failed');
+  return new RelayError(500, 'internal server error, contact the administrator', 'tollway_error', 'internal_error');
+}
