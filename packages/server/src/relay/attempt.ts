@@ -72,7 +72,8 @@ export async function attemptChannel(
   }
   const tuned = settings.apply(body, effort);
   body = applyOverride(tuned.body, ch.paramOverride);
-  const sent = await prepareRequest(adaptor, upstreamCall, target.url, { ...target.headers, ...tuned.headers }, body);
+  const prepared = prepareRequest(adaptor, upstreamCall, target.url, { ...target.headers, ...tuned.headers }, body);
+  const sent = prepared instanceof Promise ? await prepared : prepared;
   if ('error' in sent) return { kind: 'failed', status: sent.error.status, message: sent.error.message, body: '' };
   return forwardConverted(
     ctx.relay.agent,

@@ -4,8 +4,9 @@ import type { Dispatcher } from 'undici';
 import type { CancelSignal } from './services.js';
 import { SseSplitter } from './ir/sse.js';
 import type { IRStreamEvent, IRUsage, WireFormat } from './ir/types.js';
-import { errorMessageOf, write, type AttemptResult } from './forward.js';
+import { errorMessageOf, type AttemptResult } from './forward.js';
 import { collectStream } from './ir/collect.js';
+import { pump, readText } from './pump.js';
 import type { CallUsage } from './usage.js';
 import type { StreamFramer } from './providers/types.js';
 
@@ -48,18 +49,13 @@ function sseFramer(): StreamFramer {
 type Finishing = WireFormat & { finish?: (state: unknown) => IRStreamEvent[] };
 
 async function readJson(body: Dispatcher.ResponseData['body']): Promise<{ text: string; json: Record<string, unknown> | undefined }> {
-  let text = '';
-  for await (const chunk of body) {
-    text += (chunk as Buffer).toString('utf8');
-    if (text.length > MAX_JSON_BODY) throw new Error('upstream answer too large');
-  }
+  const text = await readText(body, MAX_JSON_BODY);
   try {
     return { text, json: JSON.parse(text) as Record<string, unknown> };
   } catch {
     return { text, json: undefined };
   }
 }
-
 
 /**
  * Forwards a call whose client format differs from the upstream's (or a non-OpenAI pass-through): the body was
@@ -106,7 +102,6 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
   let counted = 0;
   let ended = false;
   let firstByteMs = 0;
-  let cut = false;
   // Events of one upstream chunk are converted together and written at once: fewer, larger socket writes.
   let out = '';
   const take = (events: IRStreamEvent[], raw?: string) => {
@@ -123,30 +118,28 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
       pendingText = '';
     }
   };
-  const send = async () => {
-    if (!out) return;
-    if (!firstByteMs) firstByteMs = Date.now() - started;
+  const flushOut = (): string => {
+    if (out && !firstByteMs) firstByteMs = Date.now() - started;
     const data = out;
     out = '';
-    const wait = write(res, data);
-    if (wait) await wait;
+    return data;
   };
   const rawOf = (ev: { event?: string; data: string }) => (same ? `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n` : undefined);
-  try {
-    for await (const chunk of answer.body) {
-      for (const ev of framer.push(chunk as Buffer)) take(c.upstream.decodeEvent(dec, ev), rawOf(ev));
-      await send();
-      if (res.destroyed) throw new Error('client closed');
+  let { cut } = await pump(answer.body, res, (chunk) => {
+    for (const ev of framer.push(chunk)) take(c.upstream.decodeEvent(dec, ev), rawOf(ev));
+    return flushOut();
+  });
+  if (!cut) {
+    try {
+      for (const ev of framer.flush()) take(c.upstream.decodeEvent(dec, ev), rawOf(ev));
+      const finish = (c.upstream as Finishing).finish;
+      if (!ended) take(finish ? finish(dec) : [{ type: 'end' }]);
+    } catch {
+      cut = true;
     }
-    for (const ev of framer.flush()) take(c.upstream.decodeEvent(dec, ev), rawOf(ev));
-    const finish = (c.upstream as Finishing).finish;
-    if (!ended) take(finish ? finish(dec) : [{ type: 'end' }]);
-    await send();
-  } catch {
-    cut = true;
   }
   // What was converted before a failure still reaches the client.
-  if (!res.destroyed) res.end(out);
+  if (!res.destroyed) res.end(flushOut());
   if (pendingText) counted += countTokens(pendingText);
   return { kind: 'relayed', status: 200, usage: usage && !cut ? billingUsage(usage, true) : undefined, countedCompletion: counted, firstByteMs, cut };
 }

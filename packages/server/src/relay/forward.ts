@@ -4,6 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import type { CancelSignal } from './services.js';
 import { countedCompletionTokens, newStreamState, transformOpenAIChunk } from './providers/openai/stream.js';
+import { pump } from './pump.js';
 import { usageFromJsonTail, type CallUsage } from './usage.js';
 
 export interface UpstreamRequest {
@@ -91,45 +92,17 @@ export async function forwardOpenAI(
   let firstByteMs = 0;
   const state = newStreamState();
   let tail = '';
-  let cut = false;
   // Multi-byte characters can be split between chunks; the decoder carries the partial bytes over.
   const decoder = new StringDecoder('utf8');
-  // Body chunks are handled as they arrive ('data' events, not an async iterator: one less hop per chunk);
-  // when the client's socket is full the upstream body pauses until it drains.
-  await new Promise<void>((resolve) => {
-    const body = answer.body;
-    const finish = (wasCut: boolean) => {
-      cut ||= wasCut;
-      res.off('drain', resume);
-      res.off('close', onClose);
-      resolve();
-    };
-    const resume = () => body.resume();
-    const onClose = () => {
-      if (!res.writableFinished) {
-        body.destroy();
-        finish(true);
-      }
-    };
-    res.on('drain', resume);
-    res.on('close', onClose);
-    body.on('data', (raw: Buffer) => {
-      let out: string | Buffer | undefined;
-      if (isSse) out = transformOpenAIChunk(state, decoder.write(raw), up.clientWantsUsage, countTokens);
-      else {
-        tail = (tail + decoder.write(raw)).slice(-TAIL);
-        out = held;
-        held = raw;
-      }
-      if (!firstByteMs) firstByteMs = Date.now() - started;
-      if (out && out.length > 0 && !res.write(out)) body.pause();
-    });
-    body.on('end', () => {
-      if (isSse && state.partial) res.write(state.partial);
-      finish(false);
-    });
-    body.on('error', () => finish(true));
+  const { cut } = await pump(answer.body, res, (raw) => {
+    if (!firstByteMs) firstByteMs = Date.now() - started;
+    if (isSse) return transformOpenAIChunk(state, decoder.write(raw), up.clientWantsUsage, countTokens);
+    tail = (tail + decoder.write(raw)).slice(-TAIL);
+    const out = held;
+    held = raw;
+    return out;
   });
+  if (!cut && isSse && state.partial) res.write(state.partial);
   if (!res.destroyed) res.end(held);
   const usage = isSse ? state.usage : usageFromJsonTail(tail);
   return { kind: 'relayed', status: answer.statusCode, usage, countedCompletion: isSse ? countedCompletionTokens(state, countTokens) : 0, firstByteMs, cut };

@@ -1,0 +1,57 @@
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+
+/**
+ * Relays an upstream body to the client chunk by chunk: `convert` turns each chunk into what to write now
+ * (nothing, the same bytes, or converted events). 'data' events, not an async iterator (one hop less per chunk);
+ * while the client's socket is full the upstream pauses until it drains. Resolves when the upstream ends
+ * (`cut` false), or fails, throws in `convert`, or the client leaves first (`cut` true; the upstream is destroyed).
+ */
+export function pump(body: Readable, res: ServerResponse, convert: (chunk: Buffer) => string | Buffer | undefined): Promise<{ cut: boolean }> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (cut: boolean) => {
+      if (done) return;
+      done = true;
+      res.off('drain', resume);
+      res.off('close', onClose);
+      if (cut) body.destroy();
+      resolve({ cut });
+    };
+    const resume = () => body.resume();
+    const onClose = () => {
+      if (!res.writableFinished) finish(true);
+    };
+    res.on('drain', resume);
+    res.on('close', onClose);
+    body.on('data', (chunk: Buffer) => {
+      let out: string | Buffer | undefined;
+      try {
+        out = convert(chunk);
+      } catch {
+        finish(true);
+        return;
+      }
+      if (out && out.length > 0 && !res.write(out)) body.pause();
+    });
+    body.on('end', () => finish(false));
+    body.on('error', () => finish(true));
+  });
+}
+
+/** The whole body as text (bounded), read with 'data' events. */
+export function readText(body: Readable, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        body.destroy();
+        reject(new Error('upstream answer too large'));
+      } else chunks.push(c);
+    });
+    body.on('end', () => resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8')));
+    body.on('error', reject);
+  });
+}
