@@ -22,6 +22,11 @@ export function apiKeyOf(req: RelayRequest): string | undefined {
 export async function authenticate(req: RelayRequest, cache: TokenAuthCache): Promise<{ auth: TokenAuth; group: string }> {
   const key = apiKeyOf(req);
   if (!key) throw relayErrors.noKey();
+  return authenticateKey(key, req.ip, cache);
+}
+
+/** The checks of `authenticate` for a known key (the playground's token, found from the console session). */
+export async function authenticateKey(key: string, ip: string, cache: TokenAuthCache): Promise<{ auth: TokenAuth; group: string }> {
   if (key.length > 128) throw relayErrors.badKey();
   const auth = await cache.get(key);
   if (!auth) throw relayErrors.badKey();
@@ -29,6 +34,6 @@ export async function authenticate(req: RelayRequest, cache: TokenAuthCache): Pr
   if (auth.status === 3 || (auth.expiredTime !== -1 && auth.expiredTime < nowSeconds())) throw relayErrors.tokenExpired();
   if (auth.status === 4) throw relayErrors.tokenExhausted();
   if (auth.status !== 1) throw relayErrors.tokenDisabled();
-  if (!auth.allowIps.allows(req.ip)) throw relayErrors.ipDenied(req.ip);
+  if (!auth.allowIps.allows(ip)) throw relayErrors.ipDenied(ip);
   return { auth, group: auth.group || auth.userGroup };
 }

@@ -4,6 +4,7 @@ import { computeQuota } from '@tollway/shared';
 import type { CachedChannel } from '../modules/channels/cache.js';
 import { admitModel, nextChannel, reserveQuota } from './admit.js';
 import { attemptChannel } from './attempt.js';
+import type { TokenAuth } from './auth-cache.js';
 import { authenticate } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
 import type { AttemptResult } from './forward.js';
@@ -32,9 +33,15 @@ function scrub(message: string, ch: CachedChannel): string {
  * A relay call in any client format: authenticate → select channel → reserve quota → forward via adaptor →
  * stream back → settle → log. Upstream failures before any byte reached the caller move to another channel.
  */
-export async function relayCall(ctx: RelayContext, req: RelayRequest, res: ServerResponse, parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>): Promise<void> {
+export async function relayCall(
+  ctx: RelayContext,
+  req: RelayRequest,
+  res: ServerResponse,
+  parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>,
+  identify: (req: RelayRequest) => Promise<{ auth: TokenAuth; group: string }> = (r) => authenticate(r, ctx.relay.tokens),
+): Promise<void> {
   const started = Date.now();
-  const { auth, group } = await authenticate(req, ctx.relay.tokens);
+  const { auth, group } = await identify(req);
   const call = await parse(req);
   const { price, limits } = await admitModel(ctx, auth, group, call.model);
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { ApiError } from '../http/errors.js';
 import { RelayError } from './errors.js';
 import type { WireFormat } from './ir/types.js';
 
@@ -31,6 +32,8 @@ export function replyRelayError(reply: FastifyReply, e: RelayError, format: Wire
  */
 export function relayFailure(err: unknown, log: { error(obj: object, msg: string): void }): RelayError {
   if (err instanceof RelayError) return err;
+  // Refusals of the console session (the playground): 401 not logged in, 403 banned or not allowed.
+  if (err instanceof ApiError) return new RelayError(err.status, err.message, 'invalid_request_error', err.status === 401 ? 'unauthorized' : null);
   const fe = err as { statusCode?: number; code?: string; message?: string };
   if (fe.statusCode && fe.statusCode < 500) {
     return new RelayError(fe.statusCode, fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : (fe.message ?? 'bad request'), 'invalid_request_error');

@@ -5,6 +5,7 @@ import { RelayError } from './errors.js';
 import { relayCall } from './handler.js';
 import { bodyModelInbound, openAIInbound, parseJsonBody, type InboundCall } from './inbound.js';
 import { installInfoRoutes } from './info-routes.js';
+import { installPlayground } from './playground.js';
 import { geminiAnyInbound, installSurfaceRoutes, surfaceJsonRoutes } from './surfaces/index.js';
 import { geminiGenerate } from './ir/gemini.js';
 import { openAIResponses } from './ir/responses.js';
@@ -82,5 +83,6 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
       }
     });
     installInfoRoutes(scope, ctx);
+    installPlayground(scope, ctx);
   });
 }

@@ -51,6 +51,19 @@ export class TokensStore {
     return stored;
   }
 
+  /** The key of the owner's oldest token that can be used now (enabled, not expired, quota left); the playground bills it. */
+  async usableKey(userId: number, now: number): Promise<string | undefined> {
+    const row = await this.owned(userId)
+      .select('key')
+      .where('status', '=', 1)
+      .where((eb) => eb.or([eb('expired_time', '=', -1), eb('expired_time', '>', now)]))
+      .where((eb) => eb.or([eb('unlimited_quota', '=', 1), eb('remain_quota', '>', 0)]))
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.key;
+  }
+
   /** Changes the owner's token; false when it is not theirs or is deleted. */
   async update(userId: number, id: number, changes: TokenChanges): Promise<boolean> {
     if (Object.keys(changes).length === 0) return true;
