@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createUserClient, ROOT, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { Client, createUserClient, ROOT, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 describe.each(dialects)('accounts on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-  });
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client;
+  useApp(dialect, {}, (app) => ({ t, root } = app));
 
   const setOption = async (key: string, value: string) => {
     const res = await root.call('PUT', '/api/option/', { key, value });

@@ -1,20 +1,16 @@
 import type { ChannelPublic, ChannelTagRow } from '@tollway/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 type Page<T = ChannelPublic> = { items: T[]; page: number; total: number };
 
 const KEY = 'sk-test-0123456789abcdefghijklmnop';
 
 describe.each(dialects)('channels: create, validate, list and delete on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-  });
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client;
+  useApp(dialect, {}, (app) => ({ t, root } = app));
 
   const create = (channel: Record<string, unknown>, mode = 'single', extra: Record<string, unknown> = {}) =>
     root.call<{ ids: number[] }>('POST', '/api/channel/', { mode, channel, ...extra });

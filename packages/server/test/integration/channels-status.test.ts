@@ -1,18 +1,14 @@
 import type { ChannelPublic } from '@tollway/shared';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 const KEYS = ['k-first-0123456789abcdef', 'k-second-0123456789abcdef', 'k-third-0123456789abcdef'];
 
 describe.each(dialects)('channel status rules and tag tools on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-  });
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client;
+  useApp(dialect, {}, (app) => ({ t, root } = app));
   beforeEach(async () => {
     await root.call('PUT', '/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
   });

@@ -3,15 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayIn } from '../../src/lib/time.js';
 import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 describe.each(dialects)('daily check-in on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-  });
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client;
+  useApp(dialect, {}, (app) => ({ t, root } = app));
 
   const setOption = async (key: string, value: string) => expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
   const status = async (c: Client) => (await c.call<CheckInStatus>('GET', '/api/user/check_in_status')).body.data!;

@@ -1,24 +1,14 @@
 import type { AdminMessage, InboxMessage, MessageRecipient } from '@tollway/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 type Page<T> = { items: T[]; page: number; total: number };
 
 describe.each(dialects)('messages: admin sends, users read their inbox, on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  let admin: Client;
-  let alice: Client;
-  let bob: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    admin = await createUserClient(t.app, root, 'msg-admin', 10);
-    alice = await createUserClient(t.app, root, 'alice');
-    bob = await createUserClient(t.app, root, 'bob');
-  });
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client, admin: Client, alice: Client, bob: Client;
+  useApp(dialect, { admins: ['msg-admin'], users: ['alice', 'bob'] }, (app) => ({ t, root, admins: [admin], users: [alice, bob] } = app));
 
   const send = (c: Client, body: Record<string, unknown>) => c.call<{ id: number }>('POST', '/api/admin/messages', body);
   const unread = async (c: Client) => (await c.call<{ unread_count: number }>('GET', '/api/user/messages/unread_count')).body.data!.unread_count;

@@ -1,18 +1,14 @@
 import { optionDefs, optionKeys } from '@tollway/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OptionsService } from '../../src/modules/options/service.js';
 import { OptionsStore } from '../../src/modules/options/store.js';
-import { Client, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 describe.each(dialects)('options on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-  });
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client;
+  useApp(dialect, {}, (app) => ({ t, root } = app));
 
   it('lists every key with its default; secrets are blank', async () => {
     const res = await root.call<{ key: string; value: string }[]>('GET', '/api/option/');

@@ -6,24 +6,14 @@ import { SESSION_COOKIE } from '../../src/modules/auth/session.js';
 import type { RedemptionPublic } from '../../src/modules/redemption/schema.js';
 import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 type Page = { items: RedemptionPublic[]; page: number; total: number };
 const now = () => Math.floor(Date.now() / 1000);
 
 describe.each(dialects)('redemption codes on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  let admin: Client;
-  let alice: Client;
-  let bob: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    admin = await createUserClient(t.app, root, 'red-admin', 10);
-    alice = await createUserClient(t.app, root, 'alice');
-    bob = await createUserClient(t.app, root, 'bob');
-  }, 60_000);
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client, admin: Client, alice: Client, bob: Client;
+  useApp(dialect, { admins: ['red-admin'], users: ['alice', 'bob'], timeout: 60_000 }, (app) => ({ t, root, admins: [admin], users: [alice, bob] } = app));
 
   const k = () => t.runtime.ctx.db.kysely;
   const create = (body: Record<string, unknown>) => admin.call<string[]>('POST', '/api/redemption/', body);

@@ -1,10 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
-import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, drainWriter } from '../support/gateway.js';
+import type { MockUpstream } from '../support/mock-upstream.js';
 
 /**
  * Every client format against every upstream format, end to end with the official SDKs: Anthropic's SDK on
@@ -12,20 +13,9 @@ import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.j
  * channel of another, streaming included, billing and logs checked.
  */
 describe('client formats × upstream formats', () => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let user: Client;
-  let base: string;
-  let key: string;
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await startTestApp('sqlite');
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'format-user');
-    await setQuota(root, user.userId!, 10_000_000);
-    base = await listen(t);
-    key = (await addToken(t, user.userId!, {})).key;
+  let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
+  useGateway('sqlite', { user: 'format-user', quota: 10_000_000 }, async (gw) => {
+    ({ t, mock, root, user, base, key } = gw);
     // One model per upstream format; the OpenAI-format channel also serves the Claude and Gemini names mapped.
     await addChannel(root, { name: 'openai-up', key: 'oa-key', baseUrl: mock.url, models: 'gpt-4o-mini,claude-via-openai,gemini-via-openai', modelMapping: { 'claude-via-openai': 'gpt-4o-mini', 'gemini-via-openai': 'gpt-4o-mini' } });
     await addChannel(root, { name: 'anthropic-up', key: 'an-key', baseUrl: mock.url, type: 14, models: 'claude-sonnet-4-20250514,gpt-via-claude', modelMapping: { 'gpt-via-claude': 'claude-sonnet-4-20250514' } });
@@ -33,10 +23,6 @@ describe('client formats × upstream formats', () => {
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 0.075, 'claude-via-openai': 0.075, 'gemini-via-openai': 0.075, 'claude-sonnet-4-20250514': 1.5, 'gpt-via-claude': 1.5, 'gemini-2.5-flash': 0.15 }) });
     await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'gpt-4o-mini': 4, 'claude-via-openai': 4, 'gemini-via-openai': 4, 'claude-sonnet-4-20250514': 5, 'gpt-via-claude': 5, 'gemini-2.5-flash': 8 }) });
     mock.behaviors.set('an-key', { promptTokens: 20, completionTokens: 6, cachedTokens: 100 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const lastLog = async (model: string) => {

@@ -1,38 +1,24 @@
 import { GoogleGenAI } from '@google/genai';
 import { countTokens } from 'gpt-tokenizer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
-import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, drainWriter } from '../support/gateway.js';
+import type { MockUpstream } from '../support/mock-upstream.js';
 
 /**
  * Gemini embedContent / batchEmbedContents inbound with Google's SDK: to a Gemini channel natively (texts
  * counted, the upstream gives no usage) and to an OpenAI channel converted to /v1/embeddings and back.
  */
 describe.each(dialects)('Gemini embeddings on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let user: Client;
-  let base: string;
-  let key: string;
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'embed-user');
-    await setQuota(root, user.userId!, 1_000_000);
-    base = await listen(t);
-    key = (await addToken(t, user.userId!, {})).key;
+  let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
+  useGateway(dialect, { user: 'embed-user', quota: 1_000_000 }, async (gw) => {
+    ({ t, mock, root, user, base, key } = gw);
     await addChannel(root, { name: 'gemini-embed', key: 'ge-key', baseUrl: mock.url, type: 24, models: 'text-embedding-004,gemini-embedding-alias', modelMapping: { 'gemini-embedding-alias': 'text-embedding-004' } });
     await addChannel(root, { name: 'openai-embed', key: 'oa-key', baseUrl: mock.url, models: 'embed-via-openai', modelMapping: { 'embed-via-openai': 'text-embedding-3-small' } });
     mock.behaviors.set('oa-key', { promptTokens: 9 });
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'text-embedding-004': 5, 'gemini-embedding-alias': 5, 'embed-via-openai': 3 }) });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const genai = () => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: base } });

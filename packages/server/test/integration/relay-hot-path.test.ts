@@ -1,7 +1,8 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, drainWriter } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 /** A raw HTTP POST (chunked when `chunked`), so sizes and framing are under the test's control. */
@@ -27,25 +28,10 @@ function post(base: string, path: string, body: Buffer | string, headers: Record
  * table's Fastify routes (inject): both answer alike, size limits and framing hold, and what it declines reaches Fastify.
  */
 describe('relay hot-path entry', () => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let user: Client;
-  let base: string;
-  let key: string;
-  beforeAll(async () => {
-    mock = await startMockUpstream({ record: false });
-    t = await startTestApp('sqlite', { MAX_REQUEST_BODY_MB: '1' });
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'hot-user');
-    await setQuota(root, user.userId!, 5_000_000);
+  let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
+  useGateway('sqlite', { user: 'hot-user', quota: 5_000_000, env: { MAX_REQUEST_BODY_MB: '1' }, mock: () => startMockUpstream({ record: false }) }, async (gw) => {
+    ({ t, mock, root, user, base, key } = gw);
     await addChannel(root, { name: 'm', key: 'k', baseUrl: mock.url, models: 'gpt-4o-mini' });
-    key = (await addToken(t, user.userId!, {})).key;
-    base = await listen(t);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const chat = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });

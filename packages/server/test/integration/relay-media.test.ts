@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { countTokens } from 'gpt-tokenizer';
 import OpenAI, { toFile } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, drainWriter } from '../support/gateway.js';
 import { MOCK_TRANSCRIPT, mockSpeech } from '../support/mock-media.js';
-import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+import type { MockUpstream } from '../support/mock-upstream.js';
 
 const PER_UNIT = 500_000;
 
@@ -18,21 +19,9 @@ const PER_UNIT = 500_000;
  * tokens) and logged; multipart uploads streamed from a spool, replayed on a retry, the model field mapped.
  */
 describe.each(dialects)('media relay on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let user: Client;
-  let sdk: OpenAI;
-  let base: string;
-  let key: string;
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'media-user');
-    await setQuota(root, user.userId!, 10_000_000);
-    base = await listen(t);
-    key = (await addToken(t, user.userId!, {})).key;
+  let t: TestApp, mock: MockUpstream, root: Client, user: Client, sdk: OpenAI, base: string, key: string;
+  useGateway(dialect, { user: 'media-user', quota: 10_000_000 }, async (gw) => {
+    ({ t, mock, root, user, base, key } = gw);
     sdk = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
     const models = 'dall-e-3,dall-e-2,my-dalle,gpt-image-1,tts-1,whisper-1,gpt-4o-transcribe,jina-reranker-v2,retry-edit';
     await addChannel(root, { name: 'media', key: 'media-key', baseUrl: mock.url, models, modelMapping: { 'my-dalle': 'dall-e-2', 'retry-edit': 'dall-e-2' } });
@@ -44,10 +33,6 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     await set('ModelRatio', { 'gpt-image-1': 2.5, 'gpt-4o-transcribe': 1.25, 'jina-reranker-v2': 0.5 });
     await set('CompletionRatio', { 'gpt-image-1': 4, 'gpt-4o-transcribe': 4 });
     await set('RetryTimes', '1');
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const lastLog = async (model: string) => {

@@ -1,11 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countTextTokens } from '../../src/relay/token-count.js';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
-import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, drainWriter } from '../support/gateway.js';
+import type { MockUpstream } from '../support/mock-upstream.js';
 
 type Json = Record<string, unknown>;
 
@@ -101,21 +102,9 @@ const vendors: Vendor[] = [
  * Prices: ratio 0.5, completion ratio 2 → (12 + 5 × 2) × 0.5 = 11 per call.
  */
 describe.each(dialects)('vendor adaptors on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let user: Client;
-  let base: string;
-  let key: string;
-  let sdk: OpenAI;
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'vendor-user');
-    await setQuota(root, user.userId!, 10_000_000);
-    base = await listen(t);
-    key = (await addToken(t, user.userId!, {})).key;
+  let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string, sdk: OpenAI;
+  useGateway(dialect, { user: 'vendor-user', quota: 10_000_000 }, async (gw) => {
+    ({ t, mock, root, user, base, key } = gw);
     sdk = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
     const models = [...vendors.map((v) => v.model), 'jina-embeddings-v3', 'embedding-3', 'jina-reranker-v2', 'rerank-v3.5', 'hunyuan-bad', 'coze-revoked'];
     for (const v of vendors) {
@@ -127,10 +116,6 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     await addChannel(root, { name: 'zhipu-embed', type: 26, key: 'zhipu-embed-key', baseUrl: mock.url, models: 'embedding-3' });
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 0.5]))) });
     await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 2]))) });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const lastLog = async (model: string) => {

@@ -1,24 +1,14 @@
 import type { TokenPublic } from '@tollway/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 type Page = { items: TokenPublic[]; page: number; total: number };
 
 describe.each(dialects)('tokens: create, list, search, get, delete, owner only, on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  let admin: Client;
-  let alice: Client;
-  let bob: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    admin = await createUserClient(t.app, root, 'tok-admin', 10);
-    alice = await createUserClient(t.app, root, 'alice');
-    bob = await createUserClient(t.app, root, 'bob');
-  });
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client, admin: Client, alice: Client, bob: Client;
+  useApp(dialect, { admins: ['tok-admin'], users: ['alice', 'bob'] }, (app) => ({ t, root, admins: [admin], users: [alice, bob] } = app));
 
   const create = (c: Client, body: Record<string, unknown>) => c.call<TokenPublic[]>('POST', '/api/token/', body);
   const list = (c: Client, query = '') => c.call<Page>('GET', `/api/token/${query}`);

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { DialectName } from '../../src/db/connect.js';
+import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from './app.js';
+import { addToken, listen, setQuota } from './gateway.js';
+import { startMockUpstream, type MockUpstream } from './mock-upstream.js';
+
+/** A suite's running app: set up, root logged in, the admins and users asked for (in that order). */
+export interface AppFixture {
+  t: TestApp;
+  root: Client;
+  /** Role 10 users, created first, in the order named. */
+  admins: Client[];
+  /** Plain users, created after the admins, in the order named. */
+  users: Client[];
+}
+
+export interface AppOptions {
+  env?: Record<string, string>;
+  admins?: string[];
+  users?: string[];
+  /** beforeAll's time limit in ms (vitest's default when absent). */
+  timeout?: number;
+}
+
+/** A mock upstream plus an app with one funded user holding a token, listening on a real port. */
+export interface GatewayFixture<M = MockUpstream> extends AppFixture {
+  mock: M;
+  /** The funded user (not in `users`). */
+  user: Client;
+  /** http://127.0.0.1:<port> of the listening app. */
+  base: string;
+  /** The user's `sk-` token key. */
+  key: string;
+  tokenId: number;
+}
+
+export interface GatewayOptions<M> {
+  env?: Record<string, string>;
+  /** Username of the funded user. */
+  user: string;
+  /** Quota set on that user. */
+  quota: number;
+  /** Options of the user's token (default: unlimited). */
+  token?: Parameters<typeof addToken>[2];
+  /** Starts the upstream mock (default: startMockUpstream()). */
+  mock?: () => Promise<M>;
+}
+
+async function openApp(dialect: DialectName, opts: AppOptions, into: Partial<AppFixture>): Promise<void> {
+  into.t = await startTestApp(dialect, opts.env);
+  into.root = await setupRoot(into.t.app);
+  into.admins = [];
+  for (const name of opts.admins ?? []) into.admins.push(await createUserClient(into.t.app, into.root, name, 10));
+  into.users = [];
+  for (const name of opts.users ?? []) into.users.push(await createUserClient(into.t.app, into.root, name));
+}
+
+/**
+ * The suite's app on `dialect`, started in beforeAll and closed in afterAll. The returned object is filled in
+ * beforeAll (read it in hooks and tests, not while collecting); `ready` runs once it is.
+ */
+export function useApp(dialect: DialectName, opts: AppOptions = {}, ready?: (app: AppFixture) => unknown): AppFixture {
+  const app: Partial<AppFixture> = {};
+  beforeAll(async () => {
+    await openApp(dialect, opts, app);
+    await ready?.(app as AppFixture);
+  }, opts.timeout);
+  afterAll(async () => app.t?.close());
+  return app as AppFixture;
+}
+
+/**
+ * Like useApp, with a mock upstream started first and the funded user, its token and a listening port set up;
+ * `ready` adds the channels and options. The app is closed before the mock.
+ */
+export function useGateway<M extends { close(): Promise<void> } = MockUpstream>(
+  dialect: DialectName,
+  opts: GatewayOptions<M>,
+  ready?: (gw: GatewayFixture<M>) => unknown,
+): GatewayFixture<M> {
+  const gw: Partial<GatewayFixture<M>> = {};
+  beforeAll(async () => {
+    gw.mock = await (opts.mock ?? (startMockUpstream as unknown as () => Promise<M>))();
+    await openApp(dialect, { env: opts.env }, gw);
+    gw.user = await createUserClient(gw.t!.app, gw.root!, opts.user);
+    await setQuota(gw.root!, gw.user.userId!, opts.quota);
+    const token = await addToken(gw.t!, gw.user.userId!, opts.token ?? {});
+    gw.key = token.key;
+    gw.tokenId = token.id;
+    gw.base = await listen(gw.t!);
+    await ready?.(gw as GatewayFixture<M>);
+  });
+  afterAll(async () => {
+    await gw.t?.close();
+    await gw.mock?.close();
+  });
+  return gw as GatewayFixture<M>;
+}
