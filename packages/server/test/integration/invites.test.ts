@@ -1,14 +1,13 @@
 import type { LogRow, UserPublic } from '@tollway/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 describe.each(dialects)('invite rewards on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
+  let t: TestApp, root: Client;
+  useApp(dialect, {}, async (app) => {
+    ({ t, root } = app);
     for (const [key, value] of [
       ['AffEnabled', 'true'],
       ['QuotaForNewUser', '1000'],
@@ -18,7 +17,6 @@ describe.each(dialects)('invite rewards on %s', (dialect) => {
       expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
     }
   });
-  afterAll(async () => t?.close());
 
   const register = async (username: string, aff_code = '') => {
     const c = new Client(t.app);

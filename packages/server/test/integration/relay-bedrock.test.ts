@@ -1,9 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { addChannel, addToken, drainWriter, lastLogOf, listen, setQuota } from '../support/gateway.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, drainWriter, lastLogOf } from '../support/gateway.js';
 import { startMockBedrock, type MockBedrock } from '../support/mock-bedrock.js';
 
 const ACCESS_KEY = 'AKIDTOLLWAYTEST';
@@ -16,21 +17,9 @@ const CUT_KEY = 'AKIDTOLLWAYCUT';
  * InvokeModel with JSON and InvokeModelWithResponseStream with the binary AWS event stream; billing and logs exact.
  */
 describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockBedrock;
-  let root: Client;
-  let user: Client;
-  let base: string;
-  let key: string;
-  let channelId: number;
-  beforeAll(async () => {
-    mock = await startMockBedrock({ [ACCESS_KEY]: SECRET, [CUT_KEY]: SECRET });
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'bedrock-user');
-    await setQuota(root, user.userId!, 10_000_000);
-    base = await listen(t);
-    key = (await addToken(t, user.userId!, {})).key;
+  let t: TestApp, mock: MockBedrock, root: Client, user: Client, base: string, key: string, channelId: number;
+  useGateway(dialect, { user: 'bedrock-user', quota: 10_000_000, mock: () => startMockBedrock({ [ACCESS_KEY]: SECRET, [CUT_KEY]: SECRET }) }, async (gw) => {
+    ({ t, mock, root, user, base, key } = gw);
     channelId = await addChannel(root, {
       name: 'bedrock-up',
       type: 33,
@@ -46,10 +35,6 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
     await root.call('PUT', '/api/option/', { key: 'CacheRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 0.1, 'gpt-via-bedrock': 0.1, 'nova-lite': 0.25 }) });
     await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 5, 'gpt-via-bedrock': 5, 'claude-3-haiku-20240307': 5, 'nova-lite': 4 }) });
     mock.behaviors.set(ACCESS_KEY, { promptTokens: 20, completionTokens: 6, cachedTokens: 100 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const lastLog = (model: string) => lastLogOf(t, model);

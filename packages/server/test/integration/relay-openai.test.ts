@@ -1,33 +1,18 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
-import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, drainWriter } from '../support/gateway.js';
+import type { MockUpstream } from '../support/mock-upstream.js';
 
 /** The OpenAI-compatible relay driven by the official `openai` SDK against our mock upstream. */
 describe.each(dialects)('OpenAI relay on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let user: Client;
-  let sdk: OpenAI;
-  let tokenId: number;
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'relay-user');
-    await setQuota(root, user.userId!, 1_000_000);
+  let t: TestApp, mock: MockUpstream, root: Client, user: Client, sdk: OpenAI, tokenId: number;
+  useGateway(dialect, { user: 'relay-user', quota: 1_000_000, token: { remainQuota: 400_000 } }, async (gw) => {
+    ({ t, mock, root, user, tokenId } = gw);
     await addChannel(root, { name: 'mock-main', key: 'mock-key-main', baseUrl: mock.url, models: 'gpt-4o-mini,text-embedding-3-small,omni-moderation-latest' });
-    const base = await listen(t);
-    const tok = await addToken(t, user.userId!, { remainQuota: 400_000 });
-    tokenId = tok.id;
-    sdk = new OpenAI({ apiKey: tok.key, baseURL: `${base}/v1`, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
+    sdk = new OpenAI({ apiKey: gw.key, baseURL: `${gw.base}/v1`, maxRetries: 0 });
   });
 
   const quotaOf = async () => Number((await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', user.userId!).executeTakeFirstOrThrow()).quota);

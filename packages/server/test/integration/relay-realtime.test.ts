@@ -1,11 +1,12 @@
 import net from 'node:net';
 import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/beta/realtime/ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, drainWriter } from '../support/gateway.js';
 import { startMockRealtime, type MockRealtime } from '../support/mock-realtime.js';
 
 // (100 input − 20 cached + 20 × 0.5 cache ratio + 50 output × 4) × 2.5 model ratio
@@ -40,23 +41,11 @@ function rawClient(url: string, protocols: string[] = [], headers: Record<string
 
 /** The realtime WebSocket relay: official SDK and browser-style clients, OpenAI and Azure upstreams, billing per response. */
 describe.each(dialects)('realtime relay on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockRealtime;
-  let root: Client;
-  let user: Client;
-  let wsBase: string;
-  let port: number;
-  let key: string;
-  beforeAll(async () => {
-    mock = await startMockRealtime();
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'realtime-user');
-    await setQuota(root, user.userId!, 1_000_000);
-    const base = await listen(t);
-    port = Number(new URL(base).port);
-    wsBase = base.replace('http', 'ws');
-    key = (await addToken(t, user.userId!, {})).key;
+  let t: TestApp, mock: MockRealtime, root: Client, user: Client, wsBase: string, port: number, key: string;
+  useGateway(dialect, { user: 'realtime-user', quota: 1_000_000, mock: startMockRealtime }, async (gw) => {
+    ({ t, mock, root, user, key } = gw);
+    port = Number(new URL(gw.base).port);
+    wsBase = gw.base.replace('http', 'ws');
     await addChannel(root, { name: 'rt-openai', key: 'rt-key', baseUrl: mock.url, models: 'gpt-4o-realtime-preview,rt-failover' });
     await addChannel(root, { name: 'rt-down', key: 'down-key', baseUrl: mock.url, models: 'rt-failover', priority: 10 });
     await addChannel(root, { name: 'rt-azure', key: 'az-key', baseUrl: mock.url, type: 3, models: 'gpt-4o-realtime-azure', modelMapping: { 'gpt-4o-realtime-azure': 'gpt-4o-realtime' } });
@@ -65,10 +54,6 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
     await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(Object.keys(ratios).map((m) => [m, 4]))) });
     await root.call('PUT', '/api/option/', { key: 'CacheRatio', value: JSON.stringify(Object.fromEntries(Object.keys(ratios).map((m) => [m, 0.5]))) });
     await root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '1' });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const logsOf = async (model: string) => {

@@ -1,10 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { addChannel, addToken, drainWriter, lastLogOf, listen, setQuota } from '../support/gateway.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, drainWriter, lastLogOf } from '../support/gateway.js';
 import { makeServiceAccount, startMockVertex, type MockVertex } from '../support/mock-vertex.js';
 
 /**
@@ -13,29 +14,15 @@ import { makeServiceAccount, startMockVertex, type MockVertex } from '../support
  * verifies our RS256 JWT with the account's public key; Gemini and Claude routes; billing and logs exact.
  */
 describe.each(dialects)('Vertex AI relay on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockVertex;
-  let root: Client;
-  let user: Client;
-  let base: string;
-  let key: string;
-  let geminiChannel: number;
-  let claudeChannel: number;
-  beforeAll(async () => {
-    const m = await startMockVertex();
-    mock = m;
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'vertex-user');
-    await setQuota(root, user.userId!, 10_000_000);
-    base = await listen(t);
-    key = (await addToken(t, user.userId!, {})).key;
+  let t: TestApp, mock: MockVertex, root: Client, user: Client, base: string, key: string, geminiChannel: number, claudeChannel: number;
+  useGateway(dialect, { user: 'vertex-user', quota: 10_000_000, mock: startMockVertex }, async (gw) => {
+    ({ t, mock, root, user, base, key } = gw);
     // One project for Gemini (plain-text region), one for Claude (JSON region map), one the mock does not trust.
     const gemini = makeServiceAccount('proj-gemini', mock.tokenUri);
     const claude = makeServiceAccount('proj-claude', mock.tokenUri);
     const stranger = makeServiceAccount('proj-stranger', mock.tokenUri);
-    m.trust(gemini.clientEmail, gemini.publicKey);
-    m.trust(claude.clientEmail, claude.publicKey);
+    gw.mock.trust(gemini.clientEmail, gemini.publicKey);
+    gw.mock.trust(claude.clientEmail, claude.publicKey);
     geminiChannel = await addChannel(root, { name: 'vertex-gemini', type: 41, key: gemini.keyText, baseUrl: mock.url, other: 'us-central1', models: 'gemini-2.5-flash,gpt-via-vertex', modelMapping: { 'gpt-via-vertex': 'gemini-2.5-flash' } });
     claudeChannel = await addChannel(root, {
       name: 'vertex-claude',
@@ -50,10 +37,6 @@ describe.each(dialects)('Vertex AI relay on %s', (dialect) => {
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gemini-2.5-flash': 0.15, 'gpt-via-vertex': 0.15, 'claude-sonnet-4-20250514': 1.5, 'gpt-via-vertex-claude': 1.5, 'gemini-untrusted': 1 }) });
     await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'gemini-2.5-flash': 8, 'gpt-via-vertex': 8, 'claude-sonnet-4-20250514': 5, 'gpt-via-vertex-claude': 5 }) });
     mock.behaviors.set('proj-claude', { promptTokens: 20, completionTokens: 6 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const lastLog = (model: string) => lastLogOf(t, model);

@@ -1,21 +1,15 @@
 import type { TokenPublic } from '@tollway/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 const EXPIRED = 'the token has expired and cannot be enabled: change its expiry time or set it to never expire first';
 const EXHAUSTED = 'the token has no quota left and cannot be enabled: change its remaining quota or make it unlimited first';
 
 describe.each(dialects)('tokens: status rules, IP allow-list and groups on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  let user: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'rules-user');
-  });
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client, user: Client;
+  useApp(dialect, { users: ['rules-user'] }, (app) => ({ t, root, users: [user] } = app));
 
   const create = async (body: Record<string, unknown>) => {
     const res = await user.call<TokenPublic[]>('POST', '/api/token/', body);

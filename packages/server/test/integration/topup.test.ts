@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { epaySign, epayVerify } from '../../src/modules/topup/epay.js';
-import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 const EPAY_KEY = 'test-epay-key-123';
 const UNIT = 500000;
@@ -24,18 +25,11 @@ interface Record_ {
 }
 
 describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  let payer: Client;
-  let vip: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    payer = await createUserClient(t.app, root, 'payer');
-    vip = await createUserClient(t.app, root, 'vipper');
+  let t: TestApp, root: Client, payer: Client, vip: Client;
+  useApp(dialect, { users: ['payer', 'vipper'] }, async (app) => {
+    ({ t, root, users: [payer, vip] } = app);
     await root.call('PUT', '/api/user/', { id: vip.userId, group: 'vip' });
   });
-  afterAll(async () => t?.close());
 
   const setOption = async (key: string, value: string) => {
     const res = await root.call('PUT', '/api/option/', { key, value });

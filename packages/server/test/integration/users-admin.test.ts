@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { Client, createUserClient, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 describe.each(dialects)('user management tier rules on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  let admin: Client;
-  let admin2: Client;
-  let user: Client;
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    admin = await createUserClient(t.app, root, 'admin1', 10);
-    admin2 = await createUserClient(t.app, root, 'admin2', 10);
-    user = await createUserClient(t.app, root, 'plain1');
-  });
-  afterAll(async () => t?.close());
+  let t: TestApp, root: Client, admin: Client, admin2: Client, user: Client;
+  useApp(dialect, { admins: ['admin1', 'admin2'], users: ['plain1'] }, (app) => ({ t, root, admins: [admin, admin2], users: [user] } = app));
 
   const manage = (c: Client, id: number, action: string) => c.call<{ status: number; role: number }>('POST', '/api/user/manage', { id, action });
 
