@@ -1,30 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MemoryLedger } from '../../src/relay/ledger.js';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 const chat = (base: string, key: string, body: Record<string, unknown>, signal?: AbortSignal) =>
   fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
 
 describe.each(dialects)('billing on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let base: string;
-  beforeAll(async () => {
-    mock = await startMockUpstream({ record: false });
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    base = await listen(t);
+  let t: TestApp, mock: MockUpstream, root: Client, base: string;
+  useGateway(dialect, { mock: () => startMockUpstream({ record: false }) }, async (gw) => {
+    ({ t, mock, root, base } = gw);
     // A fixed price makes the reservation equal to the charge: $0.001 = 500 quota per call.
     await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ 'fixed-model': 0.001 }) });
     await addChannel(root, { name: 'fixed', key: 'ok-key', baseUrl: mock.url, models: 'fixed-model,gpt-4o-mini' });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const userRow = async (id: number) => {

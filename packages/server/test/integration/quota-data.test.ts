@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DurableWriter, type WriteRecord } from '../../src/relay/writer.js';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 interface Row {
@@ -24,20 +25,9 @@ const byKey = (m: Map<string, Agg>) => Object.fromEntries([...m].sort(([a], [b])
 const totals = (rows: Row[]) => rows.reduce((s, r) => ({ count: s.count + r.count, token_used: s.token_used + r.token_used, quota: s.quota + r.quota }), { count: 0, token_used: 0, quota: 0 });
 
 describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let base: string;
-  let alice: Client;
-  let bob: Client;
-  let aliceSdk: OpenAI;
-  let bobSdk: OpenAI;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream({ record: false });
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    base = await listen(t);
+  let t: TestApp, mock: MockUpstream, root: Client, base: string, alice: Client, bob: Client, aliceSdk: OpenAI, bobSdk: OpenAI;
+  useGateway(dialect, { mock: () => startMockUpstream({ record: false }) }, async (gw) => {
+    ({ t, mock, root, base } = gw);
     // $0.001 (500 quota) per dash-a call; dash-b is billed by tokens through its model ratio.
     await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ 'dash-a': 0.001 }) });
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'dash-b': 2 }) });
@@ -50,10 +40,6 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
     for (const u of [alice, bob]) await setQuota(root, u.userId!, 10_000_000);
     aliceSdk = new OpenAI({ apiKey: (await addToken(t, alice.userId!)).key, baseURL: `${base}/v1`, maxRetries: 0 });
     bobSdk = new OpenAI({ apiKey: (await addToken(t, bob.userId!)).key, baseURL: `${base}/v1`, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const k = () => t.database.db.kysely;

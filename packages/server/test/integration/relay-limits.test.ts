@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
-import { addChannel, addToken, listen, setQuota } from '../support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { createUserClient, type Client, type TestApp } from '../support/app.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 describe('relay request rate limits', () => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let base: string;
-  beforeAll(async () => {
-    mock = await startMockUpstream({ record: false });
-    t = await startTestApp('sqlite');
-    root = await setupRoot(t.app);
-    base = await listen(t);
+  let t: TestApp, mock: MockUpstream, root: Client, base: string;
+  useGateway('sqlite', { mock: () => startMockUpstream({ record: false }) }, async (gw) => {
+    ({ t, mock, root, base } = gw);
     await addChannel(root, { name: 'm', key: 'k', baseUrl: mock.url, models: 'gpt-4o-mini' });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const call = (key: string) =>

@@ -1,28 +1,16 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { createUserClient, type Client, type TestApp } from '../support/app.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 /** Token checks, pricing rules, logging switches, OpenAI billing endpoints and the stream idle timeout. */
 describe('relay rules', () => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let user: Client;
-  let base: string;
-  beforeAll(async () => {
-    mock = await startMockUpstream({ record: false });
-    t = await startTestApp('sqlite', { STREAMING_TIMEOUT: '1' });
-    root = await setupRoot(t.app);
-    user = await createUserClient(t.app, root, 'rules-user');
-    await setQuota(root, user.userId!, 5_000_000);
+  let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string;
+  useGateway('sqlite', { env: { STREAMING_TIMEOUT: '1' }, user: 'rules-user', quota: 5_000_000, token: false, mock: () => startMockUpstream({ record: false }) }, async (gw) => {
+    ({ t, mock, root, user, base } = gw);
     await addChannel(root, { name: 'm', key: 'k', baseUrl: mock.url, models: 'gpt-4o-mini,unpriced-model,gpt-4o' });
-    base = await listen(t);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
   });
 
   const sdk = (key: string) => new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });

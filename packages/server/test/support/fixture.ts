@@ -22,26 +22,24 @@ export interface AppOptions {
   timeout?: number;
 }
 
-/** A mock upstream plus an app with one funded user holding a token, listening on a real port. */
+/** A mock upstream started first, then an app listening on a real port, with a funded user when asked for. */
 export interface GatewayFixture<M = MockUpstream> extends AppFixture {
   mock: M;
-  /** The funded user (not in `users`). */
-  user: Client;
   /** http://127.0.0.1:<port> of the listening app. */
   base: string;
-  /** The user's `sk-` token key. */
+  /** The funded user (not in `users`); only with the `user` option. */
+  user: Client;
+  /** The funded user's token: its `sk-` key and id; only with the `user` option and a token. */
   key: string;
   tokenId: number;
 }
 
-export interface GatewayOptions<M> {
-  env?: Record<string, string>;
-  /** Username of the funded user. */
-  user: string;
-  /** Quota set on that user. */
-  quota: number;
-  /** Options of the user's token (default: unlimited). */
-  token?: Parameters<typeof addToken>[2];
+export interface GatewayOptions<M> extends AppOptions {
+  /** Username of a user created after the admins and users, given `quota` (when set) and a token. */
+  user?: string;
+  quota?: number;
+  /** Options of that user's token (default: unlimited); false: no token. */
+  token?: Parameters<typeof addToken>[2] | false;
   /** Starts the upstream mock (default: startMockUpstream()). */
   mock?: () => Promise<M>;
 }
@@ -70,8 +68,8 @@ export function useApp(dialect: DialectName, opts: AppOptions = {}, ready?: (app
 }
 
 /**
- * Like useApp, with a mock upstream started first and the funded user, its token and a listening port set up;
- * `ready` adds the channels and options. The app is closed before the mock.
+ * Like useApp, with a mock upstream started first, the funded user and its token when `user` is named, and the
+ * app listening; `ready` adds the channels and options. The app is closed before the mock.
  */
 export function useGateway<M extends { close(): Promise<void> } = MockUpstream>(
   dialect: DialectName,
@@ -81,15 +79,19 @@ export function useGateway<M extends { close(): Promise<void> } = MockUpstream>(
   const gw: Partial<GatewayFixture<M>> = {};
   beforeAll(async () => {
     gw.mock = await (opts.mock ?? (startMockUpstream as unknown as () => Promise<M>))();
-    await openApp(dialect, { env: opts.env }, gw);
-    gw.user = await createUserClient(gw.t!.app, gw.root!, opts.user);
-    await setQuota(gw.root!, gw.user.userId!, opts.quota);
-    const token = await addToken(gw.t!, gw.user.userId!, opts.token ?? {});
-    gw.key = token.key;
-    gw.tokenId = token.id;
+    await openApp(dialect, opts, gw);
+    if (opts.user !== undefined) {
+      gw.user = await createUserClient(gw.t!.app, gw.root!, opts.user);
+      if (opts.quota !== undefined) await setQuota(gw.root!, gw.user.userId!, opts.quota);
+      if (opts.token !== false) {
+        const token = await addToken(gw.t!, gw.user.userId!, opts.token ?? {});
+        gw.key = token.key;
+        gw.tokenId = token.id;
+      }
+    }
     gw.base = await listen(gw.t!);
     await ready?.(gw as GatewayFixture<M>);
-  });
+  }, opts.timeout);
   afterAll(async () => {
     await gw.t?.close();
     await gw.mock?.close();
