@@ -1,21 +1,19 @@
 import type { Insertable } from 'kysely';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LogsTable } from '../../src/db/schema.js';
 import { LogRetention } from '../../src/modules/logs/retention.js';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import { createUserClient, startTestApp, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { spiedLogsStore } from '../support/delete-spy.js';
-import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 const DAY = 86_400;
 
 describe.each(dialects)('log retention on %s', (dialect) => {
-  let t: TestApp;
-  let mock: MockUpstream;
-  let root: Client;
-  let base: string;
+  let t: TestApp, mock: MockUpstream, root: Client, base: string;
   const now = Math.floor(Date.now() / 1000);
 
   const row = (created_at: number, over: Partial<Insertable<LogsTable>> = {}): Insertable<LogsTable> => ({
@@ -56,16 +54,7 @@ describe.each(dialects)('log retention on %s', (dialect) => {
     return { job, perStatement };
   };
 
-  beforeAll(async () => {
-    mock = await startMockUpstream({ record: false });
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    base = await listen(t);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.close();
-  });
+  useGateway(dialect, { mock: () => startMockUpstream({ record: false }) }, (gw) => ({ t, mock, root, base } = gw));
 
   it('is scheduled on the master node; LogRetentionDays 0 keeps everything', async () => {
     expect(t.runtime.logRetention).toBeInstanceOf(LogRetention);

@@ -1,10 +1,11 @@
 import type { LogRow, LogStat } from '@tollway/shared';
 import type { Insertable } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LogsTable } from '../../src/db/schema.js';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import type { Client, TestApp } from '../support/app.js';
 import { spiedLogsStore } from '../support/delete-spy.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 type Page = { items: LogRow[]; page: number; total: number };
 
@@ -12,11 +13,7 @@ const T0 = 1_700_000_000;
 const OTHER = JSON.stringify({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, frt: 120, admin_info: { use_channel: [1, 2] } });
 
 describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %s', (dialect) => {
-  let t: TestApp;
-  let root: Client;
-  let admin: Client;
-  let alice: Client;
-  let bob: Client;
+  let t: TestApp, root: Client, admin: Client, alice: Client, bob: Client;
   const now = Math.floor(Date.now() / 1000);
 
   const row = (over: Partial<Insertable<LogsTable>>): Insertable<LogsTable> => ({
@@ -43,12 +40,8 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
   });
   const insert = (rows: Insertable<LogsTable>[]) => t.runtime.ctx.db.kysely.insertInto('logs').values(rows).execute();
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    root = await setupRoot(t.app);
-    admin = await createUserClient(t.app, root, 'log-admin', 10);
-    alice = await createUserClient(t.app, root, 'alice');
-    bob = await createUserClient(t.app, root, 'bob');
+  useApp(dialect, { admins: ['log-admin'], users: ['alice', 'bob'] }, async (app) => {
+    ({ t, root, admins: [admin], users: [alice, bob] } = app);
     const a = { user_id: alice.userId!, username: 'alice' };
     const b = { user_id: bob.userId!, username: 'bob' };
     await insert([
@@ -64,7 +57,6 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
       row({ ...b, created_at: now - 4, type: 6, token_name: 'b-main', prompt_tokens: 999 }),
     ]);
   });
-  afterAll(async () => t?.close());
 
   const adminList = async (query: string) => (await admin.call<Page>('GET', `/api/log/?page_size=100&${query}`)).body.data!;
   const selfList = async (c: Client, query: string) => (await c.call<Page>('GET', `/api/log/self/?page_size=100&${query}`)).body.data!;

@@ -1,18 +1,16 @@
 import type { Insertable } from 'kysely';
 import type { MjRow, TaskRow } from '@tollway/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MidjourneysTable, TasksTable } from '../../src/db/schema.js';
-import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
+import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { useApp } from '../support/fixture.js';
 
 type Page<T> = { items: T[]; page: number; total: number };
 const T0 = 1_700_000_000;
 
 describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
-  let t: TestApp;
-  let admin: Client;
-  let alice: Client;
-  let bob: Client;
+  let t: TestApp, admin: Client, alice: Client, bob: Client;
 
   const mj = (over: Partial<Insertable<MidjourneysTable>>): Insertable<MidjourneysTable> => ({
     code: 1,
@@ -50,12 +48,8 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
     ...over,
   });
 
-  beforeAll(async () => {
-    t = await startTestApp(dialect);
-    const root = await setupRoot(t.app);
-    admin = await createUserClient(t.app, root, 'task-admin', 10);
-    alice = await createUserClient(t.app, root, 'alice');
-    bob = await createUserClient(t.app, root, 'bob');
+  useApp(dialect, { admins: ['task-admin'], users: ['alice', 'bob'] }, async (app) => {
+    ({ t, admins: [admin], users: [alice, bob] } = app);
     const k = t.database.db.kysely;
     await k
       .insertInto('midjourneys')
@@ -74,7 +68,6 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
       ])
       .execute();
   });
-  afterAll(async () => t?.close());
 
   const get = async <T>(c: Client, url: string) => {
     const res = await c.call<Page<T>>('GET', url);
