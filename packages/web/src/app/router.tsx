@@ -24,6 +24,7 @@ const PricingPage = lazy(() => import('../features/pricing/PricingPage'));
 const DrawingLogsPage = lazy(() => import('../features/tasks/DrawingLogsPage'));
 const MusicLogsPage = lazy(() => import('../features/tasks/MusicLogsPage'));
 const InboxPage = lazy(() => import('../features/inbox/InboxPage'));
+const PlaygroundPage = lazy(() => import('../features/playground/PlaygroundPage'));
 const MessagesPage = lazy(() => import('../features/messages/MessagesPage'));
 const RedemptionsPage = lazy(() => import('../features/redemption/RedemptionsPage'));
 const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
@@ -57,7 +58,7 @@ export const routes: RouteObject[] = [
             element: <RequireAuth />,
             children: [
               soon('/chat2link', 'shell:side.chat'),
-              soon('/playground', 'shell:side.playground'),
+              { path: '/playground', element: <PlaygroundPage /> },
               { path: '/app/tokens', element: <TokensPage /> },
               { path: '/app/me', element: <MePage /> },
               { path: '/app/wallet', element: <WalletPage /> },

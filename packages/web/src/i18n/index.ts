@@ -16,11 +16,12 @@ import dashboard from '../features/dashboard/i18n';
 import pricing from '../features/pricing/i18n';
 import inbox from '../features/inbox/i18n';
 import messages from '../features/messages/i18n';
+import playground from '../features/playground/i18n';
 import redemption from '../features/redemption/i18n';
 import wallet from '../features/wallet/i18n';
 
 /** One namespace per feature; each feature folder owns its strings in `i18n.ts` ({ zh, en }). */
-const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, tasks, dashboard, pricing, redemption, wallet, inbox, messages };
+const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, tasks, dashboard, pricing, redemption, wallet, inbox, messages, playground };
 
 export const LANGUAGES = ['zh', 'en'] as const;
 const stored = localStorage.getItem('i18nextLng');

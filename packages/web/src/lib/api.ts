@@ -24,7 +24,7 @@ export function setErrorNotifier(fn: Notify): void {
   notifyError = fn;
 }
 
-function redirectToLogin(): void {
+export function redirectToLogin(): void {
   clearStoredUser();
   const here = window.location.pathname + window.location.search;
   if (window.location.pathname.startsWith('/login')) return;
