@@ -1,10 +1,7 @@
-import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-
-const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
 
 /** Two nodes sharing PostgreSQL and Redis: a channel change on one reroutes the other at once (bus topic 'channels'). */
 describe('channel changes across nodes', () => {
@@ -12,10 +9,10 @@ describe('channel changes across nodes', () => {
   let a: TestApp;
   let b: TestApp;
   let root: Client;
-  const prefix = `tollway-test-${crypto.randomBytes(4).toString('hex')}:`;
+  const prefix = newRedisPrefix();
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    const env = { REDIS_CONN_STRING: REDIS, REDIS_KEY_PREFIX: prefix, SYNC_FREQUENCY: '3600' };
+    const env = { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix, SYNC_FREQUENCY: '3600' };
     a = await startTestApp('postgres', env, database);
     b = await startTestApp('postgres', env, database);
     root = await setupRoot(a.app);
@@ -24,10 +21,7 @@ describe('channel changes across nodes', () => {
     await a?.close();
     await b?.close();
     await database?.drop();
-    const redis = new Redis(REDIS);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await dropRedisKeys(prefix);
   });
 
   const until = async (check: () => boolean) => {

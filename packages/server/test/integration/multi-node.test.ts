@@ -1,12 +1,9 @@
-import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
 import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-
-const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
 
 /** Two nodes sharing one PostgreSQL database, one Redis and one SESSION_SECRET. */
 describe('two nodes with shared database and Redis', () => {
@@ -14,10 +11,10 @@ describe('two nodes with shared database and Redis', () => {
   let a: TestApp;
   let b: TestApp;
   let mock: MockUpstream;
-  const prefix = `tollway-test-${crypto.randomBytes(4).toString('hex')}:`;
+  const prefix = newRedisPrefix();
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    const env = { REDIS_CONN_STRING: REDIS, REDIS_KEY_PREFIX: prefix, CRITICAL_RATE_LIMIT: '6', SYNC_FREQUENCY: '3600' };
+    const env = { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix, CRITICAL_RATE_LIMIT: '6', SYNC_FREQUENCY: '3600' };
     a = await startTestApp('postgres', env, database);
     b = await startTestApp('postgres', env, database);
     mock = await startMockUpstream({ record: false });
@@ -27,10 +24,7 @@ describe('two nodes with shared database and Redis', () => {
     await b?.close();
     await mock?.close();
     await database?.drop();
-    const redis = new Redis(REDIS);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await dropRedisKeys(prefix);
   });
 
   it('a session made on one node works on the other', async () => {

@@ -1,12 +1,11 @@
-import crypto from 'node:crypto';
 import { LogType } from '@tollway/shared';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/modules/auth/session.js';
 import type { RedemptionPublic } from '../../src/modules/redemption/schema.js';
 import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
+import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
 
 type Page = { items: RedemptionPublic[]; page: number; total: number };
 const now = () => Math.floor(Date.now() / 1000);
@@ -325,18 +324,14 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
 
 /** In cluster mode balances live in Redis: a redeemed code is spendable at once there too. */
 describe('redemption with the Redis ledger', () => {
-  const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = `tollway-test-${crypto.randomBytes(4).toString('hex')}:`;
+  const prefix = newRedisPrefix();
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('sqlite', { REDIS_CONN_STRING: REDIS, REDIS_KEY_PREFIX: prefix });
+    t = await startTestApp('sqlite', { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix });
   });
   afterAll(async () => {
     await t?.close();
-    const redis = new Redis(REDIS);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await dropRedisKeys(prefix);
   });
 
   it('credits the balance the relay reserves from', async () => {
