@@ -49,4 +49,22 @@ describe('playground in Chromium', () => {
       .poll(async () => (await apiAs<{ items: { token_name: string; quota: number }[] }>(admin, 'GET', '/api/log/self/?p=1&page_size=10&type=2')).items[0]?.token_name)
       .toBe('pg-token');
   });
+
+  it('embeds a saved chat link with the key and address filled in, and /chat2link goes to the chat link', async () => {
+    const tokens = await apiAs<{ items: { key: string; status: number }[] }>(admin, 'GET', '/api/token/?p=0&size=100');
+    const key = tokens.items.find((tk) => tk.status === 1)!.key;
+    await apiAs(admin, 'PUT', '/api/option/', { key: 'Chats', value: JSON.stringify([{ 'Web chat': `${h.baseUrl}/about?key={key}&api={address}` }]) });
+    await apiAs(admin, 'PUT', '/api/option/', { key: 'ChatLink', value: `${h.baseUrl}/pricing?key={key}` });
+    await page.goto('/');
+    await page.goto('/chat/0');
+    const src = await page.getByTestId('chat-frame').getAttribute('src');
+    const url = new URL(src!);
+    expect(url.searchParams.get('key')).toBe(`sk-${key}`);
+    expect(url.searchParams.get('api')).toBe(h.baseUrl);
+    await page.goto('/chat/5');
+    await page.getByTestId('chat-missing').waitFor();
+    await page.goto('/chat2link');
+    await page.waitForURL((u) => u.pathname === '/pricing');
+    expect(new URL(page.url()).searchParams.get('key')).toBe(`sk-${key}`);
+  });
 });

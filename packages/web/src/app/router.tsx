@@ -1,7 +1,6 @@
 import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from '../features/shell/AppLayout';
-import { ComingSoon } from '../features/shell/ComingSoon';
 import { NotFound } from '../features/shell/NotFound';
 import { RequireAdmin, RequireAuth, StatusGate } from './guards';
 import { RouteError } from './RouteError';
@@ -25,13 +24,13 @@ const DrawingLogsPage = lazy(() => import('../features/tasks/DrawingLogsPage'));
 const MusicLogsPage = lazy(() => import('../features/tasks/MusicLogsPage'));
 const InboxPage = lazy(() => import('../features/inbox/InboxPage'));
 const PlaygroundPage = lazy(() => import('../features/playground/PlaygroundPage'));
+const ChatPage = lazy(() => import('../features/chat/ChatPage'));
+const Chat2LinkPage = lazy(() => import('../features/chat/Chat2LinkPage'));
 const MessagesPage = lazy(() => import('../features/messages/MessagesPage'));
 const RedemptionsPage = lazy(() => import('../features/redemption/RedemptionsPage'));
 const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 
-/** A later feature's route: a "coming soon" result inside the layout. */
-const soon = (path: string, name: string): RouteObject => ({ path, element: <ComingSoon name={name} /> });
 
 /** Route table of spec 3 §2. */
 export const routes: RouteObject[] = [
@@ -52,12 +51,12 @@ export const routes: RouteObject[] = [
           { path: '/oauth/:provider', element: <OAuthCallbackPage /> },
           { path: '/about', element: <AboutPage /> },
           { path: '/pricing', element: <PricingPage /> },
-          soon('/chat/:id?', 'shell:side.chat'),
+          { path: '/chat/:id?', element: <ChatPage /> },
           // Login required
           {
             element: <RequireAuth />,
             children: [
-              soon('/chat2link', 'shell:side.chat'),
+              { path: '/chat2link', element: <Chat2LinkPage /> },
               { path: '/playground', element: <PlaygroundPage /> },
               { path: '/app/tokens', element: <TokensPage /> },
               { path: '/app/me', element: <MePage /> },

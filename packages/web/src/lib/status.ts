@@ -18,6 +18,8 @@ export interface Status {
   mj_notify_enabled: boolean;
   chat_link: string;
   chat_link2: string;
+  /** The configured public address of this server ('' when unset). */
+  server_address?: string;
   docs_link: string;
   version: string;
   start_time: number;
