@@ -5,3 +5,6 @@ export function withTimestamps<T extends { start: Dayjs | null; end: Dayjs | nul
   const { start, end, ...rest } = d;
   return { ...rest, start_timestamp: start ? start.unix() : 0, end_timestamp: end ? end.unix() : 0 };
 }
+
+/** A filter form's draft of filters `F`: the epoch-second bounds as the pickers' values. */
+export type PickerDraft<F> = Omit<F, 'start_timestamp' | 'end_timestamp'> & { start: Dayjs | null; end: Dayjs | null };

@@ -1,11 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Badge, Card, Empty, List, Result, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { formatTime } from '../../lib/format-time';
 import { PageHeader } from '../shell/PageHeader';
-import { usePageSize, PAGE_SIZE_OPTIONS } from '../users/hooks';
+import { usePaging } from '../users/hooks';
 import { fetchInbox, INBOX_KEY, previewOf } from './api';
 import { MessageDetail } from './MessageDetail';
 import './inbox.css';
@@ -15,8 +14,7 @@ export default function InboxPage() {
   const { t } = useTranslation('inbox');
   const { id } = useParams<{ id?: string }>();
   const navigate = useNavigate();
-  const [pageSize, setPageSize] = usePageSize('message-page-size');
-  const [page, setPage] = useState(1);
+  const { page, pageSize, pagination } = usePaging('message-page-size');
   const list = useQuery({ queryKey: [...INBOX_KEY, page, pageSize], queryFn: () => fetchInbox(page, pageSize), placeholderData: keepPreviousData, enabled: !id });
 
   if (id) return <MessageDetail id={Number(id)} />;
@@ -32,18 +30,7 @@ export default function InboxPage() {
             loading={list.isLoading}
             dataSource={list.data?.items ?? []}
             locale={{ emptyText: <Empty description={t('empty')} /> }}
-            pagination={{
-              current: page,
-              pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-              onChange: (p, size) => {
-                if (size !== pageSize) setPageSize(size);
-                setPage(size !== pageSize ? 1 : p);
-              },
-              hideOnSinglePage: false,
-            }}
+            pagination={pagination(list.data?.total ?? 0)}
             renderItem={(m) => (
               <List.Item className={`tw-inbox-item ${m.is_read ? '' : 'tw-inbox-unread'}`} onClick={() => navigate(`/app/inbox/${m.id}`)} data-testid={`inbox-item-${m.id}`}>
                 <List.Item.Meta

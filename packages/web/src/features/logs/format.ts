@@ -1,5 +1,4 @@
 import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
-import dayjs from 'dayjs';
 import { trimNumber } from '../pricing/price';
 import type { LogRow } from './api';
 
@@ -37,7 +36,6 @@ export function parseOther(text: string): LogOther {
   }
 }
 
-export const formatLogTime = (epoch: number) => dayjs.unix(epoch).format('YYYY-MM-DD HH:mm:ss');
 
 type Band = 'green' | 'orange' | 'red';
 

@@ -5,10 +5,10 @@ import type { AdminMessage } from '@tollway/shared';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiFailure } from '../../lib/api';
+import { attempt } from '../../lib/attempt';
 import { formatTime } from '../../lib/format-time';
 import { PageHeader } from '../shell/PageHeader';
-import { PAGE_SIZE_OPTIONS, usePageSize } from '../users/hooks';
+import { usePaging } from '../users/hooks';
 import { deleteMessage, fetchMessages, MESSAGES_KEY, type MessageQuery } from './api';
 import { CreateMessageDrawer } from './components/CreateMessageDrawer';
 import { EditMessageDrawer } from './components/EditMessageDrawer';
@@ -18,8 +18,7 @@ export default function MessagesPage() {
   const { t } = useTranslation('messages');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const [pageSize, setPageSize] = usePageSize('message-page-size');
-  const [page, setPage] = useState(1);
+  const { page, pageSize, setPage, pagination } = usePaging('message-page-size');
   const [keyword, setKeyword] = useState('');
   const [dates, setDates] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const [filter, setFilter] = useState<Pick<MessageQuery, 'keyword' | 'range'>>({ keyword: '', range: null });
@@ -36,15 +35,12 @@ export default function MessagesPage() {
     setFilter({ keyword: keyword.trim(), range });
     setPage(1);
   };
-  const remove = async (id: number) => {
-    try {
+  const remove = (id: number) =>
+    attempt(async () => {
       await deleteMessage(id);
       void message.success(t('toast.deleted'));
       void refresh();
-    } catch (err) {
-      if (!(err instanceof ApiFailure)) throw err;
-    }
-  };
+    });
 
   return (
     <div className="tw-page">
@@ -72,17 +68,7 @@ export default function MessagesPage() {
           dataSource={list.data?.items ?? []}
           scroll={{ x: 800 }}
           locale={{ emptyText: t('empty') }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-            onChange: (p, size) => {
-              if (size !== pageSize) setPageSize(size);
-              setPage(size !== pageSize ? 1 : p);
-            },
-          }}
+          pagination={pagination(list.data?.total ?? 0)}
           columns={[
             { title: t('column.id'), dataIndex: 'id', width: 80 },
             { title: t('column.title'), dataIndex: 'title', ellipsis: true },

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { App, Card, type ButtonProps } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiFailure } from '../../lib/api';
+import { attempt } from '../../lib/attempt';
 import { PageHeader } from '../shell/PageHeader';
 import { useCopy } from '../shell/useCopy';
 import { useRowSelection } from '../shell/useRowSelection';
@@ -43,15 +43,6 @@ export default function RedemptionsPage() {
   const query = { page, pageSize, keyword };
   const list = useQuery({ queryKey: [...REDEMPTIONS_KEY, query], queryFn: () => fetchRedemptions(query), placeholderData: keepPreviousData });
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: REDEMPTIONS_KEY }), [queryClient]);
-
-  /** Runs an action whose failure the API client already toasted. */
-  const attempt = async (fn: () => Promise<void>) => {
-    try {
-      await fn();
-    } catch (err) {
-      if (!(err instanceof ApiFailure)) throw err;
-    }
-  };
 
   const search = () => {
     const next = draft.trim();

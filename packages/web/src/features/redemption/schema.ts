@@ -1,4 +1,3 @@
-import dayjs from 'dayjs';
 import { z } from 'zod';
 import type { Redemption, RedemptionInput } from './api';
 
@@ -58,4 +57,3 @@ export function toInput(v: RedemptionForm): RedemptionInput {
 }
 
 export const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
-export const formatTime = (epoch: number) => (epoch > 0 ? dayjs.unix(epoch).format(TIME_FORMAT) : '');

@@ -1,13 +1,13 @@
 import { Image, Progress, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import { formatLogTime } from '../logs/format';
+import { formatTime } from '../../lib/format-time';
 import { actionColor, durationColor, durationOf, progressPercent, stateOf } from './status';
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
 
 /** Cells shared by the drawing and music task tables. */
 export const cells = {
-  time: (epoch: number) => (epoch > 0 ? <span className="tw-log-num">{formatLogTime(epoch)}</span> : dash),
+  time: (epoch: number) => (epoch > 0 ? <span className="tw-log-num">{formatTime(epoch)}</span> : dash),
   duration: (t: TFunction, r: { submit_time: number; finish_time: number }, colored: boolean) => {
     const s = durationOf(r);
     if (s === undefined) return dash;

@@ -2,10 +2,11 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Alert, App, Card } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiFailure } from '../../lib/api';
+import { attempt } from '../../lib/attempt';
 import { PageHeader } from '../shell/PageHeader';
 import { useCopy } from '../shell/useCopy';
-import { usePageSize } from '../users/hooks';
+import { useRowSelection } from '../shell/useRowSelection';
+import { usePaging } from '../users/hooks';
 import { deleteToken, fetchTokens, fullKey, setTokenStatus, TOKENS_KEY, TokenStatus, type Token, type TokenQuery } from './api';
 import { TokenDrawer } from './components/TokenDrawer';
 import { TokensTable } from './components/TokensTable';
@@ -19,13 +20,12 @@ export default function TokensPage() {
   const queryClient = useQueryClient();
   const copy = useCopy();
 
-  const [pageSize, setPageSize] = usePageSize('tokens-page-size');
-  const [page, setPage] = useState(1);
+  const { page, pageSize, setPage, pagination } = usePaging('tokens-page-size', (r) => t('pageInfo', r));
   const [nameDraft, setNameDraft] = useState('');
   const [keyDraft, setKeyDraft] = useState('');
   const [filter, setFilter] = useState({ keyword: '', token: '' });
   const [drawer, setDrawer] = useState<number | null | undefined>(undefined);
-  const [selected, setSelected] = useState<Map<number, Token>>(new Map());
+  const selection = useRowSelection<Token>();
 
   const query: TokenQuery = { page, pageSize, ...filter };
   const list = useQuery({ queryKey: [...TOKENS_KEY, query], queryFn: () => fetchTokens(query), placeholderData: keepPreviousData });
@@ -38,39 +38,28 @@ export default function TokensPage() {
     if (next.keyword === filter.keyword && next.token === filter.token) void refresh();
   };
 
-  const onToggle = async (tok: Token) => {
-    const next = tok.status === TokenStatus.Enabled ? TokenStatus.Disabled : TokenStatus.Enabled;
-    try {
+  const onToggle = (tok: Token) =>
+    attempt(async () => {
+      const next = tok.status === TokenStatus.Enabled ? TokenStatus.Disabled : TokenStatus.Enabled;
       await setTokenStatus(tok.id, next);
       void message.success(next === TokenStatus.Enabled ? t('toast.enabled') : t('toast.disabled'));
       void refresh();
-    } catch (err) {
-      if (!(err instanceof ApiFailure)) throw err;
-    }
-  };
+    });
 
-  const onDelete = async (tok: Token) => {
-    try {
+  const onDelete = (tok: Token) =>
+    attempt(async () => {
       await deleteToken(tok.id);
       void message.success(t('toast.deleted'));
-      setSelected((m) => {
-        if (!m.has(tok.id)) return m;
-        const next = new Map(m);
-        next.delete(tok.id);
-        return next;
-      });
+      selection.remove(tok.id);
       void refresh();
-    } catch (err) {
-      if (!(err instanceof ApiFailure)) throw err;
-    }
-  };
+    });
 
   const copySelected = () => {
-    if (selected.size === 0) {
+    if (selection.count === 0) {
       void message.warning(t('actions.selectFirst'));
       return;
     }
-    const keys = [...selected.values()].map(fullKey);
+    const keys = selection.selected.map(fullKey);
     void copy(keys.join('\n'), t('toast.batchCopied', { count: keys.length }));
   };
 
@@ -83,7 +72,7 @@ export default function TokensPage() {
           name={nameDraft}
           keyText={keyDraft}
           loading={list.isFetching}
-          selectedCount={selected.size}
+          selectedCount={selection.count}
           onNameChange={setNameDraft}
           onKeyChange={setKeyDraft}
           onSearch={search}
@@ -100,21 +89,8 @@ export default function TokensPage() {
         <TokensTable
           items={list.data?.items ?? []}
           loading={list.isFetching}
-          page={page}
-          pageSize={pageSize}
-          total={list.data?.total ?? 0}
-          selectedIds={[...selected.keys()]}
-          onSelect={(ids, rows) => {
-            const byId = new Map<number, Token>();
-            for (const r of rows) if (r) byId.set(r.id, r);
-            setSelected(new Map(ids.map((id) => [id, byId.get(id) ?? selected.get(id)!] as const).filter(([, v]) => v !== undefined)));
-          }}
-          onPageChange={(p, size) => {
-            if (size !== pageSize) {
-              setPageSize(size);
-              setPage(1);
-            } else setPage(p);
-          }}
+          pagination={pagination(list.data?.total ?? 0)}
+          rowSelection={selection.rowSelection}
           onToggle={onToggle}
           onEdit={(tok) => setDrawer(tok.id)}
           onDelete={onDelete}

@@ -1,4 +1,4 @@
-import type { TablePaginationConfig } from 'antd';
+import type { PaginationProps } from 'antd';
 import { useCallback, useState, useSyncExternalStore } from 'react';
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
@@ -21,19 +21,19 @@ export function usePageSize(key: string): [number, (n: number) => void] {
 }
 
 /**
- * The page and remembered page size of a paged table, and antd's pagination for `total` rows: a new page size
- * goes back to page 1; `pageInfo` words the "Items {start} - {end} of {total}" text.
+ * The page and remembered page size of a paged table or list, and antd's pagination for `total` rows: a new page size
+ * goes back to page 1; `pageInfo` words the "Items {start} - {end} of {total}" text (none without it).
  */
-export function usePaging(key: string, pageInfo: (range: { start: number; end: number; total: number }) => string) {
+export function usePaging(key: string, pageInfo?: (range: { start: number; end: number; total: number }) => string) {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = usePageSize(key);
-  const pagination = (total: number): TablePaginationConfig => ({
+  const pagination = (total: number): PaginationProps => ({
     current: page,
     pageSize,
     total,
     showSizeChanger: true,
     pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-    showTotal: (tot, [start, end]) => pageInfo({ start, end, total: tot }),
+    showTotal: pageInfo ? (tot, [start, end]) => pageInfo({ start, end, total: tot }) : undefined,
     onChange: (p, size) => {
       if (size !== pageSize) {
         setPageSize(size);

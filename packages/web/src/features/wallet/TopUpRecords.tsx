@@ -1,16 +1,16 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Card, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { TopUpRecord } from '@tollway/shared';
+import { formatTime } from '../../lib/format-time';
 import { useQuotaFormat } from '../me/api';
 import { usePaging } from '../users/hooks';
 import { useTopUpRecords, useUnitQuota } from './api';
 
 const STATUS_COLOR = { pending: 'orange', success: 'green', expired: 'default' } as const;
 const METHOD_KEY: Record<string, string> = { alipay: 'zfb', wxpay: 'wx' };
-const time = (s: number) => (s ? dayjs.unix(s).format('YYYY-MM-DD HH:mm:ss') : '-');
+const time = (s: number) => formatTime(s, { empty: '-' });
 
 /** The caller's online top-up orders, newest first (GET /api/user/topup/self). */
 export function TopUpRecords() {

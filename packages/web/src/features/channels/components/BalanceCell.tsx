@@ -2,7 +2,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Flex, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from '../model/status';
+import { formatTime } from '../../../lib/format-time';
 
 interface Props {
   balance: number;

@@ -1,6 +1,7 @@
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatSeconds, formatTime, responseTimeColor } from '../model/status';
+import { formatTime } from '../../../lib/format-time';
+import { formatSeconds, responseTimeColor } from '../model/status';
 
 /** Response time of the last test: untested, or seconds coloured by speed (spec 2 §4). */
 export function ResponseTimeBadge({ ms, testedAt, id }: { ms: number; testedAt?: number; id?: number | string }) {

@@ -1,7 +1,8 @@
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Channel, TagRow } from '../api';
-import { formatTime, parseOtherInfo, STATUS } from '../model/status';
+import { formatTime } from '../../../lib/format-time';
+import { parseOtherInfo, STATUS } from '../model/status';
 
 /** Status tag (spec 2 §4); an automatically disabled channel shows its reason and time on hover. */
 export function ChannelStatus({ channel }: { channel: Channel }) {

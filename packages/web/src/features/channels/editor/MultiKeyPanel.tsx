@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Channel } from '../api';
 import type { ChannelForm } from '../model/channelForm';
 import { maskKey } from '../model/keys';
-import { formatTime } from '../model/status';
+import { formatTime } from '../../../lib/format-time';
 
 interface Props {
   control: Control<ChannelForm>;

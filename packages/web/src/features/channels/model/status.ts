@@ -29,14 +29,6 @@ export function responseTimeColor(ms: number): SpeedColor {
 
 export const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-/** Unix seconds as local date and time; '' for 0. */
-export function formatTime(seconds: number | undefined): string {
-  if (!seconds) return '';
-  const d = new Date(seconds * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
 export const splitList = (text: string | undefined): string[] =>
   (text ?? '')
     .split(',')

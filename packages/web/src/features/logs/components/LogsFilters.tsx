@@ -1,20 +1,15 @@
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { AutoComplete, Button, DatePicker, Flex, Input, Select } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { AutoComplete, DatePicker, Input, Select } from 'antd';
+import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { withTimestamps } from '../../../lib/timeRange';
+import { withTimestamps, type PickerDraft } from '../../../lib/timeRange';
 import { useIsMobile } from '../../shell/useIsMobile';
 import { LOG_TYPES, type LogFilters } from '../api';
 import { ChannelIdInput } from './ChannelIdInput';
+import { FILTER_TIME_FORMAT, FilterActions, TimeRangeInput } from './FilterParts';
 
 /** The filter form's state: LogFilters with the time range as pickers' values. */
-export interface LogDraft extends Omit<LogFilters, 'start_timestamp' | 'end_timestamp'> {
-  start: Dayjs | null;
-  end: Dayjs | null;
-}
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+export type LogDraft = PickerDraft<LogFilters>;
 
 /** Default range (spec 3 §9, simplified): the last 24 hours up to one hour ahead. */
 export function defaultDraft(): LogDraft {
@@ -50,21 +45,11 @@ export function LogsFilters({ draft, admin, loading, groups, onChange, onTypeCha
       <div className="tw-log-filters">
         {mobile ? (
           <>
-            <DatePicker showTime format={TIME_FORMAT} value={draft.start} placeholder={t('filter.start')} onChange={(v) => onChange({ start: v })} className="tw-log-range" style={field} data-testid="logs-start" />
-            <DatePicker showTime format={TIME_FORMAT} value={draft.end} placeholder={t('filter.end')} onChange={(v) => onChange({ end: v })} className="tw-log-range" style={field} data-testid="logs-end" />
+            <DatePicker showTime format={FILTER_TIME_FORMAT} value={draft.start} placeholder={t('filter.start')} onChange={(v) => onChange({ start: v })} className="tw-log-range" style={field} data-testid="logs-start" />
+            <DatePicker showTime format={FILTER_TIME_FORMAT} value={draft.end} placeholder={t('filter.end')} onChange={(v) => onChange({ end: v })} className="tw-log-range" style={field} data-testid="logs-end" />
           </>
         ) : (
-          <DatePicker.RangePicker
-            showTime
-            format={TIME_FORMAT}
-            value={[draft.start, draft.end]}
-            placeholder={[t('filter.start'), t('filter.end')]}
-            allowEmpty={[true, true]}
-            onChange={(v) => onChange({ start: v?.[0] ?? null, end: v?.[1] ?? null })}
-            className="tw-log-range"
-            style={field}
-            data-testid="logs-range"
-          />
+          <TimeRangeInput start={draft.start} end={draft.end} placeholder={[t('filter.start'), t('filter.end')]} onChange={onChange} testid="logs-range" />
         )}
         <Input
           allowClear
@@ -116,18 +101,7 @@ export function LogsFilters({ draft, admin, loading, groups, onChange, onTypeCha
           aria-label={t('filter.type')}
           data-testid="logs-type"
         />
-        <Flex gap={8} className="tw-log-actions">
-          <Button type="primary" icon={<SearchOutlined />} loading={loading} onClick={onSearch} data-testid="logs-search">
-            {t('common:action.search')}
-          </Button>
-          <Button onClick={onReset} data-testid="logs-reset">
-            {t('filter.reset')}
-          </Button>
-          <Flex gap={8} style={{ marginInlineStart: 'auto' }}>
-            <Button icon={<ReloadOutlined />} onClick={onRefresh} aria-label={t('common:action.refresh')} data-testid="logs-refresh" />
-            {extra}
-          </Flex>
-        </Flex>
+        <FilterActions loading={loading} resetLabel={t('filter.reset')} testPrefix="logs" onSearch={onSearch} onReset={onReset} onRefresh={onRefresh} extra={extra} />
       </div>
     </div>
   );

@@ -3,7 +3,8 @@ import type { TableColumnsType } from 'antd';
 import type { TFunction } from 'i18next';
 import { trimNumber } from '../../pricing/price';
 import type { LogRow } from '../api';
-import { formatFrt, formatLogTime, frtColor, isFixedPrice, parseOther, useTimeColor } from '../format';
+import { formatTime } from '../../../lib/format-time';
+import { formatFrt, frtColor, isFixedPrice, parseOther, useTimeColor } from '../format';
 import type { LogColumn } from '../hooks';
 
 const TYPE_COLORS: Record<number, string> = { 1: 'cyan', 2: 'green', 3: 'orange', 4: 'purple', 5: 'blue', 6: 'red' };
@@ -24,7 +25,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       dataIndex: 'created_at',
       width: mobile ? 96 : 165,
       render: (n: number) => {
-        const text = formatLogTime(n);
+        const text = formatTime(n);
         if (!mobile) return <span className="tw-log-num">{text}</span>;
         const [date, time] = text.split(' ');
         return (

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { App, Button, Drawer, Flex, Form } from 'antd';
+import { App, Form } from 'antd';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSubmit } from '../../../lib/useSubmit';
+import { EditorDrawer } from '../../shell/EditorDrawer';
 import { FormField } from '../../shell/FormField';
 import { createMessage } from '../api';
 import { createMessageSchema, EMPTY_MESSAGE, type MessageForm } from '../schema';
@@ -28,25 +29,21 @@ export function CreateMessageDrawer({ open, onClose, onSaved }: { open: boolean;
     }),
   );
   return (
-    <Drawer
+    <EditorDrawer
       open={open}
       onClose={close}
       title={t('drawer.create')}
-      size={640}
-      destroyOnHidden
-      footer={
-        <Flex justify="end" gap={8}>
-          <Button onClick={close}>{t('common:action.cancel')}</Button>
-          <Button type="primary" loading={loading} onClick={() => void submit()} data-testid="message-submit">
-            {t('common:action.submit')}
-          </Button>
-        </Flex>
-      }
+      width={640}
+      saving={loading}
+      loading={false}
+      onSubmit={() => void submit()}
+      testid="message-create-drawer"
+      submitTestid="message-submit"
     >
       <Form layout="vertical" onFinish={() => void submit()}>
         <MessageFields control={control} />
         <FormField control={control} name="user_ids" label={t('field.recipients')} required render={(f) => <RecipientPicker value={f.value} onChange={f.onChange} />} />
       </Form>
-    </Drawer>
+    </EditorDrawer>
   );
 }

@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { App, Button, Descriptions, Drawer, Flex, Form, Skeleton, Table, Tag } from 'antd';
+import { App, Descriptions, Form, Table, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { MessageRecipient } from '@tollway/shared';
 import { formatTime } from '../../../lib/format-time';
 import { useSubmit } from '../../../lib/useSubmit';
+import { EditorDrawer } from '../../shell/EditorDrawer';
 import { fetchMessage, fetchRecipients, updateMessage } from '../api';
 import { EMPTY_MESSAGE, messageFormSchema, type MessageForm } from '../schema';
 import { MessageFields } from './MessageFields';
@@ -34,24 +35,18 @@ export function EditMessageDrawer({ id, onClose, onSaved }: { id: number | null;
   );
   const m = msg.data;
   return (
-    <Drawer
+    <EditorDrawer
       open={id !== null}
       onClose={onClose}
       title={t('drawer.edit')}
-      size={720}
-      destroyOnHidden
-      footer={
-        <Flex justify="end" gap={8}>
-          <Button onClick={onClose}>{t('common:action.cancel')}</Button>
-          <Button type="primary" loading={loading} disabled={!m} onClick={() => void submit()} data-testid="message-submit">
-            {t('common:action.submit')}
-          </Button>
-        </Flex>
-      }
+      width={720}
+      saving={loading}
+      loading={!m}
+      onSubmit={() => void submit()}
+      testid="message-edit-drawer"
+      submitTestid="message-submit"
     >
-      {!m ? (
-        <Skeleton active />
-      ) : (
+      {m ? (
         <>
           <Descriptions size="small" column={2} bordered style={{ marginBottom: 16 }} data-testid="message-meta">
             <Descriptions.Item label={t('field.id')}>{m.id}</Descriptions.Item>
@@ -77,7 +72,7 @@ export function EditMessageDrawer({ id, onClose, onSaved }: { id: number | null;
             ]}
           />
         </>
-      )}
-    </Drawer>
+      ) : null}
+    </EditorDrawer>
   );
 }

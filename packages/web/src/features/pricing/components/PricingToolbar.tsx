@@ -1,6 +1,6 @@
-import { SearchOutlined } from '@ant-design/icons';
-import { Checkbox, Flex, Input, Segmented, Select, Tag, Typography } from 'antd';
+import { Checkbox, Flex, Segmented, Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SearchInput } from '../../shell/SearchInput';
 import { groupRatioColor, trimNumber, type PriceUnit } from '../price';
 
 interface Props {
@@ -31,15 +31,7 @@ export function PricingToolbar(p: Props) {
   return (
     <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }}>
       <Flex wrap gap={8} align="center" style={{ flex: '1 1 520px', minWidth: 0 }}>
-        <Input
-          data-testid="pricing-search"
-          allowClear
-          value={p.keyword}
-          prefix={<SearchOutlined />}
-          placeholder={t('search')}
-          onChange={(e) => p.onKeywordChange(e.target.value)}
-          style={{ flex: '1 1 220px', minWidth: 0, maxWidth: 360 }}
-        />
+        <SearchInput value={p.keyword} onChange={p.onKeywordChange} placeholder={t('search')} testid="pricing-search" style={{ flex: '1 1 220px', minWidth: 0, maxWidth: 360 }} />
         <Select
           data-testid="pricing-group"
           value={p.group || undefined}

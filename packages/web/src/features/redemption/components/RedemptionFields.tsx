@@ -1,7 +1,8 @@
-import { Button, DatePicker, InputNumber } from 'antd';
+import { Button, DatePicker } from 'antd';
 import dayjs from 'dayjs';
 import { useStatus } from '../../../lib/status';
 import { useQuotaFormat } from '../../me/api';
+import { IntegerInput } from '../../shell/IntegerInput';
 import { DOLLAR_PRESETS, TIME_FORMAT } from '../schema';
 
 interface NumberProps {
@@ -17,16 +18,7 @@ export function QuotaInput({ value, onChange, onBlur }: NumberProps) {
   const fmt = useQuotaFormat();
   return (
     <div>
-      <InputNumber
-        data-testid="redemption-form-quota"
-        value={value}
-        min={1}
-        precision={0}
-        step={perUnit}
-        onChange={(v) => onChange(typeof v === 'number' ? v : null)}
-        onBlur={onBlur}
-        style={{ width: '100%' }}
-      />
+      <IntegerInput value={value} onChange={onChange} onBlur={onBlur} min={1} step={perUnit} testid="redemption-form-quota" />
       <div className="tw-red-quick">
         {DOLLAR_PRESETS.map((d) => {
           const q = d * perUnit;

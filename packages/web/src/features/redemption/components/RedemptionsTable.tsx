@@ -1,25 +1,16 @@
-import { Flex, Table, Typography } from 'antd';
-import type { TableColumnsType, TablePaginationConfig, TableProps } from 'antd';
+import { Flex, Typography } from 'antd';
+import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuotaFormat } from '../../me/api';
+import { actionsColumn, RecordTable, type RecordTableProps } from '../../shell/RecordTable';
 import { useIsMobile } from '../../shell/useIsMobile';
 import { isExhausted, RedemptionStatus, type Redemption } from '../api';
-import { formatTime } from '../schema';
+import { formatTime } from '../../../lib/format-time';
 import { RedemptionActions } from './RedemptionActions';
 import { RedemptionStatusTag, UsesCell, ValidityCell } from './RedemptionCells';
 
-interface Props {
-  items: Redemption[];
-  loading: boolean;
-  pagination: TablePaginationConfig;
-  rowSelection: NonNullable<TableProps<Redemption>['rowSelection']>;
-  onToggle: (r: Redemption) => Promise<void>;
-  onEdit: (r: Redemption) => void;
-  onDelete: (r: Redemption) => Promise<void>;
-}
-
 /** The code list: rows greyed when not unused or when a gift code has reached its max uses (spec 3 §4). */
-export function RedemptionsTable(p: Props) {
+export function RedemptionsTable(p: RecordTableProps<Redemption>) {
   const { t } = useTranslation('redemption');
   const quota = useQuotaFormat();
   const mobile = useIsMobile();
@@ -46,28 +37,18 @@ export function RedemptionsTable(p: Props) {
     { title: t('col.uses'), key: 'uses', width: 130, render: (_, r) => <UsesCell r={r} /> },
     { title: t('col.created'), dataIndex: 'created_time', width: 150, render: (n: number) => formatTime(n) },
     { title: t('col.validity'), key: 'validity', width: 170, render: (_, r) => <ValidityCell r={r} /> },
-    {
-      title: t('col.actions'),
-      key: 'actions',
-      width: 140,
-      className: 'tw-red-actions-cell',
-      fixed: mobile ? undefined : 'right',
-      render: (_, r) => <RedemptionActions r={r} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />,
-    },
+    actionsColumn<Redemption>(t('col.actions'), 140, 'tw-red-actions-cell', mobile, (r) => (
+      <RedemptionActions r={r} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />
+    )),
   ];
 
   return (
-    <Table<Redemption>
-      rowKey="id"
-      size="middle"
+    <RecordTable
+      list={p}
       columns={columns}
-      dataSource={p.items}
-      loading={p.loading}
-      scroll={{ x: 1070 }}
+      scrollX={1070}
       rowClassName={(r) => (r.status !== RedemptionStatus.Unused || isExhausted(r) ? 'tw-red-row-inactive' : '')}
-      onRow={(r) => ({ 'data-testid': `redemption-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
-      rowSelection={p.rowSelection}
-      pagination={p.pagination}
+      rowTestid="redemption-row"
     />
   );
 }

@@ -1,6 +1,7 @@
 import { CopyOutlined, DeleteOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, StopOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Flex, Input } from 'antd';
+import { Button, Dropdown, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SearchInput } from '../../shell/SearchInput';
 
 export type BulkAction = 'disable' | 'byName' | 'deleteDisabled';
 
@@ -22,16 +23,7 @@ export function RedemptionsToolbar(p: Props) {
   return (
     <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
       <Flex gap={8} style={{ flex: '1 1 360px', minWidth: 0 }}>
-        <Input
-          data-testid="redemptions-search"
-          allowClear
-          value={p.keyword}
-          prefix={<SearchOutlined />}
-          placeholder={t('search')}
-          onChange={(e) => p.onKeywordChange(e.target.value)}
-          onPressEnter={p.onSearch}
-          style={{ flex: 1, minWidth: 0 }}
-        />
+        <SearchInput value={p.keyword} onChange={p.onKeywordChange} onSearch={p.onSearch} placeholder={t('search')} testid="redemptions-search" style={{ flex: 1, minWidth: 0 }} />
         <Button icon={<SearchOutlined />} loading={p.loading} onClick={p.onSearch} data-testid="redemptions-search-submit">
           {t('common:action.search')}
         </Button>

@@ -1,7 +1,7 @@
 import { FilterOutlined } from '@ant-design/icons';
 import { Flex, Tag, Tooltip, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { formatTime } from '../../../lib/format-time';
 import { TokenStatus, type Token } from '../api';
 
 /** 1 enabled (with a note when model limits are on), 2 disabled, 3 expired, 4 exhausted (spec 2 §4). */
@@ -58,7 +58,8 @@ export function TokenStatusTag({ token }: { token: Token }) {
   }
 }
 
-export const formatTime = (epoch: number, seconds = false) => (epoch > 0 ? dayjs.unix(epoch).format(seconds ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD HH:mm') : '—');
+/** Token times: minutes only, '—' for none. */
+export const formatTokenTime = (epoch: number) => formatTime(epoch, { seconds: false, empty: '—' });
 
 /** Expiry or "never"; a past expiry in the warning colour. */
 export function ExpiryCell({ epoch }: { epoch: number }) {
@@ -66,11 +67,11 @@ export function ExpiryCell({ epoch }: { epoch: number }) {
   if (epoch === -1) return <span className="tw-tok-muted">{t('value.never')}</span>;
   const past = epoch * 1000 < Date.now();
   return past ? (
-    <Tooltip title={t('value.expiredAt', { time: formatTime(epoch, true) })}>
-      <span className="tw-tok-expired">{formatTime(epoch)}</span>
+    <Tooltip title={t('value.expiredAt', { time: formatTime(epoch, { empty: '—' }) })}>
+      <span className="tw-tok-expired">{formatTokenTime(epoch)}</span>
     </Tooltip>
   ) : (
-    <span>{formatTime(epoch)}</span>
+    <span>{formatTokenTime(epoch)}</span>
   );
 }
 

@@ -1,9 +1,10 @@
-import { Button, DatePicker, Flex, InputNumber, Tag, Typography } from 'antd';
+import { Button, DatePicker, Flex, Tag, Typography } from 'antd';
 import { renderQuota } from '@tollway/shared';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 import { groupRatioColor } from '../../pricing/price';
+import { IntegerInput } from '../../shell/IntegerInput';
 import type { SelfGroup } from '../api';
 import { EXPIRY_FORMAT, EXPIRY_PRESETS, parseExpiryText, QUICK_AMOUNTS, COUNT_CHOICES, TOKEN_MAX_BATCH } from '../schema';
 
@@ -26,17 +27,7 @@ export function QuotaInput({ value, onChange, onBlur, disabled }: QuotaProps) {
   const quota = useQuotaText();
   return (
     <div>
-      <InputNumber
-        data-testid="token-form-quota"
-        value={value}
-        min={0}
-        precision={0}
-        step={500000}
-        disabled={disabled}
-        onChange={(v) => onChange(typeof v === 'number' ? v : null)}
-        onBlur={onBlur}
-        style={{ width: '100%' }}
-      />
+      <IntegerInput value={value} onChange={onChange} onBlur={onBlur} min={0} step={500000} disabled={disabled} testid="token-form-quota" />
       <div className="tw-tok-quick">
         {QUICK_AMOUNTS.map((q) => (
           <Button
@@ -107,16 +98,7 @@ interface CountProps {
 export function CountInput({ value, onChange, onBlur }: CountProps) {
   return (
     <div>
-      <InputNumber
-        data-testid="token-form-count"
-        value={value}
-        min={1}
-        max={TOKEN_MAX_BATCH}
-        precision={0}
-        onChange={(v) => onChange(typeof v === 'number' ? v : null)}
-        onBlur={onBlur}
-        style={{ width: '100%' }}
-      />
+      <IntegerInput value={value} onChange={onChange} onBlur={onBlur} min={1} max={TOKEN_MAX_BATCH} testid="token-form-count" />
       <div className="tw-tok-quick">
         {[1, ...COUNT_CHOICES].map((n) => (
           <Button key={n} size="small" type={value === n ? 'primary' : 'default'} ghost={value === n} onClick={() => onChange(n)}>

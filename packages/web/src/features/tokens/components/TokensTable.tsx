@@ -1,31 +1,17 @@
-import { Flex, Table, Tag, Typography } from 'antd';
+import { Flex, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { renderQuota } from '@tollway/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
+import { actionsColumn, RecordTable, type RecordTableProps } from '../../shell/RecordTable';
 import { useIsMobile } from '../../shell/useIsMobile';
-import { PAGE_SIZE_OPTIONS } from '../../users/hooks';
 import { fullKey, TokenStatus, type Token } from '../api';
 import { TokenActions } from './TokenActions';
-import { ExpiryCell, formatTime, maskKey, TokenGroupTag, TokenStatusTag } from './TokenCells';
-
-interface Props {
-  items: Token[];
-  loading: boolean;
-  page: number;
-  pageSize: number;
-  total: number;
-  selectedIds: number[];
-  onSelect: (ids: number[], rows: Token[]) => void;
-  onPageChange: (page: number, pageSize: number) => void;
-  onToggle: (token: Token) => Promise<void>;
-  onEdit: (token: Token) => void;
-  onDelete: (token: Token) => Promise<void>;
-}
+import { ExpiryCell, formatTokenTime, maskKey, TokenGroupTag, TokenStatusTag } from './TokenCells';
 
 /** The token list of spec 2 §2: status badges, quotas, times, group and row actions; disabled rows greyed. */
-export function TokensTable(p: Props) {
+export function TokensTable(p: RecordTableProps<Token>) {
   const { t } = useTranslation('tokens');
   const { data: status } = useStatus();
   const mobile = useIsMobile();
@@ -68,48 +54,24 @@ export function TokensTable(p: Props) {
           <span className={tok.remain_quota <= 0 ? 'tw-tok-expired' : undefined}>{quota(tok.remain_quota)}</span>
         ),
     },
-    { title: t('col.created'), dataIndex: 'created_time', width: 135, render: (n: number) => formatTime(n) },
+    { title: t('col.created'), dataIndex: 'created_time', width: 135, render: (n: number) => formatTokenTime(n) },
     { title: t('col.expiry'), dataIndex: 'expired_time', width: 135, render: (n: number) => <ExpiryCell epoch={n} /> },
     { title: t('col.group'), dataIndex: 'group', width: 100, render: (g: string) => <TokenGroupTag group={g} /> },
-    {
-      title: t('col.actions'),
-      key: 'actions',
-      width: 175,
-      className: 'tw-tok-actions-cell',
-      fixed: mobile ? undefined : 'right',
-      render: (_, tok) => <TokenActions token={tok} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />,
-    },
+    actionsColumn<Token>(t('col.actions'), 175, 'tw-tok-actions-cell', mobile, (tok) => (
+      <TokenActions token={tok} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />
+    )),
   ];
 
   // Phones: name (with status) and actions first, the rest after a horizontal scroll.
   const shown = mobile ? [columns[0]!, { ...columns[columns.length - 1]!, className: 'tw-tok-actions-cell' }, ...columns.slice(2, -1)] : columns;
 
   return (
-    <Table<Token>
-      rowKey="id"
-      size="middle"
+    <RecordTable
+      list={p}
       columns={shown}
-      dataSource={p.items}
-      loading={p.loading}
-      scroll={{ x: 1050 }}
+      scrollX={1050}
       rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')}
-      onRow={(tok) => ({ 'data-testid': `token-row-${tok.id}` }) as React.HTMLAttributes<HTMLElement>}
-      rowSelection={{
-        selectedRowKeys: p.selectedIds,
-        preserveSelectedRowKeys: true,
-        onChange: (keys, rows) => p.onSelect(keys as number[], rows),
-        columnWidth: 40,
-      }}
-      pagination={{
-        current: p.page,
-        pageSize: p.pageSize,
-        total: p.total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
-        onChange: p.onPageChange,
-        responsive: true,
-      }}
+      rowTestid="token-row"
     />
   );
 }

@@ -1,6 +1,7 @@
 import { CopyOutlined, KeyOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { Button, Flex, Input } from 'antd';
+import { Button, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SearchInput } from '../../shell/SearchInput';
 
 interface Props {
   name: string;
@@ -22,25 +23,15 @@ export function TokensToolbar(p: Props) {
   return (
     <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
       <Flex wrap gap={8} style={{ flex: '1 1 480px', minWidth: 0 }}>
-        <Input
-          data-testid="tokens-search"
-          allowClear
-          value={p.name}
-          prefix={<SearchOutlined />}
-          placeholder={t('filter.name')}
-          onChange={(e) => p.onNameChange(e.target.value)}
-          onPressEnter={p.onSearch}
-          style={{ flex: '1 1 180px', minWidth: 0 }}
-        />
-        <Input
-          data-testid="tokens-search-key"
-          allowClear
+        <SearchInput value={p.name} onChange={p.onNameChange} onSearch={p.onSearch} placeholder={t('filter.name')} testid="tokens-search" style={{ flex: '1 1 180px', minWidth: 0 }} />
+        <SearchInput
           value={p.keyText}
-          prefix={<KeyOutlined />}
+          onChange={p.onKeyChange}
+          onSearch={p.onSearch}
           placeholder={t('filter.key')}
-          onChange={(e) => p.onKeyChange(e.target.value)}
-          onPressEnter={p.onSearch}
+          testid="tokens-search-key"
           style={{ flex: '1 1 180px', minWidth: 0 }}
+          icon={<KeyOutlined />}
         />
         <Flex gap={8}>
           <Button icon={<SearchOutlined />} loading={p.loading} onClick={p.onSearch} data-testid="tokens-search-submit">
