@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from './local-server.js';
 
 /** Keys the mock accepts; `slow-…` keys answer after `slowMs`. Anything else is refused with 401 echoing the key. */
 export const GOOD_KEY = 'sk-good-0123456789abcdefghij';
@@ -77,12 +77,6 @@ export async function startChannelMock(): Promise<ChannelMock> {
       else setTimeout(answer, 15);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  ({ url: mock.url, close: mock.close } = await listenLocally(server));
   return mock;
 }

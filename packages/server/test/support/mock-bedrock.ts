@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { canonicalRequest, credentialScope, sha256Hex, signingKey, stringToSign } from '../../src/relay/providers/aws/sigv4.js';
 import { bedrockChunk, bedrockException, converseEvent } from './aws-event-stream.js';
+import { listenLocally } from './local-server.js';
 import { answerAnthropic } from './mock-native.js';
 import type { MockBehavior } from './mock-upstream.js';
 
@@ -150,18 +150,6 @@ export async function startMockBedrock(secrets: Record<string, string>): Promise
       void answerAnthropic(stream ? eventStreamWriter(res, cutStreams.get(v.accessKeyId)) : res, { ...body, model: modelId.replace(/^(us|eu|apac)\.anthropic\.|^anthropic\./, ''), stream }, b);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    refused,
-    behaviors,
-    cutStreams,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocally(server);
+  return { url, requests, refused, behaviors, cutStreams, close };
 }

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { listenLocally } from './local-server.js';
 
 /** Usage the mock reports in every response.done (OpenAI realtime shape). */
 export const MOCK_REALTIME_USAGE = {
@@ -77,16 +77,8 @@ export async function startMockRealtime(): Promise<MockRealtime> {
     });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    close: () =>
-      new Promise((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenLocally(server, () => {
+    for (const c of wss.clients) c.terminate();
+  });
+  return { url, connections, close };
 }

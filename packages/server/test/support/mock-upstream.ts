@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from './local-server.js';
 import { answerMedia, type MediaUpload } from './mock-media.js';
 import { answerAnthropic, answerGemini } from './mock-native.js';
 import { answerVendor, vendorOpenAIPath } from './mock-vendors.js';
@@ -124,18 +124,6 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    behaviors,
-    uploads,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, port, close } = await listenLocally(server);
+  return { url, port, requests, behaviors, uploads, close };
 }

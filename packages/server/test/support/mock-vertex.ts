@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally } from './local-server.js';
 import { answerAnthropic, answerGemini } from './mock-native.js';
 import type { MockBehavior } from './mock-upstream.js';
 
@@ -105,8 +105,8 @@ export async function startMockVertex(): Promise<MockVertex & { trust(clientEmai
       return void answerAnthropic(res, { ...body, model: decodeURIComponent(model!) }, b);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const local = await listenLocally(server);
+  url = local.url;
   return {
     url,
     tokenUri: `${url}/token`,
@@ -115,10 +115,6 @@ export async function startMockVertex(): Promise<MockVertex & { trust(clientEmai
     requests,
     behaviors,
     trust: (clientEmail, publicKey) => keys.set(clientEmail, publicKey),
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: local.close,
   };
 }
