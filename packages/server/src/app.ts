@@ -11,6 +11,7 @@ import { installConsole } from './http/spa.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
 import { checkInRoutes } from './modules/checkin/routes.js';
+import { emailRoutes } from './modules/email/routes.js';
 import { channelToolRoutes } from './modules/channels/routes-tools.js';
 import { groupRoutes } from './modules/groups/routes.js';
 import { dataRoutes } from './modules/data/routes.js';
@@ -33,6 +34,7 @@ export const routeModules: RouteModule[] = [
   statusRoutes,
   setupRoutes,
   authRoutes,
+  emailRoutes,
   selfRoutes,
   userAdminRoutes,
   groupRoutes,

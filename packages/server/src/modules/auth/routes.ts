@@ -1,6 +1,7 @@
 import { loginBody, registerBody, userPublic } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
+import { emailOf } from '../email/service.js';
 import { toPublicUser } from '../users/public.js';
 import { SESSION_MAX_AGE_SECONDS, sessionCookie } from './session.js';
 
@@ -39,13 +40,13 @@ export function authRoutes(r: Router): void {
     url: '/api/user/register',
     level: 'public',
     rateLimit: 'critical',
-    summary: 'Register a new account (honours RegisterEnabled, PasswordRegisterEnabled, invite codes)',
+    summary: 'Register a new account (honours RegisterEnabled, PasswordRegisterEnabled, EmailVerificationEnabled with a mailed code, invite codes)',
     tags: ['auth'],
     body: registerBody,
     query: z.object({ turnstile: z.string().max(4096).optional() }),
     successMessage: 'register success',
     handler: async ({ ctx, body }) => {
-      await ctx.users.register(body);
+      await ctx.users.register(body, (email, code) => emailOf(ctx).consumeVerificationCode(email, code));
       return undefined;
     },
   });

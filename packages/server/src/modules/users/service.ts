@@ -93,15 +93,25 @@ export class UsersService {
    * Self-registration with the registration switches, new-user quota and invite rewards: with AffEnabled and a
    * valid invite code the invitee starts with QuotaForInvitee more, and the inviter gains one invitee and
    * QuotaForInviter of invite quota (aff_quota and aff_history), both logged, in the transaction that creates
-   * the user. An unknown code registers without rewards.
+   * the user. An unknown code registers without rewards. With EmailVerificationEnabled the email and the code
+   * mailed to it are required; `verifyEmail` uses the code up once every other rule passed.
    */
-  async register(input: { username: string; password: string; password2?: string; email: string; aff_code: string }): Promise<number> {
+  async register(
+    input: { username: string; password: string; password2?: string; email: string; verification_code?: string; aff_code: string },
+    verifyEmail?: (email: string, code: string) => Promise<void>,
+  ): Promise<number> {
     const o = this.options;
     if (!o.bool('RegisterEnabled')) throw new ApiError('the administrator has disabled new user registration', 403);
     if (!o.bool('PasswordRegisterEnabled')) throw new ApiError('the administrator has disabled registration with username and password', 403);
     if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) throw new ApiError('the two passwords differ');
-    if (o.bool('EmailVerificationEnabled')) throw new ApiError('email verification is required but mail delivery is not configured on this server', 400);
+    const mustVerify = o.bool('EmailVerificationEnabled');
+    if (mustVerify && (!input.email || !input.verification_code?.trim())) {
+      throw new ApiError('email and verification code are required: the administrator has enabled email verification');
+    }
+    if (mustVerify && !verifyEmail) throw new ApiError('email verification is required but this server cannot check codes', 400);
+    if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
     if (input.email && (await this.store.emailTaken(input.email))) throw new ApiError('email already in use', 409);
+    if (mustVerify) await verifyEmail!(input.email, input.verification_code ?? '');
     const inviter = input.aff_code && o.bool('AffEnabled') ? await this.store.findByAffCode(input.aff_code) : undefined;
     const inviteeBonus = inviter ? o.num('QuotaForInvitee') : 0;
     const inviterReward = inviter ? o.num('QuotaForInviter') : 0;

@@ -36,6 +36,12 @@ export class UsersStore {
     return this.k.selectFrom('users').selectAll().where('access_token', '=', token).where('deleted_at', 'is', null).executeTakeFirst();
   }
 
+  /** The live user holding `email` (never matches the empty email). */
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    if (!email) return Promise.resolve(undefined);
+    return this.k.selectFrom('users').selectAll().where('email', '=', email).where('deleted_at', 'is', null).orderBy('id').executeTakeFirst();
+  }
+
   findByAffCode(code: string): Promise<UserRow | undefined> {
     return this.k.selectFrom('users').selectAll().where('aff_code', '=', code).where('deleted_at', 'is', null).executeTakeFirst();
   }

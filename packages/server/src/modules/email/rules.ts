@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ApiError } from '../../http/errors.js';
+import type { OptionsService } from '../options/service.js';
+
+const emailFormat = z.email();
+
+/** The address trimmed, when it is a well-formed email of at most 64 characters; a 400 naming the problem otherwise. */
+export function validEmail(raw: string): string {
+  const email = raw.trim();
+  if (!email) throw new ApiError('email is required');
+  if (email.length > 64 || !emailFormat.safeParse(email).success) throw new ApiError('invalid email address');
+  return email;
+}
+
+/** EmailDomainRestrictionEnabled with EmailDomainWhitelist (comma separated), and EmailAliasRestrictionEnabled (no `+`). */
+export function checkEmailRestrictions(email: string, options: OptionsService): void {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1).toLowerCase();
+  if (options.bool('EmailDomainRestrictionEnabled')) {
+    const allowed = options
+      .get('EmailDomainWhitelist')
+      .split(',')
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean);
+    if (!allowed.includes(domain)) {
+      throw new ApiError(`the administrator allows only email addresses of these domains: ${allowed.join(', ') || '(none)'}`);
+    }
+  }
+  if (options.bool('EmailAliasRestrictionEnabled') && local.includes('+')) {
+    throw new ApiError('the administrator does not allow email aliases: remove the "+" part of the address');
+  }
+}
