@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockSmtp, type MockSmtp } from '../../packages/server/test/support/mock-smtp.js';
+import { login, pageApi, startHarness, type Harness } from './harness.js';
+
+const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
+const USER = { username: 'mallory', password: 'mallory-pass-1', email: 'mallory@example.com' };
+
+/** Registration with a mailed code and the password reset by mailed link, in Chromium against a real SMTP mock. */
+describe('email verification and password reset in Chromium', () => {
+  let h: Harness;
+  let page: Page;
+  let dir: string;
+  let smtp: MockSmtp;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-reset-'));
+    // A private copy of the built console: a rebuild of packages/web/dist during the run must not remove the chunks it loads.
+    const web = path.join(dir, 'web');
+    fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
+    smtp = await startMockSmtp();
+    h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web });
+    ({ page } = await h.newPage());
+    const setup = await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    expect((await setup.json()).success).toBe(true);
+    await login(page, ROOT);
+    for (const [key, value] of [
+      ['SMTPServer', smtp.host],
+      ['SMTPPort', String(smtp.port)],
+      ['SMTPAccount', smtp.user],
+      ['SMTPToken', smtp.pass],
+      ['SMTPFrom', 'gateway@example.test'],
+      ['EmailVerificationEnabled', 'true'],
+    ]) {
+      expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success).toBe(true);
+    }
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await smtp?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('registers with the code mailed to the address', async () => {
+    await page.goto('/register');
+    await page.getByTestId('register-username').fill(USER.username);
+    await page.getByTestId('register-password').fill(USER.password);
+    await page.getByTestId('register-confirm').fill(USER.password);
+    await page.getByTestId('register-email').fill(USER.email);
+    await page.getByTestId('register-send-code').click();
+    const mail = await smtp.waitFor(USER.email, 0);
+    const code = /verification code is: <strong>([A-Z0-9]{6})<\/strong>/.exec(mail.text)![1]!;
+    // The resend button counts down.
+    await expect.poll(() => page.getByTestId('register-send-code').isDisabled()).toBe(true);
+    await page.getByTestId('register-code').fill(code);
+    await h.shot(page, 'password-reset-01-register-with-code');
+    await page.getByTestId('register-submit').click();
+    await page.waitForURL((u) => u.pathname === '/login');
+  });
+
+  it('requests a reset on /reset, opens the mailed link, sees the new password and logs in with it', async () => {
+    await page.goto('/reset');
+    await page.getByTestId('reset-email').fill(USER.email);
+    await page.getByTestId('reset-submit').click();
+    const mail = await smtp.waitFor(USER.email, 1);
+    await expect.poll(() => page.getByTestId('reset-submit').isDisabled()).toBe(true);
+    await h.shot(page, 'password-reset-02-requested');
+    const link = new URL(/href="([^"]+)"/.exec(mail.text)![1]!);
+    expect(`${link.origin}${link.pathname}`).toBe(`${h.baseUrl}/user/reset`);
+
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.getByTestId('reset-confirm').click();
+    const field = page.getByTestId('reset-new-password');
+    await field.waitFor();
+    const password = await field.inputValue();
+    expect(password).toMatch(/^[A-Za-z0-9]{12}$/);
+    await expect.poll(() => page.getByTestId('reset-confirm').isDisabled()).toBe(true);
+    await h.shot(page, 'password-reset-03-new-password');
+
+    // The link works once.
+    expect((await pageApi(page, 'POST', '/api/user/reset', { email: USER.email, token: link.searchParams.get('token') })).message).toBe('reset link invalid or expired');
+
+    await login(page, { username: USER.username, password });
+    expect(new URL(page.url()).pathname).not.toBe('/login');
+    const self = await pageApi<{ username: string; email: string }>(page, 'GET', '/api/user/self');
+    expect(self.data).toMatchObject({ username: USER.username, email: USER.email });
+    await h.shot(page, 'password-reset-04-logged-in');
+  });
+});
