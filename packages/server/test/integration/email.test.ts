@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RedisOneTimeCodes } from '../../src/lib/one-time-codes.js';
-import { Client, type TestApp } from '../support/app.js';
-import { dialects } from '../support/databases.js';
+import { Client, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '../support/mock-smtp.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
@@ -204,5 +204,47 @@ describe('one-time codes in Redis (shared by every node)', () => {
     } finally {
       other.disconnect();
     }
+  });
+});
+
+describe('codes and reset links across two nodes sharing a database and Redis', () => {
+  let database: TestDatabase, a: TestApp, b: TestApp, smtp: MockSmtp;
+  const prefix = newRedisPrefix();
+  beforeAll(async () => {
+    smtp = await startMockSmtp();
+    database = await createTestDatabase('sqlite');
+    const env = { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix };
+    a = await startTestApp('sqlite', env, database);
+    b = await startTestApp('sqlite', env, database);
+    const roots = [await setupRoot(a.app)];
+    const onB = new Client(b.app);
+    await onB.login('root', 'root-pass-123');
+    roots.push(onB);
+    const options = { SMTPServer: smtp.host, SMTPPort: String(smtp.port), SMTPAccount: smtp.user, SMTPToken: smtp.pass, EmailVerificationEnabled: 'true' };
+    // Saved on each node, so neither depends on how fast the other hears of it.
+    for (const root of roots) for (const [key, value] of Object.entries(options)) expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+    await smtp?.close();
+    await dropRedisKeys(prefix);
+  });
+
+  it('a code mailed by one node registers on the other once; a reset link made on one node works on the other once', async () => {
+    expect((await new Client(a.app).call('GET', '/api/verification?email=nina%40example.com')).body.success).toBe(true);
+    const code = codeIn(await smtp.waitFor('nina@example.com', 0));
+    const reg = (app: TestApp) =>
+      new Client(app.app).call('POST', '/api/user/register', { username: 'nina', password: 'nina-pass-1', email: 'nina@example.com', verification_code: code });
+    expect((await reg(b)).body).toEqual({ success: true, message: 'register success' });
+    expect((await reg(a)).body.success).toBe(false);
+
+    expect((await new Client(b.app).call('GET', '/api/reset_password?email=nina%40example.com')).body.success).toBe(true);
+    const token = linkIn(await smtp.waitFor('nina@example.com', 1)).searchParams.get('token')!;
+    const done = await new Client(a.app).call<string>('POST', '/api/user/reset', { email: 'nina@example.com', token });
+    expect(done.body.success).toBe(true);
+    expect((await new Client(b.app).login('nina', done.body.data!)).body.success).toBe(true);
+    expect((await new Client(b.app).call('POST', '/api/user/reset', { email: 'nina@example.com', token })).body.message).toBe('reset link invalid or expired');
   });
 });
