@@ -140,6 +140,7 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
   }
   // What was converted before a failure still reaches the client.
   if (!res.destroyed) res.end(flushOut());
-  if (pendingText) counted += countTokens(pendingText);
+  // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
+  if (pendingText && (cut || !usage)) counted += countTokens(pendingText);
   return { kind: 'relayed', status: 200, usage: usage && !cut ? billingUsage(usage, true) : undefined, countedCompletion: counted, firstByteMs, cut };
 }

@@ -105,5 +105,7 @@ export async function forwardOpenAI(
   if (!cut && isSse && state.partial) res.write(state.partial);
   if (!res.destroyed) res.end(held);
   const usage = isSse ? state.usage : usageFromJsonTail(tail);
-  return { kind: 'relayed', status: answer.statusCode, usage, countedCompletion: isSse ? countedCompletionTokens(state, countTokens) : 0, firstByteMs, cut };
+  // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
+  const counted = isSse && (cut || !usage) ? countedCompletionTokens(state, countTokens) : 0;
+  return { kind: 'relayed', status: answer.statusCode, usage, countedCompletion: counted, firstByteMs, cut };
 }
