@@ -9,7 +9,7 @@ import { login, pageApi, startHarness, type Harness } from './harness.js';
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'mallory', password: 'mallory-pass-1', email: 'mallory@example.com' };
 
-/** Registration with a mailed code and the password reset by mailed link, in Chromium against a real SMTP mock. */
+/** Registration with a mailed code, the password reset by mailed link and binding an email, in Chromium against a real SMTP mock. */
 describe('email verification and password reset in Chromium', () => {
   let h: Harness;
   let page: Page;
@@ -89,5 +89,23 @@ describe('email verification and password reset in Chromium', () => {
     const self = await pageApi<{ username: string; email: string }>(page, 'GET', '/api/user/self');
     expect(self.data).toMatchObject({ username: USER.username, email: USER.email });
     await h.shot(page, 'password-reset-04-logged-in');
+  });
+
+  it('changes the bound email on the personal page with a code mailed to the new address', async () => {
+    const next = 'mallory.new@example.com';
+    await page.goto('/app/me');
+    await page.getByTestId('me-bind-email').click();
+    await page.getByTestId('me-bind-email-input').fill(next);
+    await page.getByTestId('me-bind-email-send').click();
+    const code = /verification code is: <strong>([A-Z0-9]{6})<\/strong>/.exec((await smtp.waitFor(next, 0)).text)![1]!;
+    await expect.poll(() => page.getByTestId('me-bind-email-send').isDisabled()).toBe(true);
+    await page.getByTestId('me-bind-email-code').fill(code);
+    await h.shot(page, 'password-reset-05-bind-email');
+    await page.getByTestId('me-bind-email-submit').click();
+    await expect.poll(() => page.getByTestId('me-bindings').textContent()).toContain(next);
+    expect((await pageApi<{ email: string }>(page, 'GET', '/api/user/self')).data!.email).toBe(next);
+    await page.getByTestId('me-bind-email-input').waitFor({ state: 'detached' });
+    await page.locator('.ant-modal-mask').first().waitFor({ state: 'hidden' });
+    await h.shot(page, 'password-reset-06-email-bound');
   });
 });

@@ -1,8 +1,9 @@
 import { GithubOutlined, LinkOutlined, MailOutlined, SafetyCertificateOutlined, SendOutlined, WechatOutlined } from '@ant-design/icons';
 import type { UserPublic } from '@tollway/shared';
-import { Card, Tag, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { Button, Card, Tag, Typography } from 'antd';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BindEmailModal } from './BindEmailModal';
 
 const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo'; field: keyof UserPublic; icon: ReactNode }[] = [
   { key: 'email', field: 'email', icon: <MailOutlined /> },
@@ -13,9 +14,10 @@ const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxd
   { key: 'linuxdo', field: 'linux_do_id', icon: <LinkOutlined /> },
 ];
 
-/** Linked outside accounts (read only here). */
+/** Linked outside accounts; the email can be bound or changed with a mailed code. */
 export function BindingsCard({ user }: { user: UserPublic }) {
   const { t } = useTranslation('me');
+  const [bindingEmail, setBindingEmail] = useState(false);
   return (
     <Card
       title={
@@ -41,9 +43,15 @@ export function BindingsCard({ user }: { user: UserPublic }) {
               )}
             </div>
             {value ? <Tag color="success">{t('bindings.bound')}</Tag> : <Tag>{t('bindings.unbound')}</Tag>}
+            {row.key === 'email' && (
+              <Button size="small" onClick={() => setBindingEmail(true)} data-testid="me-bind-email">
+                {value ? t('bindings.change') : t('bindings.bind')}
+              </Button>
+            )}
           </div>
         );
       })}
+      <BindEmailModal open={bindingEmail} onClose={() => setBindingEmail(false)} />
     </Card>
   );
 }
