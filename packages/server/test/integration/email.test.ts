@@ -168,12 +168,18 @@ describe.each(dialects)('email on %s', (dialect) => {
     expect(late.body).toEqual({ success: false, message: 'reset link invalid or expired' });
   });
 
-  it('reports a refused SMTP login clearly', async () => {
+  it('reports a refused SMTP login and a failed TLS start clearly', async () => {
     await setOption('SMTPToken', 'wrong-secret');
     const res = await anon().call('GET', `/api/verification?email=${q('frank@example.com')}`);
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^sending the mail failed: .*invalid username or password/i);
     await setOption('SMTPToken', smtp.pass);
+    // SMTPSSLEnabled means TLS from the first byte, which this plain server does not speak.
+    await setOption('SMTPSSLEnabled', 'true');
+    const tls = await anon().call('GET', `/api/verification?email=${q('frank@example.com')}`);
+    expect(tls.body.message).toMatch(/^sending the mail failed: /);
+    await setOption('SMTPSSLEnabled', 'false');
+    await requestCode('frank@example.com');
   });
 });
 
