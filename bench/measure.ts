@@ -94,3 +94,27 @@ export async function cpuPerRequest(t: Target, body: string, pid: number, connec
   const cpu = processCpuSeconds(pid) - before;
   return { cpuMs: (cpu * 1000) / Math.max(1, r.requests.total), rps: r.requests.average };
 }
+
+/**
+ * CPU per request of `b` over `a` on the same process: `rounds` alternating runs of `seconds` each, so drift in
+ * the machine's speed hits both alike; the median per-round ratio and the median CPU of each.
+ */
+export async function cpuRatio(
+  a: { target: Target; body: string },
+  b: { target: Target; body: string },
+  pid: number,
+  rounds: number,
+  seconds: number,
+): Promise<{ ratio: number; aMs: number; bMs: number }> {
+  const ratios: number[] = [];
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const x = await cpuPerRequest(a.target, a.body, pid, 16, seconds);
+    const y = await cpuPerRequest(b.target, b.body, pid, 16, seconds);
+    ratios.push(y.cpuMs / x.cpuMs);
+    as.push(x.cpuMs);
+    bs.push(y.cpuMs);
+  }
+  return { ratio: percentile(ratios, 50), aMs: percentile(as, 50), bMs: percentile(bs, 50) };
+}

@@ -46,6 +46,12 @@ function sseFramer(): StreamFramer {
   return { push: (chunk) => splitter.push(decoder.write(chunk)), flush: () => splitter.flush() };
 }
 
+/** A whole JSON answer with its length (no chunked framing; one write). */
+function sendJson(res: ServerResponse, text: string): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
 type Finishing = WireFormat & { finish?: (state: unknown) => IRStreamEvent[] };
 
 async function readJson(body: Dispatcher.ResponseData['body']): Promise<{ text: string; json: Record<string, unknown> | undefined }> {
@@ -80,16 +86,14 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
     if (fault) return { kind: 'failed', status: fault.status, message: fault.message, body: text.slice(0, 65536) };
     const ir = c.upstream.responseToIR(json);
     const out = same ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel));
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(out);
+    sendJson(res, out);
     return { kind: 'relayed', status: 200, usage: billingUsage(ir.usage, true), countedCompletion: 0, firstByteMs: Date.now() - started, cut: false };
   }
   if (!c.stream) {
     // A plain call answered by a stream (Coze answers in full only when streaming): one collected answer.
     const { response, error, sawUsage, head } = await collectStream(answer.body, c.upstream);
     if (error) return { kind: 'failed', status: 502, message: error, body: head };
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(c.client.responseFromIR(response, c.requestedModel)));
+    sendJson(res, JSON.stringify(c.client.responseFromIR(response, c.requestedModel)));
     return { kind: 'relayed', status: 200, usage: sawUsage ? billingUsage(response.usage, true) : undefined, countedCompletion: 0, firstByteMs: Date.now() - started, cut: false };
   }
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
