@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
-import { connectRedis, LocalBus, RedisBus, type ClusterBus } from './lib/cluster-bus.js';
+import { connectRedis, connectRedisBus, LocalBus, type ClusterBus } from './lib/cluster-bus.js';
 import { rateLimiterOver } from './lib/rate-limit.js';
 import { MemoryWindowCounters, RedisWindowCounters } from './lib/window-counters.js';
 import { resolveSessionSecret } from './lib/secrets.js';
@@ -35,7 +35,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   const db = opts.db ?? (await connectDatabase(config.sqlDsn, config.sqlitePath));
   const applied = await migrateToLatest(db);
   if (applied.length) log.info({ applied, dialect: db.dialect }, 'migrations applied');
-  const bus: ClusterBus = redis ? new RedisBus(redis, redis.duplicate(), config.redisKeyPrefix, log) : new LocalBus();
+  const bus: ClusterBus = redis ? await connectRedisBus(redis, config.redisKeyPrefix, log) : new LocalBus();
   const options = new OptionsService(new OptionsStore(db));
   await options.load();
   // An option saved on one node reaches the others at once through Redis (else on the next periodic sync).

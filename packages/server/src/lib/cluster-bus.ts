@@ -62,6 +62,17 @@ export class RedisBus implements ClusterBus {
   }
 }
 
+/**
+ * The bus over `redis`: publishing on it, subscribing on a second connection of its own, connected (ready check
+ * done) before the first SUBSCRIBE, so no ordinary command ever reaches it once it is in subscriber mode.
+ */
+export async function connectRedisBus(redis: Redis, prefix: string, log: Logger): Promise<RedisBus> {
+  const sub = redis.duplicate();
+  sub.on('error', (err: Error) => log.warn({ err: err.message }, 'redis subscriber connection error'));
+  await sub.connect();
+  return new RedisBus(redis, sub, prefix, log);
+}
+
 /** Connects to Redis and checks it answers; a failure names REDIS_CONN_STRING. */
 export async function connectRedis(conn: string): Promise<Redis> {
   const redis = new Redis(conn, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
