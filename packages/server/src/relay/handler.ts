@@ -10,7 +10,6 @@ import { RelayError, relayErrors } from './errors.js';
 import type { AttemptResult } from './forward.js';
 import type { InboundCall } from './inbound.js';
 import type { Hold } from './ledger.js';
-import type { WireFormat } from './ir/types.js';
 import { resolvePrice, scaledPrice } from './price.js';
 import { countSuccess } from './rate-limits.js';
 import { retryPolicy } from './retry-policy.js';

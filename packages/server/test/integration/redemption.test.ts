@@ -11,8 +11,8 @@ type Page = { items: RedemptionPublic[]; page: number; total: number };
 const now = () => Math.floor(Date.now() / 1000);
 
 describe.each(dialects)('redemption codes on %s', (dialect) => {
-  let t: TestApp, root: Client, admin: Client, alice: Client, bob: Client;
-  useApp(dialect, { admins: ['red-admin'], users: ['alice', 'bob'], timeout: 60_000 }, (app) => ({ t, root, admins: [admin], users: [alice, bob] } = app));
+  let t: TestApp, admin: Client, alice: Client, bob: Client;
+  useApp(dialect, { admins: ['red-admin'], users: ['alice', 'bob'], timeout: 60_000 }, (app) => ({ t, admins: [admin], users: [alice, bob] } = app));
 
   const k = () => t.runtime.ctx.db.kysely;
   const create = (body: Record<string, unknown>) => admin.call<string[]>('POST', '/api/redemption/', body);

@@ -13,9 +13,9 @@ import type { MockUpstream } from '../support/mock-upstream.js';
  * channel of another, streaming included, billing and logs checked.
  */
 describe('client formats × upstream formats', () => {
-  let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
+  let t: TestApp, mock: MockUpstream, root: Client, base: string, key: string;
   useGateway('sqlite', { user: 'format-user', quota: 10_000_000 }, async (gw) => {
-    ({ t, mock, root, user, base, key } = gw);
+    ({ t, mock, root, base, key } = gw);
     // One model per upstream format; the OpenAI-format channel also serves the Claude and Gemini names mapped.
     await addChannel(root, { name: 'openai-up', key: 'oa-key', baseUrl: mock.url, models: 'gpt-4o-mini,claude-via-openai,gemini-via-openai', modelMapping: { 'claude-via-openai': 'gpt-4o-mini', 'gemini-via-openai': 'gpt-4o-mini' } });
     await addChannel(root, { name: 'anthropic-up', key: 'an-key', baseUrl: mock.url, type: 14, models: 'claude-sonnet-4-20250514,gpt-via-claude', modelMapping: { 'gpt-via-claude': 'claude-sonnet-4-20250514' } });

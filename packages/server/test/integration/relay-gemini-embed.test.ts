@@ -12,9 +12,9 @@ import type { MockUpstream } from '../support/mock-upstream.js';
  * counted, the upstream gives no usage) and to an OpenAI channel converted to /v1/embeddings and back.
  */
 describe.each(dialects)('Gemini embeddings on %s', (dialect) => {
-  let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
+  let t: TestApp, mock: MockUpstream, root: Client, base: string, key: string;
   useGateway(dialect, { user: 'embed-user', quota: 1_000_000 }, async (gw) => {
-    ({ t, mock, root, user, base, key } = gw);
+    ({ t, mock, root, base, key } = gw);
     await addChannel(root, { name: 'gemini-embed', key: 'ge-key', baseUrl: mock.url, type: 24, models: 'text-embedding-004,gemini-embedding-alias', modelMapping: { 'gemini-embedding-alias': 'text-embedding-004' } });
     await addChannel(root, { name: 'openai-embed', key: 'oa-key', baseUrl: mock.url, models: 'embed-via-openai', modelMapping: { 'embed-via-openai': 'text-embedding-3-small' } });
     mock.behaviors.set('oa-key', { promptTokens: 9 });

@@ -72,7 +72,6 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
       return;
     }
     const fullPath = (req.url ?? '').split('?')[0]!;
-    const query = (req.url ?? '').split('?')[1] ?? '';
     if (opts.record !== false) requests.push({ method: req.method ?? '', path: fullPath, key, body, headers: req.headers });
     const b = { ...DEFAULT, ...(behaviors.get(key) ?? {}) };
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));

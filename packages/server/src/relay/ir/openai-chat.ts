@@ -1,7 +1,7 @@
 import { chatUsageNames, openAIUsageFromIR, openAIUsageToIR } from './openai-usage.js';
 import { reasoningEffortOf } from './reasoning.js';
 import { sse } from './sse.js';
-import { type IRMessage, type IRPart, type IRRequest, type IRResponse, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
+import { type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
