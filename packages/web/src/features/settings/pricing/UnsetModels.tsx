@@ -1,6 +1,7 @@
-import { DollarOutlined, PercentageOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DollarOutlined, PercentageOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Empty, Flex, Input, Result, Space, Table, Typography } from 'antd';
+import { App, Button, Empty, Flex, Result, Space, Table, Typography } from 'antd';
+import { SearchInput } from '../../shell/SearchInput';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../../lib/api';
@@ -81,17 +82,15 @@ export function UnsetModels() {
         {t('unset.desc')}
       </Typography.Paragraph>
       <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 12 }}>
-        <Input
-          allowClear
-          prefix={<SearchOutlined />}
-          placeholder={t('ratio.search')}
+        <SearchInput
           value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
+          onChange={(v) => {
+            setSearch(v);
             setPage(1);
           }}
+          placeholder={t('ratio.search')}
           style={{ width: 220 }}
-          data-testid="unset-search"
+          testid="unset-search"
         />
         <Flex wrap gap={8}>
           <Button icon={<PercentageOutlined />} onClick={() => batch('ratio')} data-testid="unset-batch-ratio">

@@ -1,5 +1,6 @@
-import { AppstoreAddOutlined, PlusOutlined, SaveOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
-import { App, Badge, Button, Flex, Input, Segmented, Table, Typography } from 'antd';
+import { AppstoreAddOutlined, PlusOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
+import { App, Badge, Button, Flex, Segmented, Table, Typography } from 'antd';
+import { SearchInput } from '../../shell/SearchInput';
 import { useEffect, useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../shell/useIsMobile';
@@ -100,17 +101,15 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
       </Typography.Paragraph>
       <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }}>
         <Flex wrap gap={8} align="center">
-          <Input
-            allowClear
-            prefix={<SearchOutlined />}
-            placeholder={t('ratio.search')}
+          <SearchInput
             value={search}
-            onChange={(e) => {
-              setSearch(e.target.value);
+            onChange={(v) => {
+              setSearch(v);
               setPage(1);
             }}
+            placeholder={t('ratio.search')}
             style={{ width: 220 }}
-            data-testid="ratio-search"
+            testid="ratio-search"
           />
           <Segmented
             value={unit}
