@@ -4,13 +4,9 @@ import type { AppContext } from '../../context.js';
 import type { Router } from '../../http/route.js';
 import { nowSeconds } from '../../lib/time.js';
 import { DataStore, type DataScope } from './store.js';
+import { perContext } from '../../lib/per-context.js';
 
-const stores = new WeakMap<AppContext, DataStore>();
-const dataOf = (ctx: AppContext): DataStore => {
-  let s = stores.get(ctx);
-  if (!s) stores.set(ctx, (s = new DataStore(ctx.db)));
-  return s;
-};
+const dataOf = perContext((ctx) => new DataStore(ctx.db));
 
 /**
  * The time range of a query: missing bounds default to now and to now minus the span of DataExportDefaultTime

@@ -14,6 +14,7 @@ import {
   type UpdateRedemptionBody,
 } from './schema.js';
 import { RedemptionsStore, type NewRedemption, type RedemptionChanges, type RedemptionRow } from './store.js';
+import { perContext } from '../../lib/per-context.js';
 
 export const MSG = {
   notFound: 'redemption code not found',
@@ -196,11 +197,5 @@ export class RedemptionService {
   }
 }
 
-const services = new WeakMap<AppContext, RedemptionService>();
-
 /** The redemption service of a context (one per running app). */
-export function redemptionsOf(ctx: AppContext): RedemptionService {
-  let s = services.get(ctx);
-  if (!s) services.set(ctx, (s = new RedemptionService(ctx)));
-  return s;
-}
+export const redemptionsOf = perContext((ctx) => new RedemptionService(ctx));

@@ -9,6 +9,8 @@ import type { AuthUser } from '../auth/session.js';
 import { pageWindow } from '../users/routes-admin.js';
 import { TokensStore, type NewToken, type TokenChanges, type TokenRow } from './store.js';
 import { isExhausted, isExpired, toTokenPublic } from './view.js';
+import { perContext } from '../../lib/per-context.js';
+import { usableGroups } from '../groups/usable.js';
 
 export const KEY_LENGTH = 48;
 export const NAME_SUFFIX_LENGTH = 6;
@@ -35,8 +37,7 @@ export class TokensService {
 
   /** Groups the user may put on a token: the keys of UserUsableGroups plus their own group. */
   usableGroups(user: AuthUser): string[] {
-    const usable = Object.keys(this.ctx.options.json<Record<string, string>>('UserUsableGroups'));
-    return usable.includes(user.group) ? usable : [...usable, user.group];
+    return Object.keys(usableGroups(this.ctx.options, user.group));
   }
 
   private checkGroup(user: AuthUser, group: string): void {
@@ -155,11 +156,5 @@ export class TokensService {
   }
 }
 
-const services = new WeakMap<AppContext, TokensService>();
-
 /** The token service of a context (one per running app). */
-export function tokensOf(ctx: AppContext): TokensService {
-  let s = services.get(ctx);
-  if (!s) services.set(ctx, (s = new TokensService(ctx)));
-  return s;
-}
+export const tokensOf = perContext((ctx) => new TokensService(ctx));

@@ -8,6 +8,7 @@ import { pageWindow } from '../users/routes-admin.js';
 import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayMerchant, type EpayParams } from './epay.js';
 import { PAYMENT_METHODS, type PaymentMethod } from './schema.js';
 import { TopUpStore, type TopUpRow } from './store.js';
+import { perContext } from '../../lib/per-context.js';
 
 export const TOPUP_DISABLED = 'the administrator has not enabled online top-up';
 export const NO_CALLBACK_ADDRESS = 'the administrator has not set the server address, so online top-up cannot be used';
@@ -175,10 +176,4 @@ export class TopUpService {
   }
 }
 
-const services = new WeakMap<AppContext, TopUpService>();
-
-export function topUpsOf(ctx: AppContext): TopUpService {
-  let s = services.get(ctx);
-  if (!s) services.set(ctx, (s = new TopUpService(ctx)));
-  return s;
-}
+export const topUpsOf = perContext((ctx) => new TopUpService(ctx));
