@@ -4,6 +4,7 @@ import type { Router } from '../../http/route.js';
 import { ChannelBalances, firstKey } from './balances.js';
 import { knownModels, modelsByType } from './known-models.js';
 import { fetchUpstreamModels } from './upstream.js';
+import { usableGroups } from '../groups/usable.js';
 
 const count = z.number().int();
 
@@ -147,7 +148,7 @@ export function channelToolRoutes(r: Router): void {
     tags: ['self'],
     response: z.array(z.string()),
     handler: ({ ctx, user }) => {
-      const groups = new Set([user!.group, ...Object.keys(ctx.options.json<Record<string, string>>('UserUsableGroups'))]);
+      const groups = Object.keys(usableGroups(ctx.options, user!.group));
       const out = new Set<string>();
       for (const g of groups) for (const m of ctx.channelCache.modelsForGroup(g)) out.add(m);
       return [...out].sort();

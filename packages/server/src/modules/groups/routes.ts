@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
+import { usableGroups } from './usable.js';
 
 /** Groups come from the GroupRatio and UserUsableGroups options. */
 export function groupRoutes(r: Router): void {
@@ -21,8 +22,7 @@ export function groupRoutes(r: Router): void {
     response: z.record(z.string(), z.object({ desc: z.string(), ratio: z.number() })),
     handler: ({ ctx, user }) => {
       const ratios = ctx.options.json<Record<string, number>>('GroupRatio');
-      const usable = { ...ctx.options.json<Record<string, string>>('UserUsableGroups') };
-      if (!(user!.group in usable)) usable[user!.group] = user!.group;
+      const usable = usableGroups(ctx.options, user!.group);
       const out: Record<string, { desc: string; ratio: number }> = {};
       for (const [name, desc] of Object.entries(usable)) out[name] = { desc, ratio: ratios[name] ?? 1 };
       return out;

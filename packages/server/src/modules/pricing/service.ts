@@ -1,6 +1,7 @@
 import { DEFAULT_GROUP, defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio } from '@tollway/shared';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { usableGroups } from '../groups/usable.js';
 
 /** One row of the pricing page (spec 3 §3). quota_type 0: by ratio; 1: fixed price per call. */
 export const pricingModel = z.object({
@@ -31,8 +32,7 @@ export interface PricingPage {
 export function pricingFor(ctx: AppContext, group: string): PricingPage {
   const o = ctx.options;
   const groupRatio = o.json<Record<string, number>>('GroupRatio');
-  const usable: Record<string, string> = { ...o.json<Record<string, string>>('UserUsableGroups') };
-  if (!(group in usable)) usable[group] = group;
+  const usable = usableGroups(o, group);
   const prices = o.json<Record<string, number>>('ModelPrice');
   const ratios = o.json<Record<string, number>>('ModelRatio');
   const completion = o.json<Record<string, number>>('CompletionRatio');
