@@ -113,7 +113,8 @@ export class RedemptionService {
       });
     }
     try {
-      return (await this.store.insertMany(rows)).map((r) => r.key);
+      await this.store.insertMany(rows);
+      return rows.map((r) => r.key);
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(MSG.keyTaken);
       throw err;

@@ -29,19 +29,9 @@ export class RedemptionsStore {
     return this.db.kysely;
   }
 
-  /** Inserts the rows in one statement and returns them as stored (found again by their unique keys). */
-  async insertMany(rows: NewRedemption[]): Promise<RedemptionRow[]> {
+  /** Inserts the rows in one statement (all or none: a duplicate key fails the whole batch). */
+  async insertMany(rows: NewRedemption[]): Promise<void> {
     await this.k.insertInto('redemptions').values(rows).execute();
-    return this.k
-      .selectFrom('redemptions')
-      .selectAll()
-      .where(
-        'key',
-        'in',
-        rows.map((r) => r.key),
-      )
-      .orderBy('id')
-      .execute();
   }
 
   async findById(id: number): Promise<RedemptionRow | undefined> {
