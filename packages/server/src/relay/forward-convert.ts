@@ -8,6 +8,7 @@ import { errorMessageOf, type AttemptResult } from './forward.js';
 import { collectStream } from './ir/collect.js';
 import { pump, readText } from './pump.js';
 import type { CallUsage } from './usage.js';
+import type { SendableRequest } from './providers/prepare.js';
 import type { StreamFramer } from './providers/types.js';
 
 const MAX_JSON_BODY = 64 * 1024 * 1024;
@@ -24,10 +25,8 @@ export const billingUsage = (u: IRUsage, reported: boolean): CallUsage => ({
 });
 
 export interface ConvertedCall {
-  origin: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
+  /** What goes upstream, as the adaptor prepared it. */
+  request: SendableRequest;
   stream: boolean;
   /** Format the upstream speaks and format the client speaks; equal formats are passed through unchanged. */
   upstream: WireFormat;
@@ -69,7 +68,8 @@ async function readJson(body: Dispatcher.ResponseData['body']): Promise<{ text: 
  * (upstream SSE → IR events → client SSE), usage read from the IR on the way.
  */
 export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res: ServerResponse, signal: CancelSignal, countTokens: (t: string) => number, started: number): Promise<AttemptResult> {
-  const answer = await agent.request({ origin: c.origin, path: c.path, method: 'POST', headers: c.headers, body: c.body, signal });
+  const { origin, path, headers, body } = c.request;
+  const answer = await agent.request({ origin, path, method: 'POST', headers, body, signal });
   if (answer.statusCode >= 400) {
     const { text } = await readJson(answer.body);
     return { kind: 'failed', status: answer.statusCode, message: errorMessageOf(text, answer.statusCode), body: text.slice(0, 65536) };

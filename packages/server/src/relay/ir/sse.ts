@@ -36,6 +36,8 @@ export class SseSplitter {
 }
 
 function parseEvent(block: string): SseEvent | undefined {
+  // The common event is one `data:` line; it needs no splitting.
+  if (block.startsWith('data:') && !block.includes('\n')) return { event: undefined, data: block.slice(block[5] === ' ' ? 6 : 5) };
   let event: string | undefined;
   const data: string[] = [];
   for (const line of block.split('\n')) {

@@ -25,7 +25,7 @@ export const cannotServe = (a: SurfaceAttempt, what: string): AttemptResult => (
 export function openAITarget(a: SurfaceAttempt, openaiPath: string, contentType = 'application/json'): SurfaceTarget | undefined {
   if (a.adaptor.format !== 'openai') return undefined;
   const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath, options: a.ctx.options });
-  return { origin: t.url.origin, path: t.url.pathname + t.url.search, headers: { ...t.headers, 'content-type': contentType } };
+  return { origin: t.url.origin, path: t.url.pathname + t.url.search, headers: Object.assign({}, t.headers, { 'content-type': contentType }) };
 }
 
 /**
@@ -39,7 +39,7 @@ export async function forwardPassThrough(
   stream: boolean,
   meter: (reported: CallUsage | undefined) => CallUsage,
 ): Promise<AttemptResult> {
-  const result = await forwardOpenAI(a.ctx.relay.agent, { ...t, body, stream, clientWantsUsage: true }, a.res, a.signal, countTextTokens, a.started);
+  const result = await forwardOpenAI(a.ctx.relay.agent, { origin: t.origin, path: t.path, headers: t.headers, body, stream, clientWantsUsage: true }, a.res, a.signal, countTextTokens, a.started);
   if (result.kind !== 'relayed') return result;
   return { ...result, usage: meter(result.usage), cut: false };
 }

@@ -26,7 +26,7 @@ type Body = Record<string, unknown> & { messages?: { role: string; content: unkn
 export function rewriteOpenAIBody(body: Body, r: BodyRewrite, endpoint: OpenAIEndpoint): string {
   const out: Body = { ...body, model: r.model };
   if (r.forceStreamUsage && out.stream === true && (endpoint === 'chat' || endpoint === 'completions')) {
-    out.stream_options = { ...(out.stream_options ?? {}), include_usage: true };
+    out.stream_options = Object.assign({}, out.stream_options, { include_usage: true });
   }
   if (r.systemPrompt && endpoint === 'chat' && Array.isArray(out.messages)) {
     out.messages = [{ role: 'system', content: r.systemPrompt }, ...out.messages];
