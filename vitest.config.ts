@@ -13,6 +13,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['packages/server/test/integration/**/*.test.ts'],
+          globalSetup: ['packages/server/test/support/server-bundle.setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -5,6 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { freePort, start, type Proc } from './procs.js';
 import type { Target } from './measure.js';
+import { buildServer, serverBundle, serverIsStale } from '../scripts/server-build.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
@@ -15,7 +16,9 @@ export async function startTollway(mockUrl: string, nodeArgs: string[] = []): Pr
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-bench-'));
   const port = await freePort();
   const env = { PORT: String(port), SQLITE_PATH: path.join(dir, 'tollway.db'), SESSION_SECRET: 'bench-secret-0123456789abcdef0123', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent' };
-  const proc = await start(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'packages/server/src/main.ts')], env, /tollway started/);
+  // The production bundle, as `npm start` runs it (rebuilt first when the sources are newer).
+  if (serverIsStale()) await buildServer();
+  const proc = await start(process.execPath, [...nodeArgs, serverBundle], env, /tollway started/);
   const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
     const r = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

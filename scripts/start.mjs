@@ -1,10 +1,14 @@
-// `npm start`: builds the console if it is missing or stale, then runs the server in this process's place.
+// `npm start`: builds the console and the server bundle if missing or stale, then runs the server in this
+// process's place.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { buildConsole, consoleIsStale } from './console-build.mjs';
+import { buildServer, serverBundle, serverIsStale } from './server-build.mjs';
 
 if (consoleIsStale()) buildConsole();
-const main = path.resolve(import.meta.dirname, '../packages/server/src/main.ts');
-const child = spawn(process.execPath, ['--import', 'tsx', main], { stdio: 'inherit' });
+if (serverIsStale()) {
+  console.log('tollway: building the server (packages/server)…');
+  await buildServer();
+}
+const child = spawn(process.execPath, ['--enable-source-maps', serverBundle], { stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 
-const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
+// The production bundle (scripts/server-build.mjs; `npm test` builds it before the tests run).
+const MAIN = path.resolve(import.meta.dirname, '../../dist/main.mjs');
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -22,10 +23,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Runs the real server entry point (`node --import tsx src/main.ts`) with the given environment. */
+/** Runs the real server as `npm start` does (`node dist/main.mjs`) with the given environment. */
 export function runServer(env: Record<string, string>): ServerProcess {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
