@@ -31,7 +31,7 @@ export interface MockRealtime {
 
 /**
  * A mock realtime upstream written from the public event reference: OpenAI `/v1/realtime?model=` (Bearer key)
- * and Azure `/openai/realtime?deployment=&api-version=` (api-key). On connect it sends session.created; each
+ * and Azure: GA `/openai/v1/realtime?model=` and preview `/openai/realtime?deployment=&api-version=` (api-key). On connect it sends session.created; each
  * response.create is answered with response.created, two text deltas and response.done with usage. The key
  * `down-key` is refused with HTTP 503. A `test.flood` event {count, size} makes it send that many large
  * `response.audio.delta` events as fast as it can (for backpressure tests).
@@ -42,7 +42,8 @@ export async function startMockRealtime(): Promise<MockRealtime> {
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://mock');
-    const azure = url.pathname === '/openai/realtime';
+    const azurePreview = url.pathname === '/openai/realtime';
+    const azure = azurePreview || url.pathname === '/openai/v1/realtime';
     const key = azure ? String(req.headers['api-key'] ?? '') : String(req.headers.authorization ?? '').replace(/^Bearer /, '');
     const known = url.pathname === '/v1/realtime' || azure;
     const status = !known ? 404 : !key ? 401 : key === 'down-key' ? 503 : 0;
@@ -53,7 +54,7 @@ export async function startMockRealtime(): Promise<MockRealtime> {
     }
     const conn: RealtimeConnection = { path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, received: [], audioChars: 0 };
     connections.push(conn);
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, conn, azure ? conn.query.deployment! : conn.query.model!));
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, conn, azurePreview ? conn.query.deployment! : conn.query.model!));
   });
 
   function serve(ws: WebSocket, conn: RealtimeConnection, model: string) {

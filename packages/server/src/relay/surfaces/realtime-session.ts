@@ -9,6 +9,8 @@ import type { CallUsage } from '../usage.js';
 
 const HIGH_WATER = 1024 * 1024;
 const LOW_WATER = 256 * 1024;
+/** Both peers are pinged this often (or once per idle period if shorter); one that has not answered the previous ping is dropped. */
+const HEARTBEAT_MS = 30_000;
 
 /** What a realtime session bills against, fixed when it opens. */
 export interface RealtimeBilling {
@@ -24,6 +26,8 @@ export interface RealtimeBilling {
   /** Reserved before each response: a response is only started with this much available. */
   perResponse: number;
   hold: Hold;
+  /** A session without a frame either way for this long is closed (REALTIME_IDLE_TIMEOUT). */
+  idleMs: number;
 }
 
 interface RealtimeUsage {
@@ -40,9 +44,9 @@ export function realtimeUsage(u: RealtimeUsage | undefined): CallUsage | undefin
 }
 
 /** Frames from one socket to the other; the source pauses while the destination's send buffer is full. */
-function pipe(from: WebSocket, to: WebSocket, inspect?: (data: RawData, isBinary: boolean) => void): void {
+function pipe(from: WebSocket, to: WebSocket, inspect: (data: RawData, isBinary: boolean) => void): void {
   from.on('message', (data, isBinary) => {
-    inspect?.(data, isBinary);
+    inspect(data, isBinary);
     if (to.readyState !== WebSocket.OPEN) return;
     to.send(data, { binary: isBinary }, () => {
       if (from.isPaused && to.bufferedAmount < LOW_WATER) from.resume();
@@ -86,8 +90,10 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
     else hold = next;
   };
 
-  pipe(client, upstream);
+  const liveness = watchLiveness(client, upstream, b.idleMs);
+  pipe(client, upstream, liveness.seen);
   pipe(upstream, client, (data, isBinary) => {
+    liveness.seen();
     if (!firstByteMs) firstByteMs = Date.now() - responseStarted;
     if (isBinary) return;
     const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
@@ -111,6 +117,7 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
   const end = () => {
     if (closed) return;
     closed = true;
+    liveness.stop();
     // Responses already done are settled first; what is still reserved goes back.
     billing = billing.then(async () => {
       if (hold) await ctx.relay.ledger.settle(b.target, hold, 0);
@@ -127,4 +134,45 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
   });
   client.on('error', () => upstream.terminate());
   upstream.on('error', () => client.terminate());
+}
+
+/**
+ * Ends sessions nobody is using: no frame either way for `idleMs` closes both sockets (1000, "idle timeout"),
+ * and a peer that does not answer a ping within HEARTBEAT_MS (a dead connection) is terminated. Either way the
+ * session's close handlers release what it still holds reserved.
+ */
+function watchLiveness(client: WebSocket, upstream: WebSocket, idleMs: number): { seen: () => void; stop: () => void } {
+  let lastFrame = Date.now();
+  const alive = new Map<WebSocket, boolean>([
+    [client, true],
+    [upstream, true],
+  ]);
+  for (const ws of alive.keys()) ws.on('pong', () => alive.set(ws, true));
+  const idle = setInterval(() => {
+    if (Date.now() - lastFrame < idleMs) return;
+    client.close(1000, 'idle timeout');
+    upstream.close(1000, 'idle timeout');
+  }, Math.min(idleMs, HEARTBEAT_MS) / 2);
+  const heartbeat = setInterval(() => {
+    for (const [ws, answered] of alive) {
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      if (!answered) {
+        ws.terminate();
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, Math.min(HEARTBEAT_MS, idleMs));
+  idle.unref();
+  heartbeat.unref();
+  return {
+    seen: () => {
+      lastFrame = Date.now();
+    },
+    stop: () => {
+      clearInterval(idle);
+      clearInterval(heartbeat);
+    },
+  };
 }

@@ -18,7 +18,6 @@ import { runRealtimeSession } from './realtime-session.js';
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
 const BETA_PROTOCOL = 'openai-beta.';
 const CONNECT_TIMEOUT_MS = 15_000;
-const AZURE_REALTIME_VERSION = '2024-10-01-preview';
 
 /** Answers a refused upgrade with an HTTP status and an OpenAI-shaped error, then closes the socket. */
 function refuse(socket: Duplex, e: RelayError): void {
@@ -42,16 +41,25 @@ function authView(req: IncomingMessage, url: URL): RelayRequest {
   return { headers, url: req.url ?? '', query: Object.fromEntries(url.searchParams), ip, body: undefined, raw: req };
 }
 
-/** The upstream WebSocket URL and headers: OpenAI `{base}/v1/realtime?model=`, Azure `{base}/openai/realtime?deployment=`. */
+/**
+ * The upstream WebSocket URL and headers: OpenAI `{base}/v1/realtime?model=`; Azure's GA `{base}/openai/v1/realtime?model=`
+ * with the deployment name, or, when the channel's API version (`other`) is a preview one, the preview
+ * `{base}/openai/realtime?api-version=…&deployment=`.
+ */
 function upstreamTarget(ch: CachedChannel, key: string, model: string, req: IncomingMessage): { url: string; headers: Record<string, string> } | undefined {
   const format = channelTypeById.get(ch.type)?.format;
   const base = baseUrlOf(ch).replace(/^http/, 'ws');
   const beta = req.headers['openai-beta'] ?? (protocolsOf(req).find((p) => p.startsWith(BETA_PROTOCOL)) ? 'realtime=v1' : undefined);
   const extra: Record<string, string> = beta ? { 'openai-beta': String(beta) } : {};
   if (format === 'azure') {
-    const url = new URL(`${base}/openai/realtime`);
-    url.searchParams.set('api-version', ch.other.trim() || AZURE_REALTIME_VERSION);
-    url.searchParams.set('deployment', model.replace(/\./g, ''));
+    const deployment = model.replace(/\./g, '');
+    const version = ch.other.trim();
+    const preview = version.endsWith('-preview');
+    const url = new URL(preview ? `${base}/openai/realtime` : `${base}/openai/v1/realtime`);
+    if (preview) {
+      url.searchParams.set('api-version', version);
+      url.searchParams.set('deployment', deployment);
+    } else url.searchParams.set('model', deployment);
     return { url: url.toString(), headers: { 'api-key': key, ...extra } };
   }
   if (format !== 'openai') return undefined;
@@ -122,7 +130,7 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
       }
       countSuccess(ctx.counters, limits);
       wss.handleUpgrade(req, socket, head, (client) => {
-        runRealtimeSession(ctx, client, upstream, { auth, group, model, upstreamModel: mapped.model, ip: view.ip, channel: ch, usedChannels, price, target, perResponse, hold });
+        runRealtimeSession(ctx, client, upstream, { auth, group, model, upstreamModel: mapped.model, ip: view.ip, channel: ch, usedChannels, price, target, perResponse, hold, idleMs: ctx.config.realtimeIdleTimeout * 1000 });
       });
       return;
     }
