@@ -1,8 +1,10 @@
+import crypto from 'node:crypto';
 import type { ChannelPublic, ChannelTagRow } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
+import { makeServiceAccount } from '../support/mock-vertex.js';
 
 type Page<T = ChannelPublic> = { items: T[]; page: number; total: number };
 
@@ -60,6 +62,7 @@ describe.each(dialects)('channels: create, validate, list and delete on %s', (di
   });
 
   it('refuses invalid channels with messages naming the problem', async () => {
+    const ecKey = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     const cases: [Record<string, unknown>, string][] = [
       [{ name: '', key: KEY, models: 'm' }, 'please fill in the channel name and key'],
       [{ name: 'x', key: '  ', models: 'm' }, 'please fill in the channel name and key'],
@@ -81,6 +84,10 @@ describe.each(dialects)('channels: create, validate, list and delete on %s', (di
       [{ name: 'x', key: 'a|b', models: 'm', type: 23 }, 'AppId|SecretId|SecretKey'],
       [{ name: 'x', key: 'ak|sk', models: 'm', type: 33 }, 'Ak|Sk|Region'],
       [{ name: 'x', key: 'k', models: 'm', type: 41, other: '{not json' }, 'for type 41 the region must be plain text or a valid JSON object'],
+      [{ name: 'x', key: 'not json', models: 'm', type: 41 }, 'key: Vertex AI key must be a service account JSON key'],
+      [{ name: 'x', key: '{"type":"service_account"}', models: 'm', type: 41 }, 'key: Vertex AI service account key lacks client_email, private_key, project_id'],
+      [{ name: 'x', key: JSON.stringify({ client_email: 'a@p', project_id: 'p', private_key: 'not a pem' }), models: 'm', type: 41 }, 'private_key is not a PEM private key'],
+      [{ name: 'x', key: JSON.stringify({ client_email: 'a@p', project_id: 'p', private_key: ecKey }), models: 'm', type: 41 }, 'private_key must be an RSA key, not ec'],
       [{ name: 'x', key: 'k1\nk2', models: 'm' }, 'use batch or multi_to_single mode'],
     ];
     for (const [channel, message] of cases) {
@@ -94,7 +101,7 @@ describe.each(dialects)('channels: create, validate, list and delete on %s', (di
   it('normalises by type: 18 defaults other to v2.1, 41 accepts a plain region, good key formats pass', async () => {
     const spark = await create({ name: 'spark', key: 'app|secret|key', models: 'spark', type: 18 });
     expect((await root.call<ChannelPublic>('GET', `/api/channel/${spark.body.data!.ids[0]}`)).body.data!.other).toBe('v2.1');
-    expect((await create({ name: 'vertex', key: '{"type":"service_account"}', models: 'gemini', type: 41, other: 'us-central1' })).body.success).toBe(true);
+    expect((await create({ name: 'vertex', key: makeServiceAccount('p', 'https://oauth2.googleapis.com/token').keyText, models: 'gemini', type: 41, other: 'us-central1' })).body.success).toBe(true);
     expect((await create({ name: 'fastgpt', key: 'fastgpt-key-with-dash-appid', models: 'm', type: 22 })).body.success).toBe(true);
     expect((await create({ name: 'bedrock', key: 'ak|sk|us-east-1', models: 'm', type: 33 })).body.success).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { channelTypeById } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
+import { checkServiceAccountKey } from '../../relay/providers/vertex/jwt.js';
 import { resolveModelMapping } from './parse.js';
 
 /** Vertex AI: `other` is a region (text) or a JSON map of model → region; no multi-key. */
@@ -30,8 +31,21 @@ export function splitVertexKeys(text: string): string[] {
   return list.map((k) => JSON.stringify(k));
 }
 
-/** Checks each key against the type's format (spec 2 §9), e.g. type 15 `APIKey|SecretKey`. */
+/**
+ * Checks each key against the type's format (spec 2 §9), e.g. type 15 `APIKey|SecretKey`; Vertex AI keys must be
+ * usable service-account JSON keys, so a bad one is refused when saved rather than on the first call.
+ */
 export function checkKeyFormat(type: number, keys: string[]): void {
+  if (type === TYPE_VERTEX) {
+    for (const [i, key] of keys.entries()) {
+      try {
+        checkServiceAccountKey(key);
+      } catch (err) {
+        throw new ApiError(`key${keys.length > 1 ? ` (key ${i + 1})` : ''}: ${(err as Error).message}`);
+      }
+    }
+    return;
+  }
   const format = channelTypeById.get(type)?.keyFormat;
   if (!format) return;
   const sep = format.includes('|') ? '|' : '-';

@@ -41,6 +41,21 @@ export function parseServiceAccount(text: string): ServiceAccount {
   return { clientEmail: str('client_email'), privateKey: str('private_key'), privateKeyId: str('private_key_id') || undefined, projectId: str('project_id'), tokenUri: str('token_uri') || GOOGLE_TOKEN_URI };
 }
 
+/**
+ * A service-account key as it is saved on a channel: the fields parseServiceAccount needs, and a private key that
+ * Node can load as RSA (the JWT is signed RS256). Throws a readable message otherwise.
+ */
+export function checkServiceAccountKey(text: string): void {
+  const sa = parseServiceAccount(text);
+  let key: crypto.KeyObject;
+  try {
+    key = crypto.createPrivateKey(sa.privateKey);
+  } catch {
+    throw new Error('Vertex AI service account private_key is not a PEM private key');
+  }
+  if (key.asymmetricKeyType !== 'rsa') throw new Error(`Vertex AI service account private_key must be an RSA key, not ${key.asymmetricKeyType}`);
+}
+
 /** The signed assertion: {alg: RS256, typ: JWT} with iss, scope, aud = token URI, iat and exp = iat + 1 hour. */
 export function serviceAccountAssertion(sa: ServiceAccount, nowSeconds: number): string {
   const header = JSON.stringify({ alg: 'RS256', typ: 'JWT', ...(sa.privateKeyId ? { kid: sa.privateKeyId } : {}) });
