@@ -18,6 +18,8 @@ export interface CreateUserInput {
   email?: string;
   inviter_id?: number;
   remark?: string;
+  /** Third-party accounts bound from the start (sign-in by a provider that creates the user). */
+  external_ids?: Partial<Pick<NewUser, 'github_id' | 'oidc_id' | 'wechat_id' | 'telegram_id' | 'linux_do_id'>>;
 }
 
 /** Account rules: creating users, logging in, the caller's own profile, access token, invites, settings. */
@@ -63,6 +65,7 @@ export class UsersService {
       wechat_id: '',
       telegram_id: '',
       linux_do_id: '',
+      ...input.external_ids,
       access_token: null,
       quota: input.quota ?? 0,
       used_quota: 0,
@@ -90,11 +93,9 @@ export class UsersService {
   }
 
   /**
-   * Self-registration with the registration switches, new-user quota and invite rewards: with AffEnabled and a
-   * valid invite code the invitee starts with QuotaForInvitee more, and the inviter gains one invitee and
-   * QuotaForInviter of invite quota (aff_quota and aff_history), both logged, in the transaction that creates
-   * the user. An unknown code registers without rewards. With EmailVerificationEnabled the email and the code
-   * mailed to it are required; `verifyEmail` uses the code up once every other rule passed.
+   * Self-registration with the registration switches, new-user quota and invite rewards (createSelfRegistered).
+   * With EmailVerificationEnabled the email and the code mailed to it are required; `verifyEmail` uses the code
+   * up once every other rule passed.
    */
   async register(
     input: { username: string; password: string; password2?: string; email: string; verification_code?: string; aff_code: string },
@@ -112,7 +113,18 @@ export class UsersService {
     if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
     if (input.email && (await this.store.emailTaken(input.email))) throw new ApiError('email already in use', 409);
     if (mustVerify) await verifyEmail!(input.email, input.verification_code ?? '');
-    const inviter = input.aff_code && o.bool('AffEnabled') ? await this.store.findByAffCode(input.aff_code) : undefined;
+    return this.createSelfRegistered({ username: input.username, password: input.password, email: input.email }, input.aff_code);
+  }
+
+  /**
+   * Creates a self-registered user (password form or third-party sign-in) with QuotaForNewUser and the invite
+   * rewards: with AffEnabled and a valid invite code the invitee starts with QuotaForInvitee more, and the
+   * inviter gains one invitee and QuotaForInviter of invite quota (aff_quota and aff_history), both logged, in
+   * the transaction that creates the user. An unknown code registers without rewards.
+   */
+  async createSelfRegistered(input: Omit<CreateUserInput, 'inviter_id' | 'quota' | 'role' | 'group'>, affCode: string): Promise<number> {
+    const o = this.options;
+    const inviter = affCode && o.bool('AffEnabled') ? await this.store.findByAffCode(affCode) : undefined;
     const inviteeBonus = inviter ? o.num('QuotaForInvitee') : 0;
     const inviterReward = inviter ? o.num('QuotaForInviter') : 0;
     const rewardInvite: AfterInsert | undefined = inviter
@@ -128,10 +140,7 @@ export class UsersService {
           }
         }
       : undefined;
-    const id = await this.create(
-      { username: input.username, password: input.password, email: input.email, inviter_id: inviter?.id ?? 0, quota: o.num('QuotaForNewUser') + inviteeBonus },
-      rewardInvite,
-    );
+    const id = await this.create({ ...input, inviter_id: inviter?.id ?? 0, quota: o.num('QuotaForNewUser') + inviteeBonus }, rewardInvite);
     if (inviter) await this.notifyChanged(inviter.id);
     return id;
   }
