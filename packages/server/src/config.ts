@@ -30,6 +30,13 @@ export interface Config {
    * process's local time as the system reads a TZ that is not an IANA name (POSIX forms such as CST-8).
    */
   timeZone: string;
+  /** Cloudflare Turnstile's siteverify endpoint (TURNSTILE_VERIFY_URL; tests point it at a mock). */
+  turnstileVerifyUrl: string;
+  /** GitHub sign-in's web and API addresses (GITHUB_BASE_URL, GITHUB_API_URL: GitHub Enterprise, tests' mock). */
+  githubBaseUrl: string;
+  githubApiUrl: string;
+  /** LinuxDO Connect's address for sign-in (LINUXDO_BASE_URL). */
+  linuxDoBaseUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -47,6 +54,13 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0)
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new ConfigError(name, `must be an integer >= ${min}, got "${raw}"`);
   return n;
+}
+
+function urlVar(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^https?:\/\/[^/]/.test(raw) || !URL.canParse(raw)) throw new ConfigError(name, `must be an http:// or https:// URL, got "${raw}"`);
+  return raw;
 }
 
 const DSN_PREFIXES = ['postgres://', 'postgresql://', 'mysql://', 'mariadb://', 'sqlite:', 'file:'];
@@ -119,5 +133,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     version: env.TOLLWAY_VERSION || '0.1.0',
     timeZone: timeZoneVar(env),
+    turnstileVerifyUrl: urlVar(env, 'TURNSTILE_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+    githubBaseUrl: urlVar(env, 'GITHUB_BASE_URL', 'https://github.com').replace(/\/+$/, ''),
+    githubApiUrl: urlVar(env, 'GITHUB_API_URL', 'https://api.github.com').replace(/\/+$/, ''),
+    linuxDoBaseUrl: urlVar(env, 'LINUXDO_BASE_URL', 'https://connect.linux.do').replace(/\/+$/, ''),
   };
 }

@@ -4,7 +4,8 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('configuration from the environment', () => {
   it('has new-api compatible defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, sqlDsn: '', sqlitePath: './data/tollway.db', nodeType: 'master', syncFrequency: 60, streamingTimeout: 120, criticalRateLimit: 20, criticalRateLimitDuration: 1200 });
+    expect(c).toMatchObject({ port: 3000, sqlDsn: '', sqlitePath: './data/tollway.db', nodeType: 'master', syncFrequency: 60, streamingTimeout: 120, criticalRateLimit: 20, criticalRateLimitDuration: 1200, turnstileVerifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify' });
+    expect(loadConfig({ TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/verify' }).turnstileVerifyUrl).toBe('http://127.0.0.1:9/verify');
   });
 
   it.each([
@@ -15,6 +16,7 @@ describe('configuration from the environment', () => {
     [{ NODE_TYPE: 'leader' }, 'NODE_TYPE'],
     [{ SYNC_FREQUENCY: '0' }, 'SYNC_FREQUENCY'],
     [{ REDIS_CONN_STRING: 'localhost:6379' }, 'REDIS_CONN_STRING'],
+    [{ TURNSTILE_VERIFY_URL: 'challenges.cloudflare.com/turnstile' }, 'TURNSTILE_VERIFY_URL'],
   ])('names the variable for %o', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {

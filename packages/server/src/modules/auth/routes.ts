@@ -4,6 +4,7 @@ import type { Router } from '../../http/route.js';
 import { emailOf } from '../email/service.js';
 import { toPublicUser } from '../users/public.js';
 import { SESSION_MAX_AGE_SECONDS, sessionCookie } from './session.js';
+import { requireTurnstile, turnstileQuery } from './turnstile.js';
 
 /** Login, logout and registration. */
 export function authRoutes(r: Router): void {
@@ -15,10 +16,11 @@ export function authRoutes(r: Router): void {
     summary: 'Log in with username (or email) and password; sets the session cookie',
     tags: ['auth'],
     body: loginBody,
-    query: z.object({ turnstile: z.string().max(4096).optional() }),
+    query: z.object({ turnstile: turnstileQuery }),
     response: userPublic,
     successMessage: 'login success',
-    handler: async ({ ctx, body, reply, req }) => {
+    handler: async ({ ctx, body, query, reply, req }) => {
+      await requireTurnstile(ctx, req, query.turnstile);
       const user = await ctx.users.login(body.username, body.password);
       reply.header('set-cookie', sessionCookie(ctx.sessions.seal(user.id), SESSION_MAX_AGE_SECONDS, req.protocol === 'https'));
       return toPublicUser(user);
@@ -43,9 +45,10 @@ export function authRoutes(r: Router): void {
     summary: 'Register a new account (honours RegisterEnabled, PasswordRegisterEnabled, EmailVerificationEnabled with a mailed code, invite codes)',
     tags: ['auth'],
     body: registerBody,
-    query: z.object({ turnstile: z.string().max(4096).optional() }),
+    query: z.object({ turnstile: turnstileQuery }),
     successMessage: 'register success',
-    handler: async ({ ctx, body }) => {
+    handler: async ({ ctx, body, query, req }) => {
+      await requireTurnstile(ctx, req, query.turnstile);
       await ctx.users.register(body, (email, code) => emailOf(ctx).consumeVerificationCode(email, code));
       return undefined;
     },

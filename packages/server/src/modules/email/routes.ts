@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
+import { requireTurnstile, turnstileQuery as turnstile } from '../auth/turnstile.js';
 import { emailOf } from './service.js';
 
-const turnstile = z.string().max(4096).optional();
 const email = z.string().max(256);
 
 /** Mailed verification codes, binding an email, and password reset by mailed link. */
@@ -16,7 +16,8 @@ export function emailRoutes(r: Router): void {
     tags: ['auth'],
     query: z.object({ email, turnstile }),
     successMessage: 'verification code sent, please check your mailbox',
-    handler: async ({ ctx, query }) => {
+    handler: async ({ ctx, query, req }) => {
+      await requireTurnstile(ctx, req, query.turnstile);
       await emailOf(ctx).sendVerificationCode(query.email);
       return undefined;
     },
@@ -45,6 +46,7 @@ export function emailRoutes(r: Router): void {
     query: z.object({ email, turnstile }),
     successMessage: 'if an account uses this email, a reset link has been sent to it; please check your mailbox',
     handler: async ({ ctx, query, req }) => {
+      await requireTurnstile(ctx, req, query.turnstile);
       await emailOf(ctx).sendPasswordReset(query.email, `${req.protocol}://${req.host}`);
       return undefined;
     },
