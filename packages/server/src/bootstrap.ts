@@ -10,6 +10,7 @@ import { resolveSessionSecret } from './lib/secrets.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { ChannelCache } from './modules/channels/cache.js';
 import { ChannelsService } from './modules/channels/service.js';
+import { AccountLogs } from './modules/logs/account-log.js';
 import { LogRetention } from './modules/logs/retention.js';
 import { LogsStore } from './modules/logs/store.js';
 import { OptionsService } from './modules/options/service.js';
@@ -30,11 +31,19 @@ export interface Runtime {
 }
 
 /** Connects the database, applies migrations, loads options and wires services. */
-export async function createRuntime(config: Config, log: Logger, opts: { db?: Db } = {}): Promise<Runtime> {
+export async function createRuntime(config: Config, log: Logger, opts: { db?: Db; logDb?: Db } = {}): Promise<Runtime> {
   const redis = config.redisConnString ? await connectRedis(config.redisConnString) : undefined;
   const db = opts.db ?? (await connectDatabase(config.sqlDsn, config.sqlitePath));
   const applied = await migrateToLatest(db);
   if (applied.length) log.info({ applied, dialect: db.dialect }, 'migrations applied');
+  // LOG_SQL_DSN: the logs table lives in its own database (the same migrations run there; only logs and the
+  // writer's batch markers are used in it).
+  const logDb = opts.logDb ?? (config.logSqlDsn ? await connectDatabase(config.logSqlDsn, '') : db);
+  if (logDb !== db) {
+    const logApplied = await migrateToLatest(logDb);
+    if (logApplied.length) log.info({ applied: logApplied, dialect: logDb.dialect }, 'log database migrations applied');
+  }
+  const accountLogs = new AccountLogs(logDb !== db);
   const bus: ClusterBus = redis ? await connectRedisBus(redis, config.redisKeyPrefix, log) : new LocalBus();
   const options = new OptionsService(new OptionsStore(db));
   await options.load();
@@ -42,7 +51,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   options.onSaved((key) => void bus.publish('options', key).catch((err) => log.warn({ err }, 'option broadcast failed')));
   bus.subscribe('options', () => void options.load().catch((err) => log.warn({ err }, 'option reload failed')));
   const usersStore = new UsersStore(db);
-  const users = new UsersService(usersStore, options);
+  const users = new UsersService(usersStore, options, accountLogs);
   const setup = new SetupService(db, users, options, config.version);
   await setup.load();
   const channelCache = new ChannelCache(db);
@@ -53,6 +62,8 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   const base: AppContext = {
     config,
     db,
+    logDb,
+    accountLogs,
     log,
     options,
     sessions: new SessionSealer(resolveSessionSecret(config.sessionSecret, config.dataDir, log)),
@@ -78,7 +89,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   // Auto-disabled channels are re-tested every CHANNEL_TEST_FREQUENCY minutes (master only) for auto-enable.
   const stopChannelTests = config.nodeType === 'master' && config.channelTestFrequency > 0 ? channels.tester.schedule(ctx, config.channelTestFrequency) : () => undefined;
   // Logs older than LogRetentionDays are deleted in small batches in the background (master only).
-  const logRetention = config.nodeType === 'master' ? new LogRetention(new LogsStore(db), options, log) : undefined;
+  const logRetention = config.nodeType === 'master' ? new LogRetention(new LogsStore(logDb), options, log) : undefined;
   logRetention?.start();
   return {
     ctx,
@@ -93,6 +104,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
       await bus.close();
       redis?.disconnect();
       if (!opts.db) await db.close();
+      if (logDb !== db && !opts.logDb) await logDb.close();
     },
   };
 }

@@ -7,6 +7,7 @@ import type { RateLimiter } from './lib/rate-limit.js';
 import type { WindowCounters } from './lib/window-counters.js';
 import type { ChannelCache } from './modules/channels/cache.js';
 import type { ChannelsService } from './modules/channels/service.js';
+import type { AccountLogs } from './modules/logs/account-log.js';
 import type { SessionSealer } from './modules/auth/session.js';
 import type { OptionsService } from './modules/options/service.js';
 import type { SetupService } from './modules/setup/service.js';
@@ -18,6 +19,10 @@ import type { UsersStore } from './modules/users/store.js';
 export interface AppContext {
   config: Config;
   db: Db;
+  /** Where the logs table is read and written: its own database with LOG_SQL_DSN, else `db` itself. */
+  logDb: Db;
+  /** Account-event logs (top-up, check-in, invites) with the balance change they record. */
+  accountLogs: AccountLogs;
   log: Logger;
   options: OptionsService;
   sessions: SessionSealer;

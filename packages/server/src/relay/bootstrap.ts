@@ -13,6 +13,7 @@ import { DurableWriter } from './writer.js';
 export async function createRelayServices(ctx: AppContext): Promise<RelayServices & { close(): Promise<void> }> {
   const k = ctx.db.kysely;
   const writer = new DurableWriter(ctx.db, {
+    logDb: ctx.logDb,
     dataDir: ctx.config.dataDir,
     log: ctx.log,
     hourlyUsage: () => ctx.options.bool('DataExportEnabled'),
@@ -29,6 +30,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     ? new RedisLedger(ctx.redis, ctx.config.redisKeyPrefix, loadUsers, loadTokens)
     : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
   await writer.start();
+  ctx.accountLogs.useWriter(writer);
   const tokens = new TokenAuthCache(ctx.db, ctx.config.syncFrequency * 1000);
   const agent = createUpstreamAgent({ bodyTimeoutMs: ctx.config.streamingTimeout * 1000 });
 

@@ -38,14 +38,34 @@ function sumBy(records: WriteRecord[], key: (r: WriteRecord) => number | undefin
   return out;
 }
 
+/** Which parts of a batch a database takes: both, or with a separate log database one each. */
+export interface BatchParts {
+  /** Users', tokens' and channels' counters, and the hourly aggregates. */
+  counters: boolean;
+  /** The log rows. */
+  logs: boolean;
+  /** The main database's dialect when the data dashboard is on: the consume logs' sums go to quota_data. */
+  hourly?: DialectName;
+}
+
 /**
- * Applies one batch inside a transaction: counters aggregated per user, token and channel (one statement each),
- * logs as multi-row inserts, with `hourly` (the database's dialect, when the data dashboard is on) the consume
- * logs' sums added to quota_data, and the batch id so a replay never applies it twice.
+ * Applies one batch (the given parts) inside a transaction: counters aggregated per user, token and channel
+ * (one statement each), logs as multi-row inserts, with `hourly` the consume logs' sums added to quota_data,
+ * and the batch id so a replay never applies it twice to this database.
  */
-export async function applyBatch(trx: Transaction<Database>, batchId: string, records: WriteRecord[], now: number, hourly?: DialectName): Promise<boolean> {
+export async function applyBatch(trx: Transaction<Database>, batchId: string, records: WriteRecord[], now: number, parts: BatchParts): Promise<boolean> {
   const seen = await trx.selectFrom('writer_batches').select('id').where('id', '=', batchId).executeTakeFirst();
   if (seen) return false;
+  const logs = records.flatMap((r) => (r.log ? [r.log] : []));
+  if (parts.counters) await applyCounters(trx, records, logs, parts.hourly);
+  for (let i = 0; parts.logs && i < logs.length; i += LOG_ROWS_PER_INSERT) {
+    await trx.insertInto('logs').values(logs.slice(i, i + LOG_ROWS_PER_INSERT)).execute();
+  }
+  await trx.insertInto('writer_batches').values({ id: batchId, applied_at: now }).execute();
+  return true;
+}
+
+async function applyCounters(trx: Transaction<Database>, records: WriteRecord[], logs: Insertable<LogsTable>[], hourly: DialectName | undefined): Promise<void> {
   for (const [id, s] of sumBy(records, (r) => r.userId)) {
     if (s.quota === 0 && s.requests === 0) continue;
     await trx
@@ -65,11 +85,5 @@ export async function applyBatch(trx: Transaction<Database>, batchId: string, re
     if (s.quota === 0) continue;
     await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${s.quota}` }).where('id', '=', id).execute();
   }
-  const logs = records.flatMap((r) => (r.log ? [r.log] : []));
-  for (let i = 0; i < logs.length; i += LOG_ROWS_PER_INSERT) {
-    await trx.insertInto('logs').values(logs.slice(i, i + LOG_ROWS_PER_INSERT)).execute();
-  }
   if (hourly) await upsertHourlyUsage(trx, hourly, hourlyUsage(logs));
-  await trx.insertInto('writer_batches').values({ id: batchId, applied_at: now }).execute();
-  return true;
 }

@@ -11,6 +11,8 @@ export type { WriteRecord } from './writer-apply.js';
 export interface WriterOptions {
   /** Folder of the journal file. */
   dataDir: string;
+  /** The database of the logs table when it has its own (LOG_SQL_DSN); the main database when absent. */
+  logDb?: Db;
   flushIntervalMs?: number;
   maxBatch?: number;
   /**
@@ -77,8 +79,19 @@ export class DurableWriter {
     return replayed;
   }
 
-  private apply(batch: Batch): Promise<boolean> {
-    return this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, nowSeconds(), batch.hourly ? this.db.dialect : undefined));
+  /**
+   * Applies a batch in one transaction, or with a separate log database in two (counters first, then logs),
+   * each recording the batch id in its own database: a batch half applied before a failure or crash has only
+   * its other half applied on retry or replay. True when anything was applied.
+   */
+  private async apply(batch: Batch): Promise<boolean> {
+    const now = nowSeconds();
+    const hourly = batch.hourly ? this.db.dialect : undefined;
+    const logDb = this.opts.logDb ?? this.db;
+    if (logDb === this.db) return this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: true, hourly }));
+    const counted = await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly }));
+    const logged = await logDb.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: false, logs: true }));
+    return counted || logged;
   }
 
   enqueue(record: WriteRecord): void {

@@ -4,7 +4,7 @@ import { perContext } from '../../lib/per-context.js';
 import { CheckInService } from './service.js';
 import { CheckInStore } from './store.js';
 
-const checkInOf = perContext((ctx) => new CheckInService(new CheckInStore(ctx.db), ctx.users, ctx.options, ctx.config.timeZone));
+const checkInOf = perContext((ctx) => new CheckInService(new CheckInStore(ctx.db, ctx.accountLogs), ctx.users, ctx.options, ctx.config.timeZone));
 
 /** Daily check-in (CheckInEnabled, CheckInQuota, CheckInMaxQuota). */
 export function checkInRoutes(r: Router): void {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { LogType } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/unique.js';
-import { insertAccountLog } from '../logs/account-log.js';
+import type { AccountLogs } from '../logs/account-log.js';
 
 export interface CheckInRecord {
   userId: number;
@@ -17,7 +17,10 @@ export interface CheckInRecord {
 
 /** SQL for check-ins: a day's row, and the check-in itself (row, credit and log in one transaction). */
 export class CheckInStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly accountLogs: AccountLogs,
+  ) {}
 
   /** The reward of the user's check-in on `day`, or undefined when there is none. */
   async rewardOn(userId: number, day: string): Promise<number | undefined> {
@@ -30,6 +33,7 @@ export class CheckInStore {
    * key decides between concurrent check-ins: the losers' inserts fail and they return false, crediting nothing.
    */
   async record(r: CheckInRecord): Promise<boolean> {
+    const logs = this.accountLogs.batch();
     try {
       await this.db.kysely.transaction().execute(async (trx) => {
         await trx.insertInto('checkins').values({ user_id: r.userId, day: r.day, quota: r.quota, created_at: r.createdAt }).execute();
@@ -40,8 +44,9 @@ export class CheckInStore {
             .where('id', '=', r.userId)
             .execute();
         }
-        await insertAccountLog(trx, { userId: r.userId, username: r.username, type: LogType.CheckIn, content: r.content, quota: r.quota });
+        await logs.add(trx, { userId: r.userId, username: r.username, type: LogType.CheckIn, content: r.content, quota: r.quota });
       });
+      logs.committed();
       return true;
     } catch (err) {
       if (isUniqueViolation(err)) return false;

@@ -8,7 +8,7 @@ import { pageWindow } from '../users/routes-admin.js';
 import { LogsStore } from './store.js';
 import { toAdminLog, toUserLog } from './view.js';
 
-const logsOf = perContext((ctx) => new LogsStore(ctx.db));
+const logsOf = perContext((ctx) => new LogsStore(ctx.logDb));
 
 /** The user's setting show_ip_in_logs (users.setting JSON); off when unset or unreadable. */
 async function showsIp(ctx: AppContext, userId: number): Promise<boolean> {

@@ -74,7 +74,7 @@ export class RedemptionService {
   readonly store: RedemptionsStore;
 
   constructor(private readonly ctx: AppContext) {
-    this.store = new RedemptionsStore(ctx.db);
+    this.store = new RedemptionsStore(ctx.db, ctx.accountLogs);
   }
 
   async page(q: { p: number; page_size: number; keyword?: string }) {

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { LogType } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
 import type { RedemptionsTable } from '../../db/schema.js';
-import { insertAccountLog } from '../logs/account-log.js';
+import type { AccountLogs } from '../logs/account-log.js';
 import { RedemptionStatus } from './schema.js';
 
 export type RedemptionRow = Selectable<RedemptionsTable>;
@@ -23,7 +23,10 @@ export type UseOutcome = 'ok' | 'unavailable' | 'user-missing';
 
 /** SQL for redemption codes and their uses. */
 export class RedemptionsStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly accountLogs: AccountLogs,
+  ) {}
 
   private get k() {
     return this.db.kysely;
@@ -146,7 +149,8 @@ export class RedemptionsStore {
    * Any failure rolls every step back. Throws the database's unique-key error for a repeated user.
    */
   async use(u: RedemptionUse): Promise<UseOutcome> {
-    return this.k.transaction().execute(async (trx) => {
+    const logs = this.accountLogs.batch();
+    const outcome = await this.k.transaction().execute(async (trx) => {
       const taken = await trx
         .updateTable('redemptions')
         .set({
@@ -170,12 +174,14 @@ export class RedemptionsStore {
         .where('deleted_at', 'is', null)
         .executeTakeFirst();
       if (Number(credited.numUpdatedRows) !== 1) throw new UserMissing();
-      await insertAccountLog(trx, { userId: u.userId, username: u.username, type: LogType.Topup, content: u.logContent, quota: u.code.quota });
+      await logs.add(trx, { userId: u.userId, username: u.username, type: LogType.Topup, content: u.logContent, quota: u.code.quota });
       return 'ok';
     }).catch((err: unknown) => {
       if (err instanceof UserMissing) return 'user-missing' as const;
       throw err;
     });
+    if (outcome === 'ok') logs.committed();
+    return outcome;
   }
 }
 

@@ -27,7 +27,7 @@ export class TopUpService {
   readonly store: TopUpStore;
 
   constructor(private readonly ctx: AppContext) {
-    this.store = new TopUpStore(ctx.db);
+    this.store = new TopUpStore(ctx.db, ctx.accountLogs);
   }
 
   private get o() {

@@ -2,7 +2,7 @@ import { LogType } from '@tollway/shared';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { TopUpsTable } from '../../db/schema.js';
-import { insertAccountLog } from '../logs/account-log.js';
+import type { AccountLogs } from '../logs/account-log.js';
 
 export type TopUpRow = Selectable<TopUpsTable>;
 export type NewTopUp = Insertable<TopUpsTable>;
@@ -18,7 +18,10 @@ export interface Completion {
 
 /** SQL for top-up orders. Completing one is a single transaction gated by a conditional status change. */
 export class TopUpStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly accountLogs: AccountLogs,
+  ) {}
 
   private get k() {
     return this.db.kysely;
@@ -39,7 +42,8 @@ export class TopUpStore {
    * transaction. Returns false when the order was not pending.
    */
   async complete(c: Completion): Promise<boolean> {
-    return this.k.transaction().execute(async (trx) => {
+    const logs = this.accountLogs.batch();
+    const credited = await this.k.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('top_ups')
         .set({ status: 'success', complete_time: c.completeTime })
@@ -53,9 +57,11 @@ export class TopUpStore {
         .where('id', '=', c.userId)
         .execute();
       const user = await trx.selectFrom('users').select('username').where('id', '=', c.userId).executeTakeFirst();
-      await insertAccountLog(trx, { userId: c.userId, username: user?.username ?? '', type: LogType.Topup, content: c.logContent, quota: c.quota });
+      await logs.add(trx, { userId: c.userId, username: user?.username ?? '', type: LogType.Topup, content: c.logContent, quota: c.quota });
       return true;
     });
+    if (credited) logs.committed();
+    return credited;
   }
 
   /** Newest first; userId scopes to one user, keyword matches part of the trade number. */

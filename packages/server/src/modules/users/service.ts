@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ApiError, forbidden, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
-import { insertAccountLog } from '../logs/account-log.js';
+import type { AccountLogs } from '../logs/account-log.js';
 import type { OptionsService } from '../options/service.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { AfterInsert, NewUser, UserRow, UsersStore } from './store.js';
@@ -29,6 +29,7 @@ export class UsersService {
   constructor(
     readonly store: UsersStore,
     private readonly options: OptionsService,
+    private readonly accountLogs: AccountLogs,
   ) {}
 
   /** Called after a user's balance, status, group or settings changed (caches of the relay listen). */
@@ -127,20 +128,22 @@ export class UsersService {
     const inviter = affCode && o.bool('AffEnabled') ? await this.store.findByAffCode(affCode) : undefined;
     const inviteeBonus = inviter ? o.num('QuotaForInvitee') : 0;
     const inviterReward = inviter ? o.num('QuotaForInviter') : 0;
+    const logs = this.accountLogs.batch();
     const rewardInvite: AfterInsert | undefined = inviter
       ? async (trx, id) => {
           await this.store.creditInviter(inviter.id, inviterReward, trx);
           if (inviteeBonus > 0) {
             const content = `invite code bonus: received ${inviteeBonus} quota`;
-            await insertAccountLog(trx, { userId: id, username: input.username, type: LogType.System, content, quota: inviteeBonus });
+            await logs.add(trx, { userId: id, username: input.username, type: LogType.System, content, quota: inviteeBonus });
           }
           if (inviterReward > 0) {
             const content = `invited ${input.username}: received ${inviterReward} invite quota`;
-            await insertAccountLog(trx, { userId: inviter.id, username: inviter.username, type: LogType.System, content, quota: inviterReward });
+            await logs.add(trx, { userId: inviter.id, username: inviter.username, type: LogType.System, content, quota: inviterReward });
           }
         }
       : undefined;
     const id = await this.create({ ...input, inviter_id: inviter?.id ?? 0, quota: o.num('QuotaForNewUser') + inviteeBonus }, rewardInvite);
+    logs.committed();
     if (inviter) await this.notifyChanged(inviter.id);
     return id;
   }
