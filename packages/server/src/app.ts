@@ -17,6 +17,7 @@ import { groupRoutes } from './modules/groups/routes.js';
 import { dataRoutes } from './modules/data/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
+import { oauthRoutes } from './modules/oauth/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
 import { optionRoutes } from './modules/options/routes.js';
 import { pricingRoutes } from './modules/pricing/routes.js';
@@ -35,6 +36,7 @@ export const routeModules: RouteModule[] = [
   setupRoutes,
   authRoutes,
   emailRoutes,
+  oauthRoutes,
   selfRoutes,
   userAdminRoutes,
   groupRoutes,

@@ -1,0 +1,31 @@
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import type { ExternalAccount } from './account.js';
+import { accessTokenOf, callProvider, text, userObjectOf } from './provider-http.js';
+
+/**
+ * GitHub (or GitHub Enterprise through GITHUB_BASE_URL and GITHUB_API_URL): the code is exchanged at
+ * {base}/login/oauth/access_token, then {api}/user gives id, login, name and email.
+ */
+export async function githubAccount(ctx: AppContext, code: string): Promise<ExternalAccount> {
+  const clientId = ctx.options.get('GitHubClientId');
+  const secret = ctx.options.get('GitHubClientSecret');
+  if (!clientId || !secret) throw new ApiError('GitHub sign-in is enabled but GitHubClientId or GitHubClientSecret is not set; contact the administrator');
+  const tokenAnswer = await callProvider(
+    'GitHub',
+    `${ctx.config.githubBaseUrl}/login/oauth/access_token`,
+    { method: 'POST', json: { client_id: clientId, client_secret: secret, code } },
+    [secret],
+  );
+  const token = accessTokenOf('GitHub', tokenAnswer);
+  const userAnswer = await callProvider(
+    'GitHub',
+    `${ctx.config.githubApiUrl}/user`,
+    { method: 'GET', headers: { authorization: `Bearer ${token}`, 'user-agent': 'Tollway' } },
+    [token],
+  );
+  const user = userObjectOf('GitHub', userAnswer);
+  const id = text(user.id);
+  if (!id) throw new ApiError('GitHub answered a user without an id', 400);
+  return { id, displayName: text(user.name) || text(user.login), email: text(user.email) };
+}

@@ -1,0 +1,37 @@
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import type { ExternalAccount } from './account.js';
+import { accessTokenOf, callProvider, text, userObjectOf } from './provider-http.js';
+
+/**
+ * LinuxDO Connect (LINUXDO_BASE_URL): the code is exchanged at {base}/oauth2/token with the client as HTTP Basic,
+ * then {base}/api/user gives id, username, name, trust_level, active and silenced. Accounts below
+ * LinuxDOMinimumTrustLevel, inactive or silenced are refused.
+ */
+export async function linuxDoAccount(ctx: AppContext, code: string, origin: string): Promise<ExternalAccount> {
+  const clientId = ctx.options.get('LinuxDOClientId');
+  const secret = ctx.options.get('LinuxDOClientSecret');
+  if (!clientId || !secret) throw new ApiError('LinuxDO sign-in is enabled but LinuxDOClientId or LinuxDOClientSecret is not set; contact the administrator');
+  const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
+  const base = ctx.config.linuxDoBaseUrl;
+  const tokenAnswer = await callProvider(
+    'LinuxDO',
+    `${base}/oauth2/token`,
+    {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}` },
+      form: { grant_type: 'authorization_code', code, redirect_uri: `${origin}/oauth/linuxdo` },
+    },
+    [secret, basic],
+  );
+  const token = accessTokenOf('LinuxDO', tokenAnswer);
+  const user = userObjectOf('LinuxDO', await callProvider('LinuxDO', `${base}/api/user`, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]));
+  const id = text(user.id);
+  if (!id) throw new ApiError('LinuxDO answered a user without an id', 400);
+  if (user.active === false) throw new ApiError('this LinuxDO account is not active', 403);
+  if (user.silenced === true) throw new ApiError('this LinuxDO account is silenced', 403);
+  const minimum = ctx.options.num('LinuxDOMinimumTrustLevel');
+  const level = typeof user.trust_level === 'number' ? user.trust_level : 0;
+  if (level < minimum) throw new ApiError(`this LinuxDO account's trust level is ${level}; the administrator requires at least ${minimum}`, 403);
+  return { id, displayName: text(user.name) || text(user.username), email: '' };
+}

@@ -1,0 +1,37 @@
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import type { ExternalAccount } from './account.js';
+import { accessTokenOf, callProvider, text, userObjectOf } from './provider-http.js';
+
+/** Spec 1's message for an OIDC provider whose configuration is missing (the endpoints come from the well-known document). */
+export const OIDC_CONFIG_MISSING = 'failed to get OIDC configuration, check network and the Well-Known URL';
+
+/**
+ * OpenID Connect: the code is exchanged at oidc.token_endpoint (authorization_code, redirect_uri
+ * {origin}/oauth/oidc), then oidc.user_info_endpoint gives sub, preferred_username, name and email.
+ */
+export async function oidcAccount(ctx: AppContext, code: string, origin: string): Promise<ExternalAccount> {
+  const clientId = ctx.options.get('oidc.client_id');
+  const secret = ctx.options.get('oidc.client_secret');
+  const tokenEndpoint = ctx.options.get('oidc.token_endpoint').trim();
+  const userInfoEndpoint = ctx.options.get('oidc.user_info_endpoint').trim();
+  if (!clientId || !secret) throw new ApiError('OIDC sign-in is enabled but oidc.client_id or oidc.client_secret is not set; contact the administrator');
+  if (!/^https?:\/\//i.test(tokenEndpoint) || !/^https?:\/\//i.test(userInfoEndpoint)) {
+    throw new ApiError(`${OIDC_CONFIG_MISSING} (the administrator has not set the token and user info endpoints)`);
+  }
+  const tokenAnswer = await callProvider(
+    'the OIDC provider',
+    tokenEndpoint,
+    {
+      method: 'POST',
+      form: { grant_type: 'authorization_code', code, redirect_uri: `${origin}/oauth/oidc`, client_id: clientId, client_secret: secret },
+    },
+    [secret],
+  );
+  const token = accessTokenOf('the OIDC provider', tokenAnswer);
+  const userAnswer = await callProvider('the OIDC provider', userInfoEndpoint, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]);
+  const user = userObjectOf('OIDC', userAnswer);
+  const id = text(user.sub);
+  if (!id) throw new ApiError('the OIDC provider answered user info without a sub', 400);
+  return { id, displayName: text(user.name) || text(user.preferred_username), email: text(user.email) };
+}

@@ -1,0 +1,99 @@
+import { UserStatus } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { ApiError, conflict } from '../../http/errors.js';
+import { perContext } from '../../lib/per-context.js';
+import { randomString } from '../../lib/secrets.js';
+import type { AuthUser } from '../auth/session.js';
+import type { OptionsService } from '../options/service.js';
+import type { UsersService } from '../users/service.js';
+import type { UserRow } from '../users/store.js';
+import type { ExternalAccount, ProviderInfo } from './account.js';
+import { OAuthStore } from './store.js';
+
+export type SignInResult = { kind: 'bind' } | { kind: 'login'; user: UserRow };
+
+const MAX_DISPLAY_NAME = 20;
+const MAX_EMAIL = 64;
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Login-or-bind for every third-party provider: a logged-in caller binds the provider's account; otherwise the
+ * user holding it logs in, or, when registration is open, a new user is created with it.
+ */
+export class OAuthService {
+  constructor(
+    private readonly options: OptionsService,
+    private readonly users: UsersService,
+    private readonly store: OAuthStore,
+  ) {}
+
+  /** Refuses a provider whose sign-in the administrator has not enabled. */
+  assertEnabled(p: ProviderInfo): void {
+    if (!this.options.bool(p.enabledOption)) throw new ApiError(`the administrator has not enabled ${p.label} sign-in`, 403);
+  }
+
+  /** Binds for a logged-in `caller`, else logs in or registers (with the invite code `aff`). */
+  async signIn(p: ProviderInfo, account: ExternalAccount, caller: AuthUser | undefined, aff: string): Promise<SignInResult> {
+    if (caller) {
+      await this.bind(p, account, caller);
+      return { kind: 'bind' };
+    }
+    return { kind: 'login', user: await this.loginOrRegister(p, account, aff) };
+  }
+
+  /** Binds the provider's account to `caller`; refused when another user holds it. */
+  async bind(p: ProviderInfo, account: ExternalAccount, caller: AuthUser): Promise<void> {
+    if (caller.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
+    const holder = await this.store.findByExternalId(p.field, account.id);
+    if (holder && holder.id !== caller.id) throw conflict(`this ${p.label} account is already bound to another user`);
+    if (holder) return;
+    await this.store.bind(caller.id, p.field, account.id);
+    await this.users.notifyChanged(caller.id);
+  }
+
+  private async loginOrRegister(p: ProviderInfo, account: ExternalAccount, aff: string): Promise<UserRow> {
+    const holder = await this.store.findByExternalId(p.field, account.id);
+    if (holder) {
+      if (holder.deleted_at !== null) throw new ApiError(`the user bound to this ${p.label} account has been deleted`, 403);
+      if (holder.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
+      return holder;
+    }
+    if (!this.options.bool('RegisterEnabled')) {
+      throw new ApiError(`no user is bound to this ${p.label} account and the administrator has disabled new user registration`, 403);
+    }
+    const id = await this.register(p, account, aff);
+    return this.users.get(id);
+  }
+
+  /** A new user `<prefix>_<n>` holding the account, with the invite rewards of normal registration. */
+  private async register(p: ProviderInfo, account: ExternalAccount, aff: string): Promise<number> {
+    const email = await this.usableEmail(account.email);
+    let n = (await this.store.maxUserId()) + 1;
+    for (let attempt = 0; ; attempt++, n++) {
+      const username = `${p.prefix}_${n}`;
+      try {
+        return await this.users.createSelfRegistered(
+          {
+            username,
+            password: randomString(32),
+            display_name: account.displayName.trim().slice(0, MAX_DISPLAY_NAME) || username,
+            email,
+            external_ids: { [p.field]: account.id },
+          },
+          aff,
+        );
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 409) || attempt >= 20) throw err;
+      }
+    }
+  }
+
+  /** The provider's email when it is well formed and no other user has it; '' otherwise. */
+  private async usableEmail(raw: string): Promise<string> {
+    const email = raw.trim();
+    if (!email || email.length > MAX_EMAIL || !EMAIL_SHAPE.test(email)) return '';
+    return (await this.users.store.emailTaken(email)) ? '' : email;
+  }
+}
+
+export const oauthOf = perContext((ctx: AppContext) => new OAuthService(ctx.options, ctx.users, new OAuthStore(ctx.db)));

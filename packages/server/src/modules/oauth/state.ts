@@ -1,0 +1,65 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../http/errors.js';
+import { randomString } from '../../lib/secrets.js';
+import { readCookie } from '../auth/session.js';
+
+/**
+ * The sign-in state of GET /api/oauth/state: a random string the browser carries to the provider and back,
+ * kept with the invite code in a cookie of its own (HttpOnly, SameSite=Lax, sent only to /api/oauth) that a
+ * callback must match and that works once. Every node reads it, so no server-side store is needed.
+ */
+export const STATE_COOKIE = 'oauth_state';
+const STATE_MAX_AGE_SECONDS = 10 * 60;
+const STATE_PATH = '/api/oauth';
+
+interface StoredState {
+  s: string;
+  aff: string;
+}
+
+function cookie(value: string, maxAge: number, secure: boolean): string {
+  return `${STATE_COOKIE}=${value}; Path=${STATE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** Makes a new state, remembers it (and the invite code) in the caller's state cookie, and returns it. */
+export function issueState(req: FastifyRequest, reply: FastifyReply, aff: string): string {
+  const state = randomString(16);
+  const stored: StoredState = { s: state, aff };
+  reply.header('set-cookie', cookie(Buffer.from(JSON.stringify(stored)).toString('base64url'), STATE_MAX_AGE_SECONDS, req.protocol === 'https'));
+  return state;
+}
+
+function readState(req: FastifyRequest): StoredState | undefined {
+  const raw = readCookie(req.headers.cookie, STATE_COOKIE);
+  if (!raw || raw.length > 512) return undefined;
+  try {
+    const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<StoredState>;
+    if (typeof parsed.s !== 'string' || !parsed.s) return undefined;
+    return { s: parsed.s, aff: typeof parsed.aff === 'string' ? parsed.aff : '' };
+  } catch {
+    return undefined;
+  }
+}
+
+const sameString = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+};
+
+/** The Set-Cookie value that drops the caller's state (a state works once). */
+export function clearStateCookie(req: FastifyRequest): string {
+  return cookie('', 0, req.protocol === 'https');
+}
+
+/**
+ * Checks the callback's state against the caller's and returns the invite code remembered with it. A missing or
+ * different state is refused. The caller clears the cookie (clearStateCookie) whatever the outcome.
+ */
+export function checkState(req: FastifyRequest, given: string): { aff: string } {
+  const stored = readState(req);
+  if (!stored) throw new ApiError('sign-in state missing or expired: start the sign-in again from the login page', 403);
+  if (!given || !sameString(stored.s, given)) throw new ApiError('sign-in state does not match: start the sign-in again from the login page', 403);
+  return { aff: stored.aff };
+}
