@@ -1,0 +1,76 @@
+import type { UserPublic } from '@tollway/shared';
+import { describe, expect, it } from 'vitest';
+import { Client } from '../support/app.js';
+import { dialects } from '../support/databases.js';
+import { MOCK_WECHAT_TOKEN } from '../support/mock-oauth.js';
+import { useOAuthApp } from '../support/oauth-suite.js';
+
+describe.each(dialects)('WeChat QR login on %s', (dialect) => {
+  const fx = useOAuthApp(dialect, (mock) => ({
+    WeChatAuthEnabled: 'true',
+    WeChatServerAddress: `${mock.url}/`,
+    WeChatServerToken: MOCK_WECHAT_TOKEN,
+  }));
+
+  const login = async (c: Client, openid: string) => {
+    const res = await c.call<UserPublic>('GET', `/api/oauth/wechat?code=${fx.mock.issueCode('wechat', openid)}`);
+    if (res.body.success) c.userId = res.body.data!.id;
+    return res;
+  };
+  const bind = (c: Client, openid: string) => c.call('GET', `/api/oauth/wechat/bind?code=${fx.mock.issueCode('wechat', openid)}`);
+
+  it('a first code creates wechat_<n> and logs in; the next code for the same openid finds the user', async () => {
+    const c = new Client(fx.t.app);
+    const first = await login(c, 'openid-1');
+    expect(first.body).toMatchObject({ success: true, message: 'login success', data: { display_name: 'WeChat User', wechat_id: 'openid-1', quota: 777 } });
+    expect(first.body.data!.username).toMatch(/^wechat_\d+$/);
+    expect(String(first.raw.headers['set-cookie'])).toMatch(/^session=/);
+    expect(await fx.self(c)).toMatchObject({ id: first.body.data!.id });
+    const second = await login(new Client(fx.t.app), 'openid-1');
+    expect(second.body.data!.id).toBe(first.body.data!.id);
+    expect(fx.mock.exchanges.at(-1)).toEqual({ provider: 'wechat', fields: { code: expect.stringMatching(/^wechat-code-/) } });
+  });
+
+  it("refuses a code the WeChat server rejects, with the server's reason", async () => {
+    const res = await new Client(fx.t.app).call('GET', '/api/oauth/wechat?code=123456');
+    expect(res.body).toEqual({ success: false, message: 'WeChat verification failed: invalid or expired verification code' });
+    await fx.setOption('WeChatServerToken', 'wrong-token');
+    try {
+      expect((await login(new Client(fx.t.app), 'openid-x')).body).toEqual({ success: false, message: 'WeChat verification failed: access token invalid' });
+    } finally {
+      await fx.setOption('WeChatServerToken', MOCK_WECHAT_TOKEN);
+    }
+  });
+
+  it('binds for the logged-in user; refused when another user holds the openid or without a login', async () => {
+    const alice = fx.users[0]!;
+    const bob = fx.users[1]!;
+    expect((await bind(alice, 'openid-alice')).body).toMatchObject({ success: true, message: 'bind' });
+    expect(await fx.self(alice)).toMatchObject({ wechat_id: 'openid-alice' });
+    expect((await login(new Client(fx.t.app), 'openid-alice')).body).toMatchObject({ success: true, data: { id: alice.userId } });
+    const refused = await bind(bob, 'openid-alice');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ success: false, message: 'this WeChat account is already bound to another user' });
+    expect((await fx.self(bob)).wechat_id).toBe('');
+    const anonymous = await bind(new Client(fx.t.app), 'openid-anon');
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('refuses when WeChat login is disabled, and unknown openids when registration is closed', async () => {
+    await fx.setOption('WeChatAuthEnabled', 'false');
+    try {
+      const res = await login(new Client(fx.t.app), 'openid-1');
+      expect(res.body).toEqual({ success: false, message: 'the administrator has not enabled WeChat sign-in' });
+    } finally {
+      await fx.setOption('WeChatAuthEnabled', 'true');
+    }
+    await fx.setOption('RegisterEnabled', 'false');
+    try {
+      const res = await login(new Client(fx.t.app), 'openid-new');
+      expect(res.body).toEqual({ success: false, message: 'no user is bound to this WeChat account and the administrator has disabled new user registration' });
+      expect((await login(new Client(fx.t.app), 'openid-1')).body.success).toBe(true);
+    } finally {
+      await fx.setOption('RegisterEnabled', 'true');
+    }
+  });
+});
