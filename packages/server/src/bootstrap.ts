@@ -12,6 +12,8 @@ import { ChannelCache } from './modules/channels/cache.js';
 import { ChannelsService } from './modules/channels/service.js';
 import { AccountLogs } from './modules/logs/account-log.js';
 import { LogRetention } from './modules/logs/retention.js';
+import { TopUpExpiry } from './modules/topup/expiry.js';
+import { TopUpStore } from './modules/topup/store.js';
 import { LogsStore } from './modules/logs/store.js';
 import { OptionsService } from './modules/options/service.js';
 import { OptionsStore } from './modules/options/store.js';
@@ -26,6 +28,8 @@ export interface Runtime {
   ctx: RelayContext;
   /** The log retention job (master node only). */
   logRetention: LogRetention | undefined;
+  /** Marks unpaid top-up orders expired (master node only). */
+  topUpExpiry: TopUpExpiry | undefined;
   /** Stops timers and closes the database. */
   close(): Promise<void>;
 }
@@ -91,12 +95,16 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   // Logs older than LogRetentionDays are deleted in small batches in the background (master only).
   const logRetention = config.nodeType === 'master' ? new LogRetention(new LogsStore(logDb), options, log) : undefined;
   logRetention?.start();
+  const topUpExpiry = config.nodeType === 'master' ? new TopUpExpiry(new TopUpStore(db, accountLogs), log) : undefined;
+  topUpExpiry?.start();
   return {
     ctx,
     logRetention,
+    topUpExpiry,
     async close() {
       clearInterval(sync);
       await logRetention?.stop();
+      await topUpExpiry?.stop();
       stopChannelTests();
       await channels.tester.stop();
       // The writer flushes every settled call before the database closes.

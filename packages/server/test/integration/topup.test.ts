@@ -187,6 +187,44 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     expect((await root.call('POST', '/api/user/topup/complete', { trade_no: 'nope' })).body.message).toBe('top-up order not found');
   });
 
+  it('marks orders left unpaid for an hour expired; a paid notify arriving later still credits one once', async () => {
+    const stale = await pay(payer, 2);
+    const fresh = await pay(payer, 3);
+    const now = Math.floor(Date.now() / 1000);
+    // Back-date the first order past the hour an order stays pending.
+    await t.database.db.kysely.updateTable('top_ups').set({ create_time: now - 3601 }).where('trade_no', '=', stale.data.out_trade_no!).execute();
+    expect(await t.runtime.topUpExpiry!.runOnce(now)).toBe(1);
+    expect(await t.runtime.topUpExpiry!.runOnce(now)).toBe(0);
+    const statusOf = async (tradeNo: string) => (await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${tradeNo}`)).body.data!.items[0]!.status;
+    expect(await statusOf(stale.data.out_trade_no!)).toBe('expired');
+    expect(await statusOf(fresh.data.out_trade_no!)).toBe('pending');
+    const before = await quotaOf(payer);
+    const notices = await Promise.all([1, 2].map(() => notifyGet(notifyParams(stale.data))));
+    expect(notices.map((r) => r.body)).toEqual(['success', 'success']);
+    expect(await quotaOf(payer)).toBe(before + 2 * UNIT);
+    expect(await statusOf(stale.data.out_trade_no!)).toBe('success');
+  });
+
+  it('with the quota shown in tokens, amounts are typed in tokens and must be whole units', async () => {
+    await setOption('DisplayInCurrencyEnabled', 'false');
+    try {
+      const info = await payer.call<{ min_topup: number; amount_options: number[] }>('GET', '/api/user/topup/info');
+      expect(info.body.data).toMatchObject({ min_topup: 2 * UNIT, amount_options: [5, 10, 20, 50, 100, 200, 500].map((a) => a * UNIT) });
+      expect((await payer.call('POST', '/api/user/amount', { amount: 3 * UNIT })).body).toEqual({ success: true, message: 'success', data: '21.90' });
+      expect((await payer.call('POST', '/api/user/amount', { amount: 3 * UNIT + 1 })).body).toEqual({ success: false, message: `the top-up amount must be a multiple of ${UNIT} (one unit)` });
+      expect((await payer.call('POST', '/api/user/amount', { amount: UNIT })).body).toEqual({ success: false, message: `the top-up amount cannot be less than ${2 * UNIT}` });
+      const order = await pay(payer, 3 * UNIT);
+      expect(order.data.money).toBe('21.90');
+      const before = await quotaOf(payer);
+      expect((await notifyGet(notifyParams(order.data))).body).toBe('success');
+      expect(await quotaOf(payer)).toBe(before + 3 * UNIT);
+      const rec = (await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${order.data.out_trade_no}`)).body.data!.items[0]!;
+      expect(rec).toMatchObject({ status: 'success', amount: 3, money: 21.9 });
+    } finally {
+      await setOption('DisplayInCurrencyEnabled', 'true');
+    }
+  });
+
   it('refuses to create orders once the merchant key is cleared', async () => {
     await setOption('EpayKey', '');
     expect((await pay(payer, 10)).message).toBe('the administrator has not enabled online top-up');

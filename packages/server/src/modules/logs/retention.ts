@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { PeriodicJob } from '../../lib/periodic-job.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../options/service.js';
 import type { LogsStore } from './store.js';
@@ -22,52 +23,37 @@ export const DEFAULT_RETENTION_TIMING: RetentionTiming = { intervalMs: 60 * 60_0
  * long and the relay's writer keeps inserting meanwhile.
  */
 export class LogRetention {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
-  private stopped = false;
+  private readonly job: PeriodicJob<number>;
 
   constructor(
-    private readonly store: LogsStore,
+    store: LogsStore,
     private readonly options: OptionsService,
-    private readonly log: Logger,
+    log: Logger,
     private readonly timing: RetentionTiming = DEFAULT_RETENTION_TIMING,
-  ) {}
+  ) {
+    this.job = new PeriodicJob('log retention', (now, stopped) => this.pass(store, log, now, stopped), log);
+  }
+
+  private async pass(store: LogsStore, log: Logger, now: number, stopped: () => boolean): Promise<number> {
+    const days = this.options.num('LogRetentionDays');
+    if (stopped() || !(days > 0)) return 0;
+    const deleted = await store.deleteBefore(now - Math.floor(days) * 86_400, { batch: this.timing.batch, pauseMs: this.timing.pauseMs, stop: stopped });
+    if (deleted) log.info({ deleted, days }, 'log retention: old logs deleted');
+    return deleted;
+  }
 
   /** One pass now (a pass already running is joined, not doubled); returns how many rows it deleted. */
   runOnce(now = nowSeconds()): Promise<number> {
-    if (this.running) return this.running;
-    const days = this.options.num('LogRetentionDays');
-    if (this.stopped || !(days > 0)) return Promise.resolve(0);
-    const cutoff = now - Math.floor(days) * 86_400;
-    this.running = this.store
-      .deleteBefore(cutoff, { batch: this.timing.batch, pauseMs: this.timing.pauseMs, stop: () => this.stopped })
-      .then((deleted) => {
-        if (deleted) this.log.info({ deleted, days }, 'log retention: old logs deleted');
-        return deleted;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+    return this.job.runOnce(now);
   }
 
   /** Schedules passes until stop(). */
   start(): void {
-    const tick = (delay: number) => {
-      this.timer = setTimeout(() => {
-        this.runOnce()
-          .catch((err) => this.log.warn({ err }, 'log retention pass failed'))
-          .finally(() => {
-            if (!this.stopped) tick(this.timing.intervalMs);
-          });
-      }, delay);
-      this.timer.unref();
-    };
-    tick(this.timing.firstDelayMs);
+    this.job.start(this.timing);
   }
 
   /** Cancels the schedule and waits for a pass in progress to end after its current batch. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.job.stop();
   }
 }

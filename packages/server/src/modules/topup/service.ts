@@ -162,11 +162,11 @@ export class TopUpService {
     return done;
   }
 
-  /** Administrator: mark a pending order paid (a payment confirmed outside the notify). */
+  /** Administrator: mark an unpaid (pending or expired) order paid (a payment confirmed outside the notify). */
   async completeByAdmin(tradeNo: string): Promise<void> {
     const order = await this.store.findByTradeNo(tradeNo);
     if (!order) throw notFound('top-up order not found');
-    if (order.status !== 'pending' || !(await this.complete(order))) throw new ApiError(ORDER_NOT_PENDING);
+    if (order.status === 'success' || !(await this.complete(order))) throw new ApiError(ORDER_NOT_PENDING);
   }
 
   async page(q: { p: number; page_size: number; keyword?: string }, userId?: number) {

@@ -36,10 +36,10 @@ export class TopUpStore {
   }
 
   /**
-   * Marks the pending order paid and credits its quota, exactly once: the UPDATE … WHERE status='pending'
-   * changes one row for the first caller only (a concurrent one waits for the row lock, or for SQLite's single
-   * writer, and then matches nothing), and only that caller adds the quota and writes the log, in the same
-   * transaction. Returns false when the order was not pending.
+   * Marks an unpaid order (pending, or expired: a payment can be confirmed late) paid and credits its quota,
+   * exactly once: the UPDATE … WHERE status IN ('pending', 'expired') changes one row for the first caller only
+   * (a concurrent one waits for the row lock, or for SQLite's single writer, and then matches nothing), and only
+   * that caller adds the quota and writes the log, in the same transaction. Returns false when it was paid.
    */
   async complete(c: Completion): Promise<boolean> {
     const logs = this.accountLogs.batch();
@@ -48,7 +48,7 @@ export class TopUpStore {
         .updateTable('top_ups')
         .set({ status: 'success', complete_time: c.completeTime })
         .where('trade_no', '=', c.tradeNo)
-        .where('status', '=', 'pending')
+        .where('status', 'in', ['pending', 'expired'])
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return false;
       await trx
@@ -62,6 +62,12 @@ export class TopUpStore {
     });
     if (credited) logs.committed();
     return credited;
+  }
+
+  /** Marks orders still pending since before `cutoff` (epoch seconds) expired; returns how many. */
+  async expirePendingBefore(cutoff: number): Promise<number> {
+    const res = await this.k.updateTable('top_ups').set({ status: 'expired' }).where('status', '=', 'pending').where('create_time', '<', cutoff).executeTakeFirst();
+    return Number(res.numUpdatedRows);
   }
 
   /** Newest first; userId scopes to one user, keyword matches part of the trade number. */
