@@ -7,16 +7,20 @@ import { apiPost } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
 import { FormField } from '../shell/FormField';
 import { DEFAULT_ROOT, loginSchema, type LoginValues } from './schemas';
+import { useTurnstile, withTurnstile } from './Turnstile';
 
 /** Username-or-email and password; POST /api/user/login. */
 export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCredentials: boolean) => void }) {
   const { t } = useTranslation('auth');
   const { loading, run } = useSubmit();
+  const botCheck = useTurnstile();
   const { control, handleSubmit } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } });
 
   const submit = async (v: LoginValues) => {
+    const turnstile = botCheck.take();
+    if (turnstile === undefined) return;
     await run(async () => {
-      const res = await apiPost<unknown>('/api/user/login', { username: v.username.trim(), password: v.password });
+      const res = await apiPost<unknown>(withTurnstile('/api/user/login', turnstile), { username: v.username.trim(), password: v.password });
       onSuccess(res.data, v.username.trim() === DEFAULT_ROOT.username && v.password === DEFAULT_ROOT.password);
     });
   };
@@ -40,6 +44,7 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCre
             <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('login.passwordPh')} autoComplete="current-password" data-testid="login-password" />
           )}
         />
+        {botCheck.widget}
         <Button type="primary" htmlType="submit" size="large" block loading={loading} data-testid="login-submit">
           {t('login.submit')}
         </Button>

@@ -8,6 +8,7 @@ import { apiGet, apiPost } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
 import { FormField } from '../shell/FormField';
 import { registerSchema, type RegisterValues } from './schemas';
+import { useTurnstile, withTurnstile } from './Turnstile';
 import { useCountdown } from './useCountdown';
 
 /** Username, password, confirmation and (with email verification) email plus code; POST /api/user/register. */
@@ -20,6 +21,7 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
     defaultValues: { username: '', password: '', password2: '', email: '', verification_code: '' },
   });
   const { loading, run } = useSubmit();
+  const botCheck = useTurnstile();
   const [sending, setSending] = useState(false);
   const [left, startCountdown] = useCountdown(30);
 
@@ -27,9 +29,11 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
     if (!(await trigger('email'))) return;
     const email = getValues('email').trim();
     if (!email) return;
+    const turnstile = botCheck.take();
+    if (turnstile === undefined) return;
     setSending(true);
     try {
-      await apiGet(`/api/verification?email=${encodeURIComponent(email)}`);
+      await apiGet(withTurnstile(`/api/verification?email=${encodeURIComponent(email)}`, turnstile));
       void message.success(t('register.codeSent'));
       startCountdown();
     } catch {
@@ -40,8 +44,10 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
   };
 
   const submit = async (v: RegisterValues) => {
+    const turnstile = botCheck.take();
+    if (turnstile === undefined) return;
     await run(async () => {
-      await apiPost('/api/user/register', {
+      await apiPost(withTurnstile('/api/user/register', turnstile), {
         username: v.username.trim(),
         password: v.password,
         password2: v.password2,
@@ -98,6 +104,7 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
             />
           </>
         )}
+        {botCheck.widget}
         <Button type="primary" htmlType="submit" size="large" block loading={loading} data-testid="register-submit">
           {t('register.submit')}
         </Button>

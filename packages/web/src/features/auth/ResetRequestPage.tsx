@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { apiGet } from '../../lib/api';
 import { FormField } from '../shell/FormField';
 import { AuthCard } from './AuthCard';
+import { useTurnstile, withTurnstile } from './Turnstile';
 import { useCountdown } from './useCountdown';
 
 const schema = z.object({
@@ -22,12 +23,15 @@ export default function ResetRequestPage() {
   const { message } = App.useApp();
   const [loading, setLoading] = useState(false);
   const [left, start] = useCountdown(30);
+  const botCheck = useTurnstile();
   const { control, handleSubmit } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { email: '' } });
 
   const submit = async (v: Values) => {
+    const turnstile = botCheck.take();
+    if (turnstile === undefined) return;
     setLoading(true);
     try {
-      await apiGet(`/api/reset_password?email=${encodeURIComponent(v.email)}`);
+      await apiGet(withTurnstile(`/api/reset_password?email=${encodeURIComponent(v.email)}`, turnstile));
       void message.success(t('reset.sent'));
       start();
     } catch {
@@ -47,6 +51,7 @@ export default function ResetRequestPage() {
             label={t('reset.email')}
             render={(f) => <Input {...f} size="large" type="email" prefix={<MailOutlined />} placeholder={t('reset.emailPh')} data-testid="reset-email" />}
           />
+          {botCheck.widget}
           <Button type="primary" htmlType="submit" size="large" block loading={loading} disabled={left > 0} data-testid="reset-submit">
             {left > 0 ? t('reset.retry', { s: left }) : t('reset.submit')}
           </Button>

@@ -86,6 +86,10 @@ export default {
       copied: '新密码已复制到剪贴板：{{password}}',
       invalidLink: '无效的重置链接，请重新发起密码重置请求',
     },
+    turnstile: {
+      wait: '请稍后几秒重试，Turnstile 正在检查用户环境！',
+      loadFailed: '人机验证加载失败，请检查网络后刷新页面',
+    },
   },
   en: {
     login: {
@@ -172,6 +176,10 @@ export default {
       newPassword: 'New password',
       copied: 'The new password was copied to the clipboard: {{password}}',
       invalidLink: 'Invalid reset link, please request a new password reset',
+    },
+    turnstile: {
+      wait: 'Please wait a few seconds and try again: Turnstile is still checking your browser.',
+      loadFailed: 'The human verification could not load; check your network and reload the page',
     },
   },
 };

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
+import { useTurnstile, withTurnstile } from '../auth/Turnstile';
 import { useCountdown } from '../auth/useCountdown';
 import { SELF_KEY } from './api';
 
@@ -18,6 +19,7 @@ export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () =
   const [left, startCountdown] = useCountdown(30);
   const sending = useSubmit();
   const binding = useSubmit();
+  const botCheck = useTurnstile();
   useEffect(() => {
     if (open) {
       setEmail('');
@@ -30,8 +32,10 @@ export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () =
       void message.error(t('bindings.emailRequired'));
       return;
     }
+    const turnstile = botCheck.take();
+    if (turnstile === undefined) return;
     await sending.run(async () => {
-      await apiGet(`/api/verification?email=${encodeURIComponent(email.trim())}`);
+      await apiGet(withTurnstile(`/api/verification?email=${encodeURIComponent(email.trim())}`, turnstile));
       void message.success(t('bindings.codeSent'));
       startCountdown();
     });
@@ -70,6 +74,7 @@ export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () =
           </Button>
         </Space.Compact>
         <Input value={code} onChange={(e) => setCode(e.target.value)} prefix={<SafetyOutlined />} placeholder={t('bindings.codePh')} data-testid="me-bind-email-code" onPressEnter={() => void bind()} />
+        {botCheck.widget}
       </Space>
     </Modal>
   );

@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockSiteverify, type MockSiteverify } from '../../packages/server/test/support/mock-siteverify.js';
+import { login, pageApi, startHarness, type Harness } from './harness.js';
+
+const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
+const SECRET = '0x4AAAAAAA-browser-secret';
+const SITE_KEY = '0x4AAAAAAA-browser-site-key';
+const SCRIPT = /^https:\/\/challenges\.cloudflare\.com\/turnstile\/v0\/api\.js(\?.*)?$/;
+
+/**
+ * Stands in for Cloudflare's api.js (the machine has no internet): window.turnstile.render draws a 300×65 box
+ * and records its options; window.__turnstileSolve() hands every widget a token the mock verifier issued (through
+ * the exposed __issueTurnstileToken); reset() solves again, as the real widget does on its own.
+ */
+const STAND_IN = `(() => {
+  const widgets = [];
+  window.__turnstileRenders = [];
+  const solve = async (w) => {
+    const token = await window.__issueTurnstileToken();
+    w.el.querySelector('span').textContent = 'Success! (stand-in)';
+    w.opts.callback(token);
+  };
+  window.__turnstileSolve = () => Promise.all(widgets.filter((w) => !w.removed).map(solve));
+  window.turnstile = {
+    render(el, opts) {
+      window.__turnstileRenders.push({ sitekey: opts.sitekey, theme: opts.theme, language: opts.language });
+      const box = document.createElement('div');
+      box.setAttribute('data-testid', 'turnstile-stand-in');
+      box.style.cssText = 'width:300px;height:65px;box-sizing:border-box;border:1px solid #d9d9d9;border-radius:4px;display:flex;align-items:center;padding:0 16px;font:14px sans-serif;background:#fafafa;color:#333';
+      box.innerHTML = '<span>Verifying… (Turnstile stand-in)</span>';
+      el.appendChild(box);
+      widgets.push({ el: box, opts, removed: false });
+      return String(widgets.length - 1);
+    },
+    reset(id) { const w = widgets[Number(id)]; if (w && !w.removed) void solve(w); },
+    remove(id) { const w = widgets[Number(id)]; if (w) { w.removed = true; w.el.remove(); } },
+  };
+})();`;
+
+/** Login with the bot check on, in Chromium: the console renders the widget and sends its token; the server verifies it at the mock. */
+describe('Turnstile bot check in Chromium', () => {
+  let h: Harness;
+  let page: Page;
+  let dir: string;
+  let verifier: MockSiteverify;
+  const issued: string[] = [];
+  const scriptLoads: string[] = [];
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-turnstile-'));
+    // A private copy of the built console: a rebuild of packages/web/dist during the run must not remove the chunks it loads.
+    const web = path.join(dir, 'web');
+    fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
+    verifier = await startMockSiteverify(SECRET);
+    h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web, TURNSTILE_VERIFY_URL: verifier.verifyUrl });
+    ({ page } = await h.newPage());
+    await page.exposeFunction('__issueTurnstileToken', () => {
+      const token = verifier.issue();
+      issued.push(token);
+      return token;
+    });
+    await page.route(SCRIPT, (route) => {
+      scriptLoads.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'application/javascript', body: STAND_IN });
+    });
+    const setup = await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    expect((await setup.json()).success).toBe(true);
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await verifier?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('with the check off the login page loads no widget and logs in without a token', async () => {
+    await login(page, ROOT);
+    expect(scriptLoads).toEqual([]);
+    expect(verifier.calls).toEqual([]);
+    for (const [key, value] of [
+      ['TurnstileSiteKey', SITE_KEY],
+      ['TurnstileSecretKey', SECRET],
+      ['TurnstileCheckEnabled', 'true'],
+    ]) {
+      expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success).toBe(true);
+    }
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+  });
+
+  it('renders the widget with the site key, asks to wait before a token exists, then logs in with the token the verifier accepts', async () => {
+    await page.goto('/login');
+    await page.getByTestId('turnstile-stand-in').waitFor();
+    expect(scriptLoads).toHaveLength(1);
+    expect(await page.evaluate(() => (window as unknown as { __turnstileRenders: { sitekey: string }[] }).__turnstileRenders.map((r) => r.sitekey))).toEqual([SITE_KEY]);
+
+    await page.getByTestId('login-username').fill(ROOT.username);
+    await page.getByTestId('login-password').fill(ROOT.password);
+    await page.getByTestId('login-submit').click();
+    await page.getByText('请稍后几秒重试，Turnstile 正在检查用户环境！').waitFor();
+    expect(verifier.calls).toEqual([]);
+    expect(page.url()).toContain('/login');
+
+    await page.evaluate(() => (window as unknown as { __turnstileSolve(): Promise<void> }).__turnstileSolve());
+    await page.getByText('Success! (stand-in)').waitFor();
+    await h.shot(page, 'turnstile-01-login-with-widget');
+
+    const sent = page.waitForRequest((r) => r.url().includes('/api/user/login'));
+    await page.getByTestId('login-submit').click();
+    const url = new URL((await sent).url());
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    const token = issued[0]!;
+    expect(url.searchParams.get('turnstile')).toBe(token);
+    expect(verifier.calls).toEqual([{ secret: SECRET, response: token, remoteip: '127.0.0.1', contentType: 'application/x-www-form-urlencoded' }]);
+  });
+
+  it('the reset page, reached without a reload, reuses the loaded script, sends its token and a fresh one on the next try', async () => {
+    // Let the console finish landing after the login before the session is dropped.
+    await page.waitForLoadState('networkidle');
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/login');
+    await page.getByTestId('turnstile-stand-in').waitFor();
+    await page.getByTestId('login-reset-link').click();
+    await page.getByTestId('reset-email').waitFor();
+    await page.getByTestId('turnstile-stand-in').waitFor();
+    // Two documents so far (the first login page and this one), one script load each.
+    expect(scriptLoads).toHaveLength(2);
+    await page.evaluate(() => (window as unknown as { __turnstileSolve(): Promise<void> }).__turnstileSolve());
+    await page.getByTestId('reset-email').fill('nobody@example.com');
+
+    const send = async () => {
+      const sent = page.waitForRequest((r) => r.url().includes('/api/reset_password'));
+      await page.getByTestId('reset-submit').click();
+      return new URL((await sent).url()).searchParams.get('turnstile');
+    };
+    const solved = issued.at(-1);
+    const first = await send();
+    expect(first).toBe(solved);
+    // SMTP is not configured here: the server's answer after the passed check says so.
+    await page.getByText(/mail delivery is not configured/).first().waitFor();
+    // The spent token was replaced by a fresh one (reset), which the next try sends.
+    await expect.poll(() => issued.at(-1)).not.toBe(first);
+    const fresh = issued.at(-1);
+    const second = await send();
+    expect(second).toBe(fresh);
+    expect(verifier.calls.slice(-2).map((c) => c.response)).toEqual([first, second]);
+    expect(verifier.calls.every((c) => c.secret === SECRET)).toBe(true);
+  });
+});
