@@ -45,10 +45,11 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 /**
  * A real HTTP server on 127.0.0.1 playing GitHub (web and API), an OIDC provider (authorize, token, userinfo),
  * LinuxDO Connect and a WeChat QR login server. Token endpoints check the client id and secret and take a code
- * issued by issueCode (or the OIDC authorize endpoint) once; user endpoints check the bearer token.
+ * issued by issueCode (or the OIDC authorize endpoint, which also holds the token request to its redirect_uri)
+ * once; user endpoints check the bearer token.
  */
 export async function startMockOAuth(): Promise<MockOAuth> {
-  const codes = new Map<string, { provider: MockProvider; user: Record<string, unknown> | string }>();
+  const codes = new Map<string, { provider: MockProvider; user: Record<string, unknown> | string; redirectUri?: string }>();
   const tokens = new Map<string, { provider: MockProvider; user: Record<string, unknown> | string }>();
   const exchanges: TokenRequest[] = [];
   const issueCode = (provider: MockProvider, user: Record<string, unknown> | string): string => {
@@ -62,6 +63,9 @@ export async function startMockOAuth(): Promise<MockOAuth> {
     if (clientId !== client.id || secret !== client.secret) return [401, { error: 'invalid_client', error_description: 'client authentication failed' }];
     const issued = codes.get(fields.code ?? '');
     if (!issued || issued.provider !== provider) return [400, { error: 'invalid_grant', error_description: 'the code is wrong or used' }];
+    if (issued.redirectUri !== undefined && fields.redirect_uri !== issued.redirectUri) {
+      return [400, { error: 'invalid_grant', error_description: 'redirect_uri differs from the authorization request' }];
+    }
     codes.delete(fields.code!);
     const token = `${provider}-token-${crypto.randomBytes(8).toString('hex')}`;
     tokens.set(token, issued);
@@ -108,7 +112,9 @@ export async function startMockOAuth(): Promise<MockOAuth> {
           return send(res, 400, { error: 'invalid_request' });
         }
         const back = new URL(q.get('redirect_uri')!);
-        back.searchParams.set('code', issueCode('oidc', mock.oidcUser));
+        const code = issueCode('oidc', mock.oidcUser);
+        codes.get(code)!.redirectUri = q.get('redirect_uri')!;
+        back.searchParams.set('code', code);
         back.searchParams.set('state', q.get('state') ?? '');
         res.writeHead(302, { location: back.toString() });
         return res.end();
