@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSiteverify, type MockSiteverify } from '../../packages/server/test/support/mock-siteverify.js';
+import { startMockSmtp, type MockSmtp } from '../../packages/server/test/support/mock-smtp.js';
 import { login, pageApi, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
@@ -47,6 +48,7 @@ describe('Turnstile bot check in Chromium', () => {
   let page: Page;
   let dir: string;
   let verifier: MockSiteverify;
+  let smtp: MockSmtp;
   const issued: string[] = [];
   const scriptLoads: string[] = [];
 
@@ -56,6 +58,7 @@ describe('Turnstile bot check in Chromium', () => {
     const web = path.join(dir, 'web');
     fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
     verifier = await startMockSiteverify(SECRET);
+    smtp = await startMockSmtp();
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web, TURNSTILE_VERIFY_URL: verifier.verifyUrl });
     ({ page } = await h.newPage());
     await page.exposeFunction('__issueTurnstileToken', () => {
@@ -73,6 +76,7 @@ describe('Turnstile bot check in Chromium', () => {
   afterAll(async () => {
     await h?.close();
     await verifier?.close();
+    await smtp?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -84,6 +88,12 @@ describe('Turnstile bot check in Chromium', () => {
       ['TurnstileSiteKey', SITE_KEY],
       ['TurnstileSecretKey', SECRET],
       ['TurnstileCheckEnabled', 'true'],
+      ['SMTPServer', smtp.host],
+      ['SMTPPort', String(smtp.port)],
+      ['SMTPAccount', smtp.user],
+      ['SMTPToken', smtp.pass],
+      ['SMTPFrom', 'gateway@example.test'],
+      ['EmailVerificationEnabled', 'true'],
     ]) {
       expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success).toBe(true);
     }
@@ -117,7 +127,7 @@ describe('Turnstile bot check in Chromium', () => {
     expect(verifier.calls).toEqual([{ secret: SECRET, response: token, remoteip: '127.0.0.1', contentType: 'application/x-www-form-urlencoded' }]);
   });
 
-  it('the reset page, reached without a reload, reuses the loaded script, sends its token and a fresh one on the next try', async () => {
+  it('the reset page, reached without a reload, reuses the loaded script, shows a verifier failure and sends a fresh token on the next try', async () => {
     // Let the console finish landing after the login before the session is dropped.
     await page.waitForLoadState('networkidle');
     await page.context().clearCookies();
@@ -137,17 +147,47 @@ describe('Turnstile bot check in Chromium', () => {
       await page.getByTestId('reset-submit').click();
       return new URL((await sent).url()).searchParams.get('turnstile');
     };
+    // The verifier is down for the first try: the server's clear refusal is shown.
+    verifier.mode = 'garbage';
     const solved = issued.at(-1);
     const first = await send();
     expect(first).toBe(solved);
-    // SMTP is not configured here: the server's answer after the passed check says so.
-    await page.getByText(/mail delivery is not configured/).first().waitFor();
+    await page.getByText('bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP 500), please try again later').waitFor();
+    verifier.mode = 'answer';
     // The spent token was replaced by a fresh one (reset), which the next try sends.
     await expect.poll(() => issued.at(-1)).not.toBe(first);
     const fresh = issued.at(-1);
     const second = await send();
     expect(second).toBe(fresh);
+    // The check passed: the server answers as for any address (this one has no account, so no mail).
+    await page.getByText('重置邮件发送成功，请检查邮箱').waitFor();
     expect(verifier.calls.slice(-2).map((c) => c.response)).toEqual([first, second]);
     expect(verifier.calls.every((c) => c.secret === SECRET)).toBe(true);
+  });
+
+  it('registration with a mailed code (in English) spends one token on the code and a fresh one on the account', async () => {
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));
+    await page.goto('/register');
+    await page.getByTestId('turnstile-stand-in').waitFor();
+    await page.getByTestId('register-username').fill('zoe');
+    await page.getByTestId('register-password').fill('zoe-pass-123');
+    await page.getByTestId('register-confirm').fill('zoe-pass-123');
+    await page.getByTestId('register-email').fill('zoe@example.com');
+    await page.getByTestId('register-send-code').click();
+    await page.getByText('Please wait a few seconds and try again: Turnstile is still checking your browser.').waitFor();
+    expect(smtp.to('zoe@example.com')).toHaveLength(0);
+
+    await page.evaluate(() => (window as unknown as { __turnstileSolve(): Promise<void> }).__turnstileSolve());
+    const forCode = issued.at(-1);
+    await page.getByTestId('register-send-code').click();
+    const mail = await smtp.waitFor('zoe@example.com', 0);
+    const code = /verification code is: <strong>([A-Z0-9]{6})<\/strong>/.exec(mail.text)![1]!;
+    await page.getByTestId('register-code').fill(code);
+    await expect.poll(() => issued.at(-1)).not.toBe(forCode);
+    const forAccount = issued.at(-1);
+    await h.shot(page, 'turnstile-02-register-with-widget');
+    await page.getByTestId('register-submit').click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    expect(verifier.calls.slice(-2).map((c) => c.response)).toEqual([forCode, forAccount]);
   });
 });
