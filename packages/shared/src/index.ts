@@ -12,6 +12,7 @@ export * from './schemas/checkin.js';
 export * from './schemas/task.js';
 export * from './schemas/message.js';
 export * from './schemas/topup.js';
+export * from './schemas/redemption.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';

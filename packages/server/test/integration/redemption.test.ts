@@ -1,7 +1,7 @@
 import { LogType } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/modules/auth/session.js';
-import type { RedemptionPublic } from '../../src/modules/redemption/schema.js';
+import type { RedemptionPublic } from '@tollway/shared';
 import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';

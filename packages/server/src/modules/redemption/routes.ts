@@ -1,4 +1,4 @@
-import { idParam, pageQuery, paged } from '@tollway/shared';
+import { idParam, pageQuery, paged, redemptionPublic } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import {
@@ -6,7 +6,6 @@ import {
   createRedemptionBody,
   nameQuery,
   redeemBody,
-  redemptionPublic,
   redemptionSearchQuery,
   updateRedemptionBody,
   updateRedemptionQuery,

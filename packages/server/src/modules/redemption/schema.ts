@@ -1,14 +1,6 @@
-import { pageQuery } from '@tollway/shared';
+import { pageQuery, REDEMPTION_KEY_LENGTH, REDEMPTION_MAX_BATCH, REDEMPTION_MAX_QUOTA, REDEMPTION_NAME_MAX } from '@tollway/shared';
 import { z } from 'zod';
 
-/** Redemption status (spec 3 §4): 1 unused, 2 disabled, 3 used. */
-export const RedemptionStatus = { Unused: 1, Disabled: 2, Used: 3 } as const;
-
-export const REDEMPTION_NAME_MAX = 20;
-export const REDEMPTION_MAX_BATCH = 100;
-export const REDEMPTION_KEY_LENGTH = 32;
-/** Largest quota one code can carry (2^53 / 1000: sums of many codes stay exact). */
-export const REDEMPTION_MAX_QUOTA = 9_000_000_000_000;
 /** Latest accepted time (9999-12-31 23:59:59 UTC). */
 const MAX_EPOCH = 253402300799;
 
@@ -99,22 +91,3 @@ export const batchDisableBody = z.object({
 
 /** POST /api/user/topup: blank keys are refused by the service with the spec's message. */
 export const redeemBody = z.object({ key: z.string({ error: 'key must be a string' }).max(64, 'invalid redemption code').nullish() });
-
-/** A code as the admin APIs answer it. */
-export const redemptionPublic = z.object({
-  id: z.number().int(),
-  user_id: z.number().int(),
-  key: z.string(),
-  status: z.number().int(),
-  name: z.string(),
-  quota: z.number().int(),
-  created_time: z.number().int(),
-  redeemed_time: z.number().int(),
-  used_user_id: z.number().int(),
-  is_gift: z.boolean(),
-  max_uses: z.number().int(),
-  used_count: z.number().int(),
-  valid_from: z.number().int(),
-  valid_until: z.number().int(),
-});
-export type RedemptionPublic = z.infer<typeof redemptionPublic>;

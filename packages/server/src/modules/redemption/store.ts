@@ -1,9 +1,8 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { LogType } from '@tollway/shared';
+import { LogType, RedemptionStatus } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
 import type { RedemptionsTable } from '../../db/schema.js';
 import type { AccountLogs } from '../logs/account-log.js';
-import { RedemptionStatus } from './schema.js';
 
 export type RedemptionRow = Selectable<RedemptionsTable>;
 export type NewRedemption = Insertable<RedemptionsTable>;

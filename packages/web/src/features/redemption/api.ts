@@ -1,25 +1,10 @@
+import type { RedemptionInput, RedemptionPublic } from '@tollway/shared';
 import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
 
-/** A redemption code as the admin API returns it (spec 3 §3). Times are epoch seconds, 0 means none. */
-export interface Redemption {
-  id: number;
-  user_id: number;
-  key: string;
-  /** 1 unused, 2 disabled, 3 used. */
-  status: number;
-  name: string;
-  quota: number;
-  created_time: number;
-  redeemed_time: number;
-  /** 0: nobody yet. */
-  used_user_id: number;
-  is_gift: boolean;
-  /** -1 unlimited (gift codes); 1 for a normal code. */
-  max_uses: number;
-  used_count: number;
-  valid_from: number;
-  valid_until: number;
-}
+export { RedemptionStatus, type RedemptionInput } from '@tollway/shared';
+
+/** A redemption code as the admin API returns it (spec 3 §3; the shared schema). */
+export type Redemption = RedemptionPublic;
 
 export interface RedemptionPage {
   items: Redemption[];
@@ -27,17 +12,6 @@ export interface RedemptionPage {
   total: number;
 }
 
-/** Fields of POST /api/redemption/ (create) and, without count and key, of PUT /api/redemption/ (edit). */
-export interface RedemptionInput {
-  name: string;
-  quota: number;
-  is_gift: boolean;
-  max_uses: number;
-  valid_from: number;
-  valid_until: number;
-}
-
-export const RedemptionStatus = { Unused: 1, Disabled: 2, Used: 3 } as const;
 export const REDEMPTIONS_KEY = ['redemptions'] as const;
 
 /** A gift code whose uses ran out stays status 1 but is shown greyed (spec 3 §4). */

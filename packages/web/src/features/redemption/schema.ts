@@ -1,10 +1,8 @@
+import { REDEMPTION_KEY_LENGTH as KEY_MAX, REDEMPTION_MAX_BATCH as MAX_BATCH, REDEMPTION_NAME_MAX as NAME_MAX } from '@tollway/shared';
 import { z } from 'zod';
 import type { Redemption, RedemptionInput } from './api';
 
-/** Limits mirrored from the server (spec 3 §5, §9). */
-export const NAME_MAX = 20;
-export const MAX_BATCH = 100;
-export const KEY_MAX = 32;
+export { KEY_MAX, MAX_BATCH, NAME_MAX };
 /** Spec 2 §3: defaults of a new code. */
 export const DEFAULT_QUOTA = 100000;
 /** Spec 3 §5: quota presets in dollars. */
