@@ -142,7 +142,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     }
   });
 
-  it('with registration closed an unknown account is refused while a known one still logs in; a banned holder is refused', async () => {
+  it('with registration closed an unknown account is refused while a known one still logs in; a banned or deleted holder is refused', async () => {
     await fx.setOption('RegisterEnabled', 'false');
     try {
       const refused = await signIn(new Client(fx.t.app), 5);
@@ -161,6 +161,11 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     expect((await fx.root.call('POST', '/api/user/manage', { id, action: 'disable' })).body.success).toBe(true);
     const again = await signIn(new Client(fx.t.app), 6);
     expect(again.body).toEqual({ success: false, message: 'user banned' });
+    const removed = await signIn(new Client(fx.t.app), 8);
+    expect((await fx.root.call('POST', '/api/user/manage', { id: removed.body.data!.id, action: 'delete' })).body.success).toBe(true);
+    const afterDelete = await signIn(new Client(fx.t.app), 8);
+    expect(afterDelete.body).toEqual({ success: false, message: `the user bound to this ${pc.label} account has been deleted` });
+    expect(await holders(8)).toHaveLength(1);
   });
 
   it('the invite code given to /api/oauth/state earns both invite rewards', async () => {
