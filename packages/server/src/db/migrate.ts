@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005_redemptions.js';
 import * as m0007 from './migrations/0007_checkins_tasks.js';
 import * as m0008 from './migrations/0008_quota_data.js';
 import * as m0009 from './migrations/0009_messages.js';
+import * as m0010 from './migrations/0010_user_identities.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_checkins_tasks': m0007,
   '0008_quota_data': m0008,
   '0009_messages': m0009,
+  '0010_user_identities': m0010,
 };
 
 /** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */

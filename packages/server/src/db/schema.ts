@@ -260,6 +260,14 @@ export interface MessageRecipientsTable {
   read_at: number | null;
 }
 
+/** A third-party account (provider key, the provider's id) and the one user holding it. */
+export interface UserIdentitiesTable {
+  provider: string;
+  external_id: string;
+  user_id: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -278,4 +286,5 @@ export interface Database {
   quota_data: QuotaDataTable;
   messages: MessagesTable;
   message_recipients: MessageRecipientsTable;
+  user_identities: UserIdentitiesTable;
 }

@@ -1,6 +1,9 @@
 import { UserStatus } from '@tollway/shared';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { ApiError, conflict } from '../../http/errors.js';
+import type { Database } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/unique.js';
+import { ApiError } from '../../http/errors.js';
 import { perContext } from '../../lib/per-context.js';
 import { randomString } from '../../lib/secrets.js';
 import type { AuthUser } from '../auth/session.js';
@@ -15,6 +18,18 @@ export type SignInResult = { kind: 'bind' } | { kind: 'login'; user: UserRow };
 const MAX_DISPLAY_NAME = 20;
 const MAX_EMAIL = 64;
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Another user holds the provider's account (the refusal of a bind; a registration that lost a race). */
+class AccountTaken extends ApiError {}
+
+const accountTaken = (p: ProviderInfo): AccountTaken => new AccountTaken(`this ${p.label} account is already bound to another user`, 409);
+
+/** The holder found for a sign-in logs in unless deleted or banned. */
+function admit(p: ProviderInfo, holder: UserRow): UserRow {
+  if (holder.deleted_at !== null) throw new ApiError(`the user bound to this ${p.label} account has been deleted`, 403);
+  if (holder.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
+  return holder;
+}
 
 /**
  * Login-or-bind for every third-party provider: a logged-in caller binds the provider's account; otherwise the
@@ -44,24 +59,37 @@ export class OAuthService {
   /** Binds the provider's account to `caller`; refused when another user holds it. */
   async bind(p: ProviderInfo, account: ExternalAccount, caller: AuthUser): Promise<void> {
     if (caller.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
-    const holder = await this.store.findByExternalId(p.field, account.id);
-    if (holder && holder.id !== caller.id) throw conflict(`this ${p.label} account is already bound to another user`);
+    const holder = await this.store.findHolder(p, account.id);
+    if (holder && holder.id !== caller.id) throw accountTaken(p);
     if (holder) return;
-    await this.store.bind(caller.id, p.field, account.id);
+    try {
+      await this.store.bind(p, caller.id, account.id);
+    } catch (err) {
+      // A bind of the same account by someone else committed first (the primary key refused ours, or MySQL
+      // picked ours as a deadlock's victim): the same answer as when it was bound before we looked.
+      const winner = await this.store.findHolder(p, account.id);
+      if (winner?.id === caller.id) return;
+      if (winner) throw accountTaken(p);
+      throw err;
+    }
     await this.users.notifyChanged(caller.id);
   }
 
   private async loginOrRegister(p: ProviderInfo, account: ExternalAccount, aff: string): Promise<UserRow> {
-    const holder = await this.store.findByExternalId(p.field, account.id);
-    if (holder) {
-      if (holder.deleted_at !== null) throw new ApiError(`the user bound to this ${p.label} account has been deleted`, 403);
-      if (holder.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
-      return holder;
-    }
+    const holder = await this.store.findHolder(p, account.id);
+    if (holder) return admit(p, holder);
     if (!this.options.bool('RegisterEnabled')) {
       throw new ApiError(`no user is bound to this ${p.label} account and the administrator has disabled new user registration`, 403);
     }
-    const id = await this.register(p, account, aff);
+    let id: number;
+    try {
+      id = await this.register(p, account, aff);
+    } catch (err) {
+      // A sign-in with the same new account created its user first: ours was rolled back, so log in as that one.
+      const winner = await this.store.findHolder(p, account.id);
+      if (winner) return admit(p, winner);
+      throw err;
+    }
     return this.users.get(id);
   }
 
@@ -81,10 +109,21 @@ export class OAuthService {
             external_ids: { [p.field]: account.id },
           },
           aff,
+          (trx, id) => this.claim(trx, p, account.id, id),
         );
       } catch (err) {
-        if (!(err instanceof ApiError && err.status === 409) || attempt >= 20) throw err;
+        if (err instanceof AccountTaken || !(err instanceof ApiError && err.status === 409) || attempt >= 20) throw err;
       }
+    }
+  }
+
+  /** Records the new user `userId` as the account's holder, in the transaction creating it. */
+  private async claim(trx: Transaction<Database>, p: ProviderInfo, externalId: string, userId: number): Promise<void> {
+    try {
+      await this.store.claim(trx, p, externalId, userId);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw accountTaken(p);
+      throw err;
     }
   }
 

@@ -87,6 +87,8 @@ export class UsersService {
       try {
         return await this.store.insert(row, after);
       } catch (err) {
+        // An ApiError comes from `after` refusing the user: another invite code would not change its mind.
+        if (err instanceof ApiError) throw err;
         if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
         if (attempt >= 4) throw err;
       }
@@ -121,9 +123,10 @@ export class UsersService {
    * Creates a self-registered user (password form or third-party sign-in) with QuotaForNewUser and the invite
    * rewards: with AffEnabled and a valid invite code the invitee starts with QuotaForInvitee more, and the
    * inviter gains one invitee and QuotaForInviter of invite quota (aff_quota and aff_history), both logged, in
-   * the transaction that creates the user. An unknown code registers without rewards.
+   * the transaction that creates the user. An unknown code registers without rewards. `claim` runs first in
+   * that transaction (a third-party sign-in records the account there; its refusal creates nothing).
    */
-  async createSelfRegistered(input: Omit<CreateUserInput, 'inviter_id' | 'quota' | 'role' | 'group'>, affCode: string): Promise<number> {
+  async createSelfRegistered(input: Omit<CreateUserInput, 'inviter_id' | 'quota' | 'role' | 'group'>, affCode: string, claim?: AfterInsert): Promise<number> {
     const o = this.options;
     const inviter = affCode && o.bool('AffEnabled') ? await this.store.findByAffCode(affCode) : undefined;
     const inviteeBonus = inviter ? o.num('QuotaForInvitee') : 0;
@@ -142,7 +145,14 @@ export class UsersService {
           }
         }
       : undefined;
-    const id = await this.create({ ...input, inviter_id: inviter?.id ?? 0, quota: o.num('QuotaForNewUser') + inviteeBonus }, rewardInvite);
+    const after: AfterInsert | undefined =
+      claim && rewardInvite
+        ? async (trx, id) => {
+            await claim(trx, id);
+            await rewardInvite(trx, id);
+          }
+        : (claim ?? rewardInvite);
+    const id = await this.create({ ...input, inviter_id: inviter?.id ?? 0, quota: o.num('QuotaForNewUser') + inviteeBonus }, after);
     logs.committed();
     if (inviter) await this.notifyChanged(inviter.id);
     return id;

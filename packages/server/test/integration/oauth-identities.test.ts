@@ -1,0 +1,163 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { NewUser } from '../../src/modules/users/store.js';
+import { Client } from '../support/app.js';
+import { createTestDatabase, dialects } from '../support/databases.js';
+import { MOCK_CLIENTS } from '../support/mock-oauth.js';
+import { oauthCallback, oauthState } from '../support/oauth-flow.js';
+import { useOAuthApp } from '../support/oauth-suite.js';
+
+const ghUser = (n: number) => ({ id: 7700 + n, login: `racer${n}`, name: `Racer ${n}`, email: null });
+const ghId = (n: number) => String(7700 + n);
+
+/** A users row with the given provider ids, written straight to the table (as data from before migration 0010). */
+function userRow(username: string, ids: Partial<NewUser>, deleted = false): NewUser {
+  return {
+    username,
+    password: 'x',
+    display_name: username,
+    role: 1,
+    status: 1,
+    email: '',
+    github_id: '',
+    oidc_id: '',
+    wechat_id: '',
+    telegram_id: '',
+    linux_do_id: '',
+    access_token: null,
+    quota: 0,
+    used_quota: 0,
+    request_count: 0,
+    group: 'default',
+    aff_code: `a${username}`.slice(0, 8),
+    aff_count: 0,
+    aff_quota: 0,
+    aff_history: 0,
+    inviter_id: 0,
+    setting: '',
+    remark: '',
+    created_at: 1,
+    deleted_at: deleted ? '2026-01-01T00:00:00.000Z' : null,
+    ...ids,
+  };
+}
+
+describe.each(dialects)('third-party account identities on %s', (dialect) => {
+  const fx = useOAuthApp(dialect, () => ({
+    GitHubOAuthEnabled: 'true',
+    GitHubClientId: MOCK_CLIENTS.github.id,
+    GitHubClientSecret: MOCK_CLIENTS.github.secret,
+  }));
+  const k = () => fx.t.database.db.kysely;
+  /** A sign-in of GitHub user `n` as `c`, each with a code of its own. */
+  const signIn = async (c: Client, n: number) => {
+    const st = await oauthState(c);
+    return oauthCallback(c, 'github', fx.mock.issueCode('github', ghUser(n)), st.state, st.cookie);
+  };
+  const columnHolders = async (n: number) => (await k().selectFrom('users').select('id').where('github_id', '=', ghId(n)).orderBy('id').execute()).map((r) => r.id);
+  const identities = (n: number) =>
+    k().selectFrom('user_identities').select(['provider', 'user_id']).where('external_id', '=', ghId(n)).execute();
+  const userCount = async () => Number((await k().selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('10 first sign-ins of one new GitHub account at the same moment create one user; each logs in as it or is refused cleanly', async () => {
+    const before = await userCount();
+    const clients = Array.from({ length: 10 }, () => new Client(fx.t.app));
+    const states = await Promise.all(clients.map((c) => oauthState(c)));
+    const results = await Promise.all(
+      clients.map((c, i) => oauthCallback(c, 'github', fx.mock.issueCode('github', ghUser(1)), states[i]!.state, states[i]!.cookie)),
+    );
+    const holders = await columnHolders(1);
+    expect(holders).toHaveLength(1);
+    expect(await userCount()).toBe(before + 1);
+    expect(await identities(1)).toEqual([{ provider: 'github', user_id: holders[0] }]);
+    for (const res of results) {
+      expect(res.status).toBeLessThan(500);
+      if (res.body.success) expect(res.body).toMatchObject({ message: 'login success', data: { id: holders[0], github_id: ghId(1) } });
+      else expect(res.body.message).toBe('this GitHub account is already bound to another user');
+    }
+    expect(results.filter((r) => r.body.success).length).toBeGreaterThanOrEqual(1);
+    // The winner's account works afterwards like any other.
+    expect((await signIn(new Client(fx.t.app), 1)).body).toMatchObject({ success: true, data: { id: holders[0] } });
+  });
+
+  it('two users binding one GitHub account at the same moment: it is bound to exactly one, the other is refused', async () => {
+    const [alice, bob] = [fx.users[0]!, fx.users[1]!];
+    const [a, b] = await Promise.all([signIn(alice, 2), signIn(bob, 2)]);
+    const answers = [a.body, b.body];
+    expect(answers).toContainEqual({ success: true, message: 'bind' });
+    expect(answers).toContainEqual({ success: false, message: 'this GitHub account is already bound to another user' });
+    const winner = a.body.success ? alice : bob;
+    expect(await columnHolders(2)).toEqual([winner.userId]);
+    expect(await identities(2)).toEqual([{ provider: 'github', user_id: winner.userId }]);
+    expect((await signIn(new Client(fx.t.app), 2)).body).toMatchObject({ success: true, data: { id: winner.userId } });
+  });
+
+  it('binding another account releases the one bound before, which then signs in as a new user', async () => {
+    const carol = await fx.root.call<{ id: number }>('POST', '/api/user/', { username: 'carol', password: 'carol-pass-1', display_name: 'carol' });
+    expect(carol.body.success).toBe(true);
+    const c = new Client(fx.t.app);
+    expect((await c.login('carol', 'carol-pass-1')).body.success).toBe(true);
+    expect((await signIn(c, 3)).body).toEqual({ success: true, message: 'bind' });
+    expect((await signIn(c, 4)).body).toEqual({ success: true, message: 'bind' });
+    expect(await fx.self(c)).toMatchObject({ username: 'carol', github_id: ghId(4) });
+    expect(await identities(3)).toEqual([]);
+    expect(await identities(4)).toEqual([{ provider: 'github', user_id: c.userId }]);
+    const fresh = await signIn(new Client(fx.t.app), 3);
+    expect(fresh.body).toMatchObject({ success: true, message: 'login success', data: { github_id: ghId(3) } });
+    expect(fresh.body.data!.id).not.toBe(c.userId);
+  });
+
+  it('a deleted user keeps the account: its sign-in is refused, no new user is made and nobody else can bind it', async () => {
+    const first = await signIn(new Client(fx.t.app), 5);
+    const id = first.body.data!.id;
+    expect((await fx.root.call('POST', '/api/user/manage', { id, action: 'delete' })).body.success).toBe(true);
+    const before = await userCount();
+    const again = await signIn(new Client(fx.t.app), 5);
+    expect(again.status).toBe(403);
+    expect(again.body).toEqual({ success: false, message: 'the user bound to this GitHub account has been deleted' });
+    const bind = await signIn(fx.users[0]!, 5);
+    expect(bind.body).toEqual({ success: false, message: 'this GitHub account is already bound to another user' });
+    expect(await userCount()).toBe(before);
+    expect(await identities(5)).toEqual([{ provider: 'github', user_id: id }]);
+  });
+});
+
+describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
+  it('copies the non-empty provider ids of existing users, the lowest user id keeping an id held twice', async () => {
+    const test = await createTestDatabase(dialect);
+    try {
+      const k = test.db.kysely;
+      await migrateToLatest(test.db);
+      // Back to the state before 0010, with users written by the old code (a duplicate included).
+      await k.schema.dropTable('user_identities').execute();
+      await sql`DELETE FROM tollway_migrations WHERE name = ${'0010_user_identities'}`.execute(k);
+      for (const row of [
+        userRow('u1', { github_id: 'g-1', oidc_id: 'sub-1' }),
+        userRow('u2', { github_id: 'g-dup', wechat_id: 'wx-2', telegram_id: 'tg-2' }),
+        userRow('u3', { github_id: 'g-dup', linux_do_id: 'ld-3' }),
+        userRow('u4', {}),
+        userRow('u5', { github_id: 'g-5' }, true),
+      ]) {
+        await k.insertInto('users').values(row).execute();
+      }
+      const byName = Object.fromEntries((await k.selectFrom('users').select(['id', 'username']).execute()).map((r) => [r.username, r.id]));
+      expect(await migrateToLatest(test.db)).toEqual(['0010_user_identities']);
+      const rows = await k.selectFrom('user_identities').select(['provider', 'external_id', 'user_id']).execute();
+      const key = (r: { provider: string; external_id: string }) => `${r.provider}/${r.external_id}`;
+      expect(rows.sort((a, b) => key(a).localeCompare(key(b)))).toEqual([
+        { provider: 'github', external_id: 'g-1', user_id: byName.u1 },
+        { provider: 'github', external_id: 'g-5', user_id: byName.u5 },
+        { provider: 'github', external_id: 'g-dup', user_id: Math.min(byName.u2!, byName.u3!) },
+        { provider: 'linuxdo', external_id: 'ld-3', user_id: byName.u3 },
+        { provider: 'oidc', external_id: 'sub-1', user_id: byName.u1 },
+        { provider: 'telegram', external_id: 'tg-2', user_id: byName.u2 },
+        { provider: 'wechat', external_id: 'wx-2', user_id: byName.u2 },
+      ]);
+      // The primary key now refuses a second holder.
+      await expect(k.insertInto('user_identities').values({ provider: 'github', external_id: 'g-1', user_id: byName.u4!, created_at: 0 }).execute()).rejects.toThrow();
+    } finally {
+      await test.drop();
+    }
+  });
+});
