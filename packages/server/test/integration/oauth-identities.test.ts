@@ -124,12 +124,13 @@ describe.each(dialects)('third-party account identities on %s', (dialect) => {
 });
 
 describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
-  it('copies the non-empty provider ids of existing users, the lowest user id keeping an id held twice', async () => {
+  it('copies the non-empty provider ids of existing users, the lowest user id keeping an id held twice (the other column emptied)', async () => {
     const test = await createTestDatabase(dialect);
     try {
       const k = test.db.kysely;
       await migrateToLatest(test.db);
-      // Back to the state before 0010, with users written by the old code (a duplicate included).
+      // Back to the state before 0010, with users written by the old code (u2 and u3, inserted in that order,
+      // both holding g-dup).
       await k.schema.dropTable('user_identities').execute();
       await sql`DELETE FROM tollway_migrations WHERE name = ${'0010_user_identities'}`.execute(k);
       for (const row of [
@@ -148,11 +149,17 @@ describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
       expect(rows.sort((a, b) => key(a).localeCompare(key(b)))).toEqual([
         { provider: 'github', external_id: 'g-1', user_id: byName.u1 },
         { provider: 'github', external_id: 'g-5', user_id: byName.u5 },
-        { provider: 'github', external_id: 'g-dup', user_id: Math.min(byName.u2!, byName.u3!) },
+        { provider: 'github', external_id: 'g-dup', user_id: byName.u2 },
         { provider: 'linuxdo', external_id: 'ld-3', user_id: byName.u3 },
         { provider: 'oidc', external_id: 'sub-1', user_id: byName.u1 },
         { provider: 'telegram', external_id: 'tg-2', user_id: byName.u2 },
         { provider: 'wechat', external_id: 'wx-2', user_id: byName.u2 },
+      ]);
+      // The users columns say the same: the losing holder of g-dup no longer shows it.
+      const columns = await k.selectFrom('users').select(['username', 'github_id']).where('username', 'in', ['u2', 'u3']).orderBy('id').execute();
+      expect(columns).toEqual([
+        { username: 'u2', github_id: 'g-dup' },
+        { username: 'u3', github_id: '' },
       ]);
       // The primary key now refuses a second holder.
       await expect(k.insertInto('user_identities').values({ provider: 'github', external_id: 'g-1', user_id: byName.u4!, created_at: 0 }).execute()).rejects.toThrow();

@@ -29,20 +29,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 /**
  * Copies the non-empty provider ids of the users table (deleted users included: they keep their bindings) into
  * user_identities, skipping accounts already there. Data written before this table existed may hold one account
- * on several users (two sign-ins at the same moment); the lowest user id keeps it, as the old lookup (ordered by
- * id) already logged that user in. The others keep the id in their column but no longer own the account. Nothing
- * is logged and nothing fails: a migration must go through on any old data.
+ * on several users (two sign-ins or binds at the same moment): the lowest user id keeps it, the user the old
+ * lookup (the first by id) already logged in, and the others' columns are emptied, as the API shows them and
+ * they never owned the account in practice. Nothing is logged and nothing fails: a migration must go through on
+ * any old data.
  */
 export async function backfillUserIdentities(db: Kysely<unknown>): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   for (const [provider, column] of Object.entries(IDENTITY_COLUMNS)) {
+    const key = sql.lit(provider);
     const col = sql.ref(`u.${column}`);
     await sql`
       INSERT INTO user_identities (provider, external_id, user_id, created_at)
-      SELECT ${sql.lit(provider)}, ${col}, MIN(u.id), ${sql.lit(now)}
+      SELECT ${key}, ${col}, MIN(u.id), ${sql.lit(now)}
       FROM users u
       WHERE ${col} <> ''
-        AND NOT EXISTS (SELECT 1 FROM user_identities ui WHERE ui.provider = ${sql.lit(provider)} AND ui.external_id = ${col})
+        AND NOT EXISTS (SELECT 1 FROM user_identities ui WHERE ui.provider = ${key} AND ui.external_id = ${col})
       GROUP BY ${col}`.execute(db);
+    const own = sql.ref(column);
+    await sql`
+      UPDATE users SET ${own} = ''
+      WHERE ${own} <> ''
+        AND NOT EXISTS (SELECT 1 FROM user_identities ui WHERE ui.provider = ${key} AND ui.external_id = users.${own} AND ui.user_id = users.id)`.execute(db);
   }
 }
