@@ -47,7 +47,10 @@ export async function insertAccountLog(db: Kysely<Database> | Transaction<Databa
   await db.insertInto('logs').values(accountLogRow(log)).execute();
 }
 
-/** The logs one balance transaction adds: `add` inside the transaction, `committed` once it has committed. */
+/**
+ * The logs one balance transaction adds: `add` inside the transaction, `committed` once it has committed. When
+ * the transaction is retried, the attempt that commits must add its logs again (earlier attempts' are dropped).
+ */
 export interface AccountLogBatch {
   add(trx: Transaction<Database>, log: AccountLog): Promise<void>;
   committed(): void;
@@ -71,9 +74,15 @@ export class AccountLogs {
 
   batch(): AccountLogBatch {
     if (!this.separateDatabase) return { add: (trx, log) => insertAccountLog(trx, log), committed: () => undefined };
-    const later: AccountLog[] = [];
+    let later: AccountLog[] = [];
+    let adding: Transaction<Database> | undefined;
     return {
-      add: async (_trx, log) => {
+      // A retried transaction (a new trx object) replaces what an attempt that rolled back had added.
+      add: async (trx, log) => {
+        if (trx !== adding) {
+          adding = trx;
+          later = [];
+        }
         later.push(log);
       },
       committed: () => {
