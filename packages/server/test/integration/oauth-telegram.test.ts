@@ -96,4 +96,15 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
       await fx.setOption('RegisterEnabled', 'true');
     }
   });
+
+  it('a new account signed up with an invite code (aff, not signed) earns both invite rewards', async () => {
+    await fx.setOption('AffEnabled', 'true');
+    await fx.setOption('QuotaForInviter', '250000');
+    await fx.setOption('QuotaForInvitee', '200');
+    const bob = fx.users[1]!;
+    const before = await fx.self(bob);
+    const res = await new Client(fx.t.app).call<UserPublic>('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(41), lang: 'en', aff: before.aff_code })}`);
+    expect(res.body).toMatchObject({ success: true, data: { telegram_id: '41', quota: 977, inviter_id: bob.userId } });
+    expect(await fx.self(bob)).toMatchObject({ aff_count: before.aff_count + 1, aff_quota: before.aff_quota + 250000 });
+  });
 });

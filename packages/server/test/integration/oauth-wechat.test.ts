@@ -73,4 +73,17 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
       await fx.setOption('RegisterEnabled', 'true');
     }
   });
+
+  it('a new account signed up with an invite code (aff) earns both invite rewards; an unknown code gives none', async () => {
+    await fx.setOption('AffEnabled', 'true');
+    await fx.setOption('QuotaForInviter', '250000');
+    await fx.setOption('QuotaForInvitee', '200');
+    const bob = fx.users[1]!;
+    const before = await fx.self(bob);
+    const res = await new Client(fx.t.app).call<UserPublic>('GET', `/api/oauth/wechat?code=${fx.mock.issueCode('wechat', 'openid-invited')}&aff=${before.aff_code}`);
+    expect(res.body).toMatchObject({ success: true, data: { wechat_id: 'openid-invited', quota: 977, inviter_id: bob.userId } });
+    expect(await fx.self(bob)).toMatchObject({ aff_count: before.aff_count + 1, aff_quota: before.aff_quota + 250000 });
+    const stranger = await new Client(fx.t.app).call<UserPublic>('GET', `/api/oauth/wechat?code=${fx.mock.issueCode('wechat', 'openid-uninvited')}&aff=nosuchcode`);
+    expect(stranger.body).toMatchObject({ success: true, data: { quota: 777, inviter_id: 0 } });
+  });
 });

@@ -42,6 +42,9 @@ const REDIRECT_PROVIDERS: Record<string, RedirectProvider> = {
 };
 
 const codeQuery = z.object({ code: z.string().max(1024) });
+/** The invite code a sign-up without a state (WeChat, Telegram) carries itself; not part of any signature. */
+const affField = z.string().max(64).optional();
+const wechatLoginQuery = codeQuery.extend({ aff: affField });
 const telegramValue = z.string().max(1024).optional();
 const telegramQuery = z.object({
   ...Object.fromEntries(TELEGRAM_FIELDS.map((k) => [k, telegramValue])),
@@ -49,6 +52,7 @@ const telegramQuery = z.object({
   auth_date: z.string().min(1, 'auth_date is required').max(20),
   hash: z.string().min(1, 'hash is required').max(128),
   lang: z.string().max(16).optional(),
+  aff: affField,
 });
 
 /** Third-party sign-in: state, the redirect providers' callbacks, WeChat codes and Telegram's login widget. */
@@ -104,15 +108,15 @@ export function oauthRoutes(r: Router): void {
     url: '/api/oauth/wechat',
     level: 'public',
     rateLimit: 'critical',
-    summary: 'Log in (or register) with the verification code from the WeChat QR login server',
+    summary: 'Log in (or register, with the invite code aff) with the verification code from the WeChat QR login server',
     tags,
-    query: codeQuery,
+    query: wechatLoginQuery,
     response: userPublic,
     successMessage: 'login success',
     handler: async ({ ctx, req, reply, query }) => {
       const oauth = oauthOf(ctx);
       oauth.assertEnabled(WECHAT);
-      const result = await oauth.signIn(WECHAT, await wechatAccount(ctx, query.code), undefined, '');
+      const result = await oauth.signIn(WECHAT, await wechatAccount(ctx, query.code), undefined, query.aff?.trim() ?? '');
       if (result.kind !== 'login') throw new ApiError('unexpected sign-in result', 500);
       return logIn(ctx, req, reply, result.user);
     },
@@ -139,7 +143,7 @@ export function oauthRoutes(r: Router): void {
     url: '/api/oauth/telegram/login',
     level: 'public',
     rateLimit: 'critical',
-    summary: "Log in (or register) with Telegram's login widget data (signature checked with TelegramBotToken; at most a day old)",
+    summary: "Log in (or register, with the invite code aff) with Telegram's login widget data (signature checked with TelegramBotToken; at most a day old)",
     tags,
     query: telegramQuery,
     response: userPublic,
@@ -147,7 +151,7 @@ export function oauthRoutes(r: Router): void {
     handler: async ({ ctx, req, reply, query }) => {
       const oauth = oauthOf(ctx);
       oauth.assertEnabled(TELEGRAM);
-      const result = await oauth.signIn(TELEGRAM, verifyTelegramLogin(ctx, query), undefined, '');
+      const result = await oauth.signIn(TELEGRAM, verifyTelegramLogin(ctx, query), undefined, query.aff?.trim() ?? '');
       if (result.kind !== 'login') throw new ApiError('unexpected sign-in result', 500);
       return logIn(ctx, req, reply, result.user);
     },

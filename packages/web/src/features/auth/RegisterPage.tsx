@@ -5,6 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useStatus } from '../../lib/status';
 import { AuthCard } from './AuthCard';
 import { hasOAuth, OAuthButtons } from './OAuthButtons';
+import { rememberedInviteCode } from './oauth';
 import { RegisterForm } from './RegisterForm';
 import { useCompleteLogin } from './useCompleteLogin';
 
@@ -15,7 +16,7 @@ function useAffCode(): string {
   useEffect(() => {
     if (fromQuery) localStorage.setItem('aff', fromQuery);
   }, [fromQuery]);
-  return fromQuery || localStorage.getItem('aff') || '';
+  return fromQuery || rememberedInviteCode() || '';
 }
 
 /** /register (spec 1 §2, §5). */

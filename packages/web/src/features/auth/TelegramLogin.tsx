@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { apiGet } from '../../lib/api';
+import { rememberedInviteCode } from './oauth';
 
 interface TelegramUser {
   id: number;
@@ -25,6 +26,9 @@ export function TelegramLogin({ botName, onLoggedIn }: { botName: string; onLogg
       const q = new URLSearchParams();
       for (const [k, v] of Object.entries(tg)) if (v !== undefined && v !== null) q.set(k, String(v));
       q.set('lang', localStorage.getItem('i18nextLng') ?? 'zh');
+      // The invite code remembered from a ?aff= link (a new account is rewarded as with the other sign-ins).
+      const aff = rememberedInviteCode();
+      if (aff) q.set('aff', aff);
       apiGet<unknown>(`/api/oauth/telegram/login?${q}`).then(onLoggedIn, () => undefined);
     };
     const el = box.current;

@@ -2,6 +2,7 @@ import { Button, Image, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
+import { rememberedInviteCode } from './oauth';
 
 /** QR login: scan, send a word to the account, enter the returned code (valid 3 minutes). */
 export function WeChatLoginModal({ open, qrcode, onClose, onLoggedIn }: { open: boolean; qrcode: string; onClose: () => void; onLoggedIn: (user: unknown) => void }) {
@@ -12,7 +13,8 @@ export function WeChatLoginModal({ open, qrcode, onClose, onLoggedIn }: { open: 
     if (!code.trim()) return;
     setLoading(true);
     try {
-      const user = await apiGet<unknown>(`/api/oauth/wechat?code=${encodeURIComponent(code.trim())}`);
+      const aff = rememberedInviteCode();
+      const user = await apiGet<unknown>(`/api/oauth/wechat?code=${encodeURIComponent(code.trim())}${aff ? `&aff=${encodeURIComponent(aff)}` : ''}`);
       onClose();
       onLoggedIn(user);
     } catch {

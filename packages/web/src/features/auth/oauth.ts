@@ -4,9 +4,12 @@ import type { Status } from '../../lib/status';
 export type OAuthProvider = 'github' | 'oidc' | 'linuxdo';
 const RETURN_KEY = 'oauth_return_to';
 
+/** The invite code remembered from a ?aff= link (see RegisterPage), or null. */
+export const rememberedInviteCode = (): string | null => localStorage.getItem('aff');
+
 /** GET /api/oauth/state (carrying the remembered invite code) gives the state string. */
 export async function fetchOAuthState(): Promise<string> {
-  const aff = localStorage.getItem('aff');
+  const aff = rememberedInviteCode();
   return apiGet<string>(`/api/oauth/state${aff ? `?aff=${encodeURIComponent(aff)}` : ''}`);
 }
 
