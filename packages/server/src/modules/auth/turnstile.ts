@@ -1,18 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { request } from 'undici';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
+import { callExternal, type ExternalAnswer } from '../../lib/external-call.js';
 
 /** The `?turnstile=` query parameter of login, registration, verification codes and reset mails. */
 export const turnstileQuery = z.string().max(4096).optional();
-
-// Failures answer 4xx, not 5xx, so the console shows their message rather than its generic server error.
-
-/** Longest wait for Cloudflare's siteverify answer, connection to last byte. */
-const VERIFY_TIMEOUT_MS = 10_000;
-/** Longest answer read from the verifier. */
-const MAX_ANSWER_CHARS = 64 * 1024;
 
 interface SiteverifyAnswer {
   success?: unknown;
@@ -22,35 +15,19 @@ interface SiteverifyAnswer {
 /** Posts the token to siteverify; the parsed answer, or an ApiError saying why there is none. */
 async function siteverify(ctx: AppContext, secret: string, token: string, remoteip: string): Promise<SiteverifyAnswer> {
   const url = ctx.config.turnstileVerifyUrl;
-  const form = new URLSearchParams({ secret, response: token, remoteip }).toString();
-  let status: number;
-  let text: string;
+  let answer: ExternalAnswer;
   try {
-    const res = await request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form,
-      headersTimeout: VERIFY_TIMEOUT_MS,
-      bodyTimeout: VERIFY_TIMEOUT_MS,
-      signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
-    });
-    status = res.statusCode;
-    text = (await res.body.text()).slice(0, MAX_ANSWER_CHARS);
+    answer = await callExternal('the Turnstile verifier', url, { method: 'POST', form: { secret, response: token, remoteip } }, [secret]);
   } catch (err) {
     ctx.log.warn({ url, err: (err as Error).message }, 'Turnstile siteverify unreachable');
     throw new ApiError('bot check unavailable: the Turnstile verifier could not be reached, please try again later', 400);
   }
-  let answer: unknown;
-  try {
-    answer = JSON.parse(text);
-  } catch {
-    answer = undefined;
+  const body = answer.body as SiteverifyAnswer | null | undefined;
+  if (answer.status !== 200 || body === null || typeof body !== 'object' || typeof body.success !== 'boolean') {
+    ctx.log.warn({ url, status: answer.status, answer: answer.text.slice(0, 200) }, 'Turnstile siteverify answer unreadable');
+    throw new ApiError(`bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP ${answer.status}), please try again later`, 400);
   }
-  if (status !== 200 || answer === null || typeof answer !== 'object' || typeof (answer as SiteverifyAnswer).success !== 'boolean') {
-    ctx.log.warn({ url, status, answer: text.slice(0, 200) }, 'Turnstile siteverify answer unreadable');
-    throw new ApiError(`bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP ${status}), please try again later`, 400);
-  }
-  return answer as SiteverifyAnswer;
+  return body;
 }
 
 /**

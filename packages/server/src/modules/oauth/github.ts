@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import type { ExternalAccount } from './account.js';
-import { accessTokenOf, callProvider, text, userObjectOf } from './provider-http.js';
+import { callExternal } from '../../lib/external-call.js';
+import { accessTokenOf, text, userObjectOf } from './provider-http.js';
 
 /**
  * GitHub (or GitHub Enterprise through GITHUB_BASE_URL and GITHUB_API_URL): the code is exchanged at
@@ -11,14 +12,14 @@ export async function githubAccount(ctx: AppContext, code: string): Promise<Exte
   const clientId = ctx.options.get('GitHubClientId');
   const secret = ctx.options.get('GitHubClientSecret');
   if (!clientId || !secret) throw new ApiError('GitHub sign-in is enabled but GitHubClientId or GitHubClientSecret is not set; contact the administrator');
-  const tokenAnswer = await callProvider(
+  const tokenAnswer = await callExternal(
     'GitHub',
     `${ctx.config.githubBaseUrl}/login/oauth/access_token`,
     { method: 'POST', json: { client_id: clientId, client_secret: secret, code } },
     [secret],
   );
   const token = accessTokenOf('GitHub', tokenAnswer);
-  const userAnswer = await callProvider(
+  const userAnswer = await callExternal(
     'GitHub',
     `${ctx.config.githubApiUrl}/user`,
     { method: 'GET', headers: { authorization: `Bearer ${token}`, 'user-agent': 'Tollway' } },

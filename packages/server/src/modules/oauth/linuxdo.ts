@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import type { ExternalAccount } from './account.js';
-import { accessTokenOf, callProvider, text, userObjectOf } from './provider-http.js';
+import { callExternal } from '../../lib/external-call.js';
+import { accessTokenOf, text, userObjectOf } from './provider-http.js';
 
 /**
  * LinuxDO Connect (LINUXDO_BASE_URL): the code is exchanged at {base}/oauth2/token with the client as HTTP Basic,
@@ -14,7 +15,7 @@ export async function linuxDoAccount(ctx: AppContext, code: string, origin: stri
   if (!clientId || !secret) throw new ApiError('LinuxDO sign-in is enabled but LinuxDOClientId or LinuxDOClientSecret is not set; contact the administrator');
   const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
   const base = ctx.config.linuxDoBaseUrl;
-  const tokenAnswer = await callProvider(
+  const tokenAnswer = await callExternal(
     'LinuxDO',
     `${base}/oauth2/token`,
     {
@@ -25,7 +26,7 @@ export async function linuxDoAccount(ctx: AppContext, code: string, origin: stri
     [secret, basic],
   );
   const token = accessTokenOf('LinuxDO', tokenAnswer);
-  const user = userObjectOf('LinuxDO', await callProvider('LinuxDO', `${base}/api/user`, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]));
+  const user = userObjectOf('LinuxDO', await callExternal('LinuxDO', `${base}/api/user`, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]));
   const id = text(user.id);
   if (!id) throw new ApiError('LinuxDO answered a user without an id', 400);
   if (user.active === false) throw new ApiError('this LinuxDO account is not active', 403);

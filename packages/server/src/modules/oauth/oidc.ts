@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import type { ExternalAccount } from './account.js';
-import { accessTokenOf, callProvider, text, userObjectOf } from './provider-http.js';
+import { callExternal } from '../../lib/external-call.js';
+import { accessTokenOf, text, userObjectOf } from './provider-http.js';
 
 /** Spec 1's message for an OIDC provider whose configuration is missing (the endpoints come from the well-known document). */
 export const OIDC_CONFIG_MISSING = 'failed to get OIDC configuration, check network and the Well-Known URL';
@@ -19,7 +20,7 @@ export async function oidcAccount(ctx: AppContext, code: string, origin: string)
   if (!/^https?:\/\//i.test(tokenEndpoint) || !/^https?:\/\//i.test(userInfoEndpoint)) {
     throw new ApiError(`${OIDC_CONFIG_MISSING} (the administrator has not set the token and user info endpoints)`);
   }
-  const tokenAnswer = await callProvider(
+  const tokenAnswer = await callExternal(
     'the OIDC provider',
     tokenEndpoint,
     {
@@ -29,7 +30,7 @@ export async function oidcAccount(ctx: AppContext, code: string, origin: string)
     [secret],
   );
   const token = accessTokenOf('the OIDC provider', tokenAnswer);
-  const userAnswer = await callProvider('the OIDC provider', userInfoEndpoint, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]);
+  const userAnswer = await callExternal('the OIDC provider', userInfoEndpoint, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]);
   const user = userObjectOf('OIDC', userAnswer);
   const id = text(user.sub);
   if (!id) throw new ApiError('the OIDC provider answered user info without a sub', 400);

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import type { ExternalAccount } from './account.js';
-import { callProvider, providerError } from './provider-http.js';
+import { callExternal } from '../../lib/external-call.js';
+import { providerError } from './provider-http.js';
 
 /**
  * QR-code login through a WeChat server: {WeChatServerAddress}/api/wechat/user?code= with the header
@@ -12,7 +13,7 @@ export async function wechatAccount(ctx: AppContext, code: string): Promise<Exte
   const token = ctx.options.get('WeChatServerToken');
   if (!/^https?:\/\//i.test(address)) throw new ApiError('WeChat login is enabled but WeChatServerAddress is not set; contact the administrator');
   if (!code.trim()) throw new ApiError('verification code is required');
-  const answer = await callProvider(
+  const answer = await callExternal(
     'the WeChat server',
     `${address}/api/wechat/user?code=${encodeURIComponent(code.trim())}`,
     { method: 'GET', headers: { authorization: token } },
