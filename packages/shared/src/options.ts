@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio } from './default-pricing.js';
+import { parseSensitiveWords } from './sensitive-words.js';
 
 /**
  * Every option key of the console spec with its type and default. Values are stored and sent as text;
@@ -18,6 +19,8 @@ export interface OptionDef {
   values?: readonly string[];
   min?: number;
   max?: number;
+  /** For string: a check of the text; returns the error message, or undefined when it is valid. */
+  check?: (text: string) => string | undefined;
 }
 
 const bool = (d: boolean): OptionDef => ({ kind: 'bool', default: String(d) });
@@ -127,7 +130,7 @@ export const optionDefs = {
   // Sensitive content
   CheckSensitiveEnabled: bool(false),
   CheckSensitiveOnPromptEnabled: bool(false),
-  SensitiveWords: str(),
+  SensitiveWords: { kind: 'string', default: '', check: (text) => parseSensitiveWords(text).error },
   StreamCacheQueueLength: int(0, 0),
   // Logs and export
   LogConsumeEnabled: bool(true),
@@ -248,8 +251,10 @@ export function normalizeOptionValue(key: string, raw: unknown): { ok: true; val
       if (!res.success) return { ok: false, message: `${key}: ${res.error.issues[0]?.message ?? 'invalid value'}` };
       return { ok: true, value: text };
     }
-    default:
-      return { ok: true, value: text };
+    default: {
+      const message = def.check?.(text);
+      return message ? { ok: false, message } : { ok: true, value: text };
+    }
   }
 }
 

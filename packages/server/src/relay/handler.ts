@@ -13,6 +13,7 @@ import type { Hold } from './ledger.js';
 import { resolvePrice, scaledPrice } from './price.js';
 import { countSuccess } from './rate-limits.js';
 import { retryPolicy } from './retry-policy.js';
+import { checkPrompt } from './sensitive.js';
 import type { RelayRequest } from './request.js';
 import { writeRelayError } from './respond.js';
 import type { RelayContext } from './services.js';
@@ -42,6 +43,7 @@ export async function relayCall(
   const started = Date.now();
   const { auth, group } = await identify(req);
   const call = await parse(req);
+  checkPrompt(ctx.options, call);
   const { price, limits } = await admitModel(ctx, auth, group, call.model);
 
   const perUnit = ctx.options.num('QuotaPerUnit');

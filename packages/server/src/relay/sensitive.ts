@@ -1,0 +1,66 @@
+import { compileSensitiveWords, type SensitiveMatcher } from '@tollway/shared';
+import type { OptionsService } from '../modules/options/service.js';
+import { RelayError } from './errors.js';
+import type { InboundCall } from './inbound.js';
+import { openAIChat } from './ir/openai-chat.js';
+
+/**
+ * Body fields that carry the prompt of the endpoints outside the chat formats: completions, embeddings, images,
+ * speech and rerank (prompt, input, instructions, query, documents), Gemini embeddings (content, requests).
+ */
+const PROMPT_FIELDS = ['prompt', 'input', 'instructions', 'query', 'documents', 'content', 'requests'] as const;
+
+/** Strings of a prompt field: a string, arrays of them, or objects with text, parts or content (Gemini's shape). */
+function stringsOf(v: unknown, out: string[]): void {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) stringsOf(x, out);
+  else if (v && typeof v === 'object') {
+    const o = v as { text?: unknown; parts?: unknown; content?: unknown };
+    if (typeof o.text === 'string') out.push(o.text);
+    if (o.parts !== undefined) stringsOf(o.parts, out);
+    if (o.content !== undefined) stringsOf(o.content, out);
+  }
+}
+
+/** The text a caller sends as its prompt: system and message text of the chat formats, else the prompt fields. */
+export function promptTexts(call: InboundCall): string[] {
+  const out: string[] = [];
+  if (call.surface || (call.format === openAIChat && call.openaiEndpoint !== undefined && call.openaiEndpoint !== 'chat')) {
+    for (const f of PROMPT_FIELDS) stringsOf(call.body[f], out);
+    return out;
+  }
+  const ir = call.format.requestToIR(call.body);
+  out.push(...ir.system);
+  for (const m of ir.messages) {
+    for (const p of m.parts) {
+      if (p.type === 'text') out.push(p.text);
+      else if (p.type === 'tool_result') out.push(p.content);
+    }
+  }
+  return out;
+}
+
+let compiled: { list: string; matcher: SensitiveMatcher | undefined } | undefined;
+
+/** The matcher of the current SensitiveWords (compiled again only when the option changed). */
+function matcherOf(options: OptionsService): SensitiveMatcher | undefined {
+  const list = options.get('SensitiveWords');
+  if (compiled?.list !== list) compiled = { list, matcher: compileSensitiveWords(list) };
+  return compiled.matcher;
+}
+
+/**
+ * With CheckSensitiveEnabled and CheckSensitiveOnPromptEnabled, a prompt containing an entry of SensitiveWords is
+ * refused before any channel is chosen or quota reserved (400, code sensitive_words_detected, naming what matched).
+ */
+export function checkPrompt(options: OptionsService, call: InboundCall): void {
+  if (!options.bool('CheckSensitiveEnabled') || !options.bool('CheckSensitiveOnPromptEnabled')) return;
+  const matcher = matcherOf(options);
+  if (!matcher) return;
+  const found: string[] = [];
+  for (const text of promptTexts(call)) {
+    for (const w of matcher.find(text)) if (!found.includes(w)) found.push(w);
+    if (found.length >= 3) break;
+  }
+  if (found.length) throw new RelayError(400, `sensitive words detected: ${found.slice(0, 3).join(', ')}`, 'invalid_request_error', 'sensitive_words_detected');
+}
