@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { normalizeForwarded } from './http/client-ip.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { hotPathEntry } from './relay/hot-path.js';
 import { installRelayRoutes } from './relay/routes.js';
@@ -64,8 +65,7 @@ export interface BuiltApp {
 
 /** Builds the HTTP server (API and console) over a ready context. */
 export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
-  const trustProxy = process.env.TRUST_PROXY === 'true' || process.env.TRUST_PROXY === '1';
-  const hotPath = hotPathEntry(ctx, { bodyLimit: ctx.config.bodyLimit, trustProxy });
+  const hotPath = hotPathEntry(ctx, { bodyLimit: ctx.config.bodyLimit });
   // Graceful stop: new connections are refused at once; requests in flight (relay streams included) finish;
   // then every remaining keep-alive connection is closed so it cannot hold the process for its idle timeout.
   let closing = false;
@@ -73,7 +73,8 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,
-    trustProxy,
+    // Every request's X-Forwarded-For is replaced by the resolved client address first (normalizeForwarded).
+    trustProxy: true,
     logController: new LogController({ disableRequestLogging: process.env.LOG_REQUESTS !== 'true' }),
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -83,6 +84,7 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
         inFlight++;
         res.once('close', () => inFlight--);
         if (closing) res.setHeader('connection', 'close');
+        normalizeForwarded(req, ctx.options, ctx.config.trustProxy);
         if (!hotPath(req, res)) fastifyHandler(req, res);
       });
       // Fastify's own defaults for the servers it creates.

@@ -16,6 +16,8 @@ export interface Config {
   /** Minutes between background tests of auto-disabled channels (0: off). */
   channelTestFrequency: number;
   streamingTimeout: number;
+  /** TRUST_PROXY: behind a reverse proxy, the client address comes from X-Forwarded-For. */
+  trustProxy: boolean;
   /** Seconds a realtime WebSocket session may pass without a frame either way before it is closed. */
   realtimeIdleTimeout: number;
   bodyLimit: number;
@@ -124,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1),
     channelTestFrequency: intVar(env, 'CHANNEL_TEST_FREQUENCY', 0, 0),
     streamingTimeout: intVar(env, 'STREAMING_TIMEOUT', 120, 1),
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     realtimeIdleTimeout: intVar(env, 'REALTIME_IDLE_TIMEOUT', 600, 1),
     bodyLimit: intVar(env, 'MAX_REQUEST_BODY_MB', 32, 1) * 1024 * 1024,
     criticalRateLimit: intVar(env, 'CRITICAL_RATE_LIMIT', 20, 1),

@@ -7,8 +7,6 @@ import type { RelayContext } from './services.js';
 
 export interface HotPathOptions {
   bodyLimit: number;
-  /** Client address from the left-most X-Forwarded-For entry (as Fastify's trustProxy: true). */
-  trustProxy: boolean;
 }
 
 /** The route for a POST path: an exact entry, or the longest `/*` prefix that covers it. */
@@ -23,13 +21,10 @@ function routeTable(routes: JsonRelayRoute[]): (path: string) => JsonRelayRoute 
   return (path) => exact.get(path) ?? prefixes.find(([p]) => path.startsWith(p) && path.length > p.length)?.[1];
 }
 
-function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? '';
+/** The client address the server factory resolved into X-Forwarded-For (normalizeForwarded), as Fastify's req.ip. */
+function clientIp(req: IncomingMessage): string {
+  const fwd = req.headers['x-forwarded-for'];
+  return (Array.isArray(fwd) ? fwd[0] : fwd) || (req.socket.remoteAddress ?? '');
 }
 
 /**
@@ -70,7 +65,7 @@ export function hotPathEntry(ctx: RelayContext, opts: HotPathOptions): (req: Inc
       const rr: RelayRequest = {
         headers: req.headers,
         url,
-        ip: clientIp(req, opts.trustProxy),
+        ip: clientIp(req),
         query: q === -1 ? {} : Object.fromEntries(new URLSearchParams(url.slice(q + 1))),
         body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
         raw: req,

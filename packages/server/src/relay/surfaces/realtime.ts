@@ -14,6 +14,7 @@ import { retryPolicy } from '../retry-policy.js';
 import type { RelayContext } from '../services.js';
 import { logRelayError, newRequestId } from '../settle.js';
 import { runRealtimeSession } from './realtime-session.js';
+import { resolveClientIp } from '../../http/client-ip.js';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
 const BETA_PROTOCOL = 'openai-beta.';
@@ -33,11 +34,11 @@ const protocolsOf = (req: IncomingMessage): string[] =>
     .filter(Boolean);
 
 /** The request as authentication reads it: a key from the header, `?key=`, or the browser's key subprotocol. */
-function authView(req: IncomingMessage, url: URL): RelayRequest {
+function authView(ctx: RelayContext, req: IncomingMessage, url: URL): RelayRequest {
   const headers = { ...req.headers };
   const fromProtocol = protocolsOf(req).find((p) => p.startsWith(KEY_PROTOCOL));
   if (!headers.authorization && fromProtocol) headers.authorization = `Bearer ${fromProtocol.slice(KEY_PROTOCOL.length)}`;
-  const ip = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  const ip = resolveClientIp(req, ctx.options, ctx.config.trustProxy).replace(/^::ffff:/, '');
   return { headers, url: req.url ?? '', query: Object.fromEntries(url.searchParams), ip, body: undefined, raw: req };
 }
 
@@ -97,7 +98,7 @@ function connectUpstream(url: string, headers: Record<string, string>): Promise<
 
 /** Admission, channel choice with retries, then the session: the generic relay stages over a WebSocket. */
 async function openSession(ctx: RelayContext, wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
-  const view = authView(req, url);
+  const view = authView(ctx, req, url);
   const { auth, group } = await authenticate(view, ctx.relay.tokens);
   const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').trim();
   if (!model) throw relayErrors.noModel();
