@@ -43,7 +43,7 @@ export async function relayCall(
   const started = Date.now();
   const { auth, group } = await identify(req);
   const call = await parse(req);
-  checkPrompt(ctx.options, call);
+  checkPrompt(ctx.options, call, group);
   const { price, limits } = await admitModel(ctx, auth, group, call.model);
 
   const perUnit = ctx.options.num('QuotaPerUnit');

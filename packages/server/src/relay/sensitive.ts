@@ -52,9 +52,11 @@ function matcherOf(options: OptionsService): SensitiveMatcher | undefined {
 /**
  * With CheckSensitiveEnabled and CheckSensitiveOnPromptEnabled, a prompt containing an entry of SensitiveWords is
  * refused before any channel is chosen or quota reserved (400, code sensitive_words_detected, naming what matched).
+ * Calls billed in the exempt group (global.safe_check_exempt_enabled / _group) are not checked.
  */
-export function checkPrompt(options: OptionsService, call: InboundCall): void {
+export function checkPrompt(options: OptionsService, call: InboundCall, group: string): void {
   if (!options.bool('CheckSensitiveEnabled') || !options.bool('CheckSensitiveOnPromptEnabled')) return;
+  if (options.bool('global.safe_check_exempt_enabled') && group === options.get('global.safe_check_exempt_group')) return;
   const matcher = matcherOf(options);
   if (!matcher) return;
   const found: string[] = [];

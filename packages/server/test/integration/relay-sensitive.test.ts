@@ -80,6 +80,18 @@ describe.each(dialects)('sensitive-word prompt check on %s', (dialect) => {
     expect((await post('/v1/embeddings', { model: 'text-embedding-3-small', input: 'fine' })).status).toBe(200);
   });
 
+  it('does not check calls billed in the exempt group (global.safe_check_exempt_*)', async () => {
+    await setOption('global.safe_check_exempt_group', 'default');
+    expect((await chat('a forbidden thing')).status).toBe(400);
+    await setOption('global.safe_check_exempt_enabled', 'true');
+    try {
+      expect((await chat('a forbidden thing')).status).toBe(200);
+    } finally {
+      await setOption('global.safe_check_exempt_enabled', 'false');
+    }
+    expect((await chat('a forbidden thing')).status).toBe(400);
+  });
+
   it('refuses to save a regex entry that does not compile or matches empty text', async () => {
     const bad = await root.call('PUT', '/api/option/', { key: 'SensitiveWords', value: 'ok\nregex:(unclosed' });
     expect(bad.body.success).toBe(false);
