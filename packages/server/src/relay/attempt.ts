@@ -4,6 +4,7 @@ import { forwardOpenAI, type AttemptResult } from './forward.js';
 import { forwardConverted } from './forward-convert.js';
 import type { InboundCall } from './inbound.js';
 import { formatFor } from './ir/formats.js';
+import { pingIntervalMs } from './keep-alive.js';
 import { openAIChat } from './ir/openai-chat.js';
 import { claudeDefaultMaxTokens } from './providers/anthropic/adaptor.js';
 import { formatSettings } from './providers/format-settings.js';
@@ -50,7 +51,7 @@ export async function attemptChannel(
 
   if (adaptor.format === 'openai' && call.format === openAIChat) {
     const body = rewriteOpenAIBody(call.body, { model: upstreamModel, forceStreamUsage: true, systemPrompt: ch.systemPrompt, paramOverride: ch.paramOverride }, endpoint);
-    return forwardOpenAI(ctx.relay.agent, { origin, path, headers: target.headers, body, stream: call.stream, clientWantsUsage: call.includeUsage }, res, signal, countTextTokens, started);
+    return forwardOpenAI(ctx.relay.agent, { origin, path, headers: target.headers, body, stream: call.stream, clientWantsUsage: call.includeUsage, pingMs: call.stream ? pingIntervalMs(ctx.options) : 0 }, res, signal, countTextTokens, started);
   }
   if (endpoint !== 'chat') return { kind: 'failed', status: 501, message: `this channel type does not serve ${openAIPaths[endpoint]}`, body: '' };
 
@@ -87,6 +88,7 @@ export async function attemptChannel(
       client: call.format,
       prepareEncoder: call.format === openAIChat ? (s) => openAIChat.includeUsage(s as Parameters<typeof openAIChat.includeUsage>[0], call.includeUsage) : undefined,
       requestedModel: call.model,
+      pingMs: call.stream ? pingIntervalMs(ctx.options) : 0,
     },
     res,
     signal,

@@ -36,6 +36,8 @@ export interface ConvertedCall {
   /** Prepares the client-side encoder (e.g. whether the OpenAI usage chunk is wanted). */
   prepareEncoder?: (state: unknown) => void;
   requestedModel: string;
+  /** Keep-alive interval of a streamed answer in ms (pingIntervalMs); 0 or absent: none. */
+  pingMs?: number;
 }
 
 /** Upstream SSE bytes → whole events (UTF-8 decoded across chunk boundaries). */
@@ -132,7 +134,7 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
   let { cut } = await pump(answer.body, res, (chunk) => {
     for (const ev of framer.push(chunk)) take(c.upstream.decodeEvent(dec, ev), rawOf(ev));
     return flushOut();
-  });
+  }, c.pingMs ? { intervalMs: c.pingMs } : undefined);
   if (!cut) {
     try {
       for (const ev of framer.flush()) take(c.upstream.decodeEvent(dec, ev), rawOf(ev));

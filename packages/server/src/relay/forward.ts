@@ -16,6 +16,8 @@ export interface UpstreamRequest {
   stream: boolean;
   /** The client asked for the usage chunk (stream_options.include_usage). */
   clientWantsUsage: boolean;
+  /** Keep-alive interval of an SSE answer in ms (pingIntervalMs); 0 or absent: none. */
+  pingMs?: number;
 }
 
 export type AttemptResult =
@@ -101,7 +103,7 @@ export async function forwardOpenAI(
     const out = held;
     held = raw;
     return out;
-  });
+  }, isSse && up.pingMs ? { intervalMs: up.pingMs, midEvent: () => state.midEvent } : undefined);
   if (!cut && isSse && state.partial) res.write(state.partial);
   if (!res.destroyed) res.end(held);
   const usage = isSse ? state.usage : usageFromJsonTail(tail);

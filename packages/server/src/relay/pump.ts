@@ -1,18 +1,23 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import { startKeepAlive, type KeepAliveOptions } from './keep-alive.js';
 
 /**
  * Relays an upstream body to the client chunk by chunk: `convert` turns each chunk into what to write now
  * (nothing, the same bytes, or converted events). 'data' events, not an async iterator (one hop less per chunk);
  * while the client's socket is full the upstream pauses until it drains. Resolves when the upstream ends
  * (`cut` false), or fails, throws in `convert`, or the client leaves first (`cut` true; the upstream is destroyed).
+ * With `keepAlive` (SSE answers whose response head is set), a ping goes out between writes after each idle
+ * interval until then; without it no timer exists.
  */
-export function pump(body: Readable, res: ServerResponse, convert: (chunk: Buffer) => string | Buffer | undefined): Promise<{ cut: boolean }> {
+export function pump(body: Readable, res: ServerResponse, convert: (chunk: Buffer) => string | Buffer | undefined, keepAlive?: KeepAliveOptions): Promise<{ cut: boolean }> {
   return new Promise((resolve) => {
     let done = false;
+    const pinger = keepAlive ? startKeepAlive(res, keepAlive) : undefined;
     const finish = (cut: boolean) => {
       if (done) return;
       done = true;
+      pinger?.stop();
       res.off('drain', resume);
       res.off('close', onClose);
       if (cut) body.destroy();
@@ -32,7 +37,10 @@ export function pump(body: Readable, res: ServerResponse, convert: (chunk: Buffe
         finish(true);
         return;
       }
-      if (out && out.length > 0 && !res.write(out)) body.pause();
+      if (out && out.length > 0) {
+        pinger?.touch();
+        if (!res.write(out)) body.pause();
+      }
     });
     body.on('end', () => finish(false));
     body.on('error', () => finish(true));

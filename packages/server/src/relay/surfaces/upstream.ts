@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { errorMessageOf, forwardOpenAI, type AttemptResult } from '../forward.js';
 import type { SurfaceAttempt } from '../inbound.js';
+import { pingIntervalMs } from '../keep-alive.js';
 import { countTextTokens } from '../token-count.js';
 import type { CallUsage } from '../usage.js';
 
@@ -39,7 +40,7 @@ export async function forwardPassThrough(
   stream: boolean,
   meter: (reported: CallUsage | undefined) => CallUsage,
 ): Promise<AttemptResult> {
-  const result = await forwardOpenAI(a.ctx.relay.agent, { origin: t.origin, path: t.path, headers: t.headers, body, stream, clientWantsUsage: true }, a.res, a.signal, countTextTokens, a.started);
+  const result = await forwardOpenAI(a.ctx.relay.agent, { origin: t.origin, path: t.path, headers: t.headers, body, stream, clientWantsUsage: true, pingMs: stream ? pingIntervalMs(a.ctx.options) : 0 }, a.res, a.signal, countTextTokens, a.started);
   if (result.kind !== 'relayed') return result;
   return { ...result, usage: meter(result.usage), cut: false };
 }

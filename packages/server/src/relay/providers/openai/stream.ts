@@ -15,9 +15,11 @@ export interface OpenAIStreamState {
   countedTokens: number;
   sawDone: boolean;
   events: number;
+  /** The start of an oversized event was passed on and its end was not yet: the client is inside an event. */
+  midEvent: boolean;
 }
 
-export const newStreamState = (): OpenAIStreamState => ({ partial: '', usage: undefined, pendingText: '', countedTokens: 0, sawDone: false, events: 0 });
+export const newStreamState = (): OpenAIStreamState => ({ partial: '', usage: undefined, pendingText: '', countedTokens: 0, sawDone: false, events: 0, midEvent: false });
 
 const COUNT_WINDOW = 4096;
 
@@ -44,10 +46,12 @@ export function transformOpenAIChunk(state: OpenAIStreamState, chunk: string, ke
     out += event;
   }
   state.partial = text.slice(start);
+  if (start > 0) state.midEvent = false;
   if (state.partial.length > 1_000_000) {
     // A single event larger than 1 MB: pass it on rather than hold it.
     out += state.partial;
     state.partial = '';
+    state.midEvent = true;
   }
   return out;
 }
