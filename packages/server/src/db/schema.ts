@@ -28,6 +28,8 @@ export interface UsersTable {
   remark: string;
   created_at: number;
   deleted_at: string | null;
+  /** Unix seconds of the last low-quota warning; 0 while armed (see modules/notifications). */
+  quota_warned_at: Generated<number>;
 }
 
 export interface OptionsTable {

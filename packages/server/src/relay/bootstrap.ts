@@ -1,4 +1,6 @@
 import type { AppContext } from '../context.js';
+import { Mailer } from '../lib/mailer.js';
+import { QuotaWarnings } from '../modules/notifications/quota-warnings.js';
 import { TokenAuthCache } from './auth-cache.js';
 import { MemoryLedger, type Ledger } from './ledger.js';
 import { RedisLedger } from './redis-ledger.js';
@@ -12,6 +14,8 @@ import { DurableWriter } from './writer.js';
  */
 export async function createRelayServices(ctx: AppContext): Promise<RelayServices & { close(): Promise<void> }> {
   const k = ctx.db.kysely;
+  // Low-quota warnings are decided from committed balances, after each batch, off the relay's path.
+  const quotaWarnings = new QuotaWarnings(ctx.db, ctx.options, new Mailer(ctx.options), ctx.log);
   const writer = new DurableWriter(ctx.db, {
     logDb: ctx.logDb,
     dataDir: ctx.config.dataDir,
@@ -19,6 +23,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     hourlyUsage: () => ctx.options.bool('DataExportEnabled'),
     onCommitted: (records) => {
       for (const r of records) if (r.quota) ledger.committed(r.userId, r.tokenLimited ? r.tokenId : undefined, r.quota);
+      quotaWarnings.charged(new Set(records.filter((r) => r.quota > 0).map((r) => r.userId)));
     },
   });
   const loadUsers = async (ids: number[]) =>
@@ -44,7 +49,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     return refresh('users', id, local);
   };
   ctx.users.onChanged(async (id) => {
-    await userChanged(id, true);
+    await Promise.all([userChanged(id, true), quotaWarnings.accountChanged(id)]);
     void ctx.bus.publish('users', String(id)).catch(() => undefined);
   });
   ctx.bus.subscribe('users', (msg) => void userChanged(Number(msg), false));
@@ -62,12 +67,14 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     ledger,
     writer,
     agent,
+    quotaWarnings,
     tokenChanged(key, id) {
       tokenChanged(key, id, true);
       void ctx.bus.publish('tokens', `${key}:${id}`).catch(() => undefined);
     },
     async close() {
       await writer.stop();
+      await quotaWarnings.close();
       await agent.close();
     },
   };

@@ -1,5 +1,6 @@
 import type { Agent } from 'undici';
 import type { AppContext } from '../context.js';
+import type { QuotaWarnings } from '../modules/notifications/quota-warnings.js';
 import type { TokenAuthCache } from './auth-cache.js';
 import type { Ledger } from './ledger.js';
 import type { DurableWriter } from './writer.js';
@@ -10,6 +11,8 @@ export interface RelayServices {
   ledger: Ledger;
   writer: DurableWriter;
   agent: Agent;
+  /** Low-quota warnings, checked after each committed batch (never on the hot path). */
+  quotaWarnings: QuotaWarnings;
   /** A token was created, changed or deleted: drop it from caches here and on other nodes. */
   tokenChanged(key: string, id: number): void;
 }

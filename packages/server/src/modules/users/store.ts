@@ -3,7 +3,8 @@ import type { Db } from '../../db/connect.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Omit<UserRow, 'id'>;
+/** quota_warned_at is left to its default (0) and kept by modules/notifications. */
+export type NewUser = Omit<UserRow, 'id' | 'quota_warned_at'>;
 /** Work done in the inserting transaction once the new user's id is known (e.g. invite rewards). */
 export type AfterInsert = (trx: Transaction<Database>, id: number) => Promise<void>;
 
