@@ -23,7 +23,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     hourlyUsage: () => ctx.options.bool('DataExportEnabled'),
     onCommitted: (records) => {
       for (const r of records) if (r.quota) ledger.committed(r.userId, r.tokenLimited ? r.tokenId : undefined, r.quota);
-      quotaWarnings.charged(new Set(records.filter((r) => r.quota > 0).map((r) => r.userId)));
+      quotaWarnings.charged(new Set(records.filter((r) => r.quota !== 0).map((r) => r.userId)));
     },
   });
   const loadUsers = async (ids: number[]) =>

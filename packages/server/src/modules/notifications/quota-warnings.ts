@@ -36,14 +36,23 @@ export class QuotaWarnings {
   charged(userIds: Iterable<number>): void {
     if (this.closed) return;
     for (const id of userIds) this.queue.add(id);
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+    this.kick();
+  }
+
+  /** Starts draining the queue unless it is under way (users queued as a drain ends start the next one). */
+  private kick(): void {
+    if (this.draining || this.queue.size === 0) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      this.kick();
+    });
   }
 
   /** A user's account changed outside the relay: arm them again if their balance is back at or above the threshold. */
   async accountChanged(userId: number): Promise<void> {
     if (this.closed) return;
     try {
-      const user = await this.store.user(userId);
+      const [user] = await this.store.users([userId]);
       if (!user || user.warnedAt === 0) return;
       const threshold = warningThreshold(user, this.options);
       if (user.quota >= threshold || threshold <= 0) await this.store.rearm(userId, threshold);
@@ -70,19 +79,26 @@ export class QuotaWarnings {
     while (this.queue.size) {
       const ids = [...this.queue];
       this.queue.clear();
-      for (const id of ids) {
+      let users: WarningUser[];
+      try {
+        users = await this.store.users(ids);
+      } catch (err) {
+        this.log.warn({ err, users: ids.length }, 'quota warning: reading balances failed');
+        continue;
+      }
+      for (const user of users) {
         try {
-          await this.check(id);
+          await this.check(user);
         } catch (err) {
-          this.log.warn({ err, userId: id }, 'quota warning: check failed');
+          this.log.warn({ err, userId: user.id }, 'quota warning: check failed');
         }
       }
     }
   }
 
-  private async check(userId: number): Promise<void> {
-    const user = await this.store.user(userId);
-    if (!user) return;
+  /** Arms a user seen at or above their threshold; claims and warns an armed one below it. */
+  private async check(user: WarningUser): Promise<void> {
+    const userId = user.id;
     const threshold = warningThreshold(user, this.options);
     if (user.quota >= threshold) {
       if (user.warnedAt !== 0) await this.store.rearm(userId, threshold);
@@ -92,7 +108,7 @@ export class QuotaWarnings {
     const target = warningTarget(user, this.options);
     if (!target) return;
     if (target.via === 'email' && !this.mailer.configured()) {
-      this.log.warn({ userId }, 'quota warning: not sent, mail delivery is not configured');
+      this.log.debug({ userId }, 'quota warning: not sent, mail delivery is not configured');
       return;
     }
     const now = nowSeconds();

@@ -12,19 +12,25 @@ export interface WarningUser {
   warnedAt: number;
 }
 
+const USERS_PER_SELECT = 500;
+
 /** SQL of the low-quota warnings: users.quota_warned_at is claimed and cleared by conditional UPDATEs. */
 export class QuotaWarningStore {
   constructor(private readonly db: Db) {}
 
-  async user(id: number): Promise<WarningUser | undefined> {
-    const r = await this.db.kysely
-      .selectFrom('users')
-      .select(['id', 'username', 'email', 'quota', 'setting', 'quota_warned_at'])
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!r) return undefined;
-    return { id: r.id, username: r.username, email: r.email ?? '', quota: Number(r.quota), setting: r.setting ?? '', warnedAt: Number(r.quota_warned_at) };
+  /** The live users among `ids`, read in chunks of a few hundred ids. */
+  async users(ids: number[]): Promise<WarningUser[]> {
+    const out: WarningUser[] = [];
+    for (let i = 0; i < ids.length; i += USERS_PER_SELECT) {
+      const rows = await this.db.kysely
+        .selectFrom('users')
+        .select(['id', 'username', 'email', 'quota', 'setting', 'quota_warned_at'])
+        .where('id', 'in', ids.slice(i, i + USERS_PER_SELECT))
+        .where('deleted_at', 'is', null)
+        .execute();
+      for (const r of rows) out.push({ id: r.id, username: r.username, email: r.email ?? '', quota: Number(r.quota), setting: r.setting ?? '', warnedAt: Number(r.quota_warned_at) });
+    }
+    return out;
   }
 
   /**
