@@ -37,6 +37,8 @@ export async function attemptChannel(
   res: ServerResponse,
   signal: CancelSignal,
   started: number,
+  /** Keep the answer's text for the log (LogChatContentEnabled, read once per call). */
+  captureAnswer = false,
 ): Promise<AttemptResult> {
   const adaptor = adaptorFor(ch.type, upstreamModel);
   if (!adaptor) return { kind: 'failed', status: 501, message: `channel type ${ch.type} is not supported by this version`, body: '' };
@@ -51,7 +53,7 @@ export async function attemptChannel(
 
   if (adaptor.format === 'openai' && call.format === openAIChat) {
     const body = rewriteOpenAIBody(call.body, { model: upstreamModel, forceStreamUsage: true, systemPrompt: ch.systemPrompt, paramOverride: ch.paramOverride }, endpoint);
-    return forwardOpenAI(ctx.relay.agent, { origin, path, headers: target.headers, body, stream: call.stream, clientWantsUsage: call.includeUsage, pingMs: call.stream ? pingIntervalMs(ctx.options) : 0 }, res, signal, countTextTokens, started);
+    return forwardOpenAI(ctx.relay.agent, { origin, path, headers: target.headers, body, stream: call.stream, clientWantsUsage: call.includeUsage, pingMs: call.stream ? pingIntervalMs(ctx.options) : 0, captureAnswer: captureAnswer && (endpoint === 'chat' || endpoint === 'completions') }, res, signal, countTextTokens, started);
   }
   if (endpoint !== 'chat') return { kind: 'failed', status: 501, message: `this channel type does not serve ${openAIPaths[endpoint]}`, body: '' };
 
@@ -89,6 +91,7 @@ export async function attemptChannel(
       prepareEncoder: call.format === openAIChat ? (s) => openAIChat.includeUsage(s as Parameters<typeof openAIChat.includeUsage>[0], call.includeUsage) : undefined,
       requestedModel: call.model,
       pingMs: call.stream ? pingIntervalMs(ctx.options) : 0,
+      captureAnswer,
     },
     res,
     signal,

@@ -5,6 +5,7 @@ import type { CancelSignal } from './services.js';
 import { SseSplitter } from './ir/sse.js';
 import type { IRStreamEvent, IRUsage, WireFormat } from './ir/types.js';
 import { errorMessageOf, type AttemptResult } from './forward.js';
+import { CappedText, irAnswerContent } from './chat-content.js';
 import { collectStream } from './ir/collect.js';
 import { pump, readText } from './pump.js';
 import type { CallUsage } from './usage.js';
@@ -38,6 +39,8 @@ export interface ConvertedCall {
   requestedModel: string;
   /** Keep-alive interval of a streamed answer in ms (pingIntervalMs); 0 or absent: none. */
   pingMs?: number;
+  /** Keep the answer's text for the log (LogChatContentEnabled). */
+  captureAnswer?: boolean;
 }
 
 /** Upstream SSE bytes → whole events (UTF-8 decoded across chunk boundaries). */
@@ -89,14 +92,16 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
     const ir = c.upstream.responseToIR(json);
     const out = same ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel));
     sendJson(res, out);
-    return { kind: 'relayed', status: 200, usage: billingUsage(ir.usage, true), countedCompletion: 0, firstByteMs: Date.now() - started, cut: false };
+    const output = c.captureAnswer ? irAnswerContent(ir.parts) : undefined;
+    return { kind: 'relayed', status: 200, usage: billingUsage(ir.usage, true), countedCompletion: 0, firstByteMs: Date.now() - started, cut: false, output };
   }
   if (!c.stream) {
     // A plain call answered by a stream (Coze answers in full only when streaming): one collected answer.
     const { response, error, sawUsage, head } = await collectStream(answer.body, c.upstream);
     if (error) return { kind: 'failed', status: 502, message: error, body: head };
     sendJson(res, JSON.stringify(c.client.responseFromIR(response, c.requestedModel)));
-    return { kind: 'relayed', status: 200, usage: sawUsage ? billingUsage(response.usage, true) : undefined, countedCompletion: 0, firstByteMs: Date.now() - started, cut: false };
+    const output = c.captureAnswer ? irAnswerContent(response.parts) : undefined;
+    return { kind: 'relayed', status: 200, usage: sawUsage ? billingUsage(response.usage, true) : undefined, countedCompletion: 0, firstByteMs: Date.now() - started, cut: false, output };
   }
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
   const framer = c.framer ?? sseFramer();
@@ -108,13 +113,19 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
   let counted = 0;
   let ended = false;
   let firstByteMs = 0;
+  const capture = c.captureAnswer ? new CappedText() : undefined;
   // Events of one upstream chunk are converted together and written at once: fewer, larger socket writes.
   let out = '';
   const take = (events: IRStreamEvent[], raw?: string) => {
     for (const e of events) {
       if (e.type === 'usage') usage = e.usage;
-      else if (e.type === 'text' || e.type === 'thinking') pendingText += e.text;
-      else if (e.type === 'tool_call_args') pendingText += e.args;
+      else if (e.type === 'text' || e.type === 'thinking') {
+        pendingText += e.text;
+        capture?.add(e.text, e.type);
+      } else if (e.type === 'tool_call_args') {
+        pendingText += e.args;
+        capture?.add(e.args, `tool${e.index}`);
+      }
       else if (e.type === 'end') ended = true;
       if (!same) out += c.client.encodeEvent(enc, e);
     }
@@ -148,5 +159,5 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
   if (!res.destroyed) res.end(flushOut());
   // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
   if (pendingText && (cut || !usage)) counted += countTokens(pendingText);
-  return { kind: 'relayed', status: 200, usage: usage && !cut ? billingUsage(usage, true) : undefined, countedCompletion: counted, firstByteMs, cut };
+  return { kind: 'relayed', status: 200, usage: usage && !cut ? billingUsage(usage, true) : undefined, countedCompletion: counted, firstByteMs, cut, output: capture?.value() };
 }

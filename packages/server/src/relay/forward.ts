@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import type { CancelSignal } from './services.js';
+import { CappedText, CHAT_CONTENT_CAP, openAIAnswerContent } from './chat-content.js';
 import { countedCompletionTokens, newStreamState, transformOpenAIChunk } from './providers/openai/stream.js';
 import { pump } from './pump.js';
 import { usageFromJsonTail, type CallUsage } from './usage.js';
@@ -18,14 +19,27 @@ export interface UpstreamRequest {
   clientWantsUsage: boolean;
   /** Keep-alive interval of an SSE answer in ms (pingIntervalMs); 0 or absent: none. */
   pingMs?: number;
+  /** Keep the answer's text for the log (LogChatContentEnabled; chat and completions only). */
+  captureAnswer?: boolean;
 }
 
 export type AttemptResult =
   | { kind: 'failed'; status: number; message: string; body: string }
-  | { kind: 'relayed'; status: number; usage: CallUsage | undefined; countedCompletion: number; firstByteMs: number; cut: boolean };
+  | {
+      kind: 'relayed';
+      status: number;
+      usage: CallUsage | undefined;
+      countedCompletion: number;
+      firstByteMs: number;
+      cut: boolean;
+      /** The answer's text as the client received it, capped (only when it was asked to be captured). */
+      output?: string;
+    };
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 const TAIL = 16 * 1024;
+/** How much of a plain answer is kept to read its text from (JSON escapes and other fields take room too). */
+const CAPTURE_HEAD = 64 * CHAT_CONTENT_CAP;
 
 async function readBounded(body: Dispatcher.ResponseData['body']): Promise<string> {
   let out = '';
@@ -92,14 +106,25 @@ export async function forwardOpenAI(
   // (one write for the common single-chunk answer, no chunked encoding when the length is known).
   let held: Buffer | undefined;
   let firstByteMs = 0;
-  const state = newStreamState();
+  const state = newStreamState(up.captureAnswer && isSse ? new CappedText() : undefined);
   let tail = '';
+  // Capturing a plain answer: its start, up to CAPTURE_HEAD characters (undefined when not capturing).
+  let head = up.captureAnswer && !isSse ? '' : undefined;
+  let headComplete = true;
   // Multi-byte characters can be split between chunks; the decoder carries the partial bytes over.
   const decoder = new StringDecoder('utf8');
   const { cut } = await pump(answer.body, res, (raw) => {
     if (!firstByteMs) firstByteMs = Date.now() - started;
     if (isSse) return transformOpenAIChunk(state, decoder.write(raw), up.clientWantsUsage, countTokens);
-    tail = (tail + decoder.write(raw)).slice(-TAIL);
+    const text = decoder.write(raw);
+    tail = (tail + text).slice(-TAIL);
+    if (head !== undefined && headComplete) {
+      if (head.length + text.length <= CAPTURE_HEAD) head += text;
+      else {
+        head += text.slice(0, CAPTURE_HEAD - head.length);
+        headComplete = false;
+      }
+    }
     const out = held;
     held = raw;
     return out;
@@ -109,5 +134,6 @@ export async function forwardOpenAI(
   const usage = isSse ? state.usage : usageFromJsonTail(tail);
   // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
   const counted = isSse && (cut || !usage) ? countedCompletionTokens(state, countTokens) : 0;
-  return { kind: 'relayed', status: answer.statusCode, usage, countedCompletion: counted, firstByteMs, cut };
+  const output = state.capture ? state.capture.value() : head !== undefined ? openAIAnswerContent(head, headComplete) : undefined;
+  return { kind: 'relayed', status: answer.statusCode, usage, countedCompletion: counted, firstByteMs, cut, output };
 }

@@ -4,6 +4,7 @@ import { computeQuota } from '@tollway/shared';
 import type { CachedChannel } from '../modules/channels/cache.js';
 import { admitModel, nextChannel, reserveQuota } from './admit.js';
 import { attemptChannel } from './attempt.js';
+import { promptContent } from './chat-content.js';
 import type { TokenAuth } from './auth-cache.js';
 import { authenticate } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
@@ -88,6 +89,8 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
   const policy = retryPolicy(ctx.options);
   const tried = new Set<number>();
   const usedChannels: number[] = [];
+  // LogChatContentEnabled, read once per call: off, no text is kept on the way (nothing would log it without consume logs).
+  const logContent = ctx.options.bool('LogChatContentEnabled') && ctx.options.bool('LogConsumeEnabled');
   let last: { status: number; message: string; channel?: CachedChannel } | undefined;
   for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
     const next = nextChannel(ctx, group, model, tried, attempt);
@@ -100,7 +103,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
     }
     let result: AttemptResult;
     try {
-      result = await attemptChannel(ctx, call, ch, ch.keys[keyIndex]!, mapped.model, res, cancel, started);
+      result = await attemptChannel(ctx, call, ch, ch.keys[keyIndex]!, mapped.model, res, cancel, started, logContent);
     } catch (err) {
       if (res.headersSent) throw err;
       result = { kind: 'failed', status: 0, message: `upstream unreachable: ${(err as Error).message}`, body: '' };
@@ -110,7 +113,8 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
         result.usage && !result.cut
           ? result.usage
           : { promptTokens: result.usage?.promptTokens ?? countPromptTokens(call.body), completionTokens: result.usage?.completionTokens ?? result.countedCompletion, reported: false };
-      await settleCall(ctx, { requestId, auth, group, model, upstreamModel: mapped.model, stream, ip: req.ip, started, firstByteMs: result.firstByteMs, channel: ch, usedChannels, price, usage, target, hold });
+      const content = logContent ? { input: promptContent(call), output: result.output } : undefined;
+      await settleCall(ctx, { requestId, auth, group, model, upstreamModel: mapped.model, stream, ip: req.ip, started, firstByteMs: result.firstByteMs, channel: ch, usedChannels, price, usage, target, hold, content });
       return true;
     }
     last = { status: result.status, message: scrub(result.message, ch), channel: ch };

@@ -26,6 +26,8 @@ export interface CallRecord {
   usage: CallUsage;
   target: ReserveTarget;
   hold: Hold;
+  /** With LogChatContentEnabled: the prompt and answer text (capped); the answer is absent where none is kept (media). */
+  content?: { input: string; output?: string };
 }
 
 const idPrefix = crypto.randomBytes(6).toString('hex');
@@ -71,6 +73,8 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
     billed_units: c.usage.units,
     charge_shortfall: charged < quota ? quota - charged : undefined,
     admin_info: { use_channel: c.usedChannels },
+    input_content: c.content?.input,
+    output_content: c.content?.output,
   };
   const log: Insertable<LogsTable> | undefined = ctx.options.bool('LogConsumeEnabled')
     ? {

@@ -1,3 +1,4 @@
+import type { CappedText } from '../../chat-content.js';
 import { fromOpenAIUsage, type CallUsage } from '../../usage.js';
 
 /**
@@ -17,14 +18,16 @@ export interface OpenAIStreamState {
   events: number;
   /** The start of an oversized event was passed on and its end was not yet: the client is inside an event. */
   midEvent: boolean;
+  /** The answer's text kept for the log (reasoning, content, tool-call arguments), when it is captured. */
+  capture: CappedText | undefined;
 }
 
-export const newStreamState = (): OpenAIStreamState => ({ partial: '', usage: undefined, pendingText: '', countedTokens: 0, sawDone: false, events: 0, midEvent: false });
+export const newStreamState = (capture?: CappedText): OpenAIStreamState => ({ partial: '', usage: undefined, pendingText: '', countedTokens: 0, sawDone: false, events: 0, midEvent: false, capture });
 
 const COUNT_WINDOW = 4096;
 
 interface ChunkJson {
-  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { function?: { arguments?: string } }[] }; text?: string }[];
+  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { index?: number; function?: { arguments?: string } }[] }; text?: string }[];
   usage?: unknown;
 }
 
@@ -65,7 +68,8 @@ function inspectEvent(state: OpenAIStreamState, event: string, countTokens: (tex
     return 'keep';
   }
   const hasUsage = data.includes('"usage":{');
-  const hasText = data.includes('"content":"') || data.includes('"arguments":"') || data.includes('"text":"');
+  // 'content":"' also finds reasoning_content.
+  const hasText = data.includes('content":"') || data.includes('"arguments":"') || data.includes('"text":"');
   if (!hasUsage && !hasText) return 'keep';
   let json: ChunkJson;
   try {
@@ -78,6 +82,7 @@ function inspectEvent(state: OpenAIStreamState, event: string, countTokens: (tex
       const d = c.delta;
       state.pendingText += (d?.content ?? '') + (d?.reasoning_content ?? '') + (c.text ?? '');
       for (const tc of d?.tool_calls ?? []) state.pendingText += tc.function?.arguments ?? '';
+      if (state.capture) captureDelta(state.capture, d, c.text);
     }
     if (state.pendingText.length >= COUNT_WINDOW) {
       state.countedTokens += countTokens(state.pendingText);
@@ -91,6 +96,14 @@ function inspectEvent(state: OpenAIStreamState, event: string, countTokens: (tex
     if (!json.choices || json.choices.length === 0) return 'drop-usage';
   }
   return 'keep';
+}
+
+/** Adds one choice's delta to the captured answer: reasoning, content, completions text, each tool call's arguments. */
+function captureDelta(capture: CappedText, d: NonNullable<NonNullable<ChunkJson['choices']>[number]['delta']> | undefined, text: string | undefined): void {
+  if (d?.reasoning_content) capture.add(d.reasoning_content, 'thinking');
+  if (d?.content) capture.add(d.content);
+  if (text) capture.add(text);
+  for (const tc of d?.tool_calls ?? []) if (tc.function?.arguments) capture.add(tc.function.arguments, `tool${tc.index ?? 0}`);
 }
 
 /** Completion tokens delivered so far by our own count (used when the upstream gave no usage). */
