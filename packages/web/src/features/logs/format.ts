@@ -23,6 +23,9 @@ export interface LogOther {
   status_code?: number;
   channel_id?: number;
   channel_name?: string;
+  /** With LogChatContentEnabled: the prompt and the answer text, capped by the server. */
+  input_content?: string;
+  output_content?: string;
 }
 
 /** `other` parsed; {} when it is empty or not a JSON object. */

@@ -5,6 +5,7 @@ import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
 import { trimNumber, usd } from '../../pricing/price';
 import type { LogRow } from '../api';
 import { costFormula, formatFrt, isFixedPrice, parseOther } from '../format';
+import { ChatContent } from './ChatContent';
 
 interface Props {
   row: LogRow;
@@ -63,7 +64,10 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
 
   const formula = row.type === 2 ? costFormula(row, o, quotaPerUnit) : undefined;
   const hasContent = row.content.trim() !== '';
-  if (!formula && !hasContent && items.length === 0) {
+  const input = typeof o.input_content === 'string' && o.input_content !== '' ? o.input_content : undefined;
+  const output = typeof o.output_content === 'string' && o.output_content !== '' ? o.output_content : undefined;
+  const hasChat = input !== undefined || output !== undefined;
+  if (!formula && !hasContent && !hasChat && items.length === 0) {
     return (
       <div className="tw-log-detail" style={{ width }}>
         <Typography.Text type="secondary">{t('detail.none')}</Typography.Text>
@@ -84,7 +88,13 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
           </Typography.Text>
         </Flex>
       ) : null}
-      {items.length > 0 ? <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3, xl: 4 }} items={items} style={{ marginBottom: hasContent ? 12 : 0 }} /> : null}
+      {items.length > 0 ? <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3, xl: 4 }} items={items} style={{ marginBottom: hasContent || hasChat ? 12 : 0 }} /> : null}
+      {hasChat ? (
+        <Flex vertical gap={12} style={{ marginBottom: hasContent ? 12 : 0 }}>
+          {input !== undefined ? <ChatContent label={t('detail.inputContent')} text={input} testId={`log-input-${row.id}`} /> : null}
+          {output !== undefined ? <ChatContent label={t('detail.outputContent')} text={output} testId={`log-output-${row.id}`} /> : null}
+        </Flex>
+      ) : null}
       {hasContent ? (
         <Flex vertical gap={4}>
           <Typography.Text strong>{row.type === 6 ? t('detail.error') : t('detail.content')}</Typography.Text>

@@ -1,0 +1,89 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
+import { apiAs as api, loginSession, type Session } from './api-session.js';
+import { startHarness, type Harness } from './harness.js';
+
+const ROOT = { username: 'lcroot', password: 'lc-root-pass-1' };
+const USER = { username: 'lcuser', password: 'lc-user-pass-1' };
+/** A 40-line answer: long enough to be shown clamped. */
+const PIECES = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the answer.\n`);
+
+/**
+ * LogChatContentEnabled in a real browser: a user's streamed call is logged with its prompt and answer; the
+ * user opens the row in their usage logs (English) and sees both, the long answer clamped until expanded.
+ */
+describe('chat content in the usage log details in Chromium', () => {
+  let h: Harness;
+  let mock: MockUpstream;
+  let page: Page;
+  let root: Session;
+
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    mock.behaviors.set('lc-mock-key', { pieces: PIECES });
+    h = await startHarness();
+    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    root = await loginSession(h.baseUrl, ROOT);
+    await api(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 1 }) });
+    await api(root, 'PUT', '/api/option/', { key: 'LogChatContentEnabled', value: 'true' });
+    await api(root, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'lc-mock', type: 1, key: 'lc-mock-key', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' } });
+    await api(root, 'POST', '/api/user/', { ...USER, display_name: USER.username });
+    const user = await loginSession(h.baseUrl, USER);
+    await api(root, 'PUT', '/api/user/', { id: user.id, quota: 50_000_000 });
+    const [tok] = await api<{ key: string }[]>(user, 'POST', '/api/token/', { name: 'lc', unlimited_quota: true });
+    const key = tok!.key.startsWith('sk-') ? tok!.key : `sk-${tok!.key}`;
+    const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'system', content: 'You answer in numbered lines.' }, { role: 'user', content: 'Give me forty lines.' }] }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+
+    let context;
+    ({ page, context } = await h.newPage());
+    await context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+    await page.goto('/login');
+    await page.getByTestId('login-username').waitFor({ timeout: 30_000 });
+    await page.getByTestId('login-username').fill(USER.username);
+    await page.getByTestId('login-password').fill(USER.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+  });
+  afterAll(async () => {
+    await h?.close();
+    await mock?.close();
+  });
+
+  it('shows the user the prompt and the answer of their call, the long answer clamped until expanded', async () => {
+    await page.goto('/app/logs/api-usage');
+    const row = page.locator('[data-testid^="log-row-"]').first();
+    await expect.poll(async () => {
+      await page.getByTestId('logs-search').click();
+      return (await row.count()) > 0 ? row.textContent() : '';
+    }, { timeout: 15_000 }).toContain('gpt-4o-mini');
+    await row.locator('.ant-table-row-expand-icon').click();
+    const input = page.locator('[data-testid^="log-input-"]').first();
+    const output = page.locator('[data-testid^="log-output-"]').first();
+    await input.waitFor();
+    expect(await input.textContent()).toContain('Input');
+    expect(await input.locator('.tw-log-chat').textContent()).toBe('You answer in numbered lines.\n\nGive me forty lines.');
+    expect(await output.textContent()).toContain('Output');
+    expect(await output.locator('.tw-log-chat').textContent()).toBe(PIECES.join(''));
+    // Short prompt: no toggle; long answer: clamped, then expanded.
+    expect(await input.locator('[data-testid$="-toggle"]').count()).toBe(0);
+    const box = output.locator('.tw-log-chat');
+    const clamped = await box.evaluate((el) => el.getBoundingClientRect().height);
+    expect(clamped).toBeLessThanOrEqual(130);
+    await h.shot(page, 'log-content-clamped');
+    await output.locator('[data-testid$="-toggle"]').click();
+    expect(await output.locator('[data-testid$="-toggle"]').textContent()).toBe('Collapse');
+    await expect.poll(() => box.evaluate((el) => el.getBoundingClientRect().height)).toBeGreaterThan(clamped + 200);
+    // A taller window keeps the panel open (and shows it whole in the screenshot).
+    await page.setViewportSize({ width: 1366, height: 1400 });
+    await page.waitForTimeout(300);
+    expect(await output.locator('[data-testid$="-toggle"]').textContent()).toBe('Collapse');
+    await h.shot(page, 'log-content-expanded');
+  });
+});
