@@ -34,7 +34,8 @@ export function parseSettings(raw: string | undefined): SettingsValues {
   const threshold = Number(s.quota_warning_threshold);
   return {
     notify_type: s.notify_type === 'webhook' ? 'webhook' : 'email',
-    quota_warning_threshold: Number.isFinite(threshold) && threshold > 0 ? threshold : DEFAULT_THRESHOLD,
+    // A saved 0 means no warnings (as the server reads it); only a missing value shows the default.
+    quota_warning_threshold: s.quota_warning_threshold !== undefined && Number.isFinite(threshold) && threshold >= 0 ? threshold : DEFAULT_THRESHOLD,
     webhook_url: typeof s.webhook_url === 'string' ? s.webhook_url : '',
     webhook_secret: typeof s.webhook_secret === 'string' ? s.webhook_secret : '',
     notification_email: typeof s.notification_email === 'string' ? s.notification_email : '',
