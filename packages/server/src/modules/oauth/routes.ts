@@ -30,6 +30,15 @@ function logIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: 
   return toPublicUser(user);
 }
 
+type AccountOf = () => ExternalAccount | Promise<ExternalAccount>;
+
+/** WeChat and Telegram sign-in (no state; the invite code comes with the call): the provider must be enabled before its account is read. */
+async function signInWithoutState(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: ProviderInfo, account: AccountOf, aff: string | undefined) {
+  const oauth = oauthOf(ctx);
+  oauth.assertEnabled(p);
+  return logIn(ctx, req, reply, await oauth.loginOrRegister(p, await account(), aff?.trim() ?? ''));
+}
+
 interface RedirectProvider {
   info: ProviderInfo;
   account(ctx: AppContext, code: string, origin: string): Promise<ExternalAccount>;
@@ -113,13 +122,7 @@ export function oauthRoutes(r: Router): void {
     query: wechatLoginQuery,
     response: userPublic,
     successMessage: 'login success',
-    handler: async ({ ctx, req, reply, query }) => {
-      const oauth = oauthOf(ctx);
-      oauth.assertEnabled(WECHAT);
-      const result = await oauth.signIn(WECHAT, await wechatAccount(ctx, query.code), undefined, query.aff?.trim() ?? '');
-      if (result.kind !== 'login') throw new ApiError('unexpected sign-in result', 500);
-      return logIn(ctx, req, reply, result.user);
-    },
+    handler: ({ ctx, req, reply, query }) => signInWithoutState(ctx, req, reply, WECHAT, () => wechatAccount(ctx, query.code), query.aff),
   });
   r.add({
     method: 'GET',
@@ -148,13 +151,7 @@ export function oauthRoutes(r: Router): void {
     query: telegramQuery,
     response: userPublic,
     successMessage: 'login success',
-    handler: async ({ ctx, req, reply, query }) => {
-      const oauth = oauthOf(ctx);
-      oauth.assertEnabled(TELEGRAM);
-      const result = await oauth.signIn(TELEGRAM, verifyTelegramLogin(ctx, query), undefined, query.aff?.trim() ?? '');
-      if (result.kind !== 'login') throw new ApiError('unexpected sign-in result', 500);
-      return logIn(ctx, req, reply, result.user);
-    },
+    handler: ({ ctx, req, reply, query }) => signInWithoutState(ctx, req, reply, TELEGRAM, () => verifyTelegramLogin(ctx, query), query.aff),
   });
   r.add({
     method: 'GET',

@@ -75,7 +75,8 @@ export class OAuthService {
     await this.users.notifyChanged(caller.id);
   }
 
-  private async loginOrRegister(p: ProviderInfo, account: ExternalAccount, aff: string): Promise<UserRow> {
+  /** The user holding the account (refused when deleted or banned), or a new one when registration is open. */
+  async loginOrRegister(p: ProviderInfo, account: ExternalAccount, aff: string): Promise<UserRow> {
     const holder = await this.store.findHolder(p, account.id);
     if (holder) return admit(p, holder);
     if (!this.options.bool('RegisterEnabled')) {
