@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSiteverify, type MockSiteverify } from '../../packages/server/test/support/mock-siteverify.js';
 import { startMockSmtp, type MockSmtp } from '../../packages/server/test/support/mock-smtp.js';
-import { login, pageApi, startHarness, type Harness } from './harness.js';
+import { login, setOptions, smtpOptions, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const SECRET = '0x4AAAAAAA-browser-secret';
@@ -84,19 +84,7 @@ describe('Turnstile bot check in Chromium', () => {
     await login(page, ROOT);
     expect(scriptLoads).toEqual([]);
     expect(verifier.calls).toEqual([]);
-    for (const [key, value] of [
-      ['TurnstileSiteKey', SITE_KEY],
-      ['TurnstileSecretKey', SECRET],
-      ['TurnstileCheckEnabled', 'true'],
-      ['SMTPServer', smtp.host],
-      ['SMTPPort', String(smtp.port)],
-      ['SMTPAccount', smtp.user],
-      ['SMTPToken', smtp.pass],
-      ['SMTPFrom', 'gateway@example.test'],
-      ['EmailVerificationEnabled', 'true'],
-    ]) {
-      expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success).toBe(true);
-    }
+    await setOptions(page, [['TurnstileSiteKey', SITE_KEY], ['TurnstileSecretKey', SECRET], ['TurnstileCheckEnabled', 'true'], ...smtpOptions(smtp)]);
     await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());
   });
@@ -130,9 +118,16 @@ describe('Turnstile bot check in Chromium', () => {
   it('the reset page, reached without a reload, reuses the loaded script, shows a verifier failure and sends a fresh token on the next try', async () => {
     // Let the console finish landing after the login before the session is dropped.
     await page.waitForLoadState('networkidle');
+    // The stored user is cleared and the page left in one step, while the session still holds: a console
+    // request meeting a dropped session would be answered 401 and send the page to /login?expired=… itself,
+    // racing (and aborting) a navigation of the test's own. The cookie goes once the login page has loaded.
+    await page.evaluate(() => {
+      localStorage.clear();
+      location.href = '/login';
+    });
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.waitForLoadState('networkidle');
     await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
-    await page.goto('/login');
     await page.getByTestId('turnstile-stand-in').waitFor();
     await page.getByTestId('login-reset-link').click();
     await page.getByTestId('reset-email').waitFor();
