@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, pageApi, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { login, pageApi, SCREENSHOTS, setOptions, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'carol', password: 'carol-pass-123' };
@@ -55,15 +55,13 @@ describe('check-in and task logs in Chromium', () => {
     expect(created.success).toBe(true);
     userId = created.data!.id;
     expect((await pageApi(page, 'PUT', '/api/user/', { id: userId, quota: 500000 })).success).toBe(true);
-    for (const [key, value] of [
+    await setOptions(page, [
       ['DrawingEnabled', 'true'],
       ['TaskEnabled', 'true'],
       ['AffEnabled', 'true'],
       ['QuotaForInviter', '100000'],
       ['QuotaForInvitee', '50000'],
-    ]) {
-      expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success).toBe(true);
-    }
+    ]);
   });
 
   it('the user checks in on the personal page: the button turns to checked in and the balance grows by the reward', async () => {

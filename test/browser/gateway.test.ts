@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
-import { startHarness, type Harness } from './harness.js';
+import { newestLogRow, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'gwroot', password: 'gw-root-pass-1' };
 
@@ -81,12 +81,7 @@ describe('gateway core in Chromium', () => {
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('Hello from the mock!');
-    await page.goto('/app/logs/api-usage');
-    const row = page.locator('[data-testid^="log-row-"]').first();
-    await expect.poll(async () => {
-      await page.getByTestId('logs-search').click();
-      return (await row.count()) > 0 ? row.textContent() : '';
-    }, { timeout: 15_000 }).toContain('gpt-4o-mini');
+    const row = await newestLogRow(page, 'gpt-4o-mini');
     const text = (await row.textContent()) ?? '';
     expect(text).toContain('$0.06');
     expect(text).toContain('browser-token');

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { MockSmtp } from '../../packages/server/test/support/mock-smtp.js';
 import { freePort, runServer, waitForStart, type ServerProcess } from '../../packages/server/test/support/process.js';
 
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-artifacts/screenshots');
@@ -74,4 +76,35 @@ export async function pageApi<T = unknown>(page: Page, method: string, url: stri
     },
     [method, url, body] as const,
   );
+}
+
+/** Saves settings as the page's logged-in administrator (PUT /api/option/), failing on the first one refused. */
+export async function setOptions(page: Page, entries: [string, string][]): Promise<void> {
+  for (const [key, value] of entries) expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success, key).toBe(true);
+}
+
+/** The settings that send the console's mail to the test SMTP server, with e-mail verification on. */
+export const smtpOptions = (smtp: MockSmtp): [string, string][] => [
+  ['SMTPServer', smtp.host],
+  ['SMTPPort', String(smtp.port)],
+  ['SMTPAccount', smtp.user],
+  ['SMTPToken', smtp.pass],
+  ['SMTPFrom', 'gateway@example.test'],
+  ['EmailVerificationEnabled', 'true'],
+];
+
+/** Opens the usage logs and waits (searching again) until the newest row is a call of `model`; that row. */
+export async function newestLogRow(page: Page, model: string): Promise<Locator> {
+  await page.goto('/app/logs/api-usage');
+  const row = page.locator('[data-testid^="log-row-"]').first();
+  await expect
+    .poll(
+      async () => {
+        await page.getByTestId('logs-search').click();
+        return (await row.count()) > 0 ? row.textContent() : '';
+      },
+      { timeout: 15_000 },
+    )
+    .toContain(model);
+  return row;
 }

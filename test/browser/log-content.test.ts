@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs as api, loginSession, type Session } from './api-session.js';
-import { startHarness, type Harness } from './harness.js';
+import { newestLogRow, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'lcroot', password: 'lc-root-pass-1' };
 const USER = { username: 'lcuser', password: 'lc-user-pass-1' };
@@ -57,12 +57,7 @@ describe('chat content in the usage log details in Chromium', () => {
   });
 
   it('shows the user the prompt and the answer of their call, the long answer clamped until expanded', async () => {
-    await page.goto('/app/logs/api-usage');
-    const row = page.locator('[data-testid^="log-row-"]').first();
-    await expect.poll(async () => {
-      await page.getByTestId('logs-search').click();
-      return (await row.count()) > 0 ? row.textContent() : '';
-    }, { timeout: 15_000 }).toContain('gpt-4o-mini');
+    const row = await newestLogRow(page, 'gpt-4o-mini');
     await row.locator('.ant-table-row-expand-icon').click();
     const input = page.locator('[data-testid^="log-input-"]').first();
     const output = page.locator('[data-testid^="log-output-"]').first();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSmtp, type MockSmtp } from '../../packages/server/test/support/mock-smtp.js';
-import { login, pageApi, startHarness, type Harness } from './harness.js';
+import { login, pageApi, setOptions, smtpOptions, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'mallory', password: 'mallory-pass-1', email: 'mallory@example.com' };
@@ -26,16 +26,7 @@ describe('email verification and password reset in Chromium', () => {
     const setup = await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     expect((await setup.json()).success).toBe(true);
     await login(page, ROOT);
-    for (const [key, value] of [
-      ['SMTPServer', smtp.host],
-      ['SMTPPort', String(smtp.port)],
-      ['SMTPAccount', smtp.user],
-      ['SMTPToken', smtp.pass],
-      ['SMTPFrom', 'gateway@example.test'],
-      ['EmailVerificationEnabled', 'true'],
-    ]) {
-      expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success).toBe(true);
-    }
+    await setOptions(page, smtpOptions(smtp));
     await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());
   }, 60_000);
