@@ -4,11 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Proc } from './procs.js';
+import { buildBaselineBundle } from './baseline.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
 import { ROOT, anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startPortkey, startTollway, streamBody } from './targets.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
+/** A git revision to compare with (e.g. the commit before a change): its Tollway runs beside the current one. */
+const BASELINE = process.env.BENCH_BASELINE;
 const procs: Proc[] = [];
 
 const fmt = (n: number, d = 0) => n.toFixed(d);
@@ -36,6 +39,18 @@ async function main() {
   for (const t of [direct, tollway]) await sequentialLatency(t, chatBody, 500, false);
   const lat = await addedLatency(tollway, direct, chatBody, false, 7, 400);
   const ttfb = await addedLatency(tollway, direct, streamBody, true, 5, 300);
+  // Against the baseline revision: both Tollways alternate in rounds, as above.
+  let vsBaseline: { commit: string; lat: Awaited<ReturnType<typeof addedLatency>>; ttfb: Awaited<ReturnType<typeof addedLatency>> } | undefined;
+  if (BASELINE) {
+    const { bundle, commit } = await buildBaselineBundle(BASELINE);
+    const base = await startTollway(mockUrl, [], bundle);
+    procs.push(base.proc);
+    const baseTarget: Target = { ...base.target, name: `Tollway at ${commit}` };
+    await sequentialLatency(baseTarget, chatBody, 500, false);
+    vsBaseline = { commit, lat: await addedLatency(tollway, baseTarget, chatBody, false, 9, 400), ttfb: await addedLatency(tollway, baseTarget, streamBody, true, 7, 300) };
+    await base.proc.stop();
+    procs.splice(procs.indexOf(base.proc), 1);
+  }
   // Warm-up (JIT, connection pools, caches).
   for (const t of targets) await throughput(t, bodyOf(t), 16, 2);
   const tp = new Map<string, Throughput>();
@@ -71,6 +86,12 @@ async function main() {
     `| CPU per request, Anthropic in → OpenAI upstream vs pass-through (median of 5 alternating rounds; ${fmt(conv.bMs, 3)} vs ${fmt(conv.aMs, 3)} ms) | ${signed((conv.ratio - 1) * 100)}% | ≤ +20% |`,
     `| CPU per request, streamed, Anthropic in → OpenAI upstream vs pass-through (median of 5 alternating rounds; ${fmt(cpuStream.bMs, 3)} vs ${fmt(cpuStream.aMs, 3)} ms) | ${signed((cpuStream.ratio - 1) * 100)}% | ≤ +20% |`,
     `| Added time to first byte, streamed, 1 connection (median over 5 alternating rounds; p50s ${fmt(ttfb.gatewayP50, 3)} vs ${fmt(ttfb.directP50, 3)} ms) | ${fmt(ttfb.added, 3)} ms | ≤ 1 ms |`,
+    ...(vsBaseline
+      ? [
+          `| p50 latency over the baseline ${vsBaseline.commit}, 1 connection (median over 9 alternating rounds; p50s ${fmt(vsBaseline.lat.gatewayP50, 3)} vs ${fmt(vsBaseline.lat.directP50, 3)} ms) | ${vsBaseline.lat.added >= 0 ? '+' : '−'}${fmt(Math.abs(vsBaseline.lat.added), 3)} ms | ≤ +0.05 ms |`,
+          `| Time to first byte over the baseline ${vsBaseline.commit}, streamed (median over 7 alternating rounds; p50s ${fmt(vsBaseline.ttfb.gatewayP50, 3)} vs ${fmt(vsBaseline.ttfb.directP50, 3)} ms) | ${vsBaseline.ttfb.added >= 0 ? '+' : '−'}${fmt(Math.abs(vsBaseline.ttfb.added), 3)} ms | — |`,
+        ]
+      : []),
     '',
   ].join('\n');
   console.log(`\n${report}`);

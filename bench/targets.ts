@@ -11,14 +11,17 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 export const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
 export const streamBody = JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Say hello.' }] });
 
-/** Tollway with one mock channel and an unlimited token; `nodeArgs` go before the entry (profiling flags). */
-export async function startTollway(mockUrl: string, nodeArgs: string[] = []): Promise<{ target: Target; proc: Proc }> {
+/**
+ * Tollway with one mock channel and an unlimited token; `nodeArgs` go before the entry (profiling flags);
+ * `bundle` runs another build (a baseline revision) instead of the current one.
+ */
+export async function startTollway(mockUrl: string, nodeArgs: string[] = [], bundle?: string): Promise<{ target: Target; proc: Proc }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-bench-'));
   const port = await freePort();
   const env = { PORT: String(port), SQLITE_PATH: path.join(dir, 'tollway.db'), SESSION_SECRET: 'bench-secret-0123456789abcdef0123', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent' };
   // The production bundle, as `npm start` runs it (rebuilt first when the sources are newer).
-  if (serverIsStale()) await buildServer();
-  const proc = await start(process.execPath, [...nodeArgs, serverBundle], env, /tollway started/);
+  if (!bundle && serverIsStale()) await buildServer();
+  const proc = await start(process.execPath, [...nodeArgs, bundle ?? serverBundle], env, /tollway started/);
   const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
     const r = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
