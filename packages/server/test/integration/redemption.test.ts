@@ -1,6 +1,7 @@
 import { LogType } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/modules/auth/session.js';
+import { openSession } from '../../src/modules/auth/sessions.js';
 import type { RedemptionPublic } from '@tollway/shared';
 import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
@@ -28,12 +29,12 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
   /** n users made by the users service, each with a session cookie (no login round trip). */
   const manyUsers = async (prefix: string, n: number): Promise<Client[]> => {
     const ids = await Promise.all(Array.from({ length: n }, (_, i) => t.runtime.ctx.users.create({ username: `${prefix}${i}`, password: 'user-pass-123' })));
-    return ids.map((id) => {
+    return Promise.all(ids.map(async (id) => {
       const c = new Client(t.app);
-      c.cookie = `${SESSION_COOKIE}=${t.runtime.ctx.sessions.seal(id)}`;
+      c.cookie = `${SESSION_COOKIE}=${await openSession(t.runtime.ctx, id)}`;
       c.userId = id;
       return c;
-    });
+    }));
   };
 
   it('creates a batch of codes with 32-character keys and the given fields', async () => {
@@ -357,7 +358,7 @@ describe('redeem attempts are rate limited', () => {
   it('answers 429 after the limit and lets nothing through', async () => {
     const id = await t.runtime.ctx.users.create({ username: 'guesser', password: 'user-pass-123' });
     const guesser = new Client(t.app);
-    guesser.cookie = `${SESSION_COOKIE}=${t.runtime.ctx.sessions.seal(id)}`;
+    guesser.cookie = `${SESSION_COOKIE}=${await openSession(t.runtime.ctx, id)}`;
     guesser.userId = id;
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await guesser.call('POST', '/api/user/topup', { key: `guess-${i}` })).status);

@@ -2,7 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { accessLevelMinRole, UserStatus, type AccessLevel } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { forbidden, unauthorized } from '../../http/errors.js';
-import { readCookie, SESSION_COOKIE, type AuthUser } from './session.js';
+import { nowSeconds } from '../../lib/time.js';
+import { sessionKey, type AuthUser } from './session.js';
+import { sealedSessionOf, sessionStoreOf } from './sessions.js';
 
 /** The access token may come as `Authorization: <token>` or `Authorization: Bearer <token>`. */
 function accessTokenOf(req: FastifyRequest): string | undefined {
@@ -12,10 +14,13 @@ function accessTokenOf(req: FastifyRequest): string | undefined {
   return token.length >= 16 && token.length <= 64 ? token : undefined;
 }
 
-/** Finds the caller from the session cookie or the access token; undefined when neither identifies a user. */
+/**
+ * Finds the caller from the session cookie (whose session row must still exist: one query joined with the user)
+ * or the access token; undefined when neither identifies a user.
+ */
 export async function identify(req: FastifyRequest, ctx: AppContext): Promise<AuthUser | undefined> {
-  const uid = ctx.sessions.open(readCookie(req.headers.cookie, SESSION_COOKIE));
-  const row = uid !== undefined ? await ctx.usersStore.findById(uid) : await lookupToken(req, ctx);
+  const sealed = sealedSessionOf(ctx, req);
+  const row = (sealed && (await sessionStoreOf(ctx).userOf(sessionKey(sealed.sid), sealed.uid, nowSeconds()))) || (await lookupToken(req, ctx));
   if (!row) return undefined;
   return { id: row.id, username: row.username, role: row.role, status: row.status, group: row.group };
 }

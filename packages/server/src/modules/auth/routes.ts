@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { emailOf } from '../email/service.js';
 import { toPublicUser } from '../users/public.js';
-import { SESSION_MAX_AGE_SECONDS, sessionCookie } from './session.js';
+import { endSession, startSession } from './sessions.js';
 import { requireTurnstile, turnstileQuery } from './turnstile.js';
 
 /** Login, logout and registration. */
@@ -22,7 +22,7 @@ export function authRoutes(r: Router): void {
     handler: async ({ ctx, body, query, reply, req }) => {
       await requireTurnstile(ctx, req, query.turnstile);
       const user = await ctx.users.login(body.username, body.password);
-      reply.header('set-cookie', sessionCookie(ctx.sessions.seal(user.id), SESSION_MAX_AGE_SECONDS, req.protocol === 'https'));
+      await startSession(ctx, req, reply, user);
       return toPublicUser(user);
     },
   });
@@ -30,10 +30,10 @@ export function authRoutes(r: Router): void {
     method: 'GET',
     url: '/api/user/logout',
     level: 'public',
-    summary: 'Log out (clears the session cookie)',
+    summary: "Log out: ends the caller's session on every node and clears the session cookie",
     tags: ['auth'],
-    handler: ({ reply, req }) => {
-      reply.header('set-cookie', sessionCookie('', 0, req.protocol === 'https'));
+    handler: async ({ ctx, reply, req }) => {
+      await endSession(ctx, req, reply);
       return undefined;
     },
   });

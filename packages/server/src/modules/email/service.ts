@@ -89,6 +89,7 @@ export class EmailService {
     if (!user || !(await this.codes.consume(resetKey(user.email), token.trim()))) throw new ApiError(RESET_INVALID);
     const password = randomString(12);
     await this.users.store.update(user.id, { password: await hashPassword(password) });
+    await this.users.endSessions(user.id);
     await this.users.notifyChanged(user.id);
     return password;
   }

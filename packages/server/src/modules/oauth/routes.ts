@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError, unauthorized } from '../../http/errors.js';
 import { identify } from '../../http/register.js';
 import type { Router } from '../../http/route.js';
-import { SESSION_MAX_AGE_SECONDS, sessionCookie } from '../auth/session.js';
+import { startSession } from '../auth/sessions.js';
 import { toPublicUser } from '../users/public.js';
 import type { UserRow } from '../users/store.js';
 import { GITHUB, LINUXDO, OIDC, TELEGRAM, WECHAT, type ExternalAccount, type ProviderInfo } from './account.js';
@@ -25,8 +25,8 @@ function originOf(ctx: AppContext, req: FastifyRequest): string {
 }
 
 /** Logs `user` in exactly as POST /api/user/login does: the session cookie, and the user as data. */
-function logIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow) {
-  reply.header('set-cookie', sessionCookie(ctx.sessions.seal(user.id), SESSION_MAX_AGE_SECONDS, req.protocol === 'https'));
+async function logIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow) {
+  await startSession(ctx, req, reply, user);
   return toPublicUser(user);
 }
 
@@ -105,7 +105,7 @@ export function oauthRoutes(r: Router): void {
           reply.header('set-cookie', clearStateCookie(req));
           return reply.send({ success: true, message: 'bind' });
         }
-        const data = logIn(ctx, req, reply, result.user);
+        const data = await logIn(ctx, req, reply, result.user);
         reply.header('set-cookie', clearStateCookie(req));
         return reply.send({ success: true, message: 'login success', data });
       },

@@ -58,6 +58,8 @@ export class UserAdminService {
     }
     if (delta !== 0 && !(await this.users.store.addQuota(target.id, delta))) throw new ApiError('quota must not be negative');
     await this.users.store.update(target.id, fields);
+    // A password reset signs the user out everywhere.
+    if (fields.password) await this.users.endSessions(target.id);
     await this.users.notifyChanged(target.id);
   }
 
@@ -88,10 +90,12 @@ export class UserAdminService {
         break;
       case 'delete':
         await this.users.store.softDelete(target.id, new Date().toISOString());
+        await this.users.endSessions(target.id);
         await this.users.notifyChanged(target.id);
         return { status, role };
     }
     await this.users.store.update(target.id, { status, role });
+    if (status !== UserStatus.Enabled) await this.users.endSessions(target.id);
     await this.users.notifyChanged(target.id);
     return { status, role };
   }

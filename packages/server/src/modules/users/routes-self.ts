@@ -2,6 +2,7 @@ import { affTransferBody, updateSelfBody, userPublic, userSetting, userSettingPa
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { sessionCookie } from '../auth/session.js';
+import { sealedSessionOf, startSession } from '../auth/sessions.js';
 import { toPublicUser } from './public.js';
 
 /** The caller's own account: profile, password, access token, invites, notification settings. */
@@ -20,12 +21,15 @@ export function selfRoutes(r: Router): void {
     method: 'PUT',
     url: '/api/user/self',
     level: 'user',
-    summary: 'Update own display name or password (password change needs original_password)',
+    summary:
+      'Update own display name or password (password change needs original_password; it ends all own sessions, and a caller signed in by cookie gets a new one)',
     tags,
     body: updateSelfBody,
     successMessage: 'user updated',
-    handler: async ({ ctx, user, body }) => {
+    handler: async ({ ctx, user, body, req, reply }) => {
       await ctx.users.updateSelf(user!.id, body);
+      // The password change ended every session; the browser that made it stays signed in with a fresh one.
+      if (body.password && sealedSessionOf(ctx, req)) await startSession(ctx, req, reply, user!);
       return undefined;
     },
   });

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ApiError, forbidden, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
+import { SessionStore } from '../auth/session-store.js';
 import type { AccountLogs } from '../logs/account-log.js';
 import type { OptionsService } from '../options/service.js';
 import { hashPassword, verifyPassword } from './password.js';
@@ -25,12 +26,23 @@ export interface CreateUserInput {
 /** Account rules: creating users, logging in, the caller's own profile, access token, invites, settings. */
 export class UsersService {
   private readonly changeListeners: ((userId: number) => Promise<void> | void)[] = [];
+  private readonly sessions: SessionStore;
 
   constructor(
     readonly store: UsersStore,
     private readonly options: OptionsService,
     private readonly accountLogs: AccountLogs,
-  ) {}
+  ) {
+    this.sessions = new SessionStore(store.db);
+  }
+
+  /**
+   * Ends every console session of the user (all nodes: the rows are shared), but the one keyed `exceptKey`.
+   * Called when the password changes and when the user is disabled or deleted.
+   */
+  async endSessions(userId: number, exceptKey?: string): Promise<void> {
+    await this.sessions.deleteForUser(userId, exceptKey);
+  }
 
   /** Called after a user's balance, status, group or settings changed (caches of the relay listen). */
   onChanged(listener: (userId: number) => Promise<void> | void): void {
@@ -178,6 +190,7 @@ export class UsersService {
       fields.password = await hashPassword(input.password);
     }
     await this.store.update(id, fields);
+    if (fields.password) await this.endSessions(id);
     await this.notifyChanged(id);
   }
 
@@ -185,6 +198,7 @@ export class UsersService {
     const u = await this.get(id);
     if (u.role >= Role.Root) throw forbidden('the super administrator cannot be deleted');
     await this.store.softDelete(id, new Date().toISOString());
+    await this.endSessions(id);
     await this.notifyChanged(id);
   }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, UsersTable } from '../../db/schema.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 
 export type UserRow = Selectable<UsersTable>;
 /** quota_warned_at is left to its default (0) and kept by modules/notifications. */
@@ -10,7 +11,11 @@ export type AfterInsert = (trx: Transaction<Database>, id: number) => Promise<vo
 
 /** SQL for the users table. Every balance change is one conditional statement. */
 export class UsersStore {
-  constructor(private readonly db: Db) {}
+  /** Access tokens are stored in `secretBox`'s lookup form (a keyed digest when CRYPTO_SECRET is set). */
+  constructor(
+    readonly db: Db,
+    private readonly secretBox: SecretBox,
+  ) {}
 
   private get k() {
     return this.db.kysely;
@@ -34,7 +39,8 @@ export class UsersStore {
   }
 
   findByAccessToken(token: string): Promise<UserRow | undefined> {
-    return this.k.selectFrom('users').selectAll().where('access_token', '=', token).where('deleted_at', 'is', null).executeTakeFirst();
+    const stored = this.secretBox.lookupForm(token);
+    return this.k.selectFrom('users').selectAll().where('access_token', '=', stored).where('deleted_at', 'is', null).executeTakeFirst();
   }
 
   /** The live user holding `email` (never matches the empty email). */
@@ -85,7 +91,8 @@ export class UsersStore {
 
   async update(id: number, fields: Partial<NewUser>): Promise<void> {
     if (Object.keys(fields).length === 0) return;
-    await this.k.updateTable('users').set(fields).where('id', '=', id).execute();
+    const row = fields.access_token ? { ...fields, access_token: this.secretBox.lookupForm(fields.access_token) } : fields;
+    await this.k.updateTable('users').set(row).where('id', '=', id).execute();
   }
 
   async softDelete(id: number, at: string): Promise<void> {

@@ -1,0 +1,59 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { perContext } from '../../lib/per-context.js';
+import { nowSeconds } from '../../lib/time.js';
+import { readCookie, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, sessionCookie, sessionKey, type SealedSession } from './session.js';
+import { SessionStore } from './session-store.js';
+
+/** Random bytes of a session id (43 base64url characters). */
+const SESSION_ID_BYTES = 32;
+const MAX_USER_AGENT = 255;
+const MAX_IP = 64;
+
+export const sessionStoreOf = perContext((ctx: AppContext) => new SessionStore(ctx.db));
+
+const isHttps = (req: FastifyRequest): boolean => req.protocol === 'https';
+
+/** The cookie's session when it is intact and unexpired (its row is checked separately). */
+export function sealedSessionOf(ctx: AppContext, req: FastifyRequest): SealedSession | undefined {
+  return ctx.sessions.open(readCookie(req.headers.cookie, SESSION_COOKIE));
+}
+
+/** Creates a session row for `userId` and returns the sealed cookie value that carries it. */
+export async function openSession(ctx: AppContext, userId: number, client: { ip?: string; userAgent?: string } = {}): Promise<string> {
+  const sid = crypto.randomBytes(SESSION_ID_BYTES).toString('base64url');
+  const now = nowSeconds();
+  await sessionStoreOf(ctx).create({
+    id: sessionKey(sid),
+    user_id: userId,
+    created_at: now,
+    expires_at: now + SESSION_MAX_AGE_SECONDS,
+    ip: (client.ip ?? '').slice(0, MAX_IP),
+    user_agent: (client.userAgent ?? '').slice(0, MAX_USER_AGENT),
+  });
+  return ctx.sessions.seal(userId, sid, SESSION_MAX_AGE_SECONDS, now * 1000);
+}
+
+/**
+ * Signs `user` in: a new session row and the session cookie on `reply`. The one way every sign-in (password,
+ * setup, third-party, second factor) issues a session; the caller has checked the credentials and status.
+ */
+export async function startSession(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: { id: number }): Promise<void> {
+  const ua = req.headers['user-agent'];
+  const value = await openSession(ctx, user.id, { ip: req.ip, userAgent: typeof ua === 'string' ? ua : '' });
+  reply.header('set-cookie', sessionCookie(value, SESSION_MAX_AGE_SECONDS, isHttps(req)));
+}
+
+/** Logout: ends the caller's session (its row is deleted, so the cookie stops working everywhere) and clears the cookie. */
+export async function endSession(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const sealed = sealedSessionOf(ctx, req);
+  if (sealed) await sessionStoreOf(ctx).delete(sessionKey(sealed.sid));
+  reply.header('set-cookie', sessionCookie('', 0, isHttps(req)));
+}
+
+/** The row key of the caller's session, if the request carries a session cookie. */
+export function currentSessionKey(ctx: AppContext, req: FastifyRequest): string | undefined {
+  const sealed = sealedSessionOf(ctx, req);
+  return sealed ? sessionKey(sealed.sid) : undefined;
+}
