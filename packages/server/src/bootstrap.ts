@@ -8,6 +8,8 @@ import { rateLimiterOver } from './lib/rate-limit.js';
 import { MemoryWindowCounters, RedisWindowCounters } from './lib/window-counters.js';
 import { resolveSessionSecret } from './lib/secrets.js';
 import { SessionSealer } from './modules/auth/session.js';
+import { SessionPrune } from './modules/auth/session-prune.js';
+import { sessionStoreOf } from './modules/auth/sessions.js';
 import { ChannelCache } from './modules/channels/cache.js';
 import { ChannelsService } from './modules/channels/service.js';
 import { AccountLogs } from './modules/logs/account-log.js';
@@ -30,6 +32,8 @@ export interface Runtime {
   logRetention: LogRetention | undefined;
   /** Marks unpaid top-up orders expired (master node only). */
   topUpExpiry: TopUpExpiry | undefined;
+  /** Deletes expired console sessions (master node only). */
+  sessionPrune: SessionPrune | undefined;
   /** Stops timers and closes the database. */
   close(): Promise<void>;
 }
@@ -97,14 +101,18 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   logRetention?.start();
   const topUpExpiry = config.nodeType === 'master' ? new TopUpExpiry(new TopUpStore(db, accountLogs), log) : undefined;
   topUpExpiry?.start();
+  const sessionPrune = config.nodeType === 'master' ? new SessionPrune(sessionStoreOf(ctx), log) : undefined;
+  sessionPrune?.start();
   return {
     ctx,
     logRetention,
     topUpExpiry,
+    sessionPrune,
     async close() {
       clearInterval(sync);
       await logRetention?.stop();
       await topUpExpiry?.stop();
+      await sessionPrune?.stop();
       stopChannelTests();
       await channels.tester.stop();
       // The writer flushes every settled call before the database closes.

@@ -270,6 +270,16 @@ export interface UserIdentitiesTable {
   created_at: number;
 }
 
+/** A console session; `id` is the SHA-256 (hex) of the random id sealed in the cookie. */
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  ip: string;
+  user_agent: string;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -289,4 +299,5 @@ export interface Database {
   messages: MessagesTable;
   message_recipients: MessageRecipientsTable;
   user_identities: UserIdentitiesTable;
+  sessions: SessionsTable;
 }
