@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import type { UserPublic } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
-import { Client } from '../support/app.js';
+import { Client, createUserClient } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { oauthState, setCookies } from '../support/oauth-flow.js';
 import { useOAuthApp } from '../support/oauth-suite.js';
 
 const BOT_TOKEN = '123456:telegram-bot-token';
@@ -30,7 +31,15 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     if (res.body.success) c.userId = res.body.data!.id;
     return res;
   };
+  /** The widget's redirect: a top-level navigation, so cookies only, never New-Api-User. */
   const bind = (c: Client, fields: Record<string, string>) => c.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams(fields)}`, undefined, { 'new-api-user': '' });
+  /** `c`'s session with `extra` cookies (the state cookie) added; `header` false drops New-Api-User (a plain link). */
+  const withCookie = (c: Client, extra: string, header = true): Client => {
+    const copy = new Client(fx.t.app);
+    copy.cookie = [c.cookie, extra].filter(Boolean).join('; ');
+    copy.userId = header ? c.userId : undefined;
+    return copy;
+  };
 
   it('a signed widget answer creates telegram_<n> and logs in (lang is not signed); the next finds the user', async () => {
     const c = new Client(fx.t.app);
@@ -60,22 +69,53 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     expect((await login(new Client(fx.t.app), widget(3, { auth_date: now() - 23 * 3600 }))).body.success).toBe(true);
   });
 
-  it('bind redirects the logged-in user to /app/me with the id bound; refused when another user holds it or without a login', async () => {
+  const telegramIdOf = async (id: number) =>
+    (await fx.t.database.db.kysely.selectFrom('users').select('telegram_id').where('id', '=', id).executeTakeFirstOrThrow()).telegram_id;
+
+  it('the console binds with New-Api-User (message "bind"); refused when another user holds it, without a login or with a forged widget', async () => {
     const alice = fx.users[0]!;
     const bob = fx.users[1]!;
-    const res = await bind(alice, widget(10));
-    expect(res.status).toBe(302);
-    expect(res.raw.headers.location).toBe('/app/me');
+    const res = await alice.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams(widget(10))}`);
+    expect(res.body).toEqual({ success: true, message: 'bind' });
     expect(await fx.self(alice)).toMatchObject({ telegram_id: '10' });
     expect((await login(new Client(fx.t.app), widget(10))).body).toMatchObject({ success: true, data: { id: alice.userId } });
-    const refused = await bind(bob, widget(10));
+    const refused = await bob.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams(widget(10))}`);
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ success: false, message: 'this Telegram account is already bound to another user' });
     const anonymous = await bind(new Client(fx.t.app), widget(11));
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.message).toBe('not logged in: log in, then bind Telegram from the personal settings page');
-    const forged = await bind(bob, { ...widget(12), first_name: 'Forged' });
+    const forged = await bob.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams({ ...widget(12), first_name: 'Forged' })}`);
     expect(forged.body).toEqual({ success: false, message: 'Telegram login data is not signed by the bot: sign in with Telegram again' });
+  });
+
+  it("the widget's redirect binds only with a bind state its own session asked for, then goes to /app/me", async () => {
+    const bob = fx.users[1]!;
+    const st = await oauthState(bob);
+    const res = await bind(withCookie(bob, st.cookie), { ...widget(13), state: st.state });
+    expect(res.status).toBe(302);
+    expect(res.raw.headers.location).toBe('/app/me');
+    expect(setCookies(res).some((h) => h.startsWith('oauth_state=;'))).toBe(true);
+    expect(await telegramIdOf(bob.userId!)).toBe('13');
+  });
+
+  it('a cross-site link carrying only the victim\'s session cookie binds nothing (no header, no state, a sign-in state, another session\'s state)', async () => {
+    const victim = await createUserClient(fx.t.app, fx.root, 'tg-victim');
+    const attacker = fx.users[0]!;
+    const noState = await bind(victim, widget(30));
+    expect(noState.status).toBe(403);
+    expect(noState.body).toEqual({ success: false, message: 'sign-in state missing or expired: start the sign-in again from the login page' });
+    // A state the victim's browser got without the console (a top-level link to /api/oauth/state) is a sign-in state.
+    const signInState = await oauthState(withCookie(victim, '', false));
+    const plain = await bind(withCookie(victim, signInState.cookie), { ...widget(30), state: signInState.state });
+    expect(plain.status).toBe(403);
+    expect(plain.body.message).toBe('this bind was not started from your personal settings page: bind Telegram from there again');
+    // The attacker's own bind state, planted in the victim's browser, names the attacker's session, not the victim's.
+    const planted = await oauthState(attacker);
+    const cross = await bind(withCookie(victim, planted.cookie), { ...widget(30), state: planted.state });
+    expect(cross.status).toBe(403);
+    expect(await telegramIdOf(victim.userId!)).toBe('');
+    expect(await fx.t.database.db.kysely.selectFrom('user_identities').select('user_id').where('provider', '=', 'telegram').where('external_id', '=', '30').execute()).toEqual([]);
   });
 
   it('refuses when Telegram login is disabled, and unknown accounts when registration is closed', async () => {

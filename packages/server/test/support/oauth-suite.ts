@@ -92,6 +92,18 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     expect(await holders(2)).toEqual([{ id: alice.userId, username: 'alice' }]);
   });
 
+  it("a signed-in browser binds only with a bind state its console asked for (New-Api-User); another state signs in instead", async () => {
+    const bob = fx.users[1]!;
+    // A state fetched by a plain link (session cookie, no New-Api-User) is a sign-in state.
+    const link = new Client(fx.t.app);
+    link.cookie = bob.cookie;
+    const st = await oauthState(link);
+    const res = await oauthCallback(link, pc.provider, fx.mock.issueCode(pc.provider, pc.user(5)), st.state, st.cookie);
+    expect(res.body).toMatchObject({ success: true, message: 'login success' });
+    expect(res.body.data!.id).not.toBe(bob.userId);
+    expect((await fx.self(bob))[pc.field]).not.toBe(pc.idOf(5));
+  });
+
   it('binding an account that another user holds is refused', async () => {
     const alice = fx.users[0]!;
     const bob = fx.users[1]!;

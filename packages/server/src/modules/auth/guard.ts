@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { accessLevelMinRole, UserStatus, type AccessLevel } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { forbidden, unauthorized } from '../../http/errors.js';
+import { assertTwoFactorWhereRequired } from '../twofa/required.js';
 import { nowSeconds } from '../../lib/time.js';
 import { sessionKey, type AuthUser } from './session.js';
 import { sealedSessionOf, sessionStoreOf } from './sessions.js';
@@ -25,6 +26,15 @@ export async function identify(req: FastifyRequest, ctx: AppContext): Promise<Au
   return { id: row.id, username: row.username, role: row.role, status: row.status, group: row.group };
 }
 
+/** The caller signed in by a live session cookie (not by an access token), with the session's row key. */
+export async function identifyBySession(req: FastifyRequest, ctx: AppContext): Promise<{ user: AuthUser; key: string } | undefined> {
+  const sealed = sealedSessionOf(ctx, req);
+  if (!sealed) return undefined;
+  const key = sessionKey(sealed.sid);
+  const row = await sessionStoreOf(ctx).userOf(key, sealed.uid, nowSeconds());
+  return row ? { user: { id: row.id, username: row.username, role: row.role, status: row.status, group: row.group }, key } : undefined;
+}
+
 async function lookupToken(req: FastifyRequest, ctx: AppContext) {
   const token = accessTokenOf(req);
   return token ? ctx.usersStore.findByAccessToken(token) : undefined;
@@ -32,7 +42,7 @@ async function lookupToken(req: FastifyRequest, ctx: AppContext) {
 
 /**
  * Enforces a route's level: 401 without a valid session/access token or when New-Api-User does not match the
- * user, 401 for a banned user, 403 below the level's role.
+ * user, 401 for a banned user, 403 below the level's role or for an administrator who must first set up 2FA.
  */
 export async function authorize(req: FastifyRequest, ctx: AppContext, level: AccessLevel): Promise<AuthUser | undefined> {
   if (level === 'public') return undefined;
@@ -43,5 +53,6 @@ export async function authorize(req: FastifyRequest, ctx: AppContext, level: Acc
   if (String(header) !== String(user.id)) throw unauthorized('no permission: New-Api-User does not match the logged-in user');
   if (user.status !== UserStatus.Enabled) throw unauthorized('user banned');
   if (user.role < accessLevelMinRole[level]) throw forbidden('no permission: insufficient privileges');
+  await assertTwoFactorWhereRequired(req, ctx, user);
   return user;
 }

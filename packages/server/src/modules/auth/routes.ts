@@ -2,6 +2,7 @@ import { loginBody, registerBody, userPublic } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { emailOf } from '../email/service.js';
+import { twoFactorChallengeFor } from '../twofa/login.js';
 import { toPublicUser } from '../users/public.js';
 import { endSession, startSession } from './sessions.js';
 import { requireTurnstile, turnstileQuery } from './turnstile.js';
@@ -22,6 +23,8 @@ export function authRoutes(r: Router): void {
     handler: async ({ ctx, body, query, reply, req }) => {
       await requireTurnstile(ctx, req, query.turnstile);
       const user = await ctx.users.login(body.username, body.password);
+      const challenge = await twoFactorChallengeFor(ctx, req, reply, user);
+      if (challenge) return challenge;
       await startSession(ctx, req, reply, user);
       return toPublicUser(user);
     },

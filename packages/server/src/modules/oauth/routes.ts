@@ -3,9 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { ApiError, unauthorized } from '../../http/errors.js';
-import { identify } from '../../http/register.js';
+import { authorize, identifyBySession } from '../auth/guard.js';
 import type { Router } from '../../http/route.js';
 import { startSession } from '../auth/sessions.js';
+import { twoFactorChallengeFor } from '../twofa/login.js';
 import { toPublicUser } from '../users/public.js';
 import type { UserRow } from '../users/store.js';
 import { GITHUB, LINUXDO, OIDC, TELEGRAM, WECHAT, type ExternalAccount, type ProviderInfo } from './account.js';
@@ -13,7 +14,7 @@ import { githubAccount } from './github.js';
 import { linuxDoAccount } from './linuxdo.js';
 import { oidcAccount } from './oidc.js';
 import { oauthOf } from './service.js';
-import { checkState, clearStateCookie, issueState } from './state.js';
+import { bindsSession, checkState, clearStateCookie, issueState } from './state.js';
 import { TELEGRAM_FIELDS, verifyTelegramLogin } from './telegram.js';
 import { wechatAccount } from './wechat.js';
 
@@ -24,8 +25,13 @@ function originOf(ctx: AppContext, req: FastifyRequest): string {
   return (ctx.options.get('ServerAddress').trim() || `${req.protocol}://${req.host}`).replace(/\/+$/, '');
 }
 
+/** The New-Api-User header a console call carries ('' when absent): it cannot be sent by a link from another site. */
+const consoleUserHeader = (req: FastifyRequest): string => String(req.headers['new-api-user'] ?? '');
+
 /** Logs `user` in exactly as POST /api/user/login does: the session cookie, and the user as data. */
 async function logIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow) {
+  const challenge = await twoFactorChallengeFor(ctx, req, reply, user);
+  if (challenge) return challenge;
   await startSession(ctx, req, reply, user);
   return toPublicUser(user);
 }
@@ -70,11 +76,16 @@ export function oauthRoutes(r: Router): void {
     method: 'GET',
     url: '/api/oauth/state',
     level: 'public',
-    summary: "A random state for a third-party sign-in, kept with the invite code (aff) in the caller's state cookie",
+    summary:
+      "A random state for a third-party sign-in, kept with the invite code (aff) in the caller's state cookie; asked for by a signed-in console (session and New-Api-User), it is a bind state for that session",
     tags,
     query: z.object({ aff: z.string().max(64).optional() }),
     response: z.string(),
-    handler: ({ req, reply, query }) => issueState(req, reply, query.aff?.trim() ?? ''),
+    handler: async ({ ctx, req, reply, query }) => {
+      const session = await identifyBySession(req, ctx);
+      const binding = session && consoleUserHeader(req) === String(session.user.id) ? session.key : '';
+      return issueState(req, reply, query.aff?.trim() ?? '', binding);
+    },
   });
 
   for (const [name, p] of Object.entries(REDIRECT_PROVIDERS)) {
@@ -83,7 +94,7 @@ export function oauthRoutes(r: Router): void {
       url: `/api/oauth/${name}`,
       level: 'public',
       rateLimit: 'critical',
-      summary: `${p.info.label} sign-in callback: binds for a logged-in caller (message "bind"), else logs in or registers`,
+      summary: `${p.info.label} sign-in callback: with a bind state of the caller's session binds (message "bind"), else logs in or registers`,
       tags,
       query: codeQuery.extend({ state: z.string().max(128).optional().default('') }),
       response: userPublic.optional(),
@@ -93,10 +104,13 @@ export function oauthRoutes(r: Router): void {
         let result;
         try {
           oauth.assertEnabled(p.info);
-          const { aff } = checkState(req, query.state);
+          const state = checkState(req, query.state);
           if (!query.code) throw new ApiError(`${p.info.label} sent no code: start the sign-in again`);
           const account = await p.account(ctx, query.code, originOf(ctx, req));
-          result = await oauth.signIn(p.info, account, await identify(req, ctx), aff);
+          // Only a state the same session asked for binds; any other state signs in.
+          const session = await identifyBySession(req, ctx);
+          const binder = session && bindsSession(state.session, session.key) ? session.user : undefined;
+          result = await oauth.signIn(p.info, account, binder, state.aff);
         } catch (err) {
           reply.header('set-cookie', clearStateCookie(req));
           throw err;
@@ -158,16 +172,29 @@ export function oauthRoutes(r: Router): void {
     url: '/api/oauth/telegram/bind',
     level: 'public',
     rateLimit: 'critical',
-    summary: "Telegram login widget's redirect: binds the Telegram account to the logged-in caller, then redirects to /app/me",
+    summary:
+      "Bind the Telegram account of the login widget's data to the caller: a console call (New-Api-User) answers message \"bind\"; the widget's redirect must carry a bind state of the caller's session (GET /api/oauth/state) and is redirected to /app/me",
     tags: ['self'],
-    query: telegramQuery,
+    query: telegramQuery.extend({ state: z.string().max(128).optional() }),
     raw: true,
     handler: async ({ ctx, req, reply, query }) => {
       const oauth = oauthOf(ctx);
       oauth.assertEnabled(TELEGRAM);
-      const caller = await identify(req, ctx);
-      if (!caller) throw unauthorized('not logged in: log in, then bind Telegram from the personal settings page');
-      await oauth.bind(TELEGRAM, verifyTelegramLogin(ctx, query), caller);
+      if (consoleUserHeader(req)) {
+        const caller = (await authorize(req, ctx, 'user'))!;
+        await oauth.bind(TELEGRAM, verifyTelegramLogin(ctx, query), caller);
+        return reply.send({ success: true, message: 'bind' });
+      }
+      const session = await identifyBySession(req, ctx);
+      if (!session) throw unauthorized('not logged in: log in, then bind Telegram from the personal settings page');
+      let state;
+      try {
+        state = checkState(req, query.state ?? '');
+      } finally {
+        reply.header('set-cookie', clearStateCookie(req));
+      }
+      if (!bindsSession(state.session, session.key)) throw new ApiError('this bind was not started from your personal settings page: bind Telegram from there again', 403);
+      await oauth.bind(TELEGRAM, verifyTelegramLogin(ctx, query), session.user);
       return reply.redirect('/app/me', 302);
     },
   });

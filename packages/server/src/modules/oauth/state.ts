@@ -7,7 +7,10 @@ import { readCookie } from '../auth/session.js';
 /**
  * The sign-in state of GET /api/oauth/state: a random string the browser carries to the provider and back,
  * kept with the invite code in a cookie of its own (HttpOnly, SameSite=Lax, sent only to /api/oauth) that a
- * callback must match and that works once. Every node reads it, so no server-side store is needed.
+ * callback must match and that works once. Every node reads it, so no server-side store is needed. A state
+ * asked for by a signed-in console (session cookie and New-Api-User) also holds that session's row key (a hash
+ * of a secret id nobody else knows): only such a state binds an account, and only for that same session, so a
+ * link from another site, or a state cookie planted by one, never binds an account to a signed-in victim.
  */
 export const STATE_COOKIE = 'oauth_state';
 const STATE_MAX_AGE_SECONDS = 10 * 60;
@@ -16,6 +19,8 @@ const STATE_PATH = '/api/oauth';
 interface StoredState {
   s: string;
   aff: string;
+  /** The row key of the session the state was issued to (a bind), '' for a sign-in. */
+  sk: string;
 }
 
 function cookie(value: string, maxAge: number, secure: boolean): string {
@@ -23,9 +28,9 @@ function cookie(value: string, maxAge: number, secure: boolean): string {
 }
 
 /** Makes a new state, remembers it (and the invite code) in the caller's state cookie, and returns it. */
-export function issueState(req: FastifyRequest, reply: FastifyReply, aff: string): string {
+export function issueState(req: FastifyRequest, reply: FastifyReply, aff: string, session = ''): string {
   const state = randomString(16);
-  const stored: StoredState = { s: state, aff };
+  const stored: StoredState = { s: state, aff, sk: session };
   reply.header('set-cookie', cookie(Buffer.from(JSON.stringify(stored)).toString('base64url'), STATE_MAX_AGE_SECONDS, req.protocol === 'https'));
   return state;
 }
@@ -36,7 +41,7 @@ function readState(req: FastifyRequest): StoredState | undefined {
   try {
     const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<StoredState>;
     if (typeof parsed.s !== 'string' || !parsed.s) return undefined;
-    return { s: parsed.s, aff: typeof parsed.aff === 'string' ? parsed.aff : '' };
+    return { s: parsed.s, aff: typeof parsed.aff === 'string' ? parsed.aff : '', sk: typeof parsed.sk === 'string' ? parsed.sk : '' };
   } catch {
     return undefined;
   }
@@ -54,12 +59,17 @@ export function clearStateCookie(req: FastifyRequest): string {
 }
 
 /**
- * Checks the callback's state against the caller's and returns the invite code remembered with it. A missing or
- * different state is refused. The caller clears the cookie (clearStateCookie) whatever the outcome.
+ * Checks the callback's state against the caller's and returns the invite code and session remembered with it.
+ * A missing or different state is refused. The caller clears the cookie (clearStateCookie) whatever the outcome.
  */
-export function checkState(req: FastifyRequest, given: string): { aff: string } {
+export function checkState(req: FastifyRequest, given: string): { aff: string; session: string } {
   const stored = readState(req);
   if (!stored) throw new ApiError('sign-in state missing or expired: start the sign-in again from the login page', 403);
   if (!given || !sameString(stored.s, given)) throw new ApiError('sign-in state does not match: start the sign-in again from the login page', 403);
-  return { aff: stored.aff };
+  return { aff: stored.aff, session: stored.sk };
+}
+
+/** True when a checked state was issued for a bind by the session keyed `current`. */
+export function bindsSession(stateSession: string, current: string | undefined): boolean {
+  return !!stateSession && !!current && sameString(stateSession, current);
 }
