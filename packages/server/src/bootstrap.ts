@@ -7,6 +7,8 @@ import { connectRedis, connectRedisBus, LocalBus, type ClusterBus } from './lib/
 import { rateLimiterOver } from './lib/rate-limit.js';
 import { MemoryWindowCounters, RedisWindowCounters } from './lib/window-counters.js';
 import { resolveSessionSecret } from './lib/secrets.js';
+import { SecretBox } from './lib/secret-box.js';
+import { sealSecretsAtRest } from './db/secrets-at-rest.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { SessionPrune } from './modules/auth/session-prune.js';
 import { sessionStoreOf } from './modules/auth/sessions.js';
@@ -53,19 +55,22 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   }
   const accountLogs = new AccountLogs(logDb !== db);
   const bus: ClusterBus = redis ? await connectRedisBus(redis, config.redisKeyPrefix, log) : new LocalBus();
-  const options = new OptionsService(new OptionsStore(db));
+  // Secrets at rest: a missing or wrong CRYPTO_SECRET stops start-up here; plaintext secrets are sealed in place.
+  const secretBox = new SecretBox(config.cryptoSecret);
+  await sealSecretsAtRest(db, secretBox, log);
+  const options = new OptionsService(new OptionsStore(db), secretBox);
   await options.load();
   // An option saved on one node reaches the others at once through Redis (else on the next periodic sync).
   options.onSaved((key) => void bus.publish('options', key).catch((err) => log.warn({ err }, 'option broadcast failed')));
   bus.subscribe('options', () => void options.load().catch((err) => log.warn({ err }, 'option reload failed')));
-  const usersStore = new UsersStore(db);
+  const usersStore = new UsersStore(db, secretBox);
   const users = new UsersService(usersStore, options, accountLogs);
   const setup = new SetupService(db, users, options, config.version);
   await setup.load();
-  const channelCache = new ChannelCache(db);
+  const channelCache = new ChannelCache(db, secretBox);
   await channelCache.reload();
   bus.subscribe('channels', () => void channelCache.reload().catch((err) => log.warn({ err }, 'channel reload failed')));
-  const channels = new ChannelsService(db, channelCache, options, bus, log);
+  const channels = new ChannelsService(db, channelCache, options, bus, log, secretBox);
   const counters = redis ? new RedisWindowCounters(redis, config.redisKeyPrefix) : new MemoryWindowCounters();
   const base: AppContext = {
     config,
@@ -74,6 +79,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     accountLogs,
     log,
     options,
+    secretBox,
     sessions: new SessionSealer(resolveSessionSecret(config.sessionSecret, config.dataDir, log)),
     counters,
     rateLimiter: rateLimiterOver(counters),

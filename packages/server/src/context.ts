@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import type { ClusterBus } from './lib/cluster-bus.js';
 import type { RateLimiter } from './lib/rate-limit.js';
+import type { SecretBox } from './lib/secret-box.js';
 import type { WindowCounters } from './lib/window-counters.js';
 import type { ChannelCache } from './modules/channels/cache.js';
 import type { ChannelsService } from './modules/channels/service.js';
@@ -26,6 +27,8 @@ export interface AppContext {
   log: Logger;
   options: OptionsService;
   sessions: SessionSealer;
+  /** Seals secrets stored in the database with CRYPTO_SECRET (plaintext passes through when unset). */
+  secretBox: SecretBox;
   /** Fixed-window counters (memory, or Redis in a cluster) behind every rate limit. */
   counters: WindowCounters;
   rateLimiter: RateLimiter;

@@ -1,12 +1,29 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+/** Where a credential or secret may appear in a log object; each is replaced by the censor text. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.headers["x-goog-api-key"]',
+  'res.headers["set-cookie"]',
+  'password',
+  '*.password',
+  '*.original_password',
+  // Secrets stored at rest (sealed with CRYPTO_SECRET) and the configuration that unlocks them.
+  '*.webhook_secret',
+  '*.access_token',
+  '*.client_secret',
+  '*.secret',
+  '*.cryptoSecret',
+  '*.sessionSecret',
+  'channel.key',
+  'channel.keys',
+  'row.key',
+];
 
 /** Structured JSON logs; credentials and passwords are redacted wherever they could appear. */
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]', '*.password', '*.original_password', 'password'],
-      censor: '[redacted]',
-    },
-  });
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

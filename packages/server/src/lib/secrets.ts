@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 export function resolveSessionSecret(configured: string | undefined, dataDir: string, log: Logger): string {
   if (configured) return configured;
   const file = path.join(dataDir, 'session_secret');
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (fs.existsSync(file)) {
     const stored = fs.readFileSync(file, 'utf8').trim();
     if (stored.length >= 32) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
 import { nowSeconds } from '../lib/time.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.js';
 import { applyBatch, type WriteRecord } from './writer-apply.js';
 
 export type { WriteRecord } from './writer-apply.js';
@@ -57,9 +58,11 @@ export class DurableWriter {
 
   /** Replays unapplied journal batches, then starts the flush timer. */
   async start(): Promise<number> {
-    fs.mkdirSync(this.opts.dataDir, { recursive: true });
+    fs.mkdirSync(this.opts.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     let replayed = 0;
     if (fs.existsSync(this.journal)) {
+      // The journal holds usage records of every caller: readable by the owner only.
+      fs.chmodSync(this.journal, PRIVATE_FILE_MODE);
       const lines = fs.readFileSync(this.journal, 'utf8').split('\n').filter(Boolean);
       for (const line of lines) {
         let batch: Batch;
@@ -130,7 +133,7 @@ export class DurableWriter {
     if (this.queue.length) {
       const batch: Batch = { id: crypto.randomUUID(), records: this.queue, hourly: this.opts.hourlyUsage?.() || undefined };
       this.queue = [];
-      await fs.promises.appendFile(this.journal, `${JSON.stringify(batch)}\n`, { flush: true });
+      await fs.promises.appendFile(this.journal, `${JSON.stringify(batch)}\n`, { flush: true, mode: PRIVATE_FILE_MODE });
       this.pending.push(batch);
     }
     while (this.pending.length) {

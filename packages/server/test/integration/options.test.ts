@@ -60,7 +60,7 @@ describe.each(dialects)('options on %s', (dialect) => {
     expect((await anon.call('GET', '/api/about')).body.data).toBe('About Acme');
     expect((await anon.call('GET', '/api/home_page_content')).body.data).toBe('# Welcome');
 
-    const fresh = new OptionsService(new OptionsStore(t.database.db));
+    const fresh = new OptionsService(new OptionsStore(t.database.db), t.runtime.ctx.secretBox);
     await fresh.load();
     expect(fresh.get('SystemName')).toBe('Acme Gateway');
     expect(fresh.bool('DisplayInCurrencyEnabled')).toBe(false);

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import { channelKeys, parseJsonObject, splitList, type ChannelRow, type MultiKeyInfo } from './parse.js';
 
 /** A channel as the relay uses it: parsed once when the cache is (re)built. */
@@ -78,8 +79,12 @@ export class ChannelCache {
   private tiers = new Map<string, Tier[]>();
   private modelsByGroup = new Map<string, string[]>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+  ) {}
 
+  /** Keys sealed at rest are opened here, once per reload, never per relay call. */
   async reload(): Promise<void> {
     const k = this.db.kysely;
     const [rows, abilities] = await Promise.all([
@@ -87,7 +92,7 @@ export class ChannelCache {
       k.selectFrom('abilities').selectAll().where('enabled', '=', 1).execute(),
     ]);
     const byId = new Map<number, CachedChannel>();
-    for (const row of rows) byId.set(row.id, toCachedChannel(row));
+    for (const row of rows) byId.set(row.id, toCachedChannel({ ...row, key: this.box.open(row.key) }));
     const grouped = new Map<string, Map<number, CachedChannel[]>>();
     const models = new Map<string, Set<string>>();
     for (const a of abilities) {

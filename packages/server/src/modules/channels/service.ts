@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import type { ClusterBus } from '../../lib/cluster-bus.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../options/service.js';
 import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from './abilities.js';
@@ -39,8 +40,9 @@ export class ChannelsService {
     options: OptionsService,
     private readonly bus: ClusterBus,
     private readonly log: Logger,
+    secretBox: SecretBox,
   ) {
-    this.store = new ChannelsStore(db);
+    this.store = new ChannelsStore(db, secretBox);
     const changed = () => this.changed();
     this.status = new ChannelStatusRules(this.store, options, changed, log);
     this.tags = new TagTools(this.store, changed);

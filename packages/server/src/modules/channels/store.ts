@@ -1,6 +1,7 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import type { ChannelRow } from './parse.js';
 
 export type NewChannel = Omit<ChannelRow, 'id'>;
@@ -20,8 +21,11 @@ export type ChannelOrder = 'id' | 'priority';
 
 type Eb = ExpressionBuilder<Database, 'channels'>;
 
-/** Conditions of a list or search filter (keyword: id, name, key or base_url; group: exact member; model: substring). */
-function conditions(eb: Eb, f: ChannelFilter): Expression<SqlBool>[] {
+/**
+ * Conditions of a list or search filter (keyword: id, name, key or base_url; group: exact member; model: substring).
+ * Keys sealed at rest cannot be searched, so the key is left out then.
+ */
+function conditions(eb: Eb, f: ChannelFilter, searchKey: boolean): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
   if (f.type) out.push(eb('type', '=', f.type));
   if (f.status === 'enabled') out.push(eb('status', '=', 1));
@@ -31,8 +35,8 @@ function conditions(eb: Eb, f: ChannelFilter): Expression<SqlBool>[] {
     const either: Expression<SqlBool>[] = [
       eb(eb.fn('lower', ['name']), 'like', like),
       eb(eb.fn('lower', ['base_url']), 'like', like),
-      eb('key', 'like', `%${f.keyword}%`),
     ];
+    if (searchKey) either.push(eb('key', 'like', `%${f.keyword}%`));
     if (/^\d{1,9}$/.test(f.keyword)) either.push(eb('id', '=', Number(f.keyword)));
     out.push(eb.or(either));
   }
@@ -44,9 +48,23 @@ function conditions(eb: Eb, f: ChannelFilter): Expression<SqlBool>[] {
   return out;
 }
 
-/** SQL for the channels table. Ability rows are written by abilities.ts in the same transaction. */
+/**
+ * SQL for the channels table. Ability rows are written by abilities.ts in the same transaction. Keys are sealed
+ * with CRYPTO_SECRET on the way in and opened on the way out: callers only see plaintext keys.
+ */
 export class ChannelsStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+  ) {}
+
+  private open = (row: ChannelRow): ChannelRow => ({ ...row, key: this.box.open(row.key) });
+  private openAll = (rows: ChannelRow[]): ChannelRow[] => rows.map(this.open);
+  private openOne = (row: ChannelRow | undefined): ChannelRow | undefined => row && this.open(row);
+
+  private sealed<T extends ChannelPatch>(patch: T): T {
+    return patch.key === undefined ? patch : { ...patch, key: this.box.seal(patch.key) };
+  }
 
   get k(): Kysely<Database> {
     return this.db.kysely;
@@ -57,29 +75,30 @@ export class ChannelsStore {
   }
 
   find(id: number, ex: Executor = this.k): Promise<ChannelRow | undefined> {
-    return ex.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+    return ex.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst().then(this.openOne);
   }
 
   /** Reads a row inside a transaction, locking it where the database can (SQLite serialises transactions). */
   findForUpdate(trx: Transaction<Database>, id: number): Promise<ChannelRow | undefined> {
     const q = trx.selectFrom('channels').selectAll().where('id', '=', id);
-    return (this.db.dialect === 'sqlite' ? q : q.forUpdate()).executeTakeFirst();
+    return (this.db.dialect === 'sqlite' ? q : q.forUpdate()).executeTakeFirst().then(this.openOne);
   }
 
   findMany(ids: number[], ex: Executor = this.k): Promise<ChannelRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return ex.selectFrom('channels').selectAll().where('id', 'in', ids).execute();
+    return ex.selectFrom('channels').selectAll().where('id', 'in', ids).execute().then(this.openAll);
   }
 
   findByTag(tag: string, ex: Executor = this.k): Promise<ChannelRow[]> {
-    return ex.selectFrom('channels').selectAll().where('tag', '=', tag).orderBy('id').execute();
+    return ex.selectFrom('channels').selectAll().where('tag', '=', tag).orderBy('id').execute().then(this.openAll);
   }
 
   all(ex: Executor = this.k): Promise<ChannelRow[]> {
-    return ex.selectFrom('channels').selectAll().orderBy('id').execute();
+    return ex.selectFrom('channels').selectAll().orderBy('id').execute().then(this.openAll);
   }
 
-  async insert(trx: Executor, row: NewChannel): Promise<number> {
+  async insert(trx: Executor, plain: NewChannel): Promise<number> {
+    const row = this.sealed(plain);
     if (this.db.dialect === 'mysql') {
       const res = await trx.insertInto('channels').values(row).executeTakeFirstOrThrow();
       return Number(res.insertId);
@@ -90,12 +109,12 @@ export class ChannelsStore {
 
   async update(ex: Executor, id: number, patch: ChannelPatch): Promise<void> {
     if (Object.keys(patch).length === 0) return;
-    await ex.updateTable('channels').set(patch).where('id', '=', id).execute();
+    await ex.updateTable('channels').set(this.sealed(patch)).where('id', '=', id).execute();
   }
 
   async updateMany(ex: Executor, ids: number[], patch: ChannelPatch): Promise<void> {
     if (ids.length === 0 || Object.keys(patch).length === 0) return;
-    await ex.updateTable('channels').set(patch).where('id', 'in', ids).execute();
+    await ex.updateTable('channels').set(this.sealed(patch)).where('id', 'in', ids).execute();
   }
 
   async deleteMany(ex: Executor, ids: number[]): Promise<number> {
@@ -111,11 +130,11 @@ export class ChannelsStore {
 
   /** One page of channels matching the filter, ordered by id desc or by priority desc then id desc. */
   async page(f: ChannelFilter, order: ChannelOrder, offset: number, limit: number): Promise<{ rows: ChannelRow[]; total: number }> {
-    const conds = (eb: Eb) => eb.and(conditions(eb, f));
+    const conds = (eb: Eb) => eb.and(conditions(eb, f, !this.box.enabled));
     let q = this.k.selectFrom('channels').selectAll().where(conds);
     q = order === 'id' ? q.orderBy('id', 'desc') : q.orderBy('priority', 'desc').orderBy('id', 'desc');
     const [rows, count] = await Promise.all([
-      q.limit(limit).offset(offset).execute(),
+      q.limit(limit).offset(offset).execute().then(this.openAll),
       this.k
         .selectFrom('channels')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -130,7 +149,7 @@ export class ChannelsStore {
     return this.k
       .selectFrom('channels')
       .select(['id', 'tag', 'priority'])
-      .where((eb) => eb.and(conditions(eb, f)))
+      .where((eb) => eb.and(conditions(eb, f, !this.box.enabled)))
       .execute();
   }
 }

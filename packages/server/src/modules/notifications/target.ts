@@ -37,7 +37,9 @@ export function warningTarget(user: WarningUser, options: OptionsService): Warni
   const s = storedSetting(user.setting);
   if (s.notify_type === 'webhook') {
     const url = text(s.webhook_url);
-    return url ? { threshold, via: 'webhook', url, secret: typeof s.webhook_secret === 'string' ? s.webhook_secret : '' } : undefined;
+    // The secret may be sealed at rest (CRYPTO_SECRET); it is opened only when a warning is about to be sent.
+    const secret = typeof s.webhook_secret === 'string' ? options.secretBox.open(s.webhook_secret) : '';
+    return url ? { threshold, via: 'webhook', url, secret } : undefined;
   }
   const to = text(s.notification_email) || user.email.trim();
   return to ? { threshold, via: 'email', to } : undefined;

@@ -1,8 +1,13 @@
 import { defaultOptionValues, isOptionKey, normalizeOptionValue, optionDefs, optionKeys, type OptionKey } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 import type { OptionsStore } from './store.js';
 
 type Listener = (key: OptionKey, value: string) => void;
+
+/** Options whose value is a credential: sealed at rest with CRYPTO_SECRET, never sent back to the console. */
+export const secretOptionKeys: readonly OptionKey[] = optionKeys.filter((k) => (optionDefs[k] as { secret?: boolean }).secret === true);
+const isSecretOption = (key: OptionKey): boolean => (optionDefs[key] as { secret?: boolean }).secret === true;
 
 /**
  * Options held in memory (read on every request without I/O), written through to the database,
@@ -15,12 +20,19 @@ export class OptionsService {
   private readonly parsed = new Map<OptionKey, unknown>();
   private readonly savedListeners: ((key: OptionKey) => void)[] = [];
 
-  constructor(private readonly store: OptionsStore) {}
+  /**
+   * Secret options are opened here, once per load, and held in memory in plaintext. `secretBox` is also the
+   * process's box for other stored secrets read next to options.
+   */
+  constructor(
+    private readonly store: OptionsStore,
+    readonly secretBox: SecretBox,
+  ) {}
 
   async load(): Promise<void> {
     const next = defaultOptionValues();
     for (const row of await this.store.all()) {
-      if (isOptionKey(row.key)) next[row.key] = row.value;
+      if (isOptionKey(row.key)) next[row.key] = isSecretOption(row.key) ? this.secretBox.open(row.value) : row.value;
     }
     const before = this.values;
     this.values = next;
@@ -69,14 +81,14 @@ export class OptionsService {
 
   /** All options for the settings screen; secrets are never sent back. */
   list(): { key: string; value: string }[] {
-    return optionKeys.map((key) => ({ key, value: (optionDefs[key] as { secret?: boolean }).secret ? '' : this.values[key] }));
+    return optionKeys.map((key) => ({ key, value: isSecretOption(key) ? '' : this.values[key] }));
   }
 
   /** Validates, stores and applies one key. */
   async set(key: string, raw: unknown): Promise<void> {
     const res = normalizeOptionValue(key, raw);
     if (!res.ok) throw new ApiError(res.message, 400);
-    await this.store.upsert(key, res.value);
+    await this.store.upsert(key, isSecretOption(key as OptionKey) ? this.secretBox.seal(res.value) : res.value);
     this.values[key as OptionKey] = res.value;
     this.emit(key as OptionKey, res.value);
     for (const l of this.savedListeners) l(key as OptionKey);

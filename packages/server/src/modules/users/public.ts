@@ -1,7 +1,8 @@
 import type { UserPublic } from '@tollway/shared';
+import { maskSettingSecret } from './setting-secret.js';
 import type { UserRow } from './store.js';
 
-/** The user as every response shows it: never the password, never the access token. */
+/** The user as every response shows it: never the password, never the access token, the webhook secret masked. */
 export function toPublicUser(u: UserRow): UserPublic {
   return {
     id: u.id,
@@ -25,7 +26,7 @@ export function toPublicUser(u: UserRow): UserPublic {
     wechat_id: u.wechat_id,
     telegram_id: u.telegram_id,
     linux_do_id: u.linux_do_id,
-    setting: u.setting ?? '',
+    setting: maskSettingSecret(u.setting),
     remark: u.remark,
     created_at: Number(u.created_at),
     DeletedAt: u.deleted_at,

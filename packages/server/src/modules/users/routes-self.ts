@@ -4,6 +4,7 @@ import type { Router } from '../../http/route.js';
 import { sessionCookie } from '../auth/session.js';
 import { sealedSessionOf, startSession } from '../auth/sessions.js';
 import { toPublicUser } from './public.js';
+import { openSettingSecret } from './setting-secret.js';
 
 /** The caller's own account: profile, password, access token, invites, notification settings. */
 export function selfRoutes(r: Router): void {
@@ -12,10 +13,13 @@ export function selfRoutes(r: Router): void {
     method: 'GET',
     url: '/api/user/self',
     level: 'user',
-    summary: 'The logged-in user',
+    summary: 'The logged-in user (the only view that shows their own webhook secret)',
     tags,
     response: userPublic,
-    handler: async ({ ctx, user }) => toPublicUser(await ctx.users.get(user!.id)),
+    handler: async ({ ctx, user }) => {
+      const u = await ctx.users.get(user!.id);
+      return { ...toPublicUser(u), setting: openSettingSecret(u.setting, ctx.secretBox) };
+    },
   });
   r.add({
     method: 'PUT',

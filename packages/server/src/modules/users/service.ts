@@ -7,6 +7,7 @@ import { SessionStore } from '../auth/session-store.js';
 import type { AccountLogs } from '../logs/account-log.js';
 import type { OptionsService } from '../options/service.js';
 import { hashPassword, verifyPassword } from './password.js';
+import { MASKED_SECRET, openSettingSecret, parseSetting, sealSettingSecret } from './setting-secret.js';
 import type { AfterInsert, NewUser, UserRow, UsersStore } from './store.js';
 
 export interface CreateUserInput {
@@ -223,17 +224,15 @@ export class UsersService {
 
   async updateSetting(id: number, input: z.input<typeof userSetting>): Promise<UserSetting> {
     const current = await this.get(id);
-    let stored: Record<string, unknown> = {};
-    try {
-      stored = current.setting ? (JSON.parse(current.setting) as Record<string, unknown>) : {};
-    } catch {
-      stored = {};
-    }
-    const merged = userSetting.safeParse({ ...stored, ...input });
+    const box = this.options.secretBox;
+    const stored = parseSetting(openSettingSecret(current.setting, box));
+    // The masked placeholder sent back unchanged keeps the stored secret.
+    const given = input.webhook_secret === MASKED_SECRET ? { ...input, webhook_secret: stored.webhook_secret as string | undefined } : input;
+    const merged = userSetting.safeParse({ ...stored, ...given });
     if (!merged.success) throw new ApiError(merged.error.issues[0]?.message ?? 'invalid setting');
     const setting = merged.data;
     if (setting.notify_type === 'webhook' && !setting.webhook_url) throw new ApiError('webhook_url is required for webhook notifications');
-    await this.store.update(id, { setting: JSON.stringify(setting) });
+    await this.store.update(id, { setting: sealSettingSecret(JSON.stringify(setting), box) });
     await this.notifyChanged(id);
     return setting;
   }
