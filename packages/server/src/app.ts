@@ -28,6 +28,7 @@ import { statusRoutes } from './modules/status/routes.js';
 import { taskRoutes } from './modules/tasks/routes.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
 import { topUpRoutes } from './modules/topup/routes.js';
+import { twoFactorRoutes } from './modules/twofa/routes.js';
 import { userAdminRoutes } from './modules/users/routes-admin.js';
 import { selfRoutes } from './modules/users/routes-self.js';
 
@@ -39,6 +40,7 @@ export const routeModules: RouteModule[] = [
   emailRoutes,
   oauthRoutes,
   selfRoutes,
+  twoFactorRoutes,
   userAdminRoutes,
   groupRoutes,
   optionRoutes,

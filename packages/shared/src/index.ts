@@ -14,6 +14,7 @@ export * from './schemas/task.js';
 export * from './schemas/message.js';
 export * from './schemas/topup.js';
 export * from './schemas/redemption.js';
+export * from './schemas/twofa.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';

@@ -68,6 +68,8 @@ export const optionDefs = {
   LinuxDOClientId: str(),
   LinuxDOClientSecret: secret(),
   LinuxDOMinimumTrustLevel: int(0, 0, 4),
+  // Two-factor sign-in: administrators (and root) without it may only set it up
+  TwoFactorRequiredForAdmins: bool(false),
   // Bot check
   TurnstileCheckEnabled: bool(false),
   TurnstileSiteKey: str(),

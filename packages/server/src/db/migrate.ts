@@ -11,6 +11,7 @@ import * as m0009 from './migrations/0009_messages.js';
 import * as m0010 from './migrations/0010_user_identities.js';
 import * as m0011 from './migrations/0011_quota_warnings.js';
 import * as m0012 from './migrations/0012_sessions.js';
+import * as m0013 from './migrations/0013_two_factor.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010_user_identities': m0010,
   '0011_quota_warnings': m0011,
   '0012_sessions': m0012,
+  '0013_two_factor': m0013,
 };
 
 /** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */

@@ -280,6 +280,25 @@ export interface SessionsTable {
   user_agent: string;
 }
 
+/** Two-factor sign-in of one user: enabled 0 while set up but not confirmed; the secret sealed with CRYPTO_SECRET when set. */
+export interface TwoFactorTable {
+  user_id: number;
+  secret: string;
+  enabled: number;
+  /** The TOTP step of the last accepted code; a code of this step or an earlier one is refused. */
+  last_used_step: number;
+  created_at: number;
+  enabled_at: number;
+}
+
+/** One backup code (scrypt hash); used_at 0 until it is spent. */
+export interface TwoFactorBackupCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -300,4 +319,6 @@ export interface Database {
   message_recipients: MessageRecipientsTable;
   user_identities: UserIdentitiesTable;
   sessions: SessionsTable;
+  two_factor: TwoFactorTable;
+  two_factor_backup_codes: TwoFactorBackupCodesTable;
 }

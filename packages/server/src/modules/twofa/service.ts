@@ -1,0 +1,146 @@
+import { Role } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { ApiError, forbidden } from '../../http/errors.js';
+import { perContext } from '../../lib/per-context.js';
+import { nowSeconds } from '../../lib/time.js';
+import type { AuthUser } from '../auth/session.js';
+import { backupCodeMatches, hashBackupCode, newBackupCodes, normalizeBackupCode } from './backup-codes.js';
+import { TwoFactorAttempts } from './attempts.js';
+import { TwoFactorStore, type TwoFactorRow } from './store.js';
+import { matchTotp, newTotpSecret, otpauthUri } from './totp.js';
+
+export const NOT_ENABLED = 'two-factor authentication is not enabled for this user';
+const WRONG_CODE = 'the verification code or backup code is wrong, please try again';
+const REPLAYED_CODE = 'this verification code has already been used; wait for the next one';
+
+export interface TwoFactorStatus {
+  enabled: boolean;
+  /** Too many wrong codes lately: codes are refused until the window ends. */
+  locked: boolean;
+  backup_codes_remaining: number;
+  /** The administrator requirement applies to this user and 2FA is not on yet. */
+  setup_required: boolean;
+}
+
+export interface TwoFactorSetup {
+  secret: string;
+  qr_code_data: string;
+  backup_codes: string[];
+}
+
+/** Which kinds of code a step accepts. */
+type Accept = 'totp' | 'totp-or-backup';
+
+/** Two-factor sign-in of every account: setup, confirmation, codes, backup codes, administrator reset. */
+export class TwoFactorService {
+  readonly store: TwoFactorStore;
+  readonly attempts: TwoFactorAttempts;
+
+  constructor(private readonly ctx: AppContext) {
+    this.store = new TwoFactorStore(ctx.db);
+    this.attempts = new TwoFactorAttempts(ctx.counters);
+  }
+
+  /** TwoFactorRequiredForAdmins is on and `user` is an administrator without 2FA. */
+  async setupRequired(user: { id: number; role: number }): Promise<boolean> {
+    if (user.role < Role.Admin || !this.ctx.options.bool('TwoFactorRequiredForAdmins')) return false;
+    return !(await this.store.isEnabled(user.id));
+  }
+
+  async status(user: AuthUser): Promise<TwoFactorStatus> {
+    const row = await this.store.find(user.id);
+    const enabled = Number(row?.enabled ?? 0) === 1;
+    return {
+      enabled,
+      locked: await this.attempts.userLocked(user.id),
+      backup_codes_remaining: enabled ? await this.store.countUnused(user.id) : 0,
+      setup_required: !enabled && user.role >= Role.Admin && this.ctx.options.bool('TwoFactorRequiredForAdmins'),
+    };
+  }
+
+  /** A new secret and backup codes, not in force until enable() gets a valid code; refused while 2FA is on. */
+  async setup(user: AuthUser): Promise<TwoFactorSetup> {
+    const secret = newTotpSecret();
+    const codes = newBackupCodes();
+    const hashes = await Promise.all(codes.map(hashBackupCode));
+    const started = await this.store.startSetup(user.id, this.ctx.secretBox.seal(secret), hashes, nowSeconds());
+    if (!started) throw new ApiError('two-factor authentication is already enabled; disable it first to set it up again');
+    const issuer = this.ctx.options.get('SystemName').trim() || 'Tollway';
+    return { secret, qr_code_data: otpauthUri(issuer, user.username, secret), backup_codes: codes };
+  }
+
+  /** Turns on the pending setup with a code from the authenticator. */
+  async enable(userId: number, code: string, ip: string): Promise<void> {
+    const row = await this.store.find(userId);
+    if (!row) throw new ApiError('start the two-factor setup first');
+    if (Number(row.enabled) === 1) throw new ApiError('two-factor authentication is already enabled');
+    await this.check(row, code, 'totp', ip);
+    if (!(await this.store.enable(userId, nowSeconds()))) throw new ApiError('two-factor authentication is already enabled');
+  }
+
+  /** Turns 2FA off with a current code or a backup code. */
+  async disable(userId: number, code: string, ip: string): Promise<void> {
+    await this.check(await this.enabledRow(userId), code, 'totp-or-backup', ip);
+    await this.store.remove(userId);
+  }
+
+  /** New backup codes (the old ones stop working) for a current authenticator code. */
+  async regenerateBackupCodes(userId: number, code: string, ip: string): Promise<string[]> {
+    await this.check(await this.enabledRow(userId), code, 'totp', ip);
+    const codes = newBackupCodes();
+    await this.store.replaceCodes(userId, await Promise.all(codes.map(hashBackupCode)));
+    return codes;
+  }
+
+  /** The second step of a sign-in: a current code or a backup code. */
+  async verifySignIn(userId: number, code: string, ip: string): Promise<void> {
+    await this.check(await this.enabledRow(userId), code, 'totp-or-backup', ip);
+  }
+
+  /** An administrator turns off another user's 2FA, with the user-management tier rules. */
+  async adminReset(actor: AuthUser, targetId: number): Promise<void> {
+    const target = await this.ctx.usersStore.findById(targetId);
+    if (!target) throw new ApiError('user does not exist');
+    if (target.id === actor.id) throw forbidden('turn off your own two-factor authentication in personal settings');
+    if (target.role >= actor.role) throw forbidden('cannot reset two-factor authentication of a user at the same or a higher permission level');
+    if (!(await this.store.remove(targetId))) throw new ApiError(NOT_ENABLED);
+  }
+
+  async stats(): Promise<{ total_users: number; enabled_users: number; enabled_rate: string }> {
+    const total = await this.store.countUsers();
+    const enabled = await this.store.countEnabled();
+    return { total_users: total, enabled_users: enabled, enabled_rate: `${total > 0 ? ((enabled / total) * 100).toFixed(1) : '0.0'}%` };
+  }
+
+  private async enabledRow(userId: number): Promise<TwoFactorRow> {
+    const row = await this.store.find(userId);
+    if (!row || Number(row.enabled) !== 1) throw new ApiError(NOT_ENABLED);
+    return row;
+  }
+
+  /** Accepts `code` once (TOTP step or backup code), within the per-user and per-address failure limits. */
+  private async check(row: TwoFactorRow, code: string, accept: Accept, ip: string): Promise<void> {
+    await this.attempts.assertOpen(row.user_id, ip);
+    const result = await this.match(row, code, accept);
+    if (result === 'ok') return;
+    await this.attempts.fail(row.user_id, ip);
+    throw new ApiError(result === 'replayed' ? REPLAYED_CODE : WRONG_CODE);
+  }
+
+  private async match(row: TwoFactorRow, code: string, accept: Accept): Promise<'ok' | 'wrong' | 'replayed'> {
+    const digits = code.replace(/\s/g, '');
+    if (/^\d{6}$/.test(digits)) {
+      const step = matchTotp(this.ctx.secretBox.open(row.secret), digits);
+      if (step === undefined) return 'wrong';
+      return (await this.store.claimStep(row.user_id, step)) ? 'ok' : 'replayed';
+    }
+    const normal = accept === 'totp-or-backup' ? normalizeBackupCode(code) : undefined;
+    if (!normal) return 'wrong';
+    for (const stored of await this.store.unusedCodes(row.user_id)) {
+      if (await backupCodeMatches(normal, stored.code_hash)) return (await this.store.spendCode(stored.id, nowSeconds())) ? 'ok' : 'wrong';
+    }
+    return 'wrong';
+  }
+}
+
+export const twoFactorOf = perContext((ctx: AppContext) => new TwoFactorService(ctx));

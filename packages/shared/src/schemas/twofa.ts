@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/**
+ * The message of the 403 an administrator without two-factor sign-in gets while TwoFactorRequiredForAdmins is
+ * on; the console recognises it and opens the setup.
+ */
+export const TWO_FACTOR_SETUP_REQUIRED = 'two-factor authentication is required for administrators: set it up in personal settings first';
+
+/** A TOTP code (6 digits) or a backup code; checked by the server. */
+export const twoFactorCode = z.string().trim().min(1, 'please enter the verification code').max(32);
+
+export const twoFactorCodeBody = z.object({ code: twoFactorCode });
+
+/** The second step of a sign-in: the code, and the pending sign-in's token (else the pending cookie is read). */
+export const twoFactorLoginBody = z.object({ code: twoFactorCode, flow_token: z.string().max(128).optional() });
+
+/** What a sign-in answers (instead of the user) when the account has two-factor sign-in on. */
+export const twoFactorChallenge = z.object({ require_2fa: z.literal(true), flow_token: z.string(), expires_at: z.number().int() });
+export type TwoFactorChallenge = z.infer<typeof twoFactorChallenge>;
+
+export const twoFactorStatus = z.object({
+  enabled: z.boolean(),
+  locked: z.boolean(),
+  backup_codes_remaining: z.number().int(),
+  setup_required: z.boolean(),
+});
+
+export const twoFactorSetup = z.object({ secret: z.string(), qr_code_data: z.string(), backup_codes: z.array(z.string()) });
