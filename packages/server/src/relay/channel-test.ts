@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.js';
 import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
 import { resolveModelMapping } from '../modules/channels/parse.js';
+import { redactKeys } from '../modules/channels/status.js';
+import { answerSummary, modelErrorMessage } from '../modules/channels/upstream.js';
 import { formatFor } from './ir/formats.js';
 import { parseData } from './ir/upstream-only.js';
 import { adaptorFor } from './providers/index.js';
@@ -40,15 +42,12 @@ export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServi
     const text = await res.body.text();
     const elapsedMs = Date.now() - started;
     if (res.statusCode >= 400) {
-      let message = text.slice(0, 300);
-      try {
-        const j = JSON.parse(text) as { error?: { message?: string } | string };
-        message = (typeof j.error === 'string' ? j.error : j.error?.message) ?? message;
-      } catch {
-        // keep the raw text
-      }
-      for (const k of channel.keys) if (k.length >= 6) message = message.split(k).join('***');
-      return { ok: false, status: res.statusCode, message: message || `HTTP ${res.statusCode}`, elapsedMs };
+      // Only a model API's own error message reaches the caller; any other page is summarised and logged.
+      const contentType = String(res.headers['content-type'] ?? '');
+      const known = modelErrorMessage(text, contentType);
+      if (!known) ctx.log.warn({ channel_id: channel.id, status: res.statusCode, contentType, body: redactKeys(text, channel.keys) }, 'channel test: upstream answer refused');
+      const message = redactKeys(known ?? answerSummary(res.statusCode, contentType), channel.keys);
+      return { ok: false, status: res.statusCode, message, elapsedMs };
     }
     // Some upstreams (Tencent, Coze) refuse in a 200 JSON answer.
     const json = format.answerError && String(res.headers['content-type'] ?? '').includes('application/json') ? parseData(text) : undefined;

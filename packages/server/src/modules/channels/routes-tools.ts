@@ -96,7 +96,7 @@ export function channelToolRoutes(r: Router): void {
     response: z.array(z.string()),
     handler: async ({ ctx, params }) => {
       const row = await ctx.channels.get(params.id);
-      return fetchUpstreamModels(row.type, row.base_url, firstKey(row));
+      return fetchUpstreamModels(row.type, row.base_url, firstKey(row), ctx.log);
     },
   });
   r.add({
@@ -107,7 +107,7 @@ export function channelToolRoutes(r: Router): void {
     tags,
     body: fetchModelsBody,
     response: z.array(z.string()),
-    handler: ({ body }) => fetchUpstreamModels(body.type, body.base_url, body.key.split(/[\n,]/)[0]!.trim()),
+    handler: ({ ctx, body }) => fetchUpstreamModels(body.type, body.base_url, body.key.split(/[\n,]/)[0]!.trim(), ctx.log),
   });
   r.add({
     method: 'GET',

@@ -1,4 +1,5 @@
 import { channelTypeById } from '@tollway/shared';
+import type { Logger } from 'pino';
 import { request } from 'undici';
 import { ApiError } from '../../http/errors.js';
 import { compatibleTarget } from '../../relay/providers/openai/vendors.js';
@@ -14,29 +15,47 @@ export function upstreamBase(type: number, baseUrl: string): string {
   return base;
 }
 
-/** A message from an upstream error body ({error:{message}}, {message}, or the text). */
-function upstreamMessage(text: string): string {
+/** Where the detail of a refused answer is written (the caller only gets a short message). */
+export type DetailLog = Pick<Logger, 'warn'>;
+
+const ERROR_MESSAGE_CHARS = 300;
+
+/**
+ * The error message of a model API's JSON error answer ({error:{message}}, {error:"…"} or {message:"…"}), or
+ * undefined for anything else: a page that is not a model API's answer is never echoed to the caller.
+ */
+export function modelErrorMessage(text: string, contentType: string): string | undefined {
+  if (!contentType.toLowerCase().includes('json')) return undefined;
+  let body: unknown;
   try {
-    const body = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
-    if (typeof body.error === 'object' && body.error?.message) return body.error.message;
-    if (typeof body.error === 'string') return body.error;
-    if (body.message) return body.message;
+    body = JSON.parse(text);
   } catch {
-    // not JSON
+    return undefined;
   }
-  return text.slice(0, 300);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  const found = error && typeof error === 'object' ? (error as { message?: unknown }).message : (error ?? message);
+  return typeof found === 'string' && found.trim() ? found.slice(0, ERROR_MESSAGE_CHARS) : undefined;
+}
+
+/** "HTTP 404 (text/html)": what a caller learns of an answer that is not a model API's error. */
+export function answerSummary(status: number, contentType: string): string {
+  const type = contentType.split(';')[0]!.trim();
+  return `HTTP ${status}${type ? ` (${type})` : ''}`;
 }
 
 /**
  * GET a JSON document from an upstream with undici. Failures become an ApiError (502) whose message never
- * contains the key.
+ * contains the key nor the body of a page that is not a model API's answer (that goes to `log`).
  */
-export async function getJson<T>(url: string, headers: Record<string, string>, key: string): Promise<T> {
+export async function getJson<T>(url: string, headers: Record<string, string>, key: string, log?: DetailLog): Promise<T> {
   let status: number;
+  let contentType = '';
   let text = '';
   try {
     const res = await request(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
     status = res.statusCode;
+    contentType = String(res.headers['content-type'] ?? '');
     let size = 0;
     const chunks: Buffer[] = [];
     for await (const chunk of res.body) {
@@ -51,23 +70,30 @@ export async function getJson<T>(url: string, headers: Record<string, string>, k
   } catch (err) {
     throw new ApiError(redactKeys(`cannot reach the upstream: ${(err as Error).message}`, [key]), 502);
   }
-  if (status >= 400) throw new ApiError(redactKeys(`upstream answered ${status}: ${upstreamMessage(text)}`, [key]), 502);
+  const refuse = (message: string): never => {
+    log?.warn({ status, contentType, body: redactKeys(text, [key]) }, 'upstream answer refused');
+    throw new ApiError(redactKeys(message, [key]), 502);
+  };
+  if (status >= 400) {
+    const known = modelErrorMessage(text, contentType);
+    return refuse(`upstream answered ${known ? `${status}: ${known}` : answerSummary(status, contentType)}`);
+  }
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new ApiError(`upstream answered ${status} with a body that is not JSON`, 502);
+    return refuse(`upstream answered ${answerSummary(status, contentType)}, which is not JSON`);
   }
 }
 
 /** Model ids an upstream lists: OpenAI-style /v1/models, Gemini /v1beta/models, Anthropic with its headers. */
-export async function fetchUpstreamModels(type: number, baseUrl: string, key: string): Promise<string[]> {
+export async function fetchUpstreamModels(type: number, baseUrl: string, key: string, log?: DetailLog): Promise<string[]> {
   const base = upstreamBase(type, baseUrl);
   const ids = new Set<string>();
   if (type === 24) {
     let pageToken = '';
     for (let page = 0; page < 20; page++) {
       const url = `${base}/v1beta/models?pageSize=1000&key=${encodeURIComponent(key)}${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`;
-      const body = await getJson<{ models?: { name?: string }[]; nextPageToken?: string }>(url, {}, key);
+      const body = await getJson<{ models?: { name?: string }[]; nextPageToken?: string }>(url, {}, key, log);
       for (const m of body.models ?? []) if (m.name) ids.add(m.name.replace(/^models\//, ''));
       if (!body.nextPageToken) break;
       pageToken = body.nextPageToken;
@@ -76,7 +102,7 @@ export async function fetchUpstreamModels(type: number, baseUrl: string, key: st
     // OpenAI-compatible vendors list their models under their own prefix (e.g. /api/v3/models).
     const vendor = compatibleTarget({ type, other: '' }, key, '/v1/models');
     const headers: Record<string, string> = type === 14 ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' } : { authorization: `Bearer ${vendor.key}` };
-    const body = await getJson<{ data?: { id?: string }[] }>(`${base}${vendor.path}`, headers, key);
+    const body = await getJson<{ data?: { id?: string }[] }>(`${base}${vendor.path}`, headers, key, log);
     if (!Array.isArray(body.data)) throw new ApiError('the upstream model list has no data array', 502);
     for (const m of body.data) if (typeof m?.id === 'string' && m.id) ids.add(m.id);
   }

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import type { Mailer } from '../../lib/mailer.js';
+import { guardedDispatcher } from '../../lib/outbound-dispatcher.js';
+import { fetchPolicy } from '../../lib/outbound-guard.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../options/service.js';
 import { quotaWarningMail, quotaWarningPayload } from './message.js';
@@ -122,7 +124,7 @@ export class QuotaWarnings {
 
   private async send(user: WarningUser, target: WarningTarget, now: number): Promise<void> {
     const payload = quotaWarningPayload(user, target.threshold, this.options, now);
-    if (target.via === 'webhook') return postWebhook(target.url, payload, target.secret);
+    if (target.via === 'webhook') return postWebhook(target.url, payload, target.secret, guardedDispatcher(() => fetchPolicy(this.options)));
     const mail = quotaWarningMail(payload, this.options);
     await this.mailer.send({ to: target.to, subject: mail.subject, html: mail.html });
   }

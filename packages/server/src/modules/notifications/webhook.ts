@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 
 /** Longest wait for a webhook receiver, connection to last byte. */
 const TIMEOUT_MS = 10_000;
@@ -11,15 +11,17 @@ export function webhookSignature(secret: string, body: string): string {
 }
 
 /**
- * POSTs `payload` as JSON to `url`, signed with `secret` when there is one. Throws when the receiver cannot
- * be reached or answers other than 2xx (the message names the status, never the secret).
+ * POSTs `payload` as JSON to `url` through `dispatcher` (the outbound guard), signed with `secret` when there
+ * is one. Redirects are not followed. Throws when the guard refuses the URL, the receiver cannot be reached
+ * or it answers other than 2xx (the message names the status, never the secret).
  */
-export async function postWebhook(url: string, payload: unknown, secret: string): Promise<void> {
+export async function postWebhook(url: string, payload: unknown, secret: string, dispatcher: Dispatcher): Promise<void> {
   const body = JSON.stringify(payload);
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Tollway-Webhook' };
   if (secret) headers[SIGNATURE_HEADER] = webhookSignature(secret, body);
   const res = await request(url, {
     method: 'POST',
+    dispatcher,
     headers,
     body,
     headersTimeout: TIMEOUT_MS,
