@@ -9,6 +9,7 @@ import { acceptFormBodies } from './http/form-body.js';
 import { registerRoute } from './http/register.js';
 import { Router, type RouteModule } from './http/route.js';
 import { installConsole } from './http/spa.js';
+import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
 import { checkInRoutes } from './modules/checkin/routes.js';
@@ -55,6 +56,7 @@ export const routeModules: RouteModule[] = [
   pricingRoutes,
   redemptionRoutes,
   topUpRoutes,
+  auditRoutes,
   openapiRoutes,
 ];
 

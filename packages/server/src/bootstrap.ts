@@ -16,6 +16,7 @@ import { ChannelCache } from './modules/channels/cache.js';
 import { ChannelsService } from './modules/channels/service.js';
 import { AccountLogs } from './modules/logs/account-log.js';
 import { LogRetention } from './modules/logs/retention.js';
+import { AuditStore } from './modules/audit/store.js';
 import { TopUpExpiry } from './modules/topup/expiry.js';
 import { TopUpStore } from './modules/topup/store.js';
 import { LogsStore } from './modules/logs/store.js';
@@ -103,7 +104,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   // Auto-disabled channels are re-tested every CHANNEL_TEST_FREQUENCY minutes (master only) for auto-enable.
   const stopChannelTests = config.nodeType === 'master' && config.channelTestFrequency > 0 ? channels.tester.schedule(ctx, config.channelTestFrequency) : () => undefined;
   // Logs older than LogRetentionDays are deleted in small batches in the background (master only).
-  const logRetention = config.nodeType === 'master' ? new LogRetention(new LogsStore(logDb), options, log) : undefined;
+  const logRetention = config.nodeType === 'master' ? new LogRetention([new LogsStore(logDb), new AuditStore(logDb)], options, log) : undefined;
   logRetention?.start();
   const topUpExpiry = config.nodeType === 'master' ? new TopUpExpiry(new TopUpStore(db, accountLogs), log) : undefined;
   topUpExpiry?.start();

@@ -15,6 +15,7 @@ export * from './schemas/message.js';
 export * from './schemas/topup.js';
 export * from './schemas/redemption.js';
 export * from './schemas/twofa.js';
+export * from './schemas/audit.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';

@@ -12,6 +12,7 @@ import * as m0010 from './migrations/0010_user_identities.js';
 import * as m0011 from './migrations/0011_quota_warnings.js';
 import * as m0012 from './migrations/0012_sessions.js';
 import * as m0013 from './migrations/0013_two_factor.js';
+import * as m0014 from './migrations/0014_audit_logs.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011_quota_warnings': m0011,
   '0012_sessions': m0012,
   '0013_two_factor': m0013,
+  '0014_audit_logs': m0014,
 };
 
 /** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */

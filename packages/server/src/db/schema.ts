@@ -299,6 +299,23 @@ export interface TwoFactorBackupCodesTable {
   used_at: number;
 }
 
+/** An administrator's action (or refused attempt); detail is JSON with secrets masked. */
+export interface AuditLogsTable {
+  id: Generated<number>;
+  created_at: number;
+  actor_id: number;
+  actor_name: string;
+  actor_role: number;
+  action: string;
+  target_type: string;
+  target_id: string;
+  /** 'ok' or 'denied' (refused with 403). */
+  outcome: string;
+  ip: string;
+  user_agent: string;
+  detail: string;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -318,6 +335,7 @@ export interface Database {
   messages: MessagesTable;
   message_recipients: MessageRecipientsTable;
   user_identities: UserIdentitiesTable;
+  audit_logs: AuditLogsTable;
   sessions: SessionsTable;
   two_factor: TwoFactorTable;
   two_factor_backup_codes: TwoFactorBackupCodesTable;

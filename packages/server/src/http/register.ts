@@ -1,27 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { auditTrailFor } from '../modules/audit/trail.js';
 import { authorize, identify } from '../modules/auth/guard.js';
+import type { AuthUser } from '../modules/auth/session.js';
 import { ApiError } from './errors.js';
 import type { RouteDef } from './route.js';
 import { parseOr400 } from './validate.js';
 
-/** Registers one declared route: rate limit, then authorisation, then validation, then the handler in the envelope. */
+/**
+ * Registers one declared route: rate limit, then authorisation, then validation, then the handler in the
+ * envelope; then the audit log entry of an administrator's action (or refused attempt), see auditTrailFor.
+ */
 export function registerRoute(app: FastifyInstance, ctx: AppContext, def: RouteDef): void {
+  const audit = auditTrailFor(def);
   app.route({
     method: def.method,
     url: def.url,
     handler: async (req, reply) => {
-      if (def.rateLimit === 'critical') {
-        const ok = await ctx.rateLimiter(`critical:${req.ip}`, ctx.config.criticalRateLimit, ctx.config.criticalRateLimitDuration);
-        if (!ok) throw new ApiError('too many requests, please try again later', 429);
+      let user: AuthUser | undefined;
+      try {
+        if (def.rateLimit === 'critical') {
+          const ok = await ctx.rateLimiter(`critical:${req.ip}`, ctx.config.criticalRateLimit, ctx.config.criticalRateLimitDuration);
+          if (!ok) throw new ApiError('too many requests, please try again later', 429);
+        }
+        user = def.level === 'public' ? undefined : await authorize(req, ctx, def.level);
+        const params = def.params ? parseOr400(def.params, req.params, 'params') : req.params;
+        const query = def.query ? parseOr400(def.query, req.query, 'query') : req.query;
+        const body = def.body ? parseOr400(def.body, req.body, 'body') : undefined;
+        const data = await def.handler({ req, reply, query, body, params, user, ctx });
+        await audit?.succeeded(ctx, req, reply, user, { params, query, body, data });
+        if (def.raw) return reply;
+        return { success: true, message: def.successMessage ?? '', data };
+      } catch (err) {
+        await audit?.failed(ctx, req, err, user);
+        throw err;
       }
-      const user = def.level === 'public' ? undefined : await authorize(req, ctx, def.level);
-      const params = def.params ? parseOr400(def.params, req.params, 'params') : req.params;
-      const query = def.query ? parseOr400(def.query, req.query, 'query') : req.query;
-      const body = def.body ? parseOr400(def.body, req.body, 'body') : undefined;
-      const data = await def.handler({ req, reply, query, body, params, user, ctx });
-      if (def.raw) return reply;
-      return { success: true, message: def.successMessage ?? '', data };
     },
   });
 }

@@ -17,6 +17,32 @@ export interface HandlerArgs<Q, B, P> {
   ctx: AppContext;
 }
 
+/** What an audited call did, as the audit trail sees it after the handler returned. */
+export interface AuditedCall {
+  params: any;
+  query: any;
+  body: any;
+  /** The handler's result (never written to the log itself). */
+  data: unknown;
+}
+
+/**
+ * How a route appears in the administrators' audit log, where the default (every successful non-GET call to an
+ * admin or root route, named from its method and url) is poor. Secrets in fields are masked whatever they say.
+ */
+export interface RouteAudit {
+  /** Action name such as 'user.manage' (default: '<resource>.<create|update|delete|sub-path>'). */
+  action?: string | ((call: AuditedCall) => string);
+  /** Kind of target such as 'user' (default: the url's resource). */
+  target?: string;
+  /** The target's id (default: params.id, body.id, the result's id or ids, body.ids). */
+  targetId?(call: AuditedCall): string | number | undefined;
+  /** The fields written to detail (default: the body's). */
+  fields?(call: AuditedCall): unknown;
+  /** A public route (sign-in): the actor from the result; only administrators are recorded. */
+  actor?(call: AuditedCall): { id: number; username: string; role: number } | undefined;
+}
+
 export interface RouteDef<QS extends z.ZodType = z.ZodType, BS extends z.ZodType = z.ZodType, PS extends z.ZodType = z.ZodType> {
   method: Method;
   url: string;
@@ -34,6 +60,8 @@ export interface RouteDef<QS extends z.ZodType = z.ZodType, BS extends z.ZodType
   raw?: boolean;
   /** Message sent with a successful envelope. */
   successMessage?: string;
+  /** Audit log entry of a successful call (see RouteAudit); false: never recorded. */
+  audit?: RouteAudit | false;
   handler(args: HandlerArgs<z.infer<QS>, z.infer<BS>, z.infer<PS>>): Promise<unknown> | unknown;
 }
 

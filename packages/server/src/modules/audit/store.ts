@@ -1,0 +1,67 @@
+import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from 'kysely';
+import type { AuditFilter } from '@tollway/shared';
+import type { Db } from '../../db/connect.js';
+import type { AuditLogsTable, Database } from '../../db/schema.js';
+
+export type AuditRecord = Selectable<AuditLogsTable>;
+export type NewAuditRecord = Insertable<AuditLogsTable>;
+
+/** Rows per delete statement when pruning. */
+const DELETE_BATCH = 5000;
+
+/** Every filter is an equality or a created_at range, each served by one of the table's indexes. */
+function conditions(f: Partial<AuditFilter>) {
+  return (eb: ExpressionBuilder<Database, 'audit_logs'>) => {
+    const c: Expression<SqlBool>[] = [];
+    if (f.actor_id) c.push(eb('actor_id', '=', f.actor_id));
+    if (f.actor) c.push(eb('actor_name', '=', f.actor));
+    if (f.action) c.push(eb('action', '=', f.action));
+    if (f.target_type) c.push(eb('target_type', '=', f.target_type));
+    if (f.target_id) c.push(eb('target_id', '=', f.target_id));
+    if (f.outcome) c.push(eb('outcome', '=', f.outcome));
+    if (f.start_timestamp) c.push(eb('created_at', '>=', f.start_timestamp));
+    if (f.end_timestamp) c.push(eb('created_at', '<=', f.end_timestamp));
+    return eb.and(c);
+  };
+}
+
+/** SQL for the audit log (in the log database). */
+export class AuditStore {
+  constructor(private readonly db: Db) {}
+
+  private get k() {
+    return this.db.kysely;
+  }
+
+  async insert(row: NewAuditRecord): Promise<void> {
+    await this.k.insertInto('audit_logs').values(row).execute();
+  }
+
+  /** Newest first. */
+  async page(f: Partial<AuditFilter>, offset: number, limit: number): Promise<{ items: AuditRecord[]; total: number }> {
+    const base = this.k.selectFrom('audit_logs').where(conditions(f));
+    const [items, count] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items, total: Number(count.n) };
+  }
+
+  /**
+   * Deletes rows created before `before` in id-bounded batches with a pause between them (the same shape as
+   * the usage logs' pruning); `stop` ends early between batches. Returns how many rows were deleted.
+   */
+  async deleteBefore(before: number, opts: { batch?: number; pauseMs?: number; stop?: () => boolean } = {}): Promise<number> {
+    const batch = opts.batch ?? DELETE_BATCH;
+    let deleted = 0;
+    for (;;) {
+      const edge = await this.k.selectFrom('audit_logs').select('id').where('created_at', '<', before).orderBy('id').limit(1).offset(batch - 1).executeTakeFirst();
+      let q = this.k.deleteFrom('audit_logs').where('created_at', '<', before);
+      if (edge) q = q.where('id', '<=', edge.id);
+      const res = await q.executeTakeFirst();
+      deleted += Number(res.numDeletedRows);
+      if (!edge || opts.stop?.()) return deleted;
+      await new Promise((resolve) => (opts.pauseMs ? setTimeout(resolve, opts.pauseMs) : setImmediate(resolve)));
+    }
+  }
+}
