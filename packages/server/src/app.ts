@@ -9,6 +9,7 @@ import { acceptFormBodies } from './http/form-body.js';
 import { registerRoute } from './http/register.js';
 import { Router, type RouteModule } from './http/route.js';
 import { installConsole } from './http/spa.js';
+import { installSecurityHeaders, SecurityPolicy } from './http/security-headers.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
@@ -99,6 +100,8 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
   });
   installErrorHandler(app);
   acceptFormBodies(app);
+  const securityPolicy = new SecurityPolicy(ctx.options);
+  installSecurityHeaders(app, securityPolicy);
   app.addHook('preClose', async () => {
     closing = true;
     const sweep = setInterval(() => {
@@ -119,6 +122,6 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
   for (const mod of routeModules) mod(router);
   for (const def of router.routes) registerRoute(app, ctx, def);
   await installRelayRoutes(app, ctx);
-  await installConsole(app, ctx);
+  await installConsole(app, ctx, securityPolicy);
   return { app, router, registered };
 }

@@ -3,14 +3,19 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { newNonce, type SecurityPolicy } from './security-headers.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
+const SCRIPT_TAG = /<script\b/gi;
+
 /**
  * Serves the built console: assets from dist, and index.html for every other page with the operator's title,
- * custom head HTML, global CSS and JS applied (options take effect on the next page load, no rebuild).
+ * custom head HTML, global CSS and JS applied (options take effect on the next page load, no rebuild). The
+ * operator's scripts (global JS, scripts in the custom head) carry a per-page nonce that the page's
+ * Content-Security-Policy allows; no other inline script runs.
  */
-export async function installConsole(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function installConsole(app: FastifyInstance, ctx: AppContext, policy: SecurityPolicy): Promise<void> {
   const dist = ctx.config.webDist;
   const indexFile = path.join(dist, 'index.html');
   const hasConsole = fs.existsSync(indexFile);
@@ -28,10 +33,14 @@ export async function installConsole(app: FastifyInstance, ctx: AppContext): Pro
     const pathname = url.split('?')[0]!;
     if (!ctx.setup.isDone() && pathname !== '/setup') return reply.redirect('/setup');
     const o = ctx.options;
+    const head = o.get('custom_head_html');
+    const js = o.get('global_js');
+    const nonce = js || /<script\b/i.test(head) ? newNonce() : undefined;
+    const withNonce = (s: string) => (nonce ? s.replace(SCRIPT_TAG, `<script nonce="${nonce}"`) : s);
     const html = template
-      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(o.get('SystemName'))}</title>`)
-      .replace('</head>', `${o.get('custom_head_html')}${o.get('global_css') ? `<style>${o.get('global_css')}</style>` : ''}</head>`)
-      .replace('</body>', `${o.get('global_js') ? `<script>${o.get('global_js')}</script>` : ''}</body>`);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(o.get('SystemName'))}</title>`)
+      .replace('</head>', () => `${withNonce(head)}${o.get('global_css') ? `<style>${o.get('global_css')}</style>` : ''}</head>`)
+      .replace('</body>', () => `${js ? withNonce(`<script>${js}</script>`) : ''}</body>`);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', policy.header(nonce)).send(html);
   });
 }

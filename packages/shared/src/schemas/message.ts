@@ -52,6 +52,10 @@ export const adminMessage = z.object({
   content: z.string(),
   format: z.enum(MESSAGE_FORMATS),
   created_at: z.number().int(),
+  /** The administrator who wrote it. */
+  created_by: z.number().int(),
+  /** Whether the viewer may edit or delete it: its author, or root. */
+  editable: z.boolean(),
   stats: z.object({ total_recipients: z.number().int(), read_count: z.number().int() }),
 });
 export type AdminMessage = z.infer<typeof adminMessage>;

@@ -56,7 +56,7 @@ export function messageRoutes(r: Router): void {
     tags,
     query: pageQuery,
     response: paged(adminMessage),
-    handler: ({ ctx, query }) => messagesOf(ctx).list(query),
+    handler: ({ ctx, user, query }) => messagesOf(ctx).list(user!, query),
   });
   r.add({
     method: 'GET',
@@ -66,7 +66,7 @@ export function messageRoutes(r: Router): void {
     tags,
     query: messageSearchQuery,
     response: paged(adminMessage),
-    handler: ({ ctx, query }) => messagesOf(ctx).list(query),
+    handler: ({ ctx, user, query }) => messagesOf(ctx).list(user!, query),
   });
   r.add({
     method: 'GET',
@@ -76,7 +76,7 @@ export function messageRoutes(r: Router): void {
     tags,
     params: idParam,
     response: adminMessage,
-    handler: ({ ctx, params }) => messagesOf(ctx).get(params.id),
+    handler: ({ ctx, user, params }) => messagesOf(ctx).get(user!, params.id),
   });
   r.add({
     method: 'GET',
@@ -104,13 +104,13 @@ export function messageRoutes(r: Router): void {
     method: 'PUT',
     url: '/api/admin/messages/:id',
     level: 'admin',
-    summary: 'Edit a message (title, content, format)',
+    summary: 'Edit a message (title, content, format); only its author or root',
     tags,
     params: idParam,
     body: updateMessageBody,
     successMessage: 'message updated',
-    handler: async ({ ctx, params, body }) => {
-      await messagesOf(ctx).update(params.id, body);
+    handler: async ({ ctx, user, params, body }) => {
+      await messagesOf(ctx).update(user!, params.id, body);
       return undefined;
     },
   });
@@ -118,12 +118,12 @@ export function messageRoutes(r: Router): void {
     method: 'DELETE',
     url: '/api/admin/messages/:id',
     level: 'admin',
-    summary: 'Delete a message and every receipt of it',
+    summary: 'Delete a message and every receipt of it; only its author or root',
     tags,
     params: idParam,
     successMessage: 'message deleted',
-    handler: async ({ ctx, params }) => {
-      await messagesOf(ctx).remove(params.id);
+    handler: async ({ ctx, user, params }) => {
+      await messagesOf(ctx).remove(user!, params.id);
       return undefined;
     },
   });

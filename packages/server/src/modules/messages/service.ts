@@ -1,7 +1,8 @@
-import type { AdminMessage, CreateMessageBody, InboxMessage, MessageRecipient, UpdateMessageBody } from '@tollway/shared';
+import { isRoot, type AdminMessage, type CreateMessageBody, type InboxMessage, type MessageRecipient, type UpdateMessageBody } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, forbidden, notFound } from '../../http/errors.js';
 import { perContext } from '../../lib/per-context.js';
+import type { AuthUser } from '../auth/session.js';
 import { nowSeconds } from '../../lib/time.js';
 import { MessagesStore, type InboxRow, type MessageRow } from './store.js';
 
@@ -18,6 +19,9 @@ const inboxView = (r: InboxRow): InboxMessage => ({
   read_at: r.read_at === null ? null : Number(r.read_at),
   is_read: r.read_at !== null,
 });
+
+/** Who may change a message: its author, or root (an administrator cannot rewrite what root or another administrator wrote). */
+const mayChange = (viewer: Pick<AuthUser, 'id' | 'role'>, row: Pick<MessageRow, 'created_by'>) => isRoot(viewer.role) || Number(row.created_by) === viewer.id;
 
 /** An ISO date (or date-time) string as epoch seconds; a clear refusal when it is not one. */
 function epochOf(iso: string, name: string): number {
@@ -61,7 +65,7 @@ export class MessagesService {
     await this.store.markRead(userId, id, nowSeconds());
   }
 
-  private async withStats(rows: MessageRow[]): Promise<AdminMessage[]> {
+  private async withStats(viewer: AuthUser, rows: MessageRow[]): Promise<AdminMessage[]> {
     const stats = await this.store.stats(rows.map((r) => r.id));
     return rows.map((r) => ({
       id: r.id,
@@ -69,22 +73,24 @@ export class MessagesService {
       content: r.content,
       format: formatOf(r.format),
       created_at: Number(r.created_at),
+      created_by: Number(r.created_by),
+      editable: mayChange(viewer, r),
       stats: stats.get(r.id) ?? { total_recipients: 0, read_count: 0 },
     }));
   }
 
-  async list(q: { p: number; page_size: number; keyword?: string; start_date?: string; end_date?: string }) {
+  async list(viewer: AuthUser, q: { p: number; page_size: number; keyword?: string; start_date?: string; end_date?: string }) {
     const { page, offset, limit } = pageArgs(q);
     // The date range applies only when both ends are given (spec 3 §5).
     const ranged = q.start_date && q.end_date ? { from: epochOf(q.start_date, 'start_date'), to: epochOf(q.end_date, 'end_date') } : {};
     const { items, total } = await this.store.page({ offset, limit, keyword: q.keyword || undefined, ...ranged });
-    return { items: await this.withStats(items), page, total };
+    return { items: await this.withStats(viewer, items), page, total };
   }
 
-  async get(id: number): Promise<AdminMessage> {
+  async get(viewer: AuthUser, id: number): Promise<AdminMessage> {
     const row = await this.store.get(id);
     if (!row) throw notFound('message does not exist');
-    return (await this.withStats([row]))[0]!;
+    return (await this.withStats(viewer, [row]))[0]!;
   }
 
   async recipients(id: number, q: { p: number; page_size: number }): Promise<{ items: MessageRecipient[]; page: number; total: number }> {
@@ -104,12 +110,21 @@ export class MessagesService {
     return { id };
   }
 
-  async update(id: number, body: UpdateMessageBody): Promise<void> {
-    if (!(await this.store.get(id))) throw notFound('message does not exist');
+  /** The message when `actor` may change it; refuses a missing message (404) and someone else's (403). */
+  private async changeable(actor: AuthUser, id: number): Promise<MessageRow> {
+    const row = await this.store.get(id);
+    if (!row) throw notFound('message does not exist');
+    if (!mayChange(actor, row)) throw forbidden('only the author of a message or root may change it');
+    return row;
+  }
+
+  async update(actor: AuthUser, id: number, body: UpdateMessageBody): Promise<void> {
+    await this.changeable(actor, id);
     await this.store.update(id, body);
   }
 
-  async remove(id: number): Promise<void> {
+  async remove(actor: AuthUser, id: number): Promise<void> {
+    await this.changeable(actor, id);
     if (!(await this.store.remove(id))) throw notFound('message does not exist');
   }
 }

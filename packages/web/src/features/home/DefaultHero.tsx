@@ -2,6 +2,7 @@ import { ApiOutlined, ArrowRightOutlined, BarChartOutlined, CopyOutlined, Deploy
 import { Button, Card, Col, Input, Row, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { safeUrl } from '../../lib/sanitize';
 import { useStatus } from '../../lib/status';
 import { consolePath } from '../shell/navItems';
 import { useStoredUser } from '../shell/session';
@@ -23,6 +24,7 @@ export function DefaultHero() {
   const copy = useCopy();
   const name = status?.system_name || 'Tollway';
   const baseUrl = window.location.origin;
+  const docs = safeUrl(status?.docs_link, 'link');
   return (
     <div data-testid="home-hero">
       <section className="tw-hero">
@@ -52,8 +54,8 @@ export function DefaultHero() {
           >
             {user ? t('hero.console') : t('hero.start')}
           </Button>
-          {status?.docs_link && (
-            <Button size="large" icon={<FileTextOutlined />} href={status.docs_link} target="_blank" rel="noopener noreferrer">
+          {docs && (
+            <Button size="large" icon={<FileTextOutlined />} href={docs} target="_blank" rel="noopener noreferrer">
               {t('hero.docs')}
             </Button>
           )}

@@ -40,7 +40,7 @@ export default function InboxPage() {
                       <Typography.Text strong={!m.is_read}>{m.title}</Typography.Text>
                     </span>
                   }
-                  description={previewOf(m.content)}
+                  description={previewOf(m.content, m.format)}
                 />
                 <Typography.Text type="secondary">{formatTime(m.created_at)}</Typography.Text>
               </List.Item>

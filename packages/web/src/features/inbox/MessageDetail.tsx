@@ -46,7 +46,7 @@ export function MessageDetail({ id }: { id: number }) {
             <Typography.Paragraph type="secondary">
               {t('sentAt', { time: formatTime(msg.data.created_at) })} <Tag>{msg.data.format}</Tag>
             </Typography.Paragraph>
-            <RichContent content={msg.data.content} testId="message-content" />
+            <RichContent content={msg.data.content} format={msg.data.format} testId="message-content" />
           </>
         )}
       </Card>

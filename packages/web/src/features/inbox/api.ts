@@ -1,6 +1,6 @@
 import type { InboxMessage } from '@tollway/shared';
 import { apiGet } from '../../lib/api';
-import { contentToHtml } from '../shell/markdown';
+import { renderContent } from '../shell/markdown';
 
 export interface InboxPage {
   items: InboxMessage[];
@@ -18,11 +18,11 @@ export const fetchInbox = (page: number, pageSize: number) =>
 export const openMessage = (id: number) => apiGet<InboxMessage>(`/api/user/messages/${id}`, { silent: true });
 
 /**
- * Preview of a message body: rendered (Markdown or HTML) and reduced to its text, so no tags or Markdown marks
- * show; at most 100 characters (97 and an ellipsis), spec 3 §8.
+ * Preview of a message body: rendered in its own format (sanitized) and reduced to its text, so no tags or
+ * Markdown marks show; at most 100 characters (97 and an ellipsis).
  */
-export function previewOf(content: string): string {
-  const doc = new DOMParser().parseFromString(contentToHtml(content), 'text/html');
+export function previewOf(content: string, format: InboxMessage['format']): string {
+  const doc = new DOMParser().parseFromString(renderContent(content, format), 'text/html');
   const text = (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
   return text.length > 100 ? `${text.slice(0, 97)}...` : text;
 }

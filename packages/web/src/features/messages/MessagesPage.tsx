@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Flex, Input, Popconfirm, Space, Table, Tag } from 'antd';
+import { App, Button, Card, DatePicker, Flex, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import type { AdminMessage } from '@tollway/shared';
 import type { Dayjs } from 'dayjs';
@@ -81,18 +81,24 @@ export default function MessagesPage() {
               key: 'actions',
               width: 150,
               fixed: 'right',
-              render: (_, m) => (
-                <Space>
-                  <Button size="small" onClick={() => setEditId(m.id)} data-testid={`message-edit-${m.id}`}>
-                    {t('action.edit')}
-                  </Button>
-                  <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(m.id)}>
-                    <Button size="small" danger data-testid={`message-delete-${m.id}`}>
-                      {t('action.delete')}
+              // Only the author (or root) may change a message; the server refuses anyone else.
+              render: (_, m) =>
+                m.editable ? (
+                  <Space>
+                    <Button size="small" onClick={() => setEditId(m.id)} data-testid={`message-edit-${m.id}`}>
+                      {t('action.edit')}
                     </Button>
-                  </Popconfirm>
-                </Space>
-              ),
+                    <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(m.id)}>
+                      <Button size="small" danger data-testid={`message-delete-${m.id}`}>
+                        {t('action.delete')}
+                      </Button>
+                    </Popconfirm>
+                  </Space>
+                ) : (
+                  <Typography.Text type="secondary" data-testid={`message-readonly-${m.id}`}>
+                    {t('readOnly')}
+                  </Typography.Text>
+                ),
             },
           ]}
         />

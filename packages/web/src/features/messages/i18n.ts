@@ -14,6 +14,8 @@ const zh = {
   validation: { title: '请输入标题', content: '请输入内容', recipients: '请至少选择一个接收人' },
   toast: { created: '消息已发送', updated: '消息已更新', deleted: '消息已删除' },
   empty: '暂无消息',
+  readOnly: '仅作者或超级管理员',
+  preview: '预览',
 };
 
 const en: typeof zh = {
@@ -32,6 +34,8 @@ const en: typeof zh = {
   validation: { title: 'title is required', content: 'content is required', recipients: 'pick at least one recipient' },
   toast: { created: 'message sent', updated: 'message updated', deleted: 'message deleted' },
   empty: 'No messages',
+  readOnly: 'Author or root only',
+  preview: 'Preview',
 };
 
 export default { zh, en };

@@ -1,9 +1,10 @@
 import { ThunderboltFilled } from '@ant-design/icons';
 import { Layout } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { sanitizeHtml } from '../../lib/sanitize';
 import { useStatus } from '../../lib/status';
 
-/** Custom HTML footer from the settings, or the default powered-by badge. */
+/** Custom HTML footer from the settings (sanitized), or the default powered-by badge. */
 export function Footer() {
   const { t } = useTranslation('shell');
   const { data: status } = useStatus();
@@ -11,7 +12,7 @@ export function Footer() {
   return (
     <Layout.Footer className="tw-footer" data-testid="footer">
       {html ? (
-        <div className="tw-footer-custom" dangerouslySetInnerHTML={{ __html: html }} />
+        <div className="tw-footer-custom" dangerouslySetInnerHTML={{ __html: sanitizeHtml(html) }} />
       ) : (
         <div className="tw-footer-default">
           <span>{t('footer.rights', { year: new Date().getFullYear(), name: status?.system_name || 'Tollway' })}</span>

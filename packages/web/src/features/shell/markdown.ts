@@ -1,17 +1,29 @@
+import { safeUrl, sanitizeHtml } from '../../lib/sanitize';
+
 /**
- * A small Markdown-to-HTML converter for admin-authored content (notice, home page, about).
+ * A small Markdown-to-HTML converter for admin-authored content (notice, home page, about, messages).
  * Covers headings, paragraphs, emphasis, inline code, fenced code, links, images, lists,
- * block quotes, horizontal rules and simple tables. Text is HTML-escaped; content that is
- * already HTML is detected by `looksLikeHtml` and rendered as is by the caller.
+ * block quotes, horizontal rules and simple tables. Text is HTML-escaped; links and images keep only
+ * addresses the URL policy allows. Callers render through `renderContent`, which sanitizes the result.
  */
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
 
-function safeUrl(url: string): string {
-  const u = url.trim();
-  if (/^(javascript|vbscript|data):/i.test(u) && !/^data:image\//i.test(u)) return '#';
-  return u.replace(/"/g, '%22');
+/** The (escaped) address as an attribute value, or undefined when the policy refuses it. */
+function urlAttr(escaped: string, use: 'link' | 'image'): string | undefined {
+  const url = safeUrl(unescapeHtml(escaped), use);
+  return url === undefined ? undefined : escapeHtml(url);
 }
+
+const link = (label: string, url: string) => {
+  const href = urlAttr(url, 'link');
+  return href === undefined ? label : `<a href="${href}" target="_blank" rel="noopener noreferrer">${label}</a>`;
+};
+const image = (alt: string, url: string) => {
+  const src = urlAttr(url, 'image');
+  return src === undefined ? alt : `<img src="${src}" alt="${alt}" />`;
+};
 
 function inline(text: string): string {
   const codes: string[] = [];
@@ -20,9 +32,9 @@ function inline(text: string): string {
     return `\u0000${codes.length - 1}\u0000`;
   });
   s = escapeHtml(s);
-  s = s.replace(/!\[([^\]]*)\]\(([^)\s]+)(?:\s+&quot;[^)]*&quot;)?\)/g, (_, alt: string, url: string) => `<img src="${safeUrl(url)}" alt="${alt}" />`);
-  s = s.replace(/\[([^\]]+)\]\(([^)\s]+)(?:\s+&quot;[^)]*&quot;)?\)/g, (_, label: string, url: string) => `<a href="${safeUrl(url)}" target="_blank" rel="noopener noreferrer">${label}</a>`);
-  s = s.replace(/(^|[\s(])(https?:\/\/[^\s<)]+)/g, (_, pre: string, url: string) => `${pre}<a href="${safeUrl(url)}" target="_blank" rel="noopener noreferrer">${url}</a>`);
+  s = s.replace(/!\[([^\]]*)\]\(([^)\s]+)(?:\s+&quot;[^)]*&quot;)?\)/g, (_, alt: string, url: string) => image(alt, url));
+  s = s.replace(/\[([^\]]+)\]\(([^)\s]+)(?:\s+&quot;[^)]*&quot;)?\)/g, (_, label: string, url: string) => link(label, url));
+  s = s.replace(/(^|[\s(])(https?:\/\/[^\s<)]+)/g, (_, pre: string, url: string) => `${pre}${link(url, url)}`);
   s = s.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/__([^_]+)__/g, '<strong>$1</strong>');
   s = s.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>').replace(/(^|\W)_([^_\s][^_]*)_(?=\W|$)/g, '$1<em>$2</em>');
   s = s.replace(/~~([^~]+)~~/g, '<del>$1</del>');
@@ -107,7 +119,11 @@ export function looksLikeHtml(content: string): boolean {
   return /^\s*<[a-zA-Z!/]/.test(content);
 }
 
-/** Markdown or HTML content rendered to an HTML string. */
-export function contentToHtml(content: string): string {
-  return looksLikeHtml(content) ? content : markdownToHtml(content);
+/** How content is written: a message says so; settings text (`auto`) is HTML when it opens with a tag. */
+export type ContentFormat = 'markdown' | 'html' | 'auto';
+
+/** Markdown or HTML content rendered to sanitized HTML, safe for innerHTML. */
+export function renderContent(content: string, format: ContentFormat = 'auto'): string {
+  const html = format === 'html' || (format === 'auto' && looksLikeHtml(content));
+  return sanitizeHtml(html ? content : markdownToHtml(content));
 }

@@ -17,6 +17,7 @@ import {
 import type { MenuProps } from 'antd';
 import type { TFunction } from 'i18next';
 import { isAdmin } from '@tollway/shared';
+import { safeUrl } from '../../lib/sanitize';
 import type { Status } from '../../lib/status';
 
 type Items = NonNullable<MenuProps['items']>;
@@ -91,11 +92,12 @@ export function topNavItems(t: TFunction, status: Status | undefined): Items {
     { key: consolePath(status), label: t('nav.console') },
     { key: '/pricing', label: t('nav.pricing') },
   ];
-  if (status?.docs_link) {
+  const docs = safeUrl(status?.docs_link, 'link');
+  if (docs) {
     items.push({
       key: 'docs',
       label: (
-        <a href={status.docs_link} target="_blank" rel="noopener noreferrer" data-testid="nav-docs">
+        <a href={docs} target="_blank" rel="noopener noreferrer" data-testid="nav-docs">
           {t('nav.docs')}
         </a>
       ),

@@ -4,6 +4,7 @@ import { Alert, App, Button, Card, Flex, InputNumber, Skeleton, Space, Typograph
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TopUpInfo } from '@tollway/shared';
+import { safeUrl } from '../../lib/sanitize';
 import { useSubmit } from '../../lib/useSubmit';
 import { useQuotaFormat } from '../me/api';
 import { useIsMobile } from '../shell/useIsMobile';
@@ -19,8 +20,9 @@ function BuyCodeButton({ link }: { link: string }) {
   const { t } = useTranslation('wallet');
   const { message } = App.useApp();
   const open = () => {
-    if (!link) void message.error(t('topup.noLink'));
-    else window.open(link, '_blank', 'noopener');
+    const url = safeUrl(link, 'page');
+    if (!url) void message.error(t('topup.noLink'));
+    else window.open(url, '_blank', 'noopener');
   };
   // On a phone the card title needs the room: the button shows its icon only.
   const compact = useIsMobile();

@@ -1,13 +1,18 @@
-import { Input, Radio } from 'antd';
-import type { Control } from 'react-hook-form';
+import { Form, Input, Radio } from 'antd';
+import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_TITLE_MAX } from '@tollway/shared';
 import { FormField } from '../../shell/FormField';
+import { RichContent } from '../../shell/RichContent';
 import type { MessageForm } from '../schema';
 
-/** Title, format (markdown or html) and content (8-row monospace), shared by the create and edit drawers. */
+/**
+ * Title, format (markdown or html), content (8-row monospace) and a preview rendered as recipients will see it
+ * (in the chosen format, sanitized), shared by the create and edit drawers.
+ */
 export function MessageFields({ control }: { control: Control<MessageForm> }) {
   const { t } = useTranslation('messages');
+  const [content, format] = useWatch({ control, name: ['content', 'format'] });
   return (
     <>
       <FormField control={control} name="title" label={t('field.title')} required render={(f) => <Input {...f} maxLength={MESSAGE_TITLE_MAX} placeholder={t('placeholder.title')} data-testid="message-title" />} />
@@ -29,6 +34,13 @@ export function MessageFields({ control }: { control: Control<MessageForm> }) {
         required
         render={(f) => <Input.TextArea {...f} rows={8} className="tw-mono" placeholder={t('placeholder.content')} data-testid="message-content-input" />}
       />
+      {content?.trim() ? (
+        <Form.Item label={t('preview')}>
+          <div className="tw-message-preview">
+            <RichContent content={content} format={format} testId="message-preview" />
+          </div>
+        </Form.Item>
+      ) : null}
     </>
   );
 }
