@@ -59,12 +59,14 @@ describe.each(dialects)('user management tier rules on %s', (dialect) => {
     }
   });
 
-  it('disable blocks the session at once, enable restores it, edits apply', async () => {
+  it('disable ends the session at once (enable does not bring it back: the user signs in again), edits apply', async () => {
     const victim = await createUserClient(t.app, root, 'victim');
     expect((await manage(admin, victim.userId!, 'disable')).body.data).toEqual({ status: 2, role: 1 });
     expect((await victim.call('GET', '/api/user/self')).status).toBe(401);
     expect((await new Client(t.app).login('victim', 'user-pass-123')).body.message).toBe('user banned');
     expect((await manage(admin, victim.userId!, 'enable')).body.data).toEqual({ status: 1, role: 1 });
+    expect((await victim.call('GET', '/api/user/self')).status).toBe(401);
+    expect((await victim.login('victim', 'user-pass-123')).body.success).toBe(true);
     expect((await victim.call('GET', '/api/user/self')).status).toBe(200);
     const edit = await admin.call('PUT', '/api/user/', { id: victim.userId, display_name: 'V', quota: 12345, group: 'vip', remark: 'note', password: 'changed-pass-1' });
     expect(edit.body).toEqual({ success: true, message: 'user updated' });

@@ -2,6 +2,31 @@ import { z } from 'zod';
 import { UserManageActions } from '../enums.js';
 
 export const username = z.string().trim().min(1, 'username is required').max(20, 'username must be at most 20 characters');
+/** A name given to a new account or by a rename: never with '@', so a login name with '@' is always an email. */
+export const newUsername = username.refine((v) => !v.includes('@'), 'username must not contain @');
+
+export const EMAIL_MAX_LENGTH = 64;
+const EMAIL_LOCAL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/;
+const EMAIL_DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** An email address: local@domain, the domain with a dot and letters for its last label; no spaces or quotes. */
+export function isEmailAddress(value: string): boolean {
+  if (value.length > EMAIL_MAX_LENGTH) return false;
+  const at = value.lastIndexOf('@');
+  if (at <= 0 || value.indexOf('@') !== at) return false;
+  const local = value.slice(0, at);
+  const labels = value.slice(at + 1).split('.');
+  if (!EMAIL_LOCAL.test(local) || local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  return labels.length >= 2 && labels.every((l) => EMAIL_DOMAIN_LABEL.test(l)) && /^[A-Za-z]{2,}$/.test(labels[labels.length - 1]!);
+}
+
+export const EMAIL_INVALID_MESSAGE = 'invalid email address';
+/** An email field that may be left empty ('' = none). */
+export const optionalEmail = z
+  .string()
+  .trim()
+  .max(EMAIL_MAX_LENGTH, `email must be at most ${EMAIL_MAX_LENGTH} characters`)
+  .refine((v) => v === '' || isEmailAddress(v), EMAIL_INVALID_MESSAGE);
 export const password = z.string().min(8, 'password must be at least 8 characters').max(72, 'password must be at most 72 characters');
 
 /** A user as the API returns it (never with a password). */
@@ -40,10 +65,10 @@ export const loginBody = z.object({
 });
 
 export const registerBody = z.object({
-  username,
+  username: newUsername,
   password,
   password2: z.string().max(128).optional(),
-  email: z.string().trim().max(64).optional().default(''),
+  email: optionalEmail.optional().default(''),
   verification_code: z.string().max(32).optional().default(''),
   aff_code: z.string().trim().max(32).optional().default(''),
 });
@@ -85,7 +110,7 @@ export type UserSetting = z.infer<typeof userSetting>;
 export const affTransferBody = z.object({ quota: z.number().int('quota must be an integer') });
 
 export const createUserBody = z.object({
-  username,
+  username: newUsername,
   password,
   display_name: z.string().trim().max(20).optional().default(''),
   role: z.number().int().optional(),
@@ -99,7 +124,7 @@ export const updateUserBody = z.object({
   password: password.optional().or(z.literal('')),
   group: z.string().trim().min(1).max(64).optional(),
   quota: z.number().int().optional(),
-  email: z.string().trim().max(64).optional(),
+  email: optionalEmail.optional(),
   remark: z.string().max(255).optional(),
 });
 
@@ -115,7 +140,7 @@ export const userSearchQuery = z.object({
 
 export const setupBody = z
   .object({
-    username,
+    username: newUsername,
     password,
     confirmPassword: z.string(),
     SelfUseModeEnabled: z.boolean().optional().default(false),

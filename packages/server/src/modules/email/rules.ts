@@ -1,14 +1,12 @@
-import { z } from 'zod';
+import { EMAIL_INVALID_MESSAGE, isEmailAddress } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
 import type { OptionsService } from '../options/service.js';
-
-const emailFormat = z.email();
 
 /** The address trimmed, when it is a well-formed email of at most 64 characters; a 400 naming the problem otherwise. */
 export function validEmail(raw: string): string {
   const email = raw.trim();
   if (!email) throw new ApiError('email is required');
-  if (email.length > 64 || !emailFormat.safeParse(email).success) throw new ApiError('invalid email address');
+  if (!isEmailAddress(email)) throw new ApiError(EMAIL_INVALID_MESSAGE);
   return email;
 }
 

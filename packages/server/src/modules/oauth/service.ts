@@ -1,4 +1,4 @@
-import { UserStatus } from '@tollway/shared';
+import { isEmailAddress, UserStatus } from '@tollway/shared';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
@@ -16,8 +16,6 @@ import { OAuthStore } from './store.js';
 export type SignInResult = { kind: 'bind' } | { kind: 'login'; user: UserRow };
 
 const MAX_DISPLAY_NAME = 20;
-const MAX_EMAIL = 64;
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Another user holds the provider's account (the refusal of a bind; a registration that lost a race). */
 class AccountTaken extends ApiError {}
@@ -131,7 +129,7 @@ export class OAuthService {
   /** The provider's email when it is well formed and no other user has it; '' otherwise. */
   private async usableEmail(raw: string): Promise<string> {
     const email = raw.trim();
-    if (!email || email.length > MAX_EMAIL || !EMAIL_SHAPE.test(email)) return '';
+    if (!isEmailAddress(email)) return '';
     return (await this.users.store.emailTaken(email)) ? '' : email;
   }
 }

@@ -41,12 +41,17 @@ export class UserAdminService {
     this.assertOutranks(actor, target, 'modify');
     const fields: Partial<NewUser> = {};
     if (input.username !== undefined && input.username !== target.username) {
+      // A login name with '@' means an email: a rename may not make a username look like one.
+      if (input.username.includes('@')) throw new ApiError('username must not contain @');
       if (await this.users.store.usernameTaken(input.username, target.id)) throw new ApiError('username already exists', 409);
       fields.username = input.username;
     }
     if (input.display_name !== undefined) fields.display_name = input.display_name || target.username;
     if (input.password) fields.password = await hashPassword(input.password);
-    if (input.email !== undefined) fields.email = input.email;
+    if (input.email !== undefined && input.email !== target.email) {
+      if (input.email && (await this.users.store.emailTaken(input.email, target.id))) throw new ApiError('email already in use', 409);
+      fields.email = input.email;
+    }
     if (input.remark !== undefined) fields.remark = input.remark;
     if (input.group !== undefined) fields.group = input.group;
     let delta = 0;

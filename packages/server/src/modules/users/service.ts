@@ -5,8 +5,9 @@ import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { SessionStore } from '../auth/session-store.js';
 import type { AccountLogs } from '../logs/account-log.js';
+import { assertWebhookUrlAllowed } from '../notifications/webhook-url.js';
 import type { OptionsService } from '../options/service.js';
-import { hashPassword, verifyPassword } from './password.js';
+import { hashPassword, spendPasswordCheck, verifyPassword } from './password.js';
 import { MASKED_SECRET, openSettingSecret, parseSetting, sealSettingSecret } from './setting-secret.js';
 import type { AfterInsert, NewUser, UserRow, UsersStore } from './store.js';
 
@@ -171,11 +172,22 @@ export class UsersService {
     return id;
   }
 
-  /** Checks credentials; a deleted user is never found, a banned one is refused. */
+  /**
+   * Checks credentials; a deleted user is never found, a banned one is refused. The login name means one account
+   * or none: with '@' the live user holding that email (an account named with '@' before names could not hold
+   * it, when no one holds such an email), else the username; an email held by several live users is refused,
+   * never resolved by id. Every refusal spends the work of a password check, so timing tells nothing.
+   */
   async login(username: string, password: string): Promise<UserRow> {
     if (!this.options.bool('PasswordLoginEnabled')) throw new ApiError('the administrator has disabled password login', 403);
-    const u = await this.store.findByLogin(username);
-    if (!u || !(await verifyPassword(password, u.password))) throw new ApiError('username or password is wrong, or the user has been banned');
+    const matches = await this.store.findByLogin(username);
+    if (matches.length > 1) {
+      await spendPasswordCheck(password);
+      throw new ApiError('more than one account uses this email: log in with your username');
+    }
+    const u = matches[0] ?? (username.includes('@') ? await this.store.findByUsername(username) : undefined);
+    const ok = u ? await verifyPassword(password, u.password) : await spendPasswordCheck(password);
+    if (!u || !ok) throw new ApiError('username or password is wrong, or the user has been banned');
     if (u.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
     return u;
   }
@@ -232,6 +244,7 @@ export class UsersService {
     if (!merged.success) throw new ApiError(merged.error.issues[0]?.message ?? 'invalid setting');
     const setting = merged.data;
     if (setting.notify_type === 'webhook' && !setting.webhook_url) throw new ApiError('webhook_url is required for webhook notifications');
+    if (setting.webhook_url && setting.webhook_url !== stored.webhook_url) await assertWebhookUrlAllowed(this.options, setting.webhook_url);
     await this.store.update(id, { setting: sealSettingSecret(JSON.stringify(setting), box) });
     await this.notifyChanged(id);
     return setting;

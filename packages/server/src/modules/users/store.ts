@@ -27,15 +27,19 @@ export class UsersStore {
     return q.executeTakeFirst();
   }
 
-  /** Login accepts username or email; deleted users are never found. */
-  findByLogin(login: string): Promise<UserRow | undefined> {
-    return this.k
-      .selectFrom('users')
-      .selectAll()
-      .where('deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('username', '=', login), eb.and([eb('email', '=', login), eb('email', '!=', '')])]))
-      .orderBy('id')
-      .executeTakeFirst();
+  /**
+   * The live users a login name may mean: a name with '@' is an email (every live user holding it), else a
+   * username (unique). Deleted users are never found. At most two rows: more than one is ambiguous anyway.
+   */
+  findByLogin(login: string): Promise<UserRow[]> {
+    const q = this.k.selectFrom('users').selectAll().where('deleted_at', 'is', null);
+    const matched = login.includes('@') ? q.where('email', '=', login).where('email', '!=', '') : q.where('username', '=', login);
+    return matched.orderBy('id').limit(2).execute();
+  }
+
+  /** A live user whose username is `username` (accounts named before usernames could not hold '@'). */
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.k.selectFrom('users').selectAll().where('username', '=', username).where('deleted_at', 'is', null).executeTakeFirst();
   }
 
   findByAccessToken(token: string): Promise<UserRow | undefined> {
