@@ -2,6 +2,7 @@ export * from './enums.js';
 export * from './quota.js';
 export * from './options.js';
 export * from './sensitive-words.js';
+export * from './fetch-settings.js';
 export * from './schemas/common.js';
 export * from './schemas/user.js';
 export * from './schemas/option.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio } from './default-pricing.js';
 import { parseSensitiveWords } from './sensitive-words.js';
+import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from './fetch-settings.js';
 
 /**
  * Every option key of the console spec with its type and default. Values are stored and sent as text;
@@ -208,6 +209,15 @@ export const optionDefs = {
   'global.auto_retry_status_codes': str('5xx,4xx'),
   'general_setting.ping_interval_enabled': bool(false),
   'general_setting.ping_interval_seconds': int(60, 1),
+  // Outbound requests the server makes for users (webhooks): the SSRF guard
+  'fetch_setting.enable_ssrf_protection': bool(true),
+  'fetch_setting.allow_private_ip': bool(false),
+  'fetch_setting.domain_filter_mode': bool(false),
+  'fetch_setting.ip_filter_mode': bool(false),
+  'fetch_setting.domain_list': json([], fetchDomainList),
+  'fetch_setting.ip_list': json([], fetchIpList),
+  'fetch_setting.allowed_ports': json(DEFAULT_FETCH_PORTS, fetchPortList),
+  'fetch_setting.apply_ip_filter_for_domain': bool(true),
 } satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof optionDefs;

@@ -35,6 +35,9 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
       SMTPToken: smtp.pass,
       SMTPFrom: 'gateway@example.test',
       SystemName: 'Tollway Test',
+      // The webhook receivers listen on 127.0.0.1 at a random port: the outbound guard must allow both.
+      'fetch_setting.allow_private_ip': 'true',
+      'fetch_setting.allowed_ports': '[]',
     };
     for (const [key, value] of Object.entries(options)) expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
     await addChannel(root, { name: 'fixed', key: 'ok-key', baseUrl: gw.mock.url, models: 'fixed-model' });
