@@ -6,7 +6,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/shared/test/**/*.test.ts', 'packages/server/test/unit/**/*.test.ts'],
+          // Web tests choose the jsdom environment in their own header (`@vitest-environment jsdom`).
+          include: ['packages/shared/test/**/*.test.ts', 'packages/server/test/unit/**/*.test.ts', 'packages/web/test/**/*.test.ts'],
         },
       },
       {
