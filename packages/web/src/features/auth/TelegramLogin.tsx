@@ -18,8 +18,11 @@ declare global {
   }
 }
 
-/** The messaging-bot login widget; its answer goes to GET /api/oauth/telegram/login (spec 1 §7). */
-export function TelegramLogin({ botName, onLoggedIn }: { botName: string; onLoggedIn: (user: unknown) => void }) {
+/**
+ * The messaging-bot login widget; its answer goes to GET /api/oauth/telegram/login (spec 1 §7), or with
+ * `action="bind"` to GET /api/oauth/telegram/bind as a console call (New-Api-User), binding it to the signed-in user.
+ */
+export function TelegramLogin({ botName, onLoggedIn, action = 'login' }: { botName: string; onLoggedIn: (user: unknown) => void; action?: 'login' | 'bind' }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     window.onTelegramAuth = (tg) => {
@@ -27,9 +30,9 @@ export function TelegramLogin({ botName, onLoggedIn }: { botName: string; onLogg
       for (const [k, v] of Object.entries(tg)) if (v !== undefined && v !== null) q.set(k, String(v));
       q.set('lang', localStorage.getItem('i18nextLng') ?? 'zh');
       // The invite code remembered from a ?aff= link (a new account is rewarded as with the other sign-ins).
-      const aff = rememberedInviteCode();
+      const aff = action === 'login' ? rememberedInviteCode() : null;
       if (aff) q.set('aff', aff);
-      apiGet<unknown>(`/api/oauth/telegram/login?${q}`).then(onLoggedIn, () => undefined);
+      apiGet<unknown>(`/api/oauth/telegram/${action}?${q}`).then(onLoggedIn, () => undefined);
     };
     const el = box.current;
     if (!el) return;
@@ -45,6 +48,6 @@ export function TelegramLogin({ botName, onLoggedIn }: { botName: string; onLogg
       el.innerHTML = '';
       delete window.onTelegramAuth;
     };
-  }, [botName, onLoggedIn]);
+  }, [action, botName, onLoggedIn]);
   return <div ref={box} data-testid="oauth-telegram" style={{ display: 'flex', justifyContent: 'center' }} />;
 }

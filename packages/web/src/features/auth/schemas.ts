@@ -1,3 +1,4 @@
+import { isEmailAddress } from '@tollway/shared';
 import { z } from 'zod';
 
 /** Login: both fields required, one shared message (spec 1 §5). Messages are i18n keys. */
@@ -12,7 +13,12 @@ export type LoginValues = z.infer<typeof loginSchema>;
 export function registerSchema(emailVerification: boolean) {
   return z
     .object({
-      username: z.string().trim().min(1, 'auth:register.usernameRequired').max(20, 'auth:register.usernameMax'),
+      username: z
+        .string()
+        .trim()
+        .min(1, 'auth:register.usernameRequired')
+        .max(20, 'auth:register.usernameMax')
+        .refine((v) => !v.includes('@'), 'auth:register.usernameAt'),
       password: z.string().min(8, 'auth:register.passwordMin'),
       password2: z.string(),
       email: z.string().trim(),
@@ -22,7 +28,7 @@ export function registerSchema(emailVerification: boolean) {
       if (v.password2 !== v.password) ctx.addIssue({ code: 'custom', path: ['password2'], message: 'auth:register.mismatch' });
       if (!emailVerification) return;
       if (!v.email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'auth:register.emailRequired' });
-      else if (!z.email().safeParse(v.email).success) ctx.addIssue({ code: 'custom', path: ['email'], message: 'auth:register.emailInvalid' });
+      else if (!isEmailAddress(v.email)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'auth:register.emailInvalid' });
       if (!v.verification_code) ctx.addIssue({ code: 'custom', path: ['verification_code'], message: 'auth:register.codeRequired' });
     });
 }

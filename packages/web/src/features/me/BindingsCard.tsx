@@ -3,7 +3,9 @@ import type { UserPublic } from '@tollway/shared';
 import { Button, Card, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../lib/status';
 import { BindEmailModal } from './BindEmailModal';
+import { BindTelegramModal } from './BindTelegramModal';
 
 const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo'; field: keyof UserPublic; icon: ReactNode }[] = [
   { key: 'email', field: 'email', icon: <MailOutlined /> },
@@ -14,10 +16,13 @@ const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxd
   { key: 'linuxdo', field: 'linux_do_id', icon: <LinkOutlined /> },
 ];
 
-/** Linked outside accounts; the email can be bound or changed with a mailed code. */
+/** Linked outside accounts; the email can be bound or changed with a mailed code, Telegram bound with its widget. */
 export function BindingsCard({ user }: { user: UserPublic }) {
   const { t } = useTranslation('me');
   const [bindingEmail, setBindingEmail] = useState(false);
+  const [bindingTelegram, setBindingTelegram] = useState(false);
+  const { data: status } = useStatus();
+  const telegramBot = status?.telegram_oauth ? status.telegram_bot_name : '';
   return (
     <Card
       title={
@@ -48,10 +53,16 @@ export function BindingsCard({ user }: { user: UserPublic }) {
                 {value ? t('bindings.change') : t('bindings.bind')}
               </Button>
             )}
+            {row.key === 'telegram' && !value && telegramBot && (
+              <Button size="small" onClick={() => setBindingTelegram(true)} data-testid="me-bind-telegram">
+                {t('bindings.bind')}
+              </Button>
+            )}
           </div>
         );
       })}
       <BindEmailModal open={bindingEmail} onClose={() => setBindingEmail(false)} />
+      {telegramBot && <BindTelegramModal open={bindingTelegram} botName={telegramBot} onClose={() => setBindingTelegram(false)} />}
     </Card>
   );
 }
