@@ -4,11 +4,13 @@ import { AppLayout } from '../features/shell/AppLayout';
 import { NotFound } from '../features/shell/NotFound';
 import { RequireAdmin, RequireAuth, StatusGate } from './guards';
 import { RouteError } from './RouteError';
+import { RequireRoot } from '../features/audit/RequireRoot';
 
 const HomePage = lazy(() => import('../features/home/HomePage'));
 const AboutPage = lazy(() => import('../features/home/AboutPage'));
 const SetupPage = lazy(() => import('../features/setup/SetupPage'));
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const TwoFactorLoginPage = lazy(() => import('../features/twofa/LoginStepPage'));
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage'));
 const ResetRequestPage = lazy(() => import('../features/auth/ResetRequestPage'));
 const ResetConfirmPage = lazy(() => import('../features/auth/ResetConfirmPage'));
@@ -30,6 +32,7 @@ const MessagesPage = lazy(() => import('../features/messages/MessagesPage'));
 const RedemptionsPage = lazy(() => import('../features/redemption/RedemptionsPage'));
 const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
+const AuditPage = lazy(() => import('../features/audit/AuditPage'));
 
 
 /** Route table of spec 3 §2. */
@@ -45,6 +48,7 @@ export const routes: RouteObject[] = [
           { path: '/', element: <HomePage /> },
           { path: '/setup', element: <SetupPage /> },
           { path: '/login', element: <LoginPage /> },
+          { path: '/login/2fa', element: <TwoFactorLoginPage /> },
           { path: '/register', element: <RegisterPage /> },
           { path: '/reset', element: <ResetRequestPage /> },
           { path: '/user/reset', element: <ResetConfirmPage /> },
@@ -78,6 +82,8 @@ export const routes: RouteObject[] = [
           },
           // Admin only
           { element: <RequireAdmin />, children: [{ path: '/admin/messages', element: <MessagesPage /> }] },
+          // Root only
+          { element: <RequireRoot />, children: [{ path: '/admin/audit', element: <AuditPage /> }] },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -19,9 +19,11 @@ import messages from '../features/messages/i18n';
 import playground from '../features/playground/i18n';
 import redemption from '../features/redemption/i18n';
 import wallet from '../features/wallet/i18n';
+import audit from '../features/audit/i18n';
+import twofa from '../features/twofa/i18n';
 
 /** One namespace per feature; each feature folder owns its strings in `i18n.ts` ({ zh, en }). */
-const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, tasks, dashboard, pricing, redemption, wallet, inbox, messages, playground };
+const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, tasks, dashboard, pricing, redemption, wallet, inbox, messages, playground, twofa, audit };
 
 export const LANGUAGES = ['zh', 'en'] as const;
 const stored = localStorage.getItem('i18nextLng');

@@ -1,3 +1,4 @@
+import { TWO_FACTOR_SETUP_REQUIRED } from '@tollway/shared';
 import { clearStoredUser, getStoredUser } from './storage';
 import i18n from '../i18n';
 
@@ -31,6 +32,13 @@ export function redirectToLogin(): void {
   window.location.href = `/login?expired=true&returnTo=${encodeURIComponent(here)}`;
 }
 
+/** An administrator who must set up two-factor sign-in first is taken to its setup (personal settings). */
+function redirectToTwoFactorSetup(): void {
+  if (window.location.pathname === TWO_FACTOR_SETUP_PATH) return;
+  window.location.href = `${TWO_FACTOR_SETUP_PATH}?twofa=setup`;
+}
+const TWO_FACTOR_SETUP_PATH = '/app/me';
+
 /**
  * Calls the management API. Adds the New-Api-User and no-store headers, handles 401/429/500/405 as spec 1 §8,
  * and on `success:false` shows the server message and throws (so callers do nothing more for that call).
@@ -57,6 +65,10 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   if (res.status === 401) {
     redirectToLogin();
     throw new ApiFailure(env?.message ?? 'unauthorized', 401);
+  }
+  if (res.status === 403 && env?.message === TWO_FACTOR_SETUP_REQUIRED) {
+    redirectToTwoFactorSetup();
+    throw new ApiFailure(env.message, 403);
   }
   let message: string | undefined;
   if (res.status === 429) message = i18n.t('common:error.tooMany');

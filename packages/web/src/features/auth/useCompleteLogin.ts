@@ -4,10 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { StoredUser } from '../../lib/storage';
 import { safeReturnTo, signIn } from '../shell/session';
+import { isChallenge } from '../twofa/api';
+import type { LoginStepState } from '../twofa/LoginStepPage';
 
 /**
  * Stores the logged-in user and goes to returnTo or /app/tokens (spec 1 §4). With the default
- * initial administrator credentials it first warns and offers to change the password.
+ * initial administrator credentials it first warns and offers to change the password. A sign-in that asks for
+ * the second factor goes to /login/2fa first.
  */
 export function useCompleteLogin() {
   const { t } = useTranslation('auth');
@@ -15,6 +18,11 @@ export function useCompleteLogin() {
   const { message, modal } = App.useApp();
   return useCallback(
     (user: unknown, returnTo: string | null, defaultCredentials = false) => {
+      if (isChallenge(user)) {
+        const state: LoginStepState = { flowToken: user.flow_token, defaultCredentials };
+        navigate(`/login/2fa${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`, { state, replace: true });
+        return;
+      }
       signIn(user as StoredUser);
       void message.success(t('login.success'));
       const target = safeReturnTo(returnTo);

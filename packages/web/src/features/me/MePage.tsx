@@ -11,6 +11,7 @@ import { ModelsCard } from './ModelsCard';
 import { ProfileCard } from './ProfileCard';
 import { SecurityCard } from './SecurityCard';
 import { SettingsTabs } from './SettingsTabs';
+import { TwoFactorCard } from '../twofa/TwoFactorCard';
 
 function Content({ user }: { user: UserPublic }) {
   const { data: status } = useStatus();
@@ -28,6 +29,7 @@ function Content({ user }: { user: UserPublic }) {
           {status?.check_in_enabled && <CheckInCard />}
           <InviteCard user={user} />
           <SecurityCard user={user} />
+          <TwoFactorCard account={user.username} />
           <BindingsCard user={user} />
         </Flex>
       </Col>

@@ -125,6 +125,7 @@ const en: typeof zh = {
     PasswordRegisterEnabled: 'Allow password sign-up',
     EmailVerificationEnabled: 'Require email verification for password sign-up',
     RegisterEnabled: 'Allow new users to sign up',
+    TwoFactorRequiredForAdmins: 'Require two-factor authentication for administrators',
     EmailDomainRestrictionEnabled: 'Enable the email domain whitelist',
     EmailAliasRestrictionEnabled: 'Restrict email aliases',
     EmailDomainWhitelist: 'Allowed email domains',
@@ -210,6 +211,7 @@ const en: typeof zh = {
     UserUsableGroups: 'Groups users can choose',
   },
   help: {
+    TwoFactorRequiredForAdmins: 'When on, administrators and root without two-factor authentication can only reach its setup and their profile until they turn it on',
     ServerAddress: 'e.g. https://gateway.example.com, without a trailing slash',
     CustomCallbackAddress: 'Leave blank to use the server address for callbacks',
     WorkerUrl: 'e.g. https://worker.example.com',

@@ -117,6 +117,7 @@ export default {
     PasswordRegisterEnabled: '允许通过密码进行注册',
     EmailVerificationEnabled: '通过密码注册时需要进行邮箱验证',
     RegisterEnabled: '允许新用户注册',
+    TwoFactorRequiredForAdmins: '要求管理员启用两步验证',
     EmailDomainRestrictionEnabled: '启用邮箱域名白名单',
     EmailAliasRestrictionEnabled: '启用邮箱别名限制',
     EmailDomainWhitelist: '允许的邮箱域名',
@@ -202,6 +203,7 @@ export default {
     UserUsableGroups: '用户可选分组',
   },
   help: {
+    TwoFactorRequiredForAdmins: '开启后，未启用两步验证的管理员和超级管理员只能访问两步验证设置和个人资料，直到完成设置',
     ServerAddress: '例如 https://gateway.example.com，末尾不要带斜杠',
     CustomCallbackAddress: '留空则使用服务器地址作为回调地址',
     WorkerUrl: '例如 https://worker.example.com',

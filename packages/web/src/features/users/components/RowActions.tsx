@@ -3,6 +3,7 @@ import type { UserManageAction } from '@tollway/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../api';
+import { ResetTwoFactorButton } from '../../twofa/ResetTwoFactorButton';
 import { isDeleted } from './UserTags';
 
 interface Props {
@@ -54,6 +55,7 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
       <Button size="small" type="link" data-testid={`user-action-quota-${user.id}`} onClick={() => onAddQuota(user)}>
         {t('actions.addQuota')}
       </Button>
+      <ResetTwoFactorButton user={user} />
       <Popconfirm
         title={t('actions.deleteTitle')}
         description={t('actions.deleteConfirm', { name: user.username })}
