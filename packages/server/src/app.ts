@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { normalizeForwarded } from './http/client-ip.js';
+import { serverTimeoutOptions, watchBodyIdle } from './http/server-timeouts.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { hotPathEntry } from './relay/hot-path.js';
 import { installRelayRoutes } from './relay/routes.js';
@@ -85,16 +86,19 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // The relay's JSON calls go to the hot-path entry first; every other request (and those it declines) to Fastify.
     serverFactory: (fastifyHandler) => {
-      const server = http.createServer((req, res) => {
+      // A slow or trickling client is cut off while it sends (headers, whole request, pauses in the body); the
+      // answer, streamed or not, is never timed.
+      const timeouts = { headersMs: ctx.config.headersTimeout * 1000, requestMs: ctx.config.requestTimeout * 1000, bodyIdleMs: ctx.config.bodyIdleTimeout * 1000 };
+      const server = http.createServer(serverTimeoutOptions(timeouts), (req, res) => {
         inFlight++;
         res.once('close', () => inFlight--);
         if (closing) res.setHeader('connection', 'close');
+        watchBodyIdle(req, res, timeouts.bodyIdleMs);
         normalizeForwarded(req, ctx.options, ctx.config.trustProxy);
         if (!hotPath(req, res)) fastifyHandler(req, res);
       });
-      // Fastify's own defaults for the servers it creates.
+      // Fastify's own default for the servers it creates.
       server.keepAliveTimeout = 72_000;
-      server.requestTimeout = 0;
       return server;
     },
   });

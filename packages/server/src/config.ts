@@ -21,6 +21,12 @@ export interface Config {
   /** Seconds a realtime WebSocket session may pass without a frame either way before it is closed. */
   realtimeIdleTimeout: number;
   bodyLimit: number;
+  /** Seconds a client may take to send the request headers (HTTP_HEADERS_TIMEOUT). */
+  headersTimeout: number;
+  /** Seconds a client may take to send a whole request, headers and body; 0 off (HTTP_REQUEST_TIMEOUT). */
+  requestTimeout: number;
+  /** Seconds a request body may pause between two pieces; 0 off (HTTP_BODY_IDLE_TIMEOUT). */
+  bodyIdleTimeout: number;
   criticalRateLimit: number;
   criticalRateLimitDuration: number;
   dataDir: string;
@@ -113,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (nodeType !== 'master' && nodeType !== 'slave') throw new ConfigError('NODE_TYPE', 'must be master or slave');
   const redis = env.REDIS_CONN_STRING ?? '';
   if (redis && !/^rediss?:\/\//.test(redis)) throw new ConfigError('REDIS_CONN_STRING', 'must start with redis:// or rediss://');
+  const headersTimeout = intVar(env, 'HTTP_HEADERS_TIMEOUT', 60, 1);
+  const requestTimeout = intVar(env, 'HTTP_REQUEST_TIMEOUT', 300, 0);
+  if (requestTimeout > 0 && headersTimeout > requestTimeout) throw new ConfigError('HTTP_HEADERS_TIMEOUT', `must not exceed HTTP_REQUEST_TIMEOUT (${requestTimeout})`);
   return {
     port: intVar(env, 'PORT', 3000, 0),
     sqlDsn,
@@ -129,6 +138,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     realtimeIdleTimeout: intVar(env, 'REALTIME_IDLE_TIMEOUT', 600, 1),
     bodyLimit: intVar(env, 'MAX_REQUEST_BODY_MB', 32, 1) * 1024 * 1024,
+    headersTimeout,
+    requestTimeout,
+    bodyIdleTimeout: intVar(env, 'HTTP_BODY_IDLE_TIMEOUT', 30, 0),
     criticalRateLimit: intVar(env, 'CRITICAL_RATE_LIMIT', 20, 1),
     criticalRateLimitDuration: intVar(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200, 1),
     dataDir: env.DATA_DIR || path.dirname(sqlitePath),

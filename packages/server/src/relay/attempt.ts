@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { CachedChannel } from '../modules/channels/cache.js';
 import { forwardOpenAI, type AttemptResult } from './forward.js';
 import { forwardConverted } from './forward-convert.js';
+import { RelayError } from './errors.js';
 import type { InboundCall } from './inbound.js';
 import { formatFor } from './ir/formats.js';
 import { pingIntervalMs } from './keep-alive.js';
@@ -23,6 +24,13 @@ const applyOverride = (body: Json, override: Record<string, unknown>): Json => {
   }
   return body;
 };
+
+/** A request the conversion failed on: a 400 for the caller (not retried, no channel blamed); the cause is logged. */
+function unconvertible(ctx: RelayContext, err: unknown): RelayError {
+  if (err instanceof RelayError) return err;
+  ctx.log.warn({ err }, 'relay: a request could not be converted');
+  return new RelayError(400, 'invalid request body: it cannot be converted for the upstream of this model', 'invalid_request_error', 'invalid_body');
+}
 
 /**
  * Stage 4 — forward via the channel's adaptor: the same format is passed through (only the model, system
@@ -52,7 +60,12 @@ export async function attemptChannel(
   const path = target.url.pathname + target.url.search;
 
   if (adaptor.format === 'openai' && call.format === openAIChat) {
-    const body = rewriteOpenAIBody(call.body, { model: upstreamModel, forceStreamUsage: true, systemPrompt: ch.systemPrompt, paramOverride: ch.paramOverride }, endpoint);
+    let body: string;
+    try {
+      body = rewriteOpenAIBody(call.body, { model: upstreamModel, forceStreamUsage: true, systemPrompt: ch.systemPrompt, paramOverride: ch.paramOverride }, endpoint);
+    } catch (err) {
+      throw unconvertible(ctx, err);
+    }
     return forwardOpenAI(ctx.relay.agent, { origin, path, headers: target.headers, body, stream: call.stream, clientWantsUsage: call.includeUsage, pingMs: call.stream ? pingIntervalMs(ctx.options) : 0, captureAnswer: captureAnswer && (endpoint === 'chat' || endpoint === 'completions') }, res, signal, countTextTokens, started);
   }
   if (endpoint !== 'chat') return { kind: 'failed', status: 501, message: `this channel type does not serve ${openAIPaths[endpoint]}`, body: '' };
@@ -60,21 +73,27 @@ export async function attemptChannel(
   const upstream = formatFor(adaptor.format);
   let body: Json;
   let effort: string | undefined;
-  if (upstream === call.format) {
-    body = { ...call.body };
-    if (upstream.name !== 'gemini') body.model = upstreamModel;
-  } else {
-    const ir = call.format.requestToIR(call.body);
-    effort = ir.reasoning?.effort;
-    ir.model = upstreamModel;
-    ir.stream = call.stream;
-    if (ch.systemPrompt) ir.system.unshift(ch.systemPrompt);
-    if (adaptor.format === 'anthropic' && !ir.maxTokens) ir.maxTokens = claudeDefaultMaxTokens(ctx.options, upstreamModel);
-    body = upstream.requestFromIR(ir);
-    if (upstream === openAIChat && call.stream) body.stream_options = { include_usage: true };
+  let tuned: ReturnType<typeof settings.apply>;
+  // Conversion reads only the caller's body: what it cannot read is the caller's error, not the channel's.
+  try {
+    if (upstream === call.format) {
+      body = { ...call.body };
+      if (upstream.name !== 'gemini') body.model = upstreamModel;
+    } else {
+      const ir = call.format.requestToIR(call.body);
+      effort = ir.reasoning?.effort;
+      ir.model = upstreamModel;
+      ir.stream = call.stream;
+      if (ch.systemPrompt) ir.system.unshift(ch.systemPrompt);
+      if (adaptor.format === 'anthropic' && !ir.maxTokens) ir.maxTokens = claudeDefaultMaxTokens(ctx.options, upstreamModel);
+      body = upstream.requestFromIR(ir);
+      if (upstream === openAIChat && call.stream) body.stream_options = { include_usage: true };
+    }
+    tuned = settings.apply(body, effort);
+    body = applyOverride(tuned.body, ch.paramOverride);
+  } catch (err) {
+    throw unconvertible(ctx, err);
   }
-  const tuned = settings.apply(body, effort);
-  body = applyOverride(tuned.body, ch.paramOverride);
   // Object.assign, not `{ ...a, ...b }`: on Node 20 a literal that starts with a spread and then adds keys takes
   // V8's slow path (about 0.5 µs per added key, measured), which the relay would pay on every call.
   const prepared = prepareRequest(adaptor, upstreamCall, target.url, Object.assign({}, target.headers, tuned.headers), body);

@@ -40,6 +40,10 @@ export class TokenAuthCache {
   constructor(
     private readonly db: Db,
     private readonly maxAgeMs: number,
+    /** Whether a user of the first group may use the second now (options in memory, read on every call). */
+    readonly groupUsable: (userGroup: string, group: string) => boolean,
+    /** The stored form of a presented key (sealed with CRYPTO_SECRET); computed on a cache miss only. */
+    private readonly storedKey: (key: string) => string = (key) => key,
   ) {}
 
   async get(key: string, now = Date.now()): Promise<TokenAuth | undefined> {
@@ -83,7 +87,7 @@ export class TokenAuthCache {
         'u.setting as userSetting',
         'u.deleted_at as userDeleted',
       ])
-      .where('t.key', '=', key)
+      .where('t.key', '=', this.storedKey(key))
       .where('t.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row || row.userDeleted) {

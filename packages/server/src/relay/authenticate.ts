@@ -4,6 +4,12 @@ import { nowSeconds } from '../lib/time.js';
 import type { TokenAuth, TokenAuthCache } from './auth-cache.js';
 import { relayErrors } from './errors.js';
 
+/** The caller of a relay call and the group it is billed in. */
+export interface Identified {
+  auth: TokenAuth;
+  group: string;
+}
+
 /** The API key from `Authorization: Bearer sk-…`, `x-api-key` or `x-goog-api-key`, without the sk- prefix. */
 export function apiKeyOf(req: RelayRequest): string | undefined {
   const h = req.headers;
@@ -19,14 +25,14 @@ export function apiKeyOf(req: RelayRequest): string | undefined {
  * Stage 1 — authenticate: token from memory (database only on first sight), then status, expiry, IP
  * allow-list and user status. Returns the caller and the group the call is billed in.
  */
-export async function authenticate(req: RelayRequest, cache: TokenAuthCache): Promise<{ auth: TokenAuth; group: string }> {
+export async function authenticate(req: RelayRequest, cache: TokenAuthCache): Promise<Identified> {
   const key = apiKeyOf(req);
   if (!key) throw relayErrors.noKey();
   return authenticateKey(key, req.ip, cache);
 }
 
 /** The checks of `authenticate` for a known key (the playground's token, found from the console session). */
-export async function authenticateKey(key: string, ip: string, cache: TokenAuthCache): Promise<{ auth: TokenAuth; group: string }> {
+export async function authenticateKey(key: string, ip: string, cache: TokenAuthCache): Promise<Identified> {
   if (key.length > 128) throw relayErrors.badKey();
   const auth = await cache.get(key);
   if (!auth) throw relayErrors.badKey();
@@ -35,5 +41,7 @@ export async function authenticateKey(key: string, ip: string, cache: TokenAuthC
   if (auth.status === 4) throw relayErrors.tokenExhausted();
   if (auth.status !== 1) throw relayErrors.tokenDisabled();
   if (!auth.allowIps.allows(ip)) throw relayErrors.ipDenied(ip);
+  // A token's own group holds only while the user may still use it (withdrawn option, user moved).
+  if (auth.group && !cache.groupUsable(auth.userGroup, auth.group)) throw relayErrors.groupWithdrawn(auth.group);
   return { auth, group: auth.group || auth.userGroup };
 }

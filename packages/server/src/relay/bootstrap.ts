@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { Mailer } from '../lib/mailer.js';
+import { isUsableGroup } from '../modules/groups/usable.js';
 import { QuotaWarnings } from '../modules/notifications/quota-warnings.js';
 import { TokenAuthCache } from './auth-cache.js';
 import { MemoryLedger, type Ledger } from './ledger.js';
@@ -36,7 +37,12 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
   await writer.start();
   ctx.accountLogs.useWriter(writer);
-  const tokens = new TokenAuthCache(ctx.db, ctx.config.syncFrequency * 1000);
+  const tokens = new TokenAuthCache(
+    ctx.db,
+    ctx.config.syncFrequency * 1000,
+    (userGroup, group) => isUsableGroup(ctx.options, userGroup, group),
+    (key) => ctx.secretBox.sealFixed(key),
+  );
   const agent = createUpstreamAgent({ bodyTimeoutMs: ctx.config.streamingTimeout * 1000 });
 
   // A balance changed outside the relay: the memory ledger of every node re-reads it; a Redis ledger is

@@ -5,6 +5,8 @@ export class RelayError extends Error {
     message: string,
     public readonly type = 'tollway_error',
     public readonly code: string | null = null,
+    /** The request field at fault (OpenAI's `param`). */
+    public readonly param: string | null = null,
   ) {
     super(message);
   }
@@ -18,6 +20,8 @@ export const relayErrors = {
   tokenExhausted: () => new RelayError(403, 'this API token has no quota left', 'insufficient_quota', 'token_quota_exhausted'),
   userBanned: () => new RelayError(403, 'user banned', 'tollway_error', 'user_banned'),
   userQuota: () => new RelayError(403, 'insufficient user quota', 'insufficient_quota', 'insufficient_user_quota'),
+  groupWithdrawn: (group: string) =>
+    new RelayError(403, `this API token's group ${group} is no longer available to you; choose another group for the token`, 'tollway_error', 'group_not_allowed'),
   ipDenied: (ip: string) => new RelayError(403, `this API token cannot be used from ${ip}`, 'tollway_error', 'ip_not_allowed'),
   modelNotAllowed: (model: string) => new RelayError(403, `this API token may not use model ${model}`, 'tollway_error', 'model_not_allowed'),
   noModel: () => new RelayError(400, 'model is required', 'invalid_request_error', 'missing_model'),

@@ -5,8 +5,7 @@ import type { CachedChannel } from '../modules/channels/cache.js';
 import { admitModel, nextChannel, reserveQuota } from './admit.js';
 import { attemptChannel } from './attempt.js';
 import { promptContent } from './chat-content.js';
-import type { TokenAuth } from './auth-cache.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, type Identified } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
 import type { AttemptResult } from './forward.js';
 import type { InboundCall } from './inbound.js';
@@ -17,18 +16,12 @@ import { retryPolicy } from './retry-policy.js';
 import { checkPrompt } from './sensitive.js';
 import type { RelayRequest } from './request.js';
 import { writeRelayError } from './respond.js';
+import { publicUpstreamMessage, UPSTREAM_FAILED, withoutSecrets } from './upstream-message.js';
+import { MAX_TOKEN_LIMIT } from './validate.js';
 import type { RelayContext } from './services.js';
 import { logRelayError, newRequestId, settleCall } from './settle.js';
 import { countPromptTokens, estimatePromptTokens } from './token-count.js';
 import type { CallUsage } from './usage.js';
-
-/** Removes the channel's secrets from a message that goes back to the caller. */
-function scrub(message: string, ch: CachedChannel): string {
-  let out = message;
-  for (const k of ch.keys) if (k.length >= 6) out = out.split(k).join('***');
-  if (ch.baseUrl) out = out.split(ch.baseUrl).join('[upstream]');
-  return out;
-}
 
 /**
  * A relay call in any client format: authenticate → select channel → reserve quota → forward via adaptor →
@@ -39,7 +32,7 @@ export async function relayCall(
   req: RelayRequest,
   res: ServerResponse,
   parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>,
-  identify: (req: RelayRequest) => Promise<{ auth: TokenAuth; group: string }> = (r) => authenticate(r, ctx.relay.tokens),
+  identify: (req: RelayRequest) => Identified | Promise<Identified> = (r) => authenticate(r, ctx.relay.tokens),
 ): Promise<void> {
   const started = Date.now();
   const { auth, group } = await identify(req);
@@ -48,9 +41,11 @@ export async function relayCall(
   const { price, limits } = await admitModel(ctx, auth, group, call.model);
 
   const perUnit = ctx.options.num('QuotaPerUnit');
+  // The reservation never counts a negative, fractional or unbounded limit, whatever a parser let through.
+  const limit = call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : 0;
   const reserved =
-    computeQuota(scaledPrice(price.price, call.units), { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: call.maxTokens }, perUnit) +
-    (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !call.maxTokens ? ctx.options.num('PreConsumedQuota') : 0);
+    computeQuota(scaledPrice(price.price, call.units), { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: limit }, perUnit) +
+    (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !limit ? ctx.options.num('PreConsumedQuota') : 0);
   const { target, hold } = await reserveQuota(ctx, auth, reserved);
 
   let settled = false;
@@ -91,21 +86,24 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
   const usedChannels: number[] = [];
   // LogChatContentEnabled, read once per call: off, no text is kept on the way (nothing would log it without consume logs).
   const logContent = ctx.options.bool('LogChatContentEnabled') && ctx.options.bool('LogConsumeEnabled');
-  let last: { status: number; message: string; channel?: CachedChannel } | undefined;
+  // `message` is the detail for the error log and the channel's record; `shown` is what the caller may read.
+  let last: { status: number; message: string; shown: string; channel?: CachedChannel } | undefined;
   for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
     const next = nextChannel(ctx, group, model, tried, attempt);
     if (!next) break;
     const { ch, keyIndex, mapped } = next;
     usedChannels.push(ch.id);
     if (keyIndex === undefined || 'error' in mapped) {
-      last = { status: 503, message: 'error' in mapped ? mapped.error : 'channel has no usable key', channel: ch };
+      const message = 'error' in mapped ? mapped.error : 'channel has no usable key';
+      last = { status: 503, message: withoutSecrets(message, ch), shown: publicUpstreamMessage(message, ch), channel: ch };
       continue;
     }
     let result: AttemptResult;
     try {
       result = await attemptChannel(ctx, call, ch, ch.keys[keyIndex]!, mapped.model, res, cancel, started, logContent);
     } catch (err) {
-      if (res.headersSent) throw err;
+      // A refusal of the request itself (it cannot be converted) is the caller's: no retry, no channel blamed.
+      if (res.headersSent || err instanceof RelayError) throw err;
       result = { kind: 'failed', status: 0, message: `upstream unreachable: ${(err as Error).message}`, body: '' };
     }
     if (result.kind === 'relayed') {
@@ -117,14 +115,19 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
       await settleCall(ctx, { requestId, auth, group, model, upstreamModel: mapped.model, stream, ip: req.ip, started, firstByteMs: result.firstByteMs, channel: ch, usedChannels, price, usage, target, hold, content });
       return true;
     }
-    last = { status: result.status, message: scrub(result.message, ch), channel: ch };
+    last = { status: result.status, message: withoutSecrets(result.message, ch), shown: result.status === 0 ? UPSTREAM_FAILED : publicUpstreamMessage(result.message, ch), channel: ch };
     ctx.channels?.reportUpstreamError(ch, keyIndex, result.status, result.message).catch(() => undefined);
     if (!policy.retryable(result.status)) break;
   }
-  last ??= { status: 503, message: relayErrors.noChannel(group, model).message };
-  logRelayError(ctx, { auth, group, model, ip: req.ip, requestId, started, stream, status: last.status, message: last.message, channel: last.channel, usedChannels });
-  const mappedStatus = Number(last.channel?.statusCodeMapping[String(last.status)] ?? last.status) || 502;
+  if (!last) {
+    const message = relayErrors.noChannel(group, model).message;
+    last = { status: 503, message, shown: message };
+  }
   const hide = ctx.options.bool('global.hide_upstream_error_enabled');
-  writeRelayError(res, new RelayError(mappedStatus >= 400 ? mappedStatus : 502, hide ? 'upstream request failed' : last.message, 'upstream_error', 'upstream_error'), call.format);
+  const shown = hide ? UPSTREAM_FAILED : last.shown;
+  if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'relay: upstream failed');
+  logRelayError(ctx, { auth, group, model, ip: req.ip, requestId, started, stream, status: last.status, message: shown, detail: last.message, channel: last.channel, usedChannels });
+  const mappedStatus = Number(last.channel?.statusCodeMapping[String(last.status)] ?? last.status) || 502;
+  writeRelayError(res, new RelayError(mappedStatus >= 400 ? mappedStatus : 502, shown, 'upstream_error', 'upstream_error'), call.format);
   return false;
 }

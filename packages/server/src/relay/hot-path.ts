@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RelayError } from './errors.js';
 import type { RelayRequest } from './request.js';
-import { writeRelayError } from './respond.js';
+import { authenticate } from './authenticate.js';
+import { relayFailure, writeRelayError } from './respond.js';
 import { jsonRelayRoutes, serveRelayCall, type JsonRelayRoute } from './routes.js';
 import type { RelayContext } from './services.js';
 
@@ -19,6 +20,24 @@ function routeTable(routes: JsonRelayRoute[]): (path: string) => JsonRelayRoute 
   }
   prefixes.sort((a, b) => b[0].length - a[0].length);
   return (path) => exact.get(path) ?? prefixes.find(([p]) => path.startsWith(p) && path.length > p.length)?.[1];
+}
+
+/** Reads a body up to `limit` bytes into one Buffer; over the limit, `tooLarge` answers instead. */
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number, tooLarge: () => void, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const onData = (c: Buffer) => {
+    size += c.length;
+    if (size <= limit) chunks.push(c);
+    else if (!res.headersSent) {
+      req.off('data', onData);
+      tooLarge();
+    }
+  };
+  req.on('data', onData);
+  req.once('end', () => {
+    if (size <= limit) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  });
 }
 
 /** The client address the server factory resolved into X-Forwarded-For (normalizeForwarded), as Fastify's req.ip. */
@@ -49,29 +68,25 @@ export function hotPathEntry(ctx: RelayContext, opts: HotPathOptions): (req: Inc
       tooLarge();
       return true;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (c: Buffer) => {
-      size += c.length;
-      if (size <= opts.bodyLimit) chunks.push(c);
-      else if (!res.headersSent) {
-        req.off('data', onData);
-        tooLarge();
-      }
+    const rr: RelayRequest = {
+      headers: req.headers,
+      url,
+      ip: clientIp(req),
+      query: q === -1 ? {} : Object.fromEntries(new URLSearchParams(url.slice(q + 1))),
+      body: undefined,
+      raw: req,
     };
-    req.on('data', onData);
-    req.once('end', () => {
-      if (size > opts.bodyLimit) return;
-      const rr: RelayRequest = {
-        headers: req.headers,
-        url,
-        ip: clientIp(req),
-        query: q === -1 ? {} : Object.fromEntries(new URLSearchParams(url.slice(q + 1))),
-        body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
-        raw: req,
-      };
-      void serveRelayCall(ctx, route, rr, res);
-    });
+    // The key is checked from the headers before any of the body is read: a bad key costs no upload.
+    authenticate(rr, ctx.relay.tokens).then(
+      (who) => readBody(req, res, opts.bodyLimit, tooLarge, (body) => {
+        rr.body = body;
+        void serveRelayCall(ctx, route, rr, res, who);
+      }),
+      (err: unknown) => {
+        if (!req.complete) res.setHeader('connection', 'close');
+        writeRelayError(res, relayFailure(err, ctx.log), route.format);
+      },
+    );
     return true;
   };
 }

@@ -9,6 +9,7 @@ import type { WireFormat } from './ir/types.js';
 import type { OpenAIEndpoint } from './providers/openai/request.js';
 import type { UpstreamAdaptor } from './providers/types.js';
 import type { CancelSignal, RelayContext } from './services.js';
+import { bodyModel, checkDepth, checkGemini, checkOpenAI, invalidParam, MAX_MODEL_NAME } from './validate.js';
 
 export type Body = Record<string, unknown>;
 
@@ -49,6 +50,7 @@ export interface Surface {
   forward(a: SurfaceAttempt): Promise<AttemptResult>;
 }
 
+/** The JSON object of a relay body, nested no deeper than MAX_BODY_DEPTH. */
 export function parseJsonBody(raw: unknown): Body {
   if (!Buffer.isBuffer(raw) || raw.length === 0) throw relayErrors.badBody('a JSON object is required');
   let body: unknown;
@@ -58,11 +60,12 @@ export function parseJsonBody(raw: unknown): Body {
     throw relayErrors.badBody(`malformed JSON (${(err as Error).message})`);
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw relayErrors.badBody('a JSON object is required');
+  checkDepth(body as Body);
   return body as Body;
 }
 
 const modelOf = (body: Body): string => {
-  const model = typeof body.model === 'string' ? body.model.trim() : '';
+  const model = bodyModel(body);
   if (!model) throw relayErrors.noModel();
   return model;
 };
@@ -71,24 +74,28 @@ const modelOf = (body: Body): string => {
 export function openAIInbound(endpoint: OpenAIEndpoint) {
   return (req: RelayRequest): InboundCall => {
     const body = parseJsonBody(req.body);
+    const model = modelOf(body);
+    const maxTokens = checkOpenAI(body, endpoint);
     return {
       format: openAIChat,
       openaiEndpoint: endpoint,
       body,
-      model: modelOf(body),
+      model,
       stream: body.stream === true,
       includeUsage: (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
-      maxTokens: Number(body.max_completion_tokens ?? body.max_tokens ?? 0) || 0,
+      maxTokens,
       bytes: (req.body as Buffer).length,
     };
   };
 }
 
-/** Clients whose model and stream flag are in the body (Anthropic Messages, OpenAI Responses). */
-export function bodyModelInbound(format: WireFormat, maxTokensField: string) {
+/** Clients whose model and stream flag are in the body (Anthropic Messages, OpenAI Responses); `check` validates and returns the token limit. */
+export function bodyModelInbound(format: WireFormat, check: (body: Body) => number) {
   return (req: RelayRequest): InboundCall => {
     const body = parseJsonBody(req.body);
-    return { format, body, model: modelOf(body), stream: body.stream === true, includeUsage: false, maxTokens: Number(body[maxTokensField] ?? 0) || 0, bytes: (req.body as Buffer).length };
+    const model = modelOf(body);
+    const maxTokens = check(body);
+    return { format, body, model, stream: body.stream === true, includeUsage: false, maxTokens, bytes: (req.body as Buffer).length };
   };
 }
 
@@ -99,7 +106,8 @@ export function geminiInbound(req: RelayRequest): InboundCall {
   if (parsed.method !== 'generateContent' && parsed.method !== 'streamGenerateContent') {
     throw relayErrors.badBody(`method ${parsed.method} is not supported here`);
   }
+  if (parsed.model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
   const body = parseJsonBody(req.body);
-  const maxTokens = Number((body.generationConfig as { maxOutputTokens?: number } | undefined)?.maxOutputTokens ?? 0) || 0;
+  const maxTokens = checkGemini(body);
   return { format: geminiGenerate as unknown as WireFormat, body, model: parsed.model, stream: parsed.method === 'streamGenerateContent', includeUsage: false, maxTokens, bytes: (req.body as Buffer).length };
 }

@@ -7,7 +7,9 @@ import type { WireFormat } from './ir/types.js';
 /** The error body in the client's protocol; error types are OpenAI's words, other protocols choose theirs from the status. */
 export function relayErrorBody(e: RelayError, format: WireFormat): unknown {
   const openaiLike = format.name === 'openai' || format.name === 'responses';
-  return format.errorBody(e.status, e.message, openaiLike ? e.type : undefined, e.code);
+  const body = format.errorBody(e.status, e.message, openaiLike ? e.type : undefined, e.code);
+  if (openaiLike && e.param) (body.error as Record<string, unknown>).param = e.param;
+  return body;
 }
 
 /** Writes an error on a raw response (relay calls own theirs), or just ends a stream that already started. */

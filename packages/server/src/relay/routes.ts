@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { authenticate } from './authenticate.js';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate, type Identified } from './authenticate.js';
 import { countIRPromptTokens } from './token-count.js';
 import { RelayError } from './errors.js';
 import { relayCall } from './handler.js';
@@ -13,8 +14,9 @@ import { anthropicMessages } from './ir/anthropic.js';
 import { openAIChat } from './ir/openai-chat.js';
 import type { WireFormat } from './ir/types.js';
 import type { RelayRequest } from './request.js';
-import { relayFailure, replyRelayError, writeRelayError } from './respond.js';
+import { relayErrorBody, relayFailure, replyRelayError, writeRelayError } from './respond.js';
 import type { RelayContext } from './services.js';
+import { checkAnthropic, checkResponses } from './validate.js';
 
 /** A relay endpoint with a JSON body; `url` ending in `/*` matches every path below it. */
 export interface JsonRelayRoute {
@@ -32,12 +34,12 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
   { url: '/v1/completions', format: openAIChat, parse: openAIInbound('completions') },
   { url: '/v1/embeddings', format: openAIChat, parse: openAIInbound('embeddings') },
   { url: '/v1/moderations', format: openAIChat, parse: openAIInbound('moderations') },
-  { url: '/v1/messages', format: anthropicMessages, parse: bodyModelInbound(anthropicMessages, 'max_tokens') },
+  { url: '/v1/messages', format: anthropicMessages, parse: bodyModelInbound(anthropicMessages, checkAnthropic) },
   {
     url: '/v1/responses',
     format: responses,
     parse: (req) => {
-      const call = bodyModelInbound(responses, 'max_output_tokens')(req);
+      const call = bodyModelInbound(responses, checkResponses)(req);
       // Server-side conversation state is not kept by a gateway; say so instead of answering without history.
       if (call.body.previous_response_id) throw new RelayError(400, 'previous_response_id is not supported; send the whole conversation in input', 'invalid_request_error', 'unsupported_parameter');
       return call;
@@ -48,9 +50,29 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
   ...surfaceJsonRoutes,
 ];
 
-/** Runs one relay call on a raw response; any failure is answered in the caller's format. */
-export function serveRelayCall(ctx: RelayContext, route: JsonRelayRoute, req: RelayRequest, res: Parameters<typeof writeRelayError>[0]): Promise<void> {
-  return relayCall(ctx, req, res, route.parse).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
+/** Runs one relay call on a raw response (`who`: the caller, when already authenticated); any failure is answered in the caller's format. */
+export function serveRelayCall(ctx: RelayContext, route: JsonRelayRoute, req: RelayRequest, res: Parameters<typeof writeRelayError>[0], who?: Identified): Promise<void> {
+  return relayCall(ctx, req, res, route.parse, who && (() => who)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
+}
+
+/** Callers authenticated by a route's onRequest hook, before Fastify reads their body. */
+const identified = new WeakMap<IncomingMessage, Identified>();
+
+/**
+ * An onRequest hook that checks the API key from the headers before the body is read: a bad key is refused
+ * in the caller's format (closing the connection when the body is still coming) without reading the upload.
+ */
+export function authenticateFirst(ctx: RelayContext, format: WireFormat) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    try {
+      identified.set(req.raw, await authenticate(req, ctx.relay.tokens));
+      return undefined;
+    } catch (err) {
+      if (!req.raw.complete) reply.header('connection', 'close');
+      const e = relayFailure(err, ctx.log);
+      return reply.code(e.status).type('application/json').send(relayErrorBody(e, format));
+    }
+  };
 }
 
 const notImplemented = (what: string) => new RelayError(501, `${what} is not supported by this gateway`, 'invalid_request_error', 'not_implemented');
@@ -62,21 +84,27 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimit }, (_req, body, done) => done(null, body));
     scope.setErrorHandler((err, _req, reply) => replyRelayError(reply, relayFailure(err, ctx.log), openAIChat));
     const relayRoute = (s: FastifyInstance, _ctx: RelayContext, url: string, format: WireFormat, parse: JsonRelayRoute['parse']) =>
-      s.post(url, (req, reply) => {
+      s.post(url, { onRequest: authenticateFirst(ctx, format) }, (req, reply) => {
         reply.hijack();
-        return serveRelayCall(ctx, { url, format, parse }, req, reply.raw);
+        return serveRelayCall(ctx, { url, format, parse }, req, reply.raw, identified.get(req.raw));
       });
     for (const r of jsonRelayRoutes) relayRoute(scope, ctx, r.url, r.format, r.parse);
     await installSurfaceRoutes(scope, ctx, relayRoute);
     // Stateful OpenAI APIs a gateway does not hold: a clear 501 instead of a 404.
+    // Answered before any body is read.
     for (const prefix of ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads']) {
-      scope.all(`${prefix}`, (_req, reply) => replyRelayError(reply, notImplemented(prefix), openAIChat));
-      scope.all(`${prefix}/*`, (_req, reply) => replyRelayError(reply, notImplemented(prefix), openAIChat));
+      const refuse = async (req: FastifyRequest, reply: FastifyReply) => {
+        if (!req.raw.complete) reply.header('connection', 'close');
+        return reply.code(501).type('application/json').send(relayErrorBody(notImplemented(prefix), openAIChat));
+      };
+      scope.all(`${prefix}`, { onRequest: refuse }, () => undefined);
+      scope.all(`${prefix}/*`, { onRequest: refuse }, () => undefined);
     }
-    scope.post('/v1/messages/count_tokens', async (req, reply) => {
+    scope.post('/v1/messages/count_tokens', { onRequest: authenticateFirst(ctx, anthropicMessages) }, async (req, reply) => {
       try {
-        await authenticate(req, ctx.relay.tokens);
-        const ir = anthropicMessages.requestToIR(parseJsonBody(req.body));
+        const body = parseJsonBody(req.body);
+        checkAnthropic(body);
+        const ir = anthropicMessages.requestToIR(body);
         return { input_tokens: countIRPromptTokens(ir) };
       } catch (err) {
         return replyRelayError(reply, relayFailure(err, ctx.log), anthropicMessages);

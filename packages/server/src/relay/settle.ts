@@ -114,7 +114,22 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
 /** An error log (type 6) when LogErrorEnabled; counters do not move. */
 export function logRelayError(
   ctx: RelayContext,
-  e: { auth: TokenAuth; group: string; model: string; ip: string; requestId: string; started: number; stream: boolean; status: number; message: string; channel?: CachedChannel; usedChannels: number[] },
+  e: {
+    auth: TokenAuth;
+    group: string;
+    model: string;
+    ip: string;
+    requestId: string;
+    started: number;
+    stream: boolean;
+    status: number;
+    /** What the caller was told; the row's content, which the user sees too. */
+    message: string;
+    /** The cause in full (upstream address, socket error), for administrators only; absent when it is `message`. */
+    detail?: string;
+    channel?: CachedChannel;
+    usedChannels: number[];
+  },
 ): void {
   if (!ctx.options.bool('LogErrorEnabled')) return;
   ctx.relay.writer.enqueue({
@@ -143,7 +158,7 @@ export function logRelayError(
       group: e.group,
       ip: e.ip,
       request_id: e.requestId,
-      other: JSON.stringify({ status_code: e.status, error_type: 'upstream_error', channel_id: e.channel?.id ?? 0, channel_name: e.channel?.name ?? '', admin_info: { use_channel: e.usedChannels } }),
+      other: JSON.stringify({ status_code: e.status, error_type: 'upstream_error', channel_id: e.channel?.id ?? 0, channel_name: e.channel?.name ?? '', admin_info: { use_channel: e.usedChannels, ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}) } }),
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
+import { bodyModel, checkSpeechFields, invalidParam } from '../validate.js';
 import { parseJsonBody, type InboundCall, type Surface } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import type { CallUsage } from '../usage.js';
@@ -15,9 +16,10 @@ import { cannotServe, countedUsage, forwardBuffered, forwardPassThrough, openAIT
  */
 export function speechInbound(req: RelayRequest): InboundCall {
   const body = parseJsonBody(req.body);
-  const model = typeof body.model === 'string' ? body.model.trim() : '';
+  const model = bodyModel(body);
   if (!model) throw relayErrors.noModel();
-  if (typeof body.input !== 'string' || !body.input) throw relayErrors.badBody('input is required');
+  if (typeof body.input !== 'string' || !body.input) throw invalidParam('input', 'input is required');
+  checkSpeechFields(body);
   const characters = [...body.input].length;
   const usage: CallUsage = { promptTokens: characters, completionTokens: 0, reported: false, units: characters / 1000 };
   const surface: Surface = {

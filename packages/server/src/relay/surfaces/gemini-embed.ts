@@ -1,5 +1,6 @@
 import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
+import { checkGeminiEmbed, invalidParam, MAX_MODEL_NAME } from '../validate.js';
 import { geminiInbound, parseJsonBody, type Body, type InboundCall, type Surface, type SurfaceAttempt } from '../inbound.js';
 import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
 import type { WireFormat } from '../ir/types.js';
@@ -22,7 +23,7 @@ const textOf = (r: EmbedRequest): string => (r.content?.parts ?? []).map((p) => 
 function requestsOf(body: Body, method: Method): EmbedRequest[] {
   const list = method === 'embedContent' ? [body as EmbedRequest] : (body.requests as EmbedRequest[] | undefined);
   if (!Array.isArray(list) || list.length === 0) throw relayErrors.badBody(method === 'embedContent' ? 'content is required' : 'requests must be a non-empty array');
-  for (const r of list) if (!r || typeof r !== 'object' || !Array.isArray(r.content?.parts)) throw relayErrors.badBody('every request needs content.parts');
+  for (let i = 0; i < list.length; i++) checkGeminiEmbed(list[i], method === 'embedContent' ? '' : `requests[${i}]`);
   return list;
 }
 
@@ -65,6 +66,7 @@ function toOpenAI(a: SurfaceAttempt, requests: EmbedRequest[], method: Method, t
 
 /** POST /v1beta/models/{model}:embedContent and :batchEmbedContents (key in x-goog-api-key or ?key=). */
 export function geminiEmbedInbound(req: RelayRequest, model: string, method: Method): InboundCall {
+  if (model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
   const body = parseJsonBody(req.body);
   const requests = requestsOf(body, method);
   const texts = requests.map(textOf);

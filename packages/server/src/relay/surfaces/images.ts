@@ -1,5 +1,5 @@
 import type { RelayRequest } from '../request.js';
-import { relayErrors } from '../errors.js';
+import { bodyModel, checkImageFields, invalidParam } from '../validate.js';
 import { parseJsonBody, type Body, type InboundCall, type Surface } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import type { CallUsage } from '../usage.js';
@@ -27,7 +27,7 @@ export function imageFactor(model: string, size: string | undefined, quality: st
 
 const imageCount = (n: unknown): number => {
   const count = n === undefined ? 1 : Number(n);
-  if (!Number.isInteger(count) || count < 1 || count > 10) throw relayErrors.badBody('n must be an integer from 1 to 10');
+  if (!Number.isInteger(count) || count < 1 || count > 10) throw invalidParam('n', 'n must be an integer from 1 to 10');
   return count;
 };
 
@@ -43,8 +43,9 @@ const imageUsage = (reported: CallUsage | undefined, prompt: string, units: numb
 /** POST /v1/images/generations (JSON): passed through; billed per image at a model price, or by tokens. */
 export function imagesGenerationInbound(req: RelayRequest): InboundCall {
   const body = parseJsonBody(req.body);
-  const model = typeof body.model === 'string' && body.model.trim() ? body.model.trim() : 'dall-e-2';
-  if (typeof body.prompt !== 'string' || !body.prompt) throw relayErrors.badBody('prompt is required');
+  const model = bodyModel(body) || 'dall-e-2';
+  if (typeof body.prompt !== 'string' || !body.prompt) throw invalidParam('prompt', 'prompt is required');
+  checkImageFields(body);
   const units = imageUnits(model, body);
   const stream = body.stream === true;
   const surface: Surface = {

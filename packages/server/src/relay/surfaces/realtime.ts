@@ -7,6 +7,7 @@ import type { CachedChannel } from '../../modules/channels/cache.js';
 import { admitModel, nextChannel, reserveQuota } from '../admit.js';
 import { authenticate } from '../authenticate.js';
 import { RelayError, relayErrors } from '../errors.js';
+import { publicUpstreamMessage, UPSTREAM_FAILED, withoutSecrets } from '../upstream-message.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import { baseUrlOf } from '../providers/base-url.js';
 import { countSuccess } from '../rate-limits.js';
@@ -112,7 +113,8 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
   const policy = retryPolicy(ctx.options);
   const tried = new Set<number>();
   const usedChannels: number[] = [];
-  let last: { status: number; message: string; channel?: CachedChannel } | undefined;
+  // `message` is the detail for the error log; `shown` is what the caller may read.
+  let last: { status: number; message: string; shown: string; channel?: CachedChannel } | undefined;
   for (let attempt = 0; attempt < policy.attempts && !socket.destroyed; attempt++) {
     const next = nextChannel(ctx, group, model, tried, attempt);
     if (!next) break;
@@ -120,7 +122,8 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
     usedChannels.push(ch.id);
     const t = keyIndex === undefined || 'error' in mapped ? undefined : upstreamTarget(ch, ch.keys[keyIndex]!, mapped.model, req);
     if (keyIndex === undefined || 'error' in mapped || !t) {
-      last = { status: 501, message: 'error' in mapped ? mapped.error : keyIndex === undefined ? 'channel has no usable key' : `channel type ${ch.type} does not serve realtime`, channel: ch };
+      const message = 'error' in mapped ? mapped.error : keyIndex === undefined ? 'channel has no usable key' : `channel type ${ch.type} does not serve realtime`;
+      last = { status: 501, message: withoutSecrets(message, ch), shown: publicUpstreamMessage(message, ch), channel: ch };
       continue;
     }
     const upstream = await connectUpstream(t.url, t.headers);
@@ -135,15 +138,20 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
       });
       return;
     }
-    last = { status: upstream.status, message: upstream.message, channel: ch };
+    last = { status: upstream.status, message: withoutSecrets(upstream.message, ch), shown: upstream.status === 0 ? UPSTREAM_FAILED : publicUpstreamMessage(upstream.message, ch), channel: ch };
     ctx.channels?.reportUpstreamError(ch, keyIndex, upstream.status, upstream.message).catch(() => undefined);
     if (!policy.retryable(upstream.status)) break;
   }
   await ctx.relay.ledger.settle(target, hold, 0);
-  last ??= { status: 503, message: relayErrors.noChannel(group, model).message };
-  logRelayError(ctx, { auth, group, model, ip: view.ip, requestId: newRequestId(), started, stream: true, status: last.status, message: last.message, channel: last.channel, usedChannels });
-  const hide = ctx.options.bool('global.hide_upstream_error_enabled');
-  throw new RelayError(last.status >= 400 ? last.status : 502, hide ? 'upstream request failed' : last.message, 'upstream_error', 'upstream_error');
+  if (!last) {
+    const message = relayErrors.noChannel(group, model).message;
+    last = { status: 503, message, shown: message };
+  }
+  const shown = ctx.options.bool('global.hide_upstream_error_enabled') ? UPSTREAM_FAILED : last.shown;
+  const requestId = newRequestId();
+  if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'realtime: upstream failed');
+  logRelayError(ctx, { auth, group, model, ip: view.ip, requestId, started, stream: true, status: last.status, message: shown, detail: last.message, channel: last.channel, usedChannels });
+  throw new RelayError(last.status >= 400 ? last.status : 502, shown, 'upstream_error', 'upstream_error');
 }
 
 /**

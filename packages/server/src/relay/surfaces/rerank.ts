@@ -1,5 +1,6 @@
 import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
+import { bodyModel, invalidParam, MAX_TOKEN_LIMIT } from '../validate.js';
 import { parseJsonBody, type InboundCall, type Surface } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import { callRerank } from '../providers/rerank-upstream.js';
@@ -17,12 +18,16 @@ const documentText = (d: Document): string => (typeof d === 'string' ? d : typeo
  */
 export function rerankInbound(req: RelayRequest): InboundCall {
   const body = parseJsonBody(req.body);
-  const model = typeof body.model === 'string' ? body.model.trim() : '';
+  const model = bodyModel(body);
   if (!model) throw relayErrors.noModel();
-  if (typeof body.query !== 'string' || !body.query) throw relayErrors.badBody('query is required');
-  if (!Array.isArray(body.documents) || body.documents.length === 0) throw relayErrors.badBody('documents must be a non-empty array');
+  if (typeof body.query !== 'string' || !body.query) throw invalidParam('query', 'query is required');
+  if (!Array.isArray(body.documents) || body.documents.length === 0) throw invalidParam('documents', 'documents must be a non-empty array');
+  for (let i = 0; i < body.documents.length; i++) {
+    const d: unknown = body.documents[i];
+    if (typeof d !== 'string' && (typeof d !== 'object' || d === null || Array.isArray(d))) throw invalidParam(`documents[${i}]`, `documents[${i}] must be a string or an object`);
+  }
   const topN = body.top_n;
-  if (topN !== undefined && !(Number.isInteger(topN) && (topN as number) > 0)) throw relayErrors.badBody('top_n must be a positive integer');
+  if (topN !== undefined && !(Number.isInteger(topN) && (topN as number) > 0 && (topN as number) <= MAX_TOKEN_LIMIT)) throw invalidParam('top_n', 'top_n must be a positive integer');
   const query = body.query;
   const documents = (body.documents as Document[]).map(documentText);
   const returnDocuments = typeof body.return_documents === 'boolean' ? body.return_documents : undefined;
