@@ -1,4 +1,5 @@
 import en from './locales/en';
+import fetch from './locales/fetch';
 import pricing from './locales/pricing';
 import relay from './locales/relay';
 import zh from './locales/zh';
@@ -17,4 +18,4 @@ function merge(...parts: object[]): Tree {
 }
 
 /** Strings of the settings feature, zh and en: base sections, pricing editors, rate limit and models tabs. */
-export default { zh: merge(zh, pricing.zh, relay.zh), en: merge(en, pricing.en, relay.en) };
+export default { zh: merge(zh, pricing.zh, relay.zh, fetch.zh), en: merge(en, pricing.en, relay.en, fetch.en) };

@@ -1,5 +1,6 @@
 import { GeneralSection, ReverseProxySection, WorkerSection } from './AddressSections';
 import { EmailWhitelistSection } from './EmailWhitelistSection';
+import { FetchSection } from './FetchSection';
 import { LoginSection } from './LoginSection';
 import { GitHubSection, LinuxDoSection, TelegramSection, TurnstileSection, WeChatSection } from './OAuthSections';
 import { OidcSection } from './OidcSection';
@@ -21,6 +22,7 @@ const NAV: NavItem[] = [
   { id: 'wechat', title: 'section.wechat.title' },
   { id: 'telegram', title: 'section.telegram.title' },
   { id: 'turnstile', title: 'section.turnstile.title' },
+  { id: 'fetch', title: 'section.fetch.title' },
 ];
 
 /** The system tab of spec 1 §2: addresses, proxy, payment, login, mail and third-party sign-in. */
@@ -41,6 +43,7 @@ export function SystemTab() {
       <WeChatSection />
       <TelegramSection />
       <TurnstileSection />
+      <FetchSection />
     </>
   );
 }
