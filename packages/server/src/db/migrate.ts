@@ -13,6 +13,7 @@ import * as m0011 from './migrations/0011_quota_warnings.js';
 import * as m0012 from './migrations/0012_sessions.js';
 import * as m0013 from './migrations/0013_two_factor.js';
 import * as m0014 from './migrations/0014_audit_logs.js';
+import * as m0015 from './migrations/0015_secrets_at_rest.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012_sessions': m0012,
   '0013_two_factor': m0013,
   '0014_audit_logs': m0014,
+  '0015_secrets_at_rest': m0015,
 };
 
 /** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChannelPublic, UserPublic } from '@tollway/shared';
+import type { ChannelPublic, TokenPublic, UserPublic } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { OptionsService, secretOptionKeys } from '../../src/modules/options/service.js';
 import { OptionsStore } from '../../src/modules/options/store.js';
@@ -135,6 +135,34 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
     expect(secretIn((await user.call<UserPublic>('GET', '/api/user/self')).body.data!.setting)).toBe(WEBHOOK_SECRET);
   });
 
+  it('stores API token keys sealed deterministically; the owner reads and searches the full key; the relay finds it', async () => {
+    const created = await user.call<TokenPublic[]>('POST', '/api/token/', { name: 'sealed-token', unlimited_quota: true });
+    expect(created.body.success).toBe(true);
+    const full = created.body.data![0]!.key;
+    expect(full).toMatch(/^[A-Za-z0-9]{48}$/);
+    const raw = (await t.database.db.kysely.selectFrom('tokens').select('key').where('id', '=', created.body.data![0]!.id).executeTakeFirstOrThrow()).key;
+    expect(raw).toMatch(/^enc:d1:[A-Za-z0-9_-]+$/);
+    expect(raw.length).toBeLessThanOrEqual(128);
+    expect(raw).not.toContain(full.slice(0, 12));
+    expect(t.runtime.ctx.secretBox.sealFixed(full)).toBe(raw);
+    const listed = (await user.call<{ items: TokenPublic[] }>('GET', '/api/token/?p=1&size=50')).body.data!.items;
+    expect(listed.find((x) => x.name === 'sealed-token')!.key).toBe(full);
+    const found = (await user.call<{ items: TokenPublic[]; total: number }>('GET', `/api/token/search?token=sk-${full.slice(5, 20)}`)).body.data!;
+    expect(found.items.map((x) => x.key)).toEqual([full]);
+    expect((await user.call<TokenPublic>('GET', `/api/token/${created.body.data![0]!.id}`)).body.data!.key).toBe(full);
+    const call = (k: string) =>
+      fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    expect((await call(`sk-${full}`)).status).toBe(200);
+    // The sealed text copied from the database is not a key.
+    expect((await call(raw)).status).toBe(401);
+    expect((await call(`sk-${raw}`)).status).toBe(401);
+    await drainWriter(t);
+  });
+
   it('stores access tokens as keyed digests; the token still signs in', async () => {
     const token = (await user.call<string>('GET', '/api/user/token')).body.data!;
     expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
@@ -167,6 +195,9 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
       const user = await createUserClient(t.app, root, 'legacy-user');
       expect((await user.call('PUT', '/api/user/setting', webhookSetting)).body.success).toBe(true);
       const token = (await user.call<string>('GET', '/api/user/token')).body.data!;
+      const apiToken = (await user.call<TokenPublic[]>('POST', '/api/token/', { name: 'legacy-token' })).body.data![0]!;
+      const rawTokenKey = async () => (await t.database.db.kysely.selectFrom('tokens').select('key').where('id', '=', apiToken.id).executeTakeFirstOrThrow()).key;
+      expect(await rawTokenKey()).toBe(apiToken.key);
       expect(await rawChannelKey(t, channelId)).toBe(CHANNEL_KEY);
       expect(await rawOption(t, 'SMTPToken')).toBe(optionPlain('SMTPToken'));
       expect(secretIn((await rawUser(t, user.userId!)).setting!)).toBe(WEBHOOK_SECRET);
@@ -184,6 +215,9 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
       expect(sealedOption).toMatch(SEALED);
       expect(secretIn(sealedUser.setting!)).toMatch(SEALED);
       expect(sealedUser.access_token).toMatch(/^hmac:v1:/);
+      const sealedTokenKey = await rawTokenKey();
+      expect(sealedTokenKey).toMatch(/^enc:d1:/);
+      expect((await t.runtime.ctx.relay.tokens.get(apiToken.key))?.tokenId).toBe(apiToken.id);
       expect(t.runtime.ctx.channelCache.get(channelId)!.keys).toEqual([CHANNEL_KEY]);
       expect(t.runtime.ctx.options.get('SMTPToken')).toBe(optionPlain('SMTPToken'));
       expect(warningTarget(await warningUser(t, user.userId!), t.runtime.ctx.options)).toMatchObject({ secret: WEBHOOK_SECRET });
@@ -203,6 +237,7 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
       expect(await rawChannelKey(t, channelId)).toBe(sealedChannel);
       expect(await rawOption(t, 'SMTPToken')).toBe(sealedOption);
       expect(await rawUser(t, user.userId!)).toEqual(sealedUser);
+      expect(await rawTokenKey()).toBe(sealedTokenKey);
       await t.close();
     } finally {
       for (const a of apps) await a.close().catch(() => undefined);

@@ -49,7 +49,8 @@ export async function addToken(t: TestApp, userId: number, opts: { remainQuota?:
   const key = crypto.randomBytes(24).toString('hex');
   const values = {
     user_id: userId,
-    key,
+    // Stored as the tokens store stores it (sealed when the app runs with CRYPTO_SECRET).
+    key: t.runtime.ctx.secretBox.sealFixed(key),
     status: 1,
     name: opts.name ?? 'test-token',
     created_time: Math.floor(Date.now() / 1000),

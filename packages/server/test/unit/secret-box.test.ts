@@ -45,6 +45,22 @@ describe('SecretBox', () => {
   });
 });
 
+describe('SecretBox deterministic sealing', () => {
+  it('gives one text per plaintext, opens back, never passes a sealed text through and refuses another secret', () => {
+    const key = 'a'.repeat(12) + 'B'.repeat(36);
+    const sealed = box.sealFixed(key);
+    expect(sealed).toMatch(/^enc:d1:[A-Za-z0-9_-]+$/);
+    expect(sealed.length).toBeLessThanOrEqual(128);
+    expect(box.sealFixed(key)).toBe(sealed);
+    expect(box.sealFixed(`${key}x`)).not.toBe(sealed);
+    expect(box.open(sealed)).toBe(key);
+    expect(box.sealFixed(sealed)).not.toBe(sealed);
+    expect(new SecretBox(undefined).sealFixed(key)).toBe(key);
+    expect(() => new SecretBox('another-secret').open(sealed)).toThrow(/^CRYPTO_SECRET: .*not the one/);
+    expect(() => new SecretBox(undefined).open(sealed)).toThrow(/^CRYPTO_SECRET: .*not set/);
+  });
+});
+
 describe('log redaction', () => {
   it('never writes channel keys, webhook secrets, access tokens or client secrets', () => {
     let out = '';

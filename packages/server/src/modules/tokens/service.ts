@@ -28,7 +28,7 @@ export class TokensService {
   readonly store: TokensStore;
 
   constructor(private readonly ctx: AppContext) {
-    this.store = new TokensStore(ctx.db);
+    this.store = new TokensStore(ctx.db, ctx.secretBox);
   }
 
   private changed(t: Pick<TokenRow, 'key' | 'id'>): void {

@@ -1,14 +1,24 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { TokensTable } from '../../db/schema.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 
 export type TokenRow = Selectable<TokensTable>;
 export type NewToken = Insertable<TokensTable>;
 export type TokenChanges = Updateable<TokensTable>;
 
-/** SQL for the tokens table. Every statement is scoped to the owner: no call reads or changes another user's token. */
+/**
+ * SQL for the tokens table. Every statement is scoped to the owner: no call reads or changes another user's token.
+ * With CRYPTO_SECRET, keys are stored deterministically sealed (the relay finds them by equality) and opened here:
+ * callers only see plaintext keys.
+ */
 export class TokensStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+  ) {}
+
+  private open = (row: TokenRow): TokenRow => ({ ...row, key: this.box.open(row.key) });
 
   private get k() {
     return this.db.kysely;
@@ -23,20 +33,29 @@ export class TokensStore {
     let base = this.owned(userId);
     // LIKE wildcards typed by the caller act as wildcards; the search never leaves the caller's own tokens.
     if (opts.name) base = base.where('name', 'like', `%${opts.name}%`);
+    if (opts.key && this.box.enabled) return this.pageByKeyPart(base, opts.key, opts.offset, opts.limit);
     if (opts.key) base = base.where('key', 'like', `%${opts.key}%`);
     const [items, count] = await Promise.all([
       base.selectAll().orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { items, total: Number(count.n) };
+    return { items: items.map(this.open), total: Number(count.n) };
   }
 
-  findOwn(userId: number, id: number): Promise<TokenRow | undefined> {
-    return this.owned(userId).selectAll().where('id', '=', id).executeTakeFirst();
+  /** Sealed keys cannot be matched in SQL: the owner's tokens are opened and matched in memory (a user has few). */
+  private async pageByKeyPart(base: ReturnType<TokensStore['owned']>, part: string, offset: number, limit: number): Promise<{ items: TokenRow[]; total: number }> {
+    const all = (await base.selectAll().orderBy('id', 'desc').execute()).map(this.open).filter((t) => t.key.includes(part));
+    return { items: all.slice(offset, offset + limit), total: all.length };
+  }
+
+  async findOwn(userId: number, id: number): Promise<TokenRow | undefined> {
+    const row = await this.owned(userId).selectAll().where('id', '=', id).executeTakeFirst();
+    return row && this.open(row);
   }
 
   /** Inserts the rows in one statement and returns them as stored (found again by their unique keys). */
-  async insertMany(rows: NewToken[]): Promise<TokenRow[]> {
+  async insertMany(plain: NewToken[]): Promise<TokenRow[]> {
+    const rows = plain.map((r) => ({ ...r, key: this.box.sealFixed(r.key) }));
     await this.k.insertInto('tokens').values(rows).execute();
     const stored = await this.k
       .selectFrom('tokens')
@@ -48,7 +67,7 @@ export class TokensStore {
       )
       .orderBy('id')
       .execute();
-    return stored;
+    return stored.map(this.open);
   }
 
   /** The key of the owner's oldest token that can be used now (enabled, not expired, quota left); the playground bills it. */
@@ -61,7 +80,7 @@ export class TokensStore {
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();
-    return row?.key;
+    return row && this.box.open(row.key);
   }
 
   /** Changes the owner's token; false when it is not theirs or is deleted. */
