@@ -47,8 +47,9 @@ describe('permission matrix over every /api route', () => {
   });
 
   it('allows and denies exactly as declared', async () => {
-    // Deleting one's own account is destructive, so it runs last.
-    const routes = [...t.router.routes].sort((a, b) => Number(a.method === 'DELETE' && a.url.includes('self')) - Number(b.method === 'DELETE' && b.url.includes('self')));
+    // Logging out ends the caller's session and deleting one's own account is destructive, so they run last.
+    const last = (r: RouteDef) => Number(r.method === 'DELETE' && r.url.includes('self')) + 2 * Number(r.url === '/api/user/logout');
+    const routes = [...t.router.routes].sort((a, b) => last(a) - last(b));
     const failures: string[] = [];
     for (const def of routes) {
       for (const who of ['anonymous', 'user', 'admin', 'root'] as const) {
