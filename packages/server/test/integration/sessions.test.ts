@@ -129,6 +129,28 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
     expect(await selfStatus(legacy)).toBe(401);
   });
 
+  it('a user lists their own sessions, signs out one of them or all the others, never another user\'s', async () => {
+    const a = await newUser('list-a');
+    const phone = await signIn(t.app, 'list-a');
+    const tablet = await signIn(t.app, 'list-a');
+    const b = await newUser('list-b');
+    type View = { id: string; current: boolean; ip: string; user_agent: string; created_at: number; expires_at: number };
+    const list = await a.call<View[]>('GET', '/api/user/sessions');
+    expect(list.body.data).toHaveLength(3);
+    expect(list.body.data!.filter((v) => v.current)).toHaveLength(1);
+    const phoneKey = (await phone.call<View[]>('GET', '/api/user/sessions')).body.data!.find((v) => v.current)!.id;
+    // Another user cannot end it.
+    expect((await b.call('DELETE', `/api/user/sessions/${phoneKey}`)).status).toBe(404);
+    expect(await selfStatus(phone)).toBe(200);
+    expect((await a.call('DELETE', `/api/user/sessions/${phoneKey}`)).body.success).toBe(true);
+    expect(await selfStatus(phone)).toBe(401);
+    const others = await a.call<number>('DELETE', '/api/user/sessions');
+    expect(others.body).toMatchObject({ success: true, data: 1 });
+    expect(await selfStatus(tablet)).toBe(401);
+    expect(await selfStatus(a)).toBe(200);
+    expect(await selfStatus(b)).toBe(200);
+  });
+
   it('expired sessions do not authenticate and the prune job deletes them, keeping live ones', async () => {
     const a = await newUser('expire-a');
     const live = await signIn(t.app, 'expire-a');

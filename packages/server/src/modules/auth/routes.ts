@@ -4,11 +4,13 @@ import type { Router } from '../../http/route.js';
 import { emailOf } from '../email/service.js';
 import { twoFactorChallengeFor } from '../twofa/login.js';
 import { toPublicUser } from '../users/public.js';
+import { sessionRoutes } from './session-routes.js';
 import { endSession, startSession } from './sessions.js';
 import { requireTurnstile, turnstileQuery } from './turnstile.js';
 
-/** Login, logout and registration. */
+/** Login, logout, registration and the caller's own sessions. */
 export function authRoutes(r: Router): void {
+  sessionRoutes(r);
   r.add({
     method: 'POST',
     url: '/api/user/login',

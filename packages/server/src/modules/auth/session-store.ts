@@ -33,6 +33,12 @@ export class SessionStore {
     await this.k.deleteFrom('sessions').where('id', '=', key).execute();
   }
 
+  /** Ends the session `key` when it belongs to `userId`; false when there is no such session of theirs. */
+  async deleteOwn(userId: number, key: string): Promise<boolean> {
+    const res = await this.k.deleteFrom('sessions').where('id', '=', key).where('user_id', '=', userId).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+
   /** Ends every session of `userId` (but `exceptKey`, when given); returns how many ended. */
   async deleteForUser(userId: number, exceptKey?: string): Promise<number> {
     let q = this.k.deleteFrom('sessions').where('user_id', '=', userId);

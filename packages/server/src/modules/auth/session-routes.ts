@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { notFound } from '../../http/errors.js';
+import type { Router } from '../../http/route.js';
+import { nowSeconds } from '../../lib/time.js';
+import { currentSessionKey, sessionStoreOf } from './sessions.js';
+
+const sessionView = z.object({
+  /** The session's row key (a hash; it cannot be turned back into a cookie). */
+  id: z.string(),
+  created_at: z.number().int(),
+  expires_at: z.number().int(),
+  ip: z.string(),
+  user_agent: z.string(),
+  /** The session this call was made with. */
+  current: z.boolean(),
+});
+const sessionKeyParam = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, 'id must be a session id from GET /api/user/sessions') });
+
+/** The caller's own console sessions: list them, sign out one, or sign out all the others. */
+export function sessionRoutes(r: Router): void {
+  const tags = ['self'];
+  r.add({
+    method: 'GET',
+    url: '/api/user/sessions',
+    level: 'user',
+    summary: 'Own signed-in sessions (browser address and agent, when they started and expire), newest first',
+    tags,
+    response: z.array(sessionView),
+    handler: async ({ ctx, user, req }) => {
+      const current = currentSessionKey(ctx, req);
+      const rows = await sessionStoreOf(ctx).listForUser(user!.id, nowSeconds());
+      return rows.map((s) => ({
+        id: s.id,
+        created_at: Number(s.created_at),
+        expires_at: Number(s.expires_at),
+        ip: s.ip,
+        user_agent: s.user_agent,
+        current: s.id === current,
+      }));
+    },
+  });
+  r.add({
+    method: 'DELETE',
+    url: '/api/user/sessions',
+    level: 'user',
+    summary: 'Sign out every other session of the caller (the one making the call stays); returns how many ended',
+    tags,
+    response: z.number().int(),
+    successMessage: 'other sessions signed out',
+    handler: ({ ctx, user, req }) => sessionStoreOf(ctx).deleteForUser(user!.id, currentSessionKey(ctx, req) ?? ''),
+  });
+  r.add({
+    method: 'DELETE',
+    url: '/api/user/sessions/:id',
+    level: 'user',
+    summary: 'Sign out one of the caller’s own sessions (by the id GET /api/user/sessions gives)',
+    tags,
+    params: sessionKeyParam,
+    successMessage: 'session signed out',
+    handler: async ({ ctx, user, params }) => {
+      if (!(await sessionStoreOf(ctx).deleteOwn(user!.id, params.id))) throw notFound('session not found');
+      return undefined;
+    },
+  });
+}
