@@ -1,10 +1,12 @@
 import type { AuditRow } from '@tollway/shared';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
+import { auditCatalog } from '../../src/modules/audit/catalog.js';
+import { defaultAction } from '../../src/modules/audit/naming.js';
 import type { Client, TestApp } from '../support/app.js';
-import { dialects } from '../support/databases.js';
-import { useGateway } from '../support/fixture.js';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+import { useApp, useGateway } from '../support/fixture.js';
 
 const DAY = 86_400;
 
@@ -109,6 +111,17 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     expect(JSON.parse(rows[1]!.detail).fields).toEqual({ id: chId, key: '***' });
     expect(JSON.parse(rows[3]!.detail).fields).toEqual({ id: madeId, password: '***' });
     expect(JSON.parse(rows[4]!.detail).fields).toEqual({ option: 'SMTPToken', value: '***' });
+  });
+
+  it('names every catalogued route that exists, and every admin or root write gets a resource.verb action', async () => {
+    const declared = new Set(t.router.routes.map((r) => `${r.method} ${r.url}`));
+    for (const key of Object.keys(auditCatalog)) expect(declared.has(key), key).toBe(true);
+    for (const r of t.router.routes.filter((d) => (d.level === 'admin' || d.level === 'root') && d.method !== 'GET')) {
+      expect(defaultAction(r), `${r.method} ${r.url}`).toMatch(/^[a-z0-9_]+\.[a-z0-9_]+$/);
+    }
+    expect(defaultAction({ method: 'DELETE', url: '/api/channel/disabled' })).toBe('channel.delete_disabled');
+    expect(defaultAction({ method: 'PUT', url: '/api/admin/messages/:id' })).toBe('message.update');
+    expect(defaultAction({ method: 'POST', url: '/api/channel/fix' })).toBe('channel.fix');
   });
 
   it('records nothing for reads or for calls that fail validation or find nothing', async () => {
@@ -223,5 +236,38 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     expect(left.filter((r) => r.target_id === 'Recent')).toHaveLength(1);
     // Two pruned, two option changes recorded.
     expect(left.length).toBe(before - 2 + 2);
+  });
+});
+
+// Each database as the main one with the next one as the log database (one dialect alone: two of it).
+const pairs = dialects.map((main, i) => [main, dialects[(i + 1) % dialects.length]!] as const);
+
+describe.each(pairs)('audit log with LOG_SQL_DSN (%s main, %s logs)', (mainDialect, logDialect) => {
+  const env: Record<string, string> = {};
+  let logDatabase: TestDatabase;
+  beforeAll(async () => {
+    logDatabase = await createTestDatabase(logDialect);
+    env.LOG_SQL_DSN = logDatabase.dsn;
+  });
+  afterAll(async () => {
+    await logDatabase?.drop();
+  });
+  const app = useApp(mainDialect, { env, admins: ['logdb-admin'], users: ['logdb-user'] });
+
+  it('writes the rows to the log database only, and the list reads them there', async () => {
+    const { t, root, admins, users } = app;
+    expect(t.runtime.ctx.logDb).not.toBe(t.database.db);
+    expect((await root.call('PUT', '/api/option/', { key: 'Notice', value: 'in the log db' })).body.success).toBe(true);
+    expect((await admins[0]!.call('PUT', '/api/user/', { id: users[0]!.userId, display_name: 'moved' })).body.success).toBe(true);
+    const inLogDb = (await rawRows(t.runtime.ctx.logDb)).filter((r) => r.action !== 'auth.login');
+    expect(inLogDb.map((r) => [r.actor_name, r.action, r.target_id])).toEqual([
+      ['root', 'user.create', String(admins[0]!.userId)],
+      ['root', 'user.create', String(users[0]!.userId)],
+      ['root', 'option.update', 'Notice'],
+      ['logdb-admin', 'user.update', String(users[0]!.userId)],
+    ]);
+    expect(await countRows(t.database.db)).toBe(0);
+    const list = await root.call<{ items: AuditRow[] }>('GET', '/api/audit/?action=user.update');
+    expect(list.body.data!.items.map((r) => r.actor_name)).toEqual(['logdb-admin']);
   });
 });

@@ -4,6 +4,20 @@ import { isSecretOption, maskSecret } from './mask.js';
 type Body = Record<string, unknown> | undefined;
 const bodyOf = (body: unknown): Body => (body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined);
 
+/** A sign-in route: the actor is the signed-in user of the result (none while a second factor is pending). */
+function signIn(action: string): RouteAudit {
+  return {
+    action,
+    target: 'user',
+    actor: (c) => {
+      const d = bodyOf(c.data);
+      return typeof d?.id === 'number' && typeof d.role === 'number' ? { id: d.id, username: String(d.username ?? ''), role: d.role } : undefined;
+    },
+    targetId: (c) => bodyOf(c.data)?.id as number | undefined,
+    fields: () => undefined,
+  };
+}
+
 /**
  * Audit names for routes declared elsewhere whose default name or target says too little (keyed by
  * "METHOD url"). A route's own `audit` field wins over this table.
@@ -31,15 +45,7 @@ export const auditCatalog: Record<string, RouteAudit | false> = {
   'DELETE /api/redemption/delete-by-name': { action: 'redemption.delete_by_name', target: 'redemption', targetId: (c) => String(c.query?.name ?? '') },
   // Lists an upstream's models with a key; changes nothing.
   'POST /api/channel/fetch_models': false,
-  // Sign-ins of administrators (the result is the signed-in user).
-  'POST /api/user/login': {
-    action: 'auth.login',
-    target: 'user',
-    actor: (c) => {
-      const d = bodyOf(c.data);
-      return typeof d?.id === 'number' && typeof d.role === 'number' ? { id: d.id, username: String(d.username ?? ''), role: d.role } : undefined;
-    },
-    targetId: (c) => (bodyOf(c.data)?.id as number | undefined),
-    fields: () => undefined,
-  },
+  // Sign-ins of administrators: the password step when it completes the sign-in, or the second-factor step.
+  'POST /api/user/login': signIn('auth.login'),
+  'POST /api/user/login/2fa': signIn('auth.login_2fa'),
 };

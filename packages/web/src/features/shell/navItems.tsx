@@ -1,5 +1,6 @@
 import {
   ApiOutlined,
+  AuditOutlined,
   BarChartOutlined,
   CommentOutlined,
   DashboardOutlined,
@@ -16,7 +17,7 @@ import {
 } from '@ant-design/icons';
 import type { MenuProps } from 'antd';
 import type { TFunction } from 'i18next';
-import { isAdmin } from '@tollway/shared';
+import { isAdmin, isRoot } from '@tollway/shared';
 import { safeUrl } from '../../lib/sanitize';
 import type { Status } from '../../lib/status';
 
@@ -60,6 +61,8 @@ export function sidebarItems(t: TFunction, status: Status | undefined, role: num
         { key: '/admin/messages', icon: <MessageOutlined />, label: t('side.messages') },
         { key: '/admin/users', icon: <TeamOutlined />, label: t('side.users') },
         { key: '/admin/settings', icon: <SettingOutlined />, label: t('side.settings') },
+        // Root only: the administrators' audit log.
+        ...(isRoot(role) ? [{ key: '/admin/audit', icon: <AuditOutlined />, label: t('side.audit') }] : []),
       ],
     });
   }

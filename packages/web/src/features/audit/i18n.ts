@@ -1,0 +1,43 @@
+/** Strings of the audit log page (root only), zh and en. */
+export default {
+  zh: {
+    title: '审计日志',
+    subtitle: '管理员的操作与被拒绝的尝试：谁、何时、从哪里、改了什么（密钥与密码从不记录）',
+    pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
+    filter: {
+      actor: '操作者用户名',
+      action: '操作，如 option.update',
+      targetType: '对象类型，如 user',
+      targetId: '对象 ID',
+      outcome: '结果',
+      range: '时间范围',
+      search: '查询',
+      reset: '重置',
+    },
+    outcome: { all: '全部结果', ok: '成功', denied: '被拒绝' },
+    role: { 100: '超级管理员', 10: '管理员', 1: '用户' },
+    col: { time: '时间', actor: '操作者', action: '操作', target: '对象', outcome: '结果', ip: 'IP', detail: '详情' },
+    detail: { show: '查看', title: '审计详情', route: '接口', userAgent: 'User-Agent', raw: '详情（JSON）', copy: '复制' },
+    empty: '暂无审计记录',
+  },
+  en: {
+    title: 'Audit log',
+    subtitle: "Administrators' actions and refused attempts: who, when, from where, what changed (secrets and passwords are never recorded)",
+    pageInfo: 'Items {{start}} - {{end}} of {{total}}',
+    filter: {
+      actor: 'Actor username',
+      action: 'Action, e.g. option.update',
+      targetType: 'Target type, e.g. user',
+      targetId: 'Target ID',
+      outcome: 'Outcome',
+      range: 'Time range',
+      search: 'Search',
+      reset: 'Reset',
+    },
+    outcome: { all: 'All outcomes', ok: 'Done', denied: 'Refused' },
+    role: { 100: 'Root', 10: 'Admin', 1: 'User' },
+    col: { time: 'Time', actor: 'Actor', action: 'Action', target: 'Target', outcome: 'Outcome', ip: 'IP', detail: 'Detail' },
+    detail: { show: 'View', title: 'Audit entry', route: 'Route', userAgent: 'User agent', raw: 'Detail (JSON)', copy: 'Copy' },
+    empty: 'No audit entries yet',
+  },
+};
