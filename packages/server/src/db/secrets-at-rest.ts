@@ -18,20 +18,22 @@ interface Pending {
   settings: { id: number; from: string; to: string }[];
   accessTokens: { id: number; from: string; to: string }[];
   tokenKeys: { id: number; from: string; to: string }[];
+  twoFactor: { id: number; from: string; to: string }[];
 }
 
 /**
  * Checks the secrets stored in the database against CRYPTO_SECRET and, when it is set, seals the plaintext ones
  * in place (channel keys, secret options, users' webhook secrets, API token keys deterministically so the relay
- * still finds them by equality; access tokens become keyed digests). Every
+ * still finds them by equality, two-factor secrets; access tokens become keyed digests). Every
  * sealed value is opened first, so a missing or wrong CRYPTO_SECRET fails with SecretKeyError before anything
  * is written. Idempotent; each row is only rewritten while it still holds the plaintext that was read.
  */
 export async function sealSecretsAtRest(db: Db, box: SecretBox, log: Logger): Promise<number> {
   const k = db.kysely;
-  const [channels, tokens, options, users] = await Promise.all([
+  const [channels, tokens, twoFactor, options, users] = await Promise.all([
     k.selectFrom('channels').select(['id', 'key']).execute(),
     k.selectFrom('tokens').select(['id', 'key']).execute(),
+    k.selectFrom('two_factor').select(['user_id as id', 'secret']).execute(),
     k.selectFrom('options').select(['key', 'value']).where('key', 'in', [...secretOptions, SECRET_CHECK_KEY]).execute(),
     k
       .selectFrom('users')
@@ -44,7 +46,7 @@ export async function sealSecretsAtRest(db: Db, box: SecretBox, log: Logger): Pr
   if (!box.enabled && users.some((u) => isDigest(u.access_token))) {
     throw new SecretKeyError('the database holds access-token digests made with CRYPTO_SECRET but it is not set; start with the CRYPTO_SECRET they were made with');
   }
-  const pending: Pending = { channels: [], options: [], settings: [], accessTokens: [], tokenKeys: [] };
+  const pending: Pending = { channels: [], options: [], settings: [], accessTokens: [], tokenKeys: [], twoFactor: [] };
   for (const c of channels) {
     box.open(c.key);
     if (box.enabled && c.key !== '' && !isSealed(c.key)) pending.channels.push({ id: c.id, from: c.key, to: box.seal(c.key) });
@@ -52,6 +54,10 @@ export async function sealSecretsAtRest(db: Db, box: SecretBox, log: Logger): Pr
   for (const t of tokens) {
     box.open(t.key);
     if (box.enabled && t.key !== '' && !isSealed(t.key)) pending.tokenKeys.push({ id: t.id, from: t.key, to: box.sealFixed(t.key) });
+  }
+  for (const f of twoFactor) {
+    box.open(f.secret);
+    if (box.enabled && f.secret !== '' && !isSealed(f.secret)) pending.twoFactor.push({ id: f.id, from: f.secret, to: box.seal(f.secret) });
   }
   for (const o of options) {
     if (o.key === SECRET_CHECK_KEY) continue;
@@ -70,10 +76,11 @@ export async function sealSecretsAtRest(db: Db, box: SecretBox, log: Logger): Pr
     if (box.enabled && token && !isDigest(token)) pending.accessTokens.push({ id: u.id, from: token, to: box.lookupForm(token) });
   }
   if (!box.enabled) return 0;
-  const count = pending.channels.length + pending.options.length + pending.settings.length + pending.accessTokens.length + pending.tokenKeys.length;
+  const count = pending.channels.length + pending.options.length + pending.settings.length + pending.accessTokens.length + pending.tokenKeys.length + pending.twoFactor.length;
   await k.transaction().execute(async (trx) => {
     for (const c of pending.channels) await trx.updateTable('channels').set({ key: c.to }).where('id', '=', c.id).where('key', '=', c.from).execute();
     for (const t of pending.tokenKeys) await trx.updateTable('tokens').set({ key: t.to }).where('id', '=', t.id).where('key', '=', t.from).execute();
+    for (const f of pending.twoFactor) await trx.updateTable('two_factor').set({ secret: f.to }).where('user_id', '=', f.id).where('secret', '=', f.from).execute();
     for (const o of pending.options) await trx.updateTable('options').set({ value: o.to }).where('key', '=', o.key).where('value', '=', o.from).execute();
     for (const s of pending.settings) await trx.updateTable('users').set({ setting: s.to }).where('id', '=', s.id).where('setting', '=', s.from).execute();
     for (const a of pending.accessTokens) {
@@ -86,6 +93,6 @@ export async function sealSecretsAtRest(db: Db, box: SecretBox, log: Logger): Pr
       else await trx.insertInto('options').values(row).onConflict((oc) => oc.column('key').doNothing()).execute();
     }
   });
-  if (count > 0) log.info({ channels: pending.channels.length, options: pending.options.length, webhookSecrets: pending.settings.length, accessTokens: pending.accessTokens.length, tokenKeys: pending.tokenKeys.length }, 'secrets at rest: sealed plaintext values with CRYPTO_SECRET');
+  if (count > 0) log.info({ channels: pending.channels.length, options: pending.options.length, webhookSecrets: pending.settings.length, accessTokens: pending.accessTokens.length, tokenKeys: pending.tokenKeys.length, twoFactorSecrets: pending.twoFactor.length }, 'secrets at rest: sealed plaintext values with CRYPTO_SECRET');
   return count;
 }

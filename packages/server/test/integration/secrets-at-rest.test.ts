@@ -198,6 +198,9 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
       const apiToken = (await user.call<TokenPublic[]>('POST', '/api/token/', { name: 'legacy-token' })).body.data![0]!;
       const rawTokenKey = async () => (await t.database.db.kysely.selectFrom('tokens').select('key').where('id', '=', apiToken.id).executeTakeFirstOrThrow()).key;
       expect(await rawTokenKey()).toBe(apiToken.key);
+      // A two-factor secret stored while CRYPTO_SECRET was unset.
+      await t.database.db.kysely.insertInto('two_factor').values({ user_id: user.userId!, secret: 'JBSWY3DPEHPK3PXP', enabled: 1, last_used_step: 0, created_at: 1, enabled_at: 1 }).execute();
+      const rawTwoFactor = async () => (await t.database.db.kysely.selectFrom('two_factor').select('secret').where('user_id', '=', user.userId!).executeTakeFirstOrThrow()).secret;
       expect(await rawChannelKey(t, channelId)).toBe(CHANNEL_KEY);
       expect(await rawOption(t, 'SMTPToken')).toBe(optionPlain('SMTPToken'));
       expect(secretIn((await rawUser(t, user.userId!)).setting!)).toBe(WEBHOOK_SECRET);
@@ -215,6 +218,9 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
       expect(sealedOption).toMatch(SEALED);
       expect(secretIn(sealedUser.setting!)).toMatch(SEALED);
       expect(sealedUser.access_token).toMatch(/^hmac:v1:/);
+      const sealedTwoFactor = await rawTwoFactor();
+      expect(sealedTwoFactor).toMatch(SEALED);
+      expect(t.runtime.ctx.secretBox.open(sealedTwoFactor)).toBe('JBSWY3DPEHPK3PXP');
       const sealedTokenKey = await rawTokenKey();
       expect(sealedTokenKey).toMatch(/^enc:d1:/);
       expect((await t.runtime.ctx.relay.tokens.get(apiToken.key))?.tokenId).toBe(apiToken.id);
@@ -238,6 +244,7 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
       expect(await rawOption(t, 'SMTPToken')).toBe(sealedOption);
       expect(await rawUser(t, user.userId!)).toEqual(sealedUser);
       expect(await rawTokenKey()).toBe(sealedTokenKey);
+      expect(await rawTwoFactor()).toBe(sealedTwoFactor);
       await t.close();
     } finally {
       for (const a of apps) await a.close().catch(() => undefined);
