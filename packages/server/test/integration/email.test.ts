@@ -132,6 +132,10 @@ describe.each(dialects)('email on %s', (dialect) => {
     const token = link.searchParams.get('token')!;
     expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
 
+    // A session carol had before the reset (maybe someone else's) ends with it.
+    const before = anon();
+    expect((await before.login('carol', 'carol-pass')).body.success).toBe(true);
+
     const wrong = await anon().call('POST', '/api/user/reset', { email: 'carol@example.com', token: 'x'.repeat(32) });
     expect(wrong.body).toEqual({ success: false, message: 'reset link invalid or expired' });
     const otherUser = await anon().call('POST', '/api/user/reset', { email: 'alice@example.com', token });
@@ -142,6 +146,7 @@ describe.each(dialects)('email on %s', (dialect) => {
     expect(password).toMatch(/^[A-Za-z0-9]{12}$/);
     expect((await anon().login('carol', password)).body.success).toBe(true);
     expect((await anon().login('carol', 'carol-pass')).body.success).toBe(false);
+    expect((await before.call('GET', '/api/user/self')).status).toBe(401);
     const again = await anon().call('POST', '/api/user/reset', { email: 'carol@example.com', token });
     expect(again.body).toEqual({ success: false, message: 'reset link invalid or expired' });
   });
