@@ -7,8 +7,8 @@ import { useApp } from '../support/fixture.js';
 type Page<T> = { items: T[]; page: number; total: number };
 
 describe.each(dialects)('messages: admin sends, users read their inbox, on %s', (dialect) => {
-  let t: TestApp, root: Client, admin: Client, alice: Client, bob: Client;
-  useApp(dialect, { admins: ['msg-admin'], users: ['alice', 'bob'] }, (app) => ({ t, root, admins: [admin], users: [alice, bob] } = app));
+  let t: TestApp, root: Client, admin: Client, otherAdmin: Client, alice: Client, bob: Client;
+  useApp(dialect, { admins: ['msg-admin', 'msg-admin2'], users: ['alice', 'bob'] }, (app) => ({ t, root, admins: [admin, otherAdmin], users: [alice, bob] } = app));
 
   const send = (c: Client, body: Record<string, unknown>) => c.call<{ id: number }>('POST', '/api/admin/messages', body);
   const unread = async (c: Client) => (await c.call<{ unread_count: number }>('GET', '/api/user/messages/unread_count')).body.data!.unread_count;
@@ -88,5 +88,39 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
     const receipts = await t.runtime.ctx.db.kysely.selectFrom('message_recipients').select('id').where('message_id', '=', id).execute();
     expect(receipts).toHaveLength(0);
     expect((await admin.call('DELETE', `/api/admin/messages/${id}`)).body).toMatchObject({ success: false, message: 'message does not exist' });
+  });
+
+  it('only the author or root edits or deletes a message: an admin cannot change what root or another admin wrote', async () => {
+    const edit = { title: 'Hijacked', content: '<img src=x onerror="window.__pwned=1">', format: 'html' };
+    const fromRoot = (await send(root, { title: 'From root', content: 'root text', user_ids: [alice.userId] })).body.data!.id;
+    const fromOther = (await send(otherAdmin, { title: 'From admin 2', content: 'admin 2 text', user_ids: [alice.userId] })).body.data!.id;
+    const own = (await send(admin, { title: 'Own', content: 'own text', user_ids: [alice.userId] })).body.data!.id;
+
+    for (const id of [fromRoot, fromOther]) {
+      const put = await admin.call('PUT', `/api/admin/messages/${id}`, edit);
+      expect(put.status).toBe(403);
+      expect(put.body).toEqual({ success: false, message: 'only the author of a message or root may change it' });
+      const del = await admin.call('DELETE', `/api/admin/messages/${id}`);
+      expect(del.status).toBe(403);
+      expect(del.body.success).toBe(false);
+    }
+    expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${fromRoot}`)).body.data).toMatchObject({ title: 'From root', content: 'root text', format: 'markdown' });
+    expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${fromOther}`)).body.data).toMatchObject({ title: 'From admin 2', content: 'admin 2 text' });
+
+    // Each administrator sees which messages are theirs to change; root may change every one.
+    const editable = async (c: Client) =>
+      Object.fromEntries((await c.call<Page<AdminMessage>>('GET', '/api/admin/messages?p=1&page_size=50')).body.data!.items.filter((m) => [fromRoot, fromOther, own].includes(m.id)).map((m) => [m.id, m.editable]));
+    expect(await editable(admin)).toEqual({ [fromRoot]: false, [fromOther]: false, [own]: true });
+    expect(await editable(otherAdmin)).toEqual({ [fromRoot]: false, [fromOther]: true, [own]: false });
+    expect(await editable(root)).toEqual({ [fromRoot]: true, [fromOther]: true, [own]: true });
+    expect((await admin.call<AdminMessage>('GET', `/api/admin/messages/${fromRoot}`)).body.data).toMatchObject({ created_by: root.userId, editable: false });
+
+    expect((await admin.call('PUT', `/api/admin/messages/${own}`, { title: 'Own v2', content: 'own text 2', format: 'markdown' })).body.success).toBe(true);
+    expect((await otherAdmin.call('PUT', `/api/admin/messages/${fromOther}`, { title: 'From admin 2 v2', content: 'x', format: 'markdown' })).body.success).toBe(true);
+    expect((await root.call('PUT', `/api/admin/messages/${own}`, { title: 'Fixed by root', content: 'y', format: 'markdown' })).body.success).toBe(true);
+    expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${own}`)).body.data).toMatchObject({ title: 'Fixed by root', content: 'y' });
+    expect((await otherAdmin.call('DELETE', `/api/admin/messages/${fromOther}`)).body.success).toBe(true);
+    expect((await root.call('DELETE', `/api/admin/messages/${own}`)).body.success).toBe(true);
+    expect((await root.call('DELETE', `/api/admin/messages/${fromRoot}`)).body.success).toBe(true);
   });
 });
