@@ -45,8 +45,13 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     const plain = await passwordLogin('alice');
     expect(plain.res.body.data).toMatchObject({ username: 'alice' });
 
+    const otherDevice = (await passwordLogin('alice')).c;
+    expect((await otherDevice.call('GET', '/api/user/self')).status).toBe(200);
     const ok = await alice.call('POST', '/api/user/2fa/enable', { code: clock.code(secret) });
     expect(ok.body).toMatchObject({ success: true, message: 'two-factor authentication enabled' });
+    // Sessions opened with the password alone end; the one that turned 2FA on stays.
+    expect((await otherDevice.call('GET', '/api/user/self')).status).toBe(401);
+    expect((await alice.call('GET', '/api/user/self')).status).toBe(200);
     expect(await status(alice)).toEqual({ enabled: true, locked: false, backup_codes_remaining: 10, setup_required: false });
     const again = await alice.call('POST', '/api/user/2fa/setup');
     expect(again.body.message).toBe('two-factor authentication is already enabled; disable it first to set it up again');
@@ -201,11 +206,16 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     expect((await admin.call('DELETE', `/api/user/${root.userId}/2fa`)).status).toBe(403);
     expect((await status(admin2)).enabled).toBe(true);
     expect((await status(root)).enabled).toBe(true);
+    expect((await bob.call('GET', '/api/user/self')).status).toBe(200);
     const onUser = await admin.call('DELETE', `/api/user/${bob.userId}/2fa`);
     expect(onUser.body).toMatchObject({ success: true, message: 'two-factor authentication of the user has been reset' });
+    // The reset ends the user's sessions: they sign in again with the password alone.
+    expect((await bob.call('GET', '/api/user/self')).status).toBe(401);
+    bob = (await passwordLogin('bob')).c;
     expect((await status(bob)).enabled).toBe(false);
     expect((await admin.call('DELETE', `/api/user/${bob.userId}/2fa`)).body.message).toBe('two-factor authentication is not enabled for this user');
     expect((await root.call('DELETE', `/api/user/${admin2.userId}/2fa`)).body.success).toBe(true);
+    admin2 = (await passwordLogin('adm2')).c;
     expect((await root.call('DELETE', `/api/user/${root.userId}/2fa`)).status).toBe(403);
     const stats = await admin.call<{ enabled_users: number }>('GET', '/api/user/2fa/stats');
     expect(stats.body.data!.enabled_users).toBe(2);
@@ -234,6 +244,7 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     expect((await status(admin)).setup_required).toBe(false);
     // An admin whose 2FA was reset is held back again at once.
     expect((await root.call('DELETE', `/api/user/${admin.userId}/2fa`)).body.success).toBe(true);
+    admin = (await passwordLogin('adm1')).c;
     expect((await admin.call('GET', '/api/user/?p=1&page_size=10')).status).toBe(403);
     expect((await root.call('PUT', '/api/option/', { key: 'TwoFactorRequiredForAdmins', value: 'false' })).body.success).toBe(true);
     expect((await admin.call('GET', '/api/user/?p=1&page_size=10')).status).toBe(200);

@@ -1,4 +1,4 @@
-import { KeyOutlined } from '@ant-design/icons';
+import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Modal, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
@@ -33,7 +33,7 @@ export function TwoFactorCard({ account }: { account: string }) {
     <Card
       title={
         <span>
-          <KeyOutlined style={{ marginRight: 8 }} />
+          <SafetyCertificateOutlined style={{ marginRight: 8 }} />
           {t('card.title')}
         </span>
       }
