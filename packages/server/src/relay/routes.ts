@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type Identified } from './authenticate.js';
 import { countIRPromptTokens } from './token-count.js';
-import { RelayError } from './errors.js';
+import { RelayError, relayErrors } from './errors.js';
 import { relayCall } from './handler.js';
 import { bodyModelInbound, openAIInbound, parseJsonBody, type InboundCall } from './inbound.js';
 import { installInfoRoutes } from './info-routes.js';
@@ -16,7 +16,7 @@ import type { WireFormat } from './ir/types.js';
 import type { RelayRequest } from './request.js';
 import { relayErrorBody, relayFailure, replyRelayError, writeRelayError } from './respond.js';
 import type { RelayContext } from './services.js';
-import { checkAnthropic, checkResponses } from './validate.js';
+import { bodyModel, checkAnthropic, checkResponses } from './validate.js';
 
 /** A relay endpoint with a JSON body; `url` ending in `/*` matches every path below it. */
 export interface JsonRelayRoute {
@@ -103,6 +103,7 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     scope.post('/v1/messages/count_tokens', { onRequest: authenticateFirst(ctx, anthropicMessages) }, async (req, reply) => {
       try {
         const body = parseJsonBody(req.body);
+        if (!bodyModel(body)) throw relayErrors.noModel();
         checkAnthropic(body);
         const ir = anthropicMessages.requestToIR(body);
         return { input_tokens: countIRPromptTokens(ir) };

@@ -9,6 +9,11 @@ export const MAX_BODY_DEPTH = 64;
 export const MAX_TOKEN_LIMIT = 1_073_741_823;
 /** The most choices / candidates one call may ask for. */
 export const MAX_CHOICES = 128;
+/** The highest sampling temperature any supported protocol takes. */
+const MAX_TEMPERATURE = 2;
+/** OpenAI's speech speed range. */
+const MIN_SPEECH_SPEED = 0.25;
+const MAX_SPEECH_SPEED = 4;
 /** The longest model name accepted (names are short; a huge one is an error echoed back otherwise). */
 export const MAX_MODEL_NAME = 256;
 
@@ -48,8 +53,10 @@ function choiceCount(v: unknown, param: string): void {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_CHOICES) throw invalidParam(param, `${param} must be an integer from 1 to ${MAX_CHOICES}`);
 }
 
-function finiteNumber(v: unknown, param: string): void {
-  if (!absent(v) && (typeof v !== 'number' || !Number.isFinite(v))) throw invalidParam(param, `${param} must be a number`);
+function finiteNumber(v: unknown, param: string, min = -Infinity, max = Infinity): void {
+  if (absent(v)) return;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw invalidParam(param, `${param} must be a number`);
+  if (v < min || v > max) throw invalidParam(param, `${param} must be from ${min} to ${max}`);
 }
 
 function boolean(v: unknown, param: string): void {
@@ -99,8 +106,8 @@ function messages(v: unknown, param: string, required: boolean): void {
 /** The sampling fields most protocols share under these names. */
 function sampling(b: Json): void {
   boolean(b.stream, 'stream');
-  finiteNumber(b.temperature, 'temperature');
-  finiteNumber(b.top_p, 'top_p');
+  finiteNumber(b.temperature, 'temperature', 0, MAX_TEMPERATURE);
+  finiteNumber(b.top_p, 'top_p', 0, 1);
 }
 
 /** The model named in a body, when the protocol puts it there. */
@@ -179,8 +186,8 @@ export function checkGemini(b: Json): number {
   object(b.generationConfig, 'generationConfig');
   const g = b.generationConfig as Json | undefined;
   if (!g) return 0;
-  finiteNumber(g.temperature, 'generationConfig.temperature');
-  finiteNumber(g.topP, 'generationConfig.topP');
+  finiteNumber(g.temperature, 'generationConfig.temperature', 0, MAX_TEMPERATURE);
+  finiteNumber(g.topP, 'generationConfig.topP', 0, 1);
   finiteNumber(g.topK, 'generationConfig.topK');
   choiceCount(g.candidateCount, 'generationConfig.candidateCount');
   return tokenLimit(g.maxOutputTokens, 'generationConfig.maxOutputTokens');
@@ -208,5 +215,5 @@ export function checkSpeechFields(b: Json): void {
   string(b.voice, 'voice');
   string(b.response_format, 'response_format');
   string(b.stream_format, 'stream_format');
-  finiteNumber(b.speed, 'speed');
+  finiteNumber(b.speed, 'speed', MIN_SPEECH_SPEED, MAX_SPEECH_SPEED);
 }

@@ -26,7 +26,8 @@ export function imageFactor(model: string, size: string | undefined, quality: st
 }
 
 const imageCount = (n: unknown): number => {
-  const count = n === undefined ? 1 : Number(n);
+  // A number in JSON; a numeric string in a multipart form.
+  const count = n === undefined || n === null ? 1 : typeof n === 'number' ? n : typeof n === 'string' && n.trim() ? Number(n) : Number.NaN;
   if (!Number.isInteger(count) || count < 1 || count > 10) throw invalidParam('n', 'n must be an integer from 1 to 10');
   return count;
 };

@@ -1,0 +1,194 @@
+import { LogType } from '@tollway/shared';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../support/app.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, drainWriter } from '../support/gateway.js';
+import type { MockUpstream } from '../support/mock-upstream.js';
+
+const MODEL = 'sweep-model';
+
+type Protocol = 'openai' | 'anthropic' | 'gemini';
+interface RelayRoute {
+  path: string;
+  protocol: Protocol;
+  /** A body the route accepts; the sweep breaks it field by field. */
+  valid: Record<string, unknown>;
+  /** Fields whose value the sweep replaces with hostile ones (dotted paths reach nested fields). */
+  fields: string[];
+  auth: 'key' | 'session';
+}
+
+const messages = [{ role: 'user', content: 'hi' }];
+const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
+const gemini = (method: string) => `/v1beta/models/${MODEL}:${method}`;
+
+/** Every JSON relay route, with the fields that carry content, limits and flags. */
+const jsonRoutes: RelayRoute[] = [
+  { path: '/v1/chat/completions', protocol: 'openai', valid: { model: MODEL, messages }, fields: ['model', 'messages', 'max_tokens', 'max_completion_tokens', 'n', 'temperature', 'stream', 'stream_options', 'tools'], auth: 'key' },
+  { path: '/v1/completions', protocol: 'openai', valid: { model: MODEL, prompt: 'hi' }, fields: ['model', 'prompt', 'max_tokens', 'n', 'stream'], auth: 'key' },
+  { path: '/v1/embeddings', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
+  { path: '/v1/moderations', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
+  { path: '/v1/responses', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input', 'max_output_tokens', 'instructions', 'stream', 'tools'], auth: 'key' },
+  { path: '/v1/messages', protocol: 'anthropic', valid: { model: MODEL, max_tokens: 5, messages }, fields: ['model', 'messages', 'max_tokens', 'system', 'stream', 'temperature', 'tools'], auth: 'key' },
+  { path: '/v1/messages/count_tokens', protocol: 'anthropic', valid: { model: MODEL, messages }, fields: ['model', 'messages', 'system', 'tools'], auth: 'key' },
+  { path: gemini('generateContent'), protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig', 'generationConfig.maxOutputTokens', 'generationConfig.candidateCount', 'systemInstruction', 'tools'], auth: 'key' },
+  { path: gemini('streamGenerateContent'), protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig.maxOutputTokens'], auth: 'key' },
+  { path: gemini('embedContent'), protocol: 'gemini', valid: { content: { parts: [{ text: 'hi' }] } }, fields: ['content', 'content.parts', 'outputDimensionality'], auth: 'key' },
+  { path: gemini('batchEmbedContents'), protocol: 'gemini', valid: { requests: [{ content: { parts: [{ text: 'hi' }] } }] }, fields: ['requests'], auth: 'key' },
+  { path: '/v1/images/generations', protocol: 'openai', valid: { model: MODEL, prompt: 'a cat' }, fields: ['model', 'prompt', 'n', 'size', 'quality', 'stream'], auth: 'key' },
+  { path: '/v1/audio/speech', protocol: 'openai', valid: { model: MODEL, input: 'hello', voice: 'alloy' }, fields: ['model', 'input', 'voice', 'speed'], auth: 'key' },
+  { path: '/v1/rerank', protocol: 'openai', valid: { model: MODEL, query: 'q', documents: ['a', 'b'] }, fields: ['model', 'query', 'documents', 'top_n'], auth: 'key' },
+  { path: '/pg/chat/completions', protocol: 'openai', valid: { model: MODEL, messages }, fields: ['model', 'messages', 'max_tokens', 'n', 'stream'], auth: 'session' },
+];
+
+/** `depth` arrays nested in each other, as JSON text. */
+const nestedText = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+const DEEP = '__deep__';
+
+/** Values no field of a relay body accepts in that place (or, for limits, at all). */
+const hostileValues: unknown[] = [[null], [null, null], 'x'.repeat(200_000), -1000, '-Infinity', 1.5, 1e300, -0.5, true, { a: { b: { c: [] } } }, [[[[]]]], DEEP];
+
+const setPath = (body: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> => {
+  const copy = structuredClone(body);
+  const keys = path.split('.');
+  let at: Record<string, unknown> = copy;
+  for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
+  at[keys.at(-1)!] = value;
+  return copy;
+};
+
+/** The body text: DEEP becomes 5,000 nested arrays. */
+const textOf = (body: Record<string, unknown>) => JSON.stringify(body).replace(`"${DEEP}"`, nestedText(5000));
+
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const TEXT_FIELDS = new Set(['prompt', 'input', 'query', 'instructions', 'system', 'size', 'quality', 'voice']);
+
+/** Values of the hostile list that a field does accept (the sweep leaves those out). */
+function accepted(route: RelayRoute, field: string, v: unknown): boolean {
+  if (typeof v === 'string' && TEXT_FIELDS.has(field)) return true;
+  if (field === 'stream') return v === true;
+  // Any short name is a model count_tokens can count for (it calls no upstream).
+  if (field === 'model' && route.path.endsWith('count_tokens')) return typeof v === 'string' && v.length <= 256;
+  if (['stream_options', 'generationConfig', 'systemInstruction'].includes(field)) return isObject(v);
+  if (field === 'temperature') return typeof v === 'number' && v >= 0 && v <= 2;
+  if (field === 'speed') return typeof v === 'number' && v >= 0.25 && v <= 4;
+  // Token arrays are prompts and inputs of the OpenAI endpoints.
+  if ((field === 'prompt' || field === 'input') && route.path !== '/v1/responses' && route.protocol === 'openai' && !route.path.includes('images') && !route.path.includes('speech')) return Array.isArray(v) && v.every(Array.isArray);
+  return false;
+}
+
+/** Bodies that are not a JSON object of the route at all. */
+const brokenBodies = ['', '{"model":', '[1,2,3]', '"text"', 'null', '42', '{"model": "x", }', nestedText(10_000), `{"a":${nestedText(100)}}`];
+
+/**
+ * The bad-input sweep over every relay route: hostile bodies (malformed JSON, wrong types, null entries,
+ * negative / non-finite / huge limits, deep nesting, huge strings in wrong places, wrong content types) must be
+ * a 4xx in the caller's protocol; never a 5xx, never a call to the upstream, never a channel error.
+ */
+describe('bad input over every relay route', () => {
+  let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
+  useGateway('sqlite', { user: 'sweep-user', quota: 500_000_000 }, async (gw) => {
+    ({ t, mock, root, user, base, key } = gw);
+    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) });
+    await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.001 }) });
+    await root.call('PUT', '/api/option/', { key: 'LogErrorEnabled', value: 'true' });
+    await addChannel(root, { name: 'sweep', key: 'sweep-key', baseUrl: mock.url, models: MODEL });
+  });
+
+  const headersFor = (route: RelayRoute, contentType = 'application/json'): Record<string, string> => {
+    const h: Record<string, string> = { 'content-type': contentType };
+    if (route.auth === 'session') Object.assign(h, { cookie: user.cookie, 'new-api-user': String(user.userId) });
+    else if (route.protocol === 'anthropic') Object.assign(h, { 'x-api-key': key, 'anthropic-version': '2023-06-01' });
+    else if (route.protocol === 'gemini') h['x-goog-api-key'] = key;
+    else h.authorization = `Bearer ${key}`;
+    return h;
+  };
+  const send = async (route: RelayRoute, body: string, contentType?: string) => {
+    const r = await fetch(`${base}${route.path}`, { method: 'POST', headers: headersFor(route, contentType), body });
+    const text = await r.text();
+    let json: Record<string, any> | undefined;
+    try {
+      json = JSON.parse(text) as Record<string, any>;
+    } catch {
+      json = undefined;
+    }
+    return { status: r.status, json, text };
+  };
+
+  /** A 4xx in the route's protocol (OpenAI error object, Anthropic error event, Gemini status). */
+  function expectRefusal(label: string, route: RelayRoute, r: Awaited<ReturnType<typeof send>>, failures: string[]) {
+    const shapeOk =
+      route.protocol === 'openai'
+        ? typeof r.json?.error?.message === 'string' && typeof r.json.error.type === 'string' && 'param' in r.json.error && 'code' in r.json.error
+        : route.protocol === 'anthropic'
+          ? r.json?.type === 'error' && typeof r.json.error?.type === 'string' && typeof r.json.error.message === 'string'
+          : r.json?.error?.code === r.status && typeof r.json.error.status === 'string' && typeof r.json.error.message === 'string';
+    const invalidArgument = route.protocol !== 'gemini' || r.status !== 400 || r.json?.error?.status === 'INVALID_ARGUMENT';
+    if (r.status < 400 || r.status >= 500 || !shapeOk || !invalidArgument) failures.push(`${label}: ${r.status} ${r.text.slice(0, 160)}`);
+  }
+
+  it('every route accepts its valid body (the sweep starts from bodies that work)', async () => {
+    for (const route of jsonRoutes) {
+      const r = await send(route, JSON.stringify(route.valid));
+      expect(r.status, `${route.path}: ${r.text.slice(0, 200)}`).toBeLessThan(300);
+    }
+  });
+
+  it('answers every hostile body with a 4xx in the caller’s protocol; the upstream receives none of them', async () => {
+    const before = mock.requests.length;
+    const failures: string[] = [];
+    let sent = 0;
+    for (const route of jsonRoutes) {
+      for (const body of brokenBodies) {
+        expectRefusal(`${route.path} body ${body.slice(0, 30)}`, route, await send(route, body), failures);
+        sent++;
+      }
+      for (const field of route.fields) {
+        for (const value of hostileValues) {
+          if (accepted(route, field, value)) continue;
+          const label = `${route.path} ${field}=${JSON.stringify(value).slice(0, 30)}`;
+          expectRefusal(label, route, await send(route, textOf(setPath(route.valid, field, value))), failures);
+          sent++;
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(700);
+    expect(mock.requests.length).toBe(before);
+  });
+
+  it('refuses wrong content types: JSON to the multipart endpoints, a form to the JSON ones', async () => {
+    const failures: string[] = [];
+    for (const path of ['/v1/images/edits', '/v1/audio/transcriptions', '/v1/audio/translations']) {
+      const route: RelayRoute = { path, protocol: 'openai', valid: {}, fields: [], auth: 'key' };
+      expectRefusal(`${path} json`, route, await send(route, JSON.stringify({ model: MODEL, prompt: 'x' })), failures);
+      expectRefusal(`${path} broken multipart`, route, await send(route, '--x\r\nnonsense', 'multipart/form-data; boundary=x'), failures);
+      expectRefusal(`${path} no model`, route, await send(route, '--x\r\ncontent-disposition: form-data; name="prompt"\r\n\r\nhi\r\n--x--\r\n', 'multipart/form-data; boundary=x'), failures);
+    }
+    for (const route of jsonRoutes) expectRefusal(`${route.path} form`, route, await send(route, 'model=x&messages=y', 'application/x-www-form-urlencoded'), failures);
+    expect(failures).toEqual([]);
+  });
+
+  it('recorded no channel error and left the channel enabled', async () => {
+    await drainWriter(t);
+    const errors = await t.database.db.kysely.selectFrom('logs').select('content').where('type', '=', LogType.Error).execute();
+    expect(errors).toEqual([]);
+    const ch = await t.database.db.kysely.selectFrom('channels').select('status').where('name', '=', 'sweep').executeTakeFirstOrThrow();
+    expect(ch.status).toBe(1);
+  });
+
+  it('refuses a missing or wrong key on every relay route with 401 in the caller’s protocol, before the body', async () => {
+    const failures: string[] = [];
+    const keyRoutes = [...jsonRoutes.filter((r) => r.auth === 'key'), ...['/v1/images/edits', '/v1/audio/transcriptions', '/v1/audio/translations'].map((path): RelayRoute => ({ path, protocol: 'openai', valid: {}, fields: [], auth: 'key' }))];
+    for (const route of keyRoutes) {
+      for (const headers of [{}, { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' }]) {
+        const r = await fetch(`${base}${route.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"oops":' });
+        const text = await r.text();
+        const res = { status: r.status, json: JSON.parse(text) as Record<string, any>, text };
+        if (res.status !== 401) failures.push(`${route.path}: ${res.status} ${text.slice(0, 100)}`);
+        expectRefusal(`${route.path} no key`, route, res, failures);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
