@@ -143,15 +143,20 @@ describe.each(dialects)('audit log on %s', (dialect) => {
   });
 
   it('records an administrator refused at a root-only route as denied; a plain user refused is not recorded', async () => {
+    const rootMsg = await ok(root.call<{ id: number }>('POST', '/api/admin/messages', { title: 'from root', content: 'root text', format: 'markdown', user_ids: [user.userId] }));
+    const rootMsgId = (rootMsg.body as { data: { id: number } }).data.id;
     const from = await countRows(db());
     expect((await admin.call('PUT', '/api/option/', { key: 'SMTPToken', value: 'denied-smtp-secret' })).status).toBe(403);
     expect((await admin.call('GET', '/api/audit/')).status).toBe(403);
     expect((await user.call('PUT', '/api/option/', { key: 'Notice', value: 'x' })).status).toBe(403);
     expect((await user.call('POST', '/api/user/manage', { id: admin.userId, action: 'disable' })).status).toBe(403);
+    // A business rule's refusal: an admin may not rewrite root's message.
+    expect((await admin.call('PUT', `/api/admin/messages/${rootMsgId}`, { title: 'hijacked', content: 'x', format: 'html' })).status).toBe(403);
     const rows = await since(from);
     expect(rows.map((r) => [r.actor_name, r.action, r.target_type, r.target_id, r.outcome])).toEqual([
       ['audit-admin', 'option.update', 'option', 'SMTPToken', 'denied'],
       ['audit-admin', 'audit.read', 'audit', '', 'denied'],
+      ['audit-admin', 'message.update', 'message', String(rootMsgId), 'denied'],
     ]);
     expect(JSON.parse(rows[0]!.detail)).toMatchObject({ status: 403, fields: { option: 'SMTPToken', value: '***' } });
     expect(JSON.stringify(rows)).not.toContain('denied-smtp-secret');
