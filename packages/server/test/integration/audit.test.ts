@@ -152,12 +152,18 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     expect((await user.call('POST', '/api/user/manage', { id: admin.userId, action: 'disable' })).status).toBe(403);
     // A business rule's refusal: an admin may not rewrite root's message.
     expect((await admin.call('PUT', `/api/admin/messages/${rootMsgId}`, { title: 'hijacked', content: 'x', format: 'html' })).status).toBe(403);
+    // A root-only operation on an admin route: promoting to administrator.
+    expect((await admin.call('POST', '/api/user/manage', { id: user.userId, action: 'promote' })).status).toBe(403);
+    // A refused read on an admin route is not an action.
+    expect((await admin.call('GET', `/api/user/${root.userId}`)).status).toBe(403);
     const rows = await since(from);
     expect(rows.map((r) => [r.actor_name, r.action, r.target_type, r.target_id, r.outcome])).toEqual([
       ['audit-admin', 'option.update', 'option', 'SMTPToken', 'denied'],
       ['audit-admin', 'audit.read', 'audit', '', 'denied'],
       ['audit-admin', 'message.update', 'message', String(rootMsgId), 'denied'],
+      ['audit-admin', 'user.promote', 'user', String(user.userId), 'denied'],
     ]);
+    expect(JSON.parse(rows[3]!.detail).message).toBe('regular administrators cannot promote others to administrator');
     expect(JSON.parse(rows[0]!.detail)).toMatchObject({ status: 403, fields: { option: 'SMTPToken', value: '***' } });
     expect(JSON.stringify(rows)).not.toContain('denied-smtp-secret');
   });

@@ -81,14 +81,16 @@ const isAdministrator = (a: Actor | undefined): a is Actor => a !== undefined &&
 /**
  * The audit trail of a route, undefined when it records nothing: successful non-GET calls to admin and root
  * routes (unless the route opts out), routes with an explicit audit entry (sign-in), and administrators'
- * refused (403) calls to admin and root routes. Entries are written in the request after the action
+ * refused (403) calls to root routes and admin writes. Entries are written in the request after the action
  * succeeded; a failed write is logged, never answered.
  */
 export function auditTrailFor(def: RouteDef): AuditTrail | undefined {
   const declared = def.audit ?? auditCatalog[`${def.method} ${def.url}`];
   const privileged = def.level === 'admin' || def.level === 'root';
   const recordsSuccess = declared !== false && (declared !== undefined || (privileged && def.method !== 'GET'));
-  if (!recordsSuccess && !privileged) return undefined;
+  // Refusals: any call to a root route, writes to admin routes (an admin's refused reads are not actions).
+  const recordsDenied = def.level === 'root' || (def.level === 'admin' && def.method !== 'GET');
+  if (!recordsSuccess && !recordsDenied) return undefined;
   const spec: RouteAudit = declared || {};
   return {
     async succeeded(ctx, req, reply, user, call) {
@@ -102,7 +104,7 @@ export function auditTrailFor(def: RouteDef): AuditTrail | undefined {
       if (isAdministrator(actor)) await record(ctx, req, def, spec, actor, call, 'ok', {});
     },
     async failed(ctx, req, err, user) {
-      if (!privileged || !(err instanceof ApiError) || err.status !== 403) return;
+      if (!recordsDenied || !(err instanceof ApiError) || err.status !== 403) return;
       const actor = user ?? (await identify(req, ctx).catch(() => undefined));
       if (!isAdministrator(actor)) return;
       const call: AuditedCall = { params: req.params, query: req.query, body: req.body, data: undefined };
