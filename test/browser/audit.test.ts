@@ -64,7 +64,7 @@ describe('audit log in Chromium', () => {
     expect(await root.getByTestId('audit-detail').locator('img').count()).toBe(0);
     expect(await root.evaluate(() => (window as unknown as { __auditPwned?: number }).__auditPwned)).toBeUndefined();
     // The dialog's opening animation ends before the screenshot.
-    await expect.poll(() => root.evaluate(() => document.querySelectorAll('[class*="-enter"], [class*="-appear"]').length)).toBe(0);
+    await expect.poll(() => root.evaluate(() => document.querySelectorAll('[class*="zoom-enter"], [class*="zoom-appear"], [class*="fade-enter"], [class*="fade-appear"]').length)).toBe(0);
     await h.shot(root, 'audit-02-detail');
     await root.keyboard.press('Escape');
 
