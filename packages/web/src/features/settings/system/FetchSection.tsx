@@ -1,8 +1,9 @@
-import type { OptionKey } from '@tollway/shared';
+import { fetchDomainList, fetchIpList, fetchPortList, type OptionKey } from '@tollway/shared';
 import { Col, Form, Input, Radio } from 'antd';
 import { useState } from 'react';
 import { useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
 import { fieldName, labelKey } from '../model/options';
@@ -18,6 +19,23 @@ const KEYS: OptionKey[] = [
   'fetch_setting.ip_list',
   'fetch_setting.allowed_ports',
 ];
+
+const LISTS: [OptionKey, z.ZodType][] = [
+  ['fetch_setting.domain_list', fetchDomainList],
+  ['fetch_setting.ip_list', fetchIpList],
+  ['fetch_setting.allowed_ports', fetchPortList],
+];
+
+/** The list fields are edited as text, so their errors name the bad entry's rule, not the JSON. */
+const RULES: Partial<Record<OptionKey, z.ZodType>> = Object.fromEntries(
+  LISTS.map(([k, schema]) => [
+    k,
+    z.string().superRefine((text, ctx) => {
+      const res = schema.safeParse(entriesOf(text));
+      if (!res.success) ctx.addIssue({ code: 'custom', message: res.error.issues[0]?.message ?? 'invalid entry' });
+    }),
+  ]),
+);
 
 /** The entries of a stored JSON array text ([] when it is not one). */
 function entriesOf(text: unknown): string[] {
@@ -97,7 +115,7 @@ function FetchFields() {
 export function FetchSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="fetch" title={t('section.fetch.title')} description={t('section.fetch.desc')} keys={KEYS}>
+    <SettingsSection id="fetch" title={t('section.fetch.title')} description={t('section.fetch.desc')} keys={KEYS} rules={RULES}>
       <FetchFields />
     </SettingsSection>
   );
