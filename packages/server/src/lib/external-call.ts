@@ -3,6 +3,9 @@ import { request } from 'undici';
 import { ApiError } from '../http/errors.js';
 
 // Failures answer 4xx, not 5xx, so the console shows their message rather than its generic server error.
+// The services called here are chosen by root (options) or the operator (environment), never by a user, so
+// they may live on a private network (a self-hosted identity provider) and the outbound guard does not apply.
+// Redirects are not followed, and a failure names its kind, never the address that failed (visitors see it).
 
 /** Longest wait for a service's answer, connection to last byte. */
 const TIMEOUT_MS = 15_000;
@@ -26,7 +29,8 @@ export interface ExternalAnswer {
 
 /**
  * Calls a third-party service of the management API (sign-in providers, the bot check) with undici and reads
- * its JSON answer. An unreachable service is an ApiError naming `service`; `secrets` are removed from any message.
+ * its JSON answer. An unreachable service is an ApiError naming `service` and the kind of failure only, so no
+ * address nor `secrets` (kept in the signature for callers that name them) can reach a message.
  */
 export async function callExternal(service: string, url: string, call: ExternalCall, secrets: string[] = []): Promise<ExternalAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
@@ -52,7 +56,7 @@ export async function callExternal(service: string, url: string, call: ExternalC
     status = res.statusCode;
     text = (await res.body.text()).slice(0, MAX_ANSWER_CHARS);
   } catch (err) {
-    throw new ApiError(redact(`cannot reach ${service}: ${(err as Error).message}`, secrets), 400);
+    throw new ApiError(`cannot reach ${service}: ${failureKind(err)}`, 400);
   }
   let parsed: unknown;
   try {
@@ -63,8 +67,12 @@ export async function callExternal(service: string, url: string, call: ExternalC
   return { status, body: parsed, text };
 }
 
-function redact(message: string, secrets: string[]): string {
-  let out = message;
-  for (const s of secrets) if (s) out = out.split(s).join('***');
-  return out;
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+/** What went wrong, without the address or any text of the answer: a timeout, or the system's error code. */
+function failureKind(err: unknown): string {
+  const e = err as { code?: unknown; name?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (TIMEOUT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError') return 'no answer in time';
+  return /^E[A-Z]+$/.test(code) ? `connection failed (${code})` : 'connection failed';
 }

@@ -4,6 +4,7 @@ import { fetchDomainList, fetchIpList, fetchPortList } from '@tollway/shared';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress, embeddedIpv4, hostAddress } from '../../src/lib/address-class.js';
+import { callExternal } from '../../src/lib/external-call.js';
 import { checkUserUrl, outboundGuard, type ResolveAll } from '../../src/lib/outbound-dispatcher.js';
 import { OutboundBlockedError, OutboundPolicy, type FetchSettings } from '../../src/lib/outbound-guard.js';
 
@@ -273,5 +274,12 @@ describe('guarded requests through undici', () => {
     await expect(checkUserUrl(policy(), 'https://outside.test/hook', resolve)).resolves.toBeUndefined();
     await expect(checkUserUrl(policy(), 'https://nowhere.test/hook', resolve)).resolves.toBeUndefined();
     await expect(checkUserUrl(policy(), 'not a url', resolve)).rejects.toThrow('not a valid URL');
+  });
+});
+
+describe('third-party calls of the sign-in flows', () => {
+  it('say what failed without the address that failed', async () => {
+    const err = await callExternal('the OIDC provider', 'http://127.0.0.1:1/token', { method: 'POST', form: { code: 'c' } }).catch((e: Error) => e);
+    expect((err as Error).message).toBe('cannot reach the OIDC provider: connection failed (ECONNREFUSED)');
   });
 });
