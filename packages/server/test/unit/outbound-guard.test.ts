@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fetchDomainList, fetchIpList, fetchPortList } from '@tollway/shared';
@@ -7,6 +8,7 @@ import { classifyAddress, embeddedIpv4, hostAddress } from '../../src/lib/addres
 import { callExternal } from '../../src/lib/external-call.js';
 import { checkUserUrl, outboundGuard, type ResolveAll } from '../../src/lib/outbound-dispatcher.js';
 import { OutboundBlockedError, OutboundPolicy, type FetchSettings } from '../../src/lib/outbound-guard.js';
+import { VertexTokenCache } from '../../src/relay/providers/vertex/token.js';
 
 const DEFAULTS: FetchSettings = {
   enableSsrfProtection: true,
@@ -207,6 +209,7 @@ describe('guarded requests through undici', () => {
     server = http.createServer((req, res) => {
       received.push({ host: req.headers.host, path: req.url });
       if (req.url === '/redirect') res.writeHead(302, { location: `http://127.0.0.1:${port}/landed` }).end();
+      else if (req.url === '/intranet') res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Intranet</h1> secret=hunter2');
       else res.end('ok');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -266,6 +269,12 @@ describe('guarded requests through undici', () => {
     const { resolve, calls } = resolver({ 'hooks.test': ['127.0.0.1'] });
     await expect(get(`http://hooks.test:${port}/`, policy({ allowPrivateIp: true }), resolve)).rejects.toThrow(`port ${port} is not allowed`);
     expect(calls).toEqual([]);
+  });
+
+  it("a Vertex AI key whose token_uri is some other page: the page is not echoed", async () => {
+    const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const key = JSON.stringify({ type: 'service_account', project_id: 'p', client_email: 'a@p.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), token_uri: `http://127.0.0.1:${port}/intranet` });
+    await expect(new VertexTokenCache().token(key)).rejects.toMatchObject({ message: 'Vertex AI token exchange failed: HTTP 404' });
   });
 
   it('save-time check: blocked names refused, unresolvable names accepted for the send-time check', async () => {

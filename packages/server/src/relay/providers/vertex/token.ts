@@ -81,7 +81,8 @@ export class VertexTokenCache {
       // reported below
     }
     if (status >= 400 || typeof j.access_token !== 'string') {
-      const why = j.error_description ?? j.error ?? (text.slice(0, 200) || `HTTP ${status}`);
+      // An answer that is not the token endpoint's JSON is never echoed (it may be any page of any host).
+      const why = j.error_description ?? j.error ?? `HTTP ${status}`;
       throw new UpstreamPrepareError(`Vertex AI token exchange failed: ${why}`, status >= 400 && status < 500 ? 401 : 502);
     }
     return { token: j.access_token, expiresAt: this.now() + (Number(j.expires_in) || 3600) * 1000 };
