@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
 import { auditCatalog } from '../../src/modules/audit/catalog.js';
 import { defaultAction } from '../../src/modules/audit/naming.js';
-import type { Client, TestApp } from '../support/app.js';
+import type { CallResult, Client, TestApp } from '../support/app.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { useApp, useGateway } from '../support/fixture.js';
 
@@ -26,27 +26,27 @@ describe.each(dialects)('audit log on %s', (dialect) => {
   const db = () => t.runtime.ctx.logDb;
   /** Rows written since `from` (a row count), excluding sign-ins. */
   const since = async (from: number) => (await rawRows(db())).slice(from).filter((r) => r.action !== 'auth.login');
-  const ok = async (p: Promise<{ status: number; body: { success: boolean; message: string } }>) => {
+  /** The call's data, failing the test when it was refused. */
+  const ok = async <T,>(p: Promise<CallResult<T>>): Promise<T> => {
     const res = await p;
-    expect(res.body.message, JSON.stringify(res.body)).toBeDefined();
     expect(res.body.success, res.body.message).toBe(true);
-    return res;
+    return res.body.data as T;
   };
 
   it('records each kind of administrator action once, with actor, action, target and detail', async () => {
     const from = await countRows(db());
     await ok(root.call('PUT', '/api/option/', { key: 'Notice', value: 'audit notice' }));
     const created = await ok(admin.call<{ id: number }>('POST', '/api/user/', { username: 'audit-made', password: 'made-pass-123', display_name: 'made' }));
-    const madeId = (created.body as { data: { id: number } }).data.id;
+    const madeId = created.id;
     await ok(admin.call('PUT', '/api/user/', { id: madeId, display_name: 'renamed', quota: 500 }));
     await ok(admin.call('POST', '/api/user/manage', { id: madeId, action: 'disable' }));
     const ch = await ok(admin.call<{ ids: number[] }>('POST', '/api/channel/', { mode: 'single', channel: { name: 'audit-ch', type: 1, key: 'k-1', base_url: 'http://127.0.0.1:9', models: 'gpt-4o', group: 'default' } }));
-    const chId = (ch.body as { data: { ids: number[] } }).data.ids[0]!;
+    const chId = ch.ids[0]!;
     await ok(admin.call('PUT', '/api/channel/', { id: chId, name: 'audit-ch-2' }));
     await ok(admin.call('DELETE', `/api/channel/${chId}`));
     const codes = await ok(admin.call<string[]>('POST', '/api/redemption/', { name: 'audit-codes', quota: 100, count: 2 }));
     const msg = await ok(admin.call<{ id: number }>('POST', '/api/admin/messages', { title: 'hello', content: 'body', format: 'markdown', user_ids: [user.userId] }));
-    const msgId = (msg.body as { data: { id: number } }).data.id;
+    const msgId = msg.id;
     await t.database.db.kysely
       .insertInto('top_ups')
       .values({ user_id: user.userId!, amount: 10, money: 10, trade_no: 'audit-order-1', payment_method: 'alipay', create_time: Math.floor(Date.now() / 1000), complete_time: 0, status: 'pending' })
@@ -84,7 +84,7 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     expect(detail(11).query).toEqual({ target_timestamp: 1000 });
     // The codes a create returns are never written.
     const text = JSON.stringify(rows);
-    for (const code of (codes.body as { data: string[] }).data) expect(text).not.toContain(code);
+    for (const code of codes) expect(text).not.toContain(code);
   });
 
   it('never writes a secret: channel keys, passwords, option secrets, bearer values in JSON settings', async () => {
@@ -96,10 +96,10 @@ describe.each(dialects)('audit log on %s', (dialect) => {
         channel: { name: 'secret-ch', type: 1, key: secrets[0], base_url: 'http://127.0.0.1:9', models: 'gpt-4o', group: 'default', param_override: JSON.stringify({ headers: { Authorization: `Bearer ${secrets[4]}` } }) },
       }),
     );
-    const chId = (ch.body as { data: { ids: number[] } }).data.ids[0]!;
+    const chId = ch.ids[0]!;
     await ok(admin.call('PUT', '/api/channel/', { id: chId, key: `${secrets[0]}-2` }));
     const made = await ok(root.call<{ id: number }>('POST', '/api/user/', { username: 'audit-pw', password: secrets[1], display_name: 'pw' }));
-    const madeId = (made.body as { data: { id: number } }).data.id;
+    const madeId = made.id;
     await ok(admin.call('PUT', '/api/user/', { id: madeId, password: `${secrets[1]}-new` }));
     await ok(root.call('PUT', '/api/option/', { key: 'SMTPToken', value: secrets[2] }));
     await ok(root.call('PUT', '/api/option/', { key: 'GitHubClientSecret', value: secrets[3] }));
@@ -144,7 +144,7 @@ describe.each(dialects)('audit log on %s', (dialect) => {
 
   it('records an administrator refused at a root-only route as denied; a plain user refused is not recorded', async () => {
     const rootMsg = await ok(root.call<{ id: number }>('POST', '/api/admin/messages', { title: 'from root', content: 'root text', format: 'markdown', user_ids: [user.userId] }));
-    const rootMsgId = (rootMsg.body as { data: { id: number } }).data.id;
+    const rootMsgId = rootMsg.id;
     const from = await countRows(db());
     expect((await admin.call('PUT', '/api/option/', { key: 'SMTPToken', value: 'denied-smtp-secret' })).status).toBe(403);
     expect((await admin.call('GET', '/api/audit/')).status).toBe(403);
