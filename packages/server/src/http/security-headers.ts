@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { OptionKey } from '@tollway/shared';
 import type { OptionsService } from '../modules/options/service.js';
 
 /** Cloudflare Turnstile's widget script and frames; allowed only while the bot check is on. */
@@ -45,6 +46,9 @@ interface PolicyInputs {
   chats: string;
   oidcWellKnown: string;
 }
+
+/** The options read by readInputs; a change to any of them rebuilds the policy. */
+const POLICY_OPTIONS: ReadonlySet<OptionKey> = new Set<OptionKey>(['TurnstileCheckEnabled', 'TelegramOAuthEnabled', 'PayAddress', 'HomePageContent', 'About', 'Chats', 'oidc.well_known']);
 
 function readInputs(o: OptionsService): PolicyInputs {
   return {
@@ -105,20 +109,18 @@ function buildPolicy(i: PolicyInputs): string {
   return directives.join('; ');
 }
 
-/** Builds the policy from the live options; the string is rebuilt only when one of its options changed. */
+/** Builds the policy from the live options, again only after one of its options changed (here or on another node). */
 export class SecurityPolicy {
-  private key = '';
-  private template = '';
+  private template: string | undefined;
 
-  constructor(private readonly options: OptionsService) {}
+  constructor(private readonly options: OptionsService) {
+    options.onChange((key) => {
+      if (POLICY_OPTIONS.has(key)) this.template = undefined;
+    });
+  }
 
   private current(): string {
-    const inputs = readInputs(this.options);
-    const key = JSON.stringify(inputs);
-    if (key !== this.key) {
-      this.template = buildPolicy(inputs);
-      this.key = key;
-    }
+    this.template ??= buildPolicy(readInputs(this.options));
     return this.template;
   }
 
