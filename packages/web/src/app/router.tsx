@@ -5,7 +5,6 @@ import { NotFound } from '../features/shell/NotFound';
 import { RequireAdmin, RequireAuth, StatusGate } from './guards';
 import { RouteError } from './RouteError';
 import { RequireRoot } from '../features/audit/RequireRoot';
-import { RequireRoot } from '../features/audit/RequireRoot';
 
 const HomePage = lazy(() => import('../features/home/HomePage'));
 const AboutPage = lazy(() => import('../features/home/AboutPage'));
@@ -33,7 +32,6 @@ const MessagesPage = lazy(() => import('../features/messages/MessagesPage'));
 const RedemptionsPage = lazy(() => import('../features/redemption/RedemptionsPage'));
 const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
-const AuditPage = lazy(() => import('../features/audit/AuditPage'));
 const AuditPage = lazy(() => import('../features/audit/AuditPage'));
 
 
@@ -84,8 +82,6 @@ export const routes: RouteObject[] = [
           },
           // Admin only
           { element: <RequireAdmin />, children: [{ path: '/admin/messages', element: <MessagesPage /> }] },
-          // Root only
-          { element: <RequireRoot />, children: [{ path: '/admin/audit', element: <AuditPage /> }] },
           // Root only
           { element: <RequireRoot />, children: [{ path: '/admin/audit', element: <AuditPage /> }] },
           { path: '*', element: <NotFound /> },
