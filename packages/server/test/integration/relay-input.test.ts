@@ -7,6 +7,7 @@ import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, drainWriter } from '../support/gateway.js';
 import type { MockUpstream } from '../support/mock-upstream.js';
+import { startMockRealtime, type MockRealtime } from '../support/mock-realtime.js';
 
 const MODEL = 'input-model';
 const DEAD = 'dead-model';
@@ -232,5 +233,51 @@ describe('request timeouts on a real socket', () => {
     expect(text).toContain('p11');
     expect(text).toContain('[DONE]');
     mock.behaviors.delete('slow-key');
+  });
+});
+
+describe.each(dialects)('realtime session parameters and timeouts on %s', (dialect) => {
+  let mock: MockRealtime, root: Client, base: string, key: string;
+  useGateway(dialect, { user: 'rt-input-user', quota: 5_000_000, mock: startMockRealtime, env: { HTTP_BODY_IDLE_TIMEOUT: '1', HTTP_REQUEST_TIMEOUT: '2', HTTP_HEADERS_TIMEOUT: '1' } }, async (gw) => {
+    ({ mock, root, base, key } = gw);
+    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'rt-model': 1 }) });
+    await addChannel(root, { name: 'rt', key: 'rt-key', baseUrl: mock.url, models: 'rt-model' });
+  });
+
+  it('answers bad session.update / response.create limits with an error event and passes none of them on; the session outlives the request timeouts', async () => {
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/realtime?model=rt-model`, { headers: { authorization: `Bearer ${key}` } });
+    const events: Record<string, any>[] = [];
+    let arrived = () => undefined as void;
+    ws.on('message', (d) => {
+      events.push(JSON.parse(d.toString()) as Record<string, any>);
+      arrived();
+    });
+    const waitFor = async (n: number) => {
+      while (events.length < n) await new Promise<void>((r) => (arrived = r));
+      return events[n - 1]!;
+    };
+    await new Promise((r, j) => ws.once('open', r).once('error', j));
+    expect((await waitFor(1)).type).toBe('session.created');
+    const bad: [unknown, string][] = [
+      [{ type: 'session.update', event_id: 'e1', session: { max_response_output_tokens: -5 } }, 'session.max_response_output_tokens'],
+      [{ type: 'response.create', response: { max_output_tokens: '-Infinity' } }, 'response.max_output_tokens'],
+      [{ type: 'response.create', response: { max_output_tokens: 2.5 } }, 'response.max_output_tokens'],
+      [{ type: 'session.update', session: null }, 'session'],
+      [{ type: 'session.update', session: { temperature: 'hot' } }, 'session.temperature'],
+    ];
+    for (const [event, param] of bad) {
+      ws.send(JSON.stringify(event));
+      const e = await waitFor(events.length + 1);
+      expect(e).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', param } });
+    }
+    ws.send('{"type":"session.update",');
+    expect((await waitFor(events.length + 1)).error.message).toContain('not valid JSON');
+    // Longer than every request timeout: the upgraded socket is not an HTTP request any more.
+    await new Promise((r) => setTimeout(r, 3000));
+    ws.send(JSON.stringify({ type: 'session.update', session: { max_response_output_tokens: 'inf' } }));
+    ws.send(JSON.stringify({ type: 'response.create', response: { max_output_tokens: 100 } }));
+    while (!events.some((e) => e.type === 'response.done')) await new Promise<void>((r) => (arrived = r));
+    expect(mock.connections.at(-1)!.received).toEqual(['session.update', 'response.create']);
+    ws.close();
   });
 });

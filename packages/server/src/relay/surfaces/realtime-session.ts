@@ -5,6 +5,7 @@ import type { Hold, ReserveTarget } from '../ledger.js';
 import type { ResolvedPrice } from '../price.js';
 import type { RelayContext } from '../services.js';
 import { newRequestId, settleCall } from '../settle.js';
+import { refusedClientEvent } from './realtime-checks.js';
 import type { CallUsage } from '../usage.js';
 
 const HIGH_WATER = 1024 * 1024;
@@ -43,10 +44,13 @@ export function realtimeUsage(u: RealtimeUsage | undefined): CallUsage | undefin
   return { promptTokens: u.input_tokens, completionTokens: u.output_tokens ?? 0, cachedTokens: u.input_token_details?.cached_tokens ?? 0, reported: true };
 }
 
-/** Frames from one socket to the other; the source pauses while the destination's send buffer is full. */
-function pipe(from: WebSocket, to: WebSocket, inspect: (data: RawData, isBinary: boolean) => void): void {
+/**
+ * Frames from one socket to the other; the source pauses while the destination's send buffer is full. A frame
+ * `inspect` answers false for is not passed on.
+ */
+function pipe(from: WebSocket, to: WebSocket, inspect: (data: RawData, isBinary: boolean) => boolean | void): void {
   from.on('message', (data, isBinary) => {
-    inspect(data, isBinary);
+    if (inspect(data, isBinary) === false) return;
     if (to.readyState !== WebSocket.OPEN) return;
     to.send(data, { binary: isBinary }, () => {
       if (from.isPaused && to.bufferedAmount < LOW_WATER) from.resume();
@@ -91,7 +95,13 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
   };
 
   const liveness = watchLiveness(client, upstream, b.idleMs);
-  pipe(client, upstream, liveness.seen);
+  pipe(client, upstream, (data, isBinary) => {
+    liveness.seen();
+    const refusal = refusedClientEvent(data, isBinary);
+    if (refusal === undefined) return true;
+    if (client.readyState === WebSocket.OPEN) client.send(refusal);
+    return false;
+  });
   pipe(upstream, client, (data, isBinary) => {
     liveness.seen();
     if (!firstByteMs) firstByteMs = Date.now() - responseStarted;

@@ -7,6 +7,7 @@ import type { CachedChannel } from '../../modules/channels/cache.js';
 import { admitModel, nextChannel, reserveQuota } from '../admit.js';
 import { authenticate } from '../authenticate.js';
 import { RelayError, relayErrors } from '../errors.js';
+import { invalidParam, MAX_MODEL_NAME } from '../validate.js';
 import { publicUpstreamMessage, UPSTREAM_FAILED, withoutSecrets } from '../upstream-message.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import { baseUrlOf } from '../providers/base-url.js';
@@ -103,6 +104,7 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
   const { auth, group } = await authenticate(view, ctx.relay.tokens);
   const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').trim();
   if (!model) throw relayErrors.noModel();
+  if (model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
   const { price, limits } = await admitModel(ctx, auth, group, model);
   // Each response is reserved for before it runs: its per-call price, or the pre-consumed quota for ratios.
   const perUnit = ctx.options.num('QuotaPerUnit');
