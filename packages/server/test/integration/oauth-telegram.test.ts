@@ -118,6 +118,15 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     expect(await fx.t.database.db.kysely.selectFrom('user_identities').select('user_id').where('provider', '=', 'telegram').where('external_id', '=', '30').execute()).toEqual([]);
   });
 
+  it('a login sent from another site (Sec-Fetch-Site: cross-site) is refused and sets no session', async () => {
+    const res = await new Client(fx.t.app).call('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`, undefined, { 'sec-fetch-site': 'cross-site' });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ success: false, message: "Telegram sign-in must start from this site's login page" });
+    expect(setCookies(res).some((h) => h.startsWith('session='))).toBe(false);
+    const same = await new Client(fx.t.app).call('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`, undefined, { 'sec-fetch-site': 'same-origin' });
+    expect(same.body.success).toBe(true);
+  });
+
   it('refuses when Telegram login is disabled, and unknown accounts when registration is closed', async () => {
     await fx.setOption('TelegramOAuthEnabled', 'false');
     try {

@@ -98,10 +98,10 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const link = new Client(fx.t.app);
     link.cookie = bob.cookie;
     const st = await oauthState(link);
-    const res = await oauthCallback(link, pc.provider, fx.mock.issueCode(pc.provider, pc.user(5)), st.state, st.cookie);
+    const res = await oauthCallback(link, pc.provider, fx.mock.issueCode(pc.provider, pc.user(71)), st.state, st.cookie);
     expect(res.body).toMatchObject({ success: true, message: 'login success' });
     expect(res.body.data!.id).not.toBe(bob.userId);
-    expect((await fx.self(bob))[pc.field]).not.toBe(pc.idOf(5));
+    expect((await fx.self(bob))[pc.field]).not.toBe(pc.idOf(71));
   });
 
   it('binding an account that another user holds is refused', async () => {

@@ -38,8 +38,13 @@ async function logIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, 
 
 type AccountOf = () => ExternalAccount | Promise<ExternalAccount>;
 
-/** WeChat and Telegram sign-in (no state; the invite code comes with the call): the provider must be enabled before its account is read. */
+/**
+ * WeChat and Telegram sign-in (no state; the invite code comes with the call): the provider must be enabled before
+ * its account is read. The console calls these itself, so a request a browser marks as sent from another site
+ * (Sec-Fetch-Site) is refused: a link cannot sign a visitor in to someone else's account.
+ */
 async function signInWithoutState(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: ProviderInfo, account: AccountOf, aff: string | undefined) {
+  if (req.headers['sec-fetch-site'] === 'cross-site') throw new ApiError(`${p.label} sign-in must start from this site's login page`, 403);
   const oauth = oauthOf(ctx);
   oauth.assertEnabled(p);
   return logIn(ctx, req, reply, await oauth.loginOrRegister(p, await account(), aff?.trim() ?? ''));
