@@ -165,6 +165,15 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     expect((await secondStep(fresh.c, fresh.res.body.data!.flow_token, clock.code(aliceSecret))).body.success).toBe(true);
   });
 
+  it('two setups at the same moment: one wins, the other is refused without a server error; the winner enables', async () => {
+    const u = await createUserClient(t.app, root, 'racer');
+    const [x, y] = await Promise.all([u.call<{ secret: string }>('POST', '/api/user/2fa/setup'), u.call<{ secret: string }>('POST', '/api/user/2fa/setup')]);
+    for (const r of [x, y]) expect(r.status).toBeLessThan(500);
+    const stored = await u.call<{ secret: string }>('POST', '/api/user/2fa/setup');
+    expect(stored.body.success).toBe(true);
+    expect((await u.call('POST', '/api/user/2fa/enable', { code: clock.code(stored.body.data!.secret) })).body.success).toBe(true);
+  });
+
   it('twenty wrong codes from one address lock that address for every account', async () => {
     clock.nextWindow();
     const victims: Client[] = [];
@@ -218,7 +227,7 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     admin2 = (await passwordLogin('adm2')).c;
     expect((await root.call('DELETE', `/api/user/${root.userId}/2fa`)).status).toBe(403);
     const stats = await admin.call<{ enabled_users: number }>('GET', '/api/user/2fa/stats');
-    expect(stats.body.data!.enabled_users).toBe(2);
+    expect(stats.body.data!.enabled_users).toBe(3);
     expect(a2.secret).not.toBe(rootTwoFactor.secret);
   });
 

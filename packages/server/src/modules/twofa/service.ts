@@ -64,7 +64,8 @@ export class TwoFactorService {
     const codes = newBackupCodes();
     const hashes = await Promise.all(codes.map(hashBackupCode));
     const started = await this.store.startSetup(user.id, this.ctx.secretBox.seal(secret), hashes, nowSeconds());
-    if (!started) throw new ApiError('two-factor authentication is already enabled; disable it first to set it up again');
+    if (!started && (await this.store.isEnabled(user.id))) throw new ApiError('two-factor authentication is already enabled; disable it first to set it up again');
+    if (!started) throw new ApiError('another two-factor setup was started at the same moment; try again', 409);
     const issuer = this.ctx.options.get('SystemName').trim() || 'Tollway';
     return { secret, qr_code_data: otpauthUri(issuer, user.username, secret), backup_codes: codes };
   }

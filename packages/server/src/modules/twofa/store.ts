@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { isUniqueViolation } from '../../db/unique.js';
 import type { TwoFactorTable } from '../../db/schema.js';
 
 export type TwoFactorRow = Selectable<TwoFactorTable>;
@@ -21,8 +22,18 @@ export class TwoFactorStore {
     return Number(row?.enabled ?? 0) === 1;
   }
 
-  /** Replaces a setup that was never confirmed (never an enabled one) with a new secret and backup codes. */
+  /**
+   * Replaces a setup that was never confirmed (never an enabled one) with a new secret and backup codes; false
+   * while 2FA is on. Of two setups at the same moment one wins, the other is refused like an enabled one.
+   */
   async startSetup(userId: number, secret: string, codeHashes: string[], now: number): Promise<boolean> {
+    return this.replaceSetup(userId, secret, codeHashes, now).catch((err: unknown) => {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    });
+  }
+
+  private replaceSetup(userId: number, secret: string, codeHashes: string[], now: number): Promise<boolean> {
     return this.k.transaction().execute(async (tx) => {
       await tx.deleteFrom('two_factor').where('user_id', '=', userId).where('enabled', '=', 0).execute();
       const enabled = await tx.selectFrom('two_factor').select('user_id').where('user_id', '=', userId).executeTakeFirst();
