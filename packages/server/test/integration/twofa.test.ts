@@ -165,6 +165,17 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     expect((await secondStep(fresh.c, fresh.res.body.data!.flow_token, clock.code(aliceSecret))).body.success).toBe(true);
   });
 
+  it('a burst of wrong codes sent at once is cut off by the tries counted before checking', async () => {
+    clock.nextWindow();
+    const { res } = await passwordLogin('alice', '10.3.0.1');
+    const token = res.body.data!.flow_token;
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => secondStep(new Client(t.app), token, String(100000 + i), `10.3.1.${i}`)));
+    const checked = answers.filter((r) => r.status === 400).length;
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(15);
+    expect(answers.filter((r) => r.status === 429).length).toBe(40 - checked);
+  });
+
   it('two setups at the same moment: one wins, the other is refused without a server error; the winner enables', async () => {
     const u = await createUserClient(t.app, root, 'racer');
     const [x, y] = await Promise.all([u.call<{ secret: string }>('POST', '/api/user/2fa/setup'), u.call<{ secret: string }>('POST', '/api/user/2fa/setup')]);

@@ -6,6 +6,8 @@ export const MAX_FAILURES_PER_USER = 5;
 /** Wrong codes allowed from one address in one window, whatever the account. */
 export const MAX_FAILURES_PER_IP = 20;
 export const FAILURE_WINDOW_SECONDS = 300;
+/** Codes tried per user in one window, right or wrong: counted before checking, so a burst cannot outrun the failure count. */
+export const MAX_TRIES_PER_USER = 15;
 
 const TOO_MANY = 'too many wrong verification codes; try again in a few minutes';
 
@@ -17,10 +19,11 @@ export class TwoFactorAttempts {
     return (await this.counters.get(`2fa-fail:user:${userId}`, FAILURE_WINDOW_SECONDS)) >= MAX_FAILURES_PER_USER;
   }
 
-  /** Refuses with 429 while the user or the address is over its limit (before any code is looked at). */
+  /** Counts the try, then refuses with 429 while the user or the address is over a limit (before any code is looked at). */
   async assertOpen(userId: number, ip: string): Promise<void> {
+    const tries = await this.counters.incr(`2fa-try:user:${userId}`, FAILURE_WINDOW_SECONDS);
     const byIp = await this.counters.get(`2fa-fail:ip:${ip}`, FAILURE_WINDOW_SECONDS);
-    if (byIp >= MAX_FAILURES_PER_IP || (await this.userLocked(userId))) throw new ApiError(TOO_MANY, 429);
+    if (tries > MAX_TRIES_PER_USER || byIp >= MAX_FAILURES_PER_IP || (await this.userLocked(userId))) throw new ApiError(TOO_MANY, 429);
   }
 
   async fail(userId: number, ip: string): Promise<void> {
