@@ -32,6 +32,7 @@ const jsonRoutes: RelayRoute[] = [
   { path: '/v1/messages', protocol: 'anthropic', valid: { model: MODEL, max_tokens: 5, messages }, fields: ['model', 'messages', 'max_tokens', 'system', 'stream', 'temperature', 'tools'], auth: 'key' },
   { path: '/v1/messages/count_tokens', protocol: 'anthropic', valid: { model: MODEL, messages }, fields: ['model', 'messages', 'system', 'tools'], auth: 'key' },
   { path: gemini('generateContent'), protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig', 'generationConfig.maxOutputTokens', 'generationConfig.candidateCount', 'systemInstruction', 'tools'], auth: 'key' },
+  { path: `/v1/models/${MODEL}:generateContent`, protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig.maxOutputTokens'], auth: 'key' },
   { path: gemini('streamGenerateContent'), protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig.maxOutputTokens'], auth: 'key' },
   { path: gemini('embedContent'), protocol: 'gemini', valid: { content: { parts: [{ text: 'hi' }] } }, fields: ['content', 'content.parts', 'outputDimensionality'], auth: 'key' },
   { path: gemini('batchEmbedContents'), protocol: 'gemini', valid: { requests: [{ content: { parts: [{ text: 'hi' }] } }] }, fields: ['requests'], auth: 'key' },
@@ -40,6 +41,9 @@ const jsonRoutes: RelayRoute[] = [
   { path: '/v1/rerank', protocol: 'openai', valid: { model: MODEL, query: 'q', documents: ['a', 'b'] }, fields: ['model', 'query', 'documents', 'top_n'], auth: 'key' },
   { path: '/pg/chat/completions', protocol: 'openai', valid: { model: MODEL, messages }, fields: ['model', 'messages', 'max_tokens', 'n', 'stream'], auth: 'session' },
 ];
+
+/** The multipart media endpoints (their bodies are swept for content type and form errors). */
+const MULTIPART = ['/v1/images/edits', '/v1/audio/transcriptions', '/v1/audio/translations'];
 
 /** `depth` arrays nested in each other, as JSON text. */
 const nestedText = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -127,6 +131,14 @@ describe('bad input over every relay route', () => {
     if (r.status < 400 || r.status >= 500 || !shapeOk || !invalidArgument) failures.push(`${label}: ${r.status} ${r.text.slice(0, 160)}`);
   }
 
+  it('covers every POST relay route the server registers (a new one cannot escape the sweep)', () => {
+    const covered = [...jsonRoutes.map((r) => r.path), ...MULTIPART];
+    const stubs = ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads'];
+    const served = t.registered.filter((r) => r.method === 'POST' && /^\/(v1|v1beta|pg)\//.test(r.url) && !stubs.some((p) => r.url === p || r.url === `${p}/*`)).map((r) => r.url);
+    expect(served.length).toBeGreaterThan(15);
+    for (const url of served) expect(covered.some((p) => (url.endsWith('/*') ? p.startsWith(url.slice(0, -1)) : p === url)), url).toBe(true);
+  });
+
   it('every route accepts its valid body (the sweep starts from bodies that work)', async () => {
     for (const route of jsonRoutes) {
       const r = await send(route, JSON.stringify(route.valid));
@@ -159,7 +171,7 @@ describe('bad input over every relay route', () => {
 
   it('refuses wrong content types: JSON to the multipart endpoints, a form to the JSON ones', async () => {
     const failures: string[] = [];
-    for (const path of ['/v1/images/edits', '/v1/audio/transcriptions', '/v1/audio/translations']) {
+    for (const path of MULTIPART) {
       const route: RelayRoute = { path, protocol: 'openai', valid: {}, fields: [], auth: 'key' };
       expectRefusal(`${path} json`, route, await send(route, JSON.stringify({ model: MODEL, prompt: 'x' })), failures);
       expectRefusal(`${path} broken multipart`, route, await send(route, '--x\r\nnonsense', 'multipart/form-data; boundary=x'), failures);
@@ -179,7 +191,7 @@ describe('bad input over every relay route', () => {
 
   it('refuses a missing or wrong key on every relay route with 401 in the caller’s protocol, before the body', async () => {
     const failures: string[] = [];
-    const keyRoutes = [...jsonRoutes.filter((r) => r.auth === 'key'), ...['/v1/images/edits', '/v1/audio/transcriptions', '/v1/audio/translations'].map((path): RelayRoute => ({ path, protocol: 'openai', valid: {}, fields: [], auth: 'key' }))];
+    const keyRoutes = [...jsonRoutes.filter((r) => r.auth === 'key'), ...MULTIPART.map((path): RelayRoute => ({ path, protocol: 'openai', valid: {}, fields: [], auth: 'key' }))];
     for (const route of keyRoutes) {
       for (const headers of [{}, { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' }]) {
         const r = await fetch(`${base}${route.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"oops":' });
