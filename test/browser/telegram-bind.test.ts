@@ -58,8 +58,10 @@ describe('Telegram bind in Chromium', () => {
     await page.goto('/app/me');
     await page.getByTestId('me-bind-telegram').click();
     await page.getByRole('dialog').waitFor();
-    await page.waitForFunction(() => typeof window.onTelegramAuth === 'function');
-    await page.evaluate((answer) => window.onTelegramAuth!(answer as never), widgetAnswer(4242));
+    // The widget calls window.onTelegramAuth with the signed answer; the console installs it with the modal.
+    type WidgetWindow = { onTelegramAuth?: (answer: unknown) => void };
+    await page.waitForFunction(() => typeof (window as unknown as WidgetWindow).onTelegramAuth === 'function');
+    await page.evaluate((answer) => (window as unknown as WidgetWindow).onTelegramAuth!(answer), widgetAnswer(4242));
     await expect.poll(telegramIdOf, { timeout: 10_000 }).toBe('4242');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await expect.poll(() => page.getByTestId('me-bindings').textContent()).toContain('4242');
