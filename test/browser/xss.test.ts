@@ -226,9 +226,12 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
     await adminPage.getByTestId(`message-readonly-${mine}`).waitFor();
     expect(await adminPage.getByTestId(`message-edit-${mine}`).count()).toBe(0);
     expect(await adminPage.getByTestId(`message-delete-${mine}`).count()).toBe(0);
+    await h.shot(adminPage, 'xss-07-admin-messages-read-only');
     await adminPage.getByTestId(`message-edit-${ids.html}`).click();
     await adminPage.getByTestId('message-preview').getByText('Quarterly notice').waitFor();
     await expectInertContent(adminPage, 'message-preview');
+    expect(await adminPage.getByTestId('message-format').locator('input[value="html"]').isChecked()).toBe(true);
+    await adminPage.waitForTimeout(400);
     await h.shot(adminPage, 'xss-08-admin-messages-preview');
     await expectNothingRan(adminPage, aw, root, { hostile: true });
     const refused = await fetch(`${h.baseUrl}/api/admin/messages/${mine}`, {
