@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Flex, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, DatePicker, Flex, Input, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import type { AdminMessage } from '@tollway/shared';
 import type { Dayjs } from 'dayjs';
@@ -95,9 +95,11 @@ export default function MessagesPage() {
                     </Popconfirm>
                   </Space>
                 ) : (
-                  <Typography.Text type="secondary" data-testid={`message-readonly-${m.id}`}>
-                    {t('readOnly')}
-                  </Typography.Text>
+                  <Tooltip title={t('readOnlyHint')}>
+                    <Typography.Text type="secondary" data-testid={`message-readonly-${m.id}`}>
+                      {t('readOnly')}
+                    </Typography.Text>
+                  </Tooltip>
                 ),
             },
           ]}

@@ -14,7 +14,8 @@ const zh = {
   validation: { title: '请输入标题', content: '请输入内容', recipients: '请至少选择一个接收人' },
   toast: { created: '消息已发送', updated: '消息已更新', deleted: '消息已删除' },
   empty: '暂无消息',
-  readOnly: '仅作者或超级管理员',
+  readOnly: '只读',
+  readOnlyHint: '仅消息的作者或超级管理员可以修改或删除',
   preview: '预览',
 };
 
@@ -34,7 +35,8 @@ const en: typeof zh = {
   validation: { title: 'title is required', content: 'content is required', recipients: 'pick at least one recipient' },
   toast: { created: 'message sent', updated: 'message updated', deleted: 'message deleted' },
   empty: 'No messages',
-  readOnly: 'Author or root only',
+  readOnly: 'Read-only',
+  readOnlyHint: 'Only its author or root may edit or delete it',
   preview: 'Preview',
 };
 
