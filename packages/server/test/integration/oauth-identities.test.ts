@@ -137,7 +137,12 @@ describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
       await k.schema.alterTable('users').dropColumn('quota_warned_at').execute();
       await sql`DELETE FROM tollway_migrations WHERE name = ${'0011_quota_warnings'}`.execute(k);
       await k.schema.dropTable('sessions').execute();
-      await sql`DELETE FROM tollway_migrations WHERE name = ${'0012_sessions'}`.execute(k);
+      await k.schema.dropTable('two_factor_backup_codes').execute();
+      await k.schema.dropTable('two_factor').execute();
+      await k.schema.dropTable('audit_logs').execute();
+      // 0015 only widens tokens.key; applying it again is harmless.
+      const later = ['0012_sessions', '0013_two_factor', '0014_audit_logs', '0015_secrets_at_rest'];
+      for (const name of later) await sql`DELETE FROM tollway_migrations WHERE name = ${name}`.execute(k);
       for (const row of [
         userRow('u1', { github_id: 'g-1', oidc_id: 'sub-1' }),
         userRow('u2', { github_id: 'g-dup', wechat_id: 'wx-2', telegram_id: 'tg-2' }),
@@ -148,7 +153,7 @@ describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
         await k.insertInto('users').values(row).execute();
       }
       const byName = Object.fromEntries((await k.selectFrom('users').select(['id', 'username']).execute()).map((r) => [r.username, r.id]));
-      expect(await migrateToLatest(test.db)).toEqual(['0010_user_identities', '0011_quota_warnings', '0012_sessions']);
+      expect(await migrateToLatest(test.db)).toEqual(['0010_user_identities', '0011_quota_warnings', ...later]);
       const rows = await k.selectFrom('user_identities').select(['provider', 'external_id', 'user_id']).execute();
       const key = (r: { provider: string; external_id: string }) => `${r.provider}/${r.external_id}`;
       expect(rows.sort((a, b) => key(a).localeCompare(key(b)))).toEqual([
