@@ -1,12 +1,18 @@
 import { ApiError } from '../../http/errors.js';
 import type { ExternalAnswer } from '../../lib/external-call.js';
 
-/** The provider's own error text from an OAuth error answer ({error, error_description} or {message}). */
+/** Longest provider error text shown to the visitor. */
+const PROVIDER_ERROR_MAX_CHARS = 200;
+
+/**
+ * The provider's own error text from an OAuth error answer ({error, error_description} or {message}); any other
+ * answer (an HTML page, a proxy's error) is named by its status only, never echoed.
+ */
 export function providerError(answer: ExternalAnswer): string {
   const b = answer.body as { error?: unknown; error_description?: unknown; message?: unknown } | undefined;
   const parts = [b?.error_description, b?.error, b?.message].filter((p): p is string => typeof p === 'string' && p !== '');
-  if (parts.length) return parts[0]!.slice(0, 200);
-  return `HTTP ${answer.status}${answer.text ? `: ${answer.text.slice(0, 200)}` : ''}`;
+  if (parts.length) return parts[0]!.slice(0, PROVIDER_ERROR_MAX_CHARS);
+  return `HTTP ${answer.status}`;
 }
 
 /** The access_token of a token endpoint's answer, or an ApiError with the provider's reason. */
