@@ -193,7 +193,8 @@ describe('bad input over every relay route', () => {
     const failures: string[] = [];
     const keyRoutes = [...jsonRoutes.filter((r) => r.auth === 'key'), ...MULTIPART.map((path): RelayRoute => ({ path, protocol: 'openai', valid: {}, fields: [], auth: 'key' }))];
     for (const route of keyRoutes) {
-      for (const headers of [{}, { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' }]) {
+      const wrongKeys: Record<string, string>[] = [{}, { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' }];
+      for (const headers of wrongKeys) {
         const r = await fetch(`${base}${route.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"oops":' });
         const text = await r.text();
         const res = { status: r.status, json: JSON.parse(text) as Record<string, any>, text };
