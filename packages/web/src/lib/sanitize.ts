@@ -19,7 +19,8 @@ const RELATIVE_BASE = 'https://relative.invalid/';
 
 /** Browsers drop tabs and line breaks anywhere in a URL, and C0 controls and spaces around it. */
 const IGNORED_INSIDE = /[\t\n\r]/g;
-const IGNORED_AROUND = /^[\u0000-\u0020\u007f-\u009f\u00a0\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\u0000-\u0020\u007f-\u009f\u00a0\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]+$/g;
+const BLANK = '[\\u0000-\\u0020\\u007f-\\u009f\\u00a0\\u2000-\\u200f\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
+const IGNORED_AROUND = new RegExp(`^${BLANK}+|${BLANK}+$`, 'g');
 const ABSOLUTE_HTTP = /^https?:\/\//i;
 
 /**
@@ -58,8 +59,6 @@ const CONFIG: Config = {
   ALLOW_ARIA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
   ALLOW_SELF_CLOSE_IN_ATTR: false,
-  SAFE_FOR_TEMPLATES: false,
-  WHOLE_DOCUMENT: false,
 };
 
 /** Links open in a new tab without a handle back to the console or a Referer. */
