@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs as api, loginSession, type Session } from './api-session.js';
-import { newestLogRow, startHarness, type Harness } from './harness.js';
+import { freePort } from '../../packages/server/test/support/process.js';
+import { login, newestLogRow, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'lcroot', password: 'lc-root-pass-1' };
 const USER = { username: 'lcuser', password: 'lc-user-pass-1' };
@@ -18,6 +19,7 @@ describe('chat content in the usage log details in Chromium', () => {
   let mock: MockUpstream;
   let page: Page;
   let root: Session;
+  let userKey: string;
 
   beforeAll(async () => {
     mock = await startMockUpstream();
@@ -33,6 +35,7 @@ describe('chat content in the usage log details in Chromium', () => {
     await api(root, 'PUT', '/api/user/', { id: user.id, quota: 50_000_000 });
     const [tok] = await api<{ key: string }[]>(user, 'POST', '/api/token/', { name: 'lc', unlimited_quota: true });
     const key = tok!.key.startsWith('sk-') ? tok!.key : `sk-${tok!.key}`;
+    userKey = key;
     const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -80,5 +83,42 @@ describe('chat content in the usage log details in Chromium', () => {
     await page.waitForTimeout(300);
     expect(await output.locator('[data-testid$="-toggle"]').textContent()).toBe('Collapse');
     await h.shot(page, 'log-content-expanded');
+  });
+
+  it("a failed call: the user's log shows a generic error, root's log also the upstream's detail", async () => {
+    // A channel on a port nothing listens on: the call fails to connect.
+    const closed = await freePort();
+    await api(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 1, 'lc-dead': 1 }) });
+    await api(root, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'lc-dead', type: 1, key: 'lc-dead-key', base_url: `http://127.0.0.1:${closed}`, models: 'lc-dead', group: 'default' } });
+    const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${userKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'lc-dead', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const body = await res.text();
+    expect(res.status).toBe(502);
+    expect(body).not.toContain('127.0.0.1');
+
+    await page.setViewportSize({ width: 1366, height: 860 });
+    const userRow = await newestLogRow(page, 'lc-dead');
+    await userRow.locator('.ant-table-row-expand-icon').click();
+    const userDetail = page.locator('[data-testid^="log-detail-"]').first();
+    await userDetail.waitFor();
+    expect(await userDetail.textContent()).toContain('upstream request failed');
+    expect(await userDetail.textContent()).not.toContain('127.0.0.1');
+    expect(await page.locator('[data-testid^="log-error-detail-"]').count()).toBe(0);
+    await h.shot(page, 'log-error-user');
+
+    const { page: rootPage, context } = await h.newPage();
+    await context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+    await login(rootPage, ROOT);
+    const rootRow = await newestLogRow(rootPage, 'lc-dead');
+    await rootRow.locator('.ant-table-row-expand-icon').click();
+    const detail = rootPage.locator('[data-testid^="log-error-detail-"]').first();
+    await detail.waitFor();
+    expect(await detail.textContent()).toContain(`127.0.0.1:${closed}`);
+    expect(await rootPage.locator('[data-testid^="log-detail-"]').first().textContent()).toContain('Upstream error detail (administrators only)');
+    await h.shot(rootPage, 'log-error-root');
+    await context.close();
   });
 });

@@ -17,7 +17,8 @@ export interface LogOther {
   is_model_mapped?: boolean;
   upstream_model_name?: string;
   reasoning_effort?: string;
-  admin_info?: { use_channel?: (number | string)[] };
+  /** Administrators only: the channels tried and the upstream's own error text (callers get a generic one). */
+  admin_info?: { use_channel?: (number | string)[]; error_detail?: string };
   error_type?: string;
   error_code?: string | number;
   status_code?: number;

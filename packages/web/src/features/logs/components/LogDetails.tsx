@@ -67,7 +67,8 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
   const input = typeof o.input_content === 'string' && o.input_content !== '' ? o.input_content : undefined;
   const output = typeof o.output_content === 'string' && o.output_content !== '' ? o.output_content : undefined;
   const hasChat = input !== undefined || output !== undefined;
-  if (!formula && !hasContent && !hasChat && items.length === 0) {
+  const detail = admin && typeof o.admin_info?.error_detail === 'string' && o.admin_info.error_detail !== '' ? o.admin_info.error_detail : undefined;
+  if (!formula && !hasContent && !hasChat && !detail && items.length === 0) {
     return (
       <div className="tw-log-detail" style={{ width }}>
         <Typography.Text type="secondary">{t('detail.none')}</Typography.Text>
@@ -100,6 +101,14 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
           <Typography.Text strong>{row.type === 6 ? t('detail.error') : t('detail.content')}</Typography.Text>
           <Typography.Text className="tw-log-content" type={row.type === 6 ? 'danger' : undefined}>
             {row.content}
+          </Typography.Text>
+        </Flex>
+      ) : null}
+      {detail !== undefined ? (
+        <Flex vertical gap={4} style={{ marginTop: hasContent ? 12 : 0 }}>
+          <Typography.Text strong>{t('detail.errorDetail')}</Typography.Text>
+          <Typography.Text className="tw-log-content tw-log-mono" type="secondary" data-testid={`log-error-detail-${row.id}`}>
+            {detail}
           </Typography.Text>
         </Flex>
       ) : null}
