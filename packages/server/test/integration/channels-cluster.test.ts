@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
+import { describe, expect, it } from 'vitest';
+import { setupRoot, type Client, type TestApp } from '../support/app.js';
+import { useTwoNodes } from '../support/two-nodes.js';
 
 /** Two nodes sharing PostgreSQL and Redis: a channel change on one reroutes the other at once (bus topic 'channels'). */
 describe('channel changes across nodes', () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
   let root: Client;
-  const prefix = newRedisPrefix();
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    const env = { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix, SYNC_FREQUENCY: '3600' };
-    a = await startTestApp('postgres', env, database);
-    b = await startTestApp('postgres', env, database);
+  useTwoNodes({}, async (nodes) => {
+    ({ a, b } = nodes);
     root = await setupRoot(a.app);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
-    await dropRedisKeys(prefix);
   });
 
   const until = async (check: () => boolean) => {

@@ -1,11 +1,11 @@
 import type { TokenPublic } from '@tollway/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
-import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, createUserClient, setupRoot, type TestApp } from '../support/app.js';
+import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, drainWriter, listen } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
-import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
+import { useTwoNodes } from '../support/two-nodes.js';
 
 const MODEL = 'group-model';
 const USABLE = JSON.stringify({ default: 'Default', vip: 'VIP' });
@@ -93,14 +93,9 @@ describe.each(dialects)('a token pinned to a group that was withdrawn, on %s', (
 
 /** Two nodes sharing PostgreSQL and Redis: a change made on one node refuses the token on the other at once. */
 describe('a withdrawn group across two nodes with Redis', () => {
-  let database: TestDatabase, a: TestApp, b: TestApp, mock: MockUpstream, root: Client, baseB: string;
-  const prefix = newRedisPrefix();
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    // SYNC_FREQUENCY far away: only the bus can carry the change in time.
-    const env = { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix, SYNC_FREQUENCY: '3600' };
-    a = await startTestApp('postgres', env, database);
-    b = await startTestApp('postgres', env, database);
+  let a: TestApp, b: TestApp, mock: MockUpstream, root: Client, baseB: string;
+  useTwoNodes({}, async (nodes) => {
+    ({ a, b } = nodes);
     mock = await startMockUpstream({ record: false });
     root = await setupRoot(a.app);
     await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.001 }) });
@@ -109,13 +104,8 @@ describe('a withdrawn group across two nodes with Redis', () => {
     baseB = await listen(b);
     for (let i = 0; i < 100 && !b.runtime.ctx.channelCache.hasModel('vip', MODEL); i++) await new Promise((r) => setTimeout(r, 50));
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await mock?.close();
-    await database?.drop();
-    await dropRedisKeys(prefix);
-  });
+  // The nodes close first (hooks run in reverse), then the upstream.
+  afterAll(async () => mock?.close());
 
   /** Calls on node B until `done` holds (the bus delivers within milliseconds; 5 s at most). */
   const untilOnB = async (key: string, done: (r: Awaited<ReturnType<typeof callAll>>) => boolean) => {

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/modules/auth/session.js';
-import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
-import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+import { Client, createUserClient, setupRoot, type TestApp } from '../support/app.js';
+import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
-import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
+import { useTwoNodes } from '../support/two-nodes.js';
 
 const PASSWORD = 'user-pass-123';
 const TEST_SESSION_SECRET = 'test-secret-0123456789abcdef0123456789';
@@ -170,22 +170,9 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
 });
 
 describe('sessions across two nodes (shared PostgreSQL, Redis)', () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
-  const prefix = newRedisPrefix();
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    const env = { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix, SYNC_FREQUENCY: '3600' };
-    a = await startTestApp('postgres', env, database);
-    b = await startTestApp('postgres', env, database);
-  }, 60_000);
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await database?.drop();
-    await dropRedisKeys(prefix);
-  });
+  useTwoNodes({}, (nodes) => ({ a, b } = nodes), 60_000);
 
   it('a logout on one node and a password reset on the other end the sessions on both at once', async () => {
     const rootA = await setupRoot(a.app);

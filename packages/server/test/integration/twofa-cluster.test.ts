@@ -1,34 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, createUserClient, setupRoot, type TestApp } from '../support/app.js';
+import { useTwoNodes } from '../support/two-nodes.js';
 import { enableTwoFactor, secondStep, TotpClock, type Challenge } from '../support/twofa.js';
 
 /** Two nodes sharing one PostgreSQL database and one Redis: the second step and the limits hold across them. */
 describe('two-factor sign-in on two nodes with Redis', () => {
-  let database: TestDatabase;
   let a: TestApp;
   let b: TestApp;
   let secret = '';
-  const prefix = newRedisPrefix();
   const clock = new TotpClock();
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    const env = { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix, SYNC_FREQUENCY: '3600' };
-    a = await startTestApp('postgres', env, database);
-    b = await startTestApp('postgres', env, database);
+  useTwoNodes({}, async (nodes) => {
+    ({ a, b } = nodes);
     const root = await setupRoot(a.app);
     const erin = await createUserClient(a.app, root, 'erin');
     clock.start();
     secret = (await enableTwoFactor(erin, clock)).secret;
   });
-  afterAll(async () => {
-    clock.stop();
-    await a?.close();
-    await b?.close();
-    await database?.drop();
-    await dropRedisKeys(prefix);
-  });
+  afterAll(() => clock.stop());
 
   const passwordStep = async (app: TestApp) => {
     const res = await new Client(app.app).call<Challenge>('POST', '/api/user/login', { username: 'erin', password: 'user-pass-123' });
