@@ -17,6 +17,7 @@ export * from './schemas/topup.js';
 export * from './schemas/redemption.js';
 export * from './schemas/twofa.js';
 export * from './schemas/audit.js';
+export * from './schemas/session.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';

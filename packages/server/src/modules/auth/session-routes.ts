@@ -1,19 +1,10 @@
+import { sessionView } from '@tollway/shared';
 import { z } from 'zod';
 import { notFound } from '../../http/errors.js';
 import type { Router } from '../../http/route.js';
 import { nowSeconds } from '../../lib/time.js';
 import { currentSessionKey, sessionStoreOf } from './sessions.js';
 
-const sessionView = z.object({
-  /** The session's row key (a hash; it cannot be turned back into a cookie). */
-  id: z.string(),
-  created_at: z.number().int(),
-  expires_at: z.number().int(),
-  ip: z.string(),
-  user_agent: z.string(),
-  /** The session this call was made with. */
-  current: z.boolean(),
-});
 const sessionKeyParam = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, 'id must be a session id from GET /api/user/sessions') });
 
 /** The caller's own console sessions: list them, sign out one, or sign out all the others. */

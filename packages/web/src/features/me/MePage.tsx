@@ -10,6 +10,7 @@ import { InviteCard } from './InviteCard';
 import { ModelsCard } from './ModelsCard';
 import { ProfileCard } from './ProfileCard';
 import { SecurityCard } from './SecurityCard';
+import { SessionsCard } from './SessionsCard';
 import { SettingsTabs } from './SettingsTabs';
 import { TwoFactorCard } from '../twofa/TwoFactorCard';
 
@@ -30,6 +31,7 @@ function Content({ user }: { user: UserPublic }) {
           <InviteCard user={user} />
           <SecurityCard user={user} />
           <TwoFactorCard account={user.username} />
+          <SessionsCard />
           <BindingsCard user={user} />
         </Flex>
       </Col>
