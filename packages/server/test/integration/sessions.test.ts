@@ -62,6 +62,17 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
     expect(await selfStatus(other)).toBe(200);
   });
 
+  it("a logout link on another site signs nobody out (the console's own call does)", async () => {
+    const a = await newUser('logout-x');
+    const refused = await a.call('GET', '/api/user/logout', undefined, { 'sec-fetch-site': 'cross-site' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ success: false, message: 'log out from this site: a link on another site cannot sign you out' });
+    expect(refused.raw.headers['set-cookie']).toBeUndefined();
+    expect(await selfStatus(a)).toBe(200);
+    expect((await a.call('GET', '/api/user/logout', undefined, { 'sec-fetch-site': 'same-origin' })).body.success).toBe(true);
+    expect(await selfStatus(a)).toBe(401);
+  });
+
   it('a password change ends every session of the user; the browser that changed it gets a fresh one', async () => {
     const a = await newUser('pw-a');
     const second = await signIn(t.app, 'pw-a');

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError, unauthorized } from '../../http/errors.js';
 import { authorize, identifyBySession } from '../auth/guard.js';
 import type { Router } from '../../http/route.js';
+import { refuseCrossSite } from '../../http/same-site.js';
 import { startSession } from '../auth/sessions.js';
 import { twoFactorChallengeFor } from '../twofa/login.js';
 import { toPublicUser } from '../users/public.js';
@@ -44,7 +45,7 @@ type AccountOf = () => ExternalAccount | Promise<ExternalAccount>;
  * (Sec-Fetch-Site) is refused: a link cannot sign a visitor in to someone else's account.
  */
 async function signInWithoutState(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: ProviderInfo, account: AccountOf, aff: string | undefined) {
-  if (req.headers['sec-fetch-site'] === 'cross-site') throw new ApiError(`${p.label} sign-in must start from this site's login page`, 403);
+  refuseCrossSite(req, `${p.label} sign-in must start from this site's login page`);
   const oauth = oauthOf(ctx);
   oauth.assertEnabled(p);
   return logIn(ctx, req, reply, await oauth.loginOrRegister(p, await account(), aff?.trim() ?? ''));
