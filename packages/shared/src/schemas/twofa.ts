@@ -20,9 +20,13 @@ export type TwoFactorChallenge = z.infer<typeof twoFactorChallenge>;
 
 export const twoFactorStatus = z.object({
   enabled: z.boolean(),
+  /** Too many wrong codes lately: codes are refused until the window ends. */
   locked: z.boolean(),
   backup_codes_remaining: z.number().int(),
+  /** The administrator requirement applies to this user and 2FA is not on yet. */
   setup_required: z.boolean(),
 });
+export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 
 export const twoFactorSetup = z.object({ secret: z.string(), qr_code_data: z.string(), backup_codes: z.array(z.string()) });
+export type TwoFactorSetup = z.infer<typeof twoFactorSetup>;

@@ -1,4 +1,4 @@
-import { Role } from '@tollway/shared';
+import { Role, type TwoFactorSetup, type TwoFactorStatus } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, forbidden } from '../../http/errors.js';
 import { perContext } from '../../lib/per-context.js';
@@ -12,21 +12,6 @@ import { matchTotp, newTotpSecret, otpauthUri } from './totp.js';
 export const NOT_ENABLED = 'two-factor authentication is not enabled for this user';
 const WRONG_CODE = 'the verification code or backup code is wrong, please try again';
 const REPLAYED_CODE = 'this verification code has already been used; wait for the next one';
-
-export interface TwoFactorStatus {
-  enabled: boolean;
-  /** Too many wrong codes lately: codes are refused until the window ends. */
-  locked: boolean;
-  backup_codes_remaining: number;
-  /** The administrator requirement applies to this user and 2FA is not on yet. */
-  setup_required: boolean;
-}
-
-export interface TwoFactorSetup {
-  secret: string;
-  qr_code_data: string;
-  backup_codes: string[];
-}
 
 /** Which kinds of code a step accepts. */
 type Accept = 'totp' | 'totp-or-backup';

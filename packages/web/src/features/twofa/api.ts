@@ -1,27 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
+import type { TwoFactorChallenge, TwoFactorSetup, TwoFactorStatus } from '@tollway/shared';
 import { apiGet, apiPost } from '../../lib/api';
 
+export type { TwoFactorSetup };
+
 export const TWOFA_STATUS_KEY = ['user', '2fa', 'status'] as const;
-
-export interface TwoFactorStatus {
-  enabled: boolean;
-  locked: boolean;
-  backup_codes_remaining: number;
-  setup_required: boolean;
-}
-
-export interface TwoFactorSetup {
-  secret: string;
-  qr_code_data: string;
-  backup_codes: string[];
-}
-
-/** What a sign-in answers instead of the user when the account has two-factor sign-in on. */
-export interface TwoFactorChallenge {
-  require_2fa: true;
-  flow_token: string;
-  expires_at: number;
-}
 
 export const isChallenge = (data: unknown): data is TwoFactorChallenge =>
   typeof data === 'object' && data !== null && (data as { require_2fa?: unknown }).require_2fa === true;
