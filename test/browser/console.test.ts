@@ -1,34 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { login, logout, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'alice', password: 'alice-pass-123' };
-
-async function login(page: Page, who: { username: string; password: string }) {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(who.username);
-  await page.getByTestId('login-password').fill(who.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-}
-
-async function logout(page: Page) {
-  // The avatar menu animates open; under load a click can land before it settles, so open and click until the
-  // app has logged out and moved to /login.
-  await expect
-    .poll(
-      async () => {
-        if (new URL(page.url()).pathname.startsWith('/login')) return true;
-        if (!(await page.getByTestId('logout').isVisible())) await page.getByTestId('user-menu').click();
-        await page.getByTestId('logout').click({ timeout: 3000 }).catch(() => undefined);
-        await page.waitForURL((u) => u.pathname.startsWith('/login'), { timeout: 3000 }).catch(() => undefined);
-        return new URL(page.url()).pathname.startsWith('/login');
-      },
-      { timeout: 30_000, interval: 200 },
-    )
-    .toBe(true);
-}
 
 /** Issue 2 in a real browser: setup, root login, user management, server-side refusal, settings, theme, language. */
 describe('console foundation in Chromium', () => {

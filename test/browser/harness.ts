@@ -66,6 +66,25 @@ export async function login(page: Page, who: { username: string; password: strin
   await page.waitForURL((u) => !u.pathname.startsWith('/login'));
 }
 
+/**
+ * Logs out through the avatar menu and waits for /login. The menu animates open; under load a click can land
+ * before it settles, so it is opened and clicked until the app has logged out.
+ */
+export async function logout(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if (new URL(page.url()).pathname.startsWith('/login')) return true;
+        if (!(await page.getByTestId('logout').isVisible())) await page.getByTestId('user-menu').click();
+        await page.getByTestId('logout').click({ timeout: 3000 }).catch(() => undefined);
+        await page.waitForURL((u) => u.pathname.startsWith('/login'), { timeout: 3000 }).catch(() => undefined);
+        return new URL(page.url()).pathname.startsWith('/login');
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    .toBe(true);
+}
+
 /** A management API call from the page, as the logged-in console user (session cookie and New-Api-User). */
 export async function pageApi<T = unknown>(page: Page, method: string, url: string, body?: unknown): Promise<{ success: boolean; message: string; data?: T }> {
   return page.evaluate(

@@ -2,28 +2,12 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../packages/server/src/modules/twofa/totp.js';
-import { login, pageApi, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { login, logout, pageApi, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const CAROL = { username: 'carol', password: 'carol-pass-123' };
 const DAVE = { username: 'dave', password: 'dave-pass-1234' };
 const STEP_MS = 30_000;
-
-/** Logs out through the avatar menu (opened again while its animation settles) and waits for /login. */
-async function logout(page: Page): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        if (new URL(page.url()).pathname.startsWith('/login')) return true;
-        if (!(await page.getByTestId('logout').isVisible())) await page.getByTestId('user-menu').click();
-        await page.getByTestId('logout').click({ timeout: 3000 }).catch(() => undefined);
-        await page.waitForURL((u) => u.pathname.startsWith('/login'), { timeout: 3000 }).catch(() => undefined);
-        return new URL(page.url()).pathname.startsWith('/login');
-      },
-      { timeout: 30_000, interval: 200 },
-    )
-    .toBe(true);
-}
 
 /** The password step of the login form, which for a 2FA user ends on /login/2fa. */
 async function passwordStep(page: Page, who: { username: string; password: string }): Promise<void> {

@@ -1,12 +1,12 @@
 import type { AuditRow } from '@tollway/shared';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
 import { auditCatalog } from '../../src/modules/audit/catalog.js';
 import { defaultAction } from '../../src/modules/audit/naming.js';
 import type { CallResult, Client, TestApp } from '../support/app.js';
-import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
-import { useApp, useGateway } from '../support/fixture.js';
+import { dialects, logDatabasePairs } from '../support/databases.js';
+import { useApp, useGateway, useLogDatabaseEnv } from '../support/fixture.js';
 
 const DAY = 86_400;
 
@@ -250,19 +250,8 @@ describe.each(dialects)('audit log on %s', (dialect) => {
   });
 });
 
-// Each database as the main one with the next one as the log database (one dialect alone: two of it).
-const pairs = dialects.map((main, i) => [main, dialects[(i + 1) % dialects.length]!] as const);
-
-describe.each(pairs)('audit log with LOG_SQL_DSN (%s main, %s logs)', (mainDialect, logDialect) => {
-  const env: Record<string, string> = {};
-  let logDatabase: TestDatabase;
-  beforeAll(async () => {
-    logDatabase = await createTestDatabase(logDialect);
-    env.LOG_SQL_DSN = logDatabase.dsn;
-  });
-  afterAll(async () => {
-    await logDatabase?.drop();
-  });
+describe.each(logDatabasePairs)('audit log with LOG_SQL_DSN (%s main, %s logs)', (mainDialect, logDialect) => {
+  const env = useLogDatabaseEnv(logDialect);
   const app = useApp(mainDialect, { env, admins: ['logdb-admin'], users: ['logdb-user'] });
 
   it('writes the rows to the log database only, and the list reads them there', async () => {

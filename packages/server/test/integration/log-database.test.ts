@@ -3,29 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LogRow } from '@tollway/shared';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
 import { applyBatch, type WriteRecord } from '../../src/relay/writer-apply.js';
 import { DurableWriter } from '../../src/relay/writer.js';
 import type { Client, TestApp } from '../support/app.js';
-import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
-import { useGateway } from '../support/fixture.js';
+import { logDatabasePairs } from '../support/databases.js';
+import { useGateway, useLogDatabaseEnv } from '../support/fixture.js';
 import { addChannel, drainWriter } from '../support/gateway.js';
 
-// Each database as the main one with the next one as the log database (one dialect alone: two files of it).
-const pairs = dialects.map((main, i) => [main, dialects[(i + 1) % dialects.length]!] as const);
-
 /** LOG_SQL_DSN: the logs table in its own database, written by the durable writer and read by the log APIs. */
-describe.each(pairs)('logs in their own database (%s main, %s logs)', (mainDialect, logDialect) => {
-  const env: Record<string, string> = {};
-  let logDatabase: TestDatabase;
-  beforeAll(async () => {
-    logDatabase = await createTestDatabase(logDialect);
-    env.LOG_SQL_DSN = logDatabase.dsn;
-  });
-  afterAll(async () => {
-    await logDatabase?.drop();
-  });
+describe.each(logDatabasePairs)('logs in their own database (%s main, %s logs)', (mainDialect, logDialect) => {
+  const env = useLogDatabaseEnv(logDialect);
 
   let t: TestApp, root: Client, user: Client, base: string, key: string;
   useGateway(mainDialect, { env, user: 'logdb-user', quota: 1_000_000 }, async (gw) => {

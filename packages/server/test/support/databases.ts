@@ -7,6 +7,9 @@ import { connectDatabase, type DialectName, type Db } from '../../src/db/connect
 /** The databases every data-layer test runs against; TEST_DIALECTS narrows it (e.g. `sqlite`). */
 export const dialects: DialectName[] = (process.env.TEST_DIALECTS ?? 'sqlite,postgres,mysql').split(',').map((d) => d.trim()) as DialectName[];
 
+/** Each dialect as the main database with the next one as the log database (one dialect alone: two of it). */
+export const logDatabasePairs = dialects.map((main, i) => [main, dialects[(i + 1) % dialects.length]!] as const);
+
 const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_ADMIN = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { DialectName } from '../../src/db/connect.js';
 import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from './app.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
 import { addToken, listen, setQuota } from './gateway.js';
 import { startMockUpstream, type MockUpstream } from './mock-upstream.js';
 
@@ -97,4 +98,19 @@ export function useGateway<M extends { close(): Promise<void> } = MockUpstream>(
     await gw.mock?.close();
   });
   return gw as GatewayFixture<M>;
+}
+
+/**
+ * A log database of `dialect` for LOG_SQL_DSN: created in beforeAll, dropped in afterAll. The returned env gets
+ * LOG_SQL_DSN once it exists; pass it to the suite's app (useApp/useGateway read it in their own beforeAll).
+ */
+export function useLogDatabaseEnv(dialect: DialectName): Record<string, string> {
+  const env: Record<string, string> = {};
+  let logDatabase: TestDatabase | undefined;
+  beforeAll(async () => {
+    logDatabase = await createTestDatabase(dialect);
+    env.LOG_SQL_DSN = logDatabase.dsn;
+  });
+  afterAll(async () => logDatabase?.drop());
+  return env;
 }
