@@ -23,9 +23,9 @@ export function writeRelayError(res: ServerResponse, e: RelayError, format: Wire
   res.end(body);
 }
 
-/** Answers an error through Fastify, for the relay's plain routes (model lists, 501s). */
-export function replyRelayError(reply: FastifyReply, e: RelayError, format: WireFormat): void {
-  void reply.code(e.status).type('application/json').send(relayErrorBody(e, format));
+/** Answers an error through Fastify, for the relay's plain routes and hooks (model lists, 501s, key checks). */
+export function replyRelayError(reply: FastifyReply, e: RelayError, format: WireFormat): FastifyReply {
+  return reply.code(e.status).type('application/json').send(relayErrorBody(e, format));
 }
 
 /**

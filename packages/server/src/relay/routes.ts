@@ -14,7 +14,7 @@ import { anthropicMessages } from './ir/anthropic.js';
 import { openAIChat } from './ir/openai-chat.js';
 import type { WireFormat } from './ir/types.js';
 import type { RelayRequest } from './request.js';
-import { relayErrorBody, relayFailure, replyRelayError, writeRelayError } from './respond.js';
+import { relayFailure, replyRelayError, writeRelayError } from './respond.js';
 import type { RelayContext } from './services.js';
 import { bodyModel, checkAnthropic, checkResponses } from './validate.js';
 
@@ -69,8 +69,7 @@ export function authenticateFirst(ctx: RelayContext, format: WireFormat) {
       return undefined;
     } catch (err) {
       if (!req.raw.complete) reply.header('connection', 'close');
-      const e = relayFailure(err, ctx.log);
-      return reply.code(e.status).type('application/json').send(relayErrorBody(e, format));
+      return replyRelayError(reply, relayFailure(err, ctx.log), format);
     }
   };
 }
@@ -95,7 +94,7 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     for (const prefix of ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads']) {
       const refuse = async (req: FastifyRequest, reply: FastifyReply) => {
         if (!req.raw.complete) reply.header('connection', 'close');
-        return reply.code(501).type('application/json').send(relayErrorBody(notImplemented(prefix), openAIChat));
+        return replyRelayError(reply, notImplemented(prefix), openAIChat);
       };
       scope.all(`${prefix}`, { onRequest: refuse }, () => undefined);
       scope.all(`${prefix}/*`, { onRequest: refuse }, () => undefined);
