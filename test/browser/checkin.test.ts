@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, pageApi, SCREENSHOTS, setOptions, startHarness, type Harness } from './harness.js';
+import { dropSession, login, pageApi, SCREENSHOTS, setOptions, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'carol', password: 'carol-pass-123' };
@@ -65,8 +65,7 @@ describe('check-in and task logs in Chromium', () => {
   });
 
   it('the user checks in on the personal page: the button turns to checked in and the balance grows by the reward', async () => {
-    await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
+    await dropSession(page);
     await login(page, USER);
     await page.goto('/app/me');
     const card = page.getByTestId('me-check-in');
@@ -173,8 +172,7 @@ describe('check-in and task logs in Chromium', () => {
   });
 
   it('root sees every drawing task with the channel column', async () => {
-    await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
+    await dropSession(page);
     await login(page, ROOT);
     await page.goto('/app/logs/drawing');
     const table = page.getByTestId('drawing-tasks-table');

@@ -67,6 +67,16 @@ export async function login(page: Page, who: { username: string; password: strin
 }
 
 /**
+ * Drops the page's session without the console noticing: it leaves the console first, since a console page still
+ * open would meet a 401 and redirect to /login?expired=true, racing the test's next navigation.
+ */
+export async function dropSession(page: Page): Promise<void> {
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('about:blank');
+  await page.context().clearCookies();
+}
+
+/**
  * Logs out through the avatar menu and waits for /login. The menu animates open; under load a click can land
  * before it settles, so it is opened and clicked until the app has logged out.
  */

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOCK_CLIENTS, startMockOAuth, type MockOAuth } from '../../packages/server/test/support/mock-oauth.js';
 import { apiAs, loginSession, type Session } from './api-session.js';
-import { startHarness, type Harness } from './harness.js';
+import { dropSession, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 
@@ -65,8 +65,7 @@ describe('OIDC sign-in in Chromium', () => {
 
   it('a second sign-in with the same provider account finds the same user', async () => {
     const first = await page.evaluate(() => (JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number }).id);
-    await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
+    await dropSession(page);
     await page.goto('/login');
     await page.getByTestId('oauth-oidc').click();
     await page.waitForURL((u) => u.pathname === '/app/tokens', { timeout: 20_000 });
@@ -75,8 +74,7 @@ describe('OIDC sign-in in Chromium', () => {
   });
 
   it('a callback whose state does not match shows the refusal and a way back to /login', async () => {
-    await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
+    await dropSession(page);
     await page.goto('/oauth/oidc?code=forged-code&state=forged-state');
     const callback = page.getByTestId('oauth-callback');
     await expect.poll(() => callback.textContent()).toContain('sign-in state missing or expired');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSmtp, type MockSmtp } from '../../packages/server/test/support/mock-smtp.js';
-import { login, pageApi, setOptions, smtpOptions, startHarness, type Harness } from './harness.js';
+import { dropSession, login, pageApi, setOptions, smtpOptions, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'mallory', password: 'mallory-pass-1', email: 'mallory@example.com' };
@@ -27,8 +27,7 @@ describe('email verification and password reset in Chromium', () => {
     expect((await setup.json()).success).toBe(true);
     await login(page, ROOT);
     await setOptions(page, smtpOptions(smtp));
-    await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
+    await dropSession(page);
   }, 60_000);
   afterAll(async () => {
     await h?.close();

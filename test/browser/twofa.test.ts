@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../packages/server/src/modules/twofa/totp.js';
-import { login, logout, pageApi, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { dropSession, login, logout, pageApi, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const CAROL = { username: 'carol', password: 'carol-pass-123' };
@@ -41,8 +41,7 @@ describe('two-factor sign-in in Chromium', () => {
     for (const u of [{ ...CAROL, role: 1 }, { ...DAVE, role: 10 }]) {
       expect((await pageApi(page, 'POST', '/api/user/', { ...u, display_name: u.username })).success).toBe(true);
     }
-    await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
+    await dropSession(page);
   }, 60_000);
   afterAll(async () => h?.close());
 
