@@ -72,6 +72,7 @@ describe('redemption codes in Chromium', () => {
     expect(await admin.getByTestId('redemptions-created-keys').inputValue()).toBe(keys.join('\n'));
     await h.shot(admin, '71-redemption-created');
     await admin.keyboard.press('Escape');
+    await admin.getByTestId('redemptions-created-keys').waitFor({ state: 'hidden' });
     await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(3);
     await h.shot(admin, '72-redemption-list');
   });
@@ -138,7 +139,11 @@ describe('redemption codes in Chromium', () => {
     await admin.getByTestId('redemption-form-submit').click();
     const lines = fs.readFileSync((await (await download).path())!, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
+    // The download starts before the keys dialog renders: close it only once it is open, and wait until it is gone.
+    const createdKeys = admin.getByTestId('redemptions-created-keys');
+    await createdKeys.waitFor({ state: 'visible' });
     await admin.keyboard.press('Escape');
+    await createdKeys.waitFor({ state: 'hidden' });
     const expected = await admin.evaluate(() => [new Date(2099, 0, 2).getTime() / 1000, new Date(2099, 11, 31).getTime() / 1000]);
     const listed = await apiFromPage<{ items: Record<string, unknown>[] }>(admin, 'GET', '/api/redemption/search?keyword=gift-five');
     expect(listed.data.items).toHaveLength(1);

@@ -22,8 +22,10 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     dataDir: ctx.config.dataDir,
     log: ctx.log,
     hourlyUsage: () => ctx.options.bool('DataExportEnabled'),
+    beforeApply: (records) => ledger.beforeCommit(records),
+    onApplyFailed: (records) => ledger.commitFailed(records),
     onCommitted: (records) => {
-      for (const r of records) if (r.quota) ledger.committed(r.userId, r.tokenLimited ? r.tokenId : undefined, r.quota);
+      ledger.committed(records);
       quotaWarnings.charged(new Set(records.filter((r) => r.quota !== 0).map((r) => r.userId)));
     },
   });

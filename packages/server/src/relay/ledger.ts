@@ -18,14 +18,32 @@ export interface ReserveTarget {
   tokenId: number | undefined;
 }
 
-/** A reservation in force; opaque to callers, handed back to settle. */
+/**
+ * A reservation in force; opaque to callers, handed back to settle. After the settle it rides on the write
+ * record (`WriteRecord.lease`) so the ledger can release what the node still holds once the charge is committed.
+ */
 export interface Hold {
   amount: number;
   /** Generations of the Redis balances the amount was taken from (Redis ledger only). */
-  gens?: [number, number];
+  gens?: [number | string, number | string];
+  /** The node that holds the lease (Redis ledger only). */
+  node?: string;
 }
 
 export type BalanceKind = 'users' | 'tokens';
+
+/** What the ledger reads of a committed write record (see WriteRecord). */
+export interface LedgerRecord {
+  userId: number;
+  /** 0 when no token was involved. */
+  tokenId: number;
+  /** False for unlimited tokens: only used_quota moves. */
+  tokenLimited: boolean;
+  /** Quota charged; 0 for log-only records. */
+  quota: number;
+  /** The settled reservation, for the ledger to release once the charge is committed (absent for log-only records). */
+  lease?: Hold;
+}
 
 /** Live balances: reserve before a call, settle after; memory for one node, Redis for a cluster. */
 export interface Ledger {
@@ -36,8 +54,12 @@ export interface Ledger {
   available(kind: BalanceKind, id: number): Promise<number | undefined>;
   /** The database value changed outside the relay (admin edit, top-up): take it up. */
   refresh(kind: BalanceKind, id: number): Promise<void>;
-  /** The writer committed these charges to the database. */
-  committed(userId: number, tokenId: number | undefined, amount: number): void;
+  /** The writer is about to commit these records to the database (a Redis ledger fences its reconciliation). */
+  beforeCommit(records: readonly LedgerRecord[]): Promise<void>;
+  /** The writer committed these records' charges to the database. */
+  committed(records: readonly LedgerRecord[]): void;
+  /** The commit of these records failed (they stay in the journal and are retried). */
+  commitFailed(records: readonly LedgerRecord[]): void;
 }
 
 type Loader = (ids: number[]) => Promise<Map<number, number>>;
@@ -104,8 +126,16 @@ export class MemoryLedger implements Ledger {
     });
   }
 
-  committed(userId: number, tokenId: number | undefined, amount: number): void {
-    this.flushed(userId, tokenId, amount);
+  beforeCommit(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  committed(records: readonly LedgerRecord[]): void {
+    for (const r of records) if (r.quota) this.flushed(r.userId, r.tokenLimited ? r.tokenId : undefined, r.quota);
+  }
+
+  commitFailed(): void {
+    // The unwritten amounts stay counted until the retry commits them.
   }
 
   /**

@@ -101,7 +101,15 @@ export class RedisLedger implements Ledger {
     if (await this.redis.exists(this.key(kind, id))) await this.load(kind, id, true);
   }
 
+  beforeCommit(): Promise<void> {
+    return Promise.resolve();
+  }
+
   committed(): void {
     // Redis is the live balance; the database catches up on its own.
+  }
+
+  commitFailed(): void {
+    // Nothing is fenced yet.
   }
 }

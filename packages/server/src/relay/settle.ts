@@ -107,6 +107,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
     quota: charged,
     countsRequest: true,
     log,
+    lease: c.hold,
   });
   return charged;
 }

@@ -1,18 +1,12 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DialectName } from '../db/connect.js';
 import type { Database, LogsTable } from '../db/schema.js';
+import type { LedgerRecord } from './ledger.js';
 import { hourlyUsage, upsertHourlyUsage } from './writer-hourly.js';
 
 /** One settled call (or a log-only event) as the writer persists it. */
-export interface WriteRecord {
-  userId: number;
-  /** 0 when no token was involved. */
-  tokenId: number;
-  /** False for unlimited tokens: only used_quota moves. */
-  tokenLimited: boolean;
+export interface WriteRecord extends LedgerRecord {
   channelId: number;
-  /** Quota charged; 0 for log-only records. */
-  quota: number;
   /** Counts as a request for users.request_count. */
   countsRequest: boolean;
   log?: Insertable<LogsTable>;

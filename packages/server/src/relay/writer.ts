@@ -21,8 +21,12 @@ export interface WriterOptions {
    * when the batch is formed (never per call) and kept with the batch in the journal, so a replay does the same.
    */
   hourlyUsage?: () => boolean;
+  /** Called with a batch's records before its transaction; a failure is logged and the batch goes ahead. */
+  beforeApply?: (records: WriteRecord[]) => Promise<void>;
   /** Called with a batch's records once it is committed. */
   onCommitted?: (records: WriteRecord[]) => void;
+  /** Called with a batch's records when its transaction failed (it is retried). */
+  onApplyFailed?: (records: WriteRecord[]) => void;
   log: Logger;
 }
 
