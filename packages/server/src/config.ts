@@ -9,6 +9,10 @@ export interface Config {
   redisConnString: string;
   /** Prefix of every Redis key and channel (several deployments or test runs can share one Redis). */
   redisKeyPrefix: string;
+  /** Seconds between reconciliations of the Redis balances with the database (REDIS_RECONCILE_INTERVAL). */
+  redisReconcileInterval: number;
+  /** Bearer token that opens GET /metrics (METRICS_TOKEN); without it there is no /metrics. */
+  metricsToken: string | undefined;
   sessionSecret: string | undefined;
   cryptoSecret: string | undefined;
   nodeType: 'master' | 'slave';
@@ -30,6 +34,10 @@ export interface Config {
   criticalRateLimit: number;
   criticalRateLimitDuration: number;
   dataDir: string;
+  /** When the writer's journal reaches the disk itself (JOURNAL_FSYNC): always, interval (default) or off. */
+  journalFsync: 'always' | 'interval' | 'off';
+  /** Milliseconds between background fsyncs of the journal with JOURNAL_FSYNC=interval (JOURNAL_FSYNC_INTERVAL_MS). */
+  journalFsyncIntervalMs: number;
   webDist: string;
   logLevel: string;
   version: string;
@@ -94,6 +102,22 @@ export function validateDsn(name: string, dsn: string): void {
   }
 }
 
+const MAX_RECONCILE_INTERVAL_S = 3600;
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+function reconcileIntervalVar(env: NodeJS.ProcessEnv): number {
+  const seconds = intVar(env, 'REDIS_RECONCILE_INTERVAL', 30, 1);
+  if (seconds > MAX_RECONCILE_INTERVAL_S) throw new ConfigError('REDIS_RECONCILE_INTERVAL', `must be at most ${MAX_RECONCILE_INTERVAL_S} seconds, got "${seconds}"`);
+  return seconds;
+}
+
+function metricsTokenVar(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.METRICS_TOKEN;
+  if (!token) return undefined;
+  if (token.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(token)) throw new ConfigError('METRICS_TOKEN', `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces`);
+  return token;
+}
+
 /**
  * TZ when set (an IANA zone, optionally written :Zone), else the zone the process runs in. A TZ the process
  * itself runs under that is no IANA name (POSIX forms, :/etc/localtime) is honoured through local time ('').
@@ -121,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redis && !/^rediss?:\/\//.test(redis)) throw new ConfigError('REDIS_CONN_STRING', 'must start with redis:// or rediss://');
   const headersTimeout = intVar(env, 'HTTP_HEADERS_TIMEOUT', 60, 1);
   const requestTimeout = intVar(env, 'HTTP_REQUEST_TIMEOUT', 300, 0);
+  const journalFsync = (env.JOURNAL_FSYNC || 'interval') as Config['journalFsync'];
+  if (!['always', 'interval', 'off'].includes(journalFsync)) throw new ConfigError('JOURNAL_FSYNC', 'must be always, interval or off');
   if (requestTimeout > 0 && headersTimeout > requestTimeout) throw new ConfigError('HTTP_HEADERS_TIMEOUT', `must not exceed HTTP_REQUEST_TIMEOUT (${requestTimeout})`);
   return {
     port: intVar(env, 'PORT', 3000, 0),
@@ -129,6 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logSqlDsn,
     redisConnString: redis,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'tollway:',
+    redisReconcileInterval: reconcileIntervalVar(env),
+    metricsToken: metricsTokenVar(env),
     sessionSecret: env.SESSION_SECRET || undefined,
     cryptoSecret: env.CRYPTO_SECRET || undefined,
     nodeType,
@@ -144,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     criticalRateLimit: intVar(env, 'CRITICAL_RATE_LIMIT', 20, 1),
     criticalRateLimitDuration: intVar(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200, 1),
     dataDir: env.DATA_DIR || path.dirname(sqlitePath),
+    journalFsync,
+    journalFsyncIntervalMs: intVar(env, 'JOURNAL_FSYNC_INTERVAL_MS', 10, 1),
     webDist: env.WEB_DIST || path.resolve(import.meta.dirname, '../../web/dist'),
     logLevel: env.LOG_LEVEL || 'info',
     version: env.TOLLWAY_VERSION || '0.1.0',

@@ -20,6 +20,8 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
   const writer = new DurableWriter(ctx.db, {
     logDb: ctx.logDb,
     dataDir: ctx.config.dataDir,
+    fsync: ctx.config.journalFsync,
+    fsyncIntervalMs: ctx.config.journalFsyncIntervalMs,
     log: ctx.log,
     hourlyUsage: () => ctx.options.bool('DataExportEnabled'),
     beforeApply: (records) => ledger.beforeCommit(records),

@@ -19,7 +19,7 @@ import { writeRelayError } from './respond.js';
 import { publicUpstreamMessage, UPSTREAM_FAILED, withoutSecrets } from './upstream-message.js';
 import { MAX_TOKEN_LIMIT } from './validate.js';
 import type { RelayContext } from './services.js';
-import { logRelayError, newRequestId, settleCall } from './settle.js';
+import { logRelayError, newRequestId, REQUEST_ID_HEADER, settleCall, unsettledCallRecord } from './settle.js';
 import { countPromptTokens, estimatePromptTokens } from './token-count.js';
 import type { CallUsage } from './usage.js';
 
@@ -47,18 +47,27 @@ export async function relayCall(
     computeQuota(scaledPrice(price.price, call.units), { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: limit }, perUnit) +
     (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !limit ? ctx.options.num('PreConsumedQuota') : 0);
   const { target, hold } = await reserveQuota(ctx, auth, reserved);
+  const requestId = newRequestId();
+  res.setHeader(REQUEST_ID_HEADER, requestId);
 
   let settled = false;
   try {
-    settled = await attempts(ctx, req, res, { call, started, auth, group, price, target, hold });
+    // The call's bill at its reservation is in the journal before anything goes upstream: a crash from here on
+    // bills it once, at most that much (the settlement replaces it when it lands).
+    await ctx.relay.writer.begin(requestId, unsettledCallRecord(ctx, { requestId, auth, group, model: call.model, stream: call.stream, ip: req.ip, started, target, reserved }));
+    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold });
     if (settled) countSuccess(ctx.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
-    if (!settled) await ctx.relay.ledger.settle(target, hold, 0);
+    if (!settled) {
+      await ctx.relay.ledger.settle(target, hold, 0);
+      ctx.relay.writer.release(requestId);
+    }
   }
 }
 
 interface CallState {
+  requestId: string;
   call: InboundCall;
   started: number;
   auth: Awaited<ReturnType<typeof authenticate>>['auth'];
@@ -70,9 +79,8 @@ interface CallState {
 
 /** Tries channels until one relays the call; returns true when the call was settled (charged). */
 async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerResponse, s: CallState): Promise<boolean> {
-  const { call, started, auth, group, price, target, hold } = s;
+  const { requestId, call, started, auth, group, price, target, hold } = s;
   const { model, stream } = call;
-  const requestId = newRequestId();
   // A plain emitter is the cancel signal undici listens to ('abort'); cheaper than an AbortController per call.
   const cancel = new EventEmitter();
   let cancelled = false;
@@ -112,7 +120,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
           ? result.usage
           : { promptTokens: result.usage?.promptTokens ?? countPromptTokens(call.body), completionTokens: result.usage?.completionTokens ?? result.countedCompletion, reported: false };
       const content = logContent ? { input: promptContent(call), output: result.output } : undefined;
-      await settleCall(ctx, { requestId, auth, group, model, upstreamModel: mapped.model, stream, ip: req.ip, started, firstByteMs: result.firstByteMs, channel: ch, usedChannels, price, usage, target, hold, content });
+      await settleCall(ctx, { requestId, auth, group, model, upstreamModel: mapped.model, stream, ip: req.ip, started, firstByteMs: result.firstByteMs, channel: ch, usedChannels, price, usage, target, hold, content, callId: requestId });
       return true;
     }
     last = { status: result.status, message: withoutSecrets(result.message, ch), shown: result.status === 0 ? UPSTREAM_FAILED : publicUpstreamMessage(result.message, ch), channel: ch };

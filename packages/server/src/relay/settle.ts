@@ -8,6 +8,7 @@ import type { Hold, ReserveTarget } from './ledger.js';
 import { resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from './services.js';
 import type { CallUsage } from './usage.js';
+import type { WriteRecord } from './writer-apply.js';
 
 /** Everything known about one relay call when it ends. */
 export interface CallRecord {
@@ -28,7 +29,12 @@ export interface CallRecord {
   hold: Hold;
   /** With LogChatContentEnabled: the prompt and answer text (capped); the answer is absent where none is kept (media). */
   content?: { input: string; output?: string };
+  /** The call opened in the writer's journal (`writer.begin`) that this settlement closes. */
+  callId?: string;
 }
+
+/** The header that names a relay call to its caller (the consume log's request_id), as new-api names it. */
+export const REQUEST_ID_HEADER = 'x-oneapi-request-id';
 
 const idPrefix = crypto.randomBytes(6).toString('hex');
 let idSeq = 0;
@@ -108,9 +114,45 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
     countsRequest: true,
     log,
     lease: c.hold,
-  });
+  }, c.callId);
   return charged;
 }
+
+/**
+ * What a call costs if it never settles (the process died first): its reservation, with a consume log (when
+ * consume logs are on) that says so. Written to the journal when the call opens.
+ */
+export function unsettledCallRecord(
+  ctx: RelayContext,
+  c: { requestId: string; auth: TokenAuth; group: string; model: string; stream: boolean; ip: string; started: number; target: ReserveTarget; reserved: number },
+): WriteRecord {
+  const log: Insertable<LogsTable> | undefined = ctx.options.bool('LogConsumeEnabled')
+    ? {
+        user_id: c.auth.userId,
+        created_at: Math.floor(c.started / 1000),
+        type: LogType.Consume,
+        content: '',
+        username: c.auth.username,
+        token_name: c.auth.name,
+        model_name: c.model,
+        quota: c.reserved,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        use_time: 0,
+        is_stream: c.stream ? 1 : 0,
+        channel_id: 0,
+        channel_name: '',
+        token_id: c.auth.tokenId,
+        group: c.group,
+        ip: c.ip,
+        request_id: c.requestId,
+        other: UNSETTLED_OTHER,
+      }
+    : undefined;
+  return { userId: c.auth.userId, tokenId: c.auth.tokenId, tokenLimited: c.target.tokenId !== undefined, channelId: 0, quota: c.reserved, countsRequest: true, log };
+}
+
+const UNSETTLED_OTHER = JSON.stringify({ billed_at_reservation: true });
 
 /** An error log (type 6) when LogErrorEnabled; counters do not move. */
 export function logRelayError(

@@ -1,24 +1,31 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
+import { PRIVATE_DIR_MODE } from '../lib/private-files.js';
 import { nowSeconds } from '../lib/time.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.js';
+import { Journal, Segment, type JournalFsync } from './journal.js';
+import { readJournal } from './journal-recovery.js';
 import { applyBatch, type WriteRecord } from './writer-apply.js';
+import { replayLegacyJournal } from './writer-legacy.js';
 
 export type { WriteRecord } from './writer-apply.js';
 
 export interface WriterOptions {
-  /** Folder of the journal file. */
+  /** Folder of the journal (its `journal/` subfolder). */
   dataDir: string;
   /** The database of the logs table when it has its own (LOG_SQL_DSN); the main database when absent. */
   logDb?: Db;
   flushIntervalMs?: number;
   maxBatch?: number;
+  /** When journal lines reach the disk itself; 'interval' (default) every `fsyncIntervalMs`. */
+  fsync?: JournalFsync;
+  fsyncIntervalMs?: number;
+  /** A segment kept only by calls open this long has their intents copied forward (default 5 s). */
+  carryOpenCallsAfterMs?: number;
   /**
-   * Whether a batch formed now also adds its consume logs to the hourly aggregates (DataExportEnabled). Asked
-   * when the batch is formed (never per call) and kept with the batch in the journal, so a replay does the same.
+   * Whether a batch also adds its consume logs to the hourly aggregates (DataExportEnabled). Asked when the
+   * batch's segment opens (never per call) and kept in its header, so a replay does the same.
    */
   hourlyUsage?: () => boolean;
   /** Called with a batch's records before its transaction; a failure is logged and the batch goes ahead. */
@@ -30,60 +37,68 @@ export interface WriterOptions {
   log: Logger;
 }
 
-interface Batch {
-  id: string;
-  records: WriteRecord[];
-  /** Set when the batch updates quota_data as well. */
-  hourly?: true;
+const DEFAULT_FLUSH_INTERVAL_MS = 200;
+const DEFAULT_MAX_BATCH = 1000;
+const DEFAULT_FSYNC_INTERVAL_MS = 10;
+const MAX_RETRY_DELAY_MS = 30_000;
+const FIRST_RETRY_DELAY_MS = 250;
+const DEFAULT_CARRY_OPEN_CALLS_AFTER_MS = 5_000;
+const STOP_RETRY_MS = 200;
+
+interface OpenCall {
+  segment: Segment;
+  /** The call's `o` line, written again if it is carried to a newer segment. */
+  line: string;
 }
 
 /**
- * The one durable batched writer for counters and logs. The relay only enqueues (no I/O on the hot path).
- * Every flush interval the queue becomes a batch: appended to a journal file (fsync), then applied in one
- * transaction that also records the batch id. After a crash, journal batches whose id is not in the database
- * are applied on start; SIGTERM flushes everything before exit.
+ * The one durable writer for counters and logs, over a write-ahead journal of segment files (relay/journal.ts).
+ * A relay call is opened (`begin`, its record at the reservation written before it goes upstream), then closed
+ * by its settled record (`enqueue` with its id) or a refund (`release`). Every flush interval the active segment
+ * becomes a batch applied in one transaction that records the segment's id; a segment is deleted once applied
+ * and every call opened in it closed. On start, unapplied segments are applied and calls never closed are billed
+ * at their reservation. The hot path only queues lines; the database is written here.
  */
 export class DurableWriter {
-  private queue: WriteRecord[] = [];
-  private pending: Batch[] = [];
+  private journal: Journal | undefined;
+  /** Segments not deleted yet, oldest first, the active one excluded. */
+  private segments: Segment[] = [];
+  private readonly calls = new Map<string, OpenCall>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private readonly between: (() => Promise<void>)[] = [];
-  private readonly journal: string;
+  private readonly journalDir: string;
   private failures = 0;
   private stopped = false;
+  private callsDrained: (() => void) | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly opts: WriterOptions,
   ) {
-    this.journal = path.join(opts.dataDir, 'writer-journal.jsonl');
+    this.journalDir = path.join(opts.dataDir, 'journal');
   }
 
-  /** Replays unapplied journal batches, then starts the flush timer. */
+  /** Applies what a previous run left (its journal), then opens a fresh segment; returns the records applied. */
   async start(): Promise<number> {
     fs.mkdirSync(this.opts.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    let replayed = 0;
-    if (fs.existsSync(this.journal)) {
-      // The journal holds usage records of every caller: readable by the owner only.
-      fs.chmodSync(this.journal, PRIVATE_FILE_MODE);
-      const lines = fs.readFileSync(this.journal, 'utf8').split('\n').filter(Boolean);
-      for (const line of lines) {
-        let batch: Batch;
-        try {
-          batch = JSON.parse(line) as Batch;
-        } catch {
-          this.opts.log.warn('writer journal: skipped a torn line (it was never applied)');
-          continue;
-        }
-        const applied = await this.apply(batch);
-        if (applied) replayed += batch.records.length;
-      }
-      fs.truncateSync(this.journal, 0);
-      if (replayed) this.opts.log.warn({ records: replayed }, 'writer journal: replayed records left by an unclean stop');
+    let replayed = await replayLegacyJournal(this.opts.dataDir, (b) => this.apply(b), this.opts.log);
+    const left = readJournal(this.journalDir);
+    for (const batch of left.batches) if (batch.records.length && (await this.apply(batch))) replayed += batch.records.length;
+    if (left.unsettled.length && (await this.apply({ id: `${left.lastId}:unsettled`, records: left.unsettled }))) {
+      this.opts.log.warn({ calls: left.unsettled.length }, 'writer journal: billed calls left open by an unclean stop at their reservation');
     }
+    if (left.tornLines) this.opts.log.warn({ lines: left.tornLines }, 'writer journal: skipped torn lines (never acknowledged)');
+    for (const file of left.files) fs.rmSync(file, { force: true });
+    if (replayed) this.opts.log.warn({ records: replayed }, 'writer journal: replayed records left by an unclean stop');
+    this.journal = new Journal(this.journalDir, this.opts.fsync ?? 'interval', this.opts.fsyncIntervalMs ?? DEFAULT_FSYNC_INTERVAL_MS, 0);
+    this.journal.rotate(this.hourly());
     this.schedule();
     return replayed;
+  }
+
+  private hourly(): boolean {
+    return this.opts.hourlyUsage?.() ?? false;
   }
 
   /**
@@ -91,7 +106,7 @@ export class DurableWriter {
    * each recording the batch id in its own database: a batch half applied before a failure or crash has only
    * its other half applied on retry or replay. True when anything was applied.
    */
-  private async apply(batch: Batch): Promise<boolean> {
+  private async apply(batch: { id: string; records: WriteRecord[]; hourly?: boolean }): Promise<boolean> {
     const now = nowSeconds();
     const hourly = batch.hourly ? this.db.dialect : undefined;
     const logDb = this.opts.logDb ?? this.db;
@@ -101,14 +116,61 @@ export class DurableWriter {
     return counted || logged;
   }
 
-  enqueue(record: WriteRecord): void {
-    this.queue.push(record);
-    if (this.queue.length >= (this.opts.maxBatch ?? 1000)) void this.flush();
+  /** The segment new lines go to; after a stop, a fresh one (its lines are applied at the next start). */
+  private active(): Segment {
+    const journal = this.journal;
+    if (!journal) throw new Error('writer: not started');
+    if (journal.active?.fd !== undefined) return journal.active;
+    this.opts.log.warn('writer: a record arrived after the stop; it stays in the journal for the next start');
+    return journal.rotate(this.hourly());
+  }
+
+  /**
+   * Opens a call: `record` is what it costs if it never settles (its reservation). Resolves once the line is
+   * written, which must happen before any answer reaches the caller.
+   */
+  begin(callId: string, record: WriteRecord): Promise<void> {
+    const segment = this.active();
+    const line = JSON.stringify({ k: 'o', i: callId, r: record });
+    segment.open.add(callId);
+    this.calls.set(callId, { segment, line });
+    this.journal!.appendText(line);
+    return this.journal!.durable();
+  }
+
+  /** Queues a record; with `callId` it is that call's settlement and closes it. */
+  enqueue(record: WriteRecord, callId?: string): void {
+    const segment = this.active();
+    segment.records.push(record);
+    this.journal!.append(callId ? { k: 'w', r: record, i: callId } : { k: 'w', r: record });
+    if (callId) this.close(callId);
+    if (segment.records.length >= (this.opts.maxBatch ?? DEFAULT_MAX_BATCH)) void this.flush();
+  }
+
+  /** Closes a call that charges nothing (refunded before any answer). */
+  release(callId: string): void {
+    this.active();
+    this.journal!.append({ k: 'x', i: callId });
+    this.close(callId);
+  }
+
+  private close(callId: string): void {
+    const call = this.calls.get(callId);
+    if (!call) return;
+    call.segment.open.delete(callId);
+    this.calls.delete(callId);
+    if (this.calls.size === 0) this.callsDrained?.();
+  }
+
+  /** Calls opened and not closed yet. */
+  openCalls(): number {
+    return this.calls.size;
   }
 
   /** Number of records not yet committed. */
   backlog(): number {
-    return this.queue.length + this.pending.reduce((n, b) => n + b.records.length, 0);
+    const waiting = this.segments.reduce((n, s) => n + (s.applied ? 0 : s.records.length), 0);
+    return waiting + (this.journal?.active?.records.length ?? 0);
   }
 
   /** Runs `fn` after the batch in progress, before the next one (serialised with commits). */
@@ -121,54 +183,113 @@ export class DurableWriter {
 
   private schedule(): void {
     if (this.stopped) return;
-    const delay = this.failures ? Math.min(30_000, 250 * 2 ** this.failures) : (this.opts.flushIntervalMs ?? 200);
+    const delay = this.failures ? Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_DELAY_MS * 2 ** this.failures) : (this.opts.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS);
     this.timer = setTimeout(() => void this.flush().finally(() => this.schedule()), delay);
     this.timer.unref();
   }
 
   /** Writes everything queued so far; concurrent callers share one run. */
   flush(): Promise<void> {
-    if (this.running) return this.running.then(() => (this.queue.length || this.between.length ? this.flush() : undefined));
+    if (this.running) return this.running.then(() => (this.hasWork() || this.between.length ? this.flush() : undefined));
     this.running = this.run().finally(() => (this.running = undefined));
     return this.running;
   }
 
-  private async run(): Promise<void> {
-    if (this.queue.length) {
-      const batch: Batch = { id: crypto.randomUUID(), records: this.queue, hourly: this.opts.hourlyUsage?.() || undefined };
-      this.queue = [];
-      await fs.promises.appendFile(this.journal, `${JSON.stringify(batch)}\n`, { flush: true, mode: PRIVATE_FILE_MODE });
-      this.pending.push(batch);
-    }
-    while (this.pending.length) {
-      const batch = this.pending[0]!;
-      try {
-        await this.apply(batch);
-        this.failures = 0;
-      } catch (err) {
-        this.failures++;
-        this.opts.log.error({ err, records: batch.records.length }, 'writer: batch failed, will retry (kept in journal)');
-        return;
-      }
-      this.pending.shift();
-      this.opts.onCommitted?.(batch.records);
-    }
-    while (this.between.length) await this.between.shift()!();
-    if (this.pending.length === 0 && this.queue.length === 0) await fs.promises.truncate(this.journal, 0).catch(() => undefined);
+  /** Records waiting in the active segment or in segments not applied yet. */
+  private hasWork(): boolean {
+    return (this.journal?.active?.records.length ?? 0) > 0 || this.hasUnapplied();
   }
 
-  /** Flushes until empty (retrying failures for up to `timeoutMs`), then stops the timer. */
+  private hasUnapplied(): boolean {
+    return this.segments.some((s) => !s.applied);
+  }
+
+  private async run(): Promise<void> {
+    const journal = this.journal;
+    if (!journal) return;
+    // The active segment becomes the next batch once it carries records.
+    const sealed = journal.active;
+    if (sealed?.fd !== undefined && sealed.records.length) {
+      journal.rotate(this.hourly());
+      this.segments.push(sealed);
+    }
+    journal.writeNow();
+    for (const segment of this.segments) {
+      if (segment.applied) continue;
+      if (segment.records.length && !(await this.applySegment(segment))) return;
+      segment.applied = true;
+    }
+    while (this.between.length) await this.between.shift()!();
+    this.dropFinished();
+  }
+
+  private async applySegment(segment: Segment): Promise<boolean> {
+    const records = segment.records;
+    await this.opts.beforeApply?.(records).catch((err) => this.opts.log.warn({ err }, 'writer: the ledger could not fence a commit; going ahead'));
+    try {
+      await this.apply({ id: segment.id, records, hourly: segment.hourly });
+      this.failures = 0;
+    } catch (err) {
+      this.failures++;
+      this.opts.onApplyFailed?.(records);
+      this.opts.log.error({ err, records: records.length }, 'writer: batch failed, will retry (kept in journal)');
+      return false;
+    }
+    this.opts.onCommitted?.(records);
+    return true;
+  }
+
+  /** Deletes applied segments from the oldest, copying forward the intents of calls that keep one too long. */
+  private dropFinished(): void {
+    const journal = this.journal!;
+    while (this.segments.length && this.segments[0]!.applied) {
+      const oldest = this.segments[0]!;
+      if (oldest.open.size) {
+        if (Date.now() - oldest.createdAt < (this.opts.carryOpenCallsAfterMs ?? DEFAULT_CARRY_OPEN_CALLS_AFTER_MS) || journal.active?.fd === undefined) return;
+        const target = journal.active;
+        for (const id of oldest.open) {
+          const call = this.calls.get(id)!;
+          journal.appendText(call.line);
+          call.segment = target;
+          target.open.add(id);
+        }
+        journal.writeNow();
+        oldest.open.clear();
+      }
+      fs.rmSync(oldest.file, { force: true });
+      this.segments.shift();
+    }
+  }
+
+  /**
+   * Waits for open calls to settle, flushes until every record is committed (retrying failures), then closes the
+   * journal; with nothing left in it, its files are deleted. Bounded by `timeoutMs`: what is left is applied at
+   * the next start.
+   */
   async stop(timeoutMs = 20_000): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     const deadline = Date.now() + timeoutMs;
-    while (this.queue.length || this.pending.length || this.between.length) {
-      await this.flush();
-      if (Date.now() > deadline) {
-        this.opts.log.error({ backlog: this.backlog() }, 'writer: stopping with records left in the journal; they are applied at next start');
-        return;
-      }
-      if (this.pending.length) await new Promise((r) => setTimeout(r, 200));
+    if (this.calls.size) {
+      const drained = new Promise<void>((resolve) => (this.callsDrained = resolve));
+      let timeout: NodeJS.Timeout | undefined;
+      await Promise.race([drained, new Promise<void>((resolve) => (timeout = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
+      clearTimeout(timeout);
     }
+    while (this.hasWork() || this.between.length) {
+      await this.flush();
+      if (Date.now() > deadline) break;
+      if (this.hasUnapplied()) await new Promise((r) => setTimeout(r, STOP_RETRY_MS));
+    }
+    const journal = this.journal;
+    if (!journal) return;
+    journal.close();
+    const left = this.backlog();
+    if (left || this.calls.size) {
+      this.opts.log.error({ backlog: left, openCalls: this.calls.size }, 'writer: stopping with records or open calls left in the journal; they are applied at next start');
+      return;
+    }
+    for (const s of [...this.segments, journal.active]) if (s) fs.rmSync(s.file, { force: true });
+    this.segments = [];
   }
 }

@@ -56,8 +56,12 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
     expect(res.status).toBe(200);
     expect(gw.mock.requests.at(-1)!.key).toBe(CHANNEL_KEY);
     await drainWriter(t);
-    // The writer journal, created by this first charge, is owner-only.
-    expect(fs.statSync(path.join(t.config.dataDir, 'writer-journal.jsonl')).mode & 0o777).toBe(0o600);
+    // The writer journal (its folder and segment files) is owner-only.
+    const journalDir = path.join(t.config.dataDir, 'journal');
+    expect(fs.statSync(journalDir).mode & 0o777).toBe(0o700);
+    const segments = fs.readdirSync(journalDir);
+    expect(segments.length).toBeGreaterThan(0);
+    for (const f of segments) expect(fs.statSync(path.join(journalDir, f)).mode & 0o777).toBe(0o600);
     expect((await root.call<ChannelPublic>('GET', `/api/channel/${channelId}`)).body.data!.key).toBe(CHANNEL_KEY);
     const list = await root.call<{ items: ChannelPublic[] }>('GET', '/api/channel/?p=1&page_size=50');
     expect(list.body.data!.items.find((c) => c.id === channelId)!.key).toBe('sk-********cdef');
@@ -254,15 +258,19 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
 });
 
 describe('file modes', () => {
-  it('an existing writer journal is made owner-only on start', async () => {
+  it('an existing journal folder is made owner-only on start, and a journal of an earlier version is applied and removed', async () => {
     const database = await createTestDatabase('sqlite');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-journal-'));
-    const journal = path.join(dataDir, 'writer-journal.jsonl');
-    fs.writeFileSync(journal, '');
-    fs.chmodSync(journal, 0o644);
+    const journalDir = path.join(dataDir, 'journal');
+    fs.mkdirSync(journalDir, { mode: 0o755 });
+    fs.chmodSync(journalDir, 0o755);
+    const legacy = path.join(dataDir, 'writer-journal.jsonl');
+    fs.writeFileSync(legacy, '');
+    fs.chmodSync(legacy, 0o644);
     try {
       const t = await startTestApp('sqlite', { DATA_DIR: dataDir }, database);
-      expect(fs.statSync(journal).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(journalDir).mode & 0o777).toBe(0o700);
+      expect(fs.existsSync(legacy)).toBe(false);
       await t.close();
     } finally {
       await database.drop();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { UNSETTLED_CALL_CONTENT } from '../../src/relay/journal-recovery.js';
 import { DurableWriter, type WriteRecord } from '../../src/relay/writer.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 
@@ -46,10 +47,10 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     const u = await d.db.kysely.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', uid).executeTakeFirstOrThrow();
     expect({ q: Number(u.quota), used: Number(u.used_quota), n: u.request_count }).toEqual({ q: 10_000 - 900, used: 900, n: 450 });
     expect(Number((await d.db.kysely.selectFrom('logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(450);
-    expect(fs.readFileSync(path.join(dir, 'writer-journal.jsonl'), 'utf8')).toBe('');
+    expect(fs.readdirSync(path.join(dir, 'journal'))).toEqual([]);
   });
 
-  it('replays a journal left by a crash exactly once, skipping a torn last line', async () => {
+  it("replays an earlier version's single-file journal exactly once, skipping a torn last line", async () => {
     const uid = await userId();
     const journal = path.join(dir, 'writer-journal.jsonl');
     const batch = { id: 'crash-batch-1', records: [record(uid, 100, 1000), record(uid, 50, 1001)] };
@@ -63,5 +64,115 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     await again.stop();
     const u = await d.db.kysely.selectFrom('users').select(['used_quota']).where('id', '=', uid).executeTakeFirstOrThrow();
     expect(Number(u.used_quota)).toBe(900 + 150);
+  });
+  const usedQuota = async (uid: number) => Number((await d.db.kysely.selectFrom('users').select('used_quota').where('id', '=', uid).executeTakeFirstOrThrow()).used_quota);
+  const rowsOf = async (prefix: string) =>
+    (await d.db.kysely.selectFrom('logs').select(['request_id', 'quota', 'content']).where('request_id', 'like', `${prefix}%`).orderBy('request_id').execute()).map((r) => ({ id: r.request_id, quota: Number(r.quota), content: r.content }));
+  const withId = (r: WriteRecord, id: string): WriteRecord => ({ ...r, log: { ...r.log!, request_id: id } });
+
+  it('after a crash bills settled calls exactly, open calls at their reservation, and refunded calls not at all, once', async () => {
+    const uid = await userId();
+    const crashDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-crash-'));
+    const before = await usedQuota(uid);
+    // A writer whose process "dies": its timer never flushes (long interval) and it is never stopped.
+    const dead = new DurableWriter(d.db, { dataDir: crashDir, log, flushIntervalMs: 3_600_000 });
+    await dead.start();
+    await dead.begin('c-settled', withId(record(uid, 40, 1), 'c-settled'));
+    await dead.begin('c-open', withId(record(uid, 70, 2), 'c-open'));
+    await dead.begin('c-refunded', withId(record(uid, 90, 3), 'c-refunded'));
+    dead.enqueue(withId(record(uid, 25, 1), 'c-settled'), 'c-settled');
+    dead.release('c-refunded');
+    // The lines are in the journal as soon as the next turn of the event loop writes them.
+    await new Promise((r) => setImmediate(r));
+
+    const next = new DurableWriter(d.db, { dataDir: crashDir, log });
+    expect(await next.start()).toBe(1);
+    await next.stop();
+    expect(await usedQuota(uid)).toBe(before + 25 + 70);
+    expect(await rowsOf('c-')).toEqual([
+      { id: 'c-open', quota: 70, content: UNSETTLED_CALL_CONTENT },
+      { id: 'c-settled', quota: 25, content: '' },
+    ]);
+    expect(fs.readdirSync(path.join(crashDir, 'journal'))).toEqual([]);
+    fs.rmSync(crashDir, { recursive: true, force: true });
+  });
+
+  it('replays journal segments exactly once when the previous run applied some of them before dying', async () => {
+    const uid = await userId();
+    const crashDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-crash-'));
+    const before = await usedQuota(uid);
+    const dead = new DurableWriter(d.db, { dataDir: crashDir, log, flushIntervalMs: 3_600_000 });
+    await dead.start();
+    await dead.begin('s-1', withId(record(uid, 10, 1), 's-1'));
+    dead.enqueue(withId(record(uid, 11, 1), 's-1'), 's-1');
+    await dead.flush();
+    await dead.begin('s-2', withId(record(uid, 20, 2), 's-2'));
+    dead.enqueue(withId(record(uid, 22, 2), 's-2'), 's-2');
+    await new Promise((r) => setImmediate(r));
+    // The first batch is committed and its segment gone; the second is only in the journal.
+    const journal = path.join(crashDir, 'journal');
+    const files = fs.readdirSync(journal);
+    // Copy the journal as it is now, to replay it twice (a crash during the first recovery).
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-copy-'));
+    fs.mkdirSync(path.join(copy, 'journal'));
+    for (const f of files) fs.copyFileSync(path.join(journal, f), path.join(copy, 'journal', f));
+
+    const next = new DurableWriter(d.db, { dataDir: crashDir, log });
+    expect(await next.start()).toBe(1);
+    await next.stop();
+    const again = new DurableWriter(d.db, { dataDir: copy, log });
+    expect(await again.start()).toBe(0);
+    await again.stop();
+    expect(await usedQuota(uid)).toBe(before + 11 + 22);
+    expect((await rowsOf('s-')).map((r) => [r.id, r.quota])).toEqual([
+      ['s-1', 11],
+      ['s-2', 22],
+    ]);
+    fs.rmSync(crashDir, { recursive: true, force: true });
+    fs.rmSync(copy, { recursive: true, force: true });
+  });
+
+  it('carries a long call forward so older segments go, and still bills it once after a crash', async () => {
+    const uid = await userId();
+    const crashDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-crash-'));
+    const before = await usedQuota(uid);
+    const dead = new DurableWriter(d.db, { dataDir: crashDir, log, flushIntervalMs: 3_600_000, carryOpenCallsAfterMs: 50 });
+    await dead.start();
+    await dead.begin('l-long', withId(record(uid, 500, 1), 'l-long'));
+    for (let i = 0; i < 3; i++) {
+      dead.enqueue(withId(record(uid, 1, i), `l-short-${i}`));
+      await dead.flush();
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    await dead.flush();
+    // Only the active segment is left: the long call's intent was copied into it.
+    const journal = path.join(crashDir, 'journal');
+    expect(fs.readdirSync(journal)).toHaveLength(1);
+    expect(fs.readFileSync(path.join(journal, fs.readdirSync(journal)[0]!), 'utf8')).toContain('"i":"l-long"');
+    expect(dead.openCalls()).toBe(1);
+
+    const next = new DurableWriter(d.db, { dataDir: crashDir, log });
+    await next.start();
+    await next.stop();
+    expect(await usedQuota(uid)).toBe(before + 3 + 500);
+    expect((await rowsOf('l-long')).map((r) => r.quota)).toEqual([500]);
+    fs.rmSync(crashDir, { recursive: true, force: true });
+  });
+
+  it('stop waits for open calls to settle and leaves an empty journal', async () => {
+    const uid = await userId();
+    const stopDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-stop-'));
+    const before = await usedQuota(uid);
+    const w = new DurableWriter(d.db, { dataDir: stopDir, log });
+    await w.start();
+    await w.begin('w-late', withId(record(uid, 30, 1), 'w-late'));
+    const stopped = w.stop();
+    // The call settles after the stop began (a stream finishing during shutdown).
+    await new Promise((r) => setTimeout(r, 100));
+    w.enqueue(withId(record(uid, 12, 1), 'w-late'), 'w-late');
+    await stopped;
+    expect(await usedQuota(uid)).toBe(before + 12);
+    expect(fs.readdirSync(path.join(stopDir, 'journal'))).toEqual([]);
+    fs.rmSync(stopDir, { recursive: true, force: true });
   });
 });

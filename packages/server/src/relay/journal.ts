@@ -1,0 +1,174 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.js';
+import type { WriteRecord } from './writer-apply.js';
+
+/** When the journal's lines reach the disk itself (fsync), beyond the operating system (write). */
+export type JournalFsync = 'always' | 'interval' | 'off';
+
+/**
+ * One line of a journal segment:
+ * - `h` the segment's header: its batch id (and whether the batch feeds the hourly aggregates);
+ * - `s` the segment sealed as a batch: whether it feeds the hourly aggregates, decided when the batch formed;
+ * - `o` a call opened: the record billed at its reservation if the call never settles;
+ * - `w` a record to apply (a settled call, `i` naming the call it closes, or a log-only record);
+ * - `x` a call closed with nothing to apply (refunded).
+ */
+export type JournalLine =
+  | { k: 'h'; id: string; hourly?: true }
+  | { k: 's'; hourly: boolean }
+  | { k: 'o'; i: string; r: WriteRecord }
+  | { k: 'w'; r: WriteRecord; i?: string }
+  | { k: 'x'; i: string };
+
+export const SEGMENT_SUFFIX = '.jsonl';
+/** Segment files are named by a zero-padded sequence, so a name sort is their order. */
+const SEGMENT_NAME_DIGITS = 12;
+
+export const segmentName = (seq: number): string => `${String(seq).padStart(SEGMENT_NAME_DIGITS, '0')}${SEGMENT_SUFFIX}`;
+
+/** A journal file: its header, the records it carries and the calls opened in it that are still open. */
+export class Segment {
+  readonly records: WriteRecord[] = [];
+  /** Calls whose `o` line is in this segment and that have not closed yet. */
+  readonly open = new Set<string>();
+  applied = false;
+  fd: number | undefined;
+  readonly createdAt = Date.now();
+
+  constructor(
+    readonly seq: number,
+    readonly file: string,
+    readonly id: string,
+    public hourly: boolean,
+  ) {}
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * The write-ahead journal: segment files appended with group commit. Lines queued in one turn of the event loop
+ * are written with one write(2) at the next (setImmediate); a caller that must not go on before its line is safe
+ * awaits `durable()`. A written line survives the process dying at any point; with `fsync: 'always'` the awaited
+ * line is also on the disk (machine crash), with 'interval' the disk catches up every `fsyncIntervalMs`.
+ */
+export class Journal {
+  private buffer: string[] = [];
+  private waiters: Waiter[] = [];
+  private scheduled = false;
+  private dirty = false;
+  private syncing = false;
+  private syncTimer: NodeJS.Timeout | undefined;
+  active: Segment | undefined;
+
+  constructor(
+    readonly dir: string,
+    private readonly fsync: JournalFsync,
+    fsyncIntervalMs: number,
+    private nextSeq: number,
+  ) {
+    fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    // It holds usage records of every caller: the owner's only, even if it was created otherwise.
+    fs.chmodSync(dir, PRIVATE_DIR_MODE);
+    if (fsync === 'interval') {
+      this.syncTimer = setInterval(() => this.syncInBackground(), fsyncIntervalMs);
+      this.syncTimer.unref();
+    }
+  }
+
+  /**
+   * Seals the active segment as a batch (`hourly` decided now), its lines written, and opens the next, whose
+   * header is written at once.
+   */
+  rotate(hourly: boolean): Segment {
+    if (this.active?.fd !== undefined) {
+      this.active.hourly = hourly;
+      this.append({ k: 's', hourly });
+    }
+    this.writeNow();
+    this.closeActive();
+    const seq = this.nextSeq++;
+    const seg = new Segment(seq, path.join(this.dir, segmentName(seq)), crypto.randomUUID(), hourly);
+    seg.fd = fs.openSync(seg.file, 'a', PRIVATE_FILE_MODE);
+    fs.writeSync(seg.fd, `${JSON.stringify({ k: 'h', id: seg.id, ...(hourly ? { hourly: true } : {}) } satisfies JournalLine)}\n`);
+    this.active = seg;
+    return seg;
+  }
+
+  /** Queues a line for the active segment. */
+  append(line: JournalLine): void {
+    this.appendText(JSON.stringify(line));
+  }
+
+  appendText(text: string): void {
+    this.buffer.push(text);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.writeGroup());
+    }
+  }
+
+  /** Resolves once every line queued so far is written (and with fsync 'always', on the disk). */
+  durable(): Promise<void> {
+    if (this.buffer.length === 0 && this.waiters.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  private writeGroup(): void {
+    this.scheduled = false;
+    const waiters = this.waiters;
+    this.waiters = [];
+    try {
+      this.writeNow();
+    } catch (err) {
+      for (const w of waiters) w.reject(err as Error);
+      return;
+    }
+    if (this.fsync !== 'always' || !this.active?.fd) {
+      for (const w of waiters) w.resolve();
+      return;
+    }
+    fs.fdatasync(this.active.fd, (err) => {
+      for (const w of waiters) (err ? w.reject(err) : w.resolve());
+    });
+  }
+
+  /** Writes the queued lines now, synchronously (one write for the group). */
+  writeNow(): void {
+    if (this.buffer.length === 0 || this.active?.fd === undefined) return;
+    const text = `${this.buffer.join('\n')}\n`;
+    this.buffer = [];
+    fs.writeSync(this.active.fd, text);
+    this.dirty = true;
+  }
+
+  private syncInBackground(): void {
+    const fd = this.active?.fd;
+    if (!this.dirty || this.syncing || fd === undefined) return;
+    this.dirty = false;
+    this.syncing = true;
+    fs.fdatasync(fd, () => (this.syncing = false));
+  }
+
+  private closeActive(): void {
+    const seg = this.active;
+    if (seg?.fd === undefined) return;
+    // The segment is complete: on the disk before it is left (cheap: a few times a second at most).
+    if (this.fsync !== 'off') fs.fdatasyncSync(seg.fd);
+    fs.closeSync(seg.fd);
+    seg.fd = undefined;
+  }
+
+  /** Writes what is queued, closes the active segment and stops the background sync. */
+  close(): void {
+    this.writeNow();
+    this.closeActive();
+    if (this.syncTimer) clearInterval(this.syncTimer);
+    for (const w of this.waiters) w.resolve();
+    this.waiters = [];
+  }
+}
