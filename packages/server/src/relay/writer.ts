@@ -276,8 +276,9 @@ export class DurableWriter {
       await Promise.race([drained, new Promise<void>((resolve) => (timeout = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
       clearTimeout(timeout);
     }
-    while (this.hasWork() || this.between.length) {
-      await this.flush();
+    // A flush already running holds a batch that no queue shows any more: it is awaited, never raced.
+    while (this.running || this.hasWork() || this.between.length) {
+      await (this.running ?? this.flush());
       if (Date.now() > deadline) break;
       if (this.hasUnapplied()) await new Promise((r) => setTimeout(r, STOP_RETRY_MS));
     }

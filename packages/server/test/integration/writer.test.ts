@@ -175,4 +175,18 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     expect(fs.readdirSync(path.join(stopDir, 'journal'))).toEqual([]);
     fs.rmSync(stopDir, { recursive: true, force: true });
   });
+  it('stop called while the timer flush is in progress waits for that batch (it was in neither queue)', async () => {
+    const uid = await userId();
+    const raceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-race-'));
+    const before = await usedQuota(uid);
+    const w = new DurableWriter(d.db, { dataDir: raceDir, log });
+    await w.start();
+    for (let i = 0; i < 3; i++) w.enqueue(withId(record(uid, 5, i), `race-${i}`));
+    // As the flush timer does: a run starts, then SIGTERM's stop arrives while it is applying.
+    void w.flush();
+    await w.stop();
+    expect(await usedQuota(uid)).toBe(before + 15);
+    expect(fs.readdirSync(path.join(raceDir, 'journal'))).toEqual([]);
+    fs.rmSync(raceDir, { recursive: true, force: true });
+  });
 });
