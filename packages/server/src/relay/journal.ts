@@ -90,7 +90,8 @@ export class Journal {
       this.append({ k: 's', hourly });
     }
     this.writeNow();
-    this.closeActive();
+    // With 'always', callers waiting on lines of this segment are answered only once it is on the disk.
+    this.closeActive(this.fsync === 'always');
     const seq = this.nextSeq++;
     const seg = new Segment(seq, path.join(this.dir, segmentName(seq)), crypto.randomUUID(), hourly);
     seg.fd = fs.openSync(seg.file, 'a', PRIVATE_FILE_MODE);
@@ -154,19 +155,23 @@ export class Journal {
     fs.fdatasync(fd, () => (this.syncing = false));
   }
 
-  private closeActive(): void {
+  /** Closes the active segment; a complete segment goes to the disk in the background (`wait`: at once). */
+  private closeActive(wait = false): void {
     const seg = this.active;
     if (seg?.fd === undefined) return;
-    // The segment is complete: on the disk before it is left (cheap: a few times a second at most).
-    if (this.fsync !== 'off') fs.fdatasyncSync(seg.fd);
-    fs.closeSync(seg.fd);
+    const fd = seg.fd;
     seg.fd = undefined;
+    if (this.fsync === 'off') fs.closeSync(fd);
+    else if (wait) {
+      fs.fdatasyncSync(fd);
+      fs.closeSync(fd);
+    } else fs.fdatasync(fd, () => fs.close(fd, () => undefined));
   }
 
   /** Writes what is queued, closes the active segment and stops the background sync. */
   close(): void {
     this.writeNow();
-    this.closeActive();
+    this.closeActive(true);
     if (this.syncTimer) clearInterval(this.syncTimer);
     for (const w of this.waiters) w.resolve();
     this.waiters = [];

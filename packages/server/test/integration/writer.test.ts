@@ -189,4 +189,20 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     expect(fs.readdirSync(path.join(raceDir, 'journal'))).toEqual([]);
     fs.rmSync(raceDir, { recursive: true, force: true });
   });
+  it.each(['always', 'off'] as const)('with JOURNAL_FSYNC=%s a call opens, settles and commits the same way', async (fsync) => {
+    const uid = await userId();
+    const syncDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-fsync-'));
+    const before = await usedQuota(uid);
+    const w = new DurableWriter(d.db, { dataDir: syncDir, log, fsync });
+    await w.start();
+    await w.begin(`f-${fsync}`, withId(record(uid, 9, 1), `f-${fsync}`));
+    // Once begin resolved, the opening line is in the segment file.
+    const journal = path.join(syncDir, 'journal');
+    expect(fs.readdirSync(journal).map((f) => fs.readFileSync(path.join(journal, f), 'utf8')).join('')).toContain(`"i":"f-${fsync}"`);
+    w.enqueue(withId(record(uid, 4, 1), `f-${fsync}`), `f-${fsync}`);
+    await w.stop();
+    expect(await usedQuota(uid)).toBe(before + 4);
+    expect(fs.readdirSync(journal)).toEqual([]);
+    fs.rmSync(syncDir, { recursive: true, force: true });
+  });
 });

@@ -17,6 +17,8 @@ describe('configuration from the environment', () => {
     [{ SYNC_FREQUENCY: '0' }, 'SYNC_FREQUENCY'],
     [{ REDIS_CONN_STRING: 'localhost:6379' }, 'REDIS_CONN_STRING'],
     [{ TURNSTILE_VERIFY_URL: 'challenges.cloudflare.com/turnstile' }, 'TURNSTILE_VERIFY_URL'],
+    [{ JOURNAL_FSYNC: 'sometimes' }, 'JOURNAL_FSYNC'],
+    [{ JOURNAL_FSYNC_INTERVAL_MS: '0' }, 'JOURNAL_FSYNC_INTERVAL_MS'],
   ])('names the variable for %o', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {
@@ -31,5 +33,10 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ SQL_DSN: 'postgres://u:p@h:5432/db' }).sqlDsn).toBe('postgres://u:p@h:5432/db');
     expect(loadConfig({ SQL_DSN: 'root:pw@tcp(localhost:3306)/oneapi?parseTime=true' }).sqlDsn).toContain('@tcp(');
     expect(loadConfig({ SQL_DSN: 'mysql://root@127.0.0.1:3306/test' }).sqlDsn).toContain('mysql://');
+  });
+
+  it('reads the journal fsync mode and interval', () => {
+    expect(loadConfig({})).toMatchObject({ journalFsync: 'interval', journalFsyncIntervalMs: 10 });
+    expect(loadConfig({ JOURNAL_FSYNC: 'always', JOURNAL_FSYNC_INTERVAL_MS: '50' })).toMatchObject({ journalFsync: 'always', journalFsyncIntervalMs: 50 });
   });
 });
