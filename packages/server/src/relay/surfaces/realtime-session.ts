@@ -4,7 +4,7 @@ import type { TokenAuth } from '../auth-cache.js';
 import type { Hold, ReserveTarget } from '../ledger.js';
 import type { ResolvedPrice } from '../price.js';
 import type { RelayContext } from '../services.js';
-import { newRequestId, settleCall } from '../settle.js';
+import { newRequestId, settleCall, unsettledCallRecord } from '../settle.js';
 import { refusedClientEvent } from './realtime-checks.js';
 import type { CallUsage } from '../usage.js';
 
@@ -27,6 +27,8 @@ export interface RealtimeBilling {
   /** Reserved before each response: a response is only started with this much available. */
   perResponse: number;
   hold: Hold;
+  /** The journal's call for the response `hold` is reserved for (openRealtimeResponse). */
+  callId: string;
   /** A session without a frame either way for this long is closed (REALTIME_IDLE_TIMEOUT). */
   idleMs: number;
 }
@@ -59,6 +61,16 @@ function pipe(from: WebSocket, to: WebSocket, inspect: (data: RawData, isBinary:
   });
 }
 
+/**
+ * Opens a response of a session in the writer's journal, billed at its reservation if it never settles; resolves
+ * with its id (the request id of its log row) once the line is written.
+ */
+export async function openRealtimeResponse(ctx: RelayContext, b: Pick<RealtimeBilling, 'auth' | 'group' | 'model' | 'ip' | 'target' | 'perResponse'>): Promise<string> {
+  const requestId = newRequestId();
+  await ctx.relay.writer.begin(requestId, unsettledCallRecord(ctx, { requestId, auth: b.auth, group: b.group, model: b.model, stream: true, ip: b.ip, started: Date.now(), target: b.target, reserved: b.perResponse }));
+  return requestId;
+}
+
 /** A close code that may be sent on the wire (1005, 1006 and 1015 may not). */
 const sendableCode = (code: number): number => (code === 1000 || (code >= 3000 && code < 5000) || (code >= 1001 && code <= 1014 && code !== 1005 && code !== 1006) ? code : 1000);
 
@@ -69,6 +81,7 @@ const sendableCode = (code: number): number => (code === 1000 || (code >= 3000 &
  */
 export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstream: WebSocket, b: RealtimeBilling): void {
   let hold: Hold | undefined = b.hold;
+  let callId = b.callId;
   let responseStarted = Date.now();
   let firstByteMs = 0;
   let billing = Promise.resolve();
@@ -78,7 +91,7 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
     if (!hold) return;
     const used = hold;
     hold = undefined;
-    await settleCall(ctx, { requestId: newRequestId(), auth: b.auth, group: b.group, model: b.model, upstreamModel: b.upstreamModel, stream: true, ip: b.ip, started: responseStarted, firstByteMs, channel: b.channel, usedChannels: b.usedChannels, price: b.price, usage, target: b.target, hold: used });
+    await settleCall(ctx, { requestId: callId, callId, auth: b.auth, group: b.group, model: b.model, upstreamModel: b.upstreamModel, stream: true, ip: b.ip, started: responseStarted, firstByteMs, channel: b.channel, usedChannels: b.usedChannels, price: b.price, usage, target: b.target, hold: used });
     responseStarted = Date.now();
     firstByteMs = 0;
     if (closed) return;
@@ -90,8 +103,12 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
       upstream.close(1000);
       return;
     }
-    if (closed) await ctx.relay.ledger.settle(b.target, next, 0);
-    else hold = next;
+    if (closed) {
+      await ctx.relay.ledger.settle(b.target, next, 0);
+      return;
+    }
+    callId = await openRealtimeResponse(ctx, b);
+    hold = next;
   };
 
   const liveness = watchLiveness(client, upstream, b.idleMs);
@@ -130,7 +147,10 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
     liveness.stop();
     // Responses already done are settled first; what is still reserved goes back.
     billing = billing.then(async () => {
-      if (hold) await ctx.relay.ledger.settle(b.target, hold, 0);
+      if (hold) {
+        await ctx.relay.ledger.settle(b.target, hold, 0);
+        ctx.relay.writer.release(callId);
+      }
       hold = undefined;
     });
   };

@@ -15,7 +15,7 @@ import { countSuccess } from '../rate-limits.js';
 import { retryPolicy } from '../retry-policy.js';
 import type { RelayContext } from '../services.js';
 import { logRelayError, newRequestId } from '../settle.js';
-import { runRealtimeSession } from './realtime-session.js';
+import { openRealtimeResponse, runRealtimeSession, type RealtimeBilling } from './realtime-session.js';
 import { resolveClientIp } from '../../http/client-ip.js';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
@@ -110,7 +110,33 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
   const perUnit = ctx.options.num('QuotaPerUnit');
   const perResponse = price.price.mode === 'price' ? computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, perUnit) : price.price.modelRatio > 0 ? ctx.options.num('PreConsumedQuota') : 0;
   const { target, hold } = await reserveQuota(ctx, auth, perResponse);
+  let callId: string | undefined;
+  try {
+    callId = await openRealtimeResponse(ctx, { auth, group, model, ip: view.ip, target, perResponse });
+    await connectSession(ctx, wss, req, socket, head, { view, auth, group, model, price, limits, target, perResponse, hold, callId });
+  } catch (err) {
+    await ctx.relay.ledger.settle(target, hold, 0);
+    if (callId) ctx.relay.writer.release(callId);
+    throw err;
+  }
+}
 
+interface Admitted {
+  view: ReturnType<typeof authView>;
+  auth: RealtimeBilling['auth'];
+  group: string;
+  model: string;
+  price: RealtimeBilling['price'];
+  limits: Awaited<ReturnType<typeof admitModel>>['limits'];
+  target: RealtimeBilling['target'];
+  perResponse: number;
+  hold: RealtimeBilling['hold'];
+  callId: string;
+}
+
+/** Channel choice with retries; the session runs once an upstream accepts, else the last failure is thrown. */
+async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, a: Admitted): Promise<void> {
+  const { view, auth, group, model, price, limits, target, perResponse, hold, callId } = a;
   const started = Date.now();
   const policy = retryPolicy(ctx.options);
   const tried = new Set<number>();
@@ -136,7 +162,7 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
       }
       countSuccess(ctx.counters, limits);
       wss.handleUpgrade(req, socket, head, (client) => {
-        runRealtimeSession(ctx, client, upstream, { auth, group, model, upstreamModel: mapped.model, ip: view.ip, channel: ch, usedChannels, price, target, perResponse, hold, idleMs: ctx.config.realtimeIdleTimeout * 1000 });
+        runRealtimeSession(ctx, client, upstream, { auth, group, model, upstreamModel: mapped.model, ip: view.ip, channel: ch, usedChannels, price, target, perResponse, hold, callId, idleMs: ctx.config.realtimeIdleTimeout * 1000 });
       });
       return;
     }
@@ -144,7 +170,6 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
     ctx.channels?.reportUpstreamError(ch, keyIndex, upstream.status, upstream.message).catch(() => undefined);
     if (!policy.retryable(upstream.status)) break;
   }
-  await ctx.relay.ledger.settle(target, hold, 0);
   if (!last) {
     const message = relayErrors.noChannel(group, model).message;
     last = { status: 503, message, shown: message };
