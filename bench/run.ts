@@ -76,6 +76,20 @@ async function main() {
     const mid = rounds[Math.floor(rounds.length / 2)]!;
     vsBaseline = { commit, lat, ttfb, rpsRatio: mid[0] / mid[1], rps: mid };
   }
+  // The journal's fsync modes: JOURNAL_FSYNC=always (each call waits for its opening line's fsync) over the
+  // default (background fsync), with the journal on a RAM disk (the cost of the step itself, as on a fast disk)
+  // and on the data disk.
+  const fsyncRows: { where: string; lat: Awaited<ReturnType<typeof addedLatency>> }[] = [];
+  for (const [where, dir] of [['a RAM disk (/dev/shm)', '/dev/shm'], ['the data disk', os.tmpdir()]] as const) {
+    if (!fs.existsSync(dir)) continue;
+    const journalDir = (name: string) => fs.mkdtempSync(path.join(dir, `tollway-bench-${name}-`));
+    const always = await startTollway(mockUrl, [], undefined, { JOURNAL_FSYNC: 'always', DATA_DIR: journalDir('always') });
+    const interval = await startTollway(mockUrl, [], undefined, { DATA_DIR: journalDir('interval') });
+    procs.push(always.proc, interval.proc);
+    for (const t of [always.target, interval.target]) await sequentialLatency(t, chatBody, 300, false);
+    fsyncRows.push({ where, lat: await addedLatency(always.target, interval.target, chatBody, false, 7, 300) });
+    await Promise.all([always.proc.stop(), interval.proc.stop()]);
+  }
   const tw = tp.get('Tollway')!;
   const pk = tp.get('Portkey gateway')!;
   const dm = tp.get('Direct to mock')!;
@@ -108,6 +122,10 @@ async function main() {
           `| Time to first byte over the baseline ${vsBaseline.commit}, streamed (median over 7 alternating rounds; p50s ${fmt(vsBaseline.ttfb.gatewayP50, 3)} vs ${fmt(vsBaseline.ttfb.directP50, 3)} ms) | ${vsBaseline.ttfb.added >= 0 ? '+' : '−'}${fmt(Math.abs(vsBaseline.ttfb.added), 3)} ms | — |`,
         ]
       : []),
+    ...fsyncRows.map(
+      (r) =>
+        `| p50 latency with JOURNAL_FSYNC=always over the default, journal on ${r.where} (median over 7 alternating rounds; p50s ${fmt(r.lat.gatewayP50, 3)} vs ${fmt(r.lat.directP50, 3)} ms) | ${r.lat.added >= 0 ? '+' : '−'}${fmt(Math.abs(r.lat.added), 3)} ms | — |`,
+    ),
     '',
   ].join('\n');
   console.log(`\n${report}`);

@@ -13,12 +13,12 @@ export const streamBody = JSON.stringify({ model: 'gpt-4o-mini', stream: true, m
 
 /**
  * Tollway with one mock channel and an unlimited token; `nodeArgs` go before the entry (profiling flags);
- * `bundle` runs another build (a baseline revision) instead of the current one.
+ * `bundle` runs another build (a baseline revision) instead of the current one; `extraEnv` adds settings.
  */
-export async function startTollway(mockUrl: string, nodeArgs: string[] = [], bundle?: string): Promise<{ target: Target; proc: Proc }> {
+export async function startTollway(mockUrl: string, nodeArgs: string[] = [], bundle?: string, extraEnv: Record<string, string> = {}): Promise<{ target: Target; proc: Proc }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-bench-'));
   const port = await freePort();
-  const env = { PORT: String(port), SQLITE_PATH: path.join(dir, 'tollway.db'), SESSION_SECRET: 'bench-secret-0123456789abcdef0123', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent' };
+  const env = { PORT: String(port), SQLITE_PATH: path.join(dir, 'tollway.db'), SESSION_SECRET: 'bench-secret-0123456789abcdef0123', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent', ...extraEnv };
   // The production bundle, as `npm start` runs it (rebuilt first when the sources are newer).
   if (!bundle && serverIsStale()) await buildServer();
   const proc = await start(process.execPath, [...nodeArgs, bundle ?? serverBundle], env, /tollway started/);
