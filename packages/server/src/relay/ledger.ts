@@ -24,9 +24,12 @@ export interface ReserveTarget {
  */
 export interface Hold {
   amount: number;
-  /** Generations of the Redis balances the amount was taken from (Redis ledger only). */
+  /**
+   * Epochs of the Redis balances (user, token) the reservation was taken from; after the settle, those the
+   * charge is booked to ('' where the balance was absent). Redis ledger only.
+   */
   gens?: [number | string, number | string];
-  /** The node that holds the lease (Redis ledger only). */
+  /** The node the lease, then the charge, is booked to (Redis ledger only). */
   node?: string;
 }
 
@@ -60,6 +63,10 @@ export interface Ledger {
   committed(records: readonly LedgerRecord[]): void;
   /** The commit of these records failed (they stay in the journal and are retried). */
   commitFailed(records: readonly LedgerRecord[]): void;
+  /** Starts background work (a Redis ledger joins the cluster and reconciles); once the writer's journal is replayed. */
+  start(): Promise<void>;
+  /** Stops it; after the writer stopped, so its last commits are released. */
+  stop(): Promise<void>;
 }
 
 type Loader = (ids: number[]) => Promise<Map<number, number>>;
@@ -136,6 +143,14 @@ export class MemoryLedger implements Ledger {
 
   commitFailed(): void {
     // The unwritten amounts stay counted until the retry commits them.
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  stop(): Promise<void> {
+    return Promise.resolve();
   }
 
   /**

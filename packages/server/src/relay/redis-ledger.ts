@@ -1,115 +1,177 @@
+import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { BalanceKind, Hold, Ledger, ReserveTarget } from './ledger.js';
+import { pino, type Logger } from 'pino';
+import { CommitFence } from './balance-commits.js';
+import { ClusterPresence } from './balance-presence.js';
+import { BalanceReconciler, type Loader } from './balance-reconcile.js';
+import { LOAD, RESERVE, SETTLE } from './balance-scripts.js';
+import type { BalanceKind, Hold, Ledger, LedgerRecord, ReserveTarget } from './ledger.js';
 
-type Loader = (ids: number[]) => Promise<Map<number, number>>;
+export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
+const DEFAULT_HEARTBEAT_MS = 5_000;
+const DEFAULT_NODE_TTL_MS = 30_000;
+/** A balance lives at least this long without a successful reconciliation… */
+const MIN_BALANCE_TTL_MS = 10 * 60_000;
+/** …and at least this many reconciliation intervals. */
+const BALANCE_TTL_INTERVALS = 4;
+/** The leader's lock outlives this many intervals, so a live leader always renews it in time. */
+const LEADER_LOCK_INTERVALS = 2;
+/** The heartbeat comes at least this many times within the node ttl. */
+const BEATS_PER_TTL = 2;
+const EPOCH_BYTES = 6;
+const RESERVE_ATTEMPTS = 3;
+/** How long a stop waits for commit releases still to be written to Redis. */
+const STOP_RELEASE_MS = 5_000;
 
-/*
- * Each balance is a Redis hash {b: balance, g: generation}. Reservations take from b atomically (one script
- * for user and token together); a settle gives the reservation back only to the generation it was taken
- * from, so a balance rebuilt from the database in between (an admin edit, a Redis restart) is never credited
- * twice. The database follows through each node's batched writer.
+export interface RedisLedgerOptions {
+  log?: Logger;
+  /** Milliseconds between reconciliation passes (by the leader). */
+  reconcileIntervalMs?: number;
+  heartbeatMs?: number;
+  /** A node silent this long is dead and what it held is written off. */
+  nodeTtlMs?: number;
+  /** Lifetime of a balance key; only a successful reconciliation renews it. */
+  balanceTtlMs?: number;
+}
+
+/**
+ * Balances shared by every node in Redis (see balance-scripts.ts for the hash). Each reservation is a lease
+ * booked to the node holding it; the node's commits release its charges. The leader node reconciles every
+ * balance on start and periodically with the database and the live nodes' leases (balance-reconcile.ts), so
+ * drift left by a crash, a lost write or a Redis restart heals itself. A balance key expires unless a
+ * reconciliation found it correct recently; a missing key is rebuilt from the database on its next use.
  */
-const RESERVE = `
-for i, k in ipairs(KEYS) do
-  if redis.call('EXISTS', k) == 0 then return {-10 - i} end
-end
-local amount = tonumber(ARGV[1])
-local gens = {}
-for i, k in ipairs(KEYS) do
-  local b = tonumber(redis.call('HGET', k, 'b'))
-  if amount > 0 and b < amount then return {-i} end
-  gens[i] = tonumber(redis.call('HGET', k, 'g'))
-end
-for i, k in ipairs(KEYS) do redis.call('HINCRBY', k, 'b', -amount) end
-return {1, gens[1], gens[2] or 0}
-`;
-
-const SETTLE = `
-local reserved = tonumber(ARGV[1])
-local charge = tonumber(ARGV[2])
-local bal = {}
-for i, k in ipairs(KEYS) do
-  if redis.call('EXISTS', k) == 1 then
-    local b = tonumber(redis.call('HGET', k, 'b'))
-    if tonumber(redis.call('HGET', k, 'g')) == tonumber(ARGV[2 + i]) then b = b + reserved end
-    bal[i] = b
-    if charge > b then charge = math.max(0, b) end
-  end
-end
-for i, k in ipairs(KEYS) do
-  if bal[i] ~= nil then redis.call('HSET', k, 'b', bal[i] - charge) end
-end
-return charge
-`;
-
-/** Creates a balance from the database value unless one exists; a rebuild bumps the generation. */
-const LOAD = `
-if ARGV[2] == '1' or redis.call('EXISTS', KEYS[1]) == 0 then
-  local g = tonumber(redis.call('HGET', KEYS[1], 'g') or '0') + 1
-  redis.call('HSET', KEYS[1], 'b', ARGV[1], 'g', g)
-end
-return 1
-`;
-
 export class RedisLedger implements Ledger {
+  readonly presence: ClusterPresence;
+  readonly reconciler: BalanceReconciler;
+  private readonly fence: CommitFence;
+  private readonly log: Logger;
+  private readonly intervalMs: number;
+  private readonly balanceTtlMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private round: Promise<void> | undefined;
+  private started = false;
+  private stopped = false;
+
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
+    prefix: string,
     private readonly loadUsers: Loader,
     private readonly loadTokens: Loader,
-  ) {}
-
-  private key(kind: BalanceKind, id: number): string {
-    return `${this.prefix}bal:${kind === 'users' ? 'u' : 't'}:${id}`;
+    opts: RedisLedgerOptions = {},
+  ) {
+    this.log = opts.log ?? pino({ enabled: false });
+    this.intervalMs = opts.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS;
+    const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    const nodeTtlMs = opts.nodeTtlMs ?? DEFAULT_NODE_TTL_MS;
+    this.balanceTtlMs = opts.balanceTtlMs ?? Math.max(MIN_BALANCE_TTL_MS, BALANCE_TTL_INTERVALS * this.intervalMs);
+    if (!(this.intervalMs > 0)) throw new Error('RedisLedger: the reconciliation interval must be positive');
+    if (!(heartbeatMs > 0 && heartbeatMs * BEATS_PER_TTL <= nodeTtlMs)) throw new Error(`RedisLedger: the node ttl must be at least ${BEATS_PER_TTL} heartbeats`);
+    if (!(this.balanceTtlMs > this.intervalMs)) throw new Error('RedisLedger: the balance ttl must exceed the reconciliation interval');
+    this.presence = new ClusterPresence(redis, prefix, { heartbeatMs, nodeTtlMs, leaseMs: LEADER_LOCK_INTERVALS * this.intervalMs }, this.log);
+    this.reconciler = new BalanceReconciler(redis, prefix, { users: loadUsers, tokens: loadTokens }, this.presence, this.balanceTtlMs, this.log);
+    this.fence = new CommitFence(redis, (kind, id) => this.reconciler.key(kind, id), this.presence, this.log);
   }
 
-  private async load(kind: BalanceKind, id: number, rebuild: boolean): Promise<boolean> {
+  /** Joins the cluster and reconciles now (when leading) and every interval; once the writer replayed its journal. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.presence.start();
+    this.timer = setInterval(() => void this.tick(), this.intervalMs);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  /** Stops reconciling, writes waiting commit releases and leaves the cluster. Call after the writer stopped. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.round;
+    await this.fence.settle(STOP_RELEASE_MS);
+    this.fence.stop();
+    await this.presence.stop().catch((err) => this.log.warn({ err }, 'cluster: could not leave; the others give this node up once its heartbeat is old'));
+  }
+
+  /** One reconciliation pass if this node leads (shared by concurrent callers). */
+  tick(): Promise<void> {
+    this.round ??= this.leadAndReconcile().finally(() => (this.round = undefined));
+    return this.round;
+  }
+
+  private async leadAndReconcile(): Promise<void> {
+    try {
+      if (this.stopped || !(await this.presence.lead())) return;
+      await this.reconciler.pass(async () => !this.stopped && (await this.presence.lead()));
+    } catch (err) {
+      this.log.warn({ err }, 'balance reconciliation failed; the next interval tries again');
+    }
+  }
+
+  private keys(t: ReserveTarget): string[] {
+    return [this.reconciler.key('users', t.userId), ...(t.tokenId === undefined ? [] : [this.reconciler.key('tokens', t.tokenId)])];
+  }
+
+  /** Builds a balance from the database unless Redis has it; false when the id is unknown. */
+  private async load(kind: BalanceKind, id: number): Promise<boolean> {
     const v = (await (kind === 'users' ? this.loadUsers : this.loadTokens)([id])).get(id);
     if (v === undefined) return false;
-    await this.redis.eval(LOAD, 1, this.key(kind, id), String(v), rebuild ? '1' : '0');
+    await LOAD.run(this.redis, [this.reconciler.key(kind, id)], [v, crypto.randomBytes(EPOCH_BYTES).toString('hex'), this.balanceTtlMs]);
     return true;
   }
 
   async reserve(t: ReserveTarget, amount: number): Promise<Hold | 'user' | 'token'> {
-    const keys = [this.key('users', t.userId), ...(t.tokenId === undefined ? [] : [this.key('tokens', t.tokenId)])];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const [code, gu, gt] = (await this.redis.eval(RESERVE, keys.length, ...keys, String(amount))) as number[];
-      if (code === 1) return { amount, gens: [gu!, gt!] };
+    const keys = this.keys(t);
+    for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
+      const node = this.presence.node;
+      const [code, gu, gt] = (await RESERVE.run(this.redis, keys, [amount, node])) as [number, string, string];
+      if (code === 1) return { amount, gens: [gu, gt], node };
       if (code === -1) return 'user';
       if (code === -2) return 'token';
-      // -11: the user's balance is not in Redis yet, -12: the token's.
+      // -11: the user's balance is not in Redis, -12: the token's.
       const missingUser = code === -11;
-      if (!(await this.load(missingUser ? 'users' : 'tokens', missingUser ? t.userId : t.tokenId!, false))) return missingUser ? 'user' : 'token';
+      if (!(await this.load(missingUser ? 'users' : 'tokens', missingUser ? t.userId : t.tokenId!))) return missingUser ? 'user' : 'token';
     }
     return 'user';
   }
 
+  /** After the settle the hold names where the charge is booked (node and epochs), for the commit to release it. */
   async settle(t: ReserveTarget, hold: Hold, actual: number): Promise<number> {
-    const keys = [this.key('users', t.userId), ...(t.tokenId === undefined ? [] : [this.key('tokens', t.tokenId)])];
-    const [gu, gt] = hold.gens ?? [0, 0];
-    return Number(await this.redis.eval(SETTLE, keys.length, ...keys, String(hold.amount), String(actual), String(gu), String(gt)));
+    const [gu, gt] = hold.gens ?? ['', ''];
+    const node = this.presence.node;
+    const [charge, cu, ct] = (await SETTLE.run(this.redis, this.keys(t), [hold.amount, actual, hold.node ?? '', node, String(gu), String(gt)])) as [number, string, string];
+    hold.node = node;
+    hold.gens = [cu, ct];
+    return Number(charge);
   }
 
   async available(kind: BalanceKind, id: number): Promise<number | undefined> {
-    let b = await this.redis.hget(this.key(kind, id), 'b');
-    if (b === null && (await this.load(kind, id, false))) b = await this.redis.hget(this.key(kind, id), 'b');
+    const key = this.reconciler.key(kind, id);
+    let b = await this.redis.hget(key, 'b');
+    if (b === null && (await this.load(kind, id))) b = await this.redis.hget(key, 'b');
     return b === null ? undefined : Number(b);
   }
 
-  /** Rebuilds the balance from the database (only if Redis holds it; otherwise the next call loads it). */
+  /** Takes up a database change now through a reconciliation of this balance (if Redis has it). */
   async refresh(kind: BalanceKind, id: number): Promise<void> {
-    if (await this.redis.exists(this.key(kind, id))) await this.load(kind, id, true);
+    if (!(await this.reconciler.one(kind, id, 'refresh'))) this.log.warn({ kind, id }, 'balance refresh kept busy by commits; the next reconciliation takes it up');
   }
 
-  beforeCommit(): Promise<void> {
-    return Promise.resolve();
+  /** Resolves once the commit releases handed over so far are written to Redis. */
+  whenReleased(): Promise<void> {
+    return this.fence.drain();
   }
 
-  committed(): void {
-    // Redis is the live balance; the database catches up on its own.
+  beforeCommit(records: readonly LedgerRecord[]): Promise<void> {
+    return this.fence.before(records);
   }
 
-  commitFailed(): void {
-    // Nothing is fenced yet.
+  committed(records: readonly LedgerRecord[]): void {
+    this.fence.committed(records);
+  }
+
+  commitFailed(records: readonly LedgerRecord[]): void {
+    this.fence.failed(records);
   }
 }
