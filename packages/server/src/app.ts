@@ -23,6 +23,7 @@ import { logRoutes } from './modules/logs/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
+import { metricsRoutes } from './http/metrics-route.js';
 import { optionRoutes } from './modules/options/routes.js';
 import { pricingRoutes } from './modules/pricing/routes.js';
 import { redemptionRoutes } from './modules/redemption/routes.js';
@@ -60,6 +61,7 @@ export const routeModules: RouteModule[] = [
   topUpRoutes,
   auditRoutes,
   openapiRoutes,
+  metricsRoutes,
 ];
 
 export interface BuiltApp {

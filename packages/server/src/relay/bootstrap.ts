@@ -37,9 +37,11 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
   // One node keeps balances in memory; a cluster (REDIS_CONN_STRING) keeps them in Redis so reservations are
   // atomic across every node.
   const ledger: Ledger = ctx.redis
-    ? new RedisLedger(ctx.redis, ctx.config.redisKeyPrefix, loadUsers, loadTokens)
+    ? new RedisLedger(ctx.redis, ctx.config.redisKeyPrefix, loadUsers, loadTokens, { log: ctx.log, reconcileIntervalMs: ctx.config.redisReconcileInterval * 1000 })
     : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
   await writer.start();
+  // After the journal's replay: the first reconcile sees the database with every bill a crash left.
+  await ledger.start();
   ctx.accountLogs.useWriter(writer);
   const tokens = new TokenAuthCache(
     ctx.db,
@@ -84,6 +86,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     },
     async close() {
       await writer.stop();
+      await ledger.stop();
       await quotaWarnings.close();
       await agent.close();
     },
