@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { PRIVATE_FILE_MODE } from '../lib/private-files.js';
 import { balanceMetrics } from './balance-metrics.js';
 import { HEARTBEAT, LEAD, LEAVE } from './balance-scripts.js';
 
 const NODE_ID_BYTES = 8;
+const NODE_ID_PATTERN = /^[0-9a-f]{16}$/;
 
 export interface PresenceTiming {
   /** Milliseconds between heartbeats. */
@@ -34,6 +37,8 @@ export class ClusterPresence {
     prefix: string,
     readonly timing: PresenceTiming,
     private readonly log: Logger,
+    /** Where this node's id is kept (in DATA_DIR), so a restart retires the id of the process it replaces. */
+    private readonly idFile?: string,
   ) {
     this.nodesKey = `${prefix}nodes`;
     this.leaderKey = `${prefix}reconcile:leader`;
@@ -55,10 +60,35 @@ export class ClusterPresence {
 
   /** Announces this node and keeps announcing it (a failed beat is logged and tried again at the next). */
   async start(): Promise<void> {
+    await this.retirePrevious();
     const beat = () => this.beat().catch((err) => this.log.warn({ err }, 'cluster heartbeat failed'));
     this.timer = setInterval(() => void beat(), this.timing.heartbeatMs);
     this.timer.unref();
     await beat();
+  }
+
+  /**
+   * A process that died on this data folder still looks live to the others until its heartbeat is old, keeping
+   * its leases counted, its commit markers blocking reconciliation and perhaps the leader lock. Its bills are in
+   * the journal this start just replayed, so its id leaves the cluster now and the first pass writes it off.
+   */
+  private async retirePrevious(): Promise<void> {
+    if (!this.idFile) return;
+    let previous = '';
+    try {
+      previous = fs.readFileSync(this.idFile, 'utf8').trim();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (NODE_ID_PATTERN.test(previous) && previous !== this.id) {
+      await LEAVE.run(this.redis, [this.leaderKey, this.nodesKey], [previous]);
+      this.log.info({ previous, node: this.id }, 'cluster: retired the node id of the previous process on this data folder');
+    }
+    this.saveId();
+  }
+
+  private saveId(): void {
+    if (this.idFile) fs.writeFileSync(this.idFile, `${this.id}\n`, { mode: PRIVATE_FILE_MODE });
   }
 
   /** Stops the heartbeat and leaves (the lock too); the next reconciliation drops what this node still holds. */
@@ -81,6 +111,7 @@ export class ClusterPresence {
     this.id = newNodeId();
     this.joined = false;
     this.log.warn({ old, node: this.id, reason }, 'cluster: this node takes a new id');
+    this.saveId();
     for (const fn of this.renamed) fn(old);
   }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AppContext } from '../context.js';
 import { Mailer } from '../lib/mailer.js';
 import { isUsableGroup } from '../modules/groups/usable.js';
@@ -8,6 +9,9 @@ import { RedisLedger } from './redis-ledger.js';
 import type { RelayServices } from './services.js';
 import { createUpstreamAgent } from './upstream-agent.js';
 import { DurableWriter } from './writer.js';
+
+/** In DATA_DIR: the Redis node id of the process running on this data folder. */
+const REDIS_NODE_ID_FILE = 'redis-node-id';
 
 /**
  * Builds the relay's services: token cache, quota ledger, durable writer (journal replayed first) and the
@@ -37,7 +41,11 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
   // One node keeps balances in memory; a cluster (REDIS_CONN_STRING) keeps them in Redis so reservations are
   // atomic across every node.
   const ledger: Ledger = ctx.redis
-    ? new RedisLedger(ctx.redis, ctx.config.redisKeyPrefix, loadUsers, loadTokens, { log: ctx.log, reconcileIntervalMs: ctx.config.redisReconcileInterval * 1000 })
+    ? new RedisLedger(ctx.redis, ctx.config.redisKeyPrefix, loadUsers, loadTokens, {
+        log: ctx.log,
+        reconcileIntervalMs: ctx.config.redisReconcileInterval * 1000,
+        nodeIdFile: path.join(ctx.config.dataDir, REDIS_NODE_ID_FILE),
+      })
     : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
   await writer.start();
   // After the journal's replay: the first reconcile sees the database with every bill a crash left.

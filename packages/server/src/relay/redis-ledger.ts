@@ -32,6 +32,8 @@ export interface RedisLedgerOptions {
   nodeTtlMs?: number;
   /** Lifetime of a balance key; only a successful reconciliation renews it. */
   balanceTtlMs?: number;
+  /** File keeping this node's id (DATA_DIR/redis-node-id): a restart retires the id of the process it replaces. */
+  nodeIdFile?: string;
 }
 
 /**
@@ -68,7 +70,7 @@ export class RedisLedger implements Ledger {
     if (!(this.intervalMs > 0)) throw new Error('RedisLedger: the reconciliation interval must be positive');
     if (!(heartbeatMs > 0 && heartbeatMs * BEATS_PER_TTL <= nodeTtlMs)) throw new Error(`RedisLedger: the node ttl must be at least ${BEATS_PER_TTL} heartbeats`);
     if (!(this.balanceTtlMs > this.intervalMs)) throw new Error('RedisLedger: the balance ttl must exceed the reconciliation interval');
-    this.presence = new ClusterPresence(redis, prefix, { heartbeatMs, nodeTtlMs, leaseMs: LEADER_LOCK_INTERVALS * this.intervalMs }, this.log);
+    this.presence = new ClusterPresence(redis, prefix, { heartbeatMs, nodeTtlMs, leaseMs: LEADER_LOCK_INTERVALS * this.intervalMs }, this.log, opts.nodeIdFile);
     this.reconciler = new BalanceReconciler(redis, prefix, { users: loadUsers, tokens: loadTokens }, this.presence, this.balanceTtlMs, this.log);
     this.fence = new CommitFence(redis, (kind, id) => this.reconciler.key(kind, id), this.presence, this.log);
   }

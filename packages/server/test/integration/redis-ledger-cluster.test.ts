@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { balanceMetrics } from '../../src/relay/balance-metrics.js';
 import type { Hold, ReserveTarget } from '../../src/relay/ledger.js';
@@ -32,6 +35,33 @@ describe('Redis ledger in a cluster: dead nodes, replayed commits, leadership', 
     t = { userId: w.userId, tokenId: w.tokenId };
   });
   const b = async (kind: 'users' | 'tokens' = 'users') => Number((await w.hash(kind, kind === 'users' ? w.userId : w.tokenId)).b);
+
+  it('a restart on the same data folder retires the crashed process at once: its leases are written off by the first pass', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-node-id-'));
+    const idFile = path.join(dir, 'redis-node-id');
+    try {
+      // Production timing: the crashed process would look live for 30 s.
+      const crashed = w.ledger({ nodeIdFile: idFile, reconcileIntervalMs: 60_000 });
+      await crashed.start();
+      const held = (await crashed.reserve(t, 3000)) as Hold;
+      await crashed.settle(t, (await crashed.reserve(t, 1000)) as Hold, 400);
+      expect(held.amount).toBe(3000);
+      expect(await b()).toBe(QUOTA - 3400);
+      expect(fs.readFileSync(idFile, 'utf8').trim()).toBe(crashed.presence.node);
+      // kill -9: no heartbeat stop, no leave, no commit.
+      crashed.presence.halt();
+      const restarted = w.ledger({ nodeIdFile: idFile, reconcileIntervalMs: 60_000 });
+      await restarted.start();
+      await restarted.tick();
+      // The database did not take the 400 (the journal's replay would have, before the start): Redis equals it.
+      expect(await b()).toBe(QUOTA);
+      expect(await b('tokens')).toBe(QUOTA);
+      expect(fs.readFileSync(idFile, 'utf8').trim()).toBe(restarted.presence.node);
+      expect(restarted.presence.node).not.toBe(crashed.presence.node);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("writes off a crashed node's leases and uncommitted charges once it is dead, keeping the survivor's", async () => {
     const { log, lines } = capturingLog();
