@@ -1,14 +1,38 @@
-// `npm start`: builds the console and the server bundle if missing or stale, then runs the server in this
-// process's place.
+// `npm start`: builds the console and the server bundle if missing or stale (`npm start -- --no-build` skips
+// that), then runs the server as a child and lives exactly as long as it:
+// - SIGTERM, SIGINT and SIGHUP (the terminal or the parent went away) are passed on; the server stops gracefully
+//   and this process exits with its code. If the server has not exited by SHUTDOWN_TIMEOUT plus a margin, it
+//   is killed.
+// - The server is connected by an IPC channel: if this process dies without passing a signal on (SIGKILL), the
+//   channel closes and the server stops gracefully on its own instead of running on orphaned.
+// - A broken stdout or stderr (the log reader died) never crashes or holds this process.
 import { spawn } from 'node:child_process';
 import { buildConsole, consoleIsStale } from './console-build.mjs';
 import { buildServer, serverBundle, serverIsStale } from './server-build.mjs';
 
-if (consoleIsStale()) buildConsole();
-if (serverIsStale()) {
-  console.log('tollway: building the server (packages/server)…');
-  await buildServer();
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+/** The server's own default grace period (SHUTDOWN_TIMEOUT), seconds. */
+const DEFAULT_SHUTDOWN_TIMEOUT_S = 25;
+/** How long after the server's deadline it is killed. */
+const KILL_MARGIN_MS = 5_000;
+
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
+if (!process.argv.includes('--no-build')) {
+  if (consoleIsStale()) buildConsole();
+  if (serverIsStale()) {
+    console.log('tollway: building the server (packages/server)…');
+    await buildServer();
+  }
 }
-const child = spawn(process.execPath, ['--enable-source-maps', serverBundle], { stdio: 'inherit' });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+const child = spawn(process.execPath, ['--enable-source-maps', serverBundle], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// The server validates SHUTDOWN_TIMEOUT itself; a value it refuses ends it at start-up.
+const graceMs = (Number(process.env.SHUTDOWN_TIMEOUT) || DEFAULT_SHUTDOWN_TIMEOUT_S) * 1000;
+let killTimer;
+for (const sig of STOP_SIGNALS) {
+  process.on(sig, () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    killTimer ??= setTimeout(() => child.kill('SIGKILL'), graceMs + KILL_MARGIN_MS);
+  });
+}

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { stdoutLog } from './log-output.js';
 
 /** Where a credential or secret may appear in a log object; each is replaced by the censor text. */
 export const REDACTED_PATHS = [
@@ -22,8 +23,10 @@ export const REDACTED_PATHS = [
   'row.key',
 ];
 
-/** Structured JSON logs; credentials and passwords are redacted wherever they could appear. */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-  return destination ? pino(options, destination) : pino(options);
+/**
+ * Structured JSON logs; credentials and passwords are redacted wherever they could appear. By default to stdout
+ * through a destination that never blocks nor throws (pino's own retries a broken pipe forever at exit).
+ */
+export function createLogger(level: string, destination: DestinationStream = stdoutLog()): Logger {
+  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
 }

@@ -1,18 +1,34 @@
 import { buildApp } from './app.js';
 import { createRuntime } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
+import { readShutdownTimeout, stopOnSignals } from './http/shutdown.js';
+import { ignoreStdioErrors, stderrLog, stdoutLog } from './log-output.js';
 import { createLogger } from './logger.js';
 
-/** Starts Tollway: config → database and migrations → HTTP server; stops gracefully on SIGTERM/SIGINT. */
+/** Exit code of a configuration or start-up error (EX_CONFIG). */
+const EXIT_CONFIG = 78;
+/** How long a start-up error message may take to go out before the exit. */
+const MESSAGE_DRAIN_MS = 500;
+
+/** Writes a start-up failure to stderr (never blocking, never throwing), cleans up and exits 78. */
+async function fail(message: string, cleanUp?: () => Promise<void>): Promise<never> {
+  const err = stderrLog();
+  err.write(`tollway: ${message}\n`);
+  await cleanUp?.();
+  await err.drained(MESSAGE_DRAIN_MS);
+  process.exit(EXIT_CONFIG);
+}
+
+/** Starts Tollway: config → database and migrations → HTTP server; stops gracefully on SIGTERM/SIGINT/SIGHUP. */
 async function main(): Promise<void> {
+  ignoreStdioErrors();
   let config;
+  let graceMs;
   try {
     config = loadConfig();
+    graceMs = readShutdownTimeout();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`tollway: invalid configuration: ${err.message}`);
-      process.exit(78);
-    }
+    if (err instanceof ConfigError) return fail(`invalid configuration: ${err.message}`);
     throw err;
   }
   const log = createLogger(config.logLevel);
@@ -21,41 +37,16 @@ async function main(): Promise<void> {
     runtime = await createRuntime(config, log);
   } catch (err) {
     const msg = err instanceof ConfigError ? err.message : `database start-up failed: ${(err as Error).message}`;
-    console.error(`tollway: ${msg}`);
-    process.exit(78);
+    return fail(msg);
   }
   const { app } = await buildApp(runtime.ctx);
   try {
     await app.listen({ port: config.port, host: process.env.HOST || '0.0.0.0' });
   } catch (err) {
-    console.error(`tollway: PORT: cannot listen on ${config.port}: ${(err as Error).message}`);
-    await runtime.close();
-    process.exit(78);
+    return fail(`PORT: cannot listen on ${config.port}: ${(err as Error).message}`, () => runtime.close());
   }
   log.info({ port: config.port, database: runtime.ctx.db.dialect }, 'tollway started');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-    const force = setTimeout(() => {
-      log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, 25_000);
-    force.unref();
-    try {
-      await app.close();
-      await runtime.close();
-      log.info('shutdown complete');
-      process.exit(0);
-    } catch (err) {
-      log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  stopOnSignals({ app, runtime, log, output: stdoutLog(), graceMs });
 }
 
 void main();
