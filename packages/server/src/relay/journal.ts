@@ -35,6 +35,10 @@ export class Segment {
   readonly open = new Set<string>();
   applied = false;
   fd: number | undefined;
+  /** fsyncs in flight on `fd`: a closed segment's descriptor is released only after the last one. */
+  syncs = 0;
+  /** The descriptor to close once `syncs` is back to zero. */
+  closingFd: number | undefined;
   readonly createdAt = Date.now();
 
   constructor(
@@ -129,11 +133,12 @@ export class Journal {
       for (const w of waiters) w.reject(err as Error);
       return;
     }
-    if (this.fsync !== 'always' || !this.active?.fd) {
+    const seg = this.active;
+    if (this.fsync !== 'always' || seg?.fd === undefined) {
       for (const w of waiters) w.resolve();
       return;
     }
-    fs.fdatasync(this.active.fd, (err) => {
+    syncSegment(seg, seg.fd, (err) => {
       for (const w of waiters) (err ? w.reject(err) : w.resolve());
     });
   }
@@ -148,11 +153,11 @@ export class Journal {
   }
 
   private syncInBackground(): void {
-    const fd = this.active?.fd;
-    if (!this.dirty || this.syncing || fd === undefined) return;
+    const seg = this.active;
+    if (!this.dirty || this.syncing || seg?.fd === undefined) return;
     this.dirty = false;
     this.syncing = true;
-    fs.fdatasync(fd, () => (this.syncing = false));
+    syncSegment(seg, seg.fd, () => (this.syncing = false));
   }
 
   /** Closes the active segment; a complete segment goes to the disk in the background (`wait`: at once). */
@@ -161,11 +166,11 @@ export class Journal {
     if (seg?.fd === undefined) return;
     const fd = seg.fd;
     seg.fd = undefined;
-    if (this.fsync === 'off') fs.closeSync(fd);
-    else if (wait) {
-      fs.fdatasyncSync(fd);
-      fs.closeSync(fd);
-    } else fs.fdatasync(fd, () => fs.close(fd, () => undefined));
+    if (wait && this.fsync !== 'off') fs.fdatasyncSync(fd);
+    else if (this.fsync !== 'off') syncSegment(seg, fd, () => undefined);
+    // An fsync still in flight on the descriptor closes it when it is done (never a closed or reused number).
+    if (seg.syncs > 0) seg.closingFd = fd;
+    else fs.closeSync(fd);
   }
 
   /** Writes what is queued, closes the active segment and stops the background sync. */
@@ -176,4 +181,17 @@ export class Journal {
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
   }
+}
+
+/** fsyncs `fd` of `seg` in the background; the last one to finish after the segment closed releases the descriptor. */
+function syncSegment(seg: Segment, fd: number, done: (err: Error | null) => void): void {
+  seg.syncs++;
+  fs.fdatasync(fd, (err) => {
+    seg.syncs--;
+    if (seg.syncs === 0 && seg.closingFd !== undefined) {
+      fs.close(seg.closingFd, () => undefined);
+      seg.closingFd = undefined;
+    }
+    done(err);
+  });
 }

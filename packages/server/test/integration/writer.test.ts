@@ -205,4 +205,21 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     expect(fs.readdirSync(journal)).toEqual([]);
     fs.rmSync(syncDir, { recursive: true, force: true });
   });
+
+  it('with JOURNAL_FSYNC=always, calls opening while segments rotate all resolve (no fsync on a closed descriptor)', async () => {
+    const uid = await userId();
+    // A RAM disk when there is one: its instant fsyncs make the race with a rotation's close likely.
+    const syncDir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'tollway-writer-always-'));
+    const before = await usedQuota(uid);
+    const w = new DurableWriter(d.db, { dataDir: syncDir, log, fsync: 'always', flushIntervalMs: 1 });
+    await w.start();
+    const CALLS = 600;
+    for (let i = 0; i < CALLS; i++) {
+      await w.begin(`a-${i}`, withId(record(uid, 3, i), `a-${i}`));
+      w.enqueue(withId(record(uid, 1, i), `a-${i}`), `a-${i}`);
+    }
+    await w.stop();
+    expect(await usedQuota(uid)).toBe(before + CALLS);
+    fs.rmSync(syncDir, { recursive: true, force: true });
+  });
 });
