@@ -38,7 +38,7 @@ export interface Runtime {
   /** Deletes expired console sessions (master node only). */
   sessionPrune: SessionPrune | undefined;
   /** Stops timers and closes the database. */
-  close(): Promise<void>;
+  close(opts?: { deadline?: number }): Promise<void>;
 }
 
 /** Connects the database, applies migrations, loads options and wires services. */
@@ -115,7 +115,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     logRetention,
     topUpExpiry,
     sessionPrune,
-    async close() {
+    async close(closing = {}) {
       clearInterval(sync);
       await logRetention?.stop();
       await topUpExpiry?.stop();
@@ -123,7 +123,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
       stopChannelTests();
       await channels.tester.stop();
       // The writer flushes every settled call before the database closes.
-      await relay.close();
+      await relay.close(closing.deadline);
       await bus.close();
       redis?.disconnect();
       if (!opts.db) await db.close();

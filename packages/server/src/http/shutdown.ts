@@ -14,6 +14,8 @@ const CUT_MARGIN_SHARE = 0.4;
 /** How long the last log lines may take to go out before an exit. */
 const LOG_DRAIN_MS = 500;
 const FORCED_LOG_DRAIN_MS = 200;
+/** The runtime's close (the writer's last batches) ends this long before the deadline, leaving time to exit. */
+const CLOSE_MARGIN_MS = 1_000;
 /** After the deadline, the watchdog thread kills a process whose main thread could not exit. */
 const WATCHDOG_EXTRA_MS = 2_000;
 
@@ -42,7 +44,7 @@ export interface ShutdownTarget {
   /** The HTTP app: close() stops accepting and waits for the requests in flight. */
   app: { close(): Promise<unknown>; server: Pick<Server, 'closeAllConnections'> };
   /** Stops timers, flushes the writer and closes the databases. */
-  runtime: { close(): Promise<void> };
+  runtime: { close(opts?: { deadline?: number }): Promise<void> };
   log: Logger;
   /** The log output, drained (briefly) before each exit. */
   output: { drained(timeoutMs: number): Promise<void> };
@@ -75,6 +77,7 @@ export function stopOnSignals(target: ShutdownTarget): void {
       return;
     }
     stopping = true;
+    const stopStarted = Date.now();
     // Left referenced on purpose: the deadline holds even if everything else has gone quiet.
     setTimeout(() => {
       logSafely(() => log.error({ graceMs }, 'shutdown took too long; exiting'));
@@ -94,7 +97,9 @@ export function stopOnSignals(target: ShutdownTarget): void {
     try {
       await target.app.close();
       clearTimeout(cut);
-      await target.runtime.close();
+      // The writer may retry its last batches until shortly before the deadline; what it cannot write stays in
+      // the journal for the next start.
+      await target.runtime.close({ deadline: stopStarted + graceMs - CLOSE_MARGIN_MS });
       logSafely(() => log.info('shutdown complete'));
     } catch (err) {
       logSafely(() => log.error({ err }, 'shutdown failed'));

@@ -17,7 +17,7 @@ const REDIS_NODE_ID_FILE = 'redis-node-id';
  * Builds the relay's services: token cache, quota ledger, durable writer (journal replayed first) and the
  * upstream connection pools. Keeps them coherent with account changes on this node and, via the bus, others.
  */
-export async function createRelayServices(ctx: AppContext): Promise<RelayServices & { close(): Promise<void> }> {
+export async function createRelayServices(ctx: AppContext): Promise<RelayServices & { close(deadline?: number): Promise<void> }> {
   const k = ctx.db.kysely;
   // Low-quota warnings are decided from committed balances, after each batch, off the relay's path.
   const quotaWarnings = new QuotaWarnings(ctx.db, ctx.options, new Mailer(ctx.options), ctx.log);
@@ -92,8 +92,9 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
       tokenChanged(key, id, true);
       void ctx.bus.publish('tokens', `${key}:${id}`).catch(() => undefined);
     },
-    async close() {
-      await writer.stop();
+    /** `deadline` (epoch ms) bounds the writer's wait for calls settling and its retries. */
+    async close(deadline?: number) {
+      await writer.stop(deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
       await ledger.stop();
       await quotaWarnings.close();
       await agent.close();
