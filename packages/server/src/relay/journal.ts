@@ -25,6 +25,8 @@ export type JournalLine =
 export const SEGMENT_SUFFIX = '.jsonl';
 /** Segment files are named by a zero-padded sequence, so a name sort is their order. */
 const SEGMENT_NAME_DIGITS = 12;
+/** The longest a line that is not urgent (a settlement) waits for a write of its own. */
+export const LAZY_WRITE_MS = 2;
 
 export const segmentName = (seq: number): string => `${String(seq).padStart(SEGMENT_NAME_DIGITS, '0')}${SEGMENT_SUFFIX}`;
 
@@ -67,6 +69,7 @@ export class Journal {
   private dirty = false;
   private syncing = false;
   private syncTimer: NodeJS.Timeout | undefined;
+  private lazyTimer: NodeJS.Timeout | undefined;
   active: Segment | undefined;
 
   constructor(
@@ -104,22 +107,37 @@ export class Journal {
     return seg;
   }
 
-  /** Queues a line for the active segment. */
-  append(line: JournalLine): void {
-    this.appendText(JSON.stringify(line));
+  /**
+   * Queues a line for the active segment. A line that is not `urgent` (a settlement: the call's opening line already
+   * stands for its bill) costs no write of its own: it goes out with the next urgent group or the next rotation.
+   */
+  append(line: JournalLine, urgent = true): void {
+    this.appendText(JSON.stringify(line), urgent);
   }
 
-  appendText(text: string): void {
+  appendText(text: string, urgent = true): void {
     this.buffer.push(text);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.writeGroup());
+    if (urgent) this.schedule();
+    else if (!this.scheduled && !this.lazyTimer) {
+      // Under load the next urgent group takes it first (the timer then finds nothing to write).
+      this.lazyTimer = setTimeout(() => {
+        this.lazyTimer = undefined;
+        if (!this.scheduled) this.writeNow();
+      }, LAZY_WRITE_MS);
+      this.lazyTimer.unref();
     }
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.writeGroup());
   }
 
   /** Resolves once every line queued so far is written (and with fsync 'always', on the disk). */
   durable(): Promise<void> {
     if (this.buffer.length === 0 && this.waiters.length === 0) return Promise.resolve();
+    this.schedule();
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
@@ -178,6 +196,7 @@ export class Journal {
     this.writeNow();
     this.closeActive(true);
     if (this.syncTimer) clearInterval(this.syncTimer);
+    if (this.lazyTimer) clearTimeout(this.lazyTimer);
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
   }

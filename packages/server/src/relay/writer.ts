@@ -71,6 +71,7 @@ export class DurableWriter {
   private failures = 0;
   private stopped = false;
   private callsDrained: (() => void) | undefined;
+  private readonly unlinking = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -142,7 +143,8 @@ export class DurableWriter {
   enqueue(record: WriteRecord, callId?: string): void {
     const segment = this.active();
     segment.records.push(record);
-    this.journal!.append(callId ? { k: 'w', r: record, i: callId } : { k: 'w', r: record });
+    // Not urgent: until it is written, the call's opening line stands for its bill.
+    this.journal!.append(callId ? { k: 'w', r: record, i: callId } : { k: 'w', r: record }, false);
     if (callId) this.close(callId);
     if (segment.records.length >= (this.opts.maxBatch ?? DEFAULT_MAX_BATCH)) void this.flush();
   }
@@ -150,7 +152,7 @@ export class DurableWriter {
   /** Closes a call that charges nothing (refunded before any answer). */
   release(callId: string): void {
     this.active();
-    this.journal!.append({ k: 'x', i: callId });
+    this.journal!.append({ k: 'x', i: callId }, false);
     this.close(callId);
   }
 
@@ -256,7 +258,10 @@ export class DurableWriter {
         journal.writeNow();
         oldest.open.clear();
       }
-      fs.rmSync(oldest.file, { force: true });
+      // Off the event loop: the segment is done, and a crash before the unlink only replays it as applied.
+      const unlinking = fs.promises.unlink(oldest.file).catch(() => undefined);
+      this.unlinking.add(unlinking);
+      void unlinking.finally(() => this.unlinking.delete(unlinking));
       this.segments.shift();
     }
   }
@@ -290,6 +295,7 @@ export class DurableWriter {
       this.opts.log.error({ backlog: left, openCalls: this.calls.size }, 'writer: stopping with records or open calls left in the journal; they are applied at next start');
       return;
     }
+    await Promise.all(this.unlinking);
     for (const s of [...this.segments, journal.active]) if (s) fs.rmSync(s.file, { force: true });
     this.segments = [];
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { LAZY_WRITE_MS } from '../../src/relay/journal.js';
 import { UNSETTLED_CALL_CONTENT } from '../../src/relay/journal-recovery.js';
 import { DurableWriter, type WriteRecord } from '../../src/relay/writer.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
@@ -82,8 +83,8 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     await dead.begin('c-refunded', withId(record(uid, 90, 3), 'c-refunded'));
     dead.enqueue(withId(record(uid, 25, 1), 'c-settled'), 'c-settled');
     dead.release('c-refunded');
-    // The lines are in the journal as soon as the next turn of the event loop writes them.
-    await new Promise((r) => setImmediate(r));
+    // Opening lines are written at the next turn of the event loop, settlements within LAZY_WRITE_MS.
+    await new Promise((r) => setTimeout(r, LAZY_WRITE_MS * 10));
 
     const next = new DurableWriter(d.db, { dataDir: crashDir, log });
     expect(await next.start()).toBe(1);
@@ -108,7 +109,7 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     await dead.flush();
     await dead.begin('s-2', withId(record(uid, 20, 2), 's-2'));
     dead.enqueue(withId(record(uid, 22, 2), 's-2'), 's-2');
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, LAZY_WRITE_MS * 10));
     // The first batch is committed and its segment gone; the second is only in the journal.
     const journal = path.join(crashDir, 'journal');
     const files = fs.readdirSync(journal);
