@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker per core less one: a single worker on a 2-core machine, running the suite in
+    // series. Most files wait on databases, spawned servers and timers, so two workers cut the wall time.
+    maxWorkers: 2,
     projects: [
       {
         test: {

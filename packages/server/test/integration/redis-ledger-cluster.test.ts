@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { balanceMetrics } from '../../src/relay/balance-metrics.js';
 import type { Hold, ReserveTarget } from '../../src/relay/ledger.js';
-import { capturingLog, charged, outstanding, useLedgerWorld, type LogLine } from '../support/redis-ledger.js';
+import { capturingLog, charged, counter, outstanding, until, useLedgerWorld, type LogLine } from '../support/redis-ledger.js';
 
 const QUOTA = 100_000;
 /** A node silent for this long is dead (the production default is 30 s). */
@@ -12,18 +12,6 @@ const NODE_TTL_MS = 1_000;
 const HEARTBEAT_MS = 200;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function counter(c: typeof balanceMetrics.repairs, kind: string): Promise<number> {
-  return (await c.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(20);
-  }
-}
 
 const passes = (lines: LogLine[]) => lines.filter((x) => x.msg === 'balance reconciliation pass').length;
 

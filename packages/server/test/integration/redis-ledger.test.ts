@@ -1,21 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { balanceMetrics } from '../../src/relay/balance-metrics.js';
 import type { Hold, ReserveTarget } from '../../src/relay/ledger.js';
-import { capturingLog, charged, outstanding, useLedgerWorld } from '../support/redis-ledger.js';
+import { capturingLog, charged, counter, outstanding, until, useLedgerWorld } from '../support/redis-ledger.js';
 
 const QUOTA = 100_000;
-
-async function counter(c: typeof balanceMetrics.repairs, kind: string): Promise<number> {
-  return (await c.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('Redis ledger: leases, commits and reconciliation', () => {
   const w = useLedgerWorld(QUOTA);

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { balanceMetrics } from '../../src/relay/balance-metrics.js';
 import type { BalanceKind, Hold, LedgerRecord } from '../../src/relay/ledger.js';
 import { RedisLedger, type RedisLedgerOptions } from '../../src/relay/redis-ledger.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
@@ -38,6 +39,20 @@ export interface LedgerWorld {
   key(kind: BalanceKind, id: number): string;
   /** Stops every ledger made so far, empties the prefix and funds the user and token again. */
   reset(): Promise<void>;
+}
+
+/** The value of a balance metric's counter for one kind of balance. */
+export async function counter(c: typeof balanceMetrics.repairs, kind: string): Promise<number> {
+  return (await c.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
+}
+
+/** Polls `check` until it holds (or fails after `timeoutMs`). */
+export async function until(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** Σ of the hash's outstanding fields (`o:<node>`), optionally of the given nodes only. */
