@@ -11,8 +11,6 @@ const QUOTA = 100_000;
 const NODE_TTL_MS = 1_000;
 const HEARTBEAT_MS = 200;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 const passes = (lines: LogLine[]) => lines.filter((x) => x.msg === 'balance reconciliation pass').length;
 
 describe('Redis ledger in a cluster: dead nodes, replayed commits, leadership', () => {
