@@ -36,6 +36,26 @@ export interface CallRecord {
 /** The header that names a relay call to its caller (the consume log's request_id), as new-api names it. */
 export const REQUEST_ID_HEADER = 'x-oneapi-request-id';
 
+/** Who made a call, for what model, from where: the same in each of the call's log rows. */
+interface CallIdentity {
+  auth: TokenAuth;
+  group: string;
+  model: string;
+  stream: boolean;
+  ip: string;
+  requestId: string;
+}
+
+type CallLogFields = Pick<Required<Insertable<LogsTable>>, 'created_at' | 'type' | 'content' | 'quota' | 'prompt_tokens' | 'completion_tokens' | 'use_time' | 'channel_id' | 'channel_name' | 'other'>;
+
+/** A log row of a call: its identity and the row's own fields. */
+function callLogRow(c: CallIdentity, row: CallLogFields): Insertable<LogsTable> {
+  return Object.assign(
+    { user_id: c.auth.userId, username: c.auth.username, token_name: c.auth.name, token_id: c.auth.tokenId, model_name: c.model, is_stream: c.stream ? 1 : 0, group: c.group, ip: c.ip, request_id: c.requestId },
+    row,
+  );
+}
+
 const idPrefix = crypto.randomBytes(6).toString('hex');
 let idSeq = 0;
 /** Unique per process start (random prefix) and per call (sequence); no syscall per call. */
@@ -83,27 +103,18 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
     output_content: c.content?.output,
   };
   const log: Insertable<LogsTable> | undefined = ctx.options.bool('LogConsumeEnabled')
-    ? {
-        user_id: c.auth.userId,
+    ? callLogRow(c, {
         created_at: Math.floor(Date.now() / 1000),
         type: LogType.Consume,
         content: '',
-        username: c.auth.username,
-        token_name: c.auth.name,
-        model_name: c.model,
         quota: charged,
         prompt_tokens: c.usage.promptTokens,
         completion_tokens: c.usage.completionTokens,
         use_time: Math.max(0, Math.round((Date.now() - c.started) / 1000)),
-        is_stream: c.stream ? 1 : 0,
         channel_id: c.channel.id,
         channel_name: c.channel.name,
-        token_id: c.auth.tokenId,
-        group: c.group,
-        ip: c.ip,
-        request_id: c.requestId,
         other: JSON.stringify(other),
-      }
+      })
     : undefined;
   ctx.relay.writer.enqueue({
     userId: c.auth.userId,
@@ -124,30 +135,21 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
  */
 export function unsettledCallRecord(
   ctx: RelayContext,
-  c: { requestId: string; auth: TokenAuth; group: string; model: string; stream: boolean; ip: string; started: number; target: ReserveTarget; reserved: number },
+  c: CallIdentity & { started: number; target: ReserveTarget; reserved: number },
 ): WriteRecord {
   const log: Insertable<LogsTable> | undefined = ctx.options.bool('LogConsumeEnabled')
-    ? {
-        user_id: c.auth.userId,
+    ? callLogRow(c, {
         created_at: Math.floor(c.started / 1000),
         type: LogType.Consume,
         content: '',
-        username: c.auth.username,
-        token_name: c.auth.name,
-        model_name: c.model,
         quota: c.reserved,
         prompt_tokens: 0,
         completion_tokens: 0,
         use_time: 0,
-        is_stream: c.stream ? 1 : 0,
         channel_id: 0,
         channel_name: '',
-        token_id: c.auth.tokenId,
-        group: c.group,
-        ip: c.ip,
-        request_id: c.requestId,
         other: UNSETTLED_OTHER,
-      }
+      })
     : undefined;
   return { userId: c.auth.userId, tokenId: c.auth.tokenId, tokenLimited: c.target.tokenId !== undefined, channelId: 0, quota: c.reserved, countsRequest: true, log };
 }
@@ -157,14 +159,8 @@ const UNSETTLED_OTHER = JSON.stringify({ billed_at_reservation: true });
 /** An error log (type 6) when LogErrorEnabled; counters do not move. */
 export function logRelayError(
   ctx: RelayContext,
-  e: {
-    auth: TokenAuth;
-    group: string;
-    model: string;
-    ip: string;
-    requestId: string;
+  e: CallIdentity & {
     started: number;
-    stream: boolean;
     status: number;
     /** What the caller was told; the row's content, which the user sees too. */
     message: string;
@@ -182,26 +178,17 @@ export function logRelayError(
     channelId: 0,
     quota: 0,
     countsRequest: false,
-    log: {
-      user_id: e.auth.userId,
+    log: callLogRow(e, {
       created_at: Math.floor(Date.now() / 1000),
       type: LogType.Error,
       content: e.message.slice(0, 2000),
-      username: e.auth.username,
-      token_name: e.auth.name,
-      model_name: e.model,
       quota: 0,
       prompt_tokens: 0,
       completion_tokens: 0,
       use_time: Math.max(0, Math.round((Date.now() - e.started) / 1000)),
-      is_stream: e.stream ? 1 : 0,
       channel_id: e.channel?.id ?? 0,
       channel_name: e.channel?.name ?? '',
-      token_id: e.auth.tokenId,
-      group: e.group,
-      ip: e.ip,
-      request_id: e.requestId,
       other: JSON.stringify({ status_code: e.status, error_type: 'upstream_error', channel_id: e.channel?.id ?? 0, channel_name: e.channel?.name ?? '', admin_info: { use_channel: e.usedChannels, ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}) } }),
-    },
+    }),
   });
 }
