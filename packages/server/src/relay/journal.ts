@@ -178,6 +178,13 @@ export class Journal {
     syncSegment(seg, seg.fd, () => (this.syncing = false));
   }
 
+  /** Resolves once what is written to the active segment is on the disk. */
+  syncActive(): Promise<void> {
+    const seg = this.active;
+    if (seg?.fd === undefined) return Promise.resolve();
+    return new Promise((resolve, reject) => syncSegment(seg, seg.fd!, (err) => (err ? reject(err) : resolve())));
+  }
+
   /** Closes the active segment; a complete segment goes to the disk in the background (`wait`: at once). */
   private closeActive(wait = false): void {
     const seg = this.active;

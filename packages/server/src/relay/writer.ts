@@ -222,7 +222,7 @@ export class DurableWriter {
       segment.applied = true;
     }
     while (this.between.length) await this.between.shift()!();
-    this.dropFinished();
+    await this.dropFinished();
   }
 
   private async applySegment(segment: Segment): Promise<boolean> {
@@ -242,28 +242,43 @@ export class DurableWriter {
   }
 
   /** Deletes applied segments from the oldest, copying forward the intents of calls that keep one too long. */
-  private dropFinished(): void {
+  private async dropFinished(): Promise<void> {
     const journal = this.journal!;
-    while (this.segments.length && this.segments[0]!.applied) {
-      const oldest = this.segments[0]!;
-      if (oldest.open.size) {
-        if (Date.now() - oldest.createdAt < (this.opts.carryOpenCallsAfterMs ?? DEFAULT_CARRY_OPEN_CALLS_AFTER_MS) || journal.active?.fd === undefined) return;
+    const carryAfterMs = this.opts.carryOpenCallsAfterMs ?? DEFAULT_CARRY_OPEN_CALLS_AFTER_MS;
+    const done: Segment[] = [];
+    for (const segment of this.segments) {
+      if (!segment.applied) break;
+      if (segment.open.size) {
         const target = journal.active;
-        for (const id of oldest.open) {
+        if (Date.now() - segment.createdAt < carryAfterMs || target?.fd === undefined) break;
+        for (const id of segment.open) {
           const call = this.calls.get(id)!;
           journal.appendText(call.line);
           call.segment = target;
           target.open.add(id);
         }
-        journal.writeNow();
-        oldest.open.clear();
+        segment.open.clear();
       }
+      done.push(segment);
+    }
+    if (!done.length) return;
+    // A call that settled while its segment was applied left its settlement queued (lazily) and the carried calls
+    // their copies: both are written (with 'always', on the disk) before the opening lines they replace go.
+    journal.writeNow();
+    if (this.opts.fsync === 'always') {
+      const synced = await journal.syncActive().then(
+        () => true,
+        (err: unknown) => (this.opts.log.error({ err }, 'writer journal: fsync failed; applied segments are kept until it works'), false),
+      );
+      if (!synced) return;
+    }
+    for (const segment of done) {
       // Off the event loop: the segment is done, and a crash before the unlink only replays it as applied.
-      const unlinking = fs.promises.unlink(oldest.file).catch(() => undefined);
+      const unlinking = fs.promises.unlink(segment.file).catch(() => undefined);
       this.unlinking.add(unlinking);
       void unlinking.finally(() => this.unlinking.delete(unlinking));
-      this.segments.shift();
     }
+    this.segments.splice(0, done.length);
   }
 
   /**

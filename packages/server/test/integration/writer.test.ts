@@ -160,6 +160,56 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     fs.rmSync(crashDir, { recursive: true, force: true });
   });
 
+  it.each(['interval', 'always'] as const)('with JOURNAL_FSYNC=%s, a call settling while its segment is applied is still billed if the process dies as that segment is deleted', async (fsync) => {
+    const uid = await userId();
+    const crashDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-drop-'));
+    const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-snap-'));
+    const journal = path.join(crashDir, 'journal');
+    const before = await usedQuota(uid);
+    const id = `g-${fsync}`;
+    let settled = false;
+    const dead = new DurableWriter(d.db, {
+      dataDir: crashDir,
+      log,
+      fsync,
+      flushIntervalMs: 3_600_000,
+      // The call's answer ends just as its segment's batch commits: its settlement is queued, not yet written.
+      onCommitted: () => {
+        if (settled) return;
+        settled = true;
+        dead.enqueue(withId(record(uid, 6, 1), id), id);
+      },
+    });
+    await dead.start();
+    await dead.begin(id, withId(record(uid, 80, 1), id));
+    dead.enqueue(withId(record(uid, 1, 2), `${id}-other`));
+    // The process dies right after the applied segment is unlinked: the journal as it is then is what survives.
+    const unlink = fs.promises.unlink;
+    fs.promises.unlink = async (file) => {
+      for (const f of fs.readdirSync(journal)) if (path.join(journal, f) !== file) fs.copyFileSync(path.join(journal, f), path.join(snapshot, f));
+      return unlink(file);
+    };
+    try {
+      await dead.flush();
+    } finally {
+      fs.promises.unlink = unlink;
+    }
+    expect(settled).toBe(true);
+
+    fs.rmSync(crashDir, { recursive: true, force: true });
+    fs.mkdirSync(crashDir);
+    fs.renameSync(snapshot, journal);
+    const next = new DurableWriter(d.db, { dataDir: crashDir, log });
+    await next.start();
+    await next.stop();
+    expect(await usedQuota(uid)).toBe(before + 1 + 6);
+    expect((await rowsOf(id)).map((r) => [r.id, r.quota])).toEqual([
+      [id, 6],
+      [`${id}-other`, 1],
+    ]);
+    fs.rmSync(crashDir, { recursive: true, force: true });
+  });
+
   it('stop waits for open calls to settle and leaves an empty journal', async () => {
     const uid = await userId();
     const stopDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-stop-'));
