@@ -12,6 +12,12 @@ export class RelayError extends Error {
   }
 }
 
+/**
+ * A model the caller cannot use (not served in its group, unpriced, outside the token's models) is a 404, as
+ * OpenAI, Anthropic and Gemini answer it: final, so no SDK retries it; the `code` says which.
+ */
+const MODEL_UNAVAILABLE = 404;
+
 export const relayErrors = {
   noKey: () => new RelayError(401, 'no API token provided (Authorization: Bearer sk-…)', 'invalid_request_error', 'missing_api_key'),
   badKey: () => new RelayError(401, 'invalid API token', 'invalid_request_error', 'invalid_api_key'),
@@ -23,12 +29,16 @@ export const relayErrors = {
   groupWithdrawn: (group: string) =>
     new RelayError(403, `this API token's group ${group} is no longer available to you; choose another group for the token`, 'tollway_error', 'group_not_allowed'),
   ipDenied: (ip: string) => new RelayError(403, `this API token cannot be used from ${ip}`, 'tollway_error', 'ip_not_allowed'),
-  modelNotAllowed: (model: string) => new RelayError(403, `this API token may not use model ${model}`, 'tollway_error', 'model_not_allowed'),
+  modelNotAllowed: (model: string) => new RelayError(MODEL_UNAVAILABLE, `this API token may not use model ${model}`, 'invalid_request_error', 'model_not_allowed'),
   noModel: () => new RelayError(400, 'model is required', 'invalid_request_error', 'missing_model'),
   badBody: (why: string) => new RelayError(400, `invalid request body: ${why}`, 'invalid_request_error', 'invalid_body'),
   unpriced: (model: string) =>
-    new RelayError(403, `model ${model} has no price or ratio set; ask the administrator to set one`, 'tollway_error', 'model_price_not_set'),
+    new RelayError(MODEL_UNAVAILABLE, `model ${model} has no price or ratio set; ask the administrator to set one`, 'invalid_request_error', 'model_price_not_set'),
+  /** No channel, enabled or not, serves the model in the group. */
   noChannel: (group: string, model: string) =>
-    new RelayError(503, `no available channel for model ${model} in group ${group}`, 'tollway_error', 'model_not_found'),
+    new RelayError(MODEL_UNAVAILABLE, `no available channel for model ${model} in group ${group}`, 'invalid_request_error', 'model_not_found'),
+  /** Channels serve the model in the group but none is enabled now: a retry later may succeed. */
+  channelsUnavailable: (group: string, model: string) =>
+    new RelayError(503, `no available channel for model ${model} in group ${group}: its channels are disabled`, 'tollway_error', 'no_available_channel'),
   rateLimited: (what: string) => new RelayError(429, `too many requests: ${what}; retry later`, 'rate_limit_error', 'rate_limited'),
 };

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import type { CancelSignal } from './services.js';
+import { withClientHeaders } from './client-headers.js';
 import { CappedText, CHAT_CONTENT_CAP, openAIAnswerContent } from './chat-content.js';
 import { countedCompletionTokens, newStreamState, transformOpenAIChunk } from './providers/openai/stream.js';
 import { pump } from './pump.js';
@@ -88,7 +89,9 @@ export async function forwardOpenAI(
   countTokens: (text: string) => number,
   started: number,
 ): Promise<AttemptResult> {
-  const answer = await agent.request({ origin: up.origin, path: up.path, method: 'POST', headers: up.headers, body: up.body, signal });
+  // The client's allowed OpenAI headers (openai-beta) go along; the channel's own headers win.
+  const headers = withClientHeaders('openai', up.headers, res.req?.headers);
+  const answer = await agent.request({ origin: up.origin, path: up.path, method: 'POST', headers, body: up.body, signal });
   if (answer.statusCode >= 400) {
     const body = await readBounded(answer.body);
     return { kind: 'failed', status: answer.statusCode, message: errorMessageOf(body, answer.statusCode), body };

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { computeQuota } from '@tollway/shared';
+import { ChannelStatus, computeQuota } from '@tollway/shared';
 import type { CachedChannel } from '../modules/channels/cache.js';
 import { admitModel, nextChannel, reserveQuota } from './admit.js';
 import { attemptChannel } from './attempt.js';
@@ -38,7 +38,13 @@ export async function relayCall(
   const { auth, group } = await identify(req);
   const call = await parse(req);
   checkPrompt(ctx.options, call, group);
-  const { price, limits } = await admitModel(ctx, auth, group, call.model);
+  let admitted: Awaited<ReturnType<typeof admitModel>>;
+  try {
+    admitted = await admitModel(ctx, auth, group, call.model);
+  } catch (err) {
+    throw unservedOrDisabled(ctx, err, group, call.model);
+  }
+  const { price, limits } = admitted;
 
   const perUnit = ctx.options.num('QuotaPerUnit');
   // The reservation never counts a negative, fractional or unbounded limit, whatever a parser let through.
@@ -64,6 +70,16 @@ export async function relayCall(
       ctx.relay.writer.release(requestId);
     }
   }
+}
+
+/**
+ * A model no enabled channel serves is a 404 when no channel serves it at all in the group, and a 503 (worth a
+ * later retry) when its channels exist but are all disabled, by hand or automatically.
+ */
+function unservedOrDisabled(ctx: RelayContext, err: unknown, group: string, model: string): unknown {
+  if (!(err instanceof RelayError) || err.code !== 'model_not_found') return err;
+  const disabled = ctx.channelCache.all().some((ch) => ch.status !== ChannelStatus.Enabled && ch.groups.includes(group) && ch.models.includes(model));
+  return disabled ? relayErrors.channelsUnavailable(group, model) : err;
 }
 
 interface CallState {

@@ -8,7 +8,12 @@ import type { WireFormat } from './ir/types.js';
 export function relayErrorBody(e: RelayError, format: WireFormat): unknown {
   const openaiLike = format.name === 'openai' || format.name === 'responses';
   const body = format.errorBody(e.status, e.message, openaiLike ? e.type : undefined, e.code);
-  if (openaiLike && e.param) (body.error as Record<string, unknown>).param = e.param;
+  if (openaiLike) {
+    // The Responses shape is OpenAI's too: the code and param are set whichever of the two wrote the body.
+    const error = body.error as Record<string, unknown>;
+    if (e.param) error.param = e.param;
+    if (e.code) error.code = e.code;
+  }
   return body;
 }
 

@@ -5,6 +5,9 @@ import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../options/service.js';
 import type { UsersService } from '../users/service.js';
 
+/** The super administrator's opening quota, as new-api gives it: a fresh install can call a model at once. */
+export const ROOT_START_QUOTA = 100_000_000;
+
 /** First-run setup: creates the root user once. The setups row with id 1 is the atomic claim. */
 export class SetupService {
   private done = false;
@@ -41,7 +44,7 @@ export class SetupService {
     }
     try {
       if ((await this.users.store.countRoots()) === 0) {
-        await this.users.create({ username: input.username, password: input.password, role: Role.Root, display_name: 'Root User' });
+        await this.users.create({ username: input.username, password: input.password, role: Role.Root, display_name: 'Root User', quota: ROOT_START_QUOTA });
       }
       await this.options.set('SelfUseModeEnabled', String(input.SelfUseModeEnabled));
       await this.options.set('DemoSiteEnabled', String(input.DemoSiteEnabled));
