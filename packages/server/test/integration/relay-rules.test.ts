@@ -18,7 +18,7 @@ describe('relay rules', () => {
 
   it('enforces model limits, the IP allow-list, expiry, token status and user status', async () => {
     const limited = await addToken(t, user.userId!, { modelLimits: 'gpt-4o' });
-    await expect(sdk(limited.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'model_not_allowed' } });
+    await expect(sdk(limited.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 404, error: { code: 'model_not_allowed' } });
     const ipOk = await addToken(t, user.userId!, { allowIps: '10.0.0.0/8\n127.0.0.1' });
     expect((await sdk(ipOk.key).chat.completions.create(hi)).choices).toHaveLength(1);
     const ipBad = await addToken(t, user.userId!, { allowIps: '10.0.0.0/8' });
@@ -37,7 +37,7 @@ describe('relay rules', () => {
 
   it('refuses unpriced models unless self-use mode or the user accepts unset ratios, then bills 0', async () => {
     const tok = await addToken(t, user.userId!, {});
-    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).rejects.toMatchObject({ status: 403, error: { code: 'model_price_not_set' } });
+    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).rejects.toMatchObject({ status: 404, error: { code: 'model_price_not_set' } });
     await user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: true });
     expect((await sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).choices).toHaveLength(1);
     await drainWriter(t);
