@@ -7,7 +7,7 @@ import { relayCall } from './handler.js';
 import { bodyModelInbound, openAIInbound, parseJsonBody, type InboundCall } from './inbound.js';
 import { installInfoRoutes } from './info-routes.js';
 import { installPlayground } from './playground.js';
-import { geminiAnyInbound, installSurfaceRoutes, surfaceJsonRoutes } from './surfaces/index.js';
+import { geminiAnyInbound, geminiLocalCall, installSurfaceRoutes, openAIEmbeddingsInbound, surfaceJsonRoutes } from './surfaces/index.js';
 import { geminiGenerate } from './ir/gemini.js';
 import { openAIResponses } from './ir/responses.js';
 import { anthropicMessages } from './ir/anthropic.js';
@@ -23,6 +23,8 @@ export interface JsonRelayRoute {
   url: string;
   format: WireFormat;
   parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>;
+  /** Calls the gateway answers itself (no upstream, not billed): the JSON answer, or undefined for a relay call. */
+  local?: (ctx: RelayContext, req: RelayRequest, who: Identified | undefined) => Promise<unknown> | undefined;
 }
 
 const responses = openAIResponses as unknown as WireFormat;
@@ -32,7 +34,7 @@ const gemini = geminiGenerate as unknown as WireFormat;
 export const jsonRelayRoutes: JsonRelayRoute[] = [
   { url: '/v1/chat/completions', format: openAIChat, parse: openAIInbound('chat') },
   { url: '/v1/completions', format: openAIChat, parse: openAIInbound('completions') },
-  { url: '/v1/embeddings', format: openAIChat, parse: openAIInbound('embeddings') },
+  { url: '/v1/embeddings', format: openAIChat, parse: openAIEmbeddingsInbound },
   { url: '/v1/moderations', format: openAIChat, parse: openAIInbound('moderations') },
   { url: '/v1/messages', format: anthropicMessages, parse: bodyModelInbound(anthropicMessages, checkAnthropic) },
   {
@@ -45,13 +47,15 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
       return call;
     },
   },
-  { url: '/v1beta/models/*', format: gemini, parse: geminiAnyInbound },
-  { url: '/v1/models/*', format: gemini, parse: geminiAnyInbound },
+  { url: '/v1beta/models/*', format: gemini, parse: geminiAnyInbound, local: geminiLocalCall },
+  { url: '/v1/models/*', format: gemini, parse: geminiAnyInbound, local: geminiLocalCall },
   ...surfaceJsonRoutes,
 ];
 
 /** Runs one relay call on a raw response (`who`: the caller, when already authenticated); any failure is answered in the caller's format. */
 export function serveRelayCall(ctx: RelayContext, route: JsonRelayRoute, req: RelayRequest, res: Parameters<typeof writeRelayError>[0], who?: Identified): Promise<void> {
+  const local = route.local?.(ctx, req, who);
+  if (local) return local.then((answer) => writeJson(res, answer)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
   return relayCall(ctx, req, res, route.parse, who && (() => who)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
 }
 
@@ -74,6 +78,13 @@ export function authenticateFirst(ctx: RelayContext, format: WireFormat) {
   };
 }
 
+/** A whole JSON answer on a raw response. */
+function writeJson(res: Parameters<typeof writeRelayError>[0], answer: unknown): void {
+  const body = JSON.stringify(answer);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 const notImplemented = (what: string) => new RelayError(501, `${what} is not supported by this gateway`, 'invalid_request_error', 'not_implemented');
 
 /** The OpenAI-compatible API under /v1 (token auth, errors in the caller's shape), in its own scope with a raw body. */
@@ -81,14 +92,14 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimit }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((err, _req, reply) => replyRelayError(reply, relayFailure(err, ctx.log), openAIChat));
-    const relayRoute = (s: FastifyInstance, _ctx: RelayContext, url: string, format: WireFormat, parse: JsonRelayRoute['parse']) =>
-      s.post(url, { onRequest: authenticateFirst(ctx, format) }, (req, reply) => {
+    scope.setErrorHandler((err, req, reply) => replyRelayError(reply, relayFailure(err, ctx.log), req.url.startsWith('/v1beta') ? gemini : openAIChat));
+    const postRoute = (s: FastifyInstance, route: JsonRelayRoute) =>
+      s.post(route.url, { onRequest: authenticateFirst(ctx, route.format) }, (req, reply) => {
         reply.hijack();
-        return serveRelayCall(ctx, { url, format, parse }, req, reply.raw, identified.get(req.raw));
+        return serveRelayCall(ctx, route, req, reply.raw, identified.get(req.raw));
       });
-    for (const r of jsonRelayRoutes) relayRoute(scope, ctx, r.url, r.format, r.parse);
-    await installSurfaceRoutes(scope, ctx, relayRoute);
+    for (const r of jsonRelayRoutes) postRoute(scope, r);
+    await installSurfaceRoutes(scope, ctx, (s, _ctx, url, format, parse) => postRoute(s, { url, format, parse }));
     // Stateful OpenAI APIs a gateway does not hold: a clear 501 instead of a 404.
     // Answered before any body is read.
     for (const prefix of ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads']) {
@@ -110,7 +121,7 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
         return replyRelayError(reply, relayFailure(err, ctx.log), anthropicMessages);
       }
     });
-    installInfoRoutes(scope, ctx);
+    await installInfoRoutes(scope, ctx);
     installPlayground(scope, ctx);
   });
 }

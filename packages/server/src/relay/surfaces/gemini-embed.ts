@@ -28,7 +28,7 @@ function requestsOf(body: Body, method: Method): EmbedRequest[] {
 }
 
 /** Gemini usage metadata when the upstream sends it, else the texts counted. */
-function geminiEmbedUsage(json: Record<string, unknown> | undefined, texts: string[]): CallUsage {
+export function geminiEmbedUsage(json: Record<string, unknown> | undefined, texts: string[]): CallUsage {
   const reported = (json?.usageMetadata as { promptTokenCount?: number } | undefined)?.promptTokenCount;
   return typeof reported === 'number' ? { promptTokens: reported, completionTokens: 0, reported: true } : countedUsage(texts.join('\n'));
 }

@@ -13,6 +13,8 @@ import { installRealtime } from './realtime.js';
 import { rerankInbound } from './rerank.js';
 
 export { geminiAnyInbound } from './gemini-embed.js';
+export { geminiLocalCall } from './gemini-count.js';
+export { openAIEmbeddingsInbound } from './openai-embed.js';
 
 type RelayRoute = (scope: FastifyInstance, ctx: RelayContext, url: string, format: WireFormat, parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>) => void;
 

@@ -1,0 +1,94 @@
+import { RelayError } from '../errors.js';
+import { forwardOpenAI, type AttemptResult } from '../forward.js';
+import { openAIInbound, type Body, type InboundCall, type SurfaceAttempt } from '../inbound.js';
+import { parseData } from '../ir/upstream-only.js';
+import { openAIPaths, rewriteOpenAIBody } from '../providers/openai/request.js';
+import type { RelayRequest } from '../request.js';
+import { countTextTokens } from '../token-count.js';
+import { invalidParam } from '../validate.js';
+import { geminiEmbedUsage } from './gemini-embed.js';
+import { cannotServe, forwardBuffered, type Answer, type Metered } from './upstream.js';
+
+/** Bytes of one Float32 value in a base64 embedding. */
+const FLOAT32_BYTES = 4;
+
+/** The texts of `input`: a string or strings; token arrays cannot be embedded by Gemini. */
+function textsOf(input: unknown): string[] {
+  const list = typeof input === 'string' ? [input] : Array.isArray(input) ? input : [];
+  if (list.length === 0) throw invalidParam('input', 'input must not be empty');
+  return list.map((x, i) => {
+    if (typeof x === 'string') return x;
+    const at = typeof input === 'string' || typeof x === 'number' ? 'input' : `input[${i}]`;
+    throw invalidParam(at, `${at} is a token array; this model's embeddings take text only, send strings`);
+  });
+}
+
+/** `dimensions` as Gemini's outputDimensionality (a positive integer), when set. */
+function dimensionsOf(body: Body): number | undefined {
+  const d = body.dimensions;
+  if (d === undefined || d === null) return undefined;
+  if (typeof d !== 'number' || !Number.isInteger(d) || d < 1) throw invalidParam('dimensions', 'dimensions must be a positive integer');
+  return d;
+}
+
+function encodingOf(body: Body): 'float' | 'base64' {
+  const e = body.encoding_format;
+  if (e === undefined || e === null || e === 'float') return 'float';
+  if (e === 'base64') return 'base64';
+  throw invalidParam('encoding_format', "encoding_format must be 'float' or 'base64'");
+}
+
+/** A vector as OpenAI's base64 encoding: its Float32 values, little-endian. */
+function base64Floats(values: number[]): string {
+  const view = new DataView(new ArrayBuffer(values.length * FLOAT32_BYTES));
+  values.forEach((v, i) => view.setFloat32(i * FLOAT32_BYTES, v, true));
+  return Buffer.from(view.buffer).toString('base64');
+}
+
+/** OpenAI-format channel: the call as the core relays it (body rewritten for the channel, answer passed through). */
+function toOpenAI(a: SurfaceAttempt, body: Body): Promise<AttemptResult> {
+  const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath: openAIPaths.embeddings, options: a.ctx.options });
+  const sent = rewriteOpenAIBody(body, { model: a.model, forceStreamUsage: false, systemPrompt: '', paramOverride: a.channel.paramOverride }, 'embeddings');
+  return forwardOpenAI(a.ctx.relay.agent, { origin: t.url.origin, path: t.url.pathname + t.url.search, headers: t.headers, body: sent, stream: false, clientWantsUsage: false }, a.res, a.signal, countTextTokens, a.started);
+}
+
+/** Gemini channel: batchEmbedContents with one request per input, the answer back in OpenAI's list shape. */
+function toGemini(a: SurfaceAttempt, body: Body, requestedModel: string): Promise<AttemptResult> {
+  // Vertex AI (signed, its own URL) has no batchEmbedContents.
+  if (a.adaptor.prepare) throw new RelayError(400, `OpenAI-format embeddings are not served by this channel type (${a.channel.type}); use a Gemini API channel`, 'invalid_request_error', 'unsupported_channel');
+  const texts = textsOf(body.input);
+  const dimensions = dimensionsOf(body);
+  const encoding = encodingOf(body);
+  const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath: '', options: a.ctx.options });
+  const url = t.url;
+  url.pathname = url.pathname.replace(/:generateContent$/, ':batchEmbedContents');
+  const requests = texts.map((text) => ({ model: `models/${a.model}`, content: { parts: [{ text }] }, ...(dimensions ? { outputDimensionality: dimensions } : {}) }));
+  return forwardBuffered(a, { origin: url.origin, path: url.pathname + url.search, headers: t.headers }, JSON.stringify({ requests }), (answer: Answer): Metered | { error: string } => {
+    const json = parseData(answer.text) as { embeddings?: { values?: number[] }[] } | undefined;
+    if (!json || !Array.isArray(json.embeddings) || json.embeddings.length !== texts.length) return { error: 'upstream answered without one embedding per input' };
+    const data = json.embeddings.map((e, index) => {
+      const values = Array.isArray(e.values) ? e.values : [];
+      return { object: 'embedding', index, embedding: encoding === 'base64' ? base64Floats(values) : values };
+    });
+    const usage = geminiEmbedUsage(json as Record<string, unknown>, texts);
+    const out = { object: 'list', data, model: requestedModel, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } };
+    return { out: JSON.stringify(out), contentType: 'application/json', usage };
+  });
+}
+
+const openAIEmbeddings = openAIInbound('embeddings');
+
+/** POST /v1/embeddings: relayed as it is to OpenAI-format channels, converted for Gemini channels. */
+export function openAIEmbeddingsInbound(req: RelayRequest): InboundCall {
+  const call = openAIEmbeddings(req);
+  return {
+    ...call,
+    surface: {
+      forward(a) {
+        if (a.adaptor.format === 'openai') return toOpenAI(a, call.body);
+        if (a.adaptor.format === 'gemini') return toGemini(a, call.body, call.model);
+        return Promise.resolve(cannotServe(a, openAIPaths.embeddings));
+      },
+    },
+  };
+}
