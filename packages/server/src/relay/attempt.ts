@@ -108,7 +108,7 @@ export async function attemptChannel(
       stream: call.stream,
       upstream,
       client: call.format,
-      prepareEncoder: call.format === openAIChat ? (s) => openAIChat.includeUsage(s as Parameters<typeof openAIChat.includeUsage>[0], call.includeUsage) : undefined,
+      prepareEncoder: call.format.prepareEncoder ? (s) => call.format.prepareEncoder!(s, call) : undefined,
       requestedModel: call.model,
       pingMs: call.stream ? pingIntervalMs(ctx.options) : 0,
       captureAnswer,

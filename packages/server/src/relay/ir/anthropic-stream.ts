@@ -1,3 +1,4 @@
+import { structuredTextOfJson, structuredTool } from './anthropic-structured.js';
 import { sse } from './sse.js';
 import { emptyUsage, type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
 
@@ -43,13 +44,19 @@ export interface AnthropicDecodeState {
   started: boolean;
   /** message_start's usage, completed by message_delta. */
   usage: IRUsage;
-  /** Content block index → its kind; tool_use blocks carry their tool-call index. */
-  blocks: Map<number, { kind: 'text' | 'thinking' | 'tool' | 'other'; tool: number }>;
+  /**
+   * Content block index → its kind; tool_use blocks carry their tool-call index. 'answer': a call of the reserved
+   * structured-output tool, whose input is the answer's text (`buffer`: the input of the `value` tool, sent whole
+   * when the block stops).
+   */
+  blocks: Map<number, { kind: 'text' | 'thinking' | 'tool' | 'answer' | 'other'; tool: number; buffer?: string }>;
   /** Tool-call indexes handed out so far. */
   tools: number;
+  /** The answer came as a structured-output tool call: its tool_use stop reason means an ordinary stop. */
+  structured: boolean;
 }
 
-export const newDecodeState = (): AnthropicDecodeState => ({ started: false, usage: emptyUsage(), blocks: new Map(), tools: 0 });
+export const newDecodeState = (): AnthropicDecodeState => ({ started: false, usage: emptyUsage(), blocks: new Map(), tools: 0, structured: false });
 
 /** One Anthropic SSE event → IR events. */
 export function decodeEvent(state: AnthropicDecodeState, { event, data }: { event?: string; data: string }): IRStreamEvent[] {
@@ -71,6 +78,13 @@ export function decodeEvent(state: AnthropicDecodeState, { event, data }: { even
     case 'content_block_start': {
       const index = Number(j.index ?? 0);
       const b = (j.content_block ?? {}) as Json;
+      const answer = b.type === 'tool_use' ? structuredTool(b.name) : undefined;
+      if (answer) {
+        state.structured = true;
+        const input = b.input && typeof b.input === 'object' && Object.keys(b.input).length ? JSON.stringify(b.input) : '';
+        state.blocks.set(index, { kind: 'answer', tool: -1, ...(answer === 'value' ? { buffer: input } : {}) });
+        return input && answer === 'object' ? [{ type: 'text', text: input }] : [];
+      }
       if (b.type === 'tool_use') {
         const tool = state.tools++;
         state.blocks.set(index, { kind: 'tool', tool });
@@ -98,13 +112,26 @@ export function decodeEvent(state: AnthropicDecodeState, { event, data }: { even
       if (d.type === 'signature_delta') return d.signature ? [{ type: 'thinking', text: '', signature: String(d.signature) }] : [];
       if (d.type === 'input_json_delta') {
         const block = state.blocks.get(Number(j.index ?? 0));
-        return block?.kind === 'tool' && d.partial_json ? [{ type: 'tool_call_args', index: block.tool, args: String(d.partial_json) }] : [];
+        if (!d.partial_json) return [];
+        if (block?.kind === 'answer') {
+          if (block.buffer === undefined) return [{ type: 'text', text: String(d.partial_json) }];
+          block.buffer += String(d.partial_json);
+          return [];
+        }
+        return block?.kind === 'tool' ? [{ type: 'tool_call_args', index: block.tool, args: String(d.partial_json) }] : [];
       }
       return [];
     }
+    case 'content_block_stop': {
+      const block = state.blocks.get(Number(j.index ?? 0));
+      return block?.kind === 'answer' && block.buffer !== undefined ? [{ type: 'text', text: structuredTextOfJson('value', block.buffer) }] : [];
+    }
     case 'message_delta': {
       const out: IRStreamEvent[] = [];
-      if (j.delta?.stop_reason) out.push({ type: 'stop', reason: stopToIR[j.delta.stop_reason] ?? 'stop' });
+      if (j.delta?.stop_reason) {
+        const reason = stopToIR[j.delta.stop_reason] ?? 'stop';
+        out.push({ type: 'stop', reason: reason === 'tool_calls' && state.structured && state.tools === 0 ? 'stop' : reason });
+      }
       // message_delta's counts are cumulative; input/cache counts, when absent, are message_start's.
       state.usage = usageToIR(j.usage, state.usage);
       out.push({ type: 'usage', usage: { ...state.usage } });
@@ -115,7 +142,7 @@ export function decodeEvent(state: AnthropicDecodeState, { event, data }: { even
     case 'error':
       return [{ type: 'error', message: String(j.error?.message ?? 'upstream error') }];
     default:
-      // ping, content_block_stop
+      // ping
       return [];
   }
 }
@@ -131,6 +158,8 @@ export interface AnthropicEncodeState {
   tools: Set<number>;
   stopReason?: string;
   usage?: IRUsage;
+  /** The gateway's count of the prompt, for message_start when the upstream has not said it by then. */
+  promptTokens?: () => number;
   /** message_delta sent: no more content can follow. */
   delta: boolean;
   /** message_stop or error sent. */
@@ -178,9 +207,20 @@ const messageDelta = (s: AnthropicEncodeState): string => {
 };
 
 /**
+ * message_start's usage: the prompt as the upstream reported it so far (usage, or usage on its first event),
+ * else the gateway's own count; no output yet.
+ */
+function startUsage(s: AnthropicEncodeState, e: IRStreamEvent): IRUsage {
+  const known = s.usage ?? (e.type === 'start' ? e.usage : undefined);
+  if (known && known.inputTokens + known.cacheReadTokens + known.cacheWriteTokens > 0) return { ...known, outputTokens: 0, reasoningTokens: 0 };
+  return { ...emptyUsage(), inputTokens: s.promptTokens?.() ?? 0 };
+}
+
+/**
  * IR event → Anthropic SSE text. Always a valid sequence: message_start first, each block opened before its first
  * delta and closed when the next starts, message_delta (stop reason + usage) before message_stop. message_delta
- * waits for usage that arrives after the stop reason (OpenAI sends its usage chunk last), or for the end.
+ * goes out only at the end: content after a stop reason (upstreams that repeat it on every chunk) and usage after
+ * it (OpenAI sends its usage chunk last) still belong to the message.
  */
 export function encodeEvent(s: AnthropicEncodeState, e: IRStreamEvent): string {
   if (s.done) return '';
@@ -189,7 +229,7 @@ export function encodeEvent(s: AnthropicEncodeState, e: IRStreamEvent): string {
     s.started = true;
     if (e.type === 'start') s.id = messageId(e.id);
     if (e.type === 'usage') s.usage = e.usage;
-    const message = { id: s.id, type: 'message', role: 'assistant', content: [], model: s.model, stop_reason: null, stop_sequence: null, usage: usageFromIR(s.usage ?? emptyUsage()) };
+    const message = { id: s.id, type: 'message', role: 'assistant', content: [], model: s.model, stop_reason: null, stop_sequence: null, usage: usageFromIR(startUsage(s, e)) };
     out += sse({ type: 'message_start', message }, 'message_start');
   }
   switch (e.type) {
@@ -225,7 +265,7 @@ export function encodeEvent(s: AnthropicEncodeState, e: IRStreamEvent): string {
       return out;
     case 'usage':
       s.usage = e.usage;
-      return s.stopReason !== undefined && !s.delta ? out + messageDelta(s) : out;
+      return out;
     case 'error':
       s.done = true;
       return out + sse({ type: 'error', error: { type: 'api_error', message: e.message } }, 'error');

@@ -1,4 +1,6 @@
 import { decodeEvent, encodeEvent, messageId, newDecodeState, newEncodeState, stopFromIR, stopToIR, usageFromIR, usageToIR, type AnthropicDecodeState, type AnthropicEncodeState } from './anthropic-stream.js';
+import { addStructuredOutput, responseFormatFromAnthropic, structuredText, structuredTool } from './anthropic-structured.js';
+import { countIRPromptTokens } from '../token-count.js';
 import type { IRMessage, IRPart, IRRequest, IRResponse, IRRole, IRToolChoice, WireFormat } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -180,6 +182,7 @@ export function anthropicRequestFromIR(ir: IRRequest, defaultMaxTokens = DEFAULT
       body.tool_choice = choice;
     }
   }
+  addStructuredOutput(body, ir, budget !== undefined);
   if (ir.user) body.metadata = { user_id: ir.user };
   return body;
 }
@@ -226,14 +229,29 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
       stop: Array.isArray(b.stop_sequences) && b.stop_sequences.length ? b.stop_sequences.map(String) : undefined,
       stream: b.stream === true,
       reasoning: b.thinking?.type === 'enabled' && typeof b.thinking.budget_tokens === 'number' ? { budgetTokens: b.thinking.budget_tokens } : undefined,
+      responseFormat: responseFormatFromAnthropic(b),
       user: typeof b.metadata?.user_id === 'string' ? b.metadata.user_id : undefined,
     };
   },
   requestFromIR: (ir) => anthropicRequestFromIR(ir),
   responseToIR(body) {
     const b = body as Json;
-    const parts = (Array.isArray(b.content) ? (b.content as Json[]) : []).map((c) => blockToIR(c, new Map())).filter((p): p is IRPart => p !== undefined && p.type !== 'tool_result');
-    return { id: String(b.id ?? ''), model: String(b.model ?? ''), parts, stopReason: stopToIR[b.stop_reason] ?? 'stop', usage: usageToIR(b.usage) };
+    const parts: IRPart[] = [];
+    let structured = false;
+    for (const c of Array.isArray(b.content) ? (b.content as Json[]) : []) {
+      // A call of the reserved structured-output tool is the answer itself: its input becomes the text.
+      const kind = c?.type === 'tool_use' ? structuredTool(c.name) : undefined;
+      if (kind) {
+        structured = true;
+        parts.push({ type: 'text', text: structuredText(kind, c.input) });
+        continue;
+      }
+      const p = blockToIR(c, new Map());
+      if (p && p.type !== 'tool_result') parts.push(p);
+    }
+    let stopReason = stopToIR[b.stop_reason] ?? 'stop';
+    if (structured && stopReason === 'tool_calls' && !parts.some((p) => p.type === 'tool_call')) stopReason = 'stop';
+    return { id: String(b.id ?? ''), model: String(b.model ?? ''), parts, stopReason, usage: usageToIR(b.usage) };
   },
   responseFromIR(ir: IRResponse, model) {
     const content = ir.parts.flatMap((p): Json[] => {
@@ -250,6 +268,10 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
   newDecodeState,
   decodeEvent,
   newEncodeState,
+  // The prompt is counted only if message_start goes out before the upstream reported it.
+  prepareEncoder: (state, call) => {
+    state.promptTokens = () => countIRPromptTokens(anthropicMessages.requestToIR(call.body));
+  },
   encodeEvent,
   errorBody: (status, message, type) => ({ type: 'error', error: { type: type && knownErrorTypes.has(type) ? type : errorTypeFor(status), message } }),
 };

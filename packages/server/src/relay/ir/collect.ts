@@ -73,5 +73,8 @@ export async function collectStream(
     for (const ev of splitter.push(text)) for (const e of format.decodeEvent(state, ev)) collector.push(e);
   }
   for (const ev of splitter.flush()) for (const e of format.decodeEvent(state, ev)) collector.push(e);
+  // Formats whose stream has no terminator (Gemini) report the stop reason and usage when it ends.
+  const finish = (format as WireFormat & { finish?: (s: unknown) => IRStreamEvent[] }).finish;
+  if (finish) for (const e of finish(state)) collector.push(e);
   return { response: collector.result(), error: collector.error, sawUsage: collector.sawUsage, head: head.slice(0, 2000) };
 }

@@ -160,20 +160,24 @@ export function geminiPartsFromIR(parts: IRPart[], opts: PartsFromIROptions = {}
 export interface GeminiDecodeState {
   started: boolean;
   ended: boolean;
-  stopped: boolean;
+  /** The latest finish reason seen (BLOCKED for a blocked prompt); it is reported when the stream ends. */
+  finish?: string;
   responseId: string;
   /** Function calls seen so far (their stream indexes). */
   calls: number;
-  /** The latest usageMetadata, and whether it has gone out as a 'usage' event. */
+  /** The latest usageMetadata, reported when the stream ends. */
   usage?: Json;
-  usageSent: boolean;
 }
 
-export const newGeminiDecodeState = (): GeminiDecodeState => ({ started: false, ended: false, stopped: false, responseId: '', calls: 0, usageSent: false });
+/** Stands for a prompt blocked before any candidate (promptFeedback.blockReason). */
+const BLOCKED = 'BLOCKED';
+
+export const newGeminiDecodeState = (): GeminiDecodeState => ({ started: false, ended: false, responseId: '', calls: 0 });
 
 /**
- * One alt=sse event (a whole GenerateContentResponse chunk) → IR events. Usage goes out once: with the chunk
- * that carries finishReason, else with the first later chunk that has it, else from `finishGeminiDecode`.
+ * One alt=sse event (a whole GenerateContentResponse chunk) → IR events. The finish reason and usage are only
+ * remembered: some Gemini versions put finishReason (and usage) on every chunk, so the answer stops only when
+ * the stream ends (`finishGeminiDecode`).
  */
 export function decodeGeminiEvent(state: GeminiDecodeState, { data }: { data: string }): IRStreamEvent[] {
   if (data.trim() === '[DONE]') return finishGeminiDecode(state);
@@ -187,7 +191,7 @@ export function decodeGeminiEvent(state: GeminiDecodeState, { data }: { data: st
   if (!state.started) {
     state.started = true;
     state.responseId = String(j.responseId ?? '');
-    out.push({ type: 'start', id: state.responseId, model: String(j.modelVersion ?? '') });
+    out.push({ type: 'start', id: state.responseId, model: String(j.modelVersion ?? ''), ...(j.usageMetadata ? { usage: geminiUsageToIR(j.usageMetadata) } : {}) });
   }
   if (j.error) {
     out.push({ type: 'error', message: String(j.error.message ?? 'upstream error') });
@@ -204,29 +208,19 @@ export function decodeGeminiEvent(state: GeminiDecodeState, { data }: { data: st
       out.push({ type: 'tool_call_start', index, id: p.id, name: p.name }, { type: 'tool_call_args', index, args: p.arguments });
     }
   }
-  const blocked = !j.candidates?.length && j.promptFeedback?.blockReason;
-  if (!state.stopped && (cand.finishReason || blocked)) {
-    state.stopped = true;
-    out.push({ type: 'stop', reason: blocked ? 'content_filter' : geminiFinishToIR(cand.finishReason, state.calls > 0) });
-  }
-  if (state.stopped && !state.usageSent && j.usageMetadata) {
-    state.usageSent = true;
-    out.push({ type: 'usage', usage: geminiUsageToIR(j.usageMetadata) });
-  }
+  if (cand.finishReason) state.finish = String(cand.finishReason);
+  else if (!j.candidates?.length && j.promptFeedback?.blockReason) state.finish = BLOCKED;
   return out;
 }
 
-/** The stream's end (Gemini sends no terminator): usage not yet reported, then 'end'. */
+/** The stream's end (Gemini sends no terminator): the stop reason and usage remembered, then 'end'. */
 export function finishGeminiDecode(state: GeminiDecodeState): IRStreamEvent[] {
+  if (state.ended) return [];
+  state.ended = true;
   const out: IRStreamEvent[] = [];
-  if (!state.usageSent && state.usage) {
-    state.usageSent = true;
-    out.push({ type: 'usage', usage: geminiUsageToIR(state.usage) });
-  }
-  if (!state.ended) {
-    state.ended = true;
-    out.push({ type: 'end' });
-  }
+  if (state.finish) out.push({ type: 'stop', reason: state.finish === BLOCKED ? 'content_filter' : geminiFinishToIR(state.finish, state.calls > 0) });
+  if (state.usage) out.push({ type: 'usage', usage: geminiUsageToIR(state.usage) });
+  out.push({ type: 'end' });
   return out;
 }
 

@@ -14,6 +14,7 @@ import {
   type GeminiDecodeState,
   type GeminiEncodeState,
 } from './gemini-stream.js';
+import { jsonSchemaFromGemini } from './json-schema.js';
 import type { IRMessage, IRPart, IRRequest, IRRole, IRStreamEvent, IRTool, IRToolChoice, WireFormat } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -248,12 +249,13 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
     const b = normalizeRequest(body);
     const g = b.generationConfig as Json;
     const decls = (b.tools as Json[]).flatMap((t) => t.functionDeclarations as Json[]);
-    const schema = g.responseJsonSchema ?? g.responseSchema;
+    // responseJsonSchema and parametersJsonSchema are JSON Schema already; responseSchema and parameters are Gemini's OpenAPI subset.
+    const schema = g.responseJsonSchema ?? (g.responseSchema ? jsonSchemaFromGemini(g.responseSchema) : undefined);
     return {
       model: '',
       system: ((b.systemInstruction?.parts ?? []) as Json[]).filter((p) => typeof p.text === 'string').map((p) => String(p.text)),
       messages: contentsToIR(b.contents),
-      tools: decls.length ? decls.map((d) => ({ name: String(d.name ?? ''), description: d.description, parameters: d.parametersJsonSchema ?? d.parameters ?? { type: 'object', properties: {} } })) : undefined,
+      tools: decls.length ? decls.map((d) => ({ name: String(d.name ?? ''), description: d.description, parameters: d.parametersJsonSchema ?? (d.parameters ? jsonSchemaFromGemini(d.parameters) : { type: 'object', properties: {} }) })) : undefined,
       toolChoice: toolChoiceToIR(b.toolConfig.functionCallingConfig),
       maxTokens: g.maxOutputTokens,
       temperature: g.temperature,
@@ -277,6 +279,8 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
     if (ir.topK !== undefined) g.topK = ir.topK;
     if (ir.maxTokens !== undefined) g.maxOutputTokens = ir.maxTokens;
     if (ir.stop?.length) g.stopSequences = ir.stop;
+    // Schemas go up as Gemini's OpenAPI subset (responseSchema, parameters), which every Gemini model takes;
+    // the JSON Schema fields (responseJsonSchema, parametersJsonSchema) are documented for Gemini 2.5 and later only.
     if (ir.responseFormat) {
       g.responseMimeType = 'application/json';
       if (ir.responseFormat.type === 'json_schema') g.responseSchema = geminiSchema(ir.responseFormat.schema);

@@ -105,7 +105,17 @@ interface EncodeState {
   sentRole: boolean;
   includeUsage: boolean;
   toolIndex: number;
+  /** The stop reason, sent in one finish_reason chunk before the usage chunk or at the end. */
+  stop?: IRStopReason;
+  finished: boolean;
 }
+
+/** The one finish_reason chunk, once a stop reason is known. */
+const finishChunk = (s: EncodeState): string => {
+  if (s.finished || !s.stop) return '';
+  s.finished = true;
+  return chunk(s, {}, finishFromIR[s.stop]);
+};
 
 const chunk = (s: EncodeState, delta: Json, finish: string | null = null): string =>
   sse({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, choices: [{ index: 0, delta, finish_reason: finish }] });
@@ -201,7 +211,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
     const out: IRStreamEvent[] = [];
     if (!state.started) {
       state.started = true;
-      out.push({ type: 'start', id: String(j.id ?? ''), model: String(j.model ?? '') });
+      out.push({ type: 'start', id: String(j.id ?? ''), model: String(j.model ?? ''), ...(j.usage ? { usage: usageToIR(j.usage) } : {}) });
     }
     if (j.error) out.push({ type: 'error', message: String(j.error.message ?? 'upstream error') });
     for (const c of (j.choices ?? []) as Json[]) {
@@ -221,9 +231,12 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
     if (j.usage) out.push({ type: 'usage', usage: usageToIR(j.usage) });
     return out;
   },
-  newEncodeState: (model) => ({ id: `chatcmpl-${Date.now().toString(36)}`, model, created: Math.floor(Date.now() / 1000), sentRole: false, includeUsage: false, toolIndex: -1 }),
+  newEncodeState: (model) => ({ id: `chatcmpl-${Date.now().toString(36)}`, model, created: Math.floor(Date.now() / 1000), sentRole: false, includeUsage: false, toolIndex: -1, finished: false }),
   includeUsage(state, on) {
     state.includeUsage = on;
+  },
+  prepareEncoder(state, call) {
+    state.includeUsage = call.includeUsage;
   },
   encodeEvent(s, e) {
     const role = () => {
@@ -244,14 +257,16 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
         return role() + chunk(s, { tool_calls: [{ index: e.index, id: e.id, type: 'function', function: { name: e.name, arguments: '' } }] });
       case 'tool_call_args':
         return chunk(s, { tool_calls: [{ index: e.index, function: { arguments: e.args } }] });
+      // A stop reason is remembered (some upstreams repeat it on every chunk): content may still follow it.
       case 'stop':
-        return role() + chunk(s, {}, finishFromIR[e.reason]);
+        if (!s.finished) s.stop = e.reason;
+        return role();
       case 'usage':
-        return s.includeUsage ? sse({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, choices: [], usage: usageFromIR(e.usage) }) : '';
+        return finishChunk(s) + (s.includeUsage ? sse({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, choices: [], usage: usageFromIR(e.usage) }) : '');
       case 'error':
         return sse({ error: { message: e.message, type: 'upstream_error' } });
       case 'end':
-        return 'data: [DONE]\n\n';
+        return finishChunk(s) + 'data: [DONE]\n\n';
     }
   },
   errorBody: (_status, message, type = 'tollway_error', code = null) => ({ error: { message, type, param: null, code } }),

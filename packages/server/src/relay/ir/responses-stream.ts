@@ -276,9 +276,10 @@ export function encodeEvent(s: EncodeState, e: IRStreamEvent): string {
       item.arguments += e.args;
       return emit(s, 'response.function_call_arguments.delta', { item_id: item.id, output_index, delta: e.args });
     }
+    // Kept for the end (which closes the open item with the status it implies): content may still follow.
     case 'stop':
       s.stop = e.reason;
-      return close(s);
+      return '';
     case 'usage':
       s.usage = e.usage;
       return '';

@@ -76,7 +76,8 @@ export interface IRResponse {
 
 /** Events of a streamed answer in the internal representation. */
 export type IRStreamEvent =
-  | { type: 'start'; id: string; model: string }
+  /** `usage`: what the upstream's first event already reports (the prompt), when it does. */
+  | { type: 'start'; id: string; model: string; usage?: IRUsage }
   | { type: 'text'; text: string }
   | { type: 'thinking'; text: string; signature?: string }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
@@ -87,6 +88,12 @@ export type IRStreamEvent =
   | { type: 'end' };
 
 export const emptyUsage = (): IRUsage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+
+/** What an encoder may want to know of the call: the client's body (in this format) and whether it asked for the usage chunk. */
+export interface EncoderCall {
+  body: Record<string, unknown>;
+  includeUsage: boolean;
+}
 
 /** One wire format: pure conversions in both directions, streams with explicit state. */
 export interface WireFormat<DecodeState = unknown, EncodeState = unknown> {
@@ -104,6 +111,8 @@ export interface WireFormat<DecodeState = unknown, EncodeState = unknown> {
   decodeEvent(state: DecodeState, event: { event?: string; data: string }): IRStreamEvent[];
   /** IR events → SSE text for a client speaking this format. */
   newEncodeState(requestedModel: string): EncodeState;
+  /** Readies a new encode state for the call it answers (the OpenAI usage chunk wanted, the prompt's count). */
+  prepareEncoder?(state: EncodeState, call: EncoderCall): void;
   encodeEvent(state: EncodeState, e: IRStreamEvent): string;
   /** An error an upstream of this format carries in a 200 JSON answer (Tencent, Coze), with the status it means. */
   answerError?(body: Record<string, unknown>): { status: number; message: string } | undefined;

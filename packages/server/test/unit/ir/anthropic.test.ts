@@ -282,17 +282,17 @@ describe('Anthropic streams', () => {
     ]);
   });
 
-  it('waits for the usage that follows the stop, and carries usage known before the start', () => {
+  it('ends the message only at the end (content after a stop still counts), and carries usage known before the start', () => {
     const s = A.newEncodeState('m');
     const first = A.encodeEvent(s, { type: 'usage', usage: usage({ inputTokens: 7, cacheReadTokens: 2 }) });
     expect(first).toContain('"usage":{"input_tokens":7,"cache_creation_input_tokens":0,"cache_read_input_tokens":2,"output_tokens":0}');
     A.encodeEvent(s, { type: 'text', text: 'x' });
     expect(A.encodeEvent(s, { type: 'stop', reason: 'stop' })).toBe('');
-    const delta = A.encodeEvent(s, { type: 'usage', usage: usage({ inputTokens: 7, cacheReadTokens: 2, outputTokens: 5 }) });
-    expect(names(delta)).toEqual(['content_block_stop', 'message_delta']);
-    expect(delta).toContain('"output_tokens":5');
-    expect(A.encodeEvent(s, { type: 'text', text: 'late' })).toBe('');
-    expect(A.encodeEvent(s, { type: 'end' })).toBe('event: message_stop\ndata: {"type":"message_stop"}\n\n');
+    expect(A.encodeEvent(s, { type: 'usage', usage: usage({ inputTokens: 7, cacheReadTokens: 2, outputTokens: 5 }) })).toBe('');
+    expect(names(A.encodeEvent(s, { type: 'text', text: 'late' }))).toEqual(['content_block_delta']);
+    const last = A.encodeEvent(s, { type: 'end' });
+    expect(names(last)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
+    expect(last).toContain('"usage":{"input_tokens":7,"cache_creation_input_tokens":0,"cache_read_input_tokens":2,"output_tokens":5}');
     expect(A.encodeEvent(s, { type: 'end' })).toBe('');
 
     // Usage, then stop, then end with no later usage: message_delta on end with the last usage.
