@@ -73,12 +73,17 @@ export async function relayCall(
 }
 
 /**
- * A model no enabled channel serves is a 404 when no channel serves it at all in the group, and a 503 (worth a
- * later retry) when its channels exist but are all disabled, by hand or automatically.
+ * Which refusal a model nobody can call now gets: not served in the group at all → 404 model_not_found (also for
+ * an unpriced name no channel has: most likely a typo); served only by disabled channels → 503, worth a later
+ * retry (unless it is unpriced: re-enabling would not help); served but unpriced → the price error as it is.
  */
 function unservedOrDisabled(ctx: RelayContext, err: unknown, group: string, model: string): unknown {
-  if (!(err instanceof RelayError) || err.code !== 'model_not_found') return err;
+  if (!(err instanceof RelayError)) return err;
+  const unpriced = err.code === 'model_price_not_set';
+  if (!unpriced && err.code !== 'model_not_found') return err;
+  if (unpriced && ctx.channelCache.hasModel(group, model)) return err;
   const disabled = ctx.channelCache.all().some((ch) => ch.status !== ChannelStatus.Enabled && ch.groups.includes(group) && ch.models.includes(model));
+  if (unpriced) return disabled ? err : relayErrors.noChannel(group, model);
   return disabled ? relayErrors.channelsUnavailable(group, model) : err;
 }
 

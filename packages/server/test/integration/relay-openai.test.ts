@@ -73,7 +73,7 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
   it('answers errors in the OpenAI shape with the right status', async () => {
     const bad = new OpenAI({ apiKey: 'sk-not-a-real-key', baseURL: sdk.baseURL, maxRetries: 0 });
     await expect(bad.chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 401, error: { type: 'invalid_request_error', code: 'invalid_api_key' } });
-    await expect(sdk.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 403 });
+    await expect(sdk.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 404, error: { code: 'model_not_found' } });
     const res = await fetch(`${sdk.baseURL}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${sdk.apiKey}`, 'content-type': 'application/json' }, body: '{"model": ' });
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toContain('malformed JSON');

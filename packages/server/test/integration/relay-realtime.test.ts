@@ -175,7 +175,7 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
     expect(bad.status).toBe(401);
     expect(JSON.parse(bad.body)).toMatchObject({ error: { code: 'invalid_api_key', type: 'invalid_request_error' } });
     const unknown = await refused(`${wsBase}/v1/realtime?model=no-such-model`, { authorization: `Bearer ${key}` });
-    expect(unknown.status).toBe(403);
+    expect(unknown.status).toBe(404);
   });
 
   it('a token without quota for the next response gets an error event and the session ends', async () => {

@@ -103,7 +103,7 @@ describe('relay rules', () => {
     const tok = await addToken(t, user.userId!, { name: 'fallback-token' });
     await addChannel(root, { name: 'fb', key: 'k-fb', baseUrl: mock.url, models: 'brand-new-model,alias-model', modelMapping: { 'alias-model': 'gpt-4o' } });
     await user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: false });
-    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' })).rejects.toMatchObject({ status: 403 });
+    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' })).rejects.toMatchObject({ status: 404, error: { code: 'model_price_not_set' } });
     for (const [key, value] of [['fallback_pricing_enabled', 'true'], ['fallback_input_ratio', '2'], ['fallback_completion_ratio', '3']]) await root.call('PUT', '/api/option/', { key, value });
     await sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' });
     await drainWriter(t);

@@ -68,6 +68,8 @@ describe('relay status codes and client headers', () => {
     expect(err).toBeInstanceOf(OpenAI.NotFoundError);
     expect(err).toMatchObject({ status: 404, error: { code: 'model_not_found', type: 'invalid_request_error', message: 'no available channel for model ghost-model in group default' } });
     expect(await requestsDuring('/v1/chat/completions', () => openai().chat.completions.create(hi('ghost-model')))).toBe(1);
+    // A name no channel serves and nobody priced (a typo) is not found either, not "no price".
+    await expect(openai().chat.completions.create(hi('gpt-4o-mnii'))).rejects.toMatchObject({ status: 404, error: { code: 'model_not_found' } });
     // The Responses API answers in the same shape, code included.
     await expect(openai().responses.create({ model: 'ghost-model', input: 'hi' })).rejects.toMatchObject({ status: 404, error: { code: 'model_not_found' } });
     expect(await requestsDuring('/v1/responses', () => openai().responses.create({ model: 'ghost-model', input: 'hi' }))).toBe(1);
