@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RelayRequest } from './request.js';
 import type { CachedChannel } from '../modules/channels/cache.js';
-import { relayErrors } from './errors.js';
+import { RelayError, relayErrors } from './errors.js';
 import type { AttemptResult } from './forward.js';
 import { geminiGenerate, geminiModelFromPath } from './ir/gemini.js';
 import { openAIChat } from './ir/openai-chat.js';
@@ -103,8 +103,9 @@ export function bodyModelInbound(format: WireFormat, check: (body: Body) => numb
 export function geminiInbound(req: RelayRequest): InboundCall {
   const parsed = geminiModelFromPath(req.url);
   if (!parsed) throw relayErrors.badBody('the path must be /v1beta/models/{model}:generateContent or :streamGenerateContent');
+  // Any other method of a model is a path this API does not have, as Google answers it.
   if (parsed.method !== 'generateContent' && parsed.method !== 'streamGenerateContent') {
-    throw relayErrors.badBody(`method ${parsed.method} is not supported here`);
+    throw new RelayError(404, `models/${parsed.model}:${parsed.method} is not a method this gateway serves`, 'invalid_request_error', 'not_found');
   }
   if (parsed.model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
   const body = parseJsonBody(req.body);

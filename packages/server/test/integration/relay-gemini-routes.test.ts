@@ -1,12 +1,13 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { countTokens } from 'gpt-tokenizer';
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Client, TestApp } from '../support/app.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, drainWriter } from '../support/gateway.js';
 import type { MockUpstream } from '../support/mock-upstream.js';
 import { makeServiceAccount } from '../support/mock-vertex.js';
+import { startMockVertexEmbed, VERTEX_TOKENS_PER_TEXT, vertexVector, type MockVertexEmbed } from '../support/mock-gemini-embed.js';
 
 const EMBED = 'gemini-embedding-001';
 const CHAT = 'gemini-2.5-flash';
@@ -23,13 +24,15 @@ type GeminiError = { error: { code: number; message: string; status: string } };
  * every /v1beta failure in Gemini's error shape.
  */
 describe('Gemini routes with the official SDKs', () => {
-  let t: TestApp, mock: MockUpstream, root: Client, base: string, key: string, userId: number;
+  let t: TestApp, mock: MockUpstream, vertex: MockVertexEmbed, root: Client, base: string, key: string, userId: number;
+  afterAll(async () => vertex?.close());
   useGateway('sqlite', { user: 'gemini-routes', quota: 10_000_000 }, async (gw) => {
     ({ t, mock, root, base, key } = gw);
     userId = gw.user.userId!;
+    vertex = await startMockVertexEmbed();
     await addChannel(root, { name: 'gemini-up', key: 'ge-key', baseUrl: mock.url, type: 24, models: `${CHAT},${EMBED},embed-alias`, modelMapping: { 'embed-alias': EMBED } });
     await addChannel(root, { name: 'openai-up', key: 'oa-key', baseUrl: mock.url, models: 'text-embedding-3-small' });
-    await addChannel(root, { name: 'vertex-up', key: makeServiceAccount('proj-embed', `${mock.url}/token`).keyText, baseUrl: mock.url, type: 41, other: 'us-central1', models: 'vertex-embedding' });
+    await addChannel(root, { name: 'vertex-up', key: makeServiceAccount('proj-embed', `${vertex.url}/token`).keyText, baseUrl: vertex.url, type: 41, other: 'us-central1', models: 'vertex-embedding' });
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [CHAT]: 0.15, [EMBED]: 2, 'embed-alias': 2, 'text-embedding-3-small': 1, 'vertex-embedding': 1 }) });
   });
 
@@ -121,12 +124,21 @@ describe('Gemini routes with the official SDKs', () => {
       expect(mock.requests.at(-1)!.body).toEqual({ model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'base64', user: 'u1' });
     });
 
-    it('a Vertex channel answers a clear 400 instead of a retried 5xx', async () => {
-      const before = mock.requests.length;
-      const err = await openai().embeddings.create({ model: 'vertex-embedding', input: 'x' }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
-      expect((err as Error).message).toMatch(/not served by this channel type/);
-      expect(mock.requests.length).toBe(before);
+    it('a Vertex AI channel gets a predict call (signed), OpenAI and Gemini callers alike, billed from Vertex token counts', async () => {
+      const res = await openai().embeddings.create({ model: 'vertex-embedding', input: ['a', 'b'], dimensions: 3 });
+      expect(res.data.map((d) => d.embedding)).toEqual([vertexVector(0), vertexVector(1)]);
+      expect(res.usage).toEqual({ prompt_tokens: 2 * VERTEX_TOKENS_PER_TEXT, total_tokens: 2 * VERTEX_TOKENS_PER_TEXT });
+      expect(vertex.requests.at(-1)).toEqual({
+        path: '/v1/projects/proj-embed/locations/us-central1/publishers/google/models/vertex-embedding:predict',
+        authorization: expect.stringMatching(/^Bearer /),
+        body: { instances: [{ content: 'a' }, { content: 'b' }], parameters: { outputDimensionality: 3 } },
+      });
+      const [log] = await logsOf('vertex-embedding');
+      expect({ quota: Number(log!.quota), prompt: log!.prompt_tokens }).toEqual({ quota: 2 * VERTEX_TOKENS_PER_TEXT, prompt: 2 * VERTEX_TOKENS_PER_TEXT });
+
+      const native = await genai().models.embedContent({ model: 'vertex-embedding', contents: ['only one'], config: { taskType: 'RETRIEVAL_QUERY' } });
+      expect(native.embeddings?.map((e) => e.values)).toEqual([vertexVector(0)]);
+      expect(vertex.requests.at(-1)!.body).toEqual({ instances: [{ content: 'only one', task_type: 'RETRIEVAL_QUERY' }] });
     });
   });
 
@@ -220,6 +232,7 @@ describe('Gemini routes with the official SDKs', () => {
       await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}`, { method: 'DELETE', headers: auth }), 404, 'NOT_FOUND');
       await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}:generateContent`, { headers: auth }), 404, 'NOT_FOUND');
       await expectGeminiError(await fetch(`${base}/v1beta/files`, { method: 'POST', headers: auth, body: '{}' }), 404, 'NOT_FOUND');
+      await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}:fooBar`, { method: 'POST', headers: auth, body: '{}' }), 404, 'NOT_FOUND');
       await expectGeminiError(await fetch(`${base}/v1beta/models`, { headers: { 'x-goog-api-key': 'sk-nope' } }), 401, 'UNAUTHENTICATED');
       await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}`), 401, 'UNAUTHENTICATED');
       await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}:generateContent?key=sk-nope`, { method: 'POST', body: '{}' }), 401, 'UNAUTHENTICATED');

@@ -7,6 +7,7 @@ import type { WireFormat } from '../ir/types.js';
 import { parseData } from '../ir/upstream-only.js';
 import type { CallUsage } from '../usage.js';
 import { cannotServe, countedUsage, forwardBuffered, openAITarget, type Answer, type Metered } from './upstream.js';
+import { vertexEmbed, type VertexInstance } from './vertex-embed.js';
 
 type Method = 'embedContent' | 'batchEmbedContents';
 interface EmbedRequest {
@@ -64,6 +65,14 @@ function toOpenAI(a: SurfaceAttempt, requests: EmbedRequest[], method: Method, t
   });
 }
 
+/** Vertex AI channel: one predict call with an instance per request (task type and title kept), the vectors in Gemini's shape. */
+function toVertex(a: SurfaceAttempt, requests: EmbedRequest[], method: Method) {
+  const instances: VertexInstance[] = requests.map((r) => ({ content: textOf(r), ...(r.taskType ? { task_type: r.taskType } : {}), ...(r.title ? { title: r.title } : {}) }));
+  return vertexEmbed(a, instances, requests[0]!.outputDimensionality, (vectors) =>
+    JSON.stringify(method === 'embedContent' ? { embedding: { values: vectors[0] ?? [] } } : { embeddings: vectors.map((values) => ({ values })) }),
+  );
+}
+
 /** POST /v1beta/models/{model}:embedContent and :batchEmbedContents (key in x-goog-api-key or ?key=). */
 export function geminiEmbedInbound(req: RelayRequest, model: string, method: Method): InboundCall {
   if (model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
@@ -72,6 +81,8 @@ export function geminiEmbedInbound(req: RelayRequest, model: string, method: Met
   const texts = requests.map(textOf);
   const surface: Surface = {
     forward(a) {
+      // A signed Gemini adaptor is Vertex AI, whose embeddings are a predict call.
+      if (a.adaptor.format === 'gemini' && a.adaptor.prepare) return toVertex(a, requests, method);
       if (a.adaptor.format === 'gemini') return toGemini(a, body, method, texts);
       return toOpenAI(a, requests, method, texts);
     },

@@ -1,13 +1,14 @@
-import { RelayError } from '../errors.js';
 import { forwardOpenAI, type AttemptResult } from '../forward.js';
 import { openAIInbound, type Body, type InboundCall, type SurfaceAttempt } from '../inbound.js';
 import { parseData } from '../ir/upstream-only.js';
 import { openAIPaths, rewriteOpenAIBody } from '../providers/openai/request.js';
 import type { RelayRequest } from '../request.js';
 import { countTextTokens } from '../token-count.js';
+import type { CallUsage } from '../usage.js';
 import { invalidParam } from '../validate.js';
 import { geminiEmbedUsage } from './gemini-embed.js';
 import { cannotServe, forwardBuffered, type Answer, type Metered } from './upstream.js';
+import { vertexEmbed } from './vertex-embed.js';
 
 /** Bytes of one Float32 value in a base64 embedding. */
 const FLOAT32_BYTES = 4;
@@ -52,13 +53,20 @@ function toOpenAI(a: SurfaceAttempt, body: Body): Promise<AttemptResult> {
   return forwardOpenAI(a.ctx.relay.agent, { origin: t.url.origin, path: t.url.pathname + t.url.search, headers: t.headers, body: sent, stream: false, clientWantsUsage: false }, a.res, a.signal, countTextTokens, a.started);
 }
 
-/** Gemini channel: batchEmbedContents with one request per input, the answer back in OpenAI's list shape. */
+/** OpenAI's embedding list for vectors in the caller's encoding. */
+function openAIList(vectors: number[][], usage: CallUsage, model: string, encoding: 'float' | 'base64'): string {
+  const data = vectors.map((values, index) => ({ object: 'embedding', index, embedding: encoding === 'base64' ? base64Floats(values) : values }));
+  return JSON.stringify({ object: 'list', data, model, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } });
+}
+
+/** Gemini channel: batchEmbedContents with one request per input (Vertex AI: predict), the answer back in OpenAI's list shape. */
 function toGemini(a: SurfaceAttempt, body: Body, requestedModel: string): Promise<AttemptResult> {
-  // Vertex AI (signed, its own URL) has no batchEmbedContents.
-  if (a.adaptor.prepare) throw new RelayError(400, `OpenAI-format embeddings are not served by this channel type (${a.channel.type}); use a Gemini API channel`, 'invalid_request_error', 'unsupported_channel');
   const texts = textsOf(body.input);
   const dimensions = dimensionsOf(body);
   const encoding = encodingOf(body);
+  const shape = (vectors: number[][], usage: CallUsage) => openAIList(vectors, usage, requestedModel, encoding);
+  // A signed Gemini adaptor is Vertex AI, whose embeddings are a predict call.
+  if (a.adaptor.prepare) return vertexEmbed(a, texts.map((content) => ({ content })), dimensions, shape);
   const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath: '', options: a.ctx.options });
   const url = t.url;
   url.pathname = url.pathname.replace(/:generateContent$/, ':batchEmbedContents');
@@ -66,13 +74,9 @@ function toGemini(a: SurfaceAttempt, body: Body, requestedModel: string): Promis
   return forwardBuffered(a, { origin: url.origin, path: url.pathname + url.search, headers: t.headers }, JSON.stringify({ requests }), (answer: Answer): Metered | { error: string } => {
     const json = parseData(answer.text) as { embeddings?: { values?: number[] }[] } | undefined;
     if (!json || !Array.isArray(json.embeddings) || json.embeddings.length !== texts.length) return { error: 'upstream answered without one embedding per input' };
-    const data = json.embeddings.map((e, index) => {
-      const values = Array.isArray(e.values) ? e.values : [];
-      return { object: 'embedding', index, embedding: encoding === 'base64' ? base64Floats(values) : values };
-    });
+    const vectors = json.embeddings.map((e) => (Array.isArray(e.values) ? e.values : []));
     const usage = geminiEmbedUsage(json as Record<string, unknown>, texts);
-    const out = { object: 'list', data, model: requestedModel, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } };
-    return { out: JSON.stringify(out), contentType: 'application/json', usage };
+    return { out: shape(vectors, usage), contentType: 'application/json', usage };
   });
 }
 
