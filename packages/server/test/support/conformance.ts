@@ -1,3 +1,4 @@
+import { beforeEach } from 'vitest';
 import type { Client, TestApp } from './app.js';
 import { useGateway } from './fixture.js';
 import { addChannel } from './gateway.js';
@@ -47,6 +48,7 @@ export interface ConformanceFixture {
 /**
  * A gateway on SQLite in front of the mock vendor, with an OpenAI (type 1), an Anthropic (14) and a Gemini (24)
  * channel, every model priced and the user funded. Call at describe level; the object is filled in beforeAll.
+ * The mock's request list is emptied before each test, so a test sees only the upstream requests it caused.
  */
 export function useConformanceGateway(): ConformanceFixture {
   const fx: Partial<ConformanceFixture> = {};
@@ -67,6 +69,9 @@ export function useConformanceGateway(): ConformanceFixture {
       if (!res.body.success) throw new Error(`setting ${key} failed: ${res.body.message}`);
     }
     Object.assign(fx, { base: gw.base, key: gw.key, vendor: gw.mock, t: gw.t, root: gw.root });
+  });
+  beforeEach(() => {
+    fx.vendor?.requests.splice(0);
   });
   return fx as ConformanceFixture;
 }

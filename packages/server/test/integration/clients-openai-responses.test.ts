@@ -1,0 +1,141 @@
+import OpenAI from 'openai';
+import { zodTextFormat } from 'openai/helpers/zod';
+import type { FunctionTool, ResponseFunctionToolCall, ResponseInputItem } from 'openai/resources/responses/responses';
+import { describe, expect } from 'vitest';
+import { z } from 'zod/v3';
+import { compatEach } from '../support/compat.js';
+import { CHANNEL_MODELS, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
+import { chatPath, rolesOf, structuredSchemaOf, systemOf, toolsOf, upstreamCall } from '../support/conformance-expect.js';
+import { MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS, type VendorRequest } from '../support/mock-vendor.js';
+
+const CLIENT = 'openai';
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const PNG_BYTES = Buffer.from(PNG, 'base64').length;
+
+const WEATHER: FunctionTool = {
+  type: 'function',
+  name: 'get_weather',
+  description: 'Weather of a city',
+  strict: false,
+  parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
+};
+const TIME: FunctionTool = { type: 'function', name: 'get_time', strict: false, parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
+const WEATHER_ARGS = { city: 'sample', unit: 'celsius' };
+const TIME_ARGS = { zone: 'sample' };
+const Person = z.object({ name: z.string(), age: z.number().int(), tags: z.array(z.string()) });
+const PERSON = { name: 'sample', age: 1, tags: ['sample'] };
+
+const TOOL_TURNS: ResponseInputItem[] = [
+  { role: 'user', content: 'Weather in Paris?' },
+  { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' },
+  { type: 'function_call_output', call_id: 'call_1', output: '22 degrees' },
+];
+
+/**
+ * The Responses API through every channel type. The OpenAI channel may take /v1/responses natively or as chat
+ * completions; the other vendors get their own format.
+ */
+describe('openai SDK (Responses API) through every channel type', () => {
+  const fx = useConformanceGateway();
+  const client = () => new OpenAI({ apiKey: fx.key, baseURL: `${fx.base}/v1`, maxRetries: 0 });
+
+  /** The upstream request of a Responses call, checked (OpenAI: either endpoint). */
+  const upstream = (channel: ChannelKind, stream = false): VendorRequest => {
+    if (channel !== 'openai') return upstreamCall(fx, channel, chatPath(channel, stream));
+    const path = fx.vendor.lastRequest('openai').path;
+    expect(['/v1/responses', '/v1/chat/completions']).toContain(path);
+    return upstreamCall(fx, channel, path);
+  };
+  const functionCalls = (output: OpenAI.Responses.ResponseOutputItem[]) => output.filter((o): o is ResponseFunctionToolCall => o.type === 'function_call');
+
+  compatEach(CLIENT, 'responses text', async (channel) => {
+    const res = await client().responses.create({ model: CHANNEL_MODELS[channel], instructions: 'Be brief.', input: 'hi', max_output_tokens: 64 });
+    expect(res.status).toBe('completed');
+    expect(res.output_text).toBe(`Hello from ${channel}`);
+    expect(res.usage).toMatchObject({ input_tokens: MOCK_INPUT_TOKENS, output_tokens: MOCK_OUTPUT_TOKENS });
+    const up = upstream(channel);
+    expect(systemOf(up)).toBe('Be brief.');
+  });
+
+  compatEach(CLIENT, 'responses stream', async (channel) => {
+    const stream = await client().responses.create({ model: CHANNEL_MODELS[channel], input: 'hi', stream: true });
+    let text = '';
+    const types: string[] = [];
+    let completed: OpenAI.Responses.Response | undefined;
+    for await (const e of stream) {
+      types.push(e.type);
+      if (e.type === 'response.output_text.delta') text += e.delta;
+      if (e.type === 'response.completed') completed = e.response;
+    }
+    expect(text).toBe(`Hello from ${channel}`);
+    expect(types[0]).toBe('response.created');
+    expect(types).toContain('response.output_item.added');
+    expect(types).toContain('response.output_item.done');
+    expect(completed?.output_text ?? completed?.output.length).toBeTruthy();
+    expect(completed?.usage).toMatchObject({ input_tokens: MOCK_INPUT_TOKENS, output_tokens: MOCK_OUTPUT_TOKENS });
+    upstream(channel, true);
+  });
+
+  compatEach(CLIENT, 'responses multi-turn', async (channel) => {
+    const input: ResponseInputItem[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Hello!' },
+      { role: 'user', content: 'again' },
+    ];
+    const res = await client().responses.create({ model: CHANNEL_MODELS[channel], input });
+    expect(res.output_text).toBe(`Hello from ${channel}`);
+    expect(rolesOf(upstream(channel))).toEqual(['user', 'assistant', 'user']);
+  });
+
+  compatEach(CLIENT, 'responses tool call', async (channel) => {
+    const res = await client().responses.create({ model: CHANNEL_MODELS[channel], input: 'Weather and time, in parallel', tools: [WEATHER, TIME] });
+    const calls = functionCalls(res.output);
+    expect(calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([
+      ['get_weather', WEATHER_ARGS],
+      ['get_time', TIME_ARGS],
+    ]);
+    expect(calls.every((c) => c.call_id)).toBe(true);
+    expect(toolsOf(upstream(channel)).map((t) => t.name)).toEqual(['get_weather', 'get_time']);
+  });
+
+  compatEach(CLIENT, 'responses tool call stream', async (channel) => {
+    const stream = client().responses.stream({ model: CHANNEL_MODELS[channel], input: 'Weather in Paris?', tools: [WEATHER] });
+    let args = '';
+    stream.on('response.function_call_arguments.delta', (e) => (args += e.delta));
+    const final = await stream.finalResponse();
+    const calls = functionCalls(final.output);
+    expect(calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['get_weather', WEATHER_ARGS]]);
+    expect(JSON.parse(args)).toEqual(WEATHER_ARGS);
+    upstream(channel, true);
+  });
+
+  compatEach(CLIENT, 'responses tool result turn', async (channel) => {
+    const res = await client().responses.create({ model: CHANNEL_MODELS[channel], input: TOOL_TURNS, tools: [WEATHER] });
+    expect(res.output_text).toBe('Tool said: 22 degrees');
+    expect(rolesOf(upstream(channel)).slice(-1)).toEqual(['tool']);
+  });
+
+  compatEach(CLIENT, 'responses image', async (channel) => {
+    const res = await client().responses.create({
+      model: CHANNEL_MODELS[channel],
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is this?' }, { type: 'input_image', detail: 'auto', image_url: `data:image/png;base64,${PNG}` }] }],
+    });
+    expect(res.output_text).toBe(`Image: image/png ${PNG_BYTES} bytes`);
+    upstream(channel);
+  });
+
+  compatEach(CLIENT, 'responses structured output', async (channel) => {
+    const res = await client().responses.parse({ model: CHANNEL_MODELS[channel], input: 'Make a person', text: { format: zodTextFormat(Person, 'person') } });
+    expect(res.output_parsed).toEqual(PERSON);
+    const schema = structuredSchemaOf(upstream(channel)) as { properties?: object } | undefined;
+    expect(Object.keys(schema?.properties ?? {})).toEqual(['name', 'age', 'tags']);
+  });
+
+  compatEach(CLIENT, 'responses errors', async (channel) => {
+    const unknown = client().responses.create({ model: `${CHANNEL_MODELS[channel]}-not-served`, input: 'hi' });
+    await expect(unknown).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    const bad = client().responses.create({ model: CHANNEL_MODELS[channel], input: 42 as unknown as string });
+    await expect(bad).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+  });
+});
