@@ -77,7 +77,7 @@ export async function relayCall(
  * an unpriced name no channel has: most likely a typo); served only by disabled channels → 503, worth a later
  * retry (unless it is unpriced: re-enabling would not help); served but unpriced → the price error as it is.
  */
-function unservedOrDisabled(ctx: RelayContext, err: unknown, group: string, model: string): unknown {
+export function unservedOrDisabled(ctx: RelayContext, err: unknown, group: string, model: string): unknown {
   if (!(err instanceof RelayError)) return err;
   const unpriced = err.code === 'model_price_not_set';
   if (!unpriced && err.code !== 'model_not_found') return err;
