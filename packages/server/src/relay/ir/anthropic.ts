@@ -1,6 +1,6 @@
 import { decodeEvent, encodeEvent, messageId, newDecodeState, newEncodeState, stopFromIR, stopToIR, usageFromIR, usageToIR, type AnthropicDecodeState, type AnthropicEncodeState } from './anthropic-stream.js';
 import { addStructuredOutput, responseFormatFromAnthropic, structuredText, structuredTool } from './anthropic-structured.js';
-import { countIRPromptTokens } from '../token-count.js';
+import { countTextTokens } from '../token-count.js';
 import type { IRMessage, IRPart, IRRequest, IRResponse, IRRole, IRToolChoice, WireFormat } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -187,6 +187,22 @@ export function anthropicRequestFromIR(ir: IRRequest, defaultMaxTokens = DEFAULT
   return body;
 }
 
+/** The prompt's text as the model reads it, for the gateway's own count: system, message texts, tool calls and results, tool schemas. */
+function promptText(body: Json): string {
+  let text = typeof body.system === 'string' ? body.system : textOfBlocks(body.system);
+  for (const m of Array.isArray(body.messages) ? (body.messages as Json[]) : []) {
+    if (typeof m?.content === 'string') text += `\n${m.content}`;
+    else if (Array.isArray(m?.content))
+      for (const b of m.content as Json[]) {
+        if (b?.type === 'text') text += `\n${String(b.text ?? '')}`;
+        else if (b?.type === 'tool_use') text += `\n${String(b.name ?? '')}${JSON.stringify(b.input ?? {})}`;
+        else if (b?.type === 'tool_result') text += `\n${typeof b.content === 'string' ? b.content : textOfBlocks(b.content)}`;
+      }
+  }
+  if (Array.isArray(body.tools)) text += `\n${JSON.stringify(body.tools)}`;
+  return text;
+}
+
 const errorTypes: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
@@ -270,7 +286,7 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
   newEncodeState,
   // The prompt is counted only if message_start goes out before the upstream reported it.
   prepareEncoder: (state, call) => {
-    state.promptTokens = () => countIRPromptTokens(anthropicMessages.requestToIR(call.body));
+    state.promptTokens = () => countTextTokens(promptText(call.body));
   },
   encodeEvent,
   errorBody: (status, message, type) => ({ type: 'error', error: { type: type && knownErrorTypes.has(type) ? type : errorTypeFor(status), message } }),
