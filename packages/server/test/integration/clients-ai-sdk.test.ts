@@ -1,8 +1,8 @@
 import { APICallError, embed, embedMany, generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { aiSdkEmbeddingModel, aiSdkModel, AI_SDK_CHAT_CLIENTS, AI_SDK_EMBEDDING_CLIENTS } from '../support/ai-sdk-models.js';
-import { compatEach } from '../support/compat.js';
-import { CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, UPSTREAM_ERROR_MODEL, useConformanceGateway } from '../support/conformance.js';
+import { compat, compatEach } from '../support/compat.js';
+import { CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, GEMINI_FINISH_EVERY_CHUNK_MODEL, UPSTREAM_ERROR_MODEL, useConformanceGateway } from '../support/conformance.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
 import { expectSent, sentModel, sentRoles, sentSystem } from '../support/upstream-view.js';
 
@@ -25,6 +25,8 @@ const NOT_SERVED_MODEL = 'no-such-model';
 const HTTP_BAD_REQUEST = 400;
 const HTTP_NOT_FOUND = 404;
 const EMBEDDING_INPUTS = ['first text', 'second text'];
+/** A beta feature a user turns on by header. */
+const ANTHROPIC_BETA = 'token-efficient-tools-2025-02-19';
 
 const hello = (channel: string) => `Hello from ${channel}`;
 const mockUsage = { inputTokens: MOCK_INPUT_TOKENS, outputTokens: MOCK_OUTPUT_TOKENS, totalTokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS };
@@ -76,6 +78,19 @@ describe('Vercel AI SDK through the gateway', () => {
         expect(sentSystem(up!)).toBe(SYSTEM);
       });
 
+      compatEach(
+        client,
+        'stream (finish on every chunk)',
+        async () => {
+          // A Gemini upstream marking every chunk finished: the stream still ends only with the upstream's.
+          const r = streamText({ model: aiSdkModel(fx, client, GEMINI_FINISH_EVERY_CHUNK_MODEL), prompt: 'Say hello.' });
+          expect(await r.text).toBe(hello('gemini'));
+          expect(await r.finishReason).toBe('stop');
+          expect(await r.usage).toMatchObject(mockUsage);
+        },
+        ['gemini'],
+      );
+
       compatEach(client, 'images', async (channel) => {
         const mark = fx.vendor.requests.length;
         const r = await generateText({
@@ -97,6 +112,15 @@ describe('Vercel AI SDK through the gateway', () => {
         const sent = fx.vendor.requests.slice(mark);
         expect(sent.map((r) => [r.vendor, sentModel(r)])).toEqual([[channel, UPSTREAM_ERROR_MODEL]]);
       });
+
+      if (client === 'ai-sdk/anthropic') {
+        compat(client, 'anthropic-beta header', 'anthropic', async () => {
+          const mark = fx.vendor.requests.length;
+          await generateText({ model: aiSdkModel(fx, client, CHANNEL_MODELS.anthropic), prompt: 'Say hello.', headers: { 'anthropic-beta': ANTHROPIC_BETA } });
+          const [up] = expectSent(fx, mark, 'anthropic', { model: CHANNEL_MODELS.anthropic, streamed: false });
+          expect(up!.headers['anthropic-beta']).toContain(ANTHROPIC_BETA);
+        });
+      }
 
       it(`${client}: a model no channel serves is a 404 APICallError, not retried`, async () => {
         const mark = fx.vendor.requests.length;

@@ -81,6 +81,23 @@ export function sentTools(r: VendorRequest): { name: string; schema: unknown }[]
   return tools.map((t) => t.function as Obj).map((f) => ({ name: String(f.name), schema: f.parameters }));
 }
 
+/** The one tool the upstream was forced to call, or undefined when the model may choose. */
+export function sentForcedTool(r: VendorRequest): string | undefined {
+  // "Call some tool" forces the only one there is.
+  const only = sentTools(r).length === 1 ? sentTools(r)[0]!.name : undefined;
+  if (r.vendor === 'gemini') {
+    const calling = ((r.body.toolConfig as Obj | undefined)?.functionCallingConfig ?? {}) as { mode?: string; allowedFunctionNames?: string[] };
+    if (calling.mode !== 'ANY') return undefined;
+    return calling.allowedFunctionNames?.length === 1 ? calling.allowedFunctionNames[0] : only;
+  }
+  const choice = r.body.tool_choice;
+  if (!choice || typeof choice !== 'object') return choice === 'required' ? only : undefined;
+  const c = choice as Obj;
+  if (c.type === 'any') return only;
+  const name = c.name ?? (c.function as Obj | undefined)?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
 /** The contents of the tool results in the last turn, as text. */
 export function sentToolResults(r: VendorRequest): string[] {
   const asText = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? textOf(v) : JSON.stringify(v));
