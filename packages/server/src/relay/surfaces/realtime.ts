@@ -6,6 +6,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { CachedChannel } from '../../modules/channels/cache.js';
 import { admitModel, nextChannel, reserveQuota } from '../admit.js';
 import { authenticate } from '../authenticate.js';
+import { unservedOrDisabled } from '../handler.js';
 import { RelayError, relayErrors } from '../errors.js';
 import { invalidParam, MAX_MODEL_NAME } from '../validate.js';
 import { publicUpstreamMessage, UPSTREAM_FAILED, withoutSecrets } from '../upstream-message.js';
@@ -105,7 +106,13 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
   const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').trim();
   if (!model) throw relayErrors.noModel();
   if (model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
-  const { price, limits } = await admitModel(ctx, auth, group, model);
+  let admitted: Awaited<ReturnType<typeof admitModel>>;
+  try {
+    admitted = await admitModel(ctx, auth, group, model);
+  } catch (err) {
+    throw unservedOrDisabled(ctx, err, group, model);
+  }
+  const { price, limits } = admitted;
   // Each response is reserved for before it runs: its per-call price, or the pre-consumed quota for ratios.
   const perUnit = ctx.options.num('QuotaPerUnit');
   const perResponse = price.price.mode === 'price' ? computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, perUnit) : price.price.modelRatio > 0 ? ctx.options.num('PreConsumedQuota') : 0;
