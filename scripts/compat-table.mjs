@@ -67,7 +67,11 @@ function collect(report) {
 
 function table({ cells, total, passed }) {
   const order = clientOrder();
-  const rank = (c) => (order.includes(c) ? order.indexOf(c) : order.length);
+  // A variant ('ai-sdk/openai (chat completions)') follows its client.
+  const rank = (c) => {
+    const i = order.findLastIndex((o) => c === o || c.startsWith(`${o} `));
+    return i < 0 ? order.length : i;
+  };
   const clients = [...cells.keys()].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const lines = [`| Client | Feature | ${COLUMNS.map(([, title]) => title).join(' | ')} |`, `|---|---|${COLUMNS.map(() => ':---:').join('|')}|`];
   for (const client of clients) {

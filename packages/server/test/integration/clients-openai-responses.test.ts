@@ -72,7 +72,8 @@ describe('openai SDK (Responses API) through every channel type', () => {
     expect(types[0]).toBe('response.created');
     expect(types).toContain('response.output_item.added');
     expect(types).toContain('response.output_item.done');
-    expect(completed?.output_text ?? completed?.output.length).toBeTruthy();
+    expect(completed?.status).toBe('completed');
+    expect(completed?.output.find((o) => o.type === 'message')).toMatchObject({ role: 'assistant', content: [{ type: 'output_text', text: `Hello from ${channel}` }] });
     expect(completed?.usage).toMatchObject({ input_tokens: MOCK_INPUT_TOKENS, output_tokens: MOCK_OUTPUT_TOKENS });
     upstream(channel, true);
   });

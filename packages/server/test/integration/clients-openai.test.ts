@@ -212,6 +212,16 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
     await expect(upstream400).rejects.toMatchObject({ status: 400, constructor: OpenAI.BadRequestError });
   });
 
+  compat(CLIENT, 'openai-beta header', 'openai', async () => {
+    const beta = new OpenAI({ apiKey: fx.key, baseURL: `${fx.base}/v1`, maxRetries: 0, organization: 'org-caller', defaultHeaders: { 'OpenAI-Beta': 'assistants=v2' } });
+    const res = await beta.chat.completions.create({ model: CHANNEL_MODELS.openai, messages: user('hi') });
+    expect(res.choices[0]!.message.content).toBe('Hello from openai');
+    const up = upstreamCall(fx, 'openai', chatPath('openai'));
+    expect(up.headers['openai-beta']).toBe('assistants=v2');
+    // The caller's own OpenAI account is not the channel's.
+    expect(up.headers['openai-organization']).toBeUndefined();
+  });
+
   compatEach(CLIENT, 'models', async (channel) => {
     const ids: string[] = [];
     for await (const m of client().models.list()) ids.push(m.id);
