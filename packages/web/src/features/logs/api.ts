@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { LogType } from '@tollway/shared';
 import { apiGet } from '../../lib/api';
 
 /**
@@ -54,8 +55,8 @@ export interface LogFilters {
 }
 
 export const LOGS_KEY = ['logs'] as const;
-/** Spec 3 §4. */
-export const LOG_TYPES = [1, 2, 3, 4, 5, 6] as const;
+/** The log types a filter offers (every type but Unknown). */
+export const LOG_TYPES = [LogType.Topup, LogType.Consume, LogType.Manage, LogType.System, LogType.CheckIn, LogType.Error] as const;
 
 function filterParams(f: LogFilters, admin: boolean): URLSearchParams {
   const params = new URLSearchParams({ type: String(f.type) });

@@ -1,3 +1,4 @@
+import { ChannelType } from '@tollway/shared';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Drawer, Flex, Form, Result, Skeleton, Tag } from 'antd';
@@ -7,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../shell/useIsMobile';
 import { fetchChannel } from '../api';
 import { channelFormSchema, NEW_CHANNEL, toForm, type ChannelForm } from '../model/channelForm';
-import { looksMultiKey, TYPE_VERTEX } from '../model/keys';
+import { looksMultiKey } from '../model/keys';
 import { AdvancedSection } from './AdvancedSection';
 import { BasicSection } from './BasicSection';
 import { KeyField } from './KeyField';
@@ -46,7 +47,7 @@ export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
   }, [editId, loaded.data, reset]);
 
   const loadedMulti = !isCreate && loaded.data?.channel_info?.is_multi_key === true;
-  const multiView = type !== TYPE_VERTEX && (loadedMulti || (!multiOff && looksMultiKey(key)));
+  const multiView = type !== ChannelType.VertexAi && (loadedMulti || (!multiOff && looksMultiKey(key)));
 
   const submitChannel = useChannelSubmit();
   const onInvalid = (errors: FieldErrors<ChannelForm>) => {

@@ -1,3 +1,4 @@
+import { ChannelType } from '@tollway/shared';
 import { KeyOutlined } from '@ant-design/icons';
 import { Checkbox, Input } from 'antd';
 import { Controller, useWatch, type Control } from 'react-hook-form';
@@ -5,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { FormField } from '../../shell/FormField';
 import type { Channel } from '../api';
 import type { ChannelForm } from '../model/channelForm';
-import { keyPlaceholder, splitKeys, TYPE_VERTEX } from '../model/keys';
+import { keyPlaceholder, splitKeys } from '../model/keys';
 import { MultiKeyPanel } from './MultiKeyPanel';
 import { Section } from './Section';
 
@@ -25,13 +26,13 @@ export function KeyField({ control, isCreate, multiView, loaded, onKeyUpdateChan
   const keyUpdate = useWatch({ control, name: 'key_update' });
   const loadedMulti = loaded?.channel_info?.is_multi_key === true;
   const placeholder = keyUpdate === 'append' && loadedMulti ? t('multiKey.appendPlaceholder') : keyPlaceholder(type, t);
-  const extra = type === TYPE_VERTEX ? t('editor.keyHintVertex') : isCreate ? t('editor.keyHintCreate') : t('editor.keyHintEdit');
+  const extra = type === ChannelType.VertexAi ? t('editor.keyHintVertex') : isCreate ? t('editor.keyHintCreate') : t('editor.keyHintEdit');
   return (
     <Section
       icon={<KeyOutlined />}
       title={t('editor.keySection')}
       extra={
-        type !== TYPE_VERTEX && !loadedMulti ? (
+        type !== ChannelType.VertexAi && !loadedMulti ? (
           <Controller
             control={control}
             name="multi_key_off"
@@ -54,7 +55,7 @@ export function KeyField({ control, isCreate, multiView, loaded, onKeyUpdateChan
           <Input.TextArea
             {...f}
             placeholder={placeholder}
-            autoSize={{ minRows: multiView || type === TYPE_VERTEX ? 4 : 2, maxRows: 12 }}
+            autoSize={{ minRows: multiView || type === ChannelType.VertexAi ? 4 : 2, maxRows: 12 }}
             spellCheck={false}
             autoComplete="off"
             className="tw-ch-mono"

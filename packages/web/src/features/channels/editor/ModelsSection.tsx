@@ -1,3 +1,4 @@
+import { ChannelType } from '@tollway/shared';
 import { AppstoreOutlined } from '@ant-design/icons';
 import { App, AutoComplete, Button, Col, Flex, Row, Select } from 'antd';
 import { useState } from 'react';
@@ -9,7 +10,7 @@ import { fetchChannelUpstreamModels, fetchUpstreamModels, useKnownModels, useTyp
 import type { ChannelForm } from '../model/channelForm';
 import { normalizeBaseUrl } from '../model/channelForm';
 import { TEMPLATES } from '../model/json';
-import { splitKeys, TYPE_VERTEX } from '../model/keys';
+import { splitKeys } from '../model/keys';
 import { quietly } from '../model/useChannelActions';
 import { JsonTextArea } from './JsonTextArea';
 import { ModelPickerModal } from './ModelPickerModal';
@@ -43,7 +44,7 @@ export function ModelsSection({ control, setValue, isCreate, channelId, loadedKe
     if (!useStored && key.trim() === '') return void message.warning(t('validation.fillKey'));
     setFetching(true);
     try {
-      const first = type === TYPE_VERTEX ? key.trim() : (splitKeys(key)[0] ?? '');
+      const first = type === ChannelType.VertexAi ? key.trim() : (splitKeys(key)[0] ?? '');
       const list = await quietly(() =>
         useStored ? fetchChannelUpstreamModels(channelId) : fetchUpstreamModels({ base_url: normalizeBaseUrl(baseUrl), type, key: first }),
       );

@@ -1,7 +1,7 @@
+import { ChannelType } from '@tollway/shared';
 import { z } from 'zod';
 import type { Channel, ChannelPayload, MultiKeyMode } from '../api';
 import { isJsonObjectText } from './json';
-import { TYPE_SPARK, TYPE_VERTEX } from './keys';
 import { splitList } from './status';
 
 /** Validation messages are i18n keys, translated where they are shown. */
@@ -43,7 +43,7 @@ export const channelFormSchema = (isCreate: boolean) =>
       if (!isCreate && v.name.trim() === '') ctx.addIssue({ code: 'custom', path: ['name'], message: msg('nameRequired') });
       if (v.models.length === 0) ctx.addIssue({ code: 'custom', path: ['models'], message: msg('modelsRequired') });
       if (v.groups.length === 0) ctx.addIssue({ code: 'custom', path: ['groups'], message: msg('groupsRequired') });
-      if (v.type === TYPE_VERTEX && v.other.trim().startsWith('{') && !isJsonObjectText(v.other)) {
+      if (v.type === ChannelType.VertexAi && v.other.trim().startsWith('{') && !isJsonObjectText(v.other)) {
         ctx.addIssue({ code: 'custom', path: ['other'], message: msg('regionJson') });
       }
     });
@@ -52,7 +52,7 @@ export type ChannelForm = z.infer<ReturnType<typeof channelFormSchema>>;
 
 /** Defaults of a new channel: type 1, auto_ban on, group default, priority 0, weight 0, no models (spec 2 §3). */
 export const NEW_CHANNEL: ChannelForm = {
-  type: 1,
+  type: ChannelType.OpenAI,
   name: '',
   base_url: '',
   key: '',
@@ -106,7 +106,7 @@ export function toForm(c: Channel): ChannelForm {
     system_prompt: c.system_prompt,
     param_override: prettyIfJson(c.param_override),
     setting: prettyIfJson(c.setting),
-    other: c.type === TYPE_VERTEX ? prettyIfJson(c.other) : c.other,
+    other: c.type === ChannelType.VertexAi ? prettyIfJson(c.other) : c.other,
     multi_key_mode: (c.channel_info?.multi_key_mode ?? 'random') as MultiKeyMode,
   };
 }
@@ -117,7 +117,7 @@ export const normalizeBaseUrl = (url: string) => url.trim().replace(/\/+$/, '');
 /** The fields every create or update sends (the key is handled by the caller). */
 export function toPayload(v: ChannelForm): ChannelPayload {
   let other = v.other;
-  if (v.type === TYPE_SPARK && other.trim() === '') other = 'v2.1';
+  if (v.type === ChannelType.Xunfei && other.trim() === '') other = 'v2.1';
   return {
     name: v.name.trim(),
     type: v.type,

@@ -1,10 +1,5 @@
-import { channelTypeById } from '@tollway/shared';
+import { ChannelType, channelTypeById } from '@tollway/shared';
 import type { TFunction } from 'i18next';
-
-/** Vertex AI: the key is service-account JSON, `other` a region; never multi-key (spec 2 §9). */
-export const TYPE_VERTEX = 41;
-/** iFlytek Spark: `other` is the API version, v2.1 when empty. */
-export const TYPE_SPARK = 18;
 
 /** Keys of a multi-key text: one per line, commas also separate; blanks dropped. */
 export function splitKeys(text: string): string[] {
@@ -25,10 +20,10 @@ export function maskKey(key: string): string {
 
 /** The key placeholder of a type: its key format when it has one (spec 2 §9), else a generic hint. */
 export function keyPlaceholder(type: number, t: TFunction): string {
-  if (type === TYPE_VERTEX) return t('editor.keyPlaceholderVertex');
+  if (type === ChannelType.VertexAi) return t('editor.keyPlaceholderVertex');
   const format = channelTypeById.get(type)?.keyFormat;
   if (format) return t('editor.keyPlaceholderFormat', { format });
-  if (type === 3) return t('editor.keyPlaceholderAzure');
+  if (type === ChannelType.Azure) return t('editor.keyPlaceholderAzure');
   return t('editor.keyPlaceholder');
 }
 
@@ -36,15 +31,15 @@ export function keyPlaceholder(type: number, t: TFunction): string {
 export type OtherKind = 'region' | 'sparkVersion' | 'azureVersion' | 'knowledgeId' | 'accountId';
 export function otherKindOf(type: number): OtherKind | undefined {
   switch (type) {
-    case TYPE_VERTEX:
+    case ChannelType.VertexAi:
       return 'region';
-    case TYPE_SPARK:
+    case ChannelType.Xunfei:
       return 'sparkVersion';
-    case 3:
+    case ChannelType.Azure:
       return 'azureVersion';
-    case 21:
+    case ChannelType.AIProxyLibrary:
       return 'knowledgeId';
-    case 39:
+    case ChannelType.Cloudflare:
       return 'accountId';
     default:
       return undefined;

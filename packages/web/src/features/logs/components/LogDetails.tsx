@@ -1,7 +1,7 @@
 import { Descriptions, Flex, Tag, Typography } from 'antd';
 import type { DescriptionsProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
+import { DEFAULT_QUOTA_PER_UNIT, LogType } from '@tollway/shared';
 import { trimNumber, usd } from '../../pricing/price';
 import type { LogRow } from '../api';
 import { costFormula, formatFrt, isFixedPrice, parseOther } from '../format';
@@ -62,7 +62,7 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
   }
   if (row.request_id) add('rid', t('detail.requestId'), <Typography.Text copyable className="tw-log-num">{row.request_id}</Typography.Text>);
 
-  const formula = row.type === 2 ? costFormula(row, o, quotaPerUnit) : undefined;
+  const formula = row.type === LogType.Consume ? costFormula(row, o, quotaPerUnit) : undefined;
   const hasContent = row.content.trim() !== '';
   const input = typeof o.input_content === 'string' && o.input_content !== '' ? o.input_content : undefined;
   const output = typeof o.output_content === 'string' && o.output_content !== '' ? o.output_content : undefined;
@@ -98,8 +98,8 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
       ) : null}
       {hasContent ? (
         <Flex vertical gap={4}>
-          <Typography.Text strong>{row.type === 6 ? t('detail.error') : t('detail.content')}</Typography.Text>
-          <Typography.Text className="tw-log-content" type={row.type === 6 ? 'danger' : undefined}>
+          <Typography.Text strong>{row.type === LogType.Error ? t('detail.error') : t('detail.content')}</Typography.Text>
+          <Typography.Text className="tw-log-content" type={row.type === LogType.Error ? 'danger' : undefined}>
             {row.content}
           </Typography.Text>
         </Flex>

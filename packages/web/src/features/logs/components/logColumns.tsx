@@ -1,3 +1,4 @@
+import { LogType } from '@tollway/shared';
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { TFunction } from 'i18next';
@@ -7,10 +8,17 @@ import { formatTime } from '../../../lib/format-time';
 import { formatFrt, frtColor, isFixedPrice, parseOther, useTimeColor } from '../format';
 import type { LogColumn } from '../hooks';
 
-const TYPE_COLORS: Record<number, string> = { 1: 'cyan', 2: 'green', 3: 'orange', 4: 'purple', 5: 'blue', 6: 'red' };
+const TYPE_COLORS: Record<number, string> = {
+  [LogType.Topup]: 'cyan',
+  [LogType.Consume]: 'green',
+  [LogType.Manage]: 'orange',
+  [LogType.System]: 'purple',
+  [LogType.CheckIn]: 'blue',
+  [LogType.Error]: 'red',
+};
 
 export function LogTypeTag({ type, t }: { type: number; t: TFunction }) {
-  const known = type >= 1 && type <= 6;
+  const known = type in TYPE_COLORS;
   return <Tag color={TYPE_COLORS[type] ?? 'default'}>{known ? t(`type.${type}`) : t('type.unknown')}</Tag>;
 }
 
@@ -104,7 +112,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       title: t('col.useTime'),
       width: 200,
       render: (_, r) => {
-        if (r.type !== 2 && r.type !== 6) return dash;
+        if (r.type !== LogType.Consume && r.type !== LogType.Error) return dash;
         const o = parseOther(r.other);
         return (
           <div className="tw-log-tags">
@@ -123,7 +131,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       width: 120,
       align: 'right',
       render: (_, r) =>
-        r.type === 2 || r.prompt_tokens || r.completion_tokens ? (
+        r.type === LogType.Consume || r.prompt_tokens || r.completion_tokens ? (
           <Tooltip title={t('value.tokensHint', { prompt: r.prompt_tokens, completion: r.completion_tokens })}>
             <span className="tw-log-num">
               {r.prompt_tokens} <Typography.Text type="secondary">/</Typography.Text> {r.completion_tokens}
@@ -139,7 +147,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       dataIndex: 'quota',
       width: 100,
       align: 'right',
-      render: (n: number, r) => (r.type === 2 || n ? <span className="tw-log-num">{quota(n)}</span> : dash),
+      render: (n: number, r) => (r.type === LogType.Consume || n ? <span className="tw-log-num">{quota(n)}</span> : dash),
     },
     { key: 'ip', title: t('col.ip'), dataIndex: 'ip', width: 130, render: (ip?: string) => (ip ? <span className="tw-log-num">{ip}</span> : dash) },
     {
@@ -149,14 +157,14 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       render: (_, r) => {
         const o = parseOther(r.other);
         let text = r.content;
-        if (r.type === 2 && !text) {
+        if (r.type === LogType.Consume && !text) {
           const group = trimNumber(typeof o.group_ratio === 'number' ? o.group_ratio : 1);
           if (isFixedPrice(o)) text = t('value.priceSummary', { price: trimNumber(o.model_price!), group });
           else if (typeof o.model_ratio === 'number') text = t('value.ratioSummary', { model: trimNumber(o.model_ratio), group });
         }
         if (!text) return dash;
         return (
-          <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} type={r.type === 6 ? 'danger' : undefined} style={{ margin: 0, maxWidth: 230 }}>
+          <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} type={r.type === LogType.Error ? 'danger' : undefined} style={{ margin: 0, maxWidth: 230 }}>
             {text}
           </Typography.Paragraph>
         );
