@@ -10,7 +10,7 @@ import type { ChannelCache } from './modules/channels/cache.js';
 import type { ChannelsService } from './modules/channels/service.js';
 import type { AccountLogs } from './modules/logs/account-log.js';
 import type { SessionSealer } from './modules/auth/session.js';
-import type { OptionsService } from './modules/options/service.js';
+import type { OptionsService } from './core/options/service.js';
 import type { SetupService } from './modules/setup/service.js';
 import type { UserAdminService } from './modules/users/admin.js';
 import type { UsersService } from './modules/users/service.js';

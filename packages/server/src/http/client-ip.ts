@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { OptionsService } from '../modules/options/service.js';
+import type { OptionsService } from '../core/options/service.js';
 
 const firstOf = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim() || undefined;
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { OptionKey } from '@tollway/shared';
-import type { OptionsService } from '../modules/options/service.js';
+import type { OptionsService } from '../core/options/service.js';
 
 /** Cloudflare Turnstile's widget script and frames; allowed only while the bot check is on. */
 export const TURNSTILE_ORIGIN = 'https://challenges.cloudflare.com';

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import { ApiError } from '../http/errors.js';
-import type { OptionsService } from '../modules/options/service.js';
+import type { OptionsService } from '../core/options/service.js';
 
 export interface Mail {
   to: string;

@@ -1,7 +1,7 @@
 // The SSRF guard's rules: which URLs and addresses the server may fetch on a user's behalf.
 import net from 'node:net';
 import { parsePortRange } from '@tollway/shared';
-import type { OptionsService } from '../modules/options/service.js';
+import type { OptionsService } from '../core/options/service.js';
 import { classifyAddress, hostAddress } from './address-class.js';
 
 /** The fetch settings, named as new-api's fetch_setting.* options. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { OptionsService } from '../modules/options/service.js';
+import type { OptionsService } from '../core/options/service.js';
 
 /** An SSE comment: every SSE client ignores it, so it is valid in each caller protocol's stream. */
 export const PING = ': PING\n\n';

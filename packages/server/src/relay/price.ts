@@ -1,5 +1,5 @@
 import { dec, DEFAULT_CACHE_CREATION_RATIO, mul, toNumber, type Price } from '@tollway/shared';
-import type { OptionsService } from '../modules/options/service.js';
+import type { OptionsService } from '../core/options/service.js';
 
 export interface ResolvedPrice {
   price: Price;

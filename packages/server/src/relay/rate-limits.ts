@@ -1,5 +1,5 @@
 import type { WindowCounters } from '../lib/window-counters.js';
-import type { OptionsService } from '../modules/options/service.js';
+import type { OptionsService } from '../core/options/service.js';
 import type { TokenAuth } from './auth-cache.js';
 import { relayErrors } from './errors.js';
 

@@ -1,4 +1,4 @@
-import type { OptionsService } from '../modules/options/service.js';
+import type { OptionsService } from '../core/options/service.js';
 
 /** Matches a status against patterns such as "5xx,429,4xx" (x is a wildcard digit). */
 export function statusMatches(patterns: string, status: number): boolean {

@@ -1,5 +1,5 @@
 import { compileSensitiveWords, type SensitiveMatcher } from '@tollway/shared';
-import type { OptionsService } from '../modules/options/service.js';
+import type { OptionsService } from '../core/options/service.js';
 import { RelayError } from './errors.js';
 import type { InboundCall } from './inbound.js';
 import { openAIChat } from './ir/openai-chat.js';

@@ -1,7 +1,7 @@
 import { optionDefs, optionKeys } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
-import { OptionsService } from '../../src/modules/options/service.js';
-import { OptionsStore } from '../../src/modules/options/store.js';
+import { OptionsService } from '../../src/core/options/service.js';
+import { OptionsStore } from '../../src/core/options/store.js';
 import { Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';

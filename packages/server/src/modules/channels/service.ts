@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../http/errors.js';
 import type { ClusterBus } from '../../lib/cluster-bus.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from './abilities.js';
 import type { CachedChannel, ChannelCache } from './cache.js';
 import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from './parse.js';

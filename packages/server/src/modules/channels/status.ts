@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { nowSeconds } from '../../lib/time.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import { rebuildAbilities } from './abilities.js';
 import type { CachedChannel } from './cache.js';
 import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from './parse.js';

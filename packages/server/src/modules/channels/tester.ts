@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { testChannelUpstream } from '../../relay/channel-test.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import { toCachedChannel, type CachedChannel } from './cache.js';
 import { parseJsonObject, type ChannelRow, type MultiKeyInfo } from './parse.js';
 import type { ChannelsService } from './service.js';

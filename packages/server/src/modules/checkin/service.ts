@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { renderQuota, type CheckInStatus } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
 import { dayIn, nowSeconds } from '../../lib/time.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';
 import type { CheckInStore } from './store.js';
 

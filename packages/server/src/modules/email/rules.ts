@@ -1,6 +1,6 @@
 import { EMAIL_INVALID_MESSAGE, isEmailAddress } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 
 /** The address trimmed, when it is a well-formed email of at most 64 characters; a 400 naming the problem otherwise. */
 export function validEmail(raw: string): string {

@@ -3,7 +3,7 @@ import { Mailer } from '../../lib/mailer.js';
 import { MemoryOneTimeCodes, RedisOneTimeCodes, type OneTimeCodes } from '../../lib/one-time-codes.js';
 import { perContext } from '../../lib/per-context.js';
 import { randomString } from '../../lib/secrets.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import { hashPassword } from '../users/password.js';
 import type { UsersService } from '../users/service.js';
 import { checkEmailRestrictions, validEmail } from './rules.js';

@@ -1,4 +1,4 @@
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 
 /** Groups open to a user of `group` (name → description): UserUsableGroups plus the user's own group. */
 export function usableGroups(options: OptionsService, group: string): Record<string, string> {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { PeriodicJob } from '../../lib/periodic-job.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 
 /** A table of log-like rows pruned by age (usage logs, the audit log). */
 export interface PrunedByAge {

@@ -1,5 +1,5 @@
 import { renderQuota } from '@tollway/shared';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import type { WarningUser } from './store.js';
 
 /** The body of a quota_exceed webhook (documented in README.md). */

@@ -4,7 +4,7 @@ import type { Mailer } from '../../lib/mailer.js';
 import { guardedDispatcher } from '../../lib/outbound-dispatcher.js';
 import { fetchPolicy } from '../../lib/outbound-guard.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import { quotaWarningMail, quotaWarningPayload } from './message.js';
 import { QuotaWarningStore, type WarningUser } from './store.js';
 import { warningTarget, warningThreshold, type WarningTarget } from './target.js';

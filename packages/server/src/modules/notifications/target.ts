@@ -1,4 +1,4 @@
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import type { WarningUser } from './store.js';
 
 /** Where and below which balance a user is warned. */

@@ -1,7 +1,7 @@
 import { ApiError } from '../../http/errors.js';
 import { checkUserUrl } from '../../lib/outbound-dispatcher.js';
 import { fetchPolicy, OutboundBlockedError } from '../../lib/outbound-guard.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 
 /** Refuses a webhook URL the fetch settings would block, with the reason, when a user saves it. */
 export async function assertWebhookUrlAllowed(options: OptionsService, url: string): Promise<void> {

@@ -7,7 +7,7 @@ import { ApiError } from '../../http/errors.js';
 import { perContext } from '../../lib/per-context.js';
 import { randomString } from '../../lib/secrets.js';
 import type { AuthUser } from '../auth/session.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';
 import type { UserRow } from '../users/store.js';
 import type { ExternalAccount, ProviderInfo } from './account.js';

@@ -2,7 +2,7 @@ import { Role } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
 import { ApiError, conflict } from '../../http/errors.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';
 
 /** The super administrator's opening quota, as new-api gives it: a fresh install can call a model at once. */

@@ -6,7 +6,7 @@ import { nowSeconds } from '../../lib/time.js';
 import { SessionStore } from '../auth/session-store.js';
 import type { AccountLogs } from '../logs/account-log.js';
 import { assertWebhookUrlAllowed } from '../notifications/webhook-url.js';
-import type { OptionsService } from '../options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import { hashPassword, spendPasswordCheck, verifyPassword } from './password.js';
 import { MASKED_SECRET, openSettingSecret, parseSetting, sealSettingSecret } from './setting-secret.js';
 import type { AfterInsert, NewUser, UserRow, UsersStore } from './store.js';

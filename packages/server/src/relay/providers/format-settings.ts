@@ -1,4 +1,4 @@
-import type { OptionsService } from '../../modules/options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import { applyClaudeSettings, claudeSettingsOf, claudeThinkingSuffix } from './anthropic/settings.js';
 import { applyGeminiSettings, geminiSettingsOf, geminiThinkingSuffix } from './gemini/settings.js';
 

@@ -1,5 +1,5 @@
 import type { CachedChannel } from '../../modules/channels/cache.js';
-import type { OptionsService } from '../../modules/options/service.js';
+import type { OptionsService } from '../../core/options/service.js';
 import type { SseEvent } from '../ir/sse.js';
 
 /** Wire formats an upstream can speak. */

@@ -1,4 +1,4 @@
-import type { OptionsService } from '../../../modules/options/service.js';
+import type { OptionsService } from '../../../core/options/service.js';
 import { baseUrlOf } from '../base-url.js';
 import type { UpstreamAdaptor } from '../types.js';
 import { claudeDefaultMaxTokensOf, claudeSettingsOf, claudeThinkingSuffix } from './settings.js';

@@ -1,4 +1,4 @@
-import type { OptionsService } from '../../../modules/options/service.js';
+import type { OptionsService } from '../../../core/options/service.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
