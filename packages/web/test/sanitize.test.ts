@@ -1,6 +1,6 @@
 /** @vitest-environment jsdom */
 import { describe, expect, it } from 'vitest';
-import { renderContent } from '../src/features/shell/markdown';
+import { renderContent } from '../src/lib/markdown';
 import { ALLOWED_TAGS, safeUrl, sanitizeHtml } from '../src/lib/sanitize';
 
 /** Attributes that can run script, load active content or restyle the page; none may survive. */

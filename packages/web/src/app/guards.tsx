@@ -4,8 +4,8 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { isAdmin } from '@tollway/shared';
 import { ApiFailure } from '../lib/api';
 import { useStatus } from '../lib/status';
-import { PageFallback } from '../features/shell/AppLayout';
-import { signedOutOnPurpose, useStoredUser } from '../features/shell/session';
+import { PageFallback } from '../layout/AppLayout';
+import { signedOutOnPurpose, useStoredUser } from '../lib/session';
 import { setupJustCompleted } from '../features/setup/setupState';
 
 /**

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { AppLayout } from '../features/shell/AppLayout';
-import { NotFound } from '../features/shell/NotFound';
+import { AppLayout } from '../layout/AppLayout';
+import { NotFound } from '../layout/NotFound';
 import { RequireAdmin, RequireAuth, StatusGate } from './guards';
 import { RouteError } from './RouteError';
 import { RequireRoot } from '../features/audit/RequireRoot';

@@ -1,7 +1,7 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import common from './common';
-import shell from '../features/shell/i18n';
+import shell from '../layout/i18n';
 import auth from '../features/auth/i18n';
 import home from '../features/home/i18n';
 import me from '../features/me/i18n';

@@ -51,7 +51,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   let res: Response;
   try {
     res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (err) {
+  } catch {
     const msg = i18n.t('common:error.network');
     if (!opts.silent) notifyError(msg);
     throw new ApiFailure(msg, 0);

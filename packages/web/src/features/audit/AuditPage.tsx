@@ -4,7 +4,7 @@ import type { AuditRow } from '@tollway/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../lib/format-time';
-import { PageHeader } from '../shell/PageHeader';
+import { PageHeader } from '../../components/PageHeader';
 import { usePaging } from '../users/hooks';
 import { AUDIT_KEY, EMPTY_FILTERS, fetchAudit, type AuditFilters } from './api';
 import { AuditDetail } from './components/AuditDetail';

@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { isRoot } from '@tollway/shared';
-import { useStoredUser } from '../shell/session';
+import { useStoredUser } from '../../lib/session';
 
 /** Root-only routes: no stored user goes to /login, anyone else to /. (The API refuses them regardless.) */
 export function RequireRoot() {

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiPost } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
-import { FormField } from '../shell/FormField';
+import { FormField } from '../../components/FormField';
 import { DEFAULT_ROOT, loginSchema, type LoginValues } from './schemas';
 import { useTurnstile, withTurnstile } from './Turnstile';
 

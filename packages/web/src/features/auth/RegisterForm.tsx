@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiGet, apiPost } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
-import { FormField } from '../shell/FormField';
+import { FormField } from '../../components/FormField';
 import { registerSchema, type RegisterValues } from './schemas';
 import { useTurnstile, withTurnstile } from './Turnstile';
 import { useCountdown } from './useCountdown';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { apiPost } from '../../lib/api';
-import { useCopy } from '../shell/useCopy';
+import { useCopy } from '../../components/useCopy';
 import { AuthCard } from './AuthCard';
 
 /** /user/reset: confirms a reset link (POST /api/user/reset {email, token}), shows and copies the new password. */

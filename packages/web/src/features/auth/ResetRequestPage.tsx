@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { apiGet } from '../../lib/api';
-import { FormField } from '../shell/FormField';
+import { FormField } from '../../components/FormField';
 import { AuthCard } from './AuthCard';
 import { useTurnstile, withTurnstile } from './Turnstile';
 import { useCountdown } from './useCountdown';

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { StoredUser } from '../../lib/storage';
-import { safeReturnTo, signIn } from '../shell/session';
+import { safeReturnTo, signIn } from '../../lib/session';
 import { isChallenge } from '../twofa/api';
 import type { LoginStepState } from '../twofa/LoginStepPage';
 

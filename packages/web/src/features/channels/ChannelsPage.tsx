@@ -3,7 +3,7 @@ import { Card } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { PageHeader } from '../shell/PageHeader';
+import { PageHeader } from '../../components/PageHeader';
 import { CHANNELS_KEY, fetchChannels, type Channel, type ChannelFilter, type ChannelQuery, type TagRow } from './api';
 import { BatchTagModal } from './components/BatchTagModal';
 import { BulkMenu } from './components/BulkMenu';

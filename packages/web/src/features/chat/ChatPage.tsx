@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { safeUrl } from '../../lib/sanitize';
 import { useStatus } from '../../lib/status';
-import { ContentFrame } from '../shell/RichContent';
+import { ContentFrame } from '../../components/RichContent';
 import { chatEntry, fillChatLink } from './chat-link';
 import { useChatKey } from './useChatKey';
 

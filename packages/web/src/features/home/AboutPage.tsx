@@ -2,7 +2,7 @@ import { InfoCircleOutlined } from '@ant-design/icons';
 import { Card, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../lib/status';
-import { ContentFrame, isFrameUrl, RichContent } from '../shell/RichContent';
+import { ContentFrame, isFrameUrl, RichContent } from '../../components/RichContent';
 import { useContent } from './useContent';
 
 /** /about: GET /api/about with the home page's rendering rules; empty shows a default text. */

@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { safeUrl } from '../../lib/sanitize';
 import { useStatus } from '../../lib/status';
-import { consolePath } from '../shell/navItems';
-import { useStoredUser } from '../shell/session';
-import { useCopy } from '../shell/useCopy';
+import { consolePath } from '../../layout/navItems';
+import { useStoredUser } from '../../lib/session';
+import { useCopy } from '../../components/useCopy';
 
 const FEATURES = [
   { key: 'unified', icon: <ApiOutlined /> },

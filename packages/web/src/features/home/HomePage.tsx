@@ -1,5 +1,5 @@
-import { PageFallback } from '../shell/AppLayout';
-import { ContentFrame, isFrameUrl, RichContent } from '../shell/RichContent';
+import { PageFallback } from '../../layout/AppLayout';
+import { ContentFrame, isFrameUrl, RichContent } from '../../components/RichContent';
 import { DefaultHero } from './DefaultHero';
 import { NoticeModal } from './NoticeModal';
 import { useContent } from './useContent';

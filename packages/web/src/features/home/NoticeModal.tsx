@@ -2,7 +2,7 @@ import { NotificationOutlined } from '@ant-design/icons';
 import { Button, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RichContent } from '../shell/RichContent';
+import { RichContent } from '../../components/RichContent';
 import { useContent } from './useContent';
 
 const SEEN_KEY = 'notice_seen';

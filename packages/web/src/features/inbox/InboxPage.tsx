@@ -3,7 +3,7 @@ import { Badge, Card, Empty, List, Result, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { formatTime } from '../../lib/format-time';
-import { PageHeader } from '../shell/PageHeader';
+import { PageHeader } from '../../components/PageHeader';
 import { usePaging } from '../users/hooks';
 import { fetchInbox, INBOX_KEY, previewOf } from './api';
 import { MessageDetail } from './MessageDetail';

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatTime } from '../../lib/format-time';
-import { RichContent } from '../shell/RichContent';
+import { RichContent } from '../../components/RichContent';
 import { INBOX_KEY, openMessage, UNREAD_KEY } from './api';
 
 /** One message; opening it marks it read, so the list and the bell's count are refreshed. */

@@ -1,6 +1,6 @@
 import type { InboxMessage } from '@tollway/shared';
 import { apiGet } from '../../lib/api';
-import { renderContent } from '../shell/markdown';
+import { renderContent } from '../../lib/markdown';
 
 export interface InboxPage {
   items: InboxMessage[];

@@ -44,7 +44,7 @@ export function parseOther(text: string): LogOther {
 type Band = 'green' | 'orange' | 'red';
 
 /** Spec 3 §9: total time under 101 s green, under 300 s orange, else red. */
-export const useTimeColor = (seconds: number): Band => (seconds < 101 ? 'green' : seconds < 300 ? 'orange' : 'red');
+export const callTimeColor = (seconds: number): Band => (seconds < 101 ? 'green' : seconds < 300 ? 'orange' : 'red');
 
 /** Spec 3 §9: first response under 3 s green, under 10 s orange, else red (frt is in milliseconds). */
 export const frtColor = (ms: number): Band => (ms < 3000 ? 'green' : ms < 10000 ? 'orange' : 'red');

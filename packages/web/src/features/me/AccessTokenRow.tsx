@@ -3,7 +3,7 @@ import { Button, Popconfirm, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
-import { useCopy } from '../shell/useCopy';
+import { useCopy } from '../../components/useCopy';
 import { SettingRow } from './SettingRow';
 
 /** GET /api/user/token resets the system access token; it is shown and copied (manual-copy dialog on failure). */

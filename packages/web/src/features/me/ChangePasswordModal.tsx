@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { apiPut } from '../../lib/api';
-import { FormField } from '../shell/FormField';
+import { FormField } from '../../components/FormField';
 
 const schema = z
   .object({

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { apiDelete } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
-import { forgetUser } from '../shell/session';
+import { forgetUser } from '../../lib/session';
 
 /** Type the own username to confirm, then DELETE /api/user/self, clear the user and go to /login. */
 export function DeleteAccountModal({ open, username, onClose }: { open: boolean; username: string; onClose: () => void }) {

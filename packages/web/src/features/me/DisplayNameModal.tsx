@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiPut } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
-import { patchStoredUser } from '../shell/session';
+import { patchStoredUser } from '../../lib/session';
 import { SELF_KEY } from './api';
 
 /** PUT /api/user/self {display_name}. */

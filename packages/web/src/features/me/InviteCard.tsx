@@ -5,7 +5,7 @@ import { Button, Card, Col, Input, Row, Space, Statistic } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
-import { useCopy } from '../shell/useCopy';
+import { useCopy } from '../../components/useCopy';
 import { useQuotaFormat } from './api';
 import { TransferModal } from './TransferModal';
 

@@ -2,7 +2,7 @@ import type { UserPublic } from '@tollway/shared';
 import { Button, Col, Flex, Result, Row, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../lib/status';
-import { PageHeader } from '../shell/PageHeader';
+import { PageHeader } from '../../components/PageHeader';
 import { useSelf } from './api';
 import { BindingsCard } from './BindingsCard';
 import { CheckInCard } from './CheckInCard';

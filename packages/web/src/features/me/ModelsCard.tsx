@@ -4,7 +4,7 @@ import { Button, Card, Empty, Skeleton, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
-import { useCopy } from '../shell/useCopy';
+import { useCopy } from '../../components/useCopy';
 
 const COLLAPSED = 10;
 

@@ -3,7 +3,7 @@ import { Button, Input, InputNumber, Radio, Space } from 'antd';
 import type { Control } from 'react-hook-form';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '../shell/FormField';
+import { FormField } from '../../components/FormField';
 import { useQuotaFormat } from './api';
 import { THRESHOLD_PRESETS, type SettingsValues } from './settingsSchema';
 

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiPut } from '../../lib/api';
-import { FormField } from '../shell/FormField';
+import { FormField } from '../../components/FormField';
 import { SELF_KEY } from './api';
 import { NotificationFields } from './NotificationFields';
 import { parseSettings, settingsSchema, type SettingsValues } from './settingsSchema';

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { attempt } from '../../lib/attempt';
 import { formatTime } from '../../lib/format-time';
-import { PageHeader } from '../shell/PageHeader';
+import { PageHeader } from '../../components/PageHeader';
 import { usePaging } from '../users/hooks';
 import { deleteMessage, fetchMessages, MESSAGES_KEY, type MessageQuery } from './api';
 import { CreateMessageDrawer } from './components/CreateMessageDrawer';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { apiGet } from '../../lib/api';
 import { getStoredUser } from '../../lib/storage';
-import { PageHeader } from '../shell/PageHeader';
+import { PageHeader } from '../../components/PageHeader';
 import { ChatPanel } from './ChatPanel';
 import type { ChatSettings } from './chat-stream';
 import { SettingsPanel } from './SettingsPanel';

@@ -3,9 +3,9 @@ import { App, Card, type ButtonProps } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { attempt } from '../../lib/attempt';
-import { PageHeader } from '../shell/PageHeader';
-import { useCopy } from '../shell/useCopy';
-import { useRowSelection } from '../shell/useRowSelection';
+import { PageHeader } from '../../components/PageHeader';
+import { useCopy } from '../../components/useCopy';
+import { useRowSelection } from '../../lib/useRowSelection';
 import { usePaging } from '../users/hooks';
 import {
   batchDisable,

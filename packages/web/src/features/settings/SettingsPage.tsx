@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { getStoredUser } from '../../lib/storage';
-import { PageHeader } from '../shell/PageHeader';
+import { PageHeader } from '../../components/PageHeader';
 import { useOptions } from './model/useOptions';
 import { ModelsTab } from './models/ModelsTab';
 import { OperationTab } from './operation/OperationTab';

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Divider, Flex, Form, Input, Radio, Typography } from 'antd';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '../shell/FormField';
+import { FormField } from '../../components/FormField';
 import { setupSchema, USAGE_MODES, type SetupValues } from './schema';
 
 /** Admin account and usage mode. */

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { ApiFailure } from '../../lib/api';
-import { PageHeader } from '../shell/PageHeader';
+import { PageHeader } from '../../components/PageHeader';
 import { fetchUser, fetchUsers, manageUser, updateUser, USERS_KEY, type AdminUser, type UserPage, type UserQuery } from './api';
 import { AddQuotaModal } from './components/AddQuotaModal';
 import { AddUserDrawer } from './components/AddUserDrawer';

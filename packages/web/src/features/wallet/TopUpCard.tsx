@@ -7,7 +7,7 @@ import type { TopUpInfo } from '@tollway/shared';
 import { safeUrl } from '../../lib/sanitize';
 import { useSubmit } from '../../lib/useSubmit';
 import { useQuotaFormat } from '../me/api';
-import { useIsMobile } from '../shell/useIsMobile';
+import { useIsMobile } from '../../lib/useIsMobile';
 import { requestPay, submitPaymentForm, TOPUP_KEY, usePayable, useTopUpInfo, useUnitQuota } from './api';
 
 const METHOD_ICON: Record<string, ReactNode> = {

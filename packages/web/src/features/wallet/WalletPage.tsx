@@ -2,7 +2,7 @@ import { Button, Col, Flex, Result, Row, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSelf } from '../me/api';
 import { ProfileCard } from '../me/ProfileCard';
-import { PageHeader } from '../shell/PageHeader';
+import { PageHeader } from '../../components/PageHeader';
 import { RedeemCard } from './RedeemCard';
 import { TopUpCard } from './TopUpCard';
 import { TopUpRecords } from './TopUpRecords';

@@ -2,7 +2,7 @@ import { Table, type TableProps } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
-import { useIsMobile } from '../../shell/useIsMobile';
+import { useIsMobile } from '../../../lib/useIsMobile';
 import { isTagRow, type Channel, type ListRow, type TagRow } from '../api';
 import { PAGE_SIZE_OPTIONS, type ColumnVisibility } from '../model/storage';
 import type { ChannelActions } from '../model/useChannelActions';

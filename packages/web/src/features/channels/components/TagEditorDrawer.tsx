@@ -1,7 +1,7 @@
 import { App, Alert, Button, Drawer, Flex, Form, Input, InputNumber, Select } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useIsMobile } from '../../shell/useIsMobile';
+import { useIsMobile } from '../../../lib/useIsMobile';
 import { editTag, useChannelGroups, useKnownModels, type EditTagInput, type TagRow } from '../api';
 import { JsonTextArea } from '../editor/JsonTextArea';
 import { isJsonObjectText, TEMPLATES } from '../model/json';

@@ -2,7 +2,7 @@ import { ControlOutlined } from '@ant-design/icons';
 import { Col, Input, Row } from 'antd';
 import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '../../shell/FormField';
+import { FormField } from '../../../components/FormField';
 import type { ChannelForm } from '../model/channelForm';
 import { TEMPLATES } from '../model/json';
 import { otherKindOf } from '../model/keys';

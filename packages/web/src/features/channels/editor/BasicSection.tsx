@@ -4,7 +4,7 @@ import { Col, Input, Row, Select, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '../../shell/FormField';
+import { FormField } from '../../../components/FormField';
 import type { ChannelForm } from '../model/channelForm';
 import { Section } from './Section';
 

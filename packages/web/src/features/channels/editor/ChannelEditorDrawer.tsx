@@ -5,7 +5,7 @@ import { App, Button, Drawer, Flex, Form, Result, Skeleton, Tag } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useIsMobile } from '../../shell/useIsMobile';
+import { useIsMobile } from '../../../lib/useIsMobile';
 import { fetchChannel } from '../api';
 import { channelFormSchema, NEW_CHANNEL, toForm, type ChannelForm } from '../model/channelForm';
 import { looksMultiKey } from '../model/keys';

@@ -3,7 +3,7 @@ import { KeyOutlined } from '@ant-design/icons';
 import { Checkbox, Input } from 'antd';
 import { Controller, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '../../shell/FormField';
+import { FormField } from '../../../components/FormField';
 import type { Channel } from '../api';
 import type { ChannelForm } from '../model/channelForm';
 import { keyPlaceholder, splitKeys } from '../model/keys';

@@ -2,7 +2,7 @@ import { ApartmentOutlined } from '@ant-design/icons';
 import { Col, Flex, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormField } from '../../shell/FormField';
+import { FormField } from '../../../components/FormField';
 import { useChannelGroups } from '../api';
 import type { ChannelForm } from '../model/channelForm';
 import { Section } from './Section';

@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { withTimestamps, type PickerDraft } from '../../../lib/timeRange';
-import { useIsMobile } from '../../shell/useIsMobile';
+import { useIsMobile } from '../../../lib/useIsMobile';
 import { LOG_TYPES, type LogFilters } from '../api';
 import { ChannelIdInput } from './ChannelIdInput';
 import { FILTER_TIME_FORMAT, FilterActions, TimeRangeInput } from './FilterParts';

@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { trimNumber } from '../../pricing/price';
 import type { LogRow } from '../api';
 import { formatTime } from '../../../lib/format-time';
-import { formatFrt, frtColor, isFixedPrice, parseOther, useTimeColor } from '../format';
+import { callTimeColor, formatFrt, frtColor, isFixedPrice, parseOther } from '../format';
 import type { LogColumn } from '../hooks';
 
 const TYPE_COLORS: Record<number, string> = {
@@ -116,7 +116,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
         const o = parseOther(r.other);
         return (
           <div className="tw-log-tags">
-            <Tag color={useTimeColor(r.use_time)}>{t('value.seconds', { value: r.use_time })}</Tag>
+            <Tag color={callTimeColor(r.use_time)}>{t('value.seconds', { value: r.use_time })}</Tag>
             {typeof o.frt === 'number' && o.frt > 0 ? <Tag color={frtColor(o.frt)}>{t('value.frt', { value: formatFrt(o.frt) })}</Tag> : null}
             <Tag color={r.is_stream ? 'geekblue' : 'default'} bordered={false}>
               {r.is_stream ? t('value.stream') : t('value.nonStream')}

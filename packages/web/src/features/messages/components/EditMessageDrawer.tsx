@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { MessageRecipient } from '@tollway/shared';
 import { formatTime } from '../../../lib/format-time';
 import { useSubmit } from '../../../lib/useSubmit';
-import { EditorDrawer } from '../../shell/EditorDrawer';
+import { EditorDrawer } from '../../../components/EditorDrawer';
 import { fetchMessage, fetchRecipients, updateMessage } from '../api';
 import { EMPTY_MESSAGE, messageFormSchema, type MessageForm } from '../schema';
 import { MessageFields } from './MessageFields';

@@ -2,8 +2,8 @@ import { Form, Input, Radio } from 'antd';
 import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_TITLE_MAX } from '@tollway/shared';
-import { FormField } from '../../shell/FormField';
-import { RichContent } from '../../shell/RichContent';
+import { FormField } from '../../../components/FormField';
+import { RichContent } from '../../../components/RichContent';
 import type { MessageForm } from '../schema';
 
 /**

@@ -1,6 +1,6 @@
 import { Checkbox, Flex, Segmented, Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { SearchInput } from '../../shell/SearchInput';
+import { SearchInput } from '../../../components/SearchInput';
 import { groupRatioColor, trimNumber, type PriceUnit } from '../price';
 
 interface Props {

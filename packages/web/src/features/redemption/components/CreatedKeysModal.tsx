@@ -1,7 +1,7 @@
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
 import { Button, Input, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useCopy } from '../../shell/useCopy';
+import { useCopy } from '../../../components/useCopy';
 import { downloadKeys } from '../api';
 
 interface Props {

@@ -1,9 +1,9 @@
 import { CopyOutlined, EditOutlined } from '@ant-design/icons';
 import { Button, Flex, Switch, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DeleteButton } from '../../shell/DeleteButton';
-import { useBusy } from '../../shell/useBusy';
-import { useCopy } from '../../shell/useCopy';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { useBusy } from '../../../lib/useBusy';
+import { useCopy } from '../../../components/useCopy';
 import { RedemptionStatus, type Redemption } from '../api';
 
 interface Props {

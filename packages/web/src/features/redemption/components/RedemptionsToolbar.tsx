@@ -1,7 +1,7 @@
 import { CopyOutlined, DeleteOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, StopOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { SearchInput } from '../../shell/SearchInput';
+import { SearchInput } from '../../../components/SearchInput';
 
 export type BulkAction = 'disable' | 'byName' | 'deleteDisabled';
 

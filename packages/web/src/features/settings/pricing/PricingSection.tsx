@@ -1,7 +1,7 @@
 import { App, Card } from 'antd';
 import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useIsMobile } from '../../shell/useIsMobile';
+import { useIsMobile } from '../../../lib/useIsMobile';
 import { RatioJsonSection } from './RatioJsonSection';
 import { UnsetModels } from './UnsetModels';
 import { VisualRatioEditor } from './VisualRatioEditor';

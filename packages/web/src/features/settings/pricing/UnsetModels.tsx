@@ -1,7 +1,7 @@
 import { DollarOutlined, PercentageOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Empty, Flex, Result, Space, Table, Typography } from 'antd';
-import { SearchInput } from '../../shell/SearchInput';
+import { SearchInput } from '../../../components/SearchInput';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../../lib/api';

@@ -1,9 +1,9 @@
 import { AppstoreAddOutlined, PlusOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Flex, Segmented, Table, Typography } from 'antd';
-import { SearchInput } from '../../shell/SearchInput';
+import { SearchInput } from '../../../components/SearchInput';
 import { useEffect, useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useIsMobile } from '../../shell/useIsMobile';
+import { useIsMobile } from '../../../lib/useIsMobile';
 import { useOptions } from '../model/useOptions';
 import { useSaveOptions } from '../model/useSaveOptions';
 import { AddModelModal } from './AddModelModal';

@@ -1,9 +1,9 @@
 import { CopyOutlined, DownOutlined, EditOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Flex, Space, Switch, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DeleteButton } from '../../shell/DeleteButton';
-import { useBusy } from '../../shell/useBusy';
-import { useCopy } from '../../shell/useCopy';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { useBusy } from '../../../lib/useBusy';
+import { useCopy } from '../../../components/useCopy';
 import { fullKey, TokenStatus, type Token } from '../api';
 import { curlSnippet, envSnippet } from '../snippets';
 

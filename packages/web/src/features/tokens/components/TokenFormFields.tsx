@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 import { groupRatioColor } from '../../pricing/price';
-import { IntegerInput } from '../../shell/IntegerInput';
+import { IntegerInput } from '../../../components/IntegerInput';
 import type { SelfGroup } from '../api';
 import { EXPIRY_FORMAT, EXPIRY_PRESETS, parseExpiryText, QUICK_AMOUNTS, COUNT_CHOICES, TOKEN_MAX_BATCH } from '../schema';
 

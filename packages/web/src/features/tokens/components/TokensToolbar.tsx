@@ -1,7 +1,7 @@
 import { CopyOutlined, KeyOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { SearchInput } from '../../shell/SearchInput';
+import { SearchInput } from '../../../components/SearchInput';
 
 interface Props {
   name: string;

@@ -1,4 +1,4 @@
-import { safeUrl, sanitizeHtml } from '../../lib/sanitize';
+import { safeUrl, sanitizeHtml } from './sanitize';
 
 /**
  * A small Markdown-to-HTML converter for admin-authored content (notice, home page, about, messages).
@@ -38,6 +38,7 @@ function inline(text: string): string {
   s = s.replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/__([^_]+)__/g, '<strong>$1</strong>');
   s = s.replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>').replace(/(^|\W)_([^_\s][^_]*)_(?=\W|$)/g, '$1<em>$2</em>');
   s = s.replace(/~~([^~]+)~~/g, '<del>$1</del>');
+  // eslint-disable-next-line no-control-regex -- NUL-wrapped indexes hold code spans aside while marks are replaced
   return s.replace(/\u0000(\d+)\u0000/g, (_, i: string) => codes[Number(i)] ?? '');
 }
 

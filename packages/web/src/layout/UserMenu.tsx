@@ -2,8 +2,8 @@ import { LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons
 import { App, Avatar, Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { StoredUser } from '../../lib/storage';
-import { signOut } from './session';
+import type { StoredUser } from '../lib/storage';
+import { signOut } from '../lib/session';
 
 /** Avatar with the username; the dropdown holds personal settings and log out. */
 export function UserMenu({ user, compact }: { user: StoredUser; compact: boolean }) {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useStatus } from '../../lib/status';
+import { useStatus } from './status';
 
 /** Keeps the tab title and icon in line with the system name and logo from status. */
 export function useDocumentMeta(): void {

@@ -2,7 +2,7 @@ import { BellOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button } from 'antd';
 import { useNavigate } from 'react-router';
-import { apiGet } from '../../lib/api';
+import { apiGet } from '../lib/api';
 
 /** Inbox bell with the unread count, polled every 30 s; failures are only logged (spec 3 §7, §8). */
 export function InboxBell() {

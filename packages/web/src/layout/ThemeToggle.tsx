@@ -1,7 +1,7 @@
 import { MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { setTheme, useTheme } from '../../lib/theme';
+import { setTheme, useTheme } from '../lib/theme';
 
 /** Light/dark switch, stored locally under theme-mode. */
 export function ThemeToggle() {

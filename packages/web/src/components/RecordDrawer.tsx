@@ -5,7 +5,7 @@ import type { Control, FieldValues, Path } from 'react-hook-form';
 import { EditorDrawer } from './EditorDrawer';
 import { EditorForm, FormSection } from './EditorForm';
 import { FormField } from './FormField';
-import type { RecordEditor } from './useRecordEditor';
+import type { RecordEditor } from '../lib/useRecordEditor';
 
 interface Props<R, F extends FieldValues & { name: string }> {
   /** The feature's i18n namespace: drawer.addTitle/editTitle/loadFailed/basic, field.name and placeholder.name. */

@@ -1,10 +1,10 @@
 import { Divider, Drawer, Menu } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { useStatus } from '../../lib/status';
+import { useStatus } from '../lib/status';
 import { Brand } from './Brand';
 import { selectedSidebarKey, selectedTopKey, sidebarItems, topNavItems } from './navItems';
-import { useStoredUser } from './session';
+import { useStoredUser } from '../lib/session';
 
 /** Mobile navigation: top-bar entries plus, when logged in, the sidebar sections. */
 export function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {

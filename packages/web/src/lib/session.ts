@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { apiGet } from '../../lib/api';
-import { clearStoredUser, getStoredUser, setStoredUser, type StoredUser } from '../../lib/storage';
+import { apiGet } from './api';
+import { clearStoredUser, getStoredUser, setStoredUser, type StoredUser } from './storage';
 
 /** Custom event fired whenever this tab changes the stored user. */
 const EVENT = 'tollway:user';

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { useStatus } from '../../lib/status';
+import { useStatus } from '../lib/status';
 
 const KEY = 'sidebar_collapsed';
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { Status } from '../../lib/status';
+import type { Status } from '../lib/status';
 
 /** Logo and system name from the status payload. */
 export function Brand({ status, hideName }: { status: Status | undefined; hideName?: boolean }) {

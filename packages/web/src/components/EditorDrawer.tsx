@@ -1,7 +1,7 @@
 import { Alert, Button, Drawer, Flex, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useIsMobile } from './useIsMobile';
+import { useIsMobile } from '../lib/useIsMobile';
 
 interface Props {
   open: boolean;

@@ -1,8 +1,8 @@
 import { ThunderboltFilled } from '@ant-design/icons';
 import { Layout } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { sanitizeHtml } from '../../lib/sanitize';
-import { useStatus } from '../../lib/status';
+import { sanitizeHtml } from '../lib/sanitize';
+import { useStatus } from '../lib/status';
 
 /** Custom HTML footer from the settings (sanitized), or the default powered-by badge. */
 export function Footer() {

@@ -2,9 +2,9 @@ import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Tooltip, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { useStatus } from '../../lib/status';
+import { useStatus } from '../lib/status';
 import { selectedSidebarKey, sidebarItems } from './navItems';
-import { useStoredUser } from './session';
+import { useStoredUser } from '../lib/session';
 import { useSidebarCollapsed } from './useSidebarCollapsed';
 
 export const SIDEBAR_WIDTH = 200;

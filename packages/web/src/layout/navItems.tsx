@@ -18,8 +18,8 @@ import {
 import type { MenuProps } from 'antd';
 import type { TFunction } from 'i18next';
 import { isAdmin, isRoot } from '@tollway/shared';
-import { safeUrl } from '../../lib/sanitize';
-import type { Status } from '../../lib/status';
+import { safeUrl } from '../lib/sanitize';
+import type { Status } from '../lib/status';
 
 type Items = NonNullable<MenuProps['items']>;
 

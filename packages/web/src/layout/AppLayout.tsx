@@ -3,11 +3,11 @@ import { Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Footer } from './Footer';
 import { MobileDrawer } from './MobileDrawer';
-import { useStoredUser } from './session';
+import { useStoredUser } from '../lib/session';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
-import { useDocumentMeta } from './useDocumentMeta';
-import { useIsMobile } from './useIsMobile';
+import { useDocumentMeta } from '../lib/useDocumentMeta';
+import { useIsMobile } from '../lib/useIsMobile';
 
 /** Pages without the sidebar: home, chat and setup (spec 3 "Application shell"), plus the account pages. */
 const NO_SIDEBAR = /^\/(setup|chat|login|register|reset|user\/reset|oauth)(\/|$)/;

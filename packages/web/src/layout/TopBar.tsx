@@ -2,14 +2,14 @@ import { MenuOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { useStatus } from '../../lib/status';
+import { useStatus } from '../lib/status';
 import { Brand } from './Brand';
 import { InboxBell } from './InboxBell';
 import { LanguageMenu } from './LanguageMenu';
 import { selectedTopKey, topNavItems } from './navItems';
-import { useStoredUser } from './session';
+import { useStoredUser } from '../lib/session';
 import { ThemeToggle } from './ThemeToggle';
-import { useIsMobile } from './useIsMobile';
+import { useIsMobile } from '../lib/useIsMobile';
 import { UserMenu } from './UserMenu';
 
 function isNewYearsDay(): boolean {

@@ -1,5 +1,5 @@
-import { safeUrl } from '../../lib/sanitize';
-import { renderContent, type ContentFormat } from './markdown';
+import { safeUrl } from '../lib/sanitize';
+import { renderContent, type ContentFormat } from '../lib/markdown';
 
 interface Props {
   content: string;

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useForm, type DefaultValues, type FieldValues, type Resolver, type UseFormReturn } from 'react-hook-form';
-import { useSubmit } from '../../lib/useSubmit';
+import { useSubmit } from './useSubmit';
 
 interface Options<R, F extends FieldValues> {
   /** undefined: closed; null: create; a number: edit that record. */

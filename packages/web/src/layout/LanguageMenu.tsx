@@ -1,7 +1,7 @@
 import { TranslationOutlined } from '@ant-design/icons';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { setLanguage } from '../../i18n';
+import { setLanguage } from '../i18n/index';
 
 /** Chinese/English language menu. */
 export function LanguageMenu() {
