@@ -12,7 +12,7 @@ import { sealSecretsAtRest } from './db/secrets-at-rest.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { SessionPrune } from './modules/auth/session-prune.js';
 import { sessionStoreOf } from './modules/auth/sessions.js';
-import { ChannelCache } from './modules/channels/cache.js';
+import { ChannelCache } from './core/routing/channel-cache.js';
 import { ChannelsService } from './modules/channels/service.js';
 import { AccountLogs } from './modules/logs/account-log.js';
 import { LogRetention } from './modules/logs/retention.js';

@@ -6,7 +6,7 @@ import type { ClusterBus } from './lib/cluster-bus.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { WindowCounters } from './lib/window-counters.js';
-import type { ChannelCache } from './modules/channels/cache.js';
+import type { ChannelCache } from './core/routing/channel-cache.js';
 import type { ChannelsService } from './modules/channels/service.js';
 import type { AccountLogs } from './modules/logs/account-log.js';
 import type { SessionSealer } from './modules/auth/session.js';

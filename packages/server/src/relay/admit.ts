@@ -1,5 +1,5 @@
-import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
-import { resolveModelMapping } from '../modules/channels/parse.js';
+import { chooseKey, type CachedChannel } from '../core/routing/channel-cache.js';
+import { resolveModelMapping } from '../core/routing/channel-row.js';
 import type { TokenAuth } from './auth-cache.js';
 import { relayErrors } from './errors.js';
 import type { Hold, ReserveTarget } from './ledger.js';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { CachedChannel } from '../modules/channels/cache.js';
+import type { CachedChannel } from '../core/routing/channel-cache.js';
 import { clientHeaders } from './client-headers.js';
 import { forwardOpenAI, type AttemptResult } from './forward.js';
 import { forwardConverted } from './forward-convert.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
-import { chooseKey, type CachedChannel } from '../modules/channels/cache.js';
-import { resolveModelMapping } from '../modules/channels/parse.js';
+import { chooseKey, type CachedChannel } from '../core/routing/channel-cache.js';
+import { resolveModelMapping } from '../core/routing/channel-row.js';
 import { redactKeys } from '../modules/channels/status.js';
 import { answerSummary, modelErrorMessage } from '../modules/channels/upstream.js';
 import { formatFor } from './ir/formats.js';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { ChannelStatus, computeQuota } from '@tollway/shared';
-import type { CachedChannel } from '../modules/channels/cache.js';
+import type { CachedChannel } from '../core/routing/channel-cache.js';
 import { admitModel, nextChannel, reserveQuota } from './admit.js';
 import { attemptChannel } from './attempt.js';
 import { promptContent } from './chat-content.js';

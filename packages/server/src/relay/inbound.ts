@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { RelayRequest } from './request.js';
-import type { CachedChannel } from '../modules/channels/cache.js';
+import type { CachedChannel } from '../core/routing/channel-cache.js';
 import { RelayError, relayErrors } from './errors.js';
 import type { AttemptResult } from './forward.js';
 import { geminiGenerate, geminiModelFromPath } from './ir/gemini.js';

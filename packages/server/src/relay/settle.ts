@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { computeQuota, LogType } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
-import type { CachedChannel } from '../modules/channels/cache.js';
+import type { CachedChannel } from '../core/routing/channel-cache.js';
 import type { TokenAuth } from './auth-cache.js';
 import type { Hold, ReserveTarget } from './ledger.js';
 import { resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';

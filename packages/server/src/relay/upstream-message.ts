@@ -1,4 +1,4 @@
-import type { CachedChannel } from '../modules/channels/cache.js';
+import type { CachedChannel } from '../core/routing/channel-cache.js';
 
 /** What a caller is told when the upstream could not be reached (the cause goes to the error log only). */
 export const UPSTREAM_FAILED = 'upstream request failed';

@@ -1,6 +1,6 @@
 import { ApiError } from '../../http/errors.js';
-import { toCachedChannel } from './cache.js';
-import type { ChannelRow } from './parse.js';
+import { toCachedChannel } from '../../core/routing/channel-cache.js';
+import type { ChannelRow } from '../../core/routing/channel-row.js';
 import type { ChannelsService } from './service.js';
 import { BALANCE_TYPES, fetchUpstreamBalance } from './upstream.js';
 

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
-import { rebuildAbilities } from './abilities.js';
-import type { CachedChannel } from './cache.js';
-import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from './parse.js';
+import { rebuildAbilities } from '../../core/routing/abilities.js';
+import type { CachedChannel } from '../../core/routing/channel-cache.js';
+import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
 import type { ChannelPatch, ChannelsStore } from './store.js';
 
 /** A 403 whose message speaks of the account or permissions means the key is unusable (not a content refusal). */

@@ -2,7 +2,7 @@ import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { ChannelRow } from './parse.js';
+import type { ChannelRow } from '../../core/routing/channel-row.js';
 
 export type NewChannel = Omit<ChannelRow, 'id'>;
 export type ChannelPatch = Partial<NewChannel>;

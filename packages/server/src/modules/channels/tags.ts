@@ -1,6 +1,6 @@
 import type { EditTagBody } from '@tollway/shared';
 import { ApiError, notFound } from '../../http/errors.js';
-import { rebuildAbilities } from './abilities.js';
+import { rebuildAbilities } from '../../core/routing/abilities.js';
 import { statusPatch } from './status.js';
 import type { ChannelPatch, ChannelsStore } from './store.js';
 import { checkModelMapping, joinGroups } from './validate.js';

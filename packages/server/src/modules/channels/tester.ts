@@ -3,8 +3,8 @@ import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { testChannelUpstream } from '../../relay/channel-test.js';
 import type { OptionsService } from '../../core/options/service.js';
-import { toCachedChannel, type CachedChannel } from './cache.js';
-import { parseJsonObject, type ChannelRow, type MultiKeyInfo } from './parse.js';
+import { toCachedChannel, type CachedChannel } from '../../core/routing/channel-cache.js';
+import { parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
 import type { ChannelsService } from './service.js';
 
 /** Channels tested at once by a test-all run. */

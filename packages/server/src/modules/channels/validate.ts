@@ -1,7 +1,7 @@
 import { channelTypeById } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
 import { checkServiceAccountKey } from '../../relay/providers/vertex/jwt.js';
-import { resolveModelMapping } from './parse.js';
+import { resolveModelMapping } from '../../core/routing/channel-row.js';
 
 /** Vertex AI: `other` is a region (text) or a JSON map of model → region; no multi-key. */
 export const TYPE_VERTEX = 41;

@@ -1,5 +1,5 @@
 import type { ChannelPublic, ChannelTagRow } from '@tollway/shared';
-import { channelKeys, parseJsonObject, splitList, type ChannelRow, type MultiKeyInfo } from './parse.js';
+import { channelKeys, parseJsonObject, splitList, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
 
 /** Shows a key's first 3 and last 4 characters (short keys: nothing). */
 export function maskKey(key: string): string {

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { CachedChannel } from '../../modules/channels/cache.js';
+import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import { errorMessageOf } from '../forward.js';
 import type { CancelSignal } from '../services.js';
 import { cohereRerank } from './cohere/rerank.js';

@@ -1,4 +1,4 @@
-import type { CachedChannel } from '../../modules/channels/cache.js';
+import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { SseEvent } from '../ir/sse.js';
 

@@ -1,5 +1,5 @@
 import { WebSocket, type RawData } from 'ws';
-import type { CachedChannel } from '../../modules/channels/cache.js';
+import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { TokenAuth } from '../auth-cache.js';
 import type { Hold, ReserveTarget } from '../ledger.js';
 import type { ResolvedPrice } from '../price.js';

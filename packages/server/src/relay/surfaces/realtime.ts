@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { RelayRequest } from '../request.js';
 import { channelTypeById, computeQuota } from '@tollway/shared';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { CachedChannel } from '../../modules/channels/cache.js';
+import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import { admitModel, nextChannel, reserveQuota } from '../admit.js';
 import { authenticate } from '../authenticate.js';
 import { unservedOrDisabled } from '../handler.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CachedChannel } from '../../../src/modules/channels/cache.js';
+import type { CachedChannel } from '../../../src/core/routing/channel-cache.js';
 import { hunyuanChat } from '../../../src/relay/ir/hunyuan.js';
 import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';

@@ -1,4 +1,4 @@
-import type { CachedChannel } from '../../../modules/channels/cache.js';
+import type { CachedChannel } from '../../../core/routing/channel-cache.js';
 import { baseUrlOf } from '../base-url.js';
 import { compatibleTarget } from '../openai/vendors.js';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { channelKeys, parseJsonObject, splitList, type ChannelRow, type MultiKeyInfo } from './parse.js';
+import { channelKeys, parseJsonObject, splitList, type ChannelRow, type MultiKeyInfo } from './channel-row.js';
 
 /** A channel as the relay uses it: parsed once when the cache is (re)built. */
 export interface CachedChannel {

@@ -1,7 +1,8 @@
-import type { Insertable } from 'kysely';
-import type { AbilitiesTable } from '../../db/schema.js';
-import { splitList, type ChannelRow } from './parse.js';
-import type { Executor } from './store.js';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { AbilitiesTable, Database } from '../../db/schema.js';
+import { splitList, type ChannelRow } from './channel-row.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
 
 type AbilitySource = Pick<ChannelRow, 'id' | 'models' | 'group' | 'status' | 'priority' | 'weight' | 'tag'>;
 
