@@ -10,7 +10,7 @@ const HomePage = lazy(() => import('../features/home/HomePage'));
 const AboutPage = lazy(() => import('../features/home/AboutPage'));
 const SetupPage = lazy(() => import('../features/setup/SetupPage'));
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
-const TwoFactorLoginPage = lazy(() => import('../features/twofa/LoginStepPage'));
+const TwoFactorLoginPage = lazy(() => import('../features/auth/TwoFactorLoginPage'));
 const RegisterPage = lazy(() => import('../features/auth/RegisterPage'));
 const ResetRequestPage = lazy(() => import('../features/auth/ResetRequestPage'));
 const ResetConfirmPage = lazy(() => import('../features/auth/ResetConfirmPage'));

@@ -13,9 +13,12 @@ interface Props<T extends FieldValues, N extends Path<T>> {
   render: (field: ControllerRenderProps<T, N>) => ReactElement;
 }
 
+/** A zod message that is an i18n key ("ns:key.path") rather than text already translated. */
+const I18N_KEY = /^[\w-]+:[\w.-]+$/;
+
 /**
- * A react-hook-form field laid out as an antd Form.Item. Zod messages are i18n keys
- * ("ns:key") and are translated here, so they follow language changes.
+ * A react-hook-form field laid out as an antd Form.Item. Zod messages that are i18n keys ("ns:key") are translated
+ * here, so they follow language changes; other messages show as written.
  */
 export function FormField<T extends FieldValues, N extends Path<T>>({ control, name, label, extra, required, className, render }: Props<T, N>) {
   const { t } = useTranslation();
@@ -30,11 +33,16 @@ export function FormField<T extends FieldValues, N extends Path<T>>({ control, n
           extra={extra}
           className={className}
           validateStatus={fieldState.error ? 'error' : undefined}
-          help={fieldState.error?.message ? t(fieldState.error.message) : undefined}
+          help={helpText(fieldState.error?.message, t)}
         >
           {render(field)}
         </Form.Item>
       )}
     />
   );
+}
+
+function helpText(message: string | undefined, t: (key: string) => string): string | undefined {
+  if (!message) return undefined;
+  return I18N_KEY.test(message) ? t(message) : message;
 }

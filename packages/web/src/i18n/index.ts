@@ -20,7 +20,7 @@ import playground from '../features/playground/i18n';
 import redemption from '../features/redemption/i18n';
 import wallet from '../features/wallet/i18n';
 import audit from '../features/audit/i18n';
-import twofa from '../features/twofa/i18n';
+import twofa from '../components/twofa/i18n';
 
 /** One namespace per feature; each feature folder owns its strings in `i18n.ts` ({ zh, en }). */
 const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, tasks, dashboard, pricing, redemption, wallet, inbox, messages, playground, twofa, audit };

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../lib/format-time';
 import { PageHeader } from '../../components/PageHeader';
-import { usePaging } from '../users/hooks';
+import { usePaging } from '../../lib/paging';
 import { AUDIT_KEY, EMPTY_FILTERS, fetchAudit, type AuditFilters } from './api';
 import { AuditDetail } from './components/AuditDetail';
 import { AuditFilterBar } from './components/AuditFilterBar';

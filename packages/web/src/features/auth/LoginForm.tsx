@@ -7,7 +7,7 @@ import { apiPost } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
 import { FormField } from '../../components/FormField';
 import { DEFAULT_ROOT, loginSchema, type LoginValues } from './schemas';
-import { useTurnstile, withTurnstile } from './Turnstile';
+import { useTurnstile, withTurnstile } from '../../components/Turnstile';
 
 /** Username-or-email and password; POST /api/user/login. */
 export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCredentials: boolean) => void }) {

@@ -3,8 +3,8 @@ import { App, Button, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Status } from '../../lib/status';
-import { authorizeUrl, fetchOAuthState, rememberReturnTo, type OAuthProvider } from './oauth';
-import { TelegramLogin } from './TelegramLogin';
+import { authorizeUrl, fetchOAuthState, rememberReturnTo, type OAuthProvider } from '../../lib/oauth';
+import { TelegramLogin } from '../../components/TelegramLogin';
 import { WeChatLoginModal } from './WeChatLoginModal';
 
 /** Whether any third-party sign-in is enabled in the status payload. */

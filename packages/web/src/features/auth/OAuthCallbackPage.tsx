@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
-import { takeReturnTo } from './oauth';
+import { takeReturnTo } from '../../lib/oauth';
 import { useCompleteLogin } from './useCompleteLogin';
 
 /** /oauth/{provider}: exchanges code and state (GET /api/oauth/{type}); a bind result goes to /admin/settings. */

@@ -8,8 +8,8 @@ import { apiGet, apiPost } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
 import { FormField } from '../../components/FormField';
 import { registerSchema, type RegisterValues } from './schemas';
-import { useTurnstile, withTurnstile } from './Turnstile';
-import { useCountdown } from './useCountdown';
+import { useTurnstile, withTurnstile } from '../../components/Turnstile';
+import { useCountdown } from '../../lib/useCountdown';
 
 /** Username, password, confirmation and (with email verification) email plus code; POST /api/user/register. */
 export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailVerification: boolean; affCode: string; onSuccess: () => void }) {

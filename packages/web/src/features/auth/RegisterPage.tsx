@@ -5,7 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useStatus } from '../../lib/status';
 import { AuthCard } from './AuthCard';
 import { hasOAuth, OAuthButtons } from './OAuthButtons';
-import { rememberedInviteCode } from './oauth';
+import { rememberedInviteCode } from '../../lib/oauth';
 import { RegisterForm } from './RegisterForm';
 import { useCompleteLogin } from './useCompleteLogin';
 

@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { apiGet } from '../../lib/api';
 import { FormField } from '../../components/FormField';
 import { AuthCard } from './AuthCard';
-import { useTurnstile, withTurnstile } from './Turnstile';
-import { useCountdown } from './useCountdown';
+import { useTurnstile, withTurnstile } from '../../components/Turnstile';
+import { useCountdown } from '../../lib/useCountdown';
 
 const schema = z.object({
   email: z.string().trim().min(1, 'auth:register.emailRequired').pipe(z.email('auth:register.emailInvalid')),

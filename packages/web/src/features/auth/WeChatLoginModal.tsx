@@ -2,7 +2,7 @@ import { Button, Image, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
-import { rememberedInviteCode } from './oauth';
+import { rememberedInviteCode } from '../../lib/oauth';
 
 /** QR login: scan, send a word to the account, enter the returned code (valid 3 minutes). */
 export function WeChatLoginModal({ open, qrcode, onClose, onLoggedIn }: { open: boolean; qrcode: string; onClose: () => void; onLoggedIn: (user: unknown) => void }) {

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { StoredUser } from '../../lib/storage';
 import { safeReturnTo, signIn } from '../../lib/session';
-import { isChallenge } from '../twofa/api';
-import type { LoginStepState } from '../twofa/LoginStepPage';
+import { isChallenge } from '../../components/twofa/api';
+import type { LoginStepState } from './TwoFactorLoginPage';
 
 /**
  * Stores the logged-in user and goes to returnTo or /app/tokens (spec 1 §4). With the default

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { formatTime } from '../../lib/format-time';
 import { PageHeader } from '../../components/PageHeader';
-import { usePaging } from '../users/hooks';
+import { usePaging } from '../../lib/paging';
 import { fetchInbox, INBOX_KEY, previewOf } from './api';
 import { MessageDetail } from './MessageDetail';
 import './inbox.css';

@@ -7,7 +7,7 @@ import { useStatus } from '../../lib/status';
 import { PageHeader } from '../../components/PageHeader';
 import { useStoredUser } from '../../lib/session';
 import { useIsMobile } from '../../lib/useIsMobile';
-import { usePaging } from '../users/hooks';
+import { usePaging } from '../../lib/paging';
 import { fetchLogs, fetchLogStat, LOGS_KEY, useLogGroups, type LogRow } from './api';
 import { ColumnSettings } from './components/ColumnSettings';
 import { LogDetails } from './components/LogDetails';
@@ -15,7 +15,7 @@ import { logColumns } from './components/logColumns';
 import { defaultDraft, LogsFilters, toFilters, type LogDraft } from './components/LogsFilters';
 import { LogsStatBar } from './components/LogsStatBar';
 import { ADMIN_COLUMNS, useColumnVisibility } from './hooks';
-import './logs.css';
+import '../../styles/logs.css';
 
 /**
  * Usage logs (spec 3 §2–§9): filters, the stat bar, and a paged table with expandable billing details.

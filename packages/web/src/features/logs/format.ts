@@ -1,5 +1,5 @@
 import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
-import { trimNumber } from '../pricing/price';
+import { trimNumber } from '../../lib/price';
 import type { LogRow } from './api';
 
 /** The JSON kept in a log's `other` (spec 3 §3); every key is optional. */

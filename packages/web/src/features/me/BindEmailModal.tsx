@@ -5,9 +5,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
-import { useTurnstile, withTurnstile } from '../auth/Turnstile';
-import { useCountdown } from '../auth/useCountdown';
-import { SELF_KEY } from './api';
+import { useTurnstile, withTurnstile } from '../../components/Turnstile';
+import { useCountdown } from '../../lib/useCountdown';
+import { SELF_KEY } from '../../lib/self';
 
 /** Bind (or change) the own email: GET /api/verification mails a code (30 s resend countdown), GET /api/oauth/email/bind checks it. */
 export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Modal, Typography } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TelegramLogin } from '../auth/TelegramLogin';
-import { SELF_KEY } from './api';
+import { TelegramLogin } from '../../components/TelegramLogin';
+import { SELF_KEY } from '../../lib/self';
 
 /** Bind Telegram: the login widget's answer is sent as a console call (GET /api/oauth/telegram/bind with New-Api-User). */
 export function BindTelegramModal({ open, botName, onClose }: { open: boolean; botName: string; onClose: () => void }) {

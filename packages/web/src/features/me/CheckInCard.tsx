@@ -5,7 +5,7 @@ import { App, Button, Card, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, api, apiGet } from '../../lib/api';
-import { SELF_KEY, useQuotaFormat } from './api';
+import { SELF_KEY, useQuotaFormat } from '../../lib/self';
 
 const STATUS_KEY = ['user', 'check_in_status'] as const;
 

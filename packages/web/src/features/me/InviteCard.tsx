@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
 import { useCopy } from '../../components/useCopy';
-import { useQuotaFormat } from './api';
+import { useQuotaFormat } from '../../lib/self';
 import { TransferModal } from './TransferModal';
 
 /** Invite link (GET /api/user/aff), rewards and the transfer dialog. */

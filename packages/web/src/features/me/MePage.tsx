@@ -3,16 +3,16 @@ import { Button, Col, Flex, Result, Row, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../lib/status';
 import { PageHeader } from '../../components/PageHeader';
-import { useSelf } from './api';
+import { useSelf } from '../../lib/self';
 import { BindingsCard } from './BindingsCard';
 import { CheckInCard } from './CheckInCard';
 import { InviteCard } from './InviteCard';
 import { ModelsCard } from './ModelsCard';
-import { ProfileCard } from './ProfileCard';
+import { ProfileCard } from '../../components/ProfileCard';
 import { SecurityCard } from './SecurityCard';
 import { SessionsCard } from './SessionsCard';
 import { SettingsTabs } from './SettingsTabs';
-import { TwoFactorCard } from '../twofa/TwoFactorCard';
+import { TwoFactorCard } from '../../components/twofa/TwoFactorCard';
 
 function Content({ user }: { user: UserPublic }) {
   const { data: status } = useStatus();

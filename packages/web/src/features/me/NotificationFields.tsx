@@ -4,7 +4,7 @@ import type { Control } from 'react-hook-form';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../components/FormField';
-import { useQuotaFormat } from './api';
+import { useQuotaFormat } from '../../lib/self';
 import { THRESHOLD_PRESETS, type SettingsValues } from './settingsSchema';
 
 /** Notification tab: method, warning threshold (with presets), webhook or email target. */

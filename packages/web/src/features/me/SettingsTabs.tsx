@@ -8,7 +8,7 @@ import { useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiPut } from '../../lib/api';
 import { FormField } from '../../components/FormField';
-import { SELF_KEY } from './api';
+import { SELF_KEY } from '../../lib/self';
 import { NotificationFields } from './NotificationFields';
 import { parseSettings, settingsSchema, type SettingsValues } from './settingsSchema';
 

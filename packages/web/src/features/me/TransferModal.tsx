@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { apiPost } from '../../lib/api';
 import { useStatus } from '../../lib/status';
 import { useSubmit } from '../../lib/useSubmit';
-import { SELF_KEY, useQuotaFormat } from './api';
+import { SELF_KEY, useQuotaFormat } from '../../lib/self';
 
 /** Moves invite rewards to the balance: POST /api/user/aff_transfer {quota}; at least one quota unit. */
 export function TransferModal({ open, available, onClose }: { open: boolean; available: number; onClose: () => void }) {

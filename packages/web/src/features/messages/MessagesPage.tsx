@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { attempt } from '../../lib/attempt';
 import { formatTime } from '../../lib/format-time';
 import { PageHeader } from '../../components/PageHeader';
-import { usePaging } from '../users/hooks';
+import { usePaging } from '../../lib/paging';
 import { deleteMessage, fetchMessages, MESSAGES_KEY, type MessageQuery } from './api';
 import { CreateMessageDrawer } from './components/CreateMessageDrawer';
 import { EditMessageDrawer } from './components/EditMessageDrawer';

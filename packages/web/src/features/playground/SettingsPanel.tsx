@@ -1,6 +1,6 @@
 import { Card, Form, InputNumber, Select, Slider, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSelfGroups, useUserModels } from '../tokens/api';
+import { useSelfGroups, useUserModels } from '../../lib/self';
 import type { ChatSettings } from './chat-stream';
 
 /** Model, group, temperature, max tokens and streaming (spec 3 §9 defaults). */

@@ -6,11 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../lib/status';
 import { PageHeader } from '../../components/PageHeader';
 import { useStoredUser } from '../../lib/session';
-import { usePageSize } from '../users/hooks';
+import { usePageSize } from '../../lib/paging';
 import { usePricing } from './api';
 import { PricingTable } from './components/PricingTable';
 import { GroupRatioTag, PricingToolbar } from './components/PricingToolbar';
-import type { PriceUnit } from './price';
+import type { PriceUnit } from '../../lib/price';
 import './pricing.css';
 
 /**

@@ -6,7 +6,7 @@ import { attempt } from '../../lib/attempt';
 import { PageHeader } from '../../components/PageHeader';
 import { useCopy } from '../../components/useCopy';
 import { useRowSelection } from '../../lib/useRowSelection';
-import { usePaging } from '../users/hooks';
+import { usePaging } from '../../lib/paging';
 import {
   batchDisable,
   deleteDisabled,

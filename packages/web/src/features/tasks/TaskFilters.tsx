@@ -1,8 +1,8 @@
 import { Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { withTimestamps, type PickerDraft } from '../../lib/timeRange';
-import { ChannelIdInput } from '../logs/components/ChannelIdInput';
-import { FilterActions, TimeRangeInput } from '../logs/components/FilterParts';
+import { ChannelIdInput } from '../../components/filters/ChannelIdInput';
+import { FilterActions, TimeRangeInput } from '../../components/filters/FilterParts';
 import type { TaskFilters as Filters } from './api';
 
 /** The filter form's state: the filters with the time range as pickers' values. */

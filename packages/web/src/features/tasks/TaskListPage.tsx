@@ -6,10 +6,10 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
 import { useStoredUser } from '../../lib/session';
-import { usePaging } from '../users/hooks';
+import { usePaging } from '../../lib/paging';
 import { fetchTaskPage, TASKS_KEY, type TaskKind } from './api';
 import { TaskFilters, toFilters, type TaskDraft } from './TaskFilters';
-import '../logs/logs.css';
+import '../../styles/logs.css';
 
 interface Props<T> {
   kind: TaskKind;

@@ -6,7 +6,7 @@ import { attempt } from '../../lib/attempt';
 import { PageHeader } from '../../components/PageHeader';
 import { useCopy } from '../../components/useCopy';
 import { useRowSelection } from '../../lib/useRowSelection';
-import { usePaging } from '../users/hooks';
+import { usePaging } from '../../lib/paging';
 import { deleteToken, fetchTokens, fullKey, setTokenStatus, TOKENS_KEY, TokenStatus, type Token, type TokenQuery } from './api';
 import { TokenDrawer } from './components/TokenDrawer';
 import { TokensTable } from './components/TokensTable';

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
 
 /**
@@ -89,31 +88,3 @@ export const setTokenStatus = (id: number, status: number) =>
   apiPut<Token>('/api/token/?status_only=true', { id, status }).then((e) => e.data);
 
 export const deleteToken = (id: number) => apiDelete(`/api/token/${id}`);
-
-/** Models the user may limit a token to (GET /api/user/models). */
-export function useUserModels(enabled = true) {
-  return useQuery({
-    queryKey: ['user', 'models'],
-    queryFn: async () => {
-      const d = await apiGet<string[]>('/api/user/models');
-      return Array.isArray(d) ? d : [];
-    },
-    enabled,
-    staleTime: 60_000,
-  });
-}
-
-export interface SelfGroup {
-  desc: string;
-  ratio: number;
-}
-
-/** Groups open to the user (GET /api/user/self/groups → {name: {desc, ratio}}). */
-export function useSelfGroups(enabled = true) {
-  return useQuery({
-    queryKey: ['user', 'self', 'groups'],
-    queryFn: async () => (await apiGet<Record<string, SelfGroup>>('/api/user/self/groups')) ?? {},
-    enabled,
-    staleTime: 60_000,
-  });
-}

@@ -12,7 +12,7 @@ import { AddUserDrawer } from './components/AddUserDrawer';
 import { EditUserDrawer } from './components/EditUserDrawer';
 import { UsersTable } from './components/UsersTable';
 import { UsersToolbar } from './components/UsersToolbar';
-import { usePageSize } from './hooks';
+import { usePageSize } from '../../lib/paging';
 
 /**
  * User management (spec 1 §2, §4, §5, §7). Mounted at /admin/users, and at /user/edit/:id and /user/edit, where it

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
-import { SELF_KEY, useQuotaFormat } from '../me/api';
+import { SELF_KEY, useQuotaFormat } from '../../lib/self';
 
 /**
  * Redeem a code (spec 3 §2 wallet): the code may come prefilled from `?code=`. POST /api/user/topup answers the

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { TopUpInfo } from '@tollway/shared';
 import { safeUrl } from '../../lib/sanitize';
 import { useSubmit } from '../../lib/useSubmit';
-import { useQuotaFormat } from '../me/api';
+import { useQuotaFormat } from '../../lib/self';
 import { useIsMobile } from '../../lib/useIsMobile';
 import { requestPay, submitPaymentForm, TOPUP_KEY, usePayable, useTopUpInfo, useUnitQuota } from './api';
 

@@ -4,8 +4,8 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import type { TopUpRecord } from '@tollway/shared';
 import { formatTime } from '../../lib/format-time';
-import { useQuotaFormat } from '../me/api';
-import { usePaging } from '../users/hooks';
+import { useQuotaFormat } from '../../lib/self';
+import { usePaging } from '../../lib/paging';
 import { useTopUpRecords, useUnitQuota } from './api';
 
 const STATUS_COLOR = { pending: 'orange', success: 'green', expired: 'default' } as const;

@@ -1,7 +1,7 @@
 import { Button, Col, Flex, Result, Row, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSelf } from '../me/api';
-import { ProfileCard } from '../me/ProfileCard';
+import { useSelf } from '../../lib/self';
+import { ProfileCard } from '../../components/ProfileCard';
 import { PageHeader } from '../../components/PageHeader';
 import { RedeemCard } from './RedeemCard';
 import { TopUpCard } from './TopUpCard';

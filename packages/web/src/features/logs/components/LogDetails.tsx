@@ -2,7 +2,7 @@ import { Descriptions, Flex, Tag, Typography } from 'antd';
 import type { DescriptionsProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_QUOTA_PER_UNIT, LogType } from '@tollway/shared';
-import { trimNumber, usd } from '../../pricing/price';
+import { trimNumber, usd } from '../../../lib/price';
 import type { LogRow } from '../api';
 import { costFormula, formatFrt, isFixedPrice, parseOther } from '../format';
 import { ChatContent } from './ChatContent';

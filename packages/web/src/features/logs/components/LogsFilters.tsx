@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { withTimestamps, type PickerDraft } from '../../../lib/timeRange';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { LOG_TYPES, type LogFilters } from '../api';
-import { ChannelIdInput } from './ChannelIdInput';
-import { FILTER_TIME_FORMAT, FilterActions, TimeRangeInput } from './FilterParts';
+import { ChannelIdInput } from '../../../components/filters/ChannelIdInput';
+import { FILTER_TIME_FORMAT, FilterActions, TimeRangeInput } from '../../../components/filters/FilterParts';
 
 /** The filter form's state: LogFilters with the time range as pickers' values. */
 export type LogDraft = PickerDraft<LogFilters>;

@@ -2,7 +2,7 @@ import { LogType } from '@tollway/shared';
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { TFunction } from 'i18next';
-import { trimNumber } from '../../pricing/price';
+import { trimNumber } from '../../../lib/price';
 import type { LogRow } from '../api';
 import { formatTime } from '../../../lib/format-time';
 import { callTimeColor, formatFrt, frtColor, isFixedPrice, parseOther } from '../format';

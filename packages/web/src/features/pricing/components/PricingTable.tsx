@@ -4,9 +4,9 @@ import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { useCopy } from '../../../components/useCopy';
-import { PAGE_SIZE_OPTIONS } from '../../users/hooks';
+import { PAGE_SIZE_OPTIONS } from '../../../lib/paging';
 import type { PricingModel } from '../api';
-import { modelPrices, trimNumber, type PriceUnit } from '../price';
+import { modelPrices, trimNumber, type PriceUnit } from '../../../lib/price';
 
 interface Props {
   rows: PricingModel[];

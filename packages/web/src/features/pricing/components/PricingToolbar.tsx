@@ -1,7 +1,7 @@
 import { Checkbox, Flex, Segmented, Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SearchInput } from '../../../components/SearchInput';
-import { groupRatioColor, trimNumber, type PriceUnit } from '../price';
+import { groupRatioColor, trimNumber, type PriceUnit } from '../../../lib/price';
 
 interface Props {
   keyword: string;

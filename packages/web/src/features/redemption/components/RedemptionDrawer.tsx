@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { App, Col, Input, Row, Switch, Typography } from 'antd';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormat } from '../../me/api';
+import { useQuotaFormat } from '../../../lib/self';
 import { FormSection } from '../../../components/EditorForm';
 import { FormField } from '../../../components/FormField';
 import { IntegerInput } from '../../../components/IntegerInput';

@@ -1,7 +1,7 @@
 import { Button, DatePicker } from 'antd';
 import dayjs from 'dayjs';
 import { useStatus } from '../../../lib/status';
-import { useQuotaFormat } from '../../me/api';
+import { useQuotaFormat } from '../../../lib/self';
 import { IntegerInput } from '../../../components/IntegerInput';
 import { DOLLAR_PRESETS, TIME_FORMAT } from '../schema';
 

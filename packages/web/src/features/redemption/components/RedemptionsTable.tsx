@@ -1,7 +1,7 @@
 import { Flex, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useQuotaFormat } from '../../me/api';
+import { useQuotaFormat } from '../../../lib/self';
 import { actionsColumn, RecordTable, type RecordTableProps } from '../../../components/RecordTable';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { isExhausted, RedemptionStatus, type Redemption } from '../api';

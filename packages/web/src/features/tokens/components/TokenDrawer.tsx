@@ -7,7 +7,8 @@ import { FormSection } from '../../../components/EditorForm';
 import { FormField } from '../../../components/FormField';
 import { RecordDrawer } from '../../../components/RecordDrawer';
 import { useRecordEditor } from '../../../lib/useRecordEditor';
-import { createTokens, fetchToken, updateToken, useSelfGroups, useUserModels } from '../api';
+import { useSelfGroups, useUserModels } from '../../../lib/self';
+import { createTokens, fetchToken, updateToken } from '../api';
 import { formDefaults, TOKEN_NAME_MAX, tokenFormSchema, toInput } from '../schema';
 import { CountInput, ExpiryInput, groupOptions, QuotaInput, useQuotaText } from './TokenFormFields';
 

@@ -5,9 +5,9 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../../lib/api';
 import { createUser } from '../api';
-import { useIsMobile } from '../hooks';
+import { useIsMobile } from '../../../lib/useIsMobile';
 import { createUserSchema, DISPLAY_NAME_MAX, REMARK_MAX, USERNAME_MAX, type CreateUserForm } from '../schemas';
-import { RhfField } from './RhfField';
+import { FormField } from '../../../components/FormField';
 
 interface Props {
   open: boolean;
@@ -63,18 +63,10 @@ export function AddUserDrawer({ open, onClose, onCreated }: Props) {
     >
       <Form layout="vertical" onFinish={() => void submit()}>
         <button type="submit" hidden aria-hidden />
-        <RhfField control={control} name="username" label={t('field.username')} required>
-          {(f) => <Input {...f} data-testid="user-form-username" maxLength={USERNAME_MAX} placeholder={t('placeholder.username')} autoComplete="off" />}
-        </RhfField>
-        <RhfField control={control} name="display_name" label={t('field.displayName')}>
-          {(f) => <Input {...f} data-testid="user-form-display-name" maxLength={DISPLAY_NAME_MAX} placeholder={t('placeholder.displayName')} autoComplete="off" />}
-        </RhfField>
-        <RhfField control={control} name="password" label={t('field.password')} required>
-          {(f) => <Input.Password {...f} data-testid="user-form-password" placeholder={t('placeholder.password')} autoComplete="new-password" />}
-        </RhfField>
-        <RhfField control={control} name="remark" label={t('field.remark')}>
-          {(f) => <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} placeholder={t('placeholder.remark')} />}
-        </RhfField>
+        <FormField control={control} name="username" label={t('field.username')} required render={(f) => <Input {...f} data-testid="user-form-username" maxLength={USERNAME_MAX} placeholder={t('placeholder.username')} autoComplete="off" />} />
+        <FormField control={control} name="display_name" label={t('field.displayName')} render={(f) => <Input {...f} data-testid="user-form-display-name" maxLength={DISPLAY_NAME_MAX} placeholder={t('placeholder.displayName')} autoComplete="off" />} />
+        <FormField control={control} name="password" label={t('field.password')} required render={(f) => <Input.Password {...f} data-testid="user-form-password" placeholder={t('placeholder.password')} autoComplete="new-password" />} />
+        <FormField control={control} name="remark" label={t('field.remark')} render={(f) => <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} placeholder={t('placeholder.remark')} />} />
       </Form>
     </Drawer>
   );

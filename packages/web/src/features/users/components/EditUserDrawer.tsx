@@ -9,11 +9,11 @@ import { ApiFailure } from '../../../lib/api';
 import { useStatus } from '../../../lib/status';
 import { getStoredUser } from '../../../lib/storage';
 import { fetchUser, updateUser, useGroups, type AdminUser, type UpdateUserInput } from '../api';
-import { useIsMobile } from '../hooks';
+import { useIsMobile } from '../../../lib/useIsMobile';
 import { DISPLAY_NAME_MAX, editUserSchema, REMARK_MAX, USERNAME_MAX, type EditUserForm } from '../schemas';
 import { AddQuotaModal } from './AddQuotaModal';
 import { BindingsBlock } from './BindingsBlock';
-import { RhfField } from './RhfField';
+import { FormField } from '../../../components/FormField';
 
 interface Props {
   userId: number | null;
@@ -105,19 +105,13 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
           <Divider titlePlacement="start" style={{ marginTop: 0 }}>{t('drawer.basic')}</Divider>
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <RhfField control={control} name="username" label={t('field.username')} required>
-                {(f) => <Input {...f} data-testid="user-form-username" maxLength={USERNAME_MAX} autoComplete="off" />}
-              </RhfField>
+              <FormField control={control} name="username" label={t('field.username')} required render={(f) => <Input {...f} data-testid="user-form-username" maxLength={USERNAME_MAX} autoComplete="off" />} />
             </Col>
             <Col xs={24} md={12}>
-              <RhfField control={control} name="display_name" label={t('field.displayName')}>
-                {(f) => <Input {...f} data-testid="user-form-display-name" maxLength={DISPLAY_NAME_MAX} autoComplete="off" />}
-              </RhfField>
+              <FormField control={control} name="display_name" label={t('field.displayName')} render={(f) => <Input {...f} data-testid="user-form-display-name" maxLength={DISPLAY_NAME_MAX} autoComplete="off" />} />
             </Col>
             <Col xs={24} md={12}>
-              <RhfField control={control} name="password" label={t('field.password')} extra={t('hint.passwordEdit')}>
-                {(f) => <Input.Password {...f} data-testid="user-form-password" placeholder={t('placeholder.passwordEdit')} autoComplete="new-password" />}
-              </RhfField>
+              <FormField control={control} name="password" label={t('field.password')} extra={t('hint.passwordEdit')} render={(f) => <Input.Password {...f} data-testid="user-form-password" placeholder={t('placeholder.passwordEdit')} autoComplete="new-password" />} />
             </Col>
             <Col xs={24} md={12}>
               <Form.Item label={t('field.email')} extra={t('hint.readOnly')}>
@@ -125,16 +119,13 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
               </Form.Item>
             </Col>
             <Col xs={24}>
-              <RhfField control={control} name="remark" label={t('field.remark')} extra={t('hint.remark')}>
-                {(f) => <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} />}
-              </RhfField>
+              <FormField control={control} name="remark" label={t('field.remark')} extra={t('hint.remark')} render={(f) => <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} />} />
             </Col>
           </Row>
           <Divider titlePlacement="start">{t('drawer.permissions')}</Divider>
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <RhfField control={control} name="group" label={t('field.group')} extra={isSelf ? t('hint.selfLocked') : undefined}>
-                {(f) => (
+              <FormField control={control} name="group" label={t('field.group')} extra={isSelf ? t('hint.selfLocked') : undefined} render={(f) => (
                   <Select
                     {...f}
                     data-testid="user-form-group"
@@ -144,12 +135,10 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
                     showSearch
                     placeholder={t('placeholder.group')}
                   />
-                )}
-              </RhfField>
+                )} />
             </Col>
             <Col xs={24} md={12}>
-              <RhfField control={control} name="quota" label={t('field.quota')} extra={t('hint.quota', { value: quotaText })}>
-                {(f) => (
+              <FormField control={control} name="quota" label={t('field.quota')} extra={t('hint.quota', { value: quotaText })} render={(f) => (
                   <Space.Compact style={{ width: '100%' }}>
                     <InputNumber
                       {...f}
@@ -163,8 +152,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
                       {t('actions.addQuota')}
                     </Button>
                   </Space.Compact>
-                )}
-              </RhfField>
+                )} />
             </Col>
           </Row>
           <Divider titlePlacement="start">{t('drawer.bindings')}</Divider>

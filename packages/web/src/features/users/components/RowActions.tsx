@@ -3,7 +3,7 @@ import type { UserManageAction } from '@tollway/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../api';
-import { ResetTwoFactorButton } from '../../twofa/ResetTwoFactorButton';
+import { ResetTwoFactorButton } from '../../../components/twofa/ResetTwoFactorButton';
 import { isDeleted } from './UserTags';
 
 interface Props {

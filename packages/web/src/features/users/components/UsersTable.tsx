@@ -5,7 +5,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 import type { AdminUser } from '../api';
-import { PAGE_SIZE_OPTIONS, useIsMobile } from '../hooks';
+import { PAGE_SIZE_OPTIONS } from '../../../lib/paging';
+import { useIsMobile } from '../../../lib/useIsMobile';
 import { RowActions } from './RowActions';
 import { GroupTag, RoleTag, StatusTag, isDeleted } from './UserTags';
 

@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { useSubmit } from '../../lib/useSubmit';
-import { AuthCard } from '../auth/AuthCard';
-import { useCompleteLogin } from '../auth/useCompleteLogin';
-import { completeLogin } from './api';
+import { AuthCard } from './AuthCard';
+import { useCompleteLogin } from './useCompleteLogin';
+import { completeLogin } from '../../components/twofa/api';
 
 /** What the first sign-in step hands over (navigation state; the pending cookie covers a reload). */
 export interface LoginStepState {

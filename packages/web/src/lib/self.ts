@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { UserPublic } from '@tollway/shared';
 import { renderQuota } from '@tollway/shared';
 import { useCallback } from 'react';
-import { apiGet } from '../../lib/api';
-import { useStatus } from '../../lib/status';
+import { apiGet } from './api';
+import { useStatus } from './status';
 
 export const SELF_KEY = ['user', 'self'] as const;
 
@@ -25,4 +25,32 @@ export function roleKey(role: number): 'root' | 'admin' | 'user' {
   if (role >= 100) return 'root';
   if (role >= 10) return 'admin';
   return 'user';
+}
+
+/** Models the user may limit a token to (GET /api/user/models). */
+export function useUserModels(enabled = true) {
+  return useQuery({
+    queryKey: ['user', 'models'],
+    queryFn: async () => {
+      const d = await apiGet<string[]>('/api/user/models');
+      return Array.isArray(d) ? d : [];
+    },
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+export interface SelfGroup {
+  desc: string;
+  ratio: number;
+}
+
+/** Groups open to the user (GET /api/user/self/groups → {name: {desc, ratio}}). */
+export function useSelfGroups(enabled = true) {
+  return useQuery({
+    queryKey: ['user', 'self', 'groups'],
+    queryFn: async () => (await apiGet<Record<string, SelfGroup>>('/api/user/self/groups')) ?? {},
+    enabled,
+    staleTime: 60_000,
+  });
 }

@@ -1,7 +1,7 @@
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useCopy } from '../../components/useCopy';
+import { useCopy } from '../useCopy';
 
 /** Saves `text` as a file the browser downloads. */
 function download(name: string, text: string): void {

@@ -3,7 +3,7 @@ import type { UserPublic } from '@tollway/shared';
 import { Avatar, Button, Card, Col, Row, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { roleKey, useQuotaFormat } from './api';
+import { roleKey, useQuotaFormat } from '../lib/self';
 import { DisplayNameModal } from './DisplayNameModal';
 
 const ROLE_COLOR = { root: 'red', admin: 'gold', user: 'blue' } as const;

@@ -1,8 +1,8 @@
 import { App, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useStatus } from '../../lib/status';
-import { useTheme } from '../../lib/theme';
+import { useStatus } from '../lib/status';
+import { useTheme } from '../lib/theme';
 
 /** Cloudflare's widget script; explicit rendering, so the widget goes where and when React puts it. */
 export const TURNSTILE_SCRIPT = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { apiGet } from '../../lib/api';
-import { rememberedInviteCode } from './oauth';
+import { apiGet } from '../lib/api';
+import { rememberedInviteCode } from '../lib/oauth';
 
 interface TelegramUser {
   id: number;

@@ -1,5 +1,5 @@
-import { apiGet } from '../../lib/api';
-import type { Status } from '../../lib/status';
+import { apiGet } from './api';
+import type { Status } from './status';
 
 export type OAuthProvider = 'github' | 'oidc' | 'linuxdo';
 const RETURN_KEY = 'oauth_return_to';

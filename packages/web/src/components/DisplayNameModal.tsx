@@ -2,10 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiPut } from '../../lib/api';
-import { useSubmit } from '../../lib/useSubmit';
-import { patchStoredUser } from '../../lib/session';
-import { SELF_KEY } from './api';
+import { apiPut } from '../lib/api';
+import { useSubmit } from '../lib/useSubmit';
+import { patchStoredUser } from '../lib/session';
+import { SELF_KEY } from '../lib/self';
 
 /** PUT /api/user/self {display_name}. */
 export function DisplayNameModal({ open, current, onClose }: { open: boolean; current: string; onClose: () => void }) {

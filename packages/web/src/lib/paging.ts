@@ -1,5 +1,5 @@
 import type { PaginationProps } from 'antd';
-import { useCallback, useState, useSyncExternalStore } from 'react';
+import { useCallback, useState } from 'react';
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
 const DEFAULT_PAGE_SIZE = 10;
@@ -43,18 +43,4 @@ export function usePaging(key: string, pageInfo?: (range: { start: number; end: 
     responsive: true,
   });
   return { page, pageSize, setPage, pagination };
-}
-
-const MOBILE_QUERY = '(max-width: 600px)';
-
-/** True at the mobile layout width of 600 pixels or less (spec 1 §1). */
-export function useIsMobile(): boolean {
-  return useSyncExternalStore(
-    (cb) => {
-      const mq = window.matchMedia(MOBILE_QUERY);
-      mq.addEventListener('change', cb);
-      return () => mq.removeEventListener('change', cb);
-    },
-    () => window.matchMedia(MOBILE_QUERY).matches,
-  );
 }
