@@ -17,7 +17,7 @@ fs.mkdirSync(dir, { recursive: true });
 const { url: mockUrl, proc: mock } = await startMock();
 const t0 = Date.now();
 const { target: plain, proc } = await startTollway(mockUrl, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-let skipMs = 0;
+let skipMs: number;
 const target = converted ? anthropicTarget(plain, mode === 'anthropic-stream') : plain;
 const body = mode === 'anthropic-stream' ? anthropicStreamBody : converted ? anthropicBody : chatBody;
 try {

@@ -23,7 +23,7 @@ const ticks = (pid: number) => {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return { user: Number(f[11]) * 10, system: Number(f[12]) * 10 };
 };
-let skipMs = 0;
+let skipMs: number;
 try {
   await throughput(target, body, 16, 3);
   skipMs = Date.now() - t0;

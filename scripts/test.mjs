@@ -1,4 +1,4 @@
-// `npm test`: type-checks, builds the console, then runs unit, integration (SQLite, PostgreSQL, MariaDB, Redis)
+// `npm test`: type-checks, lints, builds the console, then runs unit, integration (SQLite, PostgreSQL, MariaDB, Redis)
 // and browser tests in one vitest run.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -10,5 +10,7 @@ const run = (cmd, args) => {
   if (res.status !== 0) process.exit(res.status ?? 1);
 };
 run('npm', ['run', 'typecheck']);
+run('npm', ['run', 'lint']);
+// run('npm', ['run', 'format:check']); // enabled by the lead after the one-time format
 buildConsole();
 run(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)]);

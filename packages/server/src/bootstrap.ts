@@ -14,7 +14,7 @@ import { SessionPrune } from './modules/auth/session-prune.js';
 import { sessionStoreOf } from './modules/auth/sessions.js';
 import { ChannelCache } from './core/routing/channel-cache.js';
 import { ChannelsService } from './modules/channels/service.js';
-import { AccountLogs } from './modules/logs/account-log.js';
+import { AccountLogs } from './accounting/account-log.js';
 import { LogRetention } from './modules/logs/retention.js';
 import { AuditStore } from './modules/audit/store.js';
 import { TopUpExpiry } from './modules/topup/expiry.js';

@@ -8,7 +8,7 @@ import type { SecretBox } from './lib/secret-box.js';
 import type { WindowCounters } from './lib/window-counters.js';
 import type { ChannelCache } from './core/routing/channel-cache.js';
 import type { ChannelsService } from './modules/channels/service.js';
-import type { AccountLogs } from './modules/logs/account-log.js';
+import type { AccountLogs } from './accounting/account-log.js';
 import type { SessionSealer } from './modules/auth/session.js';
 import type { OptionsService } from './core/options/service.js';
 import type { SetupService } from './modules/setup/service.js';

@@ -32,7 +32,7 @@ export interface ExternalAnswer {
  * its JSON answer. An unreachable service is an ApiError naming `service` and the kind of failure only, so no
  * address nor `secrets` (kept in the signature for callers that name them) can reach a message.
  */
-export async function callExternal(service: string, url: string, call: ExternalCall, secrets: string[] = []): Promise<ExternalAnswer> {
+export async function callExternal(service: string, url: string, call: ExternalCall, _secrets: string[] = []): Promise<ExternalAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   let body: string | undefined;
   if (call.form) {

@@ -2,7 +2,7 @@ import { chooseKey, type CachedChannel } from '../core/routing/channel-cache.js'
 import { resolveModelMapping } from '../core/routing/channel-row.js';
 import type { TokenAuth } from './auth-cache.js';
 import { relayErrors } from './errors.js';
-import type { Hold, ReserveTarget } from './ledger.js';
+import type { Hold, ReserveTarget } from '../accounting/ledger.js';
 import { resolvePrice, type ResolvedPrice } from './price.js';
 import { checkRateLimits } from './rate-limits.js';
 import type { RelayContext } from './services.js';

@@ -94,7 +94,7 @@ export class TokenAuthCache {
       this.byKey.set(key, now);
       return undefined;
     }
-    let acceptUnset = false;
+    let acceptUnset: boolean;
     try {
       acceptUnset = Boolean((JSON.parse(row.userSetting || '{}') as { accept_unset_model_ratio_model?: boolean }).accept_unset_model_ratio_model);
     } catch {

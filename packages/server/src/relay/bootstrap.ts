@@ -4,11 +4,11 @@ import { Mailer } from '../lib/mailer.js';
 import { isUsableGroup } from '../modules/groups/usable.js';
 import { QuotaWarnings } from '../modules/notifications/quota-warnings.js';
 import { TokenAuthCache } from './auth-cache.js';
-import { MemoryLedger, type Ledger } from './ledger.js';
-import { RedisLedger } from './redis-ledger.js';
+import { MemoryLedger, type Ledger } from '../accounting/ledger.js';
+import { RedisLedger } from '../accounting/redis-ledger.js';
 import type { RelayServices } from './services.js';
 import { createUpstreamAgent } from './upstream-agent.js';
-import { DurableWriter } from './writer.js';
+import { DurableWriter } from '../accounting/writer.js';
 
 /** In DATA_DIR: the Redis node id of the process running on this data folder. */
 const REDIS_NODE_ID_FILE = 'redis-node-id';

@@ -9,7 +9,7 @@ import { authenticate, type Identified } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
 import type { AttemptResult } from './forward.js';
 import type { InboundCall } from './inbound.js';
-import type { Hold } from './ledger.js';
+import type { Hold } from '../accounting/ledger.js';
 import { resolvePrice, scaledPrice } from './price.js';
 import { countSuccess } from './rate-limits.js';
 import { retryPolicy } from './retry-policy.js';

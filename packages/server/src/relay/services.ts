@@ -2,8 +2,8 @@ import type { Agent } from 'undici';
 import type { AppContext } from '../context.js';
 import type { QuotaWarnings } from '../modules/notifications/quota-warnings.js';
 import type { TokenAuthCache } from './auth-cache.js';
-import type { Ledger } from './ledger.js';
-import type { DurableWriter } from './writer.js';
+import type { Ledger } from '../accounting/ledger.js';
+import type { DurableWriter } from '../accounting/writer.js';
 
 /** What the relay hot path uses, built once (see relay/bootstrap.ts). */
 export interface RelayServices {

@@ -4,11 +4,11 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
 import type { CachedChannel } from '../core/routing/channel-cache.js';
 import type { TokenAuth } from './auth-cache.js';
-import type { Hold, ReserveTarget } from './ledger.js';
+import type { Hold, ReserveTarget } from '../accounting/ledger.js';
 import { resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from './services.js';
 import type { CallUsage } from './usage.js';
-import type { WriteRecord } from './writer-apply.js';
+import type { WriteRecord } from '../accounting/writer-apply.js';
 
 /** Everything known about one relay call when it ends. */
 export interface CallRecord {

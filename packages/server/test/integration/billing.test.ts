@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryLedger } from '../../src/relay/ledger.js';
+import type { MemoryLedger } from '../../src/accounting/ledger.js';
 import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';

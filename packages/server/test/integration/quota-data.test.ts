@@ -4,7 +4,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { DurableWriter, type WriteRecord } from '../../src/relay/writer.js';
+import { DurableWriter, type WriteRecord } from '../../src/accounting/writer.js';
 import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { balanceMetrics } from '../../src/relay/balance-metrics.js';
-import type { Hold, ReserveTarget } from '../../src/relay/ledger.js';
+import { balanceMetrics } from '../../src/accounting/balance-metrics.js';
+import type { Hold, ReserveTarget } from '../../src/accounting/ledger.js';
 import { capturingLog, charged, counter, outstanding, until, useLedgerWorld, type LogLine } from '../support/redis-ledger.js';
 
 const QUOTA = 100_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerRecord, ReserveTarget } from '../../src/relay/ledger.js';
+import type { LedgerRecord, ReserveTarget } from '../../src/accounting/ledger.js';
 import { outstanding, useLedgerWorld } from '../support/redis-ledger.js';
 
 const QUOTA = 10_000_000;

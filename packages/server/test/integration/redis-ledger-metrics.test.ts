@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { metricsRoutes } from '../../src/http/metrics-route.js';
 import { registerRoute } from '../../src/http/register.js';
 import { Router } from '../../src/http/route.js';
-import type { Hold } from '../../src/relay/ledger.js';
+import type { Hold } from '../../src/accounting/ledger.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { useLedgerWorld } from '../support/redis-ledger.js';
 

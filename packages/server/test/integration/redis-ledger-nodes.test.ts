@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { balanceMetrics } from '../../src/relay/balance-metrics.js';
-import type { RedisLedger } from '../../src/relay/redis-ledger.js';
+import { balanceMetrics } from '../../src/accounting/balance-metrics.js';
+import type { RedisLedger } from '../../src/accounting/redis-ledger.js';
 import { createUserClient, setupRoot, type Client, type TestApp } from '../support/app.js';
 import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';

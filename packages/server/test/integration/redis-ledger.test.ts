@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { balanceMetrics } from '../../src/relay/balance-metrics.js';
-import type { Hold, ReserveTarget } from '../../src/relay/ledger.js';
+import { balanceMetrics } from '../../src/accounting/balance-metrics.js';
+import type { Hold, ReserveTarget } from '../../src/accounting/ledger.js';
 import { capturingLog, charged, counter, outstanding, until, useLedgerWorld } from '../support/redis-ledger.js';
 
 const QUOTA = 100_000;

@@ -7,8 +7,6 @@ import { dialects } from '../support/databases.js';
 import { addChannel, addToken, drainWriter, listen, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /**
  * The Claude and Gemini settings of the models tab, end to end: the official SDKs call the running server, the
  * mock upstreams record what arrived (thinking config, safety settings, headers, max_tokens, URL version and

@@ -4,9 +4,9 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { LAZY_WRITE_MS } from '../../src/relay/journal.js';
-import { UNSETTLED_CALL_CONTENT } from '../../src/relay/journal-recovery.js';
-import { DurableWriter, type WriteRecord } from '../../src/relay/writer.js';
+import { LAZY_WRITE_MS } from '../../src/accounting/journal.js';
+import { UNSETTLED_CALL_CONTENT } from '../../src/accounting/journal-recovery.js';
+import { DurableWriter, type WriteRecord } from '../../src/accounting/writer.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 
 const log = pino({ level: 'silent' });

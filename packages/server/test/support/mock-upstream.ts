@@ -64,7 +64,7 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
 
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) {
     const key = (req.headers.authorization ?? '').replace(/^Bearer /, '') || String(req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? '');
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = raw.length && !String(req.headers['content-type'] ?? '').startsWith('multipart/') ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
     } catch {

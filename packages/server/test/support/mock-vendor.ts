@@ -91,7 +91,7 @@ export async function startMockVendor(): Promise<MockVendor> {
       const path = url.pathname;
       const vendor = vendorOf(path, req.headers);
       if (!vendor) return openaiError(res, 404, `mock vendor has no ${req.method} ${path}`);
-      let body: Record<string, unknown> = {};
+      let body: Record<string, unknown>;
       const raw = Buffer.concat(chunks).toString('utf8');
       try {
         body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};

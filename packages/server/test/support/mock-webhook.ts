@@ -46,7 +46,7 @@ export async function startMockWebhook(): Promise<MockWebhook> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: Record<string, unknown> = {};
+      let body: Record<string, unknown>;
       try {
         body = JSON.parse(raw) as Record<string, unknown>;
       } catch {

@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { balanceMetrics } from '../../src/relay/balance-metrics.js';
-import type { BalanceKind, Hold, LedgerRecord } from '../../src/relay/ledger.js';
-import { RedisLedger, type RedisLedgerOptions } from '../../src/relay/redis-ledger.js';
+import { balanceMetrics } from '../../src/accounting/balance-metrics.js';
+import type { BalanceKind, Hold, LedgerRecord } from '../../src/accounting/ledger.js';
+import { RedisLedger, type RedisLedgerOptions } from '../../src/accounting/redis-ledger.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
 
@@ -21,7 +21,7 @@ export function capturingLog(): { log: Logger; lines: LogLine[] } {
 /**
  * Redis ledgers over a real PostgreSQL database and Redis (a prefix of the suite's own), with one funded user
  * and one limited token. `commit` plays the durable writer's part: the ledger's hooks around a transaction
- * that subtracts the records' charges, as relay/writer.ts does.
+ * that subtracts the records' charges, as accounting/writer.ts does.
  */
 export interface LedgerWorld {
   database: TestDatabase;

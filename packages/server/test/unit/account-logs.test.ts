@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
-import { AccountLogs, type AccountLog } from '../../src/modules/logs/account-log.js';
-import type { WriteRecord } from '../../src/relay/writer-apply.js';
+import { AccountLogs, type AccountLog } from '../../src/accounting/account-log.js';
+import type { WriteRecord } from '../../src/accounting/writer-apply.js';
 
 const trx = () => ({}) as Transaction<Database>;
 const log = (content: string): AccountLog => ({ userId: 7, username: 'u', type: 1, content, quota: 100 });

@@ -1,6 +1,6 @@
 import { auditQuery, auditRow, paged, type AuditOutcome, type AuditRow } from '@tollway/shared';
 import type { Router } from '../../http/route.js';
-import { pageWindow } from '../users/routes-admin.js';
+import { readPage } from '../../http/paging.js';
 import type { AuditRecord } from './store.js';
 import { auditStoreOf } from './trail.js';
 
@@ -32,10 +32,6 @@ export function auditRoutes(r: Router): void {
     tags: ['audit'],
     query: auditQuery,
     response: paged(auditRow),
-    handler: async ({ ctx, query }) => {
-      const w = pageWindow(query);
-      const { items, total } = await auditStoreOf(ctx).page(query, w.offset, w.limit);
-      return { items: items.map(toAuditRow), page: w.page, total };
-    },
+    handler: ({ ctx, query }) => readPage(query, (w) => auditStoreOf(ctx).page(query, w), toAuditRow),
   });
 }

@@ -1,6 +1,7 @@
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from 'kysely';
 import type { AuditFilter } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
+import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { AuditLogsTable, Database } from '../../db/schema.js';
 
 export type AuditRecord = Selectable<AuditLogsTable>;
@@ -38,13 +39,9 @@ export class AuditStore {
   }
 
   /** Newest first. */
-  async page(f: Partial<AuditFilter>, offset: number, limit: number): Promise<{ items: AuditRecord[]; total: number }> {
+  page(f: Partial<AuditFilter>, window: RowWindow): Promise<Slice<AuditRecord>> {
     const base = this.k.selectFrom('audit_logs').where(conditions(f));
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.n) };
+    return selectPage(base, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), window);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { ChannelListRow, ChannelPublic } from '@tollway/shared';
+import { pageWindow } from '../../http/paging.js';
 import type { ChannelFilter, ChannelOrder, ChannelsStore } from './store.js';
 import { toPublicChannel, toTagRow } from './view.js';
 
@@ -29,12 +30,11 @@ interface Entry {
  * (id_sort) or by its highest child priority then newest id.
  */
 export async function listChannels(store: ChannelsStore, req: ListRequest): Promise<ChannelPage> {
-  const page = Math.max(1, req.p);
-  const offset = (page - 1) * req.page_size;
+  const { page, offset, limit } = pageWindow(req);
   const order: ChannelOrder = req.id_sort ? 'id' : 'priority';
   if (!req.tag_mode) {
-    const { rows, total } = await store.page(req, order, offset, req.page_size);
-    return { items: rows.map((r) => toPublicChannel(r)), page, total };
+    const { items, total } = await store.page(req, order, { offset, limit });
+    return { items: items.map((r) => toPublicChannel(r)), page, total };
   }
   const entries = new Map<string, Entry>();
   for (const r of await store.outline(req)) {
@@ -49,7 +49,7 @@ export async function listChannels(store: ChannelsStore, req: ListRequest): Prom
     }
   }
   const sorted = [...entries.values()].sort((a, b) => (order === 'id' ? b.id - a.id : b.priority - a.priority || b.id - a.id));
-  const slice = sorted.slice(offset, offset + req.page_size);
+  const slice = sorted.slice(offset, offset + limit);
   const rows = await store.findMany(slice.flatMap((e) => e.ids));
   const byId = new Map(rows.map((r) => [r.id, toPublicChannel(r)]));
   const childOrder = (a: ChannelPublic, b: ChannelPublic) => (order === 'id' ? b.id - a.id : b.priority - a.priority || b.id - a.id);

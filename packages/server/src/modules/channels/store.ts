@@ -1,5 +1,6 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { Database } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { ChannelRow } from '../../core/routing/channel-row.js';
@@ -129,19 +130,10 @@ export class ChannelsStore {
   }
 
   /** One page of channels matching the filter, ordered by id desc or by priority desc then id desc. */
-  async page(f: ChannelFilter, order: ChannelOrder, offset: number, limit: number): Promise<{ rows: ChannelRow[]; total: number }> {
-    const conds = (eb: Eb) => eb.and(conditions(eb, f, !this.box.enabled));
-    let q = this.k.selectFrom('channels').selectAll().where(conds);
-    q = order === 'id' ? q.orderBy('id', 'desc') : q.orderBy('priority', 'desc').orderBy('id', 'desc');
-    const [rows, count] = await Promise.all([
-      q.limit(limit).offset(offset).execute().then(this.openAll),
-      this.k
-        .selectFrom('channels')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where(conds)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+  async page(f: ChannelFilter, order: ChannelOrder, window: RowWindow): Promise<Slice<ChannelRow>> {
+    const base = this.k.selectFrom('channels').where((eb: Eb) => eb.and(conditions(eb, f, !this.box.enabled)));
+    const { items, total } = await selectPage(base, (q) => (order === 'id' ? q.selectAll().orderBy('id', 'desc') : q.selectAll().orderBy('priority', 'desc').orderBy('id', 'desc')), window);
+    return { items: this.openAll(items), total };
   }
 
   /** The few columns tag mode needs to build and order its rows, for every channel matching the filter. */

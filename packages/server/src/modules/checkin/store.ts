@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { LogType } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/unique.js';
-import type { AccountLogs } from '../logs/account-log.js';
+import type { AccountLogs } from '../../accounting/account-log.js';
 
 export interface CheckInRecord {
   userId: number;

@@ -1,24 +1,7 @@
 import { deleteLogsQuery, logQuery, logRow, logStat, logStatQuery, paged, selfLogQuery, selfLogStatQuery } from '@tollway/shared';
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
 import type { Router } from '../../http/route.js';
-import { perContext } from '../../lib/per-context.js';
-import { nowSeconds } from '../../lib/time.js';
-import { pageWindow } from '../users/routes-admin.js';
-import { LogsStore } from './store.js';
-import { toAdminLog, toUserLog } from './view.js';
-
-const logsOf = perContext((ctx) => new LogsStore(ctx.logDb));
-
-/** The user's setting show_ip_in_logs (users.setting JSON); off when unset or unreadable. */
-async function showsIp(ctx: AppContext, userId: number): Promise<boolean> {
-  const u = await ctx.usersStore.findById(userId);
-  try {
-    return (JSON.parse(u?.setting || '{}') as { show_ip_in_logs?: unknown }).show_ip_in_logs === true;
-  } catch {
-    return false;
-  }
-}
+import { logsOf } from './service.js';
 
 /** Usage logs: administrators see every user's with channels; users see their own. Root prunes old ones. */
 export function logRoutes(r: Router): void {
@@ -31,11 +14,7 @@ export function logRoutes(r: Router): void {
     tags,
     query: logQuery,
     response: paged(logRow),
-    handler: async ({ ctx, query }) => {
-      const w = pageWindow(query);
-      const { items, total } = await logsOf(ctx).page(query, w.offset, w.limit);
-      return { items: items.map(toAdminLog), page: w.page, total };
-    },
+    handler: ({ ctx, query }) => logsOf(ctx).page(query),
   });
   r.add({
     method: 'GET',
@@ -45,11 +24,7 @@ export function logRoutes(r: Router): void {
     tags,
     query: selfLogQuery,
     response: paged(logRow),
-    handler: async ({ ctx, user, query }) => {
-      const w = pageWindow(query);
-      const [{ items, total }, showIp] = await Promise.all([logsOf(ctx).page({ ...query, userId: user!.id }, w.offset, w.limit), showsIp(ctx, user!.id)]);
-      return { items: items.map((row) => toUserLog(row, showIp)), page: w.page, total };
-    },
+    handler: ({ ctx, user, query }) => logsOf(ctx).selfPage(user!.id, query),
   });
   r.add({
     method: 'GET',
@@ -59,7 +34,7 @@ export function logRoutes(r: Router): void {
     tags,
     query: logStatQuery,
     response: logStat,
-    handler: ({ ctx, query }) => logsOf(ctx).stat(query, nowSeconds()),
+    handler: ({ ctx, query }) => logsOf(ctx).stat(query),
   });
   r.add({
     method: 'GET',
@@ -69,7 +44,7 @@ export function logRoutes(r: Router): void {
     tags,
     query: selfLogStatQuery,
     response: logStat,
-    handler: async ({ ctx, user, query }) => logsOf(ctx).stat({ ...query, userId: user!.id }, nowSeconds()),
+    handler: ({ ctx, user, query }) => logsOf(ctx).stat({ ...query, userId: user!.id }),
   });
   r.add({
     method: 'DELETE',

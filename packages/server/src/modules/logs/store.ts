@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import { LogType, type LogFilter } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
+import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { Database, LogsTable } from '../../db/schema.js';
 
 export type LogRecord = Selectable<LogsTable>;
@@ -40,13 +41,9 @@ export class LogsStore {
   }
 
   /** Newest first. */
-  async page(f: LogScope, offset: number, limit: number): Promise<{ items: LogRecord[]; total: number }> {
+  page(f: LogScope, window: RowWindow): Promise<Slice<LogRecord>> {
     const base = this.k.selectFrom('logs').where(conditions(f, 'range'));
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.n) };
+    return selectPage(base, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), window);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { isRoot, type AdminMessage, type CreateMessageBody, type InboxMessage, type MessageRecipient, type UpdateMessageBody } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, forbidden, notFound } from '../../http/errors.js';
+import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import { perContext } from '../../lib/per-context.js';
 import type { AuthUser } from '../auth/session.js';
 import { nowSeconds } from '../../lib/time.js';
@@ -8,7 +9,6 @@ import { MessagesStore, type InboxRow, type MessageRow } from './store.js';
 
 type Format = InboxMessage['format'];
 const formatOf = (f: string): Format => (f === 'html' ? 'html' : 'markdown');
-const pageArgs = (q: { p: number; page_size: number }) => ({ page: Math.max(1, q.p), offset: (Math.max(1, q.p) - 1) * q.page_size, limit: q.page_size });
 
 const inboxView = (r: InboxRow): InboxMessage => ({
   id: r.id,
@@ -38,10 +38,8 @@ export class MessagesService {
     this.store = new MessagesStore(ctx.db);
   }
 
-  async inbox(userId: number, q: { p: number; page_size: number }) {
-    const { page, offset, limit } = pageArgs(q);
-    const { items, total } = await this.store.inboxPage(userId, offset, limit);
-    return { items: items.map(inboxView), page, total };
+  inbox(userId: number, q: PageQuery) {
+    return readPage(q, (w) => this.store.inboxPage(userId, w), inboxView);
   }
 
   unreadCount(userId: number) {
@@ -79,12 +77,11 @@ export class MessagesService {
     }));
   }
 
-  async list(viewer: AuthUser, q: { p: number; page_size: number; keyword?: string; start_date?: string; end_date?: string }) {
-    const { page, offset, limit } = pageArgs(q);
+  async list(viewer: AuthUser, q: PageQuery & { keyword?: string; start_date?: string; end_date?: string }) {
     // The date range applies only when both ends are given (spec 3 §5).
     const ranged = q.start_date && q.end_date ? { from: epochOf(q.start_date, 'start_date'), to: epochOf(q.end_date, 'end_date') } : {};
-    const { items, total } = await this.store.page({ offset, limit, keyword: q.keyword || undefined, ...ranged });
-    return { items: await this.withStats(viewer, items), page, total };
+    const page = await readPage(q, (w) => this.store.page({ ...w, keyword: q.keyword || undefined, ...ranged }));
+    return { ...page, items: await this.withStats(viewer, page.items) };
   }
 
   async get(viewer: AuthUser, id: number): Promise<AdminMessage> {
@@ -93,11 +90,9 @@ export class MessagesService {
     return (await this.withStats(viewer, [row]))[0]!;
   }
 
-  async recipients(id: number, q: { p: number; page_size: number }): Promise<{ items: MessageRecipient[]; page: number; total: number }> {
+  async recipients(id: number, q: PageQuery): Promise<Page<MessageRecipient>> {
     if (!(await this.store.get(id))) throw notFound('message does not exist');
-    const { page, offset, limit } = pageArgs(q);
-    const { items, total } = await this.store.recipients(id, offset, limit);
-    return { items: items.map((r) => ({ ...r, read_at: r.read_at === null ? null : Number(r.read_at) })), page, total };
+    return readPage(q, (w) => this.store.recipients(id, w), (r) => ({ ...r, read_at: r.read_at === null ? null : Number(r.read_at) }));
   }
 
   /** Sends a message to existing users; unknown or deleted ids are refused by name. */

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { MessagesTable } from '../../db/schema.js';
 
 export type MessageRow = Selectable<MessagesTable>;
@@ -21,12 +22,8 @@ export class MessagesStore {
   }
 
   /** The recipient's messages, newest first. */
-  async inboxPage(userId: number, offset: number, limit: number): Promise<{ items: InboxRow[]; total: number }> {
-    const [items, count] = await Promise.all([
-      this.inbox(userId).selectAll('m').select('r.read_at').orderBy('m.id', 'desc').limit(limit).offset(offset).execute(),
-      this.inbox(userId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.n) };
+  inboxPage(userId: number, window: RowWindow): Promise<Slice<InboxRow>> {
+    return selectPage(this.inbox(userId), (q) => q.selectAll('m').select('r.read_at').orderBy('m.id', 'desc'), window);
   }
 
   async unreadCount(userId: number): Promise<number> {
@@ -49,16 +46,12 @@ export class MessagesStore {
   }
 
   /** Messages for administrators, newest first, filtered by keyword (title or content) and creation time. */
-  async page(opts: { offset: number; limit: number; keyword?: string; from?: number; to?: number }): Promise<{ items: MessageRow[]; total: number }> {
+  page(opts: RowWindow & { keyword?: string; from?: number; to?: number }): Promise<Slice<MessageRow>> {
     let base = this.k.selectFrom('messages');
     if (opts.keyword) base = base.where((eb) => eb.or([eb('title', 'like', `%${opts.keyword}%`), eb('content', 'like', `%${opts.keyword}%`)]));
     if (opts.from !== undefined) base = base.where('created_at', '>=', opts.from);
     if (opts.to !== undefined) base = base.where('created_at', '<=', opts.to);
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.n) };
+    return selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
   }
 
   get(id: number): Promise<MessageRow | undefined> {
@@ -80,19 +73,9 @@ export class MessagesStore {
   }
 
   /** The recipients of a message with their names, a page at a time, in user id order. */
-  async recipients(messageId: number, offset: number, limit: number) {
+  recipients(messageId: number, window: RowWindow) {
     const base = this.k.selectFrom('message_recipients as r').where('r.message_id', '=', messageId);
-    const [items, count] = await Promise.all([
-      base
-        .innerJoin('users as u', 'u.id', 'r.user_id')
-        .select(['r.user_id', 'u.username', 'u.display_name', 'r.read_at'])
-        .orderBy('r.user_id')
-        .limit(limit)
-        .offset(offset)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.n) };
+    return selectPage(base, (q) => q.innerJoin('users as u', 'u.id', 'r.user_id').select(['r.user_id', 'u.username', 'u.display_name', 'r.read_at']).orderBy('r.user_id'), window);
   }
 
   /** Ids among `ids` that are existing (not deleted) users. */

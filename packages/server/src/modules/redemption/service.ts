@@ -5,7 +5,7 @@ import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
-import { pageWindow } from '../users/routes-admin.js';
+import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import type { CreateRedemptionBody, UpdateRedemptionBody } from './schema.js';
 import { RedemptionsStore, type NewRedemption, type RedemptionChanges, type RedemptionRow } from './store.js';
 import { perContext } from '../../lib/per-context.js';
@@ -71,10 +71,8 @@ export class RedemptionService {
     this.store = new RedemptionsStore(ctx.db, ctx.accountLogs);
   }
 
-  async page(q: { p: number; page_size: number; keyword?: string }) {
-    const w = pageWindow(q);
-    const { items, total } = await this.store.page({ offset: w.offset, limit: w.limit, keyword: q.keyword });
-    return { items: items.map(toRedemptionPublic), page: w.page, total };
+  page(q: PageQuery & { keyword?: string }): Promise<Page<RedemptionPublic>> {
+    return readPage(q, (w) => this.store.page({ ...w, keyword: q.keyword }), toRedemptionPublic);
   }
 
   async get(id: number): Promise<RedemptionPublic> {

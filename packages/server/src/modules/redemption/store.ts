@@ -1,8 +1,9 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { LogType, RedemptionStatus } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
+import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { RedemptionsTable } from '../../db/schema.js';
-import type { AccountLogs } from '../logs/account-log.js';
+import type { AccountLogs } from '../../accounting/account-log.js';
 
 export type RedemptionRow = Selectable<RedemptionsTable>;
 export type NewRedemption = Insertable<RedemptionsTable>;
@@ -53,18 +54,14 @@ export class RedemptionsStore {
    * Newest first. The keyword matches part of the name, the whole key, or the id. LIKE wildcards typed by the
    * administrator act as wildcards.
    */
-  async page(opts: { offset: number; limit: number; keyword?: string }): Promise<{ items: RedemptionRow[]; total: number }> {
+  page(opts: RowWindow & { keyword?: string }): Promise<Slice<RedemptionRow>> {
     let base = this.k.selectFrom('redemptions');
     const kw = opts.keyword;
     if (kw) {
       const asId = /^\d{1,15}$/.test(kw) ? Number(kw) : -1;
       base = base.where((eb) => eb.or([eb('id', '=', asId), eb('name', 'like', `%${kw}%`), eb('key', '=', kw)]));
     }
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.n) };
+    return selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
   }
 
   /**

@@ -1,18 +1,9 @@
 import { mjQuery, mjRow, paged, selfMjQuery, selfTaskQuery, taskQuery, taskRow } from '@tollway/shared';
 import type { z } from 'zod';
-import type { AppContext } from '../../context.js';
 import type { Router } from '../../http/route.js';
-import { perContext } from '../../lib/per-context.js';
-import { pageWindow } from '../users/routes-admin.js';
-import { TasksStore, type TaskFilter } from './store.js';
-import { toMjRow, toTaskRow } from './view.js';
+import { tasksOf, type TaskQuery } from './service.js';
 
-const tasksOf = perContext((ctx) => new TasksStore(ctx.db));
-
-/** The parsed query of any of the four lists (self lists lack channel_id and user_id). */
-type Query = { p: number; page_size: number; start_timestamp: number; end_timestamp: number; channel_id?: number; user_id?: number } & Record<string, unknown>;
-
-/** One task kind: its URLs, filters, the id column's query name, the list and the row view. */
+/** One task kind: its URLs, filters, the id column's query name, the row and the service's list. */
 interface TaskKind {
   url: string;
   selfUrl: string;
@@ -21,58 +12,21 @@ interface TaskKind {
   query: z.ZodType;
   selfQuery: z.ZodType;
   row: z.ZodType;
-  /** `admin`: rows carry the channel. */
-  list(ctx: AppContext, f: TaskFilter, offset: number, limit: number, admin: boolean): Promise<{ items: unknown[]; total: number }>;
+  list: 'drawings' | 'music';
 }
 
 const kinds: TaskKind[] = [
-  {
-    url: '/api/mj/',
-    selfUrl: '/api/mj/self/',
-    what: 'drawing tasks',
-    idName: 'mj_id',
-    query: mjQuery,
-    selfQuery: selfMjQuery,
-    row: mjRow,
-    list: async (ctx, f, offset, limit, admin) => {
-      const { items, total } = await tasksOf(ctx).drawings(f, offset, limit);
-      return { items: items.map((r) => toMjRow(r, admin)), total };
-    },
-  },
-  {
-    url: '/api/task/',
-    selfUrl: '/api/task/self',
-    what: 'music tasks',
-    idName: 'task_id',
-    query: taskQuery,
-    selfQuery: selfTaskQuery,
-    row: taskRow,
-    list: async (ctx, f, offset, limit, admin) => {
-      const { items, total } = await tasksOf(ctx).tasks(f, offset, limit);
-      return { items: items.map((r) => toTaskRow(r, admin)), total };
-    },
-  },
+  { url: '/api/mj/', selfUrl: '/api/mj/self/', what: 'drawing tasks', idName: 'mj_id', query: mjQuery, selfQuery: selfMjQuery, row: mjRow, list: 'drawings' },
+  { url: '/api/task/', selfUrl: '/api/task/self', what: 'music tasks', idName: 'task_id', query: taskQuery, selfQuery: selfTaskQuery, row: taskRow, list: 'music' },
 ];
-
-/** The filter of a query; a self list (selfId) is pinned to the caller and has no channel or user filter. */
-function filterOf(q: Query, idName: TaskKind['idName'], selfId?: number): TaskFilter {
-  const base: TaskFilter = { start: q.start_timestamp, end: q.end_timestamp, externalId: String(q[idName] ?? '') };
-  if (selfId !== undefined) return { ...base, userId: selfId };
-  return { ...base, channelId: q.channel_id ?? 0, userId: q.user_id || undefined };
-}
 
 /**
  * Drawing (/api/mj) and music (/api/task) task lists, newest first by submit time: administrators see every
- * user's with the channel and can filter by channel and user; users see their own, without channels (spec 3 §6).
+ * user's with the channel and can filter by channel and user; users see their own, without channels.
  */
 export function taskRoutes(r: Router): void {
   const tags = ['tasks'];
   for (const k of kinds) {
-    const page = async (ctx: AppContext, q: Query, selfId?: number) => {
-      const w = pageWindow(q);
-      const { items, total } = await k.list(ctx, filterOf(q, k.idName, selfId), w.offset, w.limit, selfId === undefined);
-      return { items, page: w.page, total };
-    };
     r.add({
       method: 'GET',
       url: k.url,
@@ -81,7 +35,7 @@ export function taskRoutes(r: Router): void {
       tags,
       query: k.query,
       response: paged(k.row),
-      handler: ({ ctx, query }) => page(ctx, query as Query),
+      handler: ({ ctx, query }) => tasksOf(ctx)[k.list](query as TaskQuery),
     });
     r.add({
       method: 'GET',
@@ -91,7 +45,7 @@ export function taskRoutes(r: Router): void {
       tags,
       query: k.selfQuery,
       response: paged(k.row),
-      handler: ({ ctx, user, query }) => page(ctx, query as Query, user!.id),
+      handler: ({ ctx, user, query }) => tasksOf(ctx)[k.list](query as TaskQuery, user!.id),
     });
   }
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { MidjourneysTable, TasksTable } from '../../db/schema.js';
 
 export type MjRecord = Selectable<MidjourneysTable>;
@@ -31,20 +32,16 @@ export class TasksStore {
     return q;
   }
 
-  private async page<R>(table: 'midjourneys' | 'tasks', idColumn: 'mj_id' | 'task_id', f: TaskFilter, offset: number, limit: number): Promise<{ items: R[]; total: number }> {
+  private page<R>(table: 'midjourneys' | 'tasks', idColumn: 'mj_id' | 'task_id', f: TaskFilter, window: RowWindow): Promise<Slice<R>> {
     const base = this.query(table, idColumn, f);
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('submit_time', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items: items as R[], total: Number(count.n) };
+    return selectPage(base, (q) => q.selectAll().orderBy('submit_time', 'desc').orderBy('id', 'desc'), window) as Promise<Slice<R>>;
   }
 
-  drawings(f: TaskFilter, offset: number, limit: number): Promise<{ items: MjRecord[]; total: number }> {
-    return this.page<MjRecord>('midjourneys', 'mj_id', f, offset, limit);
+  drawings(f: TaskFilter, window: RowWindow): Promise<Slice<MjRecord>> {
+    return this.page<MjRecord>('midjourneys', 'mj_id', f, window);
   }
 
-  tasks(f: TaskFilter, offset: number, limit: number): Promise<{ items: TaskRecord[]; total: number }> {
-    return this.page<TaskRecord>('tasks', 'task_id', f, offset, limit);
+  tasks(f: TaskFilter, window: RowWindow): Promise<Slice<TaskRecord>> {
+    return this.page<TaskRecord>('tasks', 'task_id', f, window);
   }
 }

@@ -6,7 +6,7 @@ import { nowSeconds } from '../../lib/time.js';
 import { invalidIpLine } from '../../relay/ip-allow.js';
 import type { RelayContext } from '../../relay/services.js';
 import type { AuthUser } from '../auth/session.js';
-import { pageWindow } from '../users/routes-admin.js';
+import { readPage, type PageQuery } from '../../http/paging.js';
 import { TokensStore, type NewToken, type TokenChanges, type TokenRow } from './store.js';
 import { isExhausted, isExpired, toTokenPublic } from './view.js';
 import { perContext } from '../../lib/per-context.js';
@@ -49,13 +49,11 @@ export class TokensService {
     if (bad !== undefined) throw new ApiError(`allow_ips: "${bad}" is not a valid IP address or CIDR range (one per line)`);
   }
 
-  async page(userId: number, q: { p: number; page_size: number; size?: number; keyword?: string; token?: string }) {
-    const w = pageWindow({ p: q.p, page_size: q.size ?? q.page_size });
+  page(userId: number, q: PageQuery & { size?: number; keyword?: string; token?: string }) {
     const token = q.token ?? '';
     const key = token.startsWith(TOKEN_KEY_PREFIX) ? token.slice(TOKEN_KEY_PREFIX.length) : token;
-    const { items, total } = await this.store.page(userId, { offset: w.offset, limit: w.limit, name: q.keyword, key });
     const now = nowSeconds();
-    return { items: items.map((t) => toTokenPublic(t, now)), page: w.page, total };
+    return readPage({ p: q.p, page_size: q.size ?? q.page_size }, (w) => this.store.page(userId, { ...w, name: q.keyword, key }), (t) => toTokenPublic(t, now));
   }
 
   async get(userId: number, id: number): Promise<TokenPublic> {

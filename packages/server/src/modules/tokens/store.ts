@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { selectPage } from '../../db/paged-select.js';
 import type { TokensTable } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
@@ -35,11 +36,8 @@ export class TokensStore {
     if (opts.name) base = base.where('name', 'like', `%${opts.name}%`);
     if (opts.key && this.box.enabled) return this.pageByKeyPart(base, opts.key, opts.offset, opts.limit);
     if (opts.key) base = base.where('key', 'like', `%${opts.key}%`);
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items: items.map(this.open), total: Number(count.n) };
+    const { items, total } = await selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
+    return { items: items.map(this.open), total };
   }
 
   /** Sealed keys cannot be matched in SQL: the owner's tokens are opened and matched in memory (a user has few). */

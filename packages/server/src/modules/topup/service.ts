@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
-import { pageWindow } from '../users/routes-admin.js';
+import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayMerchant, type EpayParams } from './epay.js';
 import { PAYMENT_METHODS, type PaymentMethod } from './schema.js';
 import { TopUpStore, type TopUpRow } from './store.js';
@@ -169,10 +169,8 @@ export class TopUpService {
     if (order.status === 'success' || !(await this.complete(order))) throw new ApiError(ORDER_NOT_PENDING);
   }
 
-  async page(q: { p: number; page_size: number; keyword?: string }, userId?: number) {
-    const w = pageWindow(q);
-    const { items, total } = await this.store.page({ userId, keyword: q.keyword, offset: w.offset, limit: w.limit });
-    return { items, page: w.page, total };
+  page(q: PageQuery & { keyword?: string }, userId?: number): Promise<Page<TopUpRow>> {
+    return readPage(q, (w) => this.store.page({ ...w, userId, keyword: q.keyword }));
   }
 }
 

@@ -1,8 +1,9 @@
 import { LogType } from '@tollway/shared';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { TopUpsTable } from '../../db/schema.js';
-import type { AccountLogs } from '../logs/account-log.js';
+import type { AccountLogs } from '../../accounting/account-log.js';
 
 export type TopUpRow = Selectable<TopUpsTable>;
 export type NewTopUp = Insertable<TopUpsTable>;
@@ -71,14 +72,11 @@ export class TopUpStore {
   }
 
   /** Newest first; userId scopes to one user, keyword matches part of the trade number. */
-  async page(opts: { userId?: number; keyword?: string; offset: number; limit: number }): Promise<{ items: TopUpRow[]; total: number }> {
+  async page(opts: RowWindow & { userId?: number; keyword?: string }): Promise<Slice<TopUpRow>> {
     let base = this.k.selectFrom('top_ups');
     if (opts.userId !== undefined) base = base.where('user_id', '=', opts.userId);
     if (opts.keyword) base = base.where('trade_no', 'like', `%${opts.keyword}%`);
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items: items.map((r) => ({ ...r, money: Number(r.money) })), total: Number(count.n) };
+    const { items, total } = await selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
+    return { items: items.map((r) => ({ ...r, money: Number(r.money) })), total };
   }
 }

@@ -1,23 +1,15 @@
 import { createUserBody, idParam, manageUserBody, pageQuery, paged, updateUserBody, userPublic, userSearchQuery } from '@tollway/shared';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { readPage } from '../../http/paging.js';
 import type { Router } from '../../http/route.js';
 import { toPublicUser } from './public.js';
-
-/** `p` is 1-based; 0 is taken as the first page (the console sends both styles). */
-export const pageWindow = (q: { p: number; page_size: number }) => {
-  const page = Math.max(1, q.p);
-  return { page, offset: (page - 1) * q.page_size, limit: q.page_size };
-};
 
 /** User management for administrators (tier rules live in UserAdminService). */
 export function userAdminRoutes(r: Router): void {
   const tags = ['users'];
-  const list = async (ctx: AppContext, q: z.infer<typeof pageQuery> & { keyword?: string; group?: string }) => {
-    const w = pageWindow(q);
-    const { items, total } = await ctx.usersStore.page({ offset: w.offset, limit: w.limit, keyword: q.keyword, group: q.group });
-    return { items: items.map(toPublicUser), page: w.page, total };
-  };
+  const list = (ctx: AppContext, q: z.infer<typeof pageQuery> & { keyword?: string; group?: string }) =>
+    readPage(q, (w) => ctx.usersStore.page({ ...w, keyword: q.keyword, group: q.group }), toPublicUser);
   r.add({
     method: 'GET',
     url: '/api/user/',

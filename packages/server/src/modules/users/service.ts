@@ -4,7 +4,7 @@ import { ApiError, forbidden, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { SessionStore } from '../auth/session-store.js';
-import type { AccountLogs } from '../logs/account-log.js';
+import type { AccountLogs } from '../../accounting/account-log.js';
 import { assertWebhookUrlAllowed } from '../notifications/webhook-url.js';
 import type { OptionsService } from '../../core/options/service.js';
 import { hashPassword, spendPasswordCheck, verifyPassword } from './password.js';

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { selectPage, type Slice } from '../../db/paged-select.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
@@ -134,7 +135,7 @@ export class UsersStore {
       .execute();
   }
 
-  async page(opts: { offset: number; limit: number; keyword?: string; group?: string }): Promise<{ items: UserRow[]; total: number }> {
+  page(opts: { offset: number; limit: number; keyword?: string; group?: string }): Promise<Slice<UserRow>> {
     let base = this.k.selectFrom('users');
     if (opts.group) base = base.where('group', '=', opts.group);
     if (opts.keyword) {
@@ -146,11 +147,7 @@ export class UsersStore {
         eb.or([eb('id', '=', asId), eb('username', 'like', like), eb('email', 'like', like), eb('display_name', 'like', like)]),
       );
     }
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('id', 'desc').limit(opts.limit).offset(opts.offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.n) };
+    return selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
   }
 
   async groups(): Promise<string[]> {

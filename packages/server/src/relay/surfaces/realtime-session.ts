@@ -1,7 +1,7 @@
 import { WebSocket, type RawData } from 'ws';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { TokenAuth } from '../auth-cache.js';
-import type { Hold, ReserveTarget } from '../ledger.js';
+import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
 import type { ResolvedPrice } from '../price.js';
 import type { RelayContext } from '../services.js';
 import { newRequestId, settleCall, unsettledCallRecord } from '../settle.js';

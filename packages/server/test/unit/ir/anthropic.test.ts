@@ -5,7 +5,6 @@ import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent, IRUsage, WireFormat } from '../../../src/relay/ir/types.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const text = (name: string): string => readFileSync(new URL(`../../fixtures/ir/anthropic/${name}`, import.meta.url), 'utf8');
 const fixture = (name: string): any => JSON.parse(text(name));
 

@@ -9,15 +9,13 @@ import { openAIResponses } from '../../../src/relay/ir/responses.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRResponse, IRStreamEvent, IRUsage, WireFormat } from '../../../src/relay/ir/types.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
 /**
  * Every format pair, both directions, with one conversation written in each format's wire shape from its public
  * API reference (fixtures/ir/matrix): a system prompt, a text + image turn, an assistant turn calling three
  * different tools, their three results and a follow-up; the answer has reasoning, text, three tool calls and usage
  * with cache reads and cache writes (100 fresh input, 300 read, 50 written, 40 output of which 12 reasoning).
  */
-const formats = { openai: openAIChat, responses: openAIResponses, anthropic: anthropicMessages, gemini: geminiGenerate as unknown as WireFormat } as Record<string, WireFormat<any, any>>;
+const formats = { openai: openAIChat, responses: openAIResponses, anthropic: anthropicMessages, gemini: geminiGenerate } as Record<string, WireFormat<any, any>>;
 type Name = 'openai' | 'responses' | 'anthropic' | 'gemini';
 const names: Name[] = ['openai', 'responses', 'anthropic', 'gemini'];
 const pairs = names.flatMap((from) => names.map((to) => [from, to] as const));

@@ -9,7 +9,6 @@ import type { IRRequest, IRStreamEvent } from '../../../src/relay/ir/types.js';
 
 const schema = { type: 'object', properties: { city: { type: 'string' }, temp: { type: 'number', minimum: -100 } }, required: ['city', 'temp'] };
 const chat = (over: Record<string, unknown> = {}) => openAIChat.requestToIR({ model: 'x', messages: [{ role: 'user', content: 'weather?' }], ...over });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const toAnthropic = (ir: IRRequest, model: string) => anthropicMessages.requestFromIR({ ...ir, model }) as Record<string, any>;
 const jsonSchemaFormat = { type: 'json_schema', json_schema: { name: 'weather', schema, strict: true } };
 

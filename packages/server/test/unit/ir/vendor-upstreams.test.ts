@@ -9,7 +9,6 @@ import { compatibleTarget } from '../../../src/relay/providers/openai/vendors.js
 import { rerankUpstreamFor } from '../../../src/relay/providers/rerank-upstream.js';
 import { tc3Sign } from '../../../src/relay/providers/tencent/tc3.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const text = (name: string): string => readFileSync(new URL(`../../fixtures/ir/hunyuan/${name}`, import.meta.url), 'utf8');
 const channel = (type: number, other = ''): CachedChannel => ({ type, other, baseUrl: '' }) as unknown as CachedChannel;
 

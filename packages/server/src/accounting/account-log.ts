@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { Database, LogsTable } from '../../db/schema.js';
-import { nowSeconds } from '../../lib/time.js';
-import type { WriteRecord } from '../../relay/writer-apply.js';
+import type { Database, LogsTable } from '../db/schema.js';
+import { nowSeconds } from '../lib/time.js';
+import type { WriteRecord } from './writer-apply.js';
 
 /** A log row that records an account event (top-up, admin, system, check-in) rather than a relayed call. */
 export interface AccountLog {

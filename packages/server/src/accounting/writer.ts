@@ -52,7 +52,7 @@ interface OpenCall {
 }
 
 /**
- * The one durable writer for counters and logs, over a write-ahead journal of segment files (relay/journal.ts).
+ * The one durable writer for counters and logs, over a write-ahead journal of segment files (accounting/journal.ts).
  * A relay call is opened (`begin`, its record at the reservation written before it goes upstream), then closed
  * by its settled record (`enqueue` with its id) or a refund (`release`). Every flush interval the active segment
  * becomes a batch applied in one transaction that records the segment's id; a segment is deleted once applied

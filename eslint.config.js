@@ -1,0 +1,50 @@
+// ESLint (`npm run lint`): the recommended rules of ESLint and typescript-eslint (syntax only, not type-aware, so
+// a lint run stays in seconds), plus the rules of hooks for the console.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/', '**/dist/', 'test-artifacts/', 'data/', 'packages/web/public/'],
+  },
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // A leading underscore marks a name kept unused on purpose (a loop variable, a positional parameter).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      // `cond ? a() : b()` and `x && f()` as statements are house style for short either-or calls.
+      '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
+    },
+  },
+  {
+    files: ['**/test/**/*.{ts,tsx}'],
+    rules: {
+      // Tests build and read untyped wire JSON (request bodies, upstream answers) and check it field by field.
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['packages/web/**/*.{ts,tsx}', 'test/browser/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['packages/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Modals reset their fields when opened and routes open their editor from effects, on purpose.
+      'react-hooks/set-state-in-effect': 'off',
+      // Cells compare times with the clock at render (expiry, the "now" of the data on screen), on purpose.
+      'react-hooks/purity': 'off',
+      // Checks memoization for the React Compiler, which the console's build does not use.
+      'react-hooks/preserve-manual-memoization': 'off',
+    },
+  },
+);

@@ -1,0 +1,49 @@
+import type { LogRow } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { readPage, type Page, type PageQuery } from '../../http/paging.js';
+import { perContext } from '../../lib/per-context.js';
+import { nowSeconds } from '../../lib/time.js';
+import { LogsStore, type LogScope } from './store.js';
+import { toAdminLog, toUserLog } from './view.js';
+
+/** Usage logs as administrators and users see them: administrators every user's with channels, users their own. */
+export class LogsService {
+  readonly store: LogsStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.store = new LogsStore(ctx.logDb);
+  }
+
+  /** Every user's logs, newest first. */
+  page(q: PageQuery & LogScope): Promise<Page<LogRow>> {
+    return readPage(q, (w) => this.store.page(q, w), toAdminLog);
+  }
+
+  /** The user's own logs, newest first: no channel; the IP only with their show_ip_in_logs setting. */
+  async selfPage(userId: number, q: PageQuery & LogScope): Promise<Page<LogRow>> {
+    const [page, showIp] = await Promise.all([readPage(q, (w) => this.store.page({ ...q, userId }, w)), this.showsIp(userId)]);
+    return { ...page, items: page.items.map((row) => toUserLog(row, showIp)) };
+  }
+
+  /** Quota of the matching consumption logs; requests and tokens of the last 60 seconds (userId: own logs only). */
+  stat(q: LogScope): Promise<{ quota: number; rpm: number; tpm: number }> {
+    return this.store.stat(q, nowSeconds());
+  }
+
+  /** Deletes the logs created before `before`; returns how many. */
+  deleteBefore(before: number): Promise<number> {
+    return this.store.deleteBefore(before);
+  }
+
+  /** The user's setting show_ip_in_logs (users.setting JSON); off when unset or unreadable. */
+  private async showsIp(userId: number): Promise<boolean> {
+    const u = await this.ctx.usersStore.findById(userId);
+    try {
+      return (JSON.parse(u?.setting || '{}') as { show_ip_in_logs?: unknown }).show_ip_in_logs === true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+export const logsOf = perContext((ctx) => new LogsService(ctx));
