@@ -1,20 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import type { CachedChannel } from '../core/routing/channel-cache.js';
 import { clientHeaders } from './client-headers.js';
-import { forwardOpenAI, type AttemptResult } from './forward.js';
+import { forwardOpenAI } from './forward.js';
 import { forwardConverted } from './forward-convert.js';
 import { RelayError } from './errors.js';
-import type { InboundCall } from './inbound.js';
 import { formatFor } from './ir/formats.js';
 import { pingIntervalMs } from './keep-alive.js';
 import { openAIChat } from './ir/openai-chat.js';
 import { claudeDefaultMaxTokens } from './providers/anthropic/adaptor.js';
 import { formatSettings } from './providers/format-settings.js';
-import { adaptorFor } from './providers/index.js';
+import { adaptorFor } from './providers/registry.js';
 import { prepareRequest } from './providers/prepare.js';
 import { openAIPaths, rewriteOpenAIBody } from './providers/openai/request.js';
 import type { CancelSignal, RelayContext } from './services.js';
 import { countTextTokens } from './token-count.js';
+import type { AttemptResult, InboundCall } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -77,7 +77,7 @@ export async function attemptChannel(
   let tuned: ReturnType<typeof settings.apply>;
   // Conversion reads only the caller's body: what it cannot read is the caller's error, not the channel's.
   try {
-    if (upstream === call.format) {
+    if (upstream.name === call.format.name) {
       body = { ...call.body };
       if (upstream.name !== 'gemini') body.model = upstreamModel;
     } else {
@@ -88,7 +88,7 @@ export async function attemptChannel(
       if (ch.systemPrompt) ir.system.unshift(ch.systemPrompt);
       if (adaptor.format === 'anthropic' && !ir.maxTokens) ir.maxTokens = claudeDefaultMaxTokens(ctx.options, upstreamModel);
       body = upstream.requestFromIR(ir);
-      if (upstream === openAIChat && call.stream) body.stream_options = { include_usage: true };
+      if (upstream.name === 'openai' && call.stream) body.stream_options = { include_usage: true };
     }
     tuned = settings.apply(body, effort);
     body = applyOverride(tuned.body, ch.paramOverride);

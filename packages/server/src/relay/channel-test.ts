@@ -2,12 +2,12 @@ import type { AppContext } from '../context.js';
 import { chooseKey, type CachedChannel } from '../core/routing/channel-cache.js';
 import { resolveModelMapping } from '../core/routing/channel-row.js';
 import { redactKeys } from '../modules/channels/status.js';
-import { answerSummary, modelErrorMessage } from '../modules/channels/upstream.js';
 import { formatFor } from './ir/formats.js';
-import { parseData } from './ir/upstream-only.js';
-import { adaptorFor } from './providers/index.js';
+import { parseData } from './ir/json-data.js';
+import { adaptorFor } from './providers/registry.js';
 import { prepareRequest } from './providers/prepare.js';
 import { openAIPaths } from './providers/openai/request.js';
+import { answerSummary, modelErrorMessage } from './providers/upstream-json.js';
 import type { RelayServices } from './services.js';
 
 export interface ChannelTestResult {

@@ -3,14 +3,16 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import type { CancelSignal } from './services.js';
 import { SseSplitter } from './ir/sse.js';
-import type { IRStreamEvent, IRUsage, WireFormat } from './ir/types.js';
-import { errorMessageOf, type AttemptResult } from './forward.js';
-import { CappedText, irAnswerContent } from './chat-content.js';
+import type { ClientFormat, IRStreamEvent, IRUsage, UpstreamFormat } from './ir/types.js';
+import { errorMessageOf } from './forward.js';
+import { CappedText } from './capped-text.js';
+import { irAnswerContent } from './chat-content.js';
 import { collectStream } from './ir/collect.js';
 import { pump, readText } from './pump.js';
 import type { CallUsage } from './usage.js';
 import type { SendableRequest } from './providers/prepare.js';
 import type { StreamFramer } from './providers/types.js';
+import type { AttemptResult } from './types.js';
 
 const MAX_JSON_BODY = 64 * 1024 * 1024;
 
@@ -30,8 +32,8 @@ export interface ConvertedCall {
   request: SendableRequest;
   stream: boolean;
   /** Format the upstream speaks and format the client speaks; equal formats are passed through unchanged. */
-  upstream: WireFormat;
-  client: WireFormat;
+  upstream: UpstreamFormat;
+  client: ClientFormat;
   /** Splits a streamed answer that is not SSE (the adaptor's framer); SSE when absent. */
   framer?: StreamFramer;
   /** Prepares the client-side encoder (e.g. whether the OpenAI usage chunk is wanted). */
@@ -56,8 +58,6 @@ function sendJson(res: ServerResponse, text: string): void {
   res.end(text);
 }
 
-type Finishing = WireFormat & { finish?: (state: unknown) => IRStreamEvent[] };
-
 async function readJson(body: Dispatcher.ResponseData['body']): Promise<{ text: string; json: Record<string, unknown> | undefined }> {
   const text = await readText(body, MAX_JSON_BODY);
   try {
@@ -79,7 +79,7 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
     const { text } = await readJson(answer.body);
     return { kind: 'failed', status: answer.statusCode, message: errorMessageOf(text, answer.statusCode), body: text.slice(0, 65536) };
   }
-  const same = c.upstream === c.client;
+  const same = c.upstream.name === c.client.name;
   const contentType = String(answer.headers['content-type'] ?? '');
   // Upstreams that carry errors in a 200 JSON answer (Tencent, Coze) answer a streamed call with JSON to refuse it.
   const jsonFault = c.upstream.answerError !== undefined && contentType.includes('application/json');
@@ -149,8 +149,7 @@ export async function forwardConverted(agent: Dispatcher, c: ConvertedCall, res:
   if (!cut) {
     try {
       for (const ev of framer.flush()) take(c.upstream.decodeEvent(dec, ev), rawOf(ev));
-      const finish = (c.upstream as Finishing).finish;
-      if (!ended) take(finish ? finish(dec) : [{ type: 'end' }]);
+      if (!ended) take(c.upstream.finish ? c.upstream.finish(dec) : [{ type: 'end' }]);
     } catch {
       cut = true;
     }

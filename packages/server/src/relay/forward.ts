@@ -4,10 +4,12 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import type { CancelSignal } from './services.js';
 import { withClientHeaders } from './client-headers.js';
-import { CappedText, CHAT_CONTENT_CAP, openAIAnswerContent } from './chat-content.js';
+import { CappedText, CHAT_CONTENT_CAP } from './capped-text.js';
+import { openAIAnswerContent } from './chat-content.js';
+import type { AttemptResult } from './types.js';
 import { countedCompletionTokens, newStreamState, transformOpenAIChunk } from './providers/openai/stream.js';
 import { pump } from './pump.js';
-import { usageFromJsonTail, type CallUsage } from './usage.js';
+import { usageFromJsonTail } from './usage.js';
 
 export interface UpstreamRequest {
   origin: string;
@@ -23,19 +25,6 @@ export interface UpstreamRequest {
   /** Keep the answer's text for the log (LogChatContentEnabled; chat and completions only). */
   captureAnswer?: boolean;
 }
-
-export type AttemptResult =
-  | { kind: 'failed'; status: number; message: string; body: string }
-  | {
-      kind: 'relayed';
-      status: number;
-      usage: CallUsage | undefined;
-      countedCompletion: number;
-      firstByteMs: number;
-      cut: boolean;
-      /** The answer's text as the client received it, capped (only when it was asked to be captured). */
-      output?: string;
-    };
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 const TAIL = 16 * 1024;

@@ -7,8 +7,6 @@ import { attemptChannel } from './attempt.js';
 import { promptContent } from './chat-content.js';
 import { authenticate, type Identified } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
-import type { AttemptResult } from './forward.js';
-import type { InboundCall } from './inbound.js';
 import type { Hold } from '../accounting/ledger.js';
 import { resolvePrice, scaledPrice } from './price.js';
 import { countSuccess } from './rate-limits.js';
@@ -22,6 +20,7 @@ import type { RelayContext } from './services.js';
 import { logRelayError, newRequestId, REQUEST_ID_HEADER, settleCall, unsettledCallRecord } from './settle.js';
 import { countPromptTokens, estimatePromptTokens } from './token-count.js';
 import type { CallUsage } from './usage.js';
+import type { AttemptResult, InboundCall } from './types.js';
 
 /**
  * A relay call in any client format: authenticate → select channel → reserve quota → forward via adaptor →

@@ -1,54 +1,11 @@
-import type { ServerResponse } from 'node:http';
 import type { RelayRequest } from './request.js';
-import type { CachedChannel } from '../core/routing/channel-cache.js';
 import { RelayError, relayErrors } from './errors.js';
-import type { AttemptResult } from './forward.js';
 import { geminiGenerate, geminiModelFromPath } from './ir/gemini.js';
 import { openAIChat } from './ir/openai-chat.js';
-import type { WireFormat } from './ir/types.js';
+import type { ClientFormat } from './ir/types.js';
 import type { OpenAIEndpoint } from './providers/openai/request.js';
-import type { UpstreamAdaptor } from './providers/types.js';
-import type { CancelSignal, RelayContext } from './services.js';
+import type { Body, InboundCall } from './types.js';
 import { bodyModel, checkDepth, checkGemini, checkOpenAI, invalidParam, MAX_MODEL_NAME } from './validate.js';
-
-export type Body = Record<string, unknown>;
-
-/** A parsed inbound call: the client's format, its body, and what the relay needs to know up front. */
-export interface InboundCall {
-  format: WireFormat;
-  /** For OpenAI-format clients: which endpoint (only 'chat' can be converted to other formats). */
-  openaiEndpoint?: OpenAIEndpoint;
-  body: Body;
-  model: string;
-  stream: boolean;
-  /** OpenAI stream_options.include_usage: the client wants the usage chunk. */
-  includeUsage: boolean;
-  maxTokens: number;
-  /** Raw body size (the reservation's prompt estimate). */
-  bytes: number;
-  /** Set for the surfaces that forward and meter themselves (images, audio, rerank, Gemini embeddings). */
-  surface?: Surface;
-  /** Billable units at a per-call model price (images × size/quality factor, minutes, 1K characters); 1 when absent. */
-  units?: number;
-}
-
-/** One upstream attempt of a surface call: the channel chosen, its key and adaptor, where the answer goes. */
-export interface SurfaceAttempt {
-  ctx: RelayContext;
-  channel: CachedChannel;
-  key: string;
-  /** Upstream model after the channel's mapping. */
-  model: string;
-  adaptor: UpstreamAdaptor;
-  res: ServerResponse;
-  signal: CancelSignal;
-  started: number;
-}
-
-/** An API surface outside the converted chat formats: it forwards one attempt and reports the usage to bill. */
-export interface Surface {
-  forward(a: SurfaceAttempt): Promise<AttemptResult>;
-}
 
 /** The JSON object of a relay body, nested no deeper than MAX_BODY_DEPTH. */
 export function parseJsonBody(raw: unknown): Body {
@@ -90,7 +47,7 @@ export function openAIInbound(endpoint: OpenAIEndpoint) {
 }
 
 /** Clients whose model and stream flag are in the body (Anthropic Messages, OpenAI Responses); `check` validates and returns the token limit. */
-export function bodyModelInbound(format: WireFormat, check: (body: Body) => number) {
+export function bodyModelInbound(format: ClientFormat, check: (body: Body) => number) {
   return (req: RelayRequest): InboundCall => {
     const body = parseJsonBody(req.body);
     const model = modelOf(body);
@@ -110,5 +67,5 @@ export function geminiInbound(req: RelayRequest): InboundCall {
   if (parsed.model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
   const body = parseJsonBody(req.body);
   const maxTokens = checkGemini(body);
-  return { format: geminiGenerate as unknown as WireFormat, body, model: parsed.model, stream: parsed.method === 'streamGenerateContent', includeUsage: false, maxTokens, bytes: (req.body as Buffer).length };
+  return { format: geminiGenerate, body, model: parsed.model, stream: parsed.method === 'streamGenerateContent', includeUsage: false, maxTokens, bytes: (req.body as Buffer).length };
 }

@@ -4,8 +4,9 @@ import { RelayError } from './errors.js';
 import { anthropicMessages } from './ir/anthropic.js';
 import { geminiGenerate } from './ir/gemini.js';
 import { openAIChat } from './ir/openai-chat.js';
-import type { WireFormat } from './ir/types.js';
+import type { ClientFormat } from './ir/types.js';
 import type { RelayRequest } from './request.js';
+import { InfoService } from './info-service.js';
 import { relayFailure, replyRelayError } from './respond.js';
 import type { RelayContext } from './services.js';
 import {
@@ -20,20 +21,16 @@ import {
   type ServedModel,
 } from './surfaces/model-shapes.js';
 
-const gemini = geminiGenerate as unknown as WireFormat;
-const formats: Record<ModelInfoProtocol, WireFormat> = { openai: openAIChat, anthropic: anthropicMessages, gemini };
+const gemini: ClientFormat = geminiGenerate;
+const formats: Record<ModelInfoProtocol, ClientFormat> = { openai: openAIChat, anthropic: anthropicMessages, gemini };
 
 /** The token-authenticated read-only calls: model lists and lookups in the caller's protocol and OpenAI-style billing. */
 export async function installInfoRoutes(scope: FastifyInstance, ctx: RelayContext): Promise<void> {
-  const fail = (reply: Parameters<typeof replyRelayError>[0], err: unknown, format: WireFormat) =>
+  const fail = (reply: Parameters<typeof replyRelayError>[0], err: unknown, format: ClientFormat) =>
     replyRelayError(reply, relayFailure(err, ctx.log), format);
 
-  const modelsOf = async (req: RelayRequest): Promise<ServedModel[]> => {
-    const { auth, group } = await authenticate(req, ctx.relay.tokens);
-    const models = ctx.channelCache.modelsForGroup(group).filter((m) => !auth.modelLimits || auth.modelLimits.has(m));
-    const created = Math.floor(ctx.startedAt / 1000);
-    return models.map((id) => ({ id, created }));
-  };
+  const info = new InfoService(ctx);
+  const modelsOf = async (req: RelayRequest): Promise<ServedModel[]> => info.servedModels(await authenticate(req, ctx.relay.tokens));
   /** One model served to the token, or a 404 in the caller's protocol. */
   const modelOf = async (req: RelayRequest, id: string, protocol: ModelInfoProtocol): Promise<ServedModel> => {
     const found = (await modelsOf(req)).find((m) => m.id === id);
@@ -95,26 +92,8 @@ export async function installInfoRoutes(scope: FastifyInstance, ctx: RelayContex
     }
   });
 
-  const subscription = async (req: RelayRequest) => {
-    const { auth } = await authenticate(req, ctx.relay.tokens);
-    const perUnit = ctx.options.num('QuotaPerUnit');
-    const balance = auth.unlimited ? await ctx.relay.ledger.available('users', auth.userId) : await ctx.relay.ledger.available('tokens', auth.tokenId);
-    const usd = Math.max(0, balance ?? 0) / perUnit;
-    return {
-      object: 'billing_subscription',
-      has_payment_method: true,
-      soft_limit_usd: usd,
-      hard_limit_usd: usd,
-      system_hard_limit_usd: usd,
-      access_until: auth.expiredTime === -1 ? 0 : auth.expiredTime,
-    };
-  };
-  const usage = async (req: RelayRequest) => {
-    const { auth } = await authenticate(req, ctx.relay.tokens);
-    const row = await ctx.db.kysely.selectFrom('tokens').select('used_quota').where('id', '=', auth.tokenId).executeTakeFirst();
-    // OpenAI reports usage in cents.
-    return { object: 'list', total_usage: (Number(row?.used_quota ?? 0) / ctx.options.num('QuotaPerUnit')) * 100 };
-  };
+  const subscription = async (req: RelayRequest) => info.subscription(await authenticate(req, ctx.relay.tokens));
+  const usage = async (req: RelayRequest) => info.usage(await authenticate(req, ctx.relay.tokens));
   for (const prefix of ['', '/v1']) {
     scope.get(`${prefix}/dashboard/billing/subscription`, subscription);
     scope.get(`${prefix}/dashboard/billing/usage`, usage);

@@ -2,10 +2,10 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { RelayError } from './errors.js';
-import type { WireFormat } from './ir/types.js';
+import type { ClientFormat } from './ir/types.js';
 
 /** The error body in the client's protocol; error types are OpenAI's words, other protocols choose theirs from the status. */
-export function relayErrorBody(e: RelayError, format: WireFormat): unknown {
+export function relayErrorBody(e: RelayError, format: ClientFormat): unknown {
   const openaiLike = format.name === 'openai' || format.name === 'responses';
   const body = format.errorBody(e.status, e.message, openaiLike ? e.type : undefined, e.code);
   if (openaiLike) {
@@ -18,7 +18,7 @@ export function relayErrorBody(e: RelayError, format: WireFormat): unknown {
 }
 
 /** Writes an error on a raw response (relay calls own theirs), or just ends a stream that already started. */
-export function writeRelayError(res: ServerResponse, e: RelayError, format: WireFormat): void {
+export function writeRelayError(res: ServerResponse, e: RelayError, format: ClientFormat): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -29,7 +29,7 @@ export function writeRelayError(res: ServerResponse, e: RelayError, format: Wire
 }
 
 /** Answers an error through Fastify, for the relay's plain routes and hooks (model lists, 501s, key checks). */
-export function replyRelayError(reply: FastifyReply, e: RelayError, format: WireFormat): FastifyReply {
+export function replyRelayError(reply: FastifyReply, e: RelayError, format: ClientFormat): FastifyReply {
   return reply.code(e.status).type('application/json').send(relayErrorBody(e, format));
 }
 

@@ -4,7 +4,7 @@ import { authenticate, type Identified } from './authenticate.js';
 import { countIRPromptTokens } from './token-count.js';
 import { RelayError, relayErrors } from './errors.js';
 import { relayCall } from './handler.js';
-import { bodyModelInbound, openAIInbound, parseJsonBody, type InboundCall } from './inbound.js';
+import { bodyModelInbound, openAIInbound, parseJsonBody } from './inbound.js';
 import { installInfoRoutes } from './info-routes.js';
 import { installPlayground } from './playground.js';
 import { geminiAnyInbound, geminiLocalCall, installSurfaceRoutes, openAIEmbeddingsInbound, surfaceJsonRoutes } from './surfaces/index.js';
@@ -12,23 +12,21 @@ import { geminiGenerate } from './ir/gemini.js';
 import { openAIResponses } from './ir/responses.js';
 import { anthropicMessages } from './ir/anthropic.js';
 import { openAIChat } from './ir/openai-chat.js';
-import type { WireFormat } from './ir/types.js';
+import type { ClientFormat } from './ir/types.js';
 import type { RelayRequest } from './request.js';
 import { relayFailure, replyRelayError, writeRelayError } from './respond.js';
 import type { RelayContext } from './services.js';
 import { bodyModel, checkAnthropic, checkResponses } from './validate.js';
+import type { InboundCall } from './types.js';
 
 /** A relay endpoint with a JSON body; `url` ending in `/*` matches every path below it. */
 export interface JsonRelayRoute {
   url: string;
-  format: WireFormat;
+  format: ClientFormat;
   parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>;
   /** Calls the gateway answers itself (no upstream, not billed): the JSON answer, or undefined for a relay call. */
   local?: (ctx: RelayContext, req: RelayRequest, who: Identified | undefined) => Promise<unknown> | undefined;
 }
-
-const responses = openAIResponses as unknown as WireFormat;
-const gemini = geminiGenerate as unknown as WireFormat;
 
 /** Every JSON relay endpoint: registered on Fastify and served by the hot-path entry from this one table. */
 export const jsonRelayRoutes: JsonRelayRoute[] = [
@@ -39,16 +37,16 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
   { url: '/v1/messages', format: anthropicMessages, parse: bodyModelInbound(anthropicMessages, checkAnthropic) },
   {
     url: '/v1/responses',
-    format: responses,
+    format: openAIResponses,
     parse: (req) => {
-      const call = bodyModelInbound(responses, checkResponses)(req);
+      const call = bodyModelInbound(openAIResponses, checkResponses)(req);
       // Server-side conversation state is not kept by a gateway; say so instead of answering without history.
       if (call.body.previous_response_id) throw new RelayError(400, 'previous_response_id is not supported; send the whole conversation in input', 'invalid_request_error', 'unsupported_parameter');
       return call;
     },
   },
-  { url: '/v1beta/models/*', format: gemini, parse: geminiAnyInbound, local: geminiLocalCall },
-  { url: '/v1/models/*', format: gemini, parse: geminiAnyInbound, local: geminiLocalCall },
+  { url: '/v1beta/models/*', format: geminiGenerate, parse: geminiAnyInbound, local: geminiLocalCall },
+  { url: '/v1/models/*', format: geminiGenerate, parse: geminiAnyInbound, local: geminiLocalCall },
   ...surfaceJsonRoutes,
 ];
 
@@ -66,7 +64,7 @@ const identified = new WeakMap<IncomingMessage, Identified>();
  * An onRequest hook that checks the API key from the headers before the body is read: a bad key is refused
  * in the caller's format (closing the connection when the body is still coming) without reading the upload.
  */
-export function authenticateFirst(ctx: RelayContext, format: WireFormat) {
+export function authenticateFirst(ctx: RelayContext, format: ClientFormat) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     try {
       identified.set(req.raw, await authenticate(req, ctx.relay.tokens));
@@ -92,7 +90,7 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimit }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((err, req, reply) => replyRelayError(reply, relayFailure(err, ctx.log), req.url.startsWith('/v1beta') ? gemini : openAIChat));
+    scope.setErrorHandler((err, req, reply) => replyRelayError(reply, relayFailure(err, ctx.log), req.url.startsWith('/v1beta') ? geminiGenerate : openAIChat));
     const postRoute = (s: FastifyInstance, route: JsonRelayRoute) =>
       s.post(route.url, { onRequest: authenticateFirst(ctx, route.format) }, (req, reply) => {
         reply.hijack();

@@ -1,8 +1,8 @@
 import { compileSensitiveWords, type SensitiveMatcher } from '@tollway/shared';
 import type { OptionsService } from '../core/options/service.js';
 import { RelayError } from './errors.js';
-import type { InboundCall } from './inbound.js';
 import { openAIChat } from './ir/openai-chat.js';
+import type { InboundCall } from './types.js';
 
 /**
  * Body fields that carry the prompt of the endpoints outside the chat formats: completions, embeddings, images,

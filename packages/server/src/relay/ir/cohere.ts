@@ -1,6 +1,6 @@
 import { imageToUrl } from './openai-chat.js';
-import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
-import { parseData, upstreamOnly } from './upstream-only.js';
+import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type UpstreamFormat } from './types.js';
+import { parseData } from './json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -75,9 +75,8 @@ interface DecodeState {
 
 const deltaMessage = (j: Json): Json => (j.delta?.message ?? {}) as Json;
 
-export const cohereChat: WireFormat<DecodeState> = {
+export const cohereChat: UpstreamFormat<DecodeState> = {
   name: 'cohere',
-  ...upstreamOnly('cohere'),
   requestFromIR,
   responseToIR(body) {
     const b = body as Json;
@@ -134,5 +133,4 @@ export const cohereChat: WireFormat<DecodeState> = {
     }
     return out;
   },
-  errorBody: (_status, message) => ({ message }),
 };

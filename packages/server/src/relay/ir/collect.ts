@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { SseSplitter } from './sse.js';
-import { emptyUsage, type IRPart, type IRResponse, type IRStreamEvent, type WireFormat } from './types.js';
+import { emptyUsage, type IRPart, type IRResponse, type IRStreamEvent, type UpstreamFormat } from './types.js';
 
 /**
  * Collects a stream's IR events into one answer, for upstreams that only answer in full when streaming
@@ -60,7 +60,7 @@ export class StreamCollector {
 /** Reads a whole SSE answer through a format's decoder into one IR answer (`head`: its first bytes, for errors). */
 export async function collectStream(
   body: AsyncIterable<Buffer | string>,
-  format: WireFormat,
+  format: UpstreamFormat,
 ): Promise<{ response: IRResponse; error: string | undefined; sawUsage: boolean; head: string }> {
   const decoder = new StringDecoder('utf8');
   const splitter = new SseSplitter();
@@ -74,7 +74,6 @@ export async function collectStream(
   }
   for (const ev of splitter.flush()) for (const e of format.decodeEvent(state, ev)) collector.push(e);
   // Formats whose stream has no terminator (Gemini) report the stop reason and usage when it ends.
-  const finish = (format as WireFormat & { finish?: (s: unknown) => IRStreamEvent[] }).finish;
-  if (finish) for (const e of finish(state)) collector.push(e);
+  if (format.finish) for (const e of format.finish(state)) collector.push(e);
   return { response: collector.result(), error: collector.error, sawUsage: collector.sawUsage, head: head.slice(0, 2000) };
 }

@@ -1,6 +1,6 @@
 import { imageToUrl } from './openai-chat.js';
-import { emptyUsage, type IRMessage, type IRRequest, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
-import { joinedText, parseData, upstreamOnly } from './upstream-only.js';
+import { emptyUsage, type IRMessage, type IRRequest, type IRStreamEvent, type IRUsage, type UpstreamFormat } from './types.js';
+import { joinedText, parseData } from './json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -46,9 +46,8 @@ interface DecodeState {
 
 const failure = (j: Json): string => String(j.last_error?.msg || j.msg || 'Coze chat failed');
 
-export const cozeChat: WireFormat<DecodeState> = {
+export const cozeChat: UpstreamFormat<DecodeState> = {
   name: 'coze',
-  ...upstreamOnly('coze'),
   requestFromIR,
   /** A JSON answer from /v3/chat is the chat object (or an error envelope); its text comes only by streaming. */
   responseToIR(body) {
@@ -94,5 +93,4 @@ export const cozeChat: WireFormat<DecodeState> = {
     // 4100 / 4101: the token is invalid or lacks the permission.
     return { status: b.code === 4100 || b.code === 4101 ? 401 : 400, message: `Coze error ${b.code}: ${String(b.msg ?? '')}` };
   },
-  errorBody: (_status, message) => ({ code: 4000, msg: message }),
 };

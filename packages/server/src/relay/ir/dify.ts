@@ -1,5 +1,5 @@
-import { emptyUsage, type IRRequest, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
-import { joinedText, parseData, upstreamOnly } from './upstream-only.js';
+import { emptyUsage, type IRRequest, type IRStreamEvent, type IRUsage, type UpstreamFormat } from './types.js';
+import { joinedText, parseData } from './json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -36,9 +36,8 @@ interface DecodeState {
   ended: boolean;
 }
 
-export const difyChat: WireFormat<DecodeState> = {
+export const difyChat: UpstreamFormat<DecodeState> = {
   name: 'dify',
-  ...upstreamOnly('dify'),
   requestFromIR,
   responseToIR(body) {
     const b = body as Json;
@@ -70,5 +69,4 @@ export const difyChat: WireFormat<DecodeState> = {
     }
     return out;
   },
-  errorBody: (status, message) => ({ status, code: 'error', message }),
 };

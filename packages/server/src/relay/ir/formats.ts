@@ -6,25 +6,25 @@ import { geminiGenerate } from './gemini.js';
 import { hunyuanChat } from './hunyuan.js';
 import { openAIChat } from './openai-chat.js';
 import { openAIResponses } from './responses.js';
-import type { WireFormat } from './types.js';
+import type { UpstreamFormat } from './types.js';
 
-/** The wire format objects by name (upstream adaptors name the format they speak). */
-const formats: Record<string, WireFormat> = {
-  openai: openAIChat as WireFormat,
-  anthropic: anthropicMessages as WireFormat,
-  gemini: geminiGenerate as unknown as WireFormat,
-  responses: openAIResponses as unknown as WireFormat,
-  cohere: cohereChat as WireFormat,
-  dify: difyChat as WireFormat,
-  coze: cozeChat as WireFormat,
-  hunyuan: hunyuanChat as WireFormat,
+/** The upstream side of the wire formats by name (upstream adaptors name the format they speak). */
+const formats: Record<string, UpstreamFormat> = {
+  openai: openAIChat,
+  anthropic: anthropicMessages,
+  gemini: geminiGenerate,
+  responses: openAIResponses,
+  cohere: cohereChat,
+  dify: difyChat,
+  coze: cozeChat,
+  hunyuan: hunyuanChat,
 };
 
-export function registerFormat(f: WireFormat): void {
+export function registerFormat(f: UpstreamFormat): void {
   formats[f.name] = f;
 }
 
-export function formatFor(name: string): WireFormat {
+export function formatFor(name: string): UpstreamFormat {
   const f = formats[name];
   if (!f) throw new Error(`no wire format ${name}`);
   return f;

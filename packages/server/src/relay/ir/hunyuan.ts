@@ -1,6 +1,6 @@
 import { imageToUrl } from './openai-chat.js';
-import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
-import { joinedText, parseData, upstreamOnly } from './upstream-only.js';
+import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type UpstreamFormat } from './types.js';
+import { joinedText, parseData } from './json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -50,9 +50,8 @@ interface DecodeState {
   announced: Set<number>;
 }
 
-export const hunyuanChat: WireFormat<DecodeState> = {
+export const hunyuanChat: UpstreamFormat<DecodeState> = {
   name: 'hunyuan',
-  ...upstreamOnly('hunyuan'),
   requestFromIR,
   responseToIR(body) {
     const r = ((body as Json).Response ?? body) as Json;
@@ -107,5 +106,4 @@ export const hunyuanChat: WireFormat<DecodeState> = {
     const status = code.startsWith('AuthFailure') ? 401 : code.includes('LimitExceeded') ? 429 : code.startsWith('InternalError') ? 500 : 400;
     return { status, message: `Tencent error ${code}: ${String(e.Message ?? '')}` };
   },
-  errorBody: (_status, message) => ({ Response: { Error: { Code: 'InternalError', Message: message } } }),
 };

@@ -95,27 +95,44 @@ export interface EncoderCall {
   includeUsage: boolean;
 }
 
-/** One wire format: pure conversions in both directions, streams with explicit state. */
-export interface WireFormat<DecodeState = unknown, EncodeState = unknown> {
-  name: 'openai' | 'anthropic' | 'gemini' | 'responses' | 'cohere' | 'dify' | 'coze' | 'hunyuan';
-  /** Client or upstream request body → IR. */
+/** Formats callers speak to the gateway. */
+export type ClientFormatName = 'openai' | 'anthropic' | 'gemini' | 'responses';
+/** Formats upstreams speak (the client formats and the vendors' own). */
+export type UpstreamFormatName = ClientFormatName | 'cohere' | 'dify' | 'coze' | 'hunyuan' | 'converse';
+
+/** The client side of a wire format: reads the caller's request, writes the answer, its stream and errors in this shape. */
+export interface ClientFormat<EncodeState = unknown> {
+  name: ClientFormatName;
+  /** Client request body → IR. */
   requestToIR(body: Record<string, unknown>): IRRequest;
-  /** IR → request body for an upstream speaking this format. */
-  requestFromIR(ir: IRRequest): Record<string, unknown>;
-  /** Upstream response body → IR. */
-  responseToIR(body: Record<string, unknown>): IRResponse;
   /** IR → response body for a client speaking this format. */
   responseFromIR(ir: IRResponse, requestedModel: string): Record<string, unknown>;
-  /** Upstream stream: one complete SSE event (`event:`/`data:` lines) → IR events. */
-  newDecodeState(): DecodeState;
-  decodeEvent(state: DecodeState, event: { event?: string; data: string }): IRStreamEvent[];
   /** IR events → SSE text for a client speaking this format. */
   newEncodeState(requestedModel: string): EncodeState;
   /** Readies a new encode state for the call it answers (the OpenAI usage chunk wanted, the prompt's count). */
   prepareEncoder?(state: EncodeState, call: EncoderCall): void;
   encodeEvent(state: EncodeState, e: IRStreamEvent): string;
-  /** An error an upstream of this format carries in a 200 JSON answer (Tencent, Coze), with the status it means. */
-  answerError?(body: Record<string, unknown>): { status: number; message: string } | undefined;
   /** Error body in this format's shape (`code`: a machine-readable reason where the format has one). */
   errorBody(status: number, message: string, type?: string, code?: string | null): Record<string, unknown>;
+}
+
+/** The upstream side of a wire format: writes the request for an upstream and reads its answer, whole or streamed. */
+export interface UpstreamFormat<DecodeState = unknown> {
+  name: UpstreamFormatName;
+  /** IR → request body for an upstream speaking this format. */
+  requestFromIR(ir: IRRequest): Record<string, unknown>;
+  /** Upstream response body → IR. */
+  responseToIR(body: Record<string, unknown>): IRResponse;
+  /** Upstream stream: one complete SSE event (`event:`/`data:` lines) → IR events. */
+  newDecodeState(): DecodeState;
+  decodeEvent(state: DecodeState, event: { event?: string; data: string }): IRStreamEvent[];
+  /** The events a stream with no terminator (Gemini) owes when it ends: the stop reason and usage. */
+  finish?(state: DecodeState): IRStreamEvent[];
+  /** An error an upstream of this format carries in a 200 JSON answer (Tencent, Coze), with the status it means. */
+  answerError?(body: Record<string, unknown>): { status: number; message: string } | undefined;
+}
+
+/** A format spoken on both sides (OpenAI Chat, Responses, Anthropic Messages, Gemini). */
+export interface WireFormat<DecodeState = unknown, EncodeState = unknown> extends ClientFormat<EncodeState>, UpstreamFormat<DecodeState> {
+  name: ClientFormatName;
 }

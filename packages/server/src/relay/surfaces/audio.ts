@@ -1,13 +1,14 @@
 import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
 import { bodyModel, checkSpeechFields, invalidParam } from '../validate.js';
-import { parseJsonBody, type InboundCall, type Surface } from '../inbound.js';
+import { parseJsonBody } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import type { CallUsage } from '../usage.js';
-import { parseData } from '../ir/upstream-only.js';
+import { parseData } from '../ir/json-data.js';
 import { multipartInbound } from './multipart-inbound.js';
 import { spooledBody } from './spool.js';
 import { cannotServe, countedUsage, forwardBuffered, forwardPassThrough, openAITarget, type Answer, type Metered } from './upstream.js';
+import type { InboundCall, Surface } from '../types.js';
 
 /**
  * POST /v1/audio/speech: the audio streams back as the upstream sends it. Billed by input characters as

@@ -1,12 +1,13 @@
 import { authenticate, type Identified } from '../authenticate.js';
 import { RelayError, relayErrors } from '../errors.js';
-import { parseJsonBody, type Body } from '../inbound.js';
+import { parseJsonBody } from '../inbound.js';
 import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
 import type { RelayRequest } from '../request.js';
 import type { RelayContext } from '../services.js';
 import { countIRPromptTokens } from '../token-count.js';
 import { checkGemini, invalidParam, MAX_MODEL_NAME } from '../validate.js';
 import { modelNotFound } from './model-shapes.js';
+import type { Body } from '../types.js';
 
 const isObject = (v: unknown): v is Body => !!v && typeof v === 'object' && !Array.isArray(v);
 

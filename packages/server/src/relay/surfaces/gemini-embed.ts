@@ -1,13 +1,13 @@
 import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
 import { checkGeminiEmbed, invalidParam, MAX_MODEL_NAME } from '../validate.js';
-import { geminiInbound, parseJsonBody, type Body, type InboundCall, type Surface, type SurfaceAttempt } from '../inbound.js';
+import { geminiInbound, parseJsonBody } from '../inbound.js';
 import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
-import type { WireFormat } from '../ir/types.js';
-import { parseData } from '../ir/upstream-only.js';
+import { parseData } from '../ir/json-data.js';
 import type { CallUsage } from '../usage.js';
 import { cannotServe, countedUsage, forwardBuffered, openAITarget, type Answer, type Metered } from './upstream.js';
 import { vertexEmbed, type VertexInstance } from './vertex-embed.js';
+import type { Body, InboundCall, Surface, SurfaceAttempt } from '../types.js';
 
 type Method = 'embedContent' | 'batchEmbedContents';
 interface EmbedRequest {
@@ -87,7 +87,7 @@ export function geminiEmbedInbound(req: RelayRequest, model: string, method: Met
       return toOpenAI(a, requests, method, texts);
     },
   };
-  return { format: geminiGenerate as unknown as WireFormat, body, model, stream: false, includeUsage: false, maxTokens: 0, bytes: (req.body as Buffer).length, surface };
+  return { format: geminiGenerate, body, model, stream: false, includeUsage: false, maxTokens: 0, bytes: (req.body as Buffer).length, surface };
 }
 
 /** Every Gemini method under /models/*: embeddings here, generateContent and streamGenerateContent in the core. */

@@ -1,11 +1,12 @@
 import type { RelayRequest } from '../request.js';
 import { bodyModel, checkImageFields, invalidParam } from '../validate.js';
-import { parseJsonBody, type Body, type InboundCall, type Surface } from '../inbound.js';
+import { parseJsonBody } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import type { CallUsage } from '../usage.js';
 import { spooledBody } from './spool.js';
 import { multipartInbound } from './multipart-inbound.js';
 import { cannotServe, countedUsage, forwardPassThrough, openAITarget } from './upstream.js';
+import type { Body, InboundCall, Surface } from '../types.js';
 
 /**
  * Price factors of one image by size and quality, relative to the model's base price (standard quality,

@@ -2,24 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import { RelayError } from '../errors.js';
 import type { RelayRequest } from '../request.js';
 import { replyRelayError } from '../respond.js';
-import type { InboundCall } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
-import type { WireFormat } from '../ir/types.js';
+import type { ClientFormat } from '../ir/types.js';
 import type { RelayContext } from '../services.js';
 import { audioTextInbound, speechInbound } from './audio.js';
 import { imagesEditInbound, imagesGenerationInbound } from './images.js';
 import { disposeSpoolOf } from './multipart-inbound.js';
 import { installRealtime } from './realtime.js';
 import { rerankInbound } from './rerank.js';
+import type { InboundCall } from '../types.js';
 
 export { geminiAnyInbound } from './gemini-embed.js';
 export { geminiLocalCall } from './gemini-count.js';
 export { openAIEmbeddingsInbound } from './openai-embed.js';
 
-type RelayRoute = (scope: FastifyInstance, ctx: RelayContext, url: string, format: WireFormat, parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>) => void;
+type RelayRoute = (scope: FastifyInstance, ctx: RelayContext, url: string, format: ClientFormat, parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>) => void;
 
 /** The surfaces with JSON bodies: served like the chat endpoints (and on the hot path). */
-export const surfaceJsonRoutes: { url: string; format: WireFormat; parse: (req: RelayRequest) => InboundCall }[] = [
+export const surfaceJsonRoutes: { url: string; format: ClientFormat; parse: (req: RelayRequest) => InboundCall }[] = [
   { url: '/v1/images/generations', format: openAIChat, parse: imagesGenerationInbound },
   { url: '/v1/audio/speech', format: openAIChat, parse: speechInbound },
   { url: '/v1/rerank', format: openAIChat, parse: rerankInbound },

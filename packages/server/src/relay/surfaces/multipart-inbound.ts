@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
-import type { InboundCall } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import type { RelayContext } from '../services.js';
 import { spoolMultipart, type MultipartSpool } from './spool.js';
+import type { InboundCall } from '../types.js';
 
 const spools = new WeakMap<IncomingMessage, MultipartSpool>();
 

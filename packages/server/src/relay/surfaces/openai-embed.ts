@@ -1,6 +1,6 @@
-import { forwardOpenAI, type AttemptResult } from '../forward.js';
-import { openAIInbound, type Body, type InboundCall, type SurfaceAttempt } from '../inbound.js';
-import { parseData } from '../ir/upstream-only.js';
+import { forwardOpenAI } from '../forward.js';
+import { openAIInbound } from '../inbound.js';
+import { parseData } from '../ir/json-data.js';
 import { openAIPaths, rewriteOpenAIBody } from '../providers/openai/request.js';
 import type { RelayRequest } from '../request.js';
 import { countTextTokens } from '../token-count.js';
@@ -9,6 +9,7 @@ import { invalidParam } from '../validate.js';
 import { geminiEmbedUsage } from './gemini-embed.js';
 import { cannotServe, forwardBuffered, type Answer, type Metered } from './upstream.js';
 import { vertexEmbed } from './vertex-embed.js';
+import type { AttemptResult, Body, InboundCall, SurfaceAttempt } from '../types.js';
 
 /** Bytes of one Float32 value in a base64 embedding. */
 const FLOAT32_BYTES = 4;

@@ -1,11 +1,12 @@
 import type { RelayRequest } from '../request.js';
 import { relayErrors } from '../errors.js';
 import { bodyModel, invalidParam, MAX_TOKEN_LIMIT } from '../validate.js';
-import { parseJsonBody, type InboundCall, type Surface } from '../inbound.js';
+import { parseJsonBody } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import { callRerank } from '../providers/rerank-upstream.js';
 import type { CallUsage } from '../usage.js';
 import { countedUsage } from './upstream.js';
+import type { InboundCall, Surface } from '../types.js';
 
 type Document = string | { text?: string };
 

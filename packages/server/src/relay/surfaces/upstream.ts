@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
-import { errorMessageOf, forwardOpenAI, type AttemptResult } from '../forward.js';
-import type { SurfaceAttempt } from '../inbound.js';
+import { errorMessageOf, forwardOpenAI } from '../forward.js';
 import { pingIntervalMs } from '../keep-alive.js';
 import { countTextTokens } from '../token-count.js';
 import type { CallUsage } from '../usage.js';
+import type { AttemptResult, SurfaceAttempt } from '../types.js';
 
 const MAX_ANSWER = 64 * 1024 * 1024;
 

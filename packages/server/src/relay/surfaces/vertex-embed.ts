@@ -1,9 +1,8 @@
-import type { AttemptResult } from '../forward.js';
-import type { SurfaceAttempt } from '../inbound.js';
-import { parseData } from '../ir/upstream-only.js';
+import { parseData } from '../ir/json-data.js';
 import { prepareRequest } from '../providers/prepare.js';
 import type { CallUsage } from '../usage.js';
 import { countedUsage, forwardBuffered, type Answer } from './upstream.js';
+import type { AttemptResult, SurfaceAttempt } from '../types.js';
 
 /** One text to embed on Vertex AI, with the optional task hints Vertex takes. */
 export interface VertexInstance {

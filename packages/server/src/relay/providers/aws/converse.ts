@@ -1,5 +1,5 @@
-import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from '../../ir/types.js';
-import { parseData, upstreamOnly } from '../../ir/upstream-only.js';
+import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type UpstreamFormat } from '../../ir/types.js';
+import { parseData } from '../../ir/json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -162,9 +162,8 @@ function decodeEvent(state: ConverseDecodeState, { event, data }: { event?: stri
 }
 
 /** The Bedrock Converse wire format (upstream side only). */
-export const bedrockConverse = {
+export const bedrockConverse: UpstreamFormat<ConverseDecodeState> = {
   name: 'converse',
-  ...upstreamOnly('Bedrock Converse'),
   requestFromIR,
   responseToIR(body: Json) {
     const content = ((body.output?.message?.content ?? []) as Json[]).map(blockToIR).filter((p): p is IRPart => p !== undefined);
@@ -172,5 +171,4 @@ export const bedrockConverse = {
   },
   newDecodeState: (): ConverseDecodeState => ({ started: false, tools: new Map(), nextTool: 0, ended: false }),
   decodeEvent,
-  errorBody: (_status: number, message: string) => ({ message }),
-} as unknown as WireFormat;
+};

@@ -1,4 +1,4 @@
-import type { CappedText } from '../../chat-content.js';
+import type { CappedText } from '../../capped-text.js';
 import { fromOpenAIUsage, type CallUsage } from '../../usage.js';
 
 /**

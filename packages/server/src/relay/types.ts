@@ -1,0 +1,81 @@
+import type { ServerResponse } from 'node:http';
+import type { CachedChannel } from '../core/routing/channel-cache.js';
+import type { ClientFormat } from './ir/types.js';
+import type { OpenAIEndpoint } from './providers/openai/request.js';
+import type { UpstreamAdaptor } from './providers/types.js';
+import type { CancelSignal, RelayContext } from './services.js';
+import type { CallUsage } from './usage.js';
+
+/**
+ * The types a relay call passes between its stages (parse → admit → attempt → forward → settle). Only types
+ * here: the stages import this file, it imports none of them.
+ */
+
+export type { CappedText } from './capped-text.js';
+
+export type Body = Record<string, unknown>;
+
+/** A parsed inbound call: the client's format, its body, and what the relay needs to know up front. */
+export interface InboundCall {
+  format: ClientFormat;
+  /** For OpenAI-format clients: which endpoint (only 'chat' can be converted to other formats). */
+  openaiEndpoint?: OpenAIEndpoint;
+  body: Body;
+  model: string;
+  stream: boolean;
+  /** OpenAI stream_options.include_usage: the client wants the usage chunk. */
+  includeUsage: boolean;
+  maxTokens: number;
+  /** Raw body size (the reservation's prompt estimate). */
+  bytes: number;
+  /** Set for the surfaces that forward and meter themselves (images, audio, rerank, Gemini embeddings). */
+  surface?: Surface;
+  /** Billable units at a per-call model price (images × size/quality factor, minutes, 1K characters); 1 when absent. */
+  units?: number;
+}
+
+/** How one upstream attempt ended: failed before anything reached the client (another channel may serve), or relayed. */
+export type AttemptResult =
+  | { kind: 'failed'; status: number; message: string; body: string }
+  | {
+      kind: 'relayed';
+      status: number;
+      usage: CallUsage | undefined;
+      countedCompletion: number;
+      firstByteMs: number;
+      cut: boolean;
+      /** The answer's text as the client received it, capped (only when it was asked to be captured). */
+      output?: string;
+    };
+
+/** One upstream attempt of a surface call: the channel chosen, its key and adaptor, where the answer goes. */
+export interface SurfaceAttempt {
+  ctx: RelayContext;
+  channel: CachedChannel;
+  key: string;
+  /** Upstream model after the channel's mapping. */
+  model: string;
+  adaptor: UpstreamAdaptor;
+  res: ServerResponse;
+  signal: CancelSignal;
+  started: number;
+}
+
+/** An API surface outside the converted chat formats: it forwards one attempt and reports the usage to bill. */
+export interface Surface {
+  forward(a: SurfaceAttempt): Promise<AttemptResult>;
+}
+
+/** One attempt of a call on one channel (attemptChannel's input). */
+export interface ChannelAttempt {
+  call: InboundCall;
+  channel: CachedChannel;
+  key: string;
+  /** Upstream model after the channel's mapping. */
+  upstreamModel: string;
+  res: ServerResponse;
+  signal: CancelSignal;
+  started: number;
+  /** Keep the answer's text for the log (LogChatContentEnabled, read once per call). */
+  captureAnswer: boolean;
+}
