@@ -7,6 +7,13 @@ export const envelope = <T extends z.ZodType>(data: T) =>
 export const paged = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), page: z.number().int(), total: z.number().int() });
 
+/** One page of a listing, as `paged(item)` checks it: the rows, the 1-based page number and the total row count. */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  total: number;
+}
+
 /** Page query: `p` is 1-based (0 is accepted as the first page), page_size 1..100 (default 10). */
 export const pageQuery = z.object({
   p: z.coerce.number().int().min(0).max(1_000_000).default(1),

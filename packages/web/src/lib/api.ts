@@ -1,4 +1,4 @@
-import { TWO_FACTOR_SETUP_REQUIRED } from '@tollway/shared';
+import { TWO_FACTOR_SETUP_REQUIRED, type Page } from '@tollway/shared';
 import { clearStoredUser, getStoredUser } from './storage';
 import i18n from '../i18n';
 
@@ -87,3 +87,7 @@ export const apiGet = <T>(path: string, opts?: { silent?: boolean }) => api<T>('
 export const apiPost = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
 export const apiPut = <T>(path: string, body?: unknown) => api<T>('PUT', path, body ?? {});
 export const apiDelete = <T>(path: string) => api<T>('DELETE', path);
+
+/** GETs one page of a listing; a missing answer reads as an empty page `page`. */
+export const apiGetPage = <T>(path: string, page: number): Promise<Page<T>> =>
+  apiGet<Page<T> | undefined>(path).then((d) => ({ items: d?.items ?? [], page: d?.page ?? page, total: d?.total ?? 0 }));

@@ -1,11 +1,5 @@
-import type { AuditRow } from '@tollway/shared';
-import { apiGet } from '../../lib/api';
-
-export interface AuditPage {
-  items: AuditRow[];
-  page: number;
-  total: number;
-}
+import type { AuditRow, Page } from '@tollway/shared';
+import { apiGetPage } from '../../lib/api';
 
 /** The filters a root reader can set ('' or 0: none); times are unix seconds, inclusive. */
 export interface AuditFilters {
@@ -23,10 +17,10 @@ export const EMPTY_FILTERS: AuditFilters = { actor: '', action: '', target_type:
 export const AUDIT_KEY = ['audit'] as const;
 
 /** GET /api/audit/ (root only), newest first. */
-export function fetchAudit(f: AuditFilters, page: number, pageSize: number): Promise<AuditPage> {
+export function fetchAudit(f: AuditFilters, page: number, pageSize: number): Promise<Page<AuditRow>> {
   const params = new URLSearchParams({ p: String(page), page_size: String(pageSize) });
   for (const [k, v] of Object.entries(f)) {
     if (v !== '' && v !== 0) params.set(k, String(v));
   }
-  return apiGet<AuditPage>(`/api/audit/?${params.toString()}`).then((d) => ({ items: d?.items ?? [], page: d?.page ?? page, total: d?.total ?? 0 }));
+  return apiGetPage<AuditRow>(`/api/audit/?${params.toString()}`, page);
 }

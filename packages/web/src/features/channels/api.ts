@@ -1,18 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ChannelListRow, ChannelPublic, ChannelTagRow } from '@tollway/shared';
-import { api, ApiFailure, apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
+import type { ChannelListRow, ChannelPublic, ChannelTagRow, Page } from '@tollway/shared';
+import { api, ApiFailure, apiDelete, apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 export type Channel = ChannelPublic;
 export type TagRow = ChannelTagRow;
 export type ListRow = ChannelListRow;
 
 export const isTagRow = (r: ListRow): r is TagRow => (r as Partial<TagRow>).is_tag === true;
-
-export interface ChannelPage {
-  items: ListRow[];
-  page: number;
-  total: number;
-}
 
 export interface ChannelFilter {
   keyword: string;
@@ -30,7 +24,7 @@ export interface ChannelQuery extends ChannelFilter {
 export const CHANNELS_KEY = ['channels'] as const;
 
 /** GET /api/channel/ without filters, GET /api/channel/search with a keyword, group or model (spec 2 §7). */
-export function fetchChannels(q: ChannelQuery): Promise<ChannelPage> {
+export function fetchChannels(q: ChannelQuery): Promise<Page<ListRow>> {
   const params = new URLSearchParams({ p: String(q.page), page_size: String(q.pageSize), id_sort: String(q.idSort), tag_mode: String(q.tagMode) });
   const filtered = q.keyword !== '' || q.group !== '' || q.model !== '';
   if (filtered) {
@@ -38,11 +32,7 @@ export function fetchChannels(q: ChannelQuery): Promise<ChannelPage> {
     params.set('group', q.group);
     params.set('model', q.model);
   }
-  return apiGet<ChannelPage>(`/api/channel/${filtered ? 'search' : ''}?${params.toString()}`).then((d) => ({
-    items: d?.items ?? [],
-    page: d?.page ?? q.page,
-    total: d?.total ?? 0,
-  }));
+  return apiGetPage<ListRow>(`/api/channel/${filtered ? 'search' : ''}?${params.toString()}`, q.page);
 }
 
 /** One channel with its key (for the editor and for copying). */

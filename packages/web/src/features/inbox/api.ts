@@ -1,18 +1,12 @@
 import type { InboxMessage } from '@tollway/shared';
-import { apiGet } from '../../lib/api';
+import { apiGet, apiGetPage } from '../../lib/api';
 import { renderContent } from '../../lib/markdown';
-
-export interface InboxPage {
-  items: InboxMessage[];
-  page: number;
-  total: number;
-}
 
 export const INBOX_KEY = ['inbox'] as const;
 export const UNREAD_KEY = ['unread_count'] as const;
 
 export const fetchInbox = (page: number, pageSize: number) =>
-  apiGet<InboxPage>(`/api/user/messages?p=${page}&page_size=${pageSize}`).then((d) => ({ items: d?.items ?? [], page: d?.page ?? page, total: d?.total ?? 0 }));
+  apiGetPage<InboxMessage>(`/api/user/messages?p=${page}&page_size=${pageSize}`, page);
 
 /** Opens one message of the own inbox (the server marks it read). */
 export const openMessage = (id: number) => apiGet<InboxMessage>(`/api/user/messages/${id}`, { silent: true });

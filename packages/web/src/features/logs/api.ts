@@ -1,45 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { LogType } from '@tollway/shared';
-import { apiGet } from '../../lib/api';
+import { LogType, type LogRow, type LogStat, type Page } from '@tollway/shared';
+import { apiGet, apiGetPage } from '../../lib/api';
 
-/**
- * A usage log row (spec 3 §3). `other` is JSON text. Administrators' rows carry channel (id), channel_name and
- * ip; a user's own rows omit the channel and carry ip only when the user's setting show_ip_in_logs is on.
- */
-export interface LogRow {
-  id: number;
-  created_at: number;
-  type: number;
-  user_id: number;
-  username: string;
-  token_id: number;
-  token_name: string;
-  model_name: string;
-  group: string;
-  channel?: number;
-  channel_name?: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-  quota: number;
-  use_time: number;
-  is_stream: boolean;
-  content: string;
-  ip?: string;
-  request_id: string;
-  other: string;
-}
-
-export interface LogPage {
-  items: LogRow[];
-  page: number;
-  total: number;
-}
-
-export interface LogStat {
-  quota: number;
-  rpm: number;
-  tpm: number;
-}
+export type { LogRow, LogStat };
 
 /** Filters shared by the list and the stat (spec 3 §7). username and channel are sent only by admins. */
 export interface LogFilters {
@@ -73,15 +36,11 @@ function filterParams(f: LogFilters, admin: boolean): URLSearchParams {
 }
 
 /** GET /api/log/ (admins: every user) or /api/log/self/ (own logs). */
-export function fetchLogs(f: LogFilters, page: number, pageSize: number, admin: boolean): Promise<LogPage> {
+export function fetchLogs(f: LogFilters, page: number, pageSize: number, admin: boolean): Promise<Page<LogRow>> {
   const params = filterParams(f, admin);
   params.set('p', String(page));
   params.set('page_size', String(pageSize));
-  return apiGet<LogPage>(`/api/log/${admin ? '' : 'self/'}?${params.toString()}`).then((d) => ({
-    items: d?.items ?? [],
-    page: d?.page ?? page,
-    total: d?.total ?? 0,
-  }));
+  return apiGetPage<LogRow>(`/api/log/${admin ? '' : 'self/'}?${params.toString()}`, page);
 }
 
 /** GET /api/log/stat or /api/log/self/stat: quota of matching consumption, rpm and tpm of the last minute. */

@@ -1,11 +1,5 @@
-import type { AdminMessage, MessageRecipient } from '@tollway/shared';
-import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
-
-export interface Paged<T> {
-  items: T[];
-  page: number;
-  total: number;
-}
+import type { AdminMessage, MessageRecipient, Page } from '@tollway/shared';
+import { apiDelete, apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 export interface MessageQuery {
   page: number;
@@ -23,10 +17,8 @@ export interface MessageInput {
 
 export const MESSAGES_KEY = ['admin-messages'] as const;
 
-const paged = <T>(d: Paged<T> | undefined, page: number): Paged<T> => ({ items: d?.items ?? [], page: d?.page ?? page, total: d?.total ?? 0 });
-
 /** GET /api/admin/messages, or /search when a keyword or a full date range is given. */
-export function fetchMessages(q: MessageQuery): Promise<Paged<AdminMessage>> {
+export function fetchMessages(q: MessageQuery): Promise<Page<AdminMessage>> {
   const params = new URLSearchParams({ p: String(q.page), page_size: String(q.pageSize) });
   const keyword = q.keyword.trim();
   if (keyword) params.set('keyword', keyword);
@@ -35,12 +27,12 @@ export function fetchMessages(q: MessageQuery): Promise<Paged<AdminMessage>> {
     params.set('end_date', q.range[1]);
   }
   const search = keyword !== '' || q.range !== null;
-  return apiGet<Paged<AdminMessage>>(`/api/admin/messages${search ? '/search' : ''}?${params.toString()}`).then((d) => paged(d, q.page));
+  return apiGetPage<AdminMessage>(`/api/admin/messages${search ? '/search' : ''}?${params.toString()}`, q.page);
 }
 
 export const fetchMessage = (id: number) => apiGet<AdminMessage>(`/api/admin/messages/${id}`);
 export const fetchRecipients = (id: number, page: number) =>
-  apiGet<Paged<MessageRecipient>>(`/api/admin/messages/${id}/recipients?p=${page}&page_size=10`).then((d) => paged(d, page));
+  apiGetPage<MessageRecipient>(`/api/admin/messages/${id}/recipients?p=${page}&page_size=10`, page);
 export const createMessage = (body: MessageInput & { user_ids: number[] }) => apiPost<{ id: number }>('/api/admin/messages', body);
 export const updateMessage = (id: number, body: MessageInput) =>
   apiPut(`/api/admin/messages/${id}`, { ...body, title: body.title.trim(), content: body.content.trim() });
@@ -54,4 +46,4 @@ export interface UserOption {
 
 /** Users for the recipient picker (the admin user search, first 50 matches). */
 export const searchUsers = (keyword: string) =>
-  apiGet<Paged<UserOption>>(`/api/user/search?keyword=${encodeURIComponent(keyword)}&p=1&page_size=50`).then((d) => d?.items ?? []);
+  apiGet<Page<UserOption>>(`/api/user/search?keyword=${encodeURIComponent(keyword)}&p=1&page_size=50`).then((d) => d?.items ?? []);

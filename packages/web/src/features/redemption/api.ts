@@ -1,4 +1,4 @@
-import type { RedemptionInput, RedemptionPublic } from '@tollway/shared';
+import type { Page, RedemptionInput, RedemptionPublic } from '@tollway/shared';
 import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
 
 export { RedemptionStatus, type RedemptionInput } from '@tollway/shared';
@@ -6,22 +6,16 @@ export { RedemptionStatus, type RedemptionInput } from '@tollway/shared';
 /** A redemption code as the admin API returns it (spec 3 §3; the shared schema). */
 export type Redemption = RedemptionPublic;
 
-export interface RedemptionPage {
-  items: Redemption[];
-  page: number;
-  total: number;
-}
-
 export const REDEMPTIONS_KEY = ['redemptions'] as const;
 
 /** A gift code whose uses ran out stays status 1 but is shown greyed (spec 3 §4). */
 export const isExhausted = (r: Redemption) => r.is_gift && r.max_uses > 0 && r.used_count >= r.max_uses;
 
 /** GET /api/redemption/ or, with a keyword, /api/redemption/search. */
-export function fetchRedemptions(q: { page: number; pageSize: number; keyword: string }): Promise<RedemptionPage> {
+export function fetchRedemptions(q: { page: number; pageSize: number; keyword: string }): Promise<Page<Redemption>> {
   const params = new URLSearchParams({ p: String(q.page), page_size: String(q.pageSize) });
   if (q.keyword) params.set('keyword', q.keyword);
-  return apiGet<RedemptionPage>(`/api/redemption/${q.keyword ? 'search' : ''}?${params}`);
+  return apiGet<Page<Redemption>>(`/api/redemption/${q.keyword ? 'search' : ''}?${params}`);
 }
 
 export const fetchRedemption = (id: number) => apiGet<Redemption>(`/api/redemption/${id}`);

@@ -1,13 +1,7 @@
-import type { MjRow, TaskRow } from '@tollway/shared';
-import { apiGet } from '../../lib/api';
+import type { MjRow, Page, TaskRow } from '@tollway/shared';
+import { apiGetPage } from '../../lib/api';
 
 export type { MjRow, TaskRow };
-
-export interface TaskPage<T> {
-  items: T[];
-  page: number;
-  total: number;
-}
 
 /** Filters of both task lists (spec 3 §7); channel only for administrators. Times are epoch seconds, 0 = open. */
 export interface TaskFilters {
@@ -29,13 +23,12 @@ const PATHS: Record<TaskKind, { admin: string; self: string; id: string }> = {
 };
 
 /** One page of a task list: every user's for administrators, else the caller's own. */
-export async function fetchTaskPage<T>(kind: TaskKind, f: TaskFilters, page: number, pageSize: number, admin: boolean): Promise<TaskPage<T>> {
+export async function fetchTaskPage<T>(kind: TaskKind, f: TaskFilters, page: number, pageSize: number, admin: boolean): Promise<Page<T>> {
   const path = PATHS[kind];
   const params = new URLSearchParams({ p: String(page), page_size: String(pageSize) });
   if (f.id.trim()) params.set(path.id, f.id.trim());
   if (f.start_timestamp) params.set('start_timestamp', String(f.start_timestamp));
   if (f.end_timestamp) params.set('end_timestamp', String(f.end_timestamp));
   if (admin && f.channel) params.set('channel_id', String(f.channel));
-  const d = await apiGet<TaskPage<T>>(`${admin ? path.admin : path.self}?${params.toString()}`);
-  return { items: d?.items ?? [], page: d?.page ?? page, total: d?.total ?? 0 };
+  return apiGetPage<T>(`${admin ? path.admin : path.self}?${params.toString()}`, page);
 }

@@ -1,32 +1,11 @@
-import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
+import type { Page, TokenPublic } from '@tollway/shared';
+import { apiDelete, apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 /**
- * A token as GET /api/token/ returns it to its owner (spec 2 §3). `key` comes without the sk- prefix; the
- * console shows and copies it as sk-<key>. `status` is the display status: 3/4 are derived by the server.
+ * A token as GET /api/token/ returns it to its owner. `key` comes without the sk- prefix; the console shows and
+ * copies it as sk-<key>. `status` is the display status: 3/4 are derived by the server.
  */
-export interface Token {
-  id: number;
-  user_id: number;
-  key: string;
-  status: number;
-  name: string;
-  created_time: number;
-  accessed_time: number;
-  expired_time: number;
-  remain_quota: number;
-  unlimited_quota: boolean;
-  used_quota: number;
-  model_limits_enabled: boolean;
-  model_limits: string;
-  allow_ips: string;
-  group: string;
-}
-
-export interface TokenPage {
-  items: Token[];
-  page: number;
-  total: number;
-}
+export type Token = TokenPublic;
 
 export interface TokenQuery {
   page: number;
@@ -60,7 +39,7 @@ export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 }
 export const fullKey = (t: Pick<Token, 'key'>) => (t.key.startsWith(KEY_PREFIX) ? t.key : `${KEY_PREFIX}${t.key}`);
 
 /** GET /api/token/?p=&size=, or GET /api/token/search with a name or key filter. */
-export function fetchTokens(q: TokenQuery): Promise<TokenPage> {
+export function fetchTokens(q: TokenQuery): Promise<Page<Token>> {
   const params = new URLSearchParams({ p: String(q.page), size: String(q.pageSize) });
   const keyword = q.keyword.trim();
   const token = q.token.trim();
@@ -69,11 +48,7 @@ export function fetchTokens(q: TokenQuery): Promise<TokenPage> {
     params.set('keyword', keyword);
     params.set('token', token);
   }
-  return apiGet<TokenPage>(`/api/token/${filtered ? 'search' : ''}?${params.toString()}`).then((d) => ({
-    items: d?.items ?? [],
-    page: d?.page ?? q.page,
-    total: d?.total ?? 0,
-  }));
+  return apiGetPage<Token>(`/api/token/${filtered ? 'search' : ''}?${params.toString()}`, q.page);
 }
 
 export const fetchToken = (id: number) => apiGet<Token>(`/api/token/${id}`);

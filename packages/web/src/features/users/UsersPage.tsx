@@ -1,12 +1,12 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Card } from 'antd';
-import type { UserManageAction } from '@tollway/shared';
+import type { Page, UserManageAction } from '@tollway/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { ApiFailure } from '../../lib/api';
 import { PageHeader } from '../../components/PageHeader';
-import { fetchUser, fetchUsers, manageUser, updateUser, USERS_KEY, type AdminUser, type UserPage, type UserQuery } from './api';
+import { fetchUser, fetchUsers, manageUser, updateUser, USERS_KEY, type AdminUser, type UserQuery } from './api';
 import { AddQuotaModal } from './components/AddQuotaModal';
 import { AddUserDrawer } from './components/AddUserDrawer';
 import { EditUserDrawer } from './components/EditUserDrawer';
@@ -55,7 +55,7 @@ export default function UsersPage() {
   const onManage = async (user: AdminUser, action: UserManageAction) => {
     try {
       const res = await manageUser(user.id, action);
-      queryClient.setQueryData<UserPage>(listKey, (old) =>
+      queryClient.setQueryData<Page<AdminUser>>(listKey, (old) =>
         old
           ? {
               ...old,

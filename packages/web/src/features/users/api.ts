@@ -1,16 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { UserManageAction, UserPublic } from '@tollway/shared';
-import { apiGet, apiPost, apiPut } from '../../lib/api';
+import type { Page, UserManageAction, UserPublic } from '@tollway/shared';
+import { apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 /** A user as the admin API returns it (spec 1 §3). Fields may be missing on older servers, so most are optional. */
 export type AdminUser = Pick<UserPublic, 'id' | 'username' | 'role' | 'status'> &
   Partial<Omit<UserPublic, 'id' | 'username' | 'role' | 'status'>>;
-
-export interface UserPage {
-  items: AdminUser[];
-  page: number;
-  total: number;
-}
 
 export interface UserQuery {
   page: number;
@@ -23,18 +17,14 @@ export const USERS_KEY = ['users'] as const;
 export const GROUPS_KEY = ['groups'] as const;
 
 /** GET /api/user/ without filters, GET /api/user/search with a keyword or group (spec 1 §7). */
-export function fetchUsers(q: UserQuery): Promise<UserPage> {
+export function fetchUsers(q: UserQuery): Promise<Page<AdminUser>> {
   const params = new URLSearchParams({ p: String(q.page), page_size: String(q.pageSize) });
   const filtered = q.keyword.trim() !== '' || q.group !== '';
   if (filtered) {
     params.set('keyword', q.keyword.trim());
     params.set('group', q.group);
   }
-  return apiGet<UserPage>(`/api/user/${filtered ? 'search' : ''}?${params.toString()}`).then((d) => ({
-    items: d?.items ?? [],
-    page: d?.page ?? q.page,
-    total: d?.total ?? 0,
-  }));
+  return apiGetPage<AdminUser>(`/api/user/${filtered ? 'search' : ''}?${params.toString()}`, q.page);
 }
 
 export const fetchUser = (id: number) => apiGet<AdminUser>(`/api/user/${id}`);
