@@ -1,8 +1,9 @@
 import { ApartmentOutlined } from '@ant-design/icons';
-import { Col, Flex, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
+import { Col, Flex, Input, Row, Select, Switch, Typography } from 'antd';
 import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../../components/FormField';
+import { IntegerInput } from '../../../components/IntegerInput';
 import { useChannelGroups } from '../api';
 import type { ChannelForm } from '../model/channelForm';
 import { Section } from './Section';
@@ -51,17 +52,7 @@ export function RoutingSection({ control }: { control: Control<ChannelForm> }) {
             control={control}
             name="priority"
             label={t('editor.priority')}
-            render={(f) => (
-              <InputNumber
-                value={f.value}
-                onChange={(v) => f.onChange(typeof v === 'number' ? v : null)}
-                onBlur={f.onBlur}
-                min={-999}
-                precision={0}
-                style={{ width: '100%' }}
-                data-testid="channel-form-priority"
-              />
-            )}
+            render={(f) => <IntegerInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} min={-999} testid="channel-form-priority" />}
           />
         </Col>
         <Col xs={12} md={6}>
@@ -69,17 +60,7 @@ export function RoutingSection({ control }: { control: Control<ChannelForm> }) {
             control={control}
             name="weight"
             label={t('editor.weight')}
-            render={(f) => (
-              <InputNumber
-                value={f.value}
-                onChange={(v) => f.onChange(typeof v === 'number' ? v : null)}
-                onBlur={f.onBlur}
-                min={0}
-                precision={0}
-                style={{ width: '100%' }}
-                data-testid="channel-form-weight"
-              />
-            )}
+            render={(f) => <IntegerInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} min={0} testid="channel-form-weight" />}
           />
         </Col>
         <Col xs={24} md={12}>

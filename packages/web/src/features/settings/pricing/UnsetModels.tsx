@@ -1,13 +1,13 @@
 import { DollarOutlined, PercentageOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Empty, Flex, Result, Space, Table, Typography } from 'antd';
-import { SearchInput } from '../../../components/SearchInput';
 import { useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../../lib/api';
 import { useOptions } from '../model/useOptions';
 import { useSaveOptions } from '../model/useSaveOptions';
 import { BatchSetModal } from './BatchSetModal';
+import { ModelSearchInput, useModelSearch } from './ModelSearch';
 import { batchMaps, changedMaps, mapsFromOptions, type BatchType, type BatchValues } from './model';
 
 /** Page sizes of the unset-models table (spec 2 §9). */
@@ -31,9 +31,8 @@ export function UnsetModels() {
     queryFn: () => apiGet<string[]>('/api/channel/models_enabled', { silent: true }),
     refetchOnMount: 'always',
   });
-  const [search, setSearch] = useState('');
+  const { search, setSearch, query, matches, page, setPage } = useModelSearch();
   const [pageSize, setPageSize] = useState(PAGE_SIZES[0]!);
-  const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<string[]>([]);
   const [target, setTarget] = useState<{ models: string[]; type: BatchType }>({ models: [], type: 'ratio' });
   const [open, setOpen] = useState(false);
@@ -60,8 +59,7 @@ export function UnsetModels() {
   const unset = [...new Set(enabled.data ?? [])]
     .filter((m) => !(m in maps.ModelRatio) && !(m in maps.ModelPrice))
     .sort((a, b) => a.localeCompare(b));
-  const q = search.trim().toLowerCase();
-  const rows: Row[] = unset.filter((m) => m.toLowerCase().includes(q)).map((name) => ({ name }));
+  const rows: Row[] = unset.filter(matches).map((name) => ({ name }));
   const selection = selected.filter((m) => unset.includes(m));
 
   const apply = async (v: BatchValues) => {
@@ -82,16 +80,7 @@ export function UnsetModels() {
         {t('unset.desc')}
       </Typography.Paragraph>
       <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 12 }}>
-        <SearchInput
-          value={search}
-          onChange={(v) => {
-            setSearch(v);
-            setPage(1);
-          }}
-          placeholder={t('ratio.search')}
-          style={{ width: 220 }}
-          testid="unset-search"
-        />
+        <ModelSearchInput value={search} onChange={setSearch} testid="unset-search" />
         <Flex wrap gap={8}>
           <Button icon={<PercentageOutlined />} onClick={() => batch('ratio')} data-testid="unset-batch-ratio">
             {t('unset.batchRatio')}
@@ -141,7 +130,7 @@ export function UnsetModels() {
           },
           showTotal: (n) => t('ratio.total', { count: n }),
         }}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(q ? 'ratio.empty' : 'unset.none')} /> }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(query ? 'ratio.empty' : 'unset.none')} /> }}
       />
       <BatchSetModal open={open} models={target.models} initialType={target.type} onCancel={() => setOpen(false)} onApply={apply} />
     </div>

@@ -1,6 +1,5 @@
 import { AppstoreAddOutlined, PlusOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Flex, Segmented, Table, Typography } from 'antd';
-import { SearchInput } from '../../../components/SearchInput';
 import { useEffect, useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../../lib/useIsMobile';
@@ -8,6 +7,7 @@ import { useOptions } from '../model/useOptions';
 import { useSaveOptions } from '../model/useSaveOptions';
 import { AddModelModal } from './AddModelModal';
 import { BatchSetModal } from './BatchSetModal';
+import { ModelSearchInput, useModelSearch } from './ModelSearch';
 import { applyRows, batchRow, changedMaps, convertRows, mapsFromOptions, rowsFromMaps, type BatchValues, type PricingMaps, type RatioRow, type Unit } from './model';
 import { ratioColumns, type RowActions } from './ratioColumns';
 
@@ -27,8 +27,7 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
   const [unit, setUnit] = useState<Unit>('ratio');
   const [rows, setRows] = useState<RatioRow[]>(() => rowsFromMaps(orig, 'ratio'));
   const [deleted, setDeleted] = useState<string[]>([]);
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
+  const { search, setSearch, query, matches, page, setPage } = useModelSearch();
   const [selected, setSelected] = useState<string[]>([]);
   const [adding, setAdding] = useState(false);
   const [batching, setBatching] = useState(false);
@@ -48,8 +47,7 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
   };
 
   const columns = ratioColumns(unit, t, actions, narrow);
-  const q = search.trim().toLowerCase();
-  const shown = q ? rows.filter((r) => r.name.toLowerCase().includes(q)) : rows;
+  const shown = query ? rows.filter((r) => matches(r.name)) : rows;
   const pending = rows.filter((r) => r.dirty).length + deleted.length;
   useEffect(() => {
     onPending?.(pending);
@@ -101,16 +99,7 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
       </Typography.Paragraph>
       <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }}>
         <Flex wrap gap={8} align="center">
-          <SearchInput
-            value={search}
-            onChange={(v) => {
-              setSearch(v);
-              setPage(1);
-            }}
-            placeholder={t('ratio.search')}
-            style={{ width: 220 }}
-            testid="ratio-search"
-          />
+          <ModelSearchInput value={search} onChange={setSearch} testid="ratio-search" />
           <Segmented
             value={unit}
             onChange={(u) => switchUnit(u as Unit)}
@@ -166,7 +155,6 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
           setRows((rs) => [row, ...rs]);
           setDeleted((d) => d.filter((n) => n !== row.name));
           setSearch('');
-          setPage(1);
           setAdding(false);
         }}
       />
