@@ -7,6 +7,18 @@ import { ApiError } from './errors.js';
 import type { RouteDef } from './route.js';
 import { parseOr400 } from './validate.js';
 
+/*
+ * One recipe per module (modules/<name>/): routes.ts → service.ts → store.ts.
+ * - routes.ts declares routes (auth level, zod schemas from @tollway/shared, summary) and calls the service only;
+ *   it never touches a store or the database.
+ * - service.ts holds the rules and exports `<name>Of = perContext((ctx) => new XService(...))`: built on first
+ *   use, once per AppContext. Routes, other services and the relay reach it by `<name>Of(ctx)`.
+ * - store.ts holds the SQL (listings through db/paged-select.ts, answered through http/paging.ts); view.ts maps
+ *   rows to API shapes.
+ * Only what start-up or the relay needs before any request (options, users, channels, setup, the routing cache,
+ * account logs) is built in bootstrap.ts and set on AppContext. Relay services live on `ctx.relay`.
+ */
+
 /**
  * Registers one declared route: rate limit, then authorisation, then validation, then the handler in the
  * envelope; then the audit log entry of an administrator's action (or refused attempt), see auditTrailFor.

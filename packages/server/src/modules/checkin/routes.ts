@@ -1,10 +1,6 @@
 import { checkInResult, checkInStatus } from '@tollway/shared';
 import type { Router } from '../../http/route.js';
-import { perContext } from '../../lib/per-context.js';
-import { CheckInService } from './service.js';
-import { CheckInStore } from './store.js';
-
-const checkInOf = perContext((ctx) => new CheckInService(new CheckInStore(ctx.db, ctx.accountLogs), ctx.users, ctx.options, ctx.config.timeZone));
+import { checkInOf } from './service.js';
 
 /** Daily check-in (CheckInEnabled, CheckInQuota, CheckInMaxQuota). */
 export function checkInRoutes(r: Router): void {

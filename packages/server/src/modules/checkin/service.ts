@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { renderQuota, type CheckInStatus } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
+import { perContext } from '../../lib/per-context.js';
 import { dayIn, nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';
-import type { CheckInStore } from './store.js';
+import { CheckInStore } from './store.js';
 
 /** Rewards are drawn in steps of this many quota units (the settings' step, spec 1 §5). */
 export const REWARD_STEP = 100;
@@ -61,3 +62,5 @@ export class CheckInService {
     return { quota };
   }
 }
+
+export const checkInOf = perContext((ctx) => new CheckInService(new CheckInStore(ctx.db, ctx.accountLogs), ctx.users, ctx.options, ctx.config.timeZone));

@@ -31,10 +31,7 @@ export function emailRoutes(r: Router): void {
     tags: ['self'],
     query: z.object({ email, code: z.string().max(32) }),
     successMessage: 'email bound',
-    handler: async ({ ctx, user, query }) => {
-      await emailOf(ctx).bindEmail(user!.id, query.email, query.code);
-      return undefined;
-    },
+    handler: ({ ctx, user, query }) => emailOf(ctx).bindEmail(user!.id, query.email, query.code),
   });
   r.add({
     method: 'GET',

@@ -43,7 +43,7 @@ export function redemptionRoutes(r: Router): void {
     tags,
     query: nameQuery,
     response: z.number().int(),
-    handler: ({ ctx, query }) => redemptionsOf(ctx).store.countByName(query.name),
+    handler: ({ ctx, query }) => redemptionsOf(ctx).countByName(query.name),
   });
   r.add({
     method: 'GET',
@@ -86,7 +86,7 @@ export function redemptionRoutes(r: Router): void {
     tags,
     body: batchDisableBody,
     response: z.number().int(),
-    handler: ({ ctx, body }) => redemptionsOf(ctx).store.disableMany(body.ids),
+    handler: ({ ctx, body }) => redemptionsOf(ctx).disableMany(body.ids),
   });
   r.add({
     method: 'DELETE',
@@ -96,7 +96,7 @@ export function redemptionRoutes(r: Router): void {
     tags,
     query: nameQuery,
     response: z.number().int(),
-    handler: ({ ctx, query }) => redemptionsOf(ctx).store.deleteByName(query.name),
+    handler: ({ ctx, query }) => redemptionsOf(ctx).deleteByName(query.name),
   });
   r.add({
     method: 'DELETE',
@@ -105,7 +105,7 @@ export function redemptionRoutes(r: Router): void {
     summary: 'Delete every disabled code; returns how many',
     tags,
     response: z.number().int(),
-    handler: ({ ctx }) => redemptionsOf(ctx).store.deleteDisabled(),
+    handler: ({ ctx }) => redemptionsOf(ctx).deleteDisabled(),
   });
   r.add({
     method: 'DELETE',
@@ -115,10 +115,7 @@ export function redemptionRoutes(r: Router): void {
     tags,
     params: idParam,
     successMessage: 'redemption code deleted',
-    handler: async ({ ctx, params }) => {
-      await redemptionsOf(ctx).remove(params.id);
-      return undefined;
-    },
+    handler: ({ ctx, params }) => redemptionsOf(ctx).remove(params.id),
   });
   r.add({
     method: 'POST',

@@ -139,6 +139,23 @@ export class RedemptionService {
     return this.get(current.id);
   }
 
+  countByName(name: string): Promise<number> {
+    return this.store.countByName(name);
+  }
+
+  /** Disables the unused codes among ids; returns how many changed. */
+  disableMany(ids: number[]): Promise<number> {
+    return this.store.disableMany(ids);
+  }
+
+  deleteByName(name: string): Promise<number> {
+    return this.store.deleteByName(name);
+  }
+
+  deleteDisabled(): Promise<number> {
+    return this.store.deleteDisabled();
+  }
+
   async remove(id: number): Promise<void> {
     if ((await this.store.deleteById(id)) === 0) throw notFound(MSG.notFound);
   }
@@ -155,7 +172,7 @@ export class RedemptionService {
     const now = nowSeconds();
     await this.refuseIfUnusable(code, user.id, now);
     const outcome = await this.store
-      .use({ code, userId: user.id, username: user.username, now, logContent: this.logContent(code) })
+      .use({ code, userId: user.id, username: user.username, at: now, logContent: this.logContent(code) })
       .catch((err: unknown) => {
         if (isUniqueViolation(err)) throw new ApiError(MSG.usedByYou);
         throw err;

@@ -4,19 +4,14 @@ import type { Db } from '../../db/connect.js';
 import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { RedemptionsTable } from '../../db/schema.js';
 import type { AccountLogs } from '../../accounting/account-log.js';
+import type { TopUpCredit } from '../topup/store.js';
 
 export type RedemptionRow = Selectable<RedemptionsTable>;
 export type NewRedemption = Insertable<RedemptionsTable>;
 export type RedemptionChanges = Updateable<RedemptionsTable>;
 
-/** One use of a code: who, how much, when, and the top-up log line written with it. */
-export interface RedemptionUse {
-  code: RedemptionRow;
-  userId: number;
-  username: string;
-  now: number;
-  logContent: string;
-}
+/** One use of a code (its quota is the credit) by a user. */
+export type RedemptionUse = Omit<TopUpCredit, 'quota'> & { code: RedemptionRow; username: string };
 
 /** Why the conditional use statement changed nothing, or 'ok'. */
 export type UseOutcome = 'ok' | 'unavailable' | 'user-missing';
@@ -151,18 +146,18 @@ export class RedemptionsStore {
         .updateTable('redemptions')
         .set({
           used_count: sql`used_count + 1`,
-          redeemed_time: u.now,
+          redeemed_time: u.at,
           used_user_id: u.userId,
           status: sql`CASE WHEN is_gift = 1 THEN status ELSE ${sql.lit(RedemptionStatus.Used)} END`,
         })
         .where('id', '=', u.code.id)
         .where('status', '=', RedemptionStatus.Unused)
         .where((eb) => eb.or([eb('max_uses', '<', 0), eb('used_count', '<', eb.ref('max_uses'))]))
-        .where((eb) => eb.or([eb('valid_from', '=', 0), eb('valid_from', '<=', u.now)]))
-        .where((eb) => eb.or([eb('valid_until', '=', 0), eb('valid_until', '>', u.now)]))
+        .where((eb) => eb.or([eb('valid_from', '=', 0), eb('valid_from', '<=', u.at)]))
+        .where((eb) => eb.or([eb('valid_until', '=', 0), eb('valid_until', '>', u.at)]))
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) return 'unavailable';
-      await trx.insertInto('redemption_uses').values({ redemption_id: u.code.id, user_id: u.userId, quota: u.code.quota, created_time: u.now }).execute();
+      await trx.insertInto('redemption_uses').values({ redemption_id: u.code.id, user_id: u.userId, quota: u.code.quota, created_time: u.at }).execute();
       const credited = await trx
         .updateTable('users')
         .set({ quota: sql`quota + ${u.code.quota}` })

@@ -46,6 +46,12 @@ export class TokensStore {
     return { items: all.slice(offset, offset + limit), total: all.length };
   }
 
+  /** The quota the token has used (0 for an unknown id). */
+  async usedQuota(id: number): Promise<number> {
+    const row = await this.k.selectFrom('tokens').select('used_quota').where('id', '=', id).executeTakeFirst();
+    return Number(row?.used_quota ?? 0);
+  }
+
   async findOwn(userId: number, id: number): Promise<TokenRow | undefined> {
     const row = await this.owned(userId).selectAll().where('id', '=', id).executeTakeFirst();
     return row && this.open(row);

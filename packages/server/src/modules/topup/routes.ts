@@ -96,9 +96,6 @@ export function topUpRoutes(r: Router): void {
     tags,
     body: completeBody,
     successMessage: 'top-up completed',
-    handler: async ({ ctx, body }) => {
-      await topUpsOf(ctx).completeByAdmin(body.trade_no);
-      return undefined;
-    },
+    handler: ({ ctx, body }) => topUpsOf(ctx).completeByAdmin(body.trade_no),
   });
 }

@@ -155,7 +155,7 @@ export class TopUpService {
       tradeNo: order.trade_no,
       userId: order.user_id,
       quota,
-      completeTime: nowSeconds(),
+      at: nowSeconds(),
       logContent: `online top-up succeeded, amount: ${shown}, paid: ${Number(order.money).toFixed(2)}`,
     });
     if (done) await this.ctx.users.notifyChanged(order.user_id);

@@ -8,14 +8,16 @@ import type { AccountLogs } from '../../accounting/account-log.js';
 export type TopUpRow = Selectable<TopUpsTable>;
 export type NewTopUp = Insertable<TopUpsTable>;
 
-/** What completing an order writes: the credit and the top-up log line. */
-export interface Completion {
-  tradeNo: string;
+/** Quota credited to a user at a time (epoch seconds), with the top-up log line written with it. */
+export interface TopUpCredit {
   userId: number;
   quota: number;
-  completeTime: number;
+  at: number;
   logContent: string;
 }
+
+/** What completing an order writes. */
+export type Completion = TopUpCredit & { tradeNo: string };
 
 /** SQL for top-up orders. Completing one is a single transaction gated by a conditional status change. */
 export class TopUpStore {
@@ -47,7 +49,7 @@ export class TopUpStore {
     const credited = await this.k.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('top_ups')
-        .set({ status: 'success', complete_time: c.completeTime })
+        .set({ status: 'success', complete_time: c.at })
         .where('trade_no', '=', c.tradeNo)
         .where('status', 'in', ['pending', 'expired'])
         .executeTakeFirst();

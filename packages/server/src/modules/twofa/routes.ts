@@ -51,10 +51,7 @@ export function twoFactorRoutes(r: Router): void {
     tags,
     body: twoFactorCodeBody,
     successMessage: 'two-factor authentication disabled',
-    handler: async ({ ctx, user, body, req }) => {
-      await twoFactorOf(ctx).disable(user!.id, body.code, req.ip);
-      return undefined;
-    },
+    handler: ({ ctx, user, body, req }) => twoFactorOf(ctx).disable(user!.id, body.code, req.ip),
   });
   r.add({
     method: 'POST',
