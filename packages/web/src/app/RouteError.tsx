@@ -1,6 +1,7 @@
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
+import { ErrorScreen } from '../components/ErrorScreen';
 
 /** Last-resort error screen for a route that failed to render or load its code. */
 export function RouteError() {
@@ -8,17 +9,15 @@ export function RouteError() {
   const { t } = useTranslation('shell');
   const message = error instanceof Error ? error.message : String(error ?? '');
   return (
-    <div className="tw-center-page" data-testid="route-error">
-      <Result
-        status="error"
-        title={t('status.loadFailed')}
-        subTitle={message}
-        extra={
-          <Button type="primary" onClick={() => window.location.reload()}>
-            {t('status.retry')}
-          </Button>
-        }
-      />
-    </div>
+    <ErrorScreen
+      testid="route-error"
+      title={t('status.loadFailed')}
+      detail={message}
+      action={
+        <Button type="primary" onClick={() => window.location.reload()}>
+          {t('status.retry')}
+        </Button>
+      }
+    />
   );
 }

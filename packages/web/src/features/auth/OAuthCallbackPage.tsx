@@ -1,7 +1,8 @@
-import { App, Button, Result, Spin } from 'antd';
+import { App, Button, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ErrorScreen } from '../../components/ErrorScreen';
 import { api } from '../../lib/api';
 import { takeReturnTo } from '../../lib/oauth';
 import { useCompleteLogin } from './useCompleteLogin';
@@ -41,18 +42,16 @@ export default function OAuthCallbackPage() {
 
   if (error) {
     return (
-      <div className="tw-center-page" data-testid="oauth-callback">
-        <Result
-          status="error"
-          title={t('oauth.failed')}
-          subTitle={error}
-          extra={
-            <Link to="/login">
-              <Button type="primary">{t('oauth.backToLogin')}</Button>
-            </Link>
-          }
-        />
-      </div>
+      <ErrorScreen
+        testid="oauth-callback"
+        title={t('oauth.failed')}
+        detail={error}
+        action={
+          <Link to="/login">
+            <Button type="primary">{t('oauth.backToLogin')}</Button>
+          </Link>
+        }
+      />
     );
   }
   return (

@@ -1,7 +1,7 @@
 import { LockOutlined, MailOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { App, Button, Form, Input, Space } from 'antd';
-import { useMemo, useState } from 'react';
+import { App, Button, Input, Space } from 'antd';
+import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiGet, apiPost } from '../../lib/api';
@@ -10,6 +10,7 @@ import { FormField } from '../../components/FormField';
 import { registerSchema, type RegisterValues } from './schemas';
 import { useTurnstile, withTurnstile } from '../../components/Turnstile';
 import { useCountdown } from '../../lib/useCountdown';
+import { FieldsForm } from '../../components/FieldsForm';
 
 /** Username, password, confirmation and (with email verification) email plus code; POST /api/user/register. */
 export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailVerification: boolean; affCode: string; onSuccess: () => void }) {
@@ -22,7 +23,7 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
   });
   const { loading, run } = useSubmit();
   const botCheck = useTurnstile();
-  const [sending, setSending] = useState(false);
+  const { loading: sending, run: sendRun } = useSubmit();
   const [left, startCountdown] = useCountdown(30);
 
   const sendCode = async () => {
@@ -31,16 +32,11 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
     if (!email) return;
     const turnstile = botCheck.take();
     if (turnstile === undefined) return;
-    setSending(true);
-    try {
+    await sendRun(async () => {
       await apiGet(withTurnstile(`/api/verification?email=${encodeURIComponent(email)}`, turnstile));
       void message.success(t('register.codeSent'));
       startCountdown();
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setSending(false);
-    }
+    });
   };
 
   const submit = async (v: RegisterValues) => {
@@ -61,54 +57,52 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
   };
 
   return (
-    <form onSubmit={handleSubmit(submit)} noValidate data-testid="register-form">
-      <Form component="div" layout="vertical" requiredMark={false}>
-        <FormField
-          control={control}
-          name="username"
-          label={t('register.username')}
-          render={(f) => <Input {...f} size="large" prefix={<UserOutlined />} placeholder={t('register.usernamePh')} autoComplete="username" data-testid="register-username" />}
-        />
-        <FormField
-          control={control}
-          name="password"
-          label={t('register.password')}
-          render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('register.passwordPh')} autoComplete="new-password" data-testid="register-password" />}
-        />
-        <FormField
-          control={control}
-          name="password2"
-          label={t('register.confirm')}
-          render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('register.confirmPh')} autoComplete="new-password" data-testid="register-confirm" />}
-        />
-        {emailVerification && (
-          <>
-            <FormField
-              control={control}
-              name="email"
-              label={t('register.email')}
-              render={(f) => (
-                <Space.Compact style={{ width: '100%' }}>
-                  <Input {...f} size="large" type="email" prefix={<MailOutlined />} placeholder={t('register.emailPh')} autoComplete="email" data-testid="register-email" />
-                  <Button size="large" loading={sending} disabled={left > 0} onClick={() => void sendCode()} data-testid="register-send-code">
-                    {left > 0 ? t('register.resend', { s: left }) : t('register.sendCode')}
-                  </Button>
-                </Space.Compact>
-              )}
-            />
-            <FormField
-              control={control}
-              name="verification_code"
-              label={t('register.code')}
-              render={(f) => <Input {...f} size="large" prefix={<SafetyOutlined />} placeholder={t('register.codePh')} data-testid="register-code" />}
-            />
-          </>
-        )}
-        {botCheck.widget}
-        <Button type="primary" htmlType="submit" size="large" block loading={loading} data-testid="register-submit">
-          {t('register.submit')}
-        </Button>
-      </Form>
-    </form>
+    <FieldsForm onSubmit={handleSubmit(submit)} testid="register-form">
+      <FormField
+        control={control}
+        name="username"
+        label={t('register.username')}
+        render={(f) => <Input {...f} size="large" prefix={<UserOutlined />} placeholder={t('register.usernamePh')} autoComplete="username" data-testid="register-username" />}
+      />
+      <FormField
+        control={control}
+        name="password"
+        label={t('register.password')}
+        render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('register.passwordPh')} autoComplete="new-password" data-testid="register-password" />}
+      />
+      <FormField
+        control={control}
+        name="password2"
+        label={t('register.confirm')}
+        render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('register.confirmPh')} autoComplete="new-password" data-testid="register-confirm" />}
+      />
+      {emailVerification && (
+        <>
+          <FormField
+            control={control}
+            name="email"
+            label={t('register.email')}
+            render={(f) => (
+              <Space.Compact style={{ width: '100%' }}>
+                <Input {...f} size="large" type="email" prefix={<MailOutlined />} placeholder={t('register.emailPh')} autoComplete="email" data-testid="register-email" />
+                <Button size="large" loading={sending} disabled={left > 0} onClick={() => void sendCode()} data-testid="register-send-code">
+                  {left > 0 ? t('register.resend', { s: left }) : t('register.sendCode')}
+                </Button>
+              </Space.Compact>
+            )}
+          />
+          <FormField
+            control={control}
+            name="verification_code"
+            label={t('register.code')}
+            render={(f) => <Input {...f} size="large" prefix={<SafetyOutlined />} placeholder={t('register.codePh')} data-testid="register-code" />}
+          />
+        </>
+      )}
+      {botCheck.widget}
+      <Button type="primary" htmlType="submit" size="large" block loading={loading} data-testid="register-submit">
+        {t('register.submit')}
+      </Button>
+    </FieldsForm>
   );
 }

@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { apiPost } from '../../lib/api';
 import { useCopy } from '../../components/useCopy';
 import { AuthCard } from './AuthCard';
+import { useSubmit } from '../../lib/useSubmit';
 
 /** /user/reset: confirms a reset link (POST /api/user/reset {email, token}), shows and copies the new password. */
 export default function ResetConfirmPage() {
@@ -13,21 +14,16 @@ export default function ResetConfirmPage() {
   const email = params.get('email') ?? '';
   const token = params.get('token') ?? '';
   const copy = useCopy();
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
   const [password, setPassword] = useState<string | null>(null);
 
   const submit = async () => {
-    setLoading(true);
-    try {
+    await run(async () => {
       const res = await apiPost<string>('/api/user/reset', { email, token });
       const pwd = String(res.data ?? '');
       setPassword(pwd);
       await copy(pwd, t('reset.copied', { password: pwd }));
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
 
   return (

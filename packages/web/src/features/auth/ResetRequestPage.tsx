@@ -1,7 +1,6 @@
 import { MailOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { App, Button, Form, Input } from 'antd';
-import { useState } from 'react';
+import { App, Button, Input } from 'antd';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,6 +10,8 @@ import { FormField } from '../../components/FormField';
 import { AuthCard } from './AuthCard';
 import { useTurnstile, withTurnstile } from '../../components/Turnstile';
 import { useCountdown } from '../../lib/useCountdown';
+import { useSubmit } from '../../lib/useSubmit';
+import { FieldsForm } from '../../components/FieldsForm';
 
 const schema = z.object({
   email: z.string().trim().min(1, 'auth:register.emailRequired').pipe(z.email('auth:register.emailInvalid')),
@@ -21,7 +22,7 @@ type Values = z.infer<typeof schema>;
 export default function ResetRequestPage() {
   const { t } = useTranslation('auth');
   const { message } = App.useApp();
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
   const [left, start] = useCountdown(30);
   const botCheck = useTurnstile();
   const { control, handleSubmit } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { email: '' } });
@@ -29,34 +30,27 @@ export default function ResetRequestPage() {
   const submit = async (v: Values) => {
     const turnstile = botCheck.take();
     if (turnstile === undefined) return;
-    setLoading(true);
-    try {
+    await run(async () => {
       await apiGet(withTurnstile(`/api/reset_password?email=${encodeURIComponent(v.email)}`, turnstile));
       void message.success(t('reset.sent'));
       start();
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
 
   return (
     <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')} testId="reset-page">
-      <form onSubmit={handleSubmit(submit)} noValidate>
-        <Form component="div" layout="vertical" requiredMark={false}>
-          <FormField
-            control={control}
-            name="email"
-            label={t('reset.email')}
-            render={(f) => <Input {...f} size="large" type="email" prefix={<MailOutlined />} placeholder={t('reset.emailPh')} data-testid="reset-email" />}
-          />
-          {botCheck.widget}
-          <Button type="primary" htmlType="submit" size="large" block loading={loading} disabled={left > 0} data-testid="reset-submit">
-            {left > 0 ? t('reset.retry', { s: left }) : t('reset.submit')}
-          </Button>
-        </Form>
-      </form>
+      <FieldsForm onSubmit={handleSubmit(submit)}>
+        <FormField
+          control={control}
+          name="email"
+          label={t('reset.email')}
+          render={(f) => <Input {...f} size="large" type="email" prefix={<MailOutlined />} placeholder={t('reset.emailPh')} data-testid="reset-email" />}
+        />
+        {botCheck.widget}
+        <Button type="primary" htmlType="submit" size="large" block loading={loading} disabled={left > 0} data-testid="reset-submit">
+          {left > 0 ? t('reset.retry', { s: left }) : t('reset.submit')}
+        </Button>
+      </FieldsForm>
       <div className="tw-auth-foot">
         <Link to="/login">{t('reset.back')}</Link>
       </div>

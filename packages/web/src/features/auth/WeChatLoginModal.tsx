@@ -3,25 +3,21 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
 import { rememberedInviteCode } from '../../lib/oauth';
+import { useSubmit } from '../../lib/useSubmit';
 
 /** QR login: scan, send a word to the account, enter the returned code (valid 3 minutes). */
 export function WeChatLoginModal({ open, qrcode, onClose, onLoggedIn }: { open: boolean; qrcode: string; onClose: () => void; onLoggedIn: (user: unknown) => void }) {
   const { t } = useTranslation('auth');
   const [code, setCode] = useState('');
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
   const submit = async () => {
     if (!code.trim()) return;
-    setLoading(true);
-    try {
+    await run(async () => {
       const aff = rememberedInviteCode();
       const user = await apiGet<unknown>(`/api/oauth/wechat?code=${encodeURIComponent(code.trim())}${aff ? `&aff=${encodeURIComponent(aff)}` : ''}`);
       onClose();
       onLoggedIn(user);
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
   return (
     <Modal open={open} title={t('oauth.wechatTitle')} footer={null} onCancel={onClose} width={380} centered>

@@ -5,26 +5,22 @@ import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
 import { useCopy } from '../../components/useCopy';
 import { SettingRow } from './SettingRow';
+import { useSubmit } from '../../lib/useSubmit';
 
 /** GET /api/user/token resets the system access token; it is shown and copied (manual-copy dialog on failure). */
 export function AccessTokenRow() {
   const { t } = useTranslation('me');
   const copy = useCopy();
   const [token, setToken] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
 
   const generate = async () => {
-    setLoading(true);
-    try {
+    await run(async () => {
       const value = await apiGet<string>('/api/user/token');
       const text = String(value ?? '');
       setToken(text);
       await copy(text, t('security.tokenCopied'));
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
 
   return (

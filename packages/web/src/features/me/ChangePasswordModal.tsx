@@ -1,12 +1,14 @@
 import { LockOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { App, Form, Input, Modal } from 'antd';
-import { useEffect, useState } from 'react';
+import { App, Input, Modal } from 'antd';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { apiPut } from '../../lib/api';
 import { FormField } from '../../components/FormField';
+import { useSubmit } from '../../lib/useSubmit';
+import { FieldsForm } from '../../components/FieldsForm';
 
 const schema = z
   .object({
@@ -22,23 +24,18 @@ const EMPTY: Values = { original_password: '', password: '', confirm: '' };
 export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation(['me', 'common']);
   const { message } = App.useApp();
-  const [loading, setLoading] = useState(false);
+  const { loading, run } = useSubmit();
   const { control, handleSubmit, reset } = useForm<Values>({ resolver: zodResolver(schema), defaultValues: EMPTY });
   useEffect(() => {
     if (open) reset(EMPTY);
   }, [open, reset]);
 
   const submit = async (v: Values) => {
-    setLoading(true);
-    try {
+    await run(async () => {
       await apiPut('/api/user/self', { original_password: v.original_password, password: v.password });
       void message.success(t('password.success'));
       onClose();
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setLoading(false);
-    }
+    });
   };
 
   return (
@@ -52,29 +49,27 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
       confirmLoading={loading}
       okButtonProps={{ 'data-testid': 'me-password-submit' }}
     >
-      <form onSubmit={handleSubmit(submit)} noValidate>
-        <Form component="div" layout="vertical" requiredMark={false}>
-          <FormField
-            control={control}
-            name="original_password"
-            label={t('password.original')}
-            render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.originalPh')} autoComplete="current-password" data-testid="me-password-original" />}
-          />
-          <FormField
-            control={control}
-            name="password"
-            label={t('password.new')}
-            render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.newPh')} autoComplete="new-password" data-testid="me-password-new" />}
-          />
-          <FormField
-            control={control}
-            name="confirm"
-            label={t('password.confirm')}
-            render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.confirmPh')} autoComplete="new-password" data-testid="me-password-confirm" />}
-          />
-          <button type="submit" hidden />
-        </Form>
-      </form>
+      <FieldsForm onSubmit={handleSubmit(submit)}>
+        <FormField
+          control={control}
+          name="original_password"
+          label={t('password.original')}
+          render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.originalPh')} autoComplete="current-password" data-testid="me-password-original" />}
+        />
+        <FormField
+          control={control}
+          name="password"
+          label={t('password.new')}
+          render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.newPh')} autoComplete="new-password" data-testid="me-password-new" />}
+        />
+        <FormField
+          control={control}
+          name="confirm"
+          label={t('password.confirm')}
+          render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.confirmPh')} autoComplete="new-password" data-testid="me-password-confirm" />}
+        />
+        <button type="submit" hidden />
+      </FieldsForm>
     </Modal>
   );
 }

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserPublic } from '@tollway/shared';
 import { App, Button, Card, Form, Switch, Tabs, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiPut } from '../../lib/api';
@@ -11,6 +11,7 @@ import { FormField } from '../../components/FormField';
 import { SELF_KEY } from '../../lib/self';
 import { NotificationFields } from './NotificationFields';
 import { parseSettings, settingsSchema, type SettingsValues } from './settingsSchema';
+import { useSubmit } from '../../lib/useSubmit';
 
 function SwitchField({ control, name, title, desc, testId }: { control: Control<SettingsValues>; name: 'accept_unset_model_ratio_model' | 'show_ip_in_logs'; title: string; desc: string; testId: string }) {
   return (
@@ -40,20 +41,15 @@ export function SettingsTabs({ user }: { user: UserPublic }) {
   const queryClient = useQueryClient();
   const initial = useMemo(() => parseSettings(user.setting), [user.setting]);
   const { control, handleSubmit, reset, setValue } = useForm<SettingsValues>({ resolver: zodResolver(settingsSchema), defaultValues: initial });
-  const [saving, setSaving] = useState(false);
+  const { loading: saving, run } = useSubmit();
   useEffect(() => reset(initial), [initial, reset]);
 
   const save = async (v: SettingsValues) => {
-    setSaving(true);
-    try {
+    await run(async () => {
       await apiPut('/api/user/setting', v);
       void message.success(t('settings.saved'));
       void queryClient.invalidateQueries({ queryKey: SELF_KEY });
-    } catch {
-      /* toast shown by the API client */
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
