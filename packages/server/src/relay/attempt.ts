@@ -1,9 +1,7 @@
-import type { ServerResponse } from 'node:http';
-import type { CachedChannel } from '../core/routing/channel-cache.js';
 import { clientHeaders } from './client-headers.js';
-import { forwardOpenAI } from './forward.js';
+import { forwardOpenAIChannel } from './forward.js';
 import { forwardConverted } from './forward-convert.js';
-import { RelayError } from './errors.js';
+import { unconvertible } from './errors.js';
 import { formatFor } from './ir/formats.js';
 import { pingIntervalMs } from './keep-alive.js';
 import { openAIChat } from './ir/openai-chat.js';
@@ -11,10 +9,10 @@ import { claudeDefaultMaxTokens } from './providers/anthropic/adaptor.js';
 import { formatSettings } from './providers/format-settings.js';
 import { adaptorFor } from './providers/registry.js';
 import { prepareRequest } from './providers/prepare.js';
-import { openAIPaths, rewriteOpenAIBody } from './providers/openai/request.js';
-import type { CancelSignal, RelayContext } from './services.js';
+import { openAIPaths } from './providers/openai/request.js';
+import type { RelayContext } from './services.js';
 import { countTextTokens } from './token-count.js';
-import type { AttemptResult, InboundCall } from './types.js';
+import type { AttemptResult, ChannelAttempt } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -26,51 +24,23 @@ const applyOverride = (body: Json, override: Record<string, unknown>): Json => {
   return body;
 };
 
-/** A request the conversion failed on: a 400 for the caller (not retried, no channel blamed); the cause is logged. */
-function unconvertible(ctx: RelayContext, err: unknown): RelayError {
-  if (err instanceof RelayError) return err;
-  ctx.log.warn({ err }, 'relay: a request could not be converted');
-  return new RelayError(400, 'invalid request body: it cannot be converted for the upstream of this model', 'invalid_request_error', 'invalid_body');
-}
-
 /**
  * Stage 4 — forward via the channel's adaptor: the same format is passed through (only the model, system
  * prompt and overrides change); any other pair goes through the IR, request and answer.
  */
-export async function attemptChannel(
-  ctx: RelayContext,
-  call: InboundCall,
-  ch: CachedChannel,
-  key: string,
-  upstreamModel: string,
-  res: ServerResponse,
-  signal: CancelSignal,
-  started: number,
-  /** Keep the answer's text for the log (LogChatContentEnabled, read once per call). */
-  captureAnswer = false,
-): Promise<AttemptResult> {
+export async function attemptChannel(ctx: RelayContext, a: ChannelAttempt): Promise<AttemptResult> {
+  const { call, channel: ch, upstreamModel, res } = a;
   const adaptor = adaptorFor(ch.type, upstreamModel);
   if (!adaptor) return { kind: 'failed', status: 501, message: `channel type ${ch.type} is not supported by this version`, body: '' };
-  if (call.surface) return call.surface.forward({ ctx, channel: ch, key, model: upstreamModel, adaptor, res, signal, started });
+  if (call.surface) return call.surface.forward({ ctx, channel: ch, key: a.key, model: upstreamModel, adaptor, res, signal: a.signal, started: a.started });
   const endpoint = call.openaiEndpoint ?? 'chat';
-  // Claude/Gemini settings of the format the upstream speaks: the URL model loses its thinking suffix here.
-  const settings = formatSettings(adaptor.format, ctx.options, upstreamModel);
-  const upstreamCall = { channel: ch, key, model: settings.model, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options };
-  const target = adaptor.target(upstreamCall);
-  const origin = target.url.origin;
-  const path = target.url.pathname + target.url.search;
-
-  if (adaptor.format === 'openai' && call.format === openAIChat) {
-    let body: string;
-    try {
-      body = rewriteOpenAIBody(call.body, { model: upstreamModel, forceStreamUsage: true, systemPrompt: ch.systemPrompt, paramOverride: ch.paramOverride }, endpoint);
-    } catch (err) {
-      throw unconvertible(ctx, err);
-    }
-    return forwardOpenAI(ctx.relay.agent, { origin, path, headers: target.headers, body, stream: call.stream, clientWantsUsage: call.includeUsage, pingMs: call.stream ? pingIntervalMs(ctx.options) : 0, captureAnswer: captureAnswer && (endpoint === 'chat' || endpoint === 'completions') }, res, signal, countTextTokens, started);
-  }
+  if (adaptor.format === 'openai' && call.format === openAIChat) return forwardOpenAIChannel(ctx, a, adaptor, endpoint);
   if (endpoint !== 'chat') return { kind: 'failed', status: 501, message: `this channel type does not serve ${openAIPaths[endpoint]}`, body: '' };
 
+  // Claude/Gemini settings of the format the upstream speaks: the URL model loses its thinking suffix here.
+  const settings = formatSettings(adaptor.format, ctx.options, upstreamModel);
+  const upstreamCall = { channel: ch, key: a.key, model: settings.model, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options };
+  const target = adaptor.target(upstreamCall);
   const upstream = formatFor(adaptor.format);
   let body: Json;
   let effort: string | undefined;
@@ -93,7 +63,7 @@ export async function attemptChannel(
     tuned = settings.apply(body, effort);
     body = applyOverride(tuned.body, ch.paramOverride);
   } catch (err) {
-    throw unconvertible(ctx, err);
+    throw unconvertible(ctx.log, err);
   }
   // Object.assign, not `{ ...a, ...b }`: on Node 20 a literal that starts with a spread and then adds keys takes
   // V8's slow path (about 0.5 µs per added key, measured), which the relay would pay on every call.
@@ -111,11 +81,11 @@ export async function attemptChannel(
       prepareEncoder: call.format.prepareEncoder ? (s) => call.format.prepareEncoder!(s, call) : undefined,
       requestedModel: call.model,
       pingMs: call.stream ? pingIntervalMs(ctx.options) : 0,
-      captureAnswer,
+      captureAnswer: a.captureAnswer,
     },
     res,
-    signal,
+    a.signal,
     countTextTokens,
-    started,
+    a.started,
   );
 }

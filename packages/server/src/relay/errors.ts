@@ -42,3 +42,10 @@ export const relayErrors = {
     new RelayError(503, `no available channel for model ${model} in group ${group}: its channels are disabled`, 'tollway_error', 'no_available_channel'),
   rateLimited: (what: string) => new RelayError(429, `too many requests: ${what}; retry later`, 'rate_limit_error', 'rate_limited'),
 };
+
+/** A request the conversion failed on: a 400 for the caller (not retried, no channel blamed); the cause is logged. */
+export function unconvertible(log: { warn(obj: object, msg: string): void }, err: unknown): RelayError {
+  if (err instanceof RelayError) return err;
+  log.warn({ err }, 'relay: a request could not be converted');
+  return new RelayError(400, 'invalid request body: it cannot be converted for the upstream of this model', 'invalid_request_error', 'invalid_body');
+}

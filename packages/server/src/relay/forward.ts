@@ -2,13 +2,18 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
-import type { CancelSignal } from './services.js';
-import { withClientHeaders } from './client-headers.js';
 import { CappedText, CHAT_CONTENT_CAP } from './capped-text.js';
 import { openAIAnswerContent } from './chat-content.js';
-import type { AttemptResult } from './types.js';
-import { countedCompletionTokens, newStreamState, transformOpenAIChunk } from './providers/openai/stream.js';
-import { pump } from './pump.js';
+import { withClientHeaders } from './client-headers.js';
+import { forwardUpstream, type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink } from './forward-upstream.js';
+import { unconvertible } from './errors.js';
+import { pingIntervalMs, type KeepAliveOptions } from './keep-alive.js';
+import { countedCompletionTokens, newStreamState, transformOpenAIChunk, type OpenAIStreamState } from './providers/openai/stream.js';
+import { openAIPaths, rewriteOpenAIBody, type OpenAIEndpoint } from './providers/openai/request.js';
+import type { UpstreamAdaptor } from './providers/types.js';
+import type { CancelSignal, RelayContext } from './services.js';
+import { countTextTokens } from './token-count.js';
+import type { AttemptResult, ChannelAttempt } from './types.js';
 import { usageFromJsonTail } from './usage.js';
 
 export interface UpstreamRequest {
@@ -26,106 +31,154 @@ export interface UpstreamRequest {
   captureAnswer?: boolean;
 }
 
-const ERROR_BODY_LIMIT = 64 * 1024;
+type CountTokens = (text: string) => number;
+
 const TAIL = 16 * 1024;
 /** How much of a plain answer is kept to read its text from (JSON escapes and other fields take room too). */
 const CAPTURE_HEAD = 64 * CHAT_CONTENT_CAP;
+const SSE_HEAD = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
-async function readBounded(body: Dispatcher.ResponseData['body']): Promise<string> {
-  let out = '';
-  for await (const chunk of body) {
-    if (out.length < ERROR_BODY_LIMIT) out += (chunk as Buffer).toString('utf8');
+/** An OpenAI SSE answer passed through event by event: usage read (its chunk dropped unless asked for), text counted and captured. */
+class PassThroughSse implements StreamSink {
+  readonly whole = false;
+  readonly keepAlive: KeepAliveOptions | undefined;
+  private readonly state: OpenAIStreamState;
+  // Multi-byte characters can be split between chunks; the decoder carries the partial bytes over.
+  private readonly decoder = new StringDecoder('utf8');
+  private firstByteMs = 0;
+  private status = 200;
+
+  constructor(
+    private readonly up: UpstreamRequest,
+    private readonly countTokens: CountTokens,
+    private readonly started: number,
+  ) {
+    this.state = newStreamState(up.captureAnswer ? new CappedText() : undefined);
+    const state = this.state;
+    this.keepAlive = up.pingMs ? { intervalMs: up.pingMs, midEvent: () => state.midEvent } : undefined;
   }
-  return out.slice(0, ERROR_BODY_LIMIT);
-}
 
-/** The message of an upstream error body (OpenAI, Anthropic and Gemini shapes), or its text. */
-export function errorMessageOf(body: string, status: number): string {
-  try {
-    const j = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
-    const m = typeof j.error === 'string' ? j.error : (j.error?.message ?? j.message);
-    if (m) return m;
-  } catch {
-    // not JSON
+  open(res: ServerResponse, status: number): void {
+    this.status = status;
+    res.writeHead(status, SSE_HEAD);
   }
-  return body.trim().slice(0, 500) || `upstream answered HTTP ${status}`;
-}
 
-/** Writes with backpressure: waits for 'drain' when the socket buffer is full, or for the client to go away. */
-export function write(res: ServerResponse, data: string | Buffer): Promise<void> | undefined {
-  if (res.write(data)) return undefined;
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
+  chunk(raw: Buffer): string {
+    if (!this.firstByteMs) this.firstByteMs = Date.now() - this.started;
+    return transformOpenAIChunk(this.state, this.decoder.write(raw), this.up.clientWantsUsage, this.countTokens);
+  }
+
+  close(res: ServerResponse, cut: boolean): AttemptResult {
+    const state = this.state;
+    if (!cut && state.partial) res.write(state.partial);
+    if (!res.destroyed) res.end();
+    const usage = state.usage;
+    // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
+    const counted = cut || !usage ? countedCompletionTokens(state, this.countTokens) : 0;
+    return { kind: 'relayed', status: this.status, usage, countedCompletion: counted, firstByteMs: this.firstByteMs, cut, output: state.capture?.value() };
+  }
 }
 
 /**
- * Stages 4–5 — forward via the adaptor and stream back. Before the upstream answers nothing is sent to the
- * client, so an error status can be retried elsewhere. After a success status the bytes go to the client as
- * they arrive (SSE events whole, usage read on the way); the upstream call is aborted if the client leaves.
+ * A plain answer passed through as it arrives, its usage read from a bounded tail. The last chunk is held back
+ * so the final write carries it with the end of the response (one write for the common single-chunk answer, no
+ * chunked encoding when the length is known).
  */
-export async function forwardOpenAI(
-  agent: Dispatcher,
-  up: UpstreamRequest,
-  res: ServerResponse,
-  signal: CancelSignal,
-  countTokens: (text: string) => number,
-  started: number,
-): Promise<AttemptResult> {
-  // The client's allowed OpenAI headers (openai-beta) go along; the channel's own headers win.
-  const headers = withClientHeaders('openai', up.headers, res.req?.headers);
-  const answer = await agent.request({ origin: up.origin, path: up.path, method: 'POST', headers, body: up.body, signal });
-  if (answer.statusCode >= 400) {
-    const body = await readBounded(answer.body);
-    return { kind: 'failed', status: answer.statusCode, message: errorMessageOf(body, answer.statusCode), body };
+class PassThroughJson implements StreamSink {
+  readonly whole = false;
+  readonly keepAlive = undefined;
+  private readonly decoder = new StringDecoder('utf8');
+  private held: Buffer | undefined;
+  private tail = '';
+  // Capturing: the answer's start, up to CAPTURE_HEAD characters (undefined when not capturing).
+  private head: string | undefined;
+  private headComplete = true;
+  private firstByteMs = 0;
+  private status = 200;
+
+  constructor(
+    capture: boolean,
+    private readonly started: number,
+  ) {
+    this.head = capture ? '' : undefined;
   }
-  const contentType = String(answer.headers['content-type'] ?? (up.stream ? 'text/event-stream' : 'application/json'));
-  const isSse = contentType.includes('text/event-stream');
-  const length = isSse ? undefined : (answer.headers['content-length'] as string | undefined);
-  res.writeHead(answer.statusCode, {
-    'content-type': isSse ? 'text/event-stream; charset=utf-8' : contentType,
-    'cache-control': 'no-cache',
-    ...(isSse ? { 'x-accel-buffering': 'no' } : {}),
-    ...(length ? { 'content-length': length } : {}),
-  });
-  // A plain answer keeps its last chunk back so the final write carries it with the end of the response
-  // (one write for the common single-chunk answer, no chunked encoding when the length is known).
-  let held: Buffer | undefined;
-  let firstByteMs = 0;
-  const state = newStreamState(up.captureAnswer && isSse ? new CappedText() : undefined);
-  let tail = '';
-  // Capturing a plain answer: its start, up to CAPTURE_HEAD characters (undefined when not capturing).
-  let head = up.captureAnswer && !isSse ? '' : undefined;
-  let headComplete = true;
-  // Multi-byte characters can be split between chunks; the decoder carries the partial bytes over.
-  const decoder = new StringDecoder('utf8');
-  const { cut } = await pump(answer.body, res, (raw) => {
-    if (!firstByteMs) firstByteMs = Date.now() - started;
-    if (isSse) return transformOpenAIChunk(state, decoder.write(raw), up.clientWantsUsage, countTokens);
-    const text = decoder.write(raw);
-    tail = (tail + text).slice(-TAIL);
-    if (head !== undefined && headComplete) {
-      if (head.length + text.length <= CAPTURE_HEAD) head += text;
+
+  open(res: ServerResponse, status: number, headers: AnswerHeaders): void {
+    this.status = status;
+    const length = headers['content-length'] as string | undefined;
+    res.writeHead(status, { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': 'no-cache', ...(length ? { 'content-length': length } : {}) });
+  }
+
+  chunk(raw: Buffer): Buffer | undefined {
+    if (!this.firstByteMs) this.firstByteMs = Date.now() - this.started;
+    const text = this.decoder.write(raw);
+    this.tail = (this.tail + text).slice(-TAIL);
+    const head = this.head;
+    if (head !== undefined && this.headComplete) {
+      if (head.length + text.length <= CAPTURE_HEAD) this.head = head + text;
       else {
-        head += text.slice(0, CAPTURE_HEAD - head.length);
-        headComplete = false;
+        this.head = head + text.slice(0, CAPTURE_HEAD - head.length);
+        this.headComplete = false;
       }
     }
-    const out = held;
-    held = raw;
+    const out = this.held;
+    this.held = raw;
     return out;
-  }, isSse && up.pingMs ? { intervalMs: up.pingMs, midEvent: () => state.midEvent } : undefined);
-  if (!cut && isSse && state.partial) res.write(state.partial);
-  if (!res.destroyed) res.end(held);
-  const usage = isSse ? state.usage : usageFromJsonTail(tail);
-  // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
-  const counted = isSse && (cut || !usage) ? countedCompletionTokens(state, countTokens) : 0;
-  const output = state.capture ? state.capture.value() : head !== undefined ? openAIAnswerContent(head, headComplete) : undefined;
-  return { kind: 'relayed', status: answer.statusCode, usage, countedCompletion: counted, firstByteMs, cut, output };
+  }
+
+  close(res: ServerResponse, cut: boolean): AttemptResult {
+    if (!res.destroyed) res.end(this.held);
+    const output = this.head !== undefined ? openAIAnswerContent(this.head, this.headComplete) : undefined;
+    return { kind: 'relayed', status: this.status, usage: usageFromJsonTail(this.tail), countedCompletion: 0, firstByteMs: this.firstByteMs, cut, output };
+  }
+}
+
+/** An OpenAI-format answer: SSE or plain, as the upstream's content type says (the request's stream flag when it says none). */
+class PassThrough implements AnswerRoute {
+  constructor(
+    private readonly up: UpstreamRequest,
+    private readonly countTokens: CountTokens,
+    private readonly started: number,
+  ) {}
+
+  sinkFor(headers: AnswerHeaders): AnswerSink {
+    const type = headers['content-type'];
+    const isSse = type === undefined ? this.up.stream : String(type).includes('text/event-stream');
+    return isSse ? new PassThroughSse(this.up, this.countTokens, this.started) : new PassThroughJson(this.up.captureAnswer === true, this.started);
+  }
+}
+
+/**
+ * Forwards a call to an OpenAI-format upstream and passes the answer through (SSE events whole, usage read on the
+ * way). The client's allowed OpenAI headers (openai-beta) go along; the channel's own headers win.
+ */
+export function forwardOpenAI(agent: Dispatcher, up: UpstreamRequest, res: ServerResponse, signal: CancelSignal, countTokens: CountTokens, started: number): Promise<AttemptResult> {
+  const headers = withClientHeaders('openai', up.headers, res.req?.headers);
+  return forwardUpstream(agent, { origin: up.origin, path: up.path, headers, body: up.body }, res, signal, new PassThrough(up, countTokens, started));
+}
+
+/**
+ * The OpenAI path of a channel whose adaptor speaks OpenAI's format (chat, completions, embeddings, …): the body
+ * rewritten for it (model, system prompt, the usage chunk asked for, overrides), the answer passed through.
+ */
+export function forwardOpenAIChannel(ctx: RelayContext, a: ChannelAttempt, adaptor: UpstreamAdaptor, endpoint: OpenAIEndpoint): Promise<AttemptResult> {
+  const { call, channel, upstreamModel } = a;
+  const target = adaptor.target({ channel, key: a.key, model: upstreamModel, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options });
+  let body: string;
+  try {
+    body = rewriteOpenAIBody(call.body, { model: upstreamModel, forceStreamUsage: true, systemPrompt: channel.systemPrompt, paramOverride: channel.paramOverride }, endpoint);
+  } catch (err) {
+    throw unconvertible(ctx.log, err);
+  }
+  const up: UpstreamRequest = {
+    origin: target.url.origin,
+    path: target.url.pathname + target.url.search,
+    headers: target.headers,
+    body,
+    stream: call.stream,
+    clientWantsUsage: call.includeUsage,
+    pingMs: call.stream ? pingIntervalMs(ctx.options) : 0,
+    captureAnswer: a.captureAnswer && (endpoint === 'chat' || endpoint === 'completions'),
+  };
+  return forwardOpenAI(ctx.relay.agent, up, a.res, a.signal, countTextTokens, a.started);
 }

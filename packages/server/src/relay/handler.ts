@@ -128,7 +128,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
     }
     let result: AttemptResult;
     try {
-      result = await attemptChannel(ctx, call, ch, ch.keys[keyIndex]!, mapped.model, res, cancel, started, logContent);
+      result = await attemptChannel(ctx, { call, channel: ch, key: ch.keys[keyIndex]!, upstreamModel: mapped.model, res, signal: cancel, started, captureAnswer: logContent });
     } catch (err) {
       // A refusal of the request itself (it cannot be converted) is the caller's: no retry, no channel blamed.
       if (res.headersSent || err instanceof RelayError) throw err;

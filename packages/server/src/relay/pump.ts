@@ -2,15 +2,20 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { startKeepAlive, type KeepAliveOptions } from './keep-alive.js';
 
+/** Turns each upstream chunk into what to write to the client now (nothing, the same bytes, or converted events). */
+export interface ChunkSink {
+  chunk(raw: Buffer): string | Buffer | undefined;
+}
+
 /**
- * Relays an upstream body to the client chunk by chunk: `convert` turns each chunk into what to write now
+ * Relays an upstream body to the client chunk by chunk: `sink.chunk` turns each chunk into what to write now
  * (nothing, the same bytes, or converted events). 'data' events, not an async iterator (one hop less per chunk);
  * while the client's socket is full the upstream pauses until it drains. Resolves when the upstream ends
- * (`cut` false), or fails, throws in `convert`, or the client leaves first (`cut` true; the upstream is destroyed).
+ * (`cut` false), or fails, throws in `sink.chunk`, or the client leaves first (`cut` true; the upstream is destroyed).
  * With `keepAlive` (SSE answers whose response head is set), a ping goes out between writes after each idle
  * interval until then; without it no timer exists.
  */
-export function pump(body: Readable, res: ServerResponse, convert: (chunk: Buffer) => string | Buffer | undefined, keepAlive?: KeepAliveOptions): Promise<{ cut: boolean }> {
+export function pump(body: Readable, res: ServerResponse, sink: ChunkSink, keepAlive?: KeepAliveOptions): Promise<{ cut: boolean }> {
   return new Promise((resolve) => {
     let done = false;
     const pinger = keepAlive ? startKeepAlive(res, keepAlive) : undefined;
@@ -32,7 +37,7 @@ export function pump(body: Readable, res: ServerResponse, convert: (chunk: Buffe
     body.on('data', (chunk: Buffer) => {
       let out: string | Buffer | undefined;
       try {
-        out = convert(chunk);
+        out = sink.chunk(chunk);
       } catch {
         finish(true);
         return;
@@ -47,8 +52,8 @@ export function pump(body: Readable, res: ServerResponse, convert: (chunk: Buffe
   });
 }
 
-/** The whole body as text (bounded), read with 'data' events. */
-export function readText(body: Readable, limit: number): Promise<string> {
+/** The whole body as text, read with 'data' events; undefined when it is over `limit` bytes (the rest is not read). */
+export function readText(body: Readable, limit: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -56,7 +61,7 @@ export function readText(body: Readable, limit: number): Promise<string> {
       size += c.length;
       if (size > limit) {
         body.destroy();
-        reject(new Error('upstream answer too large'));
+        resolve(undefined);
       } else chunks.push(c);
     });
     body.on('end', () => resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8')));

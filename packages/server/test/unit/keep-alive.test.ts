@@ -20,7 +20,7 @@ describe('stream keep-alive in pump()', () => {
     const upstream = new PassThrough();
     const server = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      void pump(upstream, res, (c) => c, { intervalMs: 50, midEvent }).then(() => res.end());
+      void pump(upstream, res, { chunk: (c) => c }, { intervalMs: 50, midEvent }).then(() => res.end());
     });
     const local = await listenLocally(server);
     close = local.close;

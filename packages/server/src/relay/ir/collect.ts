@@ -57,23 +57,47 @@ export class StreamCollector {
   }
 }
 
-/** Reads a whole SSE answer through a format's decoder into one IR answer (`head`: its first bytes, for errors). */
-export async function collectStream(
-  body: AsyncIterable<Buffer | string>,
-  format: UpstreamFormat,
-): Promise<{ response: IRResponse; error: string | undefined; sawUsage: boolean; head: string }> {
-  const decoder = new StringDecoder('utf8');
-  const splitter = new SseSplitter();
-  const state = format.newDecodeState();
-  const collector = new StreamCollector();
-  let head = '';
-  for await (const chunk of body) {
-    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    if (head.length < 2000) head += text;
-    for (const ev of splitter.push(text)) for (const e of format.decodeEvent(state, ev)) collector.push(e);
+/** What a collected stream gave: the answer, an error event's message, whether usage came, the first bytes (for errors). */
+export interface Collected {
+  response: IRResponse;
+  error: string | undefined;
+  sawUsage: boolean;
+  head: string;
+}
+
+/** Bytes of a collected stream's start kept for the error report. */
+const HEAD_LIMIT = 2000;
+
+/** A streamed SSE answer decoded chunk by chunk through a format into one IR answer. */
+export class SseCollect {
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly splitter = new SseSplitter();
+  private readonly collector = new StreamCollector();
+  private readonly state: unknown;
+  private head = '';
+
+  constructor(private readonly format: UpstreamFormat) {
+    this.state = format.newDecodeState();
   }
-  for (const ev of splitter.flush()) for (const e of format.decodeEvent(state, ev)) collector.push(e);
-  // Formats whose stream has no terminator (Gemini) report the stop reason and usage when it ends.
-  if (format.finish) for (const e of format.finish(state)) collector.push(e);
-  return { response: collector.result(), error: collector.error, sawUsage: collector.sawUsage, head: head.slice(0, 2000) };
+
+  push(chunk: Buffer | string): void {
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    if (this.head.length < HEAD_LIMIT) this.head += text;
+    for (const ev of this.splitter.push(text)) for (const e of this.format.decodeEvent(this.state, ev)) this.collector.push(e);
+  }
+
+  end(): Collected {
+    const { format, state, collector } = this;
+    for (const ev of this.splitter.flush()) for (const e of format.decodeEvent(state, ev)) collector.push(e);
+    // Formats whose stream has no terminator (Gemini) report the stop reason and usage when it ends.
+    if (format.finish) for (const e of format.finish(state)) collector.push(e);
+    return { response: collector.result(), error: collector.error, sawUsage: collector.sawUsage, head: this.head.slice(0, HEAD_LIMIT) };
+  }
+}
+
+/** Reads a whole SSE answer through a format's decoder into one IR answer. */
+export async function collectStream(body: AsyncIterable<Buffer | string>, format: UpstreamFormat): Promise<Collected> {
+  const collect = new SseCollect(format);
+  for await (const chunk of body) collect.push(chunk);
+  return collect.end();
 }

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
-import { errorMessageOf } from '../forward.js';
+import { errorMessageOf } from '../forward-upstream.js';
 import type { CancelSignal } from '../services.js';
 import { cohereRerank } from './cohere/rerank.js';
 import { jinaRerank, type RerankAnswer, type RerankRequest, type RerankUpstream } from './jina/rerank.js';

@@ -1,9 +1,8 @@
-import { forwardOpenAI } from '../forward.js';
+import { forwardOpenAIChannel } from '../forward.js';
 import { openAIInbound } from '../inbound.js';
 import { parseData } from '../ir/json-data.js';
-import { openAIPaths, rewriteOpenAIBody } from '../providers/openai/request.js';
+import { openAIPaths } from '../providers/openai/request.js';
 import type { RelayRequest } from '../request.js';
-import { countTextTokens } from '../token-count.js';
 import type { CallUsage } from '../usage.js';
 import { invalidParam } from '../validate.js';
 import { geminiEmbedUsage } from './gemini-embed.js';
@@ -47,13 +46,6 @@ function base64Floats(values: number[]): string {
   return Buffer.from(view.buffer).toString('base64');
 }
 
-/** OpenAI-format channel: the call as the core relays it (body rewritten for the channel, answer passed through). */
-function toOpenAI(a: SurfaceAttempt, body: Body): Promise<AttemptResult> {
-  const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath: openAIPaths.embeddings, options: a.ctx.options });
-  const sent = rewriteOpenAIBody(body, { model: a.model, forceStreamUsage: false, systemPrompt: '', paramOverride: a.channel.paramOverride }, 'embeddings');
-  return forwardOpenAI(a.ctx.relay.agent, { origin: t.url.origin, path: t.url.pathname + t.url.search, headers: t.headers, body: sent, stream: false, clientWantsUsage: false }, a.res, a.signal, countTextTokens, a.started);
-}
-
 /** OpenAI's embedding list for vectors in the caller's encoding. */
 function openAIList(vectors: number[][], usage: CallUsage, model: string, encoding: 'float' | 'base64'): string {
   const data = vectors.map((values, index) => ({ object: 'embedding', index, embedding: encoding === 'base64' ? base64Floats(values) : values }));
@@ -90,7 +82,8 @@ export function openAIEmbeddingsInbound(req: RelayRequest): InboundCall {
     ...call,
     surface: {
       forward(a) {
-        if (a.adaptor.format === 'openai') return toOpenAI(a, call.body);
+        // OpenAI-format channel: the call as the core relays it (body rewritten for the channel, answer passed through).
+        if (a.adaptor.format === 'openai') return forwardOpenAIChannel(a.ctx, { call, channel: a.channel, key: a.key, upstreamModel: a.model, res: a.res, signal: a.signal, started: a.started, captureAnswer: false }, a.adaptor, 'embeddings');
         if (a.adaptor.format === 'gemini') return toGemini(a, call.body, call.model);
         return Promise.resolve(cannotServe(a, openAIPaths.embeddings));
       },

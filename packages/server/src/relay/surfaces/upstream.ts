@@ -1,11 +1,15 @@
 import type { Readable } from 'node:stream';
-import { errorMessageOf, forwardOpenAI } from '../forward.js';
+import type { ServerResponse } from 'node:http';
+import { forwardOpenAI } from '../forward.js';
+import { forwardUpstream, sendWhole, type AnswerHeaders, type AnswerRoute, type WholeSink } from '../forward-upstream.js';
 import { pingIntervalMs } from '../keep-alive.js';
 import { countTextTokens } from '../token-count.js';
 import type { CallUsage } from '../usage.js';
 import type { AttemptResult, SurfaceAttempt } from '../types.js';
 
 const MAX_ANSWER = 64 * 1024 * 1024;
+/** Most of an answer `meter` could not read kept for the log. */
+const BAD_ANSWER_LIMIT = 2000;
 
 /** Where one upstream call of a surface goes: origin, path and headers. */
 export interface SurfaceTarget {
@@ -58,32 +62,34 @@ export interface Metered {
   usage: CallUsage;
 }
 
+/** A whole answer (bounded) that `meter` converts and bills; then the client gets it at once. */
+class MeteredAnswer implements WholeSink, AnswerRoute {
+  readonly whole = true;
+  readonly limit = MAX_ANSWER;
+  constructor(
+    private readonly meter: (answer: Answer) => Metered | { error: string },
+    private readonly started: number,
+  ) {}
+
+  sinkFor(): WholeSink {
+    return this;
+  }
+
+  answer(res: ServerResponse, text: string, headers: AnswerHeaders): AttemptResult {
+    const metered = this.meter({ contentType: String(headers['content-type'] ?? ''), text });
+    if ('error' in metered) return { kind: 'failed', status: 502, message: metered.error, body: text.slice(0, BAD_ANSWER_LIMIT) };
+    const firstByteMs = Date.now() - this.started;
+    sendWhole(res, metered.out, metered.contentType);
+    return { kind: 'relayed', status: 200, usage: metered.usage, countedCompletion: 0, firstByteMs, cut: false };
+  }
+}
+
 /**
  * Sends one call and reads the whole answer (small JSON or text: transcripts, rerank results, embeddings),
  * which `meter` may convert; then answers the client. Error statuses come back as failures (retryable).
  */
-export async function forwardBuffered(
-  a: SurfaceAttempt,
-  t: SurfaceTarget,
-  body: string | Readable,
-  meter: (answer: Answer) => Metered | { error: string },
-): Promise<AttemptResult> {
-  const answer = await a.ctx.relay.agent.request({ origin: t.origin, path: t.path, method: 'POST', headers: t.headers, body, signal: a.signal });
-  let text = '';
-  for await (const chunk of answer.body) {
-    text += (chunk as Buffer).toString('utf8');
-    if (text.length > MAX_ANSWER) {
-      answer.body.destroy();
-      return { kind: 'failed', status: 502, message: 'upstream answer too large', body: '' };
-    }
-  }
-  if (answer.statusCode >= 400) return { kind: 'failed', status: answer.statusCode, message: errorMessageOf(text, answer.statusCode), body: text.slice(0, 65536) };
-  const metered = meter({ contentType: String(answer.headers['content-type'] ?? ''), text });
-  if ('error' in metered) return { kind: 'failed', status: 502, message: metered.error, body: text.slice(0, 2000) };
-  const firstByteMs = Date.now() - a.started;
-  a.res.writeHead(200, { 'content-type': metered.contentType, 'content-length': Buffer.byteLength(metered.out) });
-  a.res.end(metered.out);
-  return { kind: 'relayed', status: 200, usage: metered.usage, countedCompletion: 0, firstByteMs, cut: false };
+export function forwardBuffered(a: SurfaceAttempt, t: SurfaceTarget, body: string | Readable, meter: (answer: Answer) => Metered | { error: string }): Promise<AttemptResult> {
+  return forwardUpstream(a.ctx.relay.agent, { origin: t.origin, path: t.path, headers: t.headers, body }, a.res, a.signal, new MeteredAnswer(meter, a.started));
 }
 
 /** Usage counted by us from text we sent (prompt) and text we got (completion). */
