@@ -1,15 +1,18 @@
-import { idParam, pageQuery, paged, redemptionPublic } from '@tollway/shared';
-import { z } from 'zod';
-import type { Router } from '../../http/route.js';
 import {
-  batchDisableBody,
   createRedemptionBody,
-  nameQuery,
+  idParam,
+  pageQuery,
+  paged,
   redeemBody,
+  redemptionBatchDisableBody,
+  redemptionNameQuery,
+  redemptionPublic,
   redemptionSearchQuery,
   updateRedemptionBody,
   updateRedemptionQuery,
-} from './schema.js';
+} from '@tollway/shared';
+import { z } from 'zod';
+import type { Router } from '../../http/route.js';
 import { redemptionsOf } from './service.js';
 
 /** Redemption code management (administrators, spec 3 §7) and redeeming a code (any logged-in user). */
@@ -41,7 +44,7 @@ export function redemptionRoutes(r: Router): void {
     level: 'admin',
     summary: 'How many codes carry this exact name (shown before delete-by-name)',
     tags,
-    query: nameQuery,
+    query: redemptionNameQuery,
     response: z.number().int(),
     handler: ({ ctx, query }) => redemptionsOf(ctx).countByName(query.name),
   });
@@ -84,7 +87,7 @@ export function redemptionRoutes(r: Router): void {
     level: 'admin',
     summary: 'Disable the unused codes among ids; returns how many changed',
     tags,
-    body: batchDisableBody,
+    body: redemptionBatchDisableBody,
     response: z.number().int(),
     handler: ({ ctx, body }) => redemptionsOf(ctx).disableMany(body.ids),
   });
@@ -94,7 +97,7 @@ export function redemptionRoutes(r: Router): void {
     level: 'admin',
     summary: 'Delete every code with this exact name (irreversible); returns how many',
     tags,
-    query: nameQuery,
+    query: redemptionNameQuery,
     response: z.number().int(),
     handler: ({ ctx, query }) => redemptionsOf(ctx).deleteByName(query.name),
   });

@@ -1,4 +1,4 @@
-import { REDEMPTION_KEY_LENGTH, RedemptionStatus, renderQuota, type RedemptionPublic } from '@tollway/shared';
+import { REDEMPTION_KEY_LENGTH, RedemptionStatus, renderQuota, type CreateRedemptionBody, type RedemptionPublic, type UpdateRedemptionBody } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/unique.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
@@ -6,7 +6,6 @@ import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
-import type { CreateRedemptionBody, UpdateRedemptionBody } from './schema.js';
 import { RedemptionsStore, type NewRedemption, type RedemptionChanges, type RedemptionRow } from './store.js';
 import { perContext } from '../../lib/per-context.js';
 

@@ -1,8 +1,7 @@
-import { paged, topUpInfo, topUpRecord } from '@tollway/shared';
+import { epayNotifyParams, paged, topUpAmountBody, topUpCompleteBody, topUpInfo, topUpListQuery, topUpPayBody, topUpRecord } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
-import { amountBody, completeBody, epayNotifyParams, payBody, topUpListQuery } from './schema.js';
 import { NOTIFY_PATH, topUpsOf } from './service.js';
 
 /** Epay sends its notify as a query string (GET) or a form body (POST). */
@@ -30,7 +29,7 @@ export function topUpRoutes(r: Router): void {
     level: 'user',
     summary: 'Payable money for an amount: Price × amount × TopupGroupRatio of the caller group (two decimals)',
     tags,
-    body: amountBody,
+    body: topUpAmountBody,
     response: z.string(),
     successMessage: 'success',
     handler: ({ ctx, user, body }) => topUpsOf(ctx).amount(user!, body.amount),
@@ -41,7 +40,7 @@ export function topUpRoutes(r: Router): void {
     level: 'user',
     summary: 'Create a pending Epay order; answers data (signed form fields) and url (submit.php) to post them to',
     tags,
-    body: payBody,
+    body: topUpPayBody,
     response: z.record(z.string(), z.string()),
     raw: true,
     handler: async ({ ctx, user, body, reply }) => {
@@ -94,7 +93,7 @@ export function topUpRoutes(r: Router): void {
     level: 'admin',
     summary: 'Mark a pending order paid and credit it (once), for a payment confirmed outside the notify',
     tags,
-    body: completeBody,
+    body: topUpCompleteBody,
     successMessage: 'top-up completed',
     handler: ({ ctx, body }) => topUpsOf(ctx).completeByAdmin(body.trade_no),
   });

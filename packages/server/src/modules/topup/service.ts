@@ -1,4 +1,4 @@
-import { dec, mul, renderQuota, roundToInt } from '@tollway/shared';
+import { dec, mul, PAYMENT_METHODS, renderQuota, roundToInt, type PaymentMethod } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
@@ -6,7 +6,6 @@ import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayMerchant, type EpayParams } from './epay.js';
-import { PAYMENT_METHODS, type PaymentMethod } from './schema.js';
 import { TopUpStore, type TopUpRow } from './store.js';
 import { perContext } from '../../lib/per-context.js';
 

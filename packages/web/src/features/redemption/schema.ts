@@ -1,4 +1,4 @@
-import { REDEMPTION_KEY_LENGTH as KEY_MAX, REDEMPTION_MAX_BATCH as MAX_BATCH, REDEMPTION_NAME_MAX as NAME_MAX } from '@tollway/shared';
+import { REDEMPTION_KEY_LENGTH as KEY_MAX, REDEMPTION_KEY_PATTERN, REDEMPTION_MAX_BATCH as MAX_BATCH, REDEMPTION_NAME_MAX as NAME_MAX } from '@tollway/shared';
 import { z } from 'zod';
 import type { Redemption, RedemptionInput } from './api';
 
@@ -15,7 +15,7 @@ export const redemptionFormSchema = (creating: boolean) =>
       name: z.string().trim().min(1, 'redemption:validation.nameRequired').max(NAME_MAX, 'redemption:validation.nameTooLong'),
       quota: z.number('redemption:validation.quotaInteger').int('redemption:validation.quotaInteger').min(1, 'redemption:validation.quotaInteger'),
       count: z.number('redemption:validation.countRange').int('redemption:validation.countRange').min(1, 'redemption:validation.countRange').max(MAX_BATCH, 'redemption:validation.countRange'),
-      key: z.string().trim().max(KEY_MAX, 'redemption:validation.keyFormat').regex(/^[A-Za-z0-9_-]*$/, 'redemption:validation.keyFormat'),
+      key: z.string().trim().max(KEY_MAX, 'redemption:validation.keyFormat').regex(REDEMPTION_KEY_PATTERN, 'redemption:validation.keyFormat'),
       is_gift: z.boolean(),
       /** null: blank, unlimited. */
       max_uses: z.number().int('redemption:validation.maxUses').nullable(),
