@@ -24,6 +24,7 @@ import { OptionsService } from './core/options/service.js';
 import { OptionsStore } from './core/options/store.js';
 import { SetupService } from './modules/setup/service.js';
 import { createRelayServices } from './relay/bootstrap.js';
+import { providerCatalog } from './relay/providers/catalog.js';
 import type { RelayContext } from './relay/services.js';
 import { UserAdminService } from './modules/users/admin.js';
 import { UsersService } from './modules/users/service.js';
@@ -71,7 +72,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   const channelCache = new ChannelCache(db, secretBox);
   await channelCache.reload();
   bus.subscribe('channels', () => void channelCache.reload().catch((err) => log.warn({ err }, 'channel reload failed')));
-  const channels = new ChannelsService(db, channelCache, options, bus, log, secretBox);
+  const channels = new ChannelsService(db, channelCache, options, bus, log, secretBox, providerCatalog);
   const counters = redis ? new RedisWindowCounters(redis, config.redisKeyPrefix) : new MemoryWindowCounters();
   const base: AppContext = {
     config,
@@ -92,6 +93,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     bus,
     channelCache,
     channels,
+    providers: providerCatalog,
     startedAt: Date.now(),
   };
   const relay = await createRelayServices(base);

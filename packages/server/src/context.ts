@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { ProviderCatalog } from './core/providers.js';
 import type { Db } from './db/connect.js';
 import type { ClusterBus } from './lib/cluster-bus.js';
 import type { RateLimiter } from './lib/rate-limit.js';
@@ -44,5 +45,7 @@ export interface AppContext {
   channelCache: ChannelCache;
   /** Channel management rules; also reportUpstreamError/enableChannel for the relay. */
   channels: ChannelsService;
+  /** The providers as channel management reaches them (key checks, model lists, balances). */
+  providers: ProviderCatalog;
   startedAt: number;
 }

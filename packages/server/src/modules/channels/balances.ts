@@ -1,8 +1,8 @@
+import type { ProviderCatalog } from '../../core/providers.js';
 import { ApiError } from '../../http/errors.js';
 import { toCachedChannel } from '../../core/routing/channel-cache.js';
 import type { ChannelRow } from '../../core/routing/channel-row.js';
 import type { ChannelsService } from './service.js';
-import { BALANCE_TYPES, fetchUpstreamBalance } from './upstream.js';
 
 /** The first usable key of a channel (the first key when none is usable). */
 export function firstKey(row: ChannelRow): string {
@@ -17,11 +17,14 @@ const CONCURRENCY = 4;
 
 /** Upstream balance queries, stored in channels.balance with the time of the query. */
 export class ChannelBalances {
-  constructor(private readonly channels: ChannelsService) {}
+  constructor(
+    private readonly channels: ChannelsService,
+    private readonly providers: ProviderCatalog,
+  ) {}
 
   async updateOne(id: number): Promise<{ balance: number; balance_updated_time: number }> {
     const row = await this.channels.get(id);
-    const balance = await fetchUpstreamBalance(row.type, row.base_url, firstKey(row));
+    const balance = await this.providers.queryBalance({ type: row.type, baseUrl: row.base_url, key: firstKey(row) });
     await this.channels.recordBalance(id, balance);
     const after = await this.channels.get(id);
     return { balance, balance_updated_time: Number(after.balance_updated_time) };
@@ -29,7 +32,7 @@ export class ChannelBalances {
 
   /** Every enabled channel of a type with a balance query, four at a time. */
   async updateAll(): Promise<{ updated: number; failed: number }> {
-    const rows = (await this.channels.store.all()).filter((r) => r.status === 1 && BALANCE_TYPES.has(r.type));
+    const rows = (await this.channels.store.all()).filter((r) => r.status === 1 && this.providers.hasBalance(r.type));
     let updated = 0;
     let failed = 0;
     let next = 0;
@@ -37,7 +40,7 @@ export class ChannelBalances {
       while (next < rows.length) {
         const row = rows[next++]!;
         try {
-          await this.channels.recordBalance(row.id, await fetchUpstreamBalance(row.type, row.base_url, firstKey(row)));
+          await this.channels.recordBalance(row.id, await this.providers.queryBalance({ type: row.type, baseUrl: row.base_url, key: firstKey(row) }));
           updated++;
         } catch {
           failed++;

@@ -1,4 +1,4 @@
-import { channelTypes, defaultModelPrice, defaultModelRatio } from '@tollway/shared';
+import { ChannelType, channelTypes, defaultModelPrice, defaultModelRatio } from '@tollway/shared';
 
 /** Model families by name prefix, taken from the shipped pricing tables. */
 const families: Record<string, RegExp> = {
@@ -13,32 +13,32 @@ const families: Record<string, RegExp> = {
 
 /** Which families a channel type serves by default (the editor's "fill default models"). */
 const typeFamilies: Record<number, string[]> = {
-  1: ['openai'],
-  3: ['openai'],
-  6: ['openai'],
-  7: ['openai'],
-  8: ['openai'],
-  9: ['openai'],
-  10: ['openai'],
-  12: ['openai'],
-  13: ['openai'],
-  14: ['anthropic'],
-  20: ['openai', 'anthropic', 'google', 'deepseek', 'xai', 'mistral', 'moonshot'],
-  24: ['google'],
-  25: ['moonshot'],
-  33: ['anthropic'],
-  41: ['google', 'anthropic'],
-  42: ['mistral'],
-  43: ['deepseek'],
-  48: ['xai'],
+  [ChannelType.OpenAI]: ['openai'],
+  [ChannelType.Azure]: ['openai'],
+  [ChannelType.OpenAIMax]: ['openai'],
+  [ChannelType.OhMyGPT]: ['openai'],
+  [ChannelType.Custom]: ['openai'],
+  [ChannelType.AILS]: ['openai'],
+  [ChannelType.AIProxy]: ['openai'],
+  [ChannelType.API2GPT]: ['openai'],
+  [ChannelType.AIGC2D]: ['openai'],
+  [ChannelType.Anthropic]: ['anthropic'],
+  [ChannelType.OpenRouter]: ['openai', 'anthropic', 'google', 'deepseek', 'xai', 'mistral', 'moonshot'],
+  [ChannelType.Gemini]: ['google'],
+  [ChannelType.Moonshot]: ['moonshot'],
+  [ChannelType.Aws]: ['anthropic'],
+  [ChannelType.VertexAi]: ['google', 'anthropic'],
+  [ChannelType.Mistral]: ['mistral'],
+  [ChannelType.DeepSeek]: ['deepseek'],
+  [ChannelType.Xai]: ['xai'],
 };
 
 const MJ = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads'];
 /** Types whose models are fixed actions rather than model names (spec 2 §9). */
 const fixedModels: Record<number, string[]> = {
-  2: MJ,
-  5: [...MJ, 'mj_modal', 'mj_zoom', 'mj_shorten', 'mj_high_variation', 'mj_low_variation', 'mj_pan', 'mj_inpaint', 'mj_custom_zoom', 'swap_face'],
-  36: ['suno_music', 'suno_lyrics'],
+  [ChannelType.Midjourney]: MJ,
+  [ChannelType.MidjourneyPlus]: [...MJ, 'mj_modal', 'mj_zoom', 'mj_shorten', 'mj_high_variation', 'mj_low_variation', 'mj_pan', 'mj_inpaint', 'mj_custom_zoom', 'swap_face'],
+  [ChannelType.SunoAPI]: ['suno_music', 'suno_lyrics'],
 };
 
 const shippedModels = [...new Set([...Object.keys(defaultModelRatio), ...Object.keys(defaultModelPrice)])].sort();
@@ -66,7 +66,7 @@ export interface KnownModel {
 /** Every model Tollway knows: type defaults, the pricing tables (shipped and configured) and channels' models. */
 export function knownModels(extra: Iterable<string>): KnownModel[] {
   const owner = new Map<string, string>();
-  for (const [type, list] of Object.entries(fixedModels)) for (const m of list) owner.set(m, type === '36' ? 'suno' : 'midjourney');
+  for (const [type, list] of Object.entries(fixedModels)) for (const m of list) owner.set(m, Number(type) === ChannelType.SunoAPI ? 'suno' : 'midjourney');
   for (const m of [...shippedModels, ...extra]) if (!owner.has(m)) owner.set(m, familyOf(m) ?? 'custom');
   return [...owner.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([id, owned_by]) => ({ id, object: 'model', owned_by }));
 }

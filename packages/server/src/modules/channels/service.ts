@@ -6,6 +6,7 @@ import type { ClusterBus } from '../../lib/cluster-bus.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
+import type { ProviderCatalog } from '../../core/providers.js';
 import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from '../../core/routing/abilities.js';
 import type { CachedChannel, ChannelCache } from '../../core/routing/channel-cache.js';
 import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
@@ -13,13 +14,13 @@ import { ChannelStatusRules, statusPatch } from './status.js';
 import { ChannelsStore, type ChannelPatch, type NewChannel } from './store.js';
 import { TagTools } from './tags.js';
 import { ChannelTester } from './tester.js';
-import { TYPE_VERTEX, checkKeyFormat, checkModelMapping, checkStatusCodeMapping, joinGroups, normalizeOther, splitKeyLines, splitVertexKeys } from './validate.js';
+import { checkKeys, checkModelMapping, checkStatusCodeMapping, joinGroups, normalizeOther, splitJsonKeys, splitKeyLines } from './validate.js';
 
-/** A single key must be one line (several lines belong in batch or multi-key mode); Vertex JSON keys excepted. */
-function singleKey(type: number, key: string): string {
+/** A single key must be one line (several lines belong in batch or multi-key mode); JSON keys (Vertex) excepted. */
+function singleKey(providers: ProviderCatalog, type: number, key: string): string {
   const k = key.trim();
-  if (type !== TYPE_VERTEX && k.includes('\n')) throw new ApiError('key: the key has several lines; use batch or multi_to_single mode for several keys');
-  checkKeyFormat(type, [k]);
+  if (!providers.jsonKeys(type) && k.includes('\n')) throw new ApiError('key: the key has several lines; use batch or multi_to_single mode for several keys');
+  checkKeys(providers, type, [k]);
   return k;
 }
 
@@ -41,6 +42,7 @@ export class ChannelsService {
     private readonly bus: ClusterBus,
     private readonly log: Logger,
     secretBox: SecretBox,
+    readonly providers: ProviderCatalog,
   ) {
     this.store = new ChannelsStore(db, secretBox);
     const changed = () => this.changed();
@@ -77,7 +79,7 @@ export class ChannelsService {
       test_time: 0,
       response_time: 0,
       base_url: c.base_url ?? '',
-      other: normalizeOther(type, c.other ?? ''),
+      other: normalizeOther(this.providers, type, c.other ?? ''),
       balance: 0,
       balance_updated_time: 0,
       models: (c.models ?? []).join(','),
@@ -102,18 +104,18 @@ export class ChannelsService {
     const keyText = c.key ?? '';
     let rows: NewChannel[];
     if (body.mode === 'single') {
-      rows = [{ ...base, key: singleKey(type, keyText) }];
+      rows = [{ ...base, key: singleKey(this.providers, type, keyText) }];
     } else if (body.mode === 'batch') {
-      const keys = type === TYPE_VERTEX ? splitVertexKeys(keyText) : splitKeyLines(keyText);
+      const keys = this.providers.jsonKeys(type) ? splitJsonKeys(type, keyText) : splitKeyLines(keyText);
       if (keys.length === 0) throw new ApiError('key: please fill in at least one key');
       if (keys.length > 1000) throw new ApiError('key: at most 1000 keys per batch');
-      checkKeyFormat(type, keys);
+      checkKeys(this.providers, type, keys);
       rows = keys.map((key) => ({ ...base, key }));
     } else {
-      if (type === TYPE_VERTEX) throw new ApiError('multi-key mode is not available for channel type 41');
+      if (this.providers.jsonKeys(type)) throw new ApiError(`multi-key mode is not available for channel type ${type}`);
       const keys = [...new Set(splitKeyLines(keyText))];
       if (keys.length === 0) throw new ApiError('key: please fill in at least one key');
-      checkKeyFormat(type, keys);
+      checkKeys(this.providers, type, keys);
       const info: MultiKeyInfo = { is_multi_key: true, multi_key_mode: body.multi_key_mode, multi_key_status_list: {}, multi_key_polling_index: 0, multi_key_size: keys.length };
       rows = [{ ...base, key: keys.join('\n'), channel_info: JSON.stringify(info) }];
     }
@@ -154,23 +156,23 @@ export class ChannelsService {
     if (p.model_mapping !== undefined) checkModelMapping(p.model_mapping);
     if (p.status_code_mapping !== undefined) checkStatusCodeMapping(p.status_code_mapping);
     const type = b.type ?? cur.type;
-    if (b.other !== undefined || b.type !== undefined) p.other = normalizeOther(type, b.other ?? cur.other ?? '');
+    if (b.other !== undefined || b.type !== undefined) p.other = normalizeOther(this.providers, type, b.other ?? cur.other ?? '');
     const info = parseJsonObject<Partial<MultiKeyInfo>>(cur.channel_info, {});
-    if (info.is_multi_key && type === TYPE_VERTEX) throw new ApiError('multi-key mode is not available for channel type 41');
+    if (info.is_multi_key && this.providers.jsonKeys(type)) throw new ApiError(`multi-key mode is not available for channel type ${type}`);
     let nextInfo: Partial<MultiKeyInfo> | undefined;
     if (b.key?.trim()) {
       if (info.is_multi_key) {
         const given = splitKeyLines(b.key);
-        checkKeyFormat(type, given);
+        checkKeys(this.providers, type, given);
         const keys = b.key_mode === 'append' ? [...new Set([...channelKeys(cur), ...given])] : [...new Set(given)];
         p.key = keys.join('\n');
         nextInfo = b.key_mode === 'append' ? { ...info } : { ...info, multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {}, multi_key_polling_index: 0 };
         nextInfo.multi_key_size = keys.length;
       } else {
-        p.key = singleKey(type, b.key);
+        p.key = singleKey(this.providers, type, b.key);
       }
     } else if (b.type !== undefined && b.type !== cur.type) {
-      checkKeyFormat(type, channelKeys(cur));
+      checkKeys(this.providers, type, channelKeys(cur));
     }
     if (b.multi_key_mode && info.is_multi_key) nextInfo = { ...(nextInfo ?? info), multi_key_mode: b.multi_key_mode };
     if (nextInfo) p.channel_info = JSON.stringify(nextInfo);

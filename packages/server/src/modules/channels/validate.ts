@@ -1,12 +1,7 @@
-import { channelTypeById } from '@tollway/shared';
+import { ChannelType } from '@tollway/shared';
+import type { ProviderCatalog } from '../../core/providers.js';
 import { ApiError } from '../../http/errors.js';
-import { checkServiceAccountKey } from '../../relay/providers/vertex/jwt.js';
 import { resolveModelMapping } from '../../core/routing/channel-row.js';
-
-/** Vertex AI: `other` is a region (text) or a JSON map of model → region; no multi-key. */
-export const TYPE_VERTEX = 41;
-/** iFlytek Spark: `other` is the API version, v2.1 when empty. */
-export const TYPE_SPARK = 18;
 
 /** Key lines of a batch or multi-key submission: one per line (commas also separate), blanks dropped. */
 export function splitKeyLines(text: string): string[] {
@@ -16,62 +11,41 @@ export function splitKeyLines(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Vertex AI batch: the key is a JSON array of service-account objects, one channel each (or one object). */
-export function splitVertexKeys(text: string): string[] {
+/** A batch of JSON keys (Vertex AI): a JSON array of objects, one channel each (or one object). */
+export function splitJsonKeys(type: number, text: string): string[] {
+  const refuse = () => new ApiError(`key: for type ${type} batch creation the key must be a JSON array of service account objects`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ApiError('key: for type 41 batch creation the key must be a JSON array of service account objects');
+    throw refuse();
   }
   const list = Array.isArray(parsed) ? parsed : [parsed];
-  if (list.length === 0 || !list.every((k) => k && typeof k === 'object' && !Array.isArray(k))) {
-    throw new ApiError('key: for type 41 batch creation the key must be a JSON array of service account objects');
-  }
+  if (list.length === 0 || !list.every((k) => k && typeof k === 'object' && !Array.isArray(k))) throw refuse();
   return list.map((k) => JSON.stringify(k));
 }
 
 /**
- * Checks each key against the type's format (spec 2 §9), e.g. type 15 `APIKey|SecretKey`; Vertex AI keys must be
- * usable service-account JSON keys, so a bad one is refused when saved rather than on the first call.
+ * Checks each key with its provider (the type's key format, e.g. `APIKey|SecretKey`; Vertex AI keys must be usable
+ * service-account JSON keys), so a bad one is refused when saved rather than on the first call.
  */
-export function checkKeyFormat(type: number, keys: string[]): void {
-  if (type === TYPE_VERTEX) {
-    for (const [i, key] of keys.entries()) {
-      try {
-        checkServiceAccountKey(key);
-      } catch (err) {
-        throw new ApiError(`key${keys.length > 1 ? ` (key ${i + 1})` : ''}: ${(err as Error).message}`);
-      }
-    }
-    return;
-  }
-  const format = channelTypeById.get(type)?.keyFormat;
-  if (!format) return;
-  const sep = format.includes('|') ? '|' : '-';
-  const want = format.split(sep).length;
+export function checkKeys(providers: ProviderCatalog, type: number, keys: string[]): void {
   for (const [i, key] of keys.entries()) {
-    const parts = key.split(sep);
-    // With '-' the API key itself may contain dashes: only the last part is the app id.
-    const ok = sep === '|' ? parts.length === want && parts.every((p) => p.trim() !== '') : parts.length >= want && parts.every((p) => p !== '');
-    if (!ok) {
-      const which = keys.length > 1 ? ` (key ${i + 1})` : '';
-      throw new ApiError(`key${which}: channel type ${type} needs the key format ${format}`);
+    try {
+      providers.checkKey(type, key);
+    } catch (err) {
+      throw new ApiError(`key${keys.length > 1 ? ` (key ${i + 1})` : ''}: ${(err as Error).message}`);
     }
   }
 }
 
-/** `other` by type: type 18 defaults to v2.1; type 41 accepts text, but text starting with { must be JSON. */
-export function normalizeOther(type: number, other: string): string {
-  const v = other.trim();
-  if (type === TYPE_SPARK && v === '') return 'v2.1';
-  if (type === TYPE_VERTEX && v.startsWith('{')) {
-    try {
-      const parsed = JSON.parse(v) as unknown;
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-    } catch {
-      throw new ApiError('other: for type 41 the region must be plain text or a valid JSON object');
-    }
+/** `other` by type: iFlytek Spark's API version defaults to v2.1; the provider checks what it reads there. */
+export function normalizeOther(providers: ProviderCatalog, type: number, other: string): string {
+  if (type === ChannelType.Xunfei && other.trim() === '') return 'v2.1';
+  try {
+    providers.checkOther(type, other);
+  } catch (err) {
+    throw new ApiError(`other: for type ${type} ${(err as Error).message}`);
   }
   return other;
 }

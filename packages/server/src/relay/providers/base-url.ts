@@ -1,6 +1,16 @@
 import { channelTypeById } from '@tollway/shared';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
+import { ApiError } from '../../http/errors.js';
 
-/** The channel's base URL (trailing slashes removed), or its type's default. */
-export const baseUrlOf = (ch: CachedChannel, fallback = 'https://api.openai.com'): string =>
-  (ch.baseUrl || channelTypeById.get(ch.type)?.baseUrl || fallback).replace(/\/+$/, '');
+const trimmed = (url: string): string => url.replace(/\/+$/, '');
+
+/** The channel's base URL (trailing slashes removed), or its type's default, or `fallback`. */
+export const baseUrlOf = (ch: Pick<CachedChannel, 'type' | 'baseUrl'>, fallback = 'https://api.openai.com'): string =>
+  trimmed(ch.baseUrl || channelTypeById.get(ch.type)?.baseUrl || fallback);
+
+/** The base URL given with a channel (or its type's default); refused when neither exists (model lists, balances). */
+export function requiredBaseUrl(type: number, baseUrl: string): string {
+  const base = baseUrlOf({ type, baseUrl }, '');
+  if (!base) throw new ApiError('this channel has no base_url and its type has no default address');
+  return base;
+}

@@ -1,9 +1,7 @@
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { SseEvent } from '../ir/sse.js';
-
-/** Wire formats an upstream can speak. */
-export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini' | 'cohere' | 'dify' | 'coze' | 'hunyuan' | 'converse';
+import type { UpstreamFormatName } from '../ir/types.js';
 
 export interface UpstreamCall {
   channel: CachedChannel;
@@ -30,9 +28,12 @@ export interface StreamFramer {
   flush(): SseEvent[];
 }
 
-/** Where and how to send a call to one kind of upstream: URL and auth headers; the body comes from the format. */
-export interface UpstreamAdaptor {
-  format: UpstreamFormat;
+/**
+ * Where and how to send a call to one kind of upstream: URL and auth headers; the body comes from the format.
+ * `F` names the IR wire format it speaks (the registry's ProviderFormat collects those in use).
+ */
+export interface UpstreamAdaptor<F extends UpstreamFormatName = UpstreamFormatName> {
+  format: F;
   target(call: UpstreamCall): { url: URL; headers: Record<string, string> };
   /**
    * Optional last step that sees the final body (converted calls only; the OpenAI pass-through never has it):

@@ -9,7 +9,7 @@ export const ANTHROPIC_VERSION = '2023-06-01';
  * Anthropic (type 14): `{base}/v1/messages`, key in `x-api-key`, `anthropic-version`. The Claude settings
  * (per-model headers, default max_tokens, `-thinking`) are applied to the body by ./settings.ts.
  */
-export const anthropicAdaptor: UpstreamAdaptor = {
+export const anthropicAdaptor: UpstreamAdaptor<'anthropic'> = {
   format: 'anthropic',
   target({ channel, key }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION };

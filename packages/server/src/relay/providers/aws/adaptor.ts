@@ -1,5 +1,5 @@
-import { channelTypeById } from '@tollway/shared';
 import { registerFormat } from '../../ir/formats.js';
+import { baseUrlOf } from '../base-url.js';
 import { UpstreamPrepareError } from '../prepare.js';
 import type { PreparedRequest, UpstreamAdaptor, UpstreamCall } from '../types.js';
 import { BedrockStreamFramer } from './bedrock-stream.js';
@@ -21,7 +21,7 @@ export function parseBedrockKey(key: string): AwsCredentials & { region: string 
 /** `{base}/model/{modelId}/{action}`; the base is `bedrock-runtime.{region}.amazonaws.com` unless the channel sets one. */
 function modelUrl(call: UpstreamCall, action: string): URL {
   const region = call.key.split('|')[2]?.trim() || 'us-east-1';
-  const base = (call.channel.baseUrl || channelTypeById.get(call.channel.type)?.baseUrl || `https://bedrock-runtime.${region}.amazonaws.com`).replace(/\/+$/, '');
+  const base = baseUrlOf(call.channel, `https://bedrock-runtime.${region}.amazonaws.com`);
   return new URL(`${base}/model/${encodeURIComponent(bedrockModelId(call.model, region))}/${action}`);
 }
 
@@ -41,7 +41,7 @@ function signed(call: UpstreamCall, url: URL, headers: Record<string, string>, b
  * (AWS event stream carrying Anthropic events), body = Anthropic Messages without `model`/`stream`, with
  * `anthropic_version` (and any `anthropic-beta` header moved into `anthropic_beta`).
  */
-export const bedrockClaudeAdaptor: UpstreamAdaptor = {
+export const bedrockClaudeAdaptor: UpstreamAdaptor<'anthropic'> = {
   format: 'anthropic',
   target: (call) => ({ url: modelUrl(call, call.stream ? 'invoke-with-response-stream' : 'invoke'), headers: headersFor(call.stream) }),
   prepare(call, { url, headers, body }) {
@@ -56,7 +56,7 @@ export const bedrockClaudeAdaptor: UpstreamAdaptor = {
 };
 
 /** AWS Bedrock, every other model through the Converse API: `/model/{id}/converse` or `/converse-stream`. */
-export const bedrockConverseAdaptor: UpstreamAdaptor = {
+export const bedrockConverseAdaptor: UpstreamAdaptor<'converse'> = {
   format: 'converse',
   target: (call) => ({ url: modelUrl(call, call.stream ? 'converse-stream' : 'converse'), headers: headersFor(call.stream) }),
   prepare: (call, { url, headers, body }) => signed(call, url, headers, body),
@@ -64,4 +64,4 @@ export const bedrockConverseAdaptor: UpstreamAdaptor = {
 };
 
 /** Claude names and Anthropic model ids go to InvokeModel, anything else to Converse. */
-export const bedrockAdaptorFor = (model: string): UpstreamAdaptor => (/^claude|(^|\.)anthropic\./.test(model) ? bedrockClaudeAdaptor : bedrockConverseAdaptor);
+export const bedrockAdaptorFor = (model: string): UpstreamAdaptor<'anthropic' | 'converse'> => (/^claude|(^|\.)anthropic\./.test(model) ? bedrockClaudeAdaptor : bedrockConverseAdaptor);

@@ -8,7 +8,7 @@ const DEFAULT_API_VERSION = '2024-10-21';
  * deployment being the (mapped) model name with dots removed as Azure requires, key in `api-key`; the API
  * version comes from the channel's `other` field.
  */
-export const azureAdaptor: UpstreamAdaptor = {
+export const azureAdaptor: UpstreamAdaptor<'openai'> = {
   format: 'openai',
   target({ channel, key, model, openaiPath }) {
     const deployment = model.replace(/\./g, '');

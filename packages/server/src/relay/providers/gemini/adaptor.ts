@@ -6,7 +6,7 @@ import { geminiApiVersion, geminiSettingsOf } from './settings.js';
  * Google Gemini (type 24): `{base}/{version}/models/{model}:generateContent` or `:streamGenerateContent?alt=sse`,
  * key in `x-goog-api-key`; the API version per model from gemini.version_settings ({default: 'v1beta', model: …}).
  */
-export const geminiAdaptor: UpstreamAdaptor = {
+export const geminiAdaptor: UpstreamAdaptor<'gemini'> = {
   format: 'gemini',
   target({ channel, key, model, stream, options }) {
     const version = geminiApiVersion(geminiSettingsOf(options), model);

@@ -6,7 +6,7 @@ import { compatibleTarget } from './vendors.js';
  * Every OpenAI-compatible vendor: base URL + the OpenAI path (moved under the vendor's prefix, see vendors.ts),
  * Bearer key, optional organization.
  */
-export const openAIAdaptor: UpstreamAdaptor = {
+export const openAIAdaptor: UpstreamAdaptor<'openai'> = {
   format: 'openai',
   target({ channel, key, openaiPath }) {
     const vendor = compatibleTarget(channel, key, openaiPath);

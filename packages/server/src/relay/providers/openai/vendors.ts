@@ -1,3 +1,5 @@
+import { ChannelType } from '@tollway/shared';
+
 /**
  * OpenAI-compatible vendors as data: where each serves the OpenAI endpoints (the prefix replacing `/v1` in
  * `/v1/chat/completions`, `/v1/embeddings`, …) and how its key reads. Everything else — body, Bearer auth,
@@ -15,19 +17,19 @@ export interface CompatibleVendor {
 
 export const compatibleVendors: Readonly<Record<number, CompatibleVendor>> = {
   /** Ollama: `/v1/chat/completions`, `/v1/embeddings` (no key needed; a Bearer key is ignored). */
-  4: { prefix: '/v1' },
+  [ChannelType.Ollama]: { prefix: '/v1' },
   /** Ali DashScope compatible mode. */
-  17: { prefix: '/compatible-mode/v1' },
+  [ChannelType.Ali]: { prefix: '/compatible-mode/v1' },
   /** Zhipu BigModel v4. */
-  26: { prefix: '/api/paas/v4' },
+  [ChannelType.ZhipuV4]: { prefix: '/api/paas/v4' },
   /** Jina: `/v1/embeddings` (rerank is served by the rerank upstreams). */
-  38: { prefix: '/v1' },
+  [ChannelType.Jina]: { prefix: '/v1' },
   /** Cloudflare Workers AI OpenAI-compatible endpoints. */
-  39: { prefix: '/client/v4/accounts/{account}/ai/v1', account: true },
+  [ChannelType.Cloudflare]: { prefix: '/client/v4/accounts/{account}/ai/v1', account: true },
   /** Volcengine Ark. */
-  45: { prefix: '/api/v3' },
+  [ChannelType.VolcEngine]: { prefix: '/api/v3' },
   /** Baidu Qianfan v2. */
-  46: { prefix: '/v2' },
+  [ChannelType.BaiduV2]: { prefix: '/v2' },
 };
 
 /** The upstream path and Bearer key for an OpenAI path on a channel (type, `other` field) of a compatible vendor. */

@@ -19,7 +19,7 @@ function credentials(key: string): { secretId: string; secretKey: string } {
  * `{base}/`, signed with TC3-HMAC-SHA256 over the final body; the region (optional for Hunyuan) comes from the
  * channel's `other` field. The body is the hunyuan wire format (ir/hunyuan.ts).
  */
-export const tencentAdaptor: UpstreamAdaptor = {
+export const tencentAdaptor: UpstreamAdaptor<'hunyuan'> = {
   format: 'hunyuan',
   target({ channel }) {
     const headers: Record<string, string> = { 'content-type': CONTENT_TYPE, 'x-tc-action': ACTION, 'x-tc-version': VERSION };

@@ -1,3 +1,4 @@
+import { baseUrlOf } from '../base-url.js';
 import type { UpstreamAdaptor, UpstreamCall } from '../types.js';
 import { serviceAccountOf, vertexTokens } from './token.js';
 
@@ -38,7 +39,7 @@ function projectOf(key: string): string {
 function vertexUrl(call: UpstreamCall, publisher: string, model: string, method: string): URL {
   const region = vertexRegion(call.channel.other, call.model);
   const host = region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
-  const base = (call.channel.baseUrl || host).replace(/\/+$/, '');
+  const base = baseUrlOf(call.channel, host);
   const project = encodeURIComponent(projectOf(call.key));
   return new URL(`${base}/v1/projects/${project}/locations/${encodeURIComponent(region)}/publishers/${publisher}/models/${encodeURIComponent(model).replace(/%40/g, '@')}:${method}`);
 }
@@ -52,7 +53,7 @@ async function withToken(key: string, headers: Record<string, string>): Promise<
  * Google Vertex AI (type 41), Gemini models: generateContent / streamGenerateContent?alt=sse under the
  * project and region, authorised with the service account's OAuth token.
  */
-export const vertexGeminiAdaptor: UpstreamAdaptor = {
+export const vertexGeminiAdaptor: UpstreamAdaptor<'gemini'> = {
   format: 'gemini',
   target(call) {
     const url = vertexUrl(call, 'google', call.model, call.stream ? 'streamGenerateContent' : 'generateContent');
@@ -68,7 +69,7 @@ export const vertexGeminiAdaptor: UpstreamAdaptor = {
  * Vertex AI, Claude models: rawPredict / streamRawPredict (SSE) with the Anthropic Messages body minus `model`
  * and with `anthropic_version: vertex-2023-10-16`.
  */
-export const vertexClaudeAdaptor: UpstreamAdaptor = {
+export const vertexClaudeAdaptor: UpstreamAdaptor<'anthropic'> = {
   format: 'anthropic',
   target(call) {
     return { url: vertexUrl(call, 'anthropic', vertexClaudeModel(call.model), call.stream ? 'streamRawPredict' : 'rawPredict'), headers: { 'content-type': 'application/json' } };
@@ -81,4 +82,4 @@ export const vertexClaudeAdaptor: UpstreamAdaptor = {
 };
 
 /** Claude models go to Anthropic's publisher endpoint, everything else to Google's. */
-export const vertexAdaptorFor = (model: string): UpstreamAdaptor => (model.startsWith('claude') ? vertexClaudeAdaptor : vertexGeminiAdaptor);
+export const vertexAdaptorFor = (model: string): UpstreamAdaptor<'gemini' | 'anthropic'> => (model.startsWith('claude') ? vertexClaudeAdaptor : vertexGeminiAdaptor);

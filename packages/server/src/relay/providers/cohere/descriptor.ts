@@ -1,0 +1,12 @@
+import { ChannelType } from '@tollway/shared';
+import { defineProvider } from '../descriptor.js';
+import { cohereAdaptor } from './adaptor.js';
+import { cohereRerank } from './rerank.js';
+
+export const cohereProvider = defineProvider({
+  name: 'cohere',
+  types: [ChannelType.Cohere],
+  formats: ['cohere'],
+  adaptor: cohereAdaptor,
+  rerank: cohereRerank,
+});

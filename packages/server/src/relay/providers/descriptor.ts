@@ -1,0 +1,34 @@
+import type { DetailLog, UpstreamQuery } from '../../core/providers.js';
+import type { UpstreamFormatName } from '../ir/types.js';
+import type { RerankUpstream } from './jina/rerank.js';
+import type { UpstreamAdaptor } from './types.js';
+
+/**
+ * Everything Tollway knows of one provider, declared in its folder (`<provider>/descriptor.ts`) and listed once
+ * in registry.ts. Label, default base URL and key hint of each type live in its row of shared's channel-types.ts.
+ */
+export interface ProviderDescriptor<F extends UpstreamFormatName = UpstreamFormatName> {
+  /** Short name (logs, tests). */
+  name: string;
+  /** The channel types it serves; a type belongs to one descriptor. */
+  types: readonly number[];
+  /** The wire formats its adaptors speak: the IR formats its calls are converted to (ir/formats.ts). */
+  formats: readonly F[];
+  /** The adaptor of a call: one for every model, or a choice by the (mapped) model name. */
+  adaptor: UpstreamAdaptor<F> | ((model: string) => UpstreamAdaptor<F>);
+  /** "Fetch models"; without it the OpenAI-style `GET {base}/v1/models` with a Bearer key. */
+  listModels?(q: UpstreamQuery, log?: DetailLog): Promise<string[]>;
+  /** Balance queries by channel type, where the vendor has a billing API. */
+  balances?: Readonly<Record<number, (q: UpstreamQuery) => Promise<number>>>;
+  /** Key check when a channel is saved (throws a readable Error); without it the row's key format is checked. */
+  checkKey?(key: string): void;
+  /** Keys are one JSON document each (may span lines; a batch is a JSON array; no multi-key mode). */
+  jsonKeys?: boolean;
+  /** Check of the channel's `other` field when saved (throws a readable Error). */
+  checkOther?(other: string): void;
+  /** The rerank upstream of its types (default: Jina's shape at the vendor's OpenAI-compatible prefix). */
+  rerank?: RerankUpstream;
+}
+
+/** Declares a descriptor with its format names kept as literals (the registry's format union is made of them). */
+export const defineProvider = <const F extends UpstreamFormatName>(d: ProviderDescriptor<F>): ProviderDescriptor<F> => d;

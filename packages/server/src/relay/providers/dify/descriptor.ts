@@ -1,0 +1,10 @@
+import { ChannelType } from '@tollway/shared';
+import { defineProvider } from '../descriptor.js';
+import { difyAdaptor } from './adaptor.js';
+
+export const difyProvider = defineProvider({
+  name: 'dify',
+  types: [ChannelType.Dify],
+  formats: ['dify'],
+  adaptor: difyAdaptor,
+});

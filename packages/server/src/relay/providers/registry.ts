@@ -1,0 +1,68 @@
+import { ChannelType, channelTypes } from '@tollway/shared';
+import { anthropicProvider } from './anthropic/descriptor.js';
+import { awsProvider } from './aws/descriptor.js';
+import { azureProvider } from './azure/descriptor.js';
+import { cohereProvider } from './cohere/descriptor.js';
+import { cozeProvider } from './coze/descriptor.js';
+import type { ProviderDescriptor } from './descriptor.js';
+import { difyProvider } from './dify/descriptor.js';
+import { geminiProvider } from './gemini/descriptor.js';
+import { openAIProvider } from './openai/descriptor.js';
+import { tencentProvider } from './tencent/descriptor.js';
+import type { UpstreamAdaptor } from './types.js';
+import { vertexProvider } from './vertex/descriptor.js';
+
+/** Every provider with an adaptor: one line each. */
+export const providers = [openAIProvider, azureProvider, anthropicProvider, geminiProvider, cohereProvider, difyProvider, cozeProvider, tencentProvider, awsProvider, vertexProvider] as const;
+
+/** The wire formats upstream adaptors speak, as the descriptors declare them. */
+export type ProviderFormat = (typeof providers)[number]['formats'][number];
+
+/**
+ * Types with a row but no chat adaptor yet: native protocols of their own. Midjourney, Suno and the video
+ * vendors are task types (the task relay serves them); the others are chat APIs not yet ported.
+ */
+export const typesWithoutAdaptor: ReadonlySet<number> = new Set([
+  ChannelType.Midjourney,
+  ChannelType.MidjourneyPlus,
+  ChannelType.SunoAPI,
+  ChannelType.Kling,
+  ChannelType.Jimeng,
+  ChannelType.Vidu,
+  ChannelType.DoubaoVideo,
+  ChannelType.Sora,
+  ChannelType.Replicate,
+  ChannelType.PaLM,
+  ChannelType.Baidu,
+  ChannelType.Zhipu,
+  ChannelType.Xunfei,
+  ChannelType.AIProxyLibrary,
+  ChannelType.Codex,
+]);
+
+const byType = new Map<number, ProviderDescriptor<ProviderFormat>>();
+for (const p of providers as readonly ProviderDescriptor<ProviderFormat>[]) {
+  for (const type of p.types) {
+    const other = byType.get(type);
+    if (other) throw new Error(`channel type ${type} is claimed by providers ${other.name} and ${p.name}`);
+    byType.set(type, p);
+  }
+}
+
+/** The descriptor serving a channel type; undefined for unknown types and types without an adaptor. */
+export const descriptorFor = (type: number): ProviderDescriptor<ProviderFormat> | undefined => byType.get(type);
+
+type AdaptorChoice = UpstreamAdaptor<ProviderFormat> | ((model: string) => UpstreamAdaptor<ProviderFormat>);
+/** Adaptor (or choice by model) by type, for the per-attempt lookup. */
+const adaptors = new Map<number, AdaptorChoice>([...byType].map(([type, p]) => [type, p.adaptor]));
+
+/** The adaptor for a call on a channel type; undefined when the type has no adaptor yet. One map lookup per attempt. */
+export function adaptorFor(type: number, model = ''): UpstreamAdaptor<ProviderFormat> | undefined {
+  const a = adaptors.get(type);
+  return typeof a === 'function' ? a(model) : a;
+}
+
+/** Every row type is served by a descriptor or listed in typesWithoutAdaptor (checked at start-up and in tests). */
+for (const t of channelTypes) {
+  if (byType.has(t.id) === typesWithoutAdaptor.has(t.id)) throw new Error(`channel type ${t.id} must have exactly one of a provider or a place in typesWithoutAdaptor`);
+}
