@@ -13,9 +13,10 @@ import { ColumnSettingsModal } from './components/ColumnSettingsModal';
 import { TagEditorDrawer } from './components/TagEditorDrawer';
 import { TestModelDialog } from './components/TestModelDialog';
 import { ChannelEditorDrawer, type EditorTarget } from './editor/ChannelEditorDrawer';
-import { STORAGE, useColumnVisibility, usePageSize, useStoredFlag } from './model/storage';
+import { STORAGE, useColumnVisibility, useStoredFlag } from './model/storage';
 import { useChannelActions } from './model/useChannelActions';
 import './channels.css';
+import { usePageSize } from '../../lib/paging';
 
 const NO_FILTER: ChannelFilter = { keyword: '', group: '', model: '' };
 
@@ -31,7 +32,7 @@ export default function ChannelsPage() {
   const onEditorRoute = pathname.startsWith('/channel/');
   const actions = useChannelActions();
 
-  const [pageSize, setPageSize] = usePageSize();
+  const [pageSize, setPageSize] = usePageSize(STORAGE.pageSize);
   const [idSort, setIdSort] = useStoredFlag(STORAGE.idSort);
   const [bulk, setBulk] = useStoredFlag(STORAGE.bulk);
   const [tagMode, setTagMode] = useStoredFlag(STORAGE.tagMode);

@@ -16,6 +16,7 @@ import { defaultDraft, LogsFilters, toFilters, type LogDraft } from './component
 import { LogsStatBar } from './components/LogsStatBar';
 import { ADMIN_COLUMNS, useColumnVisibility } from './hooks';
 import '../../styles/logs.css';
+import { rowTestId } from '../../lib/table';
 
 /**
  * Usage logs (spec 3 §2–§9): filters, the stat bar, and a paged table with expandable billing details.
@@ -108,7 +109,7 @@ export default function LogsPage() {
           dataSource={items}
           loading={list.isFetching}
           scroll={{ x: columns.reduce((w, c) => w + (typeof c.width === 'number' ? c.width : 120), 48) }}
-          onRow={(r) => ({ 'data-testid': `log-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
+          onRow={rowTestId((r) => `log-row-${r.id}`)}
           expandable={{
             expandedRowRender: (r) => <LogDetails row={r} admin={admin} quotaPerUnit={status?.quota_per_unit} width={boxWidth ? boxWidth - 32 : undefined} />,
             rowExpandable: (r) => r.other !== '' || r.content !== '' || r.request_id !== '',

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { isTagRow, type Channel, type ListRow, type TagRow } from '../api';
-import { PAGE_SIZE_OPTIONS, type ColumnVisibility } from '../model/storage';
+import type { ColumnVisibility } from '../model/storage';
+import { sizedPagination } from '../../../lib/paging';
 import type { ChannelActions } from '../model/useChannelActions';
 import { channelColumns } from './columns';
 
@@ -76,14 +77,11 @@ export function ChannelsTable(p: Props) {
       }
       locale={{ emptyText: t('empty') }}
       pagination={{
+        ...sizedPagination((range) => t('pageInfo', range)),
         current: p.page,
         pageSize: p.pageSize,
         total: p.total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
         onChange: p.onPageChange,
-        responsive: true,
         size: mobile ? 'small' : undefined,
       }}
     />

@@ -1,8 +1,5 @@
 import { useCallback, useState } from 'react';
 
-export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
-const DEFAULT_PAGE_SIZE = 10;
-
 /** Local-storage keys of the channel page (spec 2 §9). */
 export const STORAGE = {
   pageSize: 'page-size',
@@ -23,19 +20,6 @@ export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
     [key],
   );
   return [value, update];
-}
-
-/** The list page size, remembered under page-size (10/20/50/100, default 10). */
-export function usePageSize(): [number, (n: number) => void] {
-  const [size, setSize] = useState<number>(() => {
-    const stored = Number(localStorage.getItem(STORAGE.pageSize));
-    return (PAGE_SIZE_OPTIONS as readonly number[]).includes(stored) ? stored : DEFAULT_PAGE_SIZE;
-  });
-  const update = useCallback((n: number) => {
-    localStorage.setItem(STORAGE.pageSize, String(n));
-    setSize(n);
-  }, []);
-  return [size, update];
 }
 
 /** Columns the settings dialog can hide; actions always show. */

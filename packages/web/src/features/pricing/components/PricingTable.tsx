@@ -4,9 +4,10 @@ import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { useCopy } from '../../../components/useCopy';
-import { PAGE_SIZE_OPTIONS } from '../../../lib/paging';
+import { sizedPagination } from '../../../lib/paging';
 import type { PricingModel } from '../api';
 import { modelPrices, trimNumber, type PriceUnit } from '../../../lib/price';
+import { rowTestId } from '../../../lib/table';
 
 interface Props {
   rows: PricingModel[];
@@ -142,15 +143,12 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
       dataSource={rows}
       loading={loading}
       scroll={{ x: 1060 }}
-      onRow={(m) => ({ 'data-testid': `pricing-row-${m.model_name}` }) as React.HTMLAttributes<HTMLElement>}
+      onRow={rowTestId((m) => `pricing-row-${m.model_name}`)}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} /> }}
       pagination={{
+        ...sizedPagination((range) => t('pageInfo', range)),
         pageSize,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
         onShowSizeChange: (_, size) => onPageSizeChange(size),
-        responsive: true,
       }}
     />
   );

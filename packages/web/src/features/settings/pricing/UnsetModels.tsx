@@ -1,7 +1,7 @@
 import { DollarOutlined, PercentageOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Empty, Flex, Result, Space, Table, Typography } from 'antd';
-import { useState, type HTMLAttributes } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../../lib/api';
 import { useOptions } from '../model/useOptions';
@@ -9,6 +9,7 @@ import { useSaveOptions } from '../model/useSaveOptions';
 import { BatchSetModal } from './BatchSetModal';
 import { ModelSearchInput, useModelSearch } from './ModelSearch';
 import { batchMaps, changedMaps, mapsFromOptions, type BatchType, type BatchValues } from './model';
+import { rowTestId } from '../../../lib/table';
 
 /** Page sizes of the unset-models table (spec 2 §9). */
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -99,7 +100,7 @@ export function UnsetModels() {
         loading={enabled.isLoading}
         dataSource={rows}
         rowSelection={{ selectedRowKeys: selection, onChange: (keys) => setSelected(keys as string[]), preserveSelectedRowKeys: true, columnWidth: 40 }}
-        onRow={(r) => ({ 'data-testid': `unset-row-${r.name}` }) as HTMLAttributes<HTMLElement>}
+        onRow={rowTestId((r) => `unset-row-${r.name}`)}
         columns={[
           { key: 'name', title: t('ratio.col.model'), dataIndex: 'name', render: (n: string) => <Typography.Text copyable={{ text: n }}>{n}</Typography.Text> },
           {

@@ -1,6 +1,6 @@
 import { AppstoreAddOutlined, PlusOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Flex, Segmented, Table, Typography } from 'antd';
-import { useEffect, useState, type HTMLAttributes } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { useOptions } from '../model/useOptions';
@@ -10,6 +10,7 @@ import { BatchSetModal } from './BatchSetModal';
 import { ModelSearchInput, useModelSearch } from './ModelSearch';
 import { applyRows, batchRow, changedMaps, convertRows, mapsFromOptions, rowsFromMaps, type BatchValues, type PricingMaps, type RatioRow, type Unit } from './model';
 import { ratioColumns, type RowActions } from './ratioColumns';
+import { rowTestId } from '../../../lib/table';
 
 /** Visual page size (spec 2 §9). */
 const PAGE_SIZE = 10;
@@ -135,7 +136,7 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
         dataSource={shown}
         scroll={{ x: narrow ? 960 : 1060 }}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]), preserveSelectedRowKeys: true, columnWidth: 40, fixed: narrow }}
-        onRow={(r) => ({ 'data-testid': `ratio-row-${r.name}` }) as HTMLAttributes<HTMLElement>}
+        onRow={rowTestId((r) => `ratio-row-${r.name}`)}
         pagination={{
           current: page,
           pageSize: PAGE_SIZE,

@@ -5,10 +5,11 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 import type { AdminUser } from '../api';
-import { PAGE_SIZE_OPTIONS } from '../../../lib/paging';
+import { sizedPagination } from '../../../lib/paging';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { RowActions } from './RowActions';
 import { GroupTag, RoleTag, StatusTag, isDeleted } from './UserTags';
+import { rowTestId } from '../../../lib/table';
 
 interface Props {
   items: AdminUser[];
@@ -104,16 +105,13 @@ export function UsersTable({ items, loading, page, pageSize, total, onPageChange
       dataSource={items}
       loading={loading}
       scroll={{ x: 1120 }}
-      onRow={(u) => ({ 'data-testid': `user-row-${u.id}` }) as React.HTMLAttributes<HTMLElement>}
+      onRow={rowTestId((u) => `user-row-${u.id}`)}
       pagination={{
+        ...sizedPagination((range) => t('pageInfo', range)),
         current: page,
         pageSize,
         total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showTotal: (tot, [start, end]) => t('pageInfo', { start, end, total: tot }),
         onChange: onPageChange,
-        responsive: true,
       }}
     />
   );
