@@ -3,9 +3,10 @@ import { relayErrors } from '../errors.js';
 import { bodyModel, invalidParam, MAX_TOKEN_LIMIT } from '../validate.js';
 import { parseJsonBody } from '../inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
-import { callRerank } from '../providers/rerank-upstream.js';
+import { parseData } from '../ir/json-data.js';
+import { rerankUpstreamFor, type RerankRequest } from '../providers/rerank-upstream.js';
 import type { CallUsage } from '../usage.js';
-import { countedUsage } from './upstream.js';
+import { countedUsage, forwardBuffered } from './upstream.js';
 import type { InboundCall, Surface } from '../types.js';
 
 type Document = string | { text?: string };
@@ -33,16 +34,18 @@ export function rerankInbound(req: RelayRequest): InboundCall {
   const documents = (body.documents as Document[]).map(documentText);
   const returnDocuments = typeof body.return_documents === 'boolean' ? body.return_documents : undefined;
   const surface: Surface = {
-    async forward(a) {
-      const outcome = await callRerank(a.ctx.relay.agent, a.channel, a.key, { model: a.model, query, documents, topN: topN as number | undefined, returnDocuments }, a.signal);
-      if (!outcome.ok) return { kind: 'failed', status: outcome.status, message: outcome.message, body: outcome.body };
-      const { answer } = outcome;
-      const usage: CallUsage = answer.promptTokens === undefined ? countedUsage(`${query}\n${documents.join('\n')}`) : { promptTokens: answer.promptTokens, completionTokens: 0, reported: true };
-      const out = JSON.stringify({ ...answer.body, model, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } });
-      const firstByteMs = Date.now() - a.started;
-      a.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
-      a.res.end(out);
-      return { kind: 'relayed', status: 200, usage, countedCompletion: 0, firstByteMs, cut: false };
+    forward(a) {
+      const up = rerankUpstreamFor(a.channel.type);
+      const r: RerankRequest = { model: a.model, query, documents, topN: topN as number | undefined, returnDocuments };
+      const { url, headers } = up.target(a.channel, a.key);
+      return forwardBuffered(a, { origin: url.origin, path: url.pathname + url.search, headers }, JSON.stringify(up.requestBody(r)), (answer) => {
+        const json = parseData(answer.text);
+        if (!json) return { error: 'upstream answered with invalid JSON' };
+        const reranked = up.answer(json, r);
+        const usage: CallUsage = reranked.promptTokens === undefined ? countedUsage(`${query}\n${documents.join('\n')}`) : { promptTokens: reranked.promptTokens, completionTokens: 0, reported: true };
+        const out = JSON.stringify({ ...reranked.body, model, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } });
+        return { out, contentType: 'application/json', usage };
+      });
     },
   };
   return { format: openAIChat, body, model, stream: false, includeUsage: false, maxTokens: 0, bytes: (req.body as Buffer).length, surface };
