@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { KeepAliveOptions } from './keep-alive.js';
+import { upstreamErrorMessage } from './providers/upstream-error.js';
 import { pump, readText, type ChunkSink } from './pump.js';
 import type { CancelSignal } from './services.js';
 import type { AttemptResult } from './types.js';
@@ -47,14 +48,7 @@ export interface AnswerRoute {
 
 /** The message of an upstream error body (OpenAI, Anthropic and Gemini shapes), or its text. */
 export function errorMessageOf(body: string, status: number): string {
-  try {
-    const j = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
-    const m = typeof j.error === 'string' ? j.error : (j.error?.message ?? j.message);
-    if (m) return m;
-  } catch {
-    // not JSON
-  }
-  return body.trim().slice(0, 500) || `upstream answered HTTP ${status}`;
+  return upstreamErrorMessage(body) ?? (body.trim().slice(0, 500) || `upstream answered HTTP ${status}`);
 }
 
 /** An error answer's first ERROR_BODY_LIMIT characters; the rest is read and dropped. */

@@ -2,24 +2,11 @@ import { request } from 'undici';
 import type { DetailLog } from '../../core/providers.js';
 import { ApiError } from '../../http/errors.js';
 import { redactKeys } from '../../modules/channels/status.js';
+import { upstreamErrorMessage } from './upstream-error.js';
 
 const TIMEOUT_MS = 20_000;
 const MAX_BODY = 8 * 1024 * 1024;
 const ERROR_MESSAGE_CHARS = 300;
-
-/** The message of a model API's JSON error answer ({error:{message}}, {error:"…"} or {message:"…"}), else undefined. */
-export function upstreamErrorMessage(text: string): string | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const { error, message } = body as { error?: unknown; message?: unknown };
-  const found = typeof error === 'string' ? error : error && typeof error === 'object' ? ((error as { message?: unknown }).message ?? message) : message;
-  return typeof found === 'string' && found.trim() ? found : undefined;
-}
 
 /** A JSON error answer's message, short; undefined for anything else: a page that is not a model API's answer is never echoed. */
 export function modelErrorMessage(text: string, contentType: string): string | undefined {
