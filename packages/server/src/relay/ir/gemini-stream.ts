@@ -1,3 +1,4 @@
+import { parseData } from './json-data.js';
 import { imageFromUrl } from './openai-chat.js';
 import { sse } from './sse.js';
 import { emptyUsage, type IRPart, type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
@@ -181,12 +182,8 @@ export const newGeminiDecodeState = (): GeminiDecodeState => ({ started: false, 
  */
 export function decodeGeminiEvent(state: GeminiDecodeState, { data }: { data: string }): IRStreamEvent[] {
   if (data.trim() === '[DONE]') return finishGeminiDecode(state);
-  let j: Json;
-  try {
-    j = JSON.parse(data);
-  } catch {
-    return [];
-  }
+  const j = parseData(data) as Json | undefined;
+  if (!j) return [];
   const out: IRStreamEvent[] = [];
   if (!state.started) {
     state.started = true;

@@ -1,4 +1,5 @@
 import { chatUsageNames, openAIUsageFromIR, openAIUsageToIR } from './openai-usage.js';
+import { parseData } from './json-data.js';
 import { reasoningEffortOf } from './reasoning.js';
 import { sse } from './sse.js';
 import { type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
@@ -202,12 +203,8 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
   newDecodeState: () => ({ started: false, announced: new Set() }),
   decodeEvent(state, { data }) {
     if (data === '[DONE]') return [{ type: 'end' }];
-    let j: Json;
-    try {
-      j = JSON.parse(data);
-    } catch {
-      return [];
-    }
+    const j = parseData(data) as Json | undefined;
+    if (!j) return [];
     const out: IRStreamEvent[] = [];
     if (!state.started) {
       state.started = true;

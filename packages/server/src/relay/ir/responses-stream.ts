@@ -1,3 +1,4 @@
+import { parseData } from './json-data.js';
 import { openAIUsageFromIR, openAIUsageToIR, responsesUsageNames } from './openai-usage.js';
 import { sse } from './sse.js';
 import { type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
@@ -73,12 +74,8 @@ export interface DecodeState {
 export const newDecodeState = (): DecodeState => ({ started: false, calls: new Map(), errored: false });
 
 export function decodeEvent(state: DecodeState, { event, data }: { event?: string; data: string }): IRStreamEvent[] {
-  let j: Json;
-  try {
-    j = JSON.parse(data);
-  } catch {
-    return [];
-  }
+  const j = parseData(data) as Json | undefined;
+  if (!j) return [];
   const out: IRStreamEvent[] = [];
   const type = String(j.type ?? event ?? '');
   if (!state.started && type !== 'error') {
