@@ -1,11 +1,10 @@
-import { Input } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Control, FieldValues, Path } from 'react-hook-form';
 import { EditorDrawer } from './EditorDrawer';
 import { EditorForm, FormSection } from './EditorForm';
-import { FormField } from './FormField';
 import type { RecordEditor } from '../lib/useRecordEditor';
+import { TextField } from './TextField';
 
 interface Props<R, F extends FieldValues & { name: string }> {
   /** The feature's i18n namespace: drawer.addTitle/editTitle/loadFailed/basic, field.name and placeholder.name. */
@@ -33,13 +32,7 @@ export function RecordDrawer<R, F extends FieldValues & { name: string }>({ ns, 
     >
       <EditorForm onSubmit={editor.submit}>
         <FormSection first title={t('drawer.basic')} />
-        <FormField
-          control={editor.form.control as Control<F>}
-          name={'name' as Path<F>}
-          label={t('field.name')}
-          required
-          render={(f) => <Input {...f} data-testid={`${testPrefix}-form-name`} placeholder={t('placeholder.name')} maxLength={nameMax} showCount autoFocus />}
-        />
+        <TextField control={editor.form.control as Control<F>} name={'name' as Path<F>} label={t('field.name')} required data-testid={`${testPrefix}-form-name`} placeholder={t('placeholder.name')} maxLength={nameMax} showCount autoFocus />
         {children}
       </EditorForm>
     </EditorDrawer>

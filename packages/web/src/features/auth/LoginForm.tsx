@@ -1,14 +1,14 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Input } from 'antd';
+import { Button } from 'antd';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiPost } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
-import { FormField } from '../../components/FormField';
 import { DEFAULT_ROOT, loginSchema, type LoginValues } from './schemas';
 import { useTurnstile, withTurnstile } from '../../components/Turnstile';
 import { FieldsForm } from '../../components/FieldsForm';
+import { TextField } from '../../components/TextField';
 
 /** Username-or-email and password; POST /api/user/login. */
 export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCredentials: boolean) => void }) {
@@ -28,22 +28,8 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCre
 
   return (
     <FieldsForm onSubmit={handleSubmit(submit)} testid="login-form">
-      <FormField
-        control={control}
-        name="username"
-        label={t('login.username')}
-        render={(f) => (
-          <Input {...f} size="large" prefix={<UserOutlined />} placeholder={t('login.usernamePh')} autoComplete="username" data-testid="login-username" />
-        )}
-      />
-      <FormField
-        control={control}
-        name="password"
-        label={t('login.password')}
-        render={(f) => (
-          <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('login.passwordPh')} autoComplete="current-password" data-testid="login-password" />
-        )}
-      />
+      <TextField control={control} name="username" label={t('login.username')} size="large" prefix={<UserOutlined />} placeholder={t('login.usernamePh')} autoComplete="username" data-testid="login-username" />
+      <TextField control={control} name="password" label={t('login.password')} password size="large" prefix={<LockOutlined />} placeholder={t('login.passwordPh')} autoComplete="current-password" data-testid="login-password" />
       {botCheck.widget}
       <Button type="primary" htmlType="submit" size="large" block loading={loading} data-testid="login-submit">
         {t('login.submit')}

@@ -11,6 +11,7 @@ import { registerSchema, type RegisterValues } from './schemas';
 import { useTurnstile, withTurnstile } from '../../components/Turnstile';
 import { useCountdown } from '../../lib/useCountdown';
 import { FieldsForm } from '../../components/FieldsForm';
+import { TextField } from '../../components/TextField';
 
 /** Username, password, confirmation and (with email verification) email plus code; POST /api/user/register. */
 export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailVerification: boolean; affCode: string; onSuccess: () => void }) {
@@ -58,24 +59,9 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
 
   return (
     <FieldsForm onSubmit={handleSubmit(submit)} testid="register-form">
-      <FormField
-        control={control}
-        name="username"
-        label={t('register.username')}
-        render={(f) => <Input {...f} size="large" prefix={<UserOutlined />} placeholder={t('register.usernamePh')} autoComplete="username" data-testid="register-username" />}
-      />
-      <FormField
-        control={control}
-        name="password"
-        label={t('register.password')}
-        render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('register.passwordPh')} autoComplete="new-password" data-testid="register-password" />}
-      />
-      <FormField
-        control={control}
-        name="password2"
-        label={t('register.confirm')}
-        render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('register.confirmPh')} autoComplete="new-password" data-testid="register-confirm" />}
-      />
+      <TextField control={control} name="username" label={t('register.username')} size="large" prefix={<UserOutlined />} placeholder={t('register.usernamePh')} autoComplete="username" data-testid="register-username" />
+      <TextField control={control} name="password" label={t('register.password')} password size="large" prefix={<LockOutlined />} placeholder={t('register.passwordPh')} autoComplete="new-password" data-testid="register-password" />
+      <TextField control={control} name="password2" label={t('register.confirm')} password size="large" prefix={<LockOutlined />} placeholder={t('register.confirmPh')} autoComplete="new-password" data-testid="register-confirm" />
       {emailVerification && (
         <>
           <FormField
@@ -91,12 +77,7 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
               </Space.Compact>
             )}
           />
-          <FormField
-            control={control}
-            name="verification_code"
-            label={t('register.code')}
-            render={(f) => <Input {...f} size="large" prefix={<SafetyOutlined />} placeholder={t('register.codePh')} data-testid="register-code" />}
-          />
+          <TextField control={control} name="verification_code" label={t('register.code')} size="large" prefix={<SafetyOutlined />} placeholder={t('register.codePh')} data-testid="register-code" />
         </>
       )}
       {botCheck.widget}

@@ -1,24 +1,24 @@
 import { MailOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { App, Button, Input } from 'antd';
+import { App, Button } from 'antd';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { apiGet } from '../../lib/api';
-import { FormField } from '../../components/FormField';
 import { AuthCard } from './AuthCard';
 import { useTurnstile, withTurnstile } from '../../components/Turnstile';
 import { useCountdown } from '../../lib/useCountdown';
 import { useSubmit } from '../../lib/useSubmit';
 import { FieldsForm } from '../../components/FieldsForm';
+import { TextField } from '../../components/TextField';
 
 const schema = z.object({
   email: z.string().trim().min(1, 'auth:register.emailRequired').pipe(z.email('auth:register.emailInvalid')),
 });
 type Values = z.infer<typeof schema>;
 
-/** /reset: sends a reset mail (GET /api/reset_password?email=); 30-second retry countdown (spec 2). */
+/** /reset: sends a reset mail (GET /api/reset_password?email=); 30-second retry countdown. */
 export default function ResetRequestPage() {
   const { t } = useTranslation('auth');
   const { message } = App.useApp();
@@ -40,12 +40,7 @@ export default function ResetRequestPage() {
   return (
     <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')} testId="reset-page">
       <FieldsForm onSubmit={handleSubmit(submit)}>
-        <FormField
-          control={control}
-          name="email"
-          label={t('reset.email')}
-          render={(f) => <Input {...f} size="large" type="email" prefix={<MailOutlined />} placeholder={t('reset.emailPh')} data-testid="reset-email" />}
-        />
+        <TextField control={control} name="email" label={t('reset.email')} size="large" type="email" prefix={<MailOutlined />} placeholder={t('reset.emailPh')} data-testid="reset-email" />
         {botCheck.widget}
         <Button type="primary" htmlType="submit" size="large" block loading={loading} disabled={left > 0} data-testid="reset-submit">
           {left > 0 ? t('reset.retry', { s: left }) : t('reset.submit')}

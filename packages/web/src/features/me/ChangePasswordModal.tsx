@@ -1,14 +1,14 @@
 import { LockOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { App, Input, Modal } from 'antd';
+import { App, Modal } from 'antd';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { apiPut } from '../../lib/api';
-import { FormField } from '../../components/FormField';
 import { useSubmit } from '../../lib/useSubmit';
 import { FieldsForm } from '../../components/FieldsForm';
+import { TextField } from '../../components/TextField';
 
 const schema = z
   .object({
@@ -50,24 +50,9 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
       okButtonProps={{ 'data-testid': 'me-password-submit' }}
     >
       <FieldsForm onSubmit={handleSubmit(submit)}>
-        <FormField
-          control={control}
-          name="original_password"
-          label={t('password.original')}
-          render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.originalPh')} autoComplete="current-password" data-testid="me-password-original" />}
-        />
-        <FormField
-          control={control}
-          name="password"
-          label={t('password.new')}
-          render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.newPh')} autoComplete="new-password" data-testid="me-password-new" />}
-        />
-        <FormField
-          control={control}
-          name="confirm"
-          label={t('password.confirm')}
-          render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('password.confirmPh')} autoComplete="new-password" data-testid="me-password-confirm" />}
-        />
+        <TextField control={control} name="original_password" label={t('password.original')} password prefix={<LockOutlined />} placeholder={t('password.originalPh')} autoComplete="current-password" data-testid="me-password-original" />
+        <TextField control={control} name="password" label={t('password.new')} password prefix={<LockOutlined />} placeholder={t('password.newPh')} autoComplete="new-password" data-testid="me-password-new" />
+        <TextField control={control} name="confirm" label={t('password.confirm')} password prefix={<LockOutlined />} placeholder={t('password.confirmPh')} autoComplete="new-password" data-testid="me-password-confirm" />
         <button type="submit" hidden />
       </FieldsForm>
     </Modal>

@@ -1,11 +1,12 @@
 import { GlobalOutlined, LockOutlined, MailOutlined } from '@ant-design/icons';
-import { Button, Input, InputNumber, Radio, Space } from 'antd';
+import { Button, InputNumber, Radio, Space } from 'antd';
 import type { Control } from 'react-hook-form';
 import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../components/FormField';
 import { useQuotaFormat } from '../../lib/self';
 import { THRESHOLD_PRESETS, type SettingsValues } from './settingsSchema';
+import { TextField } from '../../components/TextField';
 
 /** Notification tab: method, warning threshold (with presets), webhook or email target. */
 export function NotificationFields({ control, setThreshold }: { control: Control<SettingsValues>; setThreshold: (v: number) => void }) {
@@ -59,27 +60,11 @@ export function NotificationFields({ control, setThreshold }: { control: Control
       />
       {type === 'webhook' ? (
         <>
-          <FormField
-            control={control}
-            name="webhook_url"
-            label={t('settings.webhookUrl')}
-            required
-            render={(f) => <Input {...f} prefix={<GlobalOutlined />} placeholder={t('settings.webhookUrlPh')} data-testid="me-webhook-url" />}
-          />
-          <FormField
-            control={control}
-            name="webhook_secret"
-            label={t('settings.webhookSecret')}
-            render={(f) => <Input.Password {...f} prefix={<LockOutlined />} placeholder={t('settings.webhookSecretPh')} autoComplete="off" data-testid="me-webhook-secret" />}
-          />
+          <TextField control={control} name="webhook_url" label={t('settings.webhookUrl')} required prefix={<GlobalOutlined />} placeholder={t('settings.webhookUrlPh')} data-testid="me-webhook-url" />
+          <TextField control={control} name="webhook_secret" label={t('settings.webhookSecret')} password prefix={<LockOutlined />} placeholder={t('settings.webhookSecretPh')} autoComplete="off" data-testid="me-webhook-secret" />
         </>
       ) : (
-        <FormField
-          control={control}
-          name="notification_email"
-          label={t('settings.notifyEmail')}
-          render={(f) => <Input {...f} prefix={<MailOutlined />} placeholder={t('settings.notifyEmailPh')} data-testid="me-notify-email" />}
-        />
+        <TextField control={control} name="notification_email" label={t('settings.notifyEmail')} prefix={<MailOutlined />} placeholder={t('settings.notifyEmailPh')} data-testid="me-notify-email" />
       )}
     </>
   );

@@ -1,10 +1,11 @@
 import { CrownOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Divider, Flex, Form, Input, Radio, Typography } from 'antd';
+import { Button, Divider, Flex, Form, Radio, Typography } from 'antd';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../components/FormField';
 import { setupSchema, USAGE_MODES, type SetupValues } from './schema';
+import { TextField } from '../../components/TextField';
 
 /** Admin account and usage mode. */
 export function SetupForm({ loading, onSubmit }: { loading: boolean; onSubmit: (v: SetupValues) => void }) {
@@ -19,31 +20,13 @@ export function SetupForm({ loading, onSubmit }: { loading: boolean; onSubmit: (
         <Divider titlePlacement="start" plain>
           <CrownOutlined /> {t('admin')}
         </Divider>
-        <FormField
-          control={control}
-          name="username"
-          label={t('username')}
-          required
-          render={(f) => <Input {...f} size="large" prefix={<UserOutlined />} placeholder={t('usernamePh')} autoComplete="username" data-testid="setup-username" />}
-        />
+        <TextField control={control} name="username" label={t('username')} required size="large" prefix={<UserOutlined />} placeholder={t('usernamePh')} autoComplete="username" data-testid="setup-username" />
         <Flex gap={16} wrap>
           <div style={{ flex: '1 1 220px' }}>
-            <FormField
-              control={control}
-              name="password"
-              label={t('password')}
-              required
-              render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('passwordPh')} autoComplete="new-password" data-testid="setup-password" />}
-            />
+            <TextField control={control} name="password" label={t('password')} required password size="large" prefix={<LockOutlined />} placeholder={t('passwordPh')} autoComplete="new-password" data-testid="setup-password" />
           </div>
           <div style={{ flex: '1 1 220px' }}>
-            <FormField
-              control={control}
-              name="confirmPassword"
-              label={t('confirm')}
-              required
-              render={(f) => <Input.Password {...f} size="large" prefix={<LockOutlined />} placeholder={t('confirmPh')} autoComplete="new-password" data-testid="setup-confirm" />}
-            />
+            <TextField control={control} name="confirmPassword" label={t('confirm')} required password size="large" prefix={<LockOutlined />} placeholder={t('confirmPh')} autoComplete="new-password" data-testid="setup-confirm" />
           </div>
         </Flex>
         <Divider titlePlacement="start" plain>

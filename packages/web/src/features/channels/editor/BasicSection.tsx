@@ -1,15 +1,16 @@
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { channelTypeById, channelTypes } from '@tollway/shared';
-import { Col, Input, Row, Select, Typography } from 'antd';
+import { Col, Row, Select, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../../components/FormField';
 import type { ChannelForm } from '../model/channelForm';
 import { Section } from './Section';
+import { TextField } from '../../../components/TextField';
 
 
-/** Type (label and id), name, base URL with the type default as placeholder, organization (spec 2 §2, §5). */
+/** Type (label and id), name, base URL with the type default as placeholder, organization. */
 export function BasicSection({ control }: { control: Control<ChannelForm> }) {
   const { t } = useTranslation('channels');
   const type = useWatch({ control, name: 'type' });
@@ -51,34 +52,14 @@ export function BasicSection({ control }: { control: Control<ChannelForm> }) {
           />
         </Col>
         <Col xs={24} md={12}>
-          <FormField
-            control={control}
-            name="name"
-            label={t('editor.name')}
-            required
-            render={(f) => <Input {...f} maxLength={128} placeholder={t('editor.namePlaceholder')} data-testid="channel-form-name" autoComplete="off" />}
-          />
+          <TextField control={control} name="name" label={t('editor.name')} required maxLength={128} placeholder={t('editor.namePlaceholder')} data-testid="channel-form-name" autoComplete="off" />
         </Col>
         <Col xs={24}>
-          <FormField
-            control={control}
-            name="base_url"
-            label={t('editor.baseUrl')}
-            extra={info?.baseUrl ? t('editor.baseUrlDefault', { url: info.baseUrl }) : t('editor.baseUrlRequired')}
-            render={(f) => (
-              <Input {...f} placeholder={info?.baseUrl || t('editor.baseUrlPlaceholder')} data-testid="channel-form-base-url" autoComplete="off" spellCheck={false} />
-            )}
-          />
+          <TextField control={control} name="base_url" label={t('editor.baseUrl')} extra={info?.baseUrl ? t('editor.baseUrlDefault', { url: info.baseUrl }) : t('editor.baseUrlRequired')} placeholder={info?.baseUrl || t('editor.baseUrlPlaceholder')} data-testid="channel-form-base-url" autoComplete="off" spellCheck={false} />
         </Col>
         {info?.format === 'openai' ? (
           <Col xs={24}>
-            <FormField
-              control={control}
-              name="openai_organization"
-              label={t('editor.organization')}
-              extra={t('editor.organizationHint')}
-              render={(f) => <Input {...f} maxLength={128} placeholder={t('editor.organizationPlaceholder')} data-testid="channel-form-organization" autoComplete="off" />}
-            />
+            <TextField control={control} name="openai_organization" label={t('editor.organization')} extra={t('editor.organizationHint')} maxLength={128} placeholder={t('editor.organizationPlaceholder')} data-testid="channel-form-organization" autoComplete="off" />
           </Col>
         ) : null}
       </Row>

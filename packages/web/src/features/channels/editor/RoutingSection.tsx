@@ -1,5 +1,5 @@
 import { ApartmentOutlined } from '@ant-design/icons';
-import { Col, Flex, Input, Row, Select, Switch, Typography } from 'antd';
+import { Col, Flex, Row, Select, Switch, Typography } from 'antd';
 import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../../components/FormField';
@@ -7,6 +7,7 @@ import { IntegerInput } from '../../../components/IntegerInput';
 import { useChannelGroups } from '../api';
 import type { ChannelForm } from '../model/channelForm';
 import { Section } from './Section';
+import { TextField } from '../../../components/TextField';
 
 /** Groups, priority, weight, tag and automatic disabling. */
 export function RoutingSection({ control }: { control: Control<ChannelForm> }) {
@@ -39,13 +40,7 @@ export function RoutingSection({ control }: { control: Control<ChannelForm> }) {
           />
         </Col>
         <Col xs={24} md={12}>
-          <FormField
-            control={control}
-            name="tag"
-            label={t('editor.tag')}
-            extra={t('editor.tagHint')}
-            render={(f) => <Input {...f} maxLength={64} placeholder={t('editor.tagPlaceholder')} data-testid="channel-form-tag" autoComplete="off" />}
-          />
+          <TextField control={control} name="tag" label={t('editor.tag')} extra={t('editor.tagHint')} maxLength={64} placeholder={t('editor.tagPlaceholder')} data-testid="channel-form-tag" autoComplete="off" />
         </Col>
         <Col xs={12} md={6}>
           <FormField
