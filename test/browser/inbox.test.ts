@@ -6,7 +6,7 @@ import { login, startHarness, type Harness } from './harness.js';
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'reader', password: 'reader-pass-123' };
 
-/** Spec 3 inbox and message management in Chromium: an administrator sends, the user reads, counts follow. */
+/** Inbox and message management in Chromium: an administrator sends, the user reads, counts follow. */
 describe('inbox and admin messages in Chromium', () => {
   let h: Harness;
   let admin: Page;

@@ -8,7 +8,7 @@ import { startHarness, type Harness } from './harness.js';
 const ROOT = { username: 'modelsroot', password: 'models-root-pass-1' };
 
 /**
- * The models tab of the settings (spec 2): the Gemini and Claude sections show their options, a JSON field is
+ * The models tab of the settings: the Gemini and Claude sections show their options, a JSON field is
  * checked on blur, and a saved Claude thinking budget share and header override take effect in the relay — the
  * mock Anthropic upstream receives them for a `-thinking` model called with the OpenAI SDK.
  */

@@ -6,7 +6,7 @@ import { login, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'pgroot', password: 'pg-root-pass-1' };
 
-/** Spec 3 playground in Chromium: without a token the user is sent to create one; with one, a streamed chat is billed. */
+/** The playground in Chromium: without a token the user is sent to create one; with one, a streamed chat is billed. */
 describe('playground in Chromium', () => {
   let h: Harness;
   let page: Page;

@@ -185,7 +185,7 @@ describe('redemption codes in Chromium', () => {
     expect(row.status).toBe(3);
     expect(row.used_user_id).toBeGreaterThan(0);
     await expect.poll(() => admin.getByTestId(`redemption-status-${row.id}`).textContent()).toMatch(/Used|已使用/);
-    // A used code can be neither edited nor enabled again (spec 3 §4).
+    // A used code can be neither edited nor enabled again.
     expect(await admin.getByTestId(`redemption-edit-${row.id}`).isDisabled()).toBe(true);
     expect(await admin.getByTestId(`redemption-toggle-${row.id}`).isDisabled()).toBe(true);
     expect(await admin.getByTestId(`redemption-toggle-${row.id}`).getAttribute('aria-checked')).toBe('false');

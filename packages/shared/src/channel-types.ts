@@ -72,7 +72,7 @@ export interface ChannelTypeInfo {
   label: string;
   baseUrl: string;
   format: WireFormat;
-  /** Key format hint shown in the editor (spec 2 §9). */
+  /** Key format hint shown in the editor. */
   keyFormat?: string;
 }
 

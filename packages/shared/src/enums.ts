@@ -23,10 +23,10 @@ export function isRoot(role: number | undefined): boolean {
   return (role ?? 0) >= Role.Root;
 }
 
-/** Log record types (spec 3 §4). */
+/** Log record types. */
 export const LogType = { Unknown: 0, Topup: 1, Consume: 2, Manage: 3, System: 4, CheckIn: 5, Error: 6 } as const;
 
-/** Admin actions on a user (spec 1 §4). */
+/** Admin actions on a user. */
 export const UserManageActions = ['promote', 'demote', 'disable', 'enable', 'delete'] as const;
 export type UserManageAction = (typeof UserManageActions)[number];
 

@@ -4,7 +4,7 @@ import { parseSensitiveWords } from './sensitive-words.js';
 import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from './fetch-settings.js';
 
 /**
- * Every option key of the console spec with its type and default. Values are stored and sent as text;
+ * Every option key the console reads or writes, with its type and default. Values are stored and sent as text;
  * booleans as the text `true`/`false`, JSON values pretty or compact JSON text.
  */
 export type OptionKind = 'bool' | 'int' | 'float' | 'string' | 'json' | 'enum';

@@ -1,7 +1,7 @@
-/** 500000 quota units are one US dollar (spec 1 §1). */
+/** 500000 quota units are one US dollar. */
 export const DEFAULT_QUOTA_PER_UNIT = 500000;
 
-/** Abbreviates large numbers: k from ten thousand, then M, then B (spec 1 §1). */
+/** Abbreviates large numbers: k from ten thousand, then M, then B. */
 export function abbreviateNumber(n: number): string {
   const abs = Math.abs(n);
   const trim = (v: number) => String(Number(v.toFixed(2)));

@@ -13,7 +13,7 @@ import type { RelayContext } from './services.js';
 const chatInbound = openAIInbound('chat');
 
 /**
- * The console's playground (spec 3 §7): `POST /pg/chat/completions` with the console session instead of an
+ * The console's playground: `POST /pg/chat/completions` with the console session instead of an
  * API key. The call is billed to the user's oldest usable token, in the group the user picks among theirs,
  * through the same relay pipeline as any API call (limits, reservation, retries, logs).
  */

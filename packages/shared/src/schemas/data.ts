@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Granularities of the data dashboard (spec 1 §9); also the values of DataExportDefaultTime. */
+/** Granularities of the data dashboard; also the values of DataExportDefaultTime. */
 export const DATA_GRANULARITIES = ['hour', 'day', 'week'] as const;
 export type DataGranularity = (typeof DATA_GRANULARITIES)[number];
 

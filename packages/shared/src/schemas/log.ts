@@ -47,7 +47,7 @@ export const deleteLogsQuery = z.object({
 });
 
 /**
- * A usage log row (spec 3 §3). `other` is the JSON text as stored. Administrators' rows carry channel (id),
+ * A usage log row. `other` is the JSON text as stored. Administrators' rows carry channel (id),
  * channel_name and ip; a user's own rows omit channel and channel_name (and admin-only keys inside `other`),
  * and carry ip only when the user's setting show_ip_in_logs is on.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from './common.js';
 
-/** Admin messages delivered to users' inboxes (spec 3 §3, §4, §7). */
+/** Admin messages delivered to users' inboxes. */
 export const MESSAGE_FORMATS = ['markdown', 'html'] as const;
 export const MESSAGE_TITLE_MAX = 200;
 export const MESSAGE_CONTENT_MAX = 65_535;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { pageQuery } from './common.js';
 
-/** Redemption status (spec 3 §4): 1 unused, 2 disabled, 3 used. */
+/** Redemption status: 1 unused, 2 disabled, 3 used. */
 export const RedemptionStatus = { Unused: 1, Disabled: 2, Used: 3 } as const;
 
-/** Limits of redemption codes (spec 3 §5, §9), enforced by the server and shown by the console. */
+/** Limits of redemption codes, enforced by the server and shown by the console. */
 export const REDEMPTION_NAME_MAX = 20;
 export const REDEMPTION_MAX_BATCH = 100;
 export const REDEMPTION_KEY_LENGTH = 32;
@@ -125,5 +125,5 @@ export const redemptionBatchDisableBody = z.object({
   ids: z.array(id, { error: 'ids must be a list of redemption code ids' }).min(1, 'please select at least one redemption code').max(1000, 'at most 1000 ids at once'),
 });
 
-/** POST /api/user/topup: blank keys are refused by the service with the spec's message. */
+/** POST /api/user/topup: a blank key is refused by the service ("please enter a redemption code"). */
 export const redeemBody = z.object({ key: z.string({ error: 'key must be a string' }).max(64, 'invalid redemption code').nullish() });

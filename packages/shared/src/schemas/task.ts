@@ -18,7 +18,7 @@ export const taskQuery = pageQuery.extend({ ...range, channel_id: channelId, tas
 /** GET /api/task/self. */
 export const selfTaskQuery = taskQuery.omit({ channel_id: true, user_id: true });
 
-/** A drawing task (spec 3 §3); channel_id only in administrators' lists. */
+/** A drawing task; channel_id only in administrators' lists. */
 export const mjRow = z.object({
   id: z.number().int(),
   user_id: z.number().int(),
@@ -40,7 +40,7 @@ export const mjRow = z.object({
 });
 export type MjRow = z.infer<typeof mjRow>;
 
-/** A music (asynchronous) task (spec 3 §3); channel_id only in administrators' lists. */
+/** A music (asynchronous) task; channel_id only in administrators' lists. */
 export const taskRow = z.object({
   id: z.number().int(),
   user_id: z.number().int(),

@@ -4,7 +4,7 @@ import { pageQuery, queryBool } from './common.js';
 /** Token status: 1 enabled, 2 disabled, 3 expired, 4 exhausted (3 and 4 are also derived for display). */
 export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
 
-/** Defaults for a new token (spec 2 §3). */
+/** Defaults for a new token. */
 export const TOKEN_DEFAULTS = {
   remain_quota: 500000,
   expired_time: -1,

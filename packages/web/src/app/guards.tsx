@@ -10,7 +10,7 @@ import { setupJustCompleted } from '../features/setup/setupState';
 
 /**
  * Loads GET /api/status and forces /setup until the system is set up; /setup goes home once it is.
- * Shows the status-load errors of spec 3 §8 when there is no cached status to fall back on.
+ * Shows why the status did not load (server unreachable or answering an error), with a retry, when there is no cached status to fall back on.
  */
 export function StatusGate() {
   const { t } = useTranslation('shell');

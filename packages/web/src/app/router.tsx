@@ -35,7 +35,7 @@ const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const AuditPage = lazy(() => import('../features/audit/AuditPage'));
 
 
-/** Route table of spec 3 §2. */
+/** Route table of the console: public pages, the user area under /app, administration under /admin. */
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,

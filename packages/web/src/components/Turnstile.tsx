@@ -121,7 +121,7 @@ export interface BotCheck {
   take(): string | undefined;
 }
 
-/** The bot check of a public form (status.turnstile_check, status.turnstile_site_key); spec 1 §5. */
+/** The bot check of a public form (status.turnstile_check, status.turnstile_site_key). */
 export function useTurnstile(): BotCheck {
   const { t } = useTranslation('auth');
   const { message } = App.useApp();
@@ -146,7 +146,7 @@ export function useTurnstile(): BotCheck {
   return { widget, take };
 }
 
-/** `url` with the `turnstile` query parameter of spec 1 §7 added. */
+/** `url` with the bot-check token added as its `turnstile` query parameter. */
 export function withTurnstile(url: string, token: string): string {
   return `${url}${url.includes('?') ? '&' : '?'}turnstile=${encodeURIComponent(token)}`;
 }

@@ -20,7 +20,7 @@ async function writeClipboard(text: string): Promise<void> {
 
 /**
  * Copies text to the clipboard. On success shows `successText` (or a generic toast);
- * on failure opens a dialog with the text so the user can copy it by hand (spec 1 §8, spec 3 §8).
+ * on failure opens a dialog with the text so the user can copy it by hand.
  */
 export function useCopy() {
   const { message, modal } = App.useApp();

@@ -9,7 +9,7 @@ import { TopBar } from './TopBar';
 import { useDocumentMeta } from '../lib/useDocumentMeta';
 import { useIsMobile } from '../lib/useIsMobile';
 
-/** Pages without the sidebar: home, chat and setup (spec 3 "Application shell"), plus the account pages. */
+/** Pages without the sidebar: home, chat and setup, plus the account pages. */
 const NO_SIDEBAR = /^\/(setup|chat|login|register|reset|user\/reset|oauth)(\/|$)/;
 function sidebarHidden(pathname: string): boolean {
   return pathname === '/' || NO_SIDEBAR.test(pathname);

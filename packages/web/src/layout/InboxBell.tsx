@@ -4,7 +4,7 @@ import { Badge, Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { apiGet } from '../lib/api';
 
-/** Inbox bell with the unread count, polled every 30 s; failures are only logged (spec 3 §7, §8). */
+/** Inbox bell with the unread count, polled every 30 s; failures are only logged. */
 export function InboxBell() {
   const navigate = useNavigate();
   const { data } = useQuery({

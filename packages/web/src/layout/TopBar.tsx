@@ -17,7 +17,7 @@ function isNewYearsDay(): boolean {
   return d.getMonth() === 0 && d.getDate() === 1;
 }
 
-/** Top bar of spec 3 "Application shell". */
+/** Top bar of the application shell. */
 export function TopBar({ onOpenDrawer }: { onOpenDrawer: () => void }) {
   const { t } = useTranslation('shell');
   const { data: status } = useStatus();

@@ -28,7 +28,7 @@ export function consolePath(status: Status | undefined): string {
   return status?.enable_data_export ? '/app/dashboard' : '/app/tokens';
 }
 
-/** Sidebar sections of spec 3 "Application shell"; keys are route paths. */
+/** Sidebar sections of the application shell; keys are route paths. */
 export function sidebarItems(t: TFunction, status: Status | undefined, role: number | undefined): Items {
   const chats = Array.isArray(status?.chats) ? status.chats : [];
   const items: Items = [{ key: '/playground', icon: <ExperimentOutlined />, label: t('side.playground') }];
@@ -88,7 +88,7 @@ export function selectedSidebarKey(pathname: string): string {
   return pathname.replace(/\/+$/, '') || '/';
 }
 
-/** Top-bar navigation entries (spec 3 "Application shell"). */
+/** Top-bar navigation entries of the application shell. */
 export function topNavItems(t: TFunction, status: Status | undefined): Items {
   const items: Items = [
     { key: '/', label: t('nav.home') },

@@ -40,7 +40,7 @@ function redirectToTwoFactorSetup(): void {
 const TWO_FACTOR_SETUP_PATH = '/app/me';
 
 /**
- * Calls the management API. Adds the New-Api-User and no-store headers, handles 401/429/500/405 as spec 1 §8,
+ * Calls the management API. Adds the New-Api-User and no-store headers, sends 401 to the login page, names 429, 5xx and 405 (demo site) in a notice,
  * and on `success:false` shows the server message and throws (so callers do nothing more for that call).
  */
 export async function api<T = unknown>(method: string, path: string, body?: unknown, opts: { silent?: boolean } = {}): Promise<Envelope<T>> {

@@ -15,7 +15,7 @@ export async function fetchOAuthState(): Promise<string> {
 
 const callback = (provider: OAuthProvider) => `${window.location.origin}/oauth/${provider}`;
 
-/** The provider's authorize address (spec 1 §4). */
+/** The provider's authorize address. */
 export function authorizeUrl(provider: OAuthProvider, status: Status, state: string): string {
   const q = new URLSearchParams({ state, redirect_uri: callback(provider) });
   if (provider === 'github') {

@@ -4,7 +4,7 @@ import { useCallback, useState } from 'react';
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
 const DEFAULT_PAGE_SIZE = 10;
 
-/** A page size remembered in local storage under `key` (spec 1 §9: default 10, options 10/20/50/100). */
+/** A page size remembered in local storage under `key` (default 10, options 10/20/50/100). */
 export function usePageSize(key: string): [number, (n: number) => void] {
   const [size, setSize] = useState<number>(() => {
     const stored = Number(localStorage.getItem(key));

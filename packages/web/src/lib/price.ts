@@ -1,6 +1,6 @@
 import { abbreviateNumber, DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
 
-/** Spec 1 §9: group ratio colour bands — above 5 red, above 3 orange, above 1 blue, otherwise green. */
+/** Group ratio colour bands — above 5 red, above 3 orange, above 1 blue, otherwise green. */
 export function groupRatioColor(ratio: number): 'red' | 'orange' | 'blue' | 'green' {
   if (ratio > 5) return 'red';
   if (ratio > 3) return 'orange';
@@ -19,7 +19,7 @@ export const usd = (n: number) => `$${trimNumber(n, n !== 0 && Math.abs(n) < 0.0
 export type PriceUnit = 'usd' | 'quota';
 
 /**
- * Prices of one model in one group (spec 3 §9): per 1M tokens the input price is model_ratio × 2 × group ratio
+ * Prices of one model in one group: per 1M tokens the input price is model_ratio × 2 × group ratio
  * dollars and the output price that times completion_ratio; in quota, 1M tokens cost ratio × group ratio × 1M.
  * A fixed-price model costs model_price × group ratio dollars (× quota_per_unit in quota) per call.
  */

@@ -31,7 +31,7 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** The logged-in user kept under the `user` key (spec 1 §1); undefined means logged out. Re-renders on change. */
+/** The logged-in user kept under the `user` key; undefined means logged out. Re-renders on change. */
 export function useStoredUser(): StoredUser | undefined {
   return useSyncExternalStore(subscribe, read);
 }
@@ -58,7 +58,7 @@ export function forgetUser(): void {
   window.dispatchEvent(new Event(EVENT));
 }
 
-/** GET /api/user/logout, then clear the stored user whatever the answer (spec 3 §7). */
+/** GET /api/user/logout, then clear the stored user whatever the answer. */
 export async function signOut(): Promise<void> {
   try {
     await apiGet('/api/user/logout', { silent: true });

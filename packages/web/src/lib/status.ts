@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiGet } from './api';
 import { readJson, writeJson } from './storage';
 
-/** Public status payload of GET /api/status (spec 1 §3, spec 3 §3). */
+/** Public status payload of GET /api/status. */
 export interface Status {
   system_name: string;
   logo: string;
@@ -50,7 +50,7 @@ export interface Status {
 
 export const STATUS_KEY = ['status'] as const;
 
-/** The status payload, cached locally (spec 1 §3) so the shell renders at once on reload. */
+/** The status payload, cached locally so the shell renders at once on reload. */
 export function useStatus() {
   return useQuery({
     queryKey: STATUS_KEY,

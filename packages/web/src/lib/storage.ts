@@ -1,4 +1,4 @@
-/** Typed access to the local-storage keys named in the spec (user, theme-mode, i18nextLng, …). */
+/** Typed access to the local-storage keys the console uses (user, theme-mode, i18nextLng, …). */
 export function readJson<T>(key: string): T | undefined {
   try {
     const raw = localStorage.getItem(key);

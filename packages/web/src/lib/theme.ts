@@ -14,7 +14,7 @@ export function setTheme(mode: ThemeMode): void {
   listeners.forEach((l) => l());
 }
 
-/** Theme stored locally under theme-mode (spec 3 §3). */
+/** Theme stored locally under theme-mode. */
 export function useTheme(): ThemeMode {
   return useSyncExternalStore(
     (l) => {

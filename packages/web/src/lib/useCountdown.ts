@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** A seconds countdown for resend buttons (30 s in the spec). */
+/** A seconds countdown for resend buttons (30 s where used). */
 export function useCountdown(seconds = 30): [number, () => void] {
   const [left, setLeft] = useState(0);
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** Mobile layout applies at a width of 600 pixels or less (spec 1 §1). */
+/** Mobile layout applies at a width of 600 pixels or less. */
 const QUERY = '(max-width: 600px)';
 
 function subscribe(listener: () => void): () => void {

@@ -3,7 +3,7 @@ import type { DialectName } from '../connect.js';
 import { columns } from './helpers.js';
 
 /**
- * Redemption codes (new-api's columns plus the gift-code fields of spec 3 §3) and one row per use, whose unique
+ * Redemption codes (new-api's columns plus gift-code fields: uses allowed, uses so far) and one row per use, whose unique
  * (redemption_id, user_id) pair lets a user redeem a gift code only once. MySQL compares the key with a binary
  * collation so keys differing only in case stay distinct, as on the other databases.
  */

@@ -34,7 +34,7 @@ const typeFamilies: Record<number, string[]> = {
 };
 
 const MJ = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads'];
-/** Types whose models are fixed actions rather than model names (spec 2 §9). */
+/** Types whose models are fixed actions rather than model names. */
 const fixedModels: Record<number, string[]> = {
   [ChannelType.Midjourney]: MJ,
   [ChannelType.MidjourneyPlus]: [...MJ, 'mj_modal', 'mj_zoom', 'mj_shorten', 'mj_high_variation', 'mj_low_variation', 'mj_pan', 'mj_inpaint', 'mj_custom_zoom', 'swap_face'],

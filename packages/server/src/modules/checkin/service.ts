@@ -7,7 +7,7 @@ import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';
 import { CheckInStore } from './store.js';
 
-/** Rewards are drawn in steps of this many quota units (the settings' step, spec 1 §5). */
+/** Rewards are drawn in steps of this many quota units (the settings' step). */
 export const REWARD_STEP = 100;
 
 /**
@@ -20,7 +20,7 @@ export function drawReward(min: number, max: number, pick: (n: number) => number
   return min + REWARD_STEP * pick(steps + 1);
 }
 
-/** Daily check-in (spec 1 §4): once per user per calendar day of the server's time zone. */
+/** Daily check-in: once per user per calendar day of the server's time zone. */
 export class CheckInService {
   constructor(
     private readonly store: CheckInStore,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { messagesOf } from './service.js';
 
-/** Inbox (every user, own messages only) and message management (administrators), spec 3 §7. */
+/** Inbox (every user, own messages only) and message management (administrators). */
 export function messageRoutes(r: Router): void {
   const tags = ['messages'];
   r.add({

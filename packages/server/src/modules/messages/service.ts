@@ -30,7 +30,7 @@ function epochOf(iso: string, name: string): number {
   return Math.floor(ms / 1000);
 }
 
-/** Admin messages (spec 3 §4, §7): administrators send, users read their own inbox. */
+/** Admin messages: administrators send, users read their own inbox. */
 export class MessagesService {
   private readonly store: MessagesStore;
 
@@ -78,7 +78,7 @@ export class MessagesService {
   }
 
   async list(viewer: AuthUser, q: PageQuery & { keyword?: string; start_date?: string; end_date?: string }) {
-    // The date range applies only when both ends are given (spec 3 §5).
+    // The date range applies only when both ends are given.
     const ranged = q.start_date && q.end_date ? { from: epochOf(q.start_date, 'start_date'), to: epochOf(q.end_date, 'end_date') } : {};
     const page = await readPage(q, (w) => this.store.page({ ...w, keyword: q.keyword || undefined, ...ranged }));
     return { ...page, items: await this.withStats(viewer, page.items) };

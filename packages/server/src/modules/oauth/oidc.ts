@@ -4,7 +4,7 @@ import type { ExternalAccount } from './account.js';
 import { callExternal } from '../../lib/external-call.js';
 import { accessTokenOf, text, userObjectOf } from './provider-http.js';
 
-/** Spec 1's message for an OIDC provider whose configuration is missing (the endpoints come from the well-known document). */
+/** The message for an OIDC provider whose configuration is missing (the endpoints come from the well-known document). */
 export const OIDC_CONFIG_MISSING = 'failed to get OIDC configuration, check network and the Well-Known URL';
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { usableGroups } from '../groups/usable.js';
 
-/** One row of the pricing page (spec 3 §3). quota_type 0: by ratio; 1: fixed price per call. */
+/** One row of the pricing page. quota_type 0: by ratio; 1: fixed price per call. */
 export const pricingModel = z.object({
   model_name: z.string(),
   quota_type: z.union([z.literal(0), z.literal(1)]),

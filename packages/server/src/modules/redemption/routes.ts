@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { redemptionsOf } from './service.js';
 
-/** Redemption code management (administrators, spec 3 §7) and redeeming a code (any logged-in user). */
+/** Redemption code management (administrators) and redeeming a code (any logged-in user). */
 export function redemptionRoutes(r: Router): void {
   const tags = ['redemption'];
   r.add({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Router } from '../../http/route.js';
 
-/** The public status payload of spec 1 §3 and spec 3 §3, built from options. */
+/** The public status payload (GET /api/status: site settings the console needs before login), built from options. */
 export function statusPayload(ctx: AppContext) {
   const o = ctx.options;
   return {

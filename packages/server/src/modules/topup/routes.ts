@@ -11,7 +11,7 @@ function notifyParams(req: FastifyRequest): Record<string, string> {
   return parsed.success ? parsed.data : {};
 }
 
-/** Online top-up (spec 3 §7 wallet): price, Epay order, the payment notify and the top-up records. */
+/** Online top-up of the wallet: price, Epay order, the payment notify and the top-up records. */
 export function topUpRoutes(r: Router): void {
   const tags = ['top-up'];
   r.add({

@@ -6,7 +6,7 @@ import type { UsersService } from './service.js';
 import type { NewUser, UserRow } from './store.js';
 
 /**
- * Administrator actions on other users with the tier rules of spec 3 §4, enforced here for every caller:
+ * Administrator actions on other users with the tier rules, enforced here for every caller:
  * nobody acts on a user at the same or a higher level, nobody creates a user of equal or higher role,
  * only the super administrator promotes, and the super administrator is never disabled, deleted or demoted.
  */

@@ -7,7 +7,7 @@ import { LoginForm } from './LoginForm';
 import { hasOAuth, OAuthButtons } from './OAuthButtons';
 import { useCompleteLogin } from './useCompleteLogin';
 
-/** /login (spec 1 §2): expired notice, password form, third-party sign-in, links to register and reset. */
+/** /login: expired notice, password form, third-party sign-in, links to register and reset. */
 export default function LoginPage() {
   const { t } = useTranslation(['auth', 'common']);
   const { data: status } = useStatus();

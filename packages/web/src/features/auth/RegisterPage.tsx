@@ -19,7 +19,7 @@ function useAffCode(): string {
   return fromQuery || rememberedInviteCode() || '';
 }
 
-/** /register (spec 1 §2, §5). */
+/** /register: the sign-up form. */
 export default function RegisterPage() {
   const { t } = useTranslation('auth');
   const { data: status } = useStatus();

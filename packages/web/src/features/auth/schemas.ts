@@ -1,7 +1,7 @@
 import { isEmailAddress } from '@tollway/shared';
 import { z } from 'zod';
 
-/** Login: both fields required, one shared message (spec 1 §5). Messages are i18n keys. */
+/** Login: both fields required, one shared message. Messages are i18n keys. */
 export const loginSchema = z.object({ username: z.string().trim(), password: z.string() }).superRefine((v, ctx) => {
   // One message, under the first empty field.
   if (!v.username) ctx.addIssue({ code: 'custom', path: ['username'], message: 'auth:login.required' });
@@ -9,7 +9,7 @@ export const loginSchema = z.object({ username: z.string().trim(), password: z.s
 });
 export type LoginValues = z.infer<typeof loginSchema>;
 
-/** Register (spec 1 §5): only the password minimum is checked; email and code when verification is on. */
+/** Register: only the password minimum is checked; email and code when verification is on. */
 export function registerSchema(emailVerification: boolean) {
   return z
     .object({

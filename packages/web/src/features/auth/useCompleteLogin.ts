@@ -8,7 +8,7 @@ import { isChallenge } from '../../components/twofa/api';
 import type { LoginStepState } from './TwoFactorLoginPage';
 
 /**
- * Stores the logged-in user and goes to returnTo or /app/tokens (spec 1 §4). With the default
+ * Stores the logged-in user and goes to returnTo or /app/tokens. With the default
  * initial administrator credentials it first warns and offers to change the password. A sign-in that asks for
  * the second factor goes to /login/2fa first.
  */

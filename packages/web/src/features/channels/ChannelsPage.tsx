@@ -21,7 +21,7 @@ import { usePageSize } from '../../lib/paging';
 const NO_FILTER: ChannelFilter = { keyword: '', group: '', model: '' };
 
 /**
- * Channel management (spec 2 §2–§5, §7). Mounted at /admin/channels, and at /channel/edit/:id and /channel/add,
+ * Channel management. Mounted at /admin/channels, and at /channel/edit/:id and /channel/add,
  * where it opens the editor on load.
  */
 export default function ChannelsPage() {

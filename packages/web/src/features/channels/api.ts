@@ -23,7 +23,7 @@ export interface ChannelQuery extends ChannelFilter {
 
 export const CHANNELS_KEY = ['channels'] as const;
 
-/** GET /api/channel/ without filters, GET /api/channel/search with a keyword, group or model (spec 2 §7). */
+/** GET /api/channel/ without filters, GET /api/channel/search with a keyword, group or model. */
 export function fetchChannels(q: ChannelQuery): Promise<Page<ListRow>> {
   const params = new URLSearchParams({ p: String(q.page), page_size: String(q.pageSize), id_sort: String(q.idSort), tag_mode: String(q.tagMode) });
   const filtered = q.keyword !== '' || q.group !== '' || q.model !== '';

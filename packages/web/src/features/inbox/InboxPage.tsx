@@ -9,7 +9,7 @@ import { fetchInbox, INBOX_KEY, previewOf } from './api';
 import { MessageDetail } from './MessageDetail';
 import './inbox.css';
 
-/** Inbox (spec 3 §2, §7): the own messages, newest first; /app/inbox/:id shows one message and marks it read. */
+/** Inbox: the own messages, newest first; /app/inbox/:id shows one message and marks it read. */
 export default function InboxPage() {
   const { t } = useTranslation('inbox');
   const { id } = useParams<{ id?: string }>();

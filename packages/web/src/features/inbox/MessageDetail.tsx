@@ -23,7 +23,7 @@ export function MessageDetail({ id }: { id: number }) {
     }
   }, [msg.isSuccess, queryClient]);
   useEffect(() => {
-    // A missing message: say so and go back to the inbox (spec 3 §8).
+    // A missing message: say so and go back to the inbox.
     if (msg.isError || !(Number.isInteger(id) && id > 0)) {
       void message.error(t('missing'));
       navigate('/app/inbox', { replace: true });

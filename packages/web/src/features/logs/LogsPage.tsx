@@ -19,7 +19,7 @@ import '../../styles/logs.css';
 import { rowTestId } from '../../lib/table';
 
 /**
- * Usage logs (spec 3 §2–§9): filters, the stat bar, and a paged table with expandable billing details.
+ * Usage logs: filters, the stat bar, and a paged table with expandable billing details.
  * Administrators (stored role ≥ 10) read every user's logs with channel and username; others their own.
  */
 export default function LogsPage() {

@@ -4,7 +4,7 @@ import { apiGet, apiGetPage } from '../../lib/api';
 
 export type { LogRow, LogStat };
 
-/** Filters shared by the list and the stat (spec 3 §7). username and channel are sent only by admins. */
+/** Filters shared by the list and the stat. username and channel are sent only by admins. */
 export interface LogFilters {
   type: number;
   token_name: string;

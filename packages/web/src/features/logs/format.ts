@@ -2,7 +2,7 @@ import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
 import { trimNumber } from '../../lib/price';
 import type { LogRow } from './api';
 
-/** The JSON kept in a log's `other` (spec 3 §3); every key is optional. */
+/** The JSON kept in a log's `other`; every key is optional. */
 export interface LogOther {
   model_ratio?: number;
   model_price?: number;
@@ -43,10 +43,10 @@ export function parseOther(text: string): LogOther {
 
 type Band = 'green' | 'orange' | 'red';
 
-/** Spec 3 §9: total time under 101 s green, under 300 s orange, else red. */
+/** Total time under 101 s green, under 300 s orange, else red. */
 export const callTimeColor = (seconds: number): Band => (seconds < 101 ? 'green' : seconds < 300 ? 'orange' : 'red');
 
-/** Spec 3 §9: first response under 3 s green, under 10 s orange, else red (frt is in milliseconds). */
+/** First response under 3 s green, under 10 s orange, else red (frt is in milliseconds). */
 export const frtColor = (ms: number): Band => (ms < 3000 ? 'green' : ms < 10000 ? 'orange' : 'red');
 
 export const formatFrt = (ms: number) => `${trimNumber(ms / 1000, ms < 10000 ? 2 : 1)} s`;

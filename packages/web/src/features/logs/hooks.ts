@@ -9,7 +9,7 @@ export const ADMIN_COLUMNS: readonly LogColumn[] = ['channel', 'username'];
 
 const STORAGE_KEY = 'logs-table-columns';
 
-/** Column visibility kept locally (spec 3 §9); columns missing from the stored map are shown. */
+/** Column visibility kept locally; columns missing from the stored map are shown. */
 export function useColumnVisibility(): [Record<LogColumn, boolean>, (next: Partial<Record<LogColumn, boolean>> | null) => void] {
   const read = (): Record<LogColumn, boolean> => {
     const stored = readJson<Partial<Record<LogColumn, boolean>>>(STORAGE_KEY) ?? {};

@@ -10,7 +10,7 @@ import { SELF_KEY, useQuotaFormat } from '../../lib/self';
 const STATUS_KEY = ['user', 'check_in_status'] as const;
 
 /**
- * Daily check-in (spec 1 §4; shown when status.check_in_enabled): today's state and the reward from
+ * Daily check-in (shown when status.check_in_enabled): today's state and the reward from
  * GET /api/user/check_in_status, POST /api/user/check_in; after a check-in the button reads "checked in today"
  * and the balance is refetched.
  */

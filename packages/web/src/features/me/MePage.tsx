@@ -39,7 +39,7 @@ function Content({ user }: { user: UserPublic }) {
   );
 }
 
-/** /app/me: personal settings (spec 1 §2). */
+/** /app/me: personal settings. */
 export default function MePage() {
   const { t } = useTranslation('me');
   const self = useSelf();

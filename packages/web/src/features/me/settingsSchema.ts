@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const THRESHOLD_PRESETS = [100000, 500000, 1000000, 5000000] as const;
 export const DEFAULT_THRESHOLD = 500000;
 
-/** PUT /api/user/setting body (spec 1 §3 "User setting"). Messages are i18n keys. */
+/** PUT /api/user/setting body: the user's notification settings. Messages are i18n keys. */
 export const settingsSchema = z
   .object({
     notify_type: z.enum(['email', 'webhook']),

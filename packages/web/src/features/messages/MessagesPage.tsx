@@ -13,7 +13,7 @@ import { deleteMessage, fetchMessages, MESSAGES_KEY, type MessageQuery } from '.
 import { CreateMessageDrawer } from './components/CreateMessageDrawer';
 import { EditMessageDrawer } from './components/EditMessageDrawer';
 
-/** Message management (spec 3 §2, §7; administrators): searchable list, create and edit drawers, delete. */
+/** Message management (administrators): searchable list, create and edit drawers, delete. */
 export default function MessagesPage() {
   const { t } = useTranslation('messages');
   const { message } = App.useApp();
@@ -30,7 +30,7 @@ export default function MessagesPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: MESSAGES_KEY });
 
   const search = () => {
-    // The date filter is sent only when both dates are picked (spec 3 §5).
+    // The date filter is sent only when both dates are picked.
     const range: MessageQuery['range'] = dates?.[0] && dates[1] ? [dates[0].startOf('day').toISOString(), dates[1].endOf('day').toISOString()] : null;
     setFilter({ keyword: keyword.trim(), range });
     setPage(1);

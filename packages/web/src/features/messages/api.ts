@@ -5,7 +5,7 @@ export interface MessageQuery {
   page: number;
   pageSize: number;
   keyword: string;
-  /** ISO strings; sent only when both are picked (spec 3 §5). */
+  /** ISO strings; sent only when both are picked. */
   range: [string, string] | null;
 }
 

@@ -1,7 +1,7 @@
 import { MESSAGE_CONTENT_MAX, MESSAGE_TITLE_MAX } from '@tollway/shared';
 import { z } from 'zod';
 
-/** The message form (spec 3 §5): title and content required; recipients only when creating. Messages are i18n keys. */
+/** The message form: title and content required; recipients only when creating. Messages are i18n keys. */
 export const messageFormSchema = z.object({
   title: z.string().trim().min(1, 'messages:validation.title').max(MESSAGE_TITLE_MAX),
   content: z.string().trim().min(1, 'messages:validation.content').max(MESSAGE_CONTENT_MAX),

@@ -12,14 +12,14 @@ import { SettingsPanel } from './SettingsPanel';
 import { useChat } from './useChat';
 import './playground.css';
 
-/** Playground (spec 3 §2, §7, §9): chat with a model through /pg/chat/completions, billed to the user's token. */
+/** Playground: chat with a model through /pg/chat/completions, billed to the user's token. */
 export default function PlaygroundPage() {
   const { t } = useTranslation('playground');
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [settings, setSettings] = useState<ChatSettings>({ model: 'gpt-4o-mini', group: getStoredUser()?.group ?? 'default', temperature: 0, maxTokens: 0, stream: true });
   const chat = useChat(settings);
-  // The playground bills a token: with no enabled one, say so and go to the tokens page (spec 3 §8).
+  // The playground bills a token: with no enabled one, say so and go to the tokens page.
   const tokens = useQuery({
     queryKey: ['tokens', 'playground-check'],
     queryFn: () => apiGet<{ items: { status: number }[] }>('/api/token/?p=0&size=100'),

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSelfGroups, useUserModels } from '../../lib/self';
 import type { ChatSettings } from './chat-stream';
 
-/** Model, group, temperature, max tokens and streaming (spec 3 §9 defaults). */
+/** Model, group, temperature, max tokens and streaming of a playground chat. */
 export function SettingsPanel({ value, onChange }: { value: ChatSettings; onChange: (s: ChatSettings) => void }) {
   const { t } = useTranslation('playground');
   const models = useUserModels();

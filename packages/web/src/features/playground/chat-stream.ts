@@ -3,7 +3,7 @@ import { getStoredUser } from '../../lib/storage';
 export interface ChatTurn {
   role: 'user' | 'assistant';
   content: string;
-  /** Spec 3 §4 chat message states. */
+  /** Loading until the first piece, incomplete while pieces stream in, complete when done or stopped, error on failure. */
   status: 'loading' | 'incomplete' | 'complete' | 'error';
 }
 

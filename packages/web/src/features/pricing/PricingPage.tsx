@@ -14,7 +14,7 @@ import type { PriceUnit } from '../../lib/price';
 import './pricing.css';
 
 /**
- * Public model pricing (spec 3 §2, §9). Logged out it prices the default group; logged in it starts on the
+ * Public model pricing. Logged out it prices the default group; logged in it starts on the
  * user's own group, and any group open to them can be picked. Prices follow the display setting (USD or quota).
  */
 export default function PricingPage() {

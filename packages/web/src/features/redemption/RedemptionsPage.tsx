@@ -25,7 +25,7 @@ import { RedemptionsTable } from './components/RedemptionsTable';
 import { RedemptionsToolbar, type BulkAction } from './components/RedemptionsToolbar';
 import './redemption.css';
 
-/** Redemption code management (admin, spec 3 §2–§7): search, table, add/edit drawer, bulk actions. */
+/** Redemption code management (admin): search, table, add/edit drawer, bulk actions. */
 export default function RedemptionsPage() {
   const { t } = useTranslation('redemption');
   const { message, modal } = App.useApp();

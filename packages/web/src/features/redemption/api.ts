@@ -3,12 +3,12 @@ import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
 
 export { RedemptionStatus, type RedemptionInput } from '@tollway/shared';
 
-/** A redemption code as the admin API returns it (spec 3 §3; the shared schema). */
+/** A redemption code as the admin API returns it (the shared schema). */
 export type Redemption = RedemptionPublic;
 
 export const REDEMPTIONS_KEY = ['redemptions'] as const;
 
-/** A gift code whose uses ran out stays status 1 but is shown greyed (spec 3 §4). */
+/** A gift code whose uses ran out stays status 1 but is shown greyed. */
 export const isExhausted = (r: Redemption) => r.is_gift && r.max_uses > 0 && r.used_count >= r.max_uses;
 
 /** GET /api/redemption/ or, with a keyword, /api/redemption/search. */
@@ -38,7 +38,7 @@ export const batchDisable = async (ids: number[]) => (await apiPut<number>('/api
 
 export const deleteDisabled = async () => (await apiDelete<number>('/api/redemption/delete-disabled')).data ?? 0;
 
-/** Offers the keys as a text file, one per line (spec 3 §7). */
+/** Offers the keys as a text file, one per line. */
 export function downloadKeys(keys: string[], name: string): void {
   const blob = new Blob([keys.join('\n') + '\n'], { type: 'text/plain;charset=utf-8' });
   const url = URL.createObjectURL(blob);

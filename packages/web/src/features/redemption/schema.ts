@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { Redemption, RedemptionInput } from './api';
 
 export { KEY_MAX, MAX_BATCH, NAME_MAX };
-/** Spec 2 §3: defaults of a new code. */
+/** Defaults of a new code. */
 export const DEFAULT_QUOTA = 100000;
-/** Spec 3 §5: quota presets in dollars. */
+/** Quota presets in dollars. */
 export const DOLLAR_PRESETS = [1, 10, 50, 100, 500, 1000] as const;
 
 /** Editor state; messages are i18n keys, translated by the shell's FormField. */

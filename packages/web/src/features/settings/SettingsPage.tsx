@@ -41,7 +41,7 @@ function TabBody({ tab }: { tab: TabKey }) {
   return body[tab];
 }
 
-/** System and operation settings (spec 1 §2, spec 2 §2); the tab is held in ?tab= and defaults to operation. */
+/** System and operation settings; the tab is held in ?tab= and defaults to operation. */
 export default function SettingsPage() {
   const { t } = useTranslation('settings');
   const [params, setParams] = useSearchParams();

@@ -11,7 +11,7 @@ import { setupBody, type SetupInfo, type SetupValues } from './schema';
 import { SetupForm } from './SetupForm';
 import { markSetupComplete } from './setupState';
 
-/** /setup (spec 3 "Setup"): create the root account and choose the usage mode. */
+/** /setup, the first-run page: create the root account and choose the usage mode. */
 export default function SetupPage() {
   const { t } = useTranslation('setup');
   const { message } = App.useApp();

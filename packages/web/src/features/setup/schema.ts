@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const USAGE_MODES = ['external', 'self', 'demo'] as const;
 export type UsageMode = (typeof USAGE_MODES)[number];
 
-/** Setup form (spec 3 §5): username required, password at least 8, confirmation must match. Messages are i18n keys. */
+/** Setup form: username required, password at least 8, confirmation must match. Messages are i18n keys. */
 export const setupSchema = z
   .object({
     username: z.string().trim().min(1, 'setup:usernameRequired').max(20, 'setup:usernameMax'),

@@ -6,10 +6,10 @@ import { cells } from './cells';
 import { SUBMIT_CODES } from './status';
 import { TaskListPage } from './TaskListPage';
 
-/** Drawing default range (spec 3 §9): the last 30 days. */
+/** Drawing default range: the last 30 days. */
 const lastThirtyDays = (): [dayjs.Dayjs, null] => [dayjs().subtract(30, 'day').startOf('day'), null];
 
-/** /app/logs/drawing: drawing task logs (spec 3 §3, §4); the channel column for administrators. */
+/** /app/logs/drawing: drawing task logs; the channel column for administrators. */
 export default function DrawingLogsPage() {
   const { t } = useTranslation('tasks');
   const columns = (admin: boolean): TableColumnsType<MjRow> => [

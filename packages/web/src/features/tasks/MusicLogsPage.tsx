@@ -5,10 +5,10 @@ import type { TaskRow } from './api';
 import { cells } from './cells';
 import { TaskListPage } from './TaskListPage';
 
-/** Music default range (spec 3 §9): from the start of today. */
+/** Music default range: from the start of today. */
 const sinceToday = (): [dayjs.Dayjs, null] => [dayjs().startOf('day'), null];
 
-/** /app/logs/tasks: music task logs (spec 3 §3, §4); the channel column for administrators. */
+/** /app/logs/tasks: music task logs; the channel column for administrators. */
 export default function MusicLogsPage() {
   const { t } = useTranslation('tasks');
   const columns = (admin: boolean): TableColumnsType<TaskRow> => [

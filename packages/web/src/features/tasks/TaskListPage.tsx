@@ -16,7 +16,7 @@ interface Props<T> {
   title: string;
   subtitle: string;
   idLabel: string;
-  /** The default time range (spec 3 §9): drawings the last 30 days, music tasks since the start of today. */
+  /** The default time range: drawings the last 30 days, music tasks since the start of today. */
   defaultRange: () => [Dayjs, Dayjs | null];
   columns: (admin: boolean) => TableColumnsType<T>;
 }

@@ -3,7 +3,7 @@ import { apiGetPage } from '../../lib/api';
 
 export type { MjRow, TaskRow };
 
-/** Filters of both task lists (spec 3 §7); channel only for administrators. Times are epoch seconds, 0 = open. */
+/** Filters of both task lists; channel only for administrators. Times are epoch seconds, 0 = open. */
 export interface TaskFilters {
   /** mj_id or task_id. */
   id: string;

@@ -1,4 +1,4 @@
-/** Tag colours and label keys of task actions, submit codes and states (spec 3 §4). */
+/** Tag colours and label keys of task actions, submit codes and states. */
 
 export const DRAWING_ACTIONS = ['IMAGINE', 'UPSCALE', 'VARIATION', 'HIGH_VARIATION', 'LOW_VARIATION', 'PAN', 'DESCRIBE', 'BLEND', 'UPLOAD', 'SHORTEN', 'REROLL', 'INPAINT', 'ZOOM', 'CUSTOM_ZOOM', 'MODAL', 'SWAP_FACE'] as const;
 
@@ -51,7 +51,7 @@ export const stateOf = (status: string) => STATES[status] ?? { key: 'unknown', c
 /** Seconds from submit to finish, or undefined while unfinished. */
 export const durationOf = (r: { submit_time: number; finish_time: number }) => (r.finish_time > 0 && r.submit_time > 0 ? Math.max(0, r.finish_time - r.submit_time) : undefined);
 
-/** Spec 3 §9: a drawing that took over 60 s is shown red. */
+/** A drawing that took over 60 s is shown red. */
 export const durationColor = (seconds: number) => (seconds > 60 ? 'red' : 'green');
 
 /** "40%" → 40 (progress is text upstream); NaN-safe. */

@@ -13,7 +13,7 @@ import { TokensTable } from './components/TokensTable';
 import { TokensToolbar } from './components/TokensToolbar';
 import './tokens.css';
 
-/** API tokens of the signed-in user (spec 2 §2–§5): search, add, batch copy, table and the editor drawer. */
+/** API tokens of the signed-in user: search, add, batch copy, table and the editor drawer. */
 export default function TokensPage() {
   const { t } = useTranslation('tokens');
   const { message } = App.useApp();

@@ -8,11 +8,11 @@ export const TOKEN_MAX_BATCH = 100;
 export const DEFAULT_REMAIN_QUOTA = 500000;
 export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
-/** Spec 2 §9: quick amounts (500000 quota = $1). */
+/** Quick amounts (500000 quota = $1). */
 export const QUICK_AMOUNTS = [500000, 5000000, 25000000, 50000000, 250000000, 500000000] as const;
-/** Spec 2 §9: creation count choices. */
+/** Creation count choices. */
 export const COUNT_CHOICES = [10, 20, 30, 100] as const;
-/** Spec 2 §9: expiry presets, in seconds from now (0: never). */
+/** Expiry presets, in seconds from now (0: never). */
 export const EXPIRY_PRESETS = [
   { key: 'never', seconds: 0 },
   { key: 'hour', seconds: 3600 },

@@ -15,7 +15,7 @@ import { UsersToolbar } from './components/UsersToolbar';
 import { usePageSize } from '../../lib/paging';
 
 /**
- * User management (spec 1 §2, §4, §5, §7). Mounted at /admin/users, and at /user/edit/:id and /user/edit, where it
+ * User management. Mounted at /admin/users, and at /user/edit/:id and /user/edit, where it
  * opens the edit drawer for :id or the add drawer on load.
  */
 export default function UsersPage() {

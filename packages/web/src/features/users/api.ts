@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Page, UserManageAction, UserPublic } from '@tollway/shared';
 import { apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
-/** A user as the admin API returns it (spec 1 §3). Fields may be missing on older servers, so most are optional. */
+/** A user as the admin API returns it. Fields may be missing on older servers, so most are optional. */
 export type AdminUser = Pick<UserPublic, 'id' | 'username' | 'role' | 'status'> &
   Partial<Omit<UserPublic, 'id' | 'username' | 'role' | 'status'>>;
 
@@ -16,7 +16,7 @@ export interface UserQuery {
 export const USERS_KEY = ['users'] as const;
 export const GROUPS_KEY = ['groups'] as const;
 
-/** GET /api/user/ without filters, GET /api/user/search with a keyword or group (spec 1 §7). */
+/** GET /api/user/ without filters, GET /api/user/search with a keyword or group. */
 export function fetchUsers(q: UserQuery): Promise<Page<AdminUser>> {
   const params = new URLSearchParams({ p: String(q.page), page_size: String(q.pageSize) });
   const filtered = q.keyword.trim() !== '' || q.group !== '';

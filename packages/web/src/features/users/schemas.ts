@@ -18,7 +18,7 @@ const username = (t: TFunction) =>
 const displayName = (t: TFunction) => z.string().trim().max(DISPLAY_NAME_MAX, t('validation.tooLong', { max: DISPLAY_NAME_MAX }));
 const remark = (t: TFunction) => z.string().max(REMARK_MAX, t('validation.tooLong', { max: REMARK_MAX }));
 
-/** Add user: username and password non-empty; password at least 8 (spec 1 §5). */
+/** Add user: username and password non-empty; password at least 8. */
 export const createUserSchema = (t: TFunction) =>
   z.object({
     username: username(t),

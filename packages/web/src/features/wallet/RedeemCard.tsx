@@ -9,7 +9,7 @@ import { useSubmit } from '../../lib/useSubmit';
 import { SELF_KEY, useQuotaFormat } from '../../lib/self';
 
 /**
- * Redeem a code (spec 3 §2 wallet): the code may come prefilled from `?code=`. POST /api/user/topup answers the
+ * Redeem a code on the wallet page: the code may come prefilled from `?code=`. POST /api/user/topup answers the
  * credited quota; the user's self query is refreshed so every balance on screen follows.
  */
 export function RedeemCard() {

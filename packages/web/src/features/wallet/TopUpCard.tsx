@@ -15,7 +15,7 @@ const METHOD_ICON: Record<string, ReactNode> = {
   wx: <WechatOutlined style={{ color: '#07c160' }} />,
 };
 
-/** Opens the top-up link (where redemption codes are sold), or says that none is set (spec 3 §8). */
+/** Opens the top-up link (where redemption codes are sold), or says that none is set. */
 function BuyCodeButton({ link }: { link: string }) {
   const { t } = useTranslation('wallet');
   const { message } = App.useApp();
@@ -145,7 +145,7 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
   );
 }
 
-/** Online top-up through Epay (spec 3 §7): amount, live payable amount, payment method; or why it is off. */
+/** Online top-up through Epay: amount, live payable amount, payment method; or why it is off. */
 export function TopUpCard() {
   const { t } = useTranslation('wallet');
   const info = useTopUpInfo();

@@ -7,7 +7,7 @@ import { RedeemCard } from './RedeemCard';
 import { TopUpCard } from './TopUpCard';
 import { TopUpRecords } from './TopUpRecords';
 
-/** /app/wallet (spec 3 §2): balance, used quota and requests; redeem a code; online top-up; top-up records. */
+/** /app/wallet: balance, used quota and requests; redeem a code; online top-up; top-up records. */
 export default function WalletPage() {
   const { t } = useTranslation('wallet');
   const self = useSelf();

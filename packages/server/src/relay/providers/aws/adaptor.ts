@@ -11,7 +11,7 @@ export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 
 registerFormat(bedrockConverse);
 
-/** `Ak|Sk|Region` (spec 2 §9) → credentials and region. */
+/** `Ak|Sk|Region` → credentials and region. */
 export function parseBedrockKey(key: string): AwsCredentials & { region: string } {
   const [accessKeyId, secretAccessKey, region] = key.split('|').map((p) => p.trim());
   if (!accessKeyId || !secretAccessKey || !region) throw new UpstreamPrepareError('AWS Bedrock key must be Ak|Sk|Region', 401);

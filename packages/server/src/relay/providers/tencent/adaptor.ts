@@ -7,7 +7,7 @@ const ACTION = 'ChatCompletions';
 const VERSION = '2023-09-01';
 const CONTENT_TYPE = 'application/json';
 
-/** `AppId|SecretId|SecretKey` (spec 2 §9); the app id is not part of the signature. */
+/** `AppId|SecretId|SecretKey`; the app id is not part of the signature. */
 function credentials(key: string): { secretId: string; secretKey: string } {
   const parts = key.split('|');
   if (parts.length !== 3 || !parts[1] || !parts[2]) throw new UpstreamPrepareError('Tencent Hunyuan keys are written AppId|SecretId|SecretKey', 401);

@@ -11,7 +11,7 @@ interface Props {
   onDone: () => void;
 }
 
-/** Sets one tag on the selected channels: POST /api/channel/batch/tag (spec 2 §5). */
+/** Sets one tag on the selected channels: POST /api/channel/batch/tag. */
 export function BatchTagModal({ open, ids, onClose, onDone }: Props) {
   const { t } = useTranslation('channels');
   const { message } = App.useApp();

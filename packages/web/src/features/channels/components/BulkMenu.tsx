@@ -13,7 +13,7 @@ interface Props {
 
 type Key = 'batchDelete' | 'batchTag' | 'deleteDisabled' | 'fix' | 'testAll' | 'balances';
 
-/** Bulk menu: batch delete, batch tag, delete disabled, fix abilities, test all, update all balances (spec 2 §2, §5). */
+/** Bulk menu: batch delete, batch tag, delete disabled, fix abilities, test all, update all balances. */
 export function BulkMenu({ selected, onBatchTag, onDone }: Props) {
   const { t } = useTranslation('channels');
   const { message, modal } = App.useApp();

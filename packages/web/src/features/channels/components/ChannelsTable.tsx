@@ -28,7 +28,7 @@ interface Props {
 
 export const rowKeyOf = (r: ListRow) => (isTagRow(r) ? `tag:${r.tag}` : String(r.id));
 
-/** The paged channel table; in tag mode tag rows expand to their channels (spec 2 §2). */
+/** The paged channel table; in tag mode tag rows expand to their channels. */
 export function ChannelsTable(p: Props) {
   const { t } = useTranslation('channels');
   const { data: status } = useStatus();

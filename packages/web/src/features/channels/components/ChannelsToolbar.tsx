@@ -30,7 +30,7 @@ function Toggle({ label, checked, onChange, testId }: { label: string; checked: 
   );
 }
 
-/** Search by keyword, model and group; ID sort, bulk and tag toggles; add, refresh, bulk menu, columns (spec 2 §2). */
+/** Search by keyword, model and group; ID sort, bulk and tag toggles; add, refresh, bulk menu, columns. */
 export function ChannelsToolbar(p: Props) {
   const { t } = useTranslation('channels');
   const groups = useChannelGroups();

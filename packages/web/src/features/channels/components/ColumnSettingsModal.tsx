@@ -12,7 +12,7 @@ interface Props {
 
 const COLUMN_LABEL = { id: 'col.id', name: 'col.name', type: 'col.type', status: 'col.status', response: 'col.response', balance: 'col.balance', used: 'col.used', priority: 'col.priority', weight: 'col.weight', group: 'col.group' } as const;
 
-/** Which columns the table shows; remembered in local storage (spec 2 §9). */
+/** Which columns the table shows; remembered in local storage. */
 export function ColumnSettingsModal({ open, value, onClose, onSave }: Props) {
   const { t } = useTranslation('channels');
   const [draft, setDraft] = useState(value);

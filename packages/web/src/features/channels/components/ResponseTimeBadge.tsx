@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../lib/format-time';
 import { formatSeconds, responseTimeColor } from '../model/status';
 
-/** Response time of the last test: untested, or seconds coloured by speed (spec 2 §4). */
+/** Response time of the last test: untested, or seconds coloured by speed. */
 export function ResponseTimeBadge({ ms, testedAt, id }: { ms: number; testedAt?: number; id?: number | string }) {
   const { t } = useTranslation('channels');
   const color = responseTimeColor(ms);

@@ -15,7 +15,7 @@ interface Props {
 
 type Busy = 'test' | 'toggle' | 'copy' | 'delete' | null;
 
-/** Test (with a model picker), enable/disable, edit, copy and a confirmed delete (spec 2 §2, §4). */
+/** Test (with a model picker), enable/disable, edit, copy and a confirmed delete. */
 export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Props) {
   const { t } = useTranslation('channels');
   const [busy, setBusy] = useState<Busy>(null);

@@ -4,7 +4,7 @@ import type { Channel, TagRow } from '../api';
 import { formatTime } from '../../../lib/format-time';
 import { parseOtherInfo, STATUS } from '../model/status';
 
-/** Status tag (spec 2 §4); an automatically disabled channel shows its reason and time on hover. */
+/** Status tag; an automatically disabled channel shows its reason and time on hover. */
 export function ChannelStatus({ channel }: { channel: Channel }) {
   const { t } = useTranslation('channels');
   const testId = `channel-status-${channel.id}`;

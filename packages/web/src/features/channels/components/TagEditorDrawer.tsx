@@ -26,7 +26,7 @@ interface Draft {
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
-/** Edits every channel of a tag: PUT /api/channel/tag; blank fields are not changed (spec 2 §3, §5). */
+/** Edits every channel of a tag: PUT /api/channel/tag; blank fields are not changed. */
 export function TagEditorDrawer({ row, onClose, onSaved }: Props) {
   const { t } = useTranslation('channels');
   const { message } = App.useApp();

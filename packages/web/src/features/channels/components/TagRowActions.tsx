@@ -10,7 +10,7 @@ interface Props {
   onEditTag: (row: TagRow) => void;
 }
 
-/** Tag-aggregation row: enable all, disable all (confirmed) and edit the tag (spec 2 §4). */
+/** Tag-aggregation row: enable all, disable all (confirmed) and edit the tag. */
 export function TagRowActions({ row, actions, onEditTag }: Props) {
   const { t } = useTranslation('channels');
   const [busy, setBusy] = useState<'on' | 'off' | null>(null);

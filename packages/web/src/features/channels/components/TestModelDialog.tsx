@@ -14,7 +14,7 @@ interface Props {
 
 type Outcome = { state: 'running' } | ({ state: 'done' } & TestResult);
 
-/** Test-model picker: the channel's models, each testable, with the result inline (spec 2 §2). */
+/** Test-model picker: the channel's models, each testable, with the result inline. */
 export function TestModelDialog({ channel, actions, onClose }: Props) {
   const { t } = useTranslation('channels');
   const [filter, setFilter] = useState('');

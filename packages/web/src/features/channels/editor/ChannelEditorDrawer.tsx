@@ -25,7 +25,7 @@ interface Props {
   onSaved: () => void;
 }
 
-/** The channel editor drawer (spec 2 §2–§5): width 900, full width on mobile. */
+/** The channel editor drawer: width 900, full width on mobile. */
 export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
   const { t } = useTranslation('channels');
   const { message } = App.useApp();

@@ -11,7 +11,7 @@ interface Props {
   onApply: (models: string[]) => void;
 }
 
-/** Advanced model picker: choose which upstream models to add or to keep (spec 2 §2). */
+/** Advanced model picker: choose which upstream models to add or to keep. */
 export function ModelPickerModal({ fetched, current, onClose, onApply }: Props) {
   const { t } = useTranslation('channels');
   const [filter, setFilter] = useState('');

@@ -18,7 +18,7 @@ interface Props {
 const SHOWN = 30;
 
 /**
- * The multi-key view (spec 2 §4): the keys found, how to create them (one channel per key or one channel holding
+ * The multi-key view: the keys found, how to create them (one channel per key or one channel holding
  * all), the key choice (random or polling), and for a saved multi-key channel each key's state.
  */
 export function MultiKeyPanel({ control, keys, isCreate, loaded, onKeyUpdateChange }: Props) {

@@ -12,7 +12,7 @@ interface Context {
 }
 
 /**
- * Saves the editor (spec 2 §5): confirms a base URL ending in /v1, then POST /api/channel/ (single, batch or
+ * Saves the editor: confirms a base URL ending in /v1, then POST /api/channel/ (single, batch or
  * multi_to_single) or PUT /api/channel/ (the key only when it changed). Resolves true when saved.
  */
 export function useChannelSubmit() {

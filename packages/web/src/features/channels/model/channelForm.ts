@@ -9,7 +9,7 @@ const msg = (k: string) => `channels:validation.${k}`;
 
 const jsonField = (key: string) => z.string().refine(isJsonObjectText, msg(key));
 
-/** The editor's fields; models and groups are lists here and comma text in the payload (spec 2 §3). */
+/** The editor's fields; models and groups are lists here and comma text in the payload. */
 export const channelFormSchema = (isCreate: boolean) =>
   z
     .object({
@@ -50,7 +50,7 @@ export const channelFormSchema = (isCreate: boolean) =>
 
 export type ChannelForm = z.infer<ReturnType<typeof channelFormSchema>>;
 
-/** Defaults of a new channel: type 1, auto_ban on, group default, priority 0, weight 0, no models (spec 2 §3). */
+/** Defaults of a new channel: type 1, auto_ban on, group default, priority 0, weight 0, no models. */
 export const NEW_CHANNEL: ChannelForm = {
   type: ChannelType.OpenAI,
   name: '',
@@ -111,7 +111,7 @@ export function toForm(c: Channel): ChannelForm {
   };
 }
 
-/** Base URL as saved: trimmed, trailing slashes stripped (spec 2 §5). */
+/** Base URL as saved: trimmed, trailing slashes stripped. */
 export const normalizeBaseUrl = (url: string) => url.trim().replace(/\/+$/, '');
 
 /** The fields every create or update sends (the key is handled by the caller). */

@@ -1,4 +1,4 @@
-/** JSON templates of the channel editor (spec 2 §9). */
+/** JSON templates of the channel editor. */
 export const TEMPLATES = {
   modelMapping: { 'gpt-3.5-turbo': 'gpt-3.5-turbo-0125' },
   statusCodeMapping: { '400': '500' },

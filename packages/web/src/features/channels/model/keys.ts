@@ -18,7 +18,7 @@ export function maskKey(key: string): string {
   return `${key.slice(0, 6)}…${key.slice(-4)}`;
 }
 
-/** The key placeholder of a type: its key format when it has one (spec 2 §9), else a generic hint. */
+/** The key placeholder of a type: its key format when it has one, else a generic hint. */
 export function keyPlaceholder(type: number, t: TFunction): string {
   if (type === ChannelType.VertexAi) return t('editor.keyPlaceholderVertex');
   const format = channelTypeById.get(type)?.keyFormat;

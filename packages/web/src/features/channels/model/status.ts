@@ -1,4 +1,4 @@
-/** Channel status (spec 2 §4): 1 enabled, 2 disabled by hand, 3 disabled automatically. */
+/** Channel status: 1 enabled, 2 disabled by hand, 3 disabled automatically. */
 export const STATUS = { enabled: 1, disabled: 2, auto: 3 } as const;
 
 export interface StatusInfo {

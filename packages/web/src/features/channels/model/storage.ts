@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 
-/** Local-storage keys of the channel page (spec 2 §9). */
+/** Local-storage keys of the channel page. */
 export const STORAGE = {
   pageSize: 'page-size',
   idSort: 'id-sort',

@@ -30,7 +30,7 @@ export async function quietly<T>(run: () => Promise<T>): Promise<T | undefined> 
   }
 }
 
-/** Row and tag actions of the channel table, each followed by a list refresh (spec 2 §4, §7). */
+/** Row and tag actions of the channel table, each followed by a list refresh. */
 export function useChannelActions() {
   const { t } = useTranslation('channels');
   const { message, modal } = App.useApp();

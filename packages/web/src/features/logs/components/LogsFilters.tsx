@@ -11,7 +11,7 @@ import { FILTER_TIME_FORMAT, FilterActions, TimeRangeInput } from '../../../comp
 /** The filter form's state: LogFilters with the time range as pickers' values. */
 export type LogDraft = PickerDraft<LogFilters>;
 
-/** Default range (spec 3 §9, simplified): the last 24 hours up to one hour ahead. */
+/** Default range: the last 24 hours up to one hour ahead. */
 export function defaultDraft(): LogDraft {
   const now = dayjs();
   return { type: 0, token_name: '', model_name: '', group: '', username: '', channel: null, start: now.subtract(24, 'hour'), end: now.add(1, 'hour') };

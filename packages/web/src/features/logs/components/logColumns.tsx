@@ -24,7 +24,7 @@ export function LogTypeTag({ type, t }: { type: number; t: TFunction }) {
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
 
-/** Every column of the log table, keyed for the visibility settings (spec 3 §3, §9). */
+/** Every column of the log table, keyed for the visibility settings. */
 export function logColumns(t: TFunction, quota: (n: number) => string, mobile: boolean): (TableColumnsType<LogRow>[number] & { key: LogColumn })[] {
   const all: (TableColumnsType<LogRow>[number] & { key: LogColumn })[] = [
     {

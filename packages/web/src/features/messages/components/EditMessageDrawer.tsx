@@ -12,7 +12,7 @@ import { fetchMessage, fetchRecipients, updateMessage } from '../api';
 import { EMPTY_MESSAGE, messageFormSchema, type MessageForm } from '../schema';
 import { MessageFields } from './MessageFields';
 
-/** Edit drawer (spec 3 §2): id, created time, recipient and read counts, the fields, and the recipients 10 per page. */
+/** Edit drawer: id, created time, recipient and read counts, the fields, and the recipients 10 per page. */
 export function EditMessageDrawer({ id, onClose, onSaved }: { id: number | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation('messages');
   const { message } = App.useApp();

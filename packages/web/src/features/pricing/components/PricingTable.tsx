@@ -34,7 +34,7 @@ function Price({ value, suffix, testid }: { value: string; suffix: string; testi
   );
 }
 
-/** Models with billing mode, groups, ratios and prices in the chosen group (spec 3 §3, §9). */
+/** Models with billing mode, groups, ratios and prices in the chosen group. */
 export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerUnit, emptyText, pageSize, onPageSizeChange }: Props) {
   const { t } = useTranslation('pricing');
   const mobile = useIsMobile();

@@ -15,7 +15,7 @@ interface Props {
   onUnitChange: (u: PriceUnit) => void;
 }
 
-/** A group ratio as a tag coloured by the bands of spec 1 §9. */
+/** A group ratio as a tag coloured by its band: green up to 1, blue up to 3, orange up to 5, red above. */
 export function GroupRatioTag({ ratio, testid }: { ratio: number; testid?: string }) {
   const { t } = useTranslation('pricing');
   return (

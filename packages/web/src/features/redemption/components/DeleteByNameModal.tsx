@@ -10,7 +10,7 @@ interface Props {
   onDeleted: () => void;
 }
 
-/** Delete by name (spec 3 §5): a non-empty name, the count queried and shown first, then an irreversible delete. */
+/** Delete by name: a non-empty name, the count queried and shown first, then an irreversible delete. */
 export function DeleteByNameModal({ open, onClose, onDeleted }: Props) {
   const { t } = useTranslation('redemption');
   const { message } = App.useApp();

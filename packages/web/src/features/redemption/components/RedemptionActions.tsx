@@ -14,7 +14,7 @@ interface Props {
 }
 
 /**
- * Row actions: copy the code, enable/disable (not offered for a used code), edit (unused codes only, spec 3 §4)
+ * Row actions: copy the code, enable/disable (not offered for a used code), edit (unused codes only)
  * and delete after a confirmation.
  */
 export function RedemptionActions({ r, onToggle, onEdit, onDelete }: Props) {

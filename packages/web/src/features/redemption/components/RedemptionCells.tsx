@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { isExhausted, RedemptionStatus, type Redemption } from '../api';
 import { formatTime } from '../../../lib/format-time';
 
-/** 1 unused, 2 disabled, 3 used, anything else unknown (spec 3 §4); a gift code out of uses says so. */
+/** 1 unused, 2 disabled, 3 used, anything else unknown; a gift code out of uses says so. */
 export function RedemptionStatusTag({ r }: { r: Redemption }) {
   const { t } = useTranslation('redemption');
   const testid = `redemption-status-${r.id}`;

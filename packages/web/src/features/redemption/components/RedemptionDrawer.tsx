@@ -28,7 +28,7 @@ interface Props {
   onSaved: (keys?: string[], name?: string) => void;
 }
 
-/** The redemption editor (spec 2 §3, spec 3 §5) in a side drawer, width 900 (full on mobile). */
+/** The redemption editor in a side drawer, width 900 (full on mobile). */
 export function RedemptionDrawer({ target, onClose, onSaved }: Props) {
   const { t } = useTranslation('redemption');
   const { message } = App.useApp();

@@ -11,7 +11,7 @@ interface NumberProps {
   onBlur: () => void;
 }
 
-/** Quota in quota units, with the dollar presets of spec 3 §5 (1, 10, 50, 100, 500, 1000 dollars). */
+/** Quota in quota units, with dollar presets (1, 10, 50, 100, 500, 1000 dollars). */
 export function QuotaInput({ value, onChange, onBlur }: NumberProps) {
   const { data: status } = useStatus();
   const perUnit = status?.quota_per_unit || 500000;

@@ -9,7 +9,7 @@ import { formatTime } from '../../../lib/format-time';
 import { RedemptionActions } from './RedemptionActions';
 import { RedemptionStatusTag, UsesCell, ValidityCell } from './RedemptionCells';
 
-/** The code list: rows greyed when not unused or when a gift code has reached its max uses (spec 3 §4). */
+/** The code list: rows greyed when not unused or when a gift code has reached its max uses. */
 export function RedemptionsTable(p: RecordTableProps<Redemption>) {
   const { t } = useTranslation('redemption');
   const quota = useQuotaFormat();

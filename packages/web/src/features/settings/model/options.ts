@@ -2,7 +2,7 @@ import { optionDefs, type OptionDef, type OptionKey } from '@tollway/shared';
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
 
-/** Option values as the server stores them: text (spec 2 §3). */
+/** Option values as the server stores them: text. */
 export type OptionMap = Partial<Record<OptionKey, string>>;
 /** A value as the form holds it: booleans as booleans, numbers as numbers (null when empty), the rest as text. */
 export type FormValue = string | number | boolean | null;
@@ -15,7 +15,7 @@ export const fieldName = (key: OptionKey): string => key.replace(/\./g, '__');
 /** i18next reads dots as nesting too: label keys use underscores. */
 export const labelKey = (key: OptionKey): string => key.replace(/\./g, '_');
 
-/** Addresses whose trailing slashes are stripped before saving (spec 1 §5). */
+/** Addresses whose trailing slashes are stripped before saving. */
 const ADDRESS_KEYS = new Set<OptionKey>([
   'ServerAddress',
   'CustomCallbackAddress',

@@ -18,7 +18,7 @@ export interface Change {
 export type BeforeSave = (values: SectionValues, changes: Change[], options: OptionMap) => string | null;
 
 /**
- * Saves one section (spec 1 §5, spec 2 §5): only changed keys are sent, one PUT /api/option/ per key; secrets
+ * Saves one section: only changed keys are sent, one PUT /api/option/ per key; secrets
  * only when non-empty. No change → a warning. All ok / some failed / all failed → one summary toast.
  * Then the options cache and the status payload (shell name, logo, footer, notice…) are refreshed.
  */

@@ -52,7 +52,7 @@ export function ModelsGlobalSection() {
   );
 }
 
-/** The models tab (spec 2 §2): global, Gemini and Claude settings. */
+/** The models tab: global, Gemini and Claude settings. */
 export function ModelsTab() {
   return (
     <>

@@ -21,7 +21,7 @@ const num = (values: SectionValues, k: OptionKey): number => {
 };
 
 /**
- * The fallback rule of spec 2 §5: a single price with no ratios, or both ratios with no single price
+ * The pricing fallback rule: a single price with no ratios, or both ratios with no single price
  * (0 means "not set"). Checked only while fallback pricing is on.
  */
 export function fallbackValid(values: SectionValues): boolean {

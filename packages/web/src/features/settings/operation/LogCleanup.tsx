@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiFailure, api } from '../../../lib/api';
 import { useTheme } from '../../../lib/theme';
 
-/** yyyy-mm-dd of the same day one month ago (the default clean-up date, spec 1 §7). */
+/** yyyy-mm-dd of the same day one month ago (the default clean-up date). */
 function monthAgo(): string {
   const d = new Date();
   d.setMonth(d.getMonth() - 1);

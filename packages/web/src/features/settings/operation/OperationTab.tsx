@@ -26,7 +26,7 @@ const NAV: NavItem[] = [
 ];
 
 /**
- * The operation tab (spec 1 §2, spec 2 §2): general, quota and invite, rebate, check-in, chat clients, groups,
+ * The operation tab: general, quota and invite, rebate, check-in, chat clients, groups,
  * other ratio settings, model pricing (JSON, visual, unset models), logs, dashboard, monitoring, drawing, sensitive words.
  */
 export function OperationTab() {

@@ -18,7 +18,7 @@ function RebateFields() {
   );
 }
 
-/** Rebate (spec 2 §3, §5): a switch and a percentage 0–100 (step 0.1), editable only while the switch is on. */
+/** Rebate: a switch and a percentage 0–100 (step 0.1), editable only while the switch is on. */
 export function RebateSection() {
   const { t } = useTranslation('settings');
   const rules = useMemo(() => {

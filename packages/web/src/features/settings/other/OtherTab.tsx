@@ -1,7 +1,7 @@
 import { BrandingSection, ContentSection, CustomCodeSection, NoticeSection } from './PresentationSections';
 import { SystemInfo } from './SystemInfo';
 
-/** Operation and personalisation (spec 1 §2): notice, branding, content, custom code and system info. */
+/** Operation and personalisation: notice, branding, content, custom code and system info. */
 export function OtherTab() {
   return (
     <>

@@ -22,7 +22,7 @@ function formatUptime(seconds: number | undefined, t: TFunction): string {
   return t('info.uptimeValue', { d, h, m });
 }
 
-/** Version, start time and a check for updates that fails gracefully (spec 1 §2, §8). */
+/** Version, start time and a check for updates that fails gracefully. */
 export function SystemInfo() {
   const { t, i18n } = useTranslation('settings');
   const { message, modal } = App.useApp();

@@ -16,7 +16,7 @@ interface Props {
 type Field = 'ratio' | 'completion' | 'price';
 
 /**
- * Sets the model ratio, both ratios or a fixed price for several models (spec 2 §5): both-ratios needs both
+ * Sets the model ratio, both ratios or a fixed price for several models: both-ratios needs both
  * values, the others a fill value, and every value must be a number.
  */
 export function BatchSetModal({ open, models, initialType = 'ratio', onCancel, onApply }: Props) {

@@ -10,7 +10,7 @@ const TABS = ['json', 'visual', 'unset'] as const;
 type PricingTab = (typeof TABS)[number];
 
 /**
- * Model pricing on the operation tab (spec 2 §2): model ratio settings (JSON), the visual ratio editor and models with
+ * Model pricing on the operation tab: model ratio settings (JSON), the visual ratio editor and models with
  * no ratio set. Only the open inner tab is mounted, so each one starts from the saved options.
  */
 export function PricingSection() {

@@ -11,7 +11,7 @@ import { ModelSearchInput, useModelSearch } from './ModelSearch';
 import { batchMaps, changedMaps, mapsFromOptions, type BatchType, type BatchValues } from './model';
 import { rowTestId } from '../../../lib/table';
 
-/** Page sizes of the unset-models table (spec 2 §9). */
+/** Page sizes of the unset-models table. */
 const PAGE_SIZES = [10, 20, 50, 100];
 
 interface Row {

@@ -12,11 +12,11 @@ import { applyRows, batchRow, changedMaps, convertRows, mapsFromOptions, rowsFro
 import { ratioColumns, type RowActions } from './ratioColumns';
 import { rowTestId } from '../../../lib/table';
 
-/** Visual page size (spec 2 §9). */
+/** Visual page size. */
 const PAGE_SIZE = 10;
 
 /**
- * The visual ratio editor (spec 2 §4–§5): every model in ModelPrice, ModelRatio, CompletionRatio or CacheRatio as
+ * The visual ratio editor: every model in ModelPrice, ModelRatio, CompletionRatio or CacheRatio as
  * an editable row; per-token values as ratios or as dollars per 1M tokens; add, delete, batch set; Save writes
  * back only the maps that changed.
  */

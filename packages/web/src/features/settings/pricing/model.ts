@@ -1,7 +1,7 @@
 import { pricePerMillionToRatio, ratioToPricePerMillion, type OptionKey } from '@tollway/shared';
 import type { OptionMap } from '../model/options';
 
-/** The four pricing maps the visual editor reads and writes (spec 2 §3 Pricing JSON). */
+/** The four pricing maps the visual editor reads and writes (options holding JSON maps of model name to value). */
 export const MAP_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio'] as const satisfies readonly OptionKey[];
 export type MapKey = (typeof MAP_KEYS)[number];
 export type NumMap = Record<string, number>;
@@ -145,7 +145,7 @@ function put(map: NumMap, name: string, v: number | null): void {
 
 /**
  * The maps after the edits: untouched rows keep their entries; a dirty per-token row writes its ratios and clears its
- * fixed price; a dirty per-request row writes its price and clears both ratios (spec 2 §4); deleted models leave
+ * fixed price; a dirty per-request row writes its price and clears both ratios; deleted models leave
  * every map. Returns null when some dirty row has a wrong cell.
  */
 export function applyRows(orig: PricingMaps, rows: RatioRow[], deleted: Iterable<string>, unit: Unit): PricingMaps | null {
@@ -180,7 +180,7 @@ export function changedMaps(orig: PricingMaps, next: PricingMaps): { key: MapKey
   return MAP_KEYS.filter((k) => JSON.stringify(orig[k]) !== JSON.stringify(next[k])).map((k) => ({ key: k, value: JSON.stringify(next[k], null, 2) }));
 }
 
-/** Batch set (spec 2 §5): the model ratio only, both ratios, or a fixed price. Values are in ratio form. */
+/** Batch set: the model ratio only, both ratios, or a fixed price. Values are in ratio form. */
 export type BatchType = 'ratio' | 'both' | 'price';
 export interface BatchValues {
   type: BatchType;

@@ -38,7 +38,7 @@ function RateLimitFields() {
   );
 }
 
-/** Per-user model request limit (spec 2 §5): total requests (0 = unlimited) and successful ones (≥ 1) per window. */
+/** Per-user model request limit: total requests (0 = unlimited) and successful ones (≥ 1) per window. */
 export function RateLimitSection() {
   const { t } = useTranslation('settings');
   return (
@@ -95,7 +95,7 @@ export function ExemptSection() {
   );
 }
 
-/** The rate limit tab (spec 2 §2). */
+/** The rate limit tab. */
 export function RateLimitTab() {
   return (
     <>

@@ -17,7 +17,7 @@ const split = (s: string) =>
     .map((d) => d.trim())
     .filter(Boolean);
 
-/** EmailDomainWhitelist as removable tags plus an add box with domain and duplicate checks (spec 1 §5). */
+/** EmailDomainWhitelist as removable tags plus an add box with domain and duplicate checks. */
 function DomainList() {
   const { t } = useTranslation('settings');
   const { field } = useController({ name: fieldName('EmailDomainWhitelist') });

@@ -7,7 +7,7 @@ import { SettingsSection } from '../components/SettingsSection';
 const LOGIN: OptionKey[] = ['PasswordLoginEnabled', 'PasswordRegisterEnabled', 'EmailVerificationEnabled', 'RegisterEnabled', 'TwoFactorRequiredForAdmins'];
 
 /**
- * Login and registration switches. Turning password login off asks first; cancelling keeps it on (spec 1 §4).
+ * Login and registration switches. Turning password login off asks first; cancelling keeps it on.
  * Requiring two-factor sign-in for administrators asks first too.
  */
 export function LoginSection() {

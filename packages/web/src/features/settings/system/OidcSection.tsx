@@ -22,7 +22,7 @@ const OIDC: OptionKey[] = [
 
 const HTTP_URL = /^https?:\/\//i;
 
-/** Fetches the provider's well-known document and fills the three endpoints (spec 1 §4). */
+/** Fetches the provider's well-known document and fills the three endpoints. */
 function FetchWellKnown() {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();

@@ -25,7 +25,7 @@ const NAV: NavItem[] = [
   { id: 'fetch', title: 'section.fetch.title' },
 ];
 
-/** The system tab of spec 1 §2: addresses, proxy, payment, login, mail and third-party sign-in. */
+/** The system tab: addresses, proxy, payment, login, mail and third-party sign-in. */
 export function SystemTab() {
   return (
     <>

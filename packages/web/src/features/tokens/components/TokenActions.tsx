@@ -15,7 +15,7 @@ interface Props {
 }
 
 /**
- * Row actions (spec 2 §4): copy the key (or a base URL + key snippet), enable/disable, edit, delete with a
+ * Row actions: copy the key (or a base URL + key snippet), enable/disable, edit, delete with a
  * confirmation. Status 1 offers disable; any other status offers enable, which the server refuses for expired or
  * exhausted tokens (its message is toasted by the API client).
  */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../lib/format-time';
 import { TokenStatus, type Token } from '../api';
 
-/** 1 enabled (with a note when model limits are on), 2 disabled, 3 expired, 4 exhausted (spec 2 §4). */
+/** 1 enabled (with a note when model limits are on), 2 disabled, 3 expired, 4 exhausted. */
 export function TokenStatusTag({ token }: { token: Token }) {
   const { t } = useTranslation('tokens');
   const testid = `token-status-${token.id}`;

@@ -21,7 +21,7 @@ interface Props {
   onSaved: () => void;
 }
 
-/** The token editor of spec 2 §3–§5 in a side drawer (full width on mobile). */
+/** The token editor in a side drawer (full width on mobile). */
 export function TokenDrawer({ target, onClose, onSaved }: Props) {
   const { t } = useTranslation('tokens');
   const { message } = App.useApp();

@@ -22,7 +22,7 @@ interface QuotaProps {
   disabled: boolean;
 }
 
-/** Remain quota in quota units, with the quick amounts of spec 2 §9 (500000 = $1 … 500000000 = $1000). */
+/** Remain quota in quota units, with quick amounts (500000 = $1 … 500000000 = $1000). */
 export function QuotaInput({ value, onChange, onBlur, disabled }: QuotaProps) {
   const quota = useQuotaText();
   return (

@@ -10,7 +10,7 @@ import { fullKey, TokenStatus, type Token } from '../api';
 import { TokenActions } from './TokenActions';
 import { ExpiryCell, formatTokenTime, maskKey, TokenGroupTag, TokenStatusTag } from './TokenCells';
 
-/** The token list of spec 2 §2: status badges, quotas, times, group and row actions; disabled rows greyed. */
+/** The token list: status badges, quotas, times, group and row actions; disabled rows greyed. */
 export function TokensTable(p: RecordTableProps<Token>) {
   const { t } = useTranslation('tokens');
   const { data: status } = useStatus();

@@ -17,7 +17,7 @@ interface Props {
   onRefresh: () => void;
 }
 
-/** Search by name and by key, add, copy selected and refresh (spec 2 §2). */
+/** Search by name and by key, add, copy selected and refresh. */
 export function TokensToolbar(p: Props) {
   const { t } = useTranslation('tokens');
   return (

@@ -15,7 +15,7 @@ interface Props {
   onOk: (newQuota: number) => void;
 }
 
-/** Adds (or with a negative number, removes) quota; shows old + delta = new (spec 1 §5). */
+/** Adds (or with a negative number, removes) quota; shows old + delta = new. */
 export function AddQuotaModal({ open, current, username, confirmLoading, onCancel, onOk }: Props) {
   const { t } = useTranslation('users');
   const { data: status } = useStatus();

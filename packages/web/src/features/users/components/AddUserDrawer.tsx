@@ -17,7 +17,7 @@ interface Props {
 
 const EMPTY: CreateUserForm = { username: '', display_name: '', password: '', remark: '' };
 
-/** Add-user drawer: username, display name, password (≥ 8), remark → POST /api/user/ (spec 1 §5, §7). */
+/** Add-user drawer: username, display name, password (≥ 8), remark → POST /api/user/. */
 export function AddUserDrawer({ open, onClose, onCreated }: Props) {
   const { t } = useTranslation('users');
   const { message } = App.useApp();

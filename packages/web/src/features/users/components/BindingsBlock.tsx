@@ -4,7 +4,7 @@ import type { AdminUser } from '../api';
 
 const BINDINGS = ['github_id', 'oidc_id', 'wechat_id', 'telegram_id', 'linux_do_id'] as const;
 
-/** External account ids, shown read-only (spec 1 §5). */
+/** External account ids, shown read-only. */
 export function BindingsBlock({ user }: { user: AdminUser }) {
   const { t } = useTranslation('users');
   return (

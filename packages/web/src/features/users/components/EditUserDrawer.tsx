@@ -30,7 +30,7 @@ const toForm = (u: AdminUser): EditUserForm => ({
   remark: u.remark ?? '',
 });
 
-/** Edit-user drawer (spec 1 §5): GET /api/user/{id}, then PUT /api/user/ with the changed form. */
+/** Edit-user drawer: GET /api/user/{id}, then PUT /api/user/ with the changed form. */
 export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
   const { t } = useTranslation('users');
   const { message } = App.useApp();

@@ -14,7 +14,7 @@ interface Props {
 }
 
 /**
- * Row actions of the user table (spec 1 §4): promote, demote, enable or disable, delete (confirmed), edit and
+ * Row actions of the user table: promote, demote, enable or disable, delete (confirmed), edit and
  * add quota. Deleted users have none; at status 3 enable is disabled. Tier rules are enforced by the server.
  */
 export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {

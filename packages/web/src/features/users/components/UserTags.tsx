@@ -4,7 +4,7 @@ import type { AdminUser } from '../api';
 
 export const isDeleted = (u: Pick<AdminUser, 'DeletedAt'>) => u.DeletedAt !== null && u.DeletedAt !== undefined && u.DeletedAt !== '';
 
-/** 1 ordinary user, 10 administrator, 100 super administrator; anything else unknown (spec 1 §4). */
+/** 1 ordinary user, 10 administrator, 100 super administrator; anything else unknown. */
 export function RoleTag({ role }: { role: number }) {
   const { t } = useTranslation('users');
   if (role === 1) return <Tag>{t('role.common')}</Tag>;
@@ -13,7 +13,7 @@ export function RoleTag({ role }: { role: number }) {
   return <Tag color="default">{t('role.unknown')}</Tag>;
 }
 
-/** 1 activated, 2 banned, DeletedAt set → deleted; other values unknown (spec 1 §4). */
+/** 1 activated, 2 banned, DeletedAt set → deleted; other values unknown. */
 export function StatusTag({ user }: { user: AdminUser }) {
   const { t } = useTranslation('users');
   if (isDeleted(user)) return <Tag color="red">{t('status.deleted')}</Tag>;

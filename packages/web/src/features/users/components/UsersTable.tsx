@@ -23,7 +23,7 @@ interface Props {
   onAddQuota: (user: AdminUser) => void;
 }
 
-/** The user list of spec 1 §2 with statistics, invite information, role, status and row actions. */
+/** The user list with statistics, invite information, role, status and row actions. */
 export function UsersTable({ items, loading, page, pageSize, total, onPageChange, onManage, onEdit, onAddQuota }: Props) {
   const { t } = useTranslation('users');
   const { data: status } = useStatus();

@@ -14,7 +14,7 @@ interface Props {
   onRefresh: () => void;
 }
 
-/** Keyword search, group filter, add and refresh (spec 1 §2). */
+/** Keyword search, group filter, add and refresh. */
 export function UsersToolbar({ keyword, group, loading, onKeywordChange, onSearch, onGroupChange, onAdd, onRefresh }: Props) {
   const { t } = useTranslation('users');
   const groups = useGroups();
