@@ -9,6 +9,7 @@ export * from './schemas/option.js';
 export * from './schemas/channel.js';
 export * from './schemas/token.js';
 export * from './schemas/log.js';
+export * from './schemas/log-other.js';
 export * from './schemas/data.js';
 export * from './schemas/checkin.js';
 export * from './schemas/task.js';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { computeQuota, LogType } from '@tollway/shared';
+import { computeQuota, LogType, type LogOther } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
 import type { CachedChannel } from '../core/routing/channel-cache.js';
@@ -79,7 +79,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
   const quota = computeQuota(scaledPrice(c.price.price, c.usage.units), c.usage, perUnit, c.usage.semantic ?? 'openai');
   const charged = await ctx.relay.ledger.settle(c.target, c.hold, quota);
   const p = c.price.price;
-  const other = {
+  const other: LogOther = {
     model_ratio: p.mode === 'ratio' ? p.modelRatio : 0,
     model_price: p.mode === 'price' ? p.modelPrice : -1,
     completion_ratio: p.mode === 'ratio' ? p.completionRatio : 0,
@@ -154,7 +154,7 @@ export function unsettledCallRecord(
   return { userId: c.auth.userId, tokenId: c.auth.tokenId, tokenLimited: c.target.tokenId !== undefined, channelId: 0, quota: c.reserved, countsRequest: true, log };
 }
 
-const UNSETTLED_OTHER = JSON.stringify({ billed_at_reservation: true });
+const UNSETTLED_OTHER = JSON.stringify({ billed_at_reservation: true } satisfies LogOther);
 
 /** An error log (type 6) when LogErrorEnabled; counters do not move. */
 export function logRelayError(
@@ -188,7 +188,7 @@ export function logRelayError(
       use_time: Math.max(0, Math.round((Date.now() - e.started) / 1000)),
       channel_id: e.channel?.id ?? 0,
       channel_name: e.channel?.name ?? '',
-      other: JSON.stringify({ status_code: e.status, error_type: 'upstream_error', channel_id: e.channel?.id ?? 0, channel_name: e.channel?.name ?? '', admin_info: { use_channel: e.usedChannels, ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}) } }),
+      other: JSON.stringify({ status_code: e.status, error_type: 'upstream_error', channel_id: e.channel?.id ?? 0, channel_name: e.channel?.name ?? '', admin_info: { use_channel: e.usedChannels, ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}) } } satisfies LogOther),
     }),
   });
 }

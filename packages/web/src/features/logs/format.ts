@@ -1,45 +1,10 @@
-import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
+import { DEFAULT_QUOTA_PER_UNIT, parseLogOther, type LogOther } from '@tollway/shared';
 import { trimNumber } from '../../lib/price';
 import type { LogRow } from './api';
 
-/** The JSON kept in a log's `other`; every key is optional. */
-export interface LogOther {
-  model_ratio?: number;
-  model_price?: number;
-  completion_ratio?: number;
-  group_ratio?: number;
-  user_group_ratio?: number;
-  cache_tokens?: number;
-  cache_ratio?: number;
-  cache_creation_tokens?: number;
-  cache_creation_ratio?: number;
-  frt?: number;
-  is_model_mapped?: boolean;
-  upstream_model_name?: string;
-  reasoning_effort?: string;
-  /** Administrators only: the channels tried and the upstream's own error text (callers get a generic one). */
-  admin_info?: { use_channel?: (number | string)[]; error_detail?: string };
-  error_type?: string;
-  error_code?: string | number;
-  status_code?: number;
-  channel_id?: number;
-  channel_name?: string;
-  /** With LogChatContentEnabled: the prompt and the answer text, capped by the server. */
-  input_content?: string;
-  output_content?: string;
-}
-
-/** `other` parsed; {} when it is empty or not a JSON object. */
-export function parseOther(text: string): LogOther {
-  if (!text) return {};
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as LogOther) : {};
-  } catch {
-    return {};
-  }
-}
-
+/** The JSON kept in a log's `other`, parsed leniently ({} when empty or not a JSON object); its schema is shared with the relay. */
+export type { LogOther };
+export const parseOther = parseLogOther;
 
 type Band = 'green' | 'orange' | 'red';
 

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** A key of `other`: optional, and dropped (not the whole object) when a stored row holds another type. */
+const opt = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
+const num = opt(z.number());
+const str = opt(z.string());
+const bool = opt(z.boolean());
+
+/**
+ * The JSON kept in a log's `other` column: written by the relay when it settles a call (pricing, timing,
+ * mapping, the chat text with LogChatContentEnabled) or logs a failed one (status, error, channel), read by
+ * the console's logs page. Every key is optional.
+ */
+export const logOther = z.object({
+  /** Pricing of a consume log: ratios, or a fixed model price (-1 when priced by ratios). */
+  model_ratio: num,
+  model_price: num,
+  completion_ratio: num,
+  cache_ratio: num,
+  cache_tokens: num,
+  cache_creation_tokens: num,
+  cache_creation_ratio: num,
+  group_ratio: num,
+  user_group_ratio: num,
+  /** Milliseconds to the first byte of the answer. */
+  frt: num,
+  is_model_mapped: bool,
+  upstream_model_name: str,
+  reasoning_effort: str,
+  /** False when the gateway counted the tokens itself. */
+  usage_reported: bool,
+  ratio_unset: bool,
+  fallback_pricing: bool,
+  /** With redirect billing: the mapped model the call was billed at. */
+  billed_model: str,
+  /** Units billed at a per-call price (images, audio minutes, 1K characters). */
+  billed_units: num,
+  /** Quota the balance could not cover when the call settled. */
+  charge_shortfall: num,
+  /** The call never settled (the process stopped first): billed at its reservation. */
+  billed_at_reservation: bool,
+  /** Administrators only: the channels tried and the upstream's own error text (callers get a generic one). */
+  admin_info: opt(z.object({ use_channel: opt(z.array(z.union([z.number(), z.string()]))), error_detail: str })),
+  /** An error log's failure. */
+  error_type: str,
+  error_code: opt(z.union([z.string(), z.number()])),
+  status_code: num,
+  channel_id: num,
+  channel_name: str,
+  /** With LogChatContentEnabled: the prompt and the answer text, capped by the server. */
+  input_content: str,
+  output_content: str,
+});
+export type LogOther = z.infer<typeof logOther>;
+
+/** `other` parsed; {} when it is empty or not a JSON object. */
+export function parseLogOther(text: string): LogOther {
+  if (!text) return {};
+  try {
+    const parsed = logOther.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
