@@ -1,7 +1,8 @@
 /**
- * Upstream channel types (ids as new-api numbers them) with labels, default base URLs and the wire format the
- * upstream speaks. `openai` types are relayed by the OpenAI-compatible adaptor (vendor paths in the server's
- * providers/openai/vendors.ts); cohere, dify, coze and hunyuan have their own formats; `native` ones need an adaptor of their own.
+ * Upstream channel types (ids as new-api numbers them) with labels, default base URLs, key-format hints and the
+ * wire format the upstream speaks, as the console shows them. The server serves each type by a provider
+ * descriptor (server's relay/providers/registry.ts): every `openai` row by the OpenAI-compatible one (vendor
+ * paths in providers/openai/vendors.ts), the other rows by their provider's, or none yet (native protocols).
  */
 export type WireFormat = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'cohere' | 'dify' | 'coze' | 'hunyuan' | 'native';
 
@@ -65,7 +66,6 @@ export const ChannelType = {
   Replicate: 56,
   Codex: 57,
 } as const;
-export type ChannelTypeId = (typeof ChannelType)[keyof typeof ChannelType];
 
 export interface ChannelTypeInfo {
   id: number;

@@ -61,6 +61,8 @@ describe('provider registry', () => {
     expect(() => providerCatalog.checkKey(ChannelType.FastGPT, 'sk-with-dashes-app1')).not.toThrow();
     expect(() => providerCatalog.checkOther(ChannelType.VertexAi, '{bad')).toThrow('the region must be plain text or a valid JSON object');
     expect(() => providerCatalog.checkOther(ChannelType.VertexAi, 'us-central1')).not.toThrow();
+    // Own model lists: Anthropic's headers and Gemini's pages; every other type lists OpenAI-style /v1/models.
+    expect(providers.filter((p) => p.listModels).map((p) => p.name)).toEqual(['openai', 'anthropic', 'gemini']);
     const withBalance = channelTypes.filter((t) => providerCatalog.hasBalance(t.id)).map((t) => t.id);
     expect(withBalance).toEqual([ChannelType.OpenAI, ChannelType.Custom, ChannelType.OpenRouter, ChannelType.SiliconFlow, ChannelType.DeepSeek]);
   });
