@@ -24,6 +24,15 @@ export default defineConfig({
       },
       {
         test: {
+          // Service rules (tokens, channels, redemption, users) on a real SQLite database, without HTTP.
+          name: 'service',
+          include: ['packages/server/test/service/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           // A page under a loaded machine (CI runs every project at once) can take longer than poll's 1 s default.
