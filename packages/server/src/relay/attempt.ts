@@ -3,7 +3,6 @@ import { forwardOpenAIChannel } from './forward.js';
 import { forwardConverted } from './forward-convert.js';
 import { unconvertible } from './errors.js';
 import { formatFor } from './ir/formats.js';
-import { pingIntervalMs } from './keep-alive.js';
 import { openAIChat } from './ir/openai-chat.js';
 import { claudeDefaultMaxTokens } from './providers/anthropic/adaptor.js';
 import { formatSettings } from './providers/format-settings.js';
@@ -80,7 +79,7 @@ export async function attemptChannel(ctx: RelayContext, a: ChannelAttempt): Prom
       client: call.format,
       prepareEncoder: call.format.prepareEncoder ? (s) => call.format.prepareEncoder!(s, call) : undefined,
       requestedModel: call.model,
-      pingMs: call.stream ? pingIntervalMs(ctx.options) : 0,
+      pingMs: call.stream ? ctx.relay.settings.get().pingMs : 0,
       captureAnswer: a.captureAnswer,
     },
     res,

@@ -7,6 +7,7 @@ import { TokenAuthCache } from './auth-cache.js';
 import { MemoryLedger, type Ledger } from '../accounting/ledger.js';
 import { RedisLedger } from '../accounting/redis-ledger.js';
 import type { RelayServices } from './services.js';
+import { RelaySettingsCache } from './settings.js';
 import { createUpstreamAgent } from './upstream-agent.js';
 import { DurableWriter } from '../accounting/writer.js';
 
@@ -87,6 +88,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     ledger,
     writer,
     agent,
+    settings: new RelaySettingsCache(ctx.options),
     quotaWarnings,
     tokenChanged(key, id) {
       tokenChanged(key, id, true);

@@ -7,7 +7,7 @@ import { openAIAnswerContent } from './chat-content.js';
 import { withClientHeaders } from './client-headers.js';
 import { forwardUpstream, type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink } from './forward-upstream.js';
 import { unconvertible } from './errors.js';
-import { pingIntervalMs, type KeepAliveOptions } from './keep-alive.js';
+import type { KeepAliveOptions } from './keep-alive.js';
 import { countedCompletionTokens, newStreamState, transformOpenAIChunk, type OpenAIStreamState } from './providers/openai/stream.js';
 import { openAIPaths, rewriteOpenAIBody, type OpenAIEndpoint } from './providers/openai/request.js';
 import type { UpstreamAdaptor } from './providers/types.js';
@@ -177,7 +177,7 @@ export function forwardOpenAIChannel(ctx: RelayContext, a: ChannelAttempt, adapt
     body,
     stream: call.stream,
     clientWantsUsage: call.includeUsage,
-    pingMs: call.stream ? pingIntervalMs(ctx.options) : 0,
+    pingMs: call.stream ? ctx.relay.settings.get().pingMs : 0,
     captureAnswer: a.captureAnswer && (endpoint === 'chat' || endpoint === 'completions'),
   };
   return forwardOpenAI(ctx.relay.agent, up, a.res, a.signal, countTextTokens, a.started);

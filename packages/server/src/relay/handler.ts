@@ -10,8 +10,8 @@ import { RelayError, relayErrors } from './errors.js';
 import type { Hold } from '../accounting/ledger.js';
 import { resolvePrice, scaledPrice } from './price.js';
 import { countSuccess } from './rate-limits.js';
-import { retryPolicy } from './retry-policy.js';
 import { checkPrompt } from './sensitive.js';
+import type { RelaySettings } from './settings.js';
 import type { RelayRequest } from './request.js';
 import { writeRelayError } from './respond.js';
 import { publicUpstreamMessage, UPSTREAM_FAILED, withoutSecrets } from './upstream-message.js';
@@ -36,7 +36,8 @@ export async function relayCall(
   const started = Date.now();
   const { auth, group } = await identify(req);
   const call = await parse(req);
-  checkPrompt(ctx.options, call, group);
+  const settings = ctx.relay.settings.get();
+  checkPrompt(ctx.options, settings, call, group);
   let admitted: Awaited<ReturnType<typeof admitModel>>;
   try {
     admitted = await admitModel(ctx, auth, group, call.model);
@@ -45,12 +46,11 @@ export async function relayCall(
   }
   const { price, limits } = admitted;
 
-  const perUnit = ctx.options.num('QuotaPerUnit');
   // The reservation never counts a negative, fractional or unbounded limit, whatever a parser let through.
   const limit = call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : 0;
   const reserved =
-    computeQuota(scaledPrice(price.price, call.units), { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: limit }, perUnit) +
-    (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !limit ? ctx.options.num('PreConsumedQuota') : 0);
+    computeQuota(scaledPrice(price.price, call.units), { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: limit }, settings.quotaPerUnit) +
+    (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !limit ? settings.preConsumedQuota : 0);
   const { target, hold } = await reserveQuota(ctx, auth, reserved);
   const requestId = newRequestId();
   res.setHeader(REQUEST_ID_HEADER, requestId);
@@ -60,7 +60,7 @@ export async function relayCall(
     // The call's bill at its reservation is in the journal before anything goes upstream: a crash from here on
     // bills it once, at most that much (the settlement replaces it when it lands).
     await ctx.relay.writer.begin(requestId, unsettledCallRecord(ctx, { requestId, auth, group, model: call.model, stream: call.stream, ip: req.ip, started, target, reserved }));
-    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold });
+    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold, settings });
     if (settled) countSuccess(ctx.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
@@ -95,11 +95,12 @@ interface CallState {
   price: NonNullable<ReturnType<typeof resolvePrice>>;
   target: { userId: number; tokenId: number | undefined };
   hold: Hold;
+  settings: RelaySettings;
 }
 
 /** Tries channels until one relays the call; returns true when the call was settled (charged). */
 async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerResponse, s: CallState): Promise<boolean> {
-  const { requestId, call, started, auth, group, price, target, hold } = s;
+  const { requestId, call, started, auth, group, price, target, hold, settings } = s;
   const { model, stream } = call;
   // A plain emitter is the cancel signal undici listens to ('abort'); cheaper than an AbortController per call.
   const cancel = new EventEmitter();
@@ -109,11 +110,11 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
     cancelled = true;
     cancel.emit('abort');
   });
-  const policy = retryPolicy(ctx.options);
+  const policy = settings.retry;
   const tried = new Set<number>();
   const usedChannels: number[] = [];
-  // LogChatContentEnabled, read once per call: off, no text is kept on the way (nothing would log it without consume logs).
-  const logContent = ctx.options.bool('LogChatContentEnabled') && ctx.options.bool('LogConsumeEnabled');
+  // LogChatContentEnabled off: no text is kept on the way (nothing would log it without consume logs either).
+  const logContent = settings.logContent;
   // `message` is the detail for the error log and the channel's record; `shown` is what the caller may read.
   let last: { status: number; message: string; shown: string; channel?: CachedChannel } | undefined;
   for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
@@ -151,8 +152,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
     const message = relayErrors.noChannel(group, model).message;
     last = { status: 503, message, shown: message };
   }
-  const hide = ctx.options.bool('global.hide_upstream_error_enabled');
-  const shown = hide ? UPSTREAM_FAILED : last.shown;
+  const shown = settings.hideUpstreamError ? UPSTREAM_FAILED : last.shown;
   if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'relay: upstream failed');
   logRelayError(ctx, { auth, group, model, ip: req.ip, requestId, started, stream, status: last.status, message: shown, detail: last.message, channel: last.channel, usedChannels });
   const mappedStatus = Number(last.channel?.statusCodeMapping[String(last.status)] ?? last.status) || 502;

@@ -11,7 +11,12 @@ export function statusMatches(patterns: string, status: number): boolean {
 }
 
 /** How many times a failed call moves to another channel, and which upstream statuses qualify. */
-export function retryPolicy(o: OptionsService): { attempts: number; retryable: (status: number) => boolean } {
+export interface RetryPolicy {
+  attempts: number;
+  retryable: (status: number) => boolean;
+}
+
+export function retryPolicy(o: OptionsService): RetryPolicy {
   if (o.bool('global.auto_retry_enabled')) {
     const patterns = o.get('global.auto_retry_status_codes');
     const attempts = 1 + Math.max(o.num('RetryTimes'), o.num('global.auto_retry_count'));

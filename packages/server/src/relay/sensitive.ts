@@ -2,6 +2,7 @@ import { compileSensitiveWords, type SensitiveMatcher } from '@tollway/shared';
 import type { OptionsService } from '../core/options/service.js';
 import { RelayError } from './errors.js';
 import { openAIChat } from './ir/openai-chat.js';
+import type { RelaySettings } from './settings.js';
 import type { InboundCall } from './types.js';
 
 /**
@@ -54,9 +55,8 @@ function matcherOf(options: OptionsService): SensitiveMatcher | undefined {
  * refused before any channel is chosen or quota reserved (400, code sensitive_words_detected, naming what matched).
  * Calls billed in the exempt group (global.safe_check_exempt_enabled / _group) are not checked.
  */
-export function checkPrompt(options: OptionsService, call: InboundCall, group: string): void {
-  if (!options.bool('CheckSensitiveEnabled') || !options.bool('CheckSensitiveOnPromptEnabled')) return;
-  if (options.bool('global.safe_check_exempt_enabled') && group === options.get('global.safe_check_exempt_group')) return;
+export function checkPrompt(options: OptionsService, settings: RelaySettings, call: InboundCall, group: string): void {
+  if (!settings.checkPrompt || group === settings.exemptGroup) return;
   const matcher = matcherOf(options);
   if (!matcher) return;
   const found: string[] = [];

@@ -2,6 +2,7 @@ import type { Agent } from 'undici';
 import type { AppContext } from '../context.js';
 import type { QuotaWarnings } from '../modules/notifications/quota-warnings.js';
 import type { TokenAuthCache } from './auth-cache.js';
+import type { RelaySettingsCache } from './settings.js';
 import type { Ledger } from '../accounting/ledger.js';
 import type { DurableWriter } from '../accounting/writer.js';
 
@@ -11,6 +12,8 @@ export interface RelayServices {
   ledger: Ledger;
   writer: DurableWriter;
   agent: Agent;
+  /** The options a relay call reads, parsed once per change. */
+  settings: RelaySettingsCache;
   /** Low-quota warnings, checked after each committed batch (never on the hot path). */
   quotaWarnings: QuotaWarnings;
   /** A token was created, changed or deleted: drop it from caches here and on other nodes. */

@@ -13,7 +13,6 @@ import { publicUpstreamMessage, UPSTREAM_FAILED, withoutSecrets } from '../upstr
 import { openAIChat } from '../ir/openai-chat.js';
 import { baseUrlOf } from '../providers/base-url.js';
 import { countSuccess } from '../rate-limits.js';
-import { retryPolicy } from '../retry-policy.js';
 import type { RelayContext } from '../services.js';
 import { logRelayError, newRequestId } from '../settle.js';
 import { openRealtimeResponse, runRealtimeSession, type RealtimeBilling } from './realtime-session.js';
@@ -145,7 +144,7 @@ interface Admitted {
 async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, a: Admitted): Promise<void> {
   const { view, auth, group, model, price, limits, target, perResponse, hold, callId } = a;
   const started = Date.now();
-  const policy = retryPolicy(ctx.options);
+  const policy = ctx.relay.settings.get().retry;
   const tried = new Set<number>();
   const usedChannels: number[] = [];
   // `message` is the detail for the error log; `shown` is what the caller may read.

@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
 import { forwardOpenAI } from '../forward.js';
 import { forwardUpstream, sendWhole, type AnswerHeaders, type AnswerRoute, type WholeSink } from '../forward-upstream.js';
-import { pingIntervalMs } from '../keep-alive.js';
 import { countTextTokens } from '../token-count.js';
 import type { CallUsage } from '../usage.js';
 import type { AttemptResult, SurfaceAttempt } from '../types.js';
@@ -44,7 +43,7 @@ export async function forwardPassThrough(
   stream: boolean,
   meter: (reported: CallUsage | undefined) => CallUsage,
 ): Promise<AttemptResult> {
-  const result = await forwardOpenAI(a.ctx.relay.agent, { origin: t.origin, path: t.path, headers: t.headers, body, stream, clientWantsUsage: true, pingMs: stream ? pingIntervalMs(a.ctx.options) : 0 }, a.res, a.signal, countTextTokens, a.started);
+  const result = await forwardOpenAI(a.ctx.relay.agent, { origin: t.origin, path: t.path, headers: t.headers, body, stream, clientWantsUsage: true, pingMs: stream ? a.ctx.relay.settings.get().pingMs : 0 }, a.res, a.signal, countTextTokens, a.started);
   if (result.kind !== 'relayed') return result;
   return { ...result, usage: meter(result.usage), cut: false };
 }
