@@ -5,7 +5,8 @@ import type { UpstreamAdaptor } from './types.js';
 
 /**
  * Everything Tollway knows of one provider, declared in its folder (`<provider>/descriptor.ts`) and listed once
- * in registry.ts. Label, default base URL and key hint of each type live in its row of shared's channel-types.ts.
+ * in registry.ts. Label, default base URL and key hint of each type live in its row of shared's channel-types.ts
+ * (adaptors read the base URL with baseUrlOf: the channel's, else the row's).
  */
 export interface ProviderDescriptor<F extends UpstreamFormatName = UpstreamFormatName> {
   /** Short name (logs, tests). */

@@ -13,7 +13,7 @@ export const anthropicAdaptor: UpstreamAdaptor<'anthropic'> = {
   format: 'anthropic',
   target({ channel, key }) {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION };
-    return { url: new URL(`${baseUrlOf(channel, 'https://api.anthropic.com')}/v1/messages`), headers };
+    return { url: new URL(`${baseUrlOf(channel)}/v1/messages`), headers };
   },
 };
 

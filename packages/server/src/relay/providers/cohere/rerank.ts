@@ -8,7 +8,7 @@ import { rerankResultsOf, type RerankUpstream } from '../jina/rerank.js';
  */
 export const cohereRerank: RerankUpstream = {
   target(channel, key) {
-    return { url: new URL(`${baseUrlOf(channel, 'https://api.cohere.com')}/v2/rerank`), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } };
+    return { url: new URL(`${baseUrlOf(channel)}/v2/rerank`), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } };
   },
   requestBody: (r) => ({ model: r.model, query: r.query, documents: r.documents, ...(r.topN !== undefined ? { top_n: r.topN } : {}) }),
   answer(body, r) {

@@ -11,7 +11,7 @@ export const geminiAdaptor: UpstreamAdaptor<'gemini'> = {
   target({ channel, key, model, stream, options }) {
     const version = geminiApiVersion(geminiSettingsOf(options), model);
     const method = stream ? 'streamGenerateContent' : 'generateContent';
-    const url = new URL(`${baseUrlOf(channel, 'https://generativelanguage.googleapis.com')}/${version}/models/${encodeURIComponent(model)}:${method}`);
+    const url = new URL(`${baseUrlOf(channel)}/${version}/models/${encodeURIComponent(model)}:${method}`);
     if (stream) url.searchParams.set('alt', 'sse');
     return { url, headers: { 'content-type': 'application/json', 'x-goog-api-key': key } };
   },

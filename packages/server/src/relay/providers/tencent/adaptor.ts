@@ -24,7 +24,7 @@ export const tencentAdaptor: UpstreamAdaptor<'hunyuan'> = {
   target({ channel }) {
     const headers: Record<string, string> = { 'content-type': CONTENT_TYPE, 'x-tc-action': ACTION, 'x-tc-version': VERSION };
     if (channel.other.trim()) headers['x-tc-region'] = channel.other.trim();
-    return { url: new URL(`${baseUrlOf(channel, 'https://hunyuan.tencentcloudapi.com')}/`), headers };
+    return { url: new URL(`${baseUrlOf(channel)}/`), headers };
   },
   prepare({ key }, req) {
     const { secretId, secretKey } = credentials(key);
