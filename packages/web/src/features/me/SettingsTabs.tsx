@@ -2,7 +2,7 @@ import { SaveOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UserPublic } from '@tollway/shared';
-import { App, Button, Card, Form, Switch, Tabs, Typography } from 'antd';
+import { App, Button, Card, Form, Switch, Tabs } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { apiPut } from '../../lib/api';
 import { FormField } from '../../components/FormField';
 import { SELF_KEY } from '../../lib/self';
 import { NotificationFields } from './NotificationFields';
+import { SettingText } from './SettingRow';
 import { parseSettings, settingsSchema, type SettingsValues } from './settingsSchema';
 import { useSubmit } from '../../lib/useSubmit';
 
@@ -21,11 +22,7 @@ function SwitchField({ control, name, title, desc, testId }: { control: Control<
       render={(f) => (
         <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start', justifyContent: 'space-between' }}>
           <div>
-            <Typography.Text strong>{title}</Typography.Text>
-            <br />
-            <Typography.Text type="secondary" style={{ fontSize: 13 }}>
-              {desc}
-            </Typography.Text>
+            <SettingText title={title} desc={desc} />
           </div>
           <Switch checked={f.value} onChange={f.onChange} data-testid={testId} />
         </div>

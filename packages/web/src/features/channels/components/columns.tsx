@@ -24,6 +24,27 @@ export interface ColumnDeps {
   onEditTag: (row: TagRow) => void;
 }
 
+/** The lowest priority a channel may take. */
+const PRIORITY_MIN = -999;
+
+/** A column of a number edited in place: a channel's own or, on a tag row, every channel of the tag. */
+function numberColumn(field: 'priority' | 'weight', min: number, d: ColumnDeps): TableColumnsType<ListRow>[number] & { key: ColumnKey } {
+  return {
+    key: field,
+    title: d.t(`col.${field}`),
+    width: 90,
+    render: (_, r) => (
+      <InlineNumber
+        value={r[field]}
+        min={min}
+        ariaLabel={d.t(`col.${field}`)}
+        testId={isTagRow(r) ? `channel-tag-${field}-${encodeURIComponent(r.tag)}` : `channel-${field}-${r.id}`}
+        onCommit={(n) => d.actions.setNumber(r, field, n)}
+      />
+    ),
+  };
+}
+
 function NameCell({ row, t }: { row: ListRow; t: TFunction }) {
   if (isTagRow(row)) {
     return (
@@ -107,34 +128,8 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
         </Tooltip>
       ),
     },
-    {
-      key: 'priority',
-      title: t('col.priority'),
-      width: 90,
-      render: (_, r) => (
-        <InlineNumber
-          value={r.priority}
-          min={-999}
-          ariaLabel={t('col.priority')}
-          testId={isTagRow(r) ? `channel-tag-priority-${encodeURIComponent(r.tag)}` : `channel-priority-${r.id}`}
-          onCommit={(n) => d.actions.setNumber(r, 'priority', n)}
-        />
-      ),
-    },
-    {
-      key: 'weight',
-      title: t('col.weight'),
-      width: 90,
-      render: (_, r) => (
-        <InlineNumber
-          value={r.weight}
-          min={0}
-          ariaLabel={t('col.weight')}
-          testId={isTagRow(r) ? `channel-tag-weight-${encodeURIComponent(r.tag)}` : `channel-weight-${r.id}`}
-          onCommit={(n) => d.actions.setNumber(r, 'weight', n)}
-        />
-      ),
-    },
+    numberColumn('priority', PRIORITY_MIN, d),
+    numberColumn('weight', 0, d),
     { key: 'group', title: t('col.group'), width: 130, render: (_, r) => <GroupTags groups={r.group} /> },
     {
       key: 'actions',
