@@ -63,7 +63,6 @@ function TurnstileWidget({ siteKey, onToken, resets }: WidgetProps) {
   const box = useRef<HTMLDivElement>(null);
   const widget = useRef<{ api: TurnstileApi; id: string | undefined }>(undefined);
   const report = useRef(onToken);
-  // eslint-disable-next-line react-hooks/refs -- the latest callback, read only by the widget's own callbacks
   report.current = onToken;
   const [failed, setFailed] = useState(false);
   const language = i18n.language.startsWith('zh') ? 'zh-cn' : 'en';
