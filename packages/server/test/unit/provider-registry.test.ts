@@ -17,7 +17,16 @@ import { vertexClaudeAdaptor, vertexGeminiAdaptor } from '../../src/relay/provid
 function adaptorByRowFormat(type: number, model: string) {
   if (type === ChannelType.Aws) return /^claude|(^|\.)anthropic\./.test(model) ? bedrockClaudeAdaptor : bedrockConverseAdaptor;
   if (type === ChannelType.VertexAi) return model.startsWith('claude') ? vertexClaudeAdaptor : vertexGeminiAdaptor;
-  const byFormat: Record<string, unknown> = { openai: openAIAdaptor, azure: azureAdaptor, anthropic: anthropicAdaptor, gemini: geminiAdaptor, cohere: cohereAdaptor, dify: difyAdaptor, coze: cozeAdaptor, hunyuan: tencentAdaptor };
+  const byFormat: Record<string, unknown> = {
+    openai: openAIAdaptor,
+    azure: azureAdaptor,
+    anthropic: anthropicAdaptor,
+    gemini: geminiAdaptor,
+    cohere: cohereAdaptor,
+    dify: difyAdaptor,
+    coze: cozeAdaptor,
+    hunyuan: tencentAdaptor,
+  };
   return byFormat[channelTypeById.get(type)?.format ?? ''];
 }
 

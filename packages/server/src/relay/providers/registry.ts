@@ -13,7 +13,18 @@ import type { UpstreamAdaptor } from './types.js';
 import { vertexProvider } from './vertex/descriptor.js';
 
 /** Every provider with an adaptor: one line each. */
-export const providers = [openAIProvider, azureProvider, anthropicProvider, geminiProvider, cohereProvider, difyProvider, cozeProvider, tencentProvider, awsProvider, vertexProvider] as const;
+export const providers = [
+  openAIProvider,
+  azureProvider,
+  anthropicProvider,
+  geminiProvider,
+  cohereProvider,
+  difyProvider,
+  cozeProvider,
+  tencentProvider,
+  awsProvider,
+  vertexProvider,
+] as const;
 
 /** The wire formats upstream adaptors speak, as the descriptors declare them. */
 export type ProviderFormat = (typeof providers)[number]['formats'][number];
