@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { ChannelBalances, firstKey } from './balances.js';
 import { knownModels, modelsByType } from './known-models.js';
-import { fetchUpstreamModels } from './upstream.js';
 import { usableGroups } from '../groups/usable.js';
 
 const count = z.number().int();
@@ -75,7 +74,7 @@ export function channelToolRoutes(r: Router): void {
     tags,
     params: idParam,
     response: z.object({ balance: z.number(), balance_updated_time: z.number().int() }),
-    handler: ({ ctx, params }) => new ChannelBalances(ctx.channels).updateOne(params.id),
+    handler: ({ ctx, params }) => new ChannelBalances(ctx.channels, ctx.providers).updateOne(params.id),
   });
   r.add({
     method: 'GET',
@@ -84,7 +83,7 @@ export function channelToolRoutes(r: Router): void {
     summary: 'Update the balance of every enabled channel whose type supports it',
     tags,
     response: z.object({ updated: count, failed: count }),
-    handler: ({ ctx }) => new ChannelBalances(ctx.channels).updateAll(),
+    handler: ({ ctx }) => new ChannelBalances(ctx.channels, ctx.providers).updateAll(),
   });
   r.add({
     method: 'GET',
@@ -96,7 +95,7 @@ export function channelToolRoutes(r: Router): void {
     response: z.array(z.string()),
     handler: async ({ ctx, params }) => {
       const row = await ctx.channels.get(params.id);
-      return fetchUpstreamModels(row.type, row.base_url, firstKey(row), ctx.log);
+      return ctx.providers.listModels({ type: row.type, baseUrl: row.base_url, key: firstKey(row) }, ctx.log);
     },
   });
   r.add({
@@ -107,7 +106,7 @@ export function channelToolRoutes(r: Router): void {
     tags,
     body: fetchModelsBody,
     response: z.array(z.string()),
-    handler: ({ ctx, body }) => fetchUpstreamModels(body.type, body.base_url, body.key.split(/[\n,]/)[0]!.trim(), ctx.log),
+    handler: ({ ctx, body }) => ctx.providers.listModels({ type: body.type, baseUrl: body.base_url, key: body.key.split(/[\n,]/)[0]!.trim() }, ctx.log),
   });
   r.add({
     method: 'GET',
