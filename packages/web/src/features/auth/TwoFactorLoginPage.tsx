@@ -5,14 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { useSubmit } from '../../lib/useSubmit';
 import { AuthCard } from './AuthCard';
-import { useCompleteLogin } from './useCompleteLogin';
+import { useCompleteLogin, type LoginStepState } from './useCompleteLogin';
 import { completeLogin } from '../../components/twofa/api';
-
-/** What the first sign-in step hands over (navigation state; the pending cookie covers a reload). */
-export interface LoginStepState {
-  flowToken?: string;
-  defaultCredentials?: boolean;
-}
 
 /** /login/2fa: the second step of a sign-in, with an authenticator code or a backup code. */
 export default function LoginStepPage() {

@@ -5,7 +5,12 @@ import { useNavigate } from 'react-router';
 import type { StoredUser } from '../../lib/storage';
 import { safeReturnTo, signIn } from '../../lib/session';
 import { isChallenge } from '../../components/twofa/api';
-import type { LoginStepState } from './TwoFactorLoginPage';
+
+/** What the first sign-in step hands over (navigation state; the pending cookie covers a reload). */
+export interface LoginStepState {
+  flowToken?: string;
+  defaultCredentials?: boolean;
+}
 
 /**
  * Stores the logged-in user and goes to returnTo or /app/tokens. With the default
