@@ -1,8 +1,7 @@
-import { CopyOutlined, DownOutlined, EditOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Flex, Space, Switch, Tooltip } from 'antd';
+import { CopyOutlined, DownOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DeleteButton } from '../../../components/DeleteButton';
-import { useBusy } from '../../../lib/useBusy';
+import { RecordActions } from '../../../components/RecordActions';
 import { useCopy } from '../../../components/useCopy';
 import { fullKey, TokenStatus, type Token } from '../api';
 import { curlSnippet, envSnippet } from '../snippets';
@@ -22,11 +21,17 @@ interface Props {
 export function TokenActions({ token, onToggle, onEdit, onDelete }: Props) {
   const { t } = useTranslation('tokens');
   const copy = useCopy();
-  const [busy, run] = useBusy<'toggle' | 'delete'>();
-  const enabled = token.status === TokenStatus.Enabled;
-
   return (
-    <Flex gap={2} align="center">
+    <RecordActions
+      ns="tokens"
+      testPrefix="token"
+      id={token.id}
+      name={token.name}
+      enabled={token.status === TokenStatus.Enabled}
+      onToggle={() => onToggle(token)}
+      onEdit={() => onEdit(token)}
+      onDelete={() => onDelete(token)}
+    >
       <Space.Compact size="small">
         <Button
           size="small"
@@ -53,31 +58,6 @@ export function TokenActions({ token, onToggle, onEdit, onDelete }: Props) {
           <Button size="small" icon={<DownOutlined />} aria-label={t('actions.copyMore')} data-testid={`token-copy-more-${token.id}`} />
         </Dropdown>
       </Space.Compact>
-      <Tooltip title={enabled ? t('actions.disable') : t('actions.enable')}>
-        <Switch
-          size="small"
-          checked={enabled}
-          loading={busy === 'toggle'}
-          disabled={busy === 'delete'}
-          aria-label={enabled ? t('actions.disable') : t('actions.enable')}
-          data-testid={`token-toggle-${token.id}`}
-          onChange={() => void run('toggle', () => onToggle(token))}
-          style={{ marginInline: 6 }}
-        />
-      </Tooltip>
-      <Tooltip title={t('actions.edit')}>
-        <Button size="small" type="text" icon={<EditOutlined />} aria-label={t('actions.edit')} data-testid={`token-edit-${token.id}`} onClick={() => onEdit(token)} />
-      </Tooltip>
-      <DeleteButton
-        label={t('actions.delete')}
-        confirmTitle={t('actions.deleteTitle')}
-        confirmText={t('actions.deleteConfirm', { name: token.name })}
-        loading={busy === 'delete'}
-        disabled={busy === 'toggle'}
-        onConfirm={() => run('delete', () => onDelete(token))}
-        testid={`token-delete-${token.id}`}
-        confirmTestid={`token-delete-confirm-${token.id}`}
-      />
-    </Flex>
+    </RecordActions>
   );
 }

@@ -1,0 +1,69 @@
+import { EditOutlined } from '@ant-design/icons';
+import { Button, Flex, Switch, Tooltip } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBusy } from '../lib/useBusy';
+import { DeleteButton } from './DeleteButton';
+
+interface Props {
+  /** The feature's i18n namespace: actions.enable/disable/edit/delete/deleteTitle and deleteConfirm ({name}). */
+  ns: string;
+  /** Test ids are `${testPrefix}-toggle-${id}`, `-edit-`, `-delete-` and `-delete-confirm-`. */
+  testPrefix: string;
+  id: number;
+  name: string;
+  enabled: boolean;
+  /** The switch cannot change (no tooltip then). */
+  locked?: boolean;
+  editable?: boolean;
+  onToggle: () => Promise<void>;
+  onEdit: () => void;
+  onDelete: () => Promise<void>;
+  /** Actions before the switch, e.g. copy buttons. */
+  children?: ReactNode;
+}
+
+/** A record row's actions: enable/disable switch, edit, and delete after a confirmation; one runs at a time. */
+export function RecordActions({ ns, testPrefix, id, name, enabled, locked = false, editable = true, onToggle, onEdit, onDelete, children }: Props) {
+  const { t } = useTranslation(ns);
+  const [busy, run] = useBusy<'toggle' | 'delete'>();
+  const toggleLabel = enabled ? t('actions.disable') : t('actions.enable');
+  return (
+    <Flex gap={2} align="center">
+      {children}
+      <Tooltip title={locked ? undefined : toggleLabel}>
+        <Switch
+          size="small"
+          checked={enabled}
+          disabled={locked || busy === 'delete'}
+          loading={busy === 'toggle'}
+          aria-label={toggleLabel}
+          data-testid={`${testPrefix}-toggle-${id}`}
+          onChange={() => void run('toggle', onToggle)}
+          style={{ marginInline: 6 }}
+        />
+      </Tooltip>
+      <Tooltip title={t('actions.edit')}>
+        <Button
+          size="small"
+          type="text"
+          icon={<EditOutlined />}
+          disabled={!editable}
+          aria-label={t('actions.edit')}
+          data-testid={`${testPrefix}-edit-${id}`}
+          onClick={() => onEdit()}
+        />
+      </Tooltip>
+      <DeleteButton
+        label={t('actions.delete')}
+        confirmTitle={t('actions.deleteTitle')}
+        confirmText={t('actions.deleteConfirm', { name })}
+        loading={busy === 'delete'}
+        disabled={busy === 'toggle'}
+        onConfirm={() => run('delete', onDelete)}
+        testid={`${testPrefix}-delete-${id}`}
+        confirmTestid={`${testPrefix}-delete-confirm-${id}`}
+      />
+    </Flex>
+  );
+}
