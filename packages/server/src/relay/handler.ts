@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { ChannelStatus, computeQuota } from '@tollway/shared';
-import type { CachedChannel } from '../core/routing/channel-cache.js';
 import { admitModel, nextChannel, reserveQuota } from './admit.js';
 import { attemptChannel } from './attempt.js';
 import { promptContent } from './chat-content.js';
@@ -14,7 +13,7 @@ import { checkPrompt } from './sensitive.js';
 import type { RelaySettings } from './settings.js';
 import type { RelayRequest } from './request.js';
 import { writeRelayError } from './respond.js';
-import { publicUpstreamMessage, UPSTREAM_FAILED, withoutSecrets } from './upstream-message.js';
+import { attemptFailure, noChannelFailure, UPSTREAM_FAILED, type AttemptFailure } from './upstream-message.js';
 import { MAX_TOKEN_LIMIT } from './validate.js';
 import type { RelayContext } from './services.js';
 import { logRelayError, newRequestId, REQUEST_ID_HEADER, settleCall, unsettledCallRecord } from './settle.js';
@@ -115,8 +114,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
   const usedChannels: number[] = [];
   // LogChatContentEnabled off: no text is kept on the way (nothing would log it without consume logs either).
   const logContent = settings.logContent;
-  // `message` is the detail for the error log and the channel's record; `shown` is what the caller may read.
-  let last: { status: number; message: string; shown: string; channel?: CachedChannel } | undefined;
+  let last: AttemptFailure | undefined;
   for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
     const next = nextChannel(ctx, group, model, tried, attempt);
     if (!next) break;
@@ -124,7 +122,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
     usedChannels.push(ch.id);
     if (keyIndex === undefined || 'error' in mapped) {
       const message = 'error' in mapped ? mapped.error : 'channel has no usable key';
-      last = { status: 503, message: withoutSecrets(message, ch), shown: publicUpstreamMessage(message, ch), channel: ch };
+      last = attemptFailure(503, message, ch);
       continue;
     }
     let result: AttemptResult;
@@ -144,14 +142,11 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
       await settleCall(ctx, { requestId, auth, group, model, upstreamModel: mapped.model, stream, ip: req.ip, started, firstByteMs: result.firstByteMs, channel: ch, usedChannels, price, usage, target, hold, content, callId: requestId });
       return true;
     }
-    last = { status: result.status, message: withoutSecrets(result.message, ch), shown: result.status === 0 ? UPSTREAM_FAILED : publicUpstreamMessage(result.message, ch), channel: ch };
+    last = attemptFailure(result.status, result.message, ch);
     ctx.channels?.reportUpstreamError(ch, keyIndex, result.status, result.message).catch(() => undefined);
     if (!policy.retryable(result.status)) break;
   }
-  if (!last) {
-    const message = relayErrors.noChannel(group, model).message;
-    last = { status: 503, message, shown: message };
-  }
+  last ??= noChannelFailure(relayErrors.noChannel(group, model).message);
   const shown = settings.hideUpstreamError ? UPSTREAM_FAILED : last.shown;
   if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'relay: upstream failed');
   logRelayError(ctx, { auth, group, model, ip: req.ip, requestId, started, stream, status: last.status, message: shown, detail: last.message, channel: last.channel, usedChannels });

@@ -22,3 +22,22 @@ export function withoutSecrets(message: string, ch: CachedChannel | undefined): 
 export function publicUpstreamMessage(message: string, ch: CachedChannel | undefined): string {
   return withoutSecrets(message, ch).replace(URL_PATTERN, '[upstream]').replace(ADDRESS_PATTERN, '[address]');
 }
+
+/** A failed attempt as a call keeps it: `message` is the detail for the error log and the channel's record; `shown` is what the caller may read. */
+export interface AttemptFailure {
+  status: number;
+  message: string;
+  shown: string;
+  channel?: CachedChannel;
+}
+
+/** The failure of an attempt on `ch`; status 0 (unreachable) shows no cause. */
+export const attemptFailure = (status: number, message: string, ch: CachedChannel): AttemptFailure => ({
+  status,
+  message: withoutSecrets(message, ch),
+  shown: status === 0 ? UPSTREAM_FAILED : publicUpstreamMessage(message, ch),
+  channel: ch,
+});
+
+/** The failure of a call no channel was tried for. */
+export const noChannelFailure = (message: string): AttemptFailure => ({ status: 503, message, shown: message });

@@ -9,7 +9,7 @@ import { authenticate } from '../authenticate.js';
 import { unservedOrDisabled } from '../handler.js';
 import { RelayError, relayErrors } from '../errors.js';
 import { invalidParam, MAX_MODEL_NAME } from '../validate.js';
-import { publicUpstreamMessage, UPSTREAM_FAILED, withoutSecrets } from '../upstream-message.js';
+import { attemptFailure, noChannelFailure, UPSTREAM_FAILED, type AttemptFailure } from '../upstream-message.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import { baseUrlOf } from '../providers/base-url.js';
 import { countSuccess } from '../rate-limits.js';
@@ -147,8 +147,7 @@ async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: Inco
   const policy = ctx.relay.settings.get().retry;
   const tried = new Set<number>();
   const usedChannels: number[] = [];
-  // `message` is the detail for the error log; `shown` is what the caller may read.
-  let last: { status: number; message: string; shown: string; channel?: CachedChannel } | undefined;
+  let last: AttemptFailure | undefined;
   for (let attempt = 0; attempt < policy.attempts && !socket.destroyed; attempt++) {
     const next = nextChannel(ctx, group, model, tried, attempt);
     if (!next) break;
@@ -157,7 +156,7 @@ async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: Inco
     const t = keyIndex === undefined || 'error' in mapped ? undefined : upstreamTarget(ch, ch.keys[keyIndex]!, mapped.model, req);
     if (keyIndex === undefined || 'error' in mapped || !t) {
       const message = 'error' in mapped ? mapped.error : keyIndex === undefined ? 'channel has no usable key' : `channel type ${ch.type} does not serve realtime`;
-      last = { status: 501, message: withoutSecrets(message, ch), shown: publicUpstreamMessage(message, ch), channel: ch };
+      last = attemptFailure(501, message, ch);
       continue;
     }
     const upstream = await connectUpstream(t.url, t.headers);
@@ -172,15 +171,12 @@ async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: Inco
       });
       return;
     }
-    last = { status: upstream.status, message: withoutSecrets(upstream.message, ch), shown: upstream.status === 0 ? UPSTREAM_FAILED : publicUpstreamMessage(upstream.message, ch), channel: ch };
+    last = attemptFailure(upstream.status, upstream.message, ch);
     ctx.channels?.reportUpstreamError(ch, keyIndex, upstream.status, upstream.message).catch(() => undefined);
     if (!policy.retryable(upstream.status)) break;
   }
-  if (!last) {
-    const message = relayErrors.noChannel(group, model).message;
-    last = { status: 503, message, shown: message };
-  }
-  const shown = ctx.options.bool('global.hide_upstream_error_enabled') ? UPSTREAM_FAILED : last.shown;
+  last ??= noChannelFailure(relayErrors.noChannel(group, model).message);
+  const shown = ctx.relay.settings.get().hideUpstreamError ? UPSTREAM_FAILED : last.shown;
   const requestId = newRequestId();
   if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'realtime: upstream failed');
   logRelayError(ctx, { auth, group, model, ip: view.ip, requestId, started, stream: true, status: last.status, message: shown, detail: last.message, channel: last.channel, usedChannels });
