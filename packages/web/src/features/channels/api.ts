@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ChannelListRow, ChannelPublic, ChannelTagRow, Page } from '@tollway/shared';
+import type { ChannelListRow, ChannelPublic, ChannelTagRow, editTagBody, Page } from '@tollway/shared';
+import type { z } from 'zod';
 import { api, ApiFailure, apiDelete, apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 export type Channel = ChannelPublic;
@@ -87,15 +88,8 @@ export const fixAbilities = () => apiPost<number>('/api/channel/fix').then((e) =
 
 export const batchSetTag = (ids: number[], tag: string) => apiPost<number>('/api/channel/batch/tag', { ids, tag }).then((e) => e.data ?? 0);
 
-export interface EditTagInput {
-  tag: string;
-  new_tag?: string;
-  model_mapping?: string;
-  groups?: string[];
-  models?: string[];
-  priority?: number;
-  weight?: number;
-}
+/** PUT /api/channel/tag body: the tag plus what to change on every channel of it. */
+export type EditTagInput = z.input<typeof editTagBody>;
 export const editTag = (body: EditTagInput) => apiPut<number>('/api/channel/tag', body).then((e) => e.data ?? 0);
 export const setTagStatus = (tag: string, enabled: boolean) =>
   apiPost<number>(`/api/channel/tag/${enabled ? 'enabled' : 'disabled'}`, { tag }).then((e) => e.data ?? 0);

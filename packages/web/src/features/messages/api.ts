@@ -1,4 +1,4 @@
-import type { AdminMessage, MessageRecipient, Page } from '@tollway/shared';
+import type { AdminMessage, MessageRecipient, Page, UpdateMessageBody } from '@tollway/shared';
 import { apiDelete, apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 export interface MessageQuery {
@@ -9,11 +9,7 @@ export interface MessageQuery {
   range: [string, string] | null;
 }
 
-export interface MessageInput {
-  title: string;
-  content: string;
-  format: 'markdown' | 'html';
-}
+export type MessageInput = UpdateMessageBody;
 
 export const MESSAGES_KEY = ['admin-messages'] as const;
 

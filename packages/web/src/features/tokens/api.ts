@@ -1,4 +1,5 @@
-import type { Page, TokenPublic } from '@tollway/shared';
+import type { createTokenBody, Page, TokenPublic } from '@tollway/shared';
+import type { z } from 'zod';
 import { apiDelete, apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 /**
@@ -17,19 +18,7 @@ export interface TokenQuery {
 }
 
 /** Editable fields, as POST and PUT /api/token/ take them. */
-export interface TokenInput {
-  name: string;
-  remain_quota: number;
-  unlimited_quota: boolean;
-  /** Epoch seconds, -1 never. */
-  expired_time: number;
-  model_limits_enabled: boolean;
-  /** Comma-separated model names. */
-  model_limits: string;
-  allow_ips: string;
-  /** '' follows the owner's group. */
-  group: string;
-}
+export type TokenInput = Omit<z.input<typeof createTokenBody>, 'count'>;
 
 export const TOKENS_KEY = ['tokens'] as const;
 export const KEY_PREFIX = 'sk-';

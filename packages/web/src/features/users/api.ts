@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Page, UserManageAction, UserPublic } from '@tollway/shared';
+import type { createUserBody, Page, updateUserBody, UserManageAction, UserPublic } from '@tollway/shared';
+import type { z } from 'zod';
 import { apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 /** A user as the admin API returns it. Fields may be missing on older servers, so most are optional. */
@@ -29,24 +30,13 @@ export function fetchUsers(q: UserQuery): Promise<Page<AdminUser>> {
 
 export const fetchUser = (id: number) => apiGet<AdminUser>(`/api/user/${id}`);
 
-export interface CreateUserInput {
-  username: string;
-  display_name: string;
-  password: string;
-  remark: string;
-}
+/** POST /api/user/ body. */
+export type CreateUserInput = z.input<typeof createUserBody>;
 
 export const createUser = (body: CreateUserInput) => apiPost<{ id: number }>('/api/user/', body);
 
-export interface UpdateUserInput {
-  id: number;
-  username?: string;
-  display_name?: string;
-  password?: string;
-  group?: string;
-  quota?: number;
-  remark?: string;
-}
+/** PUT /api/user/ body: id plus the fields to change. */
+export type UpdateUserInput = z.input<typeof updateUserBody>;
 
 export const updateUser = (body: UpdateUserInput) => apiPut('/api/user/', body);
 
