@@ -12,6 +12,7 @@ import { sealSecretsAtRest } from './db/secrets-at-rest.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { SessionPrune } from './modules/auth/session-prune.js';
 import { sessionStoreOf } from './modules/auth/sessions.js';
+import { ChangeEvents } from './core/change-events.js';
 import { ChannelCache } from './core/routing/channel-cache.js';
 import { ChannelsService } from './modules/channels/service.js';
 import { AccountLogs } from './accounting/account-log.js';
@@ -24,6 +25,7 @@ import { OptionsService } from './core/options/service.js';
 import { OptionsStore } from './core/options/store.js';
 import { SetupService } from './modules/setup/service.js';
 import { createRelayServices } from './relay/bootstrap.js';
+import { testChannelUpstream } from './relay/channel-test.js';
 import { providerCatalog } from './relay/providers/catalog.js';
 import type { RelayContext } from './relay/services.js';
 import { UserAdminService } from './modules/users/admin.js';
@@ -93,6 +95,9 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     bus,
     channelCache,
     channels,
+    // The relay's services join `base` below, before any probe runs.
+    channelProbe: (channel, model) => testChannelUpstream(base, channel, model),
+    tokenChanges: new ChangeEvents(),
     providers: providerCatalog,
     startedAt: Date.now(),
   };

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { TokenChanges } from './core/change-events.js';
+import type { ChannelProbe } from './core/channel-probe.js';
 import type { ProviderCatalog } from './core/providers.js';
 import type { Db } from './db/connect.js';
 import type { ClusterBus } from './lib/cluster-bus.js';
@@ -45,6 +47,10 @@ export interface AppContext {
   channelCache: ChannelCache;
   /** Channel management rules; also reportUpstreamError/enableChannel for the relay. */
   channels: ChannelsService;
+  /** Calls a channel's upstream once (the relay's, for channel tests). */
+  channelProbe: ChannelProbe;
+  /** Told of every token change; the relay drops the token from its caches, here and on other nodes. */
+  tokenChanges: TokenChanges;
   /** The providers as channel management reaches them (key checks, model lists, balances). */
   providers: ProviderCatalog;
   startedAt: number;

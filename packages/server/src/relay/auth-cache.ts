@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.js';
-import { IpAllowList } from './ip-allow.js';
+import { IpAllowList } from '../lib/ip-allow.js';
 
 /** What the relay needs to know about an API token and its owner, held in memory. */
 export interface TokenAuth {

@@ -82,6 +82,11 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     const at = msg.lastIndexOf(':');
     tokenChanged(msg.slice(0, at), Number(msg.slice(at + 1)), false);
   });
+  const tokenChangedHere = (key: string, id: number) => {
+    tokenChanged(key, id, true);
+    void ctx.bus.publish('tokens', `${key}:${id}`).catch(() => undefined);
+  };
+  ctx.tokenChanges.on(tokenChangedHere);
 
   return {
     tokens,
@@ -90,10 +95,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     agent,
     settings: new RelaySettingsCache(ctx.options),
     quotaWarnings,
-    tokenChanged(key, id) {
-      tokenChanged(key, id, true);
-      void ctx.bus.publish('tokens', `${key}:${id}`).catch(() => undefined);
-    },
+    tokenChanged: tokenChangedHere,
     /** `deadline` (epoch ms) bounds the writer's wait for calls settling and its retries. */
     async close(deadline?: number) {
       await writer.stop(deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));

@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
-import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import { testChannelUpstream } from '../../relay/channel-test.js';
+import type { ChannelProbe } from '../../core/channel-probe.js';
 import type { OptionsService } from '../../core/options/service.js';
 import { toCachedChannel, type CachedChannel } from '../../core/routing/channel-cache.js';
 import { parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
-import type { ChannelsService } from './service.js';
 
 /** Channels tested at once by a test-all run. */
 const CONCURRENCY = 4;
@@ -30,6 +28,20 @@ function testable(row: ChannelRow): CachedChannel {
 
 const modelFor = (ch: CachedChannel, model?: string) => model || ch.testModel || ch.models[0] || FALLBACK_TEST_MODEL;
 
+/** What the tester uses of the channels service (which owns the tester). */
+export interface TestedChannels {
+  readonly store: { all(): Promise<ChannelRow[]> };
+  get(id: number): Promise<ChannelRow>;
+  recordTest(id: number, responseMs: number): Promise<void>;
+  enableChannel(id: number): Promise<boolean>;
+  autoDisableChannel(id: number, reason: string): Promise<boolean>;
+}
+
+/** Where the tester finds the upstream probe (the application context). */
+export interface ProbeHost {
+  channelProbe: ChannelProbe;
+}
+
 /**
  * Channel tests: one channel on demand, or all enabled and auto-disabled channels in the background with
  * limited concurrency, recording response times and applying the automatic enable/disable options.
@@ -39,7 +51,7 @@ export class ChannelTester {
   private stopped = false;
 
   constructor(
-    private readonly channels: ChannelsService,
+    private readonly channels: TestedChannels,
     private readonly options: OptionsService,
     private readonly log: Logger,
   ) {}
@@ -49,15 +61,15 @@ export class ChannelTester {
   }
 
   /** Tests one channel with `model` (else its test model, else its first model) and records the response time. */
-  async testOne(ctx: AppContext, id: number, model?: string): Promise<TestOutcome> {
+  async testOne(ctx: ProbeHost, id: number, model?: string): Promise<TestOutcome> {
     const ch = testable(await this.channels.get(id));
-    const res = await testChannelUpstream(ctx, ch, modelFor(ch, model));
+    const res = await ctx.channelProbe(ch, modelFor(ch, model));
     await this.channels.recordTest(id, res.elapsedMs);
     return { success: res.ok, message: res.ok ? `test passed with ${modelFor(ch, model)}` : res.message, time: Math.round(res.elapsedMs) / 1000 };
   }
 
   /** Starts a background run over enabled and auto-disabled channels (`disabledOnly`: status 3 only). */
-  startAll(ctx: AppContext, disabledOnly = false): void {
+  startAll(ctx: ProbeHost, disabledOnly = false): void {
     if (this.stopped) return;
     if (this.current) throw new ApiError('a test of all channels is already running', 409);
     this.current = this.runAll(ctx, disabledOnly)
@@ -78,7 +90,7 @@ export class ChannelTester {
     await this.current;
   }
 
-  private async runAll(ctx: AppContext, disabledOnly: boolean): Promise<void> {
+  private async runAll(ctx: ProbeHost, disabledOnly: boolean): Promise<void> {
     const rows = (await this.channels.store.all()).filter((r) => (disabledOnly ? r.status === 3 : r.status === 1 || r.status === 3));
     let next = 0;
     const worker = async () => {
@@ -95,9 +107,9 @@ export class ChannelTester {
     this.log.info({ channels: rows.length, disabledOnly }, 'channel test run finished');
   }
 
-  private async testAndApply(ctx: AppContext, row: ChannelRow): Promise<void> {
+  private async testAndApply(ctx: ProbeHost, row: ChannelRow): Promise<void> {
     const ch = testable(row);
-    const res = await testChannelUpstream(ctx, ch, modelFor(ch));
+    const res = await ctx.channelProbe(ch, modelFor(ch));
     await this.channels.recordTest(row.id, res.elapsedMs);
     const thresholdMs = this.options.num('ChannelDisableThreshold') * 1000;
     const tooSlow = thresholdMs > 0 && res.elapsedMs > thresholdMs;
@@ -110,7 +122,7 @@ export class ChannelTester {
   }
 
   /** Every `minutes`, a background test of auto-disabled channels (auto-enable); returns the stop function. */
-  schedule(ctx: AppContext, minutes: number): () => void {
+  schedule(ctx: ProbeHost, minutes: number): () => void {
     const timer = setInterval(() => {
       if (!this.current) this.startAll(ctx, true);
     }, minutes * 60_000);

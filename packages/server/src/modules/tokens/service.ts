@@ -3,8 +3,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
-import { invalidIpLine } from '../../relay/ip-allow.js';
-import type { RelayContext } from '../../relay/services.js';
+import { invalidIpLine } from '../../lib/ip-allow.js';
 import type { AuthUser } from '../auth/session.js';
 import { readPage, type PageQuery } from '../../http/paging.js';
 import { TokensStore, type NewToken, type TokenChanges, type TokenRow } from './store.js';
@@ -32,7 +31,7 @@ export class TokensService {
   }
 
   private changed(t: Pick<TokenRow, 'key' | 'id'>): void {
-    (this.ctx as RelayContext).relay.tokenChanged(t.key, t.id);
+    this.ctx.tokenChanges.emit(t.key, t.id);
   }
 
   /** Groups the user may put on a token: the keys of UserUsableGroups plus their own group. */

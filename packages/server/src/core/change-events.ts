@@ -1,0 +1,18 @@
+/**
+ * Listeners told when a record changed, registered at start-up: a module emits, and whoever keeps copies
+ * (the relay's caches and balances) subscribes, so the module needs no import of them.
+ */
+export class ChangeEvents<Args extends unknown[]> {
+  private readonly listeners: ((...args: Args) => void)[] = [];
+
+  on(listener: (...args: Args) => void): void {
+    this.listeners.push(listener);
+  }
+
+  emit(...args: Args): void {
+    for (const listener of this.listeners) listener(...args);
+  }
+}
+
+/** A token was created, changed or deleted (its key and id). */
+export type TokenChanges = ChangeEvents<[key: string, id: number]>;
