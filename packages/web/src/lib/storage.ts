@@ -1,3 +1,4 @@
+import type { UserPublic } from '@tollway/shared';
 /** Typed access to the local-storage keys the console uses (user, theme-mode, i18nextLng, …). */
 export function readJson<T>(key: string): T | undefined {
   try {
@@ -12,14 +13,8 @@ export function writeJson(key: string, value: unknown): void {
   localStorage.setItem(key, JSON.stringify(value));
 }
 
-export interface StoredUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  group: string;
-}
+/** The signed-in user as the console remembers it between visits. */
+export type StoredUser = Pick<UserPublic, 'id' | 'username' | 'display_name' | 'role' | 'status' | 'group'>;
 
 export const getStoredUser = (): StoredUser | undefined => readJson<StoredUser>('user');
 export const setStoredUser = (u: StoredUser): void => writeJson('user', u);
