@@ -1,23 +1,16 @@
 import type { PaginationProps } from 'antd';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
+import { useStoredValue } from './storage';
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
 const DEFAULT_PAGE_SIZE = 10;
 
 /** A page size remembered in local storage under `key` (default 10, options 10/20/50/100). */
 export function usePageSize(key: string): [number, (n: number) => void] {
-  const [size, setSize] = useState<number>(() => {
-    const stored = Number(localStorage.getItem(key));
+  return useStoredValue<number>(key, (text) => {
+    const stored = Number(text);
     return (PAGE_SIZE_OPTIONS as readonly number[]).includes(stored) ? stored : DEFAULT_PAGE_SIZE;
   });
-  const update = useCallback(
-    (n: number) => {
-      localStorage.setItem(key, String(n));
-      setSize(n);
-    },
-    [key],
-  );
-  return [size, update];
 }
 
 /** How a listing words the "Items {start} - {end} of {total}" text. */

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { useStoredValue } from '../../../lib/storage';
 
 /** Local-storage keys of the channel page. */
 export const STORAGE = {
@@ -11,15 +12,7 @@ export const STORAGE = {
 
 /** A boolean remembered in local storage as the text true/false. */
 export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
-  const [value, setValue] = useState(() => localStorage.getItem(key) === 'true');
-  const update = useCallback(
-    (v: boolean) => {
-      localStorage.setItem(key, String(v));
-      setValue(v);
-    },
-    [key],
-  );
-  return [value, update];
+  return useStoredValue<boolean>(key, (text) => text === 'true');
 }
 
 /** Columns the settings dialog can hide; actions always show. */
