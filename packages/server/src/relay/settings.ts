@@ -10,6 +10,10 @@ export interface RelaySettings {
   quotaPerUnit: number;
   /** Reserved for a ratio-priced call without a token limit (PreConsumedQuota). */
   preConsumedQuota: number;
+  /** Consume logs are written (LogConsumeEnabled). */
+  logConsume: boolean;
+  /** A mapped call is billed at the model used when that is priced (redirect_billing_enabled). */
+  redirectBilling: boolean;
   /** The prompt and answer text go to the consume log (LogChatContentEnabled, and consume logs on). */
   logContent: boolean;
   retry: RetryPolicy;
@@ -27,6 +31,8 @@ function readSettings(o: OptionsService): RelaySettings {
   return {
     quotaPerUnit: o.num('QuotaPerUnit'),
     preConsumedQuota: o.num('PreConsumedQuota'),
+    logConsume: o.bool('LogConsumeEnabled'),
+    redirectBilling: o.bool('redirect_billing_enabled'),
     logContent: o.bool('LogChatContentEnabled') && o.bool('LogConsumeEnabled'),
     retry: retryPolicy(o),
     hideUpstreamError: o.bool('global.hide_upstream_error_enabled'),

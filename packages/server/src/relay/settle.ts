@@ -66,17 +66,17 @@ export const newRequestId = (): string => `${idPrefix}${(++idSeq).toString(36).p
  * ledger, and one record (counters + consume log) handed to the durable writer. No I/O here.
  */
 export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<number> {
-  const perUnit = ctx.options.num('QuotaPerUnit');
+  const settings = ctx.relay.settings.get();
   // Redirect billing: a call whose model was mapped to another is billed at the model actually used, when priced.
   let billedModel: string | undefined;
-  if (ctx.options.bool('redirect_billing_enabled') && c.upstreamModel !== c.model) {
+  if (settings.redirectBilling && c.upstreamModel !== c.model) {
     const mapped = resolvePrice(ctx.options, c.upstreamModel, c.group, false);
     if (mapped && !mapped.unset) {
       c.price = mapped;
       billedModel = c.upstreamModel;
     }
   }
-  const quota = computeQuota(scaledPrice(c.price.price, c.usage.units), c.usage, perUnit, c.usage.semantic ?? 'openai');
+  const quota = computeQuota(scaledPrice(c.price.price, c.usage.units), c.usage, settings.quotaPerUnit, c.usage.semantic ?? 'openai');
   const charged = await ctx.relay.ledger.settle(c.target, c.hold, quota);
   const p = c.price.price;
   const other: LogOther = {
@@ -102,7 +102,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
     input_content: c.content?.input,
     output_content: c.content?.output,
   };
-  const log: Insertable<LogsTable> | undefined = ctx.options.bool('LogConsumeEnabled')
+  const log: Insertable<LogsTable> | undefined = settings.logConsume
     ? callLogRow(c, {
         created_at: Math.floor(Date.now() / 1000),
         type: LogType.Consume,
@@ -137,7 +137,7 @@ export function unsettledCallRecord(
   ctx: RelayContext,
   c: CallIdentity & { started: number; target: ReserveTarget; reserved: number },
 ): WriteRecord {
-  const log: Insertable<LogsTable> | undefined = ctx.options.bool('LogConsumeEnabled')
+  const log: Insertable<LogsTable> | undefined = ctx.relay.settings.get().logConsume
     ? callLogRow(c, {
         created_at: Math.floor(c.started / 1000),
         type: LogType.Consume,
