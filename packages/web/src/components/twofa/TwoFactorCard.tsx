@@ -8,6 +8,7 @@ import { disableTwoFactor, regenerateBackupCodes, TWOFA_STATUS_KEY, useTwoFactor
 import { BackupCodes } from './BackupCodes';
 import { CodeModal } from './CodeModal';
 import { SetupModal } from './SetupModal';
+import { IconTitle } from '../IconTitle';
 
 type Dialog = 'setup' | 'disable' | 'regenerate' | null;
 
@@ -31,12 +32,7 @@ export function TwoFactorCard({ account }: { account: string }) {
 
   return (
     <Card
-      title={
-        <span>
-          <SafetyCertificateOutlined style={{ marginRight: 8 }} />
-          {t('card.title')}
-        </span>
-      }
+      title={<IconTitle icon={SafetyCertificateOutlined}>{t('card.title')}</IconTitle>}
       extra={s && <Tag color={s.enabled ? 'green' : 'default'} data-testid="twofa-state">{s.enabled ? t('card.on') : t('card.off')}</Tag>}
       data-testid="twofa-card"
     >

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../lib/status';
 import { BindEmailModal } from './BindEmailModal';
 import { BindTelegramModal } from './BindTelegramModal';
+import { IconTitle } from '../../components/IconTitle';
 
 const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo'; field: keyof UserPublic; icon: ReactNode }[] = [
   { key: 'email', field: 'email', icon: <MailOutlined /> },
@@ -25,12 +26,7 @@ export function BindingsCard({ user }: { user: UserPublic }) {
   const telegramBot = status?.telegram_oauth ? status.telegram_bot_name : '';
   return (
     <Card
-      title={
-        <span>
-          <LinkOutlined style={{ marginRight: 8 }} />
-          {t('bindings.title')}
-        </span>
-      }
+      title={<IconTitle icon={LinkOutlined}>{t('bindings.title')}</IconTitle>}
       styles={{ body: { paddingBlock: 4 } }}
       data-testid="me-bindings"
     >

@@ -8,6 +8,7 @@ import { apiGet } from '../../lib/api';
 import { useCopy } from '../../components/useCopy';
 import { useQuotaFormat } from '../../lib/self';
 import { TransferModal } from './TransferModal';
+import { IconTitle } from '../../components/IconTitle';
 
 /** Invite link (GET /api/user/aff), rewards and the transfer dialog. */
 export function InviteCard({ user }: { user: UserPublic }) {
@@ -19,12 +20,7 @@ export function InviteCard({ user }: { user: UserPublic }) {
   const link = code ? `${window.location.origin}/register?aff=${encodeURIComponent(code)}` : '';
   return (
     <Card
-      title={
-        <span>
-          <GiftOutlined style={{ marginRight: 8 }} />
-          {t('invite.title')}
-        </span>
-      }
+      title={<IconTitle icon={GiftOutlined}>{t('invite.title')}</IconTitle>}
       data-testid="me-invite"
     >
       <Row gutter={[12, 12]} style={{ marginBottom: 16 }}>

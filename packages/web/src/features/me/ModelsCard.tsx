@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
 import { useCopy } from '../../components/useCopy';
+import { IconTitle } from '../../components/IconTitle';
 
 const COLLAPSED = 10;
 
@@ -19,11 +20,10 @@ export function ModelsCard() {
   return (
     <Card
       title={
-        <span>
-          <AppstoreOutlined style={{ marginRight: 8 }} />
+        <IconTitle icon={AppstoreOutlined}>
           {t('models.title')}
           {models.length > 0 && <Tag style={{ marginLeft: 8 }}>{models.length}</Tag>}
-        </span>
+        </IconTitle>
       }
       data-testid="me-models"
     >

@@ -7,6 +7,7 @@ import { AccessTokenRow } from './AccessTokenRow';
 import { ChangePasswordModal } from './ChangePasswordModal';
 import { DeleteAccountModal } from './DeleteAccountModal';
 import { SettingRow } from './SettingRow';
+import { IconTitle } from '../../components/IconTitle';
 
 /** Access token, change password and delete account. */
 export function SecurityCard({ user }: { user: UserPublic }) {
@@ -15,12 +16,7 @@ export function SecurityCard({ user }: { user: UserPublic }) {
   const [delOpen, setDelOpen] = useState(false);
   return (
     <Card
-      title={
-        <span>
-          <SafetyOutlined style={{ marginRight: 8 }} />
-          {t('security.title')}
-        </span>
-      }
+      title={<IconTitle icon={SafetyOutlined}>{t('security.title')}</IconTitle>}
       styles={{ body: { paddingBlock: 8 } }}
       data-testid="me-security"
     >

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { apiDelete, apiGet } from '../../lib/api';
 import { formatTime } from '../../lib/format-time';
 import { describeAgent } from './agent';
+import { IconTitle } from '../../components/IconTitle';
 
 const SESSIONS_KEY = ['user', 'sessions'] as const;
 
@@ -31,12 +32,7 @@ export function SessionsCard() {
 
   return (
     <Card
-      title={
-        <span>
-          <DesktopOutlined style={{ marginRight: 8 }} />
-          {t('sessions.title')}
-        </span>
-      }
+      title={<IconTitle icon={DesktopOutlined}>{t('sessions.title')}</IconTitle>}
       extra={
         <Popconfirm title={t('sessions.signOutOthersConfirm')} onConfirm={signOutOthers} disabled={others === 0}>
           <Button size="small" danger disabled={others === 0} data-testid="sessions-sign-out-others">
