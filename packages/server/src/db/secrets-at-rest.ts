@@ -1,7 +1,7 @@
 import { optionDefs } from '@tollway/shared';
 import type { Logger } from 'pino';
 import { isDigest, isSealed, SecretKeyError, type SecretBox } from '../lib/secret-box.js';
-import { openSettingSecret, parseSetting, sealSettingSecret } from '../modules/users/setting-secret.js';
+import { openSettingSecret, parseSetting, sealSettingSecret } from '../lib/setting-secret.js';
 import type { Db } from './connect.js';
 
 /** Options row holding a sealed known text: proves at start-up that CRYPTO_SECRET is the one the data was sealed with. */

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import { ApiError } from '../http/errors.js';
-import type { OptionsService } from '../core/options/service.js';
+import type { OptionReader } from './option-reader.js';
 
 export interface Mail {
   to: string;
@@ -16,7 +16,7 @@ const MAIL_NOT_CONFIGURED = 'mail delivery is not configured: the administrator 
  * SMTPSSLEnabled or port 465 means implicit TLS; otherwise STARTTLS is used when the server offers it.
  */
 export class Mailer {
-  constructor(private readonly options: OptionsService) {}
+  constructor(private readonly options: OptionReader) {}
 
   /** True when a server and a sender address are set. */
   configured(): boolean {

@@ -1,7 +1,7 @@
 // The SSRF guard's rules: which URLs and addresses the server may fetch on a user's behalf.
 import net from 'node:net';
 import { parsePortRange } from '@tollway/shared';
-import type { OptionsService } from '../core/options/service.js';
+import type { OptionReader } from './option-reader.js';
 import { classifyAddress, hostAddress } from './address-class.js';
 
 /** The fetch settings, named as new-api's fetch_setting.* options. */
@@ -121,10 +121,10 @@ export const FETCH_SETTING_KEYS = [
   'fetch_setting.apply_ip_filter_for_domain',
 ] as const;
 
-const cached = new WeakMap<OptionsService, { key: string; policy: OutboundPolicy }>();
+const cached = new WeakMap<OptionReader, { key: string; policy: OutboundPolicy }>();
 
 /** The policy of the current fetch settings, rebuilt only when one of them changed. */
-export function fetchPolicy(options: OptionsService): OutboundPolicy {
+export function fetchPolicy(options: OptionReader): OutboundPolicy {
   const key = FETCH_SETTING_KEYS.map((k) => options.get(k)).join('\u0000');
   const hit = cached.get(options);
   if (hit?.key === key) return hit.policy;

@@ -1,5 +1,5 @@
 import type { UserPublic } from '@tollway/shared';
-import { maskSettingSecret } from './setting-secret.js';
+import { maskSettingSecret } from '../../lib/setting-secret.js';
 import type { UserRow } from './store.js';
 
 /** The user as every response shows it: never the password, never the access token, the webhook secret masked. */

@@ -4,7 +4,7 @@ import type { Router } from '../../http/route.js';
 import { sessionCookie } from '../auth/session.js';
 import { sealedSessionOf, startSession } from '../auth/sessions.js';
 import { toPublicUser } from './public.js';
-import { openSettingSecret } from './setting-secret.js';
+import { openSettingSecret } from '../../lib/setting-secret.js';
 
 /** The caller's own account: profile, password, access token, invites, notification settings. */
 export function selfRoutes(r: Router): void {

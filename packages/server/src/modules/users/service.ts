@@ -8,7 +8,7 @@ import type { AccountLogs } from '../../accounting/account-log.js';
 import { assertWebhookUrlAllowed } from '../notifications/webhook-url.js';
 import type { OptionsService } from '../../core/options/service.js';
 import { hashPassword, spendPasswordCheck, verifyPassword } from './password.js';
-import { MASKED_SECRET, openSettingSecret, parseSetting, sealSettingSecret } from './setting-secret.js';
+import { MASKED_SECRET, openSettingSecret, parseSetting, sealSettingSecret } from '../../lib/setting-secret.js';
 import type { AfterInsert, NewUser, UserRow, UsersStore } from './store.js';
 
 export interface CreateUserInput {

@@ -1,4 +1,4 @@
-import type { SecretBox } from '../../lib/secret-box.js';
+import type { SecretBox } from './secret-box.js';
 
 /** What administrators (and every view but the owner's own profile) see in place of a webhook secret. */
 export const MASKED_SECRET = '********';
