@@ -1,5 +1,5 @@
-// `npm test`: type-checks, lints, builds the console, then runs unit, integration (SQLite, PostgreSQL, MariaDB, Redis)
-// and browser tests in one vitest run.
+// `npm test`: type-checks, lints, checks the dependency rules (`npm run deps`), builds the console, then runs unit,
+// integration (SQLite, PostgreSQL, MariaDB, Redis) and browser tests in one vitest run.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { buildConsole } from './console-build.mjs';
@@ -11,6 +11,7 @@ const run = (cmd, args) => {
 };
 run('npm', ['run', 'typecheck']);
 run('npm', ['run', 'lint']);
+run('npm', ['run', 'deps']);
 // run('npm', ['run', 'format:check']); // enabled by the lead after the one-time format
 buildConsole();
 run(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)]);

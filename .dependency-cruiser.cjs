@@ -1,0 +1,71 @@
+// The floors and their dependency rule (README "Architecture"); `npm run deps` checks it in `npm test`.
+// Type-only imports count: a cycle through types still ties the files together.
+const SERVER = '^packages/server/src/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      severity: 'error',
+      comment: 'No import cycles, type-only imports included.',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'modules-not-relay',
+      severity: 'error',
+      comment: 'Modules reach the relay only through interfaces in core set on AppContext at bootstrap.',
+      from: { path: `${SERVER}modules/` },
+      to: { path: `${SERVER}relay/` },
+    },
+    {
+      name: 'core-stands-on-ground',
+      severity: 'error',
+      comment: 'core (options, routing table) imports only lib, db, http/errors.ts and shared.',
+      from: { path: `${SERVER}core/` },
+      to: { path: `${SERVER}(?!(core|lib|db)/|http/errors\\.ts$)` },
+    },
+    {
+      name: 'accounting-stands-on-core',
+      severity: 'error',
+      comment: 'accounting (ledgers, durable writer, account logs) imports only core, lib, db, http/errors.ts and shared.',
+      from: { path: `${SERVER}accounting/` },
+      to: { path: `${SERVER}(?!(accounting|core|lib|db)/|http/errors\\.ts$)` },
+    },
+    {
+      name: 'ground-imports-no-floor',
+      severity: 'error',
+      comment: 'lib and db are the ground: they import none of core, accounting, modules, relay.',
+      from: { path: `${SERVER}(lib|db)/` },
+      to: { path: `${SERVER}(core|accounting|modules|relay)/` },
+    },
+    {
+      name: 'shared-imports-no-package',
+      severity: 'error',
+      comment: 'packages/shared imports neither the server nor the web console.',
+      from: { path: '^packages/shared/' },
+      to: { path: '^packages/(server|web)/' },
+    },
+    {
+      name: 'feature-not-feature',
+      severity: 'error',
+      comment: 'A web feature never imports another feature; shared pieces live in components/ or lib/.',
+      from: { path: '^packages/web/src/features/([^/]+)/' },
+      to: { path: '^packages/web/src/features/', pathNot: '^packages/web/src/features/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)node_modules/' },
+    tsPreCompilationDeps: true,
+    combinedDependencies: false,
+    // Absolute, so the rules also run from a fixture tree (packages/server/test/unit/dependency-rules.test.ts).
+    tsConfig: { fileName: `${__dirname}/tsconfig.base.json` },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};

@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+const config = path.join(root, '.dependency-cruiser.cjs');
+const cli = path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const fixture = path.join(root, 'packages/server/test/fixtures/deps');
+/** The folders `npm run deps` checks. */
+const SOURCES = ['packages/shared/src', 'packages/server/src', 'packages/web/src'];
+/** Cruising the whole tree parses every source file. */
+const CRUISE_TIMEOUT_MS = 120_000;
+
+interface Violation {
+  rule: string;
+  from: string;
+  to: string;
+}
+
+/** Runs dependency-cruiser with the repository's config from `cwd`; the violations it reports. */
+function cruise(cwd: string, targets: string[]): Violation[] {
+  const res = spawnSync(process.execPath, [cli, '--config', config, '--output-type', 'json', ...targets], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (!res.stdout) throw new Error(`dependency-cruiser failed: ${res.stderr}`);
+  const out = JSON.parse(res.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+  return out.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }));
+}
+
+describe('dependency rules (.dependency-cruiser.cjs, npm run deps)', () => {
+  it('report a type-only cycle, a module importing the relay and a web feature importing another, and nothing else', () => {
+    const found = cruise(fixture, ['packages']);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ rule: 'no-cycle', from: expect.stringMatching(/^packages\/server\/src\/core\/price-(row|table)\.ts$/) }),
+        { rule: 'modules-not-relay', from: 'packages/server/src/modules/widgets/service.ts', to: 'packages/server/src/relay/engine.ts' },
+        { rule: 'feature-not-feature', from: 'packages/web/src/features/alpha/page.ts', to: 'packages/web/src/features/beta/api.ts' },
+      ]),
+    );
+    // The relay importing a module, and a feature importing its own files, are allowed.
+    expect(found.filter((v) => v.rule !== 'no-cycle')).toHaveLength(2);
+  }, CRUISE_TIMEOUT_MS);
+
+  it('find no violation in the real tree', () => {
+    expect(cruise(root, SOURCES)).toEqual([]);
+  }, CRUISE_TIMEOUT_MS);
+});
