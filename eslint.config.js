@@ -1,19 +1,18 @@
 // ESLint (`npm run lint`): the recommended rules of ESLint and typescript-eslint (syntax only, not type-aware, so
 // a lint run stays in seconds), plus the rules of hooks for the console.
 import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
-  {
-    ignores: ['**/node_modules/', '**/dist/', 'test-artifacts/', 'data/', 'packages/web/public/'],
-  },
+export default defineConfig(
+  globalIgnores(['**/node_modules/', '**/dist/', 'test-artifacts/', 'data/', 'packages/web/public/']),
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
