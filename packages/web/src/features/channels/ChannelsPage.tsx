@@ -1,5 +1,4 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Card } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
@@ -17,6 +16,7 @@ import { STORAGE, useColumnVisibility, useStoredFlag } from './model/storage';
 import { useChannelActions } from './model/useChannelActions';
 import './channels.css';
 import { usePageSize } from '../../lib/paging';
+import { ListCard } from '../../components/ListCard';
 
 const NO_FILTER: ChannelFilter = { keyword: '', group: '', model: '' };
 
@@ -80,7 +80,7 @@ export default function ChannelsPage() {
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <Card variant="borderless" className="tw-ch-card" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+      <ListCard className="tw-ch-card">
         <ChannelsToolbar
           draft={draft}
           loading={list.isFetching}
@@ -140,7 +140,7 @@ export default function ChannelsPage() {
           onPickTestModel={setTesting}
           onEditTag={setTagRow}
         />
-      </Card>
+      </ListCard>
       <ChannelEditorDrawer
         target={editor}
         onClose={closeEditor}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Card, Table } from 'antd';
+import { Table } from 'antd';
 import { isAdmin, renderQuota } from '@tollway/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,7 @@ import { LogsStatBar } from './components/LogsStatBar';
 import { ADMIN_COLUMNS, useColumnVisibility } from './hooks';
 import '../../styles/logs.css';
 import { rowTestId } from '../../lib/table';
+import { ListCard } from '../../components/ListCard';
 
 /**
  * Usage logs: filters, the stat bar, and a paged table with expandable billing details.
@@ -78,7 +79,7 @@ export default function LogsPage() {
   return (
     <>
       <PageHeader title={t('title')} subtitle={admin ? t('subtitleAdmin') : t('subtitle')} />
-      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+      <ListCard>
         <LogsFilters
           draft={draft}
           admin={admin}
@@ -118,7 +119,7 @@ export default function LogsPage() {
           }}
           pagination={pagination(list.data?.total ?? 0)}
         />
-      </Card>
+      </ListCard>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { DEFAULT_GROUP } from '@tollway/shared';
-import { Card, Flex, Typography } from 'antd';
+import { Flex, Typography } from 'antd';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../lib/status';
@@ -12,6 +12,7 @@ import { PricingTable } from './components/PricingTable';
 import { GroupRatioTag, PricingToolbar } from './components/PricingToolbar';
 import type { PriceUnit } from '../../lib/price';
 import './pricing.css';
+import { ListCard } from '../../components/ListCard';
 
 /**
  * Public model pricing. Logged out it prices the default group; logged in it starts on the
@@ -53,7 +54,7 @@ export default function PricingPage() {
   return (
     <div className="tw-page">
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+      <ListCard>
         <PricingToolbar
           keyword={keyword}
           onKeywordChange={setKeyword}
@@ -87,7 +88,7 @@ export default function PricingPage() {
           pageSize={pageSize}
           onPageSizeChange={setPageSize}
         />
-      </Card>
+      </ListCard>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Card, type ButtonProps } from 'antd';
+import { App, type ButtonProps } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { attempt } from '../../lib/attempt';
@@ -24,6 +24,7 @@ import { RedemptionDrawer } from './components/RedemptionDrawer';
 import { RedemptionsTable } from './components/RedemptionsTable';
 import { RedemptionsToolbar, type BulkAction } from './components/RedemptionsToolbar';
 import './redemption.css';
+import { ListCard } from '../../components/ListCard';
 
 /** Redemption code management (admin): search, table, add/edit drawer, bulk actions. */
 export default function RedemptionsPage() {
@@ -112,7 +113,7 @@ export default function RedemptionsPage() {
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+      <ListCard>
         <RedemptionsToolbar
           keyword={draft}
           loading={list.isFetching}
@@ -133,7 +134,7 @@ export default function RedemptionsPage() {
           onEdit={(r) => setDrawer(r.id)}
           onDelete={onDelete}
         />
-      </Card>
+      </ListCard>
       <RedemptionDrawer
         target={drawer}
         onClose={() => setDrawer(undefined)}

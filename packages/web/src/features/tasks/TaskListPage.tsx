@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Card, Table, type TableColumnsType } from 'antd';
+import { Table, type TableColumnsType } from 'antd';
 import { isAdmin } from '@tollway/shared';
 import type { Dayjs } from 'dayjs';
 import { useCallback, useState } from 'react';
@@ -10,6 +10,7 @@ import { usePaging } from '../../lib/paging';
 import { fetchTaskPage, TASKS_KEY, type TaskKind } from './api';
 import { TaskFilters, toFilters, type TaskDraft } from './TaskFilters';
 import '../../styles/logs.css';
+import { ListCard } from '../../components/ListCard';
 
 interface Props<T> {
   kind: TaskKind;
@@ -51,7 +52,7 @@ export function TaskListPage<T extends { id: number }>({ kind, title, subtitle, 
   return (
     <>
       <PageHeader title={title} subtitle={subtitle} />
-      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+      <ListCard>
         <TaskFilters
           draft={draft}
           admin={admin}
@@ -77,7 +78,7 @@ export function TaskListPage<T extends { id: number }>({ kind, title, subtitle, 
           scroll={{ x: cols.reduce((w, c) => w + (typeof c.width === 'number' ? c.width : 120), 0) }}
           pagination={pagination(list.data?.total ?? 0)}
         />
-      </Card>
+      </ListCard>
     </>
   );
 }

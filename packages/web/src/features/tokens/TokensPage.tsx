@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Card } from 'antd';
+import { Alert, App } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { attempt } from '../../lib/attempt';
@@ -12,6 +12,7 @@ import { TokenDrawer } from './components/TokenDrawer';
 import { TokensTable } from './components/TokensTable';
 import { TokensToolbar } from './components/TokensToolbar';
 import './tokens.css';
+import { ListCard } from '../../components/ListCard';
 
 /** API tokens of the signed-in user: search, add, batch copy, table and the editor drawer. */
 export default function TokensPage() {
@@ -66,7 +67,7 @@ export default function TokensPage() {
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+      <ListCard>
         <Alert type="warning" showIcon title={t('warning')} style={{ marginBottom: 16 }} data-testid="tokens-warning" />
         <TokensToolbar
           name={nameDraft}
@@ -95,7 +96,7 @@ export default function TokensPage() {
           onEdit={(tok) => setDrawer(tok.id)}
           onDelete={onDelete}
         />
-      </Card>
+      </ListCard>
       <TokenDrawer
         target={drawer}
         onClose={() => setDrawer(undefined)}

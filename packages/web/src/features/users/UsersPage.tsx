@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Card } from 'antd';
+import { App } from 'antd';
 import type { Page, UserManageAction } from '@tollway/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { EditUserDrawer } from './components/EditUserDrawer';
 import { UsersTable } from './components/UsersTable';
 import { UsersToolbar } from './components/UsersToolbar';
 import { usePageSize } from '../../lib/paging';
+import { ListCard } from '../../components/ListCard';
 
 /**
  * User management. Mounted at /admin/users, and at /user/edit/:id and /user/edit, where it
@@ -97,7 +98,7 @@ export default function UsersPage() {
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <Card variant="borderless" styles={{ body: { padding: 'clamp(12px, 3vw, 24px)' } }}>
+      <ListCard>
         <UsersToolbar
           keyword={keywordDraft}
           group={filter.group}
@@ -137,7 +138,7 @@ export default function UsersPage() {
           onEdit={(u) => setEditId(u.id)}
           onAddQuota={(u) => setQuotaUser(u)}
         />
-      </Card>
+      </ListCard>
       <AddUserDrawer
         open={addOpen}
         onClose={() => {
