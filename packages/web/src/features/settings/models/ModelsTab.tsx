@@ -1,10 +1,9 @@
 import type { OptionKey } from '@tollway/shared';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { OptionField } from '../components/OptionField';
 import { SectionNav, type NavItem } from '../components/SectionNav';
 import { SettingsSection } from '../components/SettingsSection';
+import { ExemptGroupFields, useGroupRequired } from '../components/ExemptGroup';
 import { useFieldValue } from '../model/useFieldValue';
 import { ClaudeSection, GeminiSection } from './ProviderSections';
 
@@ -26,15 +25,13 @@ const NAV: NavItem[] = [
 
 function GlobalFields() {
   const { t } = useTranslation('settings');
-  const exempt = useFieldValue('global.safe_check_exempt_enabled') === true;
   const ping = useFieldValue('general_setting.ping_interval_enabled') === true;
   return (
     <>
       <OptionField k="global.pass_through_request_enabled" />
       <OptionField k="global.hide_upstream_error_enabled" />
       <OptionField k="global.block_browser_extension_enabled" />
-      <OptionField k="global.safe_check_exempt_enabled" span="half" />
-      <OptionField k="global.safe_check_exempt_group" placeholder="nsfw-ok" span="half" disabled={!exempt} />
+      <ExemptGroupFields enabledKey="global.safe_check_exempt_enabled" groupKey="global.safe_check_exempt_group" placeholder="nsfw-ok" />
       <OptionField k="general_setting.ping_interval_enabled" span="half" />
       <OptionField k="general_setting.ping_interval_seconds" min={1} suffix={t('unit.seconds')} span="half" disabled={!ping} />
     </>
@@ -44,7 +41,7 @@ function GlobalFields() {
 /** Relay behaviour for every provider: pass-through, hidden upstream errors, browser extensions, safety exemption, stream pings. */
 export function ModelsGlobalSection() {
   const { t } = useTranslation('settings');
-  const rules = useMemo(() => ({ 'global.safe_check_exempt_group': z.string().trim().min(1, t('validation.groupRequired')) }), [t]);
+  const rules = useGroupRequired('global.safe_check_exempt_group');
   return (
     <SettingsSection id="models-global" title={t('section.modelsGlobal.title')} description={t('section.modelsGlobal.desc')} keys={GLOBAL} rules={rules}>
       <GlobalFields />

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { OptionField } from '../components/OptionField';
 import { SectionNav, type NavItem } from '../components/SectionNav';
 import { SettingsSection } from '../components/SettingsSection';
+import { ExemptGroupFields, useGroupRequired } from '../components/ExemptGroup';
 import { useFieldValue } from '../model/useFieldValue';
 
 const RATE_LIMIT: OptionKey[] = [
@@ -74,23 +75,13 @@ export function AutoRetrySection() {
   );
 }
 
-function ExemptFields() {
-  const on = useFieldValue('global.rate_limit_exempt_enabled') === true;
-  return (
-    <>
-      <OptionField k="global.rate_limit_exempt_enabled" span="half" />
-      <OptionField k="global.rate_limit_exempt_group" placeholder="bulk-ok" span="half" disabled={!on} />
-    </>
-  );
-}
-
 /** Users of one group skip the model request rate limit. */
 export function ExemptSection() {
   const { t } = useTranslation('settings');
-  const rules = useMemo(() => ({ 'global.rate_limit_exempt_group': z.string().trim().min(1, t('validation.groupRequired')) }), [t]);
+  const rules = useGroupRequired('global.rate_limit_exempt_group');
   return (
     <SettingsSection id="ratelimit-exempt" title={t('section.exempt.title')} description={t('section.exempt.desc')} keys={EXEMPT} rules={rules}>
-      <ExemptFields />
+      <ExemptGroupFields enabledKey="global.rate_limit_exempt_enabled" groupKey="global.rate_limit_exempt_group" placeholder="bulk-ok" />
     </SettingsSection>
   );
 }
