@@ -3,7 +3,7 @@ import { Role, type AuditOutcome } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import type { AuditedCall, RouteAudit, RouteDef } from '../../http/route.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { identify } from '../auth/guard.js';
 import { auditCatalog } from './catalog.js';

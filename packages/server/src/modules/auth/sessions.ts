@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { readCookie, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, sessionCookie, sessionKey, type SealedSession } from './session.js';
 import { SessionStore } from './session-store.js';

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { renderQuota, type CheckInStatus } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { dayIn, nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';

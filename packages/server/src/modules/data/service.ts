@@ -1,6 +1,6 @@
 import { DATA_DEFAULT_SPAN, type DataGranularity, type DataRow } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { DataStore, type DataScope } from './store.js';
 

@@ -1,7 +1,7 @@
 import { ApiError, conflict } from '../../http/errors.js';
 import { Mailer } from '../../lib/mailer.js';
 import { MemoryOneTimeCodes, RedisOneTimeCodes, type OneTimeCodes } from '../../lib/one-time-codes.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { randomString } from '../../lib/secrets.js';
 import type { OptionsService } from '../../core/options/service.js';
 import { hashPassword } from '../users/password.js';

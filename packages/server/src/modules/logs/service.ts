@@ -1,7 +1,7 @@
 import type { LogRow } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { LogsStore, type LogScope } from './store.js';
 import { toAdminLog, toUserLog } from './view.js';

@@ -2,7 +2,7 @@ import { isRoot, type AdminMessage, type CreateMessageBody, type InboxMessage, t
 import type { AppContext } from '../../context.js';
 import { ApiError, forbidden, notFound } from '../../http/errors.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import type { AuthUser } from '../auth/session.js';
 import { nowSeconds } from '../../lib/time.js';
 import { MessagesStore, type InboxRow, type MessageRow } from './store.js';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/unique.js';
 import { ApiError } from '../../http/errors.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { randomString } from '../../lib/secrets.js';
 import type { AuthUser } from '../auth/session.js';
 import type { OptionsService } from '../../core/options/service.js';

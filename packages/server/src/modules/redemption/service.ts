@@ -7,7 +7,7 @@ import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import { RedemptionsStore, type NewRedemption, type RedemptionChanges, type RedemptionRow } from './store.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 
 export const MSG = {
   notFound: 'redemption code not found',

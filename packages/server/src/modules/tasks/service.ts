@@ -1,7 +1,7 @@
 import type { MjRow, TaskRow } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { TasksStore, type TaskFilter } from './store.js';
 import { toMjRow, toTaskRow } from './view.js';
 

@@ -8,7 +8,7 @@ import type { AuthUser } from '../auth/session.js';
 import { readPage, type PageQuery } from '../../http/paging.js';
 import { TokensStore, type NewToken, type TokenChanges, type TokenRow } from './store.js';
 import { isExhausted, isExpired, toTokenPublic } from './view.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { usableGroups } from '../groups/usable.js';
 
 export const KEY_LENGTH = 48;

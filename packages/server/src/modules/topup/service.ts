@@ -7,7 +7,7 @@ import type { AuthUser } from '../auth/session.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayMerchant, type EpayParams } from './epay.js';
 import { TopUpStore, type TopUpRow } from './store.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 
 export const TOPUP_DISABLED = 'the administrator has not enabled online top-up';
 export const NO_CALLBACK_ADDRESS = 'the administrator has not set the server address, so online top-up cannot be used';

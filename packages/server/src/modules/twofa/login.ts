@@ -2,7 +2,7 @@ import { UserStatus, type TwoFactorChallenge } from '@tollway/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { readCookie } from '../auth/session.js';
 import { startSession } from '../auth/sessions.js';

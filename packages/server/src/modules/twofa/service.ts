@@ -1,7 +1,7 @@
 import { Role, type TwoFactorSetup, type TwoFactorStatus } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, forbidden } from '../../http/errors.js';
-import { perContext } from '../../lib/per-context.js';
+import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
 import { backupCodeMatches, hashBackupCode, newBackupCodes, normalizeBackupCode } from './backup-codes.js';

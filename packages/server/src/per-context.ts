@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { AppContext } from './context.js';
 
 /** A lazily built service per application context (one per running app; tests run several side by side). */
 export function perContext<T>(make: (ctx: AppContext) => T): (ctx: AppContext) => T {
