@@ -1,11 +1,23 @@
 import { generateObject, generateText, isStepCount, Output, streamText, tool } from 'ai';
 import { describe, expect } from 'vitest';
-import { z } from 'zod';
 import { aiSdkModel, AI_SDK_CHAT_CLIENTS } from '../support/ai-sdk-models.js';
 import { compat, compatEach } from '../support/compat.js';
 import { ANTHROPIC_TOOL_OUTPUT_MODEL, CHANNEL_MODELS, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
-import { SAMPLE_BOOLEAN, SAMPLE_NUMBER, SAMPLE_STRING } from '../support/mock-vendor.js';
-import { hasUpperCaseTypes } from '../support/schema-sample.js';
+import {
+  expectJsonSchemaOf,
+  ONE_CALL_PROMPT,
+  PARALLEL_PROMPT,
+  PERSON,
+  PERSON_PROMPT,
+  PERSON_SAMPLE,
+  TIME_DESCRIPTION,
+  TIME_INPUT,
+  TIME_SCHEMA,
+  TOOL_RESULT,
+  WEATHER_DESCRIPTION,
+  WEATHER_INPUT,
+  WEATHER_SCHEMA,
+} from '../support/conformance-fixtures.js';
 import { expectSent, sentForcedTool, sentOutputSchema, sentRoles, sentToolResults, sentTools } from '../support/upstream-view.js';
 
 /**
@@ -14,36 +26,11 @@ import { expectSent, sentForcedTool, sentOutputSchema, sentRoles, sentToolResult
  * what the mock vendor generated from the schema it received, converted into the upstream's own format.
  */
 
-const WEATHER_SCHEMA = z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']), days: z.number().int() });
-const weather = tool({ description: 'Get the weather of a city', inputSchema: WEATHER_SCHEMA });
-const localTime = tool({ description: 'Get the local time of a city', inputSchema: z.object({ city: z.string() }) });
+const weather = tool({ description: WEATHER_DESCRIPTION, inputSchema: WEATHER_SCHEMA });
+const localTime = tool({ description: TIME_DESCRIPTION, inputSchema: TIME_SCHEMA });
 const TOOLS = { get_weather: weather, get_time: localTime };
-/** What the mock vendor answers for each tool's schema. */
-const WEATHER_INPUT = { city: SAMPLE_STRING, unit: 'celsius', days: SAMPLE_NUMBER };
-const TIME_INPUT = { city: SAMPLE_STRING };
-const ONE_CALL_PROMPT = 'What is the weather in Paris?';
-const PARALLEL_PROMPT = 'Get the weather and the local time in Paris, in parallel.';
-const TOOL_RESULT = 'sunny, 21 degrees';
 /** A call and its result's turn. */
 const TWO_STEPS = 2;
-
-const PERSON = z.object({
-  name: z.string(),
-  age: z.number(),
-  tags: z.array(z.string()),
-  verified: z.boolean(),
-  address: z.object({ city: z.string(), zip: z.string() }),
-});
-/** What the mock vendor generates from PERSON's schema. */
-const PERSON_SAMPLE = { name: SAMPLE_STRING, age: SAMPLE_NUMBER, tags: [SAMPLE_STRING], verified: SAMPLE_BOOLEAN, address: { city: SAMPLE_STRING, zip: SAMPLE_STRING } };
-const PERSON_PROMPT = 'Invent a person.';
-
-/** The upstream's schema for a vendor that reads JSON Schema: lower-case types, PERSON's properties. */
-function expectJsonSchemaOf(schema: unknown, channel: ChannelKind, properties: string[]): void {
-  expect(schema).toBeDefined();
-  if (channel !== 'gemini') expect(hasUpperCaseTypes(schema)).toBe(false);
-  expect(Object.keys((schema as { properties?: object }).properties ?? {}).sort()).toEqual([...properties].sort());
-}
 
 describe('Vercel AI SDK tools and structured output through the gateway', () => {
   const fx = useConformanceGateway();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdkEmbeddingModel, aiSdkModel, AI_SDK_CHAT_CLIENTS, AI_SDK_EMBEDDING_CLIENTS } from '../support/ai-sdk-models.js';
 import { compat, compatEach } from '../support/compat.js';
 import { CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, GEMINI_FINISH_EVERY_CHUNK_MODEL, UPSTREAM_ERROR_MODEL, useConformanceGateway } from '../support/conformance.js';
+import { expectMultiTurnSent, HISTORY, PNG_BASE64, PNG_BYTES, SYSTEM } from '../support/conformance-fixtures.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
 import { expectSent, sentModel, sentRoles, sentSystem } from '../support/upstream-view.js';
 
@@ -12,15 +13,6 @@ import { expectSent, sentModel, sentRoles, sentSystem } from '../support/upstrea
  * multi-turn, streams, images, embeddings and errors, checked in what the SDK returns and what the upstream got.
  */
 
-const SYSTEM = 'Answer in one short sentence.';
-const HISTORY = [
-  { role: 'user' as const, content: 'My name is Ada.' },
-  { role: 'assistant' as const, content: 'Nice to meet you, Ada.' },
-  { role: 'user' as const, content: 'What is my name?' },
-];
-/** A 1×1 transparent PNG. */
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const PNG_BYTES = Buffer.from(PNG_BASE64, 'base64').length;
 const NOT_SERVED_MODEL = 'no-such-model';
 const HTTP_BAD_REQUEST = 400;
 const HTTP_NOT_FOUND = 404;
@@ -59,10 +51,7 @@ describe('Vercel AI SDK through the gateway', () => {
         const mark = fx.vendor.requests.length;
         const r = await generateText({ model: aiSdkModel(fx, client, CHANNEL_MODELS[channel]), system: SYSTEM, messages: HISTORY });
         expect(r.text).toBe(hello(channel));
-        const [up] = expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: false });
-        expect(sentSystem(up!)).toBe(SYSTEM);
-        expect(sentRoles(up!)).toEqual(['user', 'assistant', 'user']);
-        expect(JSON.stringify(up!.body)).toContain('Nice to meet you, Ada.');
+        expectMultiTurnSent(fx, mark, channel, CHANNEL_MODELS[channel]);
       });
 
       compatEach(client, 'stream', async (channel) => {

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { jsonSchemaOutputFormat } from '@anthropic-ai/sdk/helpers/json-schema';
 import type { MessageParam, RawMessageStreamEvent, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect } from 'vitest';
+import { PNG_BASE64, PNG_BYTES, SDK_PERSON_SAMPLE, SDK_TIME_ARGS, SDK_WEATHER_ARGS } from '../support/conformance-fixtures.js';
 import { compat, compatEach } from '../support/compat.js';
 import { CHANNEL_MODELS, ERROR_MODELS, GEMINI_FINISH_EVERY_CHUNK_MODEL, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
 import { chatPath, paramsOf, rolesOf, structuredSchemaOf, systemOf, toolsOf, upstreamCall } from '../support/conformance-expect.js';
@@ -9,9 +10,6 @@ import { MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js
 
 const CLIENT = '@anthropic-ai/sdk';
 const MAX_TOKENS = 256;
-/** A 1×1 PNG. */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const PNG_BYTES = Buffer.from(PNG, 'base64').length;
 const BETA = 'structured-outputs-2025-11-13';
 
 const WEATHER: Tool = {
@@ -20,10 +18,7 @@ const WEATHER: Tool = {
   input_schema: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
 };
 const TIME: Tool = { name: 'get_time', description: 'Time in a zone', input_schema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
-const WEATHER_ARGS = { city: 'sample', unit: 'celsius' };
-const TIME_ARGS = { zone: 'sample' };
 const PERSON_SCHEMA = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['name', 'age', 'tags'], additionalProperties: false } as const;
-const PERSON = { name: 'sample', age: 1, tags: ['sample'] };
 
 const TOOL_TURNS: MessageParam[] = [
   { role: 'user', content: 'Weather in Paris?' },
@@ -101,7 +96,7 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
     const msg = await ask(channel, 'Weather in Paris?', { tools: [WEATHER] });
     expect(msg.stop_reason).toBe('tool_use');
     const uses = toolUses(msg);
-    expect(uses.map((u) => [u.name, u.input])).toEqual([['get_weather', WEATHER_ARGS]]);
+    expect(uses.map((u) => [u.name, u.input])).toEqual([['get_weather', SDK_WEATHER_ARGS]]);
     expect(uses[0]!.id).toBeTruthy();
     const up = upstreamCall(fx, channel, chatPath(channel));
     expect(toolsOf(up).map((t) => t.name)).toEqual(['get_weather']);
@@ -111,8 +106,8 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
     const msg = await ask(channel, 'Weather and time, in parallel', { tools: [WEATHER, TIME] });
     const uses = toolUses(msg);
     expect(uses.map((u) => [u.name, u.input])).toEqual([
-      ['get_weather', WEATHER_ARGS],
-      ['get_time', TIME_ARGS],
+      ['get_weather', SDK_WEATHER_ARGS],
+      ['get_time', SDK_TIME_ARGS],
     ]);
     expect(new Set(uses.map((u) => u.id)).size).toBe(2);
   });
@@ -130,10 +125,10 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
     const final = await stream.finalMessage();
     expect(final.stop_reason).toBe('tool_use');
     expect(toolUses(final).map((u) => [u.name, u.input])).toEqual([
-      ['get_weather', WEATHER_ARGS],
-      ['get_time', TIME_ARGS],
+      ['get_weather', SDK_WEATHER_ARGS],
+      ['get_time', SDK_TIME_ARGS],
     ]);
-    expect(json).toBe(JSON.stringify(WEATHER_ARGS) + JSON.stringify(TIME_ARGS));
+    expect(json).toBe(JSON.stringify(SDK_WEATHER_ARGS) + JSON.stringify(SDK_TIME_ARGS));
     expect(final.usage.output_tokens).toBe(MOCK_OUTPUT_TOKENS);
     upstreamCall(fx, channel, chatPath(channel, true));
   });
@@ -144,7 +139,7 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
   });
 
   compatEach(CLIENT, 'image', async (channel) => {
-    const msg = await ask(channel, [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] }]);
+    const msg = await ask(channel, [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } }] }]);
     expect(textOf(msg)).toBe(`Image: image/png ${PNG_BYTES} bytes`);
     upstreamCall(fx, channel, chatPath(channel));
   });
@@ -157,14 +152,14 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
 
   compatEach(CLIENT, 'structured output', async (channel) => {
     const msg = await client().messages.parse({ model: CHANNEL_MODELS[channel], max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'Make a person' }], output_config: { format: jsonSchemaOutputFormat(PERSON_SCHEMA) } });
-    expect(msg.parsed_output).toEqual(PERSON);
+    expect(msg.parsed_output).toEqual(SDK_PERSON_SAMPLE);
     const schema = structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel))) as { properties?: object } | undefined;
     expect(Object.keys(schema?.properties ?? {})).toEqual(['name', 'age', 'tags']);
   });
 
   compatEach(CLIENT, 'structured output stream', async (channel) => {
     const stream = streamOf(channel, 'Make a person', { output_config: { format: jsonSchemaOutputFormat(PERSON_SCHEMA) } });
-    expect(JSON.parse(await stream.finalText())).toEqual(PERSON);
+    expect(JSON.parse(await stream.finalText())).toEqual(SDK_PERSON_SAMPLE);
     expect(structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel, true)))).toBeDefined();
   });
 

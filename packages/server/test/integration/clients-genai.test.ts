@@ -1,14 +1,12 @@
 import { ApiError, GoogleGenAI, Type, type Content, type FunctionDeclaration, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
 import { describe, expect } from 'vitest';
+import { PNG_BASE64, PNG_BYTES, SDK_PERSON_SAMPLE, SDK_TIME_ARGS } from '../support/conformance-fixtures.js';
 import { compat, compatEach } from '../support/compat.js';
 import { ANTHROPIC_TOOL_OUTPUT_MODEL, CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
 import { chatPath, paramsOf, rolesOf, schemaTypes, structuredSchemaOf, systemOf, toolsOf, upstreamCall } from '../support/conformance-expect.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
 
 const CLIENT = '@google/genai';
-/** A 1×1 PNG. */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const PNG_BYTES = Buffer.from(PNG, 'base64').length;
 
 /** OpenAPI-style (Gemini) parameters: upper-case types, nullable. */
 const WEATHER: FunctionDeclaration = {
@@ -19,10 +17,8 @@ const WEATHER: FunctionDeclaration = {
 /** JSON Schema parameters. */
 const TIME: FunctionDeclaration = { name: 'get_time', description: 'Time in a zone', parametersJsonSchema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
 const WEATHER_ARGS = { city: 'sample', unit: 'celsius', days: 1 };
-const TIME_ARGS = { zone: 'sample' };
 const PERSON_SCHEMA = { type: Type.OBJECT, properties: { name: { type: Type.STRING }, age: { type: Type.INTEGER }, tags: { type: Type.ARRAY, items: { type: Type.STRING } } }, required: ['name', 'age', 'tags'] };
 const PERSON_JSON_SCHEMA = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['name', 'age', 'tags'] };
-const PERSON = { name: 'sample', age: 1, tags: ['sample'] };
 
 const TOOL_TURNS: Content[] = [
   { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
@@ -93,7 +89,7 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
 
   compatEach(CLIENT, 'tool call (JSON schema)', async (channel) => {
     const res = await ask(channel, 'Time?', { tools: [{ functionDeclarations: [TIME] }] });
-    expect(calls(res)).toEqual([['get_time', TIME_ARGS]]);
+    expect(calls(res)).toEqual([['get_time', SDK_TIME_ARGS]]);
     expect(toolsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual([{ name: 'get_time', schema: expect.objectContaining({ properties: { zone: expect.objectContaining({ type: 'string' }) } }) }]);
   });
 
@@ -101,7 +97,7 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
     const res = await ask(channel, 'Weather and time, in parallel', { tools: [{ functionDeclarations: [WEATHER, TIME] }] });
     expect(calls(res)).toEqual([
       ['get_weather', WEATHER_ARGS],
-      ['get_time', TIME_ARGS],
+      ['get_time', SDK_TIME_ARGS],
     ]);
   });
 
@@ -115,7 +111,7 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
     const { chunks } = await streamText(channel, 'Weather and time, in parallel', { tools: [{ functionDeclarations: [WEATHER, TIME] }] });
     expect(chunks.flatMap(calls)).toEqual([
       ['get_weather', WEATHER_ARGS],
-      ['get_time', TIME_ARGS],
+      ['get_time', SDK_TIME_ARGS],
     ]);
     expect(chunks.at(-1)!.usageMetadata).toMatchObject({ promptTokenCount: MOCK_INPUT_TOKENS });
     upstreamCall(fx, channel, chatPath(channel, true));
@@ -128,7 +124,7 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
   });
 
   compatEach(CLIENT, 'image', async (channel) => {
-    const res = await ask(channel, [{ role: 'user', parts: [{ text: 'What is this?' }, { inlineData: { mimeType: 'image/png', data: PNG } }] }]);
+    const res = await ask(channel, [{ role: 'user', parts: [{ text: 'What is this?' }, { inlineData: { mimeType: 'image/png', data: PNG_BASE64 } }] }]);
     expect(res.text).toBe(`Image: image/png ${PNG_BYTES} bytes`);
     upstreamCall(fx, channel, chatPath(channel));
   });
@@ -141,7 +137,7 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
 
   compatEach(CLIENT, 'structured output (responseSchema)', async (channel) => {
     const res = await ask(channel, 'Make a person', { responseMimeType: 'application/json', responseSchema: PERSON_SCHEMA });
-    expect(JSON.parse(res.text!)).toEqual(PERSON);
+    expect(JSON.parse(res.text!)).toEqual(SDK_PERSON_SAMPLE);
     const schema = structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel)));
     expect(Object.keys((schema as { properties?: object } | undefined)?.properties ?? {})).toEqual(['name', 'age', 'tags']);
     if (channel !== 'gemini') expect(lowerCaseTypes(schema)).toBe(true);
@@ -149,19 +145,19 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
 
   compatEach(CLIENT, 'structured output (responseJsonSchema)', async (channel) => {
     const res = await ask(channel, 'Make a person', { responseMimeType: 'application/json', responseJsonSchema: PERSON_JSON_SCHEMA });
-    expect(JSON.parse(res.text!)).toEqual(PERSON);
+    expect(JSON.parse(res.text!)).toEqual(SDK_PERSON_SAMPLE);
     expect(structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel)))).toMatchObject({ properties: { name: expect.anything() } });
   });
 
   compatEach(CLIENT, 'structured output stream', async (channel) => {
     const { text } = await streamText(channel, 'Make a person', { responseMimeType: 'application/json', responseSchema: PERSON_SCHEMA });
-    expect(JSON.parse(text)).toEqual(PERSON);
+    expect(JSON.parse(text)).toEqual(SDK_PERSON_SAMPLE);
     expect(structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel, true)))).toBeDefined();
   });
 
   compat(CLIENT, 'structured output (forced tool)', 'anthropic', async () => {
     const res = await ask('anthropic', 'Make a person', { responseMimeType: 'application/json', responseSchema: PERSON_SCHEMA }, ANTHROPIC_TOOL_OUTPUT_MODEL);
-    expect(JSON.parse(res.text!)).toEqual(PERSON);
+    expect(JSON.parse(res.text!)).toEqual(SDK_PERSON_SAMPLE);
     expect(res.functionCalls ?? []).toEqual([]);
     const up = upstreamCall(fx, 'anthropic', '/v1/messages');
     expect(up.body.output_config).toBeUndefined();

@@ -2,12 +2,24 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { HumanMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { describe, expect } from 'vitest';
-import { z } from 'zod';
 import { compat, compatEach } from '../support/compat.js';
 import { ANTHROPIC_TOOL_OUTPUT_MODEL, CHANNEL_MODELS, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
 import { langchainModel, LANGCHAIN_CHAT_CLIENTS } from '../support/langchain-models.js';
-import { SAMPLE_BOOLEAN, SAMPLE_NUMBER, SAMPLE_STRING } from '../support/mock-vendor.js';
-import { hasUpperCaseTypes } from '../support/schema-sample.js';
+import {
+  expectJsonSchemaOf,
+  ONE_CALL_PROMPT,
+  PARALLEL_PROMPT,
+  PERSON,
+  PERSON_PROMPT,
+  PERSON_SAMPLE,
+  TIME_DESCRIPTION,
+  TIME_INPUT,
+  TIME_SCHEMA,
+  TOOL_RESULT,
+  WEATHER_DESCRIPTION,
+  WEATHER_INPUT,
+  WEATHER_SCHEMA,
+} from '../support/conformance-fixtures.js';
 import { expectSent, sentForcedTool, sentOutputSchema, sentRoles, sentToolResults, sentTools } from '../support/upstream-view.js';
 
 /**
@@ -16,42 +28,14 @@ import { expectSent, sentForcedTool, sentOutputSchema, sentRoles, sentToolResult
  * what the mock vendor generated from the schema it received, converted into the upstream's own format.
  */
 
-const TOOL_RESULT = 'sunny, 21 degrees';
-const getWeather = tool(async () => TOOL_RESULT, {
-  name: 'get_weather',
-  description: 'Get the weather of a city',
-  schema: z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']), days: z.number().int() }),
-});
-const getTime = tool(async () => '10:00', { name: 'get_time', description: 'Get the local time of a city', schema: z.object({ city: z.string() }) });
-/** What the mock vendor answers for each tool's schema. */
-const WEATHER_ARGS = { city: SAMPLE_STRING, unit: 'celsius', days: SAMPLE_NUMBER };
-const TIME_ARGS = { city: SAMPLE_STRING };
-const ONE_CALL_PROMPT = 'What is the weather in Paris?';
-const PARALLEL_PROMPT = 'Get the weather and the local time in Paris, in parallel.';
+const getWeather = tool(async () => TOOL_RESULT, { name: 'get_weather', description: WEATHER_DESCRIPTION, schema: WEATHER_SCHEMA });
+const getTime = tool(async () => '10:00', { name: 'get_time', description: TIME_DESCRIPTION, schema: TIME_SCHEMA });
 /** A call and its result's turn. */
 const TWO_REQUESTS = 2;
-
-const PERSON = z.object({
-  name: z.string(),
-  age: z.number(),
-  tags: z.array(z.string()),
-  verified: z.boolean(),
-  address: z.object({ city: z.string(), zip: z.string() }),
-});
-/** What the mock vendor generates from PERSON's schema. */
-const PERSON_SAMPLE = { name: SAMPLE_STRING, age: SAMPLE_NUMBER, tags: [SAMPLE_STRING], verified: SAMPLE_BOOLEAN, address: { city: SAMPLE_STRING, zip: SAMPLE_STRING } };
-const PERSON_PROMPT = 'Invent a person.';
 /** The name LangChain gives a zod schema's tool or JSON schema. */
 const EXTRACT = 'extract';
 
 type StructuredMethod = 'jsonSchema' | 'functionCalling';
-
-/** The upstream's schema for a vendor that reads JSON Schema: lower-case types, these properties. */
-function expectJsonSchemaOf(schema: unknown, channel: ChannelKind, properties: string[]): void {
-  expect(schema).toBeDefined();
-  if (channel !== 'gemini') expect(hasUpperCaseTypes(schema)).toBe(false);
-  expect(Object.keys((schema as { properties?: object }).properties ?? {}).sort()).toEqual([...properties].sort());
-}
 
 const calls = (msg: { tool_calls?: { name: string; args: unknown }[] }) => (msg.tool_calls ?? []).map((c) => [c.name, c.args]);
 const withTools = (model: BaseChatModel) => model.bindTools!([getWeather, getTime]);
@@ -77,7 +61,7 @@ describe('LangChain tools and structured output through the gateway', () => {
       compatEach(client, 'tool call', async (channel) => {
         const mark = fx.vendor.requests.length;
         const msg = await withTools(model(channel)).invoke(ONE_CALL_PROMPT);
-        expect(calls(msg)).toEqual([['get_weather', WEATHER_ARGS]]);
+        expect(calls(msg)).toEqual([['get_weather', WEATHER_INPUT]]);
         const [up] = expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: false });
         const offered = sentTools(up!);
         expect(offered.map((t) => t.name)).toEqual(['get_weather', 'get_time']);
@@ -87,7 +71,7 @@ describe('LangChain tools and structured output through the gateway', () => {
 
       compatEach(client, 'parallel tool calls', async (channel) => {
         const msg = await withTools(model(channel)).invoke(PARALLEL_PROMPT);
-        expect(calls(msg)).toEqual([['get_weather', WEATHER_ARGS], ['get_time', TIME_ARGS]]);
+        expect(calls(msg)).toEqual([['get_weather', WEATHER_INPUT], ['get_time', TIME_INPUT]]);
         expect(new Set(msg.tool_calls!.map((c) => c.id)).size).toBe(2);
       });
 
@@ -96,7 +80,7 @@ describe('LangChain tools and structured output through the gateway', () => {
         const chunks: AIMessageChunk[] = [];
         for await (const chunk of await withTools(model(channel)).stream(PARALLEL_PROMPT)) chunks.push(chunk as AIMessageChunk);
         // Arguments streamed in pieces (OpenAI deltas, Anthropic input_json_delta) are put back together per call.
-        expect(calls(chunks.reduce((a, b) => a.concat(b)))).toEqual([['get_weather', WEATHER_ARGS], ['get_time', TIME_ARGS]]);
+        expect(calls(chunks.reduce((a, b) => a.concat(b)))).toEqual([['get_weather', WEATHER_INPUT], ['get_time', TIME_INPUT]]);
         expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: true });
       });
 

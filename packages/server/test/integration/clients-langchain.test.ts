@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { compat, compatEach } from '../support/compat.js';
 import { CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, GEMINI_FINISH_EVERY_CHUNK_MODEL, UPSTREAM_ERROR_MODEL, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
 import { langchainEmbeddings, langchainModel, LANGCHAIN_CHAT_CLIENTS, type LangChainChatClient } from '../support/langchain-models.js';
+import { expectMultiTurnSent, HISTORY, PNG_BASE64, PNG_BYTES, SYSTEM } from '../support/conformance-fixtures.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
-import { expectSent, sentModel, sentRoles, sentSystem } from '../support/upstream-view.js';
+import { expectSent, sentModel, sentRoles } from '../support/upstream-view.js';
 
 /**
  * LangChain's ChatOpenAI (chat completions and the Responses API), ChatAnthropic and OpenAIEmbeddings through
@@ -14,10 +15,6 @@ import { expectSent, sentModel, sentRoles, sentSystem } from '../support/upstrea
  * multi-turn, streams, images, embeddings and errors, checked in what LangChain returns and what the upstream got.
  */
 
-const SYSTEM = 'Answer in one short sentence.';
-/** A 1×1 transparent PNG. */
-const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const PNG_BYTES = Buffer.from(PNG_BASE64, 'base64').length;
 const NOT_SERVED_MODEL = 'no-such-model';
 const HTTP_BAD_REQUEST = 400;
 const HTTP_NOT_FOUND = 404;
@@ -88,15 +85,10 @@ describe('LangChain through the gateway', () => {
         const mark = fx.vendor.requests.length;
         const msg = await model(channel).invoke([
           new SystemMessage(SYSTEM),
-          new HumanMessage('My name is Ada.'),
-          new AIMessage('Nice to meet you, Ada.'),
-          new HumanMessage('What is my name?'),
+          ...HISTORY.map((m) => (m.role === 'user' ? new HumanMessage(m.content) : new AIMessage(m.content))),
         ]);
         expect(msg.text).toBe(hello(channel));
-        const [up] = expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: false });
-        expect(sentSystem(up!)).toBe(SYSTEM);
-        expect(sentRoles(up!)).toEqual(['user', 'assistant', 'user']);
-        expect(JSON.stringify(up!.body)).toContain('Nice to meet you, Ada.');
+        expectMultiTurnSent(fx, mark, channel, CHANNEL_MODELS[channel]);
       });
 
       compatEach(client, 'stream', async (channel) => {

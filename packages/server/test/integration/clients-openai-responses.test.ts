@@ -3,16 +3,13 @@ import { zodTextFormat } from 'openai/helpers/zod';
 import type { AutoParseableTextFormat } from 'openai/lib/parser';
 import type { FunctionTool, ResponseFunctionToolCall, ResponseInputItem } from 'openai/resources/responses/responses';
 import { describe, expect } from 'vitest';
-import { z } from 'zod/v3';
+import { PNG_BASE64, PNG_BYTES, SDK_PERSON, SDK_PERSON_SAMPLE, SDK_TIME_ARGS, SDK_WEATHER_ARGS } from '../support/conformance-fixtures.js';
 import { compatEach } from '../support/compat.js';
 import { CHANNEL_MODELS, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
 import { chatPath, rolesOf, structuredSchemaOf, systemOf, toolsOf, upstreamCall } from '../support/conformance-expect.js';
 import { MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS, type VendorRequest } from '../support/mock-vendor.js';
 
 const CLIENT = 'openai';
-/** A 1×1 PNG. */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const PNG_BYTES = Buffer.from(PNG, 'base64').length;
 
 const WEATHER: FunctionTool = {
   type: 'function',
@@ -22,12 +19,8 @@ const WEATHER: FunctionTool = {
   parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
 };
 const TIME: FunctionTool = { type: 'function', name: 'get_time', strict: false, parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
-const WEATHER_ARGS = { city: 'sample', unit: 'celsius' };
-const TIME_ARGS = { zone: 'sample' };
-const Person = z.object({ name: z.string(), age: z.number().int(), tags: z.array(z.string()) });
-const PERSON = { name: 'sample', age: 1, tags: ['sample'] };
 // Built once through a plain signature: inferring the helper's generics over zod's types takes tsc minutes.
-const PERSON_FORMAT = (zodTextFormat as unknown as (schema: unknown, name: string) => AutoParseableTextFormat<typeof PERSON>)(Person, 'person');
+const PERSON_FORMAT = (zodTextFormat as unknown as (schema: unknown, name: string) => AutoParseableTextFormat<typeof SDK_PERSON_SAMPLE>)(SDK_PERSON, 'person');
 
 const TOOL_TURNS: ResponseInputItem[] = [
   { role: 'user', content: 'Weather in Paris?' },
@@ -96,8 +89,8 @@ describe('openai SDK (Responses API) through every channel type', () => {
     const res = await client().responses.create({ model: CHANNEL_MODELS[channel], input: 'Weather and time, in parallel', tools: [WEATHER, TIME] });
     const calls = functionCalls(res.output);
     expect(calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([
-      ['get_weather', WEATHER_ARGS],
-      ['get_time', TIME_ARGS],
+      ['get_weather', SDK_WEATHER_ARGS],
+      ['get_time', SDK_TIME_ARGS],
     ]);
     expect(calls.every((c) => c.call_id)).toBe(true);
     expect(toolsOf(upstream(channel)).map((t) => t.name)).toEqual(['get_weather', 'get_time']);
@@ -109,8 +102,8 @@ describe('openai SDK (Responses API) through every channel type', () => {
     stream.on('response.function_call_arguments.delta', (e) => (args += e.delta));
     const final = await stream.finalResponse();
     const calls = functionCalls(final.output);
-    expect(calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['get_weather', WEATHER_ARGS]]);
-    expect(JSON.parse(args)).toEqual(WEATHER_ARGS);
+    expect(calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['get_weather', SDK_WEATHER_ARGS]]);
+    expect(JSON.parse(args)).toEqual(SDK_WEATHER_ARGS);
     upstream(channel, true);
   });
 
@@ -123,7 +116,7 @@ describe('openai SDK (Responses API) through every channel type', () => {
   compatEach(CLIENT, 'responses image', async (channel) => {
     const res = await client().responses.create({
       model: CHANNEL_MODELS[channel],
-      input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is this?' }, { type: 'input_image', detail: 'auto', image_url: `data:image/png;base64,${PNG}` }] }],
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is this?' }, { type: 'input_image', detail: 'auto', image_url: `data:image/png;base64,${PNG_BASE64}` }] }],
     });
     expect(res.output_text).toBe(`Image: image/png ${PNG_BYTES} bytes`);
     upstream(channel);
@@ -131,7 +124,7 @@ describe('openai SDK (Responses API) through every channel type', () => {
 
   compatEach(CLIENT, 'responses structured output', async (channel) => {
     const res = await client().responses.parse({ model: CHANNEL_MODELS[channel], input: 'Make a person', text: { format: PERSON_FORMAT } });
-    expect(res.output_parsed).toEqual(PERSON);
+    expect(res.output_parsed).toEqual(SDK_PERSON_SAMPLE);
     const schema = structuredSchemaOf(upstream(channel)) as { properties?: object } | undefined;
     expect(Object.keys(schema?.properties ?? {})).toEqual(['name', 'age', 'tags']);
   });

@@ -3,28 +3,21 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import type { AutoParseableResponseFormat } from 'openai/lib/parser';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { describe, expect } from 'vitest';
-import { z } from 'zod/v3';
+import { PNG_BASE64, PNG_BYTES, SDK_PERSON, SDK_PERSON_SAMPLE, SDK_TIME_ARGS, SDK_WEATHER_ARGS } from '../support/conformance-fixtures.js';
 import { compat, compatEach } from '../support/compat.js';
 import { ANTHROPIC_TOOL_OUTPUT_MODEL, CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, GEMINI_FINISH_EVERY_CHUNK_MODEL, useConformanceGateway } from '../support/conformance.js';
 import { chatPath, paramsOf, rolesOf, schemaTypes, structuredSchemaOf, systemOf, toolsOf, upstreamCall } from '../support/conformance-expect.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
 
 const CLIENT = 'openai';
-/** A 1×1 PNG. */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-const PNG_BYTES = Buffer.from(PNG, 'base64').length;
 
 const WEATHER: ChatCompletionTool = {
   type: 'function',
   function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] } },
 };
 const TIME: ChatCompletionTool = { type: 'function', function: { name: 'get_time', description: 'Time in a zone', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } } };
-const WEATHER_ARGS = { city: 'sample', unit: 'celsius' };
-const TIME_ARGS = { zone: 'sample' };
-const Person = z.object({ name: z.string(), age: z.number().int(), tags: z.array(z.string()) });
-const PERSON = { name: 'sample', age: 1, tags: ['sample'] };
 // Built once through a plain signature: inferring the helper's generics over zod's types takes tsc minutes.
-const PERSON_FORMAT = (zodResponseFormat as unknown as (schema: unknown, name: string) => AutoParseableResponseFormat<typeof PERSON>)(Person, 'person');
+const PERSON_FORMAT = (zodResponseFormat as unknown as (schema: unknown, name: string) => AutoParseableResponseFormat<typeof SDK_PERSON_SAMPLE>)(SDK_PERSON, 'person');
 
 /** A tool call and its result, as a client sends them back. */
 const TOOL_TURNS: ChatCompletionMessageParam[] = [
@@ -108,7 +101,7 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
     const call = choice.message.tool_calls![0]! as OpenAI.ChatCompletionMessageFunctionToolCall;
     expect(call).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
     expect(call.id).toBeTruthy();
-    expect(JSON.parse(call.function.arguments)).toEqual(WEATHER_ARGS);
+    expect(JSON.parse(call.function.arguments)).toEqual(SDK_WEATHER_ARGS);
     const up = upstreamCall(fx, channel, chatPath(channel));
     expect(toolsOf(up)).toEqual([{ name: 'get_weather', schema: expect.objectContaining({ properties: expect.objectContaining({ city: expect.anything() }) }) }]);
   });
@@ -117,8 +110,8 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
     const res = await client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages: user('Weather and time, in parallel'), tools: [WEATHER, TIME] });
     const calls = (res.choices[0]!.message.tool_calls ?? []) as OpenAI.ChatCompletionMessageFunctionToolCall[];
     expect(calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([
-      ['get_weather', WEATHER_ARGS],
-      ['get_time', TIME_ARGS],
+      ['get_weather', SDK_WEATHER_ARGS],
+      ['get_time', SDK_TIME_ARGS],
     ]);
     expect(new Set(calls.map((c) => c.id)).size).toBe(2);
   });
@@ -136,8 +129,8 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
     expect(final.choices[0]!.finish_reason).toBe('tool_calls');
     const calls = (final.choices[0]!.message.tool_calls ?? []) as OpenAI.ChatCompletionMessageFunctionToolCall[];
     expect(calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([
-      ['get_weather', WEATHER_ARGS],
-      ['get_time', TIME_ARGS],
+      ['get_weather', SDK_WEATHER_ARGS],
+      ['get_time', SDK_TIME_ARGS],
     ]);
     expect(calls.every((c) => c.id)).toBe(true);
     expect(final.usage).toMatchObject({ prompt_tokens: MOCK_INPUT_TOKENS, completion_tokens: MOCK_OUTPUT_TOKENS });
@@ -163,7 +156,7 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   compatEach(CLIENT, 'image', async (channel) => {
     const res = await client().chat.completions.create({
       model: CHANNEL_MODELS[channel],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }] }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } }] }],
     });
     expect(res.choices[0]!.message.content).toBe(`Image: image/png ${PNG_BYTES} bytes`);
     upstreamCall(fx, channel, chatPath(channel));
@@ -177,7 +170,7 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
 
   compatEach(CLIENT, 'structured output', async (channel) => {
     const res = await client().chat.completions.parse({ model: CHANNEL_MODELS[channel], messages: user('Make a person'), response_format: PERSON_FORMAT });
-    expect(res.choices[0]!.message.parsed).toEqual(PERSON);
+    expect(res.choices[0]!.message.parsed).toEqual(SDK_PERSON_SAMPLE);
     const schema = structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel))) as { properties?: object } | undefined;
     expect(Object.keys(schema?.properties ?? {})).toEqual(['name', 'age', 'tags']);
     if (channel !== 'gemini') expect(schemaTypes(schema).every((t) => t === t.toLowerCase())).toBe(true);
@@ -186,13 +179,13 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   compatEach(CLIENT, 'structured output stream', async (channel) => {
     const stream = client().chat.completions.stream({ model: CHANNEL_MODELS[channel], messages: user('Make a person'), response_format: PERSON_FORMAT });
     const final = await stream.finalChatCompletion();
-    expect(final.choices[0]!.message.parsed).toEqual(PERSON);
+    expect(final.choices[0]!.message.parsed).toEqual(SDK_PERSON_SAMPLE);
     expect(structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel, true)))).toBeDefined();
   });
 
   compat(CLIENT, 'structured output (forced tool)', 'anthropic', async () => {
     const res = await client().chat.completions.parse({ model: ANTHROPIC_TOOL_OUTPUT_MODEL, messages: user('Make a person'), response_format: PERSON_FORMAT });
-    expect(res.choices[0]!.message.parsed).toEqual(PERSON);
+    expect(res.choices[0]!.message.parsed).toEqual(SDK_PERSON_SAMPLE);
     expect(res.choices[0]!.message.tool_calls ?? []).toEqual([]);
     expect(res.choices[0]!.finish_reason).toBe('stop');
     const up = upstreamCall(fx, 'anthropic', '/v1/messages');
