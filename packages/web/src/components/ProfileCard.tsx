@@ -1,10 +1,11 @@
 import { EditOutlined } from '@ant-design/icons';
 import type { UserPublic } from '@tollway/shared';
-import { Avatar, Button, Card, Col, Row, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
+import { Avatar, Card, Col, Row, Space, Statistic, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { roleKey, useQuotaFormat } from '../lib/self';
 import { DisplayNameModal } from './DisplayNameModal';
+import { TipButton } from './TipButton';
 
 const ROLE_COLOR = { root: 'red', admin: 'gold', user: 'blue' } as const;
 
@@ -26,17 +27,15 @@ export function ProfileCard({ user }: { user: UserPublic }) {
             <Typography.Title level={4} style={{ margin: 0 }} data-testid="me-display-name">
               {name}
             </Typography.Title>
-            <Tooltip title={t('profile.editName')}>
-              <Button
-                type="text"
-                size="small"
-                icon={<EditOutlined />}
-                style={{ color: '#fff' }}
-                aria-label={t('profile.editName')}
-                data-testid="me-edit-name"
-                onClick={() => setEditing(true)}
-              />
-            </Tooltip>
+            <TipButton
+              label={t('profile.editName')}
+              type="text"
+              size="small"
+              icon={<EditOutlined />}
+              style={{ color: '#fff' }}
+              data-testid="me-edit-name"
+              onClick={() => setEditing(true)}
+            />
             <Tag color={ROLE_COLOR[role]} data-testid="me-role">
               {t(`role.${role}`)}
             </Tag>

@@ -1,9 +1,10 @@
 import { EditOutlined } from '@ant-design/icons';
-import { Button, Flex, Switch, Tooltip } from 'antd';
+import { Flex, Switch, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBusy } from '../lib/useBusy';
 import { DeleteButton } from './DeleteButton';
+import { TipButton } from './TipButton';
 
 interface Props {
   /** The feature's i18n namespace: actions.enable/disable/edit/delete/deleteTitle and deleteConfirm ({name}). */
@@ -43,17 +44,15 @@ export function RecordActions({ ns, testPrefix, id, name, enabled, locked = fals
           style={{ marginInline: 6 }}
         />
       </Tooltip>
-      <Tooltip title={t('actions.edit')}>
-        <Button
-          size="small"
-          type="text"
-          icon={<EditOutlined />}
-          disabled={!editable}
-          aria-label={t('actions.edit')}
-          data-testid={`${testPrefix}-edit-${id}`}
-          onClick={() => onEdit()}
-        />
-      </Tooltip>
+      <TipButton
+        label={t('actions.edit')}
+        size="small"
+        type="text"
+        icon={<EditOutlined />}
+        disabled={!editable}
+        data-testid={`${testPrefix}-edit-${id}`}
+        onClick={() => onEdit()}
+      />
       <DeleteButton
         label={t('actions.delete')}
         confirmTitle={t('actions.deleteTitle')}

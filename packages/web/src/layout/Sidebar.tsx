@@ -1,11 +1,12 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, Tooltip, type MenuProps } from 'antd';
+import { Layout, Menu, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useStatus } from '../lib/status';
 import { selectedSidebarKey, sidebarItems } from './navItems';
 import { useStoredUser } from '../lib/session';
 import { useSidebarCollapsed } from './useSidebarCollapsed';
+import { TipButton } from '../components/TipButton';
 
 export const SIDEBAR_WIDTH = 200;
 export const SIDEBAR_COLLAPSED_WIDTH = 60;
@@ -50,16 +51,15 @@ export function Sidebar() {
           onClick={({ key }) => navigate(key)}
         />
         <div className="tw-sider-footer">
-          <Tooltip title={label} placement="right">
-            <Button
-              type="text"
-              block
-              aria-label={label}
-              data-testid="sidebar-collapse"
-              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-              onClick={() => setCollapsed(!collapsed)}
-            />
-          </Tooltip>
+          <TipButton
+            label={label}
+            placement="right"
+            type="text"
+            block
+            data-testid="sidebar-collapse"
+            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            onClick={() => setCollapsed(!collapsed)}
+          />
         </div>
       </div>
     </Layout.Sider>

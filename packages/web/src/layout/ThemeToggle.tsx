@@ -1,7 +1,7 @@
 import { MoonOutlined, SunOutlined } from '@ant-design/icons';
-import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { setTheme, useTheme } from '../lib/theme';
+import { TipButton } from '../components/TipButton';
 
 /** Light/dark switch, stored locally under theme-mode. */
 export function ThemeToggle() {
@@ -9,16 +9,14 @@ export function ThemeToggle() {
   const { t } = useTranslation('shell');
   const label = mode === 'dark' ? t('header.toLight') : t('header.toDark');
   return (
-    <Tooltip title={label}>
-      <Button
-        type="text"
-        shape="circle"
-        aria-label={label}
-        data-testid="theme-toggle"
-        data-theme-mode={mode}
-        icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />}
-        onClick={() => setTheme(mode === 'dark' ? 'light' : 'dark')}
-      />
-    </Tooltip>
+    <TipButton
+      label={label}
+      type="text"
+      shape="circle"
+      data-testid="theme-toggle"
+      data-theme-mode={mode}
+      icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />}
+      onClick={() => setTheme(mode === 'dark' ? 'light' : 'dark')}
+    />
   );
 }

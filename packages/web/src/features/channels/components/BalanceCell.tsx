@@ -1,8 +1,9 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { Button, Flex, Tooltip, Typography } from 'antd';
+import { Flex, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../lib/format-time';
+import { TipButton } from '../../../components/TipButton';
 
 interface Props {
   balance: number;
@@ -25,24 +26,22 @@ export function BalanceCell({ balance, updatedAt, onRefresh, id }: Props) {
         </Typography.Text>
       </Tooltip>
       {onRefresh ? (
-        <Tooltip title={t('balance.refresh')}>
-          <Button
-            type="text"
-            size="small"
-            icon={<ReloadOutlined />}
-            loading={busy}
-            aria-label={t('balance.refresh')}
-            data-testid={id !== undefined ? `channel-balance-${id}` : undefined}
-            onClick={async () => {
-              setBusy(true);
-              try {
-                await onRefresh();
-              } finally {
-                setBusy(false);
-              }
-            }}
-          />
-        </Tooltip>
+        <TipButton
+          label={t('balance.refresh')}
+          type="text"
+          size="small"
+          icon={<ReloadOutlined />}
+          loading={busy}
+          data-testid={id !== undefined ? `channel-balance-${id}` : undefined}
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await onRefresh();
+            } finally {
+              setBusy(false);
+            }
+          }}
+        />
       ) : null}
     </Flex>
   );

@@ -1,8 +1,9 @@
 import { PlusOutlined, ReloadOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
-import { Button, Flex, Input, Select, Switch, Tooltip, Typography } from 'antd';
+import { Button, Flex, Input, Select, Switch, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChannelGroups, type ChannelFilter } from '../api';
+import { TipButton } from '../../../components/TipButton';
 
 interface Props {
   draft: ChannelFilter;
@@ -79,12 +80,8 @@ export function ChannelsToolbar(p: Props) {
           <Toggle label={t('toggle.tagMode')} checked={p.tagMode} onChange={p.onTagMode} testId="channels-tag-mode" />
         </Flex>
         <Flex wrap gap={8}>
-          <Tooltip title={t('columns.title')}>
-            <Button icon={<SettingOutlined />} onClick={p.onColumns} aria-label={t('columns.title')} data-testid="channels-columns" />
-          </Tooltip>
-          <Tooltip title={t('common:action.refresh')}>
-            <Button icon={<ReloadOutlined />} onClick={p.onRefresh} aria-label={t('common:action.refresh')} data-testid="channels-refresh" />
-          </Tooltip>
+          <TipButton label={t('columns.title')} icon={<SettingOutlined />} onClick={p.onColumns} data-testid="channels-columns" />
+          <TipButton label={t('common:action.refresh')} icon={<ReloadOutlined />} onClick={p.onRefresh} data-testid="channels-refresh" />
           {p.bulkMenu}
           <Button type="primary" icon={<PlusOutlined />} onClick={p.onAdd} data-testid="channels-add">
             {t('actions.add')}

@@ -1,10 +1,11 @@
 import { DownOutlined } from '@ant-design/icons';
-import { Button, Flex, Popconfirm, Space, Tooltip, type ButtonProps } from 'antd';
+import { Button, Flex, Popconfirm, Space, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Channel } from '../api';
 import type { ChannelActions } from '../model/useChannelActions';
 import { STATUS } from '../model/status';
+import { TipButton } from '../../../components/TipButton';
 
 interface Props {
   channel: Channel;
@@ -34,9 +35,7 @@ export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Pro
         <Button size="small" loading={busy === 'test'} data-testid={`channel-test-${c.id}`} onClick={() => void run('test', () => actions.test(c))}>
           {t('actions.test')}
         </Button>
-        <Tooltip title={t('actions.testModel')}>
-          <Button size="small" icon={<DownOutlined />} aria-label={t('actions.testModel')} data-testid={`channel-test-pick-${c.id}`} onClick={() => onPickTestModel(c)} />
-        </Tooltip>
+        <TipButton label={t('actions.testModel')} size="small" icon={<DownOutlined />} data-testid={`channel-test-pick-${c.id}`} onClick={() => onPickTestModel(c)} />
       </Space.Compact>
       <Button
         size="small"

@@ -1,5 +1,5 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { Button, Empty, Flex, Table, Tag, Tooltip, Typography } from 'antd';
+import { Empty, Flex, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../../lib/useIsMobile';
@@ -8,6 +8,7 @@ import { sizedPagination } from '../../../lib/paging';
 import type { PricingModel } from '../api';
 import { modelPrices, trimNumber, type PriceUnit } from '../../../lib/price';
 import { rowTestId } from '../../../lib/table';
+import { TipButton } from '../../../components/TipButton';
 
 interface Props {
   rows: PricingModel[];
@@ -52,16 +53,14 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
           <Typography.Text strong ellipsis={{ tooltip: name }} style={{ maxWidth: mobile ? 130 : 210 }}>
             {name}
           </Typography.Text>
-          <Tooltip title={t('copy')}>
-            <Button
-              type="text"
-              size="small"
-              icon={<CopyOutlined />}
-              aria-label={t('copy')}
-              onClick={() => void copy(name, t('copied', { name }))}
-              data-testid={`pricing-copy-${name}`}
-            />
-          </Tooltip>
+          <TipButton
+            label={t('copy')}
+            type="text"
+            size="small"
+            icon={<CopyOutlined />}
+            onClick={() => void copy(name, t('copied', { name }))}
+            data-testid={`pricing-copy-${name}`}
+          />
         </Flex>
       ),
     },

@@ -1,9 +1,9 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RecordActions } from '../../../components/RecordActions';
 import { useCopy } from '../../../components/useCopy';
 import { RedemptionStatus, type Redemption } from '../api';
+import { TipButton } from '../../../components/TipButton';
 
 interface Props {
   r: Redemption;
@@ -33,9 +33,7 @@ export function RedemptionActions({ r, onToggle, onEdit, onDelete }: Props) {
       onEdit={() => onEdit(r)}
       onDelete={() => onDelete(r)}
     >
-      <Tooltip title={t('actions.copy')}>
-        <Button size="small" icon={<CopyOutlined />} aria-label={t('actions.copy')} data-testid={`redemption-copy-${r.id}`} onClick={() => void copy(r.key, t('toast.copied'))} />
-      </Tooltip>
+      <TipButton label={t('actions.copy')} size="small" icon={<CopyOutlined />} data-testid={`redemption-copy-${r.id}`} onClick={() => void copy(r.key, t('toast.copied'))} />
     </RecordActions>
   );
 }
