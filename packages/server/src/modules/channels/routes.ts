@@ -1,7 +1,6 @@
 import { channelIdsBody, channelListQuery, channelListRow, channelPublic, channelSearchQuery, createChannelBody, idParam, paged, updateChannelBody } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
-import { listChannels } from './listing.js';
 import { toPublicChannel } from './view.js';
 
 /** Channel CRUD and lists (administrators). Keys are masked everywhere except GET /api/channel/:id. */
@@ -15,7 +14,7 @@ export function channelRoutes(r: Router): void {
     tags,
     query: channelListQuery,
     response: paged(channelListRow),
-    handler: ({ ctx, query }) => listChannels(ctx.channels.store, query),
+    handler: ({ ctx, query }) => ctx.channels.list(query),
   });
   r.add({
     method: 'GET',
@@ -25,7 +24,7 @@ export function channelRoutes(r: Router): void {
     tags,
     query: channelSearchQuery,
     response: paged(channelListRow),
-    handler: ({ ctx, query }) => listChannels(ctx.channels.store, query),
+    handler: ({ ctx, query }) => ctx.channels.list(query),
   });
   r.add({
     method: 'GET',

@@ -10,6 +10,7 @@ import type { ProviderCatalog } from '../../core/providers.js';
 import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from '../../core/routing/abilities.js';
 import type { CachedChannel, ChannelCache } from '../../core/routing/channel-cache.js';
 import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
+import { listChannels, type ChannelPage, type ListRequest } from './listing.js';
 import { ChannelStatusRules, statusPatch } from './status.js';
 import { ChannelsStore, type ChannelPatch, type NewChannel } from './store.js';
 import { TagTools } from './tags.js';
@@ -55,6 +56,11 @@ export class ChannelsService {
   async changed(): Promise<void> {
     await this.cache.reload();
     await this.bus.publish('channels').catch((err: unknown) => this.log.warn({ err }, 'channel broadcast failed'));
+  }
+
+  /** The channel list and search (keys masked; tag mode groups tagged channels). */
+  list(req: ListRequest): Promise<ChannelPage> {
+    return listChannels(this.store, req);
   }
 
   async get(id: number): Promise<ChannelRow> {

@@ -1,7 +1,9 @@
-import { Role, UserStatus, type UserManageAction } from '@tollway/shared';
+import { Role, UserStatus, type UserManageAction, type UserPublic } from '@tollway/shared';
 import { ApiError, forbidden } from '../../http/errors.js';
+import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import type { AuthUser } from '../auth/session.js';
 import { hashPassword } from './password.js';
+import { toPublicUser } from './public.js';
 import type { UsersService } from './service.js';
 import type { NewUser, UserRow } from './store.js';
 
@@ -12,6 +14,11 @@ import type { NewUser, UserRow } from './store.js';
  */
 export class UserAdminService {
   constructor(private readonly users: UsersService) {}
+
+  /** The user list, newest first; keyword matches the id, or part of the username, email or display name. */
+  page(q: PageQuery & { keyword?: string; group?: string }): Promise<Page<UserPublic>> {
+    return readPage(q, (w) => this.users.store.page({ ...w, keyword: q.keyword, group: q.group }), toPublicUser);
+  }
 
   private assertOutranks(actor: AuthUser, target: UserRow, what: string): void {
     if (target.role >= actor.role && !(actor.id === target.id && actor.role >= Role.Root)) {

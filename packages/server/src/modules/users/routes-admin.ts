@@ -1,15 +1,11 @@
 import { createUserBody, idParam, manageUserBody, pageQuery, paged, updateUserBody, userPublic, userSearchQuery } from '@tollway/shared';
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
-import { readPage } from '../../http/paging.js';
 import type { Router } from '../../http/route.js';
 import { toPublicUser } from './public.js';
 
 /** User management for administrators (tier rules live in UserAdminService). */
 export function userAdminRoutes(r: Router): void {
   const tags = ['users'];
-  const list = (ctx: AppContext, q: z.infer<typeof pageQuery> & { keyword?: string; group?: string }) =>
-    readPage(q, (w) => ctx.usersStore.page({ ...w, keyword: q.keyword, group: q.group }), toPublicUser);
   r.add({
     method: 'GET',
     url: '/api/user/',
@@ -18,7 +14,7 @@ export function userAdminRoutes(r: Router): void {
     tags,
     query: pageQuery,
     response: paged(userPublic),
-    handler: ({ ctx, query }) => list(ctx, query),
+    handler: ({ ctx, query }) => ctx.userAdmin.page(query),
   });
   r.add({
     method: 'GET',
@@ -28,7 +24,7 @@ export function userAdminRoutes(r: Router): void {
     tags,
     query: pageQuery.extend(userSearchQuery.shape),
     response: paged(userPublic),
-    handler: ({ ctx, query }) => list(ctx, query),
+    handler: ({ ctx, query }) => ctx.userAdmin.page(query),
   });
   r.add({
     method: 'GET',
