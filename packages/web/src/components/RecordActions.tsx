@@ -45,9 +45,8 @@ export function RecordActions({ ns, testPrefix, id, name, enabled, locked = fals
         />
       </Tooltip>
       <TipButton
+        subtle
         label={t('actions.edit')}
-        size="small"
-        type="text"
         icon={<EditOutlined />}
         disabled={!editable}
         data-testid={`${testPrefix}-edit-${id}`}

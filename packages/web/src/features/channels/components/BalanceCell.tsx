@@ -27,9 +27,8 @@ export function BalanceCell({ balance, updatedAt, onRefresh, id }: Props) {
       </Tooltip>
       {onRefresh ? (
         <TipButton
+          subtle
           label={t('balance.refresh')}
-          type="text"
-          size="small"
           icon={<ReloadOutlined />}
           loading={busy}
           data-testid={id !== undefined ? `channel-balance-${id}` : undefined}

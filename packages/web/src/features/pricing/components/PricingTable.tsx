@@ -53,14 +53,7 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
           <Typography.Text strong ellipsis={{ tooltip: name }} style={{ maxWidth: mobile ? 130 : 210 }}>
             {name}
           </Typography.Text>
-          <TipButton
-            label={t('copy')}
-            type="text"
-            size="small"
-            icon={<CopyOutlined />}
-            onClick={() => void copy(name, t('copied', { name }))}
-            data-testid={`pricing-copy-${name}`}
-          />
+          <TipButton subtle label={t('copy')} icon={<CopyOutlined />} onClick={() => void copy(name, t('copied', { name }))} data-testid={`pricing-copy-${name}`} />
         </Flex>
       ),
     },
