@@ -18,7 +18,13 @@ describe('token changes reach the relay at once (the tokens service emits, the r
   });
 
   const call = async (key: string) =>
-    (await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }) })).status;
+    (
+      await fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }),
+      })
+    ).status;
 
   it('refuses a token its owner disabled, then deleted, with no wait for a cache sync', async () => {
     const u = await createUserClient(t.app, root, 'token-owner');

@@ -26,22 +26,30 @@ function cruise(cwd: string, targets: string[]): Violation[] {
 }
 
 describe('dependency rules (.dependency-cruiser.cjs, npm run deps)', () => {
-  it('report a type-only cycle, a module importing the relay, a web feature importing another, the ground or accounting reaching up, and nothing else', () => {
-    const found = cruise(fixture, ['packages']);
-    expect(found).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ rule: 'no-cycle', from: expect.stringMatching(/^packages\/server\/src\/core\/price-(row|table)\.ts$/) }),
-        { rule: 'modules-not-relay', from: 'packages/server/src/modules/widgets/service.ts', to: 'packages/server/src/relay/engine.ts' },
-        { rule: 'feature-not-feature', from: 'packages/web/src/features/alpha/page.ts', to: 'packages/web/src/features/beta/api.ts' },
-        { rule: 'ground-imports-no-floor', from: 'packages/server/src/lib/clock.ts', to: 'packages/server/src/modules/widgets/name.ts' },
-        { rule: 'accounting-stands-on-core', from: 'packages/server/src/accounting/bill.ts', to: 'packages/server/src/relay/engine.ts' },
-      ]),
-    );
-    // The relay importing a module, and a feature importing its own files, are allowed.
-    expect(found.filter((v) => v.rule !== 'no-cycle')).toHaveLength(4);
-  }, CRUISE_TIMEOUT_MS);
+  it(
+    'report a type-only cycle, a module importing the relay, a web feature importing another, the ground or accounting reaching up, and nothing else',
+    () => {
+      const found = cruise(fixture, ['packages']);
+      expect(found).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ rule: 'no-cycle', from: expect.stringMatching(/^packages\/server\/src\/core\/price-(row|table)\.ts$/) }),
+          { rule: 'modules-not-relay', from: 'packages/server/src/modules/widgets/service.ts', to: 'packages/server/src/relay/engine.ts' },
+          { rule: 'feature-not-feature', from: 'packages/web/src/features/alpha/page.ts', to: 'packages/web/src/features/beta/api.ts' },
+          { rule: 'ground-imports-no-floor', from: 'packages/server/src/lib/clock.ts', to: 'packages/server/src/modules/widgets/name.ts' },
+          { rule: 'accounting-stands-on-core', from: 'packages/server/src/accounting/bill.ts', to: 'packages/server/src/relay/engine.ts' },
+        ]),
+      );
+      // The relay importing a module, and a feature importing its own files, are allowed.
+      expect(found.filter((v) => v.rule !== 'no-cycle')).toHaveLength(4);
+    },
+    CRUISE_TIMEOUT_MS,
+  );
 
-  it('find no violation in the real tree', () => {
-    expect(cruise(root, SOURCES)).toEqual([]);
-  }, CRUISE_TIMEOUT_MS);
+  it(
+    'find no violation in the real tree',
+    () => {
+      expect(cruise(root, SOURCES)).toEqual([]);
+    },
+    CRUISE_TIMEOUT_MS,
+  );
 });
