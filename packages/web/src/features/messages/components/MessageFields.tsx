@@ -5,6 +5,7 @@ import { MESSAGE_TITLE_MAX } from '@tollway/shared';
 import { FormField } from '../../../components/FormField';
 import { RichContent } from '../../../components/RichContent';
 import type { MessageForm } from '../schema';
+import { TextField } from '../../../components/TextField';
 
 /**
  * Title, format (markdown or html), content (8-row monospace) and a preview rendered as recipients will see it
@@ -15,7 +16,7 @@ export function MessageFields({ control }: { control: Control<MessageForm> }) {
   const [content, format] = useWatch({ control, name: ['content', 'format'] });
   return (
     <>
-      <FormField control={control} name="title" label={t('field.title')} required render={(f) => <Input {...f} maxLength={MESSAGE_TITLE_MAX} placeholder={t('placeholder.title')} data-testid="message-title" />} />
+      <TextField control={control} name="title" label={t('field.title')} required maxLength={MESSAGE_TITLE_MAX} placeholder={t('placeholder.title')} data-testid="message-title" />
       <FormField
         control={control}
         name="format"

@@ -14,6 +14,7 @@ import { DISPLAY_NAME_MAX, editUserSchema, REMARK_MAX, USERNAME_MAX, type EditUs
 import { AddQuotaModal } from './AddQuotaModal';
 import { BindingsBlock } from './BindingsBlock';
 import { FormField } from '../../../components/FormField';
+import { TextField } from '../../../components/TextField';
 
 interface Props {
   userId: number | null;
@@ -105,13 +106,13 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
           <Divider titlePlacement="start" style={{ marginTop: 0 }}>{t('drawer.basic')}</Divider>
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <FormField control={control} name="username" label={t('field.username')} required render={(f) => <Input {...f} data-testid="user-form-username" maxLength={USERNAME_MAX} autoComplete="off" />} />
+              <TextField control={control} name="username" label={t('field.username')} required data-testid="user-form-username" maxLength={USERNAME_MAX} autoComplete="off" />
             </Col>
             <Col xs={24} md={12}>
-              <FormField control={control} name="display_name" label={t('field.displayName')} render={(f) => <Input {...f} data-testid="user-form-display-name" maxLength={DISPLAY_NAME_MAX} autoComplete="off" />} />
+              <TextField control={control} name="display_name" label={t('field.displayName')} data-testid="user-form-display-name" maxLength={DISPLAY_NAME_MAX} autoComplete="off" />
             </Col>
             <Col xs={24} md={12}>
-              <FormField control={control} name="password" label={t('field.password')} extra={t('hint.passwordEdit')} render={(f) => <Input.Password {...f} data-testid="user-form-password" placeholder={t('placeholder.passwordEdit')} autoComplete="new-password" />} />
+              <TextField control={control} name="password" label={t('field.password')} extra={t('hint.passwordEdit')} password data-testid="user-form-password" placeholder={t('placeholder.passwordEdit')} autoComplete="new-password" />
             </Col>
             <Col xs={24} md={12}>
               <Form.Item label={t('field.email')} extra={t('hint.readOnly')}>
