@@ -1,20 +1,14 @@
 import type { ChannelListRow, ChannelPublic } from '@tollway/shared';
-import { pageWindow } from '../../http/paging.js';
+import { pageWindow, type Page, type PageQuery } from '../../http/paging.js';
 import type { ChannelFilter, ChannelOrder, ChannelsStore } from './store.js';
 import { toPublicChannel, toTagRow } from './view.js';
 
-export interface ListRequest extends ChannelFilter {
-  p: number;
-  page_size: number;
+export interface ListRequest extends ChannelFilter, PageQuery {
   id_sort?: boolean;
   tag_mode?: boolean;
 }
 
-export interface ChannelPage {
-  items: ChannelListRow[];
-  page: number;
-  total: number;
-}
+export type ChannelPage = Page<ChannelListRow>;
 
 interface Entry {
   /** Tag rows carry their tag; an untagged channel is its own row. */
