@@ -1,8 +1,9 @@
+import type { Page } from '@tollway/shared';
 import type { RowWindow, Slice } from '../db/paged-select.js';
 
-export type { Slice };
+export type { Page, Slice };
 
-/** A listing's page query: `p` is 1-based (0 is taken as the first page, the console sends both), page_size rows. */
+/** A listing's page query (shared's `pageQuery`): `p` is 1-based (0 is taken as the first page), page_size rows. */
 export interface PageQuery {
   p: number;
   page_size: number;
@@ -10,11 +11,6 @@ export interface PageQuery {
 
 /** Which rows a page query asks for. */
 export interface PageWindow extends RowWindow {
-  page: number;
-}
-
-/** What every listing answers (shared's `paged(row)`). */
-export interface Page<T> extends Slice<T> {
   page: number;
 }
 
