@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import type { ChannelProbeResult } from '../core/channel-probe.js';
 import { chooseKey, type CachedChannel } from '../core/routing/channel-cache.js';
 import { resolveModelMapping } from '../core/routing/channel-row.js';
 import { redactKeys } from '../modules/channels/status.js';
@@ -10,19 +11,12 @@ import { openAIPaths } from './providers/openai/request.js';
 import { answerSummary, modelErrorMessage } from './providers/upstream-json.js';
 import type { RelayServices } from './services.js';
 
-export interface ChannelTestResult {
-  ok: boolean;
-  status: number;
-  message: string;
-  elapsedMs: number;
-}
-
 /**
  * Calls a channel's upstream once with a one-token chat request, through the same adaptor, wire format and
  * model mapping as the relay (so Anthropic and Gemini channels are tested in their own format). Never returns
  * the key.
  */
-export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServices }, channel: CachedChannel, model: string): Promise<ChannelTestResult> {
+export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServices }, channel: CachedChannel, model: string): Promise<ChannelProbeResult> {
   const started = Date.now();
   const keyIndex = chooseKey(channel);
   if (keyIndex === undefined) return { ok: false, status: 0, message: 'channel has no usable key', elapsedMs: 0 };
