@@ -1,14 +1,12 @@
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool } from 'kysely';
 import type { AuditFilter } from '@tollway/shared';
+import { deleteCreatedBefore, type BatchedDelete } from '../../db/batched-delete.js';
 import type { Db } from '../../db/connect.js';
 import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { AuditLogsTable, Database } from '../../db/schema.js';
 
 export type AuditRecord = Selectable<AuditLogsTable>;
 export type NewAuditRecord = Insertable<AuditLogsTable>;
-
-/** Rows per delete statement when pruning. */
-const DELETE_BATCH = 5000;
 
 /** Every filter is an equality or a created_at range, each served by one of the table's indexes. */
 function conditions(f: Partial<AuditFilter>) {
@@ -44,21 +42,8 @@ export class AuditStore {
     return selectPage(base, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), window);
   }
 
-  /**
-   * Deletes rows created before `before` in id-bounded batches with a pause between them (the same shape as
-   * the usage logs' pruning); `stop` ends early between batches. Returns how many rows were deleted.
-   */
-  async deleteBefore(before: number, opts: { batch?: number; pauseMs?: number; stop?: () => boolean } = {}): Promise<number> {
-    const batch = opts.batch ?? DELETE_BATCH;
-    let deleted = 0;
-    for (;;) {
-      const edge = await this.k.selectFrom('audit_logs').select('id').where('created_at', '<', before).orderBy('id').limit(1).offset(batch - 1).executeTakeFirst();
-      let q = this.k.deleteFrom('audit_logs').where('created_at', '<', before);
-      if (edge) q = q.where('id', '<=', edge.id);
-      const res = await q.executeTakeFirst();
-      deleted += Number(res.numDeletedRows);
-      if (!edge || opts.stop?.()) return deleted;
-      await new Promise((resolve) => (opts.pauseMs ? setTimeout(resolve, opts.pauseMs) : setImmediate(resolve)));
-    }
+  /** Deletes rows created before `before` in batches, as the usage logs' pruning does; returns how many. */
+  deleteBefore(before: number, opts: BatchedDelete = {}): Promise<number> {
+    return deleteCreatedBefore(this.k, 'audit_logs', before, opts);
   }
 }

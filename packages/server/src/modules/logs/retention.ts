@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
+import type { BatchedDelete } from '../../db/batched-delete.js';
 import { PeriodicJob } from '../../lib/periodic-job.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
 
 /** A table of log-like rows pruned by age (usage logs, the audit log). */
 export interface PrunedByAge {
-  deleteBefore(before: number, opts: { batch?: number; pauseMs?: number; stop?: () => boolean }): Promise<number>;
+  deleteBefore(before: number, opts: BatchedDelete): Promise<number>;
 }
 
 export interface RetentionTiming {

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import { LogType, type LogFilter } from '@tollway/shared';
+import { deleteCreatedBefore, type BatchedDelete } from '../../db/batched-delete.js';
 import type { Db } from '../../db/connect.js';
 import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { Database, LogsTable } from '../../db/schema.js';
@@ -7,9 +8,6 @@ import type { Database, LogsTable } from '../../db/schema.js';
 export type LogRecord = Selectable<LogsTable>;
 /** The filters of a query; userId set scopes it to one user (self views). */
 export type LogScope = LogFilter & { userId?: number };
-
-/** Rows per delete statement: small enough that no statement holds locks for long. */
-export const DELETE_BATCH = 5000;
 
 /**
  * The WHERE clause of a log query. Every filter is an equality or a created_at range, so each can use an
@@ -68,23 +66,8 @@ export class LogsStore {
     return { quota: Number(total.quota ?? 0), rpm: Number(recent.rpm), tpm: Number(recent.tpm ?? 0) };
   }
 
-  /**
-   * Deletes logs created before `before`, `batch` rows per statement (oldest ids first), pausing `pauseMs`
-   * between batches (0: just yielding) so other queries run; `stop` ends early between batches.
-   * Returns how many rows were deleted.
-   */
-  async deleteBefore(before: number, opts: { batch?: number; pauseMs?: number; stop?: () => boolean } = {}): Promise<number> {
-    const batch = opts.batch ?? DELETE_BATCH;
-    let deleted = 0;
-    for (;;) {
-      // The id of the batch-th oldest matching row bounds this statement to at most `batch` rows.
-      const edge = await this.k.selectFrom('logs').select('id').where('created_at', '<', before).orderBy('id').limit(1).offset(batch - 1).executeTakeFirst();
-      let q = this.k.deleteFrom('logs').where('created_at', '<', before);
-      if (edge) q = q.where('id', '<=', edge.id);
-      const res = await q.executeTakeFirst();
-      deleted += Number(res.numDeletedRows);
-      if (!edge || opts.stop?.()) return deleted;
-      await new Promise((resolve) => (opts.pauseMs ? setTimeout(resolve, opts.pauseMs) : setImmediate(resolve)));
-    }
+  /** Deletes logs created before `before` in batches (see deleteCreatedBefore); returns how many. */
+  deleteBefore(before: number, opts: BatchedDelete = {}): Promise<number> {
+    return deleteCreatedBefore(this.k, 'logs', before, opts);
   }
 }
