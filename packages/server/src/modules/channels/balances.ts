@@ -2,6 +2,7 @@ import type { ProviderCatalog } from '../../core/providers.js';
 import { ApiError } from '../../http/errors.js';
 import { toCachedChannel } from '../../core/routing/channel-cache.js';
 import type { ChannelRow } from '../../core/routing/channel-row.js';
+import { perContext } from '../../per-context.js';
 import type { ChannelsService } from './service.js';
 
 /** The first usable key of a channel (the first key when none is usable). */
@@ -51,3 +52,5 @@ export class ChannelBalances {
     return { updated, failed };
   }
 }
+
+export const balancesOf = perContext((ctx) => new ChannelBalances(ctx.channels, ctx.providers));

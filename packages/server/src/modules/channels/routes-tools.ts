@@ -1,7 +1,7 @@
 import { batchTagBody, channelTestQuery, channelTestResult, editTagBody, fetchModelsBody, idParam, tagBody } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
-import { ChannelBalances, firstKey } from './balances.js';
+import { balancesOf, firstKey } from './balances.js';
 import { knownModels, modelsByType } from './known-models.js';
 import { usableGroups } from '../groups/usable.js';
 
@@ -74,7 +74,7 @@ export function channelToolRoutes(r: Router): void {
     tags,
     params: idParam,
     response: z.object({ balance: z.number(), balance_updated_time: z.number().int() }),
-    handler: ({ ctx, params }) => new ChannelBalances(ctx.channels, ctx.providers).updateOne(params.id),
+    handler: ({ ctx, params }) => balancesOf(ctx).updateOne(params.id),
   });
   r.add({
     method: 'GET',
@@ -83,7 +83,7 @@ export function channelToolRoutes(r: Router): void {
     summary: 'Update the balance of every enabled channel whose type supports it',
     tags,
     response: z.object({ updated: count, failed: count }),
-    handler: ({ ctx }) => new ChannelBalances(ctx.channels, ctx.providers).updateAll(),
+    handler: ({ ctx }) => balancesOf(ctx).updateAll(),
   });
   r.add({
     method: 'GET',
