@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Input, Modal } from 'antd';
+import { App, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiPut } from '../lib/api';
 import { useSubmit } from '../lib/useSubmit';
 import { patchStoredUser } from '../lib/session';
 import { SELF_KEY } from '../lib/self';
+import { ActionModal } from './ActionModal';
 
 /** PUT /api/user/self {display_name}. */
 export function DisplayNameModal({ open, current, onClose }: { open: boolean; current: string; onClose: () => void }) {
@@ -31,15 +32,15 @@ export function DisplayNameModal({ open, current, onClose }: { open: boolean; cu
   };
 
   return (
-    <Modal
+    <ActionModal
       open={open}
       title={t('profile.editName')}
-      onCancel={onClose}
-      onOk={() => void save()}
       okText={t('common:action.save')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={loading}
-      okButtonProps={{ disabled: tooLong, 'data-testid': 'me-name-save' }}
+      okTestid="me-name-save"
+      okProps={{ disabled: tooLong }}
+      loading={loading}
+      onOk={save}
+      onClose={onClose}
       destroyOnHidden
     >
       <Input
@@ -52,6 +53,6 @@ export function DisplayNameModal({ open, current, onClose }: { open: boolean; cu
         onPressEnter={() => void save()}
       />
       {tooLong && <div style={{ color: '#ff4d4f', marginTop: 4 }}>{t('profile.nameMax')}</div>}
-    </Modal>
+    </ActionModal>
   );
 }

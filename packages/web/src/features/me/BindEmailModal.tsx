@@ -1,6 +1,6 @@
 import { MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Input, Modal, Space } from 'antd';
+import { App, Button, Input, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../lib/api';
@@ -8,6 +8,7 @@ import { useSubmit } from '../../lib/useSubmit';
 import { useTurnstile, withTurnstile } from '../../components/Turnstile';
 import { useCountdown } from '../../lib/useCountdown';
 import { SELF_KEY } from '../../lib/self';
+import { ActionModal } from '../../components/ActionModal';
 
 /** Bind (or change) the own email: GET /api/verification mails a code (30 s resend countdown), GET /api/oauth/email/bind checks it. */
 export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -55,15 +56,14 @@ export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () =
   };
 
   return (
-    <Modal
+    <ActionModal
       open={open}
       title={t('bindings.bindEmail')}
-      onCancel={onClose}
-      onOk={() => void bind()}
       okText={t('bindings.bind')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={binding.loading}
-      okButtonProps={{ 'data-testid': 'me-bind-email-submit' }}
+      okTestid="me-bind-email-submit"
+      loading={binding.loading}
+      onOk={bind}
+      onClose={onClose}
       destroyOnHidden
     >
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
@@ -76,6 +76,6 @@ export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () =
         <Input value={code} onChange={(e) => setCode(e.target.value)} prefix={<SafetyOutlined />} placeholder={t('bindings.codePh')} data-testid="me-bind-email-code" onPressEnter={() => void bind()} />
         {botCheck.widget}
       </Space>
-    </Modal>
+    </ActionModal>
   );
 }

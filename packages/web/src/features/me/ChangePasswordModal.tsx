@@ -1,6 +1,6 @@
 import { LockOutlined } from '@ant-design/icons';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { App, Modal } from 'antd';
+import { App } from 'antd';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { apiPut } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
 import { FieldsForm } from '../../components/FieldsForm';
 import { TextField } from '../../components/TextField';
+import { ActionModal } from '../../components/ActionModal';
 
 const schema = z
   .object({
@@ -39,15 +40,14 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
   };
 
   return (
-    <Modal
+    <ActionModal
       open={open}
       title={t('password.title')}
-      onCancel={onClose}
-      onOk={() => void handleSubmit(submit)()}
       okText={t('common:action.submit')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={loading}
-      okButtonProps={{ 'data-testid': 'me-password-submit' }}
+      okTestid="me-password-submit"
+      loading={loading}
+      onOk={() => handleSubmit(submit)()}
+      onClose={onClose}
     >
       <FieldsForm onSubmit={handleSubmit(submit)}>
         <TextField control={control} name="original_password" label={t('password.original')} password prefix={<LockOutlined />} placeholder={t('password.originalPh')} autoComplete="current-password" data-testid="me-password-original" />
@@ -55,6 +55,6 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
         <TextField control={control} name="confirm" label={t('password.confirm')} password prefix={<LockOutlined />} placeholder={t('password.confirmPh')} autoComplete="new-password" data-testid="me-password-confirm" />
         <button type="submit" hidden />
       </FieldsForm>
-    </Modal>
+    </ActionModal>
   );
 }

@@ -1,10 +1,11 @@
-import { Alert, App, Input, Modal, Typography } from 'antd';
+import { Alert, App, Input, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { apiDelete } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
 import { forgetUser } from '../../lib/session';
+import { ActionModal } from '../../components/ActionModal';
 
 /** Type the own username to confirm, then DELETE /api/user/self, clear the user and go to /login. */
 export function DeleteAccountModal({ open, username, onClose }: { open: boolean; username: string; onClose: () => void }) {
@@ -30,15 +31,15 @@ export function DeleteAccountModal({ open, username, onClose }: { open: boolean;
   };
 
   return (
-    <Modal
+    <ActionModal
       open={open}
       title={t('del.title')}
-      onCancel={onClose}
-      onOk={() => void remove()}
       okText={t('del.confirm')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={loading}
-      okButtonProps={{ danger: true, disabled: !matches, 'data-testid': 'me-delete-confirm' }}
+      okTestid="me-delete-confirm"
+      okProps={{ danger: true, disabled: !matches }}
+      loading={loading}
+      onOk={remove}
+      onClose={onClose}
     >
       <Alert type="error" showIcon title={t('del.warning')} style={{ marginBottom: 16 }} />
       <Typography.Paragraph>{t('del.prompt', { username })}</Typography.Paragraph>
@@ -55,6 +56,6 @@ export function DeleteAccountModal({ open, username, onClose }: { open: boolean;
           {t('del.mismatch')}
         </Typography.Text>
       )}
-    </Modal>
+    </ActionModal>
   );
 }

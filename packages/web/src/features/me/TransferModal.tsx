@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { App, InputNumber, Modal, Typography } from 'antd';
+import { App, InputNumber, Typography } from 'antd';
 import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { apiPost } from '../../lib/api';
 import { useStatus } from '../../lib/status';
 import { useSubmit } from '../../lib/useSubmit';
 import { SELF_KEY, useQuotaFormat } from '../../lib/self';
+import { ActionModal } from '../../components/ActionModal';
 
 /** Moves invite rewards to the balance: POST /api/user/aff_transfer {quota}; at least one quota unit. */
 export function TransferModal({ open, available, onClose }: { open: boolean; available: number; onClose: () => void }) {
@@ -40,15 +41,14 @@ export function TransferModal({ open, available, onClose }: { open: boolean; ava
   };
 
   return (
-    <Modal
+    <ActionModal
       open={open}
       title={t('invite.transferTitle')}
-      onCancel={onClose}
-      onOk={() => void submit()}
       okText={t('common:action.confirm')}
-      cancelText={t('common:action.cancel')}
-      confirmLoading={loading}
-      okButtonProps={{ 'data-testid': 'me-transfer-submit' }}
+      okTestid="me-transfer-submit"
+      loading={loading}
+      onOk={submit}
+      onClose={onClose}
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary">{t('invite.available', { amount: fmt(available) })}</Typography.Paragraph>
@@ -72,6 +72,6 @@ export function TransferModal({ open, available, onClose }: { open: boolean; ava
           <Typography.Text type="secondary">{t('invite.amountHint', { amount: fmt(Number(amount ?? 0)) })}</Typography.Text>
         )}
       </div>
-    </Modal>
+    </ActionModal>
   );
 }

@@ -1,8 +1,9 @@
-import { App, Input, Modal, Typography } from 'antd';
+import { App, Input, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { batchSetTag } from '../api';
 import { quietly } from '../model/useChannelActions';
+import { ActionModal } from '../../../components/ActionModal';
 
 interface Props {
   open: boolean;
@@ -37,15 +38,14 @@ export function BatchTagModal({ open, ids, onClose, onDone }: Props) {
   };
 
   return (
-    <Modal
+    <ActionModal
       open={open}
       title={t('batchTag.title')}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      confirmLoading={saving}
       okText={t('common:action.confirm')}
-      cancelText={t('common:action.cancel')}
-      okButtonProps={{ 'data-testid': 'channels-batch-tag-ok' } as never}
+      okTestid="channels-batch-tag-ok"
+      loading={saving}
+      onOk={submit}
+      onClose={onClose}
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary">{t('batchTag.hint', { count: ids.length })}</Typography.Paragraph>
@@ -58,6 +58,6 @@ export function BatchTagModal({ open, ids, onClose, onDone }: Props) {
         onPressEnter={() => void submit()}
         data-testid="channels-batch-tag-input"
       />
-    </Modal>
+    </ActionModal>
   );
 }
