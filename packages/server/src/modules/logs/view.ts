@@ -1,8 +1,5 @@
-import type { LogRow } from '@tollway/shared';
+import { LOG_OTHER_ADMIN_KEYS, type LogRow } from '@tollway/shared';
 import type { LogRecord } from './store.js';
-
-/** Keys of `other` only administrators see (which channels served or failed the call). */
-const ADMIN_ONLY_OTHER_KEYS = ['admin_info', 'channel_id', 'channel_name'];
 
 function common(r: LogRecord): Omit<LogRow, 'channel' | 'channel_name' | 'ip'> {
   return {
@@ -42,8 +39,8 @@ export function userOther(text: string): string {
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
   const obj = parsed as Record<string, unknown>;
-  if (!ADMIN_ONLY_OTHER_KEYS.some((k) => k in obj)) return text;
-  for (const k of ADMIN_ONLY_OTHER_KEYS) delete obj[k];
+  if (!LOG_OTHER_ADMIN_KEYS.some((k) => k in obj)) return text;
+  for (const k of LOG_OTHER_ADMIN_KEYS) delete obj[k];
   return JSON.stringify(obj);
 }
 
