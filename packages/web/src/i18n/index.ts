@@ -22,7 +22,7 @@ import wallet from '../features/wallet/i18n';
 import audit from '../features/audit/i18n';
 import twofa from '../components/twofa/i18n';
 
-/** One namespace per feature; each feature folder owns its strings in `i18n.ts` ({ zh, en }). */
+/** One namespace per feature (and for the layout and the two-factor widgets); each folder owns its strings in `i18n.ts` ({ zh, en }). */
 const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, tasks, dashboard, pricing, redemption, wallet, inbox, messages, playground, twofa, audit };
 
 export const LANGUAGES = ['zh', 'en'] as const;
