@@ -10,7 +10,13 @@ const { target, proc } = await startTollway(url);
 try {
   const conv = anthropicTarget(target);
   const convStream = anthropicTarget(target, true);
-  for (const [t, b] of [[target, chatBody], [conv, anthropicBody], [target, streamBody], [convStream, anthropicStreamBody]] as const) await throughput(t, b, 16, 2);
+  for (const [t, b] of [
+    [target, chatBody],
+    [conv, anthropicBody],
+    [target, streamBody],
+    [convStream, anthropicStreamBody],
+  ] as const)
+    await throughput(t, b, 16, 2);
   const plain = await cpuRatio({ target, body: chatBody }, { target: conv, body: anthropicBody }, proc.child.pid!, rounds, seconds);
   console.log(`plain: ${plain.aMs.toFixed(4)} vs ${plain.bMs.toFixed(4)} ms → ${((plain.ratio - 1) * 100).toFixed(1)}%`);
   const streamed = await cpuRatio({ target, body: streamBody }, { target: convStream, body: anthropicStreamBody }, proc.child.pid!, rounds, seconds);

@@ -65,7 +65,14 @@ export async function sequentialLatency(t: Target, body: string, n: number, firs
  * Added latency of `gateway` over `direct` at one connection: `rounds` alternating rounds of `n` sequential calls
  * each, so a load change on the machine hits both sides alike; the median of the per-round p50 differences.
  */
-export async function addedLatency(gateway: Target, direct: Target, body: string, firstByte: boolean, rounds: number, n: number): Promise<{ added: number; gatewayP50: number; directP50: number }> {
+export async function addedLatency(
+  gateway: Target,
+  direct: Target,
+  body: string,
+  firstByte: boolean,
+  rounds: number,
+  n: number,
+): Promise<{ added: number; gatewayP50: number; directP50: number }> {
   const diffs: number[] = [];
   const gw: number[] = [];
   const dm: number[] = [];

@@ -32,5 +32,9 @@ try {
   await mock.stop();
 }
 // The main thread's profile is the largest of the files this run wrote (tsx's loader thread writes one too).
-const file = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+const file = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .map((f) => path.join(dir, f))
+  .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
 if (file) for (const line of topSelfTime(JSON.parse(fs.readFileSync(file, 'utf8')), 45, skipMs)) console.log(line);

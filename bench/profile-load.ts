@@ -15,7 +15,10 @@ fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
 const { url: mockUrl, proc: mock } = await startMock();
 const t0 = Date.now();
-const { target: plain, proc } = await startTollway(mockUrl, [...(process.env.NO_PROFILE ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`]), ...(process.env.EXTRA_NODE_ARGS ?? '').split(' ').filter(Boolean)]);
+const { target: plain, proc } = await startTollway(mockUrl, [
+  ...(process.env.NO_PROFILE ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`]),
+  ...(process.env.EXTRA_NODE_ARGS ?? '').split(' ').filter(Boolean),
+]);
 const streamed = mode.endsWith('-stream');
 const target = mode.startsWith('anthropic') ? anthropicTarget(plain, streamed) : plain;
 const body = mode.startsWith('anthropic') ? (streamed ? anthropicStreamBody : anthropicBody) : streamed ? streamBody : chatBody;
@@ -31,10 +34,16 @@ try {
   const r = await throughput(target, body, 16, seconds);
   const after = ticks(proc.child.pid!);
   const n = r.rps * seconds;
-  console.log(`${mode}: ${r.rps.toFixed(0)} req/s; CPU per request user ${(((after.user - before.user) / n) * 1000).toFixed(1)} µs, system ${(((after.system - before.system) / n) * 1000).toFixed(1)} µs`);
+  console.log(
+    `${mode}: ${r.rps.toFixed(0)} req/s; CPU per request user ${(((after.user - before.user) / n) * 1000).toFixed(1)} µs, system ${(((after.system - before.system) / n) * 1000).toFixed(1)} µs`,
+  );
 } finally {
   await proc.stop();
   await mock.stop();
 }
-const file = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+const file = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .map((f) => path.join(dir, f))
+  .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
 if (file) for (const line of topSelfTime(JSON.parse(fs.readFileSync(file, 'utf8')), 30, skipMs)) console.log(line);

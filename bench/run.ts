@@ -52,7 +52,8 @@ async function main() {
   const cpuStream = await cpuRatio({ target: tollway, body: streamBody }, { target: convertedStream, body: anthropicStreamBody }, tollwayPid, 5, 4);
   // Against the baseline revision: a fresh current Tollway and the baseline's, started alike at the end so the
   // rows above are unaffected; they alternate in rounds, as above.
-  let vsBaseline: { commit: string; lat: Awaited<ReturnType<typeof addedLatency>>; ttfb: Awaited<ReturnType<typeof addedLatency>>; rpsRatio: number; rps: [number, number] } | undefined;
+  let vsBaseline:
+    { commit: string; lat: Awaited<ReturnType<typeof addedLatency>>; ttfb: Awaited<ReturnType<typeof addedLatency>>; rpsRatio: number; rps: [number, number] } | undefined;
   if (BASELINE) {
     const { bundle, commit } = await buildBaselineBundle(BASELINE);
     const cur = await startTollway(mockUrl);
@@ -80,7 +81,10 @@ async function main() {
   // default (background fsync), with the journal on a RAM disk (the cost of the step itself, as on a fast disk)
   // and on the data disk.
   const fsyncRows: { where: string; lat: Awaited<ReturnType<typeof addedLatency>> }[] = [];
-  for (const [where, dir] of [['a RAM disk (/dev/shm)', '/dev/shm'], ['the data disk', os.tmpdir()]] as const) {
+  for (const [where, dir] of [
+    ['a RAM disk (/dev/shm)', '/dev/shm'],
+    ['the data disk', os.tmpdir()],
+  ] as const) {
     if (!fs.existsSync(dir)) continue;
     const journalDir = (name: string) => fs.mkdtempSync(path.join(dir, `tollway-bench-${name}-`));
     const always = await startTollway(mockUrl, [], undefined, { JOURNAL_FSYNC: 'always', DATA_DIR: journalDir('always') });

@@ -18,7 +18,14 @@ export const streamBody = JSON.stringify({ model: 'gpt-4o-mini', stream: true, m
 export async function startTollway(mockUrl: string, nodeArgs: string[] = [], bundle?: string, extraEnv: Record<string, string> = {}): Promise<{ target: Target; proc: Proc }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-bench-'));
   const port = await freePort();
-  const env = { PORT: String(port), SQLITE_PATH: path.join(dir, 'tollway.db'), SESSION_SECRET: 'bench-secret-0123456789abcdef0123', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent', ...extraEnv };
+  const env = {
+    PORT: String(port),
+    SQLITE_PATH: path.join(dir, 'tollway.db'),
+    SESSION_SECRET: 'bench-secret-0123456789abcdef0123',
+    LOG_LEVEL: 'info',
+    WEB_DIST: '/nonexistent',
+    ...extraEnv,
+  };
   // The production bundle, as `npm start` runs it (rebuilt first when the sources are newer).
   if (!bundle && serverIsStale()) await buildServer();
   const proc = await start(process.execPath, [...nodeArgs, bundle ?? serverBundle], env, /tollway started/);
@@ -36,7 +43,9 @@ export async function startTollway(mockUrl: string, nodeArgs: string[] = [], bun
   await call('PUT', '/api/user/', { id: 1, quota: 1_000_000_000_000 }, auth);
   const key = 'b'.repeat(48);
   const db = new Database(env.SQLITE_PATH);
-  db.prepare("INSERT INTO tokens (user_id, key, status, name, created_time, expired_time, remain_quota, unlimited_quota, model_limits, allow_ips, \"group\") VALUES (1, ?, 1, 'bench', 0, -1, 0, 1, '', '', '')").run(key);
+  db.prepare(
+    "INSERT INTO tokens (user_id, key, status, name, created_time, expired_time, remain_quota, unlimited_quota, model_limits, allow_ips, \"group\") VALUES (1, ?, 1, 'bench', 0, -1, 0, 1, '', '', '')",
+  ).run(key);
   db.close();
   return { proc, target: { name: 'Tollway', url: base, path: '/v1/chat/completions', headers: { authorization: `Bearer sk-${key}` } } };
 }

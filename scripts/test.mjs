@@ -12,6 +12,6 @@ const run = (cmd, args) => {
 run('npm', ['run', 'typecheck']);
 run('npm', ['run', 'lint']);
 run('npm', ['run', 'deps']);
-// run('npm', ['run', 'format:check']); // enabled by the lead after the one-time format
+run('npm', ['run', 'format:check']);
 buildConsole();
 run(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)]);

@@ -35,9 +35,7 @@ describe('audit log in Chromium', () => {
     await expect.poll(() => name.inputValue()).toBe('Customer');
     await name.fill('Customer (verified)');
     await admin.getByTestId('user-form-submit').click();
-    await expect
-      .poll(async () => (await pageApi<{ display_name: string }>(admin, 'GET', `/api/user/${targetId}`)).data?.display_name)
-      .toBe('Customer (verified)');
+    await expect.poll(async () => (await pageApi<{ display_name: string }>(admin, 'GET', `/api/user/${targetId}`)).data?.display_name).toBe('Customer (verified)');
   });
 
   it('root finds the audit log in the admin section and sees both rows with the right actor', async () => {
@@ -64,7 +62,9 @@ describe('audit log in Chromium', () => {
     expect(await root.getByTestId('audit-detail').locator('img').count()).toBe(0);
     expect(await root.evaluate(() => (window as unknown as { __auditPwned?: number }).__auditPwned)).toBeUndefined();
     // The dialog's opening animation ends before the screenshot.
-    await expect.poll(() => root.evaluate(() => document.querySelectorAll('[class*="zoom-enter"], [class*="zoom-appear"], [class*="fade-enter"], [class*="fade-appear"]').length)).toBe(0);
+    await expect
+      .poll(() => root.evaluate(() => document.querySelectorAll('[class*="zoom-enter"], [class*="zoom-appear"], [class*="fade-enter"], [class*="fade-appear"]').length))
+      .toBe(0);
     await h.shot(root, 'audit-02-detail');
     await root.keyboard.press('Escape');
 

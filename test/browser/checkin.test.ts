@@ -24,7 +24,11 @@ describe('check-in and task logs in Chromium', () => {
     fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web });
     ({ page } = await h.newPage());
-    const setup = await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    const setup = await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     expect((await setup.json()).success).toBe(true);
   });
   afterAll(async () => {
@@ -76,7 +80,10 @@ describe('check-in and task logs in Chromium', () => {
     expect(await button.isEnabled()).toBe(true);
     await h.shot(page, 'checkin-02-before');
     await button.click();
-    await page.getByText(/签到成功|Checked in, you received/).first().waitFor();
+    await page
+      .getByText(/签到成功|Checked in, you received/)
+      .first()
+      .waitFor();
     await expect.poll(() => page.getByTestId('me-quota').textContent()).toContain('$1.50');
     await expect.poll(() => button.isDisabled()).toBe(true);
     expect(await button.textContent()).toMatch(/今日已签到|Checked in today/);
@@ -118,7 +125,7 @@ describe('check-in and task logs in Chromium', () => {
     const db = new Database(path.join(dir, 'tollway.db'));
     try {
       const mj = db.prepare(
-        'INSERT INTO midjourneys (code, user_id, action, mj_id, prompt, prompt_en, description, submit_time, start_time, finish_time, image_url, status, progress, fail_reason, channel_id, quota) VALUES (?, ?, ?, ?, ?, ?, \'\', ?, ?, ?, ?, ?, ?, ?, 1, 5000)',
+        "INSERT INTO midjourneys (code, user_id, action, mj_id, prompt, prompt_en, description, submit_time, start_time, finish_time, image_url, status, progress, fail_reason, channel_id, quota) VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, 1, 5000)",
       );
       mj.run(1, userId, 'IMAGINE', 'mj-ok-1', 'an orange square', 'an orange square', now - 600, now - 598, now - 570, IMAGE, 'SUCCESS', '100%', '');
       mj.run(1, userId, 'UPSCALE', 'mj-slow-2', 'a slow one', 'a slow one', now - 500, now - 499, now - 380, '', 'FAILURE', '100%', 'upstream timeout');
@@ -137,7 +144,7 @@ describe('check-in and task logs in Chromium', () => {
     await page.goto('/app/logs/drawing');
     const table = page.getByTestId('drawing-tasks-table');
     await table.waitFor();
-    await expect.poll(async () => (await table.locator('tbody tr.ant-table-row').count())).toBe(3);
+    await expect.poll(async () => await table.locator('tbody tr.ant-table-row').count()).toBe(3);
     const text = (await table.textContent()) ?? '';
     expect(text).toContain('mj-ok-1');
     expect(text).not.toContain('mj-root-4');
@@ -158,7 +165,7 @@ describe('check-in and task logs in Chromium', () => {
     await page.goto('/app/logs/tasks');
     const music = page.getByTestId('music-tasks-table');
     await music.waitFor();
-    await expect.poll(async () => (await music.locator('tbody tr.ant-table-row').count())).toBe(3);
+    await expect.poll(async () => await music.locator('tbody tr.ant-table-row').count()).toBe(3);
     const mtext = (await music.textContent()) ?? '';
     expect(mtext).toMatch(/排队中|Queued/);
     expect(mtext).toMatch(/提交中|Submitting/);
@@ -168,7 +175,7 @@ describe('check-in and task logs in Chromium', () => {
     // The id filter narrows the list.
     await page.getByTestId('music-tasks-id').fill('tk-song-1');
     await page.getByTestId('music-tasks-search').click();
-    await expect.poll(async () => (await music.locator('tbody tr.ant-table-row').count())).toBe(1);
+    await expect.poll(async () => await music.locator('tbody tr.ant-table-row').count()).toBe(1);
   });
 
   it('root sees every drawing task with the channel column', async () => {
@@ -176,11 +183,11 @@ describe('check-in and task logs in Chromium', () => {
     await login(page, ROOT);
     await page.goto('/app/logs/drawing');
     const table = page.getByTestId('drawing-tasks-table');
-    await expect.poll(async () => (await table.locator('tbody tr.ant-table-row').count())).toBe(4);
+    await expect.poll(async () => await table.locator('tbody tr.ant-table-row').count()).toBe(4);
     expect(await table.textContent()).toMatch(/渠道|Channel/);
     await page.getByTestId('drawing-tasks-channel').fill('2');
     await page.getByTestId('drawing-tasks-search').click();
-    await expect.poll(async () => (await table.locator('tbody tr.ant-table-row').count())).toBe(0);
+    await expect.poll(async () => await table.locator('tbody tr.ant-table-row').count()).toBe(0);
     await h.shot(page, 'checkin-07-drawing-admin');
   });
 });

@@ -25,7 +25,10 @@ describe('console foundation in Chromium', () => {
     await page.getByTestId('setup-password').fill(ROOT.password);
     await page.getByTestId('setup-confirm').fill('mismatch-123');
     await page.getByTestId('setup-submit').click();
-    await page.getByText(/two passwords do not match|两次输入的密码不一致/).first().waitFor();
+    await page
+      .getByText(/two passwords do not match|两次输入的密码不一致/)
+      .first()
+      .waitFor();
     await page.getByTestId('setup-confirm').fill(ROOT.password);
     await page.getByTestId('setup-submit').click();
     await page.waitForURL('**/login**');
@@ -105,7 +108,10 @@ describe('console foundation in Chromium', () => {
     await page.goto('/admin/users');
     const res = await refused;
     expect((await res.json()).success).toBe(false);
-    await page.getByText(/no permission|权限/).first().waitFor();
+    await page
+      .getByText(/no permission|权限/)
+      .first()
+      .waitFor();
     await h.shot(page, '09-admin-refused-for-user');
     const direct = await page.evaluate(async () => {
       const user = JSON.parse(localStorage.getItem('user') ?? '{}');

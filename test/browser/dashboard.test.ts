@@ -40,12 +40,16 @@ describe('data dashboard in Chromium', () => {
   };
   /** Painted (non-transparent) pixels of the chart's canvas: an empty chart has almost none. */
   const paintedPixels = (testId: string) =>
-    page.getByTestId(testId).locator('canvas').first().evaluate((c: HTMLCanvasElement) => {
-      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-      let n = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
-      return n;
-    });
+    page
+      .getByTestId(testId)
+      .locator('canvas')
+      .first()
+      .evaluate((c: HTMLCanvasElement) => {
+        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+        return n;
+      });
 
   let logged = { calls: 0, quota: 0, tokens: 0 };
   let rootSdk: OpenAI;
@@ -88,9 +92,7 @@ describe('data dashboard in Chromium', () => {
     ];
     await Promise.all(calls);
     // The writer commits every 200 ms: wait until all 11 consume logs are in, then total them.
-    await expect
-      .poll(async () => (await api<{ total: number }>(root, 'GET', '/api/log/?type=2&page_size=100')).total, { timeout: 15_000 })
-      .toBe(11);
+    await expect.poll(async () => (await api<{ total: number }>(root, 'GET', '/api/log/?type=2&page_size=100')).total, { timeout: 15_000 }).toBe(11);
     const logs = (await api<{ items: { quota: number; prompt_tokens: number; completion_tokens: number }[] }>(root, 'GET', '/api/log/?type=2&page_size=100')).items;
     logged = { calls: logs.length, quota: logs.reduce((s, l) => s + l.quota, 0), tokens: logs.reduce((s, l) => s + l.prompt_tokens + l.completion_tokens, 0) };
 

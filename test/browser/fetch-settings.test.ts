@@ -17,7 +17,8 @@ describe('outbound request guard settings in Chromium', () => {
   let root: Session;
   let page: Page;
 
-  const options = async () => Object.fromEntries((await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).filter((o) => o.key.startsWith('fetch_setting.')).map((o) => [o.key, o.value]));
+  const options = async () =>
+    Object.fromEntries((await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).filter((o) => o.key.startsWith('fetch_setting.')).map((o) => [o.key, o.value]));
 
   beforeAll(async () => {
     h = await startHarness();

@@ -28,7 +28,11 @@ describe('gateway core in Chromium', () => {
     // $10 of balance for the root user.
     const ok = await page.evaluate(async () => {
       const user = JSON.parse(localStorage.getItem('user') ?? '{}');
-      const r = await fetch('/api/user/', { method: 'PUT', headers: { 'content-type': 'application/json', 'New-Api-User': String(user.id) }, body: JSON.stringify({ id: user.id, quota: 5_000_000 }) });
+      const r = await fetch('/api/user/', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'New-Api-User': String(user.id) },
+        body: JSON.stringify({ id: user.id, quota: 5_000_000 }),
+      });
       return (await r.json()).success;
     });
     expect(ok).toBe(true);

@@ -86,7 +86,10 @@ export async function logout(page: Page): Promise<void> {
       async () => {
         if (new URL(page.url()).pathname.startsWith('/login')) return true;
         if (!(await page.getByTestId('logout').isVisible())) await page.getByTestId('user-menu').click();
-        await page.getByTestId('logout').click({ timeout: 3000 }).catch(() => undefined);
+        await page
+          .getByTestId('logout')
+          .click({ timeout: 3000 })
+          .catch(() => undefined);
         await page.waitForURL((u) => u.pathname.startsWith('/login'), { timeout: 3000 }).catch(() => undefined);
         return new URL(page.url()).pathname.startsWith('/login');
       },
@@ -100,7 +103,11 @@ export async function pageApi<T = unknown>(page: Page, method: string, url: stri
   return page.evaluate(
     async ([m, u, b]) => {
       const user = JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number };
-      const r = await fetch(u as string, { method: m as string, headers: { 'content-type': 'application/json', 'New-Api-User': String(user.id ?? '') }, body: b === undefined ? undefined : JSON.stringify(b) });
+      const r = await fetch(u as string, {
+        method: m as string,
+        headers: { 'content-type': 'application/json', 'New-Api-User': String(user.id ?? '') },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
       return r.json();
     },
     [method, url, body] as const,

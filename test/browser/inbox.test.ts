@@ -25,7 +25,10 @@ describe('inbox and admin messages in Chromium', () => {
     await admin.goto('/admin/messages');
     await admin.getByTestId('message-create').click();
     await admin.getByTestId('message-submit').click();
-    await admin.getByText(/请输入标题|title is required/).first().waitFor();
+    await admin
+      .getByText(/请输入标题|title is required/)
+      .first()
+      .waitFor();
     await admin.getByTestId('message-title').fill('Scheduled maintenance');
     await admin.getByTestId('message-content-input').fill('The gateway restarts **tonight at 22:00**.\n\n- no action needed');
     await admin.getByTestId('message-recipients').click();
@@ -68,10 +71,12 @@ describe('inbox and admin messages in Chromium', () => {
     await expect.poll(() => admin.getByTestId('message-recipient-table').textContent()).toContain('reader');
     // Id, creation time, recipients 1, read 1.
     const meta = admin.getByTestId('message-meta').locator('.ant-descriptions-item-content');
-    await expect.poll(async () => {
-      const cells = await meta.allTextContents();
-      return [cells[0], cells[2], cells[3]];
-    }).toEqual([id, '1', '1']);
+    await expect
+      .poll(async () => {
+        const cells = await meta.allTextContents();
+        return [cells[0], cells[2], cells[3]];
+      })
+      .toEqual([id, '1', '1']);
     await h.shot(admin, 'inbox-05-edit-drawer');
     await admin.getByTestId('message-title').fill('Maintenance done');
     await admin.getByTestId('message-submit').click();

@@ -29,7 +29,10 @@ describe('chat content in the usage log details in Chromium', () => {
     root = await loginSession(h.baseUrl, ROOT);
     await api(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 1 }) });
     await api(root, 'PUT', '/api/option/', { key: 'LogChatContentEnabled', value: 'true' });
-    await api(root, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'lc-mock', type: 1, key: 'lc-mock-key', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' } });
+    await api(root, 'POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'lc-mock', type: 1, key: 'lc-mock-key', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' },
+    });
     await api(root, 'POST', '/api/user/', { ...USER, display_name: USER.username });
     const user = await loginSession(h.baseUrl, USER);
     await api(root, 'PUT', '/api/user/', { id: user.id, quota: 50_000_000 });
@@ -39,7 +42,14 @@ describe('chat content in the usage log details in Chromium', () => {
     const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'system', content: 'You answer in numbered lines.' }, { role: 'user', content: 'Give me forty lines.' }] }),
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        stream: true,
+        messages: [
+          { role: 'system', content: 'You answer in numbered lines.' },
+          { role: 'user', content: 'Give me forty lines.' },
+        ],
+      }),
     });
     expect(res.status).toBe(200);
     await res.text();
@@ -89,7 +99,10 @@ describe('chat content in the usage log details in Chromium', () => {
     // A channel on a port nothing listens on: the call fails to connect.
     const closed = await freePort();
     await api(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 1, 'lc-dead': 1 }) });
-    await api(root, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'lc-dead', type: 1, key: 'lc-dead-key', base_url: `http://127.0.0.1:${closed}`, models: 'lc-dead', group: 'default' } });
+    await api(root, 'POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'lc-dead', type: 1, key: 'lc-dead-key', base_url: `http://127.0.0.1:${closed}`, models: 'lc-dead', group: 'default' },
+    });
     const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${userKey}`, 'content-type': 'application/json' },

@@ -27,7 +27,10 @@ describe('Claude and Gemini settings in Chromium', () => {
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     root = await loginSession(h.baseUrl, ROOT);
     await apiAs(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'claude-sonnet-4': 1.5 }) });
-    await apiAs(root, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'claude-mock', type: 14, key: 'models-claude-key', base_url: mock.url, models: 'claude-sonnet-4,claude-sonnet-4-thinking', group: 'default' } });
+    await apiAs(root, 'POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'claude-mock', type: 14, key: 'models-claude-key', base_url: mock.url, models: 'claude-sonnet-4,claude-sonnet-4-thinking', group: 'default' },
+    });
     await apiAs(root, 'PUT', '/api/user/', { id: root.id, quota: 50_000_000 });
     const [tok] = await apiAs<{ key: string }[]>(root, 'POST', '/api/token/', { name: 'models', unlimited_quota: true });
     sdk = new OpenAI({ apiKey: tok!.key.startsWith('sk-') ? tok!.key : `sk-${tok!.key}`, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });

@@ -23,7 +23,11 @@ describe('OIDC sign-in in Chromium', () => {
     fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
     mock = await startMockOAuth();
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web });
-    const setup = await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    const setup = await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     expect((await setup.json()).success).toBe(true);
     root = await loginSession(h.baseUrl, ROOT);
     for (const [key, value] of [

@@ -29,7 +29,10 @@ describe('playground in Chromium', () => {
 
   it('without an enabled token shows the error and goes to the tokens page', async () => {
     await page.goto('/playground');
-    await page.getByText(/还没有可用的令牌|no enabled token/).first().waitFor();
+    await page
+      .getByText(/还没有可用的令牌|no enabled token/)
+      .first()
+      .waitFor();
     await page.waitForURL('**/app/tokens', { timeout: 10_000 });
   });
 

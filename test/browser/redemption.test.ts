@@ -137,7 +137,10 @@ describe('redemption codes in Chromium', () => {
     await until.press('Enter');
     const download = admin.waitForEvent('download');
     await admin.getByTestId('redemption-form-submit').click();
-    const lines = fs.readFileSync((await (await download).path())!, 'utf8').trim().split('\n');
+    const lines = fs
+      .readFileSync((await (await download).path())!, 'utf8')
+      .trim()
+      .split('\n');
     expect(lines).toHaveLength(1);
     // The download starts before the keys dialog renders: close it only once it is open, and wait until it is gone.
     const createdKeys = admin.getByTestId('redemptions-created-keys');

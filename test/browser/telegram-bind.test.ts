@@ -27,7 +27,11 @@ describe('Telegram bind in Chromium', () => {
   let user: Session;
   beforeAll(async () => {
     h = await startHarness();
-    const setup = await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    const setup = await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     expect((await setup.json()).success).toBe(true);
     root = await loginSession(h.baseUrl, ROOT);
     for (const [key, value] of [

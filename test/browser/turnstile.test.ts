@@ -70,7 +70,11 @@ describe('Turnstile bot check in Chromium', () => {
       scriptLoads.push(route.request().url());
       return route.fulfill({ status: 200, contentType: 'application/javascript', body: STAND_IN });
     });
-    const setup = await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    const setup = await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     expect((await setup.json()).success).toBe(true);
   }, 60_000);
   afterAll(async () => {

@@ -35,10 +35,17 @@ describe('two-factor sign-in in Chromium', () => {
   beforeAll(async () => {
     h = await startHarness();
     ({ page } = await h.newPage());
-    const setup = await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    const setup = await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     expect((await setup.json()).success).toBe(true);
     await login(page, ROOT);
-    for (const u of [{ ...CAROL, role: 1 }, { ...DAVE, role: 10 }]) {
+    for (const u of [
+      { ...CAROL, role: 1 },
+      { ...DAVE, role: 10 },
+    ]) {
       expect((await pageApi(page, 'POST', '/api/user/', { ...u, display_name: u.username })).success).toBe(true);
     }
     await dropSession(page);
@@ -116,7 +123,7 @@ describe('two-factor sign-in in Chromium', () => {
     await page.getByTestId(`user-action-reset-2fa-${carol.id}`).click();
     await h.shot(page, 'twofa-06-admin-reset-confirm');
     await page.getByTestId(`user-action-reset-2fa-confirm-${carol.id}`).click();
-    await page.getByText("已重置该用户的两步验证").waitFor();
+    await page.getByText('已重置该用户的两步验证').waitFor();
     await logout(page);
     await login(page, CAROL);
     expect((await pageApi<{ enabled: boolean }>(page, 'GET', '/api/user/2fa/status')).data?.enabled).toBe(false);

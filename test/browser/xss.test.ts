@@ -45,7 +45,10 @@ const MARKDOWN_PAYLOAD = [
 
 const SETTINGS_PAYLOADS: [string, string][] = [
   ['Notice', `<img src=x onerror="${attack(21)}">\n\nNotice [js](javascript:window.__pwned=22) [ctrl](\u0001javascript:window.__pwned=23)`],
-  ['HomePageContent', `<h2>Welcome</h2><img src=x onerror="${attack(24)}"><svg onload="${attack(25)}"></svg><a href="data:text/html,x">data</a><iframe srcdoc="<b>x</b>"></iframe>`],
+  [
+    'HomePageContent',
+    `<h2>Welcome</h2><img src=x onerror="${attack(24)}"><svg onload="${attack(25)}"></svg><a href="data:text/html,x">data</a><iframe srcdoc="<b>x</b>"></iframe>`,
+  ],
   ['About', `<h2>About us</h2><a href="\u0001javascript:${attack(26)}">about link</a><img src=x onerror="${attack(27)}">`],
   ['Footer', `<span>Footer text</span><img src=x onerror="${attack(28)}"><a href=" javascript:window.__pwned=29">footer link</a>`],
 ];
@@ -141,7 +144,9 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
     await apiAs(root, 'POST', '/api/user/', { ...ADMIN, display_name: 'Mallory', role: 10 });
     admin = await loginSession(h.baseUrl, ADMIN);
     ids.html = (await apiAs<{ id: number }>(admin, 'POST', '/api/admin/messages', { title: 'HTML payloads', content: HTML_PAYLOAD, format: 'html', user_ids: [root.id] })).id;
-    ids.markdown = (await apiAs<{ id: number }>(admin, 'POST', '/api/admin/messages', { title: 'Markdown payloads', content: MARKDOWN_PAYLOAD, format: 'markdown', user_ids: [root.id] })).id;
+    ids.markdown = (
+      await apiAs<{ id: number }>(admin, 'POST', '/api/admin/messages', { title: 'Markdown payloads', content: MARKDOWN_PAYLOAD, format: 'markdown', user_ids: [root.id] })
+    ).id;
     ({ page } = await h.newPage());
     w = await watch(page);
   });
@@ -149,7 +154,21 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
 
   it('before any hostile content is shown, the console works under the policy: every page loads with its CSP header and no violation at all', async () => {
     await login(page, ROOT);
-    const pages = ['/', '/about', '/app/dashboard', '/app/tokens', '/app/logs/api-usage', '/app/wallet', '/app/me', '/pricing', '/playground', '/admin/channels', '/admin/users', '/admin/messages', '/admin/settings'];
+    const pages = [
+      '/',
+      '/about',
+      '/app/dashboard',
+      '/app/tokens',
+      '/app/logs/api-usage',
+      '/app/wallet',
+      '/app/me',
+      '/pricing',
+      '/playground',
+      '/admin/channels',
+      '/admin/users',
+      '/admin/messages',
+      '/admin/settings',
+    ];
     for (const path of pages) {
       const before = w.navigations.length;
       await page.goto(path);
@@ -190,7 +209,12 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
     await expectInertContent(page, 'message-content');
     // A Markdown message that opens with a tag shows the tag as text.
     await page.getByTestId('message-content').getByText('<img src=x onerror=', { exact: false }).first().waitFor();
-    expect(await page.getByTestId('message-content').locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['https://example.com/docs']);
+    expect(
+      await page
+        .getByTestId('message-content')
+        .locator('a')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+    ).toEqual(['https://example.com/docs']);
     await h.shot(page, 'xss-03-markdown-message');
     await expectNothingRan(page, w, root, { hostile: true });
   });

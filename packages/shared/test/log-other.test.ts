@@ -3,7 +3,15 @@ import { parseLogOther, type LogOther } from '../src/index.js';
 
 describe('log other', () => {
   it('reads what settle writes', () => {
-    const written: LogOther = { model_ratio: 2.5, model_price: -1, frt: 120, is_model_mapped: true, upstream_model_name: 'gpt-x', admin_info: { use_channel: [3, 4] }, input_content: 'hi' };
+    const written: LogOther = {
+      model_ratio: 2.5,
+      model_price: -1,
+      frt: 120,
+      is_model_mapped: true,
+      upstream_model_name: 'gpt-x',
+      admin_info: { use_channel: [3, 4] },
+      input_content: 'hi',
+    };
     expect(parseLogOther(JSON.stringify(written))).toEqual(written);
   });
 

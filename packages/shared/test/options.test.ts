@@ -12,7 +12,22 @@ describe('option table', () => {
   });
 
   it('includes the keys of all three spec documents', () => {
-    for (const key of ['PasswordLoginEnabled', 'oidc.well_known', 'LinuxDOMinimumTrustLevel', 'TopupGroupRatio', 'CheckInMaxQuota', 'RebatePercentage', 'ModelRequestRateLimitDurationMinutes', 'gemini.thinking_adapter_budget_tokens_percentage', 'claude.default_max_tokens', 'global.auto_retry_status_codes', 'general_setting.ping_interval_seconds', 'StreamCacheQueueLength', 'fallback_completion_ratio', 'DataExportDefaultTime']) {
+    for (const key of [
+      'PasswordLoginEnabled',
+      'oidc.well_known',
+      'LinuxDOMinimumTrustLevel',
+      'TopupGroupRatio',
+      'CheckInMaxQuota',
+      'RebatePercentage',
+      'ModelRequestRateLimitDurationMinutes',
+      'gemini.thinking_adapter_budget_tokens_percentage',
+      'claude.default_max_tokens',
+      'global.auto_retry_status_codes',
+      'general_setting.ping_interval_seconds',
+      'StreamCacheQueueLength',
+      'fallback_completion_ratio',
+      'DataExportDefaultTime',
+    ]) {
       expect(optionDefs, key).toHaveProperty([key]);
     }
   });

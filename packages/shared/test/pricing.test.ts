@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { computeQuota, dec, mul, roundToInt, type Price, type Usage } from '../src/index.js';
 
-const ratio = (modelRatio: number, completionRatio = 1, groupRatio = 1, cacheRatio = 1, cacheCreationRatio = 1.25): Price => ({ mode: 'ratio', modelRatio, completionRatio, cacheRatio, cacheCreationRatio, groupRatio });
+const ratio = (modelRatio: number, completionRatio = 1, groupRatio = 1, cacheRatio = 1, cacheCreationRatio = 1.25): Price => ({
+  mode: 'ratio',
+  modelRatio,
+  completionRatio,
+  cacheRatio,
+  cacheCreationRatio,
+  groupRatio,
+});
 
 describe('quota formula', () => {
   it.each<[string, Price, Usage, number, 'openai' | 'anthropic', number]>([
@@ -15,8 +22,22 @@ describe('quota formula', () => {
     ['zero ratio stays free', ratio(0), { promptTokens: 1000, completionTokens: 1000 }, 500000, 'openai', 0],
     ['group ratio 1.5', ratio(1, 2, 1.5), { promptTokens: 100, completionTokens: 100 }, 500000, 'openai', 450],
     ['openai cache: cached inside prompt', ratio(1, 4, 1, 0.5), { promptTokens: 1000, completionTokens: 100, cachedTokens: 600 }, 500000, 'openai', 400 + 300 + 400],
-    ['anthropic cache: cached outside input', ratio(1.5, 5, 1, 0.1, 1.25), { promptTokens: 100, completionTokens: 10, cachedTokens: 1000, cacheCreationTokens: 200 }, 500000, 'anthropic', 1.5 * (100 + 100 + 250 + 50)],
-    ['openai overlap clamps the uncached part at 0', ratio(1, 1, 1, 0.5, 1), { promptTokens: 100, completionTokens: 0, cachedTokens: 80, cacheCreationTokens: 40 }, 500000, 'openai', 80],
+    [
+      'anthropic cache: cached outside input',
+      ratio(1.5, 5, 1, 0.1, 1.25),
+      { promptTokens: 100, completionTokens: 10, cachedTokens: 1000, cacheCreationTokens: 200 },
+      500000,
+      'anthropic',
+      1.5 * (100 + 100 + 250 + 50),
+    ],
+    [
+      'openai overlap clamps the uncached part at 0',
+      ratio(1, 1, 1, 0.5, 1),
+      { promptTokens: 100, completionTokens: 0, cachedTokens: 80, cacheCreationTokens: 40 },
+      500000,
+      'openai',
+      80,
+    ],
     ['fixed price $0.04 per call', { mode: 'price', modelPrice: 0.04, groupRatio: 1 }, { promptTokens: 999, completionTokens: 999 }, 500000, 'openai', 20000],
     ['fixed price with group ratio 0.9', { mode: 'price', modelPrice: 0.1, groupRatio: 0.9 }, { promptTokens: 0, completionTokens: 0 }, 500000, 'openai', 45000],
   ])('%s', (_label, price, usage, perUnit, semantic, expected) => {

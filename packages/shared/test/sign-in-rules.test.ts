@@ -7,7 +7,25 @@ describe('email addresses', () => {
   });
 
   it('refuses what is not an address', () => {
-    const bad = ['', 'plain', 'a@b', '@example.com', 'a@', 'a@@example.com', 'a@b@example.com', 'sp ace@example.com', 'a..b@example.com', '.a@example.com', 'a.@example.com', 'a@-x.com', 'a@x-.com', 'a@example.c0m', 'a@example.c', '"quoted"@example.com', `${'a'.repeat(60)}@example.com`];
+    const bad = [
+      '',
+      'plain',
+      'a@b',
+      '@example.com',
+      'a@',
+      'a@@example.com',
+      'a@b@example.com',
+      'sp ace@example.com',
+      'a..b@example.com',
+      '.a@example.com',
+      'a.@example.com',
+      'a@-x.com',
+      'a@x-.com',
+      'a@example.c0m',
+      'a@example.c',
+      '"quoted"@example.com',
+      `${'a'.repeat(60)}@example.com`,
+    ];
     for (const v of bad) expect(isEmailAddress(v), v).toBe(false);
   });
 

@@ -30,7 +30,7 @@ function expectInert(html: string): void {
 
 /** Payloads an administrator (or anyone who can write content) might try. */
 const HOSTILE_HTML = [
-  '<img src=x onerror="fetch(\'/api/option/\',{method:\'PUT\',body:\'{}\'});window.__pwned=1">',
+  "<img src=x onerror=\"fetch('/api/option/',{method:'PUT',body:'{}'});window.__pwned=1\">",
   '<svg onload=alert(1)><circle r=10 /></svg>',
   '<svg><a xlink:href="javascript:alert(1)"><text y="20">x</text></a></svg>',
   '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>',

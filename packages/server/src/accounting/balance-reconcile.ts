@@ -124,7 +124,9 @@ export class BalanceReconciler {
     });
     const truth = await this.databaseValues(ready.map((r) => r.b));
     const args = ready.flatMap((r) => [r.g, r.v, truth.get(r.b.key) ?? '']);
-    const fixed = ready.length ? ((await FIX.run(this.redis, [this.presence.nodes, ...ready.map((r) => r.b.key)], [...nodeArgs, this.balanceTtlMs, ...args])) as (number | string)[]) : [];
+    const fixed = ready.length
+      ? ((await FIX.run(this.redis, [this.presence.nodes, ...ready.map((r) => r.b.key)], [...nodeArgs, this.balanceTtlMs, ...args])) as (number | string)[])
+      : [];
     let repaired = 0;
     let drift = 0;
     ready.forEach(({ b }, i) => {

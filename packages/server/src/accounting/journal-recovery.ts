@@ -30,7 +30,10 @@ export const UNSETTLED_CALL_CONTENT = 'billed at its reservation: the server sto
 export function readJournal(dir: string): JournalContents {
   const out: JournalContents = { files: [], batches: [], unsettled: [], lastId: undefined, tornLines: 0 };
   if (!fs.existsSync(dir)) return out;
-  const names = fs.readdirSync(dir).filter((n) => n.endsWith(SEGMENT_SUFFIX)).sort();
+  const names = fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith(SEGMENT_SUFFIX))
+    .sort();
   const opened = new Map<string, WriteRecord>();
   const closed = new Set<string>();
   for (const name of names) {

@@ -16,11 +16,7 @@ export type JournalFsync = 'always' | 'interval' | 'off';
  * - `x` a call closed with nothing to apply (refunded).
  */
 export type JournalLine =
-  | { k: 'h'; id: string; hourly?: true }
-  | { k: 's'; hourly: boolean }
-  | { k: 'o'; i: string; r: WriteRecord }
-  | { k: 'w'; r: WriteRecord; i?: string }
-  | { k: 'x'; i: string };
+  { k: 'h'; id: string; hourly?: true } | { k: 's'; hourly: boolean } | { k: 'o'; i: string; r: WriteRecord } | { k: 'w'; r: WriteRecord; i?: string } | { k: 'x'; i: string };
 
 export const SEGMENT_SUFFIX = '.jsonl';
 /** Segment files are named by a zero-padded sequence, so a name sort is their order. */
@@ -157,7 +153,7 @@ export class Journal {
       return;
     }
     syncSegment(seg, seg.fd, (err) => {
-      for (const w of waiters) (err ? w.reject(err) : w.resolve());
+      for (const w of waiters) err ? w.reject(err) : w.resolve();
     });
   }
 

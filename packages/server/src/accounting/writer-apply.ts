@@ -53,7 +53,10 @@ export async function applyBatch(trx: Transaction<Database>, batchId: string, re
   const logs = records.flatMap((r) => (r.log ? [r.log] : []));
   if (parts.counters) await applyCounters(trx, records, logs, parts.hourly);
   for (let i = 0; parts.logs && i < logs.length; i += LOG_ROWS_PER_INSERT) {
-    await trx.insertInto('logs').values(logs.slice(i, i + LOG_ROWS_PER_INSERT)).execute();
+    await trx
+      .insertInto('logs')
+      .values(logs.slice(i, i + LOG_ROWS_PER_INSERT))
+      .execute();
   }
   await trx.insertInto('writer_batches').values({ id: batchId, applied_at: now }).execute();
   return true;
@@ -71,13 +74,19 @@ async function applyCounters(trx: Transaction<Database>, records: WriteRecord[],
   for (const limited of [true, false]) {
     for (const [id, s] of sumBy(records, (r) => (r.tokenLimited === limited ? r.tokenId : undefined))) {
       if (s.quota === 0) continue;
-      const set = limited ? { remain_quota: sql<number>`remain_quota - ${s.quota}`, used_quota: sql<number>`used_quota + ${s.quota}` } : { used_quota: sql<number>`used_quota + ${s.quota}` };
+      const set = limited
+        ? { remain_quota: sql<number>`remain_quota - ${s.quota}`, used_quota: sql<number>`used_quota + ${s.quota}` }
+        : { used_quota: sql<number>`used_quota + ${s.quota}` };
       await trx.updateTable('tokens').set(set).where('id', '=', id).execute();
     }
   }
   for (const [id, s] of sumBy(records, (r) => r.channelId)) {
     if (s.quota === 0) continue;
-    await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${s.quota}` }).where('id', '=', id).execute();
+    await trx
+      .updateTable('channels')
+      .set({ used_quota: sql`used_quota + ${s.quota}` })
+      .where('id', '=', id)
+      .execute();
   }
   if (hourly) await upsertHourlyUsage(trx, hourly, hourlyUsage(logs));
 }

@@ -23,7 +23,14 @@ export async function deleteCreatedBefore(k: Kysely<Database>, table: 'logs' | '
   const t = table as 'logs';
   let deleted = 0;
   for (;;) {
-    const edge = await k.selectFrom(t).select('id').where('created_at', '<', before).orderBy('id').limit(1).offset(batch - 1).executeTakeFirst();
+    const edge = await k
+      .selectFrom(t)
+      .select('id')
+      .where('created_at', '<', before)
+      .orderBy('id')
+      .limit(1)
+      .offset(batch - 1)
+      .executeTakeFirst();
     let q = k.deleteFrom(t).where('created_at', '<', before);
     if (edge) q = q.where('id', '<=', edge.id);
     const res = await q.executeTakeFirst();

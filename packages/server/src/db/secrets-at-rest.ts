@@ -34,7 +34,11 @@ export async function sealSecretsAtRest(db: Db, box: SecretBox, log: Logger): Pr
     k.selectFrom('channels').select(['id', 'key']).execute(),
     k.selectFrom('tokens').select(['id', 'key']).execute(),
     k.selectFrom('two_factor').select(['user_id as id', 'secret']).execute(),
-    k.selectFrom('options').select(['key', 'value']).where('key', 'in', [...secretOptions, SECRET_CHECK_KEY]).execute(),
+    k
+      .selectFrom('options')
+      .select(['key', 'value'])
+      .where('key', 'in', [...secretOptions, SECRET_CHECK_KEY])
+      .execute(),
     k
       .selectFrom('users')
       .select(['id', 'setting', 'access_token'])
@@ -90,9 +94,25 @@ export async function sealSecretsAtRest(db: Db, box: SecretBox, log: Logger): Pr
       const row = { key: SECRET_CHECK_KEY, value: box.seal(SECRET_CHECK_TEXT) };
       // Two nodes starting at once both try; either check value is valid.
       if (db.dialect === 'mysql') await trx.insertInto('options').ignore().values(row).execute();
-      else await trx.insertInto('options').values(row).onConflict((oc) => oc.column('key').doNothing()).execute();
+      else
+        await trx
+          .insertInto('options')
+          .values(row)
+          .onConflict((oc) => oc.column('key').doNothing())
+          .execute();
     }
   });
-  if (count > 0) log.info({ channels: pending.channels.length, options: pending.options.length, webhookSecrets: pending.settings.length, accessTokens: pending.accessTokens.length, tokenKeys: pending.tokenKeys.length, twoFactorSecrets: pending.twoFactor.length }, 'secrets at rest: sealed plaintext values with CRYPTO_SECRET');
+  if (count > 0)
+    log.info(
+      {
+        channels: pending.channels.length,
+        options: pending.options.length,
+        webhookSecrets: pending.settings.length,
+        accessTokens: pending.accessTokens.length,
+        tokenKeys: pending.tokenKeys.length,
+        twoFactorSecrets: pending.twoFactor.length,
+      },
+      'secrets at rest: sealed plaintext values with CRYPTO_SECRET',
+    );
   return count;
 }

@@ -27,7 +27,10 @@ export function metricsRoutes(r: Router): void {
       if (!given || !sameToken(given, expected)) {
         return reply.code(401).header('www-authenticate', 'Bearer').type('text/plain; charset=utf-8').send('Unauthorized');
       }
-      return reply.header('cache-control', 'no-store').type(METRICS_CONTENT_TYPE).send(await metricsText());
+      return reply
+        .header('cache-control', 'no-store')
+        .type(METRICS_CONTENT_TYPE)
+        .send(await metricsText());
     },
   });
 }

@@ -48,7 +48,15 @@ interface PolicyInputs {
 }
 
 /** The options read by readInputs; a change to any of them rebuilds the policy. */
-const POLICY_OPTIONS: ReadonlySet<OptionKey> = new Set<OptionKey>(['TurnstileCheckEnabled', 'TelegramOAuthEnabled', 'PayAddress', 'HomePageContent', 'About', 'Chats', 'oidc.well_known']);
+const POLICY_OPTIONS: ReadonlySet<OptionKey> = new Set<OptionKey>([
+  'TurnstileCheckEnabled',
+  'TelegramOAuthEnabled',
+  'PayAddress',
+  'HomePageContent',
+  'About',
+  'Chats',
+  'oidc.well_known',
+]);
 
 function readInputs(o: OptionsService): PolicyInputs {
   return {

@@ -9,7 +9,8 @@ export interface Mail {
   html: string;
 }
 
-const MAIL_NOT_CONFIGURED = 'mail delivery is not configured: the administrator must set the SMTP server (SMTPServer) and the sender address (SMTPFrom, or an SMTPAccount that is an address)';
+const MAIL_NOT_CONFIGURED =
+  'mail delivery is not configured: the administrator must set the SMTP server (SMTPServer) and the sender address (SMTPFrom, or an SMTPAccount that is an address)';
 
 /**
  * Sends mail over SMTP with the SMTP* options, read at send time (a saved setting applies to the next mail).

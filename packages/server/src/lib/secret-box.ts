@@ -28,8 +28,7 @@ export class SecretKeyError extends ConfigError {
   }
 }
 
-export const isSealed = (value: string | null | undefined): boolean =>
-  typeof value === 'string' && (value.startsWith(SEALED_PREFIX) || value.startsWith(FIXED_PREFIX));
+export const isSealed = (value: string | null | undefined): boolean => typeof value === 'string' && (value.startsWith(SEALED_PREFIX) || value.startsWith(FIXED_PREFIX));
 export const isDigest = (value: string | null | undefined): boolean => typeof value === 'string' && value.startsWith(DIGEST_PREFIX);
 
 /**

@@ -48,7 +48,11 @@ export class RedisWindowCounters implements WindowCounters {
 
   async incr(key: string, windowSeconds: number): Promise<number> {
     const k = this.slot(key, windowSeconds);
-    const [[, n]] = (await this.redis.multi().incr(k).expire(k, windowSeconds + 1).exec()) as [[Error | null, number]];
+    const [[, n]] = (await this.redis
+      .multi()
+      .incr(k)
+      .expire(k, windowSeconds + 1)
+      .exec()) as [[Error | null, number]];
     return n;
   }
 

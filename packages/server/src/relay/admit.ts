@@ -8,7 +8,12 @@ import { checkRateLimits } from './rate-limits.js';
 import type { RelayContext } from './services.js';
 
 /** Stage 2 — the model: allowed for the token, priced for the group, served by a channel; rate limits counted. */
-export async function admitModel(ctx: RelayContext, auth: TokenAuth, group: string, model: string): Promise<{ price: ResolvedPrice; limits: Awaited<ReturnType<typeof checkRateLimits>> }> {
+export async function admitModel(
+  ctx: RelayContext,
+  auth: TokenAuth,
+  group: string,
+  model: string,
+): Promise<{ price: ResolvedPrice; limits: Awaited<ReturnType<typeof checkRateLimits>> }> {
   if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
   const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
   if (!price) throw relayErrors.unpriced(model);

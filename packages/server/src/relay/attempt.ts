@@ -66,7 +66,13 @@ export async function attemptChannel(ctx: RelayContext, a: ChannelAttempt): Prom
   }
   // Object.assign, not `{ ...a, ...b }`: on Node 20 a literal that starts with a spread and then adds keys takes
   // V8's slow path (about 0.5 µs per added key, measured), which the relay would pay on every call.
-  const prepared = prepareRequest(adaptor, upstreamCall, target.url, Object.assign({}, target.headers, clientHeaders(adaptor.format, res.req?.headers, target.headers), tuned.headers), body);
+  const prepared = prepareRequest(
+    adaptor,
+    upstreamCall,
+    target.url,
+    Object.assign({}, target.headers, clientHeaders(adaptor.format, res.req?.headers, target.headers), tuned.headers),
+    body,
+  );
   const sent = prepared instanceof Promise ? await prepared : prepared;
   if ('error' in sent) return { kind: 'failed', status: sent.error.status, message: sent.error.message, body: '' };
   return forwardConverted(

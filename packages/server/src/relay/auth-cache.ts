@@ -106,7 +106,15 @@ export class TokenAuthCache {
       status: row.status,
       expiredTime: Number(row.expired_time),
       unlimited: row.unlimited_quota === 1,
-      modelLimits: row.model_limits_enabled === 1 ? new Set(row.model_limits.split(',').map((m) => m.trim()).filter(Boolean)) : undefined,
+      modelLimits:
+        row.model_limits_enabled === 1
+          ? new Set(
+              row.model_limits
+                .split(',')
+                .map((m) => m.trim())
+                .filter(Boolean),
+            )
+          : undefined,
       allowIps: new IpAllowList(row.allow_ips ?? ''),
       group: row.group,
       userId: row.userId,
@@ -115,7 +123,10 @@ export class TokenAuthCache {
       userRole: row.userRole,
       userGroup: row.userGroup,
       acceptUnsetRatio: acceptUnset,
-      rateLimit: row.rate_limit_enabled === 1 && row.rate_limit_period > 0 ? { periodSeconds: row.rate_limit_period, count: row.rate_limit_count, success: row.rate_limit_success } : undefined,
+      rateLimit:
+        row.rate_limit_enabled === 1 && row.rate_limit_period > 0
+          ? { periodSeconds: row.rate_limit_period, count: row.rate_limit_count, success: row.rate_limit_success }
+          : undefined,
       loadedAt: now,
     };
     this.byKey.set(key, auth);

@@ -38,7 +38,8 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
   });
   const loadUsers = async (ids: number[]) =>
     new Map((await k.selectFrom('users').select(['id', 'quota']).where('id', 'in', ids).where('deleted_at', 'is', null).execute()).map((r) => [r.id, Number(r.quota)]));
-  const loadTokens = async (ids: number[]) => new Map((await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [r.id, Number(r.remain_quota)]));
+  const loadTokens = async (ids: number[]) =>
+    new Map((await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [r.id, Number(r.remain_quota)]));
   // One node keeps balances in memory; a cluster (REDIS_CONN_STRING) keeps them in Redis so reservations are
   // atomic across every node.
   const ledger: Ledger = ctx.redis

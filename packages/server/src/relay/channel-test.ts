@@ -32,7 +32,14 @@ export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServi
   if ('error' in sent) return { ok: false, status: sent.error.status, message: sent.error.message, elapsedMs: Date.now() - started };
   const { request } = await import('undici');
   try {
-    const res = await request(sent.origin + sent.path, { method: 'POST', dispatcher: ctx.relay?.agent, headers: sent.headers, body: sent.body, headersTimeout: 60_000, bodyTimeout: 60_000 });
+    const res = await request(sent.origin + sent.path, {
+      method: 'POST',
+      dispatcher: ctx.relay?.agent,
+      headers: sent.headers,
+      body: sent.body,
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    });
     const text = await res.body.text();
     const elapsedMs = Date.now() - started;
     if (res.statusCode >= 400) {

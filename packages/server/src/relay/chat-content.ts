@@ -91,7 +91,11 @@ export function openAIAnswerContent(head: string, complete: boolean): string {
       // not JSON: read what can be read below
     }
   }
-  for (const [key, kind] of [['reasoning_content', 'thinking'], ['content', 'text'], ['text', 'text']] as const) {
+  for (const [key, kind] of [
+    ['reasoning_content', 'thinking'],
+    ['content', 'text'],
+    ['text', 'text'],
+  ] as const) {
     const v = leadingStringValue(head, key);
     if (v !== undefined) out.add(v, kind);
   }

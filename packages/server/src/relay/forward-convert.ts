@@ -118,7 +118,15 @@ class CollectStream implements StreamSink {
     if (error) return { kind: 'failed', status: 502, message: error, body: head };
     sendWhole(res, JSON.stringify(this.c.client.responseFromIR(response, this.c.requestedModel)));
     const output = this.c.captureAnswer ? irAnswerContent(response.parts) : undefined;
-    return { kind: 'relayed', status: 200, usage: sawUsage ? billingUsage(response.usage, true) : undefined, countedCompletion: 0, firstByteMs: Date.now() - this.started, cut: false, output };
+    return {
+      kind: 'relayed',
+      status: 200,
+      usage: sawUsage ? billingUsage(response.usage, true) : undefined,
+      countedCompletion: 0,
+      firstByteMs: Date.now() - this.started,
+      cut: false,
+      output,
+    };
   }
 }
 
@@ -180,7 +188,15 @@ class ConvertSse implements StreamSink {
     // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
     const usage = this.usage;
     if (this.pendingText && (cut || !usage)) this.counted += this.countTokens(this.pendingText);
-    return { kind: 'relayed', status: 200, usage: usage && !cut ? billingUsage(usage, true) : undefined, countedCompletion: this.counted, firstByteMs: this.firstByteMs, cut, output: this.capture?.value() };
+    return {
+      kind: 'relayed',
+      status: 200,
+      usage: usage && !cut ? billingUsage(usage, true) : undefined,
+      countedCompletion: this.counted,
+      firstByteMs: this.firstByteMs,
+      cut,
+      output: this.capture?.value(),
+    };
   }
 
   private event(ev: SseEvent): void {
@@ -239,6 +255,13 @@ class ConvertRoute implements AnswerRoute {
  * Forwards a call whose client format differs from the upstream's (or a non-OpenAI pass-through): the body was
  * converted through the IR; the answer is converted back — whole for plain answers, event by event for streams.
  */
-export function forwardConverted(agent: Dispatcher, c: ConvertedCall, res: ServerResponse, signal: CancelSignal, countTokens: CountTokens, started: number): Promise<AttemptResult> {
+export function forwardConverted(
+  agent: Dispatcher,
+  c: ConvertedCall,
+  res: ServerResponse,
+  signal: CancelSignal,
+  countTokens: CountTokens,
+  started: number,
+): Promise<AttemptResult> {
   return forwardUpstream(agent, c.request, res, signal, new ConvertRoute(c, countTokens, started));
 }

@@ -152,7 +152,14 @@ class PassThrough implements AnswerRoute {
  * Forwards a call to an OpenAI-format upstream and passes the answer through (SSE events whole, usage read on the
  * way). The client's allowed OpenAI headers (openai-beta) go along; the channel's own headers win.
  */
-export function forwardOpenAI(agent: Dispatcher, up: UpstreamRequest, res: ServerResponse, signal: CancelSignal, countTokens: CountTokens, started: number): Promise<AttemptResult> {
+export function forwardOpenAI(
+  agent: Dispatcher,
+  up: UpstreamRequest,
+  res: ServerResponse,
+  signal: CancelSignal,
+  countTokens: CountTokens,
+  started: number,
+): Promise<AttemptResult> {
   const headers = withClientHeaders('openai', up.headers, res.req?.headers);
   return forwardUpstream(agent, { origin: up.origin, path: up.path, headers, body: up.body }, res, signal, new PassThrough(up, countTokens, started));
 }

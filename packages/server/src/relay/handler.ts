@@ -137,9 +137,31 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
       const usage: CallUsage =
         result.usage && !result.cut
           ? result.usage
-          : { promptTokens: result.usage?.promptTokens ?? countPromptTokens(call.body), completionTokens: result.usage?.completionTokens ?? result.countedCompletion, reported: false };
+          : {
+              promptTokens: result.usage?.promptTokens ?? countPromptTokens(call.body),
+              completionTokens: result.usage?.completionTokens ?? result.countedCompletion,
+              reported: false,
+            };
       const content = logContent ? { input: promptContent(call), output: result.output } : undefined;
-      await settleCall(ctx, { requestId, auth, group, model, upstreamModel: mapped.model, stream, ip: req.ip, started, firstByteMs: result.firstByteMs, channel: ch, usedChannels, price, usage, target, hold, content, callId: requestId });
+      await settleCall(ctx, {
+        requestId,
+        auth,
+        group,
+        model,
+        upstreamModel: mapped.model,
+        stream,
+        ip: req.ip,
+        started,
+        firstByteMs: result.firstByteMs,
+        channel: ch,
+        usedChannels,
+        price,
+        usage,
+        target,
+        hold,
+        content,
+        callId: requestId,
+      });
       return true;
     }
     last = attemptFailure(result.status, result.message, ch);
@@ -149,7 +171,20 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
   last ??= noChannelFailure(relayErrors.noChannel(group, model).message);
   const shown = settings.hideUpstreamError ? UPSTREAM_FAILED : last.shown;
   if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'relay: upstream failed');
-  logRelayError(ctx, { auth, group, model, ip: req.ip, requestId, started, stream, status: last.status, message: shown, detail: last.message, channel: last.channel, usedChannels });
+  logRelayError(ctx, {
+    auth,
+    group,
+    model,
+    ip: req.ip,
+    requestId,
+    started,
+    stream,
+    status: last.status,
+    message: shown,
+    detail: last.message,
+    channel: last.channel,
+    usedChannels,
+  });
   const mappedStatus = Number(last.channel?.statusCodeMapping[String(last.status)] ?? last.status) || 502;
   writeRelayError(res, new RelayError(mappedStatus >= 400 ? mappedStatus : 502, shown, 'upstream_error', 'upstream_error'), call.format);
   return false;

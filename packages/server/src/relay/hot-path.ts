@@ -78,10 +78,11 @@ export function hotPathEntry(ctx: RelayContext, opts: HotPathOptions): (req: Inc
     };
     // The key is checked from the headers before any of the body is read: a bad key costs no upload.
     authenticate(rr, ctx.relay.tokens).then(
-      (who) => readBody(req, res, opts.bodyLimit, tooLarge, (body) => {
-        rr.body = body;
-        void serveRelayCall(ctx, route, rr, res, who);
-      }),
+      (who) =>
+        readBody(req, res, opts.bodyLimit, tooLarge, (body) => {
+          rr.body = body;
+          void serveRelayCall(ctx, route, rr, res, who);
+        }),
       (err: unknown) => {
         if (!req.complete) res.setHeader('connection', 'close');
         writeRelayError(res, relayFailure(err, ctx.log), route.format);

@@ -67,5 +67,13 @@ export function geminiInbound(req: RelayRequest): InboundCall {
   if (parsed.model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
   const body = parseJsonBody(req.body);
   const maxTokens = checkGemini(body);
-  return { format: geminiGenerate, body, model: parsed.model, stream: parsed.method === 'streamGenerateContent', includeUsage: false, maxTokens, bytes: (req.body as Buffer).length };
+  return {
+    format: geminiGenerate,
+    body,
+    model: parsed.model,
+    stream: parsed.method === 'streamGenerateContent',
+    includeUsage: false,
+    maxTokens,
+    bytes: (req.body as Buffer).length,
+  };
 }

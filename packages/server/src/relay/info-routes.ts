@@ -26,8 +26,7 @@ const formats: Record<ModelInfoProtocol, ClientFormat> = { openai: openAIChat, a
 
 /** The token-authenticated read-only calls: model lists and lookups in the caller's protocol and OpenAI-style billing. */
 export async function installInfoRoutes(scope: FastifyInstance, ctx: RelayContext): Promise<void> {
-  const fail = (reply: Parameters<typeof replyRelayError>[0], err: unknown, format: ClientFormat) =>
-    replyRelayError(reply, relayFailure(err, ctx.log), format);
+  const fail = (reply: Parameters<typeof replyRelayError>[0], err: unknown, format: ClientFormat) => replyRelayError(reply, relayFailure(err, ctx.log), format);
 
   const info = new InfoService(ctx);
   const modelsOf = async (req: RelayRequest): Promise<ServedModel[]> => info.servedModels(await authenticate(req, ctx.relay.tokens));
@@ -47,7 +46,10 @@ export async function installInfoRoutes(scope: FastifyInstance, ctx: RelayContex
       v1beta.setErrorHandler((err, _req, reply) => fail(reply, err, gemini));
       v1beta.get('/models', async (req, reply) => {
         try {
-          return geminiModelPage((await modelsOf(req)).map((m) => m.id), req.query as Record<string, unknown>);
+          return geminiModelPage(
+            (await modelsOf(req)).map((m) => m.id),
+            req.query as Record<string, unknown>,
+          );
         } catch (err) {
           return fail(reply, err, gemini);
         }
@@ -74,7 +76,11 @@ export async function installInfoRoutes(scope: FastifyInstance, ctx: RelayContex
     try {
       const models = await modelsOf(req);
       if (protocol === 'anthropic') return anthropicModelList(models);
-      if (protocol === 'gemini') return geminiModelPage(models.map((m) => m.id), req.query as Record<string, unknown>);
+      if (protocol === 'gemini')
+        return geminiModelPage(
+          models.map((m) => m.id),
+          req.query as Record<string, unknown>,
+        );
       return { object: 'list', data: models.map(openAIModel) };
     } catch (err) {
       return fail(reply, err, formats[protocol]);

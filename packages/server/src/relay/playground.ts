@@ -27,7 +27,8 @@ export function installPlayground(scope: FastifyInstance, ctx: RelayContext): vo
       const asked = typeof call.body.group === 'string' ? call.body.group.trim() : '';
       // The group picks channels and ratios here; it is not a parameter the upstream knows.
       delete call.body.group;
-      if (asked && !tokensOf(ctx).usableGroups(user).includes(asked)) throw new RelayError(403, `group ${asked} is not available to you`, 'invalid_request_error', 'group_not_allowed');
+      if (asked && !tokensOf(ctx).usableGroups(user).includes(asked))
+        throw new RelayError(403, `group ${asked} is not available to you`, 'invalid_request_error', 'group_not_allowed');
       await relayCall(
         ctx,
         req,

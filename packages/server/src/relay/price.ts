@@ -45,7 +45,12 @@ export function resolvePrice(o: OptionsService, requested: string, group: string
     const input = o.num('fallback_input_ratio');
     if (input > 0) {
       const fallbackCompletion = o.num('fallback_completion_ratio') || 1;
-      return { price: { mode: 'ratio', modelRatio: input, completionRatio: fallbackCompletion, cacheRatio: 1, cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO, groupRatio }, groupRatio, unset: false, fallback: true };
+      return {
+        price: { mode: 'ratio', modelRatio: input, completionRatio: fallbackCompletion, cacheRatio: 1, cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO, groupRatio },
+        groupRatio,
+        unset: false,
+        fallback: true,
+      };
     }
   }
   if (!acceptUnset && !o.bool('SelfUseModeEnabled')) return undefined;

@@ -16,7 +16,8 @@ function limitsFor(o: OptionsService, auth: TokenAuth, group: string): Limit[] {
   if (o.bool('ModelRequestRateLimitEnabled')) {
     const exempt = o.bool('global.rate_limit_exempt_enabled') && group === o.get('global.rate_limit_exempt_group');
     const minutes = o.num('ModelRequestRateLimitDurationMinutes');
-    if (!exempt && minutes > 0) out.push({ key: `mrl:${auth.userId}`, windowSeconds: minutes * 60, total: o.num('ModelRequestRateLimitCount'), success: o.num('ModelRequestRateLimitSuccessCount') });
+    if (!exempt && minutes > 0)
+      out.push({ key: `mrl:${auth.userId}`, windowSeconds: minutes * 60, total: o.num('ModelRequestRateLimitCount'), success: o.num('ModelRequestRateLimitSuccessCount') });
   }
   if (auth.rateLimit) out.push({ key: `trl:${auth.tokenId}`, windowSeconds: auth.rateLimit.periodSeconds, total: auth.rateLimit.count, success: auth.rateLimit.success });
   return out;

@@ -41,7 +41,8 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
     parse: (req) => {
       const call = bodyModelInbound(openAIResponses, checkResponses)(req);
       // Server-side conversation state is not kept by a gateway; say so instead of answering without history.
-      if (call.body.previous_response_id) throw new RelayError(400, 'previous_response_id is not supported; send the whole conversation in input', 'invalid_request_error', 'unsupported_parameter');
+      if (call.body.previous_response_id)
+        throw new RelayError(400, 'previous_response_id is not supported; send the whole conversation in input', 'invalid_request_error', 'unsupported_parameter');
       return call;
     },
   },

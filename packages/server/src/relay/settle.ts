@@ -46,12 +46,25 @@ interface CallIdentity {
   requestId: string;
 }
 
-type CallLogFields = Pick<Required<Insertable<LogsTable>>, 'created_at' | 'type' | 'content' | 'quota' | 'prompt_tokens' | 'completion_tokens' | 'use_time' | 'channel_id' | 'channel_name' | 'other'>;
+type CallLogFields = Pick<
+  Required<Insertable<LogsTable>>,
+  'created_at' | 'type' | 'content' | 'quota' | 'prompt_tokens' | 'completion_tokens' | 'use_time' | 'channel_id' | 'channel_name' | 'other'
+>;
 
 /** A log row of a call: its identity and the row's own fields. */
 function callLogRow(c: CallIdentity, row: CallLogFields): Insertable<LogsTable> {
   return Object.assign(
-    { user_id: c.auth.userId, username: c.auth.username, token_name: c.auth.name, token_id: c.auth.tokenId, model_name: c.model, is_stream: c.stream ? 1 : 0, group: c.group, ip: c.ip, request_id: c.requestId },
+    {
+      user_id: c.auth.userId,
+      username: c.auth.username,
+      token_name: c.auth.name,
+      token_id: c.auth.tokenId,
+      model_name: c.model,
+      is_stream: c.stream ? 1 : 0,
+      group: c.group,
+      ip: c.ip,
+      request_id: c.requestId,
+    },
     row,
   );
 }
@@ -116,16 +129,19 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
         other: JSON.stringify(other),
       })
     : undefined;
-  ctx.relay.writer.enqueue({
-    userId: c.auth.userId,
-    tokenId: c.auth.tokenId,
-    tokenLimited: c.target.tokenId !== undefined,
-    channelId: c.channel.id,
-    quota: charged,
-    countsRequest: true,
-    log,
-    lease: c.hold,
-  }, c.callId);
+  ctx.relay.writer.enqueue(
+    {
+      userId: c.auth.userId,
+      tokenId: c.auth.tokenId,
+      tokenLimited: c.target.tokenId !== undefined,
+      channelId: c.channel.id,
+      quota: charged,
+      countsRequest: true,
+      log,
+      lease: c.hold,
+    },
+    c.callId,
+  );
   return charged;
 }
 
@@ -133,10 +149,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
  * What a call costs if it never settles (the process died first): its reservation, with a consume log (when
  * consume logs are on) that says so. Written to the journal when the call opens.
  */
-export function unsettledCallRecord(
-  ctx: RelayContext,
-  c: CallIdentity & { started: number; target: ReserveTarget; reserved: number },
-): WriteRecord {
+export function unsettledCallRecord(ctx: RelayContext, c: CallIdentity & { started: number; target: ReserveTarget; reserved: number }): WriteRecord {
   const log: Insertable<LogsTable> | undefined = ctx.relay.settings.get().logConsume
     ? callLogRow(c, {
         created_at: Math.floor(c.started / 1000),
@@ -188,7 +201,13 @@ export function logRelayError(
       use_time: Math.max(0, Math.round((Date.now() - e.started) / 1000)),
       channel_id: e.channel?.id ?? 0,
       channel_name: e.channel?.name ?? '',
-      other: JSON.stringify({ status_code: e.status, error_type: 'upstream_error', channel_id: e.channel?.id ?? 0, channel_name: e.channel?.name ?? '', admin_info: { use_channel: e.usedChannels, ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}) } } satisfies LogOther),
+      other: JSON.stringify({
+        status_code: e.status,
+        error_type: 'upstream_error',
+        channel_id: e.channel?.id ?? 0,
+        channel_name: e.channel?.name ?? '',
+        admin_info: { use_channel: e.usedChannels, ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}) },
+      } satisfies LogOther),
     }),
   });
 }

@@ -128,7 +128,8 @@ function inputs(v: unknown, param: string, required: boolean): void {
   }
   if (typeof v === 'string') return;
   if (!Array.isArray(v)) throw invalidParam(param, `${param} must be a string or an array`);
-  for (let i = 0; i < v.length; i++) if (v[i] === null || typeof v[i] === 'boolean') throw invalidParam(`${param}[${i}]`, `${param}[${i}] must be a string, a number, an array or an object`);
+  for (let i = 0; i < v.length; i++)
+    if (v[i] === null || typeof v[i] === 'boolean') throw invalidParam(`${param}[${i}]`, `${param}[${i}] must be a string, a number, an array or an object`);
 }
 
 /** OpenAI Chat Completions and the other OpenAI JSON endpoints; returns the completion token limit. */

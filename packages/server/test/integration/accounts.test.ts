@@ -127,7 +127,12 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     expect(ok.body.success).toBe(true);
     await c.call('PUT', '/api/user/setting', { show_ip_in_logs: true });
     const me = await c.call<{ setting: string }>('GET', '/api/user/self');
-    expect(JSON.parse(me.body.data!.setting)).toMatchObject({ notify_type: 'webhook', webhook_url: 'https://example.com/hook', quota_warning_threshold: 100000, show_ip_in_logs: true });
+    expect(JSON.parse(me.body.data!.setting)).toMatchObject({
+      notify_type: 'webhook',
+      webhook_url: 'https://example.com/hook',
+      quota_warning_threshold: 100000,
+      show_ip_in_logs: true,
+    });
   });
 
   it('lists groups for the caller and for admins', async () => {

@@ -14,7 +14,15 @@ const DAY = 86_400;
 async function rawRows(db: Db) {
   return db.kysely.selectFrom('audit_logs').selectAll().orderBy('id').execute();
 }
-const countRows = async (db: Db) => Number((await db.kysely.selectFrom('audit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const countRows = async (db: Db) =>
+  Number(
+    (
+      await db.kysely
+        .selectFrom('audit_logs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe.each(dialects)('audit log on %s', (dialect) => {
   let t: TestApp, root: Client, admin: Client, user: Client, base: string;
@@ -27,7 +35,7 @@ describe.each(dialects)('audit log on %s', (dialect) => {
   /** Rows written since `from` (a row count), excluding sign-ins. */
   const since = async (from: number) => (await rawRows(db())).slice(from).filter((r) => r.action !== 'auth.login');
   /** The call's data, failing the test when it was refused. */
-  const ok = async <T,>(p: Promise<CallResult<T>>): Promise<T> => {
+  const ok = async <T>(p: Promise<CallResult<T>>): Promise<T> => {
     const res = await p;
     expect(res.body.success, res.body.message).toBe(true);
     return res.body.data as T;
@@ -40,7 +48,12 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     const madeId = created.id;
     await ok(admin.call('PUT', '/api/user/', { id: madeId, display_name: 'renamed', quota: 500 }));
     await ok(admin.call('POST', '/api/user/manage', { id: madeId, action: 'disable' }));
-    const ch = await ok(admin.call<{ ids: number[] }>('POST', '/api/channel/', { mode: 'single', channel: { name: 'audit-ch', type: 1, key: 'k-1', base_url: 'http://127.0.0.1:9', models: 'gpt-4o', group: 'default' } }));
+    const ch = await ok(
+      admin.call<{ ids: number[] }>('POST', '/api/channel/', {
+        mode: 'single',
+        channel: { name: 'audit-ch', type: 1, key: 'k-1', base_url: 'http://127.0.0.1:9', models: 'gpt-4o', group: 'default' },
+      }),
+    );
     const chId = ch.ids[0]!;
     await ok(admin.call('PUT', '/api/channel/', { id: chId, name: 'audit-ch-2' }));
     await ok(admin.call('DELETE', `/api/channel/${chId}`));
@@ -49,7 +62,16 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     const msgId = msg.id;
     await t.database.db.kysely
       .insertInto('top_ups')
-      .values({ user_id: user.userId!, amount: 10, money: 10, trade_no: 'audit-order-1', payment_method: 'alipay', create_time: Math.floor(Date.now() / 1000), complete_time: 0, status: 'pending' })
+      .values({
+        user_id: user.userId!,
+        amount: 10,
+        money: 10,
+        trade_no: 'audit-order-1',
+        payment_method: 'alipay',
+        create_time: Math.floor(Date.now() / 1000),
+        complete_time: 0,
+        status: 'pending',
+      })
       .execute();
     await ok(admin.call('POST', '/api/user/topup/complete', { trade_no: 'audit-order-1' }));
     await ok(root.call('POST', '/api/option/rest_model_ratio'));
@@ -93,7 +115,15 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     const ch = await ok(
       admin.call<{ ids: number[] }>('POST', '/api/channel/', {
         mode: 'single',
-        channel: { name: 'secret-ch', type: 1, key: secrets[0], base_url: 'http://127.0.0.1:9', models: 'gpt-4o', group: 'default', param_override: JSON.stringify({ headers: { Authorization: `Bearer ${secrets[4]}` } }) },
+        channel: {
+          name: 'secret-ch',
+          type: 1,
+          key: secrets[0],
+          base_url: 'http://127.0.0.1:9',
+          models: 'gpt-4o',
+          group: 'default',
+          param_override: JSON.stringify({ headers: { Authorization: `Bearer ${secrets[4]}` } }),
+        },
       }),
     );
     const chId = ch.ids[0]!;
@@ -233,8 +263,26 @@ describe.each(dialects)('audit log on %s', (dialect) => {
 
   it('is pruned by the log retention job with the usage logs', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const old = { actor_id: 1, actor_name: 'root', actor_role: 100, action: 'option.update', target_type: 'option', target_id: 'Old', outcome: 'ok', ip: '', user_agent: '', detail: '{}' };
-    await db().kysely.insertInto('audit_logs').values([{ ...old, created_at: now - 40 * DAY }, { ...old, created_at: now - 10 * DAY }, { ...old, created_at: now - 1 * DAY, target_id: 'Recent' }]).execute();
+    const old = {
+      actor_id: 1,
+      actor_name: 'root',
+      actor_role: 100,
+      action: 'option.update',
+      target_type: 'option',
+      target_id: 'Old',
+      outcome: 'ok',
+      ip: '',
+      user_agent: '',
+      detail: '{}',
+    };
+    await db()
+      .kysely.insertInto('audit_logs')
+      .values([
+        { ...old, created_at: now - 40 * DAY },
+        { ...old, created_at: now - 10 * DAY },
+        { ...old, created_at: now - 1 * DAY, target_id: 'Recent' },
+      ])
+      .execute();
     const before = await countRows(db());
     await ok(root.call('PUT', '/api/option/', { key: 'LogRetentionDays', value: '7' }));
     try {

@@ -8,8 +8,19 @@ type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSc
 /** A value of a type the field does not accept (undefined when it accepts every JSON type). */
 function wrongValue(s: JsonSchema): unknown {
   if (s.enum) return '__not_in_enum__';
-  const types = new Set([s.type, ...(s.anyOf ?? []).map((a) => a.type)].flat().filter(Boolean).map((t) => (t === 'integer' ? 'number' : t)));
-  const candidates: [string, unknown][] = [['string', 'not-a-number'], ['number', 12345], ['boolean', true], ['object', { nested: true }], ['array', [1]]];
+  const types = new Set(
+    [s.type, ...(s.anyOf ?? []).map((a) => a.type)]
+      .flat()
+      .filter(Boolean)
+      .map((t) => (t === 'integer' ? 'number' : t)),
+  );
+  const candidates: [string, unknown][] = [
+    ['string', 'not-a-number'],
+    ['number', 12345],
+    ['boolean', true],
+    ['object', { nested: true }],
+    ['array', [1]],
+  ];
   return candidates.find(([type]) => !types.has(type))?.[1];
 }
 
@@ -78,7 +89,12 @@ describe('bad input over every route', () => {
 
   it('refuses oversized bodies with 413 and unknown API paths with 404, both in the envelope', async () => {
     const big = JSON.stringify({ key: 'Notice', value: 'x'.repeat(1_200_000) });
-    const res = await t.app.inject({ method: 'PUT', url: '/api/option/', headers: { cookie: root.cookie, 'new-api-user': String(root.userId), 'content-type': 'application/json' }, payload: big });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/option/',
+      headers: { cookie: root.cookie, 'new-api-user': String(root.userId), 'content-type': 'application/json' },
+      payload: big,
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ success: false, message: 'request body is too large' });
     const missing = await t.app.inject({ method: 'GET', url: '/api/does-not-exist' });
@@ -87,7 +103,22 @@ describe('bad input over every route', () => {
   });
 
   it('never answers 5xx to random JSON bodies', async () => {
-    const samples: unknown[] = [null, 0, -1, 1e308, '', 'x'.repeat(500), true, [], {}, { id: -5 }, { id: 1.5 }, { username: '' }, { username: 'a'.repeat(300) }, { key: '', value: null }];
+    const samples: unknown[] = [
+      null,
+      0,
+      -1,
+      1e308,
+      '',
+      'x'.repeat(500),
+      true,
+      [],
+      {},
+      { id: -5 },
+      { id: 1.5 },
+      { username: '' },
+      { username: 'a'.repeat(300) },
+      { key: '', value: null },
+    ];
     for (const def of t.router.routes.filter((r) => r.body && !(r.method === 'DELETE'))) {
       for (const s of samples) {
         const res = await send(def, JSON.stringify(s));

@@ -27,7 +27,9 @@ describe.each(dialects)('billing on %s', (dialect) => {
     const u = await createUserClient(t.app, root, 'burst-user');
     await setQuota(root, u.userId!, 50 * 500);
     const { key } = await addToken(t, u.userId!, {});
-    const results = await Promise.all(Array.from({ length: 500 }, () => chat(base, key, { model: 'fixed-model', messages: [{ role: 'user', content: 'hi' }] }).then((r) => r.status)));
+    const results = await Promise.all(
+      Array.from({ length: 500 }, () => chat(base, key, { model: 'fixed-model', messages: [{ role: 'user', content: 'hi' }] }).then((r) => r.status)),
+    );
     const served = results.filter((s) => s === 200).length;
     expect(served).toBe(50);
     expect(results.filter((s) => s !== 200).every((s) => s === 403)).toBe(true);

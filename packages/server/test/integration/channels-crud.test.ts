@@ -28,7 +28,19 @@ describe.each(dialects)('channels: create, validate, list and delete on %s', (di
     expect(res.body).toMatchObject({ success: true, message: 'channel created' });
     const id = res.body.data!.ids[0]!;
     const got = await root.call<ChannelPublic>('GET', `/api/channel/${id}`);
-    expect(got.body.data).toMatchObject({ id, name: 'one', type: 1, key: KEY, base_url: 'https://up.example.com', models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', priority: 5, weight: 3, auto_ban: 1, status: 1 });
+    expect(got.body.data).toMatchObject({
+      id,
+      name: 'one',
+      type: 1,
+      key: KEY,
+      base_url: 'https://up.example.com',
+      models: 'gpt-4o,gpt-4o-mini',
+      group: 'default,vip',
+      priority: 5,
+      weight: 3,
+      auto_ban: 1,
+      status: 1,
+    });
     expect(got.body.data!.channel_info).toMatchObject({ is_multi_key: false, multi_key_size: 1 });
     const rows = await abilities(id);
     expect(rows.map((a) => `${a.group}/${a.model}`)).toEqual(['default/gpt-4o', 'default/gpt-4o-mini', 'vip/gpt-4o', 'vip/gpt-4o-mini']);
@@ -101,7 +113,10 @@ describe.each(dialects)('channels: create, validate, list and delete on %s', (di
   it('normalises by type: 18 defaults other to v2.1, 41 accepts a plain region, good key formats pass', async () => {
     const spark = await create({ name: 'spark', key: 'app|secret|key', models: 'spark', type: 18 });
     expect((await root.call<ChannelPublic>('GET', `/api/channel/${spark.body.data!.ids[0]}`)).body.data!.other).toBe('v2.1');
-    expect((await create({ name: 'vertex', key: makeServiceAccount('p', 'https://oauth2.googleapis.com/token').keyText, models: 'gemini', type: 41, other: 'us-central1' })).body.success).toBe(true);
+    expect(
+      (await create({ name: 'vertex', key: makeServiceAccount('p', 'https://oauth2.googleapis.com/token').keyText, models: 'gemini', type: 41, other: 'us-central1' })).body
+        .success,
+    ).toBe(true);
     expect((await create({ name: 'fastgpt', key: 'fastgpt-key-with-dash-appid', models: 'm', type: 22 })).body.success).toBe(true);
     expect((await create({ name: 'bedrock', key: 'ak|sk|us-east-1', models: 'm', type: 33 })).body.success).toBe(true);
   });
@@ -151,7 +166,18 @@ describe.each(dialects)('channels: create, validate, list and delete on %s', (di
     expect(page.total).toBe(3);
     expect(page.items.map((r) => ('is_tag' in r ? `tag:${r.tag}` : r.name))).toEqual(['tag:team', 'solo', 'tag:other']);
     const team = page.items[0] as ChannelTagRow;
-    expect(team).toMatchObject({ is_tag: true, tag: 'team', name: 'team', status: 1, channel_count: 2, enabled_count: 1, priority: 7, type: 1, models: 't2,t1', group: 'vip,default' });
+    expect(team).toMatchObject({
+      is_tag: true,
+      tag: 'team',
+      name: 'team',
+      status: 1,
+      channel_count: 2,
+      enabled_count: 1,
+      priority: 7,
+      type: 1,
+      models: 't2,t1',
+      group: 'vip,default',
+    });
     expect(team.children.map((c) => c.name)).toEqual(['t2', 't1']);
     expect(team.children.every((c) => !c.key.includes('key-0123'))).toBe(true);
     expect((page.items[2] as ChannelTagRow).status).toBe(2);

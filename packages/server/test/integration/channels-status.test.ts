@@ -20,8 +20,7 @@ describe.each(dialects)('channel status rules and tag tools on %s', (dialect) =>
     return res.body.data!.ids;
   };
   const get = async (id: number) => (await root.call<ChannelPublic>('GET', `/api/channel/${id}`)).body.data!;
-  const enabledAbilities = async (id: number) =>
-    (await ctx().db.kysely.selectFrom('abilities').select('enabled').where('channel_id', '=', id).execute()).map((r) => r.enabled);
+  const enabledAbilities = async (id: number) => (await ctx().db.kysely.selectFrom('abilities').select('enabled').where('channel_id', '=', id).execute()).map((r) => r.enabled);
   const report = (id: number, keyIndex: number, status: number, message: string) => ctx().channels.reportUpstreamError(ctx().channelCache.get(id)!, keyIndex, status, message);
 
   it('single-key channel: 401 → status 3 with reason and time, abilities off, cache no longer routes it', async () => {

@@ -17,7 +17,11 @@ describe.each(dialects)('client address on %s', (dialect) => {
 
   const setOption = async (key: string, value: string) => expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
   const chat = (key: string, headers: Record<string, string>) =>
-    fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }) });
+    fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
   const models = (key: string, headers: Record<string, string>) => fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${key}`, ...headers } });
   const spoof = { 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '203.0.113.7', 'cf-connecting-ip': '203.0.113.7' };
 
@@ -63,7 +67,11 @@ describe.each(dialects)('client address on %s', (dialect) => {
 
   it('the login rate limit counts a direct caller by its connection, whatever X-Forwarded-For it sends', async () => {
     const login = (n: number) =>
-      fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${n}` }, body: JSON.stringify({ username: 'nobody', password: 'wrong-password' }) });
+      fetch(`${base}/api/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${n}` },
+        body: JSON.stringify({ username: 'nobody', password: 'wrong-password' }),
+      });
     // 12 attempts, each claiming another address: were the header believed, each would have a fresh allowance.
     const statuses: number[] = [];
     for (let n = 1; n <= 12; n++) statuses.push((await login(n)).status);

@@ -54,7 +54,10 @@ describe('Vercel AI SDK tools and structured output through the gateway', () => 
       compatEach(client, 'parallel tool calls', async (channel) => {
         const r = await generateText({ model: model(channel), tools: TOOLS, prompt: PARALLEL_PROMPT });
         expect(r.finishReason).toBe('tool-calls');
-        expect(r.toolCalls.map((c) => [c.toolName, c.input])).toEqual([['get_weather', WEATHER_INPUT], ['get_time', TIME_INPUT]]);
+        expect(r.toolCalls.map((c) => [c.toolName, c.input])).toEqual([
+          ['get_weather', WEATHER_INPUT],
+          ['get_time', TIME_INPUT],
+        ]);
         expect(new Set(r.toolCalls.map((c) => c.toolCallId)).size).toBe(2);
       });
 
@@ -63,7 +66,10 @@ describe('Vercel AI SDK tools and structured output through the gateway', () => 
         const r = streamText({ model: model(channel), tools: TOOLS, prompt: PARALLEL_PROMPT });
         await r.consumeStream();
         // Arguments streamed in pieces (OpenAI deltas, Anthropic input_json_delta) are put back together per call.
-        expect((await r.toolCalls).map((c) => [c.toolName, c.input])).toEqual([['get_weather', WEATHER_INPUT], ['get_time', TIME_INPUT]]);
+        expect((await r.toolCalls).map((c) => [c.toolName, c.input])).toEqual([
+          ['get_weather', WEATHER_INPUT],
+          ['get_time', TIME_INPUT],
+        ]);
         expect(await r.finishReason).toBe('tool-calls');
         expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: true });
       });

@@ -84,7 +84,15 @@ describe('Vercel AI SDK through the gateway', () => {
         const mark = fx.vendor.requests.length;
         const r = await generateText({
           model: aiSdkModel(fx, client, CHANNEL_MODELS[channel]),
-          messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this image?' }, { type: 'image', image: PNG_BASE64, mediaType: 'image/png' }] }],
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'What is in this image?' },
+                { type: 'image', image: PNG_BASE64, mediaType: 'image/png' },
+              ],
+            },
+          ],
         });
         // The mock describes the image it decoded: media type and byte count survive the conversion.
         expect(r.text).toBe(`Image: image/png ${PNG_BYTES} bytes`);

@@ -18,7 +18,12 @@ const WEATHER: Tool = {
   input_schema: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
 };
 const TIME: Tool = { name: 'get_time', description: 'Time in a zone', input_schema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
-const PERSON_SCHEMA = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['name', 'age', 'tags'], additionalProperties: false } as const;
+const PERSON_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+  required: ['name', 'age', 'tags'],
+  additionalProperties: false,
+} as const;
 
 const TOOL_TURNS: MessageParam[] = [
   { role: 'user', content: 'Weather in Paris?' },
@@ -29,11 +34,26 @@ const TOOL_TURNS: MessageParam[] = [
 describe('@anthropic-ai/sdk (messages, count_tokens, models) through every channel type', () => {
   const fx = useConformanceGateway();
   const client = (fetchCount?: { n: number }) =>
-    new Anthropic({ apiKey: fx.key, baseURL: fx.base, maxRetries: 0, ...(fetchCount ? { maxRetries: 2, fetch: (url: RequestInfo | URL, init?: RequestInit) => (fetchCount.n++, fetch(url, init)) } : {}) });
+    new Anthropic({
+      apiKey: fx.key,
+      baseURL: fx.base,
+      maxRetries: 0,
+      ...(fetchCount ? { maxRetries: 2, fetch: (url: RequestInfo | URL, init?: RequestInit) => (fetchCount.n++, fetch(url, init)) } : {}),
+    });
   const ask = (channel: ChannelKind, messages: MessageParam[] | string, extra: Partial<Anthropic.MessageCreateParamsNonStreaming> = {}) =>
-    client().messages.create({ model: CHANNEL_MODELS[channel], max_tokens: MAX_TOKENS, messages: typeof messages === 'string' ? [{ role: 'user', content: messages }] : messages, ...extra });
+    client().messages.create({
+      model: CHANNEL_MODELS[channel],
+      max_tokens: MAX_TOKENS,
+      messages: typeof messages === 'string' ? [{ role: 'user', content: messages }] : messages,
+      ...extra,
+    });
   const streamOf = (channel: ChannelKind, messages: MessageParam[] | string, extra: Partial<Anthropic.MessageStreamParams> = {}) =>
-    client().messages.stream({ model: CHANNEL_MODELS[channel], max_tokens: MAX_TOKENS, messages: typeof messages === 'string' ? [{ role: 'user', content: messages }] : messages, ...extra });
+    client().messages.stream({
+      model: CHANNEL_MODELS[channel],
+      max_tokens: MAX_TOKENS,
+      messages: typeof messages === 'string' ? [{ role: 'user', content: messages }] : messages,
+      ...extra,
+    });
   const textOf = (m: Anthropic.Message) => m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
   const toolUses = (m: Anthropic.Message) => m.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
 
@@ -87,7 +107,11 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
   });
 
   compatEach(CLIENT, 'multi-turn', async (channel) => {
-    const msg = await ask(channel, [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Hello!' }, { role: 'user', content: 'again' }]);
+    const msg = await ask(channel, [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Hello!' },
+      { role: 'user', content: 'again' },
+    ]);
     expect(textOf(msg)).toBe(`Hello from ${channel}`);
     expect(rolesOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual(['user', 'assistant', 'user']);
   });
@@ -139,7 +163,15 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
   });
 
   compatEach(CLIENT, 'image', async (channel) => {
-    const msg = await ask(channel, [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } }] }]);
+    const msg = await ask(channel, [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } },
+        ],
+      },
+    ]);
     expect(textOf(msg)).toBe(`Image: image/png ${PNG_BYTES} bytes`);
     upstreamCall(fx, channel, chatPath(channel));
   });
@@ -151,7 +183,12 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
   });
 
   compatEach(CLIENT, 'structured output', async (channel) => {
-    const msg = await client().messages.parse({ model: CHANNEL_MODELS[channel], max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'Make a person' }], output_config: { format: jsonSchemaOutputFormat(PERSON_SCHEMA) } });
+    const msg = await client().messages.parse({
+      model: CHANNEL_MODELS[channel],
+      max_tokens: MAX_TOKENS,
+      messages: [{ role: 'user', content: 'Make a person' }],
+      output_config: { format: jsonSchemaOutputFormat(PERSON_SCHEMA) },
+    });
     expect(msg.parsed_output).toEqual(SDK_PERSON_SAMPLE);
     const schema = structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel))) as { properties?: object } | undefined;
     expect(Object.keys(schema?.properties ?? {})).toEqual(['name', 'age', 'tags']);

@@ -12,13 +12,29 @@ const CLIENT = '@google/genai';
 const WEATHER: FunctionDeclaration = {
   name: 'get_weather',
   description: 'Weather of a city',
-  parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING }, unit: { type: Type.STRING, enum: ['celsius', 'fahrenheit'] }, days: { type: Type.INTEGER, nullable: true } }, required: ['city', 'unit'] },
+  parameters: {
+    type: Type.OBJECT,
+    properties: { city: { type: Type.STRING }, unit: { type: Type.STRING, enum: ['celsius', 'fahrenheit'] }, days: { type: Type.INTEGER, nullable: true } },
+    required: ['city', 'unit'],
+  },
 };
 /** JSON Schema parameters. */
-const TIME: FunctionDeclaration = { name: 'get_time', description: 'Time in a zone', parametersJsonSchema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
+const TIME: FunctionDeclaration = {
+  name: 'get_time',
+  description: 'Time in a zone',
+  parametersJsonSchema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
+};
 const WEATHER_ARGS = { city: 'sample', unit: 'celsius', days: 1 };
-const PERSON_SCHEMA = { type: Type.OBJECT, properties: { name: { type: Type.STRING }, age: { type: Type.INTEGER }, tags: { type: Type.ARRAY, items: { type: Type.STRING } } }, required: ['name', 'age', 'tags'] };
-const PERSON_JSON_SCHEMA = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['name', 'age', 'tags'] };
+const PERSON_SCHEMA = {
+  type: Type.OBJECT,
+  properties: { name: { type: Type.STRING }, age: { type: Type.INTEGER }, tags: { type: Type.ARRAY, items: { type: Type.STRING } } },
+  required: ['name', 'age', 'tags'],
+};
+const PERSON_JSON_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+  required: ['name', 'age', 'tags'],
+};
 
 const TOOL_TURNS: Content[] = [
   { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
@@ -29,7 +45,8 @@ const TOOL_TURNS: Content[] = [
 describe('@google/genai (generateContent, countTokens, models, embeddings) through every channel type', () => {
   const fx = useConformanceGateway();
   const client = () => new GoogleGenAI({ apiKey: fx.key, httpOptions: { baseUrl: fx.base } });
-  const ask = (channel: ChannelKind, contents: Content[] | string, config: GenerateContentConfig = {}, model: string = CHANNEL_MODELS[channel]) => client().models.generateContent({ model, contents, config });
+  const ask = (channel: ChannelKind, contents: Content[] | string, config: GenerateContentConfig = {}, model: string = CHANNEL_MODELS[channel]) =>
+    client().models.generateContent({ model, contents, config });
   const streamText = async (channel: ChannelKind, contents: Content[] | string, config: GenerateContentConfig = {}, model: string = CHANNEL_MODELS[channel]) => {
     const chunks: GenerateContentResponse[] = [];
     for await (const chunk of await client().models.generateContentStream({ model, contents, config })) chunks.push(chunk);
@@ -47,7 +64,11 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
 
   compatEach(CLIENT, 'usage', async (channel) => {
     const res = await ask(channel, 'hi');
-    expect(res.usageMetadata).toMatchObject({ promptTokenCount: MOCK_INPUT_TOKENS, candidatesTokenCount: MOCK_OUTPUT_TOKENS, totalTokenCount: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS });
+    expect(res.usageMetadata).toMatchObject({
+      promptTokenCount: MOCK_INPUT_TOKENS,
+      candidatesTokenCount: MOCK_OUTPUT_TOKENS,
+      totalTokenCount: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS,
+    });
   });
 
   compatEach(CLIENT, 'stream', async (channel) => {
@@ -90,7 +111,9 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
   compatEach(CLIENT, 'tool call (JSON schema)', async (channel) => {
     const res = await ask(channel, 'Time?', { tools: [{ functionDeclarations: [TIME] }] });
     expect(calls(res)).toEqual([['get_time', SDK_TIME_ARGS]]);
-    expect(toolsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual([{ name: 'get_time', schema: expect.objectContaining({ properties: { zone: expect.objectContaining({ type: 'string' }) } }) }]);
+    expect(toolsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual([
+      { name: 'get_time', schema: expect.objectContaining({ properties: { zone: expect.objectContaining({ type: 'string' }) } }) },
+    ]);
   });
 
   compatEach(CLIENT, 'parallel tool calls', async (channel) => {
@@ -199,7 +222,11 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
     expect(fx.vendor.requests.length).toBe(before);
     const upstream400 = ask(channel, 'hi', {}, ERROR_MODELS[channel]);
     await expect(upstream400).rejects.toMatchObject({ status: 400 });
-    const res = await fetch(`${fx.base}/v1beta/models/${ERROR_MODELS[channel]}:generateContent`, { method: 'POST', headers: { 'x-goog-api-key': fx.key, 'content-type': 'application/json' }, body: '{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}' });
+    const res = await fetch(`${fx.base}/v1beta/models/${ERROR_MODELS[channel]}:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': fx.key, 'content-type': 'application/json' },
+      body: '{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}',
+    });
     expect(await res.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.any(String) } });
   });
 });

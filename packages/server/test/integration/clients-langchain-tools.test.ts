@@ -57,7 +57,10 @@ describe('LangChain tools and structured output through the gateway', () => {
 
       compatEach(client, 'parallel tool calls', async (channel) => {
         const msg = await withTools(model(channel)).invoke(cases.PARALLEL_PROMPT);
-        expect(calls(msg)).toEqual([['get_weather', cases.WEATHER_INPUT], ['get_time', cases.TIME_INPUT]]);
+        expect(calls(msg)).toEqual([
+          ['get_weather', cases.WEATHER_INPUT],
+          ['get_time', cases.TIME_INPUT],
+        ]);
         expect(new Set(msg.tool_calls!.map((c) => c.id)).size).toBe(2);
       });
 
@@ -66,7 +69,10 @@ describe('LangChain tools and structured output through the gateway', () => {
         const chunks: AIMessageChunk[] = [];
         for await (const chunk of await withTools(model(channel)).stream(cases.PARALLEL_PROMPT)) chunks.push(chunk as AIMessageChunk);
         // Arguments streamed in pieces (OpenAI deltas, Anthropic input_json_delta) are put back together per call.
-        expect(calls(chunks.reduce((a, b) => a.concat(b)))).toEqual([['get_weather', cases.WEATHER_INPUT], ['get_time', cases.TIME_INPUT]]);
+        expect(calls(chunks.reduce((a, b) => a.concat(b)))).toEqual([
+          ['get_weather', cases.WEATHER_INPUT],
+          ['get_time', cases.TIME_INPUT],
+        ]);
         expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: true });
       });
 

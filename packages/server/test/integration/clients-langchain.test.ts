@@ -3,7 +3,15 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, HumanMessage, SystemMessage, type AIMessageChunk, type MessageContent } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { compat, compatEach } from '../support/compat.js';
-import { CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, GEMINI_FINISH_EVERY_CHUNK_MODEL, UPSTREAM_ERROR_MODEL, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
+import {
+  CHANNEL_MODELS,
+  EMBEDDING_MODELS,
+  ERROR_MODELS,
+  GEMINI_FINISH_EVERY_CHUNK_MODEL,
+  UPSTREAM_ERROR_MODEL,
+  useConformanceGateway,
+  type ChannelKind,
+} from '../support/conformance.js';
 import { langchainEmbeddings, langchainModel, LANGCHAIN_CHAT_CLIENTS, type LangChainChatClient } from '../support/langchain-models.js';
 import { expectMultiTurnSent, HISTORY, PNG_BASE64, PNG_BYTES, SYSTEM } from '../support/conformance-fixtures.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
@@ -83,10 +91,7 @@ describe('LangChain through the gateway', () => {
 
       compatEach(client, 'system + multi-turn', async (channel) => {
         const mark = fx.vendor.requests.length;
-        const msg = await model(channel).invoke([
-          new SystemMessage(SYSTEM),
-          ...HISTORY.map((m) => (m.role === 'user' ? new HumanMessage(m.content) : new AIMessage(m.content))),
-        ]);
+        const msg = await model(channel).invoke([new SystemMessage(SYSTEM), ...HISTORY.map((m) => (m.role === 'user' ? new HumanMessage(m.content) : new AIMessage(m.content)))]);
         expect(msg.text).toBe(hello(channel));
         expectMultiTurnSent(fx, mark, channel, CHANNEL_MODELS[channel]);
       });

@@ -116,7 +116,15 @@ describe('openai SDK (Responses API) through every channel type', () => {
   compatEach(CLIENT, 'responses image', async (channel) => {
     const res = await client().responses.create({
       model: CHANNEL_MODELS[channel],
-      input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is this?' }, { type: 'input_image', detail: 'auto', image_url: `data:image/png;base64,${PNG_BASE64}` }] }],
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'What is this?' },
+            { type: 'input_image', detail: 'auto', image_url: `data:image/png;base64,${PNG_BASE64}` },
+          ],
+        },
+      ],
     });
     expect(res.output_text).toBe(`Image: image/png ${PNG_BYTES} bytes`);
     upstream(channel);

@@ -13,9 +13,16 @@ const CLIENT = 'openai';
 
 const WEATHER: ChatCompletionTool = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] } },
+  function: {
+    name: 'get_weather',
+    description: 'Weather of a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
+  },
 };
-const TIME: ChatCompletionTool = { type: 'function', function: { name: 'get_time', description: 'Time in a zone', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } } };
+const TIME: ChatCompletionTool = {
+  type: 'function',
+  function: { name: 'get_time', description: 'Time in a zone', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } },
+};
 // Built once through a plain signature: inferring the helper's generics over zod's types takes tsc minutes.
 const PERSON_FORMAT = (zodResponseFormat as unknown as (schema: unknown, name: string) => AutoParseableResponseFormat<typeof SDK_PERSON_SAMPLE>)(SDK_PERSON, 'person');
 
@@ -29,7 +36,12 @@ const TOOL_TURNS: ChatCompletionMessageParam[] = [
 describe('openai SDK (chat completions, embeddings, models) through every channel type', () => {
   const fx = useConformanceGateway();
   const client = (fetchCount?: { n: number }) =>
-    new OpenAI({ apiKey: fx.key, baseURL: `${fx.base}/v1`, maxRetries: 0, ...(fetchCount ? { maxRetries: 2, fetch: (url: RequestInfo | URL, init?: RequestInit) => (fetchCount.n++, fetch(url, init)) } : {}) });
+    new OpenAI({
+      apiKey: fx.key,
+      baseURL: `${fx.base}/v1`,
+      maxRetries: 0,
+      ...(fetchCount ? { maxRetries: 2, fetch: (url: RequestInfo | URL, init?: RequestInit) => (fetchCount.n++, fetch(url, init)) } : {}),
+    });
   const user = (content: string): ChatCompletionMessageParam[] => [{ role: 'user', content }];
 
   compatEach(CLIENT, 'text', async (channel) => {
@@ -87,7 +99,11 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   });
 
   compatEach(CLIENT, 'multi-turn', async (channel) => {
-    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Hello!' }, { role: 'user', content: 'again' }];
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Hello!' },
+      { role: 'user', content: 'again' },
+    ];
     const res = await client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages });
     expect(res.choices[0]!.message.content).toBe(`Hello from ${channel}`);
     expect(rolesOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual(['user', 'assistant', 'user']);
@@ -124,7 +140,12 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   });
 
   compatEach(CLIENT, 'tool call stream', async (channel) => {
-    const stream = client().chat.completions.stream({ model: CHANNEL_MODELS[channel], messages: user('Weather and time, in parallel'), tools: [WEATHER, TIME], stream_options: { include_usage: true } });
+    const stream = client().chat.completions.stream({
+      model: CHANNEL_MODELS[channel],
+      messages: user('Weather and time, in parallel'),
+      tools: [WEATHER, TIME],
+      stream_options: { include_usage: true },
+    });
     const final = await stream.finalChatCompletion();
     expect(final.choices[0]!.finish_reason).toBe('tool_calls');
     const calls = (final.choices[0]!.message.tool_calls ?? []) as OpenAI.ChatCompletionMessageFunctionToolCall[];
@@ -147,7 +168,18 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
     const runner = client().chat.completions.runTools({
       model: CHANNEL_MODELS[channel],
       messages: user('Weather in Paris?'),
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather in a city', parameters: WEATHER.function.parameters!, parse: JSON.parse, function: (args: { city: string }) => `sunny in ${args.city}` } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Weather in a city',
+            parameters: WEATHER.function.parameters!,
+            parse: JSON.parse,
+            function: (args: { city: string }) => `sunny in ${args.city}`,
+          },
+        },
+      ],
     });
     expect(await runner.finalContent()).toBe('Tool said: sunny in sample');
     expect(rolesOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual(['user', 'assistant', 'tool']);
@@ -156,7 +188,15 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   compatEach(CLIENT, 'image', async (channel) => {
     const res = await client().chat.completions.create({
       model: CHANNEL_MODELS[channel],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+          ],
+        },
+      ],
     });
     expect(res.choices[0]!.message.content).toBe(`Image: image/png ${PNG_BYTES} bytes`);
     upstreamCall(fx, channel, chatPath(channel));

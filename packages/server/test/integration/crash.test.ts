@@ -35,7 +35,11 @@ const PER_MESSAGE_TOKENS = 3;
 
 /** Above any reservation the server can make for this call (prompt estimate ≤ body bytes). */
 const reservationBound = (o: CallOutcome): number =>
-  computeQuota({ mode: 'ratio', modelRatio: PRICING.modelRatio, completionRatio: PRICING.completionRatio, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 }, { promptTokens: o.bytes + PER_MESSAGE_TOKENS, completionTokens: o.maxTokens }, 1);
+  computeQuota(
+    { mode: 'ratio', modelRatio: PRICING.modelRatio, completionRatio: PRICING.completionRatio, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 },
+    { promptTokens: o.bytes + PER_MESSAGE_TOKENS, completionTokens: o.maxTokens },
+    1,
+  );
 
 /** A seeded generator (mulberry32), so a failing run's kill times can be replayed with CRASH_SEED. */
 function seeded(seed: number): () => number {
@@ -108,7 +112,9 @@ describe.each(dialects)('kill -9 under load (%s)', (dialect) => {
       await server.exited;
       const got = await load.finished();
       outcomes.push(...got);
-      cycles.push(`crash ${crash}: started in ${startMs} ms, cycle ${Date.now() - t0} ms, killed ${delay} ms after ${DELIVERED_BEFORE_KILL} deliveries, ${JSON.stringify(load.statuses())}, cut with an id ${got.filter((o) => o.kind === 'cut' && o.id).length}`);
+      cycles.push(
+        `crash ${crash}: started in ${startMs} ms, cycle ${Date.now() - t0} ms, killed ${delay} ms after ${DELIVERED_BEFORE_KILL} deliveries, ${JSON.stringify(load.statuses())}, cut with an id ${got.filter((o) => o.kind === 'cut' && o.id).length}`,
+      );
     }
 
     // The last start on the same data: recovery, then (with Redis) the balances reconciled; then a clean stop.
@@ -133,7 +139,9 @@ describe.each(dialects)('kill -9 under load (%s)', (dialect) => {
     const { audit, billed } = await auditBilling(backend.db, accounts, outcomes, reservationBound);
     const delivered = outcomes.filter((o) => o.kind === 'delivered').length;
     expect(delivered, context).toBeGreaterThan(CRASH_POINTS * DELIVERED_BEFORE_KILL - 1);
-    expect(audit, `${context}\ndelivered ${delivered}, billed rows ${billed.rows} (${billed.total} quota, ${billed.total - billed.byChannel} of it naming no channel)`).toEqual(NO_FAULTS);
+    expect(audit, `${context}\ndelivered ${delivered}, billed rows ${billed.rows} (${billed.total} quota, ${billed.total - billed.byChannel} of it naming no channel)`).toEqual(
+      NO_FAULTS,
+    );
     const counters = await readCounters(backend.db, accounts);
     expect(counters, context).toEqual(expectedCounters(initial!, billed));
     expect(counters.userQuota, context).toBeGreaterThanOrEqual(0);

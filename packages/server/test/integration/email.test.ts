@@ -13,7 +13,16 @@ const q = encodeURIComponent;
 
 describe.each(dialects)('email on %s', (dialect) => {
   let t: TestApp, root: Client, alice: Client, smtp: MockSmtp;
-  useApp(dialect, { users: ['alice'] }, (app) => ({ t, root, users: [alice] } = app));
+  useApp(
+    dialect,
+    { users: ['alice'] },
+    (app) =>
+      ({
+        t,
+        root,
+        users: [alice],
+      } = app),
+  );
   beforeAll(async () => {
     smtp = await startMockSmtp();
   });

@@ -38,7 +38,14 @@ describe.each(dialects)('chat content in consume logs on %s', (dialect) => {
     const res = await fetch(`${base}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify({ model, stream, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content }] }),
+      body: JSON.stringify({
+        model,
+        stream,
+        messages: [
+          { role: 'system', content: 'You are terse.' },
+          { role: 'user', content },
+        ],
+      }),
     });
     expect(res.status).toBe(200);
     return res.text();

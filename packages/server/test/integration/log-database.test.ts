@@ -39,7 +39,11 @@ describe.each(logDatabasePairs)('logs in their own database (%s main, %s logs)',
   });
 
   it('a relayed call: its log is in the log database only, its charge in the main one, the log APIs read it', async () => {
-    const res = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }) });
+    const res = await fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
     expect(res.status).toBe(200);
     await res.text();
     const logged = await logsIn(logDb(), { model: 'gpt-4o-mini' });
@@ -89,16 +93,40 @@ describe.each(logDatabasePairs)('logs in their own database (%s main, %s logs)',
       channelId: 0,
       quota: 5,
       countsRequest: true,
-      log: { user_id: userId, created_at: 1, type: 4, content, username: 'logdb-user', token_name: '', model_name: 'replay', quota: 5, prompt_tokens: 0, completion_tokens: 0, use_time: 0, is_stream: 0, channel_id: 0, channel_name: '', token_id: 0, group: '', ip: '', request_id: '', other: '' },
+      log: {
+        user_id: userId,
+        created_at: 1,
+        type: 4,
+        content,
+        username: 'logdb-user',
+        token_name: '',
+        model_name: 'replay',
+        quota: 5,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        use_time: 0,
+        is_stream: 0,
+        channel_id: 0,
+        channel_name: '',
+        token_id: 0,
+        group: '',
+        ip: '',
+        request_id: '',
+        other: '',
+      },
     });
     try {
       const start = await quotaOf();
       // Counters applied, logs not (a crash between the two transactions).
       const a = { id: 'batch-a', records: [record('a')] };
-      await mainDb().kysely.transaction().execute((trx) => applyBatch(trx, a.id, a.records, 1, { counters: true, logs: false }));
+      await mainDb()
+        .kysely.transaction()
+        .execute((trx) => applyBatch(trx, a.id, a.records, 1, { counters: true, logs: false }));
       // Logs applied, counters not.
       const b = { id: 'batch-b', records: [record('b')] };
-      await logDb().kysely.transaction().execute((trx) => applyBatch(trx, b.id, b.records, 1, { counters: false, logs: true }));
+      await logDb()
+        .kysely.transaction()
+        .execute((trx) => applyBatch(trx, b.id, b.records, 1, { counters: false, logs: true }));
       fs.writeFileSync(path.join(dir, 'writer-journal.jsonl'), `${JSON.stringify(a)}\n${JSON.stringify(b)}\n${JSON.stringify(a)}\n`);
       const w = new DurableWriter(mainDb(), { dataDir: dir, log, logDb: logDb() });
       expect(await w.start()).toBe(2);

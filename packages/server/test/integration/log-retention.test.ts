@@ -41,10 +41,21 @@ describe.each(dialects)('log retention on %s', (dialect) => {
   const insertRows = async (n: number, at: (i: number) => number) => {
     const k = t.database.db.kysely;
     for (let i = 0; i < n; i += 500) {
-      await k.insertInto('logs').values(Array.from({ length: Math.min(500, n - i) }, (_, j) => row(at(i + j)))).execute();
+      await k
+        .insertInto('logs')
+        .values(Array.from({ length: Math.min(500, n - i) }, (_, j) => row(at(i + j))))
+        .execute();
     }
   };
-  const count = async () => Number((await t.database.db.kysely.selectFrom('logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async () =>
+    Number(
+      (
+        await t.database.db.kysely
+          .selectFrom('logs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const setDays = async (days: number) => expect((await root.call('PUT', '/api/option/', { key: 'LogRetentionDays', value: String(days) })).body.success).toBe(true);
 
   /** A retention job over a store whose DELETE statements are recorded (rows per statement). */
@@ -74,7 +85,10 @@ describe.each(dialects)('log retention on %s', (dialect) => {
     expect(await job.runOnce(now)).toBe(2500);
     expect(perStatement).toEqual([1000, 1000, 500]);
     expect(await count()).toBe(50);
-    const oldest = await t.database.db.kysely.selectFrom('logs').select((eb) => eb.fn.min('created_at').as('m')).executeTakeFirstOrThrow();
+    const oldest = await t.database.db.kysely
+      .selectFrom('logs')
+      .select((eb) => eb.fn.min('created_at').as('m'))
+      .executeTakeFirstOrThrow();
     expect(Number(oldest.m)).toBeGreaterThanOrEqual(now - 7 * DAY);
     expect(await job.runOnce(now)).toBe(0);
     await t.database.db.kysely.deleteFrom('logs').execute();

@@ -41,14 +41,25 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
   const insert = (rows: Insertable<LogsTable>[]) => t.runtime.ctx.db.kysely.insertInto('logs').values(rows).execute();
 
   useApp(dialect, { admins: ['log-admin'], users: ['alice', 'bob'] }, async (app) => {
-    ({ t, root, admins: [admin], users: [alice, bob] } = app);
+    ({
+      t,
+      root,
+      admins: [admin],
+      users: [alice, bob],
+    } = app);
     const a = { user_id: alice.userId!, username: 'alice' };
     const b = { user_id: bob.userId!, username: 'bob' };
     await insert([
       row({ ...a, created_at: T0 + 1, token_name: 'a-main', token_id: 11, quota: 100, prompt_tokens: 10, completion_tokens: 5, is_stream: 1, request_id: 'req-1' }),
       row({ ...a, created_at: T0 + 2, token_name: 'a-main', token_id: 11, model_name: 'gpt-4o-mini', quota: 40, prompt_tokens: 4, completion_tokens: 2 }),
       row({ ...a, created_at: T0 + 3, token_name: 'a-side', token_id: 12, group: 'vip', channel_id: 2, channel_name: 'ch-two', quota: 7, prompt_tokens: 1, completion_tokens: 1 }),
-      row({ ...a, created_at: T0 + 4, type: 6, content: 'upstream error', other: JSON.stringify({ status_code: 500, channel_id: 2, channel_name: 'ch-two', admin_info: { use_channel: [2] } }) }),
+      row({
+        ...a,
+        created_at: T0 + 4,
+        type: 6,
+        content: 'upstream error',
+        other: JSON.stringify({ status_code: 500, channel_id: 2, channel_name: 'ch-two', admin_info: { use_channel: [2] } }),
+      }),
       row({ ...a, created_at: T0 + 5, type: 1, content: 'top-up', model_name: '', channel_id: 0, channel_name: '', quota: 5000, other: '' }),
       row({ ...b, created_at: T0 + 6, token_name: 'b-main', token_id: 21, channel_id: 2, channel_name: 'ch-two', quota: 300, prompt_tokens: 30, completion_tokens: 3 }),
       // Within the last minute: counted by rpm/tpm.

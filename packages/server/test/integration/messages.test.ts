@@ -8,16 +8,35 @@ type Page<T> = { items: T[]; page: number; total: number };
 
 describe.each(dialects)('messages: admin sends, users read their inbox, on %s', (dialect) => {
   let t: TestApp, root: Client, admin: Client, otherAdmin: Client, alice: Client, bob: Client;
-  useApp(dialect, { admins: ['msg-admin', 'msg-admin2'], users: ['alice', 'bob'] }, (app) => ({ t, root, admins: [admin, otherAdmin], users: [alice, bob] } = app));
+  useApp(
+    dialect,
+    { admins: ['msg-admin', 'msg-admin2'], users: ['alice', 'bob'] },
+    (app) =>
+      ({
+        t,
+        root,
+        admins: [admin, otherAdmin],
+        users: [alice, bob],
+      } = app),
+  );
 
   const send = (c: Client, body: Record<string, unknown>) => c.call<{ id: number }>('POST', '/api/admin/messages', body);
   const unread = async (c: Client) => (await c.call<{ unread_count: number }>('GET', '/api/user/messages/unread_count')).body.data!.unread_count;
 
   it('validates a new message: title, content, at least one existing recipient, format', async () => {
-    expect((await send(admin, { title: ' ', content: 'x', user_ids: [alice.userId] })).body).toMatchObject({ success: false, message: expect.stringContaining('title is required') });
-    expect((await send(admin, { title: 'x', content: '', user_ids: [alice.userId] })).body).toMatchObject({ success: false, message: expect.stringContaining('content is required') });
+    expect((await send(admin, { title: ' ', content: 'x', user_ids: [alice.userId] })).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('title is required'),
+    });
+    expect((await send(admin, { title: 'x', content: '', user_ids: [alice.userId] })).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('content is required'),
+    });
     expect((await send(admin, { title: 'x', content: 'y', user_ids: [] })).body).toMatchObject({ success: false, message: expect.stringContaining('at least one recipient') });
-    expect((await send(admin, { title: 'x', content: 'y', format: 'pdf', user_ids: [alice.userId] })).body).toMatchObject({ success: false, message: expect.stringContaining('markdown or html') });
+    expect((await send(admin, { title: 'x', content: 'y', format: 'pdf', user_ids: [alice.userId] })).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('markdown or html'),
+    });
     expect((await send(admin, { title: 'x', content: 'y', user_ids: [alice.userId, 99999] })).body).toMatchObject({ success: false, message: 'user does not exist: 99999' });
     expect(await t.runtime.ctx.db.kysely.selectFrom('messages').select('id').execute()).toHaveLength(0);
   });
@@ -75,14 +94,20 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
     expect((await admin.call<Page<AdminMessage>>('GET', `/api/admin/messages/search?start_date=${past}`)).body.data!.total).toBe(3);
     const now = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
     expect((await admin.call<Page<AdminMessage>>('GET', `/api/admin/messages/search?start_date=${past}&end_date=${now}`)).body.data!.total).toBe(3);
-    expect((await admin.call('GET', '/api/admin/messages/search?start_date=yesterday&end_date=today')).body).toMatchObject({ success: false, message: 'start_date is not a valid date' });
+    expect((await admin.call('GET', '/api/admin/messages/search?start_date=yesterday&end_date=today')).body).toMatchObject({
+      success: false,
+      message: 'start_date is not a valid date',
+    });
   });
 
   it('edits title, content and format; deleting removes the message and its receipts', async () => {
     const { id } = (await send(admin, { title: 'Draft', content: 'v1', user_ids: [bob.userId] })).body.data!;
     expect((await admin.call('PUT', `/api/admin/messages/${id}`, { title: ' Final ', content: ' v2 ', format: 'html' })).body.success).toBe(true);
     expect((await bob.call<InboxMessage>('GET', `/api/user/messages/${id}`)).body.data).toMatchObject({ title: 'Final', content: 'v2', format: 'html' });
-    expect((await admin.call('PUT', '/api/admin/messages/424242', { title: 'a', content: 'b', format: 'html' })).body).toMatchObject({ success: false, message: 'message does not exist' });
+    expect((await admin.call('PUT', '/api/admin/messages/424242', { title: 'a', content: 'b', format: 'html' })).body).toMatchObject({
+      success: false,
+      message: 'message does not exist',
+    });
     expect((await admin.call('DELETE', `/api/admin/messages/${id}`)).body.success).toBe(true);
     expect((await bob.call('GET', `/api/user/messages/${id}`)).body.success).toBe(false);
     const receipts = await t.runtime.ctx.db.kysely.selectFrom('message_recipients').select('id').where('message_id', '=', id).execute();
@@ -109,7 +134,11 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
 
     // Each administrator sees which messages are theirs to change; root may change every one.
     const editable = async (c: Client) =>
-      Object.fromEntries((await c.call<Page<AdminMessage>>('GET', '/api/admin/messages?p=1&page_size=50')).body.data!.items.filter((m) => [fromRoot, fromOther, own].includes(m.id)).map((m) => [m.id, m.editable]));
+      Object.fromEntries(
+        (await c.call<Page<AdminMessage>>('GET', '/api/admin/messages?p=1&page_size=50')).body
+          .data!.items.filter((m) => [fromRoot, fromOther, own].includes(m.id))
+          .map((m) => [m.id, m.editable]),
+      );
     expect(await editable(admin)).toEqual({ [fromRoot]: false, [fromOther]: false, [own]: true });
     expect(await editable(otherAdmin)).toEqual({ [fromRoot]: false, [fromOther]: true, [own]: false });
     expect(await editable(root)).toEqual({ [fromRoot]: true, [fromOther]: true, [own]: true });

@@ -72,7 +72,11 @@ describe('two nodes with shared database and Redis', () => {
     // Node B learns about the channel through the bus.
     for (let i = 0; i < 100 && !b.runtime.ctx.channelCache.hasModel('default', 'cluster-model'); i++) await new Promise((r) => setTimeout(r, 50));
     const call = (base: string) =>
-      fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'cluster-model', messages: [{ role: 'user', content: 'hi' }] }) }).then((r) => r.status);
+      fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'cluster-model', messages: [{ role: 'user', content: 'hi' }] }),
+      }).then((r) => r.status);
     const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => call(i % 2 ? baseA : baseB)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     await drainWriter(a);

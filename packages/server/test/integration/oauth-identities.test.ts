@@ -56,17 +56,22 @@ describe.each(dialects)('third-party account identities on %s', (dialect) => {
     return oauthCallback(c, 'github', fx.mock.issueCode('github', ghUser(n)), st.state, st.cookie);
   };
   const columnHolders = async (n: number) => (await k().selectFrom('users').select('id').where('github_id', '=', ghId(n)).orderBy('id').execute()).map((r) => r.id);
-  const identities = (n: number) =>
-    k().selectFrom('user_identities').select(['provider', 'user_id']).where('external_id', '=', ghId(n)).execute();
-  const userCount = async () => Number((await k().selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const identities = (n: number) => k().selectFrom('user_identities').select(['provider', 'user_id']).where('external_id', '=', ghId(n)).execute();
+  const userCount = async () =>
+    Number(
+      (
+        await k()
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('10 first sign-ins of one new GitHub account at the same moment create one user; each logs in as it or is refused cleanly', async () => {
     const before = await userCount();
     const clients = Array.from({ length: 10 }, () => new Client(fx.t.app));
     const states = await Promise.all(clients.map((c) => oauthState(c)));
-    const results = await Promise.all(
-      clients.map((c, i) => oauthCallback(c, 'github', fx.mock.issueCode('github', ghUser(1)), states[i]!.state, states[i]!.cookie)),
-    );
+    const results = await Promise.all(clients.map((c, i) => oauthCallback(c, 'github', fx.mock.issueCode('github', ghUser(1)), states[i]!.state, states[i]!.cookie)));
     const holders = await columnHolders(1);
     expect(holders).toHaveLength(1);
     expect(await userCount()).toBe(before + 1);

@@ -69,8 +69,7 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     expect((await login(new Client(fx.t.app), widget(3, { auth_date: now() - 23 * 3600 }))).body.success).toBe(true);
   });
 
-  const telegramIdOf = async (id: number) =>
-    (await fx.t.database.db.kysely.selectFrom('users').select('telegram_id').where('id', '=', id).executeTakeFirstOrThrow()).telegram_id;
+  const telegramIdOf = async (id: number) => (await fx.t.database.db.kysely.selectFrom('users').select('telegram_id').where('id', '=', id).executeTakeFirstOrThrow()).telegram_id;
 
   it('the console binds with New-Api-User (message "bind"); refused when another user holds it, without a login or with a forged widget', async () => {
     const alice = fx.users[0]!;
@@ -99,7 +98,7 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     expect(await telegramIdOf(bob.userId!)).toBe('13');
   });
 
-  it('a cross-site link carrying only the victim\'s session cookie binds nothing (no header, no state, a sign-in state, another session\'s state)', async () => {
+  it("a cross-site link carrying only the victim's session cookie binds nothing (no header, no state, a sign-in state, another session's state)", async () => {
     const victim = await createUserClient(fx.t.app, fx.root, 'tg-victim');
     const attacker = fx.users[0]!;
     const noState = await bind(victim, widget(30));
@@ -119,11 +118,15 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
   });
 
   it('a login sent from another site (Sec-Fetch-Site: cross-site) is refused and sets no session', async () => {
-    const res = await new Client(fx.t.app).call('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`, undefined, { 'sec-fetch-site': 'cross-site' });
+    const res = await new Client(fx.t.app).call('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`, undefined, {
+      'sec-fetch-site': 'cross-site',
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ success: false, message: "Telegram sign-in must start from this site's login page" });
     expect(setCookies(res).some((h) => h.startsWith('session='))).toBe(false);
-    const same = await new Client(fx.t.app).call('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`, undefined, { 'sec-fetch-site': 'same-origin' });
+    const same = await new Client(fx.t.app).call('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`, undefined, {
+      'sec-fetch-site': 'same-origin',
+    });
     expect(same.body.success).toBe(true);
   });
 

@@ -55,7 +55,13 @@ describe.each(dialects)('options on %s', (dialect) => {
       expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
     }
     const status = await anon.call<Record<string, unknown>>('GET', '/api/status');
-    expect(status.body.data).toMatchObject({ system_name: 'Acme Gateway', logo: 'https://example.com/logo.png', footer_html: '<b>Acme</b>', display_in_currency: false, quota_per_unit: 1000 });
+    expect(status.body.data).toMatchObject({
+      system_name: 'Acme Gateway',
+      logo: 'https://example.com/logo.png',
+      footer_html: '<b>Acme</b>',
+      display_in_currency: false,
+      quota_per_unit: 1000,
+    });
     expect((await anon.call('GET', '/api/notice')).body.data).toBe('Maintenance tonight');
     expect((await anon.call('GET', '/api/about')).body.data).toBe('About Acme');
     expect((await anon.call('GET', '/api/home_page_content')).body.data).toBe('# Welcome');

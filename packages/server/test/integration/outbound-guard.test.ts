@@ -62,7 +62,15 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
     try {
       await body();
     } finally {
-      const defaults: Record<string, string> = { allow_private_ip: 'false', allowed_ports: '["80","443","8080","8443"]', domain_filter_mode: 'false', domain_list: '[]', ip_filter_mode: 'false', ip_list: '[]', enable_ssrf_protection: 'true' };
+      const defaults: Record<string, string> = {
+        allow_private_ip: 'false',
+        allowed_ports: '["80","443","8080","8443"]',
+        domain_filter_mode: 'false',
+        domain_list: '[]',
+        ip_filter_mode: 'false',
+        ip_list: '[]',
+        enable_ssrf_protection: 'true',
+      };
       for (const k of Object.keys(settings)) await option(gw.root, `fetch_setting.${k}`, defaults[k]!);
     }
   }
@@ -214,7 +222,10 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
     expect(models.body.message).toBe('upstream answered HTTP 404 (text/html)');
     const okPage = await gw.root.call('POST', '/api/channel/fetch_models', { base_url: `${intranet.url}/ok-page`, type: 1, key: 'sk-any' });
     expect(okPage.body.message).toBe('upstream answered HTTP 200 (text/html), which is not JSON');
-    const created = await gw.root.call<{ ids: number[] }>('POST', '/api/channel/', { mode: 'single', channel: { name: 'intranet', type: 1, key: 'sk-any', models: 'gpt-4o', base_url: intranet.url } });
+    const created = await gw.root.call<{ ids: number[] }>('POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'intranet', type: 1, key: 'sk-any', models: 'gpt-4o', base_url: intranet.url },
+    });
     const id = created.body.data!.ids[0]!;
     const byId = await gw.root.call('GET', `/api/channel/fetch_models/${id}`);
     expect(byId.body.message).toBe('upstream answered HTTP 404 (text/html)');

@@ -85,8 +85,22 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
     expect(Object.keys(body).sort()).toEqual(['data', 'group_ratio', 'message', 'success', 'usable_group']);
     expect(body.data.map((m) => m.model_name)).toEqual(['dall-e-3', 'gpt-4o', 'gpt-4o-mini', 'mystery-model', 'special-model']);
     const m = byName(body);
-    expect(m['gpt-4o']).toEqual({ model_name: 'gpt-4o', quota_type: 0, model_ratio: defaultModelRatio['gpt-4o'], completion_ratio: defaultCompletionRatio['gpt-4o'], model_price: 0, enable_groups: ['default', 'vip'] });
-    expect(m['dall-e-3']).toEqual({ model_name: 'dall-e-3', quota_type: 1, model_ratio: 0, completion_ratio: 0, model_price: defaultModelPrice['dall-e-3'], enable_groups: ['default', 'vip'] });
+    expect(m['gpt-4o']).toEqual({
+      model_name: 'gpt-4o',
+      quota_type: 0,
+      model_ratio: defaultModelRatio['gpt-4o'],
+      completion_ratio: defaultCompletionRatio['gpt-4o'],
+      model_price: 0,
+      enable_groups: ['default', 'vip'],
+    });
+    expect(m['dall-e-3']).toEqual({
+      model_name: 'dall-e-3',
+      quota_type: 1,
+      model_ratio: 0,
+      completion_ratio: 0,
+      model_price: defaultModelPrice['dall-e-3'],
+      enable_groups: ['default', 'vip'],
+    });
     expect(m['gpt-4o-mini']!.enable_groups).toEqual(['vip']);
     // No price at all: ratio 0 (the relay refuses it unless self-use mode or the user's accept-unset setting).
     expect(m['mystery-model']).toMatchObject({ quota_type: 0, model_ratio: 0, completion_ratio: 1, model_price: 0 });

@@ -22,7 +22,8 @@ type Agg = { username: string; count: number; token_used: number; quota: number 
 
 const HOUR = 3600;
 const byKey = (m: Map<string, Agg>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)));
-const totals = (rows: Row[]) => rows.reduce((s, r) => ({ count: s.count + r.count, token_used: s.token_used + r.token_used, quota: s.quota + r.quota }), { count: 0, token_used: 0, quota: 0 });
+const totals = (rows: Row[]) =>
+  rows.reduce((s, r) => ({ count: s.count + r.count, token_used: s.token_used + r.token_used, quota: s.quota + r.quota }), { count: 0, token_used: 0, quota: 0 });
 
 describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
   let t: TestApp, mock: MockUpstream, root: Client, base: string, alice: Client, bob: Client, aliceSdk: OpenAI, bobSdk: OpenAI;
@@ -50,7 +51,12 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
   };
   const aggregates = async () => {
     const rows = await k().selectFrom('quota_data').selectAll().execute();
-    return new Map(rows.map((r) => [`${r.user_id}|${r.model_name}|${Number(r.created_at)}`, { username: r.username, count: Number(r.count), token_used: Number(r.token_used), quota: Number(r.quota) }]));
+    return new Map(
+      rows.map((r) => [
+        `${r.user_id}|${r.model_name}|${Number(r.created_at)}`,
+        { username: r.username, count: Number(r.count), token_used: Number(r.token_used), quota: Number(r.quota) },
+      ]),
+    );
   };
   /** The consume logs summed per user, model and hour: what quota_data must hold. */
   const fromLogs = async () => {
@@ -77,7 +83,9 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
     const agg = await aggregates();
     expect(byKey(agg)).toEqual(byKey(await fromLogs()));
     const sum = (uid: number, model: string) =>
-      [...agg].filter(([key]) => key.startsWith(`${uid}|${model}|`)).reduce((s, [, a]) => ({ count: s.count + a.count, token_used: s.token_used + a.token_used, quota: s.quota + a.quota }), { count: 0, token_used: 0, quota: 0 });
+      [...agg]
+        .filter(([key]) => key.startsWith(`${uid}|${model}|`))
+        .reduce((s, [, a]) => ({ count: s.count + a.count, token_used: s.token_used + a.token_used, quota: s.quota + a.quota }), { count: 0, token_used: 0, quota: 0 });
     expect(sum(alice.userId!, 'dash-a')).toEqual({ count: 3, token_used: 3 * 37, quota: 3 * 500 });
     expect(sum(bob.userId!, 'dash-a')).toEqual({ count: 2, token_used: 2 * 37, quota: 2 * 500 });
     const b = sum(alice.userId!, 'dash-b');
@@ -86,7 +94,7 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
     expect([...agg.values()].every((a) => a.username === 'alice' || a.username === 'bob')).toBe(true);
   });
 
-  it('/api/data/self returns only the caller\'s hours; /api/data/ is for administrators, all users or one', async () => {
+  it("/api/data/self returns only the caller's hours; /api/data/ is for administrators, all users or one", async () => {
     const own = await alice.call<Row[]>('GET', '/api/data/self');
     expect(own.body.success).toBe(true);
     expect(totals(own.body.data!)).toMatchObject({ count: 5 });
@@ -110,10 +118,13 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
     expect(nobody.body.data).toEqual([]);
   });
 
-  it('reads the asked time range, defaults to DataExportDefaultTime\'s span and rejects a reversed range', async () => {
+  it("reads the asked time range, defaults to DataExportDefaultTime's span and rejects a reversed range", async () => {
     const now = Math.floor(Date.now() / 1000);
     const tenDaysAgo = now - 10 * 86_400 - ((now - 10 * 86_400) % HOUR);
-    await k().insertInto('quota_data').values({ user_id: bob.userId!, username: 'bob', model_name: 'old-model', created_at: tenDaysAgo, token_used: 9, count: 4, quota: 90 }).execute();
+    await k()
+      .insertInto('quota_data')
+      .values({ user_id: bob.userId!, username: 'bob', model_name: 'old-model', created_at: tenDaysAgo, token_used: 9, count: 4, quota: 90 })
+      .execute();
     const models = async (url: string) => new Set((await bob.call<Row[]>('GET', url)).body.data!.map((r) => r.model_name));
 
     expect(await models('/api/data/self')).toEqual(new Set(['dash-a'])); // default 'hour': the last day
@@ -139,7 +150,11 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
     await Promise.all([ask(aliceSdk, 'dash-a'), ask(bobSdk, 'dash-a')]);
     await drainWriter(t);
     expect(byKey(await aggregates())).toEqual(byKey(before));
-    const logs = await k().selectFrom('logs').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 2).executeTakeFirstOrThrow();
+    const logs = await k()
+      .selectFrom('logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('type', '=', 2)
+      .executeTakeFirstOrThrow();
     expect(Number(logs.n)).toBe(9);
     expect(logsBefore).toBeGreaterThan(0);
 
@@ -160,7 +175,27 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
       channelId: 0,
       quota: 10,
       countsRequest: true,
-      log: { user_id: uid, created_at: hour + i, type: 2, content: '', username: 'bob', token_name: '', model_name: model, quota: 10, prompt_tokens: i, completion_tokens: 1, use_time: 0, is_stream: 0, channel_id: 0, channel_name: '', token_id: 0, group: 'default', ip: '', request_id: `replay-${i}`, other: '{}' },
+      log: {
+        user_id: uid,
+        created_at: hour + i,
+        type: 2,
+        content: '',
+        username: 'bob',
+        token_name: '',
+        model_name: model,
+        quota: 10,
+        prompt_tokens: i,
+        completion_tokens: 1,
+        use_time: 0,
+        is_stream: 0,
+        channel_id: 0,
+        channel_name: '',
+        token_id: 0,
+        group: 'default',
+        ip: '',
+        request_id: `replay-${i}`,
+        other: '{}',
+      },
     });
     const batch = { id: `qd-crash-${dialect}`, hourly: true, records: [rec(1, 'replayed'), rec(2, 'replayed'), rec(3, 'replayed-2')] };
     const journal = path.join(dir, 'writer-journal.jsonl');

@@ -13,7 +13,16 @@ const now = () => Math.floor(Date.now() / 1000);
 
 describe.each(dialects)('redemption codes on %s', (dialect) => {
   let t: TestApp, admin: Client, alice: Client, bob: Client;
-  useApp(dialect, { admins: ['red-admin'], users: ['alice', 'bob'], timeout: 60_000 }, (app) => ({ t, admins: [admin], users: [alice, bob] } = app));
+  useApp(
+    dialect,
+    { admins: ['red-admin'], users: ['alice', 'bob'], timeout: 60_000 },
+    (app) =>
+      ({
+        t,
+        admins: [admin],
+        users: [alice, bob],
+      } = app),
+  );
 
   const k = () => t.runtime.ctx.db.kysely;
   const create = (body: Record<string, unknown>) => admin.call<string[]>('POST', '/api/redemption/', body);
@@ -29,12 +38,14 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
   /** n users made by the users service, each with a session cookie (no login round trip). */
   const manyUsers = async (prefix: string, n: number): Promise<Client[]> => {
     const ids = await Promise.all(Array.from({ length: n }, (_, i) => t.runtime.ctx.users.create({ username: `${prefix}${i}`, password: 'user-pass-123' })));
-    return Promise.all(ids.map(async (id) => {
-      const c = new Client(t.app);
-      c.cookie = `${SESSION_COOKIE}=${await openSession(t.runtime.ctx, id)}`;
-      c.userId = id;
-      return c;
-    }));
+    return Promise.all(
+      ids.map(async (id) => {
+        const c = new Client(t.app);
+        c.cookie = `${SESSION_COOKIE}=${await openSession(t.runtime.ctx, id)}`;
+        c.userId = id;
+        return c;
+      }),
+    );
   };
 
   it('creates a batch of codes with 32-character keys and the given fields', async () => {
@@ -94,7 +105,16 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     expect(page.body.data!.items).toHaveLength(2);
     expect(page.body.data!.page).toBe(1);
     const total = page.body.data!.total;
-    expect(total).toBe(Number((await k().selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n));
+    expect(total).toBe(
+      Number(
+        (
+          await k()
+            .selectFrom('redemptions')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    );
     const ids = page.body.data!.items.map((r) => r.id);
     expect(ids[0]).toBeGreaterThan(ids[1]!);
 
@@ -156,7 +176,15 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     const again = await admin.call<number>('PUT', '/api/redemption/batch-disable', { ids: bulkIds.slice(0, 3) });
     expect(again.body.data).toBe(1);
 
-    const disabledBefore = Number((await k().selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 2).executeTakeFirstOrThrow()).n);
+    const disabledBefore = Number(
+      (
+        await k()
+          .selectFrom('redemptions')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 2)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const delDisabled = await admin.call<number>('DELETE', '/api/redemption/delete-disabled');
     expect(delDisabled.body.data).toBe(disabledBefore);
     expect(disabledBefore).toBeGreaterThanOrEqual(3);
@@ -188,12 +216,18 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
       ['PUT', '/api/redemption/batch-disable', { ids: [1] }],
       ['DELETE', '/api/redemption/delete-disabled'],
     ];
-    const before = await k().selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await k()
+      .selectFrom('redemptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     for (const [method, url, body] of calls) {
       expect((await alice.call(method, url, body)).status, `${method} ${url}`).toBe(403);
       expect((await new Client(t.app).call(method, url, body)).status, `${method} ${url}`).toBe(401);
     }
-    const after = await k().selectFrom('redemptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await k()
+      .selectFrom('redemptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     expect((await new Client(t.app).call('POST', '/api/user/topup', { key: 'x' })).status).toBe(401);
   });
@@ -276,7 +310,14 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     const key = await createOne({ name: 'race-gift', quota, is_gift: true, max_uses: 10 });
     const users = await manyUsers('racer', 25);
     const sum = async () =>
-      Number((await k().selectFrom('users').select((eb) => eb.fn.sum<number>('quota').as('s')).executeTakeFirstOrThrow()).s);
+      Number(
+        (
+          await k()
+            .selectFrom('users')
+            .select((eb) => eb.fn.sum<number>('quota').as('s'))
+            .executeTakeFirstOrThrow()
+        ).s,
+      );
     const totalBefore = await sum();
     const attempts = users.flatMap((u) => [u, u, u, u]);
     expect(attempts).toHaveLength(100);
@@ -313,7 +354,14 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     const key = await createOne({ name: 'race-normal', quota });
     const users = await manyUsers('normrace', 5);
     const sum = async () =>
-      Number((await k().selectFrom('users').select((eb) => eb.fn.sum<number>('quota').as('s')).executeTakeFirstOrThrow()).s);
+      Number(
+        (
+          await k()
+            .selectFrom('users')
+            .select((eb) => eb.fn.sum<number>('quota').as('s'))
+            .executeTakeFirstOrThrow()
+        ).s,
+      );
     const totalBefore = await sum();
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => redeem(users[i % 5]!, key)));
     expect(results.filter((r) => r.body.success)).toHaveLength(1);

@@ -79,7 +79,10 @@ describe('Redis ledger on two real nodes', () => {
       expect(user).toBeLessThan(USER_QUOTA * 2);
       expect(tok).toBeLessThan(TOKEN_QUOTA);
       const [hu, ht] = [await redis.hgetall(`${prefix}bal:u:${userId}`), await redis.hgetall(`${prefix}bal:t:${token.id}`)];
-      const held = (h: Record<string, string>) => Object.entries(h).filter(([f]) => f.startsWith('o:') || f.startsWith('c:')).reduce((n, [, v]) => n + Number(v), 0);
+      const held = (h: Record<string, string>) =>
+        Object.entries(h)
+          .filter(([f]) => f.startsWith('o:') || f.startsWith('c:'))
+          .reduce((n, [, v]) => n + Number(v), 0);
       expect({ user: Number(hu.b), token: Number(ht.b), held: held(hu) + held(ht) }).toEqual({ user, token: tok, held: 0 });
       expect((await balanceMetrics.repairs.get()).values.reduce((n, v) => n + v.value, 0)).toBe(repairs);
     } finally {

@@ -16,7 +16,10 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
   /** For the user and the token: b + what nodes hold outstanding is the database value; returns b. */
   async function expectBalanced(held: number): Promise<number> {
     let b = 0;
-    for (const [kind, id] of [['users', w.userId], ['tokens', w.tokenId]] as const) {
+    for (const [kind, id] of [
+      ['users', w.userId],
+      ['tokens', w.tokenId],
+    ] as const) {
       const h = await w.hash(kind, id);
       const db = await w.db(kind, id);
       expect({ kind, held: outstanding(h), b: Number(h.b) }).toEqual({ kind, held, b: db - held });

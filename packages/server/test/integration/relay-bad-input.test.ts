@@ -24,14 +24,38 @@ const gemini = (method: string) => `/v1beta/models/${MODEL}:${method}`;
 
 /** Every JSON relay route, with the fields that carry content, limits and flags. */
 const jsonRoutes: RelayRoute[] = [
-  { path: '/v1/chat/completions', protocol: 'openai', valid: { model: MODEL, messages }, fields: ['model', 'messages', 'max_tokens', 'max_completion_tokens', 'n', 'temperature', 'stream', 'stream_options', 'tools'], auth: 'key' },
+  {
+    path: '/v1/chat/completions',
+    protocol: 'openai',
+    valid: { model: MODEL, messages },
+    fields: ['model', 'messages', 'max_tokens', 'max_completion_tokens', 'n', 'temperature', 'stream', 'stream_options', 'tools'],
+    auth: 'key',
+  },
   { path: '/v1/completions', protocol: 'openai', valid: { model: MODEL, prompt: 'hi' }, fields: ['model', 'prompt', 'max_tokens', 'n', 'stream'], auth: 'key' },
   { path: '/v1/embeddings', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
   { path: '/v1/moderations', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
-  { path: '/v1/responses', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input', 'max_output_tokens', 'instructions', 'stream', 'tools'], auth: 'key' },
-  { path: '/v1/messages', protocol: 'anthropic', valid: { model: MODEL, max_tokens: 5, messages }, fields: ['model', 'messages', 'max_tokens', 'system', 'stream', 'temperature', 'tools'], auth: 'key' },
+  {
+    path: '/v1/responses',
+    protocol: 'openai',
+    valid: { model: MODEL, input: 'hi' },
+    fields: ['model', 'input', 'max_output_tokens', 'instructions', 'stream', 'tools'],
+    auth: 'key',
+  },
+  {
+    path: '/v1/messages',
+    protocol: 'anthropic',
+    valid: { model: MODEL, max_tokens: 5, messages },
+    fields: ['model', 'messages', 'max_tokens', 'system', 'stream', 'temperature', 'tools'],
+    auth: 'key',
+  },
   { path: '/v1/messages/count_tokens', protocol: 'anthropic', valid: { model: MODEL, messages }, fields: ['model', 'messages', 'system', 'tools'], auth: 'key' },
-  { path: gemini('generateContent'), protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig', 'generationConfig.maxOutputTokens', 'generationConfig.candidateCount', 'systemInstruction', 'tools'], auth: 'key' },
+  {
+    path: gemini('generateContent'),
+    protocol: 'gemini',
+    valid: { contents },
+    fields: ['contents', 'generationConfig', 'generationConfig.maxOutputTokens', 'generationConfig.candidateCount', 'systemInstruction', 'tools'],
+    auth: 'key',
+  },
   { path: `/v1/models/${MODEL}:generateContent`, protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig.maxOutputTokens'], auth: 'key' },
   { path: gemini('streamGenerateContent'), protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig.maxOutputTokens'], auth: 'key' },
   { path: gemini('embedContent'), protocol: 'gemini', valid: { content: { parts: [{ text: 'hi' }] } }, fields: ['content', 'content.parts', 'outputDimensionality'], auth: 'key' },
@@ -77,7 +101,14 @@ function accepted(route: RelayRoute, field: string, v: unknown): boolean {
   if (field === 'temperature') return typeof v === 'number' && v >= 0 && v <= 2;
   if (field === 'speed') return typeof v === 'number' && v >= 0.25 && v <= 4;
   // Token arrays are prompts and inputs of the OpenAI endpoints.
-  if ((field === 'prompt' || field === 'input') && route.path !== '/v1/responses' && route.protocol === 'openai' && !route.path.includes('images') && !route.path.includes('speech')) return Array.isArray(v) && v.every(Array.isArray);
+  if (
+    (field === 'prompt' || field === 'input') &&
+    route.path !== '/v1/responses' &&
+    route.protocol === 'openai' &&
+    !route.path.includes('images') &&
+    !route.path.includes('speech')
+  )
+    return Array.isArray(v) && v.every(Array.isArray);
   return false;
 }
 
@@ -136,7 +167,11 @@ describe('bad input over every relay route', () => {
     const stubs = ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads'];
     const served = t.registered.filter((r) => r.method === 'POST' && /^\/(v1|v1beta|pg)\//.test(r.url) && !stubs.some((p) => r.url === p || r.url === `${p}/*`)).map((r) => r.url);
     expect(served.length).toBeGreaterThan(15);
-    for (const url of served) expect(covered.some((p) => (url.endsWith('/*') ? p.startsWith(url.slice(0, -1)) : p === url)), url).toBe(true);
+    for (const url of served)
+      expect(
+        covered.some((p) => (url.endsWith('/*') ? p.startsWith(url.slice(0, -1)) : p === url)),
+        url,
+      ).toBe(true);
   });
 
   it('every route accepts its valid body (the sweep starts from bodies that work)', async () => {
@@ -175,7 +210,12 @@ describe('bad input over every relay route', () => {
       const route: RelayRoute = { path, protocol: 'openai', valid: {}, fields: [], auth: 'key' };
       expectRefusal(`${path} json`, route, await send(route, JSON.stringify({ model: MODEL, prompt: 'x' })), failures);
       expectRefusal(`${path} broken multipart`, route, await send(route, '--x\r\nnonsense', 'multipart/form-data; boundary=x'), failures);
-      expectRefusal(`${path} no model`, route, await send(route, '--x\r\ncontent-disposition: form-data; name="prompt"\r\n\r\nhi\r\n--x--\r\n', 'multipart/form-data; boundary=x'), failures);
+      expectRefusal(
+        `${path} no model`,
+        route,
+        await send(route, '--x\r\ncontent-disposition: form-data; name="prompt"\r\n\r\nhi\r\n--x--\r\n', 'multipart/form-data; boundary=x'),
+        failures,
+      );
     }
     for (const route of jsonRoutes) expectRefusal(`${route.path} form`, route, await send(route, 'model=x&messages=y', 'application/x-www-form-urlencoded'), failures);
     expect(failures).toEqual([]);

@@ -31,9 +31,15 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
     await addChannel(root, { name: 'bedrock-cut', type: 33, key: `${CUT_KEY}|${SECRET}|eu-west-1`, baseUrl: mock.url, models: 'claude-3-7-sonnet-20250219' });
     mock.cutStreams.set(CUT_KEY, 3);
     await addChannel(root, { name: 'bedrock-wrong-secret', type: 33, key: `${ACCESS_KEY}|not-the-secret|us-east-1`, baseUrl: mock.url, models: 'claude-3-haiku-20240307' });
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 1.5, 'gpt-via-bedrock': 1.5, 'claude-3-haiku-20240307': 0.125, 'claude-3-7-sonnet-20250219': 1.5, 'nova-lite': 1 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelRatio',
+      value: JSON.stringify({ 'claude-sonnet-4-20250514': 1.5, 'gpt-via-bedrock': 1.5, 'claude-3-haiku-20240307': 0.125, 'claude-3-7-sonnet-20250219': 1.5, 'nova-lite': 1 }),
+    });
     await root.call('PUT', '/api/option/', { key: 'CacheRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 0.1, 'gpt-via-bedrock': 0.1, 'nova-lite': 0.25 }) });
-    await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'claude-sonnet-4-20250514': 5, 'gpt-via-bedrock': 5, 'claude-3-haiku-20240307': 5, 'nova-lite': 4 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'CompletionRatio',
+      value: JSON.stringify({ 'claude-sonnet-4-20250514': 5, 'gpt-via-bedrock': 5, 'claude-3-haiku-20240307': 5, 'nova-lite': 4 }),
+    });
     mock.behaviors.set(ACCESS_KEY, { promptTokens: 20, completionTokens: 6, cachedTokens: 100 });
   });
 
@@ -54,7 +60,10 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
   const EXPECTED_QUOTA = 90;
 
   it('rejects channel keys that are not Ak|Sk|Region', async () => {
-    const res = await root.call('POST', '/api/channel/', { mode: 'single', channel: { name: 'bad', type: 33, key: 'only-an-access-key', base_url: mock.url, models: 'x', group: 'default' } });
+    const res = await root.call('POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'bad', type: 33, key: 'only-an-access-key', base_url: mock.url, models: 'x', group: 'default' },
+    });
     expect(res.body).toMatchObject({ success: false, message: 'key: channel type 33 needs the key format Ak|Sk|Region' });
   });
 
@@ -65,7 +74,11 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
     expect(msg.usage).toMatchObject({ input_tokens: 20, output_tokens: 6, cache_read_input_tokens: 100 });
     const sent = mock.requests.at(-1)!;
     expect(sent.path).toBe('/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke');
-    expect({ modelId: sent.modelId, accessKeyId: sent.accessKeyId, region: sent.region }).toEqual({ modelId: 'us.anthropic.claude-sonnet-4-20250514-v1:0', accessKeyId: ACCESS_KEY, region: 'us-west-2' });
+    expect({ modelId: sent.modelId, accessKeyId: sent.accessKeyId, region: sent.region }).toEqual({
+      modelId: 'us.anthropic.claude-sonnet-4-20250514-v1:0',
+      accessKeyId: ACCESS_KEY,
+      region: 'us-west-2',
+    });
     expect(sent.body).toEqual({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
     expect(sent.headers['x-api-key']).toBeUndefined();
     const log = await lastLog('claude-sonnet-4-20250514');
@@ -93,7 +106,13 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
 
   it('OpenAI SDK → Bedrock (converted), plain and streamed, with the mapped model id', async () => {
     const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
-    const res = await openai.chat.completions.create({ model: 'gpt-via-bedrock', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    const res = await openai.chat.completions.create({
+      model: 'gpt-via-bedrock',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
     expect(res.choices[0]!.message.content).toBe('Hello from the mock!');
     // OpenAI semantics: prompt tokens include the cache reads.
     expect(res.usage).toMatchObject({ prompt_tokens: 120, completion_tokens: 6 });
@@ -112,7 +131,15 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
     // (20 + 100 cache reads × 0.25 + 6 × 4) × 1 = 69
     const NOVA_QUOTA = 69;
     const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
-    const res = await openai.chat.completions.create({ model: 'nova-lite', max_tokens: 50, temperature: 0.2, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    const res = await openai.chat.completions.create({
+      model: 'nova-lite',
+      max_tokens: 50,
+      temperature: 0.2,
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
     expect(res.choices[0]!.message.content).toBe('Hello from the mock!');
     expect(res.usage).toMatchObject({ prompt_tokens: 120, completion_tokens: 6 });
     const sent = mock.requests.at(-1)!;
@@ -124,7 +151,9 @@ describe.each(dialects)('AWS Bedrock relay on %s', (dialect) => {
     expect(mock.requests.at(-1)!.path).toBe('/model/us.amazon.nova-lite-v1%3A0/converse-stream');
     expect(await lastLog('nova-lite')).toMatchObject({ quota: NOVA_QUOTA, completion_tokens: 6, is_stream: 1 });
 
-    const final = await anthropic().messages.stream({ model: 'nova-lite', max_tokens: 30, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+    const final = await anthropic()
+      .messages.stream({ model: 'nova-lite', max_tokens: 30, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage();
     expect(final.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock!' });
     expect(final.usage).toMatchObject({ input_tokens: 20, output_tokens: 6, cache_read_input_tokens: 100 });
     expect(await lastLog('nova-lite')).toMatchObject({ quota: NOVA_QUOTA, is_stream: 1 });

@@ -17,11 +17,37 @@ describe('client formats × upstream formats', () => {
   useGateway('sqlite', { user: 'format-user', quota: 10_000_000 }, async (gw) => {
     ({ t, mock, root, base, key } = gw);
     // One model per upstream format; the OpenAI-format channel also serves the Claude and Gemini names mapped.
-    await addChannel(root, { name: 'openai-up', key: 'oa-key', baseUrl: mock.url, models: 'gpt-4o-mini,claude-via-openai,gemini-via-openai', modelMapping: { 'claude-via-openai': 'gpt-4o-mini', 'gemini-via-openai': 'gpt-4o-mini' } });
-    await addChannel(root, { name: 'anthropic-up', key: 'an-key', baseUrl: mock.url, type: 14, models: 'claude-sonnet-4-20250514,gpt-via-claude', modelMapping: { 'gpt-via-claude': 'claude-sonnet-4-20250514' } });
+    await addChannel(root, {
+      name: 'openai-up',
+      key: 'oa-key',
+      baseUrl: mock.url,
+      models: 'gpt-4o-mini,claude-via-openai,gemini-via-openai',
+      modelMapping: { 'claude-via-openai': 'gpt-4o-mini', 'gemini-via-openai': 'gpt-4o-mini' },
+    });
+    await addChannel(root, {
+      name: 'anthropic-up',
+      key: 'an-key',
+      baseUrl: mock.url,
+      type: 14,
+      models: 'claude-sonnet-4-20250514,gpt-via-claude',
+      modelMapping: { 'gpt-via-claude': 'claude-sonnet-4-20250514' },
+    });
     await addChannel(root, { name: 'gemini-up', key: 'ge-key', baseUrl: mock.url, type: 24, models: 'gemini-2.5-flash' });
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 0.075, 'claude-via-openai': 0.075, 'gemini-via-openai': 0.075, 'claude-sonnet-4-20250514': 1.5, 'gpt-via-claude': 1.5, 'gemini-2.5-flash': 0.15 }) });
-    await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'gpt-4o-mini': 4, 'claude-via-openai': 4, 'gemini-via-openai': 4, 'claude-sonnet-4-20250514': 5, 'gpt-via-claude': 5, 'gemini-2.5-flash': 8 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelRatio',
+      value: JSON.stringify({
+        'gpt-4o-mini': 0.075,
+        'claude-via-openai': 0.075,
+        'gemini-via-openai': 0.075,
+        'claude-sonnet-4-20250514': 1.5,
+        'gpt-via-claude': 1.5,
+        'gemini-2.5-flash': 0.15,
+      }),
+    });
+    await root.call('PUT', '/api/option/', {
+      key: 'CompletionRatio',
+      value: JSON.stringify({ 'gpt-4o-mini': 4, 'claude-via-openai': 4, 'gemini-via-openai': 4, 'claude-sonnet-4-20250514': 5, 'gpt-via-claude': 5, 'gemini-2.5-flash': 8 }),
+    });
     mock.behaviors.set('an-key', { promptTokens: 20, completionTokens: 6, cachedTokens: 100 });
   });
 
@@ -51,7 +77,14 @@ describe('client formats × upstream formats', () => {
     expect(msg.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock!' });
     const sent = mock.requests.at(-1)!;
     expect(sent.path).toBe('/v1/chat/completions');
-    expect(sent.body).toMatchObject({ model: 'gpt-4o-mini', max_tokens: 50, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    expect(sent.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      max_tokens: 50,
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
     expect(Number((await lastLog('claude-via-openai')).quota)).toBe(Math.round((12 + 5 * 4) * 0.075));
     const stream = anthropic().messages.stream({ model: 'claude-via-openai', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
     const events: string[] = [];
@@ -78,7 +111,14 @@ describe('client formats × upstream formats', () => {
     const converted = await genai().models.generateContent({ model: 'gemini-via-openai', contents: 'hi', config: { systemInstruction: 'be brief', maxOutputTokens: 40 } });
     expect(converted.text).toBe('Hello from the mock!');
     expect(converted.usageMetadata).toMatchObject({ promptTokenCount: 12, candidatesTokenCount: 5 });
-    expect(mock.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4o-mini', max_tokens: 40, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    expect(mock.requests.at(-1)!.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      max_tokens: 40,
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
     let text = '';
     for await (const chunk of await genai().models.generateContentStream({ model: 'gemini-via-openai', contents: 'hi' })) text += chunk.text ?? '';
     expect(text).toBe('Hello from the mock!');
@@ -91,7 +131,13 @@ describe('client formats × upstream formats', () => {
     const res = await openai.responses.create({ model: 'gpt-4o-mini', instructions: 'be brief', input: 'hi', max_output_tokens: 30 });
     expect(res.output_text).toBe('Hello from the mock!');
     expect(res.usage).toMatchObject({ input_tokens: 12, output_tokens: 5 });
-    expect(mock.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    expect(mock.requests.at(-1)!.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
     const stream = await openai.responses.create({ model: 'gpt-4o-mini', input: 'hi', stream: true });
     let text = '';
     let completed = false;
@@ -102,17 +148,26 @@ describe('client formats × upstream formats', () => {
     expect(text).toBe('Hello from the mock!');
     expect(completed).toBe(true);
     const log = await lastLog('gpt-4o-mini');
-    expect({ stream: log.is_stream, prompt: log.prompt_tokens, completion: log.completion_tokens, quota: Number(log.quota) }).toEqual({ stream: 1, prompt: 12, completion: 5, quota: 2 });
+    expect({ stream: log.is_stream, prompt: log.prompt_tokens, completion: log.completion_tokens, quota: Number(log.quota) }).toEqual({
+      stream: 1,
+      prompt: 12,
+      completion: 5,
+      quota: 2,
+    });
   });
 
   it('OpenAI SDK chat → Anthropic channel (converted), streamed, and errors in each protocol', async () => {
     const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
     let text = '';
-    for await (const c of await openai.chat.completions.create({ model: 'gpt-via-claude', stream: true, messages: [{ role: 'user', content: 'hi' }] })) text += c.choices[0]?.delta?.content ?? '';
+    for await (const c of await openai.chat.completions.create({ model: 'gpt-via-claude', stream: true, messages: [{ role: 'user', content: 'hi' }] }))
+      text += c.choices[0]?.delta?.content ?? '';
     expect(text).toBe('Hello from the mock!');
     expect(mock.requests.at(-1)!.body).toMatchObject({ model: 'claude-sonnet-4-20250514', max_tokens: 8192, stream: true });
     const bad = new Anthropic({ apiKey: 'sk-wrong', baseURL: base, maxRetries: 0 });
-    await expect(bad.messages.create({ model: 'claude-sonnet-4-20250514', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 401, error: { type: 'error', error: { type: 'authentication_error' } } });
+    await expect(bad.messages.create({ model: 'claude-sonnet-4-20250514', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
+      status: 401,
+      error: { type: 'error', error: { type: 'authentication_error' } },
+    });
     const g = await fetch(`${base}/v1beta/models/gemini-2.5-flash:generateContent?key=sk-wrong`, { method: 'POST', body: '{}' });
     expect(g.status).toBe(401);
     expect(((await g.json()) as { error: { status: string } }).error.status).toBe('UNAUTHENTICATED');

@@ -15,7 +15,14 @@ describe.each(dialects)('Gemini embeddings on %s', (dialect) => {
   let t: TestApp, mock: MockUpstream, root: Client, base: string, key: string;
   useGateway(dialect, { user: 'embed-user', quota: 1_000_000 }, async (gw) => {
     ({ t, mock, root, base, key } = gw);
-    await addChannel(root, { name: 'gemini-embed', key: 'ge-key', baseUrl: mock.url, type: 24, models: 'text-embedding-004,gemini-embedding-alias', modelMapping: { 'gemini-embedding-alias': 'text-embedding-004' } });
+    await addChannel(root, {
+      name: 'gemini-embed',
+      key: 'ge-key',
+      baseUrl: mock.url,
+      type: 24,
+      models: 'text-embedding-004,gemini-embedding-alias',
+      modelMapping: { 'gemini-embedding-alias': 'text-embedding-004' },
+    });
     await addChannel(root, { name: 'openai-embed', key: 'oa-key', baseUrl: mock.url, models: 'embed-via-openai', modelMapping: { 'embed-via-openai': 'text-embedding-3-small' } });
     mock.behaviors.set('oa-key', { promptTokens: 9 });
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'text-embedding-004': 5, 'gemini-embedding-alias': 5, 'embed-via-openai': 3 }) });
@@ -42,7 +49,10 @@ describe.each(dialects)('Gemini embeddings on %s', (dialect) => {
   });
 
   it(':embedContent with ?key= → Gemini channel', async () => {
-    const res = await fetch(`${base}/v1beta/models/text-embedding-004:embedContent?key=${key}`, { method: 'POST', body: JSON.stringify({ content: { parts: [{ text: 'hello embeddings' }] } }) });
+    const res = await fetch(`${base}/v1beta/models/text-embedding-004:embedContent?key=${key}`, {
+      method: 'POST',
+      body: JSON.stringify({ content: { parts: [{ text: 'hello embeddings' }] } }),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ embedding: { values: [0.5, 0.25, 0] } });
     expect(mock.requests.at(-1)).toMatchObject({ path: '/v1beta/models/text-embedding-004:embedContent', key: 'ge-key' });
@@ -59,14 +69,21 @@ describe.each(dialects)('Gemini embeddings on %s', (dialect) => {
     const log = await lastLog('embed-via-openai');
     expect({ quota: Number(log.quota), prompt: log.prompt_tokens }).toEqual({ quota: 27, prompt: 9 });
 
-    const single = await fetch(`${base}/v1beta/models/embed-via-openai:embedContent`, { method: 'POST', headers: { 'x-goog-api-key': key }, body: JSON.stringify({ content: { parts: [{ text: 'one' }] } }) });
+    const single = await fetch(`${base}/v1beta/models/embed-via-openai:embedContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': key },
+      body: JSON.stringify({ content: { parts: [{ text: 'one' }] } }),
+    });
     expect(await single.json()).toEqual({ embedding: { values: [0.1, 0.2, 0.3] } });
   });
 
   it('errors answer in Gemini shape', async () => {
     const bad = await fetch(`${base}/v1beta/models/text-embedding-004:batchEmbedContents?key=${key}`, { method: 'POST', body: JSON.stringify({ requests: [] }) });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { status: string; message: string } }).error).toMatchObject({ status: 'INVALID_ARGUMENT', message: expect.stringMatching(/requests must be a non-empty array/) });
+    expect(((await bad.json()) as { error: { status: string; message: string } }).error).toMatchObject({
+      status: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/requests must be a non-empty array/),
+    });
     const unauth = await fetch(`${base}/v1beta/models/text-embedding-004:embedContent?key=sk-nope`, { method: 'POST', body: '{}' });
     expect(unauth.status).toBe(401);
     expect(((await unauth.json()) as { error: { status: string } }).error.status).toBe('UNAUTHENTICATED');

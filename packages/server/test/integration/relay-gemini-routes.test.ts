@@ -32,8 +32,18 @@ describe('Gemini routes with the official SDKs', () => {
     vertex = await startMockVertexEmbed();
     await addChannel(root, { name: 'gemini-up', key: 'ge-key', baseUrl: mock.url, type: 24, models: `${CHAT},${EMBED},embed-alias`, modelMapping: { 'embed-alias': EMBED } });
     await addChannel(root, { name: 'openai-up', key: 'oa-key', baseUrl: mock.url, models: 'text-embedding-3-small' });
-    await addChannel(root, { name: 'vertex-up', key: makeServiceAccount('proj-embed', `${vertex.url}/token`).keyText, baseUrl: vertex.url, type: 41, other: 'us-central1', models: 'vertex-embedding' });
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [CHAT]: 0.15, [EMBED]: 2, 'embed-alias': 2, 'text-embedding-3-small': 1, 'vertex-embedding': 1 }) });
+    await addChannel(root, {
+      name: 'vertex-up',
+      key: makeServiceAccount('proj-embed', `${vertex.url}/token`).keyText,
+      baseUrl: vertex.url,
+      type: 41,
+      other: 'us-central1',
+      models: 'vertex-embedding',
+    });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelRatio',
+      value: JSON.stringify({ [CHAT]: 0.15, [EMBED]: 2, 'embed-alias': 2, 'text-embedding-3-small': 1, 'vertex-embedding': 1 }),
+    });
   });
 
   const openai = () => new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
@@ -78,7 +88,11 @@ describe('Gemini routes with the official SDKs', () => {
     });
 
     it('base64 on the wire is Float32 little-endian, as OpenAI answers it', async () => {
-      const res = await fetch(`${base}/v1/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: EMBED, input: 'one', encoding_format: 'base64' }) });
+      const res = await fetch(`${base}/v1/embeddings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: EMBED, input: 'one', encoding_format: 'base64' }),
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { data: { object: string; index: number; embedding: string }[] };
       expect(body.data).toHaveLength(1);
@@ -103,12 +117,19 @@ describe('Gemini routes with the official SDKs', () => {
     it('token arrays and bad fields are refused with a 400, nothing sent upstream, nothing billed', async () => {
       const before = mock.requests.length;
       const logsBefore = (await logsOf(EMBED)).length;
-      for (const input of [[1, 2, 3], [[1, 2], [3]]]) {
-        const err = await openai().embeddings.create({ model: EMBED, input }).catch((e: unknown) => e);
+      for (const input of [
+        [1, 2, 3],
+        [[1, 2], [3]],
+      ]) {
+        const err = await openai()
+          .embeddings.create({ model: EMBED, input })
+          .catch((e: unknown) => e);
         expect(err).toBeInstanceOf(OpenAI.BadRequestError);
         expect((err as InstanceType<typeof OpenAI.BadRequestError>).message).toMatch(/token array/);
       }
-      const bad = await openai().embeddings.create({ model: EMBED, input: 'x', dimensions: -1 }).catch((e: unknown) => e);
+      const bad = await openai()
+        .embeddings.create({ model: EMBED, input: 'x', dimensions: -1 })
+        .catch((e: unknown) => e);
       expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
       expect(mock.requests.length).toBe(before);
       expect((await logsOf(EMBED)).length).toBe(logsBefore);
@@ -119,7 +140,11 @@ describe('Gemini routes with the official SDKs', () => {
       const res = await openai().embeddings.create({ model: 'text-embedding-3-small', input: 'x', encoding_format: 'float' });
       expect(res.data[0]!.embedding).toEqual([0.1, 0.2, 0.3]);
       expect(mock.requests.at(-1)).toMatchObject({ path: '/v1/embeddings', key: 'oa-key', body: { model: 'text-embedding-3-small', input: 'x', encoding_format: 'float' } });
-      const raw = await fetch(`${base}/v1/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: JSON.stringify({ model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'base64', user: 'u1' }) });
+      const raw = await fetch(`${base}/v1/embeddings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: JSON.stringify({ model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'base64', user: 'u1' }),
+      });
       expect(raw.status).toBe(200);
       expect(mock.requests.at(-1)!.body).toEqual({ model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'base64', user: 'u1' });
     });
@@ -161,12 +186,22 @@ describe('Gemini routes with the official SDKs', () => {
     });
 
     it('generateContentRequest (with its system instruction), ?key= and Bearer auth', async () => {
-      const body = { generateContentRequest: { model: `models/${CHAT}`, systemInstruction: { parts: [{ text: 'Be brief.' }] }, contents: [{ role: 'user', parts: [{ text: 'Tell me a story' }] }] } };
+      const body = {
+        generateContentRequest: {
+          model: `models/${CHAT}`,
+          systemInstruction: { parts: [{ text: 'Be brief.' }] },
+          contents: [{ role: 'user', parts: [{ text: 'Tell me a story' }] }],
+        },
+      };
       const expected = countTokens('Be brief.') + PER_MESSAGE + countTokens('Tell me a story');
       const byQuery = await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, { method: 'POST', body: JSON.stringify(body) });
       expect(byQuery.status).toBe(200);
       expect(await byQuery.json()).toEqual({ totalTokens: expected });
-      const byBearer = await fetch(`${base}/v1beta/models/${CHAT}:countTokens`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) });
+      const byBearer = await fetch(`${base}/v1beta/models/${CHAT}:countTokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      });
       expect(await byBearer.json()).toEqual({ totalTokens: PER_MESSAGE + countTokens('hi') });
     });
 
@@ -181,8 +216,16 @@ describe('Gemini routes with the official SDKs', () => {
       expect([403, 404]).toContain(outside.status);
       expect((await genai(limited.key).models.countTokens({ model: EMBED, contents: 'x' })).totalTokens).toBeGreaterThan(0);
 
-      await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, { method: 'POST', body: JSON.stringify({ contents: 'not a list' }) }), 400, 'INVALID_ARGUMENT');
-      await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, { method: 'POST', body: JSON.stringify({ generateContentRequest: 7 }) }), 400, 'INVALID_ARGUMENT');
+      await expectGeminiError(
+        await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, { method: 'POST', body: JSON.stringify({ contents: 'not a list' }) }),
+        400,
+        'INVALID_ARGUMENT',
+      );
+      await expectGeminiError(
+        await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, { method: 'POST', body: JSON.stringify({ generateContentRequest: 7 }) }),
+        400,
+        'INVALID_ARGUMENT',
+      );
     });
   });
 

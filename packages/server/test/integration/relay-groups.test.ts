@@ -54,7 +54,8 @@ describe.each(dialects)('a token pinned to a group that was withdrawn, on %s', (
   };
   const lastGroup = async (userId: number) => {
     await drainWriter(t);
-    return (await t.database.db.kysely.selectFrom('logs').select('group').where('user_id', '=', userId).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow()).group;
+    return (await t.database.db.kysely.selectFrom('logs').select('group').where('user_id', '=', userId).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow())
+      .group;
   };
 
   it('is refused in every protocol once root removes the group from UserUsableGroups; unpinned tokens go on', async () => {

@@ -6,13 +6,23 @@ import { addChannel, drainWriter } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 /** A raw HTTP POST (chunked when `chunked`), so sizes and framing are under the test's control. */
-function post(base: string, path: string, body: Buffer | string, headers: Record<string, string>, chunked = false): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function post(
+  base: string,
+  path: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+  chunked = false,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers, ...(chunked ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-    });
+    const req = http.request(
+      `${base}${path}`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers, ...(chunked ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     if (chunked) {
       // Several writes without a length: the server sees a chunked body and must count as it reads.
@@ -38,7 +48,12 @@ describe('relay hot-path entry', () => {
 
   it('answers the same through the hot path and through the Fastify route, and bills both', async () => {
     const hot = await post(base, '/v1/chat/completions', chat, { authorization: `Bearer ${key}` });
-    const viaFastify = await t.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: chat });
+    const viaFastify = await t.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: chat,
+    });
     expect(hot.status).toBe(200);
     expect(viaFastify.statusCode).toBe(200);
     const [a, b] = [JSON.parse(hot.body), viaFastify.json()];
@@ -66,7 +81,13 @@ describe('relay hot-path entry', () => {
   });
 
   it('reads a chunked body under the limit whole, and the Gemini key from the query string', async () => {
-    const chunkedOk = await post(base, '/v1/chat/completions', JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'y'.repeat(600 * 1024) }] }), { authorization: `Bearer ${key}` }, true);
+    const chunkedOk = await post(
+      base,
+      '/v1/chat/completions',
+      JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'y'.repeat(600 * 1024) }] }),
+      { authorization: `Bearer ${key}` },
+      true,
+    );
     expect(chunkedOk.status).toBe(200);
     const gemini = await post(base, `/v1beta/models/gpt-4o-mini:generateContent?key=${key}`, JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }), {});
     expect(gemini.status).toBe(200);

@@ -226,7 +226,11 @@ describe('request timeouts on a real socket', () => {
   it('lets an answer stream for longer than every request timeout', async () => {
     mock.behaviors.set('slow-key', { pieces: Array.from({ length: 12 }, (_, i) => `p${i} `), chunkDelayMs: 400 });
     const started = Date.now();
-    const r = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'hi' }] }) });
+    const r = await fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
     const text = await r.text();
     expect(r.status).toBe(200);
     expect(Date.now() - started).toBeGreaterThan(4000);
@@ -238,11 +242,15 @@ describe('request timeouts on a real socket', () => {
 
 describe.each(dialects)('realtime session parameters and timeouts on %s', (dialect) => {
   let mock: MockRealtime, root: Client, base: string, key: string;
-  useGateway(dialect, { user: 'rt-input-user', quota: 5_000_000, mock: startMockRealtime, env: { HTTP_BODY_IDLE_TIMEOUT: '1', HTTP_REQUEST_TIMEOUT: '2', HTTP_HEADERS_TIMEOUT: '1' } }, async (gw) => {
-    ({ mock, root, base, key } = gw);
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'rt-model': 1 }) });
-    await addChannel(root, { name: 'rt', key: 'rt-key', baseUrl: mock.url, models: 'rt-model' });
-  });
+  useGateway(
+    dialect,
+    { user: 'rt-input-user', quota: 5_000_000, mock: startMockRealtime, env: { HTTP_BODY_IDLE_TIMEOUT: '1', HTTP_REQUEST_TIMEOUT: '2', HTTP_HEADERS_TIMEOUT: '1' } },
+    async (gw) => {
+      ({ mock, root, base, key } = gw);
+      await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'rt-model': 1 }) });
+      await addChannel(root, { name: 'rt', key: 'rt-key', baseUrl: mock.url, models: 'rt-model' });
+    },
+  );
 
   it('answers bad session.update / response.create limits with an error event and passes none of them on; the session outlives the request timeouts', async () => {
     const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/realtime?model=rt-model`, { headers: { authorization: `Bearer ${key}` } });

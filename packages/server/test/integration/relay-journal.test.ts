@@ -63,10 +63,12 @@ describe.each(dialects)('relay calls in the journal on %s', (dialect) => {
       expect(open.r!.log!.request_id).toBe(id);
       await res.text();
       // Settled and committed: the segment that opened it is deleted.
-      await expect.poll(async () => {
-        await drainWriter(t);
-        return journalLines(t.config.dataDir).some((l) => l.i === id);
-      }).toBe(false);
+      await expect
+        .poll(async () => {
+          await drainWriter(t);
+          return journalLines(t.config.dataDir).some((l) => l.i === id);
+        })
+        .toBe(false);
       await drainWriter(t);
     } finally {
       mock.behaviors.delete('ok-key');
@@ -85,10 +87,12 @@ describe.each(dialects)('relay calls in the journal on %s', (dialect) => {
       expect(id).toBeTruthy();
       await res.text();
       // Closed by a refund line: nothing of the call stays in the journal once its segment is done.
-      await expect.poll(async () => {
-        await drainWriter(t);
-        return journalLines(t.config.dataDir).some((l) => l.i === id);
-      }).toBe(false);
+      await expect
+        .poll(async () => {
+          await drainWriter(t);
+          return journalLines(t.config.dataDir).some((l) => l.i === id);
+        })
+        .toBe(false);
     } finally {
       mock.behaviors.delete('ok-key');
     }

@@ -12,10 +12,19 @@ describe('relay request rate limits', () => {
   });
 
   const call = (key: string) =>
-    fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }) });
+    fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }),
+    });
 
   it('limits total and successful requests per user per window, with 429 in the OpenAI shape, unless exempt', async () => {
-    for (const [key, value] of [['ModelRequestRateLimitEnabled', 'true'], ['ModelRequestRateLimitCount', '3'], ['ModelRequestRateLimitSuccessCount', '1000'], ['ModelRequestRateLimitDurationMinutes', '1']]) {
+    for (const [key, value] of [
+      ['ModelRequestRateLimitEnabled', 'true'],
+      ['ModelRequestRateLimitCount', '3'],
+      ['ModelRequestRateLimitSuccessCount', '1000'],
+      ['ModelRequestRateLimitDurationMinutes', '1'],
+    ]) {
       await root.call('PUT', '/api/option/', { key, value });
     }
     const u = await createUserClient(t.app, root, 'limited');
@@ -26,7 +35,10 @@ describe('relay request rate limits', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     const limited = await call(key);
     expect(limited.status).toBe(429);
-    expect(((await limited.json()) as { error: { type: string; message: string } }).error).toMatchObject({ type: 'rate_limit_error', message: expect.stringContaining('at most 3 requests') });
+    expect(((await limited.json()) as { error: { type: string; message: string } }).error).toMatchObject({
+      type: 'rate_limit_error',
+      message: expect.stringContaining('at most 3 requests'),
+    });
 
     // Successful-request limit.
     await root.call('PUT', '/api/option/', { key: 'ModelRequestRateLimitCount', value: '0' });
@@ -49,7 +61,11 @@ describe('relay request rate limits', () => {
     const u = await createUserClient(t.app, root, 'token-limited');
     await setQuota(root, u.userId!, 1_000_000);
     const { key, id } = await addToken(t, u.userId!, {});
-    await t.database.db.kysely.updateTable('tokens').set({ rate_limit_enabled: 1, rate_limit_period: 60, rate_limit_count: 2, rate_limit_success: 100 }).where('id', '=', id).execute();
+    await t.database.db.kysely
+      .updateTable('tokens')
+      .set({ rate_limit_enabled: 1, rate_limit_period: 60, rate_limit_count: 2, rate_limit_success: 100 })
+      .where('id', '=', id)
+      .execute();
     t.runtime.ctx.relay.tokenChanged(key.slice(3), id);
     expect([(await call(key)).status, (await call(key)).status, (await call(key)).status]).toEqual([200, 200, 429]);
   });

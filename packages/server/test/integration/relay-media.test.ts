@@ -26,10 +26,26 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     const models = 'dall-e-3,dall-e-2,my-dalle,gpt-image-1,tts-1,whisper-1,gpt-4o-transcribe,jina-reranker-v2,retry-edit';
     await addChannel(root, { name: 'media', key: 'media-key', baseUrl: mock.url, models, modelMapping: { 'my-dalle': 'dall-e-2', 'retry-edit': 'dall-e-2' } });
     await addChannel(root, { name: 'media-down', key: 'down-key', baseUrl: mock.url, models: 'retry-edit', priority: 10, modelMapping: { 'retry-edit': 'dall-e-2' } });
-    await addChannel(root, { name: 'azure-media', key: 'az-key', baseUrl: mock.url, type: 3, models: 'dall-e-3-azure,tts-azure', modelMapping: { 'dall-e-3-azure': 'dall-e-3', 'tts-azure': 'tts-1' } });
+    await addChannel(root, {
+      name: 'azure-media',
+      key: 'az-key',
+      baseUrl: mock.url,
+      type: 3,
+      models: 'dall-e-3-azure,tts-azure',
+      modelMapping: { 'dall-e-3-azure': 'dall-e-3', 'tts-azure': 'tts-1' },
+    });
     mock.behaviors.set('down-key', { failStatus: 500 });
     const set = (k: string, v: unknown) => root.call('PUT', '/api/option/', { key: k, value: typeof v === 'string' ? v : JSON.stringify(v) });
-    await set('ModelPrice', { 'dall-e-3': 0.04, 'dall-e-2': 0.02, 'my-dalle': 0.02, 'retry-edit': 0.02, 'dall-e-3-azure': 0.04, 'tts-azure': 0.015, 'tts-1': 0.015, 'whisper-1': 0.006 });
+    await set('ModelPrice', {
+      'dall-e-3': 0.04,
+      'dall-e-2': 0.02,
+      'my-dalle': 0.02,
+      'retry-edit': 0.02,
+      'dall-e-3-azure': 0.04,
+      'tts-azure': 0.015,
+      'tts-1': 0.015,
+      'whisper-1': 0.006,
+    });
     await set('ModelRatio', { 'gpt-image-1': 2.5, 'gpt-4o-transcribe': 1.25, 'jina-reranker-v2': 0.5 });
     await set('CompletionRatio', { 'gpt-image-1': 4, 'gpt-4o-transcribe': 4 });
     await set('RetryTimes', '1');
@@ -62,7 +78,11 @@ describe.each(dialects)('media relay on %s', (dialect) => {
   it('Azure channels get the deployment paths and api-key', async () => {
     await sdk.images.generate({ model: 'dall-e-3-azure', prompt: 'on azure', size: '1024x1792' });
     const image = mock.requests.at(-1)!;
-    expect({ path: image.path, key: image.headers['api-key'], model: image.body.model }).toEqual({ path: '/openai/deployments/dall-e-3/images/generations', key: 'az-key', model: 'dall-e-3' });
+    expect({ path: image.path, key: image.headers['api-key'], model: image.body.model }).toEqual({
+      path: '/openai/deployments/dall-e-3/images/generations',
+      key: 'az-key',
+      model: 'dall-e-3',
+    });
     expect(Number((await lastLog('dall-e-3-azure')).quota)).toBe(0.04 * 2 * PER_UNIT);
     const speech = await sdk.audio.speech.create({ model: 'tts-azure', voice: 'alloy', input: 'azure' });
     expect(Buffer.from(await speech.arrayBuffer()).equals(mockSpeech('azure'))).toBe(true);
@@ -145,7 +165,12 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     expect(types.filter((x) => x === 'transcript.text.delta')).toHaveLength(MOCK_TRANSCRIPT.split(' ').length);
     const streamed = await lastLog('gpt-4o-transcribe');
     // (30 + 12 × 4) × 1.25 = 97.5 → 98
-    expect({ quota: Number(streamed.quota), prompt: streamed.prompt_tokens, completion: streamed.completion_tokens, stream: streamed.is_stream }).toEqual({ quota: 98, prompt: 30, completion: 12, stream: 1 });
+    expect({ quota: Number(streamed.quota), prompt: streamed.prompt_tokens, completion: streamed.completion_tokens, stream: streamed.is_stream }).toEqual({
+      quota: 98,
+      prompt: 30,
+      completion: 12,
+      stream: 1,
+    });
   });
 
   it('translations: duration from verbose_json, else one call', async () => {
@@ -162,7 +187,13 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     const res = await fetch(`${base}/v1/rerank`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'jina-reranker-v2', query: 'capital of France', documents: ['Paris is the capital', 'Berlin', { text: 'Rome' }], top_n: 2, return_documents: true }),
+      body: JSON.stringify({
+        model: 'jina-reranker-v2',
+        query: 'capital of France',
+        documents: ['Paris is the capital', 'Berlin', { text: 'Rome' }],
+        top_n: 2,
+        return_documents: true,
+      }),
     });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { results: { index: number; document?: { text: string } }[]; usage: { total_tokens: number } };
@@ -170,15 +201,26 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     expect(body.results.map((r) => r.index)).toEqual([2, 1]);
     expect(body.results[0]!.document).toEqual({ text: 'Rome' });
     expect(body.usage.total_tokens).toBe(12);
-    expect(mock.requests.at(-1)).toMatchObject({ path: '/v1/rerank', key: 'media-key', body: { model: 'jina-reranker-v2', top_n: 2, documents: ['Paris is the capital', 'Berlin', 'Rome'] } });
+    expect(mock.requests.at(-1)).toMatchObject({
+      path: '/v1/rerank',
+      key: 'media-key',
+      body: { model: 'jina-reranker-v2', top_n: 2, documents: ['Paris is the capital', 'Berlin', 'Rome'] },
+    });
     const log = await lastLog('jina-reranker-v2');
     // 12 × 0.5
     expect({ quota: Number(log.quota), prompt: log.prompt_tokens }).toEqual({ quota: 6, prompt: 12 });
   });
 
   it('bad inputs answer OpenAI-shaped errors; stateful APIs answer 501', async () => {
-    await expect(sdk.images.edit({ model: '', image: await toFile(Buffer.from('x'), 'a.png'), prompt: 'p' })).rejects.toMatchObject({ status: 400, error: { code: 'missing_model' } });
-    const broken = await fetch(`${base}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'multipart/form-data; boundary=abc' }, body: '--abc\r\ncontent-disposition: form-data; name="model"\r\n\r\nwhisper-1' });
+    await expect(sdk.images.edit({ model: '', image: await toFile(Buffer.from('x'), 'a.png'), prompt: 'p' })).rejects.toMatchObject({
+      status: 400,
+      error: { code: 'missing_model' },
+    });
+    const broken = await fetch(`${base}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'multipart/form-data; boundary=abc' },
+      body: '--abc\r\ncontent-disposition: form-data; name="model"\r\n\r\nwhisper-1',
+    });
     expect(broken.status).toBe(400);
     expect(((await broken.json()) as { error: { message: string } }).error.message).toMatch(/closing boundary/);
     await expect(sdk.images.generate({ model: 'dall-e-3', prompt: 'x', n: 11 })).rejects.toMatchObject({ status: 400 });
@@ -188,7 +230,9 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     for (const path of ['/v1/files', '/v1/fine_tuning/jobs', '/v1/fine-tunes']) {
       const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
       expect(res.status).toBe(501);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(`${path.startsWith('/v1/fine_tuning') ? '/v1/fine_tuning' : path} is not supported by this gateway`);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+        `${path.startsWith('/v1/fine_tuning') ? '/v1/fine_tuning' : path} is not supported by this gateway`,
+      );
     }
     const plain = await fetch(`${base}/v1/realtime?model=x`, { headers: { authorization: `Bearer ${key}` } });
     expect(plain.status).toBe(400);

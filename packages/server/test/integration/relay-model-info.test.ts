@@ -52,7 +52,10 @@ describe('model list and lookup in the caller’s protocol', () => {
   it('Anthropic SDK: an unknown model is NotFoundError with Anthropic’s not_found_error, a bad key AuthenticationError', async () => {
     const err = await failure(anthropic().models.retrieve('claude-nobody-serves'));
     expect(err).toBeInstanceOf(Anthropic.NotFoundError);
-    expect((err as InstanceType<typeof Anthropic.NotFoundError>).error).toMatchObject({ type: 'error', error: { type: 'not_found_error', message: expect.stringContaining('claude-nobody-serves') } });
+    expect((err as InstanceType<typeof Anthropic.NotFoundError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'not_found_error', message: expect.stringContaining('claude-nobody-serves') },
+    });
     expect(await failure(anthropic('sk-nope').models.retrieve('claude-sonnet-4-5'))).toBeInstanceOf(Anthropic.AuthenticationError);
   });
 

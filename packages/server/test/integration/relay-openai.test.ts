@@ -28,7 +28,16 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
     await drainWriter(t);
     expect(before - (await quotaOf())).toBe(2);
     const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(log).toMatchObject({ user_id: user.userId, model_name: 'gpt-4o-mini', quota: 2, prompt_tokens: 12, completion_tokens: 5, is_stream: 0, token_id: tokenId, channel_name: 'mock-main' });
+    expect(log).toMatchObject({
+      user_id: user.userId,
+      model_name: 'gpt-4o-mini',
+      quota: 2,
+      prompt_tokens: 12,
+      completion_tokens: 5,
+      is_stream: 0,
+      token_id: tokenId,
+      channel_name: 'mock-main',
+    });
     const other = JSON.parse(log.other) as Record<string, unknown>;
     expect(other).toMatchObject({ model_ratio: 0.075, completion_ratio: 4, group_ratio: 1, is_model_mapped: false, admin_info: { use_channel: [expect.any(Number)] } });
     const token = await t.database.db.kysely.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', tokenId).executeTakeFirstOrThrow();
@@ -48,7 +57,12 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
     // Tollway asked the upstream for usage anyway.
     expect((mock.requests.at(-1)!.body.stream_options as { include_usage: boolean }).include_usage).toBe(true);
 
-    const withUsage = await sdk.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const withUsage = await sdk.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let usage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of withUsage) if (chunk.usage) usage = chunk.usage;
     expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
@@ -72,12 +86,26 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
 
   it('answers errors in the OpenAI shape with the right status', async () => {
     const bad = new OpenAI({ apiKey: 'sk-not-a-real-key', baseURL: sdk.baseURL, maxRetries: 0 });
-    await expect(bad.chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 401, error: { type: 'invalid_request_error', code: 'invalid_api_key' } });
-    await expect(sdk.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 404, error: { code: 'model_not_found' } });
-    const res = await fetch(`${sdk.baseURL}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${sdk.apiKey}`, 'content-type': 'application/json' }, body: '{"model": ' });
+    await expect(bad.chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({
+      status: 401,
+      error: { type: 'invalid_request_error', code: 'invalid_api_key' },
+    });
+    await expect(sdk.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
+      status: 404,
+      error: { code: 'model_not_found' },
+    });
+    const res = await fetch(`${sdk.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sdk.apiKey}`, 'content-type': 'application/json' },
+      body: '{"model": ',
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toContain('malformed JSON');
-    const noModel = await fetch(`${sdk.baseURL}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${sdk.apiKey}`, 'content-type': 'application/json' }, body: '{}' });
+    const noModel = await fetch(`${sdk.baseURL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sdk.apiKey}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(noModel.status).toBe(400);
     expect((await noModel.json()).error).toMatchObject({ code: 'missing_model' });
   });
@@ -86,6 +114,9 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
     const poor = await createUserClient(t.app, root, 'poor-user');
     const tok = await addToken(t, poor.userId!, {});
     const client = new OpenAI({ apiKey: tok.key, baseURL: sdk.baseURL, maxRetries: 0 });
-    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 403, error: { code: 'insufficient_user_quota' } });
+    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+      status: 403,
+      error: { code: 'insufficient_user_quota' },
+    });
   });
 });

@@ -57,7 +57,12 @@ describe.each(dialects)('stream keep-alive pings on %s', (dialect) => {
   /** Billing of a pinged call equals an unpinged one: 12 prompt + 5 completion × 2, model ratio 1. */
   const expectBilled = async (model: string) => {
     const log = await lastLogOf(t, model);
-    expect({ prompt: log.prompt_tokens, completion: log.completion_tokens, quota: Number(log.quota), stream: Boolean(log.is_stream) }).toEqual({ prompt: 12, completion: 5, quota: 22, stream: true });
+    expect({ prompt: log.prompt_tokens, completion: log.completion_tokens, quota: Number(log.quota), stream: Boolean(log.is_stream) }).toEqual({
+      prompt: 12,
+      completion: 5,
+      quota: 22,
+      stream: true,
+    });
   };
   const contentOf = (blocks: string[]) =>
     blocks

@@ -48,8 +48,23 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
     wsBase = gw.base.replace('http', 'ws');
     await addChannel(root, { name: 'rt-openai', key: 'rt-key', baseUrl: mock.url, models: 'gpt-4o-realtime-preview,rt-failover' });
     await addChannel(root, { name: 'rt-down', key: 'down-key', baseUrl: mock.url, models: 'rt-failover', priority: 10 });
-    await addChannel(root, { name: 'rt-azure', key: 'az-key', baseUrl: mock.url, type: 3, models: 'gpt-4o-realtime-azure', modelMapping: { 'gpt-4o-realtime-azure': 'gpt-4o-realtime' } });
-    await addChannel(root, { name: 'rt-azure-preview', key: 'az-key-2', baseUrl: mock.url, type: 3, other: '2024-10-01-preview', models: 'gpt-4.1-realtime-azure-preview', modelMapping: { 'gpt-4.1-realtime-azure-preview': 'gpt-4.1-realtime' } });
+    await addChannel(root, {
+      name: 'rt-azure',
+      key: 'az-key',
+      baseUrl: mock.url,
+      type: 3,
+      models: 'gpt-4o-realtime-azure',
+      modelMapping: { 'gpt-4o-realtime-azure': 'gpt-4o-realtime' },
+    });
+    await addChannel(root, {
+      name: 'rt-azure-preview',
+      key: 'az-key-2',
+      baseUrl: mock.url,
+      type: 3,
+      other: '2024-10-01-preview',
+      models: 'gpt-4.1-realtime-azure-preview',
+      modelMapping: { 'gpt-4.1-realtime-azure-preview': 'gpt-4.1-realtime' },
+    });
     const ratios = { 'gpt-4o-realtime-preview': 2.5, 'rt-failover': 2.5, 'gpt-4o-realtime-azure': 2.5, 'gpt-4.1-realtime-azure-preview': 2.5 };
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(ratios) });
     await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(Object.keys(ratios).map((m) => [m, 4]))) });
@@ -134,7 +149,11 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
     const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4.1-realtime-azure-preview`, [], { authorization: `Bearer ${key}` });
     const created = await c.next('session.created');
     expect(created.session).toMatchObject({ model: 'gpt-41-realtime' });
-    expect(mock.connections.at(-1)).toMatchObject({ path: '/openai/realtime', query: { deployment: 'gpt-41-realtime', 'api-version': '2024-10-01-preview' }, headers: { 'api-key': 'az-key-2' } });
+    expect(mock.connections.at(-1)).toMatchObject({
+      path: '/openai/realtime',
+      query: { deployment: 'gpt-41-realtime', 'api-version': '2024-10-01-preview' },
+      headers: { 'api-key': 'az-key-2' },
+    });
     c.ws.close();
   });
 

@@ -51,7 +51,8 @@ describe('relay rules', () => {
     await root.call('PUT', '/api/option/', { key: 'LogConsumeEnabled', value: 'false' });
     await sdk(tok.key).chat.completions.create(hi);
     await drainWriter(t);
-    const count = async (type: number) => (await t.database.db.kysely.selectFrom('logs').select('id').where('token_name', '=', 'log-switch').where('type', '=', type).execute()).length;
+    const count = async (type: number) =>
+      (await t.database.db.kysely.selectFrom('logs').select('id').where('token_name', '=', 'log-switch').where('type', '=', type).execute()).length;
     expect(await count(2)).toBe(0);
     await root.call('PUT', '/api/option/', { key: 'LogConsumeEnabled', value: 'true' });
     mock.behaviors.set('broken', { failStatus: 400, failMessage: 'bad request from upstream' });
@@ -68,7 +69,10 @@ describe('relay rules', () => {
     const tok = await addToken(t, user.userId!, { remainQuota: 1_000_000, unlimited: false });
     await sdk(tok.key).chat.completions.create(hi);
     await drainWriter(t);
-    const sub = (await (await fetch(`${base}/v1/dashboard/billing/subscription`, { headers: { authorization: `Bearer ${tok.key}` } })).json()) as { hard_limit_usd: number; object: string };
+    const sub = (await (await fetch(`${base}/v1/dashboard/billing/subscription`, { headers: { authorization: `Bearer ${tok.key}` } })).json()) as {
+      hard_limit_usd: number;
+      object: string;
+    };
     expect(sub.object).toBe('billing_subscription');
     expect(sub.hard_limit_usd).toBeCloseTo((1_000_000 - 2) / 500_000, 6);
     const usage = (await (await fetch(`${base}/dashboard/billing/usage`, { headers: { authorization: `Bearer ${tok.key}` } })).json()) as { total_usage: number };
@@ -80,7 +84,11 @@ describe('relay rules', () => {
     await addChannel(root, { name: 'stall', key: 'stall', baseUrl: mock.url, models: 'gpt-4o-2024-11-20' });
     const tok = await addToken(t, user.userId!, { name: 'stall-token' });
     const started = Date.now();
-    const res = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${tok.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...hi, model: 'gpt-4o-2024-11-20', stream: true }) });
+    const res = await fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tok.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...hi, model: 'gpt-4o-2024-11-20', stream: true }),
+    });
     const text = await res.text();
     expect(Date.now() - started).toBeLessThan(2400);
     expect(text).toContain('one');
@@ -104,7 +112,12 @@ describe('relay rules', () => {
     await addChannel(root, { name: 'fb', key: 'k-fb', baseUrl: mock.url, models: 'brand-new-model,alias-model', modelMapping: { 'alias-model': 'gpt-4o' } });
     await user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: false });
     await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' })).rejects.toMatchObject({ status: 404, error: { code: 'model_price_not_set' } });
-    for (const [key, value] of [['fallback_pricing_enabled', 'true'], ['fallback_input_ratio', '2'], ['fallback_completion_ratio', '3']]) await root.call('PUT', '/api/option/', { key, value });
+    for (const [key, value] of [
+      ['fallback_pricing_enabled', 'true'],
+      ['fallback_input_ratio', '2'],
+      ['fallback_completion_ratio', '3'],
+    ])
+      await root.call('PUT', '/api/option/', { key, value });
     await sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' });
     await drainWriter(t);
     const fb = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'brand-new-model').executeTakeFirstOrThrow();

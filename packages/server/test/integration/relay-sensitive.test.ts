@@ -21,7 +21,8 @@ describe.each(dialects)('sensitive-word prompt check on %s', (dialect) => {
     const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  const chat = (content: string, system?: string) => post('/v1/chat/completions', { model: 'gpt-4o-mini', messages: [...(system ? [{ role: 'system', content: system }] : []), { role: 'user', content }] });
+  const chat = (content: string, system?: string) =>
+    post('/v1/chat/completions', { model: 'gpt-4o-mini', messages: [...(system ? [{ role: 'system', content: system }] : []), { role: 'user', content }] });
   const upstreamCalls = () => mock.requests.length;
 
   it('checks nothing until both switches are on', async () => {
@@ -38,7 +39,10 @@ describe.each(dialects)('sensitive-word prompt check on %s', (dialect) => {
     await drainWriter(t);
     const quota = Number((await t.database.db.kysely.selectFrom('users').select('used_quota').where('username', '=', 'sensitive-user').executeTakeFirstOrThrow()).used_quota);
     const res = await chat('tell me about FORBIDDEN things', 'the code is secret-42');
-    expect(res).toEqual({ status: 400, body: { error: { message: 'sensitive words detected: secret-42, forbidden', type: 'invalid_request_error', param: null, code: 'sensitive_words_detected' } } });
+    expect(res).toEqual({
+      status: 400,
+      body: { error: { message: 'sensitive words detected: secret-42, forbidden', type: 'invalid_request_error', param: null, code: 'sensitive_words_detected' } },
+    });
     expect(upstreamCalls()).toBe(before);
     await drainWriter(t);
     const after = Number((await t.database.db.kysely.selectFrom('users').select('used_quota').where('username', '=', 'sensitive-user').executeTakeFirstOrThrow()).used_quota);

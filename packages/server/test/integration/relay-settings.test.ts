@@ -61,14 +61,26 @@ describe.each(dialects)('Claude and Gemini settings in the relay on %s', (dialec
   const claudeQuota = 165;
 
   it('Anthropic SDK, claude-sonnet-4-thinking → suffix stripped, thinking budget 80 % of max_tokens, temperature 1, beta headers; billed as the base model', async () => {
-    const msg = await anthropic().messages.create({ model: 'claude-sonnet-4-thinking', max_tokens: 2000, temperature: 0.3, top_p: 0.5, messages: [{ role: 'user', content: 'hi' }] });
+    const msg = await anthropic().messages.create({
+      model: 'claude-sonnet-4-thinking',
+      max_tokens: 2000,
+      temperature: 0.3,
+      top_p: 0.5,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(msg.content).toEqual([
       { type: 'thinking', thinking: 'Let me think.', signature: 'sig-mock' },
       { type: 'text', text: 'Hello from the mock!' },
     ]);
     const sent = mock.requests.at(-1)!;
     expect(sent.path).toBe('/v1/messages');
-    expect(sent.body).toEqual({ model: 'claude-sonnet-4', max_tokens: 2000, temperature: 1, thinking: { type: 'enabled', budget_tokens: 1600 }, messages: [{ role: 'user', content: 'hi' }] });
+    expect(sent.body).toEqual({
+      model: 'claude-sonnet-4',
+      max_tokens: 2000,
+      temperature: 1,
+      thinking: { type: 'enabled', budget_tokens: 1600 },
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(sent.headers['anthropic-beta']).toBe('output-128k-2025-02-19,token-efficient-tools-2025-02-19');
     const log = await lastLog('claude-sonnet-4-thinking');
     expect({ quota: log.quota, prompt: log.prompt, completion: log.completion }).toEqual({ quota: claudeQuota, prompt: 20, completion: 6 });
@@ -98,7 +110,12 @@ describe.each(dialects)('Claude and Gemini settings in the relay on %s', (dialec
 
     let reasoning = '';
     let text = '';
-    for await (const c of await openai().chat.completions.create({ model: 'claude-sonnet-4-thinking', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] })) {
+    for await (const c of await openai().chat.completions.create({
+      model: 'claude-sonnet-4-thinking',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    })) {
       reasoning += (c.choices[0]?.delta as any)?.reasoning_content ?? '';
       text += c.choices[0]?.delta?.content ?? '';
     }
@@ -126,9 +143,15 @@ describe.each(dialects)('Claude and Gemini settings in the relay on %s', (dialec
 
   it('Google GenAI SDK streamed, gemini-2.5-pro-thinking-4096 → the v1 API by version settings, budget 4096; its own ratio wins over the base model', async () => {
     const parts: any[] = [];
-    for await (const chunk of await genai().models.generateContentStream({ model: 'gemini-2.5-pro-thinking-4096', contents: 'hi' })) parts.push(...(chunk.candidates?.[0]?.content?.parts ?? []));
+    for await (const chunk of await genai().models.generateContentStream({ model: 'gemini-2.5-pro-thinking-4096', contents: 'hi' }))
+      parts.push(...(chunk.candidates?.[0]?.content?.parts ?? []));
     expect(parts[0]).toEqual({ text: 'Pondering.', thought: true });
-    expect(parts.filter((p) => !p.thought).map((p) => p.text).join('')).toBe('Hello from the mock!');
+    expect(
+      parts
+        .filter((p) => !p.thought)
+        .map((p) => p.text)
+        .join(''),
+    ).toBe('Hello from the mock!');
     const sent = mock.requests.at(-1)!;
     expect(sent.path).toBe('/v1/models/gemini-2.5-pro:streamGenerateContent');
     expect(sent.body.generationConfig).toEqual({ thinkingConfig: { includeThoughts: true, thinkingBudget: 4096 } });
@@ -142,7 +165,8 @@ describe.each(dialects)('Claude and Gemini settings in the relay on %s', (dialec
     expect((res.choices[0]!.message as any).reasoning_content).toBe('Pondering.');
     expect(res.choices[0]!.message.content).toBe('Hello from the mock!');
     let reasoning = '';
-    for await (const c of await openai().chat.completions.create({ model: 'gemini-2.5-flash', reasoning_effort: 'low', stream: true, messages: [{ role: 'user', content: 'hi' }] })) reasoning += (c.choices[0]?.delta as any)?.reasoning_content ?? '';
+    for await (const c of await openai().chat.completions.create({ model: 'gemini-2.5-flash', reasoning_effort: 'low', stream: true, messages: [{ role: 'user', content: 'hi' }] }))
+      reasoning += (c.choices[0]?.delta as any)?.reasoning_content ?? '';
     expect(reasoning).toBe('Pondering.');
     expect(mock.requests.at(-1)!.body.generationConfig).toEqual({ thinkingConfig: { includeThoughts: true, thinkingBudget: 4915 } });
     expect(await lastLog('gemini-2.5-flash')).toMatchObject({ quota: 8, stream: 1 });

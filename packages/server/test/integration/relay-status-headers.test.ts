@@ -64,9 +64,14 @@ describe('relay status codes and client headers', () => {
   };
 
   it('a model no channel serves is a final 404 model_not_found: the OpenAI SDK with its default retries sends one request', async () => {
-    const err = await openai().chat.completions.create(hi('ghost-model')).catch((e: unknown) => e);
+    const err = await openai()
+      .chat.completions.create(hi('ghost-model'))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.NotFoundError);
-    expect(err).toMatchObject({ status: 404, error: { code: 'model_not_found', type: 'invalid_request_error', message: 'no available channel for model ghost-model in group default' } });
+    expect(err).toMatchObject({
+      status: 404,
+      error: { code: 'model_not_found', type: 'invalid_request_error', message: 'no available channel for model ghost-model in group default' },
+    });
     expect(await requestsDuring('/v1/chat/completions', () => openai().chat.completions.create(hi('ghost-model')))).toBe(1);
     // A name no channel serves and nobody priced (a typo) is not found either, not "no price".
     await expect(openai().chat.completions.create(hi('gpt-4o-mnii'))).rejects.toMatchObject({ status: 404, error: { code: 'model_not_found' } });
@@ -76,7 +81,10 @@ describe('relay status codes and client headers', () => {
   });
 
   it('an unpriced model and a model outside the token’s list are final 404s with their own codes', async () => {
-    await expect(openai().chat.completions.create(hi('unpriced-model'))).rejects.toMatchObject({ status: 404, error: { code: 'model_price_not_set', message: 'model unpriced-model has no price or ratio set; ask the administrator to set one' } });
+    await expect(openai().chat.completions.create(hi('unpriced-model'))).rejects.toMatchObject({
+      status: 404,
+      error: { code: 'model_price_not_set', message: 'model unpriced-model has no price or ratio set; ask the administrator to set one' },
+    });
     expect(await requestsDuring('/v1/chat/completions', () => openai().chat.completions.create(hi('unpriced-model')))).toBe(1);
     const limited = await addToken(t, user.userId!, { modelLimits: 'gpt-4o', name: 'limited' });
     const limitedClient = openai({ apiKey: limited.key });
@@ -86,14 +94,21 @@ describe('relay status codes and client headers', () => {
   });
 
   it('Anthropic’s SDK reads the 404 as not_found_error and does not retry it', async () => {
-    const err = await anthropic().messages.create({ ...hi('ghost-model'), max_tokens: 10 }).catch((e: unknown) => e);
+    const err = await anthropic()
+      .messages.create({ ...hi('ghost-model'), max_tokens: 10 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.NotFoundError);
-    expect(err).toMatchObject({ status: 404, error: { type: 'error', error: { type: 'not_found_error', message: 'no available channel for model ghost-model in group default' } } });
+    expect(err).toMatchObject({
+      status: 404,
+      error: { type: 'error', error: { type: 'not_found_error', message: 'no available channel for model ghost-model in group default' } },
+    });
     expect(await requestsDuring('/v1/messages', () => anthropic().messages.create({ ...hi('ghost-model'), max_tokens: 10 }))).toBe(1);
   });
 
   it('Google’s SDK reads NOT_FOUND, and with its retries on sends one request', async () => {
-    const err = await genai().models.generateContent({ model: 'ghost-model', contents: 'hi' }).catch((e: unknown) => e);
+    const err = await genai()
+      .models.generateContent({ model: 'ghost-model', contents: 'hi' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(404);
     expect(JSON.parse((err as ApiError).message)).toEqual({ error: { code: 404, message: 'no available channel for model ghost-model in group default', status: 'NOT_FOUND' } });
@@ -104,15 +119,22 @@ describe('relay status codes and client headers', () => {
   });
 
   it('a model whose channels are all disabled is a 503 (retried by SDKs, which is right: it may come back)', async () => {
-    const err = await openai({ maxRetries: 1 }).chat.completions.create(hi('parked-model')).catch((e: unknown) => e);
+    const err = await openai({ maxRetries: 1 })
+      .chat.completions.create(hi('parked-model'))
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 503, error: { code: 'no_available_channel' } });
     expect(await requestsDuring('/v1/chat/completions', () => openai({ maxRetries: 1 }).chat.completions.create(hi('parked-model')))).toBe(2);
-    const claude = await anthropic({ maxRetries: 0 }).messages.create({ ...hi('parked-model'), max_tokens: 10 }).catch((e: unknown) => e);
+    const claude = await anthropic({ maxRetries: 0 })
+      .messages.create({ ...hi('parked-model'), max_tokens: 10 })
+      .catch((e: unknown) => e);
     expect(claude).toMatchObject({ status: 503, error: { error: { type: 'overloaded_error' } } });
   });
 
   it('Anthropic’s SDK betas reach an Anthropic channel with the channel’s key only', async () => {
-    const msg = await anthropic().beta.messages.create({ ...hi('claude-sonnet-5-5'), max_tokens: 10, betas: ['context-1m-2025-08-07', 'token-efficient-tools-2025-02-19'] }, { headers: { cookie: 'session=caller' } });
+    const msg = await anthropic().beta.messages.create(
+      { ...hi('claude-sonnet-5-5'), max_tokens: 10, betas: ['context-1m-2025-08-07', 'token-efficient-tools-2025-02-19'] },
+      { headers: { cookie: 'session=caller' } },
+    );
     expect(msg.content[0]).toMatchObject({ type: 'text' });
     const sent = mock.requests.at(-1)!;
     expect(sent).toMatchObject({ path: '/v1/messages', key: 'an-key' });
@@ -129,7 +151,10 @@ describe('relay status codes and client headers', () => {
   });
 
   it('the Claude settings’ per-model headers win over the client’s', async () => {
-    await root.call('PUT', '/api/option/', { key: 'claude.model_headers_settings', value: JSON.stringify({ 'claude-sonnet-5-5': { 'anthropic-beta': ['output-128k-2025-02-19'] } }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'claude.model_headers_settings',
+      value: JSON.stringify({ 'claude-sonnet-5-5': { 'anthropic-beta': ['output-128k-2025-02-19'] } }),
+    });
     try {
       await anthropic().beta.messages.create({ ...hi('claude-sonnet-5-5'), max_tokens: 10, betas: ['context-1m-2025-08-07'] });
       expect(mock.requests.at(-1)!.headers['anthropic-beta']).toBe('output-128k-2025-02-19');
@@ -148,7 +173,11 @@ describe('relay status codes and client headers', () => {
   });
 
   it('openai-beta reaches an OpenAI channel; the caller’s organization, project, cookies and key do not', async () => {
-    const client = openai({ organization: 'org-caller', project: 'proj-caller', defaultHeaders: { 'OpenAI-Beta': 'assistants=v2', cookie: 'session=caller', 'anthropic-beta': 'not-for-openai' } });
+    const client = openai({
+      organization: 'org-caller',
+      project: 'proj-caller',
+      defaultHeaders: { 'OpenAI-Beta': 'assistants=v2', cookie: 'session=caller', 'anthropic-beta': 'not-for-openai' },
+    });
     await client.chat.completions.create(hi('gpt-4o-mini'));
     const sent = mock.requests.at(-1)!;
     expect(sent).toMatchObject({ path: '/v1/chat/completions', key: 'oa-key' });

@@ -51,13 +51,26 @@ async function startScripted(): Promise<Scripted> {
 function answerClaude(res: http.ServerResponse, body: Record<string, any>) {
   const tool = body.tool_choice?.type === 'tool' ? String(body.tool_choice.name) : undefined;
   if (!tool) {
-    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'this script expects a forced tool' } }));
+    res
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'this script expects a forced tool' } }));
     return;
   }
   const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output };
   if (!body.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id: 'msg_s', type: 'message', role: 'assistant', model: body.model, content: [{ type: 'tool_use', id: 'toolu_s', name: tool, input: ANSWER }], stop_reason: 'tool_use', stop_sequence: null, usage }));
+    res.end(
+      JSON.stringify({
+        id: 'msg_s',
+        type: 'message',
+        role: 'assistant',
+        model: body.model,
+        content: [{ type: 'tool_use', id: 'toolu_s', name: tool, input: ANSWER }],
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage,
+      }),
+    );
     return;
   }
   const json = JSON.stringify(ANSWER);
@@ -65,7 +78,19 @@ function answerClaude(res: http.ServerResponse, body: Record<string, any>) {
   sse(
     res,
     [
-      { type: 'message_start', message: { id: 'msg_s', type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: USAGE.input, output_tokens: 1 } } },
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_s',
+          type: 'message',
+          role: 'assistant',
+          model: body.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: USAGE.input, output_tokens: 1 },
+        },
+      },
       { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_s', name: tool, input: {} } },
       { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } },
       { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(half) } },
@@ -83,7 +108,9 @@ function answerGeminiEveryChunk(res: http.ServerResponse, path: string) {
     GEMINI_PIECES.map((text, i) => ({
       data: {
         candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
-        ...(i === GEMINI_PIECES.length - 1 ? { usageMetadata: { promptTokenCount: USAGE.input, candidatesTokenCount: USAGE.output, totalTokenCount: USAGE.input + USAGE.output } } : {}),
+        ...(i === GEMINI_PIECES.length - 1
+          ? { usageMetadata: { promptTokenCount: USAGE.input, candidatesTokenCount: USAGE.output, totalTokenCount: USAGE.input + USAGE.output } }
+          : {}),
         modelVersion: model,
         responseId: 'every-chunk',
       },
@@ -116,7 +143,11 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
   const responseFormat = { type: 'json_schema' as const, json_schema: { name: 'weather', schema: weatherSchema, strict: true } };
 
   it('OpenAI response_format → a Claude model with native structured output: output_config.format upstream', async () => {
-    const done = await openai().chat.completions.create({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Weather in Paris?' }], response_format: responseFormat });
+    const done = await openai().chat.completions.create({
+      model: 'claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      response_format: responseFormat,
+    });
     expect(done.choices[0]!.message.content).toBe('Hello from the mock!');
     const sent = lastMock();
     expect(sent.path).toBe('/v1/messages');
@@ -125,7 +156,11 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
   });
 
   it('OpenAI response_format → an older Claude: a forced tool upstream, its input is the JSON answer (plain and streamed)', async () => {
-    const done = await openai().chat.completions.create({ model: 'claude-3-5-haiku-20241022', messages: [{ role: 'user', content: 'Weather in Paris?' }], response_format: responseFormat });
+    const done = await openai().chat.completions.create({
+      model: 'claude-3-5-haiku-20241022',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      response_format: responseFormat,
+    });
     expect(JSON.parse(done.choices[0]!.message.content!)).toEqual(ANSWER);
     expect(done.choices[0]!.finish_reason).toBe('stop');
     expect(done.choices[0]!.message.tool_calls).toBeUndefined();
@@ -134,7 +169,13 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
     expect(sent.tools).toEqual([expect.objectContaining({ name: STRUCTURED_TOOL, input_schema: weatherSchema })]);
     expect(sent.tool_choice).toEqual({ type: 'tool', name: STRUCTURED_TOOL });
 
-    const stream = await openai().chat.completions.create({ model: 'claude-3-5-haiku-20241022', messages: [{ role: 'user', content: 'Weather in Paris?' }], response_format: responseFormat, stream: true, stream_options: { include_usage: true } });
+    const stream = await openai().chat.completions.create({
+      model: 'claude-3-5-haiku-20241022',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      response_format: responseFormat,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     const finishes: string[] = [];
     let usage: OpenAI.CompletionUsage | undefined | null;
@@ -149,7 +190,11 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
   });
 
   it('OpenAI Responses text.format → an older Claude: output_text is the JSON answer', async () => {
-    const r = await openai().responses.create({ model: 'claude-3-5-haiku-20241022', input: 'Weather in Paris?', text: { format: { type: 'json_schema', name: 'weather', schema: weatherSchema, strict: true } } });
+    const r = await openai().responses.create({
+      model: 'claude-3-5-haiku-20241022',
+      input: 'Weather in Paris?',
+      text: { format: { type: 'json_schema', name: 'weather', schema: weatherSchema, strict: true } },
+    });
     expect(JSON.parse(r.output_text)).toEqual(ANSWER);
     expect(lastScripted().body.tool_choice).toEqual({ type: 'tool', name: STRUCTURED_TOOL });
   });
@@ -172,7 +217,17 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
       model: 'gpt-4o-mini',
       contents: 'Weather in Paris?',
       config: {
-        tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'Weather of a city', parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING }, unit: { type: Type.STRING, enum: ['C', 'F'], nullable: true } }, required: ['city'] } }] }],
+        tools: [
+          {
+            functionDeclarations: [
+              {
+                name: 'get_weather',
+                description: 'Weather of a city',
+                parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING }, unit: { type: Type.STRING, enum: ['C', 'F'], nullable: true } }, required: ['city'] },
+              },
+            ],
+          },
+        ],
         responseMimeType: 'application/json',
         responseSchema: { type: Type.OBJECT, properties: { ok: { type: Type.BOOLEAN } }, propertyOrdering: ['ok'] },
       },
@@ -180,7 +235,14 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
     expect(r.text).toBe('Hello from the mock!');
     const sent = lastMock().body as Record<string, any>;
     expect(sent.tools).toEqual([
-      { type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: ['string', 'null'], enum: ['C', 'F', null] } }, required: ['city'] } } },
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather of a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: ['string', 'null'], enum: ['C', 'F', null] } }, required: ['city'] },
+        },
+      },
     ]);
     expect(sent.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'response', schema: { type: 'object', properties: { ok: { type: 'boolean' } } } } });
   });
@@ -218,7 +280,12 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
   });
 
   it('an Anthropic stream from an OpenAI channel reports input tokens in message_start, the real usage at the end', async () => {
-    const stream = anthropic().messages.stream({ model: 'gpt-4o-mini', max_tokens: 50, system: 'Be brief.', messages: [{ role: 'user', content: 'What is the capital of France?' }] });
+    const stream = anthropic().messages.stream({
+      model: 'gpt-4o-mini',
+      max_tokens: 50,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'What is the capital of France?' }],
+    });
     let startInput = -1;
     stream.on('streamEvent', (e) => {
       if (e.type === 'message_start') startInput = e.message.usage.input_tokens;

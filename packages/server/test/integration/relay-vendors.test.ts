@@ -56,8 +56,22 @@ const vendors: Vendor[] = [
     key: 'co-key',
     auth: 'Bearer co-key',
     path: '/v2/chat',
-    plainBody: { model: 'command-r', stream: false, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] },
-    streamBody: { model: 'command-r', stream: true, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] },
+    plainBody: {
+      model: 'command-r',
+      stream: false,
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    },
+    streamBody: {
+      model: 'command-r',
+      stream: true,
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    },
   },
   {
     label: 'dify',
@@ -79,8 +93,20 @@ const vendors: Vendor[] = [
     auth: 'Bearer pat-coze',
     path: '/v3/chat',
     // Coze answers in full only when streaming: the plain call streams upstream too.
-    plainBody: { bot_id: '7350001', user_id: 'tollway', stream: true, auto_save_history: false, additional_messages: [{ role: 'user', type: 'question', content: 'hi', content_type: 'text' }] },
-    streamBody: { bot_id: '7350001', user_id: 'tollway', stream: true, auto_save_history: false, additional_messages: [{ role: 'user', type: 'question', content: 'hi', content_type: 'text' }] },
+    plainBody: {
+      bot_id: '7350001',
+      user_id: 'tollway',
+      stream: true,
+      auto_save_history: false,
+      additional_messages: [{ role: 'user', type: 'question', content: 'hi', content_type: 'text' }],
+    },
+    streamBody: {
+      bot_id: '7350001',
+      user_id: 'tollway',
+      stream: true,
+      auto_save_history: false,
+      additional_messages: [{ role: 'user', type: 'question', content: 'hi', content_type: 'text' }],
+    },
   },
   {
     label: 'tencent',
@@ -90,8 +116,22 @@ const vendors: Vendor[] = [
     // The mock checks the TC3 signature over the bytes it received and refuses a wrong one.
     auth: expect.stringMatching(/^TC3-HMAC-SHA256 Credential=AKIDmockTollway\/\d{4}-\d{2}-\d{2}\/hunyuan\/tc3_request, SignedHeaders=content-type;host, Signature=[0-9a-f]{64}$/),
     path: '/',
-    plainBody: { Model: 'hunyuan-lite', Stream: false, Messages: [{ Role: 'system', Content: 'be brief' }, { Role: 'user', Content: 'hi' }] },
-    streamBody: { Model: 'hunyuan-lite', Stream: true, Messages: [{ Role: 'system', Content: 'be brief' }, { Role: 'user', Content: 'hi' }] },
+    plainBody: {
+      Model: 'hunyuan-lite',
+      Stream: false,
+      Messages: [
+        { Role: 'system', Content: 'be brief' },
+        { Role: 'user', Content: 'hi' },
+      ],
+    },
+    streamBody: {
+      Model: 'hunyuan-lite',
+      Stream: true,
+      Messages: [
+        { Role: 'system', Content: 'be brief' },
+        { Role: 'user', Content: 'hi' },
+      ],
+    },
   },
 ];
 
@@ -108,7 +148,15 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     sdk = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
     const models = [...vendors.map((v) => v.model), 'jina-embeddings-v3', 'embedding-3', 'jina-reranker-v2', 'rerank-v3.5', 'hunyuan-bad', 'coze-revoked'];
     for (const v of vendors) {
-      await addChannel(root, { name: v.label, type: v.type, key: v.key, baseUrl: mock.url, models: v.model, other: v.other, ...(v.upstream ? { modelMapping: { [v.model]: v.upstream } } : {}) });
+      await addChannel(root, {
+        name: v.label,
+        type: v.type,
+        key: v.key,
+        baseUrl: mock.url,
+        models: v.model,
+        other: v.other,
+        ...(v.upstream ? { modelMapping: { [v.model]: v.upstream } } : {}),
+      });
     }
     await addChannel(root, { name: 'jina', type: 38, key: 'jina-key', baseUrl: mock.url, models: 'jina-embeddings-v3' });
     await addChannel(root, { name: 'jina-rerank', type: 38, key: 'jina-rr-key', baseUrl: mock.url, models: 'jina-reranker-v2' });
@@ -191,13 +239,29 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
       const res = await fetch(`${base}/v1/rerank`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model, query: 'capital of France', documents: ['Berlin is in Germany', { text: 'Paris is the capital of France' }, 'Madrid'], top_n: 2, return_documents: true }),
+        body: JSON.stringify({
+          model,
+          query: 'capital of France',
+          documents: ['Berlin is in Germany', { text: 'Paris is the capital of France' }, 'Madrid'],
+          top_n: 2,
+          return_documents: true,
+        }),
       });
       expect(res.status).toBe(200);
       return (await res.json()) as Json;
     };
     const jina = await rerank('jina-reranker-v2');
-    expect(lastRequest()).toEqual({ path: '/v1/rerank', auth: 'Bearer jina-rr-key', body: { model: 'jina-reranker-v2', query: 'capital of France', documents: ['Berlin is in Germany', 'Paris is the capital of France', 'Madrid'], top_n: 2, return_documents: true } });
+    expect(lastRequest()).toEqual({
+      path: '/v1/rerank',
+      auth: 'Bearer jina-rr-key',
+      body: {
+        model: 'jina-reranker-v2',
+        query: 'capital of France',
+        documents: ['Berlin is in Germany', 'Paris is the capital of France', 'Madrid'],
+        top_n: 2,
+        return_documents: true,
+      },
+    });
     expect(jina).toEqual({
       model: 'jina-reranker-v2',
       results: [
@@ -209,7 +273,11 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     expect(await lastLog('jina-reranker-v2')).toEqual({ quota: 6, prompt: 12, completion: 0, stream: 0, channel: 'jina-rerank' });
 
     const cohere = await rerank('rerank-v3.5');
-    expect(lastRequest()).toEqual({ path: '/v2/rerank', auth: 'Bearer co-rr-key', body: { model: 'rerank-v3.5', query: 'capital of France', documents: ['Berlin is in Germany', 'Paris is the capital of France', 'Madrid'], top_n: 2 } });
+    expect(lastRequest()).toEqual({
+      path: '/v2/rerank',
+      auth: 'Bearer co-rr-key',
+      body: { model: 'rerank-v3.5', query: 'capital of France', documents: ['Berlin is in Germany', 'Paris is the capital of France', 'Madrid'], top_n: 2 },
+    });
     const counted = countTextTokens('capital of France\nBerlin is in Germany\nParis is the capital of France\nMadrid');
     expect(cohere).toEqual({
       model: 'rerank-v3.5',
@@ -236,7 +304,19 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     const final = await stream.finalMessage();
     expect(final.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock!' });
     expect(final.usage).toMatchObject({ input_tokens: 12, output_tokens: 5 });
-    expect(lastRequest()).toEqual({ path: '/v2/chat', auth: 'Bearer co-key', body: { model: 'command-r', stream: true, max_tokens: 64, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] } });
+    expect(lastRequest()).toEqual({
+      path: '/v2/chat',
+      auth: 'Bearer co-key',
+      body: {
+        model: 'command-r',
+        stream: true,
+        max_tokens: 64,
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+      },
+    });
     expect(await lastLog('command-r')).toEqual({ quota: 11, prompt: 12, completion: 5, stream: 1, channel: 'cohere' });
   });
 
@@ -244,11 +324,17 @@ describe.each(dialects)('vendor adaptors on %s', (dialect) => {
     await addChannel(root, { name: 'tencent-bad', type: 23, key: '1250000000|AKIDmockTollway|wrong-secret', baseUrl: mock.url, models: 'hunyuan-bad' });
     const before = await quotaOf();
     for (const stream of [false, true]) {
-      await expect(sdk.chat.completions.create({ model: 'hunyuan-bad', messages, stream })).rejects.toMatchObject({ status: 401, message: expect.stringContaining('AuthFailure.SignatureFailure') });
+      await expect(sdk.chat.completions.create({ model: 'hunyuan-bad', messages, stream })).rejects.toMatchObject({
+        status: 401,
+        message: expect.stringContaining('AuthFailure.SignatureFailure'),
+      });
     }
     await addChannel(root, { name: 'coze-revoked', type: 49, key: 'pat-revoked', baseUrl: mock.url, models: 'coze-revoked' });
     for (const stream of [false, true]) {
-      await expect(sdk.chat.completions.create({ model: 'coze-revoked', messages, stream })).rejects.toMatchObject({ status: 401, message: expect.stringContaining('Coze error 4100') });
+      await expect(sdk.chat.completions.create({ model: 'coze-revoked', messages, stream })).rejects.toMatchObject({
+        status: 401,
+        message: expect.stringContaining('Coze error 4100'),
+      });
     }
     await drainWriter(t);
     expect(await quotaOf()).toBe(before);

@@ -23,7 +23,15 @@ describe.each(dialects)('Vertex AI relay on %s', (dialect) => {
     const stranger = makeServiceAccount('proj-stranger', mock.tokenUri);
     gw.mock.trust(gemini.clientEmail, gemini.publicKey);
     gw.mock.trust(claude.clientEmail, claude.publicKey);
-    geminiChannel = await addChannel(root, { name: 'vertex-gemini', type: 41, key: gemini.keyText, baseUrl: mock.url, other: 'us-central1', models: 'gemini-2.5-flash,gpt-via-vertex', modelMapping: { 'gpt-via-vertex': 'gemini-2.5-flash' } });
+    geminiChannel = await addChannel(root, {
+      name: 'vertex-gemini',
+      type: 41,
+      key: gemini.keyText,
+      baseUrl: mock.url,
+      other: 'us-central1',
+      models: 'gemini-2.5-flash,gpt-via-vertex',
+      modelMapping: { 'gpt-via-vertex': 'gemini-2.5-flash' },
+    });
     claudeChannel = await addChannel(root, {
       name: 'vertex-claude',
       type: 41,
@@ -34,8 +42,14 @@ describe.each(dialects)('Vertex AI relay on %s', (dialect) => {
       modelMapping: { 'gpt-via-vertex-claude': 'claude-sonnet-4-20250514' },
     });
     await addChannel(root, { name: 'vertex-stranger', type: 41, key: stranger.keyText, baseUrl: mock.url, other: 'europe-west4', models: 'gemini-untrusted' });
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gemini-2.5-flash': 0.15, 'gpt-via-vertex': 0.15, 'claude-sonnet-4-20250514': 1.5, 'gpt-via-vertex-claude': 1.5, 'gemini-untrusted': 1 }) });
-    await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'gemini-2.5-flash': 8, 'gpt-via-vertex': 8, 'claude-sonnet-4-20250514': 5, 'gpt-via-vertex-claude': 5 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelRatio',
+      value: JSON.stringify({ 'gemini-2.5-flash': 0.15, 'gpt-via-vertex': 0.15, 'claude-sonnet-4-20250514': 1.5, 'gpt-via-vertex-claude': 1.5, 'gemini-untrusted': 1 }),
+    });
+    await root.call('PUT', '/api/option/', {
+      key: 'CompletionRatio',
+      value: JSON.stringify({ 'gemini-2.5-flash': 8, 'gpt-via-vertex': 8, 'claude-sonnet-4-20250514': 5, 'gpt-via-vertex-claude': 5 }),
+    });
     mock.behaviors.set('proj-claude', { promptTokens: 20, completionTokens: 6 });
   });
 
@@ -46,7 +60,10 @@ describe.each(dialects)('Vertex AI relay on %s', (dialect) => {
   const CLAUDE_QUOTA = 75;
 
   it('refuses a region that starts like JSON but is not', async () => {
-    const res = await root.call('POST', '/api/channel/', { mode: 'single', channel: { name: 'bad', type: 41, key: '{"project_id":"p"}', base_url: mock.url, other: '{nope', models: 'x', group: 'default' } });
+    const res = await root.call('POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'bad', type: 41, key: '{"project_id":"p"}', base_url: mock.url, other: '{nope', models: 'x', group: 'default' },
+    });
     expect(res.body).toMatchObject({ success: false, message: 'other: for type 41 the region must be plain text or a valid JSON object' });
   });
 
@@ -72,7 +89,15 @@ describe.each(dialects)('Vertex AI relay on %s', (dialect) => {
   it('OpenAI SDK → Vertex Gemini (converted), streamed', async () => {
     const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
     let text = '';
-    for await (const c of await openai.chat.completions.create({ model: 'gpt-via-vertex', stream: true, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] })) text += c.choices[0]?.delta?.content ?? '';
+    for await (const c of await openai.chat.completions.create({
+      model: 'gpt-via-vertex',
+      stream: true,
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    }))
+      text += c.choices[0]?.delta?.content ?? '';
     expect(text).toBe('Hello from the mock!');
     const sent = mock.requests.at(-1)!;
     expect(sent.model).toBe('gemini-2.5-flash');
@@ -105,7 +130,8 @@ describe.each(dialects)('Vertex AI relay on %s', (dialect) => {
     expect(mock.requests.at(-1)!.body).toMatchObject({ anthropic_version: 'vertex-2023-10-16', max_tokens: 8192 });
     expect(mock.requests.at(-1)!.body.model).toBeUndefined();
     let text = '';
-    for await (const c of await openai.chat.completions.create({ model: 'gpt-via-vertex-claude', stream: true, messages: [{ role: 'user', content: 'hi' }] })) text += c.choices[0]?.delta?.content ?? '';
+    for await (const c of await openai.chat.completions.create({ model: 'gpt-via-vertex-claude', stream: true, messages: [{ role: 'user', content: 'hi' }] }))
+      text += c.choices[0]?.delta?.content ?? '';
     expect(text).toBe('Hello from the mock!');
     expect(await lastLog('gpt-via-vertex-claude')).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 20, completion_tokens: 6, is_stream: 1 });
   });
@@ -113,7 +139,12 @@ describe.each(dialects)('Vertex AI relay on %s', (dialect) => {
   it('the admin channel test fetches a token and calls the model like the relay', async () => {
     const ok = (await root.call('GET', `/api/channel/test/${claudeChannel}`)).body as unknown as { success: boolean; message: string };
     expect(ok).toMatchObject({ success: true, message: 'test passed with claude-sonnet-4-20250514' });
-    expect(mock.requests.at(-1)!).toMatchObject({ project: 'proj-claude', region: 'us-east5', method: 'rawPredict', body: { anthropic_version: 'vertex-2023-10-16', max_tokens: 1 } });
+    expect(mock.requests.at(-1)!).toMatchObject({
+      project: 'proj-claude',
+      region: 'us-east5',
+      method: 'rawPredict',
+      body: { anthropic_version: 'vertex-2023-10-16', max_tokens: 1 },
+    });
     expect(grantsFor('proj-claude')).toBe(1);
   });
 

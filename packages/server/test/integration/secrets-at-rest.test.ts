@@ -79,7 +79,11 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
     const cases: [Record<string, unknown>, string, string][] = [
       [{ name: 'sealed-multi', key: 'k-1111111111111111\nk-2222222222222222', models: 'm-multi' }, 'multi_to_single', 'k-1111111111111111\nk-2222222222222222'],
       [{ name: 'sealed-vertex', key: sa, models: 'gemini-x', type: 41, other: 'us-central1' }, 'single', sa.trim()],
-      [{ name: 'sealed-bedrock', key: 'AKIAPLAINACCESSKEY|plain-aws-secret-key|us-east-1', models: 'm-aws', type: 33 }, 'single', 'AKIAPLAINACCESSKEY|plain-aws-secret-key|us-east-1'],
+      [
+        { name: 'sealed-bedrock', key: 'AKIAPLAINACCESSKEY|plain-aws-secret-key|us-east-1', models: 'm-aws', type: 33 },
+        'single',
+        'AKIAPLAINACCESSKEY|plain-aws-secret-key|us-east-1',
+      ],
     ];
     for (const [channel, mode, expected] of cases) {
       const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', { mode, channel });
@@ -91,10 +95,9 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
       expect((await root.call<ChannelPublic>('GET', `/api/channel/${id}`)).body.data!.key).toBe(expected);
       expect(t.runtime.ctx.channelCache.get(id)!.keys.join('\n')).toBe(expected);
     }
-    expect(t.runtime.ctx.channelCache.get((await t.database.db.kysely.selectFrom('channels').select('id').where('name', '=', 'sealed-multi').executeTakeFirstOrThrow()).id)!.keys).toEqual([
-      'k-1111111111111111',
-      'k-2222222222222222',
-    ]);
+    expect(
+      t.runtime.ctx.channelCache.get((await t.database.db.kysely.selectFrom('channels').select('id').where('name', '=', 'sealed-multi').executeTakeFirstOrThrow()).id)!.keys,
+    ).toEqual(['k-1111111111111111', 'k-2222222222222222']);
   });
 
   it('seals every secret option; the listing leaves them blank and the services read the plaintext', async () => {
@@ -203,7 +206,10 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
       const rawTokenKey = async () => (await t.database.db.kysely.selectFrom('tokens').select('key').where('id', '=', apiToken.id).executeTakeFirstOrThrow()).key;
       expect(await rawTokenKey()).toBe(apiToken.key);
       // A two-factor secret stored while CRYPTO_SECRET was unset.
-      await t.database.db.kysely.insertInto('two_factor').values({ user_id: user.userId!, secret: 'JBSWY3DPEHPK3PXP', enabled: 1, last_used_step: 0, created_at: 1, enabled_at: 1 }).execute();
+      await t.database.db.kysely
+        .insertInto('two_factor')
+        .values({ user_id: user.userId!, secret: 'JBSWY3DPEHPK3PXP', enabled: 1, last_used_step: 0, created_at: 1, enabled_at: 1 })
+        .execute();
       const rawTwoFactor = async () => (await t.database.db.kysely.selectFrom('two_factor').select('secret').where('user_id', '=', user.userId!).executeTakeFirstOrThrow()).secret;
       expect(await rawChannelKey(t, channelId)).toBe(CHANNEL_KEY);
       expect(await rawOption(t, 'SMTPToken')).toBe(optionPlain('SMTPToken'));

@@ -140,7 +140,7 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
     expect(await selfStatus(legacy)).toBe(401);
   });
 
-  it('a user lists their own sessions, signs out one of them or all the others, never another user\'s', async () => {
+  it("a user lists their own sessions, signs out one of them or all the others, never another user's", async () => {
     const a = await newUser('list-a');
     const phone = await signIn(t.app, 'list-a');
     const tablet = await signIn(t.app, 'list-a');
@@ -169,7 +169,11 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
     // a's session expired a second ago (as if 30 days had passed).
     const ownKey = (await a.call<{ id: string; current: boolean }[]>('GET', '/api/user/sessions')).body.data!.find((v) => v.current)!.id;
     const [expired] = (await sessionsOf(a.userId!)).filter((r) => r.id === ownKey);
-    await t.database.db.kysely.updateTable('sessions').set({ expires_at: now - 1 }).where('id', '=', expired!.id).execute();
+    await t.database.db.kysely
+      .updateTable('sessions')
+      .set({ expires_at: now - 1 })
+      .where('id', '=', expired!.id)
+      .execute();
     expect(await selfStatus(a)).toBe(401);
     expect(await t.runtime.sessionPrune!.runOnce(now)).toBeGreaterThanOrEqual(1);
     const left = await sessionsOf(a.userId!);

@@ -26,11 +26,18 @@ describe('SIGTERM during load', () => {
     await json('POST', '/api/setup', { username: 'root', password: 'root-pass-123', confirmPassword: 'root-pass-123' });
     const login = await json('POST', '/api/user/login', { username: 'root', password: 'root-pass-123' });
     const auth = { cookie: login.r.headers.get('set-cookie')!.split(';')[0]!, 'new-api-user': '1' };
-    expect((await json('POST', '/api/channel/', { mode: 'single', channel: { name: 'm', type: 1, key: 'slowish', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' } }, auth)).j.success).toBe(true);
+    expect(
+      (await json('POST', '/api/channel/', { mode: 'single', channel: { name: 'm', type: 1, key: 'slowish', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' } }, auth))
+        .j.success,
+    ).toBe(true);
     expect((await json('PUT', '/api/user/', { id: 1, quota: 100_000_000 }, auth)).j.success).toBe(true);
     const key = 'k'.repeat(48);
     const side = new Database(dbPath);
-    side.prepare("INSERT INTO tokens (user_id, key, status, name, created_time, expired_time, remain_quota, unlimited_quota, model_limits, allow_ips, \"group\") VALUES (1, ?, 1, 'load', 0, -1, 0, 1, '', '', '')").run(key);
+    side
+      .prepare(
+        "INSERT INTO tokens (user_id, key, status, name, created_time, expired_time, remain_quota, unlimited_quota, model_limits, allow_ips, \"group\") VALUES (1, ?, 1, 'load', 0, -1, 0, 1, '', '', '')",
+      )
+      .run(key);
     side.close();
 
     let ok = 0;
@@ -39,7 +46,11 @@ describe('SIGTERM during load', () => {
     const worker = async () => {
       while (!stop) {
         try {
-          const r = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }) });
+          const r = await fetch(`${base}/v1/chat/completions`, {
+            method: 'POST',
+            headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+          });
           const body = await r.text();
           if (r.status === 200 && body.includes('Hello from the mock!')) ok++;
         } catch {

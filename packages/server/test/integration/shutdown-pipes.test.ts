@@ -23,7 +23,10 @@ describe('shutdown with broken or full output pipes', () => {
 
   const start = async (opts: { wrapper?: boolean; env?: Record<string, string> } = {}) => {
     const port = await freePort();
-    const p = spawnTollway({ SQLITE_PATH: path.join(dir, `${port}.db`), PORT: String(port), SESSION_SECRET: 'shutdown-pipes-secret-0123456789abcdef', SHUTDOWN_TIMEOUT: String(GRACE_S), ...opts.env }, opts);
+    const p = spawnTollway(
+      { SQLITE_PATH: path.join(dir, `${port}.db`), PORT: String(port), SESSION_SECRET: 'shutdown-pipes-secret-0123456789abcdef', SHUTDOWN_TIMEOUT: String(GRACE_S), ...opts.env },
+      opts,
+    );
     running.push(p);
     await waitForOutput(p, 'tollway started');
     return { p, base: `http://127.0.0.1:${port}`, pid: serverPid(p) };

@@ -54,7 +54,7 @@ describe.each(dialects)('sign-in rules on %s', (dialect) => {
     expect(await users().select('id').where('username', 'like', '%@example.com').execute()).toEqual([]);
   });
 
-  it('a squatter named after a later user\'s email cannot lock them out: a login name with @ means the email', async () => {
+  it("a squatter named after a later user's email cannot lock them out: a login name with @ means the email", async () => {
     // The squatter took the name before names could hold '@' (lowest id: the old lookup picked it first).
     const squatter = await legacyUser('carol@example.com', '', 'squatter-pass-1');
     const reg = await register({ username: 'carol', email: 'carol@example.com' });

@@ -49,7 +49,11 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
   });
 
   useApp(dialect, { admins: ['task-admin'], users: ['alice', 'bob'] }, async (app) => {
-    ({ t, admins: [admin], users: [alice, bob] } = app);
+    ({
+      t,
+      admins: [admin],
+      users: [alice, bob],
+    } = app);
     const k = t.database.db.kysely;
     await k
       .insertInto('midjourneys')

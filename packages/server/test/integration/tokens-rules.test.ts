@@ -9,7 +9,16 @@ const EXHAUSTED = 'the token has no quota left and cannot be enabled: change its
 
 describe.each(dialects)('tokens: status rules, IP allow-list and groups on %s', (dialect) => {
   let t: TestApp, root: Client, user: Client;
-  useApp(dialect, { users: ['rules-user'] }, (app) => ({ t, root, users: [user] } = app));
+  useApp(
+    dialect,
+    { users: ['rules-user'] },
+    (app) =>
+      ({
+        t,
+        root,
+        users: [user],
+      } = app),
+  );
 
   const create = async (body: Record<string, unknown>) => {
     const res = await user.call<TokenPublic[]>('POST', '/api/token/', body);

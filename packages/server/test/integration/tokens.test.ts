@@ -8,7 +8,17 @@ type Page = { items: TokenPublic[]; page: number; total: number };
 
 describe.each(dialects)('tokens: create, list, search, get, delete, owner only, on %s', (dialect) => {
   let t: TestApp, root: Client, admin: Client, alice: Client, bob: Client;
-  useApp(dialect, { admins: ['tok-admin'], users: ['alice', 'bob'] }, (app) => ({ t, root, admins: [admin], users: [alice, bob] } = app));
+  useApp(
+    dialect,
+    { admins: ['tok-admin'], users: ['alice', 'bob'] },
+    (app) =>
+      ({
+        t,
+        root,
+        admins: [admin],
+        users: [alice, bob],
+      } = app),
+  );
 
   const create = (c: Client, body: Record<string, unknown>) => c.call<TokenPublic[]>('POST', '/api/token/', body);
   const list = (c: Client, query = '') => c.call<Page>('GET', `/api/token/${query}`);
@@ -153,7 +163,19 @@ describe.each(dialects)('tokens: create, list, search, get, delete, owner only, 
       used_quota: 999,
     });
     expect(res.body).toMatchObject({ success: true, message: 'token updated' });
-    expect(res.body.data).toMatchObject({ id: alpha.id, key: alpha.key, name: 'alpha2', remain_quota: 1234, used_quota: 0, model_limits_enabled: true, model_limits: 'gpt-4o,o3', rate_limit_enabled: true, rate_limit_count: 5, rate_limit_period: 60, expired_time: -1 });
+    expect(res.body.data).toMatchObject({
+      id: alpha.id,
+      key: alpha.key,
+      name: 'alpha2',
+      remain_quota: 1234,
+      used_quota: 0,
+      model_limits_enabled: true,
+      model_limits: 'gpt-4o,o3',
+      rate_limit_enabled: true,
+      rate_limit_count: 5,
+      rate_limit_period: 60,
+      expired_time: -1,
+    });
     // Same values again: still a success on every database.
     expect((await alice.call('PUT', '/api/token/', { id: alpha.id, name: 'alpha2' })).body.success).toBe(true);
     expect((await alice.call('PUT', '/api/token/', { name: 'no id' })).status).toBe(400);
@@ -172,7 +194,7 @@ describe.each(dialects)('tokens: create, list, search, get, delete, owner only, 
     expect(await t.runtime.ctx.relay.tokens.get(victim!.key)).toBeUndefined();
   });
 
-  it('no response to another user ever carries alice\'s keys', async () => {
+  it("no response to another user ever carries alice's keys", async () => {
     const keys = (await list(alice, '?size=100')).body.data!.items.map((x) => x.key);
     for (const c of [bob, admin, root]) {
       const bodies = [(await list(c, '?size=100')).raw.body, (await c.call('GET', '/api/token/search?keyword=')).raw.body];

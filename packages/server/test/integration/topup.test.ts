@@ -27,7 +27,11 @@ interface Record_ {
 describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
   let t: TestApp, root: Client, payer: Client, vip: Client;
   useApp(dialect, { users: ['payer', 'vipper'] }, async (app) => {
-    ({ t, root, users: [payer, vip] } = app);
+    ({
+      t,
+      root,
+      users: [payer, vip],
+    } = app);
     await root.call('PUT', '/api/user/', { id: vip.userId, group: 'vip' });
   });
 
@@ -62,13 +66,19 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     };
     return { ...p, sign: epaySign(p, key), sign_type: 'MD5' };
   };
-  const notifyGet = (params: Record<string, string>) =>
-    t.app.inject({ method: 'GET', url: `/api/user/epay/notify?${new URLSearchParams(params).toString()}` });
+  const notifyGet = (params: Record<string, string>) => t.app.inject({ method: 'GET', url: `/api/user/epay/notify?${new URLSearchParams(params).toString()}` });
   const quotaOf = async (c: Client) => (await c.call<{ quota: number }>('GET', '/api/user/self')).body.data!.quota;
   const sums = async () => {
     const k = t.database.db.kysely;
-    const users = await k.selectFrom('users').select(sql<string>`sum(quota)`.as('q')).executeTakeFirstOrThrow();
-    const logs = await k.selectFrom('logs').where('type', '=', 1).select([sql<string>`coalesce(sum(quota), 0)`.as('q'), sql<string>`count(*)`.as('n')]).executeTakeFirstOrThrow();
+    const users = await k
+      .selectFrom('users')
+      .select(sql<string>`sum(quota)`.as('q'))
+      .executeTakeFirstOrThrow();
+    const logs = await k
+      .selectFrom('logs')
+      .where('type', '=', 1)
+      .select([sql<string>`coalesce(sum(quota), 0)`.as('q'), sql<string>`count(*)`.as('n')])
+      .executeTakeFirstOrThrow();
     return { users: Number(users.q), logs: Number(logs.q), logCount: Number(logs.n) };
   };
 
@@ -192,7 +202,11 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     const fresh = await pay(payer, 3);
     const now = Math.floor(Date.now() / 1000);
     // Back-date the first order past the hour an order stays pending.
-    await t.database.db.kysely.updateTable('top_ups').set({ create_time: now - 3601 }).where('trade_no', '=', stale.data.out_trade_no!).execute();
+    await t.database.db.kysely
+      .updateTable('top_ups')
+      .set({ create_time: now - 3601 })
+      .where('trade_no', '=', stale.data.out_trade_no!)
+      .execute();
     expect(await t.runtime.topUpExpiry!.runOnce(now)).toBe(1);
     expect(await t.runtime.topUpExpiry!.runOnce(now)).toBe(0);
     const statusOf = async (tradeNo: string) => (await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${tradeNo}`)).body.data!.items[0]!.status;
@@ -211,7 +225,10 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
       const info = await payer.call<{ min_topup: number; amount_options: number[] }>('GET', '/api/user/topup/info');
       expect(info.body.data).toMatchObject({ min_topup: 2 * UNIT, amount_options: [5, 10, 20, 50, 100, 200, 500].map((a) => a * UNIT) });
       expect((await payer.call('POST', '/api/user/amount', { amount: 3 * UNIT })).body).toEqual({ success: true, message: 'success', data: '21.90' });
-      expect((await payer.call('POST', '/api/user/amount', { amount: 3 * UNIT + 1 })).body).toEqual({ success: false, message: `the top-up amount must be a multiple of ${UNIT} (one unit)` });
+      expect((await payer.call('POST', '/api/user/amount', { amount: 3 * UNIT + 1 })).body).toEqual({
+        success: false,
+        message: `the top-up amount must be a multiple of ${UNIT} (one unit)`,
+      });
       expect((await payer.call('POST', '/api/user/amount', { amount: UNIT })).body).toEqual({ success: false, message: `the top-up amount cannot be less than ${2 * UNIT}` });
       const order = await pay(payer, 3 * UNIT);
       expect(order.data.money).toBe('21.90');

@@ -27,7 +27,11 @@ const endpoints: Endpoint[] = [
     },
     done: 'register success',
   },
-  { name: 'GET /api/verification', call: (c, tk) => c.call('GET', withToken(`/api/verification?email=${q(`new${++serial}@example.com`)}`, tk)), done: 'verification code sent, please check your mailbox' },
+  {
+    name: 'GET /api/verification',
+    call: (c, tk) => c.call('GET', withToken(`/api/verification?email=${q(`new${++serial}@example.com`)}`, tk)),
+    done: 'verification code sent, please check your mailbox',
+  },
   {
     name: 'GET /api/reset_password',
     call: (c, tk) => c.call('GET', withToken(`/api/reset_password?email=${q('nobody@example.com')}`, tk)),
@@ -42,7 +46,13 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     smtp = await startMockSmtp();
     t = await startTestApp(dialect, { TURNSTILE_VERIFY_URL: verifier.verifyUrl });
     root = await setupRoot(t.app);
-    for (const [key, value] of Object.entries({ SMTPServer: smtp.host, SMTPPort: String(smtp.port), SMTPAccount: smtp.user, SMTPToken: smtp.pass, SMTPFrom: 'gateway@example.test' })) {
+    for (const [key, value] of Object.entries({
+      SMTPServer: smtp.host,
+      SMTPPort: String(smtp.port),
+      SMTPAccount: smtp.user,
+      SMTPToken: smtp.pass,
+      SMTPFrom: 'gateway@example.test',
+    })) {
       expect((await root.call('PUT', '/api/option/', { key, value })).body).toMatchObject({ success: true });
     }
   });
@@ -118,7 +128,9 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     c.userId = login.body.data!.id;
     expect((await c.call('GET', '/api/user/self')).body).toMatchObject({ success: true, data: { username: 'root' } });
 
-    expect((await anon().call('POST', withToken('/api/user/register', verifier.issue()), { username: 'twnew', password: 'tw-pass-123', password2: 'tw-pass-123' })).body.success).toBe(true);
+    expect(
+      (await anon().call('POST', withToken('/api/user/register', verifier.issue()), { username: 'twnew', password: 'tw-pass-123', password2: 'tw-pass-123' })).body.success,
+    ).toBe(true);
     const forged = await anon().call('POST', withToken('/api/user/register', 'forged'), { username: 'twforged', password: 'tw-pass-123', password2: 'tw-pass-123' });
     expect(forged.body.success).toBe(false);
     const find = async (name: string) => (await root.call<{ items: { username: string }[] }>('GET', `/api/user/search?keyword=${name}`)).body.data!.items.map((u) => u.username);

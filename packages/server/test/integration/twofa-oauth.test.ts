@@ -12,7 +12,10 @@ const BOT_TOKEN = '123456:telegram-bot-token';
 /** Telegram's login widget answer for account `id`, signed as Telegram documents it. */
 function telegramWidget(id: number): Record<string, string> {
   const data: Record<string, string> = { id: String(id), first_name: 'Tele', username: `tg${id}`, auth_date: String(Math.floor(Date.now() / 1000)) };
-  const check = Object.keys(data).sort().map((k) => `${k}=${data[k]}`).join('\n');
+  const check = Object.keys(data)
+    .sort()
+    .map((k) => `${k}=${data[k]}`)
+    .join('\n');
   const key = crypto.createHash('sha256').update(BOT_TOKEN).digest();
   return { ...data, hash: crypto.createHmac('sha256', key).update(check).digest('hex') };
 }

@@ -11,7 +11,17 @@ const CRYPTO_SECRET = 'twofa-test-crypto-secret-0123456789abcdef';
 
 describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
   let t: TestApp, root: Client, admin: Client, admin2: Client, alice: Client, bob: Client;
-  useApp(dialect, { env: { CRYPTO_SECRET }, admins: ['adm1', 'adm2'], users: ['alice', 'bob'] }, (app) => ({ t, root, admins: [admin, admin2], users: [alice, bob] } = app));
+  useApp(
+    dialect,
+    { env: { CRYPTO_SECRET }, admins: ['adm1', 'adm2'], users: ['alice', 'bob'] },
+    (app) =>
+      ({
+        t,
+        root,
+        admins: [admin, admin2],
+        users: [alice, bob],
+      } = app),
+  );
   const clock = new TotpClock();
   beforeAll(() => clock.start());
   afterAll(() => clock.stop());
@@ -23,7 +33,8 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     if (res.body.success && res.body.data!.id) c.userId = res.body.data!.id;
     return { c, res };
   };
-  const status = async (c: Client) => (await c.call<{ enabled: boolean; locked: boolean; backup_codes_remaining: number; setup_required: boolean }>('GET', '/api/user/2fa/status')).body.data!;
+  const status = async (c: Client) =>
+    (await c.call<{ enabled: boolean; locked: boolean; backup_codes_remaining: number; setup_required: boolean }>('GET', '/api/user/2fa/status')).body.data!;
   const storedSecret = async (userId: number) =>
     (await sql<{ secret: string }>`SELECT secret FROM two_factor WHERE user_id = ${userId}`.execute(t.runtime.ctx.db.kysely)).rows[0]?.secret;
 
@@ -71,7 +82,7 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     }
   });
 
-  it('the password alone gives no session: new-api\'s require_2fa answer; the code completes the sign-in once', async () => {
+  it("the password alone gives no session: new-api's require_2fa answer; the code completes the sign-in once", async () => {
     const { c, res } = await passwordLogin('alice');
     expect(res.body).toMatchObject({ success: true, data: { require_2fa: true } });
     const challenge = res.body.data!;
@@ -106,7 +117,9 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
   it('the pending cookie alone completes the second step (new-api consoles send only the code)', async () => {
     const { res } = await passwordLogin('alice');
     const c = new Client(t.app);
-    c.cookie = setCookieHeaders(res).find((h) => h.startsWith('twofa_pending='))!.split(';')[0]!;
+    c.cookie = setCookieHeaders(res)
+      .find((h) => h.startsWith('twofa_pending='))!
+      .split(';')[0]!;
     const ok = await secondStep(c, undefined, clock.code(aliceSecret));
     expect(ok.body).toMatchObject({ success: true, data: { username: 'alice' } });
     expect(setCookieHeaders(ok).some((h) => /^twofa_pending=;.*Max-Age=0/.test(h))).toBe(true);

@@ -5,7 +5,17 @@ import { useApp } from '../support/fixture.js';
 
 describe.each(dialects)('user management tier rules on %s', (dialect) => {
   let t: TestApp, root: Client, admin: Client, admin2: Client, user: Client;
-  useApp(dialect, { admins: ['admin1', 'admin2'], users: ['plain1'] }, (app) => ({ t, root, admins: [admin, admin2], users: [user] } = app));
+  useApp(
+    dialect,
+    { admins: ['admin1', 'admin2'], users: ['plain1'] },
+    (app) =>
+      ({
+        t,
+        root,
+        admins: [admin, admin2],
+        users: [user],
+      } = app),
+  );
 
   const manage = (c: Client, id: number, action: string) => c.call<{ status: number; role: number }>('POST', '/api/user/manage', { id, action });
 

@@ -18,7 +18,36 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     d = await createTestDatabase(dialect);
     await migrateToLatest(d.db);
     const k = d.db.kysely;
-    await k.insertInto('users').values({ username: 'w', password: 'x', display_name: 'w', role: 1, status: 1, email: '', github_id: '', oidc_id: '', wechat_id: '', telegram_id: '', linux_do_id: '', access_token: null, quota: 10_000, used_quota: 0, request_count: 0, group: 'default', aff_code: 'wwwwww', aff_count: 0, aff_quota: 0, aff_history: 0, inviter_id: 0, setting: '', remark: '', created_at: 0, deleted_at: null }).execute();
+    await k
+      .insertInto('users')
+      .values({
+        username: 'w',
+        password: 'x',
+        display_name: 'w',
+        role: 1,
+        status: 1,
+        email: '',
+        github_id: '',
+        oidc_id: '',
+        wechat_id: '',
+        telegram_id: '',
+        linux_do_id: '',
+        access_token: null,
+        quota: 10_000,
+        used_quota: 0,
+        request_count: 0,
+        group: 'default',
+        aff_code: 'wwwwww',
+        aff_count: 0,
+        aff_quota: 0,
+        aff_history: 0,
+        inviter_id: 0,
+        setting: '',
+        remark: '',
+        created_at: 0,
+        deleted_at: null,
+      })
+      .execute();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-'));
   });
   afterAll(async () => {
@@ -34,7 +63,27 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     channelId: 0,
     quota,
     countsRequest: true,
-    log: { user_id: uid, created_at: 1, type: 2, content: '', username: 'w', token_name: '', model_name: 'm', quota, prompt_tokens: i, completion_tokens: 0, use_time: 0, is_stream: 0, channel_id: 0, channel_name: '', token_id: 0, group: 'default', ip: '', request_id: `r${i}`, other: '{}' },
+    log: {
+      user_id: uid,
+      created_at: 1,
+      type: 2,
+      content: '',
+      username: 'w',
+      token_name: '',
+      model_name: 'm',
+      quota,
+      prompt_tokens: i,
+      completion_tokens: 0,
+      use_time: 0,
+      is_stream: 0,
+      channel_id: 0,
+      channel_name: '',
+      token_id: 0,
+      group: 'default',
+      ip: '',
+      request_id: `r${i}`,
+      other: '{}',
+    },
   });
 
   it('batches counters and multi-row log inserts, and reports commits', async () => {
@@ -47,7 +96,16 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     expect(committed.reduce((a, b) => a + b, 0)).toBe(450);
     const u = await d.db.kysely.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', uid).executeTakeFirstOrThrow();
     expect({ q: Number(u.quota), used: Number(u.used_quota), n: u.request_count }).toEqual({ q: 10_000 - 900, used: 900, n: 450 });
-    expect(Number((await d.db.kysely.selectFrom('logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(450);
+    expect(
+      Number(
+        (
+          await d.db.kysely
+            .selectFrom('logs')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(450);
     expect(fs.readdirSync(path.join(dir, 'journal'))).toEqual([]);
   });
 
@@ -68,7 +126,11 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
   });
   const usedQuota = async (uid: number) => Number((await d.db.kysely.selectFrom('users').select('used_quota').where('id', '=', uid).executeTakeFirstOrThrow()).used_quota);
   const rowsOf = async (prefix: string) =>
-    (await d.db.kysely.selectFrom('logs').select(['request_id', 'quota', 'content']).where('request_id', 'like', `${prefix}%`).orderBy('request_id').execute()).map((r) => ({ id: r.request_id, quota: Number(r.quota), content: r.content }));
+    (await d.db.kysely.selectFrom('logs').select(['request_id', 'quota', 'content']).where('request_id', 'like', `${prefix}%`).orderBy('request_id').execute()).map((r) => ({
+      id: r.request_id,
+      quota: Number(r.quota),
+      content: r.content,
+    }));
   const withId = (r: WriteRecord, id: string): WriteRecord => ({ ...r, log: { ...r.log!, request_id: id } });
 
   it('after a crash bills settled calls exactly, open calls at their reservation, and refunded calls not at all, once', async () => {
@@ -160,55 +222,58 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     fs.rmSync(crashDir, { recursive: true, force: true });
   });
 
-  it.each(['interval', 'always'] as const)('with JOURNAL_FSYNC=%s, a call settling while its segment is applied is still billed if the process dies as that segment is deleted', async (fsync) => {
-    const uid = await userId();
-    const crashDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-drop-'));
-    const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-snap-'));
-    const journal = path.join(crashDir, 'journal');
-    const before = await usedQuota(uid);
-    const id = `g-${fsync}`;
-    let settled = false;
-    const dead = new DurableWriter(d.db, {
-      dataDir: crashDir,
-      log,
-      fsync,
-      flushIntervalMs: 3_600_000,
-      // The call's answer ends just as its segment's batch commits: its settlement is queued, not yet written.
-      onCommitted: () => {
-        if (settled) return;
-        settled = true;
-        dead.enqueue(withId(record(uid, 6, 1), id), id);
-      },
-    });
-    await dead.start();
-    await dead.begin(id, withId(record(uid, 80, 1), id));
-    dead.enqueue(withId(record(uid, 1, 2), `${id}-other`));
-    // The process dies right after the applied segment is unlinked: the journal as it is then is what survives.
-    const unlink = fs.promises.unlink;
-    fs.promises.unlink = async (file) => {
-      for (const f of fs.readdirSync(journal)) if (path.join(journal, f) !== file) fs.copyFileSync(path.join(journal, f), path.join(snapshot, f));
-      return unlink(file);
-    };
-    try {
-      await dead.flush();
-    } finally {
-      fs.promises.unlink = unlink;
-    }
-    expect(settled).toBe(true);
+  it.each(['interval', 'always'] as const)(
+    'with JOURNAL_FSYNC=%s, a call settling while its segment is applied is still billed if the process dies as that segment is deleted',
+    async (fsync) => {
+      const uid = await userId();
+      const crashDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-drop-'));
+      const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-snap-'));
+      const journal = path.join(crashDir, 'journal');
+      const before = await usedQuota(uid);
+      const id = `g-${fsync}`;
+      let settled = false;
+      const dead = new DurableWriter(d.db, {
+        dataDir: crashDir,
+        log,
+        fsync,
+        flushIntervalMs: 3_600_000,
+        // The call's answer ends just as its segment's batch commits: its settlement is queued, not yet written.
+        onCommitted: () => {
+          if (settled) return;
+          settled = true;
+          dead.enqueue(withId(record(uid, 6, 1), id), id);
+        },
+      });
+      await dead.start();
+      await dead.begin(id, withId(record(uid, 80, 1), id));
+      dead.enqueue(withId(record(uid, 1, 2), `${id}-other`));
+      // The process dies right after the applied segment is unlinked: the journal as it is then is what survives.
+      const unlink = fs.promises.unlink;
+      fs.promises.unlink = async (file) => {
+        for (const f of fs.readdirSync(journal)) if (path.join(journal, f) !== file) fs.copyFileSync(path.join(journal, f), path.join(snapshot, f));
+        return unlink(file);
+      };
+      try {
+        await dead.flush();
+      } finally {
+        fs.promises.unlink = unlink;
+      }
+      expect(settled).toBe(true);
 
-    fs.rmSync(crashDir, { recursive: true, force: true });
-    fs.mkdirSync(crashDir);
-    fs.renameSync(snapshot, journal);
-    const next = new DurableWriter(d.db, { dataDir: crashDir, log });
-    await next.start();
-    await next.stop();
-    expect(await usedQuota(uid)).toBe(before + 1 + 6);
-    expect((await rowsOf(id)).map((r) => [r.id, r.quota])).toEqual([
-      [id, 6],
-      [`${id}-other`, 1],
-    ]);
-    fs.rmSync(crashDir, { recursive: true, force: true });
-  });
+      fs.rmSync(crashDir, { recursive: true, force: true });
+      fs.mkdirSync(crashDir);
+      fs.renameSync(snapshot, journal);
+      const next = new DurableWriter(d.db, { dataDir: crashDir, log });
+      await next.start();
+      await next.stop();
+      expect(await usedQuota(uid)).toBe(before + 1 + 6);
+      expect((await rowsOf(id)).map((r) => [r.id, r.quota])).toEqual([
+        [id, 6],
+        [`${id}-other`, 1],
+      ]);
+      fs.rmSync(crashDir, { recursive: true, force: true });
+    },
+  );
 
   it('stop waits for open calls to settle and leaves an empty journal', async () => {
     const uid = await userId();
@@ -249,7 +314,12 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     await w.begin(`f-${fsync}`, withId(record(uid, 9, 1), `f-${fsync}`));
     // Once begin resolved, the opening line is in the segment file.
     const journal = path.join(syncDir, 'journal');
-    expect(fs.readdirSync(journal).map((f) => fs.readFileSync(path.join(journal, f), 'utf8')).join('')).toContain(`"i":"f-${fsync}"`);
+    expect(
+      fs
+        .readdirSync(journal)
+        .map((f) => fs.readFileSync(path.join(journal, f), 'utf8'))
+        .join(''),
+    ).toContain(`"i":"f-${fsync}"`);
     w.enqueue(withId(record(uid, 4, 1), `f-${fsync}`), `f-${fsync}`);
     await w.stop();
     expect(await usedQuota(uid)).toBe(before + 4);

@@ -32,11 +32,15 @@ export function eventStreamMessage(headers: Record<string, string>, payload: Buf
 
 /** A Bedrock `chunk` event carrying one Anthropic stream event. */
 export const bedrockChunk = (event: unknown): Buffer =>
-  eventStreamMessage({ ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' }, JSON.stringify({ bytes: Buffer.from(JSON.stringify(event)).toString('base64'), p: 'abcdefghij' }));
+  eventStreamMessage(
+    { ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' },
+    JSON.stringify({ bytes: Buffer.from(JSON.stringify(event)).toString('base64'), p: 'abcdefghij' }),
+  );
 
 /** A Bedrock exception message (e.g. throttlingException mid-stream). */
 export const bedrockException = (type: string, message: string): Buffer =>
   eventStreamMessage({ ':exception-type': type, ':content-type': 'application/json', ':message-type': 'exception' }, JSON.stringify({ message }));
 
 /** A Bedrock ConverseStream event (messageStart, contentBlockDelta, messageStop, metadata, …). */
-export const converseEvent = (name: string, body: unknown): Buffer => eventStreamMessage({ ':event-type': name, ':content-type': 'application/json', ':message-type': 'event' }, JSON.stringify(body));
+export const converseEvent = (name: string, body: unknown): Buffer =>
+  eventStreamMessage({ ':event-type': name, ':content-type': 'application/json', ':message-type': 'event' }, JSON.stringify(body));

@@ -56,7 +56,13 @@ export async function startChannelMock(): Promise<ChannelMock> {
             });
           }
           case '/v1/models':
-            return json(res, 200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model' }, { id: 'gpt-4o', object: 'model' }] });
+            return json(res, 200, {
+              object: 'list',
+              data: [
+                { id: 'gpt-4o-mini', object: 'model' },
+                { id: 'gpt-4o', object: 'model' },
+              ],
+            });
           case '/v1beta/models':
             return json(res, 200, { models: [{ name: 'models/gemini-2.5-pro' }, { name: 'models/gemini-2.5-flash' }] });
           case '/v1/dashboard/billing/subscription':
@@ -68,7 +74,13 @@ export async function startChannelMock(): Promise<ChannelMock> {
           case '/v1/user/info':
             return json(res, 200, { code: 20000, status: true, data: { totalBalance: '12.34' } });
           case '/user/balance':
-            return json(res, 200, { is_available: true, balance_infos: [{ currency: 'CNY', total_balance: '110.00' }, { currency: 'USD', total_balance: '15.00' }] });
+            return json(res, 200, {
+              is_available: true,
+              balance_infos: [
+                { currency: 'CNY', total_balance: '110.00' },
+                { currency: 'USD', total_balance: '15.00' },
+              ],
+            });
           default:
             return json(res, 404, { error: { message: 'not found' } });
         }

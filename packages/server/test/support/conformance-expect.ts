@@ -51,10 +51,14 @@ export function systemOf(r: VendorRequest): string {
 /** The conversation's roles upstream, system prompts left out, as user / assistant / tool. */
 export function rolesOf(r: VendorRequest): string[] {
   if (r.vendor === 'gemini') {
-    return ((r.body.contents ?? []) as { role?: string; parts?: Part[] }[]).map((c) => (c.role === 'model' ? 'assistant' : (c.parts ?? []).some((p) => p.functionResponse) ? 'tool' : 'user'));
+    return ((r.body.contents ?? []) as { role?: string; parts?: Part[] }[]).map((c) =>
+      c.role === 'model' ? 'assistant' : (c.parts ?? []).some((p) => p.functionResponse) ? 'tool' : 'user',
+    );
   }
   if (r.vendor === 'anthropic') {
-    return ((r.body.messages ?? []) as { role: string; content: unknown }[]).map((m) => (Array.isArray(m.content) && (m.content as Part[]).some((p) => p.type === 'tool_result') ? 'tool' : m.role));
+    return ((r.body.messages ?? []) as { role: string; content: unknown }[]).map((m) =>
+      Array.isArray(m.content) && (m.content as Part[]).some((p) => p.type === 'tool_result') ? 'tool' : m.role,
+    );
   }
   return ((r.body.messages ?? []) as { role: string }[]).map((m) => m.role).filter((role) => role !== 'system' && role !== 'developer');
 }
@@ -62,7 +66,8 @@ export function rolesOf(r: VendorRequest): string[] {
 /** Name and parameter schema of every tool an upstream request offers. */
 export function toolsOf(r: VendorRequest): { name: string; schema: unknown }[] {
   const tools = (r.body.tools ?? []) as Body[];
-  if (r.vendor === 'gemini') return tools.flatMap((t) => ((t.functionDeclarations ?? []) as Body[]).map((d) => ({ name: String(d.name), schema: d.parametersJsonSchema ?? d.parameters })));
+  if (r.vendor === 'gemini')
+    return tools.flatMap((t) => ((t.functionDeclarations ?? []) as Body[]).map((d) => ({ name: String(d.name), schema: d.parametersJsonSchema ?? d.parameters })));
   if (r.vendor === 'anthropic') return tools.map((t) => ({ name: String(t.name), schema: t.input_schema }));
   if (r.path === '/v1/responses') return tools.map((t) => ({ name: String(t.name), schema: t.parameters }));
   return tools.map((t) => ({ name: String((t.function as Body).name), schema: (t.function as Body).parameters }));

@@ -64,7 +64,10 @@ export function useConformanceGateway(): ConformanceFixture {
       });
     }
     const price = (ratio: number) => JSON.stringify(Object.fromEntries(SERVED_MODELS.map((m) => [m, ratio])));
-    for (const [key, ratio] of [['ModelRatio', MODEL_RATIO], ['CompletionRatio', COMPLETION_RATIO]] as const) {
+    for (const [key, ratio] of [
+      ['ModelRatio', MODEL_RATIO],
+      ['CompletionRatio', COMPLETION_RATIO],
+    ] as const) {
       const res = await gw.root.call('PUT', '/api/option/', { key, value: price(ratio) });
       if (!res.body.success) throw new Error(`setting ${key} failed: ${res.body.message}`);
     }

@@ -46,7 +46,12 @@ export async function readCounters(db: Db, a: Accounts): Promise<Counters> {
 }
 
 async function consumeRows(db: Db, userId: number): Promise<ConsumeRow[]> {
-  const rows = await db.kysely.selectFrom('logs').select(['request_id', 'quota', 'token_id', 'channel_id']).where('type', '=', LogType.Consume).where('user_id', '=', userId).execute();
+  const rows = await db.kysely
+    .selectFrom('logs')
+    .select(['request_id', 'quota', 'token_id', 'channel_id'])
+    .where('type', '=', LogType.Consume)
+    .where('user_id', '=', userId)
+    .execute();
   return rows.map((r) => ({ request_id: r.request_id, quota: Number(r.quota), token_id: Number(r.token_id), channel_id: Number(r.channel_id) }));
 }
 

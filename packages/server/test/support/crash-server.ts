@@ -72,7 +72,11 @@ export interface Provisioned {
 export async function provision(base: string, db: Db, o: { upstream: string; channelKey: string; pricing: Pricing; userQuota: number; tokenQuota: number }): Promise<Provisioned> {
   let cookie = '';
   const call = async (method: string, url: string, body?: unknown) => {
-    const r = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...(cookie ? { cookie, 'new-api-user': '1' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(base + url, {
+      method,
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie, 'new-api-user': '1' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const j = (await r.json()) as { success: boolean; message: string };
     if (!j.success) throw new Error(`${method} ${url}: ${j.message}`);
     return r;

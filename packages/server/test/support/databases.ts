@@ -35,7 +35,15 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-test-'));
     const file = path.join(dir, 'test.db');
     const db = await connectDatabase('', file);
-    return { dialect, dsn: `sqlite:${file}`, db, drop: async () => { await db.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+    return {
+      dialect,
+      dsn: `sqlite:${file}`,
+      db,
+      drop: async () => {
+        await db.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const adminUrl = dialect === 'postgres' ? PG_ADMIN : MYSQL_ADMIN;
   const admin = await connectDatabase(adminUrl, '');

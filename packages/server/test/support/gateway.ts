@@ -12,7 +12,18 @@ export async function listen(t: TestApp): Promise<string> {
 /** Creates a channel through the admin API; returns its id. */
 export async function addChannel(
   root: Client,
-  c: { name: string; key: string; baseUrl: string; models: string; group?: string; priority?: number; weight?: number; type?: number; modelMapping?: Record<string, string>; other?: string },
+  c: {
+    name: string;
+    key: string;
+    baseUrl: string;
+    models: string;
+    group?: string;
+    priority?: number;
+    weight?: number;
+    type?: number;
+    modelMapping?: Record<string, string>;
+    other?: string;
+  },
 ): Promise<number> {
   const res = await root.call<number[] | { ids: number[] } | { id: number }>('POST', '/api/channel/', {
     mode: 'single',
@@ -45,7 +56,11 @@ export async function setQuota(root: Client, userId: number, quota: number): Pro
 }
 
 /** Creates an API token row for a user; returns the `sk-` key. */
-export async function addToken(t: TestApp, userId: number, opts: { remainQuota?: number; unlimited?: boolean; name?: string; modelLimits?: string; allowIps?: string; expiredTime?: number } = {}): Promise<{ key: string; id: number }> {
+export async function addToken(
+  t: TestApp,
+  userId: number,
+  opts: { remainQuota?: number; unlimited?: boolean; name?: string; modelLimits?: string; allowIps?: string; expiredTime?: number } = {},
+): Promise<{ key: string; id: number }> {
   const key = crypto.randomBytes(24).toString('hex');
   const values = {
     user_id: userId,

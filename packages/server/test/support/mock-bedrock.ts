@@ -34,18 +34,26 @@ function verify(req: http.IncomingMessage, raw: Buffer, secrets: Record<string, 
   if (service !== 'bedrock') return { ok: false, status: 403, type: 'InvalidSignatureException', message: `credential should be scoped to correct service: 'bedrock'` };
   const xDate = String(req.headers['x-amz-date'] ?? '');
   const signed = signedHeaders!.split(';');
-  if (!signed.includes('host') || !signed.includes('x-amz-date') || !xDate.startsWith(date!)) return { ok: false, status: 403, type: 'InvalidSignatureException', message: 'host and x-amz-date must be signed and match the credential date' };
-  if (Math.abs(Date.parse(`${xDate.slice(0, 4)}-${xDate.slice(4, 6)}-${xDate.slice(6, 8)}T${xDate.slice(9, 11)}:${xDate.slice(11, 13)}:${xDate.slice(13, 15)}Z`) - Date.now()) > 5 * 60_000) {
+  if (!signed.includes('host') || !signed.includes('x-amz-date') || !xDate.startsWith(date!))
+    return { ok: false, status: 403, type: 'InvalidSignatureException', message: 'host and x-amz-date must be signed and match the credential date' };
+  if (
+    Math.abs(Date.parse(`${xDate.slice(0, 4)}-${xDate.slice(4, 6)}-${xDate.slice(6, 8)}T${xDate.slice(9, 11)}:${xDate.slice(11, 13)}:${xDate.slice(13, 15)}Z`) - Date.now()) >
+    5 * 60_000
+  ) {
     return { ok: false, status: 403, type: 'InvalidSignatureException', message: 'Signature expired' };
   }
   const payloadHash = sha256Hex(raw);
   const declared = req.headers['x-amz-content-sha256'];
-  if (declared !== undefined && declared !== payloadHash) return { ok: false, status: 400, type: 'XAmzContentSHA256Mismatch', message: 'The provided x-amz-content-sha256 does not match the body' };
+  if (declared !== undefined && declared !== payloadHash)
+    return { ok: false, status: 400, type: 'XAmzContentSHA256Mismatch', message: 'The provided x-amz-content-sha256 does not match the body' };
   const headers: Record<string, string> = {};
   for (const name of signed) headers[name] = String(req.headers[name] ?? '');
   const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
   const canonical = canonicalRequest(req.method ?? 'POST', url, 'bedrock', headers, payloadHash);
-  const expected = crypto.createHmac('sha256', signingKey(secret, date!, region!, 'bedrock')).update(stringToSign(xDate, credentialScope(date!, region!, 'bedrock'), canonical.text)).digest('hex');
+  const expected = crypto
+    .createHmac('sha256', signingKey(secret, date!, region!, 'bedrock'))
+    .update(stringToSign(xDate, credentialScope(date!, region!, 'bedrock'), canonical.text))
+    .digest('hex');
   if (!crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(signature!))) {
     return { ok: false, status: 403, type: 'InvalidSignatureException', message: 'The request signature we calculated does not match the signature you provided.' };
   }
@@ -86,11 +94,17 @@ function eventStreamWriter(res: http.ServerResponse, cutAfter = Infinity): http.
 }
 
 const validConverse = (body: Record<string, unknown>): boolean =>
-  Array.isArray(body.messages) && body.messages.every((m: { role?: unknown; content?: unknown }) => (m.role === 'user' || m.role === 'assistant') && Array.isArray(m.content) && m.content.length > 0);
+  Array.isArray(body.messages) &&
+  body.messages.every((m: { role?: unknown; content?: unknown }) => (m.role === 'user' || m.role === 'assistant') && Array.isArray(m.content) && m.content.length > 0);
 
 /** Converse (JSON) and ConverseStream (event stream), written from the Bedrock API reference. */
 function answerConverse(res: http.ServerResponse, stream: boolean, b: typeof DEFAULTS & MockBehavior): void {
-  const usage = { inputTokens: b.promptTokens, outputTokens: b.completionTokens, totalTokens: b.promptTokens + b.completionTokens, ...(b.cachedTokens ? { cacheReadInputTokens: b.cachedTokens } : {}) };
+  const usage = {
+    inputTokens: b.promptTokens,
+    outputTokens: b.completionTokens,
+    totalTokens: b.promptTokens + b.completionTokens,
+    ...(b.cachedTokens ? { cacheReadInputTokens: b.cachedTokens } : {}),
+  };
   if (!stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ output: { message: { role: 'assistant', content: [{ text: b.pieces.join('') }] } }, stopReason: 'end_turn', usage, metrics: { latencyMs: 12 } }));
@@ -147,7 +161,11 @@ export async function startMockBedrock(secrets: Record<string, string>): Promise
       if (b.failStatus) return fail(res, b.failStatus, 'ThrottlingException', b.failMessage ?? 'Too many requests, please wait before trying again.');
       if (converse) return answerConverse(res, route[2] === 'converse-stream', b);
       const stream = route[2] === 'invoke-with-response-stream';
-      void answerAnthropic(stream ? eventStreamWriter(res, cutStreams.get(v.accessKeyId)) : res, { ...body, model: modelId.replace(/^(us|eu|apac)\.anthropic\.|^anthropic\./, ''), stream }, b);
+      void answerAnthropic(
+        stream ? eventStreamWriter(res, cutStreams.get(v.accessKeyId)) : res,
+        { ...body, model: modelId.replace(/^(us|eu|apac)\.anthropic\.|^anthropic\./, ''), stream },
+        b,
+      );
     });
   });
   const { url, close } = await listenLocally(server);

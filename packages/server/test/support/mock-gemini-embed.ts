@@ -33,7 +33,9 @@ export async function startMockVertexEmbed(): Promise<MockVertexEmbed> {
       if (!/\/publishers\/google\/models\/[^/:]+:predict$/.test(path)) return json(res, 404, { error: { code: 404, message: `no route ${path}`, status: 'NOT_FOUND' } });
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { instances?: unknown[] };
       requests.push({ path, authorization: req.headers.authorization, body });
-      const predictions = (body.instances ?? []).map((_, i) => ({ embeddings: { values: vertexVector(i), statistics: { token_count: VERTEX_TOKENS_PER_TEXT, truncated: false } } }));
+      const predictions = (body.instances ?? []).map((_, i) => ({
+        embeddings: { values: vertexVector(i), statistics: { token_count: VERTEX_TOKENS_PER_TEXT, truncated: false } },
+      }));
       json(res, 200, { predictions, metadata: { billableCharacterCount: 0 } });
     });
   });

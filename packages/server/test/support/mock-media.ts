@@ -43,10 +43,23 @@ function transcription(upload: MediaUpload): { type: string; body: string } {
   const format = upload.fields.response_format ?? 'json';
   if (format === 'text') return { type: 'text/plain; charset=utf-8', body: MOCK_TRANSCRIPT };
   if (format === 'verbose_json') {
-    return { type: 'application/json', body: JSON.stringify({ task: upload.path.endsWith('translations') ? 'translate' : 'transcribe', language: 'english', duration: MOCK_AUDIO_SECONDS, text: MOCK_TRANSCRIPT, segments: [] }) };
+    return {
+      type: 'application/json',
+      body: JSON.stringify({
+        task: upload.path.endsWith('translations') ? 'translate' : 'transcribe',
+        language: 'english',
+        duration: MOCK_AUDIO_SECONDS,
+        text: MOCK_TRANSCRIPT,
+        segments: [],
+      }),
+    };
   }
   // gpt-4o-transcribe reports tokens; whisper-1 (json) reports its duration; translations report nothing.
-  const usage = model.startsWith('gpt-4o') ? { type: 'tokens', input_tokens: 40, output_tokens: 11, total_tokens: 51, input_token_details: { audio_tokens: 40, text_tokens: 0 } } : upload.path.endsWith('transcriptions') ? { type: 'duration', seconds: MOCK_AUDIO_SECONDS } : undefined;
+  const usage = model.startsWith('gpt-4o')
+    ? { type: 'tokens', input_tokens: 40, output_tokens: 11, total_tokens: 51, input_token_details: { audio_tokens: 40, text_tokens: 0 } }
+    : upload.path.endsWith('transcriptions')
+      ? { type: 'duration', seconds: MOCK_AUDIO_SECONDS }
+      : undefined;
   return { type: 'application/json', body: JSON.stringify({ text: MOCK_TRANSCRIPT, ...(usage ? { usage } : {}) }) };
 }
 
@@ -80,8 +93,14 @@ export async function answerMedia(req: http.IncomingMessage, res: http.ServerRes
   if (path.endsWith('/images/generations')) {
     const n = Number(body.n ?? 1);
     const model = String(body.model);
-    const usage = model.startsWith('gpt-image') ? { usage: { total_tokens: 4200, input_tokens: 50, output_tokens: 4150, input_tokens_details: { text_tokens: 50, image_tokens: 0 } } } : {};
-    json(res, { created: 1700000000, data: Array.from({ length: n }, (_, i) => ({ url: `https://images.example/${model}/${i}.png`, revised_prompt: String(body.prompt) })), ...usage });
+    const usage = model.startsWith('gpt-image')
+      ? { usage: { total_tokens: 4200, input_tokens: 50, output_tokens: 4150, input_tokens_details: { text_tokens: 50, image_tokens: 0 } } }
+      : {};
+    json(res, {
+      created: 1700000000,
+      data: Array.from({ length: n }, (_, i) => ({ url: `https://images.example/${model}/${i}.png`, revised_prompt: String(body.prompt) })),
+      ...usage,
+    });
     return true;
   }
   if (path.endsWith('/audio/speech')) {

@@ -94,9 +94,7 @@ export async function startMockOAuth(): Promise<MockOAuth> {
       const path = url.pathname;
       if (req.method === 'POST' && path === '/login/oauth/access_token') {
         // GitHub: JSON (or form) body with client_id, client_secret, code; errors come back with 200 like GitHub's.
-        const fields = (req.headers['content-type'] ?? '').includes('json')
-          ? (JSON.parse(body) as Record<string, string>)
-          : Object.fromEntries(new URLSearchParams(body));
+        const fields = (req.headers['content-type'] ?? '').includes('json') ? (JSON.parse(body) as Record<string, string>) : Object.fromEntries(new URLSearchParams(body));
         if (!String(req.headers.accept).includes('application/json')) return send(res, 406, { error: 'send Accept: application/json' });
         const [, answer] = exchange('github', fields, fields.client_id ?? '', fields.client_secret ?? '');
         return send(res, 200, answer);

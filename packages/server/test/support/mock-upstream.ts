@@ -44,7 +44,13 @@ const DEFAULT: Required<Pick<MockBehavior, 'promptTokens' | 'completionTokens' |
 };
 
 function chatChunk(model: string, content: string | null, finish: string | null) {
-  return { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model, choices: [{ index: 0, delta: content === null ? {} : { role: 'assistant', content }, finish_reason: finish }] };
+  return {
+    id: 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: 1700000000,
+    model,
+    choices: [{ index: 0, delta: content === null ? {} : { role: 'assistant', content }, finish_reason: finish }],
+  };
 }
 
 /**
@@ -87,9 +93,16 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
     if (path === '/v1/messages') return answerAnthropic(res, body, b);
     if (/^\/v1(beta)?\/models\/[^/]+:(stream)?[gG]enerateContent$/.test(path)) return answerGemini(res, path, b);
     const model = String(body.model ?? 'unknown');
-    const usage = { prompt_tokens: b.promptTokens, completion_tokens: b.completionTokens, total_tokens: b.promptTokens + b.completionTokens, ...(b.cachedTokens ? { prompt_tokens_details: { cached_tokens: b.cachedTokens } } : {}) };
+    const usage = {
+      prompt_tokens: b.promptTokens,
+      completion_tokens: b.completionTokens,
+      total_tokens: b.promptTokens + b.completionTokens,
+      ...(b.cachedTokens ? { prompt_tokens_details: { cached_tokens: b.cachedTokens } } : {}),
+    };
     if (req.method === 'GET' && path === '/v1/models') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'mock' }] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'mock' }] }));
       return;
     }
     if (path === '/v1/chat/completions' && body.stream === true) {
@@ -108,12 +121,24 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
     }
     let out: unknown;
     if (path === '/v1/chat/completions') {
-      out = { id: 'chatcmpl-mock', object: 'chat.completion', created: 1700000000, model, choices: [{ index: 0, message: { role: 'assistant', content: b.pieces.join('') }, finish_reason: 'stop' }], ...(b.omitUsage ? {} : { usage }) };
+      out = {
+        id: 'chatcmpl-mock',
+        object: 'chat.completion',
+        created: 1700000000,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: b.pieces.join('') }, finish_reason: 'stop' }],
+        ...(b.omitUsage ? {} : { usage }),
+      };
     } else if (path === '/v1/completions') {
       out = { id: 'cmpl-mock', object: 'text_completion', created: 1700000000, model, choices: [{ index: 0, text: b.pieces.join(''), finish_reason: 'stop' }], usage };
     } else if (path === '/v1/embeddings') {
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
-      out = { object: 'list', data: inputs.map((_, i) => ({ object: 'embedding', index: i, embedding: [0.1, 0.2, 0.3] })), model, usage: { prompt_tokens: b.promptTokens, total_tokens: b.promptTokens } };
+      out = {
+        object: 'list',
+        data: inputs.map((_, i) => ({ object: 'embedding', index: i, embedding: [0.1, 0.2, 0.3] })),
+        model,
+        usage: { prompt_tokens: b.promptTokens, total_tokens: b.promptTokens },
+      };
     } else if (path === '/v1/moderations') {
       out = { id: 'modr-mock', model, results: [{ flagged: false, categories: {}, category_scores: {} }] };
     } else {

@@ -11,7 +11,15 @@ type Message = { role?: string; content?: unknown };
 export const ANTHROPIC_MODELS = ['claude-sonnet-4-5', 'claude-3-5-haiku-20241022'];
 export const NO_STRUCTURED_OUTPUT_MODELS = ['claude-3-5-haiku-20241022'];
 const MESSAGE_ID = 'msg_mock';
-const ERROR_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error' };
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
 
 /** The Anthropic tool-use id of the i-th call of an answer. */
 export const anthropicToolId = (i: number) => `toolu_${i + 1}`;
@@ -49,13 +57,21 @@ function messagesTurn(body: Body): Turn {
     forcedTool: choice?.type === 'tool' ? choice.name : undefined,
     noTools: choice?.type === 'none',
     toolResults: results.length ? results : null,
-    lastUserText: blocksOf(lastUser?.content).map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join(''),
+    lastUserText: blocksOf(lastUser?.content)
+      .map((b) => (b.type === 'text' ? (b.text ?? '') : ''))
+      .join(''),
     image: image ? (image.type === 'url' ? { url: String(image.url) } : { mediaType: String(image.media_type), bytes: base64Bytes(String(image.data ?? '')) }) : undefined,
     schema: format?.schema,
   };
 }
 
-const usage = (output: number) => ({ input_tokens: MOCK_INPUT_TOKENS, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: output, service_tier: 'standard' });
+const usage = (output: number) => ({
+  input_tokens: MOCK_INPUT_TOKENS,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+  output_tokens: output,
+  service_tier: 'standard',
+});
 
 function contentOf(answer: Answer): Record<string, unknown>[] {
   if (answer.kind === 'text') return [{ type: 'text', text: answer.pieces.join('') }];
@@ -96,7 +112,16 @@ export function answerMessages(res: http.ServerResponse, body: Body): void {
   if (hasUpperCaseTypes(turn.schema)) return anthropicError(res, 400, 'output_config.format.schema: Invalid schema: JSON schema is invalid');
   const answer = planAnswer(turn, 'anthropic');
   if (body.stream === true) return streamMessage(res, model, answer);
-  sendJson(res, 200, { id: MESSAGE_ID, type: 'message', role: 'assistant', model, content: contentOf(answer), stop_reason: answer.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null, usage: usage(MOCK_OUTPUT_TOKENS) });
+  sendJson(res, 200, {
+    id: MESSAGE_ID,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: contentOf(answer),
+    stop_reason: answer.kind === 'text' ? 'end_turn' : 'tool_use',
+    stop_sequence: null,
+    usage: usage(MOCK_OUTPUT_TOKENS),
+  });
 }
 
 /** POST /v1/messages/count_tokens. */

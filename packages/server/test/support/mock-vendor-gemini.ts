@@ -3,13 +3,27 @@ import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS, base64Bytes, pla
 import { openSse, sendJson } from './mock-vendor-wire.js';
 
 type Body = Record<string, unknown>;
-type Part = { text?: string; inlineData?: { mimeType?: string; data?: string }; fileData?: { mimeType?: string; fileUri?: string }; functionResponse?: { name?: string; response?: unknown } };
+type Part = {
+  text?: string;
+  inlineData?: { mimeType?: string; data?: string };
+  fileData?: { mimeType?: string; fileUri?: string };
+  functionResponse?: { name?: string; response?: unknown };
+};
 type Content = { role?: string; parts?: Part[] };
 
 /** Models the Gemini mock lists; the first flash model marks every stream chunk with finishReason. */
 export const GEMINI_MODELS = ['gemini-2.5-flash', 'gemini-2.0-flash', 'gemini-embedding-001'];
 export const FINISH_ON_EVERY_CHUNK_MODELS = ['gemini-2.0-flash'];
-const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED' };
+const STATUS_NAMES: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
 const JSON_MIME = 'application/json';
 const TOKEN_LIMITS = { inputTokenLimit: 1_048_576, outputTokenLimit: 65_536 };
 
@@ -40,7 +54,9 @@ function configField(config: Record<string, unknown>, camel: string): unknown {
 
 function generateTurn(body: Body): Turn {
   const contents = (Array.isArray(body.contents) ? body.contents : []) as Content[];
-  const decls = ((Array.isArray(body.tools) ? body.tools : []) as { functionDeclarations?: { name?: string; parameters?: unknown; parametersJsonSchema?: unknown }[] }[]).flatMap((t) => t.functionDeclarations ?? []);
+  const decls = ((Array.isArray(body.tools) ? body.tools : []) as { functionDeclarations?: { name?: string; parameters?: unknown; parametersJsonSchema?: unknown }[] }[]).flatMap(
+    (t) => t.functionDeclarations ?? [],
+  );
   const tools = decls.map((d) => ({ name: String(d.name ?? ''), schema: d.parametersJsonSchema ?? d.parameters ?? {} }));
   const calling = (body.toolConfig as { functionCallingConfig?: { mode?: string; allowedFunctionNames?: string[] } } | undefined)?.functionCallingConfig;
   const last = contents.at(-1);

@@ -8,7 +8,13 @@ type Message = { role?: string; content?: unknown; tool_calls?: unknown[] };
 
 /** Models the OpenAI mock lists at GET /v1/models. */
 export const OPENAI_MODELS = ['gpt-4o-mini', 'text-embedding-3-small'];
-const ERROR_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'invalid_request_error', 403: 'permission_denied', 404: 'invalid_request_error', 429: 'rate_limit_exceeded' };
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'invalid_request_error',
+  403: 'permission_denied',
+  404: 'invalid_request_error',
+  429: 'rate_limit_exceeded',
+};
 
 /** An error in OpenAI's shape. */
 export function openaiError(res: http.ServerResponse, status: number, message: string, code: string | null = null, param: string | null = null): void {
@@ -38,14 +44,18 @@ export function invalidSchemaParam(tools: { schema: unknown }[], format: unknown
 
 function chatTurn(body: Body): Turn {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as Message[];
-  const tools = ((Array.isArray(body.tools) ? body.tools : []) as { function?: { name?: string; parameters?: unknown } }[]).map((t) => ({ name: String(t.function?.name ?? ''), schema: t.function?.parameters ?? {} }));
+  const tools = ((Array.isArray(body.tools) ? body.tools : []) as { function?: { name?: string; parameters?: unknown } }[]).map((t) => ({
+    name: String(t.function?.name ?? ''),
+    schema: t.function?.parameters ?? {},
+  }));
   const choice = body.tool_choice as string | { function?: { name?: string } } | undefined;
   let trailing = messages.length;
   while (trailing > 0 && messages[trailing - 1]!.role === 'tool') trailing--;
   const results = messages.slice(trailing).map((m) => textOf(m.content));
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
   const last = messages.at(-1);
-  const imagePart = last?.role === 'user' && Array.isArray(last.content) ? (last.content as { type?: string; image_url?: { url?: string } }[]).find((p) => p.type === 'image_url') : undefined;
+  const imagePart =
+    last?.role === 'user' && Array.isArray(last.content) ? (last.content as { type?: string; image_url?: { url?: string } }[]).find((p) => p.type === 'image_url') : undefined;
   return {
     tools,
     forcedTool: typeof choice === 'object' ? choice.function?.name : undefined,
@@ -58,7 +68,15 @@ function chatTurn(body: Body): Turn {
 }
 
 function chunk(model: string, delta: Record<string, unknown>, finish: string | null, withUsage: boolean) {
-  return { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: MOCK_CREATED, model, system_fingerprint: 'fp_mock', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(withUsage ? { usage: null } : {}) };
+  return {
+    id: 'chatcmpl-mock',
+    object: 'chat.completion.chunk',
+    created: MOCK_CREATED,
+    model,
+    system_fingerprint: 'fp_mock',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...(withUsage ? { usage: null } : {}),
+  };
 }
 
 function streamChat(res: http.ServerResponse, model: string, answer: Answer, includeUsage: boolean): void {
@@ -74,7 +92,8 @@ function streamChat(res: http.ServerResponse, model: string, answer: Answer, inc
     });
   }
   sse.send(chunk(model, {}, answer.kind === 'text' ? 'stop' : 'tool_calls', includeUsage));
-  if (includeUsage) sse.send({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: MOCK_CREATED, model, system_fingerprint: 'fp_mock', choices: [], usage: openaiUsage() });
+  if (includeUsage)
+    sse.send({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: MOCK_CREATED, model, system_fingerprint: 'fp_mock', choices: [], usage: openaiUsage() });
   sse.raw('data: [DONE]\n\n');
   sse.end();
 }
@@ -90,7 +109,13 @@ export function answerChat(res: http.ServerResponse, body: Body): void {
   const message =
     answer.kind === 'text'
       ? { role: 'assistant', content: answer.pieces.join(''), refusal: null, annotations: [] }
-      : { role: 'assistant', content: null, refusal: null, annotations: [], tool_calls: answer.calls.map((c, i) => ({ id: openaiCallId(i), type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) };
+      : {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          annotations: [],
+          tool_calls: answer.calls.map((c, i) => ({ id: openaiCallId(i), type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+        };
   sendJson(res, 200, {
     id: 'chatcmpl-mock',
     object: 'chat.completion',

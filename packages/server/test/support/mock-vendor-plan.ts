@@ -89,7 +89,8 @@ export function imageOfUrl(url: string): NonNullable<Turn['image']> {
 /** Text of a content that is a string or a list of text parts (`{type:'text'|'input_text'|'output_text', text}`). */
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+  if (Array.isArray(content))
+    return content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
   if (content === undefined || content === null) return '';
   return JSON.stringify(content);
 }

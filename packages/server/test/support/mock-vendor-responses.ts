@@ -34,12 +34,20 @@ function responsesTurn(body: Body): Turn {
   };
 }
 
-const usage = () => ({ input_tokens: MOCK_INPUT_TOKENS, input_tokens_details: { cached_tokens: 0 }, output_tokens: MOCK_OUTPUT_TOKENS, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS });
+const usage = () => ({
+  input_tokens: MOCK_INPUT_TOKENS,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: MOCK_OUTPUT_TOKENS,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS,
+});
 
 /** The output items of an answer, as done. */
 function outputItems(answer: Answer): Record<string, unknown>[] {
   if (answer.kind === 'text') {
-    return [{ type: 'message', id: MESSAGE_ID, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: answer.pieces.join(''), annotations: [], logprobs: [] }] }];
+    return [
+      { type: 'message', id: MESSAGE_ID, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: answer.pieces.join(''), annotations: [], logprobs: [] }] },
+    ];
   }
   return answer.calls.map((c, i) => ({ type: 'function_call', id: `fc_${i + 1}`, call_id: openaiCallId(i), name: c.name, arguments: JSON.stringify(c.args), status: 'completed' }));
 }

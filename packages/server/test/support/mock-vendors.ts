@@ -26,7 +26,10 @@ const json = (res: http.ServerResponse, body: unknown) => res.writeHead(200, { '
 
 /** Cohere POST /v2/chat: usage in billed_units and tokens (tokens deliberately different, billing must use billed_units). */
 function cohereChat(res: http.ServerResponse, body: Json, b: B): void {
-  const usage = { billed_units: { input_tokens: b.promptTokens, output_tokens: b.completionTokens }, tokens: { input_tokens: b.promptTokens + 100, output_tokens: b.completionTokens } };
+  const usage = {
+    billed_units: { input_tokens: b.promptTokens, output_tokens: b.completionTokens },
+    tokens: { input_tokens: b.promptTokens + 100, output_tokens: b.completionTokens },
+  };
   if (body.stream !== true) {
     json(res, { id: 'co-mock', finish_reason: 'COMPLETE', message: { role: 'assistant', content: [{ type: 'text', text: b.pieces.join('') }] }, usage });
     return;
@@ -42,7 +45,14 @@ function cohereChat(res: http.ServerResponse, body: Json, b: B): void {
 
 /** Dify POST /v1/chat-messages, streaming (as the relay always asks): `data:` events (message…, message_end with metadata.usage). */
 function difyChat(res: http.ServerResponse, b: B): void {
-  const usage = { prompt_tokens: b.promptTokens, completion_tokens: b.completionTokens, total_tokens: b.promptTokens + b.completionTokens, total_price: '0.0001', currency: 'USD', latency: 0.5 };
+  const usage = {
+    prompt_tokens: b.promptTokens,
+    completion_tokens: b.completionTokens,
+    total_tokens: b.promptTokens + b.completionTokens,
+    total_price: '0.0001',
+    currency: 'USD',
+    latency: 0.5,
+  };
   const base = { task_id: 'task-1', id: 'msg-dify', message_id: 'msg-dify', conversation_id: 'conv-1', created_at: 1700000000 };
   const send = sse(res);
   for (const piece of b.pieces) send({ event: 'message', ...base, answer: piece });
@@ -59,10 +69,28 @@ function cozeChat(req: http.IncomingMessage, res: http.ServerResponse, body: Jso
   const send = sse(res);
   send({ ...chat, status: 'created' }, 'conversation.chat.created');
   send({ ...chat, status: 'in_progress' }, 'conversation.chat.in_progress');
-  for (const piece of b.pieces) send({ id: 'm-1', conversation_id: 'conv-1', bot_id: chat.bot_id, role: 'assistant', type: 'answer', content: piece, content_type: 'text', chat_id: 'chat-1' }, 'conversation.message.delta');
-  send({ id: 'm-1', conversation_id: 'conv-1', role: 'assistant', type: 'answer', content: b.pieces.join(''), content_type: 'text', chat_id: 'chat-1' }, 'conversation.message.completed');
-  send({ id: 'm-2', conversation_id: 'conv-1', role: 'assistant', type: 'verbose', content: '{"msg_type":"generate_answer_finish"}', content_type: 'text', chat_id: 'chat-1' }, 'conversation.message.completed');
-  send({ ...chat, status: 'completed', completed_at: 1700000001, usage: { token_count: b.promptTokens + b.completionTokens, output_count: b.completionTokens, input_count: b.promptTokens } }, 'conversation.chat.completed');
+  for (const piece of b.pieces)
+    send(
+      { id: 'm-1', conversation_id: 'conv-1', bot_id: chat.bot_id, role: 'assistant', type: 'answer', content: piece, content_type: 'text', chat_id: 'chat-1' },
+      'conversation.message.delta',
+    );
+  send(
+    { id: 'm-1', conversation_id: 'conv-1', role: 'assistant', type: 'answer', content: b.pieces.join(''), content_type: 'text', chat_id: 'chat-1' },
+    'conversation.message.completed',
+  );
+  send(
+    { id: 'm-2', conversation_id: 'conv-1', role: 'assistant', type: 'verbose', content: '{"msg_type":"generate_answer_finish"}', content_type: 'text', chat_id: 'chat-1' },
+    'conversation.message.completed',
+  );
+  send(
+    {
+      ...chat,
+      status: 'completed',
+      completed_at: 1700000001,
+      usage: { token_count: b.promptTokens + b.completionTokens, output_count: b.completionTokens, input_count: b.promptTokens },
+    },
+    'conversation.chat.completed',
+  );
   send('"[DONE]"', 'done');
   res.end();
 }
@@ -70,13 +98,20 @@ function cozeChat(req: http.IncomingMessage, res: http.ServerResponse, body: Jso
 /** Rerank: Jina POST /v1/rerank (usage.total_tokens, documents echoed when asked) and Cohere POST /v2/rerank (billed search units). */
 function rerank(res: http.ServerResponse, path: string, body: Json, b: B): void {
   const docs = (body.documents ?? []) as string[];
-  const order = docs.map((_, i) => i).reverse().slice(0, Number(body.top_n ?? docs.length));
+  const order = docs
+    .map((_, i) => i)
+    .reverse()
+    .slice(0, Number(body.top_n ?? docs.length));
   const results = order.map((index, rank) => ({ index, relevance_score: Number((0.9 - rank * 0.1).toFixed(2)) }));
   if (path === '/v2/rerank') {
     json(res, { id: 'rr-mock', results, meta: { api_version: { version: '2' }, billed_units: { search_units: 1 } } });
     return;
   }
-  json(res, { model: body.model, usage: { total_tokens: b.promptTokens }, results: results.map((r) => ({ ...r, ...(body.return_documents ? { document: { text: docs[r.index] } } : {}) })) });
+  json(res, {
+    model: body.model,
+    usage: { total_tokens: b.promptTokens },
+    results: results.map((r) => ({ ...r, ...(body.return_documents ? { document: { text: docs[r.index] } } : {}) })),
+  });
 }
 
 /** SecretKeys the Tencent mock knows, by SecretId. */
@@ -92,7 +127,15 @@ function hunyuanChat(req: http.IncomingMessage, res: http.ServerResponse, raw: B
   const m = /^TC3-HMAC-SHA256 Credential=([^/]+)\/\d{4}-\d{2}-\d{2}\/hunyuan\/tc3_request, SignedHeaders=content-type;host, Signature=([0-9a-f]{64})$/.exec(auth);
   const secretKey = m ? TENCENT_SECRETS[m[1]!] : undefined;
   const expected = secretKey
-    ? tc3Sign({ secretId: m![1]!, secretKey, service: 'hunyuan', host: String(req.headers.host), contentType: String(req.headers['content-type']), payload: raw.toString('utf8'), timestamp: Number(req.headers['x-tc-timestamp']) }).signature
+    ? tc3Sign({
+        secretId: m![1]!,
+        secretKey,
+        service: 'hunyuan',
+        host: String(req.headers.host),
+        contentType: String(req.headers['content-type']),
+        payload: raw.toString('utf8'),
+        timestamp: Number(req.headers['x-tc-timestamp']),
+      }).signature
     : undefined;
   if (!expected || expected !== m![2] || req.headers['x-tc-version'] !== '2023-09-01') {
     json(res, { Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: 'The provided credentials could not be validated.' }, RequestId: 'req-bad' } });
@@ -100,13 +143,28 @@ function hunyuanChat(req: http.IncomingMessage, res: http.ServerResponse, raw: B
   }
   const usage = (completion: number) => ({ PromptTokens: b.promptTokens, CompletionTokens: completion, TotalTokens: b.promptTokens + completion });
   if (body.Stream !== true) {
-    json(res, { Response: { RequestId: 'req-1', Id: 'hy-mock', Created: 1700000000, Note: '以上内容为AI生成', Choices: [{ Index: 0, FinishReason: 'stop', Message: { Role: 'assistant', Content: b.pieces.join('') } }], Usage: usage(b.completionTokens) } });
+    json(res, {
+      Response: {
+        RequestId: 'req-1',
+        Id: 'hy-mock',
+        Created: 1700000000,
+        Note: '以上内容为AI生成',
+        Choices: [{ Index: 0, FinishReason: 'stop', Message: { Role: 'assistant', Content: b.pieces.join('') } }],
+        Usage: usage(b.completionTokens),
+      },
+    });
     return;
   }
   const send = sse(res);
   b.pieces.forEach((piece, i) => {
     const last = i === b.pieces.length - 1;
-    send({ Note: '以上内容为AI生成', Choices: [{ Delta: { Role: 'assistant', Content: piece }, FinishReason: last ? 'stop' : '' }], Created: 1700000000, Id: 'hy-mock', Usage: usage(last ? b.completionTokens : i + 1) });
+    send({
+      Note: '以上内容为AI生成',
+      Choices: [{ Delta: { Role: 'assistant', Content: piece }, FinishReason: last ? 'stop' : '' }],
+      Created: 1700000000,
+      Id: 'hy-mock',
+      Usage: usage(last ? b.completionTokens : i + 1),
+    });
   });
   res.end();
 }

@@ -92,7 +92,16 @@ export async function startMockVertex(): Promise<MockVertex & { trust(clientEmai
       if (!m) return googleError(res, 404, 'NOT_FOUND', `no route ${path}`);
       const [, project, region, publisher, model, method] = m as unknown as string[];
       const body = JSON.parse(raw || '{}') as Record<string, unknown>;
-      requests.push({ path: req.url ?? '', project: project!, region: region!, publisher: publisher!, model: decodeURIComponent(model!), method: method!, body, headers: req.headers });
+      requests.push({
+        path: req.url ?? '',
+        project: project!,
+        region: region!,
+        publisher: publisher!,
+        model: decodeURIComponent(model!),
+        method: method!,
+        body,
+        headers: req.headers,
+      });
       const b = { ...DEFAULTS, ...(behaviors.get(project!) ?? {}) };
       if (b.failStatus) return googleError(res, b.failStatus, 'RESOURCE_EXHAUSTED', b.failMessage ?? 'Quota exceeded');
       if (publisher === 'google') {
@@ -100,8 +109,13 @@ export async function startMockVertex(): Promise<MockVertex & { trust(clientEmai
         return void answerGemini(res, path, b);
       }
       if (!['rawPredict', 'streamRawPredict'].includes(method!)) return googleError(res, 400, 'INVALID_ARGUMENT', `unknown method ${method}`);
-      if ('model' in body || body.anthropic_version !== 'vertex-2023-10-16') return json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic_version vertex-2023-10-16 required; model: Extra inputs are not permitted' } });
-      if ((method === 'streamRawPredict') !== (body.stream === true)) return json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'stream must be true exactly for streamRawPredict' } });
+      if ('model' in body || body.anthropic_version !== 'vertex-2023-10-16')
+        return json(res, 400, {
+          type: 'error',
+          error: { type: 'invalid_request_error', message: 'anthropic_version vertex-2023-10-16 required; model: Extra inputs are not permitted' },
+        });
+      if ((method === 'streamRawPredict') !== (body.stream === true))
+        return json(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'stream must be true exactly for streamRawPredict' } });
       return void answerAnthropic(res, { ...body, model: decodeURIComponent(model!) }, b);
     });
   });

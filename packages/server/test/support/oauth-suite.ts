@@ -60,8 +60,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const st = await oauthState(c, aff);
     return oauthCallback(c, pc.provider, fx.mock.issueCode(pc.provider, pc.user(n)), st.state, st.cookie);
   };
-  const holders = async (n: number) =>
-    fx.t.database.db.kysely.selectFrom('users').select(['id', 'username']).where(pc.field, '=', pc.idOf(n)).execute();
+  const holders = async (n: number) => fx.t.database.db.kysely.selectFrom('users').select(['id', 'username']).where(pc.field, '=', pc.idOf(n)).execute();
 
   it('a first sign-in creates the user (name, email, id, new-user quota) and logs in as password login does; the next finds it', async () => {
     const c = new Client(fx.t.app);
@@ -92,7 +91,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     expect(await holders(2)).toEqual([{ id: alice.userId, username: 'alice' }]);
   });
 
-  it("a signed-in browser binds only with a bind state its console asked for (New-Api-User); another state signs in instead", async () => {
+  it('a signed-in browser binds only with a bind state its console asked for (New-Api-User); another state signs in instead', async () => {
     const bob = fx.users[1]!;
     // A state fetched by a plain link (session cookie, no New-Api-User) is a sign-in state.
     const link = new Client(fx.t.app);

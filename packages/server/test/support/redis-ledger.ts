@@ -78,17 +78,64 @@ export function useLedgerWorld(quota: number): LedgerWorld {
     const k = database.db.kysely;
     const user = await k
       .insertInto('users')
-      .values({ username: 'ledger', password: 'x', display_name: 'ledger', role: 1, status: 1, email: '', github_id: '', oidc_id: '', wechat_id: '', telegram_id: '', linux_do_id: '', access_token: null, quota, used_quota: 0, request_count: 0, group: 'default', aff_code: 'ledger', aff_count: 0, aff_quota: 0, aff_history: 0, inviter_id: 0, setting: '', remark: '', created_at: 0, deleted_at: null })
+      .values({
+        username: 'ledger',
+        password: 'x',
+        display_name: 'ledger',
+        role: 1,
+        status: 1,
+        email: '',
+        github_id: '',
+        oidc_id: '',
+        wechat_id: '',
+        telegram_id: '',
+        linux_do_id: '',
+        access_token: null,
+        quota,
+        used_quota: 0,
+        request_count: 0,
+        group: 'default',
+        aff_code: 'ledger',
+        aff_count: 0,
+        aff_quota: 0,
+        aff_history: 0,
+        inviter_id: 0,
+        setting: '',
+        remark: '',
+        created_at: 0,
+        deleted_at: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const token = await k
       .insertInto('tokens')
-      .values({ user_id: user.id, key: 'ledger-token-key', status: 1, name: 't', created_time: 0, accessed_time: 0, expired_time: -1, remain_quota: quota, unlimited_quota: 0, used_quota: 0, model_limits_enabled: 0, model_limits: '', allow_ips: '', group: '', rate_limit_enabled: 0, rate_limit_period: 0, rate_limit_count: 0, rate_limit_success: 0, deleted_at: null })
+      .values({
+        user_id: user.id,
+        key: 'ledger-token-key',
+        status: 1,
+        name: 't',
+        created_time: 0,
+        accessed_time: 0,
+        expired_time: -1,
+        remain_quota: quota,
+        unlimited_quota: 0,
+        used_quota: 0,
+        model_limits_enabled: 0,
+        model_limits: '',
+        allow_ips: '',
+        group: '',
+        rate_limit_enabled: 0,
+        rate_limit_period: 0,
+        rate_limit_count: 0,
+        rate_limit_success: 0,
+        deleted_at: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const loadUsers = async (ids: number[]) =>
       new Map((await k.selectFrom('users').select(['id', 'quota']).where('id', 'in', ids).where('deleted_at', 'is', null).execute()).map((r) => [r.id, Number(r.quota)]));
-    const loadTokens = async (ids: number[]) => new Map((await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [r.id, Number(r.remain_quota)]));
+    const loadTokens = async (ids: number[]) =>
+      new Map((await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [r.id, Number(r.remain_quota)]));
     const redis = new Redis(TEST_REDIS);
     Object.assign(w, {
       database,
@@ -107,8 +154,17 @@ export function useLedgerWorld(quota: number): LedgerWorld {
         try {
           await k.transaction().execute(async (trx) => {
             for (const r of records) {
-              await trx.updateTable('users').set({ quota: sql`quota - ${r.quota}` }).where('id', '=', r.userId).execute();
-              if (r.tokenLimited) await trx.updateTable('tokens').set({ remain_quota: sql`remain_quota - ${r.quota}` }).where('id', '=', r.tokenId).execute();
+              await trx
+                .updateTable('users')
+                .set({ quota: sql`quota - ${r.quota}` })
+                .where('id', '=', r.userId)
+                .execute();
+              if (r.tokenLimited)
+                await trx
+                  .updateTable('tokens')
+                  .set({ remain_quota: sql`remain_quota - ${r.quota}` })
+                  .where('id', '=', r.tokenId)
+                  .execute();
             }
             if (opts.fail) throw new Error('commit refused (test)');
           });

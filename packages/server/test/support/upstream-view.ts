@@ -66,7 +66,10 @@ export function sentRoles(r: VendorRequest): Role[] {
   if (r.vendor === 'anthropic') roles = list(r.body.messages).map(anthropicRole);
   else if (r.vendor === 'gemini') roles = list(r.body.contents).map(geminiRole);
   else if (isResponses(r)) roles = responsesInput(r.body).map(responsesRole);
-  else roles = list(r.body.messages).filter((m) => !SYSTEM_ROLES.has(String(m.role))).map((m) => m.role as Role);
+  else
+    roles = list(r.body.messages)
+      .filter((m) => !SYSTEM_ROLES.has(String(m.role)))
+      .map((m) => m.role as Role);
   return roles.filter((x): x is Role => x !== undefined).filter((x, i, all) => i === 0 || all[i - 1] !== x);
 }
 
@@ -103,13 +106,20 @@ export function sentToolResults(r: VendorRequest): string[] {
   const asText = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? textOf(v) : JSON.stringify(v));
   if (r.vendor === 'anthropic') {
     const last = list(r.body.messages).at(-1) ?? {};
-    return list(last.content).filter((p) => p.type === 'tool_result').map((p) => asText(p.content));
+    return list(last.content)
+      .filter((p) => p.type === 'tool_result')
+      .map((p) => asText(p.content));
   }
   if (r.vendor === 'gemini') {
     const last = list(r.body.contents).at(-1) ?? {};
-    return list(last.parts).filter((p) => p.functionResponse).map((p) => asText((p.functionResponse as Obj).response));
+    return list(last.parts)
+      .filter((p) => p.functionResponse)
+      .map((p) => asText((p.functionResponse as Obj).response));
   }
-  if (isResponses(r)) return responsesInput(r.body).filter((i) => i.type === 'function_call_output').map((i) => asText(i.output));
+  if (isResponses(r))
+    return responsesInput(r.body)
+      .filter((i) => i.type === 'function_call_output')
+      .map((i) => asText(i.output));
   const msgs = list(r.body.messages);
   const tail: Obj[] = [];
   for (let i = msgs.length - 1; i >= 0 && msgs[i]!.role === 'tool'; i--) tail.unshift(msgs[i]!);

@@ -14,8 +14,20 @@ describe('Bedrock Converse wire format', () => {
       model: 'us.amazon.nova-pro-v1:0',
       system: ['You are terse.', 'Use tools.'],
       messages: [
-        { role: 'user', parts: [{ type: 'text', text: 'What is in this picture, and the weather in Paris?' }, { type: 'image', url: 'data:image/jpeg;base64,/9j/AAAA' }] },
-        { role: 'assistant', parts: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+        {
+          role: 'user',
+          parts: [
+            { type: 'text', text: 'What is in this picture, and the weather in Paris?' },
+            { type: 'image', url: 'data:image/jpeg;base64,/9j/AAAA' },
+          ],
+        },
+        {
+          role: 'assistant',
+          parts: [
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          ],
+        },
         { role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'tooluse_1', content: '18°C, cloudy' }] },
         { role: 'user', parts: [{ type: 'text', text: 'Thanks' }] },
       ],
@@ -47,7 +59,11 @@ describe('Bedrock Converse wire format', () => {
       output: {
         message: {
           role: 'assistant',
-          content: [{ reasoningContent: { reasoningText: { text: 'Need weather.', signature: 'sig' } } }, { text: 'Let me check.' }, { toolUse: { toolUseId: 'tooluse_2', name: 'get_weather', input: { city: 'Oslo' } } }],
+          content: [
+            { reasoningContent: { reasoningText: { text: 'Need weather.', signature: 'sig' } } },
+            { text: 'Let me check.' },
+            { toolUse: { toolUseId: 'tooluse_2', name: 'get_weather', input: { city: 'Oslo' } } },
+          ],
         },
       },
       stopReason: 'tool_use',
@@ -101,17 +117,35 @@ describe('Bedrock Converse wire format', () => {
 
 describe('Bedrock Claude request preparation', () => {
   const call = (model: string, stream: boolean) =>
-    ({ channel: { baseUrl: '', type: 33 }, key: 'AKIDEXAMPLE|secret|eu-central-1', model, stream, openaiPath: '/v1/chat/completions', options: undefined }) as unknown as UpstreamCall;
+    ({
+      channel: { baseUrl: '', type: 33 },
+      key: 'AKIDEXAMPLE|secret|eu-central-1',
+      model,
+      stream,
+      openaiPath: '/v1/chat/completions',
+      options: undefined,
+    }) as unknown as UpstreamCall;
 
   it('targets the regional runtime, moves anthropic-beta into the body, drops model/stream and signs the final body', async () => {
     const c = call('claude-sonnet-4-20250514', true);
     const target = bedrockClaudeAdaptor.target(c);
     expect(target.url.href).toBe('https://bedrock-runtime.eu-central-1.amazonaws.com/model/eu.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke-with-response-stream');
-    const p = await bedrockClaudeAdaptor.prepare!(c, { url: target.url, headers: { ...target.headers, 'anthropic-beta': 'context-1m-2025-08-07, token-efficient-tools-2025-02-19' }, body: { model: 'x', stream: true, max_tokens: 10, messages: [] } });
-    expect(JSON.parse(p.body)).toEqual({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 10, messages: [], anthropic_beta: ['context-1m-2025-08-07', 'token-efficient-tools-2025-02-19'] });
+    const p = await bedrockClaudeAdaptor.prepare!(c, {
+      url: target.url,
+      headers: { ...target.headers, 'anthropic-beta': 'context-1m-2025-08-07, token-efficient-tools-2025-02-19' },
+      body: { model: 'x', stream: true, max_tokens: 10, messages: [] },
+    });
+    expect(JSON.parse(p.body)).toEqual({
+      anthropic_version: 'bedrock-2023-05-31',
+      max_tokens: 10,
+      messages: [],
+      anthropic_beta: ['context-1m-2025-08-07', 'token-efficient-tools-2025-02-19'],
+    });
     expect(p.headers['anthropic-beta']).toBeUndefined();
     expect(p.headers['x-amz-content-sha256']).toBe(sha256Hex(p.body));
-    expect(p.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-central-1\/bedrock\/aws4_request, SignedHeaders=accept;content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/);
+    expect(p.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-central-1\/bedrock\/aws4_request, SignedHeaders=accept;content-type;host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/,
+    );
   });
 
   it('refuses a key that is not Ak|Sk|Region', () => {

@@ -4,7 +4,17 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('configuration from the environment', () => {
   it('has new-api compatible defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, sqlDsn: '', sqlitePath: './data/tollway.db', nodeType: 'master', syncFrequency: 60, streamingTimeout: 120, criticalRateLimit: 20, criticalRateLimitDuration: 1200, turnstileVerifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify' });
+    expect(c).toMatchObject({
+      port: 3000,
+      sqlDsn: '',
+      sqlitePath: './data/tollway.db',
+      nodeType: 'master',
+      syncFrequency: 60,
+      streamingTimeout: 120,
+      criticalRateLimit: 20,
+      criticalRateLimitDuration: 1200,
+      turnstileVerifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    });
     expect(loadConfig({ TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/verify' }).turnstileVerifyUrl).toBe('http://127.0.0.1:9/verify');
   });
 

@@ -15,7 +15,8 @@ async function encode(fields: [string, string | { name: string; bytes: Buffer }]
   return { body: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type')! };
 }
 
-const decode = async (body: Buffer, contentType: string) => new Request('http://x/', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) }).formData();
+const decode = async (body: Buffer, contentType: string) =>
+  new Request('http://x/', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) }).formData();
 
 describe('multipart scanner', () => {
   const file = crypto.randomBytes(50_000);

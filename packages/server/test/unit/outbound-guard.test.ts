@@ -271,9 +271,15 @@ describe('guarded requests through undici', () => {
     expect(calls).toEqual([]);
   });
 
-  it("a Vertex AI key whose token_uri is some other page: the page is not echoed", async () => {
+  it('a Vertex AI key whose token_uri is some other page: the page is not echoed', async () => {
     const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const key = JSON.stringify({ type: 'service_account', project_id: 'p', client_email: 'a@p.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), token_uri: `http://127.0.0.1:${port}/intranet` });
+    const key = JSON.stringify({
+      type: 'service_account',
+      project_id: 'p',
+      client_email: 'a@p.iam.gserviceaccount.com',
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      token_uri: `http://127.0.0.1:${port}/intranet`,
+    });
     await expect(new VertexTokenCache().token(key)).rejects.toMatchObject({ message: 'Vertex AI token exchange failed: HTTP 404' });
   });
 

@@ -16,7 +16,9 @@ const suiteSign = (method: string, url: string) =>
 
 describe('SigV4 signing (published vectors)', () => {
   it('derives the documented signing key (secret wJalr…, 20120215, us-east-1, iam)', () => {
-    expect(signingKey('wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', '20120215', 'us-east-1', 'iam').toString('hex')).toBe('f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d');
+    expect(signingKey('wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', '20120215', 'us-east-1', 'iam').toString('hex')).toBe(
+      'f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d',
+    );
   });
 
   it('get-vanilla: canonical request, string to sign and Authorization header', () => {
@@ -70,7 +72,15 @@ describe('SigV4 signing (published vectors)', () => {
   });
 
   it('signs the body, the session token and every given header', () => {
-    const base = { method: 'POST', url: new URL('https://bedrock-runtime.eu-west-1.amazonaws.com/model/x/invoke'), headers: { 'Content-Type': 'application/json' }, region: 'eu-west-1', service: 'bedrock', now: suiteTime, contentSha256: true };
+    const base = {
+      method: 'POST',
+      url: new URL('https://bedrock-runtime.eu-west-1.amazonaws.com/model/x/invoke'),
+      headers: { 'Content-Type': 'application/json' },
+      region: 'eu-west-1',
+      service: 'bedrock',
+      now: suiteTime,
+      contentSha256: true,
+    };
     const a = signRequest({ ...base, body: '{"a":1}', credentials: suite });
     const b = signRequest({ ...base, body: '{"a":2}', credentials: suite });
     expect(a.signature).not.toBe(b.signature);

@@ -33,7 +33,14 @@ describe('Vertex AI service-account JWT', () => {
   it('signs the OAuth assertion (RS256, iss, scope, aud = token_uri, exp = iat + 3600) so the public key verifies it', () => {
     const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
     const sa = parseServiceAccount(
-      JSON.stringify({ type: 'service_account', project_id: 'proj-1', private_key_id: 'kid-1', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), client_email: 'bot@proj-1.iam.gserviceaccount.com', token_uri: 'http://127.0.0.1:9/token' }),
+      JSON.stringify({
+        type: 'service_account',
+        project_id: 'proj-1',
+        private_key_id: 'kid-1',
+        private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        client_email: 'bot@proj-1.iam.gserviceaccount.com',
+        token_uri: 'http://127.0.0.1:9/token',
+      }),
     );
     const jwt = serviceAccountAssertion(sa, 1_700_000_000);
     const [h, p, s] = jwt.split('.');

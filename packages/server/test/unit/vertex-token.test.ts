@@ -11,7 +11,14 @@ describe('Vertex AI access-token cache', () => {
   let exchanges = 0;
   let refuse = false;
   const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyText = (project: string) => JSON.stringify({ type: 'service_account', project_id: project, private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }), client_email: `a@${project}.iam.gserviceaccount.com`, token_uri: tokenUri });
+  const keyText = (project: string) =>
+    JSON.stringify({
+      type: 'service_account',
+      project_id: project,
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      client_email: `a@${project}.iam.gserviceaccount.com`,
+      token_uri: tokenUri,
+    });
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {

@@ -15,7 +15,10 @@ export const auditQuery = pageQuery.extend({
   action: text('action', 64),
   target_type: text('target_type', 32),
   target_id: text('target_id', 191),
-  outcome: z.enum(['', ...AuditOutcomes], { error: 'outcome must be ok or denied' }).optional().default(''),
+  outcome: z
+    .enum(['', ...AuditOutcomes], { error: 'outcome must be ok or denied' })
+    .optional()
+    .default(''),
   start_timestamp: epochSecondsFilter('start_timestamp'),
   end_timestamp: epochSecondsFilter('end_timestamp'),
 });

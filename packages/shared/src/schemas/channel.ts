@@ -83,7 +83,10 @@ export const channelFields = z.object({
   status_code_mapping: jsonObjectText('status_code_mapping', 1024).optional(),
   setting: jsonObjectText('setting').optional(),
   param_override: jsonObjectText('param_override').optional(),
-  auto_ban: z.union([z.literal(0), z.literal(1), z.boolean()], { error: 'auto_ban must be 0 or 1' }).transform((v) => (v === true || v === 1 ? 1 : 0)).optional(),
+  auto_ban: z
+    .union([z.literal(0), z.literal(1), z.boolean()], { error: 'auto_ban must be 0 or 1' })
+    .transform((v) => (v === true || v === 1 ? 1 : 0))
+    .optional(),
   priority: intLike('priority', -999, 'priority must be -999 or more').optional(),
   weight: intLike('weight', 0, 'weight must be a non-negative integer').optional(),
   tag: z.string().trim().max(64, 'tag must be at most 64 characters').optional(),

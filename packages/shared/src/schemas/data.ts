@@ -23,9 +23,7 @@ const orderMessage = { message: 'must not be after end_timestamp', path: ['start
 export const selfDataQuery = z.object(range).refine(ordered, orderMessage);
 
 /** GET /api/data/: the same, for every user or the one named by username. */
-export const dataQuery = z
-  .object({ username: z.string().trim().max(64, 'username must be at most 64 characters').optional().default(''), ...range })
-  .refine(ordered, orderMessage);
+export const dataQuery = z.object({ username: z.string().trim().max(64, 'username must be at most 64 characters').optional().default(''), ...range }).refine(ordered, orderMessage);
 
 /** One hour of one model's usage (summed over the selected users); created_at is the hour's first second. */
 export const dataRow = z.object({

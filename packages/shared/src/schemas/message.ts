@@ -16,10 +16,7 @@ export const createMessageBody = z.object({
   title,
   content,
   format: format.default('markdown'),
-  user_ids: z
-    .array(z.number().int().positive())
-    .min(1, 'at least one recipient is required')
-    .max(MESSAGE_RECIPIENTS_MAX, `at most ${MESSAGE_RECIPIENTS_MAX} recipients`),
+  user_ids: z.array(z.number().int().positive()).min(1, 'at least one recipient is required').max(MESSAGE_RECIPIENTS_MAX, `at most ${MESSAGE_RECIPIENTS_MAX} recipients`),
 });
 export type CreateMessageBody = z.infer<typeof createMessageBody>;
 

@@ -49,10 +49,7 @@ const int = (field: string, min: number, max: number) =>
     .refine(Number.isInteger, `${field} must be an integer`);
 
 /** An epoch-seconds bound; blank (null) and 0 mean none. */
-const epoch = (field: string) =>
-  z
-    .union([int(field, 0, MAX_EPOCH), z.null()])
-    .transform((v) => v ?? 0);
+const epoch = (field: string) => z.union([int(field, 0, MAX_EPOCH), z.null()]).transform((v) => v ?? 0);
 
 const MAX_USES_RULE = 'max_uses must be -1 (unlimited) or a whole number from 1 to 1000000000';
 

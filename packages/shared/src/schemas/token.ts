@@ -45,8 +45,7 @@ export function parseExpiry(v: number | string): number | undefined {
 const EXPIRY_FORMAT = 'expiry time format is wrong: use -1 (never), epoch seconds or "yyyy-MM-dd HH:mm:ss"';
 
 /** true/false, or 1/0 as stored in the database. */
-const flag = (field: string) =>
-  z.union([z.boolean(), z.literal(0), z.literal(1)], { error: `${field} must be true or false` }).transform((v) => v === true || v === 1);
+const flag = (field: string) => z.union([z.boolean(), z.literal(0), z.literal(1)], { error: `${field} must be true or false` }).transform((v) => v === true || v === 1);
 
 const count = (field: string, min: number, max: number) =>
   z

@@ -59,4 +59,7 @@ export const topUpListQuery = pageQuery.extend({ keyword: z.string().trim().max(
 export const topUpCompleteBody = z.object({ trade_no: z.string().trim().min(1, 'trade_no is required').max(255) });
 
 /** What Epay sends to the notify URL (query string or form body). */
-export const epayNotifyParams = z.record(z.string(), z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0]! : v)));
+export const epayNotifyParams = z.record(
+  z.string(),
+  z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v[0]! : v)),
+);

@@ -34,7 +34,6 @@ const WalletPage = lazy(() => import('../features/wallet/WalletPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const AuditPage = lazy(() => import('../features/audit/AuditPage'));
 
-
 /** Route table of the console: public pages, the user area under /app, administration under /admin. */
 export const routes: RouteObject[] = [
   {

@@ -44,14 +44,7 @@ export function RecordActions({ ns, testPrefix, id, name, enabled, locked = fals
           style={{ marginInline: 6 }}
         />
       </Tooltip>
-      <TipButton
-        subtle
-        label={t('actions.edit')}
-        icon={<EditOutlined />}
-        disabled={!editable}
-        data-testid={`${testPrefix}-edit-${id}`}
-        onClick={() => onEdit()}
-      />
+      <TipButton subtle label={t('actions.edit')} icon={<EditOutlined />} disabled={!editable} data-testid={`${testPrefix}-edit-${id}`} onClick={() => onEdit()} />
       <DeleteButton
         label={t('actions.delete')}
         confirmTitle={t('actions.deleteTitle')}

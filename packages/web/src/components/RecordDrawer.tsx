@@ -32,7 +32,17 @@ export function RecordDrawer<R, F extends FieldValues & { name: string }>({ ns, 
     >
       <EditorForm onSubmit={editor.submit}>
         <FormSection first title={t('drawer.basic')} />
-        <TextField control={editor.form.control as Control<F>} name={'name' as Path<F>} label={t('field.name')} required data-testid={`${testPrefix}-form-name`} placeholder={t('placeholder.name')} maxLength={nameMax} showCount autoFocus />
+        <TextField
+          control={editor.form.control as Control<F>}
+          name={'name' as Path<F>}
+          label={t('field.name')}
+          required
+          data-testid={`${testPrefix}-form-name`}
+          placeholder={t('placeholder.name')}
+          maxLength={nameMax}
+          showCount
+          autoFocus
+        />
         {children}
       </EditorForm>
     </EditorDrawer>

@@ -23,7 +23,29 @@ import audit from '../features/audit/i18n';
 import twofa from '../components/twofa/i18n';
 
 /** One namespace per feature (and for the layout and the two-factor widgets); each folder owns its strings in `i18n.ts` ({ zh, en }). */
-const namespaces = { common, shell, auth, home, me, users, settings, setup, channels, tokens, logs, tasks, dashboard, pricing, redemption, wallet, inbox, messages, playground, twofa, audit };
+const namespaces = {
+  common,
+  shell,
+  auth,
+  home,
+  me,
+  users,
+  settings,
+  setup,
+  channels,
+  tokens,
+  logs,
+  tasks,
+  dashboard,
+  pricing,
+  redemption,
+  wallet,
+  inbox,
+  messages,
+  playground,
+  twofa,
+  audit,
+};
 
 export const LANGUAGES = ['zh', 'en'] as const;
 const stored = localStorage.getItem('i18nextLng');

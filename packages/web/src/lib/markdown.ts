@@ -8,7 +8,12 @@ import { safeUrl, sanitizeHtml } from './sanitize';
  */
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&gt;/g, '>')
+    .replace(/&lt;/g, '<')
+    .replace(/&amp;/g, '&');
 
 /** The (escaped) address as an attribute value, or undefined when the policy refuses it. */
 function urlAttr(escaped: string, use: 'link' | 'image'): string | undefined {
@@ -43,7 +48,12 @@ function inline(text: string): string {
 }
 
 const isTableSep = (line: string) => /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/.test(line);
-const cells = (line: string) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => inline(c.trim()));
+const cells = (line: string) =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => inline(c.trim()));
 
 export function markdownToHtml(source: string): string {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
@@ -99,7 +109,11 @@ export function markdownToHtml(source: string): string {
       i += 2;
       const rows: string[] = [];
       while (i < lines.length && lines[i]!.includes('|') && !/^\s*$/.test(lines[i]!)) {
-        rows.push(`<tr>${cells(lines[i]!).map((c) => `<td>${c}</td>`).join('')}</tr>`);
+        rows.push(
+          `<tr>${cells(lines[i]!)
+            .map((c) => `<td>${c}</td>`)
+            .join('')}</tr>`,
+        );
         i++;
       }
       out.push(`<table><thead><tr>${head.map((c) => `<th>${c}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`);

@@ -16,11 +16,8 @@ export function setTheme(mode: ThemeMode): void {
 
 /** Theme stored locally under theme-mode. */
 export function useTheme(): ThemeMode {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    getTheme,
-  );
+  return useSyncExternalStore((l) => {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  }, getTheme);
 }

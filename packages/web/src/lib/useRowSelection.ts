@@ -15,10 +15,15 @@ export function useRowSelection<T extends { id: number }>() {
       onChange: (keys, rows) => {
         const byId = new Map<number, T>();
         for (const r of rows) if (r) byId.set(r.id, r);
-        setSelected((prev) => new Map((keys as number[]).flatMap((id) => {
-          const row = byId.get(id) ?? prev.get(id);
-          return row ? [[id, row] as const] : [];
-        })));
+        setSelected(
+          (prev) =>
+            new Map(
+              (keys as number[]).flatMap((id) => {
+                const row = byId.get(id) ?? prev.get(id);
+                return row ? [[id, row] as const] : [];
+              }),
+            ),
+        );
       },
     }),
     [selected],

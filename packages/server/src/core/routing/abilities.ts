@@ -23,13 +23,19 @@ const CHUNK = 500;
 
 async function insertAbilities(ex: Executor, rows: Insertable<AbilitiesTable>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await ex.insertInto('abilities').values(rows.slice(i, i + CHUNK)).execute();
+    await ex
+      .insertInto('abilities')
+      .values(rows.slice(i, i + CHUNK))
+      .execute();
   }
 }
 
 export async function deleteAbilities(ex: Executor, channelIds: number[]): Promise<void> {
   for (let i = 0; i < channelIds.length; i += CHUNK) {
-    await ex.deleteFrom('abilities').where('channel_id', 'in', channelIds.slice(i, i + CHUNK)).execute();
+    await ex
+      .deleteFrom('abilities')
+      .where('channel_id', 'in', channelIds.slice(i, i + CHUNK))
+      .execute();
   }
 }
 

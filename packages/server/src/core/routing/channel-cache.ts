@@ -87,10 +87,7 @@ export class ChannelCache {
   /** Keys sealed at rest are opened here, once per reload, never per relay call. */
   async reload(): Promise<void> {
     const k = this.db.kysely;
-    const [rows, abilities] = await Promise.all([
-      k.selectFrom('channels').selectAll().execute(),
-      k.selectFrom('abilities').selectAll().where('enabled', '=', 1).execute(),
-    ]);
+    const [rows, abilities] = await Promise.all([k.selectFrom('channels').selectAll().execute(), k.selectFrom('abilities').selectAll().where('enabled', '=', 1).execute()]);
     const byId = new Map<number, CachedChannel>();
     for (const row of rows) byId.set(row.id, toCachedChannel({ ...row, key: this.box.open(row.key) }));
     const grouped = new Map<string, Map<number, CachedChannel[]>>();

@@ -7,5 +7,8 @@ import type { DialectName } from '../connect.js';
  * cleared once the balance is seen at or above the threshold again.
  */
 export async function up(db: Kysely<unknown>, _dialect: DialectName): Promise<void> {
-  await db.schema.alterTable('users').addColumn('quota_warned_at', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('quota_warned_at', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -53,7 +53,16 @@ async function write(ctx: AppContext, row: Parameters<AuditStore['insert']>[0]):
   clearTimeout(timer);
 }
 
-function record(ctx: AppContext, req: FastifyRequest, def: RouteDef, spec: RouteAudit, actor: Actor, call: AuditedCall, outcome: AuditOutcome, extra: Record<string, unknown>): Promise<void> {
+function record(
+  ctx: AppContext,
+  req: FastifyRequest,
+  def: RouteDef,
+  spec: RouteAudit,
+  actor: Actor,
+  call: AuditedCall,
+  outcome: AuditOutcome,
+  extra: Record<string, unknown>,
+): Promise<void> {
   let row;
   try {
     row = {

@@ -17,7 +17,8 @@ export function authRoutes(r: Router): void {
     url: '/api/user/login',
     level: 'public',
     rateLimit: 'critical',
-    summary: 'Log in with username (or email) and password; sets the session cookie, or (two-factor sign-in on) answers {require_2fa, flow_token, expires_at} for POST /api/user/login/2fa',
+    summary:
+      'Log in with username (or email) and password; sets the session cookie, or (two-factor sign-in on) answers {require_2fa, flow_token, expires_at} for POST /api/user/login/2fa',
     tags: ['auth'],
     body: loginBody,
     query: z.object({ turnstile: turnstileQuery }),

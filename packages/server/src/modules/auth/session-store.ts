@@ -49,13 +49,7 @@ export class SessionStore {
 
   /** The user's unexpired sessions, newest first. */
   listForUser(userId: number, now: number): Promise<SessionRow[]> {
-    return this.k
-      .selectFrom('sessions')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('expires_at', '>', now)
-      .orderBy('created_at', 'desc')
-      .execute();
+    return this.k.selectFrom('sessions').selectAll().where('user_id', '=', userId).where('expires_at', '>', now).orderBy('created_at', 'desc').execute();
   }
 
   /** Deletes the sessions that expired at or before `now`; returns how many. */

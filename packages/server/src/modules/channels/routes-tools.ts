@@ -30,7 +30,10 @@ export function channelToolRoutes(r: Router): void {
     response: count,
     handler: ({ ctx, body }) => ctx.channels.tags.edit(body),
   });
-  for (const [action, status] of [['enabled', 1], ['disabled', 2]] as const) {
+  for (const [action, status] of [
+    ['enabled', 1],
+    ['disabled', 2],
+  ] as const) {
     r.add({
       method: 'POST',
       url: `/api/channel/tag/${action}`,
@@ -116,7 +119,10 @@ export function channelToolRoutes(r: Router): void {
     tags,
     response: z.array(z.object({ id: z.string(), object: z.literal('model'), owned_by: z.string() })),
     handler: ({ ctx }) => {
-      const extra = new Set<string>([...Object.keys(ctx.options.json<Record<string, number>>('ModelRatio')), ...Object.keys(ctx.options.json<Record<string, number>>('ModelPrice'))]);
+      const extra = new Set<string>([
+        ...Object.keys(ctx.options.json<Record<string, number>>('ModelRatio')),
+        ...Object.keys(ctx.options.json<Record<string, number>>('ModelPrice')),
+      ]);
       for (const ch of ctx.channelCache.all()) for (const m of ch.models) extra.add(m);
       return knownModels(extra);
     },

@@ -155,7 +155,25 @@ export class ChannelsService {
 
   private patchFor(cur: ChannelRow, b: UpdateChannelBody): ChannelPatch {
     const p: ChannelPatch = {};
-    const copy = ['name', 'openai_organization', 'test_model', 'base_url', 'model_mapping', 'status_code_mapping', 'setting', 'param_override', 'auto_ban', 'priority', 'weight', 'tag', 'model_prefix', 'system_prompt', 'max_input_tokens', 'expired_time', 'type'] as const;
+    const copy = [
+      'name',
+      'openai_organization',
+      'test_model',
+      'base_url',
+      'model_mapping',
+      'status_code_mapping',
+      'setting',
+      'param_override',
+      'auto_ban',
+      'priority',
+      'weight',
+      'tag',
+      'model_prefix',
+      'system_prompt',
+      'max_input_tokens',
+      'expired_time',
+      'type',
+    ] as const;
     for (const f of copy) if (b[f] !== undefined) (p as Record<string, unknown>)[f] = b[f];
     if (b.models) p.models = b.models.join(',');
     if (b.group) p.group = joinGroups(b.group);
@@ -172,7 +190,8 @@ export class ChannelsService {
         checkKeys(this.providers, type, given);
         const keys = b.key_mode === 'append' ? [...new Set([...channelKeys(cur), ...given])] : [...new Set(given)];
         p.key = keys.join('\n');
-        nextInfo = b.key_mode === 'append' ? { ...info } : { ...info, multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {}, multi_key_polling_index: 0 };
+        nextInfo =
+          b.key_mode === 'append' ? { ...info } : { ...info, multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {}, multi_key_polling_index: 0 };
         nextInfo.multi_key_size = keys.length;
       } else {
         p.key = singleKey(this.providers, type, b.key);

@@ -33,10 +33,7 @@ function conditions(eb: Eb, f: ChannelFilter, searchKey: boolean): Expression<Sq
   if (f.status === 'disabled') out.push(eb('status', '!=', 1));
   if (f.keyword) {
     const like = `%${f.keyword.toLowerCase()}%`;
-    const either: Expression<SqlBool>[] = [
-      eb(eb.fn('lower', ['name']), 'like', like),
-      eb(eb.fn('lower', ['base_url']), 'like', like),
-    ];
+    const either: Expression<SqlBool>[] = [eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['base_url']), 'like', like)];
     if (searchKey) either.push(eb('key', 'like', `%${f.keyword}%`));
     if (/^\d{1,9}$/.test(f.keyword)) either.push(eb('id', '=', Number(f.keyword)));
     out.push(eb.or(either));
@@ -132,7 +129,11 @@ export class ChannelsStore {
   /** One page of channels matching the filter, ordered by id desc or by priority desc then id desc. */
   async page(f: ChannelFilter, order: ChannelOrder, window: RowWindow): Promise<Slice<ChannelRow>> {
     const base = this.k.selectFrom('channels').where((eb: Eb) => eb.and(conditions(eb, f, !this.box.enabled)));
-    const { items, total } = await selectPage(base, (q) => (order === 'id' ? q.selectAll().orderBy('id', 'desc') : q.selectAll().orderBy('priority', 'desc').orderBy('id', 'desc')), window);
+    const { items, total } = await selectPage(
+      base,
+      (q) => (order === 'id' ? q.selectAll().orderBy('id', 'desc') : q.selectAll().orderBy('priority', 'desc').orderBy('id', 'desc')),
+      window,
+    );
     return { items: this.openAll(items), total };
   }
 

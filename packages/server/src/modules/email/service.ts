@@ -97,11 +97,5 @@ export class EmailService {
 
 /** The app's email service; codes live in Redis when the app has one, so every node can check them. */
 export const emailOf = perContext(
-  (ctx) =>
-    new EmailService(
-      ctx.options,
-      ctx.users,
-      new Mailer(ctx.options),
-      ctx.redis ? new RedisOneTimeCodes(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryOneTimeCodes(),
-    ),
+  (ctx) => new EmailService(ctx.options, ctx.users, new Mailer(ctx.options), ctx.redis ? new RedisOneTimeCodes(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryOneTimeCodes()),
 );

@@ -10,7 +10,7 @@ export function logRoutes(r: Router): void {
     method: 'GET',
     url: '/api/log/',
     level: 'admin',
-    summary: 'All users\' logs, newest first, with filters (type 0 = all; timestamps bound created_at, inclusive)',
+    summary: "All users' logs, newest first, with filters (type 0 = all; timestamps bound created_at, inclusive)",
     tags,
     query: logQuery,
     response: paged(logRow),

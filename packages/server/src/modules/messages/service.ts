@@ -92,7 +92,11 @@ export class MessagesService {
 
   async recipients(id: number, q: PageQuery): Promise<Page<MessageRecipient>> {
     if (!(await this.store.get(id))) throw notFound('message does not exist');
-    return readPage(q, (w) => this.store.recipients(id, w), (r) => ({ ...r, read_at: r.read_at === null ? null : Number(r.read_at) }));
+    return readPage(
+      q,
+      (w) => this.store.recipients(id, w),
+      (r) => ({ ...r, read_at: r.read_at === null ? null : Number(r.read_at) }),
+    );
   }
 
   /** Sends a message to existing users; unknown or deleted ids are refused by name. */

@@ -15,10 +15,7 @@ export class MessagesStore {
   }
 
   private inbox(userId: number) {
-    return this.k
-      .selectFrom('message_recipients as r')
-      .innerJoin('messages as m', 'm.id', 'r.message_id')
-      .where('r.user_id', '=', userId);
+    return this.k.selectFrom('message_recipients as r').innerJoin('messages as m', 'm.id', 'r.message_id').where('r.user_id', '=', userId);
   }
 
   /** The recipient's messages, newest first. */

@@ -124,7 +124,13 @@ export class QuotaWarnings {
 
   private async send(user: WarningUser, target: WarningTarget, now: number): Promise<void> {
     const payload = quotaWarningPayload(user, target.threshold, this.options, now);
-    if (target.via === 'webhook') return postWebhook(target.url, payload, target.secret, guardedDispatcher(() => fetchPolicy(this.options)));
+    if (target.via === 'webhook')
+      return postWebhook(
+        target.url,
+        payload,
+        target.secret,
+        guardedDispatcher(() => fetchPolicy(this.options)),
+      );
     const mail = quotaWarningMail(payload, this.options);
     await this.mailer.send({ to: target.to, subject: mail.subject, html: mail.html });
   }

@@ -28,7 +28,8 @@ export class QuotaWarningStore {
         .where('id', 'in', ids.slice(i, i + USERS_PER_SELECT))
         .where('deleted_at', 'is', null)
         .execute();
-      for (const r of rows) out.push({ id: r.id, username: r.username, email: r.email ?? '', quota: Number(r.quota), setting: r.setting ?? '', warnedAt: Number(r.quota_warned_at) });
+      for (const r of rows)
+        out.push({ id: r.id, username: r.username, email: r.email ?? '', quota: Number(r.quota), setting: r.setting ?? '', warnedAt: Number(r.quota_warned_at) });
     }
     return out;
   }

@@ -19,12 +19,9 @@ export async function githubAccount(ctx: AppContext, code: string): Promise<Exte
     [secret],
   );
   const token = accessTokenOf('GitHub', tokenAnswer);
-  const userAnswer = await callExternal(
-    'GitHub',
-    `${ctx.config.githubApiUrl}/user`,
-    { method: 'GET', headers: { authorization: `Bearer ${token}`, 'user-agent': 'Tollway' } },
-    [token],
-  );
+  const userAnswer = await callExternal('GitHub', `${ctx.config.githubApiUrl}/user`, { method: 'GET', headers: { authorization: `Bearer ${token}`, 'user-agent': 'Tollway' } }, [
+    token,
+  ]);
   const user = userObjectOf('GitHub', userAnswer);
   const id = text(user.id);
   if (!id) throw new ApiError('GitHub answered a user without an id', 400);

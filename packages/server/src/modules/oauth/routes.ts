@@ -149,7 +149,7 @@ export function oauthRoutes(r: Router): void {
     url: '/api/oauth/wechat/bind',
     level: 'user',
     rateLimit: 'critical',
-    summary: "Bind the WeChat account of a QR login verification code to the caller",
+    summary: 'Bind the WeChat account of a QR login verification code to the caller',
     tags: ['self'],
     query: codeQuery,
     successMessage: 'bind',

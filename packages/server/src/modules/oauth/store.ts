@@ -41,12 +41,7 @@ export class OAuthStore {
     await this.db.kysely.transaction().execute(async (trx) => {
       // Read first and delete by primary key: a delete by user_id that matches nothing would take gap locks on
       // MySQL that deadlock two binds running at once.
-      const previous = await trx
-        .selectFrom('user_identities')
-        .select('external_id')
-        .where('provider', '=', p.key)
-        .where('user_id', '=', userId)
-        .execute();
+      const previous = await trx.selectFrom('user_identities').select('external_id').where('provider', '=', p.key).where('user_id', '=', userId).execute();
       for (const row of previous) {
         await trx.deleteFrom('user_identities').where('provider', '=', p.key).where('external_id', '=', row.external_id).execute();
       }

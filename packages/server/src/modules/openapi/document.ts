@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { RouteDef } from '../../http/route.js';
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+const toSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
 
 const levelText = { public: 'public', user: 'logged-in user', admin: 'administrator (role >= 10)', root: 'super administrator (role 100)' };
 
@@ -14,7 +13,10 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
   const paths: Record<string, Record<string, unknown>> = {};
   for (const def of routes) {
     const parameters: unknown[] = [];
-    for (const [where, schema] of [['query', def.query], ['path', def.params]] as const) {
+    for (const [where, schema] of [
+      ['query', def.query],
+      ['path', def.params],
+    ] as const) {
       if (!schema) continue;
       const json = toSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, prop] of Object.entries(json.properties ?? {})) {

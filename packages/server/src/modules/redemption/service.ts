@@ -29,7 +29,11 @@ export const MSG = {
   userMissing: 'user does not exist',
 } as const;
 
-const formatTime = (epoch: number) => new Date(epoch * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+const formatTime = (epoch: number) =>
+  new Date(epoch * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 
 /** The API shape of a stored code. */
 export function toRedemptionPublic(r: RedemptionRow): RedemptionPublic {
@@ -170,12 +174,10 @@ export class RedemptionService {
     if (!code) throw new ApiError(MSG.invalid);
     const now = nowSeconds();
     await this.refuseIfUnusable(code, user.id, now);
-    const outcome = await this.store
-      .use({ code, userId: user.id, username: user.username, at: now, logContent: this.logContent(code) })
-      .catch((err: unknown) => {
-        if (isUniqueViolation(err)) throw new ApiError(MSG.usedByYou);
-        throw err;
-      });
+    const outcome = await this.store.use({ code, userId: user.id, username: user.username, at: now, logContent: this.logContent(code) }).catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw new ApiError(MSG.usedByYou);
+      throw err;
+    });
     if (outcome === 'user-missing') throw new ApiError(MSG.userMissing);
     if (outcome === 'unavailable') {
       // Someone else took the last use (or an administrator changed the code) between the read and the update.

@@ -141,36 +141,39 @@ export class RedemptionsStore {
    */
   async use(u: RedemptionUse): Promise<UseOutcome> {
     const logs = this.accountLogs.batch();
-    const outcome = await this.k.transaction().execute(async (trx) => {
-      const taken = await trx
-        .updateTable('redemptions')
-        .set({
-          used_count: sql`used_count + 1`,
-          redeemed_time: u.at,
-          used_user_id: u.userId,
-          status: sql`CASE WHEN is_gift = 1 THEN status ELSE ${sql.lit(RedemptionStatus.Used)} END`,
-        })
-        .where('id', '=', u.code.id)
-        .where('status', '=', RedemptionStatus.Unused)
-        .where((eb) => eb.or([eb('max_uses', '<', 0), eb('used_count', '<', eb.ref('max_uses'))]))
-        .where((eb) => eb.or([eb('valid_from', '=', 0), eb('valid_from', '<=', u.at)]))
-        .where((eb) => eb.or([eb('valid_until', '=', 0), eb('valid_until', '>', u.at)]))
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1) return 'unavailable';
-      await trx.insertInto('redemption_uses').values({ redemption_id: u.code.id, user_id: u.userId, quota: u.code.quota, created_time: u.at }).execute();
-      const credited = await trx
-        .updateTable('users')
-        .set({ quota: sql`quota + ${u.code.quota}` })
-        .where('id', '=', u.userId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(credited.numUpdatedRows) !== 1) throw new UserMissing();
-      await logs.add(trx, { userId: u.userId, username: u.username, type: LogType.Topup, content: u.logContent, quota: u.code.quota });
-      return 'ok';
-    }).catch((err: unknown) => {
-      if (err instanceof UserMissing) return 'user-missing' as const;
-      throw err;
-    });
+    const outcome = await this.k
+      .transaction()
+      .execute(async (trx) => {
+        const taken = await trx
+          .updateTable('redemptions')
+          .set({
+            used_count: sql`used_count + 1`,
+            redeemed_time: u.at,
+            used_user_id: u.userId,
+            status: sql`CASE WHEN is_gift = 1 THEN status ELSE ${sql.lit(RedemptionStatus.Used)} END`,
+          })
+          .where('id', '=', u.code.id)
+          .where('status', '=', RedemptionStatus.Unused)
+          .where((eb) => eb.or([eb('max_uses', '<', 0), eb('used_count', '<', eb.ref('max_uses'))]))
+          .where((eb) => eb.or([eb('valid_from', '=', 0), eb('valid_from', '<=', u.at)]))
+          .where((eb) => eb.or([eb('valid_until', '=', 0), eb('valid_until', '>', u.at)]))
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) !== 1) return 'unavailable';
+        await trx.insertInto('redemption_uses').values({ redemption_id: u.code.id, user_id: u.userId, quota: u.code.quota, created_time: u.at }).execute();
+        const credited = await trx
+          .updateTable('users')
+          .set({ quota: sql`quota + ${u.code.quota}` })
+          .where('id', '=', u.userId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(credited.numUpdatedRows) !== 1) throw new UserMissing();
+        await logs.add(trx, { userId: u.userId, username: u.username, type: LogType.Topup, content: u.logContent, quota: u.code.quota });
+        return 'ok';
+      })
+      .catch((err: unknown) => {
+        if (err instanceof UserMissing) return 'user-missing' as const;
+        throw err;
+      });
     if (outcome === 'ok') logs.committed();
     return outcome;
   }

@@ -27,11 +27,19 @@ export class TasksService {
   }
 
   drawings(q: TaskQuery, selfId?: number): Promise<Page<MjRow>> {
-    return readPage(q, (w) => this.store.drawings(filterOf(q, 'mj_id', selfId), w), (r) => toMjRow(r, selfId === undefined));
+    return readPage(
+      q,
+      (w) => this.store.drawings(filterOf(q, 'mj_id', selfId), w),
+      (r) => toMjRow(r, selfId === undefined),
+    );
   }
 
   music(q: TaskQuery, selfId?: number): Promise<Page<TaskRow>> {
-    return readPage(q, (w) => this.store.tasks(filterOf(q, 'task_id', selfId), w), (r) => toTaskRow(r, selfId === undefined));
+    return readPage(
+      q,
+      (w) => this.store.tasks(filterOf(q, 'task_id', selfId), w),
+      (r) => toTaskRow(r, selfId === undefined),
+    );
   }
 }
 

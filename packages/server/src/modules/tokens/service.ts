@@ -52,7 +52,11 @@ export class TokensService {
     const token = q.token ?? '';
     const key = token.startsWith(TOKEN_KEY_PREFIX) ? token.slice(TOKEN_KEY_PREFIX.length) : token;
     const now = nowSeconds();
-    return readPage({ p: q.p, page_size: q.size ?? q.page_size }, (w) => this.store.page(userId, { ...w, name: q.keyword, key }), (t) => toTokenPublic(t, now));
+    return readPage(
+      { p: q.p, page_size: q.size ?? q.page_size },
+      (w) => this.store.page(userId, { ...w, name: q.keyword, key }),
+      (t) => toTokenPublic(t, now),
+    );
   }
 
   async get(userId: number, id: number): Promise<TokenPublic> {

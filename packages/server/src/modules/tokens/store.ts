@@ -95,13 +95,7 @@ export class TokensStore {
   }
 
   async softDelete(userId: number, id: number, at: string): Promise<boolean> {
-    const res = await this.k
-      .updateTable('tokens')
-      .set({ deleted_at: at })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const res = await this.k.updateTable('tokens').set({ deleted_at: at }).where('id', '=', id).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 }

@@ -19,7 +19,10 @@ export function epaySignText(params: EpayParams): string {
 }
 
 export function epaySign(params: EpayParams, key: string): string {
-  return crypto.createHash('md5').update(epaySignText(params) + key, 'utf8').digest('hex');
+  return crypto
+    .createHash('md5')
+    .update(epaySignText(params) + key, 'utf8')
+    .digest('hex');
 }
 
 /** True when `sign` is the signature of the other parameters under `key` (compared in constant time). */

@@ -114,7 +114,16 @@ export class TopUpService {
     if (!callback) throw new ApiError(NO_CALLBACK_ADDRESS);
     const type = PAYMENT_METHODS[method];
     const tradeNo = `USR${user.id}NO${randomString(8)}${nowSeconds()}`;
-    await this.store.insert({ user_id: user.id, amount: units, money: Number(money), trade_no: tradeNo, payment_method: type, create_time: nowSeconds(), complete_time: 0, status: 'pending' });
+    await this.store.insert({
+      user_id: user.id,
+      amount: units,
+      money: Number(money),
+      trade_no: tradeNo,
+      payment_method: type,
+      create_time: nowSeconds(),
+      complete_time: 0,
+      status: 'pending',
+    });
     return epayPurchase(merchant, {
       type,
       outTradeNo: tradeNo,

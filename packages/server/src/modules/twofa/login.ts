@@ -15,9 +15,7 @@ export const PENDING_LOGIN_SECONDS = 300;
 export const PENDING_COOKIE = 'twofa_pending';
 const EXPIRED = 'the sign-in has expired, please log in again';
 
-export const pendingLoginsOf = perContext((ctx: AppContext) =>
-  ctx.redis ? new RedisPendingLogins(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryPendingLogins(),
-);
+export const pendingLoginsOf = perContext((ctx: AppContext) => (ctx.redis ? new RedisPendingLogins(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryPendingLogins()));
 
 function pendingCookie(value: string, maxAge: number, secure: boolean): string {
   return `${PENDING_COOKIE}=${value}; Path=/api/user/login; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;

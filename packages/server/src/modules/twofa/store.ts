@@ -50,12 +50,7 @@ export class TwoFactorStore {
 
   /** Marks `step` used when it is later than the last used one; false when a code of that step (or later) was taken. */
   async claimStep(userId: number, step: number): Promise<boolean> {
-    const res = await this.k
-      .updateTable('two_factor')
-      .set({ last_used_step: step })
-      .where('user_id', '=', userId)
-      .where('last_used_step', '<', step)
-      .executeTakeFirst();
+    const res = await this.k.updateTable('two_factor').set({ last_used_step: step }).where('user_id', '=', userId).where('last_used_step', '<', step).executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 
@@ -106,13 +101,21 @@ export class TwoFactorStore {
   }
 
   async countEnabled(): Promise<number> {
-    const row = await this.k.selectFrom('two_factor').select((eb) => eb.fn.countAll<number>().as('n')).where('enabled', '=', 1).executeTakeFirst();
+    const row = await this.k
+      .selectFrom('two_factor')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('enabled', '=', 1)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
   /** Users not deleted (the base of the share with 2FA). */
   async countUsers(): Promise<number> {
-    const row = await this.k.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await this.k
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 }

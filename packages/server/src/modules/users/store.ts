@@ -65,18 +65,16 @@ export class UsersStore {
   }
 
   async emailTaken(email: string, exceptId = 0): Promise<boolean> {
-    const row = await this.k
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email)
-      .where('id', '!=', exceptId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await this.k.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', exceptId).where('deleted_at', 'is', null).executeTakeFirst();
     return row !== undefined;
   }
 
   async countRoots(): Promise<number> {
-    const row = await this.k.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '>=', 100).executeTakeFirstOrThrow();
+    const row = await this.k
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('role', '>=', 100)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -143,9 +141,7 @@ export class UsersStore {
       // LIKE wildcards in the keyword act as wildcards; SQLite has no default escape character.
       const like = `%${kw}%`;
       const asId = /^\d+$/.test(kw) ? Number(kw) : -1;
-      base = base.where((eb) =>
-        eb.or([eb('id', '=', asId), eb('username', 'like', like), eb('email', 'like', like), eb('display_name', 'like', like)]),
-      );
+      base = base.where((eb) => eb.or([eb('id', '=', asId), eb('username', 'like', like), eb('email', 'like', like), eb('display_name', 'like', like)]));
     }
     return selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
   }

@@ -60,7 +60,22 @@ export function hasNativeStructuredOutput(model: string): boolean {
 /* ---------- the schema Anthropic's native structured output accepts ---------- */
 
 /** Keywords structured output rejects (numeric and length bounds, among others). */
-const UNSUPPORTED = new Set(['$schema', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'maxItems', 'minProperties', 'maxProperties', 'patternProperties', 'unevaluatedProperties', 'propertyNames']);
+const UNSUPPORTED = new Set([
+  '$schema',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'patternProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+]);
 const FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']);
 /** minItems may only be 0 or 1. */
 const MAX_MIN_ITEMS = 1;

@@ -1,4 +1,16 @@
-import { decodeEvent, encodeEvent, messageId, newDecodeState, newEncodeState, stopFromIR, stopToIR, usageFromIR, usageToIR, type AnthropicDecodeState, type AnthropicEncodeState } from './anthropic-stream.js';
+import {
+  decodeEvent,
+  encodeEvent,
+  messageId,
+  newDecodeState,
+  newEncodeState,
+  stopFromIR,
+  stopToIR,
+  usageFromIR,
+  usageToIR,
+  type AnthropicDecodeState,
+  type AnthropicEncodeState,
+} from './anthropic-stream.js';
 import { addStructuredOutput, responseFormatFromAnthropic, structuredText, structuredTool } from './anthropic-structured.js';
 import { countTextTokens } from '../token-count.js';
 import type { IRMessage, IRPart, IRRequest, IRResponse, IRRole, IRToolChoice, WireFormat } from './types.js';
@@ -226,7 +238,14 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
   name: 'anthropic',
   requestToIR(body) {
     const b = body as Json;
-    const system = typeof b.system === 'string' ? (b.system ? [b.system] : []) : Array.isArray(b.system) ? (b.system as Json[]).filter((s) => s?.type === 'text').map((s) => String(s.text ?? '')) : [];
+    const system =
+      typeof b.system === 'string'
+        ? b.system
+          ? [b.system]
+          : []
+        : Array.isArray(b.system)
+          ? (b.system as Json[]).filter((s) => s?.type === 'text').map((s) => String(s.text ?? ''))
+          : [];
     const tc = b.tool_choice as Json | undefined;
     return {
       model: String(b.model ?? ''),
@@ -234,7 +253,9 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
       messages: messagesToIR(Array.isArray(b.messages) ? b.messages : []),
       // Tools with a `type` other than custom are Anthropic server/client built-ins (web search, bash…): not portable.
       tools: Array.isArray(b.tools)
-        ? (b.tools as Json[]).filter((t) => t.type === undefined || t.type === 'custom').map((t) => ({ name: String(t.name ?? ''), description: t.description, parameters: t.input_schema ?? { type: 'object', properties: {} } }))
+        ? (b.tools as Json[])
+            .filter((t) => t.type === undefined || t.type === 'custom')
+            .map((t) => ({ name: String(t.name ?? ''), description: t.description, parameters: t.input_schema ?? { type: 'object', properties: {} } }))
         : undefined,
       toolChoice: toolChoiceToIR(tc),
       parallelToolCalls: typeof tc?.disable_parallel_tool_use === 'boolean' ? !tc.disable_parallel_tool_use : undefined,

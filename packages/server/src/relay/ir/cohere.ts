@@ -53,7 +53,8 @@ function requestFromIR(ir: IRRequest): Json {
   if (ir.topP !== undefined) body.p = ir.topP;
   if (ir.topK !== undefined) body.k = ir.topK;
   if (ir.stop?.length) body.stop_sequences = ir.stop;
-  if (ir.tools?.length) body.tools = ir.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters } }));
+  if (ir.tools?.length)
+    body.tools = ir.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters } }));
   // Cohere has only REQUIRED and NONE; a named tool is forced by offering only that tool.
   if (ir.toolChoice === 'required') body.tool_choice = 'REQUIRED';
   else if (ir.toolChoice === 'none') body.tool_choice = 'NONE';
@@ -87,7 +88,8 @@ export const cohereChat: UpstreamFormat<DecodeState> = {
       if (c.type === 'thinking') parts.push({ type: 'thinking', text: String(c.thinking ?? '') });
       else if (c.type === 'text') parts.push({ type: 'text', text: String(c.text ?? '') });
     }
-    for (const tc of (msg.tool_calls ?? []) as Json[]) parts.push({ type: 'tool_call', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), arguments: String(tc.function?.arguments ?? '{}') });
+    for (const tc of (msg.tool_calls ?? []) as Json[])
+      parts.push({ type: 'tool_call', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), arguments: String(tc.function?.arguments ?? '{}') });
     return { id: String(b.id ?? ''), model: '', parts, stopReason: finishToIR[String(b.finish_reason)] ?? 'stop', usage: cohereUsageToIR(b.usage) };
   },
   newDecodeState: () => ({ started: false, toolIndex: -1 }),

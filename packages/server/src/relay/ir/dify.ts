@@ -15,7 +15,8 @@ type Json = Record<string, any>;
 
 const DEFAULT_USER = 'tollway';
 
-export const difyUsageToIR = (u: Json | undefined): IRUsage => (u ? { ...emptyUsage(), inputTokens: Number(u.prompt_tokens ?? 0), outputTokens: Number(u.completion_tokens ?? 0) } : emptyUsage());
+export const difyUsageToIR = (u: Json | undefined): IRUsage =>
+  u ? { ...emptyUsage(), inputTokens: Number(u.prompt_tokens ?? 0), outputTokens: Number(u.completion_tokens ?? 0) } : emptyUsage();
 
 function requestFromIR(ir: IRRequest): Json {
   const lastUser = [...ir.messages].reverse().find((m) => m.role === 'user');
@@ -41,7 +42,13 @@ export const difyChat: UpstreamFormat<DecodeState> = {
   requestFromIR,
   responseToIR(body) {
     const b = body as Json;
-    return { id: String(b.message_id ?? b.id ?? ''), model: '', parts: [{ type: 'text', text: String(b.answer ?? '') }], stopReason: 'stop', usage: difyUsageToIR(b.metadata?.usage) };
+    return {
+      id: String(b.message_id ?? b.id ?? ''),
+      model: '',
+      parts: [{ type: 'text', text: String(b.answer ?? '') }],
+      stopReason: 'stop',
+      usage: difyUsageToIR(b.metadata?.usage),
+    };
   },
   newDecodeState: () => ({ started: false, ended: false }),
   decodeEvent(state, { data }) {

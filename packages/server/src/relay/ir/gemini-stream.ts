@@ -71,7 +71,16 @@ export function audioFormat(mimeType: string): string {
   return sub === 'mpeg' ? 'mp3' : sub === 'x-wav' || sub === 'wave' ? 'wav' : sub;
 }
 
-const EXT_MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', heic: 'image/heic', heif: 'image/heif', pdf: 'application/pdf' };
+const EXT_MIME: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  heic: 'image/heic',
+  heif: 'image/heif',
+  pdf: 'application/pdf',
+};
 const mimeFromUrl = (url: string): string => EXT_MIME[/\.([a-z0-9]+)(?:[?#].*)?$/i.exec(url)?.[1]?.toLowerCase() ?? ''] ?? 'image/jpeg';
 
 /**

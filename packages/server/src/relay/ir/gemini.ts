@@ -94,7 +94,12 @@ function contentsToIR(contents: Json[]): IRMessage[] {
   for (const c of contents) {
     if (c.role === 'model') {
       const parts = geminiPartsToIR(c.parts, nextId);
-      const given = new Set((c.parts as Json[]).map((p) => p.functionCall?.id).filter(Boolean).map(String));
+      const given = new Set(
+        (c.parts as Json[])
+          .map((p) => p.functionCall?.id)
+          .filter(Boolean)
+          .map(String),
+      );
       open = parts.flatMap((p) => (p.type === 'tool_call' ? [{ id: p.id, name: p.name, given: given.has(p.id) }] : []));
       out.push({ role: 'assistant', parts });
       continue;
@@ -136,7 +141,30 @@ function reasoningToIR(tc: Json | undefined): IRRequest['reasoning'] {
 /* ---------- IR → request ---------- */
 
 /** Keywords Gemini's OpenAPI-subset Schema accepts; everything else ($schema, additionalProperties, …) is dropped. */
-const SCHEMA_KEYS = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering', 'default', 'items', 'minimum', 'maximum']);
+const SCHEMA_KEYS = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
+]);
 const STRING_FORMATS = new Set(['enum', 'date-time']);
 
 function resolveRef(root: Json, ref: string): Json | undefined {
@@ -237,7 +265,18 @@ function contentsFromIR(ir: IRRequest): Json[] {
 
 /* ---------- the format ---------- */
 
-const STATUS: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 402: 'RESOURCE_EXHAUSTED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 502: 'UNAVAILABLE', 503: 'UNAVAILABLE', 504: 'UNAVAILABLE' };
+const STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  402: 'RESOURCE_EXHAUSTED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  502: 'UNAVAILABLE',
+  503: 'UNAVAILABLE',
+  504: 'UNAVAILABLE',
+};
 
 /** google.rpc status name for an HTTP status. */
 export const geminiStatus = (status: number): string => STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
@@ -255,7 +294,13 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
       model: '',
       system: ((b.systemInstruction?.parts ?? []) as Json[]).filter((p) => typeof p.text === 'string').map((p) => String(p.text)),
       messages: contentsToIR(b.contents),
-      tools: decls.length ? decls.map((d) => ({ name: String(d.name ?? ''), description: d.description, parameters: d.parametersJsonSchema ?? (d.parameters ? jsonSchemaFromGemini(d.parameters) : { type: 'object', properties: {} }) })) : undefined,
+      tools: decls.length
+        ? decls.map((d) => ({
+            name: String(d.name ?? ''),
+            description: d.description,
+            parameters: d.parametersJsonSchema ?? (d.parameters ? jsonSchemaFromGemini(d.parameters) : { type: 'object', properties: {} }),
+          }))
+        : undefined,
       toolChoice: toolChoiceToIR(b.toolConfig.functionCallingConfig),
       maxTokens: g.maxOutputTokens,
       temperature: g.temperature,
@@ -301,7 +346,12 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
       id,
       model: String(b.modelVersion ?? ''),
       parts,
-      stopReason: blocked ? 'content_filter' : geminiFinishToIR(cand.finishReason, parts.some((p) => p.type === 'tool_call')),
+      stopReason: blocked
+        ? 'content_filter'
+        : geminiFinishToIR(
+            cand.finishReason,
+            parts.some((p) => p.type === 'tool_call'),
+          ),
       usage: geminiUsageToIR(b.usageMetadata),
     };
   },

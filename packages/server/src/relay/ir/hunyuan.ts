@@ -13,7 +13,8 @@ type Json = Record<string, any>;
 
 const finishToIR: Record<string, IRStopReason> = { stop: 'stop', length: 'length', tool_calls: 'tool_calls', sensitive: 'content_filter' };
 
-export const hunyuanUsageToIR = (u: Json | undefined): IRUsage => (u ? { ...emptyUsage(), inputTokens: Number(u.PromptTokens ?? 0), outputTokens: Number(u.CompletionTokens ?? 0) } : emptyUsage());
+export const hunyuanUsageToIR = (u: Json | undefined): IRUsage =>
+  u ? { ...emptyUsage(), inputTokens: Number(u.PromptTokens ?? 0), outputTokens: Number(u.CompletionTokens ?? 0) } : emptyUsage();
 
 function messagesFromIR(m: IRMessage): Json[] {
   const out: Json[] = [];
@@ -21,9 +22,15 @@ function messagesFromIR(m: IRMessage): Json[] {
   const text = joinedText(m.parts);
   if (m.role === 'assistant') {
     const calls = m.parts.filter((p): p is Extract<IRPart, { type: 'tool_call' }> => p.type === 'tool_call');
-    out.push({ Role: 'assistant', Content: text, ...(calls.length ? { ToolCalls: calls.map((c) => ({ Id: c.id, Type: 'function', Function: { Name: c.name, Arguments: c.arguments } })) } : {}) });
+    out.push({
+      Role: 'assistant',
+      Content: text,
+      ...(calls.length ? { ToolCalls: calls.map((c) => ({ Id: c.id, Type: 'function', Function: { Name: c.name, Arguments: c.arguments } })) } : {}),
+    });
   } else if (m.parts.some((p) => p.type === 'image')) {
-    const contents = m.parts.flatMap((p): Json[] => (p.type === 'text' ? [{ Type: 'text', Text: p.text }] : p.type === 'image' ? [{ Type: 'image_url', ImageUrl: { Url: imageToUrl(p) } }] : []));
+    const contents = m.parts.flatMap((p): Json[] =>
+      p.type === 'text' ? [{ Type: 'text', Text: p.text }] : p.type === 'image' ? [{ Type: 'image_url', ImageUrl: { Url: imageToUrl(p) } }] : [],
+    );
     out.push({ Role: 'user', Contents: contents });
   } else if (m.role === 'user' && text) out.push({ Role: 'user', Content: text });
   return out;
@@ -35,7 +42,11 @@ function requestFromIR(ir: IRRequest): Json {
   const body: Json = { Model: ir.model, Messages: messages, Stream: ir.stream };
   if (ir.temperature !== undefined) body.Temperature = ir.temperature;
   if (ir.topP !== undefined) body.TopP = ir.topP;
-  if (ir.tools?.length) body.Tools = ir.tools.map((t) => ({ Type: 'function', Function: { Name: t.name, ...(t.description ? { Description: t.description } : {}), Parameters: JSON.stringify(t.parameters) } }));
+  if (ir.tools?.length)
+    body.Tools = ir.tools.map((t) => ({
+      Type: 'function',
+      Function: { Name: t.name, ...(t.description ? { Description: t.description } : {}), Parameters: JSON.stringify(t.parameters) },
+    }));
   if (ir.toolChoice === 'none' || ir.toolChoice === 'auto') body.ToolChoice = ir.toolChoice;
   else if (typeof ir.toolChoice === 'object') {
     const tool = (body.Tools as Json[] | undefined)?.find((t) => t.Function.Name === (ir.toolChoice as { name: string }).name);
@@ -61,7 +72,8 @@ export const hunyuanChat: UpstreamFormat<DecodeState> = {
     const parts: IRPart[] = [];
     if (msg.ReasoningContent) parts.push({ type: 'thinking', text: String(msg.ReasoningContent) });
     if (msg.Content) parts.push({ type: 'text', text: String(msg.Content) });
-    for (const tc of (msg.ToolCalls ?? []) as Json[]) parts.push({ type: 'tool_call', id: String(tc.Id ?? ''), name: String(tc.Function?.Name ?? ''), arguments: String(tc.Function?.Arguments ?? '{}') });
+    for (const tc of (msg.ToolCalls ?? []) as Json[])
+      parts.push({ type: 'tool_call', id: String(tc.Id ?? ''), name: String(tc.Function?.Name ?? ''), arguments: String(tc.Function?.Arguments ?? '{}') });
     return { id: String(r.Id ?? r.RequestId ?? ''), model: '', parts, stopReason: finishToIR[String(choice.FinishReason)] ?? 'stop', usage: hunyuanUsageToIR(r.Usage) };
   },
   newDecodeState: () => ({ started: false, ended: false, announced: new Set() }),

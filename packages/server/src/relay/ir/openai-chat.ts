@@ -50,7 +50,8 @@ function messagesToIR(messages: Json[]): { system: string[]; messages: IRMessage
       const parts: IRPart[] = [];
       if (m.reasoning_content) parts.push({ type: 'thinking', text: String(m.reasoning_content) });
       parts.push(...partsOf(m.content));
-      for (const tc of (m.tool_calls ?? []) as Json[]) parts.push({ type: 'tool_call', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), arguments: String(tc.function?.arguments ?? '{}') });
+      for (const tc of (m.tool_calls ?? []) as Json[])
+        parts.push({ type: 'tool_call', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), arguments: String(tc.function?.arguments ?? '{}') });
       out.push({ role: 'assistant', parts });
     } else out.push({ role: 'user', parts: partsOf(m.content) });
   }
@@ -68,8 +69,14 @@ function messagesFromIR(ir: IRRequest): Json[] {
     }
     if (m.role === 'assistant') {
       const calls = m.parts.filter((p): p is Extract<IRPart, { type: 'tool_call' }> => p.type === 'tool_call');
-      const thinking = m.parts.filter((p) => p.type === 'thinking').map((p) => (p as { text: string }).text).join('');
-      const text = m.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('');
+      const thinking = m.parts
+        .filter((p) => p.type === 'thinking')
+        .map((p) => (p as { text: string }).text)
+        .join('');
+      const text = m.parts
+        .filter((p) => p.type === 'text')
+        .map((p) => (p as { text: string }).text)
+        .join('');
       out.push({
         role: 'assistant',
         content: text || (calls.length ? null : ''),
@@ -132,7 +139,11 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
       model: String(b.model ?? ''),
       system,
       messages,
-      tools: Array.isArray(b.tools) ? (b.tools as Json[]).filter((t) => t.type === 'function').map((t) => ({ name: String(t.function?.name ?? ''), description: t.function?.description, parameters: t.function?.parameters ?? { type: 'object', properties: {} } })) : undefined,
+      tools: Array.isArray(b.tools)
+        ? (b.tools as Json[])
+            .filter((t) => t.type === 'function')
+            .map((t) => ({ name: String(t.function?.name ?? ''), description: t.function?.description, parameters: t.function?.parameters ?? { type: 'object', properties: {} } }))
+        : undefined,
       toolChoice: tc === undefined ? undefined : typeof tc === 'string' ? (tc as 'auto' | 'none' | 'required') : { name: String(tc?.function?.name ?? '') },
       parallelToolCalls: b.parallel_tool_calls,
       maxTokens: b.max_completion_tokens ?? b.max_tokens,
@@ -143,7 +154,12 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
       reasoning: b.reasoning_effort ? { effort: b.reasoning_effort } : undefined,
       responseFormat:
         b.response_format?.type === 'json_schema'
-          ? { type: 'json_schema', name: String(b.response_format.json_schema?.name ?? 'output'), schema: b.response_format.json_schema?.schema ?? {}, strict: b.response_format.json_schema?.strict }
+          ? {
+              type: 'json_schema',
+              name: String(b.response_format.json_schema?.name ?? 'output'),
+              schema: b.response_format.json_schema?.schema ?? {},
+              strict: b.response_format.json_schema?.strict,
+            }
           : b.response_format?.type === 'json_object'
             ? { type: 'json_object' }
             : undefined,
@@ -157,12 +173,24 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
     if (ir.temperature !== undefined) body.temperature = ir.temperature;
     if (ir.topP !== undefined) body.top_p = ir.topP;
     if (ir.stop?.length) body.stop = ir.stop;
-    if (ir.tools?.length) body.tools = ir.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters } }));
+    if (ir.tools?.length)
+      body.tools = ir.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters } }));
     if (ir.toolChoice) body.tool_choice = typeof ir.toolChoice === 'string' ? ir.toolChoice : { type: 'function', function: { name: ir.toolChoice.name } };
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
     const effort = reasoningEffortOf(ir.reasoning);
     if (effort) body.reasoning_effort = effort;
-    if (ir.responseFormat) body.response_format = ir.responseFormat.type === 'json_object' ? { type: 'json_object' } : { type: 'json_schema', json_schema: { name: ir.responseFormat.name, schema: ir.responseFormat.schema, ...(ir.responseFormat.strict !== undefined ? { strict: ir.responseFormat.strict } : {}) } };
+    if (ir.responseFormat)
+      body.response_format =
+        ir.responseFormat.type === 'json_object'
+          ? { type: 'json_object' }
+          : {
+              type: 'json_schema',
+              json_schema: {
+                name: ir.responseFormat.name,
+                schema: ir.responseFormat.schema,
+                ...(ir.responseFormat.strict !== undefined ? { strict: ir.responseFormat.strict } : {}),
+              },
+            };
     if (ir.user) body.user = ir.user;
     return body;
   },
@@ -173,12 +201,19 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
     const parts: IRPart[] = [];
     if (msg.reasoning_content) parts.push({ type: 'thinking', text: String(msg.reasoning_content) });
     if (msg.content) parts.push({ type: 'text', text: textOf(msg.content) });
-    for (const tc of (msg.tool_calls ?? []) as Json[]) parts.push({ type: 'tool_call', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), arguments: String(tc.function?.arguments ?? '{}') });
+    for (const tc of (msg.tool_calls ?? []) as Json[])
+      parts.push({ type: 'tool_call', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), arguments: String(tc.function?.arguments ?? '{}') });
     return { id: String(b.id ?? ''), model: String(b.model ?? ''), parts, stopReason: finishToIR[choice.finish_reason] ?? 'stop', usage: usageToIR(b.usage) };
   },
   responseFromIR(ir, model) {
-    const text = ir.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('');
-    const thinking = ir.parts.filter((p) => p.type === 'thinking').map((p) => (p as { text: string }).text).join('');
+    const text = ir.parts
+      .filter((p) => p.type === 'text')
+      .map((p) => (p as { text: string }).text)
+      .join('');
+    const thinking = ir.parts
+      .filter((p) => p.type === 'thinking')
+      .map((p) => (p as { text: string }).text)
+      .join('');
     const calls = ir.parts.filter((p): p is Extract<IRPart, { type: 'tool_call' }> => p.type === 'tool_call');
     return {
       id: ir.id.startsWith('chatcmpl-') ? ir.id : `chatcmpl-${ir.id}`,
@@ -228,7 +263,15 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
     if (j.usage) out.push({ type: 'usage', usage: usageToIR(j.usage) });
     return out;
   },
-  newEncodeState: (model) => ({ id: `chatcmpl-${Date.now().toString(36)}`, model, created: Math.floor(Date.now() / 1000), sentRole: false, includeUsage: false, toolIndex: -1, finished: false }),
+  newEncodeState: (model) => ({
+    id: `chatcmpl-${Date.now().toString(36)}`,
+    model,
+    created: Math.floor(Date.now() / 1000),
+    sentRole: false,
+    includeUsage: false,
+    toolIndex: -1,
+    finished: false,
+  }),
   includeUsage(state, on) {
     state.includeUsage = on;
   },
@@ -259,7 +302,9 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
         if (!s.finished) s.stop = e.reason;
         return role();
       case 'usage':
-        return finishChunk(s) + (s.includeUsage ? sse({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, choices: [], usage: usageFromIR(e.usage) }) : '');
+        return (
+          finishChunk(s) + (s.includeUsage ? sse({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, choices: [], usage: usageFromIR(e.usage) }) : '')
+        );
       case 'error':
         return sse({ error: { message: e.message, type: 'upstream_error' } });
       case 'end':

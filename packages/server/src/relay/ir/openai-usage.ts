@@ -11,8 +11,18 @@ export interface OpenAIUsageNames {
   outputDetails: string;
 }
 
-export const chatUsageNames: OpenAIUsageNames = { input: 'prompt_tokens', output: 'completion_tokens', inputDetails: 'prompt_tokens_details', outputDetails: 'completion_tokens_details' };
-export const responsesUsageNames: OpenAIUsageNames = { input: 'input_tokens', output: 'output_tokens', inputDetails: 'input_tokens_details', outputDetails: 'output_tokens_details' };
+export const chatUsageNames: OpenAIUsageNames = {
+  input: 'prompt_tokens',
+  output: 'completion_tokens',
+  inputDetails: 'prompt_tokens_details',
+  outputDetails: 'completion_tokens_details',
+};
+export const responsesUsageNames: OpenAIUsageNames = {
+  input: 'input_tokens',
+  output: 'output_tokens',
+  inputDetails: 'input_tokens_details',
+  outputDetails: 'output_tokens_details',
+};
 
 /** OpenAI usage (input counts include cache reads and writes) → IR usage (input excludes them). */
 export function openAIUsageToIR(u: Json | undefined | null, n: OpenAIUsageNames): IRUsage {

@@ -18,7 +18,8 @@ export function stopToIR(r: Json, calledTools = false): IRStopReason {
 }
 
 type Status = 'completed' | 'incomplete' | 'failed';
-export const statusOf = (reason: IRStopReason | undefined): Status => (reason === 'length' || reason === 'content_filter' ? 'incomplete' : reason === 'error' ? 'failed' : 'completed');
+export const statusOf = (reason: IRStopReason | undefined): Status =>
+  reason === 'length' || reason === 'content_filter' ? 'incomplete' : reason === 'error' ? 'failed' : 'completed';
 const itemStatus = (reason: IRStopReason | undefined): 'completed' | 'incomplete' => (statusOf(reason) === 'incomplete' ? 'incomplete' : 'completed');
 
 export const responseId = (id: string): string => (id.startsWith('resp_') ? id : `resp_${id}`);
@@ -28,14 +29,30 @@ export const itemId = (prefix: 'msg' | 'fc' | 'rs', responseId: string, outputIn
 export const outputText = (text: string): Json => ({ type: 'output_text', annotations: [], logprobs: [], text });
 export const messageItem = (id: string, texts: string[], status: string): Json => ({ id, type: 'message', status, role: 'assistant', content: texts.map(outputText) });
 export const reasoningItem = (id: string, texts: string[]): Json => ({ id, type: 'reasoning', summary: texts.map((text) => ({ type: 'summary_text', text })) });
-export const functionCallItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({ id, type: 'function_call', status, arguments: args, call_id: callId, name });
+export const functionCallItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({
+  id,
+  type: 'function_call',
+  status,
+  arguments: args,
+  call_id: callId,
+  name,
+});
 
 /**
  * A whole Response object. Request echoes the IR does not carry (tools, sampling, text format…) take the API's
  * defaults; every field the SDK's `Response` type requires is present. Usage is left out until it is known (the
  * SDK types it optional, not nullable).
  */
-export function responseObject(o: { id: string; model: string; createdAt: number; output: Json[]; status: Status | 'in_progress'; reason?: IRStopReason; usage: IRUsage | null; error?: string }): Json {
+export function responseObject(o: {
+  id: string;
+  model: string;
+  createdAt: number;
+  output: Json[];
+  status: Status | 'in_progress';
+  reason?: IRStopReason;
+  usage: IRUsage | null;
+  error?: string;
+}): Json {
   return {
     id: o.id,
     object: 'response',
@@ -60,7 +77,6 @@ export function responseObject(o: { id: string; model: string; createdAt: number
     metadata: {},
   };
 }
-
 
 /* ------------------------------------------------------------------ decode (upstream Responses SSE → IR) */
 

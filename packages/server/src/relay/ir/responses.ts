@@ -30,7 +30,11 @@ type Json = Record<string, any>;
 const FILE_SCHEME = 'openai-file://';
 
 const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? (content as Json[]).map((p) => (p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text' ? String(p.text ?? '') : '')).join('') : '';
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? (content as Json[]).map((p) => (p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text' ? String(p.text ?? '') : '')).join('')
+      : '';
 
 function partsOf(content: unknown): IRPart[] {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
@@ -96,7 +100,12 @@ function contentFromParts(parts: IRPart[]): string | Json[] {
   if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as { text: string }).text).join('');
   return parts.flatMap((p): Json[] => {
     if (p.type === 'text') return [{ type: 'input_text', text: p.text }];
-    if (p.type === 'image') return [p.url?.startsWith(FILE_SCHEME) ? { type: 'input_image', detail: 'auto', file_id: p.url.slice(FILE_SCHEME.length) } : { type: 'input_image', detail: 'auto', image_url: imageToUrl(p) }];
+    if (p.type === 'image')
+      return [
+        p.url?.startsWith(FILE_SCHEME)
+          ? { type: 'input_image', detail: 'auto', file_id: p.url.slice(FILE_SCHEME.length) }
+          : { type: 'input_image', detail: 'auto', image_url: imageToUrl(p) },
+      ];
     if (p.type === 'audio') return [{ type: 'input_audio', input_audio: { data: p.data, format: p.format } }];
     return [];
   });
@@ -150,7 +159,13 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
     const messages = inputToIR(b.input, system);
     // Only function tools convert; built-in tools (web_search, file_search, computer_use, mcp…) are dropped.
     const tools: IRTool[] | undefined = Array.isArray(b.tools)
-      ? (b.tools as Json[]).filter((t) => t?.type === 'function').map((t) => ({ name: String(t.name ?? ''), ...(t.description ? { description: String(t.description) } : {}), parameters: t.parameters ?? { type: 'object', properties: {} } }))
+      ? (b.tools as Json[])
+          .filter((t) => t?.type === 'function')
+          .map((t) => ({
+            name: String(t.name ?? ''),
+            ...(t.description ? { description: String(t.description) } : {}),
+            parameters: t.parameters ?? { type: 'object', properties: {} },
+          }))
       : undefined;
     const format = b.text?.format as Json | undefined;
     return {
@@ -183,14 +198,23 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
     if (ir.temperature !== undefined) body.temperature = ir.temperature;
     if (ir.topP !== undefined) body.top_p = ir.topP;
     // Responses defaults function tools to strict; IR schemas come from clients that never asked for it.
-    if (ir.tools?.length) body.tools = ir.tools.map((t) => ({ type: 'function', name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters, strict: false }));
+    if (ir.tools?.length)
+      body.tools = ir.tools.map((t) => ({ type: 'function', name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters, strict: false }));
     if (ir.toolChoice) body.tool_choice = typeof ir.toolChoice === 'string' ? ir.toolChoice : { type: 'function', name: ir.toolChoice.name };
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
     const effort = reasoningEffortOf(ir.reasoning);
     if (effort) body.reasoning = { effort };
     if (ir.responseFormat)
       body.text = {
-        format: ir.responseFormat.type === 'json_object' ? { type: 'json_object' } : { type: 'json_schema', name: ir.responseFormat.name, schema: ir.responseFormat.schema, ...(ir.responseFormat.strict !== undefined ? { strict: ir.responseFormat.strict } : {}) },
+        format:
+          ir.responseFormat.type === 'json_object'
+            ? { type: 'json_object' }
+            : {
+                type: 'json_schema',
+                name: ir.responseFormat.name,
+                schema: ir.responseFormat.schema,
+                ...(ir.responseFormat.strict !== undefined ? { strict: ir.responseFormat.strict } : {}),
+              },
       };
     if (ir.user) body.user = ir.user;
     // The IR is stateless: nothing should be kept upstream under a response id the client never sees.
@@ -205,7 +229,8 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
         const text = reasoningText(item);
         if (text) parts.push({ type: 'thinking', text });
       } else if (item?.type === 'message') parts.push(...partsOf(item.content));
-      else if (item?.type === 'function_call') parts.push({ type: 'tool_call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: String(item.arguments ?? '{}') });
+      else if (item?.type === 'function_call')
+        parts.push({ type: 'tool_call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: String(item.arguments ?? '{}') });
     }
     return { id: String(b.id ?? ''), model: String(b.model ?? ''), parts, stopReason: stopToIR(b), usage: usageToIR(b.usage) };
   },
@@ -227,7 +252,16 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
       else continue;
       last = p.type;
     }
-    return responseObject({ id, model, createdAt: Math.floor(Date.now() / 1000), output, status, reason: ir.stopReason, usage: ir.usage, error: 'The upstream model stopped with an error.' });
+    return responseObject({
+      id,
+      model,
+      createdAt: Math.floor(Date.now() / 1000),
+      output,
+      status,
+      reason: ir.stopReason,
+      usage: ir.usage,
+      error: 'The upstream model stopped with an error.',
+    });
   },
   newDecodeState,
   decodeEvent,

@@ -72,7 +72,11 @@ export const audioTextInbound = (path: '/v1/audio/transcriptions' | '/v1/audio/t
         t.headers['content-length'] = String(length);
         // Streamed transcripts (gpt-4o-transcribe, stream=true) pass through; transcript.text.done carries the usage.
         if (streamed) return forwardPassThrough(a, t, body, true, (u) => u ?? countedUsage(prompt));
-        return forwardBuffered(a, t, body, (answer): Metered => ({ out: answer.text, contentType: answer.contentType || 'application/json', usage: transcriptionUsage(answer, prompt) }));
+        return forwardBuffered(a, t, body, (answer): Metered => ({
+          out: answer.text,
+          contentType: answer.contentType || 'application/json',
+          usage: transcriptionUsage(answer, prompt),
+        }));
       },
     };
     return { surface, bytes: Buffer.byteLength(prompt), stream: streamed };

@@ -39,7 +39,8 @@ function toGemini(a: SurfaceAttempt, body: Body, method: Method, texts: string[]
   const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath: '', options: a.ctx.options });
   const url = t.url;
   url.pathname = url.pathname.replace(/:generateContent$/, `:${method}`);
-  const upstream: Body = method === 'batchEmbedContents' ? { ...body, requests: (body.requests as EmbedRequest[]).map((r) => ({ ...r, model: `models/${a.model}` })) } : { ...body };
+  const upstream: Body =
+    method === 'batchEmbedContents' ? { ...body, requests: (body.requests as EmbedRequest[]).map((r) => ({ ...r, model: `models/${a.model}` })) } : { ...body };
   if (method === 'embedContent' && upstream.model !== undefined) upstream.model = `models/${a.model}`;
   return forwardBuffered(a, { origin: url.origin, path: url.pathname + url.search, headers: t.headers }, JSON.stringify(upstream), (answer): Metered => ({
     out: answer.text,

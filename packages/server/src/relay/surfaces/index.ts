@@ -41,7 +41,9 @@ export async function installSurfaceRoutes(scope: FastifyInstance, ctx: RelayCon
     relayRoute(media, ctx, '/v1/audio/transcriptions', openAIChat, audioTextInbound('/v1/audio/transcriptions')(ctx));
     relayRoute(media, ctx, '/v1/audio/translations', openAIChat, audioTextInbound('/v1/audio/translations')(ctx));
   });
-  scope.get('/v1/realtime', (_req, reply) => replyRelayError(reply, new RelayError(400, 'the realtime API is a WebSocket: connect with an upgrade request (ws:// or wss://)', 'invalid_request_error'), openAIChat));
+  scope.get('/v1/realtime', (_req, reply) =>
+    replyRelayError(reply, new RelayError(400, 'the realtime API is a WebSocket: connect with an upgrade request (ws:// or wss://)', 'invalid_request_error'), openAIChat),
+  );
   const closeRealtime = installRealtime(scope.server, ctx);
   scope.addHook('preClose', async () => closeRealtime());
 }

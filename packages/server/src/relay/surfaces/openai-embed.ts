@@ -59,18 +59,29 @@ function toGemini(a: SurfaceAttempt, body: Body, requestedModel: string): Promis
   const encoding = encodingOf(body);
   const shape = (vectors: number[][], usage: CallUsage) => openAIList(vectors, usage, requestedModel, encoding);
   // A signed Gemini adaptor is Vertex AI, whose embeddings are a predict call.
-  if (a.adaptor.prepare) return vertexEmbed(a, texts.map((content) => ({ content })), dimensions, shape);
+  if (a.adaptor.prepare)
+    return vertexEmbed(
+      a,
+      texts.map((content) => ({ content })),
+      dimensions,
+      shape,
+    );
   const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath: '', options: a.ctx.options });
   const url = t.url;
   url.pathname = url.pathname.replace(/:generateContent$/, ':batchEmbedContents');
   const requests = texts.map((text) => ({ model: `models/${a.model}`, content: { parts: [{ text }] }, ...(dimensions ? { outputDimensionality: dimensions } : {}) }));
-  return forwardBuffered(a, { origin: url.origin, path: url.pathname + url.search, headers: t.headers }, JSON.stringify({ requests }), (answer: Answer): Metered | { error: string } => {
-    const json = parseData(answer.text) as { embeddings?: { values?: number[] }[] } | undefined;
-    if (!json || !Array.isArray(json.embeddings) || json.embeddings.length !== texts.length) return { error: 'upstream answered without one embedding per input' };
-    const vectors = json.embeddings.map((e) => (Array.isArray(e.values) ? e.values : []));
-    const usage = geminiEmbedUsage(json as Record<string, unknown>, texts);
-    return { out: shape(vectors, usage), contentType: 'application/json', usage };
-  });
+  return forwardBuffered(
+    a,
+    { origin: url.origin, path: url.pathname + url.search, headers: t.headers },
+    JSON.stringify({ requests }),
+    (answer: Answer): Metered | { error: string } => {
+      const json = parseData(answer.text) as { embeddings?: { values?: number[] }[] } | undefined;
+      if (!json || !Array.isArray(json.embeddings) || json.embeddings.length !== texts.length) return { error: 'upstream answered without one embedding per input' };
+      const vectors = json.embeddings.map((e) => (Array.isArray(e.values) ? e.values : []));
+      const usage = geminiEmbedUsage(json as Record<string, unknown>, texts);
+      return { out: shape(vectors, usage), contentType: 'application/json', usage };
+    },
+  );
 }
 
 const openAIEmbeddings = openAIInbound('embeddings');
@@ -83,7 +94,13 @@ export function openAIEmbeddingsInbound(req: RelayRequest): InboundCall {
     surface: {
       forward(a) {
         // OpenAI-format channel: the call as the core relays it (body rewritten for the channel, answer passed through).
-        if (a.adaptor.format === 'openai') return forwardOpenAIChannel(a.ctx, { call, channel: a.channel, key: a.key, upstreamModel: a.model, res: a.res, signal: a.signal, started: a.started, captureAnswer: false }, a.adaptor, 'embeddings');
+        if (a.adaptor.format === 'openai')
+          return forwardOpenAIChannel(
+            a.ctx,
+            { call, channel: a.channel, key: a.key, upstreamModel: a.model, res: a.res, signal: a.signal, started: a.started, captureAnswer: false },
+            a.adaptor,
+            'embeddings',
+          );
         if (a.adaptor.format === 'gemini') return toGemini(a, call.body, call.model);
         return Promise.resolve(cannotServe(a, openAIPaths.embeddings));
       },

@@ -19,7 +19,11 @@ function tooDeep(v: unknown, depth: number): boolean {
 
 /** The realtime protocol's error event for a client event that was not passed on. */
 const errorEvent = (message: string, param: string | null, eventId: unknown) =>
-  JSON.stringify({ type: 'error', event_id: `event_${newRequestId()}`, error: { type: 'invalid_request_error', code: 'invalid_value', message, param, event_id: typeof eventId === 'string' ? eventId : null } });
+  JSON.stringify({
+    type: 'error',
+    event_id: `event_${newRequestId()}`,
+    error: { type: 'invalid_request_error', code: 'invalid_value', message, param, event_id: typeof eventId === 'string' ? eventId : null },
+  });
 
 /**
  * The session parameters a client sets (session.update, response.create) checked before they reach the
@@ -45,6 +49,7 @@ export function refusedClientEvent(data: RawData, isBinary: boolean): string | u
     if (badLimit(params[name])) return errorEvent(`${field}.${name} must be "inf" or an integer from 1 to ${MAX_TOKEN_LIMIT}`, `${field}.${name}`, event.event_id);
   }
   const temperature = params.temperature;
-  if (temperature !== undefined && temperature !== null && !(typeof temperature === 'number' && Number.isFinite(temperature))) return errorEvent(`${field}.temperature must be a number`, `${field}.temperature`, event.event_id);
+  if (temperature !== undefined && temperature !== null && !(typeof temperature === 'number' && Number.isFinite(temperature)))
+    return errorEvent(`${field}.temperature must be a number`, `${field}.temperature`, event.event_id);
   return undefined;
 }

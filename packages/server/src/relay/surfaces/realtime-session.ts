@@ -67,7 +67,10 @@ function pipe(from: WebSocket, to: WebSocket, inspect: (data: RawData, isBinary:
  */
 export async function openRealtimeResponse(ctx: RelayContext, b: Pick<RealtimeBilling, 'auth' | 'group' | 'model' | 'ip' | 'target' | 'perResponse'>): Promise<string> {
   const requestId = newRequestId();
-  await ctx.relay.writer.begin(requestId, unsettledCallRecord(ctx, { requestId, auth: b.auth, group: b.group, model: b.model, stream: true, ip: b.ip, started: Date.now(), target: b.target, reserved: b.perResponse }));
+  await ctx.relay.writer.begin(
+    requestId,
+    unsettledCallRecord(ctx, { requestId, auth: b.auth, group: b.group, model: b.model, stream: true, ip: b.ip, started: Date.now(), target: b.target, reserved: b.perResponse }),
+  );
   return requestId;
 }
 
@@ -91,14 +94,34 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
     if (!hold) return;
     const used = hold;
     hold = undefined;
-    await settleCall(ctx, { requestId: callId, callId, auth: b.auth, group: b.group, model: b.model, upstreamModel: b.upstreamModel, stream: true, ip: b.ip, started: responseStarted, firstByteMs, channel: b.channel, usedChannels: b.usedChannels, price: b.price, usage, target: b.target, hold: used });
+    await settleCall(ctx, {
+      requestId: callId,
+      callId,
+      auth: b.auth,
+      group: b.group,
+      model: b.model,
+      upstreamModel: b.upstreamModel,
+      stream: true,
+      ip: b.ip,
+      started: responseStarted,
+      firstByteMs,
+      channel: b.channel,
+      usedChannels: b.usedChannels,
+      price: b.price,
+      usage,
+      target: b.target,
+      hold: used,
+    });
     responseStarted = Date.now();
     firstByteMs = 0;
     if (closed) return;
     const next = await ctx.relay.ledger.reserve(b.target, b.perResponse);
     if (next === 'user' || next === 'token') {
       const message = next === 'user' ? 'insufficient user quota' : 'this API token has no quota left';
-      if (client.readyState === WebSocket.OPEN) client.send(JSON.stringify({ type: 'error', event_id: `event_${newRequestId()}`, error: { type: 'insufficient_quota', code: 'insufficient_quota', message, param: null } }));
+      if (client.readyState === WebSocket.OPEN)
+        client.send(
+          JSON.stringify({ type: 'error', event_id: `event_${newRequestId()}`, error: { type: 'insufficient_quota', code: 'insufficient_quota', message, param: null } }),
+        );
       client.close(1008, 'quota exhausted');
       upstream.close(1000);
       return;
@@ -178,22 +201,28 @@ function watchLiveness(client: WebSocket, upstream: WebSocket, idleMs: number): 
     [upstream, true],
   ]);
   for (const ws of alive.keys()) ws.on('pong', () => alive.set(ws, true));
-  const idle = setInterval(() => {
-    if (Date.now() - lastFrame < idleMs) return;
-    client.close(1000, 'idle timeout');
-    upstream.close(1000, 'idle timeout');
-  }, Math.min(idleMs, HEARTBEAT_MS) / 2);
-  const heartbeat = setInterval(() => {
-    for (const [ws, answered] of alive) {
-      if (ws.readyState !== WebSocket.OPEN) continue;
-      if (!answered) {
-        ws.terminate();
-        continue;
+  const idle = setInterval(
+    () => {
+      if (Date.now() - lastFrame < idleMs) return;
+      client.close(1000, 'idle timeout');
+      upstream.close(1000, 'idle timeout');
+    },
+    Math.min(idleMs, HEARTBEAT_MS) / 2,
+  );
+  const heartbeat = setInterval(
+    () => {
+      for (const [ws, answered] of alive) {
+        if (ws.readyState !== WebSocket.OPEN) continue;
+        if (!answered) {
+          ws.terminate();
+          continue;
+        }
+        alive.set(ws, false);
+        ws.ping();
       }
-      alive.set(ws, false);
-      ws.ping();
-    }
-  }, Math.min(HEARTBEAT_MS, idleMs));
+    },
+    Math.min(HEARTBEAT_MS, idleMs),
+  );
   idle.unref();
   heartbeat.unref();
   return {

@@ -25,7 +25,9 @@ const CONNECT_TIMEOUT_MS = 15_000;
 /** Answers a refused upgrade with an HTTP status and an OpenAI-shaped error, then closes the socket. */
 function refuse(socket: Duplex, e: RelayError): void {
   const body = JSON.stringify(openAIChat.errorBody(e.status, e.message, e.type, e.code));
-  socket.end(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The subprotocols a browser client offered (`realtime`, the key, the beta flag). */
@@ -114,7 +116,12 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
   const { price, limits } = admitted;
   // Each response is reserved for before it runs: its per-call price, or the pre-consumed quota for ratios.
   const perUnit = ctx.options.num('QuotaPerUnit');
-  const perResponse = price.price.mode === 'price' ? computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, perUnit) : price.price.modelRatio > 0 ? ctx.options.num('PreConsumedQuota') : 0;
+  const perResponse =
+    price.price.mode === 'price'
+      ? computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, perUnit)
+      : price.price.modelRatio > 0
+        ? ctx.options.num('PreConsumedQuota')
+        : 0;
   const { target, hold } = await reserveQuota(ctx, auth, perResponse);
   let callId: string | undefined;
   try {
@@ -167,7 +174,21 @@ async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: Inco
       }
       countSuccess(ctx.counters, limits);
       wss.handleUpgrade(req, socket, head, (client) => {
-        runRealtimeSession(ctx, client, upstream, { auth, group, model, upstreamModel: mapped.model, ip: view.ip, channel: ch, usedChannels, price, target, perResponse, hold, callId, idleMs: ctx.config.realtimeIdleTimeout * 1000 });
+        runRealtimeSession(ctx, client, upstream, {
+          auth,
+          group,
+          model,
+          upstreamModel: mapped.model,
+          ip: view.ip,
+          channel: ch,
+          usedChannels,
+          price,
+          target,
+          perResponse,
+          hold,
+          callId,
+          idleMs: ctx.config.realtimeIdleTimeout * 1000,
+        });
       });
       return;
     }
@@ -179,7 +200,20 @@ async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: Inco
   const shown = ctx.relay.settings.get().hideUpstreamError ? UPSTREAM_FAILED : last.shown;
   const requestId = newRequestId();
   if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'realtime: upstream failed');
-  logRelayError(ctx, { auth, group, model, ip: view.ip, requestId, started, stream: true, status: last.status, message: shown, detail: last.message, channel: last.channel, usedChannels });
+  logRelayError(ctx, {
+    auth,
+    group,
+    model,
+    ip: view.ip,
+    requestId,
+    started,
+    stream: true,
+    status: last.status,
+    message: shown,
+    detail: last.message,
+    channel: last.channel,
+    usedChannels,
+  });
   throw new RelayError(last.status >= 400 ? last.status : 502, shown, 'upstream_error', 'upstream_error');
 }
 

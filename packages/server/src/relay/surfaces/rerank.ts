@@ -29,7 +29,8 @@ export function rerankInbound(req: RelayRequest): InboundCall {
     if (typeof d !== 'string' && (typeof d !== 'object' || d === null || Array.isArray(d))) throw invalidParam(`documents[${i}]`, `documents[${i}] must be a string or an object`);
   }
   const topN = body.top_n;
-  if (topN !== undefined && !(Number.isInteger(topN) && (topN as number) > 0 && (topN as number) <= MAX_TOKEN_LIMIT)) throw invalidParam('top_n', 'top_n must be a positive integer');
+  if (topN !== undefined && !(Number.isInteger(topN) && (topN as number) > 0 && (topN as number) <= MAX_TOKEN_LIMIT))
+    throw invalidParam('top_n', 'top_n must be a positive integer');
   const query = body.query;
   const documents = (body.documents as Document[]).map(documentText);
   const returnDocuments = typeof body.return_documents === 'boolean' ? body.return_documents : undefined;
@@ -42,7 +43,8 @@ export function rerankInbound(req: RelayRequest): InboundCall {
         const json = parseData(answer.text);
         if (!json) return { error: 'upstream answered with invalid JSON' };
         const reranked = up.answer(json, r);
-        const usage: CallUsage = reranked.promptTokens === undefined ? countedUsage(`${query}\n${documents.join('\n')}`) : { promptTokens: reranked.promptTokens, completionTokens: 0, reported: true };
+        const usage: CallUsage =
+          reranked.promptTokens === undefined ? countedUsage(`${query}\n${documents.join('\n')}`) : { promptTokens: reranked.promptTokens, completionTokens: 0, reported: true };
         const out = JSON.stringify({ ...reranked.body, model, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } });
         return { out, contentType: 'application/json', usage };
       });

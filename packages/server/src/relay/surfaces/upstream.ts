@@ -43,7 +43,14 @@ export async function forwardPassThrough(
   stream: boolean,
   meter: (reported: CallUsage | undefined) => CallUsage,
 ): Promise<AttemptResult> {
-  const result = await forwardOpenAI(a.ctx.relay.agent, { origin: t.origin, path: t.path, headers: t.headers, body, stream, clientWantsUsage: true, pingMs: stream ? a.ctx.relay.settings.get().pingMs : 0 }, a.res, a.signal, countTextTokens, a.started);
+  const result = await forwardOpenAI(
+    a.ctx.relay.agent,
+    { origin: t.origin, path: t.path, headers: t.headers, body, stream, clientWantsUsage: true, pingMs: stream ? a.ctx.relay.settings.get().pingMs : 0 },
+    a.res,
+    a.signal,
+    countTextTokens,
+    a.started,
+  );
   if (result.kind !== 'relayed') return result;
   return { ...result, usage: meter(result.usage), cut: false };
 }

@@ -27,7 +27,13 @@ const encodeAll = (events: IRStreamEvent[], model = 'claude-sonnet-4-5'): string
 const names = (sseText: string): string[] => [...sseText.matchAll(/^event: (.+)$/gm)].map((m) => m[1]!);
 
 const usage = (u: Partial<IRUsage>): IRUsage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, ...u });
-const ir = (over: Partial<IRRequest>): IRRequest => ({ model: 'claude-sonnet-4-5', system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'Hi' }] }], stream: false, ...over });
+const ir = (over: Partial<IRRequest>): IRRequest => ({
+  model: 'claude-sonnet-4-5',
+  system: [],
+  messages: [{ role: 'user', parts: [{ type: 'text', text: 'Hi' }] }],
+  stream: false,
+  ...over,
+});
 
 describe('Anthropic requests', () => {
   it('reads system blocks, images, tool turns, thinking and every parameter into IR', () => {
@@ -54,7 +60,13 @@ describe('Anthropic requests', () => {
         model: 'gpt-4o',
         messages: [
           { role: 'system', content: 'Be terse.' },
-          { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }, { type: 'text', text: 'What is this?' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+              { type: 'text', text: 'What is this?' },
+            ],
+          },
           { role: 'user', content: 'And the weather?' },
           { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Oslo"}' } }] },
           { role: 'tool', tool_call_id: 'call_1', content: '-3 °C' },
@@ -135,7 +147,13 @@ describe('Anthropic requests', () => {
         topP: 0.9,
         messages: [
           { role: 'user', parts: [{ type: 'text', text: 'Hi' }] },
-          { role: 'assistant', parts: [{ type: 'thinking', text: 'from an OpenAI model' }, { type: 'text', text: 'Hello' }] },
+          {
+            role: 'assistant',
+            parts: [
+              { type: 'thinking', text: 'from an OpenAI model' },
+              { type: 'text', text: 'Hello' },
+            ],
+          },
         ],
       }),
     );
@@ -152,7 +170,10 @@ describe('Anthropic requests', () => {
       max_tokens: 100,
       system: 'Sys',
       thinking: { type: 'disabled' },
-      tools: [{ type: 'web_search_20250305', name: 'web_search' }, { name: 'f', input_schema: { type: 'object' } }],
+      tools: [
+        { type: 'web_search_20250305', name: 'web_search' },
+        { name: 'f', input_schema: { type: 'object' } },
+      ],
       messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'boom', is_error: true }] }],
     });
     expect(r.system).toEqual(['Sys']);
@@ -178,7 +199,13 @@ describe('Anthropic responses', () => {
 
   it('answers an OpenAI client from an Anthropic upstream: cache reads and writes count in prompt_tokens', () => {
     const out = openAIChat.responseFromIR(A.responseToIR(fixture('response.json')), 'claude') as any;
-    expect(out.usage).toEqual({ prompt_tokens: 2468, completion_tokens: 187, total_tokens: 2655, prompt_tokens_details: { cached_tokens: 1800, cache_creation_tokens: 256 }, completion_tokens_details: { reasoning_tokens: 0 } });
+    expect(out.usage).toEqual({
+      prompt_tokens: 2468,
+      completion_tokens: 187,
+      total_tokens: 2655,
+      prompt_tokens_details: { cached_tokens: 1800, cache_creation_tokens: 256 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
     expect(out.choices[0].finish_reason).toBe('tool_calls');
     expect(out.choices[0].message.tool_calls.map((c: any) => c.function.name)).toEqual(['get_weather', 'get_time']);
   });
@@ -231,7 +258,8 @@ describe('Anthropic streams', () => {
   });
 
   it('relays an OpenAI upstream stream to an Anthropic client with the usage chunk that comes last', () => {
-    const chunk = (delta: any, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const chunk = (delta: any, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const upstream =
       chunk({ role: 'assistant', content: '' }) +
       chunk({ content: 'Hello' }) +
@@ -241,10 +269,24 @@ describe('Anthropic streams', () => {
       `data: ${JSON.stringify({ id: 'chatcmpl-1', choices: [], usage: { prompt_tokens: 1000, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 600 } } })}\n\n` +
       'data: [DONE]\n\n';
     const encoded = encodeAll(decodeAll(openAIChat, upstream));
-    expect(names(encoded)).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(names(encoded)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     const back = decodeAll(A, encoded);
     expect(back.at(0)).toEqual({ type: 'start', id: 'msg_chatcmpl-1', model: 'claude-sonnet-4-5' });
-    expect(back.slice(-3)).toEqual([{ type: 'stop', reason: 'tool_calls' }, { type: 'usage', usage: usage({ inputTokens: 400, outputTokens: 20, cacheReadTokens: 600 }) }, { type: 'end' }]);
+    expect(back.slice(-3)).toEqual([
+      { type: 'stop', reason: 'tool_calls' },
+      { type: 'usage', usage: usage({ inputTokens: 400, outputTokens: 20, cacheReadTokens: 600 }) },
+      { type: 'end' },
+    ]);
   });
 
   it('keeps the sequence valid whatever order events come in', () => {
@@ -295,7 +337,12 @@ describe('Anthropic streams', () => {
     expect(A.encodeEvent(s, { type: 'end' })).toBe('');
 
     // Usage, then stop, then end with no later usage: message_delta on end with the last usage.
-    const gemini = encodeAll([{ type: 'text', text: 'x' }, { type: 'usage', usage: usage({ inputTokens: 3, outputTokens: 4 }) }, { type: 'stop', reason: 'length' }, { type: 'end' }]);
+    const gemini = encodeAll([
+      { type: 'text', text: 'x' },
+      { type: 'usage', usage: usage({ inputTokens: 3, outputTokens: 4 }) },
+      { type: 'stop', reason: 'length' },
+      { type: 'end' },
+    ]);
     expect(decodeAll(A, gemini).slice(-3)).toEqual([{ type: 'stop', reason: 'length' }, { type: 'usage', usage: usage({ inputTokens: 3, outputTokens: 4 }) }, { type: 'end' }]);
   });
 

@@ -28,9 +28,21 @@ function encodeGemini(evs: IRStreamEvent[], model = 'gemini-2.5-flash'): string 
 
 /** Stream events without the usage the first chunk carries on 'start' (the encoder does not send it there). */
 const withoutStartUsage = (events: IRStreamEvent[]): IRStreamEvent[] => events.map((e) => (e.type === 'start' ? { type: 'start', id: e.id, model: e.model } : e));
-const usage = (input: number, output: number, cacheRead = 0, reasoning = 0) => ({ inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: 0, reasoningTokens: reasoning });
+const usage = (input: number, output: number, cacheRead = 0, reasoning = 0) => ({
+  inputTokens: input,
+  outputTokens: output,
+  cacheReadTokens: cacheRead,
+  cacheWriteTokens: 0,
+  reasoningTokens: reasoning,
+});
 
-const baseIR = (over: Partial<IRRequest>): IRRequest => ({ model: 'gemini-2.5-flash', system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], stream: false, ...over });
+const baseIR = (over: Partial<IRRequest>): IRRequest => ({
+  model: 'gemini-2.5-flash',
+  system: [],
+  messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }],
+  stream: false,
+  ...over,
+});
 
 describe('gemini paths', () => {
   it.each([
@@ -75,7 +87,15 @@ describe('gemini requests', () => {
     expect(geminiGenerate.requestToIR(body)).toEqual({
       model: '',
       system: ['Be brief.'],
-      messages: [{ role: 'user', parts: [{ type: 'text', text: 'Look' }, { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' }] }],
+      messages: [
+        {
+          role: 'user',
+          parts: [
+            { type: 'text', text: 'Look' },
+            { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
+          ],
+        },
+      ],
       tools: [{ name: 'f', parameters: { type: 'object', properties: { a_b: { type: 'string' } } } }],
       toolChoice: { name: 'f' },
       maxTokens: 100,
@@ -88,16 +108,41 @@ describe('gemini requests', () => {
   it('maps files, audio, ids, tool modes, JSON output and thinking settings', () => {
     const ir = geminiGenerate.requestToIR({
       contents: [
-        { role: 'user', parts: [{ fileData: { mimeType: 'image/png', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' } }, { inlineData: { mimeType: 'audio/mpeg', data: 'SUQz' } }] },
+        {
+          role: 'user',
+          parts: [
+            { fileData: { mimeType: 'image/png', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' } },
+            { inlineData: { mimeType: 'audio/mpeg', data: 'SUQz' } },
+          ],
+        },
         { role: 'model', parts: [{ functionCall: { id: 'fc-1', name: 'a', args: {} } }, { functionCall: { name: 'b' } }, { functionCall: { name: 'a', args: { x: 1 } } }] },
-        { role: 'user', parts: [{ functionResponse: { name: 'a', response: { n: 2 } } }, { functionResponse: { id: 'fc-1', name: 'a', response: { n: 1 } } }, { functionResponse: { name: 'b', response: {} } }, { functionResponse: { name: 'zzz', response: {} } }, { text: 'next' }] },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'a', response: { n: 2 } } },
+            { functionResponse: { id: 'fc-1', name: 'a', response: { n: 1 } } },
+            { functionResponse: { name: 'b', response: {} } },
+            { functionResponse: { name: 'zzz', response: {} } },
+            { text: 'next' },
+          ],
+        },
       ],
       tools: [{ googleSearch: {} }, { functionDeclarations: [{ name: 'a', parameters: { type: 'OBJECT', properties: { x: { type: 'INTEGER' } } } }] }],
       toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['a', 'b'] } },
-      generationConfig: { responseMimeType: 'application/json', responseSchema: { type: 'OBJECT', properties: { ok: { type: 'BOOLEAN' } } }, thinkingConfig: { thinkingBudget: -1, includeThoughts: true } },
+      generationConfig: {
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { ok: { type: 'BOOLEAN' } } },
+        thinkingConfig: { thinkingBudget: -1, includeThoughts: true },
+      },
     });
     expect(ir.messages).toEqual([
-      { role: 'user', parts: [{ type: 'image', url: 'https://generativelanguage.googleapis.com/v1beta/files/abc', mediaType: 'image/png' }, { type: 'audio', data: 'SUQz', format: 'mp3' }] },
+      {
+        role: 'user',
+        parts: [
+          { type: 'image', url: 'https://generativelanguage.googleapis.com/v1beta/files/abc', mediaType: 'image/png' },
+          { type: 'audio', data: 'SUQz', format: 'mp3' },
+        ],
+      },
       {
         role: 'assistant',
         parts: [
@@ -148,7 +193,10 @@ describe('gemini requests', () => {
     [{ effort: 'low' }, { thinkingBudget: 1024, includeThoughts: true }],
     [{ effort: 'medium' }, { thinkingBudget: 8192, includeThoughts: true }],
     [{ effort: 'high' }, { thinkingBudget: 24576, includeThoughts: true }],
-    [{ effort: 'low', budgetTokens: 3000 }, { thinkingBudget: 3000, includeThoughts: true }],
+    [
+      { effort: 'low', budgetTokens: 3000 },
+      { thinkingBudget: 3000, includeThoughts: true },
+    ],
     [{}, { includeThoughts: true }],
   ] as const)('reasoning %o → thinkingConfig %o', (reasoning, thinkingConfig) => {
     expect(geminiGenerate.requestFromIR(baseIR({ reasoning })).generationConfig).toEqual({ thinkingConfig });
@@ -159,7 +207,14 @@ describe('gemini requests', () => {
       model: 'gemini-2.5-flash',
       messages: [
         { role: 'system', content: 'sys' },
-        { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }, { type: 'image_url', image_url: { url: 'data:image/webp;base64,UklGR' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
+            { type: 'image_url', image_url: { url: 'data:image/webp;base64,UklGR' } },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [{ id: 'call_Ab', type: 'function', function: { name: 'lookup', arguments: '{"q":"cat"}' } }] },
         { role: 'tool', tool_call_id: 'call_Ab', content: 'a small feline' },
         { role: 'user', content: 'thanks' },
@@ -173,7 +228,11 @@ describe('gemini requests', () => {
               $schema: 'http://json-schema.org/draft-07/schema#',
               type: 'object',
               additionalProperties: false,
-              properties: { q: { type: 'string', format: 'uri' }, opt: { anyOf: [{ $ref: '#/$defs/Mode' }, { type: 'null' }] }, tags: { type: ['array', 'null'], items: { const: 'x' } } },
+              properties: {
+                q: { type: 'string', format: 'uri' },
+                opt: { anyOf: [{ $ref: '#/$defs/Mode' }, { type: 'null' }] },
+                tags: { type: ['array', 'null'], items: { const: 'x' } },
+              },
               required: ['q'],
               $defs: { Mode: { type: 'string', enum: ['a', 'b'], title: 'Mode' } },
             },
@@ -187,7 +246,10 @@ describe('gemini requests', () => {
     expect(geminiGenerate.requestFromIR(ir)).toStrictEqual({
       systemInstruction: { parts: [{ text: 'sys' }] },
       contents: [
-        { role: 'user', parts: [{ text: 'see' }, { fileData: { mimeType: 'image/png', fileUri: 'https://example.com/cat.png' } }, { inlineData: { mimeType: 'image/webp', data: 'UklGR' } }] },
+        {
+          role: 'user',
+          parts: [{ text: 'see' }, { fileData: { mimeType: 'image/png', fileUri: 'https://example.com/cat.png' } }, { inlineData: { mimeType: 'image/webp', data: 'UklGR' } }],
+        },
         { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'cat' } } }] },
         { role: 'user', parts: [{ functionResponse: { name: 'lookup', response: { output: 'a small feline' } } }, { text: 'thanks' }] },
       ],
@@ -198,7 +260,11 @@ describe('gemini requests', () => {
               name: 'lookup',
               parameters: {
                 type: 'object',
-                properties: { q: { type: 'string' }, opt: { nullable: true, type: 'string', enum: ['a', 'b'], title: 'Mode' }, tags: { type: 'array', nullable: true, items: { enum: ['x'] } } },
+                properties: {
+                  q: { type: 'string' },
+                  opt: { nullable: true, type: 'string', enum: ['a', 'b'], title: 'Mode' },
+                  tags: { type: 'array', nullable: true, items: { enum: ['x'] } },
+                },
                 required: ['q'],
               },
             },
@@ -215,8 +281,20 @@ describe('gemini requests', () => {
     const body = geminiGenerate.requestFromIR(
       baseIR({
         messages: [
-          { role: 'assistant', parts: [{ type: 'tool_call', id: 't1', name: 'f', arguments: '{}' }, { type: 'tool_call', id: 't2', name: 'g', arguments: 'not json' }] },
-          { role: 'user', parts: [{ type: 'tool_result', toolCallId: 't1', content: 'boom', isError: true }, { type: 'tool_result', toolCallId: 't2', content: '{"ok":true}' }] },
+          {
+            role: 'assistant',
+            parts: [
+              { type: 'tool_call', id: 't1', name: 'f', arguments: '{}' },
+              { type: 'tool_call', id: 't2', name: 'g', arguments: 'not json' },
+            ],
+          },
+          {
+            role: 'user',
+            parts: [
+              { type: 'tool_result', toolCallId: 't1', content: 'boom', isError: true },
+              { type: 'tool_result', toolCallId: 't2', content: '{"ok":true}' },
+            ],
+          },
         ],
       }),
     );
@@ -244,7 +322,13 @@ describe('gemini responses', () => {
   it('cross-format: Gemini usage bills the same through OpenAI semantics', () => {
     const openai = openAIChat.responseFromIR(geminiGenerate.responseToIR(json('response.json')), 'gemini-2.5-flash') as { usage: unknown; choices: { finish_reason: string }[] };
     expect(openai.choices[0]!.finish_reason).toBe('tool_calls');
-    expect(openai.usage).toEqual({ prompt_tokens: 1200, completion_tokens: 380, total_tokens: 1580, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 332 } });
+    expect(openai.usage).toEqual({
+      prompt_tokens: 1200,
+      completion_tokens: 380,
+      total_tokens: 1580,
+      prompt_tokens_details: { cached_tokens: 1024 },
+      completion_tokens_details: { reasoning_tokens: 332 },
+    });
   });
 
   it.each([
@@ -262,7 +346,13 @@ describe('gemini responses', () => {
   });
 
   it('a blocked prompt is a content filter stop', () => {
-    expect(geminiGenerate.responseToIR({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } })).toEqual({ id: '', model: '', parts: [], stopReason: 'content_filter', usage: usage(9, 0) });
+    expect(geminiGenerate.responseToIR({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } })).toEqual({
+      id: '',
+      model: '',
+      parts: [],
+      stopReason: 'content_filter',
+      usage: usage(9, 0),
+    });
   });
 
   it.each([
@@ -319,18 +409,30 @@ describe('gemini streams', () => {
   it('cross-format: a Gemini stream reaches an OpenAI client with usage', () => {
     const s = openAIChat.newEncodeState('gemini-2.5-flash');
     openAIChat.includeUsage(s, true);
-    const out = decodeGemini(fixture('stream.sse')).map((e) => openAIChat.encodeEvent(s, e)).join('');
+    const out = decodeGemini(fixture('stream.sse'))
+      .map((e) => openAIChat.encodeEvent(s, e))
+      .join('');
     const chunks = events(out).map((e) => e.data);
     expect(chunks.at(-1)).toBe('[DONE]');
     const last = JSON.parse(chunks.at(-2)!);
-    expect(last.usage).toMatchObject({ prompt_tokens: 1200, completion_tokens: 320, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 280 } });
+    expect(last.usage).toMatchObject({
+      prompt_tokens: 1200,
+      completion_tokens: 320,
+      prompt_tokens_details: { cached_tokens: 1024 },
+      completion_tokens_details: { reasoning_tokens: 280 },
+    });
     expect(out).toContain('"finish_reason":"tool_calls"');
   });
 
   it('usage comes from the last chunk when no finishReason arrives, and finish is idempotent', () => {
     const state = geminiGenerate.newDecodeState();
-    const a = geminiGenerate.decodeEvent(state, { data: '{"candidates":[{"content":{"parts":[{"text":"Hi"}]}}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":1},"responseId":"r"}' });
-    expect(a).toEqual([{ type: 'start', id: 'r', model: '', usage: usage(5, 1) }, { type: 'text', text: 'Hi' }]);
+    const a = geminiGenerate.decodeEvent(state, {
+      data: '{"candidates":[{"content":{"parts":[{"text":"Hi"}]}}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":1},"responseId":"r"}',
+    });
+    expect(a).toEqual([
+      { type: 'start', id: 'r', model: '', usage: usage(5, 1) },
+      { type: 'text', text: 'Hi' },
+    ]);
     expect(geminiGenerate.finish(state)).toEqual([{ type: 'usage', usage: usage(5, 1) }, { type: 'end' }]);
     expect(geminiGenerate.finish(state)).toEqual([]);
   });
@@ -361,7 +463,12 @@ describe('gemini streams', () => {
   });
 
   it('usage before stop waits for the end; a later usage wins', () => {
-    const head: IRStreamEvent[] = [{ type: 'start', id: 'r1', model: 'm' }, { type: 'usage', usage: usage(10, 0) }, { type: 'text', text: 'ok' }, { type: 'stop', reason: 'stop' }];
+    const head: IRStreamEvent[] = [
+      { type: 'start', id: 'r1', model: 'm' },
+      { type: 'usage', usage: usage(10, 0) },
+      { type: 'text', text: 'ok' },
+      { type: 'stop', reason: 'stop' },
+    ];
     const final = (u: ReturnType<typeof usage>) =>
       `data: {"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP","index":0}],"usageMetadata":${JSON.stringify({ promptTokenCount: u.inputTokens, candidatesTokenCount: u.outputTokens, totalTokenCount: u.inputTokens + u.outputTokens })},"modelVersion":"g","responseId":"r1"}\n\n`;
     const textChunk = 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]},"index":0}],"modelVersion":"g","responseId":"r1"}\n\n';
@@ -370,7 +477,10 @@ describe('gemini streams', () => {
   });
 
   it('a trailing signature goes on the final empty text part, as Gemini sends it', () => {
-    const text = encodeGemini([{ type: 'start', id: 'r', model: '' }, { type: 'text', text: 'a' }, { type: 'thinking', text: '', signature: 'SIG' }, { type: 'stop', reason: 'stop' }, { type: 'end' }], 'g');
+    const text = encodeGemini(
+      [{ type: 'start', id: 'r', model: '' }, { type: 'text', text: 'a' }, { type: 'thinking', text: '', signature: 'SIG' }, { type: 'stop', reason: 'stop' }, { type: 'end' }],
+      'g',
+    );
     expect(text).toContain('"parts":[{"text":"","thoughtSignature":"SIG"}]},"finishReason":"STOP"');
     expect(decodeGemini(text).filter((e) => e.type === 'thinking')).toEqual([{ type: 'thinking', text: '', signature: 'SIG' }]);
   });

@@ -37,7 +37,13 @@ describe('Gemini schema → JSON Schema', () => {
   });
 
   it('leaves JSON Schema as it is', () => {
-    const schema = { type: 'object', properties: { a: { type: ['string', 'null'] }, b: { $ref: '#/$defs/b' } }, $defs: { b: { type: 'integer' } }, additionalProperties: false, required: ['a'] };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: ['string', 'null'] }, b: { $ref: '#/$defs/b' } },
+      $defs: { b: { type: 'integer' } },
+      additionalProperties: false,
+      required: ['a'],
+    };
     expect(jsonSchemaFromGemini(schema)).toEqual(schema);
   });
 
@@ -76,11 +82,17 @@ describe('Gemini requests carry JSON Schema into the IR', () => {
       { type: 'function', function: { name: 'lookup', description: 'Find', parameters: { type: 'object', properties: { q: { type: ['string', 'null'] } }, required: ['q'] } } },
       { type: 'function', function: { name: 'raw', parameters: { type: 'object', properties: { x: { type: 'string' } }, additionalProperties: false } } },
     ]);
-    expect(out.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'response', schema: { type: 'array', items: { type: 'object', properties: { ok: { type: 'boolean' } } } } } });
+    expect(out.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'response', schema: { type: 'array', items: { type: 'object', properties: { ok: { type: 'boolean' } } } } },
+    });
   });
 
   it('responseJsonSchema (snake_case too) is taken as is, and reaches an Anthropic upstream', () => {
-    const ir = geminiGenerate.requestToIR({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generation_config: { response_mime_type: 'application/json', response_json_schema: { type: 'object', properties: { n: { type: 'integer' } } } } });
+    const ir = geminiGenerate.requestToIR({
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      generation_config: { response_mime_type: 'application/json', response_json_schema: { type: 'object', properties: { n: { type: 'integer' } } } },
+    });
     expect(ir.responseFormat).toEqual({ type: 'json_schema', name: 'response', schema: { type: 'object', properties: { n: { type: 'integer' } } } });
     const out = anthropicMessages.requestFromIR({ ...ir, model: 'claude-sonnet-4-5' });
     expect(out.output_config).toEqual({ format: { type: 'json_schema', schema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false } } });

@@ -108,19 +108,49 @@ function clientQuota(to: Name, body: any): number {
   switch (to) {
     case 'openai': {
       const u = body.usage;
-      return computeQuota(price, { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, cachedTokens: u.prompt_tokens_details?.cached_tokens, cacheCreationTokens: u.prompt_tokens_details?.cache_creation_tokens }, 500000, 'openai');
+      return computeQuota(
+        price,
+        {
+          promptTokens: u.prompt_tokens,
+          completionTokens: u.completion_tokens,
+          cachedTokens: u.prompt_tokens_details?.cached_tokens,
+          cacheCreationTokens: u.prompt_tokens_details?.cache_creation_tokens,
+        },
+        500000,
+        'openai',
+      );
     }
     case 'responses': {
       const u = body.usage;
-      return computeQuota(price, { promptTokens: u.input_tokens, completionTokens: u.output_tokens, cachedTokens: u.input_tokens_details?.cached_tokens, cacheCreationTokens: u.input_tokens_details?.cache_creation_tokens }, 500000, 'openai');
+      return computeQuota(
+        price,
+        {
+          promptTokens: u.input_tokens,
+          completionTokens: u.output_tokens,
+          cachedTokens: u.input_tokens_details?.cached_tokens,
+          cacheCreationTokens: u.input_tokens_details?.cache_creation_tokens,
+        },
+        500000,
+        'openai',
+      );
     }
     case 'anthropic': {
       const u = body.usage;
-      return computeQuota(price, { promptTokens: u.input_tokens, completionTokens: u.output_tokens, cachedTokens: u.cache_read_input_tokens, cacheCreationTokens: u.cache_creation_input_tokens }, 500000, 'anthropic');
+      return computeQuota(
+        price,
+        { promptTokens: u.input_tokens, completionTokens: u.output_tokens, cachedTokens: u.cache_read_input_tokens, cacheCreationTokens: u.cache_creation_input_tokens },
+        500000,
+        'anthropic',
+      );
     }
     case 'gemini': {
       const u = body.usageMetadata;
-      return computeQuota(price, { promptTokens: u.promptTokenCount, completionTokens: u.candidatesTokenCount + (u.thoughtsTokenCount ?? 0), cachedTokens: u.cachedContentTokenCount }, 500000, 'openai');
+      return computeQuota(
+        price,
+        { promptTokens: u.promptTokenCount, completionTokens: u.candidatesTokenCount + (u.thoughtsTokenCount ?? 0), cachedTokens: u.cachedContentTokenCount },
+        500000,
+        'openai',
+      );
     }
   }
 }
@@ -169,7 +199,10 @@ describe('format matrix: reasoning requests', () => {
     openai: { model: 'm', reasoning_effort: 'high', max_tokens: 20000, messages: m },
     responses: { model: 'm', reasoning: { effort: 'high' }, max_output_tokens: 20000, input: 'hi' },
     anthropic: { model: 'm', max_tokens: 20000, thinking: { type: 'enabled', budget_tokens: 16384 }, messages: m },
-    gemini: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: 20000, thinkingConfig: { thinkingBudget: 16384, includeThoughts: true } } },
+    gemini: {
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      generationConfig: { maxOutputTokens: 20000, thinkingConfig: { thinkingBudget: 16384, includeThoughts: true } },
+    },
   };
   /** How each format says "think hard": an effort where only efforts exist, a budget where budgets do. */
   const said = (to: Name, body: any) => {

@@ -3,7 +3,14 @@ import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
 import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
 import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
 import { applyClaudeSettings, claudeDefaultMaxTokensOf, type ClaudeSettings } from '../../../src/relay/providers/anthropic/settings.js';
-import { applyGeminiSettings, geminiApiVersion, geminiBudgetRange, geminiSafetySettings, geminiThinkingSuffix, type GeminiSettings } from '../../../src/relay/providers/gemini/settings.js';
+import {
+  applyGeminiSettings,
+  geminiApiVersion,
+  geminiBudgetRange,
+  geminiSafetySettings,
+  geminiThinkingSuffix,
+  type GeminiSettings,
+} from '../../../src/relay/providers/gemini/settings.js';
 import { thinkingBaseModel } from '../../../src/relay/price.js';
 
 /** The defaults of packages/shared/src/options.ts, as the relay reads them. */
@@ -20,16 +27,29 @@ const msg = { role: 'user', content: 'hi' };
 
 describe('Claude settings on an Anthropic Messages body', () => {
   it('-thinking: suffix stripped, budget_tokens = max_tokens × share, temperature 1, top_p/top_k removed', () => {
-    const r = applyClaudeSettings({ model: 'claude-3-7-sonnet-20250219-thinking', max_tokens: 10000, temperature: 0.2, top_p: 0.5, top_k: 5, messages: [msg] }, 'claude-3-7-sonnet-20250219-thinking', claude());
+    const r = applyClaudeSettings(
+      { model: 'claude-3-7-sonnet-20250219-thinking', max_tokens: 10000, temperature: 0.2, top_p: 0.5, top_k: 5, messages: [msg] },
+      'claude-3-7-sonnet-20250219-thinking',
+      claude(),
+    );
     expect(r.model).toBe('claude-3-7-sonnet-20250219');
     expect(r.body).toEqual({ model: 'claude-3-7-sonnet-20250219', max_tokens: 10000, temperature: 1, thinking: { type: 'enabled', budget_tokens: 8000 }, messages: [msg] });
   });
 
   it('-thinking with a small max_tokens raises it to 1280 so the budget reaches the 1024 minimum; the share is configurable', () => {
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 100, messages: [msg] }, 'c-thinking', claude()).body).toMatchObject({ max_tokens: 1280, thinking: { budget_tokens: 1024 } });
+    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 100, messages: [msg] }, 'c-thinking', claude()).body).toMatchObject({
+      max_tokens: 1280,
+      thinking: { budget_tokens: 1024 },
+    });
     // A share of 1 would make budget = max_tokens: kept one below, as Anthropic requires budget_tokens < max_tokens.
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, messages: [msg] }, 'c-thinking', claude({ budgetShare: 1 })).body.thinking).toEqual({ type: 'enabled', budget_tokens: 3999 });
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, messages: [msg] }, 'c-thinking', claude({ budgetShare: 0.5 })).body.thinking).toEqual({ type: 'enabled', budget_tokens: 2000 });
+    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, messages: [msg] }, 'c-thinking', claude({ budgetShare: 1 })).body.thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 3999,
+    });
+    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, messages: [msg] }, 'c-thinking', claude({ budgetShare: 0.5 })).body.thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 2000,
+    });
   });
 
   it('-thinking keeps a thinking budget the request set itself', () => {
@@ -40,12 +60,22 @@ describe('Claude settings on an Anthropic Messages body', () => {
 
   it('-thinking relaxes a forced tool_choice to auto (Anthropic allows only auto or none with thinking); a request thinking on its own keeps it', () => {
     const tools = [{ name: 'get_weather', input_schema: { type: 'object' } }];
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({
+    expect(
+      applyClaudeSettings(
+        { model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true }, messages: [msg] },
+        'c-thinking',
+        claude(),
+      ).body.tool_choice,
+    ).toEqual({
       type: 'auto',
       disable_parallel_tool_use: true,
     });
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'any' }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({ type: 'auto' });
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'none' }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({ type: 'none' });
+    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'any' }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({
+      type: 'auto',
+    });
+    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'none' }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({
+      type: 'none',
+    });
     const own = { model: 'c-thinking', max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, tools, tool_choice: { type: 'any' }, messages: [msg] };
     expect(applyClaudeSettings(own, 'c-thinking', claude()).body.tool_choice).toEqual({ type: 'any' });
   });
@@ -60,25 +90,49 @@ describe('Claude settings on an Anthropic Messages body', () => {
     const s = claude({ defaultMaxTokens: { default: 4096, 'claude-opus-4': 32000, 'claude-opus-4-thinking': 64000 } });
     expect(applyClaudeSettings({ model: 'claude-haiku', messages: [msg] }, 'claude-haiku', s).body.max_tokens).toBe(4096);
     expect(applyClaudeSettings({ model: 'claude-opus-4', messages: [msg] }, 'claude-opus-4', s).body.max_tokens).toBe(32000);
-    expect(applyClaudeSettings({ model: 'claude-opus-4-thinking', messages: [msg] }, 'claude-opus-4-thinking', s).body).toMatchObject({ model: 'claude-opus-4', max_tokens: 64000, thinking: { budget_tokens: 51200 } });
+    expect(applyClaudeSettings({ model: 'claude-opus-4-thinking', messages: [msg] }, 'claude-opus-4-thinking', s).body).toMatchObject({
+      model: 'claude-opus-4',
+      max_tokens: 64000,
+      thinking: { budget_tokens: 51200 },
+    });
     expect(applyClaudeSettings({ model: 'claude-opus-4', max_tokens: 10, messages: [msg] }, 'claude-opus-4', s).body.max_tokens).toBe(10);
     expect(claudeDefaultMaxTokensOf({ defaultMaxTokens: {} }, 'x')).toBe(8192);
   });
 
   it('per-model headers: values joined, names lower-cased; the suffixed name wins over the base name', () => {
-    const s = claude({ headers: { 'claude-sonnet-4': { 'Anthropic-Beta': ['output-128k-2025-02-19', 'token-efficient-tools-2025-02-19'] }, 'claude-sonnet-4-thinking': { 'anthropic-beta': ['interleaved-thinking-2025-05-14'] } } });
-    expect(applyClaudeSettings({ model: 'claude-sonnet-4', messages: [msg] }, 'claude-sonnet-4', s).headers).toEqual({ 'anthropic-beta': 'output-128k-2025-02-19,token-efficient-tools-2025-02-19' });
-    expect(applyClaudeSettings({ model: 'claude-sonnet-4-thinking', messages: [msg] }, 'claude-sonnet-4-thinking', s).headers).toEqual({ 'anthropic-beta': 'interleaved-thinking-2025-05-14' });
+    const s = claude({
+      headers: {
+        'claude-sonnet-4': { 'Anthropic-Beta': ['output-128k-2025-02-19', 'token-efficient-tools-2025-02-19'] },
+        'claude-sonnet-4-thinking': { 'anthropic-beta': ['interleaved-thinking-2025-05-14'] },
+      },
+    });
+    expect(applyClaudeSettings({ model: 'claude-sonnet-4', messages: [msg] }, 'claude-sonnet-4', s).headers).toEqual({
+      'anthropic-beta': 'output-128k-2025-02-19,token-efficient-tools-2025-02-19',
+    });
+    expect(applyClaudeSettings({ model: 'claude-sonnet-4-thinking', messages: [msg] }, 'claude-sonnet-4-thinking', s).headers).toEqual({
+      'anthropic-beta': 'interleaved-thinking-2025-05-14',
+    });
     expect(applyClaudeSettings({ model: 'other', messages: [msg] }, 'other', s).headers).toEqual({});
   });
 
   it('a body without a model (the model is in the URL, as on Vertex) gets none added', () => {
-    expect(applyClaudeSettings({ max_tokens: 5000, messages: [msg] }, 'c-thinking', claude()).body).toEqual({ max_tokens: 5000, temperature: 1, thinking: { type: 'enabled', budget_tokens: 4000 }, messages: [msg] });
+    expect(applyClaudeSettings({ max_tokens: 5000, messages: [msg] }, 'c-thinking', claude()).body).toEqual({
+      max_tokens: 5000,
+      temperature: 1,
+      thinking: { type: 'enabled', budget_tokens: 4000 },
+      messages: [msg],
+    });
   });
 
   it('an OpenAI request for a -thinking model converts, then gets thinking (the whole OpenAI → Claude path)', () => {
     const body = anthropicMessages.requestFromIR({ ...openAIChat.requestToIR({ model: 'c-thinking', max_tokens: 2000, temperature: 0.1, messages: [msg] }) });
-    expect(applyClaudeSettings(body, 'c-thinking', claude()).body).toEqual({ model: 'c', max_tokens: 2000, temperature: 1, thinking: { type: 'enabled', budget_tokens: 1600 }, messages: [msg] });
+    expect(applyClaudeSettings(body, 'c-thinking', claude()).body).toEqual({
+      model: 'c',
+      max_tokens: 2000,
+      temperature: 1,
+      thinking: { type: 'enabled', budget_tokens: 1600 },
+      messages: [msg],
+    });
   });
 });
 
@@ -119,17 +173,27 @@ describe('Gemini settings on a generateContent body', () => {
     const r = applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 10000, temperature: 0.4 } }, 'gemini-2.5-flash-thinking', gemini());
     expect(r.model).toBe('gemini-2.5-flash');
     expect(r.body.generationConfig).toEqual({ maxOutputTokens: 10000, temperature: 0.4, thinkingConfig: { includeThoughts: true, thinkingBudget: 6000 } });
-    expect(applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 100000 } }, 'gemini-2.5-flash-thinking', gemini()).body.generationConfig.thinkingConfig.thinkingBudget).toBe(24576);
-    expect(applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 100 } }, 'gemini-2.5-pro-thinking', gemini()).body.generationConfig.thinkingConfig.thinkingBudget).toBe(128);
+    expect(
+      applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 100000 } }, 'gemini-2.5-flash-thinking', gemini()).body.generationConfig.thinkingConfig.thinkingBudget,
+    ).toBe(24576);
+    expect(
+      applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 100 } }, 'gemini-2.5-pro-thinking', gemini()).body.generationConfig.thinkingConfig.thinkingBudget,
+    ).toBe(128);
     expect(applyGeminiSettings({ contents }, 'gemini-2.5-flash-thinking', gemini()).body.generationConfig).toEqual({ thinkingConfig: { includeThoughts: true } });
     // snake_case as in the docs' curl examples is read too
-    expect(applyGeminiSettings({ contents, generation_config: { max_output_tokens: 1000 } }, 'gemini-2.5-flash-thinking', gemini()).body).toMatchObject({ generationConfig: { max_output_tokens: 1000, thinkingConfig: { thinkingBudget: 600 } } });
+    expect(applyGeminiSettings({ contents, generation_config: { max_output_tokens: 1000 } }, 'gemini-2.5-flash-thinking', gemini()).body).toMatchObject({
+      generationConfig: { max_output_tokens: 1000, thinkingConfig: { thinkingBudget: 600 } },
+    });
   });
 
   it('-thinking-<n> sets the budget (clamped); -nothinking turns thinking off where the model allows it', () => {
-    expect(applyGeminiSettings({ contents }, 'gemini-2.5-flash-thinking-2048', gemini()).body.generationConfig).toEqual({ thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 } });
+    expect(applyGeminiSettings({ contents }, 'gemini-2.5-flash-thinking-2048', gemini()).body.generationConfig).toEqual({
+      thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 },
+    });
     expect(applyGeminiSettings({ contents }, 'gemini-2.5-flash-lite-thinking-100', gemini()).body.generationConfig.thinkingConfig.thinkingBudget).toBe(512);
-    expect(applyGeminiSettings({ contents, generationConfig: { thinkingConfig: { includeThoughts: true } } }, 'gemini-2.5-flash-nothinking', gemini()).body.generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 0 } });
+    expect(
+      applyGeminiSettings({ contents, generationConfig: { thinkingConfig: { includeThoughts: true } } }, 'gemini-2.5-flash-nothinking', gemini()).body.generationConfig,
+    ).toEqual({ thinkingConfig: { thinkingBudget: 0 } });
     // 2.5 Pro cannot turn thinking off: the request is left as it was
     const pro = applyGeminiSettings({ contents }, 'gemini-2.5-pro-nothinking', gemini());
     expect(pro.model).toBe('gemini-2.5-pro');
@@ -138,7 +202,10 @@ describe('Gemini settings on a generateContent body', () => {
   });
 
   it('budgets only for models in gemini.models_supported_thinking_budget; others get includeThoughts only', () => {
-    expect(applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 1000 } }, 'gemini-2.0-flash-thinking', gemini()).body.generationConfig).toEqual({ maxOutputTokens: 1000, thinkingConfig: { includeThoughts: true } });
+    expect(applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 1000 } }, 'gemini-2.0-flash-thinking', gemini()).body.generationConfig).toEqual({
+      maxOutputTokens: 1000,
+      thinkingConfig: { includeThoughts: true },
+    });
     expect(applyGeminiSettings({ contents }, 'gemini-2.0-flash-nothinking', gemini()).body.generationConfig).toBeUndefined();
   });
 
@@ -153,10 +220,22 @@ describe('Gemini settings on a generateContent body', () => {
   });
 
   it('thoughts in a Gemini answer reach OpenAI callers as reasoning_content and Anthropic callers as thinking blocks', () => {
-    const answer = { candidates: [{ content: { role: 'model', parts: [{ text: 'Let me think.', thought: true }, { text: '42' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 1, thoughtsTokenCount: 7, totalTokenCount: 13 } };
+    const answer = {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'Let me think.', thought: true }, { text: '42' }] }, finishReason: 'STOP' }],
+      usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 1, thoughtsTokenCount: 7, totalTokenCount: 13 },
+    };
     const ir = geminiGenerate.responseToIR(answer);
-    expect(openAIChat.responseFromIR(ir, 'gemini-2.5-flash-thinking')).toMatchObject({ choices: [{ message: { content: '42', reasoning_content: 'Let me think.' } }], usage: { completion_tokens: 8, completion_tokens_details: { reasoning_tokens: 7 } } });
-    expect(anthropicMessages.responseFromIR(ir, 'gemini-2.5-flash-thinking')).toMatchObject({ content: [{ type: 'thinking', thinking: 'Let me think.' }, { type: 'text', text: '42' }], usage: { output_tokens: 8 } });
+    expect(openAIChat.responseFromIR(ir, 'gemini-2.5-flash-thinking')).toMatchObject({
+      choices: [{ message: { content: '42', reasoning_content: 'Let me think.' } }],
+      usage: { completion_tokens: 8, completion_tokens_details: { reasoning_tokens: 7 } },
+    });
+    expect(anthropicMessages.responseFromIR(ir, 'gemini-2.5-flash-thinking')).toMatchObject({
+      content: [
+        { type: 'thinking', thinking: 'Let me think.' },
+        { type: 'text', text: '42' },
+      ],
+      usage: { output_tokens: 8 },
+    });
   });
 });
 

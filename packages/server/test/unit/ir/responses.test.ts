@@ -32,7 +32,12 @@ function parseEvents(sseText: string): WireEvent[] {
 
 /** An OpenAI SDK client whose every request is answered by `body` (no network). */
 const sdkAnswering = (body: string, contentType: string) =>
-  new OpenAI({ apiKey: 'sk-test', baseURL: 'http://tollway.test/v1', maxRetries: 0, fetch: async () => new Response(body, { status: 200, headers: { 'content-type': contentType } }) });
+  new OpenAI({
+    apiKey: 'sk-test',
+    baseURL: 'http://tollway.test/v1',
+    maxRetries: 0,
+    fetch: async () => new Response(body, { status: 200, headers: { 'content-type': contentType } }),
+  });
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -69,7 +74,10 @@ describe('Responses requests', () => {
       temperature: 0.2,
       top_p: 0.9,
       tool_choice: { type: 'function', name: 'lookup' },
-      tools: [{ type: 'function', name: 'lookup', parameters: null, strict: null }, { type: 'file_search', vector_store_ids: ['vs_1'] }],
+      tools: [
+        { type: 'function', name: 'lookup', parameters: null, strict: null },
+        { type: 'file_search', vector_store_ids: ['vs_1'] },
+      ],
       text: { format: { type: 'json_schema', name: 'city', schema: { type: 'object' }, strict: true } },
     });
     expect(got).toMatchObject({
@@ -101,7 +109,14 @@ describe('Responses requests', () => {
         { role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }] },
         { role: 'assistant', content: 'Looking.' },
         { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
-        { type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_text', text: 'a' }, { type: 'input_text', text: 'b' }] },
+        {
+          type: 'function_call_output',
+          call_id: 'c1',
+          output: [
+            { type: 'input_text', text: 'a' },
+            { type: 'input_text', text: 'b' },
+          ],
+        },
         { type: 'item_reference', id: 'msg_old' },
       ],
     });
@@ -110,7 +125,13 @@ describe('Responses requests', () => {
     expect(got.toolChoice).toBeUndefined();
     expect(got.messages).toEqual([
       { role: 'user', parts: [{ type: 'audio', data: 'UklGRg==', format: 'wav' }] },
-      { role: 'assistant', parts: [{ type: 'text', text: 'Looking.' }, { type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'text', text: 'Looking.' },
+          { type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' },
+        ],
+      },
       { role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'c1', name: 'f', content: 'ab' }] },
     ]);
     expect(R.requestFromIR(got).input).toEqual([
@@ -126,9 +147,20 @@ describe('Responses requests', () => {
       model: 'm',
       system: [],
       stream: false,
-      messages: [{ role: 'user', parts: [{ type: 'tool_result', toolCallId: 'toolu_1', content: 'done' }, { type: 'text', text: 'and now?' }] }],
+      messages: [
+        {
+          role: 'user',
+          parts: [
+            { type: 'tool_result', toolCallId: 'toolu_1', content: 'done' },
+            { type: 'text', text: 'and now?' },
+          ],
+        },
+      ],
     });
-    expect(body.input).toEqual([{ type: 'function_call_output', call_id: 'toolu_1', output: 'done' }, { role: 'user', content: 'and now?' }]);
+    expect(body.input).toEqual([
+      { type: 'function_call_output', call_id: 'toolu_1', output: 'done' },
+      { role: 'user', content: 'and now?' },
+    ]);
   });
 });
 
@@ -152,7 +184,16 @@ describe('Responses answers', () => {
     const incomplete = { id: 'resp_1', model: 'm', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [] };
     expect(R.responseToIR(incomplete).stopReason).toBe('length');
     expect(R.responseToIR({ ...incomplete, incomplete_details: { reason: 'content_filter' } }).stopReason).toBe('content_filter');
-    const body = R.responseFromIR({ id: 'x1', model: 'm', parts: [{ type: 'text', text: 'Once upon' }], stopReason: 'length', usage: { inputTokens: 5, outputTokens: 16, cacheReadTokens: 0, cacheWriteTokens: 3, reasoningTokens: 0 } }, 'm');
+    const body = R.responseFromIR(
+      {
+        id: 'x1',
+        model: 'm',
+        parts: [{ type: 'text', text: 'Once upon' }],
+        stopReason: 'length',
+        usage: { inputTokens: 5, outputTokens: 16, cacheReadTokens: 0, cacheWriteTokens: 3, reasoningTokens: 0 },
+      },
+      'm',
+    );
     expect(body).toMatchObject({
       id: 'resp_x1',
       status: 'incomplete',
@@ -211,7 +252,9 @@ describe('Responses streams', () => {
 
   it('waits for the end to complete, so usage after the stop reason is included', () => {
     const usage = { inputTokens: 3, outputTokens: 2, cacheReadTokens: 4, cacheWriteTokens: 0, reasoningTokens: 0 };
-    const events = parseEvents(encodeAll([{ type: 'start', id: 'u1', model: 'x' }, { type: 'text', text: 'Hi' }, { type: 'stop', reason: 'stop' }, { type: 'usage', usage }, { type: 'end' }], 'm'));
+    const events = parseEvents(
+      encodeAll([{ type: 'start', id: 'u1', model: 'x' }, { type: 'text', text: 'Hi' }, { type: 'stop', reason: 'stop' }, { type: 'usage', usage }, { type: 'end' }], 'm'),
+    );
     expect(events.at(-2)?.type).toBe('response.output_item.done');
     expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed', usage: { input_tokens: 7, input_tokens_details: { cached_tokens: 4 } } } });
     const noUsage = parseEvents(encodeAll([{ type: 'text', text: 'Hi' }, { type: 'end' }], 'm'));
@@ -222,13 +265,20 @@ describe('Responses streams', () => {
   it('ends a truncated answer with response.incomplete, and decodes it as length', () => {
     const out = encodeAll([{ type: 'start', id: 'l1', model: 'x' }, { type: 'text', text: 'Once' }, { type: 'stop', reason: 'length' }, { type: 'end' }], 'm');
     const events = parseEvents(out);
-    expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ status: 'incomplete' }] } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ status: 'incomplete' }] },
+    });
     expect(decodeAll(R, out)).toEqual([{ type: 'start', id: 'resp_l1', model: 'm' }, { type: 'text', text: 'Once' }, { type: 'stop', reason: 'length' }, { type: 'end' }]);
   });
 
   it('reports an error as an error event and response.failed, then stays silent', () => {
     const state = R.newEncodeState('m');
-    const out = [R.encodeEvent(state, { type: 'start', id: 'e1', model: 'x' }), R.encodeEvent(state, { type: 'error', message: 'upstream timed out' }), R.encodeEvent(state, { type: 'end' })].join('');
+    const out = [
+      R.encodeEvent(state, { type: 'start', id: 'e1', model: 'x' }),
+      R.encodeEvent(state, { type: 'error', message: 'upstream timed out' }),
+      R.encodeEvent(state, { type: 'end' }),
+    ].join('');
     const events = parseEvents(out);
     expect(events.map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
     expect(events[2]).toEqual({ type: 'error', code: null, message: 'upstream timed out', param: null, sequence_number: 2 });

@@ -9,7 +9,10 @@ import type { IRStreamEvent, WireFormat } from '../../../src/relay/ir/types.js';
 /** A Gemini stream whose every chunk says finishReason STOP (some Gemini versions do); usage only on the last. */
 const pieces = ['Hello', ' from', ' gemini'];
 const everyChunkStop = pieces
-  .map((text, i) => `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], ...(i === pieces.length - 1 ? { usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 } } : {}), responseId: 'r1', modelVersion: 'gemini-2.0-flash' })}\n\n`)
+  .map(
+    (text, i) =>
+      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], ...(i === pieces.length - 1 ? { usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 } } : {}), responseId: 'r1', modelVersion: 'gemini-2.0-flash' })}\n\n`,
+  )
   .join('');
 
 function decodeGemini(text: string): IRStreamEvent[] {
@@ -35,8 +38,19 @@ describe('a finish reason ends the answer only when the upstream stream ends', (
   it('→ Anthropic client: all text, one message_delta with the usage, message_stop last', () => {
     const out = encode(anthropicMessages, decodeGemini(everyChunkStop));
     const events = dataOf(out).map((d) => JSON.parse(d) as Record<string, any>);
-    expect(events.filter((e) => e.type === 'content_block_delta').map((e) => e.delta.text).join('')).toBe('Hello from gemini');
-    expect(events.filter((e) => e.type === 'message_delta')).toEqual([{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { input_tokens: 11, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 7 } }]);
+    expect(
+      events
+        .filter((e) => e.type === 'content_block_delta')
+        .map((e) => e.delta.text)
+        .join(''),
+    ).toBe('Hello from gemini');
+    expect(events.filter((e) => e.type === 'message_delta')).toEqual([
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { input_tokens: 11, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 7 },
+      },
+    ]);
     expect(events.at(-1)).toEqual({ type: 'message_stop' });
   });
 
@@ -53,8 +67,17 @@ describe('a finish reason ends the answer only when the upstream stream ends', (
   });
 
   it('→ OpenAI client: a repeated stop event still gives one finish_reason (the latest reason); text after it is kept', () => {
-    const out = encode(openAIChat, [{ type: 'start', id: 'x', model: 'm' }, { type: 'text', text: 'a' }, { type: 'stop', reason: 'stop' }, { type: 'text', text: 'b' }, { type: 'stop', reason: 'length' }, { type: 'end' }]);
-    const chunks = dataOf(out).slice(0, -1).map((d) => JSON.parse(d) as Record<string, any>);
+    const out = encode(openAIChat, [
+      { type: 'start', id: 'x', model: 'm' },
+      { type: 'text', text: 'a' },
+      { type: 'stop', reason: 'stop' },
+      { type: 'text', text: 'b' },
+      { type: 'stop', reason: 'length' },
+      { type: 'end' },
+    ]);
+    const chunks = dataOf(out)
+      .slice(0, -1)
+      .map((d) => JSON.parse(d) as Record<string, any>);
     expect(chunks.map((c) => c.choices[0].delta.content ?? '').join('')).toBe('ab');
     expect(chunks.filter((c) => c.choices[0].finish_reason).map((c) => c.choices[0].finish_reason)).toEqual(['length']);
   });

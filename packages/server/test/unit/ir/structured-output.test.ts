@@ -35,7 +35,10 @@ describe('structured output to an Anthropic upstream', () => {
   it('native models get output_config.format with a schema Anthropic accepts', () => {
     const body = toAnthropic(chat({ response_format: jsonSchemaFormat }), 'claude-sonnet-4-5');
     expect(body.output_config).toEqual({
-      format: { type: 'json_schema', schema: { type: 'object', properties: { city: { type: 'string' }, temp: { type: 'number' } }, required: ['city', 'temp'], additionalProperties: false } },
+      format: {
+        type: 'json_schema',
+        schema: { type: 'object', properties: { city: { type: 'string' }, temp: { type: 'number' } }, required: ['city', 'temp'], additionalProperties: false },
+      },
     });
     expect(body.tools).toBeUndefined();
     expect(body.tool_choice).toBeUndefined();
@@ -46,12 +49,23 @@ describe('structured output to an Anthropic upstream', () => {
       anthropicOutputSchema({
         $schema: 'http://json-schema.org/draft-07/schema#',
         type: 'object',
-        properties: { list: { type: 'array', minItems: 2, maxItems: 5, items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, n: { type: 'integer', format: 'int64' } }, additionalProperties: true } }, pick: { oneOf: [{ type: 'string', maxLength: 3 }, { type: 'null' }] } },
+        properties: {
+          list: {
+            type: 'array',
+            minItems: 2,
+            maxItems: 5,
+            items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, n: { type: 'integer', format: 'int64' } }, additionalProperties: true },
+          },
+          pick: { oneOf: [{ type: 'string', maxLength: 3 }, { type: 'null' }] },
+        },
         $defs: { x: { properties: { a: { type: 'string' } } } },
       }),
     ).toEqual({
       type: 'object',
-      properties: { list: { type: 'array', items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, n: { type: 'integer' } }, additionalProperties: false } }, pick: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+      properties: {
+        list: { type: 'array', items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, n: { type: 'integer' } }, additionalProperties: false } },
+        pick: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      },
       $defs: { x: { properties: { a: { type: 'string' } }, additionalProperties: false } },
       additionalProperties: false,
     });
@@ -74,7 +88,10 @@ describe('structured output to an Anthropic upstream', () => {
 
   it('a non-object schema is wrapped under value; the caller’s tools stay callable (tool_choice any)', () => {
     const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }];
-    const body = toAnthropic(chat({ tools, response_format: { type: 'json_schema', json_schema: { name: 'list', schema: { type: 'array', items: { type: 'string' } } } } }), 'claude-3-5-haiku-20241022');
+    const body = toAnthropic(
+      chat({ tools, response_format: { type: 'json_schema', json_schema: { name: 'list', schema: { type: 'array', items: { type: 'string' } } } } }),
+      'claude-3-5-haiku-20241022',
+    );
     expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['lookup', STRUCTURED_VALUE_TOOL]);
     expect(body.tools[1].input_schema).toEqual({ type: 'object', properties: { value: { type: 'array', items: { type: 'string' } } }, required: ['value'] });
     expect(body.tool_choice).toEqual({ type: 'any' });
@@ -84,7 +101,10 @@ describe('structured output to an Anthropic upstream', () => {
     const thinking = toAnthropic({ ...chat({ response_format: jsonSchemaFormat }), reasoning: { budgetTokens: 2048 } }, 'claude-3-7-sonnet-20250219');
     expect(thinking.tools.map((t: { name: string }) => t.name)).toEqual([STRUCTURED_TOOL]);
     expect(thinking.tool_choice).toBeUndefined();
-    const none = toAnthropic(chat({ tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }], tool_choice: 'none', response_format: jsonSchemaFormat }), 'claude-3-5-haiku-20241022');
+    const none = toAnthropic(
+      chat({ tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }], tool_choice: 'none', response_format: jsonSchemaFormat }),
+      'claude-3-5-haiku-20241022',
+    );
     expect(none.tools.map((t: { name: string }) => t.name)).toEqual(['f']);
   });
 
@@ -97,7 +117,12 @@ describe('structured output to an Anthropic upstream', () => {
 
 describe('the forced tool’s answer becomes text', () => {
   it('whole answers: the reserved tool_use is the text; tool_use stop means stop', () => {
-    const ir = anthropicMessages.responseToIR({ id: 'msg_1', content: [{ type: 'tool_use', id: 'toolu_1', name: STRUCTURED_TOOL, input: { city: 'Paris', temp: 21 } }], stop_reason: 'tool_use', usage: { input_tokens: 5, output_tokens: 3 } });
+    const ir = anthropicMessages.responseToIR({
+      id: 'msg_1',
+      content: [{ type: 'tool_use', id: 'toolu_1', name: STRUCTURED_TOOL, input: { city: 'Paris', temp: 21 } }],
+      stop_reason: 'tool_use',
+      usage: { input_tokens: 5, output_tokens: 3 },
+    });
     expect(ir.parts).toEqual([{ type: 'text', text: '{"city":"Paris","temp":21}' }]);
     expect(ir.stopReason).toBe('stop');
     const openai = openAIChat.responseFromIR(ir, 'm') as { choices: { message: { content: string; tool_calls?: unknown }; finish_reason: string }[] };
@@ -130,7 +155,10 @@ describe('the forced tool’s answer becomes text', () => {
 
   it('streams: input_json_delta pieces of the reserved tool are text events; the stop is a plain stop', () => {
     const events = decode(toolStream(STRUCTURED_TOOL, ['{"city":', '"Paris"}']));
-    expect(events.filter((e) => e.type === 'text')).toEqual([{ type: 'text', text: '{"city":' }, { type: 'text', text: '"Paris"}' }]);
+    expect(events.filter((e) => e.type === 'text')).toEqual([
+      { type: 'text', text: '{"city":' },
+      { type: 'text', text: '"Paris"}' },
+    ]);
     expect(events.some((e) => e.type === 'tool_call_start')).toBe(false);
     expect(events.find((e) => e.type === 'stop')).toEqual({ type: 'stop', reason: 'stop' });
     // Through to an OpenAI client: content deltas and finish_reason stop.

@@ -54,8 +54,18 @@ describe('Cohere chat v2', () => {
 
   it('reads a text answer with thinking; usage.tokens when no billed units; MAX_TOKENS is length', () => {
     const res = cohereChat.responseToIR(fixture('cohere', 'response-text.json'));
-    expect(res).toMatchObject({ parts: [{ type: 'thinking', text: 'The user says hello.' }, { type: 'text', text: 'Hello! How can I' }], stopReason: 'length', usage: { inputTokens: 5, outputTokens: 12 } });
-    expect(openAIChat.responseFromIR(res, 'command-r')).toMatchObject({ choices: [{ message: { content: 'Hello! How can I', reasoning_content: 'The user says hello.' }, finish_reason: 'length' }], usage: { prompt_tokens: 5, completion_tokens: 12 } });
+    expect(res).toMatchObject({
+      parts: [
+        { type: 'thinking', text: 'The user says hello.' },
+        { type: 'text', text: 'Hello! How can I' },
+      ],
+      stopReason: 'length',
+      usage: { inputTokens: 5, outputTokens: 12 },
+    });
+    expect(openAIChat.responseFromIR(res, 'command-r')).toMatchObject({
+      choices: [{ message: { content: 'Hello! How can I', reasoning_content: 'The user says hello.' }, finish_reason: 'length' }],
+      usage: { prompt_tokens: 5, completion_tokens: 12 },
+    });
   });
 
   it.each([1, 7, 64, 100_000])('decodes the stream cut every %i characters: thinking, text, two tool calls, stop, usage', (size) => {
@@ -82,11 +92,24 @@ describe('Dify chat-messages', () => {
         messages: [
           { role: 'user', parts: [{ type: 'text', text: 'first' }] },
           { role: 'assistant', parts: [{ type: 'text', text: 'ok' }] },
-          { role: 'user', parts: [{ type: 'text', text: 'What is ' }, { type: 'text', text: 'this?' }, { type: 'image', url: 'https://example.com/a.png' }] },
+          {
+            role: 'user',
+            parts: [
+              { type: 'text', text: 'What is ' },
+              { type: 'text', text: 'this?' },
+              { type: 'image', url: 'https://example.com/a.png' },
+            ],
+          },
         ],
       }),
     );
-    expect(body).toEqual({ inputs: { system: 'be brief' }, query: 'What is this?', response_mode: 'streaming', user: 'alice', files: [{ type: 'image', transfer_method: 'remote_url', url: 'https://example.com/a.png' }] });
+    expect(body).toEqual({
+      inputs: { system: 'be brief' },
+      query: 'What is this?',
+      response_mode: 'streaming',
+      user: 'alice',
+      files: [{ type: 'image', transfer_method: 'remote_url', url: 'https://example.com/a.png' }],
+    });
     expect(difyChat.requestFromIR(ir({}))).toEqual({ inputs: {}, query: 'Hi', response_mode: 'streaming', user: 'tollway' });
   });
 
@@ -105,7 +128,11 @@ describe('Dify chat-messages', () => {
   });
 
   it('an error event ends the stream with the error', () => {
-    const events = decodeAll(difyChat, 'data: {"event": "error", "task_id": "t", "message_id": "m", "status": 400, "code": "invalid_param", "message": "query is required"}\n\ndata: {"event": "message", "answer": "late"}\n\n', 9);
+    const events = decodeAll(
+      difyChat,
+      'data: {"event": "error", "task_id": "t", "message_id": "m", "status": 400, "code": "invalid_param", "message": "query is required"}\n\ndata: {"event": "message", "answer": "late"}\n\n',
+      9,
+    );
     expect(events).toEqual([{ type: 'start', id: 'm', model: '' }, { type: 'error', message: 'query is required' }, { type: 'stop', reason: 'error' }, { type: 'end' }]);
   });
 });
@@ -119,7 +146,13 @@ describe('Coze chat v3', () => {
         messages: [
           { role: 'user', parts: [{ type: 'text', text: 'hello' }] },
           { role: 'assistant', parts: [{ type: 'text', text: 'Hi!' }] },
-          { role: 'user', parts: [{ type: 'text', text: 'what is this' }, { type: 'image', url: 'https://example.com/cat.jpg' }] },
+          {
+            role: 'user',
+            parts: [
+              { type: 'text', text: 'what is this' },
+              { type: 'image', url: 'https://example.com/cat.jpg' },
+            ],
+          },
         ],
       }),
     );
@@ -131,7 +164,12 @@ describe('Coze chat v3', () => {
       additional_messages: [
         { role: 'user', type: 'question', content: 'hello', content_type: 'text' },
         { role: 'assistant', type: 'answer', content: 'Hi!', content_type: 'text' },
-        { role: 'user', type: 'question', content: '[{"type":"text","text":"what is this"},{"type":"image","file_url":"https://example.com/cat.jpg"}]', content_type: 'object_string' },
+        {
+          role: 'user',
+          type: 'question',
+          content: '[{"type":"text","text":"what is this"},{"type":"image","file_url":"https://example.com/cat.jpg"}]',
+          content_type: 'object_string',
+        },
       ],
     });
   });
@@ -141,7 +179,11 @@ describe('Coze chat v3', () => {
   });
 
   it('a failed chat ends with its last_error message', () => {
-    expect(decodeAll(cozeChat, text('coze', 'stream-failed.sse'), 11).slice(1)).toEqual([{ type: 'error', message: 'The bot is not published to the API channel.' }, { type: 'stop', reason: 'error' }, { type: 'end' }]);
+    expect(decodeAll(cozeChat, text('coze', 'stream-failed.sse'), 11).slice(1)).toEqual([
+      { type: 'error', message: 'The bot is not published to the API channel.' },
+      { type: 'stop', reason: 'error' },
+      { type: 'end' },
+    ]);
   });
 
   it('a plain client call is the stream collected into one answer (reasoning and text joined, usage kept)', async () => {

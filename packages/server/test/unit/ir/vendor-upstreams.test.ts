@@ -40,7 +40,13 @@ describe('Tencent Hunyuan ChatCompletions', () => {
         top_p: 0.8,
         messages: [
           { role: 'system', content: 'be brief' },
-          { role: 'user', content: [{ type: 'text', text: 'weather here?' }, { type: 'image_url', image_url: { url: 'https://example.com/sz.jpg' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'weather here?' },
+              { type: 'image_url', image_url: { url: 'https://example.com/sz.jpg' } },
+            ],
+          },
           { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"深圳"}' } }] },
           { role: 'tool', tool_call_id: 'c1', content: '25°C' },
         ],
@@ -57,7 +63,13 @@ describe('Tencent Hunyuan ChatCompletions', () => {
       TopP: 0.8,
       Messages: [
         { Role: 'system', Content: 'be brief' },
-        { Role: 'user', Contents: [{ Type: 'text', Text: 'weather here?' }, { Type: 'image_url', ImageUrl: { Url: 'https://example.com/sz.jpg' } }] },
+        {
+          Role: 'user',
+          Contents: [
+            { Type: 'text', Text: 'weather here?' },
+            { Type: 'image_url', ImageUrl: { Url: 'https://example.com/sz.jpg' } },
+          ],
+        },
         { Role: 'assistant', Content: '', ToolCalls: [{ Id: 'c1', Type: 'function', Function: { Name: 'get_weather', Arguments: '{"city":"深圳"}' } }] },
         { Role: 'tool', Content: '25°C', ToolCallId: 'c1' },
       ],
@@ -119,15 +131,37 @@ describe('rerank upstreams', () => {
   it('Jina: its own body; results with documents from the answer or the request; reported tokens', () => {
     const jina = rerankUpstreamFor(38);
     expect(jina.requestBody(req)).toEqual({ model: 'm', query: 'q', documents: ['a', 'b', 'c'], top_n: 2, return_documents: true });
-    const answer = jina.answer({ results: [{ index: 2, relevance_score: 0.7, document: { text: 'c' } }, { index: 0, relevance_score: 0.1 }], usage: { total_tokens: 9 } }, req);
-    expect(answer).toEqual({ body: { model: 'm', results: [{ index: 2, relevance_score: 0.7, document: { text: 'c' } }, { index: 0, relevance_score: 0.1, document: { text: 'a' } }], usage: { prompt_tokens: 9, total_tokens: 9 } }, promptTokens: 9 });
+    const answer = jina.answer(
+      {
+        results: [
+          { index: 2, relevance_score: 0.7, document: { text: 'c' } },
+          { index: 0, relevance_score: 0.1 },
+        ],
+        usage: { total_tokens: 9 },
+      },
+      req,
+    );
+    expect(answer).toEqual({
+      body: {
+        model: 'm',
+        results: [
+          { index: 2, relevance_score: 0.7, document: { text: 'c' } },
+          { index: 0, relevance_score: 0.1, document: { text: 'a' } },
+        ],
+        usage: { prompt_tokens: 9, total_tokens: 9 },
+      },
+      promptTokens: 9,
+    });
     expect(jina.target(channel(38), 'jk').url.href).toBe('https://api.jina.ai/v1/rerank');
   });
 
   it('Cohere: /v2/rerank without return_documents; no tokens reported (the caller counts)', () => {
     const cohere = rerankUpstreamFor(34);
     expect(cohere.requestBody(req)).toEqual({ model: 'm', query: 'q', documents: ['a', 'b', 'c'], top_n: 2 });
-    expect(cohere.target(channel(34), 'ck')).toEqual({ url: new URL('https://api.cohere.ai/v2/rerank'), headers: { 'content-type': 'application/json', authorization: 'Bearer ck' } });
+    expect(cohere.target(channel(34), 'ck')).toEqual({
+      url: new URL('https://api.cohere.ai/v2/rerank'),
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ck' },
+    });
     expect(cohere.answer({ results: [{ index: 1, relevance_score: 0.5 }], meta: { billed_units: { search_units: 1 } } }, { ...req, returnDocuments: false })).toEqual({
       body: { model: 'm', results: [{ index: 1, relevance_score: 0.5 }], usage: { prompt_tokens: 0, total_tokens: 0 } },
       promptTokens: undefined,

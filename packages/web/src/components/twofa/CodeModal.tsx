@@ -34,7 +34,15 @@ export function CodeModal({ open, title, hint, placeholder, okText, danger, test
       destroyOnHidden
     >
       <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph>
-      <Input value={code} onChange={(e) => setCode(e.target.value)} onPressEnter={submit} placeholder={placeholder} autoComplete="one-time-code" autoFocus data-testid={`${testId}-code`} />
+      <Input
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+        onPressEnter={submit}
+        placeholder={placeholder}
+        autoComplete="one-time-code"
+        autoFocus
+        data-testid={`${testId}-code`}
+      />
     </Modal>
   );
 }

@@ -33,7 +33,13 @@ export function TwoFactorCard({ account }: { account: string }) {
   return (
     <Card
       title={<IconTitle icon={SafetyCertificateOutlined}>{t('card.title')}</IconTitle>}
-      extra={s && <Tag color={s.enabled ? 'green' : 'default'} data-testid="twofa-state">{s.enabled ? t('card.on') : t('card.off')}</Tag>}
+      extra={
+        s && (
+          <Tag color={s.enabled ? 'green' : 'default'} data-testid="twofa-state">
+            {s.enabled ? t('card.on') : t('card.off')}
+          </Tag>
+        )
+      }
       data-testid="twofa-card"
     >
       {s?.setup_required && <Alert type="error" showIcon title={t('card.required')} style={{ marginBottom: 12 }} data-testid="twofa-required" />}

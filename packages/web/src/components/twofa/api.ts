@@ -6,8 +6,7 @@ export type { TwoFactorSetup };
 
 export const TWOFA_STATUS_KEY = ['user', '2fa', 'status'] as const;
 
-export const isChallenge = (data: unknown): data is TwoFactorChallenge =>
-  typeof data === 'object' && data !== null && (data as { require_2fa?: unknown }).require_2fa === true;
+export const isChallenge = (data: unknown): data is TwoFactorChallenge => typeof data === 'object' && data !== null && (data as { require_2fa?: unknown }).require_2fa === true;
 
 /** GET /api/user/2fa/status. */
 export function useTwoFactorStatus() {

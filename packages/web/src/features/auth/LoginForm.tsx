@@ -28,8 +28,27 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCre
 
   return (
     <FieldsForm onSubmit={handleSubmit(submit)} testid="login-form">
-      <TextField control={control} name="username" label={t('login.username')} size="large" prefix={<UserOutlined />} placeholder={t('login.usernamePh')} autoComplete="username" data-testid="login-username" />
-      <TextField control={control} name="password" label={t('login.password')} password size="large" prefix={<LockOutlined />} placeholder={t('login.passwordPh')} autoComplete="current-password" data-testid="login-password" />
+      <TextField
+        control={control}
+        name="username"
+        label={t('login.username')}
+        size="large"
+        prefix={<UserOutlined />}
+        placeholder={t('login.usernamePh')}
+        autoComplete="username"
+        data-testid="login-username"
+      />
+      <TextField
+        control={control}
+        name="password"
+        label={t('login.password')}
+        password
+        size="large"
+        prefix={<LockOutlined />}
+        placeholder={t('login.passwordPh')}
+        autoComplete="current-password"
+        data-testid="login-password"
+      />
       {botCheck.widget}
       <Button type="primary" htmlType="submit" size="large" block loading={loading} data-testid="login-submit">
         {t('login.submit')}

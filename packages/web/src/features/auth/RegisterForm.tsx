@@ -59,9 +59,38 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
 
   return (
     <FieldsForm onSubmit={handleSubmit(submit)} testid="register-form">
-      <TextField control={control} name="username" label={t('register.username')} size="large" prefix={<UserOutlined />} placeholder={t('register.usernamePh')} autoComplete="username" data-testid="register-username" />
-      <TextField control={control} name="password" label={t('register.password')} password size="large" prefix={<LockOutlined />} placeholder={t('register.passwordPh')} autoComplete="new-password" data-testid="register-password" />
-      <TextField control={control} name="password2" label={t('register.confirm')} password size="large" prefix={<LockOutlined />} placeholder={t('register.confirmPh')} autoComplete="new-password" data-testid="register-confirm" />
+      <TextField
+        control={control}
+        name="username"
+        label={t('register.username')}
+        size="large"
+        prefix={<UserOutlined />}
+        placeholder={t('register.usernamePh')}
+        autoComplete="username"
+        data-testid="register-username"
+      />
+      <TextField
+        control={control}
+        name="password"
+        label={t('register.password')}
+        password
+        size="large"
+        prefix={<LockOutlined />}
+        placeholder={t('register.passwordPh')}
+        autoComplete="new-password"
+        data-testid="register-password"
+      />
+      <TextField
+        control={control}
+        name="password2"
+        label={t('register.confirm')}
+        password
+        size="large"
+        prefix={<LockOutlined />}
+        placeholder={t('register.confirmPh')}
+        autoComplete="new-password"
+        data-testid="register-confirm"
+      />
       {emailVerification && (
         <>
           <FormField
@@ -77,7 +106,15 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
               </Space.Compact>
             )}
           />
-          <TextField control={control} name="verification_code" label={t('register.code')} size="large" prefix={<SafetyOutlined />} placeholder={t('register.codePh')} data-testid="register-code" />
+          <TextField
+            control={control}
+            name="verification_code"
+            label={t('register.code')}
+            size="large"
+            prefix={<SafetyOutlined />}
+            placeholder={t('register.codePh')}
+            data-testid="register-code"
+          />
         </>
       )}
       {botCheck.widget}

@@ -40,7 +40,16 @@ export default function ResetRequestPage() {
   return (
     <AuthCard title={t('reset.title')} subtitle={t('reset.subtitle')} testId="reset-page">
       <FieldsForm onSubmit={handleSubmit(submit)}>
-        <TextField control={control} name="email" label={t('reset.email')} size="large" type="email" prefix={<MailOutlined />} placeholder={t('reset.emailPh')} data-testid="reset-email" />
+        <TextField
+          control={control}
+          name="email"
+          label={t('reset.email')}
+          size="large"
+          type="email"
+          prefix={<MailOutlined />}
+          placeholder={t('reset.emailPh')}
+          data-testid="reset-email"
+        />
         {botCheck.widget}
         <Button type="primary" htmlType="submit" size="large" block loading={loading} disabled={left > 0} data-testid="reset-submit">
           {left > 0 ? t('reset.retry', { s: left }) : t('reset.submit')}

@@ -71,8 +71,7 @@ export interface CreateChannelInput {
   channel: ChannelPayload;
 }
 
-export const createChannel = (body: CreateChannelInput, silent = false) =>
-  api<{ ids: number[] }>('POST', '/api/channel/', body, { silent }).then((e) => e.data?.ids ?? []);
+export const createChannel = (body: CreateChannelInput, silent = false) => api<{ ids: number[] }>('POST', '/api/channel/', body, { silent }).then((e) => e.data?.ids ?? []);
 
 export interface UpdateChannelInput extends ChannelPayload {
   id: number;
@@ -91,8 +90,7 @@ export const batchSetTag = (ids: number[], tag: string) => apiPost<number>('/api
 /** PUT /api/channel/tag body: the tag plus what to change on every channel of it. */
 export type EditTagInput = z.input<typeof editTagBody>;
 export const editTag = (body: EditTagInput) => apiPut<number>('/api/channel/tag', body).then((e) => e.data ?? 0);
-export const setTagStatus = (tag: string, enabled: boolean) =>
-  apiPost<number>(`/api/channel/tag/${enabled ? 'enabled' : 'disabled'}`, { tag }).then((e) => e.data ?? 0);
+export const setTagStatus = (tag: string, enabled: boolean) => apiPost<number>(`/api/channel/tag/${enabled ? 'enabled' : 'disabled'}`, { tag }).then((e) => e.data ?? 0);
 
 export interface TestResult {
   success: boolean;
@@ -124,8 +122,7 @@ export const updateBalance = (id: number) => apiGet<{ balance: number; balance_u
 export const updateAllBalances = () => apiGet<{ updated: number; failed: number }>('/api/channel/update_balance');
 
 /** Upstream models before the channel exists (first key only) or of a saved channel (its stored key). */
-export const fetchUpstreamModels = (body: { base_url: string; type: number; key: string }) =>
-  apiPost<string[]>('/api/channel/fetch_models', body).then((e) => e.data ?? []);
+export const fetchUpstreamModels = (body: { base_url: string; type: number; key: string }) => apiPost<string[]>('/api/channel/fetch_models', body).then((e) => e.data ?? []);
 export const fetchChannelUpstreamModels = (id: number) => apiGet<string[]>(`/api/channel/fetch_models/${id}`).then((d) => d ?? []);
 
 /** Every known model name (GET /api/channel/models). */

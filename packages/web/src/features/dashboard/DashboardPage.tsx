@@ -17,7 +17,7 @@ import { EChart } from './EChart';
 import { StatCards } from './StatCards';
 import './dashboard.css';
 
-const asGranularity = (v: string | undefined): DataGranularity => (DATA_GRANULARITIES as readonly string[]).includes(v ?? '') ? (v as DataGranularity) : 'hour';
+const asGranularity = (v: string | undefined): DataGranularity => ((DATA_GRANULARITIES as readonly string[]).includes(v ?? '') ? (v as DataGranularity) : 'hour');
 
 /** The default range of a granularity (DataExportDefaultTime): its span back from now, to an hour ahead. */
 function defaultDraft(g: DataGranularity): DashboardDraft {
@@ -100,10 +100,22 @@ export default function DashboardPage() {
         <Card
           variant="borderless"
           title={t('chart.consumption')}
-          extra={<Segmented<Metric> size="small" value={metric} onChange={setMetric} options={(['quota', 'tokens', 'calls'] as const).map((m) => ({ value: m, label: t(`chart.metric.${m}`) }))} data-testid="dashboard-metric" />}
+          extra={
+            <Segmented<Metric>
+              size="small"
+              value={metric}
+              onChange={setMetric}
+              options={(['quota', 'tokens', 'calls'] as const).map((m) => ({ value: m, label: t(`chart.metric.${m}`) }))}
+              data-testid="dashboard-metric"
+            />
+          }
           styles={{ body: { padding: 12 } }}
         >
-          {empty ? <Empty description={t('chart.empty')} className="tw-dash-empty" /> : <EChart option={barOption} height={mobile ? 300 : 380} testId="dashboard-consumption-chart" />}
+          {empty ? (
+            <Empty description={t('chart.empty')} className="tw-dash-empty" />
+          ) : (
+            <EChart option={barOption} height={mobile ? 300 : 380} testId="dashboard-consumption-chart" />
+          )}
         </Card>
         <Card variant="borderless" title={t('chart.calls')} styles={{ body: { padding: 12 } }}>
           {empty ? <Empty description={t('chart.empty')} className="tw-dash-empty" /> : <EChart option={pieOption} height={mobile ? 300 : 380} testId="dashboard-calls-chart" />}

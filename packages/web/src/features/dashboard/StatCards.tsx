@@ -12,7 +12,23 @@ interface Props {
   quotaText: (n: number) => string;
 }
 
-function StatCard({ icon, color, label, hint, value, testId, loading }: { icon: ReactNode; color: string; label: string; hint?: string; value: string; testId: string; loading: boolean }) {
+function StatCard({
+  icon,
+  color,
+  label,
+  hint,
+  value,
+  testId,
+  loading,
+}: {
+  icon: ReactNode;
+  color: string;
+  label: string;
+  hint?: string;
+  value: string;
+  testId: string;
+  loading: boolean;
+}) {
   const body = (
     <Card variant="borderless" className="tw-dash-card" style={{ ['--tw-dash-color' as string]: color }} styles={{ body: { padding: 16 } }}>
       <div className="tw-dash-card-head">

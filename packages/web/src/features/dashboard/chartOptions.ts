@@ -2,7 +2,24 @@ import type { Metric, Summary } from './aggregate';
 import type { ChartOption } from './echarts';
 
 /** Sixteen distinct hues (no two near-identical blues or yellows). */
-const PALETTE = ['#1677ff', '#52c41a', '#fa8c16', '#722ed1', '#eb2f96', '#13c2c2', '#fadb14', '#f5222d', '#a0d911', '#2f54eb', '#9254de', '#08979c', '#ff7a45', '#c41d7f', '#5b8c00', '#8c8c8c'];
+const PALETTE = [
+  '#1677ff',
+  '#52c41a',
+  '#fa8c16',
+  '#722ed1',
+  '#eb2f96',
+  '#13c2c2',
+  '#fadb14',
+  '#f5222d',
+  '#a0d911',
+  '#2f54eb',
+  '#9254de',
+  '#08979c',
+  '#ff7a45',
+  '#c41d7f',
+  '#5b8c00',
+  '#8c8c8c',
+];
 
 /**
  * A colour per model, shared by the bars and the pie: chosen from the model's name, so a model keeps its colour
@@ -65,7 +82,12 @@ export function consumptionOption(s: Summary, metric: Metric, f: { value: (n: nu
 export function callsOption(s: Summary, compact: boolean): ChartOption {
   const colors = modelColors(s.models.map((m) => m.model));
   return {
-    tooltip: { trigger: 'item', confine: true, formatter: (p: unknown) => `${String((p as TooltipParam).marker ?? '')}${escapeHtml((p as TooltipParam).name ?? '')}: <b>${Number((p as TooltipParam).value).toLocaleString()}</b> (${(p as TooltipParam).percent ?? 0}%)` },
+    tooltip: {
+      trigger: 'item',
+      confine: true,
+      formatter: (p: unknown) =>
+        `${String((p as TooltipParam).marker ?? '')}${escapeHtml((p as TooltipParam).name ?? '')}: <b>${Number((p as TooltipParam).value).toLocaleString()}</b> (${(p as TooltipParam).percent ?? 0}%)`,
+    },
     // Up to a dozen models wrap in the legend; more scroll.
     legend: { type: s.models.length > 12 ? 'scroll' : 'plain', bottom: 0, itemWidth: 14, itemHeight: 10, itemGap: 8 },
     series: [

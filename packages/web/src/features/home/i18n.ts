@@ -60,7 +60,8 @@ export default {
     about: {
       title: 'About',
       defaultTitle: 'About {{name}}',
-      defaultText: 'Administrators can set the content of this page under System settings → Personalisation. Markdown and HTML are supported; an https:// address is shown as an embedded page.',
+      defaultText:
+        'Administrators can set the content of this page under System settings → Personalisation. Markdown and HTML are supported; an https:// address is shown as an embedded page.',
       project: '{{name}} is an open AI model gateway with a unified API, quota billing and user management.',
       loadFailed: 'Failed to load the about content',
     },

@@ -65,9 +65,7 @@ export default function LogsPage() {
   const anyIp = items.some((r) => !!r.ip);
   const all = useMemo(() => logColumns(t, quota, mobile), [t, quota, mobile]);
   const offered = all.filter((c) => admin || !ADMIN_COLUMNS.includes(c.key));
-  const columns = offered
-    .filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp))
-    .map((c) => (c.key === 'time' && !mobile ? { ...c, fixed: 'left' as const } : c));
+  const columns = offered.filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp)).map((c) => (c.key === 'time' && !mobile ? { ...c, fixed: 'left' as const } : c));
 
   const apply = (next: LogDraft) => {
     const f = toFilters(next);

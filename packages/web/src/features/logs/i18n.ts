@@ -101,7 +101,14 @@ export default {
       columnsReset: 'Defaults',
     },
     type: { all: 'All', 1: 'Top-up', 2: 'Consumption', 3: 'Admin', 4: 'System', 5: 'Check-in', 6: 'Error', unknown: 'Unknown' },
-    stat: { quota: 'Quota used', rpm: 'RPM', tpm: 'TPM', rpmHint: 'Requests in the last 60 seconds', tpmHint: 'Tokens in the last 60 seconds', quotaHint: 'Quota of the consumption logs matching the filters' },
+    stat: {
+      quota: 'Quota used',
+      rpm: 'RPM',
+      tpm: 'TPM',
+      rpmHint: 'Requests in the last 60 seconds',
+      tpmHint: 'Tokens in the last 60 seconds',
+      quotaHint: 'Quota of the consumption logs matching the filters',
+    },
     col: {
       time: 'Time',
       channel: 'Channel',

@@ -68,12 +68,26 @@ export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () =
     >
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
         <Space.Compact style={{ width: '100%' }}>
-          <Input value={email} onChange={(e) => setEmail(e.target.value)} type="email" prefix={<MailOutlined />} placeholder={t('bindings.emailPh')} data-testid="me-bind-email-input" />
+          <Input
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            type="email"
+            prefix={<MailOutlined />}
+            placeholder={t('bindings.emailPh')}
+            data-testid="me-bind-email-input"
+          />
           <Button loading={sending.loading} disabled={left > 0} onClick={() => void sendCode()} data-testid="me-bind-email-send">
             {left > 0 ? t('bindings.resend', { s: left }) : t('bindings.sendCode')}
           </Button>
         </Space.Compact>
-        <Input value={code} onChange={(e) => setCode(e.target.value)} prefix={<SafetyOutlined />} placeholder={t('bindings.codePh')} data-testid="me-bind-email-code" onPressEnter={() => void bind()} />
+        <Input
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          prefix={<SafetyOutlined />}
+          placeholder={t('bindings.codePh')}
+          data-testid="me-bind-email-code"
+          onPressEnter={() => void bind()}
+        />
         {botCheck.widget}
       </Space>
     </ActionModal>

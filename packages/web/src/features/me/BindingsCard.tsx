@@ -25,11 +25,7 @@ export function BindingsCard({ user }: { user: UserPublic }) {
   const { data: status } = useStatus();
   const telegramBot = status?.telegram_oauth ? status.telegram_bot_name : '';
   return (
-    <Card
-      title={<IconTitle icon={LinkOutlined}>{t('bindings.title')}</IconTitle>}
-      styles={{ body: { paddingBlock: 4 } }}
-      data-testid="me-bindings"
-    >
+    <Card title={<IconTitle icon={LinkOutlined}>{t('bindings.title')}</IconTitle>} styles={{ body: { paddingBlock: 4 } }} data-testid="me-bindings">
       {ROWS.map((row, i) => {
         const value = String(user[row.field] ?? '');
         return (

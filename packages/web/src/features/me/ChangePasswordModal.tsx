@@ -50,9 +50,36 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
       onClose={onClose}
     >
       <FieldsForm onSubmit={handleSubmit(submit)}>
-        <TextField control={control} name="original_password" label={t('password.original')} password prefix={<LockOutlined />} placeholder={t('password.originalPh')} autoComplete="current-password" data-testid="me-password-original" />
-        <TextField control={control} name="password" label={t('password.new')} password prefix={<LockOutlined />} placeholder={t('password.newPh')} autoComplete="new-password" data-testid="me-password-new" />
-        <TextField control={control} name="confirm" label={t('password.confirm')} password prefix={<LockOutlined />} placeholder={t('password.confirmPh')} autoComplete="new-password" data-testid="me-password-confirm" />
+        <TextField
+          control={control}
+          name="original_password"
+          label={t('password.original')}
+          password
+          prefix={<LockOutlined />}
+          placeholder={t('password.originalPh')}
+          autoComplete="current-password"
+          data-testid="me-password-original"
+        />
+        <TextField
+          control={control}
+          name="password"
+          label={t('password.new')}
+          password
+          prefix={<LockOutlined />}
+          placeholder={t('password.newPh')}
+          autoComplete="new-password"
+          data-testid="me-password-new"
+        />
+        <TextField
+          control={control}
+          name="confirm"
+          label={t('password.confirm')}
+          password
+          prefix={<LockOutlined />}
+          placeholder={t('password.confirmPh')}
+          autoComplete="new-password"
+          data-testid="me-password-confirm"
+        />
         <button type="submit" hidden />
       </FieldsForm>
     </ActionModal>

@@ -42,7 +42,11 @@ export function CheckInCard() {
   };
 
   const done = status?.checked_in === true;
-  const reward = !status ? '' : status.max_quota > status.min_quota ? t('checkIn.rewardRange', { min: fmt(status.min_quota), max: fmt(status.max_quota) }) : t('checkIn.rewardFixed', { quota: fmt(status.min_quota) });
+  const reward = !status
+    ? ''
+    : status.max_quota > status.min_quota
+      ? t('checkIn.rewardRange', { min: fmt(status.min_quota), max: fmt(status.max_quota) })
+      : t('checkIn.rewardFixed', { quota: fmt(status.min_quota) });
   return (
     <Card data-testid="me-check-in">
       {isLoading ? (

@@ -19,10 +19,7 @@ export function InviteCard({ user }: { user: UserPublic }) {
   const { data: code } = useQuery({ queryKey: ['user', 'aff'], queryFn: () => apiGet<string>('/api/user/aff') });
   const link = code ? `${window.location.origin}/register?aff=${encodeURIComponent(code)}` : '';
   return (
-    <Card
-      title={<IconTitle icon={GiftOutlined}>{t('invite.title')}</IconTitle>}
-      data-testid="me-invite"
-    >
+    <Card title={<IconTitle icon={GiftOutlined}>{t('invite.title')}</IconTitle>} data-testid="me-invite">
       <Row gutter={[12, 12]} style={{ marginBottom: 16 }}>
         <Col span={8}>
           <Statistic title={t('invite.pending')} value={fmt(user.aff_quota)} data-testid="me-aff-quota" />

@@ -60,11 +60,35 @@ export function NotificationFields({ control, setThreshold }: { control: Control
       />
       {type === 'webhook' ? (
         <>
-          <TextField control={control} name="webhook_url" label={t('settings.webhookUrl')} required prefix={<GlobalOutlined />} placeholder={t('settings.webhookUrlPh')} data-testid="me-webhook-url" />
-          <TextField control={control} name="webhook_secret" label={t('settings.webhookSecret')} password prefix={<LockOutlined />} placeholder={t('settings.webhookSecretPh')} autoComplete="off" data-testid="me-webhook-secret" />
+          <TextField
+            control={control}
+            name="webhook_url"
+            label={t('settings.webhookUrl')}
+            required
+            prefix={<GlobalOutlined />}
+            placeholder={t('settings.webhookUrlPh')}
+            data-testid="me-webhook-url"
+          />
+          <TextField
+            control={control}
+            name="webhook_secret"
+            label={t('settings.webhookSecret')}
+            password
+            prefix={<LockOutlined />}
+            placeholder={t('settings.webhookSecretPh')}
+            autoComplete="off"
+            data-testid="me-webhook-secret"
+          />
         </>
       ) : (
-        <TextField control={control} name="notification_email" label={t('settings.notifyEmail')} prefix={<MailOutlined />} placeholder={t('settings.notifyEmailPh')} data-testid="me-notify-email" />
+        <TextField
+          control={control}
+          name="notification_email"
+          label={t('settings.notifyEmail')}
+          prefix={<MailOutlined />}
+          placeholder={t('settings.notifyEmailPh')}
+          data-testid="me-notify-email"
+        />
       )}
     </>
   );

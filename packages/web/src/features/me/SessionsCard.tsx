@@ -53,7 +53,11 @@ export function SessionsCard() {
             data-testid={s.current ? 'session-current' : 'session-other'}
             actions={
               s.current
-                ? [<Tag color="blue" key="current">{t('sessions.current')}</Tag>]
+                ? [
+                    <Tag color="blue" key="current">
+                      {t('sessions.current')}
+                    </Tag>,
+                  ]
                 : [
                     <Popconfirm key="out" title={t('sessions.signOutConfirm')} onConfirm={() => signOut(s.id)}>
                       <Button size="small" data-testid="session-sign-out">
@@ -68,7 +72,8 @@ export function SessionsCard() {
                 {s.user_agent ? describeAgent(s.user_agent) : t('sessions.unknownAgent')}
               </Typography.Text>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {s.ip} · {t('sessions.started', { time: formatTime(s.created_at, { seconds: false }) })} · {t('sessions.expires', { time: formatTime(s.expires_at, { seconds: false }) })}
+                {s.ip} · {t('sessions.started', { time: formatTime(s.created_at, { seconds: false }) })} ·{' '}
+                {t('sessions.expires', { time: formatTime(s.expires_at, { seconds: false }) })}
               </Typography.Text>
             </Flex>
           </List.Item>

@@ -14,7 +14,19 @@ import { SettingText } from './SettingRow';
 import { parseSettings, settingsSchema, type SettingsValues } from './settingsSchema';
 import { useSubmit } from '../../lib/useSubmit';
 
-function SwitchField({ control, name, title, desc, testId }: { control: Control<SettingsValues>; name: 'accept_unset_model_ratio_model' | 'show_ip_in_logs'; title: string; desc: string; testId: string }) {
+function SwitchField({
+  control,
+  name,
+  title,
+  desc,
+  testId,
+}: {
+  control: Control<SettingsValues>;
+  name: 'accept_unset_model_ratio_model' | 'show_ip_in_logs';
+  title: string;
+  desc: string;
+  testId: string;
+}) {
   return (
     <FormField
       control={control}
@@ -65,7 +77,15 @@ export function SettingsTabs({ user }: { user: UserPublic }) {
                 key: 'price',
                 label: t('settings.price'),
                 forceRender: true,
-                children: <SwitchField control={control} name="accept_unset_model_ratio_model" title={t('settings.acceptUnset')} desc={t('settings.acceptUnsetDesc')} testId="me-accept-unset" />,
+                children: (
+                  <SwitchField
+                    control={control}
+                    name="accept_unset_model_ratio_model"
+                    title={t('settings.acceptUnset')}
+                    desc={t('settings.acceptUnsetDesc')}
+                    testId="me-accept-unset"
+                  />
+                ),
               },
               {
                 key: 'other',

@@ -6,7 +6,15 @@ export default {
     loadFailed: '加载用户信息失败',
     retry: '重试',
     role: { root: '超级管理员', admin: '管理员', user: '普通用户' },
-    profile: { id: 'ID', group: '分组', editName: '修改显示名称', displayName: '显示名称', displayNamePh: '请输入显示名称', nameMax: '显示名称不能超过 20 个字符', nameSaved: '显示名称已更新' },
+    profile: {
+      id: 'ID',
+      group: '分组',
+      editName: '修改显示名称',
+      displayName: '显示名称',
+      displayNamePh: '请输入显示名称',
+      nameMax: '显示名称不能超过 20 个字符',
+      nameSaved: '显示名称已更新',
+    },
     balance: { title: '当前余额', used: '历史消耗', requests: '请求次数' },
     models: { title: '可用模型', empty: '暂无可用模型', more: '展开全部（{{count}}）', less: '收起', copied: '模型名称已复制' },
     checkIn: {
@@ -147,7 +155,15 @@ export default {
     loadFailed: 'Failed to load your account',
     retry: 'Retry',
     role: { root: 'Super administrator', admin: 'Administrator', user: 'User' },
-    profile: { id: 'ID', group: 'Group', editName: 'Edit display name', displayName: 'Display name', displayNamePh: 'Enter a display name', nameMax: 'Display name must be at most 20 characters', nameSaved: 'Display name updated' },
+    profile: {
+      id: 'ID',
+      group: 'Group',
+      editName: 'Edit display name',
+      displayName: 'Display name',
+      displayNamePh: 'Enter a display name',
+      nameMax: 'Display name must be at most 20 characters',
+      nameSaved: 'Display name updated',
+    },
     balance: { title: 'Balance', used: 'Used', requests: 'Requests' },
     models: { title: 'Available models', empty: 'No models available', more: 'Show all ({{count}})', less: 'Show less', copied: 'Model name copied' },
     checkIn: {

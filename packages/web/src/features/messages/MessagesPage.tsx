@@ -55,7 +55,15 @@ export default function MessagesPage() {
       />
       <Card>
         <Flex wrap gap={8} style={{ marginBottom: 16 }}>
-          <Input allowClear value={keyword} onChange={(e) => setKeyword(e.target.value)} onPressEnter={search} placeholder={t('keyword')} style={{ width: 260 }} data-testid="message-keyword" />
+          <Input
+            allowClear
+            value={keyword}
+            onChange={(e) => setKeyword(e.target.value)}
+            onPressEnter={search}
+            placeholder={t('keyword')}
+            style={{ width: 260 }}
+            data-testid="message-keyword"
+          />
           <DatePicker.RangePicker value={dates} onChange={(v) => setDates(v as [Dayjs | null, Dayjs | null] | null)} />
           <Button icon={<SearchOutlined />} onClick={search} data-testid="message-search">
             {t('search')}

@@ -46,9 +46,7 @@ export default function PricingPage() {
   const ratio = groups.find((g) => g.name === group)?.ratio ?? 1;
   const rows = useMemo(() => {
     const q = deferredKeyword.trim().toLowerCase();
-    return (data?.models ?? []).filter(
-      (m) => (q === '' || m.model_name.toLowerCase().includes(q)) && (!onlyAvailable || !group || m.enable_groups.includes(group)),
-    );
+    return (data?.models ?? []).filter((m) => (q === '' || m.model_name.toLowerCase().includes(q)) && (!onlyAvailable || !group || m.enable_groups.includes(group)));
   }, [data, deferredKeyword, onlyAvailable, group]);
 
   return (

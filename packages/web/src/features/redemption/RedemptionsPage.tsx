@@ -7,17 +7,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useCopy } from '../../components/useCopy';
 import { useRowSelection } from '../../lib/useRowSelection';
 import { usePaging } from '../../lib/paging';
-import {
-  batchDisable,
-  deleteDisabled,
-  deleteRedemption,
-  downloadKeys,
-  fetchRedemptions,
-  REDEMPTIONS_KEY,
-  RedemptionStatus,
-  setRedemptionStatus,
-  type Redemption,
-} from './api';
+import { batchDisable, deleteDisabled, deleteRedemption, downloadKeys, fetchRedemptions, REDEMPTIONS_KEY, RedemptionStatus, setRedemptionStatus, type Redemption } from './api';
 import { CreatedKeysModal } from './components/CreatedKeysModal';
 import { DeleteByNameModal } from './components/DeleteByNameModal';
 import { RedemptionDrawer } from './components/RedemptionDrawer';

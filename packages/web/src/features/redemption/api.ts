@@ -21,8 +21,7 @@ export function fetchRedemptions(q: { page: number; pageSize: number; keyword: s
 export const fetchRedemption = (id: number) => apiGet<Redemption>(`/api/redemption/${id}`);
 
 /** Returns the created keys. */
-export const createRedemptions = async (body: RedemptionInput & { count: number; key: string }) =>
-  (await apiPost<string[]>('/api/redemption/', body)).data ?? [];
+export const createRedemptions = async (body: RedemptionInput & { count: number; key: string }) => (await apiPost<string[]>('/api/redemption/', body)).data ?? [];
 
 export const updateRedemption = (body: RedemptionInput & { id: number }) => apiPut<Redemption>('/api/redemption/', body);
 

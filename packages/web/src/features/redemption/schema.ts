@@ -14,7 +14,11 @@ export const redemptionFormSchema = (creating: boolean) =>
     .object({
       name: z.string().trim().min(1, 'redemption:validation.nameRequired').max(NAME_MAX, 'redemption:validation.nameTooLong'),
       quota: z.number('redemption:validation.quotaInteger').int('redemption:validation.quotaInteger').min(1, 'redemption:validation.quotaInteger'),
-      count: z.number('redemption:validation.countRange').int('redemption:validation.countRange').min(1, 'redemption:validation.countRange').max(MAX_BATCH, 'redemption:validation.countRange'),
+      count: z
+        .number('redemption:validation.countRange')
+        .int('redemption:validation.countRange')
+        .min(1, 'redemption:validation.countRange')
+        .max(MAX_BATCH, 'redemption:validation.countRange'),
       key: z.string().trim().max(KEY_MAX, 'redemption:validation.keyFormat').regex(REDEMPTION_KEY_PATTERN, 'redemption:validation.keyFormat'),
       is_gift: z.boolean(),
       /** null: blank, unlimited. */

@@ -20,13 +20,45 @@ export function SetupForm({ loading, onSubmit }: { loading: boolean; onSubmit: (
         <Divider titlePlacement="start" plain>
           <CrownOutlined /> {t('admin')}
         </Divider>
-        <TextField control={control} name="username" label={t('username')} required size="large" prefix={<UserOutlined />} placeholder={t('usernamePh')} autoComplete="username" data-testid="setup-username" />
+        <TextField
+          control={control}
+          name="username"
+          label={t('username')}
+          required
+          size="large"
+          prefix={<UserOutlined />}
+          placeholder={t('usernamePh')}
+          autoComplete="username"
+          data-testid="setup-username"
+        />
         <Flex gap={16} wrap>
           <div style={{ flex: '1 1 220px' }}>
-            <TextField control={control} name="password" label={t('password')} required password size="large" prefix={<LockOutlined />} placeholder={t('passwordPh')} autoComplete="new-password" data-testid="setup-password" />
+            <TextField
+              control={control}
+              name="password"
+              label={t('password')}
+              required
+              password
+              size="large"
+              prefix={<LockOutlined />}
+              placeholder={t('passwordPh')}
+              autoComplete="new-password"
+              data-testid="setup-password"
+            />
           </div>
           <div style={{ flex: '1 1 220px' }}>
-            <TextField control={control} name="confirmPassword" label={t('confirm')} required password size="large" prefix={<LockOutlined />} placeholder={t('confirmPh')} autoComplete="new-password" data-testid="setup-confirm" />
+            <TextField
+              control={control}
+              name="confirmPassword"
+              label={t('confirm')}
+              required
+              password
+              size="large"
+              prefix={<LockOutlined />}
+              placeholder={t('confirmPh')}
+              autoComplete="new-password"
+              data-testid="setup-confirm"
+            />
           </div>
         </Flex>
         <Divider titlePlacement="start" plain>

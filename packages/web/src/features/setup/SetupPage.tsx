@@ -41,14 +41,7 @@ export default function SetupPage() {
   let body;
   if (info.isPending) body = <Skeleton active paragraph={{ rows: 8 }} />;
   else if (info.isError)
-    body = (
-      <Result
-        status="warning"
-        title={t('statusFailed')}
-        subTitle={info.error.message}
-        extra={<Button onClick={() => void info.refetch()}>{t('retry')}</Button>}
-      />
-    );
+    body = <Result status="warning" title={t('statusFailed')} subTitle={info.error.message} extra={<Button onClick={() => void info.refetch()}>{t('retry')}</Button>} />;
   else if (info.data.root_init)
     body = (
       <Result

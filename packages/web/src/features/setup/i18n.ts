@@ -40,7 +40,8 @@ export default {
     subtitle: 'Welcome to {{name}}! Finish these settings to get started.',
     database: 'Database',
     databaseType: 'Database type',
-    sqliteWarn: 'You are using SQLite, an embedded-file database. When running in a container, mount the directory of the database file as a persistent volume, otherwise data may not persist across restarts.',
+    sqliteWarn:
+      'You are using SQLite, an embedded-file database. When running in a container, mount the directory of the database file as a persistent volume, otherwise data may not persist across restarts.',
     admin: 'Administrator account',
     username: 'Admin username',
     usernamePh: 'Enter the administrator username',

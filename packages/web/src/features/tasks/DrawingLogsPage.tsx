@@ -35,5 +35,7 @@ export default function DrawingLogsPage() {
     { key: 'promptEn', title: t('col.promptEn'), dataIndex: 'prompt_en', width: 240, render: (p: string) => cells.text(p) },
     { key: 'fail', title: t('col.failReason'), dataIndex: 'fail_reason', width: 200, render: (f: string) => cells.text(f, true) },
   ];
-  return <TaskListPage<MjRow> kind="drawing" title={t('drawing.title')} subtitle={t('drawing.subtitle')} idLabel={t('filter.mjId')} defaultRange={lastThirtyDays} columns={columns} />;
+  return (
+    <TaskListPage<MjRow> kind="drawing" title={t('drawing.title')} subtitle={t('drawing.subtitle')} idLabel={t('filter.mjId')} defaultRange={lastThirtyDays} columns={columns} />
+  );
 }

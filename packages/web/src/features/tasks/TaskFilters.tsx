@@ -39,7 +39,13 @@ export function TaskFilters({ draft, admin, loading, idLabel, testPrefix, onChan
         data-testid={`${testPrefix}-id`}
       />
       {admin ? (
-        <ChannelIdInput value={draft.channel} placeholder={t('filter.channel')} testId={`${testPrefix}-channel`} onChange={(channel) => onChange({ channel })} onSearch={onSearch} />
+        <ChannelIdInput
+          value={draft.channel}
+          placeholder={t('filter.channel')}
+          testId={`${testPrefix}-channel`}
+          onChange={(channel) => onChange({ channel })}
+          onSearch={onSearch}
+        />
       ) : null}
       <FilterActions loading={loading} resetLabel={t('filter.reset')} testPrefix={testPrefix} onSearch={onSearch} onReset={onReset} onRefresh={onRefresh} />
     </div>

@@ -20,7 +20,14 @@ export const cells = {
     return <Tag color={s.color}>{t(`state.${s.key}`)}</Tag>;
   },
   progress: (progress: string) => (progress ? <Progress percent={progressPercent(progress)} size="small" style={{ width: 100, margin: 0 }} /> : dash),
-  id: (id: string) => (id ? <Typography.Text copyable={{ text: id }} ellipsis style={{ maxWidth: 150 }} className="tw-log-num">{id}</Typography.Text> : dash),
+  id: (id: string) =>
+    id ? (
+      <Typography.Text copyable={{ text: id }} ellipsis style={{ maxWidth: 150 }} className="tw-log-num">
+        {id}
+      </Typography.Text>
+    ) : (
+      dash
+    ),
   text: (text: string, danger = false) =>
     text ? (
       <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} type={danger ? 'danger' : undefined} style={{ margin: 0, maxWidth: 230 }}>

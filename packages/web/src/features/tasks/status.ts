@@ -1,6 +1,23 @@
 /** Tag colours and label keys of task actions, submit codes and states. */
 
-export const DRAWING_ACTIONS = ['IMAGINE', 'UPSCALE', 'VARIATION', 'HIGH_VARIATION', 'LOW_VARIATION', 'PAN', 'DESCRIBE', 'BLEND', 'UPLOAD', 'SHORTEN', 'REROLL', 'INPAINT', 'ZOOM', 'CUSTOM_ZOOM', 'MODAL', 'SWAP_FACE'] as const;
+export const DRAWING_ACTIONS = [
+  'IMAGINE',
+  'UPSCALE',
+  'VARIATION',
+  'HIGH_VARIATION',
+  'LOW_VARIATION',
+  'PAN',
+  'DESCRIBE',
+  'BLEND',
+  'UPLOAD',
+  'SHORTEN',
+  'REROLL',
+  'INPAINT',
+  'ZOOM',
+  'CUSTOM_ZOOM',
+  'MODAL',
+  'SWAP_FACE',
+] as const;
 
 const ACTION_COLORS: Record<string, string> = {
   IMAGINE: 'blue',

@@ -48,7 +48,6 @@ export const createTokens = (body: TokenInput & { count: number }) => apiPost<To
 export const updateToken = (body: TokenInput & { id: number }) => apiPut<Token>('/api/token/', body).then((e) => e.data);
 
 /** PUT /api/token/?status_only=true; the server refuses enabling an expired or exhausted token. */
-export const setTokenStatus = (id: number, status: number) =>
-  apiPut<Token>('/api/token/?status_only=true', { id, status }).then((e) => e.data);
+export const setTokenStatus = (id: number, status: number) => apiPut<Token>('/api/token/?status_only=true', { id, status }).then((e) => e.data);
 
 export const deleteToken = (id: number) => apiDelete(`/api/token/${id}`);

@@ -47,7 +47,11 @@ export const tokenFormSchema = (creating: boolean) =>
       remain_quota: z.number('tokens:validation.quotaInteger').int('tokens:validation.quotaInteger').min(0, 'tokens:validation.quotaMin'),
       unlimited_quota: z.boolean(),
       expired_time: z.string(),
-      count: z.number('tokens:validation.countInteger').int('tokens:validation.countInteger').min(1, 'tokens:validation.countInteger').max(TOKEN_MAX_BATCH, 'tokens:validation.countMax'),
+      count: z
+        .number('tokens:validation.countInteger')
+        .int('tokens:validation.countInteger')
+        .min(1, 'tokens:validation.countInteger')
+        .max(TOKEN_MAX_BATCH, 'tokens:validation.countMax'),
       model_limits_enabled: z.boolean(),
       model_limits: z.array(z.string()),
       allow_ips: z.string().max(10_000, 'tokens:validation.ipsTooLong'),
@@ -81,7 +85,10 @@ export function formDefaults(token?: Token): TokenForm {
     expired_time: formatExpiry(token.expired_time),
     count: 1,
     model_limits_enabled: token.model_limits_enabled,
-    model_limits: token.model_limits.split(',').map((s) => s.trim()).filter(Boolean),
+    model_limits: token.model_limits
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     allow_ips: token.allow_ips ?? '',
     group: token.group ?? '',
   };

@@ -10,10 +10,5 @@ export const envSnippet = (token: Token) => `OPENAI_BASE_URL=${apiBaseUrl()}\nOP
 export function curlSnippet(token: Token): string {
   const limited = token.model_limits_enabled ? token.model_limits.split(',').find(Boolean) : undefined;
   const body = JSON.stringify({ model: limited ?? 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] });
-  return [
-    `curl ${apiBaseUrl()}/chat/completions \\`,
-    `  -H "Authorization: Bearer ${fullKey(token)}" \\`,
-    `  -H "Content-Type: application/json" \\`,
-    `  -d '${body}'`,
-  ].join('\n');
+  return [`curl ${apiBaseUrl()}/chat/completions \\`, `  -H "Authorization: Bearer ${fullKey(token)}" \\`, `  -H "Content-Type: application/json" \\`, `  -d '${body}'`].join('\n');
 }

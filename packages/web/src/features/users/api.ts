@@ -4,8 +4,7 @@ import type { z } from 'zod';
 import { apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 /** A user as the admin API returns it. Fields may be missing on older servers, so most are optional. */
-export type AdminUser = Pick<UserPublic, 'id' | 'username' | 'role' | 'status'> &
-  Partial<Omit<UserPublic, 'id' | 'username' | 'role' | 'status'>>;
+export type AdminUser = Pick<UserPublic, 'id' | 'username' | 'role' | 'status'> & Partial<Omit<UserPublic, 'id' | 'username' | 'role' | 'status'>>;
 
 export interface UserQuery {
   page: number;
@@ -41,8 +40,7 @@ export type UpdateUserInput = z.input<typeof updateUserBody>;
 export const updateUser = (body: UpdateUserInput) => apiPut('/api/user/', body);
 
 /** POST /api/user/manage: the server answers with the new status and role. */
-export const manageUser = (id: number, action: UserManageAction) =>
-  apiPost<{ status: number; role: number }>('/api/user/manage', { id, action }).then((e) => e.data);
+export const manageUser = (id: number, action: UserManageAction) => apiPost<{ status: number; role: number }>('/api/user/manage', { id, action }).then((e) => e.data);
 
 /** Group names for the filter and the edit form (GET /api/group/). */
 export function useGroups() {

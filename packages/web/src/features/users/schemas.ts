@@ -15,7 +15,11 @@ const username = (t: TFunction) =>
     .min(1, t('validation.usernameRequired'))
     .max(USERNAME_MAX, t('validation.tooLong', { max: USERNAME_MAX }));
 
-const displayName = (t: TFunction) => z.string().trim().max(DISPLAY_NAME_MAX, t('validation.tooLong', { max: DISPLAY_NAME_MAX }));
+const displayName = (t: TFunction) =>
+  z
+    .string()
+    .trim()
+    .max(DISPLAY_NAME_MAX, t('validation.tooLong', { max: DISPLAY_NAME_MAX }));
 const remark = (t: TFunction) => z.string().max(REMARK_MAX, t('validation.tooLong', { max: REMARK_MAX }));
 
 /** Add user: username and password non-empty; password at least 8. */

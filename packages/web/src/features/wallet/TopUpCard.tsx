@@ -161,7 +161,16 @@ export function TopUpCard() {
       extra={info.data && <BuyCodeButton link={info.data.top_up_link} />}
     >
       {info.isError ? (
-        <Alert type="error" showIcon message={t('loadFailed')} action={<Button size="small" onClick={() => void info.refetch()}>{t('retry')}</Button>} />
+        <Alert
+          type="error"
+          showIcon
+          message={t('loadFailed')}
+          action={
+            <Button size="small" onClick={() => void info.refetch()}>
+              {t('retry')}
+            </Button>
+          }
+        />
       ) : !info.data ? (
         <Skeleton active paragraph={{ rows: 3 }} />
       ) : info.data.enable_online_topup ? (

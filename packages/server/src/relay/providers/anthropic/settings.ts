@@ -74,7 +74,8 @@ export function applyClaudeSettings(body: Json, model: string, s: ClaudeSettings
       out.thinking = { type: 'enabled', budget_tokens: budget };
       // Anthropic accepts only tool_choice auto or none with thinking: a forced choice would fail the call.
       const tc = out.tool_choice;
-      if (tc?.type === 'any' || tc?.type === 'tool') out.tool_choice = { type: 'auto', ...(tc.disable_parallel_tool_use !== undefined ? { disable_parallel_tool_use: tc.disable_parallel_tool_use } : {}) };
+      if (tc?.type === 'any' || tc?.type === 'tool')
+        out.tool_choice = { type: 'auto', ...(tc.disable_parallel_tool_use !== undefined ? { disable_parallel_tool_use: tc.disable_parallel_tool_use } : {}) };
     }
     out.temperature = 1;
     delete out.top_p;

@@ -25,14 +25,27 @@ function modelUrl(call: UpstreamCall, action: string): URL {
   return new URL(`${base}/model/${encodeURIComponent(bedrockModelId(call.model, region))}/${action}`);
 }
 
-const headersFor = (stream: boolean): Record<string, string> => ({ 'content-type': 'application/json', accept: stream ? 'application/vnd.amazon.eventstream' : 'application/json' });
+const headersFor = (stream: boolean): Record<string, string> => ({
+  'content-type': 'application/json',
+  accept: stream ? 'application/vnd.amazon.eventstream' : 'application/json',
+});
 
 /** SigV4 (service `bedrock`) over the final body, with the key's credentials. */
 function signed(call: UpstreamCall, url: URL, headers: Record<string, string>, body: Record<string, unknown>): PreparedRequest {
   const { accessKeyId, secretAccessKey, region } = parseBedrockKey(call.key);
   const text = JSON.stringify(body);
   const send = { 'content-type': headers['content-type'] ?? 'application/json', accept: headers.accept ?? 'application/json' };
-  const s = signRequest({ method: 'POST', url, headers: send, body: text, region, service: 'bedrock', credentials: { accessKeyId, secretAccessKey }, now: new Date(), contentSha256: true });
+  const s = signRequest({
+    method: 'POST',
+    url,
+    headers: send,
+    body: text,
+    region,
+    service: 'bedrock',
+    credentials: { accessKeyId, secretAccessKey },
+    now: new Date(),
+    contentSha256: true,
+  });
   return { url, headers: { ...send, ...s.headers }, body: text };
 }
 
@@ -49,7 +62,11 @@ export const bedrockClaudeAdaptor: UpstreamAdaptor<'anthropic'> = {
     delete shaped.model;
     delete shaped.stream;
     const beta = headers['anthropic-beta'];
-    if (beta) shaped.anthropic_beta = beta.split(',').map((b) => b.trim()).filter(Boolean);
+    if (beta)
+      shaped.anthropic_beta = beta
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean);
     return signed(call, url, headers, shaped);
   },
   streamFramer: () => new BedrockStreamFramer('invoke'),
@@ -64,4 +81,5 @@ export const bedrockConverseAdaptor: UpstreamAdaptor<'converse'> = {
 };
 
 /** Claude names and Anthropic model ids go to InvokeModel, anything else to Converse. */
-export const bedrockAdaptorFor = (model: string): UpstreamAdaptor<'anthropic' | 'converse'> => (/^claude|(^|\.)anthropic\./.test(model) ? bedrockClaudeAdaptor : bedrockConverseAdaptor);
+export const bedrockAdaptorFor = (model: string): UpstreamAdaptor<'anthropic' | 'converse'> =>
+  /^claude|(^|\.)anthropic\./.test(model) ? bedrockClaudeAdaptor : bedrockConverseAdaptor;

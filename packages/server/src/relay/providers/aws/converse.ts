@@ -86,7 +86,9 @@ function requestFromIR(ir: IRRequest): Json {
   if (Object.keys(inference).length) body.inferenceConfig = inference;
   if (ir.topK !== undefined) body.additionalModelRequestFields = { top_k: ir.topK };
   if (ir.tools?.length && ir.toolChoice !== 'none') {
-    const toolConfig: Json = { tools: ir.tools.map((t) => ({ toolSpec: { name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: { json: t.parameters } } })) };
+    const toolConfig: Json = {
+      tools: ir.tools.map((t) => ({ toolSpec: { name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: { json: t.parameters } } })),
+    };
     if (ir.toolChoice === 'required') toolConfig.toolChoice = { any: {} };
     else if (typeof ir.toolChoice === 'object') toolConfig.toolChoice = { tool: { name: ir.toolChoice.name } };
     else if (ir.toolChoice === 'auto') toolConfig.toolChoice = { auto: {} };
@@ -99,7 +101,8 @@ function blockToIR(b: Json): IRPart | undefined {
   if (typeof b.text === 'string') return { type: 'text', text: b.text };
   if (b.toolUse) return { type: 'tool_call', id: String(b.toolUse.toolUseId ?? ''), name: String(b.toolUse.name ?? ''), arguments: JSON.stringify(b.toolUse.input ?? {}) };
   const r = b.reasoningContent;
-  if (r?.reasoningText) return { type: 'thinking', text: String(r.reasoningText.text ?? ''), ...(r.reasoningText.signature ? { signature: String(r.reasoningText.signature) } : {}) };
+  if (r?.reasoningText)
+    return { type: 'thinking', text: String(r.reasoningText.text ?? ''), ...(r.reasoningText.signature ? { signature: String(r.reasoningText.signature) } : {}) };
   if (r?.redactedContent) return { type: 'thinking', text: '', signature: String(r.redactedContent), redacted: true };
   return undefined;
 }

@@ -43,7 +43,10 @@ export const uriEncode = (s: string): string => encodeURIComponent(s).replace(/[
 
 /** `20150830T123600Z` and `20150830` for a date. */
 export function amzDate(now: Date): { dateTime: string; date: string } {
-  const dateTime = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const dateTime = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   return { dateTime, date: dateTime.slice(0, 8) };
 }
 
@@ -111,7 +114,10 @@ export function signRequest(input: SignInput): Signed {
   const canonical = canonicalRequest(input.method, input.url, input.service, toSign, payloadHash);
   const scope = credentialScope(date, input.region, input.service);
   const sts = stringToSign(dateTime, scope, canonical.text);
-  const signature = crypto.createHmac('sha256', signingKey(input.credentials.secretAccessKey, date, input.region, input.service)).update(sts, 'utf8').digest('hex');
+  const signature = crypto
+    .createHmac('sha256', signingKey(input.credentials.secretAccessKey, date, input.region, input.service))
+    .update(sts, 'utf8')
+    .digest('hex');
   added.authorization = `${ALGORITHM} Credential=${input.credentials.accessKeyId}/${scope}, SignedHeaders=${canonical.signedHeaders}, Signature=${signature}`;
   return { headers: added, canonicalRequest: canonical.text, stringToSign: sts, signature };
 }

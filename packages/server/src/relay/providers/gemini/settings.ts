@@ -26,7 +26,13 @@ export const geminiSettingsOf = (o: OptionsService): GeminiSettings => ({
 });
 
 /** The harm categories of the Gemini API that a request's safetySettings may set. */
-export const GEMINI_HARM_CATEGORIES = ['HARM_CATEGORY_HARASSMENT', 'HARM_CATEGORY_HATE_SPEECH', 'HARM_CATEGORY_SEXUALLY_EXPLICIT', 'HARM_CATEGORY_DANGEROUS_CONTENT', 'HARM_CATEGORY_CIVIC_INTEGRITY'] as const;
+export const GEMINI_HARM_CATEGORIES = [
+  'HARM_CATEGORY_HARASSMENT',
+  'HARM_CATEGORY_HATE_SPEECH',
+  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
+  'HARM_CATEGORY_DANGEROUS_CONTENT',
+  'HARM_CATEGORY_CIVIC_INTEGRITY',
+] as const;
 
 /** safetySettings for a request: every category with its configured threshold, else the default, else OFF. */
 export const geminiSafetySettings = (s: Pick<GeminiSettings, 'safety'>): { category: string; threshold: string }[] =>

@@ -43,7 +43,13 @@ export const jinaRerank: RerankUpstream = {
     const t = compatibleTarget(channel, key, '/v1/rerank');
     return { url: new URL(baseUrlOf(channel, 'https://api.jina.ai') + t.path), headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` } };
   },
-  requestBody: (r) => ({ model: r.model, query: r.query, documents: r.documents, ...(r.topN !== undefined ? { top_n: r.topN } : {}), ...(r.returnDocuments !== undefined ? { return_documents: r.returnDocuments } : {}) }),
+  requestBody: (r) => ({
+    model: r.model,
+    query: r.query,
+    documents: r.documents,
+    ...(r.topN !== undefined ? { top_n: r.topN } : {}),
+    ...(r.returnDocuments !== undefined ? { return_documents: r.returnDocuments } : {}),
+  }),
   answer(body, r) {
     const tokens = body.usage?.total_tokens ?? body.usage?.prompt_tokens;
     const promptTokens = tokens === undefined ? undefined : Number(tokens);

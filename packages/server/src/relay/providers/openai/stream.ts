@@ -22,7 +22,16 @@ export interface OpenAIStreamState {
   capture: CappedText | undefined;
 }
 
-export const newStreamState = (capture?: CappedText): OpenAIStreamState => ({ partial: '', usage: undefined, pendingText: '', countedTokens: 0, sawDone: false, events: 0, midEvent: false, capture });
+export const newStreamState = (capture?: CappedText): OpenAIStreamState => ({
+  partial: '',
+  usage: undefined,
+  pendingText: '',
+  countedTokens: 0,
+  sawDone: false,
+  events: 0,
+  midEvent: false,
+  capture,
+});
 
 const COUNT_WINDOW = 4096;
 

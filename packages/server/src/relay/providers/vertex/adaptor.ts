@@ -41,7 +41,9 @@ function vertexUrl(call: UpstreamCall, publisher: string, model: string, method:
   const host = region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
   const base = baseUrlOf(call.channel, host);
   const project = encodeURIComponent(projectOf(call.key));
-  return new URL(`${base}/v1/projects/${project}/locations/${encodeURIComponent(region)}/publishers/${publisher}/models/${encodeURIComponent(model).replace(/%40/g, '@')}:${method}`);
+  return new URL(
+    `${base}/v1/projects/${project}/locations/${encodeURIComponent(region)}/publishers/${publisher}/models/${encodeURIComponent(model).replace(/%40/g, '@')}:${method}`,
+  );
 }
 
 async function withToken(key: string, headers: Record<string, string>): Promise<Record<string, string>> {

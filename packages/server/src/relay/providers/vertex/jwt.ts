@@ -38,7 +38,13 @@ export function parseServiceAccount(text: string): ServiceAccount {
   const str = (k: string) => (typeof j[k] === 'string' ? (j[k] as string) : '');
   const missing = ['client_email', 'private_key', 'project_id'].filter((k) => !str(k));
   if (missing.length) throw new Error(`Vertex AI service account key lacks ${missing.join(', ')}`);
-  return { clientEmail: str('client_email'), privateKey: str('private_key'), privateKeyId: str('private_key_id') || undefined, projectId: str('project_id'), tokenUri: str('token_uri') || GOOGLE_TOKEN_URI };
+  return {
+    clientEmail: str('client_email'),
+    privateKey: str('private_key'),
+    privateKeyId: str('private_key_id') || undefined,
+    projectId: str('project_id'),
+    tokenUri: str('token_uri') || GOOGLE_TOKEN_URI,
+  };
 }
 
 /**

@@ -68,7 +68,13 @@ export class VertexTokenCache {
     let status: number;
     let text: string;
     try {
-      const res = await request(sa.tokenUri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, headersTimeout: 30_000, bodyTimeout: 30_000 });
+      const res = await request(sa.tokenUri, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        headersTimeout: 30_000,
+        bodyTimeout: 30_000,
+      });
       status = res.statusCode;
       text = await res.body.text();
     } catch (err) {

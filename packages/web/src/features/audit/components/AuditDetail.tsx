@@ -25,8 +25,7 @@ export function AuditDetail({ row, onClose }: { row: AuditRow | null; onClose: (
               {row.actor_name} (#{row.actor_id})
             </Descriptions.Item>
             <Descriptions.Item label={t('col.action')}>
-              <Typography.Text code>{row.action}</Typography.Text>{' '}
-              <Tag color={row.outcome === 'denied' ? 'red' : 'green'}>{t(`outcome.${row.outcome}`)}</Tag>
+              <Typography.Text code>{row.action}</Typography.Text> <Tag color={row.outcome === 'denied' ? 'red' : 'green'}>{t(`outcome.${row.outcome}`)}</Tag>
             </Descriptions.Item>
             <Descriptions.Item label={t('col.target')}>{[row.target_type, row.target_id].filter(Boolean).join(' #')}</Descriptions.Item>
             <Descriptions.Item label={t('col.ip')}>{row.ip}</Descriptions.Item>

@@ -25,7 +25,15 @@ export function AuditFilterBar({ onApply }: { onApply: (f: AuditFilters) => void
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setDraft((d) => ({ ...d, [k]: v }));
   const apply = () => onApply(toFilters(draft));
   const text = (k: 'actor' | 'action' | 'target_type' | 'target_id', placeholder: string, width: number) => (
-    <Input allowClear value={draft[k]} onChange={(e) => set(k, e.target.value)} onPressEnter={apply} placeholder={placeholder} style={{ width }} data-testid={`audit-filter-${k}`} />
+    <Input
+      allowClear
+      value={draft[k]}
+      onChange={(e) => set(k, e.target.value)}
+      onPressEnter={apply}
+      placeholder={placeholder}
+      style={{ width }}
+      data-testid={`audit-filter-${k}`}
+    />
   );
   return (
     <Flex wrap gap={8} style={{ marginBottom: 16 }}>

@@ -42,18 +42,28 @@ export function BulkMenu({ selected, onBatchTag, onDone }: Props) {
     switch (key as Key) {
       case 'batchDelete':
         if (selected.length === 0) return void message.warning(t('bulk.selectToDelete'));
-        return void confirmThen('batchDelete', async () => {
-          const n = await quietly(() => deleteChannels(selected));
-          return n === undefined ? undefined : t('bulk.deleted', { count: n });
-        }, true, true);
+        return void confirmThen(
+          'batchDelete',
+          async () => {
+            const n = await quietly(() => deleteChannels(selected));
+            return n === undefined ? undefined : t('bulk.deleted', { count: n });
+          },
+          true,
+          true,
+        );
       case 'batchTag':
         if (selected.length === 0) return void message.warning(t('bulk.selectFirst'));
         return onBatchTag();
       case 'deleteDisabled':
-        return void confirmThen('deleteDisabled', async () => {
-          const n = await quietly(deleteDisabledChannels);
-          return n === undefined ? undefined : t('bulk.deletedDisabled', { count: n });
-        }, true, true);
+        return void confirmThen(
+          'deleteDisabled',
+          async () => {
+            const n = await quietly(deleteDisabledChannels);
+            return n === undefined ? undefined : t('bulk.deletedDisabled', { count: n });
+          },
+          true,
+          true,
+        );
       case 'fix':
         return void confirmThen('fix', async () => {
           const n = await quietly(fixAbilities);

@@ -53,7 +53,13 @@ export function ChannelsTable(p: Props) {
   const rowSelection: TableProps<ListRow>['rowSelection'] = p.bulk
     ? {
         selectedRowKeys: p.selected.map(String),
-        onChange: (keys) => p.onSelect(keys.map(String).filter((k) => !k.startsWith('tag:')).map(Number)),
+        onChange: (keys) =>
+          p.onSelect(
+            keys
+              .map(String)
+              .filter((k) => !k.startsWith('tag:'))
+              .map(Number),
+          ),
         fixed: !mobile,
         columnWidth: 48,
         checkStrictly: false,
@@ -72,9 +78,7 @@ export function ChannelsTable(p: Props) {
       scroll={{ x: width }}
       expandable={{ indentSize: 16, expandIconColumnIndex: nameIndex >= 0 ? nameIndex + (p.bulk ? 1 : 0) : undefined }}
       rowClassName={(r) => (isTagRow(r) ? 'tw-ch-tag-row' : r.status !== 1 ? 'tw-ch-off-row' : '')}
-      onRow={(r) =>
-        ({ 'data-testid': isTagRow(r) ? `channel-tag-row-${encodeURIComponent(r.tag)}` : `channel-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>
-      }
+      onRow={(r) => ({ 'data-testid': isTagRow(r) ? `channel-tag-row-${encodeURIComponent(r.tag)}` : `channel-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
       locale={{ emptyText: t('empty') }}
       pagination={{
         ...sizedPagination((range) => t('pageInfo', range)),

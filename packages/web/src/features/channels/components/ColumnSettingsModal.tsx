@@ -10,7 +10,18 @@ interface Props {
   onSave: (v: ColumnVisibility) => void;
 }
 
-const COLUMN_LABEL = { id: 'col.id', name: 'col.name', type: 'col.type', status: 'col.status', response: 'col.response', balance: 'col.balance', used: 'col.used', priority: 'col.priority', weight: 'col.weight', group: 'col.group' } as const;
+const COLUMN_LABEL = {
+  id: 'col.id',
+  name: 'col.name',
+  type: 'col.type',
+  status: 'col.status',
+  response: 'col.response',
+  balance: 'col.balance',
+  used: 'col.used',
+  priority: 'col.priority',
+  weight: 'col.weight',
+  group: 'col.group',
+} as const;
 
 /** Which columns the table shows; remembered in local storage. */
 export function ColumnSettingsModal({ open, value, onClose, onSave }: Props) {

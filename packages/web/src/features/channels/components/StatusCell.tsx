@@ -52,11 +52,7 @@ export function ChannelStatus({ channel }: { channel: Channel }) {
       </Tooltip>
     );
   }
-  return (
-    <Tag data-testid={testId}>
-      {t('status.unknown')}
-    </Tag>
-  );
+  return <Tag data-testid={testId}>{t('status.unknown')}</Tag>;
 }
 
 /** A tag row counts as enabled when any child is enabled. */

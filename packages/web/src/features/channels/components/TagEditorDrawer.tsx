@@ -119,7 +119,14 @@ export function TagEditorDrawer({ row, onClose, onSaved }: Props) {
             />
           </Form.Item>
           <Form.Item label={t('editor.groups')} extra={t('tagEditor.groupsHint')}>
-            <Select mode="multiple" value={d.groups} options={groupOptions} onChange={(v: string[]) => set({ groups: v })} placeholder={t('tagEditor.blankNoChange')} data-testid="tag-form-groups" />
+            <Select
+              mode="multiple"
+              value={d.groups}
+              options={groupOptions}
+              onChange={(v: string[]) => set({ groups: v })}
+              placeholder={t('tagEditor.blankNoChange')}
+              data-testid="tag-form-groups"
+            />
           </Form.Item>
           <Form.Item
             label={t('editor.modelMapping')}

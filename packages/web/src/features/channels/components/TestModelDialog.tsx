@@ -69,14 +69,7 @@ export function TestModelDialog({ channel, actions, onClose }: Props) {
   };
 
   return (
-    <Modal
-      open={channel !== null}
-      title={channel ? t('test.titleFor', { name: channel.name }) : t('test.title')}
-      onCancel={close}
-      footer={null}
-      width={640}
-      destroyOnHidden
-    >
+    <Modal open={channel !== null} title={channel ? t('test.titleFor', { name: channel.name }) : t('test.title')} onCancel={close} footer={null} width={640} destroyOnHidden>
       <Flex gap={8} wrap style={{ marginBottom: 12 }}>
         <Input
           allowClear

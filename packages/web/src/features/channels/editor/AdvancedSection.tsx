@@ -26,7 +26,15 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
               extra={t(`other.${other}Hint`)}
               render={(f) =>
                 other === 'region' ? (
-                  <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.region} placeholder={t('other.regionPlaceholder')} minRows={2} testId="channel-form-other" />
+                  <JsonTextArea
+                    value={f.value}
+                    onChange={f.onChange}
+                    onBlur={f.onBlur}
+                    template={TEMPLATES.region}
+                    placeholder={t('other.regionPlaceholder')}
+                    minRows={2}
+                    testId="channel-form-other"
+                  />
                 ) : (
                   <Input {...f} placeholder={t(`other.${other}Placeholder`)} data-testid="channel-form-other" autoComplete="off" />
                 )
@@ -40,7 +48,9 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             name="status_code_mapping"
             label={t('editor.statusCodeMapping')}
             extra={t('editor.statusCodeMappingHint')}
-            render={(f) => <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.statusCodeMapping} testId="channel-form-status-code-mapping" />}
+            render={(f) => (
+              <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.statusCodeMapping} testId="channel-form-status-code-mapping" />
+            )}
           />
         </Col>
         <Col xs={24} md={12}>
@@ -67,7 +77,9 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             name="system_prompt"
             label={t('editor.systemPrompt')}
             extra={t('editor.systemPromptHint')}
-            render={(f) => <Input.TextArea {...f} autoSize={{ minRows: 3, maxRows: 10 }} placeholder={t('editor.systemPromptPlaceholder')} data-testid="channel-form-system-prompt" />}
+            render={(f) => (
+              <Input.TextArea {...f} autoSize={{ minRows: 3, maxRows: 10 }} placeholder={t('editor.systemPromptPlaceholder')} data-testid="channel-form-system-prompt" />
+            )}
           />
         </Col>
       </Row>

@@ -9,7 +9,6 @@ import type { ChannelForm } from '../model/channelForm';
 import { Section } from './Section';
 import { TextField } from '../../../components/TextField';
 
-
 /** Type (label and id), name, base URL with the type default as placeholder, organization. */
 export function BasicSection({ control }: { control: Control<ChannelForm> }) {
   const { t } = useTranslation('channels');
@@ -41,25 +40,46 @@ export function BasicSection({ control }: { control: Control<ChannelForm> }) {
             label={t('editor.type')}
             required
             render={(f) => (
-              <Select
-                value={f.value}
-                onChange={(v: number) => f.onChange(v)}
-                options={typeOptions}
-                showSearch={{ optionFilterProp: 'search' }}
-                data-testid="channel-form-type"
-              />
+              <Select value={f.value} onChange={(v: number) => f.onChange(v)} options={typeOptions} showSearch={{ optionFilterProp: 'search' }} data-testid="channel-form-type" />
             )}
           />
         </Col>
         <Col xs={24} md={12}>
-          <TextField control={control} name="name" label={t('editor.name')} required maxLength={128} placeholder={t('editor.namePlaceholder')} data-testid="channel-form-name" autoComplete="off" />
+          <TextField
+            control={control}
+            name="name"
+            label={t('editor.name')}
+            required
+            maxLength={128}
+            placeholder={t('editor.namePlaceholder')}
+            data-testid="channel-form-name"
+            autoComplete="off"
+          />
         </Col>
         <Col xs={24}>
-          <TextField control={control} name="base_url" label={t('editor.baseUrl')} extra={info?.baseUrl ? t('editor.baseUrlDefault', { url: info.baseUrl }) : t('editor.baseUrlRequired')} placeholder={info?.baseUrl || t('editor.baseUrlPlaceholder')} data-testid="channel-form-base-url" autoComplete="off" spellCheck={false} />
+          <TextField
+            control={control}
+            name="base_url"
+            label={t('editor.baseUrl')}
+            extra={info?.baseUrl ? t('editor.baseUrlDefault', { url: info.baseUrl }) : t('editor.baseUrlRequired')}
+            placeholder={info?.baseUrl || t('editor.baseUrlPlaceholder')}
+            data-testid="channel-form-base-url"
+            autoComplete="off"
+            spellCheck={false}
+          />
         </Col>
         {info?.format === 'openai' ? (
           <Col xs={24}>
-            <TextField control={control} name="openai_organization" label={t('editor.organization')} extra={t('editor.organizationHint')} maxLength={128} placeholder={t('editor.organizationPlaceholder')} data-testid="channel-form-organization" autoComplete="off" />
+            <TextField
+              control={control}
+              name="openai_organization"
+              label={t('editor.organization')}
+              extra={t('editor.organizationHint')}
+              maxLength={128}
+              placeholder={t('editor.organizationPlaceholder')}
+              data-testid="channel-form-organization"
+              autoComplete="off"
+            />
           </Col>
         ) : null}
       </Row>

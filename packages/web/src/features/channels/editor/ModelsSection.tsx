@@ -45,9 +45,7 @@ export function ModelsSection({ control, setValue, isCreate, channelId, loadedKe
     setFetching(true);
     try {
       const first = type === ChannelType.VertexAi ? key.trim() : (splitKeys(key)[0] ?? '');
-      const list = await quietly(() =>
-        useStored ? fetchChannelUpstreamModels(channelId) : fetchUpstreamModels({ base_url: normalizeBaseUrl(baseUrl), type, key: first }),
-      );
+      const list = await quietly(() => (useStored ? fetchChannelUpstreamModels(channelId) : fetchUpstreamModels({ base_url: normalizeBaseUrl(baseUrl), type, key: first })));
       if (list === undefined) return;
       if (list.length === 0) return void message.info(t('editor.fetchEmpty'));
       setFetched(list);
@@ -105,9 +103,7 @@ export function ModelsSection({ control, setValue, isCreate, channelId, loadedKe
             name="model_mapping"
             label={t('editor.modelMapping')}
             extra={t('editor.modelMappingHint')}
-            render={(f) => (
-              <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.modelMapping} testId="channel-form-model-mapping" />
-            )}
+            render={(f) => <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.modelMapping} testId="channel-form-model-mapping" />}
           />
         </Col>
         <Col xs={24} md={12}>
@@ -122,7 +118,12 @@ export function ModelsSection({ control, setValue, isCreate, channelId, loadedKe
                 onChange={f.onChange}
                 onBlur={f.onBlur}
                 options={models.map((m) => ({ value: m }))}
-                showSearch={{ filterOption: (input, o) => String(o?.value ?? '').toLowerCase().includes(input.toLowerCase()) }}
+                showSearch={{
+                  filterOption: (input, o) =>
+                    String(o?.value ?? '')
+                      .toLowerCase()
+                      .includes(input.toLowerCase()),
+                }}
                 placeholder={t('editor.testModelPlaceholder')}
                 allowClear
                 data-testid="channel-form-test-model"

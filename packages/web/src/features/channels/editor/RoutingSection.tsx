@@ -40,7 +40,16 @@ export function RoutingSection({ control }: { control: Control<ChannelForm> }) {
           />
         </Col>
         <Col xs={24} md={12}>
-          <TextField control={control} name="tag" label={t('editor.tag')} extra={t('editor.tagHint')} maxLength={64} placeholder={t('editor.tagPlaceholder')} data-testid="channel-form-tag" autoComplete="off" />
+          <TextField
+            control={control}
+            name="tag"
+            label={t('editor.tag')}
+            extra={t('editor.tagHint')}
+            maxLength={64}
+            placeholder={t('editor.tagPlaceholder')}
+            data-testid="channel-form-tag"
+            autoComplete="off"
+          />
         </Col>
         <Col xs={12} md={6}>
           <FormField

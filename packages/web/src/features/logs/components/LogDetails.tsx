@@ -60,7 +60,14 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
       </Flex>,
     );
   }
-  if (row.request_id) add('rid', t('detail.requestId'), <Typography.Text copyable className="tw-log-num">{row.request_id}</Typography.Text>);
+  if (row.request_id)
+    add(
+      'rid',
+      t('detail.requestId'),
+      <Typography.Text copyable className="tw-log-num">
+        {row.request_id}
+      </Typography.Text>,
+    );
 
   const formula = row.type === LogType.Consume ? costFormula(row, o, quotaPerUnit) : undefined;
   const hasContent = row.content.trim() !== '';

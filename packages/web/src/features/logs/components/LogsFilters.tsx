@@ -45,8 +45,26 @@ export function LogsFilters({ draft, admin, loading, groups, onChange, onTypeCha
       <div className="tw-log-filters">
         {mobile ? (
           <>
-            <DatePicker showTime format={FILTER_TIME_FORMAT} value={draft.start} placeholder={t('filter.start')} onChange={(v) => onChange({ start: v })} className="tw-log-range" style={field} data-testid="logs-start" />
-            <DatePicker showTime format={FILTER_TIME_FORMAT} value={draft.end} placeholder={t('filter.end')} onChange={(v) => onChange({ end: v })} className="tw-log-range" style={field} data-testid="logs-end" />
+            <DatePicker
+              showTime
+              format={FILTER_TIME_FORMAT}
+              value={draft.start}
+              placeholder={t('filter.start')}
+              onChange={(v) => onChange({ start: v })}
+              className="tw-log-range"
+              style={field}
+              data-testid="logs-start"
+            />
+            <DatePicker
+              showTime
+              format={FILTER_TIME_FORMAT}
+              value={draft.end}
+              placeholder={t('filter.end')}
+              onChange={(v) => onChange({ end: v })}
+              className="tw-log-range"
+              style={field}
+              data-testid="logs-end"
+            />
           </>
         ) : (
           <TimeRangeInput start={draft.start} end={draft.end} placeholder={[t('filter.start'), t('filter.end')]} onChange={onChange} testid="logs-range" />
@@ -75,7 +93,12 @@ export function LogsFilters({ draft, admin, loading, groups, onChange, onTypeCha
           options={groups.map((g) => ({ value: g }))}
           placeholder={t('filter.group')}
           onChange={(v) => onChange({ group: v ?? '' })}
-          showSearch={{ filterOption: (input, opt) => String(opt?.value ?? '').toLowerCase().includes(input.toLowerCase()) }}
+          showSearch={{
+            filterOption: (input, opt) =>
+              String(opt?.value ?? '')
+                .toLowerCase()
+                .includes(input.toLowerCase()),
+          }}
           style={field}
           data-testid="logs-group"
         />
@@ -93,14 +116,7 @@ export function LogsFilters({ draft, admin, loading, groups, onChange, onTypeCha
             <ChannelIdInput value={draft.channel} placeholder={t('filter.channel')} testId="logs-channel" onChange={(channel) => onChange({ channel })} onSearch={onSearch} />
           </>
         ) : null}
-        <Select
-          value={draft.type}
-          options={typeOptions}
-          onChange={onTypeChange}
-          style={field}
-          aria-label={t('filter.type')}
-          data-testid="logs-type"
-        />
+        <Select value={draft.type} options={typeOptions} onChange={onTypeChange} style={field} aria-label={t('filter.type')} data-testid="logs-type" />
         <FilterActions loading={loading} resetLabel={t('filter.reset')} testPrefix="logs" onSearch={onSearch} onReset={onReset} onRefresh={onRefresh} extra={extra} />
       </div>
     </div>

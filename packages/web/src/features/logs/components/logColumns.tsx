@@ -78,9 +78,29 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       title: t('col.token'),
       dataIndex: 'token_name',
       width: 130,
-      render: (n: string) => (n ? <Tag className="tw-log-ellipsis-tag" title={n}>{n}</Tag> : dash),
+      render: (n: string) =>
+        n ? (
+          <Tag className="tw-log-ellipsis-tag" title={n}>
+            {n}
+          </Tag>
+        ) : (
+          dash
+        ),
     },
-    { key: 'group', title: t('col.group'), dataIndex: 'group', width: 100, render: (g: string) => (g ? <Tag color="blue" style={{ margin: 0 }}>{g}</Tag> : dash) },
+    {
+      key: 'group',
+      title: t('col.group'),
+      dataIndex: 'group',
+      width: 100,
+      render: (g: string) =>
+        g ? (
+          <Tag color="blue" style={{ margin: 0 }}>
+            {g}
+          </Tag>
+        ) : (
+          dash
+        ),
+    },
     { key: 'type', title: t('col.type'), dataIndex: 'type', width: 90, render: (v: number) => <LogTypeTag type={v} t={t} /> },
     {
       key: 'model',

@@ -19,7 +19,12 @@ export function EditMessageDrawer({ id, onClose, onSaved }: { id: number | null;
   const { loading, run } = useSubmit();
   const [page, setPage] = useState(1);
   const msg = useQuery({ queryKey: ['admin-message', id], queryFn: () => fetchMessage(id!), enabled: id !== null, gcTime: 0 });
-  const recips = useQuery({ queryKey: ['admin-message', id, 'recipients', page], queryFn: () => fetchRecipients(id!, page), enabled: id !== null, placeholderData: keepPreviousData });
+  const recips = useQuery({
+    queryKey: ['admin-message', id, 'recipients', page],
+    queryFn: () => fetchRecipients(id!, page),
+    enabled: id !== null,
+    placeholderData: keepPreviousData,
+  });
   const { control, handleSubmit, reset } = useForm<MessageForm>({ resolver: zodResolver(messageFormSchema), defaultValues: EMPTY_MESSAGE });
   useEffect(() => {
     if (msg.data) reset({ title: msg.data.title, content: msg.data.content, format: msg.data.format, user_ids: [] });

@@ -63,7 +63,11 @@ export function ValidityCell({ r }: { r: Redemption }) {
     <Flex vertical gap={0} style={{ fontSize: 12 }}>
       {r.valid_from ? <span>{t('value.from', { time: formatTime(r.valid_from) })}</span> : null}
       {r.valid_until ? <span>{t('value.until', { time: formatTime(r.valid_until) })}</span> : null}
-      {state ? <Typography.Text type="warning" style={{ fontSize: 12 }}>{t(`value.${state}`)}</Typography.Text> : null}
+      {state ? (
+        <Typography.Text type="warning" style={{ fontSize: 12 }}>
+          {t(`value.${state}`)}
+        </Typography.Text>
+      ) : null}
     </Flex>
   );
 }

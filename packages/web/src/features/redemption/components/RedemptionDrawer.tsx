@@ -108,9 +108,7 @@ export function RedemptionDrawer({ target, onClose, onSaved }: Props) {
               name="max_uses"
               label={t('field.maxUses')}
               extra={t('hint.maxUses')}
-              render={(f) => (
-                <IntegerInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} min={-1} placeholder={t('value.unlimited')} testid="redemption-form-max-uses" />
-              )}
+              render={(f) => <IntegerInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} min={-1} placeholder={t('value.unlimited')} testid="redemption-form-max-uses" />}
             />
           </Col>
         ) : null}

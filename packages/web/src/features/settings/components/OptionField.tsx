@@ -74,16 +74,17 @@ export function OptionField(props: OptionFieldProps) {
         name={name}
         render={({ field, fieldState }) => {
           const status = fieldState.error ? ('error' as const) : undefined;
-          const extra = !helpText && !props.quota ? undefined : (
-            <>
-              {helpText}
-              {props.quota ? (
-                <div>
-                  <QuotaHint name={name} />
-                </div>
-              ) : null}
-            </>
-          );
+          const extra =
+            !helpText && !props.quota ? undefined : (
+              <>
+                {helpText}
+                {props.quota ? (
+                  <div>
+                    <QuotaHint name={name} />
+                  </div>
+                ) : null}
+              </>
+            );
           if (type === 'switch') {
             const apply = (next: boolean) => field.onChange(next);
             return (
@@ -156,13 +157,7 @@ export function OptionField(props: OptionFieldProps) {
             );
           }
           return (
-            <Form.Item
-              label={label}
-              htmlFor={`opt-${name}`}
-              validateStatus={status}
-              help={fieldState.error?.message}
-              extra={extra}
-            >
+            <Form.Item label={label} htmlFor={`opt-${name}`} validateStatus={status} help={fieldState.error?.message} extra={extra}>
               {input}
             </Form.Item>
           );

@@ -47,7 +47,8 @@ const en: typeof zh = {
   },
   help: {
     fetch_setting_enable_ssrf_protection: 'When off, no user-supplied address is checked (not recommended)',
-    fetch_setting_allow_private_ip: 'Lets user URLs reach loopback, private (10/8, 172.16/12, 192.168/16, 100.64/10), link-local (including cloud metadata at 169.254.169.254) and other special addresses',
+    fetch_setting_allow_private_ip:
+      'Lets user URLs reach loopback, private (10/8, 172.16/12, 192.168/16, 100.64/10), link-local (including cloud metadata at 169.254.169.254) and other special addresses',
     fetch_setting_apply_ip_filter_for_domain: 'Private addresses are always refused after resolution; this decides whether the IP list applies to resolved addresses too',
     fetch_setting_domain_list: 'One per line, e.g. example.com; *.example.com matches example.com and its subdomains. An empty allow list refuses every domain',
     fetch_setting_ip_list: 'One IP or CIDR block per line, e.g. 203.0.113.7 or 10.0.0.0/8. An empty allow list refuses every address',

@@ -127,8 +127,7 @@ const zh = {
 const en: typeof zh = {
   validation: {
     rebate: 'The rebate percentage must be between 0 and 100',
-    fallback:
-      'Check the fallback ratio config: when using a single price no ratios may be set; when using ratios both the input and the completion ratio must be set',
+    fallback: 'Check the fallback ratio config: when using a single price no ratios may be set; when using ratios both the input and the completion ratio must be set',
   },
   section: {
     rebate: { title: 'Rebate', desc: 'When on, top-ups earn a rebate of this percentage, as quota.' },

@@ -136,12 +136,14 @@ const en: typeof zh = {
     gemini_safety_settings: 'JSON object: safety category → threshold; default applies to the rest',
     gemini_version_settings: 'JSON object: model → API version; default applies to the rest',
     gemini_supported_imagine_models: 'JSON array of model names that can generate images',
-    gemini_thinking_adapter_enabled: 'Model names ending in -thinking, -nothinking or -thinking-<budget> lose the suffix and set the thinking config; an OpenAI reasoning_effort becomes a thinking budget too',
+    gemini_thinking_adapter_enabled:
+      'Model names ending in -thinking, -nothinking or -thinking-<budget> lose the suffix and set the thinking config; an OpenAI reasoning_effort becomes a thinking budget too',
     gemini_thinking_adapter_budget_tokens_percentage: 'Share of max tokens given to thinking, 0.002 to 1',
     gemini_models_supported_thinking_budget: 'JSON array of model names that accept a thinking budget',
     claude_model_headers_settings: 'JSON object: model → { header: [values] }',
     claude_default_max_tokens: 'JSON object: model → default max_tokens; default applies to the rest',
-    claude_thinking_adapter_enabled: 'Model names ending in -thinking lose the suffix and turn thinking on (temperature 1); billed as the model without the suffix unless that name has a price of its own',
+    claude_thinking_adapter_enabled:
+      'Model names ending in -thinking lose the suffix and turn thinking on (temperature 1); billed as the model without the suffix unless that name has a price of its own',
     claude_thinking_adapter_budget_tokens_percentage: 'Share of max tokens given to thinking, 0.1 to 1',
   },
 };

@@ -16,13 +16,7 @@ export const fieldName = (key: OptionKey): string => key.replace(/\./g, '__');
 export const labelKey = (key: OptionKey): string => key.replace(/\./g, '_');
 
 /** Addresses whose trailing slashes are stripped before saving. */
-const ADDRESS_KEYS = new Set<OptionKey>([
-  'ServerAddress',
-  'CustomCallbackAddress',
-  'WorkerUrl',
-  'PayAddress',
-  'WeChatServerAddress',
-]);
+const ADDRESS_KEYS = new Set<OptionKey>(['ServerAddress', 'CustomCallbackAddress', 'WorkerUrl', 'PayAddress', 'WeChatServerAddress']);
 
 export const stripTrailingSlashes = (s: string): string => s.trim().replace(/\/+$/, '');
 

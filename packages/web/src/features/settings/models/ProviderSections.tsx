@@ -12,12 +12,7 @@ const GEMINI: OptionKey[] = [
   'gemini.thinking_adapter_budget_tokens_percentage',
   'gemini.models_supported_thinking_budget',
 ];
-const CLAUDE: OptionKey[] = [
-  'claude.model_headers_settings',
-  'claude.default_max_tokens',
-  'claude.thinking_adapter_enabled',
-  'claude.thinking_adapter_budget_tokens_percentage',
-];
+const CLAUDE: OptionKey[] = ['claude.model_headers_settings', 'claude.default_max_tokens', 'claude.thinking_adapter_enabled', 'claude.thinking_adapter_budget_tokens_percentage'];
 
 function GeminiThinking() {
   const on = useFieldValue('gemini.thinking_adapter_enabled') === true;

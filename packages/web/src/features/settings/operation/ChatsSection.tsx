@@ -88,12 +88,7 @@ function ChatList({ onBroken }: { onBroken: () => void }) {
               aria-label={t('chats.link')}
               data-testid={`chats-link-${i}`}
             />
-            <Button
-              icon={<DeleteOutlined />}
-              aria-label={t('common:action.delete')}
-              onClick={() => update(list.filter((_, j) => j !== i))}
-              data-testid={`chats-delete-${i}`}
-            />
+            <Button icon={<DeleteOutlined />} aria-label={t('common:action.delete')} onClick={() => update(list.filter((_, j) => j !== i))} data-testid={`chats-delete-${i}`} />
           </Flex>
         ))}
         {dupes.size > 0 ? <Typography.Text type="danger">{t('chats.duplicate')}</Typography.Text> : null}

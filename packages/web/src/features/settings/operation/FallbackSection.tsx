@@ -7,13 +7,7 @@ import { fieldName, type SectionValues } from '../model/options';
 import { useFieldValue } from '../model/useFieldValue';
 import type { BeforeSave } from '../model/useSectionSave';
 
-const KEYS: OptionKey[] = [
-  'fallback_pricing_enabled',
-  'fallback_single_price',
-  'fallback_input_ratio',
-  'fallback_completion_ratio',
-  'redirect_billing_enabled',
-];
+const KEYS: OptionKey[] = ['fallback_pricing_enabled', 'fallback_single_price', 'fallback_input_ratio', 'fallback_completion_ratio', 'redirect_billing_enabled'];
 
 const num = (values: SectionValues, k: OptionKey): number => {
   const v = values[fieldName(k)];

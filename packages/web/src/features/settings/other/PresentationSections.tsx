@@ -61,7 +61,7 @@ export function CustomCodeSection() {
   const { t } = useTranslation('settings');
   return (
     <SettingsSection id="custom-code" title={t('section.customCode.title')} description={t('section.customCode.desc')} keys={CODE}>
-      <OptionField k="custom_head_html" type="code" placeholder="<meta name=&quot;description&quot; content=&quot;…&quot; />" />
+      <OptionField k="custom_head_html" type="code" placeholder='<meta name="description" content="…" />' />
       <OptionField k="global_css" type="code" placeholder="body { }" />
       <OptionField k="global_js" type="code" placeholder="console.log('hello');" />
     </SettingsSection>

@@ -61,7 +61,15 @@ export function SystemInfo() {
         column={{ xs: 1, sm: 1, md: 3 }}
         size="small"
         items={[
-          { key: 'version', label: t('info.version'), children: <Typography.Text code data-testid="system-version">{status?.version || '—'}</Typography.Text> },
+          {
+            key: 'version',
+            label: t('info.version'),
+            children: (
+              <Typography.Text code data-testid="system-version">
+                {status?.version || '—'}
+              </Typography.Text>
+            ),
+          },
           { key: 'start', label: t('info.startTime'), children: formatStart(status?.start_time, i18n.language) },
           { key: 'uptime', label: t('info.uptime'), children: formatUptime(status?.start_time, t) },
         ]}

@@ -62,8 +62,7 @@ export function BatchSetModal({ open, models, initialType = 'ratio', onCancel, o
   const completion = parseCell(text.completion);
   const hint: Record<Field, string | undefined> = {
     ratio: typeof ratio === 'number' ? t('ratio.hintInput', { price: short(ratioToPricePerMillion(ratio)) }) : undefined,
-    completion:
-      typeof ratio === 'number' && typeof completion === 'number' ? t('ratio.hintOutput', { price: short(ratioToPricePerMillion(ratio) * completion) }) : undefined,
+    completion: typeof ratio === 'number' && typeof completion === 'number' ? t('ratio.hintOutput', { price: short(ratioToPricePerMillion(ratio) * completion) }) : undefined,
     price: undefined,
   };
 

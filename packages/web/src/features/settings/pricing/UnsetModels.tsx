@@ -57,9 +57,7 @@ export function UnsetModels() {
     );
 
   const maps = mapsFromOptions(options);
-  const unset = [...new Set(enabled.data ?? [])]
-    .filter((m) => !(m in maps.ModelRatio) && !(m in maps.ModelPrice))
-    .sort((a, b) => a.localeCompare(b));
+  const unset = [...new Set(enabled.data ?? [])].filter((m) => !(m in maps.ModelRatio) && !(m in maps.ModelPrice)).sort((a, b) => a.localeCompare(b));
   const rows: Row[] = unset.filter(matches).map((name) => ({ name }));
   const selection = selected.filter((m) => unset.includes(m));
 
@@ -91,7 +89,13 @@ export function UnsetModels() {
             {t('unset.batchPrice')}
             {selection.length > 0 ? ` (${selection.length})` : ''}
           </Button>
-          <Button icon={<ReloadOutlined />} loading={enabled.isFetching} onClick={() => void enabled.refetch()} aria-label={t('common:action.refresh')} data-testid="unset-refresh" />
+          <Button
+            icon={<ReloadOutlined />}
+            loading={enabled.isFetching}
+            onClick={() => void enabled.refetch()}
+            aria-label={t('common:action.refresh')}
+            data-testid="unset-refresh"
+          />
         </Flex>
       </Flex>
       <Table<Row>

@@ -8,12 +8,7 @@ import { SettingsSection } from '../components/SettingsSection';
 import { ExemptGroupFields, useGroupRequired } from '../components/ExemptGroup';
 import { useFieldValue } from '../model/useFieldValue';
 
-const RATE_LIMIT: OptionKey[] = [
-  'ModelRequestRateLimitEnabled',
-  'ModelRequestRateLimitDurationMinutes',
-  'ModelRequestRateLimitCount',
-  'ModelRequestRateLimitSuccessCount',
-];
+const RATE_LIMIT: OptionKey[] = ['ModelRequestRateLimitEnabled', 'ModelRequestRateLimitDurationMinutes', 'ModelRequestRateLimitCount', 'ModelRequestRateLimitSuccessCount'];
 const AUTO_RETRY: OptionKey[] = ['global.auto_retry_enabled', 'global.auto_retry_count', 'global.auto_retry_force_channel_switch', 'global.auto_retry_status_codes'];
 const EXEMPT: OptionKey[] = ['global.rate_limit_exempt_enabled', 'global.rate_limit_exempt_group'];
 
@@ -64,10 +59,7 @@ function AutoRetryFields() {
 /** Global automatic retry: on/off, count 1–10, forced channel switch, and which status codes are retried. */
 export function AutoRetrySection() {
   const { t } = useTranslation('settings');
-  const rules = useMemo(
-    () => ({ 'global.auto_retry_status_codes': z.string().refine((v) => v.trim() === '' || STATUS_CODES.test(v), t('validation.statusCodes')) }),
-    [t],
-  );
+  const rules = useMemo(() => ({ 'global.auto_retry_status_codes': z.string().refine((v) => v.trim() === '' || STATUS_CODES.test(v), t('validation.statusCodes')) }), [t]);
   return (
     <SettingsSection id="auto-retry" title={t('section.autoRetry.title')} description={t('section.autoRetry.desc')} keys={AUTO_RETRY} rules={rules}>
       <AutoRetryFields />

@@ -66,7 +66,11 @@ function ListField({ k, comma, disabled, placeholder }: { k: OptionKey; comma?: 
   return (
     <Col xs={24} md={12}>
       <Form.Item label={t(`field.${lk}`)} htmlFor={common.id} validateStatus={fieldState.error ? 'error' : undefined} help={fieldState.error?.message} extra={t(`help.${lk}`)}>
-        {comma ? <Input {...common} onChange={(e) => change(e.target.value)} /> : <Input.TextArea {...common} autoSize={{ minRows: 3, maxRows: 10 }} onChange={(e) => change(e.target.value)} />}
+        {comma ? (
+          <Input {...common} onChange={(e) => change(e.target.value)} />
+        ) : (
+          <Input.TextArea {...common} autoSize={{ minRows: 3, maxRows: 10 }} onChange={(e) => change(e.target.value)} />
+        )}
       </Form.Item>
     </Col>
   );

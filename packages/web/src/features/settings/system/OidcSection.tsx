@@ -70,17 +70,16 @@ export function OidcSection() {
   const { t } = useTranslation('settings');
   const server = useOptions().data?.ServerAddress || t('yourAddress');
   const rules = useMemo(
-    () => ({ 'oidc.well_known': z.string().trim().refine((v) => v === '' || HTTP_URL.test(v), t('oidc.badUrl')) }),
+    () => ({
+      'oidc.well_known': z
+        .string()
+        .trim()
+        .refine((v) => v === '' || HTTP_URL.test(v), t('oidc.badUrl')),
+    }),
     [t],
   );
   return (
-    <SettingsSection
-      id="oidc"
-      title={t('section.oidc.title')}
-      description={t('section.oidc.desc', { callback: `${server}/oauth/oidc` })}
-      keys={OIDC}
-      rules={rules}
-    >
+    <SettingsSection id="oidc" title={t('section.oidc.title')} description={t('section.oidc.desc', { callback: `${server}/oauth/oidc` })} keys={OIDC} rules={rules}>
       <OptionField k="oidc.enabled" span="full" />
       <OptionField k="oidc.client_id" />
       <OptionField k="oidc.client_secret" />

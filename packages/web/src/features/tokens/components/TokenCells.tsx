@@ -50,11 +50,7 @@ export function TokenStatusTag({ token }: { token: Token }) {
         </Tag>
       );
     default:
-      return (
-        <Tag data-testid={testid}>
-          {t('status.unknown')}
-        </Tag>
-      );
+      return <Tag data-testid={testid}>{t('status.unknown')}</Tag>;
   }
 }
 

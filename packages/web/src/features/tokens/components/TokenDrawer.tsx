@@ -52,10 +52,7 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
   const [unlimited, limitsOn, remain] = useWatch({ control, name: ['unlimited_quota', 'model_limits_enabled', 'remain_quota'] });
 
   const modelOptions = useMemo(() => (models.data ?? []).map((m) => ({ value: m, label: m })), [models.data]);
-  const groupOpts = useMemo(
-    () => groupOptions(groups.data ?? {}, t('hint.userGroup'), (ratio) => t('hint.ratio', { ratio })),
-    [groups.data, t],
-  );
+  const groupOpts = useMemo(() => groupOptions(groups.data ?? {}, t('hint.userGroup'), (ratio) => t('hint.ratio', { ratio })), [groups.data, t]);
 
   return (
     <RecordDrawer ns="tokens" editor={editor} width={640} testPrefix="token" nameMax={TOKEN_NAME_MAX} onClose={onClose}>

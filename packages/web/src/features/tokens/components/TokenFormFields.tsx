@@ -11,8 +11,7 @@ import { EXPIRY_FORMAT, EXPIRY_PRESETS, parseExpiryText, QUICK_AMOUNTS, COUNT_CH
 /** Renders quota per the display settings ($ or raw units). */
 export function useQuotaText() {
   const { data: status } = useStatus();
-  return (n: number, digits?: number) =>
-    renderQuota(n, { displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit, digits });
+  return (n: number, digits?: number) => renderQuota(n, { displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit, digits });
 }
 
 interface QuotaProps {

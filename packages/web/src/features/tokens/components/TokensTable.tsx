@@ -57,21 +57,11 @@ export function TokensTable(p: RecordTableProps<Token>) {
     { title: t('col.created'), dataIndex: 'created_time', width: 135, render: (n: number) => formatTokenTime(n) },
     { title: t('col.expiry'), dataIndex: 'expired_time', width: 135, render: (n: number) => <ExpiryCell epoch={n} /> },
     { title: t('col.group'), dataIndex: 'group', width: 100, render: (g: string) => <TokenGroupTag group={g} /> },
-    actionsColumn<Token>(t('col.actions'), 175, 'tw-tok-actions-cell', mobile, (tok) => (
-      <TokenActions token={tok} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />
-    )),
+    actionsColumn<Token>(t('col.actions'), 175, 'tw-tok-actions-cell', mobile, (tok) => <TokenActions token={tok} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />),
   ];
 
   // Phones: name (with status) and actions first, the rest after a horizontal scroll.
   const shown = mobile ? [columns[0]!, { ...columns[columns.length - 1]!, className: 'tw-tok-actions-cell' }, ...columns.slice(2, -1)] : columns;
 
-  return (
-    <RecordTable
-      list={p}
-      columns={shown}
-      scrollX={1050}
-      rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')}
-      rowTestid="token-row"
-    />
-  );
+  return <RecordTable list={p} columns={shown} scrollX={1050} rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')} rowTestid="token-row" />;
 }

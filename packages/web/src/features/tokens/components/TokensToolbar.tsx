@@ -23,7 +23,14 @@ export function TokensToolbar(p: Props) {
   return (
     <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
       <Flex wrap gap={8} style={{ flex: '1 1 480px', minWidth: 0 }}>
-        <SearchInput value={p.name} onChange={p.onNameChange} onSearch={p.onSearch} placeholder={t('filter.name')} testid="tokens-search" style={{ flex: '1 1 180px', minWidth: 0 }} />
+        <SearchInput
+          value={p.name}
+          onChange={p.onNameChange}
+          onSearch={p.onSearch}
+          placeholder={t('filter.name')}
+          testid="tokens-search"
+          style={{ flex: '1 1 180px', minWidth: 0 }}
+        />
         <SearchInput
           value={p.keyText}
           onChange={p.onKeyChange}

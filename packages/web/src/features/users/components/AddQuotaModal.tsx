@@ -26,8 +26,7 @@ export function AddQuotaModal({ open, current, username, confirmLoading, onCance
 
   const base = current ?? 0;
   const next = base + (delta ?? 0);
-  const money = (n: number) =>
-    renderQuota(n, { displayInCurrency: true, quotaPerUnit: status?.quota_per_unit, digits: 2 });
+  const money = (n: number) => renderQuota(n, { displayInCurrency: true, quotaPerUnit: status?.quota_per_unit, digits: 2 });
 
   return (
     <Modal

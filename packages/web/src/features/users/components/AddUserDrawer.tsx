@@ -64,10 +64,43 @@ export function AddUserDrawer({ open, onClose, onCreated }: Props) {
     >
       <Form layout="vertical" onFinish={() => void submit()}>
         <button type="submit" hidden aria-hidden />
-        <TextField control={control} name="username" label={t('field.username')} required data-testid="user-form-username" maxLength={USERNAME_MAX} placeholder={t('placeholder.username')} autoComplete="off" />
-        <TextField control={control} name="display_name" label={t('field.displayName')} data-testid="user-form-display-name" maxLength={DISPLAY_NAME_MAX} placeholder={t('placeholder.displayName')} autoComplete="off" />
-        <TextField control={control} name="password" label={t('field.password')} required password data-testid="user-form-password" placeholder={t('placeholder.password')} autoComplete="new-password" />
-        <FormField control={control} name="remark" label={t('field.remark')} render={(f) => <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} placeholder={t('placeholder.remark')} />} />
+        <TextField
+          control={control}
+          name="username"
+          label={t('field.username')}
+          required
+          data-testid="user-form-username"
+          maxLength={USERNAME_MAX}
+          placeholder={t('placeholder.username')}
+          autoComplete="off"
+        />
+        <TextField
+          control={control}
+          name="display_name"
+          label={t('field.displayName')}
+          data-testid="user-form-display-name"
+          maxLength={DISPLAY_NAME_MAX}
+          placeholder={t('placeholder.displayName')}
+          autoComplete="off"
+        />
+        <TextField
+          control={control}
+          name="password"
+          label={t('field.password')}
+          required
+          password
+          data-testid="user-form-password"
+          placeholder={t('placeholder.password')}
+          autoComplete="new-password"
+        />
+        <FormField
+          control={control}
+          name="remark"
+          label={t('field.remark')}
+          render={(f) => (
+            <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} placeholder={t('placeholder.remark')} />
+          )}
+        />
       </Form>
     </Drawer>
   );

@@ -103,16 +103,34 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
       ) : (
         <Form layout="vertical" onFinish={() => void submit()}>
           <button type="submit" hidden aria-hidden />
-          <Divider titlePlacement="start" style={{ marginTop: 0 }}>{t('drawer.basic')}</Divider>
+          <Divider titlePlacement="start" style={{ marginTop: 0 }}>
+            {t('drawer.basic')}
+          </Divider>
           <Row gutter={16}>
             <Col xs={24} md={12}>
               <TextField control={control} name="username" label={t('field.username')} required data-testid="user-form-username" maxLength={USERNAME_MAX} autoComplete="off" />
             </Col>
             <Col xs={24} md={12}>
-              <TextField control={control} name="display_name" label={t('field.displayName')} data-testid="user-form-display-name" maxLength={DISPLAY_NAME_MAX} autoComplete="off" />
+              <TextField
+                control={control}
+                name="display_name"
+                label={t('field.displayName')}
+                data-testid="user-form-display-name"
+                maxLength={DISPLAY_NAME_MAX}
+                autoComplete="off"
+              />
             </Col>
             <Col xs={24} md={12}>
-              <TextField control={control} name="password" label={t('field.password')} extra={t('hint.passwordEdit')} password data-testid="user-form-password" placeholder={t('placeholder.passwordEdit')} autoComplete="new-password" />
+              <TextField
+                control={control}
+                name="password"
+                label={t('field.password')}
+                extra={t('hint.passwordEdit')}
+                password
+                data-testid="user-form-password"
+                placeholder={t('placeholder.passwordEdit')}
+                autoComplete="new-password"
+              />
             </Col>
             <Col xs={24} md={12}>
               <Form.Item label={t('field.email')} extra={t('hint.readOnly')}>
@@ -120,13 +138,24 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
               </Form.Item>
             </Col>
             <Col xs={24}>
-              <FormField control={control} name="remark" label={t('field.remark')} extra={t('hint.remark')} render={(f) => <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} />} />
+              <FormField
+                control={control}
+                name="remark"
+                label={t('field.remark')}
+                extra={t('hint.remark')}
+                render={(f) => <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} />}
+              />
             </Col>
           </Row>
           <Divider titlePlacement="start">{t('drawer.permissions')}</Divider>
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <FormField control={control} name="group" label={t('field.group')} extra={isSelf ? t('hint.selfLocked') : undefined} render={(f) => (
+              <FormField
+                control={control}
+                name="group"
+                label={t('field.group')}
+                extra={isSelf ? t('hint.selfLocked') : undefined}
+                render={(f) => (
                   <Select
                     {...f}
                     data-testid="user-form-group"
@@ -136,10 +165,16 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
                     showSearch
                     placeholder={t('placeholder.group')}
                   />
-                )} />
+                )}
+              />
             </Col>
             <Col xs={24} md={12}>
-              <FormField control={control} name="quota" label={t('field.quota')} extra={t('hint.quota', { value: quotaText })} render={(f) => (
+              <FormField
+                control={control}
+                name="quota"
+                label={t('field.quota')}
+                extra={t('hint.quota', { value: quotaText })}
+                render={(f) => (
                   <Space.Compact style={{ width: '100%' }}>
                     <InputNumber
                       {...f}
@@ -153,7 +188,8 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
                       {t('actions.addQuota')}
                     </Button>
                   </Space.Compact>
-                )} />
+                )}
+              />
             </Col>
           </Row>
           <Divider titlePlacement="start">{t('drawer.bindings')}</Divider>
