@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { NewUser } from '../../src/modules/users/store.js';
+import { userRow } from '../support/user-row.js';
 import { Client } from '../support/app.js';
 import { createTestDatabase, dialects } from '../support/databases.js';
 import { MOCK_CLIENTS } from '../support/mock-oauth.js';
@@ -12,36 +13,8 @@ const ghUser = (n: number) => ({ id: 7700 + n, login: `racer${n}`, name: `Racer 
 const ghId = (n: number) => String(7700 + n);
 
 /** A users row with the given provider ids, written straight to the table (as data from before migration 0010). */
-function userRow(username: string, ids: Partial<NewUser>, deleted = false): NewUser {
-  return {
-    username,
-    password: 'x',
-    display_name: username,
-    role: 1,
-    status: 1,
-    email: '',
-    github_id: '',
-    oidc_id: '',
-    wechat_id: '',
-    telegram_id: '',
-    linux_do_id: '',
-    access_token: null,
-    quota: 0,
-    used_quota: 0,
-    request_count: 0,
-    group: 'default',
-    aff_code: `a${username}`.slice(0, 8),
-    aff_count: 0,
-    aff_quota: 0,
-    aff_history: 0,
-    inviter_id: 0,
-    setting: '',
-    remark: '',
-    created_at: 1,
-    deleted_at: deleted ? '2026-01-01T00:00:00.000Z' : null,
-    ...ids,
-  };
-}
+const userRowWith = (username: string, ids: Partial<NewUser>, deleted = false): NewUser =>
+  userRow(username, { created_at: 1, deleted_at: deleted ? '2026-01-01T00:00:00.000Z' : null, ...ids });
 
 describe.each(dialects)('third-party account identities on %s', (dialect) => {
   const fx = useOAuthApp(dialect, () => ({
@@ -149,11 +122,11 @@ describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
       const later = ['0012_sessions', '0013_two_factor', '0014_audit_logs', '0015_secrets_at_rest'];
       for (const name of later) await sql`DELETE FROM tollway_migrations WHERE name = ${name}`.execute(k);
       for (const row of [
-        userRow('u1', { github_id: 'g-1', oidc_id: 'sub-1' }),
-        userRow('u2', { github_id: 'g-dup', wechat_id: 'wx-2', telegram_id: 'tg-2' }),
-        userRow('u3', { github_id: 'g-dup', linux_do_id: 'ld-3' }),
-        userRow('u4', {}),
-        userRow('u5', { github_id: 'g-5' }, true),
+        userRowWith('u1', { github_id: 'g-1', oidc_id: 'sub-1' }),
+        userRowWith('u2', { github_id: 'g-dup', wechat_id: 'wx-2', telegram_id: 'tg-2' }),
+        userRowWith('u3', { github_id: 'g-dup', linux_do_id: 'ld-3' }),
+        userRowWith('u4', {}),
+        userRowWith('u5', { github_id: 'g-5' }, true),
       ]) {
         await k.insertInto('users').values(row).execute();
       }

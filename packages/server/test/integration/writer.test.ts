@@ -8,6 +8,7 @@ import { LAZY_WRITE_MS } from '../../src/accounting/journal.js';
 import { UNSETTLED_CALL_CONTENT } from '../../src/accounting/journal-recovery.js';
 import { DurableWriter, type WriteRecord } from '../../src/accounting/writer.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+import { userRow } from '../support/user-row.js';
 
 const log = pino({ level: 'silent' });
 
@@ -20,33 +21,7 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     const k = d.db.kysely;
     await k
       .insertInto('users')
-      .values({
-        username: 'w',
-        password: 'x',
-        display_name: 'w',
-        role: 1,
-        status: 1,
-        email: '',
-        github_id: '',
-        oidc_id: '',
-        wechat_id: '',
-        telegram_id: '',
-        linux_do_id: '',
-        access_token: null,
-        quota: 10_000,
-        used_quota: 0,
-        request_count: 0,
-        group: 'default',
-        aff_code: 'wwwwww',
-        aff_count: 0,
-        aff_quota: 0,
-        aff_history: 0,
-        inviter_id: 0,
-        setting: '',
-        remark: '',
-        created_at: 0,
-        deleted_at: null,
-      })
+      .values(userRow('w', { quota: 10_000, aff_code: 'wwwwww' }))
       .execute();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-'));
   });

@@ -8,6 +8,7 @@ import type { BalanceKind, Hold, LedgerRecord } from '../../src/accounting/ledge
 import { RedisLedger, type RedisLedgerOptions } from '../../src/accounting/redis-ledger.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
+import { userRow } from './user-row.js';
 
 /** Log lines a ledger wrote (parsed pino JSON). */
 export type LogLine = Record<string, unknown> & { msg: string; level: number };
@@ -78,33 +79,7 @@ export function useLedgerWorld(quota: number): LedgerWorld {
     const k = database.db.kysely;
     const user = await k
       .insertInto('users')
-      .values({
-        username: 'ledger',
-        password: 'x',
-        display_name: 'ledger',
-        role: 1,
-        status: 1,
-        email: '',
-        github_id: '',
-        oidc_id: '',
-        wechat_id: '',
-        telegram_id: '',
-        linux_do_id: '',
-        access_token: null,
-        quota,
-        used_quota: 0,
-        request_count: 0,
-        group: 'default',
-        aff_code: 'ledger',
-        aff_count: 0,
-        aff_quota: 0,
-        aff_history: 0,
-        inviter_id: 0,
-        setting: '',
-        remark: '',
-        created_at: 0,
-        deleted_at: null,
-      })
+      .values(userRow('ledger', { quota, aff_code: 'ledger' }))
       .returning('id')
       .executeTakeFirstOrThrow();
     const token = await k

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { geminiGenerate, geminiModelFromPath, geminiSchema } from '../../../src/relay/ir/gemini.js';
+import type { IRRequest } from '../../../src/relay/ir/types.js';
 import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
 import { baseIR, json } from './gemini-helpers.js';
 
