@@ -1,4 +1,6 @@
 // Reads a V8 .cpuprofile (node --cpu-prof) and lists functions by self time: where a request's CPU goes.
+import fs from 'node:fs';
+import path from 'node:path';
 
 interface ProfileNode {
   id: number;
@@ -35,4 +37,17 @@ export function topSelfTime(profile: CpuProfile, limit: number, skipMs = 0): str
     .sort((a, b) => b[1] - a[1])
     .slice(0, limit)
     .map(([k, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}% ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+}
+
+/**
+ * Prints the top self-time lines of the main thread's profile in `dir`: the largest .cpuprofile there (tsx's loader
+ * thread writes one too).
+ */
+export function printLargestProfile(dir: string, limit: number, skipMs: number): void {
+  const file = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+  if (file) for (const line of topSelfTime(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, limit, skipMs)) console.log(line);
 }

@@ -2,10 +2,9 @@
 // `node --import tsx bench/profile-latency.ts [n] [anthropic|anthropic-stream]` writes a .cpuprofile to $PROFILE_DIR (default /tmp/prof) and
 // prints the hottest functions by self time; not part of `npm run bench`.
 import fs from 'node:fs';
-import path from 'node:path';
 import { anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startTollway } from './targets.js';
 import { sequentialLatency } from './measure.js';
-import { topSelfTime } from './cpuprofile.js';
+import { printLargestProfile } from './cpuprofile.js';
 
 const n = Number(process.argv[2] ?? 3000);
 // `anthropic`: the same calls in Anthropic's API, converted to the OpenAI upstream and back.
@@ -31,10 +30,4 @@ try {
   await proc.stop();
   await mock.stop();
 }
-// The main thread's profile is the largest of the files this run wrote (tsx's loader thread writes one too).
-const file = fs
-  .readdirSync(dir)
-  .filter((f) => f.endsWith('.cpuprofile'))
-  .map((f) => path.join(dir, f))
-  .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
-if (file) for (const line of topSelfTime(JSON.parse(fs.readFileSync(file, 'utf8')), 45, skipMs)) console.log(line);
+printLargestProfile(dir, 45, skipMs);

@@ -3,10 +3,9 @@
 // writes a .cpuprofile to $PROFILE_DIR (default /tmp/prof); NO_PROFILE=1 only measures, EXTRA_NODE_ARGS go to
 // Tollway's node (e.g. --no-turbo-inlining for exact attribution). Not part of `npm run bench`.
 import fs from 'node:fs';
-import path from 'node:path';
 import { throughput } from './measure.js';
 import { anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startTollway, streamBody } from './targets.js';
-import { topSelfTime } from './cpuprofile.js';
+import { printLargestProfile } from './cpuprofile.js';
 
 const seconds = Number(process.argv[2] ?? 8);
 const mode = process.argv[3] ?? 'openai';
@@ -41,9 +40,4 @@ try {
   await proc.stop();
   await mock.stop();
 }
-const file = fs
-  .readdirSync(dir)
-  .filter((f) => f.endsWith('.cpuprofile'))
-  .map((f) => path.join(dir, f))
-  .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
-if (file) for (const line of topSelfTime(JSON.parse(fs.readFileSync(file, 'utf8')), 30, skipMs)) console.log(line);
+printLargestProfile(dir, 30, skipMs);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSession, login, pageApi, SCREENSHOTS, setOptions, startHarness, type Harness } from './harness.js';
+import { dropSession, login, pageApi, SCREENSHOTS, setOptions, startHarness, type Harness, privateConsole } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'carol', password: 'carol-pass-123' };
@@ -19,9 +19,7 @@ describe('check-in and task logs in Chromium', () => {
   let userId: number;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-checkin-'));
-    // A private copy of the built console: a rebuild of packages/web/dist during the run must not remove the chunks it loads.
-    const web = path.join(dir, 'web');
-    fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
+    const web = privateConsole(dir);
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web });
     ({ page } = await h.newPage());
     const setup = await fetch(`${h.baseUrl}/api/setup`, {

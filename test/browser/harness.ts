@@ -18,6 +18,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * A private copy of the built console under `dir`, for WEB_DIST: a rebuild of packages/web/dist during the run must
+ * not remove the chunks the page loads.
+ */
+export function privateConsole(dir: string): string {
+  const web = path.join(dir, 'web');
+  fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
+  return web;
+}
+
 /** The real server (fresh SQLite, built console) and a headless Chromium. */
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-browser-'));

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOCK_CLIENTS, startMockOAuth, type MockOAuth } from '../../packages/server/test/support/mock-oauth.js';
 import { apiAs, loginSession, type Session } from './api-session.js';
-import { dropSession, startHarness, type Harness } from './harness.js';
+import { dropSession, startHarness, type Harness, privateConsole } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 
@@ -18,9 +18,7 @@ describe('OIDC sign-in in Chromium', () => {
   let root: Session;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-oauth-'));
-    // A private copy of the built console: a rebuild of packages/web/dist during the run must not remove the chunks it loads.
-    const web = path.join(dir, 'web');
-    fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
+    const web = privateConsole(dir);
     mock = await startMockOAuth();
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web });
     const setup = await fetch(`${h.baseUrl}/api/setup`, {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSmtp, type MockSmtp } from '../../packages/server/test/support/mock-smtp.js';
-import { dropSession, login, pageApi, setOptions, smtpOptions, startHarness, type Harness } from './harness.js';
+import { dropSession, login, pageApi, setOptions, smtpOptions, startHarness, type Harness, privateConsole } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'mallory', password: 'mallory-pass-1', email: 'mallory@example.com' };
@@ -17,9 +17,7 @@ describe('email verification and password reset in Chromium', () => {
   let smtp: MockSmtp;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-reset-'));
-    // A private copy of the built console: a rebuild of packages/web/dist during the run must not remove the chunks it loads.
-    const web = path.join(dir, 'web');
-    fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
+    const web = privateConsole(dir);
     smtp = await startMockSmtp();
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web });
     ({ page } = await h.newPage());

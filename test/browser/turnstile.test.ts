@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSiteverify, type MockSiteverify } from '../../packages/server/test/support/mock-siteverify.js';
 import { startMockSmtp, type MockSmtp } from '../../packages/server/test/support/mock-smtp.js';
-import { login, setOptions, smtpOptions, startHarness, type Harness } from './harness.js';
+import { login, setOptions, smtpOptions, startHarness, type Harness, privateConsole } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const SECRET = '0x4AAAAAAA-browser-secret';
@@ -54,9 +54,7 @@ describe('Turnstile bot check in Chromium', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-turnstile-'));
-    // A private copy of the built console: a rebuild of packages/web/dist during the run must not remove the chunks it loads.
-    const web = path.join(dir, 'web');
-    fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
+    const web = privateConsole(dir);
     verifier = await startMockSiteverify(SECRET);
     smtp = await startMockSmtp();
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web, TURNSTILE_VERIFY_URL: verifier.verifyUrl });
