@@ -1,0 +1,129 @@
+import { ChannelType } from '@tollway/shared';
+import type { TaskPlatform, TaskState, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
+import { klingBearer, klingFetchUrl, klingRequestBody, klingSubmitUrl, klingUpstreamId, parseKlingSubmitAnswer, parseKlingTask } from './kling.js';
+import { openAIVideoFetchUrl, openAIVideoRequestBody, openAIVideoSubmitUrl, parseOpenAIVideoSubmitAnswer, parseOpenAIVideoTask } from './openai.js';
+import type { RemoteVideoTask, VideoSubmitReq } from './wire.js';
+
+/** Platform names (the `platform` column of video tasks). */
+export const KLING_PLATFORM = 'kling';
+export const OPENAI_VIDEO_PLATFORM = 'sora';
+
+/** Upstream status for a call that never got an answer, or answered what cannot be read. */
+const BAD_GATEWAY = 502;
+/** Polls run per task (one GET each); this many in one batch. */
+const VIDEO_FETCH_BATCH = 20;
+
+type Sent = { status: number; text: string } | { error: string };
+
+async function send(url: string, init: RequestInit): Promise<Sent> {
+  try {
+    const res = await fetch(url, init);
+    return { status: res.status, text: await res.text() };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+/** The caller sees an upstream 4xx as it is (a bad prompt, a refused image); anything else is a bad gateway. */
+function refused(sent: Sent, message?: string): TaskSubmitResult {
+  if ('error' in sent) return { ok: false, httpStatus: BAD_GATEWAY, code: 'do_request_failed', message: `the upstream could not be reached: ${sent.error}` };
+  const status = sent.status >= 400 && sent.status < 500 ? sent.status : BAD_GATEWAY;
+  return { ok: false, httpStatus: status, code: 'fail_to_fetch_task', message: message ?? (sent.text.slice(0, 500) || `the upstream answered ${sent.status}`) };
+}
+
+const toState = (upstreamTaskId: string, t: RemoteVideoTask): TaskState => ({
+  upstreamTaskId,
+  status: t.status,
+  progress: t.progress,
+  failReason: t.failReason || undefined,
+  urls: t.url ? [t.url] : undefined,
+  data: { status: t.status, url: t.url, seconds: t.seconds },
+});
+
+/** Polls each id with one GET; a task whose poll fails is skipped until the next round. */
+async function pollEach(ids: readonly string[], poll: (id: string) => Promise<TaskState | undefined>): Promise<TaskState[]> {
+  const out: TaskState[] = [];
+  for (const id of ids) {
+    const state = await poll(id).catch(() => undefined);
+    if (state) out.push(state);
+  }
+  return out;
+}
+
+async function klingSubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
+  const body = req.body as unknown as VideoSubmitReq;
+  const sent = await send(klingSubmitUrl(req.baseUrl, body), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${klingBearer(req.key)}` },
+    body: JSON.stringify(klingRequestBody(body, req.model)),
+    signal: req.signal,
+  });
+  if ('error' in sent || sent.status !== 200) return refused(sent, 'error' in sent ? undefined : klingMessage(sent.text));
+  try {
+    return { ok: true, upstreamTaskId: klingUpstreamId(body, parseKlingSubmitAnswer(sent.text)) };
+  } catch (err) {
+    return { ok: false, httpStatus: 400, code: 'task_failed', message: (err as Error).message };
+  }
+}
+
+function klingMessage(text: string): string | undefined {
+  try {
+    return (JSON.parse(text) as { message?: string }).message || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function klingFetch(upstream: TaskUpstream, ids: readonly string[]): Promise<TaskState[]> {
+  return pollEach(ids, async (id) => {
+    const url = klingFetchUrl(upstream.baseUrl, id);
+    if (!url) return undefined;
+    const sent = await send(url, { headers: { accept: 'application/json', authorization: `Bearer ${klingBearer(upstream.key)}` }, signal: upstream.signal });
+    if ('error' in sent || sent.status !== 200) return undefined;
+    return toState(id, parseKlingTask(sent.text));
+  });
+}
+
+async function openAISubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
+  const body = req.body as unknown as VideoSubmitReq;
+  const sent = await send(openAIVideoSubmitUrl(req.baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${req.key}` },
+    body: JSON.stringify(openAIVideoRequestBody(body, req.model)),
+    signal: req.signal,
+  });
+  if ('error' in sent || sent.status !== 200) return refused(sent);
+  try {
+    return { ok: true, upstreamTaskId: parseOpenAIVideoSubmitAnswer(sent.text) };
+  } catch (err) {
+    return { ok: false, httpStatus: BAD_GATEWAY, code: 'invalid_response', message: (err as Error).message };
+  }
+}
+
+async function openAIFetch(upstream: TaskUpstream, ids: readonly string[]): Promise<TaskState[]> {
+  return pollEach(ids, async (id) => {
+    const sent = await send(openAIVideoFetchUrl(upstream.baseUrl, id), { headers: { authorization: `Bearer ${upstream.key}` }, signal: upstream.signal });
+    if ('error' in sent || sent.status !== 200) return undefined;
+    return toState(id, parseOpenAIVideoTask(sent.text));
+  });
+}
+
+/** Kling's native API (channel type Kling, key `accessKey|secretKey`). */
+export const klingPlatform: TaskPlatform = {
+  name: KLING_PLATFORM,
+  table: 'tasks',
+  channelTypes: [ChannelType.Kling],
+  batchSize: VIDEO_FETCH_BATCH,
+  submit: klingSubmit,
+  fetchTasks: klingFetch,
+};
+
+/** An OpenAI-compatible video upstream: Sora, or an OpenAI channel serving video models. */
+export const openAIVideoPlatform: TaskPlatform = {
+  name: OPENAI_VIDEO_PLATFORM,
+  table: 'tasks',
+  channelTypes: [ChannelType.Sora, ChannelType.OpenAI],
+  batchSize: VIDEO_FETCH_BATCH,
+  submit: openAISubmit,
+  fetchTasks: openAIFetch,
+};
