@@ -100,7 +100,7 @@ function openAIVideo(t: MockVideoTask) {
   };
 }
 
-function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>): void {
+function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>): unknown {
   const path = (req.url ?? '').split('?')[0]!;
   const kling = /^\/v1\/videos\/(text2video|image2video)(?:\/([^/]+))?$/.exec(path);
   if (kling) {
