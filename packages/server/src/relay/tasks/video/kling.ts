@@ -12,8 +12,8 @@ export const KLING_JWT_SKEW_SECONDS = 5;
 export const KlingAction = { Image: 'generate', Text: 'textGenerate' } as const;
 const TEXT_KIND = 'text2video';
 const IMAGE_KIND = 'image2video';
-/** A stored upstream id: `{text2video|image2video}/{kling task id}`, since Kling's fetch path names the kind. */
-const UPSTREAM_ID = /^(text2video|image2video)\/[A-Za-z0-9._-]{1,128}$/;
+/** A stored upstream id: `{text2video|image2video}-{kling task id}`, since Kling's fetch path names the kind. */
+const UPSTREAM_ID = /^(text2video|image2video)-([A-Za-z0-9._-]{1,128})$/;
 const DEFAULT_MODEL = 'kling-v1';
 const DEFAULT_MODE = 'std';
 const DEFAULT_DURATION = 5;
@@ -51,9 +51,12 @@ const kindOf = (req: VideoSubmitReq) => (req.image || req.images?.length ? IMAGE
 export const klingAction = (req: VideoSubmitReq) => (kindOf(req) === IMAGE_KIND ? KlingAction.Image : KlingAction.Text);
 export const klingSubmitUrl = (base: string, req: VideoSubmitReq) => `${trimSlash(base)}/v1/videos/${kindOf(req)}`;
 /** The stored upstream id of a Kling task id for a request. */
-export const klingUpstreamId = (req: VideoSubmitReq, klingTaskId: string) => `${kindOf(req)}/${klingTaskId}`;
+export const klingUpstreamId = (req: VideoSubmitReq, klingTaskId: string) => `${kindOf(req)}-${klingTaskId}`;
 /** The fetch URL of a stored upstream id, or undefined when it is not one of ours. */
-export const klingFetchUrl = (base: string, upstreamId: string) => (UPSTREAM_ID.test(upstreamId) ? `${trimSlash(base)}/v1/videos/${upstreamId}` : undefined);
+export function klingFetchUrl(base: string, upstreamId: string): string | undefined {
+  const m = UPSTREAM_ID.exec(upstreamId);
+  return m ? `${trimSlash(base)}/v1/videos/${m[1]}/${m[2]}` : undefined;
+}
 
 /** OpenAI sizes → Kling aspect ratios, as new-api maps them. */
 function aspectRatio(size: string | undefined): string {
