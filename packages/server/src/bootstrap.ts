@@ -25,6 +25,7 @@ import { OptionsService } from './core/options/service.js';
 import { OptionsStore } from './core/options/store.js';
 import { SetupService } from './modules/setup/service.js';
 import { createRelayServices } from './relay/bootstrap.js';
+import { startTaskPoller, type TaskPoller } from './relay/tasks/poller.js';
 import { testChannelUpstream } from './relay/channel-test.js';
 import { providerCatalog } from './relay/providers/catalog.js';
 import type { RelayContext } from './relay/services.js';
@@ -40,6 +41,8 @@ export interface Runtime {
   topUpExpiry: TopUpExpiry | undefined;
   /** Deletes expired console sessions (master node only). */
   sessionPrune: SessionPrune | undefined;
+  /** Polls unfinished tasks (every node; one at a time holds its lease). */
+  taskPoller: TaskPoller;
   /** Stops timers and closes the database. */
   close(opts?: { deadline?: number }): Promise<void>;
 }
@@ -117,16 +120,19 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   topUpExpiry?.start();
   const sessionPrune = config.nodeType === 'master' ? new SessionPrune(sessionStoreOf(ctx), log) : undefined;
   sessionPrune?.start();
+  const taskPoller = startTaskPoller(ctx);
   return {
     ctx,
     logRetention,
     topUpExpiry,
     sessionPrune,
+    taskPoller,
     async close(closing = {}) {
       clearInterval(sync);
       await logRetention?.stop();
       await topUpExpiry?.stop();
       await sessionPrune?.stop();
+      await taskPoller.stop();
       stopChannelTests();
       await channels.tester.stop();
       // The writer flushes every settled call before the database closes.

@@ -20,6 +20,10 @@ export interface Config {
   /** Minutes between background tests of auto-disabled channels (0: off). */
   channelTestFrequency: number;
   streamingTimeout: number;
+  /** Milliseconds between passes of the task poller (TASK_POLL_INTERVAL_MS). */
+  taskPollIntervalMs: number;
+  /** Minutes after which an unfinished task fails with a refund; 0 never (TASK_TIMEOUT_MINUTES). */
+  taskTimeoutMinutes: number;
   /** TRUST_PROXY: behind a reverse proxy, the client address comes from X-Forwarded-For. */
   trustProxy: boolean;
   /** Seconds a realtime WebSocket session may pass without a frame either way before it is closed. */
@@ -163,6 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1),
     channelTestFrequency: intVar(env, 'CHANNEL_TEST_FREQUENCY', 0, 0),
     streamingTimeout: intVar(env, 'STREAMING_TIMEOUT', 120, 1),
+    taskPollIntervalMs: intVar(env, 'TASK_POLL_INTERVAL_MS', 15_000, 100),
+    taskTimeoutMinutes: intVar(env, 'TASK_TIMEOUT_MINUTES', 1440, 0),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     realtimeIdleTimeout: intVar(env, 'REALTIME_IDLE_TIMEOUT', 600, 1),
     bodyLimit: intVar(env, 'MAX_REQUEST_BODY_MB', 32, 1) * 1024 * 1024,

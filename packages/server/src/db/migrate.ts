@@ -14,6 +14,7 @@ import * as m0012 from './migrations/0012_sessions.js';
 import * as m0013 from './migrations/0013_two_factor.js';
 import * as m0014 from './migrations/0014_audit_logs.js';
 import * as m0015 from './migrations/0015_secrets_at_rest.js';
+import * as m0016 from './migrations/0016_task_relay.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013_two_factor': m0013,
   '0014_audit_logs': m0014,
   '0015_secrets_at_rest': m0015,
+  '0016_task_relay': m0016,
 };
 
 /** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */

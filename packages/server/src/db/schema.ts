@@ -179,9 +179,27 @@ export interface MidjourneysTable {
   fail_reason: string;
   channel_id: number;
   quota: number;
+  group: Generated<string>;
+  token_id: Generated<number>;
+  /** The priced name (mj_imagine, …) the task was charged for. */
+  model_name: Generated<string>;
+  request_id: Generated<string>;
+  /** JSON. */
+  properties: Generated<string>;
+  /** JSON, never shown to callers. */
+  private_data: Generated<string>;
+  updated_at: Generated<number>;
+  /** JSON array of Midjourney's buttons. */
+  buttons: Generated<string>;
+  video_url: Generated<string>;
+  /** JSON array. */
+  video_urls: Generated<string>;
+  /** fast, relax or turbo. */
+  mode: Generated<string>;
+  state: Generated<string>;
 }
 
-/** Asynchronous (music) tasks (new-api's tasks). */
+/** Asynchronous (music, video) tasks (new-api's tasks). */
 export interface TasksTable {
   id: Generated<number>;
   task_id: string;
@@ -197,6 +215,21 @@ export interface TasksTable {
   finish_time: number;
   progress: string;
   data: string;
+  group: Generated<string>;
+  token_id: Generated<number>;
+  model_name: Generated<string>;
+  request_id: Generated<string>;
+  properties: Generated<string>;
+  private_data: Generated<string>;
+  updated_at: Generated<number>;
+  result_url: Generated<string>;
+}
+
+/** Background jobs one node of a cluster runs at a time: who holds each, until when (epoch ms). */
+export interface ClusterLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
 }
 
 export interface RedemptionsTable {
@@ -331,6 +364,7 @@ export interface Database {
   checkins: CheckinsTable;
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
+  cluster_leases: ClusterLeasesTable;
   quota_data: QuotaDataTable;
   messages: MessagesTable;
   message_recipients: MessageRecipientsTable;

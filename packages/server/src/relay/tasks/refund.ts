@@ -1,0 +1,76 @@
+import { LogType } from '@tollway/shared';
+import type { Insertable } from 'kysely';
+import type { LogsTable } from '../../db/schema.js';
+import { nowSeconds } from '../../lib/time.js';
+import type { RelayContext } from '../services.js';
+import { updateUnfinished, type TaskRow } from './store.js';
+import { TaskStatus, type TaskState } from './types.js';
+
+/**
+ * Applies an upstream state (a poll, a notify, a timeout) to an unfinished task. The status condition of the
+ * UPDATE decides: of any number of concurrent updaters, the one that moves the task to FAILURE refunds it,
+ * once. Returns true when the row changed.
+ */
+export async function applyTaskState(ctx: RelayContext, row: TaskRow, state: TaskState): Promise<boolean> {
+  const changed = await updateUnfinished(ctx.db, row.table, row.id, state, nowSeconds());
+  if (changed && state.status === TaskStatus.Failure && row.quota > 0) await refundTask(ctx, row, state.failReason ?? '');
+  return changed;
+}
+
+/**
+ * Gives a failed task's charge back through the ledger (a negative settlement: the balance rises at once) and
+ * the durable writer (users', tokens' and the channel's counters, and a system log with the task id).
+ */
+async function refundTask(ctx: RelayContext, row: TaskRow, reason: string): Promise<void> {
+  const ledger = ctx.relay.ledger;
+  const amount = row.quota;
+  // A limited token gets its share back too; an unlimited or deleted one leaves the refund to the user alone.
+  const token = row.tokenId ? await ctx.db.kysely.selectFrom('tokens').select('unlimited_quota').where('id', '=', row.tokenId).executeTakeFirst() : undefined;
+  let target = { userId: row.userId, tokenId: token && !token.unlimited_quota ? row.tokenId : undefined };
+  let hold = await ledger.reserve(target, 0);
+  if (hold === 'token') {
+    target = { userId: row.userId, tokenId: undefined };
+    hold = await ledger.reserve(target, 0);
+  }
+  const lease = hold === 'user' || hold === 'token' ? undefined : hold;
+  if (lease) await ledger.settle(target, lease, -amount);
+  const refundId = `refund:${row.table}:${row.id}`;
+  const record = {
+    userId: row.userId,
+    tokenId: row.tokenId,
+    tokenLimited: target.tokenId !== undefined,
+    channelId: row.channelId,
+    quota: -amount,
+    countsRequest: false,
+    lease,
+    log: ctx.relay.settings.get().logConsume ? refundLog(row, amount, reason) : undefined,
+  };
+  // Durable before this returns: the status already says refunded.
+  await ctx.relay.writer.begin(refundId, { ...record, lease: undefined });
+  ctx.relay.writer.enqueue(record, refundId);
+}
+
+function refundLog(row: TaskRow, amount: number, reason: string): Insertable<LogsTable> {
+  const p = row.privateData;
+  return {
+    user_id: row.userId,
+    username: typeof p.username === 'string' ? p.username : '',
+    token_name: typeof p.token_name === 'string' ? p.token_name : '',
+    token_id: row.tokenId,
+    model_name: row.modelName,
+    is_stream: 0,
+    group: row.group,
+    ip: '',
+    request_id: row.requestId,
+    created_at: nowSeconds(),
+    type: LogType.System,
+    content: `task ${row.action} ${row.upstreamTaskId} failed (${reason.slice(0, 200)}): ${amount} quota refunded`,
+    quota: amount,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    use_time: 0,
+    channel_id: row.channelId,
+    channel_name: '',
+    other: JSON.stringify({ task_id: row.upstreamTaskId, task_refund: amount }),
+  };
+}

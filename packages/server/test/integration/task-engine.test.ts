@@ -1,0 +1,168 @@
+import { ChannelType, LogType } from '@tollway/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateKey, type Identified } from '../../src/relay/authenticate.js';
+import { RelayError } from '../../src/relay/errors.js';
+import type { RelayContext } from '../../src/relay/services.js';
+import { taskPlatformByName } from '../../src/relay/tasks/platforms.js';
+import { applyTaskState } from '../../src/relay/tasks/refund.js';
+import { submitTask } from '../../src/relay/tasks/service.js';
+import { taskById } from '../../src/relay/tasks/store.js';
+import { TaskStatus } from '../../src/relay/tasks/types.js';
+import { createUserClient, startTestApp, type TestApp } from '../support/app.js';
+import { dialects } from '../support/databases.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.js';
+import { registerFakeTaskPlatform, startMockTaskUpstream, type MockTaskUpstream } from '../support/mock-task-upstream.js';
+
+const PLATFORM = 'fake-tasks';
+const MODEL = 'fake_task';
+/** 0.1 × QuotaPerUnit (500 000) × group ratio 1. */
+const PRICE = 50_000;
+const POLL_MS = 150;
+const DEADLINE_MS = 15_000;
+const CONCURRENT = 100;
+const AFFORDABLE = 10;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>): Promise<T> {
+  const end = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, POLL_MS / 2));
+  }
+}
+
+const userQuota = async (t: TestApp, id: number) => {
+  await drainWriter(t);
+  return Number((await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
+};
+
+const refundLogs = async (t: TestApp, taskId: string) => {
+  await drainWriter(t);
+  const rows = await t.database.db.kysely.selectFrom('logs').select(['other', 'quota']).where('type', '=', LogType.System).execute();
+  return rows.filter((r) => JSON.parse(r.other || '{}').task_id === taskId);
+};
+
+describe.each(dialects)('task engine on %s', (dialect) => {
+  let unregister: () => void;
+  beforeAll(() => (unregister = registerFakeTaskPlatform(PLATFORM, ChannelType.Custom)));
+  afterAll(() => unregister());
+  const gw = useGateway<MockTaskUpstream>(
+    dialect,
+    { user: 'alice', quota: 10 * PRICE, mock: startMockTaskUpstream, env: { TASK_POLL_INTERVAL_MS: String(POLL_MS) }, timeout: 60_000 },
+    async ({ root, mock }) => {
+      await addChannel(root, { name: 'tasks', key: 'task-key', baseUrl: mock.url, models: `${MODEL},fake_free`, type: ChannelType.Custom });
+      await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.1 }) });
+    },
+  );
+  const ctx = (): RelayContext => gw.t.runtime.ctx;
+  const who = (key = gw.key): Promise<Identified> => authenticateKey(key.slice(3), '127.0.0.1', ctx().relay.tokens);
+  const submit = async (prompt: string, key?: string) =>
+    submitTask(ctx(), await who(key), { platform: taskPlatformByName(PLATFORM)!, action: 'GENERATE', model: MODEL, body: { prompt }, ip: '127.0.0.1' });
+  const accepted = async (prompt: string) => {
+    const r = await submit(prompt);
+    if (!r.ok) throw new Error(`refused: ${r.message}`);
+    return r.task;
+  };
+  const settledRow = (id: number) =>
+    until('the task to end', async () => ((await taskById(gw.t.database.db, 'tasks', id))?.status.match(/SUCCESS|FAILURE/) ? taskById(gw.t.database.db, 'tasks', id) : undefined));
+
+  it('submit → bill → poll → result: charged once at the price, the consume log names the task', async () => {
+    const before = await userQuota(gw.t, gw.user.userId!);
+    const task = await accepted('a lighthouse');
+    expect(task).toMatchObject({ status: TaskStatus.Submitted, quota: PRICE, modelName: MODEL, channelId: expect.any(Number) });
+    expect(await userQuota(gw.t, gw.user.userId!)).toBe(before - PRICE);
+    const row = await settledRow(task.id);
+    expect(row!.status).toBe(TaskStatus.Success);
+    const stored = await gw.t.database.db.kysely.selectFrom('tasks').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ progress: '100%', result_url: `https://cdn.example/${task.upstreamTaskId}.png`, platform: PLATFORM });
+    expect(JSON.parse(stored.data)).toMatchObject({ status: 'SUCCESS' });
+    const consume = await gw.t.database.db.kysely.selectFrom('logs').selectAll().where('request_id', '=', task.requestId).where('type', '=', LogType.Consume).execute();
+    expect(consume).toHaveLength(1);
+    expect(consume[0]!.quota).toBe(PRICE);
+    expect(JSON.parse(consume[0]!.other)).toMatchObject({ task_id: task.upstreamTaskId, model_price: 0.1, group_ratio: 1 });
+    expect(await userQuota(gw.t, gw.user.userId!)).toBe(before - PRICE);
+    expect(await refundLogs(gw.t, task.upstreamTaskId)).toHaveLength(0);
+  });
+
+  it('an upstream refusal charges nothing and keeps no row', async () => {
+    const before = await userQuota(gw.t, gw.user.userId!);
+    const r = await submit('refuse this');
+    expect(r).toMatchObject({ ok: false, httpStatus: 400, code: 'bad_prompt', message: 'prompt refused' });
+    expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
+    expect(await ctx().relay.ledger.available('users', gw.user.userId!)).toBe(before);
+  });
+
+  it('an unpriced task model is a 404 model_price_not_set before anything is sent', async () => {
+    const w = await who();
+    await expect(submitTask(ctx(), w, { platform: taskPlatformByName(PLATFORM)!, action: 'GENERATE', model: 'fake_free', body: {}, ip: '' })).rejects.toMatchObject({
+      status: 404,
+      code: 'model_price_not_set',
+    });
+  });
+
+  it('a failed task is refunded exactly once, whoever races to end it', async () => {
+    const before = await userQuota(gw.t, gw.user.userId!);
+    const task = await accepted('fail please');
+    const failure = { upstreamTaskId: task.upstreamTaskId, status: TaskStatus.Failure, failReason: 'notify says failed' };
+    const wins = await Promise.all([...Array.from({ length: 5 }, () => applyTaskState(ctx(), task, failure)), gw.t.runtime.taskPoller.job.runOnce()]);
+    expect(wins.slice(0, 5).filter(Boolean).length).toBeLessThanOrEqual(1);
+    const row = await settledRow(task.id);
+    expect(row!.status).toBe(TaskStatus.Failure);
+    expect(await refundLogs(gw.t, task.upstreamTaskId)).toEqual([expect.objectContaining({ quota: PRICE })]);
+    expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
+    expect(await ctx().relay.ledger.available('users', gw.user.userId!)).toBe(before);
+    // Later updates of a final task change nothing and refund nothing.
+    expect(await applyTaskState(ctx(), task, failure)).toBe(false);
+    expect(await refundLogs(gw.t, task.upstreamTaskId)).toHaveLength(1);
+  });
+
+  it('a task past the timeout fails with a refund', async () => {
+    const before = await userQuota(gw.t, gw.user.userId!);
+    const task = await accepted('never ends');
+    const poller = gw.t.runtime.taskPoller;
+    const late = task.submitTime + poller.timeoutMinutes * 60 + 1;
+    // A background pass may be running as of now; passes as of the late time follow it.
+    const row = await until('the timeout', async () => {
+      await poller.job.runOnce(late);
+      const r = await taskById(gw.t.database.db, 'tasks', task.id);
+      return r?.status === TaskStatus.Failure && r;
+    });
+    expect(row!.status).toBe(TaskStatus.Failure);
+    const stored = await gw.t.database.db.kysely.selectFrom('tasks').select('fail_reason').where('id', '=', task.id).executeTakeFirstOrThrow();
+    expect(stored.fail_reason).toBe('task timed out');
+    expect(await refundLogs(gw.t, task.upstreamTaskId)).toHaveLength(1);
+    expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
+  });
+
+  it(`${CONCURRENT} concurrent submits with quota for ${AFFORDABLE}: exactly ${AFFORDABLE} accepted, never below zero`, async () => {
+    const bob = await createUserClient(gw.t.app, gw.root, `bob-${dialect}`);
+    await setQuota(gw.root, bob.userId!, AFFORDABLE * PRICE);
+    const { key } = await addToken(gw.t, bob.userId!);
+    const results = await Promise.allSettled(Array.from({ length: CONCURRENT }, (_, i) => submit(`never ${i}`, key)));
+    const ok = results.filter((r) => r.status === 'fulfilled' && r.value.ok);
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(ok).toHaveLength(AFFORDABLE);
+    expect(refused).toHaveLength(CONCURRENT - AFFORDABLE);
+    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(RelayError);
+    expect(await ctx().relay.ledger.available('users', bob.userId!)).toBe(0);
+    expect(await userQuota(gw.t, bob.userId!)).toBe(0);
+    const rows = await gw.t.database.db.kysely.selectFrom('tasks').select('id').where('user_id', '=', bob.userId!).execute();
+    expect(rows).toHaveLength(AFFORDABLE);
+  });
+
+  it('restart mid-task: a new process on the same database resumes polling (the lease of the dead one expires)', async () => {
+    const task = await accepted('a slow one');
+    // The first process stops polling without giving up its lease, as a killed one would.
+    await gw.t.runtime.taskPoller.job.stop();
+    const next = await startTestApp(dialect, { TASK_POLL_INTERVAL_MS: String(POLL_MS) }, gw.t.database);
+    try {
+      const row = await settledRow(task.id);
+      expect(row!.status).toBe(TaskStatus.Success);
+      expect(gw.mock.fetches.get(task.upstreamTaskId)).toBeGreaterThanOrEqual(2);
+    } finally {
+      await next.close();
+    }
+  });
+});
