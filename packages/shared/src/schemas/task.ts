@@ -31,6 +31,8 @@ export const mjRow = z.object({
   status: z.string(),
   progress: z.string(),
   image_url: z.string(),
+  /** The video of a video task (Midjourney's video actions); absent before the task relay stored one. */
+  video_url: z.string().optional(),
   fail_reason: z.string(),
   submit_time: z.number().int(),
   start_time: z.number().int(),
@@ -55,6 +57,8 @@ export const taskRow = z.object({
   finish_time: z.number().int(),
   quota: z.number().int(),
   data: z.string(),
+  /** The result file (a video platform's video); absent before the task relay stored one. */
+  result_url: z.string().optional(),
   channel_id: z.number().int().optional(),
 });
 export type TaskRow = z.infer<typeof taskRow>;

@@ -3,8 +3,15 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { MjRow } from './api';
 import { cells } from './cells';
+import type { TaskMedia } from './media';
 import { SUBMIT_CODES } from './status';
 import { TaskListPage } from './TaskListPage';
+
+/** A drawing's results: its image, and the video of a video action. */
+const drawingMedia = (r: MjRow): TaskMedia[] => [
+  ...(r.video_url ? [{ kind: 'video' as const, url: r.video_url }] : []),
+  ...(r.image_url ? [{ kind: 'image' as const, url: r.image_url, title: r.prompt }] : []),
+];
 
 /** Drawing default range: the last 30 days. */
 const lastThirtyDays = (): [dayjs.Dayjs, null] => [dayjs().subtract(30, 'day').startOf('day'), null];
@@ -29,8 +36,8 @@ export default function DrawingLogsPage() {
       },
     },
     { key: 'status', title: t('col.status'), dataIndex: 'status', width: 100, render: (s: string) => cells.state(t, s) },
-    { key: 'progress', title: t('col.progress'), dataIndex: 'progress', width: 120, render: cells.progress },
-    { key: 'image', title: t('col.image'), dataIndex: 'image_url', width: 80, render: (url: string, r) => cells.image(url, r.prompt) },
+    { key: 'progress', title: t('col.progress'), dataIndex: 'progress', width: 120, render: (p: string, r) => cells.progress(p, r.status) },
+    { key: 'image', title: t('col.image'), width: 180, render: (_, r) => cells.results(drawingMedia(r)) },
     { key: 'prompt', title: t('col.prompt'), dataIndex: 'prompt', width: 240, render: (p: string) => cells.text(p) },
     { key: 'promptEn', title: t('col.promptEn'), dataIndex: 'prompt_en', width: 240, render: (p: string) => cells.text(p) },
     { key: 'fail', title: t('col.failReason'), dataIndex: 'fail_reason', width: 200, render: (f: string) => cells.text(f, true) },

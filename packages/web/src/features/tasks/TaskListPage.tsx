@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Table, type TableColumnsType } from 'antd';
+import { SyncOutlined } from '@ant-design/icons';
+import { Table, Tag, type TableColumnsType } from 'antd';
 import { isAdmin } from '@tollway/shared';
 import type { Dayjs } from 'dayjs';
 import { useCallback, useState } from 'react';
@@ -9,8 +10,12 @@ import { useStoredUser } from '../../lib/session';
 import { usePaging } from '../../lib/paging';
 import { fetchTaskPage, TASKS_KEY, type TaskKind } from './api';
 import { TaskFilters, toFilters, type TaskDraft } from './TaskFilters';
+import { isRunning } from './status';
 import '../../styles/logs.css';
 import { ListCard } from '../../components/ListCard';
+
+/** How often the page refetches while a shown task is running. */
+const LIVE_REFRESH_MS = 5000;
 
 interface Props<T> {
   kind: TaskKind;
@@ -23,7 +28,7 @@ interface Props<T> {
 }
 
 /** A task log page: filters, and a paged table of every user's tasks (administrators) or the caller's own. */
-export function TaskListPage<T extends { id: number }>({ kind, title, subtitle, idLabel, defaultRange, columns }: Props<T>) {
+export function TaskListPage<T extends { id: number; status: string }>({ kind, title, subtitle, idLabel, defaultRange, columns }: Props<T>) {
   const { t } = useTranslation('tasks');
   const admin = isAdmin(useStoredUser()?.role);
   const queryClient = useQueryClient();
@@ -39,7 +44,10 @@ export function TaskListPage<T extends { id: number }>({ kind, title, subtitle, 
     queryKey: [...TASKS_KEY, kind, admin, applied, page, pageSize],
     queryFn: () => fetchTaskPage<T>(kind, applied, page, pageSize, admin),
     placeholderData: keepPreviousData,
+    // Live progress: refetch while a shown task is still running.
+    refetchInterval: (q) => (q.state.data?.items.some((r) => isRunning(r.status)) ? LIVE_REFRESH_MS : false),
   });
+  const live = list.data?.items.some((r) => isRunning(r.status)) ?? false;
   const refresh = () => void queryClient.invalidateQueries({ queryKey: [...TASKS_KEY, kind] });
   const apply = (next: TaskDraft) => {
     const f = toFilters(next);
@@ -51,7 +59,17 @@ export function TaskListPage<T extends { id: number }>({ kind, title, subtitle, 
 
   return (
     <>
-      <PageHeader title={title} subtitle={subtitle} />
+      <PageHeader
+        title={title}
+        subtitle={subtitle}
+        extra={
+          live && (
+            <Tag icon={<SyncOutlined spin />} color="processing" data-testid={`${kind}-tasks-live`}>
+              {t('live', { seconds: LIVE_REFRESH_MS / 1000 })}
+            </Tag>
+          )
+        }
+      />
       <ListCard>
         <TaskFilters
           draft={draft}

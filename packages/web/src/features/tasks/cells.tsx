@@ -1,7 +1,9 @@
-import { Image, Progress, Tag, Typography } from 'antd';
+import { Progress, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { formatTime } from '../../lib/format-time';
-import { actionColor, durationColor, durationOf, progressPercent, stateOf } from './status';
+import type { TaskMedia } from './media';
+import { TaskResults } from './TaskResults';
+import { actionColor, durationColor, durationOf, isRunning, progressPercent, progressStatus, stateOf } from './status';
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
 
@@ -19,7 +21,13 @@ export const cells = {
     const s = stateOf(status);
     return <Tag color={s.color}>{t(`state.${s.key}`)}</Tag>;
   },
-  progress: (progress: string) => (progress ? <Progress percent={progressPercent(progress)} size="small" style={{ width: 100, margin: 0 }} /> : dash),
+  /** A bar of the task's progress, coloured by its state; an empty bar while a running task reports none. */
+  progress: (progress: string, status: string) =>
+    progress || isRunning(status) ? (
+      <Progress percent={progressPercent(progress)} status={progressStatus(status)} size="small" style={{ width: 100, margin: 0 }} data-testid="task-progress" />
+    ) : (
+      dash
+    ),
   id: (id: string) =>
     id ? (
       <Typography.Text copyable={{ text: id }} ellipsis style={{ maxWidth: 150 }} className="tw-log-num">
@@ -28,14 +36,20 @@ export const cells = {
     ) : (
       dash
     ),
+  /** Clamped to two lines: the whole text in a tooltip, and an expand link. */
   text: (text: string, danger = false) =>
     text ? (
-      <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} type={danger ? 'danger' : undefined} style={{ margin: 0, maxWidth: 230 }}>
+      <Typography.Paragraph
+        ellipsis={{ rows: 2, tooltip: text, expandable: 'collapsible' }}
+        type={danger ? 'danger' : undefined}
+        style={{ margin: 0, maxWidth: 230 }}
+        data-testid={danger ? 'task-fail-reason' : undefined}
+      >
         {text}
       </Typography.Paragraph>
     ) : (
       dash
     ),
-  /** A thumbnail that opens the full image in a preview. */
-  image: (url: string, alt: string) => (url ? <Image src={url} alt={alt} width={48} height={48} style={{ objectFit: 'cover', borderRadius: 6 }} data-testid="task-image" /> : dash),
+  /** Result files: thumbnails opening a preview, song and video players. */
+  results: (media: TaskMedia[]) => <TaskResults media={media} empty={dash} />,
 };

@@ -1,8 +1,9 @@
-/** Strings of the drawing and music task logs, zh and en. */
+/** Strings of the drawing and music/video task logs, zh and en. */
 export default {
   zh: {
     drawing: { title: '绘图日志', subtitle: '查看绘图任务的提交、进度与结果' },
-    music: { title: '任务日志', subtitle: '查看音乐生成任务的提交、进度与结果' },
+    music: { title: '任务日志', subtitle: '查看音乐与视频生成任务的提交、进度与结果' },
+    live: '任务进行中，每 {{seconds}} 秒自动刷新',
     pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
     filter: { start: '开始时间', end: '结束时间', mjId: '任务 ID', taskId: '任务 ID', channel: '渠道 ID', reset: '重置' },
     col: {
@@ -19,6 +20,7 @@ export default {
       status: '任务状态',
       progress: '进度',
       image: '结果图片',
+      result: '结果',
       prompt: 'Prompt',
       promptEn: 'PromptEn',
       failReason: '失败原因',
@@ -43,6 +45,12 @@ export default {
       SWAP_FACE: '换脸',
       MUSIC: '生成音乐',
       LYRICS: '生成歌词',
+      generate: '生成视频',
+      textGenerate: '文生视频',
+      imageGenerate: '图生视频',
+      firstTailGenerate: '首尾帧生成',
+      referenceGenerate: '参考图生成',
+      remix: '视频重混',
     },
     code: { submitted: '已提交', waiting: '等待中', duplicate: '重复提交', notSubmitted: '未提交', unknown: '未知' },
     state: {
@@ -56,11 +64,12 @@ export default {
       unknown: '未知',
       submitting: '提交中',
     },
-    platform: { suno: 'Suno' },
+    platform: { suno: 'Suno', kling: '可灵', jimeng: '即梦', vidu: 'Vidu', sora: 'Sora', doubao: '豆包视频', openai: 'OpenAI' },
   },
   en: {
     drawing: { title: 'Drawing logs', subtitle: 'Submitted drawing tasks, their progress and results' },
-    music: { title: 'Task logs', subtitle: 'Submitted music tasks, their progress and results' },
+    music: { title: 'Task logs', subtitle: 'Submitted music and video tasks, their progress and results' },
+    live: 'Tasks running; refreshing every {{seconds}} s',
     pageInfo: 'Items {{start}} - {{end}} of {{total}}',
     filter: { start: 'Start time', end: 'End time', mjId: 'Task ID', taskId: 'Task ID', channel: 'Channel ID', reset: 'Reset' },
     col: {
@@ -77,6 +86,7 @@ export default {
       status: 'Status',
       progress: 'Progress',
       image: 'Image',
+      result: 'Result',
       prompt: 'Prompt',
       promptEn: 'PromptEn',
       failReason: 'Failure reason',
@@ -101,6 +111,12 @@ export default {
       SWAP_FACE: 'Face swap',
       MUSIC: 'Generate music',
       LYRICS: 'Generate lyrics',
+      generate: 'Generate video',
+      textGenerate: 'Text to video',
+      imageGenerate: 'Image to video',
+      firstTailGenerate: 'First and last frame',
+      referenceGenerate: 'From reference images',
+      remix: 'Video remix',
     },
     code: { submitted: 'Submitted', waiting: 'Waiting', duplicate: 'Duplicate', notSubmitted: 'Not submitted', unknown: 'Unknown' },
     state: {
@@ -114,6 +130,6 @@ export default {
       unknown: 'Unknown',
       submitting: 'Submitting',
     },
-    platform: { suno: 'Suno' },
+    platform: { suno: 'Suno', kling: 'Kling', jimeng: 'Jimeng', vidu: 'Vidu', sora: 'Sora', doubao: 'Doubao Video', openai: 'OpenAI' },
   },
 };
