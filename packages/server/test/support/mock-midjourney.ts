@@ -134,11 +134,15 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
     let action = SUBMIT_ACTIONS[url.pathname];
     let origin: MockMjTask | undefined;
-    if (url.pathname === '/mj/submit/action' || url.pathname === '/mj/submit/change') {
+    if (url.pathname === '/mj/submit/simple-change') {
+      const [taskId = '', code = ''] = String(body.content ?? '').split(' ');
+      Object.assign(body, { taskId, action: code[0]?.toLowerCase() === 'u' ? 'UPSCALE' : code[0]?.toLowerCase() === 'v' ? 'VARIATION' : 'REROLL' });
+    }
+    if (['/mj/submit/action', '/mj/submit/change', '/mj/submit/simple-change'].includes(url.pathname)) {
       origin = tasks.get(String(body.taskId ?? ''));
       if (!origin) return send(res, 200, { code: 4, description: 'task_not_found', result: null });
       const custom = String(body.customId ?? '');
-      action = url.pathname === '/mj/submit/change' ? String(body.action) : custom.includes('upsample') ? 'UPSCALE' : custom.includes('variation') ? 'VARIATION' : 'REROLL';
+      action = url.pathname !== '/mj/submit/action' ? String(body.action) : custom.includes('upsample') ? 'UPSCALE' : custom.includes('variation') ? 'VARIATION' : 'REROLL';
     }
     if (!action) return send(res, 404, { code: 4, description: 'not found' });
     if (prompt.includes('banned'))
