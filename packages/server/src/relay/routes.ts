@@ -18,6 +18,8 @@ import { relayFailure, replyRelayError, writeRelayError } from './respond.js';
 import type { RelayContext } from './services.js';
 import { bodyModel, checkAnthropic, checkResponses } from './validate.js';
 import type { InboundCall } from './types.js';
+import { installSunoRoutes } from './tasks/suno/routes.js';
+import { installVideoRoutes } from './tasks/video/routes.js';
 
 /** A relay endpoint with a JSON body; `url` ending in `/*` matches every path below it. */
 export interface JsonRelayRoute {
@@ -120,6 +122,8 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
         return replyRelayError(reply, relayFailure(err, ctx.log), anthropicMessages);
       }
     });
+    installSunoRoutes(scope, ctx);
+    installVideoRoutes(scope, ctx);
     await installInfoRoutes(scope, ctx);
     installPlayground(scope, ctx);
   });

@@ -1,7 +1,9 @@
 import type { TaskPlatform } from './types.js';
+import { sunoPlatform } from './suno/platform.js';
+import { klingPlatform, openAIVideoPlatform } from './video/platform.js';
 
 /** Every task platform, one line each. */
-export const taskPlatforms: TaskPlatform[] = [];
+export const taskPlatforms: TaskPlatform[] = [sunoPlatform, klingPlatform, openAIVideoPlatform];
 
 /** Adds a platform (tests register fakes); a later one with the same name replaces the earlier. */
 export function registerTaskPlatform(p: TaskPlatform): () => void {

@@ -1,0 +1,170 @@
+// OpenAI-style video generation as new-api serves it: /v1/video/generations and /v1/videos.
+import { ChannelType } from '@tollway/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate, type Identified } from '../../authenticate.js';
+import { RelayError, relayErrors } from '../../errors.js';
+import { openAIChat } from '../../ir/openai-chat.js';
+import { relayErrorBody, relayFailure } from '../../respond.js';
+import type { RelayContext } from '../../services.js';
+import { submitTask, upstreamOf } from '../service.js';
+import { openAIVideoContentUrl } from './openai.js';
+import { KLING_PLATFORM, klingPlatform, OPENAI_VIDEO_PLATFORM, openAIVideoPlatform } from './platform.js';
+import { jsonObject, ownTaskRow, type OwnTaskRow } from './store.js';
+import { klingAction } from './kling.js';
+import { openAIVideo, parseVideoSubmit, VideoStatus, videoStatusOf, type VideoSubmitReq } from './wire.js';
+
+const PLATFORMS = [KLING_PLATFORM, OPENAI_VIDEO_PLATFORM];
+const NOT_FOUND = 404;
+const REDIRECT = 302;
+
+const notFound = () => new RelayError(NOT_FOUND, 'task_not_exist', 'invalid_request_error', 'task_not_exist');
+
+/** A JSON body, or a multipart form's text fields (files are not relayed: give an image URL instead). */
+async function submitBody(req: FastifyRequest): Promise<unknown> {
+  const raw = req.body;
+  if (!Buffer.isBuffer(raw) || raw.length === 0) throw relayErrors.badBody('a JSON object is required');
+  const type = String(req.headers['content-type'] ?? '');
+  if (!type.startsWith('multipart/form-data')) {
+    try {
+      return JSON.parse(raw.toString('utf8')) as unknown;
+    } catch (err) {
+      throw relayErrors.badBody(`malformed JSON (${(err as Error).message})`);
+    }
+  }
+  let form: FormData;
+  try {
+    form = await new Request('http://form/', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(raw) }).formData();
+  } catch {
+    throw relayErrors.badBody('malformed multipart form');
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value !== 'string') throw new RelayError(400, `file field ${name} is not supported; send an image URL`, 'invalid_request_error', 'unsupported_parameter', name);
+    out[name] = value;
+  }
+  return out;
+}
+
+/** Picks the channel first, since the platform (Kling or OpenAI-compatible) follows its type. */
+function platformFor(ctx: RelayContext, who: Identified, model: string) {
+  const ch = ctx.channelCache.select(who.group, model, new Set(), 0);
+  if (!ch) return { platform: openAIVideoPlatform, channelId: undefined };
+  return { platform: ch.type === ChannelType.Kling ? klingPlatform : openAIVideoPlatform, channelId: ch.id };
+}
+
+async function submit(ctx: RelayContext, req: FastifyRequest, who: Identified): Promise<unknown> {
+  const body: VideoSubmitReq = parseVideoSubmit(await submitBody(req));
+  const { platform, channelId } = platformFor(ctx, who, body.model);
+  const out = await submitTask(ctx, who, {
+    platform,
+    action: klingAction(body),
+    model: body.model,
+    body: body as unknown as Record<string, unknown>,
+    ip: req.ip,
+    channelId,
+    properties: { prompt: body.prompt, seconds: body.seconds ?? (body.duration ? String(body.duration) : ''), size: body.size ?? '' },
+  });
+  if (!out.ok) throw new RelayError(out.httpStatus, out.message, out.httpStatus < 500 ? 'invalid_request_error' : 'upstream_error', String(out.code));
+  return openAIVideo({
+    task_id: out.task.upstreamTaskId,
+    model: body.model,
+    status: out.task.status,
+    progress: out.task.progress,
+    fail_reason: '',
+    submit_time: out.task.submitTime,
+    finish_time: 0,
+    url: '',
+    seconds: body.seconds ?? (body.duration ? String(body.duration) : ''),
+    size: body.size ?? '',
+  });
+}
+
+const videoOf = (row: OwnTaskRow) => {
+  const props = jsonObject(row.properties);
+  return openAIVideo({
+    task_id: row.task_id,
+    model: row.model_name,
+    status: row.status,
+    progress: row.progress,
+    fail_reason: row.fail_reason,
+    submit_time: row.submit_time,
+    finish_time: row.finish_time,
+    url: row.result_url,
+    seconds: typeof props.seconds === 'string' ? props.seconds : '',
+    size: typeof props.size === 'string' ? props.size : '',
+  });
+};
+
+/** new-api's TaskDto of a video task (the `/v1/video/generations/{id}` answer's data). */
+const taskDtoOf = (row: OwnTaskRow) => ({
+  task_id: row.task_id,
+  platform: row.platform,
+  action: row.action,
+  status: row.status,
+  fail_reason: row.fail_reason,
+  result_url: row.result_url || undefined,
+  submit_time: row.submit_time,
+  start_time: row.start_time,
+  finish_time: row.finish_time,
+  progress: row.progress,
+  data: jsonObject(row.data),
+});
+
+async function own(ctx: RelayContext, req: FastifyRequest, who: Identified): Promise<OwnTaskRow> {
+  const row = await ownTaskRow(ctx.db, who.auth.userId, PLATFORMS, (req.params as { id: string }).id);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The finished video: Kling's result URL as a redirect; an OpenAI-compatible upstream's bytes, streamed. */
+async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, who: Identified): Promise<unknown> {
+  const row = await own(ctx, req, who);
+  if (videoStatusOf(row.status) !== VideoStatus.Completed) throw new RelayError(400, 'the video is not ready', 'invalid_request_error', 'video_not_ready');
+  if (row.result_url) return reply.code(REDIRECT).header('location', row.result_url).send();
+  const ch = ctx.channelCache.get(row.channel_id);
+  if (!ch) throw new RelayError(NOT_FOUND, 'the channel of this task is no longer available', 'invalid_request_error', 'channel_not_found');
+  const keyIndex = jsonObject(row.private_data).key_index;
+  const up = upstreamOf(ch, typeof keyIndex === 'number' ? keyIndex : undefined);
+  const res = await fetch(openAIVideoContentUrl(up.baseUrl, row.task_id), { headers: { authorization: `Bearer ${up.key}` } });
+  if (!res.ok || !res.body) throw new RelayError(502, `the upstream answered ${res.status}`, 'upstream_error', 'upstream_error');
+  const bytes = Buffer.from(await res.arrayBuffer());
+  return reply
+    .code(200)
+    .type(res.headers.get('content-type') ?? 'video/mp4')
+    .send(bytes);
+}
+
+type Handler = (req: FastifyRequest, reply: FastifyReply, who: Identified) => Promise<unknown>;
+
+/** Runs a handler for an authenticated caller; every refusal in OpenAI's error shape. */
+const authed =
+  (ctx: RelayContext, fn: Handler) =>
+  async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    try {
+      const who = await authenticate(req, ctx.relay.tokens);
+      const out = await fn(req, reply, who);
+      return reply.sent ? reply : reply.code(200).send(out);
+    } catch (err) {
+      const e = relayFailure(err, ctx.log);
+      return reply.code(e.status).type('application/json').send(relayErrorBody(e, openAIChat));
+    }
+  };
+
+/** Registers the video routes on the relay's scope (raw bodies, token auth). */
+export function installVideoRoutes(scope: FastifyInstance, ctx: RelayContext): void {
+  const create = authed(ctx, (req, _reply, who) => submit(ctx, req, who));
+  scope.post('/v1/video/generations', create);
+  scope.post('/v1/videos', create);
+  scope.get(
+    '/v1/video/generations/:id',
+    authed(ctx, async (req, _reply, who) => ({ code: 'success', message: '', data: taskDtoOf(await own(ctx, req, who)) })),
+  );
+  scope.get(
+    '/v1/videos/:id',
+    authed(ctx, async (req, _reply, who) => videoOf(await own(ctx, req, who))),
+  );
+  scope.get(
+    '/v1/videos/:id/content',
+    authed(ctx, (req, reply, who) => content(ctx, req, reply, who)),
+  );
+}

@@ -1,0 +1,150 @@
+import { ChannelType } from '@tollway/shared';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.js';
+import { dialects } from '../support/databases.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, drainWriter } from '../support/gateway.js';
+import { MOCK_KLING_KEY, MOCK_OPENAI_VIDEO_KEY, MOCK_VIDEO_BYTES, startMockVideo, type MockVideo } from '../support/mock-video.js';
+
+const PER_UNIT = 500_000;
+const PRICES = { 'kling-v1': 0.5, 'sora-2': 0.4, 'sora-openai': 0.3 };
+const MAX_PASSES = 10;
+
+type Video = { id: string; object: string; status: string; progress: number; model: string; metadata?: { url: string }; error?: { message: string } };
+
+/**
+ * Video generation as new-api serves it (`/v1/video/generations`, `/v1/videos`) against a mock Kling (JWT checked)
+ * and a mock OpenAI videos API, reached through a Sora channel and through an OpenAI channel: charged per model,
+ * polled to completion, the result shown and served; failures refunded once; bad input and foreign tasks refused.
+ */
+describe.each(dialects)('video task relay on %s', (dialect) => {
+  const gw = useGateway<MockVideo>(dialect, { user: 'video-user', quota: 10_000_000, users: ['video-other'], mock: startMockVideo }, async (g) => {
+    await addChannel(g.root, { name: 'kling', key: MOCK_KLING_KEY, baseUrl: g.mock.url, models: 'kling-v1', type: ChannelType.Kling });
+    await addChannel(g.root, { name: 'sora', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-2', type: ChannelType.Sora });
+    await addChannel(g.root, { name: 'openai', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-openai', modelMapping: { 'sora-openai': 'sora-2' } });
+    await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(PRICES) });
+  });
+
+  const call = async (method: string, path: string, body?: unknown, key = gw.key) => {
+    const res = await fetch(`${gw.base}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const type = res.headers.get('content-type') ?? '';
+    return { status: res.status, headers: res.headers, body: (type.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer())) as Record<string, unknown> };
+  };
+  const t = (): TestApp => gw.t;
+  const quota = async () => {
+    await drainWriter(t());
+    return Number((await t().database.db.kysely.selectFrom('users').select('quota').where('id', '=', gw.user.userId!).executeTakeFirstOrThrow()).quota);
+  };
+  const pollUntilFinal = async (id: string): Promise<Video> => {
+    let v = (await call('GET', `/v1/videos/${id}`)).body as unknown as Video;
+    for (let i = 0; i < MAX_PASSES && v.status !== 'completed' && v.status !== 'failed'; i++) {
+      await t().runtime.taskPoller.job.runOnce();
+      v = (await call('GET', `/v1/videos/${id}`)).body as unknown as Video;
+    }
+    return v;
+  };
+  const refundsOf = async (id: string) => {
+    await drainWriter(t());
+    const rows = await t().database.db.kysely.selectFrom('logs').select(['other']).where('user_id', '=', gw.user.userId!).execute();
+    return rows.filter((r) => String(r.other).includes(id) && JSON.parse(String(r.other)).task_refund !== undefined);
+  };
+
+  it('Kling: /v1/video/generations submits with a signed JWT, is charged, polled to completed, and its video served', async () => {
+    const before = await quota();
+    const res = await call('POST', '/v1/video/generations', { model: 'kling-v1', prompt: 'a fox in the snow', size: '1280x720', duration: 5 });
+    expect(res).toMatchObject({ status: 200, body: { object: 'video', model: 'kling-v1', status: 'queued', progress: 0 } });
+    const id = res.body.id as string;
+    expect(before - (await quota())).toBe(PRICES['kling-v1'] * PER_UNIT);
+    expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'kling', path: '/v1/videos/text2video', body: { model_name: 'kling-v1', aspect_ratio: '16:9', duration: '5' } });
+    expect(gw.mock.jwtPayloads.length).toBeGreaterThan(0);
+    const done = await pollUntilFinal(id);
+    expect(done).toMatchObject({ id, status: 'completed', progress: 100, metadata: { url: expect.stringContaining('.mp4') } });
+    expect(gw.mock.badAuth).toBe(0);
+    const legacy = await call('GET', `/v1/video/generations/${id}`);
+    expect(legacy.body).toMatchObject({ code: 'success', data: { task_id: id, platform: 'kling', status: 'SUCCESS', progress: '100%', result_url: done.metadata!.url } });
+    const content = await call('GET', `/v1/videos/${id}/content`);
+    expect(content.status).toBe(302);
+    expect(content.headers.get('location')).toBe(done.metadata!.url);
+    expect(before - (await quota())).toBe(PRICES['kling-v1'] * PER_UNIT);
+  });
+
+  it('OpenAI-compatible: /v1/videos through a Sora channel and an OpenAI channel, content streamed from the upstream', async () => {
+    for (const model of ['sora-2', 'sora-openai'] as const) {
+      const before = await quota();
+      const res = await call('POST', '/v1/videos', { model, prompt: 'ocean waves', seconds: '4', size: '720x1280' });
+      expect(res.status).toBe(200);
+      expect(before - (await quota())).toBe(PRICES[model] * PER_UNIT);
+      expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'openai', body: { model: 'sora-2', prompt: 'ocean waves', seconds: '4' } });
+      const id = res.body.id as string;
+      if (model === 'sora-2') {
+        // OpenAI's SDKs send multipart forms: their text fields are accepted the same.
+        const form = new FormData();
+        for (const [k, v] of Object.entries({ model, prompt: 'ocean waves', seconds: '4' })) form.set(k, v);
+        const multi = await fetch(`${gw.base}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}` }, body: form });
+        expect(multi.status).toBe(200);
+        expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'openai', body: { model: 'sora-2', prompt: 'ocean waves', seconds: '4' } });
+      }
+      const notYet = await call('GET', `/v1/videos/${id}/content`);
+      expect(notYet).toMatchObject({ status: 400, body: { error: { code: 'video_not_ready' } } });
+      expect(await pollUntilFinal(id)).toMatchObject({ status: 'completed', model, progress: 100 });
+      const content = await call('GET', `/v1/videos/${id}/content`);
+      expect(content.status).toBe(200);
+      expect(Buffer.compare(content.body as unknown as Buffer, MOCK_VIDEO_BYTES)).toBe(0);
+    }
+  });
+
+  it('failed tasks are refunded exactly once; a refused submit is not charged', async () => {
+    for (const model of ['kling-v1', 'sora-2']) {
+      const before = await quota();
+      const id = (await call('POST', '/v1/videos', { model, prompt: 'this will fail' })).body.id as string;
+      const v = await pollUntilFinal(id);
+      expect(v).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('mock') } });
+      for (let i = 0; i < 2; i++) await t().runtime.taskPoller.job.runOnce();
+      expect(await quota()).toBe(before);
+      expect(await refundsOf(id)).toHaveLength(1);
+    }
+    const before = await quota();
+    const refused = await call('POST', '/v1/video/generations', { model: 'kling-v1', prompt: 'refuse this' });
+    expect(refused).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('content security') } } });
+    expect(await quota()).toBe(before);
+  });
+
+  it('bad input is a 4xx in the OpenAI shape, never a 5xx', async () => {
+    const cases: [string, unknown, number, string][] = [
+      ['/v1/videos', { prompt: 'no model' }, 400, 'model is required'],
+      ['/v1/videos', { model: 'kling-v1' }, 400, 'field prompt is required'],
+      ['/v1/video/generations', '{oops', 400, 'malformed JSON'],
+      ['/v1/video/generations', { model: 'kling-v1', prompt: 'x', duration: 999 }, 400, 'duration'],
+      ['/v1/videos', { model: 'no-such-video-model', prompt: 'x' }, 404, 'no-such-video-model'],
+    ];
+    for (const [path, body, status, message] of cases) {
+      const res = await call('POST', path, body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect((res.body.error as { message: string }).message).toContain(message);
+    }
+    const form = new FormData();
+    form.set('model', 'sora-2');
+    form.set('prompt', 'x');
+    form.set('input_reference', new Blob([Buffer.from('png')], { type: 'image/png' }), 'a.png');
+    const file = await fetch(`${gw.base}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}` }, body: form });
+    expect(file.status).toBe(400);
+    expect(await file.json()).toMatchObject({ error: { param: 'input_reference', code: 'unsupported_parameter' } });
+    const badKey = await call('GET', '/v1/videos/task_x', undefined, 'sk-wrong');
+    expect(badKey).toMatchObject({ status: 401, body: { error: { code: 'invalid_api_key' } } });
+  });
+
+  it("a caller cannot fetch another user's task", async () => {
+    const otherKey = (await addToken(t(), gw.users[0]!.userId!)).key;
+    const id = (await call('POST', '/v1/videos', { model: 'sora-2', prompt: 'mine' })).body.id as string;
+    for (const path of [`/v1/videos/${id}`, `/v1/video/generations/${id}`, `/v1/videos/${id}/content`]) {
+      const res = await call('GET', path, undefined, otherKey);
+      expect(res, path).toMatchObject({ status: 404, body: { error: { code: 'task_not_exist' } } });
+    }
+    expect((await call('GET', `/v1/videos/${id}`)).status).toBe(200);
+  });
+});
