@@ -7,6 +7,7 @@ import { relayCall } from './handler.js';
 import { bodyModelInbound, openAIInbound, parseJsonBody } from './inbound.js';
 import { installInfoRoutes } from './info-routes.js';
 import { installPlayground } from './playground.js';
+import { installMidjourneyRoutes } from './tasks/midjourney/routes.js';
 import { geminiAnyInbound, geminiLocalCall, installSurfaceRoutes, openAIEmbeddingsInbound, surfaceJsonRoutes } from './surfaces/index.js';
 import { geminiGenerate } from './ir/gemini.js';
 import { openAIResponses } from './ir/responses.js';
@@ -101,6 +102,7 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
       });
     for (const r of jsonRelayRoutes) postRoute(scope, r);
     await installSurfaceRoutes(scope, ctx, (s, _ctx, url, format, parse) => postRoute(s, { url, format, parse }));
+    await installMidjourneyRoutes(scope, ctx);
     // Stateful OpenAI APIs a gateway does not hold: a clear 501 instead of a 404.
     // Answered before any body is read.
     for (const prefix of ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads']) {

@@ -1,9 +1,10 @@
+import { midjourneyPlatform } from './midjourney/platform.js';
 import type { TaskPlatform } from './types.js';
 import { sunoPlatform } from './suno/platform.js';
 import { klingPlatform, openAIVideoPlatform } from './video/platform.js';
 
 /** Every task platform, one line each. */
-export const taskPlatforms: TaskPlatform[] = [sunoPlatform, klingPlatform, openAIVideoPlatform];
+export const taskPlatforms: TaskPlatform[] = [midjourneyPlatform, sunoPlatform, klingPlatform, openAIVideoPlatform];
 
 /** Adds a platform (tests register fakes); a later one with the same name replaces the earlier. */
 export function registerTaskPlatform(p: TaskPlatform): () => void {
