@@ -1,11 +1,12 @@
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { channelTypeById, channelTypes } from '@tollway/shared';
-import { Col, Row, Select, Typography } from 'antd';
+import { Alert, Col, Row, Select, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../../components/FormField';
 import type { ChannelForm } from '../model/channelForm';
+import { taskKindOf } from '../model/keys';
 import { Section } from './Section';
 import { TextField } from '../../../components/TextField';
 
@@ -14,6 +15,7 @@ export function BasicSection({ control }: { control: Control<ChannelForm> }) {
   const { t } = useTranslation('channels');
   const type = useWatch({ control, name: 'type' });
   const info = channelTypeById.get(type);
+  const task = taskKindOf(type);
   const typeOptions = useMemo(
     () =>
       channelTypes.map((c) => ({
@@ -44,6 +46,11 @@ export function BasicSection({ control }: { control: Control<ChannelForm> }) {
             )}
           />
         </Col>
+        {task ? (
+          <Col xs={24}>
+            <Alert type="info" showIcon title={t(`editor.taskType.${task}`)} style={{ marginBottom: 16 }} data-testid="channel-form-task-hint" />
+          </Col>
+        ) : null}
         <Col xs={24} md={12}>
           <TextField
             control={control}

@@ -186,6 +186,12 @@ const en = {
     baseUrlDefault: 'Leave empty for the default {{url}}; a trailing slash is removed',
     baseUrlRequired: 'This type has no default; enter the full base URL (a trailing slash is removed)',
     baseUrlPlaceholder: 'https://api.example.com',
+    taskType: {
+      midjourney:
+        'Midjourney Proxy: the base URL is the proxy service, the key its mj-api-secret. The models are the drawing actions (mj_imagine, mj_upscale, …), each billed per task at its model price.',
+      suno: 'Suno API: the base URL is the Suno API service. Models suno_music and suno_lyrics, billed per task at their model price.',
+      video: 'Video generation: tasks are submitted and polled until the video is ready, billed per task at the model price. Kling takes its key as access_key|secret_key.',
+    },
     organization: 'Organization',
     organizationHint: 'Optional OpenAI organization ID, sent as the OpenAI-Organization header',
     organizationPlaceholder: 'org-…',

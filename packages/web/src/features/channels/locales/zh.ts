@@ -178,6 +178,11 @@ export default {
     baseUrlDefault: '留空则使用默认地址 {{url}}；末尾的斜杠会被去掉',
     baseUrlRequired: '此类型没有默认地址，请填写完整的 API 地址；末尾的斜杠会被去掉',
     baseUrlPlaceholder: 'https://api.example.com',
+    taskType: {
+      midjourney: 'Midjourney Proxy：代理地址填写 midjourney-proxy 服务地址，密钥为其 mj-api-secret。模型为绘图动作（mj_imagine、mj_upscale 等），按模型价格按次计费。',
+      suno: 'Suno API：代理地址填写 Suno API 服务地址。模型为 suno_music 与 suno_lyrics，按模型价格按次计费。',
+      video: '视频生成：任务提交后轮询至视频生成完成，按模型价格按次计费。可灵（Kling）的密钥格式为 access_key|secret_key。',
+    },
     organization: '组织',
     organizationHint: 'OpenAI 组织 ID（可选），以 OpenAI-Organization 请求头发送',
     organizationPlaceholder: 'org-…',

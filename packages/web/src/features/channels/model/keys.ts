@@ -45,3 +45,17 @@ export function otherKindOf(type: number): OtherKind | undefined {
       return undefined;
   }
 }
+
+/** Task channel types (billed per task, polled to completion): which hint the editor shows. */
+export type TaskKind = 'midjourney' | 'suno' | 'video';
+const TASK_KINDS: Record<number, TaskKind> = {
+  [ChannelType.Midjourney]: 'midjourney',
+  [ChannelType.MidjourneyPlus]: 'midjourney',
+  [ChannelType.SunoAPI]: 'suno',
+  [ChannelType.Kling]: 'video',
+  [ChannelType.Jimeng]: 'video',
+  [ChannelType.Vidu]: 'video',
+  [ChannelType.DoubaoVideo]: 'video',
+  [ChannelType.Sora]: 'video',
+};
+export const taskKindOf = (type: number): TaskKind | undefined => TASK_KINDS[type];

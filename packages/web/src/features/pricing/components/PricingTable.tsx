@@ -23,6 +23,10 @@ interface Props {
   onPageSizeChange: (n: number) => void;
 }
 
+/** Task models (drawing actions, music, video): billed once per submitted task. */
+const TASK_MODEL = /^(mj_|suno_|swap_face$|kling|jimeng|vidu|sora|doubao-seedance|veo)/i;
+export const isTaskModel = (name: string) => TASK_MODEL.test(name);
+
 /** Sort key: dollars for 1M input tokens, or for one call. */
 const costKey = (m: PricingModel) => (m.quota_type === 1 ? m.model_price : m.model_ratio * 2);
 
@@ -53,6 +57,11 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
           <Typography.Text strong ellipsis={{ tooltip: name }} style={{ maxWidth: mobile ? 130 : 210 }}>
             {name}
           </Typography.Text>
+          {isTaskModel(name) && (
+            <Tag color="magenta" style={{ margin: 0 }} data-testid={`pricing-task-${name}`}>
+              {t('task')}
+            </Tag>
+          )}
           <TipButton subtle label={t('copy')} icon={<CopyOutlined />} onClick={() => void copy(name, t('copied', { name }))} data-testid={`pricing-copy-${name}`} />
         </Flex>
       ),
@@ -66,7 +75,8 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
         { text: t('billing.1'), value: 1 },
       ],
       onFilter: (v, m) => m.quota_type === v,
-      render: (q: number) => <Tag color={q === 1 ? 'purple' : 'blue'}>{t(`billing.${q === 1 ? 1 : 0}`)}</Tag>,
+      render: (q: number, m) =>
+        q === 1 && isTaskModel(m.model_name) ? <Tag color="magenta">{t('billing.task')}</Tag> : <Tag color={q === 1 ? 'purple' : 'blue'}>{t(`billing.${q === 1 ? 1 : 0}`)}</Tag>,
     },
     {
       title: t('col.groups'),
@@ -107,7 +117,7 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
       render: (_, m) => {
         if (m.quota_type !== 1 && m.model_ratio === 0) return <Tag color="default">{t('value.notSet')}</Tag>;
         const p = modelPrices(m, groupRatio, unit, quotaPerUnit);
-        if ('perCall' in p) return <Price value={p.perCall} suffix={t('value.perCall')} testid={`pricing-price-${m.model_name}`} />;
+        if ('perCall' in p) return <Price value={p.perCall} suffix={t(isTaskModel(m.model_name) ? 'value.perTask' : 'value.perCall')} testid={`pricing-price-${m.model_name}`} />;
         return <Price value={p.input} suffix={t('value.perMillion')} testid={`pricing-input-${m.model_name}`} />;
       },
     },

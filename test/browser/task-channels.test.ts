@@ -1,0 +1,86 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, loginSession, type Session } from './api-session.js';
+import path from 'node:path';
+import { login, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+
+const ROOT = { username: 'tcroot', password: 'tc-root-pass-1' };
+/** Per-task prices in dollars: a drawing action, a song, a video model. */
+const PRICES = { mj_imagine: 0.1, suno_music: 0.2, 'kling-v1': 0.5 };
+
+/** The task channel types in the channel editor (their hint and key format) and the task models on the pricing page. */
+describe('task channels and task prices in Chromium', () => {
+  let h: Harness;
+  let page: Page;
+  let root: Session;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    root = await loginSession(h.baseUrl, ROOT);
+    await apiAs(root, 'PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(PRICES) });
+    let context;
+    ({ page, context } = await h.newPage());
+    await context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+    await login(page, ROOT);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('the editor offers Kling with its task hint and its access_key|secret_key key; the server holds the format', async () => {
+    await page.goto('/admin/channels');
+    await page.getByTestId('channels-add').click();
+    await page.getByTestId('channel-form-type').click();
+    await page.keyboard.type('Kling');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('channel-form-task-hint').textContent()).toContain('billed per task');
+    expect(await page.getByTestId('channel-form-key').getAttribute('placeholder')).toContain('access_key|secret_key');
+    await page.getByTestId('channel-form-name').fill('kling');
+    await page.getByTestId('channel-form-key').fill('ak-browser|sk-browser');
+    await page.getByTestId('channel-form-models').click();
+    await page.keyboard.type('kling-v1');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('channel-form').screenshot({ path: path.join(SCREENSHOTS, 'task-channels-01-kling-editor.png') });
+    await page.getByTestId('channel-form-submit').click();
+    await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
+    await expect.poll(() => page.locator('[data-testid^="channel-row-"]').first().textContent()).toContain('kling');
+    // A Kling key without its secret is refused.
+    await expect(
+      apiAs(root, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'bad', type: 50, key: 'only-access', models: 'kling-v1', group: 'default' } }),
+    ).rejects.toThrow(/access_key\|secret_key/);
+    // The Midjourney and Suno types show their own hints; a chat type none.
+    await page.getByTestId('channels-add').click();
+    for (const [label, hint] of [
+      ['Midjourney Proxy Plus', 'mj-api-secret'],
+      ['Suno API', 'suno_lyrics'],
+    ]) {
+      await page.getByTestId('channel-form-type').click();
+      await page.keyboard.type(label);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByTestId('channel-form-task-hint').textContent()).toContain(hint);
+    }
+    await page.getByTestId('channel-form-type').click();
+    await page.keyboard.type('DeepSeek');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('channel-form-task-hint').waitFor({ state: 'detached' });
+  });
+
+  it('the pricing page lists the task models with their price per task', async () => {
+    for (const [name, type, models] of [
+      ['mj', 2, 'mj_imagine'],
+      ['suno', 36, 'suno_music'],
+    ] as const)
+      await apiAs(root, 'POST', '/api/channel/', { mode: 'single', channel: { name, type, key: `${name}-key`, base_url: 'http://127.0.0.1:9', models, group: 'default' } });
+    await page.goto('/pricing');
+    for (const [model, price] of Object.entries(PRICES)) {
+      const cell = page.getByTestId(`pricing-price-${model}`);
+      await expect.poll(() => cell.textContent()).toContain('/ task');
+      expect(await cell.textContent()).toContain(String(price));
+      expect(await page.getByTestId(`pricing-task-${model}`).textContent()).toBe('Task');
+      expect(await page.getByTestId(`pricing-row-${model}`).textContent()).toContain('Per task');
+    }
+    await h.shot(page, 'task-channels-02-pricing');
+  });
+});
