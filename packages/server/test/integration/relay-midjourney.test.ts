@@ -11,6 +11,7 @@ const UPSCALE_QUOTA = 10_000; // $0.02 × 500 000
 const START_QUOTA = 1_000_000;
 const DEADLINE_MS = 10_000;
 const POLL_PAUSE_MS = 50;
+const TWO_DAYS_S = 2 * 86_400;
 const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_reroll,mj_describe,mj_blend,mj_modal,swap_face';
 
 interface Answer {
@@ -196,5 +197,26 @@ describe.each(dialects)('midjourney relay on %s', (dialect) => {
     const change = await call<Answer>('POST', '/mj/submit/simple-change', { content: `${done.id} V2` });
     expect(change.body.code).toBe(1);
     expect((await row(change.body.result)).action).toBe('VARIATION');
+  });
+  it('refuses a caller without quota before the upstream, and fails a task that never finishes with one refund', async () => {
+    const poor = await createUserClient(t.app, root, 'mj-poor');
+    const poorKey = (await addToken(t, poor.userId!, {})).key;
+    const submits = mock.requests.length;
+    const refused = await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'no money' }, { authorization: `Bearer ${poorKey}` });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(4);
+    expect(mock.requests.length).toBe(submits);
+
+    const before = await quotaOf(user.userId!);
+    const stuck = await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'never ends' });
+    await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000));
+    await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000));
+    expect((await call<TaskView>('GET', `/mj/task/${stuck.body.result}/fetch`)).body.status).toBe('IN_PROGRESS');
+    // A pass two days later: past the task timeout.
+    await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000) + TWO_DAYS_S);
+    expect((await call<TaskView>('GET', `/mj/task/${stuck.body.result}/fetch`)).body).toMatchObject({ status: 'FAILURE' });
+    await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000) + TWO_DAYS_S);
+    await drainWriter(t);
+    expect(await quotaOf(user.userId!)).toBe(before);
   });
 });
