@@ -4,7 +4,7 @@ import { authenticateKey, type Identified } from '../../src/relay/authenticate.j
 import { RelayError } from '../../src/relay/errors.js';
 import type { RelayContext } from '../../src/relay/services.js';
 import { taskPlatformByName } from '../../src/relay/tasks/platforms.js';
-import { applyTaskState } from '../../src/relay/tasks/refund.js';
+import { applyTaskState, notifyTask } from '../../src/relay/tasks/refund.js';
 import { submitTask } from '../../src/relay/tasks/service.js';
 import { taskById } from '../../src/relay/tasks/store.js';
 import { TaskStatus } from '../../src/relay/tasks/types.js';
@@ -116,6 +116,15 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     // Later updates of a final task change nothing and refund nothing.
     expect(await applyTaskState(ctx(), task, failure)).toBe(false);
     expect(await refundLogs(gw.t, task.upstreamTaskId)).toHaveLength(1);
+  });
+
+  it('a notify from the upstream updates the task at once, through the same update', async () => {
+    const task = await accepted('never mind');
+    const platform = taskPlatformByName(PLATFORM)!;
+    expect(await notifyTask(ctx(), platform, { upstreamTaskId: task.upstreamTaskId, status: TaskStatus.Success, urls: ['https://cdn.example/notified.png'] })).toBe(true);
+    const stored = await gw.t.database.db.kysely.selectFrom('tasks').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ status: TaskStatus.Success, progress: '100%', result_url: 'https://cdn.example/notified.png' });
+    expect(await notifyTask(ctx(), platform, { upstreamTaskId: 'no-such-task', status: TaskStatus.Failure })).toBe(false);
   });
 
   it('a task past the timeout fails with a refund', async () => {

@@ -3,8 +3,8 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { RelayContext } from '../services.js';
-import { updateUnfinished, type TaskRow } from './store.js';
-import { TaskStatus, type TaskState } from './types.js';
+import { taskByUpstreamId, updateUnfinished, type TaskRow } from './store.js';
+import { TaskStatus, type TaskPlatform, type TaskState } from './types.js';
 
 /**
  * Applies an upstream state (a poll, a notify, a timeout) to an unfinished task. The status condition of the
@@ -15,6 +15,15 @@ export async function applyTaskState(ctx: RelayContext, row: TaskRow, state: Tas
   const changed = await updateUnfinished(ctx.db, row.table, row.id, state, nowSeconds());
   if (changed && state.status === TaskStatus.Failure && row.quota > 0) await refundTask(ctx, row, state.failReason ?? '');
   return changed;
+}
+
+/**
+ * An upstream's notify: the task it names (of this platform) takes the state at once, through the same
+ * update as a poll. False when no unfinished task has that id.
+ */
+export async function notifyTask(ctx: RelayContext, platform: TaskPlatform, state: TaskState): Promise<boolean> {
+  const row = await taskByUpstreamId(ctx.db, platform.table, state.upstreamTaskId, platform.table === 'tasks' ? platform.name : undefined);
+  return row ? applyTaskState(ctx, row, state) : false;
 }
 
 /**
