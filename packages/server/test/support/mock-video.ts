@@ -16,6 +16,8 @@ export const MOCK_KLING_SK = 'sk-mock-kling-secret';
 /** The channel key of a Kling channel for this mock. */
 export const MOCK_KLING_KEY = `${MOCK_KLING_AK}|${MOCK_KLING_SK}`;
 export const MOCK_OPENAI_VIDEO_KEY = 'sk-mock-openai-video';
+/** The key of a Kling channel pointing at another new-api (served under /kling). */
+export const MOCK_KLING_GATEWAY_KEY = 'sk-mock-kling-gateway';
 export const MOCK_VIDEO_BYTES = Buffer.from('\u0000\u0000\u0000\u0018ftypmp42mock-video-bytes');
 
 interface MockVideoTask {
@@ -102,9 +104,11 @@ function openAIVideo(t: MockVideoTask) {
 
 function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>): unknown {
   const path = (req.url ?? '').split('?')[0]!;
-  const kling = /^\/v1\/videos\/(text2video|image2video)(?:\/([^/]+))?$/.exec(path);
+  // Another new-api in front of Kling serves it under /kling and takes its own sk- key.
+  const relayed = path.startsWith('/kling/');
+  const kling = /^\/v1\/videos\/(text2video|image2video)(?:\/([^/]+))?$/.exec(relayed ? path.slice('/kling'.length) : path);
   if (kling) {
-    if (!klingJwtOk(mock, req.headers.authorization)) {
+    if (relayed ? req.headers.authorization !== `Bearer ${MOCK_KLING_GATEWAY_KEY}` : !klingJwtOk(mock, req.headers.authorization)) {
       mock.badAuth++;
       return json(res, { code: 1002, message: 'Authorization is invalid', request_id: crypto.randomUUID() }, 401);
     }

@@ -7,7 +7,7 @@ import { klingPlatform, openAIVideoPlatform } from '../../src/relay/tasks/video/
 import { openAIVideo, parseVideoSubmit } from '../../src/relay/tasks/video/wire.js';
 import type { TaskPlatform, TaskState } from '../../src/relay/tasks/types.js';
 import { MOCK_SUNO_KEY, startMockSuno, type MockSuno } from '../support/mock-suno.js';
-import { MOCK_KLING_AK, MOCK_KLING_KEY, MOCK_OPENAI_VIDEO_KEY, startMockVideo, type MockVideo } from '../support/mock-video.js';
+import { MOCK_KLING_AK, MOCK_KLING_GATEWAY_KEY, MOCK_KLING_KEY, MOCK_OPENAI_VIDEO_KEY, startMockVideo, type MockVideo } from '../support/mock-video.js';
 
 const channel = {} as CachedChannel;
 let suno: MockSuno;
@@ -106,6 +106,12 @@ describe('kling platform', () => {
     const refused = await klingPlatform.submit({ channel, key: MOCK_KLING_KEY, baseUrl: video.url, action: 'textGenerate', model: 'kling-v1', body: { prompt: 'refuse' } });
     expect(refused).toMatchObject({ ok: false, httpStatus: 400, message: expect.stringContaining('content security') });
     expect(await klingPlatform.fetchTasks({ channel, key: MOCK_KLING_KEY, baseUrl: video.url }, ['../../etc', 'text2video-nope'])).toEqual([]);
+  });
+
+  it('a sk- key reaches another new-api under /kling with the key itself as the bearer', async () => {
+    const id = await submitted(klingPlatform, video.url, MOCK_KLING_GATEWAY_KEY, 'textGenerate', 'kling-v1', { model: 'kling-v1', prompt: 'relayed' });
+    expect(video.submits.at(-1)).toMatchObject({ vendor: 'kling', path: '/kling/v1/videos/text2video' });
+    expect((await pollAll(klingPlatform, video.url, MOCK_KLING_GATEWAY_KEY, id)).at(-1)!.status).toBe('SUCCESS');
   });
 });
 

@@ -19,6 +19,9 @@ const DEFAULT_MODE = 'std';
 const DEFAULT_DURATION = 5;
 const DEFAULT_CFG_SCALE = 0.5;
 
+/** A `sk-` key is another new-api in front of Kling: its routes sit under /kling and it takes the key itself. */
+const isGatewayKey = (key: string) => key.startsWith('sk-');
+
 const b64url = (buf: Buffer | string) => Buffer.from(buf).toString('base64url');
 
 /** The access and secret key of a channel key `ak|sk`, or undefined when it is not of that form. */
@@ -40,7 +43,7 @@ export function klingJwt(accessKey: string, secretKey: string, nowSeconds = Math
 
 /** The bearer a Kling channel sends: a fresh JWT for `ak|sk`; a gateway key (`sk-…`, another new-api) as it is. */
 export function klingBearer(key: string): string {
-  const keys = klingKeys(key);
+  const keys = isGatewayKey(key) ? undefined : klingKeys(key);
   return keys ? klingJwt(keys.accessKey, keys.secretKey) : key;
 }
 
@@ -49,13 +52,15 @@ const kindOf = (req: VideoSubmitReq) => (req.image || req.images?.length ? IMAGE
 
 /** new-api's action of a video task: `generate` with an image, else `textGenerate`. */
 export const klingAction = (req: VideoSubmitReq) => (kindOf(req) === IMAGE_KIND ? KlingAction.Image : KlingAction.Text);
-export const klingSubmitUrl = (base: string, req: VideoSubmitReq) => `${trimSlash(base)}/v1/videos/${kindOf(req)}`;
+const rootOf = (base: string, key: string) => `${trimSlash(base)}${isGatewayKey(key) ? '/kling' : ''}`;
+
+export const klingSubmitUrl = (base: string, key: string, req: VideoSubmitReq) => `${rootOf(base, key)}/v1/videos/${kindOf(req)}`;
 /** The stored upstream id of a Kling task id for a request. */
 export const klingUpstreamId = (req: VideoSubmitReq, klingTaskId: string) => `${kindOf(req)}-${klingTaskId}`;
 /** The fetch URL of a stored upstream id, or undefined when it is not one of ours. */
-export function klingFetchUrl(base: string, upstreamId: string): string | undefined {
+export function klingFetchUrl(base: string, key: string, upstreamId: string): string | undefined {
   const m = UPSTREAM_ID.exec(upstreamId);
-  return m ? `${trimSlash(base)}/v1/videos/${m[1]}/${m[2]}` : undefined;
+  return m ? `${rootOf(base, key)}/v1/videos/${m[1]}/${m[2]}` : undefined;
 }
 
 /** OpenAI sizes → Kling aspect ratios, as new-api maps them. */

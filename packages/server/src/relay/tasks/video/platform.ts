@@ -52,7 +52,7 @@ async function pollEach(ids: readonly string[], poll: (id: string) => Promise<Ta
 
 async function klingSubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   const body = req.body as unknown as VideoSubmitReq;
-  const sent = await send(klingSubmitUrl(req.baseUrl, body), {
+  const sent = await send(klingSubmitUrl(req.baseUrl, req.key, body), {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${klingBearer(req.key)}` },
     body: JSON.stringify(klingRequestBody(body, req.model)),
@@ -76,7 +76,7 @@ function klingMessage(text: string): string | undefined {
 
 async function klingFetch(upstream: TaskUpstream, ids: readonly string[]): Promise<TaskState[]> {
   return pollEach(ids, async (id) => {
-    const url = klingFetchUrl(upstream.baseUrl, id);
+    const url = klingFetchUrl(upstream.baseUrl, upstream.key, id);
     if (!url) return undefined;
     const sent = await send(url, { headers: { accept: 'application/json', authorization: `Bearer ${klingBearer(upstream.key)}` }, signal: upstream.signal });
     if ('error' in sent || sent.status !== 200) return undefined;

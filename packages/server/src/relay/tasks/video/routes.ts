@@ -1,4 +1,6 @@
 // OpenAI-style video generation as new-api serves it: /v1/video/generations and /v1/videos.
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { ChannelType } from '@tollway/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type Identified } from '../../authenticate.js';
@@ -127,11 +129,11 @@ async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyRep
   const up = upstreamOf(ch, typeof keyIndex === 'number' ? keyIndex : undefined);
   const res = await fetch(openAIVideoContentUrl(up.baseUrl, row.task_id), { headers: { authorization: `Bearer ${up.key}` } });
   if (!res.ok || !res.body) throw new RelayError(502, `the upstream answered ${res.status}`, 'upstream_error', 'upstream_error');
-  const bytes = Buffer.from(await res.arrayBuffer());
+  // Streamed through: a video is not held in memory.
   return reply
     .code(200)
     .type(res.headers.get('content-type') ?? 'video/mp4')
-    .send(bytes);
+    .send(Readable.fromWeb(res.body as NodeReadableStream));
 }
 
 type Handler = (req: FastifyRequest, reply: FastifyReply, who: Identified) => Promise<unknown>;
@@ -143,7 +145,7 @@ const authed =
     try {
       const who = await authenticate(req, ctx.relay.tokens);
       const out = await fn(req, reply, who);
-      return reply.sent ? reply : reply.code(200).send(out);
+      return out === reply || reply.sent ? reply : reply.code(200).send(out);
     } catch (err) {
       const e = relayFailure(err, ctx.log);
       return reply.code(e.status).type('application/json').send(relayErrorBody(e, openAIChat));
