@@ -76,6 +76,8 @@ describe('drawing and music/video task logs in Chromium', () => {
     mj.run(1, userId, 'BLEND', 'mj-submitted', 'just submitted', 'just submitted', now - 90, 0, 0, '', 'SUBMITTED', '', '');
     mj.run(1, userId, 'INPAINT', 'mj-modal', 'needs a region', 'needs a region', now - 80, now - 79, 0, '', 'MODAL', '0%', '');
     mj.run(1, userId, 'IMAGINE', 'mj-failed', 'a banned prompt', 'a banned prompt', now - 70, now - 69, now - 60, '', 'FAILURE', '100%', LONG_REASON);
+    // A video action's result (stored by the relay beside the image).
+    db.prepare("UPDATE midjourneys SET video_url = 'http://127.0.0.1:9/videos/mj-slow.mp4' WHERE mj_id = 'mj-slow'").run();
     const task = db.prepare(
       'INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, fail_reason, submit_time, start_time, finish_time, progress, data) VALUES (?, ?, ?, 5, 20000, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -91,8 +93,8 @@ describe('drawing and music/video task logs in Chromium', () => {
     task.run('suno-lost', 'suno', userId, 'MUSIC', 'UNKNOWN', '', now - 180, 0, 0, '', '');
     task.run('suno-failed', 'suno', userId, 'MUSIC', 'FAILURE', 'Suno: the lyrics contain words that are not allowed', now - 170, now - 169, now - 150, '100%', '');
     task.run('kl-done', 'kling', userId, 'textGenerate', 'SUCCESS', '', now - 160, now - 159, now - 100, '100%', clip);
-    task.run('kl-running', 'kling', userId, 'imageGenerate', 'IN_PROGRESS', '', now - 60, now - 59, 0, '30%', '');
-    task.run('sora-waiting', '55', userId, 'generate', 'NOT_START', '', now - 50, 0, 0, '0%', '');
+    task.run('kl-running', 'kling', userId, 'generate', 'IN_PROGRESS', '', now - 60, now - 59, 0, '30%', '');
+    task.run('sora-waiting', '55', userId, 'textGenerate', 'NOT_START', '', now - 50, 0, 0, '0%', '');
     task.run('vidu-submitted', 'vidu', userId, 'generate', 'SUBMITTED', '', now - 40, 0, 0, '', '');
 
     let context;
@@ -136,6 +138,7 @@ describe('drawing and music/video task logs in Chromium', () => {
     expect(await table.locator('.ant-progress-status-success').count()).toBe(2);
     expect(await table.locator('.ant-progress-status-active').count()).toBe(3);
     expect(await table.getByTestId('task-image').count()).toBe(2);
+    expect(await table.getByTestId('task-video').getAttribute('src')).toContain('/videos/mj-slow.mp4');
     await expect.poll(() => table.getByTestId('task-fail-reason').textContent()).toContain('Midjourney refused the prompt');
     // A running task: the page says it refreshes by itself.
     await page.getByTestId('drawing-tasks-live').waitFor();
@@ -167,6 +170,7 @@ describe('drawing and music/video task logs in Chromium', () => {
     for (const platform of ['Suno', 'Kling', 'Sora', 'Vidu']) expect(text).toContain(platform);
     expect(text).toContain('Generate lyrics');
     expect(text).toContain('Text to video');
+    expect(text).toContain('Image to video');
     expect(text).toContain('Night drive');
     expect(text).toContain('the lyrics contain words that are not allowed');
     // The song's player and cover, the finished video's player.

@@ -29,6 +29,9 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
     fail_reason: '',
     channel_id: 1,
     quota: 5000,
+    // Every row names the columns some row sets (SQLite's multi-row insert has no DEFAULT).
+    video_url: '',
+    private_data: '',
     ...over,
   });
   const task = (over: Partial<Insertable<TasksTable>>): Insertable<TasksTable> => ({
@@ -45,6 +48,8 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
     finish_time: T0 + 90,
     progress: '100%',
     data: '[]',
+    result_url: '',
+    private_data: '',
     ...over,
   });
 
@@ -59,7 +64,18 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
       .insertInto('midjourneys')
       .values([
         mj({ user_id: alice.userId!, mj_id: 'mj-a1', submit_time: T0 + 10 }),
-        mj({ user_id: alice.userId!, mj_id: 'mj-a2', submit_time: T0 + 20, channel_id: 2, action: 'UPSCALE', status: 'FAILURE', fail_reason: 'banned prompt', image_url: '' }),
+        mj({
+          user_id: alice.userId!,
+          mj_id: 'mj-a2',
+          submit_time: T0 + 20,
+          channel_id: 2,
+          action: 'UPSCALE',
+          status: 'FAILURE',
+          fail_reason: 'banned prompt',
+          image_url: '',
+          video_url: 'https://v.example/a2.mp4',
+          private_data: '{"secret":"upstream-only"}',
+        }),
         mj({ user_id: bob.userId!, mj_id: 'mj-b1', submit_time: T0 + 30, channel_id: 2, status: 'IN_PROGRESS', progress: '40%' }),
       ])
       .execute();
@@ -69,6 +85,15 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
         task({ user_id: alice.userId!, task_id: 'tk-a1', submit_time: T0 + 5 }),
         task({ user_id: bob.userId!, task_id: 'tk-b1', submit_time: T0 + 15, channel_id: 3, action: 'LYRICS', status: 'QUEUED', progress: '0%' }),
         task({ user_id: bob.userId!, task_id: 'tk-b2', submit_time: T0 + 25, channel_id: 3, status: '' }),
+        task({
+          user_id: alice.userId!,
+          task_id: 'tk-v1',
+          platform: 'kling',
+          action: 'textGenerate',
+          submit_time: T0 + 1,
+          result_url: 'https://v.example/v1.mp4',
+          private_data: '{"secret":"x"}',
+        }),
       ])
       .execute();
   });
@@ -97,6 +122,7 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
       status: 'FAILURE',
       progress: '100%',
       image_url: '',
+      video_url: 'https://v.example/a2.mp4',
       fail_reason: 'banned prompt',
       submit_time: T0 + 20,
       start_time: T0 + 1,
@@ -131,11 +157,14 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
 
   it('administrators list and filter music tasks; users only their own', async () => {
     const all = await get<TaskRow>(admin, '/api/task/');
-    expect(taskIds(all)).toEqual(['tk-b2', 'tk-b1', 'tk-a1']);
+    expect(taskIds(all)).toEqual(['tk-b2', 'tk-b1', 'tk-a1', 'tk-v1']);
+    // A video task's result file is shown; the private data never.
+    expect(all.items[3]).toMatchObject({ platform: 'kling', action: 'textGenerate', result_url: 'https://v.example/v1.mp4' });
+    expect(all.items.every((r) => !('private_data' in r))).toBe(true);
     expect(all.items[1]).toMatchObject({ platform: 'suno', action: 'LYRICS', status: 'QUEUED', progress: '0%', channel_id: 3, user_id: bob.userId, quota: 2000 });
     expect(taskIds(await get<TaskRow>(admin, '/api/task/?channel_id=3'))).toEqual(['tk-b2', 'tk-b1']);
     expect(taskIds(await get<TaskRow>(admin, '/api/task/?task_id=tk-a1'))).toEqual(['tk-a1']);
-    expect(taskIds(await get<TaskRow>(admin, `/api/task/?user_id=${alice.userId}`))).toEqual(['tk-a1']);
+    expect(taskIds(await get<TaskRow>(admin, `/api/task/?user_id=${alice.userId}`))).toEqual(['tk-a1', 'tk-v1']);
     expect(taskIds(await get<TaskRow>(admin, `/api/task/?start_timestamp=${T0 + 6}&end_timestamp=${T0 + 25}`))).toEqual(['tk-b2', 'tk-b1']);
     const bobs = await get<TaskRow>(bob, '/api/task/self?p=1&page_size=10');
     expect(taskIds(bobs)).toEqual(['tk-b2', 'tk-b1']);

@@ -28,10 +28,11 @@ export function toMjRow(r: MjRecord, admin: boolean): MjRow {
     prompt_en: r.prompt_en ?? '',
     description: r.description ?? '',
     image_url: r.image_url ?? '',
+    video_url: r.video_url ?? '',
   };
 }
 
-/** A music task as the API shows it; the channel only to administrators. */
+/** A music or video task as the API shows it (its result file in result_url); the channel only to administrators. */
 export function toTaskRow(r: TaskRecord, admin: boolean): TaskRow {
-  return { ...common(r, admin), task_id: r.task_id, platform: r.platform, data: r.data ?? '' };
+  return { ...common(r, admin), task_id: r.task_id, platform: r.platform, data: r.data ?? '', result_url: r.result_url ?? '' };
 }
