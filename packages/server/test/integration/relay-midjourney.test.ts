@@ -12,7 +12,7 @@ const START_QUOTA = 1_000_000;
 const DEADLINE_MS = 10_000;
 const POLL_PAUSE_MS = 50;
 const TWO_DAYS_S = 2 * 86_400;
-const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_reroll,mj_describe,mj_blend,mj_modal,swap_face';
+const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_reroll,mj_describe,mj_blend,mj_modal,mj_shorten,mj_upload,swap_face';
 
 interface Answer {
   code: number;
@@ -35,7 +35,18 @@ describe.each(dialects)('midjourney relay on %s', (dialect) => {
     ({ t, mock, root, base, key, user } = g);
     await root.call('PUT', '/api/option/', {
       key: 'ModelPrice',
-      value: JSON.stringify({ mj_imagine: 0.05, mj_upscale: 0.02, mj_variation: 0.02, mj_reroll: 0.02, mj_modal: 0.02 }),
+      value: JSON.stringify({
+        mj_imagine: 0.05,
+        mj_upscale: 0.02,
+        mj_variation: 0.02,
+        mj_reroll: 0.02,
+        mj_modal: 0.02,
+        mj_describe: 0.02,
+        mj_blend: 0.02,
+        mj_shorten: 0.02,
+        mj_upload: 0.02,
+        swap_face: 0.02,
+      }),
     });
     await root.call('PUT', '/api/option/', { key: 'ServerAddress', value: base });
     await addChannel(root, { name: 'mj', type: ChannelType.Midjourney, key: mock.secret, baseUrl: mock.url, models: MJ_MODELS });
@@ -218,5 +229,32 @@ describe.each(dialects)('midjourney relay on %s', (dialect) => {
     await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000) + TWO_DAYS_S);
     await drainWriter(t);
     expect(await quotaOf(user.userId!)).toBe(before);
+  });
+  it('serves describe, blend, shorten, upload and face swap, and actions on unfinished tasks once the check is off', async () => {
+    const img = 'data:image/png;base64,iVBORw0KGgo=';
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/mj/submit/describe', { base64: img }, 'DESCRIBE'],
+      ['/mj/submit/blend', { base64Array: [img, img], dimensions: 'SQUARE' }, 'BLEND'],
+      ['/mj/submit/shorten', { prompt: 'a very long prompt' }, 'SHORTEN'],
+      ['/mj/submit/upload-discord-images', { base64Array: [img] }, 'UPLOAD'],
+      ['/mj/insight-face/swap', { sourceBase64: img, targetBase64: img }, 'SWAP_FACE'],
+    ];
+    for (const [path, body, action] of cases) {
+      const sub = await call<Answer>('POST', path, body);
+      expect(sub.body.code, `${path}: ${sub.body.description}`).toBe(1);
+      expect(mock.requests.at(-1)!.path).toBe(path);
+      expect((await row(sub.body.result)).action).toBe(action);
+    }
+    // An upload is done once accepted.
+    const upload = [...mock.tasks.values()].find((x) => x.action === 'UPLOAD')!;
+    expect((await row(upload.id)).status).toBe('SUCCESS');
+    expect((await call<Answer>('POST', '/mj/insight-face/swap', { sourceBase64: img })).status).toBe(400);
+
+    const fresh = await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'unfinished' });
+    await root.call('PUT', '/api/option/', { key: 'MjActionCheckSuccessEnabled', value: 'false' });
+    const early = await call<Answer>('POST', '/mj/submit/change', { taskId: fresh.body.result, action: 'UPSCALE', index: 1 });
+    expect(early.body.code).toBe(1);
+    expect(mock.requests.at(-1)!.path).toBe('/mj/submit/change');
+    await root.call('PUT', '/api/option/', { key: 'MjActionCheckSuccessEnabled', value: 'true' });
   });
 });
