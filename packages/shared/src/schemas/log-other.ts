@@ -50,6 +50,11 @@ export const logOther = z.object({
   /** With LogChatContentEnabled: the prompt and the answer text, capped by the server. */
   input_content: str,
   output_content: str,
+  /** A task's consume log: the upstream task id and its action (IMAGINE, MUSIC, …). */
+  task_id: str,
+  task_action: str,
+  /** A task's refund log (failed or timed out): the quota given back. */
+  task_refund: num,
 });
 export type LogOther = z.infer<typeof logOther>;
 

@@ -1,4 +1,4 @@
-import { LogType } from '@tollway/shared';
+import { LogType, type LogOther } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import { nowSeconds } from '../../lib/time.js';
@@ -80,6 +80,6 @@ function refundLog(row: TaskRow, amount: number, reason: string): Insertable<Log
     use_time: 0,
     channel_id: row.channelId,
     channel_name: '',
-    other: JSON.stringify({ task_id: row.upstreamTaskId, task_refund: amount }),
+    other: JSON.stringify({ task_id: row.upstreamTaskId, task_refund: amount } satisfies LogOther),
   };
 }

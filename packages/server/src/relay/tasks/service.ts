@@ -1,4 +1,4 @@
-import { channelTypeById, computeQuota, LogType } from '@tollway/shared';
+import { channelTypeById, computeQuota, LogType, type LogOther } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import { chooseKey, type CachedChannel } from '../../core/routing/channel-cache.js';
@@ -176,7 +176,13 @@ function consumeLog(
     use_time: Math.max(0, Math.round((Date.now() - started) / 1000)),
     channel_id: ch.id,
     channel_name: ch.name,
-    other: JSON.stringify({ model_price: price.modelPrice, group_ratio: price.groupRatio, task_id: taskId, task_action: action, admin_info: { use_channel: [ch.id] } }),
+    other: JSON.stringify({
+      model_price: price.modelPrice,
+      group_ratio: price.groupRatio,
+      task_id: taskId,
+      task_action: action,
+      admin_info: { use_channel: [ch.id] },
+    } satisfies LogOther),
   };
 }
 
