@@ -218,17 +218,24 @@ describe.each(dialects)('midjourney relay on %s', (dialect) => {
     expect(refused.body.code).toBe(4);
     expect(mock.requests.length).toBe(submits);
 
-    const before = await quotaOf(user.userId!);
-    const stuck = await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'never ends' });
+    // A user of its own: the timeout pass below also ends (and refunds) tasks earlier cases left unfinished.
+    const waiter = await createUserClient(t.app, root, 'mj-waiter');
+    await setQuota(root, waiter.userId!, START_QUOTA);
+    const waiterAuth = { authorization: `Bearer ${(await addToken(t, waiter.userId!, {})).key}` };
+    const before = await quotaOf(waiter.userId!);
+    const stuck = await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'never ends' }, waiterAuth);
+    expect(stuck.body.code).toBe(1);
+    await drainWriter(t);
+    expect(await quotaOf(waiter.userId!)).toBeLessThan(before);
     await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000));
     await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000));
-    expect((await call<TaskView>('GET', `/mj/task/${stuck.body.result}/fetch`)).body.status).toBe('IN_PROGRESS');
+    expect((await call<TaskView>('GET', `/mj/task/${stuck.body.result}/fetch`, undefined, waiterAuth)).body.status).toBe('IN_PROGRESS');
     // A pass two days later: past the task timeout.
     await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000) + TWO_DAYS_S);
-    expect((await call<TaskView>('GET', `/mj/task/${stuck.body.result}/fetch`)).body).toMatchObject({ status: 'FAILURE' });
+    expect((await call<TaskView>('GET', `/mj/task/${stuck.body.result}/fetch`, undefined, waiterAuth)).body).toMatchObject({ status: 'FAILURE' });
     await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000) + TWO_DAYS_S);
     await drainWriter(t);
-    expect(await quotaOf(user.userId!)).toBe(before);
+    expect(await quotaOf(waiter.userId!)).toBe(before);
   });
   it('serves describe, blend, shorten, upload and face swap, and actions on unfinished tasks once the check is off', async () => {
     const img = 'data:image/png;base64,iVBORw0KGgo=';
