@@ -23,6 +23,9 @@ export function isRoot(role: number | undefined): boolean {
   return (role ?? 0) >= Role.Root;
 }
 
+/** How a model is billed on the pricing page: by its ratios, or at a fixed price per call (or per task). */
+export const QuotaType = { Ratio: 0, Price: 1 } as const;
+
 /** Log record types. */
 export const LogType = { Unknown: 0, Topup: 1, Consume: 2, Manage: 3, System: 4, CheckIn: 5, Error: 6 } as const;
 

@@ -1,4 +1,4 @@
-import { abbreviateNumber, DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
+import { abbreviateNumber, DEFAULT_QUOTA_PER_UNIT, QuotaType } from '@tollway/shared';
 
 /** Group ratio colour bands — above 5 red, above 3 orange, above 1 blue, otherwise green. */
 export function groupRatioColor(ratio: number): 'red' | 'orange' | 'blue' | 'green' {
@@ -29,7 +29,7 @@ export function modelPrices(
   unit: PriceUnit,
   quotaPerUnit = DEFAULT_QUOTA_PER_UNIT,
 ): { input: string; output: string } | { perCall: string } {
-  if (row.quota_type === 1) {
+  if (row.quota_type === QuotaType.Price) {
     const dollars = row.model_price * groupRatio;
     return { perCall: unit === 'usd' ? usd(dollars) : abbreviateNumber(Math.round(dollars * (quotaPerUnit || DEFAULT_QUOTA_PER_UNIT))) };
   }

@@ -1,9 +1,9 @@
-import { DEFAULT_GROUP, defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio } from '@tollway/shared';
+import { DEFAULT_GROUP, defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio, QuotaType } from '@tollway/shared';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { usableGroups } from '../groups/usable.js';
 
-/** One row of the pricing page. quota_type 0: by ratio; 1: fixed price per call. */
+/** One row of the pricing page; quota_type is a QuotaType. */
 export const pricingModel = z.object({
   model_name: z.string(),
   quota_type: z.union([z.literal(0), z.literal(1)]),
@@ -50,9 +50,9 @@ export function pricingFor(ctx: AppContext, group: string): PricingPage {
     const enable_groups = servedBy.get(model) ?? [];
     const price = prices[model];
     if (price !== undefined) {
-      data.push({ model_name: model, quota_type: 1, model_ratio: 0, completion_ratio: 0, model_price: price, enable_groups });
+      data.push({ model_name: model, quota_type: QuotaType.Price, model_ratio: 0, completion_ratio: 0, model_price: price, enable_groups });
     } else {
-      data.push({ model_name: model, quota_type: 0, model_ratio: ratios[model] ?? 0, completion_ratio: completion[model] ?? 1, model_price: 0, enable_groups });
+      data.push({ model_name: model, quota_type: QuotaType.Ratio, model_ratio: ratios[model] ?? 0, completion_ratio: completion[model] ?? 1, model_price: 0, enable_groups });
     }
   }
   const group_ratio: Record<string, number> = {};

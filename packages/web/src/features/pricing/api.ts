@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
-/** One row of GET /api/pricing. quota_type 0 bills by ratio, 1 by a fixed price per call. */
+/** One row of GET /api/pricing; quota_type is a QuotaType (by ratio, or a fixed price per call). */
 export interface PricingModel {
   model_name: string;
   quota_type: number;

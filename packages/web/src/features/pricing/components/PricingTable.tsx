@@ -2,6 +2,7 @@ import { CopyOutlined } from '@ant-design/icons';
 import { Empty, Flex, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { QuotaType } from '@tollway/shared';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { useCopy } from '../../../components/useCopy';
 import { sizedPagination } from '../../../lib/paging';
@@ -28,7 +29,7 @@ const TASK_MODEL = /^(mj_|suno_|swap_face$|kling|jimeng|vidu|sora|doubao-seedanc
 export const isTaskModel = (name: string) => TASK_MODEL.test(name);
 
 /** Sort key: dollars for 1M input tokens, or for one call. */
-const costKey = (m: PricingModel) => (m.quota_type === 1 ? m.model_price : m.model_ratio * 2);
+const costKey = (m: PricingModel) => (m.quota_type === QuotaType.Price ? m.model_price : m.model_ratio * 2);
 
 function Price({ value, suffix, testid }: { value: string; suffix: string; testid?: string }) {
   return (
@@ -71,12 +72,16 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
       dataIndex: 'quota_type',
       width: 110,
       filters: [
-        { text: t('billing.0'), value: 0 },
-        { text: t('billing.1'), value: 1 },
+        { text: t('billing.0'), value: QuotaType.Ratio },
+        { text: t('billing.1'), value: QuotaType.Price },
       ],
       onFilter: (v, m) => m.quota_type === v,
       render: (q: number, m) =>
-        q === 1 && isTaskModel(m.model_name) ? <Tag color="magenta">{t('billing.task')}</Tag> : <Tag color={q === 1 ? 'purple' : 'blue'}>{t(`billing.${q === 1 ? 1 : 0}`)}</Tag>,
+        q === QuotaType.Price && isTaskModel(m.model_name) ? (
+          <Tag color="magenta">{t('billing.task')}</Tag>
+        ) : (
+          <Tag color={q === QuotaType.Price ? 'purple' : 'blue'}>{t(`billing.${q === QuotaType.Price ? QuotaType.Price : QuotaType.Ratio}`)}</Tag>
+        ),
     },
     {
       title: t('col.groups'),
@@ -100,7 +105,7 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
       key: 'ratio',
       width: 170,
       render: (_, m) =>
-        m.quota_type === 1 ? (
+        m.quota_type === QuotaType.Price ? (
           <Typography.Text type="secondary">—</Typography.Text>
         ) : (
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -113,9 +118,9 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
       key: 'input',
       width: 170,
       sorter: (a, b) => costKey(a) - costKey(b),
-      onCell: (m) => ({ colSpan: m.quota_type === 1 || m.model_ratio === 0 ? 2 : 1 }),
+      onCell: (m) => ({ colSpan: m.quota_type === QuotaType.Price || m.model_ratio === 0 ? 2 : 1 }),
       render: (_, m) => {
-        if (m.quota_type !== 1 && m.model_ratio === 0) return <Tag color="default">{t('value.notSet')}</Tag>;
+        if (m.quota_type !== QuotaType.Price && m.model_ratio === 0) return <Tag color="default">{t('value.notSet')}</Tag>;
         const p = modelPrices(m, groupRatio, unit, quotaPerUnit);
         if ('perCall' in p) return <Price value={p.perCall} suffix={t(isTaskModel(m.model_name) ? 'value.perTask' : 'value.perCall')} testid={`pricing-price-${m.model_name}`} />;
         return <Price value={p.input} suffix={t('value.perMillion')} testid={`pricing-input-${m.model_name}`} />;
@@ -125,7 +130,7 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
       title: t('col.output'),
       key: 'output',
       width: 170,
-      onCell: (m) => ({ colSpan: m.quota_type === 1 || m.model_ratio === 0 ? 0 : 1 }),
+      onCell: (m) => ({ colSpan: m.quota_type === QuotaType.Price || m.model_ratio === 0 ? 0 : 1 }),
       render: (_, m) => {
         const p = modelPrices(m, groupRatio, unit, quotaPerUnit);
         return 'output' in p ? <Price value={p.output} suffix={t('value.perMillion')} testid={`pricing-output-${m.model_name}`} /> : null;
