@@ -36,8 +36,10 @@ const migrations: Record<string, Migration> = {
   '0016_task_relay': m0016,
 };
 
-/** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
+/** The migrations' names, oldest first. */
+export const migrationNames = Object.keys(migrations);
+
+function migratorFor(db: Db): Migrator {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, KyselyMigration> = {};
@@ -47,8 +49,20 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
       return out;
     },
   };
-  const migrator = new Migrator({ db: db.kysely, provider, migrationTableName: 'tollway_migrations', migrationLockTableName: 'tollway_migrations_lock' });
-  const { error, results } = await migrator.migrateToLatest();
+  return new Migrator({ db: db.kysely, provider, migrationTableName: 'tollway_migrations', migrationLockTableName: 'tollway_migrations_lock' });
+}
+
+/** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  return applied(await migratorFor(db).migrateToLatest());
+}
+
+/** Applies pending migrations up to and including `name`: a database as an older version left it (tests). */
+export async function migrateUpTo(db: Db, name: string): Promise<string[]> {
+  return applied(await migratorFor(db).migrateTo(name));
+}
+
+function applied({ error, results }: Awaited<ReturnType<Migrator['migrateToLatest']>>): string[] {
   const failed = results?.find((r) => r.status === 'Error');
   if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { migrateToLatest, migrateUpTo, migrationNames } from '../../src/db/migrate.js';
 import type { NewUser } from '../../src/modules/users/store.js';
 import { userRow } from '../support/user-row.js';
 import { Client } from '../support/app.js';
@@ -106,21 +105,9 @@ describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
     const test = await createTestDatabase(dialect);
     try {
       const k = test.db.kysely;
-      await migrateToLatest(test.db);
-      // Back to the state before 0010, with users written by the old code (u2 and u3, inserted in that order,
-      // both holding g-dup).
-      await k.schema.dropTable('user_identities').execute();
-      await sql`DELETE FROM tollway_migrations WHERE name = ${'0010_user_identities'}`.execute(k);
-      // Migrations apply in order, so the later ones are undone too.
-      await k.schema.alterTable('users').dropColumn('quota_warned_at').execute();
-      await sql`DELETE FROM tollway_migrations WHERE name = ${'0011_quota_warnings'}`.execute(k);
-      await k.schema.dropTable('sessions').execute();
-      await k.schema.dropTable('two_factor_backup_codes').execute();
-      await k.schema.dropTable('two_factor').execute();
-      await k.schema.dropTable('audit_logs').execute();
-      // 0015 only widens tokens.key; applying it again is harmless.
-      const later = ['0012_sessions', '0013_two_factor', '0014_audit_logs', '0015_secrets_at_rest'];
-      for (const name of later) await sql`DELETE FROM tollway_migrations WHERE name = ${name}`.execute(k);
+      // The database as the version before 0010 left it, with users written by that code (u2 and u3, inserted
+      // in that order, both holding g-dup).
+      await migrateUpTo(test.db, '0009_messages');
       for (const row of [
         userRowWith('u1', { github_id: 'g-1', oidc_id: 'sub-1' }),
         userRowWith('u2', { github_id: 'g-dup', wechat_id: 'wx-2', telegram_id: 'tg-2' }),
@@ -131,7 +118,7 @@ describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
         await k.insertInto('users').values(row).execute();
       }
       const byName = Object.fromEntries((await k.selectFrom('users').select(['id', 'username']).execute()).map((r) => [r.username, r.id]));
-      expect(await migrateToLatest(test.db)).toEqual(['0010_user_identities', '0011_quota_warnings', ...later]);
+      expect(await migrateToLatest(test.db)).toEqual(migrationNames.slice(migrationNames.indexOf('0010_user_identities')));
       const rows = await k.selectFrom('user_identities').select(['provider', 'external_id', 'user_id']).execute();
       const key = (r: { provider: string; external_id: string }) => `${r.provider}/${r.external_id}`;
       expect(rows.sort((a, b) => key(a).localeCompare(key(b)))).toEqual([
