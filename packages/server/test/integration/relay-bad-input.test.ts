@@ -1,11 +1,14 @@
-import { LogType } from '@tollway/shared';
-import { describe, expect, it } from 'vitest';
+import { ChannelType, LogType } from '@tollway/shared';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Client, TestApp } from '../support/app.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, drainWriter } from '../support/gateway.js';
 import type { MockUpstream } from '../support/mock-upstream.js';
+import { MOCK_OPENAI_VIDEO_KEY, startMockVideo, type MockVideo } from '../support/mock-video.js';
 
 const MODEL = 'sweep-model';
+/** Served by a Sora channel on a mock OpenAI videos API: the video task routes' valid bodies are accepted. */
+const VIDEO_MODEL = 'sweep-video';
 
 type Protocol = 'openai' | 'anthropic' | 'gemini';
 interface RelayRoute {
@@ -33,6 +36,8 @@ const jsonRoutes: RelayRoute[] = [
   },
   { path: '/v1/completions', protocol: 'openai', valid: { model: MODEL, prompt: 'hi' }, fields: ['model', 'prompt', 'max_tokens', 'n', 'stream'], auth: 'key' },
   { path: '/v1/embeddings', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
+  { path: '/v1/videos', protocol: 'openai', valid: { model: VIDEO_MODEL, prompt: 'hi' }, fields: ['model', 'prompt', 'seconds', 'size', 'images', 'metadata'], auth: 'key' },
+  { path: '/v1/video/generations', protocol: 'openai', valid: { model: VIDEO_MODEL, prompt: 'hi' }, fields: ['model', 'prompt', 'duration', 'size', 'image', 'mode'], auth: 'key' },
   { path: '/v1/moderations', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
   {
     path: '/v1/responses',
@@ -97,7 +102,10 @@ function accepted(route: RelayRoute, field: string, v: unknown): boolean {
   if (field === 'stream') return v === true;
   // Any short name is a model count_tokens can count for (it calls no upstream).
   if (field === 'model' && route.path.endsWith('count_tokens')) return typeof v === 'string' && v.length <= 256;
-  if (['stream_options', 'generationConfig', 'systemInstruction'].includes(field)) return isObject(v);
+  if (['stream_options', 'generationConfig', 'systemInstruction', 'metadata'].includes(field)) return isObject(v);
+  // A video's reference image is a URL or base64 data of any length; its mode a short name the upstream judges.
+  if (field === 'image') return typeof v === 'string';
+  if (field === 'mode') return typeof v === 'string' && v.length <= 64;
   if (field === 'temperature') return typeof v === 'number' && v >= 0 && v <= 2;
   if (field === 'speed') return typeof v === 'number' && v >= 0.25 && v <= 4;
   // Token arrays are prompts and inputs of the OpenAI endpoints.
@@ -121,14 +129,17 @@ const brokenBodies = ['', '{"model":', '[1,2,3]', '"text"', 'null', '42', '{"mod
  * a 4xx in the caller's protocol; never a 5xx, never a call to the upstream, never a channel error.
  */
 describe('bad input over every relay route', () => {
-  let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
+  let t: TestApp, mock: MockUpstream, video: MockVideo, root: Client, user: Client, base: string, key: string;
   useGateway('sqlite', { user: 'sweep-user', quota: 500_000_000 }, async (gw) => {
     ({ t, mock, root, user, base, key } = gw);
+    video = await startMockVideo();
+    await addChannel(root, { name: 'sweep-video', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: video.url, models: VIDEO_MODEL, type: ChannelType.Sora });
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) });
-    await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.001 }) });
+    await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.001, [VIDEO_MODEL]: 0.001 }) });
     await root.call('PUT', '/api/option/', { key: 'LogErrorEnabled', value: 'true' });
     await addChannel(root, { name: 'sweep', key: 'sweep-key', baseUrl: mock.url, models: MODEL });
   });
+  afterAll(async () => video?.close());
 
   const headersFor = (route: RelayRoute, contentType = 'application/json'): Record<string, string> => {
     const h: Record<string, string> = { 'content-type': contentType };
@@ -183,6 +194,7 @@ describe('bad input over every relay route', () => {
 
   it('answers every hostile body with a 4xx in the caller’s protocol; the upstream receives none of them', async () => {
     const before = mock.requests.length;
+    const videoBefore = video.submits.length;
     const failures: string[] = [];
     let sent = 0;
     for (const route of jsonRoutes) {
@@ -202,6 +214,7 @@ describe('bad input over every relay route', () => {
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(700);
     expect(mock.requests.length).toBe(before);
+    expect(video.submits.length).toBe(videoBefore);
   });
 
   it('refuses wrong content types: JSON to the multipart endpoints, a form to the JSON ones', async () => {
