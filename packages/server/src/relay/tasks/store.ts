@@ -1,3 +1,4 @@
+import { parseJsonObject } from '../../core/routing/channel-row.js';
 import type { Db } from '../../db/connect.js';
 import { FINAL_TASK_STATUSES, TaskStatus, type TaskState, type TaskTable } from './types.js';
 
@@ -23,21 +24,8 @@ export interface TaskRow {
 }
 
 /** What a new row holds; the rest of its columns take their defaults. */
-export interface NewTaskRow {
-  upstreamTaskId: string;
-  platform: string;
-  userId: number;
-  tokenId: number;
-  group: string;
-  channelId: number;
-  quota: number;
-  action: string;
-  modelName: string;
-  requestId: string;
-  status: string;
-  submitTime: number;
+export interface NewTaskRow extends Omit<TaskRow, 'table' | 'id' | 'progress'> {
   properties: Record<string, unknown>;
-  privateData: Record<string, unknown>;
   /** Midjourney only. */
   mj?: { code: number; prompt: string; description: string; mode: string };
 }
@@ -45,15 +33,6 @@ export interface NewTaskRow {
 const FINAL = [...FINAL_TASK_STATUSES];
 const INITIAL_PROGRESS = '0%';
 const DONE_PROGRESS = '100%';
-
-function parseJson(s: string | null | undefined): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(s || '{}');
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 /** Inserts a task row; returns its id. */
 export async function insertTaskRow(db: Db, table: TaskTable, r: NewTaskRow, now: number): Promise<number> {
@@ -122,7 +101,7 @@ function toRow(table: TaskTable, r: CommonRow): TaskRow {
     status: String(r.status),
     progress: String(r.progress),
     submitTime: Number(r.submit_time),
-    privateData: parseJson(r.private_data as string),
+    privateData: parseJsonObject<Record<string, unknown>>(r.private_data as string, {}),
   };
 }
 

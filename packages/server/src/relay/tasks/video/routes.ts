@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { ChannelType } from '@tollway/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseJsonObject } from '../../../core/routing/channel-row.js';
 import { authenticate, type Identified } from '../../authenticate.js';
 import { RelayError, relayErrors } from '../../errors.js';
 import { openAIChat } from '../../ir/openai-chat.js';
@@ -11,7 +12,7 @@ import type { RelayContext } from '../../services.js';
 import { submitTask, upstreamOf } from '../service.js';
 import { openAIVideoContentUrl } from './openai.js';
 import { KLING_PLATFORM, klingPlatform, OPENAI_VIDEO_PLATFORM, openAIVideoPlatform } from './platform.js';
-import { jsonObject, ownTaskRow, type OwnTaskRow } from './store.js';
+import { ownTaskRow, type OwnTaskRow } from './store.js';
 import { klingAction } from './kling.js';
 import { openAIVideo, parseVideoSubmit, VideoStatus, videoStatusOf, type VideoSubmitReq } from './wire.js';
 
@@ -82,7 +83,7 @@ async function submit(ctx: RelayContext, req: FastifyRequest, who: Identified): 
 }
 
 const videoOf = (row: OwnTaskRow) => {
-  const props = jsonObject(row.properties);
+  const props = parseJsonObject<Record<string, unknown>>(row.properties, {});
   return openAIVideo({
     task_id: row.task_id,
     model: row.model_name,
@@ -109,7 +110,7 @@ const taskDtoOf = (row: OwnTaskRow) => ({
   start_time: row.start_time,
   finish_time: row.finish_time,
   progress: row.progress,
-  data: jsonObject(row.data),
+  data: parseJsonObject<Record<string, unknown>>(row.data, {}),
 });
 
 async function own(ctx: RelayContext, req: FastifyRequest, who: Identified): Promise<OwnTaskRow> {
@@ -125,7 +126,7 @@ async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyRep
   if (row.result_url) return reply.code(REDIRECT).header('location', row.result_url).send();
   const ch = ctx.channelCache.get(row.channel_id);
   if (!ch) throw new RelayError(NOT_FOUND, 'the channel of this task is no longer available', 'invalid_request_error', 'channel_not_found');
-  const keyIndex = jsonObject(row.private_data).key_index;
+  const keyIndex = parseJsonObject<Record<string, unknown>>(row.private_data, {}).key_index;
   const up = upstreamOf(ch, typeof keyIndex === 'number' ? keyIndex : undefined);
   const res = await fetch(openAIVideoContentUrl(up.baseUrl, row.task_id), { headers: { authorization: `Bearer ${up.key}` } });
   if (!res.ok || !res.body) throw new RelayError(502, `the upstream answered ${res.status}`, 'upstream_error', 'upstream_error');

@@ -70,13 +70,3 @@ export async function ownTaskRows(db: Db, userId: number, platforms: readonly st
 export async function ownTaskRow(db: Db, userId: number, platforms: readonly string[], id: string): Promise<OwnTaskRow | undefined> {
   return (await ownTaskRows(db, userId, platforms, [id]))[0];
 }
-
-/** A JSON column as an object ({} when empty or not an object). */
-export function jsonObject(text: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(text || '{}');
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}

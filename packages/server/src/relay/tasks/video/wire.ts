@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { RelayError } from '../../errors.js';
 import { TaskStatus } from '../types.js';
 
@@ -132,9 +131,6 @@ function parseJsonObject(text: string): unknown {
     return undefined;
   }
 }
-
-/** A public task id (`task_…`): callers never see the upstream's id. */
-export const newVideoTaskId = () => `task_${crypto.randomBytes(16).toString('hex')}`;
 
 /** The stored fields of a video task an answer is built from. */
 export interface VideoTaskView {
