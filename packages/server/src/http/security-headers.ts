@@ -106,6 +106,8 @@ function buildPolicy(i: PolicyInputs): string {
     "style-src 'self' 'unsafe-inline'",
     // Images in messages and settings may come from any https site; data: for icons.
     "img-src 'self' data: https:",
+    // Task results play in the console: the gateway's own video content route, upstream https hosts, blob: players.
+    "media-src 'self' https: blob:",
     "font-src 'self' data:",
     `connect-src ${unique(["'self'", httpOrigin(i.oidcWellKnown)]).join(' ')}`,
     `frame-src ${frameSrc.length > 0 ? frameSrc.join(' ') : "'none'"}`,

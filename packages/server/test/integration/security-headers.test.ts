@@ -49,6 +49,8 @@ function expectSecurityHeaders(res: LightMyRequestResponse): Record<string, stri
   expect(policy['frame-ancestors']).toEqual(["'none'"]);
   expect(policy['connect-src']).toEqual(["'self'"]);
   expect(policy['img-src']).toEqual(["'self'", 'data:', 'https:']);
+  // Task results (songs, videos): the gateway's content route, https hosts, blob: players; no plain http, no data:.
+  expect(policy['media-src']).toEqual(["'self'", 'https:', 'blob:']);
   return policy;
 }
 

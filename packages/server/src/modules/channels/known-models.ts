@@ -34,12 +34,31 @@ const typeFamilies: Record<number, string[]> = {
 };
 
 const MJ = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads'];
-/** Types whose models are fixed actions rather than model names. */
+const SUNO = ['suno_music', 'suno_lyrics'];
+/** Video models as new-api lists them for its Kling and Sora task channels (Sora's also on OpenAI channels). */
+const KLING = ['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6'];
+const SORA = ['sora-2', 'sora-2-pro'];
+
+/** Types whose models are fixed task models (actions or video models) rather than a family from the pricing tables. */
 const fixedModels: Record<number, string[]> = {
   [ChannelType.Midjourney]: MJ,
   [ChannelType.MidjourneyPlus]: [...MJ, 'mj_modal', 'mj_zoom', 'mj_shorten', 'mj_high_variation', 'mj_low_variation', 'mj_pan', 'mj_inpaint', 'mj_custom_zoom', 'swap_face'],
-  [ChannelType.SunoAPI]: ['suno_music', 'suno_lyrics'],
+  [ChannelType.SunoAPI]: SUNO,
+  [ChannelType.Kling]: KLING,
+  [ChannelType.Sora]: SORA,
 };
+
+/** Task models a type offers besides its families: an OpenAI channel also serves Sora's video models. */
+const extraModels: Record<number, string[]> = {
+  [ChannelType.OpenAI]: SORA,
+};
+
+/** Who owns a fixed task model (the /api/channel/models owned_by). */
+const taskOwners: [string[], string][] = [
+  [SUNO, 'suno'],
+  [KLING, 'kling'],
+  [SORA, 'openai'],
+];
 
 const shippedModels = [...new Set([...Object.keys(defaultModelRatio), ...Object.keys(defaultModelPrice)])].sort();
 
@@ -52,7 +71,8 @@ export function modelsByType(): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const t of channelTypes) {
     const fams = typeFamilies[t.id] ?? [];
-    out[String(t.id)] = fixedModels[t.id] ?? shippedModels.filter((m) => fams.includes(familyOf(m) ?? ''));
+    const fixed = fixedModels[t.id] ?? shippedModels.filter((m) => fams.includes(familyOf(m) ?? ''));
+    out[String(t.id)] = [...new Set([...fixed, ...(extraModels[t.id] ?? [])])];
   }
   return out;
 }
@@ -66,7 +86,8 @@ export interface KnownModel {
 /** Every model Tollway knows: type defaults, the pricing tables (shipped and configured) and channels' models. */
 export function knownModels(extra: Iterable<string>): KnownModel[] {
   const owner = new Map<string, string>();
-  for (const [type, list] of Object.entries(fixedModels)) for (const m of list) owner.set(m, Number(type) === ChannelType.SunoAPI ? 'suno' : 'midjourney');
+  for (const [list, who] of taskOwners) for (const m of list) owner.set(m, who);
+  for (const list of Object.values(fixedModels)) for (const m of list) if (!owner.has(m)) owner.set(m, 'midjourney');
   for (const m of [...shippedModels, ...extra]) if (!owner.has(m)) owner.set(m, familyOf(m) ?? 'custom');
   return [...owner.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([id, owned_by]) => ({ id, object: 'model', owned_by }));
 }
