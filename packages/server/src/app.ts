@@ -24,6 +24,7 @@ import { messageRoutes } from './modules/messages/routes.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
 import { metricsRoutes } from './http/metrics-route.js';
+import { healthRoutes } from './http/health-routes.js';
 import { optionRoutes } from './modules/options/routes.js';
 import { pricingRoutes } from './modules/pricing/routes.js';
 import { redemptionRoutes } from './modules/redemption/routes.js';
@@ -62,6 +63,7 @@ export const routeModules: RouteModule[] = [
   auditRoutes,
   openapiRoutes,
   metricsRoutes,
+  healthRoutes,
 ];
 
 export interface BuiltApp {

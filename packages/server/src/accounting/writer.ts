@@ -72,6 +72,8 @@ export class DurableWriter {
   private stopped = false;
   private callsDrained: (() => void) | undefined;
   private readonly unlinking = new Set<Promise<void>>();
+  /** When the oldest record not committed yet was queued (0: none), at most one batch early. */
+  private pendingSince = 0;
 
   constructor(
     private readonly db: Db,
@@ -142,6 +144,7 @@ export class DurableWriter {
   /** Queues a record; with `callId` it is that call's settlement and closes it. */
   enqueue(record: WriteRecord, callId?: string): void {
     const segment = this.active();
+    if (!this.pendingSince) this.pendingSince = Date.now();
     segment.records.push(record);
     // Not urgent: until it is written, the call's opening line stands for its bill.
     this.journal!.append(callId ? { k: 'w', r: record, i: callId } : { k: 'w', r: record }, false);
@@ -173,6 +176,11 @@ export class DurableWriter {
   backlog(): number {
     const waiting = this.segments.reduce((n, s) => n + (s.applied ? 0 : s.records.length), 0);
     return waiting + (this.journal?.active?.records.length ?? 0);
+  }
+
+  /** Uncommitted records, how long the oldest has waited, and batch failures in a row (readiness, metrics). */
+  health(): { backlog: number; lagMs: number; failures: number; openCalls: number } {
+    return { backlog: this.backlog(), lagMs: this.pendingSince ? Date.now() - this.pendingSince : 0, failures: this.failures, openCalls: this.calls.size };
   }
 
   /** Runs `fn` after the batch in progress, before the next one (serialised with commits). */
@@ -209,6 +217,7 @@ export class DurableWriter {
   private async run(): Promise<void> {
     const journal = this.journal;
     if (!journal) return;
+    const startedAt = Date.now();
     // The active segment becomes the next batch once it carries records.
     const sealed = journal.active;
     if (sealed?.fd !== undefined && sealed.records.length) {
@@ -221,6 +230,8 @@ export class DurableWriter {
       if (segment.records.length && !(await this.applySegment(segment))) return;
       segment.applied = true;
     }
+    // What arrived during this run waits since no earlier than its start.
+    this.pendingSince = journal.active?.records.length ? startedAt : 0;
     while (this.between.length) await this.between.shift()!();
     await this.dropFinished();
   }
