@@ -1,12 +1,9 @@
 // The Midjourney task platform: midjourney-proxy (and Plus) upstreams, called with the channel's mj-api-secret.
-import { request } from 'undici';
 import { ChannelType } from '@tollway/shared';
 import type { TaskPlatform, TaskState, TaskStatus, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
+import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, taskRequest } from '../upstream-http.js';
 import { MjAction, MjCode, MjStatus, type MjSubmitAnswer, type MjTaskView } from './wire.js';
 
-/** new-api waits this long for a submit answer. */
-const SUBMIT_TIMEOUT_MS = 60_000;
-const FETCH_TIMEOUT_MS = 30_000;
 /** Task ids asked for in one list-by-condition call. */
 const FETCH_BATCH = 50;
 const BAD_GATEWAY = 502;
@@ -37,21 +34,8 @@ export function upstreamSubmitPath(action: string, body: Record<string, unknown>
 }
 
 async function callUpstream(up: TaskUpstream, method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<{ status: number; json: unknown }> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const res = await request(`${up.baseUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'mj-api-secret': up.key },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: up.signal ? AbortSignal.any([up.signal, timeout]) : timeout,
-  });
-  const text = await res.body.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.statusCode, json };
+  const { status, json } = await taskRequest(`${up.baseUrl}${path}`, { method, headers: { 'mj-api-secret': up.key }, json: body, timeoutMs, signal: up.signal });
+  return { status, json };
 }
 
 const isAnswer = (v: unknown): v is MjSubmitAnswer => !!v && typeof v === 'object' && typeof (v as MjSubmitAnswer).code === 'number';
@@ -60,7 +44,7 @@ const isAnswer = (v: unknown): v is MjSubmitAnswer => !!v && typeof v === 'objec
 async function submit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   let answer: { status: number; json: unknown };
   try {
-    answer = await callUpstream(req, 'POST', upstreamSubmitPath(req.action, req.body), req.body, SUBMIT_TIMEOUT_MS);
+    answer = await callUpstream(req, 'POST', upstreamSubmitPath(req.action, req.body), req.body, TASK_SUBMIT_TIMEOUT_MS);
   } catch {
     return { ok: false, httpStatus: BAD_GATEWAY, code: MjCode.Unknown, message: 'do_request_failed' };
   }
@@ -100,14 +84,14 @@ export function taskStateOf(t: Partial<MjTaskView>): TaskState | undefined {
 
 /** Polls a channel's unfinished tasks with one list-by-condition call. */
 async function fetchTasks(up: TaskUpstream, ids: readonly string[]): Promise<TaskState[]> {
-  const answer = await callUpstream(up, 'POST', '/mj/task/list-by-condition', { ids }, FETCH_TIMEOUT_MS);
+  const answer = await callUpstream(up, 'POST', '/mj/task/list-by-condition', { ids }, TASK_FETCH_TIMEOUT_MS);
   if (answer.status !== 200 || !Array.isArray(answer.json)) throw new Error(`midjourney list-by-condition answered ${answer.status}`);
   return (answer.json as Partial<MjTaskView>[]).flatMap((t) => taskStateOf(t) ?? []);
 }
 
 /** A GET passed through to the task's channel (image-seed); the upstream's JSON and status. */
 export function upstreamGet(up: TaskUpstream, path: string): Promise<{ status: number; json: unknown }> {
-  return callUpstream(up, 'GET', path, undefined, FETCH_TIMEOUT_MS);
+  return callUpstream(up, 'GET', path, undefined, TASK_FETCH_TIMEOUT_MS);
 }
 
 export const midjourneyPlatform: TaskPlatform = {

@@ -1,5 +1,6 @@
 import { ChannelType } from '@tollway/shared';
 import type { TaskPlatform, TaskState, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
+import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, taskRequest, type TaskHttpAnswer } from '../upstream-http.js';
 import { parseSunoFetchAnswer, parseSunoSubmitAnswer, SUNO_PLATFORM, sunoActionOf, SunoError, sunoFetchUrl, sunoSubmitUrl } from './wire.js';
 
 /** Ids per upstream fetch (one `POST /suno/fetch`). */
@@ -7,21 +8,19 @@ const SUNO_FETCH_BATCH = 50;
 /** Upstream status for a call that never got an answer. */
 const BAD_GATEWAY = 502;
 
-const headers = (key: string) => ({ 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${key}` });
+const headers = (key: string) => ({ authorization: `Bearer ${key}` });
 
 async function submit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   const action = sunoActionOf(req.action);
   if (!action) return { ok: false, httpStatus: 400, code: 'invalid_action', message: `invalid action ${req.action}` };
-  let res: Response;
-  let text: string;
+  let res: TaskHttpAnswer;
   try {
-    res = await fetch(sunoSubmitUrl(req.baseUrl, action), { method: 'POST', headers: headers(req.key), body: JSON.stringify(req.body), signal: req.signal });
-    text = await res.text();
+    res = await taskRequest(sunoSubmitUrl(req.baseUrl, action), { headers: headers(req.key), json: req.body, timeoutMs: TASK_SUBMIT_TIMEOUT_MS, signal: req.signal });
   } catch (err) {
     return { ok: false, httpStatus: BAD_GATEWAY, code: 'do_request_failed', message: `the upstream could not be reached: ${(err as Error).message}` };
   }
   try {
-    return { ok: true, upstreamTaskId: parseSunoSubmitAnswer(res.status, text) };
+    return { ok: true, upstreamTaskId: parseSunoSubmitAnswer(res.status, res.text) };
   } catch (err) {
     const e = err as SunoError;
     return { ok: false, httpStatus: e.status, code: e.code, message: e.message };
@@ -29,15 +28,14 @@ async function submit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
 }
 
 async function fetchTasks(upstream: TaskUpstream, ids: readonly string[]): Promise<TaskState[]> {
-  const res = await fetch(sunoFetchUrl(upstream.baseUrl), {
-    method: 'POST',
+  const res = await taskRequest(sunoFetchUrl(upstream.baseUrl), {
     headers: headers(upstream.key),
-    body: JSON.stringify({ ids, action: '' }),
+    json: { ids, action: '' },
+    timeoutMs: TASK_FETCH_TIMEOUT_MS,
     signal: upstream.signal,
   });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`suno fetch answered ${res.status}`);
-  return parseSunoFetchAnswer(text).map((t) => ({
+  if (res.status < 200 || res.status >= 300) throw new Error(`suno fetch answered ${res.status}`);
+  return parseSunoFetchAnswer(res.text).map((t) => ({
     upstreamTaskId: t.taskId,
     status: t.status,
     progress: t.progress || undefined,

@@ -1,5 +1,6 @@
 import { ChannelType } from '@tollway/shared';
 import type { TaskPlatform, TaskState, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
+import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, taskRequest, type TaskHttpOptions } from '../upstream-http.js';
 import { klingBearer, klingFetchUrl, klingRequestBody, klingSubmitUrl, klingUpstreamId, parseKlingSubmitAnswer, parseKlingTask } from './kling.js';
 import { openAIVideoFetchUrl, openAIVideoRequestBody, openAIVideoSubmitUrl, parseOpenAIVideoSubmitAnswer, parseOpenAIVideoTask } from './openai.js';
 import type { RemoteVideoTask, VideoSubmitReq } from './wire.js';
@@ -15,10 +16,10 @@ const VIDEO_FETCH_BATCH = 20;
 
 type Sent = { status: number; text: string } | { error: string };
 
-async function send(url: string, init: RequestInit): Promise<Sent> {
+async function send(url: string, o: TaskHttpOptions): Promise<Sent> {
   try {
-    const res = await fetch(url, init);
-    return { status: res.status, text: await res.text() };
+    const res = await taskRequest(url, o);
+    return { status: res.status, text: res.text };
   } catch (err) {
     return { error: (err as Error).message };
   }
@@ -53,9 +54,9 @@ async function pollEach(ids: readonly string[], poll: (id: string) => Promise<Ta
 async function klingSubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   const body = req.body as unknown as VideoSubmitReq;
   const sent = await send(klingSubmitUrl(req.baseUrl, req.key, body), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${klingBearer(req.key)}` },
-    body: JSON.stringify(klingRequestBody(body, req.model)),
+    headers: { authorization: `Bearer ${klingBearer(req.key)}` },
+    json: klingRequestBody(body, req.model),
+    timeoutMs: TASK_SUBMIT_TIMEOUT_MS,
     signal: req.signal,
   });
   if ('error' in sent || sent.status !== 200) return refused(sent, 'error' in sent ? undefined : klingMessage(sent.text));
@@ -78,7 +79,7 @@ async function klingFetch(upstream: TaskUpstream, ids: readonly string[]): Promi
   return pollEach(ids, async (id) => {
     const url = klingFetchUrl(upstream.baseUrl, upstream.key, id);
     if (!url) return undefined;
-    const sent = await send(url, { headers: { accept: 'application/json', authorization: `Bearer ${klingBearer(upstream.key)}` }, signal: upstream.signal });
+    const sent = await send(url, { headers: { authorization: `Bearer ${klingBearer(upstream.key)}` }, timeoutMs: TASK_FETCH_TIMEOUT_MS, signal: upstream.signal });
     if ('error' in sent || sent.status !== 200) return undefined;
     return toState(id, parseKlingTask(sent.text));
   });
@@ -87,9 +88,9 @@ async function klingFetch(upstream: TaskUpstream, ids: readonly string[]): Promi
 async function openAISubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   const body = req.body as unknown as VideoSubmitReq;
   const sent = await send(openAIVideoSubmitUrl(req.baseUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${req.key}` },
-    body: JSON.stringify(openAIVideoRequestBody(body, req.model)),
+    headers: { authorization: `Bearer ${req.key}` },
+    json: openAIVideoRequestBody(body, req.model),
+    timeoutMs: TASK_SUBMIT_TIMEOUT_MS,
     signal: req.signal,
   });
   if ('error' in sent || sent.status !== 200) return refused(sent);
@@ -102,7 +103,11 @@ async function openAISubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
 
 async function openAIFetch(upstream: TaskUpstream, ids: readonly string[]): Promise<TaskState[]> {
   return pollEach(ids, async (id) => {
-    const sent = await send(openAIVideoFetchUrl(upstream.baseUrl, id), { headers: { authorization: `Bearer ${upstream.key}` }, signal: upstream.signal });
+    const sent = await send(openAIVideoFetchUrl(upstream.baseUrl, id), {
+      headers: { authorization: `Bearer ${upstream.key}` },
+      timeoutMs: TASK_FETCH_TIMEOUT_MS,
+      signal: upstream.signal,
+    });
     if ('error' in sent || sent.status !== 200) return undefined;
     return toState(id, parseOpenAIVideoTask(sent.text));
   });

@@ -1,6 +1,4 @@
 // OpenAI-style video generation as new-api serves it: /v1/video/generations and /v1/videos.
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { ChannelType } from '@tollway/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseJsonObject } from '../../../core/routing/channel-row.js';
@@ -10,6 +8,7 @@ import { openAIChat } from '../../ir/openai-chat.js';
 import { relayErrorBody, relayFailure } from '../../respond.js';
 import type { RelayContext } from '../../services.js';
 import { submitTask, upstreamOf } from '../service.js';
+import { taskStream } from '../upstream-http.js';
 import { openAIVideoContentUrl } from './openai.js';
 import { KLING_PLATFORM, klingPlatform, OPENAI_VIDEO_PLATFORM, openAIVideoPlatform } from './platform.js';
 import { ownTaskRow, type OwnTaskRow } from './store.js';
@@ -128,13 +127,19 @@ async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyRep
   if (!ch) throw new RelayError(NOT_FOUND, 'the channel of this task is no longer available', 'invalid_request_error', 'channel_not_found');
   const keyIndex = parseJsonObject<Record<string, unknown>>(row.private_data, {}).key_index;
   const up = upstreamOf(ch, typeof keyIndex === 'number' ? keyIndex : undefined);
-  const res = await fetch(openAIVideoContentUrl(up.baseUrl, row.task_id), { headers: { authorization: `Bearer ${up.key}` } });
-  if (!res.ok || !res.body) throw new RelayError(502, `the upstream answered ${res.status}`, 'upstream_error', 'upstream_error');
+  const res = await taskStream(openAIVideoContentUrl(up.baseUrl, row.task_id), { authorization: `Bearer ${up.key}` }).catch((err: Error) => {
+    throw new RelayError(502, `the upstream could not be reached: ${err.message}`, 'upstream_error', 'upstream_error');
+  });
+  if (res.status !== 200) {
+    res.body.destroy();
+    throw new RelayError(502, `the upstream answered ${res.status}`, 'upstream_error', 'upstream_error');
+  }
   // Streamed through: a video is not held in memory.
+  if (res.contentLength) reply.header('content-length', res.contentLength);
   return reply
     .code(200)
-    .type(res.headers.get('content-type') ?? 'video/mp4')
-    .send(Readable.fromWeb(res.body as NodeReadableStream));
+    .type(res.contentType ?? 'video/mp4')
+    .send(res.body);
 }
 
 type Handler = (req: FastifyRequest, reply: FastifyReply, who: Identified) => Promise<unknown>;
