@@ -3,6 +3,7 @@ export * from './quota.js';
 export * from './options.js';
 export * from './sensitive-words.js';
 export * from './fetch-settings.js';
+export * from './rate-limits.js';
 export * from './schemas/common.js';
 export * from './schemas/user.js';
 export * from './schemas/option.js';

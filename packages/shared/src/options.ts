@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio } from './default-pricing.js';
 import { parseSensitiveWords } from './sensitive-words.js';
+import { groupRateLimits } from './rate-limits.js';
 import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from './fetch-settings.js';
 
 /**
@@ -183,6 +184,8 @@ export const optionDefs = {
   ModelRequestRateLimitCount: int(0, 0),
   ModelRequestRateLimitSuccessCount: int(1000, 1),
   ModelRequestRateLimitDurationMinutes: int(1, 0),
+  // Requests and tokens per minute of a whole group: {"vip": {"rpm": 600, "tpm": 200000}}
+  GroupRateLimits: json({}, groupRateLimits),
   // Gemini
   'gemini.safety_settings': json({ default: 'OFF' }, stringMap),
   'gemini.version_settings': json({ default: 'v1beta' }, stringMap),

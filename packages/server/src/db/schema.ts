@@ -30,6 +30,9 @@ export interface UsersTable {
   deleted_at: string | null;
   /** Unix seconds of the last low-quota warning; 0 while armed (see modules/notifications). */
   quota_warned_at: Generated<number>;
+  /** Requests and tokens per minute (0: no limit). */
+  rpm_limit: Generated<number>;
+  tpm_limit: Generated<number>;
 }
 
 export interface OptionsTable {
@@ -108,6 +111,9 @@ export interface TokensTable {
   rate_limit_period: number;
   rate_limit_count: number;
   rate_limit_success: number;
+  /** Requests and tokens per minute (0: no limit). */
+  rpm_limit: Generated<number>;
+  tpm_limit: Generated<number>;
   deleted_at: string | null;
 }
 

@@ -5,21 +5,28 @@ import { relayErrors } from './errors.js';
 import type { Hold, ReserveTarget } from '../accounting/ledger.js';
 import { resolvePrice, type ResolvedPrice } from './price.js';
 import { checkRateLimits } from './rate-limits.js';
+import { admitCaller, type RateAdmission } from './limits/admission.js';
 import type { RelayContext } from './services.js';
 
-/** Stage 2 — the model: allowed for the token, priced for the group, served by a channel; rate limits counted. */
+/**
+ * Stage 2 — the model: allowed for the token, priced for the group, served by a channel; rate limits counted
+ * (`tokens` reserved under TPM limits).
+ */
 export async function admitModel(
   ctx: RelayContext,
   auth: TokenAuth,
   group: string,
   model: string,
-): Promise<{ price: ResolvedPrice; limits: Awaited<ReturnType<typeof checkRateLimits>> }> {
+  tokens = 0,
+): Promise<{ price: ResolvedPrice; limits: Awaited<ReturnType<typeof checkRateLimits>>; rate: RateAdmission | undefined }> {
   if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
   const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
   if (!price) throw relayErrors.unpriced(model);
   if (!ctx.channelCache.hasModel(group, model)) throw relayErrors.noChannel(group, model);
   const limits = await checkRateLimits(ctx.counters, ctx.options, auth, group);
-  return { price, limits };
+  const counting = admitCaller(ctx, auth, group, tokens);
+  const rate = counting && (await counting);
+  return { price, limits, rate };
 }
 
 /** Stage 3 — reserve: `amount` held from the user and (for a limited token) the token, or the quota error. */

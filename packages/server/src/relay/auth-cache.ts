@@ -23,6 +23,8 @@ export interface TokenAuth {
   acceptUnsetRatio: boolean;
   /** The token's own request limit, when enabled. */
   rateLimit: { periodSeconds: number; count: number; success: number } | undefined;
+  /** Requests and tokens per minute of the token and of its user (0: none). */
+  perMinute: { tokenRpm: number; tokenTpm: number; userRpm: number; userTpm: number };
   loadedAt: number;
 }
 
@@ -79,6 +81,10 @@ export class TokenAuthCache {
         't.rate_limit_period',
         't.rate_limit_count',
         't.rate_limit_success',
+        't.rpm_limit as tokenRpm',
+        't.tpm_limit as tokenTpm',
+        'u.rpm_limit as userRpm',
+        'u.tpm_limit as userTpm',
         'u.id as userId',
         'u.username',
         'u.status as userStatus',
@@ -127,6 +133,7 @@ export class TokenAuthCache {
         row.rate_limit_enabled === 1 && row.rate_limit_period > 0
           ? { periodSeconds: row.rate_limit_period, count: row.rate_limit_count, success: row.rate_limit_success }
           : undefined,
+      perMinute: { tokenRpm: Number(row.tokenRpm), tokenTpm: Number(row.tokenTpm), userRpm: Number(row.userRpm), userTpm: Number(row.userTpm) },
       loadedAt: now,
     };
     this.byKey.set(key, auth);

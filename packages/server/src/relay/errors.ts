@@ -1,5 +1,8 @@
 /** A refusal or failure of a relay call, answered in the caller's protocol's error shape. */
 export class RelayError extends Error {
+  /** Extra response headers (a rate limit's retry-after and x-ratelimit-*). */
+  headers: import('node:http').OutgoingHttpHeaders | undefined;
+
   constructor(
     public readonly status: number,
     message: string,

@@ -8,7 +8,8 @@ import { authenticate, type Identified } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
 import type { Hold } from '../accounting/ledger.js';
 import { resolvePrice, scaledPrice } from './price.js';
-import { countSuccess } from './rate-limits.js';
+import { countSuccess, tokensEstimate } from './rate-limits.js';
+import { admitChannel, settleAdmission, type RateAdmission } from './limits/admission.js';
 import { checkPrompt } from './sensitive.js';
 import type { RelaySettings } from './settings.js';
 import type { RelayRequest } from './request.js';
@@ -38,19 +39,24 @@ export async function relayCall(
   const settings = ctx.relay.settings.get();
   checkPrompt(ctx.options, settings, call, group);
   let admitted: Awaited<ReturnType<typeof admitModel>>;
+  const estimate = tokensEstimate(call);
   try {
-    admitted = await admitModel(ctx, auth, group, call.model);
+    admitted = await admitModel(ctx, auth, group, call.model, estimate);
   } catch (err) {
     throw unservedOrDisabled(ctx, err, group, call.model);
   }
-  const { price, limits } = admitted;
+  const { price, limits, rate } = admitted;
+  if (rate) for (const [k, v] of Object.entries(rate.headers)) res.setHeader(k, v!);
 
   // The reservation never counts a negative, fractional or unbounded limit, whatever a parser let through.
   const limit = call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : 0;
   const reserved =
     computeQuota(scaledPrice(price.price, call.units), { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: limit }, settings.quotaPerUnit) +
     (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !limit ? settings.preConsumedQuota : 0);
-  const { target, hold } = await reserveQuota(ctx, auth, reserved);
+  const { target, hold } = await reserveQuota(ctx, auth, reserved).catch((err: unknown) => {
+    settleAdmission(ctx, rate, 0);
+    throw err;
+  });
   const requestId = newRequestId();
   res.setHeader(REQUEST_ID_HEADER, requestId);
 
@@ -59,11 +65,12 @@ export async function relayCall(
     // The call's bill at its reservation is in the journal before anything goes upstream: a crash from here on
     // bills it once, at most that much (the settlement replaces it when it lands).
     await ctx.relay.writer.begin(requestId, unsettledCallRecord(ctx, { requestId, auth, group, model: call.model, stream: call.stream, ip: req.ip, started, target, reserved }));
-    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold, settings });
+    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold, settings, rate, estimate });
     if (settled) countSuccess(ctx.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
     if (!settled) {
+      settleAdmission(ctx, rate, 0);
       await ctx.relay.ledger.settle(target, hold, 0);
       ctx.relay.writer.release(requestId);
     }
@@ -95,6 +102,9 @@ interface CallState {
   target: { userId: number; tokenId: number | undefined };
   hold: Hold;
   settings: RelaySettings;
+  /** The call's count under token/user/group limits; `estimate` its tokens reserved there and per channel. */
+  rate: RateAdmission | undefined;
+  estimate: number;
 }
 
 /** Tries channels until one relays the call; returns true when the call was settled (charged). */
@@ -115,6 +125,8 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
   // LogChatContentEnabled off: no text is kept on the way (nothing would log it without consume logs either).
   const logContent = settings.logContent;
   let last: AttemptFailure | undefined;
+  // A channel over its own RPM/TPM is passed over like an unavailable one; the refusal stands if none is left.
+  let overLimit: RelayError | undefined;
   for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
     const next = nextChannel(ctx, group, model, tried, attempt);
     if (!next) break;
@@ -125,12 +137,23 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
       last = attemptFailure(503, message, ch);
       continue;
     }
+    const counting = admitChannel(ctx, ch, s.estimate);
+    const held = counting && (await counting);
+    if (held instanceof RelayError) {
+      overLimit = held;
+      usedChannels.pop();
+      attempt--;
+      continue;
+    }
     let result: AttemptResult;
     try {
       result = await attemptChannel(ctx, { call, channel: ch, key: ch.keys[keyIndex]!, upstreamModel: mapped.model, res, signal: cancel, started, captureAnswer: logContent });
     } catch (err) {
       // A refusal of the request itself (it cannot be converted) is the caller's: no retry, no channel blamed.
-      if (res.headersSent || err instanceof RelayError) throw err;
+      if (res.headersSent || err instanceof RelayError) {
+        settleAdmission(ctx, held, 0);
+        throw err;
+      }
       result = { kind: 'failed', status: 0, message: `upstream unreachable: ${(err as Error).message}`, body: '' };
     }
     if (result.kind === 'relayed') {
@@ -142,6 +165,8 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
               completionTokens: result.usage?.completionTokens ?? result.countedCompletion,
               reported: false,
             };
+      settleAdmission(ctx, held, usage.promptTokens + usage.completionTokens);
+      settleAdmission(ctx, s.rate, usage.promptTokens + usage.completionTokens);
       const content = logContent ? { input: promptContent(call), output: result.output } : undefined;
       await settleCall(ctx, {
         requestId,
@@ -164,10 +189,12 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
       });
       return true;
     }
+    settleAdmission(ctx, held, 0);
     last = attemptFailure(result.status, result.message, ch);
     ctx.channels?.reportUpstreamError(ch, keyIndex, result.status, result.message).catch(() => undefined);
     if (!policy.retryable(result.status)) break;
   }
+  if (!last && overLimit) throw overLimit;
   last ??= noChannelFailure(relayErrors.noChannel(group, model).message);
   const shown = settings.hideUpstreamError ? UPSTREAM_FAILED : last.shown;
   if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'relay: upstream failed');

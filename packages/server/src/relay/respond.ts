@@ -24,12 +24,14 @@ export function writeRelayError(res: ServerResponse, e: RelayError, format: Clie
     return;
   }
   const body = JSON.stringify(relayErrorBody(e, format));
+  if (e.headers) for (const [k, v] of Object.entries(e.headers)) if (v !== undefined) res.setHeader(k, v);
   res.writeHead(e.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
 /** Answers an error through Fastify, for the relay's plain routes and hooks (model lists, 501s, key checks). */
 export function replyRelayError(reply: FastifyReply, e: RelayError, format: ClientFormat): FastifyReply {
+  if (e.headers) reply.headers(e.headers);
   return reply.code(e.status).type('application/json').send(relayErrorBody(e, format));
 }
 

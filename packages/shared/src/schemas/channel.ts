@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { channelRateLimits } from '../rate-limits.js';
 import { channelTypeById } from '../channel-types.js';
 import { pageQuery, queryBool } from './common.js';
 
@@ -81,7 +82,13 @@ export const channelFields = z.object({
   group: nameList('group', 64).optional(),
   model_mapping: jsonObjectText('model_mapping').optional(),
   status_code_mapping: jsonObjectText('status_code_mapping', 1024).optional(),
-  setting: jsonObjectText('setting').optional(),
+  setting: jsonObjectText('setting')
+    .superRefine((text, ctx) => {
+      // The channel's own RPM/TPM limits, when set, are whole numbers.
+      const limits = text ? channelRateLimits.safeParse(JSON.parse(text)) : undefined;
+      for (const issue of limits?.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
+    })
+    .optional(),
   param_override: jsonObjectText('param_override').optional(),
   auto_ban: z
     .union([z.literal(0), z.literal(1), z.boolean()], { error: 'auto_ban must be 0 or 1' })

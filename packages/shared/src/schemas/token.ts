@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery, queryBool } from './common.js';
+import { perMinute } from '../rate-limits.js';
 
 /** Token status: 1 enabled, 2 disabled, 3 expired, 4 exhausted (3 and 4 are also derived for display). */
 export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
@@ -85,6 +86,9 @@ const tokenFields = {
   rate_limit_period: count('rate_limit_period', 1, 2_592_000),
   rate_limit_count: count('rate_limit_count', 0, 1_000_000_000),
   rate_limit_success: count('rate_limit_success', 0, 1_000_000_000),
+  /** Requests and tokens per minute (0: no limit). */
+  rpm_limit: perMinute('rpm_limit'),
+  tpm_limit: perMinute('tpm_limit'),
 };
 
 /** POST /api/token/: `count` tokens (the extra ones named with a random 6-character suffix). */
@@ -101,6 +105,8 @@ export const createTokenBody = z.object({
   rate_limit_period: tokenFields.rate_limit_period.default(TOKEN_DEFAULTS.rate_limit_period),
   rate_limit_count: tokenFields.rate_limit_count.default(TOKEN_DEFAULTS.rate_limit_count),
   rate_limit_success: tokenFields.rate_limit_success.default(TOKEN_DEFAULTS.rate_limit_success),
+  rpm_limit: tokenFields.rpm_limit.default(0),
+  tpm_limit: tokenFields.tpm_limit.default(0),
   count: count('count', 1, TOKEN_MAX_BATCH).default(1),
 });
 export type CreateTokenBody = z.infer<typeof createTokenBody>;
@@ -125,6 +131,8 @@ export const updateTokenBody = z.object({
   rate_limit_period: tokenFields.rate_limit_period.optional(),
   rate_limit_count: tokenFields.rate_limit_count.optional(),
   rate_limit_success: tokenFields.rate_limit_success.optional(),
+  rpm_limit: tokenFields.rpm_limit.optional(),
+  tpm_limit: tokenFields.tpm_limit.optional(),
 });
 export type UpdateTokenBody = z.infer<typeof updateTokenBody>;
 
@@ -163,5 +171,7 @@ export const tokenPublic = z.object({
   rate_limit_period: z.number().int(),
   rate_limit_count: z.number().int(),
   rate_limit_success: z.number().int(),
+  rpm_limit: z.number().int(),
+  tpm_limit: z.number().int(),
 });
 export type TokenPublic = z.infer<typeof tokenPublic>;

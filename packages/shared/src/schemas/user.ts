@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { perMinute } from '../rate-limits.js';
 import { UserManageActions } from '../enums.js';
 
 export const username = z.string().trim().min(1, 'username is required').max(20, 'username must be at most 20 characters');
@@ -54,6 +55,9 @@ export const userPublic = z.object({
   linux_do_id: z.string(),
   setting: z.string(),
   remark: z.string(),
+  /** Requests and tokens per minute (0: no limit). */
+  rpm_limit: z.number().int(),
+  tpm_limit: z.number().int(),
   created_at: z.number().int(),
   DeletedAt: z.string().nullable(),
 });
@@ -126,6 +130,8 @@ export const updateUserBody = z.object({
   quota: z.number().int().optional(),
   email: optionalEmail.optional(),
   remark: z.string().max(255).optional(),
+  rpm_limit: perMinute('rpm_limit').optional(),
+  tpm_limit: perMinute('tpm_limit').optional(),
 });
 
 export const manageUserBody = z.object({

@@ -92,6 +92,8 @@ export class TokensService {
         rate_limit_period: body.rate_limit_period,
         rate_limit_count: body.rate_limit_count,
         rate_limit_success: body.rate_limit_success,
+        rpm_limit: body.rpm_limit,
+        tpm_limit: body.tpm_limit,
         deleted_at: null,
       });
     }
@@ -130,6 +132,8 @@ export class TokensService {
       if (body.rate_limit_period !== undefined) changes.rate_limit_period = body.rate_limit_period;
       if (body.rate_limit_count !== undefined) changes.rate_limit_count = body.rate_limit_count;
       if (body.rate_limit_success !== undefined) changes.rate_limit_success = body.rate_limit_success;
+      if (body.rpm_limit !== undefined) changes.rpm_limit = body.rpm_limit;
+      if (body.tpm_limit !== undefined) changes.tpm_limit = body.tpm_limit;
     }
     // 3 and 4 are derived states: a full update that sends them back (an edited list row) leaves the status alone.
     if (body.status === TokenStatus.Enabled || body.status === TokenStatus.Disabled) {

@@ -40,5 +40,7 @@ export function toTokenPublic(t: TokenRow, now = nowSeconds()): TokenPublic {
     rate_limit_period: t.rate_limit_period,
     rate_limit_count: t.rate_limit_count,
     rate_limit_success: t.rate_limit_success,
+    rpm_limit: Number(t.rpm_limit),
+    tpm_limit: Number(t.tpm_limit),
   };
 }

@@ -41,7 +41,18 @@ export class UserAdminService {
 
   async update(
     actor: AuthUser,
-    input: { id: number; username?: string; display_name?: string; password?: string; group?: string; quota?: number; email?: string; remark?: string },
+    input: {
+      id: number;
+      username?: string;
+      display_name?: string;
+      password?: string;
+      group?: string;
+      quota?: number;
+      email?: string;
+      remark?: string;
+      rpm_limit?: number;
+      tpm_limit?: number;
+    },
   ): Promise<void> {
     const target = await this.users.get(input.id);
     if (target.deleted_at) throw new ApiError('user has been deleted');
@@ -61,6 +72,8 @@ export class UserAdminService {
     }
     if (input.remark !== undefined) fields.remark = input.remark;
     if (input.group !== undefined) fields.group = input.group;
+    if (input.rpm_limit !== undefined) fields.rpm_limit = input.rpm_limit;
+    if (input.tpm_limit !== undefined) fields.tpm_limit = input.tpm_limit;
     let delta = 0;
     if (input.quota !== undefined) {
       if (input.quota < 0) throw new ApiError('quota must not be negative');

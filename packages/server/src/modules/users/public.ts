@@ -28,6 +28,8 @@ export function toPublicUser(u: UserRow): UserPublic {
     linux_do_id: u.linux_do_id,
     setting: maskSettingSecret(u.setting),
     remark: u.remark,
+    rpm_limit: Number(u.rpm_limit),
+    tpm_limit: Number(u.tpm_limit),
     created_at: Number(u.created_at),
     DeletedAt: u.deleted_at,
   };

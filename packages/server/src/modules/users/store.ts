@@ -5,8 +5,8 @@ import type { Database, UsersTable } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
 export type UserRow = Selectable<UsersTable>;
-/** quota_warned_at is left to its default (0) and kept by modules/notifications. */
-export type NewUser = Omit<UserRow, 'id' | 'quota_warned_at'>;
+/** quota_warned_at is left to its default (0) and kept by modules/notifications; limits default to none. */
+export type NewUser = Omit<UserRow, 'id' | 'quota_warned_at' | 'rpm_limit' | 'tpm_limit'> & Partial<Pick<UserRow, 'rpm_limit' | 'tpm_limit'>>;
 /** Work done in the inserting transaction once the new user's id is known (e.g. invite rewards). */
 export type AfterInsert = (trx: Transaction<Database>, id: number) => Promise<void>;
 
