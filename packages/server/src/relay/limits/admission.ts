@@ -84,8 +84,11 @@ export function rateHeaders(buckets: LimitBucket[], c: LimitCheck, now: number):
 /** The 429 of a refused call, with its headers. */
 export function rateRefusal(b: LimitBucket, kind: 'requests' | 'tokens', tokens: number, headers: OutgoingHttpHeaders): RelayError {
   const limit = kind === 'requests' ? `${b.rpm} requests per minute` : `${b.tpm} tokens per minute`;
-  const tooLarge = kind === 'tokens' && tokens > b.tpm ? ` (this request needs about ${tokens} tokens)` : '';
-  const e = new RelayError(429, `too many requests: the ${b.level} limit of ${limit} is reached${tooLarge}; retry later`, 'rate_limit_error', 'rate_limited');
+  const message =
+    kind === 'tokens' && tokens > b.tpm
+      ? `request too large: it needs about ${tokens} tokens, more than the ${b.level} limit of ${limit}`
+      : `too many requests: the ${b.level} limit of ${limit} is reached; retry later`;
+  const e = new RelayError(429, message, 'rate_limit_error', 'rate_limited');
   e.headers = headers;
   return e;
 }
