@@ -3,6 +3,7 @@ import type { DialectName } from '../db/connect.js';
 import type { Database, LogsTable } from '../db/schema.js';
 import type { LedgerRecord } from './ledger.js';
 import { hourlyUsage, upsertHourlyUsage } from './writer-hourly.js';
+import { claimOnce, type OnceClaim } from './writer-once.js';
 
 /** One settled call (or a log-only event) as the writer persists it. */
 export interface WriteRecord extends LedgerRecord {
@@ -10,6 +11,8 @@ export interface WriteRecord extends LedgerRecord {
   /** Counts as a request for users.request_count. */
   countsRequest: boolean;
   log?: Insertable<LogsTable>;
+  /** Applies once per task row (a task's charge or refund); later copies are dropped. */
+  once?: OnceClaim;
 }
 
 const LOG_ROWS_PER_INSERT = 200;
@@ -45,11 +48,18 @@ export interface BatchParts {
 /**
  * Applies one batch (the given parts) inside a transaction: counters aggregated per user, token and channel
  * (one statement each), logs as multi-row inserts, with `hourly` the consume logs' sums added to quota_data,
- * and the batch id so a replay never applies it twice to this database.
+ * and the batch id so a replay never applies it twice to this database. With the counters, records that apply once
+ * per task row are claimed first; copies go to `dropped` (a logs-only part gets the records already filtered).
  */
-export async function applyBatch(trx: Transaction<Database>, batchId: string, records: WriteRecord[], now: number, parts: BatchParts): Promise<boolean> {
+export async function applyBatch(trx: Transaction<Database>, batchId: string, all: WriteRecord[], now: number, parts: BatchParts, dropped: WriteRecord[] = []): Promise<boolean> {
   const seen = await trx.selectFrom('writer_batches').select('id').where('id', '=', batchId).executeTakeFirst();
   if (seen) return false;
+  let records = all;
+  if (parts.counters) {
+    const claimed = await claimOnce(trx, batchId, all);
+    records = claimed.kept;
+    dropped.push(...claimed.dropped);
+  }
   const logs = records.flatMap((r) => (r.log ? [r.log] : []));
   if (parts.counters) await applyCounters(trx, records, logs, parts.hourly);
   for (let i = 0; parts.logs && i < logs.length; i += LOG_ROWS_PER_INSERT) {

@@ -8,6 +8,7 @@ import { Journal, Segment, type JournalFsync } from './journal.js';
 import { readJournal } from './journal-recovery.js';
 import { applyBatch, type WriteRecord } from './writer-apply.js';
 import { replayLegacyJournal } from './writer-legacy.js';
+import { stampedBy } from './writer-once.js';
 
 export type { WriteRecord } from './writer-apply.js';
 
@@ -32,6 +33,8 @@ export interface WriterOptions {
   beforeApply?: (records: WriteRecord[]) => Promise<void>;
   /** Called with a batch's records once it is committed. */
   onCommitted?: (records: WriteRecord[]) => void;
+  /** Called with the copies a committed batch dropped (a task's charge or refund already applied): live balances that counted them are re-read. */
+  onDropped?: (records: WriteRecord[]) => void;
   /** Called with a batch's records when its transaction failed (it is retried). */
   onApplyFailed?: (records: WriteRecord[]) => void;
   log: Logger;
@@ -113,10 +116,17 @@ export class DurableWriter {
     const now = nowSeconds();
     const hourly = batch.hourly ? this.db.dialect : undefined;
     const logDb = this.opts.logDb ?? this.db;
-    if (logDb === this.db) return this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: true, hourly }));
-    const counted = await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly }));
-    const logged = await logDb.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: false, logs: true }));
-    return counted || logged;
+    const dropped: WriteRecord[] = [];
+    const report = (applied: boolean) => {
+      if (dropped.length) this.opts.onDropped?.(dropped);
+      return applied;
+    };
+    if (logDb === this.db)
+      return report(await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: true, hourly }, dropped)));
+    const counted = await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly }, dropped));
+    const kept = await stampedBy(this.db.kysely, batch.id, batch.records);
+    const logged = await logDb.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, kept, now, { counters: false, logs: true }));
+    return report(counted) || logged;
   }
 
   /** The segment new lines go to; after a stop, a fresh one (its lines are applied at the next start). */

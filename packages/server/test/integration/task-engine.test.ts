@@ -81,9 +81,9 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     const consume = await gw.t.database.db.kysely.selectFrom('logs').selectAll().where('request_id', '=', task.requestId).where('type', '=', LogType.Consume).execute();
     expect(consume).toHaveLength(1);
     expect(consume[0]!.quota).toBe(PRICE);
-    expect(JSON.parse(consume[0]!.other)).toMatchObject({ task_id: task.upstreamTaskId, model_price: 0.1, group_ratio: 1 });
+    expect(JSON.parse(consume[0]!.other)).toMatchObject({ task_id: task.taskId, model_price: 0.1, group_ratio: 1 });
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before - PRICE);
-    expect(await refundLogs(gw.t, task.upstreamTaskId)).toHaveLength(0);
+    expect(await refundLogs(gw.t, task.taskId)).toHaveLength(0);
   });
 
   it('an upstream refusal charges nothing and keeps no row', async () => {
@@ -110,12 +110,12 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     expect(wins.slice(0, 5).filter(Boolean).length).toBeLessThanOrEqual(1);
     const row = await settledRow(task.id);
     expect(row!.status).toBe(TaskStatus.Failure);
-    expect(await refundLogs(gw.t, task.upstreamTaskId)).toEqual([expect.objectContaining({ quota: PRICE })]);
+    expect(await refundLogs(gw.t, task.taskId)).toEqual([expect.objectContaining({ quota: PRICE })]);
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
     expect(await ctx().relay.ledger.available('users', gw.user.userId!)).toBe(before);
     // Later updates of a final task change nothing and refund nothing.
     expect(await applyTaskState(ctx(), task, failure)).toBe(false);
-    expect(await refundLogs(gw.t, task.upstreamTaskId)).toHaveLength(1);
+    expect(await refundLogs(gw.t, task.taskId)).toHaveLength(1);
   });
 
   it('a notify from the upstream updates the task at once, through the same update', async () => {
@@ -141,7 +141,7 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     expect(row!.status).toBe(TaskStatus.Failure);
     const stored = await gw.t.database.db.kysely.selectFrom('tasks').select('fail_reason').where('id', '=', task.id).executeTakeFirstOrThrow();
     expect(stored.fail_reason).toBe('task timed out');
-    expect(await refundLogs(gw.t, task.upstreamTaskId)).toHaveLength(1);
+    expect(await refundLogs(gw.t, task.taskId)).toHaveLength(1);
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
   });
 

@@ -3,10 +3,10 @@ import { PeriodicJob } from '../../lib/periodic-job.js';
 import type { RelayContext } from '../services.js';
 import { DatabaseLease, RedisLease, type ClusterLease } from './lease.js';
 import { taskPlatformByName, taskPlatforms } from './platforms.js';
-import { applyTaskState } from './refund.js';
+import { applyTaskState, resendRefund } from './refund.js';
 import { upstreamOf } from './service.js';
-import { timedOutState, unfinishedTasks, type TaskRow } from './store.js';
-import type { TaskPlatform, TaskTable } from './types.js';
+import { staleSubmissions, timedOutState, unfinishedTasks, unrefundedFailures, updateUnfinished, type TaskRow } from './store.js';
+import { TaskStatus, type TaskPlatform, type TaskTable } from './types.js';
 
 /** Unfinished tasks read per table and pass. */
 const MAX_TASKS_PER_PASS = 1000;
@@ -15,6 +15,10 @@ const LEASE_INTERVALS = 3;
 const LEASE_NAME = 'task-poller';
 const SECONDS_PER_MINUTE = 60;
 const TABLES: TaskTable[] = ['midjourneys', 'tasks'];
+/** A row still without an upstream id this long after its submission was cut by a crash (longer than any submit). */
+const DEFAULT_SUBMIT_GRACE_SECONDS = 600;
+/** A failed, charged row without its refund this long after it failed lost the refund to a crash: it is sent again. */
+const DEFAULT_REFUND_RETRY_SECONDS = 60;
 
 export interface TaskPassResult {
   /** False when another node holds the lease (nothing was done). */
@@ -24,6 +28,10 @@ export interface TaskPassResult {
   /** Rows changed. */
   updated: number;
   timedOut: number;
+  /** Rows whose submission a crash cut, ended. */
+  interrupted: number;
+  /** Refunds sent again. */
+  refundsResent: number;
 }
 
 /**
@@ -36,6 +44,8 @@ export class TaskPoller {
   readonly lease: ClusterLease;
   /** Minutes; 0 never times out. Tests change it. */
   timeoutMinutes: number;
+  submitGraceSeconds = DEFAULT_SUBMIT_GRACE_SECONDS;
+  refundRetrySeconds = DEFAULT_REFUND_RETRY_SECONDS;
 
   constructor(
     private readonly ctx: RelayContext,
@@ -58,9 +68,10 @@ export class TaskPoller {
 
   /** One pass as of `now` (epoch seconds). */
   async pass(now: number, stopped: () => boolean = () => false): Promise<TaskPassResult> {
-    const result: TaskPassResult = { leader: false, polled: 0, updated: 0, timedOut: 0 };
+    const result: TaskPassResult = { leader: false, polled: 0, updated: 0, timedOut: 0, interrupted: 0, refundsResent: 0 };
     if (!(await this.lease.acquire(this.intervalMs * LEASE_INTERVALS))) return result;
     result.leader = true;
+    await this.repair(now, result);
     if (this.timeoutMinutes > 0) {
       const cutoff = now - this.timeoutMinutes * SECONDS_PER_MINUTE;
       for (const table of TABLES) {
@@ -78,6 +89,25 @@ export class TaskPoller {
       }
     }
     return result;
+  }
+
+  /**
+   * What a crash left: rows whose submission never got an upstream id end as failures (refunded only if their
+   * charge had landed), and failed rows whose refund never applied get it sent again (a copy is dropped).
+   */
+  private async repair(now: number, result: TaskPassResult): Promise<void> {
+    for (const table of TABLES) {
+      for (const row of await staleSubmissions(this.ctx.db, table, now - this.submitGraceSeconds, MAX_TASKS_PER_PASS)) {
+        const state = { upstreamTaskId: '', status: TaskStatus.Failure, failReason: 'the submission was interrupted' };
+        // Charged (the crash came after the charge was on the disk): refunded; otherwise nothing to give back.
+        const ended = row.charged ? await applyTaskState(this.ctx, row, state) : await updateUnfinished(this.ctx.db, table, row.id, state, now);
+        if (ended) result.interrupted++;
+      }
+      for (const row of await unrefundedFailures(this.ctx.db, table, now - this.refundRetrySeconds, MAX_TASKS_PER_PASS)) {
+        await resendRefund(this.ctx, row, 'refund sent again after an interruption');
+        result.refundsResent++;
+      }
+    }
   }
 
   /** Rows grouped by (platform, channel); rows whose channel or platform is gone wait for the timeout. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LogType, type LogOther } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
@@ -28,35 +29,61 @@ export async function notifyTask(ctx: RelayContext, platform: TaskPlatform, stat
 
 /**
  * Gives a failed task's charge back through the ledger (a negative settlement: the balance rises at once) and
- * the durable writer (users', tokens' and the channel's counters, and a system log with the task id).
+ * the durable writer (users', tokens' and the channel's counters, and a system log with the task id). The record
+ * applies once per row and only after the charge.
  */
 async function refundTask(ctx: RelayContext, row: TaskRow, reason: string): Promise<void> {
   const ledger = ctx.relay.ledger;
-  const amount = row.quota;
-  // A limited token gets its share back too; an unlimited or deleted one leaves the refund to the user alone.
-  const token = row.tokenId ? await ctx.db.kysely.selectFrom('tokens').select('unlimited_quota').where('id', '=', row.tokenId).executeTakeFirst() : undefined;
-  let target = { userId: row.userId, tokenId: token && !token.unlimited_quota ? row.tokenId : undefined };
+  const limited = await tokenLimited(ctx, row);
+  let target = { userId: row.userId, tokenId: limited ? row.tokenId : undefined };
   let hold = await ledger.reserve(target, 0);
   if (hold === 'token') {
     target = { userId: row.userId, tokenId: undefined };
     hold = await ledger.reserve(target, 0);
   }
   const lease = hold === 'user' || hold === 'token' ? undefined : hold;
-  if (lease) await ledger.settle(target, lease, -amount);
-  const refundId = `refund:${row.table}:${row.id}`;
-  const record = {
-    userId: row.userId,
-    tokenId: row.tokenId,
-    tokenLimited: target.tokenId !== undefined,
-    channelId: row.channelId,
-    quota: -amount,
-    countsRequest: false,
-    lease,
-    log: ctx.relay.settings.get().logConsume ? refundLog(row, amount, reason) : undefined,
-  };
+  if (lease) await ledger.settle(target, lease, -row.quota);
+  const record = { ...refundRecord(ctx, row, target.tokenId !== undefined, reason), lease };
+  const refundId = `refund:${row.table}:${row.id}:${randomUUID()}`;
   // Durable before this returns: the status already says refunded.
   await ctx.relay.writer.begin(refundId, { ...record, lease: undefined });
   ctx.relay.writer.enqueue(record, refundId);
+}
+
+/**
+ * A refund a crash lost (the row failed, the refund never applied), sent again. Live balances are not raised
+ * ahead of the database here (a copy of a refund still on its way would count twice): they are re-read once the
+ * writer has committed it. A copy is dropped by the writer.
+ */
+export async function resendRefund(ctx: RelayContext, row: TaskRow, reason: string): Promise<void> {
+  const limited = await tokenLimited(ctx, row);
+  const record = refundRecord(ctx, row, limited, reason);
+  const refundId = `refund:${row.table}:${row.id}:${randomUUID()}`;
+  await ctx.relay.writer.begin(refundId, record);
+  ctx.relay.writer.enqueue(record, refundId);
+  await ctx.relay.writer.flush();
+  await ctx.relay.ledger.refresh('users', row.userId);
+  if (limited) await ctx.relay.ledger.refresh('tokens', row.tokenId);
+}
+
+/** A limited token gets its share back too; an unlimited or deleted one leaves the refund to the user alone. */
+async function tokenLimited(ctx: RelayContext, row: TaskRow): Promise<boolean> {
+  if (!row.tokenId) return false;
+  const token = await ctx.db.kysely.selectFrom('tokens').select('unlimited_quota').where('id', '=', row.tokenId).executeTakeFirst();
+  return !!token && !token.unlimited_quota;
+}
+
+function refundRecord(ctx: RelayContext, row: TaskRow, limited: boolean, reason: string) {
+  return {
+    userId: row.userId,
+    tokenId: row.tokenId,
+    tokenLimited: limited,
+    channelId: row.channelId,
+    quota: -row.quota,
+    countsRequest: false,
+    log: ctx.relay.settings.get().logConsume ? refundLog(row, row.quota, reason) : undefined,
+    once: { table: row.table, id: row.id, column: 'refund_batch' as const },
+  };
 }
 
 function refundLog(row: TaskRow, amount: number, reason: string): Insertable<LogsTable> {
@@ -73,13 +100,13 @@ function refundLog(row: TaskRow, amount: number, reason: string): Insertable<Log
     request_id: row.requestId,
     created_at: nowSeconds(),
     type: LogType.System,
-    content: `task ${row.action} ${row.upstreamTaskId} failed (${reason.slice(0, 200)}): ${amount} quota refunded`,
+    content: `task ${row.action} ${row.taskId} failed (${reason.slice(0, 200)}): ${amount} quota refunded`,
     quota: amount,
     prompt_tokens: 0,
     completion_tokens: 0,
     use_time: 0,
     channel_id: row.channelId,
     channel_name: '',
-    other: JSON.stringify({ task_id: row.upstreamTaskId, task_refund: amount } satisfies LogOther),
+    other: JSON.stringify({ task_id: row.taskId, task_refund: amount } satisfies LogOther),
   };
 }

@@ -7,9 +7,9 @@ import { admitModel, reserveQuota } from '../admit.js';
 import type { Identified } from '../authenticate.js';
 import { RelayError, relayErrors } from '../errors.js';
 import type { RelayContext } from '../services.js';
-import { newRequestId, unsettledCallRecord } from '../settle.js';
+import { newRequestId } from '../settle.js';
 import { applyTaskState } from './refund.js';
-import { insertTaskRow, taskById, type TaskRow } from './store.js';
+import { acceptTask, deletePendingTask, insertPendingTask, taskById, type TaskRow } from './store.js';
 import { TaskStatus, type TaskPlatform, type TaskRefused, type TaskSubmitResult, type TaskUpstream } from './types.js';
 
 /** A submission as a task route hands it to the engine, after validating the caller's body. */
@@ -66,84 +66,114 @@ interface TaskPrice {
   groupRatio: number;
 }
 
-function pickChannel(ctx: RelayContext, who: Identified, s: TaskSubmission): CachedChannel {
-  if (s.channelId !== undefined) {
-    const ch = ctx.channelCache.get(s.channelId);
-    if (!ch || !s.platform.channelTypes.includes(ch.type)) throw new RelayError(404, 'the channel of this task is no longer available', 'tollway_error', 'channel_not_found');
-    return ch;
-  }
-  const ch = ctx.channelCache.select(who.group, s.model, new Set(), 0);
-  if (!ch || !s.platform.channelTypes.includes(ch.type)) throw relayErrors.noChannel(who.group, s.model);
+/** A forced channel (an action on an earlier task goes to the channel that made it); 404 when it is gone. */
+function forcedChannel(ctx: RelayContext, s: TaskSubmission, channelId: number): CachedChannel {
+  const ch = ctx.channelCache.get(channelId);
+  if (!ch || !s.platform.channelTypes.includes(ch.type)) throw new RelayError(404, 'the channel of this task is no longer available', 'tollway_error', 'channel_not_found');
   return ch;
 }
 
+/** The next channel of the platform's types serving the model in the group, none of `tried`. */
+function nextTaskChannel(ctx: RelayContext, group: string, s: TaskSubmission, tried: Set<number>, attempt: number): CachedChannel | undefined {
+  for (;;) {
+    const ch = ctx.channelCache.select(group, s.model, tried, attempt);
+    if (!ch || s.platform.channelTypes.includes(ch.type)) return ch;
+    tried.add(ch.id);
+  }
+}
+
+/** One channel's answer to the submission; an unreachable upstream is a 502 refusal (worth another channel). */
+async function submitTo(ctx: RelayContext, s: TaskSubmission, ch: CachedChannel, keyIndex: number): Promise<TaskSubmitResult> {
+  try {
+    return await s.platform.submit({ ...upstreamOf(ch, keyIndex), action: s.action, model: ch.modelMapping[s.model] ?? s.model, body: s.body });
+  } catch (err) {
+    ctx.log.warn({ err, channel: ch.id, platform: s.platform.name }, 'task submit failed');
+    return { ok: false, httpStatus: UPSTREAM_FAILED, code: 'upstream_error', message: 'the upstream could not be reached' };
+  }
+}
+
 /**
- * Submits a task: priced, reserved from the caller's balance (the same ledger as chat calls), sent upstream;
- * charged with a consume log (task id in `other`) when the upstream accepts, released when it refuses.
+ * Submits a task: priced and reserved from the caller's balance (the same ledger as chat calls), its row written
+ * (NOT_START, no upstream id), sent upstream — to another channel when one fails and retries are on. Accepted:
+ * the charge is durable (journal) before the caller hears of the task, then the row takes the upstream id. Refused
+ * everywhere: the row goes and the reservation is released. A crash before the charge is durable charges nothing;
+ * the poller ends such a row; after it, the charge stands and a failure is refunded (each applies once per row).
  * Throws RelayError for the caller's own faults (unpriced, no quota, no channel) before anything is sent.
  */
 export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubmission): Promise<TaskSubmitOutcome> {
   const { auth, group } = who;
   const price = await admitTask(ctx, who, s.model);
   const quota = price.quota;
-  const ch = pickChannel(ctx, who, s);
-  const keyIndex = chooseKey(ch);
-  if (keyIndex === undefined) throw relayErrors.channelsUnavailable(group, s.model);
+  const tried = new Set<number>();
+  let ch = s.channelId !== undefined ? forcedChannel(ctx, s, s.channelId) : nextTaskChannel(ctx, group, s, tried, 0);
+  if (!ch) throw relayErrors.noChannel(group, s.model);
   const started = Date.now();
   const { target, hold } = await reserveQuota(ctx, auth, quota);
   const requestId = newRequestId();
-  const identity = { requestId, auth, group, model: s.model, stream: false, ip: s.ip };
-  let settled = false;
+  const table = s.platform.table;
+  const privateData = { username: auth.username, token_name: auth.name };
+  let rowId: number | undefined;
+  let publicId = '';
+  let charged = false;
   try {
-    // A crash from here on bills the task once, at its price (the settlement replaces it when it lands).
-    await ctx.relay.writer.begin(requestId, unsettledCallRecord(ctx, { ...identity, started, target, reserved: quota }));
-    const mapped = ch.modelMapping[s.model] ?? s.model;
-    let result: TaskSubmitResult;
-    try {
-      result = await s.platform.submit({ ...upstreamOf(ch, keyIndex), action: s.action, model: mapped, body: s.body });
-    } catch (err) {
-      ctx.log.warn({ err, channel: ch.id, platform: s.platform.name }, 'task submit failed');
-      result = { ok: false, httpStatus: UPSTREAM_FAILED, code: 'upstream_error', message: 'the upstream could not be reached' };
-    }
-    if (!result.ok) return result;
+    const row = { platform: s.platform.name, userId: auth.userId, tokenId: auth.tokenId, group, channelId: ch.id, quota, action: s.action, modelName: s.model, requestId };
     const now = nowSeconds();
-    // The row first: a task the database does not know is never charged.
-    const id = await insertTaskRow(
+    const pending = await insertPendingTask(
       ctx.db,
-      s.platform.table,
-      {
-        upstreamTaskId: result.upstreamTaskId,
-        platform: s.platform.name,
-        userId: auth.userId,
-        tokenId: auth.tokenId,
-        group,
-        channelId: ch.id,
-        quota,
-        action: s.action,
-        modelName: s.model,
-        requestId,
-        status: result.status ?? TaskStatus.Submitted,
-        submitTime: now,
-        properties: { ...s.properties, ...result.properties },
-        privateData: { ...result.privateData, key_index: keyIndex, username: auth.username, token_name: auth.name },
-        mj: { code: result.code ?? 1, prompt: s.prompt ?? '', description: result.description ?? '', mode: s.mode ?? '' },
-      },
+      table,
+      { ...row, submitTime: now, properties: s.properties ?? {}, privateData, mj: { prompt: s.prompt ?? '', mode: s.mode ?? '' } },
       now,
     );
-    // The reservation holds the whole price, so the charge is the price.
-    const charged = await ctx.relay.ledger.settle(target, hold, quota);
-    settled = true;
-    const log = ctx.relay.settings.get().logConsume ? consumeLog(identity, ch, charged, started, price, result.upstreamTaskId, s.action) : undefined;
-    ctx.relay.writer.enqueue(
-      { userId: auth.userId, tokenId: auth.tokenId, tokenLimited: target.tokenId !== undefined, channelId: ch.id, quota: charged, countsRequest: true, lease: hold, log },
-      requestId,
-    );
-    return { ok: true, task: (await taskById(ctx.db, s.platform.table, id))!, upstream: result };
+    rowId = pending.id;
+    publicId = pending.taskId;
+    const policy = ctx.relay.settings.get().retry;
+    let last: TaskRefused = { ok: false, httpStatus: 503, code: 'channels_unavailable', message: relayErrors.channelsUnavailable(group, s.model).message };
+    for (let attempt = 0; ch && attempt < policy.attempts; attempt++) {
+      tried.add(ch.id);
+      const keyIndex = chooseKey(ch);
+      const result: TaskSubmitResult = keyIndex === undefined ? last : await submitTo(ctx, s, ch, keyIndex);
+      if (result.ok) {
+        const amount = await ctx.relay.ledger.settle(target, hold, quota);
+        charged = true;
+        const record = {
+          userId: auth.userId,
+          tokenId: auth.tokenId,
+          tokenLimited: target.tokenId !== undefined,
+          channelId: ch.id,
+          quota: amount,
+          countsRequest: true,
+          lease: hold,
+          log: ctx.relay.settings.get().logConsume
+            ? consumeLog({ requestId, auth, group, model: s.model, ip: s.ip }, ch, amount, started, price, publicId || result.upstreamTaskId, s.action)
+            : undefined,
+          once: { table, id: rowId, column: 'charge_batch' as const },
+        };
+        // The charge is on the disk before the caller (or the row) knows the task; the row then tracks it.
+        await ctx.relay.writer.begin(requestId, { ...record, lease: undefined });
+        ctx.relay.writer.enqueue(record, requestId);
+        const accepted = {
+          upstreamTaskId: result.upstreamTaskId,
+          status: result.status ?? TaskStatus.Submitted,
+          channelId: ch.id,
+          properties: { ...s.properties, ...result.properties },
+          privateData: { ...result.privateData, ...privateData, key_index: keyIndex },
+          mj: { code: result.code ?? 1, description: result.description ?? '' },
+        };
+        // Only a row the poller already ended (after a very long submission) refuses it; its failure refunds the charge.
+        if (!(await acceptTask(ctx.db, table, rowId, accepted, nowSeconds())))
+          return { ok: false, httpStatus: UPSTREAM_FAILED, code: 'task_expired', message: 'the task was ended before the upstream accepted it' };
+        return { ok: true, task: (await taskById(ctx.db, table, rowId))!, upstream: result };
+      }
+      last = result;
+      if (s.channelId !== undefined || !policy.retryable(result.httpStatus)) break;
+      ch = nextTaskChannel(ctx, group, s, tried, attempt + 1);
+    }
+    return last;
   } finally {
-    // A reservation never outlives its submission: not charged means released.
-    if (!settled) {
+    // A reservation never outlives its submission: not charged means released, and the row goes.
+    if (!charged) {
       await ctx.relay.ledger.settle(target, hold, 0);
-      ctx.relay.writer.release(requestId);
+      if (rowId !== undefined) await deletePendingTask(ctx.db, table, rowId).catch((err: unknown) => ctx.log.warn({ err }, 'task: removing a refused row failed'));
     }
   }
 }

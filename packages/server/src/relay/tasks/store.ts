@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { parseJsonObject } from '../../core/routing/channel-row.js';
 import type { Db } from '../../db/connect.js';
 import { FINAL_TASK_STATUSES, TaskStatus, type TaskState, type TaskTable } from './types.js';
@@ -6,6 +7,9 @@ import { FINAL_TASK_STATUSES, TaskStatus, type TaskState, type TaskTable } from 
 export interface TaskRow {
   table: TaskTable;
   id: number;
+  /** The id callers see: `task_…` of our own for tasks rows, Midjourney's own id for midjourneys rows. */
+  taskId: string;
+  /** The upstream's id; '' while the submission is on its way. */
   upstreamTaskId: string;
   /** The platform (tasks.platform; '' for midjourneys rows, whose platform follows the channel type). */
   platform: string;
@@ -21,21 +25,39 @@ export interface TaskRow {
   progress: string;
   submitTime: number;
   privateData: Record<string, unknown>;
+  /** Whether its charge has been applied (a charge still in the writer's queue reads false). */
+  charged: boolean;
 }
 
-/** What a new row holds; the rest of its columns take their defaults. */
-export interface NewTaskRow extends Omit<TaskRow, 'table' | 'id' | 'progress'> {
+/** A row written before the submission goes upstream: the task's record whatever happens next. */
+export interface PendingTask extends Omit<TaskRow, 'table' | 'id' | 'taskId' | 'upstreamTaskId' | 'status' | 'progress' | 'charged'> {
   properties: Record<string, unknown>;
   /** Midjourney only. */
-  mj?: { code: number; prompt: string; description: string; mode: string };
+  mj?: { prompt: string; mode: string };
+}
+
+/** What an accepted submission writes to its row. */
+export interface AcceptedTask {
+  upstreamTaskId: string;
+  status: string;
+  channelId: number;
+  properties: Record<string, unknown>;
+  privateData: Record<string, unknown>;
+  /** Midjourney only. */
+  mj?: { code: number; description: string };
 }
 
 const FINAL = [...FINAL_TASK_STATUSES];
 const INITIAL_PROGRESS = '0%';
 const DONE_PROGRESS = '100%';
+/** Random bytes of a public task id (`task_` + base64url). */
+const PUBLIC_ID_BYTES = 24;
 
-/** Inserts a task row; returns its id. */
-export async function insertTaskRow(db: Db, table: TaskTable, r: NewTaskRow, now: number): Promise<number> {
+/** A fresh public task id; callers never see the upstream's. */
+export const newPublicTaskId = (): string => `task_${randomBytes(PUBLIC_ID_BYTES).toString('base64url')}`;
+
+/** Inserts a task before its submission (NOT_START, no upstream id yet); returns its id and public id. */
+export async function insertPendingTask(db: Db, table: TaskTable, r: PendingTask, now: number): Promise<{ id: number; taskId: string }> {
   const common = {
     user_id: r.userId,
     token_id: r.tokenId,
@@ -45,7 +67,7 @@ export async function insertTaskRow(db: Db, table: TaskTable, r: NewTaskRow, now
     action: r.action,
     model_name: r.modelName,
     request_id: r.requestId,
-    status: r.status,
+    status: TaskStatus.NotStart,
     progress: INITIAL_PROGRESS,
     fail_reason: '',
     submit_time: r.submitTime,
@@ -57,14 +79,14 @@ export async function insertTaskRow(db: Db, table: TaskTable, r: NewTaskRow, now
   };
   const k = db.kysely;
   if (table === 'midjourneys') {
-    const mj = r.mj ?? { code: 1, prompt: '', description: '', mode: '' };
+    const mj = r.mj ?? { prompt: '', mode: '' };
     const values = {
       ...common,
-      mj_id: r.upstreamTaskId,
-      code: mj.code,
+      mj_id: '',
+      code: 0,
       prompt: mj.prompt,
       prompt_en: '',
-      description: mj.description,
+      description: '',
       mode: mj.mode,
       image_url: '',
       buttons: '[]',
@@ -72,22 +94,71 @@ export async function insertTaskRow(db: Db, table: TaskTable, r: NewTaskRow, now
       video_urls: '[]',
       state: '',
     };
-    if (db.dialect === 'mysql') return Number((await k.insertInto('midjourneys').values(values).executeTakeFirstOrThrow()).insertId);
-    return (await k.insertInto('midjourneys').values(values).returning('id').executeTakeFirstOrThrow()).id;
+    if (db.dialect === 'mysql') return { id: Number((await k.insertInto('midjourneys').values(values).executeTakeFirstOrThrow()).insertId), taskId: '' };
+    return { id: (await k.insertInto('midjourneys').values(values).returning('id').executeTakeFirstOrThrow()).id, taskId: '' };
   }
-  const values = { ...common, task_id: r.upstreamTaskId, platform: r.platform, data: '', result_url: '' };
-  if (db.dialect === 'mysql') return Number((await k.insertInto('tasks').values(values).executeTakeFirstOrThrow()).insertId);
-  return (await k.insertInto('tasks').values(values).returning('id').executeTakeFirstOrThrow()).id;
+  const taskId = newPublicTaskId();
+  const values = { ...common, task_id: taskId, upstream_task_id: '', platform: r.platform, data: '', result_url: '' };
+  if (db.dialect === 'mysql') return { id: Number((await k.insertInto('tasks').values(values).executeTakeFirstOrThrow()).insertId), taskId };
+  return { id: (await k.insertInto('tasks').values(values).returning('id').executeTakeFirstOrThrow()).id, taskId };
 }
 
-const COMMON = ['id', 'user_id', 'token_id', 'group', 'channel_id', 'quota', 'action', 'model_name', 'request_id', 'status', 'progress', 'submit_time', 'private_data'] as const;
+/** An accepted submission's upstream id and state; false when the row is gone or no longer waiting for it. */
+export async function acceptTask(db: Db, table: TaskTable, id: number, a: AcceptedTask, now: number): Promise<boolean> {
+  const common = { status: a.status, channel_id: a.channelId, properties: JSON.stringify(a.properties), private_data: JSON.stringify(a.privateData), updated_at: now };
+  const k = db.kysely;
+  const r =
+    table === 'midjourneys'
+      ? await k
+          .updateTable('midjourneys')
+          .set({ ...common, mj_id: a.upstreamTaskId, code: a.mj?.code ?? 1, description: a.mj?.description ?? '' })
+          .where('id', '=', id)
+          .where('mj_id', '=', '')
+          .where('status', '=', TaskStatus.NotStart)
+          .executeTakeFirst()
+      : await k
+          .updateTable('tasks')
+          .set({ ...common, upstream_task_id: a.upstreamTaskId })
+          .where('id', '=', id)
+          .where('upstream_task_id', '=', '')
+          .where('status', '=', TaskStatus.NotStart)
+          .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
 
-type CommonRow = { [K in (typeof COMMON)[number]]: unknown } & { upstream: unknown; platform: unknown };
+/** Removes a row whose submission every upstream refused (nothing was charged). */
+export async function deletePendingTask(db: Db, table: TaskTable, id: number): Promise<void> {
+  if (table === 'midjourneys') await db.kysely.deleteFrom('midjourneys').where('id', '=', id).where('mj_id', '=', '').execute();
+  else await db.kysely.deleteFrom('tasks').where('id', '=', id).where('upstream_task_id', '=', '').execute();
+}
+
+const COMMON = [
+  'id',
+  'user_id',
+  'token_id',
+  'group',
+  'channel_id',
+  'quota',
+  'action',
+  'model_name',
+  'request_id',
+  'status',
+  'progress',
+  'submit_time',
+  'private_data',
+  'charge_batch',
+] as const;
+
+type CommonRow = { [K in (typeof COMMON)[number]]: unknown } & { upstream: unknown; public: unknown; platform?: unknown };
+
+/** The column holding the upstream's id. */
+const upstreamColumn = (table: TaskTable) => (table === 'midjourneys' ? 'mj_id' : 'upstream_task_id');
 
 function toRow(table: TaskTable, r: CommonRow): TaskRow {
   return {
     table,
     id: Number(r.id),
+    taskId: String(r.public),
     upstreamTaskId: String(r.upstream),
     platform: String(r.platform ?? ''),
     userId: Number(r.user_id),
@@ -102,49 +173,63 @@ function toRow(table: TaskTable, r: CommonRow): TaskRow {
     progress: String(r.progress),
     submitTime: Number(r.submit_time),
     privateData: parseJsonObject<Record<string, unknown>>(r.private_data as string, {}),
+    charged: r.charge_batch !== '',
   };
 }
 
-/** Unfinished rows of a table, oldest first; with `submittedBefore`, only those submitted before it. */
-export async function unfinishedTasks(db: Db, table: TaskTable, limit: number, submittedBefore?: number): Promise<TaskRow[]> {
+/** The engine's columns of a table (one query shape for both; the where clauses are the caller's). */
+function rowsOf(db: Db, table: TaskTable) {
   const k = db.kysely;
-  const rows =
-    table === 'midjourneys'
-      ? await k
-          .selectFrom('midjourneys')
-          .select([...COMMON, 'mj_id as upstream'])
-          .where('status', 'not in', FINAL)
-          .$if(submittedBefore !== undefined, (q) => q.where('submit_time', '<', submittedBefore!))
-          .orderBy('id')
-          .limit(limit)
-          .execute()
-      : await k
-          .selectFrom('tasks')
-          .select([...COMMON, 'task_id as upstream', 'platform'])
-          .where('status', 'not in', FINAL)
-          .$if(submittedBefore !== undefined, (q) => q.where('submit_time', '<', submittedBefore!))
-          .orderBy('id')
-          .limit(limit)
-          .execute();
-  return rows.map((r) => toRow(table, { platform: '', ...r } as CommonRow));
+  // Both tables share these columns; the cast keeps one builder for the two.
+  return table === 'midjourneys'
+    ? (k.selectFrom('midjourneys').select([...COMMON, 'mj_id as upstream', 'mj_id as public']) as unknown as ReturnType<typeof tasksRows>)
+    : tasksRows(db);
+}
+
+const tasksRows = (db: Db) => db.kysely.selectFrom('tasks').select([...COMMON, 'upstream_task_id as upstream', 'task_id as public', 'platform']);
+
+async function readRows(table: TaskTable, q: ReturnType<typeof tasksRows>): Promise<TaskRow[]> {
+  return (await q.execute()).map((r) => toRow(table, r as CommonRow));
+}
+
+/** Unfinished rows of a table that reached their upstream, oldest first; with `submittedBefore`, only those submitted before it. */
+export async function unfinishedTasks(db: Db, table: TaskTable, limit: number, submittedBefore?: number): Promise<TaskRow[]> {
+  const q = rowsOf(db, table)
+    .where('status', 'not in', FINAL)
+    .where(upstreamColumn(table) as 'upstream_task_id', '<>', '')
+    .$if(submittedBefore !== undefined, (w) => w.where('submit_time', '<', submittedBefore!))
+    .orderBy('id')
+    .limit(limit);
+  return readRows(table, q);
+}
+
+/** Rows whose submission never got an upstream id, submitted before `before` (a crash cut them). */
+export async function staleSubmissions(db: Db, table: TaskTable, before: number, limit: number): Promise<TaskRow[]> {
+  const q = rowsOf(db, table)
+    .where('status', '=', TaskStatus.NotStart)
+    .where(upstreamColumn(table) as 'upstream_task_id', '=', '')
+    .where('submit_time', '<', before)
+    .orderBy('id')
+    .limit(limit);
+  return readRows(table, q);
+}
+
+/** Failed, charged rows whose refund has not been applied, last changed before `before`. */
+export async function unrefundedFailures(db: Db, table: TaskTable, before: number, limit: number): Promise<TaskRow[]> {
+  const q = rowsOf(db, table)
+    .where('status', '=', TaskStatus.Failure)
+    .where('refund_batch', '=', '')
+    .where('charge_batch', '<>', '')
+    .where('quota', '>', 0)
+    .where('updated_at', '<', before)
+    .orderBy('id')
+    .limit(limit);
+  return readRows(table, q);
 }
 
 /** One row by id. */
 export async function taskById(db: Db, table: TaskTable, id: number): Promise<TaskRow | undefined> {
-  const k = db.kysely;
-  const r =
-    table === 'midjourneys'
-      ? await k
-          .selectFrom('midjourneys')
-          .select([...COMMON, 'mj_id as upstream'])
-          .where('id', '=', id)
-          .executeTakeFirst()
-      : await k
-          .selectFrom('tasks')
-          .select([...COMMON, 'task_id as upstream', 'platform'])
-          .where('id', '=', id)
-          .executeTakeFirst();
-  return r && toRow(table, { platform: '', ...r } as CommonRow);
+  return (await readRows(table, rowsOf(db, table).where('id', '=', id)))[0];
 }
 
 const json = (v: unknown): string => JSON.stringify(v);
@@ -195,21 +280,10 @@ export const timedOutState = (upstreamTaskId: string): TaskState => ({ upstreamT
 
 /** A row by its upstream task id (a notify names the task so); tasks rows also by platform. */
 export async function taskByUpstreamId(db: Db, table: TaskTable, upstreamTaskId: string, platform?: string): Promise<TaskRow | undefined> {
-  const k = db.kysely;
-  const r =
-    table === 'midjourneys'
-      ? await k
-          .selectFrom('midjourneys')
-          .select([...COMMON, 'mj_id as upstream'])
-          .where('mj_id', '=', upstreamTaskId)
-          .orderBy('id', 'desc')
-          .executeTakeFirst()
-      : await k
-          .selectFrom('tasks')
-          .select([...COMMON, 'task_id as upstream', 'platform'])
-          .where('task_id', '=', upstreamTaskId)
-          .$if(platform !== undefined, (q) => q.where('platform', '=', platform!))
-          .orderBy('id', 'desc')
-          .executeTakeFirst();
-  return r && toRow(table, { platform: '', ...r } as CommonRow);
+  const q = rowsOf(db, table)
+    .where(upstreamColumn(table) as 'upstream_task_id', '=', upstreamTaskId)
+    .$if(platform !== undefined && table === 'tasks', (w) => w.where('platform', '=', platform!))
+    .orderBy('id', 'desc')
+    .limit(1);
+  return (await readRows(table, q))[0];
 }

@@ -58,7 +58,7 @@ export function installSunoRoutes(scope: FastifyInstance, ctx: RelayContext): vo
         properties: { prompt: body.prompt ?? body.gpt_description_prompt ?? '', mv: body.mv ?? '' },
       });
       if (!out.ok) return { status: out.httpStatus, body: sunoErrorBody({ code: String(out.code), message: out.message }) };
-      return { body: sunoAnswer(out.task.upstreamTaskId) };
+      return { body: sunoAnswer(out.task.taskId) };
     }),
   );
   scope.post(
