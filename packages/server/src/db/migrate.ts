@@ -15,6 +15,7 @@ import * as m0013 from './migrations/0013_two_factor.js';
 import * as m0014 from './migrations/0014_audit_logs.js';
 import * as m0015 from './migrations/0015_secrets_at_rest.js';
 import * as m0016 from './migrations/0016_task_relay.js';
+import * as m0017 from './migrations/0017_task_billing.js';
 import * as m0018 from './migrations/0018_rate_limits.js';
 import type { Migration } from './migrations/helpers.js';
 
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014_audit_logs': m0014,
   '0015_secrets_at_rest': m0015,
   '0016_task_relay': m0016,
+  '0017_task_billing': m0017,
   '0018_rate_limits': m0018,
 };
 

@@ -203,6 +203,10 @@ export interface MidjourneysTable {
   /** fast, relax or turbo. */
   mode: Generated<string>;
   state: Generated<string>;
+  /** The writer batch that applied the task's charge ('' while none has). */
+  charge_batch: Generated<string>;
+  /** The writer batch that applied its refund ('' while none has). */
+  refund_batch: Generated<string>;
 }
 
 /** Asynchronous (music, video) tasks (new-api's tasks). */
@@ -229,6 +233,10 @@ export interface TasksTable {
   private_data: Generated<string>;
   updated_at: Generated<number>;
   result_url: Generated<string>;
+  /** The upstream's id of the task; `task_id` is the public one callers see. */
+  upstream_task_id: Generated<string>;
+  charge_batch: Generated<string>;
+  refund_batch: Generated<string>;
 }
 
 /** Background jobs one node of a cluster runs at a time: who holds each, until when (epoch ms). */

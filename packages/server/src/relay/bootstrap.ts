@@ -31,6 +31,13 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     hourlyUsage: () => ctx.options.bool('DataExportEnabled'),
     beforeApply: (records) => ledger.beforeCommit(records),
     onApplyFailed: (records) => ledger.commitFailed(records),
+    // A dropped copy (a task refund applied before) may have moved a live balance the database never followed.
+    onDropped: (records) => {
+      for (const r of records) {
+        void ledger.refresh('users', r.userId).catch((err: unknown) => ctx.log.warn({ err }, 'ledger: re-reading a balance failed'));
+        if (r.tokenLimited && r.tokenId) void ledger.refresh('tokens', r.tokenId).catch((err: unknown) => ctx.log.warn({ err }, 'ledger: re-reading a balance failed'));
+      }
+    },
     onCommitted: (records) => {
       ledger.committed(records);
       quotaWarnings.charged(new Set(records.filter((r) => r.quota !== 0).map((r) => r.userId)));
