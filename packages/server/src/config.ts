@@ -13,6 +13,13 @@ export interface Config {
   redisReconcileInterval: number;
   /** Bearer token that opens GET /metrics (METRICS_TOKEN); without it there is no /metrics. */
   metricsToken: string | undefined;
+  /** A port of its own for GET /metrics (METRICS_PORT; absent: none), on METRICS_HOST (default 127.0.0.1). */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** OTLP/HTTP traces URL (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces); absent: no tracing. */
+  otlpTracesEndpoint: string | undefined;
+  /** The service name spans carry (OTEL_SERVICE_NAME, default tollway). */
+  otelServiceName: string;
   sessionSecret: string | undefined;
   cryptoSecret: string | undefined;
   nodeType: 'master' | 'slave';
@@ -115,6 +122,15 @@ function reconcileIntervalVar(env: NodeJS.ProcessEnv): number {
   return seconds;
 }
 
+/** The OTLP traces URL: the signal's own variable as it is, else the base endpoint with /v1/traces. */
+function otlpTracesVar(env: NodeJS.ProcessEnv): string | undefined {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (traces) return urlVar(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces);
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (!base) return undefined;
+  return `${urlVar(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', base).replace(/\/+$/, '')}/v1/traces`;
+}
+
 function metricsTokenVar(env: NodeJS.ProcessEnv): string | undefined {
   const token = env.METRICS_TOKEN;
   if (!token) return undefined;
@@ -161,6 +177,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'tollway:',
     redisReconcileInterval: reconcileIntervalVar(env),
     metricsToken: metricsTokenVar(env),
+    metricsPort: env.METRICS_PORT ? intVar(env, 'METRICS_PORT', 0, 1) : undefined,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    otlpTracesEndpoint: otlpTracesVar(env),
+    otelServiceName: env.OTEL_SERVICE_NAME || 'tollway',
     sessionSecret: env.SESSION_SECRET || undefined,
     cryptoSecret: env.CRYPTO_SECRET || undefined,
     nodeType,

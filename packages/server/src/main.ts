@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { readShutdownTimeout, stopOnSignals } from './http/shutdown.js';
 import { ignoreStdioErrors, stderrLog, stdoutLog } from './log-output.js';
 import { createLogger } from './logger.js';
+import { startMetricsServer } from './observability/metrics-server.js';
 
 /** Exit code of a configuration or start-up error (EX_CONFIG). */
 const EXIT_CONFIG = 78;
@@ -44,6 +45,13 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: process.env.HOST || '0.0.0.0' });
   } catch (err) {
     return fail(`PORT: cannot listen on ${config.port}: ${(err as Error).message}`, () => runtime.close());
+  }
+  if (config.metricsPort) {
+    try {
+      await startMetricsServer({ port: config.metricsPort, host: config.metricsHost, token: config.metricsToken }, log);
+    } catch (err) {
+      return fail(`METRICS_PORT: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(err as Error).message}`, () => runtime.close());
+    }
   }
   log.info({ port: config.port, database: runtime.ctx.db.dialect }, 'tollway started');
   stopOnSignals({ app, runtime, log, output: stdoutLog(), graceMs });

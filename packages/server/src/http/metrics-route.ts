@@ -1,14 +1,6 @@
-import crypto from 'node:crypto';
+import { bearerMatches } from '../lib/bearer.js';
 import { METRICS_CONTENT_TYPE, metricsText } from '../lib/metrics.js';
 import type { Router } from './route.js';
-
-const BEARER = /^Bearer\s+(\S+)$/i;
-
-/** Compared as digests, so neither the time taken nor a length mismatch tells anything about the token. */
-function sameToken(given: string, expected: string): boolean {
-  const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
-  return crypto.timingSafeEqual(digest(given), digest(expected));
-}
 
 /** GET /metrics in Prometheus text, for a scraper holding METRICS_TOKEN; absent (404) when no token is set. */
 export function metricsRoutes(r: Router): void {
@@ -16,15 +8,14 @@ export function metricsRoutes(r: Router): void {
     method: 'GET',
     url: '/metrics',
     level: 'public',
-    summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN); 404 unless METRICS_TOKEN is set',
+    summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN); 404 unless METRICS_TOKEN is set (METRICS_PORT serves them on a port of their own)',
     tags: ['meta'],
     raw: true,
     audit: false,
     handler: async ({ ctx, req, reply }) => {
       const expected = ctx.config.metricsToken;
       if (!expected) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
-      const given = BEARER.exec(req.headers.authorization ?? '')?.[1];
-      if (!given || !sameToken(given, expected)) {
+      if (!bearerMatches(req.headers.authorization, expected)) {
         return reply.code(401).header('www-authenticate', 'Bearer').type('text/plain; charset=utf-8').send('Unauthorized');
       }
       return reply

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config.js';
+import { countStorageError } from './metrics.js';
 
 type Handler = (message: string) => void;
 
@@ -76,7 +77,7 @@ export async function connectRedisBus(redis: Redis, prefix: string, log: Logger)
 /** Connects to Redis and checks it answers; a failure names REDIS_CONN_STRING. */
 export async function connectRedis(conn: string): Promise<Redis> {
   const redis = new Redis(conn, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
-  redis.on('error', () => undefined);
+  redis.on('error', () => countStorageError('redis', 'connection'));
   try {
     await redis.connect();
     await redis.ping();

@@ -1,4 +1,4 @@
-import { Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
 /** The process's Prometheus metrics; modules define theirs on it and GET /metrics serves it. */
 export const metrics = new Registry();
@@ -9,3 +9,74 @@ export function metricsText(): Promise<string> {
 }
 
 export const METRICS_CONTENT_TYPE = metrics.contentType;
+
+let processMetrics = false;
+
+/** Adds the process metrics (CPU, memory, event loop lag, GC, handles) once per process. */
+export function collectProcessMetrics(): void {
+  if (processMetrics) return;
+  processMetrics = true;
+  collectDefaultMetrics({ register: metrics });
+}
+
+/**
+ * A label value from an open set, bounded: the first `cap` distinct values are kept, later ones read `other`,
+ * so a caller cannot grow the series without end.
+ */
+export class BoundedLabel {
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly cap: number) {}
+
+  of(value: string): string {
+    if (this.seen.has(value)) return value;
+    if (this.seen.size >= this.cap) return 'other';
+    this.seen.add(value);
+    return value;
+  }
+}
+
+const rateLimitRefusals = new Counter({
+  name: 'tollway_rate_limit_refusals_total',
+  help: 'Calls refused by a rate limit, by the level whose limit refused them (token, user, group, channel, ip, ...)',
+  labelNames: ['level', 'kind'] as const,
+  registers: [metrics],
+});
+
+/** Counts one refusal by a rate limit at `level` (token, user, group, channel, ip); `kind` rpm, tpm or another window. */
+export function countRateLimitRefusal(level: string, kind = 'rpm'): void {
+  rateLimitRefusals.labels(level, kind).inc();
+}
+
+/** A channel's circuit breaker state as the gauge encodes it. */
+export const CHANNEL_HEALTH_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
+export type ChannelHealthState = keyof typeof CHANNEL_HEALTH_VALUE;
+
+const channelHealth = new Gauge({
+  name: 'tollway_channel_health_state',
+  help: 'Circuit breaker state per channel: 0 closed (healthy), 1 half-open (probing), 2 open (cooling down)',
+  labelNames: ['channel'] as const,
+  registers: [metrics],
+});
+
+/** Sets a channel's breaker state on the health gauge (the breakers call it on every change). */
+export function setChannelHealth(channelId: number, state: ChannelHealthState): void {
+  channelHealth.labels(String(channelId)).set(CHANNEL_HEALTH_VALUE[state]);
+}
+
+/** Drops a deleted channel's health series. */
+export function clearChannelHealth(channelId: number): void {
+  channelHealth.remove(String(channelId));
+}
+
+const storageErrors = new Counter({
+  name: 'tollway_storage_errors_total',
+  help: 'Errors talking to the database or Redis, by store and operation',
+  labelNames: ['store', 'op'] as const,
+  registers: [metrics],
+});
+
+/** Counts one database or Redis error (`op`: what was being done: writer batch, readiness ping, connection). */
+export function countStorageError(store: 'database' | 'redis', op: string): void {
+  storageErrors.labels(store, op).inc();
+}

@@ -10,6 +10,7 @@ import type { RelayServices } from './services.js';
 import { RelaySettingsCache } from './settings.js';
 import { createUpstreamAgent } from './upstream-agent.js';
 import { DurableWriter } from '../accounting/writer.js';
+import { writerMetrics } from '../observability/writer-metrics.js';
 
 /** In DATA_DIR: the Redis node id of the process running on this data folder. */
 const REDIS_NODE_ID_FILE = 'redis-node-id';
@@ -30,7 +31,10 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     log: ctx.log,
     hourlyUsage: () => ctx.options.bool('DataExportEnabled'),
     beforeApply: (records) => ledger.beforeCommit(records),
-    onApplyFailed: (records) => ledger.commitFailed(records),
+    onApplyFailed: (records) => {
+      writerMetrics.failed();
+      ledger.commitFailed(records);
+    },
     // A dropped copy (a task refund applied before) may have moved a live balance the database never followed.
     onDropped: (records) => {
       for (const r of records) {
@@ -39,6 +43,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
       }
     },
     onCommitted: (records) => {
+      writerMetrics.committed(records.length);
       ledger.committed(records);
       quotaWarnings.charged(new Set(records.filter((r) => r.quota !== 0).map((r) => r.userId)));
     },
@@ -57,6 +62,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
       })
     : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
   await writer.start();
+  writerMetrics.watch(writer);
   // After the journal's replay: the first reconcile sees the database with every bill a crash left.
   await ledger.start();
   ctx.accountLogs.useWriter(writer);
@@ -107,6 +113,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     /** `deadline` (epoch ms) bounds the writer's wait for calls settling and its retries. */
     async close(deadline?: number) {
       await writer.stop(deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
+      writerMetrics.unwatch(writer);
       await ledger.stop();
       await quotaWarnings.close();
       await agent.close();

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { KeepAliveOptions } from './keep-alive.js';
+import { observing, withTraceparent } from '../observability/relay-observer.js';
 import { upstreamErrorMessage } from './providers/upstream-error.js';
 import { pump, readText, type ChunkSink } from './pump.js';
 import type { CancelSignal } from './services.js';
@@ -67,7 +68,9 @@ async function readBounded(body: Dispatcher.ResponseData['body']): Promise<strin
  * read whole and answered at once.
  */
 export async function forwardUpstream(agent: Dispatcher, up: UpstreamCall, res: ServerResponse, signal: CancelSignal, route: AnswerRoute): Promise<AttemptResult> {
-  const answer = await agent.request({ origin: up.origin, path: up.path, method: 'POST', headers: up.headers, body: up.body, signal });
+  // Traced calls tell the upstream their attempt's span (W3C traceparent).
+  const headers = observing.tracer ? withTraceparent(up.headers, res) : up.headers;
+  const answer = await agent.request({ origin: up.origin, path: up.path, method: 'POST', headers, body: up.body, signal });
   const status = answer.statusCode;
   if (status >= 400) {
     const body = await readBounded(answer.body);

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { ChannelStatus, computeQuota } from '@tollway/shared';
 import { admitModel, nextChannel, reserveQuota } from './admit.js';
 import { attemptChannel } from './attempt.js';
+import { observerOf } from '../observability/relay-observer.js';
 import { promptContent } from './chat-content.js';
 import { authenticate, type Identified } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
@@ -35,6 +36,8 @@ export async function relayCall(
 ): Promise<void> {
   const started = Date.now();
   const { auth, group } = await identify(req);
+  const obs = observerOf(res);
+  obs?.authenticated();
   const call = await parse(req);
   const settings = ctx.relay.settings.get();
   checkPrompt(ctx.options, settings, call, group);
@@ -59,6 +62,7 @@ export async function relayCall(
   });
   const requestId = newRequestId();
   res.setHeader(REQUEST_ID_HEADER, requestId);
+  obs?.reservedQuota(reserved, requestId);
 
   let settled = false;
   try {
@@ -70,6 +74,7 @@ export async function relayCall(
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
     if (!settled) {
+      obs?.released();
       settleAdmission(ctx, rate, 0);
       await ctx.relay.ledger.settle(target, hold, 0);
       ctx.relay.writer.release(requestId);
@@ -111,6 +116,7 @@ interface CallState {
 async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerResponse, s: CallState): Promise<boolean> {
   const { requestId, call, started, auth, group, price, target, hold, settings } = s;
   const { model, stream } = call;
+  const obs = observerOf(res);
   // A plain emitter is the cancel signal undici listens to ('abort'); cheaper than an AbortController per call.
   const cancel = new EventEmitter();
   let cancelled = false;
@@ -128,6 +134,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
   // A channel over its own RPM/TPM is passed over like an unavailable one; the refusal stands if none is left.
   let overLimit: RelayError | undefined;
   for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
+    obs?.picking();
     const next = nextChannel(ctx, group, model, tried, attempt);
     if (!next) break;
     const { ch, keyIndex, mapped } = next;
@@ -145,6 +152,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
       attempt--;
       continue;
     }
+    obs?.attempting(ch.id, model);
     let result: AttemptResult;
     try {
       result = await attemptChannel(ctx, { call, channel: ch, key: ch.keys[keyIndex]!, upstreamModel: mapped.model, res, signal: cancel, started, captureAnswer: logContent });
@@ -156,6 +164,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
       }
       result = { kind: 'failed', status: 0, message: `upstream unreachable: ${(err as Error).message}`, body: '' };
     }
+    obs?.attempted(result);
     if (result.kind === 'relayed') {
       const usage: CallUsage =
         result.usage && !result.cut
@@ -168,7 +177,8 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
       settleAdmission(ctx, held, usage.promptTokens + usage.completionTokens);
       settleAdmission(ctx, s.rate, usage.promptTokens + usage.completionTokens);
       const content = logContent ? { input: promptContent(call), output: result.output } : undefined;
-      await settleCall(ctx, {
+      obs?.settling();
+      const charged = await settleCall(ctx, {
         requestId,
         auth,
         group,
@@ -187,6 +197,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
         content,
         callId: requestId,
       });
+      obs?.settled(charged);
       return true;
     }
     settleAdmission(ctx, held, 0);

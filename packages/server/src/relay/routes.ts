@@ -4,6 +4,7 @@ import { authenticate, type Identified } from './authenticate.js';
 import { countIRPromptTokens } from './token-count.js';
 import { RelayError, relayErrors } from './errors.js';
 import { relayCall } from './handler.js';
+import { observeRelayCall, observing } from '../observability/relay-observer.js';
 import { bodyModelInbound, openAIInbound, parseJsonBody } from './inbound.js';
 import { installInfoRoutes } from './info-routes.js';
 import { installPlayground } from './playground.js';
@@ -58,7 +59,9 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
 export function serveRelayCall(ctx: RelayContext, route: JsonRelayRoute, req: RelayRequest, res: Parameters<typeof writeRelayError>[0], who?: Identified): Promise<void> {
   const local = route.local?.(ctx, req, who);
   if (local) return local.then((answer) => writeJson(res, answer)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
-  return relayCall(ctx, req, res, route.parse, who && (() => who)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
+  const obs = observing.on ? observeRelayCall(route.url, req.headers, res) : undefined;
+  const done = relayCall(ctx, req, res, route.parse, who && (() => who)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
+  return obs ? done.finally(() => obs.end()) : done;
 }
 
 /** Callers authenticated by a route's onRequest hook, before Fastify reads their body. */
