@@ -1,5 +1,7 @@
 import { ChannelType } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
+// The videos resource (create, remix, retrieve, downloadContent) is in openai 6+; the root openai is 5.x.
+import OpenAI, { toFile } from '../../../../node_modules/@langchain/openai/node_modules/openai/index.mjs';
 import type { TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
@@ -9,6 +11,10 @@ import { MOCK_KLING_KEY, MOCK_OPENAI_VIDEO_KEY, MOCK_VIDEO_BYTES, startMockVideo
 const PER_UNIT = 500_000;
 const PRICES = { 'kling-v1': 0.5, 'sora-2': 0.4, 'sora-openai': 0.3 };
 const MAX_PASSES = 10;
+/** The gateway's body limit in this suite (MAX_REQUEST_BODY_MB): a larger multipart submit is a 413. */
+const BODY_LIMIT_MB = 12;
+const MB = 1024 * 1024;
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('mock reference image')]);
 
 type Video = { id: string; object: string; status: string; progress: number; model: string; metadata?: { url: string }; error?: { message: string } };
 
@@ -18,12 +24,16 @@ type Video = { id: string; object: string; status: string; progress: number; mod
  * polled to completion, the result shown and served; failures refunded once; bad input and foreign tasks refused.
  */
 describe.each(dialects)('video task relay on %s', (dialect) => {
-  const gw = useGateway<MockVideo>(dialect, { user: 'video-user', quota: 10_000_000, users: ['video-other'], mock: startMockVideo }, async (g) => {
-    await addChannel(g.root, { name: 'kling', key: MOCK_KLING_KEY, baseUrl: g.mock.url, models: 'kling-v1', type: ChannelType.Kling });
-    await addChannel(g.root, { name: 'sora', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-2', type: ChannelType.Sora });
-    await addChannel(g.root, { name: 'openai', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-openai', modelMapping: { 'sora-openai': 'sora-2' } });
-    await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(PRICES) });
-  });
+  const gw = useGateway<MockVideo>(
+    dialect,
+    { user: 'video-user', quota: 10_000_000, users: ['video-other'], mock: startMockVideo, env: { MAX_REQUEST_BODY_MB: String(BODY_LIMIT_MB) } },
+    async (g) => {
+      await addChannel(g.root, { name: 'kling', key: MOCK_KLING_KEY, baseUrl: g.mock.url, models: 'kling-v1', type: ChannelType.Kling });
+      await addChannel(g.root, { name: 'sora', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-2', type: ChannelType.Sora });
+      await addChannel(g.root, { name: 'openai', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-openai', modelMapping: { 'sora-openai': 'sora-2' } });
+      await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(PRICES) });
+    },
+  );
 
   const call = async (method: string, path: string, body?: unknown, key = gw.key) => {
     const res = await fetch(`${gw.base}${path}`, {
@@ -127,22 +137,120 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect((res.body.error as { message: string }).message).toContain(message);
     }
-    const form = new FormData();
-    form.set('model', 'sora-2');
-    form.set('prompt', 'x');
-    form.set('input_reference', new Blob([Buffer.from('png')], { type: 'image/png' }), 'a.png');
-    const file = await fetch(`${gw.base}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}` }, body: form });
-    expect(file.status).toBe(400);
-    expect(await file.json()).toMatchObject({ error: { param: 'input_reference', code: 'unsupported_parameter' } });
+    // Multipart: only an input_reference file, only one, a well-formed body within the limit.
+    const post = (form: FormData | string, type?: string) =>
+      fetch(`${gw.base}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}`, ...(type ? { 'content-type': type } : {}) }, body: form });
+    const formOf = (files: [string, Buffer][], model = 'sora-2') => {
+      const form = new FormData();
+      form.set('model', model);
+      form.set('prompt', 'x');
+      for (const [name, bytes] of files) form.append(name, new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'a.png');
+      return form;
+    };
+    const submitsBefore = gw.mock.submits.length;
+    const multipartCases: [FormData | string, string | undefined, number, Record<string, unknown>][] = [
+      [formOf([['image', PNG]]), undefined, 400, { param: 'image', code: 'unsupported_parameter' }],
+      [
+        formOf([
+          ['input_reference', PNG],
+          ['input_reference', PNG],
+        ]),
+        undefined,
+        400,
+        { param: 'input_reference', code: 'unsupported_parameter' },
+      ],
+      ['--x\r\nnonsense', 'multipart/form-data; boundary=x', 400, { type: 'invalid_request_error' }],
+      ['--x\r\ncontent-disposition: form-data; name="model"\r\n\r\nsora-2\r\n--x--\r\n', 'multipart/form-data', 400, { type: 'invalid_request_error' }],
+      [formOf([['input_reference', Buffer.alloc(11 * MB)]], 'kling-v1'), undefined, 400, { param: 'input_reference', code: 'file_too_large' }],
+      [formOf([['input_reference', Buffer.alloc((BODY_LIMIT_MB + 1) * MB)]]), undefined, 413, { type: 'invalid_request_error' }],
+    ];
+    for (const [body, type, status, error] of multipartCases) {
+      const res = await post(body, type);
+      expect(res.status, JSON.stringify(error)).toBe(status);
+      expect(await res.json()).toMatchObject({ error });
+    }
+    expect(gw.mock.submits.length).toBe(submitsBefore);
     const badKey = await call('GET', '/v1/videos/task_x', undefined, 'sk-wrong');
     expect(badKey).toMatchObject({ status: 401, body: { error: { code: 'invalid_api_key' } } });
+  });
+
+  it('the openai SDK: create with an input_reference file (streamed upstream as a form, model mapped), retrieve, download, remix', async () => {
+    const client = new OpenAI({ apiKey: gw.key, baseURL: `${gw.base}/v1`, maxRetries: 0 });
+    const before = await quota();
+    const created = await client.videos.create({
+      model: 'sora-openai' as never,
+      prompt: 'a lighthouse at dusk',
+      seconds: '4',
+      input_reference: await toFile(PNG, 'ref.png', { type: 'image/png' }),
+    });
+    expect(created).toMatchObject({ object: 'video', model: 'sora-openai', status: 'queued', seconds: '4' });
+    expect(before - (await quota())).toBe(PRICES['sora-openai'] * PER_UNIT);
+    const sent = gw.mock.submits.at(-1)!;
+    expect(sent.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent.body).toMatchObject({ model: 'sora-2', prompt: 'a lighthouse at dusk', seconds: '4' });
+    expect(sent.files).toHaveLength(1);
+    expect(sent.files![0]).toMatchObject({ field: 'input_reference', filename: 'ref.png', type: 'image/png' });
+    expect(Buffer.compare(sent.files![0]!.bytes, PNG)).toBe(0);
+
+    // A remix of an unfinished video is refused before anything is sent or charged.
+    await expect(client.videos.remix(created.id, { prompt: 'too soon' })).rejects.toMatchObject({ status: 400, code: 'video_not_ready' });
+    let v = await client.videos.retrieve(created.id);
+    for (let i = 0; i < MAX_PASSES && v.status !== 'completed'; i++) {
+      await t().runtime.taskPoller.job.runOnce();
+      v = await client.videos.retrieve(created.id);
+    }
+    expect(v).toMatchObject({ id: created.id, status: 'completed', progress: 100 });
+    const bytes = Buffer.from(await (await client.videos.downloadContent(created.id)).arrayBuffer());
+    expect(Buffer.compare(bytes, MOCK_VIDEO_BYTES)).toBe(0);
+
+    const mid = await quota();
+    const remixed = await client.videos.remix(created.id, { prompt: 'the same lighthouse in a storm' });
+    expect(remixed).toMatchObject({ object: 'video', model: 'sora-openai', status: 'queued', remixed_from_video_id: created.id, seconds: '4' });
+    expect(remixed.id).not.toBe(created.id);
+    expect(mid - (await quota())).toBe(PRICES['sora-openai'] * PER_UNIT);
+    const origin = [...gw.mock.tasks.values()].find((x) => x.prompt === 'a lighthouse at dusk')!;
+    expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'openai', path: `/v1/videos/${origin.id}/remix`, body: { prompt: 'the same lighthouse in a storm' } });
+    const row = await t()
+      .database.db.kysely.selectFrom('tasks')
+      .select(['channel_id', 'action'])
+      .where('model_name', '=', 'sora-openai')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const originRow = await t()
+      .database.db.kysely.selectFrom('tasks')
+      .select(['channel_id'])
+      .where('model_name', '=', 'sora-openai')
+      .orderBy('id', 'asc')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ channel_id: originRow.channel_id, action: 'remixGenerate' });
+    expect(await pollUntilFinal(remixed.id)).toMatchObject({ status: 'completed', remixed_from_video_id: created.id });
+  });
+
+  it('Kling: an input_reference file is sent inline as the image (image to video); Kling videos are not remixed', async () => {
+    const form = new FormData();
+    form.set('model', 'kling-v1');
+    form.set('prompt', 'a kite');
+    form.set('input_reference', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'kite.png');
+    const res = await fetch(`${gw.base}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}` }, body: form });
+    expect(res.status).toBe(200);
+    const id = ((await res.json()) as Video).id;
+    expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'kling', path: '/v1/videos/image2video', body: { image: PNG.toString('base64'), prompt: 'a kite' } });
+    expect(await pollUntilFinal(id)).toMatchObject({ status: 'completed' });
+    const before = await quota();
+    const remix = await call('POST', `/v1/videos/${id}/remix`, { prompt: 'again' });
+    expect(remix).toMatchObject({ status: 400, body: { error: { code: 'unsupported_operation' } } });
+    for (const bad of ['{oops', { prompt: '' }, { prompt: 7 }]) {
+      const r = await call('POST', `/v1/videos/${id}/remix`, bad);
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+    }
+    expect(await quota()).toBe(before);
   });
 
   it("a caller cannot fetch another user's task", async () => {
     const otherKey = (await addToken(t(), gw.users[0]!.userId!)).key;
     const id = (await call('POST', '/v1/videos', { model: 'sora-2', prompt: 'mine' })).body.id as string;
-    for (const path of [`/v1/videos/${id}`, `/v1/video/generations/${id}`, `/v1/videos/${id}/content`]) {
-      const res = await call('GET', path, undefined, otherKey);
+    for (const path of [`/v1/videos/${id}`, `/v1/video/generations/${id}`, `/v1/videos/${id}/content`, `/v1/videos/${id}/remix`]) {
+      const res = await call(path.endsWith('remix') ? 'POST' : 'GET', path, path.endsWith('remix') ? { prompt: 'theirs' } : undefined, otherKey);
       expect(res, path).toMatchObject({ status: 404, body: { error: { code: 'task_not_exist' } } });
     }
     expect((await call('GET', `/v1/videos/${id}`)).status).toBe(200);

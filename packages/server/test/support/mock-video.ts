@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * A video upstream speaking two wire formats on one port:
  * - Kling's native API: `POST /v1/videos/{text2video,image2video}`, `GET /v1/videos/{kind}/{id}`, every call with a
  *   JWT (HS256, iss = access key, nbf/exp) whose signature is checked against the secret key;
- * - OpenAI's videos API (Sora): `POST /v1/videos`, `GET /v1/videos/{id}`, `GET /v1/videos/{id}/content`.
+ * - OpenAI's videos API (Sora): `POST /v1/videos` (JSON, or multipart with an `input_reference` file),
+ *   `POST /v1/videos/{id}/remix`, `GET /v1/videos/{id}`, `GET /v1/videos/{id}/content`.
  * Each fetch moves a task one step (submitted/queued → processing → succeed/completed). A prompt with `fail` ends in
  * failure, `never` never finishes, `refuse` is refused at submit.
  */
@@ -28,11 +29,20 @@ interface MockVideoTask {
   prompt: string;
   polls: number;
   createdAt: number;
+  remixOf?: string;
+}
+
+/** A file a multipart submit carried. */
+export interface MockVideoFile {
+  field: string;
+  filename: string;
+  type: string;
+  bytes: Buffer;
 }
 
 export interface MockVideo {
   url: string;
-  submits: { vendor: 'kling' | 'openai'; path: string; body: Record<string, unknown> }[];
+  submits: { vendor: 'kling' | 'openai'; path: string; body: Record<string, unknown>; files?: MockVideoFile[]; contentType?: string }[];
   /** Requests refused for a bad or missing JWT. */
   badAuth: number;
   /** Every JWT payload the Kling side accepted. */
@@ -98,11 +108,12 @@ function openAIVideo(t: MockVideoTask) {
     ...(ph === 2 ? { completed_at: now() } : {}),
     seconds: '4',
     size: '720x1280',
+    remixed_from_video_id: t.remixOf ?? null,
     ...(ph === -1 ? { error: { code: 'generation_failed', message: 'mock: sora could not render' } } : {}),
   };
 }
 
-function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>): unknown {
+function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>, files?: MockVideoFile[]): unknown {
   const path = (req.url ?? '').split('?')[0]!;
   // Another new-api in front of Kling serves it under /kling and takes its own sk- key.
   const relayed = path.startsWith('/kling/');
@@ -142,10 +153,30 @@ function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerRespo
     return json(res, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }, 401);
   }
   if (req.method === 'POST' && path === '/v1/videos') {
-    mock.submits.push({ vendor: 'openai', path, body });
+    mock.submits.push({ vendor: 'openai', path, body, files, contentType: req.headers['content-type'] });
     const prompt = String(body.prompt ?? '');
     if (prompt.includes('refuse')) return json(res, { error: { message: 'mock: prompt violates policy', type: 'invalid_request_error', code: 'moderation_blocked' } }, 400);
     const t: MockVideoTask = { id: `video_${crypto.randomBytes(8).toString('hex')}`, vendor: 'openai', kind: '', model: String(body.model), prompt, polls: 0, createdAt: now() };
+    mock.tasks.set(t.id, t);
+    return json(res, openAIVideo(t));
+  }
+  const remix = /^\/v1\/videos\/([^/]+)\/remix$/.exec(path);
+  if (req.method === 'POST' && remix) {
+    mock.submits.push({ vendor: 'openai', path, body });
+    const source = mock.tasks.get(remix[1]!);
+    if (!source || source.vendor !== 'openai') return json(res, { error: { message: 'video not found', type: 'invalid_request_error' } }, 404);
+    if (phase(source) !== 2) return json(res, { error: { message: 'only a completed video can be remixed', type: 'invalid_request_error' } }, 400);
+    const prompt = String(body.prompt ?? '');
+    const t: MockVideoTask = {
+      id: `video_${crypto.randomBytes(8).toString('hex')}`,
+      vendor: 'openai',
+      kind: '',
+      model: source.model,
+      prompt,
+      polls: 0,
+      createdAt: now(),
+      remixOf: source.id,
+    };
     mock.tasks.set(t.id, t);
     return json(res, openAIVideo(t));
   }
@@ -162,15 +193,35 @@ function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerRespo
   json(res, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } }, 404);
 }
 
+async function readForm(raw: Buffer, type: string): Promise<{ body: Record<string, unknown>; files: MockVideoFile[] }> {
+  const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': type } }).formData();
+  const body: Record<string, unknown> = {};
+  const files: MockVideoFile[] = [];
+  for (const [field, v] of form.entries()) {
+    if (typeof v === 'string') body[field] = v;
+    else files.push({ field, filename: v.name, type: v.type, bytes: Buffer.from(await v.arrayBuffer()) });
+  }
+  return { body, files };
+}
+
 export async function startMockVideo(): Promise<MockVideo> {
   const mock: MockVideo = { url: '', submits: [], badAuth: 0, jwtPayloads: [], tasks: new Map(), close: async () => undefined };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const type = req.headers['content-type'] ?? '';
+      if (type.startsWith('multipart/form-data')) {
+        // OpenAI's SDK sends its create as a form: text fields and the input_reference file.
+        return void readForm(raw, type).then(
+          ({ body, files }) => route(mock, req, res, body, files),
+          () => json(res, { error: { message: 'bad multipart body' } }, 400),
+        );
+      }
       let body: Record<string, unknown> = {};
       try {
-        if (chunks.length) body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        if (raw.length) body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
       } catch {
         return json(res, { error: { message: 'bad json' } }, 400);
       }

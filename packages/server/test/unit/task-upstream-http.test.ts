@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASK_ANSWER_MAX_BYTES, TaskAnswerTooLarge, taskRequest, taskStream } from '../../src/relay/tasks/upstream-http.js';
 
 const TASKS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/relay/tasks');
-/** A call of the global fetch, not a method or a name containing "fetch". */
-const GLOBAL_FETCH = /(?<![\w.$])(?:globalThis\.)?fetch\s*\(/;
+/** A call of the global fetch (or its Request/Response objects), not a method or a name containing "fetch". */
+const GLOBAL_FETCH = /(?<![\w.$])(?:globalThis\.)?fetch\s*\(|new\s+(?:Request|Response)\s*\(/;
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -7,6 +7,7 @@ const trimSlash = (base: string) => base.replace(/\/+$/, '');
 
 export const openAIVideoSubmitUrl = (base: string) => `${trimSlash(base)}/v1/videos`;
 export const openAIVideoFetchUrl = (base: string, upstreamId: string) => `${trimSlash(base)}/v1/videos/${encodeURIComponent(upstreamId)}`;
+export const openAIVideoRemixUrl = (base: string, upstreamId: string) => `${trimSlash(base)}/v1/videos/${encodeURIComponent(upstreamId)}/remix`;
 export const openAIVideoContentUrl = (base: string, upstreamId: string) => `${trimSlash(base)}/v1/videos/${encodeURIComponent(upstreamId)}/content`;
 
 /** The JSON body sent upstream: OpenAI's fields, the model as mapped for the channel. */

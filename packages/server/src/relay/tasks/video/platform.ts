@@ -2,8 +2,9 @@ import { ChannelType } from '@tollway/shared';
 import type { TaskPlatform, TaskState, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
 import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, taskRequest, type TaskHttpOptions } from '../upstream-http.js';
 import { klingBearer, klingFetchUrl, klingRequestBody, klingSubmitUrl, klingUpstreamId, parseKlingSubmitAnswer, parseKlingTask } from './kling.js';
-import { openAIVideoFetchUrl, openAIVideoRequestBody, openAIVideoSubmitUrl, parseOpenAIVideoSubmitAnswer, parseOpenAIVideoTask } from './openai.js';
-import type { RemoteVideoTask, VideoSubmitReq } from './wire.js';
+import { openAIVideoFetchUrl, openAIVideoRemixUrl, openAIVideoRequestBody, openAIVideoSubmitUrl, parseOpenAIVideoSubmitAnswer, parseOpenAIVideoTask } from './openai.js';
+import { uploadForm, uploadOf } from './upload.js';
+import { VIDEO_REMIX_ACTION, type RemoteVideoTask, type VideoRemixBody, type VideoSubmitReq } from './wire.js';
 
 /** Platform names (the `platform` column of video tasks). */
 export const KLING_PLATFORM = 'kling';
@@ -52,6 +53,7 @@ async function pollEach(ids: readonly string[], poll: (id: string) => Promise<Ta
 }
 
 async function klingSubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
+  if (req.action === VIDEO_REMIX_ACTION) return { ok: false, httpStatus: 400, code: 'unsupported_operation', message: 'Kling channels cannot remix a video' };
   const body = req.body as unknown as VideoSubmitReq;
   const sent = await send(klingSubmitUrl(req.baseUrl, req.key, body), {
     headers: { authorization: `Bearer ${klingBearer(req.key)}` },
@@ -85,14 +87,29 @@ async function klingFetch(upstream: TaskUpstream, ids: readonly string[]): Promi
   });
 }
 
+/** What an OpenAI-compatible submit sends: a remix of an earlier video, the caller's form with its file, or JSON. */
+function openAIRequest(req: TaskSubmitRequest): { url: string; o: TaskHttpOptions } {
+  const auth = { authorization: `Bearer ${req.key}` };
+  const common = { timeoutMs: TASK_SUBMIT_TIMEOUT_MS, signal: req.signal };
+  if (req.action === VIDEO_REMIX_ACTION) {
+    const r = req.body as unknown as VideoRemixBody;
+    return { url: openAIVideoRemixUrl(req.baseUrl, r.remix_of), o: { ...common, headers: auth, json: { prompt: r.prompt } } };
+  }
+  const upload = uploadOf(req.body);
+  if (upload) {
+    // Streamed from the spool: the file is never held in memory.
+    const form = uploadForm(upload, req.model);
+    return {
+      url: openAIVideoSubmitUrl(req.baseUrl),
+      o: { ...common, method: 'POST', headers: { ...auth, 'content-type': form.contentType, 'content-length': String(form.length) }, body: form.body },
+    };
+  }
+  return { url: openAIVideoSubmitUrl(req.baseUrl), o: { ...common, headers: auth, json: openAIVideoRequestBody(req.body as unknown as VideoSubmitReq, req.model) } };
+}
+
 async function openAISubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
-  const body = req.body as unknown as VideoSubmitReq;
-  const sent = await send(openAIVideoSubmitUrl(req.baseUrl), {
-    headers: { authorization: `Bearer ${req.key}` },
-    json: openAIVideoRequestBody(body, req.model),
-    timeoutMs: TASK_SUBMIT_TIMEOUT_MS,
-    signal: req.signal,
-  });
+  const { url, o } = openAIRequest(req);
+  const sent = await send(url, o);
   if ('error' in sent || sent.status !== 200) return refused(sent);
   try {
     return { ok: true, upstreamTaskId: parseOpenAIVideoSubmitAnswer(sent.text) };

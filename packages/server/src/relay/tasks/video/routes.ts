@@ -7,13 +7,14 @@ import { RelayError, relayErrors } from '../../errors.js';
 import { openAIChat } from '../../ir/openai-chat.js';
 import { relayErrorBody, relayFailure } from '../../respond.js';
 import type { RelayContext } from '../../services.js';
-import { submitTask, upstreamOf } from '../service.js';
+import { submitTask, upstreamOf, type TaskSubmitOutcome } from '../service.js';
 import { taskStream } from '../upstream-http.js';
 import { openAIVideoContentUrl } from './openai.js';
 import { KLING_PLATFORM, klingPlatform, OPENAI_VIDEO_PLATFORM, openAIVideoPlatform } from './platform.js';
 import { ownTaskRow, type OwnTaskRow } from './store.js';
 import { klingAction } from './kling.js';
-import { openAIVideo, parseVideoSubmit, VideoStatus, videoStatusOf, type VideoSubmitReq } from './wire.js';
+import { KLING_IMAGE_MAX_BYTES, readVideoForm, uploadBase64, withUpload, type VideoUpload } from './upload.js';
+import { openAIVideo, parseVideoRemix, parseVideoSubmit, VIDEO_REMIX_ACTION, VideoStatus, videoStatusOf, type VideoRemixBody, type VideoSubmitReq } from './wire.js';
 
 const PLATFORMS = [KLING_PLATFORM, OPENAI_VIDEO_PLATFORM];
 const NOT_FOUND = 404;
@@ -21,30 +22,28 @@ const REDIRECT = 302;
 
 const notFound = () => new RelayError(NOT_FOUND, 'task_not_exist', 'invalid_request_error', 'task_not_exist');
 
-/** A JSON body, or a multipart form's text fields (files are not relayed: give an image URL instead). */
-async function submitBody(req: FastifyRequest): Promise<unknown> {
-  const raw = req.body;
+/** A JSON body (the scope's raw buffer). */
+function jsonBody(raw: unknown): unknown {
   if (!Buffer.isBuffer(raw) || raw.length === 0) throw relayErrors.badBody('a JSON object is required');
-  const type = String(req.headers['content-type'] ?? '');
-  if (!type.startsWith('multipart/form-data')) {
-    try {
-      return JSON.parse(raw.toString('utf8')) as unknown;
-    } catch (err) {
-      throw relayErrors.badBody(`malformed JSON (${(err as Error).message})`);
-    }
-  }
-  let form: FormData;
   try {
-    form = await new Request('http://form/', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(raw) }).formData();
-  } catch {
-    throw relayErrors.badBody('malformed multipart form');
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch (err) {
+    throw relayErrors.badBody(`malformed JSON (${(err as Error).message})`);
   }
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of form.entries()) {
-    if (typeof value !== 'string') throw new RelayError(400, `file field ${name} is not supported; send an image URL`, 'invalid_request_error', 'unsupported_parameter', name);
-    out[name] = value;
-  }
-  return out;
+}
+
+/**
+ * A submit's fields: JSON, or a multipart form spooled to disk (its `input_reference` file kept there, disposed
+ * when the response is over).
+ */
+async function submitBody(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply): Promise<{ fields: unknown; upload?: VideoUpload }> {
+  const raw = req.body;
+  if (Buffer.isBuffer(raw)) return { fields: jsonBody(raw) };
+  if (!raw || typeof (raw as { pipe?: unknown }).pipe !== 'function') throw relayErrors.badBody('a JSON object is required');
+  const form = await readVideoForm(raw as NodeJS.ReadableStream, req.headers['content-type'], ctx.config.bodyLimit);
+  if (reply.raw.writableFinished || reply.raw.destroyed) form.spool.dispose();
+  else reply.raw.once('close', () => form.spool.dispose());
+  return { fields: form.fields, upload: form.upload };
 }
 
 /** Picks the channel first, since the platform (Kling or OpenAI-compatible) follows its type. */
@@ -54,31 +53,64 @@ function platformFor(ctx: RelayContext, who: Identified, model: string) {
   return { platform: ch.type === ChannelType.Kling ? klingPlatform : openAIVideoPlatform, channelId: ch.id };
 }
 
-async function submit(ctx: RelayContext, req: FastifyRequest, who: Identified): Promise<unknown> {
-  const body: VideoSubmitReq = parseVideoSubmit(await submitBody(req));
+async function submit(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, who: Identified): Promise<unknown> {
+  const { fields, upload } = await submitBody(ctx, req, reply);
+  const body: VideoSubmitReq = parseVideoSubmit(fields);
   const { platform, channelId } = platformFor(ctx, who, body.model);
+  // Kling takes the reference image inline; an OpenAI-compatible upstream gets the caller's form streamed.
+  if (upload && platform === klingPlatform && !body.image) body.image = await uploadBase64(upload, KLING_IMAGE_MAX_BYTES);
+  const properties = { prompt: body.prompt, seconds: body.seconds ?? (body.duration ? String(body.duration) : ''), size: body.size ?? '' };
   const out = await submitTask(ctx, who, {
     platform,
     action: klingAction(body),
     model: body.model,
-    body: body as unknown as Record<string, unknown>,
+    body: withUpload(body as unknown as Record<string, unknown>, platform === klingPlatform ? undefined : upload),
     ip: req.ip,
     channelId,
-    properties: { prompt: body.prompt, seconds: body.seconds ?? (body.duration ? String(body.duration) : ''), size: body.size ?? '' },
+    properties,
   });
+  return answerOf(out, body.model, properties);
+}
+
+/** A submit's answer: the new task as an OpenAI video object, or the refusal in OpenAI's error shape. */
+function answerOf(out: TaskSubmitOutcome, model: string, props: Record<string, string>) {
   if (!out.ok) throw new RelayError(out.httpStatus, out.message, out.httpStatus < 500 ? 'invalid_request_error' : 'upstream_error', String(out.code));
   return openAIVideo({
     task_id: out.task.upstreamTaskId,
-    model: body.model,
+    model,
     status: out.task.status,
     progress: out.task.progress,
     fail_reason: '',
     submit_time: out.task.submitTime,
     finish_time: 0,
     url: '',
-    seconds: body.seconds ?? (body.duration ? String(body.duration) : ''),
-    size: body.size ?? '',
+    seconds: str(props.seconds),
+    size: str(props.size),
+    remixed_from: str(props.remixed_from) || undefined,
   });
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** OpenAI's remix: a new task on the channel of a finished video, billed like a submit of its model. */
+async function remix(ctx: RelayContext, req: FastifyRequest, who: Identified): Promise<unknown> {
+  const origin = await own(ctx, req, who);
+  const { prompt } = parseVideoRemix(jsonBody(req.body));
+  if (origin.platform !== OPENAI_VIDEO_PLATFORM)
+    throw new RelayError(400, 'only a video made on an OpenAI-compatible channel can be remixed', 'invalid_request_error', 'unsupported_operation');
+  if (videoStatusOf(origin.status) !== VideoStatus.Completed) throw new RelayError(400, 'the video is not ready', 'invalid_request_error', 'video_not_ready');
+  const props = parseJsonObject<Record<string, unknown>>(origin.properties, {});
+  const properties = { prompt, seconds: str(props.seconds), size: str(props.size), remixed_from: origin.task_id };
+  const out = await submitTask(ctx, who, {
+    platform: openAIVideoPlatform,
+    action: VIDEO_REMIX_ACTION,
+    model: origin.model_name,
+    body: { prompt, remix_of: origin.task_id } satisfies VideoRemixBody,
+    ip: req.ip,
+    channelId: origin.channel_id,
+    properties,
+  });
+  return answerOf(out, origin.model_name, properties);
 }
 
 const videoOf = (row: OwnTaskRow) => {
@@ -92,8 +124,9 @@ const videoOf = (row: OwnTaskRow) => {
     submit_time: row.submit_time,
     finish_time: row.finish_time,
     url: row.result_url,
-    seconds: typeof props.seconds === 'string' ? props.seconds : '',
-    size: typeof props.size === 'string' ? props.size : '',
+    seconds: str(props.seconds),
+    size: str(props.size),
+    remixed_from: str(props.remixed_from) || undefined,
   });
 };
 
@@ -154,15 +187,25 @@ const authed =
       return out === reply || reply.sent ? reply : reply.code(200).send(out);
     } catch (err) {
       const e = relayFailure(err, ctx.log);
+      // A body refused before its end (too large, malformed) is not read on: the connection is not reused.
+      if (!req.raw.complete) reply.header('connection', 'close');
       return reply.code(e.status).type('application/json').send(relayErrorBody(e, openAIChat));
     }
   };
 
 /** Registers the video routes on the relay's scope (raw bodies, token auth). */
 export function installVideoRoutes(scope: FastifyInstance, ctx: RelayContext): void {
-  const create = authed(ctx, (req, _reply, who) => submit(ctx, req, who));
-  scope.post('/v1/video/generations', create);
-  scope.post('/v1/videos', create);
+  // Multipart submits are streamed to a spool after authentication, not buffered by the scope's parser.
+  const create = authed(ctx, (req, reply, who) => submit(ctx, req, reply, who));
+  void scope.register(async (forms) => {
+    forms.addContentTypeParser('multipart/form-data', (_req, payload, done) => done(null, payload));
+    forms.post('/v1/video/generations', create);
+    forms.post('/v1/videos', create);
+  });
+  scope.post(
+    '/v1/videos/:id/remix',
+    authed(ctx, (req, _reply, who) => remix(ctx, req, who)),
+  );
   scope.get(
     '/v1/video/generations/:id',
     authed(ctx, async (req, _reply, who) => ({ code: 'success', message: '', data: taskDtoOf(await own(ctx, req, who)) })),

@@ -62,6 +62,15 @@ export interface VideoSubmitReq {
   metadata?: Record<string, unknown>;
 }
 
+/** new-api's action of a remix (`POST /v1/videos/{id}/remix`). */
+export const VIDEO_REMIX_ACTION = 'remixGenerate';
+
+/** What a remix sends its platform: the new prompt and the upstream id of the video it remixes. */
+export interface VideoRemixBody {
+  prompt: string;
+  remix_of: string;
+}
+
 const PROMPT_MAX = 10_000;
 const SHORT_MAX = 100;
 /** Image inputs may be data URLs. */
@@ -86,6 +95,14 @@ function seconds(v: unknown, key: string): number | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
   if (!Number.isInteger(n) || n <= 0 || n > MAX_VIDEO_SECONDS) throw invalid(`${key} must be a whole number of seconds from 1 to ${MAX_VIDEO_SECONDS}`, key);
   return n;
+}
+
+/** Validates a remix body `{prompt}` (OpenAI's VideoRemixParams). */
+export function parseVideoRemix(body: unknown): { prompt: string } {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('the body must be a JSON object');
+  const prompt = optString(body as Record<string, unknown>, 'prompt', PROMPT_MAX);
+  if (!prompt?.trim()) throw invalid('field prompt is required', 'prompt');
+  return { prompt };
 }
 
 /** Validates a video submit (JSON, or multipart fields as strings): model and prompt are required. */
@@ -144,6 +161,8 @@ export interface VideoTaskView {
   url: string;
   seconds: string;
   size: string;
+  /** The public id of the video a remix was made from. */
+  remixed_from?: string;
 }
 
 /** new-api's OpenAIVideo object of a stored task (`id` and the legacy `task_id` are the public id). */
@@ -163,5 +182,6 @@ export function openAIVideo(t: VideoTaskView) {
   if (t.size) video.size = t.size;
   if (status === VideoStatus.Failed) video.error = { message: t.fail_reason || 'task failed', code: 'task_failed' };
   if (t.url) video.metadata = { url: t.url };
+  if (t.remixed_from) video.remixed_from_video_id = t.remixed_from;
   return video;
 }
