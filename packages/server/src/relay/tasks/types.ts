@@ -68,6 +68,8 @@ export interface TaskRefused {
   /** The vendor's code (Midjourney's numeric code, a string code for the others). */
   code: number | string;
   message: string;
+  /** The upstream says this channel's account cannot serve (Midjourney code 3): a candidate for auto-disable. */
+  unavailable?: { channel: CachedChannel; keyIndex: number };
 }
 
 export type TaskSubmitResult = TaskAccepted | TaskRefused;
