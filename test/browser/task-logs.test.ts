@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession, type Session } from './api-session.js';
 import { login, startHarness, type Harness } from './harness.js';
@@ -13,7 +13,7 @@ const USER = { username: 'tluser', password: 'tl-user-pass-1' };
 const svg = (fill: string) =>
   `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="480" height="480"><rect width="480" height="480" fill="${fill}"/><circle cx="240" cy="240" r="120" fill="#fff" opacity="0.5"/></svg>`).toString('base64')}`;
 /** Half a second of silence as a WAV file: a song result the audio player can load. */
-function silentWav(): string {
+function silentWav(): Buffer {
   const rate = 8000;
   const samples = rate / 2;
   const b = Buffer.alloc(44 + samples);
@@ -30,10 +30,45 @@ function silentWav(): string {
   b.write('data', 36);
   b.writeUInt32LE(samples, 40);
   b.fill(128, 44);
-  return `data:audio/wav;base64,${b.toString('base64')}`;
+  return b;
 }
+/** A second and a half of VP8 video (a ball crossing a dark frame), recorded once in Chromium. */
+const CLIP = path.resolve(import.meta.dirname, 'fixtures/task-clip.webm');
+/** Where the console copy serves the song: the site's own origin. */
+const MEDIA_DIR = 'test-media';
+/** Kling's video on an https host of the upstream's, answered by the browser context (the CSP still applies). */
+const KLING_URL = 'https://cdn.kling.example/videos/kl-done.webm';
 const LONG_REASON = 'Midjourney refused the prompt: banned words were found in it (rule 7 of the community guidelines); change the prompt and submit the task again.';
 const rowsOf = (table: ReturnType<Page['getByTestId']>) => table.locator('tbody tr.ant-table-row');
+
+/** The page's reports of loads the Content-Security-Policy refused, as Chromium logs them. */
+function cspErrors(page: Page): string[] {
+  const found: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.text().includes('Content Security Policy')) found.push(msg.text());
+  });
+  return found;
+}
+
+/** The upstream's https video host, as the browser sees it. */
+async function serveRemoteClip(context: BrowserContext) {
+  const body = fs.readFileSync(CLIP);
+  await context.route('https://cdn.kling.example/**', (route) => route.fulfill({ status: 200, contentType: 'video/webm', body }));
+}
+
+/** Opens a row's video player; the dialog with its <video>. */
+async function openVideo(page: Page, row: ReturnType<Page['locator']>) {
+  await row.getByTestId('task-video-open').click();
+  const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('task-video') });
+  await dialog.waitFor();
+  return { dialog, video: dialog.getByTestId('task-video') };
+}
+
+/** Closes the open player; the <video> goes with it. */
+async function closeVideo(page: Page) {
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.getByTestId('task-video').count()).toBe(0);
+}
 
 /**
  * The drawing and the music/video task logs in a real browser with tasks in every state: status tags, progress
@@ -47,6 +82,7 @@ describe('drawing and music/video task logs in Chromium', () => {
   let page: Page;
   let userId: number;
   let root: Session;
+  let csp: string[];
   const now = Math.floor(Date.now() / 1000);
 
   beforeAll(async () => {
@@ -54,6 +90,9 @@ describe('drawing and music/video task logs in Chromium', () => {
     // A private copy of the built console: a rebuild of packages/web/dist during the run must not remove the chunks it loads.
     const web = path.join(dir, 'web');
     fs.cpSync(path.resolve(import.meta.dirname, '../../packages/web/dist'), web, { recursive: true });
+    // The song is served by the site itself (its static files are listed at start, so written first).
+    fs.mkdirSync(path.join(web, MEDIA_DIR));
+    fs.writeFileSync(path.join(web, MEDIA_DIR, 'night-drive.wav'), silentWav());
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web });
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     root = await loginSession(h.baseUrl, ROOT);
@@ -81,11 +120,11 @@ describe('drawing and music/video task logs in Chromium', () => {
     const task = db.prepare(
       'INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, fail_reason, submit_time, start_time, finish_time, progress, data) VALUES (?, ?, ?, 5, 20000, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const songs = JSON.stringify([{ id: 's1', title: 'Night drive', audio_url: silentWav(), image_url: svg('#9333ea'), status: 'complete' }]);
+    const songs = JSON.stringify([{ id: 's1', title: 'Night drive', audio_url: `${h.baseUrl}/${MEDIA_DIR}/night-drive.wav`, image_url: svg('#9333ea'), status: 'complete' }]);
     const clip = JSON.stringify({
       task_id: 'kl-done',
       task_status: 'succeed',
-      task_result: { videos: [{ id: 'v1', url: 'http://127.0.0.1:9/videos/kl-done.mp4', duration: '5' }] },
+      task_result: { videos: [{ id: 'v1', url: KLING_URL, duration: '5' }] },
     });
     task.run('suno-done', 'suno', userId, 'MUSIC', 'SUCCESS', '', now - 300, now - 299, now - 240, '100%', songs);
     task.run('suno-lyrics', 'suno', userId, 'LYRICS', 'QUEUED', '', now - 200, 0, 0, '0%', '[]');
@@ -93,12 +132,16 @@ describe('drawing and music/video task logs in Chromium', () => {
     task.run('suno-lost', 'suno', userId, 'MUSIC', 'UNKNOWN', '', now - 180, 0, 0, '', '');
     task.run('suno-failed', 'suno', userId, 'MUSIC', 'FAILURE', 'Suno: the lyrics contain words that are not allowed', now - 170, now - 169, now - 150, '100%', '');
     task.run('kl-done', 'kling', userId, 'textGenerate', 'SUCCESS', '', now - 160, now - 159, now - 100, '100%', clip);
+    // An OpenAI-compatible video: no URL stored, the gateway's content route streams it.
+    task.run('sora-done', 'sora', userId, 'textGenerate', 'SUCCESS', '', now - 150, now - 149, now - 120, '100%', '');
     task.run('kl-running', 'kling', userId, 'generate', 'IN_PROGRESS', '', now - 60, now - 59, 0, '30%', '');
     task.run('sora-waiting', '55', userId, 'textGenerate', 'NOT_START', '', now - 50, 0, 0, '0%', '');
     task.run('vidu-submitted', 'vidu', userId, 'generate', 'SUBMITTED', '', now - 40, 0, 0, '', '');
 
     let context;
     ({ page, context } = await h.newPage());
+    csp = cspErrors(page);
+    await serveRemoteClip(context);
     await context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
     await login(page, USER);
   });
@@ -138,7 +181,14 @@ describe('drawing and music/video task logs in Chromium', () => {
     expect(await table.locator('.ant-progress-status-success').count()).toBe(2);
     expect(await table.locator('.ant-progress-status-active').count()).toBe(3);
     expect(await table.getByTestId('task-image').count()).toBe(2);
-    expect(await table.getByTestId('task-video').getAttribute('src')).toContain('/videos/mj-slow.mp4');
+    // The video action's result opens a player; plain http from another host is refused by the CSP (https only).
+    expect(await table.getByTestId('task-video-open').count()).toBe(1);
+    const { dialog, video } = await openVideo(page, table.locator('tr', { hasText: 'mj-slow' }));
+    expect(await video.getAttribute('src')).toBe('http://127.0.0.1:9/videos/mj-slow.mp4');
+    expect(await dialog.getByTestId('task-video-link').getAttribute('href')).toBe('http://127.0.0.1:9/videos/mj-slow.mp4');
+    await expect.poll(() => csp.some((e) => e.includes('127.0.0.1:9/videos/mj-slow.mp4') && e.includes('media-src'))).toBe(true);
+    await closeVideo(page);
+    csp.length = 0;
     await expect.poll(() => table.getByTestId('task-fail-reason').textContent()).toContain('Midjourney refused the prompt');
     // A running task: the page says it refreshes by itself.
     await page.getByTestId('drawing-tasks-live').waitFor();
@@ -164,7 +214,7 @@ describe('drawing and music/video task logs in Chromium', () => {
   it('the task log shows music and video tasks in every state with their players and platforms', async () => {
     await page.goto('/app/logs/tasks');
     const table = page.getByTestId('music-tasks-table');
-    await expect.poll(() => rowsOf(table).count()).toBe(9);
+    await expect.poll(() => rowsOf(table).count()).toBe(10);
     const text = (await table.textContent()) ?? '';
     for (const state of ['Success', 'Queued', 'Submitting', 'Unknown', 'Failure', 'In progress', 'Not started', 'Submitted']) expect(text).toContain(state);
     for (const platform of ['Suno', 'Kling', 'Sora', 'Vidu']) expect(text).toContain(platform);
@@ -173,17 +223,44 @@ describe('drawing and music/video task logs in Chromium', () => {
     expect(text).toContain('Image to video');
     expect(text).toContain('Night drive');
     expect(text).toContain('the lyrics contain words that are not allowed');
-    // The song's player and cover, the finished video's player.
+    // Durations: a minute or more red, less green.
+    expect(await table.locator('.ant-tag-red', { hasText: '60 s' }).count()).toBe(2);
+    expect(await table.locator('.ant-tag-green', { hasText: '20 s' }).count()).toBe(1);
+    expect(await table.locator('.ant-tag-green', { hasText: '30 s' }).count()).toBe(1);
+    // The song's player loads its file (served by the site) and shows its cover.
     const audio = table.getByTestId('task-audio');
     expect(await audio.count()).toBe(1);
-    await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.src.startsWith('data:audio/wav'))).toBe(true);
+    expect(await audio.getAttribute('src')).toBe(`${h.baseUrl}/${MEDIA_DIR}/night-drive.wav`);
+    await audio.evaluate((el: HTMLAudioElement) => el.load());
+    await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     expect(await table.getByTestId('task-image').count()).toBe(1);
-    const video = table.getByTestId('task-video');
-    expect(await video.count()).toBe(1);
-    expect(await video.getAttribute('src')).toContain('/videos/kl-done.mp4');
+    // The two finished videos have a play button each; the running ones none.
+    expect(await table.getByTestId('task-video-open').count()).toBe(2);
+    expect(await table.locator('tr', { hasText: 'kl-running' }).getByTestId('task-video-open').count()).toBe(0);
     expect(await table.locator('tr', { hasText: 'kl-running' }).getByTestId('task-progress').textContent()).toContain('30%');
     await page.getByTestId('music-tasks-live').waitFor();
     await h.shot(page, 'task-logs-04-music-video');
+
+    // Kling's video on an https host: the player loads it (metadata read: readyState >= 1), nothing refused by the CSP.
+    const kling = await openVideo(page, table.locator('tr', { hasText: 'kl-done' }));
+    const klingUrl = KLING_URL;
+    expect(await kling.video.getAttribute('src')).toBe(klingUrl);
+    await expect.poll(() => kling.video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(await kling.video.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([320, 180]);
+    expect(await kling.dialog.getByTestId('task-video-link').getAttribute('href')).toBe(klingUrl);
+    expect(await kling.dialog.getByTestId('task-video-download').getAttribute('href')).toBe(klingUrl);
+    expect(await kling.dialog.textContent()).toContain('Video preview');
+    expect(csp).toEqual([]);
+    await h.shot(page, 'task-logs-05-video-player');
+    await closeVideo(page);
+
+    // Sora's video comes from the gateway's own content route: the request goes out, the CSP lets it through.
+    const contentRequest = page.waitForRequest((r) => r.url() === `${h.baseUrl}/v1/videos/sora-done/content`);
+    const sora = await openVideo(page, table.locator('tr', { hasText: 'sora-done' }));
+    expect(await sora.video.getAttribute('src')).toBe('/v1/videos/sora-done/content');
+    await contentRequest;
+    expect(csp).toEqual([]);
+    await closeVideo(page);
 
     // Every running task finishes: the bars fill and the page stops refreshing.
     db.prepare("UPDATE tasks SET status = 'SUCCESS', progress = '100%', finish_time = ? WHERE status IN ('', 'QUEUED', 'IN_PROGRESS', 'NOT_START', 'SUBMITTED')").run(now);
@@ -194,21 +271,31 @@ describe('drawing and music/video task logs in Chromium', () => {
 
   it('in Chinese, administrators see every task with its channel', async () => {
     const { page: rootPage, context } = await h.newPage();
+    await serveRemoteClip(context);
     await context.addInitScript(() => localStorage.setItem('i18nextLng', 'zh'));
     await login(rootPage, ROOT);
     await rootPage.goto('/app/logs/tasks');
     const table = rootPage.getByTestId('music-tasks-table');
-    await expect.poll(() => rowsOf(table).count()).toBe(9);
+    await expect.poll(() => rowsOf(table).count()).toBe(10);
     const text = (await table.textContent()) ?? '';
     expect(text).toContain('#5');
     for (const word of ['成功', '失败', '未知', '可灵', '文生视频', '生成歌词']) expect(text).toContain(word);
-    await h.shot(rootPage, 'task-logs-05-music-video-zh-admin');
+    await h.shot(rootPage, 'task-logs-06-music-video-zh-admin');
+    // The player in Chinese: it loads Kling's video with nothing refused by the CSP.
+    const rootCsp = cspErrors(rootPage);
+    const { dialog, video } = await openVideo(rootPage, table.locator('tr', { hasText: 'kl-done' }));
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    const words = (await dialog.textContent()) ?? '';
+    for (const word of ['视频预览', '新窗口打开', '下载']) expect(words).toContain(word);
+    expect(rootCsp).toEqual([]);
+    await h.shot(rootPage, 'task-logs-07-video-player-zh');
+    await closeVideo(rootPage);
     await rootPage.goto('/app/logs/drawing');
     const drawing = rootPage.getByTestId('drawing-tasks-table');
     await expect.poll(() => rowsOf(drawing).count()).toBe(7);
     const dtext = (await drawing.textContent()) ?? '';
     for (const word of ['#3', '执行中', '窗口等待', '未启动', '队列中', '等待中']) expect(dtext).toContain(word);
-    await h.shot(rootPage, 'task-logs-06-drawing-zh-admin');
+    await h.shot(rootPage, 'task-logs-08-drawing-zh-admin');
     await context.close();
   });
 });

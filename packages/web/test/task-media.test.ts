@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { failText, taskMedia } from '../src/features/tasks/media';
 
-const row = (r: Partial<{ data: string; platform: string; status: string; fail_reason: string; result_url: string }>) => ({
+const row = (r: Partial<{ data: string; platform: string; status: string; fail_reason: string; result_url: string; task_id: string }>) => ({
   data: '',
   platform: 'suno',
   status: 'SUCCESS',
@@ -32,6 +32,17 @@ describe('task results from stored data', () => {
     expect(taskMedia(stored)).toEqual([{ kind: 'video', url: 'https://v.example/c' }]);
     expect(failText(stored)).toBe('');
     expect(failText(row({ platform: 'vidu', status: 'FAILURE', fail_reason: 'quota exhausted' }))).toBe('quota exhausted');
+  });
+
+  it("a finished OpenAI-compatible video without a URL plays from the gateway's content route; a stored URL wins", () => {
+    for (const platform of ['sora', 'openai', '55'])
+      expect(taskMedia(row({ platform, task_id: 'video_a/b?' }))).toEqual([{ kind: 'video', url: '/v1/videos/video_a%2Fb%3F/content' }]);
+    expect(taskMedia(row({ platform: 'sora', task_id: 'v1', result_url: 'https://v.example/s.mp4' }))).toEqual([{ kind: 'video', url: 'https://v.example/s.mp4' }]);
+    // Not finished, or a platform whose file is the upstream's own URL: nothing to play yet.
+    expect(taskMedia(row({ platform: 'sora', task_id: 'v2', status: 'IN_PROGRESS' }))).toEqual([]);
+    expect(taskMedia(row({ platform: 'sora', task_id: 'v3', status: 'FAILURE', fail_reason: 'moderation' }))).toEqual([]);
+    expect(taskMedia(row({ platform: 'kling', task_id: 'k1' }))).toEqual([]);
+    expect(taskMedia(row({ platform: 'suno', task_id: 's1' }))).toEqual([]);
   });
 
   it('only http(s) and media data URLs; bad JSON, scripts and unknown files give nothing', () => {

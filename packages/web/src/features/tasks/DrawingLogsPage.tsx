@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { MjRow } from './api';
 import { cells } from './cells';
 import type { TaskMedia } from './media';
-import { SUBMIT_CODES } from './status';
+import { durationColor, SUBMIT_CODES } from './status';
 import { TaskListPage } from './TaskListPage';
 
 /** A drawing's results: its image, and the video of a video action. */
@@ -21,7 +21,7 @@ export default function DrawingLogsPage() {
   const { t } = useTranslation('tasks');
   const columns = (admin: boolean): TableColumnsType<MjRow> => [
     { key: 'submit', title: t('col.submitTime'), dataIndex: 'submit_time', width: 165, render: cells.time },
-    { key: 'duration', title: t('col.duration'), width: 90, render: (_, r) => cells.duration(t, r, true) },
+    { key: 'duration', title: t('col.duration'), width: 90, render: (_, r) => cells.duration(t, r, durationColor) },
     ...(admin ? [{ key: 'channel', title: t('col.channel'), dataIndex: 'channel_id', width: 80, render: cells.channel }] : []),
     { key: 'action', title: t('col.action'), dataIndex: 'action', width: 120, render: (a: string) => cells.action(t, a) },
     { key: 'id', title: t('col.mjId'), dataIndex: 'mj_id', width: 160, render: cells.id },

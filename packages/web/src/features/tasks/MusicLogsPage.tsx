@@ -5,6 +5,7 @@ import type { TaskRow } from './api';
 import { cells } from './cells';
 import { failText, taskMedia } from './media';
 import { PlatformTag } from './PlatformTag';
+import { taskDurationColor } from './status';
 import { TaskListPage } from './TaskListPage';
 
 /** Music default range: from the start of today. */
@@ -18,7 +19,7 @@ export default function MusicLogsPage() {
   const { t } = useTranslation('tasks');
   const columns = (admin: boolean): TableColumnsType<TaskRow> => [
     { key: 'submit', title: t('col.submitTime'), dataIndex: 'submit_time', width: 165, render: cells.time },
-    { key: 'duration', title: t('col.duration'), width: 90, render: (_, r) => cells.duration(t, r, false) },
+    { key: 'duration', title: t('col.duration'), width: 90, render: (_, r) => cells.duration(t, r, taskDurationColor) },
     ...(admin ? [{ key: 'channel', title: t('col.channel'), dataIndex: 'channel_id', width: 80, render: cells.channel }] : []),
     {
       key: 'platform',

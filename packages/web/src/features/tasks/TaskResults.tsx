@@ -1,13 +1,13 @@
 import { Flex, Image, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import type { TaskMedia } from './media';
+import { VideoResult } from './VideoResult';
 
-/** Sizes of the result cells: an image thumbnail, a song player, a video player. */
+/** Sizes of the result cells: an image thumbnail, a song player. */
 const THUMB = 48;
 const AUDIO_WIDTH = 240;
-const VIDEO = { width: 176, height: 99 };
 
-/** A task's results: thumbnails that open a preview, song players with their titles, video players. */
+/** A task's results: thumbnails that open a preview, song players with their titles, videos that open a player. */
 export function TaskResults({ media, empty }: { media: TaskMedia[]; empty: ReactNode }) {
   if (media.length === 0) return empty;
   const images = media.filter((m) => m.kind === 'image');
@@ -29,7 +29,7 @@ export function TaskResults({ media, empty }: { media: TaskMedia[]; empty: React
       {media
         .filter((m) => m.kind === 'video')
         .map((m) => (
-          <video key={m.url} controls preload="metadata" src={m.url} poster={poster} {...VIDEO} style={{ borderRadius: 6, background: '#000' }} data-testid="task-video" />
+          <VideoResult key={m.url} url={m.url} poster={poster} title={m.title} />
         ))}
       {images.length > 0 && (
         <Image.PreviewGroup>

@@ -3,17 +3,18 @@ import type { TFunction } from 'i18next';
 import { formatTime } from '../../lib/format-time';
 import type { TaskMedia } from './media';
 import { TaskResults } from './TaskResults';
-import { actionColor, durationColor, durationOf, isRunning, progressPercent, progressStatus, stateOf } from './status';
+import { actionColor, durationOf, isRunning, progressPercent, progressStatus, stateOf } from './status';
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
 
 /** Cells shared by the drawing and music task tables. */
 export const cells = {
   time: (epoch: number) => (epoch > 0 ? <span className="tw-log-num">{formatTime(epoch)}</span> : dash),
-  duration: (t: TFunction, r: { submit_time: number; finish_time: number }, colored: boolean) => {
+  /** Seconds from submit to finish, coloured by the page's rule. */
+  duration: (t: TFunction, r: { submit_time: number; finish_time: number }, color: (seconds: number) => string) => {
     const s = durationOf(r);
     if (s === undefined) return dash;
-    return <Tag color={colored ? durationColor(s) : 'default'}>{t('value.seconds', { value: s })}</Tag>;
+    return <Tag color={color(s)}>{t('value.seconds', { value: s })}</Tag>;
   },
   channel: (id: number | undefined) => (id ? <Tag style={{ margin: 0 }}>#{id}</Tag> : dash),
   action: (t: TFunction, action: string) => (action ? <Tag color={actionColor(action)}>{t(`action.${action}`, { defaultValue: action })}</Tag> : dash),

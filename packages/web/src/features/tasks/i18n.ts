@@ -64,6 +64,7 @@ export default {
       submitting: '提交中',
     },
     platform: { suno: 'Suno', kling: '可灵', jimeng: '即梦', vidu: 'Vidu', sora: 'Sora', doubao: '豆包视频', openai: 'OpenAI' },
+    video: { play: '点击预览视频', title: '视频预览', open: '新窗口打开', download: '下载', unsupported: '浏览器无法播放此视频，请下载后观看' },
   },
   en: {
     drawing: { title: 'Drawing logs', subtitle: 'Submitted drawing tasks, their progress and results' },
@@ -129,5 +130,12 @@ export default {
       submitting: 'Submitting',
     },
     platform: { suno: 'Suno', kling: 'Kling', jimeng: 'Jimeng', vidu: 'Vidu', sora: 'Sora', doubao: 'Doubao Video', openai: 'OpenAI' },
+    video: {
+      play: 'Play the video',
+      title: 'Video preview',
+      open: 'Open in a new tab',
+      download: 'Download',
+      unsupported: 'This browser cannot play the video; download it instead',
+    },
   },
 };

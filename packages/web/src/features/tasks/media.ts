@@ -24,6 +24,12 @@ export const VIDEO_PLATFORMS = new Set([
 
 export const isVideoPlatform = (platform: string) => VIDEO_PLATFORMS.has(platform.toLowerCase());
 
+/** OpenAI-compatible video platforms: the finished file is served by the gateway's own content route. */
+const CONTENT_ROUTE_PLATFORMS = new Set(['sora', 'openai', String(ChannelType.Sora)]);
+
+/** The gateway's route that streams an OpenAI-compatible video (same origin: the console's session goes with it). */
+export const videoContentPath = (taskId: string) => `/v1/videos/${encodeURIComponent(taskId)}/content`;
+
 /** Deepest nesting searched in a task's data (upstream payloads are shallow; this bounds odd ones). */
 const MAX_DEPTH = 6;
 /** Most files shown per task. */
@@ -50,9 +56,10 @@ function kindOf(key: string, url: string, video: boolean): TaskMedia['kind'] | u
 /**
  * The result files of a task: its result_url, then those in its stored data (the upstream's JSON: Suno's songs with audio_url/image_url/
  * video_url, a video platform's url or videos[].url), plus, for video platforms, a URL stored as the result in
- * fail_reason on success (new-api keeps it there). Images come after the audio and video they illustrate.
+ * fail_reason on success (new-api keeps it there), else for an OpenAI-compatible platform the gateway's content route.
+ * Images come after the audio and video they illustrate.
  */
-export function taskMedia(r: { data: string; platform: string; status: string; fail_reason: string; result_url?: string }): TaskMedia[] {
+export function taskMedia(r: { data: string; platform: string; status: string; fail_reason: string; result_url?: string; task_id?: string }): TaskMedia[] {
   const video = isVideoPlatform(r.platform);
   const found: TaskMedia[] = [];
   const seen = new Set<string>();
@@ -85,6 +92,9 @@ export function taskMedia(r: { data: string; platform: string; status: string; f
     }
   }
   if (video && r.status === 'SUCCESS' && isUrl(r.fail_reason)) add({ kind: 'video', url: r.fail_reason });
+  // An OpenAI-compatible upstream keeps the file behind its key: the gateway streams it.
+  const hasVideo = found.some((m) => m.kind === 'video');
+  if (!hasVideo && r.task_id && r.status === 'SUCCESS' && CONTENT_ROUTE_PLATFORMS.has(r.platform.toLowerCase())) add({ kind: 'video', url: videoContentPath(r.task_id) });
   const order = { audio: 0, video: 1, image: 2 } as const;
   return found.sort((a, b) => order[a.kind] - order[b.kind]);
 }

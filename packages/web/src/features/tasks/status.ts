@@ -78,6 +78,9 @@ export const durationOf = (r: { submit_time: number; finish_time: number }) => (
 /** A drawing that took over 60 s is shown red. */
 export const durationColor = (seconds: number) => (seconds > 60 ? 'red' : 'green');
 
+/** A music or video task that took a minute or more is shown red (new-api's task log rule). */
+export const taskDurationColor = (seconds: number) => (seconds >= 60 ? 'red' : 'green');
+
 /** "40%" → 40 (progress is text upstream); NaN-safe. */
 export const progressPercent = (progress: string) => {
   const n = Number.parseFloat(progress);
