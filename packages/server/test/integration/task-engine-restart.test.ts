@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ChannelType } from '@tollway/shared';
+import { ChannelType, LogType } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBackend, startOn, type CrashBackend } from '../support/crash-server.js';
 import { dialects } from '../support/databases.js';
@@ -253,7 +253,7 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
       await new Promise((r) => setTimeout(r, POLL_MS * 5));
       await kill('SIGTERM');
       expect(await quota()).toBe(before);
-      const refunds = (await backend.db.kysely.selectFrom('logs').select('other').where('type', '=', 3).execute()).filter((l) => JSON.parse(l.other || '{}').task_id === taskId);
+      const refunds = (await backend.db.kysely.selectFrom('logs').select('other').where('type', '=', LogType.System).execute()).filter((l) => JSON.parse(l.other || '{}').task_id === taskId);
       expect(refunds).toHaveLength(1);
     },
     START_TIMEOUT_MS * 2,

@@ -12,6 +12,7 @@ import { createUserClient, startTestApp, type TestApp } from '../support/app.js'
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.js';
+import { freePort } from '../support/process.js';
 import { registerFakeTaskPlatform, startMockTaskUpstream, type MockTaskUpstream } from '../support/mock-task-upstream.js';
 
 const PLATFORM = 'fake-tasks';
@@ -86,12 +87,44 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     expect(await refundLogs(gw.t, task.taskId)).toHaveLength(0);
   });
 
+  const taskRows = async () => (await gw.t.database.db.kysely.selectFrom('tasks').select('id').execute()).length;
+
   it('an upstream refusal charges nothing and keeps no row', async () => {
     const before = await userQuota(gw.t, gw.user.userId!);
+    const rows = await taskRows();
     const r = await submit('refuse this');
     expect(r).toMatchObject({ ok: false, httpStatus: 400, code: 'bad_prompt', message: 'prompt refused' });
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
     expect(await ctx().relay.ledger.available('users', gw.user.userId!)).toBe(before);
+    expect(await taskRows()).toBe(rows);
+  });
+
+  it('a submit an unreachable channel fails moves to another channel when retries are on; a refusal (4xx) does not', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`;
+    const deadId = await addChannel(gw.root, { name: 'dead', key: 'k', baseUrl: dead, models: MODEL, priority: 10, type: ChannelType.Custom });
+    let secondId: number | undefined;
+    try {
+      await ctx().channelCache.reload();
+      const before = await userQuota(gw.t, gw.user.userId!);
+      const rows = await taskRows();
+      await gw.root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '0' });
+      expect(await submit('a lighthouse, no retry')).toMatchObject({ ok: false, httpStatus: 502, code: 'upstream_error' });
+      expect(await taskRows()).toBe(rows);
+      await gw.root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '1' });
+      const task = await accepted('a lighthouse, retried');
+      expect(task.channelId).not.toBe(deadId);
+      expect(await userQuota(gw.t, gw.user.userId!)).toBe(before - PRICE);
+      // Two reachable channels: the first one's refusal is the answer.
+      await gw.root.call('DELETE', `/api/channel/${deadId}`);
+      secondId = await addChannel(gw.root, { name: 'second', key: 'task-key', baseUrl: gw.mock.url, models: MODEL, priority: 10, type: ChannelType.Custom });
+      await ctx().channelCache.reload();
+      expect(await submit('refuse this too')).toMatchObject({ ok: false, httpStatus: 400 });
+      expect(gw.mock.submitted.filter((p) => p === 'refuse this too')).toHaveLength(1);
+    } finally {
+      await gw.root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '0' });
+      for (const id of [deadId, secondId]) if (id) await gw.root.call('DELETE', `/api/channel/${id}`).catch(() => undefined);
+      await ctx().channelCache.reload();
+    }
   });
 
   it('an unpriced task model is a 404 model_price_not_set before anything is sent', async () => {

@@ -12,6 +12,8 @@ import { TaskStatus, type TaskPlatform, type TaskState, type TaskStatus as Statu
 export interface MockTaskUpstream {
   url: string;
   fetches: Map<string, number>;
+  /** The prompt of every submit received, refused ones included, in order. */
+  submitted: string[];
   /** Tasks by id: their prompt and how many fetches they have seen. */
   tasks: Map<string, { prompt: string; steps: number }>;
   close(): Promise<void>;
@@ -37,6 +39,7 @@ function stateOf(id: string, prompt: string, steps: number): UpstreamTask {
 export async function startMockTaskUpstream(): Promise<MockTaskUpstream> {
   const tasks = new Map<string, { prompt: string; steps: number }>();
   const fetches = new Map<string, number>();
+  const submitted: string[] = [];
   let seq = 0;
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -47,6 +50,7 @@ export async function startMockTaskUpstream(): Promise<MockTaskUpstream> {
       const body = JSON.parse(raw || '{}') as { prompt?: string; ids?: string[] };
       if (req.url === '/submit') {
         const prompt = String(body.prompt ?? '');
+        submitted.push(prompt);
         if (prompt.startsWith('refuse')) return send(400, { code: 'bad_prompt', message: 'prompt refused' });
         const id = `up-${++seq}`;
         tasks.set(id, { prompt, steps: 0 });
@@ -68,7 +72,7 @@ export async function startMockTaskUpstream(): Promise<MockTaskUpstream> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, fetches, tasks, close: () => new Promise((r) => server.close(() => r())) };
+  return { url, fetches, submitted, tasks, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 /** A task platform speaking the mock's wire format, registered until the returned function is called. */
