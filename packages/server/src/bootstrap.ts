@@ -14,6 +14,7 @@ import { SessionPrune } from './modules/auth/session-prune.js';
 import { sessionStoreOf } from './modules/auth/sessions.js';
 import { ChangeEvents } from './core/change-events.js';
 import { ChannelCache } from './core/routing/channel-cache.js';
+import { startBreakers } from './core/routing/breaker-start.js';
 import { ChannelsService } from './modules/channels/service.js';
 import { AccountLogs } from './accounting/account-log.js';
 import { LogRetention } from './modules/logs/retention.js';
@@ -76,10 +77,11 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   const users = new UsersService(usersStore, options, accountLogs);
   const setup = new SetupService(db, users, options, config.version);
   await setup.load();
-  const channelCache = new ChannelCache(db, secretBox);
+  const breakers = startBreakers(options, redis, bus, config.redisKeyPrefix, log);
+  const channelCache = new ChannelCache(db, secretBox, breakers.breakers);
   await channelCache.reload();
   bus.subscribe('channels', () => void channelCache.reload().catch((err) => log.warn({ err }, 'channel reload failed')));
-  const channels = new ChannelsService(db, channelCache, options, bus, log, secretBox, providerCatalog);
+  const channels = new ChannelsService(db, channelCache, options, bus, log, secretBox, providerCatalog, breakers.breakers);
   const counters = redis ? new RedisWindowCounters(redis, config.redisKeyPrefix) : new MemoryWindowCounters();
   const base: AppContext = {
     config,
@@ -99,6 +101,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     setup,
     bus,
     channelCache,
+    breakers: breakers.breakers,
     channels,
     // The relay's services join `base` below, before any probe runs.
     channelProbe: (channel, model) => testChannelUpstream(base, channel, model),
@@ -131,6 +134,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     taskPoller,
     async close(closing = {}) {
       clearInterval(sync);
+      breakers.stop();
       await logRetention?.stop();
       await topUpExpiry?.stop();
       await sessionPrune?.stop();

@@ -9,6 +9,7 @@ import type { ClusterBus } from './lib/cluster-bus.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { WindowCounters } from './lib/window-counters.js';
+import type { ChannelBreakers } from './core/routing/breakers.js';
 import type { ChannelCache } from './core/routing/channel-cache.js';
 import type { ChannelsService } from './modules/channels/service.js';
 import type { AccountLogs } from './accounting/account-log.js';
@@ -45,6 +46,8 @@ export interface AppContext {
   bus: ClusterBus;
   /** Channels and abilities in memory for routing. */
   channelCache: ChannelCache;
+  /** Circuit breakers of channels and keys (selection skips open ones); shared through Redis in a cluster. */
+  breakers: ChannelBreakers;
   /** Channel management rules; also reportUpstreamError/enableChannel for the relay. */
   channels: ChannelsService;
   /** Calls a channel's upstream once (the relay's, for channel tests). */

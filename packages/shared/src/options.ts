@@ -153,6 +153,13 @@ export const optionDefs = {
   AutomaticDisableKeywords: str(
     'Your credit balance is too low\nThis organization has been disabled.\nYou exceeded your current quota\nPermission denied\nThe security token included in the request is invalid\nOperation not allowed\nYour account is not authorized',
   ),
+  // Channel circuit breakers (see the README's Channel health)
+  ChannelBreakerEnabled: bool(true),
+  ChannelBreakerWindowSeconds: int(60, 5, 3600),
+  ChannelBreakerMinFailures: int(5, 1),
+  ChannelBreakerErrorRate: float(0.5, 0, 1),
+  ChannelBreakerCooldownSeconds: int(30, 1, 86400),
+  ChannelBreakerMaxCooldownSeconds: int(600, 1, 86400),
   // Check-in
   CheckInEnabled: bool(false),
   CheckInQuota: int(0, 0),

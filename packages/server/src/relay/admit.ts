@@ -49,5 +49,5 @@ export function nextChannel(
   const ch = ctx.channelCache.select(group, model, tried, attempt);
   if (!ch) return undefined;
   tried.add(ch.id);
-  return { ch, keyIndex: chooseKey(ch), mapped: resolveModelMapping(ch.modelMapping, model) };
+  return { ch, keyIndex: chooseKey(ch, Math.random, ctx.breakers), mapped: resolveModelMapping(ch.modelMapping, model) };
 }

@@ -1,3 +1,4 @@
+import { withBreaker } from './attempt-health.js';
 import { clientHeaders } from './client-headers.js';
 import { forwardOpenAIChannel } from './forward.js';
 import { forwardConverted } from './forward-convert.js';
@@ -23,11 +24,16 @@ const applyOverride = (body: Json, override: Record<string, unknown>): Json => {
   return body;
 };
 
+/** Stage 4, with the channel's breaker told how the attempt went. */
+export function attemptChannel(ctx: RelayContext, a: ChannelAttempt): Promise<AttemptResult> {
+  return withBreaker(ctx.breakers, a, () => forwardAttempt(ctx, a));
+}
+
 /**
  * Stage 4 — forward via the channel's adaptor: the same format is passed through (only the model, system
  * prompt and overrides change); any other pair goes through the IR, request and answer.
  */
-export async function attemptChannel(ctx: RelayContext, a: ChannelAttempt): Promise<AttemptResult> {
+async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<AttemptResult> {
   const { call, channel: ch, upstreamModel, res } = a;
   const adaptor = adaptorFor(ch.type, upstreamModel);
   if (!adaptor) return { kind: 'failed', status: 501, message: `channel type ${ch.type} is not supported by this version`, body: '' };

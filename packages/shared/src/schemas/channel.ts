@@ -206,6 +206,19 @@ export const channelInfo = z.object({
   multi_key_polling_index: z.number().int(),
 });
 
+const breakerState = z.enum(['closed', 'open', 'half_open']);
+
+/** A channel's circuit breaker as the answering node sees it (list and search rows). */
+export const channelHealth = z.object({
+  state: breakerState,
+  open_until: z.number().int().describe('epoch seconds the cool-down ends (state open); 0 otherwise'),
+  error_rate: z.number().describe('failed share of the calls in the window, 0–1 (this node)'),
+  requests: z.number().int().describe('calls counted in the window (this node)'),
+  p50_latency_ms: z.number().int().describe('median time to first byte of answered calls in the window; 0 = none'),
+  keys: z.record(z.string(), breakerState).describe('multi-key channels: key index → state, for keys whose breaker is not closed'),
+});
+export type ChannelHealth = z.infer<typeof channelHealth>;
+
 /** A channel as the API returns it. In list and search rows `key` is masked; GET /api/channel/:id gives it whole. */
 export const channelPublic = z.object({
   id: z.number().int(),
@@ -239,6 +252,7 @@ export const channelPublic = z.object({
   used_quota: z.number().int(),
   other_info: z.string().describe('JSON text: {status_reason, status_time} for status 3'),
   channel_info: channelInfo,
+  health: channelHealth.optional().describe('list and search rows only'),
 });
 export type ChannelPublic = z.infer<typeof channelPublic>;
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import type { ChannelBreakers } from './breakers.js';
 import { channelKeys, parseJsonObject, splitList, type ChannelRow, type MultiKeyInfo } from './channel-row.js';
 
 /** A channel as the relay uses it: parsed once when the cache is (re)built. */
@@ -82,6 +83,8 @@ export class ChannelCache {
   constructor(
     private readonly db: Db,
     private readonly box: SecretBox,
+    /** Channels whose breaker is open are skipped while another candidate is left. */
+    private readonly health?: Pick<ChannelBreakers, 'blocked'>,
   ) {}
 
   /** Keys sealed at rest are opened here, once per reload, never per relay call. */
@@ -145,27 +148,44 @@ export class ChannelCache {
   /**
    * Picks a channel for group × model. Attempt n starts at priority tier n (highest first), weighted random
    * inside the tier (all-zero weights: equal chance); channels already tried in this request are skipped, and
-   * when the tier has none left the highest tier with an untried channel is used.
+   * when the tier has none left the highest tier with an untried channel is used. Channels whose breaker is
+   * open are skipped as if tried; when every untried candidate is open they are used all the same.
    */
   select(group: string, model: string, tried: ReadonlySet<number>, attempt: number, random: () => number = Math.random): CachedChannel | undefined {
     const tiers = this.tiers.get(abilityKey(group, model));
     if (!tiers || tiers.length === 0) return undefined;
-    const start = Math.min(attempt, tiers.length - 1);
-    const picked = pickWeighted(tiers[start]!.channels, tried, random);
-    if (picked) return picked;
-    for (const tier of tiers) {
-      const p = pickWeighted(tier.channels, tried, random);
-      if (p) return p;
-    }
-    return undefined;
+    return pickFromTiers(tiers, attempt, tried, random, this.health) ?? (this.health ? pickFromTiers(tiers, attempt, tried, random, undefined) : undefined);
   }
 }
 
-function pickWeighted(channels: CachedChannel[], tried: ReadonlySet<number>, random: () => number): CachedChannel | undefined {
+function pickFromTiers(
+  tiers: Tier[],
+  attempt: number,
+  tried: ReadonlySet<number>,
+  random: () => number,
+  health: Pick<ChannelBreakers, 'blocked'> | undefined,
+): CachedChannel | undefined {
+  const start = Math.min(attempt, tiers.length - 1);
+  const picked = pickWeighted(tiers[start]!.channels, tried, random, health);
+  if (picked) return picked;
+  for (const tier of tiers) {
+    const p = pickWeighted(tier.channels, tried, random, health);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+function pickWeighted(
+  channels: CachedChannel[],
+  tried: ReadonlySet<number>,
+  random: () => number,
+  health: Pick<ChannelBreakers, 'blocked'> | undefined,
+): CachedChannel | undefined {
+  const skip = (c: CachedChannel) => tried.has(c.id) || (health !== undefined && health.blocked(c.id));
   let total = 0;
   let count = 0;
   for (const c of channels) {
-    if (tried.has(c.id)) continue;
+    if (skip(c)) continue;
     total += Math.max(0, c.weight);
     count++;
   }
@@ -173,7 +193,7 @@ function pickWeighted(channels: CachedChannel[], tried: ReadonlySet<number>, ran
   if (total === 0) {
     let n = Math.floor(random() * count);
     for (const c of channels) {
-      if (tried.has(c.id)) continue;
+      if (skip(c)) continue;
       if (n-- === 0) return c;
     }
     return undefined;
@@ -181,7 +201,7 @@ function pickWeighted(channels: CachedChannel[], tried: ReadonlySet<number>, ran
   let r = random() * total;
   let last: CachedChannel | undefined;
   for (const c of channels) {
-    if (tried.has(c.id) || c.weight <= 0) continue;
+    if (c.weight <= 0 || skip(c)) continue;
     last = c;
     r -= c.weight;
     if (r < 0) return c;
@@ -189,21 +209,28 @@ function pickWeighted(channels: CachedChannel[], tried: ReadonlySet<number>, ran
   return last;
 }
 
-/** Chooses a usable key index of a channel (random or polling); undefined when every key is disabled. */
-export function chooseKey(ch: CachedChannel, random: () => number = Math.random): number | undefined {
+/**
+ * Chooses a usable key index of a channel (random or polling); undefined when every key is disabled. Keys whose
+ * breaker is open are passed over while another enabled key is left.
+ */
+export function chooseKey(ch: CachedChannel, random: () => number = Math.random, health?: Pick<ChannelBreakers, 'keyBlocked'>): number | undefined {
   if (!ch.multiKey) return ch.keyEnabled[0] === false ? undefined : 0;
-  const usable: number[] = [];
-  for (let i = 0; i < ch.keys.length; i++) if (ch.keyEnabled[i]) usable.push(i);
-  if (usable.length === 0) return undefined;
+  const healthy = health ? pickKey(ch, random, (i) => ch.keyEnabled[i]! && !health.keyBlocked(ch.id, i)) : undefined;
+  return healthy ?? pickKey(ch, random, (i) => ch.keyEnabled[i]!);
+}
+
+function pickKey(ch: CachedChannel, random: () => number, usable: (i: number) => boolean): number | undefined {
   if (ch.multiKeyMode === 'polling') {
     for (let step = 0; step < ch.keys.length; step++) {
       const i = (ch.pollIndex + step) % ch.keys.length;
-      if (ch.keyEnabled[i]) {
+      if (usable(i)) {
         ch.pollIndex = (i + 1) % ch.keys.length;
         return i;
       }
     }
     return undefined;
   }
-  return usable[Math.floor(random() * usable.length)];
+  const found: number[] = [];
+  for (let i = 0; i < ch.keys.length; i++) if (usable(i)) found.push(i);
+  return found.length ? found[Math.floor(random() * found.length)] : undefined;
 }

@@ -1,6 +1,7 @@
 import { channelIdsBody, channelListQuery, channelListRow, channelPublic, channelSearchQuery, createChannelBody, idParam, paged, updateChannelBody } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
+import { withHealth } from './health.js';
 import { toPublicChannel } from './view.js';
 
 /** Channel CRUD and lists (administrators). Keys are masked everywhere except GET /api/channel/:id. */
@@ -14,7 +15,7 @@ export function channelRoutes(r: Router): void {
     tags,
     query: channelListQuery,
     response: paged(channelListRow),
-    handler: ({ ctx, query }) => ctx.channels.list(query),
+    handler: async ({ ctx, query }) => withHealth(ctx.breakers, await ctx.channels.list(query)),
   });
   r.add({
     method: 'GET',
@@ -24,7 +25,7 @@ export function channelRoutes(r: Router): void {
     tags,
     query: channelSearchQuery,
     response: paged(channelListRow),
-    handler: ({ ctx, query }) => ctx.channels.list(query),
+    handler: async ({ ctx, query }) => withHealth(ctx.breakers, await ctx.channels.list(query)),
   });
   r.add({
     method: 'GET',

@@ -8,6 +8,7 @@ import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { ProviderCatalog } from '../../core/providers.js';
 import { deleteAbilities, rebuildAbilities, rebuildAllAbilities } from '../../core/routing/abilities.js';
+import type { ChannelBreakers } from '../../core/routing/breakers.js';
 import type { CachedChannel, ChannelCache } from '../../core/routing/channel-cache.js';
 import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
 import { listChannels, type ChannelPage, type ListRequest } from './listing.js';
@@ -44,6 +45,8 @@ export class ChannelsService {
     private readonly log: Logger,
     secretBox: SecretBox,
     readonly providers: ProviderCatalog,
+    /** The node's channel breakers (health in the list, tests that trip them). */
+    readonly breakers?: ChannelBreakers,
   ) {
     this.store = new ChannelsStore(db, secretBox);
     const changed = () => this.changed();
@@ -244,6 +247,11 @@ export class ChannelsService {
   /** Auto-disable: an enabled channel to status 3 with a reason. */
   autoDisableChannel(id: number, reason: string): Promise<boolean> {
     return this.status.autoDisable(id, reason);
+  }
+
+  /** A test met a transient failure: the channel's breaker opens for its cool-down (no status change). */
+  tripBreaker(id: number): void {
+    this.breakers?.trip(id);
   }
 
   /** Records a test's response time (ms) and time; not a routing change, so no reload. */

@@ -4,6 +4,7 @@ import type { ChannelProbe } from '../../core/channel-probe.js';
 import type { OptionsService } from '../../core/options/service.js';
 import { toCachedChannel, type CachedChannel } from '../../core/routing/channel-cache.js';
 import { parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
+import { shouldAutoDisable } from './status.js';
 
 /** Channels tested at once by a test-all run. */
 const CONCURRENCY = 4;
@@ -35,6 +36,7 @@ export interface TestedChannels {
   recordTest(id: number, responseMs: number): Promise<void>;
   enableChannel(id: number): Promise<boolean>;
   autoDisableChannel(id: number, reason: string): Promise<boolean>;
+  tripBreaker(id: number): void;
 }
 
 /** Where the tester finds the upstream probe (the application context). */
@@ -113,9 +115,14 @@ export class ChannelTester {
     await this.channels.recordTest(row.id, res.elapsedMs);
     const thresholdMs = this.options.num('ChannelDisableThreshold') * 1000;
     const tooSlow = thresholdMs > 0 && res.elapsedMs > thresholdMs;
+    // Only a permanent failure (rejected key, closed account, a disable keyword) disables; a transient one
+    // (no answer, timeout, 429, 5xx) opens the channel's breaker for its cool-down instead.
+    const permanent = !res.ok && shouldAutoDisable(res.status, res.message, this.options.get('AutomaticDisableKeywords'));
     if (row.status === 3 && res.ok && !tooSlow && this.options.bool('AutomaticEnableChannelEnabled')) {
       await this.channels.enableChannel(row.id);
-    } else if (row.status === 1 && (!res.ok || tooSlow) && row.auto_ban === 1 && this.options.bool('AutomaticDisableChannelEnabled')) {
+    } else if (row.status === 1 && !res.ok && !permanent) {
+      this.channels.tripBreaker(row.id);
+    } else if (row.status === 1 && (permanent || tooSlow) && row.auto_ban === 1 && this.options.bool('AutomaticDisableChannelEnabled')) {
       const reason = res.ok ? `test took ${(res.elapsedMs / 1000).toFixed(2)}s, over the ${thresholdMs / 1000}s threshold` : `test failed: ${res.message}`;
       await this.channels.autoDisableChannel(row.id, reason);
     }

@@ -15,6 +15,7 @@ const COLUMN_LABEL = {
   name: 'col.name',
   type: 'col.type',
   status: 'col.status',
+  health: 'col.health',
   response: 'col.response',
   balance: 'col.balance',
   used: 'col.used',

@@ -7,6 +7,7 @@ import type { ColumnKey, ColumnVisibility } from '../model/storage';
 import type { ChannelActions } from '../model/useChannelActions';
 import { BalanceCell } from './BalanceCell';
 import { GroupTags } from './GroupTags';
+import { ChannelHealthCell, TagHealthCell } from './HealthCell';
 import { InlineNumber } from './InlineNumber';
 import { ResponseTimeBadge } from './ResponseTimeBadge';
 import { RowActions } from './RowActions';
@@ -101,6 +102,7 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
         ),
     },
     { key: 'status', title: t('col.status'), width: 96, render: (_, r) => (isTagRow(r) ? <TagStatus row={r} /> : <ChannelStatus channel={r} />) },
+    { key: 'health', title: t('col.health'), width: 120, render: (_, r) => (isTagRow(r) ? <TagHealthCell row={r} /> : <ChannelHealthCell channel={r} />) },
     {
       key: 'response',
       title: t('col.response'),
