@@ -77,6 +77,32 @@ describe('gateway core in Chromium', () => {
     expect(key).toMatch(/^[A-Za-z0-9]{48}$/);
   });
 
+  it('saves requests and tokens per minute in the token editor', async () => {
+    const id = await page.evaluate(async () => {
+      const user = JSON.parse(localStorage.getItem('user') ?? '{}');
+      const r = await fetch('/api/token/?p=1&size=10', { headers: { 'New-Api-User': String(user.id) } });
+      return (await r.json()).data.items[0].id as number;
+    });
+    await page.getByTestId(`token-edit-${id}`).click();
+    await page.getByTestId('token-form-rpm').fill('120');
+    await page.getByTestId('token-form-tpm').fill('50000');
+    await h.shot(page, '22b-token-rate-limits');
+    await page.getByTestId('token-form-submit').click();
+    const saved = () =>
+      page.evaluate(async (tokenId) => {
+        const user = JSON.parse(localStorage.getItem('user') ?? '{}');
+        const r = await fetch(`/api/token/${tokenId}`, { headers: { 'New-Api-User': String(user.id) } });
+        const t = (await r.json()).data as { rpm_limit: number; tpm_limit: number };
+        return [t.rpm_limit, t.tpm_limit];
+      }, id);
+    await expect.poll(saved).toEqual([120, 50000]);
+    // Opened again, the editor shows what was saved.
+    await page.getByTestId(`token-edit-${id}`).click();
+    await expect.poll(() => page.getByTestId('token-form-tpm').inputValue()).toBe('50000');
+    expect(await page.getByTestId('token-form-rpm').inputValue()).toBe('120');
+    await page.keyboard.press('Escape');
+  });
+
   it('relays a call and shows the log row with its quota and the balance change', async () => {
     const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
       method: 'POST',

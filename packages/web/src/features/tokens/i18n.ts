@@ -61,6 +61,7 @@ export default {
       basic: '基本信息',
       quota: '额度设置',
       access: '访问限制',
+      rateLimits: '速率限制',
     },
     field: {
       name: '名称',
@@ -72,6 +73,8 @@ export default {
       modelLimitsEnabled: '启用模型限制',
       allowIps: 'IP 白名单',
       group: '令牌分组',
+      rpmLimit: '每分钟请求数 (RPM)',
+      tpmLimit: '每分钟 Token 数 (TPM)',
     },
     placeholder: {
       name: '请输入名称',
@@ -90,6 +93,7 @@ export default {
       group: '留空则跟随用户所在分组',
       userGroup: '跟随用户分组',
       ratio: '倍率 {{ratio}}',
+      perMinute: '0 表示不限制；超出时返回 429',
     },
     expiry: { never: '永不过期', hour: '一小时', day: '一天', month: '一个月' },
     validation: {
@@ -98,6 +102,7 @@ export default {
       quotaInteger: '额度必须是整数',
       quotaMin: '额度不能小于 0',
       expiryFormat: '过期时间格式错误！',
+      perMinute: '请输入不小于 0 的整数',
       expiryPast: '过期时间不能早于当前时间',
       countInteger: '新建数量必须是正整数',
       countMax: '一次最多创建 100 个令牌',
@@ -165,6 +170,7 @@ export default {
       basic: 'Basics',
       quota: 'Quota',
       access: 'Access limits',
+      rateLimits: 'Rate limits',
     },
     field: {
       name: 'Name',
@@ -176,6 +182,8 @@ export default {
       modelLimitsEnabled: 'Limit models',
       allowIps: 'IP allow-list',
       group: 'Token group',
+      rpmLimit: 'Requests per minute (RPM)',
+      tpmLimit: 'Tokens per minute (TPM)',
     },
     placeholder: {
       name: 'Enter a name',
@@ -194,6 +202,7 @@ export default {
       group: 'Empty follows the user group',
       userGroup: 'Follow the user group',
       ratio: 'Ratio {{ratio}}',
+      perMinute: '0 means no limit; calls over it get a 429',
     },
     expiry: { never: 'Never', hour: '1 hour', day: '1 day', month: '1 month' },
     validation: {
@@ -202,6 +211,7 @@ export default {
       quotaInteger: 'Quota must be an integer',
       quotaMin: 'Quota cannot be below 0',
       expiryFormat: 'Expiry time format is wrong!',
+      perMinute: 'Enter a whole number, 0 or more',
       expiryPast: 'The expiry time cannot be in the past',
       countInteger: 'The count must be a positive integer',
       countMax: 'At most 100 tokens at a time',

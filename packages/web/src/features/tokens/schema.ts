@@ -39,6 +39,9 @@ export function parseExpiryText(text: string): number | undefined {
 
 export const formatExpiry = (epoch: number) => (epoch === -1 ? '' : dayjs.unix(epoch).format(EXPIRY_FORMAT));
 
+/** Requests or tokens per minute: a whole number, 0 meaning no limit. */
+const perMinute = z.number('tokens:validation.perMinute').int('tokens:validation.perMinute').min(0, 'tokens:validation.perMinute');
+
 /** Form state of the token editor. Messages are i18n keys, translated by the shell's FormField. */
 export const tokenFormSchema = (creating: boolean) =>
   z
@@ -56,6 +59,8 @@ export const tokenFormSchema = (creating: boolean) =>
       model_limits: z.array(z.string()),
       allow_ips: z.string().max(10_000, 'tokens:validation.ipsTooLong'),
       group: z.string(),
+      rpm_limit: perMinute,
+      tpm_limit: perMinute,
     })
     .superRefine((v, ctx) => {
       const at = parseExpiryText(v.expired_time);
@@ -76,6 +81,8 @@ export function formDefaults(token?: Token): TokenForm {
       model_limits: [],
       allow_ips: '',
       group: '',
+      rpm_limit: 0,
+      tpm_limit: 0,
     };
   }
   return {
@@ -91,6 +98,8 @@ export function formDefaults(token?: Token): TokenForm {
       .filter(Boolean),
     allow_ips: token.allow_ips ?? '',
     group: token.group ?? '',
+    rpm_limit: token.rpm_limit ?? 0,
+    tpm_limit: token.tpm_limit ?? 0,
   };
 }
 
@@ -109,5 +118,7 @@ export function toInput(v: TokenForm): TokenInput {
       .filter(Boolean)
       .join('\n'),
     group: v.group,
+    rpm_limit: v.rpm_limit,
+    tpm_limit: v.tpm_limit,
   };
 }

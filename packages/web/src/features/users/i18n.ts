@@ -42,6 +42,8 @@ export default {
       email: '已绑定的邮箱账户',
       group: '分组',
       quota: '剩余额度',
+      rpmLimit: '每分钟请求数 (RPM)',
+      tpmLimit: '每分钟 Token 数 (TPM)',
       github_id: '已绑定的 GitHub 账户',
       oidc_id: '已绑定的 OIDC 账户',
       wechat_id: '已绑定的微信账户',
@@ -63,6 +65,7 @@ export default {
       remark: '备注仅管理员可见',
       selfLocked: '不能修改自己的分组和额度',
       quota: '约合 {{value}}',
+      perMinute: '该用户所有令牌合计；0 表示不限制',
     },
     quota: {
       title: '添加额度',
@@ -78,6 +81,7 @@ export default {
       passwordMin: '密码长度不得小于 {{min}} 位',
       tooLong: '长度不能超过 {{max}} 个字符',
       quotaInteger: '额度必须是整数',
+      perMinute: '请输入不小于 0 的整数',
     },
   },
   en: {
@@ -122,6 +126,8 @@ export default {
       email: 'Linked email',
       group: 'Group',
       quota: 'Remaining quota',
+      rpmLimit: 'Requests per minute (RPM)',
+      tpmLimit: 'Tokens per minute (TPM)',
       github_id: 'Linked GitHub account',
       oidc_id: 'Linked OIDC account',
       wechat_id: 'Linked WeChat account',
@@ -143,6 +149,7 @@ export default {
       remark: 'Remarks are visible to administrators only',
       selfLocked: 'You cannot change your own group or quota',
       quota: 'About {{value}}',
+      perMinute: "All of the user's tokens together; 0 means no limit",
     },
     quota: {
       title: 'Add quota',
@@ -158,6 +165,7 @@ export default {
       passwordMin: 'Password length must not be less than {{min}}',
       tooLong: 'At most {{max}} characters',
       quotaInteger: 'Quota must be an integer',
+      perMinute: 'Enter a whole number, 0 or more',
     },
   },
 };

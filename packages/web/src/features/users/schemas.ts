@@ -22,6 +22,9 @@ const displayName = (t: TFunction) =>
     .max(DISPLAY_NAME_MAX, t('validation.tooLong', { max: DISPLAY_NAME_MAX }));
 const remark = (t: TFunction) => z.string().max(REMARK_MAX, t('validation.tooLong', { max: REMARK_MAX }));
 
+/** Requests or tokens per minute: a whole number, 0 meaning no limit. */
+const perMinute = (t: TFunction) => z.number(t('validation.perMinute')).int(t('validation.perMinute')).min(0, t('validation.perMinute'));
+
 /** Add user: username and password non-empty; password at least 8. */
 export const createUserSchema = (t: TFunction) =>
   z.object({
@@ -51,5 +54,7 @@ export const editUserSchema = (t: TFunction) =>
     group: z.string(),
     quota: z.number(t('validation.quotaInteger')).int(t('validation.quotaInteger')).min(0, t('quota.negative')),
     remark: remark(t),
+    rpm_limit: perMinute(t),
+    tpm_limit: perMinute(t),
   });
 export type EditUserForm = z.infer<ReturnType<typeof editUserSchema>>;

@@ -3,6 +3,7 @@ import { Col, Input, Row } from 'antd';
 import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../../components/FormField';
+import { IntegerInput } from '../../../components/IntegerInput';
 import type { ChannelForm } from '../model/channelForm';
 import { TEMPLATES } from '../model/json';
 import { otherKindOf } from '../model/keys';
@@ -69,6 +70,24 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             label={t('editor.setting')}
             extra={t('editor.settingHint')}
             render={(f) => <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.setting} testId="channel-form-setting" />}
+          />
+        </Col>
+        <Col xs={24} md={6}>
+          <FormField
+            control={control}
+            name="rpm_limit"
+            label={t('editor.rpmLimit')}
+            extra={t('editor.perMinuteHint')}
+            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} testid="channel-form-rpm" />}
+          />
+        </Col>
+        <Col xs={24} md={6}>
+          <FormField
+            control={control}
+            name="tpm_limit"
+            label={t('editor.tpmLimit')}
+            extra={t('editor.perMinuteHint')}
+            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} step={1000} testid="channel-form-tpm" />}
           />
         </Col>
         <Col xs={24} md={12}>

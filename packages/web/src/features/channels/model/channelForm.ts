@@ -30,6 +30,8 @@ export const channelFormSchema = (isCreate: boolean) =>
       system_prompt: z.string(),
       param_override: jsonField('paramOverrideJson'),
       setting: jsonField('settingJson'),
+      rpm_limit: z.number(msg('perMinute')).int(msg('perMinute')).min(0, msg('perMinute')),
+      tpm_limit: z.number(msg('perMinute')).int(msg('perMinute')).min(0, msg('perMinute')),
       other: z.string(),
       multi_key_off: z.boolean(),
       create_mode: z.enum(['batch', 'multi_to_single']),
@@ -69,12 +71,39 @@ export const NEW_CHANNEL: ChannelForm = {
   system_prompt: '',
   param_override: '',
   setting: '',
+  rpm_limit: 0,
+  tpm_limit: 0,
   other: '',
   multi_key_off: false,
   create_mode: 'batch',
   multi_key_mode: 'random',
   key_update: 'replace',
 };
+
+/** The channel's own RPM/TPM limits are fields of the editor; they live in the setting JSON. */
+const LIMIT_KEYS = ['rpm_limit', 'tpm_limit'] as const;
+
+/** The setting JSON without the limit keys, and the limits it held. */
+function splitLimits(text: string): { setting: string; rpm_limit: number; tpm_limit: number } {
+  try {
+    const s = JSON.parse(text) as Record<string, unknown>;
+    if (!s || typeof s !== 'object' || Array.isArray(s)) throw new Error('not an object');
+    const limits = { rpm_limit: Number(s.rpm_limit ?? 0) || 0, tpm_limit: Number(s.tpm_limit ?? 0) || 0 };
+    for (const k of LIMIT_KEYS) delete s[k];
+    return { setting: Object.keys(s).length ? JSON.stringify(s, null, 2) : '', ...limits };
+  } catch {
+    return { setting: prettyIfJson(text), rpm_limit: 0, tpm_limit: 0 };
+  }
+}
+
+/** The setting JSON with the limits set (kept out when 0). */
+function joinLimits(v: Pick<ChannelForm, 'setting' | 'rpm_limit' | 'tpm_limit'>): string {
+  const text = v.setting.trim();
+  if (!v.rpm_limit && !v.tpm_limit) return text;
+  const s = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+  for (const k of LIMIT_KEYS) if (v[k]) s[k] = v[k];
+  return JSON.stringify(s);
+}
 
 const prettyIfJson = (text: string) => {
   if (!text.trim()) return '';
@@ -105,7 +134,7 @@ export function toForm(c: Channel): ChannelForm {
     status_code_mapping: prettyIfJson(c.status_code_mapping),
     system_prompt: c.system_prompt,
     param_override: prettyIfJson(c.param_override),
-    setting: prettyIfJson(c.setting),
+    ...splitLimits(c.setting),
     other: c.type === ChannelType.VertexAi ? prettyIfJson(c.other) : c.other,
     multi_key_mode: (c.channel_info?.multi_key_mode ?? 'random') as MultiKeyMode,
   };
@@ -127,7 +156,7 @@ export function toPayload(v: ChannelForm): ChannelPayload {
     group: v.groups,
     model_mapping: v.model_mapping.trim(),
     status_code_mapping: v.status_code_mapping.trim(),
-    setting: v.setting.trim(),
+    setting: joinLimits(v),
     param_override: v.param_override.trim(),
     system_prompt: v.system_prompt,
     auto_ban: v.auto_ban ? 1 : 0,

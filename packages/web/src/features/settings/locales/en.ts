@@ -209,6 +209,7 @@ const en: typeof zh = {
     SensitiveWords: 'Sensitive words',
     GroupRatio: 'Group ratios',
     UserUsableGroups: 'Groups users can choose',
+    GroupRateLimits: 'Group rate limits',
   },
   help: {
     TwoFactorRequiredForAdmins: 'When on, administrators and root without two-factor authentication can only reach its setup and their profile until they turn it on',
@@ -240,6 +241,7 @@ const en: typeof zh = {
     SensitiveWords: 'One per line; entries starting with regex: are regular expressions',
     GroupRatio: 'A JSON object mapping group name to ratio',
     UserUsableGroups: 'A JSON object mapping group name to its description',
+    GroupRateLimits: 'A JSON object mapping group name to {"rpm": requests per minute, "tpm": tokens per minute}, shared by every call of the group; 0 or absent means no limit',
     LogChatContentEnabled: "Stores users' conversations in the logs",
   },
 };

@@ -201,6 +201,7 @@ export default {
     SensitiveWords: '屏蔽词列表',
     GroupRatio: '分组倍率',
     UserUsableGroups: '用户可选分组',
+    GroupRateLimits: '分组速率限制',
   },
   help: {
     TwoFactorRequiredForAdmins: '开启后，未启用两步验证的管理员和超级管理员只能访问两步验证设置和个人资料，直到完成设置',
@@ -209,6 +210,7 @@ export default {
     WorkerUrl: '例如 https://worker.example.com',
     PayAddress: '易支付接口地址',
     TopupGroupRatio: '为一个 JSON 对象，键为分组名称，值为倍率',
+    GroupRateLimits: '为一个 JSON 对象，键为分组名称，值为 {"rpm": 每分钟请求数, "tpm": 每分钟 Token 数}，由该分组所有调用共享；0 或缺省表示不限制',
     EmailDomainWhitelist: '仅允许使用这些域名的邮箱注册（启用白名单时生效）',
     EmailAliasRestrictionEnabled: '禁止使用带「+」或「.」别名的邮箱地址注册',
     SMTPToken: '部分邮箱服务商需要使用授权码',

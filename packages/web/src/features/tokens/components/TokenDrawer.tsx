@@ -10,6 +10,7 @@ import { useRecordEditor } from '../../../lib/useRecordEditor';
 import { useSelfGroups, useUserModels } from '../../../lib/self';
 import { createTokens, fetchToken, updateToken } from '../api';
 import { formDefaults, TOKEN_NAME_MAX, tokenFormSchema, toInput } from '../schema';
+import { IntegerInput } from '../../../components/IntegerInput';
 import { CountInput, ExpiryInput, groupOptions, QuotaInput, useQuotaText } from './TokenFormFields';
 
 const resolver = (creating: boolean) => zodResolver(tokenFormSchema(creating));
@@ -84,6 +85,27 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
             label={t('field.unlimited')}
             extra={t('hint.unlimited')}
             render={(f) => <Switch checked={f.value} onChange={f.onChange} data-testid="token-form-unlimited" />}
+          />
+        </Col>
+      </Row>
+      <FormSection title={t('drawer.rateLimits')} />
+      <Row gutter={16}>
+        <Col xs={24} sm={12}>
+          <FormField
+            control={control}
+            name="rpm_limit"
+            label={t('field.rpmLimit')}
+            extra={t('hint.perMinute')}
+            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} testid="token-form-rpm" />}
+          />
+        </Col>
+        <Col xs={24} sm={12}>
+          <FormField
+            control={control}
+            name="tpm_limit"
+            label={t('field.tpmLimit')}
+            extra={t('hint.perMinute')}
+            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} step={1000} testid="token-form-tpm" />}
           />
         </Col>
       </Row>

@@ -14,6 +14,7 @@ import { DISPLAY_NAME_MAX, editUserSchema, REMARK_MAX, USERNAME_MAX, type EditUs
 import { AddQuotaModal } from './AddQuotaModal';
 import { BindingsBlock } from './BindingsBlock';
 import { FormField } from '../../../components/FormField';
+import { IntegerInput } from '../../../components/IntegerInput';
 import { TextField } from '../../../components/TextField';
 
 interface Props {
@@ -29,6 +30,8 @@ const toForm = (u: AdminUser): EditUserForm => ({
   group: u.group ?? 'default',
   quota: u.quota ?? 0,
   remark: u.remark ?? '',
+  rpm_limit: u.rpm_limit ?? 0,
+  tpm_limit: u.tpm_limit ?? 0,
 });
 
 /** Edit-user drawer: GET /api/user/{id}, then PUT /api/user/ with the changed form. */
@@ -60,7 +63,14 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
 
   const submit = handleSubmit(async (v) => {
     if (userId === null) return;
-    const body: UpdateUserInput = { id: userId, username: v.username.trim(), display_name: v.display_name.trim(), remark: v.remark };
+    const body: UpdateUserInput = {
+      id: userId,
+      username: v.username.trim(),
+      display_name: v.display_name.trim(),
+      remark: v.remark,
+      rpm_limit: v.rpm_limit,
+      tpm_limit: v.tpm_limit,
+    };
     if (v.password !== '') body.password = v.password;
     if (!isSelf) {
       body.group = v.group;
@@ -189,6 +199,24 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
                     </Button>
                   </Space.Compact>
                 )}
+              />
+            </Col>
+            <Col xs={24} md={12}>
+              <FormField
+                control={control}
+                name="rpm_limit"
+                label={t('field.rpmLimit')}
+                extra={t('hint.perMinute')}
+                render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} testid="user-form-rpm" />}
+              />
+            </Col>
+            <Col xs={24} md={12}>
+              <FormField
+                control={control}
+                name="tpm_limit"
+                label={t('field.tpmLimit')}
+                extra={t('hint.perMinute')}
+                render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} step={1000} testid="user-form-tpm" />}
               />
             </Col>
           </Row>
