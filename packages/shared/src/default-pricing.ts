@@ -110,6 +110,7 @@ export const defaultModelPrice: Record<string, number> = {
   'whisper-1': 0.006,
   // Per task, as new-api prices them: Midjourney actions (inpaint and custom zoom are billed as mj_modal), Suno.
   mj_imagine: 0.1,
+  mj_edits: 0.1,
   mj_variation: 0.1,
   mj_reroll: 0.1,
   mj_blend: 0.1,
@@ -123,6 +124,7 @@ export const defaultModelPrice: Record<string, number> = {
   mj_upscale: 0.05,
   mj_upload: 0.05,
   swap_face: 0.05,
+  mj_video: 0.8,
   suno_music: 0.1,
   suno_lyrics: 0.01,
 };

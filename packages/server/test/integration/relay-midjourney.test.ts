@@ -12,7 +12,9 @@ const START_QUOTA = 1_000_000;
 const DEADLINE_MS = 10_000;
 const POLL_PAUSE_MS = 50;
 const TWO_DAYS_S = 2 * 86_400;
-const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_reroll,mj_describe,mj_blend,mj_modal,mj_shorten,mj_upload,swap_face';
+const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_reroll,mj_describe,mj_blend,mj_modal,mj_shorten,mj_upload,swap_face,mj_video,mj_edits';
+const VIDEO_QUOTA = 40_000; // $0.08 × 500 000
+const EDITS_QUOTA = 15_000; // $0.03 × 500 000
 
 interface Answer {
   code: number;
@@ -22,6 +24,9 @@ interface Answer {
 }
 interface TaskView {
   id: string;
+  action?: string;
+  videoUrl?: string;
+  videoUrls?: { url: string }[];
   status: string;
   progress: string;
   imageUrl: string;
@@ -46,6 +51,8 @@ describe.each(dialects)('midjourney relay on %s', (dialect) => {
         mj_shorten: 0.02,
         mj_upload: 0.02,
         swap_face: 0.02,
+        mj_video: 0.08,
+        mj_edits: 0.03,
       }),
     });
     await root.call('PUT', '/api/option/', { key: 'ServerAddress', value: base });
@@ -263,5 +270,68 @@ describe.each(dialects)('midjourney relay on %s', (dialect) => {
     expect(early.body.code).toBe(1);
     expect(mock.requests.at(-1)!.path).toBe('/mj/submit/change');
     await root.call('PUT', '/api/option/', { key: 'MjActionCheckSuccessEnabled', value: 'true' });
+  });
+
+  it('video: animates a finished task on its channel (or a given image), billed as mj_video; edits: billed as mj_edits', async () => {
+    const img = 'data:image/png;base64,iVBORw0KGgo=';
+    const origin = await untilFinal((await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'a paper boat' })).body.result);
+    await drainWriter(t);
+    let before = await quotaOf(user.userId!);
+    const video = await call<Answer>('POST', '/mj/submit/video', { taskId: origin.id, index: 1, motion: 'low' });
+    expect(video.body).toMatchObject({ code: 1 });
+    expect(mock.requests.at(-1)).toMatchObject({ path: '/mj/submit/video', body: { taskId: origin.id, motion: 'low' } });
+    await drainWriter(t);
+    expect(await quotaOf(user.userId!)).toBe(before - VIDEO_QUOTA);
+    expect(await row(video.body.result)).toMatchObject({ action: 'VIDEO', model_name: 'mj_video', prompt: 'a paper boat', channel_id: (await row(origin.id)).channel_id });
+    const done = await untilFinal(video.body.result);
+    expect(done).toMatchObject({ action: 'VIDEO', status: 'SUCCESS', videoUrl: `${mock.url}/videos/${video.body.result}-1.mp4` });
+    expect(done.videoUrls?.map((v) => v.url)).toEqual([1, 2].map((i) => `${mock.url}/videos/${video.body.result}-${i}.mp4`));
+    expect((await row(video.body.result)).video_url).toBe(done.videoUrl);
+
+    // From an image, under a mode prefix; refused without a task or an image, or on a task not the caller's.
+    const fromImage = await call<Answer>('POST', '/mj-relax/mj/submit/video', { image: img, prompt: 'waves', motion: 'high' });
+    expect(fromImage.body.code).toBe(1);
+    expect(mock.requests.at(-1)!.path).toBe('/mj/submit/video');
+    expect((await row(fromImage.body.result)).mode).toBe('relax');
+    expect(await call<Answer>('POST', '/mj/submit/video', { motion: 'low' })).toMatchObject({ status: 400, body: { code: 4, description: 'task_id_is_required' } });
+    expect(await call<Answer>('POST', '/mj/submit/video', { taskId: 'not-mine' })).toMatchObject({ status: 400, body: { description: 'task_not_found' } });
+    expect(await call<Answer>('POST', '/mj/submit/video', { image: 7 })).toMatchObject({ status: 400, body: { code: 4 } });
+
+    await drainWriter(t);
+    before = await quotaOf(user.userId!);
+    const edits = await call<Answer>('POST', '/mj/submit/edits', { prompt: 'make it red', image: img });
+    expect(edits.body.code).toBe(1);
+    expect(mock.requests.at(-1)).toMatchObject({ path: '/mj/submit/edits', body: { prompt: 'make it red', image: img } });
+    expect(await row(edits.body.result)).toMatchObject({ action: 'EDITS', model_name: 'mj_edits' });
+    await drainWriter(t);
+    expect(await quotaOf(user.userId!)).toBe(before - EDITS_QUOTA);
+    expect(await call<Answer>('POST', '/mj/submit/edits', { image: img })).toMatchObject({ status: 400, body: { code: 4, description: 'prompt_is_required' } });
+  });
+
+  it('a submit answered with code 3 (no account) disables the channel when automatic disabling is on', async () => {
+    // A channel and a caller of their own (group vip), so the other cases keep their channel.
+    const chId = await addChannel(root, { name: 'mj-no-account', type: ChannelType.Midjourney, key: mock.secret, baseUrl: mock.url, models: MJ_MODELS, group: 'vip' });
+    const vip = await createUserClient(t.app, root, 'mj-vip');
+    await setQuota(root, vip.userId!, START_QUOTA);
+    expect((await root.call('PUT', '/api/user/', { id: vip.userId, group: 'vip' })).body.success).toBe(true);
+    const auth = { authorization: `Bearer ${(await addToken(t, vip.userId!, {})).key}` };
+    const status = async () => t.database.db.kysely.selectFrom('channels').select(['status', 'other_info']).where('id', '=', chId).executeTakeFirstOrThrow();
+
+    await root.call('PUT', '/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
+    const off = await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'no-account here' }, auth);
+    expect(off).toMatchObject({ status: 200, body: { code: 3, description: 'No available account instance', result: '' } });
+    expect((await status()).status).toBe(1);
+
+    await root.call('PUT', '/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    const on = await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'no-account again' }, auth);
+    expect(on.body.code).toBe(3);
+    const after = await status();
+    expect(after.status).toBe(3);
+    expect(JSON.parse(after.other_info).status_reason).toContain('No available account instance');
+    await drainWriter(t);
+    expect(await quotaOf(vip.userId!)).toBe(START_QUOTA);
+    // The disabled channel serves no more: the next submit finds none.
+    expect((await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'a cat' }, auth)).body.code).not.toBe(1);
+    await root.call('PUT', '/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
   });
 });

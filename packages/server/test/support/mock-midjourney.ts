@@ -1,6 +1,7 @@
 // A mock midjourney-proxy: its submit answers, task objects, list-by-condition, image-seed, images and notify
 // callbacks. Tasks move SUBMITTED → IN_PROGRESS → SUCCESS, one step per fetch; prompts choose other fates:
-// "fail" ends in FAILURE, "never" stays IN_PROGRESS, "banned" is refused (code 24), "queued" answers code 22.
+// "fail" ends in FAILURE, "never" stays IN_PROGRESS, "banned" is refused (code 24), "queued" answers code 22,
+// "no-account" answers code 3 (no account instance). VIDEO tasks end with videoUrl and videoUrls.
 import http from 'node:http';
 import { request } from 'undici';
 import { listenLocally } from './local-server.js';
@@ -21,6 +22,8 @@ export interface MockMjTask {
   failReason: string;
   buttons: { customId: string; emoji: string; label: string; type: number; style: number }[];
   properties: Record<string, unknown>;
+  videoUrl?: string;
+  videoUrls?: { url: string }[];
 }
 
 export interface MockMjRequest {
@@ -54,6 +57,8 @@ const SUBMIT_ACTIONS: Record<string, string> = {
   '/mj/submit/modal': 'MODAL',
   '/mj/submit/upload-discord-images': 'UPLOAD',
   '/mj/insight-face/swap': 'SWAP_FACE',
+  '/mj/submit/edits': 'EDITS',
+  '/mj/submit/video': 'VIDEO',
 };
 
 const buttonsOf = (id: string) => [
@@ -91,7 +96,10 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
     }
     if (t.prompt.includes('never')) return false;
     if (t.prompt.includes('fail')) Object.assign(t, { status: 'FAILURE', progress: '100%', failReason: 'Mock: the job was refused', finishTime: Date.now() });
-    else Object.assign(t, { status: 'SUCCESS', progress: '100%', imageUrl: `${base}/images/${t.id}.png`, finishTime: Date.now(), buttons: buttonsOf(t.id) });
+    else if (t.action === 'VIDEO') {
+      const videos = [1, 2].map((i) => ({ url: `${base}/videos/${t.id}-${i}.mp4` }));
+      Object.assign(t, { status: 'SUCCESS', progress: '100%', finishTime: Date.now(), videoUrl: videos[0]!.url, videoUrls: videos });
+    } else Object.assign(t, { status: 'SUCCESS', progress: '100%', imageUrl: `${base}/images/${t.id}.png`, finishTime: Date.now(), buttons: buttonsOf(t.id) });
     return true;
   };
 
@@ -138,6 +146,10 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
       const [taskId = '', code = ''] = String(body.content ?? '').split(' ');
       Object.assign(body, { taskId, action: code[0]?.toLowerCase() === 'u' ? 'UPSCALE' : code[0]?.toLowerCase() === 'v' ? 'VARIATION' : 'REROLL' });
     }
+    if (url.pathname === '/mj/submit/video' && body.taskId !== undefined) {
+      origin = tasks.get(String(body.taskId));
+      if (!origin) return send(res, 200, { code: 4, description: 'task_not_found', result: null });
+    }
     if (['/mj/submit/action', '/mj/submit/change', '/mj/submit/simple-change'].includes(url.pathname)) {
       origin = tasks.get(String(body.taskId ?? ''));
       if (!origin) return send(res, 200, { code: 4, description: 'task_not_found', result: null });
@@ -145,6 +157,7 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
       action = url.pathname !== '/mj/submit/action' ? String(body.action) : custom.includes('upsample') ? 'UPSCALE' : custom.includes('variation') ? 'VARIATION' : 'REROLL';
     }
     if (!action) return send(res, 404, { code: 4, description: 'not found' });
+    if (prompt.includes('no-account')) return send(res, 200, { code: 3, description: 'No available account instance', result: null, properties: null });
     if (prompt.includes('banned'))
       return send(res, 200, { code: 24, description: 'may contain sensitive words', result: null, properties: { promptEn: prompt, bannedWord: 'banned' } });
     const id = String(seq++);

@@ -2,7 +2,20 @@
 import { MjAction, type MjActionName, type MjSubmitBody, mjBadRequest } from './wire.js';
 
 /** The submit routes under /mj (and their mode-prefixed twins). */
-export const MJ_SUBMIT_KINDS = ['imagine', 'change', 'simple-change', 'describe', 'blend', 'action', 'modal', 'shorten', 'upload-discord-images', 'swap'] as const;
+export const MJ_SUBMIT_KINDS = [
+  'imagine',
+  'change',
+  'simple-change',
+  'describe',
+  'blend',
+  'action',
+  'modal',
+  'shorten',
+  'upload-discord-images',
+  'swap',
+  'video',
+  'edits',
+] as const;
 export type MjSubmitKind = (typeof MJ_SUBMIT_KINDS)[number];
 
 /** What a submit does once its body is checked. */
@@ -134,6 +147,22 @@ export function planSubmit(kind: MjSubmitKind, body: MjSubmitBody): MjSubmitPlan
       const taskId = str(body.taskId, 'taskId');
       if (!taskId) throw mjBadRequest('task_id_is_required');
       return plan(MjAction.Modal, taskId);
+    }
+    case 'video': {
+      // An earlier task's image (on that task's channel), or an image given with the request.
+      const taskId = str(body.taskId, 'taskId');
+      const image = str(body.image, 'image');
+      str(body.motion, 'motion');
+      if (!taskId && !image) throw mjBadRequest('task_id_is_required');
+      if (str(body.prompt, 'prompt').length > MAX_PROMPT) throw mjBadRequest('prompt_too_long');
+      return plan(MjAction.Video, taskId || undefined);
+    }
+    case 'edits': {
+      const prompt = str(body.prompt, 'prompt');
+      if (!prompt.trim()) throw mjBadRequest('prompt_is_required');
+      if (prompt.length > MAX_PROMPT) throw mjBadRequest('prompt_too_long');
+      str(body.image, 'image');
+      return plan(MjAction.Edits);
     }
   }
 }

@@ -1,6 +1,6 @@
 // The Midjourney task platform: midjourney-proxy (and Plus) upstreams, called with the channel's mj-api-secret.
 import { ChannelType } from '@tollway/shared';
-import type { TaskPlatform, TaskState, TaskStatus, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
+import type { TaskPlatform, TaskRefused, TaskState, TaskStatus, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
 import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, taskRequest } from '../upstream-http.js';
 import { MjAction, MjCode, MjStatus, type MjSubmitAnswer, type MjTaskView } from './wire.js';
 
@@ -26,6 +26,10 @@ export function upstreamSubmitPath(action: string, body: Record<string, unknown>
       return '/mj/insight-face/swap';
     case MjAction.Modal:
       return '/mj/submit/modal';
+    case MjAction.Video:
+      return '/mj/submit/video';
+    case MjAction.Edits:
+      return '/mj/submit/edits';
     default:
       if (typeof body.customId === 'string' && body.customId) return '/mj/submit/action';
       if (typeof body.content === 'string' && body.content) return '/mj/submit/simple-change';
@@ -51,8 +55,12 @@ async function submit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   const a = answer.json;
   if (!isAnswer(a)) return { ok: false, httpStatus: answer.status >= 400 ? answer.status : BAD_GATEWAY, code: MjCode.Unknown, message: 'unmarshal_response_body_failed' };
   const accepted = a.code === MjCode.Submitted || a.code === MjCode.Exists || a.code === MjCode.Queued;
-  if (answer.status !== 200 || !accepted || !a.result)
-    return { ok: false, httpStatus: answer.status >= 400 ? answer.status : 200, code: a.code, message: a.description || 'submit_failed' };
+  if (answer.status !== 200 || !accepted || !a.result) {
+    const refused: TaskRefused = { ok: false, httpStatus: answer.status >= 400 ? answer.status : 200, code: a.code, message: a.description || 'submit_failed' };
+    // No account instance can serve: the channel is named for the auto-disable hook.
+    if (a.code === MjCode.NoAccount) refused.unavailable = { channel: req.channel, keyIndex: Math.max(0, req.channel.keys.indexOf(req.key)) };
+    return refused;
+  }
   const props = a.properties && typeof a.properties === 'object' ? a.properties : undefined;
   let status: TaskStatus | undefined;
   if (a.code === MjCode.Exists && props?.status === MjStatus.Success) status = MjStatus.Success;
@@ -79,7 +87,15 @@ export function taskStateOf(t: Partial<MjTaskView>): TaskState | undefined {
     description: typeof t.description === 'string' ? t.description : undefined,
     buttons: Array.isArray(t.buttons) ? t.buttons : undefined,
     properties: t.properties && typeof t.properties === 'object' ? t.properties : undefined,
+    urls: videoUrlsOf(t),
   };
+}
+
+/** A VIDEO task's videos: `videoUrls[].url`, else `videoUrl`. */
+function videoUrlsOf(t: Partial<MjTaskView>): string[] | undefined {
+  const list = Array.isArray(t.videoUrls) ? t.videoUrls.map((v) => (v && typeof v === 'object' ? v.url : undefined)).filter((u): u is string => typeof u === 'string' && !!u) : [];
+  if (list.length) return list;
+  return typeof t.videoUrl === 'string' && t.videoUrl ? [t.videoUrl] : undefined;
 }
 
 /** Polls a channel's unfinished tasks with one list-by-condition call. */

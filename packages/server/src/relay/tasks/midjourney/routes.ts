@@ -10,6 +10,7 @@ import { relayFailure } from '../../respond.js';
 import type { RelayContext } from '../../services.js';
 import { applyTaskState, submitTask, upstreamOf } from '../service.js';
 import { taskById } from '../store.js';
+import type { TaskRefused } from '../types.js';
 import { MJ_SUBMIT_KINDS, planSubmit, type MjSubmitKind } from './actions.js';
 import { midjourneyPlatform, upstreamGet } from './platform.js';
 import { keyIndexOf, mjTaskByMjId, ownMjTask, ownMjTasks } from './store.js';
@@ -19,6 +20,8 @@ import { MjCode, MjError, MjStatus, mjBadRequest, parseMjBody, type MjSubmitAnsw
 /** new-api's mode prefixes; the prefix is dropped before the upstream call and kept as the task's mode. */
 export const MJ_MODE_PREFIXES = ['', '/mj-fast', '/mj-relax', '/mj-turbo'] as const;
 const MAX_LIST_IDS = 100;
+/** The status code 3 is reported with: the channel's account cannot serve, like a refused key. */
+const ACCOUNT_UNAVAILABLE_STATUS = 401;
 const NOT_FOUND = 404;
 
 const answerOf = (err: unknown, ctx: RelayContext): MjError => {
@@ -79,12 +82,25 @@ async function submit(ctx: RelayContext, req: FastifyRequest, who: Identified, k
     mode: prefix ? modeOf(prefix) : undefined,
   });
   if (!out.ok) {
+    if (out.unavailable) await reportUnavailable(ctx, out.unavailable, out.message);
     const code = typeof out.code === 'number' ? out.code : MjCode.Unknown;
     return { status: out.httpStatus, body: { code, description: out.message, result: '', properties: null } };
   }
   // new-api answers "already exists" and "queued" as submitted: the caller polls the id either way.
   const u = out.upstream;
   return { status: 200, body: { code: MjCode.Submitted, description: u.description ?? 'Submit success', result: u.upstreamTaskId, properties: u.properties ?? {} } };
+}
+
+/**
+ * midjourney-proxy's code 3 (no account instance): the channel is reported through the relay's auto-disable hook,
+ * as an authorization failure, so it is disabled when AutomaticDisableChannelEnabled is on and the channel allows it.
+ */
+async function reportUnavailable(ctx: RelayContext, u: NonNullable<TaskRefused['unavailable']>, description: string): Promise<void> {
+  await ctx.channels
+    ?.reportUpstreamError(u.channel, u.keyIndex, ACCOUNT_UNAVAILABLE_STATUS, `midjourney: ${description || 'No available account instance'}`)
+    .catch((err: unknown) => {
+      ctx.log.warn({ err, channel: u.channel.id }, 'midjourney: reporting an unavailable channel failed');
+    });
 }
 
 /** The stored task's image, fetched through the SSRF guard (only with MjForwardUrlEnabled). */

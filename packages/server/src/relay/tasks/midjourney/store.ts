@@ -24,6 +24,8 @@ const COLUMNS = [
   'fail_reason',
   'buttons',
   'properties',
+  'video_url',
+  'video_urls',
   'private_data',
 ] as const;
 

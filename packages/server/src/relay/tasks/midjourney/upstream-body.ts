@@ -34,6 +34,9 @@ export interface MjTaskRow {
   fail_reason: string;
   buttons?: string;
   properties?: string;
+  /** A VIDEO task's result: the first video and all of them (JSON). */
+  video_url?: string;
+  video_urls?: string;
 }
 
 const MS_PER_SECOND = 1000;
@@ -79,6 +82,9 @@ export function mjTaskView(row: MjTaskRow, options: OptionReader, now = Date.now
   if (Array.isArray(buttons)) view.buttons = buttons;
   const properties = parsed<Record<string, unknown>>(row.properties);
   if (properties && typeof properties === 'object') view.properties = properties;
+  if (row.video_url) view.videoUrl = row.video_url;
+  const videos = parsed<unknown[]>(row.video_urls);
+  if (Array.isArray(videos) && videos.length) view.videoUrls = videos.filter((u): u is string => typeof u === 'string').map((url) => ({ url }));
   return view;
 }
 

@@ -41,6 +41,10 @@ export const MjAction = {
   Pan: 'PAN',
   SwapFace: 'SWAP_FACE',
   Upload: 'UPLOAD',
+  /** An image (an earlier task's, or one given) animated into a short video. */
+  Video: 'VIDEO',
+  /** An image edited by a prompt. */
+  Edits: 'EDITS',
 } as const;
 export type MjActionName = (typeof MjAction)[keyof typeof MjAction];
 
@@ -62,6 +66,9 @@ export interface MjSubmitBody {
   sourceBase64?: string;
   targetBase64?: string;
   dimensions?: string;
+  /** VIDEO and EDITS: the image (base64 data URL or URL) when no earlier task is named. */
+  image?: string;
+  motion?: string;
   [key: string]: unknown;
 }
 
@@ -100,6 +107,9 @@ export interface MjTaskView {
   failReason: string;
   buttons?: MjButton[];
   properties?: Record<string, unknown>;
+  /** VIDEO tasks: the first video and every video. */
+  videoUrl?: string;
+  videoUrls?: { url: string }[];
 }
 
 /** A refusal in midjourney-proxy's shape, answered with an HTTP status (4xx for the caller's input). */
