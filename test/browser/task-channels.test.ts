@@ -1,8 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession, type Session } from './api-session.js';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { login, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { login, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'tcroot', password: 'tc-root-pass-1' };
 /** Per-task prices in dollars: a drawing action, a song, a video model. */
@@ -13,9 +15,12 @@ describe('task channels and task prices in Chromium', () => {
   let h: Harness;
   let page: Page;
   let root: Session;
+  let dir: string;
 
   beforeAll(async () => {
-    h = await startHarness();
+    // A private copy of the built console: a rebuild of packages/web/dist during the run must not remove the chunks it loads.
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-task-channels-'));
+    h = await startHarness({ WEB_DIST: privateConsole(dir) });
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     root = await loginSession(h.baseUrl, ROOT);
     await apiAs(root, 'PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(PRICES) });
@@ -26,6 +31,7 @@ describe('task channels and task prices in Chromium', () => {
   });
   afterAll(async () => {
     await h?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('the editor offers Kling with its task hint and its access_key|secret_key key; the server holds the format', async () => {
@@ -38,10 +44,10 @@ describe('task channels and task prices in Chromium', () => {
     expect(await page.getByTestId('channel-form-key').getAttribute('placeholder')).toContain('access_key|secret_key');
     await page.getByTestId('channel-form-name').fill('kling');
     await page.getByTestId('channel-form-key').fill('ak-browser|sk-browser');
-    await page.getByTestId('channel-form-models').click();
-    await page.keyboard.type('kling-v1');
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Escape');
+    // "Fill related models" offers new-api's Kling models.
+    await page.getByTestId('channel-form-fill-related').click();
+    const chosen = () => page.getByTestId('channel-form-models').locator('.ant-select-selection-item').allTextContents();
+    await expect.poll(chosen).toEqual(['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6']);
     await page.getByTestId('channel-form').screenshot({ path: path.join(SCREENSHOTS, 'task-channels-01-kling-editor.png') });
     await page.getByTestId('channel-form-submit').click();
     await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
