@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { metrics } from '../../src/lib/metrics.js';
 import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, setQuota } from '../support/gateway.js';
 import type { MockUpstream } from '../support/mock-upstream.js';
 import { chatBody, freshWindow, RATE_HEADERS, rateHeadersOf, secondsLeft, setTokenLimits } from '../support/rate-limits.js';
+
+/** tollway_rate_limit_refusals_total of one level and kind, in this process. */
+async function refusals(level: string, kind: 'rpm' | 'tpm'): Promise<number> {
+  const m = metrics.getSingleMetric('tollway_rate_limit_refusals_total');
+  return (await m!.get()).values.find((v) => v.labels.level === level && v.labels.kind === kind)?.value ?? 0;
+}
 
 /** The mock's usage of every answer: 12 prompt + 5 completion tokens. */
 const USED = 17;
@@ -52,7 +59,9 @@ describe.each(dialects)('RPM and TPM limits on one node (%s)', (dialect) => {
     expectReset(first, 'x-ratelimit-reset-requests');
     const second = await timed(key, body);
     expect(second.headers['x-ratelimit-remaining-requests']).toBe('0');
+    const refusedBefore = await refusals('token', 'rpm');
     const third = await timed(key, body);
+    expect(await refusals('token', 'rpm')).toBe(refusedBefore + 1);
     expect(third.res.status).toBe(429);
     expect(third.json.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited', message: expect.stringContaining('token limit of 2 requests per minute') });
     expect(third.headers).toMatchObject({ 'x-ratelimit-limit-requests': '2', 'x-ratelimit-remaining-requests': '0' });
@@ -164,7 +173,9 @@ describe.each(dialects)('RPM and TPM limits on one node (%s)', (dialect) => {
     };
     expect(await keysUsed()).toMatchObject({ status: 200, keys: ['busy-key'] });
     // 17 used + another estimate is over the busy channel's TPM: the spare one serves, no error reaches the caller.
+    const skippedBefore = await refusals('channel', 'tpm');
     const moved = await keysUsed();
+    expect(await refusals('channel', 'tpm')).toBe(skippedBefore + 1);
     expect(moved).toMatchObject({ status: 200, keys: ['spare-key'] });
     // The channel's limit is the operator's, not the caller's: no x-ratelimit headers for it.
     for (const h of RATE_HEADERS) expect(moved.res.headers.get(h)).toBeNull();
