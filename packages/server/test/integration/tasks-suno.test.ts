@@ -28,7 +28,10 @@ describe.each(dialects)('suno task relay on %s', (dialect) => {
       headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> & { data: unknown } };
+    const text = await res.text();
+    // Callers see public task ids only: no answer ever carries an id the upstream gave.
+    for (const upstreamId of gw.mock.tasks.keys()) expect(text, `${method} ${path}`).not.toContain(upstreamId);
+    return { status: res.status, body: JSON.parse(text) as Record<string, unknown> & { data: unknown } };
   };
   const t = (): TestApp => gw.t;
   const quota = async () => {
@@ -58,6 +61,8 @@ describe.each(dialects)('suno task relay on %s', (dialect) => {
     const res = await call('POST', '/suno/submit/music', { prompt: 'a song about the sea', tags: 'folk' });
     expect(res).toMatchObject({ status: 200, body: { code: 'success', data: expect.any(String) } });
     const id = res.body.data as string;
+    expect(id).toMatch(/^task_[\w-]{20,}$/);
+    expect(gw.mock.tasks.has(id)).toBe(false);
     expect(before - (await quota())).toBe(MUSIC_PRICE * PER_UNIT);
     expect(gw.mock.submits.at(-1)).toMatchObject({ action: 'MUSIC', body: { prompt: 'a song about the sea', mv: 'chirp-v3-0' } });
     const first = await call('GET', `/suno/fetch/${id}`);
@@ -80,7 +85,21 @@ describe.each(dialects)('suno task relay on %s', (dialect) => {
     expect(before - (await quota())).toBe(LYRICS_PRICE * PER_UNIT);
     expect((await pollUntilFinal(id)).at(-1)).toBe('SUCCESS');
     const { body } = await call('GET', `/suno/fetch/${id}`);
-    expect(body.data).toMatchObject({ action: 'LYRICS', data: { text: expect.stringContaining('rain on the roof') } });
+    // The upstream's record repeats its task id: shown as the public one.
+    expect(body.data).toMatchObject({ task_id: id, action: 'LYRICS', data: { id, text: expect.stringContaining('rain on the roof') } });
+  });
+
+  it('a continuation names the earlier task by its public id; it goes upstream by the upstream id, on that channel', async () => {
+    const first = (await call('POST', '/suno/submit/music', { prompt: 'a song to continue' })).body.data as string;
+    expect((await pollUntilFinal(first)).at(-1)).toBe('SUCCESS');
+    const clips = ((await call('GET', `/suno/fetch/${first}`)).body.data as { data: { id: string }[] }).data;
+    const upstreamFirst = (await t().database.db.kysely.selectFrom('tasks').select('upstream_task_id').where('task_id', '=', first).executeTakeFirstOrThrow()).upstream_task_id;
+    expect(gw.mock.tasks.has(upstreamFirst)).toBe(true);
+    const next = await call('POST', '/suno/submit/music', { prompt: 'the second verse', task_id: first, continue_clip_id: clips[0]!.id, continue_at: 60 });
+    expect(next).toMatchObject({ status: 200, body: { code: 'success', data: expect.stringMatching(/^task_/) } });
+    expect(gw.mock.submits.at(-1)!.body).toMatchObject({ task_id: upstreamFirst, continue_clip_id: clips[0]!.id, continue_at: 60 });
+    const unknown = await call('POST', '/suno/submit/music', { prompt: 'x', task_id: upstreamFirst, continue_clip_id: clips[0]!.id });
+    expect(unknown).toMatchObject({ status: 400, body: { code: 'task_not_exist', data: null } });
   });
 
   it('a task that fails is refunded exactly once; a refused submit is not charged', async () => {

@@ -43,7 +43,13 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const type = res.headers.get('content-type') ?? '';
-    return { status: res.status, headers: res.headers, body: (type.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer())) as Record<string, unknown> };
+    const raw = Buffer.from(await res.arrayBuffer());
+    expectNoUpstreamId(`${method} ${path}`, `${res.headers.get('location') ?? ''} ${type.includes('json') ? raw.toString('utf8') : ''}`);
+    return { status: res.status, headers: res.headers, body: (type.includes('json') ? JSON.parse(raw.toString('utf8')) : raw) as Record<string, unknown> };
+  };
+  /** Callers see public task ids only: no answer carries an id the upstream gave (Kling's bare id included). */
+  const expectNoUpstreamId = (label: string, text: string) => {
+    for (const upstreamId of gw.mock.tasks.keys()) expect(text, label).not.toContain(upstreamId);
   };
   const t = (): TestApp => gw.t;
   const quota = async () => {
@@ -69,6 +75,7 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
     const res = await call('POST', '/v1/video/generations', { model: 'kling-v1', prompt: 'a fox in the snow', size: '1280x720', duration: 5 });
     expect(res).toMatchObject({ status: 200, body: { object: 'video', model: 'kling-v1', status: 'queued', progress: 0 } });
     const id = res.body.id as string;
+    expect(id).toMatch(/^task_[\w-]{20,}$/);
     expect(before - (await quota())).toBe(PRICES['kling-v1'] * PER_UNIT);
     expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'kling', path: '/v1/videos/text2video', body: { model_name: 'kling-v1', aspect_ratio: '16:9', duration: '5' } });
     expect(gw.mock.jwtPayloads.length).toBeGreaterThan(0);
@@ -183,7 +190,8 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       seconds: '4',
       input_reference: await toFile(PNG, 'ref.png', { type: 'image/png' }),
     });
-    expect(created).toMatchObject({ object: 'video', model: 'sora-openai', status: 'queued', seconds: '4' });
+    expect(created).toMatchObject({ object: 'video', model: 'sora-openai', status: 'queued', seconds: '4', id: expect.stringMatching(/^task_/) });
+    expectNoUpstreamId('create', JSON.stringify(created));
     expect(before - (await quota())).toBe(PRICES['sora-openai'] * PER_UNIT);
     const sent = gw.mock.submits.at(-1)!;
     expect(sent.contentType).toMatch(/^multipart\/form-data; boundary=/);
@@ -200,6 +208,7 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       v = await client.videos.retrieve(created.id);
     }
     expect(v).toMatchObject({ id: created.id, status: 'completed', progress: 100 });
+    expectNoUpstreamId('retrieve', JSON.stringify(v));
     const bytes = Buffer.from(await (await client.videos.downloadContent(created.id)).arrayBuffer());
     expect(Buffer.compare(bytes, MOCK_VIDEO_BYTES)).toBe(0);
 
@@ -207,6 +216,7 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
     const remixed = await client.videos.remix(created.id, { prompt: 'the same lighthouse in a storm' });
     expect(remixed).toMatchObject({ object: 'video', model: 'sora-openai', status: 'queued', remixed_from_video_id: created.id, seconds: '4' });
     expect(remixed.id).not.toBe(created.id);
+    expectNoUpstreamId('remix', JSON.stringify(remixed));
     expect(mid - (await quota())).toBe(PRICES['sora-openai'] * PER_UNIT);
     const origin = [...gw.mock.tasks.values()].find((x) => x.prompt === 'a lighthouse at dusk')!;
     expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'openai', path: `/v1/videos/${origin.id}/remix`, body: { prompt: 'the same lighthouse in a storm' } });

@@ -6,13 +6,16 @@ import type { AddressInfo } from 'node:net';
  * A Suno API deployment (github.com/Suno-API/Suno-API, what new-api's SunoAPI channel speaks):
  * `POST /suno/submit/{MUSIC|LYRICS}` → `{code:'success', data:'<task id>'}`, `POST /suno/fetch {ids}` → the tasks.
  * Each fetch that names a task moves it one step: SUBMITTED → QUEUED → IN_PROGRESS → SUCCESS. A prompt with
- * `fail` ends in FAILURE, `never` stays IN_PROGRESS, `refuse` is refused at submit.
+ * `fail` ends in FAILURE, `never` stays IN_PROGRESS, `refuse` is refused at submit. A lyrics result repeats the
+ * task id (`data.id`); a continuation's `task_id` must name a task of this deployment.
  */
 
 export const MOCK_SUNO_KEY = 'suno-mock-key';
 
 interface MockSunoTask {
   id: string;
+  /** Suno names clips and their files on its own, apart from the task id. */
+  clipBase: string;
   action: 'MUSIC' | 'LYRICS';
   prompt: string;
   polls: number;
@@ -46,9 +49,9 @@ function resultOf(t: MockSunoTask, status: string): unknown {
   if (status !== 'SUCCESS') return [];
   if (t.action === 'LYRICS') return { id: t.id, status: 'complete', title: 'Mock lyrics', text: `[Verse]\n${t.prompt}` };
   return [1, 2].map((n) => ({
-    id: `${t.id}-clip${n}`,
-    audio_url: `https://cdn.mock-suno.test/${t.id}-${n}.mp3`,
-    image_url: `https://cdn.mock-suno.test/${t.id}-${n}.jpeg`,
+    id: `${t.clipBase}-clip${n}`,
+    audio_url: `https://cdn.mock-suno.test/${t.clipBase}-${n}.mp3`,
+    image_url: `https://cdn.mock-suno.test/${t.clipBase}-${n}.jpeg`,
     video_url: '',
     status: 'complete',
     title: 'Mock song',
@@ -91,9 +94,10 @@ export async function startMockSuno(): Promise<MockSuno> {
         const action = submit[1]!.toUpperCase() as 'MUSIC' | 'LYRICS';
         mock.submits.push({ action, body });
         const prompt = String(body.prompt ?? body.gpt_description_prompt ?? '');
+        if (body.task_id !== undefined && !mock.tasks.has(String(body.task_id))) return json(res, { code: 'error', message: 'mock: no such task to continue', data: null });
         if (prompt.includes('refuse')) return json(res, { code: 'error', message: 'mock: prompt rejected by suno', data: null });
         const id = crypto.randomUUID();
-        mock.tasks.set(id, { id, action, prompt, polls: 0, submitTime: now() });
+        mock.tasks.set(id, { id, clipBase: crypto.randomUUID(), action, prompt, polls: 0, submitTime: now() });
         return json(res, { code: 'success', message: '', data: id });
       }
       if (req.method === 'POST' && path === '/suno/fetch') {

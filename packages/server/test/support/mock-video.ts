@@ -30,6 +30,8 @@ interface MockVideoTask {
   polls: number;
   createdAt: number;
   remixOf?: string;
+  /** Kling names a result video on its own, apart from the task id. */
+  videoId: string;
 }
 
 /** A file a multipart submit carried. */
@@ -88,7 +90,7 @@ function klingTask(t: MockVideoTask) {
       task_id: t.id,
       task_status: status,
       task_status_msg: ph === -1 ? 'mock: video generation failed' : '',
-      task_result: ph === 2 ? { videos: [{ id: `${t.id}-v`, url: `https://cdn.mock-kling.test/${t.id}.mp4`, duration: '5' }] } : undefined,
+      task_result: ph === 2 ? { videos: [{ id: t.videoId, url: `https://cdn.mock-kling.test/${t.videoId}.mp4`, duration: '5' }] } : undefined,
       created_at: t.createdAt * 1000,
       updated_at: Date.now(),
     },
@@ -137,6 +139,7 @@ function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerRespo
         prompt,
         polls: 0,
         createdAt: now(),
+        videoId: crypto.randomUUID(),
       };
       mock.tasks.set(t.id, t);
       return json(res, klingTask(t));
@@ -156,7 +159,16 @@ function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerRespo
     mock.submits.push({ vendor: 'openai', path, body, files, contentType: req.headers['content-type'] });
     const prompt = String(body.prompt ?? '');
     if (prompt.includes('refuse')) return json(res, { error: { message: 'mock: prompt violates policy', type: 'invalid_request_error', code: 'moderation_blocked' } }, 400);
-    const t: MockVideoTask = { id: `video_${crypto.randomBytes(8).toString('hex')}`, vendor: 'openai', kind: '', model: String(body.model), prompt, polls: 0, createdAt: now() };
+    const t: MockVideoTask = {
+      id: `video_${crypto.randomBytes(8).toString('hex')}`,
+      vendor: 'openai',
+      kind: '',
+      model: String(body.model),
+      prompt,
+      polls: 0,
+      createdAt: now(),
+      videoId: '',
+    };
     mock.tasks.set(t.id, t);
     return json(res, openAIVideo(t));
   }
@@ -176,6 +188,7 @@ function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerRespo
       polls: 0,
       createdAt: now(),
       remixOf: source.id,
+      videoId: '',
     };
     mock.tasks.set(t.id, t);
     return json(res, openAIVideo(t));

@@ -49,12 +49,22 @@ export function installSunoRoutes(scope: FastifyInstance, ctx: RelayContext): vo
       const action = sunoActionOf((req.params as { action: string }).action);
       if (!action) throw new SunoError(400, 'invalid_request', 'invalid_action');
       const body = parseSunoSubmit(action, jsonBody(req.body));
+      // A continuation names the caller's earlier task by its public id: it goes upstream by the upstream's id,
+      // to the channel that made it.
+      let channelId: number | undefined;
+      if (body.task_id) {
+        const origin = await ownTaskRow(ctx.db, who.auth.userId, PLATFORMS, body.task_id);
+        if (!origin?.upstream_task_id) throw new SunoError(400, 'task_not_exist', 'task_not_exist');
+        body.task_id = origin.upstream_task_id;
+        channelId = origin.channel_id;
+      }
       const out = await submitTask(ctx, who, {
         platform: sunoPlatform,
         action,
         model: SUNO_MODEL_OF_ACTION[action],
         body: body as unknown as Record<string, unknown>,
         ip: req.ip,
+        channelId,
         properties: { prompt: body.prompt ?? body.gpt_description_prompt ?? '', mv: body.mv ?? '' },
       });
       if (!out.ok) return { status: out.httpStatus, body: sunoErrorBody({ code: String(out.code), message: out.message }) };

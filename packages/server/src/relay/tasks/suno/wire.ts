@@ -189,7 +189,10 @@ export function parseSunoFetchAnswer(text: string): SunoRemoteTask[] {
 
 /** The stored fields of a task a caller's fetch shows. */
 export interface SunoTaskView {
+  /** The public id. */
   task_id: string;
+  /** The upstream's id: replaced by the public one wherever the upstream's record repeats it. */
+  upstream_task_id?: string;
   action: string;
   status: string;
   fail_reason: string;
@@ -200,12 +203,21 @@ export interface SunoTaskView {
   data: string;
 }
 
-/** new-api's TaskDto of a stored task: `data` is the upstream's JSON, passed through. */
+/** A value of the upstream's record with the upstream task id (where it is a whole value) as the public id. */
+function withPublicId(v: unknown, upstream: string, publicId: string): unknown {
+  if (v === upstream) return publicId;
+  if (Array.isArray(v)) return v.map((x) => withPublicId(x, upstream, publicId));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withPublicId(x, upstream, publicId)]));
+  return v;
+}
+
+/** new-api's TaskDto of a stored task: `data` is the upstream's JSON, passed through, the upstream id never shown. */
 export function sunoTaskDto(t: SunoTaskView) {
   let data: unknown = null;
   if (t.data) {
     try {
       data = JSON.parse(t.data);
+      if (t.upstream_task_id) data = withPublicId(data, t.upstream_task_id, t.task_id);
     } catch {
       data = null;
     }

@@ -76,7 +76,7 @@ async function submit(ctx: RelayContext, req: FastifyRequest, reply: FastifyRepl
 function answerOf(out: TaskSubmitOutcome, model: string, props: Record<string, string>) {
   if (!out.ok) throw new RelayError(out.httpStatus, out.message, out.httpStatus < 500 ? 'invalid_request_error' : 'upstream_error', String(out.code));
   return openAIVideo({
-    task_id: out.task.upstreamTaskId,
+    task_id: out.task.taskId,
     model,
     status: out.task.status,
     progress: out.task.progress,
@@ -105,7 +105,7 @@ async function remix(ctx: RelayContext, req: FastifyRequest, who: Identified): P
     platform: openAIVideoPlatform,
     action: VIDEO_REMIX_ACTION,
     model: origin.model_name,
-    body: { prompt, remix_of: origin.task_id } satisfies VideoRemixBody,
+    body: { prompt, remix_of: origin.upstream_task_id } satisfies VideoRemixBody,
     ip: req.ip,
     channelId: origin.channel_id,
     properties,
@@ -160,7 +160,7 @@ async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyRep
   if (!ch) throw new RelayError(NOT_FOUND, 'the channel of this task is no longer available', 'invalid_request_error', 'channel_not_found');
   const keyIndex = parseJsonObject<Record<string, unknown>>(row.private_data, {}).key_index;
   const up = upstreamOf(ch, typeof keyIndex === 'number' ? keyIndex : undefined);
-  const res = await taskStream(openAIVideoContentUrl(up.baseUrl, row.task_id), { authorization: `Bearer ${up.key}` }).catch((err: Error) => {
+  const res = await taskStream(openAIVideoContentUrl(up.baseUrl, row.upstream_task_id), { authorization: `Bearer ${up.key}` }).catch((err: Error) => {
     throw new RelayError(502, `the upstream could not be reached: ${err.message}`, 'upstream_error', 'upstream_error');
   });
   if (res.status !== 200) {

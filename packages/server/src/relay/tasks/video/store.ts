@@ -5,7 +5,10 @@ const MAX_IDS = 100;
 
 /** A caller's own task row (tasks table) as the fetch routes show it. */
 export interface OwnTaskRow {
+  /** The public id (`task_…`); callers never see the upstream's. */
   task_id: string;
+  /** The upstream's id: for calls to the upstream only. */
+  upstream_task_id: string;
   platform: string;
   action: string;
   status: string;
@@ -24,6 +27,7 @@ export interface OwnTaskRow {
 
 const COLUMNS = [
   'task_id',
+  'upstream_task_id',
   'platform',
   'action',
   'status',
@@ -53,7 +57,7 @@ const normal = (r: Record<string, unknown>): OwnTaskRow =>
     result_url: String(r.result_url ?? ''),
   }) as OwnTaskRow;
 
-/** The caller's tasks of these platforms with these ids: another user's task is never found. */
+/** The caller's tasks of these platforms with these public ids: another user's task is never found. */
 export async function ownTaskRows(db: Db, userId: number, platforms: readonly string[], ids: readonly string[]): Promise<OwnTaskRow[]> {
   if (!ids.length) return [];
   const rows = await db.kysely
