@@ -23,6 +23,8 @@ interface Task {
   progress: string;
   imageUrl: string;
   buttons: { customId: string; label: string }[];
+  videoUrl?: string;
+  videoUrls?: { url: string }[];
 }
 
 describe.each(dialects)('a midjourney-proxy client on %s', (dialect) => {
@@ -30,9 +32,9 @@ describe.each(dialects)('a midjourney-proxy client on %s', (dialect) => {
     dialect,
     { mock: () => startMockMidjourney(), user: 'mj-client', quota: 1_000_000, env: { TASK_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS) } },
     async (g: { mock: MockMidjourney; root: import('../support/app.js').Client }) => {
-      await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ mj_imagine: 0.05, mj_upscale: 0.02 }) });
+      await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ mj_imagine: 0.05, mj_upscale: 0.02, mj_video: 0.08 }) });
       await g.root.call('PUT', '/api/option/', { key: 'MjForwardUrlEnabled', value: 'false' });
-      await addChannel(g.root, { name: 'mj-plus', type: ChannelType.MidjourneyPlus, key: g.mock.secret, baseUrl: g.mock.url, models: 'mj_imagine,mj_upscale' });
+      await addChannel(g.root, { name: 'mj-plus', type: ChannelType.MidjourneyPlus, key: g.mock.secret, baseUrl: g.mock.url, models: 'mj_imagine,mj_upscale,mj_video' });
     },
   );
 
@@ -71,5 +73,14 @@ describe.each(dialects)('a midjourney-proxy client on %s', (dialect) => {
     expect(single).toMatchObject({ action: 'UPSCALE', status: 'SUCCESS' });
     const listed = await post<Task[]>('/mj/task/list-by-condition', { ids: [grid.id, single.id] });
     expect(listed.map((t) => t.id).sort()).toEqual([grid.id, single.id].sort());
+  });
+
+  it('animates a finished grid into a video and waits for its videos', async () => {
+    const grid = await waitDone((await post<SubmitAnswer>('/mj/submit/imagine', { prompt: 'a windmill in spring' })).result);
+    const submitted = await post<SubmitAnswer>('/mj-fast/mj/submit/video', { taskId: grid.id, index: 1, motion: 'high' });
+    expect(submitted.code).toBe(1);
+    const video = await waitDone(submitted.result);
+    expect(video).toMatchObject({ action: 'VIDEO', status: 'SUCCESS', videoUrl: expect.stringMatching(/\/videos\/.+\.mp4$/) });
+    expect(video.videoUrls).toHaveLength(2);
   });
 });
