@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Proc } from './procs.js';
 import { buildBaselineBundle } from './baseline.js';
+import { observabilityRows } from './observability.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
 import { ROOT, anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startPortkey, startTollway, streamBody } from './targets.js';
 
@@ -94,6 +95,8 @@ async function main() {
     fsyncRows.push({ where, lat: await addedLatency(always.target, interval.target, chatBody, false, 7, 300) });
     await Promise.all([always.proc.stop(), interval.proc.stop()]);
   }
+  // Metrics and tracing on against both off, and the hooks' own cost per call.
+  const obsRows = await observabilityRows(mockUrl, procs, CONNECTIONS, SECONDS);
   const tw = tp.get('Tollway')!;
   const pk = tp.get('Portkey gateway')!;
   const dm = tp.get('Direct to mock')!;
@@ -130,6 +133,7 @@ async function main() {
       (r) =>
         `| p50 latency with JOURNAL_FSYNC=always over the default, journal on ${r.where} (median over 7 alternating rounds; p50s ${fmt(r.lat.gatewayP50, 3)} vs ${fmt(r.lat.directP50, 3)} ms) | ${r.lat.added >= 0 ? '+' : '−'}${fmt(Math.abs(r.lat.added), 3)} ms | — |`,
     ),
+    ...obsRows,
     '',
   ].join('\n');
   console.log(`\n${report}`);

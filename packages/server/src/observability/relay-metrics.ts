@@ -1,5 +1,5 @@
-import { Counter, Histogram } from 'prom-client';
 import { BoundedLabel, metrics } from '../lib/metrics.js';
+import { FastCounter, FastHistogram } from './fast-metrics.js';
 
 /** Seconds: a whole relay call, streamed answers included. */
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -10,56 +10,41 @@ const MODEL_LABEL_CAP = 200;
 /** Label of a call that never reached a channel (refused before, or none was left). */
 export const NO_LABEL = 'none';
 
-const requests = new Counter({
-  name: 'tollway_relay_requests_total',
-  help: 'Relay calls answered, by surface (route), model, the channel that answered last and the status class sent',
-  labelNames: ['surface', 'model', 'channel', 'status_class'] as const,
-  registers: [metrics],
-});
-const duration = new Histogram({
-  name: 'tollway_relay_request_duration_seconds',
-  help: 'Relay call latency until the answer ended, by surface and status class',
-  labelNames: ['surface', 'status_class'] as const,
-  buckets: DURATION_BUCKETS,
-  registers: [metrics],
-});
-const ttfb = new Histogram({
-  name: 'tollway_relay_ttfb_seconds',
-  help: 'Time from the call to the first answer byte, by surface and channel (relayed calls)',
-  labelNames: ['surface', 'channel'] as const,
-  buckets: TTFB_BUCKETS,
-  registers: [metrics],
-});
-const upstreamErrors = new Counter({
-  name: 'tollway_upstream_errors_total',
-  help: 'Failed upstream attempts by channel and kind (network, timeout, rate_limit, auth, client, server)',
-  labelNames: ['channel', 'kind'] as const,
-  registers: [metrics],
-});
-const retries = new Counter({
-  name: 'tollway_relay_retries_total',
-  help: 'Upstream attempts after the first of a call (another channel or key tried)',
-  labelNames: ['surface'] as const,
-  registers: [metrics],
-});
-const quotaReserved = new Counter({
-  name: 'tollway_quota_reserved_total',
-  help: 'Quota reserved at admission',
-  labelNames: ['source'] as const,
-  registers: [metrics],
-});
-const quotaCharged = new Counter({
-  name: 'tollway_quota_charged_total',
-  help: 'Quota charged (relay settlements, task submissions)',
-  labelNames: ['source'] as const,
-  registers: [metrics],
-});
-const quotaRefunded = new Counter({
-  name: 'tollway_quota_refunded_total',
-  help: 'Quota given back: reservations a relay call did not use (all of it when it failed), failed tasks refunded',
-  labelNames: ['source'] as const,
-  registers: [metrics],
-});
+const requests = new FastCounter(
+  'tollway_relay_requests_total',
+  'Relay calls answered, by surface (route), model, the channel that answered last and the status class sent',
+  ['surface', 'model', 'channel', 'status_class'],
+  metrics,
+);
+const duration = new FastHistogram(
+  'tollway_relay_request_duration_seconds',
+  'Relay call latency until the answer ended, by surface and status class',
+  ['surface', 'status_class'],
+  metrics,
+  DURATION_BUCKETS,
+);
+const ttfb = new FastHistogram(
+  'tollway_relay_ttfb_seconds',
+  'Time from the call to the first answer byte, by surface and channel (relayed calls)',
+  ['surface', 'channel'],
+  metrics,
+  TTFB_BUCKETS,
+);
+const upstreamErrors = new FastCounter(
+  'tollway_upstream_errors_total',
+  'Failed upstream attempts by channel and kind (network, timeout, rate_limit, auth, client, server)',
+  ['channel', 'kind'],
+  metrics,
+);
+const retries = new FastCounter('tollway_relay_retries_total', 'Upstream attempts after the first of a call (another channel or key tried)', ['surface'], metrics);
+const quotaReserved = new FastCounter('tollway_quota_reserved_total', 'Quota reserved at admission', ['source'], metrics);
+const quotaCharged = new FastCounter('tollway_quota_charged_total', 'Quota charged (relay settlements, task submissions)', ['source'], metrics);
+const quotaRefunded = new FastCounter(
+  'tollway_quota_refunded_total',
+  'Quota given back: reservations a relay call did not use (all of it when it failed), failed tasks refunded',
+  ['source'],
+  metrics,
+);
 
 export type QuotaSource = 'relay' | 'task';
 
@@ -79,45 +64,29 @@ export function upstreamErrorKind(status: number): string {
   return status < 500 ? 'client' : 'server';
 }
 
-/** Label children resolved once per distinct label set (prom-client hashes labels on every `labels()` call). */
-function children<T>(make: (values: string[]) => T): (values: string[]) => T {
-  const cache = new Map<string, T>();
-  return (values) => {
-    const key = values.join('\u0001');
-    let child = cache.get(key);
-    if (!child) cache.set(key, (child = make(values)));
-    return child;
-  };
-}
-
-const requestChild = children((v) => requests.labels(...(v as [string, string, string, string])));
-const durationChild = children((v) => duration.labels(...(v as [string, string])));
-const ttfbChild = children((v) => ttfb.labels(...(v as [string, string])));
-const errorChild = children((v) => upstreamErrors.labels(...(v as [string, string])));
-const retryChild = children((v) => retries.labels(v[0]!));
 const quota = {
-  reserved: { relay: quotaReserved.labels('relay'), task: quotaReserved.labels('task') },
-  charged: { relay: quotaCharged.labels('relay'), task: quotaCharged.labels('task') },
-  refunded: { relay: quotaRefunded.labels('relay'), task: quotaRefunded.labels('task') },
+  reserved: { relay: quotaReserved.child('relay'), task: quotaReserved.child('task') },
+  charged: { relay: quotaCharged.child('relay'), task: quotaCharged.child('task') },
+  refunded: { relay: quotaRefunded.child('relay'), task: quotaRefunded.child('task') },
 };
 
 /** The relay's recording calls; each is a few map lookups and additions. */
 export const relayMetrics = {
   answered(surface: string, model: string, channel: string, status: number, seconds: number): void {
     const cls = statusClass(status);
-    requestChild([surface, model, channel, cls]).inc();
-    durationChild([surface, cls]).observe(seconds);
+    requests.inc([surface, model, channel, cls]);
+    duration.observe([surface, cls], seconds);
   },
   firstByte(surface: string, channel: string, seconds: number): void {
-    ttfbChild([surface, channel]).observe(seconds);
+    ttfb.observe([surface, channel], seconds);
   },
   upstreamError(channel: string, status: number): void {
-    errorChild([channel, upstreamErrorKind(status)]).inc();
+    upstreamErrors.inc([channel, upstreamErrorKind(status)]);
   },
   retry(surface: string): void {
-    retryChild([surface]).inc();
+    retries.inc([surface]);
   },
   quota(kind: keyof typeof quota, source: QuotaSource, amount: number): void {
-    if (amount > 0) quota[kind][source].inc(amount);
+    if (amount > 0) quota[kind][source].value += amount;
   },
 };
