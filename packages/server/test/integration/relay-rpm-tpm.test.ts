@@ -186,6 +186,7 @@ describe.each(dialects)('RPM and TPM limits on one node (%s)', (dialect) => {
     expect(none.status).toBe(429);
     expect(none.keys).toEqual([]);
     expect(Number(none.res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    for (const h of RATE_HEADERS) expect(none.res.headers.get(h)).toBeNull();
     expect(((await none.res.json()) as { error: { type: string } }).error.type).toBe('rate_limit_error');
   });
 

@@ -100,3 +100,27 @@ describe('node-local limit store', () => {
     expect(rateHeaders([user], { ...c, used: [c.used[1]!], refused: { index: 0, kind: 'requests' } }, now)).toMatchObject({ 'retry-after': '18' });
   });
 });
+
+describe('limits when Redis cannot be reached', () => {
+  it('let the call through unlimited and warn once', async () => {
+    const { Redis } = await import('ioredis');
+    const { admitCaller } = await import('../../src/relay/limits/admission.js');
+    // A real client to a port nobody listens on: every command fails at once.
+    const redis = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const warnings: string[] = [];
+    const ctx = {
+      options: { json: () => ({}) } as never,
+      redis,
+      config: { redisKeyPrefix: 'unreachable:' },
+      log: { warn: (_: object, msg: string) => warnings.push(msg) },
+    };
+    const auth = { tokenId: 1, userId: 2, perMinute: { tokenRpm: 1, tokenTpm: 0, userRpm: 0, userTpm: 0 } } as never;
+    try {
+      expect(await admitCaller(ctx, auth, 'default', 10)).toBeUndefined();
+      expect(await admitCaller(ctx, auth, 'default', 10)).toBeUndefined();
+      expect(warnings).toEqual(['rate limits: the counters cannot be reached; calls pass unlimited meanwhile']);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

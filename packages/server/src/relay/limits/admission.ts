@@ -93,17 +93,35 @@ export function rateRefusal(b: LimitBucket, kind: 'requests' | 'tokens', tokens:
   return e;
 }
 
+/** A Redis failure lets calls through unlimited (a limiter never takes the gateway down); warned once a minute. */
+const OUTAGE_WARN_MS = 60_000;
+let lastOutageWarn = 0;
+
+/** The counts of a check, or undefined when the store failed (warned). */
+async function checked(ctx: LimitsContext, buckets: LimitBucket[], tokens: number, now: number): Promise<LimitCheck | undefined> {
+  try {
+    return await storeFor(ctx).check(buckets, tokens, now);
+  } catch (err) {
+    if (now - lastOutageWarn >= OUTAGE_WARN_MS) {
+      lastOutageWarn = now;
+      ctx.log.warn({ err }, 'rate limits: the counters cannot be reached; calls pass unlimited meanwhile');
+    }
+    return undefined;
+  }
+}
+
 /**
  * Counts a call against its token, user and group limits (one store call; none, and no promise, when no limit
  * is set): the admission to settle, undefined when nothing limits the call, or the 429 thrown.
  */
-export function admitCaller(ctx: LimitsContext, auth: TokenAuth, group: string, tokens: number, now = Date.now()): Promise<RateAdmission> | undefined {
+export function admitCaller(ctx: LimitsContext, auth: TokenAuth, group: string, tokens: number, now = Date.now()): Promise<RateAdmission | undefined> | undefined {
   const buckets = callerBuckets(ctx.options, auth, group);
   return buckets.length ? countCaller(ctx, buckets, tokens, now) : undefined;
 }
 
-async function countCaller(ctx: LimitsContext, buckets: LimitBucket[], tokens: number, now: number): Promise<RateAdmission> {
-  const c = await storeFor(ctx).check(buckets, tokens, now);
+async function countCaller(ctx: LimitsContext, buckets: LimitBucket[], tokens: number, now: number): Promise<RateAdmission | undefined> {
+  const c = await checked(ctx, buckets, tokens, now);
+  if (!c) return undefined;
   const headers = rateHeaders(buckets, c, now);
   if (c.refused) {
     const b = buckets[c.refused.index]!;
@@ -115,21 +133,22 @@ async function countCaller(ctx: LimitsContext, buckets: LimitBucket[], tokens: n
 
 /**
  * Counts an attempt against its channel's limits: the admission, undefined (and no promise) when the channel
- * sets none, or the refusal (the caller skips the channel) with its headers.
+ * sets none, or the refusal (the caller skips the channel). The channel's counts are the operator's: a refusal
+ * tells the caller only when to retry.
  */
-export function admitChannel(ctx: LimitsContext, ch: CachedChannel, tokens: number, now = Date.now()): Promise<RateAdmission | RelayError> | undefined {
+export function admitChannel(ctx: LimitsContext, ch: CachedChannel, tokens: number, now = Date.now()): Promise<RateAdmission | RelayError | undefined> | undefined {
   const b = channelBucket(ch);
   return b ? countChannel(ctx, b, tokens, now) : undefined;
 }
 
-async function countChannel(ctx: LimitsContext, b: LimitBucket, tokens: number, now: number): Promise<RateAdmission | RelayError> {
-  const c = await storeFor(ctx).check([b], tokens, now);
-  const headers = rateHeaders([b], c, now);
+async function countChannel(ctx: LimitsContext, b: LimitBucket, tokens: number, now: number): Promise<RateAdmission | RelayError | undefined> {
+  const c = await checked(ctx, [b], tokens, now);
+  if (!c) return undefined;
   if (c.refused) {
     countRefusal('channel', c.refused.kind);
-    return rateRefusal(b, c.refused.kind, tokens, headers);
+    return rateRefusal(b, c.refused.kind, tokens, { 'retry-after': String(secondsToReset(minuteWindow(now), now)) });
   }
-  return { buckets: [b], window: c.window, tokens, headers };
+  return { buckets: [b], window: c.window, tokens, headers: {} };
 }
 
 /** Settles a reservation to the tokens actually used (0 gives it all back). */
