@@ -187,6 +187,9 @@ describe('drawing and music/video task logs in Chromium', () => {
     expect(await video.getAttribute('src')).toBe('http://127.0.0.1:9/videos/mj-slow.mp4');
     expect(await dialog.getByTestId('task-video-link').getAttribute('href')).toBe('http://127.0.0.1:9/videos/mj-slow.mp4');
     await expect.poll(() => csp.some((e) => e.includes('127.0.0.1:9/videos/mj-slow.mp4') && e.includes('media-src'))).toBe(true);
+    // The dialog says the video could not be loaded here; its links remain.
+    await dialog.getByTestId('task-video-failed').waitFor();
+    await h.shot(page, 'task-logs-01b-drawing-video-refused');
     await closeVideo(page);
     csp.length = 0;
     await expect.poll(() => table.getByTestId('task-fail-reason').textContent()).toContain('Midjourney refused the prompt');
@@ -250,6 +253,7 @@ describe('drawing and music/video task logs in Chromium', () => {
     expect(await kling.dialog.getByTestId('task-video-link').getAttribute('href')).toBe(klingUrl);
     expect(await kling.dialog.getByTestId('task-video-download').getAttribute('href')).toBe(klingUrl);
     expect(await kling.dialog.textContent()).toContain('Video preview');
+    expect(await kling.dialog.getByTestId('task-video-failed').count()).toBe(0);
     expect(csp).toEqual([]);
     await h.shot(page, 'task-logs-05-video-player');
     await closeVideo(page);

@@ -1,5 +1,5 @@
 import { DownloadOutlined, ExportOutlined, PlayCircleFilled } from '@ant-design/icons';
-import { Button, Flex, Modal, Typography } from 'antd';
+import { Alert, Button, Flex, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -17,11 +17,17 @@ const PLAYER_MAX_HEIGHT = '70vh';
 export function VideoResult({ url, poster, title }: { url: string; poster?: string; title?: string }) {
   const { t } = useTranslation('tasks');
   const [open, setOpen] = useState(false);
+  // The browser could not load the file (gone, refused, not a video): say so and leave the links.
+  const [failed, setFailed] = useState(false);
+  const show = () => {
+    setFailed(false);
+    setOpen(true);
+  };
   return (
     <>
       <button
         type="button"
-        onClick={() => setOpen(true)}
+        onClick={show}
         aria-label={t('video.play')}
         title={t('video.play')}
         data-testid="task-video-open"
@@ -64,8 +70,10 @@ export function VideoResult({ url, poster, title }: { url: string; poster?: stri
           </Flex>
         }
       >
+        {failed && <Alert type="warning" showIcon title={t('video.failed')} style={{ marginBottom: 12 }} data-testid="task-video-failed" />}
         {open && (
           <video
+            onError={() => setFailed(true)}
             controls
             preload="metadata"
             src={url}

@@ -64,7 +64,14 @@ export default {
       submitting: '提交中',
     },
     platform: { suno: 'Suno', kling: '可灵', jimeng: '即梦', vidu: 'Vidu', sora: 'Sora', doubao: '豆包视频', openai: 'OpenAI' },
-    video: { play: '点击预览视频', title: '视频预览', open: '新窗口打开', download: '下载', unsupported: '浏览器无法播放此视频，请下载后观看' },
+    video: {
+      play: '点击预览视频',
+      title: '视频预览',
+      open: '新窗口打开',
+      download: '下载',
+      unsupported: '浏览器无法播放此视频，请下载后观看',
+      failed: '视频无法在此加载，可尝试新窗口打开或下载',
+    },
   },
   en: {
     drawing: { title: 'Drawing logs', subtitle: 'Submitted drawing tasks, their progress and results' },
@@ -136,6 +143,7 @@ export default {
       open: 'Open in a new tab',
       download: 'Download',
       unsupported: 'This browser cannot play the video; download it instead',
+      failed: 'The video could not be loaded here; try opening it in a new tab or downloading it',
     },
   },
 };
