@@ -89,4 +89,33 @@ describe('RPM and TPM limits across two nodes with Redis', () => {
     expect(rateHeadersOf(refused)['x-ratelimit-remaining-tokens']).toBe(String(limit - 2 * USED));
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
+  it('a call under no limit sends Redis no rate-limit command; a limited one sends one', async () => {
+    const u = await createUserClient(a.app, root, 'cluster-free');
+    await setQuota(root, u.userId!, 100_000_000);
+    const { key } = await addToken(a, u.userId!);
+    const redis = a.runtime.ctx.redis!;
+    const seen: string[] = [];
+    const original = { evalsha: redis.evalsha.bind(redis), eval: redis.eval.bind(redis) };
+    const spy = (name: 'evalsha' | 'eval') =>
+      ((...args: unknown[]) => {
+        seen.push(args.map(String).join(' '));
+        return (original[name] as (...a: unknown[]) => unknown)(...args);
+      }) as never;
+    redis.evalsha = spy('evalsha');
+    redis.eval = spy('eval');
+    const limited = await limitedToken('cluster-limited', 100, 0);
+    const rateCommands = () => seen.filter((c) => c.includes(`${prefix}rl:`)).length;
+    try {
+      const res = await call(baseA, key, chatBody(MODEL, 10).body);
+      expect(res.status).toBe(200);
+      expect(rateHeadersOf(res)).toEqual({});
+      expect(rateCommands()).toBe(0);
+      // The spy does see them: a limited call makes exactly one.
+      expect((await call(baseA, limited.key, chatBody(MODEL, 10).body)).status).toBe(200);
+      expect(rateCommands()).toBe(1);
+    } finally {
+      redis.evalsha = original.evalsha as never;
+      redis.eval = original.eval as never;
+    }
+  });
 });
