@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,7 +40,8 @@ export async function spoolMultipart(body: NodeJS.ReadableStream, contentType: s
       } catch (err) {
         throw relayErrors.badBody((err as Error).message);
       }
-      if (!out.write(chunk)) await new Promise<void>((resolve, reject) => out.once('drain', resolve).once('error', reject));
+      // once() drops its listeners when it settles: a long upload does not pile up error listeners.
+      if (!out.write(chunk)) await once(out, 'drain');
     }
     try {
       scanner.end();
