@@ -53,12 +53,21 @@ describe('gateway core in Chromium', () => {
     await page.keyboard.type('gpt-4o-mini');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Escape');
+    // The upstream account's own limit, far above what this test sends.
+    await page.getByTestId('channel-form-tpm').fill('900000');
     await h.shot(page, '20-channel-editor');
     await page.getByTestId('channel-form-submit').click();
     await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
     await page.locator('[data-testid^="channel-row-"]').first().waitFor();
     await expect.poll(() => page.locator('[data-testid^="channel-row-"]').first().textContent()).toContain('mock-openai');
     await h.shot(page, '21-channels');
+    const setting = await page.evaluate(async () => {
+      const user = JSON.parse(localStorage.getItem('user') ?? '{}');
+      const list = await (await fetch('/api/channel/?p=1&page_size=10', { headers: { 'New-Api-User': String(user.id) } })).json();
+      const id = list.data.items[0].id as number;
+      return (await (await fetch(`/api/channel/${id}`, { headers: { 'New-Api-User': String(user.id) } })).json()).data.setting as string;
+    });
+    expect(JSON.parse(setting)).toEqual({ tpm_limit: 900000 });
   });
 
   let key = '';
