@@ -136,4 +136,51 @@ describe('gateway core in Chromium', () => {
     await expect.poll(() => page.getByTestId('pricing-table').textContent()).toContain('gpt-4o-mini');
     await h.shot(page, '25-pricing');
   });
+
+  it("shows each channel's breaker health in the channel list", async () => {
+    const admin = (method: string, url: string, body: unknown) =>
+      page.evaluate(
+        async ([method, url, body]) => {
+          const user = JSON.parse(localStorage.getItem('user') ?? '{}');
+          const r = await fetch(url as string, {
+            method: method as string,
+            headers: { 'content-type': 'application/json', 'New-Api-User': String(user.id) },
+            body: JSON.stringify(body),
+          });
+          return (await r.json()) as { success: boolean; data: unknown };
+        },
+        [method, url, body] as const,
+      );
+    expect((await admin('PUT', '/api/option/', { key: 'ChannelBreakerMinFailures', value: '2' })).success).toBe(true);
+    expect((await admin('PUT', '/api/option/', { key: 'RetryTimes', value: '1' })).success).toBe(true);
+    const created = await admin('POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'flaky-upstream', type: 1, key: 'browser-faulty-key', base_url: mock.url, models: 'gpt-4o-mini', group: 'default', priority: 10 },
+    });
+    const faultyId = (created.data as { ids: number[] }).ids[0]!;
+    mock.behaviors.set('browser-faulty-key', { failStatus: 502 });
+    // A token of its own: the one above is held to its tokens-per-minute limit.
+    const tokens = await admin('POST', '/api/token/', { name: 'health-token', unlimited_quota: true });
+    expect(tokens.success).toBe(true);
+    const healthKey = (tokens.data as { key: string }[])[0]!.key;
+    // Both calls fail on the flaky channel and are retried on the healthy one: the breaker opens, the caller sees 200.
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${healthKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(res.status).toBe(200);
+    }
+    await page.goto('/admin/channels');
+    const faulty = page.getByTestId(`channel-health-${faultyId}`);
+    await faulty.waitFor();
+    expect(await faulty.getAttribute('data-state')).toBe('open');
+    const healthy = page.locator('[data-testid^="channel-health-"][data-state="closed"]');
+    expect(await healthy.count()).toBe(1);
+    await faulty.hover();
+    const tip = page.locator('.ant-tooltip:visible');
+    await expect.poll(() => tip.textContent()).toContain('100.0%');
+    await h.shot(page, '26-channel-health');
+  });
 });

@@ -102,7 +102,7 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
         ),
     },
     { key: 'status', title: t('col.status'), width: 96, render: (_, r) => (isTagRow(r) ? <TagStatus row={r} /> : <ChannelStatus channel={r} />) },
-    { key: 'health', title: t('col.health'), width: 120, render: (_, r) => (isTagRow(r) ? <TagHealthCell row={r} /> : <ChannelHealthCell channel={r} />) },
+    { key: 'health', title: t('col.health'), width: 110, render: (_, r) => (isTagRow(r) ? <TagHealthCell row={r} /> : <ChannelHealthCell channel={r} />) },
     {
       key: 'response',
       title: t('col.response'),

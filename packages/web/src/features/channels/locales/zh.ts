@@ -26,7 +26,7 @@ export default {
   health: {
     state: { closed: '健康', open: '熔断', half_open: '探测中' },
     openShort: '熔断至 {{time}}',
-    openUntil: '熔断中：{{time}} 前的调用转到其他渠道',
+    openUntil: '熔断中：到 {{time}} 为止，调用转到其他渠道',
     probing: '半开：放行一次探测调用决定是否恢复',
     errorRate: '错误率：窗口内 {{count}} 次调用中 {{rate}}%',
     p50: '中位延迟（首字节）：{{ms}} 毫秒',
