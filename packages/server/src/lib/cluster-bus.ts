@@ -69,7 +69,10 @@ export class RedisBus implements ClusterBus {
  */
 export async function connectRedisBus(redis: Redis, prefix: string, log: Logger): Promise<RedisBus> {
   const sub = redis.duplicate();
-  sub.on('error', (err: Error) => log.warn({ err: err.message }, 'redis subscriber connection error'));
+  sub.on('error', (err: Error) => {
+    countStorageError('redis', 'subscriber');
+    log.warn({ err: err.message }, 'redis subscriber connection error');
+  });
   await sub.connect();
   return new RedisBus(redis, sub, prefix, log);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/connect.js';
+import { countStorageError } from '../lib/metrics.js';
 
 /** One dependency's check must answer within this; a hung database or Redis reads as down. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -33,8 +34,16 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A failed check counts as a storage error too. */
+function counted<T>(p: Promise<T>, store: 'database' | 'redis'): Promise<T> {
+  return p.catch((err: unknown) => {
+    countStorageError(store, 'ping');
+    throw err;
+  });
+}
+
 async function pingDb(db: Db): Promise<void> {
-  await within(sql`select 1`.execute(db.kysely), CHECK_TIMEOUT_MS);
+  await counted(within(sql`select 1`.execute(db.kysely), CHECK_TIMEOUT_MS), 'database');
 }
 
 async function state(check: Promise<unknown> | undefined): Promise<CheckState> {
@@ -53,7 +62,7 @@ export function writerHealthy(h: WriterHealth): boolean {
 /** Checks the database (and the log database when separate), Redis when configured, and the writer. */
 export async function checkReadiness(ctx: ReadinessContext): Promise<Readiness> {
   const dbs = ctx.logDb && ctx.logDb !== ctx.db ? [ctx.db, ctx.logDb] : [ctx.db];
-  const [database, redis] = await Promise.all([state(Promise.all(dbs.map(pingDb))), state(ctx.redis ? within(ctx.redis.ping(), CHECK_TIMEOUT_MS) : undefined)]);
+  const [database, redis] = await Promise.all([state(Promise.all(dbs.map(pingDb))), state(ctx.redis ? counted(within(ctx.redis.ping(), CHECK_TIMEOUT_MS), 'redis') : undefined)]);
   const writer: CheckState = !ctx.relay ? 'skipped' : writerHealthy(ctx.relay.writer.health()) ? 'ok' : 'down';
   return { ready: database !== 'down' && redis !== 'down' && writer !== 'down', checks: { database, redis, writer } };
 }

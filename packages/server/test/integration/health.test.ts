@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/connect.js';
+import { metricsText } from '../../src/lib/metrics.js';
+import { parseSamples, sampleValue } from '../support/prometheus-text.js';
 import { WRITER_MAX_BACKLOG, WRITER_MAX_LAG_MS, writerHealthy } from '../../src/observability/health.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
@@ -70,11 +72,14 @@ describe.each(dialects)('/readyz with the database gone (%s)', (dialect) => {
 
   it('is 503 naming the database, never its address or error, while liveness stays 200', async () => {
     expect((await get(t, '/readyz')).statusCode).toBe(200);
+    const pingErrors = async () => sampleValue(parseSamples(await metricsText()), 'tollway_storage_errors_total', { store: 'database', op: 'ping' });
+    const errorsBefore = await pingErrors();
     await t.runtime.ctx.db.close();
     const res = await get(t, '/readyz');
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ status: 'unavailable', checks: { database: 'down', redis: 'skipped', writer: 'ok' } });
     expect(res.body).not.toMatch(/127\.0\.0\.1|destroyed|closed|postgres|mysql|sqlite/i);
+    expect((await pingErrors()) - errorsBefore).toBe(1);
     expect((await get(t, '/healthz')).statusCode).toBe(200);
   });
 });

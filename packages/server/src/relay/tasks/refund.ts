@@ -4,6 +4,7 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { RelayContext } from '../services.js';
+import { observeTaskQuota } from '../../observability/relay-observer.js';
 import { taskByUpstreamId, updateUnfinished, type TaskRow } from './store.js';
 import { TaskStatus, type TaskPlatform, type TaskState } from './types.js';
 
@@ -48,6 +49,7 @@ async function refundTask(ctx: RelayContext, row: TaskRow, reason: string): Prom
   // Durable before this returns: the status already says refunded.
   await ctx.relay.writer.begin(refundId, { ...record, lease: undefined });
   ctx.relay.writer.enqueue(record, refundId);
+  observeTaskQuota('refunded', row.quota);
 }
 
 /**

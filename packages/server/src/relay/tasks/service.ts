@@ -7,6 +7,7 @@ import { admitModel, reserveQuota } from '../admit.js';
 import type { Identified } from '../authenticate.js';
 import { RelayError, relayErrors } from '../errors.js';
 import type { RelayContext } from '../services.js';
+import { observeTaskQuota } from '../../observability/relay-observer.js';
 import { newRequestId } from '../settle.js';
 import { applyTaskState } from './refund.js';
 import { acceptTask, deletePendingTask, insertPendingTask, taskById, type TaskRow } from './store.js';
@@ -151,6 +152,7 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
         // The charge is on the disk before the caller (or the row) knows the task; the row then tracks it.
         await ctx.relay.writer.begin(requestId, { ...record, lease: undefined });
         ctx.relay.writer.enqueue(record, requestId);
+        observeTaskQuota('charged', amount);
         const accepted = {
           upstreamTaskId: result.upstreamTaskId,
           status: result.status ?? TaskStatus.Submitted,
