@@ -29,6 +29,8 @@ export interface CallOutcome {
   /** delivered: 200 and the whole answer; cut: no complete answer (the server died); error: a complete non-200. */
   kind: 'delivered' | 'cut' | 'error';
   status?: number;
+  /** When the call was sent (performance.now(), ms). */
+  startedAt: number;
 }
 
 export interface LoadOptions {
@@ -103,7 +105,7 @@ export class ChatLoad {
       max_tokens: maxTokens,
       ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     });
-    const outcome: CallOutcome = { id: undefined, token, stream, maxTokens, bytes: Buffer.byteLength(body), kind: 'cut' };
+    const outcome: CallOutcome = { id: undefined, token, stream, maxTokens, bytes: Buffer.byteLength(body), kind: 'cut', startedAt: performance.now() };
     try {
       const res = await request(`${this.opts.base}/v1/chat/completions`, {
         method: 'POST',

@@ -67,9 +67,14 @@ export interface Provisioned {
 
 /**
  * Through the API: the root account, the model's ratios, a channel to the mock and the root's quota; the two
- * tokens (one limited to `tokenQuota`, one unlimited) inserted into the database.
+ * tokens (one limited to `tokenQuota`, one unlimited) inserted into the database, or created through the API with
+ * `tokensByApi` (a server with CRYPTO_SECRET stores keys sealed).
  */
-export async function provision(base: string, db: Db, o: { upstream: string; channelKey: string; pricing: Pricing; userQuota: number; tokenQuota: number }): Promise<Provisioned> {
+export async function provision(
+  base: string,
+  db: Db,
+  o: { upstream: string; channelKey: string; pricing: Pricing; userQuota: number; tokenQuota: number; tokensByApi?: boolean },
+): Promise<Provisioned> {
   let cookie = '';
   const call = async (method: string, url: string, body?: unknown) => {
     const r = await fetch(base + url, {
@@ -77,9 +82,9 @@ export async function provision(base: string, db: Db, o: { upstream: string; cha
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie, 'new-api-user': '1' } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const j = (await r.json()) as { success: boolean; message: string };
+    const j = (await r.json()) as { success: boolean; message: string; data?: unknown };
     if (!j.success) throw new Error(`${method} ${url}: ${j.message}`);
-    return r;
+    return Object.assign(r, { data: j.data });
   };
   await call('POST', '/api/setup', { username: 'root', password: 'root-pass-123', confirmPassword: 'root-pass-123' });
   cookie = (await call('POST', '/api/user/login', { username: 'root', password: 'root-pass-123' })).headers.get('set-cookie')!.split(';')[0]!;
@@ -92,6 +97,12 @@ export async function provision(base: string, db: Db, o: { upstream: string; cha
   const keys = { limited: crypto.randomBytes(24).toString('hex'), unlimited: crypto.randomBytes(24).toString('hex') };
   const tokens = { limited: 0, unlimited: 0 };
   for (const kind of ['limited', 'unlimited'] as const) {
+    if (o.tokensByApi) {
+      const body = { name: `crash-${kind}`, remain_quota: kind === 'limited' ? o.tokenQuota : 0, unlimited_quota: kind === 'unlimited' };
+      const [made] = (await call('POST', '/api/token/', body)).data as { id: number; key: string }[];
+      [keys[kind], tokens[kind]] = [made!.key, made!.id];
+      continue;
+    }
     await db.kysely
       .insertInto('tokens')
       .values({
