@@ -27,6 +27,7 @@ export class CallObserver {
   private attempts = 0;
   private reserved = 0;
   private requestId: string | undefined;
+  private authDone = false;
   private readonly trace: CallTrace | undefined;
 
   constructor(
@@ -38,7 +39,10 @@ export class CallObserver {
     this.trace = observing.tracer ? new CallTrace(observing.tracer, surface, typeof parent === 'string' ? parent : undefined, this.startedAt) : undefined;
   }
 
+  /** The key was checked (the first report counts: the hot path checks it before the body is read). */
   authenticated(): void {
+    if (this.authDone) return;
+    this.authDone = true;
     this.trace?.authenticated(this.startedAt);
   }
 

@@ -5,6 +5,7 @@ import { authenticate } from './authenticate.js';
 import { relayFailure, writeRelayError } from './respond.js';
 import { jsonRelayRoutes, serveRelayCall, type JsonRelayRoute } from './routes.js';
 import type { RelayContext } from './services.js';
+import { observeRelayCall, observing } from '../observability/relay-observer.js';
 
 export interface HotPathOptions {
   bodyLimit: number;
@@ -76,16 +77,21 @@ export function hotPathEntry(ctx: RelayContext, opts: HotPathOptions): (req: Inc
       body: undefined,
       raw: req,
     };
+    // Observed from the key check on (the call's first stage).
+    const obs = observing.on ? observeRelayCall(route.url, req.headers, res) : undefined;
     // The key is checked from the headers before any of the body is read: a bad key costs no upload.
     authenticate(rr, ctx.relay.tokens).then(
-      (who) =>
-        readBody(req, res, opts.bodyLimit, tooLarge, (body) => {
+      (who) => {
+        obs?.authenticated();
+        readBody(req, res, opts.bodyLimit, obs ? () => (tooLarge(), obs.end()) : tooLarge, (body) => {
           rr.body = body;
           void serveRelayCall(ctx, route, rr, res, who);
-        }),
+        });
+      },
       (err: unknown) => {
         if (!req.complete) res.setHeader('connection', 'close');
         writeRelayError(res, relayFailure(err, ctx.log), route.format);
+        obs?.end();
       },
     );
     return true;

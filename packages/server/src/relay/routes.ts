@@ -4,7 +4,7 @@ import { authenticate, type Identified } from './authenticate.js';
 import { countIRPromptTokens } from './token-count.js';
 import { RelayError, relayErrors } from './errors.js';
 import { relayCall } from './handler.js';
-import { observeRelayCall, observing } from '../observability/relay-observer.js';
+import { observeRelayCall, observerOf, observing } from '../observability/relay-observer.js';
 import { bodyModelInbound, openAIInbound, parseJsonBody } from './inbound.js';
 import { installInfoRoutes } from './info-routes.js';
 import { installPlayground } from './playground.js';
@@ -57,10 +57,12 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
 
 /** Runs one relay call on a raw response (`who`: the caller, when already authenticated); any failure is answered in the caller's format. */
 export function serveRelayCall(ctx: RelayContext, route: JsonRelayRoute, req: RelayRequest, res: Parameters<typeof writeRelayError>[0], who?: Identified): Promise<void> {
+  // The hot path observes a call from its key check; other entries from here.
+  const obs = observing.on ? (observerOf(res) ?? observeRelayCall(route.url, req.headers, res)) : undefined;
   const local = route.local?.(ctx, req, who);
-  if (local) return local.then((answer) => writeJson(res, answer)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
-  const obs = observing.on ? observeRelayCall(route.url, req.headers, res) : undefined;
-  const done = relayCall(ctx, req, res, route.parse, who && (() => who)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
+  const done = local
+    ? local.then((answer) => writeJson(res, answer)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format))
+    : relayCall(ctx, req, res, route.parse, who && (() => who)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
   return obs ? done.finally(() => obs.end()) : done;
 }
 

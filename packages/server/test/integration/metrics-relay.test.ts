@@ -52,6 +52,9 @@ describe('relay metrics after known traffic', () => {
     await failed.text();
     const unknown = await chat({ model: 'obs-no-such-model', messages: [{ role: 'user', content: '?' }] });
     await unknown.text();
+    const badKey = await fetch(`${gw.base}${SURFACE}`, { method: 'POST', headers: { authorization: 'Bearer sk-not-a-key', 'content-type': 'application/json' }, body: '{}' });
+    await badKey.text();
+    expect(badKey.status).toBe(401);
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     expect(failed.status).toBeGreaterThanOrEqual(500);
     expect(unknown.status).toBe(404);
@@ -67,7 +70,8 @@ describe('relay metrics after known traffic', () => {
 
     expect(delta('tollway_relay_requests_total', { surface: SURFACE, model: MODEL, channel: String(okChannel), status_class: '2xx' })).toBe(5);
     expect(delta('tollway_relay_requests_total', { surface: SURFACE, model: FAILING_MODEL, channel: String(failChannel), status_class: '5xx' })).toBe(1);
-    expect(delta('tollway_relay_requests_total', { surface: SURFACE, model: 'none', channel: 'none', status_class: '4xx' })).toBe(1);
+    // The unknown model and the bad key: refused before any channel.
+    expect(delta('tollway_relay_requests_total', { surface: SURFACE, model: 'none', channel: 'none', status_class: '4xx' })).toBe(2);
     expect(delta('tollway_relay_request_duration_seconds_count', { surface: SURFACE, status_class: '2xx' })).toBe(5);
     expect(delta('tollway_relay_ttfb_seconds_count', { surface: SURFACE, channel: String(okChannel) })).toBe(5);
     expect(delta('tollway_upstream_errors_total', { channel: String(badChannel), kind: 'server' })).toBe(badAttempts);
