@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
-import { newestLogRow, startHarness, type Harness } from './harness.js';
+import { newestLogRow, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'gwroot', password: 'gw-root-pass-1' };
 
@@ -182,5 +182,13 @@ describe('gateway core in Chromium', () => {
     const tip = page.locator('.ant-tooltip:visible');
     await expect.poll(() => tip.textContent()).toContain('100.0%');
     await h.shot(page, '26-channel-health');
+
+    // The thresholds are on the operation settings page, next to automatic disabling, with the value set above.
+    await page.goto('/admin/settings?tab=operation');
+    const section = page.getByTestId('settings-section-monitoring');
+    await section.scrollIntoViewIfNeeded();
+    await expect.poll(() => page.getByTestId('option-ChannelBreakerMinFailures').inputValue()).toBe('2');
+    expect(await page.getByTestId('option-ChannelBreakerCooldownSeconds').inputValue()).toBe('30');
+    await section.screenshot({ path: `${SCREENSHOTS}/27-breaker-settings.png` });
   });
 });

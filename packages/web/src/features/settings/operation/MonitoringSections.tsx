@@ -6,7 +6,18 @@ import { LogCleanup } from './LogCleanup';
 
 const LOGS: OptionKey[] = ['LogConsumeEnabled', 'LogChatContentEnabled', 'LogErrorEnabled', 'LogRetentionDays'];
 const DASHBOARD: OptionKey[] = ['DataExportEnabled', 'DataExportInterval', 'DataExportDefaultTime'];
-const MONITORING: OptionKey[] = ['ChannelDisableThreshold', 'AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'AutomaticDisableKeywords'];
+const MONITORING: OptionKey[] = [
+  'ChannelDisableThreshold',
+  'AutomaticDisableChannelEnabled',
+  'AutomaticEnableChannelEnabled',
+  'AutomaticDisableKeywords',
+  'ChannelBreakerEnabled',
+  'ChannelBreakerWindowSeconds',
+  'ChannelBreakerMinFailures',
+  'ChannelBreakerErrorRate',
+  'ChannelBreakerCooldownSeconds',
+  'ChannelBreakerMaxCooldownSeconds',
+];
 
 /** What is logged, how long it is kept, and clean-up of old logs. */
 export function LogSection() {
@@ -34,7 +45,7 @@ export function DashboardSection() {
   );
 }
 
-/** Channel monitoring: test threshold, automatic disable/enable and the keywords that disable a channel. */
+/** Channel monitoring: test threshold, automatic disable/enable, the keywords that disable a channel, circuit breakers. */
 export function MonitoringSection() {
   const { t } = useTranslation('settings');
   return (
@@ -43,6 +54,12 @@ export function MonitoringSection() {
       <OptionField k="AutomaticDisableChannelEnabled" span="half" />
       <OptionField k="AutomaticEnableChannelEnabled" span="half" />
       <OptionField k="AutomaticDisableKeywords" type="code" />
+      <OptionField k="ChannelBreakerEnabled" span="full" />
+      <OptionField k="ChannelBreakerWindowSeconds" min={5} max={3600} suffix={t('unit.seconds')} />
+      <OptionField k="ChannelBreakerMinFailures" min={1} />
+      <OptionField k="ChannelBreakerErrorRate" min={0} max={1} step={0.05} />
+      <OptionField k="ChannelBreakerCooldownSeconds" min={1} max={86400} suffix={t('unit.seconds')} />
+      <OptionField k="ChannelBreakerMaxCooldownSeconds" min={1} max={86400} suffix={t('unit.seconds')} />
     </SettingsSection>
   );
 }
