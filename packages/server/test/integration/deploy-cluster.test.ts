@@ -90,7 +90,7 @@ describe('deploy/compose.yaml on loopback (PostgreSQL, Redis, nginx)', () => {
     cluster = await startComposeCluster();
     const { nodes, nginx, database } = cluster;
     const [victim, survivor] = nodes as [ComposeNode, ComposeNode];
-    expect(nodes.map(runHealthCheck)).toEqual([0, 0]);
+    expect(nodes.map((n) => runHealthCheck(n.port))).toEqual([0, 0]);
 
     // Sign-in, options, channel and tokens through nginx: round robin sends them to both nodes, one session.
     const setup = await provision(nginx.url, database.db, {
@@ -112,7 +112,7 @@ describe('deploy/compose.yaml on loopback (PostgreSQL, Redis, nginx)', () => {
     victim.server.child.kill('SIGKILL');
     await victim.server.exited;
     const goneAt = performance.now();
-    expect(runHealthCheck(victim)).not.toBe(0);
+    expect(runHealthCheck(victim.port)).not.toBe(0);
     await load.untilDelivered(load.delivered() + DELIVERED_AFTER_KILL, LOAD_TIMEOUT_MS);
     const outcomes = await load.finished();
     const context = `killed ${victim.name} ${delay} ms after ${DELIVERED_BEFORE_KILL} deliveries, gone ${Math.round(goneAt - killAt)} ms after the signal; ${JSON.stringify(load.statuses())}`;
@@ -157,7 +157,7 @@ describe('deploy/compose.yaml on loopback (PostgreSQL, Redis, nginx)', () => {
     // The killed node starts again on its data (the restart policy), its journal bills the calls it cut; then both
     // nodes stop cleanly.
     await cluster.restart(victim);
-    expect(runHealthCheck(victim)).toBe(0);
+    expect(runHealthCheck(victim.port)).toBe(0);
     expect(await cluster.stopNodes(), context).toEqual([0, 0]);
 
     // A call nginx answered 502 for was cut by the crash on its way: billed at most its reservation, like a cut.

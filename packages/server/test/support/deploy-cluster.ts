@@ -9,6 +9,8 @@ import { loopbackConfig, startNginx, type NginxProcess } from './nginx.js';
 import { freePort, runServer, waitForStart, type ServerProcess } from './process.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
 
+const HEALTH_CHECK_TIMEOUT_MS = 10_000;
+
 /** One Tollway service of deploy/compose.yaml, run as a process on loopback. */
 export interface ComposeNode {
   name: string;
@@ -58,11 +60,11 @@ function localEnv(
   return { ...composeEnv, ...moved, HOST: '127.0.0.1' };
 }
 
-/** Runs the image's HEALTHCHECK command against a node; its exit code. */
-export function runHealthCheck(node: ComposeNode): number | null {
+/** Runs the image's HEALTHCHECK command in a container whose PORT is `port`; its exit code. */
+export function runHealthCheck(port: number | string): number | null {
   const [cmd, ...args] = imageHealthCheck();
   if (cmd !== 'node') throw new Error(`HEALTHCHECK runs ${cmd}`);
-  return spawnSync(process.execPath, args, { env: { PATH: process.env.PATH ?? '', PORT: node.env.PORT }, timeout: 10_000 }).status;
+  return spawnSync(process.execPath, args, { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, timeout: HEALTH_CHECK_TIMEOUT_MS }).status;
 }
 
 export async function startComposeCluster(): Promise<ComposeCluster> {
