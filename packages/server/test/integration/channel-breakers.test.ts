@@ -110,7 +110,7 @@ describe('channel circuit breakers', () => {
     expect(status).toBe(3);
   });
 
-  it('a background test that meets a transient failure opens the breaker instead of disabling the channel', async () => {
+  it('a background test that meets a transient failure opens the breaker instead of disabling the channel; enabling it by hand closes it', async () => {
     const id = await addChannel(gw.root, { name: 'flaky', key: 'brk-flaky', baseUrl: gw.mock.url, models: MODEL, priority: -5 });
     gw.mock.behaviors.set('brk-flaky', { failStatus: 503 });
     const started = await gw.root.call('GET', '/api/channel/test');
@@ -119,6 +119,9 @@ describe('channel circuit breakers', () => {
     const row = await gw.t.database.db.kysely.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.status).toBe(1);
     expect((await health(id)).state).toBe('open');
+    // Enabling it by hand (or a new key or address) starts it with a closed breaker.
+    expect((await gw.root.call('PUT', '/api/channel/', { id, status: 1 })).body.success).toBe(true);
+    expect((await health(id)).state).toBe('closed');
   });
 
   it('with ChannelBreakerEnabled off, failures open nothing', async () => {

@@ -152,6 +152,8 @@ export class ChannelsService {
       await rebuildAbilities(trx, [next]);
       return next;
     });
+    // A new key or address, or a channel enabled by hand, starts with a closed breaker (on every node).
+    if (body.key?.trim() || body.base_url !== undefined || body.status === 1) this.breakers?.reset(row.id);
     await this.changed();
     return row;
   }
@@ -219,6 +221,7 @@ export class ChannelsService {
       await deleteAbilities(trx, ids);
       return this.store.deleteMany(trx, ids);
     });
+    for (const id of ids) this.breakers?.forget(id);
     if (n > 0) await this.changed();
     return n;
   }
