@@ -190,6 +190,32 @@ describe.each(dialects)('RPM and TPM limits on one node (%s)', (dialect) => {
     expect(((await none.res.json()) as { error: { type: string } }).error.type).toBe('rate_limit_error');
   });
 
+  it('user and group TPM: the reservation of one caller leaves less for the others', async () => {
+    await freshWindow();
+    const { body, estimate } = chatBody(MODEL, 150);
+    // User level: two tokens of one user share estimate + 10 tokens a minute; the first call settles to 17.
+    const u = await fundedUser(`user-tpm-${dialect}`);
+    expect((await root.call('PUT', '/api/user/', { id: u.userId, tpm_limit: estimate + 10 })).body.success).toBe(true);
+    const a = await addToken(t, u.userId!);
+    const b = await addToken(t, u.userId!);
+    expect(rateHeadersOf(await call(a.key, body))['x-ratelimit-remaining-tokens']).toBe('10');
+    const refusedUser = await timed(b.key, body);
+    expect(refusedUser.res.status).toBe(429);
+    expect(refusedUser.json.error!.message).toContain(`user limit of ${estimate + 10} tokens per minute`);
+    // Group level: two users of one group share it.
+    await root.call('PUT', '/api/option/', { key: 'GroupRatio', value: JSON.stringify({ default: 1, vip: 1, svip: 1, 'rl-team': 1, 'tpm-team': 1 }) });
+    await addChannel(root, { name: `tpm-team-${dialect}`, key: 'tpm-team-key', baseUrl: mock.url, models: MODEL, group: 'tpm-team' });
+    await root.call('PUT', '/api/option/', { key: 'GroupRateLimits', value: JSON.stringify({ 'tpm-team': { tpm: estimate + 10 } }) });
+    const g1 = await addToken(t, (await fundedUser(`tpm-team-a-${dialect}`, 'tpm-team')).userId!);
+    const g2 = await addToken(t, (await fundedUser(`tpm-team-b-${dialect}`, 'tpm-team')).userId!);
+    expect((await call(g1.key, body)).status).toBe(200);
+    const refusedGroup = await timed(g2.key, body);
+    expect(refusedGroup.res.status).toBe(429);
+    expect(refusedGroup.json.error!.message).toContain(`group limit of ${estimate + 10} tokens per minute`);
+    expect(refusedGroup.headers).toMatchObject({ 'x-ratelimit-limit-tokens': String(estimate + 10), 'x-ratelimit-remaining-tokens': String(10 + estimate - USED) });
+    await root.call('PUT', '/api/option/', { key: 'GroupRateLimits', value: '{}' });
+  });
+
   it('a token without limits gets no x-ratelimit headers', async () => {
     const u = await fundedUser(`free-${dialect}`);
     const { key } = await addToken(t, u.userId!);
