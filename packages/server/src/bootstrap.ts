@@ -26,7 +26,7 @@ import { OptionsService } from './core/options/service.js';
 import { OptionsStore } from './core/options/store.js';
 import { SetupService } from './modules/setup/service.js';
 import { createRelayServices } from './relay/bootstrap.js';
-import { startObservability, stopObservability } from './observability/start.js';
+import { startObservability } from './observability/start.js';
 import { startTaskPoller, type TaskPoller } from './relay/tasks/poller.js';
 import { testChannelUpstream } from './relay/channel-test.js';
 import { providerCatalog } from './relay/providers/catalog.js';
@@ -51,7 +51,7 @@ export interface Runtime {
 
 /** Connects the database, applies migrations, loads options and wires services. */
 export async function createRuntime(config: Config, log: Logger, opts: { db?: Db; logDb?: Db } = {}): Promise<Runtime> {
-  startObservability(config, log);
+  const stopObservability = startObservability(config, log);
   const redis = config.redisConnString ? await connectRedis(config.redisConnString) : undefined;
   const db = opts.db ?? (await connectDatabase(config.sqlDsn, config.sqlitePath));
   const applied = await migrateToLatest(db);

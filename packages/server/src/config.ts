@@ -122,8 +122,9 @@ function reconcileIntervalVar(env: NodeJS.ProcessEnv): number {
   return seconds;
 }
 
-/** The OTLP traces URL: the signal's own variable as it is, else the base endpoint with /v1/traces. */
+/** The OTLP traces URL: the signal's own variable as it is, else the base endpoint with /v1/traces (none with OTEL_SDK_DISABLED=true). */
 function otlpTracesVar(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.OTEL_SDK_DISABLED === 'true') return undefined;
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (traces) return urlVar(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces);
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;

@@ -4,22 +4,23 @@ import { collectProcessMetrics } from '../lib/metrics.js';
 import { observing } from './relay-observer.js';
 import { startTracing, stopTracing } from './tracing.js';
 
-/** Turns recording on as configured: metrics when something serves them, spans when an OTLP endpoint is set. */
-export function startObservability(config: Config, log: Logger): void {
+/**
+ * Turns recording on as configured: metrics when something serves them, spans when an OTLP endpoint is set.
+ * Returns what stops it again: the spans left are exported and tracing ends, if this call started it (metrics
+ * stay: they cost nothing once calls stop).
+ */
+export function startObservability(config: Config, log: Logger): () => Promise<void> {
   if (config.metricsToken || config.metricsPort) {
     observing.metrics = true;
     collectProcessMetrics();
   }
-  if (config.otlpTracesEndpoint) {
-    observing.tracer = startTracing({ endpoint: config.otlpTracesEndpoint, serviceName: config.otelServiceName, version: config.version }, log);
-  }
+  const tracing = config.otlpTracesEndpoint !== undefined && !observing.tracer;
+  if (tracing) observing.tracer = startTracing({ endpoint: config.otlpTracesEndpoint!, serviceName: config.otelServiceName, version: config.version }, log);
   observing.on = observing.metrics || observing.tracer !== undefined;
-}
-
-/** Exports the spans left and stops tracing (metrics stay: they cost nothing once calls stop). */
-export async function stopObservability(): Promise<void> {
-  if (!observing.tracer) return;
-  observing.tracer = undefined;
-  observing.on = observing.metrics;
-  await stopTracing();
+  return async () => {
+    if (!tracing) return;
+    observing.tracer = undefined;
+    observing.on = observing.metrics;
+    await stopTracing();
+  };
 }

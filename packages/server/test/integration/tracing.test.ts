@@ -100,9 +100,13 @@ describe('OpenTelemetry traces of relay calls', () => {
     expect(sent.map((r) => r.headers.traceparent)).toEqual(attempts.map((a) => `00-${CALLER_TRACE}-${a.spanId}-01`));
   });
 
-  it('starts a trace of its own for a caller that sends none', async () => {
+  it.each([
+    ['sends none', {}],
+    ['sends a malformed one', { traceparent: '00-not-a-trace-01' }],
+  ])('starts a trace of its own for a caller that %s', async (_, headers: Record<string, string>) => {
     const before = new Set(receiver.spans.map((s) => s.spanId));
-    const res = await chat();
+    const res = await chat(headers);
+    expect(res.status).toBe(200);
     await res.text();
     await flushTraces();
     const fresh = receiver.spans.filter((s) => !before.has(s.spanId));
