@@ -1,0 +1,40 @@
+/** Command line of `npm run import`. */
+export interface ImportArgs {
+  from: string;
+  merge: boolean;
+  /** Unix seconds from which logs are imported (0: all), -1: none. */
+  logsSince: number;
+  dryRun: boolean;
+}
+
+export const USAGE = 'usage: npm run import -- --from <DSN> [--merge] [--logs-since YYYY-MM-DD | --no-logs] [--dry-run]';
+
+/** Parses the arguments; throws with a one-line message on a bad one. */
+export function parseImportArgs(argv: string[]): ImportArgs {
+  const out: ImportArgs = { from: '', merge: false, logsSince: 0, dryRun: false };
+  let noLogs = false;
+  let since = '';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new Error(`${name} needs a value`);
+      return v;
+    };
+    if (name === '--from') out.from = value();
+    else if (name === '--merge') out.merge = true;
+    else if (name === '--no-logs') noLogs = true;
+    else if (name === '--logs-since') since = value();
+    else if (name === '--dry-run') out.dryRun = true;
+    else throw new Error(`unknown argument "${arg}"`);
+  }
+  if (!out.from) throw new Error('--from is required');
+  if (noLogs && since) throw new Error('--logs-since and --no-logs exclude each other');
+  if (noLogs) out.logsSince = -1;
+  if (since) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(`${since}T00:00:00Z`))) throw new Error('--logs-since must be a date YYYY-MM-DD');
+    out.logsSince = Math.floor(Date.parse(`${since}T00:00:00Z`) / 1000);
+  }
+  return out;
+}

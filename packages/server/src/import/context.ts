@@ -1,0 +1,18 @@
+import type { SecretBox } from '../lib/secret-box.js';
+
+/** Tables whose ids an import may shift (merge into a database that already has rows). */
+export const OFFSET_TABLES = ['users', 'tokens', 'channels', 'redemptions', 'top_ups', 'logs', 'midjourneys', 'tasks'] as const;
+export type OffsetTable = (typeof OFFSET_TABLES)[number];
+export type Offsets = Record<OffsetTable, number>;
+
+/** Marker written to task rows the source already charged (or refunded): Tollway's task engine never applies them again. */
+export const IMPORTED_BATCH = 'imported';
+
+export interface MapContext {
+  box: SecretBox;
+  off: Offsets;
+  /** Source channel id → name (logs name their channel). */
+  channelNames: Map<number, string>;
+}
+
+export const zeroOffsets = (): Offsets => Object.fromEntries(OFFSET_TABLES.map((t) => [t, 0])) as Offsets;

@@ -1,0 +1,131 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Db } from '../db/connect.js';
+import { Progress, TableReport } from './report.js';
+import type { SourceDb } from './source.js';
+import { num, type Row } from './values.js';
+
+/** Source rows read per query (keyset pagination by id): a large table never sits in memory. */
+export const BATCH = 1000;
+/** Bound parameters per INSERT, under every dialect's limit (SQLite's is 32766). */
+const MAX_PARAMS = 16000;
+
+// Tables are chosen at run time: rows are plain records on both sides.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = Kysely<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type LooseTrx = Transaction<any>;
+
+/** How one source table becomes one Tollway table. */
+export interface TableSpec {
+  source: string;
+  target: string;
+  /** Narrows the source rows (e.g. logs since a date). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  filter?: (q: any) => any;
+  /** The target row, or the reason the row is skipped. `id` is the target id (offset applied). */
+  map(row: Row, report: TableReport): Row | string;
+  /** Target columns that must not collide with a row already there (merge): such rows are skipped. */
+  uniques?: string[];
+  /** Target column → the table whose row it must name (rows naming a missing one are skipped). */
+  requires?: { column: string; table: string; what: string };
+  /** Quota columns summed over skipped rows, so the quota check can leave them out. */
+  sums?: string[];
+  /** Runs in the transaction that inserted a batch, with the inserted rows. */
+  after?: (trx: LooseTrx, rows: Row[]) => Promise<void>;
+}
+
+export interface CopyOptions {
+  write: (line: string) => void;
+  dryRun: boolean;
+}
+
+const sumsOf = (row: Row, cols: string[] = []) => Object.fromEntries(cols.map((c) => [c, num(row[c])]));
+
+async function existing(k: Loose | LooseTrx, table: string, column: string, values: unknown[]): Promise<Set<string>> {
+  if (values.length === 0) return new Set();
+  const rows = (await k.selectFrom(table).select(sql.ref(column).as('v')).where(sql.ref(column), 'in', values).execute()) as { v: unknown }[];
+  return new Set(rows.map((r) => String(r.v)));
+}
+
+/** Copies one table in id order, batch by batch; every row is written at most once (rows whose id is there are left alone). */
+export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: CopyOptions): Promise<TableReport> {
+  const report = new TableReport(spec.target);
+  if (!src.tables.has(spec.source)) {
+    opts.write(`${spec.target}: no "${spec.source}" table in the source`);
+    return report;
+  }
+  const base = () => (spec.filter ? spec.filter(src.kysely.selectFrom(spec.source)) : src.kysely.selectFrom(spec.source));
+  const counted = (await base()
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirst()) as { n: unknown } | undefined;
+  const progress = new Progress(spec.target, num(counted?.n), opts.write);
+  const k = dst.kysely as unknown as Loose;
+  let last = -1;
+  for (;;) {
+    const rows = (await base().selectAll().where('id', '>', last).orderBy('id').limit(BATCH).execute()) as Row[];
+    if (rows.length === 0) break;
+    last = num(rows[rows.length - 1]!.id);
+    report.read += rows.length;
+    let fresh: Row[] = [];
+    for (const r of rows) {
+      const m = spec.map(r, report);
+      if (typeof m === 'string') report.skip(m, `id ${num(r.id)}`, sumsOf(r, spec.sums));
+      else fresh.push(m);
+    }
+    const present = await existing(
+      k,
+      spec.target,
+      'id',
+      fresh.map((m) => m.id),
+    );
+    report.present += fresh.filter((m) => present.has(String(m.id))).length;
+    fresh = fresh.filter((m) => !present.has(String(m.id)));
+    for (const column of spec.uniques ?? []) {
+      const taken = await existing(
+        k,
+        spec.target,
+        column,
+        fresh.map((m) => m[column]).filter((v) => v !== '' && v !== null && v !== undefined),
+      );
+      fresh = fresh.filter((m) => {
+        if (!taken.has(String(m[column]))) return true;
+        report.skip(`${column} already used by another ${spec.target} row in the target`, `id ${num(m.id)}`, sumsOf(m, spec.sums));
+        return false;
+      });
+    }
+    if (spec.requires) {
+      const { column, table, what } = spec.requires;
+      const found = await existing(k, table, 'id', [...new Set(fresh.map((m) => m[column]))]);
+      fresh = fresh.filter((m) => {
+        if (found.has(String(m[column]))) return true;
+        report.skip(`its ${what} ${num(m[column])} is not in the target (not imported)`, `id ${num(m.id)}`, sumsOf(m, spec.sums));
+        return false;
+      });
+    }
+    if (fresh.length > 0 && !opts.dryRun) await insertBatch(k, spec, fresh);
+    report.written += fresh.length;
+    progress.tick(report.read);
+  }
+  progress.tick(report.read, true);
+  if (!opts.dryRun && report.written > 0) await syncSequence(dst, spec.target);
+  return report;
+}
+
+async function insertBatch(k: Loose, spec: TableSpec, rows: Row[]): Promise<void> {
+  const chunk = Math.max(1, Math.floor(MAX_PARAMS / Object.keys(rows[0]!).length));
+  await k.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += chunk) {
+      await trx
+        .insertInto(spec.target)
+        .values(rows.slice(i, i + chunk))
+        .execute();
+    }
+    if (spec.after) await spec.after(trx, rows);
+  });
+}
+
+/** PostgreSQL's serial sequence moves past the copied ids, so rows created later get new ones. */
+export async function syncSequence(dst: Db, table: string): Promise<void> {
+  if (dst.dialect !== 'postgres') return;
+  await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${sql.table(table)}), 1))`.execute(dst.kysely);
+}

@@ -1,0 +1,161 @@
+import crypto from 'node:crypto';
+import type { TableSpec } from './copy.js';
+import type { MapContext } from './context.js';
+import { deletedAt, flag, meaningful, num, ref, text, type Row } from './values.js';
+
+/** Sign-in ids new-api or one-api keep that Tollway has no provider for. */
+const UNKNOWN_IDENTITIES = ['discord_id', 'lark_id'];
+const AFF_CODE_LENGTH = 4;
+const TOP_UP_STATUSES = new Set(['pending', 'success', 'expired']);
+/** new-api's "used" redemption status. */
+const REDEMPTION_USED = 3;
+
+export function usersSpec(ctx: MapContext): TableSpec {
+  return {
+    source: 'users',
+    target: 'users',
+    uniques: ['username', 'aff_code', 'access_token'],
+    sums: ['quota', 'used_quota'],
+    map(r, report) {
+      for (const c of UNKNOWN_IDENTITIES) if (text(r[c])) report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`);
+      if (text(r.stripe_customer)) report.note('users.stripe_customer: Tollway has no Stripe payments');
+      let affCode = text(r.aff_code);
+      if (!affCode) {
+        affCode = `i${num(r.id)}${crypto.randomBytes(AFF_CODE_LENGTH).toString('hex')}`;
+        report.note('users.aff_code was empty: a new invite code was generated');
+      }
+      return {
+        id: num(r.id) + ctx.off.users,
+        username: text(r.username),
+        password: text(r.password),
+        display_name: text(r.display_name),
+        role: num(r.role, 1),
+        status: num(r.status, 1),
+        email: text(r.email),
+        github_id: text(r.github_id),
+        oidc_id: text(r.oidc_id),
+        wechat_id: text(r.wechat_id),
+        telegram_id: text(r.telegram_id),
+        linux_do_id: text(r.linux_do_id),
+        access_token: text(r.access_token).trim() || null,
+        quota: num(r.quota),
+        used_quota: num(r.used_quota),
+        request_count: num(r.request_count),
+        group: text(r.group) || 'default',
+        aff_code: affCode,
+        aff_count: num(r.aff_count),
+        aff_quota: num(r.aff_quota),
+        aff_history: num(r.aff_history),
+        inviter_id: ref(r.inviter_id, ctx.off.users),
+        setting: text(r.setting),
+        remark: text(r.remark),
+        created_at: num(r.created_at),
+        deleted_at: deletedAt(r.deleted_at),
+      };
+    },
+  };
+}
+
+export function tokensSpec(ctx: MapContext): TableSpec {
+  return {
+    source: 'tokens',
+    target: 'tokens',
+    uniques: ['key'],
+    requires: { column: 'user_id', table: 'users', what: 'owner' },
+    sums: ['remain_quota'],
+    map(r, report) {
+      const key = text(r.key).trim().replace(/^sk-/, '');
+      if (!key) return 'the token has no key';
+      if (flag(r.cross_group_retry)) report.note('tokens.cross_group_retry: Tollway does not retry across groups');
+      if (num(r.billing_type) !== 0) report.note('tokens.billing_type: Tollway has no subscriptions; the token bills the wallet');
+      return {
+        id: num(r.id) + ctx.off.tokens,
+        user_id: ref(r.user_id, ctx.off.users),
+        // Stored as the token store stores it: deterministically sealed with CRYPTO_SECRET when set.
+        key: ctx.box.sealFixed(key),
+        status: num(r.status, 1),
+        name: text(r.name),
+        created_time: num(r.created_time),
+        accessed_time: num(r.accessed_time),
+        expired_time: num(r.expired_time, -1),
+        remain_quota: num(r.remain_quota),
+        unlimited_quota: flag(r.unlimited_quota),
+        used_quota: num(r.used_quota),
+        // one-api keeps a token's models in `models` and its allowed addresses in `subnet`.
+        model_limits_enabled: flag(r.model_limits_enabled) || (text(r.models) ? 1 : 0),
+        model_limits: text(r.model_limits) || text(r.models),
+        allow_ips: text(r.allow_ips) || text(r.subnet),
+        group: text(r.group),
+        rate_limit_enabled: 0,
+        rate_limit_period: 60,
+        rate_limit_count: 1000,
+        rate_limit_success: 10,
+        deleted_at: deletedAt(r.deleted_at),
+      };
+    },
+  };
+}
+
+export function redemptionsSpec(ctx: MapContext): TableSpec {
+  return {
+    source: 'redemptions',
+    target: 'redemptions',
+    uniques: ['key'],
+    map(r) {
+      if (deletedAt(r.deleted_at)) return 'deleted in the source (Tollway deletes codes outright)';
+      const status = num(r.status, 1);
+      return {
+        id: num(r.id) + ctx.off.redemptions,
+        user_id: ref(r.user_id, ctx.off.users),
+        key: text(r.key),
+        status,
+        name: text(r.name),
+        quota: num(r.quota),
+        created_time: num(r.created_time),
+        redeemed_time: num(r.redeemed_time),
+        used_user_id: ref(r.used_user_id, ctx.off.users),
+        is_gift: 0,
+        max_uses: 1,
+        used_count: status === REDEMPTION_USED ? 1 : 0,
+        valid_from: 0,
+        valid_until: num(r.expired_time),
+      };
+    },
+    // A used code keeps its one use, so the user cannot redeem it again.
+    async after(trx, rows: Row[]) {
+      const uses = rows
+        .filter((r) => r.status === REDEMPTION_USED && num(r.used_user_id) > 0)
+        .map((r) => ({ redemption_id: r.id, user_id: r.used_user_id, quota: r.quota, created_time: r.redeemed_time }));
+      if (uses.length > 0) await trx.insertInto('redemption_uses').values(uses).execute();
+    },
+  };
+}
+
+export function topUpsSpec(ctx: MapContext): TableSpec {
+  return {
+    source: 'top_ups',
+    target: 'top_ups',
+    uniques: ['trade_no'],
+    map(r, report) {
+      const tradeNo = text(r.trade_no);
+      if (!tradeNo) return 'the order has no trade number';
+      let status = text(r.status);
+      if (!TOP_UP_STATUSES.has(status)) {
+        report.note(`top_ups.status "${status}": Tollway knows pending, success and expired; stored as expired`);
+        status = 'expired';
+      }
+      if (meaningful(r.currency)) report.note('top_ups.currency: Tollway keeps no currency per order');
+      return {
+        id: num(r.id) + ctx.off.top_ups,
+        user_id: ref(r.user_id, ctx.off.users),
+        amount: num(r.amount),
+        money: num(r.money),
+        trade_no: tradeNo,
+        payment_method: text(r.payment_method),
+        create_time: num(r.create_time),
+        complete_time: num(r.complete_time),
+        status,
+      };
+    },
+  };
+}

@@ -1,0 +1,182 @@
+import { rebuildAbilities } from '../core/routing/abilities.js';
+import type { ChannelRow } from '../core/routing/channel-row.js';
+import type { TableSpec } from './copy.js';
+import { IMPORTED_BATCH, type MapContext } from './context.js';
+import { flag, jsonObject, meaningful, num, ref, text } from './values.js';
+
+/** Channel columns of new-api / one-api Tollway has no place for: kept out, and counted in the summary. */
+const CHANNEL_EXTRAS: [column: string, why: string][] = [
+  ['header_override', 'Tollway has no per-channel header override'],
+  ['remark', 'Tollway channels have no remark'],
+  ['settings', "new-api's extra channel settings (Azure responses version, Vertex key type…) have no Tollway column"],
+  ['config', "one-api's channel config (region, AK/SK, API version…) has no Tollway column; set it in the channel's key or other field"],
+  ['need_reconcile', 'Tollway has no hourly reconciliation'],
+];
+const FAILURE = 'FAILURE';
+const MS_PER_SECOND = 1000;
+const SUCCESS = 'SUCCESS';
+
+export function channelsSpec(ctx: MapContext): TableSpec {
+  return {
+    source: 'channels',
+    target: 'channels',
+    map(r, report) {
+      for (const [column, why] of CHANNEL_EXTRAS) if (meaningful(r[column]) && text(r[column]) !== '0') report.note(`channels.${column}: ${why}`);
+      ctx.channelNames.set(num(r.id), text(r.name));
+      return {
+        id: num(r.id) + ctx.off.channels,
+        type: num(r.type, 1),
+        // Sealed the way the channel store writes keys (plaintext without CRYPTO_SECRET).
+        key: ctx.box.seal(text(r.key)),
+        openai_organization: text(r.openai_organization),
+        test_model: text(r.test_model),
+        status: num(r.status, 1),
+        name: text(r.name),
+        weight: num(r.weight),
+        created_time: num(r.created_time),
+        test_time: num(r.test_time),
+        response_time: num(r.response_time),
+        base_url: text(r.base_url),
+        other: text(r.other),
+        balance: num(r.balance),
+        balance_updated_time: num(r.balance_updated_time),
+        models: text(r.models),
+        group: text(r.group) || 'default',
+        used_quota: num(r.used_quota),
+        model_mapping: text(r.model_mapping),
+        status_code_mapping: text(r.status_code_mapping),
+        priority: num(r.priority),
+        auto_ban: num(r.auto_ban, 1),
+        other_info: text(r.other_info),
+        tag: text(r.tag),
+        setting: text(r.setting),
+        param_override: text(r.param_override),
+        system_prompt: text(r.system_prompt),
+        max_input_tokens: 0,
+        model_prefix: '',
+        expired_time: 0,
+        channel_info: text(r.channel_info),
+      };
+    },
+    // Abilities are rebuilt from each written channel, as Tollway's channel store does.
+    after: (trx, rows) => rebuildAbilities(trx, rows as unknown as ChannelRow[]),
+  };
+}
+
+export function logsSpec(ctx: MapContext, since: number): TableSpec {
+  return {
+    source: 'logs',
+    target: 'logs',
+    filter: since > 0 ? (q) => q.where('created_at', '>=', since) : undefined,
+    map: (r) => ({
+      id: num(r.id) + ctx.off.logs,
+      user_id: ref(r.user_id, ctx.off.users),
+      created_at: num(r.created_at),
+      type: num(r.type),
+      content: text(r.content),
+      username: text(r.username),
+      token_name: text(r.token_name),
+      model_name: text(r.model_name),
+      quota: num(r.quota),
+      prompt_tokens: num(r.prompt_tokens),
+      completion_tokens: num(r.completion_tokens),
+      // one-api names it elapsed_time (milliseconds); new-api's use_time is seconds.
+      use_time: r.use_time !== undefined ? num(r.use_time) : Math.round(num(r.elapsed_time) / MS_PER_SECOND),
+      is_stream: flag(r.is_stream),
+      channel_id: ref(r.channel_id, ctx.off.channels),
+      channel_name: text(r.channel_name) || (ctx.channelNames.get(num(r.channel_id)) ?? ''),
+      token_id: ref(r.token_id, ctx.off.tokens),
+      group: text(r.group),
+      ip: text(r.ip),
+      request_id: text(r.request_id),
+      other: text(r.other),
+    }),
+  };
+}
+
+/** Task rows were charged at submit by the source and refunded there when they failed: neither happens again. */
+const batches = (status: string) => ({ charge_batch: IMPORTED_BATCH, refund_batch: status === FAILURE ? IMPORTED_BATCH : '' });
+
+export function midjourneysSpec(ctx: MapContext): TableSpec {
+  return {
+    source: 'midjourneys',
+    target: 'midjourneys',
+    map(r) {
+      const status = text(r.status);
+      const action = text(r.action);
+      return {
+        id: num(r.id) + ctx.off.midjourneys,
+        code: num(r.code),
+        user_id: ref(r.user_id, ctx.off.users),
+        action,
+        mj_id: text(r.mj_id),
+        prompt: text(r.prompt),
+        prompt_en: text(r.prompt_en),
+        description: text(r.description),
+        submit_time: num(r.submit_time),
+        start_time: num(r.start_time),
+        finish_time: num(r.finish_time),
+        image_url: text(r.image_url),
+        status,
+        progress: text(r.progress),
+        fail_reason: text(r.fail_reason),
+        channel_id: ref(r.channel_id, ctx.off.channels),
+        quota: num(r.quota),
+        group: '',
+        token_id: 0,
+        model_name: action ? `mj_${action.toLowerCase()}` : '',
+        request_id: '',
+        properties: text(r.properties),
+        private_data: '',
+        updated_at: num(r.finish_time) || num(r.submit_time),
+        buttons: text(r.buttons),
+        video_url: text(r.video_url),
+        video_urls: text(r.video_urls),
+        mode: '',
+        state: text(r.state),
+        ...batches(status),
+      };
+    },
+  };
+}
+
+export function tasksSpec(ctx: MapContext): TableSpec {
+  return {
+    source: 'tasks',
+    target: 'tasks',
+    map(r) {
+      const status = text(r.status);
+      const priv = jsonObject(r.private_data);
+      const props = jsonObject(r.properties);
+      const taskId = text(r.task_id);
+      // Before new-api kept the upstream's id apart, task_id was the upstream's id; the result URL sat in fail_reason.
+      const legacyUrl = status === SUCCESS && /^https?:\/\//.test(text(r.fail_reason)) ? text(r.fail_reason) : '';
+      return {
+        id: num(r.id) + ctx.off.tasks,
+        task_id: taskId,
+        platform: text(r.platform),
+        user_id: ref(r.user_id, ctx.off.users),
+        channel_id: ref(r.channel_id, ctx.off.channels),
+        quota: num(r.quota),
+        action: text(r.action),
+        status,
+        fail_reason: text(r.fail_reason),
+        submit_time: num(r.submit_time),
+        start_time: num(r.start_time),
+        finish_time: num(r.finish_time),
+        progress: text(r.progress),
+        data: text(r.data),
+        group: text(r.group),
+        token_id: ref(priv.token_id, ctx.off.tokens),
+        model_name: text(props.origin_model_name),
+        request_id: '',
+        properties: text(r.properties),
+        private_data: text(r.private_data),
+        updated_at: num(r.updated_at) || num(r.finish_time) || num(r.submit_time),
+        result_url: text(priv.result_url) || legacyUrl,
+        upstream_task_id: text(priv.upstream_task_id) || taskId,
+        ...batches(status),
+      };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/** Per-table counts of an import, the values it could not map and why, and progress lines on stderr. */
+const EXAMPLES = 5;
+const PROGRESS_EVERY_MS = 1000;
+
+export class TableReport {
+  read = 0;
+  written = 0;
+  /** Rows already in the target with the same id (an earlier run): left as they are. */
+  present = 0;
+  /** Reason → rows skipped for it (with a few examples). */
+  readonly skipped = new Map<string, { count: number; examples: string[] }>();
+  /** Values not carried over (or changed), reason → rows. */
+  readonly notes = new Map<string, number>();
+  /** Quota columns' sums over skipped rows (the quota check leaves them out). */
+  readonly skippedSums = new Map<string, number>();
+
+  constructor(readonly table: string) {}
+
+  skip(reason: string, example: string, sums: Record<string, number> = {}): void {
+    const entry = this.skipped.get(reason) ?? { count: 0, examples: [] };
+    entry.count++;
+    if (entry.examples.length < EXAMPLES) entry.examples.push(example);
+    this.skipped.set(reason, entry);
+    for (const [k, v] of Object.entries(sums)) this.skippedSums.set(k, (this.skippedSums.get(k) ?? 0) + v);
+  }
+
+  note(what: string): void {
+    this.notes.set(what, (this.notes.get(what) ?? 0) + 1);
+  }
+
+  get skippedCount(): number {
+    let n = 0;
+    for (const s of this.skipped.values()) n += s.count;
+    return n;
+  }
+
+  lines(): string[] {
+    const out = [`${this.table}: read ${this.read}, written ${this.written}, already present ${this.present}, skipped ${this.skippedCount}`];
+    for (const [reason, s] of this.skipped) out.push(`  skipped ${s.count}: ${reason} (${s.examples.join(', ')}${s.count > s.examples.length ? ', …' : ''})`);
+    for (const [what, n] of this.notes) out.push(`  not mapped in ${n} row(s): ${what}`);
+    return out;
+  }
+}
+
+/** Progress of one table on stderr: rows done / total, rate and ETA, at most once a second plus the last line. */
+export class Progress {
+  private readonly start = Date.now();
+  private lastPrint = 0;
+
+  constructor(
+    private readonly table: string,
+    private readonly total: number,
+    private readonly write: (line: string) => void,
+  ) {}
+
+  tick(done: number, final = false): void {
+    const now = Date.now();
+    if (!final && now - this.lastPrint < PROGRESS_EVERY_MS) return;
+    this.lastPrint = now;
+    const seconds = Math.max((now - this.start) / 1000, 0.001);
+    const rate = done / seconds;
+    const left = Math.max(this.total - done, 0);
+    const eta = rate > 0 ? Math.ceil(left / rate) : 0;
+    const pct = this.total > 0 ? Math.floor((done / this.total) * 100) : 100;
+    this.write(`${this.table}: ${done}/${this.total} (${pct}%) ${Math.round(rate)} rows/s ETA ${final ? 0 : eta}s`);
+  }
+}

@@ -1,0 +1,125 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/connect.js';
+import { backfillUserIdentities } from '../db/migrations/0010_user_identities.js';
+import { sealSecretsAtRest } from '../db/secrets-at-rest.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import { copyTable, type CopyOptions, type TableSpec } from './copy.js';
+import { zeroOffsets, type MapContext, type Offsets } from './context.js';
+import { detectSource, type SourceKind } from './detect.js';
+import { channelsSpec, logsSpec, midjourneysSpec, tasksSpec } from './map-gateway.js';
+import { redemptionsSpec, tokensSpec, topUpsSpec, usersSpec } from './map-accounts.js';
+import { mergeOffsets, readMarker, sourceFingerprint, targetHasData, writeMarker } from './marker.js';
+import { copyOptions } from './options.js';
+import type { TableReport } from './report.js';
+import { openSource } from './source.js';
+import { checkSums, sourceSums, type QuotaCheck } from './sums.js';
+
+/** new-api's root role. */
+const ROOT_ROLE = 100;
+
+export interface ImportOptions {
+  from: string;
+  /** Tollway's main database, migrated to the latest version. */
+  target: Db;
+  /** Tollway's log database (LOG_SQL_DSN) when it is separate; else the main one. */
+  logTarget?: Db;
+  box: SecretBox;
+  log: Logger;
+  merge?: boolean;
+  /** Unix seconds: only logs created at or after it; -1 no logs. */
+  logsSince?: number;
+  dryRun?: boolean;
+  /** Progress lines (stderr in the CLI). */
+  progress?: (line: string) => void;
+}
+
+export interface ImportResult {
+  source: SourceKind;
+  offsets: Offsets;
+  /** Merge into a target that already had data, or a re-run of the same import. */
+  mode: 'fresh' | 'rerun' | 'merge';
+  reports: TableReport[];
+  quota: QuotaCheck[];
+  written: number;
+}
+
+/** Raised when the target holds data from elsewhere and --merge was not given. */
+export class RefusedError extends Error {}
+
+/** Imports a new-api or one-api database into Tollway's; idempotent (a second run writes nothing). */
+export async function runImport(opts: ImportOptions): Promise<ImportResult> {
+  const src = await openSource(opts.from);
+  try {
+    return await importFrom(src, opts);
+  } finally {
+    await src.close();
+  }
+}
+
+async function importFrom(src: Awaited<ReturnType<typeof openSource>>, opts: ImportOptions): Promise<ImportResult> {
+  const { target, box } = opts;
+  const logTarget = opts.logTarget ?? target;
+  const dryRun = opts.dryRun ?? false;
+  const write = opts.progress ?? (() => undefined);
+  const kind = detectSource(src.tables);
+  write(`source: ${kind.product}, ${kind.version} (${src.dialect})`);
+  // Checks CRYPTO_SECRET against the target before anything is written.
+  await sealSecretsAtRest(target, box, opts.log);
+  const fingerprint = await sourceFingerprint(src, kind);
+  const marker = await readMarker(target, fingerprint);
+  let mode: ImportResult['mode'] = 'fresh';
+  let offsets = zeroOffsets();
+  if (marker) {
+    mode = 'rerun';
+    offsets = marker.offsets;
+  } else if (await targetHasData(target)) {
+    if (!opts.merge) {
+      throw new RefusedError(
+        'the Tollway database already holds users, channels or tokens that did not come from this source; run with --merge to add the source after them (see README "Switching from new-api")',
+      );
+    }
+    mode = 'merge';
+    offsets = { ...(await mergeOffsets(target)), logs: (await mergeOffsets(logTarget)).logs };
+  }
+  if (!marker && !dryRun) await writeMarker(target, fingerprint, { product: kind.product, version: kind.version, offsets, started_at: Math.floor(Date.now() / 1000) });
+  if (mode !== 'fresh') write(`${mode}: ids shifted by ${JSON.stringify(offsets)}`);
+
+  const before = await sourceSums(src.kysely);
+  const ctx: MapContext = { box, off: offsets, channelNames: new Map() };
+  const copy: CopyOptions = { write, dryRun };
+  const reports = new Map<string, TableReport>();
+  const run = async (spec: TableSpec, db: Db = target) => reports.set(spec.target, await copyTable(src, db, spec, copy));
+
+  await run(usersSpec(ctx));
+  if (!dryRun) await backfillUserIdentities(target.kysely as never);
+  await run(tokensSpec(ctx));
+  await run(channelsSpec(ctx));
+  reports.set('options', await copyOptions(src, target, box, mode === 'merge', dryRun));
+  await run(redemptionsSpec(ctx));
+  await run(topUpsSpec(ctx));
+  await run(midjourneysSpec(ctx));
+  await run(tasksSpec(ctx));
+  if ((opts.logsSince ?? 0) >= 0) await run(logsSpec(ctx, opts.logsSince ?? 0), logTarget);
+  else write('logs: not imported (--no-logs)');
+
+  if (!dryRun) {
+    await markSetUp(target, kind);
+    // Access tokens, webhook secrets and secret options are sealed as Tollway seals them at start.
+    await sealSecretsAtRest(target, box, opts.log);
+  }
+  const quota = dryRun ? [] : await checkSums(target.kysely, before, offsets, reports);
+  const list = [...reports.values()];
+  return { source: kind, offsets, mode, reports: list, quota, written: list.reduce((n, r) => n + r.written, 0) };
+}
+
+/** An imported database with a root user is set up: /setup is not offered again. */
+async function markSetUp(target: Db, kind: SourceKind): Promise<void> {
+  const k = target.kysely;
+  if (await k.selectFrom('setups').select('id').executeTakeFirst()) return;
+  const root = await k.selectFrom('users').select('id').where('role', '=', ROOT_ROLE).executeTakeFirst();
+  if (!root) return;
+  await k
+    .insertInto('setups')
+    .values({ id: 1, version: `imported from ${kind.product}`, initialized_at: Math.floor(Date.now() / 1000) })
+    .execute();
+}

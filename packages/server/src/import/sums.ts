@@ -1,0 +1,65 @@
+import { sql, type Kysely } from 'kysely';
+import type { Offsets } from './context.js';
+import type { TableReport } from './report.js';
+import { num } from './values.js';
+
+/** The quota columns whose totals must be the same before and after an import. */
+export const QUOTA_SUMS = [
+  { table: 'users', column: 'quota' },
+  { table: 'users', column: 'used_quota' },
+  { table: 'tokens', column: 'remain_quota' },
+] as const;
+
+export interface QuotaCheck {
+  label: string;
+  before: number;
+  /** Sum over rows skipped with a reason (they are not in the target). */
+  skipped: number;
+  after: number;
+  ok: boolean;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = Kysely<any>;
+
+async function total(k: Loose, table: string, column: string, range?: { from: number; to: number }): Promise<number> {
+  let q = k.selectFrom(table).select(sql<number>`coalesce(sum(${sql.ref(column)}), 0)`.as('s'));
+  if (range) q = q.where('id', '>', range.from).where('id', '<=', range.to);
+  return num(((await q.executeTakeFirst()) as { s: unknown } | undefined)?.s);
+}
+
+async function maxId(k: Loose, table: string): Promise<number> {
+  return num(
+    (
+      (await k
+        .selectFrom(table)
+        .select(sql<number>`max(id)`.as('m'))
+        .executeTakeFirst()) as { m: unknown } | undefined
+    )?.m,
+  );
+}
+
+/** Source totals and the largest source id of each summed table (the imported rows' id range in the target). */
+export async function sourceSums(src: Loose): Promise<{ sums: Map<string, number>; maxIds: Map<string, number> }> {
+  const sums = new Map<string, number>();
+  const maxIds = new Map<string, number>();
+  for (const { table, column } of QUOTA_SUMS) {
+    sums.set(`${table}.${column}`, await total(src, table, column));
+    maxIds.set(table, await maxId(src, table));
+  }
+  return { sums, maxIds };
+}
+
+/** Compares the source totals with the imported rows' totals in the target, less what was skipped. */
+export async function checkSums(dst: Loose, before: Awaited<ReturnType<typeof sourceSums>>, off: Offsets, reports: Map<string, TableReport>): Promise<QuotaCheck[]> {
+  const out: QuotaCheck[] = [];
+  for (const { table, column } of QUOTA_SUMS) {
+    const label = `${table}.${column}`;
+    const offset = off[table];
+    const after = await total(dst, table, column, { from: offset, to: offset + (before.maxIds.get(table) ?? 0) });
+    const skipped = reports.get(table)?.skippedSums.get(column) ?? 0;
+    const was = before.sums.get(label) ?? 0;
+    out.push({ label, before: was, skipped, after, ok: was - skipped === after });
+  }
+  return out;
+}

@@ -1,0 +1,230 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { RefusedError, runImport, type ImportResult } from '../../src/import/run.js';
+import { SecretBox } from '../../src/lib/secret-box.js';
+import { Client, startTestApp, type TestApp } from '../support/app.js';
+import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
+import { drainWriter } from '../support/gateway.js';
+import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+import { createSourceSchema, NEW_API } from '../support/newapi-schema.js';
+import { seedNewApi, type SourceFacts } from '../support/newapi-rows.js';
+
+const CRYPTO_SECRET = 'import-test-crypto-secret-0123456789';
+const log = pino({ level: 'silent' });
+const TABLES = [
+  'users',
+  'tokens',
+  'channels',
+  'abilities',
+  'options',
+  'redemptions',
+  'redemption_uses',
+  'top_ups',
+  'logs',
+  'midjourneys',
+  'tasks',
+  'user_identities',
+  'setups',
+] as const;
+
+/** Every row of the imported tables, for comparing two states of the target. */
+async function snapshot(db: TestDatabase): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of TABLES) {
+    const rows = await db.db.kysely.selectFrom(table).selectAll().execute();
+    out[table] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return out;
+}
+
+const report = (r: ImportResult, table: string) => r.reports.find((x) => x.table === table)!;
+
+describe.each(dialects)('import of a new-api database on %s', (dialect) => {
+  let source: TestDatabase, target: TestDatabase, mock: MockUpstream, facts: SourceFacts, first: ImportResult, t: TestApp;
+  const box = new SecretBox(CRYPTO_SECRET);
+
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    source = await createTestDatabase(dialect);
+    await createSourceSchema(source.db.kysely, dialect, NEW_API);
+    facts = await seedNewApi(source.db.kysely, dialect, mock.url);
+    target = await createTestDatabase(dialect);
+    await migrateToLatest(target.db);
+    first = await runImport({ from: source.dsn, target: target.db, box, log });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await target?.drop();
+    await source?.drop();
+    await mock?.close();
+  });
+
+  it('detects new-api, copies every table, lists what it could not map, and keeps the quota sums', () => {
+    expect(first.source.product).toBe('new-api');
+    expect(first.mode).toBe('fresh');
+    expect(report(first, 'users')).toMatchObject({ read: 4, written: 4 });
+    expect(report(first, 'tokens')).toMatchObject({ read: 3, written: 3 });
+    expect(report(first, 'channels')).toMatchObject({ read: 2, written: 2 });
+    expect(report(first, 'redemptions')).toMatchObject({ read: 2, written: 2 });
+    expect(report(first, 'top_ups')).toMatchObject({ read: 1, written: 1 });
+    expect(report(first, 'logs')).toMatchObject({ read: 3, written: 3 });
+    expect(report(first, 'midjourneys')).toMatchObject({ read: 2, written: 2 });
+    expect(report(first, 'tasks')).toMatchObject({ read: 2, written: 2 });
+    const users = report(first, 'users').lines().join('\n');
+    expect(users).toContain('users.discord_id: Tollway has no such sign-in');
+    const channels = report(first, 'channels').lines().join('\n');
+    expect(channels).toContain('channels.header_override');
+    expect(channels).toContain('channels.remark');
+    const options = report(first, 'options');
+    expect(options.skipped.get('unknown to Tollway')?.examples).toEqual(['SomeFutureOption']);
+    expect(options.written).toBe(3);
+    expect(first.quota.map((q) => [q.label, q.before, q.after, q.ok])).toEqual([
+      ['users.quota', facts.quota.users, facts.quota.users, true],
+      ['users.used_quota', facts.quota.used, facts.quota.used, true],
+      ['tokens.remain_quota', facts.quota.tokens, facts.quota.tokens, true],
+    ]);
+  });
+
+  it('stores keys and secrets sealed as Tollway does, rebuilds abilities, marks task charges and maps ids', async () => {
+    const k = target.db.kysely;
+    const token = await k.selectFrom('tokens').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    expect(token.key).toBe(box.sealFixed(facts.tokenKey.slice(3)));
+    const channel = await k.selectFrom('channels').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    expect(channel.key.startsWith('enc:v1:')).toBe(true);
+    expect(box.open(channel.key)).toBe('upstream-key-1');
+    expect(JSON.parse(channel.model_mapping)).toEqual({ 'gpt-4o': 'gpt-4o-mini' });
+    expect(channel).toMatchObject({ priority: 10, weight: 5, tag: 'main', group: 'default,vip', balance: 12.5 });
+    const multi = await k.selectFrom('channels').selectAll().where('id', '=', 3).executeTakeFirstOrThrow();
+    expect(JSON.parse(multi.channel_info)).toMatchObject({ is_multi_key: true, multi_key_mode: 'polling' });
+    const abilities = await k.selectFrom('abilities').selectAll().orderBy('channel_id').orderBy('group').orderBy('model').execute();
+    expect(abilities.map((a) => `${a.channel_id}/${a.group}/${a.model}/${a.enabled}`)).toEqual([
+      '1/default/gpt-4o/1',
+      '1/default/gpt-4o-mini/1',
+      '1/vip/gpt-4o/1',
+      '1/vip/gpt-4o-mini/1',
+      '3/default/gpt-4o-mini/0',
+    ]);
+    const secret = await k.selectFrom('options').select('value').where('key', '=', 'GitHubClientSecret').executeTakeFirstOrThrow();
+    expect(box.open(secret.value)).toBe('gh-client-secret');
+    const root = await k.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    expect(root.access_token).toBe(box.lookupForm('a'.repeat(32)));
+    const bob = await k.selectFrom('users').selectAll().where('username', '=', 'bob').executeTakeFirstOrThrow();
+    expect(bob).toMatchObject({ inviter_id: 2, linux_do_id: '77', aff_code: 'Bob1' });
+    const carol = await k.selectFrom('users').selectAll().where('username', '=', 'carol').executeTakeFirstOrThrow();
+    expect(carol.deleted_at).not.toBeNull();
+    const ids = await k.selectFrom('user_identities').select(['provider', 'external_id', 'user_id']).orderBy('provider').execute();
+    expect(ids).toEqual([
+      { provider: 'github', external_id: '4242', user_id: 2 },
+      { provider: 'linuxdo', external_id: '77', user_id: 3 },
+    ]);
+    const uses = await k.selectFrom('redemption_uses').selectAll().execute();
+    expect(uses).toEqual([expect.objectContaining({ redemption_id: 2, user_id: 2, quota: 50000 })]);
+    const mj = await k.selectFrom('midjourneys').selectAll().orderBy('id').execute();
+    expect(mj.map((m) => [m.status, m.model_name, m.charge_batch, m.refund_batch])).toEqual([
+      ['SUCCESS', 'mj_imagine', 'imported', ''],
+      ['FAILURE', 'mj_upscale', 'imported', 'imported'],
+    ]);
+    const tasks = await k.selectFrom('tasks').selectAll().orderBy('id').execute();
+    expect(tasks.map((x) => [x.task_id, x.upstream_task_id, x.token_id, x.model_name, x.charge_batch, x.refund_batch])).toEqual([
+      ['task_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56', 'suno-up-77', 1, 'suno_music', 'imported', ''],
+      ['video-legacy-1', 'video-legacy-1', 0, '', 'imported', ''],
+    ]);
+    const logs = await k.selectFrom('logs').selectAll().where('id', '=', 2).executeTakeFirstOrThrow();
+    expect(logs).toMatchObject({ channel_name: 'openai-main', is_stream: 1, request_id: 'req-1', token_id: 1 });
+    expect(await k.selectFrom('setups').select('id').executeTakeFirst()).toEqual({ id: 1 });
+  });
+
+  it('a second run changes nothing', async () => {
+    const before = await snapshot(target);
+    const again = await runImport({ from: source.dsn, target: target.db, box, log });
+    expect(again.mode).toBe('rerun');
+    expect(again.written).toBe(0);
+    expect(report(again, 'users')).toMatchObject({ read: 4, written: 0, present: 4 });
+    expect(again.quota.every((q) => q.ok)).toBe(true);
+    expect(await snapshot(target)).toEqual(before);
+  });
+
+  it('the same user logs in with the same password and the same sk- key relays a call through the imported channel', async () => {
+    t = await startTestApp(dialect, { CRYPTO_SECRET }, target);
+    const alice = new Client(t.app);
+    expect((await alice.login('alice', 'wrong-password')).body.success).toBe(false);
+    const login = await alice.login(facts.username, facts.password);
+    expect(login.body).toMatchObject({ success: true, data: { id: 2 } });
+    const self = await alice.call<{ quota: number; aff_code: string; group: string }>('GET', '/api/user/self');
+    expect(self.body.data).toMatchObject({ quota: 2500000, aff_code: 'AbCd', group: 'vip' });
+    const root = new Client(t.app);
+    expect((await root.login('root', '123456')).body.success).toBe(true);
+
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${facts.tokenKey}`, 'content-type': 'application/json' },
+      payload: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().choices[0].message.content).toBe('Hello from the mock!');
+    const call = mock.requests.at(-1)!;
+    expect(call.key).toBe('upstream-key-1');
+    // The channel's model mapping applies.
+    expect(call.body.model).toBe('gpt-4o-mini');
+    await drainWriter(t);
+    const token = await target.db.kysely.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', 1).executeTakeFirstOrThrow();
+    expect(token.remain_quota).toBeLessThan(800000);
+  });
+
+  it('refuses a Tollway database holding other data unless --merge, which puts the source after it', async () => {
+    const other = await createTestDatabase(dialect);
+    try {
+      await migrateToLatest(other.db);
+      const k = other.db.kysely;
+      await k
+        .insertInto('users')
+        .values({
+          username: 'alice',
+          password: 'x',
+          display_name: '',
+          role: 100,
+          status: 1,
+          email: '',
+          github_id: '',
+          oidc_id: '',
+          wechat_id: '',
+          telegram_id: '',
+          linux_do_id: '',
+          access_token: null,
+          quota: 10,
+          used_quota: 0,
+          request_count: 0,
+          group: 'default',
+          aff_code: 'zzzz',
+          aff_count: 0,
+          aff_quota: 0,
+          aff_history: 0,
+          inviter_id: 0,
+          setting: '',
+          remark: '',
+          created_at: 0,
+          deleted_at: null,
+        })
+        .execute();
+      await expect(runImport({ from: source.dsn, target: other.db, box, log })).rejects.toBeInstanceOf(RefusedError);
+      expect(await k.selectFrom('tokens').select('id').execute()).toEqual([]);
+
+      const merged = await runImport({ from: source.dsn, target: other.db, box, log, merge: true });
+      expect(merged.mode).toBe('merge');
+      expect(merged.offsets.users).toBe(1);
+      const users = report(merged, 'users');
+      // The source's alice collides with the target's: skipped, and so is her token (its owner is not there).
+      expect([...users.skipped.keys()]).toEqual(['username already used by another users row in the target']);
+      expect(report(merged, 'tokens').skippedCount).toBe(2);
+      expect(merged.quota.every((q) => q.ok)).toBe(true);
+      const bob = await k.selectFrom('users').select(['id', 'inviter_id']).where('username', '=', 'bob').executeTakeFirstOrThrow();
+      expect(bob).toEqual({ id: 4, inviter_id: 3 });
+      const again = await runImport({ from: source.dsn, target: other.db, box, log, merge: true });
+      expect(again.written).toBe(0);
+    } finally {
+      await other.drop();
+    }
+  });
+});
