@@ -123,6 +123,11 @@ export function withTraceparent(headers: Record<string, string>, res: ServerResp
   return tp ? Object.assign({}, headers, { [TRACEPARENT]: tp }) : headers;
 }
 
+/** A realtime session's response charged (metrics on). */
+export function observeRealtimeCharge(amount: number): void {
+  if (observing.metrics) relayMetrics.quota('charged', 'realtime', amount);
+}
+
 /** A task's charge at submission or its refund on failure (metrics on). */
 export function observeTaskQuota(kind: 'charged' | 'refunded', amount: number): void {
   if (observing.metrics) relayMetrics.quota(kind, 'task', amount);

@@ -5,6 +5,7 @@ import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
 import type { ResolvedPrice } from '../price.js';
 import type { RelayContext } from '../services.js';
 import { newRequestId, settleCall, unsettledCallRecord } from '../settle.js';
+import { observeRealtimeCharge } from '../../observability/relay-observer.js';
 import { refusedClientEvent } from './realtime-checks.js';
 import type { CallUsage } from '../usage.js';
 
@@ -94,7 +95,7 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
     if (!hold) return;
     const used = hold;
     hold = undefined;
-    await settleCall(ctx, {
+    const charged = await settleCall(ctx, {
       requestId: callId,
       callId,
       auth: b.auth,
@@ -112,6 +113,7 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
       target: b.target,
       hold: used,
     });
+    observeRealtimeCharge(charged);
     responseStarted = Date.now();
     firstByteMs = 0;
     if (closed) return;
