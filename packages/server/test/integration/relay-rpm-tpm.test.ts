@@ -216,6 +216,21 @@ describe.each(dialects)('RPM and TPM limits on one node (%s)', (dialect) => {
     await root.call('PUT', '/api/option/', { key: 'GroupRateLimits', value: '{}' });
   });
 
+  it('a streamed answer carries the headers too, and its usage settles the reservation', async () => {
+    await freshWindow();
+    const u = await fundedUser(`stream-${dialect}`);
+    const { key, id } = await addToken(t, u.userId!);
+    await setTokenLimits(t, key, id, 5, 100_000);
+    const body = JSON.stringify({ model: MODEL, stream: true, stream_options: { include_usage: true }, max_tokens: 50, messages: [{ role: 'user', content: 'count me' }] });
+    const estimate = Math.ceil(Buffer.byteLength(body) / 3) + 3 + 50;
+    const res = await call(key, body);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    expect(rateHeadersOf(res)).toMatchObject({ 'x-ratelimit-remaining-requests': '4', 'x-ratelimit-remaining-tokens': String(100_000 - estimate) });
+    expect(await res.text()).toContain('[DONE]');
+    const next = await call(key, chatBody(MODEL, 10).body);
+    expect(rateHeadersOf(next)['x-ratelimit-remaining-tokens']).toBe(String(100_000 - USED - chatBody(MODEL, 10).estimate));
+  });
+
   it('a token without limits gets no x-ratelimit headers', async () => {
     const u = await fundedUser(`free-${dialect}`);
     const { key } = await addToken(t, u.userId!);
