@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -50,6 +52,20 @@ function cspErrors(page: Page): string[] {
   return found;
 }
 
+/** An OpenAI-compatible video upstream on loopback: `GET /v1/videos/{id}/content` answers the clip for SORA_UPSTREAM_ID. */
+const SORA_UPSTREAM_ID = 'video_up_sora_done';
+const SORA_KEY = 'sk-sora-upstream';
+async function startSoraUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const body = fs.readFileSync(CLIP);
+  const server = http.createServer((req, res) => {
+    if (req.url === `/v1/videos/${SORA_UPSTREAM_ID}/content` && req.headers.authorization === `Bearer ${SORA_KEY}`)
+      return res.writeHead(200, { 'content-type': 'video/webm', 'content-length': body.length }).end(body);
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
 /** The upstream's https video host, as the browser sees it. */
 async function serveRemoteClip(context: BrowserContext) {
   const body = fs.readFileSync(CLIP);
@@ -83,6 +99,7 @@ describe('drawing and music/video task logs in Chromium', () => {
   let userId: number;
   let root: Session;
   let csp: string[];
+  let soraUpstream: Awaited<ReturnType<typeof startSoraUpstream>> | undefined;
   const now = Math.floor(Date.now() / 1000);
 
   beforeAll(async () => {
@@ -134,6 +151,13 @@ describe('drawing and music/video task logs in Chromium', () => {
     task.run('kl-done', 'kling', userId, 'textGenerate', 'SUCCESS', '', now - 160, now - 159, now - 100, '100%', clip);
     // An OpenAI-compatible video: no URL stored, the gateway's content route streams it.
     task.run('sora-done', 'sora', userId, 'textGenerate', 'SUCCESS', '', now - 150, now - 149, now - 120, '100%', '');
+    soraUpstream = await startSoraUpstream();
+    await apiAs(root, 'POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'sora', type: 55, key: SORA_KEY, base_url: soraUpstream.url, models: 'sora-2', group: 'default' },
+    });
+    const soraChannel = (db.prepare("SELECT id FROM channels WHERE name = 'sora'").get() as { id: number }).id;
+    db.prepare('UPDATE tasks SET channel_id = ?, upstream_task_id = ? WHERE task_id = ?').run(soraChannel, SORA_UPSTREAM_ID, 'sora-done');
     task.run('kl-running', 'kling', userId, 'generate', 'IN_PROGRESS', '', now - 60, now - 59, 0, '30%', '');
     task.run('sora-waiting', '55', userId, 'textGenerate', 'NOT_START', '', now - 50, 0, 0, '0%', '');
     task.run('vidu-submitted', 'vidu', userId, 'generate', 'SUBMITTED', '', now - 40, 0, 0, '', '');
@@ -148,6 +172,7 @@ describe('drawing and music/video task logs in Chromium', () => {
   afterAll(async () => {
     db?.close();
     await h?.close();
+    await soraUpstream?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -258,12 +283,17 @@ describe('drawing and music/video task logs in Chromium', () => {
     await h.shot(page, 'task-logs-05-video-player');
     await closeVideo(page);
 
-    // Sora's video comes from the gateway's own content route: the request goes out, the CSP lets it through.
-    const contentRequest = page.waitForRequest((r) => r.url() === `${h.baseUrl}/v1/videos/sora-done/content`);
+    // Sora's video comes from the gateway's own content route, fetched with the session (New-Api-User) from the
+    // task's channel upstream and played from a blob: the request succeeds, the video loads, the CSP lets it through.
+    const contentResponse = page.waitForResponse((r) => r.url() === `${h.baseUrl}/v1/videos/sora-done/content`);
     const sora = await openVideo(page, table.locator('tr', { hasText: 'sora-done' }));
-    expect(await sora.video.getAttribute('src')).toBe('/v1/videos/sora-done/content');
-    await contentRequest;
+    expect((await contentResponse).status()).toBe(200);
+    await expect.poll(() => sora.video.getAttribute('src')).toMatch(/^blob:/);
+    await expect.poll(() => sora.video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(await sora.dialog.getByTestId('task-video-download').getAttribute('href')).toMatch(/^blob:/);
+    expect(await sora.dialog.getByTestId('task-video-failed').count()).toBe(0);
     expect(csp).toEqual([]);
+    await h.shot(page, 'task-logs-05b-sora-player');
     await closeVideo(page);
 
     // Every running task finishes: the bars fill and the page stops refreshing.

@@ -265,4 +265,18 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
     }
     expect((await call('GET', `/v1/videos/${id}`)).status).toBe(200);
   });
+
+  it('the console plays a video with its session: the owner and administrators get it, another user and a call without New-Api-User do not', async () => {
+    const id = (await call('POST', '/v1/videos', { model: 'sora-2', prompt: 'for the console' })).body.id as string;
+    expect(await pollUntilFinal(id)).toMatchObject({ status: 'completed' });
+    const path = `/v1/videos/${id}/content`;
+    const owner = await gw.user.call('GET', path);
+    expect(owner.status).toBe(200);
+    expect(Buffer.compare(owner.raw.rawPayload, MOCK_VIDEO_BYTES)).toBe(0);
+    expect((await gw.root.call('GET', path)).status).toBe(200);
+    expect(await gw.users[0]!.call('GET', path)).toMatchObject({ status: 404, body: { error: { code: 'task_not_exist' } } });
+    const noHeader = await gw.user.call('GET', path, undefined, { 'new-api-user': '' });
+    expect(noHeader.status).toBe(401);
+    expect(noHeader.body).toMatchObject({ error: { type: 'invalid_request_error' } });
+  });
 });

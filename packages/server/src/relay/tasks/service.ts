@@ -114,7 +114,6 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
   const table = s.platform.table;
   const privateData = { username: auth.username, token_name: auth.name };
   let rowId: number | undefined;
-  let publicId = '';
   let charged = false;
   try {
     const row = { platform: s.platform.name, userId: auth.userId, tokenId: auth.tokenId, group, channelId: ch.id, quota, action: s.action, modelName: s.model, requestId };
@@ -126,7 +125,7 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
       now,
     );
     rowId = pending.id;
-    publicId = pending.taskId;
+    const publicId = pending.taskId;
     const policy = ctx.relay.settings.get().retry;
     let last: TaskRefused = { ok: false, httpStatus: 503, code: 'channels_unavailable', message: relayErrors.channelsUnavailable(group, s.model).message };
     for (let attempt = 0; ch && attempt < policy.attempts; attempt++) {

@@ -2,6 +2,7 @@ import { DownloadOutlined, ExportOutlined, PlayCircleFilled } from '@ant-design/
 import { Alert, Button, Flex, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSessionMedia } from './session-media';
 
 /** The cell's play button: a 16:9 tile, the task's image behind it when it has one. */
 const TILE = { width: 112, height: 63 };
@@ -19,6 +20,9 @@ export function VideoResult({ url, poster, title }: { url: string; poster?: stri
   const [open, setOpen] = useState(false);
   // The browser could not load the file (gone, refused, not a video): say so and leave the links.
   const [failed, setFailed] = useState(false);
+  // The gateway's own content route is fetched with the session; a remote file plays from its URL.
+  const media = useSessionMedia(url, open);
+  const href = media.src ?? url;
   const show = () => {
     setFailed(false);
     setOpen(true);
@@ -60,23 +64,23 @@ export function VideoResult({ url, poster, title }: { url: string; poster?: stri
               {url}
             </Typography.Text>
             <Flex gap={8}>
-              <Button icon={<ExportOutlined />} href={url} target="_blank" rel="noopener noreferrer" data-testid="task-video-link">
+              <Button icon={<ExportOutlined />} href={href} target="_blank" rel="noopener noreferrer" data-testid="task-video-link">
                 {t('video.open')}
               </Button>
-              <Button type="primary" icon={<DownloadOutlined />} href={url} download data-testid="task-video-download">
+              <Button type="primary" icon={<DownloadOutlined />} href={href} download data-testid="task-video-download">
                 {t('video.download')}
               </Button>
             </Flex>
           </Flex>
         }
       >
-        {failed && <Alert type="warning" showIcon title={t('video.failed')} style={{ marginBottom: 12 }} data-testid="task-video-failed" />}
-        {open && (
+        {(failed || media.failed) && <Alert type="warning" showIcon title={t('video.failed')} style={{ marginBottom: 12 }} data-testid="task-video-failed" />}
+        {open && media.src && (
           <video
             onError={() => setFailed(true)}
             controls
             preload="metadata"
-            src={url}
+            src={media.src}
             poster={poster}
             style={{ display: 'block', width: '100%', maxHeight: PLAYER_MAX_HEIGHT, borderRadius: 6, background: '#000' }}
             data-testid="task-video"

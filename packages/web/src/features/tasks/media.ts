@@ -27,7 +27,7 @@ export const isVideoPlatform = (platform: string) => VIDEO_PLATFORMS.has(platfor
 /** OpenAI-compatible video platforms: the finished file is served by the gateway's own content route. */
 const CONTENT_ROUTE_PLATFORMS = new Set(['sora', 'openai', String(ChannelType.Sora)]);
 
-/** The gateway's route that streams an OpenAI-compatible video (same origin: the console's session goes with it). */
+/** The gateway's route that streams an OpenAI-compatible video (fetched with the console's session and New-Api-User header). */
 export const videoContentPath = (taskId: string) => `/v1/videos/${encodeURIComponent(taskId)}/content`;
 
 /** Deepest nesting searched in a task's data (upstream payloads are shallow; this bounds odd ones). */

@@ -1,5 +1,6 @@
 // OpenAI-style video generation as new-api serves it: /v1/video/generations and /v1/videos.
-import { ChannelType } from '@tollway/shared';
+import { ChannelType, isAdmin } from '@tollway/shared';
+import { authorize } from '../../../modules/auth/guard.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseJsonObject } from '../../../core/routing/channel-row.js';
 import { authenticate, type Identified } from '../../authenticate.js';
@@ -11,7 +12,7 @@ import { submitTask, upstreamOf, type TaskSubmitOutcome } from '../service.js';
 import { taskStream } from '../upstream-http.js';
 import { openAIVideoContentUrl } from './openai.js';
 import { KLING_PLATFORM, klingPlatform, OPENAI_VIDEO_PLATFORM, openAIVideoPlatform } from './platform.js';
-import { ownTaskRow, type OwnTaskRow } from './store.js';
+import { anyTaskRow, ownTaskRow, type OwnTaskRow } from './store.js';
 import { klingAction } from './kling.js';
 import { KLING_IMAGE_MAX_BYTES, readVideoForm, uploadBase64, withUpload, type VideoUpload } from './upload.js';
 import { openAIVideo, parseVideoRemix, parseVideoSubmit, VIDEO_REMIX_ACTION, VideoStatus, videoStatusOf, type VideoRemixBody, type VideoSubmitReq } from './wire.js';
@@ -152,8 +153,7 @@ async function own(ctx: RelayContext, req: FastifyRequest, who: Identified): Pro
 }
 
 /** The finished video: Kling's result URL as a redirect; an OpenAI-compatible upstream's bytes, streamed. */
-async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, who: Identified): Promise<unknown> {
-  const row = await own(ctx, req, who);
+async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, row: OwnTaskRow): Promise<unknown> {
   if (videoStatusOf(row.status) !== VideoStatus.Completed) throw new RelayError(400, 'the video is not ready', 'invalid_request_error', 'video_not_ready');
   if (row.result_url) return reply.code(REDIRECT).header('location', row.result_url).send();
   const ch = ctx.channelCache.get(row.channel_id);
@@ -177,13 +177,15 @@ async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyRep
 
 type Handler = (req: FastifyRequest, reply: FastifyReply, who: Identified) => Promise<unknown>;
 
-/** Runs a handler for an authenticated caller; every refusal in OpenAI's error shape. */
-const authed =
-  (ctx: RelayContext, fn: Handler) =>
+/** Whether the caller sent an API key (Authorization or x-api-key); else the console's session is asked. */
+const hasApiKey = (req: FastifyRequest): boolean => !!req.headers.authorization || !!req.headers['x-api-key'];
+
+/** Runs a route; every refusal in OpenAI's error shape. */
+const guarded =
+  (ctx: RelayContext, fn: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) =>
   async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     try {
-      const who = await authenticate(req, ctx.relay.tokens);
-      const out = await fn(req, reply, who);
+      const out = await fn(req, reply);
       return out === reply || reply.sent ? reply : reply.code(200).send(out);
     } catch (err) {
       const e = relayFailure(err, ctx.log);
@@ -192,6 +194,9 @@ const authed =
       return reply.code(e.status).type('application/json').send(relayErrorBody(e, openAIChat));
     }
   };
+
+/** Runs a handler for a caller authenticated by an API key. */
+const authed = (ctx: RelayContext, fn: Handler) => guarded(ctx, async (req, reply) => fn(req, reply, await authenticate(req, ctx.relay.tokens)));
 
 /** Registers the video routes on the relay's scope (raw bodies, token auth). */
 export function installVideoRoutes(scope: FastifyInstance, ctx: RelayContext): void {
@@ -214,8 +219,14 @@ export function installVideoRoutes(scope: FastifyInstance, ctx: RelayContext): v
     '/v1/videos/:id',
     authed(ctx, async (req, _reply, who) => videoOf(await own(ctx, req, who))),
   );
-  scope.get(
-    '/v1/videos/:id/content',
-    authed(ctx, (req, reply, who) => content(ctx, req, reply, who)),
-  );
+  const byToken = authed(ctx, async (req, reply, who) => content(ctx, req, reply, await own(ctx, req, who)));
+  // The console plays a video with its session (and the New-Api-User header): a user their own, an administrator any.
+  const bySession = guarded(ctx, async (req, reply) => {
+    const user = (await authorize(req, ctx, 'user'))!;
+    const id = (req.params as { id: string }).id;
+    const row = isAdmin(user.role) ? await anyTaskRow(ctx.db, PLATFORMS, id) : await ownTaskRow(ctx.db, user.id, PLATFORMS, id);
+    if (!row) throw notFound();
+    return content(ctx, req, reply, row);
+  });
+  scope.get('/v1/videos/:id/content', (req, reply) => (hasApiKey(req) ? byToken(req, reply) : bySession(req, reply)));
 }

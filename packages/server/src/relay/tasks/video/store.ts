@@ -74,3 +74,14 @@ export async function ownTaskRows(db: Db, userId: number, platforms: readonly st
 export async function ownTaskRow(db: Db, userId: number, platforms: readonly string[], id: string): Promise<OwnTaskRow | undefined> {
   return (await ownTaskRows(db, userId, platforms, [id]))[0];
 }
+
+/** Any user's task of these platforms by its public id (administrators in the console). */
+export async function anyTaskRow(db: Db, platforms: readonly string[], id: string): Promise<OwnTaskRow | undefined> {
+  const r = await db.kysely
+    .selectFrom('tasks')
+    .select([...COLUMNS])
+    .where('platform', 'in', [...platforms])
+    .where('task_id', '=', id)
+    .executeTakeFirst();
+  return r && normal(r as Record<string, unknown>);
+}
