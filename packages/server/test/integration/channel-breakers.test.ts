@@ -124,6 +124,25 @@ describe('channel circuit breakers', () => {
     expect((await health(id)).state).toBe('closed');
   });
 
+  it('opens the failing key of a multi-key channel alone: its healthy key keeps serving', async () => {
+    const created = await gw.root.call<{ ids: number[] }>('POST', '/api/channel/', {
+      mode: 'multi_to_single',
+      multi_key_mode: 'polling',
+      channel: { name: 'multi', type: 1, key: 'brk-mk-bad\nbrk-mk-good', base_url: gw.mock.url, models: MODEL, group: 'default', priority: 50 },
+    });
+    const id = created.body.data!.ids[0]!;
+    gw.mock.behaviors.set('brk-mk-bad', { failStatus: 500 });
+    // Polling alternates the keys: every other call fails on the bad key and is retried on another channel.
+    for (let i = 0; i < 2 * MIN_FAILURES; i++) expect(await call()).toBe(200);
+    expect(hits('brk-mk-bad')).toBe(MIN_FAILURES);
+    const before = hits('brk-mk-good');
+    for (let i = 0; i < 4; i++) expect(await call()).toBe(200);
+    expect(hits('brk-mk-bad')).toBe(MIN_FAILURES);
+    expect(hits('brk-mk-good')).toBe(before + 4);
+    expect(await health(id)).toMatchObject({ state: 'closed', keys: { '0': 'open' }, error_rate: 0.3 });
+    expect((await gw.root.call('DELETE', `/api/channel/${id}`)).body.success).toBe(true);
+  });
+
   it('with ChannelBreakerEnabled off, failures open nothing', async () => {
     await gw.root.call('PUT', '/api/option/', { key: 'ChannelBreakerEnabled', value: 'false' });
     const id = await addChannel(gw.root, { name: 'off', key: 'brk-off', baseUrl: gw.mock.url, models: MODEL, priority: 30 });

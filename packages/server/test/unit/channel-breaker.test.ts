@@ -5,6 +5,8 @@ import { ChannelBreakers } from '../../src/core/routing/breakers.js';
 
 const S: BreakerSettings = { enabled: true, windowMs: 60_000, minFailures: 3, errorRate: 0.5, cooldownMs: 10_000, maxCooldownMs: 35_000 };
 const T0 = 1_700_000_000_000;
+/** A single-key channel as selection sees it. */
+const single = (id: number) => ({ id, multiKey: false, keyEnabled: [true] });
 
 /** A registry on a clock the test moves. */
 function fixture(settings: BreakerSettings = S) {
@@ -23,9 +25,9 @@ describe('channel breaker state machine', () => {
     const { breakers, seen } = fixture();
     breakers.record(1, undefined, 'failure', NaN);
     breakers.record(1, undefined, 'failure', NaN);
-    expect(breakers.blocked(1)).toBe(false);
+    expect(breakers.blocked(single(1))).toBe(false);
     breakers.record(1, undefined, 'failure', NaN);
-    expect(breakers.blocked(1)).toBe(true);
+    expect(breakers.blocked(single(1))).toBe(true);
     expect(seen).toEqual(['1:open']);
     expect(breakers.health(1)).toMatchObject({ state: 'open', open_until: Math.ceil((T0 + 10_000) / 1000), error_rate: 1, requests: 3 });
   });
@@ -34,7 +36,7 @@ describe('channel breaker state machine', () => {
     const { breakers } = fixture();
     for (let i = 0; i < 20; i++) breakers.record(1, undefined, 'success', 100);
     for (let i = 0; i < 5; i++) breakers.record(1, undefined, 'failure', NaN);
-    expect(breakers.blocked(1)).toBe(false);
+    expect(breakers.blocked(single(1))).toBe(false);
     expect(breakers.health(1)).toMatchObject({ state: 'closed', error_rate: 0.2, requests: 25, p50_latency_ms: 100 });
   });
 
@@ -44,7 +46,7 @@ describe('channel breaker state machine', () => {
     breakers.record(1, undefined, 'failure', NaN);
     clock.now += 61_000;
     breakers.record(1, undefined, 'failure', NaN);
-    expect(breakers.blocked(1)).toBe(false);
+    expect(breakers.blocked(single(1))).toBe(false);
     expect(breakers.health(1).requests).toBe(1);
   });
 
@@ -52,15 +54,15 @@ describe('channel breaker state machine', () => {
     const { clock, breakers, seen } = fixture();
     for (let i = 0; i < 3; i++) breakers.record(1, undefined, 'failure', NaN);
     clock.now += 9_999;
-    expect(breakers.blocked(1)).toBe(true);
+    expect(breakers.blocked(single(1))).toBe(true);
     clock.now += 1;
-    expect(breakers.blocked(1)).toBe(false);
+    expect(breakers.blocked(single(1))).toBe(false);
     expect(breakers.health(1).state).toBe('half_open');
     breakers.picked(1, undefined);
     // The probe is out: nobody else gets through until it reports.
-    expect(breakers.blocked(1)).toBe(true);
+    expect(breakers.blocked(single(1))).toBe(true);
     breakers.record(1, undefined, 'success', 250);
-    expect(breakers.blocked(1)).toBe(false);
+    expect(breakers.blocked(single(1))).toBe(false);
     expect(breakers.health(1)).toMatchObject({ state: 'closed', open_until: 0, requests: 0 });
     expect(seen).toEqual(['1:open', '1:closed']);
   });
@@ -73,13 +75,13 @@ describe('channel breaker state machine', () => {
       const until = breakers.health(1).open_until * 1000;
       cooldowns.push(until - clock.now);
       clock.now = until;
-      expect(breakers.blocked(1)).toBe(false);
+      expect(breakers.blocked(single(1))).toBe(false);
       breakers.picked(1, undefined);
       breakers.record(1, undefined, 'failure', NaN);
     }
     expect(cooldowns).toEqual([10_000, 20_000, 35_000, 35_000]);
     clock.now += 35_000;
-    expect(breakers.blocked(1)).toBe(false);
+    expect(breakers.blocked(single(1))).toBe(false);
     breakers.record(1, undefined, 'success', 10);
     for (let i = 0; i < 3; i++) breakers.record(1, undefined, 'failure', NaN);
     expect(breakers.health(1).open_until * 1000 - clock.now).toBe(10_000);
@@ -89,47 +91,55 @@ describe('channel breaker state machine', () => {
     const { clock, breakers } = fixture();
     for (let i = 0; i < 3; i++) breakers.record(1, undefined, 'failure', NaN);
     clock.now += 10_000;
-    expect(breakers.blocked(1)).toBe(false);
+    expect(breakers.blocked(single(1))).toBe(false);
     breakers.picked(1, undefined);
     breakers.record(1, undefined, 'neutral', NaN);
-    expect(breakers.blocked(1)).toBe(false);
+    expect(breakers.blocked(single(1))).toBe(false);
     breakers.picked(1, undefined);
-    expect(breakers.blocked(1)).toBe(true);
+    expect(breakers.blocked(single(1))).toBe(true);
     clock.now += PROBE_LEASE_MS;
-    expect(breakers.blocked(1)).toBe(false);
+    expect(breakers.blocked(single(1))).toBe(false);
   });
 
-  it('keeps keys of a multi-key channel apart, the channel counting them all', () => {
+  it('keeps keys of a multi-key channel apart; the channel is skipped only when every enabled key is open', () => {
     const { breakers } = fixture({ ...S, minFailures: 4 });
+    const multi = { id: 7, multiKey: true, keyEnabled: [true, true, false] };
     for (let i = 0; i < 4; i++) breakers.record(7, 0, 'failure', NaN);
+    for (let i = 0; i < 4; i++) breakers.record(7, 1, 'success', 5);
     expect(breakers.keyBlocked(7, 0)).toBe(true);
     expect(breakers.keyBlocked(7, 1)).toBe(false);
-    expect(breakers.blocked(7)).toBe(true);
-    expect(breakers.health(7).keys).toEqual({ '0': 'open' });
+    // The channel counts every key's calls but does not open on one key's failures.
+    expect(breakers.blocked(multi)).toBe(false);
+    expect(breakers.health(7, [0, 1])).toMatchObject({ state: 'closed', requests: 8, error_rate: 0.5, keys: { '0': 'open' } });
+    for (let i = 0; i < 4; i++) breakers.record(7, 1, 'failure', NaN);
+    expect(breakers.blocked(multi)).toBe(true);
+    expect(breakers.health(7, [0, 1])).toMatchObject({ state: 'open', keys: { '0': 'open', '1': 'open' } });
+    // One more enabled key without failures keeps the channel usable.
+    expect(breakers.blocked({ ...multi, keyEnabled: [true, true, true] })).toBe(false);
   });
 
   it('records nothing when disabled, and trip() opens at once', () => {
     const off = fixture({ ...S, enabled: false });
     for (let i = 0; i < 10; i++) off.breakers.record(1, undefined, 'failure', NaN);
     off.breakers.trip(1);
-    expect(off.breakers.blocked(1)).toBe(false);
+    expect(off.breakers.blocked(single(1))).toBe(false);
     const on = fixture();
     on.breakers.trip(2);
-    expect(on.breakers.blocked(2)).toBe(true);
+    expect(on.breakers.blocked(single(2))).toBe(true);
   });
 
   it('in a cluster, waits for the probe claim instead of half-opening by itself, and takes other nodes’ states', () => {
     const { clock, breakers } = fixture();
     breakers.useCluster();
     breakers.apply('3', { state: 'open', until: T0 + 5_000, opens: 1 });
-    expect(breakers.blocked(3)).toBe(true);
+    expect(breakers.blocked(single(3))).toBe(true);
     clock.now += 6_000;
-    expect(breakers.blocked(3)).toBe(true);
+    expect(breakers.blocked(single(3))).toBe(true);
     const b = breakers.find('3')!;
     b.halfOpen(true, clock.now);
-    expect(breakers.blocked(3)).toBe(false);
+    expect(breakers.blocked(single(3))).toBe(false);
     breakers.apply('3', { state: 'closed', until: 0, opens: 0 });
-    expect(breakers.blocked(3)).toBe(false);
+    expect(breakers.blocked(single(3))).toBe(false);
     // An older open state does not replace a newer one.
     breakers.apply('3', { state: 'open', until: T0 + 50_000, opens: 2 });
     breakers.apply('3', { state: 'open', until: T0 + 20_000, opens: 1 });

@@ -31,6 +31,13 @@ export interface ChannelHealth {
 
 const CLOSED_HEALTH: ChannelHealth = { state: 'closed', open_until: 0, error_rate: 0, requests: 0, p50_latency_ms: 0, keys: {} };
 
+/** What selection knows of a channel: its id and, for a multi-key channel, which keys are enabled. */
+export interface Routable {
+  id: number;
+  multiKey: boolean;
+  keyEnabled: readonly boolean[];
+}
+
 /** Told of every state change made on this node (the cluster sync publishes them, metrics count them). */
 export type TransitionListener = (target: Target, t: Transition) => void;
 
@@ -75,14 +82,31 @@ export class ChannelBreakers {
     if (parsed && b) for (const l of this.stateListeners) l(parsed.channelId, b.state);
   }
 
-  /** Whether selection skips the channel (its breaker is open, or half-open with the probe out). */
-  blocked(channelId: number): boolean {
-    const b = this.channels.get(channelId);
-    if (b === undefined || b.state === 'closed') return false;
-    const before = b.state;
-    const blocked = b.blocked(this.clock());
-    if (b.state !== before) this.observe(targetOf(channelId));
-    return blocked;
+  /**
+   * Whether selection skips the channel: its breaker is open (or half-open with the probe out), or, for a
+   * multi-key channel, every enabled key's is.
+   */
+  blocked(c: Routable): boolean {
+    const b = this.channels.get(c.id);
+    if (b !== undefined && b.state !== 'closed') {
+      const before = b.state;
+      const blocked = b.blocked(this.clock());
+      if (b.state !== before) this.observe(targetOf(c.id));
+      if (blocked) return true;
+    }
+    return c.multiKey && this.allKeysBlocked(c.id, c.keyEnabled);
+  }
+
+  private allKeysBlocked(channelId: number, enabled: readonly boolean[]): boolean {
+    const keys = this.keys.get(channelId);
+    if (keys === undefined) return false;
+    let usable = 0;
+    for (let i = 0; i < enabled.length; i++) {
+      if (!enabled[i]) continue;
+      usable++;
+      if (!this.keyBlocked(channelId, i)) return false;
+    }
+    return usable > 0;
   }
 
   /** Whether key `index` of a multi-key channel is skipped. */
@@ -106,7 +130,8 @@ export class ChannelBreakers {
     const s = this.settings();
     if (!s.enabled) return;
     const now = this.clock();
-    this.emit(targetOf(channelId), this.breaker(channelId).record(outcome, latencyMs, s, now));
+    // A multi-key channel's own breaker only counts: its keys open and close, each on its own failures.
+    this.emit(targetOf(channelId), this.breaker(channelId).record(outcome, latencyMs, s, now, keyIndex === undefined));
     if (keyIndex !== undefined) this.emit(targetOf(channelId, keyIndex), this.keyBreaker(channelId, keyIndex).record(outcome, latencyMs, s, now));
   }
 
@@ -154,20 +179,36 @@ export class ChannelBreakers {
     this.emit(target, t);
   }
 
-  /** The channel's health for the channel list. */
-  health(channelId: number): ChannelHealth {
+  /**
+   * The channel's health for the channel list. `enabledKeys` (a multi-key channel's enabled key indexes): when
+   * every one of them is open or half-open, so is the channel.
+   */
+  health(channelId: number, enabledKeys?: readonly number[]): ChannelHealth {
     const b = this.channels.get(channelId);
-    const keys: Record<string, BreakerState> = {};
-    for (const [i, k] of this.keys.get(channelId) ?? []) if (k.state !== 'closed') keys[String(i)] = k.state;
-    if (!b) return Object.keys(keys).length ? { ...CLOSED_HEALTH, keys } : CLOSED_HEALTH;
     const now = this.clock();
+    const keys: Record<string, BreakerState> = {};
+    let keysUntil = Infinity;
+    for (const [i, k] of this.keys.get(channelId) ?? []) {
+      if (k.state === 'open') k.blocked(now);
+      if (k.state === 'closed') continue;
+      keys[String(i)] = k.state;
+      if (k.state === 'open') keysUntil = Math.min(keysUntil, k.until);
+    }
+    const allKeys = enabledKeys !== undefined && enabledKeys.length > 0 && enabledKeys.every((i) => keys[String(i)] !== undefined);
+    if (!b) return Object.keys(keys).length ? { ...CLOSED_HEALTH, keys } : CLOSED_HEALTH;
     const { windowMs } = this.settings();
     const { requests, failures } = b.window(now, windowMs);
     // Reading the state half-opens a local breaker whose cool-down ended, as selection would.
-    if (b.state === 'open') this.blocked(channelId);
+    if (b.state === 'open') b.blocked(now);
+    let state = b.state;
+    let until = b.state === 'open' ? b.until : 0;
+    if (state === 'closed' && allKeys) {
+      state = Number.isFinite(keysUntil) && enabledKeys.every((i) => keys[String(i)] === 'open') ? 'open' : 'half_open';
+      until = state === 'open' ? keysUntil : 0;
+    }
     return {
-      state: b.state,
-      open_until: b.state === 'open' ? Math.ceil(b.until / 1000) : 0,
+      state,
+      open_until: until ? Math.ceil(until / 1000) : 0,
       error_rate: requests ? Math.round((failures / requests) * 1000) / 1000 : 0,
       requests,
       p50_latency_ms: Math.round(b.p50(now, windowMs) ?? 0),

@@ -181,7 +181,7 @@ function pickWeighted(
   random: () => number,
   health: Pick<ChannelBreakers, 'blocked'> | undefined,
 ): CachedChannel | undefined {
-  const skip = (c: CachedChannel) => tried.has(c.id) || (health !== undefined && health.blocked(c.id));
+  const skip = (c: CachedChannel) => tried.has(c.id) || (health !== undefined && health.blocked(c));
   let total = 0;
   let count = 0;
   for (const c of channels) {
