@@ -32,6 +32,8 @@ const CHUNK_DELAY_MS = 10;
 /** The prompt estimate counts at most one token per body byte plus a few per message (one message here). */
 const PER_MESSAGE_TOKENS = 3;
 const SERVER_ERROR = 500;
+/** About 10 s alone; a loaded machine (the whole suite at once) stretches it. */
+const TEST_TIMEOUT_MS = 90_000;
 
 const NO_FAULTS: BillingAudit = {
   deliveredWithoutRequestId: 0,
@@ -165,5 +167,5 @@ describe('deploy/compose.yaml on loopback (PostgreSQL, Redis, nginx)', () => {
     const { audit, billed } = await auditBilling(database.db, setup.accounts, asBilled, reservationBound);
     expect(audit, `${context}; billed rows ${billed.rows} (${billed.total} quota)`).toEqual(NO_FAULTS);
     expect(await readCounters(database.db, setup.accounts), context).toEqual(expectedCounters(initial, billed));
-  }, 60_000);
+  }, TEST_TIMEOUT_MS);
 });

@@ -53,15 +53,16 @@ describe("the image's final stage, laid out as folders", () => {
     child.stderr.on('data', (d) => (out += d));
     server = { child, port, output: () => out, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
     await waitForStart(server);
-    expect(runHealthCheck(port)).toBe(0);
+    expect(runHealthCheck(port), out).toBe(0);
 
     // The volume holds the SQLite file, the session secret and the journal.
     expect(fs.readdirSync(data).sort()).toEqual(expect.arrayContaining(['journal', 'session_secret', 'tollway.db']));
     // The console from the image's copy: every page leads to /setup, served by the built index.
     const page = await fetch(`http://127.0.0.1:${port}/`);
-    expect(page.status).toBe(200);
+    expect(page.status, out).toBe(200);
     expect(new URL(page.url).pathname).toBe('/setup');
-    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(fs.readFileSync(CONSOLE_INDEX, 'utf8'))![1]!;
+    const copied = path.join(root, path.relative(REPO_ROOT, CONSOLE_INDEX));
+    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(fs.readFileSync(copied, 'utf8'))![1]!;
     expect(await page.text()).toContain(script);
     expect((await fetch(`http://127.0.0.1:${port}${script}`)).status).toBe(200);
 
