@@ -86,7 +86,7 @@ describe('deploy/compose.yaml on loopback (PostgreSQL, Redis, nginx)', () => {
     await mock?.close();
   });
 
-  it('keeps serving through nginx when a node is killed mid-run, with no server error beyond its in-flight calls and no lost bill', async () => {
+  it('keeps serving through nginx when a node is killed mid-run, with no server error beyond its in-flight calls and no lost bill', { timeout: TEST_TIMEOUT_MS }, async () => {
     mock = await startMockUpstream();
     mock.behaviors.set(CHANNEL_KEY, { delayMs: UPSTREAM_DELAY_MS, chunkDelayMs: CHUNK_DELAY_MS });
     cluster = await startComposeCluster();
@@ -167,5 +167,5 @@ describe('deploy/compose.yaml on loopback (PostgreSQL, Redis, nginx)', () => {
     const { audit, billed } = await auditBilling(database.db, setup.accounts, asBilled, reservationBound);
     expect(audit, `${context}; billed rows ${billed.rows} (${billed.total} quota)`).toEqual(NO_FAULTS);
     expect(await readCounters(database.db, setup.accounts), context).toEqual(expectedCounters(initial, billed));
-  }, TEST_TIMEOUT_MS);
+  });
 });
