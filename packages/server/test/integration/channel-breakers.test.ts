@@ -143,6 +143,27 @@ describe('channel circuit breakers', () => {
     expect((await gw.root.call('DELETE', `/api/channel/${id}`)).body.success).toBe(true);
   });
 
+  it('callers hanging up before the answer count for nothing', async () => {
+    const id = await addChannel(gw.root, { name: 'slow', key: 'brk-slow', baseUrl: gw.mock.url, models: MODEL, priority: 60 });
+    gw.mock.behaviors.set('brk-slow', { delayMs: 1500 });
+    for (let i = 0; i < MIN_FAILURES + 1; i++) {
+      const abort = new AbortController();
+      const sent = fetch(`${gw.base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+        signal: abort.signal,
+      });
+      await sleep(150);
+      abort.abort();
+      await sent.catch(() => undefined);
+    }
+    await sleep(200);
+    expect(hits('brk-slow')).toBe(MIN_FAILURES + 1);
+    expect(await health(id)).toMatchObject({ state: 'closed', requests: 0 });
+    expect((await gw.root.call('DELETE', `/api/channel/${id}`)).body.success).toBe(true);
+  });
+
   it('with ChannelBreakerEnabled off, failures open nothing', async () => {
     await gw.root.call('PUT', '/api/option/', { key: 'ChannelBreakerEnabled', value: 'false' });
     const id = await addChannel(gw.root, { name: 'off', key: 'brk-off', baseUrl: gw.mock.url, models: MODEL, priority: 30 });
