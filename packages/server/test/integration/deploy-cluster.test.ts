@@ -26,6 +26,8 @@ const USER_QUOTA = 20_000_000;
 const TOKEN_QUOTA = 10_000_000;
 const PRICING: Pricing = { model: 'deploy-model', modelRatio: 2, completionRatio: 4 };
 const CHANNEL_KEY = 'deploy-upstream';
+/** The root account provision() sets up. */
+const ROOT = { username: 'root', password: 'root-pass-123' };
 /** Upstream latency so calls overlap the kill. */
 const UPSTREAM_DELAY_MS = 15;
 const CHUNK_DELAY_MS = 10;
@@ -68,6 +70,18 @@ async function untilServes(node: ComposeNode, key: string): Promise<void> {
   }
 }
 
+/** Signs in on `from`, then reads the signed-in user on `to` with that session cookie; the username. */
+async function sessionCarriesOver(from: ComposeNode, to: ComposeNode): Promise<string | undefined> {
+  const login = await fetch(`http://127.0.0.1:${from.port}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: ROOT.username, password: ROOT.password }),
+  });
+  const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+  const self = await fetch(`http://127.0.0.1:${to.port}/api/user/self`, { headers: { cookie, 'new-api-user': '1' } });
+  return ((await self.json()) as { data?: { username: string } }).data?.username;
+}
+
 /** An access log line's status and the upstream addresses nginx tried for it. */
 function parseAccessLine(line: string): { status: number; upstreams: string[]; path: string } {
   const m = /"\S+ (\S+) [^"]*" (\d{3}) .* upstream=(.*?) upstream_status=/.exec(line);
@@ -103,7 +117,10 @@ describe('deploy/compose.yaml on loopback (PostgreSQL, Redis, nginx)', () => {
       tokenQuota: TOKEN_QUOTA,
       tokensByApi: true,
     });
+    // The token made on one node is found on both (one CRYPTO_SECRET seals keys alike), a session made on one node
+    // holds on the other (one SESSION_SECRET).
     await Promise.all(nodes.map((n) => untilServes(n, setup.keys.limited)));
+    expect(await sessionCarriesOver(victim, survivor)).toBe('root');
     const initial = await readCounters(database.db, setup.accounts);
 
     load = new ChatLoad({ base: nginx.url, model: PRICING.model, keys: setup.keys, workers: WORKERS });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  COMPOSE_FILE,
   execForm,
   imageHealthCheck,
   interpolate,
@@ -144,6 +145,14 @@ describe('deploy/compose.yaml', () => {
       return mount!.source;
     });
     expect(new Set(sources).size).toBe(nodes.length);
+  });
+
+  it('deploy/.env.example names every variable the compose file reads', () => {
+    const text = fs.readFileSync(COMPOSE_FILE, 'utf8').replace(/^\s*#.*$/gm, '');
+    const used = new Set([...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!));
+    const example = fs.readFileSync(path.join(path.dirname(COMPOSE_FILE), '.env.example'), 'utf8');
+    const listed = new Set([...example.matchAll(/^([A-Za-z_][A-Za-z0-9_]*)=/gm)].map((m) => m[1]!));
+    expect(listed).toEqual(used);
   });
 
   it('sets only variables the README documents', () => {
