@@ -10,6 +10,7 @@ export const IMPORTED_BATCH = 'imported';
 
 export interface MapContext {
   box: SecretBox;
+  product: 'new-api' | 'one-api';
   off: Offsets;
   /** Source channel id → name (logs name their channel). */
   channelNames: Map<number, string>;

@@ -2,6 +2,7 @@ import { rebuildAbilities } from '../core/routing/abilities.js';
 import type { ChannelRow } from '../core/routing/channel-row.js';
 import type { TableSpec } from './copy.js';
 import { IMPORTED_BATCH, type MapContext } from './context.js';
+import { mapOneApiType, type TypeMapping } from './one-api-types.js';
 import { flag, jsonObject, meaningful, num, ref, text } from './values.js';
 
 /** Channel columns of new-api / one-api Tollway has no place for: kept out, and counted in the summary. */
@@ -13,6 +14,8 @@ const CHANNEL_EXTRAS: [column: string, why: string][] = [
   ['need_reconcile', 'Tollway has no hourly reconciliation'],
 ];
 const FAILURE = 'FAILURE';
+/** Manually disabled channel status. */
+const CHANNEL_DISABLED = 2;
 const MS_PER_SECOND = 1000;
 const SUCCESS = 'SUCCESS';
 
@@ -23,20 +26,23 @@ export function channelsSpec(ctx: MapContext): TableSpec {
     map(r, report) {
       for (const [column, why] of CHANNEL_EXTRAS) if (meaningful(r[column]) && text(r[column]) !== '0') report.note(`channels.${column}: ${why}`);
       ctx.channelNames.set(num(r.id), text(r.name));
+      let kind: TypeMapping = { type: num(r.type, 1), baseUrl: text(r.base_url) };
+      if (ctx.product === 'one-api') kind = mapOneApiType(kind.type, kind.baseUrl);
+      if (kind.note) report.note(kind.note);
       return {
         id: num(r.id) + ctx.off.channels,
-        type: num(r.type, 1),
+        type: kind.type,
         // Sealed the way the channel store writes keys (plaintext without CRYPTO_SECRET).
         key: ctx.box.seal(text(r.key)),
         openai_organization: text(r.openai_organization),
         test_model: text(r.test_model),
-        status: num(r.status, 1),
+        status: kind.disable ? CHANNEL_DISABLED : num(r.status, 1),
         name: text(r.name),
         weight: num(r.weight),
         created_time: num(r.created_time),
         test_time: num(r.test_time),
         response_time: num(r.response_time),
-        base_url: text(r.base_url),
+        base_url: kind.baseUrl,
         other: text(r.other),
         balance: num(r.balance),
         balance_updated_time: num(r.balance_updated_time),

@@ -85,7 +85,7 @@ async function importFrom(src: Awaited<ReturnType<typeof openSource>>, opts: Imp
   if (mode !== 'fresh') write(`${mode}: ids shifted by ${JSON.stringify(offsets)}`);
 
   const before = await sourceSums(src.kysely);
-  const ctx: MapContext = { box, off: offsets, channelNames: new Map() };
+  const ctx: MapContext = { box, product: kind.product, off: offsets, channelNames: new Map() };
   const copy: CopyOptions = { write, dryRun };
   const reports = new Map<string, TableReport>();
   const run = async (spec: TableSpec, db: Db = target) => reports.set(spec.target, await copyTable(src, db, spec, copy));

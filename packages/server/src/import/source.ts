@@ -27,7 +27,8 @@ export async function openSource(dsn: string): Promise<SourceDb> {
     ({ dialect, kysely } = db);
     close = () => db.close();
   } else {
-    const file = dsn.replace(/^(sqlite|file):(\/\/)?/, '');
+    // new-api's SQLITE_PATH may carry driver options (`one-api.db?_busy_timeout=30000`).
+    const file = dsn.replace(/^(sqlite|file):(\/\/)?/, '').replace(/\?.*$/, '');
     if (!fs.existsSync(file)) throw new Error(`--from: no SQLite file at "${file}"`);
     const Sqlite = (await import('better-sqlite3')).default;
     const database = new Sqlite(file, { readonly: true, fileMustExist: true });

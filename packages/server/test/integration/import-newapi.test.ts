@@ -169,6 +169,13 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     // The channel's model mapping applies.
     expect(call.body.model).toBe('gpt-4o-mini');
     await drainWriter(t);
+    // New rows get ids past the imported ones (PostgreSQL's sequences were moved).
+    const logs = await target.db.kysely.selectFrom('logs').select('id').orderBy('id').execute();
+    expect(logs.map((l) => l.id)).toEqual([1, 2, 3, 4]);
+    const created = await alice.call('POST', '/api/token/', { name: 'after-import', unlimited_quota: true });
+    expect(created.body.success).toBe(true);
+    const newest = await target.db.kysely.selectFrom('tokens').select('id').where('name', '=', 'after-import').executeTakeFirstOrThrow();
+    expect(newest.id).toBe(5);
     const token = await target.db.kysely.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', 1).executeTakeFirstOrThrow();
     expect(token.remain_quota).toBeLessThan(800000);
   });

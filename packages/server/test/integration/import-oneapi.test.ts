@@ -58,6 +58,20 @@ describe(`import of a one-api database on ${DIALECT}`, () => {
     expect(token).toMatchObject({ key: facts.tokenKey.slice(3), model_limits_enabled: 1, model_limits: 'gpt-4o-mini', remain_quota: 300000 });
     const row = await k.selectFrom('logs').selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ use_time: 3, is_stream: 1, channel_name: 'one-openai' });
+    const channels = await k.selectFrom('channels').select(['id', 'type', 'status', 'base_url']).orderBy('id').execute();
+    expect(channels.slice(1)).toEqual([
+      { id: 2, type: 43, status: 1, base_url: '' },
+      { id: 3, type: 1, status: 1, base_url: 'https://api.groq.com/openai' },
+      { id: 4, type: 38, status: 2, base_url: '' },
+    ]);
+    const notes = result.reports
+      .find((r) => r.table === 'channels')!
+      .lines()
+      .join('\n');
+    expect(notes).toContain('one-api type 36 stored as new-api type 43');
+    expect(notes).toContain('one-api type 38 has no Tollway counterpart');
+    const deepl = await k.selectFrom('abilities').select('enabled').where('channel_id', '=', 4).execute();
+    expect(deepl).toEqual([{ enabled: 0 }]);
     const again = await runImport({ from: source.dsn, target: target.db, box, log });
     expect(again.written).toBe(0);
   });

@@ -358,6 +358,12 @@ export async function seedOneApi(k: AnyKysely, dialect: DialectName, upstreamUrl
     config: JSON.stringify({ region: '' }),
     model_mapping: '',
   });
+  // one-api's own type numbers: DeepSeek (36), Groq (29, no address: its default), DeepL (38, no counterpart).
+  await db.insert('channels', [
+    { id: 2, type: 36, key: 'ds-key', status: 1, name: 'deepseek', base_url: '', models: 'deepseek-chat', group: 'default' },
+    { id: 3, type: 29, key: 'groq-key', status: 1, name: 'groq', base_url: '', models: 'llama3-8b-8192', group: 'default' },
+    { id: 4, type: 38, key: 'deepl-key', status: 1, name: 'deepl', base_url: '', models: 'deepl-zh', group: 'default' },
+  ]);
   await db.insert('abilities', { group: 'default', model: 'gpt-4o-mini', channel_id: 1, enabled: true, priority: 0 });
   await db.insert('options', { key: 'SystemName', value: 'One Gateway' });
   await db.insert('redemptions', { id: 1, user_id: 1, key: crypto.randomBytes(16).toString('hex'), status: 1, name: 'one-code', quota: 1000, created_time: t });
