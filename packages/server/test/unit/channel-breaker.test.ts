@@ -118,6 +118,31 @@ describe('channel breaker state machine', () => {
     expect(breakers.blocked({ ...multi, keyEnabled: [true, true, true] })).toBe(false);
   });
 
+  it('switched off while open, skips nothing and shows the channel closed', () => {
+    const settings = { ...S };
+    const { breakers } = fixture(settings);
+    for (let i = 0; i < 3; i++) breakers.record(1, undefined, 'failure', NaN);
+    for (let i = 0; i < 3; i++) breakers.record(2, 0, 'failure', NaN);
+    expect(breakers.blocked(single(1))).toBe(true);
+    expect(breakers.keyBlocked(2, 0)).toBe(true);
+    settings.enabled = false;
+    expect(breakers.blocked(single(1))).toBe(false);
+    expect(breakers.keyBlocked(2, 0)).toBe(false);
+    expect(breakers.health(1).state).toBe('closed');
+  });
+
+  it("resolves a multi-key channel's half-open breaker (a failed test tripped it) by its keys' calls", () => {
+    const { clock, breakers } = fixture();
+    const multi = { id: 9, multiKey: true, keyEnabled: [true, true] };
+    breakers.trip(9);
+    expect(breakers.blocked(multi)).toBe(true);
+    clock.now += 10_000;
+    expect(breakers.blocked(multi)).toBe(false);
+    breakers.picked(9, 1);
+    breakers.record(9, 1, 'success', 5);
+    expect(breakers.health(9, [0, 1]).state).toBe('closed');
+  });
+
   it('records nothing when disabled, and trip() opens at once', () => {
     const off = fixture({ ...S, enabled: false });
     for (let i = 0; i < 10; i++) off.breakers.record(1, undefined, 'failure', NaN);

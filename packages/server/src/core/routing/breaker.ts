@@ -75,7 +75,7 @@ export class Breaker {
     this.since = now;
   }
 
-  /** Counts an attempt's outcome; returns the transition it caused, if any (`trip` false: counted only). */
+  /** Counts an attempt's outcome; returns the transition it caused, if any (`trip` false: a closed one never opens). */
   record(outcome: Outcome, latencyMs: number, s: BreakerSettings, now: number, trip = true): Transition | undefined {
     if (outcome === 'neutral') {
       if (this.state === 'half_open' && this.probeSince && !this.probeReady) return this.releaseProbe(now);
@@ -84,9 +84,8 @@ export class Breaker {
     const failed = outcome === 'failure';
     this.count(failed, now, s.windowMs);
     if (!failed && Number.isFinite(latencyMs)) this.sample(latencyMs, now);
-    if (!trip) return undefined;
     if (this.state === 'half_open') return failed ? this.open(s, now) : this.close(now);
-    if (this.state === 'open' || !failed) return undefined;
+    if (this.state === 'open' || !failed || !trip) return undefined;
     const { requests, failures } = this.window(now, s.windowMs);
     if (failures >= s.minFailures && failures >= s.errorRate * requests) return this.open(s, now);
     return undefined;

@@ -84,17 +84,17 @@ export class ChannelBreakers {
 
   /**
    * Whether selection skips the channel: its breaker is open (or half-open with the probe out), or, for a
-   * multi-key channel, every enabled key's is.
+   * multi-key channel, every enabled key's is. Breakers switched off skip nothing.
    */
   blocked(c: Routable): boolean {
     const b = this.channels.get(c.id);
-    if (b !== undefined && b.state !== 'closed') {
+    if (b !== undefined && b.state !== 'closed' && this.settings().enabled) {
       const before = b.state;
       const blocked = b.blocked(this.clock());
       if (b.state !== before) this.observe(targetOf(c.id));
       if (blocked) return true;
     }
-    return c.multiKey && this.allKeysBlocked(c.id, c.keyEnabled);
+    return c.multiKey && this.keys.has(c.id) && this.settings().enabled && this.allKeysBlocked(c.id, c.keyEnabled);
   }
 
   private allKeysBlocked(channelId: number, enabled: readonly boolean[]): boolean {
@@ -112,7 +112,7 @@ export class ChannelBreakers {
   /** Whether key `index` of a multi-key channel is skipped. */
   keyBlocked(channelId: number, index: number): boolean {
     const b = this.keys.get(channelId)?.get(index);
-    return b !== undefined && b.state !== 'closed' && b.blocked(this.clock());
+    return b !== undefined && b.state !== 'closed' && this.settings().enabled && b.blocked(this.clock());
   }
 
   /** The call goes to this channel (and key of a multi-key channel): a half-open breaker's probe is out. */
@@ -184,6 +184,7 @@ export class ChannelBreakers {
    * every one of them is open or half-open, so is the channel.
    */
   health(channelId: number, enabledKeys?: readonly number[]): ChannelHealth {
+    if (!this.settings().enabled) return CLOSED_HEALTH;
     const b = this.channels.get(channelId);
     const now = this.clock();
     const keys: Record<string, BreakerState> = {};
