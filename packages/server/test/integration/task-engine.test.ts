@@ -127,6 +127,39 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     }
   });
 
+  it('an action on an earlier task uses the key that task used (the same upstream account)', async () => {
+    const created = await gw.root.call<{ ids: number[] }>('POST', '/api/channel/', {
+      mode: 'multi_to_single',
+      multi_key_mode: 'polling',
+      channel: { name: 'two-keys', type: ChannelType.Custom, key: 'other-account\ntask-key', base_url: gw.mock.url, models: MODEL, group: 'default', priority: -10 },
+    });
+    const id = created.body.data!.ids[0]!;
+    try {
+      await ctx().channelCache.reload();
+      const on = async (keyIndex: number) =>
+        submitTask(ctx(), await who(), {
+          platform: taskPlatformByName(PLATFORM)!,
+          action: 'GENERATE',
+          model: MODEL,
+          body: { prompt: `key ${keyIndex}` },
+          ip: '',
+          channelId: id,
+          keyIndex,
+        });
+      // The mock knows only task-key (index 1): forced to it, every submit is accepted; to index 0, every one refused.
+      for (let i = 0; i < 3; i++) {
+        const r = await on(1);
+        expect(r).toMatchObject({ ok: true, task: { channelId: id, privateData: { key_index: 1 } } });
+        // Ended here, so no later case finds it unfinished.
+        if (r.ok) await applyTaskState(ctx(), r.task, { upstreamTaskId: r.task.upstreamTaskId, status: TaskStatus.Success });
+      }
+      for (let i = 0; i < 3; i++) expect(await on(0)).toMatchObject({ ok: false, httpStatus: 401 });
+    } finally {
+      await gw.root.call('DELETE', `/api/channel/${id}`);
+      await ctx().channelCache.reload();
+    }
+  });
+
   it('an unpriced task model is a 404 model_price_not_set before anything is sent', async () => {
     const w = await who();
     await expect(submitTask(ctx(), w, { platform: taskPlatformByName(PLATFORM)!, action: 'GENERATE', model: 'fake_free', body: {}, ip: '' })).rejects.toMatchObject({

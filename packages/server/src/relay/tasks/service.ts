@@ -22,8 +22,10 @@ export interface TaskSubmission {
   model: string;
   body: Record<string, unknown>;
   ip: string;
-  /** Forces a channel (a Midjourney action on an earlier task goes to the channel that made it). */
+  /** Forces a channel (an action on an earlier task goes to the channel that made it). */
   channelId?: number;
+  /** With a forced channel: the key the earlier task used (its upstream account), when still there. */
+  keyIndex?: number;
   /** Midjourney rows: the prompt as given and the mode (fast, relax, turbo). */
   prompt?: string;
   mode?: string;
@@ -130,7 +132,7 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
     let last: TaskRefused = { ok: false, httpStatus: 503, code: 'channels_unavailable', message: relayErrors.channelsUnavailable(group, s.model).message };
     for (let attempt = 0; ch && attempt < policy.attempts; attempt++) {
       tried.add(ch.id);
-      const keyIndex = chooseKey(ch);
+      const keyIndex = s.channelId !== undefined && s.keyIndex !== undefined && s.keyIndex < ch.keys.length ? s.keyIndex : chooseKey(ch);
       const result: TaskSubmitResult = keyIndex === undefined ? last : await submitTo(ctx, s, ch, keyIndex);
       if (result.ok) {
         const amount = await ctx.relay.ledger.settle(target, hold, quota);

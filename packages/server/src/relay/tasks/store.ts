@@ -53,6 +53,12 @@ const DONE_PROGRESS = '100%';
 /** Random bytes of a public task id (`task_` + base64url). */
 const PUBLIC_ID_BYTES = 24;
 
+/** The key index a task row's private data names (the key its submission used: the same upstream account). */
+export function keyIndexOfPrivateData(privateData: string): number | undefined {
+  const v = parseJsonObject<Record<string, unknown>>(privateData, {}).key_index;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
+}
+
 /** A fresh public task id; callers never see the upstream's. */
 export const newPublicTaskId = (): string => `task_${randomBytes(PUBLIC_ID_BYTES).toString('base64url')}`;
 

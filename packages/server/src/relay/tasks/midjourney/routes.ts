@@ -63,12 +63,14 @@ async function submit(ctx: RelayContext, req: FastifyRequest, who: Identified, k
   const body = parseMjBody(req.body);
   const plan = planSubmit(kind, body);
   let channelId: number | undefined;
+  let keyIndex: number | undefined;
   let prompt = typeof body.prompt === 'string' ? body.prompt : kind === 'swap' ? 'InsightFace' : '';
   if (plan.originTaskId) {
     const origin = await ownMjTask(ctx.db, who.auth.userId, plan.originTaskId);
     if (!origin) throw mjBadRequest('task_not_found');
     if (ctx.options.bool('MjActionCheckSuccessEnabled') && origin.status !== MjStatus.Success && plan.action !== 'MODAL') throw mjBadRequest('task_status_not_success');
     channelId = origin.channel_id;
+    keyIndex = keyIndexOf(origin);
     prompt = origin.prompt;
   }
   const out = await submitTask(ctx, who, {
@@ -78,6 +80,7 @@ async function submit(ctx: RelayContext, req: FastifyRequest, who: Identified, k
     body: upstreamBody(body, ctx.options),
     ip: req.ip,
     channelId,
+    keyIndex,
     prompt,
     mode: prefix ? modeOf(prefix) : undefined,
   });

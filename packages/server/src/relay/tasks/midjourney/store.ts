@@ -1,4 +1,5 @@
 // The caller's own drawing tasks, read by their midjourney-proxy id.
+import { keyIndexOfPrivateData } from '../store.js';
 import type { Db } from '../../../db/connect.js';
 import type { MjTaskRow } from './upstream-body.js';
 
@@ -46,11 +47,4 @@ export async function mjTaskByMjId(db: Db, mjId: string): Promise<MjOwnRow | und
 }
 
 /** The key index the task's submit used (kept in private_data), for calls that must use the same account. */
-export function keyIndexOf(row: MjOwnRow): number | undefined {
-  try {
-    const v = (JSON.parse(row.private_data || '{}') as { key_index?: unknown }).key_index;
-    return typeof v === 'number' ? v : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const keyIndexOf = (row: MjOwnRow): number | undefined => keyIndexOfPrivateData(row.private_data);

@@ -4,6 +4,7 @@ import { authenticate, type Identified } from '../../authenticate.js';
 import { relayFailure } from '../../respond.js';
 import type { RelayContext } from '../../services.js';
 import { submitTask } from '../service.js';
+import { keyIndexOfPrivateData } from '../store.js';
 import { ownTaskRow, ownTaskRows } from '../video/store.js';
 import { sunoPlatform } from './platform.js';
 import { parseSunoFetchIds, parseSunoSubmit, SUNO_MODEL_OF_ACTION, SUNO_PLATFORM, sunoActionOf, sunoAnswer, SunoError, sunoErrorBody, sunoTaskDto } from './wire.js';
@@ -52,11 +53,13 @@ export function installSunoRoutes(scope: FastifyInstance, ctx: RelayContext): vo
       // A continuation names the caller's earlier task by its public id: it goes upstream by the upstream's id,
       // to the channel that made it.
       let channelId: number | undefined;
+      let keyIndex: number | undefined;
       if (body.task_id) {
         const origin = await ownTaskRow(ctx.db, who.auth.userId, PLATFORMS, body.task_id);
         if (!origin?.upstream_task_id) throw new SunoError(400, 'task_not_exist', 'task_not_exist');
         body.task_id = origin.upstream_task_id;
         channelId = origin.channel_id;
+        keyIndex = keyIndexOfPrivateData(origin.private_data);
       }
       const out = await submitTask(ctx, who, {
         platform: sunoPlatform,
@@ -65,6 +68,7 @@ export function installSunoRoutes(scope: FastifyInstance, ctx: RelayContext): vo
         body: body as unknown as Record<string, unknown>,
         ip: req.ip,
         channelId,
+        keyIndex,
         properties: { prompt: body.prompt ?? body.gpt_description_prompt ?? '', mv: body.mv ?? '' },
       });
       if (!out.ok) return { status: out.httpStatus, body: sunoErrorBody({ code: String(out.code), message: out.message }) };

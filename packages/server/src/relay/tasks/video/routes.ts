@@ -9,6 +9,7 @@ import { openAIChat } from '../../ir/openai-chat.js';
 import { relayErrorBody, relayFailure } from '../../respond.js';
 import type { RelayContext } from '../../services.js';
 import { submitTask, upstreamOf, type TaskSubmitOutcome } from '../service.js';
+import { keyIndexOfPrivateData } from '../store.js';
 import { taskStream } from '../upstream-http.js';
 import { openAIVideoContentUrl } from './openai.js';
 import { KLING_PLATFORM, klingPlatform, OPENAI_VIDEO_PLATFORM, openAIVideoPlatform } from './platform.js';
@@ -109,6 +110,7 @@ async function remix(ctx: RelayContext, req: FastifyRequest, who: Identified): P
     body: { prompt, remix_of: origin.upstream_task_id } satisfies VideoRemixBody,
     ip: req.ip,
     channelId: origin.channel_id,
+    keyIndex: keyIndexOfPrivateData(origin.private_data),
     properties,
   });
   return answerOf(out, origin.model_name, properties);
@@ -158,8 +160,7 @@ async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyRep
   if (row.result_url) return reply.code(REDIRECT).header('location', row.result_url).send();
   const ch = ctx.channelCache.get(row.channel_id);
   if (!ch) throw new RelayError(NOT_FOUND, 'the channel of this task is no longer available', 'invalid_request_error', 'channel_not_found');
-  const keyIndex = parseJsonObject<Record<string, unknown>>(row.private_data, {}).key_index;
-  const up = upstreamOf(ch, typeof keyIndex === 'number' ? keyIndex : undefined);
+  const up = upstreamOf(ch, keyIndexOfPrivateData(row.private_data));
   const res = await taskStream(openAIVideoContentUrl(up.baseUrl, row.upstream_task_id), { authorization: `Bearer ${up.key}` }).catch((err: Error) => {
     throw new RelayError(502, `the upstream could not be reached: ${err.message}`, 'upstream_error', 'upstream_error');
   });
