@@ -5,7 +5,7 @@ import { BATCH } from '../../src/import/copy.js';
 import { runImport } from '../../src/import/run.js';
 import { SecretBox } from '../../src/lib/secret-box.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
-import { createSourceSchema, NEW_API } from '../support/newapi-schema.js';
+import { createSourceSchema, NEW_API, type AnyKysely } from '../support/newapi-schema.js';
 import { seedNewApi } from '../support/newapi-rows.js';
 
 /** More logs than two batches, with gaps in their ids. */
@@ -34,7 +34,7 @@ describe.each(dialects)('import in batches on %s', (dialect) => {
       other: '',
     }));
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await (source.db.kysely as never as import('../support/newapi-schema.js').AnyKysely)
+      await (source.db.kysely as unknown as AnyKysely)
         .insertInto('logs')
         .values(rows.slice(i, i + INSERT_CHUNK))
         .execute();

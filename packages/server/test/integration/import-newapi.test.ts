@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { RefusedError, runImport, type ImportResult } from '../../src/import/run.js';
-import { SecretBox } from '../../src/lib/secret-box.js';
+import { SecretBox, SecretKeyError } from '../../src/lib/secret-box.js';
 import { Client, startTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { drainWriter } from '../support/gateway.js';
@@ -38,6 +38,12 @@ async function snapshot(db: TestDatabase): Promise<Record<string, unknown[]>> {
   return out;
 }
 
+/** mysql://user:pass@host:port/db as GORM's user:pass@tcp(host:port)/db?charset=utf8mb4&parseTime=True&loc=Local. */
+function gormDsn(dsn: string): string {
+  const u = new URL(dsn);
+  return `${u.username}:${u.password}@tcp(${u.hostname}:${u.port || 3306})${u.pathname}?charset=utf8mb4&parseTime=True&loc=Local`;
+}
+
 const report = (r: ImportResult, table: string) => r.reports.find((x) => x.table === table)!;
 
 describe.each(dialects)('import of a new-api database on %s', (dialect) => {
@@ -51,7 +57,8 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     facts = await seedNewApi(source.db.kysely, dialect, mock.url);
     target = await createTestDatabase(dialect);
     await migrateToLatest(target.db);
-    first = await runImport({ from: source.dsn, target: target.db, box, log });
+    // MySQL's source is named the way new-api's SQL_DSN names it (GORM's form).
+    first = await runImport({ from: dialect === 'mysql' ? gormDsn(source.dsn) : source.dsn, target: target.db, box, log });
   });
   afterAll(async () => {
     await t?.close();
@@ -133,6 +140,13 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     const logs = await k.selectFrom('logs').selectAll().where('id', '=', 2).executeTakeFirstOrThrow();
     expect(logs).toMatchObject({ channel_name: 'openai-main', is_stream: 1, request_id: 'req-1', token_id: 1 });
     expect(await k.selectFrom('setups').select('id').executeTakeFirst()).toEqual({ id: 1 });
+  });
+
+  it('stops before writing anything when CRYPTO_SECRET is not the one the target was sealed with', async () => {
+    const before = await snapshot(target);
+    await expect(runImport({ from: source.dsn, target: target.db, box: new SecretBox('another-secret-0123456789abcdef'), log })).rejects.toBeInstanceOf(SecretKeyError);
+    await expect(runImport({ from: source.dsn, target: target.db, box: new SecretBox(undefined), log })).rejects.toBeInstanceOf(SecretKeyError);
+    expect(await snapshot(target)).toEqual(before);
   });
 
   it('a second run changes nothing', async () => {
