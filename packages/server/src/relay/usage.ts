@@ -17,8 +17,17 @@ interface OpenAIUsage {
   total_tokens?: number;
   input_tokens?: number;
   output_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number; cache_creation_tokens?: number } | null;
+  prompt_tokens_details?: InputDetails | null;
+  input_tokens_details?: InputDetails | null;
   completion_tokens_details?: { reasoning_tokens?: number } | null;
+  output_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+/** Cache reads and writes: Chat Completions' cache_creation_tokens, Responses' cache_write_tokens. */
+interface InputDetails {
+  cached_tokens?: number;
+  cache_creation_tokens?: number;
+  cache_write_tokens?: number;
 }
 
 /** Reads an OpenAI-format usage object (chat, completions, embeddings). */
@@ -26,12 +35,13 @@ export function fromOpenAIUsage(u: OpenAIUsage | null | undefined): CallUsage | 
   if (!u || typeof u !== 'object') return undefined;
   const prompt = u.prompt_tokens ?? u.input_tokens;
   if (typeof prompt !== 'number') return undefined;
+  const input = u.prompt_tokens_details ?? u.input_tokens_details;
   return {
     promptTokens: prompt,
     completionTokens: u.completion_tokens ?? u.output_tokens ?? Math.max(0, (u.total_tokens ?? prompt) - prompt),
-    cachedTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
-    cacheCreationTokens: u.prompt_tokens_details?.cache_creation_tokens ?? 0,
-    reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
+    cachedTokens: input?.cached_tokens ?? 0,
+    cacheCreationTokens: input?.cache_creation_tokens ?? input?.cache_write_tokens ?? 0,
+    reasoningTokens: (u.completion_tokens_details ?? u.output_tokens_details)?.reasoning_tokens ?? 0,
     reported: true,
   };
 }

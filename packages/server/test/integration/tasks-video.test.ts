@@ -1,7 +1,6 @@
 import { ChannelType } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
-// The videos resource (create, remix, retrieve, downloadContent) is in openai 6+; the root openai is 5.x.
-import OpenAI, { toFile } from '../../../../node_modules/@langchain/openai/node_modules/openai/index.mjs';
+import OpenAI, { toFile } from 'openai';
 import type { TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';

@@ -33,7 +33,7 @@ const typeFamilies: Record<number, string[]> = {
   [ChannelType.Xai]: ['xai'],
 };
 
-const MJ = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads'];
+const MJ = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads', 'mj_video', 'mj_edits'];
 const SUNO = ['suno_music', 'suno_lyrics'];
 /** Video models as new-api lists them for its Kling and Sora task channels (Sora's also on OpenAI channels). */
 const KLING = ['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6'];

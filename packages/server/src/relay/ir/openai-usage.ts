@@ -28,7 +28,7 @@ export const responsesUsageNames: OpenAIUsageNames = {
 export function openAIUsageToIR(u: Json | undefined | null, n: OpenAIUsageNames): IRUsage {
   if (!u) return emptyUsage();
   const cacheRead = Number(u[n.inputDetails]?.cached_tokens ?? 0);
-  const cacheWrite = Number(u[n.inputDetails]?.cache_creation_tokens ?? 0);
+  const cacheWrite = Number(u[n.inputDetails]?.cache_write_tokens ?? u[n.inputDetails]?.cache_creation_tokens ?? 0);
   return {
     inputTokens: Math.max(0, Number(u[n.input] ?? 0) - cacheRead - cacheWrite),
     outputTokens: Number(u[n.output] ?? 0),
@@ -45,7 +45,11 @@ export function openAIUsageFromIR(u: IRUsage, n: OpenAIUsageNames): Json {
     [n.input]: input,
     [n.output]: u.outputTokens,
     total_tokens: input + u.outputTokens,
-    [n.inputDetails]: { cached_tokens: u.cacheReadTokens, ...(u.cacheWriteTokens ? { cache_creation_tokens: u.cacheWriteTokens } : {}) },
+    // Responses always names its cache writes (cache_write_tokens); Chat Completions only when there are some.
+    [n.inputDetails]:
+      n === responsesUsageNames
+        ? { cached_tokens: u.cacheReadTokens, cache_write_tokens: u.cacheWriteTokens }
+        : { cached_tokens: u.cacheReadTokens, ...(u.cacheWriteTokens ? { cache_creation_tokens: u.cacheWriteTokens } : {}) },
     [n.outputDetails]: { reasoning_tokens: u.reasoningTokens },
   };
 }

@@ -56,6 +56,8 @@ export function responseObject(o: {
   return {
     id: o.id,
     object: 'response',
+    // No access program was asked for (the API's implicit Standard).
+    access_programs: null,
     created_at: o.createdAt,
     status: o.status,
     error: o.status === 'failed' ? { code: 'server_error', message: o.error ?? 'The upstream model failed.' } : null,

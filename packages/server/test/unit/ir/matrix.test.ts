@@ -128,7 +128,7 @@ function clientQuota(to: Name, body: any): number {
           promptTokens: u.input_tokens,
           completionTokens: u.output_tokens,
           cachedTokens: u.input_tokens_details?.cached_tokens,
-          cacheCreationTokens: u.input_tokens_details?.cache_creation_tokens,
+          cacheCreationTokens: u.input_tokens_details?.cache_write_tokens,
         },
         500000,
         'openai',

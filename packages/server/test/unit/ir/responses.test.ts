@@ -199,7 +199,7 @@ describe('Responses answers', () => {
       status: 'incomplete',
       incomplete_details: { reason: 'max_output_tokens' },
       output: [{ type: 'message', status: 'incomplete' }],
-      usage: { input_tokens: 8, input_tokens_details: { cached_tokens: 0, cache_creation_tokens: 3 }, output_tokens: 16, total_tokens: 24 },
+      usage: { input_tokens: 8, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 3 }, output_tokens: 16, total_tokens: 24 },
     });
     expect(R.responseToIR(body).usage).toEqual({ inputTokens: 5, outputTokens: 16, cacheReadTokens: 0, cacheWriteTokens: 3, reasoningTokens: 0 });
   });

@@ -43,6 +43,8 @@ export default {
       CUSTOM_ZOOM: '自定义变焦',
       MODAL: '窗口处理',
       SWAP_FACE: '换脸',
+      VIDEO: '视频',
+      EDITS: '编辑',
       MUSIC: '生成音乐',
       LYRICS: '生成歌词',
       generate: '图生视频',
@@ -50,6 +52,7 @@ export default {
       firstTailGenerate: '首尾帧生成',
       referenceGenerate: '参考图生成',
       remix: '视频重混',
+      remixGenerate: '视频重混',
     },
     code: { submitted: '已提交', waiting: '等待中', duplicate: '重复提交', notSubmitted: '未提交', unknown: '未知' },
     state: {
@@ -116,6 +119,8 @@ export default {
       CUSTOM_ZOOM: 'Custom zoom',
       MODAL: 'Modal',
       SWAP_FACE: 'Face swap',
+      VIDEO: 'Video',
+      EDITS: 'Edit',
       MUSIC: 'Generate music',
       LYRICS: 'Generate lyrics',
       generate: 'Image to video',
@@ -123,6 +128,7 @@ export default {
       firstTailGenerate: 'First and last frame',
       referenceGenerate: 'From reference images',
       remix: 'Video remix',
+      remixGenerate: 'Video remix',
     },
     code: { submitted: 'Submitted', waiting: 'Waiting', duplicate: 'Duplicate', notSubmitted: 'Not submitted', unknown: 'Unknown' },
     state: {

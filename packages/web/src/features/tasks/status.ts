@@ -17,6 +17,8 @@ export const DRAWING_ACTIONS = [
   'CUSTOM_ZOOM',
   'MODAL',
   'SWAP_FACE',
+  'VIDEO',
+  'EDITS',
 ] as const;
 
 const ACTION_COLORS: Record<string, string> = {
@@ -36,6 +38,8 @@ const ACTION_COLORS: Record<string, string> = {
   CUSTOM_ZOOM: 'cyan',
   MODAL: 'green',
   SWAP_FACE: 'green',
+  VIDEO: 'red',
+  EDITS: 'purple',
   MUSIC: 'geekblue',
   LYRICS: 'pink',
 };
