@@ -19,6 +19,8 @@ type LooseTrx = Transaction<any>;
 export interface TableSpec {
   source: string;
   target: string;
+  /** The target's key column (default id): a row whose key is there is left alone. */
+  key?: string;
   /** Narrows the source rows (e.g. logs since a date). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   filter?: (q: any) => any;
@@ -72,14 +74,15 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
       if (typeof m === 'string') report.skip(m, `id ${num(r.id)}`, sumsOf(r, spec.sums));
       else fresh.push(m);
     }
+    const key = spec.key ?? 'id';
     const present = await existing(
       k,
       spec.target,
-      'id',
-      fresh.map((m) => m.id),
+      key,
+      fresh.map((m) => m[key]),
     );
-    report.present += fresh.filter((m) => present.has(String(m.id))).length;
-    fresh = fresh.filter((m) => !present.has(String(m.id)));
+    report.present += fresh.filter((m) => present.has(String(m[key]))).length;
+    fresh = fresh.filter((m) => !present.has(String(m[key])));
     for (const column of spec.uniques ?? []) {
       const taken = await existing(
         k,
@@ -107,7 +110,7 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
     progress.tick(report.read);
   }
   progress.tick(report.read, true);
-  if (!opts.dryRun && report.written > 0) await syncSequence(dst, spec.target);
+  if (!opts.dryRun && report.written > 0 && !spec.key) await syncSequence(dst, spec.target);
   return report;
 }
 

@@ -9,6 +9,7 @@ import { detectSource, type SourceKind } from './detect.js';
 import { channelsSpec, logsSpec, midjourneysSpec, tasksSpec } from './map-gateway.js';
 import { redemptionsSpec, tokensSpec, topUpsSpec, usersSpec } from './map-accounts.js';
 import { mergeOffsets, readMarker, sourceFingerprint, targetHasData, writeMarker } from './marker.js';
+import { twoFactorSpec } from './map-twofa.js';
 import { copyOptions } from './options.js';
 import type { TableReport } from './report.js';
 import { openSource } from './source.js';
@@ -92,6 +93,7 @@ async function importFrom(src: Awaited<ReturnType<typeof openSource>>, opts: Imp
 
   await run(usersSpec(ctx));
   if (!dryRun) await backfillUserIdentities(target.kysely as never);
+  await run(twoFactorSpec(ctx));
   await run(tokensSpec(ctx));
   await run(channelsSpec(ctx));
   reports.set('options', await copyOptions(src, target, box, mode === 'merge', dryRun));

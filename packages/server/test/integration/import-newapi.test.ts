@@ -8,7 +8,9 @@ import { createTestDatabase, dialects, type TestDatabase } from '../support/data
 import { drainWriter } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 import { createSourceSchema, NEW_API } from '../support/newapi-schema.js';
-import { seedNewApi, type SourceFacts } from '../support/newapi-rows.js';
+import { BOB_TOTP_SECRET, seedNewApi, type SourceFacts } from '../support/newapi-rows.js';
+import { secondStep } from '../support/twofa.js';
+import { totpCode } from '../../src/modules/twofa/totp.js';
 
 const CRYPTO_SECRET = 'import-test-crypto-secret-0123456789';
 const log = pino({ level: 'silent' });
@@ -125,6 +127,10 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       { provider: 'github', external_id: '4242', user_id: 2 },
       { provider: 'linuxdo', external_id: '77', user_id: 3 },
     ]);
+    const twoFactor = await k.selectFrom('two_factor').selectAll().execute();
+    expect(twoFactor).toEqual([expect.objectContaining({ user_id: 3, enabled: 1 })]);
+    expect(box.open(twoFactor[0]!.secret)).toBe(BOB_TOTP_SECRET);
+    expect(report(first, 'two_factor').lines().join('\n')).toContain('backup codes are not carried');
     const uses = await k.selectFrom('redemption_uses').selectAll().execute();
     expect(uses).toEqual([expect.objectContaining({ redemption_id: 2, user_id: 2, quota: 50000 })]);
     const mj = await k.selectFrom('midjourneys').selectAll().orderBy('id').execute();
@@ -167,6 +173,12 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(login.body).toMatchObject({ success: true, data: { id: 2 } });
     const self = await alice.call<{ quota: number; aff_code: string; group: string }>('GET', '/api/user/self');
     expect(self.body.data).toMatchObject({ quota: 2500000, aff_code: 'AbCd', group: 'vip' });
+    // Bob keeps his authenticator: the password alone is not enough, his TOTP code completes the sign-in.
+    const bob = new Client(t.app);
+    const challenge = await bob.login('bob', 'bob-pass-9999');
+    expect(challenge.body.data).toMatchObject({ require_2fa: true });
+    const flow = (challenge.body.data as unknown as { flow_token: string }).flow_token;
+    expect((await secondStep(bob, flow, totpCode(BOB_TOTP_SECRET, Date.now()))).body.success).toBe(true);
     const root = new Client(t.app);
     expect((await root.login('root', '123456')).body.success).toBe(true);
 

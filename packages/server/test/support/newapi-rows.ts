@@ -14,6 +14,8 @@ export interface SourceFacts {
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const DAY = 86400;
+/** Bob's authenticator secret in the new-api seed (base32). */
+export const BOB_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 /** A key as new-api's common.GenerateKey makes it: 48 letters and digits, stored without `sk-`. */
 export function newApiKey(): string {
@@ -326,6 +328,9 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       progress: '30%',
     },
   ]);
+  // Bob signs in with an authenticator (new-api's two_fas: base32 secret; backup codes bcrypt-hashed).
+  await db.insert('two_fas', { id: 1, user_id: 3, secret: BOB_TOTP_SECRET, is_enabled: true, created_at: new Date((t - DAY) * 1000), updated_at: new Date((t - DAY) * 1000) });
+  await db.insert('two_fa_backup_codes', { id: 1, user_id: 3, code_hash: goBcrypt('ABCD-EFGH'), is_used: false, created_at: new Date((t - DAY) * 1000) });
   await db.insert('setups', { id: 1, version: 'v0.9.0', initialized_at: t - 100 * DAY });
   return facts;
 }

@@ -260,6 +260,32 @@ export const NEW_API: Record<string, Table> = {
       ['data', 'json'],
     ],
   },
+  two_fas: {
+    columns: [
+      ['id', 'pk'],
+      ['user_id', 'int', 'NOT NULL'],
+      ['secret', 'varchar(255)', 'NOT NULL'],
+      ['is_enabled', 'bool'],
+      ['failed_attempts', 'int', 'DEFAULT 0'],
+      ['locked_until', 'datetime'],
+      ['last_used_at', 'datetime'],
+      ['created_at', 'datetime'],
+      ['updated_at', 'datetime'],
+      ['deleted_at', 'datetime'],
+    ],
+    unique: ['user_id'],
+  },
+  two_fa_backup_codes: {
+    columns: [
+      ['id', 'pk'],
+      ['user_id', 'int', 'NOT NULL'],
+      ['code_hash', 'varchar(255)', 'NOT NULL'],
+      ['is_used', 'bool'],
+      ['used_at', 'datetime'],
+      ['created_at', 'datetime'],
+      ['deleted_at', 'datetime'],
+    ],
+  },
   setups: {
     columns: [
       ['id', 'pk'],
