@@ -1,17 +1,19 @@
 /** Command line of `npm run import`. */
 export interface ImportArgs {
   from: string;
+  /** new-api's separate log database (its LOG_SQL_DSN); empty: logs are read from --from. */
+  logsFrom: string;
   merge: boolean;
   /** Unix seconds from which logs are imported (0: all), -1: none. */
   logsSince: number;
   dryRun: boolean;
 }
 
-export const USAGE = 'usage: npm run import -- --from <DSN> [--merge] [--logs-since YYYY-MM-DD | --no-logs] [--dry-run]';
+export const USAGE = 'usage: npm run import -- --from <DSN> [--logs-from <DSN>] [--merge] [--logs-since YYYY-MM-DD | --no-logs] [--dry-run]';
 
 /** Parses the arguments; throws with a one-line message on a bad one. */
 export function parseImportArgs(argv: string[]): ImportArgs {
-  const out: ImportArgs = { from: '', merge: false, logsSince: 0, dryRun: false };
+  const out: ImportArgs = { from: '', logsFrom: '', merge: false, logsSince: 0, dryRun: false };
   let noLogs = false;
   let since = '';
   for (let i = 0; i < argv.length; i++) {
@@ -23,6 +25,7 @@ export function parseImportArgs(argv: string[]): ImportArgs {
       return v;
     };
     if (name === '--from') out.from = value();
+    else if (name === '--logs-from') out.logsFrom = value();
     else if (name === '--merge') out.merge = true;
     else if (name === '--no-logs') noLogs = true;
     else if (name === '--logs-since') since = value();
@@ -30,7 +33,7 @@ export function parseImportArgs(argv: string[]): ImportArgs {
     else throw new Error(`unknown argument "${arg}"`);
   }
   if (!out.from) throw new Error('--from is required');
-  if (noLogs && since) throw new Error('--logs-since and --no-logs exclude each other');
+  if (noLogs && (since || out.logsFrom)) throw new Error('--no-logs excludes --logs-since and --logs-from');
   if (noLogs) out.logsSince = -1;
   if (since) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(`${since}T00:00:00Z`))) throw new Error('--logs-since must be a date YYYY-MM-DD');

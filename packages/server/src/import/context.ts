@@ -1,7 +1,7 @@
 import type { SecretBox } from '../lib/secret-box.js';
 
 /** Tables whose ids an import may shift (merge into a database that already has rows). */
-export const OFFSET_TABLES = ['users', 'tokens', 'channels', 'redemptions', 'top_ups', 'logs', 'midjourneys', 'tasks'] as const;
+export const OFFSET_TABLES = ['users', 'tokens', 'channels', 'redemptions', 'top_ups', 'logs', 'midjourneys', 'tasks', 'quota_data'] as const;
 export type OffsetTable = (typeof OFFSET_TABLES)[number];
 export type Offsets = Record<OffsetTable, number>;
 

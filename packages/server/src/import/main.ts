@@ -32,6 +32,7 @@ async function main(): Promise<number> {
     }
     const result = await runImport({
       from: args.from,
+      logsFrom: args.logsFrom || undefined,
       target,
       logTarget,
       box: new SecretBox(config.cryptoSecret),

@@ -186,3 +186,21 @@ export function tasksSpec(ctx: MapContext): TableSpec {
     },
   };
 }
+
+/** new-api's hourly usage per user and model (the data dashboard): the same columns as Tollway's. */
+export function quotaDataSpec(ctx: MapContext): TableSpec {
+  return {
+    source: 'quota_data',
+    target: 'quota_data',
+    map: (r) => ({
+      id: num(r.id) + ctx.off.quota_data,
+      user_id: ref(r.user_id, ctx.off.users),
+      username: text(r.username),
+      model_name: text(r.model_name),
+      created_at: num(r.created_at),
+      token_used: num(r.token_used),
+      count: num(r.count),
+      quota: num(r.quota),
+    }),
+  };
+}

@@ -29,7 +29,8 @@ export async function readMarker(dst: Db, fingerprint: string): Promise<ImportMa
     .where('key', '=', MARKER_PREFIX + fingerprint)
     .executeTakeFirst();
   if (!row?.value) return undefined;
-  return JSON.parse(row.value) as ImportMarker;
+  const marker = JSON.parse(row.value) as ImportMarker;
+  return { ...marker, offsets: { ...zeroOffsets(), ...marker.offsets } };
 }
 
 export async function writeMarker(dst: Db, fingerprint: string, marker: ImportMarker): Promise<void> {

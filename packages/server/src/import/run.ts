@@ -6,13 +6,13 @@ import type { SecretBox } from '../lib/secret-box.js';
 import { copyTable, type CopyOptions, type TableSpec } from './copy.js';
 import { zeroOffsets, type MapContext, type Offsets } from './context.js';
 import { detectSource, type SourceKind } from './detect.js';
-import { channelsSpec, logsSpec, midjourneysSpec, tasksSpec } from './map-gateway.js';
+import { channelsSpec, logsSpec, midjourneysSpec, quotaDataSpec, tasksSpec } from './map-gateway.js';
 import { redemptionsSpec, tokensSpec, topUpsSpec, usersSpec } from './map-accounts.js';
 import { mergeOffsets, readMarker, sourceFingerprint, targetHasData, writeMarker } from './marker.js';
 import { twoFactorSpec } from './map-twofa.js';
 import { copyOptions } from './options.js';
 import type { TableReport } from './report.js';
-import { openSource } from './source.js';
+import { openSource, type SourceDb } from './source.js';
 import { checkSums, sourceSums, type QuotaCheck } from './sums.js';
 
 /** new-api's root role. */
@@ -27,6 +27,8 @@ export interface ImportOptions {
   box: SecretBox;
   log: Logger;
   merge?: boolean;
+  /** new-api's LOG_SQL_DSN: the database holding its logs, when not the main one. */
+  logsFrom?: string;
   /** Unix seconds: only logs created at or after it; -1 no logs. */
   logsSince?: number;
   dryRun?: boolean;
@@ -57,7 +59,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportResult> {
   }
 }
 
-async function importFrom(src: Awaited<ReturnType<typeof openSource>>, opts: ImportOptions): Promise<ImportResult> {
+async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportResult> {
   const { target, box } = opts;
   const logTarget = opts.logTarget ?? target;
   const dryRun = opts.dryRun ?? false;
@@ -89,7 +91,7 @@ async function importFrom(src: Awaited<ReturnType<typeof openSource>>, opts: Imp
   const ctx: MapContext = { box, product: kind.product, off: offsets, channelNames: new Map() };
   const copy: CopyOptions = { write, dryRun };
   const reports = new Map<string, TableReport>();
-  const run = async (spec: TableSpec, db: Db = target) => reports.set(spec.target, await copyTable(src, db, spec, copy));
+  const run = async (spec: TableSpec, db: Db = target, from: SourceDb = src) => reports.set(spec.target, await copyTable(from, db, spec, copy));
 
   await run(usersSpec(ctx));
   if (!dryRun) await backfillUserIdentities(target.kysely as never);
@@ -101,8 +103,15 @@ async function importFrom(src: Awaited<ReturnType<typeof openSource>>, opts: Imp
   await run(topUpsSpec(ctx));
   await run(midjourneysSpec(ctx));
   await run(tasksSpec(ctx));
-  if ((opts.logsSince ?? 0) >= 0) await run(logsSpec(ctx, opts.logsSince ?? 0), logTarget);
-  else write('logs: not imported (--no-logs)');
+  await run(quotaDataSpec(ctx));
+  if ((opts.logsSince ?? 0) >= 0) {
+    const logSource = opts.logsFrom ? await openSource(opts.logsFrom) : src;
+    try {
+      await run(logsSpec(ctx, opts.logsSince ?? 0), logTarget, logSource);
+    } finally {
+      if (logSource !== src) await logSource.close();
+    }
+  } else write('logs: not imported (--no-logs)');
 
   if (!dryRun) {
     await markSetUp(target, kind);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/connect.js';
-import { createSourceSchema, NEW_API, ONE_API } from '../support/newapi-schema.js';
+import { createSourceSchema, NEW_API, ONE_API, type AnyKysely } from '../support/newapi-schema.js';
 import { seedNewApi, seedOneApi } from '../support/newapi-rows.js';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -59,6 +59,34 @@ describe('npm run import (command line)', () => {
     const none = run(file('none.db'), '--from', file('new-api.db'), '--no-logs');
     expect(none.err).toContain('logs: not imported (--no-logs)');
     expect(none.out).not.toContain('logs: read');
+  });
+
+  it("reads logs from new-api's separate log database with --logs-from", async () => {
+    const logs = await connectDatabase('', file('new-api-logs.db'));
+    await createSourceSchema(logs.kysely, 'sqlite', { logs: NEW_API.logs! });
+    for (const id of [7, 8]) {
+      await (logs.kysely as unknown as AnyKysely)
+        .insertInto('logs')
+        .values({
+          id,
+          user_id: 2,
+          created_at: 1_700_000_000 + id,
+          type: 2,
+          content: '',
+          username: 'alice',
+          model_name: 'gpt-4o-mini',
+          quota: 10,
+          is_stream: 0,
+          channel_id: 1,
+          other: '',
+        })
+        .execute();
+    }
+    await logs.close();
+    const res = run(file('split.db'), '--from', file('new-api.db'), '--logs-from', file('new-api-logs.db'));
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('logs: read 2, written 2');
+    expect(run(file('split.db'), '--from', file('new-api.db'), '--logs-from', file('new-api-logs.db'), '--no-logs').code).toBe(2);
   });
 
   it('a dry run writes nothing; another source into a filled database is refused with exit code 2', () => {

@@ -127,6 +127,11 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       { provider: 'github', external_id: '4242', user_id: 2 },
       { provider: 'linuxdo', external_id: '77', user_id: 3 },
     ]);
+    const hourly = await k.selectFrom('quota_data').select(['user_id', 'model_name', 'count', 'quota']).orderBy('id').execute();
+    expect(hourly).toEqual([
+      { user_id: 2, model_name: 'gpt-4o-mini', count: 1, quota: 2000 },
+      { user_id: 2, model_name: 'gpt-4o', count: 2, quota: 900 },
+    ]);
     const twoFactor = await k.selectFrom('two_factor').selectAll().execute();
     expect(twoFactor).toEqual([expect.objectContaining({ user_id: 3, enabled: 1 })]);
     expect(box.open(twoFactor[0]!.secret)).toBe(BOB_TOTP_SECRET);

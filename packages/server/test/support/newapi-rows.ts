@@ -328,6 +328,11 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       progress: '30%',
     },
   ]);
+  const hour = Math.floor((t - DAY) / 3600) * 3600;
+  await db.insert('quota_data', [
+    { id: 1, user_id: 2, username: 'alice', model_name: 'gpt-4o-mini', created_at: hour, token_used: 150, count: 1, quota: 2000 },
+    { id: 2, user_id: 2, username: 'alice', model_name: 'gpt-4o', created_at: hour, token_used: 30, count: 2, quota: 900 },
+  ]);
   // Bob signs in with an authenticator (new-api's two_fas: base32 secret; backup codes bcrypt-hashed).
   await db.insert('two_fas', { id: 1, user_id: 3, secret: BOB_TOTP_SECRET, is_enabled: true, created_at: new Date((t - DAY) * 1000), updated_at: new Date((t - DAY) * 1000) });
   await db.insert('two_fa_backup_codes', { id: 1, user_id: 3, code_hash: goBcrypt('ABCD-EFGH'), is_used: false, created_at: new Date((t - DAY) * 1000) });

@@ -260,6 +260,18 @@ export const NEW_API: Record<string, Table> = {
       ['data', 'json'],
     ],
   },
+  quota_data: {
+    columns: [
+      ['id', 'pk'],
+      ['user_id', 'int'],
+      ['username', 'varchar(64)', "DEFAULT ''"],
+      ['model_name', 'varchar(64)', "DEFAULT ''"],
+      ['created_at', 'bigint'],
+      ['token_used', 'int', 'DEFAULT 0'],
+      ['count', 'int', 'DEFAULT 0'],
+      ['quota', 'int', 'DEFAULT 0'],
+    ],
+  },
   two_fas: {
     columns: [
       ['id', 'pk'],
