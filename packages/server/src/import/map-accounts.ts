@@ -107,7 +107,8 @@ export function redemptionsSpec(ctx: MapContext): TableSpec {
       return {
         id: num(r.id) + ctx.off.redemptions,
         user_id: ref(r.user_id, ctx.off.users),
-        key: text(r.key),
+        // PostgreSQL pads char(32) columns.
+        key: text(r.key).trim(),
         status,
         name: text(r.name),
         quota: num(r.quota),

@@ -1,6 +1,8 @@
+import { ChannelType } from '@tollway/shared';
 import { rebuildAbilities } from '../core/routing/abilities.js';
 import type { ChannelRow } from '../core/routing/channel-row.js';
 import type { TableSpec } from './copy.js';
+import type { TableReport } from './report.js';
 import { IMPORTED_BATCH, type MapContext } from './context.js';
 import { mapOneApiType, type TypeMapping } from './one-api-types.js';
 import { flag, jsonObject, meaningful, num, ref, text } from './values.js';
@@ -146,11 +148,21 @@ export function midjourneysSpec(ctx: MapContext): TableSpec {
   };
 }
 
+/** Tollway's task platforms; newer new-api names video platforms by their channel type's number. */
+const PLATFORMS = new Set(['suno', 'kling', 'sora']);
+const PLATFORM_OF_TYPE: Record<string, string> = { [ChannelType.Kling]: 'kling', [ChannelType.Sora]: 'sora' };
+
+function taskPlatform(platform: string, report: TableReport): string {
+  const named = PLATFORM_OF_TYPE[platform] ?? platform;
+  if (!PLATFORMS.has(named)) report.note(`tasks.platform "${platform}": Tollway does not poll it; an unfinished task fails with a refund at TASK_TIMEOUT_MINUTES`);
+  return named;
+}
+
 export function tasksSpec(ctx: MapContext): TableSpec {
   return {
     source: 'tasks',
     target: 'tasks',
-    map(r) {
+    map(r, report) {
       const status = text(r.status);
       const priv = jsonObject(r.private_data);
       const props = jsonObject(r.properties);
@@ -160,7 +172,7 @@ export function tasksSpec(ctx: MapContext): TableSpec {
       return {
         id: num(r.id) + ctx.off.tasks,
         task_id: taskId,
-        platform: text(r.platform),
+        platform: taskPlatform(text(r.platform), report),
         user_id: ref(r.user_id, ctx.off.users),
         channel_id: ref(r.channel_id, ctx.off.channels),
         quota: num(r.quota),

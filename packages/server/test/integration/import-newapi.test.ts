@@ -79,7 +79,7 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(report(first, 'top_ups')).toMatchObject({ read: 1, written: 1 });
     expect(report(first, 'logs')).toMatchObject({ read: 3, written: 3 });
     expect(report(first, 'midjourneys')).toMatchObject({ read: 2, written: 2 });
-    expect(report(first, 'tasks')).toMatchObject({ read: 2, written: 2 });
+    expect(report(first, 'tasks')).toMatchObject({ read: 4, written: 4 });
     const users = report(first, 'users').lines().join('\n');
     expect(users).toContain('users.discord_id: Tollway has no such sign-in');
     const channels = report(first, 'channels').lines().join('\n');
@@ -147,7 +147,16 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(tasks.map((x) => [x.task_id, x.upstream_task_id, x.token_id, x.model_name, x.charge_batch, x.refund_batch])).toEqual([
       ['task_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56', 'suno-up-77', 1, 'suno_music', 'imported', ''],
       ['video-legacy-1', 'video-legacy-1', 0, '', 'imported', ''],
+      ['task_sora1', 'video_abc', 0, '', 'imported', 'imported'],
+      ['task_jimeng1', 'task_jimeng1', 0, '', 'imported', ''],
     ]);
+    expect(tasks.map((x) => [x.platform, x.result_url])).toEqual([
+      ['suno', ''],
+      ['kling', ''],
+      ['sora', ''],
+      ['jimeng', 'https://cdn.example/v.mp4'],
+    ]);
+    expect(report(first, 'tasks').lines().join('\n')).toContain('tasks.platform "jimeng": Tollway does not poll it');
     const logs = await k.selectFrom('logs').selectAll().where('id', '=', 2).executeTakeFirstOrThrow();
     expect(logs).toMatchObject({ channel_name: 'openai-main', is_stream: 1, request_id: 'req-1', token_id: 1 });
     expect(await k.selectFrom('setups').select('id').executeTakeFirst()).toEqual({ id: 1 });

@@ -327,6 +327,38 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       submit_time: t,
       progress: '30%',
     },
+    // Newer new-api names video platforms by channel type (55: Sora); Jimeng has no Tollway platform.
+    {
+      id: 3,
+      created_at: t,
+      updated_at: t,
+      task_id: 'task_sora1',
+      platform: '55',
+      user_id: 2,
+      channel_id: 1,
+      quota: 30000,
+      action: 'generate',
+      status: 'FAILURE',
+      fail_reason: 'moderation',
+      submit_time: t,
+      progress: '100%',
+      private_data: JSON.stringify({ upstream_task_id: 'video_abc' }),
+    },
+    {
+      id: 4,
+      created_at: t,
+      updated_at: t,
+      task_id: 'task_jimeng1',
+      platform: 'jimeng',
+      user_id: 2,
+      channel_id: 1,
+      quota: 0,
+      action: 'generate',
+      status: 'SUCCESS',
+      fail_reason: 'https://cdn.example/v.mp4',
+      submit_time: t,
+      progress: '100%',
+    },
   ]);
   const hour = Math.floor((t - DAY) / 3600) * 3600;
   await db.insert('quota_data', [
