@@ -1,4 +1,5 @@
 import type { SecretBox } from '../lib/secret-box.js';
+import type { TableReport } from './report.js';
 
 /** Tables whose ids an import may shift (merge into a database that already has rows). */
 export const OFFSET_TABLES = ['users', 'tokens', 'channels', 'redemptions', 'top_ups', 'logs', 'midjourneys', 'tasks', 'quota_data'] as const;
@@ -12,6 +13,8 @@ export interface MapContext {
   box: SecretBox;
   product: 'new-api' | 'one-api';
   off: Offsets;
+  /** The abilities rebuilt from written channels (compared with the source's in the summary). */
+  abilities: TableReport;
   /** Source channel id → name (logs name their channel). */
   channelNames: Map<number, string>;
 }

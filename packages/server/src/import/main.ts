@@ -1,4 +1,5 @@
 // `npm run import -- --from <DSN> …`: imports a new-api or one-api database into the one SQL_DSN / SQLITE_PATH names.
+import path from 'node:path';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config.js';
 import { connectDatabase, type Db } from '../db/connect.js';
@@ -12,6 +13,15 @@ import { summaryLines } from './summary.js';
 const EXIT_REFUSED = 2;
 const EXIT_MISMATCH = 3;
 
+/** A SQLite file named two ways (relative, `sqlite:` prefix, driver options) is the same file. */
+const sqliteFile = (dsn: string) => path.resolve(dsn.replace(/^(sqlite|file):(\/\/)?/, '').replace(/\?.*$/, ''));
+const isServer = (dsn: string) => /^[a-z]+:\/\//.test(dsn) && !/^(sqlite|file):/.test(dsn);
+
+function sameDatabase(from: string, target: string): boolean {
+  if (from === target) return true;
+  return !isServer(from) && !isServer(target) && !from.includes('@tcp(') && sqliteFile(from) === sqliteFile(target);
+}
+
 async function main(): Promise<number> {
   let args;
   try {
@@ -21,6 +31,10 @@ async function main(): Promise<number> {
     return EXIT_REFUSED;
   }
   const config = loadConfig(process.env);
+  if (sameDatabase(args.from, config.sqlDsn || config.sqlitePath)) {
+    process.stderr.write('tollway import: --from names the database Tollway writes (SQL_DSN / SQLITE_PATH); point Tollway at a new one\n');
+    return EXIT_REFUSED;
+  }
   const log = pino({ level: 'warn' }, pino.destination(2));
   const target = await connectDatabase(config.sqlDsn, config.sqlitePath);
   let logTarget: Db | undefined;

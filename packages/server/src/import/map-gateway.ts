@@ -1,5 +1,5 @@
 import { ChannelType } from '@tollway/shared';
-import { rebuildAbilities } from '../core/routing/abilities.js';
+import { abilityRows, rebuildAbilities } from '../core/routing/abilities.js';
 import type { ChannelRow } from '../core/routing/channel-row.js';
 import type { TableSpec } from './copy.js';
 import type { TableReport } from './report.js';
@@ -67,7 +67,10 @@ export function channelsSpec(ctx: MapContext): TableSpec {
       };
     },
     // Abilities are rebuilt from each written channel, as Tollway's channel store does.
-    after: (trx, rows) => rebuildAbilities(trx, rows as unknown as ChannelRow[]),
+    after: async (trx, rows) => {
+      await rebuildAbilities(trx, rows as unknown as ChannelRow[]);
+      ctx.abilities.written += (rows as unknown as ChannelRow[]).flatMap(abilityRows).length;
+    },
   };
 }
 

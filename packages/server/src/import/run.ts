@@ -11,7 +11,7 @@ import { redemptionsSpec, tokensSpec, topUpsSpec, usersSpec } from './map-accoun
 import { mergeOffsets, readMarker, sourceFingerprint, targetHasData, writeMarker } from './marker.js';
 import { twoFactorSpec } from './map-twofa.js';
 import { copyOptions } from './options.js';
-import type { TableReport } from './report.js';
+import { TableReport } from './report.js';
 import { openSource, type SourceDb } from './source.js';
 import { checkSums, sourceSums, type QuotaCheck } from './sums.js';
 
@@ -88,7 +88,7 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
   if (mode !== 'fresh') write(`${mode}: ids shifted by ${JSON.stringify(offsets)}`);
 
   const before = await sourceSums(src.kysely);
-  const ctx: MapContext = { box, product: kind.product, off: offsets, channelNames: new Map() };
+  const ctx: MapContext = { box, product: kind.product, off: offsets, channelNames: new Map(), abilities: new TableReport('abilities') };
   const copy: CopyOptions = { write, dryRun };
   const reports = new Map<string, TableReport>();
   const run = async (spec: TableSpec, db: Db = target, from: SourceDb = src) => reports.set(spec.target, await copyTable(from, db, spec, copy));
@@ -98,6 +98,7 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
   await run(twoFactorSpec(ctx));
   await run(tokensSpec(ctx));
   await run(channelsSpec(ctx));
+  reports.set('abilities', await abilitiesReport(src, ctx.abilities));
   reports.set('options', await copyOptions(src, target, box, mode === 'merge', dryRun));
   await run(redemptionsSpec(ctx));
   await run(topUpsSpec(ctx));
@@ -133,4 +134,15 @@ async function markSetUp(target: Db, kind: SourceKind): Promise<void> {
     .insertInto('setups')
     .values({ id: 1, version: `imported from ${kind.product}`, initialized_at: Math.floor(Date.now() / 1000) })
     .execute();
+}
+
+/** The source's ability rows are not copied: Tollway rebuilds them from the channels (one per group × model). */
+async function abilitiesReport(src: SourceDb, report: TableReport): Promise<TableReport> {
+  if (!src.tables.has('abilities')) return report;
+  const row = (await src.kysely
+    .selectFrom('abilities')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst()) as { n: unknown } | undefined;
+  report.read = Number(row?.n ?? 0);
+  return report;
 }

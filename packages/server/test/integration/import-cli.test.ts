@@ -102,5 +102,8 @@ describe('npm run import (command line)', () => {
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('no SQLite file');
     expect(run(file('x.db')).code).toBe(2);
+    const same = run(file('new-api.db'), '--from', `sqlite:${file('new-api.db')}?_busy_timeout=30000`);
+    expect(same.code).toBe(2);
+    expect(same.err).toContain('--from names the database Tollway writes');
   });
 });

@@ -75,6 +75,8 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(report(first, 'users')).toMatchObject({ read: 4, written: 4 });
     expect(report(first, 'tokens')).toMatchObject({ read: 3, written: 3 });
     expect(report(first, 'channels')).toMatchObject({ read: 2, written: 2 });
+    // Abilities: the source's 5 rows, rebuilt from the channels (4 for the first, 1 for the disabled one).
+    expect(report(first, 'abilities')).toMatchObject({ read: 5, written: 5 });
     expect(report(first, 'redemptions')).toMatchObject({ read: 2, written: 2 });
     expect(report(first, 'top_ups')).toMatchObject({ read: 1, written: 1 });
     expect(report(first, 'logs')).toMatchObject({ read: 3, written: 3 });
