@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { sealSettingSecret } from '../lib/setting-secret.js';
 import type { TableSpec } from './copy.js';
 import type { MapContext } from './context.js';
 import { deletedAt, flag, meaningful, num, ref, text, type Row } from './values.js';
@@ -19,6 +20,7 @@ export function usersSpec(ctx: MapContext): TableSpec {
     map(r, report) {
       for (const c of UNKNOWN_IDENTITIES) if (text(r[c])) report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`);
       if (text(r.stripe_customer)) report.note('users.stripe_customer: Tollway has no Stripe payments');
+      const accessToken = text(r.access_token).trim();
       let affCode = text(r.aff_code);
       if (!affCode) {
         affCode = `i${num(r.id)}${crypto.randomBytes(AFF_CODE_LENGTH).toString('hex')}`;
@@ -37,7 +39,8 @@ export function usersSpec(ctx: MapContext): TableSpec {
         wechat_id: text(r.wechat_id),
         telegram_id: text(r.telegram_id),
         linux_do_id: text(r.linux_do_id),
-        access_token: text(r.access_token).trim() || null,
+        // Stored as Tollway stores it: a keyed digest with CRYPTO_SECRET (compared, never shown again).
+        access_token: accessToken ? ctx.box.lookupForm(accessToken) : null,
         quota: num(r.quota),
         used_quota: num(r.used_quota),
         request_count: num(r.request_count),
@@ -47,7 +50,8 @@ export function usersSpec(ctx: MapContext): TableSpec {
         aff_quota: num(r.aff_quota),
         aff_history: num(r.aff_history),
         inviter_id: ref(r.inviter_id, ctx.off.users),
-        setting: text(r.setting),
+        // A webhook secret inside is sealed as the user store seals it.
+        setting: sealSettingSecret(text(r.setting), ctx.box),
         remark: text(r.remark),
         created_at: num(r.created_at),
         deleted_at: deletedAt(r.deleted_at),

@@ -120,6 +120,11 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(box.open(secret.value)).toBe('gh-client-secret');
     const root = await k.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
     expect(root.access_token).toBe(box.lookupForm('a'.repeat(32)));
+    const alice = await k.selectFrom('users').select('setting').where('id', '=', 2).executeTakeFirstOrThrow();
+    const setting = JSON.parse(alice.setting) as { webhook_secret: string; webhook_url: string };
+    expect(setting.webhook_secret.startsWith('enc:v1:')).toBe(true);
+    expect(box.open(setting.webhook_secret)).toBe('whsec-alice');
+    expect(setting.webhook_url).toBe('https://hooks.example/alice');
     const bob = await k.selectFrom('users').selectAll().where('username', '=', 'bob').executeTakeFirstOrThrow();
     expect(bob).toMatchObject({ inviter_id: 2, linux_do_id: '77', aff_code: 'Bob1' });
     const carol = await k.selectFrom('users').selectAll().where('username', '=', 'carol').executeTakeFirstOrThrow();

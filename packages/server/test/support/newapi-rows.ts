@@ -80,7 +80,7 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       aff_history: 50000,
       github_id: '4242',
       email: 'alice@example.com',
-      setting: JSON.stringify({ notify_type: 'email', quota_warning_threshold: 100000 }),
+      setting: JSON.stringify({ notify_type: 'webhook', quota_warning_threshold: 100000, webhook_url: 'https://hooks.example/alice', webhook_secret: 'whsec-alice' }),
       remark: 'early customer',
       created_at: t - 90 * DAY,
     },
