@@ -18,13 +18,13 @@ export function usersSpec(ctx: MapContext): TableSpec {
     uniques: ['username', 'aff_code', 'access_token'],
     sums: ['quota', 'used_quota'],
     map(r, report) {
-      for (const c of UNKNOWN_IDENTITIES) if (text(r[c])) report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`);
-      if (text(r.stripe_customer)) report.note('users.stripe_customer: Tollway has no Stripe payments');
+      for (const c of UNKNOWN_IDENTITIES) if (text(r[c])) report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`, `id ${num(r.id)}`);
+      if (text(r.stripe_customer)) report.note('users.stripe_customer: Tollway has no Stripe payments', `id ${num(r.id)}`);
       const accessToken = text(r.access_token).trim();
       let affCode = text(r.aff_code);
       if (!affCode) {
         affCode = `i${num(r.id)}${crypto.randomBytes(AFF_CODE_LENGTH).toString('hex')}`;
-        report.note('users.aff_code was empty: a new invite code was generated');
+        report.note('users.aff_code was empty: a new invite code was generated', `id ${num(r.id)}`);
       }
       return {
         id: num(r.id) + ctx.off.users,
@@ -70,8 +70,8 @@ export function tokensSpec(ctx: MapContext): TableSpec {
     map(r, report) {
       const key = text(r.key).trim().replace(/^sk-/, '');
       if (!key) return 'the token has no key';
-      if (flag(r.cross_group_retry)) report.note('tokens.cross_group_retry: Tollway does not retry across groups');
-      if (num(r.billing_type) !== 0) report.note('tokens.billing_type: Tollway has no subscriptions; the token bills the wallet');
+      if (flag(r.cross_group_retry)) report.note('tokens.cross_group_retry: Tollway does not retry across groups', `id ${num(r.id)}`);
+      if (num(r.billing_type) !== 0) report.note('tokens.billing_type: Tollway has no subscriptions; the token bills the wallet', `id ${num(r.id)}`);
       return {
         id: num(r.id) + ctx.off.tokens,
         user_id: ref(r.user_id, ctx.off.users),
@@ -146,10 +146,10 @@ export function topUpsSpec(ctx: MapContext): TableSpec {
       if (!tradeNo) return 'the order has no trade number';
       let status = text(r.status);
       if (!TOP_UP_STATUSES.has(status)) {
-        report.note(`top_ups.status "${status}": Tollway knows pending, success and expired; stored as expired`);
+        report.note(`top_ups.status "${status}": Tollway knows pending, success and expired; stored as expired`, `id ${num(r.id)}`);
         status = 'expired';
       }
-      if (meaningful(r.currency)) report.note('top_ups.currency: Tollway keeps no currency per order');
+      if (meaningful(r.currency)) report.note('top_ups.currency: Tollway keeps no currency per order', `id ${num(r.id)}`);
       return {
         id: num(r.id) + ctx.off.top_ups,
         user_id: ref(r.user_id, ctx.off.users),

@@ -26,11 +26,11 @@ export function channelsSpec(ctx: MapContext): TableSpec {
     source: 'channels',
     target: 'channels',
     map(r, report) {
-      for (const [column, why] of CHANNEL_EXTRAS) if (meaningful(r[column]) && text(r[column]) !== '0') report.note(`channels.${column}: ${why}`);
+      for (const [column, why] of CHANNEL_EXTRAS) if (meaningful(r[column]) && text(r[column]) !== '0') report.note(`channels.${column}: ${why}`, `id ${num(r.id)}`);
       ctx.channelNames.set(num(r.id), text(r.name));
       let kind: TypeMapping = { type: num(r.type, 1), baseUrl: text(r.base_url) };
       if (ctx.product === 'one-api') kind = mapOneApiType(kind.type, kind.baseUrl);
-      if (kind.note) report.note(kind.note);
+      if (kind.note) report.note(kind.note, `id ${num(r.id)}`);
       return {
         id: num(r.id) + ctx.off.channels,
         type: kind.type,
@@ -155,9 +155,9 @@ export function midjourneysSpec(ctx: MapContext): TableSpec {
 const PLATFORMS = new Set(['suno', 'kling', 'sora']);
 const PLATFORM_OF_TYPE: Record<string, string> = { [ChannelType.Kling]: 'kling', [ChannelType.Sora]: 'sora' };
 
-function taskPlatform(platform: string, report: TableReport): string {
+function taskPlatform(platform: string, report: TableReport, example: string): string {
   const named = PLATFORM_OF_TYPE[platform] ?? platform;
-  if (!PLATFORMS.has(named)) report.note(`tasks.platform "${platform}": Tollway does not poll it; an unfinished task fails with a refund at TASK_TIMEOUT_MINUTES`);
+  if (!PLATFORMS.has(named)) report.note(`tasks.platform "${platform}": Tollway does not poll it; an unfinished task fails with a refund at TASK_TIMEOUT_MINUTES`, example);
   return named;
 }
 
@@ -175,7 +175,7 @@ export function tasksSpec(ctx: MapContext): TableSpec {
       return {
         id: num(r.id) + ctx.off.tasks,
         task_id: taskId,
-        platform: taskPlatform(text(r.platform), report),
+        platform: taskPlatform(text(r.platform), report, `id ${num(r.id)}`),
         user_id: ref(r.user_id, ctx.off.users),
         channel_id: ref(r.channel_id, ctx.off.channels),
         quota: num(r.quota),

@@ -1,6 +1,6 @@
 import type { TableSpec } from './copy.js';
 import type { MapContext } from './context.js';
-import { deletedAt, flag, ref, text } from './values.js';
+import { deletedAt, flag, num, ref, text } from './values.js';
 
 const MS_PER_SECOND = 1000;
 
@@ -27,7 +27,7 @@ export function twoFactorSpec(ctx: MapContext): TableSpec {
       const secret = text(r.secret).trim();
       if (!secret) return 'no secret';
       const enabled = flag(r.is_enabled);
-      if (enabled) report.note("two_fa_backup_codes: new-api's bcrypt-hashed backup codes are not carried; the user makes new ones");
+      if (enabled) report.note("two_fa_backup_codes: new-api's bcrypt-hashed backup codes are not carried; the user makes new ones", `user ${num(r.user_id)}`);
       return {
         user_id: ref(r.user_id, ctx.off.users),
         secret: ctx.box.seal(secret),

@@ -2,6 +2,17 @@
 const EXAMPLES = 5;
 const PROGRESS_EVERY_MS = 1000;
 
+type Counted = { count: number; examples: string[] };
+
+function count(map: Map<string, Counted>, key: string, example: string): void {
+  const entry = map.get(key) ?? { count: 0, examples: [] };
+  entry.count++;
+  if (entry.examples.length < EXAMPLES) entry.examples.push(example);
+  map.set(key, entry);
+}
+
+const examples = (c: Counted) => `${c.examples.join(', ')}${c.count > c.examples.length ? ', …' : ''}`;
+
 export class TableReport {
   read = 0;
   written = 0;
@@ -9,23 +20,20 @@ export class TableReport {
   present = 0;
   /** Reason → rows skipped for it (with a few examples). */
   readonly skipped = new Map<string, { count: number; examples: string[] }>();
-  /** Values not carried over (or changed), reason → rows. */
-  readonly notes = new Map<string, number>();
+  /** Values not carried over (or changed), reason → rows (with a few examples). */
+  readonly notes = new Map<string, { count: number; examples: string[] }>();
   /** Quota columns' sums over skipped rows (the quota check leaves them out). */
   readonly skippedSums = new Map<string, number>();
 
   constructor(readonly table: string) {}
 
   skip(reason: string, example: string, sums: Record<string, number> = {}): void {
-    const entry = this.skipped.get(reason) ?? { count: 0, examples: [] };
-    entry.count++;
-    if (entry.examples.length < EXAMPLES) entry.examples.push(example);
-    this.skipped.set(reason, entry);
+    count(this.skipped, reason, example);
     for (const [k, v] of Object.entries(sums)) this.skippedSums.set(k, (this.skippedSums.get(k) ?? 0) + v);
   }
 
-  note(what: string): void {
-    this.notes.set(what, (this.notes.get(what) ?? 0) + 1);
+  note(what: string, example: string): void {
+    count(this.notes, what, example);
   }
 
   get skippedCount(): number {
@@ -36,8 +44,8 @@ export class TableReport {
 
   lines(): string[] {
     const out = [`${this.table}: read ${this.read}, written ${this.written}, already present ${this.present}, skipped ${this.skippedCount}`];
-    for (const [reason, s] of this.skipped) out.push(`  skipped ${s.count}: ${reason} (${s.examples.join(', ')}${s.count > s.examples.length ? ', …' : ''})`);
-    for (const [what, n] of this.notes) out.push(`  not mapped in ${n} row(s): ${what}`);
+    for (const [reason, s] of this.skipped) out.push(`  skipped ${s.count}: ${reason} (${examples(s)})`);
+    for (const [what, s] of this.notes) out.push(`  not mapped in ${s.count} row(s): ${what} (${examples(s)})`);
     return out;
   }
 }

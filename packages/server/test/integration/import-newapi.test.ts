@@ -83,7 +83,7 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(report(first, 'midjourneys')).toMatchObject({ read: 2, written: 2 });
     expect(report(first, 'tasks')).toMatchObject({ read: 4, written: 4 });
     const users = report(first, 'users').lines().join('\n');
-    expect(users).toContain('users.discord_id: Tollway has no such sign-in');
+    expect(users).toContain('not mapped in 1 row(s): users.discord_id: Tollway has no such sign-in; the binding is not kept (id 3)');
     const channels = report(first, 'channels').lines().join('\n');
     expect(channels).toContain('channels.header_override');
     expect(channels).toContain('channels.remark');
