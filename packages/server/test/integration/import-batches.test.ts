@@ -64,4 +64,36 @@ describe.each(dialects)('import in batches on %s', (dialect) => {
     expect(Number(stats.max)).toBe(FIRST_EXTRA_ID + (EXTRA_LOGS - 1) * ID_STEP);
     expect(Number(stats.quota)).toBe(extraQuota + 100 + 2000 + 5000000);
   });
+
+  it('a run cut short is completed by the next one: the rows it had not written yet, nothing else', async () => {
+    const k = target.db.kysely;
+    // As if the process died during the logs' third batch, and during the tasks.
+    const cut = FIRST_EXTRA_ID + (2 * BATCH + 10) * ID_STEP;
+    const lost = Number(
+      (
+        await k
+          .selectFrom('logs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('id', '>', cut)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    await k.deleteFrom('logs').where('id', '>', cut).execute();
+    await k.deleteFrom('tasks').where('id', '>', 1).execute();
+    const again = await runImport({ from: source.dsn, target: target.db, box: new SecretBox(undefined), log: pino({ level: 'silent' }) });
+    expect(again.mode).toBe('rerun');
+    expect(again.reports.find((r) => r.table === 'logs')).toMatchObject({ written: lost, present: EXTRA_LOGS + 3 - lost });
+    expect(again.reports.find((r) => r.table === 'tasks')).toMatchObject({ written: 3, present: 1 });
+    expect(again.written).toBe(lost + 3);
+    expect(
+      Number(
+        (
+          await k
+            .selectFrom('logs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(EXTRA_LOGS + 3);
+  });
 });
