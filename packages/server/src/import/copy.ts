@@ -110,7 +110,8 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
     progress.tick(report.read);
   }
   progress.tick(report.read, true);
-  if (!opts.dryRun && report.written > 0 && !spec.key) await syncSequence(dst, spec.target);
+  // Also on a re-run: a run cut between a batch and this line left the sequence behind.
+  if (!opts.dryRun && report.read > 0 && !spec.key) await syncSequence(dst, spec.target);
   return report;
 }
 
@@ -127,8 +128,9 @@ async function insertBatch(k: Loose, spec: TableSpec, rows: Row[]): Promise<void
   });
 }
 
-/** PostgreSQL's serial sequence moves past the copied ids, so rows created later get new ones. */
+/** PostgreSQL's serial sequence moves past the copied ids (never back), so rows created later get new ones. */
 export async function syncSequence(dst: Db, table: string): Promise<void> {
   if (dst.dialect !== 'postgres') return;
-  await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${sql.table(table)}), 1))`.execute(dst.kysely);
+  const seq = sql`pg_get_serial_sequence(${table}, 'id')`;
+  await sql`SELECT setval(${seq}, GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${sql.table(table)}), COALESCE(pg_sequence_last_value(${seq}::regclass), 0), 1))`.execute(dst.kysely);
 }
