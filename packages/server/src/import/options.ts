@@ -8,7 +8,7 @@ import { text } from './values.js';
 /**
  * Copies the source's options Tollway knows (values checked as the settings API checks them). Unknown keys and
  * invalid values are listed in the report, never stored. A fresh import writes the source's value over Tollway's;
- * with `keepTarget` (merge) a key the target already has keeps its value.
+ * with `keepTarget` (a re-run or a merge) a key the target already has keeps its value.
  */
 export async function copyOptions(src: SourceDb, dst: Db, box: SecretBox, keepTarget: boolean, dryRun: boolean): Promise<TableReport> {
   const report = new TableReport('options');

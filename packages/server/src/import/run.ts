@@ -99,7 +99,8 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
   await run(tokensSpec(ctx));
   await run(channelsSpec(ctx));
   reports.set('abilities', await abilitiesReport(src, ctx.abilities));
-  reports.set('options', await copyOptions(src, target, box, mode === 'merge', dryRun));
+  // Only a fresh import writes over Tollway's values; a re-run or a merge adds missing keys.
+  reports.set('options', await copyOptions(src, target, box, mode !== 'fresh', dryRun));
   await run(redemptionsSpec(ctx));
   await run(topUpsSpec(ctx));
   await run(midjourneysSpec(ctx));
