@@ -253,7 +253,9 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
       await new Promise((r) => setTimeout(r, POLL_MS * 5));
       await kill('SIGTERM');
       expect(await quota()).toBe(before);
-      const refunds = (await backend.db.kysely.selectFrom('logs').select('other').where('type', '=', LogType.System).execute()).filter((l) => JSON.parse(l.other || '{}').task_id === taskId);
+      const refunds = (await backend.db.kysely.selectFrom('logs').select('other').where('type', '=', LogType.System).execute()).filter(
+        (l) => JSON.parse(l.other || '{}').task_id === taskId,
+      );
       expect(refunds).toHaveLength(1);
     },
     START_TIMEOUT_MS * 2,
