@@ -36,6 +36,13 @@ module.exports = {
       to: { path: `${SERVER}(?!accounting/|core/|${GROUND})` },
     },
     {
+      name: 'import-stands-on-core',
+      comment: 'The new-api / one-api import (npm run import) writes through core, the ground and shared, never a module or the relay.',
+      severity: 'error',
+      from: { path: `${SERVER}import/` },
+      to: { path: `${SERVER}(?!import/|core/|${GROUND})` },
+    },
+    {
       name: 'ground-imports-no-floor',
       severity: 'error',
       comment: 'lib and db are the ground: they import only the ground and shared.',
