@@ -12,6 +12,8 @@ export const IMPORTED_BATCH = 'imported';
 export interface MapContext {
   box: SecretBox;
   product: 'new-api' | 'one-api';
+  /** Merging into a database with its own users (and its own root). */
+  merging: boolean;
   off: Offsets;
   /** The abilities rebuilt from written channels (compared with the source's in the summary). */
   abilities: TableReport;

@@ -7,6 +7,8 @@ import { deletedAt, flag, meaningful, num, ref, text, type Row } from './values.
 /** Sign-in ids new-api or one-api keep that Tollway has no provider for. */
 const UNKNOWN_IDENTITIES = ['discord_id', 'lark_id'];
 const AFF_CODE_LENGTH = 4;
+const ROOT_ROLE = 100;
+const ADMIN_ROLE = 10;
 const TOP_UP_STATUSES = new Set(['pending', 'success', 'expired']);
 /** new-api's "used" redemption status. */
 const REDEMPTION_USED = 3;
@@ -21,6 +23,11 @@ export function usersSpec(ctx: MapContext): TableSpec {
       for (const c of UNKNOWN_IDENTITIES) if (text(r[c])) report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`, `id ${num(r.id)}`);
       if (text(r.stripe_customer)) report.note('users.stripe_customer: Tollway has no Stripe payments', `id ${num(r.id)}`);
       const accessToken = text(r.access_token).trim();
+      let role = num(r.role, 1);
+      if (ctx.merging && role === ROOT_ROLE) {
+        role = ADMIN_ROLE;
+        report.note("users.role: the source's root becomes an administrator (the target keeps its own root)", `id ${num(r.id)}`);
+      }
       let affCode = text(r.aff_code);
       if (!affCode) {
         affCode = `i${num(r.id)}${crypto.randomBytes(AFF_CODE_LENGTH).toString('hex')}`;
@@ -31,7 +38,7 @@ export function usersSpec(ctx: MapContext): TableSpec {
         username: text(r.username),
         password: text(r.password),
         display_name: text(r.display_name),
-        role: num(r.role, 1),
+        role,
         status: num(r.status, 1),
         email: text(r.email),
         github_id: text(r.github_id),

@@ -12,6 +12,8 @@ export interface ImportMarker {
   product: string;
   version: string;
   offsets: Offsets;
+  /** Imported into a database that had its own users (its root stays the root). */
+  merge: boolean;
   started_at: number;
 }
 

@@ -84,11 +84,19 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
     mode = 'merge';
     offsets = { ...(await mergeOffsets(target)), logs: (await mergeOffsets(logTarget)).logs };
   }
-  if (!marker && !dryRun) await writeMarker(target, fingerprint, { product: kind.product, version: kind.version, offsets, started_at: Math.floor(Date.now() / 1000) });
+  if (!marker && !dryRun)
+    await writeMarker(target, fingerprint, { product: kind.product, version: kind.version, offsets, merge: mode === 'merge', started_at: Math.floor(Date.now() / 1000) });
   if (mode !== 'fresh') write(`${mode}: ids shifted by ${JSON.stringify(offsets)}`);
 
   const before = await sourceSums(src.kysely);
-  const ctx: MapContext = { box, product: kind.product, off: offsets, channelNames: new Map(), abilities: new TableReport('abilities') };
+  const ctx: MapContext = {
+    box,
+    product: kind.product,
+    merging: mode === 'merge' || (marker?.merge ?? false),
+    off: offsets,
+    channelNames: new Map(),
+    abilities: new TableReport('abilities'),
+  };
   const copy: CopyOptions = { write, dryRun };
   const reports = new Map<string, TableReport>();
   const run = async (spec: TableSpec, db: Db = target, from: SourceDb = src) => reports.set(spec.target, await copyTable(from, db, spec, copy));
