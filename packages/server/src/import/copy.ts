@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { columnLimits, fitRow } from './limits.js';
 import { Progress, TableReport } from './report.js';
 import type { SourceDb } from './source.js';
 import { num, type Row } from './values.js';
@@ -62,6 +63,8 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
     .executeTakeFirst()) as { n: unknown } | undefined;
   const progress = new Progress(spec.target, num(counted?.n), opts.write);
   const k = dst.kysely as unknown as Loose;
+  const limits = await columnLimits(dst, spec.target);
+  const identifying = [spec.key ?? 'id', ...(spec.uniques ?? [])];
   let last = -1;
   for (;;) {
     const rows = (await base().selectAll().where('id', '>', last).orderBy('id').limit(BATCH).execute()) as Row[];
@@ -71,7 +74,8 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
     let fresh: Row[] = [];
     for (const r of rows) {
       const m = spec.map(r, report);
-      if (typeof m === 'string') report.skip(m, `id ${num(r.id)}`, sumsOf(r, spec.sums));
+      const tooLong = typeof m === 'string' ? undefined : fitRow(m, limits, identifying, spec.target, report, `id ${num(r.id)}`);
+      if (typeof m === 'string' || tooLong) report.skip(typeof m === 'string' ? m : tooLong!, `id ${num(r.id)}`, sumsOf(r, spec.sums));
       else fresh.push(m);
     }
     const key = spec.key ?? 'id';

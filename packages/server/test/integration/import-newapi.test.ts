@@ -46,6 +46,7 @@ function gormDsn(dsn: string): string {
   return `${u.username}:${u.password}@tcp(${u.hostname}:${u.port || 3306})${u.pathname}?charset=utf8mb4&parseTime=True&loc=Local`;
 }
 
+const userLines = (r: ImportResult) => report(r, 'users').lines().join('\n');
 const report = (r: ImportResult, table: string) => r.reports.find((x) => x.table === table)!;
 
 describe.each(dialects)('import of a new-api database on %s', (dialect) => {
@@ -129,6 +130,9 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(bob).toMatchObject({ inviter_id: 2, linux_do_id: '77', aff_code: 'Bob1' });
     const carol = await k.selectFrom('users').selectAll().where('username', '=', 'carol').executeTakeFirstOrThrow();
     expect(carol.deleted_at).not.toBeNull();
+    // PostgreSQL and MySQL enforce Tollway's varchar(64): the name is cut, and the summary says so.
+    expect(carol.display_name).toBe(dialect === 'sqlite' ? `Carol ${'x'.repeat(70)}` : `Carol ${'x'.repeat(58)}`);
+    if (dialect !== 'sqlite') expect(userLines(first)).toContain('users.display_name longer than 64 characters: cut (id 5)');
     const ids = await k.selectFrom('user_identities').select(['provider', 'external_id', 'user_id']).orderBy('provider').execute();
     expect(ids).toEqual([
       { provider: 'github', external_id: '4242', user_id: 2 },

@@ -97,7 +97,18 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       discord_id: 'd-991',
       created_at: t - 10 * DAY,
     },
-    { id: 5, username: 'carol', password: goBcrypt('carol-pass-1'), role: 1, quota: 1234, used_quota: 99, aff_code: 'Crl5', deleted_at: new Date((t - DAY) * 1000) },
+    // new-api's display_name column is unbounded; Tollway keeps 64 characters.
+    {
+      id: 5,
+      username: 'carol',
+      display_name: `Carol ${'x'.repeat(70)}`,
+      password: goBcrypt('carol-pass-1'),
+      role: 1,
+      quota: 1234,
+      used_quota: 99,
+      aff_code: 'Crl5',
+      deleted_at: new Date((t - DAY) * 1000),
+    },
   ];
   for (const u of users) await db.insert('users', u);
   facts.quota.users = users.reduce((n, u) => n + u.quota, 0);
