@@ -109,8 +109,7 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
         return false;
       });
     }
-    if (fresh.length > 0 && !opts.dryRun) await insertBatch(k, spec, fresh);
-    report.written += fresh.length;
+    report.written += fresh.length > 0 && !opts.dryRun ? await insertBatch(k, spec, fresh, report) : fresh.length;
     progress.tick(report.read);
   }
   progress.tick(report.read, true);
@@ -119,17 +118,34 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
   return report;
 }
 
-async function insertBatch(k: Loose, spec: TableSpec, rows: Row[]): Promise<void> {
-  const chunk = Math.max(1, Math.floor(MAX_PARAMS / Object.keys(rows[0]!).length));
-  await k.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += chunk) {
-      await trx
-        .insertInto(spec.target)
-        .values(rows.slice(i, i + chunk))
-        .execute();
+/** Writes a batch in one transaction; when the database refuses it, row by row, skipping (and reporting) each refused row. */
+async function insertBatch(k: Loose, spec: TableSpec, rows: Row[], report: TableReport): Promise<number> {
+  const write = (list: Row[]) =>
+    k.transaction().execute(async (trx) => {
+      const chunk = Math.max(1, Math.floor(MAX_PARAMS / Object.keys(list[0]!).length));
+      for (let i = 0; i < list.length; i += chunk) {
+        await trx
+          .insertInto(spec.target)
+          .values(list.slice(i, i + chunk))
+          .execute();
+      }
+      if (spec.after) await spec.after(trx, list);
+    });
+  try {
+    await write(rows);
+    return rows.length;
+  } catch {
+    let written = 0;
+    for (const row of rows) {
+      try {
+        await write([row]);
+        written++;
+      } catch (err) {
+        report.skip(`refused by the database: ${(err as Error).message.split('\n')[0]}`, `id ${num(row.id ?? row[spec.key ?? 'id'])}`, sumsOf(row, spec.sums));
+      }
     }
-    if (spec.after) await spec.after(trx, rows);
-  });
+    return written;
+  }
 }
 
 /** PostgreSQL's serial sequence moves past the copied ids (never back), so rows created later get new ones. */

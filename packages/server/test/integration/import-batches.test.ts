@@ -39,6 +39,16 @@ describe.each(dialects)('import in batches on %s', (dialect) => {
         .values(rows.slice(i, i + INSERT_CHUNK))
         .execute();
     }
+    // The same key twice, once with its sk- prefix: both become one key, and the database refuses the second.
+    for (const [id, key, quota] of [
+      [10, 'dupkey0123456789dupkey0123456789dupkey0123456789', 5],
+      [11, 'sk-dupkey0123456789dupkey0123456789dupkey0123456789', 7],
+    ] as const) {
+      await (source.db.kysely as unknown as AnyKysely)
+        .insertInto('tokens')
+        .values({ id, user_id: 2, key, name: `dup-${id}`, remain_quota: quota, unlimited_quota: dialect === 'sqlite' ? 0 : false, allow_ips: '', group: '' })
+        .execute();
+    }
     target = await createTestDatabase(dialect);
     await migrateToLatest(target.db);
   });
@@ -50,6 +60,10 @@ describe.each(dialects)('import in batches on %s', (dialect) => {
   it('copies every row across batch boundaries and id gaps, with a progress line per table', async () => {
     const lines: string[] = [];
     const result = await runImport({ from: source.dsn, target: target.db, box: new SecretBox(undefined), log: pino({ level: 'silent' }), progress: (l) => lines.push(l) });
+    const tokens = result.reports.find((r) => r.table === 'tokens')!;
+    expect(tokens).toMatchObject({ read: 5, written: 4 });
+    expect([...tokens.skipped.entries()].map(([reason, s]) => [reason.startsWith('refused by the database: '), s.examples])).toEqual([[true, ['id 11']]]);
+    expect(result.quota.find((q) => q.label === 'tokens.remain_quota')).toMatchObject({ skipped: 7, ok: true });
     const logs = result.reports.find((r) => r.table === 'logs')!;
     expect(logs).toMatchObject({ read: EXTRA_LOGS + 3, written: EXTRA_LOGS + 3 });
     const total = EXTRA_LOGS + 3;
