@@ -66,8 +66,9 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
   const write = opts.progress ?? (() => undefined);
   const kind = detectSource(src.tables);
   write(`source: ${kind.product}, ${kind.version} (${src.dialect})`);
-  // Checks CRYPTO_SECRET against the target before anything is written.
-  await sealSecretsAtRest(target, box, opts.log);
+  // Checks CRYPTO_SECRET against the target before anything is written (it also seals plaintext left there, as a
+  // start of Tollway would: a dry run skips it).
+  if (!dryRun) await sealSecretsAtRest(target, box, opts.log);
   const fingerprint = await sourceFingerprint(src, kind);
   const marker = await readMarker(target, fingerprint);
   let mode: ImportResult['mode'] = 'fresh';
