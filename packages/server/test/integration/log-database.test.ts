@@ -11,6 +11,7 @@ import type { Client, TestApp } from '../support/app.js';
 import { logDatabasePairs } from '../support/databases.js';
 import { useGateway, useLogDatabaseEnv } from '../support/fixture.js';
 import { addChannel, drainWriter } from '../support/gateway.js';
+import { logRow } from '../support/log-row.js';
 
 /** LOG_SQL_DSN: the logs table in its own database, written by the durable writer and read by the log APIs. */
 describe.each(logDatabasePairs)('logs in their own database (%s main, %s logs)', (mainDialect, logDialect) => {
@@ -93,27 +94,7 @@ describe.each(logDatabasePairs)('logs in their own database (%s main, %s logs)',
       channelId: 0,
       quota: 5,
       countsRequest: true,
-      log: {
-        user_id: userId,
-        created_at: 1,
-        type: 4,
-        content,
-        username: 'logdb-user',
-        token_name: '',
-        model_name: 'replay',
-        quota: 5,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        use_time: 0,
-        is_stream: 0,
-        channel_id: 0,
-        channel_name: '',
-        token_id: 0,
-        group: '',
-        ip: '',
-        request_id: '',
-        other: '',
-      },
+      log: logRow({ user_id: userId, type: 4, content, username: 'logdb-user', model_name: 'replay', quota: 5, group: '', other: '' }),
     });
     try {
       const start = await quotaOf();

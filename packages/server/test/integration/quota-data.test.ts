@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DurableWriter, type WriteRecord } from '../../src/accounting/writer.js';
 import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { logRow } from '../support/log-row.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
@@ -175,27 +176,7 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
       channelId: 0,
       quota: 10,
       countsRequest: true,
-      log: {
-        user_id: uid,
-        created_at: hour + i,
-        type: 2,
-        content: '',
-        username: 'bob',
-        token_name: '',
-        model_name: model,
-        quota: 10,
-        prompt_tokens: i,
-        completion_tokens: 1,
-        use_time: 0,
-        is_stream: 0,
-        channel_id: 0,
-        channel_name: '',
-        token_id: 0,
-        group: 'default',
-        ip: '',
-        request_id: `replay-${i}`,
-        other: '{}',
-      },
+      log: logRow({ user_id: uid, created_at: hour + i, username: 'bob', model_name: model, quota: 10, prompt_tokens: i, completion_tokens: 1, request_id: `replay-${i}` }),
     });
     const batch = { id: `qd-crash-${dialect}`, hourly: true, records: [rec(1, 'replayed'), rec(2, 'replayed'), rec(3, 'replayed-2')] };
     const journal = path.join(dir, 'writer-journal.jsonl');

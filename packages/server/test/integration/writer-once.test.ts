@@ -7,6 +7,7 @@ import { DurableWriter, type WriteRecord } from '../../src/accounting/writer.js'
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { userRow } from '../support/user-row.js';
+import { logRow } from '../support/log-row.js';
 
 const log = pino({ level: 'silent' });
 const START = 100_000;
@@ -67,27 +68,7 @@ describe.each(dialects)('writer once-per-row records on %s', (dialect) => {
     quota,
     countsRequest: false,
     once: { table: 'tasks', id: taskId, column },
-    log: {
-      user_id: uid,
-      created_at: 1,
-      type: 3,
-      content: tag,
-      username: 'once',
-      token_name: '',
-      model_name: 'suno_music',
-      quota,
-      prompt_tokens: 0,
-      completion_tokens: 0,
-      use_time: 0,
-      is_stream: 0,
-      channel_id: 0,
-      channel_name: '',
-      token_id: 0,
-      group: 'default',
-      ip: '',
-      request_id: tag,
-      other: '{}',
-    },
+    log: logRow({ user_id: uid, type: 3, content: tag, username: 'once', model_name: 'suno_music', quota, request_id: tag }),
   });
   const quota = async () => Number((await d.db.kysely.selectFrom('users').select('quota').where('id', '=', uid).executeTakeFirstOrThrow()).quota);
   const logCount = async (db: TestDatabase, tag: string) => (await db.db.kysely.selectFrom('logs').select('id').where('request_id', 'like', `${tag}%`).execute()).length;

@@ -9,6 +9,7 @@ import { UNSETTLED_CALL_CONTENT } from '../../src/accounting/journal-recovery.js
 import { DurableWriter, type WriteRecord } from '../../src/accounting/writer.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { userRow } from '../support/user-row.js';
+import { logRow } from '../support/log-row.js';
 
 const log = pino({ level: 'silent' });
 
@@ -38,27 +39,7 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     channelId: 0,
     quota,
     countsRequest: true,
-    log: {
-      user_id: uid,
-      created_at: 1,
-      type: 2,
-      content: '',
-      username: 'w',
-      token_name: '',
-      model_name: 'm',
-      quota,
-      prompt_tokens: i,
-      completion_tokens: 0,
-      use_time: 0,
-      is_stream: 0,
-      channel_id: 0,
-      channel_name: '',
-      token_id: 0,
-      group: 'default',
-      ip: '',
-      request_id: `r${i}`,
-      other: '{}',
-    },
+    log: logRow({ user_id: uid, username: 'w', model_name: 'm', quota, prompt_tokens: i, request_id: `r${i}` }),
   });
 
   it('batches counters and multi-row log inserts, and reports commits', async () => {
