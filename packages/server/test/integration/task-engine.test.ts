@@ -114,6 +114,8 @@ describe.each(dialects)('task engine on %s', (dialect) => {
       const task = await accepted('a lighthouse, retried');
       expect(task.channelId).not.toBe(deadId);
       expect(await userQuota(gw.t, gw.user.userId!)).toBe(before - PRICE);
+      // Ended here, so no later case finds it unfinished (the timeout case would refund it).
+      await applyTaskState(ctx(), task, { upstreamTaskId: task.upstreamTaskId, status: TaskStatus.Success });
       // Two reachable channels: the first one's refusal is the answer.
       await gw.root.call('DELETE', `/api/channel/${deadId}`);
       secondId = await addChannel(gw.root, { name: 'second', key: 'task-key', baseUrl: gw.mock.url, models: MODEL, priority: 10, type: ChannelType.Custom });
