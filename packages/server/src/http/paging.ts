@@ -23,5 +23,5 @@ export function pageWindow(q: PageQuery): PageWindow {
 export async function readPage<R, T = R>(q: PageQuery, read: (w: PageWindow) => Promise<Slice<R>>, view?: (row: R) => T): Promise<Page<T>> {
   const w = pageWindow(q);
   const { items, total } = await read(w);
-  return { items: view ? items.map(view) : (items as unknown as T[]), page: w.page, total };
+  return { items: view ? items.map(view) : (items as unknown as T[]), page: w.page, page_size: q.page_size, total };
 }

@@ -136,7 +136,7 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     const byId = await admin.call<Page>('GET', `/api/redemption/search?keyword=${row.id}`);
     expect(byId.body.data!.items.map((r) => r.id)).toContain(row.id);
     const none = await admin.call<Page>('GET', '/api/redemption/search?keyword=no-such-code');
-    expect(none.body.data).toEqual({ items: [], page: 1, total: 0 });
+    expect(none.body.data).toEqual({ items: [], page: 1, page_size: 10, total: 0 });
   });
 
   it('edits an unused code, enables and disables it, and refuses edits of disabled or used codes', async () => {

@@ -101,12 +101,12 @@ describe.each(dialects)('tokens: create, list, search, get, delete, owner only, 
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(all.body.data!.items.every((x) => x.user_id === alice.userId)).toBe(true);
     const first = await list(alice, '?p=0&size=3');
-    expect(first.body.data).toMatchObject({ page: 1, total: 4 });
+    expect(first.body.data).toMatchObject({ page: 1, page_size: 3, total: 4 });
     expect(first.body.data!.items.map((x) => x.id)).toEqual(ids.slice(0, 3));
     const second = await list(alice, '?p=2&page_size=3');
     expect(second.body.data!.page).toBe(2);
     expect(second.body.data!.items.map((x) => x.id)).toEqual(ids.slice(3));
-    expect((await list(bob)).body.data).toEqual({ items: [], page: 1, total: 0 });
+    expect((await list(bob)).body.data).toEqual({ items: [], page: 1, page_size: 10, total: 0 });
     expect((await list(admin)).body.data!.total).toBe(0);
     expect((await list(alice, '?size=101')).status).toBe(400);
   });

@@ -9,8 +9,19 @@ const taskKey = (field: string) => z.string().trim().max(191, `${field} must be 
 /** Time bounds on submit_time, inclusive; 0 means open. */
 const range = { start_timestamp: epochSecondsFilter('start_timestamp'), end_timestamp: epochSecondsFilter('end_timestamp') };
 
+/** Bounds above this are epoch milliseconds (new-api's console sends them to /api/mj). */
+const MILLISECONDS_FROM = 1e12;
+const MS_PER_SECOND = 1000;
+const secondsOrMilliseconds = (field: string) =>
+  z.preprocess((v) => {
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+    return typeof n === 'number' && Number.isFinite(n) && n > MILLISECONDS_FROM ? Math.floor(n / MS_PER_SECOND) : v;
+  }, epochSecondsFilter(field));
+/** Drawing-list bounds: epoch seconds, or epoch milliseconds read as seconds. */
+const mjRange = { start_timestamp: secondsOrMilliseconds('start_timestamp'), end_timestamp: secondsOrMilliseconds('end_timestamp') };
+
 /** GET /api/mj/ (administrators): channel, task id, user and submit-time range. */
-export const mjQuery = pageQuery.extend({ ...range, channel_id: channelId, mj_id: taskKey('mj_id'), user_id: userId });
+export const mjQuery = pageQuery.extend({ ...mjRange, channel_id: channelId, mj_id: taskKey('mj_id'), user_id: userId });
 /** GET /api/mj/self/: own tasks; no channel or user filter (regular users cannot specify channels). */
 export const selfMjQuery = mjQuery.omit({ channel_id: true, user_id: true });
 /** GET /api/task/ (administrators). */

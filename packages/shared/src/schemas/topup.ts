@@ -24,6 +24,8 @@ export const topUpInfo = z.object({
   pay_methods: z.array(z.object({ name: z.string(), type: z.string() })),
   amount_options: z.array(z.number().int()),
   top_up_link: z.string(),
+  /** Amount → price ratio for preset amounts (new-api's shape); Tollway has no such discounts, so always `{}`. */
+  discount: z.record(z.string(), z.number()),
 });
 
 export type TopUpRecord = z.infer<typeof topUpRecord>;

@@ -74,7 +74,13 @@ export const registerBody = z.object({
   password2: z.string().max(128).optional(),
   email: optionalEmail.optional().default(''),
   verification_code: z.string().max(32).optional().default(''),
-  aff_code: z.string().trim().max(32).optional().default(''),
+  // null (new-api's console without an invite link) is no invite code.
+  aff_code: z
+    .string()
+    .trim()
+    .max(32)
+    .nullish()
+    .transform((v) => v ?? ''),
 });
 
 export const updateSelfBody = z.object({

@@ -90,4 +90,4 @@ export const apiDelete = <T>(path: string) => api<T>('DELETE', path);
 
 /** GETs one page of a listing; a missing answer reads as an empty page `page`. */
 export const apiGetPage = <T>(path: string, page: number): Promise<Page<T>> =>
-  apiGet<Page<T> | undefined>(path).then((d) => ({ items: d?.items ?? [], page: d?.page ?? page, total: d?.total ?? 0 }));
+  apiGet<Page<T> | undefined>(path).then((d) => ({ items: d?.items ?? [], page: d?.page ?? page, page_size: d?.page_size ?? 0, total: d?.total ?? 0 }));

@@ -28,7 +28,7 @@ export async function listChannels(store: ChannelsStore, req: ListRequest): Prom
   const order: ChannelOrder = req.id_sort ? 'id' : 'priority';
   if (!req.tag_mode) {
     const { items, total } = await store.page(req, order, { offset, limit });
-    return { items: items.map((r) => toPublicChannel(r)), page, total };
+    return { items: items.map((r) => toPublicChannel(r)), page, page_size: req.page_size, total };
   }
   const entries = new Map<string, Entry>();
   for (const r of await store.outline(req)) {
@@ -53,5 +53,5 @@ export async function listChannels(store: ChannelsStore, req: ListRequest): Prom
     if (children.length === 0) continue;
     items.push(e.tag ? toTagRow(e.tag, children.sort(childOrder)) : children[0]!);
   }
-  return { items, page, total: sorted.length };
+  return { items, page, page_size: req.page_size, total: sorted.length };
 }

@@ -95,6 +95,7 @@ export class TopUpService {
       ],
       amount_options: PRESET_AMOUNTS.map((a) => a * scale).filter((a) => a >= min && Number.isSafeInteger(a)),
       top_up_link: this.o.get('TopUpLink'),
+      discount: {},
     };
   }
 
