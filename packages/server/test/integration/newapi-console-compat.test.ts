@@ -1,39 +1,16 @@
-import type { Insertable } from 'kysely';
 import type { MjRow } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MidjourneysTable } from '../../src/db/schema.js';
 import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { MJ_T0, mjRow } from '../support/mj-row.js';
 
 type Page<T> = { items: T[]; page: number; page_size: number; total: number };
-const T0 = 1_700_000_000;
+const T0 = MJ_T0;
 const MS = 1000;
 
 /** What new-api's own console sends and reads, answered the way it expects (additive to Tollway's API). */
 describe.each(dialects)('new-api console compatibility on %s', (dialect) => {
   let t: TestApp, root: Client, alice: Client, bob: Client;
-
-  const mj = (over: Partial<Insertable<MidjourneysTable>>): Insertable<MidjourneysTable> => ({
-    code: 1,
-    user_id: 0,
-    action: 'IMAGINE',
-    mj_id: '',
-    prompt: 'a cat',
-    prompt_en: 'a cat',
-    description: '',
-    submit_time: T0,
-    start_time: T0 + 1,
-    finish_time: T0 + 30,
-    image_url: '',
-    status: 'SUCCESS',
-    progress: '100%',
-    fail_reason: '',
-    channel_id: 1,
-    quota: 5000,
-    video_url: '',
-    private_data: '',
-    ...over,
-  });
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
@@ -43,9 +20,9 @@ describe.each(dialects)('new-api console compatibility on %s', (dialect) => {
     await t.database.db.kysely
       .insertInto('midjourneys')
       .values([
-        mj({ user_id: alice.userId!, mj_id: 'mj-a1', submit_time: T0 + 10 }),
-        mj({ user_id: alice.userId!, mj_id: 'mj-a2', submit_time: T0 + 20 }),
-        mj({ user_id: bob.userId!, mj_id: 'mj-b1', submit_time: T0 + 30 }),
+        mjRow({ user_id: alice.userId!, mj_id: 'mj-a1', submit_time: T0 + 10 }),
+        mjRow({ user_id: alice.userId!, mj_id: 'mj-a2', submit_time: T0 + 20 }),
+        mjRow({ user_id: bob.userId!, mj_id: 'mj-b1', submit_time: T0 + 30 }),
       ])
       .execute();
   });

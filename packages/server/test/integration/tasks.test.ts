@@ -1,39 +1,18 @@
 import type { Insertable } from 'kysely';
 import type { MjRow, TaskRow } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
-import type { MidjourneysTable, TasksTable } from '../../src/db/schema.js';
+import type { TasksTable } from '../../src/db/schema.js';
 import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { MJ_T0, mjRow } from '../support/mj-row.js';
 import { useApp } from '../support/fixture.js';
 
 type Page<T> = { items: T[]; page: number; total: number };
-const T0 = 1_700_000_000;
+const T0 = MJ_T0;
 
 describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
   let t: TestApp, admin: Client, alice: Client, bob: Client;
 
-  const mj = (over: Partial<Insertable<MidjourneysTable>>): Insertable<MidjourneysTable> => ({
-    code: 1,
-    user_id: 0,
-    action: 'IMAGINE',
-    mj_id: '',
-    prompt: 'a cat',
-    prompt_en: 'a cat',
-    description: '',
-    submit_time: T0,
-    start_time: T0 + 1,
-    finish_time: T0 + 30,
-    image_url: 'https://img.example/cat.png',
-    status: 'SUCCESS',
-    progress: '100%',
-    fail_reason: '',
-    channel_id: 1,
-    quota: 5000,
-    // Every row names the columns some row sets (SQLite's multi-row insert has no DEFAULT).
-    video_url: '',
-    private_data: '',
-    ...over,
-  });
   const task = (over: Partial<Insertable<TasksTable>>): Insertable<TasksTable> => ({
     task_id: '',
     platform: 'suno',
@@ -63,8 +42,8 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
     await k
       .insertInto('midjourneys')
       .values([
-        mj({ user_id: alice.userId!, mj_id: 'mj-a1', submit_time: T0 + 10 }),
-        mj({
+        mjRow({ user_id: alice.userId!, mj_id: 'mj-a1', submit_time: T0 + 10 }),
+        mjRow({
           user_id: alice.userId!,
           mj_id: 'mj-a2',
           submit_time: T0 + 20,
@@ -76,7 +55,7 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
           video_url: 'https://v.example/a2.mp4',
           private_data: '{"secret":"upstream-only"}',
         }),
-        mj({ user_id: bob.userId!, mj_id: 'mj-b1', submit_time: T0 + 30, channel_id: 2, status: 'IN_PROGRESS', progress: '40%' }),
+        mjRow({ user_id: bob.userId!, mj_id: 'mj-b1', submit_time: T0 + 30, channel_id: 2, status: 'IN_PROGRESS', progress: '40%' }),
       ])
       .execute();
     await k
