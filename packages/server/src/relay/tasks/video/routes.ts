@@ -6,6 +6,7 @@ import { parseJsonObject } from '../../../core/routing/channel-row.js';
 import { authenticate, type Identified } from '../../authenticate.js';
 import { RelayError, relayErrors } from '../../errors.js';
 import { openAIChat } from '../../ir/openai-chat.js';
+import { parseJsonBody } from '../../inbound.js';
 import { relayErrorBody, relayFailure } from '../../respond.js';
 import type { RelayContext } from '../../services.js';
 import { submitTask, upstreamOf, type TaskSubmitOutcome } from '../service.js';
@@ -24,23 +25,13 @@ const REDIRECT = 302;
 
 const notFound = () => new RelayError(NOT_FOUND, 'task_not_exist', 'invalid_request_error', 'task_not_exist');
 
-/** A JSON body (the scope's raw buffer). */
-function jsonBody(raw: unknown): unknown {
-  if (!Buffer.isBuffer(raw) || raw.length === 0) throw relayErrors.badBody('a JSON object is required');
-  try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
-  } catch (err) {
-    throw relayErrors.badBody(`malformed JSON (${(err as Error).message})`);
-  }
-}
-
 /**
  * A submit's fields: JSON, or a multipart form spooled to disk (its `input_reference` file kept there, disposed
  * when the response is over).
  */
 async function submitBody(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply): Promise<{ fields: unknown; upload?: VideoUpload }> {
   const raw = req.body;
-  if (Buffer.isBuffer(raw)) return { fields: jsonBody(raw) };
+  if (Buffer.isBuffer(raw)) return { fields: parseJsonBody(raw) };
   if (!raw || typeof (raw as { pipe?: unknown }).pipe !== 'function') throw relayErrors.badBody('a JSON object is required');
   const form = await readVideoForm(raw as NodeJS.ReadableStream, req.headers['content-type'], ctx.config.bodyLimit);
   if (reply.raw.writableFinished || reply.raw.destroyed) form.spool.dispose();
@@ -97,7 +88,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 /** OpenAI's remix: a new task on the channel of a finished video, billed like a submit of its model. */
 async function remix(ctx: RelayContext, req: FastifyRequest, who: Identified): Promise<unknown> {
   const origin = await own(ctx, req, who);
-  const { prompt } = parseVideoRemix(jsonBody(req.body));
+  const { prompt } = parseVideoRemix(parseJsonBody(req.body));
   if (origin.platform !== OPENAI_VIDEO_PLATFORM)
     throw new RelayError(400, 'only a video made on an OpenAI-compatible channel can be remixed', 'invalid_request_error', 'unsupported_operation');
   if (videoStatusOf(origin.status) !== VideoStatus.Completed) throw new RelayError(400, 'the video is not ready', 'invalid_request_error', 'video_not_ready');
