@@ -8,20 +8,38 @@ const CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid content length',
 };
 
-/** Every failure becomes `{success:false, message}` with a 4xx for client mistakes; never a stack trace. */
+const HTTP_OK = 200;
+const HTTP_SERVER_ERROR = 500;
+
+/** Refusals whose status new-api's console acts on (sign in again, no permission, slow down): kept on /api. */
+const KEPT_ON_API = new Set([401, 403, 429]);
+
+const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
+/**
+ * The status of a refusal. On /api it follows new-api: 401, 403 and 429 as they are, every other refusal
+ * (validation, not found, conflict, an upstream's error, and the body parser's: too large, wrong content
+ * type, malformed JSON) is 200 with `success:false` so its message reaches the console. Elsewhere as thrown.
+ */
+export function refusalStatus(url: string, status: number): number {
+  if (!isApiPath(url) || KEPT_ON_API.has(status)) return status;
+  return HTTP_OK;
+}
+
+/** Every failure becomes `{success:false, message}` (status: refusalStatus); a fault is a 500 without its stack. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError | Error, req, reply) => {
     if (err instanceof ApiError) {
-      return reply.status(err.status).send({ success: false, message: err.message });
+      return reply.status(refusalStatus(req.url, err.status)).send({ success: false, message: err.message });
     }
     const fe = err as FastifyError;
-    const status = fe.statusCode ?? 500;
-    if (status < 500) {
+    const status = fe.statusCode ?? HTTP_SERVER_ERROR;
+    if (status < HTTP_SERVER_ERROR) {
       let message = (fe.code && CLIENT_ERRORS[fe.code]) || fe.message;
       if (fe instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(fe.message)) message = `malformed JSON body: ${fe.message}`;
-      return reply.status(status).send({ success: false, message });
+      return reply.status(refusalStatus(req.url, status)).send({ success: false, message });
     }
     req.log.error({ err }, 'request failed');
-    return reply.status(500).send({ success: false, message: 'internal server error, contact the administrator' });
+    return reply.status(HTTP_SERVER_ERROR).send({ success: false, message: 'internal server error, contact the administrator' });
   });
 }

@@ -44,7 +44,7 @@ export class CheckInService {
 
   /** Credits today's reward; refuses when check-in is off or the user already checked in today. */
   async checkIn(userId: number): Promise<{ quota: number }> {
-    if (!this.options.bool('CheckInEnabled')) throw new ApiError('the administrator has not enabled check-in', 403);
+    if (!this.options.bool('CheckInEnabled')) throw new ApiError('the administrator has not enabled check-in');
     const user = await this.users.get(userId);
     const { min, max } = this.range();
     const quota = drawReward(min, max);

@@ -1,6 +1,6 @@
 import { isRoot, type AdminMessage, type CreateMessageBody, type InboxMessage, type MessageRecipient, type UpdateMessageBody } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, forbidden, notFound } from '../../http/errors.js';
+import { ApiError, refused, notFound } from '../../http/errors.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import { perContext } from '../../per-context.js';
 import type { AuthUser } from '../auth/session.js';
@@ -113,7 +113,7 @@ export class MessagesService {
   private async changeable(actor: AuthUser, id: number): Promise<MessageRow> {
     const row = await this.store.get(id);
     if (!row) throw notFound('message does not exist');
-    if (!mayChange(actor, row)) throw forbidden('only the author of a message or root may change it');
+    if (!mayChange(actor, row)) throw refused('only the author of a message or root may change it');
     return row;
   }
 

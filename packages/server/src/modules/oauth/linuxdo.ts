@@ -29,10 +29,10 @@ export async function linuxDoAccount(ctx: AppContext, code: string, origin: stri
   const user = userObjectOf('LinuxDO', await callExternal('LinuxDO', `${base}/api/user`, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]));
   const id = text(user.id);
   if (!id) throw new ApiError('LinuxDO answered a user without an id', 400);
-  if (user.active === false) throw new ApiError('this LinuxDO account is not active', 403);
-  if (user.silenced === true) throw new ApiError('this LinuxDO account is silenced', 403);
+  if (user.active === false) throw new ApiError('this LinuxDO account is not active');
+  if (user.silenced === true) throw new ApiError('this LinuxDO account is silenced');
   const minimum = ctx.options.num('LinuxDOMinimumTrustLevel');
   const level = typeof user.trust_level === 'number' ? user.trust_level : 0;
-  if (level < minimum) throw new ApiError(`this LinuxDO account's trust level is ${level}; the administrator requires at least ${minimum}`, 403);
+  if (level < minimum) throw new ApiError(`this LinuxDO account's trust level is ${level}; the administrator requires at least ${minimum}`);
   return { id, displayName: text(user.name) || text(user.username), email: '' };
 }

@@ -24,8 +24,8 @@ const accountTaken = (p: ProviderInfo): AccountTaken => new AccountTaken(`this $
 
 /** The holder found for a sign-in logs in unless deleted or banned. */
 function admit(p: ProviderInfo, holder: UserRow): UserRow {
-  if (holder.deleted_at !== null) throw new ApiError(`the user bound to this ${p.label} account has been deleted`, 403);
-  if (holder.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
+  if (holder.deleted_at !== null) throw new ApiError(`the user bound to this ${p.label} account has been deleted`);
+  if (holder.status !== UserStatus.Enabled) throw new ApiError('user banned');
   return holder;
 }
 
@@ -42,7 +42,7 @@ export class OAuthService {
 
   /** Refuses a provider whose sign-in the administrator has not enabled. */
   assertEnabled(p: ProviderInfo): void {
-    if (!this.options.bool(p.enabledOption)) throw new ApiError(`the administrator has not enabled ${p.label} sign-in`, 403);
+    if (!this.options.bool(p.enabledOption)) throw new ApiError(`the administrator has not enabled ${p.label} sign-in`);
   }
 
   /** Binds for a logged-in `caller`, else logs in or registers (with the invite code `aff`). */
@@ -56,7 +56,7 @@ export class OAuthService {
 
   /** Binds the provider's account to `caller`; refused when another user holds it. */
   async bind(p: ProviderInfo, account: ExternalAccount, caller: AuthUser): Promise<void> {
-    if (caller.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
+    if (caller.status !== UserStatus.Enabled) throw new ApiError('user banned');
     const holder = await this.store.findHolder(p, account.id);
     if (holder && holder.id !== caller.id) throw accountTaken(p);
     if (holder) return;
@@ -78,7 +78,7 @@ export class OAuthService {
     const holder = await this.store.findHolder(p, account.id);
     if (holder) return admit(p, holder);
     if (!this.options.bool('RegisterEnabled')) {
-      throw new ApiError(`no user is bound to this ${p.label} account and the administrator has disabled new user registration`, 403);
+      throw new ApiError(`no user is bound to this ${p.label} account and the administrator has disabled new user registration`);
     }
     let id: number;
     try {

@@ -26,11 +26,11 @@ export function verifyTelegramLogin(ctx: AppContext, login: TelegramLogin, nowSe
   const expected = crypto.createHmac('sha256', key).update(checkString).digest();
   const given = /^[0-9a-f]{64}$/i.test(login.hash) ? Buffer.from(login.hash, 'hex') : Buffer.alloc(0);
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
-    throw new ApiError('Telegram login data is not signed by the bot: sign in with Telegram again', 403);
+    throw new ApiError('Telegram login data is not signed by the bot: sign in with Telegram again');
   }
   const authDate = Number(login.auth_date);
   if (!Number.isInteger(authDate) || nowSeconds - authDate > TELEGRAM_MAX_AGE_SECONDS) {
-    throw new ApiError('Telegram login data has expired: sign in with Telegram again', 403);
+    throw new ApiError('Telegram login data has expired: sign in with Telegram again');
   }
   if (!login.id) throw new ApiError('Telegram login data has no user id', 400);
   const name = [login.first_name, login.last_name].filter(Boolean).join(' ');

@@ -8,6 +8,8 @@ const levelText = { public: 'public', user: 'logged-in user', admin: 'administra
 /** OpenAPI 3 path from a Fastify path: `/api/user/:id` → `/api/user/{id}`. */
 const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 
+const failure = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } };
+
 /** Builds the OpenAPI 3 document from the same route definitions and zod schemas the server validates with. */
 export function buildOpenApi(routes: RouteDef[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -36,10 +38,13 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       operationId: `${def.method.toLowerCase()}${def.url.replace(/[^a-zA-Z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       parameters,
       responses: {
-        200: { description: 'Envelope', content: { 'application/json': { schema: envelope } } },
-        400: { description: 'Invalid input; message names the field', content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } },
-        ...(def.level !== 'public' ? { 401: { description: 'Not logged in' }, 403: { description: 'Insufficient role' } } : {}),
-        ...(def.rateLimit ? { 429: { description: 'Too many requests' } } : {}),
+        // Refusals (invalid input, not found, conflict…) are 200 with success false, as in new-api.
+        200: {
+          description: 'Envelope: success with data, or success false with the reason (invalid input names the field)',
+          content: { 'application/json': { schema: envelope } },
+        },
+        ...(def.level !== 'public' ? { 401: { description: 'Not logged in', ...failure }, 403: { description: 'Insufficient role', ...failure } } : {}),
+        ...(def.rateLimit ? { 429: { description: 'Too many requests', ...failure } } : {}),
       },
       security: def.level === 'public' ? [] : [{ session: [] }, { accessToken: [] }],
     };
@@ -48,7 +53,12 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
   }
   return {
     openapi: '3.0.3',
-    info: { title: 'Tollway management API', version, description: 'Every response is the envelope {success, message, data}.' },
+    info: {
+      title: 'Tollway management API',
+      version,
+      description:
+        'Every response is the envelope {success, message, data}; a refusal is HTTP 200 with success false, except 401 (not logged in), 403 (role) and 429 (rate limit).',
+    },
     paths,
     components: {
       schemas: { Failure: { type: 'object', properties: { success: { type: 'boolean', enum: [false] }, message: { type: 'string' } } } },

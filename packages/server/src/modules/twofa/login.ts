@@ -40,7 +40,7 @@ export async function completeTwoFactorLogin(ctx: AppContext, req: FastifyReques
   if (userId === undefined) throw new ApiError(EXPIRED);
   const user = await ctx.usersStore.findById(userId);
   if (!user) throw new ApiError(EXPIRED);
-  if (user.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
+  if (user.status !== UserStatus.Enabled) throw new ApiError('user banned');
   await twoFactorOf(ctx).verifySignIn(user.id, code, req.ip);
   if (!(await pending.take(token))) throw new ApiError(EXPIRED);
   await startSession(ctx, req, reply, user);

@@ -1,6 +1,6 @@
 import { Role, type TwoFactorSetup, type TwoFactorStatus } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, forbidden } from '../../http/errors.js';
+import { ApiError, refused } from '../../http/errors.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
@@ -87,8 +87,8 @@ export class TwoFactorService {
   async adminReset(actor: AuthUser, targetId: number): Promise<void> {
     const target = await this.ctx.usersStore.findById(targetId);
     if (!target) throw new ApiError('user does not exist');
-    if (target.id === actor.id) throw forbidden('turn off your own two-factor authentication in personal settings');
-    if (target.role >= actor.role) throw forbidden('cannot reset two-factor authentication of a user at the same or a higher permission level');
+    if (target.id === actor.id) throw refused('turn off your own two-factor authentication in personal settings');
+    if (target.role >= actor.role) throw refused('cannot reset two-factor authentication of a user at the same or a higher permission level');
     if (!(await this.store.remove(targetId))) throw new ApiError(NOT_ENABLED);
   }
 

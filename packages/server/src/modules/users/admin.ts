@@ -1,5 +1,5 @@
 import { Role, UserStatus, type UserManageAction, type UserPublic } from '@tollway/shared';
-import { ApiError, forbidden } from '../../http/errors.js';
+import { ApiError, refused } from '../../http/errors.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import type { AuthUser } from '../auth/session.js';
 import { hashPassword } from './password.js';
@@ -22,20 +22,20 @@ export class UserAdminService {
 
   private assertOutranks(actor: AuthUser, target: UserRow, what: string): void {
     if (target.role >= actor.role && !(actor.id === target.id && actor.role >= Role.Root)) {
-      throw forbidden(`cannot ${what} a user at the same or a higher permission level`);
+      throw refused(`cannot ${what} a user at the same or a higher permission level`);
     }
   }
 
   async create(actor: AuthUser, input: { username: string; password: string; display_name: string; role?: number; remark?: string }): Promise<number> {
     const role = input.role ?? Role.Common;
-    if (role >= actor.role) throw forbidden('cannot create users of equal or higher permission');
+    if (role >= actor.role) throw refused('cannot create users of equal or higher permission');
     if (![Role.Common, Role.Admin].includes(role as 1 | 10)) throw new ApiError('role must be 1 or 10');
     return this.users.create({ ...input, role });
   }
 
   async view(actor: AuthUser, id: number): Promise<UserRow> {
     const target = await this.users.get(id);
-    if (target.id !== actor.id && target.role >= actor.role) throw forbidden('cannot view a user at the same or a higher permission level');
+    if (target.id !== actor.id && target.role >= actor.role) throw refused('cannot view a user at the same or a higher permission level');
     return target;
   }
 
@@ -92,14 +92,14 @@ export class UserAdminService {
     const target = await this.users.get(id);
     if (target.deleted_at) throw new ApiError('user does not exist');
     if (target.role >= Role.Root && action !== 'enable' && action !== 'promote') {
-      throw forbidden(`the super administrator cannot be ${action === 'delete' ? 'deleted' : action === 'demote' ? 'demoted' : 'disabled'}`);
+      throw refused(`the super administrator cannot be ${action === 'delete' ? 'deleted' : action === 'demote' ? 'demoted' : 'disabled'}`);
     }
-    if (target.id === actor.id) throw forbidden('you cannot manage your own account here');
+    if (target.id === actor.id) throw refused('you cannot manage your own account here');
     this.assertOutranks(actor, target, action);
     let { status, role } = target;
     switch (action) {
       case 'promote':
-        if (actor.role < Role.Root) throw forbidden('regular administrators cannot promote others to administrator');
+        if (actor.role < Role.Root) throw refused('regular administrators cannot promote others to administrator');
         if (role >= Role.Admin) throw new ApiError('the user is already an administrator');
         role = Role.Admin;
         break;

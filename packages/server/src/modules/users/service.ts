@@ -1,6 +1,6 @@
 import { LogType, Role, UserStatus, userSetting, type UserSetting } from '@tollway/shared';
 import type { z } from 'zod';
-import { ApiError, forbidden, notFound } from '../../http/errors.js';
+import { ApiError, refused, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { SessionStore } from '../auth/session-store.js';
@@ -119,8 +119,8 @@ export class UsersService {
     verifyEmail?: (email: string, code: string) => Promise<void>,
   ): Promise<number> {
     const o = this.options;
-    if (!o.bool('RegisterEnabled')) throw new ApiError('the administrator has disabled new user registration', 403);
-    if (!o.bool('PasswordRegisterEnabled')) throw new ApiError('the administrator has disabled registration with username and password', 403);
+    if (!o.bool('RegisterEnabled')) throw new ApiError('the administrator has disabled new user registration');
+    if (!o.bool('PasswordRegisterEnabled')) throw new ApiError('the administrator has disabled registration with username and password');
     if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) throw new ApiError('the two passwords differ');
     const mustVerify = o.bool('EmailVerificationEnabled');
     if (mustVerify && (!input.email || !input.verification_code?.trim())) {
@@ -179,7 +179,7 @@ export class UsersService {
    * never resolved by id. Every refusal spends the work of a password check, so timing tells nothing.
    */
   async login(username: string, password: string): Promise<UserRow> {
-    if (!this.options.bool('PasswordLoginEnabled')) throw new ApiError('the administrator has disabled password login', 403);
+    if (!this.options.bool('PasswordLoginEnabled')) throw new ApiError('the administrator has disabled password login');
     const matches = await this.store.findByLogin(username);
     if (matches.length > 1) {
       await spendPasswordCheck(password);
@@ -188,7 +188,7 @@ export class UsersService {
     const u = matches[0] ?? (username.includes('@') ? await this.store.findByUsername(username) : undefined);
     const ok = u ? await verifyPassword(password, u.password) : await spendPasswordCheck(password);
     if (!u || !ok) throw new ApiError('username or password is wrong, or the user has been banned');
-    if (u.status !== UserStatus.Enabled) throw new ApiError('user banned', 403);
+    if (u.status !== UserStatus.Enabled) throw new ApiError('user banned');
     return u;
   }
 
@@ -209,7 +209,7 @@ export class UsersService {
 
   async deleteSelf(id: number): Promise<void> {
     const u = await this.get(id);
-    if (u.role >= Role.Root) throw forbidden('the super administrator cannot be deleted');
+    if (u.role >= Role.Root) throw refused('the super administrator cannot be deleted');
     await this.store.softDelete(id, new Date().toISOString());
     await this.endSessions(id);
     await this.notifyChanged(id);

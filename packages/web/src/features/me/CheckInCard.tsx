@@ -34,7 +34,7 @@ export function CheckInCard() {
       void queryClient.invalidateQueries({ queryKey: SELF_KEY });
     } catch (err) {
       // The server's reason when it gave one (already checked in, turned off), else the generic failure.
-      void message.error(err instanceof ApiFailure && err.status >= 400 && err.status < 500 ? err.message : t('checkIn.failed'));
+      void message.error(err instanceof ApiFailure && err.status !== 0 && err.status < 500 ? err.message : t('checkIn.failed'));
       void queryClient.invalidateQueries({ queryKey: STATUS_KEY });
     } finally {
       setLoading(false);
