@@ -4,34 +4,11 @@ import { parseSensitiveWords } from './sensitive-words.js';
 import { groupRateLimits } from './rate-limits.js';
 import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from './fetch-settings.js';
 
-/**
- * Every option key the console reads or writes, with its type and default. Values are stored and sent as text;
- * booleans as the text `true`/`false`, JSON values pretty or compact JSON text.
- */
-export type OptionKind = 'bool' | 'int' | 'float' | 'string' | 'json' | 'enum';
+import { newApiOptionDefs } from './options-newapi.js';
+import { bool, float, int, json, oneOf, secret, str, type OptionDef } from './option-def.js';
 
-export interface OptionDef {
-  kind: OptionKind;
-  default: string;
-  /** Never sent back to the console (write only). */
-  secret?: boolean;
-  /** For json: a schema the parsed value must satisfy. */
-  json?: z.ZodType;
-  /** For enum: allowed values. */
-  values?: readonly string[];
-  min?: number;
-  max?: number;
-  /** For string: a check of the text; returns the error message, or undefined when it is valid. */
-  check?: (text: string) => string | undefined;
-}
-
-const bool = (d: boolean): OptionDef => ({ kind: 'bool', default: String(d) });
-const int = (d: number, min?: number, max?: number): OptionDef => ({ kind: 'int', default: String(d), min, max });
-const float = (d: number, min?: number, max?: number): OptionDef => ({ kind: 'float', default: String(d), min, max });
-const str = (d = ''): OptionDef => ({ kind: 'string', default: d });
-const secret = (): OptionDef => ({ kind: 'string', default: '', secret: true });
-const json = (d: unknown, schema: z.ZodType): OptionDef => ({ kind: 'json', default: JSON.stringify(d), json: schema });
-const oneOf = (d: string, values: readonly string[]): OptionDef => ({ kind: 'enum', default: d, values });
+export type { OptionDef, OptionKind } from './option-def.js';
+export { QUOTA_DISPLAY_TYPES, quotaDisplayType, statusCodeRulesError } from './options-newapi.js';
 
 const numberMap = z.record(z.string(), z.number().nonnegative());
 const stringMap = z.record(z.string(), z.string());
@@ -228,6 +205,7 @@ export const optionDefs = {
   'fetch_setting.ip_list': json([], fetchIpList),
   'fetch_setting.allowed_ports': json(DEFAULT_FETCH_PORTS, fetchPortList),
   'fetch_setting.apply_ip_filter_for_domain': bool(true),
+  ...newApiOptionDefs,
 } satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof optionDefs;
@@ -237,13 +215,47 @@ export function isOptionKey(key: string): key is OptionKey {
   return Object.prototype.hasOwnProperty.call(optionDefs, key);
 }
 
+/** new-api's names for options Tollway keeps under its own name: both are accepted; one value is stored. */
+export const optionAliases = {
+  'checkin_setting.enabled': 'CheckInEnabled',
+  'checkin_setting.min_quota': 'CheckInQuota',
+  'checkin_setting.max_quota': 'CheckInMaxQuota',
+} as const satisfies Record<string, OptionKey>;
+export type OptionAlias = keyof typeof optionAliases;
+export const optionAliasKeys = Object.keys(optionAliases) as OptionAlias[];
+
+/** The stored key for `key` (an option key or an alias), or undefined when it names no option. */
+export function resolveOptionKey(key: string): OptionKey | undefined {
+  if (isOptionKey(key)) return key;
+  return Object.prototype.hasOwnProperty.call(optionAliases, key) ? optionAliases[key as OptionAlias] : undefined;
+}
+
+/**
+ * Options kept in step with another: DisplayInCurrencyEnabled and new-api's quota display type. Given a key just
+ * set to `value` and a reader of current values, returns the other keys to store.
+ */
+export function linkedOptionUpdates(key: OptionKey, value: string, current: (k: OptionKey) => string): [OptionKey, string][] {
+  const typeKey = 'general_setting.quota_display_type';
+  if (key === 'DisplayInCurrencyEnabled') {
+    const type = current(typeKey);
+    const next = value === 'false' ? 'TOKENS' : type === 'TOKENS' ? 'USD' : type;
+    return next === type ? [] : [[typeKey, next]];
+  }
+  if (key === typeKey) {
+    const inCurrency = String(value !== 'TOKENS');
+    return current('DisplayInCurrencyEnabled') === inCurrency ? [] : [['DisplayInCurrencyEnabled', inCurrency]];
+  }
+  return [];
+}
+
 /**
  * Validates and normalises an option value given as text (or a primitive from JSON).
  * Returns the text to store, or an error message naming the key.
  */
 export function normalizeOptionValue(key: string, raw: unknown): { ok: true; value: string } | { ok: false; message: string } {
-  if (!isOptionKey(key)) return { ok: false, message: `unknown option: ${key}` };
-  const def: OptionDef = optionDefs[key];
+  const stored = resolveOptionKey(key);
+  if (stored === undefined) return { ok: false, message: `unknown option: ${key}` };
+  const def: OptionDef = optionDefs[stored];
   const text = typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
   switch (def.kind) {
     case 'bool':
@@ -275,7 +287,7 @@ export function normalizeOptionValue(key: string, raw: unknown): { ok: true; val
     }
     default: {
       const message = def.check?.(text);
-      return message ? { ok: false, message } : { ok: true, value: text };
+      return message ? { ok: false, message: message.startsWith(key) ? message : `${key} ${message}` } : { ok: true, value: text };
     }
   }
 }

@@ -1,19 +1,20 @@
-import { optionDefs, optionKeys } from '@tollway/shared';
+import { optionAliasKeys, optionDefs, optionKeys } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { OptionsService } from '../../src/core/options/service.js';
 import { OptionsStore } from '../../src/core/options/store.js';
 import { Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
+import { expectRefused } from '../support/refusal.js';
 
 describe.each(dialects)('options on %s', (dialect) => {
   let t: TestApp, root: Client;
   useApp(dialect, {}, (app) => ({ t, root } = app));
 
-  it('lists every key with its default; secrets are blank', async () => {
+  it('lists every key (and new-api alias) with its default; secrets are blank', async () => {
     const res = await root.call<{ key: string; value: string }[]>('GET', '/api/option/');
     const map = new Map(res.body.data!.map((o) => [o.key, o.value]));
-    expect([...map.keys()].sort()).toEqual([...optionKeys].sort());
+    expect([...map.keys()].sort()).toEqual([...optionKeys, ...optionAliasKeys].sort());
     expect(map.get('Price')).toBe('7.3');
     expect(map.get('PasswordLoginEnabled')).toBe('true');
     expect(map.get('SMTPPort')).toBe('587');
@@ -33,7 +34,7 @@ describe.each(dialects)('options on %s', (dialect) => {
     ];
     for (const [key, value, message] of cases) {
       const res = await root.call('PUT', '/api/option/', { key, value });
-      expect(res.status, key).toBe(400);
+      expectRefused(res, key);
       expect(res.body.success).toBe(false);
       expect(res.body.message).toContain(message);
     }

@@ -1,4 +1,15 @@
-import { defaultOptionValues, isOptionKey, normalizeOptionValue, optionDefs, optionKeys, type OptionKey } from '@tollway/shared';
+import {
+  defaultOptionValues,
+  isOptionKey,
+  linkedOptionUpdates,
+  normalizeOptionValue,
+  optionAliases,
+  optionAliasKeys,
+  optionDefs,
+  optionKeys,
+  resolveOptionKey,
+  type OptionKey,
+} from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { OptionsStore } from './store.js';
@@ -79,19 +90,27 @@ export class OptionsService {
     return value as T;
   }
 
-  /** All options for the settings screen; secrets are never sent back. */
+  /** All options for the settings screen, new-api's alias names included; secrets are never sent back. */
   list(): { key: string; value: string }[] {
-    return optionKeys.map((key) => ({ key, value: isSecretOption(key) ? '' : this.values[key] }));
+    const out: { key: string; value: string }[] = optionKeys.map((key) => ({ key, value: isSecretOption(key) ? '' : this.values[key] }));
+    for (const alias of optionAliasKeys) out.push({ key: alias, value: this.values[optionAliases[alias]] });
+    return out;
   }
 
-  /** Validates, stores and applies one key. */
+  /** Validates, stores and applies one key (an alias stores its option); linked options follow. */
   async set(key: string, raw: unknown): Promise<void> {
     const res = normalizeOptionValue(key, raw);
     if (!res.ok) throw new ApiError(res.message, 400);
-    await this.store.upsert(key, isSecretOption(key as OptionKey) ? this.secretBox.seal(res.value) : res.value);
-    this.values[key as OptionKey] = res.value;
-    this.emit(key as OptionKey, res.value);
-    for (const l of this.savedListeners) l(key as OptionKey);
+    const stored = resolveOptionKey(key)!;
+    await this.write(stored, res.value);
+    for (const [k, v] of linkedOptionUpdates(stored, res.value, (k) => this.values[k])) await this.write(k, v);
+  }
+
+  private async write(key: OptionKey, value: string): Promise<void> {
+    await this.store.upsert(key, isSecretOption(key) ? this.secretBox.seal(value) : value);
+    this.values[key] = value;
+    this.emit(key, value);
+    for (const l of this.savedListeners) l(key);
   }
 
   /** Stores several keys at once (setup); each validated. */

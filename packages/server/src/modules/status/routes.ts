@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Router } from '../../http/route.js';
+import { newApiStatusFields } from './newapi-fields.js';
 
 /** The public status payload (GET /api/status: site settings the console needs before login), built from options. */
 export function statusPayload(ctx: AppContext) {
@@ -11,8 +12,6 @@ export function statusPayload(ctx: AppContext) {
     footer_html: o.get('Footer'),
     quota_per_unit: o.num('QuotaPerUnit'),
     display_in_currency: o.bool('DisplayInCurrencyEnabled'),
-    // new-api's successor of display_in_currency: USD unless quotas are shown as tokens.
-    quota_display_type: o.bool('DisplayInCurrencyEnabled') ? 'USD' : 'TOKENS',
     display_token_stat: o.bool('DisplayTokenStatEnabled'),
     enable_drawing: o.bool('DrawingEnabled'),
     enable_task: o.bool('TaskEnabled'),
@@ -52,11 +51,7 @@ export function statusPayload(ctx: AppContext) {
     price: o.num('Price'),
     min_topup: o.num('MinTopUp'),
     setup: ctx.setup.isDone(),
-    // new-api's dashboard panels (API info, uptime monitors, announcements, FAQ): Tollway has none of them.
-    api_info_enabled: false,
-    uptime_kuma_enabled: false,
-    announcements_enabled: false,
-    faq_enabled: false,
+    ...newApiStatusFields(o),
   };
 }
 
