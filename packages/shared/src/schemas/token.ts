@@ -149,7 +149,7 @@ export const tokenSearchQuery = tokenPageQuery.extend({
   token: z.string().trim().max(128).optional().default(''),
 });
 
-/** A token as the API returns it to its owner. `key` is the full key without the sk- prefix. */
+/** A token as the API returns it. `key` is masked (first 4 and last 4 characters); POST /api/token/:id/key reveals it. */
 export const tokenPublic = z.object({
   id: z.number().int(),
   user_id: z.number().int(),
@@ -175,3 +175,17 @@ export const tokenPublic = z.object({
   tpm_limit: z.number().int(),
 });
 export type TokenPublic = z.infer<typeof tokenPublic>;
+
+/** Most ids one POST /api/token/batch/keys reveals. */
+export const TOKEN_KEYS_BATCH_MAX = 100;
+
+/** POST /api/token/batch (delete) and /api/token/batch/keys (reveal): the caller's token ids. */
+export const tokenIdsBody = z.object({
+  ids: z.array(z.number().int().positive()).min(1, 'please select tokens first').max(10_000),
+});
+
+/** A revealed key, without the sk- prefix. */
+export const tokenKeyAnswer = z.object({ key: z.string() });
+
+/** Revealed keys by token id (ids that are not the caller's are absent). */
+export const tokenKeysAnswer = z.object({ keys: z.record(z.string(), z.string()) });

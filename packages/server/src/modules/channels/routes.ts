@@ -2,9 +2,10 @@ import { channelIdsBody, channelListQuery, channelListRow, channelPublic, channe
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { withHealth } from './health.js';
+import { channelKeyRoutes } from './routes-keys.js';
 import { toPublicChannel } from './view.js';
 
-/** Channel CRUD and lists (administrators). Keys are masked everywhere except GET /api/channel/:id. */
+/** Channel CRUD and lists (administrators). Keys are masked in every answer; POST /api/channel/:id/key reveals one (root). */
 export function channelRoutes(r: Router): void {
   const tags = ['channels'];
   r.add({
@@ -31,12 +32,13 @@ export function channelRoutes(r: Router): void {
     method: 'GET',
     url: '/api/channel/:id',
     level: 'admin',
-    summary: 'One channel, key included (for the editor)',
+    summary: 'One channel (key masked)',
     tags,
     params: idParam,
     response: channelPublic,
-    handler: async ({ ctx, params }) => toPublicChannel(await ctx.channels.get(params.id), true),
+    handler: async ({ ctx, params }) => toPublicChannel(await ctx.channels.get(params.id)),
   });
+  channelKeyRoutes(r);
   r.add({
     method: 'POST',
     url: '/api/channel/',
@@ -52,7 +54,7 @@ export function channelRoutes(r: Router): void {
     method: 'PUT',
     url: '/api/channel/',
     level: 'admin',
-    summary: 'Update a channel: the given fields replace the stored ones (an empty key keeps the key); {id,status|priority|weight} for row actions',
+    summary: 'Update a channel: the given fields replace the stored ones (an empty or masked key keeps the key); {id,status|priority|weight} for row actions',
     tags,
     body: updateChannelBody,
     response: channelPublic,
@@ -95,9 +97,9 @@ export function channelRoutes(r: Router): void {
     method: 'POST',
     url: '/api/channel/fix',
     level: 'admin',
-    summary: 'Rebuild every ability from the channels table; data is the number of channels',
+    summary: 'Rebuild every ability from the channels table (one transaction); data.success is the number of channels rebuilt, data.fails those that failed (0: all or nothing)',
     tags,
-    response: z.number().int(),
-    handler: ({ ctx }) => ctx.channels.fixAbilities(),
+    response: z.object({ success: z.number().int(), fails: z.number().int() }),
+    handler: async ({ ctx }) => ({ success: await ctx.channels.fixAbilities(), fails: 0 }),
   });
 }

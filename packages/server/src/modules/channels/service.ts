@@ -12,6 +12,7 @@ import type { ChannelBreakers } from '../../core/routing/breakers.js';
 import type { CachedChannel, ChannelCache } from '../../core/routing/channel-cache.js';
 import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
 import { listChannels, type ChannelPage, type ListRequest } from './listing.js';
+import { maskedChannelKey } from './view.js';
 import { ChannelStatusRules, statusPatch } from './status.js';
 import { ChannelsStore, type ChannelPatch, type NewChannel } from './store.js';
 import { TagTools } from './tags.js';
@@ -25,6 +26,9 @@ function singleKey(providers: ProviderCatalog, type: number, key: string): strin
   checkKeys(providers, type, [k]);
   return k;
 }
+
+/** A key was given: not blank, and not the masked key of a list or detail answer sent back (that keeps the key). */
+const isNewKey = (cur: ChannelRow, key: string | undefined): key is string => !!key?.trim() && key.trim() !== maskedChannelKey(cur);
 
 /**
  * Channel rules: create (single, batch, multi-key), update (full or row actions), delete, abilities, tags and
@@ -143,9 +147,11 @@ export class ChannelsService {
 
   /** Applies the given fields (absent ones are kept, an empty key keeps the key) and rebuilds the abilities. */
   async update(body: UpdateChannelBody): Promise<ChannelRow> {
+    let keyGiven = false;
     const row = await this.store.transaction(async (trx) => {
       const cur = await this.store.findForUpdate(trx, body.id);
       if (!cur) throw notFound('channel not found, refresh and retry');
+      keyGiven = isNewKey(cur, body.key);
       const patch = this.patchFor(cur, body);
       await this.store.update(trx, cur.id, patch);
       const next = { ...cur, ...patch };
@@ -153,7 +159,7 @@ export class ChannelsService {
       return next;
     });
     // A new key or address, or a channel enabled by hand, starts with a closed breaker (on every node).
-    if (body.key?.trim() || body.base_url !== undefined || body.status === 1) this.breakers?.reset(row.id);
+    if (keyGiven || body.base_url !== undefined || body.status === 1) this.breakers?.reset(row.id);
     await this.changed();
     return row;
   }
@@ -189,7 +195,7 @@ export class ChannelsService {
     const info = parseJsonObject<Partial<MultiKeyInfo>>(cur.channel_info, {});
     if (info.is_multi_key && this.providers.jsonKeys(type)) throw new ApiError(`multi-key mode is not available for channel type ${type}`);
     let nextInfo: Partial<MultiKeyInfo> | undefined;
-    if (b.key?.trim()) {
+    if (isNewKey(cur, b.key)) {
       if (info.is_multi_key) {
         const given = splitKeyLines(b.key);
         checkKeys(this.providers, type, given);
@@ -208,6 +214,21 @@ export class ChannelsService {
     if (nextInfo) p.channel_info = JSON.stringify(nextInfo);
     if (b.status !== undefined && b.status !== cur.status) Object.assign(p, statusPatch({ ...cur, ...p }, b.status));
     return p;
+  }
+
+  /** Copies a channel (key, models, groups, settings) as a new one named name+suffix; returns its id. */
+  async copy(id: number, suffix: string, resetBalance: boolean): Promise<number> {
+    const src = await this.get(id);
+    const { id: _id, ...fields } = src;
+    const row: NewChannel = { ...fields, name: `${src.name}${suffix}`, created_time: nowSeconds(), test_time: 0, response_time: 0 };
+    if (resetBalance) Object.assign(row, { balance: 0, balance_updated_time: 0, used_quota: 0 });
+    const newId = await this.store.transaction(async (trx) => {
+      const out = await this.store.insert(trx, row);
+      await rebuildAbilities(trx, [{ ...row, id: out }]);
+      return out;
+    });
+    await this.changed();
+    return newId;
   }
 
   async remove(id: number): Promise<void> {

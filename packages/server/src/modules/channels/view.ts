@@ -24,17 +24,17 @@ export function channelInfoOf(row: Pick<ChannelRow, 'key' | 'channel_info'>): Ch
   };
 }
 
-/**
- * A channel as the API returns it. `withKey` (GET /api/channel/:id, administrators) returns the key text;
- * every other read masks it (for a multi-key channel: the first key, masked).
- */
-export function toPublicChannel(row: ChannelRow, withKey = false): ChannelPublic {
+/** The key as answers show it (for a multi-key channel: the first key, masked). */
+export const maskedChannelKey = (row: Pick<ChannelRow, 'key' | 'channel_info'>): string => maskKey(channelKeys(row)[0] ?? '');
+
+/** A channel as the API returns it; the key is always masked (POST /api/channel/:id/key reveals it). */
+export function toPublicChannel(row: ChannelRow): ChannelPublic {
   const info = channelInfoOf(row);
   return {
     id: row.id,
     type: row.type,
     name: row.name,
-    key: withKey ? row.key : maskKey(channelKeys(row)[0] ?? ''),
+    key: maskedChannelKey(row),
     status: row.status,
     openai_organization: row.openai_organization,
     test_model: row.test_model,

@@ -1,11 +1,24 @@
-import { createTokenBody, idParam, paged, tokenPageQuery, tokenPublic, tokenSearchQuery, updateTokenBody, updateTokenQuery } from '@tollway/shared';
+import {
+  createTokenBody,
+  idParam,
+  paged,
+  tokenIdsBody,
+  tokenKeyAnswer,
+  tokenKeysAnswer,
+  tokenPageQuery,
+  tokenPublic,
+  tokenSearchQuery,
+  updateTokenBody,
+  updateTokenQuery,
+} from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { tokensOf } from './service.js';
 
 /**
- * The caller's own API tokens (level user). Keys are sent in full without the sk- prefix; the console shows
- * them as sk-<key>. Nobody, administrators included, reaches another user's tokens here: they are "not found".
+ * The caller's own API tokens (level user). Lists and details mask keys; the answer that creates tokens and the
+ * reveal calls give them in full, without the sk- prefix (the console shows sk-<key>). Nobody, administrators
+ * included, reaches another user's tokens here: they are "not found".
  */
 export function tokenRoutes(r: Router): void {
   const tags = ['tokens'];
@@ -38,6 +51,44 @@ export function tokenRoutes(r: Router): void {
     params: idParam,
     response: tokenPublic,
     handler: ({ ctx, user, params }) => tokensOf(ctx).get(user!.id, params.id),
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/token/:id/key',
+    level: 'user',
+    rateLimit: 'critical',
+    summary: 'The full key of one own token (without sk-)',
+    tags,
+    params: idParam,
+    response: tokenKeyAnswer,
+    handler: ({ ctx, user, params, reply }) => {
+      reply.header('cache-control', 'no-store');
+      return tokensOf(ctx).key(user!.id, params.id);
+    },
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/token/batch/keys',
+    level: 'user',
+    rateLimit: 'critical',
+    summary: 'The full keys of up to 100 own tokens, by id ({keys: {id: key}}; ids that are not yours are absent)',
+    tags,
+    body: tokenIdsBody,
+    response: tokenKeysAnswer,
+    handler: ({ ctx, user, body, reply }) => {
+      reply.header('cache-control', 'no-store');
+      return tokensOf(ctx).keys(user!.id, body.ids);
+    },
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/token/batch',
+    level: 'user',
+    summary: 'Delete own tokens by id ({ids}); data is the count deleted (ids that are not yours are ignored)',
+    tags,
+    body: tokenIdsBody,
+    response: z.number().int(),
+    handler: ({ ctx, user, body }) => tokensOf(ctx).removeMany(user!.id, body.ids),
   });
   r.add({
     method: 'POST',

@@ -1,4 +1,4 @@
-import { TOKEN_KEY_PREFIX, TokenStatus, type CreateTokenBody, type TokenPublic, type UpdateTokenBody } from '@tollway/shared';
+import { TOKEN_KEY_PREFIX, TOKEN_KEYS_BATCH_MAX, TokenStatus, type CreateTokenBody, type TokenPublic, type UpdateTokenBody } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
@@ -100,7 +100,8 @@ export class TokensService {
     const stored = await this.store.insertMany(rows);
     // A key tried before it existed may sit in the relay's negative cache.
     for (const t of stored) this.changed(t);
-    return stored.map((t) => toTokenPublic(t, now));
+    // The creator sees the new keys once in full; every later read masks them.
+    return stored.map((t) => toTokenPublic(t, now, true));
   }
 
   /**
@@ -151,6 +152,34 @@ export class TokensService {
     const updated = await this.store.findOwn(user.id, current.id);
     if (!updated) throw notFound(TOKEN_NOT_FOUND);
     return toTokenPublic(updated);
+  }
+
+  /** The full key (without sk-) of an own token. */
+  async key(userId: number, id: number): Promise<{ key: string }> {
+    const t = await this.store.findOwn(userId, id);
+    if (!t) throw notFound(TOKEN_NOT_FOUND);
+    return { key: t.key };
+  }
+
+  /** The full keys of the caller's tokens among `ids`, by id; others' ids are left out. */
+  async keys(userId: number, ids: number[]): Promise<{ keys: Record<string, string> }> {
+    if (ids.length > TOKEN_KEYS_BATCH_MAX) throw new ApiError(`at most ${TOKEN_KEYS_BATCH_MAX} tokens at a time`);
+    const rows = await this.store.findOwnMany(userId, [...new Set(ids)]);
+    return { keys: Object.fromEntries(rows.map((t) => [String(t.id), t.key])) };
+  }
+
+  /** Soft-deletes the caller's tokens among `ids` (others' ids are ignored); returns how many were deleted. */
+  async removeMany(userId: number, ids: number[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    const rows = await this.store.findOwnMany(userId, unique);
+    if (rows.length === 0) return 0;
+    const n = await this.store.softDeleteMany(
+      userId,
+      rows.map((t) => t.id),
+      new Date().toISOString(),
+    );
+    for (const t of rows) this.changed(t);
+    return n;
   }
 
   /** Soft delete: the row stays (its logs keep the name) and the key stops working at once. */

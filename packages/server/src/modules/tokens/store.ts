@@ -57,6 +57,12 @@ export class TokensStore {
     return row && this.open(row);
   }
 
+  /** The owner's live tokens among `ids` (others' and deleted ones are left out). */
+  async findOwnMany(userId: number, ids: number[]): Promise<TokenRow[]> {
+    const rows = await this.owned(userId).selectAll().where('id', 'in', ids).orderBy('id').execute();
+    return rows.map(this.open);
+  }
+
   /** Inserts the rows in one statement and returns them as stored (found again by their unique keys). */
   async insertMany(plain: NewToken[]): Promise<TokenRow[]> {
     const rows = plain.map((r) => ({ ...r, key: this.box.sealFixed(r.key) }));
@@ -95,7 +101,12 @@ export class TokensStore {
   }
 
   async softDelete(userId: number, id: number, at: string): Promise<boolean> {
-    const res = await this.k.updateTable('tokens').set({ deleted_at: at }).where('id', '=', id).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    return (await this.softDeleteMany(userId, [id], at)) === 1;
+  }
+
+  /** Soft-deletes the owner's live tokens among `ids`; returns how many. */
+  async softDeleteMany(userId: number, ids: number[], at: string): Promise<number> {
+    const res = await this.k.updateTable('tokens').set({ deleted_at: at }).where('id', 'in', ids).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+    return Number(res.numUpdatedRows);
   }
 }

@@ -18,12 +18,29 @@ export function displayStatus(t: Pick<TokenRow, 'status'> & Validity, now = nowS
   return TokenStatus.Enabled;
 }
 
-/** A token for its owner: the full key without the sk- prefix, flags as booleans, status for display. */
-export function toTokenPublic(t: TokenRow, now = nowSeconds()): TokenPublic {
+/** Characters a masked key keeps at each end; shorter keys keep fewer. */
+const SHOWN_END = 4;
+const SHOWN_END_SHORT = 2;
+const SHORT_KEY = 8;
+const HIDDEN_MARK = '**********';
+const HIDDEN_MARK_SHORT = '****';
+
+/** A key as lists show it: the first and last 4 characters around ten stars (short keys show less). */
+export function maskTokenKey(key: string): string {
+  if (key.length <= SHOWN_END) return '*'.repeat(key.length);
+  if (key.length <= SHORT_KEY) return `${key.slice(0, SHOWN_END_SHORT)}${HIDDEN_MARK_SHORT}${key.slice(-SHOWN_END_SHORT)}`;
+  return `${key.slice(0, SHOWN_END)}${HIDDEN_MARK}${key.slice(-SHOWN_END)}`;
+}
+
+/**
+ * A token for its owner: flags as booleans, status for display, the key masked (`fullKey` only in the answer
+ * that created it; POST /api/token/:id/key reveals it later).
+ */
+export function toTokenPublic(t: TokenRow, now = nowSeconds(), fullKey = false): TokenPublic {
   return {
     id: t.id,
     user_id: t.user_id,
-    key: t.key,
+    key: fullKey ? t.key : maskTokenKey(t.key),
     status: displayStatus(t, now),
     name: t.name,
     created_time: Number(t.created_time),

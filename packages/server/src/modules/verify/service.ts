@@ -1,0 +1,78 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { ApiError, forbidden } from '../../http/errors.js';
+import { nowSeconds } from '../../lib/time.js';
+import { perContext } from '../../per-context.js';
+import { identifyBySession } from '../auth/guard.js';
+import { twoFactorOf } from '../twofa/service.js';
+import { verifyPassword } from '../users/password.js';
+import { MemoryVerifiedMarks, RedisVerifiedMarks, type VerifiedMarks } from './marks.js';
+
+/** How long a secure verification lasts (seconds). */
+export const SECURE_VERIFICATION_TTL = 300;
+export const VERIFICATION_REQUIRED = 'secure verification required: verify with your two-factor code (or password) first';
+const SESSION_ONLY = 'secure verification needs a signed-in browser session, not an access token';
+const TWO_FACTOR_FIRST = 'two-factor authentication is on for this account: verify with a code from the authenticator or a backup code';
+const WRONG_PASSWORD = 'the password is wrong';
+
+export interface VerifyInput {
+  method: '2fa' | 'password' | 'passkey';
+  code?: string;
+  password?: string;
+}
+
+/**
+ * Step-up verification of a signed-in session before a sensitive read (a channel's key): a current two-factor
+ * code or backup code, or, for an account without two-factor sign-in, the password. The mark belongs to the
+ * session (not the user) and lasts five minutes.
+ */
+export class SecureVerification {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly marks: VerifiedMarks,
+  ) {}
+
+  private async session(req: FastifyRequest, refuse: (message: string) => ApiError): Promise<{ userId: number; key: string }> {
+    const s = await identifyBySession(req, this.ctx);
+    if (!s) throw refuse(SESSION_ONLY);
+    return { userId: s.user.id, key: s.key };
+  }
+
+  async verify(req: FastifyRequest, input: VerifyInput): Promise<{ verified: true; expires_at: number }> {
+    const { userId, key } = await this.session(req, (m) => new ApiError(m));
+    const twoFactor = twoFactorOf(this.ctx);
+    const has2fa = await twoFactor.store.isEnabled(userId);
+    if (input.method === 'passkey') throw new ApiError('passkeys are not available on this server; verify with a two-factor code or the password');
+    if (input.method === '2fa') {
+      if (!has2fa) throw new ApiError('two-factor authentication is not enabled for this account; verify with the password');
+      if (!input.code?.trim()) throw new ApiError('enter the verification code or a backup code');
+      await twoFactor.verifySignIn(userId, input.code, req.ip);
+    } else {
+      if (has2fa) throw new ApiError(TWO_FACTOR_FIRST);
+      await this.checkPassword(userId, input.password ?? '', req.ip);
+    }
+    await this.marks.mark(key, SECURE_VERIFICATION_TTL);
+    return { verified: true, expires_at: nowSeconds() + SECURE_VERIFICATION_TTL };
+  }
+
+  /** Wrong passwords count against the same per-user and per-address limits as wrong codes. */
+  private async checkPassword(userId: number, password: string, ip: string): Promise<void> {
+    if (password === '') throw new ApiError('enter your password');
+    const attempts = twoFactorOf(this.ctx).attempts;
+    await attempts.assertOpen(userId, ip);
+    const user = await this.ctx.usersStore.findById(userId);
+    if (user?.password && (await verifyPassword(password, user.password))) return;
+    await attempts.fail(userId, ip);
+    throw new ApiError(WRONG_PASSWORD);
+  }
+
+  /** Refuses (403) unless the caller's session passed a verification within the last five minutes. */
+  async assertVerified(req: FastifyRequest): Promise<void> {
+    const { key } = await this.session(req, forbidden);
+    if (!(await this.marks.has(key))) throw forbidden(VERIFICATION_REQUIRED);
+  }
+}
+
+export const secureVerificationOf = perContext(
+  (ctx: AppContext) => new SecureVerification(ctx, ctx.redis ? new RedisVerifiedMarks(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryVerifiedMarks()),
+);
