@@ -12,6 +12,9 @@ interface PricingBody {
   data: PricingModel[];
   group_ratio: Record<string, number>;
   usable_group: Record<string, string>;
+  vendors: { id: number; name: string }[];
+  supported_endpoint: Record<string, { path: string; method: string }>;
+  auto_groups: string[];
 }
 
 describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
@@ -82,7 +85,7 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
   it('works logged out: routable models with ratio or fixed price, groups that serve them, the default group', async () => {
     const body = await pricing(new Client(t.app));
     expect(body.success).toBe(true);
-    expect(Object.keys(body).sort()).toEqual(['data', 'group_ratio', 'message', 'success', 'usable_group']);
+    expect(Object.keys(body).sort()).toEqual(['auto_groups', 'data', 'group_ratio', 'message', 'success', 'supported_endpoint', 'usable_group', 'vendors']);
     expect(body.data.map((m) => m.model_name)).toEqual(['dall-e-3', 'gpt-4o', 'gpt-4o-mini', 'mystery-model', 'special-model']);
     const m = byName(body);
     expect(m['gpt-4o']).toEqual({
@@ -92,6 +95,8 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
       completion_ratio: defaultCompletionRatio['gpt-4o'],
       model_price: 0,
       enable_groups: ['default', 'vip'],
+      vendor_id: 1,
+      supported_endpoint_types: ['openai', 'openai-response', 'anthropic', 'gemini'],
     });
     expect(m['dall-e-3']).toEqual({
       model_name: 'dall-e-3',
@@ -100,6 +105,8 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
       completion_ratio: 0,
       model_price: defaultModelPrice['dall-e-3'],
       enable_groups: ['default', 'vip'],
+      vendor_id: 1,
+      supported_endpoint_types: ['image-generation'],
     });
     expect(m['gpt-4o-mini']!.enable_groups).toEqual(['vip']);
     // No price at all: ratio 0 (the relay refuses it unless self-use mode or the user's accept-unset setting).

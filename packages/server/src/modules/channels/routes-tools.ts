@@ -2,7 +2,7 @@ import { batchTagBody, channelTestQuery, channelTestResult, editTagBody, fetchMo
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { balancesOf, firstKey } from './balances.js';
-import { knownModels, modelsByType } from './known-models.js';
+import { knownModels } from './known-models.js';
 import { usableGroups } from '../groups/usable.js';
 
 const count = z.number().int();
@@ -135,15 +135,6 @@ export function channelToolRoutes(r: Router): void {
     tags,
     response: z.array(z.string()),
     handler: ({ ctx }) => ctx.channelCache.allModels(),
-  });
-  r.add({
-    method: 'GET',
-    url: '/api/models',
-    level: 'admin',
-    summary: 'Channel type id → its default model list (for the channel editor)',
-    tags,
-    response: z.record(z.string(), z.array(z.string())),
-    handler: () => modelsByType(),
   });
   r.add({
     method: 'GET',

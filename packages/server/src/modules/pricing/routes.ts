@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { identify } from '../auth/guard.js';
+import { modelsRoutes } from './models-routes.js';
 import { pricingFor, pricingGroup, pricingModel, resetModelPricing } from './service.js';
 
-/** The public pricing page and the root's reset of the pricing tables. */
+/** The public pricing page, the root's reset of the pricing tables, and the model lists. */
 export function pricingRoutes(r: Router): void {
+  modelsRoutes(r);
   r.add({
     method: 'GET',
     url: '/api/pricing',

@@ -2,6 +2,7 @@ import { DEFAULT_GROUP, defaultCacheRatio, defaultCompletionRatio, defaultModelP
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { usableGroups } from '../groups/usable.js';
+import { channelsByModel, endpointPaths, endpointTypesOf, vendorOf, type Vendor } from './vendors.js';
 
 /** One row of the pricing page; quota_type is a QuotaType. */
 export const pricingModel = z.object({
@@ -14,6 +15,10 @@ export const pricingModel = z.object({
   model_price: z.number(),
   /** Groups in which some enabled channel serves the model. */
   enable_groups: z.array(z.string()),
+  /** The model's vendor (an id of the answer's `vendors`; 0: none). */
+  vendor_id: z.number(),
+  /** new-api's endpoint types the model is called through (`supported_endpoint` gives their paths). */
+  supported_endpoint_types: z.array(z.string()),
 });
 export type PricingModel = z.infer<typeof pricingModel>;
 
@@ -23,6 +28,12 @@ export interface PricingPage {
   group_ratio: Record<string, number>;
   /** Groups the caller may use, with their descriptions. */
   usable_group: Record<string, string>;
+  /** Vendors of the listed models. */
+  vendors: Vendor[];
+  /** Endpoint type → the path and method a client calls. */
+  supported_endpoint: Record<string, { path: string; method: string }>;
+  /** new-api's automatic groups; Tollway has none. */
+  auto_groups: string[];
 }
 
 /**
@@ -45,19 +56,28 @@ export function pricingFor(ctx: AppContext, group: string): PricingPage {
       else servedBy.set(m, [g]);
     }
   }
+  const channels = channelsByModel(ctx.channelCache.all(), true);
+  const vendors = new Map<number, Vendor>();
+  const supported_endpoint: PricingPage['supported_endpoint'] = {};
   const data: PricingModel[] = [];
   for (const model of ctx.channelCache.allModels()) {
     const enable_groups = servedBy.get(model) ?? [];
+    const serving = channels.get(model) ?? [];
+    const vendor = vendorOf(model, serving);
+    if (vendor) vendors.set(vendor.id, vendor);
+    const supported_endpoint_types = endpointTypesOf(model, serving);
+    for (const e of supported_endpoint_types) supported_endpoint[e] = endpointPaths[e]!;
+    const meta = { enable_groups, vendor_id: vendor?.id ?? 0, supported_endpoint_types };
     const price = prices[model];
     if (price !== undefined) {
-      data.push({ model_name: model, quota_type: QuotaType.Price, model_ratio: 0, completion_ratio: 0, model_price: price, enable_groups });
+      data.push({ model_name: model, quota_type: QuotaType.Price, model_ratio: 0, completion_ratio: 0, model_price: price, ...meta });
     } else {
-      data.push({ model_name: model, quota_type: QuotaType.Ratio, model_ratio: ratios[model] ?? 0, completion_ratio: completion[model] ?? 1, model_price: 0, enable_groups });
+      data.push({ model_name: model, quota_type: QuotaType.Ratio, model_ratio: ratios[model] ?? 0, completion_ratio: completion[model] ?? 1, model_price: 0, ...meta });
     }
   }
   const group_ratio: Record<string, number> = {};
   for (const g of Object.keys(usable)) group_ratio[g] = groupRatio[g] ?? 1;
-  return { data, group_ratio, usable_group: usable };
+  return { data, group_ratio, usable_group: usable, vendors: [...vendors.values()].sort((a, b) => a.id - b.id), supported_endpoint, auto_groups: [] };
 }
 
 /** The caller's group for pricing: their own when logged in and enabled, else the default group. */
