@@ -11,18 +11,19 @@ const CLIENT_ERRORS: Record<string, string> = {
 const HTTP_OK = 200;
 const HTTP_SERVER_ERROR = 500;
 
-/** Refusals whose status new-api's console acts on (sign in again, no permission, slow down): kept on /api. */
+/** Refusals of the gate whose status new-api's console acts on (sign in again, no permission, slow down): kept on /api. */
 const KEPT_ON_API = new Set([401, 403, 429]);
 
 const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /**
- * The status of a refusal. On /api it follows new-api: 401, 403 and 429 as they are, every other refusal
- * (validation, not found, conflict, an upstream's error, and the body parser's: too large, wrong content
- * type, malformed JSON) is 200 with `success:false` so its message reaches the console. Elsewhere as thrown.
+ * The status of a refusal. On /api it follows new-api: the gate's 401, 403 and 429 as they are, every other
+ * refusal (validation, not found, conflict, a route's own rule, an upstream's error, and the body parser's: too
+ * large, wrong content type, malformed JSON) is 200 with `success:false` so its message reaches the console.
+ * Elsewhere as thrown.
  */
-export function refusalStatus(url: string, status: number): number {
-  if (!isApiPath(url) || KEPT_ON_API.has(status)) return status;
+export function refusalStatus(url: string, status: number, gate = true): number {
+  if (!isApiPath(url) || (gate && KEPT_ON_API.has(status))) return status;
   return HTTP_OK;
 }
 
@@ -30,7 +31,7 @@ export function refusalStatus(url: string, status: number): number {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError | Error, req, reply) => {
     if (err instanceof ApiError) {
-      return reply.status(refusalStatus(req.url, err.status)).send({ success: false, message: err.message });
+      return reply.status(refusalStatus(req.url, err.status, err.gate)).send({ success: false, message: err.message });
     }
     const fe = err as FastifyError;
     const status = fe.statusCode ?? HTTP_SERVER_ERROR;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client, createUserClient, ROOT, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
+import { expectRefused } from '../support/refusal.js';
 
 describe.each(dialects)('accounts on %s', (dialect) => {
   let t: TestApp, root: Client;
@@ -38,7 +39,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
   it('enforces registration switches and password rules', async () => {
     const c = new Client(t.app);
     const short = await c.call('POST', '/api/user/register', { username: 'shorty', password: 'short' });
-    expect(short.status).toBe(400);
+    expectRefused(short);
     expect(short.body.message).toContain('password');
     const dup = await c.call('POST', '/api/user/register', { username: 'inviter', password: 'another-pass' });
     expect(dup.body).toEqual({ success: false, message: 'username already exists' });
@@ -121,7 +122,7 @@ describe.each(dialects)('accounts on %s', (dialect) => {
     const c = new Client(t.app);
     await c.login('inviter', 'inviter-pass');
     const http = await c.call('PUT', '/api/user/setting', { notify_type: 'webhook', webhook_url: 'http://example.com/hook' });
-    expect(http.status).toBe(400);
+    expectRefused(http);
     expect(http.body.message).toContain('webhook_url');
     const ok = await c.call('PUT', '/api/user/setting', { notify_type: 'webhook', webhook_url: 'https://example.com/hook', quota_warning_threshold: 100000 });
     expect(ok.body.success).toBe(true);

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
+import { expectRefused } from '../support/refusal.js';
 
 const KEYS = ['k-first-0123456789abcdef', 'k-second-0123456789abcdef', 'k-third-0123456789abcdef'];
 
@@ -112,7 +113,7 @@ describe.each(dialects)('channel status rules and tag tools on %s', (dialect) =>
     expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', weight: -2 })).body.message).toContain('weight must be a non-negative integer');
     expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', model_mapping: '{x' })).body.message).toContain('model_mapping must be a valid JSON object');
     expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', new_tag: null, models: '', priority: '' })).body.message).toBe('no changes');
-    expect((await root.call('PUT', '/api/channel/tag', { tag: 'nope', priority: 1 })).status).toBe(404);
+    expectRefused(await root.call('PUT', '/api/channel/tag', { tag: 'nope', priority: 1 }));
     const edit = await root.call<number>('PUT', '/api/channel/tag', { tag: 'pool', models: 'gpt-4o,o3', groups: 'vip', priority: 8, weight: '', model_mapping: '' });
     expect(edit.body.data).toBe(3);
     for (const id of ids) expect(await get(id)).toMatchObject({ models: 'gpt-4o,o3', group: 'vip', priority: 8, weight: 1, tag: 'pool' });

@@ -4,6 +4,7 @@ import { dayIn } from '../../src/lib/time.js';
 import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
+import { expectRefused } from '../support/refusal.js';
 
 describe.each(dialects)('daily check-in on %s', (dialect) => {
   let t: TestApp, root: Client;
@@ -19,7 +20,7 @@ describe.each(dialects)('daily check-in on %s', (dialect) => {
     const user = await createUserClient(t.app, root, 'ci-off');
     expect(await status(user)).toMatchObject({ enabled: false, can_check_in: false, checked_in: false, quota: 0 });
     const res = await user.call('POST', '/api/user/check_in');
-    expect(res.status).toBe(403);
+    expectRefused(res);
     expect(res.body).toEqual({ success: false, message: 'the administrator has not enabled check-in' });
     expect(await quotaOf(user.userId!)).toBe(0);
   });
@@ -42,7 +43,7 @@ describe.each(dialects)('daily check-in on %s', (dialect) => {
     expect(await status(user)).toMatchObject({ can_check_in: false, checked_in: true, quota: 1500 });
 
     const again = await user.call('POST', '/api/user/check_in');
-    expect(again.status).toBe(409);
+    expectRefused(again);
     expect(again.body).toEqual({ success: false, message: 'you have already checked in today' });
     expect(await quotaOf(user.userId!)).toBe(11_500);
 

@@ -6,6 +6,7 @@ import { useApp } from '../support/fixture.js';
 import { startMockSmtp, type MockSmtp, type ReceivedMail } from '../support/mock-smtp.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
 import { Redis } from 'ioredis';
+import { expectRefused } from '../support/refusal.js';
 
 const codeIn = (mail: ReceivedMail): string => /verification code is: <strong>([A-Z0-9]{6})<\/strong>/.exec(mail.text)?.[1] ?? '';
 const linkIn = (mail: ReceivedMail): URL => new URL(/href="([^"]+)"/.exec(mail.text)![1]!);
@@ -49,7 +50,7 @@ describe.each(dialects)('email on %s', (dialect) => {
 
   it('refuses codes and reset mails with a clear message while SMTP is not configured', async () => {
     const code = await anon().call('GET', '/api/verification?email=nobody%40example.com');
-    expect(code.status).toBe(400);
+    expectRefused(code);
     expect(code.body.message).toMatch(/^mail delivery is not configured: .*SMTPServer/);
     const reset = await anon().call('GET', '/api/reset_password?email=nobody%40example.com');
     expect(reset.body).toEqual(code.body);
@@ -185,7 +186,7 @@ describe.each(dialects)('email on %s', (dialect) => {
   it('reports a refused SMTP login and a failed TLS start clearly', async () => {
     await setOption('SMTPToken', 'wrong-secret');
     const res = await anon().call('GET', `/api/verification?email=${q('frank@example.com')}`);
-    expect(res.status).toBe(400);
+    expectRefused(res);
     expect(res.body.message).toMatch(/^sending the mail failed: .*invalid username or password/i);
     await setOption('SMTPToken', smtp.pass);
     // SMTPSSLEnabled means TLS from the first byte, which this plain server does not speak.

@@ -6,6 +6,7 @@ import type { Client, TestApp } from '../support/app.js';
 import { spiedLogsStore } from '../support/delete-spy.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
+import { expectRefused } from '../support/refusal.js';
 
 type Page = { items: LogRow[]; page: number; total: number };
 
@@ -125,7 +126,7 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
     const p3 = (await admin.call<Page>('GET', '/api/log/?p=3&page_size=4')).body.data!;
     expect(p3).toMatchObject({ page: 3, total: 9 });
     expect(ids(p3)).toEqual(all.slice(8));
-    expect((await admin.call('GET', '/api/log/?page_size=101')).status).toBe(400);
+    expectRefused(await admin.call('GET', '/api/log/?page_size=101'));
     expect((await admin.call('GET', '/api/log/?start_timestamp=abc')).body.message).toContain('start_timestamp');
   });
 
@@ -173,7 +174,7 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
     for (let i = 0; i < old.length; i += 400) await insert(old.slice(i, i + 400));
     expect((await admin.call('DELETE', `/api/log/?target_timestamp=${T0}`)).status).toBe(403);
     const missing = await root.call('DELETE', '/api/log/');
-    expect(missing.status).toBe(400);
+    expectRefused(missing);
     expect(missing.body.message).toContain('target_timestamp');
     const res = await root.call<number>('DELETE', `/api/log/?target_timestamp=${T0}`);
     expect(res.body).toEqual({ success: true, message: '', data: 5200 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
+import { expectRefused } from '../support/refusal.js';
 
 type Page<T> = { items: T[]; page: number; total: number };
 
@@ -123,10 +124,10 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
 
     for (const id of [fromRoot, fromOther]) {
       const put = await admin.call('PUT', `/api/admin/messages/${id}`, edit);
-      expect(put.status).toBe(403);
+      expectRefused(put);
       expect(put.body).toEqual({ success: false, message: 'only the author of a message or root may change it' });
       const del = await admin.call('DELETE', `/api/admin/messages/${id}`);
-      expect(del.status).toBe(403);
+      expectRefused(del);
       expect(del.body.success).toBe(false);
     }
     expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${fromRoot}`)).body.data).toMatchObject({ title: 'From root', content: 'root text', format: 'markdown' });

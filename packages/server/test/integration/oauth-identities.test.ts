@@ -7,6 +7,7 @@ import { createTestDatabase, dialects } from '../support/databases.js';
 import { MOCK_CLIENTS } from '../support/mock-oauth.js';
 import { oauthCallback, oauthState } from '../support/oauth-flow.js';
 import { useOAuthApp } from '../support/oauth-suite.js';
+import { expectRefused } from '../support/refusal.js';
 
 const ghUser = (n: number) => ({ id: 7700 + n, login: `racer${n}`, name: `Racer ${n}`, email: null });
 const ghId = (n: number) => String(7700 + n);
@@ -91,7 +92,7 @@ describe.each(dialects)('third-party account identities on %s', (dialect) => {
     expect((await fx.root.call('POST', '/api/user/manage', { id, action: 'delete' })).body.success).toBe(true);
     const before = await userCount();
     const again = await signIn(new Client(fx.t.app), 5);
-    expect(again.status).toBe(403);
+    expectRefused(again);
     expect(again.body).toEqual({ success: false, message: 'the user bound to this GitHub account has been deleted' });
     const bind = await signIn(fx.users[0]!, 5);
     expect(bind.body).toEqual({ success: false, message: 'this GitHub account is already bound to another user' });

@@ -4,6 +4,7 @@ import { dialects } from '../support/databases.js';
 import { MOCK_CLIENTS } from '../support/mock-oauth.js';
 import { oauthCallback, oauthState } from '../support/oauth-flow.js';
 import { redirectProviderTests, useOAuthApp, type RedirectProviderCase } from '../support/oauth-suite.js';
+import { expectRefused } from '../support/refusal.js';
 
 const user = (n: number, extra: Record<string, unknown> = {}) => ({
   id: 7000 + n,
@@ -53,7 +54,7 @@ describe.each(dialects)('LinuxDO sign-in on %s', (dialect) => {
     await fx.setOption('LinuxDOMinimumTrustLevel', '3');
     try {
       const low = await signIn(user(71, { trust_level: 2 }));
-      expect(low.status).toBe(403);
+      expectRefused(low);
       expect(low.body).toEqual({ success: false, message: "this LinuxDO account's trust level is 2; the administrator requires at least 3" });
       expect((await signIn(user(71, { trust_level: 3 }))).body).toMatchObject({ success: true, data: { linux_do_id: '7071' } });
     } finally {

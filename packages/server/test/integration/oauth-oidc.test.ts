@@ -4,6 +4,7 @@ import { dialects } from '../support/databases.js';
 import { MOCK_CLIENTS } from '../support/mock-oauth.js';
 import { oauthCallback, oauthState } from '../support/oauth-flow.js';
 import { redirectProviderTests, useOAuthApp, type RedirectProviderCase } from '../support/oauth-suite.js';
+import { expectRefused } from '../support/refusal.js';
 
 const oidc: RedirectProviderCase = {
   provider: 'oidc',
@@ -77,7 +78,7 @@ describe.each(dialects)('OIDC sign-in on %s', (dialect) => {
       const c = new Client(fx.t.app);
       const st = await oauthState(c);
       const res = await oauthCallback(c, 'oidc', 'any-code', st.state, st.cookie);
-      expect(res.status).toBe(400);
+      expectRefused(res);
       expect(res.body.success).toBe(false);
       expect(res.body.message).toMatch(/^cannot reach the OIDC provider: /);
     } finally {

@@ -5,6 +5,7 @@ import { Client, createUserClient } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { oauthState, setCookies } from '../support/oauth-flow.js';
 import { useOAuthApp } from '../support/oauth-suite.js';
+import { expectRefused } from '../support/refusal.js';
 
 const BOT_TOKEN = '123456:telegram-bot-token';
 const now = () => Math.floor(Date.now() / 1000);
@@ -62,7 +63,7 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     expect((await login(new Client(fx.t.app), { ...good, id: '4' })).body).toEqual({ success: false, message: bad });
     expect((await login(new Client(fx.t.app), signed({ id: 3, auth_date: now() }, '999:other-bot'))).body).toEqual({ success: false, message: bad });
     const stale = await login(new Client(fx.t.app), widget(3, { auth_date: now() - 24 * 3600 - 60 }));
-    expect(stale.status).toBe(403);
+    expectRefused(stale);
     expect(stale.body).toEqual({ success: false, message: 'Telegram login data has expired: sign in with Telegram again' });
     const rows = await fx.t.database.db.kysely.selectFrom('users').select('id').where('telegram_id', '=', '3').execute();
     expect(rows).toEqual([]);
@@ -79,7 +80,7 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     expect(await fx.self(alice)).toMatchObject({ telegram_id: '10' });
     expect((await login(new Client(fx.t.app), widget(10))).body).toMatchObject({ success: true, data: { id: alice.userId } });
     const refused = await bob.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams(widget(10))}`);
-    expect(refused.status).toBe(409);
+    expectRefused(refused);
     expect(refused.body).toEqual({ success: false, message: 'this Telegram account is already bound to another user' });
     const anonymous = await bind(new Client(fx.t.app), widget(11));
     expect(anonymous.status).toBe(401);

@@ -4,6 +4,7 @@ import { Client } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { MOCK_WECHAT_TOKEN } from '../support/mock-oauth.js';
 import { useOAuthApp } from '../support/oauth-suite.js';
+import { expectRefused } from '../support/refusal.js';
 
 describe.each(dialects)('WeChat QR login on %s', (dialect) => {
   const fx = useOAuthApp(dialect, (mock) => ({
@@ -49,7 +50,7 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
     expect(await fx.self(alice)).toMatchObject({ wechat_id: 'openid-alice' });
     expect((await login(new Client(fx.t.app), 'openid-alice')).body).toMatchObject({ success: true, data: { id: alice.userId } });
     const refused = await bind(bob, 'openid-alice');
-    expect(refused.status).toBe(409);
+    expectRefused(refused);
     expect(refused.body).toEqual({ success: false, message: 'this WeChat account is already bound to another user' });
     expect((await fx.self(bob)).wechat_id).toBe('');
     const anonymous = await bind(new Client(fx.t.app), 'openid-anon');

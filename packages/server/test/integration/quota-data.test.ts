@@ -11,6 +11,7 @@ import { logRow } from '../support/log-row.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+import { expectRefused } from '../support/refusal.js';
 
 interface Row {
   model_name: string;
@@ -136,10 +137,10 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
     await root.call('PUT', '/api/option/', { key: 'DataExportDefaultTime', value: 'hour' });
 
     const reversed = await bob.call('GET', `/api/data/self?start_timestamp=${now}&end_timestamp=${now - 10}`);
-    expect(reversed.status).toBe(400);
+    expectRefused(reversed);
     expect(reversed.body.message).toBe('invalid query: "start_timestamp" must not be after end_timestamp');
     const junk = await root.call('GET', '/api/data/?start_timestamp=yesterday');
-    expect(junk.status).toBe(400);
+    expectRefused(junk);
     expect(junk.body.message).toMatch(/^invalid query: "start_timestamp" /);
     await k().deleteFrom('quota_data').where('model_name', '=', 'old-model').execute();
   });

@@ -6,6 +6,7 @@ import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { MJ_T0, mjRow } from '../support/mj-row.js';
 import { useApp } from '../support/fixture.js';
+import { expectRefused } from '../support/refusal.js';
 
 type Page<T> = { items: T[]; page: number; total: number };
 const T0 = MJ_T0;
@@ -155,11 +156,11 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
 
   it('rejects malformed filters with a clear message', async () => {
     const bad = await admin.call('GET', '/api/mj/?start_timestamp=yesterday');
-    expect(bad.status).toBe(400);
+    expectRefused(bad);
     expect(bad.body).toMatchObject({ success: false });
     expect(bad.body.message).toContain('start_timestamp must be epoch seconds');
     const badChannel = await admin.call('GET', '/api/task/?channel_id=-1');
-    expect(badChannel.status).toBe(400);
+    expectRefused(badChannel);
     expect(badChannel.body.message).toContain('channel_id');
   });
 });

@@ -3,6 +3,7 @@ import { Client, ROOT, setupRoot, startTestApp, type CallResult, type TestApp } 
 import { dialects } from '../support/databases.js';
 import { startMockSiteverify, type MockSiteverify } from '../support/mock-siteverify.js';
 import { startMockSmtp, type MockSmtp } from '../support/mock-smtp.js';
+import { expectRefused } from '../support/refusal.js';
 
 const SECRET = '0x4AAAAAAA-test-secret';
 const SITE_KEY = '0x4AAAAAAA-test-site-key';
@@ -88,7 +89,7 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     const mails = smtp.mails.length;
     for (const token of [undefined, '']) {
       const res = await ep.call(anon(), token);
-      expect(res.status).toBe(400);
+      expectRefused(res);
       expect(res.body).toEqual({ success: false, message: 'bot check required: wait a few seconds for the Turnstile check to finish, then try again' });
       expect(res.raw.headers['set-cookie']).toBeUndefined();
     }
@@ -100,7 +101,7 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     const mails = smtp.mails.length;
     const before = verifier.calls.length;
     const bad = await ep.call(anon(), 'forged-token');
-    expect(bad.status).toBe(403);
+    expectRefused(bad);
     expect(bad.body).toEqual({ success: false, message: 'bot check failed: the Turnstile token was refused (invalid-input-response); please redo the check and try again' });
     expect(verifier.calls.slice(before)).toEqual([{ secret: SECRET, response: 'forged-token', remoteip: '127.0.0.1', contentType: 'application/x-www-form-urlencoded' }]);
 
@@ -149,11 +150,11 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
   it('refuses with a clear message when the verifier answers garbage or cuts the connection', async () => {
     verifier.mode = 'garbage';
     const garbage = await anon().call('POST', withToken('/api/user/login', verifier.issue()), ROOT);
-    expect(garbage.status).toBe(400);
+    expectRefused(garbage);
     expect(garbage.body).toEqual({ success: false, message: 'bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP 500), please try again later' });
     verifier.mode = 'drop';
     const dropped = await anon().call('GET', withToken(`/api/reset_password?email=${q('nobody@example.com')}`, verifier.issue()));
-    expect(dropped.status).toBe(400);
+    expectRefused(dropped);
     expect(dropped.body).toEqual({ success: false, message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later' });
     verifier.mode = 'answer';
   });
@@ -170,7 +171,7 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     await verifier.close();
     for (const ep of endpoints) {
       const res = await ep.call(anon(), 'any-token');
-      expect(res.status).toBe(400);
+      expectRefused(res);
       expect(res.body).toEqual({ success: false, message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later' });
     }
   });

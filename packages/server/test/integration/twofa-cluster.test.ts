@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client, createUserClient, setupRoot, type TestApp } from '../support/app.js';
 import { useTwoNodes } from '../support/two-nodes.js';
 import { enableTwoFactor, secondStep, TotpClock, type Challenge } from '../support/twofa.js';
+import { expectRefused } from '../support/refusal.js';
 
 /** Two nodes sharing one PostgreSQL database and one Redis: the second step and the limits hold across them. */
 describe('two-factor sign-in on two nodes with Redis', () => {
@@ -38,7 +39,7 @@ describe('two-factor sign-in on two nodes with Redis', () => {
   it('wrong codes counted on one node lock the account on the other', async () => {
     clock.nextWindow();
     const token = await passwordStep(a);
-    for (let i = 0; i < 5; i++) expect((await secondStep(new Client(a.app), token, `12345${i}`)).status).toBe(400);
+    for (let i = 0; i < 5; i++) expectRefused(await secondStep(new Client(a.app), token, `12345${i}`));
     const locked = await secondStep(new Client(b.app), token, clock.code(secret));
     expect(locked.status).toBe(429);
   });

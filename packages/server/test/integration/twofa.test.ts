@@ -5,6 +5,7 @@ import { Client, createUserClient, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
 import { enableTwoFactor, secondStep, setCookieHeaders, TotpClock, type Challenge } from '../support/twofa.js';
+import { expectRefused } from '../support/refusal.js';
 
 const PASSWORD = 'user-pass-123';
 const CRYPTO_SECRET = 'twofa-test-crypto-secret-0123456789abcdef';
@@ -165,7 +166,7 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
   it('five wrong codes lock the user for the window, even for the right code, from any address; the lock ends with the window', async () => {
     clock.nextWindow();
     const { c, res } = await passwordLogin('alice', '10.1.0.1');
-    for (let i = 0; i < 5; i++) expect((await secondStep(c, res.body.data!.flow_token, '99999' + i, '10.1.0.1')).status).toBe(400);
+    for (let i = 0; i < 5; i++) expectRefused(await secondStep(c, res.body.data!.flow_token, '99999' + i, '10.1.0.1'));
     const locked = await secondStep(c, res.body.data!.flow_token, clock.code(aliceSecret), '10.1.0.2');
     expect(locked.status).toBe(429);
     expect(locked.body).toEqual({ success: false, message: 'too many wrong verification codes; try again in a few minutes' });
@@ -183,7 +184,7 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     const { res } = await passwordLogin('alice', '10.3.0.1');
     const token = res.body.data!.flow_token;
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => secondStep(new Client(t.app), token, String(100000 + i), `10.3.1.${i}`)));
-    const checked = answers.filter((r) => r.status === 400).length;
+    const checked = answers.filter((r) => r.status === 200 && !r.body.success).length;
     expect(checked).toBeGreaterThan(0);
     expect(checked).toBeLessThanOrEqual(15);
     expect(answers.filter((r) => r.status === 429).length).toBe(40 - checked);
@@ -218,7 +219,7 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     clock.nextWindow();
     const bobTwoFactor = await enableTwoFactor(bob, clock);
     expect((await bob.call('POST', '/api/user/2fa/disable', { code: '111111' })).body.success).toBe(false);
-    expect((await bob.call('POST', '/api/user/2fa/disable', {})).status).toBe(400);
+    expectRefused(await bob.call('POST', '/api/user/2fa/disable', {}));
     const off = await bob.call('POST', '/api/user/2fa/disable', { code: bobTwoFactor.backupCodes[3] });
     expect(off.body).toMatchObject({ success: true, message: 'two-factor authentication disabled' });
     expect((await status(bob)).enabled).toBe(false);
@@ -234,9 +235,9 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     const rootTwoFactor = await enableTwoFactor(root, clock);
     expect((await alice.call('DELETE', `/api/user/${bob.userId}/2fa`)).status).toBe(403);
     const onAdmin = await admin.call('DELETE', `/api/user/${admin2.userId}/2fa`);
-    expect(onAdmin.status).toBe(403);
+    expectRefused(onAdmin);
     expect(onAdmin.body.message).toBe('cannot reset two-factor authentication of a user at the same or a higher permission level');
-    expect((await admin.call('DELETE', `/api/user/${root.userId}/2fa`)).status).toBe(403);
+    expectRefused(await admin.call('DELETE', `/api/user/${root.userId}/2fa`));
     expect((await status(admin2)).enabled).toBe(true);
     expect((await status(root)).enabled).toBe(true);
     expect((await bob.call('GET', '/api/user/self')).status).toBe(200);
@@ -249,7 +250,7 @@ describe.each(dialects)('two-factor sign-in on %s', (dialect) => {
     expect((await admin.call('DELETE', `/api/user/${bob.userId}/2fa`)).body.message).toBe('two-factor authentication is not enabled for this user');
     expect((await root.call('DELETE', `/api/user/${admin2.userId}/2fa`)).body.success).toBe(true);
     admin2 = (await passwordLogin('adm2')).c;
-    expect((await root.call('DELETE', `/api/user/${root.userId}/2fa`)).status).toBe(403);
+    expectRefused(await root.call('DELETE', `/api/user/${root.userId}/2fa`));
     const stats = await admin.call<{ enabled_users: number }>('GET', '/api/user/2fa/stats');
     expect(stats.body.data!.enabled_users).toBe(3);
     expect(a2.secret).not.toBe(rootTwoFactor.secret);

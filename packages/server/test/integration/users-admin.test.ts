@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client, createUserClient, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
+import { expectRefused } from '../support/refusal.js';
 
 describe.each(dialects)('user management tier rules on %s', (dialect) => {
   let t: TestApp, root: Client, admin: Client, admin2: Client, user: Client;
@@ -37,10 +38,10 @@ describe.each(dialects)('user management tier rules on %s', (dialect) => {
 
   it('nobody creates a user of equal or higher role', async () => {
     const r = await admin.call('POST', '/api/user/', { username: 'sneaky', password: 'sneaky-pass', role: 10 });
-    expect(r.status).toBe(403);
+    expectRefused(r);
     expect(r.body.message).toBe('cannot create users of equal or higher permission');
     expect((await admin.call('POST', '/api/user/', { username: 'ok-user', password: 'okuser-pass' })).body.success).toBe(true);
-    expect((await root.call('POST', '/api/user/', { username: 'root2', password: 'root2-pass', role: 100 })).status).toBe(403);
+    expectRefused(await root.call('POST', '/api/user/', { username: 'root2', password: 'root2-pass', role: 100 }));
   });
 
   it('an administrator cannot promote; only root promotes and demotes', async () => {
@@ -54,17 +55,17 @@ describe.each(dialects)('user management tier rules on %s', (dialect) => {
 
   it('nobody modifies or deletes a user at the same or higher level', async () => {
     const r = await manage(admin, admin2.userId!, 'disable');
-    expect(r.status).toBe(403);
+    expectRefused(r);
     expect(r.body.message).toBe('cannot disable a user at the same or a higher permission level');
     const upd = await admin.call('PUT', '/api/user/', { id: admin2.userId, quota: 999 });
-    expect(upd.status).toBe(403);
-    expect((await admin.call('GET', `/api/user/${root.userId}`)).status).toBe(403);
+    expectRefused(upd);
+    expectRefused(await admin.call('GET', `/api/user/${root.userId}`));
   });
 
   it('the super administrator cannot be disabled, deleted or demoted', async () => {
     for (const action of ['disable', 'delete', 'demote'] as const) {
       const r = await manage(admin, root.userId!, action);
-      expect(r.status).toBe(403);
+      expectRefused(r);
       expect(r.body.message).toMatch(/^the super administrator cannot be (disabled|deleted|demoted)$/);
     }
   });

@@ -5,6 +5,7 @@ import { Client } from './app.js';
 import { useApp, type AppFixture, type AppOptions } from './fixture.js';
 import { startMockOAuth, type MockOAuth } from './mock-oauth.js';
 import { oauthCallback, oauthState, setCookies } from './oauth-flow.js';
+import { expectRefused } from './refusal.js';
 
 /** An app whose fixed provider hosts point at a mock provider, with users alice and bob; filled in beforeAll. */
 export interface OAuthApp extends AppFixture {
@@ -108,7 +109,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const bob = fx.users[1]!;
     expect((await signIn(alice, 3)).body).toEqual({ success: true, message: 'bind' });
     const refused = await signIn(bob, 3);
-    expect(refused.status).toBe(409);
+    expectRefused(refused);
     expect(refused.body).toEqual({ success: false, message: `this ${pc.label} account is already bound to another user` });
     expect((await fx.self(bob))[pc.field]).not.toBe(pc.idOf(3));
     expect(await holders(3)).toEqual([{ id: alice.userId, username: 'alice' }]);
@@ -138,7 +139,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const res = await oauthCallback(c, pc.provider, 'never-issued', st.state, st.cookie);
     expect(res.body.success).toBe(false);
     expect(res.body.message).toContain('the code is wrong or used');
-    expect(res.status).toBe(400);
+    expectRefused(res);
   });
 
   it('with the provider disabled the sign-in is refused', async () => {
@@ -146,7 +147,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     try {
       const c = new Client(fx.t.app);
       const res = await signIn(c, 1);
-      expect(res.status).toBe(403);
+      expectRefused(res);
       expect(res.body).toEqual({ success: false, message: `the administrator has not enabled ${pc.label} sign-in` });
     } finally {
       await fx.setOption(pc.enabledOption, 'true');
@@ -157,7 +158,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     await fx.setOption('RegisterEnabled', 'false');
     try {
       const refused = await signIn(new Client(fx.t.app), 5);
-      expect(refused.status).toBe(403);
+      expectRefused(refused);
       expect(refused.body).toEqual({
         success: false,
         message: `no user is bound to this ${pc.label} account and the administrator has disabled new user registration`,

@@ -43,6 +43,6 @@ export async function requireTurnstile(ctx: AppContext, req: FastifyRequest, tok
   const answer = await siteverify(ctx, secret, token, req.ip);
   if (answer.success !== true) {
     const codes = Array.isArray(answer['error-codes']) ? answer['error-codes'].filter((c) => typeof c === 'string').join(', ') : '';
-    throw new ApiError(`bot check failed: the Turnstile token was refused${codes ? ` (${codes})` : ''}; please redo the check and try again`, 403);
+    throw new ApiError(`bot check failed: the Turnstile token was refused${codes ? ` (${codes})` : ''}; please redo the check and try again`);
   }
 }
