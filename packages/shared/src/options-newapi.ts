@@ -45,6 +45,8 @@ const DEFAULT_MAX_USER_TOKENS = 1000;
 const DEFAULT_AUTO_TEST_MINUTES = 10;
 const DEFAULT_STRIPE_UNIT_PRICE = 8;
 const DEFAULT_GROK_DEDUCTION = 0.05;
+const DEFAULT_DISK_CACHE_THRESHOLD_MB = 10;
+const DEFAULT_DISK_CACHE_MAX_MB = 1024;
 
 export const newApiOptionDefs = {
   // Display (read by /api/status; DisplayInCurrencyEnabled follows quota_display_type)
@@ -88,6 +90,11 @@ export const newApiOptionDefs = {
   'monitor_setting.auto_test_channel_enabled': bool(false),
   'monitor_setting.auto_test_channel_minutes': int(DEFAULT_AUTO_TEST_MINUTES, 1),
   ModelRequestRateLimitGroup: json({}, z.record(z.string(), z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]))),
+  // Stored only: new-api's disk cache of large request bodies (Tollway spools bodies its own way)
+  'performance_setting.disk_cache_enabled': bool(false),
+  'performance_setting.disk_cache_threshold_mb': int(DEFAULT_DISK_CACHE_THRESHOLD_MB, 1),
+  'performance_setting.disk_cache_max_size_mb': int(DEFAULT_DISK_CACHE_MAX_MB, 1),
+  'performance_setting.disk_cache_path': str(),
   // Stored only: ratio tables Tollway's billing does not read
   CreateCacheRatio: json({}, numberMap),
   ImageRatio: json({}, numberMap),

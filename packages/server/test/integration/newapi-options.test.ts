@@ -69,6 +69,7 @@ const BOOL = [
   'general_setting.ping_interval_enabled',
   'gemini.thinking_adapter_enabled',
   'grok.violation_deduction_enabled',
+  'performance_setting.disk_cache_enabled',
 ];
 const NUMBER: Record<string, number> = {
   SMTPPort: 465,
@@ -102,6 +103,8 @@ const NUMBER: Record<string, number> = {
   'claude.thinking_adapter_budget_tokens_percentage': 0.7,
   'gemini.thinking_adapter_budget_tokens_percentage': 0.5,
   'grok.violation_deduction_amount': 0.1,
+  'performance_setting.disk_cache_threshold_mb': 20,
+  'performance_setting.disk_cache_max_size_mb': 2048,
 };
 const ENUM: Record<string, [string, string]> = {
   'general_setting.quota_display_type': ['CNY', 'EUR'],
@@ -192,6 +195,7 @@ const TEXT = [
   'WaffoReturnUrl',
   'WaffoCurrency',
   'AllScaleBaseURL',
+  'performance_setting.disk_cache_path',
 ];
 /** Text with a format: a valid value and an invalid one. */
 const FORMATTED: Record<string, [string, string]> = {
