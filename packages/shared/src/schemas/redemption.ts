@@ -29,6 +29,8 @@ export const redemptionPublic = z.object({
   used_count: z.number().int(),
   valid_from: z.number().int(),
   valid_until: z.number().int(),
+  /** new-api's name for valid_until (the same value). */
+  expired_time: z.number().int(),
 });
 export type RedemptionPublic = z.infer<typeof redemptionPublic>;
 
@@ -69,40 +71,54 @@ const fields = {
     .transform((v) => v ?? -1),
   valid_from: epoch('valid_from'),
   valid_until: epoch('valid_until'),
+  /** new-api's name for valid_until, accepted in its place. */
+  expired_time: epoch('expired_time'),
 };
 
+/** Either expiry name may be given; both given must agree. */
+const sameExpiry = (b: { valid_until?: number; expired_time?: number }) => b.valid_until === undefined || b.expired_time === undefined || b.valid_until === b.expired_time;
+const EXPIRY_CONFLICT = { message: 'expired_time and valid_until name the same expiry and must agree', path: ['expired_time'] };
+
 /** POST /api/redemption/: `count` codes (1-100); a custom key makes exactly one. */
-export const createRedemptionBody = z.object({
-  name: fields.name,
-  quota: fields.quota,
-  count: int('count', 1, REDEMPTION_MAX_BATCH).default(1),
-  key: z
-    .string({ error: 'key must be a string' })
-    .trim()
-    .max(REDEMPTION_KEY_LENGTH, `key must be at most ${REDEMPTION_KEY_LENGTH} characters`)
-    .regex(REDEMPTION_KEY_PATTERN, 'key may contain only letters, digits, "-" and "_"')
-    .nullish()
-    .transform((v) => v ?? ''),
-  is_gift: fields.is_gift.default(false),
-  max_uses: fields.max_uses.default(-1),
-  valid_from: fields.valid_from.default(0),
-  valid_until: fields.valid_until.default(0),
-});
+export const createRedemptionBody = z
+  .object({
+    name: fields.name,
+    quota: fields.quota,
+    count: int('count', 1, REDEMPTION_MAX_BATCH).default(1),
+    key: z
+      .string({ error: 'key must be a string' })
+      .trim()
+      .max(REDEMPTION_KEY_LENGTH, `key must be at most ${REDEMPTION_KEY_LENGTH} characters`)
+      .regex(REDEMPTION_KEY_PATTERN, 'key may contain only letters, digits, "-" and "_"')
+      .nullish()
+      .transform((v) => v ?? ''),
+    is_gift: fields.is_gift.default(false),
+    max_uses: fields.max_uses.default(-1),
+    valid_from: fields.valid_from.default(0),
+    valid_until: fields.valid_until.optional(),
+    expired_time: fields.expired_time.optional(),
+  })
+  .refine(sameExpiry, EXPIRY_CONFLICT)
+  .transform(({ expired_time, ...b }) => ({ ...b, valid_until: b.valid_until ?? expired_time ?? 0 }));
 export type CreateRedemptionBody = z.infer<typeof createRedemptionBody>;
 
 const id = int('id', 1, Number.MAX_SAFE_INTEGER);
 
 /** PUT /api/redemption/: id plus the fields to change; with ?status_only=true only id and status. */
-export const updateRedemptionBody = z.object({
-  id,
-  status: int('status', 1, 3).optional(),
-  name: fields.name.optional(),
-  quota: fields.quota.optional(),
-  is_gift: fields.is_gift.optional(),
-  max_uses: fields.max_uses.optional(),
-  valid_from: fields.valid_from.optional(),
-  valid_until: fields.valid_until.optional(),
-});
+export const updateRedemptionBody = z
+  .object({
+    id,
+    status: int('status', 1, 3).optional(),
+    name: fields.name.optional(),
+    quota: fields.quota.optional(),
+    is_gift: fields.is_gift.optional(),
+    max_uses: fields.max_uses.optional(),
+    valid_from: fields.valid_from.optional(),
+    valid_until: fields.valid_until.optional(),
+    expired_time: fields.expired_time.optional(),
+  })
+  .refine(sameExpiry, EXPIRY_CONFLICT)
+  .transform(({ expired_time, ...b }) => ({ ...b, valid_until: b.valid_until ?? expired_time }));
 export type UpdateRedemptionBody = z.infer<typeof updateRedemptionBody>;
 
 export const updateRedemptionQuery = z.object({

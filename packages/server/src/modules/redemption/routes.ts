@@ -112,6 +112,15 @@ export function redemptionRoutes(r: Router): void {
   });
   r.add({
     method: 'DELETE',
+    url: '/api/redemption/invalid',
+    level: 'admin',
+    summary: 'Delete every code nobody can redeem any more (used, disabled, expired, out of uses); returns how many',
+    tags,
+    response: z.number().int(),
+    handler: ({ ctx }) => redemptionsOf(ctx).deleteInvalid(),
+  });
+  r.add({
+    method: 'DELETE',
     url: '/api/redemption/:id',
     level: 'admin',
     summary: 'Delete a code',

@@ -52,6 +52,7 @@ export function toRedemptionPublic(r: RedemptionRow): RedemptionPublic {
     used_count: r.used_count,
     valid_from: Number(r.valid_from),
     valid_until: Number(r.valid_until),
+    expired_time: Number(r.valid_until),
   };
 }
 
@@ -157,6 +158,10 @@ export class RedemptionService {
 
   deleteDisabled(): Promise<number> {
     return this.store.deleteDisabled();
+  }
+
+  deleteInvalid(): Promise<number> {
+    return this.store.deleteInvalid(nowSeconds());
   }
 
   async remove(id: number): Promise<void> {

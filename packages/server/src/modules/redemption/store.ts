@@ -97,7 +97,7 @@ export class RedemptionsStore {
   }
 
   /** Deletes the codes matching `where` and their use records, in one transaction; returns how many codes. */
-  private async deleteWhere(filter: { id?: number; name?: string; status?: number }): Promise<number> {
+  private async deleteWhere(filter: { id?: number; name?: string; status?: number; invalidAt?: number }): Promise<number> {
     return this.k.transaction().execute(async (trx) => {
       const ids = (
         await trx
@@ -106,6 +106,15 @@ export class RedemptionsStore {
           .$if(filter.id !== undefined, (q) => q.where('id', '=', filter.id!))
           .$if(filter.name !== undefined, (q) => q.where('name', '=', filter.name!))
           .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+          .$if(filter.invalidAt !== undefined, (q) =>
+            q.where((eb) =>
+              eb.or([
+                eb('status', 'in', [RedemptionStatus.Used, RedemptionStatus.Disabled]),
+                eb.and([eb('valid_until', '!=', 0), eb('valid_until', '<=', filter.invalidAt!)]),
+                eb.and([eb('max_uses', '>', 0), eb('used_count', '>=', eb.ref('max_uses'))]),
+              ]),
+            ),
+          )
           .execute()
       ).map((r) => r.id);
       let deleted = 0;
@@ -129,6 +138,11 @@ export class RedemptionsStore {
 
   deleteDisabled(): Promise<number> {
     return this.deleteWhere({ status: RedemptionStatus.Disabled });
+  }
+
+  /** Deletes the codes nobody can redeem any more at `now`: used, disabled, expired or out of uses. */
+  deleteInvalid(now: number): Promise<number> {
+    return this.deleteWhere({ invalidAt: now });
   }
 
   /**
