@@ -19,3 +19,29 @@ export type CheckInStatus = z.infer<typeof checkInStatus>;
 
 /** POST /api/user/check_in: the reward credited. */
 export const checkInResult = z.object({ quota: z.number().int() });
+
+/** GET /api/user/checkin (new-api's shape): ?month=YYYY-MM, the current month by default. */
+export const checkinMonthQuery = z.object({
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM')
+    .optional(),
+});
+
+/** new-api's check-in status: the reward range and the caller's check-ins (all time, and in the month asked). */
+export const checkinStats = z.object({
+  enabled: z.boolean(),
+  min_quota: z.number().int(),
+  max_quota: z.number().int(),
+  stats: z.object({
+    total_quota: z.number().int(),
+    total_checkins: z.number().int(),
+    checkin_count: z.number().int(),
+    checked_in_today: z.boolean(),
+    records: z.array(z.object({ checkin_date: z.string(), quota_awarded: z.number().int() })),
+  }),
+});
+export type CheckinStats = z.infer<typeof checkinStats>;
+
+/** POST /api/user/checkin (new-api's shape). */
+export const checkinAward = z.object({ quota_awarded: z.number().int(), checkin_date: z.string() });

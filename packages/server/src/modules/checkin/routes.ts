@@ -1,4 +1,4 @@
-import { checkInResult, checkInStatus } from '@tollway/shared';
+import { checkinAward, checkinMonthQuery, checkinStats, checkInResult, checkInStatus } from '@tollway/shared';
 import type { Router } from '../../http/route.js';
 import { checkInOf } from './service.js';
 
@@ -22,6 +22,30 @@ export function checkInRoutes(r: Router): void {
     tags,
     response: checkInResult,
     successMessage: 'check-in success',
-    handler: ({ ctx, user }) => checkInOf(ctx).checkIn(user!.id),
+    handler: async ({ ctx, user }) => ({ quota: (await checkInOf(ctx).checkIn(user!.id)).quota }),
+  });
+  // new-api's paths and shapes, answered by the same service.
+  r.add({
+    method: 'GET',
+    url: '/api/user/checkin',
+    level: 'user',
+    summary: "new-api's check-in status: reward range, all-time totals and the check-ins of ?month=YYYY-MM (default this month)",
+    tags,
+    query: checkinMonthQuery,
+    response: checkinStats,
+    handler: ({ ctx, user, query }) => checkInOf(ctx).stats(user!.id, query.month),
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/user/checkin',
+    level: 'user',
+    summary: "new-api's check-in: the same daily reward as POST /api/user/check_in, answered as quota_awarded and checkin_date",
+    tags,
+    response: checkinAward,
+    successMessage: 'check-in success',
+    handler: async ({ ctx, user }) => {
+      const { quota, day } = await checkInOf(ctx).checkIn(user!.id);
+      return { quota_awarded: quota, checkin_date: day };
+    },
   });
 }

@@ -1,11 +1,15 @@
 import { randomInt } from 'node:crypto';
-import { renderQuota, type CheckInStatus } from '@tollway/shared';
+import { renderQuota, type CheckInStatus, type CheckinStats } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
 import { perContext } from '../../per-context.js';
 import { dayIn, nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';
 import { CheckInStore } from './store.js';
+
+const MSG_DISABLED = 'the administrator has not enabled check-in';
+/** Length of YYYY-MM. */
+const MONTH_LENGTH = 7;
 
 /** Rewards are drawn in steps of this many quota units (the settings' step). */
 export const REWARD_STEP = 100;
@@ -42,24 +46,46 @@ export class CheckInService {
     return { enabled, can_check_in: enabled && reward === undefined, checked_in: reward !== undefined, quota: reward ?? 0, min_quota: min, max_quota: max, day };
   }
 
+  /** new-api's view: the reward range, all-time totals and the check-ins of `month` (YYYY-MM, default this month). */
+  async stats(userId: number, month?: string): Promise<CheckinStats> {
+    if (!this.options.bool('CheckInEnabled')) throw new ApiError(MSG_DISABLED);
+    const today = dayIn(this.timeZone);
+    const m = month ?? today.slice(0, MONTH_LENGTH);
+    const [records, totals] = await Promise.all([this.store.between(userId, `${m}-01`, `${m}-31`), this.store.totals(userId)]);
+    const { min, max } = this.range();
+    return {
+      enabled: true,
+      min_quota: min,
+      max_quota: max,
+      stats: {
+        total_quota: totals.quota,
+        total_checkins: totals.count,
+        checkin_count: records.length,
+        checked_in_today: (await this.store.rewardOn(userId, today)) !== undefined,
+        records: records.map((r) => ({ checkin_date: r.day, quota_awarded: r.quota })),
+      },
+    };
+  }
+
   /** Credits today's reward; refuses when check-in is off or the user already checked in today. */
-  async checkIn(userId: number): Promise<{ quota: number }> {
+  async checkIn(userId: number): Promise<{ quota: number; day: string }> {
     if (!this.options.bool('CheckInEnabled')) throw new ApiError('the administrator has not enabled check-in');
     const user = await this.users.get(userId);
     const { min, max } = this.range();
     const quota = drawReward(min, max);
     const amount = renderQuota(quota, { displayInCurrency: true, quotaPerUnit: this.options.num('QuotaPerUnit'), digits: 6 });
+    const day = dayIn(this.timeZone);
     const recorded = await this.store.record({
       userId,
       username: user.username,
-      day: dayIn(this.timeZone),
+      day,
       quota,
       createdAt: nowSeconds(),
       content: `daily check-in: received ${quota} quota (${amount})`,
     });
     if (!recorded) throw new ApiError('you have already checked in today', 409);
     await this.users.notifyChanged(userId);
-    return { quota };
+    return { quota, day };
   }
 }
 

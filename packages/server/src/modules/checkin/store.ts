@@ -28,6 +28,29 @@ export class CheckInStore {
     return row ? Number(row.quota) : undefined;
   }
 
+  /** The user's check-ins between two days (inclusive, YYYY-MM-DD), newest first. */
+  async between(userId: number, from: string, to: string): Promise<{ day: string; quota: number }[]> {
+    const rows = await this.db.kysely
+      .selectFrom('checkins')
+      .select(['day', 'quota'])
+      .where('user_id', '=', userId)
+      .where('day', '>=', from)
+      .where('day', '<=', to)
+      .orderBy('day', 'desc')
+      .execute();
+    return rows.map((r) => ({ day: r.day, quota: Number(r.quota) }));
+  }
+
+  /** How many times the user checked in, and the quota received, over all time. */
+  async totals(userId: number): Promise<{ count: number; quota: number }> {
+    const row = await this.db.kysely
+      .selectFrom('checkins')
+      .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.coalesce(eb.fn.sum<number | string>('quota'), eb.lit(0)).as('q')])
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.n), quota: Number(row.q) };
+  }
+
   /**
    * Inserts the day's row, credits the quota and writes the check-in log, all or nothing. The UNIQUE(user_id, day)
    * key decides between concurrent check-ins: the losers' inserts fail and they return false, crediting nothing.
