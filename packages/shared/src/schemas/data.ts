@@ -34,3 +34,13 @@ export const dataRow = z.object({
   quota: z.number().int(),
 });
 export type DataRow = z.infer<typeof dataRow>;
+
+/** GET /api/data/users: one hour of one user's usage (summed over models); created_at is the hour's first second. */
+export const userDataRow = z.object({
+  username: z.string(),
+  created_at: z.number().int(),
+  count: z.number().int(),
+  token_used: z.number().int(),
+  quota: z.number().int(),
+});
+export type UserDataRow = z.infer<typeof userDataRow>;

@@ -1,4 +1,4 @@
-import { dataQuery, dataRow, selfDataQuery } from '@tollway/shared';
+import { dataRow, dataQuery, selfDataQuery, userDataRow } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { dataOf } from './service.js';
@@ -15,6 +15,16 @@ export function dataRoutes(r: Router): void {
     query: dataQuery,
     response: z.array(dataRow),
     handler: ({ ctx, query }) => dataOf(ctx).hourly(query),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/data/users',
+    level: 'admin',
+    summary: 'Hourly usage per user (calls, tokens, quota) summed over models',
+    tags,
+    query: selfDataQuery,
+    response: z.array(userDataRow),
+    handler: ({ ctx, query }) => dataOf(ctx).hourlyByUser(query),
   });
   r.add({
     method: 'GET',

@@ -1,4 +1,4 @@
-import { DATA_DEFAULT_SPAN, type DataGranularity, type DataRow } from '@tollway/shared';
+import { DATA_DEFAULT_SPAN, type DataGranularity, type DataRow, type UserDataRow } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
@@ -22,6 +22,11 @@ export class DataService {
 
   hourly(q: DataQuery): Promise<DataRow[]> {
     return this.store.hourly({ ...this.range(q), userId: q.userId, username: q.username || undefined });
+  }
+
+  /** Hourly usage per user (every user), for new-api's dashboard. */
+  hourlyByUser(q: DataQuery): Promise<UserDataRow[]> {
+    return this.store.hourlyByUser(this.range(q));
   }
 
   /**
