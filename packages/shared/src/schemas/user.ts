@@ -140,10 +140,26 @@ export const updateUserBody = z.object({
   tpm_limit: perMinute('tpm_limit').optional(),
 });
 
-export const manageUserBody = z.object({
-  id: z.number().int().positive(),
-  action: z.enum(UserManageActions),
-});
+/** How POST /api/user/manage with action add_quota changes a balance by `value`. */
+export const QuotaChangeModes = ['add', 'subtract', 'override'] as const;
+export type QuotaChangeMode = (typeof QuotaChangeModes)[number];
+
+const manageTarget = { id: z.number().int().positive() };
+
+/** A role/status action, or add_quota with a mode and a value (new-api's form). */
+export const manageUserBody = z.discriminatedUnion('action', [
+  z.object({ ...manageTarget, action: z.enum(UserManageActions) }),
+  z.object({
+    ...manageTarget,
+    action: z.literal('add_quota'),
+    mode: z.enum(QuotaChangeModes, { error: 'mode must be add, subtract or override' }),
+    value: z
+      .number({ error: 'value must be a number of quota units' })
+      .refine(Number.isSafeInteger, 'value must be a whole number of quota units')
+      .refine((v) => v >= 0, 'value must not be negative'),
+  }),
+]);
+export type ManageUserBody = z.infer<typeof manageUserBody>;
 
 export const userSearchQuery = z.object({
   keyword: z.string().trim().max(64).optional().default(''),

@@ -1,4 +1,4 @@
-import { Role, UserStatus, type UserManageAction, type UserPublic } from '@tollway/shared';
+import { Role, UserStatus, type QuotaChangeMode, type UserManageAction, type UserPublic } from '@tollway/shared';
 import { ApiError, refused } from '../../http/errors.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import type { AuthUser } from '../auth/session.js';
@@ -123,5 +123,20 @@ export class UserAdminService {
     if (status !== UserStatus.Enabled) await this.users.endSessions(target.id);
     await this.users.notifyChanged(target.id);
     return { status, role };
+  }
+
+  /**
+   * add_quota: add or subtract a positive value, or set the balance, of a user below the actor's level; one
+   * statement, logged as a manage entry. Returns the user's status and role, as the other actions do.
+   */
+  async changeQuota(actor: AuthUser, id: number, mode: QuotaChangeMode, value: number): Promise<{ status: number; role: number }> {
+    const target = await this.users.get(id);
+    if (target.deleted_at) throw new ApiError('user does not exist');
+    this.assertOutranks(actor, target, 'change the balance of');
+    if (mode !== 'override' && value <= 0) throw new ApiError('the amount must be greater than 0');
+    const what = mode === 'add' ? `added ${value} quota` : mode === 'subtract' ? `subtracted ${value} quota` : `set the balance to ${value} quota`;
+    const done = await this.users.adjustQuota(target, mode, value, `administrator ${actor.username} ${what}`);
+    if (!done) throw new ApiError(mode === 'subtract' ? 'the balance is lower than the amount to subtract' : 'user does not exist');
+    return { status: target.status, role: target.role };
   }
 }

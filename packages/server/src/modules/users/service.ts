@@ -1,4 +1,4 @@
-import { LogType, Role, UserStatus, userSetting, type UserSetting } from '@tollway/shared';
+import { LogType, Role, UserStatus, userSetting, type QuotaChangeMode, type UserSetting } from '@tollway/shared';
 import type { z } from 'zod';
 import { ApiError, refused, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
@@ -52,6 +52,23 @@ export class UsersService {
   }
 
   /** Resolves once every listener took the change in (so the caller's next request sees the new balance). */
+  /**
+   * An administrator's balance change (one statement) and its manage log, in one transaction; the relay's
+   * balance learns it after the commit. False when refused (user gone, or a subtraction below 0).
+   */
+  async adjustQuota(target: Pick<UserRow, 'id' | 'username'>, mode: QuotaChangeMode, value: number, content: string): Promise<boolean> {
+    const logs = this.accountLogs.batch();
+    const done = await this.store.db.kysely.transaction().execute(async (trx) => {
+      if (!(await this.store.adjustQuota(trx, target.id, mode, value))) return false;
+      await logs.add(trx, { userId: target.id, username: target.username, type: LogType.Manage, content, quota: mode === 'subtract' ? -value : value });
+      return true;
+    });
+    if (!done) return false;
+    logs.committed();
+    await this.notifyChanged(target.id);
+    return true;
+  }
+
   async notifyChanged(userId: number): Promise<void> {
     await Promise.all(this.changeListeners.map((l) => l(userId)));
   }

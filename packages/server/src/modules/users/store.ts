@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.js';
 import { selectPage, type Slice } from '../../db/paged-select.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import type { QuotaChangeMode } from '@tollway/shared';
 
 export type UserRow = Selectable<UsersTable>;
 /** quota_warned_at is left to its default (0) and kept by modules/notifications; limits default to none. */
@@ -109,6 +110,18 @@ export class UsersStore {
       .set({ quota: sql`quota + ${delta}` })
       .where('id', '=', id);
     if (delta < 0) q = q.where('quota', '>=', -delta);
+    const res = await q.executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /**
+   * An administrator's balance change in one statement: add, subtract (never below 0) or set. False when the
+   * user is gone or the subtraction would go below 0.
+   */
+  async adjustQuota(k: Kysely<Database>, id: number, mode: QuotaChangeMode, value: number): Promise<boolean> {
+    const quota = mode === 'override' ? sql<number>`${value}` : mode === 'add' ? sql<number>`quota + ${value}` : sql<number>`quota - ${value}`;
+    let q = k.updateTable('users').set({ quota }).where('id', '=', id).where('deleted_at', 'is', null);
+    if (mode === 'subtract') q = q.where('quota', '>=', value);
     const res = await q.executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
