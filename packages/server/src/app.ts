@@ -36,6 +36,9 @@ import { topUpRoutes } from './modules/topup/routes.js';
 import { twoFactorRoutes } from './modules/twofa/routes.js';
 import { userAdminRoutes } from './modules/users/routes-admin.js';
 import { selfRoutes } from './modules/users/routes-self.js';
+import { siteInfoRoutes } from './modules/site-info/routes.js';
+import { oauthBindingRoutes } from './modules/oauth/bindings-routes.js';
+import { unavailableRoutes } from './modules/unavailable/routes.js';
 
 /** Every management API module; a new module is added here and gets auth, validation and docs for free. */
 export const routeModules: RouteModule[] = [
@@ -64,6 +67,9 @@ export const routeModules: RouteModule[] = [
   openapiRoutes,
   metricsRoutes,
   healthRoutes,
+  siteInfoRoutes,
+  oauthBindingRoutes,
+  unavailableRoutes,
 ];
 
 export interface BuiltApp {

@@ -54,6 +54,20 @@ export class OAuthStore {
     });
   }
 
+  /** Releases the user's account of the provider: the identity row and the column, in one transaction. */
+  async unbind(p: ProviderInfo, userId: number): Promise<void> {
+    await this.db.kysely.transaction().execute(async (trx) => {
+      // By primary key, as in bind (a delete by user_id takes gap locks on MySQL).
+      const rows = await trx.selectFrom('user_identities').select('external_id').where('provider', '=', p.key).where('user_id', '=', userId).execute();
+      for (const row of rows) await trx.deleteFrom('user_identities').where('provider', '=', p.key).where('external_id', '=', row.external_id).execute();
+      await trx
+        .updateTable('users')
+        .set({ [p.field]: '' })
+        .where('id', '=', userId)
+        .execute();
+    });
+  }
+
   /** The highest user id (0 without users), the start of `<prefix>_<n>` names. */
   async maxUserId(): Promise<number> {
     const row = await this.db.kysely

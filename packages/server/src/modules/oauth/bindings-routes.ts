@@ -1,0 +1,51 @@
+import { idParam } from '@tollway/shared';
+import { z } from 'zod';
+import type { Router } from '../../http/route.js';
+import { oauthBindingsOf } from './bindings.js';
+
+const binding = z.object({ provider_id: z.string(), provider_name: z.string(), provider_slug: z.string(), provider_icon: z.string(), provider_user_id: z.string() });
+const providerParam = z.object({ provider_id: z.string().max(32) });
+
+/** The third-party accounts bound to a user (new-api's paths): the caller's own, or an administrator's view of a user. */
+export function oauthBindingRoutes(r: Router): void {
+  const tags = ['auth'];
+  r.add({
+    method: 'GET',
+    url: '/api/user/oauth/bindings',
+    level: 'user',
+    summary: "The caller's bound third-party accounts (provider_id is the provider's key: github, oidc, linuxdo, wechat, telegram)",
+    tags,
+    response: z.array(binding),
+    handler: ({ ctx, user }) => oauthBindingsOf(ctx).own(user!),
+  });
+  r.add({
+    method: 'DELETE',
+    url: '/api/user/oauth/bindings/:provider_id',
+    level: 'user',
+    summary: "Release the caller's account of a provider (refused when it is the only way to sign in)",
+    tags,
+    params: providerParam,
+    successMessage: 'unbound',
+    handler: ({ ctx, user, params }) => oauthBindingsOf(ctx).unbindOwn(user!, params.provider_id),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/user/:id/oauth/bindings',
+    level: 'admin',
+    summary: "A user's bound third-party accounts (users below the caller's level)",
+    tags,
+    params: idParam,
+    response: z.array(binding),
+    handler: ({ ctx, user, params }) => oauthBindingsOf(ctx).ofUser(user!, params.id),
+  });
+  r.add({
+    method: 'DELETE',
+    url: '/api/user/:id/oauth/bindings/:provider_id',
+    level: 'admin',
+    summary: "Release a user's account of a provider (users below the caller's level; refused when it is their only way to sign in)",
+    tags,
+    params: idParam.extend(providerParam.shape),
+    successMessage: 'unbound',
+    handler: ({ ctx, user, params }) => oauthBindingsOf(ctx).unbindOfUser(user!, params.id, params.provider_id),
+  });
+}

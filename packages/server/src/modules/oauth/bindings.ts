@@ -1,0 +1,70 @@
+import { Role } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { ApiError, refused } from '../../http/errors.js';
+import { perContext } from '../../per-context.js';
+import type { AuthUser } from '../auth/session.js';
+import type { UsersService } from '../users/service.js';
+import type { UserRow } from '../users/store.js';
+import { GITHUB, LINUXDO, OIDC, TELEGRAM, WECHAT, type ProviderInfo } from './account.js';
+import { OAuthStore } from './store.js';
+
+/** Every third-party sign-in this gateway has, in the order the console lists them. */
+export const BINDING_PROVIDERS: readonly ProviderInfo[] = [GITHUB, OIDC, LINUXDO, WECHAT, TELEGRAM];
+
+/** One bound account in new-api's shape; provider_id is the provider's key (this gateway has no custom providers). */
+export interface OAuthBinding {
+  provider_id: string;
+  provider_name: string;
+  provider_slug: string;
+  provider_icon: string;
+  provider_user_id: string;
+}
+
+const bindingsOf = (u: UserRow): OAuthBinding[] =>
+  BINDING_PROVIDERS.filter((p) => u[p.field]).map((p) => ({ provider_id: p.key, provider_name: p.label, provider_slug: p.key, provider_icon: '', provider_user_id: u[p.field] }));
+
+/**
+ * The third-party accounts bound to a user, read from the users columns, and their release. A user keeps at
+ * least one way to sign in: the last binding of a user without an email address is not released.
+ */
+export class OAuthBindingsService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly store: OAuthStore,
+  ) {}
+
+  async own(caller: AuthUser): Promise<OAuthBinding[]> {
+    return bindingsOf(await this.users.get(caller.id));
+  }
+
+  async ofUser(actor: AuthUser, id: number): Promise<OAuthBinding[]> {
+    return bindingsOf(await this.target(actor, id));
+  }
+
+  async unbindOwn(caller: AuthUser, provider: string): Promise<void> {
+    await this.unbind(await this.users.get(caller.id), provider);
+  }
+
+  async unbindOfUser(actor: AuthUser, id: number, provider: string): Promise<void> {
+    await this.unbind(await this.target(actor, id), provider);
+  }
+
+  /** A user an administrator may look at: below the actor's level (the super administrator sees everyone). */
+  private async target(actor: AuthUser, id: number): Promise<UserRow> {
+    const user = await this.users.get(id);
+    if (user.deleted_at) throw new ApiError('user does not exist');
+    if (actor.role < Role.Root && user.role >= actor.role && user.id !== actor.id) throw refused('no permission to manage this user');
+    return user;
+  }
+
+  private async unbind(user: UserRow, key: string): Promise<void> {
+    const p = BINDING_PROVIDERS.find((x) => x.key === key);
+    if (!p) throw new ApiError(`unknown provider: ${key}`);
+    if (!user[p.field]) throw new ApiError(`no ${p.label} account is bound`);
+    if (!user.email && bindingsOf(user).length === 1) throw new ApiError(`the ${p.label} account is the only way to sign in: bind an email address first`);
+    await this.store.unbind(p, user.id);
+    await this.users.notifyChanged(user.id);
+  }
+}
+
+export const oauthBindingsOf = perContext((ctx: AppContext) => new OAuthBindingsService(ctx.users, new OAuthStore(ctx.db)));
