@@ -83,7 +83,7 @@ export const updateChannel = (body: UpdateChannelInput) => apiPut<Channel>('/api
 export const deleteChannel = (id: number) => apiDelete(`/api/channel/${id}`);
 export const deleteChannels = (ids: number[]) => apiPost<number>('/api/channel/batch', { ids }).then((e) => e.data ?? 0);
 export const deleteDisabledChannels = () => apiDelete<number>('/api/channel/disabled').then((e) => e.data ?? 0);
-export const fixAbilities = () => apiPost<number>('/api/channel/fix').then((e) => e.data ?? 0);
+export const fixAbilities = () => apiPost<{ success: number; fails: number }>('/api/channel/fix').then((e) => e.data?.success ?? 0);
 
 export const batchSetTag = (ids: number[], tag: string) => apiPost<number>('/api/channel/batch/tag', { ids, tag }).then((e) => e.data ?? 0);
 
