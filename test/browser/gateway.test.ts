@@ -70,6 +70,60 @@ describe('gateway core in Chromium', () => {
     expect(JSON.parse(setting)).toEqual({ tpm_limit: 900000 });
   });
 
+  /** The management API as the page's signed-in user. */
+  const call = <T>(method: string, path: string, body?: unknown) =>
+    page.evaluate(
+      async ([m, p, b]) => {
+        const user = JSON.parse(localStorage.getItem('user') ?? '{}');
+        const r = await fetch(p as string, {
+          method: m as string,
+          headers: { 'New-Api-User': String(user.id), ...(b === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: b === undefined ? undefined : JSON.stringify(b),
+        });
+        return (await r.json()) as { success: boolean; message: string; data: T };
+      },
+      [method, path, body] as const,
+    );
+
+  it('edits a channel without sending its masked key back, shows the key after a password check, and copies it', async () => {
+    const list = await call<{ items: { id: number; key: string }[] }>('GET', '/api/channel/?p=1&page_size=10');
+    const id = list.data.items[0]!.id;
+    expect(list.data.items[0]!.key).not.toContain('browser-mock-key');
+    await page.getByTestId(`channel-edit-${id}`).click();
+    const keyField = page.getByTestId('channel-form-key');
+    await keyField.waitFor();
+    expect(await keyField.inputValue()).toBe('');
+    expect(await keyField.getAttribute('placeholder')).toContain('********');
+    await page.getByTestId('channel-form-name').fill('mock-openai-edited');
+    await page.getByTestId('channel-form-submit').click();
+    await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await call<{ name: string }>('GET', `/api/channel/${id}`)).data.name).toBe('mock-openai-edited');
+    // Show key: refused until verified, so the console asks for the password, then fills the field.
+    await page.getByTestId(`channel-edit-${id}`).click();
+    await page.getByTestId('channel-key-show').click();
+    await page.getByTestId('channel-key-verify-input').fill(ROOT.password);
+    await h.shot(page, '20b-channel-key-verify');
+    await page.getByTestId('channel-key-verify-ok').click();
+    await expect.poll(() => page.getByTestId('channel-form-key').inputValue()).toBe('browser-mock-key');
+    await h.shot(page, '20c-channel-key-shown');
+    await page.getByTestId('channel-form-name').fill('mock-openai');
+    await page.getByTestId('channel-form-submit').click();
+    await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
+    const key = await call<{ key: string }>('POST', `/api/channel/${id}/key`, {});
+    expect(key.data.key).toBe('browser-mock-key');
+    // Copy (row action): the server copies the key; the copy is removed again for the tests after this one.
+    await page.getByTestId(`channel-copy-${id}`).click();
+    await page.getByTestId(`channel-copy-confirm-${id}`).click();
+    const copyOf = async () =>
+      (await call<{ items: { id: number; name: string }[] }>('GET', '/api/channel/search?keyword=mock-openai')).data.items.find(
+        (c) => c.id !== id && c.name.startsWith('mock-openai_'),
+      )?.id;
+    await expect.poll(copyOf).toBeGreaterThan(id);
+    const copyId = (await copyOf())!;
+    expect((await call<{ key: string }>('POST', `/api/channel/${copyId}/key`, {})).data.key).toBe('browser-mock-key');
+    expect((await call('DELETE', `/api/channel/${copyId}`)).success).toBe(true);
+  });
+
   let key = '';
   it('creates a token in the token page', async () => {
     await page.goto('/app/tokens');
@@ -78,12 +132,17 @@ describe('gateway core in Chromium', () => {
     await page.getByTestId('token-form-submit').click();
     await page.locator('[data-testid^="token-row-"]').first().waitFor();
     await h.shot(page, '22-tokens');
-    key = await page.evaluate(async () => {
-      const user = JSON.parse(localStorage.getItem('user') ?? '{}');
-      const r = await fetch('/api/token/?p=1&size=10', { headers: { 'New-Api-User': String(user.id) } });
-      return (await r.json()).data.items[0].key as string;
-    });
-    expect(key).toMatch(/^[A-Za-z0-9]{48}$/);
+    const id = (await call<{ items: { id: number }[] }>('GET', '/api/token/?p=1&size=10')).data.items[0]!.id;
+    // The list shows the masked key; the eye asks the server for the full one.
+    expect(await page.getByTestId(`token-key-${id}`).textContent()).toMatch(/^sk-[A-Za-z0-9]{4}\*{10}[A-Za-z0-9]{4}$/);
+    await page.getByTestId(`token-key-show-${id}`).click();
+    await expect.poll(() => page.getByTestId(`token-key-${id}`).textContent()).toMatch(/^sk-[A-Za-z0-9]{48}$/);
+    await h.shot(page, '22a-token-key-shown');
+    key = ((await page.getByTestId(`token-key-${id}`).textContent()) ?? '').slice(3);
+    // Copy key: the clipboard gets the full key.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByTestId(`token-copy-${id}`).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`sk-${key}`);
   });
 
   it('saves requests and tokens per minute in the token editor', async () => {

@@ -54,8 +54,8 @@ describe('playground in Chromium', () => {
   });
 
   it('embeds a saved chat link with the key and address filled in, and /chat2link goes to the chat link', async () => {
-    const tokens = await apiAs<{ items: { key: string; status: number }[] }>(admin, 'GET', '/api/token/?p=0&size=100');
-    const key = tokens.items.find((tk) => tk.status === 1)!.key;
+    const tokens = await apiAs<{ items: { id: number; status: number }[] }>(admin, 'GET', '/api/token/?p=0&size=100');
+    const { key } = await apiAs<{ key: string }>(admin, 'POST', `/api/token/${tokens.items.find((tk) => tk.status === 1)!.id}/key`);
     await apiAs(admin, 'PUT', '/api/option/', { key: 'Chats', value: JSON.stringify([{ 'Web chat': `${h.baseUrl}/about?key={key}&api={address}` }]) });
     await apiAs(admin, 'PUT', '/api/option/', { key: 'ChatLink', value: `${h.baseUrl}/pricing?key={key}` });
     await page.goto('/');

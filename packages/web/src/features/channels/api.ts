@@ -36,7 +36,7 @@ export function fetchChannels(q: ChannelQuery): Promise<Page<ListRow>> {
   return apiGetPage<ListRow>(`/api/channel/${filtered ? 'search' : ''}?${params.toString()}`, q.page);
 }
 
-/** One channel with its key (for the editor and for copying). */
+/** One channel for the editor; its key is masked (revealChannelKey shows it). */
 export const fetchChannel = (id: number, silent = false) => apiGet<Channel>(`/api/channel/${id}`, { silent });
 
 /** The editable fields as the create and update calls take them. */
@@ -151,3 +151,13 @@ export function useChannelGroups() {
     staleTime: 60_000,
   });
 }
+
+/** POST /api/channel/:id/key (root): the full key text; refused until the session is verified (verifySession). */
+export const revealChannelKey = (id: number, silent = false) => api<{ key: string }>('POST', `/api/channel/${id}/key`, {}, { silent }).then((e) => e.data?.key ?? '');
+
+/** POST /api/verify: a two-factor code (or backup code), or the password for an account without 2FA; lasts 5 minutes. */
+export const verifySession = (proof: { method: '2fa'; code: string } | { method: 'password'; password: string }) => apiPost<{ verified: boolean }>('/api/verify', proof);
+
+/** POST /api/channel/copy/:id: a copy with its key and settings, named name+suffix; the new id. */
+export const copyChannel = (id: number, suffix: string, silent = false) =>
+  api<{ id: number }>('POST', `/api/channel/copy/${id}?suffix=${encodeURIComponent(suffix)}`, undefined, { silent }).then((e) => e.data?.id);

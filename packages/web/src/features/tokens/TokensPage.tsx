@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useCopy } from '../../components/useCopy';
 import { useRowSelection } from '../../lib/useRowSelection';
 import { usePaging } from '../../lib/paging';
-import { deleteToken, fetchTokens, fullKey, setTokenStatus, TOKENS_KEY, TokenStatus, type Token, type TokenQuery } from './api';
+import { deleteToken, fetchTokens, revealKeys, setTokenStatus, TOKENS_KEY, TokenStatus, type Token, type TokenQuery } from './api';
 import { TokenDrawer } from './components/TokenDrawer';
 import { TokensTable } from './components/TokensTable';
 import { TokensToolbar } from './components/TokensToolbar';
@@ -60,8 +60,10 @@ export default function TokensPage() {
       void message.warning(t('actions.selectFirst'));
       return;
     }
-    const keys = selection.selected.map(fullKey);
-    void copy(keys.join('\n'), t('toast.batchCopied', { count: keys.length }));
+    void attempt(async () => {
+      const keys = await revealKeys(selection.selected.map((tok) => tok.id));
+      await copy(keys.join('\n'), t('toast.batchCopied', { count: keys.length }));
+    });
   };
 
   return (

@@ -3,8 +3,9 @@ import type { z } from 'zod';
 import { apiDelete, apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 /**
- * A token as GET /api/token/ returns it to its owner. `key` comes without the sk- prefix; the console shows and
- * copies it as sk-<key>. `status` is the display status: 3/4 are derived by the server.
+ * A token as GET /api/token/ returns it to its owner. `key` is masked by the server (POST /api/token/:id/key
+ * reveals it) and comes without the sk- prefix; the console shows and copies sk-<key>. `status` is the display
+ * status: 3/4 are derived by the server.
  */
 export type Token = TokenPublic;
 
@@ -24,8 +25,20 @@ export const TOKENS_KEY = ['tokens'] as const;
 export const KEY_PREFIX = 'sk-';
 export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
 
-/** The key as shown and copied. */
-export const fullKey = (t: Pick<Token, 'key'>) => (t.key.startsWith(KEY_PREFIX) ? t.key : `${KEY_PREFIX}${t.key}`);
+/** A key as shown and copied: sk-<key>. */
+export const withPrefix = (key: string) => (key.startsWith(KEY_PREFIX) ? key : `${KEY_PREFIX}${key}`);
+
+/** POST /api/token/:id/key: the token's full key, sk- prefixed. */
+export const revealKey = (id: number) => apiPost<{ key: string }>(`/api/token/${id}/key`).then((e) => withPrefix(e.data?.key ?? ''));
+
+/** POST /api/token/batch/keys: the full keys of the given tokens (in their order), sk- prefixed. */
+export const revealKeys = (ids: number[]) =>
+  apiPost<{ keys: Record<string, string> }>('/api/token/batch/keys', { ids }).then((e) =>
+    ids.flatMap((id) => {
+      const key = e.data?.keys[String(id)];
+      return key ? [withPrefix(key)] : [];
+    }),
+  );
 
 /** GET /api/token/?p=&size=, or GET /api/token/search with a name or key filter. */
 export function fetchTokens(q: TokenQuery): Promise<Page<Token>> {

@@ -33,6 +33,8 @@ export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
   const isCreate = target === 'new';
   const editId = typeof target === 'number' ? target : undefined;
   const [saving, setSaving] = useState(false);
+  /** The full key once root revealed it; until then the form's key is blank and the stored key is kept. */
+  const [revealed, setRevealed] = useState<string | undefined>(undefined);
 
   const loaded = useQuery({ queryKey: ['channel', editId], queryFn: () => fetchChannel(editId!), enabled: editId !== undefined, gcTime: 0 });
   const schema = useMemo(() => channelFormSchema(isCreate), [isCreate]);
@@ -43,6 +45,7 @@ export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
     if (isCreate) reset(NEW_CHANNEL);
   }, [isCreate, reset]);
   useEffect(() => {
+    setRevealed(undefined);
     if (editId !== undefined && loaded.data) reset(toForm(loaded.data));
   }, [editId, loaded.data, reset]);
 
@@ -57,7 +60,9 @@ export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
   const submit = handleSubmit(async (values) => {
     setSaving(true);
     try {
-      if (await submitChannel(values, { isCreate, multiView, loaded: loaded.data })) onSaved();
+      // An unchanged revealed key is not sent again, as an untouched blank field is not.
+      const base = loaded.data && revealed !== undefined ? { ...loaded.data, key: revealed } : loaded.data;
+      if (await submitChannel(values, { isCreate, multiView, loaded: base })) onSaved();
     } finally {
       setSaving(false);
     }
@@ -101,9 +106,14 @@ export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
             isCreate={isCreate}
             multiView={multiView}
             loaded={loaded.data}
-            onKeyUpdateChange={(mode) => setValue('key', mode === 'append' ? '' : (loaded.data?.key ?? ''))}
+            onKeyUpdateChange={(mode) => setValue('key', mode === 'append' ? '' : (revealed ?? ''))}
+            revealed={revealed !== undefined}
+            onRevealed={(key) => {
+              setRevealed(key);
+              setValue('key', key);
+            }}
           />
-          <ModelsSection control={control} setValue={setValue} isCreate={isCreate} channelId={editId} loadedKey={loaded.data?.key} />
+          <ModelsSection control={control} setValue={setValue} isCreate={isCreate} channelId={editId} loadedKey={revealed} />
           <RoutingSection control={control} />
           <AdvancedSection control={control} />
         </Form>

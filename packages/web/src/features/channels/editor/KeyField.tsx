@@ -8,6 +8,7 @@ import type { Channel } from '../api';
 import type { ChannelForm } from '../model/channelForm';
 import { keyPlaceholder, splitKeys } from '../model/keys';
 import { MultiKeyPanel } from './MultiKeyPanel';
+import { RevealKeyButton } from './RevealKeyButton';
 import { Section } from './Section';
 
 interface Props {
@@ -16,16 +17,23 @@ interface Props {
   multiView: boolean;
   loaded?: Channel;
   onKeyUpdateChange: (mode: 'replace' | 'append') => void;
+  /** Root's revealed key goes into the field (the editor loads only the masked key). */
+  onRevealed: (key: string) => void;
+  revealed: boolean;
 }
 
-/** The key (a textarea with the type's key format as placeholder) and, for several keys, the multi-key view. */
-export function KeyField({ control, isCreate, multiView, loaded, onKeyUpdateChange }: Props) {
+/**
+ * The key (a textarea with the type's key format as placeholder) and, for several keys, the multi-key view.
+ * Editing starts blank (the stored key is kept) with the masked key in the placeholder; root can show the key.
+ */
+export function KeyField({ control, isCreate, multiView, loaded, onKeyUpdateChange, onRevealed, revealed }: Props) {
   const { t } = useTranslation('channels');
   const type = useWatch({ control, name: 'type' });
   const key = useWatch({ control, name: 'key' });
   const keyUpdate = useWatch({ control, name: 'key_update' });
   const loadedMulti = loaded?.channel_info?.is_multi_key === true;
-  const placeholder = keyUpdate === 'append' && loadedMulti ? t('multiKey.appendPlaceholder') : keyPlaceholder(type, t);
+  const keeps = !isCreate && loaded !== undefined && !revealed && keyUpdate !== 'append';
+  const placeholder = keyUpdate === 'append' && loadedMulti ? t('multiKey.appendPlaceholder') : keeps ? t('editor.keyKeep', { masked: loaded.key }) : keyPlaceholder(type, t);
   const extra = type === ChannelType.VertexAi ? t('editor.keyHintVertex') : isCreate ? t('editor.keyHintCreate') : t('editor.keyHintEdit');
   return (
     <Section
@@ -63,6 +71,7 @@ export function KeyField({ control, isCreate, multiView, loaded, onKeyUpdateChan
           />
         )}
       />
+      {!isCreate && loaded && !revealed ? <RevealKeyButton channelId={loaded.id} onRevealed={onRevealed} /> : null}
       {multiView ? <MultiKeyPanel control={control} keys={splitKeys(key)} isCreate={isCreate} loaded={loaded} onKeyUpdateChange={onKeyUpdateChange} /> : null}
     </Section>
   );

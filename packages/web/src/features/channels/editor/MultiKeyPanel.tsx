@@ -29,6 +29,8 @@ export function MultiKeyPanel({ control, keys, isCreate, loaded, onKeyUpdateChan
   const createMode = useWatch({ control, name: 'create_mode' });
   const keyUpdate = useWatch({ control, name: 'key_update' });
   const showChoice = (isCreate && createMode === 'multi_to_single') || loadedMulti;
+  // Editing starts with a blank key field: the title counts the stored keys until root shows them.
+  const count = keys.length === 0 && loadedMulti && !isCreate ? (info?.multi_key_size ?? 0) : keys.length;
 
   const keyState = (i: number) => {
     if (!loadedMulti || isCreate || keyUpdate === 'append') return null;
@@ -46,7 +48,7 @@ export function MultiKeyPanel({ control, keys, isCreate, loaded, onKeyUpdateChan
   return (
     <div className="tw-ch-multikey" data-testid="channel-multi-key-view">
       <Flex justify="space-between" align="center" wrap gap={8}>
-        <Typography.Text strong>{t('multiKey.title', { count: keys.length })}</Typography.Text>
+        <Typography.Text strong>{t('multiKey.title', { count })}</Typography.Text>
         {isCreate ? (
           <Controller
             control={control}

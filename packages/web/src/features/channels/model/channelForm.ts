@@ -114,14 +114,14 @@ const prettyIfJson = (text: string) => {
   }
 };
 
-/** A loaded channel as form values; JSON fields pretty-printed. */
+/** A loaded channel as form values; JSON fields pretty-printed; the key blank (answers carry it masked). */
 export function toForm(c: Channel): ChannelForm {
   return {
     ...NEW_CHANNEL,
     type: c.type,
     name: c.name,
     base_url: c.base_url,
-    key: c.key,
+    key: '',
     openai_organization: c.openai_organization,
     models: splitList(c.models),
     model_mapping: prettyIfJson(c.model_mapping),

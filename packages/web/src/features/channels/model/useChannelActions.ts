@@ -5,10 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../../lib/api';
 import {
   CHANNELS_KEY,
-  createChannel,
+  copyChannel,
   deleteChannel,
   editTag,
-  fetchChannel,
   isTagRow,
   setTagStatus,
   testChannel,
@@ -63,39 +62,10 @@ export function useChannelActions() {
       await refresh();
     };
 
-    /** Copies a channel: GET with its key, then create with the name suffixed (multi-key channels stay multi-key). */
+    /** Copies a channel on the server (key, models, settings; balance and used quota start at 0), name suffixed. */
     const copy = async (c: Channel) => {
       try {
-        const full = await fetchChannel(c.id, true);
-        const multi = full.channel_info?.is_multi_key === true;
-        await createChannel(
-          {
-            mode: multi ? 'multi_to_single' : 'single',
-            multi_key_mode: full.channel_info?.multi_key_mode ?? 'random',
-            channel: {
-              name: `${full.name}${t('copySuffix')}`.slice(0, 128),
-              type: full.type,
-              key: full.key,
-              openai_organization: full.openai_organization,
-              test_model: full.test_model,
-              base_url: full.base_url,
-              other: full.other,
-              models: full.models.split(',').filter(Boolean),
-              group: full.group.split(',').filter(Boolean),
-              model_mapping: full.model_mapping,
-              status_code_mapping: full.status_code_mapping,
-              setting: full.setting,
-              param_override: full.param_override,
-              system_prompt: full.system_prompt,
-              auto_ban: full.auto_ban === 1 ? 1 : 0,
-              priority: full.priority,
-              weight: full.weight,
-              tag: full.tag,
-              status: full.status === STATUS.enabled ? STATUS.enabled : STATUS.disabled,
-            },
-          },
-          true,
-        );
+        await copyChannel(c.id, t('copySuffix'), true);
         void message.success(t('toast.copied'));
       } catch (err) {
         if (!(err instanceof ApiFailure)) throw err;

@@ -3,7 +3,8 @@ import { Button, Dropdown, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RecordActions } from '../../../components/RecordActions';
 import { useCopy } from '../../../components/useCopy';
-import { fullKey, TokenStatus, type Token } from '../api';
+import { attempt } from '../../../lib/attempt';
+import { revealKey, TokenStatus, type Token } from '../api';
 import { curlSnippet, envSnippet } from '../snippets';
 
 interface Props {
@@ -21,6 +22,14 @@ interface Props {
 export function TokenActions({ token, onToggle, onEdit, onDelete }: Props) {
   const { t } = useTranslation('tokens');
   const copy = useCopy();
+  // Lists carry masked keys: every copy asks the server for the full key first.
+  const copyAs = (format: string) =>
+    attempt(async () => {
+      const key = await revealKey(token.id);
+      if (format === 'env') await copy(envSnippet(key), t('toast.snippetCopied'));
+      else if (format === 'curl') await copy(curlSnippet(token, key), t('toast.snippetCopied'));
+      else await copy(key, t('toast.keyCopied'));
+    });
   return (
     <RecordActions
       ns="tokens"
@@ -33,13 +42,7 @@ export function TokenActions({ token, onToggle, onEdit, onDelete }: Props) {
       onDelete={() => onDelete(token)}
     >
       <Space.Compact size="small">
-        <Button
-          size="small"
-          icon={<CopyOutlined />}
-          data-testid={`token-copy-${token.id}`}
-          aria-label={t('actions.copyKey')}
-          onClick={() => void copy(fullKey(token), t('toast.keyCopied'))}
-        />
+        <Button size="small" icon={<CopyOutlined />} data-testid={`token-copy-${token.id}`} aria-label={t('actions.copyKey')} onClick={() => void copyAs('key')} />
         <Dropdown
           trigger={['click']}
           menu={{
@@ -48,11 +51,7 @@ export function TokenActions({ token, onToggle, onEdit, onDelete }: Props) {
               { key: 'env', label: t('actions.copyEnv') },
               { key: 'curl', label: t('actions.copyCurl') },
             ],
-            onClick: ({ key }) => {
-              if (key === 'key') void copy(fullKey(token), t('toast.keyCopied'));
-              else if (key === 'env') void copy(envSnippet(token), t('toast.snippetCopied'));
-              else void copy(curlSnippet(token), t('toast.snippetCopied'));
-            },
+            onClick: ({ key }) => void copyAs(key),
           }}
         >
           <Button size="small" icon={<DownOutlined />} aria-label={t('actions.copyMore')} data-testid={`token-copy-more-${token.id}`} />

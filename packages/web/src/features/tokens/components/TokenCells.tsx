@@ -77,6 +77,3 @@ export function TokenGroupTag({ group }: { group: string }) {
   if (!group) return <Tag bordered={false}>{t('value.userGroup')}</Tag>;
   return <Tag color="blue">{group}</Tag>;
 }
-
-/** sk-abcd…wxyz */
-export const maskKey = (key: string) => (key.length <= 10 ? key : `${key.slice(0, 7)}…${key.slice(-4)}`);

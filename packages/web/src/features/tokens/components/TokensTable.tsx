@@ -6,9 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 import { actionsColumn, RecordTable, type RecordTableProps } from '../../../components/RecordTable';
 import { useIsMobile } from '../../../lib/useIsMobile';
-import { fullKey, TokenStatus, type Token } from '../api';
+import { TokenStatus, type Token } from '../api';
 import { TokenActions } from './TokenActions';
-import { ExpiryCell, formatTokenTime, maskKey, TokenGroupTag, TokenStatusTag } from './TokenCells';
+import { ExpiryCell, formatTokenTime, TokenGroupTag, TokenStatusTag } from './TokenCells';
+import { TokenKeyCell } from './TokenKeyCell';
 
 /** The token list: status badges, quotas, times, group and row actions; disabled rows greyed. */
 export function TokensTable(p: RecordTableProps<Token>) {
@@ -31,9 +32,7 @@ export function TokensTable(p: RecordTableProps<Token>) {
           <Typography.Text strong ellipsis={{ tooltip: tok.name }} style={{ maxWidth: mobile ? 120 : 150 }}>
             {tok.name}
           </Typography.Text>
-          <Typography.Text type="secondary" className="tw-tok-key" title={fullKey(tok)}>
-            {maskKey(fullKey(tok))}
-          </Typography.Text>
+          <TokenKeyCell token={tok} />
           {/* On a phone the status sits under the name so name, status and actions fit on one screen. */}
           {mobile ? <TokenStatusTag token={tok} /> : null}
         </Flex>
