@@ -27,6 +27,10 @@ export interface Config {
   /** Minutes between background tests of auto-disabled channels (0: off). */
   channelTestFrequency: number;
   streamingTimeout: number;
+  /** Connections per upstream origin; 0 no limit (RELAY_MAX_CONNS_PER_HOST; a channel's setting.max_conns_per_host overrides). */
+  relayMaxConnsPerHost: number;
+  /** HTTP/2 to upstreams that offer it (RELAY_HTTP2_ENABLED; a channel's setting.http2_enabled overrides). */
+  relayHttp2: boolean;
   /** Milliseconds between passes of the task poller (TASK_POLL_INTERVAL_MS). */
   taskPollIntervalMs: number;
   /** Minutes after which an unfinished task fails with a refund; 0 never (TASK_TIMEOUT_MINUTES). */
@@ -188,6 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1),
     channelTestFrequency: intVar(env, 'CHANNEL_TEST_FREQUENCY', 0, 0),
     streamingTimeout: intVar(env, 'STREAMING_TIMEOUT', 120, 1),
+    relayMaxConnsPerHost: intVar(env, 'RELAY_MAX_CONNS_PER_HOST', 0, 0),
+    relayHttp2: env.RELAY_HTTP2_ENABLED === 'true' || env.RELAY_HTTP2_ENABLED === '1',
     taskPollIntervalMs: intVar(env, 'TASK_POLL_INTERVAL_MS', 15_000, 100),
     taskTimeoutMinutes: intVar(env, 'TASK_TIMEOUT_MINUTES', 1440, 0),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',

@@ -82,7 +82,7 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<Att
   const sent = prepared instanceof Promise ? await prepared : prepared;
   if ('error' in sent) return { kind: 'failed', status: sent.error.status, message: sent.error.message, body: '' };
   return forwardConverted(
-    ctx.relay.agent,
+    ctx.relay.upstream.for(ch),
     {
       request: sent,
       framer: adaptor.streamFramer?.(),

@@ -8,7 +8,7 @@ import { MemoryLedger, type Ledger } from '../accounting/ledger.js';
 import { RedisLedger } from '../accounting/redis-ledger.js';
 import type { RelayServices } from './services.js';
 import { RelaySettingsCache } from './settings.js';
-import { createUpstreamAgent } from './upstream-agent.js';
+import { UpstreamPools } from './upstream-pools.js';
 import { DurableWriter } from '../accounting/writer.js';
 import { writerMetrics } from '../observability/writer-metrics.js';
 
@@ -72,7 +72,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     (userGroup, group) => isUsableGroup(ctx.options, userGroup, group),
     (key) => ctx.secretBox.sealFixed(key),
   );
-  const agent = createUpstreamAgent({ bodyTimeoutMs: ctx.config.streamingTimeout * 1000 });
+  const upstream = new UpstreamPools({ maxConnsPerHost: ctx.config.relayMaxConnsPerHost, http2: ctx.config.relayHttp2 }, ctx.config.streamingTimeout * 1000, ctx.log);
 
   // A balance changed outside the relay: the memory ledger of every node re-reads it; a Redis ledger is
   // shared, so only the node where the change happened rebuilds it.
@@ -106,7 +106,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     tokens,
     ledger,
     writer,
-    agent,
+    upstream,
     settings: new RelaySettingsCache(ctx.options),
     quotaWarnings,
     tokenChanged: tokenChangedHere,
@@ -116,7 +116,7 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
       writerMetrics.unwatch(writer);
       await ledger.stop();
       await quotaWarnings.close();
-      await agent.close();
+      await upstream.close();
     },
   };
 }

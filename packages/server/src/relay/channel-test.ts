@@ -34,7 +34,7 @@ export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServi
   try {
     const res = await request(sent.origin + sent.path, {
       method: 'POST',
-      dispatcher: ctx.relay?.agent,
+      dispatcher: ctx.relay?.upstream.for(channel),
       headers: sent.headers,
       body: sent.body,
       headersTimeout: 60_000,

@@ -187,5 +187,5 @@ export function forwardOpenAIChannel(ctx: RelayContext, a: ChannelAttempt, adapt
     pingMs: call.stream ? ctx.relay.settings.get().pingMs : 0,
     captureAnswer: a.captureAnswer && (endpoint === 'chat' || endpoint === 'completions'),
   };
-  return forwardOpenAI(ctx.relay.agent, up, a.res, a.signal, countTextTokens, a.started);
+  return forwardOpenAI(ctx.relay.upstream.for(channel), up, a.res, a.signal, countTextTokens, a.started);
 }

@@ -1,8 +1,8 @@
-import type { Agent } from 'undici';
 import type { AppContext } from '../context.js';
 import type { QuotaWarnings } from '../modules/notifications/quota-warnings.js';
 import type { TokenAuthCache } from './auth-cache.js';
 import type { RelaySettingsCache } from './settings.js';
+import type { UpstreamPools } from './upstream-pools.js';
 import type { Ledger } from '../accounting/ledger.js';
 import type { DurableWriter } from '../accounting/writer.js';
 
@@ -11,7 +11,8 @@ export interface RelayServices {
   tokens: TokenAuthCache;
   ledger: Ledger;
   writer: DurableWriter;
-  agent: Agent;
+  /** The upstream connection pools; `upstream.for(channel)` dispatches a channel's calls. */
+  upstream: UpstreamPools;
   /** The options a relay call reads, parsed once per change. */
   settings: RelaySettingsCache;
   /** Low-quota warnings, checked after each committed batch (never on the hot path). */

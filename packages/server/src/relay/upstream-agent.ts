@@ -1,17 +1,85 @@
-import { Agent } from 'undici';
+import { Agent, Client, Pool, type Dispatcher } from 'undici';
+
+/** How the relay connects to one upstream origin. */
+export interface ConnectionSettings {
+  /** Connections per origin; 0: no limit (each open stream holds one HTTP/1.1 connection). */
+  maxConnsPerHost: number;
+  /** HTTP/2 to upstreams that offer it over TLS (ALPN), several streams sharing one connection. */
+  http2: boolean;
+}
+
+/** Told when a call has to wait for a connection of its origin's pool (every connection busy). */
+export type OnQueued = (origin: string, queued: number, limit: number) => void;
+
+/** Seconds an idle keep-alive connection stays open, and the most an upstream's keep-alive hint may ask. */
+const KEEP_ALIVE_MS = 30_000;
+const KEEP_ALIVE_MAX_MS = 120_000;
+const CONNECT_TIMEOUT_MS = 10_000;
+const HEADERS_TIMEOUT_MS = 300_000;
+
+/**
+ * A connection that may carry HTTP/2: without a pipelining factor of its own undici takes its protocol's (one
+ * call at a time on HTTP/1.1, up to the server's stream limit on HTTP/2), so an upstream that answers ALPN with
+ * HTTP/1.1 is never pipelined.
+ */
+function h2Client(origin: string | URL, opts: object): Client {
+  const c = new Client(origin, opts);
+  c.pipelining = null as unknown as number;
+  return c;
+}
+
+/**
+ * A pool that reports calls left waiting: `dispatch` answers false once no connection is free, and only then
+ * are the pool's counts read, so a pool with room costs nothing more per call. On an HTTP/2 pool, calls are
+ * marked idempotent: undici sends a non-idempotent call (a POST) only on a connection with nothing in flight, which
+ * would leave HTTP/2 one stream per connection. undici never resends a call on its own; the mark decides sharing only.
+ */
+class WatchedPool extends Pool {
+  constructor(
+    origin: string | URL,
+    opts: Pool.Options,
+    private readonly limit: number,
+    private readonly http2: boolean,
+    private readonly onQueued: OnQueued | undefined,
+  ) {
+    super(origin, http2 ? { ...opts, factory: h2Client } : opts);
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const free = super.dispatch(this.http2 ? { ...opts, idempotent: true } : opts, handler);
+    if (!free && this.onQueued) {
+      const queued = this.stats.queued;
+      if (queued > 0) this.onQueued(String(opts.origin), queued, this.limit);
+    }
+    return free;
+  }
+}
 
 /**
  * One keep-alive connection pool per upstream origin, shared by every request (undici Agent). Timeouts:
  * headers within `headersTimeoutMs`, and at most `bodyTimeoutMs` between two body chunks (STREAMING_TIMEOUT).
+ * `tls` adds to the TLS options of every connection (a test's own CA).
  */
-export function createUpstreamAgent(opts: { bodyTimeoutMs: number; headersTimeoutMs?: number; connections?: number }): Agent {
+export function createUpstreamAgent(opts: {
+  bodyTimeoutMs: number;
+  headersTimeoutMs?: number;
+  connections?: Partial<ConnectionSettings>;
+  onQueued?: OnQueued;
+  tls?: { ca?: string | Buffer };
+}): Agent {
+  const limit = opts.connections?.maxConnsPerHost ?? 0;
+  const http2 = opts.connections?.http2 ?? false;
+  // Without a limit no call ever waits for a connection: plain pools, unless HTTP/2 needs its own connections.
+  const onQueued = limit > 0 ? opts.onQueued : undefined;
   return new Agent({
-    connections: opts.connections ?? 256,
+    connections: limit > 0 ? limit : null,
     pipelining: 1,
-    keepAliveTimeout: 30_000,
-    keepAliveMaxTimeout: 120_000,
-    headersTimeout: opts.headersTimeoutMs ?? 300_000,
+    allowH2: http2,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MAX_MS,
+    headersTimeout: opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
     bodyTimeout: opts.bodyTimeoutMs,
-    connect: { timeout: 10_000 },
+    connect: { timeout: CONNECT_TIMEOUT_MS, ...opts.tls },
+    ...(onQueued || http2 ? { factory: (origin: string | URL, o: Agent.Options) => new WatchedPool(origin, o, limit, http2, onQueued) } : {}),
   });
 }

@@ -44,7 +44,7 @@ export async function forwardPassThrough(
   meter: (reported: CallUsage | undefined) => CallUsage,
 ): Promise<AttemptResult> {
   const result = await forwardOpenAI(
-    a.ctx.relay.agent,
+    a.ctx.relay.upstream.for(a.channel),
     { origin: t.origin, path: t.path, headers: t.headers, body, stream, clientWantsUsage: true, pingMs: stream ? a.ctx.relay.settings.get().pingMs : 0 },
     a.res,
     a.signal,
@@ -95,7 +95,7 @@ class MeteredAnswer implements WholeSink, AnswerRoute {
  * which `meter` may convert; then answers the client. Error statuses come back as failures (retryable).
  */
 export function forwardBuffered(a: SurfaceAttempt, t: SurfaceTarget, body: string | Readable, meter: (answer: Answer) => Metered | { error: string }): Promise<AttemptResult> {
-  return forwardUpstream(a.ctx.relay.agent, { origin: t.origin, path: t.path, headers: t.headers, body }, a.res, a.signal, new MeteredAnswer(meter, a.started));
+  return forwardUpstream(a.ctx.relay.upstream.for(a.channel), { origin: t.origin, path: t.path, headers: t.headers, body }, a.res, a.signal, new MeteredAnswer(meter, a.started));
 }
 
 /** Usage counted by us from text we sent (prompt) and text we got (completion). */

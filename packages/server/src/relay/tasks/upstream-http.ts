@@ -19,7 +19,11 @@ const TASK_CONNECTIONS = 64;
 let agent: Dispatcher | undefined;
 /** One keep-alive pool per upstream origin for every task call (created on first use). */
 const taskAgent = (): Dispatcher =>
-  (agent ??= createUpstreamAgent({ bodyTimeoutMs: TASK_STREAM_IDLE_TIMEOUT_MS, headersTimeoutMs: TASK_STREAM_HEADERS_TIMEOUT_MS, connections: TASK_CONNECTIONS }));
+  (agent ??= createUpstreamAgent({
+    bodyTimeoutMs: TASK_STREAM_IDLE_TIMEOUT_MS,
+    headersTimeoutMs: TASK_STREAM_HEADERS_TIMEOUT_MS,
+    connections: { maxConnsPerHost: TASK_CONNECTIONS },
+  }));
 
 export interface TaskHttpOptions {
   method?: 'GET' | 'POST';
