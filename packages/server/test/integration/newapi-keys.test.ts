@@ -154,6 +154,9 @@ describe.each(dialects)('new-api keys: masking, reveal, token batch, channel cop
     const audit = await t.runtime.ctx.logDb.kysely.selectFrom('audit_logs').selectAll().where('action', '=', 'channel.key_view').execute();
     expect(audit.some((a) => a.target_id === String(channelId) && a.outcome === 'ok')).toBe(true);
     expect(JSON.stringify(audit)).not.toContain(UPSTREAM_KEY);
+    const verified = await t.runtime.ctx.logDb.kysely.selectFrom('audit_logs').selectAll().where('action', '=', 'auth.secure_verify').execute();
+    expect(verified.some((a) => a.actor_id === fresh.userId && JSON.parse(a.detail).fields.method === 'password')).toBe(true);
+    expect(JSON.stringify(verified)).not.toContain(ROOT.password);
   });
 
   it('an edit that sends the masked key back keeps the stored key; a new key replaces it', async () => {
