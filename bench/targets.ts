@@ -2,10 +2,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { loadSqliteDriver } from '../packages/server/src/db/sqlite-driver.js';
 import { freePort, start, type Proc } from './procs.js';
 import type { Target } from './measure.js';
 import { buildServer, serverBundle, serverIsStale } from '../scripts/server-build.mjs';
+
+// better-sqlite3 of the line that runs on this Node.js.
+const Database = await loadSqliteDriver();
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });

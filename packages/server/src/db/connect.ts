@@ -4,6 +4,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { ConfigError, GO_MYSQL_DSN } from '../config.js';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../lib/private-files.js';
 import type { Database } from './schema.js';
+import { loadSqliteDriver } from './sqlite-driver.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
@@ -51,7 +52,7 @@ async function createMysql(dsn: string): Promise<Db> {
 }
 
 async function createSqlite(file: string): Promise<Db> {
-  const Sqlite = (await import('better-sqlite3')).default;
+  const Sqlite = await loadSqliteDriver();
   // A new database file is created owner-only; SQLite gives its -wal and -shm files the same permissions.
   if (file !== ':memory:') {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: PRIVATE_DIR_MODE });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { GO_MYSQL_DSN } from '../config.js';
 import { connectDatabase, type DialectName } from '../db/connect.js';
+import { loadSqliteDriver } from '../db/sqlite-driver.js';
 
 /** A new-api or one-api database opened for reading, with its tables and their columns. */
 export interface SourceDb {
@@ -30,7 +31,7 @@ export async function openSource(dsn: string): Promise<SourceDb> {
     // new-api's SQLITE_PATH may carry driver options (`one-api.db?_busy_timeout=30000`).
     const file = dsn.replace(/^(sqlite|file):(\/\/)?/, '').replace(/\?.*$/, '');
     if (!fs.existsSync(file)) throw new Error(`--from: no SQLite file at "${file}"`);
-    const Sqlite = (await import('better-sqlite3')).default;
+    const Sqlite = await loadSqliteDriver();
     const database = new Sqlite(file, { readonly: true, fileMustExist: true });
     dialect = 'sqlite';
     kysely = new Kysely({ dialect: new SqliteDialect({ database }) });

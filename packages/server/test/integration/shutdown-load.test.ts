@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { loadSqliteDriver } from '../../src/db/sqlite-driver.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockUpstream } from '../support/mock-upstream.js';
 import { freePort, runServer, waitForStart } from '../support/process.js';
+
+// better-sqlite3 of the line that runs on this Node.js.
+const Database = await loadSqliteDriver();
 
 /** SIGTERM while calls are in flight: every call the client saw succeed is logged and counted, nothing more. */
 describe('SIGTERM during load', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { loadSqliteDriver } from '../../src/db/sqlite-driver.js';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cutAfterMs } from '../../src/http/shutdown.js';
@@ -10,6 +10,9 @@ import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.j
 import { freePort } from '../support/process.js';
 import { startFreezableProxy } from '../support/shutdown-proxy.js';
 import { prepareRelay, refusesConnections, spawnTollway, waitForOutput, type Spawned } from '../support/shutdown-server.js';
+
+// better-sqlite3 of the line that runs on this Node.js.
+const Database = await loadSqliteDriver();
 
 /** The grace period these servers get (SHUTDOWN_TIMEOUT, seconds). */
 const GRACE_S = 5;

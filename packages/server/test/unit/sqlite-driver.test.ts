@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { usesLegacySqliteDriver } from '../../src/db/sqlite-driver.js';
+
+const DRIVER_MODULE = path.resolve(import.meta.dirname, '../../src/db/sqlite-driver.ts');
+const STATEMENTS = 2000;
+
+describe('the SQLite driver line', () => {
+  it('keeps line 12 for Node 20 only', () => {
+    expect(usesLegacySqliteDriver('20.19.0')).toBe(true);
+    expect(usesLegacySqliteDriver('22.12.0')).toBe(false);
+    expect(usesLegacySqliteDriver('24.21.0')).toBe(false);
+    expect(usesLegacySqliteDriver('26.10.0')).toBe(false);
+  });
+
+  it('survives statements collected by the garbage collector on this runtime, and exits 0', () => {
+    // Line 12 on Node 24.19+ aborted here: a collected statement removed a cleanup hook with no environment.
+    const script = `
+      const { loadSqliteDriver } = await import(${JSON.stringify(DRIVER_MODULE)});
+      const Sqlite = await loadSqliteDriver();
+      const db = new Sqlite(':memory:');
+      db.exec('create table t (v integer)');
+      for (let i = 0; i < ${STATEMENTS}; i++) db.prepare('insert into t values (?)').run(i);
+      globalThis.gc();
+      await new Promise((r) => setTimeout(r, 50));
+      globalThis.gc();
+      console.log(db.prepare('select count(*) n from t').get().n);
+    `;
+    const res = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(res.stderr).not.toMatch(/Assertion failed/);
+    expect(res.status).toBe(0);
+    expect(res.stdout.trim()).toBe(String(STATEMENTS));
+  });
+});
