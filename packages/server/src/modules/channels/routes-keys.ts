@@ -15,7 +15,8 @@ const copyQuery = z.object({
 
 /**
  * A channel's key in full (root, after a secure verification of the session) and channel copies. The step-up
- * route itself (POST /api/verify) is registered here as the key reveal is what needs it.
+ * route itself (POST /api/verify) is registered here as the key reveal is what needs it; guessing is limited
+ * there (the per-address sign-in limit and the two-factor failure counts).
  */
 export function channelKeyRoutes(r: Router): void {
   const tags = ['channels'];
@@ -24,7 +25,6 @@ export function channelKeyRoutes(r: Router): void {
     method: 'POST',
     url: '/api/channel/:id/key',
     level: 'root',
-    rateLimit: 'critical',
     summary: 'The full key text of a channel (every line of a multi-key channel); the session must have passed POST /api/verify within 5 minutes',
     tags,
     params: idParam,

@@ -18,7 +18,8 @@ import { tokensOf } from './service.js';
 /**
  * The caller's own API tokens (level user). Lists and details mask keys; the answer that creates tokens and the
  * reveal calls give them in full, without the sk- prefix (the console shows sk-<key>). Nobody, administrators
- * included, reaches another user's tokens here: they are "not found".
+ * included, reaches another user's tokens here: they are "not found". The reveal calls stay outside the
+ * per-address sign-in limit, which they would share with sign-in: a console copies keys often.
  */
 export function tokenRoutes(r: Router): void {
   const tags = ['tokens'];
@@ -56,7 +57,6 @@ export function tokenRoutes(r: Router): void {
     method: 'POST',
     url: '/api/token/:id/key',
     level: 'user',
-    rateLimit: 'critical',
     summary: 'The full key of one own token (without sk-)',
     tags,
     params: idParam,
@@ -70,7 +70,6 @@ export function tokenRoutes(r: Router): void {
     method: 'POST',
     url: '/api/token/batch/keys',
     level: 'user',
-    rateLimit: 'critical',
     summary: 'The full keys of up to 100 own tokens, by id ({keys: {id: key}}; ids that are not yours are absent)',
     tags,
     body: tokenIdsBody,
