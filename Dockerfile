@@ -5,8 +5,8 @@
 #   docker run -d -p 3000:3000 -v tollway-data:/data --init tollway
 # A cluster (two nodes, PostgreSQL, Redis, nginx): deploy/compose.yaml.
 
-# The Node.js LTS line; both stages use it, so better-sqlite3's native module matches the runtime.
-ARG NODE_VERSION=26
+# Node.js 24, the LTS line CI runs the whole suite on; both stages use it, so native modules match the runtime.
+ARG NODE_VERSION=24
 
 # Build: every dependency (dev ones too), then the console and the server bundle (`npm run build`).
 FROM node:${NODE_VERSION}-slim AS build
@@ -28,11 +28,11 @@ COPY packages/web packages/web
 RUN npm run build
 
 # Run-time packages: the server workspace's production dependencies only (the bundle keeps npm packages external;
-# @tollway/shared is inside the bundle, so its workspace link goes).
+# @tollway/shared is inside the bundle, so its workspace link goes; so does the SQLite driver line kept for Node 20).
 FROM build AS deps
 RUN rm -rf node_modules packages/*/node_modules \
  && npm ci --omit=dev --workspace=@tollway/server --no-audit --no-fund \
- && rm -rf node_modules/@tollway \
+ && rm -rf node_modules/@tollway node_modules/better-sqlite3-node20 \
  && mkdir -p packages/server/node_modules
 
 FROM node:${NODE_VERSION}-slim
