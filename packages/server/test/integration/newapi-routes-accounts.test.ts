@@ -261,5 +261,20 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
       await bind(bob, 'github', 'github_id', 'gh-alice');
       expect((await own(bob)).map((b) => b.provider_user_id)).toEqual(['gh-alice']);
     });
+
+    it('an administrator clears a binding by type (new-api\u2019s /api/user/:id/bindings/:type), email included', async () => {
+      // alice: email only now, which is kept while it is her only way to recover the account.
+      refusedWith(await admin.call('DELETE', `/api/user/${alice.userId}/bindings/email`), 'the only way to recover this account');
+      await bind(alice, 'telegram', 'telegram_id', 'tg-alice-2');
+      ok(await admin.call('DELETE', `/api/user/${alice.userId}/bindings/email`));
+      refusedWith(await admin.call('DELETE', `/api/user/${alice.userId}/bindings/email`), 'no email address is bound');
+      refusedWith(await admin.call('DELETE', `/api/user/${alice.userId}/bindings/telegram`), 'the only way to sign in');
+      await bind(alice, 'github', 'github_id', 'gh-alice-2');
+      ok(await admin.call('DELETE', `/api/user/${alice.userId}/bindings/telegram`));
+      expect((await own(alice)).map((b) => b.provider_id)).toEqual(['github']);
+      expect(await k().selectFrom('users').select(['email', 'telegram_id']).where('id', '=', alice.userId!).executeTakeFirstOrThrow()).toEqual({ email: '', telegram_id: '' });
+      refusedWith(await admin.call('DELETE', `/api/user/${root.userId}/bindings/email`), 'no permission to manage this user');
+      expect((await alice.call('DELETE', `/api/user/${bob.userId}/bindings/github`)).status).toBe(403);
+    });
   });
 });

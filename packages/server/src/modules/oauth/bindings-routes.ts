@@ -48,4 +48,14 @@ export function oauthBindingRoutes(r: Router): void {
     successMessage: 'unbound',
     handler: ({ ctx, user, params }) => oauthBindingsOf(ctx).unbindOfUser(user!, params.id, params.provider_id),
   });
+  r.add({
+    method: 'DELETE',
+    url: '/api/user/:id/bindings/:binding_type',
+    level: 'admin',
+    summary: "Clear a user's binding: a provider's account (github, oidc, linuxdo, wechat, telegram) or email; never their last way to sign in",
+    tags,
+    params: idParam.extend({ binding_type: z.string().max(32) }),
+    successMessage: 'binding cleared',
+    handler: ({ ctx, user, params }) => oauthBindingsOf(ctx).clearOfUser(user!, params.id, params.binding_type),
+  });
 }

@@ -11,6 +11,9 @@ import { OAuthStore } from './store.js';
 /** Every third-party sign-in this gateway has, in the order the console lists them. */
 export const BINDING_PROVIDERS: readonly ProviderInfo[] = [GITHUB, OIDC, LINUXDO, WECHAT, TELEGRAM];
 
+/** new-api's binding type of the email address. */
+const EMAIL = 'email';
+
 /** One bound account in new-api's shape; provider_id is the provider's key (this gateway has no custom providers). */
 export interface OAuthBinding {
   provider_id: string;
@@ -47,6 +50,19 @@ export class OAuthBindingsService {
 
   async unbindOfUser(actor: AuthUser, id: number, provider: string): Promise<void> {
     await this.unbind(await this.target(actor, id), provider);
+  }
+
+  /**
+   * new-api's "clear binding" of an administrator: a provider's account as unbindOfUser, or the email address
+   * (kept while it is the user's only way to sign in besides the password).
+   */
+  async clearOfUser(actor: AuthUser, id: number, type: string): Promise<void> {
+    const user = await this.target(actor, id);
+    if (type !== EMAIL) return this.unbind(user, type);
+    if (!user.email) throw new ApiError('no email address is bound');
+    if (bindingsOf(user).length === 0) throw new ApiError('the email address is the only way to recover this account: bind another sign-in first');
+    await this.users.store.update(user.id, { email: '' });
+    await this.users.notifyChanged(user.id);
   }
 
   /** A user an administrator may look at: below the actor's level (the super administrator sees everyone). */
