@@ -173,6 +173,17 @@ describe.each(dialects)('new-api keys: masking, reveal, token batch, channel cop
     expect((await root.call('PUT', '/api/channel/', { id: channelId, key: UPSTREAM_KEY, name: 'keys-channel' })).body.success).toBe(true);
   });
 
+  it('a multi-key channel shows its first key masked; sending that back keeps every key', async () => {
+    const keys = 'mk-first-0123456789abcdef\nmk-second-0123456789abcdef';
+    const made = await root.call<{ ids: number[] }>('POST', '/api/channel/', { mode: 'multi_to_single', channel: { name: 'keys-multi', key: keys, models: 'm-multi' } });
+    const id = made.body.data!.ids[0]!;
+    const detail = (await root.call<ChannelPublic>('GET', `/api/channel/${id}`)).body.data!;
+    expect(detail.key).toBe('mk-********cdef');
+    expect((await root.call('PUT', '/api/channel/', { id, key: detail.key, name: 'keys-multi-2' })).body.success).toBe(true);
+    expect(await revealChannelKey(root, id)).toBe(keys);
+    expect((await root.call('DELETE', `/api/channel/${id}`)).body.success).toBe(true);
+  });
+
   it('copies a channel with its key and settings (suffix, reset_balance) and the copy relays', async () => {
     await t.runtime.ctx.db.kysely.updateTable('channels').set({ used_quota: 777, balance: 12.5, priority: 3, weight: 7 }).where('id', '=', channelId).execute();
     const copied = await root.call<{ id: number }>('POST', `/api/channel/copy/${channelId}`);
