@@ -41,14 +41,14 @@ async function throughputRatio(on: Target, off: Target, connections: number, sec
 }
 
 /** Process pairs the metrics ratio is measured on. */
-const PAIRS = 4;
+export const PAIRS = 4;
 
 /**
  * `on` over `off` measured on PAIRS pairs of fresh processes, started in alternating orders: two identical Tollways
  * differ by up to 20% here (where each lands, how it was compiled), so one pair would mostly measure that. The
  * geometric mean of the pairs' ratios, with each pair's median round.
  */
-async function pairedRatio(start: { on: () => Promise<Target>; off: () => Promise<Target> }, connections: number, seconds: number) {
+export async function pairedRatio(start: { on: () => Promise<Target>; off: () => Promise<Target> }, connections: number, seconds: number) {
   const pairs: { ratio: number; rps: [number, number] }[] = [];
   for (let i = 0; i < PAIRS; i++) {
     const off = i % 2 ? undefined : await start.off();

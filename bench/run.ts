@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Proc } from './procs.js';
 import { buildBaselineBundle } from './baseline.js';
 import { observabilityRows } from './observability.js';
+import { runtimeRows } from './runtimes.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
 import { ROOT, anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startPortkey, startTollway, streamBody } from './targets.js';
 
@@ -97,6 +98,8 @@ async function main() {
   }
   // Metrics and tracing on against both off, and the hooks' own cost per call.
   const obsRows = await observabilityRows(mockUrl, procs, CONNECTIONS, SECONDS);
+  // The same bundle on Node 24 and on the bench's own Node.
+  const runtimes = await runtimeRows(mockUrl, direct, procs, CONNECTIONS, SECONDS);
   const tw = tp.get('Tollway')!;
   const pk = tp.get('Portkey gateway')!;
   const dm = tp.get('Direct to mock')!;
@@ -134,6 +137,7 @@ async function main() {
         `| p50 latency with JOURNAL_FSYNC=always over the default, journal on ${r.where} (median over 7 alternating rounds; p50s ${fmt(r.lat.gatewayP50, 3)} vs ${fmt(r.lat.directP50, 3)} ms) | ${r.lat.added >= 0 ? '+' : '−'}${fmt(Math.abs(r.lat.added), 3)} ms | — |`,
     ),
     ...obsRows,
+    ...runtimes,
     '',
   ].join('\n');
   console.log(`\n${report}`);

@@ -16,9 +16,16 @@ export const streamBody = JSON.stringify({ model: 'gpt-4o-mini', stream: true, m
 
 /**
  * Tollway with one mock channel and an unlimited token; `nodeArgs` go before the entry (profiling flags);
- * `bundle` runs another build (a baseline revision) instead of the current one; `extraEnv` adds settings.
+ * `bundle` runs another build (a baseline revision) instead of the current one; `extraEnv` adds settings; `node`
+ * is the Node.js binary that runs it (the bench's own by default).
  */
-export async function startTollway(mockUrl: string, nodeArgs: string[] = [], bundle?: string, extraEnv: Record<string, string> = {}): Promise<{ target: Target; proc: Proc }> {
+export async function startTollway(
+  mockUrl: string,
+  nodeArgs: string[] = [],
+  bundle?: string,
+  extraEnv: Record<string, string> = {},
+  node = process.execPath,
+): Promise<{ target: Target; proc: Proc }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-bench-'));
   const port = await freePort();
   const env = {
@@ -31,7 +38,7 @@ export async function startTollway(mockUrl: string, nodeArgs: string[] = [], bun
   };
   // The production bundle, as `npm start` runs it (rebuilt first when the sources are newer).
   if (!bundle && serverIsStale()) await buildServer();
-  const proc = await start(process.execPath, [...nodeArgs, bundle ?? serverBundle], env, /tollway started/);
+  const proc = await start(node, [...nodeArgs, bundle ?? serverBundle], env, /tollway started/);
   const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
     const r = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
