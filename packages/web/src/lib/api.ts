@@ -41,7 +41,7 @@ const TWO_FACTOR_SETUP_PATH = '/app/me';
 
 /**
  * Calls the management API. Adds the New-Api-User and no-store headers, sends 401 to the login page, names 429, 5xx and 405 (demo site) in a notice,
- * and on `success:false` shows the server message and throws (so callers do nothing more for that call).
+ * and on `success:false` (a refusal: HTTP 200 on /api, as in new-api) shows the server message and throws (so callers do nothing more for that call).
  */
 export async function api<T = unknown>(method: string, path: string, body?: unknown, opts: { silent?: boolean } = {}): Promise<Envelope<T>> {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
