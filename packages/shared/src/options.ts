@@ -249,6 +249,22 @@ export function linkedOptionUpdates(key: OptionKey, value: string, current: (k: 
 }
 
 /**
+ * Settles values read from storage: a row under an alias name (written by an import) counts for its option unless
+ * the option has a row of its own; the quota display type, when stored, decides DisplayInCurrencyEnabled (new-api
+ * changes only the type), else follows it.
+ */
+export function settleStoredOptions(values: Record<OptionKey, string>, rows: { key: string; value: string }[]): void {
+  const stored = new Set(rows.map((r) => r.key));
+  for (const r of rows) {
+    const target = resolveOptionKey(r.key);
+    if (target && target !== r.key && !stored.has(target)) values[target] = r.value;
+  }
+  const typeKey = 'general_setting.quota_display_type';
+  if (stored.has(typeKey)) values.DisplayInCurrencyEnabled = String(values[typeKey] !== 'TOKENS');
+  else if (values.DisplayInCurrencyEnabled === 'false') values[typeKey] = 'TOKENS';
+}
+
+/**
  * Validates and normalises an option value given as text (or a primitive from JSON).
  * Returns the text to store, or an error message naming the key.
  */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { linkedOptionUpdates, normalizeOptionValue, quotaDisplayType, resolveOptionKey, statusCodeRulesError, type OptionKey } from '../src/index.js';
+import {
+  defaultOptionValues,
+  linkedOptionUpdates,
+  settleStoredOptions,
+  normalizeOptionValue,
+  quotaDisplayType,
+  resolveOptionKey,
+  statusCodeRulesError,
+  type OptionKey,
+} from '../src/index.js';
 
 describe("new-api's option keys", () => {
   it('status-code rules take codes and inclusive ranges between 100 and 599', () => {
@@ -32,5 +41,22 @@ describe("new-api's option keys", () => {
     expect(quotaDisplayType(false, 'CNY')).toBe('TOKENS');
     expect(quotaDisplayType(true, 'TOKENS')).toBe('USD');
     expect(quotaDisplayType(true, 'CUSTOM')).toBe('CUSTOM');
+  });
+
+  it('stored rows: an alias row counts unless its option has a row; a stored display type decides the currency flag', () => {
+    // The caller has put each option's own row in already.
+    const v = { ...defaultOptionValues(), 'general_setting.quota_display_type': 'TOKENS' };
+    settleStoredOptions(v, [
+      { key: 'checkin_setting.min_quota', value: '10' },
+      { key: 'general_setting.quota_display_type', value: 'TOKENS' },
+    ]);
+    expect([v.CheckInQuota, v.DisplayInCurrencyEnabled]).toEqual(['10', 'false']);
+    const w = { ...defaultOptionValues(), CheckInQuota: '20', DisplayInCurrencyEnabled: 'false' };
+    settleStoredOptions(w, [
+      { key: 'checkin_setting.min_quota', value: '10' },
+      { key: 'CheckInQuota', value: '20' },
+      { key: 'DisplayInCurrencyEnabled', value: 'false' },
+    ]);
+    expect([w.CheckInQuota, w['general_setting.quota_display_type']]).toEqual(['20', 'TOKENS']);
   });
 });

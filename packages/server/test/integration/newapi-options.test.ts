@@ -324,6 +324,28 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
     expect(await status()).toMatchObject({ quota_display_type: 'TOKENS' });
   });
 
+  it('rows written under new-api names (an import) count after a reload; the stored display type decides the currency flag', async () => {
+    const k = t.database.db.kysely;
+    await k.deleteFrom('options').where('key', 'in', ['CheckInMaxQuota', 'general_setting.quota_display_type', 'DisplayInCurrencyEnabled']).execute();
+    await k
+      .insertInto('options')
+      .values([
+        { key: 'checkin_setting.max_quota', value: '777' },
+        { key: 'general_setting.quota_display_type', value: 'TOKENS' },
+        { key: 'DisplayInCurrencyEnabled', value: 'true' },
+      ])
+      .execute();
+    await t.runtime.ctx.options.load();
+    const o = await options();
+    expect([o.get('CheckInMaxQuota'), o.get('checkin_setting.max_quota'), o.get('DisplayInCurrencyEnabled')]).toEqual(['777', '777', 'false']);
+    expect(await status()).toMatchObject({ quota_display_type: 'TOKENS', display_in_currency: false });
+    // A row of the option itself wins over the alias row.
+    await put('CheckInMaxQuota', '888');
+    await t.runtime.ctx.options.load();
+    expect((await options()).get('checkin_setting.max_quota')).toBe('888');
+    await put('general_setting.quota_display_type', 'USD');
+  });
+
   it('dashboard panels: flags in status, content only while a panel is on; legal-text flags and menu layouts', async () => {
     for (const key of ['api_info', 'announcements', 'faq']) {
       await put(`console_setting.${key}`, JSON.stringify(JSON_VALUES[`console_setting.${key}`]));

@@ -8,6 +8,7 @@ import {
   optionDefs,
   optionKeys,
   resolveOptionKey,
+  settleStoredOptions,
   type OptionKey,
 } from '@tollway/shared';
 import { ApiError } from '../../http/errors.js';
@@ -42,9 +43,11 @@ export class OptionsService {
 
   async load(): Promise<void> {
     const next = defaultOptionValues();
-    for (const row of await this.store.all()) {
+    const rows = await this.store.all();
+    for (const row of rows) {
       if (isOptionKey(row.key)) next[row.key] = isSecretOption(row.key) ? this.secretBox.open(row.value) : row.value;
     }
+    settleStoredOptions(next, rows);
     const before = this.values;
     this.values = next;
     for (const k of optionKeys) if (before[k] !== next[k]) this.emit(k, next[k]);
