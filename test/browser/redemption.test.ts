@@ -205,4 +205,29 @@ describe('redemption codes in Chromium', () => {
     await h.shot(phone, '79-redemption-mobile');
     await phone.context().close();
   });
+
+  it('deletes every code nobody can redeem any more from the bulk menu (used, disabled, expired)', async () => {
+    const expiredKey = (await apiFromPage<string[]>(admin, 'POST', '/api/redemption/', { name: 'gone-expired', quota: 1000, expired_time: Math.floor(Date.now() / 1000) - 60 }))
+      .data[0];
+    const disabledKey = (await apiFromPage<string[]>(admin, 'POST', '/api/redemption/', { name: 'gone-disabled', quota: 1000 })).data[0];
+    const listed = await apiFromPage<{ items: { id: number; key: string; expired_time: number; valid_until: number }[] }>(admin, 'GET', '/api/redemption/?page_size=100');
+    const disabled = listed.data.items.find((r) => r.key === disabledKey)!;
+    expect((await apiFromPage(admin, 'PUT', '/api/redemption/?status_only=true', { id: disabled.id, status: 2 })).success).toBe(true);
+    // new-api's expired_time is the same expiry as valid_until.
+    const expired = listed.data.items.find((r) => r.key === expiredKey)!;
+    expect(expired.expired_time).toBe(expired.valid_until);
+
+    await admin.getByTestId('redemptions-refresh').click();
+    await admin.getByTestId('redemptions-bulk').click();
+    await admin.getByTestId('redemptions-bulk-delete-invalid').click();
+    await admin.getByTestId('redemptions-delete-invalid-confirm').waitFor();
+    await h.shot(admin, '80-redemption-delete-invalid-confirm');
+    await admin.getByTestId('redemptions-delete-invalid-confirm').click();
+    await admin.getByText('3 codes deleted').or(admin.getByText('已删除 3 个兑换码')).waitFor();
+    const left = await apiFromPage<{ items: { key: string; name: string }[] }>(admin, 'GET', '/api/redemption/?page_size=100');
+    expect(left.data.items.map((r) => r.name).sort()).toEqual(['gift-five', 'renamed']);
+    await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(2);
+    await admin.getByTestId('redemptions-delete-invalid-confirm').waitFor({ state: 'hidden' });
+    await h.shot(admin, '81-redemption-invalid-deleted');
+  });
 });

@@ -7,7 +7,18 @@ import { PageHeader } from '../../components/PageHeader';
 import { useCopy } from '../../components/useCopy';
 import { useRowSelection } from '../../lib/useRowSelection';
 import { usePaging } from '../../lib/paging';
-import { batchDisable, deleteDisabled, deleteRedemption, downloadKeys, fetchRedemptions, REDEMPTIONS_KEY, RedemptionStatus, setRedemptionStatus, type Redemption } from './api';
+import {
+  batchDisable,
+  deleteDisabled,
+  deleteInvalid,
+  deleteRedemption,
+  downloadKeys,
+  fetchRedemptions,
+  REDEMPTIONS_KEY,
+  RedemptionStatus,
+  setRedemptionStatus,
+  type Redemption,
+} from './api';
 import { CreatedKeysModal } from './components/CreatedKeysModal';
 import { DeleteByNameModal } from './components/DeleteByNameModal';
 import { RedemptionDrawer } from './components/RedemptionDrawer';
@@ -79,15 +90,17 @@ export default function RedemptionsPage() {
       });
       return;
     }
+    // Delete every disabled code, or every code nobody can redeem any more (used, disabled, expired, used up).
+    const invalid = action === 'deleteInvalid';
     modal.confirm({
-      title: t('actions.deleteDisabledTitle'),
-      content: t('actions.deleteDisabledConfirm'),
-      okButtonProps: { danger: true, 'data-testid': 'redemptions-delete-disabled-confirm' } as ButtonProps,
+      title: t(invalid ? 'actions.deleteInvalidTitle' : 'actions.deleteDisabledTitle'),
+      content: t(invalid ? 'actions.deleteInvalidConfirm' : 'actions.deleteDisabledConfirm'),
+      okButtonProps: { danger: true, 'data-testid': invalid ? 'redemptions-delete-invalid-confirm' : 'redemptions-delete-disabled-confirm' } as ButtonProps,
       okText: t('actions.delete'),
       cancelText: t('common:action.cancel'),
       onOk: () =>
         attempt(async () => {
-          const n = await deleteDisabled();
+          const n = await (invalid ? deleteInvalid() : deleteDisabled());
           void message.success(t('toast.deletedCount', { count: n }));
           selection.clear();
           void refresh();

@@ -36,6 +36,8 @@ export const deleteByName = async (name: string) => (await apiDelete<number>(`/a
 export const batchDisable = async (ids: number[]) => (await apiPut<number>('/api/redemption/batch-disable', { ids })).data ?? 0;
 
 export const deleteDisabled = async () => (await apiDelete<number>('/api/redemption/delete-disabled')).data ?? 0;
+/** Deletes the codes nobody can redeem any more: used, disabled, expired or out of uses. */
+export const deleteInvalid = async () => (await apiDelete<number>('/api/redemption/invalid')).data ?? 0;
 
 /** Offers the keys as a text file, one per line. */
 export function downloadKeys(keys: string[], name: string): void {

@@ -3,7 +3,7 @@ import { Button, Dropdown, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SearchInput } from '../../../components/SearchInput';
 
-export type BulkAction = 'disable' | 'byName' | 'deleteDisabled';
+export type BulkAction = 'disable' | 'byName' | 'deleteDisabled' | 'deleteInvalid';
 
 interface Props {
   keyword: string;
@@ -40,6 +40,7 @@ export function RedemptionsToolbar(p: Props) {
               { key: 'disable', icon: <StopOutlined />, label: <span data-testid="redemptions-bulk-disable">{t('actions.disableSelected')}</span> },
               { key: 'byName', icon: <DeleteOutlined />, danger: true, label: <span data-testid="redemptions-bulk-by-name">{t('actions.deleteByName')}</span> },
               { key: 'deleteDisabled', icon: <DeleteOutlined />, danger: true, label: <span data-testid="redemptions-bulk-delete-disabled">{t('actions.deleteDisabled')}</span> },
+              { key: 'deleteInvalid', icon: <DeleteOutlined />, danger: true, label: <span data-testid="redemptions-bulk-delete-invalid">{t('actions.deleteInvalid')}</span> },
             ],
             onClick: ({ key }) => p.onBulk(key as BulkAction),
           }}
