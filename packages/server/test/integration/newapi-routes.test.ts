@@ -44,6 +44,13 @@ describe.each(dialects)('new-api console routes on %s', (dialect) => {
       ['GET', '/api/user-agreement', (r) => expect(ok(r)).toBe('')],
       ['GET', '/api/privacy-policy', (r) => expect(ok(r)).toBe('')],
       ['GET', '/api/subscription/self', (r) => expect(ok(r)).toMatchObject({ subscriptions: [] })],
+      // Literals of the same paths that other parts of the console call.
+      ['GET', '/api/user/self', (r) => expect(ok<{ username: string }>(r).username).toBe('root')],
+      ['GET', '/api/user/aff', (r) => expect(typeof ok(r)).toBe('string')],
+      ['GET', '/api/user/search?keyword=alice', (r) => expect(ok<{ total: number }>(r).total).toBe(1)],
+      ['GET', '/api/user/2fa/status', (r) => expect(ok(r)).toMatchObject({ enabled: false })],
+      ['GET', '/api/token/search?keyword=none', (r) => expect(ok<{ items: unknown[] }>(r).items).toEqual([])],
+      ['GET', '/api/redemption/search?keyword=none', (r) => expect(ok<{ items: unknown[] }>(r).items).toEqual([])],
     ];
     for (const [method, url, expectAnswer] of literals) {
       const res = await root.call(method, url);
