@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Proc } from './procs.js';
 import { buildBaselineBundle } from './baseline.js';
+import { clusterRows } from './cluster.js';
+import { nginxRows } from './nginx.js';
 import { observabilityRows } from './observability.js';
 import { runtimeRows } from './runtimes.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
@@ -138,6 +140,8 @@ async function main() {
     ),
     ...obsRows,
     ...runtimes,
+    ...(await nginxRows(mockUrl, tollway, CONNECTIONS, SECONDS)),
+    ...(await clusterRows(mockUrl, tollway, direct, CONNECTIONS, SECONDS)),
     '',
   ].join('\n');
   console.log(`\n${report}`);

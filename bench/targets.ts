@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { loadSqliteDriver } from '../packages/server/src/db/sqlite-driver.js';
 import { freePort, start, type Proc } from './procs.js';
 import type { Target } from './measure.js';
@@ -9,6 +10,7 @@ import { buildServer, serverBundle, serverIsStale } from '../scripts/server-buil
 
 // better-sqlite3 of the line that runs on this Node.js.
 const Database = await loadSqliteDriver();
+const { Client } = pg;
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
@@ -52,12 +54,24 @@ export async function startTollway(
   await call('POST', '/api/channel/', { mode: 'single', channel: { name: 'mock', type: 1, key: 'bench-key', base_url: mockUrl, models: 'gpt-4o-mini', group: 'default' } }, auth);
   await call('PUT', '/api/user/', { id: 1, quota: 1_000_000_000_000 }, auth);
   const key = 'b'.repeat(48);
-  const db = new Database(env.SQLITE_PATH);
-  db.prepare(
-    "INSERT INTO tokens (user_id, key, status, name, created_time, expired_time, remain_quota, unlimited_quota, model_limits, allow_ips, \"group\") VALUES (1, ?, 1, 'bench', 0, -1, 0, 1, '', '', '')",
-  ).run(key);
-  db.close();
+  await insertToken(env, key);
   return { proc, target: { name: 'Tollway', url: base, path: '/v1/chat/completions', headers: { authorization: `Bearer sk-${key}` } } };
+}
+
+const TOKEN_INSERT =
+  "INSERT INTO tokens (user_id, key, status, name, created_time, expired_time, remain_quota, unlimited_quota, model_limits, allow_ips, \"group\") VALUES (1, ?, 1, 'bench', 0, -1, 0, 1, '', '', '')";
+
+/** The bench's unlimited token, written straight into the database Tollway runs on (SQL_DSN: PostgreSQL, else SQLite). */
+async function insertToken(env: Record<string, string>, key: string): Promise<void> {
+  if (env.SQL_DSN) {
+    const pg = new Client({ connectionString: env.SQL_DSN });
+    await pg.connect();
+    await pg.query(TOKEN_INSERT.replace('?', '$1'), [key]).finally(() => pg.end());
+    return;
+  }
+  const db = new Database(env.SQLITE_PATH);
+  db.prepare(TOKEN_INSERT).run(key);
+  db.close();
 }
 
 export const anthropicBody = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }] });

@@ -1,0 +1,68 @@
+// `npm run bench` rows for cluster mode: Tollway on PostgreSQL (a database created for the run) with its balances and
+// limits in Redis (a key prefix of its own), against the SQLite Tollway: throughput in alternating rounds and added
+// p50 over direct. The database and the Redis keys are removed afterwards.
+import crypto from 'node:crypto';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { addedLatency, sequentialLatency, type Target } from './measure.js';
+import { alternatingRatio, RATIO_ROUNDS } from './nginx.js';
+import { chatBody, startTollway } from './targets.js';
+
+const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const LATENCY_ROUNDS = 7;
+const LATENCY_CALLS = 300;
+const SCAN_BATCH = 500;
+
+const admin = async <T>(run: (c: pg.Client) => Promise<T>): Promise<T> => {
+  const c = new pg.Client({ connectionString: PG_ADMIN });
+  await c.connect();
+  try {
+    return await run(c);
+  } finally {
+    await c.end();
+  }
+};
+
+/** Deletes every key under `prefix`. */
+async function dropKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', SCAN_BATCH);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The cluster rows: `sqlite` is the SQLite Tollway of the same run, `direct` the mock itself. */
+export async function clusterRows(mockUrl: string, sqlite: Target, direct: Target, connections: number, seconds: number): Promise<string[]> {
+  const name = `tollway_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const prefix = `${name}:`;
+  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  const dsn = new URL(PG_ADMIN);
+  dsn.pathname = `/${name}`;
+  const started = await startTollway(mockUrl, [], undefined, { SQL_DSN: dsn.toString(), REDIS_CONN_STRING: REDIS_URL, REDIS_KEY_PREFIX: prefix }).catch(async (err: unknown) => {
+    await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name}`));
+    throw err;
+  });
+  try {
+    const cluster: Target = { ...started.target, name: 'Tollway on PostgreSQL + Redis' };
+    const tp = await alternatingRatio(cluster, sqlite, chatBody, connections, seconds);
+    for (const t of [direct, cluster]) await sequentialLatency(t, chatBody, LATENCY_CALLS, false);
+    const lat = await addedLatency(cluster, direct, chatBody, false, LATENCY_ROUNDS, LATENCY_CALLS);
+    return [
+      `| Throughput, Tollway on PostgreSQL + Redis ÷ on SQLite at ${connections} conns (median of ${RATIO_ROUNDS} alternating rounds of ${seconds} s; ${tp.rps[0].toFixed(0)} vs ${tp.rps[1].toFixed(0)} req/s) | ${tp.ratio.toFixed(2)} | ≥ 0.7 |`,
+      `| Added p50 latency, Tollway on PostgreSQL + Redis, 1 connection (median over ${LATENCY_ROUNDS} alternating rounds; p50s ${lat.gatewayP50.toFixed(3)} vs ${lat.directP50.toFixed(3)} ms) | ${lat.added.toFixed(3)} ms | ≤ 0.5 ms |`,
+    ];
+  } finally {
+    await started.proc.stop();
+    await dropKeys(REDIS_URL, prefix);
+    await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name}`));
+  }
+}
