@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { loadSqliteDriver } from '../../packages/server/src/db/sqlite-driver.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSession, login, pageApi, SCREENSHOTS, setOptions, startHarness, type Harness, privateConsole } from './harness.js';
+
+// better-sqlite3 of the line that runs on this Node.js.
+const Database = await loadSqliteDriver();
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'carol', password: 'carol-pass-123' };

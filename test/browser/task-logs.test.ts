@@ -3,11 +3,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { loadSqliteDriver } from '../../packages/server/src/db/sqlite-driver.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession, type Session } from './api-session.js';
 import { login, startHarness, type Harness } from './harness.js';
+
+// better-sqlite3 of the line that runs on this Node.js.
+const Database = await loadSqliteDriver();
 
 const ROOT = { username: 'tlroot', password: 'tl-root-pass-1' };
 const USER = { username: 'tluser', password: 'tl-user-pass-1' };
@@ -94,7 +97,7 @@ async function closeVideo(page: Page) {
 describe('drawing and music/video task logs in Chromium', () => {
   let h: Harness;
   let dir: string;
-  let db: Database.Database;
+  let db: InstanceType<typeof Database>;
   let page: Page;
   let userId: number;
   let root: Session;
