@@ -72,4 +72,23 @@ describe('Telegram bind in Chromium', () => {
     await h.shot(page, 'telegram-bind-done');
     await expect(page.getByTestId('me-bind-telegram').count()).resolves.toBe(0);
   });
+
+  it('unlinks Telegram from the personal page, but not while it is the only way back into the account', async () => {
+    await page.getByTestId('me-unbind-telegram').click();
+    await page.getByTestId('me-unbind-confirm-telegram').click();
+    // The user has no email address: the server refuses and the console shows why.
+    await page.getByText('the Telegram account is the only way to sign in: bind an email address first').first().waitFor();
+    expect(await telegramIdOf()).toBe('4242');
+    await h.shot(page, 'telegram-unbind-refused');
+
+    const self = await apiAs<{ id: number }>(user, 'GET', '/api/user/self');
+    await apiAs(root, 'PUT', '/api/user/', { id: self.id, email: 'tgbinder@example.com' });
+    await page.reload();
+    await page.getByTestId('me-unbind-telegram').click();
+    await page.getByTestId('me-unbind-confirm-telegram').click();
+    await expect.poll(telegramIdOf).toBe('');
+    await page.getByTestId('me-bind-telegram').waitFor();
+    await expect(page.getByTestId('me-unbind-telegram').count()).resolves.toBe(0);
+    await h.shot(page, 'telegram-unbound');
+  });
 });

@@ -1,8 +1,12 @@
 import { GithubOutlined, LinkOutlined, MailOutlined, SafetyCertificateOutlined, SendOutlined, WechatOutlined } from '@ant-design/icons';
 import type { UserPublic } from '@tollway/shared';
-import { Button, Card, Tag, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Popconfirm, Tag, Typography, type ButtonProps } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { apiDelete } from '../../lib/api';
+import { attempt } from '../../lib/attempt';
+import { SELF_KEY } from '../../lib/self';
 import { useStatus } from '../../lib/status';
 import { BindEmailModal } from './BindEmailModal';
 import { BindTelegramModal } from './BindTelegramModal';
@@ -17,9 +21,20 @@ const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxd
   { key: 'linuxdo', field: 'linux_do_id', icon: <LinkOutlined /> },
 ];
 
-/** Linked outside accounts; the email can be bound or changed with a mailed code, Telegram bound with its widget. */
+/**
+ * Linked outside accounts; the email can be bound or changed with a mailed code, Telegram bound with its widget,
+ * and a linked provider released (the server keeps a user's last way to sign in).
+ */
 export function BindingsCard({ user }: { user: UserPublic }) {
   const { t } = useTranslation('me');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const unbind = (key: string) =>
+    attempt(async () => {
+      await apiDelete(`/api/user/oauth/bindings/${key}`);
+      void message.success(t('bindings.unbindDone'));
+      await queryClient.invalidateQueries({ queryKey: SELF_KEY });
+    });
   const [bindingEmail, setBindingEmail] = useState(false);
   const [bindingTelegram, setBindingTelegram] = useState(false);
   const { data: status } = useStatus();
@@ -44,6 +59,20 @@ export function BindingsCard({ user }: { user: UserPublic }) {
               <Button size="small" onClick={() => setBindingEmail(true)} data-testid="me-bind-email">
                 {value ? t('bindings.change') : t('bindings.bind')}
               </Button>
+            )}
+            {row.key !== 'email' && value && (
+              <Popconfirm
+                title={t('bindings.unbindTitle', { name: t(`bindings.${row.key}`) })}
+                description={t('bindings.unbindConfirm')}
+                okText={t('bindings.unbind')}
+                okButtonProps={{ danger: true, 'data-testid': `me-unbind-confirm-${row.key}` } as ButtonProps}
+                cancelText={t('common:action.cancel')}
+                onConfirm={() => unbind(row.key)}
+              >
+                <Button size="small" danger data-testid={`me-unbind-${row.key}`}>
+                  {t('bindings.unbind')}
+                </Button>
+              </Popconfirm>
             )}
             {row.key === 'telegram' && !value && telegramBot && (
               <Button size="small" onClick={() => setBindingTelegram(true)} data-testid="me-bind-telegram">
