@@ -1,4 +1,5 @@
-import { Agent, Client, Pool, type Dispatcher } from 'undici';
+import type { TLSSocket } from 'node:tls';
+import { Agent, Client, Pool, type buildConnector, type Dispatcher } from 'undici';
 
 /** How the relay connects to one upstream origin. */
 export interface ConnectionSettings {
@@ -18,14 +19,27 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const HEADERS_TIMEOUT_MS = 300_000;
 
 /**
- * A connection that may carry HTTP/2: without a pipelining factor of its own undici takes its protocol's (one
- * call at a time on HTTP/1.1, up to the server's stream limit on HTTP/2), so an upstream that answers ALPN with
- * HTTP/1.1 is never pipelined.
+ * Streams one HTTP/2 connection is given at once (undici's own assumption of a server's limit; providers announce
+ * 100 or more). Beyond it calls go to another connection, or wait under a connection limit.
  */
-function h2Client(origin: string | URL, opts: object): Client {
-  const c = new Client(origin, opts);
-  c.pipelining = null as unknown as number;
-  return c;
+const H2_STREAMS_PER_CONNECTION = 100;
+
+/**
+ * A connection that may carry HTTP/2: once TLS has chosen the protocol (ALPN) it takes up to
+ * H2_STREAMS_PER_CONNECTION calls at once on HTTP/2, one at a time on HTTP/1.1 (an upstream without HTTP/2 is
+ * never pipelined).
+ */
+function h2Client(origin: string | URL, opts: Client.Options): Client {
+  const connect = opts.connect as buildConnector.connector;
+  const client: Client = new Client(origin, {
+    ...opts,
+    connect: (o, done) =>
+      connect(o, (err, socket) => {
+        if (socket) client.pipelining = (socket as TLSSocket).alpnProtocol === 'h2' ? H2_STREAMS_PER_CONNECTION : 1;
+        done(err, socket as never);
+      }),
+  });
+  return client;
 }
 
 /**
