@@ -1,4 +1,4 @@
-import { normalizeOptionValue } from '@tollway/shared';
+import { normalizeOptionValue, resolveOptionKey } from '@tollway/shared';
 import type { Db } from '../db/connect.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { TableReport } from './report.js';
@@ -18,10 +18,12 @@ export async function copyOptions(src: SourceDb, dst: Db, box: SecretBox, keepTa
   const have = new Map((await dst.kysely.selectFrom('options').select(['key', 'value']).execute()).map((r) => [r.key, r.value ?? '']));
   for (const r of rows) {
     report.read++;
-    const key = text(r.key);
+    // new-api's name of a Tollway option (checkin_setting.*) is stored under Tollway's.
+    const sourceKey = text(r.key);
+    const key = resolveOptionKey(sourceKey) ?? sourceKey;
     const checked = normalizeOptionValue(key, text(r.value));
     if (!checked.ok) {
-      report.skip(checked.message.startsWith('unknown option') ? 'unknown to Tollway' : `invalid for Tollway: ${checked.message}`, key);
+      report.skip(checked.message.startsWith('unknown option') ? 'unknown to Tollway' : `invalid for Tollway: ${checked.message}`, sourceKey);
       continue;
     }
     // Secret options are sealed in the target when CRYPTO_SECRET is set: compared opened.

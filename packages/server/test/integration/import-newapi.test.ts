@@ -90,7 +90,7 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(channels).toContain('channels.remark');
     const options = report(first, 'options');
     expect(options.skipped.get('unknown to Tollway')?.examples).toEqual(['SomeFutureOption']);
-    expect(options.written).toBe(3);
+    expect(options.written).toBe(4);
     expect(first.quota.map((q) => [q.label, q.before, q.after, q.ok])).toEqual([
       ['users.quota', facts.quota.users, facts.quota.users, true],
       ['users.used_quota', facts.quota.used, facts.quota.used, true],
@@ -119,6 +119,9 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     ]);
     const secret = await k.selectFrom('options').select('value').where('key', '=', 'GitHubClientSecret').executeTakeFirstOrThrow();
     expect(box.open(secret.value)).toBe('gh-client-secret');
+    // new-api's name of a Tollway option lands under Tollway's.
+    const checkIn = await k.selectFrom('options').select(['key', 'value']).where('key', 'in', ['CheckInMaxQuota', 'checkin_setting.max_quota']).execute();
+    expect(checkIn).toEqual([{ key: 'CheckInMaxQuota', value: '2000' }]);
     const root = await k.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
     expect(root.access_token).toBe(box.lookupForm('a'.repeat(32)));
     const alice = await k.selectFrom('users').select('setting').where('id', '=', 2).executeTakeFirstOrThrow();

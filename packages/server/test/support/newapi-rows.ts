@@ -202,6 +202,7 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
     { key: 'SystemName', value: 'Acme AI' },
     { key: 'QuotaPerUnit', value: '500000' },
     { key: 'GitHubClientSecret', value: 'gh-client-secret' },
+    { key: 'checkin_setting.max_quota', value: '2000' },
     { key: 'SomeFutureOption', value: 'x' },
   ]);
   await db.insert('redemptions', [
