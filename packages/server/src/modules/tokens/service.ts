@@ -48,6 +48,13 @@ export class TokensService {
     if (bad !== undefined) throw new ApiError(`allow_ips: "${bad}" is not a valid IP address or CIDR range (one per line)`);
   }
 
+  /** At most token_setting.max_user_tokens tokens per user (new-api's cap); two creations at once may pass it by a few. */
+  private async checkTokenCount(userId: number, adding: number): Promise<void> {
+    const max = this.ctx.options.num('token_setting.max_user_tokens');
+    const have = await this.store.countOwn(userId);
+    if (have + adding > max) throw new ApiError(`you can have at most ${max} tokens (you have ${have}); delete some first`);
+  }
+
   page(userId: number, q: PageQuery & { size?: number; keyword?: string; token?: string }) {
     const token = q.token ?? '';
     const key = token.startsWith(TOKEN_KEY_PREFIX) ? token.slice(TOKEN_KEY_PREFIX.length) : token;
@@ -71,6 +78,7 @@ export class TokensService {
     this.checkGroup(user, body.group);
     const now = nowSeconds();
     if (isExpired({ expired_time: body.expired_time }, now)) throw new ApiError('expired_time: the expiry time is in the past');
+    await this.checkTokenCount(user.id, body.count);
     const rows: NewToken[] = [];
     for (let i = 0; i < body.count; i++) {
       rows.push({

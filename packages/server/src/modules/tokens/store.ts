@@ -29,6 +29,12 @@ export class TokensStore {
     return this.k.selectFrom('tokens').where('user_id', '=', userId).where('deleted_at', 'is', null);
   }
 
+  /** How many tokens the owner has (deleted ones not counted). */
+  async countOwn(userId: number): Promise<number> {
+    const row = await this.owned(userId).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** The owner's tokens, newest first; `name` matches part of the name, `key` part of the key. */
   async page(userId: number, opts: { offset: number; limit: number; name?: string; key?: string }): Promise<{ items: TokenRow[]; total: number }> {
     let base = this.owned(userId);
