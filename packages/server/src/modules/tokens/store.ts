@@ -31,7 +31,9 @@ export class TokensStore {
 
   /** How many tokens the owner has (deleted ones not counted). */
   async countOwn(userId: number): Promise<number> {
-    const row = await this.owned(userId).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.owned(userId)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
