@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, logout, startHarness, type Harness } from './harness.js';
+import { login, logout, pageApi, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'alice', password: 'alice-pass-123' };
@@ -56,6 +56,29 @@ describe('console foundation in Chromium', () => {
     await h.shot(page, '04-users-list');
     const rows = await page.locator('[data-testid^="user-row-"]').count();
     expect(rows).toBe(2);
+  });
+
+  it('adds and removes balance from the row action as changes (add_quota), each logged on the user', async () => {
+    const found = await pageApi<{ items: { id: number; username: string }[] }>(page, 'GET', `/api/user/search?keyword=${USER.username}`);
+    const id = found.data!.items.find((u) => u.username === USER.username)!.id;
+    const quotaOf = async () => (await pageApi<{ quota: number }>(page, 'GET', `/api/user/${id}`)).data!.quota;
+    const change = async (delta: number) => {
+      await page.getByTestId(`user-action-quota-${id}`).click();
+      await page.getByTestId('add-quota-input').fill(String(delta));
+      await page.getByTestId('add-quota-ok').click();
+      await page.getByTestId('add-quota-input').waitFor({ state: 'detached' });
+    };
+    const start = await quotaOf();
+    await change(500000);
+    await expect.poll(quotaOf).toBe(start + 500000);
+    await change(-200000);
+    await expect.poll(quotaOf).toBe(start + 300000);
+    await h.shot(page, '04b-users-quota-changed');
+    const logs = await pageApi<{ items: { content: string; quota: number }[] }>(page, 'GET', `/api/log/?type=3&username=${USER.username}`);
+    expect(logs.data!.items.map((l) => [l.content, l.quota])).toEqual([
+      [`administrator ${ROOT.username} subtracted 200000 quota`, -200000],
+      [`administrator ${ROOT.username} added 500000 quota`, 500000],
+    ]);
   });
 
   it('changes SystemName in operation settings and sees it in the shell', async () => {

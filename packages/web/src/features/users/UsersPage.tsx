@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { ApiFailure } from '../../lib/api';
 import { PageHeader } from '../../components/PageHeader';
-import { fetchUser, fetchUsers, manageUser, updateUser, USERS_KEY, type AdminUser, type UserQuery } from './api';
+import { changeQuota, fetchUser, fetchUsers, manageUser, USERS_KEY, type AdminUser, type UserQuery } from './api';
 import { AddQuotaModal } from './components/AddQuotaModal';
 import { AddUserDrawer } from './components/AddUserDrawer';
 import { EditUserDrawer } from './components/EditUserDrawer';
@@ -80,11 +80,12 @@ export default function UsersPage() {
     enabled: quotaUser !== null,
     gcTime: 0,
   });
-  const saveRowQuota = async (next: number) => {
+  const saveRowQuota = async (delta: number) => {
     if (!quotaUser) return;
     setQuotaSaving(true);
     try {
-      await updateUser({ id: quotaUser.id, quota: next });
+      // A change, not a total: a charge made while the dialog was open is kept.
+      await changeQuota(quotaUser.id, delta);
       void message.success(t('toast.updated'));
       setQuotaUser(null);
       void refresh();
@@ -169,7 +170,7 @@ export default function UsersPage() {
         current={rowQuota.data?.quota}
         confirmLoading={quotaSaving}
         onCancel={() => setQuotaUser(null)}
-        onOk={(next) => void saveRowQuota(next)}
+        onOk={(_next, delta) => void saveRowQuota(delta)}
       />
     </>
   );

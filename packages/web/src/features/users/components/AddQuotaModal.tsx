@@ -11,8 +11,8 @@ interface Props {
   username?: string;
   confirmLoading?: boolean;
   onCancel: () => void;
-  /** Receives the new total (current + delta). */
-  onOk: (newQuota: number) => void;
+  /** Receives the new total (current + delta) and the change itself. */
+  onOk: (newQuota: number, delta: number) => void;
 }
 
 /** Adds (or with a negative number, removes) quota; shows old + delta = new. */
@@ -33,7 +33,7 @@ export function AddQuotaModal({ open, current, username, confirmLoading, onCance
       open={open}
       title={username ? t('quota.titleFor', { name: username }) : t('quota.title')}
       onCancel={onCancel}
-      onOk={() => onOk(next)}
+      onOk={() => onOk(next, delta ?? 0)}
       okText={t('common:action.confirm')}
       cancelText={t('common:action.cancel')}
       okButtonProps={{ disabled: !delta || current === undefined || next < 0, 'data-testid': 'add-quota-ok' } as ButtonProps}
@@ -49,7 +49,7 @@ export function AddQuotaModal({ open, current, username, confirmLoading, onCance
         step={500000}
         placeholder={t('quota.placeholder')}
         onChange={(v) => setDelta(typeof v === 'number' ? v : null)}
-        onPressEnter={() => delta && current !== undefined && next >= 0 && onOk(next)}
+        onPressEnter={() => delta && current !== undefined && next >= 0 && onOk(next, delta)}
         autoFocus
       />
       <Typography.Paragraph data-testid="add-quota-preview" style={{ marginTop: 12, marginBottom: 0 }}>
