@@ -19,8 +19,9 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const HEADERS_TIMEOUT_MS = 300_000;
 
 /**
- * Streams one HTTP/2 connection is given at once (undici's own assumption of a server's limit; providers announce
- * 100 or more). Beyond it calls go to another connection, or wait under a connection limit.
+ * Streams one HTTP/2 connection is given at once: undici's own assumption of a server's limit (providers announce
+ * 100 or more). undici does not lower it to what the server announces, so an upstream that allows fewer refuses
+ * the excess streams (REFUSED_STREAM: those calls fail). Beyond it calls go to another connection, or wait.
  */
 const H2_STREAMS_PER_CONNECTION = 100;
 
