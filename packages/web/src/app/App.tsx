@@ -5,19 +5,13 @@ import zhCN from 'antd/locale/zh_CN';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
-import { setErrorNotifier } from '../lib/api';
 import { useTheme, type ThemeMode } from '../lib/theme';
 import '../styles/global.css';
+import { ErrorToasts } from './ErrorToasts';
 import { router } from './router';
+import { useDateLocale } from './useDateLocale';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
-
-/** Installs antd's message API as the error toast of the API client. */
-function ErrorToasts() {
-  const { message } = AntApp.useApp();
-  useEffect(() => setErrorNotifier((m) => void message.error(m)), [message]);
-  return null;
-}
 
 function themeConfig(mode: ThemeMode): ThemeConfig {
   const dark = mode === 'dark';
@@ -49,15 +43,17 @@ function themeConfig(mode: ThemeMode): ThemeConfig {
 export function App() {
   const mode = useTheme();
   const { i18n } = useTranslation();
+  const language = i18n.language === 'en' ? 'en' : 'zh';
+  useDateLocale(language);
   useEffect(() => {
     document.documentElement.dataset.theme = mode;
   }, [mode]);
   useEffect(() => {
-    document.documentElement.lang = i18n.language === 'en' ? 'en' : 'zh';
-  }, [i18n.language]);
+    document.documentElement.lang = language;
+  }, [language]);
   const config = useMemo(() => themeConfig(mode), [mode]);
   return (
-    <ConfigProvider locale={i18n.language === 'en' ? enUS : zhCN} theme={config} button={{ autoInsertSpace: false }}>
+    <ConfigProvider locale={language === 'en' ? enUS : zhCN} theme={config} button={{ autoInsertSpace: false }}>
       <AntApp>
         <ErrorToasts />
         <QueryClientProvider client={queryClient}>

@@ -5,6 +5,7 @@ import { isAdmin } from '@tollway/shared';
 import { ApiFailure } from '../lib/api';
 import { useStatus } from '../lib/status';
 import { PageFallback } from '../layout/AppLayout';
+import { Forbidden } from '../layout/Forbidden';
 import { signedOutOnPurpose, useStoredUser } from '../lib/session';
 import { setupJustCompleted } from '../features/setup/setupState';
 
@@ -60,11 +61,11 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Admin-only routes: no stored user goes to /login, a non-admin goes to /. */
+/** Admin-only routes: no stored user goes to /login, a non-admin sees the 403 page (the admin page never loads, so no refused calls). */
 export function RequireAdmin() {
   const user = useStoredUser();
   const { pathname, search } = useLocation();
   if (!user) return <Navigate to={loginTarget(pathname, search)} replace />;
-  if (!isAdmin(user.role)) return <Navigate to="/" replace />;
+  if (!isAdmin(user.role)) return <Forbidden />;
   return <Outlet />;
 }

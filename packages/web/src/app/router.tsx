@@ -69,6 +69,12 @@ export const routes: RouteObject[] = [
               { path: '/app/logs/tasks', element: <MusicLogsPage /> },
               { path: '/app/dashboard', element: <DashboardPage /> },
               { path: '/app/inbox/:id?', element: <InboxPage /> },
+            ],
+          },
+          // Admin only
+          {
+            element: <RequireAdmin />,
+            children: [
               { path: '/admin/channels', element: <ChannelsPage /> },
               { path: '/channel/edit/:id', element: <ChannelsPage /> },
               { path: '/channel/add', element: <ChannelsPage /> },
@@ -77,10 +83,9 @@ export const routes: RouteObject[] = [
               { path: '/user/edit/:id', element: <UsersPage /> },
               { path: '/user/edit', element: <UsersPage /> },
               { path: '/admin/settings', element: <SettingsPage /> },
+              { path: '/admin/messages', element: <MessagesPage /> },
             ],
           },
-          // Admin only
-          { element: <RequireAdmin />, children: [{ path: '/admin/messages', element: <MessagesPage /> }] },
           // Root only
           { element: <RequireRoot />, children: [{ path: '/admin/audit', element: <AuditPage /> }] },
           { path: '*', element: <NotFound /> },

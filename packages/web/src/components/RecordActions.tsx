@@ -17,6 +17,10 @@ interface Props {
   /** The switch cannot change (no tooltip then). */
   locked?: boolean;
   editable?: boolean;
+  /** Why the record cannot be edited (the disabled edit button's tooltip). */
+  editRefusal?: string;
+  /** Why the switch cannot change (its tooltip when locked). */
+  lockedReason?: string;
   onToggle: () => Promise<void>;
   onEdit: () => void;
   onDelete: () => Promise<void>;
@@ -25,14 +29,14 @@ interface Props {
 }
 
 /** A record row's actions: enable/disable switch, edit, and delete after a confirmation; one runs at a time. */
-export function RecordActions({ ns, testPrefix, id, name, enabled, locked = false, editable = true, onToggle, onEdit, onDelete, children }: Props) {
+export function RecordActions({ ns, testPrefix, id, name, enabled, locked = false, editable = true, editRefusal, lockedReason, onToggle, onEdit, onDelete, children }: Props) {
   const { t } = useTranslation(ns);
   const [busy, run] = useBusy<'toggle' | 'delete'>();
   const toggleLabel = enabled ? t('actions.disable') : t('actions.enable');
   return (
     <Flex gap={2} align="center">
       {children}
-      <Tooltip title={locked ? undefined : toggleLabel}>
+      <Tooltip title={locked ? lockedReason : toggleLabel}>
         <Switch
           size="small"
           checked={enabled}
@@ -44,7 +48,14 @@ export function RecordActions({ ns, testPrefix, id, name, enabled, locked = fals
           style={{ marginInline: 6 }}
         />
       </Tooltip>
-      <TipButton subtle label={t('actions.edit')} icon={<EditOutlined />} disabled={!editable} data-testid={`${testPrefix}-edit-${id}`} onClick={() => onEdit()} />
+      <TipButton
+        subtle
+        label={!editable && editRefusal ? editRefusal : t('actions.edit')}
+        icon={<EditOutlined />}
+        disabled={!editable}
+        data-testid={`${testPrefix}-edit-${id}`}
+        onClick={() => onEdit()}
+      />
       <DeleteButton
         label={t('actions.delete')}
         confirmTitle={t('actions.deleteTitle')}

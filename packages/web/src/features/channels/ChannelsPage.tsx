@@ -8,15 +8,15 @@ import { BatchTagModal } from './components/BatchTagModal';
 import { BulkMenu } from './components/BulkMenu';
 import { ChannelsTable } from './components/ChannelsTable';
 import { ChannelsToolbar } from './components/ChannelsToolbar';
-import { ColumnSettingsModal } from './components/ColumnSettingsModal';
 import { TagEditorDrawer } from './components/TagEditorDrawer';
 import { TestModelDialog } from './components/TestModelDialog';
 import { ChannelEditorDrawer, type EditorTarget } from './editor/ChannelEditorDrawer';
-import { STORAGE, useColumnVisibility, useStoredFlag } from './model/storage';
+import { COLUMN_KEYS, STORAGE, useColumnVisibility, useStoredFlag } from './model/storage';
 import { useChannelActions } from './model/useChannelActions';
 import './channels.css';
 import { usePageSize } from '../../lib/paging';
 import { ListCard } from '../../components/ListCard';
+import { ColumnSettings } from '../../components/ColumnSettings';
 
 const NO_FILTER: ChannelFilter = { keyword: '', group: '', model: '' };
 
@@ -45,7 +45,6 @@ export default function ChannelsPage() {
   const [tagRow, setTagRow] = useState<TagRow | null>(null);
   const [testing, setTesting] = useState<Channel | null>(null);
   const [batchTagOpen, setBatchTagOpen] = useState(false);
-  const [columnsOpen, setColumnsOpen] = useState(false);
 
   useEffect(() => {
     if (pathname.startsWith('/channel/add')) setEditor('new');
@@ -107,7 +106,9 @@ export default function ChannelsPage() {
           }}
           onAdd={() => setEditor('new')}
           onRefresh={() => void actions.refresh()}
-          onColumns={() => setColumnsOpen(true)}
+          columnSettings={
+            <ColumnSettings iconOnly columns={COLUMN_KEYS.map((key) => ({ key, title: t(`col.${key}`) }))} visible={columns} onChange={setColumns} testId="channels-columns" />
+          }
           bulkMenu={
             <BulkMenu
               selected={selected}
@@ -166,15 +167,6 @@ export default function ChannelsPage() {
           setBatchTagOpen(false);
           setSelected([]);
           void actions.refresh();
-        }}
-      />
-      <ColumnSettingsModal
-        open={columnsOpen}
-        value={columns}
-        onClose={() => setColumnsOpen(false)}
-        onSave={(v) => {
-          setColumns(v);
-          setColumnsOpen(false);
         }}
       />
     </>

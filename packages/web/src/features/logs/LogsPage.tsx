@@ -1,5 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Table } from 'antd';
+import { ColumnSettings } from '../../components/ColumnSettings';
+import { cardColumns, cardLayout } from '../../components/cardTable';
 import { isAdmin, renderQuota } from '@tollway/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +11,6 @@ import { useStoredUser } from '../../lib/session';
 import { useIsMobile } from '../../lib/useIsMobile';
 import { usePaging } from '../../lib/paging';
 import { fetchLogs, fetchLogStat, LOGS_KEY, useLogGroups, type LogRow } from './api';
-import { ColumnSettings } from './components/ColumnSettings';
 import { LogDetails } from './components/LogDetails';
 import { logColumns } from './components/logColumns';
 import { defaultDraft, LogsFilters, toFilters, type LogDraft } from './components/LogsFilters';
@@ -18,6 +19,11 @@ import { ADMIN_COLUMNS, useColumnVisibility } from './hooks';
 import '../../styles/logs.css';
 import { rowTestId } from '../../lib/table';
 import { ListCard } from '../../components/ListCard';
+
+/** Width of the expand-arrow column. */
+const EXPAND_WIDTH = 32;
+/** Least width of the details column (it has no fixed width: it takes what the others leave). */
+const DETAILS_MIN_WIDTH = 130;
 
 /**
  * Usage logs: filters, the stat bar, and a paged table with expandable billing details.
@@ -65,7 +71,10 @@ export default function LogsPage() {
   const anyIp = items.some((r) => !!r.ip);
   const all = useMemo(() => logColumns(t, quota, mobile), [t, quota, mobile]);
   const offered = all.filter((c) => admin || !ADMIN_COLUMNS.includes(c.key));
-  const columns = offered.filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp)).map((c) => (c.key === 'time' && !mobile ? { ...c, fixed: 'left' as const } : c));
+  const columns = cardColumns(
+    offered.filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp)).map((c) => (c.key === 'time' ? { ...c, fixed: 'left' as const } : c)),
+    mobile,
+  );
 
   const apply = (next: LogDraft) => {
     const f = toFilters(next);
@@ -96,7 +105,7 @@ export default function LogsPage() {
             apply(next);
           }}
           onRefresh={() => void refresh()}
-          extra={<ColumnSettings columns={offered.map((c) => ({ key: c.key, title: String(c.title) }))} visible={visible} onChange={setVisible} />}
+          extra={<ColumnSettings columns={offered.map((c) => ({ key: c.key, title: String(c.title) }))} visible={visible} onChange={setVisible} testId="logs-columns" />}
         />
         <LogsStatBar stat={stat.data} loading={stat.isFetching} quotaText={quota} />
         <div ref={boxRef} />
@@ -107,12 +116,15 @@ export default function LogsPage() {
           columns={columns}
           dataSource={items}
           loading={list.isFetching}
-          scroll={{ x: columns.reduce((w, c) => w + (typeof c.width === 'number' ? c.width : 120), 48) }}
+          {...cardLayout(
+            mobile,
+            columns.reduce((w, c) => w + (typeof c.width === 'number' ? c.width : DETAILS_MIN_WIDTH), EXPAND_WIDTH),
+          )}
           onRow={rowTestId((r) => `log-row-${r.id}`)}
           expandable={{
             expandedRowRender: (r) => <LogDetails row={r} admin={admin} quotaPerUnit={status?.quota_per_unit} width={boxWidth ? boxWidth - 32 : undefined} />,
             rowExpandable: (r) => r.other !== '' || r.content !== '' || r.request_id !== '',
-            columnWidth: 40,
+            columnWidth: EXPAND_WIDTH,
             fixed: mobile ? undefined : 'left',
           }}
           pagination={pagination(list.data?.total ?? 0)}

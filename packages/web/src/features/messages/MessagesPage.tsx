@@ -9,9 +9,14 @@ import { attempt } from '../../lib/attempt';
 import { formatTime } from '../../lib/format-time';
 import { PageHeader } from '../../components/PageHeader';
 import { usePaging } from '../../lib/paging';
+import { useIsMobile } from '../../lib/useIsMobile';
+import { cardColumns, cardLayout } from '../../components/cardTable';
 import { deleteMessage, fetchMessages, MESSAGES_KEY, type MessageQuery } from './api';
 import { CreateMessageDrawer } from './components/CreateMessageDrawer';
 import { EditMessageDrawer } from './components/EditMessageDrawer';
+
+/** Width the message columns scroll at on a desktop. */
+const MESSAGES_MIN_WIDTH = 800;
 
 /** Message management (administrators): searchable list, create and edit drawers, delete. */
 export default function MessagesPage() {
@@ -24,6 +29,7 @@ export default function MessagesPage() {
   const [filter, setFilter] = useState<Pick<MessageQuery, 'keyword' | 'range'>>({ keyword: '', range: null });
   const [creating, setCreating] = useState(false);
   const [editId, setEditId] = useState<number | null>(null);
+  const mobile = useIsMobile();
 
   const query: MessageQuery = { page, pageSize, ...filter };
   const list = useQuery({ queryKey: [...MESSAGES_KEY, query], queryFn: () => fetchMessages(query), placeholderData: keepPreviousData });
@@ -61,10 +67,10 @@ export default function MessagesPage() {
             onChange={(e) => setKeyword(e.target.value)}
             onPressEnter={search}
             placeholder={t('keyword')}
-            style={{ width: 260 }}
+            style={{ width: 260, maxWidth: '100%' }}
             data-testid="message-keyword"
           />
-          <DatePicker.RangePicker value={dates} onChange={(v) => setDates(v as [Dayjs | null, Dayjs | null] | null)} />
+          <DatePicker.RangePicker style={{ maxWidth: '100%' }} value={dates} onChange={(v) => setDates(v as [Dayjs | null, Dayjs | null] | null)} />
           <Button icon={<SearchOutlined />} onClick={search} data-testid="message-search">
             {t('search')}
           </Button>
@@ -74,43 +80,46 @@ export default function MessagesPage() {
           data-testid="message-table"
           loading={list.isFetching}
           dataSource={list.data?.items ?? []}
-          scroll={{ x: 800 }}
+          {...cardLayout(mobile, MESSAGES_MIN_WIDTH)}
           locale={{ emptyText: t('empty') }}
           pagination={pagination(list.data?.total ?? 0)}
-          columns={[
-            { title: t('column.id'), dataIndex: 'id', width: 80 },
-            { title: t('column.title'), dataIndex: 'title', ellipsis: true },
-            { title: t('column.format'), dataIndex: 'format', width: 110, render: (f: string) => <Tag color={f === 'html' ? 'orange' : 'blue'}>{f}</Tag> },
-            { title: t('column.created'), dataIndex: 'created_at', width: 180, render: (v: number) => formatTime(v) },
-            { title: t('column.recipients'), key: 'total', width: 110, render: (_, m) => m.stats.total_recipients },
-            { title: t('column.read'), key: 'read', width: 100, render: (_, m) => m.stats.read_count },
-            {
-              title: t('column.actions'),
-              key: 'actions',
-              width: 150,
-              fixed: 'right',
-              // Only the author (or root) may change a message; the server refuses anyone else.
-              render: (_, m) =>
-                m.editable ? (
-                  <Space>
-                    <Button size="small" onClick={() => setEditId(m.id)} data-testid={`message-edit-${m.id}`}>
-                      {t('action.edit')}
-                    </Button>
-                    <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(m.id)}>
-                      <Button size="small" danger data-testid={`message-delete-${m.id}`}>
-                        {t('action.delete')}
+          columns={cardColumns<AdminMessage>(
+            [
+              { title: t('column.id'), dataIndex: 'id', width: 80 },
+              { title: t('column.title'), dataIndex: 'title', ellipsis: true },
+              { title: t('column.format'), dataIndex: 'format', width: 110, render: (f: string) => <Tag color={f === 'html' ? 'orange' : 'blue'}>{f}</Tag> },
+              { title: t('column.created'), dataIndex: 'created_at', width: 180, render: (v: number) => formatTime(v) },
+              { title: t('column.recipients'), key: 'total', width: 110, render: (_, m) => m.stats.total_recipients },
+              { title: t('column.read'), key: 'read', width: 100, render: (_, m) => m.stats.read_count },
+              {
+                title: t('column.actions'),
+                key: 'actions',
+                width: 150,
+                fixed: 'right',
+                // Only the author (or root) may change a message; the server refuses anyone else.
+                render: (_, m) =>
+                  m.editable ? (
+                    <Space>
+                      <Button size="small" onClick={() => setEditId(m.id)} data-testid={`message-edit-${m.id}`}>
+                        {t('action.edit')}
                       </Button>
-                    </Popconfirm>
-                  </Space>
-                ) : (
-                  <Tooltip title={t('readOnlyHint')}>
-                    <Typography.Text type="secondary" data-testid={`message-readonly-${m.id}`}>
-                      {t('readOnly')}
-                    </Typography.Text>
-                  </Tooltip>
-                ),
-            },
-          ]}
+                      <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(m.id)}>
+                        <Button size="small" danger data-testid={`message-delete-${m.id}`}>
+                          {t('action.delete')}
+                        </Button>
+                      </Popconfirm>
+                    </Space>
+                  ) : (
+                    <Tooltip title={t('readOnlyHint')}>
+                      <Typography.Text type="secondary" data-testid={`message-readonly-${m.id}`}>
+                        {t('readOnly')}
+                      </Typography.Text>
+                    </Tooltip>
+                  ),
+              },
+            ],
+            mobile,
+          )}
         />
       </Card>
       <CreateMessageDrawer

@@ -12,6 +12,11 @@ export default {
     subtitle: '生成、分发与管理兑换码和礼品码',
     pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
     search: '搜索名称、ID 或完整兑换码',
+    refused: {
+      editUsed: '已使用的兑换码不能编辑',
+      editDisabled: '只有未使用的兑换码可以编辑；请先启用',
+      toggleUsed: '已使用的兑换码不能再启用或禁用',
+    },
     actions: {
       add: '添加兑换码',
       copySelected: '复制所选',
@@ -134,6 +139,11 @@ export default {
     subtitle: 'Generate, hand out and manage redemption and gift codes',
     pageInfo: 'Items {{start}} - {{end}} of {{total}}',
     search: 'Search by name, ID or the whole code',
+    refused: {
+      editUsed: 'A used code cannot be edited',
+      editDisabled: 'Only unused codes can be edited; enable it first',
+      toggleUsed: 'A used code cannot be enabled or disabled again',
+    },
     actions: {
       add: 'Add codes',
       copySelected: 'Copy selected',

@@ -24,6 +24,14 @@ export default {
       deleteConfirm: '注销用户 {{name}} 后不可恢复，且不能再对其进行任何操作。',
       none: '无可用操作',
     },
+    refused: {
+      root: '超级管理员不能被提升、降级、禁用或注销',
+      self: '不能在这里管理自己的账户',
+      outranked: '只能管理权限低于你的用户',
+      promoteRootOnly: '只有超级管理员可以提升管理员',
+      alreadyAdmin: '该用户已是管理员',
+      alreadyCommon: '该用户已是普通用户',
+    },
     toast: { created: '用户账户创建成功！', updated: '用户信息更新成功！', done: '操作成功完成！' },
     drawer: {
       addTitle: '添加用户',
@@ -107,6 +115,14 @@ export default {
       deleteTitle: 'Delete this user?',
       deleteConfirm: 'Deleting {{name}} cannot be undone, and no further actions will be possible.',
       none: 'No actions available',
+    },
+    refused: {
+      root: 'The super administrator cannot be promoted, demoted, disabled or deleted',
+      self: 'You cannot manage your own account here',
+      outranked: 'You can only manage users below your own level',
+      promoteRootOnly: 'Only the super administrator promotes administrators',
+      alreadyAdmin: 'The user is already an administrator',
+      alreadyCommon: 'The user is already an ordinary user',
     },
     toast: { created: 'User created', updated: 'User updated', done: 'Operation completed' },
     drawer: {

@@ -8,6 +8,7 @@ import type { ColumnVisibility } from '../model/storage';
 import { sizedPagination } from '../../../lib/paging';
 import type { ChannelActions } from '../model/useChannelActions';
 import { channelColumns } from './columns';
+import { cardColumns, cardLayout } from '../../../components/cardTable';
 
 interface Props {
   items: ListRow[];
@@ -37,16 +38,19 @@ export function ChannelsTable(p: Props) {
     () => ({ displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit }),
     [status?.display_in_currency, status?.quota_per_unit],
   );
-  const columns = channelColumns({
-    t,
+  const columns = cardColumns(
+    channelColumns({
+      t,
+      mobile,
+      visible: p.visible,
+      quota,
+      actions: p.actions,
+      onEdit: p.onEdit,
+      onPickTestModel: p.onPickTestModel,
+      onEditTag: p.onEditTag,
+    }),
     mobile,
-    visible: p.visible,
-    quota,
-    actions: p.actions,
-    onEdit: p.onEdit,
-    onPickTestModel: p.onPickTestModel,
-    onEditTag: p.onEditTag,
-  });
+  );
   const nameIndex = columns.findIndex((c) => c.key === 'name');
   const width = columns.reduce((s, c) => s + (typeof c.width === 'number' ? c.width : 120), p.bulk ? 48 : 0);
 
@@ -68,14 +72,14 @@ export function ChannelsTable(p: Props) {
 
   return (
     <Table<ListRow>
-      className="tw-ch-table"
+      {...cardLayout(mobile, width)}
+      className={`tw-ch-table ${cardLayout(mobile, width).className ?? ''}`}
       rowKey={rowKeyOf}
       size="middle"
       columns={columns}
       dataSource={p.items}
       loading={p.loading}
       rowSelection={rowSelection}
-      scroll={{ x: width }}
       expandable={{ indentSize: 16, expandIconColumnIndex: nameIndex >= 0 ? nameIndex + (p.bulk ? 1 : 0) : undefined }}
       rowClassName={(r) => (isTagRow(r) ? 'tw-ch-tag-row' : r.status !== 1 ? 'tw-ch-off-row' : '')}
       onRow={(r) => ({ 'data-testid': isTagRow(r) ? `channel-tag-row-${encodeURIComponent(r.tag)}` : `channel-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}

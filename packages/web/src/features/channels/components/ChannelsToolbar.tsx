@@ -1,4 +1,4 @@
-import { PlusOutlined, ReloadOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
+import { PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Flex, Input, Select, Switch, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +19,8 @@ interface Props {
   onTagMode: (v: boolean) => void;
   onAdd: () => void;
   onRefresh: () => void;
-  onColumns: () => void;
+  /** The column settings button. */
+  columnSettings: ReactNode;
 }
 
 function Toggle({ label, checked, onChange, testId }: { label: string; checked: boolean; onChange: (v: boolean) => void; testId: string }) {
@@ -80,7 +81,7 @@ export function ChannelsToolbar(p: Props) {
           <Toggle label={t('toggle.tagMode')} checked={p.tagMode} onChange={p.onTagMode} testId="channels-tag-mode" />
         </Flex>
         <Flex wrap gap={8}>
-          <TipButton label={t('columns.title')} icon={<SettingOutlined />} onClick={p.onColumns} data-testid="channels-columns" />
+          {p.columnSettings}
           <TipButton label={t('common:action.refresh')} icon={<ReloadOutlined />} onClick={p.onRefresh} data-testid="channels-refresh" />
           {p.bulkMenu}
           <Button type="primary" icon={<PlusOutlined />} onClick={p.onAdd} data-testid="channels-add">

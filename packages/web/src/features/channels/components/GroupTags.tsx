@@ -16,7 +16,7 @@ export function GroupTags({ groups }: { groups: string }) {
   return (
     <Flex wrap gap={4}>
       {list.map((g) => (
-        <Tag key={g} color={groupColor(g)} style={{ marginInlineEnd: 0 }}>
+        <Tag key={g} color={groupColor(g)} title={g} className="tw-ch-group-tag">
           {g}
         </Tag>
       ))}

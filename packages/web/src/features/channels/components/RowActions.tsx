@@ -1,4 +1,4 @@
-import { DownOutlined } from '@ant-design/icons';
+import { CopyOutlined, DeleteOutlined, DownOutlined, EditOutlined } from '@ant-design/icons';
 import { Button, Flex, Popconfirm, Space, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +16,7 @@ interface Props {
 
 type Busy = 'test' | 'toggle' | 'copy' | 'delete' | null;
 
-/** Test (with a model picker), enable/disable, edit, copy and a confirmed delete. */
+/** Test (with a model picker), enable/disable, then edit, copy and a confirmed delete as icons with tooltips (the column stays narrow). */
 export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Props) {
   const { t } = useTranslation('channels');
   const [busy, setBusy] = useState<Busy>(null);
@@ -47,9 +47,7 @@ export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Pro
       >
         {enabled ? t('actions.disable') : t('actions.enable')}
       </Button>
-      <Button size="small" type="link" data-testid={`channel-edit-${c.id}`} onClick={() => onEdit(c)}>
-        {t('actions.edit')}
-      </Button>
+      <TipButton subtle label={t('actions.edit')} icon={<EditOutlined />} data-testid={`channel-edit-${c.id}`} onClick={() => onEdit(c)} />
       <Popconfirm
         title={t('actions.copyTitle')}
         description={t('actions.copyConfirm', { name: c.name })}
@@ -58,9 +56,7 @@ export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Pro
         okButtonProps={{ 'data-testid': `channel-copy-confirm-${c.id}` } as ButtonProps}
         onConfirm={() => run('copy', () => actions.copy(c))}
       >
-        <Button size="small" type="link" loading={busy === 'copy'} data-testid={`channel-copy-${c.id}`}>
-          {t('actions.copy')}
-        </Button>
+        <TipButton subtle label={t('actions.copy')} icon={<CopyOutlined />} loading={busy === 'copy'} data-testid={`channel-copy-${c.id}`} />
       </Popconfirm>
       <Popconfirm
         title={t('actions.deleteTitle')}
@@ -70,9 +66,7 @@ export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Pro
         okButtonProps={{ danger: true, 'data-testid': `channel-delete-confirm-${c.id}` } as ButtonProps}
         onConfirm={() => run('delete', () => actions.remove(c))}
       >
-        <Button size="small" type="link" danger loading={busy === 'delete'} data-testid={`channel-delete-${c.id}`}>
-          {t('common:action.delete')}
-        </Button>
+        <TipButton subtle danger label={t('common:action.delete')} icon={<DeleteOutlined />} loading={busy === 'delete'} data-testid={`channel-delete-${c.id}`} />
       </Popconfirm>
     </Flex>
   );

@@ -33,7 +33,7 @@ function numberColumn(field: 'priority' | 'weight', min: number, d: ColumnDeps):
   return {
     key: field,
     title: d.t(`col.${field}`),
-    width: 90,
+    width: 72,
     render: (_, r) => (
       <InlineNumber
         value={r[field]}
@@ -61,7 +61,7 @@ function NameCell({ row, t }: { row: ListRow; t: TFunction }) {
   const info = row.channel_info;
   return (
     <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0 }}>
-      <Typography.Text strong ellipsis={{ tooltip: row.name }} style={{ maxWidth: 164 }}>
+      <Typography.Text strong ellipsis={{ tooltip: row.name }} style={{ maxWidth: 124 }}>
         {row.name}
       </Typography.Text>
       <Flex gap={4} wrap>
@@ -82,16 +82,16 @@ function NameCell({ row, t }: { row: ListRow; t: TFunction }) {
   );
 }
 
-/** Columns of the channel table in display order; hidden ones are left out. */
+/** Columns of the channel table in display order, sized so all fit a 1440 px screen beside the sidebar; hidden ones are left out. */
 export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
   const { t } = d;
   const all: (TableColumnsType<ListRow>[number] & { key: ColumnKey | 'actions' })[] = [
-    { key: 'id', title: t('col.id'), width: 56, render: (_, r) => (isTagRow(r) ? null : <span className="tw-ch-num">{r.id}</span>) },
-    { key: 'name', title: t('col.name'), width: 180, render: (_, r) => <NameCell row={r} t={t} /> },
+    { key: 'id', title: t('col.id'), width: 52, render: (_, r) => (isTagRow(r) ? null : <span className="tw-ch-num">{r.id}</span>) },
+    { key: 'name', title: t('col.name'), width: 140, render: (_, r) => <NameCell row={r} t={t} /> },
     {
       key: 'type',
       title: t('col.type'),
-      width: 124,
+      width: 86,
       render: (_, r) =>
         r.type === 0 ? (
           <Tag>{t('typeMixed')}</Tag>
@@ -101,18 +101,18 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
           </Tooltip>
         ),
     },
-    { key: 'status', title: t('col.status'), width: 96, render: (_, r) => (isTagRow(r) ? <TagStatus row={r} /> : <ChannelStatus channel={r} />) },
-    { key: 'health', title: t('col.health'), width: 110, render: (_, r) => (isTagRow(r) ? <TagHealthCell row={r} /> : <ChannelHealthCell channel={r} />) },
+    { key: 'status', title: t('col.status'), width: 80, render: (_, r) => (isTagRow(r) ? <TagStatus row={r} /> : <ChannelStatus channel={r} />) },
+    { key: 'health', title: t('col.health'), width: 88, render: (_, r) => (isTagRow(r) ? <TagHealthCell row={r} /> : <ChannelHealthCell channel={r} />) },
     {
       key: 'response',
       title: t('col.response'),
-      width: 92,
+      width: 76,
       render: (_, r) => <ResponseTimeBadge ms={r.response_time} testedAt={isTagRow(r) ? undefined : r.test_time} id={isTagRow(r) ? undefined : r.id} />,
     },
     {
       key: 'balance',
       title: t('col.balance'),
-      width: 104,
+      width: 84,
       render: (_, r) =>
         isTagRow(r) ? (
           <BalanceCell balance={r.balance} />
@@ -123,7 +123,7 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
     {
       key: 'used',
       title: t('col.used'),
-      width: 92,
+      width: 76,
       render: (_, r) => (
         <Tooltip title={t('usedRaw', { value: r.used_quota })}>
           <span className="tw-ch-num">{renderQuota(r.used_quota ?? 0, d.quota)}</span>
@@ -132,11 +132,11 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
     },
     numberColumn('priority', PRIORITY_MIN, d),
     numberColumn('weight', 0, d),
-    { key: 'group', title: t('col.group'), width: 130, render: (_, r) => <GroupTags groups={r.group} /> },
+    { key: 'group', title: t('col.group'), width: 96, render: (_, r) => <GroupTags groups={r.group} /> },
     {
       key: 'actions',
       title: t('col.actions'),
-      width: 280,
+      width: 220,
       fixed: d.mobile ? undefined : 'right',
       render: (_, r) =>
         isTagRow(r) ? (

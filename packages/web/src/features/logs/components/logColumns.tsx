@@ -19,10 +19,20 @@ const TYPE_COLORS: Record<number, string> = {
 
 export function LogTypeTag({ type, t }: { type: number; t: TFunction }) {
   const known = type in TYPE_COLORS;
-  return <Tag color={TYPE_COLORS[type] ?? 'default'}>{known ? t(`type.${type}`) : t('type.unknown')}</Tag>;
+  const label = known ? t(`type.${type}`) : t('type.unknown');
+  return (
+    <Tag color={TYPE_COLORS[type] ?? 'default'} className="tw-log-ellipsis-tag" title={label}>
+      {label}
+    </Tag>
+  );
 }
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
+
+/** Column widths (px) chosen so every column fits a 1440 px screen beside the sidebar; the details take the rest. */
+const W = { time: 100, channel: 84, username: 88, token: 104, type: 92, model: 128, useTime: 88, tokens: 96, quota: 84, ip: 104 };
+/** Horizontal padding of a cell. */
+const CELL_PAD = 16;
 
 /** Every column of the log table, keyed for the visibility settings. */
 export function logColumns(t: TFunction, quota: (n: number) => string, mobile: boolean): (TableColumnsType<LogRow>[number] & { key: LogColumn })[] {
@@ -31,32 +41,34 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       key: 'time',
       title: t('col.time'),
       dataIndex: 'created_at',
-      width: mobile ? 96 : 165,
+      width: W.time,
       render: (n: number) => {
+        // Date over time keeps the column narrow; the full text is the tooltip.
         const text = formatTime(n);
-        if (!mobile) return <span className="tw-log-num">{text}</span>;
         const [date, time] = text.split(' ');
         return (
-          <Flex vertical className="tw-log-num" style={{ fontSize: 12 }}>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {date}
-            </Typography.Text>
-            <span>{time}</span>
-          </Flex>
+          <Tooltip title={text}>
+            <Flex vertical className="tw-log-num">
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {date}
+              </Typography.Text>
+              <span>{time}</span>
+            </Flex>
+          </Tooltip>
         );
       },
     },
     {
       key: 'channel',
       title: t('col.channel'),
-      width: 140,
+      width: W.channel,
       render: (_, r) =>
         r.channel ? (
-          <Tooltip title={r.channel_name || undefined}>
-            <Flex gap={4} align="center" style={{ minWidth: 0 }}>
+          <Tooltip title={r.channel_name ? `#${r.channel} ${r.channel_name}` : undefined}>
+            <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0 }}>
               <Tag style={{ margin: 0 }}>#{r.channel}</Tag>
               {r.channel_name ? (
-                <Typography.Text ellipsis style={{ maxWidth: 80 }}>
+                <Typography.Text ellipsis type="secondary" style={{ maxWidth: W.channel - CELL_PAD, fontSize: 12 }}>
                   {r.channel_name}
                 </Typography.Text>
               ) : null}
@@ -70,50 +82,46 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       key: 'username',
       title: t('col.username'),
       dataIndex: 'username',
-      width: 110,
+      width: W.username,
       render: (u: string) => (u ? <Typography.Text ellipsis={{ tooltip: u }}>{u}</Typography.Text> : dash),
     },
     {
       key: 'token',
       title: t('col.token'),
       dataIndex: 'token_name',
-      width: 130,
-      render: (n: string) =>
-        n ? (
-          <Tag className="tw-log-ellipsis-tag" title={n}>
-            {n}
-          </Tag>
+      width: W.token,
+      // The group the call was billed in sits under the token it used.
+      render: (n: string, r) =>
+        n || r.group ? (
+          <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0 }}>
+            {n ? (
+              <Tag className="tw-log-ellipsis-tag" title={n}>
+                {n}
+              </Tag>
+            ) : null}
+            {r.group ? (
+              <Tag color="blue" className="tw-log-ellipsis-tag" title={r.group} data-testid={`log-group-${r.id}`}>
+                {r.group}
+              </Tag>
+            ) : null}
+          </Flex>
         ) : (
           dash
         ),
     },
-    {
-      key: 'group',
-      title: t('col.group'),
-      dataIndex: 'group',
-      width: 100,
-      render: (g: string) =>
-        g ? (
-          <Tag color="blue" style={{ margin: 0 }}>
-            {g}
-          </Tag>
-        ) : (
-          dash
-        ),
-    },
-    { key: 'type', title: t('col.type'), dataIndex: 'type', width: 90, render: (v: number) => <LogTypeTag type={v} t={t} /> },
+    { key: 'type', title: t('col.type'), dataIndex: 'type', width: W.type, render: (v: number) => <LogTypeTag type={v} t={t} /> },
     {
       key: 'model',
       title: t('col.model'),
       dataIndex: 'model_name',
-      width: mobile ? 130 : 190,
+      width: W.model,
       render: (m: string, r) => {
         if (!m) return dash;
         const o = parseOther(r.other);
         const mapped = o.is_model_mapped && o.upstream_model_name && o.upstream_model_name !== m;
         return (
           <Flex vertical gap={2} align="flex-start">
-            <Typography.Text ellipsis={{ tooltip: m }} style={{ maxWidth: mobile ? 120 : 180 }}>
+            <Typography.Text ellipsis={{ tooltip: m }} style={{ maxWidth: W.model - CELL_PAD }}>
               {m}
             </Typography.Text>
             {mapped ? (
@@ -130,7 +138,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
     {
       key: 'useTime',
       title: t('col.useTime'),
-      width: 200,
+      width: W.useTime,
       render: (_, r) => {
         if (r.type !== LogType.Consume && r.type !== LogType.Error) return dash;
         const o = parseOther(r.other);
@@ -148,7 +156,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
     {
       key: 'tokens',
       title: t('col.tokens'),
-      width: 120,
+      width: W.tokens,
       align: 'right',
       render: (_, r) =>
         r.type === LogType.Consume || r.prompt_tokens || r.completion_tokens ? (
@@ -165,15 +173,28 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       key: 'quota',
       title: t('col.quota'),
       dataIndex: 'quota',
-      width: 100,
+      width: W.quota,
       align: 'right',
       render: (n: number, r) => (r.type === LogType.Consume || n ? <span className="tw-log-num">{quota(n)}</span> : dash),
     },
-    { key: 'ip', title: t('col.ip'), dataIndex: 'ip', width: 130, render: (ip?: string) => (ip ? <span className="tw-log-num">{ip}</span> : dash) },
+    {
+      key: 'ip',
+      title: t('col.ip'),
+      dataIndex: 'ip',
+      width: W.ip,
+      render: (ip?: string) =>
+        ip ? (
+          <Typography.Text ellipsis={{ tooltip: ip }} className="tw-log-num">
+            {ip}
+          </Typography.Text>
+        ) : (
+          dash
+        ),
+    },
     {
       key: 'details',
       title: t('col.details'),
-      width: 240,
+      // No width: the details take the room the other columns leave.
       render: (_, r) => {
         const o = parseOther(r.other);
         let text = r.content;
@@ -184,7 +205,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
         }
         if (!text) return dash;
         return (
-          <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} type={r.type === LogType.Error ? 'danger' : undefined} style={{ margin: 0, maxWidth: 230 }}>
+          <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} type={r.type === LogType.Error ? 'danger' : undefined} style={{ margin: 0 }}>
             {text}
           </Typography.Paragraph>
         );
@@ -192,7 +213,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
     },
   ];
   if (!mobile) return all;
-  // Phones: what was called and what it cost first; the rest after a horizontal scroll.
-  const order: LogColumn[] = ['time', 'model', 'quota', 'type', 'useTime', 'tokens', 'token', 'group', 'username', 'channel', 'ip', 'details'];
+  // Phone cards: what was called and what it cost first.
+  const order: LogColumn[] = ['time', 'model', 'quota', 'type', 'useTime', 'tokens', 'token', 'username', 'channel', 'ip', 'details'];
   return order.map((k) => all.find((c) => c.key === k)!).filter(Boolean);
 }

@@ -13,8 +13,8 @@ interface Props {
 }
 
 /**
- * Row actions: copy the code, enable/disable (not offered for a used code), edit (unused codes only)
- * and delete after a confirmation.
+ * Row actions: copy the code, enable/disable (not offered for a used code), edit (unused codes only, as the
+ * server allows; otherwise disabled with the reason) and delete after a confirmation.
  */
 export function RedemptionActions({ r, onToggle, onEdit, onDelete }: Props) {
   const { t } = useTranslation('redemption');
@@ -29,6 +29,8 @@ export function RedemptionActions({ r, onToggle, onEdit, onDelete }: Props) {
       enabled={enabled}
       locked={r.status === RedemptionStatus.Used}
       editable={enabled}
+      editRefusal={t(r.status === RedemptionStatus.Used ? 'refused.editUsed' : 'refused.editDisabled')}
+      lockedReason={t('refused.toggleUsed')}
       onToggle={() => onToggle(r)}
       onEdit={() => onEdit(r)}
       onDelete={() => onDelete(r)}

@@ -1,29 +1,23 @@
 import { DeleteOutlined } from '@ant-design/icons';
-import { App, Button, Col, Flex, Form, Input, Popconfirm } from 'antd';
+import { App, Button, Col, DatePicker, Flex, Form, Popconfirm } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, api } from '../../../lib/api';
-import { useTheme } from '../../../lib/theme';
 
-/** yyyy-mm-dd of the same day one month ago (the default clean-up date). */
-function monthAgo(): string {
-  const d = new Date();
-  d.setMonth(d.getMonth() - 1);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
+/** The same day one month ago, at midnight (the default clean-up date). */
+const monthAgo = (): Dayjs => dayjs().subtract(1, 'month').startOf('day');
 
 /** Deletes logs older than a date: DELETE /api/log/?target_timestamp={seconds} → data is the count. */
 export function LogCleanup() {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
-  const [date, setDate] = useState(monthAgo);
+  const [date, setDate] = useState<Dayjs | null>(monthAgo);
   const [busy, setBusy] = useState(false);
-  const theme = useTheme();
 
   const run = async () => {
-    const ts = Math.floor(new Date(`${date}T00:00:00`).getTime() / 1000);
-    if (!Number.isFinite(ts)) return;
+    if (!date) return;
+    const ts = date.startOf('day').unix();
     setBusy(true);
     try {
       const env = await api<number>('DELETE', `/api/log/?target_timestamp=${ts}`);
@@ -39,9 +33,9 @@ export function LogCleanup() {
     <Col span={24}>
       <Form.Item label={t('logs.cleanLabel')} extra={t('logs.cleanHelp')}>
         <Flex wrap gap={8}>
-          <Input type="date" value={date} onChange={(e) => setDate(e.target.value)} style={{ width: 180, colorScheme: theme }} data-testid="log-clean-date" />
+          <DatePicker value={date} onChange={setDate} format="YYYY-MM-DD" style={{ width: 180 }} data-testid="log-clean-date" />
           <Popconfirm
-            title={t('logs.cleanConfirm', { date })}
+            title={t('logs.cleanConfirm', { date: date?.format('YYYY-MM-DD') ?? '' })}
             okButtonProps={{ danger: true }}
             okText={t('common:action.confirm')}
             cancelText={t('common:action.cancel')}

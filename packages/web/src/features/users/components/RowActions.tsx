@@ -1,10 +1,12 @@
-import { Button, Flex, Popconfirm, type ButtonProps } from 'antd';
+import { Button, Flex, Popconfirm, Tooltip, type ButtonProps } from 'antd';
 import type { UserManageAction } from '@tollway/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../api';
 import { ResetTwoFactorButton } from '../../../components/twofa/ResetTwoFactorButton';
 import { isDeleted } from './UserTags';
+import { manageRefusal } from './refusal';
+import { useStoredUser } from '../../../lib/session';
 
 interface Props {
   user: AdminUser;
@@ -15,11 +17,12 @@ interface Props {
 
 /**
  * Row actions of the user table: promote, demote, enable or disable, delete (confirmed), edit and
- * add quota. Deleted users have none; at status 3 enable is disabled. Tier rules are enforced by the server.
+ * add quota. Deleted users have none; at status 3 enable is disabled. What the server refuses (its tier rules) is disabled with the reason.
  */
 export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
   const { t } = useTranslation('users');
   const [busy, setBusy] = useState<UserManageAction | null>(null);
+  const actor = useStoredUser();
   if (isDeleted(user)) return <span aria-label={t('actions.none')}>—</span>;
 
   const run = async (action: UserManageAction) => {
@@ -30,19 +33,30 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
       setBusy(null);
     }
   };
-  const manageButton = (action: UserManageAction, extra: { danger?: boolean; disabled?: boolean } = {}) => (
-    <Button
-      size="small"
-      type="link"
-      data-testid={`user-action-${action}-${user.id}`}
-      loading={busy === action}
-      disabled={(busy !== null && busy !== action) || extra.disabled}
-      danger={extra.danger}
-      onClick={action === 'delete' ? undefined : () => void run(action)}
-    >
-      {t(`actions.${action}`)}
-    </Button>
-  );
+  // An action the server would refuse is disabled, its tooltip saying why.
+  const manageButton = (action: UserManageAction, extra: { danger?: boolean; disabled?: boolean } = {}) => {
+    const refusal = manageRefusal(actor, user, action);
+    const button = (
+      <Button
+        size="small"
+        type="link"
+        data-testid={`user-action-${action}-${user.id}`}
+        loading={busy === action}
+        disabled={(busy !== null && busy !== action) || extra.disabled || refusal !== null}
+        danger={extra.danger}
+        onClick={action === 'delete' ? undefined : () => void run(action)}
+      >
+        {t(`actions.${action}`)}
+      </Button>
+    );
+    return refusal ? (
+      <Tooltip title={t(`refused.${refusal}`)}>
+        <span data-testid={`user-action-${action}-${user.id}-why`}>{button}</span>
+      </Tooltip>
+    ) : (
+      button
+    );
+  };
 
   return (
     <Flex wrap gap={2} style={{ maxWidth: 220 }}>
@@ -56,16 +70,20 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
         {t('actions.addQuota')}
       </Button>
       <ResetTwoFactorButton user={user} />
-      <Popconfirm
-        title={t('actions.deleteTitle')}
-        description={t('actions.deleteConfirm', { name: user.username })}
-        okText={t('actions.delete')}
-        okButtonProps={{ danger: true, 'data-testid': `user-action-delete-confirm-${user.id}` } as ButtonProps}
-        cancelText={t('common:action.cancel')}
-        onConfirm={() => run('delete')}
-      >
-        {manageButton('delete', { danger: true })}
-      </Popconfirm>
+      {manageRefusal(actor, user, 'delete') ? (
+        manageButton('delete', { danger: true })
+      ) : (
+        <Popconfirm
+          title={t('actions.deleteTitle')}
+          description={t('actions.deleteConfirm', { name: user.username })}
+          okText={t('actions.delete')}
+          okButtonProps={{ danger: true, 'data-testid': `user-action-delete-confirm-${user.id}` } as ButtonProps}
+          cancelText={t('common:action.cancel')}
+          onConfirm={() => run('delete')}
+        >
+          {manageButton('delete', { danger: true })}
+        </Popconfirm>
+      )}
     </Flex>
   );
 }
