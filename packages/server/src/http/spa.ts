@@ -4,13 +4,14 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { newNonce, type SecurityPolicy } from './security-headers.js';
+import { consoleAssetOptions } from './static-assets.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 const SCRIPT_TAG = /<script\b/gi;
 
 /**
- * Serves the built console: assets from dist, and index.html for every other page with the operator's title,
+ * Serves the built console: assets from dist (pre-compressed, see static-assets.ts), and index.html for every other page with the operator's title,
  * custom head HTML, global CSS and JS applied (options take effect on the next page load, no rebuild). The
  * operator's scripts (global JS, scripts in the custom head) carry a per-page nonce that the page's
  * Content-Security-Policy allows; no other inline script runs.
@@ -19,7 +20,7 @@ export async function installConsole(app: FastifyInstance, ctx: AppContext, poli
   const dist = ctx.config.webDist;
   const indexFile = path.join(dist, 'index.html');
   const hasConsole = fs.existsSync(indexFile);
-  if (hasConsole) await app.register(fastifyStatic, { root: dist, index: false, wildcard: false, maxAge: '1h', immutable: false });
+  if (hasConsole) await app.register(fastifyStatic, consoleAssetOptions(dist));
   const template = hasConsole ? fs.readFileSync(indexFile, 'utf8') : '';
 
   app.setNotFoundHandler((req, reply) => {
