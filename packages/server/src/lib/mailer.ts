@@ -1,5 +1,5 @@
-import nodemailer from 'nodemailer';
-import { ApiError } from '../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { ApiError, coded } from '../http/errors.js';
 import type { OptionReader } from './option-reader.js';
 
 export interface Mail {
@@ -34,7 +34,7 @@ export class Mailer {
 
   /** Throws the clear refusal when mail cannot be sent (shown to the user, hence a 400 and not a 5xx). */
   assertConfigured(): void {
-    if (!this.configured()) throw new ApiError(MAIL_NOT_CONFIGURED, 400);
+    if (!this.configured()) throw coded(ErrorCode.SmtpNotConfigured, MAIL_NOT_CONFIGURED);
   }
 
   async send(mail: Mail): Promise<void> {
@@ -42,6 +42,8 @@ export class Mailer {
     const o = this.options;
     const port = o.num('SMTPPort') || 587;
     const account = o.get('SMTPAccount').trim();
+    // Loaded on the first mail: most processes never send one.
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport({
       host: o.get('SMTPServer').trim(),
       port,
@@ -55,7 +57,7 @@ export class Mailer {
       await transport.sendMail({ from: this.sender(), to: mail.to, subject: mail.subject, html: mail.html, text: htmlToText(mail.html) });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      throw new ApiError(`sending the mail failed: ${reason}`, 400);
+      throw coded(ErrorCode.MailSendFailed, `sending the mail failed: ${reason}`, { reason });
     } finally {
       transport.close();
     }

@@ -1,9 +1,13 @@
+import { createRequire } from 'node:module';
 import { type Tracer } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as Resources from '@opentelemetry/resources';
+import type * as TraceBase from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Logger } from 'pino';
+
+/** The tracing SDK and its exporter load only when tracing starts (a few MB of RSS otherwise unused). */
+const load = createRequire(import.meta.url);
 
 /** Where spans go and who sends them (OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, OTEL_SERVICE_NAME). */
 export interface TracingConfig {
@@ -18,12 +22,15 @@ export interface TracingConfig {
 /** Between batch exports by default (the SDK's default too). */
 const DEFAULT_EXPORT_DELAY_MS = 5_000;
 
-let provider: BasicTracerProvider | undefined;
+let provider: TraceBase.BasicTracerProvider | undefined;
 let tracer: Tracer | undefined;
 
 /** Starts the OTLP/HTTP exporter and the process's tracer; once per process (a second call keeps the first). */
 export function startTracing(config: TracingConfig, log: Logger): Tracer {
   if (tracer) return tracer;
+  const { OTLPTraceExporter } = load('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpHttp;
+  const { resourceFromAttributes } = load('@opentelemetry/resources') as typeof Resources;
+  const { BasicTracerProvider, BatchSpanProcessor } = load('@opentelemetry/sdk-trace-base') as typeof TraceBase;
   const exporter = new OTLPTraceExporter({ url: config.endpoint });
   provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: config.version }),
