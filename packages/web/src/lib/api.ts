@@ -72,7 +72,8 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   }
   let message: string | undefined;
   if (res.status === 429) message = i18n.t('common:error.tooMany');
-  else if (res.status >= 500) message = i18n.t('common:error.server');
+  // Only 500 is the generic text; a 502/503 carries the server's own message.
+  else if (res.status === 500) message = i18n.t('common:error.server');
   else if (res.status === 405) message = i18n.t('common:error.demo');
   else if (!env) message = i18n.t('common:error.http', { message: res.statusText || res.status });
   else if (!env.success) message = env.message || i18n.t('common:error.http', { message: res.status });

@@ -48,9 +48,13 @@ export interface ChannelPayload {
   test_model?: string;
   base_url?: string;
   other?: string;
-  models?: string[];
-  group?: string[];
+  /** Comma separated. */
+  models?: string;
+  /** Comma separated. */
+  group?: string;
   model_mapping?: string;
+  model_prefix?: string;
+  max_input_tokens?: number;
   status_code_mapping?: string;
   setting?: string;
   param_override?: string;

@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import { z } from 'zod';
+import { TOKEN_DEFAULTS } from '@tollway/shared';
 import type { Token, TokenInput } from './api';
 
 /** Limits mirrored from the server's token schema. */
@@ -41,6 +42,11 @@ export const formatExpiry = (epoch: number) => (epoch === -1 ? '' : dayjs.unix(e
 
 /** Requests or tokens per minute: a whole number, 0 meaning no limit. */
 const perMinute = z.number('tokens:validation.perMinute').int('tokens:validation.perMinute').min(0, 'tokens:validation.perMinute');
+/** Longest rate-limit window the server accepts (30 days, in seconds). */
+export const RATE_PERIOD_MAX = 2_592_000;
+/** Most requests a rate-limit window can allow. */
+export const RATE_COUNT_MAX = 1_000_000_000;
+const whole = (min: number, max: number, msg: string) => z.number(msg).int(msg).min(min, msg).max(max, msg);
 
 /** Form state of the token editor. Messages are i18n keys, translated by the shell's FormField. */
 export const tokenFormSchema = (creating: boolean) =>
@@ -61,6 +67,10 @@ export const tokenFormSchema = (creating: boolean) =>
       group: z.string(),
       rpm_limit: perMinute,
       tpm_limit: perMinute,
+      rate_limit_enabled: z.boolean(),
+      rate_limit_period: whole(1, RATE_PERIOD_MAX, 'tokens:validation.ratePeriod'),
+      rate_limit_count: whole(0, RATE_COUNT_MAX, 'tokens:validation.rateCount'),
+      rate_limit_success: whole(0, RATE_COUNT_MAX, 'tokens:validation.rateCount'),
     })
     .superRefine((v, ctx) => {
       const at = parseExpiryText(v.expired_time);
@@ -83,6 +93,10 @@ export function formDefaults(token?: Token): TokenForm {
       group: '',
       rpm_limit: 0,
       tpm_limit: 0,
+      rate_limit_enabled: false,
+      rate_limit_period: TOKEN_DEFAULTS.rate_limit_period,
+      rate_limit_count: TOKEN_DEFAULTS.rate_limit_count,
+      rate_limit_success: TOKEN_DEFAULTS.rate_limit_success,
     };
   }
   return {
@@ -100,6 +114,10 @@ export function formDefaults(token?: Token): TokenForm {
     group: token.group ?? '',
     rpm_limit: token.rpm_limit ?? 0,
     tpm_limit: token.tpm_limit ?? 0,
+    rate_limit_enabled: token.rate_limit_enabled ?? false,
+    rate_limit_period: token.rate_limit_period ?? TOKEN_DEFAULTS.rate_limit_period,
+    rate_limit_count: token.rate_limit_count ?? TOKEN_DEFAULTS.rate_limit_count,
+    rate_limit_success: token.rate_limit_success ?? TOKEN_DEFAULTS.rate_limit_success,
   };
 }
 
@@ -120,5 +138,9 @@ export function toInput(v: TokenForm): TokenInput {
     group: v.group,
     rpm_limit: v.rpm_limit,
     tpm_limit: v.tpm_limit,
+    rate_limit_enabled: v.rate_limit_enabled,
+    rate_limit_period: v.rate_limit_period,
+    rate_limit_count: v.rate_limit_count,
+    rate_limit_success: v.rate_limit_success,
   };
 }

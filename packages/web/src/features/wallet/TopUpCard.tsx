@@ -52,16 +52,21 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
   const [paying, setPaying] = useState('');
   const [amount, setAmount] = useState<number | null>(() => info.amount_options[0] ?? Math.max(1, info.min_topup));
   const settled = useSettled(amount);
-  const belowMin = amount !== null && amount < info.min_topup;
-  const payable = usePayable(settled, !belowMin && settled === amount);
+  // The server never takes less than 1, whatever the minimum is set to.
+  const minimum = Math.max(1, info.min_topup);
+  const belowMin = amount !== null && amount < minimum;
+  // Typed amounts are kept as typed: a fraction is refused with a message, not rounded.
+  const fraction = amount !== null && !belowMin && !Number.isInteger(amount);
+  const payable = usePayable(settled, !belowMin && !fraction && settled === amount);
   // Amounts are labelled the way balances are shown.
   const unitQuota = useUnitQuota();
 
   const pay = (method: string) => {
     if (amount === null || belowMin) {
-      void message.error(t('topup.minimum', { min: info.min_topup }));
+      void message.error(t('topup.minimum', { min: minimum }));
       return;
     }
+    if (fraction) return void message.error(t('topup.whole'));
     setPaying(method);
     void run(async () => {
       const res = await requestPay(amount, method);
@@ -76,7 +81,8 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
   };
 
   let payableText: string;
-  if (belowMin) payableText = t('topup.minimum', { min: info.min_topup });
+  if (belowMin) payableText = t('topup.minimum', { min: minimum });
+  else if (fraction) payableText = t('topup.whole');
   else if (payable.isError) payableText = (payable.error as Error).message;
   else if (payable.data && settled === amount) payableText = t('topup.payableValue', { money: payable.data });
   else payableText = t('topup.calculating');
@@ -107,17 +113,15 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
           <Typography.Text type="secondary">{t('topup.amount')}</Typography.Text>
           <InputNumber
             style={{ display: 'block', width: 200, marginTop: 4 }}
-            min={1}
-            precision={0}
             value={amount}
-            onChange={(v) => setAmount(v === null ? null : Math.max(1, Math.floor(Number(v))))}
+            onChange={(v) => setAmount(v === null ? null : Number(v))}
             placeholder={t('topup.amountHint', { min: info.min_topup })}
             data-testid="topup-amount"
           />
         </div>
         <div>
           <Typography.Text type="secondary">{t('topup.payable')}</Typography.Text>
-          <Typography.Title level={3} style={{ margin: '4px 0 0' }} type={belowMin || payable.isError ? 'danger' : undefined} data-testid="topup-payable">
+          <Typography.Title level={3} style={{ margin: '4px 0 0' }} type={belowMin || fraction || payable.isError ? 'danger' : undefined} data-testid="topup-payable">
             {payableText}
           </Typography.Title>
         </div>

@@ -38,7 +38,8 @@ export function usePayable(amount: number | null, enabled: boolean) {
 
 /** POST /api/user/pay: the Epay form (fields) and where to send it. */
 export async function requestPay(amount: number, paymentMethod: string): Promise<{ url?: string; data?: Record<string, string> }> {
-  const res = await api<Record<string, string>>('POST', '/api/user/pay', { amount, payment_method: paymentMethod });
+  // top_up_code is part of the request shape (empty: no code goes with an online payment).
+  const res = await api<Record<string, string>>('POST', '/api/user/pay', { amount, payment_method: paymentMethod, top_up_code: '' });
   return res as unknown as { url?: string; data?: Record<string, string> };
 }
 

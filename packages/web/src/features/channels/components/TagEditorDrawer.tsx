@@ -2,7 +2,7 @@ import { App, Alert, Button, Drawer, Flex, Form, Input, Select } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../../lib/useIsMobile';
-import { IntegerInput } from '../../../components/IntegerInput';
+import { ExactNumberInput } from '../../../components/ExactNumberInput';
 import { editTag, useChannelGroups, useKnownModels, type EditTagInput, type TagRow } from '../api';
 import { JsonTextArea } from '../editor/JsonTextArea';
 import { isJsonObjectText, TEMPLATES } from '../model/json';
@@ -146,10 +146,10 @@ export function TagEditorDrawer({ row, onClose, onSaved }: Props) {
           </Form.Item>
           <Flex gap={16} wrap>
             <Form.Item label={t('editor.priority')} extra={t('tagEditor.current', { value: row.priority })} style={{ flex: '1 1 200px' }}>
-              <IntegerInput value={d.priority} min={-999} onChange={(v) => set({ priority: v })} placeholder={t('tagEditor.blankNoChange')} testid="tag-form-priority" />
+              <ExactNumberInput value={d.priority} onChange={(v) => set({ priority: v })} placeholder={t('tagEditor.blankNoChange')} testid="tag-form-priority" />
             </Form.Item>
             <Form.Item label={t('editor.weight')} extra={t('tagEditor.current', { value: row.weight })} style={{ flex: '1 1 200px' }}>
-              <IntegerInput value={d.weight} min={0} onChange={(v) => set({ weight: v })} placeholder={t('tagEditor.blankNoChange')} testid="tag-form-weight" />
+              <ExactNumberInput value={d.weight} onChange={(v) => set({ weight: v })} placeholder={t('tagEditor.blankNoChange')} testid="tag-form-weight" />
             </Form.Item>
           </Flex>
         </Form>

@@ -4,13 +4,14 @@ import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../../components/FormField';
 import { IntegerInput } from '../../../components/IntegerInput';
-import type { ChannelForm } from '../model/channelForm';
+import { MODEL_PREFIX_MAX, type ChannelForm } from '../model/channelForm';
+import { TextField } from '../../../components/TextField';
 import { TEMPLATES } from '../model/json';
 import { otherKindOf } from '../model/keys';
 import { JsonTextArea } from './JsonTextArea';
 import { Section } from './Section';
 
-/** Type-specific `other` (type 41 region text or JSON, type 18 version v2.1 …), status-code mapping, system prompt, param override, setting. */
+/** Type-specific `other` (type 41 region text or JSON, type 18 version v2.1 …), status-code mapping, system prompt, param override, setting, model prefix, input token cap. */
 export function AdvancedSection({ control }: { control: Control<ChannelForm> }) {
   const { t } = useTranslation('channels');
   const type = useWatch({ control, name: 'type' });
@@ -88,6 +89,26 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             label={t('editor.tpmLimit')}
             extra={t('editor.perMinuteHint')}
             render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} step={1000} testid="channel-form-tpm" />}
+          />
+        </Col>
+        <Col xs={24} md={6}>
+          <TextField
+            control={control}
+            name="model_prefix"
+            label={t('editor.modelPrefix')}
+            extra={t('editor.modelPrefixHint')}
+            maxLength={MODEL_PREFIX_MAX}
+            data-testid="channel-form-model-prefix"
+            autoComplete="off"
+          />
+        </Col>
+        <Col xs={24} md={6}>
+          <FormField
+            control={control}
+            name="max_input_tokens"
+            label={t('editor.maxInputTokens')}
+            extra={t('editor.maxInputTokensHint')}
+            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} testid="channel-form-max-input-tokens" />}
           />
         </Col>
         <Col xs={24} md={12}>

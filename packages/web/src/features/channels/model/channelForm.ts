@@ -7,9 +7,12 @@ import { splitList } from './status';
 /** Validation messages are i18n keys, translated where they are shown. */
 const msg = (k: string) => `channels:validation.${k}`;
 
+/** Longest model prefix the server stores. */
+export const MODEL_PREFIX_MAX = 64;
+
 const jsonField = (key: string) => z.string().refine(isJsonObjectText, msg(key));
 
-/** The editor's fields; models and groups are lists here and comma text in the payload. */
+/** The editor's fields; models and groups are lists here and comma text in the payload (the server takes both). */
 export const channelFormSchema = (isCreate: boolean) =>
   z
     .object({
@@ -26,6 +29,8 @@ export const channelFormSchema = (isCreate: boolean) =>
       auto_ban: z.boolean(),
       test_model: z.string(),
       tag: z.string(),
+      model_prefix: z.string().max(MODEL_PREFIX_MAX, msg('modelPrefixMax')),
+      max_input_tokens: z.number(msg('maxInputTokens')).int(msg('maxInputTokens')).min(0, msg('maxInputTokens')),
       status_code_mapping: jsonField('statusCodeMappingJson'),
       system_prompt: z.string(),
       param_override: jsonField('paramOverrideJson'),
@@ -67,6 +72,8 @@ export const NEW_CHANNEL: ChannelForm = {
   auto_ban: true,
   test_model: '',
   tag: '',
+  model_prefix: '',
+  max_input_tokens: 0,
   status_code_mapping: '',
   system_prompt: '',
   param_override: '',
@@ -131,6 +138,8 @@ export function toForm(c: Channel): ChannelForm {
     auto_ban: c.auto_ban === 1,
     test_model: c.test_model,
     tag: c.tag,
+    model_prefix: c.model_prefix ?? '',
+    max_input_tokens: c.max_input_tokens ?? 0,
     status_code_mapping: prettyIfJson(c.status_code_mapping),
     system_prompt: c.system_prompt,
     param_override: prettyIfJson(c.param_override),
@@ -152,8 +161,8 @@ export function toPayload(v: ChannelForm): ChannelPayload {
     type: v.type,
     base_url: normalizeBaseUrl(v.base_url),
     openai_organization: v.openai_organization.trim(),
-    models: v.models,
-    group: v.groups,
+    models: v.models.join(','),
+    group: v.groups.join(','),
     model_mapping: v.model_mapping.trim(),
     status_code_mapping: v.status_code_mapping.trim(),
     setting: joinLimits(v),
@@ -163,6 +172,8 @@ export function toPayload(v: ChannelForm): ChannelPayload {
     priority: Math.trunc(v.priority),
     weight: Math.trunc(v.weight),
     tag: v.tag.trim(),
+    model_prefix: v.model_prefix.trim(),
+    max_input_tokens: v.max_input_tokens,
     test_model: v.test_model.trim(),
     other,
   };

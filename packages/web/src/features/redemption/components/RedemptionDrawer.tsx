@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { useQuotaFormat } from '../../../lib/self';
 import { FormSection } from '../../../components/EditorForm';
 import { FormField } from '../../../components/FormField';
+import { ExactNumberInput } from '../../../components/ExactNumberInput';
 import { IntegerInput } from '../../../components/IntegerInput';
 import { RecordDrawer } from '../../../components/RecordDrawer';
 import { useRecordEditor } from '../../../lib/useRecordEditor';
 import { createRedemptions, fetchRedemption, updateRedemption } from '../api';
-import { formDefaults, KEY_MAX, MAX_BATCH, NAME_MAX, redemptionFormSchema, toInput } from '../schema';
+import { formDefaults, KEY_MAX, NAME_MAX, redemptionFormSchema, toInput } from '../schema';
 import { EpochInput, QuotaInput } from './RedemptionFields';
 
 const resolver = (creating: boolean) => zodResolver(redemptionFormSchema(creating));
@@ -72,7 +73,7 @@ export function RedemptionDrawer({ target, onClose, onSaved }: Props) {
               name="count"
               label={t('field.count')}
               extra={t('hint.count')}
-              render={(f) => <IntegerInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} min={1} max={MAX_BATCH} testid="redemption-form-count" />}
+              render={(f) => <ExactNumberInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} testid="redemption-form-count" />}
             />
           </Col>
           <Col xs={24} sm={16}>

@@ -13,12 +13,12 @@ function RebateFields() {
   return (
     <>
       <OptionField k="RebateEnabled" span="full" />
-      <OptionField k="RebatePercentage" min={0} max={100} step={0.1} suffix="%" disabled={!on} />
+      <OptionField k="RebatePercentage" min={Number.MIN_SAFE_INTEGER} max={Number.MAX_SAFE_INTEGER} step={0.1} suffix="%" disabled={!on} />
     </>
   );
 }
 
-/** Rebate: a switch and a percentage 0–100 (step 0.1), editable only while the switch is on. */
+/** Rebate: a switch and a percentage 0–100 (step 0.1; outside is refused with a message, not clamped), editable only while the switch is on. */
 export function RebateSection() {
   const { t } = useTranslation('settings');
   const rules = useMemo(() => {

@@ -17,7 +17,7 @@ type Field = 'ratio' | 'completion' | 'price';
 
 /**
  * Sets the model ratio, both ratios or a fixed price for several models: both-ratios needs both
- * values, the others a fill value, and every value must be a number.
+ * values, the others a fill value, every value must be a number and a fixed price cannot be 0.
  */
 export function BatchSetModal({ open, models, initialType = 'ratio', onCancel, onApply }: Props) {
   const { t } = useTranslation('settings');
@@ -47,6 +47,12 @@ export function BatchSetModal({ open, models, initialType = 'ratio', onCancel, o
     if (wrong.length > 0) {
       setBad(wrong);
       void message.error(t('validation.number'));
+      return;
+    }
+    // A fixed price of 0 would make the model free.
+    if (type === 'price' && parseCell(text.price) === 0) {
+      setBad(['price']);
+      void message.error(t('ratio.issue.priceZero'));
       return;
     }
     const val = (f: Field) => (fields.includes(f) ? (parseCell(text[f]) ?? null) : null);

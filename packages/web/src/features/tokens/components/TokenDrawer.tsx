@@ -11,6 +11,7 @@ import { useSelfGroups, useUserModels } from '../../../lib/self';
 import { createTokens, fetchToken, updateToken } from '../api';
 import { formDefaults, TOKEN_NAME_MAX, tokenFormSchema, toInput } from '../schema';
 import { IntegerInput } from '../../../components/IntegerInput';
+import { TokenRateLimitFields } from './TokenRateLimitFields';
 import { CountInput, ExpiryInput, groupOptions, QuotaInput, useQuotaText } from './TokenFormFields';
 
 const resolver = (creating: boolean) => zodResolver(tokenFormSchema(creating));
@@ -109,6 +110,7 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
           />
         </Col>
       </Row>
+      <TokenRateLimitFields control={control} />
       <FormSection title={t('drawer.access')} />
       <FormField
         control={control}

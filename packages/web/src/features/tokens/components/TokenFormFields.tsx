@@ -66,7 +66,12 @@ export function ExpiryInput({ value, onChange, onBlur }: ExpiryProps) {
         value={picked}
         placeholder={value === '' ? t('expiry.never') : t('placeholder.expiry')}
         onChange={(d) => onChange(d ? d.format(EXPIRY_FORMAT) : '')}
-        onBlur={onBlur}
+        onBlur={(e) => {
+          // Typed text that is not a date is kept, so the form shows the format error instead of saving "never".
+          const typed = (e.target as HTMLInputElement).value;
+          if (typed.trim() !== '' && parseExpiryText(typed) === undefined) onChange(typed);
+          onBlur();
+        }}
         style={{ width: '100%' }}
       />
       <div className="tw-tok-quick">
