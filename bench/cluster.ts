@@ -40,15 +40,27 @@ async function dropKeys(url: string, prefix: string): Promise<void> {
   }
 }
 
-/** The cluster rows: `sqlite` is the SQLite Tollway of the same run, `direct` the mock itself. */
-export async function clusterRows(mockUrl: string, sqlite: Target, direct: Target, connections: number, seconds: number): Promise<string[]> {
+/** Settings for a Tollway in cluster mode on a new PostgreSQL database and a new Redis key prefix; `drop` removes both. */
+export async function clusterEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const name = `tollway_bench_${crypto.randomBytes(4).toString('hex')}`;
   const prefix = `${name}:`;
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
   const dsn = new URL(PG_ADMIN);
   dsn.pathname = `/${name}`;
-  const started = await startTollway(mockUrl, [], undefined, { SQL_DSN: dsn.toString(), REDIS_CONN_STRING: REDIS_URL, REDIS_KEY_PREFIX: prefix }).catch(async (err: unknown) => {
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name}`));
+  return {
+    env: { SQL_DSN: dsn.toString(), REDIS_CONN_STRING: REDIS_URL, REDIS_KEY_PREFIX: prefix },
+    drop: async () => {
+      await dropKeys(REDIS_URL, prefix);
+      await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name}`));
+    },
+  };
+}
+
+/** The cluster rows: `sqlite` is the SQLite Tollway of the same run, `direct` the mock itself. */
+export async function clusterRows(mockUrl: string, sqlite: Target, direct: Target, connections: number, seconds: number): Promise<string[]> {
+  const db = await clusterEnv();
+  const started = await startTollway(mockUrl, [], undefined, db.env).catch(async (err: unknown) => {
+    await db.drop();
     throw err;
   });
   try {
@@ -62,7 +74,6 @@ export async function clusterRows(mockUrl: string, sqlite: Target, direct: Targe
     ];
   } finally {
     await started.proc.stop();
-    await dropKeys(REDIS_URL, prefix);
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name}`));
+    await db.drop();
   }
 }
