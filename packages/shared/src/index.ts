@@ -1,4 +1,5 @@
 export * from './enums.js';
+export * from './error-codes.js';
 export * from './quota.js';
 export * from './options.js';
 export * from './sensitive-words.js';
@@ -11,6 +12,7 @@ export * from './schemas/channel.js';
 export * from './schemas/token.js';
 export * from './schemas/log.js';
 export * from './schemas/log-other.js';
+export * from './schemas/log-event.js';
 export * from './schemas/data.js';
 export * from './schemas/checkin.js';
 export * from './schemas/task.js';

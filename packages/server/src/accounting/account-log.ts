@@ -1,3 +1,4 @@
+import type { LogEvent } from '@tollway/shared';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database, LogsTable } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
@@ -12,6 +13,8 @@ export interface AccountLog {
   content: string;
   /** Quota the event moved (shown in the quota column). */
   quota: number;
+  /** The fields the console writes the text from in the viewer's language (`content` is the fallback). */
+  event?: LogEvent;
 }
 
 /** The log row of an account event. */
@@ -35,7 +38,7 @@ export function accountLogRow(log: AccountLog): Insertable<LogsTable> {
     group: '',
     ip: '',
     request_id: '',
-    other: '',
+    other: log.event ? JSON.stringify({ event: log.event }) : '',
   };
 }
 

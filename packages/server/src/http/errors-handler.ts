@@ -27,11 +27,12 @@ export function refusalStatus(url: string, status: number, gate = true): number 
   return HTTP_OK;
 }
 
-/** Every failure becomes `{success:false, message}` (status: refusalStatus); a fault is a 500 without its stack. */
+/** Every failure becomes `{success:false, message}` (plus `code` and `params` when the refusal has them) (status: refusalStatus); a fault is a 500 without its stack. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError | Error, req, reply) => {
     if (err instanceof ApiError) {
-      return reply.status(refusalStatus(req.url, err.status, err.gate)).send({ success: false, message: err.message });
+      const { code, params } = err.detail;
+      return reply.status(refusalStatus(req.url, err.status, err.gate)).send({ success: false, message: err.message, code, params });
     }
     const fe = err as FastifyError;
     const status = fe.statusCode ?? HTTP_SERVER_ERROR;

@@ -61,14 +61,14 @@ describe.each(dialects)('invite rewards on %s', (dialect) => {
     await register('friend1', code);
     await register('friend2', code);
     const small = await inviter.call('POST', '/api/user/aff_transfer', { quota: 1000 });
-    expect(small.body).toEqual({ success: false, message: 'the minimum transfer amount is 500000' });
+    expect(small.body).toMatchObject({ success: false, message: 'the minimum transfer amount is 500000' });
     expect(await t.runtime.ctx.relay.ledger.available('users', inviter.userId!)).toBe(1000);
     const ok = await inviter.call('POST', '/api/user/aff_transfer', { quota: 500000 });
     expect(ok.body.success).toBe(true);
     expect(await self(inviter)).toMatchObject({ quota: 501000, aff_quota: 0, aff_history_quota: 500000, aff_count: 2 });
     expect(await t.runtime.ctx.relay.ledger.available('users', inviter.userId!)).toBe(501000);
     const over = await inviter.call('POST', '/api/user/aff_transfer', { quota: 500000 });
-    expect(over.body).toEqual({ success: false, message: 'insufficient invite quota' });
+    expect(over.body).toMatchObject({ success: false, message: 'insufficient invite quota' });
   });
 
   it('an unknown code registers without rewards; with AffEnabled off a valid code gives none', async () => {

@@ -49,7 +49,7 @@ describe.each(dialects)('GitHub sign-in on %s', (dialect) => {
       const c = new Client(fx.t.app);
       const st = await oauthState(c);
       const res = await oauthCallback(c, 'github', fx.mock.issueCode('github', github.user(50)), st.state, st.cookie);
-      expect(res.body).toEqual({ success: false, message: 'GitHub refused the sign-in code (client authentication failed): start the sign-in again' });
+      expect(res.body).toMatchObject({ success: false, message: 'GitHub refused the sign-in code (client authentication failed): start the sign-in again' });
     } finally {
       await fx.setOption('GitHubClientSecret', MOCK_CLIENTS.github.secret);
     }

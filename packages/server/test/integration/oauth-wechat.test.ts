@@ -34,10 +34,10 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
 
   it("refuses a code the WeChat server rejects, with the server's reason", async () => {
     const res = await new Client(fx.t.app).call('GET', '/api/oauth/wechat?code=123456');
-    expect(res.body).toEqual({ success: false, message: 'WeChat verification failed: invalid or expired verification code' });
+    expect(res.body).toMatchObject({ success: false, message: 'WeChat verification failed: invalid or expired verification code' });
     await fx.setOption('WeChatServerToken', 'wrong-token');
     try {
-      expect((await login(new Client(fx.t.app), 'openid-x')).body).toEqual({ success: false, message: 'WeChat verification failed: access token invalid' });
+      expect((await login(new Client(fx.t.app), 'openid-x')).body).toMatchObject({ success: false, message: 'WeChat verification failed: access token invalid' });
     } finally {
       await fx.setOption('WeChatServerToken', MOCK_WECHAT_TOKEN);
     }
@@ -51,7 +51,7 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
     expect((await login(new Client(fx.t.app), 'openid-alice')).body).toMatchObject({ success: true, data: { id: alice.userId } });
     const refused = await bind(bob, 'openid-alice');
     expectRefused(refused);
-    expect(refused.body).toEqual({ success: false, message: 'this WeChat account is already bound to another user' });
+    expect(refused.body).toMatchObject({ success: false, message: 'this WeChat account is already bound to another user' });
     expect((await fx.self(bob)).wechat_id).toBe('');
     const anonymous = await bind(new Client(fx.t.app), 'openid-anon');
     expect(anonymous.status).toBe(401);
@@ -61,14 +61,14 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
     await fx.setOption('WeChatAuthEnabled', 'false');
     try {
       const res = await login(new Client(fx.t.app), 'openid-1');
-      expect(res.body).toEqual({ success: false, message: 'the administrator has not enabled WeChat sign-in' });
+      expect(res.body).toMatchObject({ success: false, message: 'the administrator has not enabled WeChat sign-in' });
     } finally {
       await fx.setOption('WeChatAuthEnabled', 'true');
     }
     await fx.setOption('RegisterEnabled', 'false');
     try {
       const res = await login(new Client(fx.t.app), 'openid-new');
-      expect(res.body).toEqual({ success: false, message: 'no user is bound to this WeChat account and the administrator has disabled new user registration' });
+      expect(res.body).toMatchObject({ success: false, message: 'no user is bound to this WeChat account and the administrator has disabled new user registration' });
       expect((await login(new Client(fx.t.app), 'openid-1')).body.success).toBe(true);
     } finally {
       await fx.setOption('RegisterEnabled', 'true');

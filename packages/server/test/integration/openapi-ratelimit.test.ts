@@ -45,7 +45,7 @@ describe('critical rate limit on login and register', () => {
     const limited = await c.call('POST', '/api/user/login', { username: 'root', password: 'wrong-pass' });
     expect(statuses.every((s) => s !== 429)).toBe(true);
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ success: false, message: 'too many requests, please try again later' });
+    expect(limited.body).toMatchObject({ success: false, message: 'too many requests, please try again later' });
     // Other routes are not affected.
     expect((await c.call('GET', '/api/status')).status).toBe(200);
     // Another IP still gets through.

@@ -25,7 +25,7 @@ describe.each(dialects)('sign-in rules on %s', (dialect) => {
     for (const email of ['not-an-email', 'a@b', 'two@@example.com', 'sp ace@example.com', '@example.com', 'x@example.c0m', 'x@-bad.com', 'a..b@example.com']) {
       const res = await register({ username: `bad${Math.abs(email.length * 7)}x`, email });
       expectRefused(res, email);
-      expect(res.body, email).toEqual({ success: false, message: 'invalid body: "email" invalid email address' });
+      expect(res.body, email).toMatchObject({ success: false, message: 'invalid body: "email" invalid email address' });
     }
     expect(await users().select('id').where('username', 'like', 'bad%').execute()).toEqual([]);
     expect((await register({ username: 'goodmail', email: 'good.mail+tag@example.co.uk' })).body.success).toBe(true);
@@ -36,9 +36,9 @@ describe.each(dialects)('sign-in rules on %s', (dialect) => {
     await register({ username: 'holder', email: 'holder@example.com' });
     const target = await legacyUser('edited');
     const bad = await root.call('PUT', '/api/user/', { id: target, email: 'nope' });
-    expect(bad.body).toEqual({ success: false, message: 'invalid body: "email" invalid email address' });
+    expect(bad.body).toMatchObject({ success: false, message: 'invalid body: "email" invalid email address' });
     const taken = await root.call('PUT', '/api/user/', { id: target, email: 'holder@example.com' });
-    expect(taken.body).toEqual({ success: false, message: 'email already in use' });
+    expect(taken.body).toMatchObject({ success: false, message: 'email already in use' });
     expect((await root.call('PUT', '/api/user/', { id: target, email: 'edited@example.com' })).body.success).toBe(true);
     expect((await users().select('email').where('id', '=', target).executeTakeFirstOrThrow()).email).toBe('edited@example.com');
   });
@@ -46,12 +46,12 @@ describe.each(dialects)('sign-in rules on %s', (dialect) => {
   it("new usernames and renames may not contain '@' (registration, administrator create and rename)", async () => {
     const reg = await register({ username: 'later@example.com' });
     expectRefused(reg);
-    expect(reg.body).toEqual({ success: false, message: 'invalid body: "username" username must not contain @' });
+    expect(reg.body).toMatchObject({ success: false, message: 'invalid body: "username" username must not contain @' });
     const created = await root.call('POST', '/api/user/', { username: 'x@example.com', password: PASSWORD, display_name: 'x' });
-    expect(created.body).toEqual({ success: false, message: 'invalid body: "username" username must not contain @' });
+    expect(created.body).toMatchObject({ success: false, message: 'invalid body: "username" username must not contain @' });
     const id = await legacyUser('renamed');
     const renamed = await root.call('PUT', '/api/user/', { id, username: 'r@example.com' });
-    expect(renamed.body).toEqual({ success: false, message: 'username must not contain @' });
+    expect(renamed.body).toMatchObject({ success: false, message: 'username must not contain @' });
     expect(await users().select('id').where('username', 'like', '%@example.com').execute()).toEqual([]);
   });
 
@@ -64,7 +64,7 @@ describe.each(dialects)('sign-in rules on %s', (dialect) => {
     expect(carol.body).toMatchObject({ success: true, data: { username: 'carol' } });
     expect(carol.body.data!.id).not.toBe(squatter);
     const squat = await login('carol@example.com', 'squatter-pass-1');
-    expect(squat.body).toEqual({ success: false, message: 'username or password is wrong, or the user has been banned' });
+    expect(squat.body).toMatchObject({ success: false, message: 'username or password is wrong, or the user has been banned' });
     // An old account named with '@' still logs in by its name while no one holds that email.
     await legacyUser('dave@example.com', '', 'dave-pass-123');
     expect((await login('dave@example.com', 'dave-pass-123')).body).toMatchObject({ success: true, data: { username: 'dave@example.com' } });
@@ -74,7 +74,7 @@ describe.each(dialects)('sign-in rules on %s', (dialect) => {
     await legacyUser('twin1', 'twin@example.com');
     await legacyUser('twin2', 'twin@example.com', 'twin2-pass-12');
     const res = await login('twin@example.com');
-    expect(res.body).toEqual({ success: false, message: 'more than one account uses this email: log in with your username' });
+    expect(res.body).toMatchObject({ success: false, message: 'more than one account uses this email: log in with your username' });
     expect((await login('twin@example.com', 'twin2-pass-12')).body.success).toBe(false);
     expect((await login('twin1')).body).toMatchObject({ success: true, data: { username: 'twin1' } });
     expect((await login('twin2', 'twin2-pass-12')).body).toMatchObject({ success: true, data: { username: 'twin2' } });

@@ -140,7 +140,7 @@ describe.each(dialects)('tokens: create, list, search, get, delete, owner only, 
     for (const other of [bob, admin, root]) {
       const res = await other.call('GET', `/api/token/${alpha.id}`);
       expectRefused(res);
-      expect(res.body).toEqual({ success: false, message: 'token not found' });
+      expect(res.body).toMatchObject({ success: false, message: 'token not found' });
       expect(res.raw.body).not.toContain(full);
       const upd = await other.call('PUT', '/api/token/', { id: alpha.id, name: 'stolen' });
       expectRefused(upd);

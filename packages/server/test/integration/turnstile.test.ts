@@ -90,7 +90,7 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     for (const token of [undefined, '']) {
       const res = await ep.call(anon(), token);
       expectRefused(res);
-      expect(res.body).toEqual({ success: false, message: 'bot check required: wait a few seconds for the Turnstile check to finish, then try again' });
+      expect(res.body).toMatchObject({ success: false, message: 'bot check required: wait a few seconds for the Turnstile check to finish, then try again' });
       expect(res.raw.headers['set-cookie']).toBeUndefined();
     }
     expect(verifier.calls).toHaveLength(0);
@@ -102,13 +102,13 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     const before = verifier.calls.length;
     const bad = await ep.call(anon(), 'forged-token');
     expectRefused(bad);
-    expect(bad.body).toEqual({ success: false, message: 'bot check failed: the Turnstile token was refused (invalid-input-response); please redo the check and try again' });
+    expect(bad.body).toMatchObject({ success: false, message: 'bot check failed: the Turnstile token was refused (invalid-input-response); please redo the check and try again' });
     expect(verifier.calls.slice(before)).toEqual([{ secret: SECRET, response: 'forged-token', remoteip: '127.0.0.1', contentType: 'application/x-www-form-urlencoded' }]);
 
     const token = verifier.issue();
     expect((await ep.call(anon(), token)).body).toMatchObject({ success: true });
     const again = await ep.call(anon(), token);
-    expect(again.body).toEqual({ success: false, message: 'bot check failed: the Turnstile token was refused (timeout-or-duplicate); please redo the check and try again' });
+    expect(again.body).toMatchObject({ success: false, message: 'bot check failed: the Turnstile token was refused (timeout-or-duplicate); please redo the check and try again' });
     expect(again.raw.headers['set-cookie']).toBeUndefined();
     // Only the accepted verification call mails anything (the reset address has no account).
     expect(smtp.mails.length).toBe(ep.name === 'GET /api/verification' ? mails + 1 : mails);
@@ -142,7 +142,7 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
   it('refuses when the verifier does not know the configured secret', async () => {
     await setOption('TurnstileSecretKey', 'some-other-secret');
     const res = await anon().call('POST', withToken('/api/user/login', verifier.issue()), ROOT);
-    expect(res.body).toEqual({ success: false, message: 'bot check failed: the Turnstile token was refused (invalid-input-secret); please redo the check and try again' });
+    expect(res.body).toMatchObject({ success: false, message: 'bot check failed: the Turnstile token was refused (invalid-input-secret); please redo the check and try again' });
     expect(verifier.calls.at(-1)!.secret).toBe('some-other-secret');
     await setOption('TurnstileSecretKey', SECRET);
   });
@@ -151,11 +151,11 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     verifier.mode = 'garbage';
     const garbage = await anon().call('POST', withToken('/api/user/login', verifier.issue()), ROOT);
     expectRefused(garbage);
-    expect(garbage.body).toEqual({ success: false, message: 'bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP 500), please try again later' });
+    expect(garbage.body).toMatchObject({ success: false, message: 'bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP 500), please try again later' });
     verifier.mode = 'drop';
     const dropped = await anon().call('GET', withToken(`/api/reset_password?email=${q('nobody@example.com')}`, verifier.issue()));
     expectRefused(dropped);
-    expect(dropped.body).toEqual({ success: false, message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later' });
+    expect(dropped.body).toMatchObject({ success: false, message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later' });
     verifier.mode = 'answer';
   });
 
@@ -172,7 +172,7 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     for (const ep of endpoints) {
       const res = await ep.call(anon(), 'any-token');
       expectRefused(res);
-      expect(res.body).toEqual({ success: false, message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later' });
+      expect(res.body).toMatchObject({ success: false, message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later' });
     }
   });
 });

@@ -110,7 +110,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     expect((await signIn(alice, 3)).body).toEqual({ success: true, message: 'bind' });
     const refused = await signIn(bob, 3);
     expectRefused(refused);
-    expect(refused.body).toEqual({ success: false, message: `this ${pc.label} account is already bound to another user` });
+    expect(refused.body).toMatchObject({ success: false, message: `this ${pc.label} account is already bound to another user` });
     expect((await fx.self(bob))[pc.field]).not.toBe(pc.idOf(3));
     expect(await holders(3)).toEqual([{ id: alice.userId, username: 'alice' }]);
   });
@@ -121,10 +121,10 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const code = fx.mock.issueCode(pc.provider, pc.user(4));
     const missing = await oauthCallback(c, pc.provider, code, 'some-state');
     expect(missing.status).toBe(403);
-    expect(missing.body).toEqual({ success: false, message: 'sign-in state missing or expired: start the sign-in again from the login page' });
+    expect(missing.body).toMatchObject({ success: false, message: 'sign-in state missing or expired: start the sign-in again from the login page' });
     const st = await oauthState(c);
     const wrong = await oauthCallback(c, pc.provider, code, `${st.state}x`, st.cookie);
-    expect(wrong.body).toEqual({ success: false, message: 'sign-in state does not match: start the sign-in again from the login page' });
+    expect(wrong.body).toMatchObject({ success: false, message: 'sign-in state does not match: start the sign-in again from the login page' });
     expect(setCookies(wrong).some((h) => h.startsWith('oauth_state=;'))).toBe(true);
     expect(fx.mock.exchanges.length).toBe(exchanged);
     expect(await holders(4)).toEqual([]);
@@ -148,7 +148,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
       const c = new Client(fx.t.app);
       const res = await signIn(c, 1);
       expectRefused(res);
-      expect(res.body).toEqual({ success: false, message: `the administrator has not enabled ${pc.label} sign-in` });
+      expect(res.body).toMatchObject({ success: false, message: `the administrator has not enabled ${pc.label} sign-in` });
     } finally {
       await fx.setOption(pc.enabledOption, 'true');
     }
@@ -172,11 +172,11 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const id = banned.body.data!.id;
     expect((await fx.root.call('POST', '/api/user/manage', { id, action: 'disable' })).body.success).toBe(true);
     const again = await signIn(new Client(fx.t.app), 6);
-    expect(again.body).toEqual({ success: false, message: 'user banned' });
+    expect(again.body).toMatchObject({ success: false, message: 'user banned' });
     const removed = await signIn(new Client(fx.t.app), 8);
     expect((await fx.root.call('POST', '/api/user/manage', { id: removed.body.data!.id, action: 'delete' })).body.success).toBe(true);
     const afterDelete = await signIn(new Client(fx.t.app), 8);
-    expect(afterDelete.body).toEqual({ success: false, message: `the user bound to this ${pc.label} account has been deleted` });
+    expect(afterDelete.body).toMatchObject({ success: false, message: `the user bound to this ${pc.label} account has been deleted` });
     expect(await holders(8)).toHaveLength(1);
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { logEvent } from './log-event.js';
 
 /** A key of `other`: optional, and dropped (not the whole object) when a stored row holds another type. */
 const opt = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
@@ -55,6 +56,8 @@ export const logOther = z.object({
   task_action: str,
   /** A task's refund log (failed or timed out): the quota given back. */
   task_refund: num,
+  /** An account event (check-in, top-up, redemption, balance change, invite): its text's fields. */
+  event: opt(logEvent),
 });
 export type LogOther = z.infer<typeof logOther>;
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { accessLevelMinRole, UserStatus, type AccessLevel } from '@tollway/shared';
+import { accessLevelMinRole, UserStatus, type AccessLevel, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { forbidden, unauthorized } from '../../http/errors.js';
 import { assertTwoFactorWhereRequired } from '../twofa/required.js';
@@ -51,8 +51,8 @@ export async function authorize(req: FastifyRequest, ctx: AppContext, level: Acc
   const header = req.headers['new-api-user'];
   if (header === undefined || header === '') throw unauthorized('no permission: the New-Api-User header is missing');
   if (String(header) !== String(user.id)) throw unauthorized('no permission: New-Api-User does not match the logged-in user');
-  if (user.status !== UserStatus.Enabled) throw unauthorized('user banned');
-  if (user.role < accessLevelMinRole[level]) throw forbidden('no permission: insufficient privileges');
+  if (user.status !== UserStatus.Enabled) throw unauthorized('user banned', ErrorCode.UserBanned);
+  if (user.role < accessLevelMinRole[level]) throw forbidden();
   await assertTwoFactorWhereRequired(req, ctx, user);
   return user;
 }

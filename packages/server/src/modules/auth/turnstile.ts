@@ -1,7 +1,8 @@
+import { ErrorCode } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, coded } from '../../http/errors.js';
 import { callExternal, type ExternalAnswer } from '../../lib/external-call.js';
 
 /** The `?turnstile=` query parameter of login, registration, verification codes and reset mails. */
@@ -37,12 +38,12 @@ async function siteverify(ctx: AppContext, secret: string, token: string, remote
  */
 export async function requireTurnstile(ctx: AppContext, req: FastifyRequest, token: string | undefined): Promise<void> {
   if (!ctx.options.bool('TurnstileCheckEnabled')) return;
-  if (!token) throw new ApiError('bot check required: wait a few seconds for the Turnstile check to finish, then try again', 400);
+  if (!token) throw coded(ErrorCode.BotCheckRequired, 'bot check required: wait a few seconds for the Turnstile check to finish, then try again');
   const secret = ctx.options.get('TurnstileSecretKey');
   if (!secret) throw new ApiError('bot check is enabled but TurnstileSecretKey is not set; contact the administrator', 400);
   const answer = await siteverify(ctx, secret, token, req.ip);
   if (answer.success !== true) {
     const codes = Array.isArray(answer['error-codes']) ? answer['error-codes'].filter((c) => typeof c === 'string').join(', ') : '';
-    throw new ApiError(`bot check failed: the Turnstile token was refused${codes ? ` (${codes})` : ''}; please redo the check and try again`);
+    throw coded(ErrorCode.BotCheckFailed, `bot check failed: the Turnstile token was refused${codes ? ` (${codes})` : ''}; please redo the check and try again`);
   }
 }

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { renderQuota, type CheckInStatus, type CheckinStats } from '@tollway/shared';
-import { ApiError } from '../../http/errors.js';
+import { renderQuota, type CheckInStatus, type CheckinStats, ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import { perContext } from '../../per-context.js';
 import { dayIn, nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
@@ -48,7 +48,7 @@ export class CheckInService {
 
   /** new-api's view: the reward range, all-time totals and the check-ins of `month` (YYYY-MM, default this month). */
   async stats(userId: number, month?: string): Promise<CheckinStats> {
-    if (!this.options.bool('CheckInEnabled')) throw new ApiError(MSG_DISABLED);
+    if (!this.options.bool('CheckInEnabled')) throw coded(ErrorCode.CheckInDisabled, MSG_DISABLED);
     const today = dayIn(this.timeZone);
     const m = month ?? today.slice(0, MONTH_LENGTH);
     const [records, totals] = await Promise.all([this.store.between(userId, `${m}-01`, `${m}-31`), this.store.totals(userId)]);
@@ -69,7 +69,7 @@ export class CheckInService {
 
   /** Credits today's reward; refuses when check-in is off or the user already checked in today. */
   async checkIn(userId: number): Promise<{ quota: number; day: string }> {
-    if (!this.options.bool('CheckInEnabled')) throw new ApiError('the administrator has not enabled check-in');
+    if (!this.options.bool('CheckInEnabled')) throw coded(ErrorCode.CheckInDisabled, MSG_DISABLED);
     const user = await this.users.get(userId);
     const { min, max } = this.range();
     const quota = drawReward(min, max);
@@ -82,8 +82,9 @@ export class CheckInService {
       quota,
       createdAt: nowSeconds(),
       content: `daily check-in: received ${quota} quota (${amount})`,
+      event: { kind: 'checkin', quota, amount },
     });
-    if (!recorded) throw new ApiError('you have already checked in today', 409);
+    if (!recorded) throw coded(ErrorCode.CheckInAlreadyToday, 'you have already checked in today', undefined, 409);
     await this.users.notifyChanged(userId);
     return { quota, day };
   }

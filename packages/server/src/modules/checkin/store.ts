@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { LogType } from '@tollway/shared';
+import { LogType, type LogEvent } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/unique.js';
 import type { AccountLogs } from '../../accounting/account-log.js';
@@ -13,6 +13,8 @@ export interface CheckInRecord {
   createdAt: number;
   /** Text of the check-in log. */
   content: string;
+  /** Its fields, for the console's language. */
+  event?: LogEvent;
 }
 
 /** SQL for check-ins: a day's row, and the check-in itself (row, credit and log in one transaction). */
@@ -67,7 +69,7 @@ export class CheckInStore {
             .where('id', '=', r.userId)
             .execute();
         }
-        await logs.add(trx, { userId: r.userId, username: r.username, type: LogType.CheckIn, content: r.content, quota: r.quota });
+        await logs.add(trx, { userId: r.userId, username: r.username, type: LogType.CheckIn, content: r.content, quota: r.quota, event: r.event });
       });
       logs.committed();
       return true;

@@ -1,12 +1,12 @@
-import { EMAIL_INVALID_MESSAGE, isEmailAddress } from '@tollway/shared';
-import { ApiError } from '../../http/errors.js';
+import { EMAIL_INVALID_MESSAGE, isEmailAddress, ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import type { OptionsService } from '../../core/options/service.js';
 
 /** The address trimmed, when it is a well-formed email of at most 64 characters; a 400 naming the problem otherwise. */
 export function validEmail(raw: string): string {
   const email = raw.trim();
-  if (!email) throw new ApiError('email is required');
-  if (!isEmailAddress(email)) throw new ApiError(EMAIL_INVALID_MESSAGE);
+  if (!email) throw coded(ErrorCode.EmailRequired, 'email is required');
+  if (!isEmailAddress(email)) throw coded(ErrorCode.EmailInvalid, EMAIL_INVALID_MESSAGE);
   return email;
 }
 
@@ -22,10 +22,12 @@ export function checkEmailRestrictions(email: string, options: OptionsService): 
       .map((d) => d.trim().toLowerCase())
       .filter(Boolean);
     if (!allowed.includes(domain)) {
-      throw new ApiError(`the administrator allows only email addresses of these domains: ${allowed.join(', ') || '(none)'}`);
+      throw coded(ErrorCode.EmailDomainNotAllowed, `the administrator allows only email addresses of these domains: ${allowed.join(', ') || '(none)'}`, {
+        domains: allowed.join(', '),
+      });
     }
   }
   if (options.bool('EmailAliasRestrictionEnabled') && local.includes('+')) {
-    throw new ApiError('the administrator does not allow email aliases: remove the "+" part of the address');
+    throw coded(ErrorCode.EmailAliasNotAllowed, 'the administrator does not allow email aliases: remove the "+" part of the address');
   }
 }

@@ -1,4 +1,5 @@
-import { ApiError, conflict } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { conflict, coded } from '../../http/errors.js';
 import { Mailer } from '../../lib/mailer.js';
 import { MemoryOneTimeCodes, RedisOneTimeCodes, type OneTimeCodes } from '../../lib/one-time-codes.js';
 import { perContext } from '../../per-context.js';
@@ -31,7 +32,7 @@ export class EmailService {
   async sendVerificationCode(raw: string): Promise<void> {
     const email = validEmail(raw);
     checkEmailRestrictions(email, this.options);
-    if (await this.users.store.emailTaken(email)) throw conflict('email already in use');
+    if (await this.users.store.emailTaken(email)) throw conflict('email already in use', ErrorCode.EmailTaken);
     this.mailer.assertConfigured();
     const code = randomString(6, CODE_ALPHABET);
     await this.codes.put(verifyKey(email), code, VERIFICATION_TTL_MS);
@@ -46,15 +47,15 @@ export class EmailService {
   /** Uses up the code mailed to `email`; refuses a wrong, expired or already used code. */
   async consumeVerificationCode(email: string, code: string): Promise<void> {
     const given = code.trim().toUpperCase();
-    if (!given || !(await this.codes.consume(verifyKey(email.trim()), given))) throw new ApiError(CODE_WRONG);
+    if (!given || !(await this.codes.consume(verifyKey(email.trim()), given))) throw coded(ErrorCode.VerificationCodeWrong, CODE_WRONG);
   }
 
   /** Sets the caller's email after checking the code mailed to it. */
   async bindEmail(userId: number, raw: string, code: string): Promise<void> {
     const email = validEmail(raw);
-    if (!code.trim()) throw new ApiError('verification code is required');
+    if (!code.trim()) throw coded(ErrorCode.VerificationCodeRequired, 'verification code is required');
     checkEmailRestrictions(email, this.options);
-    if (await this.users.store.emailTaken(email, userId)) throw conflict('email already in use');
+    if (await this.users.store.emailTaken(email, userId)) throw conflict('email already in use', ErrorCode.EmailTaken);
     await this.consumeVerificationCode(email, code);
     await this.users.store.update(userId, { email });
     await this.users.notifyChanged(userId);
@@ -84,9 +85,9 @@ export class EmailService {
   /** Uses up the reset token and gives the account a new random password, which is returned. */
   async resetPassword(raw: string, token: string): Promise<string> {
     const email = raw.trim();
-    if (!email || !token.trim()) throw new ApiError(RESET_INVALID);
+    if (!email || !token.trim()) throw coded(ErrorCode.ResetLinkInvalid, RESET_INVALID);
     const user = await this.users.store.findByEmail(email);
-    if (!user || !(await this.codes.consume(resetKey(user.email), token.trim()))) throw new ApiError(RESET_INVALID);
+    if (!user || !(await this.codes.consume(resetKey(user.email), token.trim()))) throw coded(ErrorCode.ResetLinkInvalid, RESET_INVALID);
     const password = randomString(12);
     await this.users.store.update(user.id, { password: await hashPassword(password) });
     await this.users.endSessions(user.id);

@@ -1,6 +1,6 @@
-import { Role } from '@tollway/shared';
+import { Role, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, refused } from '../../http/errors.js';
+import { ApiError, refused, coded } from '../../http/errors.js';
 import { perContext } from '../../per-context.js';
 import type { AuthUser } from '../auth/session.js';
 import type { UsersService } from '../users/service.js';
@@ -68,16 +68,17 @@ export class OAuthBindingsService {
   /** A user an administrator may look at: below the actor's level (the super administrator sees everyone). */
   private async target(actor: AuthUser, id: number): Promise<UserRow> {
     const user = await this.users.get(id);
-    if (user.deleted_at) throw new ApiError('user does not exist');
-    if (actor.role < Role.Root && user.role >= actor.role && user.id !== actor.id) throw refused('no permission to manage this user');
+    if (user.deleted_at) throw coded(ErrorCode.UserNotFound, 'user does not exist');
+    if (actor.role < Role.Root && user.role >= actor.role && user.id !== actor.id) throw refused('no permission to manage this user', ErrorCode.UserLevelRefused);
     return user;
   }
 
   private async unbind(user: UserRow, key: string): Promise<void> {
     const p = BINDING_PROVIDERS.find((x) => x.key === key);
     if (!p) throw new ApiError(`unknown provider: ${key}`);
-    if (!user[p.field]) throw new ApiError(`no ${p.label} account is bound`);
-    if (!user.email && bindingsOf(user).length === 1) throw new ApiError(`the ${p.label} account is the only way to sign in: bind an email address first`);
+    if (!user[p.field]) throw coded(ErrorCode.OAuthNotBound, `no ${p.label} account is bound`, { provider: p.label });
+    if (!user.email && bindingsOf(user).length === 1)
+      throw coded(ErrorCode.OAuthOnlySignIn, `the ${p.label} account is the only way to sign in: bind an email address first`, { provider: p.label });
     await this.store.unbind(p, user.id);
     await this.users.notifyChanged(user.id);
   }

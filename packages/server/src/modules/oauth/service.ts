@@ -1,9 +1,9 @@
-import { isEmailAddress, UserStatus } from '@tollway/shared';
+import { isEmailAddress, UserStatus, ErrorCode } from '@tollway/shared';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/unique.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, coded } from '../../http/errors.js';
 import { perContext } from '../../per-context.js';
 import { randomString } from '../../lib/secrets.js';
 import type { AuthUser } from '../auth/session.js';
@@ -25,7 +25,7 @@ const accountTaken = (p: ProviderInfo): AccountTaken => new AccountTaken(`this $
 /** The holder found for a sign-in logs in unless deleted or banned. */
 function admit(p: ProviderInfo, holder: UserRow): UserRow {
   if (holder.deleted_at !== null) throw new ApiError(`the user bound to this ${p.label} account has been deleted`);
-  if (holder.status !== UserStatus.Enabled) throw new ApiError('user banned');
+  if (holder.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
   return holder;
 }
 
@@ -42,7 +42,7 @@ export class OAuthService {
 
   /** Refuses a provider whose sign-in the administrator has not enabled. */
   assertEnabled(p: ProviderInfo): void {
-    if (!this.options.bool(p.enabledOption)) throw new ApiError(`the administrator has not enabled ${p.label} sign-in`);
+    if (!this.options.bool(p.enabledOption)) throw coded(ErrorCode.OAuthDisabled, `the administrator has not enabled ${p.label} sign-in`, { provider: p.label });
   }
 
   /** Binds for a logged-in `caller`, else logs in or registers (with the invite code `aff`). */
@@ -56,7 +56,7 @@ export class OAuthService {
 
   /** Binds the provider's account to `caller`; refused when another user holds it. */
   async bind(p: ProviderInfo, account: ExternalAccount, caller: AuthUser): Promise<void> {
-    if (caller.status !== UserStatus.Enabled) throw new ApiError('user banned');
+    if (caller.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
     const holder = await this.store.findHolder(p, account.id);
     if (holder && holder.id !== caller.id) throw accountTaken(p);
     if (holder) return;
@@ -78,7 +78,7 @@ export class OAuthService {
     const holder = await this.store.findHolder(p, account.id);
     if (holder) return admit(p, holder);
     if (!this.options.bool('RegisterEnabled')) {
-      throw new ApiError(`no user is bound to this ${p.label} account and the administrator has disabled new user registration`);
+      throw coded(ErrorCode.OAuthRegisterDisabled, `no user is bound to this ${p.label} account and the administrator has disabled new user registration`, { provider: p.label });
     }
     let id: number;
     try {

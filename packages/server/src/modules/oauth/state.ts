@@ -1,3 +1,4 @@
+import { ErrorCode } from '@tollway/shared';
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
@@ -64,8 +65,9 @@ export function clearStateCookie(req: FastifyRequest): string {
  */
 export function checkState(req: FastifyRequest, given: string): { aff: string; session: string } {
   const stored = readState(req);
-  if (!stored) throw new ApiError('sign-in state missing or expired: start the sign-in again from the login page', 403);
-  if (!given || !sameString(stored.s, given)) throw new ApiError('sign-in state does not match: start the sign-in again from the login page', 403);
+  if (!stored) throw new ApiError('sign-in state missing or expired: start the sign-in again from the login page', 403, true, { code: ErrorCode.OAuthStateInvalid });
+  if (!given || !sameString(stored.s, given))
+    throw new ApiError('sign-in state does not match: start the sign-in again from the login page', 403, true, { code: ErrorCode.OAuthStateInvalid });
   return { aff: stored.aff, session: stored.sk };
 }
 

@@ -1,7 +1,16 @@
-import { REDEMPTION_KEY_LENGTH, RedemptionStatus, renderQuota, type CreateRedemptionBody, type RedemptionPublic, type UpdateRedemptionBody } from '@tollway/shared';
+import {
+  REDEMPTION_KEY_LENGTH,
+  RedemptionStatus,
+  renderQuota,
+  type CreateRedemptionBody,
+  type RedemptionPublic,
+  type UpdateRedemptionBody,
+  ErrorCode,
+  type LogEvent,
+} from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/unique.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { ApiError, conflict, notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
@@ -81,7 +90,7 @@ export class RedemptionService {
 
   async get(id: number): Promise<RedemptionPublic> {
     const r = await this.store.findById(id);
-    if (!r) throw notFound(MSG.notFound);
+    if (!r) throw notFound(MSG.notFound, ErrorCode.RedemptionNotFound);
     return toRedemptionPublic(r);
   }
 
@@ -120,14 +129,14 @@ export class RedemptionService {
   /** Full edit (unused codes only) or, with statusOnly, enable/disable. */
   async update(body: UpdateRedemptionBody, statusOnly: boolean): Promise<RedemptionPublic> {
     const current = await this.store.findById(body.id);
-    if (!current) throw notFound(MSG.notFound);
+    if (!current) throw notFound(MSG.notFound, ErrorCode.RedemptionNotFound);
     if (statusOnly) {
       if (body.status !== RedemptionStatus.Unused && body.status !== RedemptionStatus.Disabled) throw new ApiError(MSG.statusValue);
       if (current.status === RedemptionStatus.Used) throw new ApiError(body.status === RedemptionStatus.Unused ? MSG.enableUsed : MSG.used);
       if (!(await this.store.setStatus(current.id, body.status))) throw new ApiError(MSG.enableUsed);
       return this.get(current.id);
     }
-    if (current.status !== RedemptionStatus.Unused) throw new ApiError(MSG.editUnused);
+    if (current.status !== RedemptionStatus.Unused) throw coded(ErrorCode.RedemptionEditUnused, MSG.editUnused);
     const isGift = body.is_gift ?? current.is_gift === 1;
     if (isGift !== (current.is_gift === 1) && current.used_count > 0) throw new ApiError(MSG.giftUsed);
     const maxUses = storedMaxUses(isGift, body.max_uses ?? (current.is_gift === 1 ? current.max_uses : -1));
@@ -139,7 +148,7 @@ export class RedemptionService {
     if (body.name !== undefined) changes.name = body.name;
     if (body.quota !== undefined) changes.quota = body.quota;
     // Applied only if nobody used or disabled the code since it was read (else the checks above are stale).
-    if (!(await this.store.updateUnused(current.id, changes, current.used_count))) throw new ApiError(MSG.editUnused);
+    if (!(await this.store.updateUnused(current.id, changes, current.used_count))) throw coded(ErrorCode.RedemptionEditUnused, MSG.editUnused);
     return this.get(current.id);
   }
 
@@ -165,7 +174,7 @@ export class RedemptionService {
   }
 
   async remove(id: number): Promise<void> {
-    if ((await this.store.deleteById(id)) === 0) throw notFound(MSG.notFound);
+    if ((await this.store.deleteById(id)) === 0) throw notFound(MSG.notFound, ErrorCode.RedemptionNotFound);
   }
 
   /**
@@ -174,22 +183,24 @@ export class RedemptionService {
    */
   async redeem(user: AuthUser, rawKey: string | null | undefined): Promise<{ quota: number; isGift: boolean }> {
     const key = (rawKey ?? '').trim();
-    if (!key) throw new ApiError(MSG.empty);
+    if (!key) throw coded(ErrorCode.RedemptionEmpty, MSG.empty);
     const code = await this.store.findByKey(key);
-    if (!code) throw new ApiError(MSG.invalid);
+    if (!code) throw coded(ErrorCode.RedemptionInvalid, MSG.invalid);
     const now = nowSeconds();
     await this.refuseIfUnusable(code, user.id, now);
-    const outcome = await this.store.use({ code, userId: user.id, username: user.username, at: now, logContent: this.logContent(code) }).catch((err: unknown) => {
-      if (isUniqueViolation(err)) throw new ApiError(MSG.usedByYou);
-      throw err;
-    });
+    const outcome = await this.store
+      .use({ code, userId: user.id, username: user.username, at: now, logContent: this.logContent(code), logEvent: this.logEvent(code) })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw coded(ErrorCode.RedemptionUsedByYou, MSG.usedByYou);
+        throw err;
+      });
     if (outcome === 'user-missing') throw new ApiError(MSG.userMissing);
     if (outcome === 'unavailable') {
       // Someone else took the last use (or an administrator changed the code) between the read and the update.
       const fresh = await this.store.findByKey(key);
-      if (!fresh) throw new ApiError(MSG.invalid);
+      if (!fresh) throw coded(ErrorCode.RedemptionInvalid, MSG.invalid);
       await this.refuseIfUnusable(fresh, user.id, now);
-      throw new ApiError(code.is_gift === 1 ? MSG.usedUp : MSG.used);
+      throw code.is_gift === 1 ? coded(ErrorCode.RedemptionUsedUp, MSG.usedUp) : coded(ErrorCode.RedemptionUsed, MSG.used);
     }
     // The relay's balance (memory or Redis ledger, every node) learns the new quota before the answer.
     await this.ctx.users.notifyChanged(user.id);
@@ -197,19 +208,27 @@ export class RedemptionService {
   }
 
   private async refuseIfUnusable(code: RedemptionRow, userId: number, now: number): Promise<void> {
-    if (code.status === RedemptionStatus.Used) throw new ApiError(MSG.used);
-    if (code.status !== RedemptionStatus.Unused) throw new ApiError(MSG.disabled);
+    if (code.status === RedemptionStatus.Used) throw coded(ErrorCode.RedemptionUsed, MSG.used);
+    if (code.status !== RedemptionStatus.Unused) throw coded(ErrorCode.RedemptionDisabled, MSG.disabled);
     const from = Number(code.valid_from);
     const until = Number(code.valid_until);
-    if (from > 0 && now < from) throw new ApiError(`this redemption code is not valid yet: it can be used from ${formatTime(from)}`);
-    if (until > 0 && now >= until) throw new ApiError(MSG.expired);
-    if (code.is_gift === 1 && (await this.store.hasUsed(code.id, userId))) throw new ApiError(MSG.usedByYou);
-    if (code.max_uses > 0 && code.used_count >= code.max_uses) throw new ApiError(code.is_gift === 1 ? MSG.usedUp : MSG.used);
+    if (from > 0 && now < from)
+      throw coded(ErrorCode.RedemptionNotYetValid, `this redemption code is not valid yet: it can be used from ${formatTime(from)}`, { time: formatTime(from) });
+    if (until > 0 && now >= until) throw coded(ErrorCode.RedemptionExpired, MSG.expired);
+    if (code.is_gift === 1 && (await this.store.hasUsed(code.id, userId))) throw coded(ErrorCode.RedemptionUsedByYou, MSG.usedByYou);
+    if (code.max_uses > 0 && code.used_count >= code.max_uses) throw code.is_gift === 1 ? coded(ErrorCode.RedemptionUsedUp, MSG.usedUp) : coded(ErrorCode.RedemptionUsed, MSG.used);
+  }
+
+  private amount(code: RedemptionRow): string {
+    return renderQuota(Number(code.quota), { displayInCurrency: true, quotaPerUnit: this.ctx.options.num('QuotaPerUnit') });
   }
 
   private logContent(code: RedemptionRow): string {
-    const amount = renderQuota(Number(code.quota), { displayInCurrency: true, quotaPerUnit: this.ctx.options.num('QuotaPerUnit') });
-    return `Top-up with redemption code ${amount} (code id ${code.id}${code.is_gift === 1 ? ', gift' : ''})`;
+    return `Top-up with redemption code ${this.amount(code)} (code id ${code.id}${code.is_gift === 1 ? ', gift' : ''})`;
+  }
+
+  private logEvent(code: RedemptionRow): LogEvent {
+    return { kind: 'redemption', quota: Number(code.quota), amount: this.amount(code), code_id: code.id, gift: code.is_gift === 1 };
   }
 }
 

@@ -181,7 +181,7 @@ export class RedemptionsStore {
           .where('deleted_at', 'is', null)
           .executeTakeFirst();
         if (Number(credited.numUpdatedRows) !== 1) throw new UserMissing();
-        await logs.add(trx, { userId: u.userId, username: u.username, type: LogType.Topup, content: u.logContent, quota: u.code.quota });
+        await logs.add(trx, { userId: u.userId, username: u.username, type: LogType.Topup, content: u.logContent, quota: u.code.quota, event: u.logEvent });
         return 'ok';
       })
       .catch((err: unknown) => {

@@ -1,6 +1,6 @@
-import { TOKEN_KEY_PREFIX, TOKEN_KEYS_BATCH_MAX, TokenStatus, type CreateTokenBody, type TokenPublic, type UpdateTokenBody } from '@tollway/shared';
+import { TOKEN_KEY_PREFIX, TOKEN_KEYS_BATCH_MAX, TokenStatus, type CreateTokenBody, type TokenPublic, type UpdateTokenBody, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { invalidIpLine } from '../../lib/ip-allow.js';
@@ -40,7 +40,7 @@ export class TokensService {
   }
 
   private checkGroup(user: AuthUser, group: string): void {
-    if (group && !this.usableGroups(user).includes(group)) throw new ApiError(`group: "${group}" is not available to you`);
+    if (group && !this.usableGroups(user).includes(group)) throw coded(ErrorCode.TokenGroupUnavailable, `group: "${group}" is not available to you`, { group });
   }
 
   private checkAllowIps(text: string): void {
@@ -52,7 +52,7 @@ export class TokensService {
   private async checkTokenCount(userId: number, adding: number): Promise<void> {
     const max = this.ctx.options.num('token_setting.max_user_tokens');
     const have = await this.store.countOwn(userId);
-    if (have + adding > max) throw new ApiError(`you can have at most ${max} tokens (you have ${have}); delete some first`);
+    if (have + adding > max) throw coded(ErrorCode.TokenLimitReached, `you can have at most ${max} tokens (you have ${have}); delete some first`, { max, have });
   }
 
   page(userId: number, q: PageQuery & { size?: number; keyword?: string; token?: string }) {
@@ -68,7 +68,7 @@ export class TokensService {
 
   async get(userId: number, id: number): Promise<TokenPublic> {
     const t = await this.store.findOwn(userId, id);
-    if (!t) throw notFound(TOKEN_NOT_FOUND);
+    if (!t) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     return toTokenPublic(t);
   }
 
@@ -77,7 +77,7 @@ export class TokensService {
     this.checkAllowIps(body.allow_ips);
     this.checkGroup(user, body.group);
     const now = nowSeconds();
-    if (isExpired({ expired_time: body.expired_time }, now)) throw new ApiError('expired_time: the expiry time is in the past');
+    if (isExpired({ expired_time: body.expired_time }, now)) throw coded(ErrorCode.TokenExpiredInPast, 'expired_time: the expiry time is in the past');
     await this.checkTokenCount(user.id, body.count);
     const rows: NewToken[] = [];
     for (let i = 0; i < body.count; i++) {
@@ -118,7 +118,7 @@ export class TokensService {
    */
   async update(user: AuthUser, body: UpdateTokenBody, statusOnly: boolean): Promise<TokenPublic> {
     const current = await this.store.findOwn(user.id, body.id);
-    if (!current) throw notFound(TOKEN_NOT_FOUND);
+    if (!current) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     const changes: TokenChanges = {};
     if (statusOnly) {
       if (body.status === undefined) throw new ApiError('status is required');
@@ -155,17 +155,17 @@ export class TokensService {
     } else if (statusOnly) {
       throw new ApiError('status must be 1 (enabled) or 2 (disabled)');
     }
-    if (!(await this.store.update(user.id, current.id, changes))) throw notFound(TOKEN_NOT_FOUND);
+    if (!(await this.store.update(user.id, current.id, changes))) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     this.changed(current);
     const updated = await this.store.findOwn(user.id, current.id);
-    if (!updated) throw notFound(TOKEN_NOT_FOUND);
+    if (!updated) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     return toTokenPublic(updated);
   }
 
   /** The full key (without sk-) of an own token. */
   async key(userId: number, id: number): Promise<{ key: string }> {
     const t = await this.store.findOwn(userId, id);
-    if (!t) throw notFound(TOKEN_NOT_FOUND);
+    if (!t) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     return { key: t.key };
   }
 
@@ -193,7 +193,7 @@ export class TokensService {
   /** Soft delete: the row stays (its logs keep the name) and the key stops working at once. */
   async remove(userId: number, id: number): Promise<void> {
     const t = await this.store.findOwn(userId, id);
-    if (!t || !(await this.store.softDelete(userId, id, new Date().toISOString()))) throw notFound(TOKEN_NOT_FOUND);
+    if (!t || !(await this.store.softDelete(userId, id, new Date().toISOString()))) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     this.changed(t);
   }
 }

@@ -166,6 +166,7 @@ export class TopUpService {
       quota,
       at: nowSeconds(),
       logContent: `online top-up succeeded, amount: ${shown}, paid: ${Number(order.money).toFixed(2)}`,
+      logEvent: { kind: 'topup', quota, amount: shown, paid: Number(order.money).toFixed(2) },
     });
     if (done) await this.ctx.users.notifyChanged(order.user_id);
     return done;

@@ -1,4 +1,4 @@
-import { LogType } from '@tollway/shared';
+import { LogType, type LogEvent } from '@tollway/shared';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
@@ -14,6 +14,8 @@ export interface TopUpCredit {
   quota: number;
   at: number;
   logContent: string;
+  /** The fields of the log text (the console's language). */
+  logEvent?: LogEvent;
 }
 
 /** What completing an order writes. */
@@ -60,7 +62,7 @@ export class TopUpStore {
         .where('id', '=', c.userId)
         .execute();
       const user = await trx.selectFrom('users').select('username').where('id', '=', c.userId).executeTakeFirst();
-      await logs.add(trx, { userId: c.userId, username: user?.username ?? '', type: LogType.Topup, content: c.logContent, quota: c.quota });
+      await logs.add(trx, { userId: c.userId, username: user?.username ?? '', type: LogType.Topup, content: c.logContent, quota: c.quota, event: c.logEvent });
       return true;
     });
     if (credited) logs.committed();

@@ -1,4 +1,5 @@
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import type { WindowCounters } from '../../lib/window-counters.js';
 
 /** Wrong codes allowed per user in one window; then every code is refused until the window ends. */
@@ -23,7 +24,7 @@ export class TwoFactorAttempts {
   async assertOpen(userId: number, ip: string): Promise<void> {
     const tries = await this.counters.incr(`2fa-try:user:${userId}`, FAILURE_WINDOW_SECONDS);
     const byIp = await this.counters.get(`2fa-fail:ip:${ip}`, FAILURE_WINDOW_SECONDS);
-    if (tries > MAX_TRIES_PER_USER || byIp >= MAX_FAILURES_PER_IP || (await this.userLocked(userId))) throw new ApiError(TOO_MANY, 429);
+    if (tries > MAX_TRIES_PER_USER || byIp >= MAX_FAILURES_PER_IP || (await this.userLocked(userId))) throw coded(ErrorCode.TwoFactorTooManyTries, TOO_MANY, undefined, 429);
   }
 
   async fail(userId: number, ip: string): Promise<void> {

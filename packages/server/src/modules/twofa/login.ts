@@ -1,7 +1,7 @@
-import { UserStatus, type TwoFactorChallenge } from '@tollway/shared';
+import { UserStatus, type TwoFactorChallenge, ErrorCode } from '@tollway/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { coded } from '../../http/errors.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { readCookie } from '../auth/session.js';
@@ -37,12 +37,12 @@ export async function completeTwoFactorLogin(ctx: AppContext, req: FastifyReques
   const token = flowToken || readCookie(req.headers.cookie, PENDING_COOKIE) || '';
   const pending = pendingLoginsOf(ctx);
   const userId = await pending.peek(token);
-  if (userId === undefined) throw new ApiError(EXPIRED);
+  if (userId === undefined) throw coded(ErrorCode.SignInExpired, EXPIRED);
   const user = await ctx.usersStore.findById(userId);
-  if (!user) throw new ApiError(EXPIRED);
-  if (user.status !== UserStatus.Enabled) throw new ApiError('user banned');
+  if (!user) throw coded(ErrorCode.SignInExpired, EXPIRED);
+  if (user.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
   await twoFactorOf(ctx).verifySignIn(user.id, code, req.ip);
-  if (!(await pending.take(token))) throw new ApiError(EXPIRED);
+  if (!(await pending.take(token))) throw coded(ErrorCode.SignInExpired, EXPIRED);
   await startSession(ctx, req, reply, user);
   reply.header('set-cookie', pendingCookie('', 0, req.protocol === 'https'));
   return user;

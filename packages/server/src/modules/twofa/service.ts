@@ -1,6 +1,6 @@
-import { Role, type TwoFactorSetup, type TwoFactorStatus } from '@tollway/shared';
+import { Role, type TwoFactorSetup, type TwoFactorStatus, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, refused } from '../../http/errors.js';
+import { ApiError, refused, coded } from '../../http/errors.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
@@ -49,7 +49,8 @@ export class TwoFactorService {
     const codes = newBackupCodes();
     const hashes = await Promise.all(codes.map(hashBackupCode));
     const started = await this.store.startSetup(user.id, this.ctx.secretBox.seal(secret), hashes, nowSeconds());
-    if (!started && (await this.store.isEnabled(user.id))) throw new ApiError('two-factor authentication is already enabled; disable it first to set it up again');
+    if (!started && (await this.store.isEnabled(user.id)))
+      throw coded(ErrorCode.TwoFactorAlreadyEnabled, 'two-factor authentication is already enabled; disable it first to set it up again');
     if (!started) throw new ApiError('another two-factor setup was started at the same moment; try again', 409);
     const issuer = this.ctx.options.get('SystemName').trim() || 'Tollway';
     return { secret, qr_code_data: otpauthUri(issuer, user.username, secret), backup_codes: codes };
@@ -58,10 +59,10 @@ export class TwoFactorService {
   /** Turns on the pending setup with a code from the authenticator. */
   async enable(userId: number, code: string, ip: string): Promise<void> {
     const row = await this.store.find(userId);
-    if (!row) throw new ApiError('start the two-factor setup first');
-    if (Number(row.enabled) === 1) throw new ApiError('two-factor authentication is already enabled');
+    if (!row) throw coded(ErrorCode.TwoFactorSetupFirst, 'start the two-factor setup first');
+    if (Number(row.enabled) === 1) throw coded(ErrorCode.TwoFactorAlreadyEnabled, 'two-factor authentication is already enabled');
     await this.check(row, code, 'totp', ip);
-    if (!(await this.store.enable(userId, nowSeconds()))) throw new ApiError('two-factor authentication is already enabled');
+    if (!(await this.store.enable(userId, nowSeconds()))) throw coded(ErrorCode.TwoFactorAlreadyEnabled, 'two-factor authentication is already enabled');
   }
 
   /** Turns 2FA off with a current code or a backup code. */
@@ -86,10 +87,10 @@ export class TwoFactorService {
   /** An administrator turns off another user's 2FA, with the user-management tier rules. */
   async adminReset(actor: AuthUser, targetId: number): Promise<void> {
     const target = await this.ctx.usersStore.findById(targetId);
-    if (!target) throw new ApiError('user does not exist');
+    if (!target) throw coded(ErrorCode.UserNotFound, 'user does not exist');
     if (target.id === actor.id) throw refused('turn off your own two-factor authentication in personal settings');
-    if (target.role >= actor.role) throw refused('cannot reset two-factor authentication of a user at the same or a higher permission level');
-    if (!(await this.store.remove(targetId))) throw new ApiError(NOT_ENABLED);
+    if (target.role >= actor.role) throw refused('cannot reset two-factor authentication of a user at the same or a higher permission level', ErrorCode.UserLevelRefused);
+    if (!(await this.store.remove(targetId))) throw coded(ErrorCode.TwoFactorNotEnabled, NOT_ENABLED);
   }
 
   async stats(): Promise<{ total_users: number; enabled_users: number; enabled_rate: string }> {
@@ -100,7 +101,7 @@ export class TwoFactorService {
 
   private async enabledRow(userId: number): Promise<TwoFactorRow> {
     const row = await this.store.find(userId);
-    if (!row || Number(row.enabled) !== 1) throw new ApiError(NOT_ENABLED);
+    if (!row || Number(row.enabled) !== 1) throw coded(ErrorCode.TwoFactorNotEnabled, NOT_ENABLED);
     return row;
   }
 
@@ -110,7 +111,7 @@ export class TwoFactorService {
     const result = await this.match(row, code, accept);
     if (result === 'ok') return;
     await this.attempts.fail(row.user_id, ip);
-    throw new ApiError(result === 'replayed' ? REPLAYED_CODE : WRONG_CODE);
+    throw result === 'replayed' ? coded(ErrorCode.TwoFactorCodeReplayed, REPLAYED_CODE) : coded(ErrorCode.TwoFactorCodeWrong, WRONG_CODE);
   }
 
   private async match(row: TwoFactorRow, code: string, accept: Accept): Promise<'ok' | 'wrong' | 'replayed'> {

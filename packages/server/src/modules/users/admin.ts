@@ -1,5 +1,5 @@
-import { Role, UserStatus, type QuotaChangeMode, type UserManageAction, type UserPublic } from '@tollway/shared';
-import { ApiError, refused } from '../../http/errors.js';
+import { Role, UserStatus, type QuotaChangeMode, type UserManageAction, type UserPublic, ErrorCode } from '@tollway/shared';
+import { ApiError, refused, coded } from '../../http/errors.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import type { AuthUser } from '../auth/session.js';
 import { hashPassword } from './password.js';
@@ -22,20 +22,20 @@ export class UserAdminService {
 
   private assertOutranks(actor: AuthUser, target: UserRow, what: string): void {
     if (target.role >= actor.role && !(actor.id === target.id && actor.role >= Role.Root)) {
-      throw refused(`cannot ${what} a user at the same or a higher permission level`);
+      throw refused(`cannot ${what} a user at the same or a higher permission level`, ErrorCode.UserLevelRefused);
     }
   }
 
   async create(actor: AuthUser, input: { username: string; password: string; display_name: string; role?: number; remark?: string }): Promise<number> {
     const role = input.role ?? Role.Common;
-    if (role >= actor.role) throw refused('cannot create users of equal or higher permission');
+    if (role >= actor.role) throw refused('cannot create users of equal or higher permission', ErrorCode.UserLevelRefused);
     if (![Role.Common, Role.Admin].includes(role as 1 | 10)) throw new ApiError('role must be 1 or 10');
     return this.users.create({ ...input, role });
   }
 
   async view(actor: AuthUser, id: number): Promise<UserRow> {
     const target = await this.users.get(id);
-    if (target.id !== actor.id && target.role >= actor.role) throw refused('cannot view a user at the same or a higher permission level');
+    if (target.id !== actor.id && target.role >= actor.role) throw refused('cannot view a user at the same or a higher permission level', ErrorCode.UserLevelRefused);
     return target;
   }
 
@@ -61,13 +61,13 @@ export class UserAdminService {
     if (input.username !== undefined && input.username !== target.username) {
       // A login name with '@' means an email: a rename may not make a username look like one.
       if (input.username.includes('@')) throw new ApiError('username must not contain @');
-      if (await this.users.store.usernameTaken(input.username, target.id)) throw new ApiError('username already exists', 409);
+      if (await this.users.store.usernameTaken(input.username, target.id)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
       fields.username = input.username;
     }
     if (input.display_name !== undefined) fields.display_name = input.display_name || target.username;
     if (input.password) fields.password = await hashPassword(input.password);
     if (input.email !== undefined && input.email !== target.email) {
-      if (input.email && (await this.users.store.emailTaken(input.email, target.id))) throw new ApiError('email already in use', 409);
+      if (input.email && (await this.users.store.emailTaken(input.email, target.id))) throw coded(ErrorCode.EmailTaken, 'email already in use', undefined, 409);
       fields.email = input.email;
     }
     if (input.remark !== undefined) fields.remark = input.remark;
@@ -76,12 +76,12 @@ export class UserAdminService {
     if (input.tpm_limit !== undefined) fields.tpm_limit = input.tpm_limit;
     let delta = 0;
     if (input.quota !== undefined) {
-      if (input.quota < 0) throw new ApiError('quota must not be negative');
+      if (input.quota < 0) throw coded(ErrorCode.QuotaNegative, 'quota must not be negative');
       // Applied as a change from the value the administrator saw (old + delta = new), in one statement, so a
       // concurrent relay settlement written in the same instant is not overwritten.
       delta = input.quota - Number(target.quota);
     }
-    if (delta !== 0 && !(await this.users.store.addQuota(target.id, delta))) throw new ApiError('quota must not be negative');
+    if (delta !== 0 && !(await this.users.store.addQuota(target.id, delta))) throw coded(ErrorCode.QuotaNegative, 'quota must not be negative');
     await this.users.store.update(target.id, fields);
     // A password reset signs the user out everywhere.
     if (fields.password) await this.users.endSessions(target.id);
@@ -90,16 +90,16 @@ export class UserAdminService {
 
   async manage(actor: AuthUser, id: number, action: UserManageAction): Promise<{ status: number; role: number }> {
     const target = await this.users.get(id);
-    if (target.deleted_at) throw new ApiError('user does not exist');
+    if (target.deleted_at) throw coded(ErrorCode.UserNotFound, 'user does not exist');
     if (target.role >= Role.Root && action !== 'enable' && action !== 'promote') {
-      throw refused(`the super administrator cannot be ${action === 'delete' ? 'deleted' : action === 'demote' ? 'demoted' : 'disabled'}`);
+      throw refused(`the super administrator cannot be ${action === 'delete' ? 'deleted' : action === 'demote' ? 'demoted' : 'disabled'}`, ErrorCode.RootProtected);
     }
-    if (target.id === actor.id) throw refused('you cannot manage your own account here');
+    if (target.id === actor.id) throw refused('you cannot manage your own account here', ErrorCode.SelfManageRefused);
     this.assertOutranks(actor, target, action);
     let { status, role } = target;
     switch (action) {
       case 'promote':
-        if (actor.role < Role.Root) throw refused('regular administrators cannot promote others to administrator');
+        if (actor.role < Role.Root) throw refused('regular administrators cannot promote others to administrator', ErrorCode.UserLevelRefused);
         if (role >= Role.Admin) throw new ApiError('the user is already an administrator');
         role = Role.Admin;
         break;
@@ -131,12 +131,13 @@ export class UserAdminService {
    */
   async changeQuota(actor: AuthUser, id: number, mode: QuotaChangeMode, value: number): Promise<{ status: number; role: number }> {
     const target = await this.users.get(id);
-    if (target.deleted_at) throw new ApiError('user does not exist');
+    if (target.deleted_at) throw coded(ErrorCode.UserNotFound, 'user does not exist');
     this.assertOutranks(actor, target, 'change the balance of');
-    if (mode !== 'override' && value <= 0) throw new ApiError('the amount must be greater than 0');
+    if (mode !== 'override' && value <= 0) throw coded(ErrorCode.AmountNotPositive, 'the amount must be greater than 0');
     const what = mode === 'add' ? `added ${value} quota` : mode === 'subtract' ? `subtracted ${value} quota` : `set the balance to ${value} quota`;
-    const done = await this.users.adjustQuota(target, mode, value, `administrator ${actor.username} ${what}`);
-    if (!done) throw new ApiError(mode === 'subtract' ? 'the balance is lower than the amount to subtract' : 'user does not exist');
+    const done = await this.users.adjustQuota(target, mode, value, `administrator ${actor.username} ${what}`, { kind: 'admin_quota', mode, quota: value, actor: actor.username });
+    if (!done)
+      throw mode === 'subtract' ? coded(ErrorCode.BalanceTooLow, 'the balance is lower than the amount to subtract') : coded(ErrorCode.UserNotFound, 'user does not exist');
     return { status: target.status, role: target.role };
   }
 }

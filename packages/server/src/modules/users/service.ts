@@ -1,6 +1,6 @@
-import { LogType, Role, UserStatus, userSetting, type QuotaChangeMode, type UserSetting } from '@tollway/shared';
+import { LogType, Role, UserStatus, userSetting, type QuotaChangeMode, type UserSetting, ErrorCode, type LogEvent } from '@tollway/shared';
 import type { z } from 'zod';
-import { ApiError, refused, notFound } from '../../http/errors.js';
+import { ApiError, refused, notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { SessionStore } from '../auth/session-store.js';
@@ -56,11 +56,11 @@ export class UsersService {
    * An administrator's balance change (one statement) and its manage log, in one transaction; the relay's
    * balance learns it after the commit. False when refused (user gone, or a subtraction below 0).
    */
-  async adjustQuota(target: Pick<UserRow, 'id' | 'username'>, mode: QuotaChangeMode, value: number, content: string): Promise<boolean> {
+  async adjustQuota(target: Pick<UserRow, 'id' | 'username'>, mode: QuotaChangeMode, value: number, content: string, event?: LogEvent): Promise<boolean> {
     const logs = this.accountLogs.batch();
     const done = await this.store.db.kysely.transaction().execute(async (trx) => {
       if (!(await this.store.adjustQuota(trx, target.id, mode, value))) return false;
-      await logs.add(trx, { userId: target.id, username: target.username, type: LogType.Manage, content, quota: mode === 'subtract' ? -value : value });
+      await logs.add(trx, { userId: target.id, username: target.username, type: LogType.Manage, content, quota: mode === 'subtract' ? -value : value, event });
       return true;
     });
     if (!done) return false;
@@ -75,7 +75,7 @@ export class UsersService {
 
   async get(id: number): Promise<UserRow> {
     const u = await this.store.findById(id, true);
-    if (!u) throw notFound('user does not exist');
+    if (!u) throw notFound('user does not exist', ErrorCode.UserNotFound);
     return u;
   }
 
@@ -84,7 +84,7 @@ export class UsersService {
    * `after` runs in the inserting transaction (all or nothing).
    */
   async create(input: CreateUserInput, after?: AfterInsert): Promise<number> {
-    if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
+    if (await this.store.usernameTaken(input.username)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
     const row: NewUser = {
       username: input.username,
       password: await hashPassword(input.password),
@@ -120,7 +120,7 @@ export class UsersService {
       } catch (err) {
         // An ApiError comes from `after` refusing the user: another invite code would not change its mind.
         if (err instanceof ApiError) throw err;
-        if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
+        if (await this.store.usernameTaken(input.username)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
         if (attempt >= 4) throw err;
       }
     }
@@ -136,16 +136,16 @@ export class UsersService {
     verifyEmail?: (email: string, code: string) => Promise<void>,
   ): Promise<number> {
     const o = this.options;
-    if (!o.bool('RegisterEnabled')) throw new ApiError('the administrator has disabled new user registration');
-    if (!o.bool('PasswordRegisterEnabled')) throw new ApiError('the administrator has disabled registration with username and password');
-    if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) throw new ApiError('the two passwords differ');
+    if (!o.bool('RegisterEnabled')) throw coded(ErrorCode.RegisterDisabled, 'the administrator has disabled new user registration');
+    if (!o.bool('PasswordRegisterEnabled')) throw coded(ErrorCode.PasswordRegisterDisabled, 'the administrator has disabled registration with username and password');
+    if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) throw coded(ErrorCode.PasswordsDiffer, 'the two passwords differ');
     const mustVerify = o.bool('EmailVerificationEnabled');
     if (mustVerify && (!input.email || !input.verification_code?.trim())) {
-      throw new ApiError('email and verification code are required: the administrator has enabled email verification');
+      throw coded(ErrorCode.EmailVerificationRequired, 'email and verification code are required: the administrator has enabled email verification');
     }
     if (mustVerify && !verifyEmail) throw new ApiError('email verification is required but this server cannot check codes', 400);
-    if (await this.store.usernameTaken(input.username)) throw new ApiError('username already exists', 409);
-    if (input.email && (await this.store.emailTaken(input.email))) throw new ApiError('email already in use', 409);
+    if (await this.store.usernameTaken(input.username)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
+    if (input.email && (await this.store.emailTaken(input.email))) throw coded(ErrorCode.EmailTaken, 'email already in use', undefined, 409);
     if (mustVerify) await verifyEmail!(input.email, input.verification_code ?? '');
     return this.createSelfRegistered({ username: input.username, password: input.password, email: input.email }, input.aff_code);
   }
@@ -168,11 +168,18 @@ export class UsersService {
           await this.store.creditInviter(inviter.id, inviterReward, trx);
           if (inviteeBonus > 0) {
             const content = `invite code bonus: received ${inviteeBonus} quota`;
-            await logs.add(trx, { userId: id, username: input.username, type: LogType.System, content, quota: inviteeBonus });
+            await logs.add(trx, { userId: id, username: input.username, type: LogType.System, content, quota: inviteeBonus, event: { kind: 'invite_bonus', quota: inviteeBonus } });
           }
           if (inviterReward > 0) {
             const content = `invited ${input.username}: received ${inviterReward} invite quota`;
-            await logs.add(trx, { userId: inviter.id, username: inviter.username, type: LogType.System, content, quota: inviterReward });
+            await logs.add(trx, {
+              userId: inviter.id,
+              username: inviter.username,
+              type: LogType.System,
+              content,
+              quota: inviterReward,
+              event: { kind: 'invite_reward', quota: inviterReward, invitee: input.username },
+            });
           }
         }
       : undefined;
@@ -196,16 +203,16 @@ export class UsersService {
    * never resolved by id. Every refusal spends the work of a password check, so timing tells nothing.
    */
   async login(username: string, password: string): Promise<UserRow> {
-    if (!this.options.bool('PasswordLoginEnabled')) throw new ApiError('the administrator has disabled password login');
+    if (!this.options.bool('PasswordLoginEnabled')) throw coded(ErrorCode.PasswordLoginDisabled, 'the administrator has disabled password login');
     const matches = await this.store.findByLogin(username);
     if (matches.length > 1) {
       await spendPasswordCheck(password);
-      throw new ApiError('more than one account uses this email: log in with your username');
+      throw coded(ErrorCode.EmailAmbiguous, 'more than one account uses this email: log in with your username');
     }
     const u = matches[0] ?? (username.includes('@') ? await this.store.findByUsername(username) : undefined);
     const ok = u ? await verifyPassword(password, u.password) : await spendPasswordCheck(password);
-    if (!u || !ok) throw new ApiError('username or password is wrong, or the user has been banned');
-    if (u.status !== UserStatus.Enabled) throw new ApiError('user banned');
+    if (!u || !ok) throw coded(ErrorCode.LoginFailed, 'username or password is wrong, or the user has been banned');
+    if (u.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
     return u;
   }
 
@@ -215,7 +222,7 @@ export class UsersService {
     if (input.display_name !== undefined) fields.display_name = input.display_name || u.username;
     if (input.password) {
       if (!input.original_password || !(await verifyPassword(input.original_password, u.password))) {
-        throw new ApiError('the original password is wrong');
+        throw coded(ErrorCode.OriginalPasswordWrong, 'the original password is wrong');
       }
       fields.password = await hashPassword(input.password);
     }
@@ -226,7 +233,7 @@ export class UsersService {
 
   async deleteSelf(id: number): Promise<void> {
     const u = await this.get(id);
-    if (u.role >= Role.Root) throw refused('the super administrator cannot be deleted');
+    if (u.role >= Role.Root) throw refused('the super administrator cannot be deleted', ErrorCode.RootProtected);
     await this.store.softDelete(id, new Date().toISOString());
     await this.endSessions(id);
     await this.notifyChanged(id);
@@ -246,8 +253,8 @@ export class UsersService {
   /** Moves invite rewards to the balance; at least one quota unit, atomic. */
   async transferAffQuota(id: number, amount: number): Promise<void> {
     const min = this.options.num('QuotaPerUnit');
-    if (amount < min) throw new ApiError(`the minimum transfer amount is ${min}`);
-    if (!(await this.store.transferAffQuota(id, amount))) throw new ApiError('insufficient invite quota');
+    if (amount < min) throw coded(ErrorCode.AffTransferMinimum, `the minimum transfer amount is ${min}`, { min });
+    if (!(await this.store.transferAffQuota(id, amount))) throw coded(ErrorCode.AffQuotaInsufficient, 'insufficient invite quota');
     await this.notifyChanged(id);
   }
 

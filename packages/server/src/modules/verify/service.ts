@@ -1,6 +1,7 @@
+import { ErrorCode } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError, forbidden } from '../../http/errors.js';
+import { ApiError, forbidden, coded } from '../../http/errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
 import { identifyBySession } from '../auth/guard.js';
@@ -63,7 +64,7 @@ export class SecureVerification {
     const user = await this.ctx.usersStore.findById(userId);
     if (user?.password && (await verifyPassword(password, user.password))) return;
     await attempts.fail(userId, ip);
-    throw new ApiError(WRONG_PASSWORD);
+    throw coded(ErrorCode.PasswordWrong, WRONG_PASSWORD);
   }
 
   /** Refuses (403) unless the caller's session passed a verification within the last five minutes. */
