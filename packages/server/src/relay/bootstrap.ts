@@ -73,6 +73,8 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     (key) => ctx.secretBox.sealFixed(key),
   );
   const upstream = new UpstreamPools({ maxConnsPerHost: ctx.config.relayMaxConnsPerHost, http2: ctx.config.relayHttp2 }, ctx.config.streamingTimeout * 1000, ctx.log);
+  // A deleted or changed channel's own pools close once their calls finish.
+  ctx.channelCache.onReload(() => upstream.channelsChanged(ctx.channelCache));
 
   // A balance changed outside the relay: the memory ledger of every node re-reads it; a Redis ledger is
   // shared, so only the node where the change happened rebuilds it.

@@ -17,6 +17,11 @@ export function channelConnectionSettings(ch: Pick<CachedChannel, 'setting'>, ba
   };
 }
 
+/** True when a channel's setting names a connection key (it then has pools of its own). */
+const hasOwnSettings = (ch: Pick<CachedChannel, 'setting'>): boolean => ch.setting.max_conns_per_host !== undefined || ch.setting.http2_enabled !== undefined;
+
+const sameSettings = (a: ConnectionSettings, b: ConnectionSettings): boolean => a.maxConnsPerHost === b.maxConnsPerHost && a.http2 === b.http2;
+
 /** A channel's own pools and the settings they were made with. */
 interface OwnAgent {
   agent: Agent;
@@ -44,15 +49,27 @@ export class UpstreamPools {
 
   /** The dispatcher of a channel's calls (the shared one unless its setting names a connection key). */
   for(ch: Pick<CachedChannel, 'id' | 'setting'>): Dispatcher {
-    const s = ch.setting;
-    if (s.max_conns_per_host === undefined && s.http2_enabled === undefined) return this.shared;
+    if (!hasOwnSettings(ch)) return this.shared;
     return this.ownAgent(ch);
+  }
+
+  /**
+   * After the channels changed: the own pools of a channel that is gone, no longer names a connection key, or
+   * names other values are closed once their calls (running and queued) finish.
+   */
+  channelsChanged(channels: { get(id: number): Pick<CachedChannel, 'id' | 'setting'> | undefined }): void {
+    for (const [id, held] of this.own) {
+      const ch = channels.get(id);
+      if (ch && hasOwnSettings(ch) && sameSettings(held.settings, channelConnectionSettings(ch, this.base))) continue;
+      this.own.delete(id);
+      void held.agent.close().catch(() => undefined);
+    }
   }
 
   private ownAgent(ch: Pick<CachedChannel, 'id' | 'setting'>): Dispatcher {
     const settings = channelConnectionSettings(ch, this.base);
     const held = this.own.get(ch.id);
-    if (held && held.settings.maxConnsPerHost === settings.maxConnsPerHost && held.settings.http2 === settings.http2) return held.agent;
+    if (held && sameSettings(held.settings, settings)) return held.agent;
     // Changed settings: new calls use new pools; the old ones finish their calls and close.
     if (held) void held.agent.close().catch(() => undefined);
     const agent = this.agentOf(settings);

@@ -21,6 +21,8 @@ export interface HeldStreams {
   release(): void;
   /** Resolves once `n` streams are open (rejects after `timeoutMs`). */
   whenOpened(n: number, timeoutMs: number): Promise<void>;
+  /** Connections open to the mock now (keep-alive ones included). */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function startHeldStreams(opts: { releaseAt: number; timeoutMs: num
         waiters.push({ n, resolve: () => (clearTimeout(t), resolve()) });
       });
     },
+    connections: () => new Promise((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
     close: async () => {
       finish('call');
       server.closeAllConnections();

@@ -43,4 +43,24 @@ describe('upstream connection settings', () => {
       await pools.close();
     }
   });
+  it("after the channels change, a channel's own dispatcher closes when the channel is gone, drops its keys or names other values", async () => {
+    const pools = new UpstreamPools(BASE, 1000, pino({ level: 'silent' }));
+    try {
+      const kept = pools.for({ id: 1, setting: { max_conns_per_host: 10 } }) as Agent;
+      const gone = pools.for({ id: 2, setting: { http2_enabled: true } }) as Agent;
+      const dropped = pools.for({ id: 3, setting: { max_conns_per_host: 10 } }) as Agent;
+      const changed = pools.for({ id: 4, setting: { max_conns_per_host: 10 } }) as Agent;
+      const now = new Map([
+        [1, { id: 1, setting: { max_conns_per_host: '10' } }],
+        [3, { id: 3, setting: { rpm_limit: 5 } }],
+        [4, { id: 4, setting: { max_conns_per_host: 20 } }],
+      ]);
+      pools.channelsChanged(now);
+      await new Promise((r) => setImmediate(r));
+      expect([kept.closed, gone.closed, dropped.closed, changed.closed]).toEqual([false, true, true, true]);
+      expect(pools.for({ id: 1, setting: { max_conns_per_host: 10 } })).toBe(kept);
+    } finally {
+      await pools.close();
+    }
+  });
 });

@@ -79,6 +79,7 @@ export class ChannelCache {
   private byId = new Map<number, CachedChannel>();
   private tiers = new Map<string, Tier[]>();
   private modelsByGroup = new Map<string, string[]>();
+  private readonly reloaded: (() => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -119,6 +120,12 @@ export class ChannelCache {
     this.byId = byId;
     this.tiers = tiers;
     this.modelsByGroup = new Map([...models].map(([g, set]) => [g, [...set].sort()]));
+    for (const fn of this.reloaded) fn();
+  }
+
+  /** Runs `fn` after every reload (the channels may have changed). */
+  onReload(fn: () => void): void {
+    this.reloaded.push(fn);
   }
 
   get(id: number): CachedChannel | undefined {
