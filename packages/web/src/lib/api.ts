@@ -1,11 +1,11 @@
 import { TWO_FACTOR_SETUP_REQUIRED, type Page } from '@tollway/shared';
 import { clearStoredUser, getStoredUser } from './storage';
 import i18n from '../i18n';
+import { refusalText, type Refusal } from './server-text';
 
 /** The envelope every management call answers with. */
-export interface Envelope<T> {
+export interface Envelope<T> extends Refusal {
   success: boolean;
-  message: string;
   data?: T;
 }
 
@@ -41,7 +41,7 @@ const TWO_FACTOR_SETUP_PATH = '/app/me';
 
 /**
  * Calls the management API. Adds the New-Api-User and no-store headers, sends 401 to the login page, names 429, 5xx and 405 (demo site) in a notice,
- * and on `success:false` (a refusal: HTTP 200 on /api, as in new-api) shows the server message and throws (so callers do nothing more for that call).
+ * and on `success:false` (a refusal: HTTP 200 on /api, as in new-api) shows the server message (its code's text in the viewer's language) and throws (so callers do nothing more for that call).
  */
 export async function api<T = unknown>(method: string, path: string, body?: unknown, opts: { silent?: boolean } = {}): Promise<Envelope<T>> {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
@@ -76,7 +76,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   else if (res.status === 500) message = i18n.t('common:error.server');
   else if (res.status === 405) message = i18n.t('common:error.demo');
   else if (!env) message = i18n.t('common:error.http', { message: res.statusText || res.status });
-  else if (!env.success) message = env.message || i18n.t('common:error.http', { message: res.status });
+  else if (!env.success) message = env.message ? refusalText(env) : i18n.t('common:error.http', { message: res.status });
   if (message !== undefined) {
     if (!opts.silent) notifyError(message);
     throw new ApiFailure(message, res.status);

@@ -6,6 +6,7 @@ import { trimNumber, usd } from '../../../lib/price';
 import type { LogRow } from '../api';
 import { costFormula, formatFrt, isFixedPrice, parseOther } from '../format';
 import { ChatContent } from './ChatContent';
+import { logRowText } from '../../../lib/server-text';
 
 interface Props {
   row: LogRow;
@@ -107,7 +108,7 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
         <Flex vertical gap={4}>
           <Typography.Text strong>{row.type === LogType.Error ? t('detail.error') : t('detail.content')}</Typography.Text>
           <Typography.Text className="tw-log-content" type={row.type === LogType.Error ? 'danger' : undefined}>
-            {row.content}
+            {logRowText(row)}
           </Typography.Text>
         </Flex>
       ) : null}

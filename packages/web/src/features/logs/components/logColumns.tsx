@@ -7,6 +7,7 @@ import type { LogRow } from '../api';
 import { formatTime } from '../../../lib/format-time';
 import { callTimeColor, formatFrt, frtColor, isFixedPrice, parseOther } from '../format';
 import type { LogColumn } from '../hooks';
+import { logRowText } from '../../../lib/server-text';
 
 const TYPE_COLORS: Record<number, string> = {
   [LogType.Topup]: 'cyan',
@@ -197,7 +198,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       // No width: the details take the room the other columns leave.
       render: (_, r) => {
         const o = parseOther(r.other);
-        let text = r.content;
+        let text = logRowText(r);
         if (r.type === LogType.Consume && !text) {
           const group = trimNumber(typeof o.group_ratio === 'number' ? o.group_ratio : 1);
           if (isFixedPrice(o)) text = t('value.priceSummary', { price: trimNumber(o.model_price!), group });
