@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { TLSSocket } from 'node:tls';
 import { Agent, Client, Pool, type buildConnector, type Dispatcher } from 'undici';
 
@@ -19,16 +20,32 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const HEADERS_TIMEOUT_MS = 300_000;
 
 /**
- * Streams one HTTP/2 connection is given at once: undici's own assumption of a server's limit (providers announce
- * 100 or more). undici does not lower it to what the server announces, so an upstream that allows fewer refuses
- * the excess streams (REFUSED_STREAM: those calls fail). Beyond it calls go to another connection, or wait.
+ * Streams one HTTP/2 connection is given at most (providers announce 100 or more), lowered to what the server
+ * announces in its SETTINGS (SETTINGS_MAX_CONCURRENT_STREAMS): streams beyond the server's limit would be refused.
  */
 const H2_STREAMS_PER_CONNECTION = 100;
 
 /**
- * A connection that may carry HTTP/2: once TLS has chosen the protocol (ALPN) it takes up to
- * H2_STREAMS_PER_CONNECTION calls at once on HTTP/2, one at a time on HTTP/1.1 (an upstream without HTTP/2 is
- * never pipelined).
+ * undici's own fields of a client (undici has no public option for this): the peer's announced stream limit,
+ * its session, whether that session has had the peer's SETTINGS, and the per-connection call count it reads.
+ */
+const undiciSymbols = createRequire(import.meta.url)('undici/lib/core/symbols.js') as Record<'kMaxConcurrentStreams' | 'kHTTP2Session' | 'kRemoteSettings' | 'kPipelining', symbol>;
+type UndiciInternals = Record<symbol, unknown>;
+
+/**
+ * Calls an HTTP/2 connection may carry now: one until the server's SETTINGS have come (its limit is not known
+ * yet; undici sends more once they come), then the server's limit, at most H2_STREAMS_PER_CONNECTION.
+ */
+function h2Streams(client: UndiciInternals): number {
+  const session = client[undiciSymbols.kHTTP2Session] as UndiciInternals | null | undefined;
+  if (!session?.[undiciSymbols.kRemoteSettings]) return 1;
+  const announced = Number(client[undiciSymbols.kMaxConcurrentStreams] ?? H2_STREAMS_PER_CONNECTION);
+  return Math.max(1, Math.min(H2_STREAMS_PER_CONNECTION, announced));
+}
+
+/**
+ * A connection that may carry HTTP/2: once TLS has chosen the protocol (ALPN) it takes up to h2Streams calls at
+ * once on HTTP/2, one at a time on HTTP/1.1 (an upstream without HTTP/2 is never pipelined).
  */
 function h2Client(origin: string | URL, opts: Client.Options): Client {
   const connect = opts.connect as buildConnector.connector;
@@ -36,7 +53,14 @@ function h2Client(origin: string | URL, opts: Client.Options): Client {
     ...opts,
     connect: (o, done) =>
       connect(o, (err, socket) => {
-        if (socket) client.pipelining = (socket as TLSSocket).alpnProtocol === 'h2' ? H2_STREAMS_PER_CONNECTION : 1;
+        if (socket) {
+          const h2 = (socket as TLSSocket).alpnProtocol === 'h2';
+          Object.defineProperty(
+            client,
+            undiciSymbols.kPipelining,
+            h2 ? { configurable: true, get: () => h2Streams(client as unknown as UndiciInternals), set: () => undefined } : { configurable: true, writable: true, value: 1 },
+          );
+        }
         done(err, socket as never);
       }),
   });

@@ -20,6 +20,10 @@ const LIMIT = 2;
 const HOLD_TIMEOUT_MS = 10_000;
 const H1_CALLS = 6;
 const H1_ANSWER_MS = 100;
+/** An HTTP/2 upstream announcing fewer streams than undici's default 100 gets LOW_CALLS calls at once. */
+const LOW_STREAMS = 20;
+const LOW_CALLS = 50;
+const LOW_ANSWER_MS = 200;
 
 const listen = (server: https.Server | http2.Http2SecureServer) =>
   new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`https://127.0.0.1:${(server.address() as AddressInfo).port}`)));
@@ -79,9 +83,27 @@ describe('upstream agent with HTTP/2', () => {
     }, H1_ANSWER_MS);
   });
 
+  // An HTTP/2 upstream announcing SETTINGS_MAX_CONCURRENT_STREAMS = LOW_STREAMS: records the most streams open on one session.
+  let lowUrl = '';
+  let mostOnOneSession = 0;
+  const lowServer = http2.createSecureServer({ key: tls.key, cert: tls.cert, settings: { maxConcurrentStreams: LOW_STREAMS } });
+  const openBySession = new Map<unknown, number>();
+  lowServer.on('stream', (stream) => {
+    const n = (openBySession.get(stream.session) ?? 0) + 1;
+    openBySession.set(stream.session, n);
+    mostOnOneSession = Math.max(mostOnOneSession, n);
+    stream.resume();
+    setTimeout(() => {
+      openBySession.set(stream.session, (openBySession.get(stream.session) ?? 1) - 1);
+      stream.respond({ ':status': 200, 'content-type': 'text/event-stream' });
+      stream.end('data: [DONE]\n\n');
+    }, LOW_ANSWER_MS);
+  });
+
   beforeAll(async () => {
     h2Url = await listen(h2Server);
     h1Url = await listen(h1Server);
+    lowUrl = await listen(lowServer);
   });
   afterAll(async () => {
     clearTimeout(hold);
@@ -89,6 +111,7 @@ describe('upstream agent with HTTP/2', () => {
     h1Server.closeAllConnections();
     await new Promise((r) => h1Server.close(r));
     await new Promise((r) => h2Server.close(r));
+    await new Promise((r) => lowServer.close(r));
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -115,5 +138,13 @@ describe('upstream agent with HTTP/2', () => {
     expect(results.map((r) => r.status)).toEqual(Array(H1_CALLS).fill(200));
     expect(mostOnOneSocket).toBe(1);
     expect(inFlight.size).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it(`an HTTP/2 upstream announcing ${LOW_STREAMS} streams gets at most that many per connection; none refused`, { timeout: 30_000 }, async () => {
+    const a = agent(true);
+    const results = await Promise.all(Array.from({ length: LOW_CALLS }, () => post(a, lowUrl)));
+    expect(results.map((r) => r.status)).toEqual(Array(LOW_CALLS).fill(200));
+    expect(mostOnOneSession).toBeLessThanOrEqual(LOW_STREAMS);
+    expect(openBySession.size).toBeLessThanOrEqual(LIMIT);
   });
 });
