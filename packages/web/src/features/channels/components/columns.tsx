@@ -106,7 +106,7 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
     {
       key: 'response',
       title: t('col.response'),
-      width: 76,
+      width: 86,
       render: (_, r) => <ResponseTimeBadge ms={r.response_time} testedAt={isTagRow(r) ? undefined : r.test_time} id={isTagRow(r) ? undefined : r.id} />,
     },
     {
@@ -123,7 +123,7 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
     {
       key: 'used',
       title: t('col.used'),
-      width: 76,
+      width: 66,
       render: (_, r) => (
         <Tooltip title={t('usedRaw', { value: r.used_quota })}>
           <span className="tw-ch-num">{renderQuota(r.used_quota ?? 0, d.quota)}</span>
