@@ -1,72 +1,48 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import common from './common';
 import shell from '../layout/i18n';
-import auth from '../features/auth/i18n';
-import home from '../features/home/i18n';
-import me from '../features/me/i18n';
-import users from '../features/users/i18n';
-import settings from '../features/settings/i18n';
-import setup from '../features/setup/i18n';
-import channels from '../features/channels/i18n';
-import tokens from '../features/tokens/i18n';
-import logs from '../features/logs/i18n';
-import tasks from '../features/tasks/i18n';
-import dashboard from '../features/dashboard/i18n';
-import pricing from '../features/pricing/i18n';
-import inbox from '../features/inbox/i18n';
-import messages from '../features/messages/i18n';
-import playground from '../features/playground/i18n';
-import redemption from '../features/redemption/i18n';
-import wallet from '../features/wallet/i18n';
-import audit from '../features/audit/i18n';
-import twofa from '../components/twofa/i18n';
-
-/** One namespace per feature (and for the layout and the two-factor widgets); each folder owns its strings in `i18n.ts` ({ zh, en }). */
-const namespaces = {
-  common,
-  shell,
-  auth,
-  home,
-  me,
-  users,
-  settings,
-  setup,
-  channels,
-  tokens,
-  logs,
-  tasks,
-  dashboard,
-  pricing,
-  redemption,
-  wallet,
-  inbox,
-  messages,
-  playground,
-  twofa,
-  audit,
-};
+import { LAZY_NAMESPACES } from './namespaces';
 
 export const LANGUAGES = ['zh', 'en'] as const;
+type Language = (typeof LANGUAGES)[number];
 const stored = localStorage.getItem('i18nextLng');
 const lng = stored === 'en' || stored === 'zh' ? stored : 'zh';
 
-const resources: Record<string, Record<string, object>> = { zh: {}, en: {} };
-for (const [ns, res] of Object.entries(namespaces)) {
-  resources.zh![ns] = res.zh;
-  resources.en![ns] = res.en;
+/** Loads a namespace's chunk on demand; a component asking for it suspends until it is in (no raw keys on screen). */
+const lazyTexts: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, ns, done) {
+    const load = LAZY_NAMESPACES[ns];
+    if (!load) return done(new Error(`no texts for namespace ${ns}`), null);
+    load().then(
+      (m) => done(null, m.default[language as Language] ?? m.default.zh),
+      (err: Error) => done(err, null),
+    );
+  },
+};
+
+void i18n
+  .use(lazyTexts)
+  .use(initReactI18next)
+  .init({
+    resources: { zh: { common: common.zh, shell: shell.zh }, en: { common: common.en, shell: shell.en } },
+    partialBundledLanguages: true,
+    lng,
+    fallbackLng: 'zh',
+    ns: ['common', 'shell'],
+    defaultNS: 'common',
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  });
+
+/** Fetches the texts a page needs (in the current language and the zh fallback) before it renders. */
+export function loadTexts(namespaces: readonly string[]): Promise<void> {
+  return i18n.loadNamespaces([...namespaces]);
 }
 
-void i18n.use(initReactI18next).init({
-  resources,
-  lng,
-  fallbackLng: 'zh',
-  ns: Object.keys(namespaces),
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-});
-
-export function setLanguage(lang: (typeof LANGUAGES)[number]): void {
+export function setLanguage(lang: Language): void {
   localStorage.setItem('i18nextLng', lang);
   void i18n.changeLanguage(lang);
   document.documentElement.lang = lang;
