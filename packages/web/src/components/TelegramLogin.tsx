@@ -1,5 +1,8 @@
-import { useEffect, useRef } from 'react';
+import { Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { apiGet } from '../lib/api';
+import { WIDGET_SCRIPT_TIMEOUT_MS } from './Turnstile';
 import { rememberedInviteCode } from '../lib/oauth';
 
 interface TelegramUser {
@@ -23,7 +26,9 @@ declare global {
  * `action="bind"` to GET /api/oauth/telegram/bind as a console call (New-Api-User), binding it to the signed-in user.
  */
 export function TelegramLogin({ botName, onLoggedIn, action = 'login' }: { botName: string; onLoggedIn: (user: unknown) => void; action?: 'login' | 'bind' }) {
+  const { t } = useTranslation('auth');
   const box = useRef<HTMLDivElement>(null);
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
     window.onTelegramAuth = (tg) => {
       const q = new URLSearchParams();
@@ -43,11 +48,27 @@ export function TelegramLogin({ botName, onLoggedIn, action = 'login' }: { botNa
     script.dataset.size = 'large';
     script.dataset.onauth = 'onTelegramAuth(user)';
     script.dataset.requestAccess = 'write';
+    setFailed(false);
+    script.onerror = () => setFailed(true);
+    // The script puts its button in an iframe; none by the deadline (a hanging load) is reported like an error.
+    const slow = setTimeout(() => {
+      if (!el.querySelector('iframe')) setFailed(true);
+    }, WIDGET_SCRIPT_TIMEOUT_MS);
     el.appendChild(script);
     return () => {
+      clearTimeout(slow);
       el.innerHTML = '';
       delete window.onTelegramAuth;
     };
   }, [action, botName, onLoggedIn]);
-  return <div ref={box} data-testid="oauth-telegram" style={{ display: 'flex', justifyContent: 'center' }} />;
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center' }}>
+      <div ref={box} data-testid="oauth-telegram" style={{ display: 'flex', justifyContent: 'center' }} />
+      {failed && (
+        <Typography.Text type="danger" data-testid="oauth-telegram-failed">
+          {t('telegramWidget.loadFailed')}
+        </Typography.Text>
+      )}
+    </div>
+  );
 }

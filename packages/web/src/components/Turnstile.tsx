@@ -29,6 +29,9 @@ declare global {
   }
 }
 
+/** A widget script that has not arrived by then is reported as not loading (the load may still finish later). */
+export const WIDGET_SCRIPT_TIMEOUT_MS = 8000;
+
 let scriptLoad: Promise<TurnstileApi> | undefined;
 
 /** Loads the widget script once per page; every widget shares the one load (a failed load may be retried). */
@@ -70,9 +73,13 @@ function TurnstileWidget({ siteKey, onToken, resets }: WidgetProps) {
   useEffect(() => {
     let live = true;
     setFailed(false);
+    // A script that hangs (no network) fires no error: say so after a while instead of showing nothing.
+    const slow = setTimeout(() => live && !widget.current && setFailed(true), WIDGET_SCRIPT_TIMEOUT_MS);
     loadTurnstile().then(
       (api) => {
+        clearTimeout(slow);
         if (!live || !box.current) return;
+        setFailed(false);
         const id = api.render(box.current, {
           sitekey: siteKey,
           theme,
@@ -83,10 +90,14 @@ function TurnstileWidget({ siteKey, onToken, resets }: WidgetProps) {
         });
         widget.current = { api, id };
       },
-      () => live && setFailed(true),
+      () => {
+        clearTimeout(slow);
+        if (live) setFailed(true);
+      },
     );
     return () => {
       live = false;
+      clearTimeout(slow);
       const w = widget.current;
       widget.current = undefined;
       if (w?.id !== undefined) w.api.remove?.(w.id);

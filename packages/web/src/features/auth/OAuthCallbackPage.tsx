@@ -7,7 +7,7 @@ import { api } from '../../lib/api';
 import { takeReturnTo } from '../../lib/oauth';
 import { useCompleteLogin } from './useCompleteLogin';
 
-/** /oauth/{provider}: exchanges code and state (GET /api/oauth/{type}); a bind result goes to /admin/settings. */
+/** /oauth/{provider}: exchanges code and state (GET /api/oauth/{type}); a bind result goes to the personal settings (/app/me). */
 export default function OAuthCallbackPage() {
   const { t } = useTranslation('auth');
   const { provider = '' } = useParams();
@@ -32,7 +32,8 @@ export default function OAuthCallbackPage() {
       .then((res) => {
         if (res.message === 'bind') {
           void message.success(t('oauth.bindSuccess'));
-          navigate('/admin/settings', { replace: true });
+          // The bindings are listed on the personal settings page.
+          navigate('/app/me', { replace: true });
         } else {
           complete(res.data, takeReturnTo());
         }

@@ -91,6 +91,7 @@ export default {
       wait: '请稍后几秒重试，Turnstile 正在检查用户环境！',
       loadFailed: '人机验证加载失败，请检查网络后刷新页面',
     },
+    telegramWidget: { loadFailed: 'Telegram 登录组件加载失败，请检查网络后刷新页面' },
   },
   en: {
     login: {
@@ -183,5 +184,6 @@ export default {
       wait: 'Please wait a few seconds and try again: Turnstile is still checking your browser.',
       loadFailed: 'The human verification could not load; check your network and reload the page',
     },
+    telegramWidget: { loadFailed: 'The Telegram sign-in widget could not load; check your network and reload the page' },
   },
 };

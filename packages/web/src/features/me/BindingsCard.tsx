@@ -10,6 +10,9 @@ import { SELF_KEY } from '../../lib/self';
 import { useStatus } from '../../lib/status';
 import { BindEmailModal } from './BindEmailModal';
 import { BindTelegramModal } from './BindTelegramModal';
+import { BindWeChatModal } from './BindWeChatModal';
+import { authorizeUrl, fetchOAuthState, type OAuthProvider } from '../../lib/oauth';
+import type { Status } from '../../lib/status';
 import { IconTitle } from '../../components/IconTitle';
 
 const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo'; field: keyof UserPublic; icon: ReactNode }[] = [
@@ -21,9 +24,26 @@ const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxd
   { key: 'linuxdo', field: 'linux_do_id', icon: <LinkOutlined /> },
 ];
 
+/** Whether a provider can be bound: its sign-in is turned on in the settings. */
+function canBind(key: (typeof ROWS)[number]['key'], status: Status | undefined): boolean {
+  if (!status) return false;
+  const on: Record<string, boolean> = {
+    github: status.github_oauth,
+    oidc: status.oidc_enabled,
+    linuxdo: status.linuxdo_oauth,
+    wechat: status.wechat_login,
+    telegram: status.telegram_oauth && Boolean(status.telegram_bot_name),
+  };
+  return on[key] ?? false;
+}
+
+const REDIRECTED: readonly string[] = ['github', 'oidc', 'linuxdo'] satisfies OAuthProvider[];
+
 /**
- * Linked outside accounts; the email can be bound or changed with a mailed code, Telegram bound with its widget,
- * and a linked provider released (the server keeps a user's last way to sign in).
+ * Linked outside accounts; the email can be bound or changed with a mailed code, GitHub, OIDC and LinuxDO bound
+ * through the provider's sign-in with a state bound to this session (the callback page binds), WeChat with the
+ * code its account sends, Telegram with its widget; a linked provider is released (the server keeps a user's last
+ * way to sign in). Binding is offered only for the providers turned on.
  */
 export function BindingsCard({ user }: { user: UserPublic }) {
   const { t } = useTranslation('me');
@@ -37,7 +57,20 @@ export function BindingsCard({ user }: { user: UserPublic }) {
     });
   const [bindingEmail, setBindingEmail] = useState(false);
   const [bindingTelegram, setBindingTelegram] = useState(false);
+  const [bindingWechat, setBindingWechat] = useState(false);
   const { data: status } = useStatus();
+  const bind = async (key: string) => {
+    if (key === 'telegram') return setBindingTelegram(true);
+    if (key === 'wechat') return setBindingWechat(true);
+    if (!status || !REDIRECTED.includes(key)) return;
+    try {
+      // Asked for by the signed-in console, the state binds the account to this session on the way back.
+      const state = await fetchOAuthState();
+      window.location.href = authorizeUrl(key as OAuthProvider, status, state);
+    } catch {
+      void message.error(t('bindings.oauthStartFailed'));
+    }
+  };
   const telegramBot = status?.telegram_oauth ? status.telegram_bot_name : '';
   return (
     <Card title={<IconTitle icon={LinkOutlined}>{t('bindings.title')}</IconTitle>} styles={{ body: { paddingBlock: 4 } }} data-testid="me-bindings">
@@ -74,8 +107,8 @@ export function BindingsCard({ user }: { user: UserPublic }) {
                 </Button>
               </Popconfirm>
             )}
-            {row.key === 'telegram' && !value && telegramBot && (
-              <Button size="small" onClick={() => setBindingTelegram(true)} data-testid="me-bind-telegram">
+            {row.key !== 'email' && !value && canBind(row.key, status) && (
+              <Button size="small" onClick={() => void bind(row.key)} data-testid={`me-bind-${row.key}`}>
                 {t('bindings.bind')}
               </Button>
             )}
@@ -83,6 +116,7 @@ export function BindingsCard({ user }: { user: UserPublic }) {
         );
       })}
       <BindEmailModal open={bindingEmail} onClose={() => setBindingEmail(false)} />
+      {status?.wechat_login && <BindWeChatModal open={bindingWechat} qrcode={status.wechat_qrcode} onClose={() => setBindingWechat(false)} />}
       {telegramBot && <BindTelegramModal open={bindingTelegram} botName={telegramBot} onClose={() => setBindingTelegram(false)} />}
     </Card>
   );
