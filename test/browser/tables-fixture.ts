@@ -78,6 +78,16 @@ export async function seedTables(h: Harness, root: Session): Promise<MockUpstrea
   return mock;
 }
 
+/** How long the first load of the console may take on a loaded machine. */
+const FIRST_LOAD_MS = 30_000;
+
+/** Signs in through the login form, first waiting for the form: the first load can be slow on a loaded machine. */
+export async function signIn(page: Page, who: { username: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-username').waitFor({ timeout: FIRST_LOAD_MS });
+  await login(page, who);
+}
+
 /** A signed-in page of `who` in `lang` at `viewport`; the storage state of one login is reused across contexts. */
 export async function openAs(
   h: Harness,
@@ -93,7 +103,7 @@ export async function openAs(
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   if (!saved) {
-    await login(page, who);
+    await signIn(page, who);
     state.set(who.username, await context.storageState());
   }
   return { context, page };
