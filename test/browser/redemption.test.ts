@@ -168,10 +168,10 @@ describe('redemption codes in Chromium', () => {
     expect(await input.inputValue()).toBe('');
     await h.shot(page, '74-wallet-redeemed');
 
-    // The same code again: the server's message is shown and the balance does not move.
+    // The same code again: the refusal is shown in the console's language and the balance does not move.
     await input.fill(keys[0]!);
     await page.getByTestId('redeem-button').click();
-    await page.getByText('redemption code already used').first().waitFor();
+    await page.getByText('该兑换码已被使用').first().waitFor();
     await page.getByTestId('redeem-result').waitFor({ state: 'detached' });
     // The error toast slides in above the earlier success toast; let it finish before the picture.
     await page.waitForTimeout(800);
