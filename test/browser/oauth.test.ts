@@ -79,7 +79,7 @@ describe('OIDC sign-in in Chromium', () => {
     await dropSession(page);
     await page.goto('/oauth/oidc?code=forged-code&state=forged-state');
     const callback = page.getByTestId('oauth-callback');
-    await expect.poll(() => callback.textContent()).toContain('sign-in state missing or expired');
+    await expect.poll(() => callback.textContent()).toContain('登录状态无效或已过期');
     await h.shot(page, 'oauth-02-oidc-state-refused');
   });
 });

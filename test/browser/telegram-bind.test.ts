@@ -77,7 +77,7 @@ describe('Telegram bind in Chromium', () => {
     await page.getByTestId('me-unbind-telegram').click();
     await page.getByTestId('me-unbind-confirm-telegram').click();
     // The user has no email address: the server refuses and the console shows why.
-    await page.getByText('the Telegram account is the only way to sign in: bind an email address first').first().waitFor();
+    await page.getByText('Telegram 账户是唯一的登录方式，请先绑定邮箱').first().waitFor();
     expect(await telegramIdOf()).toBe('4242');
     await h.shot(page, 'telegram-unbind-refused');
 

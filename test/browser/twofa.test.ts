@@ -86,7 +86,7 @@ describe('two-factor sign-in in Chromium', () => {
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
     await page.getByTestId('twofa-login-code').fill('000000');
     await page.getByTestId('twofa-login-submit').click();
-    await page.getByText('the verification code or backup code is wrong, please try again').waitFor();
+    await page.getByText('验证码或备用码错误，请重试').waitFor();
     expect(new URL(page.url()).pathname).toBe('/login/2fa');
     await h.shot(page, 'twofa-04-login-step-wrong-code');
     await page.getByTestId('twofa-login-code').fill(nextCode());
@@ -111,7 +111,7 @@ describe('two-factor sign-in in Chromium', () => {
     await page.getByTestId('twofa-login-toggle').click();
     await page.getByTestId('twofa-login-code').fill(backupCodes[0]!);
     await page.getByTestId('twofa-login-submit').click();
-    await page.getByText('the verification code or backup code is wrong, please try again').waitFor();
+    await page.getByText('验证码或备用码错误，请重试').waitFor();
     expect(new URL(page.url()).pathname).toBe('/login/2fa');
   });
 
