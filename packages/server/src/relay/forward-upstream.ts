@@ -11,12 +11,12 @@ import type { AttemptResult } from './types.js';
 /** Most of an error answer kept (for its message and the log). */
 export const ERROR_BODY_LIMIT = 64 * 1024;
 
-/** What goes upstream: where, with which headers, and the body (JSON text, or a spooled upload read as it is sent). */
+/** What goes upstream: where, with which headers, and the body (JSON text or bytes, or a spooled upload read as it is sent). */
 export interface UpstreamCall {
   origin: string;
   path: string;
   headers: Record<string, string>;
-  body: string | Readable;
+  body: string | Buffer | Readable;
 }
 
 export type AnswerHeaders = Dispatcher.ResponseData['headers'];

@@ -20,8 +20,8 @@ export interface UpstreamRequest {
   origin: string;
   path: string;
   headers: Record<string, string>;
-  /** JSON text, or a stream (a spooled multipart upload) sent as it is read. */
-  body: string | Readable;
+  /** JSON text or bytes, or a stream (a spooled multipart upload) sent as it is read. */
+  body: string | Buffer | Readable;
   stream: boolean;
   /** The client asked for the usage chunk (stream_options.include_usage). */
   clientWantsUsage: boolean;
@@ -171,9 +171,14 @@ export function forwardOpenAI(
 export function forwardOpenAIChannel(ctx: RelayContext, a: ChannelAttempt, adaptor: UpstreamAdaptor, endpoint: OpenAIEndpoint): Promise<AttemptResult> {
   const { call, channel, upstreamModel } = a;
   const target = adaptor.target({ channel, key: a.key, model: upstreamModel, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options });
-  let body: string;
+  let body: string | Buffer;
   try {
-    body = rewriteOpenAIBody(call.body, { model: upstreamModel, forceStreamUsage: true, systemPrompt: channel.systemPrompt, paramOverride: channel.paramOverride }, endpoint);
+    body = rewriteOpenAIBody(
+      call.body,
+      { model: upstreamModel, forceStreamUsage: true, systemPrompt: channel.systemPrompt, paramOverride: channel.paramOverride },
+      endpoint,
+      call.raw,
+    );
   } catch (err) {
     throw unconvertible(ctx.log, err);
   }

@@ -42,6 +42,7 @@ export function openAIInbound(endpoint: OpenAIEndpoint) {
       includeUsage: (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
       maxTokens,
       bytes: (req.body as Buffer).length,
+      raw: req.body as Buffer,
     };
   };
 }

@@ -28,6 +28,8 @@ export interface InboundCall {
   maxTokens: number;
   /** Raw body size (the reservation's prompt estimate). */
   bytes: number;
+  /** The client's JSON bytes `body` was parsed from, sent as they are when nothing in them changes (OpenAI endpoints). */
+  raw?: Buffer;
   /** Set for the surfaces that forward and meter themselves (images, audio, rerank, Gemini embeddings). */
   surface?: Surface;
   /** Billable units at a per-call model price (images × size/quality factor, minutes, 1K characters); 1 when absent. */

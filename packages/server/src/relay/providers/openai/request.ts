@@ -22,12 +22,32 @@ export interface BodyRewrite {
 
 type Body = Record<string, unknown> & { messages?: { role: string; content: unknown }[]; stream_options?: Record<string, unknown> };
 
-/** Rewrites a parsed request body for the upstream; returns the JSON text to send. */
-export function rewriteOpenAIBody(body: Body, r: BodyRewrite, endpoint: OpenAIEndpoint): string {
+const USAGE_KEY = Buffer.from('"stream_options":{"include_usage":true},');
+const OPEN_BRACE = 0x7b;
+
+/**
+ * The client's own bytes when the rewrite would change nothing (no stringify of a body that passes through), or
+ * with only the usage request added in front of its first key; undefined when the body must be rebuilt.
+ */
+function unchangedBytes(body: Body, raw: Buffer, r: BodyRewrite, wantsUsage: boolean, endpoint: OpenAIEndpoint): Buffer | undefined {
+  if (body.model !== r.model || (r.systemPrompt && endpoint === 'chat') || Object.keys(r.paramOverride).length > 0) return undefined;
+  if (!wantsUsage || body.stream_options?.include_usage === true) return raw;
+  if ('stream_options' in body) return undefined;
+  // The body parsed as an object with a model: its first byte that is not white space is `{`, and a key follows.
+  const at = raw.indexOf(OPEN_BRACE);
+  return Buffer.concat([raw.subarray(0, at + 1), USAGE_KEY, raw.subarray(at + 1)]);
+}
+
+/**
+ * Rewrites a parsed request body for the upstream; returns what to send. With `raw` (the client's JSON bytes the
+ * body was parsed from) an unchanged body goes out as those bytes.
+ */
+export function rewriteOpenAIBody(body: Body, r: BodyRewrite, endpoint: OpenAIEndpoint, raw?: Buffer): string | Buffer {
+  const wantsUsage = r.forceStreamUsage && body.stream === true && (endpoint === 'chat' || endpoint === 'completions');
+  const same = raw && unchangedBytes(body, raw, r, wantsUsage, endpoint);
+  if (same) return same;
   const out: Body = { ...body, model: r.model };
-  if (r.forceStreamUsage && out.stream === true && (endpoint === 'chat' || endpoint === 'completions')) {
-    out.stream_options = Object.assign({}, out.stream_options, { include_usage: true });
-  }
+  if (wantsUsage) out.stream_options = Object.assign({}, out.stream_options, { include_usage: true });
   if (r.systemPrompt && endpoint === 'chat' && Array.isArray(out.messages)) {
     out.messages = [{ role: 'system', content: r.systemPrompt }, ...out.messages];
   }
