@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import type { Harness } from './harness.js';
+import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'redroot', password: 'red-root-pass-1' };
 const USER = { username: 'redeemer', password: 'redeemer-pass-1' };
 
 async function login(page: Page, who: { username: string; password: string }): Promise<void> {
   await page.goto('/login');
+  // The first load of the console can be slow on a loaded machine.
+  await page.getByTestId('login-username').waitFor({ timeout: 30_000 });
   await page.getByTestId('login-username').fill(who.username);
   await page.getByTestId('login-password').fill(who.password);
   await page.getByTestId('login-submit').click();
@@ -15,6 +18,26 @@ async function login(page: Page, who: { username: string; password: string }): P
 }
 
 /** Calls the management API from the page with its session (as the console does). */
+/**
+ * Closes the open dialog with Escape and waits until no dialog covers the page (its wrapper gone after the closing
+ * animation). Escape is pressed again while one is still shown: a press that lands before the dialog has taken focus
+ * does nothing.
+ */
+async function closeDialogs(page: Page): Promise<void> {
+  // A page in the background may not run its animations; the closing one must finish.
+  await page.bringToFront();
+  await expect
+    .poll(
+      async () => {
+        const open = await page.locator('.ant-modal-wrap:visible').count();
+        if (open > 0) await page.keyboard.press('Escape');
+        return open;
+      },
+      { timeout: 15_000, intervals: [300] },
+    )
+    .toBe(0);
+}
+
 function apiFromPage<T>(page: Page, method: string, url: string, body?: unknown): Promise<{ success: boolean; message: string; data: T }> {
   return page.evaluate(
     async ([m, u, b]) => {
@@ -37,7 +60,8 @@ describe('redemption codes in Chromium', () => {
   let admin: Page;
   let keys: string[] = [];
   beforeAll(async () => {
-    h = await startHarness();
+    // A private copy of the console: a rebuild during the run must not pull its chunks away.
+    h = await startPrivateHarness();
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     ({ page: admin } = await h.newPage());
     await login(admin, ROOT);
@@ -71,8 +95,7 @@ describe('redemption codes in Chromium', () => {
     await admin.getByTestId('redemptions-created-keys').waitFor();
     expect(await admin.getByTestId('redemptions-created-keys').inputValue()).toBe(keys.join('\n'));
     await h.shot(admin, '71-redemption-created');
-    await admin.keyboard.press('Escape');
-    await admin.getByTestId('redemptions-created-keys').waitFor({ state: 'hidden' });
+    await closeDialogs(admin);
     await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(3);
     await h.shot(admin, '72-redemption-list');
   });
@@ -116,6 +139,8 @@ describe('redemption codes in Chromium', () => {
   it('creates a gift code with max uses and an expiry, and refuses an expiry before the start', async () => {
     await admin.getByTestId('redemptions-search').fill('');
     await admin.getByTestId('redemptions-search-submit').click();
+    // The list is unfiltered again (both codes left) before the new code is added to it.
+    await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(2);
     await admin.getByTestId('redemptions-add').click();
     await admin.getByTestId('redemption-form-name').fill('gift-five');
     await admin.getByTestId('redemption-form-gift').click();
@@ -145,8 +170,7 @@ describe('redemption codes in Chromium', () => {
     // The download starts before the keys dialog renders: close it only once it is open, and wait until it is gone.
     const createdKeys = admin.getByTestId('redemptions-created-keys');
     await createdKeys.waitFor({ state: 'visible' });
-    await admin.keyboard.press('Escape');
-    await createdKeys.waitFor({ state: 'hidden' });
+    await closeDialogs(admin);
     const expected = await admin.evaluate(() => [new Date(2099, 0, 2).getTime() / 1000, new Date(2099, 11, 31).getTime() / 1000]);
     const listed = await apiFromPage<{ items: Record<string, unknown>[] }>(admin, 'GET', '/api/redemption/search?keyword=gift-five');
     expect(listed.data.items).toHaveLength(1);
@@ -180,7 +204,8 @@ describe('redemption codes in Chromium', () => {
     await h.shot(page, '75-wallet-redeem-used');
     await page.context().close();
 
-    // The admin's list shows the code as used, with the redeemer's id.
+    // The admin's list shows the code as used, with the redeemer's id (no dialog left over the list).
+    await closeDialogs(admin);
     await admin.getByTestId('redemptions-search').fill('');
     await admin.getByTestId('redemptions-search-submit').click();
     const used = await apiFromPage<{ items: { id: number; key: string; status: number; used_user_id: number }[] }>(admin, 'GET', '/api/redemption/');
