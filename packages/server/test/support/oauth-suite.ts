@@ -159,7 +159,7 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     try {
       const refused = await signIn(new Client(fx.t.app), 5);
       expectRefused(refused);
-      expect(refused.body).toEqual({
+      expect(refused.body).toMatchObject({
         success: false,
         message: `no user is bound to this ${pc.label} account and the administrator has disabled new user registration`,
       });
