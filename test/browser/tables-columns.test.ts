@@ -1,0 +1,145 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
+import { apiAs as api, type Session } from './api-session.js';
+import type { Harness } from './harness.js';
+import { openAs, ROOT, seedTables, seedUsers, VIEWPORTS, type Lang, startPrivateHarness } from './tables-fixture.js';
+
+type State = Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>;
+
+/** How many pixels the table's scroll box scrolls sideways (0: everything fits). */
+const sideScroll = (page: Page) =>
+  page
+    .locator('.ant-table-content')
+    .first()
+    .evaluate((el) => el.scrollWidth - el.clientWidth);
+
+/** The on-screen box of a header cell (by column key) and of the table's scroll box. */
+async function headerBox(page: Page, key: string) {
+  const cell = await page.locator(`th[data-col="${key}"]`).first().boundingBox();
+  const box = await page.locator('.ant-table-content').first().boundingBox();
+  return { cell: cell!, box: box! };
+}
+
+/** The document is no wider than the viewport: nothing scrolls sideways. */
+const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/**
+ * Issue 18 "tables that fit", in Chromium with real data: at 1440 px the channel table shows weight and group
+ * beside (not under) the pinned actions and the log table shows tokens, cost, IP and details without sideways
+ * scrolling; column choices persist; phones get cards. Screenshots at 1440, 1920 and on a phone, zh and en.
+ */
+describe('tables that fit 1280–1920 px and phones', () => {
+  let h: Harness;
+  let mock: MockUpstream;
+  let root: Session;
+  const state: State = new Map();
+
+  beforeAll(async () => {
+    h = await startPrivateHarness();
+    ({ root } = await seedUsers(h));
+    mock = await seedTables(h, root);
+    // A message for the message list's phone cards.
+    await api(root, 'POST', '/api/admin/messages', { title: 'Maintenance window on Sunday night', content: 'Short downtime.', format: 'markdown', user_ids: [root.id] });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await mock?.close();
+  });
+
+  for (const lang of ['zh', 'en'] as Lang[]) {
+    it(`channel table at 1440 and 1920 px (${lang}): weight and group beside the actions, no sideways scroll`, async () => {
+      const { context, page } = await openAs(h, ROOT, lang, VIEWPORTS.desktop, state);
+      await page.goto('/admin/channels');
+      await page.locator('[data-testid^="channel-row-"]').first().waitFor();
+      await h.shot(page, `tables-channels-1440-${lang}`);
+      expect(await sideScroll(page)).toBeLessThanOrEqual(0);
+      const actions = (await headerBox(page, 'actions')).cell;
+      for (const key of ['priority', 'weight', 'group']) {
+        const { cell, box } = await headerBox(page, key);
+        expect(cell.x + cell.width, key).toBeLessThanOrEqual(actions.x + 1);
+        expect(cell.x, key).toBeGreaterThanOrEqual(box.x - 1);
+      }
+      await page.setViewportSize(VIEWPORTS.wide);
+      await expect.poll(() => sideScroll(page)).toBeLessThanOrEqual(0);
+      await h.shot(page, `tables-channels-1920-${lang}`);
+      await context.close();
+    });
+
+    it(`log table at 1440 and 1920 px (${lang}): tokens, cost, IP and details without sideways scroll`, async () => {
+      const { context, page } = await openAs(h, ROOT, lang, VIEWPORTS.desktop, state);
+      await page.goto('/app/logs/api-usage');
+      await page.locator('[data-testid^="log-row-"]').first().waitFor();
+      await h.shot(page, `tables-logs-1440-${lang}`);
+      expect(await sideScroll(page)).toBeLessThanOrEqual(0);
+      for (const key of ['tokens', 'quota', 'ip', 'details']) {
+        const { cell, box } = await headerBox(page, key);
+        expect(cell.x + cell.width, key).toBeLessThanOrEqual(box.x + box.width + 1);
+        expect(cell.width, key).toBeGreaterThan(60);
+      }
+      // The consume row shows its token counts and its caller's IP.
+      const row = page.locator('[data-testid^="log-row-"]').first();
+      expect(await row.textContent()).toContain('123456');
+      expect(await row.textContent()).toContain('127.0.0.1');
+      await page.setViewportSize(VIEWPORTS.wide);
+      await expect.poll(() => sideScroll(page)).toBeLessThanOrEqual(0);
+      await h.shot(page, `tables-logs-1920-${lang}`);
+      await context.close();
+    });
+
+    it(`phone cards for channels, logs, users and messages (${lang}): no sideways scroll, titles readable`, async () => {
+      const { context, page } = await openAs(h, ROOT, lang, VIEWPORTS.phone, state);
+      const lists = [
+        { url: '/admin/channels', row: '[data-testid^="channel-row-"]', name: 'channels' },
+        { url: '/app/logs/api-usage', row: '[data-testid^="log-row-"]', name: 'logs' },
+        { url: '/admin/users', row: '[data-testid^="user-row-"]', name: 'users' },
+        { url: '/admin/messages', row: '.ant-table-row', name: 'messages' },
+      ];
+      for (const l of lists) {
+        await page.goto(l.url);
+        const row = page.locator(l.row).first();
+        await row.waitFor();
+        expect(await page.locator('.tw-cards').count(), l.name).toBe(1);
+        expect(await pageOverflow(page), l.name).toBeLessThanOrEqual(0);
+        // A card is as wide as the list, and a label sits beside its value.
+        const card = (await row.boundingBox())!;
+        expect(card.width, l.name).toBeGreaterThan(VIEWPORTS.phone.width * 0.7);
+        const label = await row
+          .locator('td[data-label]')
+          .first()
+          .evaluate((td) => getComputedStyle(td, '::before').content);
+        expect(label, l.name).not.toBe('none');
+        await h.shot(page, `tables-${l.name}-phone-${lang}`);
+      }
+      await context.close();
+    });
+  }
+
+  it('remembers the chosen columns across visits (local storage)', async () => {
+    const { context, page } = await openAs(h, ROOT, 'en', VIEWPORTS.desktop, state);
+    await page.goto('/app/logs/api-usage');
+    await page.locator('[data-testid^="log-row-"]').first().waitFor();
+    await page.getByTestId('logs-columns').click();
+    await page.getByTestId('logs-columns-ip').click();
+    await expect.poll(() => page.locator('th[data-col="ip"]').count()).toBe(0);
+    await page.goto('/admin/channels');
+    await page.locator('[data-testid^="channel-row-"]').first().waitFor();
+    await page.getByTestId('channels-columns').click();
+    await page.getByTestId('channels-columns-health').click();
+    await expect.poll(() => page.locator('th[data-col="health"]').count()).toBe(0);
+
+    await page.reload();
+    await page.locator('[data-testid^="channel-row-"]').first().waitFor();
+    expect(await page.locator('th[data-col="health"]').count()).toBe(0);
+    expect(await page.locator('th[data-col="weight"]').count()).toBe(1);
+    await page.goto('/app/logs/api-usage');
+    await page.locator('[data-testid^="log-row-"]').first().waitFor();
+    expect(await page.locator('th[data-col="ip"]').count()).toBe(0);
+    expect(await page.locator('th[data-col="details"]').count()).toBe(1);
+    // Defaults bring every column back.
+    await page.getByTestId('logs-columns').click();
+    await page.getByTestId('logs-columns-reset').click();
+    await expect.poll(() => page.locator('th[data-col="ip"]').count()).toBe(1);
+    await context.close();
+  });
+});
