@@ -7,7 +7,7 @@ const refusedWith = (res: CallResult, message: string) => {
   expect(res.body.success, res.body.message).toBe(false);
   expect(res.body.message).toContain(message);
 };
-const ok = <T>(res: CallResult<T>): T => {
+const ok = <T = unknown>(res: CallResult<unknown>): T => {
   expect(res.body.success, res.body.message).toBe(true);
   return res.body.data as T;
 };
@@ -120,7 +120,7 @@ describe.each(dialects)('new-api console routes on %s', (dialect) => {
     refusedWith(await anon.call('POST', '/api/user/passkey/login/begin', {}), 'passkeys are not available on this server');
     refusedWith(await admin.call('DELETE', `/api/user/${alice.userId}/reset_passkey`), 'passkeys are not available on this server');
     // Not an unknown user's lookup, and alice still exists.
-    expect(ok(await admin.call<{ username: string }>('GET', `/api/user/${alice.userId}`)).username).toBe('alice');
+    expect(ok<{ username: string }>(await admin.call('GET', `/api/user/${alice.userId}`)).username).toBe('alice');
   });
 
   it('subscriptions: polling answers empty lists and wallet billing; purchases say subscriptions are not available', async () => {
