@@ -33,7 +33,7 @@ async function closeDialogs(page: Page): Promise<void> {
         if (open > 0) await page.keyboard.press('Escape');
         return open;
       },
-      { timeout: 15_000, intervals: [300] },
+      { timeout: 15_000, interval: 300 },
     )
     .toBe(0);
 }
