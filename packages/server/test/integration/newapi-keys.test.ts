@@ -185,17 +185,19 @@ describe.each(dialects)('new-api keys: masking, reveal, token batch, channel cop
   });
 
   it('copies a channel with its key and settings (suffix, reset_balance) and the copy relays', async () => {
-    await t.runtime.ctx.db.kysely.updateTable('channels').set({ used_quota: 777, balance: 12.5, priority: 3, weight: 7 }).where('id', '=', channelId).execute();
-    const copied = await root.call<{ id: number }>('POST', `/api/channel/copy/${channelId}`);
+    // A channel no earlier call went through: the settlement of those calls lands on theirs whenever it lands.
+    const source = await addChannel(root, { name: 'copy-source', key: UPSTREAM_KEY, baseUrl: mock.url, models: MODEL });
+    await t.runtime.ctx.db.kysely.updateTable('channels').set({ used_quota: 777, balance: 12.5, priority: 3, weight: 7 }).where('id', '=', source).execute();
+    const copied = await root.call<{ id: number }>('POST', `/api/channel/copy/${source}`);
     expect(copied.body).toMatchObject({ success: true, data: { id: expect.any(Number) } });
     const copyId = copied.body.data!.id;
     const c = (await root.call<ChannelPublic>('GET', `/api/channel/${copyId}`)).body.data!;
-    expect(c).toMatchObject({ name: 'keys-channel_复制', models: MODEL, group: 'default', base_url: mock.url, priority: 3, weight: 7, used_quota: 0, balance: 0, test_time: 0 });
+    expect(c).toMatchObject({ name: 'copy-source_复制', models: MODEL, group: 'default', base_url: mock.url, priority: 3, weight: 7, used_quota: 0, balance: 0, test_time: 0 });
     expect(await revealChannelKey(root, copyId)).toBe(UPSTREAM_KEY);
-    const kept = await root.call<{ id: number }>('POST', `/api/channel/copy/${channelId}?suffix=-b&reset_balance=false`);
-    expect((await root.call<ChannelPublic>('GET', `/api/channel/${kept.body.data!.id}`)).body.data).toMatchObject({ name: 'keys-channel-b', used_quota: 777, balance: 12.5 });
-    expect((await admin.call('POST', `/api/channel/copy/${channelId}`)).body.success).toBe(true);
-    expect((await alice.call('POST', `/api/channel/copy/${channelId}`)).body.success).toBe(false);
+    const kept = await root.call<{ id: number }>('POST', `/api/channel/copy/${source}?suffix=-b&reset_balance=false`);
+    expect((await root.call<ChannelPublic>('GET', `/api/channel/${kept.body.data!.id}`)).body.data).toMatchObject({ name: 'copy-source-b', used_quota: 777, balance: 12.5 });
+    expect((await admin.call('POST', `/api/channel/copy/${source}`)).body.success).toBe(true);
+    expect((await alice.call('POST', `/api/channel/copy/${source}`)).body.success).toBe(false);
     expect((await root.call('POST', '/api/channel/copy/999999')).body.success).toBe(false);
     // With every other channel gone, the copy serves the call with the copied key.
     const others = (await root.call<Page<ChannelPublic>>('GET', '/api/channel/?p=1&page_size=50')).body.data!.items.map((x) => x.id).filter((id) => id !== copyId);
