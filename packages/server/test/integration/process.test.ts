@@ -61,8 +61,9 @@ describe('the server process', () => {
     expect(refused).toBe(true);
     socket.write(body.slice(10));
     const code = await p.exited;
-    expect(response).toMatch(/^HTTP\/1\.1 400/);
-    expect(response).toContain('{"success":false,"message":"username or password is wrong, or the user has been banned"}');
+    // A wrong password is a refusal: HTTP 200 with success:false, as new-api answers it.
+    expect(response).toMatch(/^HTTP\/1\.1 200/);
+    expect(response).toContain('{"success":false,"message":"username or password is wrong, or the user has been banned"');
     expect(code).toBe(0);
     expect(p.output()).toContain('shutdown complete');
 
