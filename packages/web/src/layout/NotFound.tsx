@@ -1,22 +1,8 @@
-import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { StatusPage } from './StatusPage';
 
 /** Shown for any unknown path: the page does not exist, check the address. */
 export function NotFound() {
-  const { t } = useTranslation(['common', 'shell']);
-  return (
-    <div className="tw-center-page" data-testid="not-found">
-      <Result
-        status="404"
-        title={t('common:notFound.title')}
-        subTitle={t('common:notFound.hint')}
-        extra={
-          <Link to="/">
-            <Button type="primary">{t('shell:notFound.back')}</Button>
-          </Link>
-        }
-      />
-    </div>
-  );
+  const { t } = useTranslation('common');
+  return <StatusPage status="404" testId="not-found" title={t('notFound.title')} hint={t('notFound.hint')} />;
 }
