@@ -5,6 +5,7 @@ import { groupRateLimits } from './rate-limits.js';
 import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from './fetch-settings.js';
 
 import { newApiOptionDefs } from './options-newapi.js';
+import { ErrorCode, type ErrorParams } from './error-codes.js';
 import { bool, float, int, json, oneOf, secret, str, type OptionDef } from './option-def.js';
 
 export type { OptionDef, OptionKind } from './option-def.js';
@@ -264,48 +265,90 @@ export function settleStoredOptions(values: Record<OptionKey, string>, rows: { k
   else if (values.DisplayInCurrencyEnabled === 'false') values[typeKey] = 'TOKENS';
 }
 
+/** A refused option value: the English message naming the key, and the code and values of the console's text. */
+export interface OptionRefusal {
+  ok: false;
+  message: string;
+  code: ErrorCode;
+  params: ErrorParams;
+}
+
+const refusal = (message: string, code: ErrorCode, params: ErrorParams): OptionRefusal => ({ ok: false, message, code, params });
+
+/** An option value as text: a string as is, an object as JSON, null/undefined as ''. */
+export const optionText = (raw: unknown): string =>
+  typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+
 /**
  * Validates and normalises an option value given as text (or a primitive from JSON).
- * Returns the text to store, or an error message naming the key.
+ * Returns the text to store, or a refusal naming the key.
  */
-export function normalizeOptionValue(key: string, raw: unknown): { ok: true; value: string } | { ok: false; message: string } {
+export function normalizeOptionValue(key: string, raw: unknown): { ok: true; value: string } | OptionRefusal {
   const stored = resolveOptionKey(key);
-  if (stored === undefined) return { ok: false, message: `unknown option: ${key}` };
+  if (stored === undefined) return refusal(`unknown option: ${key}`, ErrorCode.OptionUnknown, { key });
   const def: OptionDef = optionDefs[stored];
-  const text = typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+  const text = optionText(raw);
   switch (def.kind) {
     case 'bool':
-      if (text !== 'true' && text !== 'false') return { ok: false, message: `${key} must be true or false` };
+      if (text !== 'true' && text !== 'false') return refusal(`${key} must be true or false`, ErrorCode.OptionNotBool, { key });
       return { ok: true, value: text };
     case 'int':
     case 'float': {
       const trimmed = text.trim();
       const n = Number(trimmed);
-      if (trimmed === '' || !Number.isFinite(n)) return { ok: false, message: `${key} must be a number` };
-      if (def.kind === 'int' && !Number.isInteger(n)) return { ok: false, message: `${key} must be an integer` };
-      if (def.min !== undefined && n < def.min) return { ok: false, message: `${key} must be at least ${def.min}` };
-      if (def.max !== undefined && n > def.max) return { ok: false, message: `${key} must be at most ${def.max}` };
+      if (trimmed === '' || !Number.isFinite(n)) return refusal(`${key} must be a number`, ErrorCode.OptionNotNumber, { key });
+      if (def.kind === 'int' && !Number.isInteger(n)) return refusal(`${key} must be an integer`, ErrorCode.OptionNotInteger, { key });
+      if (def.min !== undefined && n < def.min) return refusal(`${key} must be at least ${def.min}`, ErrorCode.OptionTooSmall, { key, min: def.min });
+      if (def.max !== undefined && n > def.max) return refusal(`${key} must be at most ${def.max}`, ErrorCode.OptionTooLarge, { key, max: def.max });
       return { ok: true, value: String(n) };
     }
-    case 'enum':
-      if (!def.values!.includes(text)) return { ok: false, message: `${key} must be one of ${def.values!.join(', ')}` };
+    case 'enum': {
+      const values = def.values!.join(', ');
+      if (!def.values!.includes(text)) return refusal(`${key} must be one of ${values}`, ErrorCode.OptionNotInList, { key, values });
       return { ok: true, value: text };
+    }
     case 'json': {
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
-        return { ok: false, message: `${key} is not a valid JSON string` };
+        return refusal(`${key} is not a valid JSON string`, ErrorCode.OptionNotJson, { key });
       }
       const res = def.json!.safeParse(parsed);
-      if (!res.success) return { ok: false, message: `${key}: ${res.error.issues[0]?.message ?? 'invalid value'}` };
+      if (!res.success) {
+        const reason = res.error.issues[0]?.message ?? 'invalid value';
+        return refusal(`${key}: ${reason}`, ErrorCode.OptionInvalid, { key, reason });
+      }
       return { ok: true, value: text };
     }
     default: {
       const message = def.check?.(text);
-      return message ? { ok: false, message: message.startsWith(key) ? message : `${key} ${message}` } : { ok: true, value: text };
+      if (!message) return { ok: true, value: text };
+      const reason = message.startsWith(key) ? message.slice(key.length).replace(/^[\s:]+/, '') : message;
+      return refusal(message.startsWith(key) ? message : `${key} ${message}`, ErrorCode.OptionInvalid, { key, reason });
     }
   }
+}
+
+/**
+ * Rules only a new write follows (a stored or imported value stays readable): a ModelPrice entry must be a
+ * finite number above 0, as the console's price dialog requires (0 would make the model free).
+ */
+export function optionWriteRefusal(key: string, raw: unknown): OptionRefusal | undefined {
+  if (resolveOptionKey(key) !== 'ModelPrice') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(optionText(raw));
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  for (const [model, price] of Object.entries(parsed)) {
+    if (typeof price === 'number' && !(Number.isFinite(price) && price > 0)) {
+      return refusal(`${key}: the price of "${model}" must be greater than 0`, ErrorCode.ModelPriceNotPositive, { model });
+    }
+  }
+  return undefined;
 }
 
 export function defaultOptionValues(): Record<OptionKey, string> {

@@ -24,7 +24,12 @@ describe("new-api's option keys", () => {
     expect(resolveOptionKey('checkin_setting.other')).toBeUndefined();
     expect(resolveOptionKey('toString')).toBeUndefined();
     expect(normalizeOptionValue('checkin_setting.max_quota', 5000)).toEqual({ ok: true, value: '5000' });
-    expect(normalizeOptionValue('checkin_setting.enabled', 'on')).toEqual({ ok: false, message: 'checkin_setting.enabled must be true or false' });
+    expect(normalizeOptionValue('checkin_setting.enabled', 'on')).toEqual({
+      ok: false,
+      message: 'checkin_setting.enabled must be true or false',
+      code: 'option_not_bool',
+      params: { key: 'checkin_setting.enabled' },
+    });
   });
 
   it('the quota display type and DisplayInCurrencyEnabled follow each other', () => {

@@ -1,11 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { ErrorCode } from '@tollway/shared';
 import { ApiError } from './errors.js';
 
-const CLIENT_ERRORS: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'request body is too large',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported content type; send application/json',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'request body is empty but content-type is application/json',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid content length',
+/** The body parser's refusals: our message, and a code where a console could cause it. */
+const CLIENT_ERRORS: Record<string, { message: string; code?: ErrorCode }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { message: 'request body is too large', code: ErrorCode.BodyTooLarge },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { message: 'unsupported content type; send application/json', code: ErrorCode.UnsupportedContentType },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { message: 'request body is empty but content-type is application/json', code: ErrorCode.MalformedJson },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { message: 'invalid content length' },
 };
 
 const HTTP_OK = 200;
@@ -37,11 +39,16 @@ export function installErrorHandler(app: FastifyInstance): void {
     const fe = err as FastifyError;
     const status = fe.statusCode ?? HTTP_SERVER_ERROR;
     if (status < HTTP_SERVER_ERROR) {
-      let message = (fe.code && CLIENT_ERRORS[fe.code]) || fe.message;
-      if (fe instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(fe.message)) message = `malformed JSON body: ${fe.message}`;
-      return reply.status(refusalStatus(req.url, status)).send({ success: false, message });
+      const known = fe.code ? CLIENT_ERRORS[fe.code] : undefined;
+      let message = known?.message ?? fe.message;
+      let code = known?.code;
+      if (fe instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(fe.message)) {
+        message = `malformed JSON body: ${fe.message}`;
+        code = ErrorCode.MalformedJson;
+      }
+      return reply.status(refusalStatus(req.url, status)).send({ success: false, message, code });
     }
     req.log.error({ err }, 'request failed');
-    return reply.status(HTTP_SERVER_ERROR).send({ success: false, message: 'internal server error, contact the administrator' });
+    return reply.status(HTTP_SERVER_ERROR).send({ success: false, message: 'internal server error, contact the administrator', code: ErrorCode.InternalError });
   });
 }

@@ -31,5 +31,5 @@ export const forbidden = (message?: string, code?: ErrorCode) =>
   new ApiError(message ?? 'no permission: insufficient privileges', 403, true, { code: code ?? (message === undefined ? ErrorCode.NoPermission : undefined) });
 /** A route's own rule denies the action (the target's level, the author only): a 403 that /api answers 200. */
 export const refused = (message: string, code?: ErrorCode, params?: ErrorParams) => new ApiError(message, 403, false, { code, params });
-export const notFound = (message = 'not found', code?: ErrorCode) => new ApiError(message, 404, true, { code });
-export const conflict = (message: string, code?: ErrorCode) => new ApiError(message, 409, true, { code });
+export const notFound = (message = 'not found', code?: ErrorCode, params?: ErrorParams) => new ApiError(message, 404, true, { code, params });
+export const conflict = (message: string, code?: ErrorCode, params?: ErrorParams) => new ApiError(message, 409, true, { code, params });

@@ -3,7 +3,8 @@ import type { AppContext } from '../context.js';
 import { auditTrailFor } from '../modules/audit/trail.js';
 import { authorize, identify } from '../modules/auth/guard.js';
 import type { AuthUser } from '../modules/auth/session.js';
-import { ApiError } from './errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from './errors.js';
 import type { RouteDef } from './route.js';
 import { parseOr400 } from './validate.js';
 
@@ -33,7 +34,7 @@ export function registerRoute(app: FastifyInstance, ctx: AppContext, def: RouteD
       try {
         if (def.rateLimit === 'critical') {
           const ok = await ctx.rateLimiter(`critical:${req.ip}`, ctx.config.criticalRateLimit, ctx.config.criticalRateLimitDuration);
-          if (!ok) throw new ApiError('too many requests, please try again later', 429);
+          if (!ok) throw coded(ErrorCode.TooManyRequests, 'too many requests, please try again later', undefined, 429);
         }
         user = def.level === 'public' ? undefined : await authorize(req, ctx, def.level);
         const params = def.params ? parseOr400(def.params, req.params, 'params') : req.params;

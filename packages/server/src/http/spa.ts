@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../context.js';
 import { newNonce, type SecurityPolicy } from './security-headers.js';
 import { consoleAssetOptions } from './static-assets.js';
@@ -25,11 +26,14 @@ export async function installConsole(app: FastifyInstance, ctx: AppContext, poli
 
   app.setNotFoundHandler((req, reply) => {
     const url = req.url;
-    if (url.startsWith('/api/') || url === '/api') return reply.status(404).send({ success: false, message: `no such API: ${req.method} ${url.split('?')[0]}` });
+    if (url.startsWith('/api/') || url === '/api') {
+      const path = `${req.method} ${url.split('?')[0]}`;
+      return reply.status(404).send({ success: false, message: `no such API: ${path}`, code: ErrorCode.ApiNotFound, params: { path } });
+    }
     if (url.startsWith('/v1') || url.startsWith('/v1beta') || url.startsWith('/pg/')) {
       return reply.status(404).send({ error: { message: `Invalid URL (${req.method} ${url.split('?')[0]})`, type: 'invalid_request_error', code: 'not_found' } });
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.status(404).send({ success: false, message: 'not found' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.status(404).send({ success: false, message: 'not found', code: ErrorCode.NotFound });
     if (!hasConsole) return reply.status(404).type('text/plain').send('The console is not built: run `npm run build`.');
     const pathname = url.split('?')[0]!;
     if (!ctx.setup.isDone() && pathname !== '/setup') return reply.redirect('/setup');

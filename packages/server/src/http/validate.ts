@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import { ApiError } from './errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from './errors.js';
+import { inputRefusal } from './input-codes.js';
 
 /** True when nothing was sent at `path` (a present value of the wrong type gets the schema's own message). */
 function absent(input: unknown, path: readonly PropertyKey[]): boolean {
@@ -11,14 +13,20 @@ function absent(input: unknown, path: readonly PropertyKey[]): boolean {
   return v === undefined;
 }
 
-/** Parses `input` with `schema`; on failure throws a 400 whose message names the field. */
+/**
+ * Parses `input` with `schema`; on failure throws a 400 whose message names the fields, coded by the first:
+ * field_required {field} when it was not sent, else the code of the rule it broke (see inputRefusal).
+ */
 export function parseOr400<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'params'): z.infer<T> {
   const res = schema.safeParse(input ?? (where === 'body' ? undefined : {}));
   if (res.success) return res.data;
-  const parts = res.error.issues.slice(0, 5).map((issue) => {
+  const issues = res.error.issues.slice(0, 5).map((issue) => {
     const field = issue.path.length ? issue.path.join('.') : where;
-    const msg = issue.code === 'invalid_type' && absent(input, issue.path) ? 'is required' : issue.message;
-    return `"${field}" ${msg}`;
+    const missing = issue.code === 'invalid_type' && absent(input, issue.path);
+    return { field, missing, reason: missing ? 'is required' : issue.message, refusal: inputRefusal(issue, field) };
   });
-  throw new ApiError(`invalid ${where}: ${parts.join('; ')}`, 400);
+  const first = issues[0]!;
+  const message = `invalid ${where}: ${issues.map((i) => `"${i.field}" ${i.reason}`).join('; ')}`;
+  if (first.missing) throw coded(ErrorCode.FieldRequired, message, { field: first.field });
+  throw coded(first.refusal.code, message, first.refusal.params);
 }

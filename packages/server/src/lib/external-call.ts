@@ -1,6 +1,7 @@
 // Third-party HTTP calls of the management API: one timeout, size limit and error shape for all of them.
 import { request } from 'undici';
-import { ApiError } from '../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../http/errors.js';
 
 // Failures answer 4xx, not 5xx, so the console shows their message rather than its generic server error.
 // The services called here are chosen by root (options) or the operator (environment), never by a user, so
@@ -56,7 +57,7 @@ export async function callExternal(service: string, url: string, call: ExternalC
     status = res.statusCode;
     text = (await res.body.text()).slice(0, MAX_ANSWER_CHARS);
   } catch (err) {
-    throw new ApiError(`cannot reach ${service}: ${failureKind(err)}`, 400);
+    throw coded(ErrorCode.ExternalUnreachable, `cannot reach ${service}: ${failureKind(err)}`, { service, reason: failureKind(err) });
   }
   let parsed: unknown;
   try {

@@ -279,4 +279,10 @@ export type ChannelTagRow = z.infer<typeof channelTagRow>;
 export const channelListRow = z.union([channelPublic, channelTagRow]);
 export type ChannelListRow = z.infer<typeof channelListRow>;
 
-export const channelTestResult = z.object({ success: z.boolean(), message: z.string(), time: z.number().describe('seconds') });
+export const channelTestResult = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  code: z.string().optional().describe("a failure's error code (channel_test_failed)"),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  time: z.number().describe('seconds'),
+});

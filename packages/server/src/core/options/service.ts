@@ -7,11 +7,12 @@ import {
   optionAliasKeys,
   optionDefs,
   optionKeys,
+  optionWriteRefusal,
   resolveOptionKey,
   settleStoredOptions,
   type OptionKey,
 } from '@tollway/shared';
-import { ApiError } from '../../http/errors.js';
+import { coded } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { OptionsStore } from './store.js';
 
@@ -100,10 +101,10 @@ export class OptionsService {
     return out;
   }
 
-  /** Validates, stores and applies one key (an alias stores its option); linked options follow. */
+  /** Validates (the write rules too), stores and applies one key (an alias stores its option); linked options follow. */
   async set(key: string, raw: unknown): Promise<void> {
-    const res = normalizeOptionValue(key, raw);
-    if (!res.ok) throw new ApiError(res.message, 400);
+    const res = optionWriteRefusal(key, raw) ?? normalizeOptionValue(key, raw);
+    if (!res.ok) throw coded(res.code, res.message, res.params);
     const stored = resolveOptionKey(key)!;
     await this.write(stored, res.value);
     for (const [k, v] of linkedOptionUpdates(stored, res.value, (k) => this.values[k])) await this.write(k, v);

@@ -49,8 +49,8 @@ export async function authorize(req: FastifyRequest, ctx: AppContext, level: Acc
   const user = await identify(req, ctx);
   if (!user) throw unauthorized('no permission: not logged in and no access token provided');
   const header = req.headers['new-api-user'];
-  if (header === undefined || header === '') throw unauthorized('no permission: the New-Api-User header is missing');
-  if (String(header) !== String(user.id)) throw unauthorized('no permission: New-Api-User does not match the logged-in user');
+  if (header === undefined || header === '') throw unauthorized('no permission: the New-Api-User header is missing', ErrorCode.UserHeaderMissing);
+  if (String(header) !== String(user.id)) throw unauthorized('no permission: New-Api-User does not match the logged-in user', ErrorCode.UserHeaderMismatch);
   if (user.status !== UserStatus.Enabled) throw unauthorized('user banned', ErrorCode.UserBanned);
   if (user.role < accessLevelMinRole[level]) throw forbidden();
   await assertTwoFactorWhereRequired(req, ctx, user);

@@ -1,4 +1,4 @@
-import { loginBody, registerBody, userPublic } from '@tollway/shared';
+import { ErrorCode, loginBody, registerBody, userPublic } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { emailOf } from '../email/service.js';
@@ -40,7 +40,7 @@ export function authRoutes(r: Router): void {
     summary: "Log out: ends the caller's session on every node and clears the session cookie (refused when the browser marks the request cross-site)",
     tags: ['auth'],
     handler: async ({ ctx, reply, req }) => {
-      refuseCrossSite(req, 'log out from this site: a link on another site cannot sign you out');
+      refuseCrossSite(req, 'log out from this site: a link on another site cannot sign you out', ErrorCode.LogoutCrossSite);
       await endSession(ctx, req, reply);
       return undefined;
     },

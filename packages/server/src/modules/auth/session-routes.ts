@@ -1,4 +1,4 @@
-import { sessionView } from '@tollway/shared';
+import { ErrorCode, sessionView } from '@tollway/shared';
 import { z } from 'zod';
 import { notFound } from '../../http/errors.js';
 import type { Router } from '../../http/route.js';
@@ -49,7 +49,7 @@ export function sessionRoutes(r: Router): void {
     params: sessionKeyParam,
     successMessage: 'session signed out',
     handler: async ({ ctx, user, params }) => {
-      if (!(await sessionStoreOf(ctx).deleteOwn(user!.id, params.id))) throw notFound('session not found');
+      if (!(await sessionStoreOf(ctx).deleteOwn(user!.id, params.id))) throw notFound('session not found', ErrorCode.SessionNotFound);
       return undefined;
     },
   });

@@ -2,7 +2,7 @@ import { ErrorCode } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { ApiError, coded } from '../../http/errors.js';
+import { coded } from '../../http/errors.js';
 import { callExternal, type ExternalAnswer } from '../../lib/external-call.js';
 
 /** The `?turnstile=` query parameter of login, registration, verification codes and reset mails. */
@@ -21,12 +21,12 @@ async function siteverify(ctx: AppContext, secret: string, token: string, remote
     answer = await callExternal('the Turnstile verifier', url, { method: 'POST', form: { secret, response: token, remoteip } }, [secret]);
   } catch (err) {
     ctx.log.warn({ url, err: (err as Error).message }, 'Turnstile siteverify unreachable');
-    throw new ApiError('bot check unavailable: the Turnstile verifier could not be reached, please try again later', 400);
+    throw coded(ErrorCode.BotCheckUnavailable, 'bot check unavailable: the Turnstile verifier could not be reached, please try again later');
   }
   const body = answer.body as SiteverifyAnswer | null | undefined;
   if (answer.status !== 200 || body === null || typeof body !== 'object' || typeof body.success !== 'boolean') {
     ctx.log.warn({ url, status: answer.status, answer: answer.text.slice(0, 200) }, 'Turnstile siteverify answer unreadable');
-    throw new ApiError(`bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP ${answer.status}), please try again later`, 400);
+    throw coded(ErrorCode.BotCheckUnavailable, `bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP ${answer.status}), please try again later`);
   }
   return body;
 }
@@ -40,7 +40,7 @@ export async function requireTurnstile(ctx: AppContext, req: FastifyRequest, tok
   if (!ctx.options.bool('TurnstileCheckEnabled')) return;
   if (!token) throw coded(ErrorCode.BotCheckRequired, 'bot check required: wait a few seconds for the Turnstile check to finish, then try again');
   const secret = ctx.options.get('TurnstileSecretKey');
-  if (!secret) throw new ApiError('bot check is enabled but TurnstileSecretKey is not set; contact the administrator', 400);
+  if (!secret) throw coded(ErrorCode.BotCheckNotConfigured, 'bot check is enabled but TurnstileSecretKey is not set; contact the administrator');
   const answer = await siteverify(ctx, secret, token, req.ip);
   if (answer.success !== true) {
     const codes = Array.isArray(answer['error-codes']) ? answer['error-codes'].filter((c) => typeof c === 'string').join(', ') : '';

@@ -1,5 +1,6 @@
 import type { ProviderCatalog } from '../../core/providers.js';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import { toCachedChannel } from '../../core/routing/channel-cache.js';
 import type { ChannelRow } from '../../core/routing/channel-row.js';
 import { perContext } from '../../per-context.js';
@@ -10,7 +11,7 @@ export function firstKey(row: ChannelRow): string {
   const ch = toCachedChannel(row);
   const i = ch.keyEnabled.findIndex(Boolean);
   const key = ch.keys[i >= 0 ? i : 0] ?? '';
-  if (!key) throw new ApiError('the channel has no key');
+  if (!key) throw coded(ErrorCode.ChannelNoKey, 'the channel has no key');
   return key;
 }
 

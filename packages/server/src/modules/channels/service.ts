@@ -1,7 +1,7 @@
-import type { CreateChannelBody, UpdateChannelBody } from '@tollway/shared';
+import { ErrorCode, type CreateChannelBody, type UpdateChannelBody } from '@tollway/shared';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { coded, notFound } from '../../http/errors.js';
 import type { ClusterBus } from '../../lib/cluster-bus.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { nowSeconds } from '../../lib/time.js';
@@ -19,10 +19,14 @@ import { TagTools } from './tags.js';
 import { ChannelTester } from './tester.js';
 import { checkKeys, checkModelMapping, checkStatusCodeMapping, joinGroups, normalizeOther, splitJsonKeys, splitKeyLines } from './validate.js';
 
+/** Keys one batch may create. */
+const BATCH_KEYS_MAX = 1000;
+
 /** A single key must be one line (several lines belong in batch or multi-key mode); JSON keys (Vertex) excepted. */
 function singleKey(providers: ProviderCatalog, type: number, key: string): string {
   const k = key.trim();
-  if (!providers.jsonKeys(type) && k.includes('\n')) throw new ApiError('key: the key has several lines; use batch or multi_to_single mode for several keys');
+  if (!providers.jsonKeys(type) && k.includes('\n'))
+    throw coded(ErrorCode.ChannelKeyMultiline, 'key: the key has several lines; use batch or multi_to_single mode for several keys');
   checkKeys(providers, type, [k]);
   return k;
 }
@@ -72,7 +76,7 @@ export class ChannelsService {
 
   async get(id: number): Promise<ChannelRow> {
     const row = await this.store.find(id);
-    if (!row) throw notFound('channel not found, refresh and retry');
+    if (!row) throw notFound('channel not found, refresh and retry', ErrorCode.ChannelNotFound);
     return row;
   }
 
@@ -120,14 +124,14 @@ export class ChannelsService {
       rows = [{ ...base, key: singleKey(this.providers, type, keyText) }];
     } else if (body.mode === 'batch') {
       const keys = this.providers.jsonKeys(type) ? splitJsonKeys(type, keyText) : splitKeyLines(keyText);
-      if (keys.length === 0) throw new ApiError('key: please fill in at least one key');
-      if (keys.length > 1000) throw new ApiError('key: at most 1000 keys per batch');
+      if (keys.length === 0) throw coded(ErrorCode.ChannelKeyRequired, 'key: please fill in at least one key');
+      if (keys.length > BATCH_KEYS_MAX) throw coded(ErrorCode.ChannelKeysTooMany, `key: at most ${BATCH_KEYS_MAX} keys per batch`, { max: BATCH_KEYS_MAX });
       checkKeys(this.providers, type, keys);
       rows = keys.map((key) => ({ ...base, key }));
     } else {
-      if (this.providers.jsonKeys(type)) throw new ApiError(`multi-key mode is not available for channel type ${type}`);
+      if (this.providers.jsonKeys(type)) throw coded(ErrorCode.ChannelMultiKeyUnavailable, `multi-key mode is not available for channel type ${type}`, { type });
       const keys = [...new Set(splitKeyLines(keyText))];
-      if (keys.length === 0) throw new ApiError('key: please fill in at least one key');
+      if (keys.length === 0) throw coded(ErrorCode.ChannelKeyRequired, 'key: please fill in at least one key');
       checkKeys(this.providers, type, keys);
       const info: MultiKeyInfo = { is_multi_key: true, multi_key_mode: body.multi_key_mode, multi_key_status_list: {}, multi_key_polling_index: 0, multi_key_size: keys.length };
       rows = [{ ...base, key: keys.join('\n'), channel_info: JSON.stringify(info) }];
@@ -150,7 +154,7 @@ export class ChannelsService {
     let keyGiven = false;
     const row = await this.store.transaction(async (trx) => {
       const cur = await this.store.findForUpdate(trx, body.id);
-      if (!cur) throw notFound('channel not found, refresh and retry');
+      if (!cur) throw notFound('channel not found, refresh and retry', ErrorCode.ChannelNotFound);
       keyGiven = isNewKey(cur, body.key);
       const patch = this.patchFor(cur, body);
       await this.store.update(trx, cur.id, patch);
@@ -193,7 +197,7 @@ export class ChannelsService {
     const type = b.type ?? cur.type;
     if (b.other !== undefined || b.type !== undefined) p.other = normalizeOther(this.providers, type, b.other ?? cur.other ?? '');
     const info = parseJsonObject<Partial<MultiKeyInfo>>(cur.channel_info, {});
-    if (info.is_multi_key && this.providers.jsonKeys(type)) throw new ApiError(`multi-key mode is not available for channel type ${type}`);
+    if (info.is_multi_key && this.providers.jsonKeys(type)) throw coded(ErrorCode.ChannelMultiKeyUnavailable, `multi-key mode is not available for channel type ${type}`, { type });
     let nextInfo: Partial<MultiKeyInfo> | undefined;
     if (isNewKey(cur, b.key)) {
       if (info.is_multi_key) {
@@ -233,7 +237,7 @@ export class ChannelsService {
 
   async remove(id: number): Promise<void> {
     const n = await this.removeMany([id]);
-    if (n === 0) throw notFound('channel not found, refresh and retry');
+    if (n === 0) throw notFound('channel not found, refresh and retry', ErrorCode.ChannelNotFound);
   }
 
   /** Deletes the given channels and their abilities; returns how many existed. */

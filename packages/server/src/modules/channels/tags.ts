@@ -1,5 +1,5 @@
-import type { EditTagBody } from '@tollway/shared';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ErrorCode, type EditTagBody } from '@tollway/shared';
+import { coded, notFound } from '../../http/errors.js';
 import { rebuildAbilities } from '../../core/routing/abilities.js';
 import { statusPatch } from './status.js';
 import type { ChannelPatch, ChannelsStore } from './store.js';
@@ -33,19 +33,19 @@ export class TagTools {
       patch.model_mapping = body.model_mapping;
     }
     if (body.models !== undefined) {
-      if (body.models.length === 0) throw new ApiError('models: at least one model is required');
+      if (body.models.length === 0) throw coded(ErrorCode.TagModelsRequired, 'models: at least one model is required');
       patch.models = body.models.join(',');
     }
     if (body.groups !== undefined) {
-      if (body.groups.length === 0) throw new ApiError('groups: at least one group is required');
+      if (body.groups.length === 0) throw coded(ErrorCode.TagGroupsRequired, 'groups: at least one group is required');
       patch.group = joinGroups(body.groups);
     }
     if (body.priority !== undefined) patch.priority = body.priority;
     if (body.weight !== undefined) patch.weight = body.weight;
-    if (Object.keys(patch).length === 0) throw new ApiError('no changes');
+    if (Object.keys(patch).length === 0) throw coded(ErrorCode.NoChanges, 'no changes');
     const n = await this.store.transaction(async (trx) => {
       const rows = await this.store.findByTag(body.tag, trx);
-      if (rows.length === 0) throw notFound(`no channel has the tag "${body.tag}"`);
+      if (rows.length === 0) throw notFound(`no channel has the tag "${body.tag}"`, ErrorCode.TagNotFound, { tag: body.tag });
       await this.store.updateMany(
         trx,
         rows.map((r) => r.id),
@@ -65,7 +65,7 @@ export class TagTools {
   async setStatus(tag: string, status: 1 | 2): Promise<number> {
     const n = await this.store.transaction(async (trx) => {
       const rows = await this.store.findByTag(tag, trx);
-      if (rows.length === 0) throw notFound(`no channel has the tag "${tag}"`);
+      if (rows.length === 0) throw notFound(`no channel has the tag "${tag}"`, ErrorCode.TagNotFound, { tag });
       const next = rows.map((r) => {
         const patch = r.status === status ? {} : statusPatch(r, status);
         return { row: { ...r, ...patch }, patch };

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode, type ErrorParams } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import type { ChannelProbe } from '../../core/channel-probe.js';
 import type { OptionsService } from '../../core/options/service.js';
 import { toCachedChannel, type CachedChannel } from '../../core/routing/channel-cache.js';
@@ -13,6 +14,9 @@ const FALLBACK_TEST_MODEL = 'gpt-4o-mini';
 export interface TestOutcome {
   success: boolean;
   message: string;
+  /** A failure's code (channel_test_failed) and the upstream's reason, for the console's text. */
+  code?: ErrorCode;
+  params?: ErrorParams;
   /** Seconds. */
   time: number;
 }
@@ -67,13 +71,15 @@ export class ChannelTester {
     const ch = testable(await this.channels.get(id));
     const res = await ctx.channelProbe(ch, modelFor(ch, model));
     await this.channels.recordTest(id, res.elapsedMs);
-    return { success: res.ok, message: res.ok ? `test passed with ${modelFor(ch, model)}` : res.message, time: Math.round(res.elapsedMs) / 1000 };
+    const time = Math.round(res.elapsedMs) / 1000;
+    if (res.ok) return { success: true, message: `test passed with ${modelFor(ch, model)}`, time };
+    return { success: false, message: res.message, code: ErrorCode.ChannelTestFailed, params: { reason: res.message }, time };
   }
 
   /** Starts a background run over enabled and auto-disabled channels (`disabledOnly`: status 3 only). */
   startAll(ctx: ProbeHost, disabledOnly = false): void {
     if (this.stopped) return;
-    if (this.current) throw new ApiError('a test of all channels is already running', 409);
+    if (this.current) throw coded(ErrorCode.ChannelTestRunning, 'a test of all channels is already running', undefined, 409);
     this.current = this.runAll(ctx, disabledOnly)
       .catch((err: unknown) => this.log.warn({ err }, 'channel test run failed'))
       .finally(() => {

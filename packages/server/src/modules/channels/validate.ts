@@ -1,6 +1,6 @@
-import { ChannelType } from '@tollway/shared';
+import { ChannelType, ErrorCode } from '@tollway/shared';
 import type { ProviderCatalog } from '../../core/providers.js';
-import { ApiError } from '../../http/errors.js';
+import { coded } from '../../http/errors.js';
 import { resolveModelMapping } from '../../core/routing/channel-row.js';
 
 /** Key lines of a batch or multi-key submission: one per line (commas also separate), blanks dropped. */
@@ -13,7 +13,7 @@ export function splitKeyLines(text: string): string[] {
 
 /** A batch of JSON keys (Vertex AI): a JSON array of objects, one channel each (or one object). */
 export function splitJsonKeys(type: number, text: string): string[] {
-  const refuse = () => new ApiError(`key: for type ${type} batch creation the key must be a JSON array of service account objects`);
+  const refuse = () => coded(ErrorCode.ChannelKeyBatchJson, `key: for type ${type} batch creation the key must be a JSON array of service account objects`, { type });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -34,7 +34,8 @@ export function checkKeys(providers: ProviderCatalog, type: number, keys: string
     try {
       providers.checkKey(type, key);
     } catch (err) {
-      throw new ApiError(`key${keys.length > 1 ? ` (key ${i + 1})` : ''}: ${(err as Error).message}`);
+      const reason = (err as Error).message;
+      throw coded(ErrorCode.ChannelKeyInvalid, `key${keys.length > 1 ? ` (key ${i + 1})` : ''}: ${reason}`, { index: i + 1, reason });
     }
   }
 }
@@ -45,7 +46,7 @@ export function normalizeOther(providers: ProviderCatalog, type: number, other: 
   try {
     providers.checkOther(type, other);
   } catch (err) {
-    throw new ApiError(`other: for type ${type} ${(err as Error).message}`);
+    throw coded(ErrorCode.ChannelOtherInvalid, `other: for type ${type} ${(err as Error).message}`, { type, reason: (err as Error).message });
   }
   return other;
 }
@@ -55,11 +56,11 @@ export function checkModelMapping(text: string): void {
   if (!text) return;
   const mapping = JSON.parse(text) as Record<string, unknown>;
   for (const [from, to] of Object.entries(mapping)) {
-    if (typeof to !== 'string') throw new ApiError(`model_mapping: the target of "${from}" must be a model name (text)`);
+    if (typeof to !== 'string') throw coded(ErrorCode.ModelMappingTarget, `model_mapping: the target of "${from}" must be a model name (text)`, { model: from });
   }
   for (const from of Object.keys(mapping)) {
     const res = resolveModelMapping(mapping as Record<string, string>, from);
-    if ('error' in res) throw new ApiError(`model_mapping: ${res.error}`);
+    if ('error' in res) throw coded(ErrorCode.ModelMappingInvalid, `model_mapping: ${res.error}`, { reason: res.error });
   }
 }
 
@@ -70,14 +71,17 @@ export function checkStatusCodeMapping(text: string): void {
   for (const [from, to] of Object.entries(mapping)) {
     const target = typeof to === 'number' ? String(to) : to;
     if (!/^[1-5]\d\d$/.test(from) || typeof target !== 'string' || !/^[1-5]\d\d$/.test(target)) {
-      throw new ApiError('status_code_mapping must map HTTP status codes to status codes, e.g. {"400": "500"}');
+      throw coded(ErrorCode.StatusCodeMappingInvalid, 'status_code_mapping must map HTTP status codes to status codes, e.g. {"400": "500"}');
     }
   }
 }
 
 /** The joined group list is stored in a 255-character column. */
+const GROUP_COLUMN_CHARS = 255;
+
 export function joinGroups(groups: string[]): string {
   const joined = groups.join(',');
-  if (joined.length > 255) throw new ApiError('group: the group list must be at most 255 characters');
+  if (joined.length > GROUP_COLUMN_CHARS)
+    throw coded(ErrorCode.ChannelGroupTooLong, `group: the group list must be at most ${GROUP_COLUMN_CHARS} characters`, { max: GROUP_COLUMN_CHARS });
   return joined;
 }

@@ -1,6 +1,6 @@
-import { isRoot, type AdminMessage, type CreateMessageBody, type InboxMessage, type MessageRecipient, type UpdateMessageBody } from '@tollway/shared';
+import { ErrorCode, isRoot, type AdminMessage, type CreateMessageBody, type InboxMessage, type MessageRecipient, type UpdateMessageBody } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, refused, notFound } from '../../http/errors.js';
+import { coded, refused, notFound } from '../../http/errors.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import { perContext } from '../../per-context.js';
 import type { AuthUser } from '../auth/session.js';
@@ -20,13 +20,16 @@ const inboxView = (r: InboxRow): InboxMessage => ({
   is_read: r.read_at !== null,
 });
 
+/** Unknown recipients named in a refusal. */
+const MISSING_IDS_LISTED = 10;
+
 /** Who may change a message: its author, or root (an administrator cannot rewrite what root or another administrator wrote). */
 const mayChange = (viewer: Pick<AuthUser, 'id' | 'role'>, row: Pick<MessageRow, 'created_by'>) => isRoot(viewer.role) || Number(row.created_by) === viewer.id;
 
 /** An ISO date (or date-time) string as epoch seconds; a clear refusal when it is not one. */
 function epochOf(iso: string, name: string): number {
   const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) throw new ApiError(`${name} is not a valid date`);
+  if (Number.isNaN(ms)) throw coded(ErrorCode.DateInvalid, `${name} is not a valid date`, { field: name });
   return Math.floor(ms / 1000);
 }
 
@@ -49,7 +52,7 @@ export class MessagesService {
   /** One message of the caller's inbox; opening it marks it read. */
   async open(userId: number, id: number): Promise<InboxMessage> {
     const row = await this.store.inboxMessage(userId, id);
-    if (!row) throw notFound('message does not exist');
+    if (!row) throw notFound('message does not exist', ErrorCode.MessageNotFound);
     if (row.read_at === null) {
       const at = nowSeconds();
       await this.store.markRead(userId, id, at);
@@ -59,7 +62,7 @@ export class MessagesService {
   }
 
   async markRead(userId: number, id: number): Promise<void> {
-    if (!(await this.store.inboxMessage(userId, id))) throw notFound('message does not exist');
+    if (!(await this.store.inboxMessage(userId, id))) throw notFound('message does not exist', ErrorCode.MessageNotFound);
     await this.store.markRead(userId, id, nowSeconds());
   }
 
@@ -86,12 +89,12 @@ export class MessagesService {
 
   async get(viewer: AuthUser, id: number): Promise<AdminMessage> {
     const row = await this.store.get(id);
-    if (!row) throw notFound('message does not exist');
+    if (!row) throw notFound('message does not exist', ErrorCode.MessageNotFound);
     return (await this.withStats(viewer, [row]))[0]!;
   }
 
   async recipients(id: number, q: PageQuery): Promise<Page<MessageRecipient>> {
-    if (!(await this.store.get(id))) throw notFound('message does not exist');
+    if (!(await this.store.get(id))) throw notFound('message does not exist', ErrorCode.MessageNotFound);
     return readPage(
       q,
       (w) => this.store.recipients(id, w),
@@ -104,7 +107,10 @@ export class MessagesService {
     const ids = [...new Set(body.user_ids)];
     const found = new Set(await this.store.existingUsers(ids));
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) throw new ApiError(`user does not exist: ${missing.slice(0, 10).join(', ')}`);
+    if (missing.length > 0) {
+      const listed = missing.slice(0, MISSING_IDS_LISTED).join(', ');
+      throw coded(ErrorCode.MessageUsersMissing, `user does not exist: ${listed}`, { ids: listed });
+    }
     const id = await this.store.create({ title: body.title, content: body.content, format: body.format, created_at: nowSeconds(), created_by: senderId }, ids);
     return { id };
   }
@@ -112,8 +118,8 @@ export class MessagesService {
   /** The message when `actor` may change it; refuses a missing message (404) and someone else's (403). */
   private async changeable(actor: AuthUser, id: number): Promise<MessageRow> {
     const row = await this.store.get(id);
-    if (!row) throw notFound('message does not exist');
-    if (!mayChange(actor, row)) throw refused('only the author of a message or root may change it');
+    if (!row) throw notFound('message does not exist', ErrorCode.MessageNotFound);
+    if (!mayChange(actor, row)) throw refused('only the author of a message or root may change it', ErrorCode.MessageAuthorOnly);
     return row;
   }
 
@@ -124,7 +130,7 @@ export class MessagesService {
 
   async remove(actor: AuthUser, id: number): Promise<void> {
     await this.changeable(actor, id);
-    if (!(await this.store.remove(id))) throw notFound('message does not exist');
+    if (!(await this.store.remove(id))) throw notFound('message does not exist', ErrorCode.MessageNotFound);
   }
 }
 

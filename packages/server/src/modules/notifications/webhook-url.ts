@@ -1,4 +1,5 @@
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import { checkUserUrl } from '../../lib/outbound-dispatcher.js';
 import { fetchPolicy, OutboundBlockedError } from '../../lib/outbound-guard.js';
 import type { OptionsService } from '../../core/options/service.js';
@@ -8,7 +9,7 @@ export async function assertWebhookUrlAllowed(options: OptionsService, url: stri
   try {
     await checkUserUrl(fetchPolicy(options), url);
   } catch (err) {
-    if (err instanceof OutboundBlockedError) throw new ApiError(`webhook_url is not allowed: ${err.message}`);
+    if (err instanceof OutboundBlockedError) throw coded(ErrorCode.WebhookUrlBlocked, `webhook_url is not allowed: ${err.message}`, { reason: err.message });
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { Role, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, refused, coded } from '../../http/errors.js';
+import { refused, coded } from '../../http/errors.js';
 import { perContext } from '../../per-context.js';
 import type { AuthUser } from '../auth/session.js';
 import type { UsersService } from '../users/service.js';
@@ -59,8 +59,8 @@ export class OAuthBindingsService {
   async clearOfUser(actor: AuthUser, id: number, type: string): Promise<void> {
     const user = await this.target(actor, id);
     if (type !== EMAIL) return this.unbind(user, type);
-    if (!user.email) throw new ApiError('no email address is bound');
-    if (bindingsOf(user).length === 0) throw new ApiError('the email address is the only way to recover this account: bind another sign-in first');
+    if (!user.email) throw coded(ErrorCode.EmailNotBound, 'no email address is bound');
+    if (bindingsOf(user).length === 0) throw coded(ErrorCode.EmailOnlyRecovery, 'the email address is the only way to recover this account: bind another sign-in first');
     await this.users.store.update(user.id, { email: '' });
     await this.users.notifyChanged(user.id);
   }
@@ -75,7 +75,7 @@ export class OAuthBindingsService {
 
   private async unbind(user: UserRow, key: string): Promise<void> {
     const p = BINDING_PROVIDERS.find((x) => x.key === key);
-    if (!p) throw new ApiError(`unknown provider: ${key}`);
+    if (!p) throw coded(ErrorCode.OAuthUnknownProvider, `unknown provider: ${key}`, { provider: key });
     if (!user[p.field]) throw coded(ErrorCode.OAuthNotBound, `no ${p.label} account is bound`, { provider: p.label });
     if (!user.email && bindingsOf(user).length === 1)
       throw coded(ErrorCode.OAuthOnlySignIn, `the ${p.label} account is the only way to sign in: bind an email address first`, { provider: p.label });

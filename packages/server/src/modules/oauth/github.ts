@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import type { ExternalAccount } from './account.js';
 import { callExternal } from '../../lib/external-call.js';
 import { accessTokenOf, text, userObjectOf } from './provider-http.js';
@@ -11,7 +12,11 @@ import { accessTokenOf, text, userObjectOf } from './provider-http.js';
 export async function githubAccount(ctx: AppContext, code: string): Promise<ExternalAccount> {
   const clientId = ctx.options.get('GitHubClientId');
   const secret = ctx.options.get('GitHubClientSecret');
-  if (!clientId || !secret) throw new ApiError('GitHub sign-in is enabled but GitHubClientId or GitHubClientSecret is not set; contact the administrator');
+  if (!clientId || !secret)
+    throw coded(ErrorCode.OAuthNotConfigured, 'GitHub sign-in is enabled but GitHubClientId or GitHubClientSecret is not set; contact the administrator', {
+      provider: 'GitHub',
+      settings: 'GitHubClientId / GitHubClientSecret',
+    });
   const tokenAnswer = await callExternal(
     'GitHub',
     `${ctx.config.githubBaseUrl}/login/oauth/access_token`,
@@ -24,6 +29,6 @@ export async function githubAccount(ctx: AppContext, code: string): Promise<Exte
   ]);
   const user = userObjectOf('GitHub', userAnswer);
   const id = text(user.id);
-  if (!id) throw new ApiError('GitHub answered a user without an id', 400);
+  if (!id) throw coded(ErrorCode.OAuthUserNoId, 'GitHub answered a user without an id', { provider: 'GitHub' });
   return { id, displayName: text(user.name) || text(user.login), email: text(user.email) };
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import type { ExternalAccount } from './account.js';
 import { callExternal } from '../../lib/external-call.js';
 import { accessTokenOf, text, userObjectOf } from './provider-http.js';
@@ -12,7 +13,11 @@ import { accessTokenOf, text, userObjectOf } from './provider-http.js';
 export async function linuxDoAccount(ctx: AppContext, code: string, origin: string): Promise<ExternalAccount> {
   const clientId = ctx.options.get('LinuxDOClientId');
   const secret = ctx.options.get('LinuxDOClientSecret');
-  if (!clientId || !secret) throw new ApiError('LinuxDO sign-in is enabled but LinuxDOClientId or LinuxDOClientSecret is not set; contact the administrator');
+  if (!clientId || !secret)
+    throw coded(ErrorCode.OAuthNotConfigured, 'LinuxDO sign-in is enabled but LinuxDOClientId or LinuxDOClientSecret is not set; contact the administrator', {
+      provider: 'LinuxDO',
+      settings: 'LinuxDOClientId / LinuxDOClientSecret',
+    });
   const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
   const base = ctx.config.linuxDoBaseUrl;
   const tokenAnswer = await callExternal(
@@ -28,11 +33,12 @@ export async function linuxDoAccount(ctx: AppContext, code: string, origin: stri
   const token = accessTokenOf('LinuxDO', tokenAnswer);
   const user = userObjectOf('LinuxDO', await callExternal('LinuxDO', `${base}/api/user`, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]));
   const id = text(user.id);
-  if (!id) throw new ApiError('LinuxDO answered a user without an id', 400);
-  if (user.active === false) throw new ApiError('this LinuxDO account is not active');
-  if (user.silenced === true) throw new ApiError('this LinuxDO account is silenced');
+  if (!id) throw coded(ErrorCode.OAuthUserNoId, 'LinuxDO answered a user without an id', { provider: 'LinuxDO' });
+  if (user.active === false) throw coded(ErrorCode.LinuxDoInactive, 'this LinuxDO account is not active');
+  if (user.silenced === true) throw coded(ErrorCode.LinuxDoSilenced, 'this LinuxDO account is silenced');
   const minimum = ctx.options.num('LinuxDOMinimumTrustLevel');
   const level = typeof user.trust_level === 'number' ? user.trust_level : 0;
-  if (level < minimum) throw new ApiError(`this LinuxDO account's trust level is ${level}; the administrator requires at least ${minimum}`);
+  if (level < minimum)
+    throw coded(ErrorCode.LinuxDoTrustLevel, `this LinuxDO account's trust level is ${level}; the administrator requires at least ${minimum}`, { level, minimum });
   return { id, displayName: text(user.name) || text(user.username), email: '' };
 }

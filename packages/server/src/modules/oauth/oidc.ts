@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import type { ExternalAccount } from './account.js';
 import { callExternal } from '../../lib/external-call.js';
 import { accessTokenOf, text, userObjectOf } from './provider-http.js';
@@ -16,9 +17,13 @@ export async function oidcAccount(ctx: AppContext, code: string, origin: string)
   const secret = ctx.options.get('oidc.client_secret');
   const tokenEndpoint = ctx.options.get('oidc.token_endpoint').trim();
   const userInfoEndpoint = ctx.options.get('oidc.user_info_endpoint').trim();
-  if (!clientId || !secret) throw new ApiError('OIDC sign-in is enabled but oidc.client_id or oidc.client_secret is not set; contact the administrator');
+  if (!clientId || !secret)
+    throw coded(ErrorCode.OAuthNotConfigured, 'OIDC sign-in is enabled but oidc.client_id or oidc.client_secret is not set; contact the administrator', {
+      provider: 'OIDC',
+      settings: 'oidc.client_id / oidc.client_secret',
+    });
   if (!/^https?:\/\//i.test(tokenEndpoint) || !/^https?:\/\//i.test(userInfoEndpoint)) {
-    throw new ApiError(`${OIDC_CONFIG_MISSING} (the administrator has not set the token and user info endpoints)`);
+    throw coded(ErrorCode.OidcConfigMissing, `${OIDC_CONFIG_MISSING} (the administrator has not set the token and user info endpoints)`);
   }
   const tokenAnswer = await callExternal(
     'the OIDC provider',
@@ -29,10 +34,10 @@ export async function oidcAccount(ctx: AppContext, code: string, origin: string)
     },
     [secret],
   );
-  const token = accessTokenOf('the OIDC provider', tokenAnswer);
+  const token = accessTokenOf('OIDC', tokenAnswer);
   const userAnswer = await callExternal('the OIDC provider', userInfoEndpoint, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]);
   const user = userObjectOf('OIDC', userAnswer);
   const id = text(user.sub);
-  if (!id) throw new ApiError('the OIDC provider answered user info without a sub', 400);
+  if (!id) throw coded(ErrorCode.OAuthUserNoId, 'the OIDC provider answered user info without a sub', { provider: 'OIDC' });
   return { id, displayName: text(user.name) || text(user.preferred_username), email: text(user.email) };
 }

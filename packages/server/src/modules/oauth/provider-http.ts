@@ -1,4 +1,5 @@
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import type { ExternalAnswer } from '../../lib/external-call.js';
 
 /** Longest provider error text shown to the visitor. */
@@ -15,11 +16,14 @@ export function providerError(answer: ExternalAnswer): string {
   return `HTTP ${answer.status}`;
 }
 
-/** The access_token of a token endpoint's answer, or an ApiError with the provider's reason. */
+/** The access_token of a token endpoint's answer, or a refusal with the provider's reason. */
 export function accessTokenOf(provider: string, answer: ExternalAnswer): string {
   const token = (answer.body as { access_token?: unknown } | undefined)?.access_token;
   if (answer.status >= 400 || typeof token !== 'string' || !token) {
-    throw new ApiError(`${provider} refused the sign-in code (${providerError(answer)}): start the sign-in again`, 400);
+    throw coded(ErrorCode.OAuthCodeRefused, `${provider} refused the sign-in code (${providerError(answer)}): start the sign-in again`, {
+      provider,
+      reason: providerError(answer),
+    });
   }
   return token;
 }
@@ -28,7 +32,7 @@ export function accessTokenOf(provider: string, answer: ExternalAnswer): string 
 export function userObjectOf(provider: string, answer: ExternalAnswer): Record<string, unknown> {
   const b = answer.body;
   if (answer.status >= 400 || b === null || typeof b !== 'object' || Array.isArray(b)) {
-    throw new ApiError(`cannot read the ${provider} user (${providerError(answer)})`, 400);
+    throw coded(ErrorCode.OAuthUserUnreadable, `cannot read the ${provider} user (${providerError(answer)})`, { provider, reason: providerError(answer) });
   }
   return b as Record<string, unknown>;
 }

@@ -1,8 +1,8 @@
-import { userPublic } from '@tollway/shared';
+import { ErrorCode, userPublic } from '@tollway/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { ApiError, unauthorized } from '../../http/errors.js';
+import { coded } from '../../http/errors.js';
 import { authorize, identifyBySession } from '../auth/guard.js';
 import type { Router } from '../../http/route.js';
 import { refuseCrossSite } from '../../http/same-site.js';
@@ -45,7 +45,7 @@ type AccountOf = () => ExternalAccount | Promise<ExternalAccount>;
  * (Sec-Fetch-Site) is refused: a link cannot sign a visitor in to someone else's account.
  */
 async function signInWithoutState(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: ProviderInfo, account: AccountOf, aff: string | undefined) {
-  refuseCrossSite(req, `${p.label} sign-in must start from this site's login page`);
+  refuseCrossSite(req, `${p.label} sign-in must start from this site's login page`, ErrorCode.OAuthCrossSite, { provider: p.label });
   const oauth = oauthOf(ctx);
   oauth.assertEnabled(p);
   return logIn(ctx, req, reply, await oauth.loginOrRegister(p, await account(), aff?.trim() ?? ''));
@@ -111,7 +111,7 @@ export function oauthRoutes(r: Router): void {
         try {
           oauth.assertEnabled(p.info);
           const state = checkState(req, query.state);
-          if (!query.code) throw new ApiError(`${p.info.label} sent no code: start the sign-in again`);
+          if (!query.code) throw coded(ErrorCode.OAuthNoCode, `${p.info.label} sent no code: start the sign-in again`, { provider: p.info.label });
           const account = await p.account(ctx, query.code, originOf(ctx, req));
           // Only a state the same session asked for binds; any other state signs in.
           const session = await identifyBySession(req, ctx);
@@ -192,14 +192,15 @@ export function oauthRoutes(r: Router): void {
         return reply.send({ success: true, message: 'bind' });
       }
       const session = await identifyBySession(req, ctx);
-      if (!session) throw unauthorized('not logged in: log in, then bind Telegram from the personal settings page');
+      if (!session) throw coded(ErrorCode.OAuthBindLogin, 'not logged in: log in, then bind Telegram from the personal settings page', { provider: 'Telegram' }, 401);
       let state;
       try {
         state = checkState(req, query.state ?? '');
       } finally {
         reply.header('set-cookie', clearStateCookie(req));
       }
-      if (!bindsSession(state.session, session.key)) throw new ApiError('this bind was not started from your personal settings page: bind Telegram from there again', 403);
+      if (!bindsSession(state.session, session.key))
+        throw coded(ErrorCode.OAuthBindElsewhere, 'this bind was not started from your personal settings page: bind Telegram from there again', { provider: 'Telegram' }, 403);
       await oauth.bind(TELEGRAM, verifyTelegramLogin(ctx, query), session.user);
       return reply.redirect('/app/me', 302);
     },

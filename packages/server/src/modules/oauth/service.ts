@@ -20,11 +20,12 @@ const MAX_DISPLAY_NAME = 20;
 /** Another user holds the provider's account (the refusal of a bind; a registration that lost a race). */
 class AccountTaken extends ApiError {}
 
-const accountTaken = (p: ProviderInfo): AccountTaken => new AccountTaken(`this ${p.label} account is already bound to another user`, 409);
+const accountTaken = (p: ProviderInfo): AccountTaken =>
+  new AccountTaken(`this ${p.label} account is already bound to another user`, 409, true, { code: ErrorCode.OAuthAccountTaken, params: { provider: p.label } });
 
 /** The holder found for a sign-in logs in unless deleted or banned. */
 function admit(p: ProviderInfo, holder: UserRow): UserRow {
-  if (holder.deleted_at !== null) throw new ApiError(`the user bound to this ${p.label} account has been deleted`);
+  if (holder.deleted_at !== null) throw coded(ErrorCode.OAuthUserDeleted, `the user bound to this ${p.label} account has been deleted`, { provider: p.label });
   if (holder.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
   return holder;
 }

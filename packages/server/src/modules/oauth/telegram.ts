@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import type { ExternalAccount } from './account.js';
 
 /** The login widget's signed fields (anything else, such as our lang, is not part of the signature). */
@@ -17,7 +18,11 @@ export const TELEGRAM_MAX_AGE_SECONDS = 24 * 3600;
  */
 export function verifyTelegramLogin(ctx: AppContext, login: TelegramLogin, nowSeconds = Math.floor(Date.now() / 1000)): ExternalAccount {
   const botToken = ctx.options.get('TelegramBotToken');
-  if (!botToken) throw new ApiError('Telegram login is enabled but TelegramBotToken is not set; contact the administrator');
+  if (!botToken)
+    throw coded(ErrorCode.OAuthNotConfigured, 'Telegram login is enabled but TelegramBotToken is not set; contact the administrator', {
+      provider: 'Telegram',
+      settings: 'TelegramBotToken',
+    });
   const checkString = TELEGRAM_FIELDS.filter((k) => login[k] !== undefined)
     .sort()
     .map((k) => `${k}=${login[k]}`)
@@ -26,13 +31,13 @@ export function verifyTelegramLogin(ctx: AppContext, login: TelegramLogin, nowSe
   const expected = crypto.createHmac('sha256', key).update(checkString).digest();
   const given = /^[0-9a-f]{64}$/i.test(login.hash) ? Buffer.from(login.hash, 'hex') : Buffer.alloc(0);
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
-    throw new ApiError('Telegram login data is not signed by the bot: sign in with Telegram again');
+    throw coded(ErrorCode.TelegramSignatureInvalid, 'Telegram login data is not signed by the bot: sign in with Telegram again');
   }
   const authDate = Number(login.auth_date);
   if (!Number.isInteger(authDate) || nowSeconds - authDate > TELEGRAM_MAX_AGE_SECONDS) {
-    throw new ApiError('Telegram login data has expired: sign in with Telegram again');
+    throw coded(ErrorCode.TelegramLoginExpired, 'Telegram login data has expired: sign in with Telegram again');
   }
-  if (!login.id) throw new ApiError('Telegram login data has no user id', 400);
+  if (!login.id) throw coded(ErrorCode.OAuthUserNoId, 'Telegram login data has no user id', { provider: 'Telegram' });
   const name = [login.first_name, login.last_name].filter(Boolean).join(' ');
   return { id: login.id, displayName: name || login.username || '', email: '' };
 }

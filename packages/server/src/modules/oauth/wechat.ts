@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import type { ExternalAccount } from './account.js';
 import { callExternal } from '../../lib/external-call.js';
 import { providerError } from './provider-http.js';
@@ -11,8 +12,12 @@ import { providerError } from './provider-http.js';
 export async function wechatAccount(ctx: AppContext, code: string): Promise<ExternalAccount> {
   const address = ctx.options.get('WeChatServerAddress').trim().replace(/\/+$/, '');
   const token = ctx.options.get('WeChatServerToken');
-  if (!/^https?:\/\//i.test(address)) throw new ApiError('WeChat login is enabled but WeChatServerAddress is not set; contact the administrator');
-  if (!code.trim()) throw new ApiError('verification code is required');
+  if (!/^https?:\/\//i.test(address))
+    throw coded(ErrorCode.OAuthNotConfigured, 'WeChat login is enabled but WeChatServerAddress is not set; contact the administrator', {
+      provider: 'WeChat',
+      settings: 'WeChatServerAddress',
+    });
+  if (!code.trim()) throw coded(ErrorCode.VerificationCodeRequired, 'verification code is required');
   const answer = await callExternal(
     'the WeChat server',
     `${address}/api/wechat/user?code=${encodeURIComponent(code.trim())}`,
@@ -20,12 +25,13 @@ export async function wechatAccount(ctx: AppContext, code: string): Promise<Exte
     [token],
   );
   const body = answer.body as { success?: unknown; message?: unknown; data?: unknown } | undefined;
-  if (answer.status >= 400 || !body || typeof body !== 'object') throw new ApiError(`the WeChat server failed (${providerError(answer)})`, 400);
+  if (answer.status >= 400 || !body || typeof body !== 'object')
+    throw coded(ErrorCode.WeChatServerFailed, `the WeChat server failed (${providerError(answer)})`, { reason: providerError(answer) });
   if (body.success !== true) {
     const reason = typeof body.message === 'string' && body.message ? body.message : 'the code is wrong or expired';
-    throw new ApiError(`WeChat verification failed: ${reason}`, 400);
+    throw coded(ErrorCode.WeChatVerifyFailed, `WeChat verification failed: ${reason}`, { reason });
   }
   const openid = typeof body.data === 'string' ? body.data : '';
-  if (!openid) throw new ApiError('WeChat verification failed: the code is wrong or expired', 400);
+  if (!openid) throw coded(ErrorCode.VerificationCodeWrong, 'WeChat verification failed: the code is wrong or expired');
   return { id: openid, displayName: 'WeChat User', email: '' };
 }

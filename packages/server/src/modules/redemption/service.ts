@@ -10,7 +10,7 @@ import {
 } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/unique.js';
-import { ApiError, conflict, notFound, coded } from '../../http/errors.js';
+import { conflict, notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
@@ -69,7 +69,7 @@ export function toRedemptionPublic(r: RedemptionRow): RedemptionPublic {
 const storedMaxUses = (isGift: boolean, maxUses: number) => (isGift ? maxUses : 1);
 
 function checkWindow(validFrom: number, validUntil: number): void {
-  if (validFrom > 0 && validUntil > 0 && validFrom >= validUntil) throw new ApiError(MSG.window);
+  if (validFrom > 0 && validUntil > 0 && validFrom >= validUntil) throw coded(ErrorCode.RedemptionWindowInvalid, MSG.window);
 }
 
 /**
@@ -97,7 +97,7 @@ export class RedemptionService {
   /** Creates `count` codes with random 32-character keys (or one with the given key); returns their keys. */
   async create(actor: AuthUser, body: CreateRedemptionBody): Promise<string[]> {
     checkWindow(body.valid_from, body.valid_until);
-    if (body.key && body.count !== 1) throw new ApiError(MSG.keyOne);
+    if (body.key && body.count !== 1) throw coded(ErrorCode.RedemptionKeyOne, MSG.keyOne);
     const now = nowSeconds();
     const rows: NewRedemption[] = [];
     for (let i = 0; i < body.count; i++) {
@@ -121,7 +121,7 @@ export class RedemptionService {
       await this.store.insertMany(rows);
       return rows.map((r) => r.key);
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(MSG.keyTaken);
+      if (isUniqueViolation(err)) throw conflict(MSG.keyTaken, ErrorCode.RedemptionKeyTaken);
       throw err;
     }
   }
@@ -131,16 +131,17 @@ export class RedemptionService {
     const current = await this.store.findById(body.id);
     if (!current) throw notFound(MSG.notFound, ErrorCode.RedemptionNotFound);
     if (statusOnly) {
-      if (body.status !== RedemptionStatus.Unused && body.status !== RedemptionStatus.Disabled) throw new ApiError(MSG.statusValue);
-      if (current.status === RedemptionStatus.Used) throw new ApiError(body.status === RedemptionStatus.Unused ? MSG.enableUsed : MSG.used);
-      if (!(await this.store.setStatus(current.id, body.status))) throw new ApiError(MSG.enableUsed);
+      if (body.status !== RedemptionStatus.Unused && body.status !== RedemptionStatus.Disabled) throw coded(ErrorCode.StatusInvalid, MSG.statusValue);
+      if (current.status === RedemptionStatus.Used)
+        throw body.status === RedemptionStatus.Unused ? coded(ErrorCode.RedemptionEnableUsed, MSG.enableUsed) : coded(ErrorCode.RedemptionUsed, MSG.used);
+      if (!(await this.store.setStatus(current.id, body.status))) throw coded(ErrorCode.RedemptionEnableUsed, MSG.enableUsed);
       return this.get(current.id);
     }
     if (current.status !== RedemptionStatus.Unused) throw coded(ErrorCode.RedemptionEditUnused, MSG.editUnused);
     const isGift = body.is_gift ?? current.is_gift === 1;
-    if (isGift !== (current.is_gift === 1) && current.used_count > 0) throw new ApiError(MSG.giftUsed);
+    if (isGift !== (current.is_gift === 1) && current.used_count > 0) throw coded(ErrorCode.RedemptionGiftUsed, MSG.giftUsed);
     const maxUses = storedMaxUses(isGift, body.max_uses ?? (current.is_gift === 1 ? current.max_uses : -1));
-    if (isGift && maxUses > 0 && maxUses < current.used_count) throw new ApiError(MSG.maxBelowUses);
+    if (isGift && maxUses > 0 && maxUses < current.used_count) throw coded(ErrorCode.RedemptionMaxBelowUses, MSG.maxBelowUses);
     const validFrom = body.valid_from ?? Number(current.valid_from);
     const validUntil = body.valid_until ?? Number(current.valid_until);
     checkWindow(validFrom, validUntil);
@@ -194,7 +195,7 @@ export class RedemptionService {
         if (isUniqueViolation(err)) throw coded(ErrorCode.RedemptionUsedByYou, MSG.usedByYou);
         throw err;
       });
-    if (outcome === 'user-missing') throw new ApiError(MSG.userMissing);
+    if (outcome === 'user-missing') throw coded(ErrorCode.UserNotFound, MSG.userMissing);
     if (outcome === 'unavailable') {
       // Someone else took the last use (or an administrator changed the code) between the read and the update.
       const fresh = await this.store.findByKey(key);

@@ -1,6 +1,6 @@
-import { Role } from '@tollway/shared';
+import { ErrorCode, Role } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
-import { ApiError, conflict } from '../../http/errors.js';
+import { coded, conflict } from '../../http/errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';
@@ -35,12 +35,12 @@ export class SetupService {
   }
 
   async run(input: { username: string; password: string; SelfUseModeEnabled: boolean; DemoSiteEnabled: boolean }): Promise<void> {
-    if (input.SelfUseModeEnabled && input.DemoSiteEnabled) throw new ApiError('choose either self-use mode or demo site, not both');
+    if (input.SelfUseModeEnabled && input.DemoSiteEnabled) throw coded(ErrorCode.SetupModeConflict, 'choose either self-use mode or demo site, not both');
     try {
       await this.db.kysely.insertInto('setups').values({ id: 1, version: this.version, initialized_at: nowSeconds() }).execute();
     } catch {
       this.done = true;
-      throw conflict('the system is already initialized');
+      throw conflict('the system is already initialized', ErrorCode.SetupDone);
     }
     try {
       if ((await this.users.store.countRoots()) === 0) {

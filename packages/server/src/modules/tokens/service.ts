@@ -1,6 +1,6 @@
 import { TOKEN_KEY_PREFIX, TOKEN_KEYS_BATCH_MAX, TokenStatus, type CreateTokenBody, type TokenPublic, type UpdateTokenBody, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, notFound, coded } from '../../http/errors.js';
+import { notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { invalidIpLine } from '../../lib/ip-allow.js';
@@ -45,7 +45,7 @@ export class TokensService {
 
   private checkAllowIps(text: string): void {
     const bad = invalidIpLine(text);
-    if (bad !== undefined) throw new ApiError(`allow_ips: "${bad}" is not a valid IP address or CIDR range (one per line)`);
+    if (bad !== undefined) throw coded(ErrorCode.TokenAllowIpsInvalid, `allow_ips: "${bad}" is not a valid IP address or CIDR range (one per line)`, { ip: bad });
   }
 
   /** At most token_setting.max_user_tokens tokens per user (new-api's cap); two creations at once may pass it by a few. */
@@ -121,7 +121,7 @@ export class TokensService {
     if (!current) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     const changes: TokenChanges = {};
     if (statusOnly) {
-      if (body.status === undefined) throw new ApiError('status is required');
+      if (body.status === undefined) throw coded(ErrorCode.StatusRequired, 'status is required');
     } else {
       if (body.name !== undefined) changes.name = body.name;
       if (body.remain_quota !== undefined) changes.remain_quota = body.remain_quota;
@@ -148,12 +148,12 @@ export class TokensService {
     if (body.status === TokenStatus.Enabled || body.status === TokenStatus.Disabled) {
       const next = { ...current, ...changes } as TokenRow;
       if (body.status === TokenStatus.Enabled) {
-        if (isExpired(next)) throw new ApiError(CANNOT_ENABLE_EXPIRED);
-        if (isExhausted(next)) throw new ApiError(CANNOT_ENABLE_EXHAUSTED);
+        if (isExpired(next)) throw coded(ErrorCode.TokenCannotEnableExpired, CANNOT_ENABLE_EXPIRED);
+        if (isExhausted(next)) throw coded(ErrorCode.TokenCannotEnableExhausted, CANNOT_ENABLE_EXHAUSTED);
       }
       changes.status = body.status;
     } else if (statusOnly) {
-      throw new ApiError('status must be 1 (enabled) or 2 (disabled)');
+      throw coded(ErrorCode.StatusInvalid, 'status must be 1 (enabled) or 2 (disabled)');
     }
     if (!(await this.store.update(user.id, current.id, changes))) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     this.changed(current);
@@ -171,7 +171,7 @@ export class TokensService {
 
   /** The full keys of the caller's tokens among `ids`, by id; others' ids are left out. */
   async keys(userId: number, ids: number[]): Promise<{ keys: Record<string, string> }> {
-    if (ids.length > TOKEN_KEYS_BATCH_MAX) throw new ApiError(`at most ${TOKEN_KEYS_BATCH_MAX} tokens at a time`);
+    if (ids.length > TOKEN_KEYS_BATCH_MAX) throw coded(ErrorCode.TokenBatchTooMany, `at most ${TOKEN_KEYS_BATCH_MAX} tokens at a time`, { max: TOKEN_KEYS_BATCH_MAX });
     const rows = await this.store.findOwnMany(userId, [...new Set(ids)]);
     return { keys: Object.fromEntries(rows.map((t) => [String(t.id), t.key])) };
   }

@@ -1,6 +1,6 @@
-import { dec, mul, PAYMENT_METHODS, renderQuota, roundToInt, type PaymentMethod } from '@tollway/shared';
+import { dec, ErrorCode, mul, PAYMENT_METHODS, renderQuota, roundToInt, type PaymentMethod } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { coded, notFound } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
@@ -63,17 +63,17 @@ export class TopUpService {
   /** Whole currency units for a typed amount, with the minimum and whole-unit rules. */
   private units(amount: number): number {
     const min = this.minAmount();
-    if (amount < min) throw new ApiError(`the top-up amount cannot be less than ${min}`);
+    if (amount < min) throw coded(ErrorCode.TopUpMinimum, `the top-up amount cannot be less than ${min}`, { min });
     if (!this.inTokens) return amount;
     const units = amount / this.quotaPerUnit;
-    if (!Number.isInteger(units)) throw new ApiError(`the top-up amount must be a multiple of ${this.quotaPerUnit} (one unit)`);
+    if (!Number.isInteger(units)) throw coded(ErrorCode.TopUpMultiple, `the top-up amount must be a multiple of ${this.quotaPerUnit} (one unit)`, { unit: this.quotaPerUnit });
     return units;
   }
 
   /** Price × units × group ratio, rounded half up to the cent, as text with two decimals. */
   private payable(units: number, group: string): string {
     const cents = roundToInt(mul(mul(mul(dec(units), dec(this.o.num('Price'))), dec(this.groupRatio(group))), dec(100)));
-    if (cents < 1n) throw new ApiError(AMOUNT_TOO_LOW);
+    if (cents < 1n) throw coded(ErrorCode.TopUpAmountTooLow, AMOUNT_TOO_LOW);
     return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
   }
 
@@ -107,12 +107,12 @@ export class TopUpService {
   /** POST /api/user/pay: a pending order with a fresh trade number, and the signed Epay form. */
   async pay(user: AuthUser, amount: number, method: PaymentMethod): Promise<{ url: string; fields: Record<string, string> }> {
     const merchant = this.merchant();
-    if (!merchant) throw new ApiError(TOPUP_DISABLED);
+    if (!merchant) throw coded(ErrorCode.TopUpDisabled, TOPUP_DISABLED);
     const units = this.units(amount);
     const money = this.payable(units, user.group);
     const serverAddress = this.o.get('ServerAddress').trim().replace(/\/+$/, '');
     const callback = this.o.get('CustomCallbackAddress').trim().replace(/\/+$/, '') || serverAddress;
-    if (!callback) throw new ApiError(NO_CALLBACK_ADDRESS);
+    if (!callback) throw coded(ErrorCode.TopUpNoCallback, NO_CALLBACK_ADDRESS);
     const type = PAYMENT_METHODS[method];
     const tradeNo = `USR${user.id}NO${randomString(8)}${nowSeconds()}`;
     await this.store.insert({
@@ -175,8 +175,8 @@ export class TopUpService {
   /** Administrator: mark an unpaid (pending or expired) order paid (a payment confirmed outside the notify). */
   async completeByAdmin(tradeNo: string): Promise<void> {
     const order = await this.store.findByTradeNo(tradeNo);
-    if (!order) throw notFound('top-up order not found');
-    if (order.status === 'success' || !(await this.complete(order))) throw new ApiError(ORDER_NOT_PENDING);
+    if (!order) throw notFound('top-up order not found', ErrorCode.TopUpOrderNotFound);
+    if (order.status === 'success' || !(await this.complete(order))) throw coded(ErrorCode.TopUpOrderNotPending, ORDER_NOT_PENDING);
   }
 
   page(q: PageQuery & { keyword?: string }, userId?: number): Promise<Page<TopUpRow>> {

@@ -1,4 +1,4 @@
-import { Role, TWO_FACTOR_SETUP_REQUIRED } from '@tollway/shared';
+import { ErrorCode, Role, TWO_FACTOR_SETUP_REQUIRED } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { forbidden } from '../../http/errors.js';
@@ -16,5 +16,5 @@ export async function assertTwoFactorWhereRequired(req: FastifyRequest, ctx: App
   if (user.role < Role.Admin || !ctx.options.bool('TwoFactorRequiredForAdmins')) return;
   if (OPEN_WITHOUT_TWO_FACTOR.has(`${req.method} ${req.routeOptions.url ?? ''}`)) return;
   if (await twoFactorOf(ctx).store.isEnabled(user.id)) return;
-  throw forbidden(TWO_FACTOR_SETUP_REQUIRED);
+  throw forbidden(TWO_FACTOR_SETUP_REQUIRED, ErrorCode.TwoFactorSetupRequired);
 }

@@ -1,6 +1,6 @@
 import { Role, type TwoFactorSetup, type TwoFactorStatus, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, refused, coded } from '../../http/errors.js';
+import { refused, coded } from '../../http/errors.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
@@ -51,7 +51,7 @@ export class TwoFactorService {
     const started = await this.store.startSetup(user.id, this.ctx.secretBox.seal(secret), hashes, nowSeconds());
     if (!started && (await this.store.isEnabled(user.id)))
       throw coded(ErrorCode.TwoFactorAlreadyEnabled, 'two-factor authentication is already enabled; disable it first to set it up again');
-    if (!started) throw new ApiError('another two-factor setup was started at the same moment; try again', 409);
+    if (!started) throw coded(ErrorCode.TwoFactorSetupRace, 'another two-factor setup was started at the same moment; try again', undefined, 409);
     const issuer = this.ctx.options.get('SystemName').trim() || 'Tollway';
     return { secret, qr_code_data: otpauthUri(issuer, user.username, secret), backup_codes: codes };
   }
@@ -88,7 +88,7 @@ export class TwoFactorService {
   async adminReset(actor: AuthUser, targetId: number): Promise<void> {
     const target = await this.ctx.usersStore.findById(targetId);
     if (!target) throw coded(ErrorCode.UserNotFound, 'user does not exist');
-    if (target.id === actor.id) throw refused('turn off your own two-factor authentication in personal settings');
+    if (target.id === actor.id) throw refused('turn off your own two-factor authentication in personal settings', ErrorCode.TwoFactorOwnInSettings);
     if (target.role >= actor.role) throw refused('cannot reset two-factor authentication of a user at the same or a higher permission level', ErrorCode.UserLevelRefused);
     if (!(await this.store.remove(targetId))) throw coded(ErrorCode.TwoFactorNotEnabled, NOT_ENABLED);
   }

@@ -1,10 +1,15 @@
-import type { AccessLevel } from '@tollway/shared';
+import { ErrorCode, type AccessLevel } from '@tollway/shared';
 import { refused } from '../../http/errors.js';
 import type { Method, Router } from '../../http/route.js';
 
 export const PASSKEY_UNAVAILABLE = 'passkeys are not available on this server';
 export const SUBSCRIPTION_UNAVAILABLE = 'subscriptions are not available on this server';
 export const PREFILL_UNAVAILABLE = 'prefill groups are not available on this server';
+const CODE_OF: Record<string, ErrorCode> = {
+  [PASSKEY_UNAVAILABLE]: ErrorCode.PasskeyUnavailable,
+  [SUBSCRIPTION_UNAVAILABLE]: ErrorCode.SubscriptionUnavailable,
+  [PREFILL_UNAVAILABLE]: ErrorCode.PrefillUnavailable,
+};
 
 /**
  * Features of new-api's console this gateway does not have (passkeys, subscriptions, prefill groups). The calls
@@ -23,7 +28,7 @@ export function unavailableRoutes(r: Router): void {
       tags: ['unavailable'],
       audit: false,
       handler: () => {
-        throw refused(message);
+        throw refused(message, CODE_OF[message]);
       },
     });
 

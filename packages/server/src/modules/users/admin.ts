@@ -1,5 +1,5 @@
 import { Role, UserStatus, type QuotaChangeMode, type UserManageAction, type UserPublic, ErrorCode } from '@tollway/shared';
-import { ApiError, refused, coded } from '../../http/errors.js';
+import { refused, coded } from '../../http/errors.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import type { AuthUser } from '../auth/session.js';
 import { hashPassword } from './password.js';
@@ -29,7 +29,7 @@ export class UserAdminService {
   async create(actor: AuthUser, input: { username: string; password: string; display_name: string; role?: number; remark?: string }): Promise<number> {
     const role = input.role ?? Role.Common;
     if (role >= actor.role) throw refused('cannot create users of equal or higher permission', ErrorCode.UserLevelRefused);
-    if (![Role.Common, Role.Admin].includes(role as 1 | 10)) throw new ApiError('role must be 1 or 10');
+    if (![Role.Common, Role.Admin].includes(role as 1 | 10)) throw coded(ErrorCode.RoleInvalid, 'role must be 1 or 10');
     return this.users.create({ ...input, role });
   }
 
@@ -55,12 +55,12 @@ export class UserAdminService {
     },
   ): Promise<void> {
     const target = await this.users.get(input.id);
-    if (target.deleted_at) throw new ApiError('user has been deleted');
+    if (target.deleted_at) throw coded(ErrorCode.UserDeleted, 'user has been deleted');
     this.assertOutranks(actor, target, 'modify');
     const fields: Partial<NewUser> = {};
     if (input.username !== undefined && input.username !== target.username) {
       // A login name with '@' means an email: a rename may not make a username look like one.
-      if (input.username.includes('@')) throw new ApiError('username must not contain @');
+      if (input.username.includes('@')) throw coded(ErrorCode.UsernameHasAt, 'username must not contain @');
       if (await this.users.store.usernameTaken(input.username, target.id)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
       fields.username = input.username;
     }
@@ -100,11 +100,11 @@ export class UserAdminService {
     switch (action) {
       case 'promote':
         if (actor.role < Role.Root) throw refused('regular administrators cannot promote others to administrator', ErrorCode.UserLevelRefused);
-        if (role >= Role.Admin) throw new ApiError('the user is already an administrator');
+        if (role >= Role.Admin) throw coded(ErrorCode.AlreadyAdmin, 'the user is already an administrator');
         role = Role.Admin;
         break;
       case 'demote':
-        if (role < Role.Admin) throw new ApiError('the user is already an ordinary user');
+        if (role < Role.Admin) throw coded(ErrorCode.AlreadyCommon, 'the user is already an ordinary user');
         role = Role.Common;
         break;
       case 'disable':

@@ -143,7 +143,7 @@ export class UsersService {
     if (mustVerify && (!input.email || !input.verification_code?.trim())) {
       throw coded(ErrorCode.EmailVerificationRequired, 'email and verification code are required: the administrator has enabled email verification');
     }
-    if (mustVerify && !verifyEmail) throw new ApiError('email verification is required but this server cannot check codes', 400);
+    if (mustVerify && !verifyEmail) throw coded(ErrorCode.EmailVerifyUnavailable, 'email verification is required but this server cannot check codes');
     if (await this.store.usernameTaken(input.username)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
     if (input.email && (await this.store.emailTaken(input.email))) throw coded(ErrorCode.EmailTaken, 'email already in use', undefined, 409);
     if (mustVerify) await verifyEmail!(input.email, input.verification_code ?? '');
@@ -265,9 +265,12 @@ export class UsersService {
     // The masked placeholder sent back unchanged keeps the stored secret.
     const given = input.webhook_secret === MASKED_SECRET ? { ...input, webhook_secret: stored.webhook_secret as string | undefined } : input;
     const merged = userSetting.safeParse({ ...stored, ...given });
-    if (!merged.success) throw new ApiError(merged.error.issues[0]?.message ?? 'invalid setting');
+    if (!merged.success) {
+      const reason = merged.error.issues[0]?.message ?? 'invalid setting';
+      throw coded(ErrorCode.SettingInvalid, reason, { reason });
+    }
     const setting = merged.data;
-    if (setting.notify_type === 'webhook' && !setting.webhook_url) throw new ApiError('webhook_url is required for webhook notifications');
+    if (setting.notify_type === 'webhook' && !setting.webhook_url) throw coded(ErrorCode.WebhookUrlRequired, 'webhook_url is required for webhook notifications');
     if (setting.webhook_url && setting.webhook_url !== stored.webhook_url) await assertWebhookUrlAllowed(this.options, setting.webhook_url);
     await this.store.update(id, { setting: sealSettingSecret(JSON.stringify(setting), box) });
     await this.notifyChanged(id);

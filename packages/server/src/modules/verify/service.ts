@@ -33,23 +33,23 @@ export class SecureVerification {
     private readonly marks: VerifiedMarks,
   ) {}
 
-  private async session(req: FastifyRequest, refuse: (message: string) => ApiError): Promise<{ userId: number; key: string }> {
+  private async session(req: FastifyRequest, refuse: (message: string, code: ErrorCode) => ApiError): Promise<{ userId: number; key: string }> {
     const s = await identifyBySession(req, this.ctx);
-    if (!s) throw refuse(SESSION_ONLY);
+    if (!s) throw refuse(SESSION_ONLY, ErrorCode.VerifySessionOnly);
     return { userId: s.user.id, key: s.key };
   }
 
   async verify(req: FastifyRequest, input: VerifyInput): Promise<{ verified: true; expires_at: number }> {
-    const { userId, key } = await this.session(req, (m) => new ApiError(m));
+    const { userId, key } = await this.session(req, (m, code) => coded(code, m));
     const twoFactor = twoFactorOf(this.ctx);
     const has2fa = await twoFactor.store.isEnabled(userId);
-    if (input.method === 'passkey') throw new ApiError('passkeys are not available on this server; verify with a two-factor code or the password');
+    if (input.method === 'passkey') throw coded(ErrorCode.PasskeyUnavailable, 'passkeys are not available on this server; verify with a two-factor code or the password');
     if (input.method === '2fa') {
-      if (!has2fa) throw new ApiError('two-factor authentication is not enabled for this account; verify with the password');
-      if (!input.code?.trim()) throw new ApiError('enter the verification code or a backup code');
+      if (!has2fa) throw coded(ErrorCode.VerifyTwoFactorNotEnabled, 'two-factor authentication is not enabled for this account; verify with the password');
+      if (!input.code?.trim()) throw coded(ErrorCode.VerifyCodeRequired, 'enter the verification code or a backup code');
       await twoFactor.verifySignIn(userId, input.code, req.ip);
     } else {
-      if (has2fa) throw new ApiError(TWO_FACTOR_FIRST);
+      if (has2fa) throw coded(ErrorCode.VerifyTwoFactorFirst, TWO_FACTOR_FIRST);
       await this.checkPassword(userId, input.password ?? '', req.ip);
     }
     await this.marks.mark(key, SECURE_VERIFICATION_TTL);
@@ -58,7 +58,7 @@ export class SecureVerification {
 
   /** Wrong passwords count against the same per-user and per-address limits as wrong codes. */
   private async checkPassword(userId: number, password: string, ip: string): Promise<void> {
-    if (password === '') throw new ApiError('enter your password');
+    if (password === '') throw coded(ErrorCode.PasswordRequired, 'enter your password');
     const attempts = twoFactorOf(this.ctx).attempts;
     await attempts.assertOpen(userId, ip);
     const user = await this.ctx.usersStore.findById(userId);
@@ -70,7 +70,7 @@ export class SecureVerification {
   /** Refuses (403) unless the caller's session passed a verification within the last five minutes. */
   async assertVerified(req: FastifyRequest): Promise<void> {
     const { key } = await this.session(req, forbidden);
-    if (!(await this.marks.has(key))) throw forbidden(VERIFICATION_REQUIRED);
+    if (!(await this.marks.has(key))) throw forbidden(VERIFICATION_REQUIRED, ErrorCode.VerificationRequired);
   }
 }
 

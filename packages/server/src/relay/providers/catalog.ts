@@ -1,5 +1,6 @@
 import type { ProviderCatalog } from '../../core/providers.js';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import { checkKeyFormat } from './key-format.js';
 import { listOpenAIModels } from './openai/models.js';
 import { descriptorFor } from './registry.js';
@@ -20,9 +21,9 @@ export const providerCatalog: ProviderCatalog = {
   hasBalance: (type) => descriptorFor(type)?.balances?.[type] !== undefined,
   async queryBalance(q) {
     const query = descriptorFor(q.type)?.balances?.[q.type];
-    if (!query) throw new ApiError('balance query not supported for this channel type');
+    if (!query) throw coded(ErrorCode.BalanceUnsupported, 'balance query not supported for this channel type');
     const balance = await query(q);
-    if (!Number.isFinite(balance)) throw new ApiError('the upstream balance answer has no balance', 502);
+    if (!Number.isFinite(balance)) throw coded(ErrorCode.UpstreamBalanceMissing, 'the upstream balance answer has no balance', undefined, 502);
     return Math.round(balance * BALANCE_SCALE) / BALANCE_SCALE;
   },
 };

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import type { DetailLog } from '../../core/providers.js';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
 import { redactKeys } from '../../modules/channels/status.js';
 import { upstreamErrorMessage } from './upstream-error.js';
 
@@ -44,11 +45,13 @@ export async function getJson<T>(url: string, headers: Record<string, string>, k
     }
     text = Buffer.concat(chunks).toString('utf8');
   } catch (err) {
-    throw new ApiError(redactKeys(`cannot reach the upstream: ${(err as Error).message}`, [key]), 502);
+    const reason = redactKeys((err as Error).message, [key]);
+    throw coded(ErrorCode.UpstreamUnreachable, `cannot reach the upstream: ${reason}`, { reason }, 502);
   }
   const refuse = (message: string): never => {
     log?.warn({ status, contentType, body: redactKeys(text, [key]) }, 'upstream answer refused');
-    throw new ApiError(redactKeys(message, [key]), 502);
+    const reason = redactKeys(message, [key]);
+    throw coded(ErrorCode.UpstreamRefused, reason, { reason }, 502);
   };
   if (status >= 400) {
     const known = modelErrorMessage(text, contentType);

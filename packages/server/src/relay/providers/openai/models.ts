@@ -1,12 +1,13 @@
 import type { DetailLog, UpstreamQuery } from '../../../core/providers.js';
-import { ApiError } from '../../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { coded } from '../../../http/errors.js';
 import { requiredBaseUrl } from '../base-url.js';
 import { getJson } from '../upstream-json.js';
 import { compatibleTarget } from './vendors.js';
 
 /** The sorted, distinct ids of an OpenAI-shaped model list ({data: [{id}]}). */
 export function modelListIds(body: { data?: { id?: string }[] }): string[] {
-  if (!Array.isArray(body.data)) throw new ApiError('the upstream model list has no data array', 502);
+  if (!Array.isArray(body.data)) throw coded(ErrorCode.UpstreamModelsMissing, 'the upstream model list has no data array', undefined, 502);
   const ids = new Set<string>();
   for (const m of body.data) if (typeof m?.id === 'string' && m.id) ids.add(m.id);
   return [...ids].sort();
