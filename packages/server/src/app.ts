@@ -27,6 +27,7 @@ import { metricsRoutes } from './http/metrics-route.js';
 import { healthRoutes } from './http/health-routes.js';
 import { optionRoutes } from './modules/options/routes.js';
 import { pricingRoutes } from './modules/pricing/routes.js';
+import { ratioPresetRoutes } from './modules/ratio-preset/routes.js';
 import { redemptionRoutes } from './modules/redemption/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
 import { statusRoutes } from './modules/status/routes.js';
@@ -61,6 +62,7 @@ export const routeModules: RouteModule[] = [
   taskRoutes,
   dataRoutes,
   pricingRoutes,
+  ratioPresetRoutes,
   redemptionRoutes,
   topUpRoutes,
   auditRoutes,

@@ -68,6 +68,8 @@ export interface Config {
   githubApiUrl: string;
   /** LinuxDO Connect's address for sign-in (LINUXDO_BASE_URL). */
   linuxDoBaseUrl: string;
+  /** Where the preset ratio files are fetched (RATIO_PRESET_BASE_URL), through the outbound guard. */
+  ratioPresetBaseUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -215,5 +217,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubBaseUrl: urlVar(env, 'GITHUB_BASE_URL', 'https://github.com').replace(/\/+$/, ''),
     githubApiUrl: urlVar(env, 'GITHUB_API_URL', 'https://api.github.com').replace(/\/+$/, ''),
     linuxDoBaseUrl: urlVar(env, 'LINUXDO_BASE_URL', 'https://connect.linux.do').replace(/\/+$/, ''),
+    ratioPresetBaseUrl: urlVar(env, 'RATIO_PRESET_BASE_URL', 'https://public-assets.veloera.org/defaults/model-ratios').replace(/\/+$/, ''),
   };
 }

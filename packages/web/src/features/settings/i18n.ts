@@ -1,6 +1,7 @@
 import en from './locales/en';
 import fetch from './locales/fetch';
 import pricing from './locales/pricing';
+import preset from './locales/preset';
 import relay from './locales/relay';
 import zh from './locales/zh';
 
@@ -18,4 +19,4 @@ function merge(...parts: object[]): Tree {
 }
 
 /** Strings of the settings feature, zh and en: base sections, pricing editors, rate limit and models tabs. */
-export default { zh: merge(zh, pricing.zh, relay.zh, fetch.zh), en: merge(en, pricing.en, relay.en, fetch.en) };
+export default { zh: merge(zh, pricing.zh, preset.zh, relay.zh, fetch.zh), en: merge(en, pricing.en, preset.en, relay.en, fetch.en) };

@@ -1,18 +1,32 @@
-import { DollarOutlined, PercentageOutlined, ReloadOutlined } from '@ant-design/icons';
+import { CloudDownloadOutlined, DollarOutlined, PercentageOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Empty, Flex, Result, Space, Table, Typography } from 'antd';
+import { App, Button, Empty, Flex, Result, Space, Table, Typography, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiGet } from '../../../lib/api';
+import { ApiFailure, apiGet } from '../../../lib/api';
 import { useOptions } from '../model/useOptions';
 import { useSaveOptions } from '../model/useSaveOptions';
 import { BatchSetModal } from './BatchSetModal';
 import { ModelSearchInput, useModelSearch } from './ModelSearch';
-import { batchMaps, changedMaps, mapsFromOptions, type BatchType, type BatchValues } from './model';
+import { batchMaps, changedMaps, mapsFromOptions, type BatchType, type BatchValues, type PricingMaps } from './model';
+import type { PresetRatios } from './preset';
 import { rowTestId } from '../../../lib/table';
 
 /** Page sizes of the unset-models table. */
 const PAGE_SIZES = [10, 20, 50, 100];
+/** Models named in the fill-from-official confirm before "and N more". */
+const CONFIRM_NAMES = 10;
+
+/** The maps with the official preset's ratios for `models` (those it names); the others stay unset. */
+function officialMaps(orig: PricingMaps, models: string[], preset: PresetRatios): PricingMaps {
+  const next: PricingMaps = { ...orig, ModelRatio: { ...orig.ModelRatio }, CompletionRatio: { ...orig.CompletionRatio } };
+  for (const m of models) {
+    next.ModelRatio[m] = preset.model_ratio[m]!;
+    const completion = preset.completion_ratio[m];
+    if (completion !== undefined) next.CompletionRatio[m] = completion;
+  }
+  return next;
+}
 
 interface Row {
   name: string;
@@ -25,7 +39,8 @@ interface Row {
  */
 export function UnsetModels() {
   const { t } = useTranslation('settings');
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
+  const [filling, setFilling] = useState(false);
   const options = useOptions().data ?? {};
   const enabled = useQuery({
     queryKey: ['settings', 'models_enabled'],
@@ -68,6 +83,40 @@ export function UnsetModels() {
     setOpen(false);
   };
 
+  /** Fills the unset models the official preset names (GET /api/ratio_preset/official), saved after a confirm. */
+  const fillOfficial = async () => {
+    let preset: PresetRatios;
+    setFilling(true);
+    try {
+      preset = await apiGet<PresetRatios>('/api/ratio_preset/official', { silent: true });
+    } catch (err) {
+      if (!(err instanceof ApiFailure)) throw err;
+      if (err.status !== 401) void message.error(t('preset.officialFailed'));
+      return;
+    } finally {
+      setFilling(false);
+    }
+    const models = unset.filter((m) => preset.model_ratio[m] !== undefined);
+    if (models.length === 0) return void message.info(t('preset.officialNone'));
+    const more = models.length - CONFIRM_NAMES;
+    modal.confirm({
+      title: t('preset.officialTitle', { count: models.length }),
+      content: (
+        <div data-testid="unset-official-confirm">
+          <Typography.Paragraph>{t('preset.officialBody', { count: models.length, total: unset.length })}</Typography.Paragraph>
+          <Typography.Text code>{models.slice(0, CONFIRM_NAMES).join(', ')}</Typography.Text>
+          {more > 0 && <Typography.Text type="secondary"> {t('preset.andMore', { count: more })}</Typography.Text>}
+        </div>
+      ),
+      okText: t('preset.officialOk'),
+      okButtonProps: { 'data-testid': 'unset-official-ok' } as ButtonProps,
+      cancelText: t('common:action.cancel'),
+      onOk: async () => {
+        await save(changedMaps(maps, officialMaps(maps, models, preset)));
+      },
+    });
+  };
+
   const batch = (type: BatchType) => {
     if (selection.length === 0) return void message.warning(t('batch.chooseFirst'));
     setFor(selection, type);
@@ -81,6 +130,9 @@ export function UnsetModels() {
       <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 12 }}>
         <ModelSearchInput value={search} onChange={setSearch} testid="unset-search" />
         <Flex wrap gap={8}>
+          <Button icon={<CloudDownloadOutlined />} loading={filling} disabled={unset.length === 0} onClick={() => void fillOfficial()} data-testid="unset-fill-official">
+            {t('preset.official')}
+          </Button>
           <Button icon={<PercentageOutlined />} onClick={() => batch('ratio')} data-testid="unset-batch-ratio">
             {t('unset.batchRatio')}
             {selection.length > 0 ? ` (${selection.length})` : ''}

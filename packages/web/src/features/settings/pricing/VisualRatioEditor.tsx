@@ -1,6 +1,6 @@
-import { AppstoreAddOutlined, PlusOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
+import { AppstoreAddOutlined, CloudDownloadOutlined, PlusOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { App, Badge, Button, Flex, Segmented, Table, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { useOptions } from '../model/useOptions';
@@ -8,8 +8,22 @@ import { useSaveOptions } from '../model/useSaveOptions';
 import { AddModelModal } from './AddModelModal';
 import { BatchSetModal } from './BatchSetModal';
 import { ModelSearchInput, useModelSearch } from './ModelSearch';
-import { applyRows, batchRow, changedMaps, convertRows, mapsFromOptions, rowsFromMaps, type BatchValues, type PricingMaps, type RatioRow, type Unit } from './model';
+import {
+  applyRows,
+  batchRow,
+  canonicalFromMaps,
+  changedMaps,
+  convertRows,
+  mapsFromOptions,
+  rowsFromMaps,
+  type BatchValues,
+  type PricingMaps,
+  type RatioRow,
+  type Unit,
+} from './model';
 import { ratioColumns, type RowActions } from './ratioColumns';
+import { fillRows, rowValues, type PresetChange } from './preset';
+import { PresetRatiosModal } from './PresetRatiosModal';
 import { rowTestId } from '../../../lib/table';
 
 /** Visual page size. */
@@ -32,6 +46,7 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
   const [selected, setSelected] = useState<string[]>([]);
   const [adding, setAdding] = useState(false);
   const [batching, setBatching] = useState(false);
+  const [presetOpen, setPresetOpen] = useState(false);
   const { save, saving } = useSaveOptions();
   const narrow = useIsMobile();
 
@@ -70,6 +85,22 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
     setRows((rs) => rs.map((r) => (set.has(r.name) ? batchRow(r, v, unit) : r)));
     setBatching(false);
     void message.success(t('batch.staged', { count: set.size }));
+  };
+
+  /** A model's values in the editor now (its saved ones while a cell is wrong); undefined without a row. */
+  const current = useCallback(
+    (name: string) => {
+      const row = rows.find((r) => r.name === name);
+      return row ? (rowValues(row, unit) ?? canonicalFromMaps(orig, name)) : undefined;
+    },
+    [rows, unit, orig],
+  );
+  const fillPreset = (changes: PresetChange[]) => {
+    const names = new Set(changes.map((c) => c.name));
+    setRows((rs) => fillRows(rs, changes, unit));
+    setDeleted((d) => d.filter((n) => !names.has(n)));
+    setPresetOpen(false);
+    void message.success(t('preset.staged', { count: changes.length }));
   };
 
   const discard = () => {
@@ -112,6 +143,9 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
           />
         </Flex>
         <Flex wrap gap={8}>
+          <Button icon={<CloudDownloadOutlined />} onClick={() => setPresetOpen(true)} data-testid="ratio-preset">
+            {t('preset.open')}
+          </Button>
           <Button icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="ratio-add">
             {t('ratio.add')}
           </Button>
@@ -159,6 +193,7 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
           setAdding(false);
         }}
       />
+      <PresetRatiosModal open={presetOpen} current={current} onCancel={() => setPresetOpen(false)} onFill={fillPreset} />
       <BatchSetModal open={batching} models={selected} onCancel={() => setBatching(false)} onApply={applyBatch} />
     </div>
   );

@@ -1,0 +1,112 @@
+// Preset ratio files fetched from the public assets host (RATIO_PRESET_BASE_URL) through the outbound guard.
+import { request, type Dispatcher } from 'undici';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { guardedDispatcher } from '../../lib/outbound-dispatcher.js';
+import { fetchPolicy, OutboundBlockedError, type OutboundPolicy } from '../../lib/outbound-guard.js';
+import { nowSeconds } from '../../lib/time.js';
+import { OFFICIAL_SOURCE, type PresetAnswer, type PresetSource } from './schema.js';
+import { parseRatioFile, PresetFileError } from './validate.js';
+
+/** Longest wait for one file, connection to last byte. */
+const TIMEOUT_MS = 10_000;
+/** Largest file read; a longer answer is refused. */
+export const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** How long a fetched preset is served from memory. */
+export const CACHE_MS = 5 * 60_000;
+
+type FileKind = 'prompt' | 'completion';
+
+/** The files of a source: a prompt and a completion file, or the completion file alone for legacy. */
+export function presetFiles(base: string, source: PresetSource): Partial<Record<FileKind, string>> {
+  if (source === 'legacy') return { completion: `${base}/completion.json` };
+  return { prompt: `${base}/${source}/prompt.json`, completion: `${base}/${source}/completion.json` };
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+/** A failure as the root sees it: what went wrong with which file, never the answer's text. */
+function failure(kind: FileKind, err: unknown): ApiError {
+  const what = `the preset's ${kind} file`;
+  if (err instanceof ApiError) return err;
+  if (err instanceof OutboundBlockedError) return new ApiError(`cannot fetch ${what}: ${err.message}`, 400);
+  if (err instanceof PresetFileError) return new ApiError(`${what} ${err.message}`, 400);
+  const e = err as { code?: unknown; name?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (TIMEOUT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError') return new ApiError(`cannot fetch ${what}: no answer in time`, 400);
+  return new ApiError(`cannot fetch ${what}: connection failed${/^E[A-Z]+$/.test(code) ? ` (${code})` : ''}`, 400);
+}
+
+/** Reads at most MAX_FILE_BYTES of a body; a longer one is refused. */
+async function readCapped(body: AsyncIterable<Buffer>, kind: FileKind): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_FILE_BYTES) throw new ApiError(`the preset's ${kind} file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`, 400);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function fetchFile(url: string, kind: FileKind, dispatcher: Dispatcher): Promise<Record<string, number>> {
+  try {
+    const res = await request(url, {
+      method: 'GET',
+      dispatcher,
+      headers: { accept: 'application/json', 'user-agent': 'Tollway-RatioPreset' },
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw new ApiError(`cannot fetch the preset's ${kind} file: the host answered HTTP ${res.statusCode}`, 400);
+    }
+    const declared = Number(res.headers['content-length']);
+    if (declared > MAX_FILE_BYTES) {
+      await res.body.dump();
+      throw new ApiError(`the preset's ${kind} file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`, 400);
+    }
+    return parseRatioFile(await readCapped(res.body, kind));
+  } catch (err) {
+    throw failure(kind, err);
+  }
+}
+
+interface Cached {
+  at: number;
+  /** The fetch settings it was fetched under: a change of them fetches again. */
+  policy: OutboundPolicy;
+  answer: Promise<PresetAnswer>;
+}
+const caches = new WeakMap<AppContext, Map<string, Cached>>();
+
+/**
+ * The model and completion ratios of a preset source (official: the mixed source), fetched through the outbound
+ * guard and kept CACHE_MS per URL (and fetch settings); concurrent calls share one fetch and failures are not kept.
+ */
+export function presetRatios(ctx: AppContext, requested: PresetSource | 'official', now = Date.now()): Promise<PresetAnswer> {
+  const source = requested === 'official' ? OFFICIAL_SOURCE : requested;
+  const files = presetFiles(ctx.config.ratioPresetBaseUrl, source);
+  const key = `${files.prompt ?? ''}\n${files.completion}`;
+  let cache = caches.get(ctx);
+  if (!cache) caches.set(ctx, (cache = new Map()));
+  const policy = fetchPolicy(ctx.options);
+  const hit = cache.get(key);
+  if (hit && hit.policy === policy && now - hit.at < CACHE_MS) return hit.answer;
+  const dispatcher = guardedDispatcher(() => fetchPolicy(ctx.options));
+  const answer = (async (): Promise<PresetAnswer> => {
+    const [prompt, completion] = await Promise.all([
+      files.prompt ? fetchFile(files.prompt, 'prompt', dispatcher) : Promise.resolve({}),
+      fetchFile(files.completion!, 'completion', dispatcher),
+    ]);
+    return { source, model_ratio: prompt, completion_ratio: completion, fetched_at: nowSeconds() };
+  })();
+  const entry = { at: now, policy, answer };
+  cache.set(key, entry);
+  answer.catch(() => {
+    if (cache.get(key) === entry) cache.delete(key);
+  });
+  return answer;
+}
