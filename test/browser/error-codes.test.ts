@@ -71,6 +71,25 @@ describe('server messages in the console language', () => {
     await page.context().close();
   });
 
+  it('a failed channel test shows the Chinese text around the upstream reason', async () => {
+    await api(root, 'POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'codes-dead', type: 1, key: 'sk-dead', models: ['dead-model'], group: ['default'], base_url: 'http://127.0.0.1:1' },
+    });
+    const list = await api<{ items: { id: number; name: string }[] }>(root, 'GET', '/api/channel/?p=1&page_size=100');
+    const id = list.items.find((c) => c.name === 'codes-dead')!.id;
+    const page = await chinesePage();
+    await login(page, ROOT);
+    await page.goto('/admin/channels');
+    await page.getByTestId(`channel-test-${id}`).click();
+    const toast = page.locator('.ant-message-notice', { hasText: '渠道「codes-dead」测试失败：上游：' });
+    await toast.waitFor();
+    expect(await page.getByText('test failed').count()).toBe(0);
+    await page.waitForTimeout(500); // the toast's slide-in, for the picture
+    await h.shot(page, 'error-codes-channel-test-zh');
+    await page.context().close();
+  });
+
   it('the log viewer writes the check-in row in Chinese from its fields', async () => {
     const page = await chinesePage();
     await login(page, USER);
