@@ -90,7 +90,7 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(channels).toContain('channels.remark');
     const options = report(first, 'options');
     expect(options.skipped.get('unknown to Tollway')?.examples).toEqual(['SomeFutureOption']);
-    expect(options.written).toBe(4);
+    expect(options.written).toBe(5);
     expect(first.quota.map((q) => [q.label, q.before, q.after, q.ok])).toEqual([
       ['users.quota', facts.quota.users, facts.quota.users, true],
       ['users.used_quota', facts.quota.used, facts.quota.used, true],
@@ -122,6 +122,8 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     // new-api's name of a Tollway option lands under Tollway's.
     const checkIn = await k.selectFrom('options').select(['key', 'value']).where('key', 'in', ['CheckInMaxQuota', 'checkin_setting.max_quota']).execute();
     expect(checkIn).toEqual([{ key: 'CheckInMaxQuota', value: '2000' }]);
+    const price = await k.selectFrom('options').select('value').where('key', '=', 'ModelPrice').executeTakeFirstOrThrow();
+    expect(JSON.parse(price.value)).toEqual({ 'free-image': 0, 'paid-image': 0.05 });
     const root = await k.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
     expect(root.access_token).toBe(box.lookupForm('a'.repeat(32)));
     const alice = await k.selectFrom('users').select('setting').where('id', '=', 2).executeTakeFirstOrThrow();
@@ -197,6 +199,8 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
 
   it('the same user logs in with the same password and the same sk- key relays a call through the imported channel', async () => {
     t = await startTestApp(dialect, { CRYPTO_SECRET }, target);
+    // The imported price of 0 is read as stored.
+    expect(t.runtime.ctx.options.json<Record<string, number>>('ModelPrice')).toEqual({ 'free-image': 0, 'paid-image': 0.05 });
     const alice = new Client(t.app);
     expect((await alice.login('alice', 'wrong-password')).body.success).toBe(false);
     const login = await alice.login(facts.username, facts.password);

@@ -204,6 +204,8 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
     { key: 'GitHubClientSecret', value: 'gh-client-secret' },
     { key: 'checkin_setting.max_quota', value: '2000' },
     { key: 'SomeFutureOption', value: 'x' },
+    // A price of 0: new-api allows it; the import keeps it (only a new write through the API is refused).
+    { key: 'ModelPrice', value: '{"free-image":0,"paid-image":0.05}' },
   ]);
   await db.insert('redemptions', [
     { id: 1, user_id: 1, key: crypto.randomBytes(16).toString('hex'), status: 1, name: 'promo', quota: 100000, created_time: t, expired_time: 0 },
