@@ -31,7 +31,7 @@ describe.each(dialects)('refusals of every module carry a code the console has t
   let t: TestApp, root: Client, alice: Client, bob: Client;
   useApp(
     dialect,
-    { users: ['modcodes-alice', 'modcodes-bob'] },
+    { users: ['modcodes-alice', 'modcodes-bob'], env: { RATIO_PRESET_BASE_URL: 'http://127.0.0.1:1/presets' } },
     (app) =>
       ({
         t,
@@ -122,6 +122,10 @@ describe.each(dialects)('refusals of every module carry a code the console has t
     expectShown(await alice.call('POST', '/api/verify', { method: 'passkey' }), ErrorCode.PasskeyUnavailable);
     expectShown(await alice.call('DELETE', '/api/user/passkey'), ErrorCode.PasskeyUnavailable);
     expectShown(await alice.call('GET', '/api/user/self', undefined, { 'new-api-user': String(bob.userId) }), ErrorCode.UserHeaderMismatch);
+  });
+
+  it('preset ratio files: a host that cannot be reached', async () => {
+    expectShown(await root.call('GET', '/api/ratio_preset/flexible'), ErrorCode.PresetFetchFailed, { file: 'prompt' });
   });
 
   it('online top-up: disabled, then below the minimum', async () => {

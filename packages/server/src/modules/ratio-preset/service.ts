@@ -1,7 +1,8 @@
 // Preset ratio files fetched from the public assets host (RATIO_PRESET_BASE_URL) through the outbound guard.
 import { request, type Dispatcher } from 'undici';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ErrorCode } from '@tollway/shared';
+import { ApiError, coded } from '../../http/errors.js';
 import { guardedDispatcher } from '../../lib/outbound-dispatcher.js';
 import { fetchPolicy, OutboundBlockedError, type OutboundPolicy } from '../../lib/outbound-guard.js';
 import { nowSeconds } from '../../lib/time.js';
@@ -29,13 +30,18 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 function failure(kind: FileKind, err: unknown): ApiError {
   const what = `the preset's ${kind} file`;
   if (err instanceof ApiError) return err;
-  if (err instanceof OutboundBlockedError) return new ApiError(`cannot fetch ${what}: ${err.message}`, 400);
-  if (err instanceof PresetFileError) return new ApiError(`${what} ${err.message}`, 400);
+  if (err instanceof OutboundBlockedError) return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${err.message}`, { file: kind, reason: err.message });
+  if (err instanceof PresetFileError) return coded(ErrorCode.PresetFileInvalid, `${what} ${err.message}`, { file: kind, reason: err.message });
   const e = err as { code?: unknown; name?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
-  if (TIMEOUT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError') return new ApiError(`cannot fetch ${what}: no answer in time`, 400);
-  return new ApiError(`cannot fetch ${what}: connection failed${/^E[A-Z]+$/.test(code) ? ` (${code})` : ''}`, 400);
+  if (TIMEOUT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError')
+    return coded(ErrorCode.PresetFetchTimeout, `cannot fetch ${what}: no answer in time`, { file: kind });
+  const reason = `connection failed${/^E[A-Z]+$/.test(code) ? ` (${code})` : ''}`;
+  return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${reason}`, { file: kind, reason });
 }
+
+const MAX_FILE_MB = MAX_FILE_BYTES / 1024 / 1024;
+const tooLarge = (kind: FileKind) => coded(ErrorCode.PresetFileTooLarge, `the preset's ${kind} file is larger than ${MAX_FILE_MB} MB`, { file: kind, max: MAX_FILE_MB });
 
 /** Reads at most MAX_FILE_BYTES of a body; a longer one is refused. */
 async function readCapped(body: AsyncIterable<Buffer>, kind: FileKind): Promise<string> {
@@ -43,7 +49,7 @@ async function readCapped(body: AsyncIterable<Buffer>, kind: FileKind): Promise<
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
-    if (size > MAX_FILE_BYTES) throw new ApiError(`the preset's ${kind} file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`, 400);
+    if (size > MAX_FILE_BYTES) throw tooLarge(kind);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -61,12 +67,13 @@ async function fetchFile(url: string, kind: FileKind, dispatcher: Dispatcher): P
     });
     if (res.statusCode !== 200) {
       await res.body.dump();
-      throw new ApiError(`cannot fetch the preset's ${kind} file: the host answered HTTP ${res.statusCode}`, 400);
+      const status = res.statusCode;
+      throw coded(ErrorCode.PresetFetchStatus, `cannot fetch the preset's ${kind} file: the host answered HTTP ${status}`, { file: kind, status });
     }
     const declared = Number(res.headers['content-length']);
     if (declared > MAX_FILE_BYTES) {
       await res.body.dump();
-      throw new ApiError(`the preset's ${kind} file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`, 400);
+      throw tooLarge(kind);
     }
     return parseRatioFile(await readCapped(res.body, kind));
   } catch (err) {
