@@ -11,6 +11,8 @@ import { Pool } from 'undici';
 import { serverBundle } from '../scripts/server-build.mjs';
 import { buildBaselineBundle } from './baseline.js';
 import { clusterEnv } from './cluster.js';
+import pg from 'pg';
+import { loadSqliteDriver } from '../packages/server/src/db/sqlite-driver.js';
 import { freePort, start, type Proc } from './procs.js';
 import type { Target } from './measure.js';
 import { anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startTollway, streamBody } from './targets.js';
@@ -42,6 +44,31 @@ async function load(t: Target, body: string, n: number): Promise<void> {
   await pool.close();
 }
 
+/**
+ * Writer batches committed so far. The writer applies a batch every 200 ms of wall-clock time, so how many calls
+ * share one batch (and its fixed cost) depends on how fast the machine ran the calls: printed with the count.
+ */
+async function batchesApplied(env: Record<string, string>): Promise<number> {
+  if (env.SQL_DSN) {
+    const c = new pg.Client({ connectionString: env.SQL_DSN });
+    await c.connect();
+    try {
+      return Number((await c.query('SELECT count(*) AS n FROM writer_batches')).rows[0].n);
+    } finally {
+      await c.end();
+    }
+  }
+  const Sqlite = await loadSqliteDriver();
+  const db = new Sqlite(env.SQLITE_PATH!, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM writer_batches').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+let batches = 0;
+
 /** Runs Tollway under callgrind for the warm-up and the counted calls; stops everything it started. */
 async function countCalls(): Promise<void> {
   const { url, proc: mock } = await startMock();
@@ -72,10 +99,12 @@ async function countCalls(): Promise<void> {
     const body = mode.startsWith('anthropic') ? (streamed ? anthropicStreamBody : anthropicBody) : streamed ? streamBody : chatBody;
     await load(target, body, WARMUP_CALLS);
     const pid = String(proc.child.pid);
+    const batchesBefore = await batchesApplied(env);
     execFileSync('callgrind_control', ['-i', 'on', pid]);
     await load(target, body, calls);
     execFileSync('callgrind_control', ['-d', pid]);
     execFileSync('callgrind_control', ['-i', 'off', pid]);
+    batches = (await batchesApplied(env)) - batchesBefore;
   } finally {
     await proc?.stop();
     await mock.stop();
@@ -95,4 +124,7 @@ for (const f of dumps) {
   if (f.endsWith('.1-01')) main += Number(m?.[1] ?? 0);
 }
 const per = (n: number) => Math.round(n / calls).toLocaleString('en');
-console.log(`${mode} on ${where}${rev ? ` at ${rev}` : ''}: ${calls} calls; instructions per call ${per(main)} on the main thread, ${per(total)} in all threads`);
+console.log(
+  `${mode} on ${where}${rev ? ` at ${rev}` : ''}: ${calls} calls; instructions per call ${per(main)} on the main thread, ${per(total)} in all threads; ` +
+    `about ${batches} writer batches in the window (${batches ? Math.round(calls / batches) : '—'} calls per batch)`,
+);

@@ -4,6 +4,7 @@ import type { Database, LogsTable } from '../db/schema.js';
 import type { LedgerRecord } from './ledger.js';
 import { hourlyUsage, upsertHourlyUsage } from './writer-hourly.js';
 import { claimOnce, type OnceClaim } from './writer-once.js';
+import type { SqliteBatchStatements } from './writer-sqlite.js';
 
 /** One settled call (or a log-only event) as the writer persists it. */
 export interface WriteRecord extends LedgerRecord {
@@ -43,6 +44,8 @@ export interface BatchParts {
   logs: boolean;
   /** The main database's dialect when the data dashboard is on: the consume logs' sums go to quota_data. */
   hourly?: DialectName;
+  /** On SQLite: prepared statements on the transaction's own handle, used instead of Kysely's built queries. */
+  sqlite?: SqliteBatchStatements;
 }
 
 /**
@@ -52,7 +55,8 @@ export interface BatchParts {
  * per task row are claimed first; copies go to `dropped` (a logs-only part gets the records already filtered).
  */
 export async function applyBatch(trx: Transaction<Database>, batchId: string, all: WriteRecord[], now: number, parts: BatchParts, dropped: WriteRecord[] = []): Promise<boolean> {
-  const seen = await trx.selectFrom('writer_batches').select('id').where('id', '=', batchId).executeTakeFirst();
+  const fast = parts.sqlite;
+  const seen = fast ? fast.batchApplied(batchId) : await trx.selectFrom('writer_batches').select('id').where('id', '=', batchId).executeTakeFirst();
   if (seen) return false;
   let records = all;
   if (parts.counters) {
@@ -61,29 +65,43 @@ export async function applyBatch(trx: Transaction<Database>, batchId: string, al
     dropped.push(...claimed.dropped);
   }
   const logs = records.flatMap((r) => (r.log ? [r.log] : []));
-  if (parts.counters) await applyCounters(trx, records, logs, parts.hourly);
-  for (let i = 0; parts.logs && i < logs.length; i += LOG_ROWS_PER_INSERT) {
+  if (parts.counters) await applyCounters(trx, records, logs, parts.hourly, fast);
+  if (fast && parts.logs) fast.insertLogs(logs);
+  for (let i = 0; !fast && parts.logs && i < logs.length; i += LOG_ROWS_PER_INSERT) {
     await trx
       .insertInto('logs')
       .values(logs.slice(i, i + LOG_ROWS_PER_INSERT))
       .execute();
   }
-  await trx.insertInto('writer_batches').values({ id: batchId, applied_at: now }).execute();
+  if (fast) fast.recordBatch(batchId, now);
+  else await trx.insertInto('writer_batches').values({ id: batchId, applied_at: now }).execute();
   return true;
 }
 
-async function applyCounters(trx: Transaction<Database>, records: WriteRecord[], logs: Insertable<LogsTable>[], hourly: DialectName | undefined): Promise<void> {
+async function applyCounters(
+  trx: Transaction<Database>,
+  records: WriteRecord[],
+  logs: Insertable<LogsTable>[],
+  hourly: DialectName | undefined,
+  fast: SqliteBatchStatements | undefined,
+): Promise<void> {
   for (const [id, s] of sumBy(records, (r) => r.userId)) {
     if (s.quota === 0 && s.requests === 0) continue;
-    await trx
-      .updateTable('users')
-      .set({ quota: sql`quota - ${s.quota}`, used_quota: sql`used_quota + ${s.quota}`, request_count: sql`request_count + ${s.requests}` })
-      .where('id', '=', id)
-      .execute();
+    if (fast) fast.chargeUser(id, s.quota, s.requests);
+    else
+      await trx
+        .updateTable('users')
+        .set({ quota: sql`quota - ${s.quota}`, used_quota: sql`used_quota + ${s.quota}`, request_count: sql`request_count + ${s.requests}` })
+        .where('id', '=', id)
+        .execute();
   }
   for (const limited of [true, false]) {
     for (const [id, s] of sumBy(records, (r) => (r.tokenLimited === limited ? r.tokenId : undefined))) {
       if (s.quota === 0) continue;
+      if (fast) {
+        fast.chargeToken(id, s.quota, limited);
+        continue;
+      }
       const set = limited
         ? { remain_quota: sql<number>`remain_quota - ${s.quota}`, used_quota: sql<number>`used_quota + ${s.quota}` }
         : { used_quota: sql<number>`used_quota + ${s.quota}` };
@@ -92,11 +110,13 @@ async function applyCounters(trx: Transaction<Database>, records: WriteRecord[],
   }
   for (const [id, s] of sumBy(records, (r) => r.channelId)) {
     if (s.quota === 0) continue;
-    await trx
-      .updateTable('channels')
-      .set({ used_quota: sql`used_quota + ${s.quota}` })
-      .where('id', '=', id)
-      .execute();
+    if (fast) fast.chargeChannel(id, s.quota);
+    else
+      await trx
+        .updateTable('channels')
+        .set({ used_quota: sql`used_quota + ${s.quota}` })
+        .where('id', '=', id)
+        .execute();
   }
   if (hourly) await upsertHourlyUsage(trx, hourly, hourlyUsage(logs));
 }

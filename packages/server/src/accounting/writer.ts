@@ -9,6 +9,7 @@ import { readJournal } from './journal-recovery.js';
 import { applyBatch, type WriteRecord } from './writer-apply.js';
 import { replayLegacyJournal } from './writer-legacy.js';
 import { stampedBy } from './writer-once.js';
+import { sqliteBatchStatements } from './writer-sqlite.js';
 
 export type { WriteRecord } from './writer-apply.js';
 
@@ -117,15 +118,18 @@ export class DurableWriter {
     const hourly = batch.hourly ? this.db.dialect : undefined;
     const logDb = this.opts.logDb ?? this.db;
     const dropped: WriteRecord[] = [];
+    const sqlite = this.db.sqlite && sqliteBatchStatements(this.db.sqlite);
     const report = (applied: boolean) => {
       if (dropped.length) this.opts.onDropped?.(dropped);
       return applied;
     };
     if (logDb === this.db)
-      return report(await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: true, hourly }, dropped)));
-    const counted = await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly }, dropped));
+      return report(await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: true, hourly, sqlite }, dropped)));
+    const counted = await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly, sqlite }, dropped));
     const kept = await stampedBy(this.db.kysely, batch.id, batch.records);
-    const logged = await logDb.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, kept, now, { counters: false, logs: true }));
+    const logged = await logDb.kysely
+      .transaction()
+      .execute((trx) => applyBatch(trx, batch.id, kept, now, { counters: false, logs: true, sqlite: logDb.sqlite && sqliteBatchStatements(logDb.sqlite) }));
     return report(counted) || logged;
   }
 

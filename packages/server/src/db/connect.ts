@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { ConfigError, GO_MYSQL_DSN } from '../config.js';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../lib/private-files.js';
@@ -14,6 +15,8 @@ export interface Db {
   /** A short description for logs and /api/setup (never contains a password). */
   describe: string;
   close(): Promise<void>;
+  /** SQLite's own handle (the one Kysely's single connection uses), for statements prepared once. */
+  sqlite?: SqliteDatabase;
 }
 
 function mysqlOptions(dsn: string) {
@@ -64,7 +67,7 @@ async function createSqlite(file: string): Promise<Db> {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { kysely, dialect: 'sqlite', describe: 'sqlite', close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', describe: 'sqlite', close: () => kysely.destroy(), sqlite: database };
 }
 
 /** Opens the database named by a DSN (empty: SQLite at sqlitePath) and checks that it answers. */
