@@ -62,6 +62,7 @@ export function readJournal(dir: string): JournalContents {
         // A call carried forward from an older segment appears twice: the same call, billed once.
         opened.set(line.i, line.r);
       } else if (line.k === 'w') {
+        if (line.o !== undefined && line.r.log) line.r.log.other = JSON.stringify(line.o);
         batch.records.push(line.r);
         if (line.i) closed.add(line.i);
       } else if (line.k === 'x') {

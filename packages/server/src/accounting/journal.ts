@@ -12,17 +12,40 @@ export type JournalFsync = 'always' | 'interval' | 'off';
  * - `h` the segment's header: its batch id (and whether the batch feeds the hourly aggregates);
  * - `s` the segment sealed as a batch: whether it feeds the hourly aggregates, decided when the batch formed;
  * - `o` a call opened: the record billed at its reservation if the call never settles;
- * - `w` a record to apply (a settled call, `i` naming the call it closes, or a log-only record);
+ * - `w` a record to apply (a settled call, `i` naming the call it closes, or a log-only record); `o`, when present,
+ *   is its log's `other` as JSON (the text is JSON.stringify of it), not escaped into a string a second time;
  * - `x` a call closed with nothing to apply (refunded).
  */
 export type JournalLine =
-  { k: 'h'; id: string; hourly?: true } | { k: 's'; hourly: boolean } | { k: 'o'; i: string; r: WriteRecord } | { k: 'w'; r: WriteRecord; i?: string } | { k: 'x'; i: string };
+  | { k: 'h'; id: string; hourly?: true }
+  | { k: 's'; hourly: boolean }
+  | { k: 'o'; i: string; r: WriteRecord }
+  | { k: 'w'; r: WriteRecord; i?: string; o?: unknown }
+  | { k: 'x'; i: string };
 
 export const SEGMENT_SUFFIX = '.jsonl';
 /** Segment files are named by a zero-padded sequence, so a name sort is their order. */
 const SEGMENT_NAME_DIGITS = 12;
 /** The longest a line that is not urgent (a settlement) waits for a write of its own. */
 export const LAZY_WRITE_MS = 2;
+
+/**
+ * The `w` line of a record. With `otherIsJson` (the caller made the log's `other` with JSON.stringify) that text goes
+ * into the line as it is, under `o`, instead of being escaped again as a string.
+ */
+export function recordLine(record: WriteRecord, callId: string | undefined, otherIsJson: boolean): string {
+  const line: JournalLine = callId ? { k: 'w', r: record, i: callId } : { k: 'w', r: record };
+  const log = record.log as { other?: string } | undefined;
+  const other = log?.other;
+  if (!otherIsJson || !log || !other) return JSON.stringify(line);
+  // Left out of the record's text for the moment (an undefined property is not written), then put back.
+  log.other = undefined;
+  try {
+    return `{"o":${other},${JSON.stringify(line).slice(1)}`;
+  } finally {
+    log.other = other;
+  }
+}
 
 export const segmentName = (seq: number): string => `${String(seq).padStart(SEGMENT_NAME_DIGITS, '0')}${SEGMENT_SUFFIX}`;
 

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
 import { PRIVATE_DIR_MODE } from '../lib/private-files.js';
 import { nowSeconds } from '../lib/time.js';
-import { Journal, Segment, type JournalFsync } from './journal.js';
+import { Journal, recordLine, Segment, type JournalFsync } from './journal.js';
 import { readJournal } from './journal-recovery.js';
 import { applyBatch, type WriteRecord } from './writer-apply.js';
 import { replayLegacyJournal } from './writer-legacy.js';
@@ -155,13 +155,16 @@ export class DurableWriter {
     return this.journal!.durable();
   }
 
-  /** Queues a record; with `callId` it is that call's settlement and closes it. */
-  enqueue(record: WriteRecord, callId?: string): void {
+  /**
+   * Queues a record; with `callId` it is that call's settlement and closes it. `otherIsJson`: the log's `other` was
+   * made by JSON.stringify (the journal then carries it without escaping it again).
+   */
+  enqueue(record: WriteRecord, callId?: string, otherIsJson = false): void {
     const segment = this.active();
     if (!this.pendingSince) this.pendingSince = Date.now();
     segment.records.push(record);
     // Not urgent: until it is written, the call's opening line stands for its bill.
-    this.journal!.append(callId ? { k: 'w', r: record, i: callId } : { k: 'w', r: record }, false);
+    this.journal!.appendText(recordLine(record, callId, otherIsJson), false);
     if (callId) this.close(callId);
     if (segment.records.length >= (this.opts.maxBatch ?? DEFAULT_MAX_BATCH)) void this.flush();
   }

@@ -141,6 +141,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
       lease: c.hold,
     },
     c.callId,
+    log !== undefined,
   );
   return charged;
 }
