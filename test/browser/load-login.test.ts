@@ -7,20 +7,20 @@ import { privateConsole, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 
-/** Issue 18's goal for the login page: bytes on the wire (compressed, headers included). Not reached yet (see the log). */
+/** Issue 18's goal for the login page: bytes on the wire (compressed, headers included); asserted as is. */
 const LOGIN_GOAL_BYTES = 350 * 1000;
-/** What the login page transfers today with a little headroom: a regression guard until the goal is reached. */
-const LOGIN_CEILING_BYTES = 420 * 1000;
 /** A response this small may be sent as is (the build keeps no compressed copy below 256 bytes of source). */
 const SMALL_RESPONSE_BYTES = 1500;
 /** Issue 18's network: 1.6 Mbps down, in bytes per second. */
 const THROTTLED_BYTES_PER_SECOND = 1_600_000 / 8;
 /** Round trip added to every request on the throttled network. */
 const THROTTLED_LATENCY_MS = 40;
-/** Issue 18's goal; not reached yet (about 3 s measured), so it is printed, not asserted. */
+/** Issue 18's goal for the throttled first content (about 0.3 s measured: the app shell of index.html). */
 const FIRST_CONTENT_GOAL_MS = 1500;
-/** Regression guard on the throttled first content: it took 11 s before the assets were compressed and split. */
-const FIRST_CONTENT_CEILING_MS = 8000;
+/** The goal with a little room for a loaded machine (timings, not bytes). */
+const FIRST_CONTENT_CEILING_MS = 1800;
+/** Regression guard on the throttled login form (2.4-2.7 s measured; 3.3-5.6 s before the entry was trimmed). */
+const LOGIN_FORM_CEILING_MS = 5000;
 const THROTTLED_RUNS = 5;
 
 interface Transfer {
@@ -86,7 +86,7 @@ describe('login page load', () => {
   });
   afterAll(async () => h?.close());
 
-  it(`transfers at most ${LOGIN_CEILING_BYTES / 1000} KB, compressed (goal ${LOGIN_GOAL_BYTES / 1000} KB)`, async () => {
+  it(`transfers at most ${LOGIN_GOAL_BYTES / 1000} KB, compressed (issue 18's goal)`, async () => {
     const { context, page } = await h.newPage();
     const { transfers } = await recordTransfers(page);
     await loadLogin(page);
@@ -99,7 +99,7 @@ describe('login page load', () => {
     const assets = transfers.filter((t) => new URL(t.url).pathname.startsWith('/assets/') && /\.(js|css)$/.test(t.url) && t.bytes > SMALL_RESPONSE_BYTES);
     expect(assets.length).toBeGreaterThan(0);
     expect(assets.filter((t) => t.encoding !== 'br').map((t) => t.url)).toEqual([]);
-    expect(total).toBeLessThanOrEqual(LOGIN_CEILING_BYTES);
+    expect(total).toBeLessThanOrEqual(LOGIN_GOAL_BYTES);
     await context.close();
   });
 
@@ -114,6 +114,25 @@ describe('login page load', () => {
       await h.shot(page, `load-login-${lang}`);
       await context.close();
     }
+  });
+
+  it('paints the app shell before any script runs: the cached brand and, on /login, the card frame; React replaces it', async () => {
+    const { context, page } = await h.newPage();
+    await context.addInitScript(() => localStorage.setItem('status', JSON.stringify({ system_name: 'Shell "Gate"' })));
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.goto('/login');
+    const shell = page.locator('.tw-boot');
+    await expect.poll(() => shell.isVisible()).toBe(true);
+    const name = await page.locator('.tw-boot-name').evaluate((el) => getComputedStyle(el, '::before').content);
+    expect(name).toBe('"Shell \\"Gate\\""');
+    expect(await page.locator('.tw-boot-card').isVisible()).toBe(true);
+    expect((await page.locator('body').innerText()).trim()).toBe('');
+    await h.shot(page, 'load-login-shell');
+    await page.unroute(/\/assets\/.*\.js$/);
+    await page.goto('/about');
+    await page.getByTestId('top-bar').waitFor();
+    expect(await page.locator('.tw-boot').count()).toBe(0);
+    await context.close();
   });
 
   it(`measures first content and the login form at ${THROTTLED_BYTES_PER_SECOND * 8} bit/s (goal ${FIRST_CONTENT_GOAL_MS} ms)`, async () => {
@@ -139,6 +158,7 @@ describe('login page load', () => {
       expect(Number.isFinite(r.fcp) && Number.isFinite(r.form)).toBe(true);
       expect(r.form).toBeGreaterThanOrEqual(r.fcp);
       expect(r.fcp).toBeLessThanOrEqual(FIRST_CONTENT_CEILING_MS);
+      expect(r.form).toBeLessThanOrEqual(LOGIN_FORM_CEILING_MS);
     }
   });
 });

@@ -1,10 +1,6 @@
 import { z } from 'zod';
 
-/**
- * The message of the 403 an administrator without two-factor sign-in gets while TwoFactorRequiredForAdmins is
- * on; the console recognises it and opens the setup.
- */
-export const TWO_FACTOR_SETUP_REQUIRED = 'two-factor authentication is required for administrators: set it up in personal settings first';
+export { TWO_FACTOR_SETUP_REQUIRED } from '../twofa-constants.js';
 
 /** A TOTP code (6 digits) or a backup code; checked by the server. */
 export const twoFactorCode = z.string().trim().min(1, 'please enter the verification code').max(32);

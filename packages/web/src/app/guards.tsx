@@ -1,38 +1,27 @@
-import { Button, Result } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { isAdmin } from '@tollway/shared';
-import { ApiFailure } from '../lib/api';
 import { useStatus } from '../lib/status';
 import { PageFallback } from '../layout/AppLayout';
 import { Forbidden } from '../layout/Forbidden';
 import { signedOutOnPurpose, useStoredUser } from '../lib/session';
 import { setupJustCompleted } from '../features/setup/setupState';
 
+const StatusError = lazy(() => import('./StatusError'));
+
 /**
  * Loads GET /api/status and forces /setup until the system is set up; /setup goes home once it is.
  * Shows why the status did not load (server unreachable or answering an error), with a retry, when there is no cached status to fall back on.
  */
 export function StatusGate() {
-  const { t } = useTranslation('shell');
   const { pathname } = useLocation();
   const { data, error, isFetching, dataUpdatedAt, refetch } = useStatus();
   if (!data) {
     if (error) {
-      const unsuccessful = error instanceof ApiFailure && error.status !== 0;
       return (
-        <div className="tw-center-page" data-testid="status-error">
-          <Result
-            status="warning"
-            title={unsuccessful ? t('status.connectFailed') : t('status.loadFailed')}
-            subTitle={error.message}
-            extra={
-              <Button type="primary" loading={isFetching} onClick={() => void refetch()}>
-                {t('status.retry')}
-              </Button>
-            }
-          />
-        </div>
+        <Suspense fallback={<PageFallback />}>
+          <StatusError error={error} retrying={isFetching} onRetry={() => void refetch()} />
+        </Suspense>
       );
     }
     return <PageFallback />;

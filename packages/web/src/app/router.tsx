@@ -1,4 +1,6 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import type { ReactElement } from 'react';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
+import { getStoredUser } from '../lib/storage';
 import { AppLayout } from '../layout/AppLayout';
 import { NotFound } from '../layout/NotFound';
 import { RequireAdmin, RequireAuth, StatusGate } from './guards';
@@ -94,5 +96,19 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * The page the browser opened starts loading with the entry instead of after the status answered and the route
+ * rendered; a signed-in page only when a user is stored (else the visitor goes to the login page).
+ */
+function preloadOpenedPage(): void {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  const types = matches.map((m) => (m.route.element as ReactElement | undefined)?.type as { preload?: () => Promise<unknown> } | undefined);
+  const guarded = types.some((t) => t === RequireAuth || t === RequireAdmin || t === RequireRoot);
+  if (guarded && !getStoredUser()) return;
+  // A failure shows when the route renders (its error screen), not here.
+  for (const t of types) t?.preload?.().catch(() => undefined);
+}
+preloadOpenedPage();
 
 export const router = createBrowserRouter(routes);

@@ -2,7 +2,8 @@ type Texts = { default: { zh: object; en: object } };
 
 /**
  * The texts of each feature (and of the two-factor widgets), one chunk per namespace, fetched the first time a page
- * asks for them; `common` and the layout's `shell` ship with the entry since every page shows them.
+ * asks for them; `common` and the layout's `shell` ship with the entry since every page shows them. The refusal
+ * codes' texts (`errors`) are fetched with the first refusal (lib/refusal-text.ts).
  */
 export const LAZY_NAMESPACES: Record<string, () => Promise<Texts>> = {
   auth: () => import('../features/auth/i18n'),
@@ -24,4 +25,5 @@ export const LAZY_NAMESPACES: Record<string, () => Promise<Texts>> = {
   playground: () => import('../features/playground/i18n'),
   twofa: () => import('../components/twofa/i18n'),
   audit: () => import('../features/audit/i18n'),
+  errors: () => import('./errors'),
 };

@@ -1,8 +1,9 @@
 import { ThunderboltFilled } from '@ant-design/icons';
 import { Layout } from 'antd';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { sanitizeHtml } from '../lib/sanitize';
 import { useStatus } from '../lib/status';
+import { FooterHtml } from './lazyParts';
 
 /** Custom HTML footer from the settings (sanitized), or the default powered-by badge. */
 export function Footer() {
@@ -12,7 +13,9 @@ export function Footer() {
   return (
     <Layout.Footer className="tw-footer" data-testid="footer">
       {html ? (
-        <div className="tw-footer-custom" dangerouslySetInnerHTML={{ __html: sanitizeHtml(html) }} />
+        <Suspense fallback={null}>
+          <FooterHtml html={html} />
+        </Suspense>
       ) : (
         <div className="tw-footer-default">
           <span>{t('footer.rights', { year: new Date().getFullYear(), name: status?.system_name || 'Tollway' })}</span>

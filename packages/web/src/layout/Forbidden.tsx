@@ -1,8 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { StatusPage } from './StatusPage';
+import { lazy } from 'react';
 
-/** Shown instead of a page the signed-in user's role may not open (the page and its API calls never start). */
-export function Forbidden() {
-  const { t } = useTranslation('shell');
-  return <StatusPage status="403" testId="forbidden" title={t('forbidden.title')} hint={t('forbidden.hint')} />;
-}
+/** The 403 page, loaded when shown (antd's Result and its illustrations stay out of the entry). */
+export const Forbidden = lazy(() => import('./StatusPageView').then((m) => ({ default: m.ForbiddenPage })));

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useStatus } from '../lib/status';
 import { Brand } from './Brand';
-import { selectedSidebarKey, selectedTopKey, sidebarItems, topNavItems } from './navItems';
+import { selectedTopKey, topNavItems } from './navItems';
+import { selectedSidebarKey, sidebarItems } from './sideNavItems';
 import { useStoredUser } from '../lib/session';
 
 /** Mobile navigation: top-bar entries plus, when logged in, the sidebar sections. */

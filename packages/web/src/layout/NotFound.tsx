@@ -1,8 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { StatusPage } from './StatusPage';
+import { lazy } from 'react';
 
-/** Shown for any unknown path: the page does not exist, check the address. */
-export function NotFound() {
-  const { t } = useTranslation('common');
-  return <StatusPage status="404" testId="not-found" title={t('notFound.title')} hint={t('notFound.hint')} />;
-}
+/** The 404 page, loaded when shown (antd's Result and its illustrations stay out of the entry). */
+export const NotFound = lazy(() => import('./StatusPageView').then((m) => ({ default: m.NotFoundPage })));

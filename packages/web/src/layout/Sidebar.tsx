@@ -3,7 +3,7 @@ import { Layout, Menu, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useStatus } from '../lib/status';
-import { selectedSidebarKey, sidebarItems } from './navItems';
+import { selectedSidebarKey, sidebarItems } from './sideNavItems';
 import { useStoredUser } from '../lib/session';
 import { useSidebarCollapsed } from './useSidebarCollapsed';
 import { TipButton } from '../components/TipButton';

@@ -1,22 +1,4 @@
-import { Button, Result } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { lazy } from 'react';
 
-/** A full-page status answer (403, 404) with its title, a hint and the way back home. */
-export function StatusPage({ status, testId, title, hint }: { status: '403' | '404'; testId: string; title: string; hint: string }) {
-  const { t } = useTranslation('shell');
-  return (
-    <div className="tw-center-page" data-testid={testId}>
-      <Result
-        status={status}
-        title={title}
-        subTitle={hint}
-        extra={
-          <Link to="/">
-            <Button type="primary">{t('notFound.back')}</Button>
-          </Link>
-        }
-      />
-    </div>
-  );
-}
+/** A full-page status answer (403, 404), loaded when shown: antd's Result and its illustrations stay out of the entry. */
+export const StatusPage = lazy(() => import('./StatusPageView').then((m) => ({ default: m.StatusPage })));

@@ -1,16 +1,16 @@
 import { MenuOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, Space, Tag, Tooltip } from 'antd';
+import { Button, Layout, Menu, Space, Tooltip } from 'antd';
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useStatus } from '../lib/status';
 import { Brand } from './Brand';
-import { InboxBell } from './InboxBell';
+import { HeaderTag, InboxBell, UserMenu } from './lazyParts';
 import { LanguageMenu } from './LanguageMenu';
 import { selectedTopKey, topNavItems } from './navItems';
 import { useStoredUser } from '../lib/session';
 import { ThemeToggle } from './ThemeToggle';
 import { useIsMobile } from '../lib/useIsMobile';
-import { UserMenu } from './UserMenu';
 
 function isNewYearsDay(): boolean {
   const d = new Date();
@@ -32,8 +32,16 @@ export function TopBar({ onOpenDrawer }: { onOpenDrawer: () => void }) {
     <Layout.Header className="tw-header" data-testid="top-bar">
       {mobile && <Button type="text" aria-label={t('header.menu')} data-testid="sidebar-toggle" icon={<MenuOutlined />} onClick={onOpenDrawer} />}
       <Brand status={status} />
-      {status?.self_use_mode_enabled && !mobile && <Tag color="purple">{t('header.selfUse')}</Tag>}
-      {status?.demo_site_enabled && !mobile && <Tag color="gold">{t('header.demo')}</Tag>}
+      {status?.self_use_mode_enabled && !mobile && (
+        <Suspense fallback={null}>
+          <HeaderTag color="purple">{t('header.selfUse')}</HeaderTag>
+        </Suspense>
+      )}
+      {status?.demo_site_enabled && !mobile && (
+        <Suspense fallback={null}>
+          <HeaderTag color="gold">{t('header.demo')}</HeaderTag>
+        </Suspense>
+      )}
       {isNewYearsDay() && (
         <Tooltip title={t('header.newYear')}>
           <span className="tw-newyear" role="img" aria-label={t('header.newYear')}>
@@ -53,11 +61,17 @@ export function TopBar({ onOpenDrawer }: { onOpenDrawer: () => void }) {
         )}
       </div>
       <Space size={mobile ? 0 : 4} className="tw-header-actions">
-        {user && <InboxBell />}
+        {user && (
+          <Suspense fallback={null}>
+            <InboxBell />
+          </Suspense>
+        )}
         <ThemeToggle />
         <LanguageMenu />
         {user ? (
-          <UserMenu user={user} compact={mobile} />
+          <Suspense fallback={null}>
+            <UserMenu user={user} compact={mobile} />
+          </Suspense>
         ) : status?.setup === false ? null : (
           <>
             <Link to="/login" data-testid="nav-login">

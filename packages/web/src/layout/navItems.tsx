@@ -1,91 +1,13 @@
-import {
-  ApiOutlined,
-  AuditOutlined,
-  BarChartOutlined,
-  CommentOutlined,
-  DashboardOutlined,
-  ExperimentOutlined,
-  GiftOutlined,
-  KeyOutlined,
-  MessageOutlined,
-  PictureOutlined,
-  ScheduleOutlined,
-  SettingOutlined,
-  TeamOutlined,
-  UserOutlined,
-  WalletOutlined,
-} from '@ant-design/icons';
 import type { MenuProps } from 'antd';
 import type { TFunction } from 'i18next';
-import { isAdmin, isRoot } from '@tollway/shared';
-import { safeUrl } from '../lib/sanitize';
+import { safeUrl } from '../lib/safe-url';
 import type { Status } from '../lib/status';
 
-type Items = NonNullable<MenuProps['items']>;
+export type Items = NonNullable<MenuProps['items']>;
 
 /** Where the console entry of the top bar goes: dashboard when data export is on, else tokens. */
 export function consolePath(status: Status | undefined): string {
   return status?.enable_data_export ? '/app/dashboard' : '/app/tokens';
-}
-
-/** Sidebar sections of the application shell; keys are route paths. */
-export function sidebarItems(t: TFunction, status: Status | undefined, role: number | undefined): Items {
-  const chats = Array.isArray(status?.chats) ? status.chats : [];
-  const items: Items = [{ key: '/playground', icon: <ExperimentOutlined />, label: t('side.playground') }];
-  if (chats.length > 0) {
-    items.push({
-      key: 'chat',
-      icon: <CommentOutlined />,
-      label: t('side.chat'),
-      children: chats.map((entry, index) => ({
-        key: `/chat/${index}`,
-        label: Object.keys(entry ?? {})[0] || t('side.chatItem', { index: index + 1 }),
-      })),
-    });
-  }
-  const consoleChildren: Items = [];
-  if (status?.enable_data_export) consoleChildren.push({ key: '/app/dashboard', icon: <DashboardOutlined />, label: t('side.dashboard') });
-  consoleChildren.push({ key: '/app/tokens', icon: <KeyOutlined />, label: t('side.tokens') });
-  consoleChildren.push({ key: '/app/logs/api-usage', icon: <BarChartOutlined />, label: t('side.logs') });
-  if (status?.enable_drawing) consoleChildren.push({ key: '/app/logs/drawing', icon: <PictureOutlined />, label: t('side.drawing') });
-  if (status?.enable_task) consoleChildren.push({ key: '/app/logs/tasks', icon: <ScheduleOutlined />, label: t('side.tasks') });
-  items.push({ type: 'group', key: 'g-console', label: t('side.console'), children: consoleChildren });
-  if (isAdmin(role)) {
-    items.push({
-      type: 'group',
-      key: 'g-admin',
-      label: t('side.admin'),
-      children: [
-        { key: '/admin/channels', icon: <ApiOutlined />, label: t('side.channels') },
-        { key: '/admin/coupons', icon: <GiftOutlined />, label: t('side.coupons') },
-        { key: '/admin/messages', icon: <MessageOutlined />, label: t('side.messages') },
-        { key: '/admin/users', icon: <TeamOutlined />, label: t('side.users') },
-        { key: '/admin/settings', icon: <SettingOutlined />, label: t('side.settings') },
-        // Root only: the administrators' audit log.
-        ...(isRoot(role) ? [{ key: '/admin/audit', icon: <AuditOutlined />, label: t('side.audit') }] : []),
-      ],
-    });
-  }
-  items.push({
-    type: 'group',
-    key: 'g-personal',
-    label: t('side.personal'),
-    children: [
-      { key: '/app/wallet', icon: <WalletOutlined />, label: t('side.wallet') },
-      { key: '/app/me', icon: <UserOutlined />, label: t('side.me') },
-    ],
-  });
-  return items;
-}
-
-/** The sidebar entry matching the current path (edit pages light up their list entry). */
-export function selectedSidebarKey(pathname: string): string {
-  if (pathname.startsWith('/user/edit')) return '/admin/users';
-  if (pathname.startsWith('/channel/')) return '/admin/channels';
-  if (pathname.startsWith('/app/inbox')) return '/app/inbox';
-  const chat = /^\/chat\/(\d+)/.exec(pathname);
-  if (chat) return `/chat/${chat[1]}`;
-  return pathname.replace(/\/+$/, '') || '/';
 }
 
 /** Top-bar navigation entries of the application shell. */

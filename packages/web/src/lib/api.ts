@@ -1,7 +1,7 @@
 import { TWO_FACTOR_SETUP_REQUIRED, type Page } from '@tollway/shared';
 import { clearStoredUser, getStoredUser } from './storage';
 import i18n from '../i18n';
-import { refusalText, type Refusal } from './server-text';
+import { refusalText, type Refusal } from './refusal-text';
 
 /** The envelope every management call answers with. */
 export interface Envelope<T> extends Refusal {
@@ -76,7 +76,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   else if (res.status === 500) message = i18n.t('common:error.server');
   else if (res.status === 405) message = i18n.t('common:error.demo');
   else if (!env) message = i18n.t('common:error.http', { message: res.statusText || res.status });
-  else if (!env.success) message = env.message ? refusalText(env) : i18n.t('common:error.http', { message: res.status });
+  else if (!env.success) message = env.message ? await refusalText(env) : i18n.t('common:error.http', { message: res.status });
   if (message !== undefined) {
     if (!opts.silent) notifyError(message);
     throw new ApiFailure(message, res.status);

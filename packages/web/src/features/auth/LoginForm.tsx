@@ -1,11 +1,10 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from 'antd';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiPost } from '../../lib/api';
 import { useSubmit } from '../../lib/useSubmit';
-import { DEFAULT_ROOT, loginSchema, type LoginValues } from './schemas';
+import { DEFAULT_ROOT, loginResolver, type LoginValues } from './loginValues';
 import { useTurnstile, withTurnstile } from '../../components/Turnstile';
 import { FieldsForm } from '../../components/FieldsForm';
 import { TextField } from '../../components/TextField';
@@ -15,7 +14,7 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCre
   const { t } = useTranslation('auth');
   const { loading, run } = useSubmit();
   const botCheck = useTurnstile();
-  const { control, handleSubmit } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } });
+  const { control, handleSubmit } = useForm<LoginValues>({ resolver: loginResolver, defaultValues: { username: '', password: '' } });
 
   const submit = async (v: LoginValues) => {
     const turnstile = botCheck.take();

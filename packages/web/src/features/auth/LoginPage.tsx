@@ -1,11 +1,15 @@
 import { Alert, Divider, Flex, Typography } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { hasOAuth } from '../../lib/oauth';
 import { useStatus } from '../../lib/status';
 import { AuthCard } from './AuthCard';
 import { LoginForm } from './LoginForm';
-import { hasOAuth, OAuthButtons } from './OAuthButtons';
 import { useCompleteLogin } from './useCompleteLogin';
+
+// Third-party sign-in (its buttons, icons and the Telegram widget) loads only when a provider is enabled.
+const OAuthButtons = lazy(() => import('./OAuthButtons').then((m) => ({ default: m.OAuthButtons })));
 
 /** /login: expired notice, password form, third-party sign-in, links to register and reset. */
 export default function LoginPage() {
@@ -36,7 +40,9 @@ export default function LoginPage() {
               </Typography.Text>
             </Divider>
           )}
-          <OAuthButtons status={status} returnTo={returnTo} onLoggedIn={(user) => complete(user, returnTo)} />
+          <Suspense fallback={null}>
+            <OAuthButtons status={status} returnTo={returnTo} onLoggedIn={(user) => complete(user, returnTo)} />
+          </Suspense>
         </>
       )}
       <div className="tw-auth-foot">

@@ -7,10 +7,7 @@ import { authorizeUrl, fetchOAuthState, rememberReturnTo, type OAuthProvider } f
 import { TelegramLogin } from '../../components/TelegramLogin';
 import { WeChatLoginModal } from './WeChatLoginModal';
 
-/** Whether any third-party sign-in is enabled in the status payload. */
-export function hasOAuth(status: Status | undefined): boolean {
-  return !!status && (status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth);
-}
+export { hasOAuth } from '../../lib/oauth';
 
 const LinuxDoIcon = () => (
   <span className="anticon" style={{ fontWeight: 700, fontSize: 13 }}>

@@ -1,14 +1,6 @@
 import { isEmailAddress } from '@tollway/shared';
 import { z } from 'zod';
 
-/** Login: both fields required, one shared message. Messages are i18n keys. */
-export const loginSchema = z.object({ username: z.string().trim(), password: z.string() }).superRefine((v, ctx) => {
-  // One message, under the first empty field.
-  if (!v.username) ctx.addIssue({ code: 'custom', path: ['username'], message: 'auth:login.required' });
-  else if (!v.password) ctx.addIssue({ code: 'custom', path: ['password'], message: 'auth:login.required' });
-});
-export type LoginValues = z.infer<typeof loginSchema>;
-
 /** Register: only the password minimum is checked; email and code when verification is on. */
 export function registerSchema(emailVerification: boolean) {
   return z
@@ -33,5 +25,3 @@ export function registerSchema(emailVerification: boolean) {
     });
 }
 export type RegisterValues = z.infer<ReturnType<typeof registerSchema>>;
-
-export const DEFAULT_ROOT = { username: 'root', password: '123456' } as const;
