@@ -65,11 +65,18 @@ describe('preset ratio sources in Chromium', () => {
     await new Promise<void>((resolve) => (host ? host.close(() => resolve()) : resolve()));
   });
 
+  /** Waits for what a user would see: `selector` shown with its opening animation finished (a click during it can miss). */
+  const settled = (p: Page, selector: string) =>
+    p.waitForFunction((sel) => {
+      const el = document.querySelector(sel);
+      return el !== null && !/zoom|slide|motion|hidden/.test(el.className) && el.getAnimations({ subtree: true }).length === 0;
+    }, selector);
   const openPreset = async (p: Page) => {
     await p.goto('/admin/settings?tab=operation');
     await p.getByTestId('pricing-tab-visual').click();
     await p.getByTestId('ratio-preset').click();
     await p.getByTestId('preset-summary').waitFor();
+    await settled(p, '.ant-modal');
   };
   const count = (kind: string) => page.getByTestId(`preset-count-${kind}`).textContent();
 
@@ -108,9 +115,20 @@ describe('preset ratio sources in Chromium', () => {
 
   it("shows the spec's toast when a source cannot be fetched", async () => {
     await openPreset(page);
-    await page.getByTestId('preset-source').click();
-    await page.locator('.ant-select-item-option').filter({ hasText: 'OpenRouter' }).click();
-    await expect.poll(() => toasts(page)).toContain('Get preset ratios failed, please retry');
+    // Every toast shown from now on, kept after it closes (a loaded machine may be slow to look).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seenToasts: string[] }).seenToasts = seen;
+      new MutationObserver(() => {
+        for (const n of document.querySelectorAll('.ant-message-notice')) if (n.textContent && !seen.includes(n.textContent)) seen.push(n.textContent);
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    const select = page.getByTestId('preset-source');
+    await select.click();
+    await settled(page, '.ant-select-dropdown');
+    await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ hasText: 'OpenRouter' }).click();
+    await expect.poll(() => select.textContent()).toContain('OpenRouter');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { seenToasts: string[] }).seenToasts)).toContain('Get preset ratios failed, please retry');
     expect(await page.getByTestId('preset-error').textContent()).toContain('HTTP 404');
     expect(await page.getByTestId('preset-fill-all').isDisabled()).toBe(true);
     await page.getByTestId('preset-modal').screenshot({ path: path.join(SCREENSHOTS, 'ratio-preset-fetch-failed.png') });
