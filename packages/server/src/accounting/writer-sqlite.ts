@@ -44,26 +44,55 @@ export class SqliteBatchStatements {
     this.statement('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?').run(quota, id);
   }
 
-  /** One row per run; a column left undefined takes its default, as in Kysely's inserts. */
+  /**
+   * Rows with the same columns go in multi-row statements of LOG_CHUNK_SIZES rows (each prepared once); a column left
+   * undefined takes its default, as in Kysely's inserts.
+   */
   insertLogs(rows: Insertable<LogsTable>[]): void {
+    let group: unknown[] = [];
+    let groupRows = 0;
+    let groupColumns: string[] = [];
+    let groupKey = '';
     for (const row of rows) {
       const columns: string[] = [];
-      const values: unknown[] = [];
-      for (const [k, v] of Object.entries(row)) {
-        if (v === undefined) continue;
-        columns.push(k);
-        values.push(v);
-      }
+      for (const k of Object.keys(row)) if (row[k as keyof typeof row] !== undefined) columns.push(k);
       const key = columns.join(',');
-      let insert = this.inserts.get(key);
-      if (!insert) {
-        insert = this.db.prepare(`INSERT INTO logs (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-        this.inserts.set(key, insert);
+      if (key !== groupKey) {
+        this.insertGroup(groupColumns, groupKey, group, groupRows);
+        group = [];
+        groupRows = 0;
+        groupColumns = columns;
+        groupKey = key;
       }
-      insert.run(values);
+      for (const c of columns) group.push(row[c as keyof typeof row]);
+      groupRows++;
+    }
+    this.insertGroup(groupColumns, groupKey, group, groupRows);
+  }
+
+  /** `count` rows of `columns`, their values flattened in `values`, in as few cached statements as the chunk sizes allow. */
+  private insertGroup(columns: string[], key: string, values: unknown[], count: number): void {
+    let at = 0;
+    let left = count;
+    for (const size of LOG_CHUNK_SIZES) {
+      while (left >= size) {
+        const cacheKey = `${size}:${key}`;
+        let insert = this.inserts.get(cacheKey);
+        if (!insert) {
+          const row = `(${columns.map(() => '?').join(', ')})`;
+          insert = this.db.prepare(`INSERT INTO logs (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: size }, () => row).join(', ')}`);
+          this.inserts.set(cacheKey, insert);
+        }
+        insert.run(size === count ? values : values.slice(at * columns.length, (at + size) * columns.length));
+        at += size;
+        left -= size;
+      }
     }
   }
 }
+
+/** Rows per log insert statement: a batch's rows go in the largest first (SQLite allows 32,766 parameters). */
+const LOG_CHUNK_SIZES = [128, 32, 8, 1];
 
 const byDatabase = new WeakMap<SqliteDatabase, SqliteBatchStatements>();
 
