@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession } from './api-session.js';
-import { login, pageApi, startHarness, type Harness } from './harness.js';
+import { login, pageApi, type Harness } from './harness.js';
+import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const ADMIN = { username: 'opsadmin', password: 'admin-pass-123' };
@@ -16,7 +17,8 @@ describe('audit log in Chromium', () => {
   let admin: Page;
   let targetId: number;
   beforeAll(async () => {
-    h = await startHarness();
+    // A private copy of the console: a rebuild during the run must not pull its chunks away.
+    h = await startPrivateHarness();
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     const rootApi = await loginSession(h.baseUrl, ROOT);
     await apiAs(rootApi, 'POST', '/api/user/', { ...ADMIN, display_name: 'Ops', role: 10 });
@@ -77,13 +79,18 @@ describe('audit log in Chromium', () => {
     await h.shot(root, 'audit-03-filtered');
   });
 
-  it('an admin has no audit entry, is sent away from the page, and the API refuses them', async () => {
+  it('an admin has no audit entry, sees the 403 page at its address, and the API refuses them', async () => {
     await admin.goto('/app/tokens');
     await admin.getByRole('menuitem', { name: /用户管理|Users/ }).waitFor();
     expect(await admin.getByRole('menuitem', { name: /审计日志|Audit log/ }).count()).toBe(0);
     await h.shot(admin, 'audit-04-admin-sidebar');
     await admin.goto('/admin/audit');
-    await admin.waitForURL((u) => u.pathname === '/');
+    // The shared 403 page, once, without a toast; the address stays and the page's own calls never start.
+    await admin.getByTestId('forbidden').waitFor();
+    expect(new URL(admin.url()).pathname).toBe('/admin/audit');
+    expect(await admin.getByTestId('audit-table').count()).toBe(0);
+    expect(await admin.locator('.ant-message-notice').count()).toBe(0);
+    await h.shot(admin, 'audit-04b-admin-forbidden');
     const res = await pageApi(admin, 'GET', '/api/audit/');
     expect(res.success).toBe(false);
     expect(res.message).toMatch(/no permission/);

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession } from './api-session.js';
-import { login, startHarness, type Harness } from './harness.js';
+import { login, type Harness } from './harness.js';
+import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'reader', password: 'reader-pass-123' };
@@ -12,7 +13,8 @@ describe('inbox and admin messages in Chromium', () => {
   let admin: Page;
   let user: Page;
   beforeAll(async () => {
-    h = await startHarness();
+    // A private copy of the console: a rebuild during the run must not pull its chunks away.
+    h = await startPrivateHarness();
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     ({ page: admin } = await h.newPage());
     ({ page: user } = await h.newPage());

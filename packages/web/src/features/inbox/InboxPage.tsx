@@ -14,7 +14,7 @@ export default function InboxPage() {
   const { t } = useTranslation('inbox');
   const { id } = useParams<{ id?: string }>();
   const navigate = useNavigate();
-  const { page, pageSize, pagination } = usePaging('message-page-size');
+  const { page, pageSize, pagination } = usePaging('message-page-size', (r) => t('pageInfo', r));
   const list = useQuery({ queryKey: [...INBOX_KEY, page, pageSize], queryFn: () => fetchInbox(page, pageSize), placeholderData: keepPreviousData, enabled: !id });
 
   if (id) return <MessageDetail id={Number(id)} />;

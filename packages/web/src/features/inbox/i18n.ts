@@ -8,6 +8,7 @@ const zh = {
   sentAt: '发送于 {{time}}',
   loadFailed: '加载消息失败',
   missing: '消息不存在',
+  pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
 };
 
 const en: typeof zh = {
@@ -20,6 +21,7 @@ const en: typeof zh = {
   sentAt: 'Sent {{time}}',
   loadFailed: 'failed to load messages',
   missing: 'message does not exist',
+  pageInfo: 'Items {{start}} - {{end}} of {{total}}',
 };
 
 export default { zh, en };

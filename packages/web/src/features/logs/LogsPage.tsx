@@ -12,6 +12,7 @@ import { useIsMobile } from '../../lib/useIsMobile';
 import { usePaging } from '../../lib/paging';
 import { fetchLogs, fetchLogStat, LOGS_KEY, useLogGroups, type LogRow } from './api';
 import { LogDetails } from './components/LogDetails';
+import { parseOther } from './format';
 import { logColumns } from './components/logColumns';
 import { defaultDraft, LogsFilters, toFilters, type LogDraft } from './components/LogsFilters';
 import { LogsStatBar } from './components/LogsStatBar';
@@ -23,7 +24,7 @@ import { ListCard } from '../../components/ListCard';
 /** Width of the expand-arrow column. */
 const EXPAND_WIDTH = 32;
 /** Least width of the details column (it has no fixed width: it takes what the others leave). */
-const DETAILS_MIN_WIDTH = 130;
+const DETAILS_MIN_WIDTH = 124;
 
 /**
  * Usage logs: filters, the stat bar, and a paged table with expandable billing details.
@@ -69,10 +70,12 @@ export default function LogsPage() {
 
   const items = list.data?.items ?? [];
   const anyIp = items.some((r) => !!r.ip);
+  // The retry column shows when a row of the page went through more than one channel.
+  const anyRetry = admin && items.some((r) => (parseOther(r.other).admin_info?.use_channel?.length ?? 0) > 1);
   const all = useMemo(() => logColumns(t, quota, mobile), [t, quota, mobile]);
   const offered = all.filter((c) => admin || !ADMIN_COLUMNS.includes(c.key));
   const columns = cardColumns(
-    offered.filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp)).map((c) => (c.key === 'time' ? { ...c, fixed: 'left' as const } : c)),
+    offered.filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp) && (c.key !== 'retry' || anyRetry)).map((c) => (c.key === 'time' ? { ...c, fixed: 'left' as const } : c)),
     mobile,
   );
 

@@ -23,7 +23,7 @@ export default function MessagesPage() {
   const { t } = useTranslation('messages');
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const { page, pageSize, setPage, pagination } = usePaging('message-page-size');
+  const { page, pageSize, setPage, pagination } = usePaging('message-page-size', (r) => t('pageInfo', r));
   const [keyword, setKeyword] = useState('');
   const [dates, setDates] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const [filter, setFilter] = useState<Pick<MessageQuery, 'keyword' | 'range'>>({ keyword: '', range: null });

@@ -17,6 +17,7 @@ const zh = {
   readOnly: '只读',
   readOnlyHint: '仅消息的作者或超级管理员可以修改或删除',
   preview: '预览',
+  pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
 };
 
 const en: typeof zh = {
@@ -38,6 +39,7 @@ const en: typeof zh = {
   readOnly: 'Read-only',
   readOnlyHint: 'Only its author or root may edit or delete it',
   preview: 'Preview',
+  pageInfo: 'Items {{start}} - {{end}} of {{total}}',
 };
 
 export default { zh, en };

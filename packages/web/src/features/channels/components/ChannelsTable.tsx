@@ -1,4 +1,4 @@
-import { Table, type TableProps } from 'antd';
+import { Table, Typography, type TableProps } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
@@ -9,6 +9,7 @@ import { sizedPagination } from '../../../lib/paging';
 import type { ChannelActions } from '../model/useChannelActions';
 import { channelColumns } from './columns';
 import { cardColumns, cardLayout } from '../../../components/cardTable';
+import { useFittedColumns } from './useFittedColumns';
 
 interface Props {
   items: ListRow[];
@@ -27,6 +28,9 @@ interface Props {
   onEditTag: (row: TagRow) => void;
 }
 
+/** Width of the bulk-mode selection column. */
+const SELECT_WIDTH = 48;
+
 export const rowKeyOf = (r: ListRow) => (isTagRow(r) ? `tag:${r.tag}` : String(r.id));
 
 /** The paged channel table; in tag mode tag rows expand to their channels. */
@@ -38,7 +42,7 @@ export function ChannelsTable(p: Props) {
     () => ({ displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit }),
     [status?.display_in_currency, status?.quota_per_unit],
   );
-  const columns = cardColumns(
+  const all = cardColumns(
     channelColumns({
       t,
       mobile,
@@ -51,8 +55,10 @@ export function ChannelsTable(p: Props) {
     }),
     mobile,
   );
+  // Secondary columns that do not fit the window are left out (named under the table), so nothing scrolls sideways.
+  const { ref, columns, folded } = useFittedColumns(all, p.bulk ? SELECT_WIDTH : 0, !mobile);
   const nameIndex = columns.findIndex((c) => c.key === 'name');
-  const width = columns.reduce((s, c) => s + (typeof c.width === 'number' ? c.width : 120), p.bulk ? 48 : 0);
+  const width = columns.reduce((s, c) => s + (typeof c.width === 'number' ? c.width : 120), p.bulk ? SELECT_WIDTH : 0);
 
   const rowSelection: TableProps<ListRow>['rowSelection'] = p.bulk
     ? {
@@ -65,33 +71,45 @@ export function ChannelsTable(p: Props) {
               .map(Number),
           ),
         fixed: !mobile,
-        columnWidth: 48,
+        columnWidth: SELECT_WIDTH,
         checkStrictly: false,
       }
     : undefined;
 
   return (
-    <Table<ListRow>
-      {...cardLayout(mobile, width)}
-      className={`tw-ch-table ${cardLayout(mobile, width).className ?? ''}`}
-      rowKey={rowKeyOf}
-      size="middle"
-      columns={columns}
-      dataSource={p.items}
-      loading={p.loading}
-      rowSelection={rowSelection}
-      expandable={{ indentSize: 16, expandIconColumnIndex: nameIndex >= 0 ? nameIndex + (p.bulk ? 1 : 0) : undefined }}
-      rowClassName={(r) => (isTagRow(r) ? 'tw-ch-tag-row' : r.status !== 1 ? 'tw-ch-off-row' : '')}
-      onRow={(r) => ({ 'data-testid': isTagRow(r) ? `channel-tag-row-${encodeURIComponent(r.tag)}` : `channel-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
-      locale={{ emptyText: t('empty') }}
-      pagination={{
-        ...sizedPagination((range) => t('pageInfo', range)),
-        current: p.page,
-        pageSize: p.pageSize,
-        total: p.total,
-        onChange: p.onPageChange,
-        size: mobile ? 'small' : undefined,
-      }}
-    />
+    <div ref={ref}>
+      <Table<ListRow>
+        {...cardLayout(mobile, width)}
+        data-testid="channels-table"
+        className={`tw-ch-table ${cardLayout(mobile, width).className ?? ''}`}
+        rowKey={rowKeyOf}
+        size="middle"
+        columns={columns}
+        dataSource={p.items}
+        loading={p.loading}
+        rowSelection={rowSelection}
+        expandable={{ indentSize: 16, expandIconColumnIndex: nameIndex >= 0 ? nameIndex + (p.bulk ? 1 : 0) : undefined }}
+        rowClassName={(r) => (isTagRow(r) ? 'tw-ch-tag-row' : r.status !== 1 ? 'tw-ch-off-row' : '')}
+        onRow={(r) => ({ 'data-testid': isTagRow(r) ? `channel-tag-row-${encodeURIComponent(r.tag)}` : `channel-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
+        locale={{ emptyText: t('empty') }}
+        pagination={{
+          ...sizedPagination((range) => t('pageInfo', range)),
+          current: p.page,
+          pageSize: p.pageSize,
+          total: p.total,
+          onChange: p.onPageChange,
+          size: mobile ? 'small' : undefined,
+        }}
+        footer={
+          folded.length
+            ? () => (
+                <Typography.Text type="secondary" data-testid="channels-folded" data-keys={folded.join(',')}>
+                  {t('foldedHint', { list: folded.map((k) => t(`col.${k}`)).join(t('listSeparator')) })}
+                </Typography.Text>
+              )
+            : undefined
+        }
+      />
+    </div>
   );
 }

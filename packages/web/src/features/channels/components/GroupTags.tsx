@@ -1,4 +1,4 @@
-import { Flex, Tag } from 'antd';
+import { Flex, Tag, Tooltip } from 'antd';
 import { splitList } from '../model/status';
 
 const COLORS = ['blue', 'cyan', 'geekblue', 'green', 'magenta', 'orange', 'purple', 'gold', 'volcano'];
@@ -16,9 +16,12 @@ export function GroupTags({ groups }: { groups: string }) {
   return (
     <Flex wrap gap={4}>
       {list.map((g) => (
-        <Tag key={g} color={groupColor(g)} title={g} className="tw-ch-group-tag">
-          {g}
-        </Tag>
+        // A name cut to the column's width shows whole on hover.
+        <Tooltip key={g} title={g}>
+          <Tag color={groupColor(g)} className="tw-ch-group-tag">
+            {g}
+          </Tag>
+        </Tooltip>
       ))}
     </Flex>
   );

@@ -25,6 +25,9 @@ export interface ColumnDeps {
   onEditTag: (row: TagRow) => void;
 }
 
+/** Width of the name column at 1440 px (it grows on wider screens). */
+const NAME_WIDTH = 132;
+
 /** The lowest priority a channel may take. */
 const PRIORITY_MIN = -999;
 
@@ -60,8 +63,9 @@ function NameCell({ row, t }: { row: ListRow; t: TFunction }) {
   }
   const info = row.channel_info;
   return (
-    <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0 }}>
-      <Typography.Text strong ellipsis={{ tooltip: row.name }} style={{ maxWidth: 124 }}>
+    <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0, width: '100%' }}>
+      {/* The name takes the column's width (wider on a wide screen), cut with the full name on hover. */}
+      <Typography.Text strong ellipsis={{ tooltip: row.name }} style={{ maxWidth: '100%' }}>
         {row.name}
       </Typography.Text>
       <Flex gap={4} wrap>
@@ -82,12 +86,12 @@ function NameCell({ row, t }: { row: ListRow; t: TFunction }) {
   );
 }
 
-/** Columns of the channel table in display order, sized so all fit a 1440 px screen beside the sidebar; hidden ones are left out. */
+/** Columns of the channel table in display order, sized so all fit a 1440 px screen beside the sidebar (narrower windows fold some, see useFittedColumns); hidden ones are left out. */
 export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
   const { t } = d;
   const all: (TableColumnsType<ListRow>[number] & { key: ColumnKey | 'actions' })[] = [
     { key: 'id', title: t('col.id'), width: 52, render: (_, r) => (isTagRow(r) ? null : <span className="tw-ch-num">{r.id}</span>) },
-    { key: 'name', title: t('col.name'), width: 140, render: (_, r) => <NameCell row={r} t={t} /> },
+    { key: 'name', title: t('col.name'), width: NAME_WIDTH, render: (_, r) => <NameCell row={r} t={t} /> },
     {
       key: 'type',
       title: t('col.type'),
@@ -132,7 +136,7 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
     },
     numberColumn('priority', PRIORITY_MIN, d),
     numberColumn('weight', 0, d),
-    { key: 'group', title: t('col.group'), width: 96, render: (_, r) => <GroupTags groups={r.group} /> },
+    { key: 'group', title: t('col.group'), width: 92, render: (_, r) => <GroupTags groups={r.group} /> },
     {
       key: 'actions',
       title: t('col.actions'),

@@ -8,6 +8,8 @@ const en = {
   title: 'Channels',
   subtitle: 'Upstream channels, keys, models and routing weights',
   pageInfo: 'Items {{start}} - {{end}} of {{total}}',
+  foldedHint: 'Left out to fit the window: {{list}}. Widen the window or hide other columns in the column settings to show them.',
+  listSeparator: ', ',
   empty: 'No channels yet',
   copySuffix: '_copy',
   typeMixed: 'Mixed types',

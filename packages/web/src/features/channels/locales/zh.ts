@@ -3,6 +3,8 @@ export default {
   title: '渠道管理',
   subtitle: '管理上游渠道、密钥、模型与路由权重',
   pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
+  foldedHint: '窗口较窄，已暂时隐藏：{{list}}。加宽窗口，或在列设置中隐藏其他列即可显示。',
+  listSeparator: '、',
   empty: '暂无渠道',
   copySuffix: '_复制',
   typeMixed: '多种类型',

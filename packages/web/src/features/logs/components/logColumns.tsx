@@ -1,4 +1,5 @@
 import { LogType } from '@tollway/shared';
+import { RetweetOutlined } from '@ant-design/icons';
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { TFunction } from 'i18next';
@@ -8,6 +9,7 @@ import { formatTime } from '../../../lib/format-time';
 import { callTimeColor, formatFrt, frtColor, isFixedPrice, parseOther } from '../format';
 import type { LogColumn } from '../hooks';
 import { logRowText } from '../../../lib/server-text';
+import { UserInfoPopover } from './UserInfoPopover';
 
 const TYPE_COLORS: Record<number, string> = {
   [LogType.Topup]: 'cyan',
@@ -30,8 +32,8 @@ export function LogTypeTag({ type, t }: { type: number; t: TFunction }) {
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
 
-/** Column widths (px) chosen so every column fits a 1440 px screen beside the sidebar; the details take the rest. */
-const W = { time: 100, channel: 84, username: 88, token: 104, type: 92, model: 128, useTime: 88, tokens: 96, quota: 84, ip: 104 };
+/** Column widths (px) chosen so every column (with retries and IP) fits a 1440 px screen beside the sidebar; the details take the rest. */
+const W = { time: 100, channel: 76, retry: 56, username: 88, token: 96, type: 88, model: 120, useTime: 88, tokens: 96, quota: 84, ip: 96 };
 /** Horizontal padding of a cell. */
 const CELL_PAD = 16;
 
@@ -80,11 +82,32 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
         ),
     },
     {
+      key: 'retry',
+      title: t('col.retry'),
+      width: W.retry,
+      // The channels a call went through, in order (admin_info.use_channel): more than one means it was retried.
+      render: (_, r) => {
+        const used = parseOther(r.other).admin_info?.use_channel ?? [];
+        if (used.length < 2) return dash;
+        const path = used.map((c) => `#${String(c)}`).join(' → ');
+        // A narrow cell: the retry count; the channel path is the tooltip (and in the expanded details).
+        return (
+          <Tooltip title={t('value.retryHint', { count: used.length - 1, path })}>
+            <Tag color="orange" icon={<RetweetOutlined />} style={{ margin: 0 }} data-testid={`log-retry-${r.id}`} data-path={path}>
+              {used.length - 1}
+            </Tag>
+          </Tooltip>
+        );
+      },
+    },
+    {
       key: 'username',
       title: t('col.username'),
       dataIndex: 'username',
       width: W.username,
-      render: (u: string) => (u ? <Typography.Text ellipsis={{ tooltip: u }}>{u}</Typography.Text> : dash),
+      // The name opens the user's account card (the column is for administrators only).
+      render: (u: string, r) =>
+        u && r.user_id ? <UserInfoPopover id={r.user_id} username={u} quota={quota} /> : u ? <Typography.Text ellipsis={{ tooltip: u }}>{u}</Typography.Text> : dash,
     },
     {
       key: 'token',
@@ -215,6 +238,6 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
   ];
   if (!mobile) return all;
   // Phone cards: what was called and what it cost first.
-  const order: LogColumn[] = ['time', 'model', 'quota', 'type', 'useTime', 'tokens', 'token', 'username', 'channel', 'ip', 'details'];
+  const order: LogColumn[] = ['time', 'model', 'quota', 'type', 'useTime', 'tokens', 'token', 'username', 'channel', 'retry', 'ip', 'details'];
   return order.map((k) => all.find((c) => c.key === k)!).filter(Boolean);
 }

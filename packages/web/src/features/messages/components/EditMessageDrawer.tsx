@@ -68,7 +68,14 @@ export function EditMessageDrawer({ id, onClose, onSaved }: { id: number | null;
             data-testid="message-recipient-table"
             loading={recips.isFetching}
             dataSource={recips.data?.items ?? []}
-            pagination={{ current: page, pageSize: 10, total: recips.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+            pagination={{
+              current: page,
+              pageSize: 10,
+              total: recips.data?.total ?? 0,
+              onChange: setPage,
+              showSizeChanger: false,
+              showTotal: (total, [start, end]) => t('pageInfo', { start, end, total }),
+            }}
             columns={[
               { title: 'ID', dataIndex: 'user_id', width: 80 },
               { title: t('recipients.user'), dataIndex: 'username' },
