@@ -144,12 +144,12 @@ describe('Turnstile bot check in Chromium', () => {
       await page.getByTestId('reset-submit').click();
       return new URL((await sent).url()).searchParams.get('turnstile');
     };
-    // The verifier is down for the first try: the server's clear refusal is shown.
+    // The verifier is down for the first try: the refusal's text (by its code) is shown.
     verifier.mode = 'garbage';
     const solved = issued.at(-1);
     const first = await send();
     expect(first).toBe(solved);
-    await page.getByText('bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP 500), please try again later').waitFor();
+    await page.getByText('人机验证暂不可用，请稍后再试').waitFor();
     verifier.mode = 'answer';
     // The spent token was replaced by a fresh one (reset), which the next try sends.
     await expect.poll(() => issued.at(-1)).not.toBe(first);

@@ -264,7 +264,7 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
       body: JSON.stringify({ title: 'x', content: 'x', format: 'html' }),
     });
     expect(refused.status).toBe(200);
-    expect(await refused.json()).toEqual({ success: false, message: 'only the author of a message or root may change it' });
+    expect(await refused.json()).toEqual({ success: false, message: 'only the author of a message or root may change it', code: 'message_author_only' });
     await adminPage.context().close();
   });
 
