@@ -21,6 +21,9 @@ async function headerBox(page: Page, key: string) {
   return { cell: cell!, box: box! };
 }
 
+/** Log columns that show at every desktop width (the retry column too when a page has one). */
+const LOG_MAIN_COLUMNS = ['time', 'username', 'token', 'model', 'tokens', 'quota', 'details'];
+
 /** The document is no wider than the viewport: nothing scrolls sideways. */
 const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
@@ -84,6 +87,33 @@ describe('tables that fit 1280–1920 px and phones', () => {
       await page.setViewportSize(VIEWPORTS.wide);
       await expect.poll(() => sideScroll(page)).toBeLessThanOrEqual(0);
       await h.shot(page, `tables-logs-1920-${lang}`);
+      await context.close();
+    });
+
+    it(`log table at 1280, 1366, 1440 and 1920 px (${lang}): main columns shown, no sideways scroll, left-out columns named`, async () => {
+      const { context, page } = await openAs(h, ROOT, lang, { width: 1280, height: 800 }, state);
+      await page.goto('/app/logs/api-usage');
+      await page.locator('[data-testid^="log-row-"]').first().waitFor();
+      for (const width of [1280, 1366, 1440, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await expect.poll(() => sideScroll(page), { message: `${width}` }).toBeLessThanOrEqual(0);
+        expect(await pageOverflow(page), `${width}`).toBeLessThanOrEqual(0);
+        for (const key of LOG_MAIN_COLUMNS) {
+          const { cell, box } = await headerBox(page, key);
+          expect(cell.x, `${width} ${key}`).toBeGreaterThanOrEqual(box.x - 1);
+          expect(cell.x + cell.width, `${width} ${key}`).toBeLessThanOrEqual(box.x + box.width + 1);
+        }
+        // Whatever is left out is named under the table; at 1920 px every column shows.
+        const hint = page.getByTestId('logs-folded');
+        const left = (await hint.count()) ? ((await hint.getAttribute('data-keys')) ?? '').split(',') : [];
+        for (const key of left) expect(await page.locator(`th[data-col="${key}"]`).count(), `${width} ${key}`).toBe(0);
+        if (width === 1280) {
+          expect(left[0]).toBe('ip');
+          expect(await hint.textContent()).toContain('IP');
+        }
+        if (width === 1920) expect(left).toEqual([]);
+        await h.shot(page, `tables-logs-fit-${width}-${lang}`);
+      }
       await context.close();
     });
 

@@ -3,12 +3,14 @@ import { Table } from 'antd';
 import { ColumnSettings } from '../../components/ColumnSettings';
 import { cardColumns, cardLayout } from '../../components/cardTable';
 import { isAdmin, renderQuota } from '@tollway/shared';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { foldedFooter } from '../../components/foldedFooter';
 import { useStatus } from '../../lib/status';
 import { PageHeader } from '../../components/PageHeader';
 import { useStoredUser } from '../../lib/session';
 import { useIsMobile } from '../../lib/useIsMobile';
+import { useFittedColumns } from '../../lib/useFittedColumns';
 import { usePaging } from '../../lib/paging';
 import { fetchLogs, fetchLogStat, LOGS_KEY, useLogGroups, type LogRow } from './api';
 import { LogDetails } from './components/LogDetails';
@@ -16,7 +18,7 @@ import { parseOther } from './format';
 import { logColumns } from './components/logColumns';
 import { defaultDraft, LogsFilters, toFilters, type LogDraft } from './components/LogsFilters';
 import { LogsStatBar } from './components/LogsStatBar';
-import { ADMIN_COLUMNS, useColumnVisibility } from './hooks';
+import { ADMIN_COLUMNS, useColumnVisibility, type LogColumn } from './hooks';
 import '../../styles/logs.css';
 import { rowTestId } from '../../lib/table';
 import { ListCard } from '../../components/ListCard';
@@ -25,6 +27,11 @@ import { ListCard } from '../../components/ListCard';
 const EXPAND_WIDTH = 32;
 /** Least width of the details column (it has no fixed width: it takes what the others leave). */
 const DETAILS_MIN_WIDTH = 124;
+/**
+ * Columns left out, in this order, while the table is wider than its box (1280 and 1366 px beside the sidebar).
+ * Time, user, token/group, model, tokens, cost, details and the retry column always show.
+ */
+const FOLD_ORDER: readonly LogColumn[] = ['ip', 'channel', 'useTime', 'type'];
 
 /**
  * Usage logs: filters, the stat bar, and a paged table with expandable billing details.
@@ -42,16 +49,6 @@ export default function LogsPage() {
   const [applied, setApplied] = useState(() => toFilters(draft));
   const [visible, setVisible] = useColumnVisibility();
   const mobile = useIsMobile();
-  // The expanded details stay inside the visible part of a horizontally scrolled table.
-  const boxRef = useRef<HTMLDivElement>(null);
-  const [boxWidth, setBoxWidth] = useState(0);
-  useEffect(() => {
-    const el = boxRef.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setBoxWidth(el.clientWidth));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
 
   const list = useQuery({
     queryKey: [...LOGS_KEY, 'list', admin, applied, page, pageSize],
@@ -74,10 +71,13 @@ export default function LogsPage() {
   const anyRetry = admin && items.some((r) => (parseOther(r.other).admin_info?.use_channel?.length ?? 0) > 1);
   const all = useMemo(() => logColumns(t, quota, mobile), [t, quota, mobile]);
   const offered = all.filter((c) => admin || !ADMIN_COLUMNS.includes(c.key));
-  const columns = cardColumns(
+  const shown = cardColumns(
     offered.filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp) && (c.key !== 'retry' || anyRetry)).map((c) => (c.key === 'time' ? { ...c, fixed: 'left' as const } : c)),
     mobile,
   );
+  // Secondary columns that do not fit the window are left out (named under the table), so nothing scrolls sideways.
+  const fit = useFittedColumns(shown, { order: FOLD_ORDER, extraWidth: EXPAND_WIDTH, enabled: !mobile, fallbackWidth: DETAILS_MIN_WIDTH });
+  const { columns, folded } = fit;
 
   const apply = (next: LogDraft) => {
     const f = toFilters(next);
@@ -111,27 +111,26 @@ export default function LogsPage() {
           extra={<ColumnSettings columns={offered.map((c) => ({ key: c.key, title: String(c.title) }))} visible={visible} onChange={setVisible} testId="logs-columns" />}
         />
         <LogsStatBar stat={stat.data} loading={stat.isFetching} quotaText={quota} />
-        <div ref={boxRef} />
-        <Table<LogRow>
-          data-testid="logs-table"
-          rowKey="id"
-          size="middle"
-          columns={columns}
-          dataSource={items}
-          loading={list.isFetching}
-          {...cardLayout(
-            mobile,
-            columns.reduce((w, c) => w + (typeof c.width === 'number' ? c.width : DETAILS_MIN_WIDTH), EXPAND_WIDTH),
-          )}
-          onRow={rowTestId((r) => `log-row-${r.id}`)}
-          expandable={{
-            expandedRowRender: (r) => <LogDetails row={r} admin={admin} quotaPerUnit={status?.quota_per_unit} width={boxWidth ? boxWidth - 32 : undefined} />,
-            rowExpandable: (r) => r.other !== '' || r.content !== '' || r.request_id !== '',
-            columnWidth: EXPAND_WIDTH,
-            fixed: mobile ? undefined : 'left',
-          }}
-          pagination={pagination(list.data?.total ?? 0)}
-        />
+        <div ref={fit.ref}>
+          <Table<LogRow>
+            data-testid="logs-table"
+            rowKey="id"
+            size="middle"
+            columns={columns}
+            dataSource={items}
+            loading={list.isFetching}
+            {...cardLayout(mobile, fit.width)}
+            onRow={rowTestId((r) => `log-row-${r.id}`)}
+            expandable={{
+              expandedRowRender: (r) => <LogDetails row={r} admin={admin} quotaPerUnit={status?.quota_per_unit} width={fit.box ? fit.box - 32 : undefined} />,
+              rowExpandable: (r) => r.other !== '' || r.content !== '' || r.request_id !== '',
+              columnWidth: EXPAND_WIDTH,
+              fixed: mobile ? undefined : 'left',
+            }}
+            pagination={pagination(list.data?.total ?? 0)}
+            footer={foldedFooter(folded, t, 'logs-folded')}
+          />
+        </div>
       </ListCard>
     </>
   );

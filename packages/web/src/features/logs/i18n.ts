@@ -5,6 +5,8 @@ export default {
     subtitle: '查看 API 调用、充值与系统记录',
     subtitleAdmin: '查看所有用户的 API 调用、充值与系统记录',
     pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
+    foldedHint: '窗口较窄，已暂时隐藏：{{list}}。加宽窗口，或在列设置中隐藏其他列即可显示。',
+    listSeparator: '、',
     filter: {
       range: '时间范围',
       start: '开始时间',
@@ -103,6 +105,8 @@ export default {
     subtitle: 'API calls, top-ups and system records',
     subtitleAdmin: 'API calls, top-ups and system records of every user',
     pageInfo: 'Items {{start}} - {{end}} of {{total}}',
+    foldedHint: 'Left out to fit the window: {{list}}. Widen the window or hide other columns in the column settings to show them.',
+    listSeparator: ', ',
     filter: {
       range: 'Time range',
       start: 'Start time',

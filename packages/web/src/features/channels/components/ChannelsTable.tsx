@@ -1,6 +1,7 @@
-import { Table, Typography, type TableProps } from 'antd';
+import { Table, type TableProps } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { foldedFooter } from '../../../components/foldedFooter';
 import { useStatus } from '../../../lib/status';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { isTagRow, type Channel, type ListRow, type TagRow } from '../api';
@@ -9,7 +10,14 @@ import { sizedPagination } from '../../../lib/paging';
 import type { ChannelActions } from '../model/useChannelActions';
 import { channelColumns } from './columns';
 import { cardColumns, cardLayout } from '../../../components/cardTable';
-import { useFittedColumns } from './useFittedColumns';
+import { useFittedColumns } from '../../../lib/useFittedColumns';
+import type { ColumnKey } from '../model/storage';
+
+/**
+ * Columns left out, in this order, while the table is wider than its box (a 1280 px laptop): the figures an operator
+ * checks now and then. Status, priority, weight, group and the actions always show.
+ */
+const FOLD_ORDER: readonly ColumnKey[] = ['response', 'used', 'balance', 'type', 'health'];
 
 interface Props {
   items: ListRow[];
@@ -56,9 +64,8 @@ export function ChannelsTable(p: Props) {
     mobile,
   );
   // Secondary columns that do not fit the window are left out (named under the table), so nothing scrolls sideways.
-  const { ref, columns, folded } = useFittedColumns(all, p.bulk ? SELECT_WIDTH : 0, !mobile);
+  const { ref, columns, folded, width } = useFittedColumns(all, { order: FOLD_ORDER, extraWidth: p.bulk ? SELECT_WIDTH : 0, enabled: !mobile });
   const nameIndex = columns.findIndex((c) => c.key === 'name');
-  const width = columns.reduce((s, c) => s + (typeof c.width === 'number' ? c.width : 120), p.bulk ? SELECT_WIDTH : 0);
 
   const rowSelection: TableProps<ListRow>['rowSelection'] = p.bulk
     ? {
@@ -100,15 +107,7 @@ export function ChannelsTable(p: Props) {
           onChange: p.onPageChange,
           size: mobile ? 'small' : undefined,
         }}
-        footer={
-          folded.length
-            ? () => (
-                <Typography.Text type="secondary" data-testid="channels-folded" data-keys={folded.join(',')}>
-                  {t('foldedHint', { list: folded.map((k) => t(`col.${k}`)).join(t('listSeparator')) })}
-                </Typography.Text>
-              )
-            : undefined
-        }
+        footer={foldedFooter(folded, t, 'channels-folded')}
       />
     </div>
   );
