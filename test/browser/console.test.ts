@@ -95,6 +95,34 @@ describe('console foundation in Chromium', () => {
     expect(await page.title()).toBe('Acme Gateway');
   });
 
+  it("the header's buttons stay put while its late parts (inbox bell, user menu) load", async () => {
+    // The two parts' code is held back for a moment: the theme button must sit where it will stay, so a click
+    // aimed at it while they load cannot land on another button.
+    const held = /\/assets\/(InboxBell|UserMenu)-[^/]+\.js$/;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route(held, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    try {
+      await page.goto('/admin/users');
+      const toggle = page.getByTestId('theme-toggle');
+      await toggle.waitFor();
+      await expect(page.getByTestId('user-menu').count()).resolves.toBe(0);
+      const before = await toggle.boundingBox();
+      release();
+      await page.getByTestId('user-menu').waitFor();
+      await page.getByTestId('inbox-bell').waitFor();
+      const after = await toggle.boundingBox();
+      expect(Math.abs(after!.x - before!.x)).toBeLessThanOrEqual(2);
+      expect(Math.abs(after!.y - before!.y)).toBeLessThanOrEqual(2);
+    } finally {
+      release();
+      await page.unroute(held);
+    }
+  });
+
   it('switches theme and language, both remembered after reload', async () => {
     await page.goto('/admin/users');
     await page.getByTestId('theme-toggle').click();

@@ -64,7 +64,12 @@ describe.each(dialects)('third-party account identities on %s', (dialect) => {
     const [a, b] = await Promise.all([signIn(alice, 2), signIn(bob, 2)]);
     const answers = [a.body, b.body];
     expect(answers).toContainEqual({ success: true, message: 'bind' });
-    expect(answers).toContainEqual({ success: false, message: 'this GitHub account is already bound to another user' });
+    expect(answers).toContainEqual({
+      success: false,
+      message: 'this GitHub account is already bound to another user',
+      code: 'oauth_account_taken',
+      params: { provider: 'GitHub' },
+    });
     const winner = a.body.success ? alice : bob;
     expect(await columnHolders(2)).toEqual([winner.userId]);
     expect(await identities(2)).toEqual([{ provider: 'github', user_id: winner.userId }]);

@@ -6,6 +6,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { useStatus } from '../lib/status';
 import { Brand } from './Brand';
 import { HeaderTag, InboxBell, UserMenu } from './lazyParts';
+import { InboxBellPlaceholder, UserMenuPlaceholder } from './HeaderPlaceholders';
 import { LanguageMenu } from './LanguageMenu';
 import { selectedTopKey, topNavItems } from './navItems';
 import { useStoredUser } from '../lib/session';
@@ -62,14 +63,14 @@ export function TopBar({ onOpenDrawer }: { onOpenDrawer: () => void }) {
       </div>
       <Space size={mobile ? 0 : 4} className="tw-header-actions">
         {user && (
-          <Suspense fallback={null}>
+          <Suspense fallback={<InboxBellPlaceholder />}>
             <InboxBell />
           </Suspense>
         )}
         <ThemeToggle />
         <LanguageMenu />
         {user ? (
-          <Suspense fallback={null}>
+          <Suspense fallback={<UserMenuPlaceholder user={user} compact={mobile} />}>
             <UserMenu user={user} compact={mobile} />
           </Suspense>
         ) : status?.setup === false ? null : (
