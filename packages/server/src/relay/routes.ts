@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type Identified } from './authenticate.js';
+import { identifiedCaller, keyFirst } from './key-first.js';
 import { countIRPromptTokens } from './token-count.js';
 import { RelayError, relayErrors } from './errors.js';
 import { relayCall } from './handler.js';
@@ -66,24 +66,12 @@ export function serveRelayCall(ctx: RelayContext, route: JsonRelayRoute, req: Re
   return obs ? done.finally(() => obs.end()) : done;
 }
 
-/** Callers authenticated by a route's onRequest hook, before Fastify reads their body. */
-const identified = new WeakMap<IncomingMessage, Identified>();
-
-/**
- * An onRequest hook that checks the API key from the headers before the body is read: a bad key is refused
- * in the caller's format (closing the connection when the body is still coming) without reading the upload.
- */
-export function authenticateFirst(ctx: RelayContext, format: ClientFormat) {
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-    try {
-      identified.set(req.raw, await authenticate(req, ctx.relay.tokens));
-      return undefined;
-    } catch (err) {
-      if (!req.raw.complete) reply.header('connection', 'close');
-      return replyRelayError(reply, relayFailure(err, ctx.log), format);
-    }
-  };
-}
+/** An onRequest hook that checks the API key from the headers before the body is read; refusals in the caller's format. */
+export const authenticateFirst = (ctx: RelayContext, format: ClientFormat) =>
+  keyFirst(
+    (req) => authenticate(req, ctx.relay.tokens),
+    (reply, err) => replyRelayError(reply, relayFailure(err, ctx.log), format),
+  );
 
 /** A whole JSON answer on a raw response. */
 function writeJson(res: Parameters<typeof writeRelayError>[0], answer: unknown): void {
@@ -103,7 +91,7 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     const postRoute = (s: FastifyInstance, route: JsonRelayRoute) =>
       s.post(route.url, { onRequest: authenticateFirst(ctx, route.format) }, (req, reply) => {
         reply.hijack();
-        return serveRelayCall(ctx, route, req, reply.raw, identified.get(req.raw));
+        return serveRelayCall(ctx, route, req, reply.raw, identifiedCaller(req));
       });
     for (const r of jsonRelayRoutes) postRoute(scope, r);
     await installSurfaceRoutes(scope, ctx, (s, _ctx, url, format, parse) => postRoute(s, { url, format, parse }));

@@ -32,6 +32,9 @@ function tooDeep(v: unknown, depth: number): boolean {
   return false;
 }
 
+/** True when a parsed body nests deeper than MAX_BODY_DEPTH (for routes that answer in their own shape). */
+export const nestedTooDeep = (body: unknown): boolean => tooDeep(body, 0);
+
 /** Refuses a body nested deeper than MAX_BODY_DEPTH. */
 export function checkDepth(body: Json): void {
   if (tooDeep(body, 0)) throw invalidParam('', `the body is nested deeper than ${MAX_BODY_DEPTH} levels`);

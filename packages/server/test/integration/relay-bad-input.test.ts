@@ -183,6 +183,7 @@ describe('bad input over every relay route', () => {
     if (r.status < 400 || r.status >= 500 || !shapeOk || !invalidArgument) failures.push(`${label}: ${r.status} ${r.text.slice(0, 160)}`);
   }
 
+  // The task routes (Midjourney, Suno) are swept in their own shapes by relay-bad-input-tasks.test.ts.
   it('covers every POST relay route the server registers (a new one cannot escape the sweep)', () => {
     const covered = [...jsonRoutes.map((r) => r.path), ...MULTIPART];
     const stubs = ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads'];

@@ -52,6 +52,24 @@ function partialUpload(port: number, head: string, length: number, sent: string,
   });
 }
 
+/** A body of 100,000 bytes announced and sent one byte every 300 ms; resolves when the server closes. */
+function trickle(port: number, head: string): Promise<{ response: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let response = '';
+    socket.on('data', (c) => (response += c.toString()));
+    socket.on('error', () => undefined);
+    socket.write(`${head}content-length: 100000\r\n\r\n{`);
+    const drip = setInterval(() => socket.writable && socket.write(' '), 300);
+    socket.on('close', () => {
+      clearInterval(drip);
+      resolve({ response, ms: Date.now() - started });
+    });
+    setTimeout(() => socket.destroy(), 10_000);
+  });
+}
+
 describe.each(dialects)('relay input validation on %s', (dialect) => {
   let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
   useGateway(dialect, { user: 'input-user', quota: 30 }, async (gw) => {
@@ -177,6 +195,8 @@ describe.each(dialects)('relay input validation on %s', (dialect) => {
       ['/v1beta/models/x:generateContent', 'x-goog-api-key: wrong', 'application/json'],
       ['/v1/messages/count_tokens', 'x-api-key: wrong', 'application/json'],
       ['/v1/audio/transcriptions', 'authorization: Bearer sk-wrong', 'multipart/form-data; boundary=x'],
+      ['/v1/videos', 'authorization: Bearer sk-wrong', 'application/json'],
+      ['/v1/videos/video_x/remix', 'authorization: Bearer sk-wrong', 'application/json'],
     ]) {
       const r = await partialUpload(port, `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}\r\ncontent-type: ${type}\r\n`, 20 * 1024 * 1024, '{"model":', 3000);
       expect(r.response, path).toMatch(/^HTTP\/1\.1 401/);
@@ -204,23 +224,52 @@ describe('request timeouts on a real socket', () => {
   });
 
   it('answers 408 to a body trickled a byte at a time past HTTP_REQUEST_TIMEOUT', async () => {
+    const result = await trickle(port(), head(key));
+    expect(result.response).toMatch(/^HTTP\/1\.1 408/);
+    expect(result.ms).toBeGreaterThanOrEqual(2900);
+    expect(result.ms).toBeLessThan(6000);
+  });
+
+  it('answers 408 to headers trickled past HTTP_HEADERS_TIMEOUT', async () => {
     const started = Date.now();
-    const result = await new Promise<{ response: string; ms: number }>((resolve) => {
+    const result = await new Promise<string>((resolve) => {
       const socket = net.connect(port(), '127.0.0.1');
       let response = '';
       socket.on('data', (c) => (response += c.toString()));
       socket.on('error', () => undefined);
-      socket.write(`${head(key)}content-length: 100000\r\n\r\n{`);
-      const drip = setInterval(() => socket.writable && socket.write(' '), 300);
+      socket.write('POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n');
+      let n = 0;
+      const drip = setInterval(() => socket.writable && socket.write(`x-slow-${n++}: 1\r\n`), 300);
       socket.on('close', () => {
         clearInterval(drip);
-        resolve({ response, ms: Date.now() - started });
+        resolve(response);
       });
       setTimeout(() => socket.destroy(), 10_000);
     });
-    expect(result.response).toMatch(/^HTTP\/1\.1 408/);
-    expect(result.ms).toBeGreaterThanOrEqual(2900);
-    expect(result.ms).toBeLessThan(6000);
+    expect(result).toMatch(/^HTTP\/1\.1 408/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('holds the same limits on the routes Fastify serves: console, count_tokens, multipart and task submits', async () => {
+    const routes: [string, string, string][] = [
+      ['/api/user/login', '', 'application/json'],
+      ['/v1/messages/count_tokens', `x-api-key: ${key}\r\n`, 'application/json'],
+      ['/v1/audio/transcriptions', `authorization: Bearer ${key}\r\n`, 'multipart/form-data; boundary=x'],
+      ['/mj/submit/imagine', `authorization: Bearer ${key}\r\n`, 'application/json'],
+    ];
+    for (const [path, auth, type] of routes) {
+      const h = `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}content-type: ${type}\r\n`;
+      const stalled = await partialUpload(port(), h, 1000, '--x\r\n', 6000);
+      expect(stalled.closed, path).toBe(true);
+      expect(stalled.ms, path).toBeGreaterThanOrEqual(900);
+      expect(stalled.ms, path).toBeLessThan(3000);
+      expect(stalled.response, path).not.toMatch(/^HTTP\/1\.1 2/);
+      const trickled = await trickle(port(), h);
+      expect(trickled.response, path).toMatch(/^HTTP\/1\.1 408/);
+      expect(trickled.ms, path).toBeGreaterThanOrEqual(2900);
+      expect(trickled.ms, path).toBeLessThan(6000);
+    }
   });
 
   it('lets an answer stream for longer than every request timeout', async () => {

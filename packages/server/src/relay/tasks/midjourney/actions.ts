@@ -43,7 +43,8 @@ const str = (v: unknown, field: string): string => {
   return v;
 };
 
-const validIndex = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_INDEX;
+/** An image's index: an integer 1–4 (a JSON number; new-api's int field refuses strings and booleans). */
+const validIndex = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_INDEX;
 
 /** A midjourney-proxy-plus button id (`MJ::JOB::upsample::2::<hash>`) as a plain action and index. */
 export function actionOfCustomId(customId: string): { action: MjActionName; index: number } {
@@ -113,9 +114,12 @@ export function planSubmit(kind: MjSubmitKind, body: MjSubmitBody): MjSubmitPlan
     case 'blend':
       base64List(body.base64Array, 'base64Array', 2);
       return plan(MjAction.Blend);
-    case 'shorten':
-      if (!str(body.prompt, 'prompt').trim()) throw mjBadRequest('prompt_is_required');
+    case 'shorten': {
+      const prompt = str(body.prompt, 'prompt');
+      if (!prompt.trim()) throw mjBadRequest('prompt_is_required');
+      if (prompt.length > MAX_PROMPT) throw mjBadRequest('prompt_too_long');
       return plan(MjAction.Shorten);
+    }
     case 'upload-discord-images':
       base64List(body.base64Array, 'base64Array', 1);
       return plan(MjAction.Upload);
@@ -128,7 +132,7 @@ export function planSubmit(kind: MjSubmitKind, body: MjSubmitBody): MjSubmitPlan
       if (!taskId) throw mjBadRequest('task_id_is_required');
       if (!action) throw mjBadRequest('action_is_required');
       if (!CHANGE_ACTIONS.includes(action)) throw mjBadRequest('unknown_action');
-      if (action !== MjAction.ReRoll && !validIndex(Number(body.index))) throw mjBadRequest('index_is_required');
+      if (action !== MjAction.ReRoll && !validIndex(body.index)) throw mjBadRequest('index_is_required');
       return plan(action as MjActionName, taskId);
     }
     case 'simple-change': {

@@ -6,6 +6,7 @@ import { guardedDispatcher } from '../../../lib/outbound-dispatcher.js';
 import { fetchPolicy, OutboundBlockedError } from '../../../lib/outbound-guard.js';
 import { authenticate, authenticateKey, type Identified } from '../../authenticate.js';
 import { RelayError } from '../../errors.js';
+import { identifiedCaller, keyFirst } from '../../key-first.js';
 import { relayFailure } from '../../respond.js';
 import type { RelayContext } from '../../services.js';
 import { applyTaskState, submitTask, upstreamOf } from '../service.js';
@@ -42,19 +43,27 @@ async function caller(ctx: RelayContext, req: FastifyRequest): Promise<Identifie
 
 type Handler = (req: FastifyRequest, who: Identified) => Promise<{ status?: number; body: unknown }>;
 
-/** Runs a handler for an authenticated caller; every refusal in midjourney-proxy's shape. */
-const authed =
-  (ctx: RelayContext, fn: Handler) =>
-  async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+/** A refusal in midjourney-proxy's shape. */
+const refuse = (ctx: RelayContext) => (reply: FastifyReply, err: unknown) => {
+  const e = answerOf(err, ctx);
+  return reply.code(e.status).send(e.body);
+};
+
+/**
+ * A route for an authenticated caller: the key is checked from the headers before the body is read; every
+ * refusal in midjourney-proxy's shape.
+ */
+const authed = (ctx: RelayContext, fn: Handler) => ({
+  onRequest: keyFirst((req) => caller(ctx, req), refuse(ctx)),
+  handler: async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     try {
-      const who = await caller(ctx, req);
-      const out = await fn(req, who);
+      const out = await fn(req, identifiedCaller(req) ?? (await caller(ctx, req)));
       return reply.code(out.status ?? 200).send(out.body);
     } catch (err) {
-      const e = answerOf(err, ctx);
-      return reply.code(e.status).send(e.body);
+      return refuse(ctx)(reply, err);
     }
-  };
+  },
+});
 
 const modeOf = (prefix: string): string => prefix.replace('/mj-', '');
 

@@ -1,4 +1,5 @@
 // The midjourney-proxy wire format as new-api serves it: submit answers, task objects, codes and actions.
+import { MAX_BODY_DEPTH, nestedTooDeep } from '../../validate.js';
 
 /** Submit answer codes: 1 submitted, 21 already exists, 22 waiting in the queue; others are not submitted. */
 export const MjCode = {
@@ -131,7 +132,10 @@ const HTTP_BAD_REQUEST = 400;
 /** The caller's input is wrong: code 4 with HTTP 400. */
 export const mjBadRequest = (description: string): MjError => new MjError(HTTP_BAD_REQUEST, MjCode.RequestError, description);
 
-/** A JSON object body, or a 400 in midjourney-proxy's shape. */
+/**
+ * A JSON object body, or a 400 in midjourney-proxy's shape. Fields the gateway does not read go upstream as sent,
+ * so a body may nest no deeper than any relay body.
+ */
 export function parseMjBody(raw: unknown): MjSubmitBody {
   let body: unknown = raw;
   if (Buffer.isBuffer(raw)) {
@@ -143,6 +147,7 @@ export function parseMjBody(raw: unknown): MjSubmitBody {
     }
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw mjBadRequest('bind_request_body_failed');
+  if (nestedTooDeep(body)) throw mjBadRequest(`body_nested_deeper_than_${MAX_BODY_DEPTH}_levels`);
   return body as MjSubmitBody;
 }
 

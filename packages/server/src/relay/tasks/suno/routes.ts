@@ -1,6 +1,7 @@
 // The Suno API as new-api serves it: /suno/submit/{music,lyrics}, /suno/fetch, /suno/fetch/{id}.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type Identified } from '../../authenticate.js';
+import { identifiedCaller, keyFirst } from '../../key-first.js';
 import { relayFailure } from '../../respond.js';
 import type { RelayContext } from '../../services.js';
 import { submitTask } from '../service.js';
@@ -29,18 +30,24 @@ function jsonBody(raw: unknown): unknown {
 
 type Handler = (req: FastifyRequest, who: Identified) => Promise<{ status?: number; body: unknown }>;
 
-const authed =
-  (ctx: RelayContext, fn: Handler) =>
-  async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+/** A refusal in Suno's shape. */
+const refuse = (ctx: RelayContext) => (reply: FastifyReply, err: unknown) => {
+  const e = answerOf(err, ctx);
+  return reply.code(e.status).send(sunoErrorBody(e));
+};
+
+/** A route for an authenticated caller: the key is checked from the headers before the body is read. */
+const authed = (ctx: RelayContext, fn: Handler) => ({
+  onRequest: keyFirst((req) => authenticate(req, ctx.relay.tokens), refuse(ctx)),
+  handler: async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     try {
-      const who = await authenticate(req, ctx.relay.tokens);
-      const out = await fn(req, who);
+      const out = await fn(req, identifiedCaller(req) ?? (await authenticate(req, ctx.relay.tokens)));
       return reply.code(out.status ?? 200).send(out.body);
     } catch (err) {
-      const e = answerOf(err, ctx);
-      return reply.code(e.status).send(sunoErrorBody(e));
+      return refuse(ctx)(reply, err);
     }
-  };
+  },
+});
 
 /** Registers the Suno routes on the relay's scope (raw bodies, token auth). */
 export function installSunoRoutes(scope: FastifyInstance, ctx: RelayContext): void {

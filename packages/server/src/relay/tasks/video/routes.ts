@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseJsonObject } from '../../../core/routing/channel-row.js';
 import { authenticate, type Identified } from '../../authenticate.js';
 import { RelayError, relayErrors } from '../../errors.js';
+import { identifiedCaller, keyFirst } from '../../key-first.js';
 import { openAIChat } from '../../ir/openai-chat.js';
 import { parseJsonBody } from '../../inbound.js';
 import { relayErrorBody, relayFailure } from '../../respond.js';
@@ -187,8 +188,18 @@ const guarded =
     }
   };
 
-/** Runs a handler for a caller authenticated by an API key. */
-const authed = (ctx: RelayContext, fn: Handler) => guarded(ctx, async (req, reply) => fn(req, reply, await authenticate(req, ctx.relay.tokens)));
+/** Runs a handler for a caller authenticated by an API key (already, when the route checks it first). */
+const authed = (ctx: RelayContext, fn: Handler) => guarded(ctx, async (req, reply) => fn(req, reply, identifiedCaller(req) ?? (await authenticate(req, ctx.relay.tokens))));
+
+/** The key checked from the headers before a submit's body is read; refusals in OpenAI's error shape. */
+const keyChecked = (ctx: RelayContext) =>
+  keyFirst(
+    (req) => authenticate(req, ctx.relay.tokens),
+    (reply, err) => {
+      const e = relayFailure(err, ctx.log);
+      return reply.code(e.status).type('application/json').send(relayErrorBody(e, openAIChat));
+    },
+  );
 
 /** Registers the video routes on the relay's scope (raw bodies, token auth). */
 export function installVideoRoutes(scope: FastifyInstance, ctx: RelayContext): void {
@@ -196,11 +207,12 @@ export function installVideoRoutes(scope: FastifyInstance, ctx: RelayContext): v
   const create = authed(ctx, (req, reply, who) => submit(ctx, req, reply, who));
   void scope.register(async (forms) => {
     forms.addContentTypeParser('multipart/form-data', (_req, payload, done) => done(null, payload));
-    forms.post('/v1/video/generations', create);
-    forms.post('/v1/videos', create);
+    forms.post('/v1/video/generations', { onRequest: keyChecked(ctx) }, create);
+    forms.post('/v1/videos', { onRequest: keyChecked(ctx) }, create);
   });
   scope.post(
     '/v1/videos/:id/remix',
+    { onRequest: keyChecked(ctx) },
     authed(ctx, (req, _reply, who) => remix(ctx, req, who)),
   );
   scope.get(
