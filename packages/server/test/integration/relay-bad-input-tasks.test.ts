@@ -209,6 +209,29 @@ describe('bad input over every task relay route', () => {
     }
     expect(failures).toEqual([]);
   });
+
+  it('refuses a missing or wrong key on every GET relay route with 401 (the permission matrix of the relay reads)', async () => {
+    const publicReads = new Set(['/metrics', '/healthz', '/readyz']);
+    // The image proxy serves a stored task's image by its id, as midjourney-proxy does (off unless MjForwardUrlEnabled);
+    // /v1/realtime is a WebSocket upgrade, whose key check relay-realtime tests.
+    const reads = t.registered.filter(
+      (r) => r.method === 'GET' && !r.url.startsWith('/api') && !publicReads.has(r.url) && !r.url.endsWith('/mj/image/:id') && r.url !== '/v1/realtime',
+    );
+    // The stateful OpenAI APIs a gateway does not hold answer 501 to anyone, before any key.
+    const stubbed = new Set(reads.filter((r) => r.url.endsWith('/*')).flatMap((r) => [r.url, r.url.slice(0, -2)]));
+    expect(reads.length - stubbed.size).toBeGreaterThanOrEqual(20);
+    const failures: string[] = [];
+    for (const r of reads) {
+      const url = r.url.replace('/*', '/x').replace(/:[^/]+/g, 'x');
+      for (const headers of [{}, { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' }]) {
+        const res = await fetch(`${base}${url}`, { headers });
+        const text = await res.text();
+        const expected = stubbed.has(r.url) ? 501 : 401;
+        if (res.status !== expected || parse(text) === undefined) failures.push(`GET ${url} ${JSON.stringify(headers).slice(0, 20)}: ${res.status} ${text.slice(0, 80)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });
 
 /** A raw request: the head and the first `sent` bytes of a body of `length`; resolves with what the server did. */
