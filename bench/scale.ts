@@ -48,6 +48,8 @@ const POLL_MS = 200;
 const FDS_PER_STREAM = 2;
 const FD_SPARE = 1000;
 const CLIENT_TIMEOUT_MS = 600_000;
+/** Extra node options for Tollway's process (a developer's probe, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
+const NODE_ARGS = (process.env.SCALE_TOLLWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const record = process.argv.includes('--record');
 const procs: Proc[] = [];
@@ -64,7 +66,7 @@ async function startStreamMock(chunks: number, chunkMs: number): Promise<string>
 async function tollwayOn(mockUrl: string): Promise<{ target: Target; pid: number; db: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-scale-'));
   const db = path.join(dir, 'tollway.db');
-  const tw = await startTollway(mockUrl, [], undefined, { SQLITE_PATH: db, DATA_DIR: dir });
+  const tw = await startTollway(mockUrl, NODE_ARGS, undefined, { SQLITE_PATH: db, DATA_DIR: dir });
   procs.push(tw.proc);
   return { target: tw.target, pid: tw.proc.child.pid!, db };
 }

@@ -60,5 +60,7 @@ const server = tls
 if (server instanceof http.Server) server.keepAliveTimeout = KEEP_ALIVE_MS;
 server.on(tls ? 'secureConnection' : 'connection', () => connections++);
 server.on('request', answer as never);
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}\n`));
+// As large an accept queue as the kernel allows (net.core.somaxconn), as Tollway's: thousands of upstream connections
+// open within seconds in the concurrency row.
+server.listen({ port: 0, host: '127.0.0.1', backlog: 65_535 }, () => process.stdout.write(`${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}\n`));
 process.on('SIGTERM', () => process.exit(0));

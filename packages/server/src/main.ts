@@ -6,6 +6,13 @@ import { ignoreStdioErrors, stderrLog, stdoutLog } from './log-output.js';
 import { createLogger } from './logger.js';
 import { startMetricsServer } from './observability/metrics-server.js';
 
+/**
+ * Connections the kernel may hold for accept(2). The kernel lowers it to net.core.somaxconn (as Go servers such as
+ * new-api ask for); Node's default of 511 overflowed when thousands of streams connected within seconds (each
+ * overflow is a dropped SYN the client retries a second later).
+ */
+const LISTEN_BACKLOG = 65_535;
+
 /** Exit code of a configuration or start-up error (EX_CONFIG). */
 const EXIT_CONFIG = 78;
 /** How long a start-up error message may take to go out before the exit. */
@@ -42,7 +49,7 @@ async function main(): Promise<void> {
   }
   const { app } = await buildApp(runtime.ctx);
   try {
-    await app.listen({ port: config.port, host: process.env.HOST || '0.0.0.0' });
+    await app.listen({ port: config.port, host: process.env.HOST || '0.0.0.0', backlog: LISTEN_BACKLOG });
   } catch (err) {
     return fail(`PORT: cannot listen on ${config.port}: ${(err as Error).message}`, () => runtime.close());
   }

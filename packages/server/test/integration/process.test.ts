@@ -1,9 +1,22 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, runServer, waitForStart } from '../support/process.js';
+
+/** The accept queue the server asks for (the kernel caps it at net.core.somaxconn). */
+const ASKED_BACKLOG = 65_535;
+
+/** The accept queue length of the socket listening on `port` (Send-Q of a listening socket in ss). */
+const acceptQueueLength = (port: number): number =>
+  Number(
+    execFileSync('ss', ['-Hltn', `sport = :${port}`])
+      .toString()
+      .trim()
+      .split(/\s+/)[2],
+  );
 
 const dirs: string[] = [];
 const tmpDir = () => {
@@ -71,6 +84,8 @@ describe('the server process', () => {
     const again = runServer({ SQLITE_PATH: dbPath, PORT: String(await freePort()), WEB_DIST: '/nonexistent' });
     await waitForStart(again);
     expect(again.output()).toContain('using the secret stored in the data folder');
+    // Bursts of new connections wait in the kernel's accept queue: the longest it allows, not Node's default 511.
+    expect(acceptQueueLength(again.port)).toBe(Math.min(ASKED_BACKLOG, Number(fs.readFileSync('/proc/sys/net/core/somaxconn', 'utf8'))));
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
   });
