@@ -6,6 +6,8 @@
 // - The server is connected by an IPC channel: if this process dies without passing a signal on (SIGKILL), the
 //   channel closes and the server stops gracefully on its own instead of running on orphaned.
 // - A broken stdout or stderr (the log reader died) never crashes or holds this process.
+// - Its own parent gone (this process re-parented) stops the server too: npm runs this script through sh and, on
+//   SIGTERM, signals sh alone, which dies of it without passing the signal on.
 import { spawn } from 'node:child_process';
 import { buildConsole, consoleIsStale } from './console-build.mjs';
 import { buildServer, serverBundle, serverIsStale } from './server-build.mjs';
@@ -15,8 +17,12 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 const DEFAULT_SHUTDOWN_TIMEOUT_S = 25;
 /** How long after the server's deadline it is killed. */
 const KILL_MARGIN_MS = 5_000;
+/** How often the wrapper checks that its parent still runs. */
+const PARENT_CHECK_MS = 250;
 
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+// Read before the build, which may take a while: a parent gone meanwhile is noticed once the server runs.
+const parent = process.ppid;
 
 if (!process.argv.includes('--no-build')) {
   if (consoleIsStale()) buildConsole();
@@ -30,9 +36,16 @@ child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 // The server validates SHUTDOWN_TIMEOUT itself; a value it refuses ends it at start-up.
 const graceMs = (Number(process.env.SHUTDOWN_TIMEOUT) || DEFAULT_SHUTDOWN_TIMEOUT_S) * 1000;
 let killTimer;
-for (const sig of STOP_SIGNALS) {
-  process.on(sig, () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
-    killTimer ??= setTimeout(() => child.kill('SIGKILL'), graceMs + KILL_MARGIN_MS);
-  });
-}
+/** Passes a stop signal on; the server gets until its deadline plus a margin before it is killed. */
+const stopServer = (sig) => {
+  if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+  killTimer ??= setTimeout(() => child.kill('SIGKILL'), graceMs + KILL_MARGIN_MS);
+};
+for (const sig of STOP_SIGNALS) process.on(sig, () => stopServer(sig));
+// A parent that went away (npm's sh killed) is a stop, as SIGHUP is: never run on orphaned.
+const parentCheck = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(parentCheck);
+  stopServer('SIGHUP');
+}, PARENT_CHECK_MS);
+parentCheck.unref();

@@ -1,6 +1,6 @@
 import { computeQuota } from '@tollway/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import { auditBilling, expectedCounters, readCounters, readRedisBalances, type BillingAudit, type Counters } from '../support/crash-audit.js';
+import { auditBilling, expectedCounters, readCounters, readRedisBalances, untilRedisAgrees, type BillingAudit, type Counters, type RedisBalances } from '../support/crash-audit.js';
 import { ChatLoad, type CallOutcome } from '../support/crash-load.js';
 import { openBackend, provision, startOn, type CrashBackend, type Pricing } from '../support/crash-server.js';
 import { dialects } from '../support/databases.js';
@@ -20,7 +20,7 @@ const DELIVERED_BEFORE_KILL = 30;
 /** Then the kill comes after a random delay in this range, ms. */
 const KILL_DELAY_MS = [0, 700] as const;
 const LOAD_START_TIMEOUT_MS = 15_000;
-/** After the last restart: how long Redis may take to agree with the database, ms. */
+/** After each restart: how long Redis may take to agree with the database, ms. */
 const RECONCILE_TIMEOUT_MS = 10_000;
 const POLL_MS = 50;
 const USER_QUOTA = 20_000_000;
@@ -91,6 +91,8 @@ describe.each(dialects)('kill -9 under load (%s)', (dialect) => {
 
     const outcomes: CallOutcome[] = [];
     const cycles: string[] = [];
+    /** With Redis, after each restart on a crash's data (no call live yet): Redis's balances and the database's. */
+    const healed: { redis: RedisBalances; database: RedisBalances }[] = [];
     let setup: Awaited<ReturnType<typeof provision>> | undefined;
     let initial: Counters | undefined;
     for (let crash = 1; crash <= CRASH_POINTS; crash++) {
@@ -102,6 +104,9 @@ describe.each(dialects)('kill -9 under load (%s)', (dialect) => {
       if (!setup) {
         setup = await provision(started.base, backend.db, { upstream: mock.url, channelKey: CHANNEL_KEY, pricing: PRICING, userQuota: USER_QUOTA, tokenQuota: TOKEN_QUOTA });
         initial = await readCounters(backend.db, setup.accounts);
+      } else if (backend.redis) {
+        // The crashed process's leases are written off by the restart's reconcile: spendable = database again.
+        healed.push(await untilRedisAgrees(backend.redis, backend.db, setup.accounts, { timeoutMs: RECONCILE_TIMEOUT_MS, pollMs: POLL_MS }));
       }
       load = new ChatLoad({ base: started.base, model: PRICING.model, keys: setup.keys, workers: WORKERS });
       await load.untilDelivered(DELIVERED_BEFORE_KILL, LOAD_START_TIMEOUT_MS);
@@ -122,15 +127,7 @@ describe.each(dialects)('kill -9 under load (%s)', (dialect) => {
     server = last.server;
     await waitForStart(server);
     const accounts = setup!.accounts;
-    if (backend.redis) {
-      const { url, prefix } = backend.redis;
-      const deadline = Date.now() + RECONCILE_TIMEOUT_MS;
-      for (;;) {
-        const [redis, db] = await Promise.all([readRedisBalances(url, prefix, accounts), readCounters(backend.db, accounts)]);
-        if ((redis.user === db.userQuota && redis.limitedToken === db.limitedRemain) || Date.now() > deadline) break;
-        await sleep(POLL_MS);
-      }
-    }
+    if (backend.redis) healed.push(await untilRedisAgrees(backend.redis, backend.db, accounts, { timeoutMs: RECONCILE_TIMEOUT_MS, pollMs: POLL_MS }));
     server.child.kill('SIGTERM');
     const code = await server.exited;
     const context = [`CRASH_SEED=${seed} (${dialect})`, ...cycles, `last start's output:\n${server.output().slice(-4000)}`].join('\n');
@@ -147,6 +144,12 @@ describe.each(dialects)('kill -9 under load (%s)', (dialect) => {
     expect(counters.userQuota, context).toBeGreaterThanOrEqual(0);
     expect(counters.limitedRemain, context).toBeGreaterThanOrEqual(0);
     if (backend.redis) {
+      // After every crash point's restart, before any call: Redis agreed with the database (nothing reserved).
+      expect(healed, context).toHaveLength(CRASH_POINTS);
+      expect(
+        healed.map((h) => h.redis),
+        context,
+      ).toEqual(healed.map((h) => h.database));
       // No call is live after the stop: the spendable balance is the database's.
       const redis = await readRedisBalances(backend.redis.url, backend.redis.prefix, accounts);
       expect(redis, context).toEqual({ user: counters.userQuota, limitedToken: counters.limitedRemain });

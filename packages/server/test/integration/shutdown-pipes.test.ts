@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/process.js';
-import { isAlive, serverPid, spawnTollway, waitForOutput, waitGone, type Spawned } from '../support/shutdown-server.js';
+import { isAlive, parentPid, serverPid, spawnTollway, waitForOutput, waitGone, type Launch, type Spawned } from '../support/shutdown-server.js';
 
 /** The grace period these servers get (SHUTDOWN_TIMEOUT, seconds). */
 const GRACE_S = 5;
@@ -16,12 +16,15 @@ const LOG_FLOOD_REQUESTS = 2_000;
 describe('shutdown with broken or full output pipes', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-shutdown-pipes-'));
   const running: Spawned[] = [];
+  /** Processes below the spawned one (the wrapper and server under npm): killed too should a test fail. */
+  const below: number[] = [];
   afterEach(() => {
     for (const p of running.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    for (const pid of below.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const start = async (opts: { wrapper?: boolean; env?: Record<string, string> } = {}) => {
+  const start = async (opts: { launch?: Launch; env?: Record<string, string> } = {}) => {
     const port = await freePort();
     const p = spawnTollway(
       { SQLITE_PATH: path.join(dir, `${port}.db`), PORT: String(port), SESSION_SECRET: 'shutdown-pipes-secret-0123456789abcdef', SHUTDOWN_TIMEOUT: String(GRACE_S), ...opts.env },
@@ -56,7 +59,7 @@ describe('shutdown with broken or full output pipes', () => {
   });
 
   it('npm start: SIGTERM to the wrapper with broken pipes stops the server and the wrapper, both 0', async () => {
-    const { p, pid } = await start({ wrapper: true });
+    const { p, pid } = await start({ launch: 'wrapper' });
     expect(pid).not.toBe(p.child.pid);
     p.breakPipes();
     await expectCleanStop(p);
@@ -64,7 +67,7 @@ describe('shutdown with broken or full output pipes', () => {
   });
 
   it('npm start: SIGHUP (the terminal or parent is gone) stops the wrapper and the server', async () => {
-    const { p, pid } = await start({ wrapper: true });
+    const { p, pid } = await start({ launch: 'wrapper' });
     p.breakPipes();
     p.child.kill('SIGHUP');
     const exit = await p.exited;
@@ -73,11 +76,24 @@ describe('shutdown with broken or full output pipes', () => {
   });
 
   it('npm start: a wrapper killed outright does not leave the server running orphaned', async () => {
-    const { p, pid } = await start({ wrapper: true });
+    const { p, pid } = await start({ launch: 'wrapper' });
     p.breakPipes();
     p.child.kill('SIGKILL');
     expect(await p.exited).toMatchObject({ signal: 'SIGKILL' });
     expect(await waitGone(pid, CLEAN_STOP_MS)).toBe(true);
+  });
+
+  it('npm start itself: SIGTERM to npm with broken pipes stops the wrapper and the server within the grace period', async () => {
+    const { p, pid } = await start({ launch: 'npm' });
+    // npm runs the wrapper through sh and passes the signal to sh alone, which dies of it without passing it on.
+    const wrapper = parentPid(pid);
+    below.push(pid, wrapper);
+    expect(wrapper).not.toBe(p.child.pid);
+    p.breakPipes();
+    p.child.kill('SIGTERM');
+    await p.exited;
+    expect(await waitGone(wrapper, CLEAN_STOP_MS)).toBe(true);
+    expect(isAlive(pid)).toBe(false);
   });
 
   it('refuses a bad SHUTDOWN_TIMEOUT at start-up with exit 78', async () => {

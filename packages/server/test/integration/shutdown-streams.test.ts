@@ -146,7 +146,9 @@ describe('shutdown with relay streams in flight', () => {
     const { rows, user } = await afterRestart(dbPath);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.quota).toBeGreaterThan(0);
-    expect(rows[0]!.completion_tokens).toBeGreaterThan(0);
+    // Billed for what it delivered: each piece the client got (` w12`) counts at least a token; the whole stream's
+    // pieces count at most two each.
+    expect(rows[0]!.completion_tokens).toBeGreaterThanOrEqual(read.pieces.length);
     expect(rows[0]!.completion_tokens).toBeLessThanOrEqual(ENDLESS.pieces.length * 2);
     expect(user).toEqual({ quota: START_BALANCE - rows[0]!.quota, used_quota: rows[0]!.quota });
   });

@@ -146,3 +146,19 @@ export async function readRedisBalances(url: string, prefix: string, a: Accounts
     redis.disconnect();
   }
 }
+
+/** The spendable balances in Redis beside the database's, once they agree or at `timeoutMs`. */
+export async function untilRedisAgrees(
+  redis: { url: string; prefix: string },
+  db: Db,
+  a: Accounts,
+  o: { timeoutMs: number; pollMs: number },
+): Promise<{ redis: RedisBalances; database: RedisBalances }> {
+  const deadline = Date.now() + o.timeoutMs;
+  for (;;) {
+    const [inRedis, counters] = await Promise.all([readRedisBalances(redis.url, redis.prefix, a), readCounters(db, a)]);
+    const database = { user: counters.userQuota, limitedToken: counters.limitedRemain };
+    if ((inRedis.user === database.user && inRedis.limitedToken === database.limitedToken) || Date.now() > deadline) return { redis: inRedis, database };
+    await new Promise((r) => setTimeout(r, o.pollMs));
+  }
+}

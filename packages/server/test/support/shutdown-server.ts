@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -26,15 +27,22 @@ export interface Spawned {
   stopReading(): void;
 }
 
+/** How the server is started: its bundle, `npm start`'s wrapper script, or `npm start` itself (npm, sh, wrapper). */
+export type Launch = 'bundle' | 'wrapper' | 'npm';
+
+/** The npm of the Node.js running the tests (its bin folder first on PATH). */
+const NODE_BIN = path.dirname(process.execPath);
+
 /**
- * Runs the server bundle (`node dist/main.mjs`), or `npm start`'s wrapper around it (`node scripts/start.mjs
- * --no-build`, the bundle being built before the tests), with stdout and stderr on pipes.
+ * Runs the server bundle (`node dist/main.mjs`), `npm start`'s wrapper around it (`node scripts/start.mjs
+ * --no-build`, the bundle being built before the tests) or `npm start -- --no-build`, with stdout and stderr on pipes.
  */
-export function spawnTollway(env: Record<string, string>, opts: { wrapper?: boolean } = {}): Spawned {
-  const args = opts.wrapper ? [START, '--no-build'] : [MAIN];
-  const child = spawn(process.execPath, args, {
+export function spawnTollway(env: Record<string, string>, opts: { launch?: Launch } = {}): Spawned {
+  const launch = opts.launch ?? 'bundle';
+  const [command, args] = launch === 'npm' ? ['npm', ['start', '--', '--no-build']] : [process.execPath, launch === 'wrapper' ? [START, '--no-build'] : [MAIN]];
+  const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent', ...env },
+    env: { PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -81,12 +89,31 @@ export function serverPid(p: Spawned): number {
   return (JSON.parse(line) as { pid: number }).pid;
 }
 
-/** True while a process with this pid exists. */
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces): state, parent pid, … */
+function statFields(pid: number): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The parent's pid of a running process (Linux). */
+export function parentPid(pid: number): number {
+  return Number(statFields(pid)[1]);
+}
+
+/**
+ * True while a process with this pid runs. An exited process left unreaped (a zombie: one re-parented to an init
+ * that does not reap, as in some containers) counts as gone.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
+    return false;
+  }
+  try {
+    return statFields(pid)[0] !== 'Z';
+  } catch {
+    // No /proc entry: it just went away.
     return false;
   }
 }
