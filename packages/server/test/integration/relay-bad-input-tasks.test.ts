@@ -223,7 +223,7 @@ describe('bad input over every task relay route', () => {
     const failures: string[] = [];
     for (const r of reads) {
       const url = r.url.replace('/*', '/x').replace(/:[^/]+/g, 'x');
-      for (const headers of [{}, { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' }]) {
+      for (const headers of [{} as Record<string, string>, { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' }]) {
         const res = await fetch(`${base}${url}`, { headers });
         const text = await res.text();
         const expected = stubbed.has(r.url) ? 501 : 401;
