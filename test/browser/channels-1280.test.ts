@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import type { Session } from './api-session.js';
 import type { Harness } from './harness.js';
-import { openAs, ROOT, seedTables, seedUsers, VIEWPORTS, type Lang, startPrivateHarness } from './tables-fixture.js';
+import { openAs, openColumnSettings, ROOT, seedTables, seedUsers, VIEWPORTS, type Lang, startPrivateHarness } from './tables-fixture.js';
 
 type State = Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>;
 
@@ -96,7 +96,7 @@ describe('channel table at 1280, 1440 and 1920 px in Chromium', () => {
     await settled(page);
     await h.shot(page, 'channels-1280-name-tooltip');
 
-    await page.getByTestId('channels-columns').click();
+    await openColumnSettings(page, 'channels-columns');
     await page.getByTestId('channels-columns-type').click();
     await expect.poll(() => page.locator('th[data-col="type"]').count()).toBe(0);
     await page.reload();
@@ -104,7 +104,7 @@ describe('channel table at 1280, 1440 and 1920 px in Chromium', () => {
     expect(await page.locator('th[data-col="type"]').count()).toBe(0);
     expect(await page.locator('th[data-col="weight"]').count()).toBe(1);
     await expectMainColumnsShown(page);
-    await page.getByTestId('channels-columns').click();
+    await openColumnSettings(page, 'channels-columns');
     await page.getByTestId('channels-columns-reset').click();
     await expect.poll(() => page.locator('th[data-col="type"]').count()).toBe(1);
     await context.close();

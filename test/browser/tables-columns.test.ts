@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs as api, type Session } from './api-session.js';
 import type { Harness } from './harness.js';
-import { openAs, ROOT, seedTables, seedUsers, VIEWPORTS, type Lang, startPrivateHarness } from './tables-fixture.js';
+import { openAs, openColumnSettings, ROOT, seedTables, seedUsers, VIEWPORTS, type Lang, startPrivateHarness } from './tables-fixture.js';
 
 type State = Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>;
 
@@ -23,6 +23,13 @@ async function headerBox(page: Page, key: string) {
 
 /** Log columns that show at every desktop width (the retry column too when a page has one). */
 const LOG_MAIN_COLUMNS = ['time', 'username', 'token', 'model', 'tokens', 'quota', 'details'];
+
+/** Texts under `selector` that are cut (an ellipsis): wider, or with clamped lines taller, than their box. */
+const cutTexts = (page: Page, selector: string) =>
+  page.locator(selector).evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1).map((el) => el.textContent));
+
+/** The log type tag of a call ("Consumption" is the longest label a page of calls shows). */
+const CONSUME_LABEL = { zh: '消费', en: 'Consumption' };
 
 /** The document is no wider than the viewport: nothing scrolls sideways. */
 const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -65,6 +72,8 @@ describe('tables that fit 1280–1920 px and phones', () => {
       }
       await page.setViewportSize(VIEWPORTS.wide);
       await expect.poll(() => sideScroll(page)).toBeLessThanOrEqual(0);
+      // The spare room of a wide screen goes to the names first: the long channel names show whole.
+      await expect.poll(() => cutTexts(page, '[data-testid^="channel-row-"] .ant-typography-ellipsis:has(strong)')).toEqual([]);
       await h.shot(page, `tables-channels-1920-${lang}`);
       await context.close();
     });
@@ -84,8 +93,15 @@ describe('tables that fit 1280–1920 px and phones', () => {
       const row = page.locator('[data-testid^="log-row-"]').first();
       expect(await row.textContent()).toContain('123456');
       expect(await row.textContent()).toContain('127.0.0.1');
+      // Up to 1440 px the room left over goes to the details: their text (two lines at most) is not cut.
+      const details = '[data-testid^="log-row-"] .ant-typography-ellipsis-multiple-line';
+      expect(await page.locator(details).count()).toBeGreaterThan(0);
+      expect(await cutTexts(page, details)).toEqual([]);
       await page.setViewportSize(VIEWPORTS.wide);
       await expect.poll(() => sideScroll(page)).toBeLessThanOrEqual(0);
+      // At 1920 px the spare room goes to the cut values first: type, token and group tags show whole.
+      await expect.poll(() => cutTexts(page, '[data-testid^="log-row-"] .tw-log-ellipsis-tag')).toEqual([]);
+      expect(await page.locator(`.tw-log-ellipsis-tag[title="${CONSUME_LABEL[lang]}"]`).count()).toBeGreaterThan(0);
       await h.shot(page, `tables-logs-1920-${lang}`);
       await context.close();
     });
@@ -149,12 +165,12 @@ describe('tables that fit 1280–1920 px and phones', () => {
     const { context, page } = await openAs(h, ROOT, 'en', VIEWPORTS.desktop, state);
     await page.goto('/app/logs/api-usage');
     await page.locator('[data-testid^="log-row-"]').first().waitFor();
-    await page.getByTestId('logs-columns').click();
+    await openColumnSettings(page, 'logs-columns');
     await page.getByTestId('logs-columns-ip').click();
     await expect.poll(() => page.locator('th[data-col="ip"]').count()).toBe(0);
     await page.goto('/admin/channels');
     await page.locator('[data-testid^="channel-row-"]').first().waitFor();
-    await page.getByTestId('channels-columns').click();
+    await openColumnSettings(page, 'channels-columns');
     await page.getByTestId('channels-columns-health').click();
     await expect.poll(() => page.locator('th[data-col="health"]').count()).toBe(0);
 
@@ -167,7 +183,7 @@ describe('tables that fit 1280–1920 px and phones', () => {
     expect(await page.locator('th[data-col="ip"]').count()).toBe(0);
     expect(await page.locator('th[data-col="details"]').count()).toBe(1);
     // Defaults bring every column back.
-    await page.getByTestId('logs-columns').click();
+    await openColumnSettings(page, 'logs-columns');
     await page.getByTestId('logs-columns-reset').click();
     await expect.poll(() => page.locator('th[data-col="ip"]').count()).toBe(1);
     await context.close();

@@ -108,3 +108,16 @@ export async function openAs(
   }
   return { context, page };
 }
+
+/**
+ * Opens a table's column settings and waits for what a user would see: the panel shown with its opening animation
+ * finished (a click during the zoom can miss the checkbox).
+ */
+export async function openColumnSettings(page: Page, testId: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  await page.getByTestId(`${testId}-panel`).waitFor();
+  await page.waitForFunction((id) => {
+    const pop = document.querySelector(`[data-testid="${id}-panel"]`)?.closest('.ant-popover');
+    return pop !== null && pop !== undefined && !/zoom|motion|hidden/.test(pop.className) && pop.getAnimations({ subtree: true }).length === 0;
+  }, testId);
+}

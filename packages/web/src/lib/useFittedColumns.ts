@@ -13,6 +13,13 @@ export interface FitOptions<K extends string> {
   enabled: boolean;
   /** Width a column without a number width (one that takes the rest) is counted at. */
   fallbackWidth?: number;
+  /**
+   * Pixels a column may grow by, in this order, out of the room the kept columns leave (a wide screen): the values
+   * that get cut first. Whatever is left spreads over the table as before.
+   */
+  grow?: Partial<Record<string, number>>;
+  /** Room kept for the column that takes the rest (no number width) before any column grows. */
+  reserve?: number;
 }
 
 /**
@@ -41,6 +48,17 @@ export function useFittedColumns<T, K extends string>(columns: TableColumnsType<
       kept = kept.filter((c) => c !== col);
       width -= widthOf(col);
       folded.push(key);
+    }
+    // Spare room past the reserve goes to the columns named in `grow`, each up to its share; never past the box.
+    let spare = box - width - (o.reserve ?? 0);
+    for (const [key, most] of Object.entries(o.grow ?? {})) {
+      const col = kept.find((c) => c.key === key);
+      if (spare <= 0 || !col || typeof col.width !== 'number' || !most) continue;
+      const add = Math.min(spare, most);
+      const grown = col.width + add;
+      kept = kept.map((c) => (c === col ? { ...c, width: grown } : c));
+      width += add;
+      spare -= add;
     }
   }
   return { ref, box, columns: kept, folded, width };

@@ -32,6 +32,13 @@ const DETAILS_MIN_WIDTH = 124;
  * Time, user, token/group, model, tokens, cost, details and the retry column always show.
  */
 const FOLD_ORDER: readonly LogColumn[] = ['ip', 'channel', 'useTime', 'type'];
+/** Room the details keep (beyond their least width) before other columns grow: at 1440 px they get all of it. */
+const DETAILS_RESERVE = 64;
+/**
+ * On wider screens the room past the reserve goes first to the values cut at their base width, px each may gain:
+ * the type tag ("Consumption"), token and channel names, the model, the username; the details take the rest.
+ */
+const GROW: Partial<Record<LogColumn, number>> = { type: 40, token: 144, channel: 112, model: 40, username: 24 };
 
 /**
  * Usage logs: filters, the stat bar, and a paged table with expandable billing details.
@@ -76,7 +83,7 @@ export default function LogsPage() {
     mobile,
   );
   // Secondary columns that do not fit the window are left out (named under the table), so nothing scrolls sideways.
-  const fit = useFittedColumns(shown, { order: FOLD_ORDER, extraWidth: EXPAND_WIDTH, enabled: !mobile, fallbackWidth: DETAILS_MIN_WIDTH });
+  const fit = useFittedColumns(shown, { order: FOLD_ORDER, extraWidth: EXPAND_WIDTH, enabled: !mobile, fallbackWidth: DETAILS_MIN_WIDTH, grow: GROW, reserve: DETAILS_RESERVE });
   const { columns, folded } = fit;
 
   const apply = (next: LogDraft) => {

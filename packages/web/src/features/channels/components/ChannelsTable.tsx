@@ -18,6 +18,8 @@ import type { ColumnKey } from '../model/storage';
  * checks now and then. Status, priority, weight, group and the actions always show.
  */
 const FOLD_ORDER: readonly ColumnKey[] = ['response', 'used', 'balance', 'type', 'health'];
+/** On a wide screen the room left over goes first to the long names (px each may gain), so they show whole. */
+const GROW: Partial<Record<ColumnKey, number>> = { name: 160, group: 48 };
 
 interface Props {
   items: ListRow[];
@@ -64,7 +66,7 @@ export function ChannelsTable(p: Props) {
     mobile,
   );
   // Secondary columns that do not fit the window are left out (named under the table), so nothing scrolls sideways.
-  const { ref, columns, folded, width } = useFittedColumns(all, { order: FOLD_ORDER, extraWidth: p.bulk ? SELECT_WIDTH : 0, enabled: !mobile });
+  const { ref, columns, folded, width } = useFittedColumns(all, { order: FOLD_ORDER, extraWidth: p.bulk ? SELECT_WIDTH : 0, enabled: !mobile, grow: GROW });
   const nameIndex = columns.findIndex((c) => c.key === 'name');
 
   const rowSelection: TableProps<ListRow>['rowSelection'] = p.bulk

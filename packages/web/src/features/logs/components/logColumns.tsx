@@ -32,10 +32,11 @@ export function LogTypeTag({ type, t }: { type: number; t: TFunction }) {
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
 
-/** Column widths (px) chosen so every column (with retries and IP) fits a 1440 px screen beside the sidebar; the details take the rest. */
+/**
+ * Base column widths (px) chosen so every column (with retries and IP) fits a 1440 px screen beside the sidebar; the
+ * details take the rest. Names fill their column, which grows on wider screens (GROW in LogsPage).
+ */
 const W = { time: 100, channel: 76, retry: 56, username: 88, token: 96, type: 88, model: 120, useTime: 88, tokens: 96, quota: 84, ip: 96 };
-/** Horizontal padding of a cell. */
-const CELL_PAD = 16;
 
 /** Every column of the log table, keyed for the visibility settings. */
 export function logColumns(t: TFunction, quota: (n: number) => string, mobile: boolean): (TableColumnsType<LogRow>[number] & { key: LogColumn })[] {
@@ -71,7 +72,7 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
             <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0 }}>
               <Tag style={{ margin: 0 }}>#{r.channel}</Tag>
               {r.channel_name ? (
-                <Typography.Text ellipsis type="secondary" style={{ maxWidth: W.channel - CELL_PAD, fontSize: 12 }}>
+                <Typography.Text ellipsis type="secondary" style={{ maxWidth: '100%', fontSize: 12 }}>
                   {r.channel_name}
                 </Typography.Text>
               ) : null}
@@ -144,8 +145,8 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
         const o = parseOther(r.other);
         const mapped = o.is_model_mapped && o.upstream_model_name && o.upstream_model_name !== m;
         return (
-          <Flex vertical gap={2} align="flex-start">
-            <Typography.Text ellipsis={{ tooltip: m }} style={{ maxWidth: W.model - CELL_PAD }}>
+          <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0 }}>
+            <Typography.Text ellipsis={{ tooltip: m }} style={{ maxWidth: '100%' }}>
               {m}
             </Typography.Text>
             {mapped ? (
