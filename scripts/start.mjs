@@ -7,8 +7,10 @@
 //   channel closes and the server stops gracefully on its own instead of running on orphaned.
 // - A broken stdout or stderr (the log reader died) never crashes or holds this process.
 // - Its own parent gone (this process re-parented) stops the server too: npm runs this script through sh and, on
-//   SIGTERM, signals sh alone, which dies of it without passing the signal on.
+//   SIGTERM, signals sh alone, which dies of it without passing the signal on. Under npm, npm itself gone (killed
+//   outright: sh lives on, re-parented) stops it as well (Linux, where /proc tells a process's parent).
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { buildConsole, consoleIsStale } from './console-build.mjs';
 import { buildServer, serverBundle, serverIsStale } from './server-build.mjs';
 
@@ -23,6 +25,19 @@ const PARENT_CHECK_MS = 250;
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 // Read before the build, which may take a while: a parent gone meanwhile is noticed once the server runs.
 const parent = process.ppid;
+
+/** The parent process id of `pid` (Linux /proc), or undefined where that cannot be read. */
+function parentOf(pid) {
+  try {
+    // The command name (field 2) is in parentheses and may hold spaces: the fields after its ')' are fixed.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+// Run by `npm start`: the parent is npm's sh, whose own parent is npm.
+const npm = process.env.npm_lifecycle_event ? parentOf(parent) : undefined;
 
 if (!process.argv.includes('--no-build')) {
   if (consoleIsStale()) buildConsole();
@@ -42,9 +57,9 @@ const stopServer = (sig) => {
   killTimer ??= setTimeout(() => child.kill('SIGKILL'), graceMs + KILL_MARGIN_MS);
 };
 for (const sig of STOP_SIGNALS) process.on(sig, () => stopServer(sig));
-// A parent that went away (npm's sh killed) is a stop, as SIGHUP is: never run on orphaned.
+// A parent that went away (npm's sh killed), or npm itself gone, is a stop, as SIGHUP is: never run on orphaned.
 const parentCheck = setInterval(() => {
-  if (process.ppid === parent) return;
+  if (process.ppid === parent && (npm === undefined || parentOf(parent) === npm)) return;
   clearInterval(parentCheck);
   stopServer('SIGHUP');
 }, PARENT_CHECK_MS);

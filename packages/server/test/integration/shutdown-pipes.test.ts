@@ -96,6 +96,19 @@ describe('shutdown with broken or full output pipes', () => {
     expect(isAlive(pid)).toBe(false);
   });
 
+  it('npm start itself: npm killed outright (sh left running) stops the wrapper and the server', async () => {
+    const { p, pid } = await start({ launch: 'npm' });
+    const wrapper = parentPid(pid);
+    const sh = parentPid(wrapper);
+    below.push(pid, wrapper, sh);
+    expect(sh).not.toBe(p.child.pid);
+    p.breakPipes();
+    p.child.kill('SIGKILL');
+    expect(await p.exited).toMatchObject({ signal: 'SIGKILL' });
+    expect(await waitGone(wrapper, CLEAN_STOP_MS)).toBe(true);
+    expect(await waitGone(pid, CLEAN_STOP_MS)).toBe(true);
+  });
+
   it('refuses a bad SHUTDOWN_TIMEOUT at start-up with exit 78', async () => {
     for (const bad of ['0', '-3', '2.5', 'soon']) {
       const port = await freePort();
