@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Client, TestApp } from '../support/app.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, drainWriter } from '../support/gateway.js';
+import { bodyText, DEEP, nestedText, sweepHostileBodies } from '../support/hostile-bodies.js';
 import { startMockMidjourney, type MockMidjourney } from '../support/mock-midjourney.js';
 import { MOCK_SUNO_KEY, startMockSuno, type MockSuno } from '../support/mock-suno.js';
 
@@ -63,14 +64,7 @@ const sunoRoutes: TaskRoute[] = [
 
 const taskRoutes: TaskRoute[] = [...MJ_MODE_PREFIXES.flatMap(mjRoutes), ...sunoRoutes];
 
-/** `depth` arrays nested in each other, as JSON text. */
-const nestedText = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-const DEEP = '__deep__';
-const HUGE = 'x'.repeat(200_000);
-const hostileValues: unknown[] = [[null], [null, null], HUGE, -1000, '-Infinity', 1.5, 1e300, -0.5, true, { a: { b: { c: [] } } }, [[[[]]]], DEEP];
 const brokenBodies = ['', '{"prompt":', '[1,2,3]', '"text"', 'null', '42', '{"prompt": "x", }', nestedText(10_000)];
-
-const textOf = (body: Record<string, unknown>) => JSON.stringify(body).replace(`"${DEEP}"`, nestedText(5000));
 
 /** Free-text fields: any string up to the route's length limit goes upstream as the caller wrote it. */
 const MJ_TEXT = new Set(['notifyHook', 'state', 'base64', 'sourceBase64', 'targetBase64', 'image', 'motion']);
@@ -167,22 +161,14 @@ describe('bad input over every task relay route', () => {
 
   it('answers every hostile body with a 4xx in the route’s shape; the upstream receives none of them', async () => {
     const before = upstreamCalls();
-    const failures: string[] = [];
-    let sent = 0;
-    for (const route of taskRoutes) {
-      for (const body of brokenBodies) {
-        expectRefusal(`${route.path} body ${body.slice(0, 30)}`, route, await send(route, body), failures);
-        sent++;
-      }
-      for (const field of route.fields) {
-        for (const value of hostileValues) {
-          if (accepted(route, field, value)) continue;
-          const label = `${route.path} ${field}=${JSON.stringify(value).slice(0, 30)}`;
-          expectRefusal(label, route, await send(route, textOf({ ...route.valid(), [field]: value })), failures);
-          sent++;
-        }
-      }
-    }
+    const { failures, sent } = await sweepHostileBodies({
+      routes: taskRoutes,
+      brokenBodies,
+      accepted,
+      bodyWith: (route, field, value) => bodyText({ ...route.valid(), [field]: value }),
+      send: (route, body) => send(route, body),
+      expectRefusal,
+    });
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(1000);
     expect(upstreamCalls()).toBe(before);

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Client, TestApp } from '../support/app.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, drainWriter } from '../support/gateway.js';
+import { bodyText, nestedText, sweepHostileBodies } from '../support/hostile-bodies.js';
 import type { MockUpstream } from '../support/mock-upstream.js';
 import { MOCK_OPENAI_VIDEO_KEY, startMockVideo, type MockVideo } from '../support/mock-video.js';
 
@@ -74,13 +75,6 @@ const jsonRoutes: RelayRoute[] = [
 /** The multipart media endpoints (their bodies are swept for content type and form errors). */
 const MULTIPART = ['/v1/images/edits', '/v1/audio/transcriptions', '/v1/audio/translations'];
 
-/** `depth` arrays nested in each other, as JSON text. */
-const nestedText = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-const DEEP = '__deep__';
-
-/** Values no field of a relay body accepts in that place (or, for limits, at all). */
-const hostileValues: unknown[] = [[null], [null, null], 'x'.repeat(200_000), -1000, '-Infinity', 1.5, 1e300, -0.5, true, { a: { b: { c: [] } } }, [[[[]]]], DEEP];
-
 const setPath = (body: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> => {
   const copy = structuredClone(body);
   const keys = path.split('.');
@@ -89,9 +83,6 @@ const setPath = (body: Record<string, unknown>, path: string, value: unknown): R
   at[keys.at(-1)!] = value;
   return copy;
 };
-
-/** The body text: DEEP becomes 5,000 nested arrays. */
-const textOf = (body: Record<string, unknown>) => JSON.stringify(body).replace(`"${DEEP}"`, nestedText(5000));
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TEXT_FIELDS = new Set(['prompt', 'input', 'query', 'instructions', 'system', 'size', 'quality', 'voice']);
@@ -206,22 +197,14 @@ describe('bad input over every relay route', () => {
   it('answers every hostile body with a 4xx in the caller’s protocol; the upstream receives none of them', async () => {
     const before = mock.requests.length;
     const videoBefore = video.submits.length;
-    const failures: string[] = [];
-    let sent = 0;
-    for (const route of jsonRoutes) {
-      for (const body of brokenBodies) {
-        expectRefusal(`${route.path} body ${body.slice(0, 30)}`, route, await send(route, body), failures);
-        sent++;
-      }
-      for (const field of route.fields) {
-        for (const value of hostileValues) {
-          if (accepted(route, field, value)) continue;
-          const label = `${route.path} ${field}=${JSON.stringify(value).slice(0, 30)}`;
-          expectRefusal(label, route, await send(route, textOf(setPath(route.valid, field, value))), failures);
-          sent++;
-        }
-      }
-    }
+    const { failures, sent } = await sweepHostileBodies({
+      routes: jsonRoutes,
+      brokenBodies,
+      accepted,
+      bodyWith: (route, field, value) => bodyText(setPath(route.valid, field, value)),
+      send: (route, body) => send(route, body),
+      expectRefusal,
+    });
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(700);
     expect(mock.requests.length).toBe(before);
