@@ -77,6 +77,15 @@ export async function login(page: Page, who: { username: string; password: strin
 }
 
 /**
+ * Clicks an antd button once it has left its loading state: a loading button swallows clicks (no submit) yet has
+ * no `disabled` attribute, so Playwright's own actionability check would click it too early.
+ */
+export async function clickWhenIdle(button: Locator): Promise<void> {
+  await expect.poll(() => button.getAttribute('class')).not.toMatch(/ant-btn-loading/);
+  await button.click();
+}
+
+/**
  * Drops the page's session without the console noticing: it leaves the console first, since a console page still
  * open would meet a 401 and redirect to /login?expired=true, racing the test's next navigation.
  */

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../packages/server/src/modules/twofa/totp.js';
-import { dropSession, login, logout, pageApi, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { clickWhenIdle, dropSession, login, logout, pageApi, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const CAROL = { username: 'carol', password: 'carol-pass-123' };
@@ -90,7 +90,7 @@ describe('two-factor sign-in in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/login/2fa');
     await h.shot(page, 'twofa-04-login-step-wrong-code');
     await page.getByTestId('twofa-login-code').fill(nextCode());
-    await page.getByTestId('twofa-login-submit').click();
+    await clickWhenIdle(page.getByTestId('twofa-login-submit'));
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
     const self = await pageApi<{ username: string }>(page, 'GET', '/api/user/self');
     expect(self.data?.username).toBe('carol');
@@ -149,10 +149,20 @@ describe('two-factor sign-in in Chromium', () => {
     await page.getByTestId('settings-section-login').screenshot({ path: path.join(SCREENSHOTS, 'twofa-08-settings-switch-on.png') });
     await logout(page);
 
+    // Every refused call of the first screen asks to go to the setup; the console leaves once (a second
+    // assignment would abort the first load).
+    const setupLoads: string[] = [];
+    const onRequest = (r: Request) => {
+      if (r.isNavigationRequest() && new URL(r.url()).searchParams.get('twofa') === 'setup') setupLoads.push(r.url());
+    };
+    page.on('request', onRequest);
     await login(page, DAVE);
     await page.waitForURL((u) => u.pathname === '/app/me' && u.searchParams.get('twofa') === 'setup');
     await page.getByTestId('twofa-required').waitFor();
     await page.getByTestId('twofa-qr').waitFor();
+    await page.waitForLoadState('networkidle');
+    page.off('request', onRequest);
+    expect(setupLoads).toHaveLength(1);
     await h.shot(page, 'twofa-09-admin-forced-setup');
     expect((await pageApi(page, 'GET', '/api/user/?p=1&page_size=10')).message).toBe(
       'two-factor authentication is required for administrators: set it up in personal settings first',

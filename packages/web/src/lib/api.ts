@@ -25,17 +25,28 @@ export function setErrorNotifier(fn: Notify): void {
   notifyError = fn;
 }
 
+/**
+ * Whether the page is already on its way to another address. Several calls of one screen often fail the same way
+ * at once (401, or 2FA setup required); only the first leaves, as a second assignment would abort the first load.
+ */
+let leaving = false;
+function leaveFor(href: string): void {
+  if (leaving) return;
+  leaving = true;
+  window.location.href = href;
+}
+
 export function redirectToLogin(): void {
   clearStoredUser();
   const here = window.location.pathname + window.location.search;
   if (window.location.pathname.startsWith('/login')) return;
-  window.location.href = `/login?expired=true&returnTo=${encodeURIComponent(here)}`;
+  leaveFor(`/login?expired=true&returnTo=${encodeURIComponent(here)}`);
 }
 
 /** An administrator who must set up two-factor sign-in first is taken to its setup (personal settings). */
 function redirectToTwoFactorSetup(): void {
   if (window.location.pathname === TWO_FACTOR_SETUP_PATH) return;
-  window.location.href = `${TWO_FACTOR_SETUP_PATH}?twofa=setup`;
+  leaveFor(`${TWO_FACTOR_SETUP_PATH}?twofa=setup`);
 }
 const TWO_FACTOR_SETUP_PATH = '/app/me';
 
