@@ -6,9 +6,9 @@ const LOAD_TIMING_TEST = 'test/browser/load-login.test.ts';
 export default defineConfig({
   test: {
     // Vitest's default is one worker per core less one: a single worker on a 2-core machine, running the suite in
-    // series. Most files wait on databases, spawned servers, browsers and timers: with two workers a clean CI run
-    // kept the two cores busy 59% of its wall time (24 min of CPU in 22.5 min), so a third worker fills the waits.
-    maxWorkers: 3,
+    // series. Most files wait on databases, spawned servers, browsers and timers: with three workers an idle run
+    // kept the two cores busy 57% of its 14 minutes; four took 12 min 50 s.
+    maxWorkers: 4,
     projects: [
       {
         test: {

@@ -99,6 +99,9 @@ describe('preset ratio sources in Chromium', () => {
     expect(JSON.parse(await option('ModelRatio'))).toEqual({ 'gpt-4o': 2.5, 'keep-me': 1 });
 
     await page.getByTestId('ratio-preset').click();
+    await page.getByTestId('preset-summary').waitFor();
+    // A click while the modal still zooms in can miss its button (a full run with four workers saw fill-all ignored).
+    await settled(page, '.ant-modal');
     await expect.poll(() => count('changed')).toBe('Changed: 1');
     expect(await count('added')).toBe('Added: 0');
     await page.getByTestId('preset-fill-all').click();
