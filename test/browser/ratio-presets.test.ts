@@ -71,12 +71,16 @@ describe('preset ratio sources in Chromium', () => {
       const el = document.querySelector(sel);
       return el !== null && !/zoom|slide|motion|hidden/.test(el.className) && el.getAnimations({ subtree: true }).length === 0;
     }, selector);
-  const openPreset = async (p: Page) => {
-    await p.goto('/admin/settings?tab=operation');
-    await p.getByTestId('pricing-tab-visual').click();
+  /** Opens the preset modal from the visual editor already on screen, waited out (a click while it zooms in can miss). */
+  const openPresetModal = async (p: Page) => {
     await p.getByTestId('ratio-preset').click();
     await p.getByTestId('preset-summary').waitFor();
     await settled(p, '.ant-modal');
+  };
+  const openPreset = async (p: Page) => {
+    await p.goto('/admin/settings?tab=operation');
+    await p.getByTestId('pricing-tab-visual').click();
+    await openPresetModal(p);
   };
   const count = (kind: string) => page.getByTestId(`preset-count-${kind}`).textContent();
 
@@ -98,10 +102,7 @@ describe('preset ratio sources in Chromium', () => {
     // Staged only: nothing is saved before Save changes.
     expect(JSON.parse(await option('ModelRatio'))).toEqual({ 'gpt-4o': 2.5, 'keep-me': 1 });
 
-    await page.getByTestId('ratio-preset').click();
-    await page.getByTestId('preset-summary').waitFor();
-    // A click while the modal still zooms in can miss its button (a full run with four workers saw fill-all ignored).
-    await settled(page, '.ant-modal');
+    await openPresetModal(page);
     await expect.poll(() => count('changed')).toBe('Changed: 1');
     expect(await count('added')).toBe('Added: 0');
     await page.getByTestId('preset-fill-all').click();
