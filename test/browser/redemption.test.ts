@@ -137,8 +137,22 @@ describe('redemption codes in Chromium', () => {
   });
 
   it('creates a gift code with max uses and an expiry, and refuses an expiry before the start', async () => {
+    // A search clicked while a refresh is in flight is not lost: the button shows the fetch but takes the click.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await admin.route(
+      '**/api/redemption/search?*',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    await admin.getByTestId('redemptions-refresh').click();
+    await expect.poll(() => admin.getByTestId('redemptions-search-submit').getAttribute('aria-busy')).toBe('true');
     await admin.getByTestId('redemptions-search').fill('');
     await admin.getByTestId('redemptions-search-submit').click();
+    release();
     // The list is unfiltered again (both codes left) before the new code is added to it.
     await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(2);
     await admin.getByTestId('redemptions-add').click();

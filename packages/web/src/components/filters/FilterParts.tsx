@@ -1,8 +1,9 @@
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { ReloadOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Flex } from 'antd';
 import type { Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SearchButton } from '../SearchButton';
 
 /** How the log and task filters show a picked time. */
 export const FILTER_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -51,9 +52,7 @@ export function FilterActions({ loading, resetLabel, testPrefix, onSearch, onRes
   const { t } = useTranslation();
   return (
     <Flex gap={8} className="tw-log-actions">
-      <Button type="primary" icon={<SearchOutlined />} loading={loading} onClick={onSearch} data-testid={`${testPrefix}-search`}>
-        {t('common:action.search')}
-      </Button>
+      <SearchButton type="primary" busy={loading} onSearch={onSearch} testid={`${testPrefix}-search`} />
       <Button onClick={onReset} data-testid={`${testPrefix}-reset`}>
         {resetLabel}
       </Button>

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChannelGroups, type ChannelFilter } from '../api';
 import { TipButton } from '../../../components/TipButton';
+import { SearchButton } from '../../../components/SearchButton';
 
 interface Props {
   draft: ChannelFilter;
@@ -70,9 +71,7 @@ export function ChannelsToolbar(p: Props) {
           className="tw-ch-group"
           popupMatchSelectWidth={false}
         />
-        <Button icon={<SearchOutlined />} loading={p.loading} onClick={() => p.onSearch()} data-testid="channels-search-submit">
-          {t('common:action.search')}
-        </Button>
+        <SearchButton busy={p.loading} onSearch={() => p.onSearch()} testid="channels-search-submit" />
       </Flex>
       <Flex wrap gap={8} justify="space-between" align="center" className="tw-ch-controls">
         <Flex wrap gap={16} align="center">

@@ -1,7 +1,8 @@
-import { CopyOutlined, DeleteOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, StopOutlined } from '@ant-design/icons';
+import { CopyOutlined, DeleteOutlined, DownOutlined, PlusOutlined, ReloadOutlined, StopOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SearchInput } from '../../../components/SearchInput';
+import { SearchButton } from '../../../components/SearchButton';
 
 export type BulkAction = 'disable' | 'byName' | 'deleteDisabled' | 'deleteInvalid';
 
@@ -24,9 +25,7 @@ export function RedemptionsToolbar(p: Props) {
     <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
       <Flex gap={8} style={{ flex: '1 1 360px', minWidth: 0 }}>
         <SearchInput value={p.keyword} onChange={p.onKeywordChange} onSearch={p.onSearch} placeholder={t('search')} testid="redemptions-search" style={{ flex: 1, minWidth: 0 }} />
-        <Button icon={<SearchOutlined />} loading={p.loading} onClick={p.onSearch} data-testid="redemptions-search-submit">
-          {t('common:action.search')}
-        </Button>
+        <SearchButton busy={p.loading} onSearch={p.onSearch} testid="redemptions-search-submit" />
       </Flex>
       <Flex wrap gap={8}>
         <Button icon={<ReloadOutlined />} onClick={p.onRefresh} aria-label={t('common:action.refresh')} data-testid="redemptions-refresh" />

@@ -1,7 +1,8 @@
-import { CopyOutlined, KeyOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { CopyOutlined, KeyOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SearchInput } from '../../../components/SearchInput';
+import { SearchButton } from '../../../components/SearchButton';
 
 interface Props {
   name: string;
@@ -41,9 +42,7 @@ export function TokensToolbar(p: Props) {
           icon={<KeyOutlined />}
         />
         <Flex gap={8}>
-          <Button icon={<SearchOutlined />} loading={p.loading} onClick={p.onSearch} data-testid="tokens-search-submit">
-            {t('common:action.search')}
-          </Button>
+          <SearchButton busy={p.loading} onSearch={p.onSearch} testid="tokens-search-submit" />
           <Button onClick={p.onReset} data-testid="tokens-search-reset">
             {t('filter.reset')}
           </Button>

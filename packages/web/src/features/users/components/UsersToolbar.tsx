@@ -2,6 +2,7 @@ import { PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons'
 import { Button, Flex, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useGroups } from '../api';
+import { SearchButton } from '../../../components/SearchButton';
 
 interface Props {
   keyword: string;
@@ -41,9 +42,7 @@ export function UsersToolbar({ keyword, group, loading, onKeywordChange, onSearc
           showSearch
           style={{ flex: '0 1 180px', minWidth: 120 }}
         />
-        <Button type="default" icon={<SearchOutlined />} loading={loading} onClick={onSearch} data-testid="users-search-submit">
-          {t('common:action.search')}
-        </Button>
+        <SearchButton busy={loading} onSearch={onSearch} testid="users-search-submit" />
       </Flex>
       <Flex gap={8}>
         <Button icon={<ReloadOutlined />} onClick={onRefresh} aria-label={t('common:action.refresh')} data-testid="users-refresh" />
