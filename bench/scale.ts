@@ -18,7 +18,7 @@ import { loadSqliteDriver } from '../packages/server/src/db/sqlite-driver.js';
 import { h2Rows, h2Table } from './h2-upstream.js';
 import type { Target } from './measure.js';
 import { start, type Proc } from './procs.js';
-import { mb, percentile, RssSampler, rssOf } from './scale-measure.js';
+import { CPU_SAMPLE_MS, CpuSampler, cpuSecondsOf, mb, percentile, RssSampler, rssOf } from './scale-measure.js';
 import { ROOT, startTollway, streamBody } from './targets.js';
 
 const STREAM_CHUNKS = 10;
@@ -172,7 +172,16 @@ async function concurrencyRows(): Promise<string[]> {
     for (let i = 0; i < SINGLES; i++) singles.push((await streamCall(client, tw.target)).firstMs);
     const alone = percentile(singles, 50);
     const rss = new RssSampler(tw.pid);
+    const cpu = new CpuSampler([tw.pid, procs[0]!.child.pid!, process.pid]);
+    const rampCpu = new Promise<ReturnType<CpuSampler['stop']>>((r) => setTimeout(() => r(cpu.stop()), RAMP_MS));
+    const cpuBefore = cpuSecondsOf(tw.pid);
     const results = await rampedStreams(client, tw.target, n);
+    const cpuPerStreamMs = ((cpuSecondsOf(tw.pid) - cpuBefore) * 1000) / n;
+    const used = await rampCpu;
+    console.log(`Tollway CPU per stream (ramp to last end): ${cpuPerStreamMs.toFixed(2)} ms`);
+    console.log(
+      `CPU during the ramp, % of a core (mean / busiest ${CPU_SAMPLE_MS} ms): ${['Tollway', 'mock', 'client'].map((who, i) => `${who} ${used[i]!.mean.toFixed(0)} / ${used[i]!.busiest.toFixed(0)}`).join(', ')}`,
+    );
     const peak = rss.stop();
     await client.close();
     const firsts = firstBytes(results);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { TLSSocket } from 'node:tls';
 import { Agent, Client, Pool, type buildConnector, type Dispatcher } from 'undici';
+import { UnlimitedPool } from './unlimited-pool.js';
 
 /** How the relay connects to one upstream origin. */
 export interface ConnectionSettings {
@@ -122,6 +123,7 @@ export function createUpstreamAgent(opts: {
     headersTimeout: opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
     bodyTimeout: opts.bodyTimeoutMs,
     connect: { timeout: CONNECT_TIMEOUT_MS, ...opts.tls },
-    ...(onQueued || http2 ? { factory: (origin: string | URL, o: Agent.Options) => new WatchedPool(origin, o, limit, http2, onQueued) } : {}),
+    factory: (origin: string | URL, o: Agent.Options) =>
+      onQueued || http2 ? new WatchedPool(origin, o, limit, http2, onQueued) : limit > 0 ? new Pool(origin, o) : new UnlimitedPool(origin, o),
   });
 }
