@@ -7,8 +7,10 @@ export default defineConfig({
   test: {
     // Vitest's default is one worker per core less one: a single worker on a 2-core machine, running the suite in
     // series. Most files wait on databases, spawned servers, browsers and timers: with three workers an idle run
-    // kept the two cores busy 57% of its 14 minutes; four took 12 min 50 s.
-    maxWorkers: 4,
+    // kept the two cores busy 57% of its 14 minutes. Four took 12 min 50 s on a fast day, but on a slower one (CI
+    // 33–37 min, both cores saturated throughout) four browsers beside the other tiers missed action timeouts;
+    // once the cores are saturated a fourth worker adds waiting, not throughput.
+    maxWorkers: 3,
     projects: [
       {
         test: {

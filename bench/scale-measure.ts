@@ -50,7 +50,6 @@ export const mb = (bytes: number): string => (bytes / KB / KB).toFixed(0);
 
 /** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_S = 100;
-export const CPU_SAMPLE_MS = 250;
 
 /** A process's CPU time so far, seconds (user + system; Linux /proc, this process's own elsewhere). */
 export function cpuSecondsOf(pid: number = process.pid): number {
@@ -65,38 +64,17 @@ export function cpuSecondsOf(pid: number = process.pid): number {
   }
 }
 
-/** Samples processes' CPU use every CPU_SAMPLE_MS until stopped: the mean and busiest sample, % of one core. */
-export class CpuSampler {
-  private readonly last: number[];
-  private readonly busiest: number[];
+/** Processes' CPU use from now until `stop`: per process, the mean over that time in % of one core. */
+export class CpuMeter {
   private readonly first: number[];
   private readonly started = performance.now();
-  private lastAt = this.started;
-  private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly pids: number[]) {
     this.first = pids.map((p) => cpuSecondsOf(p));
-    this.last = [...this.first];
-    this.busiest = pids.map(() => 0);
-    this.timer = setInterval(() => this.sample(), CPU_SAMPLE_MS);
   }
 
-  private sample(): void {
-    const now = performance.now();
-    const s = (now - this.lastAt) / 1000;
-    this.pids.forEach((p, i) => {
-      const cpu = cpuSecondsOf(p);
-      this.busiest[i] = Math.max(this.busiest[i]!, ((cpu - this.last[i]!) / s) * 100);
-      this.last[i] = cpu;
-    });
-    this.lastAt = now;
-  }
-
-  /** Per process: mean and busiest sample, % of one core. */
-  stop(): { mean: number; busiest: number }[] {
-    clearInterval(this.timer);
-    this.sample();
-    const s = (this.lastAt - this.started) / 1000;
-    return this.pids.map((_, i) => ({ mean: ((this.last[i]! - this.first[i]!) / s) * 100, busiest: this.busiest[i]! }));
+  stop(): number[] {
+    const s = (performance.now() - this.started) / 1000;
+    return this.pids.map((p, i) => ((cpuSecondsOf(p) - this.first[i]!) / s) * 100);
   }
 }

@@ -18,7 +18,7 @@ import { loadSqliteDriver } from '../packages/server/src/db/sqlite-driver.js';
 import { h2Rows, h2Table } from './h2-upstream.js';
 import type { Target } from './measure.js';
 import { start, type Proc } from './procs.js';
-import { CPU_SAMPLE_MS, CpuSampler, cpuSecondsOf, mb, percentile, RssSampler, rssOf } from './scale-measure.js';
+import { CpuMeter, cpuSecondsOf, mb, percentile, RssSampler, rssOf } from './scale-measure.js';
 import { ROOT, startTollway, streamBody } from './targets.js';
 
 const STREAM_CHUNKS = 10;
@@ -55,11 +55,11 @@ const record = process.argv.includes('--record');
 const procs: Proc[] = [];
 
 /** The streaming mock in its own process with these chunks. */
-async function startStreamMock(chunks: number, chunkMs: number): Promise<string> {
+async function startStreamMock(chunks: number, chunkMs: number): Promise<{ url: string; pid: number }> {
   const env = { STREAM_MOCK_CHUNKS: String(chunks), STREAM_MOCK_CHUNK_MS: String(chunkMs) };
   const proc = await start(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/stream-mock-server.ts')], env, /http:\/\/127\.0\.0\.1:\d+/);
   procs.push(proc);
-  return /http:\/\/127\.0\.0\.1:\d+/.exec(proc.output())![0];
+  return { url: /http:\/\/127\.0\.0\.1:\d+/.exec(proc.output())![0], pid: proc.child.pid! };
 }
 
 /** Tollway on its own SQLite file (read here for billing) against `mockUrl`. */
@@ -146,9 +146,9 @@ const firstBytes = (results: StreamResult[]) => results.filter((r) => r.firstMs 
  * (they share its cores with Tollway), to read Tollway's own part of the first byte's p99.
  */
 async function directFirstBytes(n: number): Promise<number[]> {
-  const mock = await startStreamMock(STREAM_CHUNKS, STREAM_CHUNK_MS);
+  const { url } = await startStreamMock(STREAM_CHUNKS, STREAM_CHUNK_MS);
   const client = newClient();
-  const target: Target = { name: 'direct', url: mock, path: '/v1/chat/completions', headers: {} };
+  const target: Target = { name: 'direct', url, path: '/v1/chat/completions', headers: {} };
   await Promise.all(Array.from({ length: WARMUP_STREAMS }, () => streamCall(client, target)));
   const results = await rampedStreams(client, target, n);
   await client.close();
@@ -158,13 +158,13 @@ async function directFirstBytes(n: number): Promise<number[]> {
 
 async function concurrencyRows(): Promise<string[]> {
   const rows = [
-    `| Concurrent 10 s streams (started over ${RAMP_MS / 1000} s) | first byte p50 / p99 ms | one stream alone ms | p99 over one stream ms | direct to the mock, same streams: p50 / p99 ms | p99 over direct ms | completed | peak RSS MB | billing |`,
-    '|---|---|---|---|---|---|---|---|---|',
+    `| Concurrent 10 s streams (started over ${RAMP_MS / 1000} s) | first byte p50 / p99 ms | one stream alone ms | p99 over one stream ms | direct to the mock, same streams: p50 / p99 ms | p99 over direct ms | CPU while they start, % of a core: Tollway / mock / client | Tollway CPU per stream ms | completed | peak RSS MB | billing |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const n of SCALES) {
     checkFdLimit(n * FDS_PER_STREAM + FD_SPARE);
     const mock = await startStreamMock(STREAM_CHUNKS, STREAM_CHUNK_MS);
-    const tw = await tollwayOn(mock);
+    const tw = await tollwayOn(mock.url);
     const startQuota = await startQuotaOf(tw.db);
     const client = newClient();
     await Promise.all(Array.from({ length: WARMUP_STREAMS }, () => streamCall(client, tw.target)));
@@ -172,16 +172,13 @@ async function concurrencyRows(): Promise<string[]> {
     for (let i = 0; i < SINGLES; i++) singles.push((await streamCall(client, tw.target)).firstMs);
     const alone = percentile(singles, 50);
     const rss = new RssSampler(tw.pid);
-    const cpu = new CpuSampler([tw.pid, procs[0]!.child.pid!, process.pid]);
-    const rampCpu = new Promise<ReturnType<CpuSampler['stop']>>((r) => setTimeout(() => r(cpu.stop()), RAMP_MS));
+    // CPU of each process while the streams start (Tollway, the mock, this client), and Tollway's per stream.
+    const cpu = new CpuMeter([tw.pid, mock.pid, process.pid]);
+    const rampCpu = new Promise<number[]>((r) => setTimeout(() => r(cpu.stop()), RAMP_MS));
     const cpuBefore = cpuSecondsOf(tw.pid);
     const results = await rampedStreams(client, tw.target, n);
     const cpuPerStreamMs = ((cpuSecondsOf(tw.pid) - cpuBefore) * 1000) / n;
-    const used = await rampCpu;
-    console.log(`Tollway CPU per stream (ramp to last end): ${cpuPerStreamMs.toFixed(2)} ms`);
-    console.log(
-      `CPU during the ramp, % of a core (mean / busiest ${CPU_SAMPLE_MS} ms): ${['Tollway', 'mock', 'client'].map((who, i) => `${who} ${used[i]!.mean.toFixed(0)} / ${used[i]!.busiest.toFixed(0)}`).join(', ')}`,
-    );
+    const rampUse = (await rampCpu).map((u) => u.toFixed(0)).join(' / ');
     const peak = rss.stop();
     await client.close();
     const firsts = firstBytes(results);
@@ -192,7 +189,7 @@ async function concurrencyRows(): Promise<string[]> {
     const p99 = percentile(firsts, 99);
     const directP99 = percentile(direct, 99);
     rows.push(
-      `| ${n} | ${percentile(firsts, 50).toFixed(1)} / ${p99.toFixed(1)} | ${alone.toFixed(1)} | ${(p99 - alone).toFixed(1)} | ${percentile(direct, 50).toFixed(1)} / ${directP99.toFixed(1)} | ${(p99 - directP99).toFixed(1)} | ${completed} of ${n} | ${mb(peak)} | ${bill.exact ? 'exact' : 'NOT exact'} (${bill.detail}) |`,
+      `| ${n} | ${percentile(firsts, 50).toFixed(1)} / ${p99.toFixed(1)} | ${alone.toFixed(1)} | ${(p99 - alone).toFixed(1)} | ${percentile(direct, 50).toFixed(1)} / ${directP99.toFixed(1)} | ${(p99 - directP99).toFixed(1)} | ${rampUse} | ${cpuPerStreamMs.toFixed(2)} | ${completed} of ${n} | ${mb(peak)} | ${bill.exact ? 'exact' : 'NOT exact'} (${bill.detail}) |`,
     );
     console.log(rows.at(-1));
   }
@@ -202,7 +199,7 @@ async function concurrencyRows(): Promise<string[]> {
 async function idleRow(): Promise<string[]> {
   checkFdLimit(IDLE + FD_SPARE);
   const mock = await startStreamMock(STREAM_CHUNKS, STREAM_CHUNK_MS);
-  const tw = await tollwayOn(mock);
+  const tw = await tollwayOn(mock.url);
   const before = rssOf(tw.pid);
   // Raw keep-alive connections: one call each (its answer read), then left open and idle.
   const url = new URL(tw.target.url);
@@ -237,7 +234,7 @@ async function idleRow(): Promise<string[]> {
 
 async function longRow(): Promise<string[]> {
   const mock = await startStreamMock(LONG_CHUNKS, LONG_CHUNK_MS);
-  const tw = await tollwayOn(mock);
+  const tw = await tollwayOn(mock.url);
   const startQuota = await startQuotaOf(tw.db);
   const client = new Agent({ headersTimeout: CLIENT_TIMEOUT_MS, bodyTimeout: CLIENT_TIMEOUT_MS });
   const rss = new RssSampler(tw.pid);

@@ -8,6 +8,11 @@ import { freePort, runServer, waitForStart, type ServerProcess } from '../../pac
 
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-artifacts/screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * How long a page action (click, fill, screenshot, wait) may take. CI runs browsers beside the other tiers on two
+ * cores; on a slow day a busy renderer took over 15 s to perform a click.
+ */
+export const PAGE_ACTION_TIMEOUT_MS = 30_000;
 
 export interface Harness {
   baseUrl: string;
@@ -51,7 +56,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         deviceScaleFactor: 1,
       });
       const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
+      page.setDefaultTimeout(PAGE_ACTION_TIMEOUT_MS);
       return { context, page };
     },
     async shot(page, name) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs as api, loginSession, type Session } from './api-session.js';
-import { login, privateConsole, startHarness, type Harness } from './harness.js';
+import { login, PAGE_ACTION_TIMEOUT_MS, privateConsole, startHarness, type Harness } from './harness.js';
 
 export const ROOT = { username: 'tblroot', password: 'tbl-root-pass-1' };
 export const USER = { username: 'tbluser', password: 'tbl-user-pass-1' };
@@ -101,7 +101,7 @@ export async function openAs(
   const context = await browser.newContext({ baseURL: h.baseUrl, viewport, deviceScaleFactor: 1, storageState: saved });
   await context.addInitScript((l) => localStorage.setItem('i18nextLng', l), lang);
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(PAGE_ACTION_TIMEOUT_MS);
   if (!saved) {
     await signIn(page, who);
     state.set(who.username, await context.storageState());

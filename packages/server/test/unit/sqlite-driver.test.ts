@@ -7,6 +7,8 @@ const DRIVER_MODULE = path.resolve(import.meta.dirname, '../../src/db/sqlite-dri
 const STATEMENTS = 20_000;
 /** Idle time after the statements are dropped; line 12 aborted within 0.3 s of it on Node 24.21. */
 const IDLE_MS = 2000;
+/** The child process (tsx, the driver, 20,000 statements, the idle wait) takes about 3 s idle; CI may be busy. */
+const CHILD_TEST_TIMEOUT_MS = 30_000;
 
 describe('the SQLite driver line', () => {
   it('keeps line 12 for Node 20 only', () => {
@@ -16,7 +18,7 @@ describe('the SQLite driver line', () => {
     expect(usesLegacySqliteDriver('26.10.0')).toBe(false);
   });
 
-  it('survives statements collected by the garbage collector on this runtime, and exits 0', () => {
+  it('survives statements collected by the garbage collector on this runtime, and exits 0', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
     // Line 12 on Node 24.19+ aborted within a second of this: a statement collected by a garbage collection the
     // platform ran between calls removed its cleanup hook with no environment entered.
     const script = `
