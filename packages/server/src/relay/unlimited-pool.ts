@@ -7,8 +7,13 @@ import { Client, type Dispatcher } from 'undici';
  */
 const undiciRequire = createRequire(import.meta.url);
 const DispatcherBase = undiciRequire('undici/lib/dispatcher/dispatcher-base.js') as new () => Dispatcher;
-const sym = undiciRequire('undici/lib/core/symbols.js') as Record<'kDispatch' | 'kClose' | 'kDestroy' | 'kUrl' | 'kConnected' | 'kRunning' | 'kPending' | 'kSize', symbol>;
+const sym = undiciRequire('undici/lib/core/symbols.js') as Record<
+  'kDispatch' | 'kClose' | 'kDestroy' | 'kUrl' | 'kConnected' | 'kRunning' | 'kPending' | 'kSize' | 'kNeedDrain',
+  symbol
+>;
 type Internals = Record<symbol, unknown>;
+/** A client's drain state when it has no call to report the end of (undici: 0 idle, 1 scheduled, 2 busy). */
+const IDLE = 0;
 
 /** A pool's counts as undici's PoolStats gives them (the relay's connection gauges read them at scrape time). */
 export interface UnlimitedPoolStats {
@@ -46,8 +51,9 @@ export class UnlimitedPool extends DispatcherBase {
 
   [sym.kDispatch](opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const client = this.takeIdle() ?? this.newClient();
-    // One call per connection: a client answers false (busy) and says 'drain' when the call is over.
-    if (client.dispatch(opts, handler)) this.putIdle(client);
+    // One call per connection: a client answers false and says 'drain' once the call is over. A call refused at once
+    // (a header undici rejects) also answers false but leaves the client idle, with no 'drain' to come.
+    if (client.dispatch(opts, handler) || (client as unknown as Internals)[sym.kNeedDrain] === IDLE) this.putIdle(client);
     return true;
   }
 

@@ -94,6 +94,14 @@ describe('upstream agent without a connection limit', () => {
     await expect.poll(() => statsOf()).toMatchObject({ connected: STREAMS, free: STREAMS, running: 0 });
   });
 
+  it('keeps the connection of a call undici refuses before sending it (an invalid header value)', async () => {
+    const refused = agent.request({ origin, path: '/v1/chat/completions', method: 'POST', headers: { 'x-bad': 'a\nb' }, body: '{}' });
+    await expect(refused).rejects.toThrow(/header/i);
+    expect(statsOf()).toMatchObject({ connected: STREAMS, free: STREAMS });
+    expect(await post()).toMatch(/data: \[DONE\]\n\n$/);
+    expect(accepted).toBe(STREAMS);
+  });
+
   it('drops connections the upstream closes while idle, and opens a new one for the next call', async () => {
     for (const s of sockets) s.destroy();
     await expect.poll(() => statsOf()?.connected ?? 0).toBe(0);
