@@ -17,9 +17,10 @@ try {
     [convStream, anthropicStreamBody],
   ] as const)
     await throughput(t, b, 16, 2);
-  const plain = await cpuRatio({ target, body: chatBody }, { target: conv, body: anthropicBody }, proc.child.pid!, rounds, seconds);
+  const pid = proc.child.pid!;
+  const plain = await cpuRatio({ target, body: chatBody, pid }, { target: conv, body: anthropicBody, pid }, rounds, seconds);
   console.log(`plain: ${plain.aMs.toFixed(4)} vs ${plain.bMs.toFixed(4)} ms → ${((plain.ratio - 1) * 100).toFixed(1)}%`);
-  const streamed = await cpuRatio({ target, body: streamBody }, { target: convStream, body: anthropicStreamBody }, proc.child.pid!, rounds, seconds);
+  const streamed = await cpuRatio({ target, body: streamBody, pid }, { target: convStream, body: anthropicStreamBody, pid }, rounds, seconds);
   console.log(`streamed: ${streamed.aMs.toFixed(4)} vs ${streamed.bMs.toFixed(4)} ms → ${((streamed.ratio - 1) * 100).toFixed(1)}%`);
 } finally {
   await proc.stop();

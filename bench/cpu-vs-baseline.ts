@@ -2,8 +2,7 @@
 // request repeats better than req/s on a shared machine). `node --import tsx bench/cpu-vs-baseline.ts <rev> [rounds]
 // [seconds] [connections]`; not part of `npm run bench`.
 import { buildBaselineBundle } from './baseline.js';
-import { cpuPerRequest, throughput } from './measure.js';
-import { percentile } from './scale-measure.js';
+import { cpuRatio, throughput } from './measure.js';
 import { chatBody, startMock, startTollway, streamBody } from './targets.js';
 
 const [rev, rounds = '7', seconds = '4', connections = '64'] = process.argv.slice(2);
@@ -18,19 +17,15 @@ try {
     ['streamed', streamBody],
   ] as const) {
     for (const t of [current, baseline]) await throughput(t.target, body, 16, 2);
-    const ratios: number[] = [];
-    const cur: number[] = [];
-    const base: number[] = [];
-    for (let r = 0; r < Number(rounds); r++) {
-      const a = await cpuPerRequest(current.target, body, current.proc.child.pid!, Number(connections), Number(seconds));
-      const b = await cpuPerRequest(baseline.target, body, baseline.proc.child.pid!, Number(connections), Number(seconds));
-      ratios.push(a.cpuMs / b.cpuMs);
-      cur.push(a.cpuMs);
-      base.push(b.cpuMs);
-    }
-    const m = percentile(ratios, 50);
+    const r = await cpuRatio(
+      { target: baseline.target, body, pid: baseline.proc.child.pid! },
+      { target: current.target, body, pid: current.proc.child.pid! },
+      Number(rounds),
+      Number(seconds),
+      Number(connections),
+    );
     console.log(
-      `${name}, ${connections} conns: CPU per request ${percentile(cur, 50).toFixed(4)} vs ${commit} ${percentile(base, 50).toFixed(4)} ms; median ratio ${m.toFixed(3)} (rounds: ${ratios.map((x) => x.toFixed(3)).join(' ')})`,
+      `${name}, ${connections} conns: CPU per request ${r.bMs.toFixed(4)} vs ${commit} ${r.aMs.toFixed(4)} ms; median ratio ${r.ratio.toFixed(3)} (rounds: ${r.ratios.map((x) => x.toFixed(3)).join(' ')})`,
     );
   }
 } finally {

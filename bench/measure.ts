@@ -102,26 +102,28 @@ export async function cpuPerRequest(t: Target, body: string, pid: number, connec
   return { cpuMs: (cpu * 1000) / Math.max(1, r.requests.total), rps: r.requests.average };
 }
 
+/** One side of a CPU comparison: calls with `body` to `target`, whose process `pid` is measured. */
+export interface CpuSide {
+  target: Target;
+  body: string;
+  pid: number;
+}
+
 /**
- * CPU per request of `b` over `a` on the same process: `rounds` alternating runs of `seconds` each, so drift in
- * the machine's speed hits both alike; the median per-round ratio and the median CPU of each.
+ * CPU per request of `b` over `a` (one process or two): `rounds` alternating runs of `seconds` each at
+ * `connections`, so drift in the machine's speed hits both alike; the median per-round ratio, each round's ratio and
+ * the median CPU of each.
  */
-export async function cpuRatio(
-  a: { target: Target; body: string },
-  b: { target: Target; body: string },
-  pid: number,
-  rounds: number,
-  seconds: number,
-): Promise<{ ratio: number; aMs: number; bMs: number }> {
+export async function cpuRatio(a: CpuSide, b: CpuSide, rounds: number, seconds: number, connections = 16): Promise<{ ratio: number; ratios: number[]; aMs: number; bMs: number }> {
   const ratios: number[] = [];
   const as: number[] = [];
   const bs: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    const x = await cpuPerRequest(a.target, a.body, pid, 16, seconds);
-    const y = await cpuPerRequest(b.target, b.body, pid, 16, seconds);
+    const x = await cpuPerRequest(a.target, a.body, a.pid, connections, seconds);
+    const y = await cpuPerRequest(b.target, b.body, b.pid, connections, seconds);
     ratios.push(y.cpuMs / x.cpuMs);
     as.push(x.cpuMs);
     bs.push(y.cpuMs);
   }
-  return { ratio: percentile(ratios, 50), aMs: percentile(as, 50), bMs: percentile(bs, 50) };
+  return { ratio: percentile(ratios, 50), ratios, aMs: percentile(as, 50), bMs: percentile(bs, 50) };
 }

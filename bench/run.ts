@@ -52,8 +52,8 @@ async function main() {
     console.log(`${t.name}: ${fmt(tp.get(t.name)!.rps)} req/s at ${CONNECTIONS} connections`);
   }
   // Conversion cost: pass-through and converted calls alternate in rounds (median ratio), as the machine's speed drifts.
-  const conv = await cpuRatio({ target: tollway, body: chatBody }, { target: converted, body: anthropicBody }, tollwayPid, 5, 4);
-  const cpuStream = await cpuRatio({ target: tollway, body: streamBody }, { target: convertedStream, body: anthropicStreamBody }, tollwayPid, 5, 4);
+  const conv = await cpuRatio({ target: tollway, body: chatBody, pid: tollwayPid }, { target: converted, body: anthropicBody, pid: tollwayPid }, 5, 4);
+  const cpuStream = await cpuRatio({ target: tollway, body: streamBody, pid: tollwayPid }, { target: convertedStream, body: anthropicStreamBody, pid: tollwayPid }, 5, 4);
   // Against the baseline revision: a fresh current Tollway and the baseline's, started alike at the end so the
   // rows above are unaffected; they alternate in rounds, as above.
   let vsBaseline:

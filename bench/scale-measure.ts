@@ -1,5 +1,6 @@
-// Measures shared by the scale rows (bench/scale.ts, bench/h2-upstream.ts): percentiles and a process's RSS over time.
+// Measures shared by the scale rows (bench/scale.ts, bench/h2-upstream.ts): percentiles, a process's RSS over time and processes' CPU.
 import fs from 'node:fs';
+import { processCpuSeconds } from './measure.js';
 
 const RSS_SAMPLE_MS = 100;
 const KB = 1024;
@@ -48,33 +49,17 @@ export class RssSampler {
 
 export const mb = (bytes: number): string => (bytes / KB / KB).toFixed(0);
 
-/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux). */
-const TICKS_PER_S = 100;
-
-/** A process's CPU time so far, seconds (user + system; Linux /proc, this process's own elsewhere). */
-export function cpuSecondsOf(pid: number = process.pid): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
-  } catch {
-    const u = process.cpuUsage();
-    return pid === process.pid ? (u.user + u.system) / 1e6 : 0;
-  }
-}
-
 /** Processes' CPU use from now until `stop`: per process, the mean over that time in % of one core. */
 export class CpuMeter {
   private readonly first: number[];
   private readonly started = performance.now();
 
   constructor(private readonly pids: number[]) {
-    this.first = pids.map((p) => cpuSecondsOf(p));
+    this.first = pids.map((p) => processCpuSeconds(p));
   }
 
   stop(): number[] {
     const s = (performance.now() - this.started) / 1000;
-    return this.pids.map((p, i) => ((cpuSecondsOf(p) - this.first[i]!) / s) * 100);
+    return this.pids.map((p, i) => ((processCpuSeconds(p) - this.first[i]!) / s) * 100);
   }
 }

@@ -16,9 +16,9 @@ import path from 'node:path';
 import { Agent } from 'undici';
 import { loadSqliteDriver } from '../packages/server/src/db/sqlite-driver.js';
 import { h2Rows, h2Table } from './h2-upstream.js';
-import type { Target } from './measure.js';
+import { processCpuSeconds, type Target } from './measure.js';
 import { start, type Proc } from './procs.js';
-import { CpuMeter, cpuSecondsOf, mb, percentile, RssSampler, rssOf } from './scale-measure.js';
+import { CpuMeter, mb, percentile, RssSampler, rssOf } from './scale-measure.js';
 import { ROOT, startTollway, streamBody } from './targets.js';
 
 const STREAM_CHUNKS = 10;
@@ -175,9 +175,9 @@ async function concurrencyRows(): Promise<string[]> {
     // CPU of each process while the streams start (Tollway, the mock, this client), and Tollway's per stream.
     const cpu = new CpuMeter([tw.pid, mock.pid, process.pid]);
     const rampCpu = new Promise<number[]>((r) => setTimeout(() => r(cpu.stop()), RAMP_MS));
-    const cpuBefore = cpuSecondsOf(tw.pid);
+    const cpuBefore = processCpuSeconds(tw.pid);
     const results = await rampedStreams(client, tw.target, n);
-    const cpuPerStreamMs = ((cpuSecondsOf(tw.pid) - cpuBefore) * 1000) / n;
+    const cpuPerStreamMs = ((processCpuSeconds(tw.pid) - cpuBefore) * 1000) / n;
     const rampUse = (await rampCpu).map((u) => u.toFixed(0)).join(' / ');
     const peak = rss.stop();
     await client.close();

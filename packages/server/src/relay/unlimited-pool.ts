@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Client, type Dispatcher } from 'undici';
+import { Client, type Dispatcher, type Pool } from 'undici';
 
 /**
  * undici's dispatcher base (argument checks, close/destroy bookkeeping) and the symbols of its hooks and counts;
@@ -14,16 +14,6 @@ const sym = undiciRequire('undici/lib/core/symbols.js') as Record<
 type Internals = Record<symbol, unknown>;
 /** A client's drain state when it has no call to report the end of (undici: 0 idle, 1 scheduled, 2 busy). */
 const IDLE = 0;
-
-/** A pool's counts as undici's PoolStats gives them (the relay's connection gauges read them at scrape time). */
-export interface UnlimitedPoolStats {
-  connected: number;
-  free: number;
-  pending: number;
-  queued: number;
-  running: number;
-  size: number;
-}
 
 /**
  * An HTTP/1.1 keep-alive pool of one origin without a connection limit: a call takes the most recently freed
@@ -103,9 +93,9 @@ export class UnlimitedPool extends DispatcherBase {
     return Promise.all([...this.clients].map((c) => c.destroy(err)));
   }
 
-  /** Counts over every connection (read at scrape time, never per call). */
-  get stats(): UnlimitedPoolStats {
-    const s: UnlimitedPoolStats = { connected: 0, free: 0, pending: 0, queued: 0, running: 0, size: 0 };
+  /** undici's pool counts over every connection (the connection gauges read them at scrape time, never per call). */
+  get stats(): Pool.PoolStats {
+    const s: Pool.PoolStats = { connected: 0, free: 0, pending: 0, queued: 0, running: 0, size: 0 };
     for (const c of this.clients) {
       const i = c as unknown as Internals;
       const connected = Number(i[sym.kConnected] ?? 0);

@@ -71,7 +71,7 @@ export function ChannelsToolbar(p: Props) {
           className="tw-ch-group"
           popupMatchSelectWidth={false}
         />
-        <SearchButton busy={p.loading} onSearch={() => p.onSearch()} testid="channels-search-submit" />
+        <SearchButton busy={p.loading} onSearch={p.onSearch} testid="channels-search-submit" />
       </Flex>
       <Flex wrap gap={8} justify="space-between" align="center" className="tw-ch-controls">
         <Flex wrap gap={16} align="center">
