@@ -10,7 +10,7 @@ import { acceptFormBodies } from './http/form-body.js';
 import { registerRoute } from './http/register.js';
 import { Router, type RouteModule } from './http/route.js';
 import { installConsole } from './http/spa.js';
-import { installSecurityHeaders, SecurityPolicy } from './http/security-headers.js';
+import { installSecurityHeaders, SecurityPolicy, setRawSecurityHeaders } from './http/security-headers.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
@@ -105,6 +105,7 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
         inFlight++;
         res.once('close', () => inFlight--);
         if (closing) res.setHeader('connection', 'close');
+        setRawSecurityHeaders(res);
         watchBodyIdle(req, res, timeouts.bodyIdleMs);
         normalizeForwarded(req, ctx.options, ctx.config.trustProxy);
         if (!hotPath(req, res)) fastifyHandler(req, res);

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { auditTrailFor } from '../modules/audit/trail.js';
-import { authorize, identify } from '../modules/auth/guard.js';
+import { authenticateCaller, identify, requireLevel } from '../modules/auth/guard.js';
 import type { AuthUser } from '../modules/auth/session.js';
 import { ErrorCode } from '@tollway/shared';
 import { coded } from './errors.js';
@@ -20,23 +20,39 @@ import { parseOr400 } from './validate.js';
  * account logs) is built in bootstrap.ts and set on AppContext. Relay services live on `ctx.relay`.
  */
 
+/** The caller each request's onRequest step identified (routes that are not public). */
+const callers = new WeakMap<FastifyRequest, AuthUser>();
+
 /**
- * Registers one declared route: rate limit, then authorisation, then validation, then the handler in the
- * envelope; then the audit log entry of an administrator's action (or refused attempt), see auditTrailFor.
+ * Registers one declared route: rate limit and the caller's identity from the headers (before any body is read, so
+ * an anonymous or signed-out caller costs no upload), then the level's role, then validation, then the handler in
+ * the envelope; then the audit log entry of an administrator's action (or refused attempt), see auditTrailFor.
  */
 export function registerRoute(app: FastifyInstance, ctx: AppContext, def: RouteDef): void {
   const audit = auditTrailFor(def);
   app.route({
     method: def.method,
     url: def.url,
-    handler: async (req, reply) => {
-      let user: AuthUser | undefined;
+    onRequest: async (req, reply) => {
       try {
         if (def.rateLimit === 'critical') {
           const ok = await ctx.rateLimiter(`critical:${req.ip}`, ctx.config.criticalRateLimit, ctx.config.criticalRateLimitDuration);
           if (!ok) throw coded(ErrorCode.TooManyRequests, 'too many requests, please try again later', undefined, 429);
         }
-        user = def.level === 'public' ? undefined : await authorize(req, ctx, def.level);
+        if (def.level !== 'public') callers.set(req, await authenticateCaller(req, ctx));
+      } catch (err) {
+        // The body the refused caller is still sending is not read: the connection ends with the answer.
+        if (!req.raw.complete) reply.header('connection', 'close');
+        throw err;
+      }
+    },
+    handler: async (req, reply) => {
+      let user: AuthUser | undefined;
+      try {
+        if (def.level !== 'public') {
+          user = callers.get(req) ?? (await authenticateCaller(req, ctx));
+          await requireLevel(req, ctx, user, def.level);
+        }
         const params = def.params ? parseOr400(def.params, req.params, 'params') : req.params;
         const query = def.query ? parseOr400(def.query, req.query, 'query') : req.query;
         const body = def.body ? parseOr400(def.body, req.body, 'body') : undefined;

@@ -8,6 +8,7 @@ import { useGateway } from '../support/fixture.js';
 import { addChannel, drainWriter } from '../support/gateway.js';
 import type { MockUpstream } from '../support/mock-upstream.js';
 import { startMockRealtime, type MockRealtime } from '../support/mock-realtime.js';
+import { partialUpload } from '../support/raw-socket.js';
 
 const MODEL = 'input-model';
 const DEAD = 'dead-model';
@@ -29,28 +30,6 @@ async function post(base: string, path: string, body: string, headers: Record<st
 
 /** `depth` arrays nested in each other. */
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-
-/** A raw request: the head and the first `sent` bytes of a body of `length`; resolves with what the server did. */
-function partialUpload(port: number, head: string, length: number, sent: string, waitMs: number): Promise<{ response: string; closed: boolean; ms: number }> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const socket = net.connect(port, '127.0.0.1');
-    let response = '';
-    let closed = false;
-    socket.on('data', (c) => (response += c.toString()));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      closed = true;
-      clearTimeout(timer);
-      resolve({ response, closed, ms: Date.now() - started });
-    });
-    socket.write(`${head}content-length: ${length}\r\n\r\n${sent}`);
-    const timer = setTimeout(() => {
-      resolve({ response, closed, ms: Date.now() - started });
-      socket.destroy();
-    }, waitMs);
-  });
-}
 
 /** Writes `first`, then `next(n)` every 300 ms (a space by default); resolves when the server closes the connection. */
 function trickle(port: number, first: string, next: (n: number) => string = () => ' '): Promise<{ response: string; ms: number }> {

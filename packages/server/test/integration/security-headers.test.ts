@@ -5,7 +5,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
-import { useApp } from '../support/fixture.js';
+import { useApp, useGateway } from '../support/fixture.js';
+import { addChannel } from '../support/gateway.js';
 
 const TURNSTILE = 'https://challenges.cloudflare.com';
 
@@ -150,5 +151,75 @@ describe.each(dialects)('security headers on the console and the API, on %s', (d
     expect(on['frame-src']).toEqual(['https://oauth.telegram.org']);
     await setOption('TelegramOAuthEnabled', 'false');
     expectSecurityHeaders(await get('/login'));
+  });
+});
+
+/** The headers of an answer over a real connection (the relay writes past Fastify's hooks, which inject skips). */
+async function headersOf(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; text: string }> {
+  const res = await fetch(url, init);
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+describe('security headers on the relay over a real connection', () => {
+  const dist = consoleDist();
+  let base: string, key: string;
+  useGateway('sqlite', { env: { WEB_DIST: dist }, user: 'headers-user', quota: 10_000_000 }, async (gw) => {
+    ({ base, key } = gw);
+    await addChannel(gw.root, { name: 'openai-up', key: 'oa-key', baseUrl: gw.mock.url, models: 'gpt-4o-mini' });
+    await gw.root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 0.075 }) });
+  });
+  afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
+
+  const expectApiHeaders = (r: { status: number; headers: Headers }, what: string) => {
+    expect(r.headers.get('x-content-type-options'), what).toBe('nosniff');
+    expect(r.headers.get('x-frame-options'), what).toBe('DENY');
+    expect(r.headers.get('referrer-policy'), what).toBe('strict-origin-when-cross-origin');
+    expect(r.headers.get('content-security-policy'), what).toBe("default-src 'none'; frame-ancestors 'none'");
+  };
+  const chat = (auth: string, body: object) =>
+    headersOf(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const hello = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
+
+  it('every relay answer (JSON, event stream, refusal, a route Fastify hands over) is a page nothing can load or frame', async () => {
+    const plain = await chat(key, hello);
+    expect(plain.status).toBe(200);
+    expectApiHeaders(plain, 'chat');
+    const stream = await chat(key, { ...hello, stream: true });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    expectApiHeaders(stream, 'stream');
+    expectApiHeaders(await chat('sk-wrong', hello), 'bad key');
+    expectApiHeaders(await chat(key, { model: 'gpt-4o-mini', messages: [null] }), 'bad body');
+    const counted = await headersOf(`${base}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    // Answered through Fastify's reply: the console's policy, which lets nothing frame them either.
+    expect(counted.status).toBe(200);
+    const midjourney = await headersOf(`${base}/mj/submit/imagine`, { method: 'POST', headers: { 'mj-api-secret': 'sk-wrong', 'content-type': 'application/json' }, body: '{}' });
+    for (const [what, r] of [
+      ['count_tokens', counted],
+      ['midjourney refusal', midjourney],
+    ] as const) {
+      expect(r.headers.get('x-content-type-options'), what).toBe('nosniff');
+      expect(r.headers.get('x-frame-options'), what).toBe('DENY');
+      expect(r.headers.get('content-security-policy'), what).toContain("frame-ancestors 'none'");
+    }
+    const models = await headersOf(`${base}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect(models.status).toBe(200);
+    expect(models.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it("the console's pages and /api answers keep the console's policy over the same connection", async () => {
+    for (const url of ['/login', '/api/status']) {
+      const r = await headersOf(base + url);
+      expect(r.status, url).toBe(200);
+      expect(r.headers.get('x-content-type-options'), url).toBe('nosniff');
+      const policy = r.headers.get('content-security-policy') ?? '';
+      expect(policy, url).toContain("default-src 'self'");
+      expect(policy, url).toContain("frame-ancestors 'none'");
+      expect(policy, url).not.toContain("default-src 'none'");
+    }
   });
 });

@@ -63,14 +63,22 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
     expect(await selfStatus(other)).toBe(200);
   });
 
-  it("a logout link on another site signs nobody out (the console's own call does)", async () => {
+  it("a logout link on another site or an image on this one signs nobody out (the console's own call does)", async () => {
     const a = await newUser('logout-x');
     const refused = await a.call('GET', '/api/user/logout', undefined, { 'sec-fetch-site': 'cross-site' });
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ success: false, message: 'log out from this site: a link on another site cannot sign you out' });
+    expect(refused.body).toMatchObject({ success: false, message: 'log out from the console: a link on another site or an image cannot sign you out' });
     expect(refused.raw.headers['set-cookie']).toBeUndefined();
     expect(await selfStatus(a)).toBe(200);
-    expect((await a.call('GET', '/api/user/logout', undefined, { 'sec-fetch-site': 'same-origin' })).body.success).toBe(true);
+    // An image in a message or notice on this site loads the address too: same-site, but not the console's script.
+    for (const dest of ['image', 'iframe', 'document', 'style', 'script']) {
+      const loaded = await a.call('GET', '/api/user/logout', undefined, { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': dest, 'sec-fetch-mode': 'no-cors' });
+      expect(loaded.status, dest).toBe(403);
+      expect(loaded.raw.headers['set-cookie'], dest).toBeUndefined();
+    }
+    expect(await selfStatus(a)).toBe(200);
+    const scripted = { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors' };
+    expect((await a.call('GET', '/api/user/logout', undefined, scripted)).body.success).toBe(true);
     expect(await selfStatus(a)).toBe(401);
   });
 

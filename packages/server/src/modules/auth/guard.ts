@@ -41,18 +41,29 @@ async function lookupToken(req: FastifyRequest, ctx: AppContext) {
 }
 
 /**
- * Enforces a route's level: 401 without a valid session/access token or when New-Api-User does not match the
- * user, 401 for a banned user, 403 below the level's role or for an administrator who must first set up 2FA.
+ * The caller of a route that needs one, from the request's headers alone (no body is read): 401 without a valid
+ * session/access token, when New-Api-User does not match the user, or for a banned user.
  */
-export async function authorize(req: FastifyRequest, ctx: AppContext, level: AccessLevel): Promise<AuthUser | undefined> {
-  if (level === 'public') return undefined;
+export async function authenticateCaller(req: FastifyRequest, ctx: AppContext): Promise<AuthUser> {
   const user = await identify(req, ctx);
   if (!user) throw unauthorized('no permission: not logged in and no access token provided');
   const header = req.headers['new-api-user'];
   if (header === undefined || header === '') throw unauthorized('no permission: the New-Api-User header is missing', ErrorCode.UserHeaderMissing);
   if (String(header) !== String(user.id)) throw unauthorized('no permission: New-Api-User does not match the logged-in user', ErrorCode.UserHeaderMismatch);
   if (user.status !== UserStatus.Enabled) throw unauthorized('user banned', ErrorCode.UserBanned);
+  return user;
+}
+
+/** 403 below the level's role, or for an administrator who must first set up 2FA. */
+export async function requireLevel(req: FastifyRequest, ctx: AppContext, user: AuthUser, level: AccessLevel): Promise<void> {
   if (user.role < accessLevelMinRole[level]) throw forbidden();
   await assertTwoFactorWhereRequired(req, ctx, user);
+}
+
+/** Enforces a route's level: authenticateCaller's 401s, then requireLevel's 403s. */
+export async function authorize(req: FastifyRequest, ctx: AppContext, level: AccessLevel): Promise<AuthUser | undefined> {
+  if (level === 'public') return undefined;
+  const user = await authenticateCaller(req, ctx);
+  await requireLevel(req, ctx, user, level);
   return user;
 }

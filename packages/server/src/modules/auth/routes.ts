@@ -5,7 +5,7 @@ import { emailOf } from '../email/service.js';
 import { twoFactorChallengeFor } from '../twofa/login.js';
 import { toPublicUser } from '../users/public.js';
 import { sessionRoutes } from './session-routes.js';
-import { refuseCrossSite } from '../../http/same-site.js';
+import { refuseUnlessScriptCall } from '../../http/same-site.js';
 import { endSession, startSession } from './sessions.js';
 import { requireTurnstile, turnstileQuery } from './turnstile.js';
 
@@ -37,10 +37,11 @@ export function authRoutes(r: Router): void {
     method: 'GET',
     url: '/api/user/logout',
     level: 'public',
-    summary: "Log out: ends the caller's session on every node and clears the session cookie (refused when the browser marks the request cross-site)",
+    summary:
+      "Log out: ends the caller's session on every node and clears the session cookie (refused when the browser marks the request cross-site or as loading an image, frame or page)",
     tags: ['auth'],
     handler: async ({ ctx, reply, req }) => {
-      refuseCrossSite(req, 'log out from this site: a link on another site cannot sign you out', ErrorCode.LogoutCrossSite);
+      refuseUnlessScriptCall(req, 'log out from the console: a link on another site or an image cannot sign you out', ErrorCode.LogoutCrossSite);
       await endSession(ctx, req, reply);
       return undefined;
     },
