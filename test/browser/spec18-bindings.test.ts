@@ -9,8 +9,8 @@ const ROOT = { username: 's18bind', password: 's18-bind-pass-1' };
 const WIDGET_WAIT_MS = 12_000;
 
 /**
- * The personal page binds an OIDC account through the provider's sign-in (the state is bound to the session) and
- * a WeChat account with its code, and unbinds them; the Telegram and Turnstile widgets say so when their script
+ * The personal page binds OIDC, GitHub and LinuxDO accounts through the provider's sign-in (the state is bound to
+ * the session) and a WeChat account with its code, and unbinds each while another way in is left; the Telegram and Turnstile widgets say so when their script
  * fails or never arrives, instead of showing nothing.
  */
 describe('account bindings and widget fallbacks in Chromium', () => {
@@ -19,11 +19,26 @@ describe('account bindings and widget fallbacks in Chromium', () => {
   let root: Session;
   let page: Page;
 
-  const self = () => apiAs<{ oidc_id: string; wechat_id: string }>(root, 'GET', '/api/user/self');
+  const self = () => apiAs<{ oidc_id: string; wechat_id: string; github_id: string; linux_do_id: string }>(root, 'GET', '/api/user/self');
+
+  /**
+   * The provider's authorize page, played in the browser: it signs `user` in at once and sends the browser back to
+   * the console's callback with a code the mock's token endpoint trades for that user, and the state it was given.
+   */
+  const answerAuthorize = async (provider: 'github' | 'linuxdo', pattern: string, user: Record<string, unknown>) => {
+    await page.route(pattern, async (r) => {
+      const asked = new URL(r.request().url());
+      const back = new URL(asked.searchParams.get('redirect_uri')!);
+      back.searchParams.set('code', mock.issueCode(provider, user));
+      back.searchParams.set('state', asked.searchParams.get('state')!);
+      await r.fulfill({ status: 302, headers: { location: back.toString() } });
+    });
+  };
 
   beforeAll(async () => {
     mock = await startMockOAuth();
-    h = await startHarness();
+    // GitHub's and LinuxDO's token and user endpoints are the mock's (their authorize pages are answered below).
+    h = await startHarness(mock.env);
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     root = await loginSession(h.baseUrl, ROOT);
     for (const [key, value] of [
@@ -36,6 +51,12 @@ describe('account bindings and widget fallbacks in Chromium', () => {
       ['WeChatAuthEnabled', 'true'],
       ['WeChatServerAddress', `${mock.url}/`],
       ['WeChatServerToken', MOCK_WECHAT_TOKEN],
+      ['GitHubOAuthEnabled', 'true'],
+      ['GitHubClientId', MOCK_CLIENTS.github.id],
+      ['GitHubClientSecret', MOCK_CLIENTS.github.secret],
+      ['LinuxDOOAuthEnabled', 'true'],
+      ['LinuxDOClientId', MOCK_CLIENTS.linuxdo.id],
+      ['LinuxDOClientSecret', MOCK_CLIENTS.linuxdo.secret],
       ['TelegramOAuthEnabled', 'true'],
       ['TelegramBotToken', '123456:spec18-bot-token'],
       ['TelegramBotName', 'tollway_spec18_bot'],
@@ -81,6 +102,44 @@ describe('account bindings and widget fallbacks in Chromium', () => {
     await page.getByTestId('me-unbind-confirm-oidc').click();
     await page.getByTestId('me-bind-oidc').waitFor();
     expect((await self()).oidc_id).toBe('');
+  });
+
+  it('binds GitHub and LinuxDO through their sign-in pages, unbinds WeChat and GitHub, keeps the last way in', async () => {
+    await answerAuthorize('github', 'https://github.com/login/oauth/authorize?**', { id: 9318, login: 'octo18', name: 'Octo 18', email: 'octo18@gh.test' });
+    await answerAuthorize('linuxdo', 'https://connect.linux.do/oauth2/authorize?**', {
+      id: 7318,
+      username: 'forum18',
+      name: 'Forum 18',
+      trust_level: 2,
+      active: true,
+      silenced: false,
+    });
+    await page.goto('/app/me');
+    await page.getByTestId('me-bind-github').click();
+    await page.waitForURL((u) => u.pathname === '/app/me' && !u.search.includes('code'), { timeout: 20_000 });
+    await page.getByTestId('me-unbind-github').waitFor();
+    expect((await self()).github_id).toBe('9318');
+    // WeChat (bound above) can go now that GitHub is a way in.
+    await page.getByTestId('me-unbind-wechat').click();
+    await page.getByTestId('me-unbind-confirm-wechat').click();
+    await page.getByTestId('me-bind-wechat').waitFor();
+    expect((await self()).wechat_id).toBe('');
+    await page.getByTestId('me-bind-linuxdo').click();
+    await page.waitForURL((u) => u.pathname === '/app/me' && !u.search.includes('code'), { timeout: 20_000 });
+    await page.getByTestId('me-unbind-linuxdo').waitFor();
+    expect((await self()).linux_do_id).toBe('7318');
+    await h.shot(page, 'spec18-bindings-github-linuxdo-bound');
+    await page.getByTestId('me-unbind-github').click();
+    await page.getByTestId('me-unbind-confirm-github').click();
+    await page.getByTestId('me-bind-github').waitFor();
+    expect((await self()).github_id).toBe('');
+    // LinuxDO is now the only way in (no e-mail, no other account): its unbind is refused.
+    await page.getByTestId('me-unbind-linuxdo').click();
+    await page.getByTestId('me-unbind-confirm-linuxdo').click();
+    await page.locator('.ant-message-notice', { hasText: 'only way to sign in' }).waitFor();
+    expect((await self()).linux_do_id).toBe('7318');
+    await page.unroute('https://github.com/login/oauth/authorize?**');
+    await page.unroute('https://connect.linux.do/oauth2/authorize?**');
   });
 
   it('says the Telegram widget could not load when its script fails', async () => {
