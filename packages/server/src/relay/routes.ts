@@ -108,8 +108,12 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     }
     scope.post('/v1/messages/count_tokens', { onRequest: authenticateFirst(ctx, anthropicMessages) }, async (req, reply) => {
       try {
+        const { auth } = identifiedCaller(req) ?? (await authenticate(req, ctx.relay.tokens));
         const body = parseJsonBody(req.body);
-        if (!bodyModel(body)) throw relayErrors.noModel();
+        const model = bodyModel(body);
+        if (!model) throw relayErrors.noModel();
+        // Counting is free, but a token kept to some models counts for those only (as Gemini's countTokens).
+        if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
         checkAnthropic(body);
         const ir = anthropicMessages.requestToIR(body);
         return { input_tokens: countIRPromptTokens(ir) };

@@ -6,74 +6,25 @@ import { addChannel, drainWriter } from '../support/gateway.js';
 import { bodyText, nestedText, sweepHostileBodies } from '../support/hostile-bodies.js';
 import type { MockUpstream } from '../support/mock-upstream.js';
 import { MOCK_OPENAI_VIDEO_KEY, startMockVideo, type MockVideo } from '../support/mock-video.js';
+import {
+  GEMINI_METHODS,
+  GEMINI_PREFIXES,
+  MULTIPART_ROUTES,
+  RELAY_MODEL,
+  RELAY_VIDEO_MODEL,
+  relayJsonRoutes,
+  STUBBED_PREFIXES,
+  uncoveredRoutes,
+  videoRemixRoute,
+  type RelayRoute,
+} from '../support/relay-routes.js';
 
-const MODEL = 'sweep-model';
-/** Served by a Sora channel on a mock OpenAI videos API: the video task routes' valid bodies are accepted. */
-const VIDEO_MODEL = 'sweep-video';
+const MODEL = RELAY_MODEL;
+const VIDEO_MODEL = RELAY_VIDEO_MODEL;
 
-type Protocol = 'openai' | 'anthropic' | 'gemini';
-interface RelayRoute {
-  path: string;
-  protocol: Protocol;
-  /** A body the route accepts; the sweep breaks it field by field. */
-  valid: Record<string, unknown>;
-  /** Fields whose value the sweep replaces with hostile ones (dotted paths reach nested fields). */
-  fields: string[];
-  auth: 'key' | 'session';
-}
-
-const messages = [{ role: 'user', content: 'hi' }];
-const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
-const gemini = (method: string) => `/v1beta/models/${MODEL}:${method}`;
-
-/** Every JSON relay route, with the fields that carry content, limits and flags. */
-const jsonRoutes: RelayRoute[] = [
-  {
-    path: '/v1/chat/completions',
-    protocol: 'openai',
-    valid: { model: MODEL, messages },
-    fields: ['model', 'messages', 'max_tokens', 'max_completion_tokens', 'n', 'temperature', 'stream', 'stream_options', 'tools'],
-    auth: 'key',
-  },
-  { path: '/v1/completions', protocol: 'openai', valid: { model: MODEL, prompt: 'hi' }, fields: ['model', 'prompt', 'max_tokens', 'n', 'stream'], auth: 'key' },
-  { path: '/v1/embeddings', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
-  { path: '/v1/videos', protocol: 'openai', valid: { model: VIDEO_MODEL, prompt: 'hi' }, fields: ['model', 'prompt', 'seconds', 'size', 'images', 'metadata'], auth: 'key' },
-  { path: '/v1/video/generations', protocol: 'openai', valid: { model: VIDEO_MODEL, prompt: 'hi' }, fields: ['model', 'prompt', 'duration', 'size', 'image', 'mode'], auth: 'key' },
-  { path: '/v1/moderations', protocol: 'openai', valid: { model: MODEL, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
-  {
-    path: '/v1/responses',
-    protocol: 'openai',
-    valid: { model: MODEL, input: 'hi' },
-    fields: ['model', 'input', 'max_output_tokens', 'instructions', 'stream', 'tools'],
-    auth: 'key',
-  },
-  {
-    path: '/v1/messages',
-    protocol: 'anthropic',
-    valid: { model: MODEL, max_tokens: 5, messages },
-    fields: ['model', 'messages', 'max_tokens', 'system', 'stream', 'temperature', 'tools'],
-    auth: 'key',
-  },
-  { path: '/v1/messages/count_tokens', protocol: 'anthropic', valid: { model: MODEL, messages }, fields: ['model', 'messages', 'system', 'tools'], auth: 'key' },
-  {
-    path: gemini('generateContent'),
-    protocol: 'gemini',
-    valid: { contents },
-    fields: ['contents', 'generationConfig', 'generationConfig.maxOutputTokens', 'generationConfig.candidateCount', 'systemInstruction', 'tools'],
-    auth: 'key',
-  },
-  { path: `/v1/models/${MODEL}:generateContent`, protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig.maxOutputTokens'], auth: 'key' },
-  { path: gemini('streamGenerateContent'), protocol: 'gemini', valid: { contents }, fields: ['contents', 'generationConfig.maxOutputTokens'], auth: 'key' },
-  { path: gemini('embedContent'), protocol: 'gemini', valid: { content: { parts: [{ text: 'hi' }] } }, fields: ['content', 'content.parts', 'outputDimensionality'], auth: 'key' },
-  { path: gemini('batchEmbedContents'), protocol: 'gemini', valid: { requests: [{ content: { parts: [{ text: 'hi' }] } }] }, fields: ['requests'], auth: 'key' },
-  { path: '/v1/images/generations', protocol: 'openai', valid: { model: MODEL, prompt: 'a cat' }, fields: ['model', 'prompt', 'n', 'size', 'quality', 'stream'], auth: 'key' },
-  { path: '/v1/audio/speech', protocol: 'openai', valid: { model: MODEL, input: 'hello', voice: 'alloy' }, fields: ['model', 'input', 'voice', 'speed'], auth: 'key' },
-  { path: '/v1/rerank', protocol: 'openai', valid: { model: MODEL, query: 'q', documents: ['a', 'b'] }, fields: ['model', 'query', 'documents', 'top_n'], auth: 'key' },
-  { path: '/pg/chat/completions', protocol: 'openai', valid: { model: MODEL, messages }, fields: ['model', 'messages', 'max_tokens', 'n', 'stream'], auth: 'session' },
-];
-
-/** The multipart media endpoints (their bodies are swept for content type and form errors). */
-const MULTIPART = ['/v1/images/edits', '/v1/audio/transcriptions', '/v1/audio/translations'];
+/** Every JSON relay route, with the fields that carry content, limits and flags (shared with the permission matrix). */
+const jsonRoutes = relayJsonRoutes();
+const MULTIPART = MULTIPART_ROUTES;
 
 const setPath = (body: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> => {
   const copy = structuredClone(body);
@@ -88,7 +39,9 @@ const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.i
 const TEXT_FIELDS = new Set(['prompt', 'input', 'query', 'instructions', 'system', 'size', 'quality', 'voice']);
 
 /** Values of the hostile list that a field does accept (the sweep leaves those out). */
-function accepted(route: RelayRoute, field: string, v: unknown): boolean {
+function accepted(route: RelayRoute, path: string, v: unknown): boolean {
+  // countTokens' generateContentRequest is checked as a generateContent body.
+  const field = path.replace(/^generateContentRequest\./, '');
   if (typeof v === 'string' && TEXT_FIELDS.has(field)) return true;
   if (field === 'stream') return v === true;
   // Any short name is a model count_tokens can count for (it calls no upstream).
@@ -138,7 +91,7 @@ describe('bad input over every relay route', () => {
       })
     ).json()) as { id: string };
     for (let i = 0; i < 3; i++) await t.runtime.taskPoller.job.runOnce();
-    jsonRoutes.push({ path: `/v1/videos/${created.id}/remix`, protocol: 'openai', valid: { prompt: 'hi' }, fields: ['prompt'], auth: 'key' });
+    jsonRoutes.push(videoRemixRoute(created.id));
   });
   afterAll(async () => video?.close());
 
@@ -175,22 +128,50 @@ describe('bad input over every relay route', () => {
   }
 
   // The task routes (Midjourney, Suno) are swept in their own shapes by relay-bad-input-tasks.test.ts.
-  it('covers every POST relay route the server registers (a new one cannot escape the sweep)', () => {
+  it('covers every POST relay route the server registers, and every Gemini method under the wildcard routes', () => {
     const covered = [...jsonRoutes.map((r) => r.path), ...MULTIPART];
-    const stubs = ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads'];
-    const served = t.registered.filter((r) => r.method === 'POST' && /^\/(v1|v1beta|pg)\//.test(r.url) && !stubs.some((p) => r.url === p || r.url === `${p}/*`)).map((r) => r.url);
+    const served = t.registered
+      .filter((r) => r.method === 'POST' && /^\/(v1|v1beta|pg)\//.test(r.url) && !STUBBED_PREFIXES.some((p) => r.url === p || r.url === `${p}/*`))
+      .map((r) => r.url);
     expect(served.length).toBeGreaterThan(15);
-    for (const url of served)
-      expect(
-        covered.some((p) => (url.endsWith('/*') ? p.startsWith(url.slice(0, -1)) : new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+')}$`).test(p))),
-        url,
-      ).toBe(true);
+    expect(served).toEqual(expect.arrayContaining(GEMINI_PREFIXES.map((p) => `${p}*`)));
+    expect(uncoveredRoutes(served, covered)).toEqual([]);
+  });
+
+  it('the Gemini methods swept are exactly those the wildcard routes dispatch (probed with Google’s method names)', async () => {
+    // Google's methods of models/* (v1beta and the older v1beta2/v1beta3 names): any the gateway does not dispatch is its 404.
+    const google = [
+      ...GEMINI_METHODS,
+      'batchGenerateContent',
+      'asyncBatchEmbedContent',
+      'generateAnswer',
+      'predict',
+      'predictLongRunning',
+      'generateMessage',
+      'generateText',
+      'embedText',
+      'batchEmbedText',
+      'countMessageTokens',
+      'countTextTokens',
+      'get',
+      'list',
+    ];
+    const dispatched: string[] = [];
+    for (const prefix of GEMINI_PREFIXES)
+      for (const method of google) {
+        const route: RelayRoute = { path: `${prefix}${MODEL}:${method}`, protocol: 'gemini', valid: {}, fields: [], auth: 'key' };
+        const r = await send(route, '{}');
+        expect(r.status, `${route.path}: ${r.text.slice(0, 160)}`).toBeLessThan(500);
+        const notServed = r.status === 404 && /is not a method this gateway serves/.test(String(r.json?.error?.message));
+        if (!notServed) dispatched.push(`${prefix}${method}`);
+      }
+    expect(dispatched.sort()).toEqual(GEMINI_PREFIXES.flatMap((p) => GEMINI_METHODS.map((m) => `${p}${m}`)).sort());
   });
 
   it('every route accepts its valid body (the sweep starts from bodies that work)', async () => {
     for (const route of jsonRoutes) {
       const r = await send(route, JSON.stringify(route.valid));
-      expect(r.status, `${route.path}: ${r.text.slice(0, 200)}`).toBeLessThan(300);
+      expect(r.status, `${route.label ?? route.path}: ${r.text.slice(0, 200)}`).toBeLessThan(300);
     }
   });
 
@@ -224,7 +205,8 @@ describe('bad input over every relay route', () => {
         failures,
       );
     }
-    for (const route of jsonRoutes) expectRefusal(`${route.path} form`, route, await send(route, 'model=x&messages=y', 'application/x-www-form-urlencoded'), failures);
+    for (const route of jsonRoutes)
+      expectRefusal(`${route.label ?? route.path} form`, route, await send(route, 'model=x&messages=y', 'application/x-www-form-urlencoded'), failures);
     expect(failures).toEqual([]);
   });
 

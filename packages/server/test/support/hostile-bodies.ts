@@ -13,7 +13,7 @@ export const hostileValues: unknown[] = [[null], [null, null], 'x'.repeat(200_00
 export const bodyText = (body: Record<string, unknown>): string => JSON.stringify(body).replace(`"${DEEP}"`, nestedText(5000));
 
 /** One protocol's routes and how to send to them and judge the answers. */
-export interface HostileSweep<R extends { path: string; fields: string[] }, A> {
+export interface HostileSweep<R extends { path: string; label?: string; fields: string[] }, A> {
   routes: R[];
   brokenBodies: string[];
   /** Values of the hostile list that a field does accept (left out). */
@@ -26,18 +26,19 @@ export interface HostileSweep<R extends { path: string; fields: string[] }, A> {
 }
 
 /** Sends every broken body, and every hostile value in every field, to every route: the failures and how many were sent. */
-export async function sweepHostileBodies<R extends { path: string; fields: string[] }, A>(s: HostileSweep<R, A>): Promise<{ failures: string[]; sent: number }> {
+export async function sweepHostileBodies<R extends { path: string; label?: string; fields: string[] }, A>(s: HostileSweep<R, A>): Promise<{ failures: string[]; sent: number }> {
   const failures: string[] = [];
   let sent = 0;
   for (const route of s.routes) {
+    const name = route.label ?? route.path;
     for (const body of s.brokenBodies) {
-      s.expectRefusal(`${route.path} body ${body.slice(0, 30)}`, route, await s.send(route, body), failures);
+      s.expectRefusal(`${name} body ${body.slice(0, 30)}`, route, await s.send(route, body), failures);
       sent++;
     }
     for (const field of route.fields) {
       for (const value of hostileValues) {
         if (s.accepted(route, field, value)) continue;
-        s.expectRefusal(`${route.path} ${field}=${JSON.stringify(value).slice(0, 30)}`, route, await s.send(route, s.bodyWith(route, field, value)), failures);
+        s.expectRefusal(`${name} ${field}=${JSON.stringify(value).slice(0, 30)}`, route, await s.send(route, s.bodyWith(route, field, value)), failures);
         sent++;
       }
     }
