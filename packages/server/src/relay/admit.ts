@@ -1,5 +1,4 @@
-import { chooseKey, type CachedChannel } from '../core/routing/channel-cache.js';
-import { resolveModelMapping } from '../core/routing/channel-row.js';
+import { channelModel, chooseKey, type CachedChannel } from '../core/routing/channel-cache.js';
 import type { TokenAuth } from './auth-cache.js';
 import { relayErrors } from './errors.js';
 import type { Hold, ReserveTarget } from '../accounting/ledger.js';
@@ -9,8 +8,9 @@ import { admitCaller, type RateAdmission } from './limits/admission.js';
 import type { RelayContext } from './services.js';
 
 /**
- * Stage 2 — the model: allowed for the token, priced for the group, served by a channel; rate limits counted
- * (`tokens` reserved under TPM limits).
+ * Stage 2 — the model: allowed for the token, priced for the group, served by a channel that takes `inputTokens`
+ * (the estimated prompt; else a 400, before anything is counted); rate limits counted (`tokens` reserved under
+ * TPM limits).
  */
 export async function admitModel(
   ctx: RelayContext,
@@ -18,11 +18,14 @@ export async function admitModel(
   group: string,
   model: string,
   tokens = 0,
+  inputTokens = 0,
 ): Promise<{ price: ResolvedPrice; limits: Awaited<ReturnType<typeof checkRateLimits>>; rate: RateAdmission | undefined }> {
   if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
   const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
   if (!price) throw relayErrors.unpriced(model);
-  if (!ctx.channelCache.hasModel(group, model)) throw relayErrors.noChannel(group, model);
+  const inputLimit = ctx.channelCache.inputLimit(group, model);
+  if (inputLimit === undefined) throw relayErrors.noChannel(group, model);
+  if (inputTokens > inputLimit) throw relayErrors.inputTooLarge(inputTokens, model, inputLimit);
   const limits = await checkRateLimits(ctx.counters, ctx.options, auth, group);
   const counting = admitCaller(ctx, auth, group, tokens);
   const rate = counting && (await counting);
@@ -38,16 +41,20 @@ export async function reserveQuota(ctx: RelayContext, auth: TokenAuth, amount: n
   return { target, hold };
 }
 
-/** Stage 4's choice — the next channel not tried yet (recorded as tried), its key index and the mapped model. */
+/**
+ * Stage 4's choice — the next channel not tried yet (recorded as tried) that takes `inputTokens`, its key index and
+ * the model: mapped (for billing and logs) and as sent upstream (prefixed).
+ */
 export function nextChannel(
   ctx: RelayContext,
   group: string,
   model: string,
   tried: Set<number>,
   attempt: number,
-): { ch: CachedChannel; keyIndex: number | undefined; mapped: ReturnType<typeof resolveModelMapping> } | undefined {
-  const ch = ctx.channelCache.select(group, model, tried, attempt);
+  inputTokens = 0,
+): { ch: CachedChannel; keyIndex: number | undefined; mapped: ReturnType<typeof channelModel> } | undefined {
+  const ch = ctx.channelCache.select(group, model, tried, attempt, inputTokens);
   if (!ch) return undefined;
   tried.add(ch.id);
-  return { ch, keyIndex: chooseKey(ch, Math.random, ctx.breakers), mapped: resolveModelMapping(ch.modelMapping, model) };
+  return { ch, keyIndex: chooseKey(ch, Math.random, ctx.breakers), mapped: channelModel(ch, model) };
 }

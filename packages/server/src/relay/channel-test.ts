@@ -1,7 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { ChannelProbeResult } from '../core/channel-probe.js';
-import { chooseKey, type CachedChannel } from '../core/routing/channel-cache.js';
-import { resolveModelMapping } from '../core/routing/channel-row.js';
+import { channelModel, chooseKey, type CachedChannel } from '../core/routing/channel-cache.js';
 import { redactKeys } from '../modules/channels/status.js';
 import { formatFor } from './ir/formats.js';
 import { parseData } from './ir/json-data.js';
@@ -12,22 +11,23 @@ import { answerSummary, modelErrorMessage } from './providers/upstream-json.js';
 import type { RelayServices } from './services.js';
 
 /**
- * Calls a channel's upstream once with a one-token chat request, through the same adaptor, wire format and
- * model mapping as the relay (so Anthropic and Gemini channels are tested in their own format). Never returns
- * the key.
+ * Calls a channel's upstream once with a one-token chat request, through the same adaptor, wire format, model
+ * mapping and prefix as the relay (so Anthropic and Gemini channels are tested in their own format). Never
+ * returns the key.
  */
 export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServices }, channel: CachedChannel, model: string): Promise<ChannelProbeResult> {
   const started = Date.now();
   const keyIndex = chooseKey(channel);
   if (keyIndex === undefined) return { ok: false, status: 0, message: 'channel has no usable key', elapsedMs: 0 };
-  const mapped = resolveModelMapping(channel.modelMapping, model);
+  const mapped = channelModel(channel, model);
   if ('error' in mapped) return { ok: false, status: 0, message: mapped.error, elapsedMs: 0 };
-  const adaptor = adaptorFor(channel.type, mapped.model);
+  const upstreamModel = mapped.upstream;
+  const adaptor = adaptorFor(channel.type, upstreamModel);
   if (!adaptor) return { ok: false, status: 0, message: `channel type ${channel.type} is not supported by this version`, elapsedMs: 0 };
-  const call = { channel, key: channel.keys[keyIndex]!, model: mapped.model, stream: false, openaiPath: openAIPaths.chat, options: ctx.options };
+  const call = { channel, key: channel.keys[keyIndex]!, model: upstreamModel, stream: false, openaiPath: openAIPaths.chat, options: ctx.options };
   const { url, headers } = adaptor.target(call);
   const format = formatFor(adaptor.format);
-  const body = format.requestFromIR({ model: mapped.model, system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], maxTokens: 1, stream: false });
+  const body = format.requestFromIR({ model: upstreamModel, system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], maxTokens: 1, stream: false });
   const sent = await prepareRequest(adaptor, call, url, headers, body);
   if ('error' in sent) return { ok: false, status: sent.error.status, message: sent.error.message, elapsedMs: Date.now() - started };
   const { request } = await import('undici');

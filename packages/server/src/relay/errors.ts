@@ -43,6 +43,14 @@ export const relayErrors = {
   /** Channels serve the model in the group but none is enabled now: a retry later may succeed. */
   channelsUnavailable: (group: string, model: string) =>
     new RelayError(503, `no available channel for model ${model} in group ${group}: its channels are disabled`, 'tollway_error', 'no_available_channel'),
+  /** The estimated input is more than every channel of the model takes (max_input_tokens): final, none is tried. */
+  inputTooLarge: (tokens: number, model: string, largest: number) =>
+    new RelayError(
+      400,
+      `input of about ${tokens} tokens exceeds the limit of every channel for model ${model} (largest: ${largest})`,
+      'invalid_request_error',
+      'context_length_exceeded',
+    ),
   rateLimited: (what: string) => new RelayError(429, `too many requests: ${what}; retry later`, 'rate_limit_error', 'rate_limited'),
 };
 

@@ -42,9 +42,11 @@ export async function relayCall(
   const settings = ctx.relay.settings.get();
   checkPrompt(ctx.options, settings, call, group);
   let admitted: Awaited<ReturnType<typeof admitModel>>;
-  const estimate = tokensEstimate(call);
+  // The prompt's estimate, made once: the reservation, TPM limits and channels' max_input_tokens all read it.
+  const prompt = estimatePromptTokens(call.body, call.bytes);
+  const estimate = tokensEstimate(call, prompt);
   try {
-    admitted = await admitModel(ctx, auth, group, call.model, estimate);
+    admitted = await admitModel(ctx, auth, group, call.model, estimate, prompt);
   } catch (err) {
     throw unservedOrDisabled(ctx, err, group, call.model);
   }
@@ -54,7 +56,7 @@ export async function relayCall(
   // The reservation never counts a negative, fractional or unbounded limit, whatever a parser let through.
   const limit = call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : 0;
   const reserved =
-    computeQuota(scaledPrice(price.price, call.units), { promptTokens: estimatePromptTokens(call.body, call.bytes), completionTokens: limit }, settings.quotaPerUnit) +
+    computeQuota(scaledPrice(price.price, call.units), { promptTokens: prompt, completionTokens: limit }, settings.quotaPerUnit) +
     (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !limit ? settings.preConsumedQuota : 0);
   const { target, hold } = await reserveQuota(ctx, auth, reserved).catch((err: unknown) => {
     settleAdmission(ctx, rate, 0);
@@ -69,7 +71,7 @@ export async function relayCall(
     // The call's bill at its reservation is in the journal before anything goes upstream: a crash from here on
     // bills it once, at most that much (the settlement replaces it when it lands).
     await ctx.relay.writer.begin(requestId, unsettledCallRecord(ctx, { requestId, auth, group, model: call.model, stream: call.stream, ip: req.ip, started, target, reserved }));
-    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold, settings, rate, estimate });
+    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold, settings, rate, estimate, prompt });
     if (settled) countSuccess(ctx.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
@@ -110,6 +112,8 @@ interface CallState {
   /** The call's count under token/user/group limits; `estimate` its tokens reserved there and per channel. */
   rate: RateAdmission | undefined;
   estimate: number;
+  /** The prompt's estimate: channels whose max_input_tokens is below it are passed over. */
+  prompt: number;
 }
 
 /** Tries channels until one relays the call; returns true when the call was settled (charged). */
@@ -135,7 +139,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
   let overLimit: RelayError | undefined;
   for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
     obs?.picking();
-    const next = nextChannel(ctx, group, model, tried, attempt);
+    const next = nextChannel(ctx, group, model, tried, attempt, s.prompt);
     if (!next) break;
     const { ch, keyIndex, mapped } = next;
     usedChannels.push(ch.id);
@@ -155,7 +159,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
     obs?.attempting(ch.id, model);
     let result: AttemptResult;
     try {
-      result = await attemptChannel(ctx, { call, channel: ch, key: ch.keys[keyIndex]!, upstreamModel: mapped.model, res, signal: cancel, started, captureAnswer: logContent });
+      result = await attemptChannel(ctx, { call, channel: ch, key: ch.keys[keyIndex]!, upstreamModel: mapped.upstream, res, signal: cancel, started, captureAnswer: logContent });
     } catch (err) {
       // A refusal of the request itself (it cannot be converted) is the caller's: no retry, no channel blamed.
       if (res.headersSent || err instanceof RelayError) {
@@ -183,6 +187,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
         auth,
         group,
         model,
+        // Billing and logs know the mapped model; the prefix is only the name on the wire.
         upstreamModel: mapped.model,
         stream,
         ip: req.ip,

@@ -2,17 +2,16 @@ import type { WindowCounters } from '../lib/window-counters.js';
 import type { OptionsService } from '../core/options/service.js';
 import type { TokenAuth } from './auth-cache.js';
 import { relayErrors } from './errors.js';
-import { estimatePromptTokens } from './token-count.js';
 import type { InboundCall } from './types.js';
 import { MAX_TOKEN_LIMIT } from './validate.js';
 
 /** Tokens a TPM limit reserves for the answer of a call that sets no max_tokens (settled to the real count). */
 export const UNBOUNDED_COMPLETION_ESTIMATE = 1024;
 
-/** The tokens a call reserves under TPM limits: the prompt estimate plus max_tokens (or the default). */
-export function tokensEstimate(call: InboundCall): number {
+/** The tokens a call reserves under TPM limits: the prompt estimate (estimatePromptTokens) plus max_tokens (or the default). */
+export function tokensEstimate(call: InboundCall, promptTokens: number): number {
   const limit = call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : UNBOUNDED_COMPLETION_ESTIMATE;
-  return estimatePromptTokens(call.body, call.bytes) + limit;
+  return promptTokens + limit;
 }
 
 interface Limit {

@@ -55,7 +55,7 @@ export interface SurfaceAttempt {
   ctx: RelayContext;
   channel: CachedChannel;
   key: string;
-  /** Upstream model after the channel's mapping. */
+  /** The model name sent upstream: the channel's mapping applied, its prefix in front. */
   model: string;
   adaptor: UpstreamAdaptor;
   res: ServerResponse;
@@ -73,7 +73,7 @@ export interface ChannelAttempt {
   call: InboundCall;
   channel: CachedChannel;
   key: string;
-  /** Upstream model after the channel's mapping. */
+  /** The model name sent upstream: the channel's mapping applied, its prefix in front. */
   upstreamModel: string;
   res: ServerResponse;
   signal: CancelSignal;

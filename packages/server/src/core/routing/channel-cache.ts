@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { ChannelBreakers } from './breakers.js';
-import { channelKeys, parseJsonObject, splitList, type ChannelRow, type MultiKeyInfo } from './channel-row.js';
+import { channelKeys, parseJsonObject, resolveModelMapping, splitList, type ChannelRow, type MultiKeyInfo } from './channel-row.js';
 
 /** A channel as the relay uses it: parsed once when the cache is (re)built. */
 export interface CachedChannel {
@@ -22,6 +22,10 @@ export interface CachedChannel {
   weight: number;
   tag: string;
   modelMapping: Record<string, string>;
+  /** Put in front of the model name sent upstream, after the mapping ('' for none). */
+  modelPrefix: string;
+  /** The largest estimated input (prompt tokens) the channel takes; 0: no limit. */
+  maxInputTokens: number;
   statusCodeMapping: Record<string, string>;
   systemPrompt: string;
   paramOverride: Record<string, unknown>;
@@ -35,6 +39,45 @@ export interface CachedChannel {
 interface Tier {
   priority: number;
   channels: CachedChannel[];
+}
+
+/** The channels of one group × model by priority tier, their input caps summarised once per reload. */
+interface Route {
+  tiers: Tier[];
+  /** Inputs up to this many tokens fit every channel (Infinity when none has a cap): selection filters nothing. */
+  fitsAll: number;
+  /** The largest input some channel takes (Infinity when one has no cap). */
+  fitsSome: number;
+}
+
+function routeOf(tiers: Tier[]): Route {
+  let fitsAll = Infinity;
+  let fitsSome = 0;
+  for (const tier of tiers) {
+    for (const c of tier.channels) {
+      const cap = c.maxInputTokens > 0 ? c.maxInputTokens : Infinity;
+      fitsAll = Math.min(fitsAll, cap);
+      fitsSome = Math.max(fitsSome, cap);
+    }
+  }
+  return { tiers, fitsAll, fitsSome };
+}
+
+/** `tried` plus the channels whose cap is below `inputTokens` (only for a route where some cap is). */
+function withOverCap(tiers: Tier[], tried: ReadonlySet<number>, inputTokens: number): ReadonlySet<number> {
+  const skip = new Set(tried);
+  for (const tier of tiers) for (const c of tier.channels) if (c.maxInputTokens > 0 && c.maxInputTokens < inputTokens) skip.add(c.id);
+  return skip;
+}
+
+/**
+ * The model a channel is asked for: the client's model through the channel's model_mapping (`model`, what billing
+ * and logs know as the upstream model), and the name sent upstream, its model_prefix in front (`upstream`).
+ */
+export function channelModel(ch: Pick<CachedChannel, 'modelMapping' | 'modelPrefix'>, model: string): { model: string; upstream: string } | { error: string } {
+  const mapped = resolveModelMapping(ch.modelMapping, model);
+  if ('error' in mapped) return mapped;
+  return { model: mapped.model, upstream: ch.modelPrefix ? ch.modelPrefix + mapped.model : mapped.model };
 }
 
 export function toCachedChannel(row: ChannelRow): CachedChannel {
@@ -58,6 +101,8 @@ export function toCachedChannel(row: ChannelRow): CachedChannel {
     weight: row.weight,
     tag: row.tag,
     modelMapping: parseJsonObject<Record<string, string>>(row.model_mapping, {}),
+    modelPrefix: row.model_prefix ?? '',
+    maxInputTokens: Math.max(0, Number(row.max_input_tokens) || 0),
     statusCodeMapping: parseJsonObject<Record<string, string>>(row.status_code_mapping, {}),
     systemPrompt: row.system_prompt ?? '',
     paramOverride: parseJsonObject<Record<string, unknown>>(row.param_override, {}),
@@ -77,7 +122,7 @@ const abilityKey = (group: string, model: string) => `${group}\u0000${model}`;
  */
 export class ChannelCache {
   private byId = new Map<number, CachedChannel>();
-  private tiers = new Map<string, Tier[]>();
+  private routes = new Map<string, Route>();
   private modelsByGroup = new Map<string, string[]>();
   private readonly reloaded: (() => void)[] = [];
 
@@ -110,15 +155,12 @@ export class ChannelCache {
       if (!set) models.set(a.group, (set = new Set()));
       set.add(a.model);
     }
-    const tiers = new Map<string, Tier[]>();
+    const routes = new Map<string, Route>();
     for (const [key, byPriority] of grouped) {
-      tiers.set(
-        key,
-        [...byPriority.entries()].sort((x, y) => y[0] - x[0]).map(([priority, channels]) => ({ priority, channels: channels.sort((x, y) => x.id - y.id) })),
-      );
+      routes.set(key, routeOf([...byPriority.entries()].sort((x, y) => y[0] - x[0]).map(([priority, channels]) => ({ priority, channels: channels.sort((x, y) => x.id - y.id) }))));
     }
     this.byId = byId;
-    this.tiers = tiers;
+    this.routes = routes;
     this.modelsByGroup = new Map([...models].map(([g, set]) => [g, [...set].sort()]));
     for (const fn of this.reloaded) fn();
   }
@@ -149,19 +191,28 @@ export class ChannelCache {
   }
 
   hasModel(group: string, model: string): boolean {
-    return this.tiers.has(abilityKey(group, model));
+    return this.routes.has(abilityKey(group, model));
+  }
+
+  /** The largest estimated input a channel of group × model takes (Infinity: one has no cap); undefined when none serves it. */
+  inputLimit(group: string, model: string): number | undefined {
+    return this.routes.get(abilityKey(group, model))?.fitsSome;
   }
 
   /**
    * Picks a channel for group × model. Attempt n starts at priority tier n (highest first), weighted random
    * inside the tier (all-zero weights: equal chance); channels already tried in this request are skipped, and
    * when the tier has none left the highest tier with an untried channel is used. Channels whose breaker is
-   * open are skipped as if tried; when every untried candidate is open they are used all the same.
+   * open are skipped as if tried; when every untried candidate is open they are used all the same. Channels whose
+   * max_input_tokens is below `inputTokens` (the call's estimated prompt) are never picked.
    */
-  select(group: string, model: string, tried: ReadonlySet<number>, attempt: number, random: () => number = Math.random): CachedChannel | undefined {
-    const tiers = this.tiers.get(abilityKey(group, model));
-    if (!tiers || tiers.length === 0) return undefined;
-    return pickFromTiers(tiers, attempt, tried, random, this.health) ?? (this.health ? pickFromTiers(tiers, attempt, tried, random, undefined) : undefined);
+  select(group: string, model: string, tried: ReadonlySet<number>, attempt: number, inputTokens = 0, random: () => number = Math.random): CachedChannel | undefined {
+    const route = this.routes.get(abilityKey(group, model));
+    if (!route || route.tiers.length === 0) return undefined;
+    const { tiers } = route;
+    // A route without caps (or an input every cap takes) costs one comparison here.
+    const skip = inputTokens > route.fitsAll ? withOverCap(tiers, tried, inputTokens) : tried;
+    return pickFromTiers(tiers, attempt, skip, random, this.health) ?? (this.health ? pickFromTiers(tiers, attempt, skip, random, undefined) : undefined);
   }
 }
 

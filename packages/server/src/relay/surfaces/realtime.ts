@@ -160,7 +160,7 @@ async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: Inco
     if (!next) break;
     const { ch, keyIndex, mapped } = next;
     usedChannels.push(ch.id);
-    const t = keyIndex === undefined || 'error' in mapped ? undefined : upstreamTarget(ch, ch.keys[keyIndex]!, mapped.model, req);
+    const t = keyIndex === undefined || 'error' in mapped ? undefined : upstreamTarget(ch, ch.keys[keyIndex]!, mapped.upstream, req);
     if (keyIndex === undefined || 'error' in mapped || !t) {
       const message = 'error' in mapped ? mapped.error : keyIndex === undefined ? 'channel has no usable key' : `channel type ${ch.type} does not serve realtime`;
       last = attemptFailure(501, message, ch);
