@@ -88,6 +88,13 @@ export const ErrorCode = {
   InputBadFormat: 'input_bad_format',
   InputNotInteger: 'input_not_integer',
   InputWrongType: 'input_wrong_type',
+  InputItemTooLong: 'input_item_too_long',
+  InputNotJsonObject: 'input_not_json_object',
+  InputNotHttpUrl: 'input_not_http_url',
+  InputUnknownKeys: 'input_unknown_keys',
+  InputBadKey: 'input_bad_key',
+  DateRangeReversed: 'date_range_reversed',
+  RequestInvalid: 'request_invalid',
   BodyTooLarge: 'body_too_large',
   UnsupportedContentType: 'unsupported_content_type',
   MalformedJson: 'malformed_json',
@@ -149,8 +156,8 @@ export const ErrorCode = {
   AlreadyAdmin: 'already_admin',
   AlreadyCommon: 'already_common',
   EmailVerifyUnavailable: 'email_verify_unavailable',
-  SettingInvalid: 'setting_invalid',
   WebhookUrlRequired: 'webhook_url_required',
+  WebhookUrlNotHttps: 'webhook_url_not_https',
   WebhookUrlBlocked: 'webhook_url_blocked',
   // Channels, their tests, balances and model lists.
   ChannelNotFound: 'channel_not_found',
@@ -164,6 +171,11 @@ export const ErrorCode = {
   ChannelNoKey: 'channel_no_key',
   ChannelGroupTooLong: 'channel_group_too_long',
   ChannelBaseUrlMissing: 'channel_base_url_missing',
+  ChannelTypeUnknown: 'channel_type_unknown',
+  ChannelNameKeyRequired: 'channel_name_key_required',
+  ChannelNameRequired: 'channel_name_required',
+  ChannelModelsRequired: 'channel_models_required',
+  ChannelGroupsRequired: 'channel_groups_required',
   ModelMappingTarget: 'model_mapping_target',
   ModelMappingInvalid: 'model_mapping_invalid',
   StatusCodeMappingInvalid: 'status_code_mapping_invalid',
@@ -185,11 +197,14 @@ export const ErrorCode = {
   RedemptionEnableUsed: 'redemption_enable_used',
   RedemptionGiftUsed: 'redemption_gift_used',
   RedemptionMaxBelowUses: 'redemption_max_below_uses',
+  RedemptionMaxUsesInvalid: 'redemption_max_uses_invalid',
+  RedemptionExpiryConflict: 'redemption_expiry_conflict',
   // Tokens.
   TokenAllowIpsInvalid: 'token_allow_ips_invalid',
   TokenCannotEnableExpired: 'token_cannot_enable_expired',
   TokenCannotEnableExhausted: 'token_cannot_enable_exhausted',
   TokenBatchTooMany: 'token_batch_too_many',
+  TokenExpiryFormat: 'token_expiry_format',
   // Messages and the inbox.
   MessageNotFound: 'message_not_found',
   MessageUsersMissing: 'message_users_missing',
@@ -214,7 +229,15 @@ export const ErrorCode = {
   OptionTooLarge: 'option_too_large',
   OptionNotInList: 'option_not_in_list',
   OptionNotJson: 'option_not_json',
-  OptionInvalid: 'option_invalid',
+  OptionNotJsonObject: 'option_not_json_object',
+  SensitiveRegexEmpty: 'sensitive_regex_empty',
+  SensitiveRegexMatchesEmpty: 'sensitive_regex_matches_empty',
+  SensitiveRegexInvalid: 'sensitive_regex_invalid',
+  StatusCodeRuleInvalid: 'status_code_rule_invalid',
+  // Entries of the outbound request guard's lists (fetch_setting.*): {field} is the entry.
+  FetchDomainInvalid: 'fetch_domain_invalid',
+  FetchIpInvalid: 'fetch_ip_invalid',
+  FetchPortInvalid: 'fetch_port_invalid',
   ModelPriceNotPositive: 'model_price_not_positive',
   // Preset ratio files (file: prompt or completion).
   PresetFetchFailed: 'preset_fetch_failed',
@@ -224,6 +247,11 @@ export const ErrorCode = {
   PresetFileInvalid: 'preset_file_invalid',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const ERROR_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
+
+/** True when `value` is one of the codes above. */
+export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && ERROR_CODES.has(value);
 
 /** Values a refusal's text needs (the minimum amount, a time): sent as `params` beside the code. */
 export type ErrorParams = Record<string, string | number>;

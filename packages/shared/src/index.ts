@@ -1,5 +1,6 @@
 export * from './enums.js';
 export * from './error-codes.js';
+export * from './input-rules.js';
 export * from './quota.js';
 export * from './options.js';
 export * from './sensitive-words.js';

@@ -1,4 +1,12 @@
 import type { z } from 'zod';
+import type { ErrorCode, ErrorParams } from './error-codes.js';
+
+/** A text option's failed check: the English message, and the code and values of the console's text ({key} is added). */
+export interface OptionCheckFailure {
+  message: string;
+  code: ErrorCode;
+  params?: ErrorParams;
+}
 
 /**
  * The type of one option. Values are stored and sent as text; booleans as the text `true`/`false`, JSON values
@@ -17,8 +25,8 @@ export interface OptionDef {
   values?: readonly string[];
   min?: number;
   max?: number;
-  /** For string: a check of the text; returns the error message, or undefined when it is valid. */
-  check?: (text: string) => string | undefined;
+  /** For string: a check of the text; returns what is wrong, or undefined when it is valid. */
+  check?: (text: string) => OptionCheckFailure | undefined;
 }
 
 export const bool = (d: boolean): OptionDef => ({ kind: 'bool', default: String(d) });
@@ -29,4 +37,4 @@ export const secret = (): OptionDef => ({ kind: 'string', default: '', secret: t
 export const json = (d: unknown, schema: z.ZodType): OptionDef => ({ kind: 'json', default: JSON.stringify(d), json: schema });
 export const oneOf = (d: string, values: readonly string[]): OptionDef => ({ kind: 'enum', default: d, values });
 /** A text option whose content is checked by `check`. */
-export const checked = (d: string, check: (text: string) => string | undefined): OptionDef => ({ kind: 'string', default: d, check });
+export const checked = (d: string, check: (text: string) => OptionCheckFailure | undefined): OptionDef => ({ kind: 'string', default: d, check });

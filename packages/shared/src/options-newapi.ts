@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { bool, checked, float, int, json, oneOf, secret, str, type OptionDef } from './option-def.js';
+import { ErrorCode } from './error-codes.js';
+import { bool, checked, float, int, json, oneOf, secret, str, type OptionCheckFailure, type OptionDef } from './option-def.js';
 
 /**
  * Option keys new-api's console writes that Tollway had no name for. Those with an effect are read by
@@ -14,7 +15,7 @@ const HTTP_STATUS_MIN = 100;
 const HTTP_STATUS_MAX = 599;
 
 /** `401,403,500-599`: status codes and inclusive ranges, comma separated (blank: none). */
-export function statusCodeRulesError(text: string): string | undefined {
+export function statusCodeRulesError(text: string): OptionCheckFailure | undefined {
   const inRange = (n: number) => Number.isInteger(n) && n >= HTTP_STATUS_MIN && n <= HTTP_STATUS_MAX;
   for (const raw of text.split(',')) {
     const part = raw.trim();
@@ -22,19 +23,25 @@ export function statusCodeRulesError(text: string): string | undefined {
     const m = /^(\d{3})(?:\s*-\s*(\d{3}))?$/.exec(part);
     const lo = Number(m?.[1]);
     const hi = m?.[2] === undefined ? lo : Number(m[2]);
-    if (!m || !inRange(lo) || !inRange(hi) || hi < lo) return `status code rule "${part}" must be a code or range between ${HTTP_STATUS_MIN} and ${HTTP_STATUS_MAX}`;
+    if (!m || !inRange(lo) || !inRange(hi) || hi < lo) {
+      return {
+        message: `status code rule "${part}" must be a code or range between ${HTTP_STATUS_MIN} and ${HTTP_STATUS_MAX}`,
+        code: ErrorCode.StatusCodeRuleInvalid,
+        params: { rule: part, min: HTTP_STATUS_MIN, max: HTTP_STATUS_MAX },
+      };
+    }
   }
   return undefined;
 }
 
 /** Blank, or a JSON object (new-api's menu module layouts). */
-function jsonObjectTextError(text: string): string | undefined {
+function jsonObjectTextError(text: string): OptionCheckFailure | undefined {
   if (text.trim() === '') return undefined;
   try {
     const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : 'must be a JSON object';
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : { message: 'must be a JSON object', code: ErrorCode.OptionNotJsonObject };
   } catch {
-    return 'is not a valid JSON string';
+    return { message: 'is not a valid JSON string', code: ErrorCode.OptionNotJson };
   }
 }
 

@@ -6,9 +6,10 @@ import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from
 
 import { newApiOptionDefs } from './options-newapi.js';
 import { ErrorCode, type ErrorParams } from './error-codes.js';
-import { bool, float, int, json, oneOf, secret, str, type OptionDef } from './option-def.js';
+import { inputRefusal } from './input-rules.js';
+import { bool, checked, float, int, json, oneOf, secret, str, type OptionDef } from './option-def.js';
 
-export type { OptionDef, OptionKind } from './option-def.js';
+export type { OptionCheckFailure, OptionDef, OptionKind } from './option-def.js';
 export { QUOTA_DISPLAY_TYPES, quotaDisplayType, statusCodeRulesError } from './options-newapi.js';
 
 const numberMap = z.record(z.string(), z.number().nonnegative());
@@ -112,7 +113,7 @@ export const optionDefs = {
   // Sensitive content
   CheckSensitiveEnabled: bool(false),
   CheckSensitiveOnPromptEnabled: bool(false),
-  SensitiveWords: { kind: 'string', default: '', check: (text) => parseSensitiveWords(text).error },
+  SensitiveWords: checked('', (text) => parseSensitiveWords(text).error),
   StreamCacheQueueLength: int(0, 0),
   // Logs and export
   LogConsumeEnabled: bool(true),
@@ -316,16 +317,17 @@ export function normalizeOptionValue(key: string, raw: unknown): { ok: true; val
       }
       const res = def.json!.safeParse(parsed);
       if (!res.success) {
-        const reason = res.error.issues[0]?.message ?? 'invalid value';
-        return refusal(`${key}: ${reason}`, ErrorCode.OptionInvalid, { key, reason });
+        // The value's own rule, coded as an input check of the field the issue names (GroupRatio.vip).
+        const issue = res.error.issues[0]!;
+        const { code, params } = inputRefusal(issue, [key, ...issue.path.map(String)].join('.'));
+        return refusal(`${key}: ${issue.message}`, code, { key, ...params });
       }
       return { ok: true, value: text };
     }
     default: {
-      const message = def.check?.(text);
-      if (!message) return { ok: true, value: text };
-      const reason = message.startsWith(key) ? message.slice(key.length).replace(/^[\s:]+/, '') : message;
-      return refusal(message.startsWith(key) ? message : `${key} ${message}`, ErrorCode.OptionInvalid, { key, reason });
+      const failed = def.check?.(text);
+      if (!failed) return { ok: true, value: text };
+      return refusal(failed.message.startsWith(key) ? failed.message : `${key} ${failed.message}`, failed.code, { ...failed.params, key });
     }
   }
 }

@@ -1,3 +1,6 @@
+import { ErrorCode } from './error-codes.js';
+import type { OptionCheckFailure } from './option-def.js';
+
 /**
  * The SensitiveWords option: one entry per line; a line starting with `regex:` is a regular expression, any
  * other line a plain word. Both match case-insensitively anywhere in the text.
@@ -13,8 +16,15 @@ export interface SensitiveMatcher {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A refused line of the list: the English message, and the code and values of the console's text. */
+const lineError = (code: ErrorCode, line: number, what: string, detail?: string): OptionCheckFailure => ({
+  message: `SensitiveWords line ${line}: ${what}`,
+  code,
+  params: detail === undefined ? { line } : { line, detail },
+});
+
 /** The list's entries, blank lines dropped; an error names the first `regex:` entry that does not compile. */
-export function parseSensitiveWords(list: string): { sources: string[]; error?: string } {
+export function parseSensitiveWords(list: string): { sources: string[]; error?: OptionCheckFailure } {
   const sources: string[] = [];
   for (const [i, raw] of list.split(/\r?\n/).entries()) {
     const line = raw.trim();
@@ -24,12 +34,13 @@ export function parseSensitiveWords(list: string): { sources: string[]; error?: 
       continue;
     }
     const pattern = line.slice(SENSITIVE_REGEX_PREFIX.length).trim();
-    if (!pattern) return { sources, error: `SensitiveWords line ${i + 1}: the regex: entry is empty` };
+    if (!pattern) return { sources, error: lineError(ErrorCode.SensitiveRegexEmpty, i + 1, 'the regex: entry is empty') };
     try {
       // The pattern must also match something: an entry matching the empty string would refuse every prompt.
-      if (new RegExp(pattern, 'iu').test('')) return { sources, error: `SensitiveWords line ${i + 1}: the pattern matches empty text` };
+      if (new RegExp(pattern, 'iu').test('')) return { sources, error: lineError(ErrorCode.SensitiveRegexMatchesEmpty, i + 1, 'the pattern matches empty text') };
     } catch (err) {
-      return { sources, error: `SensitiveWords line ${i + 1}: invalid regular expression (${(err as Error).message})` };
+      const detail = (err as Error).message;
+      return { sources, error: lineError(ErrorCode.SensitiveRegexInvalid, i + 1, `invalid regular expression (${detail})`, detail) };
     }
     sources.push(pattern);
   }

@@ -10,9 +10,28 @@ describe('option refusals carry codes', () => {
     expect(normalizeOptionValue('RebatePercentage', '-1')).toMatchObject({ code: ErrorCode.OptionTooSmall, params: { key: 'RebatePercentage', min: 0 } });
     expect(normalizeOptionValue('RebatePercentage', '101')).toMatchObject({ code: ErrorCode.OptionTooLarge, params: { key: 'RebatePercentage', max: 100 } });
     expect(normalizeOptionValue('GroupRatio', '{')).toMatchObject({ code: ErrorCode.OptionNotJson, params: { key: 'GroupRatio' } });
-    const invalid = normalizeOptionValue('GroupRatio', { default: -1 });
-    expect(invalid).toMatchObject({ ok: false, code: ErrorCode.OptionInvalid, params: { key: 'GroupRatio' } });
-    expect((invalid as { params: { reason: string } }).params.reason.length).toBeGreaterThan(0);
+  });
+
+  it("a JSON value's own rule and a text option's check carry codes, never an English reason", () => {
+    const cases: [string, unknown, ErrorCode, Record<string, unknown>][] = [
+      ['GroupRatio', { default: -1 }, ErrorCode.InputTooSmall, { key: 'GroupRatio', field: 'GroupRatio.default', min: 0 }],
+      ['GroupRateLimits', { vip: { rpm: 1, rpd: 2 } }, ErrorCode.InputUnknownKeys, { field: 'GroupRateLimits.vip', keys: 'rpd' }],
+      ['GroupRateLimits', { vip: { rpm: 1.5 } }, ErrorCode.InputNotInteger, { field: 'GroupRateLimits.vip.rpm' }],
+      ['UserUsableGroups', [1], ErrorCode.InputWrongType, { field: 'UserUsableGroups' }],
+      ['fetch_setting.allowed_ports', ['80', '70000'], ErrorCode.FetchPortInvalid, { field: 'fetch_setting.allowed_ports.1' }],
+      ['fetch_setting.ip_list', ['10.0.0.0/33'], ErrorCode.FetchIpInvalid, { field: 'fetch_setting.ip_list.0' }],
+      ['fetch_setting.domain_list', ['http://x'], ErrorCode.FetchDomainInvalid, { field: 'fetch_setting.domain_list.0' }],
+      ['SensitiveWords', 'ok\nregex:(', ErrorCode.SensitiveRegexInvalid, { key: 'SensitiveWords', line: 2 }],
+      ['SensitiveWords', 'regex:', ErrorCode.SensitiveRegexEmpty, { line: 1 }],
+      ['AutomaticDisableStatusCodes', '401,9', ErrorCode.StatusCodeRuleInvalid, { key: 'AutomaticDisableStatusCodes', rule: '9', min: 100, max: 599 }],
+      ['HeaderNavModules', '[1]', ErrorCode.OptionNotJsonObject, { key: 'HeaderNavModules' }],
+      ['HeaderNavModules', '{', ErrorCode.OptionNotJson, { key: 'HeaderNavModules' }],
+    ];
+    for (const [key, value, code, params] of cases) {
+      const res = normalizeOptionValue(key, value);
+      expect(res, `${key} ${JSON.stringify(value)}`).toMatchObject({ ok: false, code, params: { key, ...params } });
+      expect((res as { message: string }).message.startsWith(key), key).toBe(true);
+    }
   });
 
   it('a new ModelPrice entry must be a number above 0; a stored or imported 0 still passes the value check', () => {

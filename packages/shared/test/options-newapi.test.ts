@@ -13,7 +13,8 @@ import {
 describe("new-api's option keys", () => {
   it('status-code rules take codes and inclusive ranges between 100 and 599', () => {
     for (const ok of ['', '401', '401, 403,500-599', '100-199,300-399,401-407', '429 - 429']) expect(statusCodeRulesError(ok), ok).toBeUndefined();
-    for (const bad of ['99', '600', '500-400', 'abc', '401,,x', '4011', '500-']) expect(statusCodeRulesError(bad), bad).toMatch(/status code rule/);
+    for (const bad of ['99', '600', '500-400', 'abc', '401,,x', '4011', '500-']) expect(statusCodeRulesError(bad)?.message, bad).toMatch(/status code rule/);
+    expect(statusCodeRulesError('401, 4011')).toMatchObject({ code: 'status_code_rule_invalid', params: { rule: '4011', min: 100, max: 599 } });
   });
 
   it('checkin_setting.* name the CheckIn* options; other names name nothing', () => {

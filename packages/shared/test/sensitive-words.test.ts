@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileSensitiveWords, normalizeOptionValue, parseSensitiveWords } from '../src/index.js';
+import { compileSensitiveWords, ErrorCode, normalizeOptionValue, parseSensitiveWords } from '../src/index.js';
 
 describe('SensitiveWords', () => {
   it('matches plain words as text (regex characters literal) and regex: entries, ignoring case, distinct, in order', () => {
@@ -12,9 +12,15 @@ describe('SensitiveWords', () => {
 
   it('has no matcher for an empty or invalid list, and says which line is invalid', () => {
     expect(compileSensitiveWords('  \n')).toBeUndefined();
-    expect(parseSensitiveWords('x\nregex:(').error).toMatch(/^SensitiveWords line 2: invalid regular expression/);
-    expect(parseSensitiveWords('regex:').error).toBe('SensitiveWords line 1: the regex: entry is empty');
-    expect(parseSensitiveWords('regex:x?').error).toBe('SensitiveWords line 1: the pattern matches empty text');
+    const invalid = parseSensitiveWords('x\nregex:(').error;
+    expect(invalid?.message).toMatch(/^SensitiveWords line 2: invalid regular expression/);
+    expect(invalid).toMatchObject({ code: ErrorCode.SensitiveRegexInvalid, params: { line: 2 } });
+    expect(parseSensitiveWords('regex:').error).toEqual({ message: 'SensitiveWords line 1: the regex: entry is empty', code: ErrorCode.SensitiveRegexEmpty, params: { line: 1 } });
+    expect(parseSensitiveWords('regex:x?').error).toEqual({
+      message: 'SensitiveWords line 1: the pattern matches empty text',
+      code: ErrorCode.SensitiveRegexMatchesEmpty,
+      params: { line: 1 },
+    });
     expect(compileSensitiveWords('regex:(')).toBeUndefined();
   });
 

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LogEvent } from '@tollway/shared';
+import type { Insertable } from 'kysely';
+import type { LogsTable } from '../db/schema.js';
 import { SEGMENT_SUFFIX, type JournalLine } from './journal.js';
 import type { WriteRecord } from './writer-apply.js';
 
@@ -23,8 +26,21 @@ export interface JournalContents {
   tornLines: number;
 }
 
-/** What a log row of a call billed on recovery says to the user. */
+/** What a log row of a call billed on recovery says to the user (the console writes it from the row's event). */
 export const UNSETTLED_CALL_CONTENT = 'billed at its reservation: the server stopped before this call was settled';
+
+/** The log row of a call billed on recovery: its English content and the event the console words in the viewer's language. */
+function unsettledLog(log: Insertable<LogsTable>): Insertable<LogsTable> {
+  let other: object = {};
+  try {
+    const parsed: unknown = JSON.parse(log.other || '{}');
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) other = parsed;
+  } catch {
+    // Written by this server, so never torn; the event alone if it were.
+  }
+  const event: LogEvent = { kind: 'unsettled_call' };
+  return { ...log, content: UNSETTLED_CALL_CONTENT, other: JSON.stringify({ ...other, event }) };
+}
 
 /** Reads every segment of the journal folder: the batches to apply and the calls that never settled. */
 export function readJournal(dir: string): JournalContents {
@@ -72,7 +88,7 @@ export function readJournal(dir: string): JournalContents {
   }
   for (const [id, record] of opened) {
     if (closed.has(id)) continue;
-    out.unsettled.push(record.log ? { ...record, log: { ...record.log, content: UNSETTLED_CALL_CONTENT } } : record);
+    out.unsettled.push(record.log ? { ...record, log: unsettledLog(record.log) } : record);
   }
   return out;
 }

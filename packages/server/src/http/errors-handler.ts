@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { ErrorCode } from '@tollway/shared';
 import { ApiError } from './errors.js';
 
-/** The body parser's refusals: our message, and a code where a console could cause it. */
+/** The body parser's refusals: our message, and the code of the console's text (request_invalid when none fits). */
 const CLIENT_ERRORS: Record<string, { message: string; code?: ErrorCode }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { message: 'request body is too large', code: ErrorCode.BodyTooLarge },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { message: 'unsupported content type; send application/json', code: ErrorCode.UnsupportedContentType },
@@ -41,7 +41,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status < HTTP_SERVER_ERROR) {
       const known = fe.code ? CLIENT_ERRORS[fe.code] : undefined;
       let message = known?.message ?? fe.message;
-      let code = known?.code;
+      let code = known?.code ?? ErrorCode.RequestInvalid;
       if (fe instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(fe.message)) {
         message = `malformed JSON body: ${fe.message}`;
         code = ErrorCode.MalformedJson;

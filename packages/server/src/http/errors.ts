@@ -31,5 +31,7 @@ export const forbidden = (message?: string, code?: ErrorCode) =>
   new ApiError(message ?? 'no permission: insufficient privileges', 403, true, { code: code ?? (message === undefined ? ErrorCode.NoPermission : undefined) });
 /** A route's own rule denies the action (the target's level, the author only): a 403 that /api answers 200. */
 export const refused = (message: string, code?: ErrorCode, params?: ErrorParams) => new ApiError(message, 403, false, { code, params });
-export const notFound = (message = 'not found', code?: ErrorCode, params?: ErrorParams) => new ApiError(message, 404, true, { code, params });
+/** Not found: notFound() alone is the plain not_found; a message of its own comes with its code. */
+export const notFound = (message?: string, code?: ErrorCode, params?: ErrorParams) =>
+  new ApiError(message ?? 'not found', 404, true, { code: code ?? (message === undefined ? ErrorCode.NotFound : undefined), params });
 export const conflict = (message: string, code?: ErrorCode, params?: ErrorParams) => new ApiError(message, 409, true, { code, params });

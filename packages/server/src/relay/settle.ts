@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { computeQuota, LogType, type LogOther } from '@tollway/shared';
+import { computeQuota, LogType, type LogEvent, type LogOther } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
 import type { CachedChannel } from '../core/routing/channel-cache.js';
@@ -8,6 +8,7 @@ import type { Hold, ReserveTarget } from '../accounting/ledger.js';
 import { resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from './services.js';
 import type { CallUsage } from './usage.js';
+import { UPSTREAM_FAILED } from './upstream-message.js';
 import type { WriteRecord } from '../accounting/writer-apply.js';
 
 /** Everything known about one relay call when it ends. */
@@ -170,6 +171,17 @@ export function unsettledCallRecord(ctx: RelayContext, c: CallIdentity & { start
 
 const UNSETTLED_OTHER = JSON.stringify({ billed_at_reservation: true } satisfies LogOther);
 
+/**
+ * An error row's event, which the console words in the viewer's language: the gateway's own errors (the upstream
+ * hidden or unreachable, no channel for the model), or an upstream's error, its text (the content) framed with its
+ * status. The content stays the English fallback new-api clients read.
+ */
+function relayErrorEvent(e: { group: string; model: string; status: number; message: string; channel?: CachedChannel }): LogEvent {
+  if (e.message === UPSTREAM_FAILED) return { kind: 'upstream_failed' };
+  if (!e.channel) return { kind: 'no_channel', model: e.model, group: e.group };
+  return { kind: 'upstream_error', status: e.status };
+}
+
 /** An error log (type 6) when LogErrorEnabled; counters do not move. */
 export function logRelayError(
   ctx: RelayContext,
@@ -208,6 +220,7 @@ export function logRelayError(
         channel_id: e.channel?.id ?? 0,
         channel_name: e.channel?.name ?? '',
         admin_info: { use_channel: e.usedChannels, ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}) },
+        event: relayErrorEvent(e),
       } satisfies LogOther),
     }),
   });

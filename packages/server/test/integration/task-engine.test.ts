@@ -82,7 +82,12 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     const consume = await gw.t.database.db.kysely.selectFrom('logs').selectAll().where('request_id', '=', task.requestId).where('type', '=', LogType.Consume).execute();
     expect(consume).toHaveLength(1);
     expect(consume[0]!.quota).toBe(PRICE);
-    expect(JSON.parse(consume[0]!.other)).toMatchObject({ task_id: task.taskId, model_price: 0.1, group_ratio: 1 });
+    expect(JSON.parse(consume[0]!.other)).toMatchObject({
+      task_id: task.taskId,
+      model_price: 0.1,
+      group_ratio: 1,
+      event: { kind: 'task_submit', task_id: task.taskId, action: 'GENERATE' },
+    });
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before - PRICE);
     expect(await refundLogs(gw.t, task.taskId)).toHaveLength(0);
   });
@@ -178,7 +183,10 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     expect(wins.slice(0, 5).filter(Boolean).length).toBeLessThanOrEqual(1);
     const row = await settledRow(task.id);
     expect(row!.status).toBe(TaskStatus.Failure);
-    expect(await refundLogs(gw.t, task.taskId)).toEqual([expect.objectContaining({ quota: PRICE })]);
+    const refunds = await refundLogs(gw.t, task.taskId);
+    expect(refunds).toEqual([expect.objectContaining({ quota: PRICE })]);
+    // The console words the row from its event; the upstream's own reason stays text.
+    expect(JSON.parse(refunds[0]!.other).event).toEqual({ kind: 'task_refund', task_id: task.taskId, action: task.action, quota: PRICE, reason: 'notify says failed' });
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
     expect(await ctx().relay.ledger.available('users', gw.user.userId!)).toBe(before);
     // Later updates of a final task change nothing and refund nothing.
@@ -209,7 +217,10 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     expect(row!.status).toBe(TaskStatus.Failure);
     const stored = await gw.t.database.db.kysely.selectFrom('tasks').select('fail_reason').where('id', '=', task.id).executeTakeFirstOrThrow();
     expect(stored.fail_reason).toBe('task timed out');
-    expect(await refundLogs(gw.t, task.taskId)).toHaveLength(1);
+    const refunds = await refundLogs(gw.t, task.taskId);
+    expect(refunds).toHaveLength(1);
+    // The gateway's own reason is a code the console words in the viewer's language.
+    expect(JSON.parse(refunds[0]!.other).event).toMatchObject({ kind: 'task_refund', task_id: task.taskId, reason_code: 'timeout' });
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
   });
 

@@ -112,6 +112,9 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
       { id: 'c-open', quota: 70, content: UNSETTLED_CALL_CONTENT },
       { id: 'c-settled', quota: 25, content: '' },
     ]);
+    // The console words the billed-on-recovery row from its event (the content stays the English fallback).
+    const open = await d.db.kysely.selectFrom('logs').select('other').where('request_id', '=', 'c-open').executeTakeFirstOrThrow();
+    expect(JSON.parse(open.other).event).toEqual({ kind: 'unsettled_call' });
     expect(fs.readdirSync(path.join(crashDir, 'journal'))).toEqual([]);
     fs.rmSync(crashDir, { recursive: true, force: true });
   });

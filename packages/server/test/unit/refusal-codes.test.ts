@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const MODULES = path.resolve(__dirname, '../../src/modules');
+const SRC = path.resolve(__dirname, '../../src');
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -49,7 +49,10 @@ export function codeOnly(src: string): string {
     }
     if (c === '/' && next === '*') {
       const end = src.indexOf('*/', i + 2);
-      i = end < 0 ? src.length : end + 2;
+      const stop = end < 0 ? src.length : end + 2;
+      // The comment's line breaks stay, so a finding's line number is the source's.
+      out += src.slice(i, stop).replace(/[^\n]/g, '');
+      i = stop;
       continue;
     }
     if (c === "'" || c === '"') {
@@ -105,48 +108,83 @@ function argumentsAt(code: string, open: number): string[] {
   return args.map((a) => a.trim()).filter((a) => a !== '');
 }
 
+/** The position of the '{' of the object literal that holds `at` (-1 when none does). */
+function enclosingBrace(code: string, at: number): number {
+  let depth = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    const c = code[i];
+    if (c === '}' || c === ')' || c === ']') depth++;
+    else if (c === '(' || c === '[') depth--;
+    else if (c === '{') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return -1;
+}
+
 /**
  * Refusals without a code: `new ApiError(…)` without a `code` in its detail, refused/notFound/conflict given a
- * message but no code, forbidden given a message but no code (forbidden() alone is the gate's no_permission).
+ * message but no code, forbidden given a message but no code (forbidden() and notFound() alone are the plain
+ * no_permission and not_found), and a `{success: false, …}` answer written without a `code`.
  */
 export function uncodedRefusals(src: string): string[] {
   const code = codeOnly(src);
-  const found: string[] = [];
-  const line = (at: number) => code.slice(0, at).split('\n').length;
+  const found: number[] = [];
+  const report = (at: number) => found.push(code.slice(0, at).split('\n').length);
   for (const m of code.matchAll(/\bnew ApiError\(|(?<![.\w])(refused|notFound|conflict|forbidden)\(/g)) {
     const open = m.index + m[0].length - 1;
     const args = argumentsAt(code, open);
     const helper = m[1];
-    const uncoded = helper === undefined ? !args.some((a) => /\bcode\b/.test(a)) : helper === 'forbidden' ? args.length === 1 : args.length < 2;
-    if (uncoded) found.push(`line ${line(m.index)}: ${src.split('\n')[line(m.index) - 1]!.trim()}`);
+    const alone = helper === 'forbidden' || helper === 'notFound' ? args.length === 0 : false;
+    const uncoded = helper === undefined ? !args.some((a) => /\bcode\b/.test(a)) : !alone && args.length < 2;
+    if (uncoded) report(m.index);
   }
-  return found;
+  for (const m of code.matchAll(/\bsuccess:\s*false\b/g)) {
+    const open = enclosingBrace(code, m.index);
+    const body = open < 0 ? '' : argumentsAt(code, open).join(',');
+    if (!/\bcode\b/.test(body)) report(m.index);
+  }
+  const lines = src.split('\n');
+  return found.sort((a, b) => a - b).map((n) => `line ${n}: ${lines[n - 1]!.trim()}`);
 }
 
-describe('refusals in modules carry an error code', () => {
+/**
+ * Every folder of the server is scanned: the ones that answer /api (http/, modules/, core/, lib/, accounting/) and
+ * the relay, whose own refusals are RelayErrors in the caller's protocol (not matched here) but whose video routes
+ * and upstream helpers throw the same ApiErrors the console reads. None is exempt.
+ */
+describe('refusals in the server carry an error code', () => {
   it('finds uncoded refusals and leaves coded ones, comments and strings alone', () => {
     const sample = [
       "throw new ApiError('plain');",
       "throw refused('only the author');",
-      'throw notFound();',
+      "throw notFound('no such row');",
       "throw forbidden('no');",
+      "reply.send({ success: false, message: 'plain' });",
       "throw refused('only the author', ErrorCode.MessageAuthorOnly);",
       'throw notFound(`no tag "${tag}"`, ErrorCode.TagNotFound, { tag });',
       'throw forbidden();',
+      'throw notFound();',
       "throw new AccountTaken('taken', 409, true, { code: ErrorCode.OAuthAccountTaken });",
       "throw new ApiError('state', 403, true, { code: ErrorCode.OAuthStateInvalid });",
+      "reply.status(404).send({ success: false, message: 'gone', code: ErrorCode.NotFound, params: { a: [1, 2] } });",
+      'return { success: false, message, code };',
       "// a comment: throw refused('x')",
-      "const s = 'refused(x) and new ApiError(y)';",
+      '/* a comment of',
+      "   two lines: throw refused('x') */",
+      "const s = 'refused(x) and new ApiError(y) success: false';",
       'const t = `refused(${refused(a, b)})`;',
       'if (err instanceof ApiError) throw err;',
+      "throw refused('after a block comment');",
     ].join('\n');
-    expect(uncodedRefusals(sample).map((f) => f.split(':')[0])).toEqual(['line 1', 'line 2', 'line 3', 'line 4']);
+    expect(uncodedRefusals(sample).map((f) => f.split(':')[0])).toEqual(['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 20']);
   });
 
-  it('every refusal under packages/server/src/modules has a code (the console shows its text in the viewer language)', () => {
+  it('every refusal under packages/server/src has a code (the console shows its text in the viewer language)', () => {
     const offenders: string[] = [];
-    for (const file of sourceFiles(MODULES)) {
-      const rel = path.relative(MODULES, file).split(path.sep).join('/');
+    for (const file of sourceFiles(SRC)) {
+      const rel = path.relative(SRC, file).split(path.sep).join('/');
       for (const f of uncodedRefusals(fs.readFileSync(file, 'utf8'))) offenders.push(`${rel} ${f}`);
     }
     expect(offenders).toEqual([]);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorCode } from '../error-codes.js';
+import { inputRefusal, inputRule } from '../input-rules.js';
 import { channelRateLimits } from '../rate-limits.js';
 import { channelTypeById } from '../channel-types.js';
 import { pageQuery, queryBool } from './common.js';
@@ -7,6 +9,8 @@ import { pageQuery, queryBool } from './common.js';
 export const ChannelStatus = { Enabled: 1, ManuallyDisabled: 2, AutoDisabled: 3 } as const;
 
 export const CHANNEL_CREATE_REQUIRED = 'please fill in the channel name and key';
+const MODELS_REQUIRED = 'at least one model is required';
+const GROUPS_REQUIRED = 'at least one group is required';
 
 /** Splits a comma (or newline) separated list or takes an array; trims, drops blanks and duplicates. */
 export function toNameList(v: string | string[]): string[] {
@@ -18,7 +22,7 @@ const nameList = (field: string, itemMax: number) =>
   z
     .union([z.string().max(200_000), z.array(z.string().max(itemMax)).max(10_000)], { error: `${field} must be a comma separated text or a list of names` })
     .transform(toNameList)
-    .refine((list) => list.every((m) => m.length <= itemMax), `${field}: each name must be at most ${itemMax} characters`);
+    .refine((list) => list.every((m) => m.length <= itemMax), inputRule(ErrorCode.InputItemTooLong, `${field}: each name must be at most ${itemMax} characters`, { max: itemMax }));
 
 /** JSON object given as text (or as an object); '' means empty. The message names the field. */
 const jsonObjectText = (field: string, max = 1_000_000) =>
@@ -32,26 +36,33 @@ const jsonObjectText = (field: string, max = 1_000_000) =>
       parsed = undefined;
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      ctx.addIssue({ code: 'custom', message: `${field} must be a valid JSON object` });
+      ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.InputNotJsonObject, `${field} must be a valid JSON object`) });
       return z.NEVER;
     }
     if (text.length > max) {
-      ctx.addIssue({ code: 'custom', message: `${field} must be at most ${max} characters` });
+      ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.InputTooLong, `${field} must be at most ${max} characters`, { max }) });
       return z.NEVER;
     }
     return text;
   });
+
+/** Largest value an integer field given as text accepts. */
+const INT_LIKE_MAX = 1e12;
 
 /** An integer given as a number or numeric text (the console parses inputs to integers, scripts may send text). */
 const intLike = (field: string, min: number, minMessage: string) =>
   z.union([z.number(), z.string().trim().max(20)], { error: `${field} must be an integer` }).transform((v, ctx) => {
     const n = typeof v === 'number' ? v : v === '' ? Number.NaN : Number(v);
     if (!Number.isInteger(n)) {
-      ctx.addIssue({ code: 'custom', message: `${field} must be an integer` });
+      ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.InputNotInteger, `${field} must be an integer`) });
       return z.NEVER;
     }
-    if (n < min || n > 1e12) {
-      ctx.addIssue({ code: 'custom', message: minMessage });
+    if (n < min) {
+      ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.InputTooSmall, minMessage, { min }) });
+      return z.NEVER;
+    }
+    if (n > INT_LIKE_MAX) {
+      ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.InputTooLarge, `${field} must be at most ${INT_LIKE_MAX}`, { max: INT_LIKE_MAX }) });
       return z.NEVER;
     }
     return n;
@@ -60,14 +71,14 @@ const intLike = (field: string, min: number, minMessage: string) =>
 const channelType = z
   .number()
   .int('type must be a known channel type id')
-  .refine((id) => channelTypeById.has(id), 'type must be a known channel type id (1-57)');
+  .refine((id) => channelTypeById.has(id), inputRule(ErrorCode.ChannelTypeUnknown, 'type must be a known channel type id (1-57)'));
 
 const baseUrl = z
   .string()
   .trim()
   .max(512, 'base_url must be at most 512 characters')
   .transform((v) => v.replace(/\/+$/, ''))
-  .refine((v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v), 'base_url must start with http:// or https://');
+  .refine((v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v), inputRule(ErrorCode.InputNotHttpUrl, 'base_url must start with http:// or https://'));
 
 /** Every editable channel field; all optional (create adds its required ones, update changes what it is given). */
 export const channelFields = z.object({
@@ -84,9 +95,12 @@ export const channelFields = z.object({
   status_code_mapping: jsonObjectText('status_code_mapping', 1024).optional(),
   setting: jsonObjectText('setting')
     .superRefine((text, ctx) => {
-      // The channel's own RPM/TPM limits, when set, are whole numbers.
+      // The channel's own RPM/TPM limits, when set, are whole numbers: each failure names its key (setting.rpm_limit).
       const limits = text ? channelRateLimits.safeParse(JSON.parse(text)) : undefined;
-      for (const issue of limits?.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
+      for (const issue of limits?.error?.issues ?? []) {
+        const { code, params } = inputRefusal(issue, '');
+        ctx.addIssue({ code: 'custom', ...inputRule(code, issue.message, params, issue.path) });
+      }
     })
     .optional(),
   param_override: jsonObjectText('param_override').optional(),
@@ -104,7 +118,7 @@ export const channelFields = z.object({
   status: z
     .number()
     .int()
-    .refine((s) => s === 1 || s === 2, 'status must be 1 (enabled) or 2 (disabled)')
+    .refine((s) => s === 1 || s === 2, inputRule(ErrorCode.StatusInvalid, 'status must be 1 (enabled) or 2 (disabled)'))
     .optional(),
 });
 export type ChannelFieldsInput = z.infer<typeof channelFields>;
@@ -116,9 +130,9 @@ export const createChannelBody = z.object({
   mode: z.enum(['single', 'batch', 'multi_to_single']).default('single'),
   multi_key_mode: multiKeyMode.default('random'),
   channel: channelFields.superRefine((c, ctx) => {
-    if (!c.name || !c.key?.trim()) ctx.addIssue({ code: 'custom', path: [c.name ? 'key' : 'name'], message: CHANNEL_CREATE_REQUIRED });
-    if (!c.models?.length) ctx.addIssue({ code: 'custom', path: ['models'], message: 'at least one model is required' });
-    if (c.group && c.group.length === 0) ctx.addIssue({ code: 'custom', path: ['group'], message: 'at least one group is required' });
+    if (!c.name || !c.key?.trim()) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelNameKeyRequired, CHANNEL_CREATE_REQUIRED, undefined, [c.name ? 'key' : 'name']) });
+    if (!c.models?.length) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelModelsRequired, MODELS_REQUIRED, undefined, ['models']) });
+    if (c.group && c.group.length === 0) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelGroupsRequired, GROUPS_REQUIRED, undefined, ['group']) });
   }),
 });
 export type CreateChannelBody = z.infer<typeof createChannelBody>;
@@ -135,9 +149,9 @@ export const updateChannelBody = channelFields
     multi_key_mode: multiKeyMode.optional(),
   })
   .superRefine((c, ctx) => {
-    if (c.name !== undefined && c.name === '') ctx.addIssue({ code: 'custom', path: ['name'], message: 'name cannot be empty' });
-    if (c.models && c.models.length === 0) ctx.addIssue({ code: 'custom', path: ['models'], message: 'at least one model is required' });
-    if (c.group && c.group.length === 0) ctx.addIssue({ code: 'custom', path: ['group'], message: 'at least one group is required' });
+    if (c.name !== undefined && c.name === '') ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelNameRequired, 'name cannot be empty', undefined, ['name']) });
+    if (c.models && c.models.length === 0) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelModelsRequired, MODELS_REQUIRED, undefined, ['models']) });
+    if (c.group && c.group.length === 0) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelGroupsRequired, GROUPS_REQUIRED, undefined, ['group']) });
   });
 export type UpdateChannelBody = z.infer<typeof updateChannelBody>;
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorCode } from '../error-codes.js';
+import { inputRule } from '../input-rules.js';
 
 /** Granularities of the data dashboard; also the values of DataExportDefaultTime. */
 export const DATA_GRANULARITIES = ['hour', 'day', 'week'] as const;
@@ -17,7 +19,7 @@ const bound = (field: string) =>
 
 const range = { start_timestamp: bound('start_timestamp'), end_timestamp: bound('end_timestamp') };
 const ordered = (q: { start_timestamp: number; end_timestamp: number }) => !q.start_timestamp || !q.end_timestamp || q.start_timestamp <= q.end_timestamp;
-const orderMessage = { message: 'must not be after end_timestamp', path: ['start_timestamp'] };
+const orderMessage = inputRule(ErrorCode.DateRangeReversed, 'must not be after end_timestamp', undefined, ['start_timestamp']);
 
 /** GET /api/data/self: hours whose start lies in [start_timestamp, end_timestamp]; 0 means the default range. */
 export const selfDataQuery = z.object(range).refine(ordered, orderMessage);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorCode } from '../error-codes.js';
+import { inputRule } from '../input-rules.js';
 import { pageQuery } from './common.js';
 
 /** Redemption status: 1 unused, 2 disabled, 3 used. */
@@ -48,7 +50,7 @@ const int = (field: string, min: number, max: number) =>
     .min(min, `${field} must be at least ${min}`)
     .max(max, `${field} must be at most ${max}`)
     // A refinement rather than .int(): zod reports .int() failures as a type error without the input.
-    .refine(Number.isInteger, `${field} must be an integer`);
+    .refine(Number.isInteger, inputRule(ErrorCode.InputNotInteger, `${field} must be an integer`));
 
 /** An epoch-seconds bound; blank (null) and 0 mean none. */
 const epoch = (field: string) => z.union([int(field, 0, MAX_EPOCH), z.null()]).transform((v) => v ?? 0);
@@ -66,7 +68,7 @@ const fields = {
   /** -1 (or blank) unlimited, else at least 1; read only for gift codes. */
   max_uses: z
     .number({ error: MAX_USES_RULE })
-    .refine((v) => v === -1 || (Number.isInteger(v) && v >= 1 && v <= 1_000_000_000), MAX_USES_RULE)
+    .refine((v) => v === -1 || (Number.isInteger(v) && v >= 1 && v <= 1_000_000_000), inputRule(ErrorCode.RedemptionMaxUsesInvalid, MAX_USES_RULE))
     .nullable()
     .transform((v) => v ?? -1),
   valid_from: epoch('valid_from'),
@@ -77,7 +79,7 @@ const fields = {
 
 /** Either expiry name may be given; both given must agree. */
 const sameExpiry = (b: { valid_until?: number; expired_time?: number }) => b.valid_until === undefined || b.expired_time === undefined || b.valid_until === b.expired_time;
-const EXPIRY_CONFLICT = { message: 'expired_time and valid_until name the same expiry and must agree', path: ['expired_time'] };
+const EXPIRY_CONFLICT = inputRule(ErrorCode.RedemptionExpiryConflict, 'expired_time and valid_until name the same expiry and must agree', undefined, ['expired_time']);
 
 /** POST /api/redemption/: `count` codes (1-100); a custom key makes exactly one. */
 export const createRedemptionBody = z

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorCode } from '../error-codes.js';
+import { inputRule } from '../input-rules.js';
 import { pageQuery, queryBool } from './common.js';
 import { perMinute } from '../rate-limits.js';
 
@@ -67,7 +69,7 @@ const tokenFields = {
   expired_time: z.union([z.number(), z.string().max(40)], { error: EXPIRY_FORMAT }).transform((v, ctx) => {
     const at = parseExpiry(v);
     if (at === undefined) {
-      ctx.addIssue({ code: 'custom', message: EXPIRY_FORMAT });
+      ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.TokenExpiryFormat, EXPIRY_FORMAT) });
       return z.NEVER;
     }
     return at;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorCode } from '../error-codes.js';
+import { inputRule } from '../input-rules.js';
 import { pageQuery } from './common.js';
 
 /** One online top-up order as the API lists it (amount in whole units, money paid with two decimals). */
@@ -42,7 +44,7 @@ const amount = z.coerce
   .number({ message: 'amount must be a number' })
   .min(1, 'amount must be at least 1')
   .max(1_000_000_000, 'amount is too large')
-  .refine(Number.isInteger, 'amount must be a whole number');
+  .refine(Number.isInteger, inputRule(ErrorCode.InputNotInteger, 'amount must be a whole number'));
 
 export const topUpAmountBody = z.object({
   amount,

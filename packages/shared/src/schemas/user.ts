@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { ErrorCode } from '../error-codes.js';
+import { inputRule } from '../input-rules.js';
 import { perMinute } from '../rate-limits.js';
 import { UserManageActions } from '../enums.js';
 
 export const username = z.string().trim().min(1, 'username is required').max(20, 'username must be at most 20 characters');
 /** A name given to a new account or by a rename: never with '@', so a login name with '@' is always an email. */
-export const newUsername = username.refine((v) => !v.includes('@'), 'username must not contain @');
+export const newUsername = username.refine((v) => !v.includes('@'), inputRule(ErrorCode.UsernameHasAt, 'username must not contain @'));
 
 export const EMAIL_MAX_LENGTH = 64;
 const EMAIL_LOCAL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/;
@@ -27,7 +29,7 @@ export const optionalEmail = z
   .string()
   .trim()
   .max(EMAIL_MAX_LENGTH, `email must be at most ${EMAIL_MAX_LENGTH} characters`)
-  .refine((v) => v === '' || isEmailAddress(v), EMAIL_INVALID_MESSAGE);
+  .refine((v) => v === '' || isEmailAddress(v), inputRule(ErrorCode.EmailInvalid, EMAIL_INVALID_MESSAGE));
 export const password = z.string().min(8, 'password must be at least 8 characters').max(72, 'password must be at most 72 characters');
 
 /** A user as the API returns it (never with a password). */
@@ -96,7 +98,7 @@ const settingFields = {
     .string()
     .trim()
     .max(512)
-    .refine((v) => v === '' || /^https:\/\/[^\s]+$/.test(v), 'webhook_url must be an https URL'),
+    .refine((v) => v === '' || /^https:\/\/[^\s]+$/.test(v), inputRule(ErrorCode.WebhookUrlNotHttps, 'webhook_url must be an https URL')),
   webhook_secret: z.string().max(256),
   notification_email: z.union([z.literal(''), z.email('notification_email must be an email address')]),
   accept_unset_model_ratio_model: z.boolean(),
@@ -155,8 +157,8 @@ export const manageUserBody = z.discriminatedUnion('action', [
     mode: z.enum(QuotaChangeModes, { error: 'mode must be add, subtract or override' }),
     value: z
       .number({ error: 'value must be a number of quota units' })
-      .refine(Number.isSafeInteger, 'value must be a whole number of quota units')
-      .refine((v) => v >= 0, 'value must not be negative'),
+      .refine(Number.isSafeInteger, inputRule(ErrorCode.InputNotInteger, 'value must be a whole number of quota units'))
+      .refine((v) => v >= 0, inputRule(ErrorCode.QuotaNegative, 'value must not be negative')),
   }),
 ]);
 export type ManageUserBody = z.infer<typeof manageUserBody>;
@@ -174,4 +176,4 @@ export const setupBody = z
     SelfUseModeEnabled: z.boolean().optional().default(false),
     DemoSiteEnabled: z.boolean().optional().default(false),
   })
-  .refine((b) => b.password === b.confirmPassword, { message: 'two passwords do not match', path: ['confirmPassword'] });
+  .refine((b) => b.password === b.confirmPassword, inputRule(ErrorCode.PasswordsDiffer, 'two passwords do not match', undefined, ['confirmPassword']));

@@ -19,7 +19,8 @@ const ResetConfirmPage = lazyPage(() => import('../features/auth/ResetConfirmPag
 const OAuthCallbackPage = lazyPage(() => import('../features/auth/OAuthCallbackPage'), 'auth');
 const MePage = lazyPage(() => import('../features/me/MePage'), 'me', 'twofa', 'auth');
 const UsersPage = lazyPage(() => import('../features/users/UsersPage'), 'users', 'twofa');
-const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'settings', 'twofa');
+// `errors`: the option forms word a shared schema's failed checks with the refusal codes' texts.
+const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'settings', 'twofa', 'errors');
 const ChannelsPage = lazyPage(() => import('../features/channels/ChannelsPage'), 'channels');
 const TokensPage = lazyPage(() => import('../features/tokens/TokensPage'), 'tokens');
 const LogsPage = lazyPage(() => import('../features/logs/LogsPage'), 'logs');

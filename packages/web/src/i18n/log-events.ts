@@ -1,7 +1,7 @@
-import type { LogEventKind } from '@tollway/shared';
+import type { LogEventKind, TaskFailReason } from '@tollway/shared';
 
-/** admin_quota has one text per mode. */
-type Key = Exclude<LogEventKind, 'admin_quota'> | 'admin_quota_add' | 'admin_quota_subtract' | 'admin_quota_override';
+/** admin_quota has one text per mode; a refunded task's reason, when the gateway gave it, one per code. */
+type Key = Exclude<LogEventKind, 'admin_quota'> | 'admin_quota_add' | 'admin_quota_subtract' | 'admin_quota_override' | `task_reason_${TaskFailReason}`;
 type Texts = Record<Key, string>;
 
 const zh: Texts = {
@@ -13,6 +13,16 @@ const zh: Texts = {
   admin_quota_override: '管理员 {{actor}} 将余额设为 {{quota}} 额度',
   invite_bonus: '使用邀请码赠送 {{quota}} 额度',
   invite_reward: '邀请用户 {{invitee}}：获得 {{quota}} 邀请额度',
+  task_submit: '提交任务 {{action}}：{{task_id}}',
+  task_refund: '任务 {{action}} {{task_id}} 失败（{{reason}}），已退还 {{quota}} 额度',
+  task_reason_timeout: '任务超时',
+  task_reason_interrupted: '提交过程被中断',
+  task_reason_resent: '中断后重新退款',
+  task_reason_failed: '上游未说明原因',
+  unsettled_call: '按预扣额度计费：服务器在此次调用结算前停止了',
+  no_channel: '分组 {{group}} 中没有可用于模型 {{model}} 的渠道',
+  upstream_failed: '上游请求失败',
+  upstream_error: '上游出错（HTTP {{status}}）：{{message}}',
 };
 
 const en: Texts = {
@@ -24,7 +34,17 @@ const en: Texts = {
   admin_quota_override: 'Administrator {{actor}} set the balance to {{quota}} quota',
   invite_bonus: 'Invite code bonus: received {{quota}} quota',
   invite_reward: 'Invited {{invitee}}: received {{quota}} invite quota',
+  task_submit: 'Task {{action}} submitted: {{task_id}}',
+  task_refund: 'Task {{action}} {{task_id}} failed ({{reason}}): {{quota}} quota refunded',
+  task_reason_timeout: 'the task timed out',
+  task_reason_interrupted: 'the submission was interrupted',
+  task_reason_resent: 'refund sent again after an interruption',
+  task_reason_failed: 'the upstream gave no reason',
+  unsettled_call: 'Billed at its reservation: the server stopped before this call was settled',
+  no_channel: 'No available channel for model {{model}} in group {{group}}',
+  upstream_failed: 'Upstream request failed',
+  upstream_error: 'Upstream error (HTTP {{status}}): {{message}}',
 };
 
-/** The console's texts of account-event log rows (namespace `logEvents`), written from the row's `other.event`. */
+/** The console's texts of log rows written from their `other.event` (namespace `logEvents`). */
 export default { zh, en };

@@ -1,4 +1,4 @@
-import { LogType, Role, UserStatus, userSetting, type QuotaChangeMode, type UserSetting, ErrorCode, type LogEvent } from '@tollway/shared';
+import { LogType, Role, UserStatus, userSetting, type QuotaChangeMode, type UserSetting, ErrorCode, inputRefusal, type LogEvent } from '@tollway/shared';
 import type { z } from 'zod';
 import { ApiError, refused, notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
@@ -266,8 +266,10 @@ export class UsersService {
     const given = input.webhook_secret === MASKED_SECRET ? { ...input, webhook_secret: stored.webhook_secret as string | undefined } : input;
     const merged = userSetting.safeParse({ ...stored, ...given });
     if (!merged.success) {
-      const reason = merged.error.issues[0]?.message ?? 'invalid setting';
-      throw coded(ErrorCode.SettingInvalid, reason, { reason });
+      // Coded as an input check of the setting the issue names (webhook_url, notification_email).
+      const issue = merged.error.issues[0]!;
+      const refusal = inputRefusal(issue, issue.path.map(String).join('.') || 'setting');
+      throw coded(refusal.code, issue.message, refusal.params);
     }
     const setting = merged.data;
     if (setting.notify_type === 'webhook' && !setting.webhook_url) throw coded(ErrorCode.WebhookUrlRequired, 'webhook_url is required for webhook notifications');

@@ -6,7 +6,7 @@ import { taskPlatformByName, taskPlatforms } from './platforms.js';
 import { applyTaskState, resendRefund } from './refund.js';
 import { upstreamOf } from './service.js';
 import { staleSubmissions, timedOutState, unfinishedTasks, unrefundedFailures, updateUnfinished, type TaskRow } from './store.js';
-import { TaskStatus, type TaskPlatform, type TaskTable } from './types.js';
+import { TASK_FAIL_TEXT, TaskStatus, type TaskPlatform, type TaskTable } from './types.js';
 
 /** Unfinished tasks read per table and pass. */
 const MAX_TASKS_PER_PASS = 1000;
@@ -98,13 +98,13 @@ export class TaskPoller {
   private async repair(now: number, result: TaskPassResult): Promise<void> {
     for (const table of TABLES) {
       for (const row of await staleSubmissions(this.ctx.db, table, now - this.submitGraceSeconds, MAX_TASKS_PER_PASS)) {
-        const state = { upstreamTaskId: '', status: TaskStatus.Failure, failReason: 'the submission was interrupted' };
+        const state = { upstreamTaskId: '', status: TaskStatus.Failure, failReason: TASK_FAIL_TEXT.interrupted };
         // Charged (the crash came after the charge was on the disk): refunded; otherwise nothing to give back.
         const ended = row.charged ? await applyTaskState(this.ctx, row, state) : await updateUnfinished(this.ctx.db, table, row.id, state, now);
         if (ended) result.interrupted++;
       }
       for (const row of await unrefundedFailures(this.ctx.db, table, now - this.refundRetrySeconds, MAX_TASKS_PER_PASS)) {
-        await resendRefund(this.ctx, row, 'refund sent again after an interruption');
+        await resendRefund(this.ctx, row, TASK_FAIL_TEXT.resent);
         result.refundsResent++;
       }
     }

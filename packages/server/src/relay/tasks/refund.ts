@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { LogType, type LogOther } from '@tollway/shared';
+import { LogType, type LogEvent, type LogOther, type TaskFailReason } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { RelayContext } from '../services.js';
 import { observeTaskQuota } from '../../observability/relay-observer.js';
 import { taskByUpstreamId, updateUnfinished, type TaskRow } from './store.js';
-import { TaskStatus, type TaskPlatform, type TaskState } from './types.js';
+import { TASK_FAIL_TEXT, TaskStatus, type TaskPlatform, type TaskState } from './types.js';
 
 /**
  * Applies an upstream state (a poll, a notify, a timeout) to an unfinished task. The status condition of the
@@ -88,6 +88,15 @@ function refundRecord(ctx: RelayContext, row: TaskRow, limited: boolean, reason:
   };
 }
 
+const REASON_CODES = new Map(Object.entries(TASK_FAIL_TEXT).map(([code, text]) => [text as string, code as TaskFailReason]));
+
+/** The refund's event: the gateway's reason as its code, an upstream's own as text (none given: 'failed'). */
+function refundEvent(row: TaskRow, amount: number, reason: string): LogEvent {
+  const base = { kind: 'task_refund', task_id: row.taskId, action: row.action, quota: amount } as const;
+  const code = reason === '' ? 'failed' : REASON_CODES.get(reason);
+  return code ? { ...base, reason_code: code } : { ...base, reason: reason.slice(0, 200) };
+}
+
 function refundLog(row: TaskRow, amount: number, reason: string): Insertable<LogsTable> {
   const p = row.privateData;
   return {
@@ -109,6 +118,6 @@ function refundLog(row: TaskRow, amount: number, reason: string): Insertable<Log
     use_time: 0,
     channel_id: row.channelId,
     channel_name: '',
-    other: JSON.stringify({ task_id: row.taskId, task_refund: amount } satisfies LogOther),
+    other: JSON.stringify({ task_id: row.taskId, task_refund: amount, event: refundEvent(row, amount, reason) } satisfies LogOther),
   };
 }

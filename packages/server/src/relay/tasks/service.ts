@@ -215,6 +215,7 @@ function consumeLog(
       task_id: taskId,
       task_action: action,
       admin_info: { use_channel: [ch.id] },
+      event: { kind: 'task_submit', task_id: taskId, action },
     } satisfies LogOther),
   };
 }

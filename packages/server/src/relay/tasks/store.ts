@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseJsonObject } from '../../core/routing/channel-row.js';
 import type { Db } from '../../db/connect.js';
-import { FINAL_TASK_STATUSES, TaskStatus, type TaskState, type TaskTable } from './types.js';
+import { FINAL_TASK_STATUSES, TASK_FAIL_TEXT, TaskStatus, type TaskState, type TaskTable } from './types.js';
 
 /** A task row of either table, as the engine reads it (billing, polling, refund). */
 export interface TaskRow {
@@ -282,7 +282,7 @@ export async function updateUnfinished(db: Db, table: TaskTable, id: number, s: 
   return Number(r.numUpdatedRows) > 0;
 }
 
-export const timedOutState = (upstreamTaskId: string): TaskState => ({ upstreamTaskId, status: TaskStatus.Failure, failReason: 'task timed out' });
+export const timedOutState = (upstreamTaskId: string): TaskState => ({ upstreamTaskId, status: TaskStatus.Failure, failReason: TASK_FAIL_TEXT.timeout });
 
 /** A row by its upstream task id (a notify names the task so); tasks rows also by platform. */
 export async function taskByUpstreamId(db: Db, table: TaskTable, upstreamTaskId: string, platform?: string): Promise<TaskRow | undefined> {

@@ -1,3 +1,4 @@
+import type { TaskFailReason } from '@tollway/shared';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 
 /**
@@ -73,6 +74,17 @@ export interface TaskRefused {
 }
 
 export type TaskSubmitResult = TaskAccepted | TaskRefused;
+
+/**
+ * The gateway's own words for why a task failed (the row's fail_reason, the refund log's English text), by the
+ * code the refund log's event carries so the console words it in the viewer's language.
+ */
+export const TASK_FAIL_TEXT = {
+  timeout: 'task timed out',
+  interrupted: 'the submission was interrupted',
+  resent: 'refund sent again after an interruption',
+  failed: 'task failed',
+} as const satisfies Record<TaskFailReason, string>;
 
 /** One task's state as the upstream reports it in a poll or a notify. */
 export interface TaskState {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { TaskStatus } from '../types.js';
+import { TASK_FAIL_TEXT, TaskStatus } from '../types.js';
 import { progressOfStatus, type RemoteVideoTask, type VideoSubmitReq } from './wire.js';
 
 /** Kling's native API: JWT (HS256, iss = access key) from a channel key `accessKey|secretKey`. */
@@ -136,7 +136,7 @@ export function parseKlingTask(text: string): RemoteVideoTask {
   return {
     status,
     progress: progressOfStatus(status, ''),
-    failReason: status === TaskStatus.Failure ? d.task_status_msg || 'task failed' : '',
+    failReason: status === TaskStatus.Failure ? d.task_status_msg || TASK_FAIL_TEXT.failed : '',
     url: video?.url ?? '',
     seconds: video?.duration ?? '',
   };

@@ -1,4 +1,4 @@
-import { TaskStatus } from '../types.js';
+import { TASK_FAIL_TEXT, TaskStatus } from '../types.js';
 import { progressOfStatus, type RemoteVideoTask, type VideoSubmitReq } from './wire.js';
 
 /** An OpenAI-compatible video upstream (Sora, or an OpenAI channel): `POST /v1/videos`, `GET /v1/videos/{id}`. */
@@ -70,7 +70,7 @@ export function parseOpenAIVideoTask(text: string): RemoteVideoTask {
   return {
     status,
     progress: progressOfStatus(status, status === TaskStatus.Success || status === TaskStatus.Failure ? '' : given),
-    failReason: status === TaskStatus.Failure ? body.error?.message || 'task failed' : '',
+    failReason: status === TaskStatus.Failure ? body.error?.message || TASK_FAIL_TEXT.failed : '',
     // The result is served through the gateway's content route; the upstream URL needs its key.
     url: '',
     seconds: body.seconds ?? '',

@@ -27,7 +27,7 @@ async function send(url: string, o: TaskHttpOptions): Promise<Sent> {
 }
 
 /** The caller sees an upstream 4xx as it is (a bad prompt, a refused image); anything else is a bad gateway. */
-function refused(sent: Sent, message?: string): TaskSubmitResult {
+function submitRefused(sent: Sent, message?: string): TaskSubmitResult {
   if ('error' in sent) return { ok: false, httpStatus: BAD_GATEWAY, code: 'do_request_failed', message: `the upstream could not be reached: ${sent.error}` };
   const status = sent.status >= 400 && sent.status < 500 ? sent.status : BAD_GATEWAY;
   return { ok: false, httpStatus: status, code: 'fail_to_fetch_task', message: message ?? (sent.text.slice(0, 500) || `the upstream answered ${sent.status}`) };
@@ -61,7 +61,7 @@ async function klingSubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
     timeoutMs: TASK_SUBMIT_TIMEOUT_MS,
     signal: req.signal,
   });
-  if ('error' in sent || sent.status !== 200) return refused(sent, 'error' in sent ? undefined : klingMessage(sent.text));
+  if ('error' in sent || sent.status !== 200) return submitRefused(sent, 'error' in sent ? undefined : klingMessage(sent.text));
   try {
     return { ok: true, upstreamTaskId: klingUpstreamId(body, parseKlingSubmitAnswer(sent.text)) };
   } catch (err) {
@@ -110,7 +110,7 @@ function openAIRequest(req: TaskSubmitRequest): { url: string; o: TaskHttpOption
 async function openAISubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   const { url, o } = openAIRequest(req);
   const sent = await send(url, o);
-  if ('error' in sent || sent.status !== 200) return refused(sent);
+  if ('error' in sent || sent.status !== 200) return submitRefused(sent);
   try {
     return { ok: true, upstreamTaskId: parseOpenAIVideoSubmitAnswer(sent.text) };
   } catch (err) {

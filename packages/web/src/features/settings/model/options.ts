@@ -1,6 +1,7 @@
 import { optionDefs, type OptionDef, type OptionKey } from '@tollway/shared';
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
+import { issueText } from '../../../lib/issue-text';
 
 /** Option values as the server stores them: text. */
 export type OptionMap = Partial<Record<OptionKey, string>>;
@@ -66,7 +67,7 @@ export function formValuesFor(keys: readonly OptionKey[], options: OptionMap): S
   return out;
 }
 
-/** Checks JSON text: parse error → "not a valid JSON string"; shape error → the schema's first issue. */
+/** Checks JSON text: parse error → "not a valid JSON string"; shape error → the schema's first issue, in the viewer's language. */
 export function jsonIssue(key: OptionKey, text: string, t: TFunction): string | null {
   let parsed: unknown;
   try {
@@ -76,8 +77,8 @@ export function jsonIssue(key: OptionKey, text: string, t: TFunction): string | 
   }
   const schema = defOf(key).json;
   if (!schema) return null;
-  const res = schema.safeParse(parsed);
-  return res.success ? null : t('validation.jsonShape', { detail: res.error.issues[0]?.message ?? '' });
+  const issue = schema.safeParse(parsed).error?.issues[0];
+  return issue ? t('validation.jsonShape', { detail: issueText(issue, [key, ...issue.path.map(String)].join('.')) }) : null;
 }
 
 /** The zod rule of one option, derived from its entry in optionDefs (kind, min, max, enum values, JSON schema). */

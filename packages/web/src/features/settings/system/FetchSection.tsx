@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { issueText } from '../../../lib/issue-text';
 import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
 import { fieldName, labelKey } from '../model/options';
@@ -26,13 +27,17 @@ const LISTS: [OptionKey, z.ZodType][] = [
   ['fetch_setting.allowed_ports', fetchPortList],
 ];
 
-/** The list fields are edited as text, so their errors name the bad entry's rule, not the JSON. */
+/**
+ * The list fields are edited as text, so their errors name the bad entry and its rule (not the JSON), in the
+ * viewer's language (the settings page loads the `errors` texts).
+ */
 const RULES: Partial<Record<OptionKey, z.ZodType>> = Object.fromEntries(
   LISTS.map(([k, schema]) => [
     k,
     z.string().superRefine((text, ctx) => {
-      const res = schema.safeParse(entriesOf(text));
-      if (!res.success) ctx.addIssue({ code: 'custom', message: res.error.issues[0]?.message ?? 'invalid entry' });
+      const entries = entriesOf(text);
+      const issue = schema.safeParse(entries).error?.issues[0];
+      if (issue) ctx.addIssue({ code: 'custom', message: issueText(issue, entries[Number(issue.path[0])] ?? k) });
     }),
   ]),
 );
