@@ -1,8 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession, type Session } from './api-session.js';
-import { login, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { login, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'fetchroot', password: 'fetch-root-pass-1' };
 const USER = { username: 'hookuser', password: 'hook-user-pass-1' };
@@ -13,7 +15,7 @@ const USER = { username: 'hookuser', password: 'hook-user-pass-1' };
  * refused with the reason when they save it.
  */
 describe('outbound request guard settings in Chromium', () => {
-  let h: Harness;
+  let h: Harness, dir: string;
   let root: Session;
   let page: Page;
 
@@ -21,7 +23,8 @@ describe('outbound request guard settings in Chromium', () => {
     Object.fromEntries((await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).filter((o) => o.key.startsWith('fetch_setting.')).map((o) => [o.key, o.value]));
 
   beforeAll(async () => {
-    h = await startHarness();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-fetch-'));
+    h = await startHarness({ WEB_DIST: privateConsole(dir) });
     await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
     root = await loginSession(h.baseUrl, ROOT);
     await apiAs(root, 'POST', '/api/user/', { ...USER, display_name: 'Hook user' });
@@ -31,6 +34,7 @@ describe('outbound request guard settings in Chromium', () => {
   });
   afterAll(async () => {
     await h?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('shows the defaults, refuses a bad IP list, saves allow-lists and ports', async () => {
@@ -45,7 +49,7 @@ describe('outbound request guard settings in Chromium', () => {
 
     await page.getByTestId('option-fetch_setting.ip_list').fill('10.0.0.0/33');
     await page.getByTestId('settings-save-fetch').click();
-    await expect.poll(() => section.locator('.ant-form-item-explain-error').textContent()).toBe('each entry must be an IP address or a CIDR block such as 10.0.0.0/8');
+    await expect.poll(() => section.locator('.ant-form-item-explain-error').textContent()).toBe('"10.0.0.0/33" is not an IP address or a CIDR block such as 10.0.0.0/8');
     await h.shot(page, 'fetch-settings-bad-ip');
     await section.screenshot({ path: path.join(SCREENSHOTS, 'fetch-settings-section-bad-ip.png') });
     expect((await options())['fetch_setting.ip_list']).toBe('[]');
