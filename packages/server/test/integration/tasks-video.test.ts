@@ -8,7 +8,7 @@ import { addChannel, addToken, drainWriter } from '../support/gateway.js';
 import { MOCK_KLING_KEY, MOCK_OPENAI_VIDEO_KEY, MOCK_VIDEO_BYTES, startMockVideo, type MockVideo } from '../support/mock-video.js';
 
 const PER_UNIT = 500_000;
-const PRICES = { 'kling-v1': 0.5, 'sora-2': 0.4, 'sora-openai': 0.3 };
+const PRICES = { 'kling-v1': 0.5, 'sora-2': 0.4, 'sora-openai': 0.3, 'sora-prefixed': 0.2 };
 const MAX_PASSES = 10;
 /** The gateway's body limit in this suite (MAX_REQUEST_BODY_MB): a larger multipart submit is a 413. */
 const BODY_LIMIT_MB = 12;
@@ -30,6 +30,15 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       await addChannel(g.root, { name: 'kling', key: MOCK_KLING_KEY, baseUrl: g.mock.url, models: 'kling-v1', type: ChannelType.Kling });
       await addChannel(g.root, { name: 'sora', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-2', type: ChannelType.Sora });
       await addChannel(g.root, { name: 'openai', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-openai', modelMapping: { 'sora-openai': 'sora-2' } });
+      // A chained mapping and a prefix: the upstream is asked for acme/sora-2.
+      await addChannel(g.root, {
+        name: 'prefixed',
+        key: MOCK_OPENAI_VIDEO_KEY,
+        baseUrl: g.mock.url,
+        models: 'sora-prefixed',
+        modelMapping: { 'sora-prefixed': 'sora-mid', 'sora-mid': 'sora-2' },
+        modelPrefix: 'acme/',
+      });
       await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(PRICES) });
     },
   );
@@ -112,6 +121,15 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       expect(content.status).toBe(200);
       expect(Buffer.compare(content.body as unknown as Buffer, MOCK_VIDEO_BYTES)).toBe(0);
     }
+  });
+
+  it("a task goes upstream under the channel's chained mapping and model prefix, billed and shown under the caller's model", async () => {
+    const before = await quota();
+    const res = await call('POST', '/v1/videos', { model: 'sora-prefixed', prompt: 'prefixed waves', seconds: '4', size: '720x1280' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'video', model: 'sora-prefixed' });
+    expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'openai', body: { model: 'acme/sora-2', prompt: 'prefixed waves' } });
+    expect(before - (await quota())).toBe(PRICES['sora-prefixed'] * PER_UNIT);
   });
 
   it('failed tasks are refunded exactly once; a refused submit is not charged', async () => {

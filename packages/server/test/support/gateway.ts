@@ -22,6 +22,8 @@ export async function addChannel(
     weight?: number;
     type?: number;
     modelMapping?: Record<string, string>;
+    /** Put before the (mapped) model name sent upstream. */
+    modelPrefix?: string;
     other?: string;
   },
 ): Promise<number> {
@@ -37,6 +39,7 @@ export async function addChannel(
       priority: c.priority ?? 0,
       weight: c.weight ?? 0,
       ...(c.modelMapping ? { model_mapping: JSON.stringify(c.modelMapping) } : {}),
+      ...(c.modelPrefix !== undefined ? { model_prefix: c.modelPrefix } : {}),
       ...(c.other !== undefined ? { other: c.other } : {}),
     },
   });

@@ -1,7 +1,7 @@
 import { channelTypeById, computeQuota, LogType, type LogOther } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
-import { chooseKey, type CachedChannel } from '../../core/routing/channel-cache.js';
+import { channelModel, chooseKey, type CachedChannel } from '../../core/routing/channel-cache.js';
 import { nowSeconds } from '../../lib/time.js';
 import { admitModel, reserveQuota } from '../admit.js';
 import type { Identified } from '../authenticate.js';
@@ -87,8 +87,14 @@ function nextTaskChannel(ctx: RelayContext, group: string, s: TaskSubmission, tr
 
 /** One channel's answer to the submission; an unreachable upstream is a 502 refusal (worth another channel). */
 async function submitTo(ctx: RelayContext, s: TaskSubmission, ch: CachedChannel, keyIndex: number): Promise<TaskSubmitResult> {
+  // The channel's model mapping (chained) and prefix, as for every relay call.
+  const model = channelModel(ch, s.model);
+  if ('error' in model) {
+    ctx.log.warn({ channel: ch.id, platform: s.platform.name, reason: model.error }, 'task submit: the channel cannot name the model');
+    return { ok: false, httpStatus: UPSTREAM_FAILED, code: 'upstream_error', message: 'the channel cannot serve this model' };
+  }
   try {
-    return await s.platform.submit({ ...upstreamOf(ch, keyIndex), action: s.action, model: ch.modelMapping[s.model] ?? s.model, body: s.body });
+    return await s.platform.submit({ ...upstreamOf(ch, keyIndex), action: s.action, model: model.upstream, body: s.body });
   } catch (err) {
     ctx.log.warn({ err, channel: ch.id, platform: s.platform.name }, 'task submit failed');
     return { ok: false, httpStatus: UPSTREAM_FAILED, code: 'upstream_error', message: 'the upstream could not be reached' };
