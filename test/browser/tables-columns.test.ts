@@ -1,9 +1,16 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSqliteDriver } from '../../packages/server/src/db/sqlite-driver.js';
 import type { MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs as api, type Session } from './api-session.js';
 import type { Harness } from './harness.js';
 import { openAs, openColumnSettings, ROOT, seedTables, seedUsers, VIEWPORTS, type Lang, startPrivateHarness } from './tables-fixture.js';
+
+// better-sqlite3 of the line that runs on this Node.js (drawing and task rows are written as the relay's poller would).
+const Database = await loadSqliteDriver();
 
 type State = Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>;
 
@@ -34,6 +41,88 @@ const CONSUME_LABEL = { zh: '消费', en: 'Consumption' };
 /** The document is no wider than the viewport: nothing scrolls sideways. */
 const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
+/** A square image of one colour (a drawing's or a song's cover). */
+const svg = (fill: string) =>
+  `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><rect width="96" height="96" fill="${fill}"/></svg>`).toString('base64')}`;
+
+/**
+ * Drawing and music/video task rows of `userId`, written straight into the database as the relay's poller would:
+ * a finished drawing with its image, a refused one with a long reason, a finished song and a running video.
+ */
+function seedTasks(dbPath: string, userId: number, baseUrl: string) {
+  const db = new Database(dbPath);
+  const now = Math.floor(Date.now() / 1000);
+  const mj = db.prepare(
+    "INSERT INTO midjourneys (code, user_id, action, mj_id, prompt, prompt_en, description, submit_time, start_time, finish_time, image_url, status, progress, fail_reason, channel_id, quota) VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, 3, 50000)",
+  );
+  mj.run(
+    1,
+    userId,
+    'IMAGINE',
+    'mj-1733412345678901',
+    '一只在雨夜霓虹街头散步的橘猫，电影感',
+    'an orange cat walking down a neon street on a rainy night, cinematic',
+    now - 900,
+    now - 899,
+    now - 860,
+    svg('#2563eb'),
+    'SUCCESS',
+    '100%',
+    '',
+  );
+  mj.run(
+    1,
+    userId,
+    'IMAGINE',
+    'mj-1733412345678902',
+    'a banned prompt',
+    'a banned prompt',
+    now - 70,
+    now - 69,
+    now - 60,
+    '',
+    'FAILURE',
+    '100%',
+    'Midjourney refused the prompt: banned words were found in it (rule 7 of the community guidelines).',
+  );
+  const task = db.prepare(
+    'INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, fail_reason, submit_time, start_time, finish_time, progress, data) VALUES (?, ?, ?, 5, 20000, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  // The task log shows today's tasks by default: none before midnight.
+  const today = new Date().setHours(0, 0, 0, 0) / 1000;
+  const at = (ago: number) => Math.max(now - ago, today + 1);
+  const songs = JSON.stringify([{ id: 's1', title: 'Night drive along the coast', audio_url: `${baseUrl}/night-drive.wav`, image_url: svg('#9333ea'), status: 'complete' }]);
+  task.run('suno-7f3a9c2e-5b1d-4e8a-9c0f-2d6b8e1a4c3f', 'suno', userId, 'MUSIC', 'SUCCESS', '', at(300), at(299), now, '100%', songs);
+  task.run('kling-830054', 'kling', userId, 'generate', 'IN_PROGRESS', '', at(60), at(59), 0, '30%', '');
+  db.close();
+}
+
+/** What a card must be on a phone: as wide as the list, each value beside its label, its buttons inside it. */
+async function expectCard(page: Page, rowSelector: string, name: string) {
+  const row = page.locator(rowSelector).first();
+  await row.waitFor();
+  expect(await page.locator('.tw-cards').count(), name).toBe(1);
+  expect(await pageOverflow(page), name).toBeLessThanOrEqual(0);
+  const card = (await row.boundingBox())!;
+  expect(card.width, name).toBeGreaterThan(VIEWPORTS.phone.width * 0.7);
+  // Every value line spans the card (no one-character-wide column) and shows its label.
+  const cells = await row
+    .locator('td[data-label]')
+    .evaluateAll((tds) => tds.map((td) => ({ label: td.getAttribute('data-label'), before: getComputedStyle(td, '::before').content, width: td.getBoundingClientRect().width })));
+  expect(cells.length, name).toBeGreaterThan(2);
+  for (const c of cells) {
+    expect(c.before, `${name} ${c.label}`).toBe(JSON.stringify(c.label));
+    expect(c.width, `${name} ${c.label}`).toBeGreaterThan(card.width * 0.8);
+  }
+  // Buttons and switches lie inside the card: nothing cut off or pushed out.
+  const controls = await row.locator('button, .ant-switch, audio').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+  for (const b of controls) {
+    expect(b.left, name).toBeGreaterThanOrEqual(card.x - 1);
+    expect(b.right, name).toBeLessThanOrEqual(card.x + card.width + 1);
+  }
+  return row;
+}
+
 /**
  * Issue 18 "tables that fit", in Chromium with real data: at 1440 px the channel table shows weight and group
  * beside (not under) the pinned actions and the log table shows tokens, cost, IP and details without sideways
@@ -43,18 +132,26 @@ describe('tables that fit 1280–1920 px and phones', () => {
   let h: Harness;
   let mock: MockUpstream;
   let root: Session;
+  let dir: string;
   const state: State = new Map();
 
   beforeAll(async () => {
-    h = await startPrivateHarness();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-tables-db-'));
+    const dbPath = path.join(dir, 'tollway.db');
+    h = await startPrivateHarness({ SQLITE_PATH: dbPath });
     ({ root } = await seedUsers(h));
     mock = await seedTables(h, root);
     // A message for the message list's phone cards.
     await api(root, 'POST', '/api/admin/messages', { title: 'Maintenance window on Sunday night', content: 'Short downtime.', format: 'markdown', user_ids: [root.id] });
+    // A limited token with an expiry, a redemption code, drawing and task rows for their phone cards.
+    await api(root, 'POST', '/api/token/', { name: 'nightly-batch-jobs', remain_quota: 250_000, expired_time: Math.floor(Date.now() / 1000) + 30 * 86_400 });
+    await api(root, 'POST', '/api/redemption/', { name: 'spring-promo-gift', quota: 500_000 });
+    seedTasks(dbPath, root.id, h.baseUrl);
   });
   afterAll(async () => {
     await h?.close();
     await mock?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   for (const lang of ['zh', 'en'] as Lang[]) {
@@ -143,20 +240,33 @@ describe('tables that fit 1280–1920 px and phones', () => {
       ];
       for (const l of lists) {
         await page.goto(l.url);
-        const row = page.locator(l.row).first();
-        await row.waitFor();
-        expect(await page.locator('.tw-cards').count(), l.name).toBe(1);
-        expect(await pageOverflow(page), l.name).toBeLessThanOrEqual(0);
-        // A card is as wide as the list, and a label sits beside its value.
-        const card = (await row.boundingBox())!;
-        expect(card.width, l.name).toBeGreaterThan(VIEWPORTS.phone.width * 0.7);
-        const label = await row
-          .locator('td[data-label]')
-          .first()
-          .evaluate((td) => getComputedStyle(td, '::before').content);
-        expect(label, l.name).not.toBe('none');
+        await expectCard(page, l.row, l.name);
         await h.shot(page, `tables-${l.name}-phone-${lang}`);
       }
+      await context.close();
+    });
+
+    it(`phone cards for tokens, redemption codes, drawing and task logs (${lang}): no sideways scroll, actions usable`, async () => {
+      const { context, page } = await openAs(h, ROOT, lang, VIEWPORTS.phone, state);
+      const lists = [
+        { url: '/app/tokens', row: '[data-testid^="token-row-"]', name: 'tokens' },
+        { url: '/admin/coupons', row: '[data-testid^="redemption-row-"]', name: 'redemptions' },
+        { url: '/app/logs/drawing', row: '[data-testid="drawing-tasks-table"] tr.ant-table-row', name: 'drawing' },
+        { url: '/app/logs/tasks', row: '[data-testid="music-tasks-table"] tr.ant-table-row', name: 'tasks' },
+      ];
+      for (const l of lists) {
+        await page.goto(l.url);
+        const row = await expectCard(page, l.row, l.name);
+        if (l.name === 'tokens' || l.name === 'redemptions') {
+          // The row actions: the switch, edit and delete buttons are there and can be clicked.
+          const prefix = l.name === 'tokens' ? 'token' : 'redemption';
+          for (const action of ['toggle', 'edit', 'delete']) expect(await row.locator(`[data-testid^="${prefix}-${action}-"]`).isVisible(), `${l.name} ${action}`).toBe(true);
+        }
+        await h.shot(page, `tables-${l.name}-phone-${lang}`);
+      }
+      // The tasks lists show every seeded row.
+      await page.goto('/app/logs/drawing');
+      await expect.poll(() => page.locator('[data-testid="drawing-tasks-table"] tr.ant-table-row').count()).toBe(2);
       await context.close();
     });
   }

@@ -1,5 +1,7 @@
 import { Table, type TableColumnsType, type TablePaginationConfig, type TableProps } from 'antd';
 import type { HTMLAttributes, ReactNode } from 'react';
+import { useIsMobile } from '../lib/useIsMobile';
+import { cardColumns, cardLayout } from './cardTable';
 
 /** What a page hands its paged, selectable record table: the rows and the row actions. */
 export interface RecordTableProps<T> {
@@ -15,7 +17,7 @@ export interface RecordTableProps<T> {
 interface Props<T> {
   list: RecordTableProps<T>;
   columns: NonNullable<TableProps<T>['columns']>;
-  /** Width the columns scroll at. */
+  /** Width the columns scroll at (on a phone the rows are cards instead). */
   scrollX: number;
   /** Class of a row (greyed rows). */
   rowClassName: (row: T) => string;
@@ -28,16 +30,17 @@ export function actionsColumn<T>(title: string, width: number, className: string
   return { title, key: 'actions', width, className, fixed: mobile ? undefined : 'right', render: (_, row) => render(row) };
 }
 
-/** A paged table of records keyed by id, with row selection kept across pages. */
+/** A paged table of records keyed by id, with row selection kept across pages; cards on a phone. */
 export function RecordTable<T extends { id: number }>({ list, columns, scrollX, rowClassName, rowTestid }: Props<T>) {
+  const mobile = useIsMobile();
   return (
     <Table<T>
       rowKey="id"
       size="middle"
-      columns={columns}
+      columns={cardColumns(columns, mobile)}
       dataSource={list.items}
       loading={list.loading}
-      scroll={{ x: scrollX }}
+      {...cardLayout(mobile, scrollX)}
       rowClassName={rowClassName}
       onRow={(r) => ({ 'data-testid': `${rowTestid}-${r.id}` }) as HTMLAttributes<HTMLElement>}
       rowSelection={list.rowSelection}

@@ -6,6 +6,8 @@ import type { Dayjs } from 'dayjs';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
+import { cardColumns, cardLayout } from '../../components/cardTable';
+import { useIsMobile } from '../../lib/useIsMobile';
 import { useStoredUser } from '../../lib/session';
 import { usePaging } from '../../lib/paging';
 import { fetchTaskPage, TASKS_KEY, type TaskKind } from './api';
@@ -27,7 +29,10 @@ interface Props<T> {
   columns: (admin: boolean) => TableColumnsType<T>;
 }
 
-/** A task log page: filters, and a paged table of every user's tasks (administrators) or the caller's own. */
+/**
+ * A task log page: filters, and a paged table of every user's tasks (administrators) or the caller's own; cards on
+ * a phone.
+ */
 export function TaskListPage<T extends { id: number; status: string }>({ kind, title, subtitle, idLabel, defaultRange, columns }: Props<T>) {
   const { t } = useTranslation('tasks');
   const admin = isAdmin(useStoredUser()?.role);
@@ -55,6 +60,7 @@ export function TaskListPage<T extends { id: number; status: string }>({ kind, t
     setApplied(f);
     setPage(1);
   };
+  const mobile = useIsMobile();
   const cols = columns(admin);
 
   return (
@@ -90,10 +96,13 @@ export function TaskListPage<T extends { id: number; status: string }>({ kind, t
           data-testid={`${kind}-tasks-table`}
           rowKey="id"
           size="middle"
-          columns={cols}
+          columns={cardColumns(cols, mobile)}
           dataSource={list.data?.items ?? []}
           loading={list.isFetching}
-          scroll={{ x: cols.reduce((w, c) => w + (typeof c.width === 'number' ? c.width : 120), 0) }}
+          {...cardLayout(
+            mobile,
+            cols.reduce((w, c) => w + (typeof c.width === 'number' ? c.width : 120), 0),
+          )}
           pagination={pagination(list.data?.total ?? 0)}
         />
       </ListCard>

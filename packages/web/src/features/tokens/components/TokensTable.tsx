@@ -11,7 +11,7 @@ import { TokenActions } from './TokenActions';
 import { ExpiryCell, formatTokenTime, TokenGroupTag, TokenStatusTag } from './TokenCells';
 import { TokenKeyCell } from './TokenKeyCell';
 
-/** The token list: status badges, quotas, times, group and row actions; disabled rows greyed. */
+/** The token list: status badges, quotas, times, group and row actions; disabled rows greyed; cards on a phone. */
 export function TokensTable(p: RecordTableProps<Token>) {
   const { t } = useTranslation('tokens');
   const { data: status } = useStatus();
@@ -25,16 +25,14 @@ export function TokensTable(p: RecordTableProps<Token>) {
     {
       title: t('col.name'),
       key: 'name',
-      width: mobile ? 130 : 170,
-      fixed: mobile ? undefined : 'left',
+      width: 170,
+      fixed: 'left',
       render: (_, tok) => (
-        <Flex vertical gap={2} align="flex-start" style={{ minWidth: 0 }}>
-          <Typography.Text strong ellipsis={{ tooltip: tok.name }} style={{ maxWidth: mobile ? 120 : 150 }}>
+        <Flex vertical gap={2} align={mobile ? 'flex-end' : 'flex-start'} style={{ minWidth: 0 }}>
+          <Typography.Text strong ellipsis={{ tooltip: tok.name }} style={{ maxWidth: mobile ? undefined : 150 }}>
             {tok.name}
           </Typography.Text>
           <TokenKeyCell token={tok} />
-          {/* On a phone the status sits under the name so name, status and actions fit on one screen. */}
-          {mobile ? <TokenStatusTag token={tok} /> : null}
         </Flex>
       ),
     },
@@ -59,8 +57,5 @@ export function TokensTable(p: RecordTableProps<Token>) {
     actionsColumn<Token>(t('col.actions'), 175, 'tw-tok-actions-cell', mobile, (tok) => <TokenActions token={tok} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />),
   ];
 
-  // Phones: name (with status) and actions first, the rest after a horizontal scroll.
-  const shown = mobile ? [columns[0]!, { ...columns[columns.length - 1]!, className: 'tw-tok-actions-cell' }, ...columns.slice(2, -1)] : columns;
-
-  return <RecordTable list={p} columns={shown} scrollX={1050} rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')} rowTestid="token-row" />;
+  return <RecordTable list={p} columns={columns} scrollX={1050} rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')} rowTestid="token-row" />;
 }
