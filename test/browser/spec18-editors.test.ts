@@ -137,7 +137,7 @@ describe('spec editors and validation messages in Chromium', () => {
     expect(await option('RebatePercentage')).toBe('0');
   });
 
-  it('refuses a top-up of 0.5, sends top_up_code with a payment and shows a 502 message', async () => {
+  it('refuses a top-up of 0.5, sends top_up_code with the price request and the payment and shows a 502 message', async () => {
     for (const [key, value] of Object.entries({ ...EPAY, ServerAddress: h.baseUrl, MinTopUp: '1' })) await apiAs(root, 'PUT', '/api/option/', { key, value });
     await page.goto('/app/wallet');
     const amount = page.getByTestId('topup-amount');
@@ -147,7 +147,9 @@ describe('spec editors and validation messages in Chromium', () => {
     await amount.fill('2.5');
     await expect.poll(() => page.getByTestId('topup-payable').textContent()).toBe('The top-up amount must be a whole number');
     await h.shot(page, 'spec18-topup-fraction');
+    const priced = page.waitForRequest((r) => r.url().endsWith('/api/user/amount') && r.postDataJSON()?.amount === 3);
     await amount.fill('3');
+    expect((await priced).postDataJSON()).toEqual({ amount: 3, top_up_code: '' });
     await expect.poll(() => page.getByTestId('topup-payable').textContent()).not.toContain('whole');
     // The payment page is not opened: the answer is a 502 whose own message the console shows.
     await page.route('**/api/user/pay', (r) =>

@@ -32,7 +32,8 @@ export function usePayable(amount: number | null, enabled: boolean) {
     queryKey: [...TOPUP_KEY, 'amount', amount],
     enabled: enabled && amount !== null,
     retry: false,
-    queryFn: async () => (await api<string>('POST', '/api/user/amount', { amount }, { silent: true })).data ?? '',
+    // top_up_code is part of the request shape, as with a payment (empty: no code goes with an online top-up).
+    queryFn: async () => (await api<string>('POST', '/api/user/amount', { amount, top_up_code: '' }, { silent: true })).data ?? '',
   });
 }
 
