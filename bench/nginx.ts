@@ -10,7 +10,7 @@ export const RATIO_ROUNDS = 3;
 const UPSTREAM_KEEPALIVE = 128;
 
 /** nginx as a plain reverse proxy: `workers` processes, HTTP/1.1 keep-alive to the mock, no logging, no buffering. */
-function proxyConfig(dir: string, port: number, mock: URL, workers: number | 'auto'): string {
+export function nginxProxyConfig(dir: string, port: number, mock: URL, workers: number | 'auto'): string {
   return `worker_processes ${workers};
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -52,7 +52,7 @@ export async function nginxRows(mockUrl: string, tollway: Target, connections: n
   const rows: string[] = [];
   for (const workers of [1, 'auto'] as const) {
     const port = await freePort();
-    const nginx = await startNginx((dir) => proxyConfig(dir, port, new URL(mockUrl), workers), port);
+    const nginx = await startNginx((dir) => nginxProxyConfig(dir, port, new URL(mockUrl), workers), port);
     try {
       const target: Target = { name: 'nginx proxy_pass', url: nginx.url, path: '/v1/chat/completions', headers: { authorization: 'Bearer bench-key' } };
       const r = await alternatingRatio(tollway, target, chatBody, connections, seconds);
