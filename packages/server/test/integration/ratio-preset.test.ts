@@ -11,6 +11,8 @@ const MARKER = 'upstream-secret-marker';
 const GOOD: Record<string, string> = {
   '/flexible/prompt.json': JSON.stringify({ 'gpt-4o': 1.25, 'claude-3-5-sonnet': 1.5 }),
   '/flexible/completion.json': JSON.stringify({ 'gpt-4o': 4, 'claude-3-5-sonnet': 5 }),
+  '/openrouter/prompt.json': JSON.stringify({ 'openai/gpt-4o': 1.25 }),
+  '/openrouter/completion.json': JSON.stringify({ 'openai/gpt-4o': 4 }),
   '/mixed/prompt.json': JSON.stringify({ 'mixed-model': 0.5 }),
   '/mixed/completion.json': JSON.stringify({ 'mixed-model': 3 }),
   '/completion.json': JSON.stringify({ 'legacy-model': 2 }),
@@ -83,7 +85,11 @@ describe.each(dialects)('preset ratio sources on %s', (dialect) => {
     await option('fetch_setting.domain_list', '[]');
   });
 
-  it('reads legacy from its one completion file and official from the mixed source', async () => {
+  it('reads openrouter from its two files, legacy from its one completion file and official from the mixed source', async () => {
+    const openrouter = await get(app.root, 'openrouter');
+    expect(openrouter.body.data).toMatchObject({ source: 'openrouter', model_ratio: { 'openai/gpt-4o': 1.25 }, completion_ratio: { 'openai/gpt-4o': 4 } });
+    const mixed = await get(app.root, 'mixed');
+    expect(mixed.body.data).toMatchObject({ source: 'mixed', model_ratio: { 'mixed-model': 0.5 }, completion_ratio: { 'mixed-model': 3 } });
     const legacy = await get(app.root, 'legacy');
     expect(legacy.body.data).toMatchObject({ source: 'legacy', model_ratio: {}, completion_ratio: { 'legacy-model': 2 } });
     const official = await get(app.root, 'official');
