@@ -94,6 +94,9 @@ describe.each(dialects)('preset ratio sources on %s', (dialect) => {
     expect(legacy.body.data).toMatchObject({ source: 'legacy', model_ratio: {}, completion_ratio: { 'legacy-model': 2 } });
     const official = await get(app.root, 'official');
     expect(official.body.data).toMatchObject({ source: 'mixed', model_ratio: { 'mixed-model': 0.5 }, completion_ratio: { 'mixed-model': 3 } });
+    // Other fetch settings than those the cache holds (it keeps the settings it fetched with): the cases below
+    // serve other openrouter files. A deny list of another host leaves this one reachable.
+    await option('fetch_setting.domain_list', '["elsewhere.example"]');
   });
 
   it('refuses an unknown source', async () => {
