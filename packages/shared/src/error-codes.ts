@@ -159,6 +159,17 @@ export const ErrorCode = {
   WebhookUrlRequired: 'webhook_url_required',
   WebhookUrlNotHttps: 'webhook_url_not_https',
   WebhookUrlBlocked: 'webhook_url_blocked',
+  // Why the fetch settings refuse a URL (the reason_code of webhook_url_blocked and preset_fetch_failed).
+  OutboundUrlInvalid: 'outbound_url_invalid',
+  OutboundSchemeRefused: 'outbound_scheme_refused',
+  OutboundCredentialsRefused: 'outbound_credentials_refused',
+  OutboundPortRefused: 'outbound_port_refused',
+  OutboundDomainNotAllowed: 'outbound_domain_not_allowed',
+  OutboundDomainBlocked: 'outbound_domain_blocked',
+  OutboundAddressBlocked: 'outbound_address_blocked',
+  OutboundResolvedBlocked: 'outbound_resolved_blocked',
+  OutboundIpNotAllowed: 'outbound_ip_not_allowed',
+  OutboundIpBlocked: 'outbound_ip_blocked',
   // Channels, their tests, balances and model lists.
   ChannelNotFound: 'channel_not_found',
   ChannelKeyRequired: 'channel_key_required',

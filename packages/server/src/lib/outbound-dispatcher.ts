@@ -4,6 +4,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { hostAddress } from './address-class.js';
+import { ErrorCode } from '@tollway/shared';
 import { OutboundBlockedError, type OutboundPolicy } from './outbound-guard.js';
 
 /** Every address a host name resolves to. */
@@ -85,7 +86,7 @@ export async function checkUserUrl(policy: OutboundPolicy, raw: string, resolve:
   try {
     url = new URL(raw);
   } catch {
-    throw new OutboundBlockedError('not a valid URL');
+    throw new OutboundBlockedError('not a valid URL', ErrorCode.OutboundUrlInvalid);
   }
   policy.checkUrl(url);
   if (!policy.enabled || hostAddress(url.hostname) !== undefined) return;

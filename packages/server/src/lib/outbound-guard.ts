@@ -1,6 +1,6 @@
 // The SSRF guard's rules: which URLs and addresses the server may fetch on a user's behalf.
 import net from 'node:net';
-import { parsePortRange } from '@tollway/shared';
+import { ErrorCode, parsePortRange, type ErrorParams } from '@tollway/shared';
 import type { OptionReader } from './option-reader.js';
 import { classifyAddress, hostAddress } from './address-class.js';
 
@@ -22,9 +22,25 @@ export interface FetchSettings {
   applyIpFilterForDomain: boolean;
 }
 
-/** A URL or address the fetch settings refuse; the message is meant for the person who supplied it. */
+/**
+ * A URL or address the fetch settings refuse; the message is meant for the person who supplied it, `rule` (an error
+ * code) and `params` let the console word it in the viewer's language.
+ */
 export class OutboundBlockedError extends Error {
   readonly code = 'OUTBOUND_BLOCKED';
+
+  constructor(
+    message: string,
+    readonly rule: ErrorCode,
+    readonly params: ErrorParams = {},
+  ) {
+    super(message);
+  }
+
+  /** The params of a refusal that gives this as its reason: the English reason and the rule's code and values. */
+  reasonParams(): ErrorParams {
+    return { reason: this.message, reason_code: this.rule, ...this.params };
+  }
 }
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
@@ -73,17 +89,21 @@ export class OutboundPolicy {
    * address (in any spelling), that address. Domains still need checkResolved for every address they resolve to.
    */
   checkUrl(url: URL): void {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundBlockedError(`only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}`);
-    if (url.username || url.password) throw new OutboundBlockedError('URLs with a user name or password are not fetched');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      const scheme = url.protocol.replace(/:$/, '');
+      throw new OutboundBlockedError(`only http and https URLs can be fetched, not ${scheme}`, ErrorCode.OutboundSchemeRefused, { scheme });
+    }
+    if (url.username || url.password) throw new OutboundBlockedError('URLs with a user name or password are not fetched', ErrorCode.OutboundCredentialsRefused);
     if (!this.enabled) return;
     const port = url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol]!;
-    if (this.ports.length && !this.ports.some((r) => port >= r.from && port <= r.to)) throw new OutboundBlockedError(`port ${port} is not allowed by the fetch settings`);
+    if (this.ports.length && !this.ports.some((r) => port >= r.from && port <= r.to))
+      throw new OutboundBlockedError(`port ${port} is not allowed by the fetch settings`, ErrorCode.OutboundPortRefused, { port });
     const ip = hostAddress(url.hostname);
     if (ip !== undefined) return this.checkAddress(ip, undefined);
     const host = normalizeHost(url.hostname);
     const listed = this.domainListed(host);
-    if (this.settings.domainFilterMode && !listed) throw new OutboundBlockedError(`${host} is not in the allowed domain list`);
-    if (!this.settings.domainFilterMode && listed) throw new OutboundBlockedError(`${host} is in the blocked domain list`);
+    if (this.settings.domainFilterMode && !listed) throw new OutboundBlockedError(`${host} is not in the allowed domain list`, ErrorCode.OutboundDomainNotAllowed, { host });
+    if (!this.settings.domainFilterMode && listed) throw new OutboundBlockedError(`${host} is in the blocked domain list`, ErrorCode.OutboundDomainBlocked, { host });
   }
 
   /**
@@ -96,12 +116,15 @@ export class OutboundPolicy {
     const target = host === undefined ? address : `${host} resolves to an address that`;
     const cls = classifyAddress(address);
     if (cls && !this.settings.allowPrivateIp) {
-      throw new OutboundBlockedError(host === undefined ? `${address} is a ${cls} address, which the fetch settings block` : `${target} is ${cls}, which the fetch settings block`);
+      throw host === undefined
+        ? new OutboundBlockedError(`${address} is a ${cls} address, which the fetch settings block`, ErrorCode.OutboundAddressBlocked, { target: address })
+        : new OutboundBlockedError(`${target} is ${cls}, which the fetch settings block`, ErrorCode.OutboundResolvedBlocked, { target: host });
     }
     if (host !== undefined && !this.settings.applyIpFilterForDomain) return;
     const listed = this.ipCount > 0 && this.ips.check(address, net.isIPv4(address) ? 'ipv4' : 'ipv6');
-    if (this.settings.ipFilterMode && !listed) throw new OutboundBlockedError(`${target} is not in the allowed IP list`);
-    if (!this.settings.ipFilterMode && listed) throw new OutboundBlockedError(`${target} is in the blocked IP list`);
+    if (this.settings.ipFilterMode && !listed)
+      throw new OutboundBlockedError(`${target} is not in the allowed IP list`, ErrorCode.OutboundIpNotAllowed, { target: host ?? address });
+    if (!this.settings.ipFilterMode && listed) throw new OutboundBlockedError(`${target} is in the blocked IP list`, ErrorCode.OutboundIpBlocked, { target: host ?? address });
   }
 
   private domainListed(host: string): boolean {

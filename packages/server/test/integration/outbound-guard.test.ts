@@ -103,20 +103,23 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
   it('refuses loopback webhooks at save time (address, spellings, localhost) with the reason', async () => {
     const u = await newUser();
     const port = new URL(hook.url).port;
-    const cases: [string, string][] = [
-      [`https://127.0.0.1/hook`, '127.0.0.1 is a loopback address'],
-      [`https://2130706433/hook`, '127.0.0.1 is a loopback address'],
-      [`https://[::ffff:127.0.0.1]/hook`, 'is a loopback address'],
-      [`https://169.254.169.254/latest/meta-data`, '169.254.169.254 is a link-local address'],
-      [`https://10.0.0.8/hook`, 'is a private address'],
-      [`https://localhost/hook`, 'localhost resolves to an address that is loopback'],
-      [`https://127.0.0.1:${port}/hook`, `port ${port} is not allowed`],
+    // The English reason, and its rule as a code with values (the console words it in the viewer's language).
+    const cases: [string, string, Record<string, unknown>][] = [
+      [`https://127.0.0.1/hook`, '127.0.0.1 is a loopback address', { reason_code: 'outbound_address_blocked', target: '127.0.0.1' }],
+      [`https://2130706433/hook`, '127.0.0.1 is a loopback address', { reason_code: 'outbound_address_blocked', target: '127.0.0.1' }],
+      [`https://[::ffff:127.0.0.1]/hook`, 'is a loopback address', { reason_code: 'outbound_address_blocked' }],
+      [`https://169.254.169.254/latest/meta-data`, '169.254.169.254 is a link-local address', { reason_code: 'outbound_address_blocked', target: '169.254.169.254' }],
+      [`https://10.0.0.8/hook`, 'is a private address', { reason_code: 'outbound_address_blocked', target: '10.0.0.8' }],
+      [`https://localhost/hook`, 'localhost resolves to an address that is loopback', { reason_code: 'outbound_resolved_blocked', target: 'localhost' }],
+      [`https://127.0.0.1:${port}/hook`, `port ${port} is not allowed`, { reason_code: 'outbound_port_refused', port: Number(port) }],
     ];
-    for (const [url, reason] of cases) {
+    for (const [url, reason, params] of cases) {
       const res = await saveHook(u.client, url);
       expect(res.body.success, url).toBe(false);
       expect(res.body.message, url).toContain('webhook_url is not allowed: ');
       expect(res.body.message, url).toContain(reason);
+      expect((res.body as { code?: string }).code, url).toBe('webhook_url_blocked');
+      expect((res.body as { params?: unknown }).params, url).toMatchObject({ reason: expect.stringContaining(reason), ...params });
     }
     // A public name that cannot be resolved here is kept (it is checked again on every call).
     expect((await saveHook(u.client, 'https://hooks.example.com/tollway')).body.success).toBe(true);

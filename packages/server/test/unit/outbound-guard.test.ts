@@ -187,6 +187,41 @@ describe('URL checks', () => {
   });
 });
 
+describe('refusal codes of the URL checks', () => {
+  /** The refusal's rule and values, for the console to word in the viewer's language. */
+  const ruleOf = (fn: () => void): { rule: string; params: Record<string, unknown> } => {
+    try {
+      fn();
+    } catch (err) {
+      expect(err).toBeInstanceOf(OutboundBlockedError);
+      const e = err as OutboundBlockedError;
+      expect(e.reasonParams()).toMatchObject({ reason: e.message, reason_code: e.rule, ...e.params });
+      return { rule: e.rule, params: e.params };
+    }
+    throw new Error('not refused');
+  };
+  const url = (p: OutboundPolicy, u: string) => () => p.checkUrl(new URL(u));
+
+  it('names the rule that refused, with its values', async () => {
+    expect(ruleOf(url(policy(), 'ftp://example.com/'))).toEqual({ rule: 'outbound_scheme_refused', params: { scheme: 'ftp' } });
+    expect(ruleOf(url(policy(), 'https://u:p@example.com/'))).toEqual({ rule: 'outbound_credentials_refused', params: {} });
+    expect(ruleOf(url(policy(), 'https://example.com:9/'))).toEqual({ rule: 'outbound_port_refused', params: { port: 9 } });
+    expect(ruleOf(url(policy({ domainList: ['bad.example'] }), 'https://bad.example/'))).toEqual({ rule: 'outbound_domain_blocked', params: { host: 'bad.example' } });
+    expect(ruleOf(url(policy({ domainFilterMode: true, domainList: ['good.example'] }), 'https://other.example/'))).toEqual({
+      rule: 'outbound_domain_not_allowed',
+      params: { host: 'other.example' },
+    });
+    expect(ruleOf(url(policy(), 'http://10.0.0.1/'))).toEqual({ rule: 'outbound_address_blocked', params: { target: '10.0.0.1' } });
+    expect(ruleOf(() => policy().checkAddress('127.0.0.1', 'localhost'))).toEqual({ rule: 'outbound_resolved_blocked', params: { target: 'localhost' } });
+    expect(ruleOf(url(policy({ ipList: ['8.8.8.8'] }), 'http://8.8.8.8/'))).toEqual({ rule: 'outbound_ip_blocked', params: { target: '8.8.8.8' } });
+    expect(ruleOf(() => policy({ ipFilterMode: true, ipList: ['1.1.1.1'] }).checkAddress('8.8.8.8', 'dns.example'))).toEqual({
+      rule: 'outbound_ip_not_allowed',
+      params: { target: 'dns.example' },
+    });
+    await expect(checkUserUrl(policy(), 'not a url')).rejects.toMatchObject({ rule: 'outbound_url_invalid' });
+  });
+});
+
 describe('option value schemas', () => {
   it('accepts good lists and refuses bad entries', () => {
     expect(fetchDomainList.safeParse(['example.com', '*.example.com', 'a-b.c.d']).success).toBe(true);

@@ -15,5 +15,8 @@ export interface Refusal {
 export async function refusalText(r: Refusal): Promise<string> {
   if (!r.code) return r.message;
   await loadTexts(['errors']).catch((err: unknown) => console.warn('refusal texts failed to load', err));
-  return i18n.t(`errors:${r.code}`, { ...r.params, defaultValue: r.message });
+  // A refusal whose reason is itself coded (reason_code: why the fetch settings refuse a URL) words that too.
+  const reasonCode = r.params?.reason_code;
+  const reason = typeof reasonCode === 'string' ? i18n.t(`errors:${reasonCode}`, { ...r.params, defaultValue: r.params?.reason }) : r.params?.reason;
+  return i18n.t(`errors:${r.code}`, { ...r.params, ...(reason !== undefined ? { reason } : {}), defaultValue: r.message });
 }

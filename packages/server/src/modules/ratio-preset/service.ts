@@ -30,7 +30,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 function failure(kind: FileKind, err: unknown): ApiError {
   const what = `the preset's ${kind} file`;
   if (err instanceof ApiError) return err;
-  if (err instanceof OutboundBlockedError) return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${err.message}`, { file: kind, reason: err.message });
+  if (err instanceof OutboundBlockedError) return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${err.message}`, { file: kind, ...err.reasonParams() });
   if (err instanceof PresetFileError) return coded(ErrorCode.PresetFileInvalid, `${what} ${err.message}`, { file: kind, reason: err.message });
   const e = err as { code?: unknown; name?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
