@@ -170,6 +170,13 @@ export const ErrorCode = {
   OutboundResolvedBlocked: 'outbound_resolved_blocked',
   OutboundIpNotAllowed: 'outbound_ip_not_allowed',
   OutboundIpBlocked: 'outbound_ip_blocked',
+  // Why a preset ratio file is refused (the reason_code of preset_file_invalid and preset_fetch_failed).
+  PresetFileNotJson: 'preset_file_not_json',
+  PresetFileNotObject: 'preset_file_not_object',
+  PresetFileTooManyModels: 'preset_file_too_many_models',
+  PresetFileBadName: 'preset_file_bad_name',
+  PresetFileBadRatio: 'preset_file_bad_ratio',
+  PresetConnectionFailed: 'preset_connection_failed',
   // Channels, their tests, balances and model lists.
   ChannelNotFound: 'channel_not_found',
   ChannelKeyRequired: 'channel_key_required',

@@ -117,25 +117,28 @@ describe.each(dialects)('preset ratio sources on %s', (dialect) => {
     expect(anonymous.statusCode).toBe(401);
   });
 
-  const BAD: [string, string | number, string][] = [
-    ['not JSON', `<html>${MARKER}</html>`, 'not valid JSON'],
-    ['an array', JSON.stringify([1, 2]), 'not a JSON object'],
-    ['a negative ratio', JSON.stringify({ [MARKER]: -1 }), 'not a number from 0'],
-    ['a ratio as text', JSON.stringify({ m: MARKER }), 'not a number from 0'],
-    ['a huge ratio', JSON.stringify({ m: 1e308 }), 'not a number from 0'],
-    ['an empty model name', JSON.stringify({ '': 1 }), 'model name'],
-    ['a very long model name', JSON.stringify({ ['m'.repeat(201)]: 1 }), 'model name'],
-    ['too large a file', JSON.stringify({ m: 1, pad: MARKER.repeat(200_000) }), 'larger than'],
-    ['an HTTP 500', 500, 'HTTP 500'],
-    ['a missing file', 404, 'HTTP 404'],
+  /** Label, the file served, the English reason, and the reason's code when the refusal carries one. */
+  const BAD: [string, string | number, string, string | undefined][] = [
+    ['not JSON', `<html>${MARKER}</html>`, 'not valid JSON', 'preset_file_not_json'],
+    ['an array', JSON.stringify([1, 2]), 'not a JSON object', 'preset_file_not_object'],
+    ['a negative ratio', JSON.stringify({ [MARKER]: -1 }), 'not a number from 0', 'preset_file_bad_ratio'],
+    ['a ratio as text', JSON.stringify({ m: MARKER }), 'not a number from 0', 'preset_file_bad_ratio'],
+    ['a huge ratio', JSON.stringify({ m: 1e308 }), 'not a number from 0', 'preset_file_bad_ratio'],
+    ['an empty model name', JSON.stringify({ '': 1 }), 'model name', 'preset_file_bad_name'],
+    ['a very long model name', JSON.stringify({ ['m'.repeat(201)]: 1 }), 'model name', 'preset_file_bad_name'],
+    ['too large a file', JSON.stringify({ m: 1, pad: MARKER.repeat(200_000) }), 'larger than', undefined],
+    ['an HTTP 500', 500, 'HTTP 500', undefined],
+    ['a missing file', 404, 'HTTP 404', undefined],
   ];
-  it.each(BAD)('refuses a file with %s, echoing none of it', async (_label, body, reason) => {
+  it.each(BAD)('refuses a file with %s, echoing none of it', async (_label, body, reason, reasonCode) => {
     files['/openrouter/prompt.json'] = JSON.stringify({ ok: 1 });
     files['/openrouter/completion.json'] = body;
     const res = await get(app.root, 'openrouter');
     expectRefused(res, _label, reason);
     expect(res.body.message).toContain('completion file');
     expect(JSON.stringify(res.body)).not.toContain(MARKER);
+    // The console words a coded reason in the viewer's language.
+    expect((res.body as { params?: Record<string, unknown> }).params?.reason_code).toBe(reasonCode);
   });
 
   it('fetches a source again after a failure (failures are not cached)', async () => {

@@ -31,13 +31,13 @@ function failure(kind: FileKind, err: unknown): ApiError {
   const what = `the preset's ${kind} file`;
   if (err instanceof ApiError) return err;
   if (err instanceof OutboundBlockedError) return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${err.message}`, { file: kind, ...err.reasonParams() });
-  if (err instanceof PresetFileError) return coded(ErrorCode.PresetFileInvalid, `${what} ${err.message}`, { file: kind, reason: err.message });
+  if (err instanceof PresetFileError) return coded(ErrorCode.PresetFileInvalid, `${what} ${err.message}`, { file: kind, ...err.reasonParams() });
   const e = err as { code?: unknown; name?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   if (TIMEOUT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError')
     return coded(ErrorCode.PresetFetchTimeout, `cannot fetch ${what}: no answer in time`, { file: kind });
   const reason = `connection failed${/^E[A-Z]+$/.test(code) ? ` (${code})` : ''}`;
-  return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${reason}`, { file: kind, reason });
+  return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${reason}`, { file: kind, reason, reason_code: ErrorCode.PresetConnectionFailed });
 }
 
 const MAX_FILE_MB = MAX_FILE_BYTES / 1024 / 1024;
