@@ -117,7 +117,8 @@ describe('chat content in the usage log details in Chromium', () => {
     await userRow.locator('.ant-table-row-expand-icon').click();
     const userDetail = page.locator('[data-testid^="log-detail-"]').first();
     await userDetail.waitFor();
-    expect(await userDetail.textContent()).toContain('upstream request failed');
+    // Written from the row's event in the viewer's language (English here).
+    expect(await userDetail.textContent()).toContain('Upstream request failed');
     expect(await userDetail.textContent()).not.toContain('127.0.0.1');
     expect(await page.locator('[data-testid^="log-error-detail-"]').count()).toBe(0);
     await h.shot(page, 'log-error-user');

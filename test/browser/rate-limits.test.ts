@@ -50,8 +50,8 @@ describe('rate limits in the console (Chromium)', () => {
     await field.waitFor();
     await field.fill('{"default": {"rpm": -1}}');
     await page.getByTestId('settings-save-groups').click();
-    // The server's check names the field at fault.
-    await page.getByText('rpm must be 0 (no limit) or more').first().waitFor();
+    // The server's check names the field at fault, by its code in the console's language (Chinese here).
+    await page.getByText('“GroupRateLimits.default.rpm”不能小于 0').first().waitFor();
     await field.fill('{"default": {"rpm": 1}}');
     await field.blur();
     await h.shot(page, 'rate-limits-02-group-settings');
