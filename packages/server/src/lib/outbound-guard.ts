@@ -1,6 +1,7 @@
 // The SSRF guard's rules: which URLs and addresses the server may fetch on a user's behalf.
 import net from 'node:net';
-import { ErrorCode, parsePortRange, type ErrorParams } from '@tollway/shared';
+import { ErrorCode, parsePortRange } from '@tollway/shared';
+import { ReasonError } from './reason-error.js';
 import type { OptionReader } from './option-reader.js';
 import { classifyAddress, hostAddress } from './address-class.js';
 
@@ -22,25 +23,9 @@ export interface FetchSettings {
   applyIpFilterForDomain: boolean;
 }
 
-/**
- * A URL or address the fetch settings refuse; the message is meant for the person who supplied it, `rule` (an error
- * code) and `params` let the console word it in the viewer's language.
- */
-export class OutboundBlockedError extends Error {
+/** A URL or address the fetch settings refuse; the message is meant for the person who supplied it. */
+export class OutboundBlockedError extends ReasonError {
   readonly code = 'OUTBOUND_BLOCKED';
-
-  constructor(
-    message: string,
-    readonly rule: ErrorCode,
-    readonly params: ErrorParams = {},
-  ) {
-    super(message);
-  }
-
-  /** The params of a refusal that gives this as its reason: the English reason and the rule's code and values. */
-  reasonParams(): ErrorParams {
-    return { reason: this.message, reason_code: this.rule, ...this.params };
-  }
 }
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };

@@ -1,5 +1,6 @@
 // The preset ratio files are flat JSON objects of model name to ratio; anything else is refused whole.
-import { ErrorCode, type ErrorParams } from '@tollway/shared';
+import { ErrorCode } from '@tollway/shared';
+import { ReasonError } from '../../lib/reason-error.js';
 
 /** Most models one file may list. */
 export const MAX_MODELS = 10_000;
@@ -8,20 +9,8 @@ export const MAX_NAME_LENGTH = 200;
 /** Largest ratio accepted (a ratio of 1 is $2 per 1M tokens). */
 export const MAX_RATIO = 1_000_000;
 
-/** A file refused: the English reason, and its rule as an error code with values (the console words it). */
-export class PresetFileError extends Error {
-  constructor(
-    message: string,
-    readonly rule: ErrorCode,
-    readonly params: ErrorParams = {},
-  ) {
-    super(message);
-  }
-
-  reasonParams(): ErrorParams {
-    return { reason: this.message, reason_code: this.rule, ...this.params };
-  }
-}
+/** A preset file refused, with the rule it broke (the console words it). */
+export class PresetFileError extends ReasonError {}
 
 /**
  * Parses one ratio file: a JSON object whose keys are model names (1–200 visible characters) and whose values
