@@ -1,11 +1,13 @@
 // Developer tool: CPU profile of Tollway under load (16 connections, autocannon) for one kind of call, and the
-// process's user and system CPU per request. `node --import tsx bench/profile-load.ts [seconds] [openai|anthropic|openai-stream|anthropic-stream]`
+// process's user and system CPU per request. `node --import tsx bench/profile-load.ts [seconds] [openai|anthropic|openai-stream|anthropic-stream] [sqlite|cluster]`
 // writes a .cpuprofile to $PROFILE_DIR (default /tmp/prof); NO_PROFILE=1 only measures, EXTRA_NODE_ARGS go to
-// Tollway's node (e.g. --no-turbo-inlining for exact attribution). Not part of `npm run bench`.
+// Tollway's node (e.g. --no-turbo-inlining for exact attribution); `cluster` runs Tollway on PostgreSQL + Redis (a
+// database and key prefix of its own, removed afterwards). Not part of `npm run bench`.
 import fs from 'node:fs';
 import { throughput } from './measure.js';
 import { anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startTollway, streamBody } from './targets.js';
 import { printLargestProfile } from './cpuprofile.js';
+import { clusterEnv } from './cluster.js';
 
 const seconds = Number(process.argv[2] ?? 8);
 const mode = process.argv[3] ?? 'openai';
@@ -13,11 +15,14 @@ const dir = process.env.PROFILE_DIR ?? '/tmp/prof';
 fs.rmSync(dir, { recursive: true, force: true });
 fs.mkdirSync(dir, { recursive: true });
 const { url: mockUrl, proc: mock } = await startMock();
+const cluster = process.argv[4] === 'cluster' ? await clusterEnv() : undefined;
 const t0 = Date.now();
-const { target: plain, proc } = await startTollway(mockUrl, [
-  ...(process.env.NO_PROFILE ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`]),
-  ...(process.env.EXTRA_NODE_ARGS ?? '').split(' ').filter(Boolean),
-]);
+const { target: plain, proc } = await startTollway(
+  mockUrl,
+  [...(process.env.NO_PROFILE ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`]), ...(process.env.EXTRA_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+  undefined,
+  cluster?.env,
+);
 const streamed = mode.endsWith('-stream');
 const target = mode.startsWith('anthropic') ? anthropicTarget(plain, streamed) : plain;
 const body = mode.startsWith('anthropic') ? (streamed ? anthropicStreamBody : anthropicBody) : streamed ? streamBody : chatBody;
@@ -39,5 +44,6 @@ try {
 } finally {
   await proc.stop();
   await mock.stop();
+  await cluster?.drop();
 }
 printLargestProfile(dir, 30, skipMs);

@@ -10,7 +10,10 @@ export interface Dec {
 }
 
 const TEN = 10n;
-const pow10 = (n: number): bigint => TEN ** BigInt(n);
+/** Powers of ten up to this scale are computed once (every price's scale is far below it). */
+const CACHED_POWERS = 64;
+const POWERS_OF_TEN = Array.from({ length: CACHED_POWERS }, (_, i) => TEN ** BigInt(i));
+const pow10 = (n: number): bigint => POWERS_OF_TEN[n] ?? TEN ** BigInt(n);
 
 const parsedNumbers = new Map<number, Dec>();
 

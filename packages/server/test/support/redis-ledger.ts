@@ -6,6 +6,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { balanceMetrics } from '../../src/accounting/balance-metrics.js';
 import type { BalanceKind, Hold, LedgerRecord } from '../../src/accounting/ledger.js';
 import { RedisLedger, type RedisLedgerOptions } from '../../src/accounting/redis-ledger.js';
+import { REDIS_CLIENT_OPTIONS } from '../../src/lib/cluster-bus.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
 import { userRow } from './user-row.js';
@@ -111,7 +112,8 @@ export function useLedgerWorld(quota: number): LedgerWorld {
       new Map((await k.selectFrom('users').select(['id', 'quota']).where('id', 'in', ids).where('deleted_at', 'is', null).execute()).map((r) => [r.id, Number(r.quota)]));
     const loadTokens = async (ids: number[]) =>
       new Map((await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [r.id, Number(r.remain_quota)]));
-    const redis = new Redis(TEST_REDIS);
+    // The client as the server configures it (auto-pipelined), so concurrent scripts share writes as in production.
+    const redis = new Redis(TEST_REDIS, REDIS_CLIENT_OPTIONS);
     Object.assign(w, {
       database,
       redis,
