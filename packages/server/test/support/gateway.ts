@@ -96,6 +96,9 @@ export async function addToken(
 
 /** Waits until the durable writer has committed everything queued. */
 export async function drainWriter(t: TestApp): Promise<void> {
+  // A call's settlement is queued just after its answer is written: an in-process client (inject) can hold the
+  // answer a few microtasks earlier. One turn of the event loop lets those run before the commit.
+  await new Promise((resolve) => setImmediate(resolve));
   await t.runtime.ctx.relay.writer.flush();
 }
 

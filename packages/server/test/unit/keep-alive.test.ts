@@ -1,32 +1,56 @@
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
-import { PassThrough } from 'node:stream';
+import { Client } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PING } from '../../src/relay/keep-alive.js';
+import { forwardUpstream, type StreamSink } from '../../src/relay/forward-upstream.js';
 import { newStreamState, transformOpenAIChunk } from '../../src/relay/providers/openai/stream.js';
-import { pump } from '../../src/relay/pump.js';
 import { listenLocally } from '../support/local-server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * pump()'s keep-alive on a real socket: a relay-side upstream stream we feed by hand, a 50 ms interval, and the
- * client's raw text. Pings go out only between writes, never while an event is open, and stop with the stream.
+ * The relay's keep-alive on real sockets: an upstream SSE answer we write by hand, relayed by forwardUpstream with a
+ * pass-through sink and a 50 ms interval, and the client's raw text. Pings go out only between writes, never while
+ * an event is open, and stop with the stream.
  */
-describe('stream keep-alive in pump()', () => {
-  let close: (() => Promise<void>) | undefined;
-  afterEach(async () => close?.());
+describe('stream keep-alive in forwardUpstream()', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
 
   async function serve(midEvent?: () => boolean) {
-    const upstream = new PassThrough();
-    const server = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      void pump(upstream, res, { chunk: (c) => c }, { intervalMs: 50, midEvent }).then(() => res.end());
-    });
-    const local = await listenLocally(server);
-    close = local.close;
-    // Not awaited: the head goes out with the first write, which each test makes.
-    const text = fetch(local.url).then((answer) => answer.text());
-    return { upstream, text };
+    let answer!: (res: http.ServerResponse) => void;
+    const upstreamAnswer = new Promise<http.ServerResponse>((resolve) => (answer = resolve));
+    const upstream = await listenLocally(
+      http.createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.flushHeaders();
+        answer(res);
+      }),
+    );
+    closers.push(upstream.close);
+    const agent = new Client(upstream.url);
+    closers.push(() => agent.close());
+    const sink: StreamSink = {
+      whole: false,
+      keepAlive: { intervalMs: 50, midEvent },
+      open: (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }),
+      chunk: (c) => c,
+      close: (res, cut) => {
+        res.end();
+        return { kind: 'relayed', status: 200, usage: undefined, countedCompletion: 0, firstByteMs: 0, cut };
+      },
+    };
+    const relay = await listenLocally(
+      http.createServer((_req, res) => {
+        void forwardUpstream(agent, { origin: upstream.url, path: '/', headers: {}, body: '{}' }, res, new EventEmitter(), { sinkFor: () => sink });
+      }),
+    );
+    closers.push(relay.close);
+    const text = fetch(relay.url).then((r) => r.text());
+    return { upstream: await upstreamAnswer, text };
   }
 
   it('writes PING after each idle interval between whole events, and nothing after the end', async () => {
