@@ -118,5 +118,8 @@ async function applyCounters(
         .where('id', '=', id)
         .execute();
   }
-  if (hourly) await upsertHourlyUsage(trx, hourly, hourlyUsage(logs));
+  if (!hourly) return;
+  const sums = hourlyUsage(logs);
+  if (fast) fast.upsertHourly(sums);
+  else await upsertHourlyUsage(trx, hourly, sums);
 }

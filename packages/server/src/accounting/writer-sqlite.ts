@@ -1,6 +1,7 @@
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
+import type { HourlyUsage } from './writer-hourly.js';
 
 /**
  * The writer's statements on SQLite, prepared once per database and run on its handle inside the batch's Kysely
@@ -42,6 +43,16 @@ export class SqliteBatchStatements {
 
   chargeChannel(id: number, quota: number): void {
     this.statement('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?').run(quota, id);
+  }
+
+  /** Adds each (user, hour, model) sum to its quota_data row, or makes the row. */
+  upsertHourly(rows: HourlyUsage[]): void {
+    const upsert = this.statement(
+      'INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (user_id, created_at, model_name) DO UPDATE SET username = excluded.username, count = quota_data.count + excluded.count, ' +
+        'token_used = quota_data.token_used + excluded.token_used, quota = quota_data.quota + excluded.quota',
+    );
+    for (const r of rows) upsert.run(r.user_id, r.username, r.model_name, r.created_at, r.token_used, r.count, r.quota);
   }
 
   /**
