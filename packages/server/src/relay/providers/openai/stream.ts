@@ -3,13 +3,18 @@ import { fromOpenAIUsage, type CallUsage } from '../../usage.js';
 
 /**
  * Per-chunk transform of an OpenAI SSE stream, with explicit state. Bytes are passed on as events complete;
- * the usage event is read (and dropped when the client did not ask for it); the text of content deltas is
- * kept only in a small window that is counted and discarded, so memory stays bounded.
+ * the usage event is read (and dropped when the client did not ask for it). The text of content deltas only
+ * matters if the upstream never reports usage: their events are kept unparsed in a small window and read (parsed
+ * and counted) only when the window fills or the count is asked for, and not at all once usage is known. Memory
+ * stays bounded either way.
  */
 export interface OpenAIStreamState {
   /** Incomplete event text carried to the next chunk. */
   partial: string;
   usage: CallUsage | undefined;
+  /** Data of content events not read yet (their text not yet taken), and their length in characters. */
+  unread: string[];
+  unreadChars: number;
   /** Content text not yet counted. */
   pendingText: string;
   /** Completion tokens counted from content so far. */
@@ -25,6 +30,8 @@ export interface OpenAIStreamState {
 export const newStreamState = (capture?: CappedText): OpenAIStreamState => ({
   partial: '',
   usage: undefined,
+  unread: [],
+  unreadChars: 0,
   pendingText: '',
   countedTokens: 0,
   sawDone: false,
@@ -34,6 +41,8 @@ export const newStreamState = (capture?: CappedText): OpenAIStreamState => ({
 });
 
 const COUNT_WINDOW = 4096;
+/** Characters of content events kept unparsed before they are read. */
+const UNREAD_WINDOW = 64 * 1024;
 
 interface ChunkJson {
   choices?: { delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { index?: number; function?: { arguments?: string } }[] }; text?: string }[];
@@ -80,31 +89,61 @@ function inspectEvent(state: OpenAIStreamState, event: string, countTokens: (tex
   // 'content":"' also finds reasoning_content.
   const hasText = data.includes('content":"') || data.includes('"arguments":"') || data.includes('"text":"');
   if (!hasUsage && !hasText) return 'keep';
-  let json: ChunkJson;
-  try {
-    json = JSON.parse(data) as ChunkJson;
-  } catch {
+  if (!hasUsage && !state.capture) {
+    // Only a count would read this text, and no count is needed once the upstream has reported usage.
+    if (state.usage) return 'keep';
+    state.unread.push(data);
+    state.unreadChars += data.length;
+    if (state.unreadChars >= UNREAD_WINDOW) readUnread(state, countTokens);
     return 'keep';
   }
-  if (hasText && json.choices) {
-    for (const c of json.choices) {
-      const d = c.delta;
-      state.pendingText += (d?.content ?? '') + (d?.reasoning_content ?? '') + (c.text ?? '');
-      for (const tc of d?.tool_calls ?? []) state.pendingText += tc.function?.arguments ?? '';
-      if (state.capture) captureDelta(state.capture, d, c.text);
-    }
-    if (state.pendingText.length >= COUNT_WINDOW) {
-      state.countedTokens += countTokens(state.pendingText);
-      state.pendingText = '';
-    }
-  }
+  const json = parseChunk(data);
+  if (!json) return 'keep';
+  if (hasText) takeText(state, json, countTokens);
   if (hasUsage) {
     const usage = fromOpenAIUsage(json.usage as Parameters<typeof fromOpenAIUsage>[0]);
-    if (usage) state.usage = usage;
+    if (usage) {
+      state.usage = usage;
+      state.unread = [];
+      state.unreadChars = 0;
+    }
     // The usage-only chunk (no choices) exists because we asked for it; other chunks carrying usage are content.
     if (!json.choices || json.choices.length === 0) return 'drop-usage';
   }
   return 'keep';
+}
+
+function parseChunk(data: string): ChunkJson | undefined {
+  try {
+    return JSON.parse(data) as ChunkJson;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adds a chunk's delta text to the count window (counted when it fills) and to the captured answer. */
+function takeText(state: OpenAIStreamState, json: ChunkJson, countTokens: (text: string) => number): void {
+  if (!json.choices) return;
+  for (const c of json.choices) {
+    const d = c.delta;
+    state.pendingText += (d?.content ?? '') + (d?.reasoning_content ?? '') + (c.text ?? '');
+    for (const tc of d?.tool_calls ?? []) state.pendingText += tc.function?.arguments ?? '';
+    if (state.capture) captureDelta(state.capture, d, c.text);
+  }
+  if (state.pendingText.length >= COUNT_WINDOW) {
+    state.countedTokens += countTokens(state.pendingText);
+    state.pendingText = '';
+  }
+}
+
+/** Reads the content events kept unparsed. */
+function readUnread(state: OpenAIStreamState, countTokens: (text: string) => number): void {
+  for (const data of state.unread) {
+    const json = parseChunk(data);
+    if (json) takeText(state, json, countTokens);
+  }
+  state.unread = [];
+  state.unreadChars = 0;
 }
 
 /** Adds one choice's delta to the captured answer: reasoning, content, completions text, each tool call's arguments. */
@@ -117,6 +156,7 @@ function captureDelta(capture: CappedText, d: NonNullable<NonNullable<ChunkJson[
 
 /** Completion tokens delivered so far by our own count (used when the upstream gave no usage). */
 export function countedCompletionTokens(state: OpenAIStreamState, countTokens: (text: string) => number): number {
+  readUnread(state, countTokens);
   if (state.pendingText) {
     state.countedTokens += countTokens(state.pendingText);
     state.pendingText = '';
