@@ -38,6 +38,9 @@ const TAIL = 16 * 1024;
 const CAPTURE_HEAD = 64 * CHAT_CONTENT_CAP;
 const SSE_HEAD = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
+const LF = 0x0a;
+const endsWithBlankLine = (b: Buffer): boolean => b.length >= 2 && b[b.length - 1] === LF && b[b.length - 2] === LF;
+
 /** An OpenAI SSE answer passed through event by event: usage read (its chunk dropped unless asked for), text counted and captured. */
 class PassThroughSse implements StreamSink {
   readonly whole = false;
@@ -63,9 +66,14 @@ class PassThroughSse implements StreamSink {
     res.writeHead(status, SSE_HEAD);
   }
 
-  chunk(raw: Buffer): string {
+  chunk(raw: Buffer): string | Buffer {
     if (!this.firstByteMs) this.firstByteMs = Date.now() - this.started;
-    return transformOpenAIChunk(this.state, this.decoder.write(raw), this.up.clientWantsUsage, this.countTokens);
+    const state = this.state;
+    const startsClean = state.partial === '' && !state.midEvent;
+    const text = this.decoder.write(raw);
+    const out = transformOpenAIChunk(state, text, this.up.clientWantsUsage, this.countTokens);
+    // Whole events in and the same events out: the bytes as they came, not encoded a second time.
+    return startsClean && state.partial === '' && out.length === text.length && endsWithBlankLine(raw) ? raw : out;
   }
 
   close(res: ServerResponse, cut: boolean): AttemptResult {
