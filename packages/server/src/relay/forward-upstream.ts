@@ -2,12 +2,11 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { observing, withTraceparent } from '../observability/relay-observer.js';
-import { upstreamErrorMessage } from './providers/upstream-error.js';
 import type { CancelSignal } from './services.js';
 import type { AttemptResult } from './types.js';
 import { UpstreamExchange, type AnswerRoute } from './upstream-exchange.js';
 
-export { type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink, type WholeSink } from './upstream-exchange.js';
+export { errorMessageOf, type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink, type WholeSink } from './upstream-exchange.js';
 
 /** What goes upstream: where, with which headers, and the body (JSON text or bytes, or a spooled upload read as it is sent). */
 export interface UpstreamCall {
@@ -15,11 +14,6 @@ export interface UpstreamCall {
   path: string;
   headers: Record<string, string>;
   body: string | Buffer | Readable;
-}
-
-/** The message of an upstream error body (OpenAI, Anthropic and Gemini shapes), or its text. */
-export function errorMessageOf(body: string, status: number): string {
-  return upstreamErrorMessage(body) ?? (body.trim().slice(0, 500) || `upstream answered HTTP ${status}`);
 }
 
 /**
@@ -33,12 +27,7 @@ export function forwardUpstream(agent: Dispatcher, up: UpstreamCall, res: Server
   // Traced calls tell the upstream their attempt's span (W3C traceparent).
   const headers = observing.tracer ? withTraceparent(up.headers, res) : up.headers;
   return new Promise((resolve, reject) => {
-    const exchange = new UpstreamExchange(res, route, signal, up.body, {
-      result: resolve,
-      errorAnswer: ({ status, body }) => resolve({ kind: 'failed', status, message: errorMessageOf(body, status), body }),
-      failed: reject,
-    });
-    agent.dispatch({ origin: up.origin, path: up.path, method: 'POST', headers, body: up.body }, exchange);
+    agent.dispatch({ origin: up.origin, path: up.path, method: 'POST', headers, body: up.body }, new UpstreamExchange(res, route, signal, up.body, resolve, reject));
   });
 }
 

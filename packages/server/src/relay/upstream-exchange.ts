@@ -4,6 +4,7 @@ import { util, type Dispatcher } from 'undici';
 import { startKeepAlive, type KeepAlive, type KeepAliveOptions } from './keep-alive.js';
 import type { CancelSignal } from './services.js';
 import type { AttemptResult } from './types.js';
+import { upstreamErrorMessage } from './providers/upstream-error.js';
 
 export type AnswerHeaders = Dispatcher.ResponseData['headers'];
 
@@ -46,17 +47,9 @@ type Phase =
   | { kind: 'stream'; sink: StreamSink; pinger: KeepAlive | undefined }
   | { kind: 'over' };
 
-/** An upstream error answer: its status and (the first ERROR_BODY_LIMIT characters of) its body. */
-export interface ErrorAnswer {
-  status: number;
-  body: string;
-}
-
-/** How an exchange ends: the attempt's result, an error answer, or a failure before any answer (connection, cancel). */
-export interface ExchangeOutcome {
-  result(r: AttemptResult): void;
-  errorAnswer(a: ErrorAnswer): void;
-  failed(err: Error): void;
+/** The message of an upstream error body (OpenAI, Anthropic and Gemini shapes), or its text. */
+export function errorMessageOf(body: string, status: number): string {
+  return upstreamErrorMessage(body) ?? (body.trim().slice(0, 500) || `upstream answered HTTP ${status}`);
 }
 
 const cancelledError = () => Object.assign(new Error('request aborted'), { code: 'UND_ERR_ABORTED' });
@@ -81,7 +74,10 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     private readonly route: AnswerRoute,
     private readonly signal: CancelSignal,
     private readonly body: string | Buffer | Readable,
-    private readonly outcome: ExchangeOutcome,
+    /** The attempt's result, an error answer's included. */
+    private readonly resolve: (r: AttemptResult) => void,
+    /** A failure before any answer was complete (connection, cancel, a throwing sink). */
+    private readonly reject: (err: Error) => void,
   ) {
     signal.once('abort', this.onCancel);
   }
@@ -110,7 +106,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     } catch (err) {
       this.end();
       this.abortUpstream?.(cancelledError());
-      this.outcome.failed(err as Error);
+      this.reject(err as Error);
       return false;
     }
     this.res.on('drain', this.onDrain);
@@ -129,7 +125,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
         if (p.size > p.sink.limit) {
           this.end();
           this.abortUpstream?.(new Error('upstream answer too large'));
-          this.outcome.result({ kind: 'failed', status: 502, message: 'upstream answer too large', body: '' });
+          this.resolve({ kind: 'failed', status: 502, message: 'upstream answer too large', body: '' });
           return false;
         }
         p.chunks.push(chunk);
@@ -145,7 +141,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     const p = this.phase;
     if (p.kind === 'error') {
       this.end();
-      this.outcome.errorAnswer({ status: p.status, body: p.text.slice(0, ERROR_BODY_LIMIT) });
+      const body = p.text.slice(0, ERROR_BODY_LIMIT);
+      this.resolve({ kind: 'failed', status: p.status, message: errorMessageOf(body, p.status), body });
     } else if (p.kind === 'whole') {
       this.end();
       const text = (p.chunks.length === 1 ? p.chunks[0]! : Buffer.concat(p.chunks, p.size)).toString('utf8');
@@ -159,7 +156,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     if (p.kind === 'stream') this.endStream(p, true);
     else if (p.kind !== 'over') {
       this.end();
-      this.outcome.failed(err);
+      this.reject(err);
     }
   }
 
@@ -196,10 +193,10 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     try {
       r = result();
     } catch (err) {
-      this.outcome.failed(err as Error);
+      this.reject(err as Error);
       return;
     }
-    this.outcome.result(r);
+    this.resolve(r);
   }
 
   private end(): void {
