@@ -20,7 +20,9 @@ describe('stream keep-alive in forwardUpstream()', () => {
     for (const close of closers.splice(0).reverse()) await close();
   });
 
-  async function serve(midEvent?: () => boolean) {
+  /** With `trackEvents`, the sink reports an event open from a chunk that does not end one until a chunk that does. */
+  async function serve(trackEvents = false) {
+    let open = false;
     let answer!: (res: http.ServerResponse) => void;
     const upstreamAnswer = new Promise<http.ServerResponse>((resolve) => (answer = resolve));
     const upstream = await listenLocally(
@@ -35,9 +37,12 @@ describe('stream keep-alive in forwardUpstream()', () => {
     closers.push(() => agent.close());
     const sink: StreamSink = {
       whole: false,
-      keepAlive: { intervalMs: 50, midEvent },
+      keepAlive: { intervalMs: 50, midEvent: trackEvents ? () => open : undefined },
       open: (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }),
-      chunk: (c) => c,
+      chunk: (c) => {
+        open = !c.toString('utf8').endsWith('\n\n');
+        return c;
+      },
       close: (res, cut) => {
         res.end();
         return { kind: 'relayed', status: 200, usage: undefined, countedCompletion: 0, firstByteMs: 0, cut };
@@ -78,11 +83,9 @@ describe('stream keep-alive in forwardUpstream()', () => {
   });
 
   it('no ping while the relay is inside an event it has not finished writing', async () => {
-    let open = true;
-    const s = await serve(() => open);
+    const s = await serve(true);
     s.upstream.write('data: {"start of a huge event');
     await sleep(150);
-    open = false;
     s.upstream.write('"}\n\n');
     await sleep(120);
     s.upstream.end();
