@@ -1,5 +1,6 @@
 // Tollway's resident memory after start and after N relayed calls (the production bundle, SQLite, a loopback
-// mock): `node --import tsx bench/mem-probe.ts [bundle] [node binary]`. MEM_CALLS (default 1000) calls, 10 at once.
+// mock): `node --import tsx bench/mem-probe.ts [bundle] [node binary]`. MEM_CALLS (default 1000) calls, 10 at once;
+// then RSS once Tollway has sat idle MEM_IDLE_MS (default 25 s: two of its idle-memory windows and a few seconds).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { startTollway } from './targets.js';
 const CALLS = Number(process.env.MEM_CALLS ?? 1000);
 const AT_ONCE = 10;
 const SETTLE_MS = 3000;
+const IDLE_MS = Number(process.env.MEM_IDLE_MS ?? 25_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const [bundle, node] = [process.argv[2], process.argv[3] ?? process.execPath];
@@ -37,8 +39,10 @@ await Promise.all(
 );
 await sleep(SETTLE_MS);
 const after = rssOf(pid);
+await sleep(IDLE_MS);
+const idle = rssOf(pid);
 console.log(
-  `${path.basename(node === process.execPath ? 'node' : node)} ${process.env.MEM_LABEL ?? ''}: RSS after start ${mb(started)} MB, after ${CALLS} calls (${ok} ok) ${mb(after)} MB`,
+  `${path.basename(node === process.execPath ? 'node' : node)} ${process.env.MEM_LABEL ?? ''}: RSS after start ${mb(started)} MB, after ${CALLS} calls (${ok} ok) ${mb(after)} MB, after ${IDLE_MS / 1000} s idle ${mb(idle)} MB`,
 );
 await client.close();
 await Promise.all([tw.proc.stop(), mock.stop()]);

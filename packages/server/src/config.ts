@@ -53,6 +53,8 @@ export interface Config {
   journalFsync: 'always' | 'interval' | 'off';
   /** Milliseconds between background fsyncs of the journal with JOURNAL_FSYNC=interval (JOURNAL_FSYNC_INTERVAL_MS). */
   journalFsyncIntervalMs: number;
+  /** Seconds of an idle event loop after which unused heap memory goes back to the system; 0 never (MEMORY_RELEASE_IDLE_SECONDS). */
+  memoryReleaseIdleSeconds: number;
   webDist: string;
   logLevel: string;
   version: string;
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR || path.dirname(sqlitePath),
     journalFsync,
     journalFsyncIntervalMs: intVar(env, 'JOURNAL_FSYNC_INTERVAL_MS', 10, 1),
+    memoryReleaseIdleSeconds: intVar(env, 'MEMORY_RELEASE_IDLE_SECONDS', 10, 0),
     webDist: env.WEB_DIST || path.resolve(import.meta.dirname, '../../web/dist'),
     logLevel: env.LOG_LEVEL || 'info',
     version: env.TOLLWAY_VERSION || '0.1.0',

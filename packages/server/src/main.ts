@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { createRuntime } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { readShutdownTimeout, stopOnSignals } from './http/shutdown.js';
+import { startIdleMemoryRelease } from './lib/idle-memory.js';
 import { ignoreStdioErrors, stderrLog, stdoutLog } from './log-output.js';
 import { createLogger } from './logger.js';
 import { startMetricsServer } from './observability/metrics-server.js';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
       return fail(`METRICS_PORT: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(err as Error).message}`, () => runtime.close());
     }
   }
+  if (config.memoryReleaseIdleSeconds > 0) startIdleMemoryRelease({ idleMs: config.memoryReleaseIdleSeconds * 1000, log });
   log.info({ port: config.port, database: runtime.ctx.db.dialect }, 'tollway started');
   stopOnSignals({ app, runtime, log, output: stdoutLog(), graceMs });
 }
