@@ -51,9 +51,9 @@ export interface IdleMemoryRelease {
 
 /**
  * Gives memory back to the system once a burst of calls is over. V8 grows its young generation under a high
- * allocation rate (to 100 MB while 10,000 connections each made a call) and, in this server, kept it while idle:
- * its own memory reducer went on judging the allocation rate high (`--trace-memory-reducer`), so an idle node held
- * the peak's memory. After a window of `idleMs` with the event loop idle, when the heap holds at least
+ * allocation rate (to 100 MB while 10,000 connections each made a call) and keeps it while idle: its own memory
+ * reducer goes on judging the allocation rate high (`--trace-memory-reducer`) until its watchdog, about 100 s after
+ * the last full collection, so an idle node held the peak's memory longer than idle connections live. After a window of `idleMs` with the event loop idle, when the heap holds at least
  * `minReleasableBytes` beyond what it uses, this runs V8's memory-reducing collection once: a pause of 0.1–0.3 s
  * (nothing else runs during it), and code recompiled on the next calls (a few ms each for the first dozens). It runs
  * again only once a later burst leaves that much more unused than the last release did.
