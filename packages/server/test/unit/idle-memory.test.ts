@@ -23,8 +23,8 @@ interface ChildReport {
 }
 
 /**
- * A child process that starts the release with a 400 ms window, makes garbage at a high rate for `burstMs` (so V8
- * grows its young generation), then optionally keeps its event loop `busyShare` busy, and after `waitMs` reports the
+ * A child process that makes garbage at a high rate for `burstMs` (so V8 grows its young generation), then starts
+ * the release with a 400 ms window, optionally keeps its event loop `busyShare` busy, and after `waitMs` reports the
  * releases, the log lines and its committed heap before and after.
  */
 function runChild(opts: { burstMs: number; busyShare: number; waitMs: number }): ChildReport {
@@ -33,7 +33,6 @@ function runChild(opts: { burstMs: number; busyShare: number; waitMs: number }):
     const { startIdleMemoryRelease } = await import(${JSON.stringify(MODULE)});
     const lines = [];
     const log = { info: (obj, msg) => lines.push({ ...obj, msg }) };
-    const release = startIdleMemoryRelease({ idleMs: ${IDLE_MS}, log });
     // Short-lived garbage at a high rate: the young generation grows.
     let keep = [];
     const end = performance.now() + ${opts.burstMs};
@@ -42,6 +41,9 @@ function runChild(opts: { burstMs: number; busyShare: number; waitMs: number }):
       if (keep.length > 200000) keep = [];
     }
     keep = null;
+    // Started after the burst: V8's own reducer, which the context made for gc() wakes, waits 8 s before it looks,
+    // so within this child's few seconds what is released is this release's doing.
+    const release = startIdleMemoryRelease({ idleMs: ${IDLE_MS}, log });
     const heapBefore = v8.getHeapStatistics().total_physical_size;
     // Busy share of every 50 ms, as a loaded server would be.
     const busyMs = 50 * ${opts.busyShare};
@@ -81,7 +83,7 @@ describe('idle memory release', () => {
   it('does nothing while the event loop is busy, however much is unused', { timeout: CHILD_TIMEOUT_MS }, () => {
     const r = runChild({ burstMs: 1500, busyShare: 0.2, waitMs: IDLE_MS * 6 });
     expect(r.releases).toBe(0);
-    if (RELEASES_YOUNG_GENERATION) expect(r.heapAfter).toBeGreaterThan(r.heapBefore - 8 * 1024 * 1024);
+    expect(r.lines).toHaveLength(0);
   });
 
   it('does nothing when idle with little unused (no burst): the pause would not be worth it', { timeout: CHILD_TIMEOUT_MS }, () => {
