@@ -72,10 +72,8 @@ describe('idle memory release', () => {
       expect(line.rss_after_mb).toBeLessThan(line.rss_before_mb);
       // What V8 holds committed drops by at least the 32 MB that made the release worth it.
       expect(r.heapBefore - r.heapAfter).toBeGreaterThan(32 * 1024 * 1024);
-    } else {
-      // Nothing to give back: once is all it tries until a later burst leaves more unused.
-      expect(Math.abs(r.heapBefore - r.heapAfter)).toBeLessThan(8 * 1024 * 1024);
     }
+    // On V8 11 the collection gives little back; that it ran once and not at every window is asserted above.
     // The gc function came from a context of its own: the process's global object has none.
     expect(r.globalGc).toBe('undefined');
   });
