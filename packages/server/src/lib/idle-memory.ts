@@ -51,15 +51,16 @@ export interface IdleMemoryRelease {
 
 /**
  * Gives memory back to the system once a burst of calls is over. V8 grows its young generation under a high
- * allocation rate (to 100 MB while 10,000 connections each made a call) and keeps it while idle: its own memory
- * reducer goes on judging the allocation rate high (`--trace-memory-reducer`) until its watchdog, about 100 s after
- * the last full collection, so an idle node held the peak's memory longer than idle connections live. After a window of `idleMs` with the event loop idle, when the heap holds at least
+ * allocation rate (to 100 MB while 10,000 connections each made a call) and keeps it while idle: on Node 24 its
+ * memory reducer judges the allocation rate high whenever the C++ heap (where `vm` contexts live) allocated nothing,
+ * and releases only through its watchdog, about 100 s after the last full collection (nodejs/node#66564), so an
+ * idle node held the peak's memory longer than idle connections live. After a window of `idleMs` with the event loop idle, when the heap holds at least
  * `minReleasableBytes` beyond what it uses, this runs V8's memory-reducing collection once: a pause of 0.1–0.3 s
  * (nothing else runs during it), and code recompiled on the next calls (a few ms each for the first dozens). It runs
  * again only once a later burst leaves that much more unused than the last release did.
  *
- * Observed on Node 24: once the context made here to take `gc` is gone, V8's own reducer finds the idle allocation
- * rate low and releases the memory itself, usually before this window ends; this release then finds nothing to do.
+ * The `vm` context made here to take `gc` is such a C++ allocation: for a while after it V8's own reducer works again
+ * and often releases the memory first; this release then finds nothing to do.
  */
 export function startIdleMemoryRelease(options: IdleMemoryReleaseOptions): IdleMemoryRelease {
   const minReleasable = options.minReleasableBytes ?? MIN_RELEASABLE_BYTES;
