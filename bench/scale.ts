@@ -118,7 +118,7 @@ async function billing(dbFile: string, calls: number, startQuota: number): Promi
       const exact = logs.n === calls && user.used_quota === logs.sum && user.quota === startQuota - logs.sum;
       return { logs: logs.n, exact, detail: `${logs.n} logs, Σ ${logs.sum}; balance ${user.quota} of ${startQuota}, used ${user.used_quota}` };
     }
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 
@@ -138,7 +138,7 @@ function checkFdLimit(needed: number): void {
 function rampedStreams(client: Agent, t: Target, n: number): Promise<StreamResult[]> {
   return Promise.all(
     Array.from({ length: n }, async (_, i) => {
-      await new Promise((r) => setTimeout(r, (i * RAMP_MS) / n));
+      await sleep((i * RAMP_MS) / n);
       return streamCall(client, t);
     }),
   );

@@ -5,9 +5,9 @@ import type { Logger } from 'pino';
 
 /** A window of the event loop counts as idle below this share of busy time (2%: 200 ms in 10 s). */
 export const IDLE_UTILIZATION = 0.02;
-/** Heap memory held beyond what is in use, below which a release is not worth its pause. */
-export const MIN_RELEASABLE_BYTES = 32 * 1024 * 1024;
 const MB = 1024 * 1024;
+/** Heap memory held beyond what is in use, below which a release is not worth its pause. */
+export const MIN_RELEASABLE_BYTES = 32 * MB;
 
 interface GcOptions {
   type: 'major';
@@ -54,10 +54,11 @@ export interface IdleMemoryRelease {
  * allocation rate (to 100 MB while 10,000 connections each made a call) and keeps it while idle: on Node 24 its
  * memory reducer judges the allocation rate high whenever the C++ heap (where `vm` contexts live) allocated nothing,
  * and releases only through its watchdog, about 100 s after the last full collection (nodejs/node#66564), so an
- * idle node held the peak's memory longer than idle connections live. After a window of `idleMs` with the event loop idle, when the heap holds at least
- * `minReleasableBytes` beyond what it uses, this runs V8's memory-reducing collection once: a pause of 0.1–0.3 s
- * (nothing else runs during it), and code recompiled on the next calls (a few ms each for the first dozens). It runs
- * again only once a later burst leaves that much more unused than the last release did.
+ * idle node held the peak's memory longer than idle connections live. After a window of `idleMs` with the event loop
+ * idle, when the heap holds at least `minReleasableBytes` beyond what it uses, this runs V8's memory-reducing
+ * collection once: a pause of 0.1–0.3 s (nothing else runs during it), and code recompiled on the next calls (a few
+ * ms each for the first dozens). It runs again only once a later burst leaves that much more unused than the last
+ * release did.
  *
  * The `vm` context made here to take `gc` is such a C++ allocation: for a while after it V8's own reducer works again
  * and often releases the memory first; this release then finds nothing to do.

@@ -6,7 +6,7 @@ import type { CancelSignal } from './services.js';
 import type { AttemptResult } from './types.js';
 import { UpstreamExchange, type AnswerRoute } from './upstream-exchange.js';
 
-export { errorMessageOf, type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink, type WholeSink } from './upstream-exchange.js';
+export { type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink, type WholeSink } from './upstream-exchange.js';
 
 /** What goes upstream: where, with which headers, and the body (JSON text or bytes, or a spooled upload read as it is sent). */
 export interface UpstreamCall {
