@@ -1,9 +1,11 @@
 // `npm run bench` rows for cluster mode: Tollway on PostgreSQL (a database created for the run) with its balances and
 // limits in Redis (a key prefix of its own), against the SQLite Tollway: throughput in alternating rounds and added
-// p50 over direct. The database and the Redis keys are removed afterwards.
+// p50 over direct, and the CPU per request of each process (where the time goes). The database and the Redis keys
+// are removed afterwards.
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { cpuShares, type ProcessGroup } from './cpu-shares.js';
 import { addedLatency, sequentialLatency, type Target } from './measure.js';
 import { alternatingRatio, RATIO_ROUNDS } from './nginx.js';
 import { chatBody, startTollway } from './targets.js';
@@ -56,8 +58,9 @@ export async function clusterEnv(): Promise<{ env: Record<string, string>; drop(
   };
 }
 
-/** The cluster rows: `sqlite` is the SQLite Tollway of the same run, `direct` the mock itself. */
-export async function clusterRows(mockUrl: string, sqlite: Target, direct: Target, connections: number, seconds: number): Promise<string[]> {
+/** The cluster rows: `sqlite` is the SQLite Tollway of the same run (`sqlitePid` its process), `direct` the mock itself. */
+export async function clusterRows(mock: { url: string; pid: number }, sqlite: Target, sqlitePid: number, direct: Target, connections: number, seconds: number): Promise<string[]> {
+  const mockUrl = mock.url;
   const db = await clusterEnv();
   const started = await startTollway(mockUrl, [], undefined, db.env).catch(async (err: unknown) => {
     await db.drop();
@@ -68,9 +71,21 @@ export async function clusterRows(mockUrl: string, sqlite: Target, direct: Targe
     const tp = await alternatingRatio(cluster, sqlite, chatBody, connections, seconds);
     for (const t of [direct, cluster]) await sequentialLatency(t, chatBody, LATENCY_CALLS, false);
     const lat = await addedLatency(cluster, direct, chatBody, false, LATENCY_ROUNDS, LATENCY_CALLS);
+    // Where the time goes: every process on the machine shares its cores, the database and Redis included.
+    const others: ProcessGroup[] = [
+      { name: 'PostgreSQL', command: /^postgres/ },
+      { name: 'Redis', command: /^redis-server/ },
+      { name: 'mock', pids: [mock.pid] },
+      { name: 'load generator', pids: [process.pid] },
+    ];
+    const onSqlite = await cpuShares(sqlite, chatBody, connections, seconds, [{ name: 'Tollway', pids: [sqlitePid] }, ...others]);
+    const onCluster = await cpuShares(cluster, chatBody, connections, seconds, [{ name: 'Tollway', pids: [started.proc.child.pid!] }, ...others]);
+    const us = (name: string) => `${onSqlite.perRequestUs[name]!.toFixed(1)} / ${onCluster.perRequestUs[name]!.toFixed(1)}`;
+    const shares = ['Tollway', ...others.map((g) => g.name)].map((name) => `${name} ${us(name)}`).join(', ');
     return [
       `| Throughput, Tollway on PostgreSQL + Redis ÷ on SQLite at ${connections} conns (median of ${RATIO_ROUNDS} alternating rounds of ${seconds} s; ${tp.rps[0].toFixed(0)} vs ${tp.rps[1].toFixed(0)} req/s) | ${tp.ratio.toFixed(2)} | ≥ 0.7 |`,
       `| Added p50 latency, Tollway on PostgreSQL + Redis, 1 connection (median over ${LATENCY_ROUNDS} alternating rounds; p50s ${lat.gatewayP50.toFixed(3)} vs ${lat.directP50.toFixed(3)} ms) | ${lat.added.toFixed(3)} ms | ≤ 0.5 ms |`,
+      `| Where the time goes: CPU per request, µs, Tollway on SQLite / on PostgreSQL + Redis at ${connections} conns (one run of ${seconds} s each; ${onSqlite.rps.toFixed(0)} / ${onCluster.rps.toFixed(0)} req/s): ${shares} | whole machine ${us('machine')} | — |`,
     ];
   } finally {
     await started.proc.stop();

@@ -2,11 +2,10 @@
 // bare proxy (bench/node-floor-proxy.mjs: node:http in, undici out, nothing else) is measured in one run against
 // Debian's nginx (one worker), Tollway and the direct mock: if even the bare proxy cannot reach a goal (½ of nginx's
 // throughput, +0.25 ms added p50), no work Tollway drops can reach it in one Node.js process.
-import path from 'node:path';
 import { addedLatency, type Target } from './measure.js';
 import { alternatingRatio, nginxProxyConfig, RATIO_ROUNDS } from './nginx.js';
-import { freePort, start } from './procs.js';
-import { ROOT, chatBody, startMock, startTollway } from './targets.js';
+import { freePort } from './procs.js';
+import { chatBody, startFloorProxy, startMock, startTollway } from './targets.js';
 import { startNginx } from '../packages/server/test/support/nginx.js';
 
 const CONNECTIONS = 64;
@@ -18,11 +17,9 @@ const PATH = '/v1/chat/completions';
 
 const mock = await startMock();
 const tollway = await startTollway(mock.url);
-const floorPort = await freePort();
-const floorProc = await start(process.execPath, [path.join(ROOT, 'bench/node-floor-proxy.mjs')], { PORT: String(floorPort), UPSTREAM_URL: mock.url }, /floor proxy listening/);
+const { target: floor, proc: floorProc } = await startFloorProxy(mock.url);
 const nginxPort = await freePort();
 const nginx = await startNginx((dir) => nginxProxyConfig(dir, nginxPort, new URL(mock.url), 1), nginxPort);
-const floor: Target = { name: 'bare Node.js proxy', url: `http://127.0.0.1:${floorPort}`, path: PATH, headers: HEADERS };
 const ngx: Target = { name: 'nginx proxy_pass', url: nginx.url, path: PATH, headers: HEADERS };
 const direct: Target = { name: 'direct to mock', url: mock.url, path: PATH, headers: HEADERS };
 try {

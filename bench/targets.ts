@@ -98,6 +98,22 @@ export async function startPortkey(mockUrl: string): Promise<{ target: Target; p
   return { target, proc };
 }
 
+/**
+ * The bare Node.js proxy (bench/node-floor-proxy.mjs: node:http in, undici out, nothing else) in its own process:
+ * the most any one Node.js process relays with the stack Tollway uses, its ceiling.
+ */
+export async function startFloorProxy(mockUrl: string): Promise<{ target: Target; proc: Proc }> {
+  const port = await freePort();
+  const proc = await start(process.execPath, [path.join(ROOT, 'bench/node-floor-proxy.mjs')], { PORT: String(port), UPSTREAM_URL: mockUrl }, /floor proxy listening/);
+  const target: Target = {
+    name: 'Bare Node.js proxy (node:http in, undici out)',
+    url: `http://127.0.0.1:${port}`,
+    path: '/v1/chat/completions',
+    headers: { authorization: 'Bearer bench-key' },
+  };
+  return { target, proc };
+}
+
 /** The mock OpenAI upstream in its own process. */
 export async function startMock(): Promise<{ url: string; proc: Proc }> {
   const proc = await start(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/mock-server.ts')], {}, /http:\/\/127\.0\.0\.1:\d+/);

@@ -5,6 +5,7 @@ import type { LedgerRecord } from './ledger.js';
 import { hourlyUsage, upsertHourlyUsage } from './writer-hourly.js';
 import { claimOnce, type OnceClaim } from './writer-once.js';
 import type { SqliteBatchStatements } from './writer-sqlite.js';
+import { insertLogsPostgres } from './writer-postgres.js';
 
 /** One settled call (or a log-only event) as the writer persists it. */
 export interface WriteRecord extends LedgerRecord {
@@ -46,6 +47,8 @@ export interface BatchParts {
   hourly?: DialectName;
   /** On SQLite: prepared statements on the transaction's own handle, used instead of Kysely's built queries. */
   sqlite?: SqliteBatchStatements;
+  /** The logs go to PostgreSQL: as one JSON parameter per statement instead of a parameter per cell. */
+  postgresLogs?: boolean;
 }
 
 /**
@@ -67,7 +70,8 @@ export async function applyBatch(trx: Transaction<Database>, batchId: string, al
   const logs = records.flatMap((r) => (r.log ? [r.log] : []));
   if (parts.counters) await applyCounters(trx, records, logs, parts.hourly, fast);
   if (fast && parts.logs) fast.insertLogs(logs);
-  for (let i = 0; !fast && parts.logs && i < logs.length; i += LOG_ROWS_PER_INSERT) {
+  else if (parts.logs && parts.postgresLogs) await insertLogsPostgres(trx, logs);
+  for (let i = 0; !fast && !parts.postgresLogs && parts.logs && i < logs.length; i += LOG_ROWS_PER_INSERT) {
     await trx
       .insertInto('logs')
       .values(logs.slice(i, i + LOG_ROWS_PER_INSERT))

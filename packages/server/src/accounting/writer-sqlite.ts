@@ -2,6 +2,7 @@ import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
 import type { HourlyUsage } from './writer-hourly.js';
+import { columnRuns } from './log-rows.js';
 
 /**
  * The writer's statements on SQLite, prepared once per database and run on its handle inside the batch's Kysely
@@ -60,25 +61,11 @@ export class SqliteBatchStatements {
    * undefined takes its default, as in Kysely's inserts.
    */
   insertLogs(rows: Insertable<LogsTable>[]): void {
-    let group: unknown[] = [];
-    let groupRows = 0;
-    let groupColumns: string[] = [];
-    let groupKey = '';
-    for (const row of rows) {
-      const columns: string[] = [];
-      for (const k of Object.keys(row)) if (row[k as keyof typeof row] !== undefined) columns.push(k);
-      const key = columns.join(',');
-      if (key !== groupKey) {
-        this.insertGroup(groupColumns, groupKey, group, groupRows);
-        group = [];
-        groupRows = 0;
-        groupColumns = columns;
-        groupKey = key;
-      }
-      for (const c of columns) group.push(row[c as keyof typeof row]);
-      groupRows++;
+    for (const run of columnRuns(rows)) {
+      const values: unknown[] = [];
+      for (const row of run.rows) for (const c of run.columns) values.push(row[c as keyof typeof row]);
+      this.insertGroup(run.columns, run.key, values, run.rows.length);
     }
-    this.insertGroup(groupColumns, groupKey, group, groupRows);
   }
 
   /** `count` rows of `columns`, their values flattened in `values`, in as few cached statements as the chunk sizes allow. */

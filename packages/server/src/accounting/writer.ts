@@ -123,13 +123,16 @@ export class DurableWriter {
       if (dropped.length) this.opts.onDropped?.(dropped);
       return applied;
     };
+    const postgresLogs = logDb.dialect === 'postgres';
     if (logDb === this.db)
-      return report(await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: true, hourly, sqlite }, dropped)));
+      return report(
+        await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: true, hourly, sqlite, postgresLogs }, dropped)),
+      );
     const counted = await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly, sqlite }, dropped));
     const kept = await stampedBy(this.db.kysely, batch.id, batch.records);
     const logged = await logDb.kysely
       .transaction()
-      .execute((trx) => applyBatch(trx, batch.id, kept, now, { counters: false, logs: true, sqlite: logDb.sqlite && sqliteBatchStatements(logDb.sqlite) }));
+      .execute((trx) => applyBatch(trx, batch.id, kept, now, { counters: false, logs: true, sqlite: logDb.sqlite && sqliteBatchStatements(logDb.sqlite), postgresLogs }));
     return report(counted) || logged;
   }
 

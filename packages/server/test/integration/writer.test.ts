@@ -302,4 +302,47 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     expect(await usedQuota(uid)).toBe(before + CALLS);
     fs.rmSync(syncDir, { recursive: true, force: true });
   });
+  it('stores every log column as Kysely would insert it: quoting, unicode, control characters, large numbers, defaults, more rows than one statement', async () => {
+    const uid = await userId();
+    const odd = [`O'Brien "q" \\ back\\slash`, 'line\nbreak\ttab\u0001', '中文 ünïcödé', '$1 $$ :name ? %s', ''];
+    const rows = Array.from({ length: 1_201 }, (_, i) => {
+      const row = logRow({
+        user_id: uid,
+        created_at: 1_795_960_800 + i,
+        username: odd[i % odd.length]!.slice(0, 60),
+        model_name: `m-${odd[(i + 1) % odd.length]}`,
+        content: i % 7 ? `${odd[i % odd.length]} 🎉 ${i}` : '',
+        quota: Number.MAX_SAFE_INTEGER - i,
+        prompt_tokens: i,
+        is_stream: i % 2,
+        request_id: `col-${i}`,
+        other: JSON.stringify({ n: i, s: odd[i % odd.length], nested: { a: [1, 'x"y'] } }),
+      });
+      // Runs of rows that leave columns undefined (their defaults apply) split the batch into column sets.
+      return i % 100 < 5 ? { ...row, other: undefined as unknown as string, ip: undefined as unknown as string } : row;
+    });
+    const w = new DurableWriter(d.db, { dataDir: dir, log });
+    await w.start();
+    rows.forEach((r) => w.enqueue({ userId: uid, tokenId: 0, tokenLimited: false, channelId: 0, quota: 0, countsRequest: false, log: r }));
+    await w.stop();
+    // The reference: the same rows through Kysely's own insert, under other request ids.
+    for (const r of rows)
+      await d.db.kysely
+        .insertInto('logs')
+        .values({ ...r, request_id: `ref-${r.request_id}` })
+        .execute();
+    const read = async (prefix: string) =>
+      (await d.db.kysely.selectFrom('logs').selectAll().where('request_id', 'like', `${prefix}-%`).orderBy('id').execute()).map(
+        ({ id: _id, request_id, quota, created_at, ...rest }) => ({
+          ...rest,
+          quota: Number(quota),
+          created_at: Number(created_at),
+          request_id: request_id.replace(/^ref-/, ''),
+        }),
+      );
+    const written = await read('col');
+    expect(written).toHaveLength(rows.length);
+    expect(written).toEqual(await read('ref-col'));
+    expect(written[3]!.quota).toBe(Number.MAX_SAFE_INTEGER - 3);
+  });
 });

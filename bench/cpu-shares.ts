@@ -1,0 +1,65 @@
+// Where a load's CPU goes on the bench machine: CPU time per request of each process group (Tollway, PostgreSQL's
+// backends, Redis, the mock, this load generator) and of the whole machine, read from /proc during one throughput run.
+import fs from 'node:fs';
+import { throughput, type Target } from './measure.js';
+
+/** Linux accounts process CPU in clock ticks of 10 ms (USER_HZ 100). */
+const MS_PER_TICK = 10;
+/** Fields of /proc/<pid>/stat after the command name: utime and stime (0-based, as split here). */
+const UTIME_FIELD = 11;
+const STIME_FIELD = 12;
+/** Fields of /proc/stat's cpu line not spent working: idle and iowait. */
+const IDLE_FIELDS = [3, 4];
+
+/** A named group of processes: fixed pids, or every process whose command name matches. */
+export type ProcessGroup = { name: string; pids: number[] } | { name: string; command: RegExp };
+
+function processMs(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[UTIME_FIELD]) + Number(f[STIME_FIELD])) * MS_PER_TICK;
+  } catch {
+    return 0; // gone meanwhile
+  }
+}
+
+function pidsByCommand(command: RegExp): number[] {
+  const pids: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (command.test(fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim())) pids.push(Number(d));
+    } catch {
+      // exited while listed
+    }
+  }
+  return pids;
+}
+
+function machineBusyMs(): number {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = IDLE_FIELDS.reduce((s, i) => s + fields[i]!, 0);
+  return (fields.reduce((a, b) => a + b, 0) - idle) * MS_PER_TICK;
+}
+
+export interface CpuShares {
+  rps: number;
+  /** µs of CPU per request by group name, and `machine` for every core's busy time. */
+  perRequestUs: Record<string, number>;
+}
+
+/** One throughput run of `seconds` at `connections`, with each group's CPU per request over it. */
+export async function cpuShares(t: Target, body: string, connections: number, seconds: number, groups: ProcessGroup[]): Promise<CpuShares> {
+  // Processes looked up by name are listed once, before the run (PostgreSQL's backends are the pool's, already open).
+  const pidsOf = groups.map((g) => ('pids' in g ? g.pids : pidsByCommand(g.command)));
+  const sum = (pids: number[]) => pids.reduce((s, p) => s + processMs(p), 0);
+  const before = pidsOf.map(sum);
+  const busyBefore = machineBusyMs();
+  const r = await throughput(t, body, connections, seconds);
+  const busyAfter = machineBusyMs();
+  const requests = r.rps * seconds;
+  const perRequestUs: Record<string, number> = {};
+  groups.forEach((g, i) => (perRequestUs[g.name] = ((sum(pidsOf[i]!) - before[i]!) * 1000) / requests));
+  perRequestUs.machine = ((busyAfter - busyBefore) * 1000) / requests;
+  return { rps: r.rps, perRequestUs };
+}
