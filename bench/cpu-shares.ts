@@ -14,12 +14,13 @@ const IDLE_FIELDS = [3, 4];
 /** A named group of processes: fixed pids, or every process whose command name matches. */
 export type ProcessGroup = { name: string; pids: number[] } | { name: string; command: RegExp };
 
-function processMs(pid: number): number {
+/** The CPU a process has used, or undefined once it is gone. */
+function processMs(pid: number): number | undefined {
   try {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(f[UTIME_FIELD]) + Number(f[STIME_FIELD])) * MS_PER_TICK;
   } catch {
-    return 0; // gone meanwhile
+    return undefined;
   }
 }
 
@@ -52,14 +53,20 @@ export interface CpuShares {
 export async function cpuShares(t: Target, body: string, connections: number, seconds: number, groups: ProcessGroup[]): Promise<CpuShares> {
   // Processes looked up by name are listed once, before the run (PostgreSQL's backends are the pool's, already open).
   const pidsOf = groups.map((g) => ('pids' in g ? g.pids : pidsByCommand(g.command)));
-  const sum = (pids: number[]) => pids.reduce((s, p) => s + processMs(p), 0);
-  const before = pidsOf.map(sum);
+  const before = pidsOf.map((pids) => pids.map(processMs));
   const busyBefore = machineBusyMs();
   const r = await throughput(t, body, connections, seconds);
   const busyAfter = machineBusyMs();
   const requests = r.rps * seconds;
   const perRequestUs: Record<string, number> = {};
-  groups.forEach((g, i) => (perRequestUs[g.name] = ((sum(pidsOf[i]!) - before[i]!) * 1000) / requests));
+  groups.forEach((g, i) => {
+    // A process that ended during the run (a database backend closed) is left out: its last figure is unknown.
+    const used = pidsOf[i]!.reduce((sum, pid, j) => {
+      const [from, to] = [before[i]![j], processMs(pid)];
+      return from === undefined || to === undefined ? sum : sum + to - from;
+    }, 0);
+    perRequestUs[g.name] = (used * 1000) / requests;
+  });
   perRequestUs.machine = ((busyAfter - busyBefore) * 1000) / requests;
   return { rps: r.rps, perRequestUs };
 }

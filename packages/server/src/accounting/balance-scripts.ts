@@ -52,28 +52,53 @@ end
 `;
 
 /**
+ * The body of a script that applies `fn(KEYS, ARGV)` to each of several calls in turn, as if each had run on its
+ * own: ARGV is the number of calls, then for each its key count, argument count and arguments; KEYS are every
+ * call's keys in order. Returns the calls' results in order.
+ */
+const EACH_CALL = (fn: string) => `
+local out = {}
+local k, a = 1, 2
+for i = 1, tonumber(ARGV[1]) do
+  local nk, na = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  local keys, args = {}, {}
+  for j = 1, nk do keys[j] = KEYS[k + j - 1] end
+  for j = 1, na do args[j] = ARGV[a + 1 + j] end
+  out[i] = ${fn}(keys, args)
+  k = k + nk
+  a = a + 2 + na
+end
+return out
+`;
+
+/**
  * KEYS: the balances (user, then token). ARGV: amount, node. Takes the amount from every balance or none, and
  * books it as the node's outstanding. Returns {1, epochs...}, {-i} when balance i is short, {-10 - i} when
  * balance i is not in Redis.
  */
-export const RESERVE = new LuaScript(`${INT}
-for i, k in ipairs(KEYS) do
-  if redis.call('EXISTS', k) == 0 then return {-10 - i} end
+const RESERVE_FN = `${INT}
+local function reserve(KEYS, ARGV)
+  for i, k in ipairs(KEYS) do
+    if redis.call('EXISTS', k) == 0 then return {-10 - i} end
+  end
+  local amount = tonumber(ARGV[1])
+  local held = 'o:' .. ARGV[2]
+  local gens = {}
+  for i, k in ipairs(KEYS) do
+    local b = tonumber(redis.call('HGET', k, 'b'))
+    if amount > 0 and b < amount then return {-i} end
+    gens[i] = redis.call('HGET', k, 'g')
+  end
+  for i, k in ipairs(KEYS) do
+    redis.call('HINCRBY', k, 'b', int(-amount))
+    redis.call('HINCRBY', k, held, int(amount))
+  end
+  return {1, gens[1], gens[2] or ''}
 end
-local amount = tonumber(ARGV[1])
-local held = 'o:' .. ARGV[2]
-local gens = {}
-for i, k in ipairs(KEYS) do
-  local b = tonumber(redis.call('HGET', k, 'b'))
-  if amount > 0 and b < amount then return {-i} end
-  gens[i] = redis.call('HGET', k, 'g')
-end
-for i, k in ipairs(KEYS) do
-  redis.call('HINCRBY', k, 'b', int(-amount))
-  redis.call('HINCRBY', k, held, int(amount))
-end
-return {1, gens[1], gens[2] or ''}
-`);
+`;
+export const RESERVE = new LuaScript(`${RESERVE_FN}return reserve(KEYS, ARGV)`);
+/** RESERVE for several calls in one script run (EACH_CALL). */
+export const RESERVE_EACH = new LuaScript(`${RESERVE_FN}${EACH_CALL('reserve')}`);
 
 /**
  * KEYS: the balances. ARGV: reserved, actual charge, the holding node, this node, the epochs reserved from.
@@ -81,37 +106,42 @@ return {1, gens[1], gens[2] or ''}
  * reconciliation that dropped it already gave it back), then takes the charge (capped by every balance) and
  * books it as this node's outstanding. Returns {charge, epochs charged ('' where the balance is absent)}.
  */
-export const SETTLE = new LuaScript(`${INT}
-local reserved = tonumber(ARGV[1])
-local charge = tonumber(ARGV[2])
-local held = 'o:' .. ARGV[3]
-local mine = 'o:' .. ARGV[4]
-local bal = {}
-local gens = {}
-for i, k in ipairs(KEYS) do
-  if redis.call('EXISTS', k) == 1 then
-    local b = tonumber(redis.call('HGET', k, 'b'))
-    local g = redis.call('HGET', k, 'g')
-    local o = tonumber(redis.call('HGET', k, held))
-    if g == ARGV[4 + i] and o then
-      local back = math.min(reserved, math.max(o, 0))
-      redis.call('HINCRBY', k, held, int(-back))
-      redis.call('HINCRBY', k, 'b', int(back))
-      b = b + back
+const SETTLE_FN = `${INT}
+local function settle(KEYS, ARGV)
+  local reserved = tonumber(ARGV[1])
+  local charge = tonumber(ARGV[2])
+  local held = 'o:' .. ARGV[3]
+  local mine = 'o:' .. ARGV[4]
+  local bal = {}
+  local gens = {}
+  for i, k in ipairs(KEYS) do
+    if redis.call('EXISTS', k) == 1 then
+      local b = tonumber(redis.call('HGET', k, 'b'))
+      local g = redis.call('HGET', k, 'g')
+      local o = tonumber(redis.call('HGET', k, held))
+      if g == ARGV[4 + i] and o then
+        local back = math.min(reserved, math.max(o, 0))
+        redis.call('HINCRBY', k, held, int(-back))
+        redis.call('HINCRBY', k, 'b', int(back))
+        b = b + back
+      end
+      bal[i] = b
+      gens[i] = g
+      if charge > b then charge = math.max(0, b) end
     end
-    bal[i] = b
-    gens[i] = g
-    if charge > b then charge = math.max(0, b) end
   end
-end
-for i, k in ipairs(KEYS) do
-  if bal[i] ~= nil and charge ~= 0 then
-    redis.call('HINCRBY', k, 'b', int(-charge))
-    redis.call('HINCRBY', k, mine, int(charge))
+  for i, k in ipairs(KEYS) do
+    if bal[i] ~= nil and charge ~= 0 then
+      redis.call('HINCRBY', k, 'b', int(-charge))
+      redis.call('HINCRBY', k, mine, int(charge))
+    end
   end
+  return {charge, gens[1] or '', gens[2] or ''}
 end
-return {charge, gens[1] or '', gens[2] or ''}
-`);
+`;
+export const SETTLE = new LuaScript(`${SETTLE_FN}return settle(KEYS, ARGV)`);
+/** SETTLE for several calls in one script run (EACH_CALL). */
+export const SETTLE_EACH = new LuaScript(`${SETTLE_FN}${EACH_CALL('settle')}`);
 
 /** KEYS: a balance. ARGV: database value, new epoch, ttl ms. Builds the balance unless it exists. */
 export const LOAD = new LuaScript(`

@@ -4,7 +4,8 @@ import { pino, type Logger } from 'pino';
 import { CommitFence } from './balance-commits.js';
 import { ClusterPresence } from './balance-presence.js';
 import { BalanceReconciler, type Loader } from './balance-reconcile.js';
-import { LOAD, RESERVE, SETTLE } from './balance-scripts.js';
+import { LOAD, RESERVE, RESERVE_EACH, SETTLE, SETTLE_EACH } from './balance-scripts.js';
+import { ScriptBatch } from './script-batch.js';
 import type { BalanceKind, Hold, Ledger, LedgerRecord, ReserveTarget } from './ledger.js';
 
 export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
@@ -47,6 +48,9 @@ export class RedisLedger implements Ledger {
   readonly presence: ClusterPresence;
   readonly reconciler: BalanceReconciler;
   private readonly fence: CommitFence;
+  /** Reservations and settlements of one turn of the event loop go to Redis together. */
+  private readonly reserves: ScriptBatch;
+  private readonly settles: ScriptBatch;
   private readonly log: Logger;
   private readonly intervalMs: number;
   private readonly balanceTtlMs: number;
@@ -73,6 +77,8 @@ export class RedisLedger implements Ledger {
     this.presence = new ClusterPresence(redis, prefix, { heartbeatMs, nodeTtlMs, leaseMs: LEADER_LOCK_INTERVALS * this.intervalMs }, this.log, opts.nodeIdFile);
     this.reconciler = new BalanceReconciler(redis, prefix, { users: loadUsers, tokens: loadTokens }, this.presence, this.balanceTtlMs, this.log);
     this.fence = new CommitFence(redis, (kind, id) => this.reconciler.key(kind, id), this.presence, this.log);
+    this.reserves = new ScriptBatch(redis, RESERVE, RESERVE_EACH);
+    this.settles = new ScriptBatch(redis, SETTLE, SETTLE_EACH);
   }
 
   /** Joins the cluster and reconciles now (when leading) and every interval; once the writer replayed its journal. */
@@ -127,7 +133,7 @@ export class RedisLedger implements Ledger {
     const keys = this.keys(t);
     for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
       const node = this.presence.node;
-      const [code, gu, gt] = (await RESERVE.run(this.redis, keys, [amount, node])) as [number, string, string];
+      const [code, gu, gt] = (await this.reserves.run(keys, [amount, node])) as [number, string, string];
       if (code === 1) return { amount, gens: [gu, gt], node };
       if (code === -1) return 'user';
       if (code === -2) return 'token';
@@ -142,7 +148,7 @@ export class RedisLedger implements Ledger {
   async settle(t: ReserveTarget, hold: Hold, actual: number): Promise<number> {
     const [gu, gt] = hold.gens ?? ['', ''];
     const node = this.presence.node;
-    const [charge, cu, ct] = (await SETTLE.run(this.redis, this.keys(t), [hold.amount, actual, hold.node ?? '', node, String(gu), String(gt)])) as [number, string, string];
+    const [charge, cu, ct] = (await this.settles.run(this.keys(t), [hold.amount, actual, hold.node ?? '', node, String(gu), String(gt)])) as [number, string, string];
     hold.node = node;
     hold.gens = [cu, ct];
     return Number(charge);

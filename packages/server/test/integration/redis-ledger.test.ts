@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { balanceMetrics } from '../../src/accounting/balance-metrics.js';
 import type { Hold, ReserveTarget } from '../../src/accounting/ledger.js';
+import { MAX_CALLS_PER_RUN } from '../../src/accounting/script-batch.js';
 import { capturingLog, charged, counter, outstanding, until, useLedgerWorld } from '../support/redis-ledger.js';
 
 const QUOTA = 100_000;
@@ -150,6 +151,41 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
     await l.tick();
     expect(await w.redis.exists(w.key('users', w.userId))).toBe(0);
     expect(await l.reserve(t, 1)).toBe('user');
+  });
+
+  it('sends the reservations and settlements of one event-loop turn in one script run, each call getting its own result as if run alone', async () => {
+    const l = w.ledger();
+    await l.start();
+    await l.settle(t, (await l.reserve(t, 1000)) as Hold, 0);
+    // Counts the script runs this ledger's client sends (the real client and Redis do the work).
+    let runs = 0;
+    const evalsha = w.redis.evalsha.bind(w.redis);
+    w.redis.evalsha = ((...args: Parameters<typeof evalsha>) => (runs++, evalsha(...args))) as typeof w.redis.evalsha;
+    try {
+      const AMOUNT = 7_000;
+      const CALLS = 30;
+      const results = await Promise.all(Array.from({ length: CALLS }, () => l.reserve(t, AMOUNT)));
+      expect(runs).toBe(1);
+      // In call order, as one run after another would: 14 of 7,000 fit in 100,000; the rest are refused.
+      const fit = Math.floor(QUOTA / AMOUNT);
+      expect(results.map((r) => (typeof r === 'string' ? r : 'held'))).toEqual(Array.from({ length: CALLS }, (_, i) => (i < fit ? 'held' : 'user')));
+      await expectBalanced(fit * AMOUNT);
+      const holds = results.slice(0, fit) as Hold[];
+      runs = 0;
+      const charges = await Promise.all(holds.map((h, i) => l.settle(t, h, 100 * (i + 1))));
+      expect(runs).toBe(1);
+      expect(charges).toEqual(holds.map((_, i) => 100 * (i + 1)));
+      const charged = (fit * (fit + 1) * 100) / 2;
+      await expectBalanced(charged);
+      // More calls than one run takes go in several.
+      runs = 0;
+      const many = await Promise.all(Array.from({ length: MAX_CALLS_PER_RUN + 6 }, () => l.reserve(t, 1)));
+      expect(runs).toBe(2);
+      expect(many.every((h) => typeof h !== 'string')).toBe(true);
+      await expectBalanced(charged + MAX_CALLS_PER_RUN + 6);
+    } finally {
+      w.redis.evalsha = evalsha;
+    }
   });
 
   it('keeps balances above 2^50 exact', async () => {
