@@ -54,7 +54,8 @@ end
 /**
  * The body of a script that applies `fn(KEYS, ARGV)` to each of several calls in turn, as if each had run on its
  * own: ARGV is the number of calls, then for each its key count, argument count and arguments; KEYS are every
- * call's keys in order. Returns the calls' results in order.
+ * call's keys in order. Returns the calls' results in order; a call whose `fn` failed gets its error as its
+ * result (an error reply in the array), and the others go on, as they would have in runs of their own.
  */
 const EACH_CALL = (fn: string) => `
 local out = {}
@@ -64,7 +65,12 @@ for i = 1, tonumber(ARGV[1]) do
   local keys, args = {}, {}
   for j = 1, nk do keys[j] = KEYS[k + j - 1] end
   for j = 1, na do args[j] = ARGV[a + 1 + j] end
-  out[i] = ${fn}(keys, args)
+  local ok, r = pcall(${fn}, keys, args)
+  if ok then
+    out[i] = r
+  else
+    out[i] = redis.error_reply(type(r) == 'table' and r.err or tostring(r))
+  end
   k = k + nk
   a = a + 2 + na
 end
@@ -78,16 +84,18 @@ return out
  */
 const RESERVE_FN = `${INT}
 local function reserve(KEYS, ARGV)
+  local fields = {}
   for i, k in ipairs(KEYS) do
-    if redis.call('EXISTS', k) == 0 then return {-10 - i} end
+    fields[i] = redis.call('HMGET', k, 'b', 'g')
+    if not fields[i][1] and not fields[i][2] and redis.call('EXISTS', k) == 0 then return {-10 - i} end
   end
   local amount = tonumber(ARGV[1])
   local held = 'o:' .. ARGV[2]
   local gens = {}
   for i, k in ipairs(KEYS) do
-    local b = tonumber(redis.call('HGET', k, 'b'))
+    local b = tonumber(fields[i][1])
     if amount > 0 and b < amount then return {-i} end
-    gens[i] = redis.call('HGET', k, 'g')
+    gens[i] = fields[i][2]
   end
   for i, k in ipairs(KEYS) do
     redis.call('HINCRBY', k, 'b', int(-amount))
@@ -113,27 +121,34 @@ local function settle(KEYS, ARGV)
   local held = 'o:' .. ARGV[3]
   local mine = 'o:' .. ARGV[4]
   local bal = {}
+  local backs = {}
   local gens = {}
   for i, k in ipairs(KEYS) do
-    if redis.call('EXISTS', k) == 1 then
-      local b = tonumber(redis.call('HGET', k, 'b'))
-      local g = redis.call('HGET', k, 'g')
-      local o = tonumber(redis.call('HGET', k, held))
-      if g == ARGV[4 + i] and o then
-        local back = math.min(reserved, math.max(o, 0))
-        redis.call('HINCRBY', k, held, int(-back))
-        redis.call('HINCRBY', k, 'b', int(back))
-        b = b + back
-      end
+    local f = redis.call('HMGET', k, 'b', 'g', held)
+    if f[1] or f[2] or f[3] or redis.call('EXISTS', k) == 1 then
+      local b = tonumber(f[1])
+      local g = f[2]
+      local o = tonumber(f[3])
+      local back = 0
+      if g == ARGV[4 + i] and o then back = math.min(reserved, math.max(o, 0)) end
+      b = b + back
+      backs[i] = back
       bal[i] = b
       gens[i] = g
       if charge > b then charge = math.max(0, b) end
     end
   end
+  -- The reservation given back and the charge taken, netted: each field is written once.
   for i, k in ipairs(KEYS) do
-    if bal[i] ~= nil and charge ~= 0 then
-      redis.call('HINCRBY', k, 'b', int(-charge))
-      redis.call('HINCRBY', k, mine, int(charge))
+    if bal[i] ~= nil then
+      local back = backs[i]
+      if back ~= charge then redis.call('HINCRBY', k, 'b', int(back - charge)) end
+      if held == mine then
+        if charge ~= back then redis.call('HINCRBY', k, mine, int(charge - back)) end
+      else
+        if back ~= 0 then redis.call('HINCRBY', k, held, int(-back)) end
+        if charge ~= 0 then redis.call('HINCRBY', k, mine, int(charge)) end
+      end
     end
   end
   return {charge, gens[1] or '', gens[2] or ''}

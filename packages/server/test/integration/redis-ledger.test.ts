@@ -188,6 +188,34 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
     }
   });
 
+  it('fails only the call whose script failed within a shared run; the others in it are applied and answered', async () => {
+    const l = w.ledger();
+    await l.start();
+    await l.settle(t, (await l.reserve(t, 1000)) as Hold, 0);
+    const userOnly: ReserveTarget = { userId: w.userId, tokenId: undefined };
+    // A token balance without its spendable field: its reservation raises an error inside the script.
+    await w.redis.hdel(w.key('tokens', w.tokenId), 'b');
+    const [a, broken, c] = await Promise.allSettled([l.reserve(userOnly, 300), l.reserve(t, 200), l.reserve(userOnly, 400)]);
+    expect(a.status).toBe('fulfilled');
+    expect(c.status).toBe('fulfilled');
+    expect(broken.status).toBe('rejected');
+    const user = await w.hash('users', w.userId);
+    expect({ b: Number(user.b), held: outstanding(user) }).toEqual({ b: QUOTA - 700, held: 700 });
+  });
+
+  it('settles on one node a reservation another node holds: the holder gets it back, the settling node holds the charge', async () => {
+    const [a, b] = [w.ledger(), w.ledger()];
+    await a.start();
+    await b.start();
+    const hold = (await a.reserve(t, 1000)) as Hold;
+    expect(await b.settle(t, hold, 600)).toBe(600);
+    for (const kind of ['users', 'tokens'] as const) {
+      const h = await w.hash(kind, kind === 'users' ? w.userId : w.tokenId);
+      expect({ b: Number(h.b), a: outstanding(h, [a.presence.node]), byB: outstanding(h, [b.presence.node]) }).toEqual({ b: QUOTA - 600, a: 0, byB: 600 });
+    }
+    expect(hold.node).toBe(b.presence.node);
+  });
+
   it('keeps balances above 2^50 exact', async () => {
     const big = 2 ** 50 + 7;
     await w.database.db.kysely.updateTable('users').set({ quota: big }).where('id', '=', w.userId).execute();
