@@ -1,13 +1,10 @@
 // Where a load's CPU goes on the bench machine: CPU time per request of each process group (Tollway, PostgreSQL's
 // backends, Redis, the mock, this load generator) and of the whole machine, read from /proc during one throughput run.
 import fs from 'node:fs';
-import { throughput, type Target } from './measure.js';
+import { processCpuSeconds, throughput, type Target } from './measure.js';
 
-/** Linux accounts process CPU in clock ticks of 10 ms (USER_HZ 100). */
+/** Linux accounts CPU time in clock ticks of 10 ms (USER_HZ 100). */
 const MS_PER_TICK = 10;
-/** Fields of /proc/<pid>/stat after the command name: utime and stime (0-based, as split here). */
-const UTIME_FIELD = 11;
-const STIME_FIELD = 12;
 /** Fields of /proc/stat's cpu line not spent working: idle and iowait. */
 const IDLE_FIELDS = [3, 4];
 
@@ -17,8 +14,7 @@ export type ProcessGroup = { name: string; pids: number[] } | { name: string; co
 /** The CPU a process has used, or undefined once it is gone. */
 function processMs(pid: number): number | undefined {
   try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[UTIME_FIELD]) + Number(f[STIME_FIELD])) * MS_PER_TICK;
+    return processCpuSeconds(pid) * 1000;
   } catch {
     return undefined;
   }
