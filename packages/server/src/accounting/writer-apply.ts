@@ -69,13 +69,16 @@ export async function applyBatch(trx: Transaction<Database>, batchId: string, al
   }
   const logs = records.flatMap((r) => (r.log ? [r.log] : []));
   if (parts.counters) await applyCounters(trx, records, logs, parts.hourly, fast);
-  if (fast && parts.logs) fast.insertLogs(logs);
-  else if (parts.logs && parts.postgresLogs) await insertLogsPostgres(trx, logs);
-  for (let i = 0; !fast && !parts.postgresLogs && parts.logs && i < logs.length; i += LOG_ROWS_PER_INSERT) {
-    await trx
-      .insertInto('logs')
-      .values(logs.slice(i, i + LOG_ROWS_PER_INSERT))
-      .execute();
+  if (parts.logs) {
+    if (fast) fast.insertLogs(logs);
+    else if (parts.postgresLogs) await insertLogsPostgres(trx, logs);
+    else
+      for (let i = 0; i < logs.length; i += LOG_ROWS_PER_INSERT) {
+        await trx
+          .insertInto('logs')
+          .values(logs.slice(i, i + LOG_ROWS_PER_INSERT))
+          .execute();
+      }
   }
   if (fast) fast.recordBatch(batchId, now);
   else await trx.insertInto('writer_batches').values({ id: batchId, applied_at: now }).execute();
