@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/modules/auth/session.js';
 import { openSession } from '../../src/modules/auth/sessions.js';
 import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
+import { freshWindow } from '../support/rate-limits.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
 
 /** In cluster mode balances live in Redis: a redeemed code is spendable at once there too. */
@@ -42,6 +43,8 @@ describe('redeem attempts are rate limited', () => {
     guesser.cookie = `${SESSION_COOKIE}=${await openSession(t.runtime.ctx, id)}`;
     guesser.userId = id;
     const answers = [];
+    // Fixed one-minute windows aligned to the clock: the seven guesses start in a window with time left.
+    await freshWindow();
     for (let i = 0; i < 7; i++) answers.push(await guesser.call('POST', '/api/user/topup', { key: `guess-${i}` }));
     // Wrong codes are refusals (200, success false); the limit is a 429.
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
