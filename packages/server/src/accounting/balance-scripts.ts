@@ -78,9 +78,10 @@ return out
 `;
 
 /**
- * KEYS: the balances (user, then token). ARGV: amount, node. Takes the amount from every balance or none, and
- * books it as the node's outstanding. Returns {1, epochs...}, {-i} when balance i is short, {-10 - i} when
- * balance i is not in Redis.
+ * KEYS: the balances (user, then token). ARGV: amount, node, and optionally the least amount (default: all of it).
+ * Takes as much of the amount as every balance has, at least the least amount (and more than 0 when the amount
+ * is), from every balance or none, and books it as the node's outstanding. Returns {1, epochs..., amount taken},
+ * {-i} when balance i is short, {-10 - i} when balance i is not in Redis.
  */
 const RESERVE_FN = `${INT}
 local function reserve(KEYS, ARGV)
@@ -90,18 +91,24 @@ local function reserve(KEYS, ARGV)
     if not fields[i][1] and not fields[i][2] and redis.call('EXISTS', k) == 0 then return {-10 - i} end
   end
   local amount = tonumber(ARGV[1])
+  local least = tonumber(ARGV[3] or ARGV[1])
+  if least < 1 then least = 1 end
   local held = 'o:' .. ARGV[2]
   local gens = {}
+  local take = amount
   for i, k in ipairs(KEYS) do
     local b = tonumber(fields[i][1])
-    if amount > 0 and b < amount then return {-i} end
+    if amount > 0 then
+      if b < least then return {-i} end
+      if b < take then take = b end
+    end
     gens[i] = fields[i][2]
   end
   for i, k in ipairs(KEYS) do
-    redis.call('HINCRBY', k, 'b', int(-amount))
-    redis.call('HINCRBY', k, held, int(amount))
+    redis.call('HINCRBY', k, 'b', int(-take))
+    redis.call('HINCRBY', k, held, int(take))
   end
-  return {1, gens[1], gens[2] or ''}
+  return {1, gens[1], gens[2] or '', int(take)}
 end
 `;
 export const RESERVE = new LuaScript(`${RESERVE_FN}return reserve(KEYS, ARGV)`);

@@ -50,7 +50,12 @@ export interface LedgerRecord {
 
 /** Live balances: reserve before a call, settle after; memory for one node, Redis for a cluster. */
 export interface Ledger {
-  reserve(t: ReserveTarget, amount: number): Promise<Hold | 'user' | 'token'>;
+  /**
+   * Holds up to `amount` from the user and (for a limited token) the token, both or neither, atomically: as much of
+   * it as both balances have, at least `minimum` (default: all of it), else the balance that is short. The hold's
+   * `amount` says how much was taken.
+   */
+  reserve(t: ReserveTarget, amount: number, minimum?: number): Promise<Hold | 'user' | 'token'>;
   /** Ends a reservation with the actual charge (taken only as far as the balance goes); returns the charge. */
   settle(t: ReserveTarget, hold: Hold, actual: number): Promise<number>;
   /** Spendable balance now, or undefined for an unknown id. */
@@ -154,23 +159,29 @@ export class MemoryLedger implements Ledger {
   }
 
   /**
-   * Reserves `amount` from the user and (for a limited token) the token, both or neither. Synchronous after
-   * the entries are loaded, so two requests cannot both see the same balance.
+   * Reserves up to `amount` (at least `minimum`) from the user and (for a limited token) the token, both or
+   * neither. Synchronous after the entries are loaded, so two requests cannot both see the same balance.
    */
-  async reserve(t: ReserveTarget, amount: number): Promise<Hold | 'user' | 'token'> {
+  async reserve(t: ReserveTarget, amount: number, minimum = amount): Promise<Hold | 'user' | 'token'> {
     const [u, tok] = await Promise.all([this.users.ensure(t.userId), t.tokenId === undefined ? undefined : this.tokens.ensure(t.tokenId)]);
     if (!u) return 'user';
     if (t.tokenId !== undefined && !tok) return 'token';
-    // A free call (amount 0) needs no balance; any charge needs the whole amount available.
-    if (amount > 0 && u.available < amount) return 'user';
-    if (tok && amount > 0 && tok.available < amount) return 'token';
-    u.available -= amount;
-    u.reserved += amount;
-    if (tok) {
-      tok.available -= amount;
-      tok.reserved += amount;
+    // A free call (amount 0) needs no balance; any charge needs at least `minimum` (and more than 0) available.
+    let take = amount;
+    if (amount > 0) {
+      const least = Math.max(minimum, 1);
+      if (u.available < least) return 'user';
+      if (tok && tok.available < least) return 'token';
+      if (u.available < take) take = u.available;
+      if (tok && tok.available < take) take = tok.available;
     }
-    return { amount };
+    u.available -= take;
+    u.reserved += take;
+    if (tok) {
+      tok.available -= take;
+      tok.reserved += take;
+    }
+    return { amount: take };
   }
 
   /**

@@ -129,12 +129,12 @@ export class RedisLedger implements Ledger {
     return true;
   }
 
-  async reserve(t: ReserveTarget, amount: number): Promise<Hold | 'user' | 'token'> {
+  async reserve(t: ReserveTarget, amount: number, minimum = amount): Promise<Hold | 'user' | 'token'> {
     const keys = this.keys(t);
     for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
       const node = this.presence.node;
-      const [code, gu, gt] = (await this.reserves.run(keys, [amount, node])) as [number, string, string];
-      if (code === 1) return { amount, gens: [gu, gt], node };
+      const [code, gu, gt, taken] = (await this.reserves.run(keys, minimum === amount ? [amount, node] : [amount, node, minimum])) as [number, string, string, string];
+      if (code === 1) return { amount: Number(taken), gens: [gu, gt], node };
       if (code === -1) return 'user';
       if (code === -2) return 'token';
       // -11: the user's balance is not in Redis, -12: the token's.

@@ -32,10 +32,13 @@ export async function admitModel(
   return { price, limits, rate };
 }
 
-/** Stage 3 — reserve: `amount` held from the user and (for a limited token) the token, or the quota error. */
-export async function reserveQuota(ctx: RelayContext, auth: TokenAuth, amount: number): Promise<{ target: ReserveTarget; hold: Hold }> {
+/**
+ * Stage 3 — reserve: up to `amount` (at least `minimum`, default all of it) held from the user and (for a limited
+ * token) the token, or the quota error.
+ */
+export async function reserveQuota(ctx: RelayContext, auth: TokenAuth, amount: number, minimum = amount): Promise<{ target: ReserveTarget; hold: Hold }> {
   const target = { userId: auth.userId, tokenId: auth.unlimited ? undefined : auth.tokenId };
-  const hold = await ctx.relay.ledger.reserve(target, amount);
+  const hold = await ctx.relay.ledger.reserve(target, amount, minimum);
   if (hold === 'user') throw relayErrors.userQuota();
   if (hold === 'token') throw relayErrors.tokenExhausted();
   return { target, hold };

@@ -5,6 +5,7 @@ import { forwardConverted } from './forward-convert.js';
 import { unconvertible } from './errors.js';
 import { formatFor } from './ir/formats.js';
 import { openAIChat } from './ir/openai-chat.js';
+import { capOutput } from './ir/output-cap.js';
 import { claudeDefaultMaxTokens } from './providers/anthropic/adaptor.js';
 import { formatSettings } from './providers/format-settings.js';
 import { adaptorFor } from './providers/registry.js';
@@ -62,11 +63,15 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<Att
       ir.stream = call.stream;
       if (ch.systemPrompt) ir.system.unshift(ch.systemPrompt);
       if (adaptor.format === 'anthropic' && !ir.maxTokens) ir.maxTokens = claudeDefaultMaxTokens(ctx.options, upstreamModel);
+      const cap = a.budget?.cap;
+      if (cap !== undefined) ir.maxTokens = Math.min(ir.maxTokens ?? cap, cap);
       body = upstream.requestFromIR(ir);
       if (upstream.name === 'openai' && call.stream) body.stream_options = { include_usage: true };
     }
     tuned = settings.apply(body, effort);
     body = applyOverride(tuned.body, ch.paramOverride);
+    // The balance binds: the upstream is told the output the hold affords (after every setting and override).
+    if (a.budget?.cap !== undefined) capOutput(upstream.name, body, a.budget.cap, upstreamModel);
   } catch (err) {
     throw unconvertible(ctx.log, err);
   }
@@ -93,6 +98,7 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<Att
       requestedModel: call.model,
       pingMs: call.stream ? ctx.relay.settings.get().pingMs : 0,
       captureAnswer: a.captureAnswer,
+      budget: a.budget,
     },
     res,
     a.signal,

@@ -6,13 +6,14 @@ import { irAnswerContent } from './chat-content.js';
 import { forwardUpstream, sendWhole, type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink, type WholeSink } from './forward-upstream.js';
 import { SseCollect } from './ir/collect.js';
 import { SseSplitter, type SseEvent } from './ir/sse.js';
-import type { ClientFormat, IRStreamEvent, IRUsage, UpstreamFormat } from './ir/types.js';
+import type { ClientFormat, IRPart, IRStreamEvent, IRUsage, UpstreamFormat } from './ir/types.js';
 import type { KeepAliveOptions } from './keep-alive.js';
 import type { SendableRequest } from './providers/prepare.js';
 import type { StreamFramer } from './providers/types.js';
 import type { CancelSignal } from './services.js';
 import type { AttemptResult } from './types.js';
 import type { CallUsage } from './usage.js';
+import { outputCapExceeded, type OutputBudget } from './output-hold.js';
 
 const MAX_JSON_BODY = 64 * 1024 * 1024;
 /** Most of an unreadable answer kept for the log. */
@@ -51,6 +52,8 @@ export interface ConvertedCall {
   pingMs?: number;
   /** Keep the answer's text for the log (LogChatContentEnabled). */
   captureAnswer?: boolean;
+  /** The output the call's hold affords: a stream is ended past it; a clamped plain answer past it is refused. */
+  budget?: OutputBudget;
 }
 
 /** Upstream SSE bytes → whole events (UTF-8 decoded across chunk boundaries). */
@@ -65,6 +68,20 @@ class SseFramer implements StreamFramer {
   }
 }
 
+/** Every output text of a plain answer, uncapped: all of Gemini's candidates, else the IR's text, thinking and tool arguments. */
+function answerText(json: Record<string, unknown>, parts: IRPart[]): string {
+  let text = '';
+  const candidates = json.candidates;
+  if (Array.isArray(candidates) && candidates.length > 1) {
+    for (const c of candidates as { content?: { parts?: { text?: unknown; functionCall?: { args?: unknown } }[] } }[]) {
+      for (const p of c?.content?.parts ?? []) text += typeof p?.text === 'string' ? p.text : p?.functionCall ? JSON.stringify(p.functionCall.args ?? {}) : '';
+    }
+    return text;
+  }
+  for (const p of parts) text += p.type === 'text' || p.type === 'thinking' ? p.text : p.type === 'tool_call' ? p.arguments : '';
+  return text;
+}
+
 /** A plain answer read whole, converted through the IR (or passed on as it is between equal formats). */
 class ConvertJson implements WholeSink {
   readonly whole = true;
@@ -72,6 +89,7 @@ class ConvertJson implements WholeSink {
   constructor(
     private readonly c: ConvertedCall,
     private readonly started: number,
+    private readonly countTokens: CountTokens,
   ) {}
 
   answer(res: ServerResponse, text: string): AttemptResult {
@@ -85,9 +103,24 @@ class ConvertJson implements WholeSink {
     const fault = c.upstream.answerError?.(json) ?? (c.stream ? { status: 502, message: 'upstream answered a streamed call with JSON' } : undefined);
     if (fault) return { kind: 'failed', status: fault.status, message: fault.message, body: text.slice(0, FAULT_BODY_LIMIT) };
     const ir = c.upstream.responseToIR(json);
+    // An answer without usage (or with no output in it) is billed on our count of its text.
+    const reported = ir.usage.inputTokens > 0 || ir.usage.outputTokens > 0;
+    const counted = ir.usage.outputTokens > 0 ? 0 : this.countTokens(answerText(json, ir.parts));
+    if (Math.max(ir.usage.outputTokens, counted) > (c.budget?.tokens ?? Infinity)) {
+      outputCapExceeded('plain');
+      return { kind: 'failed', status: 502, message: 'the upstream answered past the output cap it was sent', body: '' };
+    }
     sendWhole(res, c.upstream.name === c.client.name ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel)));
     const output = c.captureAnswer ? irAnswerContent(ir.parts) : undefined;
-    return { kind: 'relayed', status: 200, usage: billingUsage(ir.usage, true), countedCompletion: 0, firstByteMs: Date.now() - this.started, cut: false, output };
+    return {
+      kind: 'relayed',
+      status: 200,
+      usage: reported ? billingUsage(ir.usage, true) : undefined,
+      countedCompletion: counted,
+      firstByteMs: Date.now() - this.started,
+      cut: false,
+      output,
+    };
   }
 }
 
@@ -146,7 +179,11 @@ class ConvertSse implements StreamSink {
   private usage: IRUsage | undefined;
   private pendingText = '';
   private counted = 0;
+  /** Output tokens the hold pays for (Infinity: unmetered), and the text's characters so far (at most 3 tokens each). */
+  private readonly meterLimit: number;
+  private meterChars = 0;
   private ended = false;
+  private stopped = false;
   private firstByteMs = 0;
   private out = '';
 
@@ -162,6 +199,7 @@ class ConvertSse implements StreamSink {
     this.same = c.upstream.name === c.client.name;
     this.capture = c.captureAnswer ? new CappedText() : undefined;
     this.keepAlive = c.pingMs ? { intervalMs: c.pingMs } : undefined;
+    this.meterLimit = c.budget?.tokens ?? Infinity;
   }
 
   open(res: ServerResponse): void {
@@ -183,16 +221,20 @@ class ConvertSse implements StreamSink {
         cut = true;
       }
     }
-    // What was converted before a failure still reaches the client.
-    if (!res.destroyed) res.end(this.flushOut());
+    // What was converted before a failure still reaches the client (not what a meter stop held back).
+    if (!res.destroyed) res.end(this.stopped ? '' : this.flushOut());
     // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
     const usage = this.usage;
-    if (this.pendingText && (cut || !usage)) this.counted += this.countTokens(this.pendingText);
+    if (this.pendingText && (cut || !usage || usage.outputTokens === 0)) this.counted += this.countTokens(this.pendingText);
+    this.pendingText = '';
     return {
       kind: 'relayed',
       status: 200,
-      usage: usage && !cut ? billingUsage(usage, true) : undefined,
-      countedCompletion: this.counted,
+      // A cut stream's usage so far still names its prompt; its output is our count (or the usage's, if more). A
+      // stream the meter ended delivered no more than its hold's output, which it is billed whole.
+      usage: usage ? billingUsage(this.stopped ? { ...usage, outputTokens: Math.min(usage.outputTokens, this.meterLimit) } : usage, true) : undefined,
+      // A whole answer with its output reported is billed on the report (the meter's count is only a bound).
+      countedCompletion: this.stopped ? this.meterLimit : !cut && usage && usage.outputTokens > 0 ? 0 : this.counted,
       firstByteMs: this.firstByteMs,
       cut,
       output: this.capture?.value(),
@@ -218,9 +260,25 @@ class ConvertSse implements StreamSink {
       } else if (e.type === 'end') this.ended = true;
       if (!same) this.out += c.client.encodeEvent(this.enc, e);
     }
-    if (this.pendingText.length > COUNT_WINDOW) {
+    if (this.meterLimit !== Infinity) this.meter();
+    else if (this.pendingText.length > COUNT_WINDOW) {
       this.counted += this.countTokens(this.pendingText);
       this.pendingText = '';
+    }
+  }
+
+  /** Ends the stream (throws) at the event that takes the output past what the hold pays for. */
+  private meter(): void {
+    const chars = this.meterChars + this.pendingText.length;
+    // Until 3 tokens per character could pass the limit, nothing can be past it: no count needed.
+    if (3 * chars <= this.meterLimit && this.pendingText.length <= COUNT_WINDOW) return;
+    this.meterChars = chars;
+    this.counted += this.countTokens(this.pendingText);
+    this.pendingText = '';
+    if (Math.max(this.counted, this.usage?.outputTokens ?? 0) > this.meterLimit) {
+      this.stopped = true;
+      this.out = '';
+      throw outputCapExceeded('stream');
     }
   }
 
@@ -246,7 +304,7 @@ class ConvertRoute implements AnswerRoute {
     // Upstreams that carry errors in a 200 JSON answer (Tencent, Coze) answer a streamed call with JSON to refuse it.
     const jsonFault = c.upstream.answerError !== undefined && contentType.includes('application/json');
     const isSse = contentType.includes('text/event-stream') || (c.stream && !jsonFault);
-    if (!isSse) return new ConvertJson(c, this.started);
+    if (!isSse) return new ConvertJson(c, this.started, this.countTokens);
     return c.stream ? new ConvertSse(c, this.countTokens, this.started) : new CollectStream(c, this.started);
   }
 }

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { ChannelStatus, computeQuota } from '@tollway/shared';
+import { ChannelStatus, type Price } from '@tollway/shared';
 import { admitModel, nextChannel, reserveQuota } from './admit.js';
 import { attemptChannel } from './attempt.js';
 import { observerOf } from '../observability/relay-observer.js';
 import { promptContent } from './chat-content.js';
+import type { TokenAuth } from './auth-cache.js';
 import { authenticate, type Identified } from './authenticate.js';
 import { RelayError, relayErrors } from './errors.js';
 import type { Hold } from '../accounting/ledger.js';
@@ -16,10 +17,10 @@ import type { RelaySettings } from './settings.js';
 import type { RelayRequest } from './request.js';
 import { writeRelayError } from './respond.js';
 import { attemptFailure, noChannelFailure, UPSTREAM_FAILED, type AttemptFailure } from './upstream-message.js';
-import { MAX_TOKEN_LIMIT } from './validate.js';
+import { budgetOf, EXACT_COUNT_MAX_BYTES, planHold, promptCeiling, type OutputBudget } from './output-hold.js';
 import type { RelayContext } from './services.js';
 import { logRelayError, newRequestId, REQUEST_ID_HEADER, settleCall, unsettledCallRecord } from './settle.js';
-import { countPromptTokens, estimatePromptTokens } from './token-count.js';
+import { countBodyTokens, countPromptTokens, estimatePromptTokens } from './token-count.js';
 import type { CallUsage } from './usage.js';
 import type { AttemptResult, InboundCall } from './types.js';
 
@@ -40,7 +41,7 @@ export async function relayCall(
   obs?.authenticated();
   const call = await parse(req);
   const settings = ctx.relay.settings.get();
-  checkPrompt(ctx.options, settings, call, group);
+  checkPrompt(ctx.options, settings, call, group, ctx.log);
   let admitted: Awaited<ReturnType<typeof admitModel>>;
   // The prompt's estimate, made once: the reservation, TPM limits and channels' max_input_tokens all read it.
   const prompt = estimatePromptTokens(call.body, call.bytes);
@@ -53,15 +54,12 @@ export async function relayCall(
   const { price, limits, rate } = admitted;
   if (rate) for (const [k, v] of Object.entries(rate.headers)) res.setHeader(k, v!);
 
-  // The reservation never counts a negative, fractional or unbounded limit, whatever a parser let through.
-  const limit = call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : 0;
-  const reserved =
-    computeQuota(scaledPrice(price.price, call.units), { promptTokens: prompt, completionTokens: limit }, settings.quotaPerUnit) +
-    (price.price.mode === 'ratio' && price.price.modelRatio > 0 && !limit ? settings.preConsumedQuota : 0);
-  const { target, hold } = await reserveQuota(ctx, auth, reserved).catch((err: unknown) => {
+  const { target, hold, plan } = await holdFor(ctx, auth, call, scaledPrice(price.price, call.units), prompt, settings).catch((err: unknown) => {
     settleAdmission(ctx, rate, 0);
     throw err;
   });
+  const reserved = hold.amount;
+  const budget = budgetOf(plan, reserved, settings.quotaPerUnit);
   const requestId = newRequestId();
   res.setHeader(REQUEST_ID_HEADER, requestId);
   obs?.reservedQuota(reserved, requestId);
@@ -71,7 +69,7 @@ export async function relayCall(
     // The call's bill at its reservation is in the journal before anything goes upstream: a crash from here on
     // bills it once, at most that much (the settlement replaces it when it lands).
     await ctx.relay.writer.begin(requestId, unsettledCallRecord(ctx, { requestId, auth, group, model: call.model, stream: call.stream, ip: req.ip, started, target, reserved }));
-    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold, settings, rate, estimate, prompt });
+    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold, budget, settings, rate, estimate, prompt });
     if (settled) countSuccess(ctx.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
@@ -82,6 +80,25 @@ export async function relayCall(
       ctx.relay.writer.release(requestId);
     }
   }
+}
+
+/**
+ * Stage 3, the hold: up to the call's cost at its prompt's ceiling (a token per byte of text), at least its cost at
+ * the estimate. A hold the balance kept below the ceiling's cost is planned again on the prompt counted (bodies up
+ * to EXACT_COUNT_MAX_BYTES; a larger one must hold its ceiling), so neither the clamp nor the charge rests on the
+ * estimate. Counting happens only when the balance binds: never on the hot path of a funded caller.
+ */
+async function holdFor(ctx: RelayContext, auth: TokenAuth, call: InboundCall, price: Price, estimate: number, settings: RelaySettings) {
+  const ceiling = promptCeiling(call, estimate);
+  const plan = planHold(price, estimate, call, settings.quotaPerUnit, settings.preConsumedQuota, ceiling);
+  const first = await reserveQuota(ctx, auth, plan.amount, plan.minimum);
+  if (first.hold.amount >= plan.amount) return { ...first, plan };
+  const counted = call.bytes <= EXACT_COUNT_MAX_BYTES ? Math.max(estimate, countBodyTokens(call.body)) : ceiling;
+  const exact = planHold(price, counted, call, settings.quotaPerUnit, settings.preConsumedQuota, counted);
+  if (first.hold.amount >= exact.minimum) return { ...first, plan: exact };
+  // The balance held the estimate's cost but not the prompt's: given back, and asked again for what the call needs.
+  await ctx.relay.ledger.settle(first.target, first.hold, 0);
+  return { ...(await reserveQuota(ctx, auth, exact.amount, exact.minimum)), plan: exact };
 }
 
 /**
@@ -108,6 +125,8 @@ interface CallState {
   price: NonNullable<ReturnType<typeof resolvePrice>>;
   target: { userId: number; tokenId: number | undefined };
   hold: Hold;
+  /** The output the hold affords: the cap sent upstream when the balance binds, the meter's limit. */
+  budget: OutputBudget;
   settings: RelaySettings;
   /** The call's count under token/user/group limits; `estimate` its tokens reserved there and per channel. */
   rate: RateAdmission | undefined;
@@ -159,7 +178,17 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
     obs?.attempting(ch.id, model);
     let result: AttemptResult;
     try {
-      result = await attemptChannel(ctx, { call, channel: ch, key: ch.keys[keyIndex]!, upstreamModel: mapped.upstream, res, signal: cancel, started, captureAnswer: logContent });
+      result = await attemptChannel(ctx, {
+        call,
+        channel: ch,
+        key: ch.keys[keyIndex]!,
+        upstreamModel: mapped.upstream,
+        res,
+        signal: cancel,
+        started,
+        captureAnswer: logContent,
+        budget: s.budget,
+      });
     } catch (err) {
       // A refusal of the request itself (it cannot be converted) is the caller's: no retry, no channel blamed.
       if (res.headersSent || err instanceof RelayError) {
@@ -170,14 +199,7 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
     }
     obs?.attempted(result);
     if (result.kind === 'relayed') {
-      const usage: CallUsage =
-        result.usage && !result.cut
-          ? result.usage
-          : {
-              promptTokens: result.usage?.promptTokens ?? countPromptTokens(call.body),
-              completionTokens: result.usage?.completionTokens ?? result.countedCompletion,
-              reported: false,
-            };
+      const usage = billedUsage(result, call);
       settleAdmission(ctx, held, usage.promptTokens + usage.completionTokens);
       settleAdmission(ctx, s.rate, usage.promptTokens + usage.completionTokens);
       const content = logContent ? { input: promptContent(call), output: result.output } : undefined;
@@ -231,4 +253,25 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
   const mappedStatus = Number(last.channel?.statusCodeMapping[String(last.status)] ?? last.status) || 502;
   writeRelayError(res, new RelayError(mappedStatus >= 400 ? mappedStatus : 502, shown, 'upstream_error', 'upstream_error'), call.format);
   return false;
+}
+
+/**
+ * The usage a relayed attempt is billed on: the upstream's when it reported it and the answer was whole; else our
+ * own count of what was delivered (never less than the upstream's count), with the prompt as the upstream reported
+ * it or as counted.
+ */
+function billedUsage(result: Extract<AttemptResult, { kind: 'relayed' }>, call: InboundCall): CallUsage {
+  const u = result.usage;
+  // Our count is made only where the usage is missing, cut short or says no output: it wins when it is more.
+  if (u && !result.cut && result.countedCompletion <= u.completionTokens) return u;
+  return {
+    // A usage that names no prompt (an upstream that sent an empty one) is no count of it either.
+    promptTokens: u?.promptTokens || u?.cachedTokens ? u.promptTokens : countPromptTokens(call.body),
+    completionTokens: Math.max(u?.completionTokens ?? 0, result.countedCompletion),
+    cachedTokens: u?.cachedTokens,
+    cacheCreationTokens: u?.cacheCreationTokens,
+    semantic: u?.semantic,
+    units: u?.units,
+    reported: false,
+  };
 }

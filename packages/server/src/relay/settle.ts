@@ -10,6 +10,7 @@ import type { RelayContext } from './services.js';
 import type { CallUsage } from './usage.js';
 import { UPSTREAM_FAILED } from './upstream-message.js';
 import type { WriteRecord } from '../accounting/writer-apply.js';
+import { recordShortfall } from '../accounting/charge-metrics.js';
 
 /** Everything known about one relay call when it ends. */
 export interface CallRecord {
@@ -92,6 +93,8 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
   }
   const quota = computeQuota(scaledPrice(c.price.price, c.usage.units), c.usage, settings.quotaPerUnit, c.usage.semantic ?? 'openai');
   const charged = await ctx.relay.ledger.settle(c.target, c.hold, quota);
+  // Never a discount: a bill the balance could not cover is a bug, counted and logged (the log row keeps it too).
+  if (charged < quota) recordShortfall(ctx.log, 'relay', { requestId: c.requestId, userId: c.auth.userId, quota, charged });
   const p = c.price.price;
   const other: LogOther = {
     model_ratio: p.mode === 'ratio' ? p.modelRatio : 0,

@@ -23,8 +23,14 @@ function textOf(content: unknown): string {
 /** Prompt tokens of an OpenAI request body, counted (3 tokens of framing per message, as OpenAI documents). */
 export function countPromptTokens(body: Record<string, unknown>): number {
   if (Array.isArray(body.messages)) {
-    let n = 3;
+    let n = 3 + countTextTokens(textOf(body.system));
     for (const m of body.messages as Message[]) n += 3 + countTextTokens(textOf(m.content)) + (m.name ? 1 : 0);
+    return n;
+  }
+  // Gemini: contents of parts, and the system instruction.
+  if (Array.isArray(body.contents)) {
+    let n = countTextTokens(textOf((body.systemInstruction as { parts?: unknown } | undefined)?.parts));
+    for (const c of body.contents as { parts?: unknown }[]) n += 3 + countTextTokens(textOf(c?.parts));
     return n;
   }
   const input = body.input ?? body.prompt;
@@ -33,9 +39,45 @@ export function countPromptTokens(body: Record<string, unknown>): number {
   return 0;
 }
 
+type AnswerChoice = {
+  message?: { content?: unknown; reasoning_content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] };
+  text?: unknown;
+};
+
 /**
- * A cheap upper-bound estimate of prompt tokens for the reservation (no tokenizer on the hot path):
- * about one token per 3 bytes of the prompt fields' JSON.
+ * Completion tokens of a plain OpenAI-format answer (chat or completions) by our own count: the text of every
+ * choice (content, reasoning, tool-call arguments; completions' text), as streams are counted.
+ */
+export function countAnswerTokens(answer: unknown, countTokens: (text: string) => number = countTextTokens): number {
+  const choices = (answer as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices)) return 0;
+  let text = '';
+  for (const c of choices as AnswerChoice[]) {
+    const m = c?.message;
+    text += textOf(m?.content) + (typeof m?.reasoning_content === 'string' ? m.reasoning_content : '') + (typeof c?.text === 'string' ? c.text : '');
+    if (Array.isArray(m?.tool_calls)) for (const t of m.tool_calls) text += typeof t?.function?.arguments === 'string' ? t.function.arguments : '';
+  }
+  return countTokens(text);
+}
+
+/** Tokens of framing a vendor adds per message, part or document (OpenAI documents 3 per message). */
+const FRAMING_TOKENS = 3;
+
+/**
+ * Tokens of every text in a request body (each string counted on its own, plus framing per object): at least what a
+ * vendor counts of the text, for holds where the balance is too small for the prompt's ceiling. Inline media
+ * (`data:` URLs) are left to the vendor's own rule, as the estimate leaves them.
+ */
+export function countBodyTokens(body: unknown): number {
+  if (typeof body === 'string') return body.startsWith('data:') ? 0 : countTextTokens(body);
+  if (Array.isArray(body)) return body.reduce<number>((n, x) => n + countBodyTokens(x), 0);
+  if (body && typeof body === 'object') return Object.values(body).reduce<number>((n, x) => n + countBodyTokens(x), FRAMING_TOKENS);
+  return 0;
+}
+
+/**
+ * A cheap estimate of prompt tokens (no tokenizer on the hot path): about one token per 3 bytes of the prompt
+ * fields' JSON. Not a bound (text of rare characters costs a token per byte): holds rest on `promptCeiling`.
  */
 export function estimatePromptTokens(body: Record<string, unknown>, bodyBytes: number): number {
   return Math.ceil(bodyBytes / 3) + (Array.isArray(body.messages) ? 3 * (body.messages as unknown[]).length : 0);

@@ -68,6 +68,14 @@ export interface Surface {
   forward(a: SurfaceAttempt): Promise<AttemptResult>;
 }
 
+/** The output a call's hold affords (relay/output-hold.ts makes it). */
+export interface OutputBudget {
+  /** The output cap per choice to send upstream (the balance binds below what the client asked), or undefined. */
+  cap: number | undefined;
+  /** Output tokens (all choices) the clamped hold pays for: the meter ends the answer past them; Infinity: unmetered. */
+  tokens: number;
+}
+
 /** One attempt of a call on one channel (attemptChannel's input). */
 export interface ChannelAttempt {
   call: InboundCall;
@@ -80,4 +88,6 @@ export interface ChannelAttempt {
   started: number;
   /** Keep the answer's text for the log (LogChatContentEnabled, read once per call). */
   captureAnswer: boolean;
+  /** The output the call's hold affords (relay/output-hold.ts): the cap to send upstream, the meter's limit. */
+  budget?: OutputBudget;
 }

@@ -38,7 +38,7 @@ export const usageToIR = (u: Json | undefined | null): IRUsage => openAIUsageToI
 export const usageFromIR = (u: IRUsage): Json => openAIUsageFromIR(u, chatUsageNames);
 
 /** Models that take max_completion_tokens instead of max_tokens. */
-const usesMaxCompletionTokens = (model: string) => /^(o\d|gpt-5)/.test(model);
+export const usesMaxCompletionTokens = (model: string): boolean => /^(o\d|gpt-5)/.test(model);
 
 function messagesToIR(messages: Json[]): { system: string[]; messages: IRMessage[] } {
   const system: string[] = [];

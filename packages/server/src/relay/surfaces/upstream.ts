@@ -52,7 +52,8 @@ export async function forwardPassThrough(
     a.started,
   );
   if (result.kind !== 'relayed') return result;
-  return { ...result, usage: meter(result.usage), cut: false };
+  // The surface's meter is what it bills: the pass-through's own count (of audio bytes, say) is no count of it.
+  return { ...result, usage: meter(result.usage), countedCompletion: 0, cut: false };
 }
 
 /** A whole upstream answer, read for metering or conversion. */

@@ -1,3 +1,5 @@
+import { capOutput } from '../../ir/output-cap.js';
+
 /** Endpoints of the OpenAI wire format that Tollway relays. */
 export type OpenAIEndpoint = 'chat' | 'completions' | 'embeddings' | 'moderations';
 
@@ -18,6 +20,8 @@ export interface BodyRewrite {
   systemPrompt: string;
   /** Top-level keys set (or removed when null) on the body. */
   paramOverride: Record<string, unknown>;
+  /** The output cap per choice the call's hold affords, when the balance binds (chat and completions). */
+  outputCap?: number;
 }
 
 type Body = Record<string, unknown> & { messages?: { role: string; content: unknown }[]; stream_options?: Record<string, unknown> };
@@ -30,7 +34,7 @@ const OPEN_BRACE = 0x7b;
  * with only the usage request added in front of its first key; undefined when the body must be rebuilt.
  */
 function unchangedBytes(body: Body, raw: Buffer, r: BodyRewrite, wantsUsage: boolean, endpoint: OpenAIEndpoint): Buffer | undefined {
-  if (body.model !== r.model || (r.systemPrompt && endpoint === 'chat') || Object.keys(r.paramOverride).length > 0) return undefined;
+  if (body.model !== r.model || (r.systemPrompt && endpoint === 'chat') || Object.keys(r.paramOverride).length > 0 || r.outputCap !== undefined) return undefined;
   if (!wantsUsage || body.stream_options?.include_usage === true) return raw;
   if ('stream_options' in body) return undefined;
   // The body parsed as an object with a model: its first byte that is not white space is `{`, and a key follows.
@@ -55,5 +59,6 @@ export function rewriteOpenAIBody(body: Body, r: BodyRewrite, endpoint: OpenAIEn
     if (v === null) delete out[k];
     else out[k] = v;
   }
+  if (r.outputCap !== undefined && (endpoint === 'chat' || endpoint === 'completions')) capOutput('openai', out, r.outputCap, r.model);
   return JSON.stringify(out);
 }
