@@ -143,11 +143,12 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     const verbose = await sdk.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(audio, 'talk.mp3'), response_format: 'verbose_json' });
     expect(verbose.duration).toBe(90);
     expect(Number((await lastLog('whisper-1')).quota)).toBe(4500);
-    // Plain text carries no duration: one call at the model price; the text's tokens are logged.
+    // Plain text is asked of the upstream as json: billed by the same duration (issue 31); the text's tokens are logged.
     const text = await sdk.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(audio, 'talk.mp3'), response_format: 'text' });
     expect(String(text).trim()).toBe(MOCK_TRANSCRIPT);
+    expect(mock.uploads.at(-1)!.fields.response_format).toBe('json');
     const plain = await lastLog('whisper-1');
-    expect({ quota: Number(plain.quota), completion: plain.completion_tokens }).toEqual({ quota: 3000, completion: countTokens(MOCK_TRANSCRIPT) });
+    expect({ quota: Number(plain.quota), completion: plain.completion_tokens }).toEqual({ quota: 4500, completion: countTokens(MOCK_TRANSCRIPT) });
 
     await sdk.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: await toFile(audio, 'talk.mp3') });
     const tokens = await lastLog('gpt-4o-transcribe');

@@ -5,21 +5,38 @@ import type http from 'node:http';
 export interface MediaUpload {
   path: string;
   fields: Record<string, string>;
-  /** File fields: name → { filename, size, sha256 }. */
-  files: Record<string, { filename: string; size: number; sha256: string }>;
+  /** File fields: name → { filename, size, sha256, seconds (of a WAV file) }. */
+  files: Record<string, { filename: string; size: number; sha256: string; seconds?: number }>;
   contentLength: number | undefined;
 }
 
-/** The audio bytes the mock speaks for an input: deterministic, 100 bytes per character, in 4 KB writes. */
+/** Bytes of audio the mock speaks per input character. */
+export const SPEECH_BYTES_PER_CHARACTER = 100;
+
+/** The audio bytes the mock speaks for an input: deterministic, SPEECH_BYTES_PER_CHARACTER per character, in 4 KB writes. */
 export const mockSpeech = (input: string): Buffer => {
-  const out = Buffer.alloc(input.length * 100);
+  const out = Buffer.alloc(input.length * SPEECH_BYTES_PER_CHARACTER);
   for (let i = 0; i < out.length; i++) out[i] = (i * 31 + input.length) & 0xff;
   return out;
 };
 
 export const MOCK_TRANSCRIPT = 'The quick brown fox jumps over the lazy dog.';
-/** Seconds of audio the mock reports for any upload. */
+/** Seconds of audio the mock reports for an upload that is not a WAV file (a WAV file: its own duration). */
 export const MOCK_AUDIO_SECONDS = 90;
+
+/** A WAV file's duration from its `fmt ` and `data` chunks (as a decoder reads it); undefined for anything else. */
+function wavSeconds(bytes: Buffer): number | undefined {
+  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE') return undefined;
+  let byteRate = 0;
+  for (let at = 12; at + 8 <= bytes.length;) {
+    const id = bytes.toString('latin1', at, at + 4);
+    const size = bytes.readUInt32LE(at + 4);
+    if (id === 'fmt ') byteRate = bytes.readUInt32LE(at + 16);
+    if (id === 'data') return byteRate ? Math.min(size, bytes.length - at - 8) / byteRate : undefined;
+    at += 8 + size + (size % 2);
+  }
+  return undefined;
+}
 
 const json = (res: http.ServerResponse, body: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
@@ -31,7 +48,8 @@ async function formOf(req: http.IncomingMessage, raw: Buffer): Promise<MediaUplo
     if (typeof value === 'string') fields[name] = value;
     else {
       const bytes = Buffer.from(await value.arrayBuffer());
-      files[name] = { filename: value.name, size: bytes.length, sha256: crypto.createHash('sha256').update(bytes).digest('hex') };
+      const seconds = wavSeconds(bytes);
+      files[name] = { filename: value.name, size: bytes.length, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), ...(seconds === undefined ? {} : { seconds }) };
     }
   }
   const length = req.headers['content-length'];
@@ -41,14 +59,22 @@ async function formOf(req: http.IncomingMessage, raw: Buffer): Promise<MediaUplo
 function transcription(upload: MediaUpload): { type: string; body: string } {
   const model = upload.fields.model ?? '';
   const format = upload.fields.response_format ?? 'json';
+  const seconds = upload.files.file?.seconds ?? MOCK_AUDIO_SECONDS;
   if (format === 'text') return { type: 'text/plain; charset=utf-8', body: MOCK_TRANSCRIPT };
+  if (format === 'srt' || format === 'vtt') {
+    // One cue over the whole audio, in each format's timestamp notation.
+    const at = (t: number, sep: string) =>
+      `${[Math.floor(t / 3600), Math.floor(t / 60) % 60, Math.floor(t) % 60].map((n) => String(n).padStart(2, '0')).join(':')}${sep}${String(Math.round((t % 1) * 1000)).padStart(3, '0')}`;
+    if (format === 'srt') return { type: 'text/plain; charset=utf-8', body: `1\n${at(0, ',')} --> ${at(seconds, ',')}\n${MOCK_TRANSCRIPT}\n\n` };
+    return { type: 'text/vtt; charset=utf-8', body: `WEBVTT\n\n${at(0, '.')} --> ${at(seconds, '.')}\n${MOCK_TRANSCRIPT}\n\n` };
+  }
   if (format === 'verbose_json') {
     return {
       type: 'application/json',
       body: JSON.stringify({
         task: upload.path.endsWith('translations') ? 'translate' : 'transcribe',
         language: 'english',
-        duration: MOCK_AUDIO_SECONDS,
+        duration: seconds,
         text: MOCK_TRANSCRIPT,
         segments: [],
       }),
@@ -58,7 +84,7 @@ function transcription(upload: MediaUpload): { type: string; body: string } {
   const usage = model.startsWith('gpt-4o')
     ? { type: 'tokens', input_tokens: 40, output_tokens: 11, total_tokens: 51, input_token_details: { audio_tokens: 40, text_tokens: 0 } }
     : upload.path.endsWith('transcriptions')
-      ? { type: 'duration', seconds: MOCK_AUDIO_SECONDS }
+      ? { type: 'duration', seconds }
       : undefined;
   return { type: 'application/json', body: JSON.stringify({ text: MOCK_TRANSCRIPT, ...(usage ? { usage } : {}) }) };
 }

@@ -1,51 +1,14 @@
 import { WebSocket, type RawData } from 'ws';
-import type { CachedChannel } from '../../core/routing/channel-cache.js';
-import type { TokenAuth } from '../auth-cache.js';
-import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
-import type { ResolvedPrice } from '../price.js';
 import type { RelayContext } from '../services.js';
-import { newRequestId, settleCall, unsettledCallRecord } from '../settle.js';
-import { observeRealtimeCharge } from '../../observability/relay-observer.js';
+import { newRequestId } from '../settle.js';
 import { refusedClientEvent } from './realtime-checks.js';
-import type { CallUsage } from '../usage.js';
+import { MAX_OPEN_UNITS, RealtimeAccount, type RealtimeBilling, type Refusal } from './realtime-billing.js';
+import { meterEvent, parseFrame, type MeteredEvent } from './realtime-meter.js';
 
 const HIGH_WATER = 1024 * 1024;
 const LOW_WATER = 256 * 1024;
 /** Both peers are pinged this often (or once per idle period if shorter); one that has not answered the previous ping is dropped. */
 const HEARTBEAT_MS = 30_000;
-
-/** What a realtime session bills against, fixed when it opens. */
-export interface RealtimeBilling {
-  auth: TokenAuth;
-  group: string;
-  model: string;
-  upstreamModel: string;
-  ip: string;
-  channel: CachedChannel;
-  usedChannels: number[];
-  price: ResolvedPrice;
-  target: ReserveTarget;
-  /** Reserved before each response: a response is only started with this much available. */
-  perResponse: number;
-  hold: Hold;
-  /** The journal's call for the response `hold` is reserved for (openRealtimeResponse). */
-  callId: string;
-  /** A session without a frame either way for this long is closed (REALTIME_IDLE_TIMEOUT). */
-  idleMs: number;
-}
-
-interface RealtimeUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  input_token_details?: { cached_tokens?: number; audio_tokens?: number; text_tokens?: number };
-  output_token_details?: { audio_tokens?: number; text_tokens?: number };
-}
-
-/** A `response.done` event's usage as billing reads it (OpenAI semantics: audio and cached tokens inside input). */
-export function realtimeUsage(u: RealtimeUsage | undefined): CallUsage | undefined {
-  if (!u || typeof u.input_tokens !== 'number') return undefined;
-  return { promptTokens: u.input_tokens, completionTokens: u.output_tokens ?? 0, cachedTokens: u.input_token_details?.cached_tokens ?? 0, reported: true };
-}
 
 /**
  * Frames from one socket to the other; the source pauses while the destination's send buffer is full. A frame
@@ -62,79 +25,35 @@ function pipe(from: WebSocket, to: WebSocket, inspect: (data: RawData, isBinary:
   });
 }
 
-/**
- * Opens a response of a session in the writer's journal, billed at its reservation if it never settles; resolves
- * with its id (the request id of its log row) once the line is written.
- */
-export async function openRealtimeResponse(ctx: RelayContext, b: Pick<RealtimeBilling, 'auth' | 'group' | 'model' | 'ip' | 'target' | 'perResponse'>): Promise<string> {
-  const requestId = newRequestId();
-  await ctx.relay.writer.begin(
-    requestId,
-    unsettledCallRecord(ctx, { requestId, auth: b.auth, group: b.group, model: b.model, stream: true, ip: b.ip, started: Date.now(), target: b.target, reserved: b.perResponse }),
-  );
-  return requestId;
-}
-
 /** A close code that may be sent on the wire (1005, 1006 and 1015 may not). */
 const sendableCode = (code: number): number => (code === 1000 || (code >= 3000 && code < 5000) || (code >= 1001 && code <= 1014 && code !== 1005 && code !== 1006) ? code : 1000);
 
+/** The error event that ends a session whose balance cannot hold what comes next. */
+function refusalEvent(why: Refusal): string {
+  const message =
+    why === 'user' ? 'insufficient user quota' : why === 'token' ? 'this API token has no quota left' : `more than ${MAX_OPEN_UNITS} responses and transcriptions at once`;
+  const type = why === 'units' ? 'invalid_request_error' : 'insufficient_quota';
+  return JSON.stringify({
+    type: 'error',
+    event_id: `event_${newRequestId()}`,
+    error: { type, code: type === 'insufficient_quota' ? type : 'too_many_open_units', message, param: null },
+  });
+}
+
 /**
- * Relays one realtime session: frames both ways with backpressure; every `response.done` is settled as one
- * call (its usage priced, the ledger charged, a consume log queued to the writer) and the next response's
- * reservation taken; a client without quota for it gets an error event and the session ends.
+ * Relays one realtime session: client frames pass on (checked by refusedClientEvent); upstream frames pass one at
+ * a time through the session's account, which holds the balance ahead of each billable frame (deltas of
+ * responses and input transcriptions) and counts it as delivered. A frame the balance cannot hold is not
+ * delivered: the client gets an `insufficient_quota` error event and the session ends. Each response or
+ * transcription is settled as one call when it ends (its usage, never less than what was delivered), or for what
+ * it delivered when the session ends first; after a response the next one's reservation is taken ahead.
  */
 export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstream: WebSocket, b: RealtimeBilling): void {
-  let hold: Hold | undefined = b.hold;
-  let callId = b.callId;
-  let responseStarted = Date.now();
-  let firstByteMs = 0;
-  let billing = Promise.resolve();
+  const account = new RealtimeAccount(ctx, b);
   let closed = false;
-
-  const bill = async (usage: CallUsage) => {
-    if (!hold) return;
-    const used = hold;
-    hold = undefined;
-    const charged = await settleCall(ctx, {
-      requestId: callId,
-      callId,
-      auth: b.auth,
-      group: b.group,
-      model: b.model,
-      upstreamModel: b.upstreamModel,
-      stream: true,
-      ip: b.ip,
-      started: responseStarted,
-      firstByteMs,
-      channel: b.channel,
-      usedChannels: b.usedChannels,
-      price: b.price,
-      usage,
-      target: b.target,
-      hold: used,
-    });
-    observeRealtimeCharge(charged);
-    responseStarted = Date.now();
-    firstByteMs = 0;
-    if (closed) return;
-    const next = await ctx.relay.ledger.reserve(b.target, b.perResponse);
-    if (next === 'user' || next === 'token') {
-      const message = next === 'user' ? 'insufficient user quota' : 'this API token has no quota left';
-      if (client.readyState === WebSocket.OPEN)
-        client.send(
-          JSON.stringify({ type: 'error', event_id: `event_${newRequestId()}`, error: { type: 'insufficient_quota', code: 'insufficient_quota', message, param: null } }),
-        );
-      client.close(1008, 'quota exhausted');
-      upstream.close(1000);
-      return;
-    }
-    if (closed) {
-      await ctx.relay.ledger.settle(b.target, next, 0);
-      return;
-    }
-    callId = await openRealtimeResponse(ctx, b);
-    hold = next;
-  };
+  /** Frames waiting for the account (in order); the upstream is paused while any wait. */
+  let waiting = 0;
+  let queue: Promise<void> = Promise.resolve();
 
   const liveness = watchLiveness(client, upstream, b.idleMs);
   pipe(client, upstream, (data, isBinary) => {
@@ -144,40 +63,84 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
     if (client.readyState === WebSocket.OPEN) client.send(refusal);
     return false;
   });
-  pipe(upstream, client, (data, isBinary) => {
-    liveness.seen();
-    if (!firstByteMs) firstByteMs = Date.now() - responseStarted;
-    if (isBinary) return;
-    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-    if (!buf.includes('"response.done"')) {
-      if (buf.includes('"response.created"')) responseStarted = Date.now();
-      return;
-    }
-    let event: { type?: string; response?: { usage?: RealtimeUsage } };
-    try {
-      event = JSON.parse(buf.toString('utf8')) as typeof event;
-    } catch {
-      return;
-    }
-    if (event.type !== 'response.done') return;
-    const usage = realtimeUsage(event.response?.usage);
-    if (usage) billing = billing.then(() => bill(usage)).catch((err: unknown) => ctx.log.error({ err }, 'realtime: settling a response failed'));
-  });
 
+  const resumeUpstream = () => {
+    if (waiting === 0 && upstream.isPaused && client.bufferedAmount < LOW_WATER) upstream.resume();
+  };
+  const refuse = (why: Refusal) => {
+    if (client.readyState === WebSocket.OPEN) client.send(refusalEvent(why));
+    client.close(1008, why === 'units' ? 'too many open units' : 'quota exhausted');
+    upstream.close(1000);
+  };
+  const send = (data: RawData, isBinary: boolean) => {
+    client.send(data, { binary: isBinary }, resumeUpstream);
+    if (client.bufferedAmount > HIGH_WATER) upstream.pause();
+  };
+
+  /** After a frame went out: a finished unit is settled, and after a response the next one is held for. */
+  const afterDelivery = async (ev: MeteredEvent) => {
+    if (ev.kind !== 'done') return;
+    const charged = await account.finish(ev.unit, ev.usage);
+    if (ev.unitKind !== 'response' || closed || !account.needsSpare()) return;
+    const spare = await account.reserveSpare(charged);
+    if (spare !== true) refuse(spare);
+  };
+
+  /** One upstream frame: held for, delivered and counted, or refused; synchronous unless the account must wait. */
+  const relay = (data: RawData, isBinary: boolean): Promise<void> | undefined => {
+    if (client.readyState !== WebSocket.OPEN) return undefined;
+    const ev = meterEvent(parseFrame(data, isBinary));
+    const deliver = () => {
+      if (client.readyState !== WebSocket.OPEN) return undefined;
+      send(data, isBinary);
+      if (!ev) return undefined;
+      account.deliver(ev);
+      return ev.kind === 'done' ? afterDelivery(ev) : undefined;
+    };
+    const admitted = ev ? account.admit(ev) : undefined;
+    if (!admitted) return deliver();
+    return admitted.then(async (ok) => {
+      if (ok === true) return deliver();
+      // The balance cannot hold it: not delivered. A unit's end still bills its usage as far as the balance goes.
+      if (ev?.kind === 'done') await account.finish(ev.unit, ev.usage);
+      refuse(ok);
+    });
+  };
+
+  const failed = (err: unknown) => {
+    ctx.log.error({ err }, 'realtime: billing a frame failed');
+    client.terminate();
+    upstream.terminate();
+  };
+  const enqueue = (work: () => Promise<void> | undefined) => {
+    waiting++;
+    upstream.pause();
+    queue = queue
+      .then(work)
+      .catch(failed)
+      .finally(() => {
+        waiting--;
+        resumeUpstream();
+      });
+  };
+  upstream.on('message', (data, isBinary) => {
+    liveness.seen();
+    if (waiting > 0) return enqueue(() => relay(data, isBinary));
+    try {
+      const pending = relay(data, isBinary);
+      if (pending) enqueue(() => pending);
+    } catch (err) {
+      failed(err);
+    }
+  });
   upstream.resume();
 
   const end = () => {
     if (closed) return;
     closed = true;
     liveness.stop();
-    // Responses already done are settled first; what is still reserved goes back.
-    billing = billing.then(async () => {
-      if (hold) {
-        await ctx.relay.ledger.settle(b.target, hold, 0);
-        ctx.relay.writer.release(callId);
-      }
-      hold = undefined;
-    });
+    // Frames in flight first; then every unit still open is billed for what it delivered, the spare released.
+    queue = queue.then(() => account.close()).catch((err: unknown) => ctx.log.error({ err }, 'realtime: settling a session failed'));
   };
   client.on('close', (code, reason) => {
     end();

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RelayRequest } from '../request.js';
-import { channelTypeById, computeQuota } from '@tollway/shared';
+import { channelTypeById } from '@tollway/shared';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import { admitModel, nextChannel, reserveQuota } from '../admit.js';
@@ -15,7 +15,8 @@ import { baseUrlOf } from '../providers/base-url.js';
 import { countSuccess } from '../rate-limits.js';
 import type { RelayContext } from '../services.js';
 import { logRelayError, newRequestId } from '../settle.js';
-import { openRealtimeResponse, runRealtimeSession, type RealtimeBilling } from './realtime-session.js';
+import { holdStep, openRealtimeResponse, type RealtimeBilling } from './realtime-billing.js';
+import { runRealtimeSession } from './realtime-session.js';
 import { resolveClientIp } from '../../http/client-ip.js';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
@@ -114,14 +115,9 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
     throw unservedOrDisabled(ctx, err, group, model);
   }
   const { price, limits } = admitted;
-  // Each response is reserved for before it runs: its per-call price, or the pre-consumed quota for ratios.
-  const perUnit = ctx.options.num('QuotaPerUnit');
-  const perResponse =
-    price.price.mode === 'price'
-      ? computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, perUnit)
-      : price.price.modelRatio > 0
-        ? ctx.options.num('PreConsumedQuota')
-        : 0;
+  // Each response is reserved for before it runs (its per-call price, or the pre-consumed quota for ratios); the
+  // session's account grows the hold ahead of what a response delivers (realtime-billing.ts).
+  const perResponse = holdStep(ctx, price);
   const { target, hold } = await reserveQuota(ctx, auth, perResponse);
   let callId: string | undefined;
   try {
