@@ -20,6 +20,11 @@ export class RelayError extends Error {
  * OpenAI, Anthropic and Gemini answer it: final, so no SDK retries it; the `code` says which.
  */
 const MODEL_UNAVAILABLE = 404;
+/**
+ * The client closed the connection before its request was read (nginx's 499): the client's end of the call, counted
+ * as a 4xx and logged at info level, never a relay failure. Nobody receives the answer.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 export const relayErrors = {
   noKey: () => new RelayError(401, 'no API token provided (Authorization: Bearer sk-…)', 'invalid_request_error', 'missing_api_key'),
@@ -51,6 +56,7 @@ export const relayErrors = {
       'invalid_request_error',
       'context_length_exceeded',
     ),
+  clientClosed: () => new RelayError(CLIENT_CLOSED_REQUEST, 'the client closed the connection before the request was sent', 'invalid_request_error', 'client_closed_request'),
   rateLimited: (what: string) => new RelayError(429, `too many requests: ${what}; retry later`, 'rate_limit_error', 'rate_limited'),
 };
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../http/errors.js';
-import { RelayError } from './errors.js';
+import { CLIENT_CLOSED_REQUEST, RelayError } from './errors.js';
 import type { ClientFormat } from './ir/types.js';
 
 /** The error body in the client's protocol; error types are OpenAI's words, other protocols choose theirs from the status. */
@@ -36,11 +36,15 @@ export function replyRelayError(reply: FastifyReply, e: RelayError, format: Clie
 }
 
 /**
- * Any failure as the error the caller gets: relay refusals as they are, 4xx framework errors (body too large,
- * bad content) with their status, everything else a 500 whose cause is logged and not shown.
+ * Any failure as the error the caller gets: relay refusals as they are (a client that closed its request logged
+ * at info level), 4xx framework errors (body too large, bad content) with their status, everything else a 500
+ * whose cause is logged and not shown.
  */
-export function relayFailure(err: unknown, log: { error(obj: object, msg: string): void }): RelayError {
-  if (err instanceof RelayError) return err;
+export function relayFailure(err: unknown, log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void }): RelayError {
+  if (err instanceof RelayError) {
+    if (err.status === CLIENT_CLOSED_REQUEST) log.info({ status: err.status, code: err.code }, 'relay: the client closed the request');
+    return err;
+  }
   // Refusals of the console session (the playground): 401 not logged in, 403 banned or not allowed.
   if (err instanceof ApiError) return new RelayError(err.status, err.message, 'invalid_request_error', err.status === 401 ? 'unauthorized' : null);
   const fe = err as { statusCode?: number; code?: string; message?: string };

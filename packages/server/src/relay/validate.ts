@@ -88,21 +88,77 @@ function listOf(v: unknown, param: string, required: boolean, strings = false): 
   return true;
 }
 
-/** Text or a list of content parts (objects; strings tolerated) — the content of a chat message. */
-function content(v: unknown, param: string): void {
-  if (absent(v) || typeof v === 'string') return;
-  if (!Array.isArray(v)) throw invalidParam(param, `${param} must be a string or an array of content parts`);
-  listOf(v, param, false, true);
+/** Text parts (their `text` must be a string) by the type names the protocols give them. */
+const TEXT_PART_TYPES = new Set(['text', 'input_text', 'output_text']);
+
+/** A content part or block: an object with a string `type`; a text part's `text` a string. */
+function typedPart(v: unknown, param: string): void {
+  if (!isObject(v)) throw invalidParam(param, `${param} must be an object`);
+  if (typeof v.type !== 'string') throw invalidParam(`${param}.type`, `${param}.type must be a string`);
+  if (TEXT_PART_TYPES.has(v.type) && typeof v.text !== 'string') throw invalidParam(`${param}.text`, `${param}.text must be a string`);
 }
 
-/** Chat messages: objects with a string role and text or parts as content. */
-function messages(v: unknown, param: string, required: boolean): void {
-  if (!listOf(v, param, required)) return;
+/** Text or a list of typed content parts (`strings`: bare strings tolerated among them, as OpenAI-compatible servers do). */
+function content(v: unknown, param: string, strings: boolean): void {
+  if (typeof v === 'string') return;
+  if (!Array.isArray(v)) throw invalidParam(param, `${param} must be a string or an array of content parts`);
+  for (let j = 0; j < v.length; j++) if (!(strings && typeof v[j] === 'string')) typedPart(v[j], `${param}[${j}]`);
+}
+
+/** A message list that must hold at least one message. */
+function messageList(v: unknown, param: string): v is Json[] {
+  listOf(v, param, true);
+  if ((v as unknown[]).length === 0) throw invalidParam(param, `${param} must hold at least one message`);
+  return true;
+}
+
+/** An OpenAI assistant message may carry tool calls (or a refusal, or audio) instead of content. */
+const contentOptional = (m: Json): boolean =>
+  m.role === 'assistant' && ((Array.isArray(m.tool_calls) && m.tool_calls.length > 0) || isObject(m.function_call) || isObject(m.audio) || typeof m.refusal === 'string');
+
+/** OpenAI chat messages: a string role; content text or typed parts, required unless an assistant message carries tool calls. */
+function chatMessages(v: unknown, param: string): void {
+  if (!messageList(v, param)) return;
   for (let i = 0; i < v.length; i++) {
-    const m = v[i] as Json;
+    const m = v[i]!;
     if (typeof m.role !== 'string') throw invalidParam(`${param}[${i}].role`, `${param}[${i}].role must be a string`);
-    content(m.content, `${param}[${i}].content`);
+    if (!absent(m.content) || !contentOptional(m)) content(m.content, `${param}[${i}].content`, true);
     listOf(m.tool_calls, `${param}[${i}].tool_calls`, false);
+  }
+}
+
+/** Anthropic messages (as Anthropic checks them): role user or assistant, content text or content blocks, never null. */
+function anthropicMessages(v: unknown, param: string): void {
+  if (!messageList(v, param)) return;
+  for (let i = 0; i < v.length; i++) {
+    const m = v[i]!;
+    if (m.role !== 'user' && m.role !== 'assistant') throw invalidParam(`${param}[${i}].role`, `${param}[${i}].role must be "user" or "assistant"`);
+    content(m.content, `${param}[${i}].content`, false);
+  }
+}
+
+/** Responses input: text, or items; a message item (a role, type absent or "message") has text or typed parts as content. */
+function responsesInput(v: unknown): void {
+  if (absent(v) || typeof v === 'string') return;
+  listOf(v, 'input', false, true);
+  const items = v as unknown[];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (!isObject(item) || !(item.type === 'message' || (item.type === undefined && 'role' in item))) continue;
+    if (typeof item.role !== 'string') throw invalidParam(`input[${i}].role`, `input[${i}].role must be a string`);
+    content(item.content, `input[${i}].content`, false);
+  }
+}
+
+/** Gemini parts: objects each carrying some data (text, inlineData, fileData, a function call or response …), text a string. */
+function geminiParts(v: unknown, param: string, required: boolean, allowEmpty: boolean): void {
+  if (!listOf(v, param, required)) return;
+  if (!allowEmpty && v.length === 0) throw invalidParam(param, `${param} must not be empty`);
+  for (let j = 0; j < v.length; j++) {
+    const part = v[j] as Json;
+    if (!Object.values(part).some((x) => !absent(x)))
+      throw invalidParam(`${param}[${j}]`, `${param}[${j}] must carry data (text, inlineData, fileData, functionCall or functionResponse)`);
+    if (!absent(part.text) && typeof part.text !== 'string') throw invalidParam(`${param}[${j}].text`, `${param}[${j}].text must be a string`);
   }
 }
 
@@ -143,7 +199,7 @@ export function checkOpenAI(b: Json, endpoint: OpenAIEndpoint): number {
   finiteNumber(b.frequency_penalty, 'frequency_penalty');
   choiceCount(b.n, 'n');
   if (endpoint === 'chat') {
-    messages(b.messages, 'messages', true);
+    chatMessages(b.messages, 'messages');
     listOf(b.tools, 'tools', false);
     object(b.response_format, 'response_format');
   } else if (endpoint === 'completions') inputs(b.prompt, 'prompt', false);
@@ -157,8 +213,8 @@ export function checkOpenAI(b: Json, endpoint: OpenAIEndpoint): number {
 export function checkAnthropic(b: Json): number {
   sampling(b);
   finiteNumber(b.top_k, 'top_k');
-  messages(b.messages, 'messages', true);
-  if (!absent(b.system) && typeof b.system !== 'string') listOf(b.system, 'system', false);
+  anthropicMessages(b.messages, 'messages');
+  if (!absent(b.system)) content(b.system, 'system', false);
   listOf(b.tools, 'tools', false);
   object(b.metadata, 'metadata');
   object(b.thinking, 'thinking');
@@ -168,7 +224,7 @@ export function checkAnthropic(b: Json): number {
 /** OpenAI Responses; returns max_output_tokens. */
 export function checkResponses(b: Json): number {
   sampling(b);
-  if (typeof b.input !== 'string') listOf(b.input, 'input', false, true);
+  responsesInput(b.input);
   string(b.instructions, 'instructions');
   listOf(b.tools, 'tools', false);
   object(b.reasoning, 'reasoning');
@@ -182,10 +238,10 @@ export function checkGemini(b: Json): number {
   for (let i = 0; i < b.contents.length; i++) {
     const c = (b.contents as Json[])[i]!;
     string(c.role, `contents[${i}].role`);
-    listOf(c.parts, `contents[${i}].parts`, true);
+    geminiParts(c.parts, `contents[${i}].parts`, true, false);
   }
   object(b.systemInstruction, 'systemInstruction');
-  if (isObject(b.systemInstruction)) listOf(b.systemInstruction.parts, 'systemInstruction.parts', false);
+  if (isObject(b.systemInstruction)) geminiParts(b.systemInstruction.parts, 'systemInstruction.parts', false, true);
   listOf(b.tools, 'tools', false);
   object(b.generationConfig, 'generationConfig');
   const g = b.generationConfig as Json | undefined;

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Client, TestApp } from '../support/app.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, drainWriter } from '../support/gateway.js';
-import { bodyText, nestedText, sweepHostileBodies } from '../support/hostile-bodies.js';
+import { bodyText, malformedMessageFields, nestedText, sweepHostileBodies } from '../support/hostile-bodies.js';
 import type { MockUpstream } from '../support/mock-upstream.js';
 import { MOCK_OPENAI_VIDEO_KEY, startMockVideo, type MockVideo } from '../support/mock-video.js';
 import {
@@ -184,12 +184,24 @@ describe('bad input over every relay route', () => {
       accepted,
       bodyWith: (route, field, value) => bodyText(setPath(route.valid, field, value)),
       send: (route, body) => send(route, body),
+      malformed: (route: RelayRoute) => malformedMessageFields(route),
       expectRefusal,
     });
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(700);
     expect(mock.requests.length).toBe(before);
     expect(video.submits.length).toBe(videoBefore);
+  });
+
+  it('an Anthropic message with content null is Anthropic’s own 400 invalid_request_error, before any upstream', async () => {
+    const before = mock.requests.length;
+    const route = jsonRoutes.find((r) => r.path === '/v1/messages')!;
+    const r = await send(route, JSON.stringify({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: null }] }));
+    expect({ status: r.status, body: r.json }).toEqual({
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'invalid request body: messages[0].content must be a string or an array of content parts' } },
+    });
+    expect(mock.requests.length).toBe(before);
   });
 
   it('refuses wrong content types: JSON to the multipart endpoints, a form to the JSON ones', async () => {

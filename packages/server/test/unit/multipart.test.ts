@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { boundaryOf, MultipartScanner } from '../../src/relay/surfaces/multipart.js';
 import { spooledBody, spoolMultipart } from '../../src/relay/surfaces/spool.js';
+import { SpoolBudget } from '../../src/relay/surfaces/spool-budget.js';
 
 /** A multipart body encoded by the platform's own FormData (as clients send it). */
 async function encode(fields: [string, string | { name: string; bytes: Buffer }][]): Promise<{ body: Buffer; contentType: string }> {
@@ -58,9 +59,11 @@ describe('multipart scanner', () => {
     expect(boundaryOf('multipart/form-data; boundary="quoted b"')).toBe('quoted b');
   });
 
+  const unlimited = new SpoolBudget(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+
   it('spools to a file and sends it again with the model field replaced, length exact', async () => {
     const { body, contentType } = await encode(fields);
-    const spool = await spoolMultipart(Readable.from([body.subarray(0, 1000), body.subarray(1000)]), contentType, 10_000_000);
+    const spool = await spoolMultipart(Readable.from([body.subarray(0, 1000), body.subarray(1000)]), contentType, { limit: 10_000_000, lease: unlimited.lease('u') });
     expect(spool.fields).toEqual({ prompt: 'a hat, please — ünïcode', model: 'dall-e-2' });
     for (let round = 0; round < 2; round++) {
       const { body: stream, length } = spooledBody(spool, { model: 'dall-e-2-mapped-name' });
@@ -73,6 +76,30 @@ describe('multipart scanner', () => {
       expect(Buffer.from(await (form.get('image') as Blob).arrayBuffer()).equals(file)).toBe(true);
     }
     spool.dispose();
-    await expect(spoolMultipart(Readable.from([body]), contentType, 100)).rejects.toMatchObject({ status: 413 });
+    await expect(spoolMultipart(Readable.from([body]), contentType, { limit: 100, lease: unlimited.lease('u') })).rejects.toMatchObject({ status: 413 });
+  });
+});
+
+describe('spool budget', () => {
+  it('holds each caller under its cap and everyone under the total; a released lease leaves no entry behind', () => {
+    const budget = new SpoolBudget(100, 150);
+    const a1 = budget.lease('a');
+    const a2 = budget.lease('a');
+    const b = budget.lease('b');
+    a1.hold(60);
+    expect(() => a2.hold(50)).toThrow(expect.objectContaining({ status: 429, code: 'upload_limit_exceeded' }));
+    a2.hold(40);
+    b.hold(50);
+    // 150 held in all: b's next byte is over the total though under its own cap.
+    expect(() => b.hold(51)).toThrow(expect.objectContaining({ status: 429, code: 'upload_limit_exceeded' }));
+    // One spool larger than a caller may ever hold is a 413, not a retry.
+    expect(() => budget.lease('c').hold(101)).toThrow(expect.objectContaining({ status: 413, code: 'upload_too_large' }));
+    a1.release();
+    a1.release();
+    expect([budget.spooled('a'), budget.spooled()]).toEqual([40, 90]);
+    a2.release();
+    b.release();
+    expect(budget.spooled()).toBe(0);
+    expect((budget as unknown as { byCaller: Map<string, number> }).byCaller.size).toBe(0);
   });
 });

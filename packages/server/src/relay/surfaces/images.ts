@@ -26,6 +26,13 @@ export function imageFactor(model: string, size: string | undefined, quality: st
   return 1;
 }
 
+/**
+ * Output tokens one image may be billed for when the upstream reports tokens (gpt-image-1): its largest, a high
+ * quality 1024×1536 or 1536×1024 image, per OpenAI's published table. A ratio-priced image call is held for this
+ * many per image (no client cap exists to hold for instead), so the answer never costs more than the hold.
+ */
+export const IMAGE_OUTPUT_TOKENS_MAX = 6240;
+
 const imageCount = (n: unknown): number => {
   // A number in JSON; a numeric string in a multipart form.
   const count = n === undefined || n === null ? 1 : typeof n === 'number' ? n : typeof n === 'string' && n.trim() ? Number(n) : Number.NaN;
@@ -38,6 +45,9 @@ const imageUnits = (model: string, fields: Record<string, unknown>): number => {
   const factor = imageFactor(model, fields.size as string | undefined, fields.quality as string | undefined);
   return Number((imageCount(fields.n) * factor).toFixed(6));
 };
+
+/** Output tokens a call is held for: every image at its most (ignored by per-image prices). */
+const imageOutputHold = (fields: Record<string, unknown>): number => imageCount(fields.n) * IMAGE_OUTPUT_TOKENS_MAX;
 
 /** Billing usage of an image call: tokens when the upstream reports them (gpt-image-1), else the prompt counted. */
 const imageUsage = (reported: CallUsage | undefined, prompt: string, units: number): CallUsage => (reported ? { ...reported, units } : countedUsage(prompt, '', units));
@@ -58,7 +68,7 @@ export function imagesGenerationInbound(req: RelayRequest): InboundCall {
       return forwardPassThrough(a, t, JSON.stringify(upstream), stream, (u) => imageUsage(u, body.prompt as string, imageUnits(a.model, body)));
     },
   };
-  return { format: openAIChat, body, model, stream, includeUsage: false, maxTokens: 0, bytes: Buffer.byteLength(body.prompt), surface, units };
+  return { format: openAIChat, body, model, stream, includeUsage: false, maxTokens: imageOutputHold(body), bytes: Buffer.byteLength(body.prompt), surface, units };
 }
 
 /** POST /v1/images/edits (multipart, the images and mask streamed from a spool): billed like generations. */
@@ -73,5 +83,5 @@ export const imagesEditInbound = multipartInbound((spool, model) => {
       return forwardPassThrough(a, t, body, spool.fields.stream === 'true', (u) => imageUsage(u, prompt, imageUnits(a.model, spool.fields)));
     },
   };
-  return { surface, units: imageUnits(model, spool.fields), bytes: Buffer.byteLength(prompt), stream: spool.fields.stream === 'true' };
+  return { surface, units: imageUnits(model, spool.fields), bytes: Buffer.byteLength(prompt), stream: spool.fields.stream === 'true', maxTokens: imageOutputHold(spool.fields) };
 });

@@ -17,6 +17,7 @@ import { openAIVideoContentUrl } from './openai.js';
 import { KLING_PLATFORM, klingPlatform, OPENAI_VIDEO_PLATFORM, openAIVideoPlatform } from './platform.js';
 import { anyTaskRow, ownTaskRow, type OwnTaskRow } from './store.js';
 import { klingAction } from './kling.js';
+import { spoolBudgetOf } from '../../surfaces/spool-budget.js';
 import { KLING_IMAGE_MAX_BYTES, readVideoForm, uploadBase64, withUpload, type VideoUpload } from './upload.js';
 import { openAIVideo, parseVideoRemix, parseVideoSubmit, VIDEO_REMIX_ACTION, VideoStatus, videoStatusOf, type VideoRemixBody, type VideoSubmitReq } from './wire.js';
 
@@ -30,11 +31,12 @@ const notFound = () => new RelayError(NOT_FOUND, 'task_not_exist', 'invalid_requ
  * A submit's fields: JSON, or a multipart form spooled to disk (its `input_reference` file kept there, disposed
  * when the response is over).
  */
-async function submitBody(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply): Promise<{ fields: unknown; upload?: VideoUpload }> {
+async function submitBody(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, who: Identified): Promise<{ fields: unknown; upload?: VideoUpload }> {
   const raw = req.body;
   if (Buffer.isBuffer(raw)) return { fields: parseJsonBody(raw) };
   if (!raw || typeof (raw as { pipe?: unknown }).pipe !== 'function') throw relayErrors.badBody('a JSON object is required');
-  const form = await readVideoForm(raw as NodeJS.ReadableStream, req.headers['content-type'], ctx.config.bodyLimit);
+  const lease = spoolBudgetOf(ctx.config).lease(`user:${who.auth.userId}`);
+  const form = await readVideoForm(raw as NodeJS.ReadableStream, req.headers['content-type'], { limit: ctx.config.bodyLimit, lease });
   if (reply.raw.writableFinished || reply.raw.destroyed) form.spool.dispose();
   else reply.raw.once('close', () => form.spool.dispose());
   return { fields: form.fields, upload: form.upload };
@@ -48,7 +50,7 @@ function platformFor(ctx: RelayContext, who: Identified, model: string) {
 }
 
 async function submit(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, who: Identified): Promise<unknown> {
-  const { fields, upload } = await submitBody(ctx, req, reply);
+  const { fields, upload } = await submitBody(ctx, req, reply, who);
   const body: VideoSubmitReq = parseVideoSubmit(fields);
   const { platform, channelId } = platformFor(ctx, who, body.model);
   // Kling takes the reference image inline; an OpenAI-compatible upstream gets the caller's form streamed.
@@ -184,6 +186,7 @@ const guarded =
       const e = relayFailure(err, ctx.log);
       // A body refused before its end (too large, malformed) is not read on: the connection is not reused.
       if (!req.raw.complete) reply.header('connection', 'close');
+      if (e.headers) reply.headers(e.headers);
       return reply.code(e.status).type('application/json').send(relayErrorBody(e, openAIChat));
     }
   };

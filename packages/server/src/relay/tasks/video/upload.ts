@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../../errors.js';
 import type { PartInfo } from '../../surfaces/multipart.js';
-import { spooledBody, spoolMultipart, type MultipartSpool } from '../../surfaces/spool.js';
+import { spooledBody, spoolMultipart, type MultipartSpool, type SpoolLimits } from '../../surfaces/spool.js';
 
 /** The one file field OpenAI's video create takes. */
 export const VIDEO_FILE_FIELD = 'input_reference';
@@ -21,16 +21,17 @@ export interface VideoUpload {
 const unsupported = (name: string, why: string) => new RelayError(400, why, 'invalid_request_error', 'unsupported_parameter', name);
 
 /**
- * Reads a multipart submit: streamed to a spool (at most `limit` bytes, else 413), its text fields returned and
+ * Reads a multipart submit: streamed to a spool (at most `limits.limit` bytes, else 413; within the caller's
+ * lease of the spool budget, else 429), its text fields returned and
  * its `input_reference` file kept on disk. Any other file, or a second one, is refused. The caller disposes
  * `upload.spool` (also when no file came, `spool` is returned for that).
  */
 export async function readVideoForm(
   stream: NodeJS.ReadableStream,
   contentType: string | undefined,
-  limit: number,
+  limits: SpoolLimits,
 ): Promise<{ fields: Record<string, string>; spool: MultipartSpool; upload?: VideoUpload }> {
-  const spool = await spoolMultipart(stream, contentType, limit);
+  const spool = await spoolMultipart(stream, contentType, limits);
   const files = spool.parts.filter((p) => p.filename !== undefined);
   const other = files.find((p) => p.name !== VIDEO_FILE_FIELD);
   if (other || files.length > 1) {
