@@ -28,7 +28,8 @@ describe('email verification and password reset in Chromium', () => {
     });
     expect((await setup.json()).success).toBe(true);
     await login(page, ROOT);
-    await setOptions(page, smtpOptions(smtp));
+    // Mailed links are built from ServerAddress alone (docs/security.md: origins).
+    await setOptions(page, [...smtpOptions(smtp), ['ServerAddress', h.baseUrl]]);
     await dropSession(page);
   }, 60_000);
   afterAll(async () => {

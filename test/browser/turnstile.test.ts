@@ -86,7 +86,7 @@ describe('Turnstile bot check in Chromium', () => {
     await login(page, ROOT);
     expect(scriptLoads).toEqual([]);
     expect(verifier.calls).toEqual([]);
-    await setOptions(page, [['TurnstileSiteKey', SITE_KEY], ['TurnstileSecretKey', SECRET], ['TurnstileCheckEnabled', 'true'], ...smtpOptions(smtp)]);
+    await setOptions(page, [['TurnstileSiteKey', SITE_KEY], ['TurnstileSecretKey', SECRET], ['TurnstileCheckEnabled', 'true'], ...smtpOptions(smtp), ['ServerAddress', h.baseUrl]]);
     await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());
   });

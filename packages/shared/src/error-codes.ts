@@ -31,6 +31,7 @@ export const ErrorCode = {
   ResetLinkInvalid: 'reset_link_invalid',
   SmtpNotConfigured: 'smtp_not_configured',
   MailSendFailed: 'mail_send_failed',
+  MailLinkNoServerAddress: 'mail_link_no_server_address',
   // Two-factor sign-in.
   TwoFactorCodeWrong: 'twofa_code_wrong',
   TwoFactorCodeReplayed: 'twofa_code_replayed',

@@ -53,6 +53,8 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
       SMTPAccount: smtp.user,
       SMTPToken: smtp.pass,
       SMTPFrom: 'gateway@example.test',
+      // Reset links are mailed only on the configured address (issue 31, hole 3).
+      ServerAddress: 'https://gw.example.test',
     })) {
       expect((await root.call('PUT', '/api/option/', { key, value })).body).toMatchObject({ success: true });
     }

@@ -34,11 +34,11 @@ export function sessionRoutes(r: Router): void {
     method: 'DELETE',
     url: '/api/user/sessions',
     level: 'user',
-    summary: 'Sign out every other session of the caller (the one making the call stays); returns how many ended',
+    summary: 'Sign out everywhere: every other session of the caller ends (the one making the call stays) and so does the access token; returns how many sessions ended',
     tags,
     response: z.number().int(),
     successMessage: 'other sessions signed out',
-    handler: ({ ctx, user, req }) => sessionStoreOf(ctx).deleteForUser(user!.id, currentSessionKey(ctx, req) ?? ''),
+    handler: ({ ctx, user, req }) => ctx.users.credentials.apply('sign_out_everywhere', user!.id, currentSessionKey(ctx, req)),
   });
   r.add({
     method: 'DELETE',
@@ -49,7 +49,8 @@ export function sessionRoutes(r: Router): void {
     params: sessionKeyParam,
     successMessage: 'session signed out',
     handler: async ({ ctx, user, params }) => {
-      if (!(await sessionStoreOf(ctx).deleteOwn(user!.id, params.id))) throw notFound('session not found', ErrorCode.SessionNotFound);
+      // The same event as a logout, of the session named (one of the caller's own).
+      if ((await ctx.users.credentials.apply('logout', user!.id, params.id)) === 0) throw notFound('session not found', ErrorCode.SessionNotFound);
       return undefined;
     },
   });

@@ -4,7 +4,10 @@ import type { SessionsTable, UsersTable } from '../../db/schema.js';
 
 export type SessionRow = SessionsTable;
 
-/** SQL for the sessions table. A session counts while its row exists and has not expired. */
+/**
+ * SQL for the sessions table. A session counts while its row exists and has not expired. Sessions are ended
+ * only through auth/credential-events.ts (the credential table), or by expiry (session-prune.ts).
+ */
 export class SessionStore {
   constructor(private readonly db: Db) {}
 
@@ -27,10 +30,6 @@ export class SessionStore {
       .where('sessions.expires_at', '>', now)
       .where('users.deleted_at', 'is', null)
       .executeTakeFirst();
-  }
-
-  async delete(key: string): Promise<void> {
-    await this.k.deleteFrom('sessions').where('id', '=', key).execute();
   }
 
   /** Ends the session `key` when it belongs to `userId`; false when there is no such session of theirs. */

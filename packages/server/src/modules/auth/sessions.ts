@@ -48,7 +48,7 @@ export async function startSession(ctx: AppContext, req: FastifyRequest, reply: 
 /** Logout: ends the caller's session (its row is deleted, so the cookie stops working everywhere) and clears the cookie. */
 export async function endSession(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const sealed = sealedSessionOf(ctx, req);
-  if (sealed) await sessionStoreOf(ctx).delete(sessionKey(sealed.sid));
+  if (sealed) await ctx.users.credentials.apply('logout', sealed.uid, sessionKey(sealed.sid));
   reply.header('set-cookie', sessionCookie('', 0, isHttps(req)));
 }
 

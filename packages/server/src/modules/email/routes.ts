@@ -38,13 +38,14 @@ export function emailRoutes(r: Router): void {
     url: '/api/reset_password',
     level: 'public',
     rateLimit: 'critical',
-    summary: 'Mail a password reset link (valid 15 minutes, single use); the same answer whether or not the address has an account',
+    summary:
+      'Mail a password reset link on ServerAddress (valid 15 minutes, single use); the same answer whether or not the address has an account; refused while ServerAddress is unset',
     tags: ['auth'],
     query: z.object({ email, turnstile }),
     successMessage: 'if an account uses this email, a reset link has been sent to it; please check your mailbox',
     handler: async ({ ctx, query, req }) => {
       await requireTurnstile(ctx, req, query.turnstile);
-      await emailOf(ctx).sendPasswordReset(query.email, `${req.protocol}://${req.host}`);
+      await emailOf(ctx).sendPasswordReset(query.email);
       return undefined;
     },
   });

@@ -1,6 +1,7 @@
 import { ErrorCode } from '@tollway/shared';
 import { conflict, coded } from '../../http/errors.js';
 import { Mailer } from '../../lib/mailer.js';
+import { mailLinkOrigin } from '../../lib/server-address.js';
 import { MemoryOneTimeCodes, RedisOneTimeCodes, type OneTimeCodes } from '../../lib/one-time-codes.js';
 import { perContext } from '../../per-context.js';
 import { randomString } from '../../lib/secrets.js';
@@ -63,16 +64,17 @@ export class EmailService {
 
   /**
    * Mails a reset link valid 15 minutes to the account holding `raw`. An unknown address gets the same answer
-   * and no mail, so the endpoint does not tell which addresses have accounts.
+   * and no mail, so the endpoint does not tell which addresses have accounts. The link is on ServerAddress only
+   * (never the request's host); while it is unset every request is refused alike and nothing is mailed.
    */
-  async sendPasswordReset(raw: string, origin: string): Promise<void> {
+  async sendPasswordReset(raw: string): Promise<void> {
     const email = validEmail(raw);
     this.mailer.assertConfigured();
+    const base = mailLinkOrigin(this.options);
     const user = await this.users.store.findByEmail(email);
     if (!user) return;
     const token = randomString(32);
     await this.codes.put(resetKey(user.email), token, RESET_TTL_MS);
-    const base = (this.options.get('ServerAddress').trim() || origin).replace(/\/+$/, '');
     const link = `${base}/user/reset?email=${encodeURIComponent(user.email)}&token=${token}`;
     const name = escapeHtml(this.options.get('SystemName'));
     await this.mailer.send({
@@ -90,7 +92,7 @@ export class EmailService {
     if (!user || !(await this.codes.consume(resetKey(user.email), token.trim()))) throw coded(ErrorCode.ResetLinkInvalid, RESET_INVALID);
     const password = randomString(12);
     await this.users.store.update(user.id, { password: await hashPassword(password) });
-    await this.users.endSessions(user.id);
+    await this.users.credentials.apply('password_reset', user.id);
     await this.users.notifyChanged(user.id);
     return password;
   }

@@ -1,5 +1,6 @@
 import { renderQuota } from '@tollway/shared';
 import type { OptionsService } from '../../core/options/service.js';
+import { configuredServerAddress } from '../../lib/server-address.js';
 import type { WarningUser } from './store.js';
 
 /** The body of a quota_exceed webhook (documented in README.md). */
@@ -38,7 +39,7 @@ export function quotaWarningPayload(user: WarningUser, threshold: number, option
 
 /** The e-mail form of the warning; links to the wallet when ServerAddress is set. */
 export function quotaWarningMail(payload: QuotaWarningPayload, options: OptionsService): { subject: string; html: string } {
-  const base = options.get('ServerAddress').trim().replace(/\/+$/, '');
+  const base = configuredServerAddress(options);
   const wallet = base ? `${base}/app/wallet` : '';
   const link = wallet ? `<p>Top up here: <a href="${escapeHtml(wallet)}">${escapeHtml(wallet)}</a></p>` : '';
   return {

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { coded } from '../../http/errors.js';
+import { configuredServerAddress } from '../../lib/server-address.js';
 import { authorize, identifyBySession } from '../auth/guard.js';
 import type { Router } from '../../http/route.js';
 import { refuseCrossSite } from '../../http/same-site.js';
@@ -21,9 +22,13 @@ import { wechatAccount } from './wechat.js';
 
 const tags = ['auth'];
 
-/** Where the browser is: ServerAddress when set (the address given to the providers), else the request's. */
+/**
+ * The redirect_uri origin of a code exchange: ServerAddress when set, else where this browser came back to. It is
+ * sent only to the provider, which refuses any redirect_uri other than the one its authorize step used, and is
+ * never put in a link for someone else (mailed links use lib/server-address.ts alone).
+ */
 function originOf(ctx: AppContext, req: FastifyRequest): string {
-  return (ctx.options.get('ServerAddress').trim() || `${req.protocol}://${req.host}`).replace(/\/+$/, '');
+  return configuredServerAddress(ctx.options) ?? `${req.protocol}://${req.host}`.replace(/\/+$/, '');
 }
 
 /** The New-Api-User header a console call carries ('' when absent): it cannot be sent by a link from another site. */

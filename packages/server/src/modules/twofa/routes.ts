@@ -1,7 +1,7 @@
 import { idParam, twoFactorChallenge, twoFactorCodeBody, twoFactorLoginBody, twoFactorSetup, twoFactorStatus, userPublic } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
-import { currentSessionKey, sessionStoreOf } from '../auth/sessions.js';
+import { currentSessionKey } from '../auth/sessions.js';
 import { toPublicUser } from '../users/public.js';
 import { completeTwoFactorLogin } from './login.js';
 import { twoFactorOf } from './service.js';
@@ -32,14 +32,14 @@ export function twoFactorRoutes(r: Router): void {
     method: 'POST',
     url: '/api/user/2fa/enable',
     level: 'user',
-    summary: "Turn two-factor sign-in on with a code from the authenticator; the user's other sessions end",
+    summary: "Turn two-factor sign-in on with a code from the authenticator; the user's other sessions and access token end",
     tags,
     body: twoFactorCodeBody,
     successMessage: 'two-factor authentication enabled',
     handler: async ({ ctx, user, body, req }) => {
       await twoFactorOf(ctx).enable(user!.id, body.code, req.ip);
-      // Sessions opened before (perhaps by someone holding only the password) must not outlive the switch.
-      await sessionStoreOf(ctx).deleteForUser(user!.id, currentSessionKey(ctx, req));
+      // Sign-ins made before (perhaps by someone holding only the password) must not outlive the switch.
+      await ctx.users.credentials.apply('two_factor_enabled', user!.id, currentSessionKey(ctx, req));
       return undefined;
     },
   });
@@ -51,7 +51,11 @@ export function twoFactorRoutes(r: Router): void {
     tags,
     body: twoFactorCodeBody,
     successMessage: 'two-factor authentication disabled',
-    handler: ({ ctx, user, body, req }) => twoFactorOf(ctx).disable(user!.id, body.code, req.ip),
+    handler: async ({ ctx, user, body, req }) => {
+      await twoFactorOf(ctx).disable(user!.id, body.code, req.ip);
+      await ctx.users.credentials.apply('two_factor_disabled', user!.id, currentSessionKey(ctx, req));
+      return undefined;
+    },
   });
   r.add({
     method: 'POST',
@@ -89,13 +93,13 @@ export function twoFactorRoutes(r: Router): void {
     method: 'DELETE',
     url: '/api/user/:id/2fa',
     level: 'admin',
-    summary: "Turn off a user's two-factor sign-in and end their sessions (only for users below the caller's role)",
+    summary: "Turn off a user's two-factor sign-in and end their sessions and access token (only for users below the caller's role)",
     tags: ['users'],
     params: idParam,
     successMessage: 'two-factor authentication of the user has been reset',
     handler: async ({ ctx, user, params }) => {
       await twoFactorOf(ctx).adminReset(user!, params.id);
-      await sessionStoreOf(ctx).deleteForUser(params.id);
+      await ctx.users.credentials.apply('two_factor_reset_by_admin', params.id);
       return undefined;
     },
   });

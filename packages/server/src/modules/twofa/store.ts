@@ -61,6 +61,14 @@ export class TwoFactorStore {
   }
 
   /** Removes the user's two-factor settings and codes; true when 2FA was enabled. */
+  /** Deletes the user's secret (enabled or pending) and backup codes: for an account that is gone. */
+  async erase(userId: number): Promise<void> {
+    await this.k.transaction().execute(async (tx) => {
+      await tx.deleteFrom('two_factor').where('user_id', '=', userId).execute();
+      await tx.deleteFrom('two_factor_backup_codes').where('user_id', '=', userId).execute();
+    });
+  }
+
   async remove(userId: number): Promise<boolean> {
     return this.k.transaction().execute(async (tx) => {
       const res = await tx.deleteFrom('two_factor').where('user_id', '=', userId).where('enabled', '=', 1).executeTakeFirst();

@@ -3,7 +3,9 @@ import type { z } from 'zod';
 import { ApiError, refused, notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
+import { CredentialEvents } from '../auth/credential-events.js';
 import { SessionStore } from '../auth/session-store.js';
+import { TwoFactorStore } from '../twofa/store.js';
 import type { AccountLogs } from '../../accounting/account-log.js';
 import { assertWebhookUrlAllowed } from '../notifications/webhook-url.js';
 import type { OptionsService } from '../../core/options/service.js';
@@ -28,22 +30,21 @@ export interface CreateUserInput {
 /** Account rules: creating users, logging in, the caller's own profile, access token, invites, settings. */
 export class UsersService {
   private readonly changeListeners: ((userId: number) => Promise<void> | void)[] = [];
-  private readonly sessions: SessionStore;
+  /** Every account event that touches credentials goes through this (auth/credential-events.ts holds the table). */
+  readonly credentials: CredentialEvents;
 
   constructor(
     readonly store: UsersStore,
     private readonly options: OptionsService,
     private readonly accountLogs: AccountLogs,
   ) {
-    this.sessions = new SessionStore(store.db);
-  }
-
-  /**
-   * Ends every console session of the user (all nodes: the rows are shared), but the one keyed `exceptKey`.
-   * Called when the password changes and when the user is disabled or deleted.
-   */
-  async endSessions(userId: number, exceptKey?: string): Promise<void> {
-    await this.sessions.deleteForUser(userId, exceptKey);
+    const twoFactor = new TwoFactorStore(store.db);
+    this.credentials = new CredentialEvents({
+      sessions: new SessionStore(store.db),
+      endAccessToken: (userId) => store.update(userId, { access_token: null }),
+      eraseTwoFactor: (userId) => twoFactor.erase(userId),
+      notifyChanged: (userId) => this.notifyChanged(userId),
+    });
   }
 
   /** Called after a user's balance, status, group or settings changed (caches of the relay listen). */
@@ -227,7 +228,7 @@ export class UsersService {
       fields.password = await hashPassword(input.password);
     }
     await this.store.update(id, fields);
-    if (fields.password) await this.endSessions(id);
+    if (fields.password) await this.credentials.apply('password_changed', id);
     await this.notifyChanged(id);
   }
 
@@ -235,8 +236,7 @@ export class UsersService {
     const u = await this.get(id);
     if (u.role >= Role.Root) throw refused('the super administrator cannot be deleted', ErrorCode.RootProtected);
     await this.store.softDelete(id, new Date().toISOString());
-    await this.endSessions(id);
-    await this.notifyChanged(id);
+    await this.credentials.apply('user_deleted', id);
   }
 
   /** Generates a new access token (replacing the old one) and returns it. */
