@@ -66,7 +66,13 @@ export async function observabilityHookCosts(): Promise<HookCosts> {
   const metricsNs = measure(res);
   const sink = await startSink();
   observing.tracer = startTracing(
-    { endpoint: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/v1/traces`, serviceName: 'bench', version: 'bench', exportDelayMs: 200 },
+    {
+      endpoint: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/v1/traces`,
+      serviceName: 'bench',
+      version: 'bench',
+      sampler: { name: 'always_on', ratio: 1 },
+      exportDelayMs: 200,
+    },
     pino({ level: 'silent' }),
   );
   // Fewer calls: every one makes six spans.

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { normalizeForwarded } from './http/client-ip.js';
-import { serverTimeoutOptions, watchBodyIdle } from './http/server-timeouts.js';
+import { serverTimeoutOptions, watchBody } from './http/server-timeouts.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { hotPathEntry } from './relay/hot-path.js';
 import { installRelayRoutes } from './relay/routes.js';
@@ -98,15 +98,21 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // The relay's JSON calls go to the hot-path entry first; every other request (and those it declines) to Fastify.
     serverFactory: (fastifyHandler) => {
-      // A slow or trickling client is cut off while it sends (headers, whole request, pauses in the body); the
+      // A slow or trickling client is cut off while it sends (headers, whole request, pauses in the body, its rate); the
       // answer, streamed or not, is never timed.
-      const timeouts = { headersMs: ctx.config.headersTimeout * 1000, requestMs: ctx.config.requestTimeout * 1000, bodyIdleMs: ctx.config.bodyIdleTimeout * 1000 };
+      const timeouts = {
+        headersMs: ctx.config.headersTimeout * 1000,
+        requestMs: ctx.config.requestTimeout * 1000,
+        bodyIdleMs: ctx.config.bodyIdleTimeout * 1000,
+        bodyMinRate: ctx.config.bodyMinRate,
+        bodyMinRateGraceMs: ctx.config.bodyMinRateGrace * 1000,
+      };
       const server = http.createServer(serverTimeoutOptions(timeouts), (req, res) => {
         inFlight++;
         res.once('close', () => inFlight--);
         if (closing) res.setHeader('connection', 'close');
         setRawSecurityHeaders(res);
-        watchBodyIdle(req, res, timeouts.bodyIdleMs);
+        watchBody(req, res, timeouts);
         normalizeForwarded(req, ctx.options, ctx.config.trustProxy);
         if (!hotPath(req, res)) fastifyHandler(req, res);
       });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TrustedProxies } from './lib/trusted-proxies.js';
 
 /** Configuration read from the environment; names follow new-api's where they exist. */
 export interface Config {
@@ -20,6 +21,13 @@ export interface Config {
   otlpTracesEndpoint: string | undefined;
   /** The service name spans carry (OTEL_SERVICE_NAME, default tollway). */
   otelServiceName: string;
+  /** Which calls are traced (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG; default parentbased_always_on). */
+  otelTracesSampler: TracesSampler;
+  /**
+   * Whether a caller's traceparent is believed: the call joins the caller's trace and its sampled flag counts
+   * (OTEL_TRUST_CALLER_SAMPLING; default false: every call starts its own trace, the operator's sampler decides).
+   */
+  otelTrustCallerSampling: boolean;
   sessionSecret: string | undefined;
   cryptoSecret: string | undefined;
   nodeType: 'master' | 'slave';
@@ -35,17 +43,28 @@ export interface Config {
   taskPollIntervalMs: number;
   /** Minutes after which an unfinished task fails with a refund; 0 never (TASK_TIMEOUT_MINUTES). */
   taskTimeoutMinutes: number;
-  /** TRUST_PROXY: behind a reverse proxy, the client address comes from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: the reverse proxies whose X-Forwarded-For is believed (true: one hop, a hop count, or a list of
+   * addresses and CIDR ranges); the client address is the right-most entry none of them wrote.
+   */
+  trustProxy: TrustedProxies;
   /** Seconds a realtime WebSocket session may pass without a frame either way before it is closed. */
   realtimeIdleTimeout: number;
   bodyLimit: number;
+  /** Bytes of multipart upload spools one user may have on disk at once (UPLOAD_SPOOL_CALLER_MB, default 128). */
+  uploadSpoolCallerBytes: number;
+  /** Bytes of multipart upload spools the whole process may have on disk at once (UPLOAD_SPOOL_TOTAL_MB, default 1024). */
+  uploadSpoolTotalBytes: number;
   /** Seconds a client may take to send the request headers (HTTP_HEADERS_TIMEOUT). */
   headersTimeout: number;
   /** Seconds a client may take to send a whole request, headers and body; 0 off (HTTP_REQUEST_TIMEOUT). */
   requestTimeout: number;
   /** Seconds a request body may pause between two pieces; 0 off (HTTP_BODY_IDLE_TIMEOUT). */
   bodyIdleTimeout: number;
+  /** Bytes per second a request body must keep on average once its grace has passed; 0 off (HTTP_BODY_MIN_RATE). */
+  bodyMinRate: number;
+  /** Seconds a request body may take before its rate counts (HTTP_BODY_MIN_RATE_GRACE). */
+  bodyMinRateGrace: number;
   criticalRateLimit: number;
   criticalRateLimitDuration: number;
   dataDir: string;
@@ -72,6 +91,16 @@ export interface Config {
   linuxDoBaseUrl: string;
   /** Where the preset ratio files are fetched (RATIO_PRESET_BASE_URL), through the outbound guard. */
   ratioPresetBaseUrl: string;
+}
+
+/** The standard OTEL_TRACES_SAMPLER values. */
+export const TRACES_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+export type TracesSamplerName = (typeof TRACES_SAMPLERS)[number];
+
+/** The operator's sampler (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG: the ratio of the *traceidratio ones). */
+export interface TracesSampler {
+  name: TracesSamplerName;
+  ratio: number;
 }
 
 export class ConfigError extends Error {
@@ -122,6 +151,9 @@ export function validateDsn(name: string, dsn: string): void {
 }
 
 const MAX_RECONCILE_INTERVAL_S = 3600;
+/** Apache mod_reqtimeout's defaults: body=20,MinRate=500. */
+const DEFAULT_BODY_MIN_RATE = 500;
+const DEFAULT_BODY_MIN_RATE_GRACE_S = 20;
 const MIN_METRICS_TOKEN_LENGTH = 16;
 
 function reconcileIntervalVar(env: NodeJS.ProcessEnv): number {
@@ -138,6 +170,15 @@ function otlpTracesVar(env: NodeJS.ProcessEnv): string | undefined {
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!base) return undefined;
   return `${urlVar(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', base).replace(/\/+$/, '')}/v1/traces`;
+}
+
+function tracesSamplerVar(env: NodeJS.ProcessEnv): TracesSampler {
+  const name = (env.OTEL_TRACES_SAMPLER || 'parentbased_always_on') as TracesSamplerName;
+  if (!TRACES_SAMPLERS.includes(name)) throw new ConfigError('OTEL_TRACES_SAMPLER', `must be one of ${TRACES_SAMPLERS.join(', ')}, got "${name}"`);
+  const raw = env.OTEL_TRACES_SAMPLER_ARG;
+  const ratio = raw === undefined || raw === '' ? 1 : Number(raw);
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) throw new ConfigError('OTEL_TRACES_SAMPLER_ARG', `must be a ratio between 0 and 1, got "${raw}"`);
+  return { name, ratio };
 }
 
 function metricsTokenVar(env: NodeJS.ProcessEnv): string | undefined {
@@ -159,6 +200,14 @@ function timeZoneVar(env: NodeJS.ProcessEnv): string {
   } catch {
     if (tz === process.env.TZ) return '';
     throw new ConfigError('TZ', `must be an IANA time zone such as Asia/Shanghai or UTC, got "${tz}"`);
+  }
+}
+
+function trustProxyVar(env: NodeJS.ProcessEnv): TrustedProxies {
+  try {
+    return TrustedProxies.parse(env.TRUST_PROXY);
+  } catch (err) {
+    throw new ConfigError('TRUST_PROXY', (err as Error).message);
   }
 }
 
@@ -190,6 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     otlpTracesEndpoint: otlpTracesVar(env),
     otelServiceName: env.OTEL_SERVICE_NAME || 'tollway',
+    otelTracesSampler: tracesSamplerVar(env),
+    otelTrustCallerSampling: env.OTEL_TRUST_CALLER_SAMPLING === 'true' || env.OTEL_TRUST_CALLER_SAMPLING === '1',
     sessionSecret: env.SESSION_SECRET || undefined,
     cryptoSecret: env.CRYPTO_SECRET || undefined,
     nodeType,
@@ -200,12 +251,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayHttp2: env.RELAY_HTTP2_ENABLED === 'true' || env.RELAY_HTTP2_ENABLED === '1',
     taskPollIntervalMs: intVar(env, 'TASK_POLL_INTERVAL_MS', 15_000, 100),
     taskTimeoutMinutes: intVar(env, 'TASK_TIMEOUT_MINUTES', 1440, 0),
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: trustProxyVar(env),
     realtimeIdleTimeout: intVar(env, 'REALTIME_IDLE_TIMEOUT', 600, 1),
     bodyLimit: intVar(env, 'MAX_REQUEST_BODY_MB', 32, 1) * 1024 * 1024,
+    uploadSpoolCallerBytes: intVar(env, 'UPLOAD_SPOOL_CALLER_MB', 128, 1) * 1024 * 1024,
+    uploadSpoolTotalBytes: intVar(env, 'UPLOAD_SPOOL_TOTAL_MB', 1024, 1) * 1024 * 1024,
     headersTimeout,
     requestTimeout,
     bodyIdleTimeout: intVar(env, 'HTTP_BODY_IDLE_TIMEOUT', 30, 0),
+    bodyMinRate: intVar(env, 'HTTP_BODY_MIN_RATE', DEFAULT_BODY_MIN_RATE, 0),
+    bodyMinRateGrace: intVar(env, 'HTTP_BODY_MIN_RATE_GRACE', DEFAULT_BODY_MIN_RATE_GRACE_S, 1),
     criticalRateLimit: intVar(env, 'CRITICAL_RATE_LIMIT', 20, 1),
     criticalRateLimitDuration: intVar(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200, 1),
     dataDir: env.DATA_DIR || path.dirname(sqlitePath),

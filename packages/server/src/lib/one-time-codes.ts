@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { BoundedMap } from './bounded-map.js';
 
 /**
  * Short-lived single-use secrets (mail verification codes, reset tokens) kept server-side: in memory on one
@@ -15,29 +16,29 @@ export interface OneTimeCodes {
 
 const digest = (secret: string): Buffer => crypto.createHash('sha256').update(secret, 'utf8').digest();
 
+/** Codes held at once on one node (keyed by e-mail addresses a caller names: a flood evicts the least recently used). */
+export const MAX_ONE_TIME_CODES = 10_000;
+
 export class MemoryOneTimeCodes implements OneTimeCodes {
-  private readonly entries = new Map<string, { digest: Buffer; expiresAt: number }>();
+  private readonly entries = new BoundedMap<string, Buffer>({ maxEntries: MAX_ONE_TIME_CODES });
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get capacity(): number {
+    return this.entries.capacity;
+  }
 
   async put(key: string, secret: string, ttlMs: number): Promise<void> {
-    this.sweep();
-    this.entries.set(key, { digest: digest(secret), expiresAt: Date.now() + ttlMs });
+    this.entries.set(key, digest(secret), ttlMs);
   }
 
   async consume(key: string, secret: string): Promise<boolean> {
-    const entry = this.entries.get(key);
-    if (!entry) return false;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(key);
-      return false;
-    }
-    if (!crypto.timingSafeEqual(entry.digest, digest(secret))) return false;
+    const stored = this.entries.get(key);
+    if (!stored || !crypto.timingSafeEqual(stored, digest(secret))) return false;
     this.entries.delete(key);
     return true;
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [k, e] of this.entries) if (e.expiresAt <= now) this.entries.delete(k);
   }
 }
 

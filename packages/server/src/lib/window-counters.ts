@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { BoundedMap } from './bounded-map.js';
 
 /** Fixed-window counters: a Map on one node, Redis across a cluster. */
 export interface WindowCounters {
@@ -6,9 +7,20 @@ export interface WindowCounters {
   get(key: string, windowSeconds: number): Promise<number> | number;
 }
 
+/** Windows counted at once on one node (keys include client addresses: a flood of them evicts the least recently used). */
+export const MAX_WINDOW_COUNTERS = 50_000;
+
 export class MemoryWindowCounters implements WindowCounters {
-  private readonly counts = new Map<string, { n: number; endsAt: number }>();
-  private lastSweep = 0;
+  /** One count per key and window, gone when its window ends. */
+  private readonly counts = new BoundedMap<string, { n: number }>({ maxEntries: MAX_WINDOW_COUNTERS });
+
+  get size(): number {
+    return this.counts.size;
+  }
+
+  get capacity(): number {
+    return this.counts.capacity;
+  }
 
   private slot(key: string, windowSeconds: number, now: number): [string, number] {
     const index = Math.floor(now / 1000 / windowSeconds);
@@ -16,23 +28,15 @@ export class MemoryWindowCounters implements WindowCounters {
   }
 
   incr(key: string, windowSeconds: number, now = Date.now()): number {
-    this.sweep(now);
     const [k, endsAt] = this.slot(key, windowSeconds, now);
-    const entry = this.counts.get(k);
+    const entry = this.counts.get(k, now);
     if (entry) return ++entry.n;
-    this.counts.set(k, { n: 1, endsAt });
+    this.counts.set(k, { n: 1 }, endsAt - now, now);
     return 1;
   }
 
   get(key: string, windowSeconds: number, now = Date.now()): number {
-    return this.counts.get(this.slot(key, windowSeconds, now)[0])?.n ?? 0;
-  }
-
-  /** Drops finished windows, at most once a minute. */
-  private sweep(now: number): void {
-    if (now - this.lastSweep < 60_000) return;
-    this.lastSweep = now;
-    for (const [k, e] of this.counts) if (e.endsAt <= now) this.counts.delete(k);
+    return this.counts.get(this.slot(key, windowSeconds, now)[0], now)?.n ?? 0;
   }
 }
 

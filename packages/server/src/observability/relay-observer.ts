@@ -7,7 +7,13 @@ import { CallTrace, TRACEPARENT } from './relay-trace.js';
  * What is recorded about relay calls: metrics when they are served (METRICS_TOKEN or METRICS_PORT), spans when an
  * OTLP endpoint is set. With neither, `on` is false and the relay makes no observer, span or context at all.
  */
-export const observing: { on: boolean; metrics: boolean; tracer: Tracer | undefined } = { on: false, metrics: false, tracer: undefined };
+export const observing: { on: boolean; metrics: boolean; tracer: Tracer | undefined; trustCallerTrace: boolean } = {
+  on: false,
+  metrics: false,
+  tracer: undefined,
+  /** Callers' traceparent decides the trace and its sampling (OTEL_TRUST_CALLER_SAMPLING); off by default. */
+  trustCallerTrace: false,
+};
 
 /** How an upstream attempt ended, as far as observing goes. */
 export interface ObservedAttempt {
@@ -36,7 +42,9 @@ export class CallObserver {
     private readonly res: ServerResponse,
   ) {
     const parent = headers[TRACEPARENT];
-    this.trace = observing.tracer ? new CallTrace(observing.tracer, surface, typeof parent === 'string' ? parent : undefined, this.startedAt) : undefined;
+    this.trace = observing.tracer
+      ? new CallTrace(observing.tracer, surface, typeof parent === 'string' ? parent : undefined, this.startedAt, observing.trustCallerTrace)
+      : undefined;
   }
 
   /** The key was checked (the first report counts: the hot path checks it before the body is read). */

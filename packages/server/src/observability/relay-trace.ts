@@ -11,7 +11,12 @@ export const ATTR_REQUEST_ID = 'tollway.request_id';
 /** The W3C trace-context header. */
 export const TRACEPARENT = 'traceparent';
 
-/** The spans of one relay call: the call (a child of the caller's traceparent, when sent) and its stages. */
+/**
+ * The spans of one relay call: the call and its stages. The operator's sampler decides whether a call is
+ * recorded. A caller's traceparent is believed (the call joins the caller's trace, and the caller's sampled flag
+ * counts under a parent-based sampler) only when the operator trusts callers (OTEL_TRUST_CALLER_SAMPLING);
+ * otherwise the call starts a trace of its own and the caller's span is only a link on it.
+ */
 export class CallTrace {
   private readonly root: Span;
   private readonly parent: Context;
@@ -24,10 +29,13 @@ export class CallTrace {
     route: string,
     traceparent: string | undefined,
     startTime: number,
+    trustCaller = false,
   ) {
-    const remote = traceparent ? parseTraceParent(traceparent) : null;
-    const from = remote ? trace.setSpanContext(ROOT_CONTEXT, { ...remote, isRemote: true }) : ROOT_CONTEXT;
-    this.root = tracer.startSpan(`relay ${route}`, { kind: SpanKind.SERVER, startTime, attributes: { [ATTR_HTTP_REQUEST_METHOD]: 'POST', [ATTR_HTTP_ROUTE]: route } }, from);
+    const parsed = traceparent ? parseTraceParent(traceparent) : null;
+    const remote = parsed ? { ...parsed, isRemote: true } : undefined;
+    const from = remote && trustCaller ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
+    const links = remote && !trustCaller ? [{ context: remote }] : undefined;
+    this.root = tracer.startSpan(`relay ${route}`, { kind: SpanKind.SERVER, startTime, links, attributes: { [ATTR_HTTP_REQUEST_METHOD]: 'POST', [ATTR_HTTP_ROUTE]: route } }, from);
     this.parent = trace.setSpan(ROOT_CONTEXT, this.root);
   }
 

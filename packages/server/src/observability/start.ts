@@ -15,11 +15,15 @@ export function startObservability(config: Config, log: Logger): () => Promise<v
     collectProcessMetrics();
   }
   const tracing = config.otlpTracesEndpoint !== undefined && !observing.tracer;
-  if (tracing) observing.tracer = startTracing({ endpoint: config.otlpTracesEndpoint!, serviceName: config.otelServiceName, version: config.version }, log);
+  if (tracing) {
+    observing.tracer = startTracing({ endpoint: config.otlpTracesEndpoint!, serviceName: config.otelServiceName, version: config.version, sampler: config.otelTracesSampler }, log);
+    observing.trustCallerTrace = config.otelTrustCallerSampling;
+  }
   observing.on = observing.metrics || observing.tracer !== undefined;
   return async () => {
     if (!tracing) return;
     observing.tracer = undefined;
+    observing.trustCallerTrace = false;
     observing.on = observing.metrics;
     await stopTracing();
   };

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.js';
+import { BoundedMap } from '../lib/bounded-map.js';
 import { IpAllowList } from '../lib/ip-allow.js';
 
 /** What the relay needs to know about an API token and its owner, held in memory. */
@@ -29,32 +30,47 @@ export interface TokenAuth {
 }
 
 const NEGATIVE_TTL_MS = 5_000;
+/** Known keys held (real tokens only; the least recently used beyond this are loaded again when next used). */
+export const TOKEN_CACHE_MAX = 50_000;
+/** Unknown keys remembered (a flood of random keys costs at most this many entries, each for NEGATIVE_TTL_MS). */
+export const UNKNOWN_KEY_CACHE_MAX = 10_000;
 
 /**
  * API tokens by key, loaded on first use and kept until invalidated (token or user change on this node, a
- * bus message from another) or older than the sync interval. Unknown keys are remembered briefly so a flood
- * of bad keys does not reach the database.
+ * bus message from another), older than the sync interval or pushed out by TOKEN_CACHE_MAX. Unknown keys are
+ * remembered briefly in a map of their own, bounded (UNKNOWN_KEY_CACHE_MAX), so a flood of bad keys neither
+ * reaches the database nor grows the process.
  */
 export class TokenAuthCache {
-  private readonly byKey = new Map<string, TokenAuth | number>();
+  private readonly byKey: BoundedMap<string, TokenAuth>;
+  private readonly unknown = new BoundedMap<string, true>({ maxEntries: UNKNOWN_KEY_CACHE_MAX, ttlMs: NEGATIVE_TTL_MS });
+  /** Loads under way: one entry per key being read from the database, gone when the read ends. */
   private readonly loading = new Map<string, Promise<TokenAuth | undefined>>();
 
   constructor(
     private readonly db: Db,
-    private readonly maxAgeMs: number,
+    maxAgeMs: number,
     /** Whether a user of the first group may use the second now (options in memory, read on every call). */
     readonly groupUsable: (userGroup: string, group: string) => boolean,
     /** The stored form of a presented key (sealed with CRYPTO_SECRET); computed on a cache miss only. */
     private readonly storedKey: (key: string) => string = (key) => key,
-  ) {}
+  ) {
+    this.byKey = new BoundedMap({ maxEntries: TOKEN_CACHE_MAX, ttlMs: maxAgeMs });
+  }
+
+  /** Entries held, known and unknown keys (never more than `capacity`). */
+  get size(): number {
+    return this.byKey.size + this.unknown.size;
+  }
+
+  get capacity(): number {
+    return this.byKey.capacity + this.unknown.capacity;
+  }
 
   async get(key: string, now = Date.now()): Promise<TokenAuth | undefined> {
-    const hit = this.byKey.get(key);
-    if (hit !== undefined) {
-      if (typeof hit === 'number') {
-        if (now - hit < NEGATIVE_TTL_MS) return undefined;
-      } else if (now - hit.loadedAt < this.maxAgeMs) return hit;
-    }
+    const hit = this.byKey.get(key, now);
+    if (hit !== undefined) return hit;
+    if (this.unknown.get(key, now)) return undefined;
     let p = this.loading.get(key);
     if (!p) {
       p = this.load(key, now).finally(() => this.loading.delete(key));
@@ -97,7 +113,8 @@ export class TokenAuthCache {
       .where('t.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row || row.userDeleted) {
-      this.byKey.set(key, now);
+      this.byKey.delete(key);
+      this.unknown.set(key, true, NEGATIVE_TTL_MS, now);
       return undefined;
     }
     let acceptUnset: boolean;
@@ -136,19 +153,22 @@ export class TokenAuthCache {
       perMinute: { tokenRpm: Number(row.tokenRpm), tokenTpm: Number(row.tokenTpm), userRpm: Number(row.userRpm), userTpm: Number(row.userTpm) },
       loadedAt: now,
     };
-    this.byKey.set(key, auth);
+    this.unknown.delete(key);
+    this.byKey.set(key, auth, undefined, now);
     return auth;
   }
 
   invalidateKey(key: string): void {
     this.byKey.delete(key);
+    this.unknown.delete(key);
   }
 
   invalidateUser(userId: number): void {
-    for (const [k, v] of this.byKey) if (typeof v !== 'number' && v.userId === userId) this.byKey.delete(k);
+    for (const [k, v] of this.byKey) if (v.userId === userId) this.byKey.delete(k);
   }
 
   clear(): void {
     this.byKey.clear();
+    this.unknown.clear();
   }
 }

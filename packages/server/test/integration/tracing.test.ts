@@ -15,6 +15,7 @@ interface ExportedSpan {
   spanId: string;
   parentSpanId?: string;
   name: string;
+  links?: { traceId: string; spanId: string }[];
   attributes: { key: string; value: Record<string, unknown> }[];
 }
 
@@ -68,20 +69,23 @@ describe('OpenTelemetry traces of relay calls', () => {
       body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'trace me' }] }),
     });
 
-  it("exports one span per call under the caller's traceparent, with auth, channel pick, each attempt and settle as children", async () => {
+  it("exports one span per call with auth, channel pick, each attempt and settle as children, in a trace of its own: a caller's traceparent is only a link", async () => {
     const from = gw.mock.requests.length;
+    const before = new Set(receiver.spans.map((s) => s.spanId));
     const res = await chat({ traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` });
     expect(res.status).toBe(200);
     await res.text();
     const requestId = res.headers.get('x-oneapi-request-id');
     await flushTraces();
-    const trace = receiver.spans.filter((s) => s.traceId === CALLER_TRACE);
-    const root = trace.find((s) => s.name === `relay ${SURFACE}`)!;
+    const fresh = receiver.spans.filter((s) => !before.has(s.spanId));
+    expect(fresh.filter((s) => s.traceId === CALLER_TRACE)).toEqual([]);
+    const root = fresh.find((s) => s.name === `relay ${SURFACE}`)!;
     expect(root).toBeDefined();
-    expect(root.parentSpanId).toBe(CALLER_SPAN);
+    expect(root.parentSpanId).toBe('');
+    expect((root.links ?? []).map((l) => [hex(l.traceId), hex(l.spanId)])).toEqual([[CALLER_TRACE, CALLER_SPAN]]);
     expect(attr(root, 'tollway.request_id')).toBe(requestId);
     expect(attr(root, 'http.response.status_code')).toBe(200);
-    const children = trace.filter((s) => s !== root);
+    const children = fresh.filter((s) => s !== root && s.traceId === root.traceId);
     for (const c of children) expect(c.parentSpanId).toBe(root.spanId);
     expect(children.map((c) => c.name).sort()).toEqual(['auth', 'channel pick', 'channel pick', 'settle', 'upstream attempt', 'upstream attempt']);
     const attempts = children.filter((c) => c.name === 'upstream attempt');
@@ -95,9 +99,9 @@ describe('OpenTelemetry traces of relay calls', () => {
         'tollway.quota',
       ),
     ).toBe(1000);
-    // Each upstream request carried its own attempt's span as the parent, in the caller's trace.
+    // Each upstream request carried its own attempt's span as the parent, in the gateway's trace.
     const sent = gw.mock.requests.slice(from);
-    expect(sent.map((r) => r.headers.traceparent)).toEqual(attempts.map((a) => `00-${CALLER_TRACE}-${a.spanId}-01`));
+    expect(sent.map((r) => r.headers.traceparent)).toEqual(attempts.map((a) => `00-${root.traceId}-${a.spanId}-01`));
   });
 
   it.each([
@@ -114,5 +118,62 @@ describe('OpenTelemetry traces of relay calls', () => {
     expect(root.parentSpanId).toBe('');
     expect(root.traceId).not.toBe(CALLER_TRACE);
     expect(fresh.filter((s) => s.traceId === root.traceId && s.parentSpanId === root.spanId).length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+/** Issue 31, hole 15: the operator's sampler decides what is recorded; a caller's sampled flag counts only when the operator trusts callers. */
+describe.each([
+  ['a ratio-0 sampler', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' }, false],
+  [
+    'callers trusted (OTEL_TRUST_CALLER_SAMPLING=true)',
+    { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0', OTEL_TRUST_CALLER_SAMPLING: 'true' },
+    true,
+  ],
+])('traces under %s', (_, settings: Record<string, string>, trusted: boolean) => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const env: Record<string, string> = { ...settings };
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
+  });
+  afterAll(async () => receiver?.close());
+  const gw = useGateway('sqlite', { env, user: 'sampled-user', quota: 1_000_000 }, async (g) => {
+    await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.002 }) });
+    await addChannel(g.root, { name: 'sampled-ok', key: 'ok-key', baseUrl: g.mock.url, models: MODEL });
+  });
+  const chat = (headers: Record<string, string> = {}) =>
+    fetch(`${gw.base}${SURFACE}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'sample me?' }] }),
+    });
+
+  it(trusted ? "a caller's sampled traceparent is continued" : "a caller's sampled traceparent records and exports nothing", async () => {
+    const from = gw.mock.requests.length;
+    const res = await chat({ traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` });
+    expect(res.status).toBe(200);
+    await res.text();
+    await flushTraces();
+    const [sent] = gw.mock.requests.slice(from);
+    if (trusted) {
+      const root = receiver.spans.find((s) => s.name === `relay ${SURFACE}`)!;
+      expect(root.traceId).toBe(CALLER_TRACE);
+      expect(root.parentSpanId).toBe(CALLER_SPAN);
+      expect(sent!.headers.traceparent).toMatch(new RegExp(`^00-${CALLER_TRACE}-[0-9a-f]{16}-01$`));
+    } else {
+      expect(receiver.spans).toEqual([]);
+      // The upstream is told the call is not sampled, in a trace that is not the caller's.
+      expect(sent!.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+      expect(sent!.headers.traceparent).not.toContain(CALLER_TRACE);
+    }
+  });
+
+  it('a call without traceparent is not sampled at ratio 0', async () => {
+    const before = receiver.spans.length;
+    const res = await chat();
+    expect(res.status).toBe(200);
+    await res.text();
+    await flushTraces();
+    expect(receiver.spans.length).toBe(before);
   });
 });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { BoundedMap } from '../../lib/bounded-map.js';
 
 /**
  * Password (or third-party) sign-ins waiting for their second factor. The caller holds a random token; the
@@ -21,7 +22,7 @@ const keyOf = (token: string): string => crypto.createHash('sha256').update(toke
 const newToken = (): string => crypto.randomBytes(TOKEN_BYTES).toString('base64url');
 
 export class MemoryPendingLogins implements PendingLogins {
-  private readonly entries = new Map<string, { userId: number; expiresAt: number }>();
+  private readonly entries = new BoundedMap<string, { userId: number; expiresAt: number }>({ maxEntries: 10_000 });
 
   async create(userId: number, ttlMs: number): Promise<string> {
     this.sweep();

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { BoundedMap } from '../../lib/bounded-map.js';
 
 /**
  * Sessions that passed a secure verification recently (memory on one node, Redis across a cluster so any node
@@ -11,7 +12,7 @@ export interface VerifiedMarks {
 }
 
 export class MemoryVerifiedMarks implements VerifiedMarks {
-  private readonly until = new Map<string, number>();
+  private readonly until = new BoundedMap<string, number>({ maxEntries: 10_000 });
 
   async mark(sessionKey: string, ttlSeconds: number): Promise<void> {
     const now = Date.now();

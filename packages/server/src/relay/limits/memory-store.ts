@@ -1,19 +1,29 @@
+import { BoundedMap } from '../../lib/bounded-map.js';
 import type { BucketUse, LimitBucket, LimitCheck, LimitStore } from './types.js';
 import { minuteWindow, refusalOf, WINDOW_MS } from './window.js';
+
+/** Buckets counted at once on one node (token, user, group and channel ids; the least recently used go first). */
+export const MAX_LIMIT_BUCKETS = 50_000;
 
 interface Counts extends BucketUse {
   window: number;
 }
 
-/** Node-local counts: one entry per bucket, reset when its window passes. */
+/** Node-local counts: one entry per bucket, reset when its window passes, gone a window after its last use. */
 export class MemoryLimitStore implements LimitStore {
-  private readonly counts = new Map<string, Counts>();
-  private lastSweep = 0;
+  private readonly counts = new BoundedMap<string, Counts>({ maxEntries: MAX_LIMIT_BUCKETS, ttlMs: 2 * WINDOW_MS });
+
+  get size(): number {
+    return this.counts.size;
+  }
+
+  get capacity(): number {
+    return this.counts.capacity;
+  }
 
   check(buckets: LimitBucket[], tokens: number, now: number): LimitCheck {
     const window = minuteWindow(now).index;
-    this.sweep(now, window);
-    const entries = buckets.map((b) => this.entry(b, window));
+    const entries = buckets.map((b) => this.entry(b, window, now));
     const used = entries.map((e) => ({ requests: e.requests, tokens: e.tokens }));
     for (let i = 0; i < buckets.length; i++) {
       const b = buckets[i]!;
@@ -32,26 +42,20 @@ export class MemoryLimitStore implements LimitStore {
 
   adjust(buckets: LimitBucket[], window: number, delta: number): void {
     for (const b of buckets) {
-      const e = this.counts.get(keyOf(b));
+      // Read as of the window's start: an entry of that window has not expired then.
+      const e = this.counts.get(keyOf(b), window * WINDOW_MS);
       if (b.tpm > 0 && e && e.window === window) e.tokens = Math.max(0, e.tokens + delta);
     }
   }
 
-  private entry(b: LimitBucket, window: number): Counts {
+  private entry(b: LimitBucket, window: number, now: number): Counts {
     const k = keyOf(b);
-    let e = this.counts.get(k);
+    let e = this.counts.get(k, now);
     if (!e || e.window !== window) {
       e = { window, requests: 0, tokens: 0 };
-      this.counts.set(k, e);
+      this.counts.set(k, e, undefined, now);
     }
     return e;
-  }
-
-  /** Drops the counts of finished windows, at most once a window. */
-  private sweep(now: number, window: number): void {
-    if (now - this.lastSweep < WINDOW_MS) return;
-    this.lastSweep = now;
-    for (const [k, e] of this.counts) if (e.window < window) this.counts.delete(k);
   }
 }
 

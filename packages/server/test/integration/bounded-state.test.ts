@@ -1,0 +1,121 @@
+import crypto from 'node:crypto';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { MemoryOneTimeCodes } from '../../src/lib/one-time-codes.js';
+import { MemoryWindowCounters } from '../../src/lib/window-counters.js';
+import { MemoryLimitStore } from '../../src/relay/limits/memory-store.js';
+import { UNKNOWN_KEY_CACHE_MAX } from '../../src/relay/auth-cache.js';
+import type { RelayContext } from '../../src/relay/services.js';
+import { useApp } from '../support/fixture.js';
+import { listen } from '../support/gateway.js';
+
+/**
+ * Issue 31, hole 4 and "bounded state": every in-memory map keyed by what a caller sends is bounded. Each
+ * caller-keyed surface is driven over real sockets (its route reaches the bounded store), then 100,000 distinct
+ * values go to the store the route uses (unknown API keys into the key cache, each a real database miss; client
+ * addresses into the rate limiter; e-mail addresses into the one-time codes; ids into the relay's limit
+ * buckets). The maps stay within their caps, and once a map is full the heap after a full collection grows by
+ * no more than a few MB up to the 100,000th value (unbounded, the last 80,000 unknown keys cost about 8.5 MB,
+ * the last 40,000 addresses about 10 MB).
+ */
+const DISTINCT = 100_000;
+/** Values sent before the heap is first measured: past the cap of the map under test, so a bounded one is full. */
+const KEY_WARM_UP = 20_000;
+const COUNTER_WARM_UP = 60_000;
+const OVER_HTTP = 3_000;
+const PARALLEL = 32;
+const FLAT_BYTES = 4 * 1024 * 1024;
+const CRITICAL_LIMIT = 5;
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+function heapAfterGc(): number {
+  for (let i = 0; i < 3; i++) gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Runs `send(i)` for i in [from, to), PARALLEL at a time. */
+async function flood(from: number, to: number, send: (i: number) => Promise<unknown>): Promise<void> {
+  let next = from;
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (next < to) await send(next++);
+    }),
+  );
+}
+
+/** The heap growth between the `warmUp`-th and the DISTINCT-th value sent. */
+async function heapGrowth(warmUp: number, send: (i: number) => Promise<unknown>): Promise<number> {
+  await flood(0, warmUp, send);
+  const before = heapAfterGc();
+  await flood(warmUp, DISTINCT, send);
+  return heapAfterGc() - before;
+}
+
+const randomKey = () => `sk-${crypto.randomBytes(24).toString('base64url')}`;
+const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+describe('bounded state under 100,000 distinct caller values', () => {
+  let base = '';
+  const fx = useApp('sqlite', { env: { CRITICAL_RATE_LIMIT: String(CRITICAL_LIMIT), TRUST_PROXY: 'true' } }, async (app) => {
+    base = await listen(app.t);
+  });
+  const ctx = () => fx.t.runtime.ctx as RelayContext;
+
+  it('unknown API keys: /v1/models refuses them through the key cache, which stays within its cap while the heap stays flat', { timeout: 900_000 }, async () => {
+    const tokens = ctx().relay.tokens;
+    await flood(0, OVER_HTTP, async () => {
+      const r = await fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${randomKey()}` } });
+      await r.arrayBuffer();
+      expect(r.status).toBe(401);
+    });
+    expect(tokens.size).toBeGreaterThan(0);
+    const growth = await heapGrowth(KEY_WARM_UP, async () => expect(await tokens.get(randomKey())).toBeUndefined());
+    expect(growth).toBeLessThan(FLAT_BYTES);
+    expect(tokens.size).toBeLessThanOrEqual(tokens.capacity);
+    // Only unknown keys were sent: their own cap holds them all.
+    expect(tokens.size).toBeLessThanOrEqual(UNKNOWN_KEY_CACHE_MAX);
+    expect(UNKNOWN_KEY_CACHE_MAX).toBeLessThan(KEY_WARM_UP);
+  });
+
+  it('client addresses: the login rate limit counts them in counters that stay within their cap while the heap stays flat, and still limits', { timeout: 900_000 }, async () => {
+    const counters = ctx().counters as MemoryWindowCounters;
+    const login = (address: string) =>
+      fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: '{}' }).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      });
+    const before = counters.size;
+    await flood(0, OVER_HTTP, async (i) => expect(await login(addressOf(DISTINCT + i))).not.toBe(429));
+    expect(counters.size).toBeGreaterThanOrEqual(before + OVER_HTTP);
+    const growth = await heapGrowth(COUNTER_WARM_UP, (i) => ctx().rateLimiter(`critical:${addressOf(i)}`, CRITICAL_LIMIT, ctx().config.criticalRateLimitDuration));
+    expect(growth).toBeLessThan(FLAT_BYTES);
+    expect(counters.size).toBeLessThanOrEqual(counters.capacity);
+    expect(counters.capacity).toBeLessThan(COUNTER_WARM_UP);
+    // An address seen just now is still limited.
+    const statuses: number[] = [];
+    for (let n = 0; n <= CRITICAL_LIMIT + 1; n++) statuses.push(await login('192.0.2.99'));
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  it('one-time codes, window counters and relay limit buckets keyed by 100,000 values stay within their caps', async () => {
+    const codes = new MemoryOneTimeCodes();
+    const counters = new MemoryWindowCounters();
+    const limits = new MemoryLimitStore();
+    const now = Date.now();
+    for (let i = 0; i < DISTINCT; i++) {
+      await codes.put(`mail:${i}@example.com`, 'code', 600_000);
+      counters.incr(`critical:${addressOf(i)}`, 1200, now);
+      limits.check([{ level: 'token', id: String(i), rpm: 10, tpm: 0 }], 1, now);
+    }
+    expect(codes.size).toBeLessThanOrEqual(codes.capacity);
+    expect(counters.size).toBeLessThanOrEqual(counters.capacity);
+    expect(limits.size).toBeLessThanOrEqual(limits.capacity);
+    expect(Math.max(codes.capacity, counters.capacity, limits.capacity)).toBeLessThan(DISTINCT);
+    // The most recent entries are kept.
+    expect(await codes.consume(`mail:${DISTINCT - 1}@example.com`, 'code')).toBe(true);
+    expect(counters.get(`critical:${addressOf(DISTINCT - 1)}`, 1200, now)).toBe(1);
+  });
+});
