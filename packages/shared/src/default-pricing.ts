@@ -128,3 +128,12 @@ export const defaultModelPrice: Record<string, number> = {
   suno_music: 0.1,
   suno_lyrics: 0.01,
 };
+
+/**
+ * The model ratio of a model with no price, served to a user who accepts unset ratios
+ * (accept_unset_model_ratio_model) or in self-use mode: new-api's default ratio (37.5, $75 per million tokens),
+ * a high price so that an unpriced model is never a free one.
+ */
+export const UNSET_MODEL_RATIO = 37.5;
+/** The per-task price (USD) of an unpriced task model so served: half the unset ratio, as new-api charges it. */
+export const UNSET_TASK_PRICE = UNSET_MODEL_RATIO / 2;

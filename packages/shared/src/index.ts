@@ -7,6 +7,7 @@ export * from './sensitive-words.js';
 export * from './fetch-settings.js';
 export * from './rate-limits.js';
 export * from './schemas/common.js';
+export * from './schemas/amounts.js';
 export * from './schemas/user.js';
 export * from './schemas/option.js';
 export * from './schemas/channel.js';

@@ -20,3 +20,10 @@ export function renderQuota(quota: number, opts: { displayInCurrency: boolean; q
   }
   return abbreviateNumber(quota);
 }
+
+/**
+ * The largest balance, token limit or quota amount Tollway holds (2^53 − 1): every balance and every sum of
+ * them stays an exact JavaScript integer. Every path that raises a balance refuses to pass it (the SQL
+ * statements check it atomically); imports refuse rows beyond it.
+ */
+export const QUOTA_MAX = Number.MAX_SAFE_INTEGER;

@@ -8,61 +8,48 @@ import type { OptionCheckFailure } from './option-def.js';
 
 export const SENSITIVE_REGEX_PREFIX = 'regex:';
 
-/** Finds the entries a text contains. */
-export interface SensitiveMatcher {
-  /** Up to `limit` distinct matched fragments (lower-cased), in order of appearance; empty when clean. */
-  find(text: string, limit?: number): string[];
-}
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** A refused line of the list: the English message, and the code and values of the console's text. */
-const lineError = (code: ErrorCode, line: number, what: string, detail?: string): OptionCheckFailure => ({
+export const sensitiveLineError = (code: ErrorCode, line: number, what: string, detail?: string): OptionCheckFailure => ({
   message: `SensitiveWords line ${line}: ${what}`,
   code,
   params: detail === undefined ? { line } : { line, detail },
 });
 
-/** The list's entries, blank lines dropped; an error names the first `regex:` entry that does not compile. */
-export function parseSensitiveWords(list: string): { sources: string[]; error?: OptionCheckFailure } {
-  const sources: string[] = [];
+/**
+ * The list's entries, blank lines dropped: plain words, and the sources of `regex:` entries. An error names the
+ * first `regex:` entry that is empty, does not compile or matches empty text. This check runs the pattern only
+ * on the empty text; the server compiles and runs patterns only in its linear-time engine (lib/safe-pattern.ts),
+ * which also refuses, on save, what that engine cannot run (backreferences, lookahead).
+ */
+export function parseSensitiveWords(list: string): { words: string[]; patterns: string[]; error?: OptionCheckFailure } {
+  const words: string[] = [];
+  const patterns: string[] = [];
   for (const [i, raw] of list.split(/\r?\n/).entries()) {
     const line = raw.trim();
     if (!line) continue;
     if (!line.startsWith(SENSITIVE_REGEX_PREFIX)) {
-      sources.push(escape(line));
+      words.push(line);
       continue;
     }
     const pattern = line.slice(SENSITIVE_REGEX_PREFIX.length).trim();
-    if (!pattern) return { sources, error: lineError(ErrorCode.SensitiveRegexEmpty, i + 1, 'the regex: entry is empty') };
+    if (!pattern) return { words, patterns, error: sensitiveLineError(ErrorCode.SensitiveRegexEmpty, i + 1, 'the regex: entry is empty') };
     try {
       // The pattern must also match something: an entry matching the empty string would refuse every prompt.
-      if (new RegExp(pattern, 'iu').test('')) return { sources, error: lineError(ErrorCode.SensitiveRegexMatchesEmpty, i + 1, 'the pattern matches empty text') };
+      if (new RegExp(pattern, 'iu').test('')) return { words, patterns, error: sensitiveLineError(ErrorCode.SensitiveRegexMatchesEmpty, i + 1, 'the pattern matches empty text') };
     } catch (err) {
       const detail = (err as Error).message;
-      return { sources, error: lineError(ErrorCode.SensitiveRegexInvalid, i + 1, `invalid regular expression (${detail})`, detail) };
+      return { words, patterns, error: sensitiveLineError(ErrorCode.SensitiveRegexInvalid, i + 1, `invalid regular expression (${detail})`, detail) };
     }
-    sources.push(pattern);
+    patterns.push(pattern);
   }
-  return { sources };
+  return { words, patterns };
 }
 
-/** One matcher for the whole list (a single alternation), or undefined when the list is empty or invalid. */
-export function compileSensitiveWords(list: string): SensitiveMatcher | undefined {
-  const { sources, error } = parseSensitiveWords(list);
-  if (error || sources.length === 0) return undefined;
-  const re = new RegExp(sources.map((s) => `(?:${s})`).join('|'), 'giu');
-  return {
-    find(text, limit = 3) {
-      const found: string[] = [];
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        const word = m[0].toLowerCase();
-        if (!found.includes(word)) found.push(word);
-        if (found.length >= limit) break;
-        if (m[0] === '') re.lastIndex++;
-      }
-      return found;
-    },
-  };
+/** The line number (1-based) of the n-th `regex:` entry of the list (0-based n), for messages. */
+export function sensitivePatternLine(list: string, n: number): number {
+  let seen = -1;
+  for (const [i, raw] of list.split(/\r?\n/).entries()) {
+    if (raw.trim().startsWith(SENSITIVE_REGEX_PREFIX) && ++seen === n) return i + 1;
+  }
+  return 0;
 }

@@ -1,19 +1,23 @@
 import crypto from 'node:crypto';
+import { QUOTA_MAX } from '@tollway/shared';
 import { sealSettingSecret } from '../lib/setting-secret.js';
 import type { TableSpec } from './copy.js';
 import type { MapContext } from './context.js';
+import { quotaProblem, RoleRule } from './rules.js';
 import { deletedAt, flag, meaningful, num, ref, text, type Row } from './values.js';
 
 /** Sign-in ids new-api or one-api keep that Tollway has no provider for. */
 const UNKNOWN_IDENTITIES = ['discord_id', 'lark_id'];
 const AFF_CODE_LENGTH = 4;
-const ROOT_ROLE = 100;
-const ADMIN_ROLE = 10;
+/** The skip reason of a row refused for a quota value (each such row is listed with its value). */
+const QUOTA_REFUSED = `a quota value is not a whole number from 0 to ${QUOTA_MAX} (refused; listed below)`;
+const USER_QUOTA_COLUMNS = ['quota', 'used_quota', 'aff_quota', 'aff_history'] as const;
 const TOP_UP_STATUSES = new Set(['pending', 'success', 'expired']);
 /** new-api's "used" redemption status. */
 const REDEMPTION_USED = 3;
 
 export function usersSpec(ctx: MapContext): TableSpec {
+  const roles = new RoleRule(ctx.merging);
   return {
     source: 'users',
     target: 'users',
@@ -23,11 +27,13 @@ export function usersSpec(ctx: MapContext): TableSpec {
       for (const c of UNKNOWN_IDENTITIES) if (text(r[c])) report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`, `id ${num(r.id)}`);
       if (text(r.stripe_customer)) report.note('users.stripe_customer: Tollway has no Stripe payments', `id ${num(r.id)}`);
       const accessToken = text(r.access_token).trim();
-      let role = num(r.role, 1);
-      if (ctx.merging && role === ROOT_ROLE) {
-        role = ADMIN_ROLE;
-        report.note("users.role: the source's root becomes an administrator (the target keeps its own root)", `id ${num(r.id)}`);
+      const example = `id ${num(r.id)}`;
+      const bad = quotaProblem(r, USER_QUOTA_COLUMNS);
+      if (bad) {
+        report.refuse(example, bad);
+        return QUOTA_REFUSED;
       }
+      const role = roles.roleOf(r, report, example);
       let affCode = text(r.aff_code);
       if (!affCode) {
         affCode = `i${num(r.id)}${crypto.randomBytes(AFF_CODE_LENGTH).toString('hex')}`;
@@ -79,6 +85,17 @@ export function tokensSpec(ctx: MapContext): TableSpec {
       if (!key) return 'the token has no key';
       if (flag(r.cross_group_retry)) report.note('tokens.cross_group_retry: Tollway does not retry across groups', `id ${num(r.id)}`);
       if (num(r.billing_type) !== 0) report.note('tokens.billing_type: Tollway has no subscriptions; the token bills the wallet', `id ${num(r.id)}`);
+      // An overdrawn limit stays exhausted (0): nothing is gained; any other value out of range refuses the row.
+      let remain = num(r.remain_quota);
+      if (Number.isInteger(remain) && remain < 0) {
+        report.refuse(`id ${num(r.id)}`, `remain_quota ${remain} is below 0: imported as 0 (the token stays exhausted)`);
+        remain = 0;
+      }
+      const bad = quotaProblem({ remain_quota: remain, used_quota: r.used_quota }, ['remain_quota', 'used_quota']);
+      if (bad) {
+        report.refuse(`id ${num(r.id)}`, bad);
+        return QUOTA_REFUSED;
+      }
       return {
         id: num(r.id) + ctx.off.tokens,
         user_id: ref(r.user_id, ctx.off.users),
@@ -89,7 +106,7 @@ export function tokensSpec(ctx: MapContext): TableSpec {
         created_time: num(r.created_time),
         accessed_time: num(r.accessed_time),
         expired_time: num(r.expired_time, -1),
-        remain_quota: num(r.remain_quota),
+        remain_quota: remain,
         unlimited_quota: flag(r.unlimited_quota),
         used_quota: num(r.used_quota),
         // one-api keeps a token's models in `models` and its allowed addresses in `subnet`.
@@ -112,8 +129,13 @@ export function redemptionsSpec(ctx: MapContext): TableSpec {
     source: 'redemptions',
     target: 'redemptions',
     uniques: ['key'],
-    map(r) {
+    map(r, report) {
       if (deletedAt(r.deleted_at)) return 'deleted in the source (Tollway deletes codes outright)';
+      const bad = quotaProblem(r, ['quota']);
+      if (bad) {
+        report.refuse(`id ${num(r.id)}`, bad);
+        return QUOTA_REFUSED;
+      }
       const status = num(r.status, 1);
       return {
         id: num(r.id) + ctx.off.redemptions,

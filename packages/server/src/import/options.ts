@@ -1,6 +1,7 @@
 import { normalizeOptionValue, resolveOptionKey } from '@tollway/shared';
 import type { Db } from '../db/connect.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import { sensitiveWordsRefusal } from '../lib/sensitive-words.js';
 import { TableReport } from './report.js';
 import type { SourceDb } from './source.js';
 import { text } from './values.js';
@@ -24,6 +25,12 @@ export async function copyOptions(src: SourceDb, dst: Db, box: SecretBox, keepTa
     const checked = normalizeOptionValue(key, text(r.value));
     if (!checked.ok) {
       report.skip(checked.message.startsWith('unknown option') ? 'unknown to Tollway' : `invalid for Tollway: ${checked.message}`, sourceKey);
+      continue;
+    }
+    // Patterns are refused as the settings API refuses them: only what the linear-time engine runs.
+    const unsafe = key === 'SensitiveWords' ? sensitiveWordsRefusal(checked.value) : undefined;
+    if (unsafe) {
+      report.skip(`invalid for Tollway: ${unsafe.message}`, sourceKey);
       continue;
     }
     // Secret options are sealed in the target when CRYPTO_SECRET is set: compared opened.

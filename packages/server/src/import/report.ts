@@ -1,5 +1,7 @@
 /** Per-table counts of an import, the values it could not map and why, and progress lines on stderr. */
 const EXAMPLES = 5;
+/** Refusals listed one line per row; past this many a table lists how many more there were. */
+const LISTED_REFUSALS = 1000;
 const PROGRESS_EVERY_MS = 1000;
 
 type Counted = { count: number; examples: string[] };
@@ -24,12 +26,21 @@ export class TableReport {
   readonly notes = new Map<string, { count: number; examples: string[] }>();
   /** Quota columns' sums over skipped rows (the quota check leaves them out). */
   readonly skippedSums = new Map<string, number>();
+  /** Values refused by Tollway's rules (roles, quotas), one entry per row: what was refused and what was done. */
+  readonly refusals: { row: string; what: string }[] = [];
+  private refusalsNotListed = 0;
 
   constructor(readonly table: string) {}
 
   skip(reason: string, example: string, sums: Record<string, number> = {}): void {
     count(this.skipped, reason, example);
     for (const [k, v] of Object.entries(sums)) this.skippedSums.set(k, (this.skippedSums.get(k) ?? 0) + v);
+  }
+
+  /** A value refused by the API's rules, listed with its row in the summary (`row`: e.g. "id 7"). */
+  refuse(row: string, what: string): void {
+    if (this.refusals.length < LISTED_REFUSALS) this.refusals.push({ row, what });
+    else this.refusalsNotListed++;
   }
 
   note(what: string, example: string): void {
@@ -46,6 +57,8 @@ export class TableReport {
     const out = [`${this.table}: read ${this.read}, written ${this.written}, already present ${this.present}, skipped ${this.skippedCount}`];
     for (const [reason, s] of this.skipped) out.push(`  skipped ${s.count}: ${reason} (${examples(s)})`);
     for (const [what, s] of this.notes) out.push(`  not mapped in ${s.count} row(s): ${what} (${examples(s)})`);
+    for (const r of this.refusals) out.push(`  refused ${r.row}: ${r.what}`);
+    if (this.refusalsNotListed) out.push(`  refused ${this.refusalsNotListed} more row(s), not listed`);
     return out;
   }
 }

@@ -1,10 +1,10 @@
-import { dec, DEFAULT_CACHE_CREATION_RATIO, mul, toNumber, type Price } from '@tollway/shared';
+import { dec, DEFAULT_CACHE_CREATION_RATIO, mul, toNumber, UNSET_MODEL_RATIO, type Price } from '@tollway/shared';
 import type { OptionsService } from '../core/options/service.js';
 
 export interface ResolvedPrice {
   price: Price;
   groupRatio: number;
-  /** Set when the model had no ratio and the call is allowed anyway (self-use mode, accept-unset). */
+  /** Set when the model had no ratio and the call is allowed anyway (self-use mode, accept-unset): UNSET_MODEL_RATIO. */
   unset: boolean;
   /** Priced by the fallback_* options. */
   fallback?: boolean;
@@ -54,8 +54,9 @@ export function resolvePrice(o: OptionsService, requested: string, group: string
     }
   }
   if (!acceptUnset && !o.bool('SelfUseModeEnabled')) return undefined;
-  // Unpriced but allowed: billed at ratio 0 (free), recorded as such in the log.
-  return { price: { mode: 'ratio', modelRatio: 0, completionRatio: 1, cacheRatio: 1, cacheCreationRatio: 1, groupRatio }, groupRatio, unset: true };
+  // Issue 31 hole 6 (the unset-model rule): unpriced but allowed is billed at new-api's default ratio, never 0 —
+  // the user's own setting accepts a high price, it does not make the call free. Recorded as ratio_unset.
+  return { price: { mode: 'ratio', modelRatio: UNSET_MODEL_RATIO, completionRatio: 1, cacheRatio: 1, cacheCreationRatio: 1, groupRatio }, groupRatio, unset: true };
 }
 
 /** A per-call price scaled to a number of billable units (exact decimal product); ratio prices are unchanged. */

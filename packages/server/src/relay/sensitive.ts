@@ -1,5 +1,6 @@
-import { compileSensitiveWords, type SensitiveMatcher } from '@tollway/shared';
+import type { Logger } from 'pino';
 import type { OptionsService } from '../core/options/service.js';
+import { compileSensitiveWords, type SensitiveMatcher } from '../lib/sensitive-words.js';
 import { RelayError } from './errors.js';
 import { openAIChat } from './ir/openai-chat.js';
 import type { RelaySettings } from './settings.js';
@@ -43,10 +44,18 @@ export function promptTexts(call: InboundCall): string[] {
 
 let compiled: { list: string; matcher: SensitiveMatcher | undefined } | undefined;
 
-/** The matcher of the current SensitiveWords (compiled again only when the option changed). */
-function matcherOf(options: OptionsService): SensitiveMatcher | undefined {
+/**
+ * The matcher of the current SensitiveWords, compiled again only when the option changed (patterns in the
+ * linear-time engine: lib/safe-pattern.ts). A list the engine cannot run (stored before patterns were checked on
+ * save, or imported) checks nothing, and says so once in the log.
+ */
+function matcherOf(options: OptionsService, log: Logger | undefined): SensitiveMatcher | undefined {
   const list = options.get('SensitiveWords');
-  if (compiled?.list !== list) compiled = { list, matcher: compileSensitiveWords(list) };
+  if (compiled?.list !== list) {
+    const { matcher, refusal } = compileSensitiveWords(list);
+    if (refusal) log?.error({ option: 'SensitiveWords', reason: refusal.message }, 'SensitiveWords cannot be used: prompts are not checked until it is saved again');
+    compiled = { list, matcher };
+  }
   return compiled.matcher;
 }
 
@@ -55,9 +64,9 @@ function matcherOf(options: OptionsService): SensitiveMatcher | undefined {
  * refused before any channel is chosen or quota reserved (400, code sensitive_words_detected, naming what matched).
  * Calls billed in the exempt group (global.safe_check_exempt_enabled / _group) are not checked.
  */
-export function checkPrompt(options: OptionsService, settings: RelaySettings, call: InboundCall, group: string): void {
+export function checkPrompt(options: OptionsService, settings: RelaySettings, call: InboundCall, group: string, log?: Logger): void {
   if (!settings.checkPrompt || group === settings.exemptGroup) return;
-  const matcher = matcherOf(options);
+  const matcher = matcherOf(options, log);
   if (!matcher) return;
   const found: string[] = [];
   for (const text of promptTexts(call)) {

@@ -286,10 +286,10 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       expect([...users.skipped.keys()]).toEqual(['username already used by another users row in the target']);
       expect(report(merged, 'tokens').skippedCount).toBe(2);
       expect(merged.quota.every((q) => q.ok)).toBe(true);
-      // The source's root joins as an administrator: the target keeps its own root.
+      // The source's root joins as a common user (never an administrator): the target keeps its own root.
       const roles = await k.selectFrom('users').select(['id', 'role']).where('role', '=', 100).execute();
       expect(roles).toEqual([{ id: 1, role: 100 }]);
-      expect(await k.selectFrom('users').select('role').where('username', '=', 'root').executeTakeFirstOrThrow()).toEqual({ role: 10 });
+      expect(await k.selectFrom('users').select('role').where('username', '=', 'root').executeTakeFirstOrThrow()).toEqual({ role: 1 });
       const bob = await k.selectFrom('users').select(['id', 'inviter_id']).where('username', '=', 'bob').executeTakeFirstOrThrow();
       expect(bob).toEqual({ id: 4, inviter_id: 3 });
       const again = await runImport({ from: source.dsn, target: other.db, box, log, merge: true });

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { computeQuota, DEFAULT_QUOTA_PER_UNIT, UNSET_MODEL_RATIO } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { useGateway } from '../support/fixture.js';
@@ -35,15 +36,19 @@ describe('relay rules', () => {
     await expect(sdk(bt.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'user_banned' } });
   });
 
-  it('refuses unpriced models unless self-use mode or the user accepts unset ratios, then bills 0', async () => {
+  it('refuses unpriced models unless the user accepts unset ratios, then bills them at the default ratio, never 0 (hole 6)', async () => {
     const tok = await addToken(t, user.userId!, {});
     await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).rejects.toMatchObject({ status: 404, error: { code: 'model_price_not_set' } });
+    // The setting is the user's own (as in new-api): it accepts a high default price, it never makes a call free.
     await user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: true });
     expect((await sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).choices).toHaveLength(1);
     await drainWriter(t);
     const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'unpriced-model').executeTakeFirstOrThrow();
-    expect(Number(log.quota)).toBe(0);
-    expect(JSON.parse(log.other).ratio_unset).toBe(true);
+    const unsetPrice = { mode: 'ratio' as const, modelRatio: UNSET_MODEL_RATIO, completionRatio: 1, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 };
+    const expected = computeQuota(unsetPrice, { promptTokens: log.prompt_tokens, completionTokens: log.completion_tokens }, DEFAULT_QUOTA_PER_UNIT);
+    expect(log.prompt_tokens + log.completion_tokens).toBeGreaterThan(0);
+    expect(Number(log.quota)).toBe(expected);
+    expect(JSON.parse(log.other)).toMatchObject({ ratio_unset: true, model_ratio: UNSET_MODEL_RATIO });
   });
 
   it('honours LogConsumeEnabled and LogErrorEnabled', async () => {

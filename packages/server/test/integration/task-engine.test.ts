@@ -1,4 +1,4 @@
-import { ChannelType, LogType } from '@tollway/shared';
+import { ChannelType, DEFAULT_QUOTA_PER_UNIT, LogType, UNSET_TASK_PRICE } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateKey, type Identified } from '../../src/relay/authenticate.js';
 import { RelayError } from '../../src/relay/errors.js';
@@ -173,6 +173,23 @@ describe.each(dialects)('task engine on %s', (dialect) => {
       status: 404,
       code: 'model_price_not_set',
     });
+  });
+
+  it('an unpriced task model the user accepts is held at UNSET_TASK_PRICE, never free (hole 6)', async () => {
+    const unsetQuota = UNSET_TASK_PRICE * DEFAULT_QUOTA_PER_UNIT;
+    const balance = await userQuota(gw.t, gw.user.userId!);
+    // Alice's balance (ten priced tasks) cannot pay the unset price: refused, where it used to be served for free.
+    expect(balance).toBeLessThan(unsetQuota);
+    await gw.user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: true });
+    try {
+      await expect(submitTask(ctx(), await who(), { platform: taskPlatformByName(PLATFORM)!, action: 'GENERATE', model: 'fake_free', body: {}, ip: '' })).rejects.toMatchObject({
+        status: 403,
+        code: 'insufficient_user_quota',
+      });
+      expect(await userQuota(gw.t, gw.user.userId!)).toBe(balance);
+    } finally {
+      await gw.user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: false });
+    }
   });
 
   it('a failed task is refunded exactly once, whoever races to end it', async () => {

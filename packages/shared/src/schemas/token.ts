@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../error-codes.js';
 import { inputRule } from '../input-rules.js';
+import { QUOTA_MAX } from '../quota.js';
 import { pageQuery, queryBool } from './common.js';
 import { perMinute } from '../rate-limits.js';
 
@@ -64,7 +65,7 @@ const modelList = z
 
 const tokenFields = {
   name: z.string({ error: 'name must be a string' }).trim().min(1, 'name is required').max(TOKEN_NAME_MAX, `name must be at most ${TOKEN_NAME_MAX} characters`),
-  remain_quota: count('remain_quota', 0, Number.MAX_SAFE_INTEGER),
+  remain_quota: count('remain_quota', 0, QUOTA_MAX),
   unlimited_quota: flag('unlimited_quota'),
   expired_time: z.union([z.number(), z.string().max(40)], { error: EXPIRY_FORMAT }).transform((v, ctx) => {
     const at = parseExpiry(v);

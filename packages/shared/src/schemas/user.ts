@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../error-codes.js';
 import { inputRule } from '../input-rules.js';
+import { quotaAmount, userRole } from './amounts.js';
 import { perMinute } from '../rate-limits.js';
 import { UserManageActions } from '../enums.js';
 
@@ -125,7 +126,7 @@ export const createUserBody = z.object({
   username: newUsername,
   password,
   display_name: z.string().trim().max(20).optional().default(''),
-  role: z.number().int().optional(),
+  role: userRole.optional(),
   remark: z.string().max(255).optional(),
 });
 
@@ -135,7 +136,7 @@ export const updateUserBody = z.object({
   display_name: z.string().trim().max(20).optional(),
   password: password.optional().or(z.literal('')),
   group: z.string().trim().min(1).max(64).optional(),
-  quota: z.number().int().optional(),
+  quota: quotaAmount('quota').optional(),
   email: optionalEmail.optional(),
   remark: z.string().max(255).optional(),
   rpm_limit: perMinute('rpm_limit').optional(),
@@ -155,10 +156,7 @@ export const manageUserBody = z.discriminatedUnion('action', [
     ...manageTarget,
     action: z.literal('add_quota'),
     mode: z.enum(QuotaChangeModes, { error: 'mode must be add, subtract or override' }),
-    value: z
-      .number({ error: 'value must be a number of quota units' })
-      .refine(Number.isSafeInteger, inputRule(ErrorCode.InputNotInteger, 'value must be a whole number of quota units'))
-      .refine((v) => v >= 0, inputRule(ErrorCode.QuotaNegative, 'value must not be negative')),
+    value: quotaAmount('value'),
   }),
 ]);
 export type ManageUserBody = z.infer<typeof manageUserBody>;

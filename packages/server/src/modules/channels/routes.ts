@@ -2,6 +2,7 @@ import { channelIdsBody, channelListQuery, channelListRow, channelPublic, channe
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { withHealth } from './health.js';
+import { keyLookup } from './key-lookup.js';
 import { channelKeyRoutes } from './routes-keys.js';
 import { toPublicChannel } from './view.js';
 
@@ -22,11 +23,15 @@ export function channelRoutes(r: Router): void {
     method: 'GET',
     url: '/api/channel/search',
     level: 'admin',
-    summary: 'Search channels: keyword (id, name, key, base_url), group (member), model (substring); same paging and modes as the list',
+    summary:
+      'Search channels: keyword (part of the name, tag or base_url, or the id; for root also a whole key, audited), group (member), model (part); same paging and modes as the list',
     tags,
     query: channelSearchQuery,
     response: paged(channelListRow),
-    handler: async ({ ctx, query }) => withHealth(ctx.breakers, await ctx.channels.list(query)),
+    handler: async ({ ctx, req, user, query }) => {
+      const keyIds = await keyLookup(ctx, req, user, query.keyword);
+      return withHealth(ctx.breakers, await ctx.channels.list({ ...query, keyIds }));
+    },
   });
   r.add({
     method: 'GET',

@@ -1,5 +1,6 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { likeText } from '../../db/like.js';
 import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { Database } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -16,6 +17,8 @@ export interface ChannelFilter {
   model?: string;
   type?: number;
   status?: 'all' | 'enabled' | 'disabled' | '';
+  /** Channels the keyword named by their whole key (root's lookup, see key-lookup.ts): matched by id. */
+  keyIds?: number[];
 }
 
 export type ChannelOrder = 'id' | 'priority';
@@ -23,26 +26,27 @@ export type ChannelOrder = 'id' | 'priority';
 type Eb = ExpressionBuilder<Database, 'channels'>;
 
 /**
- * Conditions of a list or search filter (keyword: id, name, key or base_url; group: exact member; model: substring).
- * Keys sealed at rest cannot be searched, so the key is left out then.
+ * Conditions of a list or search filter (keyword: part of the name, tag or base URL, or the id; group: exact
+ * member; model: part of the list). Keys are never matched here: a key is found only by its whole value, by
+ * root, through keyIds. The caller's text is literal (db/like.ts).
  */
-function conditions(eb: Eb, f: ChannelFilter, searchKey: boolean): Expression<SqlBool>[] {
+function conditions(eb: Eb, f: ChannelFilter): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = [];
   if (f.type) out.push(eb('type', '=', f.type));
   if (f.status === 'enabled') out.push(eb('status', '=', 1));
   if (f.status === 'disabled') out.push(eb('status', '!=', 1));
   if (f.keyword) {
-    const like = `%${f.keyword.toLowerCase()}%`;
-    const either: Expression<SqlBool>[] = [eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['base_url']), 'like', like)];
-    if (searchKey) either.push(eb('key', 'like', `%${f.keyword}%`));
+    const kw = f.keyword.toLowerCase();
+    const either: Expression<SqlBool>[] = [likeText(eb.fn('lower', ['name']), kw), likeText(eb.fn('lower', ['tag']), kw), likeText(eb.fn('lower', ['base_url']), kw)];
     if (/^\d{1,9}$/.test(f.keyword)) either.push(eb('id', '=', Number(f.keyword)));
+    if (f.keyIds?.length) either.push(eb('id', 'in', f.keyIds));
     out.push(eb.or(either));
   }
   if (f.group) {
     const g = f.group;
-    out.push(eb.or([eb('group', '=', g), eb('group', 'like', `${g},%`), eb('group', 'like', `%,${g}`), eb('group', 'like', `%,${g},%`)]));
+    out.push(eb.or([eb('group', '=', g), likeText('group', `${g},`, 'starts'), likeText('group', `,${g}`, 'ends'), likeText('group', `,${g},`)]));
   }
-  if (f.model) out.push(eb('models', 'like', `%${f.model}%`));
+  if (f.model) out.push(likeText('models', f.model));
   return out;
 }
 
@@ -126,9 +130,15 @@ export class ChannelsStore {
     return rows.map((r) => r.id);
   }
 
+  /** Every channel's id and key (opened): root's whole-key lookup compares them in memory. */
+  async keys(): Promise<{ id: number; key: string }[]> {
+    const rows = await this.k.selectFrom('channels').select(['id', 'key']).execute();
+    return rows.map((r) => ({ id: r.id, key: this.box.open(r.key) }));
+  }
+
   /** One page of channels matching the filter, ordered by id desc or by priority desc then id desc. */
   async page(f: ChannelFilter, order: ChannelOrder, window: RowWindow): Promise<Slice<ChannelRow>> {
-    const base = this.k.selectFrom('channels').where((eb: Eb) => eb.and(conditions(eb, f, !this.box.enabled)));
+    const base = this.k.selectFrom('channels').where((eb: Eb) => eb.and(conditions(eb, f)));
     const { items, total } = await selectPage(
       base,
       (q) => (order === 'id' ? q.selectAll().orderBy('id', 'desc') : q.selectAll().orderBy('priority', 'desc').orderBy('id', 'desc')),
@@ -142,7 +152,7 @@ export class ChannelsStore {
     return this.k
       .selectFrom('channels')
       .select(['id', 'tag', 'priority'])
-      .where((eb) => eb.and(conditions(eb, f, !this.box.enabled)))
+      .where((eb) => eb.and(conditions(eb, f)))
       .execute();
   }
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { likeText } from '../../db/like.js';
 import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { MessagesTable } from '../../db/schema.js';
 
@@ -45,7 +46,7 @@ export class MessagesStore {
   /** Messages for administrators, newest first, filtered by keyword (title or content) and creation time. */
   page(opts: RowWindow & { keyword?: string; from?: number; to?: number }): Promise<Slice<MessageRow>> {
     let base = this.k.selectFrom('messages');
-    if (opts.keyword) base = base.where((eb) => eb.or([eb('title', 'like', `%${opts.keyword}%`), eb('content', 'like', `%${opts.keyword}%`)]));
+    if (opts.keyword) base = base.where((eb) => eb.or([likeText('title', opts.keyword!), likeText('content', opts.keyword!)]));
     if (opts.from !== undefined) base = base.where('created_at', '>=', opts.from);
     if (opts.to !== undefined) base = base.where('created_at', '<=', opts.to);
     return selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);

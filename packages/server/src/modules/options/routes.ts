@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { optionItem, updateOptionBody } from '@tollway/shared';
+import { optionItem, resolveOptionKey, updateOptionBody } from '@tollway/shared';
+import { coded } from '../../http/errors.js';
+import { sensitiveWordsRefusal } from '../../lib/sensitive-words.js';
 import type { Router } from '../../http/route.js';
 
 export function optionRoutes(r: Router): void {
@@ -20,6 +22,9 @@ export function optionRoutes(r: Router): void {
     tags: ['options'],
     body: updateOptionBody,
     handler: async ({ ctx, body }) => {
+      // Administrator patterns must run in the linear-time engine: refused here, with the engine's reason.
+      const refusal = resolveOptionKey(body.key) === 'SensitiveWords' && typeof body.value === 'string' ? sensitiveWordsRefusal(body.value) : undefined;
+      if (refusal) throw coded(refusal.code, refusal.message, { ...refusal.params, key: 'SensitiveWords' });
       await ctx.options.set(body.key, body.value);
       return undefined;
     },

@@ -10,6 +10,7 @@ import {
 } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/unique.js';
+import { balanceCapMessage, balanceCapParams } from '../../db/quota-cap.js';
 import { conflict, notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
@@ -196,6 +197,7 @@ export class RedemptionService {
         throw err;
       });
     if (outcome === 'user-missing') throw coded(ErrorCode.UserNotFound, MSG.userMissing);
+    if (outcome === 'over-max') throw coded(ErrorCode.InputTooLarge, balanceCapMessage, balanceCapParams);
     if (outcome === 'unavailable') {
       // Someone else took the last use (or an administrator changed the code) between the read and the update.
       const fresh = await this.store.findByKey(key);

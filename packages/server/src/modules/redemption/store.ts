@@ -1,8 +1,10 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { LogType, RedemptionStatus } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
+import { likeText } from '../../db/like.js';
+import { fitsUnderQuotaMax, QuotaMaxExceeded } from '../../db/quota-cap.js';
 import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
-import type { RedemptionsTable } from '../../db/schema.js';
+import type { Database, RedemptionsTable } from '../../db/schema.js';
 import type { AccountLogs } from '../../accounting/account-log.js';
 import type { TopUpCredit } from '../topup/store.js';
 
@@ -14,7 +16,7 @@ export type RedemptionChanges = Updateable<RedemptionsTable>;
 export type RedemptionUse = Omit<TopUpCredit, 'quota'> & { code: RedemptionRow; username: string };
 
 /** Why the conditional use statement changed nothing, or 'ok'. */
-export type UseOutcome = 'ok' | 'unavailable' | 'user-missing';
+export type UseOutcome = 'ok' | 'unavailable' | 'user-missing' | 'over-max';
 
 /** SQL for redemption codes and their uses. */
 export class RedemptionsStore {
@@ -46,15 +48,14 @@ export class RedemptionsStore {
   }
 
   /**
-   * Newest first. The keyword matches part of the name, the whole key, or the id. LIKE wildcards typed by the
-   * administrator act as wildcards.
+   * Newest first. The keyword matches part of the name (literally: db/like.ts), the whole key, or the id.
    */
   page(opts: RowWindow & { keyword?: string }): Promise<Slice<RedemptionRow>> {
     let base = this.k.selectFrom('redemptions');
     const kw = opts.keyword;
     if (kw) {
       const asId = /^\d{1,15}$/.test(kw) ? Number(kw) : -1;
-      base = base.where((eb) => eb.or([eb('id', '=', asId), eb('name', 'like', `%${kw}%`), eb('key', '=', kw)]));
+      base = base.where((eb) => eb.or([eb('id', '=', asId), likeText('name', kw), eb('key', '=', kw)]));
     }
     return selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
   }
@@ -179,13 +180,15 @@ export class RedemptionsStore {
           .set({ quota: sql`quota + ${u.code.quota}` })
           .where('id', '=', u.userId)
           .where('deleted_at', 'is', null)
+          .where(fitsUnderQuotaMax('quota', u.code.quota))
           .executeTakeFirst();
-        if (Number(credited.numUpdatedRows) !== 1) throw new UserMissing();
+        if (Number(credited.numUpdatedRows) !== 1) throw (await userExists(trx, u.userId)) ? new QuotaMaxExceeded() : new UserMissing();
         await logs.add(trx, { userId: u.userId, username: u.username, type: LogType.Topup, content: u.logContent, quota: u.code.quota, event: u.logEvent });
         return 'ok';
       })
       .catch((err: unknown) => {
         if (err instanceof UserMissing) return 'user-missing' as const;
+        if (err instanceof QuotaMaxExceeded) return 'over-max' as const;
         throw err;
       });
     if (outcome === 'ok') logs.committed();
@@ -194,3 +197,6 @@ export class RedemptionsStore {
 }
 
 class UserMissing extends Error {}
+
+const userExists = async (trx: Transaction<Database>, id: number): Promise<boolean> =>
+  (await trx.selectFrom('users').select('id').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()) !== undefined;

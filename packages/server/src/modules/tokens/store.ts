@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { likeText } from '../../db/like.js';
 import { selectPage } from '../../db/paged-select.js';
 import type { TokensTable } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -40,10 +41,10 @@ export class TokensStore {
   /** The owner's tokens, newest first; `name` matches part of the name, `key` part of the key. */
   async page(userId: number, opts: { offset: number; limit: number; name?: string; key?: string }): Promise<{ items: TokenRow[]; total: number }> {
     let base = this.owned(userId);
-    // LIKE wildcards typed by the caller act as wildcards; the search never leaves the caller's own tokens.
-    if (opts.name) base = base.where('name', 'like', `%${opts.name}%`);
+    // The caller's text is literal (db/like.ts); the search never leaves the caller's own tokens.
+    if (opts.name) base = base.where(likeText('name', opts.name));
     if (opts.key && this.box.enabled) return this.pageByKeyPart(base, opts.key, opts.offset, opts.limit);
-    if (opts.key) base = base.where('key', 'like', `%${opts.key}%`);
+    if (opts.key) base = base.where(likeText('key', opts.key));
     const { items, total } = await selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
     return { items: items.map(this.open), total };
   }

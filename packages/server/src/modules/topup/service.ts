@@ -1,7 +1,9 @@
-import { dec, ErrorCode, mul, PAYMENT_METHODS, renderQuota, roundToInt, type PaymentMethod } from '@tollway/shared';
+import { dec, ErrorCode, mul, PAYMENT_METHODS, QUOTA_MAX, renderQuota, roundToInt, type PaymentMethod } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { coded, notFound } from '../../http/errors.js';
+import { balanceCapMessage, balanceCapParams, QuotaMaxExceeded } from '../../db/quota-cap.js';
 import { randomString } from '../../lib/secrets.js';
+import { configuredServerAddress } from '../../lib/server-address.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
@@ -60,13 +62,15 @@ export class TopUpService {
     return ratio !== undefined && ratio > 0 ? ratio : 1;
   }
 
-  /** Whole currency units for a typed amount, with the minimum and whole-unit rules. */
+  /** Whole currency units for a typed amount, with the minimum and whole-unit rules; the quota within QUOTA_MAX. */
   private units(amount: number): number {
     const min = this.minAmount();
     if (amount < min) throw coded(ErrorCode.TopUpMinimum, `the top-up amount cannot be less than ${min}`, { min });
-    if (!this.inTokens) return amount;
-    const units = amount / this.quotaPerUnit;
+    const units = this.inTokens ? amount / this.quotaPerUnit : amount;
     if (!Number.isInteger(units)) throw coded(ErrorCode.TopUpMultiple, `the top-up amount must be a multiple of ${this.quotaPerUnit} (one unit)`, { unit: this.quotaPerUnit });
+    // An order is never worth more quota than a balance may hold (the credit is checked again when paid).
+    if (this.quotaFor(units) > QUOTA_MAX)
+      throw coded(ErrorCode.InputTooLarge, `the top-up amount is worth more than ${QUOTA_MAX} quota`, { field: 'amount', max: Math.floor(QUOTA_MAX / this.quotaPerUnit) });
     return units;
   }
 
@@ -110,7 +114,7 @@ export class TopUpService {
     if (!merchant) throw coded(ErrorCode.TopUpDisabled, TOPUP_DISABLED);
     const units = this.units(amount);
     const money = this.payable(units, user.group);
-    const serverAddress = this.o.get('ServerAddress').trim().replace(/\/+$/, '');
+    const serverAddress = configuredServerAddress(this.o) ?? '';
     const callback = this.o.get('CustomCallbackAddress').trim().replace(/\/+$/, '') || serverAddress;
     if (!callback) throw coded(ErrorCode.TopUpNoCallback, NO_CALLBACK_ADDRESS);
     const type = PAYMENT_METHODS[method];
@@ -160,14 +164,19 @@ export class TopUpService {
   private async complete(order: TopUpRow): Promise<boolean> {
     const quota = this.quotaFor(Number(order.amount));
     const shown = renderQuota(quota, { displayInCurrency: !this.inTokens, quotaPerUnit: this.quotaPerUnit });
-    const done = await this.store.complete({
-      tradeNo: order.trade_no,
-      userId: order.user_id,
-      quota,
-      at: nowSeconds(),
-      logContent: `online top-up succeeded, amount: ${shown}, paid: ${Number(order.money).toFixed(2)}`,
-      logEvent: { kind: 'topup', quota, amount: shown, paid: Number(order.money).toFixed(2) },
-    });
+    const done = await this.store
+      .complete({
+        tradeNo: order.trade_no,
+        userId: order.user_id,
+        quota,
+        at: nowSeconds(),
+        logContent: `online top-up succeeded, amount: ${shown}, paid: ${Number(order.money).toFixed(2)}`,
+        logEvent: { kind: 'topup', quota, amount: shown, paid: Number(order.money).toFixed(2) },
+      })
+      .catch((err: unknown) => {
+        if (err instanceof QuotaMaxExceeded) throw coded(ErrorCode.InputTooLarge, balanceCapMessage, balanceCapParams);
+        throw err;
+      });
     if (done) await this.ctx.users.notifyChanged(order.user_id);
     return done;
   }

@@ -1,6 +1,8 @@
 import { LogType, type LogEvent } from '@tollway/shared';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { likeText } from '../../db/like.js';
+import { fitsUnderQuotaMax, QuotaMaxExceeded } from '../../db/quota-cap.js';
 import { selectPage, type RowWindow, type Slice } from '../../db/paged-select.js';
 import type { TopUpsTable } from '../../db/schema.js';
 import type { AccountLogs } from '../../accounting/account-log.js';
@@ -56,11 +58,14 @@ export class TopUpStore {
         .where('status', 'in', ['pending', 'expired'])
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return false;
-      await trx
+      const credit = await trx
         .updateTable('users')
         .set({ quota: sql`quota + ${c.quota}` })
         .where('id', '=', c.userId)
-        .execute();
+        .where(fitsUnderQuotaMax('quota', c.quota))
+        .executeTakeFirst();
+      // Past QUOTA_MAX: everything rolls back, the order stays unpaid (a missing user is credited nothing, as before).
+      if (Number(credit.numUpdatedRows) !== 1 && (await trx.selectFrom('users').select('id').where('id', '=', c.userId).executeTakeFirst())) throw new QuotaMaxExceeded();
       const user = await trx.selectFrom('users').select('username').where('id', '=', c.userId).executeTakeFirst();
       await logs.add(trx, { userId: c.userId, username: user?.username ?? '', type: LogType.Topup, content: c.logContent, quota: c.quota, event: c.logEvent });
       return true;
@@ -79,7 +84,7 @@ export class TopUpStore {
   async page(opts: RowWindow & { userId?: number; keyword?: string }): Promise<Slice<TopUpRow>> {
     let base = this.k.selectFrom('top_ups');
     if (opts.userId !== undefined) base = base.where('user_id', '=', opts.userId);
-    if (opts.keyword) base = base.where('trade_no', 'like', `%${opts.keyword}%`);
+    if (opts.keyword) base = base.where(likeText('trade_no', opts.keyword));
     const { items, total } = await selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
     return { items: items.map((r) => ({ ...r, money: Number(r.money) })), total };
   }

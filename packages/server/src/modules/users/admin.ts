@@ -1,5 +1,6 @@
 import { Role, UserStatus, type QuotaChangeMode, type UserManageAction, type UserPublic, ErrorCode } from '@tollway/shared';
 import { refused, coded } from '../../http/errors.js';
+import { balanceCapMessage, balanceCapParams } from '../../db/quota-cap.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
 import type { AuthUser } from '../auth/session.js';
 import { hashPassword } from './password.js';
@@ -81,10 +82,10 @@ export class UserAdminService {
       // concurrent relay settlement written in the same instant is not overwritten.
       delta = input.quota - Number(target.quota);
     }
-    if (delta !== 0 && !(await this.users.store.addQuota(target.id, delta))) throw coded(ErrorCode.QuotaNegative, 'quota must not be negative');
+    if (delta !== 0 && !(await this.users.store.addQuota(target.id, delta)))
+      throw delta > 0 ? coded(ErrorCode.InputTooLarge, balanceCapMessage, balanceCapParams) : coded(ErrorCode.QuotaNegative, 'quota must not be negative');
     await this.users.store.update(target.id, fields);
-    // A password reset signs the user out everywhere.
-    if (fields.password) await this.users.endSessions(target.id);
+    if (fields.password) await this.users.credentials.apply('password_reset', target.id);
     await this.users.notifyChanged(target.id);
   }
 
@@ -115,13 +116,14 @@ export class UserAdminService {
         break;
       case 'delete':
         await this.users.store.softDelete(target.id, new Date().toISOString());
-        await this.users.endSessions(target.id);
-        await this.users.notifyChanged(target.id);
+        await this.users.credentials.apply('user_deleted', target.id);
         return { status, role };
     }
     await this.users.store.update(target.id, { status, role });
-    if (status !== UserStatus.Enabled) await this.users.endSessions(target.id);
-    await this.users.notifyChanged(target.id);
+    // The event's credential effects (and the caches' refresh) follow the stored change.
+    if (action === 'disable') await this.users.credentials.apply('user_disabled', target.id);
+    else if (action === 'demote') await this.users.credentials.apply('role_lowered', target.id);
+    else await this.users.notifyChanged(target.id);
     return { status, role };
   }
 
@@ -136,8 +138,10 @@ export class UserAdminService {
     if (mode !== 'override' && value <= 0) throw coded(ErrorCode.AmountNotPositive, 'the amount must be greater than 0');
     const what = mode === 'add' ? `added ${value} quota` : mode === 'subtract' ? `subtracted ${value} quota` : `set the balance to ${value} quota`;
     const done = await this.users.adjustQuota(target, mode, value, `administrator ${actor.username} ${what}`, { kind: 'admin_quota', mode, quota: value, actor: actor.username });
-    if (!done)
-      throw mode === 'subtract' ? coded(ErrorCode.BalanceTooLow, 'the balance is lower than the amount to subtract') : coded(ErrorCode.UserNotFound, 'user does not exist');
+    if (!done) {
+      if (mode === 'subtract') throw coded(ErrorCode.BalanceTooLow, 'the balance is lower than the amount to subtract');
+      throw mode === 'add' ? coded(ErrorCode.InputTooLarge, balanceCapMessage, balanceCapParams) : coded(ErrorCode.UserNotFound, 'user does not exist');
+    }
     return { status: target.status, role: target.role };
   }
 }

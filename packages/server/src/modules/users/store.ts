@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { likeText } from '../../db/like.js';
+import { fitsUnderQuotaMax } from '../../db/quota-cap.js';
 import { selectPage, type Slice } from '../../db/paged-select.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -103,25 +105,29 @@ export class UsersStore {
     await this.k.updateTable('users').set({ deleted_at: at, access_token: null }).where('id', '=', id).execute();
   }
 
-  /** Adds `delta` (may be negative) to quota in one statement; a negative delta never takes quota below 0. */
+  /**
+   * Adds `delta` (may be negative) to quota in one statement; a negative delta never takes quota below 0, a
+   * positive one never above QUOTA_MAX.
+   */
   async addQuota(id: number, delta: number): Promise<boolean> {
     let q = this.k
       .updateTable('users')
       .set({ quota: sql`quota + ${delta}` })
       .where('id', '=', id);
-    if (delta < 0) q = q.where('quota', '>=', -delta);
+    q = delta < 0 ? q.where('quota', '>=', -delta) : q.where(fitsUnderQuotaMax('quota', delta));
     const res = await q.executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 
   /**
-   * An administrator's balance change in one statement: add, subtract (never below 0) or set. False when the
-   * user is gone or the subtraction would go below 0.
+   * An administrator's balance change in one statement: add (never above QUOTA_MAX), subtract (never below 0) or
+   * set (the value is checked by the body's schema). False when the user is gone or the bound would be crossed.
    */
   async adjustQuota(k: Kysely<Database>, id: number, mode: QuotaChangeMode, value: number): Promise<boolean> {
     const quota = mode === 'override' ? sql<number>`${value}` : mode === 'add' ? sql<number>`quota + ${value}` : sql<number>`quota - ${value}`;
     let q = k.updateTable('users').set({ quota }).where('id', '=', id).where('deleted_at', 'is', null);
     if (mode === 'subtract') q = q.where('quota', '>=', value);
+    if (mode === 'add') q = q.where(fitsUnderQuotaMax('quota', value));
     const res = await q.executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
@@ -133,6 +139,7 @@ export class UsersStore {
       .set({ aff_quota: sql`aff_quota - ${amount}`, quota: sql`quota + ${amount}` })
       .where('id', '=', id)
       .where('aff_quota', '>=', amount)
+      .where(fitsUnderQuotaMax('quota', amount))
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
@@ -151,10 +158,9 @@ export class UsersStore {
     if (opts.group) base = base.where('group', '=', opts.group);
     if (opts.keyword) {
       const kw = opts.keyword;
-      // LIKE wildcards in the keyword act as wildcards; SQLite has no default escape character.
-      const like = `%${kw}%`;
+      // The keyword is literal (db/like.ts).
       const asId = /^\d+$/.test(kw) ? Number(kw) : -1;
-      base = base.where((eb) => eb.or([eb('id', '=', asId), eb('username', 'like', like), eb('email', 'like', like), eb('display_name', 'like', like)]));
+      base = base.where((eb) => eb.or([eb('id', '=', asId), likeText('username', kw), likeText('email', kw), likeText('display_name', kw)]));
     }
     return selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
   }

@@ -1,4 +1,4 @@
-import { channelTypeById, computeQuota, LogType, type LogOther } from '@tollway/shared';
+import { channelTypeById, computeQuota, LogType, UNSET_TASK_PRICE, type LogOther } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import { channelModel, chooseKey, type CachedChannel } from '../../core/routing/channel-cache.js';
@@ -51,7 +51,7 @@ export function upstreamOf(ch: CachedChannel, keyIndex: number | undefined): Tas
 
 /**
  * The per-task price in quota: the model's fixed price (ModelPrice) × the group ratio × QuotaPerUnit. A model
- * with no fixed price is refused (model_price_not_set) unless unpriced models are allowed, which makes it free.
+ * with no fixed price is refused (model_price_not_set) unless unpriced models are allowed: then UNSET_TASK_PRICE.
  */
 async function admitTask(ctx: RelayContext, who: Identified, model: string): Promise<TaskPrice> {
   const { price } = await admitModel(ctx, who.auth, who.group, model);
@@ -59,7 +59,11 @@ async function admitTask(ctx: RelayContext, who: Identified, model: string): Pro
   if (price.price.mode === 'price') {
     return { quota: computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, ctx.relay.settings.get().quotaPerUnit), modelPrice: price.price.modelPrice, groupRatio };
   }
-  if (price.unset) return { quota: 0, modelPrice: 0, groupRatio };
+  // Issue 31 hole 6: an unpriced task model is never free; new-api's per-call price for an unset ratio.
+  if (price.unset) {
+    const unsetPrice = { mode: 'price' as const, modelPrice: UNSET_TASK_PRICE, groupRatio };
+    return { quota: computeQuota(unsetPrice, { promptTokens: 0, completionTokens: 0 }, ctx.relay.settings.get().quotaPerUnit), modelPrice: UNSET_TASK_PRICE, groupRatio };
+  }
   throw relayErrors.unpriced(model);
 }
 

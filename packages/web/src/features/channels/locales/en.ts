@@ -14,7 +14,7 @@ const en = {
   copySuffix: '_copy',
   typeMixed: 'Mixed types',
   usedRaw: 'Used quota: {{value}}',
-  filter: { keyword: 'Search by ID, name, key or base URL', model: 'Model', allGroups: 'All groups' },
+  filter: { keyword: 'Search by ID, name, tag or base URL (root: a whole key)', model: 'Model', allGroups: 'All groups' },
   toggle: { idSort: 'ID sort', bulk: 'Bulk mode', tagMode: 'Tag mode' },
   col: {
     id: 'ID',

@@ -9,7 +9,7 @@ export default {
   copySuffix: '_复制',
   typeMixed: '多种类型',
   usedRaw: '已用额度：{{value}}',
-  filter: { keyword: '搜索渠道的 ID、名称、密钥或 API 地址', model: '模型关键字', allGroups: '全部分组' },
+  filter: { keyword: '搜索渠道的 ID、名称、标签或 API 地址（超级管理员可按完整密钥）', model: '模型关键字', allGroups: '全部分组' },
   toggle: { idSort: 'ID 排序', bulk: '批量操作', tagMode: '标签聚合' },
   col: {
     id: 'ID',
