@@ -160,6 +160,9 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
   const env = { UPLOAD_SPOOL_CALLER_MB: String(CALLER_CAP_MB), UPLOAD_SPOOL_TOTAL_MB: String(TOTAL_CAP_MB), METRICS_TOKEN };
   let port = 0;
   let otherKey = '';
+  // Registered before the gateway, so it runs after the gateway's close (after-hooks run in reverse): the app's data
+  // folder lives in SPOOL_DIR, and its writer rotates the journal as it stops.
+  afterAll(() => fs.rmSync(SPOOL_DIR, { recursive: true, force: true }));
   const gw = useGateway('sqlite', { env, user: 'uploader', quota: 100_000_000 }, async (g) => {
     port = Number(new URL(g.base).port);
     await addChannel(g.root, { name: 'edits', key: 'edits-key', baseUrl: g.mock.url, models: MODEL });
@@ -168,7 +171,6 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
     await setQuota(g.root, other.userId!, 100_000_000);
     otherKey = (await addToken(g.t, other.userId!)).key;
   });
-  afterAll(() => fs.rmSync(SPOOL_DIR, { recursive: true, force: true }));
 
   const open: RawUpload[] = [];
   const upload = (key: string, total = UPLOAD, chunked = false) => {

@@ -70,7 +70,8 @@ function runChild(opts: { burstMs: number; busyShare: number; waitMs: number }):
 
 describe('idle memory release', () => {
   it('after a burst, gives the unused heap back once the event loop has been idle a window, and only once', { timeout: CHILD_TIMEOUT_MS }, () => {
-    const r = runChild({ burstMs: 1500, busyShare: 0, waitMs: IDLE_MS * 6 });
+    // Fifteen windows: on a saturated CI machine an idle window (< 2% busy) can take several tries to come.
+    const r = runChild({ burstMs: 1500, busyShare: 0, waitMs: IDLE_MS * 15 });
     expect(r.releases).toBe(1);
     expect(r.lines).toHaveLength(1);
     const line = r.lines[0]!;
