@@ -21,8 +21,11 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const keyOf = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
 const newToken = (): string => crypto.randomBytes(TOKEN_BYTES).toString('base64url');
 
+/** Most pending two-factor sign-ins one node keeps (each from a correct password; a flood evicts the oldest). */
+const MAX_PENDING_LOGINS = 10_000;
+
 export class MemoryPendingLogins implements PendingLogins {
-  private readonly entries = new BoundedMap<string, { userId: number; expiresAt: number }>({ maxEntries: 10_000 });
+  private readonly entries = new BoundedMap<string, { userId: number; expiresAt: number }>({ maxEntries: MAX_PENDING_LOGINS });
 
   async create(userId: number, ttlMs: number): Promise<string> {
     this.sweep();

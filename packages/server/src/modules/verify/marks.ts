@@ -11,8 +11,11 @@ export interface VerifiedMarks {
   has(sessionKey: string): Promise<boolean>;
 }
 
+/** Most verification marks one node keeps (keyed by session: a flood of sessions evicts the oldest). */
+const MAX_VERIFIED_MARKS = 10_000;
+
 export class MemoryVerifiedMarks implements VerifiedMarks {
-  private readonly until = new BoundedMap<string, number>({ maxEntries: 10_000 });
+  private readonly until = new BoundedMap<string, number>({ maxEntries: MAX_VERIFIED_MARKS });
 
   async mark(sessionKey: string, ttlSeconds: number): Promise<void> {
     const now = Date.now();
