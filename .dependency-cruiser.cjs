@@ -37,7 +37,8 @@ module.exports = {
     },
     {
       name: 'import-stands-on-core',
-      comment: 'The new-api / one-api import (npm run import) writes through core, the ground and shared, never a module or the relay.',
+      comment:
+        'The new-api / one-api import (npm run import) writes through core, the ground and shared, never a module or the relay.',
       severity: 'error',
       from: { path: `${SERVER}import/` },
       to: { path: `${SERVER}(?!import/|core/|${GROUND})` },

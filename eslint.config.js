@@ -17,7 +17,15 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       // A leading underscore marks a name kept unused on purpose (a loop variable, a positional parameter).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+        },
+      ],
       // `cond ? a() : b()` and `x && f()` as statements are house style for short either-or calls.
       '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
     },
@@ -29,7 +37,15 @@ export default defineConfig(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'better-sqlite3', allowTypeImports: true, message: 'load it with loadSqliteDriver() (packages/server/src/db/sqlite-driver.ts)' }] },
+        {
+          paths: [
+            {
+              name: 'better-sqlite3',
+              allowTypeImports: true,
+              message: 'load it with loadSqliteDriver() (packages/server/src/db/sqlite-driver.ts)',
+            },
+          ],
+        },
       ],
     },
   },

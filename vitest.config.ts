@@ -16,7 +16,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           // Web tests choose the jsdom environment in their own header (`@vitest-environment jsdom`).
-          include: ['packages/shared/test/**/*.test.ts', 'packages/server/test/unit/**/*.test.ts', 'packages/web/test/**/*.test.ts'],
+          include: [
+            'packages/shared/test/**/*.test.ts',
+            'packages/server/test/unit/**/*.test.ts',
+            'packages/web/test/**/*.test.ts',
+          ],
         },
       },
       {

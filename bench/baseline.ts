@@ -14,7 +14,10 @@ export async function buildBaselineBundle(rev: string): Promise<{ bundle: string
   const commit = execFileSync('git', ['rev-parse', '--short', rev], { cwd: ROOT, encoding: 'utf8' }).trim();
   const src = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-baseline-'));
   try {
-    const archive = execFileSync('git', ['archive', commit, 'packages/server/src', 'packages/shared/src'], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 });
+    const archive = execFileSync('git', ['archive', commit, 'packages/server/src', 'packages/shared/src'], {
+      cwd: ROOT,
+      maxBuffer: 256 * 1024 * 1024,
+    });
     execFileSync('tar', ['-x', '-C', src], { input: archive });
     const bundle = path.join(ROOT, `packages/server/dist/baseline-${commit}.mjs`);
     await build({
@@ -29,7 +32,9 @@ export async function buildBaselineBundle(rev: string): Promise<{ bundle: string
         {
           name: 'external-npm-packages',
           setup(b) {
-            b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('@tollway/') ? undefined : { path: a.path, external: true }));
+            b.onResolve({ filter: /^[^./]/ }, (a) =>
+              a.path.startsWith('@tollway/') ? undefined : { path: a.path, external: true },
+            );
           },
         },
       ],

@@ -15,7 +15,15 @@ import pg from 'pg';
 import { loadSqliteDriver } from '../packages/server/src/db/sqlite-driver.js';
 import { freePort, start, type Proc } from './procs.js';
 import type { Target } from './measure.js';
-import { anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startTollway, streamBody } from './targets.js';
+import {
+  anthropicBody,
+  anthropicStreamBody,
+  anthropicTarget,
+  chatBody,
+  startMock,
+  startTollway,
+  streamBody,
+} from './targets.js';
 
 const calls = Number(process.argv[2] ?? 2000);
 const mode = process.argv[3] ?? 'openai';
@@ -27,7 +35,8 @@ const START_TIMEOUT_MS = 20 * 60_000;
 const rev = process.env.CALLGRIND_REV;
 const out = path.join(process.env.PROFILE_DIR ?? '/tmp/callgrind', `${mode}-${where}${rev ? `-${rev}` : ''}.out`);
 fs.mkdirSync(path.dirname(out), { recursive: true });
-for (const f of fs.readdirSync(path.dirname(out))) if (f.startsWith(path.basename(out))) fs.rmSync(path.join(path.dirname(out), f));
+for (const f of fs.readdirSync(path.dirname(out)))
+  if (f.startsWith(path.basename(out))) fs.rmSync(path.join(path.dirname(out), f));
 
 /** `n` calls over CONNECTIONS keep-alive connections; throws on any answer but 200. */
 async function load(t: Target, body: string, n: number): Promise<void> {
@@ -35,7 +44,12 @@ async function load(t: Target, body: string, n: number): Promise<void> {
   let left = n;
   const worker = async () => {
     while (left-- > 0) {
-      const res = await pool.request({ method: 'POST', path: t.path, headers: { 'content-type': 'application/json', ...t.headers }, body });
+      const res = await pool.request({
+        method: 'POST',
+        path: t.path,
+        headers: { 'content-type': 'application/json', ...t.headers },
+        body,
+      });
       await res.body.dump();
       if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
     }
@@ -91,12 +105,25 @@ async function countCalls(): Promise<void> {
     await setup.proc.stop();
     const port = await freePort();
     // One profile per thread: the main thread's count (the event loop's work) apart from GC and compiler threads.
-    const valgrind = ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, bundle];
+    const valgrind = [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      '--separate-threads=yes',
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      bundle,
+    ];
     proc = await start('valgrind', valgrind, { ...env, PORT: String(port) }, /tollway started/, START_TIMEOUT_MS);
     const plain: Target = { ...setup.target, url: `http://127.0.0.1:${port}` };
     const streamed = mode.endsWith('-stream');
     const target = mode.startsWith('anthropic') ? anthropicTarget(plain, streamed) : plain;
-    const body = mode.startsWith('anthropic') ? (streamed ? anthropicStreamBody : anthropicBody) : streamed ? streamBody : chatBody;
+    const body = mode.startsWith('anthropic')
+      ? streamed
+        ? anthropicStreamBody
+        : anthropicBody
+      : streamed
+        ? streamBody
+        : chatBody;
     await load(target, body, WARMUP_CALLS);
     const pid = String(proc.child.pid);
     const batchesBefore = await batchesApplied(env);

@@ -59,7 +59,14 @@ export async function clusterEnv(): Promise<{ env: Record<string, string>; drop(
 }
 
 /** The cluster rows: `sqlite` is the SQLite Tollway of the same run (`sqlitePid` its process), `direct` the mock itself. */
-export async function clusterRows(mock: { url: string; pid: number }, sqlite: Target, sqlitePid: number, direct: Target, connections: number, seconds: number): Promise<string[]> {
+export async function clusterRows(
+  mock: { url: string; pid: number },
+  sqlite: Target,
+  sqlitePid: number,
+  direct: Target,
+  connections: number,
+  seconds: number,
+): Promise<string[]> {
   const mockUrl = mock.url;
   const db = await clusterEnv();
   const started = await startTollway(mockUrl, [], undefined, db.env).catch(async (err: unknown) => {
@@ -78,9 +85,16 @@ export async function clusterRows(mock: { url: string; pid: number }, sqlite: Ta
       { name: 'mock', pids: [mock.pid] },
       { name: 'load generator', pids: [process.pid] },
     ];
-    const onSqlite = await cpuShares(sqlite, chatBody, connections, seconds, [{ name: 'Tollway', pids: [sqlitePid] }, ...others]);
-    const onCluster = await cpuShares(cluster, chatBody, connections, seconds, [{ name: 'Tollway', pids: [started.proc.child.pid!] }, ...others]);
-    const us = (name: string) => `${onSqlite.perRequestUs[name]!.toFixed(1)} / ${onCluster.perRequestUs[name]!.toFixed(1)}`;
+    const onSqlite = await cpuShares(sqlite, chatBody, connections, seconds, [
+      { name: 'Tollway', pids: [sqlitePid] },
+      ...others,
+    ]);
+    const onCluster = await cpuShares(cluster, chatBody, connections, seconds, [
+      { name: 'Tollway', pids: [started.proc.child.pid!] },
+      ...others,
+    ]);
+    const us = (name: string) =>
+      `${onSqlite.perRequestUs[name]!.toFixed(1)} / ${onCluster.perRequestUs[name]!.toFixed(1)}`;
     const shares = ['Tollway', ...others.map((g) => g.name)].map((name) => `${name} ${us(name)}`).join(', ');
     return [
       `| Throughput, Tollway on PostgreSQL + Redis ÷ on SQLite at ${connections} conns (median of ${RATIO_ROUNDS} alternating rounds of ${seconds} s; ${tp.rps[0].toFixed(0)} vs ${tp.rps[1].toFixed(0)} req/s) | ${tp.ratio.toFixed(2)} | ≥ 0.7 |`,

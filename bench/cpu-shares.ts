@@ -46,7 +46,13 @@ export interface CpuShares {
 }
 
 /** One throughput run of `seconds` at `connections`, with each group's CPU per request over it. */
-export async function cpuShares(t: Target, body: string, connections: number, seconds: number, groups: ProcessGroup[]): Promise<CpuShares> {
+export async function cpuShares(
+  t: Target,
+  body: string,
+  connections: number,
+  seconds: number,
+  groups: ProcessGroup[],
+): Promise<CpuShares> {
   // Processes looked up by name are listed once, before the run (PostgreSQL's backends are the pool's, already open).
   const pidsOf = groups.map((g) => ('pids' in g ? g.pids : pidsByCommand(g.command)));
   const before = pidsOf.map((pids) => pids.map(processMs));

@@ -49,5 +49,7 @@ export function printLargestProfile(dir: string, limit: number, skipMs: number):
     .filter((f) => f.endsWith('.cpuprofile'))
     .map((f) => path.join(dir, f))
     .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
-  if (file) for (const line of topSelfTime(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, limit, skipMs)) console.log(line);
+  if (file)
+    for (const line of topSelfTime(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, limit, skipMs))
+      console.log(line);
 }

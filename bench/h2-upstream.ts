@@ -53,7 +53,13 @@ async function client(url: string, ca: string, http2: boolean, maxConnsPerHost: 
   await Promise.all(
     Array.from({ length: STREAMS }, async () => {
       const started = performance.now();
-      const res = await agent.request({ origin: url, path: '/v1/chat/completions', method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+      const res = await agent.request({
+        origin: url,
+        path: '/v1/chat/completions',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: BODY,
+      });
       let first = 0;
       let text = '';
       for await (const c of res.body) {
@@ -130,7 +136,12 @@ export function h2Table(rows: H2Row[]): string[] {
 
 const at = process.argv.indexOf('--client');
 if (at >= 0) {
-  const row = await client(process.env.H2_URL!, fs.readFileSync(process.env.H2_CA!, 'utf8'), process.argv[at + 1] === 'h2', Number(process.env.H2_CLIENT_MAX_CONNS));
+  const row = await client(
+    process.env.H2_URL!,
+    fs.readFileSync(process.env.H2_CA!, 'utf8'),
+    process.argv[at + 1] === 'h2',
+    Number(process.env.H2_CLIENT_MAX_CONNS),
+  );
   process.stdout.write(`${JSON.stringify(row)}\n`);
   // Wait to be stopped (the parent reads the line first).
   setInterval(() => undefined, 1000);

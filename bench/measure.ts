@@ -40,13 +40,23 @@ const percentile = (xs: number[], p: number) => {
  * Latency over one keep-alive connection, sequential requests, measured in-process with hrtime (sub-ms
  * resolution). `firstByte`: time to the first body chunk instead of the whole answer.
  */
-export async function sequentialLatency(t: Target, body: string, n: number, firstByte: boolean): Promise<{ p50: number; p90: number }> {
+export async function sequentialLatency(
+  t: Target,
+  body: string,
+  n: number,
+  firstByte: boolean,
+): Promise<{ p50: number; p90: number }> {
   const pool = new Pool(t.url, { connections: 1, pipelining: 1 });
   const times: number[] = [];
   try {
     for (let i = 0; i < n + 100; i++) {
       const t0 = process.hrtime.bigint();
-      const res = await pool.request({ method: 'POST', path: t.path, headers: { 'content-type': 'application/json', ...t.headers }, body });
+      const res = await pool.request({
+        method: 'POST',
+        path: t.path,
+        headers: { 'content-type': 'application/json', ...t.headers },
+        body,
+      });
       let first = 0n;
       for await (const _chunk of res.body) {
         if (!first) first = process.hrtime.bigint();
@@ -95,9 +105,22 @@ export function processCpuSeconds(pid: number): number {
 }
 
 /** CPU milliseconds the process spends per request under a steady load of `connections`. */
-export async function cpuPerRequest(t: Target, body: string, pid: number, connections: number, seconds: number): Promise<{ cpuMs: number; rps: number }> {
+export async function cpuPerRequest(
+  t: Target,
+  body: string,
+  pid: number,
+  connections: number,
+  seconds: number,
+): Promise<{ cpuMs: number; rps: number }> {
   const before = processCpuSeconds(pid);
-  const r = await autocannon({ url: t.url + t.path, method: 'POST', headers: { 'content-type': 'application/json', ...t.headers }, body, connections, duration: seconds });
+  const r = await autocannon({
+    url: t.url + t.path,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...t.headers },
+    body,
+    connections,
+    duration: seconds,
+  });
   const cpu = processCpuSeconds(pid) - before;
   return { cpuMs: (cpu * 1000) / Math.max(1, r.requests.total), rps: r.requests.average };
 }
@@ -114,7 +137,13 @@ export interface CpuSide {
  * `connections`, so drift in the machine's speed hits both alike; the median per-round ratio, each round's ratio and
  * the median CPU of each.
  */
-export async function cpuRatio(a: CpuSide, b: CpuSide, rounds: number, seconds: number, connections = 16): Promise<{ ratio: number; ratios: number[]; aMs: number; bMs: number }> {
+export async function cpuRatio(
+  a: CpuSide,
+  b: CpuSide,
+  rounds: number,
+  seconds: number,
+  connections = 16,
+): Promise<{ ratio: number; ratios: number[]; aMs: number; bMs: number }> {
   const ratios: number[] = [];
   const as: number[] = [];
   const bs: number[] = [];

@@ -16,10 +16,21 @@ const IDLE_MS = Number(process.env.MEM_IDLE_MS ?? 25_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const [bundle, node] = [process.argv[2], process.argv[3] ?? process.execPath];
-const mock = await start(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'mock-server.ts')], {}, /http:\/\/127\.0\.0\.1:\d+/);
+const mock = await start(
+  process.execPath,
+  ['--import', 'tsx', path.join(import.meta.dirname, 'mock-server.ts')],
+  {},
+  /http:\/\/127\.0\.0\.1:\d+/,
+);
 const mockUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(mock.output())![0];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-mem-'));
-const tw = await startTollway(mockUrl, [], bundle, { SQLITE_PATH: path.join(dir, 'tollway.db'), DATA_DIR: dir, LOG_LEVEL: 'info' }, node);
+const tw = await startTollway(
+  mockUrl,
+  [],
+  bundle,
+  { SQLITE_PATH: path.join(dir, 'tollway.db'), DATA_DIR: dir, LOG_LEVEL: 'info' },
+  node,
+);
 const pid = tw.proc.child.pid!;
 await sleep(SETTLE_MS);
 const started = rssOf(pid);
@@ -31,7 +42,12 @@ await Promise.all(
   Array.from({ length: AT_ONCE }, async () => {
     while (done < CALLS) {
       done++;
-      const r = await request(tw.target.url + tw.target.path, { method: 'POST', dispatcher: client, headers: { 'content-type': 'application/json', ...tw.target.headers }, body });
+      const r = await request(tw.target.url + tw.target.path, {
+        method: 'POST',
+        dispatcher: client,
+        headers: { 'content-type': 'application/json', ...tw.target.headers },
+        body,
+      });
       await r.body.text();
       if (r.statusCode === 200) ok++;
     }

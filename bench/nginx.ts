@@ -33,13 +33,20 @@ ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_p
 }
 
 /** The median over RATIO_ROUNDS alternating rounds of `a`'s throughput over `b`'s, with that round's req/s. */
-export async function alternatingRatio(a: Target, b: Target, body: string, connections: number, seconds: number): Promise<{ ratio: number; rps: [number, number] }> {
+export async function alternatingRatio(
+  a: Target,
+  b: Target,
+  body: string,
+  connections: number,
+  seconds: number,
+): Promise<{ ratio: number; rps: [number, number] }> {
   for (const t of [a, b]) await throughput(t, body, 16, 2);
   const rounds: [number, number][] = [];
   for (let r = 0; r < RATIO_ROUNDS; r++) {
     const x = await throughput(a, body, connections, seconds);
     const y = await throughput(b, body, connections, seconds);
-    if (x.errors + x.non2xx + y.errors + y.non2xx > 0) throw new Error(`${a.name} / ${b.name}: errors or non-2xx answers`);
+    if (x.errors + x.non2xx + y.errors + y.non2xx > 0)
+      throw new Error(`${a.name} / ${b.name}: errors or non-2xx answers`);
     rounds.push([x.rps, y.rps]);
   }
   rounds.sort((x, y) => x[0] / x[1] - y[0] / y[1]);
@@ -48,13 +55,23 @@ export async function alternatingRatio(a: Target, b: Target, body: string, conne
 }
 
 /** Tollway ÷ nginx at `connections`: nginx with one worker (one process, as Tollway is) and with one per core. */
-export async function nginxRows(mockUrl: string, tollway: Target, connections: number, seconds: number): Promise<string[]> {
+export async function nginxRows(
+  mockUrl: string,
+  tollway: Target,
+  connections: number,
+  seconds: number,
+): Promise<string[]> {
   const rows: string[] = [];
   for (const workers of [1, 'auto'] as const) {
     const port = await freePort();
     const nginx = await startNginx((dir) => nginxProxyConfig(dir, port, new URL(mockUrl), workers), port);
     try {
-      const target: Target = { name: 'nginx proxy_pass', url: nginx.url, path: '/v1/chat/completions', headers: { authorization: 'Bearer bench-key' } };
+      const target: Target = {
+        name: 'nginx proxy_pass',
+        url: nginx.url,
+        path: '/v1/chat/completions',
+        headers: { authorization: 'Bearer bench-key' },
+      };
       const r = await alternatingRatio(tollway, target, chatBody, connections, seconds);
       const which = workers === 1 ? 'one worker process' : 'a worker per core';
       rows.push(

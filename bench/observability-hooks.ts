@@ -88,5 +88,7 @@ export async function observabilityHookCosts(): Promise<HookCosts> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const c = await observabilityHookCosts();
-  console.log(`hooks per call: off ${c.offNs.toFixed(1)} ns, metrics on ${c.metricsNs.toFixed(0)} ns, metrics and tracing on ${c.tracingNs.toFixed(0)} ns`);
+  console.log(
+    `hooks per call: off ${c.offNs.toFixed(1)} ns, metrics on ${c.metricsNs.toFixed(0)} ns, metrics and tracing on ${c.tracingNs.toFixed(0)} ns`,
+  );
 }

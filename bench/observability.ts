@@ -27,7 +27,12 @@ async function startOtlpSink(): Promise<{ url: string; close(): void }> {
 }
 
 /** The median over ROUNDS alternating rounds of `on`'s throughput over `off`'s, with that round's req/s. */
-async function throughputRatio(on: Target, off: Target, connections: number, seconds: number): Promise<{ ratio: number; rps: [number, number] }> {
+async function throughputRatio(
+  on: Target,
+  off: Target,
+  connections: number,
+  seconds: number,
+): Promise<{ ratio: number; rps: [number, number] }> {
   for (const t of [on, off]) await throughput(t, chatBody, 16, 2);
   const rounds: [number, number][] = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -48,7 +53,11 @@ export const PAIRS = 4;
  * differ by up to 20% here (where each lands, how it was compiled), so one pair would mostly measure that. The
  * geometric mean of the pairs' ratios, with each pair's median round.
  */
-export async function pairedRatio(start: { on: () => Promise<Target>; off: () => Promise<Target> }, connections: number, seconds: number) {
+export async function pairedRatio(
+  start: { on: () => Promise<Target>; off: () => Promise<Target> },
+  connections: number,
+  seconds: number,
+) {
   const pairs: { ratio: number; rps: [number, number] }[] = [];
   for (let i = 0; i < PAIRS; i++) {
     const off = i % 2 ? undefined : await start.off();
@@ -59,7 +68,12 @@ export async function pairedRatio(start: { on: () => Promise<Target>; off: () =>
 }
 
 /** The table rows; the Tollways it starts join `procs` (stopped by the caller). */
-export async function observabilityRows(mockUrl: string, procs: Proc[], connections: number, seconds: number): Promise<string[]> {
+export async function observabilityRows(
+  mockUrl: string,
+  procs: Proc[],
+  connections: number,
+  seconds: number,
+): Promise<string[]> {
   const sink = await startOtlpSink();
   try {
     const tollway = async (name: string, env: Record<string, string> = {}): Promise<Target> => {
@@ -71,7 +85,11 @@ export async function observabilityRows(mockUrl: string, procs: Proc[], connecti
     const metricsT = await tollway('Tollway, metrics on', { METRICS_TOKEN });
     const tracingT = await tollway('Tollway, tracing on', { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
     const half = seconds / 2;
-    const m = await pairedRatio({ on: () => tollway('Tollway, metrics on', { METRICS_TOKEN }), off: () => tollway('Tollway, off') }, connections, half);
+    const m = await pairedRatio(
+      { on: () => tollway('Tollway, metrics on', { METRICS_TOKEN }), off: () => tollway('Tollway, off') },
+      connections,
+      half,
+    );
     for (const t of [metricsT, offT]) await sequentialLatency(t, chatBody, LATENCY_CALLS, false);
     const mLat = await addedLatency(metricsT, offT, chatBody, false, LATENCY_ROUNDS, LATENCY_CALLS);
     const tr = await throughputRatio(tracingT, offT, connections, half);

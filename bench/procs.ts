@@ -8,7 +8,13 @@ export interface Proc {
 }
 
 /** Starts a process and resolves once its output matches `ready`. */
-export function start(cmd: string, args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 60_000): Promise<Proc> {
+export function start(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 60_000,
+): Promise<Proc> {
   return new Promise((resolve, reject) => {
     let out = '';
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

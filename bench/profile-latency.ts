@@ -18,7 +18,12 @@ fs.mkdirSync(dir, { recursive: true });
 const { url: mockUrl, proc: mock } = await startMock();
 const cluster = process.argv[4] === 'cluster' ? await clusterEnv() : undefined;
 const t0 = Date.now();
-const { target: plain, proc } = await startTollway(mockUrl, ['--cpu-prof', `--cpu-prof-dir=${dir}`], undefined, cluster?.env);
+const { target: plain, proc } = await startTollway(
+  mockUrl,
+  ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+  undefined,
+  cluster?.env,
+);
 let skipMs: number;
 const target = converted ? anthropicTarget(plain, mode === 'anthropic-stream') : plain;
 const body = mode === 'anthropic-stream' ? anthropicStreamBody : converted ? anthropicBody : chatBody;
@@ -27,8 +32,15 @@ try {
   // Everything before this point (start-up, setup calls, warm-up) stays out of the listing.
   skipMs = Date.now() - t0;
   const lat = await sequentialLatency(target, body, n, false);
-  const direct = await sequentialLatency({ name: 'direct', url: mockUrl, path: '/v1/chat/completions', headers: { authorization: 'Bearer x' } }, chatBody, n, false);
-  console.log(`p50 tollway ${lat.p50.toFixed(3)} ms, direct ${direct.p50.toFixed(3)} ms, added ${(lat.p50 - direct.p50).toFixed(3)} ms`);
+  const direct = await sequentialLatency(
+    { name: 'direct', url: mockUrl, path: '/v1/chat/completions', headers: { authorization: 'Bearer x' } },
+    chatBody,
+    n,
+    false,
+  );
+  console.log(
+    `p50 tollway ${lat.p50.toFixed(3)} ms, direct ${direct.p50.toFixed(3)} ms, added ${(lat.p50 - direct.p50).toFixed(3)} ms`,
+  );
 } finally {
   await proc.stop();
   await mock.stop();

@@ -5,7 +5,15 @@
 // database and key prefix of its own, removed afterwards). Not part of `npm run bench`.
 import fs from 'node:fs';
 import { throughput } from './measure.js';
-import { anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startMock, startTollway, streamBody } from './targets.js';
+import {
+  anthropicBody,
+  anthropicStreamBody,
+  anthropicTarget,
+  chatBody,
+  startMock,
+  startTollway,
+  streamBody,
+} from './targets.js';
 import { printLargestProfile } from './cpuprofile.js';
 import { clusterEnv } from './cluster.js';
 
@@ -19,13 +27,22 @@ const cluster = process.argv[4] === 'cluster' ? await clusterEnv() : undefined;
 const t0 = Date.now();
 const { target: plain, proc } = await startTollway(
   mockUrl,
-  [...(process.env.NO_PROFILE ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`]), ...(process.env.EXTRA_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+  [
+    ...(process.env.NO_PROFILE ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`]),
+    ...(process.env.EXTRA_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ],
   undefined,
   cluster?.env,
 );
 const streamed = mode.endsWith('-stream');
 const target = mode.startsWith('anthropic') ? anthropicTarget(plain, streamed) : plain;
-const body = mode.startsWith('anthropic') ? (streamed ? anthropicStreamBody : anthropicBody) : streamed ? streamBody : chatBody;
+const body = mode.startsWith('anthropic')
+  ? streamed
+    ? anthropicStreamBody
+    : anthropicBody
+  : streamed
+    ? streamBody
+    : chatBody;
 const ticks = (pid: number) => {
   const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return { user: Number(f[11]) * 10, system: Number(f[12]) * 10 };

@@ -10,7 +10,18 @@ import { nginxRows } from './nginx.js';
 import { observabilityRows } from './observability.js';
 import { runtimeRows } from './runtimes.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
-import { ROOT, anthropicBody, anthropicStreamBody, anthropicTarget, chatBody, startFloorProxy, startMock, startPortkey, startTollway, streamBody } from './targets.js';
+import {
+  ROOT,
+  anthropicBody,
+  anthropicStreamBody,
+  anthropicTarget,
+  chatBody,
+  startFloorProxy,
+  startMock,
+  startPortkey,
+  startTollway,
+  streamBody,
+} from './targets.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
@@ -26,7 +37,12 @@ async function main() {
   const mock = await startMock();
   procs.push(mock.proc);
   const mockUrl = mock.url;
-  const direct: Target = { name: 'Direct to mock', url: mockUrl, path: '/v1/chat/completions', headers: { authorization: 'Bearer bench-key' } };
+  const direct: Target = {
+    name: 'Direct to mock',
+    url: mockUrl,
+    path: '/v1/chat/completions',
+    headers: { authorization: 'Bearer bench-key' },
+  };
   // Portkey first: Tollway goes straight from its start to the measurements. Left idle while Portkey started, V8
   // gave its memory back (MEMORY_RELEASE_IDLE_SECONDS) and the calls that came next ran 0.05–0.2 ms slower for
   // thousands of calls; that cost is in the README, not in the steady-state rows below.
@@ -40,7 +56,8 @@ async function main() {
   const converted = anthropicTarget(tollway);
   const convertedStream = anthropicTarget(tollway, true);
   const targets = [direct, tollway, converted, convertedStream, floor, portkey];
-  const bodyOf = (t: Target) => (t === converted ? anthropicBody : t === convertedStream ? anthropicStreamBody : chatBody);
+  const bodyOf = (t: Target) =>
+    t === converted ? anthropicBody : t === convertedStream ? anthropicStreamBody : chatBody;
   const tollwayPid = tw0.proc.child.pid!;
 
   // Latency first, on idle gateways (the throughput runs leave a writer backlog behind), after a warm-up;
@@ -56,12 +73,29 @@ async function main() {
     console.log(`${t.name}: ${fmt(tp.get(t.name)!.rps)} req/s at ${CONNECTIONS} connections`);
   }
   // Conversion cost: pass-through and converted calls alternate in rounds (median ratio), as the machine's speed drifts.
-  const conv = await cpuRatio({ target: tollway, body: chatBody, pid: tollwayPid }, { target: converted, body: anthropicBody, pid: tollwayPid }, 5, 4);
-  const cpuStream = await cpuRatio({ target: tollway, body: streamBody, pid: tollwayPid }, { target: convertedStream, body: anthropicStreamBody, pid: tollwayPid }, 5, 4);
+  const conv = await cpuRatio(
+    { target: tollway, body: chatBody, pid: tollwayPid },
+    { target: converted, body: anthropicBody, pid: tollwayPid },
+    5,
+    4,
+  );
+  const cpuStream = await cpuRatio(
+    { target: tollway, body: streamBody, pid: tollwayPid },
+    { target: convertedStream, body: anthropicStreamBody, pid: tollwayPid },
+    5,
+    4,
+  );
   // Against the baseline revision: a fresh current Tollway and the baseline's, started alike at the end so the
   // rows above are unaffected; they alternate in rounds, as above.
   let vsBaseline:
-    { commit: string; lat: Awaited<ReturnType<typeof addedLatency>>; ttfb: Awaited<ReturnType<typeof addedLatency>>; rpsRatio: number; rps: [number, number] } | undefined;
+    | {
+        commit: string;
+        lat: Awaited<ReturnType<typeof addedLatency>>;
+        ttfb: Awaited<ReturnType<typeof addedLatency>>;
+        rpsRatio: number;
+        rps: [number, number];
+      }
+    | undefined;
   if (BASELINE) {
     const { bundle, commit } = await buildBaselineBundle(BASELINE);
     const cur = await startTollway(mockUrl);
@@ -95,7 +129,10 @@ async function main() {
   ] as const) {
     if (!fs.existsSync(dir)) continue;
     const journalDir = (name: string) => fs.mkdtempSync(path.join(dir, `tollway-bench-${name}-`));
-    const always = await startTollway(mockUrl, [], undefined, { JOURNAL_FSYNC: 'always', DATA_DIR: journalDir('always') });
+    const always = await startTollway(mockUrl, [], undefined, {
+      JOURNAL_FSYNC: 'always',
+      DATA_DIR: journalDir('always'),
+    });
     const interval = await startTollway(mockUrl, [], undefined, { DATA_DIR: journalDir('interval') });
     procs.push(always.proc, interval.proc);
     for (const t of [always.target, interval.target]) await sequentialLatency(t, chatBody, 300, false);
@@ -149,14 +186,26 @@ async function main() {
     ...obsRows,
     ...runtimes,
     ...(await nginxRows(mockUrl, tollway, CONNECTIONS, SECONDS)),
-    ...(await clusterRows({ url: mockUrl, pid: mock.proc.child.pid! }, tollway, tollwayPid, direct, CONNECTIONS, SECONDS)),
+    ...(await clusterRows(
+      { url: mockUrl, pid: mock.proc.child.pid! },
+      tollway,
+      tollwayPid,
+      direct,
+      CONNECTIONS,
+      SECONDS,
+    )),
     '',
   ].join('\n');
   console.log(`\n${report}`);
   const file = path.join(ROOT, 'bench/RESULTS.md');
-  const head = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmark results\n\nProduced by `npm run bench`; newest first.\n\n';
+  const head = fs.existsSync(file)
+    ? fs.readFileSync(file, 'utf8')
+    : '# Benchmark results\n\nProduced by `npm run bench`; newest first.\n\n';
   const [title, ...rest] = head.split('\n\n');
-  fs.writeFileSync(file, `${title}\n\n${rest[0] ?? ''}\n\n${report}\n${rest.slice(1).join('\n\n')}`.replace(/\n{3,}/g, '\n\n'));
+  fs.writeFileSync(
+    file,
+    `${title}\n\n${rest[0] ?? ''}\n\n${report}\n${rest.slice(1).join('\n\n')}`.replace(/\n{3,}/g, '\n\n'),
+  );
 }
 
 try {

@@ -16,18 +16,29 @@ const fmt = (n: number, d = 0) => n.toFixed(d);
 const signedMs = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(3)} ms`;
 
 /** The table rows; the Tollways it starts join `procs` (stopped by the caller). */
-export async function runtimeRows(mockUrl: string, direct: Target, procs: Proc[], connections: number, seconds: number): Promise<string[]> {
+export async function runtimeRows(
+  mockUrl: string,
+  direct: Target,
+  procs: Proc[],
+  connections: number,
+  seconds: number,
+): Promise<string[]> {
   const lts = path.join(ltsNodeDir(), 'bin', 'node');
   const ltsVersion = execFileSync(lts, ['-v'], { encoding: 'utf8' }).trim();
   const here = process.version;
-  if (ltsVersion.split('.')[0] === here.split('.')[0]) return [`| Node ${ltsVersion} ÷ Node ${here} | — (the bench already runs on Node ${here}) | — |`];
+  if (ltsVersion.split('.')[0] === here.split('.')[0])
+    return [`| Node ${ltsVersion} ÷ Node ${here} | — (the bench already runs on Node ${here}) | — |`];
   const tollway = async (node: string, name: string): Promise<Target> => {
     const t = await startTollway(mockUrl, [], undefined, {}, node);
     procs.push(t.proc);
     return { ...t.target, name };
   };
   const half = seconds / 2;
-  const tp = await pairedRatio({ on: () => tollway(lts, `Tollway on ${ltsVersion}`), off: () => tollway(process.execPath, `Tollway on ${here}`) }, connections, half);
+  const tp = await pairedRatio(
+    { on: () => tollway(lts, `Tollway on ${ltsVersion}`), off: () => tollway(process.execPath, `Tollway on ${here}`) },
+    connections,
+    half,
+  );
   const onLts = await tollway(lts, `Tollway on ${ltsVersion}`);
   const onHere = await tollway(process.execPath, `Tollway on ${here}`);
   for (const t of [direct, onLts, onHere]) await sequentialLatency(t, chatBody, LATENCY_CALLS, false);

@@ -63,7 +63,12 @@ const procs: Proc[] = [];
 /** The streaming mock in its own process with these chunks. */
 async function startStreamMock(chunks: number, chunkMs: number): Promise<{ url: string; pid: number }> {
   const env = { STREAM_MOCK_CHUNKS: String(chunks), STREAM_MOCK_CHUNK_MS: String(chunkMs) };
-  const proc = await start(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/stream-mock-server.ts')], env, /http:\/\/127\.0\.0\.1:\d+/);
+  const proc = await start(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/stream-mock-server.ts')],
+    env,
+    /http:\/\/127\.0\.0\.1:\d+/,
+  );
   procs.push(proc);
   return { url: /http:\/\/127\.0\.0\.1:\d+/.exec(proc.output())![0], pid: proc.child.pid! };
 }
@@ -106,17 +111,31 @@ async function streamCall(client: Agent, t: Target): Promise<StreamResult> {
 }
 
 /** Consume logs and the user's balance once the writer has committed `calls` logs (or the wait is over). */
-async function billing(dbFile: string, calls: number, startQuota: number): Promise<{ logs: number; exact: boolean; detail: string }> {
+async function billing(
+  dbFile: string,
+  calls: number,
+  startQuota: number,
+): Promise<{ logs: number; exact: boolean; detail: string }> {
   const deadline = Date.now() + BILLING_WAIT_MS;
   const Database = await loadSqliteDriver();
   for (;;) {
     const db = new Database(dbFile, { readonly: true });
-    const logs = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS sum FROM logs WHERE type = 2').get() as { n: number; sum: number };
-    const user = db.prepare('SELECT quota, used_quota FROM users WHERE id = 1').get() as { quota: number; used_quota: number };
+    const logs = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS sum FROM logs WHERE type = 2').get() as {
+      n: number;
+      sum: number;
+    };
+    const user = db.prepare('SELECT quota, used_quota FROM users WHERE id = 1').get() as {
+      quota: number;
+      used_quota: number;
+    };
     db.close();
     if (logs.n >= calls || Date.now() > deadline) {
       const exact = logs.n === calls && user.used_quota === logs.sum && user.quota === startQuota - logs.sum;
-      return { logs: logs.n, exact, detail: `${logs.n} logs, Σ ${logs.sum}; balance ${user.quota} of ${startQuota}, used ${user.used_quota}` };
+      return {
+        logs: logs.n,
+        exact,
+        detail: `${logs.n} logs, Σ ${logs.sum}; balance ${user.quota} of ${startQuota}, used ${user.used_quota}`,
+      };
     }
     await sleep(POLL_MS);
   }
@@ -131,7 +150,10 @@ const startQuotaOf = async (dbFile: string): Promise<number> => {
 
 function checkFdLimit(needed: number): void {
   const limit = Number(execFileSync('sh', ['-c', 'ulimit -n']).toString().trim());
-  if (limit < needed) throw new Error(`ulimit -n is ${limit}; this row needs about ${needed} open files per process (raise it: ulimit -n ${needed})`);
+  if (limit < needed)
+    throw new Error(
+      `ulimit -n is ${limit}; this row needs about ${needed} open files per process (raise it: ulimit -n ${needed})`,
+    );
 }
 
 /** `n` streamed calls to `t` started evenly over RAMP_MS, all read to their end. */
@@ -144,7 +166,14 @@ function rampedStreams(client: Agent, t: Target, n: number): Promise<StreamResul
   );
 }
 
-const newClient = () => new Agent({ connections: null, pipelining: 1, headersTimeout: CLIENT_TIMEOUT_MS, bodyTimeout: CLIENT_TIMEOUT_MS, connect: { timeout: CLIENT_TIMEOUT_MS } });
+const newClient = () =>
+  new Agent({
+    connections: null,
+    pipelining: 1,
+    headersTimeout: CLIENT_TIMEOUT_MS,
+    bodyTimeout: CLIENT_TIMEOUT_MS,
+    connect: { timeout: CLIENT_TIMEOUT_MS },
+  });
 const firstBytes = (results: StreamResult[]) => results.filter((r) => r.firstMs > 0).map((r) => r.firstMs);
 
 /**
@@ -226,7 +255,8 @@ async function idleRow(): Promise<string[]> {
     });
   // Opened in batches, so that RSS reads the connections rather than a burst's garbage.
   const statuses: number[] = [];
-  for (let i = 0; i < IDLE; i += IDLE_BATCH) statuses.push(...(await Promise.all(Array.from({ length: Math.min(IDLE_BATCH, IDLE - i) }, one))));
+  for (let i = 0; i < IDLE; i += IDLE_BATCH)
+    statuses.push(...(await Promise.all(Array.from({ length: Math.min(IDLE_BATCH, IDLE - i) }, one))));
   const opened = rssOf(tw.pid);
   await sleep(IDLE_SETTLE_MS);
   const after = rssOf(tw.pid);
@@ -288,7 +318,10 @@ async function main() {
   const file = path.join(ROOT, 'bench/RESULTS.md');
   const head = fs.readFileSync(file, 'utf8');
   const [title, ...rest] = head.split('\n\n');
-  fs.writeFileSync(file, `${title}\n\n${rest[0] ?? ''}\n\n${report}\n${rest.slice(1).join('\n\n')}`.replace(/\n{3,}/g, '\n\n'));
+  fs.writeFileSync(
+    file,
+    `${title}\n\n${rest[0] ?? ''}\n\n${report}\n${rest.slice(1).join('\n\n')}`.replace(/\n{3,}/g, '\n\n'),
+  );
 }
 
 try {

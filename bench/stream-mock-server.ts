@@ -62,5 +62,7 @@ server.on(tls ? 'secureConnection' : 'connection', () => connections++);
 server.on('request', answer as never);
 // As large an accept queue as the kernel allows (net.core.somaxconn), as Tollway's: thousands of upstream connections
 // open within seconds in the concurrency row.
-server.listen({ port: 0, host: '127.0.0.1', backlog: 65_535 }, () => process.stdout.write(`${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}\n`));
+server.listen({ port: 0, host: '127.0.0.1', backlog: 65_535 }, () =>
+  process.stdout.write(`${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}\n`),
+);
 process.on('SIGTERM', () => process.exit(0));

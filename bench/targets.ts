@@ -14,7 +14,11 @@ const { Client } = pg;
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
-export const streamBody = JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Say hello.' }] });
+export const streamBody = JSON.stringify({
+  model: 'gpt-4o-mini',
+  stream: true,
+  messages: [{ role: 'user', content: 'Say hello.' }],
+});
 
 /**
  * Tollway with one mock channel and an unlimited token; `nodeArgs` go before the entry (profiling flags);
@@ -43,7 +47,11 @@ export async function startTollway(
   const proc = await start(node, [...nodeArgs, bundle ?? serverBundle], env, /tollway started/);
   const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
-    const r = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const r = await fetch(base + url, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     const j = (await r.json()) as { success: boolean; message: string };
     if (!j.success) throw new Error(`${url}: ${j.message}`);
     return r;
@@ -51,11 +59,27 @@ export async function startTollway(
   await call('POST', '/api/setup', { username: 'root', password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
   const login = await call('POST', '/api/user/login', { username: 'root', password: 'bench-pass-1' });
   const auth = { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'new-api-user': '1' };
-  await call('POST', '/api/channel/', { mode: 'single', channel: { name: 'mock', type: 1, key: 'bench-key', base_url: mockUrl, models: 'gpt-4o-mini', group: 'default' } }, auth);
+  await call(
+    'POST',
+    '/api/channel/',
+    {
+      mode: 'single',
+      channel: { name: 'mock', type: 1, key: 'bench-key', base_url: mockUrl, models: 'gpt-4o-mini', group: 'default' },
+    },
+    auth,
+  );
   await call('PUT', '/api/user/', { id: 1, quota: 1_000_000_000_000 }, auth);
   const key = 'b'.repeat(48);
   await insertToken(env, key);
-  return { proc, target: { name: 'Tollway', url: base, path: '/v1/chat/completions', headers: { authorization: `Bearer sk-${key}` } } };
+  return {
+    proc,
+    target: {
+      name: 'Tollway',
+      url: base,
+      path: '/v1/chat/completions',
+      headers: { authorization: `Bearer sk-${key}` },
+    },
+  };
 }
 
 const TOKEN_INSERT =
@@ -74,8 +98,17 @@ async function insertToken(env: Record<string, string>, key: string): Promise<vo
   db.close();
 }
 
-export const anthropicBody = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }] });
-export const anthropicStreamBody = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'Say hello.' }] });
+export const anthropicBody = JSON.stringify({
+  model: 'gpt-4o-mini',
+  max_tokens: 64,
+  messages: [{ role: 'user', content: 'Say hello.' }],
+});
+export const anthropicStreamBody = JSON.stringify({
+  model: 'gpt-4o-mini',
+  max_tokens: 64,
+  stream: true,
+  messages: [{ role: 'user', content: 'Say hello.' }],
+});
 
 /** The same Tollway, called with Anthropic's API: converted to the OpenAI upstream and back (streamed: event by event). */
 export const anthropicTarget = (t: Target, streamed = false): Target => ({
@@ -93,7 +126,11 @@ export async function startPortkey(mockUrl: string): Promise<{ target: Target; p
     name: 'Portkey gateway',
     url: `http://127.0.0.1:${port}`,
     path: '/v1/chat/completions',
-    headers: { authorization: 'Bearer bench-key', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` },
+    headers: {
+      authorization: 'Bearer bench-key',
+      'x-portkey-provider': 'openai',
+      'x-portkey-custom-host': `${mockUrl}/v1`,
+    },
   };
   return { target, proc };
 }
@@ -104,7 +141,12 @@ export async function startPortkey(mockUrl: string): Promise<{ target: Target; p
  */
 export async function startFloorProxy(mockUrl: string): Promise<{ target: Target; proc: Proc }> {
   const port = await freePort();
-  const proc = await start(process.execPath, [path.join(ROOT, 'bench/node-floor-proxy.mjs')], { PORT: String(port), UPSTREAM_URL: mockUrl }, /floor proxy listening/);
+  const proc = await start(
+    process.execPath,
+    [path.join(ROOT, 'bench/node-floor-proxy.mjs')],
+    { PORT: String(port), UPSTREAM_URL: mockUrl },
+    /floor proxy listening/,
+  );
   const target: Target = {
     name: 'Bare Node.js proxy (node:http in, undici out)',
     url: `http://127.0.0.1:${port}`,
@@ -116,6 +158,11 @@ export async function startFloorProxy(mockUrl: string): Promise<{ target: Target
 
 /** The mock OpenAI upstream in its own process. */
 export async function startMock(): Promise<{ url: string; proc: Proc }> {
-  const proc = await start(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/mock-server.ts')], {}, /http:\/\/127\.0\.0\.1:\d+/);
+  const proc = await start(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/mock-server.ts')],
+    {},
+    /http:\/\/127\.0\.0\.1:\d+/,
+  );
   return { proc, url: /http:\/\/127\.0\.0\.1:\d+/.exec(proc.output())![0] };
 }

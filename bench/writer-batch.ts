@@ -16,7 +16,14 @@ const size = Number(process.argv[3] ?? 10);
 const mode = process.argv[4] ?? 'prepared';
 /** Batches before the counted ones, so both counts include the same warm-up. */
 const WARMUP_BATCHES = 50;
-const OTHER = JSON.stringify({ model_ratio: 0.075, completion_ratio: 4, group_ratio: 1, frt: 3, upstream_model_name: 'gpt-4o-mini', admin_info: { use_channel: [1] } });
+const OTHER = JSON.stringify({
+  model_ratio: 0.075,
+  completion_ratio: 4,
+  group_ratio: 1,
+  frt: 3,
+  upstream_model_name: 'gpt-4o-mini',
+  admin_info: { use_channel: [1] },
+});
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-batch-'));
 const db = await connectDatabase('', path.join(dir, 'bench.db'));
@@ -55,7 +62,9 @@ try {
   let n = 0;
   for (let b = 0; b < WARMUP_BATCHES + batches; b++) {
     const records = Array.from({ length: size }, () => record(n++));
-    await db.kysely.transaction().execute((trx) => applyBatch(trx, `batch-${b}`, records, 1, { counters: true, logs: true, sqlite }));
+    await db.kysely
+      .transaction()
+      .execute((trx) => applyBatch(trx, `batch-${b}`, records, 1, { counters: true, logs: true, sqlite }));
   }
   const logs = await db.kysely
     .selectFrom('logs')

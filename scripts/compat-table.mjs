@@ -29,8 +29,20 @@ function runSuite() {
     .map((f) => `${testDir}/${f}`);
   if (!files.length) throw new Error(`no clients-*.test.ts in ${testDir}`);
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'compat-')), 'report.json');
-  const args = [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'integration', ...files, '--reporter=json', `--outputFile=${out}`];
-  const res = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, TEST_DIALECTS: 'sqlite' } });
+  const args = [
+    path.join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    '--project',
+    'integration',
+    ...files,
+    '--reporter=json',
+    `--outputFile=${out}`,
+  ];
+  const res = spawnSync(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, TEST_DIALECTS: 'sqlite' },
+  });
   // Failing tests are table cells; only a run that wrote no report is an error.
   if (!fs.existsSync(out)) throw new Error(`vitest wrote no report (exit ${res.status})`);
   return out;
@@ -73,15 +85,24 @@ function table({ cells, total, passed }) {
     return i < 0 ? order.length : i;
   };
   const clients = [...cells.keys()].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  const lines = [`| Client | Feature | ${COLUMNS.map(([, title]) => title).join(' | ')} |`, `|---|---|${COLUMNS.map(() => ':---:').join('|')}|`];
+  const lines = [
+    `| Client | Feature | ${COLUMNS.map(([, title]) => title).join(' | ')} |`,
+    `|---|---|${COLUMNS.map(() => ':---:').join('|')}|`,
+  ];
   for (const client of clients) {
     for (const [feature, byChannel] of cells.get(client)) {
-      lines.push(`| \`${client}\` | ${feature} | ${COLUMNS.map(([key]) => MARK[byChannel.get(key) ?? 'none']).join(' | ')} |`);
+      lines.push(
+        `| \`${client}\` | ${feature} | ${COLUMNS.map(([key]) => MARK[byChannel.get(key) ?? 'none']).join(' | ')} |`,
+      );
     }
   }
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
   const date = new Date().toISOString().slice(0, 10);
-  return [`${passed} of ${total} checks pass (${date}, commit \`${commit}\`). ${MARK.passed} passes, ${MARK.failed} fails, ${MARK.none} not applicable.`, '', ...lines].join('\n');
+  return [
+    `${passed} of ${total} checks pass (${date}, commit \`${commit}\`). ${MARK.passed} passes, ${MARK.failed} fails, ${MARK.none} not applicable.`,
+    '',
+    ...lines,
+  ].join('\n');
 }
 
 function writeReadme(body) {

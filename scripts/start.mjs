@@ -46,7 +46,9 @@ if (!process.argv.includes('--no-build')) {
     await buildServer();
   }
 }
-const child = spawn(process.execPath, ['--enable-source-maps', serverBundle], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+const child = spawn(process.execPath, ['--enable-source-maps', serverBundle], {
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+});
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 // The server validates SHUTDOWN_TIMEOUT itself; a value it refuses ends it at start-up.
 const graceMs = (Number(process.env.SHUTDOWN_TIMEOUT) || DEFAULT_SHUTDOWN_TIMEOUT_S) * 1000;

@@ -26,7 +26,9 @@ function runCollected(name, cmd, args) {
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
     child.on('error', (err) => out.push(Buffer.from(`${err.message}\n`)));
-    child.on('close', (code) => resolve({ name, code: code ?? 1, output: Buffer.concat(out).toString(), seconds: (Date.now() - started) / 1000 }));
+    child.on('close', (code) =>
+      resolve({ name, code: code ?? 1, output: Buffer.concat(out).toString(), seconds: (Date.now() - started) / 1000 }),
+    );
   });
 }
 
@@ -36,7 +38,9 @@ async function runChecks() {
   const worker = async () => {
     for (let step = queue.shift(); step; step = queue.shift()) {
       const res = await runCollected(...step);
-      process.stdout.write(`\n== ${res.name}: ${res.code === 0 ? 'ok' : `failed (exit ${res.code})`} in ${res.seconds.toFixed(1)} s\n${res.output}`);
+      process.stdout.write(
+        `\n== ${res.name}: ${res.code === 0 ? 'ok' : `failed (exit ${res.code})`} in ${res.seconds.toFixed(1)} s\n${res.output}`,
+      );
       if (res.code !== 0) failed.push(res.name);
     }
   };
@@ -48,5 +52,9 @@ async function runChecks() {
 }
 
 await runChecks();
-const res = spawnSync(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const res = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)],
+  { cwd: root, stdio: 'inherit' },
+);
 process.exit(res.status ?? 1);

@@ -32,7 +32,10 @@ function precompress(): Plugin {
           const raw = await fs.readFile(file);
           if (raw.length < MIN_COMPRESS_BYTES) return;
           const br = await brotli(raw, {
-            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+            },
           });
           const gz = await gzip(raw, { level: zlib.constants.Z_BEST_COMPRESSION });
           if (br.length < raw.length) await fs.writeFile(`${file}.br`, br);
@@ -64,7 +67,12 @@ export default defineConfig({
   // react-router's package exports point browsers at its development build (warnings, checks); use the production one.
   resolve: {
     dedupe: ['zod'],
-    alias: [{ find: /^react-router$/, replacement: path.resolve(import.meta.dirname, '../../node_modules/react-router/dist/production/index.mjs') }],
+    alias: [
+      {
+        find: /^react-router$/,
+        replacement: path.resolve(import.meta.dirname, '../../node_modules/react-router/dist/production/index.mjs'),
+      },
+    ],
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000', '/v1': 'http://127.0.0.1:3000', '/pg': 'http://127.0.0.1:3000' },
@@ -72,6 +80,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     chunkSizeWarningLimit: 1500,
-    rollupOptions: { treeshake: { moduleSideEffects: (id) => !sideEffectFree(id), manualPureFunctions: ['z'] }, output: { manualChunks: vendorChunk } },
+    rollupOptions: {
+      treeshake: { moduleSideEffects: (id) => !sideEffectFree(id), manualPureFunctions: ['z'] },
+      output: { manualChunks: vendorChunk },
+    },
   },
 });

@@ -7,7 +7,11 @@ export interface Session {
 
 /** Logs in through POST /api/user/login. */
 export async function loginSession(baseUrl: string, user: { username: string; password: string }): Promise<Session> {
-  const res = await fetch(`${baseUrl}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
+  const res = await fetch(`${baseUrl}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(user),
+  });
   const env = (await res.json()) as { success: boolean; message: string; data: { id: number } };
   if (!env.success) throw new Error(`login ${user.username}: ${env.message}`);
   return { baseUrl, cookie: res.headers.get('set-cookie')!.split(';')[0]!, id: env.data.id };
@@ -17,7 +21,11 @@ export async function loginSession(baseUrl: string, user: { username: string; pa
 export async function apiAs<T>(s: Session, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${s.baseUrl}${path}`, {
     method,
-    headers: { cookie: s.cookie, 'new-api-user': String(s.id), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      cookie: s.cookie,
+      'new-api-user': String(s.id),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const env = (await res.json()) as { success: boolean; message: string; data: T };

@@ -19,7 +19,11 @@ describe('audit log in Chromium', () => {
   beforeAll(async () => {
     // A private copy of the console: a rebuild during the run must not pull its chunks away.
     h = await startPrivateHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     const rootApi = await loginSession(h.baseUrl, ROOT);
     await apiAs(rootApi, 'POST', '/api/user/', { ...ADMIN, display_name: 'Ops', role: 10 });
     targetId = (await apiAs<{ id: number }>(rootApi, 'POST', '/api/user/', { ...TARGET, display_name: 'Customer' })).id;
@@ -37,7 +41,11 @@ describe('audit log in Chromium', () => {
     await expect.poll(() => name.inputValue()).toBe('Customer');
     await name.fill('Customer (verified)');
     await admin.getByTestId('user-form-submit').click();
-    await expect.poll(async () => (await pageApi<{ display_name: string }>(admin, 'GET', `/api/user/${targetId}`)).data?.display_name).toBe('Customer (verified)');
+    await expect
+      .poll(
+        async () => (await pageApi<{ display_name: string }>(admin, 'GET', `/api/user/${targetId}`)).data?.display_name,
+      )
+      .toBe('Customer (verified)');
   });
 
   it('root finds the audit log in the admin section and sees both rows with the right actor', async () => {
@@ -65,7 +73,14 @@ describe('audit log in Chromium', () => {
     expect(await root.evaluate(() => (window as unknown as { __auditPwned?: number }).__auditPwned)).toBeUndefined();
     // The dialog's opening animation ends before the screenshot.
     await expect
-      .poll(() => root.evaluate(() => document.querySelectorAll('[class*="zoom-enter"], [class*="zoom-appear"], [class*="fade-enter"], [class*="fade-appear"]').length))
+      .poll(() =>
+        root.evaluate(
+          () =>
+            document.querySelectorAll(
+              '[class*="zoom-enter"], [class*="zoom-appear"], [class*="fade-enter"], [class*="fade-appear"]',
+            ).length,
+        ),
+      )
       .toBe(0);
     await h.shot(root, 'audit-02-detail');
     await root.keyboard.press('Escape');
@@ -73,7 +88,11 @@ describe('audit log in Chromium', () => {
     // Filtering by actor leaves only the admin's rows.
     await root.getByTestId('audit-filter-actor').fill(ADMIN.username);
     await root.getByTestId('audit-search').click();
-    await expect.poll(async () => (await table.getByTestId('audit-actor').allTextContents()).every((t) => t.includes(ADMIN.username))).toBe(true);
+    await expect
+      .poll(async () =>
+        (await table.getByTestId('audit-actor').allTextContents()).every((t) => t.includes(ADMIN.username)),
+      )
+      .toBe(true);
     expect(await table.locator('tr', { hasText: 'option.update' }).count()).toBe(0);
     await table.locator('tr', { hasText: 'user.update' }).first().waitFor();
     await h.shot(root, 'audit-03-filtered');

@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import type { Session } from './api-session.js';
 import type { Harness } from './harness.js';
-import { openAs, openColumnSettings, ROOT, seedTables, seedUsers, VIEWPORTS, type Lang, startPrivateHarness } from './tables-fixture.js';
+import {
+  openAs,
+  openColumnSettings,
+  ROOT,
+  seedTables,
+  seedUsers,
+  VIEWPORTS,
+  type Lang,
+  startPrivateHarness,
+} from './tables-fixture.js';
 
 type State = Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>;
 
@@ -32,7 +41,12 @@ async function expectMainColumnsShown(page: Page) {
 }
 
 /** Waits until no zoom/fade animation is running (a screenshot mid-animation shows half a tooltip). */
-const settled = (page: Page) => expect.poll(() => page.evaluate(() => document.querySelectorAll('[class*="-enter"], [class*="-appear"], [class*="-leave"]').length)).toBe(0);
+const settled = (page: Page) =>
+  expect
+    .poll(() =>
+      page.evaluate(() => document.querySelectorAll('[class*="-enter"], [class*="-appear"], [class*="-leave"]').length),
+    )
+    .toBe(0);
 
 /**
  * The channel table on a 1280 px laptop as well as at 1440 and 1920 px, light and dark, zh and en: the main columns
@@ -92,7 +106,9 @@ describe('channel table at 1280, 1440 and 1920 px in Chromium', () => {
     const name = long.locator('.ant-typography-ellipsis').first();
     expect(await name.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     await name.hover();
-    await expect.poll(() => page.locator('.ant-tooltip:visible').textContent()).toBe('openai-production-mirror-2-with-a-long-name');
+    await expect
+      .poll(() => page.locator('.ant-tooltip:visible').textContent())
+      .toBe('openai-production-mirror-2-with-a-long-name');
     await settled(page);
     await h.shot(page, 'channels-1280-name-tooltip');
 

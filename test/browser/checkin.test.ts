@@ -4,7 +4,16 @@ import path from 'node:path';
 import { loadSqliteDriver } from '../../packages/server/src/db/sqlite-driver.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSession, login, pageApi, SCREENSHOTS, setOptions, startHarness, type Harness, privateConsole } from './harness.js';
+import {
+  dropSession,
+  login,
+  pageApi,
+  SCREENSHOTS,
+  setOptions,
+  startHarness,
+  type Harness,
+  privateConsole,
+} from './harness.js';
 
 // better-sqlite3 of the line that runs on this Node.js.
 const Database = await loadSqliteDriver();
@@ -56,7 +65,11 @@ describe('check-in and task logs in Chromium', () => {
       })
       .toEqual(['true', '250000', '30']);
     await logsSection.screenshot({ path: path.join(SCREENSHOTS, 'checkin-01-settings-logs.png') });
-    const created = await pageApi<{ id: number }>(page, 'POST', '/api/user/', { username: USER.username, password: USER.password, display_name: 'Carol' });
+    const created = await pageApi<{ id: number }>(page, 'POST', '/api/user/', {
+      username: USER.username,
+      password: USER.password,
+      display_name: 'Carol',
+    });
     expect(created.success).toBe(true);
     userId = created.data!.id;
     expect((await pageApi(page, 'PUT', '/api/user/', { id: userId, quota: 500000 })).success).toBe(true);
@@ -128,10 +141,66 @@ describe('check-in and task logs in Chromium', () => {
       const mj = db.prepare(
         "INSERT INTO midjourneys (code, user_id, action, mj_id, prompt, prompt_en, description, submit_time, start_time, finish_time, image_url, status, progress, fail_reason, channel_id, quota) VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, 1, 5000)",
       );
-      mj.run(1, userId, 'IMAGINE', 'mj-ok-1', 'an orange square', 'an orange square', now - 600, now - 598, now - 570, IMAGE, 'SUCCESS', '100%', '');
-      mj.run(1, userId, 'UPSCALE', 'mj-slow-2', 'a slow one', 'a slow one', now - 500, now - 499, now - 380, '', 'FAILURE', '100%', 'upstream timeout');
-      mj.run(21, userId, 'VARIATION', 'mj-run-3', 'in progress', 'in progress', now - 60, now - 59, 0, '', 'IN_PROGRESS', '45%', '');
-      mj.run(1, 1, 'IMAGINE', 'mj-root-4', 'root only', 'root only', now - 30, now - 29, now - 10, IMAGE, 'SUCCESS', '100%', '');
+      mj.run(
+        1,
+        userId,
+        'IMAGINE',
+        'mj-ok-1',
+        'an orange square',
+        'an orange square',
+        now - 600,
+        now - 598,
+        now - 570,
+        IMAGE,
+        'SUCCESS',
+        '100%',
+        '',
+      );
+      mj.run(
+        1,
+        userId,
+        'UPSCALE',
+        'mj-slow-2',
+        'a slow one',
+        'a slow one',
+        now - 500,
+        now - 499,
+        now - 380,
+        '',
+        'FAILURE',
+        '100%',
+        'upstream timeout',
+      );
+      mj.run(
+        21,
+        userId,
+        'VARIATION',
+        'mj-run-3',
+        'in progress',
+        'in progress',
+        now - 60,
+        now - 59,
+        0,
+        '',
+        'IN_PROGRESS',
+        '45%',
+        '',
+      );
+      mj.run(
+        1,
+        1,
+        'IMAGINE',
+        'mj-root-4',
+        'root only',
+        'root only',
+        now - 30,
+        now - 29,
+        now - 10,
+        IMAGE,
+        'SUCCESS',
+        '100%',
+        '',
+      );
       const task = db.prepare(
         "INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, fail_reason, submit_time, start_time, finish_time, progress, data) VALUES (?, 'suno', ?, 1, 2000, ?, ?, ?, ?, ?, ?, ?, '[]')",
       );

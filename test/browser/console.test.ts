@@ -59,7 +59,11 @@ describe('console foundation in Chromium', () => {
   });
 
   it('adds and removes balance from the row action as changes (add_quota), each logged on the user', async () => {
-    const found = await pageApi<{ items: { id: number; username: string }[] }>(page, 'GET', `/api/user/search?keyword=${USER.username}`);
+    const found = await pageApi<{ items: { id: number; username: string }[] }>(
+      page,
+      'GET',
+      `/api/user/search?keyword=${USER.username}`,
+    );
     const id = found.data!.items.find((u) => u.username === USER.username)!.id;
     const quotaOf = async () => (await pageApi<{ quota: number }>(page, 'GET', `/api/user/${id}`)).data!.quota;
     const change = async (delta: number) => {
@@ -74,7 +78,11 @@ describe('console foundation in Chromium', () => {
     await change(-200000);
     await expect.poll(quotaOf).toBe(start + 300000);
     await h.shot(page, '04b-users-quota-changed');
-    const logs = await pageApi<{ items: { content: string; quota: number }[] }>(page, 'GET', `/api/log/?type=3&username=${USER.username}`);
+    const logs = await pageApi<{ items: { content: string; quota: number }[] }>(
+      page,
+      'GET',
+      `/api/log/?type=3&username=${USER.username}`,
+    );
     expect(logs.data!.items.map((l) => [l.content, l.quota])).toEqual([
       [`administrator ${ROOT.username} subtracted 200000 quota`, -200000],
       [`administrator ${ROOT.username} added 500000 quota`, 500000],

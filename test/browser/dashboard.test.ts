@@ -27,7 +27,8 @@ describe('data dashboard in Chromium', () => {
     const key = tok!.key.startsWith('sk-') ? tok!.key : `sk-${tok!.key}`;
     return new OpenAI({ apiKey: key, baseURL: `${h.baseUrl}/v1`, maxRetries: 0 });
   };
-  const ask = (sdk: OpenAI, model: string) => sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello dashboard' }] });
+  const ask = (sdk: OpenAI, model: string) =>
+    sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello dashboard' }] });
   /** Logs in through the form (the console in its default language, Chinese). */
   const browserLogin = async (p: Page, u: { username: string; password: string }) => {
     await p.goto('/login');
@@ -59,13 +60,27 @@ describe('data dashboard in Chromium', () => {
     mock = await startMockUpstream();
     mock.behaviors.set('dash-mock-key', { promptTokens: 120, completionTokens: 30 });
     h = await startHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await login(ROOT);
-    await api(root, 'PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ 'gpt-4o-mini': 0.002, 'claude-3-haiku': 0.001 }) });
+    await api(root, 'PUT', '/api/option/', {
+      key: 'ModelPrice',
+      value: JSON.stringify({ 'gpt-4o-mini': 0.002, 'claude-3-haiku': 0.001 }),
+    });
     await api(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gemini-1.5-flash': 0.5 }) });
     await api(root, 'POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: 'dash-mock', type: 1, key: 'dash-mock-key', base_url: mock.url, models: 'gpt-4o-mini,claude-3-haiku,gemini-1.5-flash', group: 'default' },
+      channel: {
+        name: 'dash-mock',
+        type: 1,
+        key: 'dash-mock-key',
+        base_url: mock.url,
+        models: 'gpt-4o-mini,claude-3-haiku,gemini-1.5-flash',
+        group: 'default',
+      },
     });
     await api(root, 'PUT', '/api/user/', { id: root.id, quota: 50_000_000 });
     await api(root, 'POST', '/api/user/', { ...USER, display_name: USER.username });
@@ -92,9 +107,23 @@ describe('data dashboard in Chromium', () => {
     ];
     await Promise.all(calls);
     // The writer commits every 200 ms: wait until all 11 consume logs are in, then total them.
-    await expect.poll(async () => (await api<{ total: number }>(root, 'GET', '/api/log/?type=2&page_size=100')).total, { timeout: 15_000 }).toBe(11);
-    const logs = (await api<{ items: { quota: number; prompt_tokens: number; completion_tokens: number }[] }>(root, 'GET', '/api/log/?type=2&page_size=100')).items;
-    logged = { calls: logs.length, quota: logs.reduce((s, l) => s + l.quota, 0), tokens: logs.reduce((s, l) => s + l.prompt_tokens + l.completion_tokens, 0) };
+    await expect
+      .poll(async () => (await api<{ total: number }>(root, 'GET', '/api/log/?type=2&page_size=100')).total, {
+        timeout: 15_000,
+      })
+      .toBe(11);
+    const logs = (
+      await api<{ items: { quota: number; prompt_tokens: number; completion_tokens: number }[] }>(
+        root,
+        'GET',
+        '/api/log/?type=2&page_size=100',
+      )
+    ).items;
+    logged = {
+      calls: logs.length,
+      quota: logs.reduce((s, l) => s + l.quota, 0),
+      tokens: logs.reduce((s, l) => s + l.prompt_tokens + l.completion_tokens, 0),
+    };
 
     expect(logged).toMatchObject({ calls: 11, tokens: 11 * 150 });
     expect(logged.quota).toBeGreaterThan(0);
@@ -105,7 +134,11 @@ describe('data dashboard in Chromium', () => {
     await expect.poll(() => page.getByTestId('dashboard-total-calls').textContent()).toBe(String(logged.calls));
     expect(await page.getByTestId('dashboard-total-tokens').textContent()).toBe(logged.tokens.toLocaleString('en-US'));
     // Under $1 the dashboard shows four decimals.
-    const quotaText = renderQuota(logged.quota, { displayInCurrency: true, quotaPerUnit: 500_000, digits: logged.quota < 500_000 ? 4 : 2 });
+    const quotaText = renderQuota(logged.quota, {
+      displayInCurrency: true,
+      quotaPerUnit: 500_000,
+      digits: logged.quota < 500_000 ? 4 : 2,
+    });
     expect(await page.getByTestId('dashboard-total-quota').textContent()).toBe(quotaText);
     await page.getByTestId('dashboard-consumption-chart').locator('canvas').waitFor();
     await page.getByTestId('dashboard-calls-chart').locator('canvas').waitFor();

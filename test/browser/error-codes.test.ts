@@ -30,7 +30,11 @@ describe('server messages in the console language', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-codes-'));
     h = await startHarness({ WEB_DIST: privateConsole(dir), SQLITE_PATH: path.join(dir, 'tollway.db') });
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     await api(root, 'POST', '/api/user/', { ...USER, display_name: USER.username });
     for (const [key, value] of [
@@ -52,7 +56,8 @@ describe('server messages in the console language', () => {
   };
   const chinesePage = () => pageIn('zh');
   /** Nothing on the page (toasts, form messages) holds `english`. */
-  const noEnglish = async (page: Page, english: string) => expect(await page.getByText(english).count(), english).toBe(0);
+  const noEnglish = async (page: Page, english: string) =>
+    expect(await page.getByText(english).count(), english).toBe(0);
 
   it('a wrong password shows the Chinese text, not the server English', async () => {
     const page = await chinesePage();
@@ -86,7 +91,14 @@ describe('server messages in the console language', () => {
   it('a failed channel test shows the Chinese text around the upstream reason', async () => {
     await api(root, 'POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: 'codes-dead', type: 1, key: 'sk-dead', models: ['dead-model'], group: ['default'], base_url: 'http://127.0.0.1:1' },
+      channel: {
+        name: 'codes-dead',
+        type: 1,
+        key: 'sk-dead',
+        models: ['dead-model'],
+        group: ['default'],
+        base_url: 'http://127.0.0.1:1',
+      },
     });
     const list = await api<{ items: { id: number; name: string }[] }>(root, 'GET', '/api/channel/?p=1&page_size=100');
     const id = list.items.find((c) => c.name === 'codes-dead')!.id;
@@ -134,7 +146,9 @@ describe('server messages in the console language', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.press('Escape');
     await page.getByTestId('channel-form-submit').click();
-    await page.locator('.ant-message-notice', { hasText: '“channel.base_url”必须以 http:// 或 https:// 开头' }).waitFor();
+    await page
+      .locator('.ant-message-notice', { hasText: '“channel.base_url”必须以 http:// 或 https:// 开头' })
+      .waitFor();
     await noEnglish(page, 'must start with');
     await noEnglish(page, '填写有误');
     await page.waitForTimeout(500); // the toast's slide-in, for the picture
@@ -161,7 +175,9 @@ describe('server messages in the console language', () => {
     await ports.fill('443, 99999');
     await page.getByTestId('settings-save-fetch').click();
     const section = page.getByTestId('settings-section-fetch');
-    await expect.poll(() => section.locator('.ant-form-item-explain-error').textContent()).toBe('“99999”不是有效的端口（1-65535）或端口范围，应类似 8000-9000');
+    await expect
+      .poll(() => section.locator('.ant-form-item-explain-error').textContent())
+      .toBe('“99999”不是有效的端口（1-65535）或端口范围，应类似 8000-9000');
     await noEnglish(page, 'each entry must be');
     await section.screenshot({ path: path.join(SCREENSHOTS, 'error-codes-fetch-port-zh.png') });
     await page.context().close();
@@ -171,7 +187,13 @@ describe('server messages in the console language', () => {
     const user = await loginSession(h.baseUrl, USER);
     const db = new Database(path.join(dir, 'tollway.db'));
     try {
-      const event = { kind: 'task_refund', task_id: REFUND.taskId, action: REFUND.action, quota: REFUND.quota, reason_code: 'timeout' };
+      const event = {
+        kind: 'task_refund',
+        task_id: REFUND.taskId,
+        action: REFUND.action,
+        quota: REFUND.quota,
+        reason_code: 'timeout',
+      };
       db.prepare(
         `INSERT INTO logs (user_id, created_at, type, content, username, token_name, model_name, quota, prompt_tokens, completion_tokens, use_time,
            is_stream, channel_id, channel_name, token_id, "group", ip, request_id, other)
@@ -190,7 +212,11 @@ describe('server messages in the console language', () => {
     }
     for (const [lang, text, english] of [
       ['zh', `任务 ${REFUND.action} ${REFUND.taskId} 失败（任务超时），已退还 ${REFUND.quota} 额度`, 'quota refunded'],
-      ['en', `Task ${REFUND.action} ${REFUND.taskId} failed (the task timed out): ${REFUND.quota} quota refunded`, 'failed (task timed out)'],
+      [
+        'en',
+        `Task ${REFUND.action} ${REFUND.taskId} failed (the task timed out): ${REFUND.quota} quota refunded`,
+        'failed (task timed out)',
+      ],
     ] as const) {
       const page = await pageIn(lang);
       await login(page, USER);

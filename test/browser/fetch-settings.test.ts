@@ -20,12 +20,20 @@ describe('outbound request guard settings in Chromium', () => {
   let page: Page;
 
   const options = async () =>
-    Object.fromEntries((await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).filter((o) => o.key.startsWith('fetch_setting.')).map((o) => [o.key, o.value]));
+    Object.fromEntries(
+      (await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/'))
+        .filter((o) => o.key.startsWith('fetch_setting.'))
+        .map((o) => [o.key, o.value]),
+    );
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-fetch-'));
     h = await startHarness({ WEB_DIST: privateConsole(dir) });
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     await apiAs(root, 'POST', '/api/user/', { ...USER, display_name: 'Hook user' });
     ({ page } = await h.newPage());
@@ -41,15 +49,21 @@ describe('outbound request guard settings in Chromium', () => {
     await page.goto('/admin/settings?tab=system');
     const section = page.getByTestId('settings-section-fetch');
     await section.scrollIntoViewIfNeeded();
-    await expect.poll(() => section.locator('.ant-card-head-title').textContent()).toBe('Outbound requests (SSRF guard)');
-    expect(await page.getByTestId('option-fetch_setting.enable_ssrf_protection').getAttribute('aria-checked')).toBe('true');
+    await expect
+      .poll(() => section.locator('.ant-card-head-title').textContent())
+      .toBe('Outbound requests (SSRF guard)');
+    expect(await page.getByTestId('option-fetch_setting.enable_ssrf_protection').getAttribute('aria-checked')).toBe(
+      'true',
+    );
     expect(await page.getByTestId('option-fetch_setting.allow_private_ip').getAttribute('aria-checked')).toBe('false');
     expect(await page.getByTestId('option-fetch_setting.allowed_ports').inputValue()).toBe('80, 443, 8080, 8443');
     await h.shot(page, 'fetch-settings-defaults');
 
     await page.getByTestId('option-fetch_setting.ip_list').fill('10.0.0.0/33');
     await page.getByTestId('settings-save-fetch').click();
-    await expect.poll(() => section.locator('.ant-form-item-explain-error').textContent()).toBe('"10.0.0.0/33" is not an IP address or a CIDR block such as 10.0.0.0/8');
+    await expect
+      .poll(() => section.locator('.ant-form-item-explain-error').textContent())
+      .toBe('"10.0.0.0/33" is not an IP address or a CIDR block such as 10.0.0.0/8');
     await h.shot(page, 'fetch-settings-bad-ip');
     await section.screenshot({ path: path.join(SCREENSHOTS, 'fetch-settings-section-bad-ip.png') });
     expect((await options())['fetch_setting.ip_list']).toBe('[]');
@@ -78,7 +92,9 @@ describe('outbound request guard settings in Chromium', () => {
     await userPage.getByTestId('me-notify-type').getByText('Webhook').click();
     await userPage.getByTestId('me-webhook-url').fill('https://other.example.com/hook');
     await userPage.getByTestId('me-settings-save').click();
-    await expect.poll(() => userPage.locator('.ant-message').textContent()).toContain('webhook_url is not allowed: other.example.com is not in the allowed domain list');
+    await expect
+      .poll(() => userPage.locator('.ant-message').textContent())
+      .toContain('webhook_url is not allowed: other.example.com is not in the allowed domain list');
     await userPage.screenshot({ path: path.join(SCREENSHOTS, 'fetch-settings-webhook-refused.png') });
 
     await userPage.getByTestId('me-webhook-url').fill('https://api.example.org/hook');

@@ -18,7 +18,11 @@ describe('gateway core in Chromium', () => {
     // (200000 + 50000 × 4) × 0.075 = 30000 quota = $0.06 exactly.
     mock.behaviors.set('browser-mock-key', { promptTokens: 200_000, completionTokens: 50_000 });
     h = await startHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     ({ page } = await h.newPage());
     await page.goto('/login');
     await page.getByTestId('login-username').fill(ROOT.username);
@@ -59,13 +63,18 @@ describe('gateway core in Chromium', () => {
     await page.getByTestId('channel-form-submit').click();
     await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
     await page.locator('[data-testid^="channel-row-"]').first().waitFor();
-    await expect.poll(() => page.locator('[data-testid^="channel-row-"]').first().textContent()).toContain('mock-openai');
+    await expect
+      .poll(() => page.locator('[data-testid^="channel-row-"]').first().textContent())
+      .toContain('mock-openai');
     await h.shot(page, '21-channels');
     const setting = await page.evaluate(async () => {
       const user = JSON.parse(localStorage.getItem('user') ?? '{}');
-      const list = await (await fetch('/api/channel/?p=1&page_size=10', { headers: { 'New-Api-User': String(user.id) } })).json();
+      const list = await (
+        await fetch('/api/channel/?p=1&page_size=10', { headers: { 'New-Api-User': String(user.id) } })
+      ).json();
       const id = list.data.items[0].id as number;
-      return (await (await fetch(`/api/channel/${id}`, { headers: { 'New-Api-User': String(user.id) } })).json()).data.setting as string;
+      return (await (await fetch(`/api/channel/${id}`, { headers: { 'New-Api-User': String(user.id) } })).json()).data
+        .setting as string;
     });
     expect(JSON.parse(setting)).toEqual({ tpm_limit: 900000 });
   });
@@ -77,7 +86,10 @@ describe('gateway core in Chromium', () => {
         const user = JSON.parse(localStorage.getItem('user') ?? '{}');
         const r = await fetch(p as string, {
           method: m as string,
-          headers: { 'New-Api-User': String(user.id), ...(b === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            'New-Api-User': String(user.id),
+            ...(b === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           body: b === undefined ? undefined : JSON.stringify(b),
         });
         return (await r.json()) as { success: boolean; message: string; data: T };
@@ -97,7 +109,9 @@ describe('gateway core in Chromium', () => {
     await page.getByTestId('channel-form-name').fill('mock-openai-edited');
     await page.getByTestId('channel-form-submit').click();
     await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await call<{ name: string }>('GET', `/api/channel/${id}`)).data.name).toBe('mock-openai-edited');
+    await expect
+      .poll(async () => (await call<{ name: string }>('GET', `/api/channel/${id}`)).data.name)
+      .toBe('mock-openai-edited');
     // Show key: refused until verified, so the console asks for the password, then fills the field.
     await page.getByTestId(`channel-edit-${id}`).click();
     await page.getByTestId('channel-key-show').click();
@@ -115,9 +129,9 @@ describe('gateway core in Chromium', () => {
     await page.getByTestId(`channel-copy-${id}`).click();
     await page.getByTestId(`channel-copy-confirm-${id}`).click();
     const copyOf = async () =>
-      (await call<{ items: { id: number; name: string }[] }>('GET', '/api/channel/search?keyword=mock-openai')).data.items.find(
-        (c) => c.id !== id && c.name.startsWith('mock-openai_'),
-      )?.id;
+      (
+        await call<{ items: { id: number; name: string }[] }>('GET', '/api/channel/search?keyword=mock-openai')
+      ).data.items.find((c) => c.id !== id && c.name.startsWith('mock-openai_'))?.id;
     await expect.poll(copyOf).toBeGreaterThan(id);
     const copyId = (await copyOf())!;
     expect((await call<{ key: string }>('POST', `/api/channel/${copyId}/key`, {})).data.key).toBe('browser-mock-key');
@@ -178,7 +192,9 @@ describe('gateway core in Chromium', () => {
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi from the browser test' }] }),
     });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('Hello from the mock!');
+    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe(
+      'Hello from the mock!',
+    );
     const row = await newestLogRow(page, 'gpt-4o-mini');
     const text = (await row.textContent()) ?? '';
     expect(text).toContain('$0.06');
@@ -214,7 +230,15 @@ describe('gateway core in Chromium', () => {
     expect((await admin('PUT', '/api/option/', { key: 'RetryTimes', value: '1' })).success).toBe(true);
     const created = await admin('POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: 'flaky-upstream', type: 1, key: 'browser-faulty-key', base_url: mock.url, models: 'gpt-4o-mini', group: 'default', priority: 10 },
+      channel: {
+        name: 'flaky-upstream',
+        type: 1,
+        key: 'browser-faulty-key',
+        base_url: mock.url,
+        models: 'gpt-4o-mini',
+        group: 'default',
+        priority: 10,
+      },
     });
     const faultyId = (created.data as { ids: number[] }).ids[0]!;
     mock.behaviors.set('browser-faulty-key', { failStatus: 502 });

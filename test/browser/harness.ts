@@ -37,13 +37,27 @@ export function privateConsole(dir: string): string {
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-browser-'));
   const port = await freePort();
-  const server = runServer({ SQLITE_PATH: path.join(dir, 'tollway.db'), PORT: String(port), SESSION_SECRET: 'browser-test-secret-0123456789abcdef', ...env });
+  const server = runServer({
+    SQLITE_PATH: path.join(dir, 'tollway.db'),
+    PORT: String(port),
+    SESSION_SECRET: 'browser-test-secret-0123456789abcdef',
+    ...env,
+  });
   await waitForStart(server);
   const baseUrl = `http://127.0.0.1:${port}`;
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     baseUrl,
@@ -123,7 +137,12 @@ export async function logout(page: Page): Promise<void> {
 }
 
 /** A management API call from the page, as the logged-in console user (session cookie and New-Api-User). */
-export async function pageApi<T = unknown>(page: Page, method: string, url: string, body?: unknown): Promise<{ success: boolean; message: string; data?: T }> {
+export async function pageApi<T = unknown>(
+  page: Page,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ success: boolean; message: string; data?: T }> {
   return page.evaluate(
     async ([m, u, b]) => {
       const user = JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number };
@@ -140,7 +159,8 @@ export async function pageApi<T = unknown>(page: Page, method: string, url: stri
 
 /** Saves settings as the page's logged-in administrator (PUT /api/option/), failing on the first one refused. */
 export async function setOptions(page: Page, entries: [string, string][]): Promise<void> {
-  for (const [key, value] of entries) expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success, key).toBe(true);
+  for (const [key, value] of entries)
+    expect((await pageApi(page, 'PUT', '/api/option/', { key, value })).success, key).toBe(true);
 }
 
 /** The settings that send the console's mail to the test SMTP server, with e-mail verification on. */

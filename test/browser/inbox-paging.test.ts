@@ -25,12 +25,21 @@ describe('inbox and message list ranges, audit 403 in Chromium', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-inbox-paging-'));
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: privateConsole(dir) });
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     const root = await loginSession(h.baseUrl, ROOT);
     await apiAs(root, 'POST', '/api/user/', { ...ADMIN, display_name: 'Ops', role: 10 });
     const userId = (await apiAs<{ id: number }>(root, 'POST', '/api/user/', { ...USER, display_name: 'Reader' })).id;
     for (let i = 1; i <= MESSAGES; i++) {
-      await apiAs(root, 'POST', '/api/admin/messages', { title: `Notice ${i}`, content: `Body ${i}`, format: 'markdown', user_ids: [userId, root.id] });
+      await apiAs(root, 'POST', '/api/admin/messages', {
+        title: `Notice ${i}`,
+        content: `Body ${i}`,
+        format: 'markdown',
+        user_ids: [userId, root.id],
+      });
     }
   });
   afterAll(async () => {
@@ -70,7 +79,9 @@ describe('inbox and message list ranges, audit 403 in Chromium', () => {
     const recipients = page.getByTestId('message-recipient-table');
     await recipients.locator('.ant-table-row').first().waitFor();
     // The drawer's recipient table is the second paged list on the page.
-    await expect.poll(() => page.locator('.ant-pagination-total-text').allTextContents()).toEqual([`Items 1 - 10 of ${MESSAGES}`, 'Items 1 - 2 of 2']);
+    await expect
+      .poll(() => page.locator('.ant-pagination-total-text').allTextContents())
+      .toEqual([`Items 1 - 10 of ${MESSAGES}`, 'Items 1 - 2 of 2']);
     await h.shot(page, 'inbox-paging-04-recipients-en');
     await context.close();
   });

@@ -15,7 +15,11 @@ describe('inbox and admin messages in Chromium', () => {
   beforeAll(async () => {
     // A private copy of the console: a rebuild during the run must not pull its chunks away.
     h = await startPrivateHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     ({ page: admin } = await h.newPage());
     ({ page: user } = await h.newPage());
     await login(admin, ROOT);
@@ -32,7 +36,9 @@ describe('inbox and admin messages in Chromium', () => {
       .first()
       .waitFor();
     await admin.getByTestId('message-title').fill('Scheduled maintenance');
-    await admin.getByTestId('message-content-input').fill('The gateway restarts **tonight at 22:00**.\n\n- no action needed');
+    await admin
+      .getByTestId('message-content-input')
+      .fill('The gateway restarts **tonight at 22:00**.\n\n- no action needed');
     await admin.getByTestId('message-recipients').click();
     await admin.keyboard.type('read');
     await admin.locator('.ant-select-item-option').filter({ hasText: 'reader' }).first().click();
@@ -57,7 +63,9 @@ describe('inbox and admin messages in Chromium', () => {
     await h.shot(user, 'inbox-03-list');
     await item.click();
     await user.waitForURL(/\/app\/inbox\/\d+$/);
-    await expect.poll(() => user.getByTestId('message-content').locator('strong').textContent()).toBe('tonight at 22:00');
+    await expect
+      .poll(() => user.getByTestId('message-content').locator('strong').textContent())
+      .toBe('tonight at 22:00');
     await h.shot(user, 'inbox-04-detail');
     await expect.poll(async () => badge.count()).toBe(0);
     await user.goto('/app/inbox/999999');

@@ -35,7 +35,9 @@ async function recordTransfers(page: Page): Promise<{ cdp: CDPSession; transfers
   const pending = new Map<string, { url: string; encoding: string }>();
   const transfers: Transfer[] = [];
   cdp.on('Network.responseReceived', (e) => {
-    const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    const headers = Object.fromEntries(
+      Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]),
+    );
     pending.set(e.requestId, { url: e.response.url, encoding: headers['content-encoding'] ?? 'identity' });
   });
   cdp.on('Network.loadingFinished', (e) => {
@@ -82,7 +84,11 @@ describe('login page load', () => {
   beforeAll(async () => {
     const web = privateConsole(fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-load-')));
     h = await startHarness({ WEB_DIST: web });
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
   });
   afterAll(async () => h?.close());
 
@@ -95,8 +101,12 @@ describe('login page load', () => {
     console.log(
       `login page: ${transfers.length} responses, ${total} bytes transferred (${js} of JavaScript); goal ${LOGIN_GOAL_BYTES}: ${total <= LOGIN_GOAL_BYTES ? 'met' : 'not met'}`,
     );
-    for (const t of [...transfers].sort((a, b) => b.bytes - a.bytes)) console.log(`  ${t.bytes}\t${t.encoding}\t${new URL(t.url).pathname}`);
-    const assets = transfers.filter((t) => new URL(t.url).pathname.startsWith('/assets/') && /\.(js|css)$/.test(t.url) && t.bytes > SMALL_RESPONSE_BYTES);
+    for (const t of [...transfers].sort((a, b) => b.bytes - a.bytes))
+      console.log(`  ${t.bytes}\t${t.encoding}\t${new URL(t.url).pathname}`);
+    const assets = transfers.filter(
+      (t) =>
+        new URL(t.url).pathname.startsWith('/assets/') && /\.(js|css)$/.test(t.url) && t.bytes > SMALL_RESPONSE_BYTES,
+    );
     expect(assets.length).toBeGreaterThan(0);
     expect(assets.filter((t) => t.encoding !== 'br').map((t) => t.url)).toEqual([]);
     expect(total).toBeLessThanOrEqual(LOGIN_GOAL_BYTES);
@@ -152,8 +162,12 @@ describe('login page load', () => {
       await context.close();
     }
     const line = (k: 'fcp' | 'form') => runs.map((r) => Math.round(r[k])).join(', ');
-    console.log(`throttled ${THROTTLED_BYTES_PER_SECOND * 8} bit/s, ${THROTTLED_LATENCY_MS} ms RTT: first content ${line('fcp')} ms; login form visible ${line('form')} ms`);
-    console.log(`first content goal ${FIRST_CONTENT_GOAL_MS} ms: ${runs.every((r) => r.fcp <= FIRST_CONTENT_GOAL_MS) ? 'met' : 'not met'} in ${THROTTLED_RUNS} runs`);
+    console.log(
+      `throttled ${THROTTLED_BYTES_PER_SECOND * 8} bit/s, ${THROTTLED_LATENCY_MS} ms RTT: first content ${line('fcp')} ms; login form visible ${line('form')} ms`,
+    );
+    console.log(
+      `first content goal ${FIRST_CONTENT_GOAL_MS} ms: ${runs.every((r) => r.fcp <= FIRST_CONTENT_GOAL_MS) ? 'met' : 'not met'} in ${THROTTLED_RUNS} runs`,
+    );
     for (const r of runs) {
       expect(Number.isFinite(r.fcp) && Number.isFinite(r.form)).toBe(true);
       expect(r.form).toBeGreaterThanOrEqual(r.fcp);

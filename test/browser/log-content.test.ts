@@ -25,13 +25,24 @@ describe('chat content in the usage log details in Chromium', () => {
     mock = await startMockUpstream();
     mock.behaviors.set('lc-mock-key', { pieces: PIECES });
     h = await startHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     await api(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 1 }) });
     await api(root, 'PUT', '/api/option/', { key: 'LogChatContentEnabled', value: 'true' });
     await api(root, 'POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: 'lc-mock', type: 1, key: 'lc-mock-key', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' },
+      channel: {
+        name: 'lc-mock',
+        type: 1,
+        key: 'lc-mock-key',
+        base_url: mock.url,
+        models: 'gpt-4o-mini',
+        group: 'default',
+      },
     });
     await api(root, 'POST', '/api/user/', { ...USER, display_name: USER.username });
     const user = await loginSession(h.baseUrl, USER);
@@ -76,7 +87,9 @@ describe('chat content in the usage log details in Chromium', () => {
     const output = page.locator('[data-testid^="log-output-"]').first();
     await input.waitFor();
     expect(await input.textContent()).toContain('Input');
-    expect(await input.locator('.tw-log-chat').textContent()).toBe('You answer in numbered lines.\n\nGive me forty lines.');
+    expect(await input.locator('.tw-log-chat').textContent()).toBe(
+      'You answer in numbered lines.\n\nGive me forty lines.',
+    );
     expect(await output.textContent()).toContain('Output');
     expect(await output.locator('.tw-log-chat').textContent()).toBe(PIECES.join(''));
     // Short prompt: no toggle; long answer: clamped, then expanded.
@@ -98,10 +111,20 @@ describe('chat content in the usage log details in Chromium', () => {
   it("a failed call: the user's log shows a generic error, root's log also the upstream's detail", async () => {
     // A channel on a port nothing listens on: the call fails to connect.
     const closed = await freePort();
-    await api(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 1, 'lc-dead': 1 }) });
+    await api(root, 'PUT', '/api/option/', {
+      key: 'ModelRatio',
+      value: JSON.stringify({ 'gpt-4o-mini': 1, 'lc-dead': 1 }),
+    });
     await api(root, 'POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: 'lc-dead', type: 1, key: 'lc-dead-key', base_url: `http://127.0.0.1:${closed}`, models: 'lc-dead', group: 'default' },
+      channel: {
+        name: 'lc-dead',
+        type: 1,
+        key: 'lc-dead-key',
+        base_url: `http://127.0.0.1:${closed}`,
+        models: 'lc-dead',
+        group: 'default',
+      },
     });
     const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
       method: 'POST',
@@ -131,7 +154,9 @@ describe('chat content in the usage log details in Chromium', () => {
     const detail = rootPage.locator('[data-testid^="log-error-detail-"]').first();
     await detail.waitFor();
     expect(await detail.textContent()).toContain(`127.0.0.1:${closed}`);
-    expect(await rootPage.locator('[data-testid^="log-detail-"]').first().textContent()).toContain('Upstream error detail (administrators only)');
+    expect(await rootPage.locator('[data-testid^="log-detail-"]').first().textContent()).toContain(
+      'Upstream error detail (administrators only)',
+    );
     await h.shot(rootPage, 'log-error-root');
     await context.close();
   });

@@ -31,7 +31,10 @@ async function register(baseUrl: string, who: { username: string; password: stri
 async function call(baseUrl: string, key: string) {
   const res = await fetch(`${baseUrl}/v1/chat/completions`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key.startsWith('sk-') ? key : `sk-${key}`}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${key.startsWith('sk-') ? key : `sk-${key}`}`,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
   });
   expect(res.status).toBe(200);
@@ -41,7 +44,14 @@ async function call(baseUrl: string, key: string) {
 /** Waits until the dialog/popover animations have ended (a screenshot mid-animation shows half a card). */
 const settled = (page: Page) =>
   expect
-    .poll(() => page.evaluate(() => document.querySelectorAll('[class*="zoom-"][class*="-enter"], [class*="zoom-"][class*="-appear"], [class*="zoom-"][class*="-leave"]').length))
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document.querySelectorAll(
+            '[class*="zoom-"][class*="-enter"], [class*="zoom-"][class*="-appear"], [class*="zoom-"][class*="-leave"]',
+          ).length,
+      ),
+    )
     .toBe(0);
 
 /**
@@ -62,14 +72,21 @@ describe('usage logs: retry column and user info popup in Chromium', () => {
     mock.behaviors.set('lur-flaky-key', { failStatus: 502 });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-logs-user-'));
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: privateConsole(dir) });
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     await apiAs(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) });
     await apiAs(root, 'PUT', '/api/option/', { key: 'RetryTimes', value: '1' });
     await apiAs(root, 'PUT', '/api/option/', { key: 'AffEnabled', value: 'true' });
     // The failing channel has the higher priority, so every call tries it first and is retried on the healthy one.
     const mk = (name: string, key: string, priority: number) =>
-      apiAs<{ ids: number[] }>(root, 'POST', '/api/channel/', { mode: 'single', channel: { name, type: 1, key, base_url: mock.url, models: MODEL, group: 'default', priority } });
+      apiAs<{ ids: number[] }>(root, 'POST', '/api/channel/', {
+        mode: 'single',
+        channel: { name, type: 1, key, base_url: mock.url, models: MODEL, group: 'default', priority },
+      });
     flakyId = (await mk('lur-flaky', 'lur-flaky-key', 10)).ids[0]!;
     healthyId = (await mk('lur-healthy', 'lur-healthy-key', 0)).ids[0]!;
     await apiAs(root, 'POST', '/api/user/', { ...ADMIN, display_name: 'Ops', role: 10 });
@@ -81,10 +98,16 @@ describe('usage logs: retry column and user info popup in Chromium', () => {
     const customer = await loginSession(h.baseUrl, CUSTOMER);
     customerId = customer.id;
     await apiAs(root, 'PUT', '/api/user/', { id: customerId, display_name: 'Customer Ltd', quota: CUSTOMER_QUOTA });
-    const [tok] = await apiAs<{ key: string }[]>(customer, 'POST', '/api/token/', { name: 'lur', unlimited_quota: true });
+    const [tok] = await apiAs<{ key: string }[]>(customer, 'POST', '/api/token/', {
+      name: 'lur',
+      unlimited_quota: true,
+    });
     await call(h.baseUrl, tok!.key);
     // Root calls too: an administrator may not open root's account card.
-    const [rootTok] = await apiAs<{ key: string }[]>(root, 'POST', '/api/token/', { name: 'lur-root', unlimited_quota: true });
+    const [rootTok] = await apiAs<{ key: string }[]>(root, 'POST', '/api/token/', {
+      name: 'lur-root',
+      unlimited_quota: true,
+    });
     await call(h.baseUrl, rootTok!.key);
   });
   afterAll(async () => {
@@ -95,7 +118,12 @@ describe('usage logs: retry column and user info popup in Chromium', () => {
 
   it('records both channels of a retried call and shows the retry count with the path', async () => {
     // The server keeps the channels tried, in order, in the row's admin info.
-    const logs = () => apiAs<{ items: { username: string; other: string }[] }>(root, 'GET', `/api/log/?p=1&page_size=10&type=2&username=${CUSTOMER.username}`);
+    const logs = () =>
+      apiAs<{ items: { username: string; other: string }[] }>(
+        root,
+        'GET',
+        `/api/log/?p=1&page_size=10&type=2&username=${CUSTOMER.username}`,
+      );
     // Consumption rows are written after the answer: wait for the row.
     await expect.poll(async () => (await logs()).items.length).toBe(1);
     expect(JSON.parse((await logs()).items[0]!.other).admin_info.use_channel).toEqual([flakyId, healthyId]);
@@ -113,7 +141,9 @@ describe('usage logs: retry column and user info popup in Chromium', () => {
     const tip = page.locator('.ant-tooltip:visible');
     await expect.poll(() => tip.textContent()).toBe(`重试 1 次，依次经过渠道 #${flakyId} → #${healthyId}`);
     // The main columns fit a 1440 px window: no sideways scrolling.
-    const body = page.locator('[data-testid="logs-table"] .ant-table-content, [data-testid="logs-table"] .ant-table-body').first();
+    const body = page
+      .locator('[data-testid="logs-table"] .ant-table-content, [data-testid="logs-table"] .ant-table-body')
+      .first();
     expect(await body.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
     await h.shot(page, 'logs-retry-01-zh-1440');
     // On a 1280 px laptop secondary columns are left out (named under the table); the retry column stays.
@@ -147,11 +177,17 @@ describe('usage logs: retry column and user info popup in Chromium', () => {
     release();
     const card = page.getByTestId('log-user-info');
     await card.waitFor();
-    const user = await apiAs<{ quota: number; used_quota: number; request_count: number }>(root, 'GET', `/api/user/${customerId}`);
+    const user = await apiAs<{ quota: number; used_quota: number; request_count: number }>(
+      root,
+      'GET',
+      `/api/user/${customerId}`,
+    );
     expect(user.request_count).toBe(1);
     expect(await card.getByTestId('log-user-username').textContent()).toBe(CUSTOMER.username);
     expect(await card.textContent()).toContain('Customer Ltd');
-    expect(await card.getByTestId('log-user-balance').textContent()).toBe(renderQuota(user.quota, { displayInCurrency: true }));
+    expect(await card.getByTestId('log-user-balance').textContent()).toBe(
+      renderQuota(user.quota, { displayInCurrency: true }),
+    );
     expect(user.quota).toBeLessThan(CUSTOMER_QUOTA);
     expect(await card.getByTestId('log-user-used').textContent()).toMatch(/^\$0\.\d+$/);
     expect(await card.getByTestId('log-user-requests').textContent()).toBe('1');

@@ -51,7 +51,10 @@ describe('OIDC sign-in in Chromium', () => {
     await page.goto('/login');
     await page.getByTestId('oauth-oidc').click();
     await page.waitForURL((u) => u.pathname === '/app/tokens', { timeout: 20_000 });
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number; username?: string; display_name?: string });
+    const stored = await page.evaluate(
+      () =>
+        JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number; username?: string; display_name?: string },
+    );
     expect(stored.username).toMatch(/^oidc_\d+$/);
     expect(stored.display_name).toBe('Ada Lovelace');
     // The token request went back to the callback address the browser was sent to.

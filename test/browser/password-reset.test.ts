@@ -4,7 +4,16 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockSmtp, type MockSmtp } from '../../packages/server/test/support/mock-smtp.js';
-import { dropSession, login, pageApi, setOptions, smtpOptions, startHarness, type Harness, privateConsole } from './harness.js';
+import {
+  dropSession,
+  login,
+  pageApi,
+  setOptions,
+  smtpOptions,
+  startHarness,
+  type Harness,
+  privateConsole,
+} from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'mallory', password: 'mallory-pass-1', email: 'mallory@example.com' };
@@ -75,7 +84,10 @@ describe('email verification and password reset in Chromium', () => {
     await h.shot(page, 'password-reset-03-new-password');
 
     // The link works once.
-    expect((await pageApi(page, 'POST', '/api/user/reset', { email: USER.email, token: link.searchParams.get('token') })).message).toBe('reset link invalid or expired');
+    expect(
+      (await pageApi(page, 'POST', '/api/user/reset', { email: USER.email, token: link.searchParams.get('token') }))
+        .message,
+    ).toBe('reset link invalid or expired');
 
     await login(page, { username: USER.username, password });
     expect(new URL(page.url()).pathname).not.toBe('/login');

@@ -15,10 +15,17 @@ describe('playground in Chromium', () => {
   beforeAll(async () => {
     mock = await startMockUpstream();
     h = await startHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     admin = await loginSession(h.baseUrl, ROOT);
     await apiAs(admin, 'PUT', '/api/user/', { id: admin.id, quota: 5_000_000 });
-    await apiAs(admin, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'mock', type: 1, key: 'pg-key', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' } });
+    await apiAs(admin, 'POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'mock', type: 1, key: 'pg-key', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' },
+    });
     ({ page } = await h.newPage());
     await login(page, ROOT);
   });
@@ -47,16 +54,37 @@ describe('playground in Chromium', () => {
     expect(await page.getByTestId('pg-turn-user').last().textContent()).toBe('Say hello');
     await h.shot(page, 'playground-01-chat');
     // The upstream got the conversation and the playground's parameters; the call is in the usage log.
-    expect(mock.requests.at(-1)!.body).toMatchObject({ model: 'gpt-4o-mini', stream: true, temperature: 0, messages: [{ role: 'user', content: 'Say hello' }] });
+    expect(mock.requests.at(-1)!.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      stream: true,
+      temperature: 0,
+      messages: [{ role: 'user', content: 'Say hello' }],
+    });
     await expect
-      .poll(async () => (await apiAs<{ items: { token_name: string; quota: number }[] }>(admin, 'GET', '/api/log/self/?p=1&page_size=10&type=2')).items[0]?.token_name)
+      .poll(
+        async () =>
+          (
+            await apiAs<{ items: { token_name: string; quota: number }[] }>(
+              admin,
+              'GET',
+              '/api/log/self/?p=1&page_size=10&type=2',
+            )
+          ).items[0]?.token_name,
+      )
       .toBe('pg-token');
   });
 
   it('embeds a saved chat link with the key and address filled in, and /chat2link goes to the chat link', async () => {
     const tokens = await apiAs<{ items: { id: number; status: number }[] }>(admin, 'GET', '/api/token/?p=0&size=100');
-    const { key } = await apiAs<{ key: string }>(admin, 'POST', `/api/token/${tokens.items.find((tk) => tk.status === 1)!.id}/key`);
-    await apiAs(admin, 'PUT', '/api/option/', { key: 'Chats', value: JSON.stringify([{ 'Web chat': `${h.baseUrl}/about?key={key}&api={address}` }]) });
+    const { key } = await apiAs<{ key: string }>(
+      admin,
+      'POST',
+      `/api/token/${tokens.items.find((tk) => tk.status === 1)!.id}/key`,
+    );
+    await apiAs(admin, 'PUT', '/api/option/', {
+      key: 'Chats',
+      value: JSON.stringify([{ 'Web chat': `${h.baseUrl}/about?key={key}&api={address}` }]),
+    });
     await apiAs(admin, 'PUT', '/api/option/', { key: 'ChatLink', value: `${h.baseUrl}/pricing?key={key}` });
     await page.goto('/');
     await page.goto('/chat/0');

@@ -17,9 +17,14 @@ describe('rate limits in the console (Chromium)', () => {
   beforeAll(async () => {
     mock = await startMockUpstream();
     h = await startHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     rootApi = await loginSession(h.baseUrl, ROOT);
-    customerId = (await apiAs<{ id: number }>(rootApi, 'POST', '/api/user/', { ...CUSTOMER, display_name: 'Customer' })).id;
+    customerId = (await apiAs<{ id: number }>(rootApi, 'POST', '/api/user/', { ...CUSTOMER, display_name: 'Customer' }))
+      .id;
     ({ page } = await h.newPage());
     await login(page, ROOT);
   });
@@ -38,7 +43,8 @@ describe('rate limits in the console (Chromium)', () => {
     await page.getByTestId('user-form-submit').click();
     await expect
       .poll(async () => {
-        const u = (await pageApi<{ rpm_limit: number; tpm_limit: number }>(page, 'GET', `/api/user/${customerId}`)).data;
+        const u = (await pageApi<{ rpm_limit: number; tpm_limit: number }>(page, 'GET', `/api/user/${customerId}`))
+          .data;
         return [u?.rpm_limit, u?.tpm_limit];
       })
       .toEqual([30, 40000]);
@@ -57,7 +63,12 @@ describe('rate limits in the console (Chromium)', () => {
     await h.shot(page, 'rate-limits-02-group-settings');
     await page.getByTestId('settings-save-groups').click();
     await expect
-      .poll(async () => (await pageApi<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data?.find((o) => o.key === 'GroupRateLimits')?.value)
+      .poll(
+        async () =>
+          (await pageApi<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data?.find(
+            (o) => o.key === 'GroupRateLimits',
+          )?.value,
+      )
       .toBe('{"default": {"rpm": 1}}');
 
     await apiAs(rootApi, 'POST', '/api/channel/', {
@@ -66,7 +77,10 @@ describe('rate limits in the console (Chromium)', () => {
     });
     await apiAs(rootApi, 'PUT', '/api/user/', { id: customerId, quota: 5_000_000 });
     const customer = await loginSession(h.baseUrl, CUSTOMER);
-    const [token] = await apiAs<{ key: string }[]>(customer, 'POST', '/api/token/', { name: 'rl-token', unlimited_quota: true });
+    const [token] = await apiAs<{ key: string }[]>(customer, 'POST', '/api/token/', {
+      name: 'rl-token',
+      unlimited_quota: true,
+    });
     const chat = () =>
       fetch(`${h.baseUrl}/v1/chat/completions`, {
         method: 'POST',

@@ -28,7 +28,9 @@ describe('preset ratio sources in Chromium', () => {
   let host: http.Server;
   let port = 0;
 
-  const option = async (key: string) => (await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).find((o) => o.key === key)?.value ?? '';
+  const option = async (key: string) =>
+    (await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).find((o) => o.key === key)?.value ??
+    '';
   const setOption = (key: string, value: string) => apiAs(root, 'PUT', '/api/option/', { key, value });
   const toasts = (p: Page) => p.locator('.ant-message-notice').allTextContents();
 
@@ -41,7 +43,11 @@ describe('preset ratio sources in Chromium', () => {
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
     port = (host.address() as AddressInfo).port;
     h = await startHarness({ RATIO_PRESET_BASE_URL: `http://127.0.0.1:${port}` });
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     // The documented way to let the server fetch from this machine: private addresses and the host's port.
     await setOption('fetch_setting.allow_private_ip', 'true');
@@ -52,7 +58,14 @@ describe('preset ratio sources in Chromium', () => {
     await setOption('CacheRatio', '{}');
     await apiAs(root, 'POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: 'preset-chan', type: 1, key: 'preset-key', base_url: 'http://127.0.0.1:9', models: 'gpt-4o,official-a,official-b', group: 'default' },
+      channel: {
+        name: 'preset-chan',
+        type: 1,
+        key: 'preset-key',
+        base_url: 'http://127.0.0.1:9',
+        models: 'gpt-4o,official-a,official-b',
+        group: 'default',
+      },
     });
     ({ page } = await h.newPage());
     await page.context().addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
@@ -69,7 +82,11 @@ describe('preset ratio sources in Chromium', () => {
   const settled = (p: Page, selector: string) =>
     p.waitForFunction((sel) => {
       const el = document.querySelector(sel);
-      return el !== null && !/zoom|slide|motion|hidden/.test(el.className) && el.getAnimations({ subtree: true }).length === 0;
+      return (
+        el !== null &&
+        !/zoom|slide|motion|hidden/.test(el.className) &&
+        el.getAnimations({ subtree: true }).length === 0
+      );
     }, selector);
   /** Opens the preset modal from the visual editor already on screen, waited out (a click while it zooms in can miss). */
   const openPresetModal = async (p: Page) => {
@@ -92,7 +109,9 @@ describe('preset ratio sources in Chromium', () => {
     expect(await page.getByTestId('preset-row-gpt-4o').textContent()).toContain('2.5 → 1.25');
     expect(await page.getByTestId('preset-row-claude-x').textContent()).toContain('Added');
     await h.shot(page, 'ratio-preset-preview');
-    await page.getByTestId('preset-modal').screenshot({ path: path.join(SCREENSHOTS, 'ratio-preset-preview-modal.png') });
+    await page
+      .getByTestId('preset-modal')
+      .screenshot({ path: path.join(SCREENSHOTS, 'ratio-preset-preview-modal.png') });
 
     await page.getByTestId('preset-fill-missing').click();
     await page.getByTestId('preset-modal').waitFor({ state: 'detached' });
@@ -109,7 +128,9 @@ describe('preset ratio sources in Chromium', () => {
     await page.getByTestId('preset-modal').waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('ratio-input-gpt-4o').inputValue()).toBe('1.25');
     await h.shot(page, 'ratio-preset-filled');
-    await page.getByTestId('settings-section-pricing').screenshot({ path: path.join(SCREENSHOTS, 'ratio-preset-filled-editor.png') });
+    await page
+      .getByTestId('settings-section-pricing')
+      .screenshot({ path: path.join(SCREENSHOTS, 'ratio-preset-filled-editor.png') });
 
     await page.getByTestId('ratio-save').click();
     await expect.poll(() => toasts(page)).toContain('Settings updated');
@@ -124,7 +145,8 @@ describe('preset ratio sources in Chromium', () => {
       const seen: string[] = [];
       (window as unknown as { seenToasts: string[] }).seenToasts = seen;
       new MutationObserver(() => {
-        for (const n of document.querySelectorAll('.ant-message-notice')) if (n.textContent && !seen.includes(n.textContent)) seen.push(n.textContent);
+        for (const n of document.querySelectorAll('.ant-message-notice'))
+          if (n.textContent && !seen.includes(n.textContent)) seen.push(n.textContent);
       }).observe(document.body, { childList: true, subtree: true, characterData: true });
     });
     const select = page.getByTestId('preset-source');
@@ -132,10 +154,14 @@ describe('preset ratio sources in Chromium', () => {
     await settled(page, '.ant-select-dropdown');
     await page.locator('.ant-select-dropdown .ant-select-item-option').filter({ hasText: 'OpenRouter' }).click();
     await expect.poll(() => select.textContent()).toContain('OpenRouter');
-    await expect.poll(() => page.evaluate(() => (window as unknown as { seenToasts: string[] }).seenToasts)).toContain('Get preset ratios failed, please retry');
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { seenToasts: string[] }).seenToasts))
+      .toContain('Get preset ratios failed, please retry');
     expect(await page.getByTestId('preset-error').textContent()).toContain('HTTP 404');
     expect(await page.getByTestId('preset-fill-all').isDisabled()).toBe(true);
-    await page.getByTestId('preset-modal').screenshot({ path: path.join(SCREENSHOTS, 'ratio-preset-fetch-failed.png') });
+    await page
+      .getByTestId('preset-modal')
+      .screenshot({ path: path.join(SCREENSHOTS, 'ratio-preset-fetch-failed.png') });
   });
 
   it('fills the unset models from the official preset after a confirm', async () => {
@@ -152,7 +178,9 @@ describe('preset ratio sources in Chromium', () => {
     await page.getByTestId('unset-fill-official').click();
     await expect.poll(() => page.getByTestId('unset-official-confirm').textContent()).toContain('official-a');
     await h.shot(page, 'ratio-preset-official-confirm');
-    await page.locator('.ant-modal-confirm').screenshot({ path: path.join(SCREENSHOTS, 'ratio-preset-official-confirm-dialog.png') });
+    await page
+      .locator('.ant-modal-confirm')
+      .screenshot({ path: path.join(SCREENSHOTS, 'ratio-preset-official-confirm-dialog.png') });
     await page.getByTestId('unset-official-ok').click();
     await page.getByTestId('unset-row-official-a').waitFor({ state: 'detached' });
     await page.getByTestId('unset-row-official-b').waitFor();

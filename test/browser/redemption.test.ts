@@ -38,13 +38,22 @@ async function closeDialogs(page: Page): Promise<void> {
     .toBe(0);
 }
 
-function apiFromPage<T>(page: Page, method: string, url: string, body?: unknown): Promise<{ success: boolean; message: string; data: T }> {
+function apiFromPage<T>(
+  page: Page,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ success: boolean; message: string; data: T }> {
   return page.evaluate(
     async ([m, u, b]) => {
       const user = JSON.parse(localStorage.getItem('user') ?? '{}');
       const headers: Record<string, string> = { 'New-Api-User': String(user.id) };
       if (b !== undefined) headers['content-type'] = 'application/json';
-      const r = await fetch(u as string, { method: m as string, headers, body: b === undefined ? undefined : JSON.stringify(b) });
+      const r = await fetch(u as string, {
+        method: m as string,
+        headers,
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
       return r.json();
     },
     [method, url, body] as const,
@@ -62,7 +71,11 @@ describe('redemption codes in Chromium', () => {
   beforeAll(async () => {
     // A private copy of the console: a rebuild during the run must not pull its chunks away.
     h = await startPrivateHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     ({ page: admin } = await h.newPage());
     await login(admin, ROOT);
     const made = await apiFromPage(admin, 'POST', '/api/user/', { ...USER, display_name: USER.username });
@@ -88,7 +101,11 @@ describe('redemption codes in Chromium', () => {
     for (const k of keys) expect(k).toMatch(/^[A-Za-z0-9]{32}$/);
 
     // The downloaded lines are exactly the stored codes of this batch.
-    const listed = await apiFromPage<{ items: { key: string; name: string; quota: number; status: number }[] }>(admin, 'GET', '/api/redemption/search?keyword=browser-batch');
+    const listed = await apiFromPage<{ items: { key: string; name: string; quota: number; status: number }[] }>(
+      admin,
+      'GET',
+      '/api/redemption/search?keyword=browser-batch',
+    );
     expect(listed.data.items.map((r) => r.key).sort()).toEqual([...keys].sort());
     for (const r of listed.data.items) expect(r).toMatchObject({ name: 'browser-batch', quota: 5_000_000, status: 1 });
 
@@ -103,7 +120,10 @@ describe('redemption codes in Chromium', () => {
   it('refuses bulk disable without a selection, then searches, disables and deletes one code', async () => {
     await admin.getByTestId('redemptions-bulk').click();
     await admin.getByTestId('redemptions-bulk-disable').click();
-    await admin.getByText('Please select at least one redemption code!').or(admin.getByText('请至少选择一个兑换码！')).waitFor();
+    await admin
+      .getByText('Please select at least one redemption code!')
+      .or(admin.getByText('请至少选择一个兑换码！'))
+      .waitFor();
 
     await admin.getByTestId('redemptions-search').fill(keys[2]!);
     await admin.getByTestId('redemptions-search-submit').click();
@@ -125,7 +145,10 @@ describe('redemption codes in Chromium', () => {
     await admin.getByTestId('redemptions-search').fill(keys[1]!);
     await admin.getByTestId('redemptions-search-submit').click();
     await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(1);
-    const id = (await admin.locator('[data-testid^="redemption-row-"]').first().getAttribute('data-testid'))!.replace('redemption-row-', '');
+    const id = (await admin.locator('[data-testid^="redemption-row-"]').first().getAttribute('data-testid'))!.replace(
+      'redemption-row-',
+      '',
+    );
     await admin.getByTestId(`redemption-edit-${id}`).click();
     const name = admin.getByTestId('redemption-form-name');
     await expect.poll(() => name.inputValue()).toBe('browser-batch');
@@ -168,7 +191,10 @@ describe('redemption codes in Chromium', () => {
     await until.fill('2099-01-01 00:00:00');
     await until.press('Enter');
     await admin.getByTestId('redemption-form-submit').click();
-    await admin.getByText('Effective time must be earlier than expiry time').or(admin.getByText('生效时间必须早于过期时间')).waitFor();
+    await admin
+      .getByText('Effective time must be earlier than expiry time')
+      .or(admin.getByText('生效时间必须早于过期时间'))
+      .waitFor();
     await h.shot(admin, '77-redemption-gift-window');
 
     await until.click();
@@ -185,10 +211,25 @@ describe('redemption codes in Chromium', () => {
     const createdKeys = admin.getByTestId('redemptions-created-keys');
     await createdKeys.waitFor({ state: 'visible' });
     await closeDialogs(admin);
-    const expected = await admin.evaluate(() => [new Date(2099, 0, 2).getTime() / 1000, new Date(2099, 11, 31).getTime() / 1000]);
-    const listed = await apiFromPage<{ items: Record<string, unknown>[] }>(admin, 'GET', '/api/redemption/search?keyword=gift-five');
+    const expected = await admin.evaluate(() => [
+      new Date(2099, 0, 2).getTime() / 1000,
+      new Date(2099, 11, 31).getTime() / 1000,
+    ]);
+    const listed = await apiFromPage<{ items: Record<string, unknown>[] }>(
+      admin,
+      'GET',
+      '/api/redemption/search?keyword=gift-five',
+    );
     expect(listed.data.items).toHaveLength(1);
-    expect(listed.data.items[0]).toMatchObject({ key: lines[0], is_gift: true, max_uses: 5, used_count: 0, valid_from: expected[0], valid_until: expected[1], quota: 100000 });
+    expect(listed.data.items[0]).toMatchObject({
+      key: lines[0],
+      is_gift: true,
+      max_uses: 5,
+      used_count: 0,
+      valid_from: expected[0],
+      valid_until: expected[1],
+      quota: 100000,
+    });
     await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').first().textContent()).toContain('0 / 5');
     await h.shot(admin, '78-redemption-gift-row');
   });
@@ -222,7 +263,11 @@ describe('redemption codes in Chromium', () => {
     await closeDialogs(admin);
     await admin.getByTestId('redemptions-search').fill('');
     await admin.getByTestId('redemptions-search-submit').click();
-    const used = await apiFromPage<{ items: { id: number; key: string; status: number; used_user_id: number }[] }>(admin, 'GET', '/api/redemption/');
+    const used = await apiFromPage<{ items: { id: number; key: string; status: number; used_user_id: number }[] }>(
+      admin,
+      'GET',
+      '/api/redemption/',
+    );
     const row = used.data.items.find((r) => r.key === keys[0])!;
     expect(row.status).toBe(3);
     expect(row.used_user_id).toBeGreaterThan(0);
@@ -246,12 +291,23 @@ describe('redemption codes in Chromium', () => {
   });
 
   it('deletes every code nobody can redeem any more from the bulk menu (used, disabled, expired)', async () => {
-    const expiredKey = (await apiFromPage<string[]>(admin, 'POST', '/api/redemption/', { name: 'gone-expired', quota: 1000, expired_time: Math.floor(Date.now() / 1000) - 60 }))
-      .data[0];
-    const disabledKey = (await apiFromPage<string[]>(admin, 'POST', '/api/redemption/', { name: 'gone-disabled', quota: 1000 })).data[0];
-    const listed = await apiFromPage<{ items: { id: number; key: string; expired_time: number; valid_until: number }[] }>(admin, 'GET', '/api/redemption/?page_size=100');
+    const expiredKey = (
+      await apiFromPage<string[]>(admin, 'POST', '/api/redemption/', {
+        name: 'gone-expired',
+        quota: 1000,
+        expired_time: Math.floor(Date.now() / 1000) - 60,
+      })
+    ).data[0];
+    const disabledKey = (
+      await apiFromPage<string[]>(admin, 'POST', '/api/redemption/', { name: 'gone-disabled', quota: 1000 })
+    ).data[0];
+    const listed = await apiFromPage<{
+      items: { id: number; key: string; expired_time: number; valid_until: number }[];
+    }>(admin, 'GET', '/api/redemption/?page_size=100');
     const disabled = listed.data.items.find((r) => r.key === disabledKey)!;
-    expect((await apiFromPage(admin, 'PUT', '/api/redemption/?status_only=true', { id: disabled.id, status: 2 })).success).toBe(true);
+    expect(
+      (await apiFromPage(admin, 'PUT', '/api/redemption/?status_only=true', { id: disabled.id, status: 2 })).success,
+    ).toBe(true);
     // new-api's expired_time is the same expiry as valid_until.
     const expired = listed.data.items.find((r) => r.key === expiredKey)!;
     expect(expired.expired_time).toBe(expired.valid_until);
@@ -263,7 +319,11 @@ describe('redemption codes in Chromium', () => {
     await h.shot(admin, '80-redemption-delete-invalid-confirm');
     await admin.getByTestId('redemptions-delete-invalid-confirm').click();
     await admin.getByText('3 codes deleted').or(admin.getByText('已删除 3 个兑换码')).waitFor();
-    const left = await apiFromPage<{ items: { key: string; name: string }[] }>(admin, 'GET', '/api/redemption/?page_size=100');
+    const left = await apiFromPage<{ items: { key: string; name: string }[] }>(
+      admin,
+      'GET',
+      '/api/redemption/?page_size=100',
+    );
     expect(left.data.items.map((r) => r.name).sort()).toEqual(['gift-five', 'renamed']);
     await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(2);
     await admin.getByTestId('redemptions-delete-invalid-confirm').waitFor({ state: 'hidden' });

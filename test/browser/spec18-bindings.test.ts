@@ -1,6 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOCK_CLIENTS, MOCK_WECHAT_TOKEN, startMockOAuth, type MockOAuth } from '../../packages/server/test/support/mock-oauth.js';
+import {
+  MOCK_CLIENTS,
+  MOCK_WECHAT_TOKEN,
+  startMockOAuth,
+  type MockOAuth,
+} from '../../packages/server/test/support/mock-oauth.js';
 import { apiAs, loginSession, type Session } from './api-session.js';
 import { login, startHarness, type Harness } from './harness.js';
 
@@ -19,7 +24,12 @@ describe('account bindings and widget fallbacks in Chromium', () => {
   let root: Session;
   let page: Page;
 
-  const self = () => apiAs<{ oidc_id: string; wechat_id: string; github_id: string; linux_do_id: string }>(root, 'GET', '/api/user/self');
+  const self = () =>
+    apiAs<{ oidc_id: string; wechat_id: string; github_id: string; linux_do_id: string }>(
+      root,
+      'GET',
+      '/api/user/self',
+    );
 
   /**
    * The provider's authorize page, played in the browser: it signs `user` in at once and sends the browser back to
@@ -39,7 +49,11 @@ describe('account bindings and widget fallbacks in Chromium', () => {
     mock = await startMockOAuth();
     // GitHub's and LinuxDO's token and user endpoints are the mock's (their authorize pages are answered below).
     h = await startHarness(mock.env);
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     for (const [key, value] of [
       ['oidc.enabled', 'true'],
@@ -105,7 +119,12 @@ describe('account bindings and widget fallbacks in Chromium', () => {
   });
 
   it('binds GitHub and LinuxDO through their sign-in pages, unbinds WeChat and GitHub, keeps the last way in', async () => {
-    await answerAuthorize('github', 'https://github.com/login/oauth/authorize?**', { id: 9318, login: 'octo18', name: 'Octo 18', email: 'octo18@gh.test' });
+    await answerAuthorize('github', 'https://github.com/login/oauth/authorize?**', {
+      id: 9318,
+      login: 'octo18',
+      name: 'Octo 18',
+      email: 'octo18@gh.test',
+    });
     await answerAuthorize('linuxdo', 'https://connect.linux.do/oauth2/authorize?**', {
       id: 7318,
       username: 'forum18',
@@ -147,7 +166,9 @@ describe('account bindings and widget fallbacks in Chromium', () => {
     await page.goto('/app/me');
     await page.getByTestId('me-bind-telegram').click();
     await page.getByTestId('oauth-telegram-failed').waitFor({ timeout: WIDGET_WAIT_MS });
-    expect(await page.getByTestId('oauth-telegram-failed').textContent()).toBe('The Telegram sign-in widget could not load; check your network and reload the page');
+    expect(await page.getByTestId('oauth-telegram-failed').textContent()).toBe(
+      'The Telegram sign-in widget could not load; check your network and reload the page',
+    );
     await h.shot(page, 'spec18-telegram-fallback');
     await page.unroute('https://telegram.org/**');
   });

@@ -18,17 +18,30 @@ describe('spec editors and validation messages in Chromium', () => {
   let page: Page;
   let channelId: number;
 
-  const option = async (key: string) => (await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).find((o) => o.key === key)?.value;
+  const option = async (key: string) =>
+    (await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).find((o) => o.key === key)?.value;
   /** The visible antd message toasts' text. */
   const toasts = (p: Page) => p.locator('.ant-message-notice').allTextContents();
 
   beforeAll(async () => {
     h = await startHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     await apiAs(root, 'POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: 's18-chan', type: 1, key: 's18-key', base_url: 'http://127.0.0.1:9', models: 'gpt-4o,s18-free-me', group: 'default', tag: 's18tag' },
+      channel: {
+        name: 's18-chan',
+        type: 1,
+        key: 's18-key',
+        base_url: 'http://127.0.0.1:9',
+        models: 'gpt-4o,s18-free-me',
+        group: 'default',
+        tag: 's18tag',
+      },
     });
     channelId = (await apiAs<{ items: { id: number }[] }>(root, 'GET', '/api/channel/?p=1&page_size=10')).items[0]!.id;
     ({ page } = await h.newPage());
@@ -83,7 +96,14 @@ describe('spec editors and validation messages in Chromium', () => {
     await page.getByTestId('token-form-submit').click();
     await page.getByTestId('token-form-name').waitFor({ state: 'hidden' });
     const [tok] = (await apiAs<{ items: Record<string, unknown>[] }>(root, 'GET', '/api/token/?p=1&size=10')).items;
-    expect(tok).toMatchObject({ name: 's18-garbage', expired_time: -1, rate_limit_enabled: true, rate_limit_period: 120, rate_limit_count: 5, rate_limit_success: 3 });
+    expect(tok).toMatchObject({
+      name: 's18-garbage',
+      expired_time: -1,
+      rate_limit_enabled: true,
+      rate_limit_period: 120,
+      rate_limit_count: 5,
+      rate_limit_success: 3,
+    });
   });
 
   it('refuses redemption counts 0 and 101 with the message and creates nothing', async () => {
@@ -109,7 +129,12 @@ describe('spec editors and validation messages in Chromium', () => {
     const sent = page.waitForRequest((r) => r.url().endsWith('/api/channel/') && r.method() === 'PUT');
     await page.getByTestId('channel-form-submit').click();
     const body = (await sent).postDataJSON() as Record<string, unknown>;
-    expect(body).toMatchObject({ models: 'gpt-4o,s18-free-me', group: 'default', model_prefix: 's18/', max_input_tokens: 8192 });
+    expect(body).toMatchObject({
+      models: 'gpt-4o,s18-free-me',
+      group: 'default',
+      model_prefix: 's18/',
+      max_input_tokens: 8192,
+    });
     await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
     const saved = await apiAs<Record<string, unknown>>(root, 'GET', `/api/channel/${channelId}`);
     expect(saved).toMatchObject({ model_prefix: 's18/', max_input_tokens: 8192, models: 'gpt-4o,s18-free-me' });
@@ -138,14 +163,19 @@ describe('spec editors and validation messages in Chromium', () => {
   });
 
   it('refuses a top-up of 0.5, sends top_up_code with the price request and the payment and shows a 502 message', async () => {
-    for (const [key, value] of Object.entries({ ...EPAY, ServerAddress: h.baseUrl, MinTopUp: '1' })) await apiAs(root, 'PUT', '/api/option/', { key, value });
+    for (const [key, value] of Object.entries({ ...EPAY, ServerAddress: h.baseUrl, MinTopUp: '1' }))
+      await apiAs(root, 'PUT', '/api/option/', { key, value });
     await page.goto('/app/wallet');
     const amount = page.getByTestId('topup-amount');
     await amount.fill('0.5');
-    await expect.poll(() => page.getByTestId('topup-payable').textContent()).toBe('The top-up amount cannot be less than 1');
+    await expect
+      .poll(() => page.getByTestId('topup-payable').textContent())
+      .toBe('The top-up amount cannot be less than 1');
     expect(await amount.inputValue()).toBe('0.5');
     await amount.fill('2.5');
-    await expect.poll(() => page.getByTestId('topup-payable').textContent()).toBe('The top-up amount must be a whole number');
+    await expect
+      .poll(() => page.getByTestId('topup-payable').textContent())
+      .toBe('The top-up amount must be a whole number');
     await h.shot(page, 'spec18-topup-fraction');
     const priced = page.waitForRequest((r) => r.url().endsWith('/api/user/amount') && r.postDataJSON()?.amount === 3);
     await amount.fill('3');
@@ -153,7 +183,11 @@ describe('spec editors and validation messages in Chromium', () => {
     await expect.poll(() => page.getByTestId('topup-payable').textContent()).not.toContain('whole');
     // The payment page is not opened: the answer is a 502 whose own message the console shows.
     await page.route('**/api/user/pay', (r) =>
-      r.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ success: false, message: 'payment gateway unreachable' }) }),
+      r.fulfill({
+        status: 502,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, message: 'payment gateway unreachable' }),
+      }),
     );
     const sent = page.waitForRequest((r) => r.url().endsWith('/api/user/pay'));
     await page.getByTestId('topup-pay-zfb').click();

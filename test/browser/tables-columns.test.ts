@@ -7,7 +7,16 @@ import { loadSqliteDriver } from '../../packages/server/src/db/sqlite-driver.js'
 import type { MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs as api, type Session } from './api-session.js';
 import type { Harness } from './harness.js';
-import { openAs, openColumnSettings, ROOT, seedTables, seedUsers, VIEWPORTS, type Lang, startPrivateHarness } from './tables-fixture.js';
+import {
+  openAs,
+  openColumnSettings,
+  ROOT,
+  seedTables,
+  seedUsers,
+  VIEWPORTS,
+  type Lang,
+  startPrivateHarness,
+} from './tables-fixture.js';
 
 // better-sqlite3 of the line that runs on this Node.js (drawing and task rows are written as the relay's poller would).
 const Database = await loadSqliteDriver();
@@ -33,7 +42,13 @@ const LOG_MAIN_COLUMNS = ['time', 'username', 'token', 'model', 'tokens', 'quota
 
 /** Texts under `selector` that are cut (an ellipsis): wider, or with clamped lines taller, than their box. */
 const cutTexts = (page: Page, selector: string) =>
-  page.locator(selector).evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1).map((el) => el.textContent));
+  page
+    .locator(selector)
+    .evaluateAll((els) =>
+      els
+        .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+        .map((el) => el.textContent),
+    );
 
 /** The log type tag of a call ("Consumption" is the longest label a page of calls shows). */
 const CONSUME_LABEL = { zh: '消费', en: 'Consumption' };
@@ -91,8 +106,28 @@ function seedTasks(dbPath: string, userId: number, baseUrl: string) {
   // The task log shows today's tasks by default: none before midnight.
   const today = new Date().setHours(0, 0, 0, 0) / 1000;
   const at = (ago: number) => Math.max(now - ago, today + 1);
-  const songs = JSON.stringify([{ id: 's1', title: 'Night drive along the coast', audio_url: `${baseUrl}/night-drive.wav`, image_url: svg('#9333ea'), status: 'complete' }]);
-  task.run('suno-7f3a9c2e-5b1d-4e8a-9c0f-2d6b8e1a4c3f', 'suno', userId, 'MUSIC', 'SUCCESS', '', at(300), at(299), now, '100%', songs);
+  const songs = JSON.stringify([
+    {
+      id: 's1',
+      title: 'Night drive along the coast',
+      audio_url: `${baseUrl}/night-drive.wav`,
+      image_url: svg('#9333ea'),
+      status: 'complete',
+    },
+  ]);
+  task.run(
+    'suno-7f3a9c2e-5b1d-4e8a-9c0f-2d6b8e1a4c3f',
+    'suno',
+    userId,
+    'MUSIC',
+    'SUCCESS',
+    '',
+    at(300),
+    at(299),
+    now,
+    '100%',
+    songs,
+  );
   task.run('kling-830054', 'kling', userId, 'generate', 'IN_PROGRESS', '', at(60), at(59), 0, '30%', '');
   db.close();
 }
@@ -108,14 +143,22 @@ async function expectCard(page: Page, rowSelector: string, name: string) {
   // Every value line spans the card (no one-character-wide column) and shows its label.
   const cells = await row
     .locator('td[data-label]')
-    .evaluateAll((tds) => tds.map((td) => ({ label: td.getAttribute('data-label'), before: getComputedStyle(td, '::before').content, width: td.getBoundingClientRect().width })));
+    .evaluateAll((tds) =>
+      tds.map((td) => ({
+        label: td.getAttribute('data-label'),
+        before: getComputedStyle(td, '::before').content,
+        width: td.getBoundingClientRect().width,
+      })),
+    );
   expect(cells.length, name).toBeGreaterThan(2);
   for (const c of cells) {
     expect(c.before, `${name} ${c.label}`).toBe(JSON.stringify(c.label));
     expect(c.width, `${name} ${c.label}`).toBeGreaterThan(card.width * 0.8);
   }
   // Buttons and switches lie inside the card: nothing cut off or pushed out.
-  const controls = await row.locator('button, .ant-switch, audio').evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+  const controls = await row
+    .locator('button, .ant-switch, audio')
+    .evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
   for (const b of controls) {
     expect(b.left, name).toBeGreaterThanOrEqual(card.x - 1);
     expect(b.right, name).toBeLessThanOrEqual(card.x + card.width + 1);
@@ -142,9 +185,18 @@ describe('tables that fit 1280–1920 px and phones', () => {
     ({ root } = await seedUsers(h));
     mock = await seedTables(h, root);
     // A message for the message list's phone cards.
-    await api(root, 'POST', '/api/admin/messages', { title: 'Maintenance window on Sunday night', content: 'Short downtime.', format: 'markdown', user_ids: [root.id] });
+    await api(root, 'POST', '/api/admin/messages', {
+      title: 'Maintenance window on Sunday night',
+      content: 'Short downtime.',
+      format: 'markdown',
+      user_ids: [root.id],
+    });
     // A limited token with an expiry, a redemption code, drawing and task rows for their phone cards.
-    await api(root, 'POST', '/api/token/', { name: 'nightly-batch-jobs', remain_quota: 250_000, expired_time: Math.floor(Date.now() / 1000) + 30 * 86_400 });
+    await api(root, 'POST', '/api/token/', {
+      name: 'nightly-batch-jobs',
+      remain_quota: 250_000,
+      expired_time: Math.floor(Date.now() / 1000) + 30 * 86_400,
+    });
     await api(root, 'POST', '/api/redemption/', { name: 'spring-promo-gift', quota: 500_000 });
     seedTasks(dbPath, root.id, h.baseUrl);
   });
@@ -170,7 +222,9 @@ describe('tables that fit 1280–1920 px and phones', () => {
       await page.setViewportSize(VIEWPORTS.wide);
       await expect.poll(() => sideScroll(page)).toBeLessThanOrEqual(0);
       // The spare room of a wide screen goes to the names first: the long channel names show whole.
-      await expect.poll(() => cutTexts(page, '[data-testid^="channel-row-"] .ant-typography-ellipsis:has(strong)')).toEqual([]);
+      await expect
+        .poll(() => cutTexts(page, '[data-testid^="channel-row-"] .ant-typography-ellipsis:has(strong)'))
+        .toEqual([]);
       await h.shot(page, `tables-channels-1920-${lang}`);
       await context.close();
     });
@@ -260,7 +314,10 @@ describe('tables that fit 1280–1920 px and phones', () => {
         if (l.name === 'tokens' || l.name === 'redemptions') {
           // The row actions: the switch, edit and delete buttons are there and can be clicked.
           const prefix = l.name === 'tokens' ? 'token' : 'redemption';
-          for (const action of ['toggle', 'edit', 'delete']) expect(await row.locator(`[data-testid^="${prefix}-${action}-"]`).isVisible(), `${l.name} ${action}`).toBe(true);
+          for (const action of ['toggle', 'edit', 'delete'])
+            expect(await row.locator(`[data-testid^="${prefix}-${action}-"]`).isVisible(), `${l.name} ${action}`).toBe(
+              true,
+            );
         }
         await h.shot(page, `tables-${l.name}-phone-${lang}`);
       }

@@ -11,7 +11,11 @@ export const USER = { username: 'tbluser', password: 'tbl-user-pass-1' };
 export type Lang = 'zh' | 'en';
 
 /** The viewports the tables are designed for: a laptop, a large desktop, a phone. */
-export const VIEWPORTS = { desktop: { width: 1440, height: 900 }, wide: { width: 1920, height: 1080 }, phone: { width: 390, height: 844 } } as const;
+export const VIEWPORTS = {
+  desktop: { width: 1440, height: 900 },
+  wide: { width: 1920, height: 1080 },
+  phone: { width: 390, height: 844 },
+} as const;
 
 /**
  * The harness on a private copy of the built console (a rebuild during the run must not pull its chunks away);
@@ -32,7 +36,11 @@ export async function startPrivateHarness(env: Record<string, string> = {}): Pro
 
 /** Sets up the system with a root administrator and an ordinary user; the root's API session. */
 export async function seedUsers(h: Harness): Promise<{ root: Session; user: Session }> {
-  await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+  await fetch(`${h.baseUrl}/api/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+  });
   const root = await loginSession(h.baseUrl, ROOT);
   await api(root, 'POST', '/api/user/', { ...USER, display_name: USER.username });
   const user = await loginSession(h.baseUrl, USER);
@@ -46,7 +54,10 @@ export async function seedUsers(h: Harness): Promise<{ root: Session; user: Sess
 export async function seedTables(h: Harness, root: Session): Promise<MockUpstream> {
   const mock = await startMockUpstream();
   await api(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 0.075 }) });
-  await api(root, 'PUT', '/api/option/', { key: 'GroupRatio', value: JSON.stringify({ default: 1, vip: 1, 'enterprise-west': 1 }) });
+  await api(root, 'PUT', '/api/option/', {
+    key: 'GroupRatio',
+    value: JSON.stringify({ default: 1, vip: 1, 'enterprise-west': 1 }),
+  });
   for (let i = 1; i <= 6; i++) {
     mock.behaviors.set(`tbl-mock-key-${i}`, { promptTokens: 123_456, completionTokens: 7_890 });
     await api(root, 'POST', '/api/channel/', {
@@ -65,7 +76,10 @@ export async function seedTables(h: Harness, root: Session): Promise<MockUpstrea
     });
   }
   await api(root, 'PUT', '/api/user/', { id: root.id, quota: 500_000_000 });
-  const [tok] = await api<{ key: string }[]>(root, 'POST', '/api/token/', { name: 'a-token-with-a-rather-long-name', unlimited_quota: true });
+  const [tok] = await api<{ key: string }[]>(root, 'POST', '/api/token/', {
+    name: 'a-token-with-a-rather-long-name',
+    unlimited_quota: true,
+  });
   const key = tok!.key.startsWith('sk-') ? tok!.key : `sk-${tok!.key}`;
   for (let i = 0; i < 3; i++) {
     const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
@@ -118,6 +132,11 @@ export async function openColumnSettings(page: Page, testId: string): Promise<vo
   await page.getByTestId(`${testId}-panel`).waitFor();
   await page.waitForFunction((id) => {
     const pop = document.querySelector(`[data-testid="${id}-panel"]`)?.closest('.ant-popover');
-    return pop !== null && pop !== undefined && !/zoom|motion|hidden/.test(pop.className) && pop.getAnimations({ subtree: true }).length === 0;
+    return (
+      pop !== null &&
+      pop !== undefined &&
+      !/zoom|motion|hidden/.test(pop.className) &&
+      pop.getAnimations({ subtree: true }).length === 0
+    );
   }, testId);
 }

@@ -57,11 +57,19 @@ describe('refused actions are disabled with the reason', () => {
     for (const action of ['promote', 'demote', 'disable', 'delete']) {
       expect(await page.getByTestId(`user-action-${action}-${root.id}`).isDisabled(), action).toBe(true);
     }
-    await expectTooltip(page, page.getByTestId(`user-action-delete-${root.id}-why`), 'The super administrator cannot be promoted, demoted, disabled or deleted');
+    await expectTooltip(
+      page,
+      page.getByTestId(`user-action-delete-${root.id}-why`),
+      'The super administrator cannot be promoted, demoted, disabled or deleted',
+    );
     // An ordinary user can be promoted but not demoted; an administrator the other way round.
     expect(await page.getByTestId(`user-action-promote-${userId}`).isEnabled()).toBe(true);
     expect(await page.getByTestId(`user-action-demote-${userId}`).isDisabled()).toBe(true);
-    await expectTooltip(page, page.getByTestId(`user-action-demote-${userId}-why`), 'The user is already an ordinary user');
+    await expectTooltip(
+      page,
+      page.getByTestId(`user-action-demote-${userId}-why`),
+      'The user is already an ordinary user',
+    );
     expect(await page.getByTestId(`user-action-promote-${adminId}`).isDisabled()).toBe(true);
     expect(await page.getByTestId(`user-action-demote-${adminId}`).isEnabled()).toBe(true);
     await page.getByTestId(`user-action-delete-${root.id}-why`).hover();

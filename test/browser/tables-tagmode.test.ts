@@ -21,7 +21,11 @@ const actionCell = (page: Page, tag: string) =>
     .getByTestId(`channel-tag-row-${tag}`)
     .locator('td')
     .last()
-    .evaluate((td) => ({ color: getComputedStyle(td).backgroundColor, image: getComputedStyle(td).backgroundImage, pinned: td.className.includes('cell-fix') }));
+    .evaluate((td) => ({
+      color: getComputedStyle(td).backgroundColor,
+      image: getComputedStyle(td).backgroundImage,
+      pinned: td.className.includes('cell-fix'),
+    }));
 
 /**
  * Issue 18, tag mode: a tag row's action cell is pinned over the scrolled columns; it has an opaque background,
@@ -48,7 +52,8 @@ describe('tag rows in the channel table', () => {
       await context.addInitScript((m) => localStorage.setItem('theme-mode', m), theme);
       await page.goto('/admin/channels');
       await page.locator('[data-testid^="channel-row-"]').first().waitFor();
-      if (!(await page.getByTestId('channels-tag-mode').isChecked())) await page.getByTestId('channels-tag-mode').click();
+      if (!(await page.getByTestId('channels-tag-mode').isChecked()))
+        await page.getByTestId('channels-tag-mode').click();
       const row = page.getByTestId('channel-tag-row-team-west');
       await row.waitFor();
       // The table scrolls sideways here, so the action cell lies over other columns.

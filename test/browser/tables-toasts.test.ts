@@ -17,7 +17,11 @@ describe('one toast per error, and the 403 page', () => {
 
   beforeAll(async () => {
     h = await startPrivateHarness({ CRITICAL_RATE_LIMIT: String(CRITICAL_LIMIT) });
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     const root = await loginSession(h.baseUrl, ROOT);
     await api(root, 'POST', '/api/user/', { ...USER, display_name: USER.username });
   });
@@ -34,11 +38,20 @@ describe('one toast per error, and the 403 page', () => {
         if (r.url().includes('/api/') && r.status() === 403) refused.push(r.url());
       });
       await login(page, USER);
-      for (const url of ['/admin/users', '/admin/channels', '/admin/coupons', '/admin/settings', '/admin/messages', '/channel/edit/1']) {
+      for (const url of [
+        '/admin/users',
+        '/admin/channels',
+        '/admin/coupons',
+        '/admin/settings',
+        '/admin/messages',
+        '/channel/edit/1',
+      ]) {
         await page.goto(url);
         await page.getByTestId('forbidden').waitFor();
         expect(await page.getByTestId('forbidden').count(), url).toBe(1);
-        expect(await page.getByTestId('forbidden').textContent(), url).toMatch(lang === 'en' ? /No permission/ : /无权访问/);
+        expect(await page.getByTestId('forbidden').textContent(), url).toMatch(
+          lang === 'en' ? /No permission/ : /无权访问/,
+        );
       }
       // Let any late answer arrive: still no toast and no refused call.
       await page.waitForLoadState('networkidle');

@@ -21,7 +21,11 @@ describe('task channels and task prices in Chromium', () => {
     // A private copy of the built console: a rebuild of packages/web/dist during the run must not remove the chunks it loads.
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-task-channels-'));
     h = await startHarness({ WEB_DIST: privateConsole(dir) });
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     await apiAs(root, 'PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(PRICES) });
     let context;
@@ -46,15 +50,23 @@ describe('task channels and task prices in Chromium', () => {
     await page.getByTestId('channel-form-key').fill('ak-browser|sk-browser');
     // "Fill related models" offers new-api's Kling models.
     await page.getByTestId('channel-form-fill-related').click();
-    const chosen = () => page.getByTestId('channel-form-models').locator('.ant-select-selection-item').allTextContents();
-    await expect.poll(chosen).toEqual(['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6']);
-    await page.getByTestId('channel-form').screenshot({ path: path.join(SCREENSHOTS, 'task-channels-01-kling-editor.png') });
+    const chosen = () =>
+      page.getByTestId('channel-form-models').locator('.ant-select-selection-item').allTextContents();
+    await expect
+      .poll(chosen)
+      .toEqual(['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6']);
+    await page
+      .getByTestId('channel-form')
+      .screenshot({ path: path.join(SCREENSHOTS, 'task-channels-01-kling-editor.png') });
     await page.getByTestId('channel-form-submit').click();
     await page.getByTestId('channel-form').waitFor({ state: 'hidden' });
     await expect.poll(() => page.locator('[data-testid^="channel-row-"]').first().textContent()).toContain('kling');
     // A Kling key without its secret is refused.
     await expect(
-      apiAs(root, 'POST', '/api/channel/', { mode: 'single', channel: { name: 'bad', type: 50, key: 'only-access', models: 'kling-v1', group: 'default' } }),
+      apiAs(root, 'POST', '/api/channel/', {
+        mode: 'single',
+        channel: { name: 'bad', type: 50, key: 'only-access', models: 'kling-v1', group: 'default' },
+      }),
     ).rejects.toThrow(/access_key\|secret_key/);
     // The Midjourney and Suno types show their own hints; a chat type none.
     await page.getByTestId('channels-add').click();
@@ -78,7 +90,10 @@ describe('task channels and task prices in Chromium', () => {
       ['mj', 2, 'mj_imagine'],
       ['suno', 36, 'suno_music'],
     ] as const)
-      await apiAs(root, 'POST', '/api/channel/', { mode: 'single', channel: { name, type, key: `${name}-key`, base_url: 'http://127.0.0.1:9', models, group: 'default' } });
+      await apiAs(root, 'POST', '/api/channel/', {
+        mode: 'single',
+        channel: { name, type, key: `${name}-key`, base_url: 'http://127.0.0.1:9', models, group: 'default' },
+      });
     await page.goto('/pricing');
     for (const [model, price] of Object.entries(PRICES)) {
       const cell = page.getByTestId(`pricing-price-${model}`);

@@ -43,7 +43,8 @@ const CLIP = path.resolve(import.meta.dirname, 'fixtures/task-clip.webm');
 const MEDIA_DIR = 'test-media';
 /** Kling's video on an https host of the upstream's, answered by the browser context (the CSP still applies). */
 const KLING_URL = 'https://cdn.kling.example/videos/kl-done.webm';
-const LONG_REASON = 'Midjourney refused the prompt: banned words were found in it (rule 7 of the community guidelines); change the prompt and submit the task again.';
+const LONG_REASON =
+  'Midjourney refused the prompt: banned words were found in it (rule 7 of the community guidelines); change the prompt and submit the task again.';
 const rowsOf = (table: ReturnType<Page['getByTestId']>) => table.locator('tbody tr.ant-table-row');
 
 /** The page's reports of loads the Content-Security-Policy refused, as Chromium logs them. */
@@ -66,13 +67,18 @@ async function startSoraUpstream(): Promise<{ url: string; close(): Promise<void
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 /** The upstream's https video host, as the browser sees it. */
 async function serveRemoteClip(context: BrowserContext) {
   const body = fs.readFileSync(CLIP);
-  await context.route('https://cdn.kling.example/**', (route) => route.fulfill({ status: 200, contentType: 'video/webm', body }));
+  await context.route('https://cdn.kling.example/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'video/webm', body }),
+  );
 }
 
 /** Opens a row's video player; the dialog with its <video>. */
@@ -114,7 +120,11 @@ describe('drawing and music/video task logs in Chromium', () => {
     fs.mkdirSync(path.join(web, MEDIA_DIR));
     fs.writeFileSync(path.join(web, MEDIA_DIR, 'night-drive.wav'), silentWav());
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web });
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     const res = await fetch(`${h.baseUrl}/api/user/`, {
       method: 'POST',
@@ -128,19 +138,127 @@ describe('drawing and music/video task logs in Chromium', () => {
     const mj = db.prepare(
       "INSERT INTO midjourneys (code, user_id, action, mj_id, prompt, prompt_en, description, submit_time, start_time, finish_time, image_url, status, progress, fail_reason, channel_id, quota) VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, 3, 50000)",
     );
-    mj.run(1, userId, 'IMAGINE', 'mj-success', 'a blue square', 'a blue square', now - 900, now - 899, now - 870, svg('#2563eb'), 'SUCCESS', '100%', '');
-    mj.run(1, userId, 'UPSCALE', 'mj-slow', 'a slow green square', 'a slow green square', now - 800, now - 799, now - 700, svg('#16a34a'), 'SUCCESS', '100%', '');
-    mj.run(1, userId, 'VARIATION', 'mj-running', 'still drawing', 'still drawing', now - 120, now - 119, 0, '', 'IN_PROGRESS', '45%', '');
-    mj.run(21, userId, 'IMAGINE', 'mj-waiting', 'waiting in line', 'waiting in line', now - 100, 0, 0, '', 'NOT_START', '0%', '');
-    mj.run(1, userId, 'BLEND', 'mj-submitted', 'just submitted', 'just submitted', now - 90, 0, 0, '', 'SUBMITTED', '', '');
-    mj.run(1, userId, 'INPAINT', 'mj-modal', 'needs a region', 'needs a region', now - 80, now - 79, 0, '', 'MODAL', '0%', '');
-    mj.run(1, userId, 'IMAGINE', 'mj-failed', 'a banned prompt', 'a banned prompt', now - 70, now - 69, now - 60, '', 'FAILURE', '100%', LONG_REASON);
+    mj.run(
+      1,
+      userId,
+      'IMAGINE',
+      'mj-success',
+      'a blue square',
+      'a blue square',
+      now - 900,
+      now - 899,
+      now - 870,
+      svg('#2563eb'),
+      'SUCCESS',
+      '100%',
+      '',
+    );
+    mj.run(
+      1,
+      userId,
+      'UPSCALE',
+      'mj-slow',
+      'a slow green square',
+      'a slow green square',
+      now - 800,
+      now - 799,
+      now - 700,
+      svg('#16a34a'),
+      'SUCCESS',
+      '100%',
+      '',
+    );
+    mj.run(
+      1,
+      userId,
+      'VARIATION',
+      'mj-running',
+      'still drawing',
+      'still drawing',
+      now - 120,
+      now - 119,
+      0,
+      '',
+      'IN_PROGRESS',
+      '45%',
+      '',
+    );
+    mj.run(
+      21,
+      userId,
+      'IMAGINE',
+      'mj-waiting',
+      'waiting in line',
+      'waiting in line',
+      now - 100,
+      0,
+      0,
+      '',
+      'NOT_START',
+      '0%',
+      '',
+    );
+    mj.run(
+      1,
+      userId,
+      'BLEND',
+      'mj-submitted',
+      'just submitted',
+      'just submitted',
+      now - 90,
+      0,
+      0,
+      '',
+      'SUBMITTED',
+      '',
+      '',
+    );
+    mj.run(
+      1,
+      userId,
+      'INPAINT',
+      'mj-modal',
+      'needs a region',
+      'needs a region',
+      now - 80,
+      now - 79,
+      0,
+      '',
+      'MODAL',
+      '0%',
+      '',
+    );
+    mj.run(
+      1,
+      userId,
+      'IMAGINE',
+      'mj-failed',
+      'a banned prompt',
+      'a banned prompt',
+      now - 70,
+      now - 69,
+      now - 60,
+      '',
+      'FAILURE',
+      '100%',
+      LONG_REASON,
+    );
     // A video action's result (stored by the relay beside the image).
-    db.prepare("UPDATE midjourneys SET video_url = 'http://127.0.0.1:9/videos/mj-slow.mp4' WHERE mj_id = 'mj-slow'").run();
+    db.prepare(
+      "UPDATE midjourneys SET video_url = 'http://127.0.0.1:9/videos/mj-slow.mp4' WHERE mj_id = 'mj-slow'",
+    ).run();
     const task = db.prepare(
       'INSERT INTO tasks (task_id, platform, user_id, channel_id, quota, action, status, fail_reason, submit_time, start_time, finish_time, progress, data) VALUES (?, ?, ?, 5, 20000, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const songs = JSON.stringify([{ id: 's1', title: 'Night drive', audio_url: `${h.baseUrl}/${MEDIA_DIR}/night-drive.wav`, image_url: svg('#9333ea'), status: 'complete' }]);
+    const songs = JSON.stringify([
+      {
+        id: 's1',
+        title: 'Night drive',
+        audio_url: `${h.baseUrl}/${MEDIA_DIR}/night-drive.wav`,
+        image_url: svg('#9333ea'),
+        status: 'complete',
+      },
+    ]);
     const clip = JSON.stringify({
       task_id: 'kl-done',
       task_status: 'succeed',
@@ -150,17 +268,40 @@ describe('drawing and music/video task logs in Chromium', () => {
     task.run('suno-lyrics', 'suno', userId, 'LYRICS', 'QUEUED', '', now - 200, 0, 0, '0%', '[]');
     task.run('suno-new', 'suno', userId, 'MUSIC', '', '', now - 190, 0, 0, '', '');
     task.run('suno-lost', 'suno', userId, 'MUSIC', 'UNKNOWN', '', now - 180, 0, 0, '', '');
-    task.run('suno-failed', 'suno', userId, 'MUSIC', 'FAILURE', 'Suno: the lyrics contain words that are not allowed', now - 170, now - 169, now - 150, '100%', '');
+    task.run(
+      'suno-failed',
+      'suno',
+      userId,
+      'MUSIC',
+      'FAILURE',
+      'Suno: the lyrics contain words that are not allowed',
+      now - 170,
+      now - 169,
+      now - 150,
+      '100%',
+      '',
+    );
     task.run('kl-done', 'kling', userId, 'textGenerate', 'SUCCESS', '', now - 160, now - 159, now - 100, '100%', clip);
     // An OpenAI-compatible video: no URL stored, the gateway's content route streams it.
     task.run('sora-done', 'sora', userId, 'textGenerate', 'SUCCESS', '', now - 150, now - 149, now - 120, '100%', '');
     soraUpstream = await startSoraUpstream();
     await apiAs(root, 'POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: 'sora', type: 55, key: SORA_KEY, base_url: soraUpstream.url, models: 'sora-2', group: 'default' },
+      channel: {
+        name: 'sora',
+        type: 55,
+        key: SORA_KEY,
+        base_url: soraUpstream.url,
+        models: 'sora-2',
+        group: 'default',
+      },
     });
     const soraChannel = (db.prepare("SELECT id FROM channels WHERE name = 'sora'").get() as { id: number }).id;
-    db.prepare('UPDATE tasks SET channel_id = ?, upstream_task_id = ? WHERE task_id = ?').run(soraChannel, SORA_UPSTREAM_ID, 'sora-done');
+    db.prepare('UPDATE tasks SET channel_id = ?, upstream_task_id = ? WHERE task_id = ?').run(
+      soraChannel,
+      SORA_UPSTREAM_ID,
+      'sora-done',
+    );
     task.run('kl-running', 'kling', userId, 'generate', 'IN_PROGRESS', '', now - 60, now - 59, 0, '30%', '');
     task.run('sora-waiting', '55', userId, 'textGenerate', 'NOT_START', '', now - 50, 0, 0, '0%', '');
     task.run('vidu-submitted', 'vidu', userId, 'generate', 'SUBMITTED', '', now - 40, 0, 0, '', '');
@@ -198,7 +339,8 @@ describe('drawing and music/video task logs in Chromium', () => {
     const table = page.getByTestId('drawing-tasks-table');
     await expect.poll(() => rowsOf(table).count()).toBe(7);
     const text = (await table.textContent()) ?? '';
-    for (const state of ['Success', 'In progress', 'Not started', 'Submitted', 'Modal', 'Failure']) expect(text).toContain(state);
+    for (const state of ['Success', 'In progress', 'Not started', 'Submitted', 'Modal', 'Failure'])
+      expect(text).toContain(state);
     for (const code of ['Submitted', 'Waiting']) expect(text).toContain(code);
     // The 100 s drawing is red, the 30 s one green.
     expect(await table.locator('.ant-tag-red', { hasText: '100 s' }).count()).toBe(1);
@@ -213,25 +355,37 @@ describe('drawing and music/video task logs in Chromium', () => {
     expect(await table.getByTestId('task-video-open').count()).toBe(1);
     const { dialog, video } = await openVideo(page, table.locator('tr', { hasText: 'mj-slow' }));
     expect(await video.getAttribute('src')).toBe('http://127.0.0.1:9/videos/mj-slow.mp4');
-    expect(await dialog.getByTestId('task-video-link').getAttribute('href')).toBe('http://127.0.0.1:9/videos/mj-slow.mp4');
-    await expect.poll(() => csp.some((e) => e.includes('127.0.0.1:9/videos/mj-slow.mp4') && e.includes('media-src'))).toBe(true);
+    expect(await dialog.getByTestId('task-video-link').getAttribute('href')).toBe(
+      'http://127.0.0.1:9/videos/mj-slow.mp4',
+    );
+    await expect
+      .poll(() => csp.some((e) => e.includes('127.0.0.1:9/videos/mj-slow.mp4') && e.includes('media-src')))
+      .toBe(true);
     // The dialog says the video could not be loaded here; its links remain.
     await dialog.getByTestId('task-video-failed').waitFor();
     await h.shot(page, 'task-logs-01b-drawing-video-refused');
     await closeVideo(page);
     csp.length = 0;
-    await expect.poll(() => table.getByTestId('task-fail-reason').textContent()).toContain('Midjourney refused the prompt');
+    await expect
+      .poll(() => table.getByTestId('task-fail-reason').textContent())
+      .toContain('Midjourney refused the prompt');
     // A running task: the page says it refreshes by itself.
     await page.getByTestId('drawing-tasks-live').waitFor();
     await h.shot(page, 'task-logs-01-drawing');
 
     // The poller moves the running drawing on: the bar follows without a click.
     db.prepare("UPDATE midjourneys SET progress = '80%' WHERE mj_id = 'mj-running'").run();
-    await expect.poll(() => table.locator('tr', { hasText: 'mj-running' }).getByTestId('task-progress').textContent(), { timeout: 20_000 }).toContain('80%');
+    await expect
+      .poll(() => table.locator('tr', { hasText: 'mj-running' }).getByTestId('task-progress').textContent(), {
+        timeout: 20_000,
+      })
+      .toContain('80%');
 
     await table.getByTestId('task-image').first().click();
     // The preview has zoomed in once the image is shown large.
-    await expect.poll(async () => (await page.locator('.ant-image-preview-img').boundingBox())?.width ?? 0).toBeGreaterThan(400);
+    await expect
+      .poll(async () => (await page.locator('.ant-image-preview-img').boundingBox())?.width ?? 0)
+      .toBeGreaterThan(400);
     await h.shot(page, 'task-logs-02-drawing-preview');
     await page.keyboard.press('Escape');
     await page.locator('.ant-image-preview-img').waitFor({ state: 'hidden' });
@@ -247,7 +401,17 @@ describe('drawing and music/video task logs in Chromium', () => {
     const table = page.getByTestId('music-tasks-table');
     await expect.poll(() => rowsOf(table).count()).toBe(10);
     const text = (await table.textContent()) ?? '';
-    for (const state of ['Success', 'Queued', 'Submitting', 'Unknown', 'Failure', 'In progress', 'Not started', 'Submitted']) expect(text).toContain(state);
+    for (const state of [
+      'Success',
+      'Queued',
+      'Submitting',
+      'Unknown',
+      'Failure',
+      'In progress',
+      'Not started',
+      'Submitted',
+    ])
+      expect(text).toContain(state);
     for (const platform of ['Suno', 'Kling', 'Sora', 'Vidu']) expect(text).toContain(platform);
     expect(text).toContain('Generate lyrics');
     expect(text).toContain('Text to video');
@@ -263,12 +427,16 @@ describe('drawing and music/video task logs in Chromium', () => {
     expect(await audio.count()).toBe(1);
     expect(await audio.getAttribute('src')).toBe(`${h.baseUrl}/${MEDIA_DIR}/night-drive.wav`);
     await audio.evaluate((el: HTMLAudioElement) => el.load());
-    await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => audio.evaluate((el: HTMLAudioElement) => el.readyState), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1);
     expect(await table.getByTestId('task-image').count()).toBe(1);
     // The two finished videos have a play button each; the running ones none.
     expect(await table.getByTestId('task-video-open').count()).toBe(2);
     expect(await table.locator('tr', { hasText: 'kl-running' }).getByTestId('task-video-open').count()).toBe(0);
-    expect(await table.locator('tr', { hasText: 'kl-running' }).getByTestId('task-progress').textContent()).toContain('30%');
+    expect(await table.locator('tr', { hasText: 'kl-running' }).getByTestId('task-progress').textContent()).toContain(
+      '30%',
+    );
     await page.getByTestId('music-tasks-live').waitFor();
     await h.shot(page, 'task-logs-04-music-video');
 
@@ -276,7 +444,9 @@ describe('drawing and music/video task logs in Chromium', () => {
     const kling = await openVideo(page, table.locator('tr', { hasText: 'kl-done' }));
     const klingUrl = KLING_URL;
     expect(await kling.video.getAttribute('src')).toBe(klingUrl);
-    await expect.poll(() => kling.video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => kling.video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1);
     expect(await kling.video.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([320, 180]);
     expect(await kling.dialog.getByTestId('task-video-link').getAttribute('href')).toBe(klingUrl);
     expect(await kling.dialog.getByTestId('task-video-download').getAttribute('href')).toBe(klingUrl);
@@ -292,7 +462,9 @@ describe('drawing and music/video task logs in Chromium', () => {
     const sora = await openVideo(page, table.locator('tr', { hasText: 'sora-done' }));
     expect((await contentResponse).status()).toBe(200);
     await expect.poll(() => sora.video.getAttribute('src')).toMatch(/^blob:/);
-    await expect.poll(() => sora.video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => sora.video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1);
     expect(await sora.dialog.getByTestId('task-video-download').getAttribute('href')).toMatch(/^blob:/);
     expect(await sora.dialog.getByTestId('task-video-failed').count()).toBe(0);
     expect(csp).toEqual([]);
@@ -300,10 +472,14 @@ describe('drawing and music/video task logs in Chromium', () => {
     await closeVideo(page);
 
     // Every running task finishes: the bars fill and the page stops refreshing.
-    db.prepare("UPDATE tasks SET status = 'SUCCESS', progress = '100%', finish_time = ? WHERE status IN ('', 'QUEUED', 'IN_PROGRESS', 'NOT_START', 'SUBMITTED')").run(now);
+    db.prepare(
+      "UPDATE tasks SET status = 'SUCCESS', progress = '100%', finish_time = ? WHERE status IN ('', 'QUEUED', 'IN_PROGRESS', 'NOT_START', 'SUBMITTED')",
+    ).run(now);
     await expect.poll(() => page.getByTestId('music-tasks-live').count(), { timeout: 20_000 }).toBe(0);
     // A full bar shows a tick in place of its percentage.
-    expect(await table.locator('tr', { hasText: 'kl-running' }).locator('.ant-progress-status-success').count()).toBe(1);
+    expect(await table.locator('tr', { hasText: 'kl-running' }).locator('.ant-progress-status-success').count()).toBe(
+      1,
+    );
   });
 
   it('in Chinese, administrators see every task with its channel', async () => {
@@ -321,7 +497,9 @@ describe('drawing and music/video task logs in Chromium', () => {
     // The player in Chinese: it loads Kling's video with nothing refused by the CSP.
     const rootCsp = cspErrors(rootPage);
     const { dialog, video } = await openVideo(rootPage, table.locator('tr', { hasText: 'kl-done' }));
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1);
     const words = (await dialog.textContent()) ?? '';
     for (const word of ['视频预览', '新窗口打开', '下载']) expect(words).toContain(word);
     expect(rootCsp).toEqual([]);

@@ -10,7 +10,12 @@ const BOT_TOKEN = '123456:browser-telegram-bot';
 
 /** Telegram's login widget answer for account `id`, signed as Telegram does (HMAC-SHA-256 under SHA-256(bot token)). */
 function widgetAnswer(id: number): Record<string, string> {
-  const data: Record<string, string> = { id: String(id), first_name: 'Tele', username: `tg${id}`, auth_date: String(Math.floor(Date.now() / 1000)) };
+  const data: Record<string, string> = {
+    id: String(id),
+    first_name: 'Tele',
+    username: `tg${id}`,
+    auth_date: String(Math.floor(Date.now() / 1000)),
+  };
   const check = Object.keys(data)
     .sort()
     .map((k) => `${k}=${data[k]}`)
@@ -45,7 +50,9 @@ describe('Telegram bind in Chromium', () => {
     user = await loginSession(h.baseUrl, USER);
     ({ page } = await h.newPage());
     // The widget's script comes from telegram.org; the test answers for it by calling the widget's callback.
-    await page.route('https://telegram.org/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+    await page.route('https://telegram.org/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }),
+    );
   }, 60_000);
   afterAll(async () => h?.close());
 

@@ -57,7 +57,11 @@ describe('Turnstile bot check in Chromium', () => {
     const web = privateConsole(dir);
     verifier = await startMockSiteverify(SECRET);
     smtp = await startMockSmtp();
-    h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: web, TURNSTILE_VERIFY_URL: verifier.verifyUrl });
+    h = await startHarness({
+      SQLITE_PATH: path.join(dir, 'tollway.db'),
+      WEB_DIST: web,
+      TURNSTILE_VERIFY_URL: verifier.verifyUrl,
+    });
     ({ page } = await h.newPage());
     await page.exposeFunction('__issueTurnstileToken', () => {
       const token = verifier.issue();
@@ -86,7 +90,13 @@ describe('Turnstile bot check in Chromium', () => {
     await login(page, ROOT);
     expect(scriptLoads).toEqual([]);
     expect(verifier.calls).toEqual([]);
-    await setOptions(page, [['TurnstileSiteKey', SITE_KEY], ['TurnstileSecretKey', SECRET], ['TurnstileCheckEnabled', 'true'], ...smtpOptions(smtp), ['ServerAddress', h.baseUrl]]);
+    await setOptions(page, [
+      ['TurnstileSiteKey', SITE_KEY],
+      ['TurnstileSecretKey', SECRET],
+      ['TurnstileCheckEnabled', 'true'],
+      ...smtpOptions(smtp),
+      ['ServerAddress', h.baseUrl],
+    ]);
     await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());
   });
@@ -95,7 +105,11 @@ describe('Turnstile bot check in Chromium', () => {
     await page.goto('/login');
     await page.getByTestId('turnstile-stand-in').waitFor();
     expect(scriptLoads).toHaveLength(1);
-    expect(await page.evaluate(() => (window as unknown as { __turnstileRenders: { sitekey: string }[] }).__turnstileRenders.map((r) => r.sitekey))).toEqual([SITE_KEY]);
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { __turnstileRenders: { sitekey: string }[] }).__turnstileRenders.map((r) => r.sitekey),
+      ),
+    ).toEqual([SITE_KEY]);
 
     await page.getByTestId('login-username').fill(ROOT.username);
     await page.getByTestId('login-password').fill(ROOT.password);
@@ -114,7 +128,9 @@ describe('Turnstile bot check in Chromium', () => {
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
     const token = issued[0]!;
     expect(url.searchParams.get('turnstile')).toBe(token);
-    expect(verifier.calls).toEqual([{ secret: SECRET, response: token, remoteip: '127.0.0.1', contentType: 'application/x-www-form-urlencoded' }]);
+    expect(verifier.calls).toEqual([
+      { secret: SECRET, response: token, remoteip: '127.0.0.1', contentType: 'application/x-www-form-urlencoded' },
+    ]);
   });
 
   it('the reset page, reached without a reload, reuses the loaded script, shows a verifier failure and sends a fresh token on the next try', async () => {
@@ -171,7 +187,9 @@ describe('Turnstile bot check in Chromium', () => {
     await page.getByTestId('register-confirm').fill('zoe-pass-123');
     await page.getByTestId('register-email').fill('zoe@example.com');
     await page.getByTestId('register-send-code').click();
-    await page.getByText('Please wait a few seconds and try again: Turnstile is still checking your browser.').waitFor();
+    await page
+      .getByText('Please wait a few seconds and try again: Turnstile is still checking your browser.')
+      .waitFor();
     expect(smtp.to('zoe@example.com')).toHaveLength(0);
 
     await page.evaluate(() => (window as unknown as { __turnstileSolve(): Promise<void> }).__turnstileSolve());

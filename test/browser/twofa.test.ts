@@ -2,7 +2,16 @@ import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../packages/server/src/modules/twofa/totp.js';
-import { clickWhenIdle, dropSession, login, logout, pageApi, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import {
+  clickWhenIdle,
+  dropSession,
+  login,
+  logout,
+  pageApi,
+  SCREENSHOTS,
+  startHarness,
+  type Harness,
+} from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const CAROL = { username: 'carol', password: 'carol-pass-123' };
@@ -104,7 +113,10 @@ describe('two-factor sign-in in Chromium', () => {
     await h.shot(page, 'twofa-05-login-backup-code');
     await page.getByTestId('twofa-login-submit').click();
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-    expect((await pageApi<{ backup_codes_remaining: number }>(page, 'GET', '/api/user/2fa/status')).data?.backup_codes_remaining).toBe(9);
+    expect(
+      (await pageApi<{ backup_codes_remaining: number }>(page, 'GET', '/api/user/2fa/status')).data
+        ?.backup_codes_remaining,
+    ).toBe(9);
 
     await logout(page);
     await passwordStep(page, CAROL);
@@ -118,7 +130,13 @@ describe('two-factor sign-in in Chromium', () => {
   it("root resets a user's 2FA from user management", async () => {
     await page.goto('/login');
     await login(page, ROOT);
-    const carol = (await pageApi<{ items: { id: number; username: string }[] }>(page, 'GET', '/api/user/search?keyword=carol&p=1&page_size=10')).data!.items[0]!;
+    const carol = (
+      await pageApi<{ items: { id: number; username: string }[] }>(
+        page,
+        'GET',
+        '/api/user/search?keyword=carol&p=1&page_size=10',
+      )
+    ).data!.items[0]!;
     await page.goto('/admin/users');
     await page.getByTestId(`user-action-reset-2fa-${carol.id}`).click();
     await h.shot(page, 'twofa-06-admin-reset-confirm');
@@ -134,19 +152,32 @@ describe('two-factor sign-in in Chromium', () => {
     await login(page, ROOT);
     // Root sets up 2FA first (else the switch holds root back too), then turns the switch on in system settings.
     const rootSetup = await pageApi<{ secret: string }>(page, 'POST', '/api/user/2fa/setup', {});
-    expect((await pageApi(page, 'POST', '/api/user/2fa/enable', { code: totpCode(rootSetup.data!.secret) })).success).toBe(true);
+    expect(
+      (await pageApi(page, 'POST', '/api/user/2fa/enable', { code: totpCode(rootSetup.data!.secret) })).success,
+    ).toBe(true);
     await page.goto('/admin/settings?tab=system');
     const toggle = page.getByTestId('option-TwoFactorRequiredForAdmins');
     await toggle.scrollIntoViewIfNeeded();
     await toggle.click();
-    await page.getByText('开启后，所有未启用两步验证的管理员（包括你自己）都必须先完成设置才能继续使用管理功能。').waitFor();
-    await page.locator('.ant-modal-confirm').screenshot({ path: path.join(SCREENSHOTS, 'twofa-07-settings-switch-confirm.png') });
+    await page
+      .getByText('开启后，所有未启用两步验证的管理员（包括你自己）都必须先完成设置才能继续使用管理功能。')
+      .waitFor();
+    await page
+      .locator('.ant-modal-confirm')
+      .screenshot({ path: path.join(SCREENSHOTS, 'twofa-07-settings-switch-confirm.png') });
     await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
     await page.getByTestId('settings-save-login').click();
     await expect
-      .poll(async () => (await pageApi<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data?.find((o) => o.key === 'TwoFactorRequiredForAdmins')?.value)
+      .poll(
+        async () =>
+          (await pageApi<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data?.find(
+            (o) => o.key === 'TwoFactorRequiredForAdmins',
+          )?.value,
+      )
       .toBe('true');
-    await page.getByTestId('settings-section-login').screenshot({ path: path.join(SCREENSHOTS, 'twofa-08-settings-switch-on.png') });
+    await page
+      .getByTestId('settings-section-login')
+      .screenshot({ path: path.join(SCREENSHOTS, 'twofa-08-settings-switch-on.png') });
     await logout(page);
 
     // Every refused call of the first screen asks to go to the setup; the console leaves once (a second

@@ -40,7 +40,11 @@ describe('wallet page in Chromium', () => {
     );
   beforeAll(async () => {
     h = await startHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     ({ context, page } = await h.newPage());
     await login(context, page);
     const self = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? '{}').id as number);
@@ -52,7 +56,9 @@ describe('wallet page in Chromium', () => {
     await page.goto('/app/wallet');
     await expect.poll(() => page.getByTestId('me-quota').textContent()).toContain('$10.00');
     await page.getByTestId('topup-disabled').waitFor();
-    expect(await page.getByTestId('topup-disabled').textContent()).toContain('The administrator has not enabled online top-up');
+    expect(await page.getByTestId('topup-disabled').textContent()).toContain(
+      'The administrator has not enabled online top-up',
+    );
     await page.getByTestId('redeem-card').waitFor();
     await page.getByTestId('topup-buy-code').click();
     await page.getByText('The super administrator has not set a top-up link!').waitFor();
@@ -68,7 +74,8 @@ describe('wallet page in Chromium', () => {
       Price: '7.3',
       MinTopUp: '2',
     };
-    for (const [key, value] of Object.entries(options)) expect((await api('PUT', '/api/option/', { key, value })).success).toBe(true);
+    for (const [key, value] of Object.entries(options))
+      expect((await api('PUT', '/api/option/', { key, value })).success).toBe(true);
     await page.goto('/app/wallet');
     const payable = page.getByTestId('topup-payable');
     // The first preset (5, the smallest at or above the minimum 2) is chosen: 5 × 7.3.
@@ -98,7 +105,14 @@ describe('wallet page in Chromium', () => {
     await cashier.waitForLoadState();
     expect(cashier.url()).toBe(`${EPAY.address}/submit.php`);
     const fields = Object.fromEntries(new URLSearchParams(posted));
-    expect(fields).toMatchObject({ pid: EPAY.pid, type: 'alipay', money: '73.00', name: 'TUC10', notify_url: `${h.baseUrl}/api/user/epay/notify`, sign_type: 'MD5' });
+    expect(fields).toMatchObject({
+      pid: EPAY.pid,
+      type: 'alipay',
+      money: '73.00',
+      name: 'TUC10',
+      notify_url: `${h.baseUrl}/api/user/epay/notify`,
+      sign_type: 'MD5',
+    });
     expect(epayVerify(fields, EPAY.key)).toBe(true);
     await cashier.close();
 

@@ -48,13 +48,22 @@ const MARKDOWN_PAYLOAD = [
 ].join('\n');
 
 const SETTINGS_PAYLOADS: [string, string][] = [
-  ['Notice', `<img src=x onerror="${attack(21)}">\n\nNotice [js](javascript:window.__pwned=22) [ctrl](\u0001javascript:window.__pwned=23)`],
+  [
+    'Notice',
+    `<img src=x onerror="${attack(21)}">\n\nNotice [js](javascript:window.__pwned=22) [ctrl](\u0001javascript:window.__pwned=23)`,
+  ],
   [
     'HomePageContent',
     `<h2>Welcome</h2><img src=x onerror="${attack(24)}"><svg onload="${attack(25)}"></svg><a href="data:text/html,x">data</a><iframe srcdoc="<b>x</b>"></iframe>`,
   ],
-  ['About', `<h2>About us</h2><a href="\u0001javascript:${attack(26)}">about link</a><img src=x onerror="${attack(27)}">`],
-  ['Footer', `<span>Footer text</span><img src=x onerror="${attack(28)}"><a href=" javascript:window.__pwned=29">footer link</a>`],
+  [
+    'About',
+    `<h2>About us</h2><a href="\u0001javascript:${attack(26)}">about link</a><img src=x onerror="${attack(27)}">`,
+  ],
+  [
+    'Footer',
+    `<span>Footer text</span><img src=x onerror="${attack(28)}"><a href=" javascript:window.__pwned=29">footer link</a>`,
+  ],
 ];
 
 /** Everything a page did that the test forbids, gathered from the moment it opened. */
@@ -87,7 +96,8 @@ async function watch(page: Page): Promise<Watch> {
     if (/Content Security Policy|Content-Security-Policy/i.test(m.text())) w.cspErrors.push(m.text());
   });
   page.on('response', (r: Response) => {
-    if (r.request().isNavigationRequest() && r.request().frame() === page.mainFrame()) w.navigations.push({ url: r.url(), csp: r.headers()['content-security-policy'] });
+    if (r.request().isNavigationRequest() && r.request().frame() === page.mainFrame())
+      w.navigations.push({ url: r.url(), csp: r.headers()['content-security-policy'] });
   });
   return w;
 }
@@ -98,7 +108,8 @@ async function watch(page: Page): Promise<Watch> {
  * content those refusals are the only violations allowed; everywhere else there must be none at all.
  */
 const HANDLER_REFUSED = 'script-src-attr inline';
-const HANDLER_REFUSED_LOG = /^Executing inline event handler violates the following Content Security Policy directive 'script-src 'self''/;
+const HANDLER_REFUSED_LOG =
+  /^Executing inline event handler violates the following Content Security Policy directive 'script-src 'self''/;
 
 async function expectNothingRan(page: Page, w: Watch, root: Session, opts: { hostile: boolean }): Promise<void> {
   // Give any handler (onerror of a failed image, a toggle event) time to fire.
@@ -130,7 +141,13 @@ const PATH_PARAMS: Record<string, string> = { id: '1', provider: 'github' };
 function consolePaths(): string[] {
   const source = fs.readFileSync(path.join(process.cwd(), 'packages/web/src/app/router.tsx'), 'utf8');
   const paths = [...source.matchAll(/\bpath: '([^']+)'/g)].map((m) => m[1]!).filter((p) => p !== '*');
-  return [...new Set(paths.map((p) => p.replace(/\/:(\w+)\?/g, '').replace(/:(\w+)/g, (_, name: string) => PATH_PARAMS[name] ?? '1') || '/'))];
+  return [
+    ...new Set(
+      paths.map(
+        (p) => p.replace(/\/:(\w+)\?/g, '').replace(/:(\w+)/g, (_, name: string) => PATH_PARAMS[name] ?? '1') || '/',
+      ),
+    ),
+  ];
 }
 
 /** The page's own session (not the test's API session) still answers /api/user/self. */
@@ -164,13 +181,29 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    await fetch(`${h.baseUrl}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
     root = await loginSession(h.baseUrl, ROOT);
     await apiAs(root, 'POST', '/api/user/', { ...ADMIN, display_name: 'Mallory', role: 10 });
     admin = await loginSession(h.baseUrl, ADMIN);
-    ids.html = (await apiAs<{ id: number }>(admin, 'POST', '/api/admin/messages', { title: 'HTML payloads', content: HTML_PAYLOAD, format: 'html', user_ids: [root.id] })).id;
+    ids.html = (
+      await apiAs<{ id: number }>(admin, 'POST', '/api/admin/messages', {
+        title: 'HTML payloads',
+        content: HTML_PAYLOAD,
+        format: 'html',
+        user_ids: [root.id],
+      })
+    ).id;
     ids.markdown = (
-      await apiAs<{ id: number }>(admin, 'POST', '/api/admin/messages', { title: 'Markdown payloads', content: MARKDOWN_PAYLOAD, format: 'markdown', user_ids: [root.id] })
+      await apiAs<{ id: number }>(admin, 'POST', '/api/admin/messages', {
+        title: 'Markdown payloads',
+        content: MARKDOWN_PAYLOAD,
+        format: 'markdown',
+        user_ids: [root.id],
+      })
     ).id;
     ({ page } = await h.newPage());
     w = await watch(page);
@@ -187,7 +220,10 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
       await page.goto(url);
       await page.waitForLoadState('networkidle');
       expect(w.navigations.length, url).toBeGreaterThan(before);
-      expect(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations), url).toEqual([]);
+      expect(
+        await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations),
+        url,
+      ).toEqual([]);
     }
     await page.goto('/app/dashboard');
     // (ECharts drawing under this policy is shown by dashboard.test.ts, which has calls to chart.)
@@ -244,7 +280,9 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
     await page.getByTestId('home-content').getByText('Welcome').waitFor();
     await expectInertContent(page, 'home-content');
     await page.locator('.tw-footer-custom').getByText('Footer text').waitFor();
-    expect(await page.locator('.tw-footer-custom').evaluate((el) => el.querySelectorAll('[onerror],a[href]').length)).toBe(0);
+    expect(
+      await page.locator('.tw-footer-custom').evaluate((el) => el.querySelectorAll('[onerror],a[href]').length),
+    ).toBe(0);
     await h.shot(page, 'xss-05-home-content-footer');
     await expectNothingRan(page, w, root, { hostile: true });
 
@@ -257,7 +295,14 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
   });
 
   it("the administrator cannot change root's message; the console shows it read-only and previews their own safely", async () => {
-    const mine = (await apiAs<{ id: number }>(root, 'POST', '/api/admin/messages', { title: 'Root notice', content: 'from root', format: 'markdown', user_ids: [admin.id] })).id;
+    const mine = (
+      await apiAs<{ id: number }>(root, 'POST', '/api/admin/messages', {
+        title: 'Root notice',
+        content: 'from root',
+        format: 'markdown',
+        user_ids: [admin.id],
+      })
+    ).id;
     const { page: adminPage } = await h.newPage();
     const aw = await watch(adminPage);
     await login(adminPage, ADMIN);
@@ -279,29 +324,46 @@ describe('stored XSS: an administrator’s content in root’s browser', () => {
       body: JSON.stringify({ title: 'x', content: 'x', format: 'html' }),
     });
     expect(refused.status).toBe(200);
-    expect(await refused.json()).toEqual({ success: false, message: 'only the author of a message or root may change it', code: 'message_author_only' });
+    expect(await refused.json()).toEqual({
+      success: false,
+      message: 'only the author of a message or root may change it',
+      code: 'message_author_only',
+    });
     await adminPage.context().close();
   });
 
   it('framed pages are http(s) only and sandboxed; a script address in a chat link frames or opens nothing', async () => {
     // From here on no hostile markup is shown: no violation of any kind is allowed.
     w.cspErrors.length = 0;
-    await page.route('https://chat.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Chat stand-in</h1>' }));
-    await page.route('https://home.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Home stand-in</h1>' }));
-    await apiAs(root, 'PUT', '/api/option/', { key: 'Chats', value: JSON.stringify([{ Bad: `javascript:${attack(31)}` }, { Good: 'https://chat.example/?key={key}' }]) });
+    await page.route('https://chat.example/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Chat stand-in</h1>' }),
+    );
+    await page.route('https://home.example/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Home stand-in</h1>' }),
+    );
+    await apiAs(root, 'PUT', '/api/option/', {
+      key: 'Chats',
+      value: JSON.stringify([{ Bad: `javascript:${attack(31)}` }, { Good: 'https://chat.example/?key={key}' }]),
+    });
     await apiAs(root, 'PUT', '/api/option/', { key: 'ChatLink', value: `javascript:${attack(32)}` });
     await apiAs(root, 'PUT', '/api/option/', { key: 'HomePageContent', value: 'https://home.example/landing' });
     await apiAs(root, 'PUT', '/api/option/', { key: 'Notice', value: '' });
     await apiAs(root, 'PUT', '/api/option/', { key: 'Footer', value: '' });
 
     // The console shows the last status and content it saw before the fresh answers arrive: forget the hostile ones.
-    await page.evaluate(() => ['status', 'content_home_page_content', 'content_about', 'content_notice'].forEach((k) => localStorage.removeItem(k)));
+    await page.evaluate(() =>
+      ['status', 'content_home_page_content', 'content_about', 'content_notice'].forEach((k) =>
+        localStorage.removeItem(k),
+      ),
+    );
     await page.goto('/chat/0');
     await page.getByTestId('chat-missing').waitFor();
     expect(await page.locator('iframe').count()).toBe(0);
     await page.goto('/chat/1');
     const chat = page.getByTestId('chat-frame');
-    expect(await chat.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads');
+    expect(await chat.getAttribute('sandbox')).toBe(
+      'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads',
+    );
     expect(await chat.getAttribute('src')).toMatch(/^https:\/\/chat\.example\/\?key=/);
     await page.frameLocator('[data-testid="chat-frame"]').getByText('Chat stand-in').waitFor();
     await page.goto('/chat2link');

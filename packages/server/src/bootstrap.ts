@@ -71,7 +71,9 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   const options = new OptionsService(new OptionsStore(db), secretBox);
   await options.load();
   // An option saved on one node reaches the others at once through Redis (else on the next periodic sync).
-  options.onSaved((key) => void bus.publish('options', key).catch((err) => log.warn({ err }, 'option broadcast failed')));
+  options.onSaved(
+    (key) => void bus.publish('options', key).catch((err) => log.warn({ err }, 'option broadcast failed')),
+  );
   bus.subscribe('options', () => void options.load().catch((err) => log.warn({ err }, 'option reload failed')));
   const usersStore = new UsersStore(db, secretBox);
   const users = new UsersService(usersStore, options, accountLogs);
@@ -80,8 +82,20 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   const breakers = startBreakers(options, redis, bus, config.redisKeyPrefix, log);
   const channelCache = new ChannelCache(db, secretBox, breakers.breakers);
   await channelCache.reload();
-  bus.subscribe('channels', () => void channelCache.reload().catch((err) => log.warn({ err }, 'channel reload failed')));
-  const channels = new ChannelsService(db, channelCache, options, bus, log, secretBox, providerCatalog, breakers.breakers);
+  bus.subscribe(
+    'channels',
+    () => void channelCache.reload().catch((err) => log.warn({ err }, 'channel reload failed')),
+  );
+  const channels = new ChannelsService(
+    db,
+    channelCache,
+    options,
+    bus,
+    log,
+    secretBox,
+    providerCatalog,
+    breakers.breakers,
+  );
   const counters = redis ? new RedisWindowCounters(redis, config.redisKeyPrefix) : new MemoryWindowCounters();
   const base: AppContext = {
     config,
@@ -113,13 +127,21 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   const ctx: RelayContext = Object.assign(base, { relay });
   // Other nodes' option changes arrive by periodic reload (SYNC_FREQUENCY seconds).
   const sync = setInterval(() => {
-    Promise.all([options.load(), setup.load(), channelCache.reload()]).catch((err) => log.warn({ err }, 'option sync failed'));
+    Promise.all([options.load(), setup.load(), channelCache.reload()]).catch((err) =>
+      log.warn({ err }, 'option sync failed'),
+    );
   }, config.syncFrequency * 1000);
   sync.unref();
   // Auto-disabled channels are re-tested every CHANNEL_TEST_FREQUENCY minutes (master only) for auto-enable.
-  const stopChannelTests = config.nodeType === 'master' && config.channelTestFrequency > 0 ? channels.tester.schedule(ctx, config.channelTestFrequency) : () => undefined;
+  const stopChannelTests =
+    config.nodeType === 'master' && config.channelTestFrequency > 0
+      ? channels.tester.schedule(ctx, config.channelTestFrequency)
+      : () => undefined;
   // Logs older than LogRetentionDays are deleted in small batches in the background (master only).
-  const logRetention = config.nodeType === 'master' ? new LogRetention([new LogsStore(logDb), new AuditStore(logDb)], options, log) : undefined;
+  const logRetention =
+    config.nodeType === 'master'
+      ? new LogRetention([new LogsStore(logDb), new AuditStore(logDb)], options, log)
+      : undefined;
   logRetention?.start();
   const topUpExpiry = config.nodeType === 'master' ? new TopUpExpiry(new TopUpStore(db, accountLogs), log) : undefined;
   topUpExpiry?.start();

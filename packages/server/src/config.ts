@@ -94,7 +94,14 @@ export interface Config {
 }
 
 /** The standard OTEL_TRACES_SAMPLER values. */
-export const TRACES_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+export const TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 export type TracesSamplerName = (typeof TRACES_SAMPLERS)[number];
 
 /** The operator's sampler (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG: the ratio of the *traceidratio ones). */
@@ -123,7 +130,8 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0)
 function urlVar(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^https?:\/\/[^/]/.test(raw) || !URL.canParse(raw)) throw new ConfigError(name, `must be an http:// or https:// URL, got "${raw}"`);
+  if (!/^https?:\/\/[^/]/.test(raw) || !URL.canParse(raw))
+    throw new ConfigError(name, `must be an http:// or https:// URL, got "${raw}"`);
   return raw;
 }
 
@@ -136,7 +144,10 @@ export function validateDsn(name: string, dsn: string): void {
   if (dsn === '') return;
   if (GO_MYSQL_DSN.test(dsn)) return;
   if (!DSN_PREFIXES.some((p) => dsn.startsWith(p))) {
-    throw new ConfigError(name, 'must start with postgres://, postgresql://, mysql:// or sqlite:, or be user:pass@tcp(host:port)/db (e.g. postgres://user:pass@host:5432/db)');
+    throw new ConfigError(
+      name,
+      'must start with postgres://, postgresql://, mysql:// or sqlite:, or be user:pass@tcp(host:port)/db (e.g. postgres://user:pass@host:5432/db)',
+    );
   }
   if (!dsn.startsWith('sqlite:') && !dsn.startsWith('file:')) {
     let url: URL;
@@ -146,7 +157,8 @@ export function validateDsn(name: string, dsn: string): void {
       throw new ConfigError(name, 'is not a valid URL');
     }
     if (!url.hostname) throw new ConfigError(name, 'names no host (e.g. postgres://user:pass@host:5432/db)');
-    if (url.pathname.replace(/\//g, '') === '') throw new ConfigError(name, 'names no database (e.g. postgres://user:pass@host:5432/db)');
+    if (url.pathname.replace(/\//g, '') === '')
+      throw new ConfigError(name, 'names no database (e.g. postgres://user:pass@host:5432/db)');
   }
 }
 
@@ -158,7 +170,11 @@ const MIN_METRICS_TOKEN_LENGTH = 16;
 
 function reconcileIntervalVar(env: NodeJS.ProcessEnv): number {
   const seconds = intVar(env, 'REDIS_RECONCILE_INTERVAL', 30, 1);
-  if (seconds > MAX_RECONCILE_INTERVAL_S) throw new ConfigError('REDIS_RECONCILE_INTERVAL', `must be at most ${MAX_RECONCILE_INTERVAL_S} seconds, got "${seconds}"`);
+  if (seconds > MAX_RECONCILE_INTERVAL_S)
+    throw new ConfigError(
+      'REDIS_RECONCILE_INTERVAL',
+      `must be at most ${MAX_RECONCILE_INTERVAL_S} seconds, got "${seconds}"`,
+    );
   return seconds;
 }
 
@@ -174,17 +190,20 @@ function otlpTracesVar(env: NodeJS.ProcessEnv): string | undefined {
 
 function tracesSamplerVar(env: NodeJS.ProcessEnv): TracesSampler {
   const name = (env.OTEL_TRACES_SAMPLER || 'parentbased_always_on') as TracesSamplerName;
-  if (!TRACES_SAMPLERS.includes(name)) throw new ConfigError('OTEL_TRACES_SAMPLER', `must be one of ${TRACES_SAMPLERS.join(', ')}, got "${name}"`);
+  if (!TRACES_SAMPLERS.includes(name))
+    throw new ConfigError('OTEL_TRACES_SAMPLER', `must be one of ${TRACES_SAMPLERS.join(', ')}, got "${name}"`);
   const raw = env.OTEL_TRACES_SAMPLER_ARG;
   const ratio = raw === undefined || raw === '' ? 1 : Number(raw);
-  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) throw new ConfigError('OTEL_TRACES_SAMPLER_ARG', `must be a ratio between 0 and 1, got "${raw}"`);
+  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1)
+    throw new ConfigError('OTEL_TRACES_SAMPLER_ARG', `must be a ratio between 0 and 1, got "${raw}"`);
   return { name, ratio };
 }
 
 function metricsTokenVar(env: NodeJS.ProcessEnv): string | undefined {
   const token = env.METRICS_TOKEN;
   if (!token) return undefined;
-  if (token.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(token)) throw new ConfigError('METRICS_TOKEN', `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces`);
+  if (token.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(token))
+    throw new ConfigError('METRICS_TOKEN', `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces`);
   return token;
 }
 
@@ -220,12 +239,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeType = (env.NODE_TYPE || 'master') as Config['nodeType'];
   if (nodeType !== 'master' && nodeType !== 'slave') throw new ConfigError('NODE_TYPE', 'must be master or slave');
   const redis = env.REDIS_CONN_STRING ?? '';
-  if (redis && !/^rediss?:\/\//.test(redis)) throw new ConfigError('REDIS_CONN_STRING', 'must start with redis:// or rediss://');
+  if (redis && !/^rediss?:\/\//.test(redis))
+    throw new ConfigError('REDIS_CONN_STRING', 'must start with redis:// or rediss://');
   const headersTimeout = intVar(env, 'HTTP_HEADERS_TIMEOUT', 60, 1);
   const requestTimeout = intVar(env, 'HTTP_REQUEST_TIMEOUT', 300, 0);
   const journalFsync = (env.JOURNAL_FSYNC || 'interval') as Config['journalFsync'];
-  if (!['always', 'interval', 'off'].includes(journalFsync)) throw new ConfigError('JOURNAL_FSYNC', 'must be always, interval or off');
-  if (requestTimeout > 0 && headersTimeout > requestTimeout) throw new ConfigError('HTTP_HEADERS_TIMEOUT', `must not exceed HTTP_REQUEST_TIMEOUT (${requestTimeout})`);
+  if (!['always', 'interval', 'off'].includes(journalFsync))
+    throw new ConfigError('JOURNAL_FSYNC', 'must be always, interval or off');
+  if (requestTimeout > 0 && headersTimeout > requestTimeout)
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT', `must not exceed HTTP_REQUEST_TIMEOUT (${requestTimeout})`);
   return {
     port: intVar(env, 'PORT', 3000, 0),
     sqlDsn,
@@ -271,10 +293,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     version: env.TOLLWAY_VERSION || '0.1.0',
     timeZone: timeZoneVar(env),
-    turnstileVerifyUrl: urlVar(env, 'TURNSTILE_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+    turnstileVerifyUrl: urlVar(
+      env,
+      'TURNSTILE_VERIFY_URL',
+      'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    ),
     githubBaseUrl: urlVar(env, 'GITHUB_BASE_URL', 'https://github.com').replace(/\/+$/, ''),
     githubApiUrl: urlVar(env, 'GITHUB_API_URL', 'https://api.github.com').replace(/\/+$/, ''),
     linuxDoBaseUrl: urlVar(env, 'LINUXDO_BASE_URL', 'https://connect.linux.do').replace(/\/+$/, ''),
-    ratioPresetBaseUrl: urlVar(env, 'RATIO_PRESET_BASE_URL', 'https://public-assets.veloera.org/defaults/model-ratios').replace(/\/+$/, ''),
+    ratioPresetBaseUrl: urlVar(
+      env,
+      'RATIO_PRESET_BASE_URL',
+      'https://public-assets.veloera.org/defaults/model-ratios',
+    ).replace(/\/+$/, ''),
   };
 }

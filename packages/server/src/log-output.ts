@@ -69,7 +69,11 @@ export class FdOutput {
     }
     this.writing = true;
     if (this.dropped > 0) {
-      const note = JSON.stringify({ level: 40, time: Date.now(), msg: `log output was full: ${this.dropped} lines dropped` });
+      const note = JSON.stringify({
+        level: 40,
+        time: Date.now(),
+        msg: `log output was full: ${this.dropped} lines dropped`,
+      });
       this.pending.unshift(`${note}\n`);
       this.dropped = 0;
     }

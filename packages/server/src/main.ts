@@ -58,10 +58,14 @@ async function main(): Promise<void> {
     try {
       await startMetricsServer({ port: config.metricsPort, host: config.metricsHost, token: config.metricsToken }, log);
     } catch (err) {
-      return fail(`METRICS_PORT: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(err as Error).message}`, () => runtime.close());
+      return fail(
+        `METRICS_PORT: cannot listen on ${config.metricsHost}:${config.metricsPort}: ${(err as Error).message}`,
+        () => runtime.close(),
+      );
     }
   }
-  if (config.memoryReleaseIdleSeconds > 0) startIdleMemoryRelease({ idleMs: config.memoryReleaseIdleSeconds * 1000, log });
+  if (config.memoryReleaseIdleSeconds > 0)
+    startIdleMemoryRelease({ idleMs: config.memoryReleaseIdleSeconds * 1000, log });
   log.info({ port: config.port, database: runtime.ctx.db.dialect }, 'tollway started');
   stopOnSignals({ app, runtime, log, output: stdoutLog(), graceMs });
 }

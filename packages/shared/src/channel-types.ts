@@ -4,7 +4,8 @@
  * descriptor (server's relay/providers/registry.ts): every `openai` row by the OpenAI-compatible one (vendor
  * paths in providers/openai/vendors.ts), the other rows by their provider's, or none yet (native protocols).
  */
-export type WireFormat = 'openai' | 'anthropic' | 'gemini' | 'azure' | 'cohere' | 'dify' | 'coze' | 'hunyuan' | 'native';
+export type WireFormat =
+  'openai' | 'anthropic' | 'gemini' | 'azure' | 'cohere' | 'dify' | 'coze' | 'hunyuan' | 'native';
 
 /** Channel type ids by name (new-api's ChannelType* names; 28–30 and 32 are unused there). */
 export const ChannelType = {
@@ -76,7 +77,13 @@ export interface ChannelTypeInfo {
   keyFormat?: string;
 }
 
-const t = (id: number, label: string, baseUrl: string, format: WireFormat, keyFormat?: string): ChannelTypeInfo => ({ id, label, baseUrl, format, keyFormat });
+const t = (id: number, label: string, baseUrl: string, format: WireFormat, keyFormat?: string): ChannelTypeInfo => ({
+  id,
+  label,
+  baseUrl,
+  format,
+  keyFormat,
+});
 
 export const channelTypes: ChannelTypeInfo[] = [
   t(ChannelType.OpenAI, 'OpenAI', 'https://api.openai.com', 'openai'),
@@ -101,7 +108,13 @@ export const channelTypes: ChannelTypeInfo[] = [
   t(ChannelType.OpenRouter, 'OpenRouter', 'https://openrouter.ai/api', 'openai'),
   t(ChannelType.AIProxyLibrary, 'AI Proxy Library', 'https://api.aiproxy.io', 'native'),
   t(ChannelType.FastGPT, 'FastGPT', 'https://fastgpt.run/api/openapi', 'openai', 'APIKey-AppId'),
-  t(ChannelType.Tencent, 'Tencent Hunyuan', 'https://hunyuan.tencentcloudapi.com', 'hunyuan', 'AppId|SecretId|SecretKey'),
+  t(
+    ChannelType.Tencent,
+    'Tencent Hunyuan',
+    'https://hunyuan.tencentcloudapi.com',
+    'hunyuan',
+    'AppId|SecretId|SecretKey',
+  ),
   t(ChannelType.Gemini, 'Google Gemini', 'https://generativelanguage.googleapis.com', 'gemini'),
   t(ChannelType.Moonshot, 'Moonshot', 'https://api.moonshot.cn', 'openai'),
   t(ChannelType.ZhipuV4, 'Zhipu GLM-4', 'https://open.bigmodel.cn', 'openai'),

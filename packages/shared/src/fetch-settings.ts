@@ -28,13 +28,26 @@ export const fetchDomainList = z.array(
     .string()
     .trim()
     .max(253)
-    .refine((d) => DOMAIN_LABELS.test(d), inputRule(ErrorCode.FetchDomainInvalid, 'each entry must be a domain such as example.com or *.example.com')),
+    .refine(
+      (d) => DOMAIN_LABELS.test(d),
+      inputRule(ErrorCode.FetchDomainInvalid, 'each entry must be a domain such as example.com or *.example.com'),
+    ),
 );
 export const fetchIpList = z.array(
-  z.string().refine((ip) => ipOrBlock.safeParse(ip).success, inputRule(ErrorCode.FetchIpInvalid, 'each entry must be an IP address or a CIDR block such as 10.0.0.0/8')),
+  z
+    .string()
+    .refine(
+      (ip) => ipOrBlock.safeParse(ip).success,
+      inputRule(ErrorCode.FetchIpInvalid, 'each entry must be an IP address or a CIDR block such as 10.0.0.0/8'),
+    ),
 );
 export const fetchPortList = z.array(
-  z.string().refine((p) => parsePortRange(p) !== undefined, inputRule(ErrorCode.FetchPortInvalid, 'each entry must be a port (1-65535) or a range such as 8000-9000')),
+  z
+    .string()
+    .refine(
+      (p) => parsePortRange(p) !== undefined,
+      inputRule(ErrorCode.FetchPortInvalid, 'each entry must be a port (1-65535) or a range such as 8000-9000'),
+    ),
 );
 
 /** new-api's defaults: web ports only. */

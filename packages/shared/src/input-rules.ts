@@ -23,7 +23,12 @@ interface RuleParams {
  * `values` are the text's placeholders besides {field}, which the check fills in from the issue's path (a
  * `field` among them gives way to it).
  */
-export function inputRule(code: ErrorCode, message: string, values?: ErrorParams, path?: PropertyKey[]): { message: string; params: RuleParams; path?: PropertyKey[] } {
+export function inputRule(
+  code: ErrorCode,
+  message: string,
+  values?: ErrorParams,
+  path?: PropertyKey[],
+): { message: string; params: RuleParams; path?: PropertyKey[] } {
   const params: RuleParams = values ? { code, values } : { code };
   return path ? { message, params, path } : { message, params };
 }
@@ -71,11 +76,15 @@ export function inputRefusal(issue: Issue, field: string): InputRefusal {
     case 'invalid_format':
       return { code: ErrorCode.InputBadFormat, params: { field } };
     case 'invalid_type':
-      return { code: issue.expected === 'int' ? ErrorCode.InputNotInteger : ErrorCode.InputWrongType, params: { field } };
+      return {
+        code: issue.expected === 'int' ? ErrorCode.InputNotInteger : ErrorCode.InputWrongType,
+        params: { field },
+      };
     case 'invalid_union': {
       // A discriminated union names the values its discriminator takes; any other union failed every form it accepts.
       const options = (issue as { options?: unknown }).options;
-      if (Array.isArray(options)) return { code: ErrorCode.InputNotInList, params: { field, values: options.map(String).join(', ') } };
+      if (Array.isArray(options))
+        return { code: ErrorCode.InputNotInList, params: { field, values: options.map(String).join(', ') } };
       return { code: ErrorCode.InputWrongType, params: { field } };
     }
     case 'unrecognized_keys':

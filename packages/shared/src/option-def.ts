@@ -30,11 +30,29 @@ export interface OptionDef {
 }
 
 export const bool = (d: boolean): OptionDef => ({ kind: 'bool', default: String(d) });
-export const int = (d: number, min?: number, max?: number): OptionDef => ({ kind: 'int', default: String(d), min, max });
-export const float = (d: number, min?: number, max?: number): OptionDef => ({ kind: 'float', default: String(d), min, max });
+export const int = (d: number, min?: number, max?: number): OptionDef => ({
+  kind: 'int',
+  default: String(d),
+  min,
+  max,
+});
+export const float = (d: number, min?: number, max?: number): OptionDef => ({
+  kind: 'float',
+  default: String(d),
+  min,
+  max,
+});
 export const str = (d = ''): OptionDef => ({ kind: 'string', default: d });
 export const secret = (): OptionDef => ({ kind: 'string', default: '', secret: true });
-export const json = (d: unknown, schema: z.ZodType): OptionDef => ({ kind: 'json', default: JSON.stringify(d), json: schema });
+export const json = (d: unknown, schema: z.ZodType): OptionDef => ({
+  kind: 'json',
+  default: JSON.stringify(d),
+  json: schema,
+});
 export const oneOf = (d: string, values: readonly string[]): OptionDef => ({ kind: 'enum', default: d, values });
 /** A text option whose content is checked by `check`. */
-export const checked = (d: string, check: (text: string) => OptionCheckFailure | undefined): OptionDef => ({ kind: 'string', default: d, check });
+export const checked = (d: string, check: (text: string) => OptionCheckFailure | undefined): OptionDef => ({
+  kind: 'string',
+  default: d,
+  check,
+});

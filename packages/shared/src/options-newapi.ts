@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { ErrorCode } from './error-codes.js';
-import { bool, checked, float, int, json, oneOf, secret, str, type OptionCheckFailure, type OptionDef } from './option-def.js';
+import {
+  bool,
+  checked,
+  float,
+  int,
+  json,
+  oneOf,
+  secret,
+  str,
+  type OptionCheckFailure,
+  type OptionDef,
+} from './option-def.js';
 
 /**
  * Option keys new-api's console writes that Tollway had no name for. Those with an effect are read by
@@ -39,7 +50,9 @@ function jsonObjectTextError(text: string): OptionCheckFailure | undefined {
   if (text.trim() === '') return undefined;
   try {
     const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : { message: 'must be a JSON object', code: ErrorCode.OptionNotJsonObject };
+    return v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? undefined
+      : { message: 'must be a JSON object', code: ErrorCode.OptionNotJsonObject };
   } catch {
     return { message: 'is not a valid JSON string', code: ErrorCode.OptionNotJson };
   }
@@ -96,7 +109,10 @@ export const newApiOptionDefs = {
   AutomaticRetryStatusCodes: checked('100-199,300-399,401-407,409-499,500-503,505-523,525-599', statusCodeRulesError),
   'monitor_setting.auto_test_channel_enabled': bool(false),
   'monitor_setting.auto_test_channel_minutes': int(DEFAULT_AUTO_TEST_MINUTES, 1),
-  ModelRequestRateLimitGroup: json({}, z.record(z.string(), z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]))),
+  ModelRequestRateLimitGroup: json(
+    {},
+    z.record(z.string(), z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  ),
   // Stored only: new-api's disk cache of large request bodies (Tollway spools bodies its own way)
   'performance_setting.disk_cache_enabled': bool(false),
   'performance_setting.disk_cache_threshold_mb': int(DEFAULT_DISK_CACHE_THRESHOLD_MB, 1),

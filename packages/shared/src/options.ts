@@ -65,7 +65,9 @@ export const optionDefs = {
   // Email restriction
   EmailDomainRestrictionEnabled: bool(false),
   EmailAliasRestrictionEnabled: bool(false),
-  EmailDomainWhitelist: str('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com'),
+  EmailDomainWhitelist: str(
+    'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+  ),
   // Addresses and proxy
   ServerAddress: str(),
   WorkerUrl: str(),
@@ -236,7 +238,11 @@ export function resolveOptionKey(key: string): OptionKey | undefined {
  * Options kept in step with another: DisplayInCurrencyEnabled and new-api's quota display type. Given a key just
  * set to `value` and a reader of current values, returns the other keys to store.
  */
-export function linkedOptionUpdates(key: OptionKey, value: string, current: (k: OptionKey) => string): [OptionKey, string][] {
+export function linkedOptionUpdates(
+  key: OptionKey,
+  value: string,
+  current: (k: OptionKey) => string,
+): [OptionKey, string][] {
   const typeKey = 'general_setting.quota_display_type';
   if (key === 'DisplayInCurrencyEnabled') {
     const type = current(typeKey);
@@ -274,11 +280,22 @@ export interface OptionRefusal {
   params: ErrorParams;
 }
 
-const refusal = (message: string, code: ErrorCode, params: ErrorParams): OptionRefusal => ({ ok: false, message, code, params });
+const refusal = (message: string, code: ErrorCode, params: ErrorParams): OptionRefusal => ({
+  ok: false,
+  message,
+  code,
+  params,
+});
 
 /** An option value as text: a string as is, an object as JSON, null/undefined as ''. */
 export const optionText = (raw: unknown): string =>
-  typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+  typeof raw === 'string'
+    ? raw
+    : raw === null || raw === undefined
+      ? ''
+      : typeof raw === 'object'
+        ? JSON.stringify(raw)
+        : String(raw);
 
 /**
  * Validates and normalises an option value given as text (or a primitive from JSON).
@@ -291,21 +308,27 @@ export function normalizeOptionValue(key: string, raw: unknown): { ok: true; val
   const text = optionText(raw);
   switch (def.kind) {
     case 'bool':
-      if (text !== 'true' && text !== 'false') return refusal(`${key} must be true or false`, ErrorCode.OptionNotBool, { key });
+      if (text !== 'true' && text !== 'false')
+        return refusal(`${key} must be true or false`, ErrorCode.OptionNotBool, { key });
       return { ok: true, value: text };
     case 'int':
     case 'float': {
       const trimmed = text.trim();
       const n = Number(trimmed);
-      if (trimmed === '' || !Number.isFinite(n)) return refusal(`${key} must be a number`, ErrorCode.OptionNotNumber, { key });
-      if (def.kind === 'int' && !Number.isInteger(n)) return refusal(`${key} must be an integer`, ErrorCode.OptionNotInteger, { key });
-      if (def.min !== undefined && n < def.min) return refusal(`${key} must be at least ${def.min}`, ErrorCode.OptionTooSmall, { key, min: def.min });
-      if (def.max !== undefined && n > def.max) return refusal(`${key} must be at most ${def.max}`, ErrorCode.OptionTooLarge, { key, max: def.max });
+      if (trimmed === '' || !Number.isFinite(n))
+        return refusal(`${key} must be a number`, ErrorCode.OptionNotNumber, { key });
+      if (def.kind === 'int' && !Number.isInteger(n))
+        return refusal(`${key} must be an integer`, ErrorCode.OptionNotInteger, { key });
+      if (def.min !== undefined && n < def.min)
+        return refusal(`${key} must be at least ${def.min}`, ErrorCode.OptionTooSmall, { key, min: def.min });
+      if (def.max !== undefined && n > def.max)
+        return refusal(`${key} must be at most ${def.max}`, ErrorCode.OptionTooLarge, { key, max: def.max });
       return { ok: true, value: String(n) };
     }
     case 'enum': {
       const values = def.values!.join(', ');
-      if (!def.values!.includes(text)) return refusal(`${key} must be one of ${values}`, ErrorCode.OptionNotInList, { key, values });
+      if (!def.values!.includes(text))
+        return refusal(`${key} must be one of ${values}`, ErrorCode.OptionNotInList, { key, values });
       return { ok: true, value: text };
     }
     case 'json': {
@@ -327,7 +350,10 @@ export function normalizeOptionValue(key: string, raw: unknown): { ok: true; val
     default: {
       const failed = def.check?.(text);
       if (!failed) return { ok: true, value: text };
-      return refusal(failed.message.startsWith(key) ? failed.message : `${key} ${failed.message}`, failed.code, { ...failed.params, key });
+      return refusal(failed.message.startsWith(key) ? failed.message : `${key} ${failed.message}`, failed.code, {
+        ...failed.params,
+        key,
+      });
     }
   }
 }
@@ -347,7 +373,9 @@ export function optionWriteRefusal(key: string, raw: unknown): OptionRefusal | u
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   for (const [model, price] of Object.entries(parsed)) {
     if (typeof price === 'number' && !(Number.isFinite(price) && price > 0)) {
-      return refusal(`${key}: the price of "${model}" must be greater than 0`, ErrorCode.ModelPriceNotPositive, { model });
+      return refusal(`${key}: the price of "${model}" must be greater than 0`, ErrorCode.ModelPriceNotPositive, {
+        model,
+      });
     }
   }
   return undefined;

@@ -40,7 +40,12 @@ export type Price = RatioPrice | FixedPrice;
  *   + completion × completion ratio) × model ratio × group ratio, at least 1 when the ratio is non-zero.
  * Fixed price: model price × quota per unit × group ratio.
  */
-export function computeQuota(price: Price, usage: Usage, quotaPerUnit: number, semantic: UsageSemantic = 'openai'): number {
+export function computeQuota(
+  price: Price,
+  usage: Usage,
+  quotaPerUnit: number,
+  semantic: UsageSemantic = 'openai',
+): number {
   if (price.mode === 'price') {
     return Number(roundToInt(mul(mul(dec(price.modelPrice), dec(quotaPerUnit)), dec(price.groupRatio))));
   }

@@ -12,7 +12,10 @@ export function abbreviateNumber(n: number): string {
 }
 
 /** Renders a quota amount as currency or raw units depending on the display setting. */
-export function renderQuota(quota: number, opts: { displayInCurrency: boolean; quotaPerUnit?: number; digits?: number }): string {
+export function renderQuota(
+  quota: number,
+  opts: { displayInCurrency: boolean; quotaPerUnit?: number; digits?: number },
+): string {
   const perUnit = opts.quotaPerUnit && opts.quotaPerUnit > 0 ? opts.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT;
   if (opts.displayInCurrency) {
     const value = quota / perUnit;

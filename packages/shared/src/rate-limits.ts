@@ -14,9 +14,15 @@ export const perMinute = (field: string) =>
 /** The GroupRateLimits option: group → its requests and tokens per minute, all its callers together. */
 export const groupRateLimits = z.record(
   z.string().min(1, 'a group name must not be empty'),
-  z.strictObject({ rpm: perMinute('rpm').optional(), tpm: perMinute('tpm').optional() }, { error: 'each group maps to {"rpm": n, "tpm": n}' }),
+  z.strictObject(
+    { rpm: perMinute('rpm').optional(), tpm: perMinute('tpm').optional() },
+    { error: 'each group maps to {"rpm": n, "tpm": n}' },
+  ),
 );
 export type GroupRateLimits = z.infer<typeof groupRateLimits>;
 
 /** The limits a channel's setting JSON may hold (its own upstream account's limits). */
-export const channelRateLimits = z.object({ rpm_limit: perMinute('setting.rpm_limit').optional(), tpm_limit: perMinute('setting.tpm_limit').optional() });
+export const channelRateLimits = z.object({
+  rpm_limit: perMinute('setting.rpm_limit').optional(),
+  tpm_limit: perMinute('setting.tpm_limit').optional(),
+});

@@ -9,7 +9,12 @@ import type { OptionCheckFailure } from './option-def.js';
 export const SENSITIVE_REGEX_PREFIX = 'regex:';
 
 /** A refused line of the list: the English message, and the code and values of the console's text. */
-export const sensitiveLineError = (code: ErrorCode, line: number, what: string, detail?: string): OptionCheckFailure => ({
+export const sensitiveLineError = (
+  code: ErrorCode,
+  line: number,
+  what: string,
+  detail?: string,
+): OptionCheckFailure => ({
   message: `SensitiveWords line ${line}: ${what}`,
   code,
   params: detail === undefined ? { line } : { line, detail },
@@ -32,13 +37,32 @@ export function parseSensitiveWords(list: string): { words: string[]; patterns: 
       continue;
     }
     const pattern = line.slice(SENSITIVE_REGEX_PREFIX.length).trim();
-    if (!pattern) return { words, patterns, error: sensitiveLineError(ErrorCode.SensitiveRegexEmpty, i + 1, 'the regex: entry is empty') };
+    if (!pattern)
+      return {
+        words,
+        patterns,
+        error: sensitiveLineError(ErrorCode.SensitiveRegexEmpty, i + 1, 'the regex: entry is empty'),
+      };
     try {
       // The pattern must also match something: an entry matching the empty string would refuse every prompt.
-      if (new RegExp(pattern, 'iu').test('')) return { words, patterns, error: sensitiveLineError(ErrorCode.SensitiveRegexMatchesEmpty, i + 1, 'the pattern matches empty text') };
+      if (new RegExp(pattern, 'iu').test(''))
+        return {
+          words,
+          patterns,
+          error: sensitiveLineError(ErrorCode.SensitiveRegexMatchesEmpty, i + 1, 'the pattern matches empty text'),
+        };
     } catch (err) {
       const detail = (err as Error).message;
-      return { words, patterns, error: sensitiveLineError(ErrorCode.SensitiveRegexInvalid, i + 1, `invalid regular expression (${detail})`, detail) };
+      return {
+        words,
+        patterns,
+        error: sensitiveLineError(
+          ErrorCode.SensitiveRegexInvalid,
+          i + 1,
+          `invalid regular expression (${detail})`,
+          detail,
+        ),
+      };
     }
     patterns.push(pattern);
   }

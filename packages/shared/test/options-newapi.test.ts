@@ -12,9 +12,14 @@ import {
 
 describe("new-api's option keys", () => {
   it('status-code rules take codes and inclusive ranges between 100 and 599', () => {
-    for (const ok of ['', '401', '401, 403,500-599', '100-199,300-399,401-407', '429 - 429']) expect(statusCodeRulesError(ok), ok).toBeUndefined();
-    for (const bad of ['99', '600', '500-400', 'abc', '401,,x', '4011', '500-']) expect(statusCodeRulesError(bad)?.message, bad).toMatch(/status code rule/);
-    expect(statusCodeRulesError('401, 4011')).toMatchObject({ code: 'status_code_rule_invalid', params: { rule: '4011', min: 100, max: 599 } });
+    for (const ok of ['', '401', '401, 403,500-599', '100-199,300-399,401-407', '429 - 429'])
+      expect(statusCodeRulesError(ok), ok).toBeUndefined();
+    for (const bad of ['99', '600', '500-400', 'abc', '401,,x', '4011', '500-'])
+      expect(statusCodeRulesError(bad)?.message, bad).toMatch(/status code rule/);
+    expect(statusCodeRulesError('401, 4011')).toMatchObject({
+      code: 'status_code_rule_invalid',
+      params: { rule: '4011', min: 100, max: 599 },
+    });
   });
 
   it('checkin_setting.* name the CheckIn* options; other names name nothing', () => {
@@ -34,15 +39,24 @@ describe("new-api's option keys", () => {
   });
 
   it('the quota display type and DisplayInCurrencyEnabled follow each other', () => {
-    const values: Partial<Record<OptionKey, string>> = { DisplayInCurrencyEnabled: 'true', 'general_setting.quota_display_type': 'CNY' };
+    const values: Partial<Record<OptionKey, string>> = {
+      DisplayInCurrencyEnabled: 'true',
+      'general_setting.quota_display_type': 'CNY',
+    };
     const current = (k: OptionKey) => values[k] ?? '';
-    expect(linkedOptionUpdates('general_setting.quota_display_type', 'TOKENS', current)).toEqual([['DisplayInCurrencyEnabled', 'false']]);
+    expect(linkedOptionUpdates('general_setting.quota_display_type', 'TOKENS', current)).toEqual([
+      ['DisplayInCurrencyEnabled', 'false'],
+    ]);
     expect(linkedOptionUpdates('general_setting.quota_display_type', 'USD', current)).toEqual([]);
-    expect(linkedOptionUpdates('DisplayInCurrencyEnabled', 'false', current)).toEqual([['general_setting.quota_display_type', 'TOKENS']]);
+    expect(linkedOptionUpdates('DisplayInCurrencyEnabled', 'false', current)).toEqual([
+      ['general_setting.quota_display_type', 'TOKENS'],
+    ]);
     // Turning currency on keeps a currency type, and turns tokens into dollars.
     expect(linkedOptionUpdates('DisplayInCurrencyEnabled', 'true', current)).toEqual([]);
     values['general_setting.quota_display_type'] = 'TOKENS';
-    expect(linkedOptionUpdates('DisplayInCurrencyEnabled', 'true', current)).toEqual([['general_setting.quota_display_type', 'USD']]);
+    expect(linkedOptionUpdates('DisplayInCurrencyEnabled', 'true', current)).toEqual([
+      ['general_setting.quota_display_type', 'USD'],
+    ]);
     expect(linkedOptionUpdates('SystemName', 'x', current)).toEqual([]);
     expect(quotaDisplayType(false, 'CNY')).toBe('TOKENS');
     expect(quotaDisplayType(true, 'TOKENS')).toBe('USD');

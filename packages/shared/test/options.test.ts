@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviateNumber, defaultOptionValues, normalizeOptionValue, optionDefs, optionKeys, renderQuota } from '../src/index.js';
+import {
+  abbreviateNumber,
+  defaultOptionValues,
+  normalizeOptionValue,
+  optionDefs,
+  optionKeys,
+  renderQuota,
+} from '../src/index.js';
 
 describe('option table', () => {
   it('holds every key with a default that passes its own validation', () => {
@@ -39,7 +46,9 @@ describe('option table', () => {
     expect(normalizeOptionValue('GroupRatio', { default: 1 })).toEqual({ ok: true, value: '{"default":1}' });
     expect(normalizeOptionValue('GroupRatio', { default: -1 })).toMatchObject({ ok: false });
     expect(normalizeOptionValue('Price', '')).toMatchObject({ ok: false, message: 'Price must be a number' });
-    expect(normalizeOptionValue('gemini.thinking_adapter_budget_tokens_percentage', 0.001)).toMatchObject({ ok: false });
+    expect(normalizeOptionValue('gemini.thinking_adapter_budget_tokens_percentage', 0.001)).toMatchObject({
+      ok: false,
+    });
   });
 });
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { computeQuota, dec, mul, roundToInt, type Price, type Usage } from '../src/index.js';
 
-const ratio = (modelRatio: number, completionRatio = 1, groupRatio = 1, cacheRatio = 1, cacheCreationRatio = 1.25): Price => ({
+const ratio = (
+  modelRatio: number,
+  completionRatio = 1,
+  groupRatio = 1,
+  cacheRatio = 1,
+  cacheCreationRatio = 1.25,
+): Price => ({
   mode: 'ratio',
   modelRatio,
   completionRatio,
@@ -13,15 +19,36 @@ const ratio = (modelRatio: number, completionRatio = 1, groupRatio = 1, cacheRat
 describe('quota formula', () => {
   it.each<[string, Price, Usage, number, 'openai' | 'anthropic', number]>([
     ['ratio 1, 1000 in + 1000 out', ratio(1), { promptTokens: 1000, completionTokens: 1000 }, 500000, 'openai', 2000],
-    ['gpt-4o-mini 0.075 × completion 4', ratio(0.075, 4), { promptTokens: 1000, completionTokens: 500 }, 500000, 'openai', 225],
-    ['float trap 0.1+0.2 style: ratio 0.3 × 3 tokens', ratio(0.3), { promptTokens: 3, completionTokens: 0 }, 500000, 'openai', 1],
+    [
+      'gpt-4o-mini 0.075 × completion 4',
+      ratio(0.075, 4),
+      { promptTokens: 1000, completionTokens: 500 },
+      500000,
+      'openai',
+      225,
+    ],
+    [
+      'float trap 0.1+0.2 style: ratio 0.3 × 3 tokens',
+      ratio(0.3),
+      { promptTokens: 3, completionTokens: 0 },
+      500000,
+      'openai',
+      1,
+    ],
     ['half rounds away from zero (0.5 → 1)', ratio(0.5), { promptTokens: 1, completionTokens: 0 }, 500000, 'openai', 1],
     ['2.5 → 3', ratio(0.5), { promptTokens: 5, completionTokens: 0 }, 500000, 'openai', 3],
     ['2.45 → 2', ratio(0.35), { promptTokens: 7, completionTokens: 0 }, 500000, 'openai', 2],
     ['at least 1 when ratio is non-zero', ratio(0.001), { promptTokens: 1, completionTokens: 0 }, 500000, 'openai', 1],
     ['zero ratio stays free', ratio(0), { promptTokens: 1000, completionTokens: 1000 }, 500000, 'openai', 0],
     ['group ratio 1.5', ratio(1, 2, 1.5), { promptTokens: 100, completionTokens: 100 }, 500000, 'openai', 450],
-    ['openai cache: cached inside prompt', ratio(1, 4, 1, 0.5), { promptTokens: 1000, completionTokens: 100, cachedTokens: 600 }, 500000, 'openai', 400 + 300 + 400],
+    [
+      'openai cache: cached inside prompt',
+      ratio(1, 4, 1, 0.5),
+      { promptTokens: 1000, completionTokens: 100, cachedTokens: 600 },
+      500000,
+      'openai',
+      400 + 300 + 400,
+    ],
     [
       'anthropic cache: cached outside input',
       ratio(1.5, 5, 1, 0.1, 1.25),
@@ -38,8 +65,22 @@ describe('quota formula', () => {
       'openai',
       80,
     ],
-    ['fixed price $0.04 per call', { mode: 'price', modelPrice: 0.04, groupRatio: 1 }, { promptTokens: 999, completionTokens: 999 }, 500000, 'openai', 20000],
-    ['fixed price with group ratio 0.9', { mode: 'price', modelPrice: 0.1, groupRatio: 0.9 }, { promptTokens: 0, completionTokens: 0 }, 500000, 'openai', 45000],
+    [
+      'fixed price $0.04 per call',
+      { mode: 'price', modelPrice: 0.04, groupRatio: 1 },
+      { promptTokens: 999, completionTokens: 999 },
+      500000,
+      'openai',
+      20000,
+    ],
+    [
+      'fixed price with group ratio 0.9',
+      { mode: 'price', modelPrice: 0.1, groupRatio: 0.9 },
+      { promptTokens: 0, completionTokens: 0 },
+      500000,
+      'openai',
+      45000,
+    ],
   ])('%s', (_label, price, usage, perUnit, semantic, expected) => {
     expect(computeQuota(price, usage, perUnit, semantic)).toBe(expected);
   });

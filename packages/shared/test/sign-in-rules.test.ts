@@ -3,7 +3,13 @@ import { createUserBody, isEmailAddress, registerBody, updateUserBody } from '..
 
 describe('email addresses', () => {
   it('accepts ordinary addresses', () => {
-    for (const ok of ['a@example.com', 'first.last+tag@mail.example.co.uk', "o'hara@example.ie", 'x_y-z@sub-domain.example.org']) expect(isEmailAddress(ok), ok).toBe(true);
+    for (const ok of [
+      'a@example.com',
+      'first.last+tag@mail.example.co.uk',
+      "o'hara@example.ie",
+      'x_y-z@sub-domain.example.org',
+    ])
+      expect(isEmailAddress(ok), ok).toBe(true);
   });
 
   it('refuses what is not an address', () => {

@@ -22,6 +22,7 @@
     if (status && status.system_name) root.setProperty('--tw-boot-name', css(status.system_name));
     if (status && status.logo) root.setProperty('--tw-boot-logo', 'url(' + css(status.logo) + ')');
     // The sign-in pages open on a centred card: the shell shows its frame there only.
-    if (/^\/(login|register|reset|user\/reset)(\/|$)/.test(location.pathname)) document.documentElement.dataset.boot = 'auth';
+    if (/^\/(login|register|reset|user\/reset)(\/|$)/.test(location.pathname))
+      document.documentElement.dataset.boot = 'auth';
   } catch (e) {}
 })();

@@ -27,8 +27,16 @@ const channel = (setting: string) =>
 describe("the channel editor's RPM/TPM fields", () => {
   it('reads the limits out of the setting JSON and writes them back into it', () => {
     const form = toForm(channel('{"proxy":"http://p","tpm_limit":90000,"rpm_limit":60}'));
-    expect(form).toMatchObject({ rpm_limit: 60, tpm_limit: 90000, setting: JSON.stringify({ proxy: 'http://p' }, null, 2) });
-    expect(JSON.parse(toPayload({ ...form, tpm_limit: 120000 }).setting!)).toEqual({ proxy: 'http://p', rpm_limit: 60, tpm_limit: 120000 });
+    expect(form).toMatchObject({
+      rpm_limit: 60,
+      tpm_limit: 90000,
+      setting: JSON.stringify({ proxy: 'http://p' }, null, 2),
+    });
+    expect(JSON.parse(toPayload({ ...form, tpm_limit: 120000 }).setting!)).toEqual({
+      proxy: 'http://p',
+      rpm_limit: 60,
+      tpm_limit: 120000,
+    });
     // Cleared limits leave the setting as the operator wrote it; only limits leave it empty.
     expect(JSON.parse(toPayload({ ...form, rpm_limit: 0, tpm_limit: 0 }).setting!)).toEqual({ proxy: 'http://p' });
     const onlyLimits = toForm(channel('{"rpm_limit":5}'));

@@ -15,19 +15,30 @@ describe('console texts of server codes', () => {
   });
 
   /** Values that are English text (a schema's reason, a regular expression engine's message): only the en text shows them. */
-  const ENGLISH_ONLY: Partial<Record<ErrorCode, string[]>> = { [ErrorCode.InvalidInput]: ['reason'], [ErrorCode.SensitiveRegexInvalid]: ['detail'] };
+  const ENGLISH_ONLY: Partial<Record<ErrorCode, string[]>> = {
+    [ErrorCode.InvalidInput]: ['reason'],
+    [ErrorCode.SensitiveRegexInvalid]: ['detail'],
+  };
 
   it('zh and en texts of a code use the same values, except English ones only the en text shows', () => {
     for (const code of Object.values(ErrorCode)) {
       const english = ENGLISH_ONLY[code] ?? [];
-      expect(placeholders(errors.zh[code]), code).toEqual(placeholders(errors.en[code]).filter((p) => !english.includes(p!)));
+      expect(placeholders(errors.zh[code]), code).toEqual(
+        placeholders(errors.en[code]).filter((p) => !english.includes(p!)),
+      );
     }
   });
 
-  it.each(LANGUAGES)('every log event kind (each balance-change mode) and task failure reason has a %s text', (lang) => {
-    const kinds = LOG_EVENT_KINDS.flatMap((k) => (k === 'admin_quota' ? ADMIN_QUOTA_MODES.map((m) => `${k}_${m}`) : [k]));
-    const keys = [...kinds, ...TASK_FAIL_REASONS.map((r) => `task_reason_${r}`)].sort();
-    expect(Object.keys(logEvents[lang]).sort()).toEqual(keys);
-    for (const [key, text] of Object.entries(logEvents[lang])) expect(placeholders(text), key).toEqual(placeholders(logEvents.en[key as keyof typeof logEvents.en]));
-  });
+  it.each(LANGUAGES)(
+    'every log event kind (each balance-change mode) and task failure reason has a %s text',
+    (lang) => {
+      const kinds = LOG_EVENT_KINDS.flatMap((k) =>
+        k === 'admin_quota' ? ADMIN_QUOTA_MODES.map((m) => `${k}_${m}`) : [k],
+      );
+      const keys = [...kinds, ...TASK_FAIL_REASONS.map((r) => `task_reason_${r}`)].sort();
+      expect(Object.keys(logEvents[lang]).sort()).toEqual(keys);
+      for (const [key, text] of Object.entries(logEvents[lang]))
+        expect(placeholders(text), key).toEqual(placeholders(logEvents.en[key as keyof typeof logEvents.en]));
+    },
+  );
 });

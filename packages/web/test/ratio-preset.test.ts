@@ -22,9 +22,16 @@ describe('preset ratio diff', () => {
   const diff = presetDiff(preset, current);
   it('counts added, changed, unchanged and fixed-price models', () => {
     expect(diff.count).toEqual({ added: 2, changed: 1, unchanged: 1, priced: 1 });
-    expect(diff.changes.find((c) => c.name === 'old')).toMatchObject({ kind: 'changed', old: { ratio: 2, completion: 3 }, next: { ratio: 2.5, completion: 4 } });
+    expect(diff.changes.find((c) => c.name === 'old')).toMatchObject({
+      kind: 'changed',
+      old: { ratio: 2, completion: 3 },
+      next: { ratio: 2.5, completion: 4 },
+    });
     // A model with a completion ratio but no model ratio is missing: the preset adds its model ratio, keeps the completion.
-    expect(diff.changes.find((c) => c.name === 'completion-only')).toMatchObject({ kind: 'added', next: { ratio: 0.75, completion: 4 } });
+    expect(diff.changes.find((c) => c.name === 'completion-only')).toMatchObject({
+      kind: 'added',
+      next: { ratio: 0.75, completion: 4 },
+    });
   });
   it('fills only missing models, or added and changed ones', () => {
     expect(toFill(diff, 'missing').map((c) => c.name)).toEqual(['completion-only', 'fresh']);
@@ -32,7 +39,13 @@ describe('preset ratio diff', () => {
   });
   it('stages the fill as dirty per-token rows, keeping the cache ratio and leaving fixed prices alone', () => {
     const next = fillRows(rows, toFill(diff, 'all'), 'ratio');
-    expect(next.find((r) => r.name === 'fresh')).toMatchObject({ mode: 'token', input: '0.1', output: '2', dirty: true, isNew: true });
+    expect(next.find((r) => r.name === 'fresh')).toMatchObject({
+      mode: 'token',
+      input: '0.1',
+      output: '2',
+      dirty: true,
+      isNew: true,
+    });
     expect(next.find((r) => r.name === 'old')).toMatchObject({ input: '2.5', output: '4', cache: '0.5', dirty: true });
     expect(next.find((r) => r.name === 'fixed-model')).toMatchObject({ mode: 'request', price: '0.05', dirty: false });
     expect(next.find((r) => r.name === 'same')!.dirty).toBe(false);

@@ -11,7 +11,11 @@ describe("refusals in the viewer's language", () => {
   const blocked = {
     message: 'webhook_url is not allowed: port 8080 is not allowed by the fetch settings',
     code: ErrorCode.WebhookUrlBlocked,
-    params: { reason: 'port 8080 is not allowed by the fetch settings', reason_code: ErrorCode.OutboundPortRefused, port: 8080 },
+    params: {
+      reason: 'port 8080 is not allowed by the fetch settings',
+      reason_code: ErrorCode.OutboundPortRefused,
+      port: 8080,
+    },
   };
 
   it.each([
@@ -24,7 +28,9 @@ describe("refusals in the viewer's language", () => {
 
   it("a reason without a code is shown as the server gave it; a refusal without a code is the server's message", async () => {
     await i18n.changeLanguage('zh');
-    expect(await refusalText({ ...blocked, params: { reason: 'something else' } })).toBe('不允许使用此 webhook_url：something else');
+    expect(await refusalText({ ...blocked, params: { reason: 'something else' } })).toBe(
+      '不允许使用此 webhook_url：something else',
+    );
     expect(await refusalText({ message: 'plain English' })).toBe('plain English');
   });
 });

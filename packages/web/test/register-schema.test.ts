@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { registerSchema } from '../src/features/auth/schemas';
 
-const base = { username: 'newuser', password: 'password-1', password2: 'password-1', email: 'new@example.com', verification_code: 'ABC123' };
+const base = {
+  username: 'newuser',
+  password: 'password-1',
+  password2: 'password-1',
+  email: 'new@example.com',
+  verification_code: 'ABC123',
+};
 const messages = (v: Record<string, string>) =>
   registerSchema(true)
     .safeParse(v)

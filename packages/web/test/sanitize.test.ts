@@ -4,7 +4,22 @@ import { renderContent } from '../src/lib/markdown';
 import { ALLOWED_TAGS, safeUrl, sanitizeHtml } from '../src/lib/sanitize';
 
 /** Attributes that can run script, load active content or restyle the page; none may survive. */
-const DANGEROUS_ATTRS = ['style', 'class', 'id', 'name', 'srcdoc', 'srcset', 'formaction', 'action', 'xlink:href', 'background', 'poster', 'data', 'codebase', 'http-equiv'];
+const DANGEROUS_ATTRS = [
+  'style',
+  'class',
+  'id',
+  'name',
+  'srcdoc',
+  'srcset',
+  'formaction',
+  'action',
+  'xlink:href',
+  'background',
+  'poster',
+  'data',
+  'codebase',
+  'http-equiv',
+];
 const URL_SCHEMES_OK = ['http:', 'https:', 'mailto:'];
 
 /**
@@ -20,7 +35,9 @@ function expectInert(html: string): void {
       expect(attr.name, html).not.toMatch(/^on/i);
       expect(DANGEROUS_ATTRS, html).not.toContain(attr.name.toLowerCase());
       if (attr.name === 'href' || attr.name === 'src') {
-        expect(URL_SCHEMES_OK, `${attr.name}=${JSON.stringify(attr.value)}`).toContain(new URL(attr.value, 'https://site.invalid/').protocol);
+        expect(URL_SCHEMES_OK, `${attr.name}=${JSON.stringify(attr.value)}`).toContain(
+          new URL(attr.value, 'https://site.invalid/').protocol,
+        );
       }
     }
   }
@@ -137,8 +154,12 @@ describe('renderContent: the format decides how content is read', () => {
 
   it('unsafe Markdown links keep their label only; safe ones become links', () => {
     expect(renderContent('[x](\u0001javascript:alert(1))', 'markdown')).toBe('<p>x)</p>');
-    expect(renderContent('[docs](https://docs.example/a)', 'markdown')).toBe('<p><a href="https://docs.example/a" target="_blank" rel="noopener noreferrer">docs</a></p>');
-    expect(renderContent('![logo](https://img.example/l.png)', 'markdown')).toBe('<p><img src="https://img.example/l.png" alt="logo"></p>');
+    expect(renderContent('[docs](https://docs.example/a)', 'markdown')).toBe(
+      '<p><a href="https://docs.example/a" target="_blank" rel="noopener noreferrer">docs</a></p>',
+    );
+    expect(renderContent('![logo](https://img.example/l.png)', 'markdown')).toBe(
+      '<p><img src="https://img.example/l.png" alt="logo"></p>',
+    );
   });
 
   it('an HTML message is sanitized; settings text is HTML only when it opens with a tag', () => {

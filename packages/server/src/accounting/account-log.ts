@@ -91,7 +91,15 @@ export class AccountLogs {
       committed: () => {
         if (!this.writer) throw new Error('account logs: no writer for the log database');
         for (const log of later.splice(0)) {
-          this.writer.enqueue({ userId: log.userId, tokenId: 0, tokenLimited: false, channelId: 0, quota: 0, countsRequest: false, log: accountLogRow(log) });
+          this.writer.enqueue({
+            userId: log.userId,
+            tokenId: 0,
+            tokenLimited: false,
+            channelId: 0,
+            quota: 0,
+            countsRequest: false,
+            log: accountLogRow(log),
+          });
         }
       },
     };

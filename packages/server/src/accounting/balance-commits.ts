@@ -133,7 +133,11 @@ export class CommitFence {
         try {
           await RELEASE.run(this.redis, next.keys, next.args);
         } catch (err) {
-          if (!this.failing) this.log.warn({ err, waiting: this.waiting.length }, 'ledger: committed charges could not be released in Redis; retrying');
+          if (!this.failing)
+            this.log.warn(
+              { err, waiting: this.waiting.length },
+              'ledger: committed charges could not be released in Redis; retrying',
+            );
           this.failing = true;
           if (!this.retry) {
             this.retry = setTimeout(() => {
@@ -159,7 +163,10 @@ export class CommitFence {
         return await this.drain();
       } catch (err) {
         if (Date.now() > deadline) {
-          this.log.warn({ err, waiting: this.waiting.length }, 'ledger: stopping with commit releases not written to Redis; the next reconciliation repairs them');
+          this.log.warn(
+            { err, waiting: this.waiting.length },
+            'ledger: stopping with commit releases not written to Redis; the next reconciliation repairs them',
+          );
           return;
         }
         await new Promise((r) => setTimeout(r, RETRY_MS / 10));

@@ -82,7 +82,10 @@ export class ClusterPresence {
     }
     if (NODE_ID_PATTERN.test(previous) && previous !== this.id) {
       await LEAVE.run(this.redis, [this.leaderKey, this.nodesKey], [previous]);
-      this.log.info({ previous, node: this.id }, 'cluster: retired the node id of the previous process on this data folder');
+      this.log.info(
+        { previous, node: this.id },
+        'cluster: retired the node id of the previous process on this data folder',
+      );
     }
     this.saveId();
   }
@@ -121,7 +124,9 @@ export class ClusterPresence {
   }
 
   private async beatOnce(): Promise<void> {
-    let live = Number(await HEARTBEAT.run(this.redis, [this.nodesKey], [this.id, this.timing.nodeTtlMs, this.joined ? '0' : '1']));
+    let live = Number(
+      await HEARTBEAT.run(this.redis, [this.nodesKey], [this.id, this.timing.nodeTtlMs, this.joined ? '0' : '1']),
+    );
     if (live < 0) {
       this.rename('the cluster gave this node up for dead');
       live = Number(await HEARTBEAT.run(this.redis, [this.nodesKey], [this.id, this.timing.nodeTtlMs, '1']));
@@ -132,7 +137,15 @@ export class ClusterPresence {
 
   /** Takes or renews the reconciliation lock; true while this node leads. */
   async lead(): Promise<boolean> {
-    return Number(await LEAD.run(this.redis, [this.leaderKey, this.nodesKey], [this.id, this.timing.leaseMs, this.timing.nodeTtlMs])) === 1;
+    return (
+      Number(
+        await LEAD.run(
+          this.redis,
+          [this.leaderKey, this.nodesKey],
+          [this.id, this.timing.leaseMs, this.timing.nodeTtlMs],
+        ),
+      ) === 1
+    );
   }
 }
 

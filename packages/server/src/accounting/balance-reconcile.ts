@@ -95,7 +95,10 @@ export class BalanceReconciler {
   }
 
   /** Balances tried again in rounds (SCAN_COUNT at a time) while commits keep some busy; returns those left busy. */
-  private async untilIdle(balances: Balance[], mode: ReconcileMode): Promise<{ repaired: number; drift: number; busy: Balance[] }> {
+  private async untilIdle(
+    balances: Balance[],
+    mode: ReconcileMode,
+  ): Promise<{ repaired: number; drift: number; busy: Balance[] }> {
     const out = { repaired: 0, drift: 0, busy: balances };
     for (let attempt = 0; out.busy.length && attempt <= BUSY_RETRIES; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS * 2 ** (attempt - 1)));
@@ -111,9 +114,14 @@ export class BalanceReconciler {
     return out;
   }
 
-  private async reconcile(balances: Balance[], mode: ReconcileMode): Promise<{ repaired: number; drift: number; busy: Balance[] }> {
+  private async reconcile(
+    balances: Balance[],
+    mode: ReconcileMode,
+  ): Promise<{ repaired: number; drift: number; busy: Balance[] }> {
     const nodeArgs = [this.presence.timing.nodeTtlMs, this.presence.node];
-    const snap = (await SNAPSHOT.run(this.redis, [this.presence.nodes, ...balances.map((b) => b.key)], nodeArgs)) as (number | string)[];
+    const snap = (await SNAPSHOT.run(this.redis, [this.presence.nodes, ...balances.map((b) => b.key)], nodeArgs)) as (
+      number | string
+    )[];
     const busy: Balance[] = [];
     const ready: { b: Balance; g: string; v: string }[] = [];
     balances.forEach((b, i) => {
@@ -125,16 +133,30 @@ export class BalanceReconciler {
     const truth = await this.databaseValues(ready.map((r) => r.b));
     const args = ready.flatMap((r) => [r.g, r.v, truth.get(r.b.key) ?? '']);
     const fixed = ready.length
-      ? ((await FIX.run(this.redis, [this.presence.nodes, ...ready.map((r) => r.b.key)], [...nodeArgs, this.balanceTtlMs, ...args])) as (number | string)[])
+      ? ((await FIX.run(
+          this.redis,
+          [this.presence.nodes, ...ready.map((r) => r.b.key)],
+          [...nodeArgs, this.balanceTtlMs, ...args],
+        )) as (number | string)[])
       : [];
     let repaired = 0;
     let drift = 0;
     ready.forEach(({ b }, i) => {
-      const [result, d, outside, before] = fixed.slice(i * 4, i * 4 + 4).map(Number) as [number, number, number, number];
+      const [result, d, outside, before] = fixed.slice(i * 4, i * 4 + 4).map(Number) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       if (result === FIX_BUSY) busy.push(b);
-      else if (result === FIX_DELETED) this.log.info({ kind: b.kind, id: b.id }, 'balance dropped from Redis: no longer in the database');
+      else if (result === FIX_DELETED)
+        this.log.info({ kind: b.kind, id: b.id }, 'balance dropped from Redis: no longer in the database');
       else if (result === FIX_DONE) {
-        if (outside !== 0) this.log[mode === 'refresh' ? 'debug' : 'info']({ kind: b.kind, id: b.id, change: outside }, 'balance took up a database change made outside the relay');
+        if (outside !== 0)
+          this.log[mode === 'refresh' ? 'debug' : 'info'](
+            { kind: b.kind, id: b.id, change: outside },
+            'balance took up a database change made outside the relay',
+          );
         if (d !== 0) {
           repaired++;
           drift += Math.abs(d);

@@ -30,7 +30,11 @@ export const chargeMetrics = {
 };
 
 /** A settlement charged less than its bill: counted and logged at error level (the log row keeps charge_shortfall). */
-export function recordShortfall(log: Logger, source: string, detail: { requestId?: string; userId: number; quota: number; charged: number }): void {
+export function recordShortfall(
+  log: Logger,
+  source: string,
+  detail: { requestId?: string; userId: number; quota: number; charged: number },
+): void {
   const short = detail.quota - detail.charged;
   chargeMetrics.shortfalls.inc({ source });
   chargeMetrics.shortfallQuota.inc({ source }, short);

@@ -47,7 +47,8 @@ export function recordLine(record: WriteRecord, callId: string | undefined, othe
   }
 }
 
-export const segmentName = (seq: number): string => `${String(seq).padStart(SEGMENT_NAME_DIGITS, '0')}${SEGMENT_SUFFIX}`;
+export const segmentName = (seq: number): string =>
+  `${String(seq).padStart(SEGMENT_NAME_DIGITS, '0')}${SEGMENT_SUFFIX}`;
 
 /** A journal file: its header, the records it carries and the calls opened in it that are still open. */
 export class Segment {
@@ -121,7 +122,10 @@ export class Journal {
     const seq = this.nextSeq++;
     const seg = new Segment(seq, path.join(this.dir, segmentName(seq)), crypto.randomUUID(), hourly);
     seg.fd = fs.openSync(seg.file, 'a', PRIVATE_FILE_MODE);
-    fs.writeSync(seg.fd, `${JSON.stringify({ k: 'h', id: seg.id, ...(hourly ? { hourly: true } : {}) } satisfies JournalLine)}\n`);
+    fs.writeSync(
+      seg.fd,
+      `${JSON.stringify({ k: 'h', id: seg.id, ...(hourly ? { hourly: true } : {}) } satisfies JournalLine)}\n`,
+    );
     this.active = seg;
     return seg;
   }

@@ -163,7 +163,10 @@ export class MemoryLedger implements Ledger {
    * neither. Synchronous after the entries are loaded, so two requests cannot both see the same balance.
    */
   async reserve(t: ReserveTarget, amount: number, minimum = amount): Promise<Hold | 'user' | 'token'> {
-    const [u, tok] = await Promise.all([this.users.ensure(t.userId), t.tokenId === undefined ? undefined : this.tokens.ensure(t.tokenId)]);
+    const [u, tok] = await Promise.all([
+      this.users.ensure(t.userId),
+      t.tokenId === undefined ? undefined : this.tokens.ensure(t.tokenId),
+    ]);
     if (!u) return 'user';
     if (t.tokenId !== undefined && !tok) return 'token';
     // A free call (amount 0) needs no balance; any charge needs at least `minimum` (and more than 0) available.

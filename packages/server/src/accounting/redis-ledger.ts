@@ -72,10 +72,25 @@ export class RedisLedger implements Ledger {
     const nodeTtlMs = opts.nodeTtlMs ?? DEFAULT_NODE_TTL_MS;
     this.balanceTtlMs = opts.balanceTtlMs ?? Math.max(MIN_BALANCE_TTL_MS, BALANCE_TTL_INTERVALS * this.intervalMs);
     if (!(this.intervalMs > 0)) throw new Error('RedisLedger: the reconciliation interval must be positive');
-    if (!(heartbeatMs > 0 && heartbeatMs * BEATS_PER_TTL <= nodeTtlMs)) throw new Error(`RedisLedger: the node ttl must be at least ${BEATS_PER_TTL} heartbeats`);
-    if (!(this.balanceTtlMs > this.intervalMs)) throw new Error('RedisLedger: the balance ttl must exceed the reconciliation interval');
-    this.presence = new ClusterPresence(redis, prefix, { heartbeatMs, nodeTtlMs, leaseMs: LEADER_LOCK_INTERVALS * this.intervalMs }, this.log, opts.nodeIdFile);
-    this.reconciler = new BalanceReconciler(redis, prefix, { users: loadUsers, tokens: loadTokens }, this.presence, this.balanceTtlMs, this.log);
+    if (!(heartbeatMs > 0 && heartbeatMs * BEATS_PER_TTL <= nodeTtlMs))
+      throw new Error(`RedisLedger: the node ttl must be at least ${BEATS_PER_TTL} heartbeats`);
+    if (!(this.balanceTtlMs > this.intervalMs))
+      throw new Error('RedisLedger: the balance ttl must exceed the reconciliation interval');
+    this.presence = new ClusterPresence(
+      redis,
+      prefix,
+      { heartbeatMs, nodeTtlMs, leaseMs: LEADER_LOCK_INTERVALS * this.intervalMs },
+      this.log,
+      opts.nodeIdFile,
+    );
+    this.reconciler = new BalanceReconciler(
+      redis,
+      prefix,
+      { users: loadUsers, tokens: loadTokens },
+      this.presence,
+      this.balanceTtlMs,
+      this.log,
+    );
     this.fence = new CommitFence(redis, (kind, id) => this.reconciler.key(kind, id), this.presence, this.log);
     this.reserves = new ScriptBatch(redis, RESERVE, RESERVE_EACH);
     this.settles = new ScriptBatch(redis, SETTLE, SETTLE_EACH);
@@ -99,7 +114,11 @@ export class RedisLedger implements Ledger {
     await this.round;
     await this.fence.settle(STOP_RELEASE_MS);
     this.fence.stop();
-    await this.presence.stop().catch((err) => this.log.warn({ err }, 'cluster: could not leave; the others give this node up once its heartbeat is old'));
+    await this.presence
+      .stop()
+      .catch((err) =>
+        this.log.warn({ err }, 'cluster: could not leave; the others give this node up once its heartbeat is old'),
+      );
   }
 
   /** One reconciliation pass if this node leads (shared by concurrent callers). */
@@ -118,14 +137,21 @@ export class RedisLedger implements Ledger {
   }
 
   private keys(t: ReserveTarget): string[] {
-    return [this.reconciler.key('users', t.userId), ...(t.tokenId === undefined ? [] : [this.reconciler.key('tokens', t.tokenId)])];
+    return [
+      this.reconciler.key('users', t.userId),
+      ...(t.tokenId === undefined ? [] : [this.reconciler.key('tokens', t.tokenId)]),
+    ];
   }
 
   /** Builds a balance from the database unless Redis has it; false when the id is unknown. */
   private async load(kind: BalanceKind, id: number): Promise<boolean> {
     const v = (await (kind === 'users' ? this.loadUsers : this.loadTokens)([id])).get(id);
     if (v === undefined) return false;
-    await LOAD.run(this.redis, [this.reconciler.key(kind, id)], [v, crypto.randomBytes(EPOCH_BYTES).toString('hex'), this.balanceTtlMs]);
+    await LOAD.run(
+      this.redis,
+      [this.reconciler.key(kind, id)],
+      [v, crypto.randomBytes(EPOCH_BYTES).toString('hex'), this.balanceTtlMs],
+    );
     return true;
   }
 
@@ -133,13 +159,17 @@ export class RedisLedger implements Ledger {
     const keys = this.keys(t);
     for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
       const node = this.presence.node;
-      const [code, gu, gt, taken] = (await this.reserves.run(keys, minimum === amount ? [amount, node] : [amount, node, minimum])) as [number, string, string, string];
+      const [code, gu, gt, taken] = (await this.reserves.run(
+        keys,
+        minimum === amount ? [amount, node] : [amount, node, minimum],
+      )) as [number, string, string, string];
       if (code === 1) return { amount: Number(taken), gens: [gu, gt], node };
       if (code === -1) return 'user';
       if (code === -2) return 'token';
       // -11: the user's balance is not in Redis, -12: the token's.
       const missingUser = code === -11;
-      if (!(await this.load(missingUser ? 'users' : 'tokens', missingUser ? t.userId : t.tokenId!))) return missingUser ? 'user' : 'token';
+      if (!(await this.load(missingUser ? 'users' : 'tokens', missingUser ? t.userId : t.tokenId!)))
+        return missingUser ? 'user' : 'token';
     }
     return 'user';
   }
@@ -148,7 +178,14 @@ export class RedisLedger implements Ledger {
   async settle(t: ReserveTarget, hold: Hold, actual: number): Promise<number> {
     const [gu, gt] = hold.gens ?? ['', ''];
     const node = this.presence.node;
-    const [charge, cu, ct] = (await this.settles.run(this.keys(t), [hold.amount, actual, hold.node ?? '', node, String(gu), String(gt)])) as [number, string, string];
+    const [charge, cu, ct] = (await this.settles.run(this.keys(t), [
+      hold.amount,
+      actual,
+      hold.node ?? '',
+      node,
+      String(gu),
+      String(gt),
+    ])) as [number, string, string];
     hold.node = node;
     hold.gens = [cu, ct];
     return Number(charge);
@@ -163,7 +200,8 @@ export class RedisLedger implements Ledger {
 
   /** Takes up a database change now through a reconciliation of this balance (if Redis has it). */
   async refresh(kind: BalanceKind, id: number): Promise<void> {
-    if (!(await this.reconciler.one(kind, id, 'refresh'))) this.log.warn({ kind, id }, 'balance refresh kept busy by commits; the next reconciliation takes it up');
+    if (!(await this.reconciler.one(kind, id, 'refresh')))
+      this.log.warn({ kind, id }, 'balance refresh kept busy by commits; the next reconciliation takes it up');
   }
 
   /** Resolves once the commit releases handed over so far are written to Redis. */

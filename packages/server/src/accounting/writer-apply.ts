@@ -57,9 +57,18 @@ export interface BatchParts {
  * and the batch id so a replay never applies it twice to this database. With the counters, records that apply once
  * per task row are claimed first; copies go to `dropped` (a logs-only part gets the records already filtered).
  */
-export async function applyBatch(trx: Transaction<Database>, batchId: string, all: WriteRecord[], now: number, parts: BatchParts, dropped: WriteRecord[] = []): Promise<boolean> {
+export async function applyBatch(
+  trx: Transaction<Database>,
+  batchId: string,
+  all: WriteRecord[],
+  now: number,
+  parts: BatchParts,
+  dropped: WriteRecord[] = [],
+): Promise<boolean> {
   const fast = parts.sqlite;
-  const seen = fast ? fast.batchApplied(batchId) : await trx.selectFrom('writer_batches').select('id').where('id', '=', batchId).executeTakeFirst();
+  const seen = fast
+    ? fast.batchApplied(batchId)
+    : await trx.selectFrom('writer_batches').select('id').where('id', '=', batchId).executeTakeFirst();
   if (seen) return false;
   let records = all;
   if (parts.counters) {
@@ -98,7 +107,11 @@ async function applyCounters(
     else
       await trx
         .updateTable('users')
-        .set({ quota: sql`quota - ${s.quota}`, used_quota: sql`used_quota + ${s.quota}`, request_count: sql`request_count + ${s.requests}` })
+        .set({
+          quota: sql`quota - ${s.quota}`,
+          used_quota: sql`used_quota + ${s.quota}`,
+          request_count: sql`request_count + ${s.requests}`,
+        })
         .where('id', '=', id)
         .execute();
   }

@@ -24,32 +24,66 @@ export function hourlyUsage(logs: Insertable<LogsTable>[]): HourlyUsage[] {
     const hour = hourOf(Number(l.created_at));
     const key = `${l.user_id}\u0000${hour}\u0000${model}`;
     let s = sums.get(key);
-    if (!s) sums.set(key, (s = { user_id: l.user_id, username: l.username ?? '', model_name: model, created_at: hour, token_used: 0, count: 0, quota: 0 }));
+    if (!s)
+      sums.set(
+        key,
+        (s = {
+          user_id: l.user_id,
+          username: l.username ?? '',
+          model_name: model,
+          created_at: hour,
+          token_used: 0,
+          count: 0,
+          quota: 0,
+        }),
+      );
     s.username = l.username ?? s.username;
     s.count += 1;
     s.token_used += Number(l.prompt_tokens ?? 0) + Number(l.completion_tokens ?? 0);
     s.quota += Number(l.quota ?? 0);
   }
-  return [...sums.values()].sort((a, b) => a.user_id - b.user_id || a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0));
+  return [...sums.values()].sort(
+    (a, b) =>
+      a.user_id - b.user_id ||
+      a.created_at - b.created_at ||
+      (a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0),
+  );
 }
 
 /**
  * Adds the sums to quota_data in the caller's transaction: multi-row upserts that add to an existing row of the
  * same (user, hour, model) (ON CONFLICT … DO UPDATE on SQLite and PostgreSQL, ON DUPLICATE KEY UPDATE on MySQL).
  */
-export async function upsertHourlyUsage(trx: Transaction<Database>, dialect: DialectName, rows: HourlyUsage[]): Promise<void> {
+export async function upsertHourlyUsage(
+  trx: Transaction<Database>,
+  dialect: DialectName,
+  rows: HourlyUsage[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_UPSERT) {
     const insert = trx.insertInto('quota_data').values(rows.slice(i, i + ROWS_PER_UPSERT));
     if (dialect === 'mysql') {
       const add = (c: 'count' | 'token_used' | 'quota') => sql<number>`${sql.ref(c)} + VALUES(${sql.ref(c)})`;
-      await insert.onDuplicateKeyUpdate({ username: sql`VALUES(${sql.ref('username')})`, count: add('count'), token_used: add('token_used'), quota: add('quota') }).execute();
+      await insert
+        .onDuplicateKeyUpdate({
+          username: sql`VALUES(${sql.ref('username')})`,
+          count: add('count'),
+          token_used: add('token_used'),
+          quota: add('quota'),
+        })
+        .execute();
     } else {
-      const add = (c: 'count' | 'token_used' | 'quota') => sql<number>`${sql.ref(`quota_data.${c}`)} + ${sql.ref(`excluded.${c}`)}`;
+      const add = (c: 'count' | 'token_used' | 'quota') =>
+        sql<number>`${sql.ref(`quota_data.${c}`)} + ${sql.ref(`excluded.${c}`)}`;
       await insert
         .onConflict((oc) =>
           oc
             .columns(['user_id', 'created_at', 'model_name'])
-            .doUpdateSet({ username: sql`${sql.ref('excluded.username')}`, count: add('count'), token_used: add('token_used'), quota: add('quota') }),
+            .doUpdateSet({
+              username: sql`${sql.ref('excluded.username')}`,
+              count: add('count'),
+              token_used: add('token_used'),
+              quota: add('quota'),
+            }),
         )
         .execute();
     }

@@ -14,7 +14,11 @@ interface LegacyBatch {
 }
 
 /** Applies the batches of an earlier version's journal that are not in the database yet, then deletes it. */
-export async function replayLegacyJournal(dataDir: string, apply: (b: LegacyBatch) => Promise<boolean>, log: Logger): Promise<number> {
+export async function replayLegacyJournal(
+  dataDir: string,
+  apply: (b: LegacyBatch) => Promise<boolean>,
+  log: Logger,
+): Promise<number> {
   const file = path.join(dataDir, LEGACY_JOURNAL);
   if (!fs.existsSync(file)) return 0;
   // The journal holds usage records of every caller: readable by the owner only.

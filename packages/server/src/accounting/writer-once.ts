@@ -22,7 +22,11 @@ const keyOf = (c: OnceClaim) => `${c.table}:${c.id}:${c.column}`;
  * Stamps each claim of a batch (inside its transaction, in record order) and splits the records into those that
  * apply and those dropped as copies.
  */
-export async function claimOnce<R extends Claimed>(trx: Transaction<Database>, batchId: string, records: R[]): Promise<{ kept: R[]; dropped: R[] }> {
+export async function claimOnce<R extends Claimed>(
+  trx: Transaction<Database>,
+  batchId: string,
+  records: R[],
+): Promise<{ kept: R[]; dropped: R[] }> {
   if (!records.some((r) => r.once)) return { kept: records, dropped: [] };
   const kept: R[] = [];
   const dropped: R[] = [];

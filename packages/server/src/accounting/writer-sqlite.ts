@@ -34,11 +34,18 @@ export class SqliteBatchStatements {
   }
 
   chargeUser(id: number, quota: number, requests: number): void {
-    this.statement('UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?').run(quota, quota, requests, id);
+    this.statement(
+      'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?',
+    ).run(quota, quota, requests, id);
   }
 
   chargeToken(id: number, quota: number, limited: boolean): void {
-    if (limited) this.statement('UPDATE tokens SET remain_quota = remain_quota - ?, used_quota = used_quota + ? WHERE id = ?').run(quota, quota, id);
+    if (limited)
+      this.statement('UPDATE tokens SET remain_quota = remain_quota - ?, used_quota = used_quota + ? WHERE id = ?').run(
+        quota,
+        quota,
+        id,
+      );
     else this.statement('UPDATE tokens SET used_quota = used_quota + ? WHERE id = ?').run(quota, id);
   }
 
@@ -78,7 +85,9 @@ export class SqliteBatchStatements {
         let insert = this.inserts.get(cacheKey);
         if (!insert) {
           const row = `(${columns.map(() => '?').join(', ')})`;
-          insert = this.db.prepare(`INSERT INTO logs (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: size }, () => row).join(', ')}`);
+          insert = this.db.prepare(
+            `INSERT INTO logs (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: size }, () => row).join(', ')}`,
+          );
           this.inserts.set(cacheKey, insert);
         }
         insert.run(size === count ? values : values.slice(at * columns.length, (at + size) * columns.length));

@@ -91,14 +91,24 @@ export class DurableWriter {
     fs.mkdirSync(this.opts.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     let replayed = await replayLegacyJournal(this.opts.dataDir, (b) => this.apply(b), this.opts.log);
     const left = readJournal(this.journalDir);
-    for (const batch of left.batches) if (batch.records.length && (await this.apply(batch))) replayed += batch.records.length;
+    for (const batch of left.batches)
+      if (batch.records.length && (await this.apply(batch))) replayed += batch.records.length;
     if (left.unsettled.length && (await this.apply({ id: `${left.lastId}:unsettled`, records: left.unsettled }))) {
-      this.opts.log.warn({ calls: left.unsettled.length }, 'writer journal: billed calls left open by an unclean stop at their reservation');
+      this.opts.log.warn(
+        { calls: left.unsettled.length },
+        'writer journal: billed calls left open by an unclean stop at their reservation',
+      );
     }
-    if (left.tornLines) this.opts.log.warn({ lines: left.tornLines }, 'writer journal: skipped torn lines (never acknowledged)');
+    if (left.tornLines)
+      this.opts.log.warn({ lines: left.tornLines }, 'writer journal: skipped torn lines (never acknowledged)');
     for (const file of left.files) fs.rmSync(file, { force: true });
     if (replayed) this.opts.log.warn({ records: replayed }, 'writer journal: replayed records left by an unclean stop');
-    this.journal = new Journal(this.journalDir, this.opts.fsync ?? 'interval', this.opts.fsyncIntervalMs ?? DEFAULT_FSYNC_INTERVAL_MS, 0);
+    this.journal = new Journal(
+      this.journalDir,
+      this.opts.fsync ?? 'interval',
+      this.opts.fsyncIntervalMs ?? DEFAULT_FSYNC_INTERVAL_MS,
+      0,
+    );
     this.journal.rotate(this.hourly());
     this.schedule();
     return replayed;
@@ -126,13 +136,35 @@ export class DurableWriter {
     const postgresLogs = logDb.dialect === 'postgres';
     if (logDb === this.db)
       return report(
-        await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: true, hourly, sqlite, postgresLogs }, dropped)),
+        await this.db.kysely
+          .transaction()
+          .execute((trx) =>
+            applyBatch(
+              trx,
+              batch.id,
+              batch.records,
+              now,
+              { counters: true, logs: true, hourly, sqlite, postgresLogs },
+              dropped,
+            ),
+          ),
       );
-    const counted = await this.db.kysely.transaction().execute((trx) => applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly, sqlite }, dropped));
+    const counted = await this.db.kysely
+      .transaction()
+      .execute((trx) =>
+        applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly, sqlite }, dropped),
+      );
     const kept = await stampedBy(this.db.kysely, batch.id, batch.records);
     const logged = await logDb.kysely
       .transaction()
-      .execute((trx) => applyBatch(trx, batch.id, kept, now, { counters: false, logs: true, sqlite: logDb.sqlite && sqliteBatchStatements(logDb.sqlite), postgresLogs }));
+      .execute((trx) =>
+        applyBatch(trx, batch.id, kept, now, {
+          counters: false,
+          logs: true,
+          sqlite: logDb.sqlite && sqliteBatchStatements(logDb.sqlite),
+          postgresLogs,
+        }),
+      );
     return report(counted) || logged;
   }
 
@@ -200,7 +232,12 @@ export class DurableWriter {
 
   /** Uncommitted records, how long the oldest has waited, and batch failures in a row (readiness, metrics). */
   health(): { backlog: number; lagMs: number; failures: number; openCalls: number } {
-    return { backlog: this.backlog(), lagMs: this.pendingSince ? Date.now() - this.pendingSince : 0, failures: this.failures, openCalls: this.calls.size };
+    return {
+      backlog: this.backlog(),
+      lagMs: this.pendingSince ? Date.now() - this.pendingSince : 0,
+      failures: this.failures,
+      openCalls: this.calls.size,
+    };
   }
 
   /** Runs `fn` after the batch in progress, before the next one (serialised with commits). */
@@ -213,14 +250,17 @@ export class DurableWriter {
 
   private schedule(): void {
     if (this.stopped) return;
-    const delay = this.failures ? Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_DELAY_MS * 2 ** this.failures) : (this.opts.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS);
+    const delay = this.failures
+      ? Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_DELAY_MS * 2 ** this.failures)
+      : (this.opts.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS);
     this.timer = setTimeout(() => void this.flush().finally(() => this.schedule()), delay);
     this.timer.unref();
   }
 
   /** Writes everything queued so far; concurrent callers share one run. */
   flush(): Promise<void> {
-    if (this.running) return this.running.then(() => (this.hasWork() || this.between.length ? this.flush() : undefined));
+    if (this.running)
+      return this.running.then(() => (this.hasWork() || this.between.length ? this.flush() : undefined));
     this.running = this.run().finally(() => (this.running = undefined));
     return this.running;
   }
@@ -258,7 +298,9 @@ export class DurableWriter {
 
   private async applySegment(segment: Segment): Promise<boolean> {
     const records = segment.records;
-    await this.opts.beforeApply?.(records).catch((err) => this.opts.log.warn({ err }, 'writer: the ledger could not fence a commit; going ahead'));
+    await this.opts
+      .beforeApply?.(records)
+      .catch((err) => this.opts.log.warn({ err }, 'writer: the ledger could not fence a commit; going ahead'));
     try {
       await this.apply({ id: segment.id, records, hourly: segment.hourly });
       this.failures = 0;
@@ -299,7 +341,10 @@ export class DurableWriter {
     if (this.opts.fsync === 'always') {
       const synced = await journal.syncActive().then(
         () => true,
-        (err: unknown) => (this.opts.log.error({ err }, 'writer journal: fsync failed; applied segments are kept until it works'), false),
+        (err: unknown) => (
+          this.opts.log.error({ err }, 'writer journal: fsync failed; applied segments are kept until it works'),
+          false
+        ),
       );
       if (!synced) return;
     }
@@ -324,7 +369,10 @@ export class DurableWriter {
     if (this.calls.size) {
       const drained = new Promise<void>((resolve) => (this.callsDrained = resolve));
       let timeout: NodeJS.Timeout | undefined;
-      await Promise.race([drained, new Promise<void>((resolve) => (timeout = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
+      await Promise.race([
+        drained,
+        new Promise<void>((resolve) => (timeout = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
+      ]);
       clearTimeout(timeout);
     }
     // A flush already running holds a batch that no queue shows any more: it is awaited, never raced.
@@ -338,7 +386,10 @@ export class DurableWriter {
     journal.close();
     const left = this.backlog();
     if (left || this.calls.size) {
-      this.opts.log.error({ backlog: left, openCalls: this.calls.size }, 'writer: stopping with records or open calls left in the journal; they are applied at next start');
+      this.opts.log.error(
+        { backlog: left, openCalls: this.calls.size },
+        'writer: stopping with records or open calls left in the journal; they are applied at next start',
+      );
       return;
     }
     await Promise.all(this.unlinking);

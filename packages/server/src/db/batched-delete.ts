@@ -17,7 +17,12 @@ export interface BatchedDelete {
  * Deletes the rows of a log table created before `before`, `batch` rows per statement (oldest ids first: the id
  * of the batch-th oldest matching row bounds each statement). Returns how many rows were deleted.
  */
-export async function deleteCreatedBefore(k: Kysely<Database>, table: 'logs' | 'audit_logs', before: number, opts: BatchedDelete = {}): Promise<number> {
+export async function deleteCreatedBefore(
+  k: Kysely<Database>,
+  table: 'logs' | 'audit_logs',
+  before: number,
+  opts: BatchedDelete = {},
+): Promise<number> {
   const batch = opts.batch ?? DELETE_BATCH;
   // Both tables have the id and created_at columns used here; the cast only names the table.
   const t = table as 'logs';

@@ -49,7 +49,13 @@ async function createPostgres(dsn: string): Promise<Db> {
 
 async function createMysql(dsn: string): Promise<Db> {
   const mysql = await import('mysql2');
-  const pool = mysql.createPool({ ...mysqlOptions(dsn), connectionLimit: 10, supportBigNumbers: true, bigNumberStrings: false, charset: 'utf8mb4' });
+  const pool = mysql.createPool({
+    ...mysqlOptions(dsn),
+    connectionLimit: 10,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    charset: 'utf8mb4',
+  });
   const kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   return { kysely, dialect: 'mysql', describe: 'mysql', close: () => kysely.destroy() };
 }
@@ -74,13 +80,17 @@ async function createSqlite(file: string): Promise<Db> {
 export async function connectDatabase(dsn: string, sqlitePath: string, variable = 'SQL_DSN'): Promise<Db> {
   let db: Db;
   if (dsn.startsWith('postgres://') || dsn.startsWith('postgresql://')) db = await createPostgres(dsn);
-  else if (dsn.startsWith('mysql://') || dsn.startsWith('mariadb://') || GO_MYSQL_DSN.test(dsn)) db = await createMysql(dsn);
+  else if (dsn.startsWith('mysql://') || dsn.startsWith('mariadb://') || GO_MYSQL_DSN.test(dsn))
+    db = await createMysql(dsn);
   else {
     const file = dsn ? dsn.replace(/^(sqlite|file):(\/\/)?/, '') : sqlitePath;
     try {
       db = await createSqlite(file);
     } catch (err) {
-      throw new ConfigError(dsn ? variable : 'SQLITE_PATH', `cannot open SQLite file "${file}": ${(err as Error).message}`);
+      throw new ConfigError(
+        dsn ? variable : 'SQLITE_PATH',
+        `cannot open SQLite file "${file}": ${(err as Error).message}`,
+      );
     }
   }
   try {

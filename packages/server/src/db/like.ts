@@ -26,7 +26,11 @@ function patternOf(text: string, place: LikePlace): string {
  * `subject LIKE pattern ESCAPE '!'`: the subject is a column name or an expression (e.g. lower(name)), the
  * caller's text is matched literally at `place`.
  */
-export function likeText(subject: string | Expression<unknown>, text: string, place: LikePlace = 'contains'): RawBuilder<SqlBool> {
+export function likeText(
+  subject: string | Expression<unknown>,
+  text: string,
+  place: LikePlace = 'contains',
+): RawBuilder<SqlBool> {
   const s = typeof subject === 'string' ? sql.ref(subject) : subject;
   return sql<SqlBool>`${s} like ${patternOf(text, place)} escape ${sql.lit(LIKE_ESCAPE)}`;
 }

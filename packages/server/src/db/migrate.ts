@@ -53,7 +53,12 @@ function migratorFor(db: Db): Migrator {
       return out;
     },
   };
-  return new Migrator({ db: db.kysely, provider, migrationTableName: 'tollway_migrations', migrationLockTableName: 'tollway_migrations_lock' });
+  return new Migrator({
+    db: db.kysely,
+    provider,
+    migrationTableName: 'tollway_migrations',
+    migrationLockTableName: 'tollway_migrations_lock',
+  });
 }
 
 /** Applies pending migrations; identical on every dialect. Throws with the failing migration's name. */

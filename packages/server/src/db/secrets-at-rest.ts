@@ -46,28 +46,35 @@ export async function sealSecretsAtRest(db: Db, box: SecretBox, log: Logger): Pr
       .execute(),
   ]);
   const check = options.find((o) => o.key === SECRET_CHECK_KEY)?.value;
-  if (check !== undefined && box.open(check ?? '') !== SECRET_CHECK_TEXT) throw new SecretKeyError('the stored check value does not match CRYPTO_SECRET');
+  if (check !== undefined && box.open(check ?? '') !== SECRET_CHECK_TEXT)
+    throw new SecretKeyError('the stored check value does not match CRYPTO_SECRET');
   if (!box.enabled && users.some((u) => isDigest(u.access_token))) {
-    throw new SecretKeyError('the database holds access-token digests made with CRYPTO_SECRET but it is not set; start with the CRYPTO_SECRET they were made with');
+    throw new SecretKeyError(
+      'the database holds access-token digests made with CRYPTO_SECRET but it is not set; start with the CRYPTO_SECRET they were made with',
+    );
   }
   const pending: Pending = { channels: [], options: [], settings: [], accessTokens: [], tokenKeys: [], twoFactor: [] };
   for (const c of channels) {
     box.open(c.key);
-    if (box.enabled && c.key !== '' && !isSealed(c.key)) pending.channels.push({ id: c.id, from: c.key, to: box.seal(c.key) });
+    if (box.enabled && c.key !== '' && !isSealed(c.key))
+      pending.channels.push({ id: c.id, from: c.key, to: box.seal(c.key) });
   }
   for (const t of tokens) {
     box.open(t.key);
-    if (box.enabled && t.key !== '' && !isSealed(t.key)) pending.tokenKeys.push({ id: t.id, from: t.key, to: box.sealFixed(t.key) });
+    if (box.enabled && t.key !== '' && !isSealed(t.key))
+      pending.tokenKeys.push({ id: t.id, from: t.key, to: box.sealFixed(t.key) });
   }
   for (const f of twoFactor) {
     box.open(f.secret);
-    if (box.enabled && f.secret !== '' && !isSealed(f.secret)) pending.twoFactor.push({ id: f.id, from: f.secret, to: box.seal(f.secret) });
+    if (box.enabled && f.secret !== '' && !isSealed(f.secret))
+      pending.twoFactor.push({ id: f.id, from: f.secret, to: box.seal(f.secret) });
   }
   for (const o of options) {
     if (o.key === SECRET_CHECK_KEY) continue;
     const value = o.value ?? '';
     box.open(value);
-    if (box.enabled && value !== '' && !isSealed(value)) pending.options.push({ key: o.key, from: value, to: box.seal(value) });
+    if (box.enabled && value !== '' && !isSealed(value))
+      pending.options.push({ key: o.key, from: value, to: box.seal(value) });
   }
   for (const u of users) {
     const setting = u.setting ?? '';
@@ -77,18 +84,50 @@ export async function sealSecretsAtRest(db: Db, box: SecretBox, log: Logger): Pr
       pending.settings.push({ id: u.id, from: setting, to: sealSettingSecret(setting, box) });
     }
     const token = u.access_token;
-    if (box.enabled && token && !isDigest(token)) pending.accessTokens.push({ id: u.id, from: token, to: box.lookupForm(token) });
+    if (box.enabled && token && !isDigest(token))
+      pending.accessTokens.push({ id: u.id, from: token, to: box.lookupForm(token) });
   }
   if (!box.enabled) return 0;
-  const count = pending.channels.length + pending.options.length + pending.settings.length + pending.accessTokens.length + pending.tokenKeys.length + pending.twoFactor.length;
+  const count =
+    pending.channels.length +
+    pending.options.length +
+    pending.settings.length +
+    pending.accessTokens.length +
+    pending.tokenKeys.length +
+    pending.twoFactor.length;
   await k.transaction().execute(async (trx) => {
-    for (const c of pending.channels) await trx.updateTable('channels').set({ key: c.to }).where('id', '=', c.id).where('key', '=', c.from).execute();
-    for (const t of pending.tokenKeys) await trx.updateTable('tokens').set({ key: t.to }).where('id', '=', t.id).where('key', '=', t.from).execute();
-    for (const f of pending.twoFactor) await trx.updateTable('two_factor').set({ secret: f.to }).where('user_id', '=', f.id).where('secret', '=', f.from).execute();
-    for (const o of pending.options) await trx.updateTable('options').set({ value: o.to }).where('key', '=', o.key).where('value', '=', o.from).execute();
-    for (const s of pending.settings) await trx.updateTable('users').set({ setting: s.to }).where('id', '=', s.id).where('setting', '=', s.from).execute();
+    for (const c of pending.channels)
+      await trx.updateTable('channels').set({ key: c.to }).where('id', '=', c.id).where('key', '=', c.from).execute();
+    for (const t of pending.tokenKeys)
+      await trx.updateTable('tokens').set({ key: t.to }).where('id', '=', t.id).where('key', '=', t.from).execute();
+    for (const f of pending.twoFactor)
+      await trx
+        .updateTable('two_factor')
+        .set({ secret: f.to })
+        .where('user_id', '=', f.id)
+        .where('secret', '=', f.from)
+        .execute();
+    for (const o of pending.options)
+      await trx
+        .updateTable('options')
+        .set({ value: o.to })
+        .where('key', '=', o.key)
+        .where('value', '=', o.from)
+        .execute();
+    for (const s of pending.settings)
+      await trx
+        .updateTable('users')
+        .set({ setting: s.to })
+        .where('id', '=', s.id)
+        .where('setting', '=', s.from)
+        .execute();
     for (const a of pending.accessTokens) {
-      await trx.updateTable('users').set({ access_token: a.to }).where('id', '=', a.id).where('access_token', '=', a.from).execute();
+      await trx
+        .updateTable('users')
+        .set({ access_token: a.to })
+        .where('id', '=', a.id)
+        .where('access_token', '=', a.from)
+        .execute();
     }
     if (check === undefined) {
       const row = { key: SECRET_CHECK_KEY, value: box.seal(SECRET_CHECK_TEXT) };

@@ -20,7 +20,9 @@ export function loadSqliteDriver(): Promise<SqliteDriver> {
   loaded ??= (usesLegacySqliteDriver() ? import(LEGACY_PACKAGE) : import('better-sqlite3')).then(
     (mod: { default: SqliteDriver }) => mod.default,
     (err: Error) => {
-      throw new Error(`the SQLite driver for Node ${process.versions.node} is not installed (${err.message}); run npm ci`);
+      throw new Error(
+        `the SQLite driver for Node ${process.versions.node} is not installed (${err.message}); run npm ci`,
+      );
     },
   );
   return loaded;

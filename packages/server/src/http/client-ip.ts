@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { OptionsService } from '../core/options/service.js';
 import { forwardedForEntries, plainAddress, TrustedProxies } from '../lib/trusted-proxies.js';
 
-const firstOf = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim() || undefined;
+const firstOf = (v: string | string[] | undefined): string | undefined =>
+  (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim() || undefined;
 
 /**
  * The proxies believed for this request: TRUST_PROXY's when set; else, while the settings' ReverseProxyEnabled is
@@ -25,7 +26,9 @@ export function resolveClientIp(req: IncomingMessage, options: OptionsService, t
   const proxies = proxiesFor(options, trustProxyEnv);
   if (!proxies.trustsPeer(socket)) return socket;
   if (options.bool('ReverseProxyEnabled')) {
-    const named = firstOf(req.headers[options.get('ReverseProxyProvider') === 'cloudflare' ? 'cf-connecting-ip' : 'x-real-ip']);
+    const named = firstOf(
+      req.headers[options.get('ReverseProxyProvider') === 'cloudflare' ? 'cf-connecting-ip' : 'x-real-ip'],
+    );
     const address = named === undefined ? undefined : plainAddress(named);
     if (address !== undefined) return address;
   }

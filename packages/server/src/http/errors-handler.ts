@@ -5,8 +5,14 @@ import { ApiError } from './errors.js';
 /** The body parser's refusals: our message, and the code of the console's text (request_invalid when none fits). */
 const CLIENT_ERRORS: Record<string, { message: string; code?: ErrorCode }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { message: 'request body is too large', code: ErrorCode.BodyTooLarge },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { message: 'unsupported content type; send application/json', code: ErrorCode.UnsupportedContentType },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { message: 'request body is empty but content-type is application/json', code: ErrorCode.MalformedJson },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    message: 'unsupported content type; send application/json',
+    code: ErrorCode.UnsupportedContentType,
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    message: 'request body is empty but content-type is application/json',
+    code: ErrorCode.MalformedJson,
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { message: 'invalid content length' },
 };
 
@@ -34,7 +40,9 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError | Error, req, reply) => {
     if (err instanceof ApiError) {
       const { code, params } = err.detail;
-      return reply.status(refusalStatus(req.url, err.status, err.gate)).send({ success: false, message: err.message, code, params });
+      return reply
+        .status(refusalStatus(req.url, err.status, err.gate))
+        .send({ success: false, message: err.message, code, params });
     }
     const fe = err as FastifyError;
     const status = fe.statusCode ?? HTTP_SERVER_ERROR;
@@ -49,6 +57,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.status(refusalStatus(req.url, status)).send({ success: false, message, code });
     }
     req.log.error({ err }, 'request failed');
-    return reply.status(HTTP_SERVER_ERROR).send({ success: false, message: 'internal server error, contact the administrator', code: ErrorCode.InternalError });
+    return reply
+      .status(HTTP_SERVER_ERROR)
+      .send({
+        success: false,
+        message: 'internal server error, contact the administrator',
+        code: ErrorCode.InternalError,
+      });
   });
 }

@@ -8,7 +8,8 @@ export function metricsRoutes(r: Router): void {
     method: 'GET',
     url: '/metrics',
     level: 'public',
-    summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN); 404 unless METRICS_TOKEN is set (METRICS_PORT serves them on a port of their own)',
+    summary:
+      'Prometheus metrics (Authorization: Bearer METRICS_TOKEN); 404 unless METRICS_TOKEN is set (METRICS_PORT serves them on a port of their own)',
     tags: ['meta'],
     raw: true,
     audit: false,
@@ -16,7 +17,11 @@ export function metricsRoutes(r: Router): void {
       const expected = ctx.config.metricsToken;
       if (!expected) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
       if (!bearerMatches(req.headers.authorization, expected)) {
-        return reply.code(401).header('www-authenticate', 'Bearer').type('text/plain; charset=utf-8').send('Unauthorized');
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Bearer')
+          .type('text/plain; charset=utf-8')
+          .send('Unauthorized');
       }
       return reply
         .header('cache-control', 'no-store')

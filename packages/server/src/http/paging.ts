@@ -20,7 +20,11 @@ export function pageWindow(q: PageQuery): PageWindow {
 }
 
 /** Reads the page `q` asks for through `read` and answers it with each row shown by `view`. */
-export async function readPage<R, T = R>(q: PageQuery, read: (w: PageWindow) => Promise<Slice<R>>, view?: (row: R) => T): Promise<Page<T>> {
+export async function readPage<R, T = R>(
+  q: PageQuery,
+  read: (w: PageWindow) => Promise<Slice<R>>,
+  view?: (row: R) => T,
+): Promise<Page<T>> {
   const w = pageWindow(q);
   const { items, total } = await read(w);
   return { items: view ? items.map(view) : (items as unknown as T[]), page: w.page, page_size: q.page_size, total };

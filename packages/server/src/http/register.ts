@@ -36,7 +36,11 @@ export function registerRoute(app: FastifyInstance, ctx: AppContext, def: RouteD
     onRequest: async (req, reply) => {
       try {
         if (def.rateLimit === 'critical') {
-          const ok = await ctx.rateLimiter(`critical:${req.ip}`, ctx.config.criticalRateLimit, ctx.config.criticalRateLimitDuration);
+          const ok = await ctx.rateLimiter(
+            `critical:${req.ip}`,
+            ctx.config.criticalRateLimit,
+            ctx.config.criticalRateLimitDuration,
+          );
           if (!ok) throw coded(ErrorCode.TooManyRequests, 'too many requests, please try again later', undefined, 429);
         }
         if (def.level !== 'public') callers.set(req, await authenticateCaller(req, ctx));

@@ -45,7 +45,11 @@ export interface RouteAudit {
   actor?(call: AuditedCall): { id: number; username: string; role: number } | undefined;
 }
 
-export interface RouteDef<QS extends z.ZodType = z.ZodType, BS extends z.ZodType = z.ZodType, PS extends z.ZodType = z.ZodType> {
+export interface RouteDef<
+  QS extends z.ZodType = z.ZodType,
+  BS extends z.ZodType = z.ZodType,
+  PS extends z.ZodType = z.ZodType,
+> {
   method: Method;
   url: string;
   level: AccessLevel;

@@ -18,7 +18,12 @@ const SCRIPT_FETCH_DEST = 'empty';
  * image, frame or page (an `<img src="/api/user/logout">` in a message is same-site, but its destination is `image`).
  * Clients that send no Fetch Metadata (API tools, older browsers) pass.
  */
-export function refuseUnlessScriptCall(req: FastifyRequest, message: string, code: ErrorCode, params?: ErrorParams): void {
+export function refuseUnlessScriptCall(
+  req: FastifyRequest,
+  message: string,
+  code: ErrorCode,
+  params?: ErrorParams,
+): void {
   refuseCrossSite(req, message, code, params);
   const dest = req.headers['sec-fetch-dest'];
   if (dest !== undefined && dest !== SCRIPT_FETCH_DEST) throw coded(code, message, params, 403);

@@ -93,7 +93,9 @@ function chatOrigins(raw: string): (string | undefined)[] {
   try {
     const list: unknown = JSON.parse(raw);
     if (!Array.isArray(list)) return [];
-    return list.flatMap((entry: unknown) => (entry && typeof entry === 'object' ? Object.values(entry).map(httpOrigin) : []));
+    return list.flatMap((entry: unknown) =>
+      entry && typeof entry === 'object' ? Object.values(entry).map(httpOrigin) : [],
+    );
   } catch {
     return [];
   }

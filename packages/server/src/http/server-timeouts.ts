@@ -21,11 +21,15 @@ const MIN_CHECK_INTERVAL_MS = 250;
 /** node:http server options that enforce the header and whole-request deadlines (answered 408 by Node). */
 export function serverTimeoutOptions(t: ServerTimeouts): ServerOptions {
   const shortest = Math.min(t.headersMs || Infinity, t.requestMs || Infinity);
-  const interval = Number.isFinite(shortest) ? Math.max(MIN_CHECK_INTERVAL_MS, Math.min(MAX_CHECK_INTERVAL_MS, Math.floor(shortest / 4))) : MAX_CHECK_INTERVAL_MS;
+  const interval = Number.isFinite(shortest)
+    ? Math.max(MIN_CHECK_INTERVAL_MS, Math.min(MAX_CHECK_INTERVAL_MS, Math.floor(shortest / 4)))
+    : MAX_CHECK_INTERVAL_MS;
   return { headersTimeout: t.headersMs, requestTimeout: t.requestMs, connectionsCheckingInterval: interval };
 }
 
-const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** Watches a request's body arriving: its pauses (watchBodyIdle) and its rate (watchBodyRate). */
 export function watchBody(req: IncomingMessage, res: ServerResponse, t: ServerTimeouts): void {

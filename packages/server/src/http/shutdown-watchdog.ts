@@ -14,7 +14,12 @@ setTimeout(() => process.kill(workerData.pid, 'SIGKILL'), workerData.ms);
  * not keep the process alive; the returned function calls it off.
  */
 export function startWatchdog(ms: number): () => void {
-  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { pid: process.pid, ms }, stdout: true, stderr: true });
+  const worker = new Worker(WATCHDOG_SOURCE, {
+    eval: true,
+    workerData: { pid: process.pid, ms },
+    stdout: true,
+    stderr: true,
+  });
   worker.unref();
   // A failure to start leaves the main thread's own deadline in charge.
   worker.on('error', () => undefined);

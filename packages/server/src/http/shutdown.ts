@@ -30,7 +30,10 @@ export function readShutdownTimeout(env: NodeJS.ProcessEnv = process.env): numbe
   if (raw === undefined || raw === '') return DEFAULT_SHUTDOWN_TIMEOUT_S * 1000;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > MAX_SHUTDOWN_TIMEOUT_S) {
-    throw new ConfigError('SHUTDOWN_TIMEOUT', `must be whole seconds from 1 to ${MAX_SHUTDOWN_TIMEOUT_S}, got "${raw}"`);
+    throw new ConfigError(
+      'SHUTDOWN_TIMEOUT',
+      `must be whole seconds from 1 to ${MAX_SHUTDOWN_TIMEOUT_S}, got "${raw}"`,
+    );
   }
   return n * 1000;
 }

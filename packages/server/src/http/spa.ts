@@ -7,7 +7,8 @@ import type { AppContext } from '../context.js';
 import { newNonce, type SecurityPolicy } from './security-headers.js';
 import { consoleAssetOptions } from './static-assets.js';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 const SCRIPT_TAG = /<script\b/gi;
 
@@ -28,12 +29,23 @@ export async function installConsole(app: FastifyInstance, ctx: AppContext, poli
     const url = req.url;
     if (url.startsWith('/api/') || url === '/api') {
       const path = `${req.method} ${url.split('?')[0]}`;
-      return reply.status(404).send({ success: false, message: `no such API: ${path}`, code: ErrorCode.ApiNotFound, params: { path } });
+      return reply
+        .status(404)
+        .send({ success: false, message: `no such API: ${path}`, code: ErrorCode.ApiNotFound, params: { path } });
     }
     if (url.startsWith('/v1') || url.startsWith('/v1beta') || url.startsWith('/pg/')) {
-      return reply.status(404).send({ error: { message: `Invalid URL (${req.method} ${url.split('?')[0]})`, type: 'invalid_request_error', code: 'not_found' } });
+      return reply
+        .status(404)
+        .send({
+          error: {
+            message: `Invalid URL (${req.method} ${url.split('?')[0]})`,
+            type: 'invalid_request_error',
+            code: 'not_found',
+          },
+        });
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.status(404).send({ success: false, message: 'not found', code: ErrorCode.NotFound });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return reply.status(404).send({ success: false, message: 'not found', code: ErrorCode.NotFound });
     if (!hasConsole) return reply.status(404).type('text/plain').send('The console is not built: run `npm run build`.');
     const pathname = url.split('?')[0]!;
     if (!ctx.setup.isDone() && pathname !== '/setup') return reply.redirect('/setup');
@@ -44,8 +56,15 @@ export async function installConsole(app: FastifyInstance, ctx: AppContext, poli
     const withNonce = (s: string) => (nonce ? s.replace(SCRIPT_TAG, `<script nonce="${nonce}"`) : s);
     const html = template
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(o.get('SystemName'))}</title>`)
-      .replace('</head>', () => `${withNonce(head)}${o.get('global_css') ? `<style>${o.get('global_css')}</style>` : ''}</head>`)
+      .replace(
+        '</head>',
+        () => `${withNonce(head)}${o.get('global_css') ? `<style>${o.get('global_css')}</style>` : ''}</head>`,
+      )
       .replace('</body>', () => `${js ? withNonce(`<script>${js}</script>`) : ''}</body>`);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', policy.header(nonce)).send(html);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', policy.header(nonce))
+      .send(html);
   });
 }

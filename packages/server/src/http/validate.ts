@@ -17,7 +17,11 @@ function absent(input: unknown, path: readonly PropertyKey[]): boolean {
  * Parses `input` with `schema`; on failure throws a 400 whose message names the fields, coded by the first:
  * field_required {field} when it was not sent, else the code of the rule it broke (see inputRefusal).
  */
-export function parseOr400<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'params'): z.infer<T> {
+export function parseOr400<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  where: 'body' | 'query' | 'params',
+): z.infer<T> {
   const res = schema.safeParse(input ?? (where === 'body' ? undefined : {}));
   if (res.success) return res.data;
   const issues = res.error.issues.slice(0, 5).map((issue) => {

@@ -9,7 +9,8 @@ export interface ImportArgs {
   dryRun: boolean;
 }
 
-export const USAGE = 'usage: npm run import -- --from <DSN> [--logs-from <DSN>] [--merge] [--logs-since YYYY-MM-DD | --no-logs] [--dry-run]';
+export const USAGE =
+  'usage: npm run import -- --from <DSN> [--logs-from <DSN>] [--merge] [--logs-since YYYY-MM-DD | --no-logs] [--dry-run]';
 
 /** Parses the arguments; throws with a one-line message on a bad one. */
 export function parseImportArgs(argv: string[]): ImportArgs {
@@ -18,7 +19,10 @@ export function parseImportArgs(argv: string[]): ImportArgs {
   let since = '';
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new Error(`${name} needs a value`);
@@ -36,7 +40,8 @@ export function parseImportArgs(argv: string[]): ImportArgs {
   if (noLogs && (since || out.logsFrom)) throw new Error('--no-logs excludes --logs-since and --logs-from');
   if (noLogs) out.logsSince = -1;
   if (since) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(`${since}T00:00:00Z`))) throw new Error('--logs-since must be a date YYYY-MM-DD');
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(`${since}T00:00:00Z`)))
+      throw new Error('--logs-since must be a date YYYY-MM-DD');
     out.logsSince = Math.floor(Date.parse(`${since}T00:00:00Z`) / 1000);
   }
   return out;

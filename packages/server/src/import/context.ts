@@ -2,7 +2,17 @@ import type { SecretBox } from '../lib/secret-box.js';
 import type { TableReport } from './report.js';
 
 /** Tables whose ids an import may shift (merge into a database that already has rows). */
-export const OFFSET_TABLES = ['users', 'tokens', 'channels', 'redemptions', 'top_ups', 'logs', 'midjourneys', 'tasks', 'quota_data'] as const;
+export const OFFSET_TABLES = [
+  'users',
+  'tokens',
+  'channels',
+  'redemptions',
+  'top_ups',
+  'logs',
+  'midjourneys',
+  'tasks',
+  'quota_data',
+] as const;
 export type OffsetTable = (typeof OFFSET_TABLES)[number];
 export type Offsets = Record<OffsetTable, number>;
 

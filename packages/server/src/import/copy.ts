@@ -46,7 +46,11 @@ const sumsOf = (row: Row, cols: string[] = []) => Object.fromEntries(cols.map((c
 
 async function existing(k: Loose | LooseTrx, table: string, column: string, values: unknown[]): Promise<Set<string>> {
   if (values.length === 0) return new Set();
-  const rows = (await k.selectFrom(table).select(sql.ref(column).as('v')).where(sql.ref(column), 'in', values).execute()) as { v: unknown }[];
+  const rows = (await k
+    .selectFrom(table)
+    .select(sql.ref(column).as('v'))
+    .where(sql.ref(column), 'in', values)
+    .execute()) as { v: unknown }[];
   return new Set(rows.map((r) => String(r.v)));
 }
 
@@ -57,7 +61,8 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
     opts.write(`${spec.target}: no "${spec.source}" table in the source`);
     return report;
   }
-  const base = () => (spec.filter ? spec.filter(src.kysely.selectFrom(spec.source)) : src.kysely.selectFrom(spec.source));
+  const base = () =>
+    spec.filter ? spec.filter(src.kysely.selectFrom(spec.source)) : src.kysely.selectFrom(spec.source);
   const counted = (await base()
     .select(sql<number>`count(*)`.as('n'))
     .executeTakeFirst()) as { n: unknown } | undefined;
@@ -74,8 +79,10 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
     let fresh: Row[] = [];
     for (const r of rows) {
       const m = spec.map(r, report);
-      const tooLong = typeof m === 'string' ? undefined : fitRow(m, limits, identifying, spec.target, report, `id ${num(r.id)}`);
-      if (typeof m === 'string' || tooLong) report.skip(typeof m === 'string' ? m : tooLong!, `id ${num(r.id)}`, sumsOf(r, spec.sums));
+      const tooLong =
+        typeof m === 'string' ? undefined : fitRow(m, limits, identifying, spec.target, report, `id ${num(r.id)}`);
+      if (typeof m === 'string' || tooLong)
+        report.skip(typeof m === 'string' ? m : tooLong!, `id ${num(r.id)}`, sumsOf(r, spec.sums));
       else fresh.push(m);
     }
     const key = spec.key ?? 'id';
@@ -96,7 +103,11 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
       );
       fresh = fresh.filter((m) => {
         if (!taken.has(String(m[column]))) return true;
-        report.skip(`${column} already used by another ${spec.target} row in the target`, `id ${num(m.id)}`, sumsOf(m, spec.sums));
+        report.skip(
+          `${column} already used by another ${spec.target} row in the target`,
+          `id ${num(m.id)}`,
+          sumsOf(m, spec.sums),
+        );
         return false;
       });
     }
@@ -105,7 +116,11 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
       const found = await existing(k, table, 'id', [...new Set(fresh.map((m) => m[column]))]);
       fresh = fresh.filter((m) => {
         if (found.has(String(m[column]))) return true;
-        report.skip(`its ${what} ${num(m[column])} is not in the target (not imported)`, `id ${num(m.id)}`, sumsOf(m, spec.sums));
+        report.skip(
+          `its ${what} ${num(m[column])} is not in the target (not imported)`,
+          `id ${num(m.id)}`,
+          sumsOf(m, spec.sums),
+        );
         return false;
       });
     }
@@ -141,7 +156,11 @@ async function insertBatch(k: Loose, spec: TableSpec, rows: Row[], report: Table
         await write([row]);
         written++;
       } catch (err) {
-        report.skip(`refused by the database: ${(err as Error).message.split('\n')[0]}`, `id ${num(row.id ?? row[spec.key ?? 'id'])}`, sumsOf(row, spec.sums));
+        report.skip(
+          `refused by the database: ${(err as Error).message.split('\n')[0]}`,
+          `id ${num(row.id ?? row[spec.key ?? 'id'])}`,
+          sumsOf(row, spec.sums),
+        );
       }
     }
     return written;
@@ -152,5 +171,7 @@ async function insertBatch(k: Loose, spec: TableSpec, rows: Row[], report: Table
 export async function syncSequence(dst: Db, table: string): Promise<void> {
   if (dst.dialect !== 'postgres') return;
   const seq = sql`pg_get_serial_sequence(${table}, 'id')`;
-  await sql`SELECT setval(${seq}, GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${sql.table(table)}), COALESCE(pg_sequence_last_value(${seq}::regclass), 0), 1))`.execute(dst.kysely);
+  await sql`SELECT setval(${seq}, GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${sql.table(table)}), COALESCE(pg_sequence_last_value(${seq}::regclass), 0), 1))`.execute(
+    dst.kysely,
+  );
 }

@@ -7,7 +7,8 @@ export interface SourceKind {
 
 type Tables = Map<string, Set<string>>;
 
-const has = (tables: Tables, table: string, column?: string) => (column ? (tables.get(table)?.has(column) ?? false) : tables.has(table));
+const has = (tables: Tables, table: string, column?: string) =>
+  column ? (tables.get(table)?.has(column) ?? false) : tables.has(table);
 
 /** Tables only new-api has; one-api has none of them. */
 const NEW_API_TABLES = ['tasks', 'setups', 'quota_data', 'two_fas', 'vendors', 'prefill_groups'];
@@ -24,11 +25,19 @@ const NEW_API_FEATURES: [table: string, column: string | undefined, since: strin
 /** Detects new-api or one-api; throws when neither schema is there. */
 export function detectSource(tables: Tables): SourceKind {
   for (const t of ['users', 'tokens', 'channels']) {
-    if (!has(tables, t)) throw new Error(`--from: the database has no "${t}" table; it is not a new-api or one-api database`);
+    if (!has(tables, t))
+      throw new Error(`--from: the database has no "${t}" table; it is not a new-api or one-api database`);
   }
-  const newApi = NEW_API_TABLES.some((t) => has(tables, t)) || has(tables, 'users', 'setting') || has(tables, 'users', 'linux_do_id');
+  const newApi =
+    NEW_API_TABLES.some((t) => has(tables, t)) ||
+    has(tables, 'users', 'setting') ||
+    has(tables, 'users', 'linux_do_id');
   if (!newApi) {
-    const version = has(tables, 'users', 'lark_id') ? '0.6.x (Lark sign-in)' : has(tables, 'channels', 'config') ? '0.5.x or later' : 'an early release';
+    const version = has(tables, 'users', 'lark_id')
+      ? '0.6.x (Lark sign-in)'
+      : has(tables, 'channels', 'config')
+        ? '0.5.x or later'
+        : 'an early release';
     return { product: 'one-api', version };
   }
   const hit = NEW_API_FEATURES.find(([t, c]) => has(tables, t, c));

@@ -10,7 +10,9 @@ export async function columnLimits(dst: Db, table: string): Promise<Map<string, 
   const schema = dst.dialect === 'postgres' ? sql`current_schema()` : sql`database()`;
   const rows = await sql<{ c: string; n: unknown }>`
     SELECT column_name AS c, character_maximum_length AS n FROM information_schema.columns
-    WHERE table_schema = ${schema} AND table_name = ${table} AND character_maximum_length IS NOT NULL`.execute(dst.kysely);
+    WHERE table_schema = ${schema} AND table_name = ${table} AND character_maximum_length IS NOT NULL`.execute(
+    dst.kysely,
+  );
   for (const r of rows.rows) {
     const n = Number(r.n);
     // Text columns report huge limits: only varchar ones matter.
@@ -23,7 +25,14 @@ export async function columnLimits(dst: Db, table: string): Promise<Map<string, 
  * Fits a row into the target's column limits: a value too long for a column that identifies the row (a key) skips
  * the row; any other is cut, with a note. Returns the skip reason, if any.
  */
-export function fitRow(row: Row, limits: Map<string, number>, identifying: string[], table: string, report: TableReport, example: string): string | undefined {
+export function fitRow(
+  row: Row,
+  limits: Map<string, number>,
+  identifying: string[],
+  table: string,
+  report: TableReport,
+  example: string,
+): string | undefined {
   for (const [column, limit] of limits) {
     const value = row[column];
     if (typeof value !== 'string' || value.length <= limit) continue;

@@ -32,7 +32,9 @@ async function main(): Promise<number> {
   }
   const config = loadConfig(process.env);
   if (sameDatabase(args.from, config.sqlDsn || config.sqlitePath)) {
-    process.stderr.write('tollway import: --from names the database Tollway writes (SQL_DSN / SQLITE_PATH); point Tollway at a new one\n');
+    process.stderr.write(
+      'tollway import: --from names the database Tollway writes (SQL_DSN / SQLITE_PATH); point Tollway at a new one\n',
+    );
     return EXIT_REFUSED;
   }
   const log = pino({ level: 'warn' }, pino.destination(2));

@@ -24,8 +24,11 @@ export function usersSpec(ctx: MapContext): TableSpec {
     uniques: ['username', 'aff_code', 'access_token'],
     sums: ['quota', 'used_quota'],
     map(r, report) {
-      for (const c of UNKNOWN_IDENTITIES) if (text(r[c])) report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`, `id ${num(r.id)}`);
-      if (text(r.stripe_customer)) report.note('users.stripe_customer: Tollway has no Stripe payments', `id ${num(r.id)}`);
+      for (const c of UNKNOWN_IDENTITIES)
+        if (text(r[c]))
+          report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`, `id ${num(r.id)}`);
+      if (text(r.stripe_customer))
+        report.note('users.stripe_customer: Tollway has no Stripe payments', `id ${num(r.id)}`);
       const accessToken = text(r.access_token).trim();
       const example = `id ${num(r.id)}`;
       const bad = quotaProblem(r, USER_QUOTA_COLUMNS);
@@ -83,12 +86,17 @@ export function tokensSpec(ctx: MapContext): TableSpec {
     map(r, report) {
       const key = text(r.key).trim().replace(/^sk-/, '');
       if (!key) return 'the token has no key';
-      if (flag(r.cross_group_retry)) report.note('tokens.cross_group_retry: Tollway does not retry across groups', `id ${num(r.id)}`);
-      if (num(r.billing_type) !== 0) report.note('tokens.billing_type: Tollway has no subscriptions; the token bills the wallet', `id ${num(r.id)}`);
+      if (flag(r.cross_group_retry))
+        report.note('tokens.cross_group_retry: Tollway does not retry across groups', `id ${num(r.id)}`);
+      if (num(r.billing_type) !== 0)
+        report.note('tokens.billing_type: Tollway has no subscriptions; the token bills the wallet', `id ${num(r.id)}`);
       // An overdrawn limit stays exhausted (0): nothing is gained; any other value out of range refuses the row.
       let remain = num(r.remain_quota);
       if (Number.isInteger(remain) && remain < 0) {
-        report.refuse(`id ${num(r.id)}`, `remain_quota ${remain} is below 0: imported as 0 (the token stays exhausted)`);
+        report.refuse(
+          `id ${num(r.id)}`,
+          `remain_quota ${remain} is below 0: imported as 0 (the token stays exhausted)`,
+        );
         remain = 0;
       }
       const bad = quotaProblem({ remain_quota: remain, used_quota: r.used_quota }, ['remain_quota', 'used_quota']);
@@ -175,10 +183,14 @@ export function topUpsSpec(ctx: MapContext): TableSpec {
       if (!tradeNo) return 'the order has no trade number';
       let status = text(r.status);
       if (!TOP_UP_STATUSES.has(status)) {
-        report.note(`top_ups.status "${status}": Tollway knows pending, success and expired; stored as expired`, `id ${num(r.id)}`);
+        report.note(
+          `top_ups.status "${status}": Tollway knows pending, success and expired; stored as expired`,
+          `id ${num(r.id)}`,
+        );
         status = 'expired';
       }
-      if (meaningful(r.currency)) report.note('top_ups.currency: Tollway keeps no currency per order', `id ${num(r.id)}`);
+      if (meaningful(r.currency))
+        report.note('top_ups.currency: Tollway keeps no currency per order', `id ${num(r.id)}`);
       return {
         id: num(r.id) + ctx.off.top_ups,
         user_id: ref(r.user_id, ctx.off.users),

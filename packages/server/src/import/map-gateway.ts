@@ -12,7 +12,10 @@ const CHANNEL_EXTRAS: [column: string, why: string][] = [
   ['header_override', 'Tollway has no per-channel header override'],
   ['remark', 'Tollway channels have no remark'],
   ['settings', "new-api's extra channel settings (Azure responses version, Vertex key type…) have no Tollway column"],
-  ['config', "one-api's channel config (region, AK/SK, API version…) has no Tollway column; set it in the channel's key or other field"],
+  [
+    'config',
+    "one-api's channel config (region, AK/SK, API version…) has no Tollway column; set it in the channel's key or other field",
+  ],
   ['need_reconcile', 'Tollway has no hourly reconciliation'],
 ];
 const FAILURE = 'FAILURE';
@@ -26,7 +29,9 @@ export function channelsSpec(ctx: MapContext): TableSpec {
     source: 'channels',
     target: 'channels',
     map(r, report) {
-      for (const [column, why] of CHANNEL_EXTRAS) if (meaningful(r[column]) && text(r[column]) !== '0') report.note(`channels.${column}: ${why}`, `id ${num(r.id)}`);
+      for (const [column, why] of CHANNEL_EXTRAS)
+        if (meaningful(r[column]) && text(r[column]) !== '0')
+          report.note(`channels.${column}: ${why}`, `id ${num(r.id)}`);
       ctx.channelNames.set(num(r.id), text(r.name));
       let kind: TypeMapping = { type: num(r.type, 1), baseUrl: text(r.base_url) };
       if (ctx.product === 'one-api') kind = mapOneApiType(kind.type, kind.baseUrl);
@@ -106,7 +111,10 @@ export function logsSpec(ctx: MapContext, since: number): TableSpec {
 }
 
 /** Task rows were charged at submit by the source and refunded there when they failed: neither happens again. */
-const batches = (status: string) => ({ charge_batch: IMPORTED_BATCH, refund_batch: status === FAILURE ? IMPORTED_BATCH : '' });
+const batches = (status: string) => ({
+  charge_batch: IMPORTED_BATCH,
+  refund_batch: status === FAILURE ? IMPORTED_BATCH : '',
+});
 
 export function midjourneysSpec(ctx: MapContext): TableSpec {
   return {
@@ -157,7 +165,11 @@ const PLATFORM_OF_TYPE: Record<string, string> = { [ChannelType.Kling]: 'kling',
 
 function taskPlatform(platform: string, report: TableReport, example: string): string {
   const named = PLATFORM_OF_TYPE[platform] ?? platform;
-  if (!PLATFORMS.has(named)) report.note(`tasks.platform "${platform}": Tollway does not poll it; an unfinished task fails with a refund at TASK_TIMEOUT_MINUTES`, example);
+  if (!PLATFORMS.has(named))
+    report.note(
+      `tasks.platform "${platform}": Tollway does not poll it; an unfinished task fails with a refund at TASK_TIMEOUT_MINUTES`,
+      example,
+    );
   return named;
 }
 

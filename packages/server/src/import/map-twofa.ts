@@ -27,7 +27,11 @@ export function twoFactorSpec(ctx: MapContext): TableSpec {
       const secret = text(r.secret).trim();
       if (!secret) return 'no secret';
       const enabled = flag(r.is_enabled);
-      if (enabled) report.note("two_fa_backup_codes: new-api's bcrypt-hashed backup codes are not carried; the user makes new ones", `user ${num(r.user_id)}`);
+      if (enabled)
+        report.note(
+          "two_fa_backup_codes: new-api's bcrypt-hashed backup codes are not carried; the user makes new ones",
+          `user ${num(r.user_id)}`,
+        );
       return {
         user_id: ref(r.user_id, ctx.off.users),
         secret: ctx.box.seal(secret),

@@ -19,7 +19,12 @@ export interface ImportMarker {
 
 /** A source's identity that survives a move of its file or server: its product and its first user. */
 export async function sourceFingerprint(src: SourceDb, kind: SourceKind): Promise<string> {
-  const first = (await src.kysely.selectFrom('users').select(['id', 'username', 'aff_code']).orderBy('id').limit(1).executeTakeFirst()) as Record<string, unknown> | undefined;
+  const first = (await src.kysely
+    .selectFrom('users')
+    .select(['id', 'username', 'aff_code'])
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst()) as Record<string, unknown> | undefined;
   const identity = first ? `${num(first.id)}|${text(first.username)}|${text(first.aff_code)}` : 'no users';
   return crypto.createHash('sha256').update(`${kind.product}|${identity}`).digest('hex').slice(0, 16);
 }

@@ -25,11 +25,25 @@ export type TypeMapping = { type: number; baseUrl: string; note?: string; disabl
 export function mapOneApiType(type: number, baseUrl: string): TypeMapping {
   if (SAME.has(type)) return { type, baseUrl };
   const renumbered = RENUMBERED[type];
-  if (renumbered !== undefined) return { type: renumbered, baseUrl, note: `channels.type: one-api type ${type} stored as new-api type ${renumbered}` };
+  if (renumbered !== undefined)
+    return {
+      type: renumbered,
+      baseUrl,
+      note: `channels.type: one-api type ${type} stored as new-api type ${renumbered}`,
+    };
   const compatible = COMPATIBLE[type];
   if (compatible) {
     const [vendor, address] = compatible;
-    return { type: OPENAI, baseUrl: baseUrl || address, note: `channels.type: one-api type ${type} (${vendor}) stored as an OpenAI-compatible channel at its address` };
+    return {
+      type: OPENAI,
+      baseUrl: baseUrl || address,
+      note: `channels.type: one-api type ${type} (${vendor}) stored as an OpenAI-compatible channel at its address`,
+    };
   }
-  return { type, baseUrl, disable: true, note: `channels.type: one-api type ${type} has no Tollway counterpart; the channel is kept disabled, pick its type and enable it` };
+  return {
+    type,
+    baseUrl,
+    disable: true,
+    note: `channels.type: one-api type ${type} has no Tollway counterpart; the channel is kept disabled, pick its type and enable it`,
+  };
 }

@@ -11,12 +11,20 @@ import { text } from './values.js';
  * invalid values are listed in the report, never stored. A fresh import writes the source's value over Tollway's;
  * with `keepTarget` (a re-run or a merge) a key the target already has keeps its value.
  */
-export async function copyOptions(src: SourceDb, dst: Db, box: SecretBox, keepTarget: boolean, dryRun: boolean): Promise<TableReport> {
+export async function copyOptions(
+  src: SourceDb,
+  dst: Db,
+  box: SecretBox,
+  keepTarget: boolean,
+  dryRun: boolean,
+): Promise<TableReport> {
   const report = new TableReport('options');
   if (!src.tables.has('options')) return report;
   // The options table is small (a few hundred keys): read at once.
   const rows = (await src.kysely.selectFrom('options').selectAll().execute()) as Record<string, unknown>[];
-  const have = new Map((await dst.kysely.selectFrom('options').select(['key', 'value']).execute()).map((r) => [r.key, r.value ?? '']));
+  const have = new Map(
+    (await dst.kysely.selectFrom('options').select(['key', 'value']).execute()).map((r) => [r.key, r.value ?? '']),
+  );
   for (const r of rows) {
     report.read++;
     // new-api's name of a Tollway option (checkin_setting.*) is stored under Tollway's.
@@ -24,7 +32,10 @@ export async function copyOptions(src: SourceDb, dst: Db, box: SecretBox, keepTa
     const key = resolveOptionKey(sourceKey) ?? sourceKey;
     const checked = normalizeOptionValue(key, text(r.value));
     if (!checked.ok) {
-      report.skip(checked.message.startsWith('unknown option') ? 'unknown to Tollway' : `invalid for Tollway: ${checked.message}`, sourceKey);
+      report.skip(
+        checked.message.startsWith('unknown option') ? 'unknown to Tollway' : `invalid for Tollway: ${checked.message}`,
+        sourceKey,
+      );
       continue;
     }
     // Patterns are refused as the settings API refuses them: only what the linear-time engine runs.

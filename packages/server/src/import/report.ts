@@ -54,7 +54,9 @@ export class TableReport {
   }
 
   lines(): string[] {
-    const out = [`${this.table}: read ${this.read}, written ${this.written}, already present ${this.present}, skipped ${this.skippedCount}`];
+    const out = [
+      `${this.table}: read ${this.read}, written ${this.written}, already present ${this.present}, skipped ${this.skippedCount}`,
+    ];
     for (const [reason, s] of this.skipped) out.push(`  skipped ${s.count}: ${reason} (${examples(s)})`);
     for (const [what, s] of this.notes) out.push(`  not mapped in ${s.count} row(s): ${what} (${examples(s)})`);
     for (const r of this.refusals) out.push(`  refused ${r.row}: ${r.what}`);

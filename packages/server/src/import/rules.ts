@@ -33,7 +33,10 @@ export class RoleRule {
   roleOf(row: Row, report: TableReport, example: string): number {
     const role = num(row.role, Role.Common);
     if (!userRole.safeParse(role).success) {
-      report.refuse(example, `role ${role} is not a Tollway role (${Role.Common}, ${Role.Admin}, ${Role.Root}): imported as a common user`);
+      report.refuse(
+        example,
+        `role ${role} is not a Tollway role (${Role.Common}, ${Role.Admin}, ${Role.Root}): imported as a common user`,
+      );
       return Role.Common;
     }
     if (role !== Role.Root) return role;
@@ -43,7 +46,9 @@ export class RoleRule {
     }
     report.refuse(
       example,
-      this.targetHasRoot ? "the source's root joins a database that has its own root: imported as a common user" : 'a second root: Tollway has one root; imported as a common user',
+      this.targetHasRoot
+        ? "the source's root joins a database that has its own root: imported as a common user"
+        : 'a second root: Tollway has one root; imported as a common user',
     );
     return Role.Common;
   }

@@ -86,7 +86,13 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
     offsets = { ...(await mergeOffsets(target)), logs: (await mergeOffsets(logTarget)).logs };
   }
   if (!marker && !dryRun)
-    await writeMarker(target, fingerprint, { product: kind.product, version: kind.version, offsets, merge: mode === 'merge', started_at: Math.floor(Date.now() / 1000) });
+    await writeMarker(target, fingerprint, {
+      product: kind.product,
+      version: kind.version,
+      offsets,
+      merge: mode === 'merge',
+      started_at: Math.floor(Date.now() / 1000),
+    });
   if (mode !== 'fresh') write(`${mode}: ids shifted by ${JSON.stringify(offsets)}`);
 
   const before = await sourceSums(src.kysely);
@@ -100,7 +106,8 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
   };
   const copy: CopyOptions = { write, dryRun };
   const reports = new Map<string, TableReport>();
-  const run = async (spec: TableSpec, db: Db = target, from: SourceDb = src) => reports.set(spec.target, await copyTable(from, db, spec, copy));
+  const run = async (spec: TableSpec, db: Db = target, from: SourceDb = src) =>
+    reports.set(spec.target, await copyTable(from, db, spec, copy));
 
   await run(usersSpec(ctx));
   if (!dryRun) await backfillUserIdentities(target.kysely as never);

@@ -58,7 +58,9 @@ async function listColumns(dialect: DialectName, k: Kysely<any>): Promise<Map<st
   }
   const schema = dialect === 'postgres' ? sql`current_schema()` : sql`database()`;
   const rows = await sql<{ table_name: string; column_name: string }>`
-    SELECT table_name AS table_name, column_name AS column_name FROM information_schema.columns WHERE table_schema = ${schema}`.execute(k);
+    SELECT table_name AS table_name, column_name AS column_name FROM information_schema.columns WHERE table_schema = ${schema}`.execute(
+    k,
+  );
   for (const r of rows.rows) add(r.table_name, r.column_name);
   return out;
 }

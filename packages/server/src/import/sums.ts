@@ -51,7 +51,12 @@ export async function sourceSums(src: Loose): Promise<{ sums: Map<string, number
 }
 
 /** Compares the source totals with the imported rows' totals in the target, less what was skipped. */
-export async function checkSums(dst: Loose, before: Awaited<ReturnType<typeof sourceSums>>, off: Offsets, reports: Map<string, TableReport>): Promise<QuotaCheck[]> {
+export async function checkSums(
+  dst: Loose,
+  before: Awaited<ReturnType<typeof sourceSums>>,
+  off: Offsets,
+  reports: Map<string, TableReport>,
+): Promise<QuotaCheck[]> {
   const out: QuotaCheck[] = [];
   for (const { table, column } of QUOTA_SUMS) {
     const label = `${table}.${column}`;

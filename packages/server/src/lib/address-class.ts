@@ -2,7 +2,17 @@
 import net from 'node:net';
 
 /** A special-use range: addresses the server must not reach on a user's behalf unless private access is allowed. */
-export type AddressClass = 'unspecified' | 'loopback' | 'private' | 'carrier-grade NAT' | 'link-local' | 'multicast' | 'broadcast' | 'unique local' | 'documentation' | 'reserved';
+export type AddressClass =
+  | 'unspecified'
+  | 'loopback'
+  | 'private'
+  | 'carrier-grade NAT'
+  | 'link-local'
+  | 'multicast'
+  | 'broadcast'
+  | 'unique local'
+  | 'documentation'
+  | 'reserved';
 
 type Family = 'ipv4' | 'ipv6';
 

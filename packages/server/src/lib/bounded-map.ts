@@ -38,7 +38,8 @@ export class BoundedMap<K, V> implements Iterable<[K, V]> {
   private readonly clock: () => number;
 
   constructor(options: BoundedMapOptions) {
-    if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${options.maxEntries}`);
+    if (!Number.isInteger(options.maxEntries) || options.maxEntries < 1)
+      throw new RangeError(`maxEntries must be a positive integer, got ${options.maxEntries}`);
     this.capacity = options.maxEntries;
     this.ttlMs = options.ttlMs ?? Infinity;
     this.clock = options.clock ?? (() => Date.now());

@@ -82,7 +82,11 @@ export async function connectRedisBus(redis: Redis, prefix: string, log: Logger)
  * settlements of every call in it) in one write, and Redis answers them in one read: under load that halves the
  * relay's CPU spent on Redis I/O and Redis's own.
  */
-export const REDIS_CLIENT_OPTIONS = { maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true } as const;
+export const REDIS_CLIENT_OPTIONS = {
+  maxRetriesPerRequest: 2,
+  enableOfflineQueue: true,
+  enableAutoPipelining: true,
+} as const;
 
 /** Connects to Redis and checks it answers; a failure names REDIS_CONN_STRING. */
 export async function connectRedis(conn: string): Promise<Redis> {

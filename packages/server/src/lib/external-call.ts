@@ -33,7 +33,12 @@ export interface ExternalAnswer {
  * its JSON answer. An unreachable service is an ApiError naming `service` and the kind of failure only, so no
  * address nor `secrets` (kept in the signature for callers that name them) can reach a message.
  */
-export async function callExternal(service: string, url: string, call: ExternalCall, _secrets: string[] = []): Promise<ExternalAnswer> {
+export async function callExternal(
+  service: string,
+  url: string,
+  call: ExternalCall,
+  _secrets: string[] = [],
+): Promise<ExternalAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   let body: string | undefined;
   if (call.form) {
@@ -57,7 +62,10 @@ export async function callExternal(service: string, url: string, call: ExternalC
     status = res.statusCode;
     text = (await res.body.text()).slice(0, MAX_ANSWER_CHARS);
   } catch (err) {
-    throw coded(ErrorCode.ExternalUnreachable, `cannot reach ${service}: ${failureKind(err)}`, { service, reason: failureKind(err) });
+    throw coded(ErrorCode.ExternalUnreachable, `cannot reach ${service}: ${failureKind(err)}`, {
+      service,
+      reason: failureKind(err),
+    });
   }
   let parsed: unknown;
   try {
@@ -68,7 +76,12 @@ export async function callExternal(service: string, url: string, call: ExternalC
   return { status, body: parsed, text };
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 /** What went wrong, without the address or any text of the answer: a timeout, or the system's error code. */
 function failureKind(err: unknown): string {

@@ -86,7 +86,12 @@ export function startIdleMemoryRelease(options: IdleMemoryReleaseOptions): IdleM
     floor = unusedHeapBytes();
     const rssAfter = process.memoryUsage.rss();
     options.log.info(
-      { unused_heap_mb: Math.round(unused / MB), rss_before_mb: Math.round(rssBefore / MB), rss_after_mb: Math.round(rssAfter / MB), pause_ms: Math.round(pauseMs) },
+      {
+        unused_heap_mb: Math.round(unused / MB),
+        rss_before_mb: Math.round(rssBefore / MB),
+        rss_after_mb: Math.round(rssAfter / MB),
+        pause_ms: Math.round(pauseMs),
+      },
       'idle: released unused memory',
     );
   };

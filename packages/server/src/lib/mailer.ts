@@ -54,7 +54,13 @@ export class Mailer {
       socketTimeout: 20_000,
     });
     try {
-      await transport.sendMail({ from: this.sender(), to: mail.to, subject: mail.subject, html: mail.html, text: htmlToText(mail.html) });
+      await transport.sendMail({
+        from: this.sender(),
+        to: mail.to,
+        subject: mail.subject,
+        html: mail.html,
+        text: htmlToText(mail.html),
+      });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       throw coded(ErrorCode.MailSendFailed, `sending the mail failed: ${reason}`, { reason });

@@ -10,17 +10,25 @@ import { OutboundBlockedError, type OutboundPolicy } from './outbound-guard.js';
 /** Every address a host name resolves to. */
 export type ResolveAll = (host: string) => Promise<string[]>;
 
-export const systemResolve: ResolveAll = async (host) => (await dns.promises.lookup(host, { all: true })).map((a) => a.address);
+export const systemResolve: ResolveAll = async (host) =>
+  (await dns.promises.lookup(host, { all: true })).map((a) => a.address);
 
 /** Resolves `host` and checks every address; returns the one to connect to. */
-export async function resolveChecked(policy: OutboundPolicy, host: string, resolve: ResolveAll = systemResolve): Promise<string> {
+export async function resolveChecked(
+  policy: OutboundPolicy,
+  host: string,
+  resolve: ResolveAll = systemResolve,
+): Promise<string> {
   const addresses = await resolve(host);
   if (addresses.length === 0) throw new Error(`${host} has no address`);
   for (const address of addresses) policy.checkAddress(address, host);
   return addresses[0]!;
 }
 
-const withHost = (headers: Dispatcher.DispatchOptions['headers'], host: string): Dispatcher.DispatchOptions['headers'] => {
+const withHost = (
+  headers: Dispatcher.DispatchOptions['headers'],
+  host: string,
+): Dispatcher.DispatchOptions['headers'] => {
   if (headers == null) return { host };
   if (Array.isArray(headers)) {
     for (let i = 0; i < headers.length; i += 2) if (String(headers[i]).toLowerCase() === 'host') return headers;
@@ -40,7 +48,10 @@ const withHost = (headers: Dispatcher.DispatchOptions['headers'], host: string):
  * literal address), a domain is resolved once and all its addresses checked, and the request is sent to the
  * first of them (TLS still verifies the certificate against the domain). Refusals are OutboundBlockedError.
  */
-export function outboundGuard(policy: () => OutboundPolicy, resolve: ResolveAll = systemResolve): Dispatcher.DispatcherComposeInterceptor {
+export function outboundGuard(
+  policy: () => OutboundPolicy,
+  resolve: ResolveAll = systemResolve,
+): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
     const route = async (): Promise<Dispatcher.DispatchOptions> => {
       const rules = policy();
@@ -81,7 +92,11 @@ export function guardedDispatcher(policy: () => OutboundPolicy, resolve?: Resolv
  * Checks a URL a user wants the server to call later (a webhook at save time). A domain that does not resolve
  * now is accepted (it is checked again on every call); a refused one is an OutboundBlockedError.
  */
-export async function checkUserUrl(policy: OutboundPolicy, raw: string, resolve: ResolveAll = systemResolve): Promise<void> {
+export async function checkUserUrl(
+  policy: OutboundPolicy,
+  raw: string,
+  resolve: ResolveAll = systemResolve,
+): Promise<void> {
   let url: URL;
   try {
     url = new URL(raw);

@@ -76,19 +76,37 @@ export class OutboundPolicy {
   checkUrl(url: URL): void {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       const scheme = url.protocol.replace(/:$/, '');
-      throw new OutboundBlockedError(`only http and https URLs can be fetched, not ${scheme}`, ErrorCode.OutboundSchemeRefused, { scheme });
+      throw new OutboundBlockedError(
+        `only http and https URLs can be fetched, not ${scheme}`,
+        ErrorCode.OutboundSchemeRefused,
+        { scheme },
+      );
     }
-    if (url.username || url.password) throw new OutboundBlockedError('URLs with a user name or password are not fetched', ErrorCode.OutboundCredentialsRefused);
+    if (url.username || url.password)
+      throw new OutboundBlockedError(
+        'URLs with a user name or password are not fetched',
+        ErrorCode.OutboundCredentialsRefused,
+      );
     if (!this.enabled) return;
     const port = url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol]!;
     if (this.ports.length && !this.ports.some((r) => port >= r.from && port <= r.to))
-      throw new OutboundBlockedError(`port ${port} is not allowed by the fetch settings`, ErrorCode.OutboundPortRefused, { port });
+      throw new OutboundBlockedError(
+        `port ${port} is not allowed by the fetch settings`,
+        ErrorCode.OutboundPortRefused,
+        { port },
+      );
     const ip = hostAddress(url.hostname);
     if (ip !== undefined) return this.checkAddress(ip, undefined);
     const host = normalizeHost(url.hostname);
     const listed = this.domainListed(host);
-    if (this.settings.domainFilterMode && !listed) throw new OutboundBlockedError(`${host} is not in the allowed domain list`, ErrorCode.OutboundDomainNotAllowed, { host });
-    if (!this.settings.domainFilterMode && listed) throw new OutboundBlockedError(`${host} is in the blocked domain list`, ErrorCode.OutboundDomainBlocked, { host });
+    if (this.settings.domainFilterMode && !listed)
+      throw new OutboundBlockedError(`${host} is not in the allowed domain list`, ErrorCode.OutboundDomainNotAllowed, {
+        host,
+      });
+    if (!this.settings.domainFilterMode && listed)
+      throw new OutboundBlockedError(`${host} is in the blocked domain list`, ErrorCode.OutboundDomainBlocked, {
+        host,
+      });
   }
 
   /**
@@ -102,18 +120,33 @@ export class OutboundPolicy {
     const cls = classifyAddress(address);
     if (cls && !this.settings.allowPrivateIp) {
       throw host === undefined
-        ? new OutboundBlockedError(`${address} is a ${cls} address, which the fetch settings block`, ErrorCode.OutboundAddressBlocked, { target: address })
-        : new OutboundBlockedError(`${target} is ${cls}, which the fetch settings block`, ErrorCode.OutboundResolvedBlocked, { target: host });
+        ? new OutboundBlockedError(
+            `${address} is a ${cls} address, which the fetch settings block`,
+            ErrorCode.OutboundAddressBlocked,
+            { target: address },
+          )
+        : new OutboundBlockedError(
+            `${target} is ${cls}, which the fetch settings block`,
+            ErrorCode.OutboundResolvedBlocked,
+            { target: host },
+          );
     }
     if (host !== undefined && !this.settings.applyIpFilterForDomain) return;
     const listed = this.ipCount > 0 && this.ips.check(address, net.isIPv4(address) ? 'ipv4' : 'ipv6');
     if (this.settings.ipFilterMode && !listed)
-      throw new OutboundBlockedError(`${target} is not in the allowed IP list`, ErrorCode.OutboundIpNotAllowed, { target: host ?? address });
-    if (!this.settings.ipFilterMode && listed) throw new OutboundBlockedError(`${target} is in the blocked IP list`, ErrorCode.OutboundIpBlocked, { target: host ?? address });
+      throw new OutboundBlockedError(`${target} is not in the allowed IP list`, ErrorCode.OutboundIpNotAllowed, {
+        target: host ?? address,
+      });
+    if (!this.settings.ipFilterMode && listed)
+      throw new OutboundBlockedError(`${target} is in the blocked IP list`, ErrorCode.OutboundIpBlocked, {
+        target: host ?? address,
+      });
   }
 
   private domainListed(host: string): boolean {
-    return this.domains.some((d) => host === d || (d.startsWith('*.') && (host === d.slice(2) || host.endsWith(d.slice(1)))));
+    return this.domains.some(
+      (d) => host === d || (d.startsWith('*.') && (host === d.slice(2) || host.endsWith(d.slice(1)))),
+    );
   }
 }
 

@@ -17,8 +17,10 @@ const FIXED_INFO = 'tollway deterministic seal v1';
 const FIXED_IV_INFO = 'tollway deterministic iv v1';
 const SIV_BYTES = 16;
 
-const NOT_SET = 'the database holds encrypted secrets but CRYPTO_SECRET is not set; start with the CRYPTO_SECRET they were encrypted with';
-const WRONG_SECRET = 'cannot decrypt the secrets in the database: CRYPTO_SECRET is not the one they were encrypted with';
+const NOT_SET =
+  'the database holds encrypted secrets but CRYPTO_SECRET is not set; start with the CRYPTO_SECRET they were encrypted with';
+const WRONG_SECRET =
+  'cannot decrypt the secrets in the database: CRYPTO_SECRET is not the one they were encrypted with';
 const DAMAGED = 'an encrypted secret in the database is damaged';
 
 /** Raised when a sealed value cannot be opened: CRYPTO_SECRET is missing or not the one that sealed it. */
@@ -28,8 +30,10 @@ export class SecretKeyError extends ConfigError {
   }
 }
 
-export const isSealed = (value: string | null | undefined): boolean => typeof value === 'string' && (value.startsWith(SEALED_PREFIX) || value.startsWith(FIXED_PREFIX));
-export const isDigest = (value: string | null | undefined): boolean => typeof value === 'string' && value.startsWith(DIGEST_PREFIX);
+export const isSealed = (value: string | null | undefined): boolean =>
+  typeof value === 'string' && (value.startsWith(SEALED_PREFIX) || value.startsWith(FIXED_PREFIX));
+export const isDigest = (value: string | null | undefined): boolean =>
+  typeof value === 'string' && value.startsWith(DIGEST_PREFIX);
 
 /**
  * Encrypts secrets stored in the database with AES-256-GCM under a key derived (HKDF-SHA256) from CRYPTO_SECRET.
@@ -100,7 +104,10 @@ export class SecretBox {
     try {
       const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_BYTES));
       decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
       throw new SecretKeyError(WRONG_SECRET);
     }

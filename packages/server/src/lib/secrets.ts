@@ -14,18 +14,27 @@ export function resolveSessionSecret(configured: string | undefined, dataDir: st
   if (fs.existsSync(file)) {
     const stored = fs.readFileSync(file, 'utf8').trim();
     if (stored.length >= 32) {
-      log.warn({ file }, 'SESSION_SECRET is not set; using the secret stored in the data folder. Multi-node deployments need one shared SESSION_SECRET.');
+      log.warn(
+        { file },
+        'SESSION_SECRET is not set; using the secret stored in the data folder. Multi-node deployments need one shared SESSION_SECRET.',
+      );
       return stored;
     }
   }
   const secret = crypto.randomBytes(32).toString('hex');
   fs.writeFileSync(file, secret, { mode: 0o600 });
-  log.warn({ file }, 'SESSION_SECRET is not set; generated a random one and stored it in the data folder. Multi-node deployments need one shared SESSION_SECRET.');
+  log.warn(
+    { file },
+    'SESSION_SECRET is not set; generated a random one and stored it in the data folder. Multi-node deployments need one shared SESSION_SECRET.',
+  );
   return secret;
 }
 
 /** Random alphanumeric string (aff codes, access tokens, suffixes). */
-export function randomString(length: number, alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'): string {
+export function randomString(
+  length: number,
+  alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+): string {
   const bytes = crypto.randomBytes(length);
   let out = '';
   for (let i = 0; i < length; i++) out += alphabet[bytes[i]! % alphabet.length];

@@ -1,4 +1,10 @@
-import { ErrorCode, parseSensitiveWords, sensitiveLineError, sensitivePatternLine, type OptionCheckFailure } from '@tollway/shared';
+import {
+  ErrorCode,
+  parseSensitiveWords,
+  sensitiveLineError,
+  sensitivePatternLine,
+  type OptionCheckFailure,
+} from '@tollway/shared';
 import { compileSafeAlternation, safePatternProblem, type SafePattern } from './safe-pattern.js';
 
 /** Finds the entries of the SensitiveWords list a text contains. */
@@ -41,7 +47,8 @@ export function sensitiveWordsRefusal(list: string): OptionCheckFailure | undefi
   if (error) return error;
   for (const [n, pattern] of patterns.entries()) {
     const problem = safePatternProblem(pattern, { caseInsensitive: true });
-    if (problem) return sensitiveLineError(ErrorCode.SensitiveRegexInvalid, sensitivePatternLine(list, n), problem, problem);
+    if (problem)
+      return sensitiveLineError(ErrorCode.SensitiveRegexInvalid, sensitivePatternLine(list, n), problem, problem);
   }
   return undefined;
 }
@@ -57,12 +64,17 @@ export function compileSensitiveWords(list: string): { matcher?: SensitiveMatche
   if (refusal) return { refusal };
   const { words, patterns } = parseSensitiveWords(list);
   const literal = words.length ? new RegExp(words.map(escapeLiteral).join('|'), 'giu') : undefined;
-  const regex: SafePattern | undefined = patterns.length ? compileSafeAlternation(patterns, { caseInsensitive: true }) : undefined;
+  const regex: SafePattern | undefined = patterns.length
+    ? compileSafeAlternation(patterns, { caseInsensitive: true })
+    : undefined;
   if (!literal && !regex) return {};
   return {
     matcher: {
       find(text, limit = DEFAULT_LIMIT) {
-        const hits = [...distinct(literalHits(literal, text), limit), ...(regex?.test(text) ? distinct(regex.scan(text), limit) : [])];
+        const hits = [
+          ...distinct(literalHits(literal, text), limit),
+          ...(regex?.test(text) ? distinct(regex.scan(text), limit) : []),
+        ];
         hits.sort((a, b) => a.at - b.at);
         return [...new Set(hits.map((h) => h.match))].slice(0, limit);
       },

@@ -26,7 +26,9 @@ function mapSecret(raw: string | null | undefined, fn: (secret: string) => strin
 export const maskSettingSecret = (raw: string | null | undefined): string => mapSecret(raw, () => MASKED_SECRET);
 
 /** The setting text with its webhook secret in plaintext (the owner's own view, sending webhooks). */
-export const openSettingSecret = (raw: string | null | undefined, box: SecretBox): string => mapSecret(raw, (v) => box.open(v));
+export const openSettingSecret = (raw: string | null | undefined, box: SecretBox): string =>
+  mapSecret(raw, (v) => box.open(v));
 
 /** The setting text as stored: its webhook secret sealed with CRYPTO_SECRET when set. */
-export const sealSettingSecret = (raw: string | null | undefined, box: SecretBox): string => mapSecret(raw, (v) => box.seal(v));
+export const sealSettingSecret = (raw: string | null | undefined, box: SecretBox): string =>
+  mapSecret(raw, (v) => box.seal(v));

@@ -56,8 +56,14 @@ export class TrustedProxies {
     for (const entry of entries) {
       const [addr, bits, extra] = entry.split('/');
       const max = net.isIPv6(addr!) ? 128 : 32;
-      if (extra !== undefined || !net.isIP(addr!) || (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > max)))
-        throw new Error(`must be true, false, a hop count or a list of proxy addresses and CIDR ranges, got "${entry}"`);
+      if (
+        extra !== undefined ||
+        !net.isIP(addr!) ||
+        (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > max))
+      )
+        throw new Error(
+          `must be true, false, a hop count or a list of proxy addresses and CIDR ranges, got "${entry}"`,
+        );
     }
     return new TrustedProxies('list', 0, blockListOf(entries));
   }

@@ -18,7 +18,9 @@ export interface WriterHealth {
 }
 
 /** The readiness probe's view of a running node: its stores and, once built, the relay's writer. */
-export type ReadinessContext = Pick<AppContext, 'db' | 'logDb' | 'redis'> & { relay?: { writer: { health(): WriterHealth } } };
+export type ReadinessContext = Pick<AppContext, 'db' | 'logDb' | 'redis'> & {
+  relay?: { writer: { health(): WriterHealth } };
+};
 
 export type CheckState = 'ok' | 'down' | 'skipped';
 
@@ -62,7 +64,10 @@ export function writerHealthy(h: WriterHealth): boolean {
 /** Checks the database (and the log database when separate), Redis when configured, and the writer. */
 export async function checkReadiness(ctx: ReadinessContext): Promise<Readiness> {
   const dbs = ctx.logDb && ctx.logDb !== ctx.db ? [ctx.db, ctx.logDb] : [ctx.db];
-  const [database, redis] = await Promise.all([state(Promise.all(dbs.map(pingDb))), state(ctx.redis ? counted(within(ctx.redis.ping(), CHECK_TIMEOUT_MS), 'redis') : undefined)]);
+  const [database, redis] = await Promise.all([
+    state(Promise.all(dbs.map(pingDb))),
+    state(ctx.redis ? counted(within(ctx.redis.ping(), CHECK_TIMEOUT_MS), 'redis') : undefined),
+  ]);
   const writer: CheckState = !ctx.relay ? 'skipped' : writerHealthy(ctx.relay.writer.health()) ? 'ok' : 'down';
   return { ready: database !== 'down' && redis !== 'down' && writer !== 'down', checks: { database, redis, writer } };
 }

@@ -22,7 +22,9 @@ export async function startMetricsServer(opts: MetricsServerOptions, log: Logger
       return;
     }
     if (opts.token && !bearerMatches(req.headers.authorization, opts.token)) {
-      res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' }).end('Unauthorized');
+      res
+        .writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' })
+        .end('Unauthorized');
       return;
     }
     metricsText().then(

@@ -36,9 +36,24 @@ const upstreamErrors = new FastCounter(
   ['channel', 'kind'],
   metrics,
 );
-const retries = new FastCounter('tollway_relay_retries_total', 'Upstream attempts after the first of a call (another channel or key tried)', ['surface'], metrics);
-const quotaReserved = new FastCounter('tollway_quota_reserved_total', 'Quota reserved at admission', ['source'], metrics);
-const quotaCharged = new FastCounter('tollway_quota_charged_total', 'Quota charged (relay settlements, task submissions, realtime responses)', ['source'], metrics);
+const retries = new FastCounter(
+  'tollway_relay_retries_total',
+  'Upstream attempts after the first of a call (another channel or key tried)',
+  ['surface'],
+  metrics,
+);
+const quotaReserved = new FastCounter(
+  'tollway_quota_reserved_total',
+  'Quota reserved at admission',
+  ['source'],
+  metrics,
+);
+const quotaCharged = new FastCounter(
+  'tollway_quota_charged_total',
+  'Quota charged (relay settlements, task submissions, realtime responses)',
+  ['source'],
+  metrics,
+);
 const quotaRefunded = new FastCounter(
   'tollway_quota_refunded_total',
   'Quota given back: reservations a relay call did not use (all of it when it failed), failed tasks refunded',
@@ -65,9 +80,21 @@ export function upstreamErrorKind(status: number): string {
 }
 
 const quota = {
-  reserved: { relay: quotaReserved.child('relay'), task: quotaReserved.child('task'), realtime: quotaReserved.child('realtime') },
-  charged: { relay: quotaCharged.child('relay'), task: quotaCharged.child('task'), realtime: quotaCharged.child('realtime') },
-  refunded: { relay: quotaRefunded.child('relay'), task: quotaRefunded.child('task'), realtime: quotaRefunded.child('realtime') },
+  reserved: {
+    relay: quotaReserved.child('relay'),
+    task: quotaReserved.child('task'),
+    realtime: quotaReserved.child('realtime'),
+  },
+  charged: {
+    relay: quotaCharged.child('relay'),
+    task: quotaCharged.child('task'),
+    realtime: quotaCharged.child('realtime'),
+  },
+  refunded: {
+    relay: quotaRefunded.child('relay'),
+    task: quotaRefunded.child('task'),
+    realtime: quotaRefunded.child('realtime'),
+  },
 };
 
 /** The relay's recording calls; each is a few map lookups and additions. */

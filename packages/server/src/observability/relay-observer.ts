@@ -43,7 +43,13 @@ export class CallObserver {
   ) {
     const parent = headers[TRACEPARENT];
     this.trace = observing.tracer
-      ? new CallTrace(observing.tracer, surface, typeof parent === 'string' ? parent : undefined, this.startedAt, observing.trustCallerTrace)
+      ? new CallTrace(
+          observing.tracer,
+          surface,
+          typeof parent === 'string' ? parent : undefined,
+          this.startedAt,
+          observing.trustCallerTrace,
+        )
       : undefined;
   }
 
@@ -108,7 +114,8 @@ export class CallObserver {
   end(): void {
     observers.delete(this.res);
     const status = this.res.statusCode;
-    if (observing.metrics) relayMetrics.answered(this.surface, this.model, this.channel, status, (Date.now() - this.startedAt) / 1000);
+    if (observing.metrics)
+      relayMetrics.answered(this.surface, this.model, this.channel, status, (Date.now() - this.startedAt) / 1000);
     this.trace?.end(status, this.requestId);
   }
 }

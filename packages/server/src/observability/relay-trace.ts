@@ -1,6 +1,20 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { parseTraceParent } from '@opentelemetry/core';
-import { ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions';
+import {
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+} from '@opentelemetry/semantic-conventions';
 
 export const ATTR_CHANNEL_ID = 'tollway.channel.id';
 export const ATTR_ATTEMPT = 'tollway.attempt';
@@ -35,7 +49,16 @@ export class CallTrace {
     const remote = parsed ? { ...parsed, isRemote: true } : undefined;
     const from = remote && trustCaller ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
     const links = remote && !trustCaller ? [{ context: remote }] : undefined;
-    this.root = tracer.startSpan(`relay ${route}`, { kind: SpanKind.SERVER, startTime, links, attributes: { [ATTR_HTTP_REQUEST_METHOD]: 'POST', [ATTR_HTTP_ROUTE]: route } }, from);
+    this.root = tracer.startSpan(
+      `relay ${route}`,
+      {
+        kind: SpanKind.SERVER,
+        startTime,
+        links,
+        attributes: { [ATTR_HTTP_REQUEST_METHOD]: 'POST', [ATTR_HTTP_ROUTE]: route },
+      },
+      from,
+    );
     this.parent = trace.setSpan(ROOT_CONTEXT, this.root);
   }
 
@@ -57,7 +80,12 @@ export class CallTrace {
     this.pick?.setAttribute(ATTR_CHANNEL_ID, channelId).end();
     this.pick = undefined;
     this.root.setAttribute(ATTR_MODEL, model);
-    this.attempt = this.child('upstream attempt', { [ATTR_CHANNEL_ID]: channelId, [ATTR_ATTEMPT]: attempt }, undefined, SpanKind.CLIENT);
+    this.attempt = this.child(
+      'upstream attempt',
+      { [ATTR_CHANNEL_ID]: channelId, [ATTR_ATTEMPT]: attempt },
+      undefined,
+      SpanKind.CLIENT,
+    );
   }
 
   attempted(status: number, failed: boolean): void {

@@ -16,7 +16,15 @@ export function startObservability(config: Config, log: Logger): () => Promise<v
   }
   const tracing = config.otlpTracesEndpoint !== undefined && !observing.tracer;
   if (tracing) {
-    observing.tracer = startTracing({ endpoint: config.otlpTracesEndpoint!, serviceName: config.otelServiceName, version: config.version, sampler: config.otelTracesSampler }, log);
+    observing.tracer = startTracing(
+      {
+        endpoint: config.otlpTracesEndpoint!,
+        serviceName: config.otelServiceName,
+        version: config.version,
+        sampler: config.otelTracesSampler,
+      },
+      log,
+    );
     observing.trustCallerTrace = config.otelTrustCallerSampling;
   }
   observing.on = observing.metrics || observing.tracer !== undefined;

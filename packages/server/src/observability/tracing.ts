@@ -26,7 +26,11 @@ const DEFAULT_EXPORT_DELAY_MS = 5_000;
 
 function samplerOf(s: TracesSampler, base: typeof TraceBase): TraceBase.Sampler {
   const { AlwaysOnSampler, AlwaysOffSampler, TraceIdRatioBasedSampler, ParentBasedSampler } = base;
-  const root = s.name.endsWith('always_on') ? new AlwaysOnSampler() : s.name.endsWith('always_off') ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(s.ratio);
+  const root = s.name.endsWith('always_on')
+    ? new AlwaysOnSampler()
+    : s.name.endsWith('always_off')
+      ? new AlwaysOffSampler()
+      : new TraceIdRatioBasedSampler(s.ratio);
   return s.name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
 }
 
@@ -43,11 +47,19 @@ export function startTracing(config: TracingConfig, log: Logger): Tracer {
   const exporter = new OTLPTraceExporter({ url: config.endpoint });
   provider = new BasicTracerProvider({
     sampler: samplerOf(config.sampler, base),
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: config.version }),
-    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.exportDelayMs ?? DEFAULT_EXPORT_DELAY_MS })],
+    resource: resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: config.serviceName,
+      [ATTR_SERVICE_VERSION]: config.version,
+    }),
+    spanProcessors: [
+      new BatchSpanProcessor(exporter, { scheduledDelayMillis: config.exportDelayMs ?? DEFAULT_EXPORT_DELAY_MS }),
+    ],
   });
   tracer = provider.getTracer('tollway', config.version);
-  log.info({ endpoint: new URL(config.endpoint).origin, sampler: config.sampler.name, ratio: config.sampler.ratio }, 'tracing: exporting spans over OTLP/HTTP');
+  log.info(
+    { endpoint: new URL(config.endpoint).origin, sampler: config.sampler.name, ratio: config.sampler.ratio },
+    'tracing: exporting spans over OTLP/HTTP',
+  );
   return tracer;
 }
 

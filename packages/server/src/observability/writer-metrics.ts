@@ -40,8 +40,18 @@ new Gauge({
     this.set(watched?.health().openCalls ?? 0);
   },
 });
-const batchSize = new Histogram({ name: 'tollway_writer_batch_size', help: 'Records per committed writer batch', buckets: BATCH_BUCKETS, registers: [metrics] });
-const batches = new Counter({ name: 'tollway_writer_batches_total', help: 'Writer batches by outcome', labelNames: ['outcome'] as const, registers: [metrics] });
+const batchSize = new Histogram({
+  name: 'tollway_writer_batch_size',
+  help: 'Records per committed writer batch',
+  buckets: BATCH_BUCKETS,
+  registers: [metrics],
+});
+const batches = new Counter({
+  name: 'tollway_writer_batches_total',
+  help: 'Writer batches by outcome',
+  labelNames: ['outcome'] as const,
+  registers: [metrics],
+});
 
 /** The writer's hooks and gauges. */
 export const writerMetrics = {

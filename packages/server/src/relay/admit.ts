@@ -19,7 +19,11 @@ export async function admitModel(
   model: string,
   tokens = 0,
   inputTokens = 0,
-): Promise<{ price: ResolvedPrice; limits: Awaited<ReturnType<typeof checkRateLimits>>; rate: RateAdmission | undefined }> {
+): Promise<{
+  price: ResolvedPrice;
+  limits: Awaited<ReturnType<typeof checkRateLimits>>;
+  rate: RateAdmission | undefined;
+}> {
   if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
   const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
   if (!price) throw relayErrors.unpriced(model);
@@ -36,7 +40,12 @@ export async function admitModel(
  * Stage 3 — reserve: up to `amount` (at least `minimum`, default all of it) held from the user and (for a limited
  * token) the token, or the quota error.
  */
-export async function reserveQuota(ctx: RelayContext, auth: TokenAuth, amount: number, minimum = amount): Promise<{ target: ReserveTarget; hold: Hold }> {
+export async function reserveQuota(
+  ctx: RelayContext,
+  auth: TokenAuth,
+  amount: number,
+  minimum = amount,
+): Promise<{ target: ReserveTarget; hold: Hold }> {
   const target = { userId: auth.userId, tokenId: auth.unlimited ? undefined : auth.tokenId };
   const hold = await ctx.relay.ledger.reserve(target, amount, minimum);
   if (hold === 'user') throw relayErrors.userQuota();

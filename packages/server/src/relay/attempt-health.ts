@@ -12,7 +12,11 @@ const callerGone = (a: ChannelAttempt) => a.res.destroyed && !a.res.writableFini
  * 5xx as a failure; a refusal of the caller's own request, or an attempt cut because the caller left, decides
  * nothing.
  */
-export async function withBreaker(breakers: ChannelBreakers, a: ChannelAttempt, run: () => Promise<AttemptResult>): Promise<AttemptResult> {
+export async function withBreaker(
+  breakers: ChannelBreakers,
+  a: ChannelAttempt,
+  run: () => Promise<AttemptResult>,
+): Promise<AttemptResult> {
   const { channel: ch } = a;
   const index = ch.multiKey ? ch.keys.indexOf(a.key) : -1;
   const keyIndex = index >= 0 ? index : undefined;
@@ -25,7 +29,8 @@ export async function withBreaker(breakers: ChannelBreakers, a: ChannelAttempt, 
     breakers.record(ch.id, keyIndex, err instanceof RelayError || callerGone(a) ? 'neutral' : 'failure', NaN);
     throw err;
   }
-  if (result.kind === 'relayed') breakers.record(ch.id, keyIndex, 'success', Math.max(0, a.started + result.firstByteMs - startedAt));
+  if (result.kind === 'relayed')
+    breakers.record(ch.id, keyIndex, 'success', Math.max(0, a.started + result.firstByteMs - startedAt));
   else breakers.record(ch.id, keyIndex, callerGone(a) ? 'neutral' : outcomeOfStatus(result.status), NaN);
   return result;
 }

@@ -37,15 +37,44 @@ export function attemptChannel(ctx: RelayContext, a: ChannelAttempt): Promise<At
 async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<AttemptResult> {
   const { call, channel: ch, upstreamModel, res } = a;
   const adaptor = adaptorFor(ch.type, upstreamModel);
-  if (!adaptor) return { kind: 'failed', status: 501, message: `channel type ${ch.type} is not supported by this version`, body: '' };
-  if (call.surface) return call.surface.forward({ ctx, channel: ch, key: a.key, model: upstreamModel, adaptor, res, signal: a.signal, started: a.started });
+  if (!adaptor)
+    return {
+      kind: 'failed',
+      status: 501,
+      message: `channel type ${ch.type} is not supported by this version`,
+      body: '',
+    };
+  if (call.surface)
+    return call.surface.forward({
+      ctx,
+      channel: ch,
+      key: a.key,
+      model: upstreamModel,
+      adaptor,
+      res,
+      signal: a.signal,
+      started: a.started,
+    });
   const endpoint = call.openaiEndpoint ?? 'chat';
   if (adaptor.format === 'openai' && call.format === openAIChat) return forwardOpenAIChannel(ctx, a, adaptor, endpoint);
-  if (endpoint !== 'chat') return { kind: 'failed', status: 501, message: `this channel type does not serve ${openAIPaths[endpoint]}`, body: '' };
+  if (endpoint !== 'chat')
+    return {
+      kind: 'failed',
+      status: 501,
+      message: `this channel type does not serve ${openAIPaths[endpoint]}`,
+      body: '',
+    };
 
   // Claude/Gemini settings of the format the upstream speaks: the URL model loses its thinking suffix here.
   const settings = formatSettings(adaptor.format, ctx.options, upstreamModel);
-  const upstreamCall = { channel: ch, key: a.key, model: settings.model, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options };
+  const upstreamCall = {
+    channel: ch,
+    key: a.key,
+    model: settings.model,
+    stream: call.stream,
+    openaiPath: openAIPaths[endpoint],
+    options: ctx.options,
+  };
   const target = adaptor.target(upstreamCall);
   const upstream = formatFor(adaptor.format);
   let body: Json;
@@ -62,7 +91,8 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<Att
       ir.model = upstreamModel;
       ir.stream = call.stream;
       if (ch.systemPrompt) ir.system.unshift(ch.systemPrompt);
-      if (adaptor.format === 'anthropic' && !ir.maxTokens) ir.maxTokens = claudeDefaultMaxTokens(ctx.options, upstreamModel);
+      if (adaptor.format === 'anthropic' && !ir.maxTokens)
+        ir.maxTokens = claudeDefaultMaxTokens(ctx.options, upstreamModel);
       const cap = a.budget?.cap;
       if (cap !== undefined) ir.maxTokens = Math.min(ir.maxTokens ?? cap, cap);
       body = upstream.requestFromIR(ir);

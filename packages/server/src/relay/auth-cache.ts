@@ -43,7 +43,10 @@ export const UNKNOWN_KEY_CACHE_MAX = 10_000;
  */
 export class TokenAuthCache {
   private readonly byKey: BoundedMap<string, TokenAuth>;
-  private readonly unknown = new BoundedMap<string, true>({ maxEntries: UNKNOWN_KEY_CACHE_MAX, ttlMs: NEGATIVE_TTL_MS });
+  private readonly unknown = new BoundedMap<string, true>({
+    maxEntries: UNKNOWN_KEY_CACHE_MAX,
+    ttlMs: NEGATIVE_TTL_MS,
+  });
   /** Loads under way: one entry per key being read from the database, gone when the read ends. */
   private readonly loading = new Map<string, Promise<TokenAuth | undefined>>();
 
@@ -119,7 +122,10 @@ export class TokenAuthCache {
     }
     let acceptUnset: boolean;
     try {
-      acceptUnset = Boolean((JSON.parse(row.userSetting || '{}') as { accept_unset_model_ratio_model?: boolean }).accept_unset_model_ratio_model);
+      acceptUnset = Boolean(
+        (JSON.parse(row.userSetting || '{}') as { accept_unset_model_ratio_model?: boolean })
+          .accept_unset_model_ratio_model,
+      );
     } catch {
       acceptUnset = false;
     }
@@ -150,7 +156,12 @@ export class TokenAuthCache {
         row.rate_limit_enabled === 1 && row.rate_limit_period > 0
           ? { periodSeconds: row.rate_limit_period, count: row.rate_limit_count, success: row.rate_limit_success }
           : undefined,
-      perMinute: { tokenRpm: Number(row.tokenRpm), tokenTpm: Number(row.tokenTpm), userRpm: Number(row.userRpm), userTpm: Number(row.userTpm) },
+      perMinute: {
+        tokenRpm: Number(row.tokenRpm),
+        tokenTpm: Number(row.tokenTpm),
+        userRpm: Number(row.userRpm),
+        userTpm: Number(row.userTpm),
+      },
       loadedAt: now,
     };
     this.unknown.delete(key);

@@ -15,7 +15,10 @@ export function apiKeyOf(req: RelayRequest): string | undefined {
   const h = req.headers;
   let raw = h.authorization;
   if (raw) raw = raw.startsWith('Bearer ') || raw.startsWith('bearer ') ? raw.slice(7) : raw;
-  raw ??= (h['x-api-key'] as string | undefined) ?? (h['x-goog-api-key'] as string | undefined) ?? (req.query as { key?: string } | undefined)?.key;
+  raw ??=
+    (h['x-api-key'] as string | undefined) ??
+    (h['x-goog-api-key'] as string | undefined) ??
+    (req.query as { key?: string } | undefined)?.key;
   if (!raw) return undefined;
   raw = raw.trim();
   return raw.startsWith('sk-') ? raw.slice(3) : raw;
@@ -37,7 +40,8 @@ export async function authenticateKey(key: string, ip: string, cache: TokenAuthC
   const auth = await cache.get(key);
   if (!auth) throw relayErrors.badKey();
   if (auth.userStatus !== UserStatus.Enabled) throw relayErrors.userBanned();
-  if (auth.status === 3 || (auth.expiredTime !== -1 && auth.expiredTime < nowSeconds())) throw relayErrors.tokenExpired();
+  if (auth.status === 3 || (auth.expiredTime !== -1 && auth.expiredTime < nowSeconds()))
+    throw relayErrors.tokenExpired();
   if (auth.status === 4) throw relayErrors.tokenExhausted();
   if (auth.status !== 1) throw relayErrors.tokenDisabled();
   if (!auth.allowIps.allows(ip)) throw relayErrors.ipDenied(ip);

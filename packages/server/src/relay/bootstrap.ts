@@ -19,7 +19,9 @@ const REDIS_NODE_ID_FILE = 'redis-node-id';
  * Builds the relay's services: token cache, quota ledger, durable writer (journal replayed first) and the
  * upstream connection pools. Keeps them coherent with account changes on this node and, via the bus, others.
  */
-export async function createRelayServices(ctx: AppContext): Promise<RelayServices & { close(deadline?: number): Promise<void> }> {
+export async function createRelayServices(
+  ctx: AppContext,
+): Promise<RelayServices & { close(deadline?: number): Promise<void> }> {
   const k = ctx.db.kysely;
   // Low-quota warnings are decided from committed balances, after each batch, off the relay's path.
   const quotaWarnings = new QuotaWarnings(ctx.db, ctx.options, new Mailer(ctx.options), ctx.log);
@@ -38,8 +40,13 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     // A dropped copy (a task refund applied before) may have moved a live balance the database never followed.
     onDropped: (records) => {
       for (const r of records) {
-        void ledger.refresh('users', r.userId).catch((err: unknown) => ctx.log.warn({ err }, 'ledger: re-reading a balance failed'));
-        if (r.tokenLimited && r.tokenId) void ledger.refresh('tokens', r.tokenId).catch((err: unknown) => ctx.log.warn({ err }, 'ledger: re-reading a balance failed'));
+        void ledger
+          .refresh('users', r.userId)
+          .catch((err: unknown) => ctx.log.warn({ err }, 'ledger: re-reading a balance failed'));
+        if (r.tokenLimited && r.tokenId)
+          void ledger
+            .refresh('tokens', r.tokenId)
+            .catch((err: unknown) => ctx.log.warn({ err }, 'ledger: re-reading a balance failed'));
       }
     },
     onCommitted: (records) => {
@@ -49,9 +56,23 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     },
   });
   const loadUsers = async (ids: number[]) =>
-    new Map((await k.selectFrom('users').select(['id', 'quota']).where('id', 'in', ids).where('deleted_at', 'is', null).execute()).map((r) => [r.id, Number(r.quota)]));
+    new Map(
+      (
+        await k
+          .selectFrom('users')
+          .select(['id', 'quota'])
+          .where('id', 'in', ids)
+          .where('deleted_at', 'is', null)
+          .execute()
+      ).map((r) => [r.id, Number(r.quota)]),
+    );
   const loadTokens = async (ids: number[]) =>
-    new Map((await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [r.id, Number(r.remain_quota)]));
+    new Map(
+      (await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [
+        r.id,
+        Number(r.remain_quota),
+      ]),
+    );
   // One node keeps balances in memory; a cluster (REDIS_CONN_STRING) keeps them in Redis so reservations are
   // atomic across every node.
   const ledger: Ledger = ctx.redis
@@ -72,14 +93,19 @@ export async function createRelayServices(ctx: AppContext): Promise<RelayService
     (userGroup, group) => isUsableGroup(ctx.options, userGroup, group),
     (key) => ctx.secretBox.sealFixed(key),
   );
-  const upstream = new UpstreamPools({ maxConnsPerHost: ctx.config.relayMaxConnsPerHost, http2: ctx.config.relayHttp2 }, ctx.config.streamingTimeout * 1000, ctx.log);
+  const upstream = new UpstreamPools(
+    { maxConnsPerHost: ctx.config.relayMaxConnsPerHost, http2: ctx.config.relayHttp2 },
+    ctx.config.streamingTimeout * 1000,
+    ctx.log,
+  );
   // A deleted or changed channel's own pools close once their calls finish.
   ctx.channelCache.onReload(() => upstream.channelsChanged(ctx.channelCache));
 
   // A balance changed outside the relay: the memory ledger of every node re-reads it; a Redis ledger is
   // shared, so only the node where the change happened rebuilds it.
   const refresh = async (kind: 'users' | 'tokens', id: number, local: boolean) => {
-    if (local || !ctx.redis) await ledger.refresh(kind, id).catch((err) => ctx.log.warn({ err }, 'balance refresh failed'));
+    if (local || !ctx.redis)
+      await ledger.refresh(kind, id).catch((err) => ctx.log.warn({ err }, 'balance refresh failed'));
   };
   const userChanged = (id: number, local: boolean) => {
     tokens.invalidateUser(id);

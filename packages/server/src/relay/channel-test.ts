@@ -15,7 +15,11 @@ import type { RelayServices } from './services.js';
  * mapping and prefix as the relay (so Anthropic and Gemini channels are tested in their own format). Never
  * returns the key.
  */
-export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServices }, channel: CachedChannel, model: string): Promise<ChannelProbeResult> {
+export async function testChannelUpstream(
+  ctx: AppContext & { relay?: RelayServices },
+  channel: CachedChannel,
+  model: string,
+): Promise<ChannelProbeResult> {
   const started = Date.now();
   const keyIndex = chooseKey(channel);
   if (keyIndex === undefined) return { ok: false, status: 0, message: 'channel has no usable key', elapsedMs: 0 };
@@ -23,13 +27,33 @@ export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServi
   if ('error' in mapped) return { ok: false, status: 0, message: mapped.error, elapsedMs: 0 };
   const upstreamModel = mapped.upstream;
   const adaptor = adaptorFor(channel.type, upstreamModel);
-  if (!adaptor) return { ok: false, status: 0, message: `channel type ${channel.type} is not supported by this version`, elapsedMs: 0 };
-  const call = { channel, key: channel.keys[keyIndex]!, model: upstreamModel, stream: false, openaiPath: openAIPaths.chat, options: ctx.options };
+  if (!adaptor)
+    return {
+      ok: false,
+      status: 0,
+      message: `channel type ${channel.type} is not supported by this version`,
+      elapsedMs: 0,
+    };
+  const call = {
+    channel,
+    key: channel.keys[keyIndex]!,
+    model: upstreamModel,
+    stream: false,
+    openaiPath: openAIPaths.chat,
+    options: ctx.options,
+  };
   const { url, headers } = adaptor.target(call);
   const format = formatFor(adaptor.format);
-  const body = format.requestFromIR({ model: upstreamModel, system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], maxTokens: 1, stream: false });
+  const body = format.requestFromIR({
+    model: upstreamModel,
+    system: [],
+    messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }],
+    maxTokens: 1,
+    stream: false,
+  });
   const sent = await prepareRequest(adaptor, call, url, headers, body);
-  if ('error' in sent) return { ok: false, status: sent.error.status, message: sent.error.message, elapsedMs: Date.now() - started };
+  if ('error' in sent)
+    return { ok: false, status: sent.error.status, message: sent.error.message, elapsedMs: Date.now() - started };
   const { request } = await import('undici');
   try {
     const res = await request(sent.origin + sent.path, {
@@ -46,16 +70,28 @@ export async function testChannelUpstream(ctx: AppContext & { relay?: RelayServi
       // Only a model API's own error message reaches the caller; any other page is summarised and logged.
       const contentType = String(res.headers['content-type'] ?? '');
       const known = modelErrorMessage(text, contentType);
-      if (!known) ctx.log.warn({ channel_id: channel.id, status: res.statusCode, contentType, body: redactKeys(text, channel.keys) }, 'channel test: upstream answer refused');
+      if (!known)
+        ctx.log.warn(
+          { channel_id: channel.id, status: res.statusCode, contentType, body: redactKeys(text, channel.keys) },
+          'channel test: upstream answer refused',
+        );
       const message = redactKeys(known ?? answerSummary(res.statusCode, contentType), channel.keys);
       return { ok: false, status: res.statusCode, message, elapsedMs };
     }
     // Some upstreams (Tencent, Coze) refuse in a 200 JSON answer.
-    const json = format.answerError && String(res.headers['content-type'] ?? '').includes('application/json') ? parseData(text) : undefined;
+    const json =
+      format.answerError && String(res.headers['content-type'] ?? '').includes('application/json')
+        ? parseData(text)
+        : undefined;
     const fault = json && format.answerError?.(json);
     if (fault) return { ok: false, status: fault.status, message: fault.message, elapsedMs };
     return { ok: true, status: res.statusCode, message: '', elapsedMs };
   } catch (err) {
-    return { ok: false, status: 0, message: `upstream unreachable: ${(err as Error).message}`, elapsedMs: Date.now() - started };
+    return {
+      ok: false,
+      status: 0,
+      message: `upstream unreachable: ${(err as Error).message}`,
+      elapsedMs: Date.now() - started,
+    };
   }
 }

@@ -27,7 +27,11 @@ const MAX_VALUE_LENGTH = 2048;
  * The allowed vendor headers the client sent for an upstream speaking `format` whose own headers are `upstream`,
  * or undefined when it sent none (the common case: no object is made). Reads only the few names of the list.
  */
-export function clientHeaders(format: string, from: IncomingHttpHeaders | undefined, upstream: Record<string, string>): Record<string, string> | undefined {
+export function clientHeaders(
+  format: string,
+  from: IncomingHttpHeaders | undefined,
+  upstream: Record<string, string>,
+): Record<string, string> | undefined {
   const names = FORWARDED[format];
   if (!names || !from) return undefined;
   let out: Record<string, string> | undefined;
@@ -45,7 +49,11 @@ export function clientHeaders(format: string, from: IncomingHttpHeaders | undefi
  * `headers` with the client's allowed vendor headers for `format` added; the channel's own headers win. Returns
  * `headers` itself when the client sent none.
  */
-export function withClientHeaders(format: string, headers: Record<string, string>, from: IncomingHttpHeaders | undefined): Record<string, string> {
+export function withClientHeaders(
+  format: string,
+  headers: Record<string, string>,
+  from: IncomingHttpHeaders | undefined,
+): Record<string, string> {
   const extra = clientHeaders(format, from, headers);
   return extra ? Object.assign(extra, headers) : headers;
 }

@@ -3,7 +3,15 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import { CappedText } from './capped-text.js';
 import { irAnswerContent } from './chat-content.js';
-import { forwardUpstream, sendWhole, type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink, type WholeSink } from './forward-upstream.js';
+import {
+  forwardUpstream,
+  sendWhole,
+  type AnswerHeaders,
+  type AnswerRoute,
+  type AnswerSink,
+  type StreamSink,
+  type WholeSink,
+} from './forward-upstream.js';
 import { SseCollect } from './ir/collect.js';
 import { SseSplitter, type SseEvent } from './ir/sse.js';
 import type { ClientFormat, IRPart, IRStreamEvent, IRUsage, UpstreamFormat } from './ir/types.js';
@@ -21,7 +29,11 @@ const BAD_ANSWER_LIMIT = 2000;
 const FAULT_BODY_LIMIT = 64 * 1024;
 /** Pending answer text is counted in windows of this many characters (memory stays bounded). */
 const COUNT_WINDOW = 4096;
-const SSE_HEAD = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+const SSE_HEAD = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+};
 
 type CountTokens = (t: string) => number;
 
@@ -74,11 +86,13 @@ function answerText(json: Record<string, unknown>, parts: IRPart[]): string {
   const candidates = json.candidates;
   if (Array.isArray(candidates) && candidates.length > 1) {
     for (const c of candidates as { content?: { parts?: { text?: unknown; functionCall?: { args?: unknown } }[] } }[]) {
-      for (const p of c?.content?.parts ?? []) text += typeof p?.text === 'string' ? p.text : p?.functionCall ? JSON.stringify(p.functionCall.args ?? {}) : '';
+      for (const p of c?.content?.parts ?? [])
+        text += typeof p?.text === 'string' ? p.text : p?.functionCall ? JSON.stringify(p.functionCall.args ?? {}) : '';
     }
     return text;
   }
-  for (const p of parts) text += p.type === 'text' || p.type === 'thinking' ? p.text : p.type === 'tool_call' ? p.arguments : '';
+  for (const p of parts)
+    text += p.type === 'text' || p.type === 'thinking' ? p.text : p.type === 'tool_call' ? p.arguments : '';
   return text;
 }
 
@@ -98,19 +112,35 @@ class ConvertJson implements WholeSink {
     try {
       json = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      return { kind: 'failed', status: 502, message: 'upstream answered with invalid JSON', body: text.slice(0, BAD_ANSWER_LIMIT) };
+      return {
+        kind: 'failed',
+        status: 502,
+        message: 'upstream answered with invalid JSON',
+        body: text.slice(0, BAD_ANSWER_LIMIT),
+      };
     }
-    const fault = c.upstream.answerError?.(json) ?? (c.stream ? { status: 502, message: 'upstream answered a streamed call with JSON' } : undefined);
-    if (fault) return { kind: 'failed', status: fault.status, message: fault.message, body: text.slice(0, FAULT_BODY_LIMIT) };
+    const fault =
+      c.upstream.answerError?.(json) ??
+      (c.stream ? { status: 502, message: 'upstream answered a streamed call with JSON' } : undefined);
+    if (fault)
+      return { kind: 'failed', status: fault.status, message: fault.message, body: text.slice(0, FAULT_BODY_LIMIT) };
     const ir = c.upstream.responseToIR(json);
     // An answer without usage (or with no output in it) is billed on our count of its text.
     const reported = ir.usage.inputTokens > 0 || ir.usage.outputTokens > 0;
     const counted = ir.usage.outputTokens > 0 ? 0 : this.countTokens(answerText(json, ir.parts));
     if (Math.max(ir.usage.outputTokens, counted) > (c.budget?.tokens ?? Infinity)) {
       outputCapExceeded('plain');
-      return { kind: 'failed', status: 502, message: 'the upstream answered past the output cap it was sent', body: '' };
+      return {
+        kind: 'failed',
+        status: 502,
+        message: 'the upstream answered past the output cap it was sent',
+        body: '',
+      };
     }
-    sendWhole(res, c.upstream.name === c.client.name ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel)));
+    sendWhole(
+      res,
+      c.upstream.name === c.client.name ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel)),
+    );
     const output = c.captureAnswer ? irAnswerContent(ir.parts) : undefined;
     return {
       kind: 'relayed',
@@ -146,7 +176,8 @@ class CollectStream implements StreamSink {
   }
 
   close(res: ServerResponse, cut: boolean): AttemptResult {
-    if (cut) return { kind: 'failed', status: 0, message: 'upstream unreachable: the answer stream broke off', body: '' };
+    if (cut)
+      return { kind: 'failed', status: 0, message: 'upstream unreachable: the answer stream broke off', body: '' };
     const { response, error, sawUsage, head } = this.collect.end();
     if (error) return { kind: 'failed', status: 502, message: error, body: head };
     sendWhole(res, JSON.stringify(this.c.client.responseFromIR(response, this.c.requestedModel)));
@@ -225,14 +256,20 @@ class ConvertSse implements StreamSink {
     if (!res.destroyed) res.end(this.stopped ? '' : this.flushOut());
     // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
     const usage = this.usage;
-    if (this.pendingText && (cut || !usage || usage.outputTokens === 0)) this.counted += this.countTokens(this.pendingText);
+    if (this.pendingText && (cut || !usage || usage.outputTokens === 0))
+      this.counted += this.countTokens(this.pendingText);
     this.pendingText = '';
     return {
       kind: 'relayed',
       status: 200,
       // A cut stream's usage so far still names its prompt; its output is our count (or the usage's, if more). A
       // stream the meter ended delivered no more than its hold's output, which it is billed whole.
-      usage: usage ? billingUsage(this.stopped ? { ...usage, outputTokens: Math.min(usage.outputTokens, this.meterLimit) } : usage, true) : undefined,
+      usage: usage
+        ? billingUsage(
+            this.stopped ? { ...usage, outputTokens: Math.min(usage.outputTokens, this.meterLimit) } : usage,
+            true,
+          )
+        : undefined,
       // A whole answer with its output reported is billed on the report (the meter's count is only a bound).
       countedCompletion: this.stopped ? this.meterLimit : !cut && usage && usage.outputTokens > 0 ? 0 : this.counted,
       firstByteMs: this.firstByteMs,

@@ -6,7 +6,13 @@ import type { CancelSignal } from './services.js';
 import type { AttemptResult } from './types.js';
 import { UpstreamExchange, type AnswerRoute } from './upstream-exchange.js';
 
-export { type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink, type WholeSink } from './upstream-exchange.js';
+export {
+  type AnswerHeaders,
+  type AnswerRoute,
+  type AnswerSink,
+  type StreamSink,
+  type WholeSink,
+} from './upstream-exchange.js';
 
 /** What goes upstream: where, with which headers, and the body (JSON text or bytes, or a spooled upload read as it is sent). */
 export interface UpstreamCall {
@@ -23,11 +29,20 @@ export interface UpstreamCall {
  * upstream is aborted if the client leaves), or read whole and answered at once. Rejects when no answer came
  * (connection failure, cancel).
  */
-export function forwardUpstream(agent: Dispatcher, up: UpstreamCall, res: ServerResponse, signal: CancelSignal, route: AnswerRoute): Promise<AttemptResult> {
+export function forwardUpstream(
+  agent: Dispatcher,
+  up: UpstreamCall,
+  res: ServerResponse,
+  signal: CancelSignal,
+  route: AnswerRoute,
+): Promise<AttemptResult> {
   // Traced calls tell the upstream their attempt's span (W3C traceparent).
   const headers = observing.tracer ? withTraceparent(up.headers, res) : up.headers;
   return new Promise((resolve, reject) => {
-    agent.dispatch({ origin: up.origin, path: up.path, method: 'POST', headers, body: up.body }, new UpstreamExchange(res, route, signal, up.body, resolve, reject));
+    agent.dispatch(
+      { origin: up.origin, path: up.path, method: 'POST', headers, body: up.body },
+      new UpstreamExchange(res, route, signal, up.body, resolve, reject),
+    );
   });
 }
 

@@ -5,10 +5,22 @@ import type { Dispatcher } from 'undici';
 import { CappedText, CHAT_CONTENT_CAP } from './capped-text.js';
 import { openAIAnswerContent } from './chat-content.js';
 import { withClientHeaders } from './client-headers.js';
-import { forwardUpstream, type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink, type WholeSink } from './forward-upstream.js';
+import {
+  forwardUpstream,
+  type AnswerHeaders,
+  type AnswerRoute,
+  type AnswerSink,
+  type StreamSink,
+  type WholeSink,
+} from './forward-upstream.js';
 import { unconvertible } from './errors.js';
 import type { KeepAliveOptions } from './keep-alive.js';
-import { countedCompletionTokens, newStreamState, transformOpenAIChunk, type OpenAIStreamState } from './providers/openai/stream.js';
+import {
+  countedCompletionTokens,
+  newStreamState,
+  transformOpenAIChunk,
+  type OpenAIStreamState,
+} from './providers/openai/stream.js';
 import { openAIPaths, rewriteOpenAIBody, type OpenAIEndpoint } from './providers/openai/request.js';
 import type { UpstreamAdaptor } from './providers/types.js';
 import type { CancelSignal, RelayContext } from './services.js';
@@ -43,7 +55,11 @@ const COUNTED_ANSWER_LIMIT = 16 * 1024 * 1024;
 const METERED_ANSWER_LIMIT = 64 * 1024 * 1024;
 /** How much of a plain answer is kept to read its text from (JSON escapes and other fields take room too). */
 const CAPTURE_HEAD = 64 * CHAT_CONTENT_CAP;
-const SSE_HEAD = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+const SSE_HEAD = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+};
 
 const LF = 0x0a;
 const endsWithBlankLine = (b: Buffer): boolean => b.length >= 2 && b[b.length - 1] === LF && b[b.length - 2] === LF;
@@ -107,8 +123,20 @@ class PassThroughSse implements StreamSink {
     if (!res.destroyed) res.end();
     const usage = state.usage;
     // Our own count is needed only when the upstream gave no usage or the stream was cut (the bill then uses it).
-    const counted = this.meterStopped ? this.meterLimit : cut || !usage || usage.completionTokens === 0 ? countedCompletionTokens(state, this.countTokens) : 0;
-    return { kind: 'relayed', status: this.status, usage, countedCompletion: counted, firstByteMs: this.firstByteMs, cut, output: state.capture?.value() };
+    const counted = this.meterStopped
+      ? this.meterLimit
+      : cut || !usage || usage.completionTokens === 0
+        ? countedCompletionTokens(state, this.countTokens)
+        : 0;
+    return {
+      kind: 'relayed',
+      status: this.status,
+      usage,
+      countedCompletion: counted,
+      firstByteMs: this.firstByteMs,
+      cut,
+      output: state.capture?.value(),
+    };
   }
 }
 
@@ -143,7 +171,11 @@ class PassThroughJson implements StreamSink {
   open(res: ServerResponse, status: number, headers: AnswerHeaders): void {
     this.status = status;
     const length = headers['content-length'] as string | undefined;
-    res.writeHead(status, { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': 'no-cache', ...(length ? { 'content-length': length } : {}) });
+    res.writeHead(status, {
+      'content-type': String(headers['content-type'] ?? 'application/json'),
+      'cache-control': 'no-cache',
+      ...(length ? { 'content-length': length } : {}),
+    });
   }
 
   chunk(raw: Buffer): Buffer | undefined {
@@ -171,8 +203,20 @@ class PassThroughJson implements StreamSink {
     const output = this.head !== undefined ? openAIAnswerContent(this.head, this.headComplete) : undefined;
     const usage = usageFromJsonTail(this.tail);
     // No usage (or no output in it): billed on our count of every choice's text (too large to keep: a token a byte).
-    const counted = usage?.completionTokens ? 0 : this.kept ? countedAnswer(Buffer.concat(this.kept).toString('utf8'), this.countTokens) : this.bytes;
-    return { kind: 'relayed', status: this.status, usage, countedCompletion: counted, firstByteMs: this.firstByteMs, cut, output };
+    const counted = usage?.completionTokens
+      ? 0
+      : this.kept
+        ? countedAnswer(Buffer.concat(this.kept).toString('utf8'), this.countTokens)
+        : this.bytes;
+    return {
+      kind: 'relayed',
+      status: this.status,
+      usage,
+      countedCompletion: counted,
+      firstByteMs: this.firstByteMs,
+      cut,
+      output,
+    };
   }
 }
 
@@ -205,12 +249,29 @@ class MeteredJson implements WholeSink {
     const counted = usage?.completionTokens ? 0 : countedAnswer(text, this.countTokens);
     if (Math.max(usage?.completionTokens ?? 0, counted) > (this.up.budget?.tokens ?? Infinity)) {
       outputCapExceeded('plain');
-      return { kind: 'failed', status: 502, message: 'the upstream answered past the output cap it was sent', body: '' };
+      return {
+        kind: 'failed',
+        status: 502,
+        message: 'the upstream answered past the output cap it was sent',
+        body: '',
+      };
     }
-    res.writeHead(200, { 'content-type': String(headers['content-type'] ?? 'application/json'), 'cache-control': 'no-cache', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(200, {
+      'content-type': String(headers['content-type'] ?? 'application/json'),
+      'cache-control': 'no-cache',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
     const output = this.up.captureAnswer ? openAIAnswerContent(text, true) : undefined;
-    return { kind: 'relayed', status: 200, usage, countedCompletion: counted, firstByteMs: Date.now() - this.started, cut: false, output };
+    return {
+      kind: 'relayed',
+      status: 200,
+      usage,
+      countedCompletion: counted,
+      firstByteMs: Date.now() - this.started,
+      cut: false,
+      output,
+    };
   }
 }
 
@@ -226,7 +287,8 @@ class PassThrough implements AnswerRoute {
     const type = headers['content-type'];
     const isSse = type === undefined ? this.up.stream : String(type).includes('text/event-stream');
     if (isSse) return new PassThroughSse(this.up, this.countTokens, this.started);
-    if ((this.up.budget?.tokens ?? Infinity) !== Infinity) return new MeteredJson(this.up, this.countTokens, this.started);
+    if ((this.up.budget?.tokens ?? Infinity) !== Infinity)
+      return new MeteredJson(this.up, this.countTokens, this.started);
     return new PassThroughJson(this.up.captureAnswer === true, this.started, this.countTokens);
   }
 }
@@ -244,21 +306,45 @@ export function forwardOpenAI(
   started: number,
 ): Promise<AttemptResult> {
   const headers = withClientHeaders('openai', up.headers, res.req?.headers);
-  return forwardUpstream(agent, { origin: up.origin, path: up.path, headers, body: up.body }, res, signal, new PassThrough(up, countTokens, started));
+  return forwardUpstream(
+    agent,
+    { origin: up.origin, path: up.path, headers, body: up.body },
+    res,
+    signal,
+    new PassThrough(up, countTokens, started),
+  );
 }
 
 /**
  * The OpenAI path of a channel whose adaptor speaks OpenAI's format (chat, completions, embeddings, …): the body
  * rewritten for it (model, system prompt, the usage chunk asked for, overrides), the answer passed through.
  */
-export function forwardOpenAIChannel(ctx: RelayContext, a: ChannelAttempt, adaptor: UpstreamAdaptor, endpoint: OpenAIEndpoint): Promise<AttemptResult> {
+export function forwardOpenAIChannel(
+  ctx: RelayContext,
+  a: ChannelAttempt,
+  adaptor: UpstreamAdaptor,
+  endpoint: OpenAIEndpoint,
+): Promise<AttemptResult> {
   const { call, channel, upstreamModel } = a;
-  const target = adaptor.target({ channel, key: a.key, model: upstreamModel, stream: call.stream, openaiPath: openAIPaths[endpoint], options: ctx.options });
+  const target = adaptor.target({
+    channel,
+    key: a.key,
+    model: upstreamModel,
+    stream: call.stream,
+    openaiPath: openAIPaths[endpoint],
+    options: ctx.options,
+  });
   let body: string | Buffer;
   try {
     body = rewriteOpenAIBody(
       call.body,
-      { model: upstreamModel, forceStreamUsage: true, systemPrompt: channel.systemPrompt, paramOverride: channel.paramOverride, outputCap: a.budget?.cap },
+      {
+        model: upstreamModel,
+        forceStreamUsage: true,
+        systemPrompt: channel.systemPrompt,
+        paramOverride: channel.paramOverride,
+        outputCap: a.budget?.cap,
+      },
       endpoint,
       call.raw,
     );

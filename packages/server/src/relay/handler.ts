@@ -54,7 +54,14 @@ export async function relayCall(
   const { price, limits, rate } = admitted;
   if (rate) for (const [k, v] of Object.entries(rate.headers)) res.setHeader(k, v!);
 
-  const { target, hold, plan } = await holdFor(ctx, auth, call, scaledPrice(price.price, call.units), prompt, settings).catch((err: unknown) => {
+  const { target, hold, plan } = await holdFor(
+    ctx,
+    auth,
+    call,
+    scaledPrice(price.price, call.units),
+    prompt,
+    settings,
+  ).catch((err: unknown) => {
     settleAdmission(ctx, rate, 0);
     throw err;
   });
@@ -68,8 +75,35 @@ export async function relayCall(
   try {
     // The call's bill at its reservation is in the journal before anything goes upstream: a crash from here on
     // bills it once, at most that much (the settlement replaces it when it lands).
-    await ctx.relay.writer.begin(requestId, unsettledCallRecord(ctx, { requestId, auth, group, model: call.model, stream: call.stream, ip: req.ip, started, target, reserved }));
-    settled = await attempts(ctx, req, res, { requestId, call, started, auth, group, price, target, hold, budget, settings, rate, estimate, prompt });
+    await ctx.relay.writer.begin(
+      requestId,
+      unsettledCallRecord(ctx, {
+        requestId,
+        auth,
+        group,
+        model: call.model,
+        stream: call.stream,
+        ip: req.ip,
+        started,
+        target,
+        reserved,
+      }),
+    );
+    settled = await attempts(ctx, req, res, {
+      requestId,
+      call,
+      started,
+      auth,
+      group,
+      price,
+      target,
+      hold,
+      budget,
+      settings,
+      rate,
+      estimate,
+      prompt,
+    });
     if (settled) countSuccess(ctx.counters, limits);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
@@ -88,7 +122,14 @@ export async function relayCall(
  * to EXACT_COUNT_MAX_BYTES; a larger one must hold its ceiling), so neither the clamp nor the charge rests on the
  * estimate. Counting happens only when the balance binds: never on the hot path of a funded caller.
  */
-async function holdFor(ctx: RelayContext, auth: TokenAuth, call: InboundCall, price: Price, estimate: number, settings: RelaySettings) {
+async function holdFor(
+  ctx: RelayContext,
+  auth: TokenAuth,
+  call: InboundCall,
+  price: Price,
+  estimate: number,
+  settings: RelaySettings,
+) {
   const ceiling = promptCeiling(call, estimate);
   const plan = planHold(price, estimate, call, settings.quotaPerUnit, settings.preConsumedQuota, ceiling);
   const first = await reserveQuota(ctx, auth, plan.amount, plan.minimum);
@@ -111,7 +152,9 @@ export function unservedOrDisabled(ctx: RelayContext, err: unknown, group: strin
   const unpriced = err.code === 'model_price_not_set';
   if (!unpriced && err.code !== 'model_not_found') return err;
   if (unpriced && ctx.channelCache.hasModel(group, model)) return err;
-  const disabled = ctx.channelCache.all().some((ch) => ch.status !== ChannelStatus.Enabled && ch.groups.includes(group) && ch.models.includes(model));
+  const disabled = ctx.channelCache
+    .all()
+    .some((ch) => ch.status !== ChannelStatus.Enabled && ch.groups.includes(group) && ch.models.includes(model));
   if (unpriced) return disabled ? err : relayErrors.noChannel(group, model);
   return disabled ? relayErrors.channelsUnavailable(group, model) : err;
 }
@@ -235,7 +278,11 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
   if (!last && overLimit) throw overLimit;
   last ??= noChannelFailure(relayErrors.noChannel(group, model).message);
   const shown = settings.hideUpstreamError ? UPSTREAM_FAILED : last.shown;
-  if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'relay: upstream failed');
+  if (last.message !== shown)
+    ctx.log.warn(
+      { requestId, channel: last.channel?.id, status: last.status, detail: last.message },
+      'relay: upstream failed',
+    );
   logRelayError(ctx, {
     auth,
     group,
@@ -251,7 +298,11 @@ async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerRespons
     usedChannels,
   });
   const mappedStatus = Number(last.channel?.statusCodeMapping[String(last.status)] ?? last.status) || 502;
-  writeRelayError(res, new RelayError(mappedStatus >= 400 ? mappedStatus : 502, shown, 'upstream_error', 'upstream_error'), call.format);
+  writeRelayError(
+    res,
+    new RelayError(mappedStatus >= 400 ? mappedStatus : 502, shown, 'upstream_error', 'upstream_error'),
+    call.format,
+  );
   return false;
 }
 

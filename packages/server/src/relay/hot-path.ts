@@ -24,7 +24,13 @@ function routeTable(routes: JsonRelayRoute[]): (path: string) => JsonRelayRoute 
 }
 
 /** Reads a body up to `limit` bytes into one Buffer; over the limit, `tooLarge` answers instead. */
-function readBody(req: IncomingMessage, res: ServerResponse, limit: number, tooLarge: () => void, done: (body: Buffer) => void): void {
+function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  tooLarge: () => void,
+  done: (body: Buffer) => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const onData = (c: Buffer) => {
@@ -52,7 +58,10 @@ function clientIp(req: IncomingMessage): string {
  * objects (the same handlers, routes and error shapes; everything else goes on to Fastify). Returns false when
  * the request is not one of them.
  */
-export function hotPathEntry(ctx: RelayContext, opts: HotPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function hotPathEntry(
+  ctx: RelayContext,
+  opts: HotPathOptions,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const find = routeTable(jsonRelayRoutes);
   return (req, res) => {
     if (req.method !== 'POST') return false;

@@ -53,19 +53,34 @@ export function bodyModelInbound(format: ClientFormat, check: (body: Body) => nu
     const body = parseJsonBody(req.body);
     const model = modelOf(body);
     const maxTokens = check(body);
-    return { format, body, model, stream: body.stream === true, includeUsage: false, maxTokens, bytes: (req.body as Buffer).length };
+    return {
+      format,
+      body,
+      model,
+      stream: body.stream === true,
+      includeUsage: false,
+      maxTokens,
+      bytes: (req.body as Buffer).length,
+    };
   };
 }
 
 /** Gemini: the model and the method (generateContent / streamGenerateContent) are in the URL. */
 export function geminiInbound(req: RelayRequest): InboundCall {
   const parsed = geminiModelFromPath(req.url);
-  if (!parsed) throw relayErrors.badBody('the path must be /v1beta/models/{model}:generateContent or :streamGenerateContent');
+  if (!parsed)
+    throw relayErrors.badBody('the path must be /v1beta/models/{model}:generateContent or :streamGenerateContent');
   // Any other method of a model is a path this API does not have, as Google answers it.
   if (parsed.method !== 'generateContent' && parsed.method !== 'streamGenerateContent') {
-    throw new RelayError(404, `models/${parsed.model}:${parsed.method} is not a method this gateway serves`, 'invalid_request_error', 'not_found');
+    throw new RelayError(
+      404,
+      `models/${parsed.model}:${parsed.method} is not a method this gateway serves`,
+      'invalid_request_error',
+      'not_found',
+    );
   }
-  if (parsed.model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
+  if (parsed.model.length > MAX_MODEL_NAME)
+    throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
   const body = parseJsonBody(req.body);
   const maxTokens = checkGemini(body);
   return {

@@ -26,10 +26,12 @@ const formats: Record<ModelInfoProtocol, ClientFormat> = { openai: openAIChat, a
 
 /** The token-authenticated read-only calls: model lists and lookups in the caller's protocol and OpenAI-style billing. */
 export async function installInfoRoutes(scope: FastifyInstance, ctx: RelayContext): Promise<void> {
-  const fail = (reply: Parameters<typeof replyRelayError>[0], err: unknown, format: ClientFormat) => replyRelayError(reply, relayFailure(err, ctx.log), format);
+  const fail = (reply: Parameters<typeof replyRelayError>[0], err: unknown, format: ClientFormat) =>
+    replyRelayError(reply, relayFailure(err, ctx.log), format);
 
   const info = new InfoService(ctx);
-  const modelsOf = async (req: RelayRequest): Promise<ServedModel[]> => info.servedModels(await authenticate(req, ctx.relay.tokens));
+  const modelsOf = async (req: RelayRequest): Promise<ServedModel[]> =>
+    info.servedModels(await authenticate(req, ctx.relay.tokens));
   /** One model served to the token, or a 404 in the caller's protocol. */
   const modelOf = async (req: RelayRequest, id: string, protocol: ModelInfoProtocol): Promise<ServedModel> => {
     const found = (await modelsOf(req)).find((m) => m.id === id);
@@ -41,7 +43,16 @@ export async function installInfoRoutes(scope: FastifyInstance, ctx: RelayContex
   await scope.register(
     async (v1beta) => {
       v1beta.setNotFoundHandler((req, reply) =>
-        fail(reply, new RelayError(404, `${req.method} ${req.url.split('?')[0]} is not a method of this API`, 'invalid_request_error', 'not_found'), gemini),
+        fail(
+          reply,
+          new RelayError(
+            404,
+            `${req.method} ${req.url.split('?')[0]} is not a method of this API`,
+            'invalid_request_error',
+            'not_found',
+          ),
+          gemini,
+        ),
       );
       v1beta.setErrorHandler((err, _req, reply) => fail(reply, err, gemini));
       v1beta.get('/models', async (req, reply) => {

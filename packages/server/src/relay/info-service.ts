@@ -15,7 +15,9 @@ export class InfoService {
 
   /** The models the token's group is served, within the token's model limits. */
   servedModels({ auth, group }: Identified): ServedModel[] {
-    const models = this.ctx.channelCache.modelsForGroup(group).filter((m) => !auth.modelLimits || auth.modelLimits.has(m));
+    const models = this.ctx.channelCache
+      .modelsForGroup(group)
+      .filter((m) => !auth.modelLimits || auth.modelLimits.has(m));
     const created = Math.floor(this.ctx.startedAt / 1000);
     return models.map((id) => ({ id, created }));
   }
@@ -24,7 +26,9 @@ export class InfoService {
   async subscription({ auth }: Identified) {
     const perUnit = this.ctx.options.num('QuotaPerUnit');
     const ledger = this.ctx.relay.ledger;
-    const balance = auth.unlimited ? await ledger.available('users', auth.userId) : await ledger.available('tokens', auth.tokenId);
+    const balance = auth.unlimited
+      ? await ledger.available('users', auth.userId)
+      : await ledger.available('tokens', auth.tokenId);
     const usd = Math.max(0, balance ?? 0) / perUnit;
     return {
       object: 'billing_subscription',

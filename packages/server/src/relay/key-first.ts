@@ -10,7 +10,10 @@ const identified = new WeakMap<IncomingMessage, Identified>();
  * answered by `refuse` in the route's own shape, closing the connection when the body is still coming, so a
  * bad key costs no upload.
  */
-export function keyFirst(check: (req: FastifyRequest) => Promise<Identified>, refuse: (reply: FastifyReply, err: unknown) => unknown) {
+export function keyFirst(
+  check: (req: FastifyRequest) => Promise<Identified>,
+  refuse: (reply: FastifyReply, err: unknown) => unknown,
+) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     try {
       identified.set(req.raw, await check(req));

@@ -40,7 +40,8 @@ function choicesOf(body: Record<string, unknown>): number {
 }
 
 /** Calls whose answer is generated text billed per output token (the chat formats, OpenAI completions). */
-const generates = (call: InboundCall): boolean => !call.surface && call.openaiEndpoint !== 'embeddings' && call.openaiEndpoint !== 'moderations';
+const generates = (call: InboundCall): boolean =>
+  !call.surface && call.openaiEndpoint !== 'embeddings' && call.openaiEndpoint !== 'moderations';
 
 /**
  * The most prompt tokens a call's text can be: a token of the tokenizers vendors use is at least one byte of UTF-8,
@@ -58,7 +59,14 @@ export const EXACT_COUNT_MAX_BYTES = 64 * 1024;
  * upper bound), at least its cost with `prompt` (the estimate). A hold below the amount is re-planned with the
  * prompt counted (see the relay handler) before anything goes upstream.
  */
-export function planHold(price: Price, prompt: number, call: InboundCall, quotaPerUnit: number, preConsumedQuota: number, ceiling = prompt): HoldPlan {
+export function planHold(
+  price: Price,
+  prompt: number,
+  call: InboundCall,
+  quotaPerUnit: number,
+  preConsumedQuota: number,
+  ceiling = prompt,
+): HoldPlan {
   // The reservation never counts a negative, fractional or unbounded limit, whatever a parser let through.
   const limit = call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : 0;
   const priced = price.mode === 'ratio' && price.modelRatio > 0;
@@ -67,14 +75,20 @@ export function planHold(price: Price, prompt: number, call: InboundCall, quotaP
     // Calls without token output (embeddings, moderations) and the surfaces that meter themselves.
     const pre = priced && !limit ? preConsumedQuota : 0;
     const amount = computeQuota(price, { promptTokens: ceiling, completionTokens: limit }, quotaPerUnit) + pre;
-    const minimum = Math.min(amount, computeQuota(price, { promptTokens: prompt, completionTokens: limit }, quotaPerUnit) + pre);
+    const minimum = Math.min(
+      amount,
+      computeQuota(price, { promptTokens: prompt, completionTokens: limit }, quotaPerUnit) + pre,
+    );
     return { amount, minimum, metered, price, prompt: ceiling, perChoice: limit, choices: 1 };
   }
   const choices = choicesOf(call.body);
   const perChoice = limit || UNCAPPED_OUTPUT_HOLD_TOKENS;
   const amount = computeQuota(price, { promptTokens: ceiling, completionTokens: perChoice * choices }, quotaPerUnit);
   // The prompt and one output token per choice, rounded up (never below the exact bill: no decimal math needed).
-  const minimum = Math.min(amount, Math.max(1, Math.ceil((prompt + choices * price.completionRatio) * price.modelRatio * price.groupRatio)));
+  const minimum = Math.min(
+    amount,
+    Math.max(1, Math.ceil((prompt + choices * price.completionRatio) * price.modelRatio * price.groupRatio)),
+  );
   return { amount, minimum, metered, price, prompt: ceiling, perChoice, choices };
 }
 
@@ -90,7 +104,11 @@ export function budgetOf(plan: HoldPlan, held: number, quotaPerUnit: number): Ou
   let perChoice = Math.min(plan.perChoice - 1, Math.max(1, Math.floor((held - promptCost) / perToken)));
   // Exact check (decimal, rounded as the bill is): step down until the cost fits in the hold (one output token
   // per choice always fits: that was the minimum).
-  while (perChoice > 1 && computeQuota(p, { promptTokens: plan.prompt, completionTokens: perChoice * plan.choices }, quotaPerUnit) > held) perChoice--;
+  while (
+    perChoice > 1 &&
+    computeQuota(p, { promptTokens: plan.prompt, completionTokens: perChoice * plan.choices }, quotaPerUnit) > held
+  )
+    perChoice--;
   return { cap: perChoice, tokens: perChoice * plan.choices };
 }
 

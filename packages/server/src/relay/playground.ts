@@ -28,7 +28,12 @@ export function installPlayground(scope: FastifyInstance, ctx: RelayContext): vo
       // The group picks channels and ratios here; it is not a parameter the upstream knows.
       delete call.body.group;
       if (asked && !tokensOf(ctx).usableGroups(user).includes(asked))
-        throw new RelayError(403, `group ${asked} is not available to you`, 'invalid_request_error', 'group_not_allowed');
+        throw new RelayError(
+          403,
+          `group ${asked} is not available to you`,
+          'invalid_request_error',
+          'group_not_allowed',
+        );
       await relayCall(
         ctx,
         req,
@@ -36,7 +41,13 @@ export function installPlayground(scope: FastifyInstance, ctx: RelayContext): vo
         () => call,
         async () => {
           const key = await tokensOf(ctx).store.usableKey(user.id, nowSeconds());
-          if (!key) throw new RelayError(403, 'no enabled API token: create one on the API tokens page first', 'invalid_request_error', 'no_enabled_token');
+          if (!key)
+            throw new RelayError(
+              403,
+              'no enabled API token: create one on the API tokens page first',
+              'invalid_request_error',
+              'no_enabled_token',
+            );
           const { auth, group } = await authenticateKey(key, req.ip, ctx.relay.tokens);
           return { auth, group: asked || group };
         },

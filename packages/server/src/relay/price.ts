@@ -27,7 +27,12 @@ function pricedName(o: OptionsService, model: string): string {
  * thinking-suffixed model without a price of its own is billed as its base model.
  * Undefined when the model has neither and the caller may not use unpriced models.
  */
-export function resolvePrice(o: OptionsService, requested: string, group: string, acceptUnset: boolean): ResolvedPrice | undefined {
+export function resolvePrice(
+  o: OptionsService,
+  requested: string,
+  group: string,
+  acceptUnset: boolean,
+): ResolvedPrice | undefined {
   const model = pricedName(o, requested);
   const groupRatio = o.json<Record<string, number>>('GroupRatio')[group] ?? 1;
   const fixed = o.json<Record<string, number>>('ModelPrice')[model];
@@ -36,17 +41,36 @@ export function resolvePrice(o: OptionsService, requested: string, group: string
   const completionRatio = o.json<Record<string, number>>('CompletionRatio')[model] ?? 1;
   const cacheRatio = o.json<Record<string, number>>('CacheRatio')[model] ?? 1;
   if (ratio !== undefined) {
-    return { price: { mode: 'ratio', modelRatio: ratio, completionRatio, cacheRatio, cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO, groupRatio }, groupRatio, unset: false };
+    return {
+      price: {
+        mode: 'ratio',
+        modelRatio: ratio,
+        completionRatio,
+        cacheRatio,
+        cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO,
+        groupRatio,
+      },
+      groupRatio,
+      unset: false,
+    };
   }
   // Fallback pricing for models with neither: one price per call, or an input ratio with a completion ratio.
   if (o.bool('fallback_pricing_enabled')) {
     const single = o.num('fallback_single_price');
-    if (single > 0) return { price: { mode: 'price', modelPrice: single, groupRatio }, groupRatio, unset: false, fallback: true };
+    if (single > 0)
+      return { price: { mode: 'price', modelPrice: single, groupRatio }, groupRatio, unset: false, fallback: true };
     const input = o.num('fallback_input_ratio');
     if (input > 0) {
       const fallbackCompletion = o.num('fallback_completion_ratio') || 1;
       return {
-        price: { mode: 'ratio', modelRatio: input, completionRatio: fallbackCompletion, cacheRatio: 1, cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO, groupRatio },
+        price: {
+          mode: 'ratio',
+          modelRatio: input,
+          completionRatio: fallbackCompletion,
+          cacheRatio: 1,
+          cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO,
+          groupRatio,
+        },
         groupRatio,
         unset: false,
         fallback: true,
@@ -56,7 +80,18 @@ export function resolvePrice(o: OptionsService, requested: string, group: string
   if (!acceptUnset && !o.bool('SelfUseModeEnabled')) return undefined;
   // Issue 31 hole 6 (the unset-model rule): unpriced but allowed is billed at new-api's default ratio, never 0 —
   // the user's own setting accepts a high price, it does not make the call free. Recorded as ratio_unset.
-  return { price: { mode: 'ratio', modelRatio: UNSET_MODEL_RATIO, completionRatio: 1, cacheRatio: 1, cacheCreationRatio: 1, groupRatio }, groupRatio, unset: true };
+  return {
+    price: {
+      mode: 'ratio',
+      modelRatio: UNSET_MODEL_RATIO,
+      completionRatio: 1,
+      cacheRatio: 1,
+      cacheCreationRatio: 1,
+      groupRatio,
+    },
+    groupRatio,
+    unset: true,
+  };
 }
 
 /** A per-call price scaled to a number of billable units (exact decimal product); ratio prices are unchanged. */

@@ -10,7 +10,8 @@ export const UNBOUNDED_COMPLETION_ESTIMATE = 1024;
 
 /** The tokens a call reserves under TPM limits: the prompt estimate (estimatePromptTokens) plus max_tokens (or the default). */
 export function tokensEstimate(call: InboundCall, promptTokens: number): number {
-  const limit = call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : UNBOUNDED_COMPLETION_ESTIMATE;
+  const limit =
+    call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : UNBOUNDED_COMPLETION_ESTIMATE;
   return promptTokens + limit;
 }
 
@@ -28,9 +29,20 @@ function limitsFor(o: OptionsService, auth: TokenAuth, group: string): Limit[] {
     const exempt = o.bool('global.rate_limit_exempt_enabled') && group === o.get('global.rate_limit_exempt_group');
     const minutes = o.num('ModelRequestRateLimitDurationMinutes');
     if (!exempt && minutes > 0)
-      out.push({ key: `mrl:${auth.userId}`, windowSeconds: minutes * 60, total: o.num('ModelRequestRateLimitCount'), success: o.num('ModelRequestRateLimitSuccessCount') });
+      out.push({
+        key: `mrl:${auth.userId}`,
+        windowSeconds: minutes * 60,
+        total: o.num('ModelRequestRateLimitCount'),
+        success: o.num('ModelRequestRateLimitSuccessCount'),
+      });
   }
-  if (auth.rateLimit) out.push({ key: `trl:${auth.tokenId}`, windowSeconds: auth.rateLimit.periodSeconds, total: auth.rateLimit.count, success: auth.rateLimit.success });
+  if (auth.rateLimit)
+    out.push({
+      key: `trl:${auth.tokenId}`,
+      windowSeconds: auth.rateLimit.periodSeconds,
+      total: auth.rateLimit.count,
+      success: auth.rateLimit.success,
+    });
   return out;
 }
 
@@ -38,7 +50,12 @@ function limitsFor(o: OptionsService, auth: TokenAuth, group: string): Limit[] {
  * Counts the call against every applicable window and refuses with 429 when the total count (all calls) or
  * the successful count of the window is used up. Returns what to count on success.
  */
-export async function checkRateLimits(counters: WindowCounters, o: OptionsService, auth: TokenAuth, group: string): Promise<Limit[]> {
+export async function checkRateLimits(
+  counters: WindowCounters,
+  o: OptionsService,
+  auth: TokenAuth,
+  group: string,
+): Promise<Limit[]> {
   const limits = limitsFor(o, auth, group);
   for (const l of limits) {
     if (l.total > 0 && (await counters.incr(`${l.key}:t`, l.windowSeconds)) > l.total) {
@@ -53,5 +70,6 @@ export async function checkRateLimits(counters: WindowCounters, o: OptionsServic
 
 /** Counts a successful call in its windows (fire and forget). */
 export function countSuccess(counters: WindowCounters, limits: Limit[]): void {
-  for (const l of limits) if (l.success > 0) void Promise.resolve(counters.incr(`${l.key}:s`, l.windowSeconds)).catch(() => undefined);
+  for (const l of limits)
+    if (l.success > 0) void Promise.resolve(counters.incr(`${l.key}:s`, l.windowSeconds)).catch(() => undefined);
 }

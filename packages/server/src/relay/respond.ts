@@ -40,16 +40,25 @@ export function replyRelayError(reply: FastifyReply, e: RelayError, format: Clie
  * at info level), 4xx framework errors (body too large, bad content) with their status, everything else a 500
  * whose cause is logged and not shown.
  */
-export function relayFailure(err: unknown, log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void }): RelayError {
+export function relayFailure(
+  err: unknown,
+  log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void },
+): RelayError {
   if (err instanceof RelayError) {
-    if (err.status === CLIENT_CLOSED_REQUEST) log.info({ status: err.status, code: err.code }, 'relay: the client closed the request');
+    if (err.status === CLIENT_CLOSED_REQUEST)
+      log.info({ status: err.status, code: err.code }, 'relay: the client closed the request');
     return err;
   }
   // Refusals of the console session (the playground): 401 not logged in, 403 banned or not allowed.
-  if (err instanceof ApiError) return new RelayError(err.status, err.message, 'invalid_request_error', err.status === 401 ? 'unauthorized' : null);
+  if (err instanceof ApiError)
+    return new RelayError(err.status, err.message, 'invalid_request_error', err.status === 401 ? 'unauthorized' : null);
   const fe = err as { statusCode?: number; code?: string; message?: string };
   if (fe.statusCode && fe.statusCode < 500) {
-    return new RelayError(fe.statusCode, fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : (fe.message ?? 'bad request'), 'invalid_request_error');
+    return new RelayError(
+      fe.statusCode,
+      fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : (fe.message ?? 'bad request'),
+      'invalid_request_error',
+    );
   }
   log.error({ err }, 'relay failed');
   return new RelayError(500, 'internal server error, contact the administrator', 'tollway_error', 'internal_error');

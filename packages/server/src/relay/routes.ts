@@ -9,7 +9,13 @@ import { bodyModelInbound, openAIInbound, parseJsonBody } from './inbound.js';
 import { installInfoRoutes } from './info-routes.js';
 import { installPlayground } from './playground.js';
 import { installMidjourneyRoutes } from './tasks/midjourney/routes.js';
-import { geminiAnyInbound, geminiLocalCall, installSurfaceRoutes, openAIEmbeddingsInbound, surfaceJsonRoutes } from './surfaces/index.js';
+import {
+  geminiAnyInbound,
+  geminiLocalCall,
+  installSurfaceRoutes,
+  openAIEmbeddingsInbound,
+  surfaceJsonRoutes,
+} from './surfaces/index.js';
 import { geminiGenerate } from './ir/gemini.js';
 import { openAIResponses } from './ir/responses.js';
 import { anthropicMessages } from './ir/anthropic.js';
@@ -46,7 +52,12 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
       const call = bodyModelInbound(openAIResponses, checkResponses)(req);
       // Server-side conversation state is not kept by a gateway; say so instead of answering without history.
       if (call.body.previous_response_id)
-        throw new RelayError(400, 'previous_response_id is not supported; send the whole conversation in input', 'invalid_request_error', 'unsupported_parameter');
+        throw new RelayError(
+          400,
+          'previous_response_id is not supported; send the whole conversation in input',
+          'invalid_request_error',
+          'unsupported_parameter',
+        );
       return call;
     },
   },
@@ -56,13 +67,23 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
 ];
 
 /** Runs one relay call on a raw response (`who`: the caller, when already authenticated); any failure is answered in the caller's format. */
-export function serveRelayCall(ctx: RelayContext, route: JsonRelayRoute, req: RelayRequest, res: Parameters<typeof writeRelayError>[0], who?: Identified): Promise<void> {
+export function serveRelayCall(
+  ctx: RelayContext,
+  route: JsonRelayRoute,
+  req: RelayRequest,
+  res: Parameters<typeof writeRelayError>[0],
+  who?: Identified,
+): Promise<void> {
   // The hot path observes a call from its key check; other entries from here.
   const obs = observing.on ? (observerOf(res) ?? observeRelayCall(route.url, req.headers, res)) : undefined;
   const local = route.local?.(ctx, req, who);
   const done = local
-    ? local.then((answer) => writeJson(res, answer)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format))
-    : relayCall(ctx, req, res, route.parse, who && (() => who)).catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format));
+    ? local
+        .then((answer) => writeJson(res, answer))
+        .catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format))
+    : relayCall(ctx, req, res, route.parse, who && (() => who)).catch((err) =>
+        writeRelayError(res, relayFailure(err, ctx.log), route.format),
+      );
   return obs ? done.finally(() => obs.end()) : done;
 }
 
@@ -80,14 +101,19 @@ function writeJson(res: Parameters<typeof writeRelayError>[0], answer: unknown):
   res.end(body);
 }
 
-const notImplemented = (what: string) => new RelayError(501, `${what} is not supported by this gateway`, 'invalid_request_error', 'not_implemented');
+const notImplemented = (what: string) =>
+  new RelayError(501, `${what} is not supported by this gateway`, 'invalid_request_error', 'not_implemented');
 
 /** The OpenAI-compatible API under /v1 (token auth, errors in the caller's shape), in its own scope with a raw body. */
 export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimit }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((err, req, reply) => replyRelayError(reply, relayFailure(err, ctx.log), req.url.startsWith('/v1beta') ? geminiGenerate : openAIChat));
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimit }, (_req, body, done) =>
+      done(null, body),
+    );
+    scope.setErrorHandler((err, req, reply) =>
+      replyRelayError(reply, relayFailure(err, ctx.log), req.url.startsWith('/v1beta') ? geminiGenerate : openAIChat),
+    );
     const postRoute = (s: FastifyInstance, route: JsonRelayRoute) =>
       s.post(route.url, { onRequest: authenticateFirst(ctx, route.format) }, (req, reply) => {
         reply.hijack();
@@ -98,7 +124,16 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     await installMidjourneyRoutes(scope, ctx);
     // Stateful OpenAI APIs a gateway does not hold: a clear 501 instead of a 404.
     // Answered before any body is read.
-    for (const prefix of ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads']) {
+    for (const prefix of [
+      '/v1/files',
+      '/v1/fine_tuning',
+      '/v1/fine-tunes',
+      '/v1/batches',
+      '/v1/assistants',
+      '/v1/threads',
+      '/v1/vector_stores',
+      '/v1/uploads',
+    ]) {
       const refuse = async (req: FastifyRequest, reply: FastifyReply) => {
         if (!req.raw.complete) reply.header('connection', 'close');
         return replyRelayError(reply, notImplemented(prefix), openAIChat);
@@ -106,21 +141,25 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
       scope.all(`${prefix}`, { onRequest: refuse }, () => undefined);
       scope.all(`${prefix}/*`, { onRequest: refuse }, () => undefined);
     }
-    scope.post('/v1/messages/count_tokens', { onRequest: authenticateFirst(ctx, anthropicMessages) }, async (req, reply) => {
-      try {
-        const { auth } = identifiedCaller(req) ?? (await authenticate(req, ctx.relay.tokens));
-        const body = parseJsonBody(req.body);
-        const model = bodyModel(body);
-        if (!model) throw relayErrors.noModel();
-        // Counting is free, but a token kept to some models counts for those only (as Gemini's countTokens).
-        if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
-        checkAnthropic(body);
-        const ir = anthropicMessages.requestToIR(body);
-        return { input_tokens: countIRPromptTokens(ir) };
-      } catch (err) {
-        return replyRelayError(reply, relayFailure(err, ctx.log), anthropicMessages);
-      }
-    });
+    scope.post(
+      '/v1/messages/count_tokens',
+      { onRequest: authenticateFirst(ctx, anthropicMessages) },
+      async (req, reply) => {
+        try {
+          const { auth } = identifiedCaller(req) ?? (await authenticate(req, ctx.relay.tokens));
+          const body = parseJsonBody(req.body);
+          const model = bodyModel(body);
+          if (!model) throw relayErrors.noModel();
+          // Counting is free, but a token kept to some models counts for those only (as Gemini's countTokens).
+          if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
+          checkAnthropic(body);
+          const ir = anthropicMessages.requestToIR(body);
+          return { input_tokens: countIRPromptTokens(ir) };
+        } catch (err) {
+          return replyRelayError(reply, relayFailure(err, ctx.log), anthropicMessages);
+        }
+      },
+    );
     installSunoRoutes(scope, ctx);
     installVideoRoutes(scope, ctx);
     await installInfoRoutes(scope, ctx);

@@ -27,7 +27,10 @@ function stringsOf(v: unknown, out: string[]): void {
 /** The text a caller sends as its prompt: system and message text of the chat formats, else the prompt fields. */
 export function promptTexts(call: InboundCall): string[] {
   const out: string[] = [];
-  if (call.surface || (call.format === openAIChat && call.openaiEndpoint !== undefined && call.openaiEndpoint !== 'chat')) {
+  if (
+    call.surface ||
+    (call.format === openAIChat && call.openaiEndpoint !== undefined && call.openaiEndpoint !== 'chat')
+  ) {
     for (const f of PROMPT_FIELDS) stringsOf(call.body[f], out);
     return out;
   }
@@ -53,7 +56,11 @@ function matcherOf(options: OptionsService, log: Logger | undefined): SensitiveM
   const list = options.get('SensitiveWords');
   if (compiled?.list !== list) {
     const { matcher, refusal } = compileSensitiveWords(list);
-    if (refusal) log?.error({ option: 'SensitiveWords', reason: refusal.message }, 'SensitiveWords cannot be used: prompts are not checked until it is saved again');
+    if (refusal)
+      log?.error(
+        { option: 'SensitiveWords', reason: refusal.message },
+        'SensitiveWords cannot be used: prompts are not checked until it is saved again',
+      );
     compiled = { list, matcher };
   }
   return compiled.matcher;
@@ -64,7 +71,13 @@ function matcherOf(options: OptionsService, log: Logger | undefined): SensitiveM
  * refused before any channel is chosen or quota reserved (400, code sensitive_words_detected, naming what matched).
  * Calls billed in the exempt group (global.safe_check_exempt_enabled / _group) are not checked.
  */
-export function checkPrompt(options: OptionsService, settings: RelaySettings, call: InboundCall, group: string, log?: Logger): void {
+export function checkPrompt(
+  options: OptionsService,
+  settings: RelaySettings,
+  call: InboundCall,
+  group: string,
+  log?: Logger,
+): void {
   if (!settings.checkPrompt || group === settings.exemptGroup) return;
   const matcher = matcherOf(options, log);
   if (!matcher) return;
@@ -73,5 +86,11 @@ export function checkPrompt(options: OptionsService, settings: RelaySettings, ca
     for (const w of matcher.find(text)) if (!found.includes(w)) found.push(w);
     if (found.length >= 3) break;
   }
-  if (found.length) throw new RelayError(400, `sensitive words detected: ${found.slice(0, 3).join(', ')}`, 'invalid_request_error', 'sensitive_words_detected');
+  if (found.length)
+    throw new RelayError(
+      400,
+      `sensitive words detected: ${found.slice(0, 3).join(', ')}`,
+      'invalid_request_error',
+      'sensitive_words_detected',
+    );
 }

@@ -23,7 +23,12 @@ export interface RelayServices {
 
 /** Hook for channel health (auto-disable); the channels module provides it. */
 export interface UpstreamErrorReporter {
-  reportUpstreamError(channel: import('../core/routing/channel-cache.js').CachedChannel, keyIndex: number, httpStatus: number, message: string): Promise<void>;
+  reportUpstreamError(
+    channel: import('../core/routing/channel-cache.js').CachedChannel,
+    keyIndex: number,
+    httpStatus: number,
+    message: string,
+  ): Promise<void>;
 }
 
 export type RelayContext = AppContext & { relay: RelayServices; channels?: UpstreamErrorReporter };

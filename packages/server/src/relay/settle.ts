@@ -50,7 +50,16 @@ interface CallIdentity {
 
 type CallLogFields = Pick<
   Required<Insertable<LogsTable>>,
-  'created_at' | 'type' | 'content' | 'quota' | 'prompt_tokens' | 'completion_tokens' | 'use_time' | 'channel_id' | 'channel_name' | 'other'
+  | 'created_at'
+  | 'type'
+  | 'content'
+  | 'quota'
+  | 'prompt_tokens'
+  | 'completion_tokens'
+  | 'use_time'
+  | 'channel_id'
+  | 'channel_name'
+  | 'other'
 >;
 
 /** A log row of a call: its identity and the row's own fields. */
@@ -91,10 +100,16 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
       billedModel = c.upstreamModel;
     }
   }
-  const quota = computeQuota(scaledPrice(c.price.price, c.usage.units), c.usage, settings.quotaPerUnit, c.usage.semantic ?? 'openai');
+  const quota = computeQuota(
+    scaledPrice(c.price.price, c.usage.units),
+    c.usage,
+    settings.quotaPerUnit,
+    c.usage.semantic ?? 'openai',
+  );
   const charged = await ctx.relay.ledger.settle(c.target, c.hold, quota);
   // Never a discount: a bill the balance could not cover is a bug, counted and logged (the log row keeps it too).
-  if (charged < quota) recordShortfall(ctx.log, 'relay', { requestId: c.requestId, userId: c.auth.userId, quota, charged });
+  if (charged < quota)
+    recordShortfall(ctx.log, 'relay', { requestId: c.requestId, userId: c.auth.userId, quota, charged });
   const p = c.price.price;
   const other: LogOther = {
     model_ratio: p.mode === 'ratio' ? p.modelRatio : 0,
@@ -154,7 +169,10 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
  * What a call costs if it never settles (the process died first): its reservation, with a consume log (when
  * consume logs are on) that says so. Written to the journal when the call opens.
  */
-export function unsettledCallRecord(ctx: RelayContext, c: CallIdentity & { started: number; target: ReserveTarget; reserved: number }): WriteRecord {
+export function unsettledCallRecord(
+  ctx: RelayContext,
+  c: CallIdentity & { started: number; target: ReserveTarget; reserved: number },
+): WriteRecord {
   const log: Insertable<LogsTable> | undefined = ctx.relay.settings.get().logConsume
     ? callLogRow(c, {
         created_at: Math.floor(c.started / 1000),
@@ -169,7 +187,15 @@ export function unsettledCallRecord(ctx: RelayContext, c: CallIdentity & { start
         other: UNSETTLED_OTHER,
       })
     : undefined;
-  return { userId: c.auth.userId, tokenId: c.auth.tokenId, tokenLimited: c.target.tokenId !== undefined, channelId: 0, quota: c.reserved, countsRequest: true, log };
+  return {
+    userId: c.auth.userId,
+    tokenId: c.auth.tokenId,
+    tokenLimited: c.target.tokenId !== undefined,
+    channelId: 0,
+    quota: c.reserved,
+    countsRequest: true,
+    log,
+  };
 }
 
 const UNSETTLED_OTHER = JSON.stringify({ billed_at_reservation: true } satisfies LogOther);
@@ -179,7 +205,13 @@ const UNSETTLED_OTHER = JSON.stringify({ billed_at_reservation: true } satisfies
  * hidden or unreachable, no channel for the model), or an upstream's error, its text (the content) framed with its
  * status. The content stays the English fallback new-api clients read.
  */
-function relayErrorEvent(e: { group: string; model: string; status: number; message: string; channel?: CachedChannel }): LogEvent {
+function relayErrorEvent(e: {
+  group: string;
+  model: string;
+  status: number;
+  message: string;
+  channel?: CachedChannel;
+}): LogEvent {
   if (e.message === UPSTREAM_FAILED) return { kind: 'upstream_failed' };
   if (!e.channel) return { kind: 'no_channel', model: e.model, group: e.group };
   return { kind: 'upstream_error', status: e.status };
@@ -222,7 +254,10 @@ export function logRelayError(
         error_type: 'upstream_error',
         channel_id: e.channel?.id ?? 0,
         channel_name: e.channel?.name ?? '',
-        admin_info: { use_channel: e.usedChannels, ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}) },
+        admin_info: {
+          use_channel: e.usedChannels,
+          ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}),
+        },
         event: relayErrorEvent(e),
       } satisfies LogOther),
     }),

@@ -7,7 +7,8 @@ import type { IRRequest } from './ir/types.js';
  * upstream reports usage). The first count pays the load once (about 0.5 s; 0.9 s on a busy machine).
  */
 let tokenizer: typeof GptTokenizer | undefined;
-const loadTokenizer = (): typeof GptTokenizer => (tokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as typeof GptTokenizer);
+const loadTokenizer = (): typeof GptTokenizer =>
+  (tokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as typeof GptTokenizer);
 
 /** Counts tokens of text (o200k encoding); used only when an upstream reports no usage. */
 export const countTextTokens = (text: string): number => (text ? loadTokenizer().countTokens(text) : 0);
@@ -16,7 +17,10 @@ type Message = { content?: unknown; name?: string };
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : '')).join('');
+  if (Array.isArray(content))
+    return content
+      .map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : ''))
+      .join('');
   return '';
 }
 
@@ -35,7 +39,11 @@ export function countPromptTokens(body: Record<string, unknown>): number {
   }
   const input = body.input ?? body.prompt;
   if (typeof input === 'string') return countTextTokens(input);
-  if (Array.isArray(input)) return input.reduce<number>((n, x) => n + (typeof x === 'string' ? countTextTokens(x) : Array.isArray(x) ? x.length : 0), 0);
+  if (Array.isArray(input))
+    return input.reduce<number>(
+      (n, x) => n + (typeof x === 'string' ? countTextTokens(x) : Array.isArray(x) ? x.length : 0),
+      0,
+    );
   return 0;
 }
 
@@ -54,8 +62,12 @@ export function countAnswerTokens(answer: unknown, countTokens: (text: string) =
   let text = '';
   for (const c of choices as AnswerChoice[]) {
     const m = c?.message;
-    text += textOf(m?.content) + (typeof m?.reasoning_content === 'string' ? m.reasoning_content : '') + (typeof c?.text === 'string' ? c.text : '');
-    if (Array.isArray(m?.tool_calls)) for (const t of m.tool_calls) text += typeof t?.function?.arguments === 'string' ? t.function.arguments : '';
+    text +=
+      textOf(m?.content) +
+      (typeof m?.reasoning_content === 'string' ? m.reasoning_content : '') +
+      (typeof c?.text === 'string' ? c.text : '');
+    if (Array.isArray(m?.tool_calls))
+      for (const t of m.tool_calls) text += typeof t?.function?.arguments === 'string' ? t.function.arguments : '';
   }
   return countTokens(text);
 }
@@ -71,7 +83,8 @@ const FRAMING_TOKENS = 3;
 export function countBodyTokens(body: unknown): number {
   if (typeof body === 'string') return body.startsWith('data:') ? 0 : countTextTokens(body);
   if (Array.isArray(body)) return body.reduce<number>((n, x) => n + countBodyTokens(x), 0);
-  if (body && typeof body === 'object') return Object.values(body).reduce<number>((n, x) => n + countBodyTokens(x), FRAMING_TOKENS);
+  if (body && typeof body === 'object')
+    return Object.values(body).reduce<number>((n, x) => n + countBodyTokens(x), FRAMING_TOKENS);
   return 0;
 }
 
@@ -94,6 +107,7 @@ export function countIRPromptTokens(ir: IRRequest): number {
       else if (p.type === 'tool_result') n += countTextTokens(p.content);
     }
   }
-  for (const t of ir.tools ?? []) n += countTextTokens(`${t.name} ${t.description ?? ''} ${JSON.stringify(t.parameters)}`);
+  for (const t of ir.tools ?? [])
+    n += countTextTokens(`${t.name} ${t.description ?? ''} ${JSON.stringify(t.parameters)}`);
   return n;
 }

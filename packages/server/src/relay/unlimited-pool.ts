@@ -43,7 +43,8 @@ export class UnlimitedPool extends DispatcherBase {
     const client = this.takeIdle() ?? this.newClient();
     // One call per connection: a client answers false and says 'drain' once the call is over. A call refused at once
     // (a header undici rejects) also answers false but leaves the client idle, with no 'drain' to come.
-    if (client.dispatch(opts, handler) || (client as unknown as Internals)[sym.kNeedDrain] === IDLE) this.putIdle(client);
+    if (client.dispatch(opts, handler) || (client as unknown as Internals)[sym.kNeedDrain] === IDLE)
+      this.putIdle(client);
     return true;
   }
 
@@ -56,7 +57,9 @@ export class UnlimitedPool extends DispatcherBase {
       if (this.idleAt.has(client)) this.forget(client);
       this.emit('disconnect', origin, [this, ...targets], err);
     });
-    client.on('connectionError', (origin, targets, err) => this.emit('connectionError', origin, [this, ...targets], err));
+    client.on('connectionError', (origin, targets, err) =>
+      this.emit('connectionError', origin, [this, ...targets], err),
+    );
     return client;
   }
 

@@ -30,7 +30,10 @@ const H2_STREAMS_PER_CONNECTION = 100;
  * undici's own fields of a client (undici has no public option for this): the peer's announced stream limit,
  * its session, whether that session has had the peer's SETTINGS, and the per-connection call count it reads.
  */
-const undiciSymbols = createRequire(import.meta.url)('undici/lib/core/symbols.js') as Record<'kMaxConcurrentStreams' | 'kHTTP2Session' | 'kRemoteSettings' | 'kPipelining', symbol>;
+const undiciSymbols = createRequire(import.meta.url)('undici/lib/core/symbols.js') as Record<
+  'kMaxConcurrentStreams' | 'kHTTP2Session' | 'kRemoteSettings' | 'kPipelining',
+  symbol
+>;
 type UndiciInternals = Record<symbol, unknown>;
 
 /**
@@ -59,7 +62,9 @@ function h2Client(origin: string | URL, opts: Client.Options): Client {
           Object.defineProperty(
             client,
             undiciSymbols.kPipelining,
-            h2 ? { configurable: true, get: () => h2Streams(client as unknown as UndiciInternals), set: () => undefined } : { configurable: true, writable: true, value: 1 },
+            h2
+              ? { configurable: true, get: () => h2Streams(client as unknown as UndiciInternals), set: () => undefined }
+              : { configurable: true, writable: true, value: 1 },
           );
         }
         done(err, socket as never);
@@ -124,6 +129,10 @@ export function createUpstreamAgent(opts: {
     bodyTimeout: opts.bodyTimeoutMs,
     connect: { timeout: CONNECT_TIMEOUT_MS, ...opts.tls },
     factory: (origin: string | URL, o: Agent.Options) =>
-      onQueued || http2 ? new WatchedPool(origin, o, limit, http2, onQueued) : limit > 0 ? new Pool(origin, o) : new UnlimitedPool(origin, o),
+      onQueued || http2
+        ? new WatchedPool(origin, o, limit, http2, onQueued)
+        : limit > 0
+          ? new Pool(origin, o)
+          : new UnlimitedPool(origin, o),
   });
 }

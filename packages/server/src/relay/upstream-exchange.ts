@@ -102,7 +102,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
         return true;
       }
       sink.open(this.res, status, headers);
-      this.phase = { kind: 'stream', sink, pinger: sink.keepAlive ? startKeepAlive(this.res, sink.keepAlive) : undefined };
+      this.phase = {
+        kind: 'stream',
+        sink,
+        pinger: sink.keepAlive ? startKeepAlive(this.res, sink.keepAlive) : undefined,
+      };
     } catch (err) {
       this.end();
       this.abortUpstream?.(cancelledError());

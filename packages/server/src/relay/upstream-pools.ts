@@ -8,7 +8,10 @@ import { createUpstreamAgent, type ConnectionSettings } from './upstream-agent.j
 const WAIT_LOG_INTERVAL_MS = 10_000;
 
 /** A channel's own connection settings (setting.max_conns_per_host, setting.http2_enabled) over the process's. */
-export function channelConnectionSettings(ch: Pick<CachedChannel, 'setting'>, base: ConnectionSettings): ConnectionSettings {
+export function channelConnectionSettings(
+  ch: Pick<CachedChannel, 'setting'>,
+  base: ConnectionSettings,
+): ConnectionSettings {
   const max = Number(ch.setting.max_conns_per_host);
   const h2 = ch.setting.http2_enabled;
   return {
@@ -18,9 +21,11 @@ export function channelConnectionSettings(ch: Pick<CachedChannel, 'setting'>, ba
 }
 
 /** True when a channel's setting names a connection key (it then has pools of its own). */
-const hasOwnSettings = (ch: Pick<CachedChannel, 'setting'>): boolean => ch.setting.max_conns_per_host !== undefined || ch.setting.http2_enabled !== undefined;
+const hasOwnSettings = (ch: Pick<CachedChannel, 'setting'>): boolean =>
+  ch.setting.max_conns_per_host !== undefined || ch.setting.http2_enabled !== undefined;
 
-const sameSettings = (a: ConnectionSettings, b: ConnectionSettings): boolean => a.maxConnsPerHost === b.maxConnsPerHost && a.http2 === b.http2;
+const sameSettings = (a: ConnectionSettings, b: ConnectionSettings): boolean =>
+  a.maxConnsPerHost === b.maxConnsPerHost && a.http2 === b.http2;
 
 /** A channel's own pools and the settings they were made with. */
 interface OwnAgent {
@@ -78,7 +83,11 @@ export class UpstreamPools {
   }
 
   private agentOf(settings: ConnectionSettings): Agent {
-    return createUpstreamAgent({ bodyTimeoutMs: this.bodyTimeoutMs, connections: settings, onQueued: (origin, queued, limit) => this.queued(origin, queued, limit) });
+    return createUpstreamAgent({
+      bodyTimeoutMs: this.bodyTimeoutMs,
+      connections: settings,
+      onQueued: (origin, queued, limit) => this.queued(origin, queued, limit),
+    });
   }
 
   private queued(origin: string, queued: number, limit: number): void {

@@ -18,7 +18,8 @@ const MAX_SPEECH_SPEED = 4;
 export const MAX_MODEL_NAME = 256;
 
 /** A caller's mistake in one field: 400 in the caller's protocol, naming the field. */
-export const invalidParam = (param: string, message: string) => new RelayError(400, `invalid request body: ${message}`, 'invalid_request_error', 'invalid_value', param);
+export const invalidParam = (param: string, message: string) =>
+  new RelayError(400, `invalid request body: ${message}`, 'invalid_request_error', 'invalid_value', param);
 
 /** True when `v` nests objects and arrays deeper than MAX_BODY_DEPTH (stops at the limit: bounded stack). */
 function tooDeep(v: unknown, depth: number): boolean {
@@ -46,14 +47,16 @@ const absent = (v: unknown) => v === undefined || v === null;
 /** A token limit: absent → 0; else an integer from 0 to MAX_TOKEN_LIMIT. */
 export function tokenLimit(v: unknown, param: string): number {
   if (absent(v)) return 0;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_TOKEN_LIMIT) throw invalidParam(param, `${param} must be an integer from 0 to ${MAX_TOKEN_LIMIT}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_TOKEN_LIMIT)
+    throw invalidParam(param, `${param} must be an integer from 0 to ${MAX_TOKEN_LIMIT}`);
   return v;
 }
 
 /** A count of choices: absent, or an integer from 1 to MAX_CHOICES. */
 function choiceCount(v: unknown, param: string): void {
   if (absent(v)) return;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_CHOICES) throw invalidParam(param, `${param} must be an integer from 1 to ${MAX_CHOICES}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_CHOICES)
+    throw invalidParam(param, `${param} must be an integer from 1 to ${MAX_CHOICES}`);
 }
 
 function finiteNumber(v: unknown, param: string, min = -Infinity, max = Infinity): void {
@@ -83,7 +86,8 @@ function listOf(v: unknown, param: string, required: boolean, strings = false): 
   if (!Array.isArray(v)) throw invalidParam(param, `${param} must be an array`);
   for (let i = 0; i < v.length; i++) {
     const e = v[i];
-    if (!isObject(e) && !(strings && typeof e === 'string')) throw invalidParam(`${param}[${i}]`, `${param}[${i}] must be an object${strings ? ' or a string' : ''}`);
+    if (!isObject(e) && !(strings && typeof e === 'string'))
+      throw invalidParam(`${param}[${i}]`, `${param}[${i}] must be an object${strings ? ' or a string' : ''}`);
   }
   return true;
 }
@@ -95,7 +99,8 @@ const TEXT_PART_TYPES = new Set(['text', 'input_text', 'output_text']);
 function typedPart(v: unknown, param: string): void {
   if (!isObject(v)) throw invalidParam(param, `${param} must be an object`);
   if (typeof v.type !== 'string') throw invalidParam(`${param}.type`, `${param}.type must be a string`);
-  if (TEXT_PART_TYPES.has(v.type) && typeof v.text !== 'string') throw invalidParam(`${param}.text`, `${param}.text must be a string`);
+  if (TEXT_PART_TYPES.has(v.type) && typeof v.text !== 'string')
+    throw invalidParam(`${param}.text`, `${param}.text must be a string`);
 }
 
 /** Text or a list of typed content parts (`strings`: bare strings tolerated among them, as OpenAI-compatible servers do). */
@@ -114,7 +119,11 @@ function messageList(v: unknown, param: string): v is Json[] {
 
 /** An OpenAI assistant message may carry tool calls (or a refusal, or audio) instead of content. */
 const contentOptional = (m: Json): boolean =>
-  m.role === 'assistant' && ((Array.isArray(m.tool_calls) && m.tool_calls.length > 0) || isObject(m.function_call) || isObject(m.audio) || typeof m.refusal === 'string');
+  m.role === 'assistant' &&
+  ((Array.isArray(m.tool_calls) && m.tool_calls.length > 0) ||
+    isObject(m.function_call) ||
+    isObject(m.audio) ||
+    typeof m.refusal === 'string');
 
 /** OpenAI chat messages: a string role; content text or typed parts, required unless an assistant message carries tool calls. */
 function chatMessages(v: unknown, param: string): void {
@@ -132,7 +141,8 @@ function anthropicMessages(v: unknown, param: string): void {
   if (!messageList(v, param)) return;
   for (let i = 0; i < v.length; i++) {
     const m = v[i]!;
-    if (m.role !== 'user' && m.role !== 'assistant') throw invalidParam(`${param}[${i}].role`, `${param}[${i}].role must be "user" or "assistant"`);
+    if (m.role !== 'user' && m.role !== 'assistant')
+      throw invalidParam(`${param}[${i}].role`, `${param}[${i}].role must be "user" or "assistant"`);
     content(m.content, `${param}[${i}].content`, false);
   }
 }
@@ -157,8 +167,12 @@ function geminiParts(v: unknown, param: string, required: boolean, allowEmpty: b
   for (let j = 0; j < v.length; j++) {
     const part = v[j] as Json;
     if (!Object.values(part).some((x) => !absent(x)))
-      throw invalidParam(`${param}[${j}]`, `${param}[${j}] must carry data (text, inlineData, fileData, functionCall or functionResponse)`);
-    if (!absent(part.text) && typeof part.text !== 'string') throw invalidParam(`${param}[${j}].text`, `${param}[${j}].text must be a string`);
+      throw invalidParam(
+        `${param}[${j}]`,
+        `${param}[${j}] must carry data (text, inlineData, fileData, functionCall or functionResponse)`,
+      );
+    if (!absent(part.text) && typeof part.text !== 'string')
+      throw invalidParam(`${param}[${j}].text`, `${param}[${j}].text must be a string`);
   }
 }
 
@@ -188,7 +202,8 @@ function inputs(v: unknown, param: string, required: boolean): void {
   if (typeof v === 'string') return;
   if (!Array.isArray(v)) throw invalidParam(param, `${param} must be a string or an array`);
   for (let i = 0; i < v.length; i++)
-    if (v[i] === null || typeof v[i] === 'boolean') throw invalidParam(`${param}[${i}]`, `${param}[${i}] must be a string, a number, an array or an object`);
+    if (v[i] === null || typeof v[i] === 'boolean')
+      throw invalidParam(`${param}[${i}]`, `${param}[${i}] must be a string, a number, an array or an object`);
 }
 
 /** OpenAI Chat Completions and the other OpenAI JSON endpoints; returns the completion token limit. */

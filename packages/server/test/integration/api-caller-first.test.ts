@@ -22,7 +22,8 @@ describe('/api routes check the caller before the body', () => {
     user = a.users[0]!;
   });
   const port = () => Number(new URL(base).port);
-  const upload = (head: string) => partialUpload(port(), `${head}content-type: application/json\r\n`, UPLOAD_BYTES, '{"key":"', WAIT_MS);
+  const upload = (head: string) =>
+    partialUpload(port(), `${head}content-type: application/json\r\n`, UPLOAD_BYTES, '{"key":"', WAIT_MS);
 
   it('refuses an anonymous, forged or mismatched caller at once and closes the connection', async () => {
     const heads = {

@@ -45,21 +45,43 @@ describe.each(dialects)('audit log on %s', (dialect) => {
   it('records each kind of administrator action once, with actor, action, target and detail', async () => {
     const from = await countRows(db());
     await ok(root.call('PUT', '/api/option/', { key: 'Notice', value: 'audit notice' }));
-    const created = await ok(admin.call<{ id: number }>('POST', '/api/user/', { username: 'audit-made', password: 'made-pass-123', display_name: 'made' }));
+    const created = await ok(
+      admin.call<{ id: number }>('POST', '/api/user/', {
+        username: 'audit-made',
+        password: 'made-pass-123',
+        display_name: 'made',
+      }),
+    );
     const madeId = created.id;
     await ok(admin.call('PUT', '/api/user/', { id: madeId, display_name: 'renamed', quota: 500 }));
     await ok(admin.call('POST', '/api/user/manage', { id: madeId, action: 'disable' }));
     const ch = await ok(
       admin.call<{ ids: number[] }>('POST', '/api/channel/', {
         mode: 'single',
-        channel: { name: 'audit-ch', type: 1, key: 'k-1', base_url: 'http://127.0.0.1:9', models: 'gpt-4o', group: 'default' },
+        channel: {
+          name: 'audit-ch',
+          type: 1,
+          key: 'k-1',
+          base_url: 'http://127.0.0.1:9',
+          models: 'gpt-4o',
+          group: 'default',
+        },
       }),
     );
     const chId = ch.ids[0]!;
     await ok(admin.call('PUT', '/api/channel/', { id: chId, name: 'audit-ch-2' }));
     await ok(admin.call('DELETE', `/api/channel/${chId}`));
-    const codes = await ok(admin.call<string[]>('POST', '/api/redemption/', { name: 'audit-codes', quota: 100, count: 2 }));
-    const msg = await ok(admin.call<{ id: number }>('POST', '/api/admin/messages', { title: 'hello', content: 'body', format: 'markdown', user_ids: [user.userId] }));
+    const codes = await ok(
+      admin.call<string[]>('POST', '/api/redemption/', { name: 'audit-codes', quota: 100, count: 2 }),
+    );
+    const msg = await ok(
+      admin.call<{ id: number }>('POST', '/api/admin/messages', {
+        title: 'hello',
+        content: 'body',
+        format: 'markdown',
+        user_ids: [user.userId],
+      }),
+    );
     const msgId = msg.id;
     await t.database.db.kysely
       .insertInto('top_ups')
@@ -100,7 +122,12 @@ describe.each(dialects)('audit log on %s', (dialect) => {
       expect(Number(r.created_at)).toBeGreaterThan(Date.now() / 1000 - 120);
       expect(r.user_agent).toBe('lightMyRequest');
     }
-    const detail = (i: number) => JSON.parse(rows[i]!.detail) as { route: string; fields?: Record<string, unknown>; query?: Record<string, unknown> };
+    const detail = (i: number) =>
+      JSON.parse(rows[i]!.detail) as {
+        route: string;
+        fields?: Record<string, unknown>;
+        query?: Record<string, unknown>;
+      };
     expect(detail(0)).toEqual({ route: 'PUT /api/option/', fields: { option: 'Notice', value: 'audit notice' } });
     expect(detail(2)).toEqual({ route: 'PUT /api/user/', fields: { id: madeId, display_name: 'renamed', quota: 500 } });
     expect(detail(3).fields).toEqual({ id: madeId, action: 'disable' });
@@ -111,7 +138,14 @@ describe.each(dialects)('audit log on %s', (dialect) => {
   });
 
   it('never writes a secret: channel keys, passwords, option secrets, bearer values in JSON settings', async () => {
-    const secrets = ['sk-auditChannelKey0123456789', 'Audit-Password-987', 'smtp-audit-token-555', 'gh-audit-client-secret', 'hdr-audit-bearer-777', 'fetch-models-key-333'];
+    const secrets = [
+      'sk-auditChannelKey0123456789',
+      'Audit-Password-987',
+      'smtp-audit-token-555',
+      'gh-audit-client-secret',
+      'hdr-audit-bearer-777',
+      'fetch-models-key-333',
+    ];
     const from = await countRows(db());
     const ch = await ok(
       admin.call<{ ids: number[] }>('POST', '/api/channel/', {
@@ -129,14 +163,27 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     );
     const chId = ch.ids[0]!;
     await ok(admin.call('PUT', '/api/channel/', { id: chId, key: `${secrets[0]}-2` }));
-    const made = await ok(root.call<{ id: number }>('POST', '/api/user/', { username: 'audit-pw', password: secrets[1], display_name: 'pw' }));
+    const made = await ok(
+      root.call<{ id: number }>('POST', '/api/user/', {
+        username: 'audit-pw',
+        password: secrets[1],
+        display_name: 'pw',
+      }),
+    );
     const madeId = made.id;
     await ok(admin.call('PUT', '/api/user/', { id: madeId, password: `${secrets[1]}-new` }));
     await ok(root.call('PUT', '/api/option/', { key: 'SMTPToken', value: secrets[2] }));
     await ok(root.call('PUT', '/api/option/', { key: 'GitHubClientSecret', value: secrets[3] }));
     await admin.call('POST', '/api/channel/fetch_models', { type: 1, base_url: 'http://127.0.0.1:9', key: secrets[5] });
     const rows = await since(from);
-    expect(rows.map((r) => r.action)).toEqual(['channel.create', 'channel.update', 'user.create', 'user.update', 'option.update', 'option.update']);
+    expect(rows.map((r) => r.action)).toEqual([
+      'channel.create',
+      'channel.update',
+      'user.create',
+      'user.update',
+      'option.update',
+      'option.update',
+    ]);
     const raw = JSON.stringify(await rawRows(db()));
     for (const s of secrets) expect(raw).not.toContain(s);
     expect(JSON.parse(rows[1]!.detail).fields).toEqual({ id: chId, key: '***' });
@@ -168,21 +215,34 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     expectRefused(await admin.call('PUT', '/api/user/', { id: 'x' }));
     expect((await root.call('PUT', '/api/option/', { key: 'NoSuchOption', value: '1' })).body.success).toBe(false);
     expectRefused(await admin.call('POST', '/api/channel/', { mode: 'single', channel: { name: 'no-key' } }));
-    expect((await admin.call('POST', '/api/user/topup/complete', { trade_no: 'no-such-order' })).body.success).toBe(false);
+    expect((await admin.call('POST', '/api/user/topup/complete', { trade_no: 'no-such-order' })).body.success).toBe(
+      false,
+    );
     expect((await admin.call('DELETE', '/api/admin/messages/999999')).body.success).toBe(false);
     expect(await countRows(db())).toBe(before);
   });
 
   it('records an administrator refused at a root-only route as denied; a plain user refused is not recorded', async () => {
-    const rootMsg = await ok(root.call<{ id: number }>('POST', '/api/admin/messages', { title: 'from root', content: 'root text', format: 'markdown', user_ids: [user.userId] }));
+    const rootMsg = await ok(
+      root.call<{ id: number }>('POST', '/api/admin/messages', {
+        title: 'from root',
+        content: 'root text',
+        format: 'markdown',
+        user_ids: [user.userId],
+      }),
+    );
     const rootMsgId = rootMsg.id;
     const from = await countRows(db());
-    expect((await admin.call('PUT', '/api/option/', { key: 'SMTPToken', value: 'denied-smtp-secret' })).status).toBe(403);
+    expect((await admin.call('PUT', '/api/option/', { key: 'SMTPToken', value: 'denied-smtp-secret' })).status).toBe(
+      403,
+    );
     expect((await admin.call('GET', '/api/audit/')).status).toBe(403);
     expect((await user.call('PUT', '/api/option/', { key: 'Notice', value: 'x' })).status).toBe(403);
     expect((await user.call('POST', '/api/user/manage', { id: admin.userId, action: 'disable' })).status).toBe(403);
     // A business rule's refusal (HTTP 200 on /api, recorded as denied): an admin may not rewrite root's message.
-    expectRefused(await admin.call('PUT', `/api/admin/messages/${rootMsgId}`, { title: 'hijacked', content: 'x', format: 'html' }));
+    expectRefused(
+      await admin.call('PUT', `/api/admin/messages/${rootMsgId}`, { title: 'hijacked', content: 'x', format: 'html' }),
+    );
     // A root-only operation on an admin route: promoting to administrator.
     expectRefused(await admin.call('POST', '/api/user/manage', { id: user.userId, action: 'promote' }));
     // A refused read on an admin route is not an action.
@@ -204,15 +264,34 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     expect((await admin.login('audit-admin', 'user-pass-123')).body.success).toBe(true);
     expect((await user.login('audit-user', 'user-pass-123')).body.success).toBe(true);
     const rows = (await rawRows(db())).slice(from);
-    expect(rows.map((r) => [r.actor_name, r.action, r.target_id, r.outcome])).toEqual([['audit-admin', 'auth.login', String(admin.userId), 'ok']]);
+    expect(rows.map((r) => [r.actor_name, r.action, r.target_id, r.outcome])).toEqual([
+      ['audit-admin', 'auth.login', String(admin.userId), 'ok'],
+    ]);
     expect(rows[0]!.detail).not.toContain('user-pass-123');
   });
 
   it('stores the client address as resolved for the request (the socket, or the trusted proxy header)', async () => {
-    const headers = (c: Client, extra: Record<string, string>) => ({ cookie: c.cookie, 'new-api-user': String(c.userId), 'content-type': 'application/json', ...extra });
+    const headers = (c: Client, extra: Record<string, string>) => ({
+      cookie: c.cookie,
+      'new-api-user': String(c.userId),
+      'content-type': 'application/json',
+      ...extra,
+    });
     const put = (c: Client, value: string, extra: Record<string, string>) =>
-      fetch(`${base}/api/option/`, { method: 'PUT', headers: headers(c, extra), body: JSON.stringify({ key: 'Notice', value }) });
-    expect((await put(root, 'direct', { 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9', 'user-agent': `ua-${'x'.repeat(400)}` })).status).toBe(200);
+      fetch(`${base}/api/option/`, {
+        method: 'PUT',
+        headers: headers(c, extra),
+        body: JSON.stringify({ key: 'Notice', value }),
+      });
+    expect(
+      (
+        await put(root, 'direct', {
+          'x-forwarded-for': '203.0.113.9',
+          'x-real-ip': '203.0.113.9',
+          'user-agent': `ua-${'x'.repeat(400)}`,
+        })
+      ).status,
+    ).toBe(200);
     let last = (await rawRows(db())).at(-1)!;
     expect(last.ip).toMatch(/127\.0\.0\.1$/);
     expect(last.user_agent).toHaveLength(255);
@@ -227,12 +306,15 @@ describe.each(dialects)('audit log on %s', (dialect) => {
   });
 
   it('lists rows for root only, newest first, with filters and paging', async () => {
-    const list = (q: string) => root.call<{ items: AuditRow[]; page: number; total: number }>('GET', `/api/audit/?${q}`);
+    const list = (q: string) =>
+      root.call<{ items: AuditRow[]; page: number; total: number }>('GET', `/api/audit/?${q}`);
     const all = await list('p=1&page_size=100');
     expect(all.body.success).toBe(true);
     const items = all.body.data!.items;
     expect(all.body.data!.total).toBe(await countRows(db()));
-    expect(items.map((r) => r.id)).toEqual([...items].sort((a, b) => b.created_at - a.created_at || b.id - a.id).map((r) => r.id));
+    expect(items.map((r) => r.id)).toEqual(
+      [...items].sort((a, b) => b.created_at - a.created_at || b.id - a.id).map((r) => r.id),
+    );
     const byAdmin = (await list(`actor=audit-admin&action=user.create&page_size=100`)).body.data!;
     expect(byAdmin.items.length).toBeGreaterThan(0);
     expect(byAdmin.items.every((r) => r.actor_name === 'audit-admin' && r.action === 'user.create')).toBe(true);
@@ -240,7 +322,10 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     expect(byId.items.map((r) => [r.actor_name, r.action, r.outcome])).toEqual([['root', 'option.update', 'ok']]);
     expect((await list('outcome=denied')).body.data!.items.every((r) => r.outcome === 'denied')).toBe(true);
     const page2 = (await list('p=2&page_size=3')).body.data!;
-    expect({ page: page2.page, ids: page2.items.map((r) => r.id) }).toEqual({ page: 2, ids: items.slice(3, 6).map((r) => r.id) });
+    expect({ page: page2.page, ids: page2.items.map((r) => r.id) }).toEqual({
+      page: 2,
+      ids: items.slice(3, 6).map((r) => r.id),
+    });
     const future = Math.floor(Date.now() / 1000) + DAY;
     expect((await list(`start_timestamp=${future}`)).body.data!.total).toBe(0);
     expect((await list(`end_timestamp=${future}&start_timestamp=1`)).body.data!.total).toBe(all.body.data!.total);
@@ -254,7 +339,9 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     const k = db().kysely;
     await sql`ALTER TABLE audit_logs RENAME TO audit_logs_away`.execute(k);
     try {
-      expect((await root.call('PUT', '/api/option/', { key: 'Notice', value: 'while audit is away' })).body.success).toBe(true);
+      expect(
+        (await root.call('PUT', '/api/option/', { key: 'Notice', value: 'while audit is away' })).body.success,
+      ).toBe(true);
     } finally {
       await sql`ALTER TABLE audit_logs_away RENAME TO audit_logs`.execute(k);
     }
@@ -307,7 +394,9 @@ describe.each(logDatabasePairs)('audit log with LOG_SQL_DSN (%s main, %s logs)',
     const { t, root, admins, users } = app;
     expect(t.runtime.ctx.logDb).not.toBe(t.database.db);
     expect((await root.call('PUT', '/api/option/', { key: 'Notice', value: 'in the log db' })).body.success).toBe(true);
-    expect((await admins[0]!.call('PUT', '/api/user/', { id: users[0]!.userId, display_name: 'moved' })).body.success).toBe(true);
+    expect(
+      (await admins[0]!.call('PUT', '/api/user/', { id: users[0]!.userId, display_name: 'moved' })).body.success,
+    ).toBe(true);
     const inLogDb = (await rawRows(t.runtime.ctx.logDb)).filter((r) => r.action !== 'auth.login');
     expect(inLogDb.map((r) => [r.actor_name, r.action, r.target_id])).toEqual([
       ['root', 'user.create', String(admins[0]!.userId)],

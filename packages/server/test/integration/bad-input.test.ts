@@ -4,7 +4,13 @@ import type { RouteDef } from '../../src/http/route.js';
 import { setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
 import { expectRefused } from '../support/refusal.js';
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; anyOf?: JsonSchema[]; enum?: unknown[] };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+};
 
 /** A value of a type the field does not accept (undefined when it accepts every JSON type). */
 function wrongValue(s: JsonSchema): unknown {
@@ -41,7 +47,12 @@ describe('bad input over every route', () => {
 
   const urlOf = (def: RouteDef) => def.url.replace(/:(\w+)/g, '1');
   const send = (def: RouteDef, payload: string, url = urlOf(def)) =>
-    t.app.inject({ method: def.method, url, headers: { cookie: root.cookie, 'new-api-user': String(root.userId), 'content-type': 'application/json' }, payload });
+    t.app.inject({
+      method: def.method,
+      url,
+      headers: { cookie: root.cookie, 'new-api-user': String(root.userId), 'content-type': 'application/json' },
+      payload,
+    });
 
   it('answers malformed JSON, wrong shapes, wrong field types and missing fields as refusals naming the field', async () => {
     const bodyRoutes = t.router.routes.filter((r) => r.body);
@@ -55,7 +66,11 @@ describe('bad input over every route', () => {
       for (const [field, prop] of Object.entries(schema.properties ?? {})) {
         const bad = wrongValue(prop);
         if (bad === undefined) continue;
-        expectRefused(await send(def, JSON.stringify({ [field]: bad })), `${label} ${field}=${JSON.stringify(bad)}`, field);
+        expectRefused(
+          await send(def, JSON.stringify({ [field]: bad })),
+          `${label} ${field}=${JSON.stringify(bad)}`,
+          field,
+        );
       }
       for (const field of schema.required ?? []) {
         expectRefused(await send(def, '{}'), `${label} missing ${field}`, field);

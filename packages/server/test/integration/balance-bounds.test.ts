@@ -19,7 +19,10 @@ describe.each(dialects)('balances stay within QUOTA_MAX on %s', (dialect) => {
   });
 
   const k = () => t.runtime.ctx.db.kysely;
-  const quota = async () => Number((await k().selectFrom('users').select('quota').where('id', '=', user.userId!).executeTakeFirstOrThrow()).quota);
+  const quota = async () =>
+    Number(
+      (await k().selectFrom('users').select('quota').where('id', '=', user.userId!).executeTakeFirstOrThrow()).quota,
+    );
   const setBalance = async (q: number) => {
     await k().updateTable('users').set({ quota: q }).where('id', '=', user.userId!).execute();
   };
@@ -31,16 +34,37 @@ describe.each(dialects)('balances stay within QUOTA_MAX on %s', (dialect) => {
 
   it('add_quota refuses to add past QUOTA_MAX, and reaches it exactly', async () => {
     await setBalance(QUOTA_MAX - HEADROOM);
-    refusedAsTooLarge(await root.call('POST', '/api/user/manage', { id: user.userId, action: 'add_quota', mode: 'add', value: HEADROOM + 1 }));
+    refusedAsTooLarge(
+      await root.call('POST', '/api/user/manage', {
+        id: user.userId,
+        action: 'add_quota',
+        mode: 'add',
+        value: HEADROOM + 1,
+      }),
+    );
     expect(await quota()).toBe(QUOTA_MAX - HEADROOM);
-    expect((await root.call('POST', '/api/user/manage', { id: user.userId, action: 'add_quota', mode: 'add', value: HEADROOM })).body.success).toBe(true);
+    expect(
+      (
+        await root.call('POST', '/api/user/manage', {
+          id: user.userId,
+          action: 'add_quota',
+          mode: 'add',
+          value: HEADROOM,
+        })
+      ).body.success,
+    ).toBe(true);
     expect(await quota()).toBe(QUOTA_MAX);
   });
 
   it('refuses balances past QUOTA_MAX, fractions and negatives on add_quota override and the user edit', async () => {
     await setBalance(1000);
     for (const value of [1e300, QUOTA_MAX + 1, 1.5, -5_000_000]) {
-      const res = await root.call('POST', '/api/user/manage', { id: user.userId, action: 'add_quota', mode: 'override', value });
+      const res = await root.call('POST', '/api/user/manage', {
+        id: user.userId,
+        action: 'add_quota',
+        mode: 'override',
+        value,
+      });
       expect(res.body.success, String(value)).toBe(false);
       const edit = await root.call('PUT', '/api/user/', { id: user.userId, quota: value });
       expect(edit.body.success, String(value)).toBe(false);
@@ -54,7 +78,11 @@ describe.each(dialects)('balances stay within QUOTA_MAX on %s', (dialect) => {
     const code = created.body.data![0]!;
     refusedAsTooLarge(await user.call('POST', '/api/user/topup', { key: code }));
     expect(await quota()).toBe(QUOTA_MAX - HEADROOM);
-    const row = await k().selectFrom('redemptions').select(['status', 'used_count']).where('key', '=', code).executeTakeFirstOrThrow();
+    const row = await k()
+      .selectFrom('redemptions')
+      .select(['status', 'used_count'])
+      .where('key', '=', code)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 1, used_count: 0 });
   });
 
@@ -75,18 +103,25 @@ describe.each(dialects)('balances stay within QUOTA_MAX on %s', (dialect) => {
       .execute();
     refusedAsTooLarge(await root.call('POST', '/api/user/topup/complete', { trade_no: 'CAP-ORDER' }));
     expect(await quota()).toBe(QUOTA_MAX - HEADROOM);
-    expect((await k().selectFrom('top_ups').select('status').where('trade_no', '=', 'CAP-ORDER').executeTakeFirstOrThrow()).status).toBe('pending');
+    expect(
+      (await k().selectFrom('top_ups').select('status').where('trade_no', '=', 'CAP-ORDER').executeTakeFirstOrThrow())
+        .status,
+    ).toBe('pending');
   });
 
   it('a top-up amount worth more than QUOTA_MAX is refused before an order exists', async () => {
     const perUnit = 1e9;
-    expect((await root.call('PUT', '/api/option/', { key: 'QuotaPerUnit', value: String(perUnit) })).body.success).toBe(true);
+    expect((await root.call('PUT', '/api/option/', { key: 'QuotaPerUnit', value: String(perUnit) })).body.success).toBe(
+      true,
+    );
     try {
       const units = Math.ceil(QUOTA_MAX / perUnit) + 1;
       const res = await user.call('POST', '/api/user/amount', { amount: units });
       expect(res.body.success).toBe(false);
       expect((res.body as { code?: string }).code ?? ErrorCode.InputTooLarge).toBe(ErrorCode.InputTooLarge);
-      expect((await user.call('POST', '/api/user/amount', { amount: Math.floor(QUOTA_MAX / perUnit) })).body.success).toBe(true);
+      expect(
+        (await user.call('POST', '/api/user/amount', { amount: Math.floor(QUOTA_MAX / perUnit) })).body.success,
+      ).toBe(true);
     } finally {
       await root.call('PUT', '/api/option/', { key: 'QuotaPerUnit', value: '500000' });
     }

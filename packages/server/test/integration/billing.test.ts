@@ -7,7 +7,12 @@ import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 const chat = (base: string, key: string, body: Record<string, unknown>, signal?: AbortSignal) =>
-  fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  fetch(`${base}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
 
 describe.each(dialects)('billing on %s', (dialect) => {
   let t: TestApp, mock: MockUpstream, root: Client, base: string;
@@ -19,7 +24,11 @@ describe.each(dialects)('billing on %s', (dialect) => {
   });
 
   const userRow = async (id: number) => {
-    const r = await t.database.db.kysely.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', id).executeTakeFirstOrThrow();
+    const r = await t.database.db.kysely
+      .selectFrom('users')
+      .select(['quota', 'used_quota', 'request_count'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     return { quota: Number(r.quota), used: Number(r.used_quota), requests: Number(r.request_count) };
   };
 
@@ -28,25 +37,53 @@ describe.each(dialects)('billing on %s', (dialect) => {
     await setQuota(root, u.userId!, 50 * 500);
     const { key } = await addToken(t, u.userId!, {});
     const results = await Promise.all(
-      Array.from({ length: 500 }, () => chat(base, key, { model: 'fixed-model', messages: [{ role: 'user', content: 'hi' }] }).then((r) => r.status)),
+      Array.from({ length: 500 }, () =>
+        chat(base, key, { model: 'fixed-model', messages: [{ role: 'user', content: 'hi' }] }).then((r) => r.status),
+      ),
     );
     const served = results.filter((s) => s === 200).length;
     expect(served).toBe(50);
     expect(results.filter((s) => s !== 200).every((s) => s === 403)).toBe(true);
     await drainWriter(t);
     expect(await userRow(u.userId!)).toEqual({ quota: 0, used: 25000, requests: 50 });
-    const logs = await t.database.db.kysely.selectFrom('logs').select(['quota']).where('user_id', '=', u.userId!).where('type', '=', 2).execute();
+    const logs = await t.database.db.kysely
+      .selectFrom('logs')
+      .select(['quota'])
+      .where('user_id', '=', u.userId!)
+      .where('type', '=', 2)
+      .execute();
     expect(logs).toHaveLength(50);
     expect(logs.reduce((s, l) => s + Number(l.quota), 0)).toBe(25000);
   });
 
   it('fails over across channels on 500 and 429 and charges only the successful try', async () => {
-    await addChannel(root, { name: 'broken-500', key: 'fail-500', baseUrl: mock.url, models: 'failover-model', priority: 10 });
-    await addChannel(root, { name: 'broken-429', key: 'fail-429', baseUrl: mock.url, models: 'failover-model', priority: 5 });
-    const goodId = await addChannel(root, { name: 'good', key: 'good-key', baseUrl: mock.url, models: 'failover-model', priority: 0 });
+    await addChannel(root, {
+      name: 'broken-500',
+      key: 'fail-500',
+      baseUrl: mock.url,
+      models: 'failover-model',
+      priority: 10,
+    });
+    await addChannel(root, {
+      name: 'broken-429',
+      key: 'fail-429',
+      baseUrl: mock.url,
+      models: 'failover-model',
+      priority: 5,
+    });
+    const goodId = await addChannel(root, {
+      name: 'good',
+      key: 'good-key',
+      baseUrl: mock.url,
+      models: 'failover-model',
+      priority: 0,
+    });
     mock.behaviors.set('fail-500', { failStatus: 500 });
     mock.behaviors.set('fail-429', { failStatus: 429 });
-    await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ 'fixed-model': 0.001, 'failover-model': 0.002 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelPrice',
+      value: JSON.stringify({ 'fixed-model': 0.001, 'failover-model': 0.002 }),
+    });
     await root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '2' });
     const u = await createUserClient(t.app, root, 'failover-user');
     await setQuota(root, u.userId!, 10_000);
@@ -55,7 +92,11 @@ describe.each(dialects)('billing on %s', (dialect) => {
     expect(res.status).toBe(200);
     await drainWriter(t);
     expect(await userRow(u.userId!)).toEqual({ quota: 9000, used: 1000, requests: 1 });
-    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('user_id', '=', u.userId!).executeTakeFirstOrThrow();
+    const log = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', u.userId!)
+      .executeTakeFirstOrThrow();
     expect(log.channel_id).toBe(goodId);
     expect(JSON.parse(log.other).admin_info.use_channel).toHaveLength(3);
 
@@ -68,7 +109,11 @@ describe.each(dialects)('billing on %s', (dialect) => {
     expect(err.error.message).not.toContain('fail-500');
     await drainWriter(t);
     expect(await userRow(u.userId!)).toEqual({ quota: 9000, used: 1000, requests: 1 });
-    expect((t.runtime.ctx.relay.ledger as MemoryLedger).peekUser(u.userId!)).toEqual({ available: 9000, reserved: 0, unflushed: 0 });
+    expect((t.runtime.ctx.relay.ledger as MemoryLedger).peekUser(u.userId!)).toEqual({
+      available: 9000,
+      reserved: 0,
+      unflushed: 0,
+    });
   });
 
   it('bills a stream cut mid-way for what was delivered', async () => {
@@ -78,17 +123,27 @@ describe.each(dialects)('billing on %s', (dialect) => {
     await setQuota(root, u.userId!, 1_000_000);
     const { key } = await addToken(t, u.userId!, {});
     const abort = new AbortController();
-    const res = await chat(base, key, { model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'tell me a long story' }] }, abort.signal);
+    const res = await chat(
+      base,
+      key,
+      { model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'tell me a long story' }] },
+      abort.signal,
+    );
     const reader = res.body!.getReader();
     let received = '';
-    while ((received.match(/word/g) ?? []).length < 5) received += new TextDecoder().decode((await reader.read()).value);
+    while ((received.match(/word/g) ?? []).length < 5)
+      received += new TextDecoder().decode((await reader.read()).value);
     abort.abort();
     // Wait until the relay notices the cut and settles.
     let log;
     for (let i = 0; i < 50 && !log; i++) {
       await new Promise((r) => setTimeout(r, 100));
       await drainWriter(t);
-      log = await t.database.db.kysely.selectFrom('logs').selectAll().where('user_id', '=', u.userId!).executeTakeFirst();
+      log = await t.database.db.kysely
+        .selectFrom('logs')
+        .selectAll()
+        .where('user_id', '=', u.userId!)
+        .executeTakeFirst();
     }
     expect(log).toBeDefined();
     expect(log!.is_stream).toBe(1);

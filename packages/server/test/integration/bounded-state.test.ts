@@ -59,46 +59,64 @@ const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 
 
 describe('bounded state under 100,000 distinct caller values', () => {
   let base = '';
-  const fx = useApp('sqlite', { env: { CRITICAL_RATE_LIMIT: String(CRITICAL_LIMIT), TRUST_PROXY: 'true' } }, async (app) => {
-    base = await listen(app.t);
-  });
+  const fx = useApp(
+    'sqlite',
+    { env: { CRITICAL_RATE_LIMIT: String(CRITICAL_LIMIT), TRUST_PROXY: 'true' } },
+    async (app) => {
+      base = await listen(app.t);
+    },
+  );
   const ctx = () => fx.t.runtime.ctx as RelayContext;
 
-  it('unknown API keys: /v1/models refuses them through the key cache, which stays within its cap while the heap stays flat', { timeout: 900_000 }, async () => {
-    const tokens = ctx().relay.tokens;
-    await flood(0, OVER_HTTP, async () => {
-      const r = await fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${randomKey()}` } });
-      await r.arrayBuffer();
-      expect(r.status).toBe(401);
-    });
-    expect(tokens.size).toBeGreaterThan(0);
-    const growth = await heapGrowth(KEY_WARM_UP, async () => expect(await tokens.get(randomKey())).toBeUndefined());
-    expect(growth).toBeLessThan(FLAT_BYTES);
-    expect(tokens.size).toBeLessThanOrEqual(tokens.capacity);
-    // Only unknown keys were sent: their own cap holds them all.
-    expect(tokens.size).toBeLessThanOrEqual(UNKNOWN_KEY_CACHE_MAX);
-    expect(UNKNOWN_KEY_CACHE_MAX).toBeLessThan(KEY_WARM_UP);
-  });
-
-  it('client addresses: the login rate limit counts them in counters that stay within their cap while the heap stays flat, and still limits', { timeout: 900_000 }, async () => {
-    const counters = ctx().counters as MemoryWindowCounters;
-    const login = (address: string) =>
-      fetch(`${base}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: '{}' }).then(async (r) => {
+  it(
+    'unknown API keys: /v1/models refuses them through the key cache, which stays within its cap while the heap stays flat',
+    { timeout: 900_000 },
+    async () => {
+      const tokens = ctx().relay.tokens;
+      await flood(0, OVER_HTTP, async () => {
+        const r = await fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${randomKey()}` } });
         await r.arrayBuffer();
-        return r.status;
+        expect(r.status).toBe(401);
       });
-    const before = counters.size;
-    await flood(0, OVER_HTTP, async (i) => expect(await login(addressOf(DISTINCT + i))).not.toBe(429));
-    expect(counters.size).toBeGreaterThanOrEqual(before + OVER_HTTP);
-    const growth = await heapGrowth(COUNTER_WARM_UP, (i) => ctx().rateLimiter(`critical:${addressOf(i)}`, CRITICAL_LIMIT, ctx().config.criticalRateLimitDuration));
-    expect(growth).toBeLessThan(FLAT_BYTES);
-    expect(counters.size).toBeLessThanOrEqual(counters.capacity);
-    expect(counters.capacity).toBeLessThan(COUNTER_WARM_UP);
-    // An address seen just now is still limited.
-    const statuses: number[] = [];
-    for (let n = 0; n <= CRITICAL_LIMIT + 1; n++) statuses.push(await login('192.0.2.99'));
-    expect(statuses.at(-1)).toBe(429);
-  });
+      expect(tokens.size).toBeGreaterThan(0);
+      const growth = await heapGrowth(KEY_WARM_UP, async () => expect(await tokens.get(randomKey())).toBeUndefined());
+      expect(growth).toBeLessThan(FLAT_BYTES);
+      expect(tokens.size).toBeLessThanOrEqual(tokens.capacity);
+      // Only unknown keys were sent: their own cap holds them all.
+      expect(tokens.size).toBeLessThanOrEqual(UNKNOWN_KEY_CACHE_MAX);
+      expect(UNKNOWN_KEY_CACHE_MAX).toBeLessThan(KEY_WARM_UP);
+    },
+  );
+
+  it(
+    'client addresses: the login rate limit counts them in counters that stay within their cap while the heap stays flat, and still limits',
+    { timeout: 900_000 },
+    async () => {
+      const counters = ctx().counters as MemoryWindowCounters;
+      const login = (address: string) =>
+        fetch(`${base}/api/user/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+          body: '{}',
+        }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        });
+      const before = counters.size;
+      await flood(0, OVER_HTTP, async (i) => expect(await login(addressOf(DISTINCT + i))).not.toBe(429));
+      expect(counters.size).toBeGreaterThanOrEqual(before + OVER_HTTP);
+      const growth = await heapGrowth(COUNTER_WARM_UP, (i) =>
+        ctx().rateLimiter(`critical:${addressOf(i)}`, CRITICAL_LIMIT, ctx().config.criticalRateLimitDuration),
+      );
+      expect(growth).toBeLessThan(FLAT_BYTES);
+      expect(counters.size).toBeLessThanOrEqual(counters.capacity);
+      expect(counters.capacity).toBeLessThan(COUNTER_WARM_UP);
+      // An address seen just now is still limited.
+      const statuses: number[] = [];
+      for (let n = 0; n <= CRITICAL_LIMIT + 1; n++) statuses.push(await login('192.0.2.99'));
+      expect(statuses.at(-1)).toBe(429);
+    },
+  );
 
   it('one-time codes, window counters and relay limit buckets keyed by 100,000 values stay within their caps', async () => {
     const codes = new MemoryOneTimeCodes();

@@ -37,14 +37,24 @@ describe('channel breakers across two nodes', () => {
     })) {
       expect((await root.call('PUT', '/api/option/', { key: k, value })).body.success, k).toBe(true);
     }
-    faultyId = await addChannel(root, { name: 'faulty', key: FAULTY_KEY, baseUrl: mock.url, models: MODEL, priority: 10 });
+    faultyId = await addChannel(root, {
+      name: 'faulty',
+      key: FAULTY_KEY,
+      baseUrl: mock.url,
+      models: MODEL,
+      priority: 10,
+    });
     await addChannel(root, { name: 'healthy', key: HEALTHY_KEY, baseUrl: mock.url, models: MODEL, priority: 0 });
     mock.behaviors.set(FAULTY_KEY, { failStatus: 503 });
     const u = await createUserClient(a.app, root, 'breaker-cluster-user');
     await setQuota(root, u.userId!, 100_000_000);
     key = (await addToken(a, u.userId!, {})).key;
     bases = [await listen(a), await listen(b)];
-    await until(() => b.runtime.ctx.channelCache.hasModel('default', MODEL) && b.runtime.ctx.options.get('ChannelBreakerMinFailures') === String(MIN_FAILURES));
+    await until(
+      () =>
+        b.runtime.ctx.channelCache.hasModel('default', MODEL) &&
+        b.runtime.ctx.options.get('ChannelBreakerMinFailures') === String(MIN_FAILURES),
+    );
   });
   afterAll(async () => mock?.close());
 
@@ -78,7 +88,9 @@ describe('channel breakers across two nodes', () => {
 
       // After the cool-down exactly one node wins the probe; concurrent calls on both nodes send one call there.
       mock.behaviors.set(FAULTY_KEY, { delayMs: 300 });
-      expect(await until(() => stateOn(a) === 'half_open' && stateOn(b) === 'half_open', COOLDOWN_S * 1000 + 4000)).toBe(true);
+      expect(
+        await until(() => stateOn(a) === 'half_open' && stateOn(b) === 'half_open', COOLDOWN_S * 1000 + 4000),
+      ).toBe(true);
       const probes = [a, b].filter((t) => t.runtime.ctx.breakers.find(String(faultyId))?.probeReady).length;
       expect(probes).toBe(1);
       const statuses = await Promise.all(Array.from({ length: 8 }, (_, i) => call(i % 2)));

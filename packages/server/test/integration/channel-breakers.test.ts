@@ -31,8 +31,20 @@ describe('channel circuit breakers', () => {
       const res = await root.call('PUT', '/api/option/', { key, value });
       expect(res.body.success, key).toBe(true);
     }
-    faultyId = await addChannel(root, { name: 'faulty', key: FAULTY_KEY, baseUrl: mock.url, models: MODEL, priority: 10 });
-    healthyId = await addChannel(root, { name: 'healthy', key: HEALTHY_KEY, baseUrl: mock.url, models: MODEL, priority: 0 });
+    faultyId = await addChannel(root, {
+      name: 'faulty',
+      key: FAULTY_KEY,
+      baseUrl: mock.url,
+      models: MODEL,
+      priority: 10,
+    });
+    healthyId = await addChannel(root, {
+      name: 'healthy',
+      key: HEALTHY_KEY,
+      baseUrl: mock.url,
+      models: MODEL,
+      priority: 0,
+    });
     mock.behaviors.set(FAULTY_KEY, { failStatus: 502 });
     mock.behaviors.set(HEALTHY_KEY, { delayMs: 20 });
   });
@@ -52,7 +64,10 @@ describe('channel circuit breakers', () => {
     const row = res.body.data!.items.find((c) => c.id === id)!;
     return row.health!;
   };
-  const gauge = async (id: number) => (await metrics.getSingleMetric('tollway_channel_health_state')!.get()).values.find((v) => v.labels.channel === String(id))?.value;
+  const gauge = async (id: number) =>
+    (await metrics.getSingleMetric('tollway_channel_health_state')!.get()).values.find(
+      (v) => v.labels.channel === String(id),
+    )?.value;
 
   it('opens after the failures, moves traffic to the healthy channel, half-opens after the cool-down and closes when the upstream heals', async () => {
     // Every call fails on the faulty channel first and is retried on the healthy one: the caller sees no error.
@@ -63,7 +78,11 @@ describe('channel circuit breakers', () => {
     expect(open.open_until).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
     expect(await gauge(faultyId)).toBe(2);
     // A transient burst disables nothing, even with automatic disabling on.
-    const row = await gw.t.database.db.kysely.selectFrom('channels').select('status').where('id', '=', faultyId).executeTakeFirstOrThrow();
+    const row = await gw.t.database.db.kysely
+      .selectFrom('channels')
+      .select('status')
+      .where('id', '=', faultyId)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe(1);
 
     // Open: calls go straight to the healthy channel.
@@ -98,25 +117,47 @@ describe('channel circuit breakers', () => {
   });
 
   it('still disables a channel on a permanent error (rejected key) when automatic disabling is on', async () => {
-    const id = await addChannel(gw.root, { name: 'revoked', key: 'brk-revoked', baseUrl: gw.mock.url, models: MODEL, priority: 20 });
+    const id = await addChannel(gw.root, {
+      name: 'revoked',
+      key: 'brk-revoked',
+      baseUrl: gw.mock.url,
+      models: MODEL,
+      priority: 20,
+    });
     gw.mock.behaviors.set('brk-revoked', { failStatus: 401, failMessage: 'Incorrect API key provided' });
     // A 401 is not retried: the caller sees it, as before breakers.
     expect(await call()).toBe(401);
     let status = 1;
     for (let i = 0; i < 50 && status === 1; i++) {
       await sleep(20);
-      status = (await gw.t.database.db.kysely.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+      status = (
+        await gw.t.database.db.kysely
+          .selectFrom('channels')
+          .select('status')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).status;
     }
     expect(status).toBe(3);
   });
 
   it('a background test that meets a transient failure opens the breaker instead of disabling the channel; enabling it by hand closes it', async () => {
-    const id = await addChannel(gw.root, { name: 'flaky', key: 'brk-flaky', baseUrl: gw.mock.url, models: MODEL, priority: -5 });
+    const id = await addChannel(gw.root, {
+      name: 'flaky',
+      key: 'brk-flaky',
+      baseUrl: gw.mock.url,
+      models: MODEL,
+      priority: -5,
+    });
     gw.mock.behaviors.set('brk-flaky', { failStatus: 503 });
     const started = await gw.root.call('GET', '/api/channel/test');
     expect(started.body.success).toBe(true);
     await gw.t.runtime.ctx.channels.tester.idle();
-    const row = await gw.t.database.db.kysely.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await gw.t.database.db.kysely
+      .selectFrom('channels')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe(1);
     expect((await health(id)).state).toBe('open');
     // Enabling it by hand (or a new key or address) starts it with a closed breaker.
@@ -128,7 +169,15 @@ describe('channel circuit breakers', () => {
     const created = await gw.root.call<{ ids: number[] }>('POST', '/api/channel/', {
       mode: 'multi_to_single',
       multi_key_mode: 'polling',
-      channel: { name: 'multi', type: 1, key: 'brk-mk-bad\nbrk-mk-good', base_url: gw.mock.url, models: MODEL, group: 'default', priority: 50 },
+      channel: {
+        name: 'multi',
+        type: 1,
+        key: 'brk-mk-bad\nbrk-mk-good',
+        base_url: gw.mock.url,
+        models: MODEL,
+        group: 'default',
+        priority: 50,
+      },
     });
     const id = created.body.data!.ids[0]!;
     gw.mock.behaviors.set('brk-mk-bad', { failStatus: 500 });
@@ -144,7 +193,13 @@ describe('channel circuit breakers', () => {
   });
 
   it('callers hanging up before the answer count for nothing', async () => {
-    const id = await addChannel(gw.root, { name: 'slow', key: 'brk-slow', baseUrl: gw.mock.url, models: MODEL, priority: 60 });
+    const id = await addChannel(gw.root, {
+      name: 'slow',
+      key: 'brk-slow',
+      baseUrl: gw.mock.url,
+      models: MODEL,
+      priority: 60,
+    });
     gw.mock.behaviors.set('brk-slow', { delayMs: 1500 });
     for (let i = 0; i < MIN_FAILURES + 1; i++) {
       const abort = new AbortController();
@@ -166,7 +221,13 @@ describe('channel circuit breakers', () => {
 
   it('with ChannelBreakerEnabled off, failures open nothing', async () => {
     await gw.root.call('PUT', '/api/option/', { key: 'ChannelBreakerEnabled', value: 'false' });
-    const id = await addChannel(gw.root, { name: 'off', key: 'brk-off', baseUrl: gw.mock.url, models: MODEL, priority: 30 });
+    const id = await addChannel(gw.root, {
+      name: 'off',
+      key: 'brk-off',
+      baseUrl: gw.mock.url,
+      models: MODEL,
+      priority: 30,
+    });
     gw.mock.behaviors.set('brk-off', { failStatus: 500 });
     for (let i = 0; i < MIN_FAILURES + 2; i++) expect(await call()).toBe(200);
     expect(hits('brk-off')).toBe(MIN_FAILURES + 2);

@@ -18,7 +18,9 @@ describe('channel changes across nodes', () => {
   };
 
   it('create, disable and delete on node A are routed accordingly on node B without waiting for the sync', async () => {
-    const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', { channel: { name: 'c', key: 'sk-cluster-0123456789abcdef', models: 'gpt-4o' } });
+    const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', {
+      channel: { name: 'c', key: 'sk-cluster-0123456789abcdef', models: 'gpt-4o' },
+    });
     const id = res.body.data!.ids[0]!;
     const cacheB = b.runtime.ctx.channelCache;
     expect(await until(() => cacheB.select('default', 'gpt-4o', new Set(), 0)?.id === id)).toBe(true);

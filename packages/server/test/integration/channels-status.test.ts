@@ -16,13 +16,20 @@ describe.each(dialects)('channel status rules and tag tools on %s', (dialect) =>
 
   const ctx = () => t.runtime.ctx;
   const create = async (channel: Record<string, unknown>, mode = 'single') => {
-    const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', { mode, channel: { models: 'gpt-4o', ...channel } });
+    const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', {
+      mode,
+      channel: { models: 'gpt-4o', ...channel },
+    });
     if (!res.body.success) throw new Error(res.body.message);
     return res.body.data!.ids;
   };
   const get = async (id: number) => (await root.call<ChannelPublic>('GET', `/api/channel/${id}`)).body.data!;
-  const enabledAbilities = async (id: number) => (await ctx().db.kysely.selectFrom('abilities').select('enabled').where('channel_id', '=', id).execute()).map((r) => r.enabled);
-  const report = (id: number, keyIndex: number, status: number, message: string) => ctx().channels.reportUpstreamError(ctx().channelCache.get(id)!, keyIndex, status, message);
+  const enabledAbilities = async (id: number) =>
+    (await ctx().db.kysely.selectFrom('abilities').select('enabled').where('channel_id', '=', id).execute()).map(
+      (r) => r.enabled,
+    );
+  const report = (id: number, keyIndex: number, status: number, message: string) =>
+    ctx().channels.reportUpstreamError(ctx().channelCache.get(id)!, keyIndex, status, message);
 
   it('single-key channel: 401 → status 3 with reason and time, abilities off, cache no longer routes it', async () => {
     const [id] = await create({ name: 'single', key: KEYS[0] });
@@ -101,22 +108,50 @@ describe.each(dialects)('channel status rules and tag tools on %s', (dialect) =>
   });
 
   it('tag tools: batch tag, edit by tag (blank = unchanged), enable/disable by tag, dissolve', async () => {
-    const ids = await create({ name: 'tagged', key: 'a-0123456789abcdef\nb-0123456789abcdef\nc-0123456789abcdef', priority: 1, weight: 1 }, 'batch');
+    const ids = await create(
+      { name: 'tagged', key: 'a-0123456789abcdef\nb-0123456789abcdef\nc-0123456789abcdef', priority: 1, weight: 1 },
+      'batch',
+    );
     const other = (await create({ name: 'untouched', key: KEYS[0] }))[0]!;
-    expect((await root.call('POST', '/api/channel/batch/tag', { ids: [], tag: 'x' })).body.message).toContain('please select channels first');
-    expect((await root.call('POST', '/api/channel/batch/tag', { ids, tag: ' ' })).body.message).toContain('tag cannot be empty');
+    expect((await root.call('POST', '/api/channel/batch/tag', { ids: [], tag: 'x' })).body.message).toContain(
+      'please select channels first',
+    );
+    expect((await root.call('POST', '/api/channel/batch/tag', { ids, tag: ' ' })).body.message).toContain(
+      'tag cannot be empty',
+    );
     expect((await root.call<number>('POST', '/api/channel/batch/tag', { ids, tag: 'pool' })).body.data).toBe(3);
-    const abilityTags = await ctx().db.kysely.selectFrom('abilities').select('tag').where('channel_id', 'in', ids).execute();
+    const abilityTags = await ctx()
+      .db.kysely.selectFrom('abilities')
+      .select('tag')
+      .where('channel_id', 'in', ids)
+      .execute();
     expect(abilityTags.every((a) => a.tag === 'pool')).toBe(true);
 
-    expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', priority: 'x' })).body.message).toContain('priority must be an integer');
-    expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', weight: -2 })).body.message).toContain('weight must be a non-negative integer');
-    expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', model_mapping: '{x' })).body.message).toContain('model_mapping must be a valid JSON object');
-    expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', new_tag: null, models: '', priority: '' })).body.message).toBe('no changes');
+    expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', priority: 'x' })).body.message).toContain(
+      'priority must be an integer',
+    );
+    expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', weight: -2 })).body.message).toContain(
+      'weight must be a non-negative integer',
+    );
+    expect((await root.call('PUT', '/api/channel/tag', { tag: 'pool', model_mapping: '{x' })).body.message).toContain(
+      'model_mapping must be a valid JSON object',
+    );
+    expect(
+      (await root.call('PUT', '/api/channel/tag', { tag: 'pool', new_tag: null, models: '', priority: '' })).body
+        .message,
+    ).toBe('no changes');
     expectRefused(await root.call('PUT', '/api/channel/tag', { tag: 'nope', priority: 1 }));
-    const edit = await root.call<number>('PUT', '/api/channel/tag', { tag: 'pool', models: 'gpt-4o,o3', groups: 'vip', priority: 8, weight: '', model_mapping: '' });
+    const edit = await root.call<number>('PUT', '/api/channel/tag', {
+      tag: 'pool',
+      models: 'gpt-4o,o3',
+      groups: 'vip',
+      priority: 8,
+      weight: '',
+      model_mapping: '',
+    });
     expect(edit.body.data).toBe(3);
-    for (const id of ids) expect(await get(id)).toMatchObject({ models: 'gpt-4o,o3', group: 'vip', priority: 8, weight: 1, tag: 'pool' });
+    for (const id of ids)
+      expect(await get(id)).toMatchObject({ models: 'gpt-4o,o3', group: 'vip', priority: 8, weight: 1, tag: 'pool' });
     expect(await get(other)).toMatchObject({ group: 'default', priority: 0 });
     expect(ctx().channelCache.modelsForGroup('vip')).toEqual(['gpt-4o', 'o3']);
 

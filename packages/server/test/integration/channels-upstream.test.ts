@@ -21,7 +21,10 @@ describe.each(dialects)('channel test, fetch models and balance against a mock u
 
   const ctx = () => t.runtime.ctx;
   const create = async (channel: Record<string, unknown>) => {
-    const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', { mode: 'single', channel: { models: 'gpt-4o,gpt-4o-mini', base_url: mock.url, ...channel } });
+    const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', {
+      mode: 'single',
+      channel: { models: 'gpt-4o,gpt-4o-mini', base_url: mock.url, ...channel },
+    });
     if (!res.body.success) throw new Error(res.body.message);
     return res.body.data!.ids[0]!;
   };
@@ -34,7 +37,11 @@ describe.each(dialects)('channel test, fetch models and balance against a mock u
 
   it('tests one channel: {success, message, time} at the top level, response and test time recorded', async () => {
     const id = await create({ name: 'good', key: GOOD_KEY, test_model: 'gpt-4o-mini' });
-    const res = await t.app.inject({ method: 'GET', url: `/api/channel/test/${id}`, headers: { cookie: root.cookie, 'new-api-user': String(root.userId) } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/channel/test/${id}`,
+      headers: { cookie: root.cookie, 'new-api-user': String(root.userId) },
+    });
     const body = res.json() as { success: boolean; message: string; time: number };
     expect(res.statusCode).toBe(200);
     expect(body.success).toBe(true);
@@ -73,7 +80,11 @@ describe.each(dialects)('channel test, fetch models and balance against a mock u
     const back = await create({ name: 'back', key: GOOD_KEY });
     const manual = await create({ name: 'manual', key: GOOD_KEY, status: 2 });
     const noBan = await create({ name: 'noban', key: BAD_KEY, auto_ban: 0 });
-    await ctx().db.kysely.updateTable('channels').set({ status: 3, other_info: '{"status_reason":"old","status_time":1}' }).where('id', '=', back).execute();
+    await ctx()
+      .db.kysely.updateTable('channels')
+      .set({ status: 3, other_info: '{"status_reason":"old","status_time":1}' })
+      .where('id', '=', back)
+      .execute();
     const res = await root.call('GET', '/api/channel/test');
     expect(res.body).toMatchObject({ success: true });
     await ctx().channels.tester.idle();
@@ -112,18 +123,39 @@ describe.each(dialects)('channel test, fetch models and balance against a mock u
 
   it('fetches upstream models by channel and by base_url + type + key (first key only), Gemini included', async () => {
     const id = await create({ name: 'models', key: GOOD_KEY });
-    expect((await root.call<string[]>('GET', `/api/channel/fetch_models/${id}`)).body.data).toEqual(['gpt-4o', 'gpt-4o-mini']);
-    const byBody = await root.call<string[]>('POST', '/api/channel/fetch_models', { base_url: `${mock.url}/`, type: 1, key: `${GOOD_KEY}\n${BAD_KEY}` });
+    expect((await root.call<string[]>('GET', `/api/channel/fetch_models/${id}`)).body.data).toEqual([
+      'gpt-4o',
+      'gpt-4o-mini',
+    ]);
+    const byBody = await root.call<string[]>('POST', '/api/channel/fetch_models', {
+      base_url: `${mock.url}/`,
+      type: 1,
+      key: `${GOOD_KEY}\n${BAD_KEY}`,
+    });
     expect(byBody.body.data).toEqual(['gpt-4o', 'gpt-4o-mini']);
-    const gemini = await root.call<string[]>('POST', '/api/channel/fetch_models', { base_url: mock.url, type: 24, key: GOOD_KEY });
+    const gemini = await root.call<string[]>('POST', '/api/channel/fetch_models', {
+      base_url: mock.url,
+      type: 24,
+      key: GOOD_KEY,
+    });
     expect(gemini.body.data).toEqual(['gemini-2.5-flash', 'gemini-2.5-pro']);
     expect(mock.seen.at(-1)!.path).toContain('/v1beta/models');
-    const refused = await root.call('POST', '/api/channel/fetch_models', { base_url: mock.url, type: 24, key: BAD_KEY });
+    const refused = await root.call('POST', '/api/channel/fetch_models', {
+      base_url: mock.url,
+      type: 24,
+      key: BAD_KEY,
+    });
     expect(refused.body.success).toBe(false);
     expect(refused.body.message).toContain('401');
     expect(refused.body.message).not.toContain(BAD_KEY);
-    expect((await root.call('POST', '/api/channel/fetch_models', { base_url: mock.url, type: 1, key: ' ' })).body.message).toContain('please fill in the key');
-    const down = await root.call('POST', '/api/channel/fetch_models', { base_url: 'http://127.0.0.1:1', type: 1, key: GOOD_KEY });
+    expect(
+      (await root.call('POST', '/api/channel/fetch_models', { base_url: mock.url, type: 1, key: ' ' })).body.message,
+    ).toContain('please fill in the key');
+    const down = await root.call('POST', '/api/channel/fetch_models', {
+      base_url: 'http://127.0.0.1:1',
+      type: 1,
+      key: GOOD_KEY,
+    });
     expect(down.body.message).toContain('cannot reach the upstream');
   });
 
@@ -137,17 +169,24 @@ describe.each(dialects)('channel test, fetch models and balance against a mock u
     ];
     for (const [type, base_url, expected] of cases) {
       const id = await create({ name: `bal-${type}`, key: GOOD_KEY, type, base_url });
-      const res = await root.call<{ balance: number; balance_updated_time: number }>('GET', `/api/channel/update_balance/${id}`);
+      const res = await root.call<{ balance: number; balance_updated_time: number }>(
+        'GET',
+        `/api/channel/update_balance/${id}`,
+      );
       expect(res.body.data, `type ${type}`).toMatchObject({ balance: expected });
       expect((await get(id)).balance).toBe(expected);
       expect((await get(id)).balance_updated_time).toBeGreaterThan(0);
     }
     const claude = await create({ name: 'claude', key: GOOD_KEY, type: 14 });
-    expect((await root.call('GET', `/api/channel/update_balance/${claude}`)).body.message).toBe('balance query not supported for this channel type');
+    expect((await root.call('GET', `/api/channel/update_balance/${claude}`)).body.message).toBe(
+      'balance query not supported for this channel type',
+    );
     const bad = await create({ name: 'bal-bad', key: BAD_KEY, type: 1 });
     const refused = await root.call('GET', `/api/channel/update_balance/${bad}`);
     expect(refused.body.success).toBe(false);
     expect(refused.body.message).not.toContain(BAD_KEY);
-    expect((await root.call<{ updated: number; failed: number }>('GET', '/api/channel/update_balance')).body.data).toEqual({ updated: 4, failed: 1 });
+    expect(
+      (await root.call<{ updated: number; failed: number }>('GET', '/api/channel/update_balance')).body.data,
+    ).toEqual({ updated: 4, failed: 1 });
   });
 });

@@ -10,10 +10,16 @@ describe.each(dialects)('daily check-in on %s', (dialect) => {
   let t: TestApp, root: Client;
   useApp(dialect, {}, (app) => ({ t, root } = app));
 
-  const setOption = async (key: string, value: string) => expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
+  const setOption = async (key: string, value: string) =>
+    expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
   const status = async (c: Client) => (await c.call<CheckInStatus>('GET', '/api/user/check_in_status')).body.data!;
-  const quotaOf = async (id: number) => Number((await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
-  const checkInLogs = async (c: Client) => (await c.call<{ items: LogRow[] }>('GET', '/api/log/self/?type=5&page_size=100')).body.data!.items;
+  const quotaOf = async (id: number) =>
+    Number(
+      (await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow())
+        .quota,
+    );
+  const checkInLogs = async (c: Client) =>
+    (await c.call<{ items: LogRow[] }>('GET', '/api/log/self/?type=5&page_size=100')).body.data!.items;
 
   it('is refused with a clear message while CheckInEnabled is off', async () => {
     await setOption('CheckInEnabled', 'false');
@@ -34,7 +40,15 @@ describe.each(dialects)('daily check-in on %s', (dialect) => {
     const ledger = t.runtime.ctx.relay.ledger;
     expect(await ledger.available('users', user.userId!)).toBe(10_000);
     const before = await status(user);
-    expect(before).toEqual({ enabled: true, can_check_in: true, checked_in: false, quota: 0, min_quota: 1500, max_quota: 1500, day: dayIn(t.config.timeZone) });
+    expect(before).toEqual({
+      enabled: true,
+      can_check_in: true,
+      checked_in: false,
+      quota: 0,
+      min_quota: 1500,
+      max_quota: 1500,
+      day: dayIn(t.config.timeZone),
+    });
 
     const res = await user.call<{ quota: number }>('POST', '/api/user/check_in');
     expect(res.body).toEqual({ success: true, message: 'check-in success', data: { quota: 1500 } });
@@ -56,13 +70,20 @@ describe.each(dialects)('daily check-in on %s', (dialect) => {
   it('20 parallel check-ins of one user credit exactly once', async () => {
     await setOption('CheckInQuota', '700');
     const user = await createUserClient(t.app, root, 'ci-race');
-    const results = await Promise.all(Array.from({ length: 20 }, () => user.call<{ quota: number }>('POST', '/api/user/check_in')));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => user.call<{ quota: number }>('POST', '/api/user/check_in')),
+    );
     const ok = results.filter((r) => r.body.success);
     expect(ok).toHaveLength(1);
     expect(ok[0]!.body.data).toEqual({ quota: 700 });
-    for (const r of results.filter((x) => !x.body.success)) expect(r.body.message).toBe('you have already checked in today');
+    for (const r of results.filter((x) => !x.body.success))
+      expect(r.body.message).toBe('you have already checked in today');
     expect(await quotaOf(user.userId!)).toBe(700);
-    const rows = await t.database.db.kysely.selectFrom('checkins').selectAll().where('user_id', '=', user.userId!).execute();
+    const rows = await t.database.db.kysely
+      .selectFrom('checkins')
+      .selectAll()
+      .where('user_id', '=', user.userId!)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(await checkInLogs(user)).toHaveLength(1);
   });
@@ -93,7 +114,10 @@ describe.each(dialects)('daily check-in on %s', (dialect) => {
     await setOption('CheckInQuota', '100');
     const user = await createUserClient(t.app, root, 'ci-days');
     const yesterday = dayIn(t.config.timeZone, new Date(Date.now() - 86_400_000));
-    await t.database.db.kysely.insertInto('checkins').values({ user_id: user.userId!, day: yesterday, quota: 100, created_at: 0 }).execute();
+    await t.database.db.kysely
+      .insertInto('checkins')
+      .values({ user_id: user.userId!, day: yesterday, quota: 100, created_at: 0 })
+      .execute();
     expect(await status(user)).toMatchObject({ can_check_in: true, checked_in: false });
     expect((await user.call('POST', '/api/user/check_in')).body.success).toBe(true);
     expect(await quotaOf(user.userId!)).toBe(100);

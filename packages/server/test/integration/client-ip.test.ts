@@ -15,14 +15,16 @@ describe.each(dialects)('client address on %s', (dialect) => {
     await addChannel(root, { name: 'ip', key: 'ip-key', baseUrl: gw.mock.url, models: 'gpt-4o-mini' });
   });
 
-  const setOption = async (key: string, value: string) => expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
+  const setOption = async (key: string, value: string) =>
+    expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
   const chat = (key: string, headers: Record<string, string>) =>
     fetch(`${base}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
     });
-  const models = (key: string, headers: Record<string, string>) => fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+  const models = (key: string, headers: Record<string, string>) =>
+    fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${key}`, ...headers } });
   const spoof = { 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '203.0.113.7', 'cf-connecting-ip': '203.0.113.7' };
 
   it('a direct caller cannot pass an IP allow-list or change its logged address with forwarding headers', async () => {
@@ -99,9 +101,13 @@ describe('TRUST_PROXY: the right-most untrusted X-Forwarded-For entry', () => {
     });
 
   describe('TRUST_PROXY=true (one hop: the peer is the proxy)', () => {
-    const gw = useGateway('sqlite', { user: 'hop-user', quota: 5_000_000, env: { TRUST_PROXY: 'true', CRITICAL_RATE_LIMIT: '10' } }, async (g) => {
-      await addChannel(g.root, { name: 'hop', key: 'hop-key', baseUrl: g.mock.url, models: 'gpt-4o-mini' });
-    });
+    const gw = useGateway(
+      'sqlite',
+      { user: 'hop-user', quota: 5_000_000, env: { TRUST_PROXY: 'true', CRITICAL_RATE_LIMIT: '10' } },
+      async (g) => {
+        await addChannel(g.root, { name: 'hop', key: 'hop-key', baseUrl: g.mock.url, models: 'gpt-4o-mini' });
+      },
+    );
 
     it('a spoofed left-most entry neither passes an IP allow-list nor becomes the logged address', async () => {
       const chat = chatOf(gw.base);
@@ -123,23 +129,33 @@ describe('TRUST_PROXY: the right-most untrusted X-Forwarded-For entry', () => {
   });
 
   describe('TRUST_PROXY as a list of trusted proxies', () => {
-    const gw = useGateway('sqlite', { user: 'cidr-user', quota: 5_000_000, env: { TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' } }, async (g) => {
-      await addChannel(g.root, { name: 'cidr', key: 'cidr-key', baseUrl: g.mock.url, models: 'gpt-4o-mini' });
-    });
+    const gw = useGateway(
+      'sqlite',
+      { user: 'cidr-user', quota: 5_000_000, env: { TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' } },
+      async (g) => {
+        await addChannel(g.root, { name: 'cidr', key: 'cidr-key', baseUrl: g.mock.url, models: 'gpt-4o-mini' });
+      },
+    );
 
     it('skips every trusted proxy from the right and takes the first address that is not one', async () => {
       const chat = chatOf(gw.base);
       const only = await addToken(gw.t, gw.user.userId!, { unlimited: true, allowIps: '198.51.100.7' });
-      expect((await chat(only.key, { 'x-forwarded-for': '203.0.113.5, 198.51.100.7, 10.1.2.3, 10.0.0.1' })).status).toBe(200);
+      expect(
+        (await chat(only.key, { 'x-forwarded-for': '203.0.113.5, 198.51.100.7, 10.1.2.3, 10.0.0.1' })).status,
+      ).toBe(200);
       expect((await lastLogOf(gw.t, 'gpt-4o-mini')).ip).toBe('198.51.100.7');
       expect((await chat(only.key, { 'x-forwarded-for': '198.51.100.7, 203.0.113.5, 10.1.2.3' })).status).toBe(403);
     });
   });
 
   describe('TRUST_PROXY naming proxies the connection does not come from', () => {
-    const gw = useGateway('sqlite', { user: 'far-user', quota: 5_000_000, env: { TRUST_PROXY: '10.0.0.0/8' } }, async (g) => {
-      await addChannel(g.root, { name: 'far', key: 'far-key', baseUrl: g.mock.url, models: 'gpt-4o-mini' });
-    });
+    const gw = useGateway(
+      'sqlite',
+      { user: 'far-user', quota: 5_000_000, env: { TRUST_PROXY: '10.0.0.0/8' } },
+      async (g) => {
+        await addChannel(g.root, { name: 'far', key: 'far-key', baseUrl: g.mock.url, models: 'gpt-4o-mini' });
+      },
+    );
 
     it('believes no forwarding header, not even with ReverseProxyEnabled', async () => {
       const chat = chatOf(gw.base);
@@ -147,7 +163,9 @@ describe('TRUST_PROXY: the right-most untrusted X-Forwarded-For entry', () => {
       expect((await chat(only.key, { 'x-forwarded-for': '198.51.100.20' })).status).toBe(403);
       for (const [key, value] of Object.entries({ ReverseProxyEnabled: 'true', ReverseProxyProvider: 'nginx' }))
         expect((await gw.root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
-      expect((await chat(only.key, { 'x-real-ip': '198.51.100.20', 'x-forwarded-for': '198.51.100.20' })).status).toBe(403);
+      expect((await chat(only.key, { 'x-real-ip': '198.51.100.20', 'x-forwarded-for': '198.51.100.20' })).status).toBe(
+        403,
+      );
     });
   });
 });

@@ -2,7 +2,12 @@ import { generateObject, generateText, isStepCount, Output, streamText, tool } f
 import { describe, expect } from 'vitest';
 import { aiSdkModel, AI_SDK_CHAT_CLIENTS } from '../support/ai-sdk-models.js';
 import { compat, compatEach } from '../support/compat.js';
-import { ANTHROPIC_TOOL_OUTPUT_MODEL, CHANNEL_MODELS, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
+import {
+  ANTHROPIC_TOOL_OUTPUT_MODEL,
+  CHANNEL_MODELS,
+  useConformanceGateway,
+  type ChannelKind,
+} from '../support/conformance.js';
 import {
   expectJsonSchemaOf,
   ONE_CALL_PROMPT,
@@ -18,7 +23,14 @@ import {
   WEATHER_INPUT,
   WEATHER_SCHEMA,
 } from '../support/conformance-fixtures.js';
-import { expectSent, sentForcedTool, sentOutputSchema, sentRoles, sentToolResults, sentTools } from '../support/upstream-view.js';
+import {
+  expectSent,
+  sentForcedTool,
+  sentOutputSchema,
+  sentRoles,
+  sentToolResults,
+  sentTools,
+} from '../support/upstream-view.js';
 
 /**
  * The Vercel AI SDK's tool calls (single, parallel, streamed, and the turn with their results) and structured
@@ -78,7 +90,13 @@ describe('Vercel AI SDK tools and structured output through the gateway', () => 
         const mark = fx.vendor.requests.length;
         const r = await generateText({
           model: model(channel),
-          tools: { get_weather: tool({ description: 'Get the weather of a city', inputSchema: WEATHER_SCHEMA, execute: async () => TOOL_RESULT }) },
+          tools: {
+            get_weather: tool({
+              description: 'Get the weather of a city',
+              inputSchema: WEATHER_SCHEMA,
+              execute: async () => TOOL_RESULT,
+            }),
+          },
           prompt: ONE_CALL_PROMPT,
           stopWhen: isStepCount(TWO_STEPS),
         });
@@ -87,24 +105,40 @@ describe('Vercel AI SDK tools and structured output through the gateway', () => 
         expect(r.text).toMatch(/^Tool said: /);
         expect(r.text).toContain(TOOL_RESULT);
         expect(r.finishReason).toBe('stop');
-        const [, second] = expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: false, count: TWO_STEPS });
+        const [, second] = expectSent(fx, mark, channel, {
+          model: CHANNEL_MODELS[channel],
+          streamed: false,
+          count: TWO_STEPS,
+        });
         expect(sentRoles(second!)).toEqual(['user', 'assistant', 'tool']);
         expect(sentToolResults(second!).join('')).toContain(TOOL_RESULT);
       });
 
       compatEach(client, 'structured output', async (channel) => {
         const mark = fx.vendor.requests.length;
-        const r = await generateText({ model: model(channel), output: Output.object({ schema: PERSON }), prompt: PERSON_PROMPT });
+        const r = await generateText({
+          model: model(channel),
+          output: Output.object({ schema: PERSON }),
+          prompt: PERSON_PROMPT,
+        });
         expect(r.output).toEqual(PERSON_SAMPLE);
         const [up] = expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: false });
         // The Anthropic provider asks a model it does not know as Claude for a forced `json` tool instead.
         const viaTool = client === 'ai-sdk/anthropic' && channel !== 'anthropic';
-        expectJsonSchemaOf(viaTool ? sentTools(up!).at(-1)?.schema : sentOutputSchema(up!), channel, Object.keys(PERSON_SAMPLE));
+        expectJsonSchemaOf(
+          viaTool ? sentTools(up!).at(-1)?.schema : sentOutputSchema(up!),
+          channel,
+          Object.keys(PERSON_SAMPLE),
+        );
       });
 
       compatEach(client, 'structured output (stream)', async (channel) => {
         const mark = fx.vendor.requests.length;
-        const r = streamText({ model: model(channel), output: Output.object({ schema: PERSON }), prompt: PERSON_PROMPT });
+        const r = streamText({
+          model: model(channel),
+          output: Output.object({ schema: PERSON }),
+          prompt: PERSON_PROMPT,
+        });
         await r.consumeStream();
         expect(await r.output).toEqual(PERSON_SAMPLE);
         expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: true });
@@ -120,7 +154,11 @@ describe('Vercel AI SDK tools and structured output through the gateway', () => 
         // A Claude model without native structured output: the schema goes upstream as a forced tool, never as
         // output_config (which that model refuses), and the tool's input comes back as the JSON text.
         const mark = fx.vendor.requests.length;
-        const r = await generateText({ model: aiSdkModel(fx, client, ANTHROPIC_TOOL_OUTPUT_MODEL), output: Output.object({ schema: PERSON }), prompt: PERSON_PROMPT });
+        const r = await generateText({
+          model: aiSdkModel(fx, client, ANTHROPIC_TOOL_OUTPUT_MODEL),
+          output: Output.object({ schema: PERSON }),
+          prompt: PERSON_PROMPT,
+        });
         expect(r.output).toEqual(PERSON_SAMPLE);
         expect(r.toolCalls).toEqual([]);
         const [up] = expectSent(fx, mark, 'anthropic', { model: ANTHROPIC_TOOL_OUTPUT_MODEL, streamed: false });

@@ -1,8 +1,20 @@
 import { APICallError, embed, embedMany, generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { aiSdkEmbeddingModel, aiSdkModel, AI_SDK_CHAT_CLIENTS, AI_SDK_EMBEDDING_CLIENTS } from '../support/ai-sdk-models.js';
+import {
+  aiSdkEmbeddingModel,
+  aiSdkModel,
+  AI_SDK_CHAT_CLIENTS,
+  AI_SDK_EMBEDDING_CLIENTS,
+} from '../support/ai-sdk-models.js';
 import { compat, compatEach } from '../support/compat.js';
-import { CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, GEMINI_FINISH_EVERY_CHUNK_MODEL, UPSTREAM_ERROR_MODEL, useConformanceGateway } from '../support/conformance.js';
+import {
+  CHANNEL_MODELS,
+  EMBEDDING_MODELS,
+  ERROR_MODELS,
+  GEMINI_FINISH_EVERY_CHUNK_MODEL,
+  UPSTREAM_ERROR_MODEL,
+  useConformanceGateway,
+} from '../support/conformance.js';
 import { expectMultiTurnSent, HISTORY, PNG_BASE64, PNG_BYTES, SYSTEM } from '../support/conformance-fixtures.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
 import { expectSent, sentModel, sentRoles, sentSystem } from '../support/upstream-view.js';
@@ -21,7 +33,11 @@ const EMBEDDING_INPUTS = ['first text', 'second text'];
 const ANTHROPIC_BETA = 'token-efficient-tools-2025-02-19';
 
 const hello = (channel: string) => `Hello from ${channel}`;
-const mockUsage = { inputTokens: MOCK_INPUT_TOKENS, outputTokens: MOCK_OUTPUT_TOKENS, totalTokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS };
+const mockUsage = {
+  inputTokens: MOCK_INPUT_TOKENS,
+  outputTokens: MOCK_OUTPUT_TOKENS,
+  totalTokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS,
+};
 
 /** The error a call rejects with. */
 async function failure(call: Promise<unknown>): Promise<unknown> {
@@ -49,14 +65,22 @@ describe('Vercel AI SDK through the gateway', () => {
 
       compatEach(client, 'system + multi-turn', async (channel) => {
         const mark = fx.vendor.requests.length;
-        const r = await generateText({ model: aiSdkModel(fx, client, CHANNEL_MODELS[channel]), system: SYSTEM, messages: HISTORY });
+        const r = await generateText({
+          model: aiSdkModel(fx, client, CHANNEL_MODELS[channel]),
+          system: SYSTEM,
+          messages: HISTORY,
+        });
         expect(r.text).toBe(hello(channel));
         expectMultiTurnSent(fx, mark, channel, CHANNEL_MODELS[channel]);
       });
 
       compatEach(client, 'stream', async (channel) => {
         const mark = fx.vendor.requests.length;
-        const r = streamText({ model: aiSdkModel(fx, client, CHANNEL_MODELS[channel]), system: SYSTEM, prompt: 'Say hello.' });
+        const r = streamText({
+          model: aiSdkModel(fx, client, CHANNEL_MODELS[channel]),
+          system: SYSTEM,
+          prompt: 'Say hello.',
+        });
         const pieces: string[] = [];
         for await (const piece of r.textStream) pieces.push(piece);
         expect(pieces.join('')).toBe(hello(channel));
@@ -72,7 +96,10 @@ describe('Vercel AI SDK through the gateway', () => {
         'stream (finish on every chunk)',
         async () => {
           // A Gemini upstream marking every chunk finished: the stream still ends only with the upstream's.
-          const r = streamText({ model: aiSdkModel(fx, client, GEMINI_FINISH_EVERY_CHUNK_MODEL), prompt: 'Say hello.' });
+          const r = streamText({
+            model: aiSdkModel(fx, client, GEMINI_FINISH_EVERY_CHUNK_MODEL),
+            prompt: 'Say hello.',
+          });
           expect(await r.text).toBe(hello('gemini'));
           expect(await r.finishReason).toBe('stop');
           expect(await r.usage).toMatchObject(mockUsage);
@@ -101,7 +128,9 @@ describe('Vercel AI SDK through the gateway', () => {
 
       compatEach(client, 'errors', async (channel) => {
         const mark = fx.vendor.requests.length;
-        const err = await failure(generateText({ model: aiSdkModel(fx, client, ERROR_MODELS[channel]), prompt: 'Say hello.' }));
+        const err = await failure(
+          generateText({ model: aiSdkModel(fx, client, ERROR_MODELS[channel]), prompt: 'Say hello.' }),
+        );
         // The upstream's 400 reaches the SDK as a 400 in its own protocol, with the upstream's message, not retried.
         expect(APICallError.isInstance(err)).toBe(true);
         expect(err).toMatchObject({ statusCode: HTTP_BAD_REQUEST, isRetryable: false });
@@ -113,7 +142,11 @@ describe('Vercel AI SDK through the gateway', () => {
       if (client === 'ai-sdk/anthropic') {
         compat(client, 'anthropic-beta header', 'anthropic', async () => {
           const mark = fx.vendor.requests.length;
-          await generateText({ model: aiSdkModel(fx, client, CHANNEL_MODELS.anthropic), prompt: 'Say hello.', headers: { 'anthropic-beta': ANTHROPIC_BETA } });
+          await generateText({
+            model: aiSdkModel(fx, client, CHANNEL_MODELS.anthropic),
+            prompt: 'Say hello.',
+            headers: { 'anthropic-beta': ANTHROPIC_BETA },
+          });
           const [up] = expectSent(fx, mark, 'anthropic', { model: CHANNEL_MODELS.anthropic, streamed: false });
           expect(up!.headers['anthropic-beta']).toContain(ANTHROPIC_BETA);
         });
@@ -121,7 +154,9 @@ describe('Vercel AI SDK through the gateway', () => {
 
       it(`${client}: a model no channel serves is a 404 APICallError, not retried`, async () => {
         const mark = fx.vendor.requests.length;
-        const err = await failure(generateText({ model: aiSdkModel(fx, client, NOT_SERVED_MODEL), prompt: 'Say hello.' }));
+        const err = await failure(
+          generateText({ model: aiSdkModel(fx, client, NOT_SERVED_MODEL), prompt: 'Say hello.' }),
+        );
         expect(APICallError.isInstance(err)).toBe(true);
         expect(err).toMatchObject({ statusCode: HTTP_NOT_FOUND, isRetryable: false });
         expect((err as APICallError).message).toContain(NOT_SERVED_MODEL);

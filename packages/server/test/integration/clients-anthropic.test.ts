@@ -2,10 +2,30 @@ import Anthropic from '@anthropic-ai/sdk';
 import { jsonSchemaOutputFormat } from '@anthropic-ai/sdk/helpers/json-schema';
 import type { MessageParam, RawMessageStreamEvent, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect } from 'vitest';
-import { PNG_BASE64, PNG_BYTES, SDK_PERSON_SAMPLE, SDK_TIME_ARGS, SDK_WEATHER_ARGS } from '../support/conformance-fixtures.js';
+import {
+  PNG_BASE64,
+  PNG_BYTES,
+  SDK_PERSON_SAMPLE,
+  SDK_TIME_ARGS,
+  SDK_WEATHER_ARGS,
+} from '../support/conformance-fixtures.js';
 import { compat, compatEach } from '../support/compat.js';
-import { CHANNEL_MODELS, ERROR_MODELS, GEMINI_FINISH_EVERY_CHUNK_MODEL, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
-import { chatPath, paramsOf, rolesOf, structuredSchemaOf, systemOf, toolsOf, upstreamCall } from '../support/conformance-expect.js';
+import {
+  CHANNEL_MODELS,
+  ERROR_MODELS,
+  GEMINI_FINISH_EVERY_CHUNK_MODEL,
+  useConformanceGateway,
+  type ChannelKind,
+} from '../support/conformance.js';
+import {
+  chatPath,
+  paramsOf,
+  rolesOf,
+  structuredSchemaOf,
+  systemOf,
+  toolsOf,
+  upstreamCall,
+} from '../support/conformance-expect.js';
 import { MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
 
 const CLIENT = '@anthropic-ai/sdk';
@@ -15,19 +35,34 @@ const BETA = 'structured-outputs-2025-11-13';
 const WEATHER: Tool = {
   name: 'get_weather',
   description: 'Weather of a city',
-  input_schema: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
+  input_schema: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+    required: ['city', 'unit'],
+  },
 };
-const TIME: Tool = { name: 'get_time', description: 'Time in a zone', input_schema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
+const TIME: Tool = {
+  name: 'get_time',
+  description: 'Time in a zone',
+  input_schema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
+};
 const PERSON_SCHEMA = {
   type: 'object',
-  properties: { name: { type: 'string' }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    name: { type: 'string' },
+    age: { type: 'integer' },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
   required: ['name', 'age', 'tags'],
   additionalProperties: false,
 } as const;
 
 const TOOL_TURNS: MessageParam[] = [
   { role: 'user', content: 'Weather in Paris?' },
-  { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } }] },
+  {
+    role: 'assistant',
+    content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } }],
+  },
   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '22 degrees' }] },
 ];
 
@@ -38,16 +73,26 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
       apiKey: fx.key,
       baseURL: fx.base,
       maxRetries: 0,
-      ...(fetchCount ? { maxRetries: 2, fetch: (url: RequestInfo | URL, init?: RequestInit) => (fetchCount.n++, fetch(url, init)) } : {}),
+      ...(fetchCount
+        ? { maxRetries: 2, fetch: (url: RequestInfo | URL, init?: RequestInit) => (fetchCount.n++, fetch(url, init)) }
+        : {}),
     });
-  const ask = (channel: ChannelKind, messages: MessageParam[] | string, extra: Partial<Anthropic.MessageCreateParamsNonStreaming> = {}) =>
+  const ask = (
+    channel: ChannelKind,
+    messages: MessageParam[] | string,
+    extra: Partial<Anthropic.MessageCreateParamsNonStreaming> = {},
+  ) =>
     client().messages.create({
       model: CHANNEL_MODELS[channel],
       max_tokens: MAX_TOKENS,
       messages: typeof messages === 'string' ? [{ role: 'user', content: messages }] : messages,
       ...extra,
     });
-  const streamOf = (channel: ChannelKind, messages: MessageParam[] | string, extra: Partial<Anthropic.MessageStreamParams> = {}) =>
+  const streamOf = (
+    channel: ChannelKind,
+    messages: MessageParam[] | string,
+    extra: Partial<Anthropic.MessageStreamParams> = {},
+  ) =>
     client().messages.stream({
       model: CHANNEL_MODELS[channel],
       max_tokens: MAX_TOKENS,
@@ -59,7 +104,12 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
 
   compatEach(CLIENT, 'text', async (channel) => {
     const msg = await ask(channel, 'hi');
-    expect(msg).toMatchObject({ type: 'message', role: 'assistant', model: CHANNEL_MODELS[channel], stop_reason: 'end_turn' });
+    expect(msg).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: CHANNEL_MODELS[channel],
+      stop_reason: 'end_turn',
+    });
     expect(textOf(msg)).toBe(`Hello from ${channel}`);
     expect(rolesOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual(['user']);
   });
@@ -87,12 +137,19 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
   });
 
   compat(CLIENT, 'stream (finishReason on every chunk)', 'gemini', async () => {
-    const stream = client().messages.stream({ model: GEMINI_FINISH_EVERY_CHUNK_MODEL, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = client().messages.stream({
+      model: GEMINI_FINISH_EVERY_CHUNK_MODEL,
+      max_tokens: MAX_TOKENS,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const types: string[] = [];
     stream.on('streamEvent', (e) => types.push(e.type));
     const final = await stream.finalMessage();
     expect(textOf(final)).toBe('Hello from gemini');
-    expect(types.filter((t) => t === 'message_delta' || t === 'message_stop')).toEqual(['message_delta', 'message_stop']);
+    expect(types.filter((t) => t === 'message_delta' || t === 'message_stop')).toEqual([
+      'message_delta',
+      'message_stop',
+    ]);
     expect(types.at(-1)).toBe('message_stop');
     expect(final.usage).toMatchObject({ input_tokens: MOCK_INPUT_TOKENS, output_tokens: MOCK_OUTPUT_TOKENS });
     upstreamCall(fx, 'gemini', chatPath('gemini', true, GEMINI_FINISH_EVERY_CHUNK_MODEL));
@@ -179,7 +236,12 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
   compatEach(CLIENT, 'parameters', async (channel) => {
     const msg = await ask(channel, 'hi', { temperature: 0.25, top_p: 0.5, max_tokens: 64, stop_sequences: ['END'] });
     expect(textOf(msg)).toBe(`Hello from ${channel}`);
-    expect(paramsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual({ temperature: 0.25, topP: 0.5, maxTokens: 64, stop: ['END'] });
+    expect(paramsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual({
+      temperature: 0.25,
+      topP: 0.5,
+      maxTokens: 64,
+      stop: ['END'],
+    });
   });
 
   compatEach(CLIENT, 'structured output', async (channel) => {
@@ -190,18 +252,25 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
       output_config: { format: jsonSchemaOutputFormat(PERSON_SCHEMA) },
     });
     expect(msg.parsed_output).toEqual(SDK_PERSON_SAMPLE);
-    const schema = structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel))) as { properties?: object } | undefined;
+    const schema = structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel))) as
+      { properties?: object } | undefined;
     expect(Object.keys(schema?.properties ?? {})).toEqual(['name', 'age', 'tags']);
   });
 
   compatEach(CLIENT, 'structured output stream', async (channel) => {
-    const stream = streamOf(channel, 'Make a person', { output_config: { format: jsonSchemaOutputFormat(PERSON_SCHEMA) } });
+    const stream = streamOf(channel, 'Make a person', {
+      output_config: { format: jsonSchemaOutputFormat(PERSON_SCHEMA) },
+    });
     expect(JSON.parse(await stream.finalText())).toEqual(SDK_PERSON_SAMPLE);
     expect(structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel, true)))).toBeDefined();
   });
 
   compatEach(CLIENT, 'count_tokens', async (channel) => {
-    const res = await client().messages.countTokens({ model: CHANNEL_MODELS[channel], system: 'Be brief.', messages: [{ role: 'user', content: 'How many tokens is this?' }] });
+    const res = await client().messages.countTokens({
+      model: CHANNEL_MODELS[channel],
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'How many tokens is this?' }],
+    });
     expect(res.input_tokens).toBeGreaterThan(0);
   });
 
@@ -210,26 +279,50 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
     for await (const m of client().models.list()) ids.push(m.id);
     expect(ids).toContain(CHANNEL_MODELS[channel]);
     const one = await client().models.retrieve(CHANNEL_MODELS[channel]);
-    expect(one).toMatchObject({ type: 'model', id: CHANNEL_MODELS[channel], display_name: expect.any(String), created_at: expect.any(String) });
+    expect(one).toMatchObject({
+      type: 'model',
+      id: CHANNEL_MODELS[channel],
+      display_name: expect.any(String),
+      created_at: expect.any(String),
+    });
   });
 
   compatEach(CLIENT, 'errors', async (channel) => {
     const count = { n: 0 };
     const before = fx.vendor.requests.length;
-    const unknown = client(count).messages.create({ model: `${CHANNEL_MODELS[channel]}-not-served`, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }] });
+    const unknown = client(count).messages.create({
+      model: `${CHANNEL_MODELS[channel]}-not-served`,
+      max_tokens: MAX_TOKENS,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     await expect(unknown).rejects.toBeInstanceOf(Anthropic.NotFoundError);
     await expect(unknown).rejects.toMatchObject({ error: { type: 'error', error: { type: 'not_found_error' } } });
     expect(count.n).toBe(1);
     expect(fx.vendor.requests.length).toBe(before);
-    const badInput = client().messages.create({ model: CHANNEL_MODELS[channel], max_tokens: MAX_TOKENS, messages: 'hi' as unknown as MessageParam[] });
+    const badInput = client().messages.create({
+      model: CHANNEL_MODELS[channel],
+      max_tokens: MAX_TOKENS,
+      messages: 'hi' as unknown as MessageParam[],
+    });
     await expect(badInput).rejects.toBeInstanceOf(Anthropic.BadRequestError);
-    const upstream400 = client().messages.create({ model: ERROR_MODELS[channel], max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'hi' }] });
+    const upstream400 = client().messages.create({
+      model: ERROR_MODELS[channel],
+      max_tokens: MAX_TOKENS,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     await expect(upstream400).rejects.toBeInstanceOf(Anthropic.BadRequestError);
-    await expect(upstream400).rejects.toMatchObject({ error: { type: 'error', error: { type: 'invalid_request_error' } } });
+    await expect(upstream400).rejects.toMatchObject({
+      error: { type: 'error', error: { type: 'invalid_request_error' } },
+    });
   });
 
   compat(CLIENT, 'anthropic-beta header', 'anthropic', async () => {
-    const msg = await client().beta.messages.create({ model: CHANNEL_MODELS.anthropic, max_tokens: MAX_TOKENS, betas: [BETA], messages: [{ role: 'user', content: 'hi' }] });
+    const msg = await client().beta.messages.create({
+      model: CHANNEL_MODELS.anthropic,
+      max_tokens: MAX_TOKENS,
+      betas: [BETA],
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(msg.content[0]).toMatchObject({ type: 'text', text: 'Hello from anthropic' });
     const up = upstreamCall(fx, 'anthropic', '/v1/messages');
     expect(up.headers['anthropic-beta']).toBe(BETA);

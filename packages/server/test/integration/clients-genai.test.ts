@@ -1,9 +1,33 @@
-import { ApiError, GoogleGenAI, Type, type Content, type FunctionDeclaration, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
+import {
+  ApiError,
+  GoogleGenAI,
+  Type,
+  type Content,
+  type FunctionDeclaration,
+  type GenerateContentConfig,
+  type GenerateContentResponse,
+} from '@google/genai';
 import { describe, expect } from 'vitest';
 import { PNG_BASE64, PNG_BYTES, SDK_PERSON_SAMPLE, SDK_TIME_ARGS } from '../support/conformance-fixtures.js';
 import { compat, compatEach } from '../support/compat.js';
-import { ANTHROPIC_TOOL_OUTPUT_MODEL, CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
-import { chatPath, paramsOf, rolesOf, schemaTypes, structuredSchemaOf, systemOf, toolsOf, upstreamCall } from '../support/conformance-expect.js';
+import {
+  ANTHROPIC_TOOL_OUTPUT_MODEL,
+  CHANNEL_MODELS,
+  EMBEDDING_MODELS,
+  ERROR_MODELS,
+  useConformanceGateway,
+  type ChannelKind,
+} from '../support/conformance.js';
+import {
+  chatPath,
+  paramsOf,
+  rolesOf,
+  schemaTypes,
+  structuredSchemaOf,
+  systemOf,
+  toolsOf,
+  upstreamCall,
+} from '../support/conformance-expect.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
 
 const CLIENT = '@google/genai';
@@ -14,7 +38,11 @@ const WEATHER: FunctionDeclaration = {
   description: 'Weather of a city',
   parameters: {
     type: Type.OBJECT,
-    properties: { city: { type: Type.STRING }, unit: { type: Type.STRING, enum: ['celsius', 'fahrenheit'] }, days: { type: Type.INTEGER, nullable: true } },
+    properties: {
+      city: { type: Type.STRING },
+      unit: { type: Type.STRING, enum: ['celsius', 'fahrenheit'] },
+      days: { type: Type.INTEGER, nullable: true },
+    },
     required: ['city', 'unit'],
   },
 };
@@ -27,12 +55,20 @@ const TIME: FunctionDeclaration = {
 const WEATHER_ARGS = { city: 'sample', unit: 'celsius', days: 1 };
 const PERSON_SCHEMA = {
   type: Type.OBJECT,
-  properties: { name: { type: Type.STRING }, age: { type: Type.INTEGER }, tags: { type: Type.ARRAY, items: { type: Type.STRING } } },
+  properties: {
+    name: { type: Type.STRING },
+    age: { type: Type.INTEGER },
+    tags: { type: Type.ARRAY, items: { type: Type.STRING } },
+  },
   required: ['name', 'age', 'tags'],
 };
 const PERSON_JSON_SCHEMA = {
   type: 'object',
-  properties: { name: { type: 'string' }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    name: { type: 'string' },
+    age: { type: 'integer' },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
   required: ['name', 'age', 'tags'],
 };
 
@@ -45,11 +81,21 @@ const TOOL_TURNS: Content[] = [
 describe('@google/genai (generateContent, countTokens, models, embeddings) through every channel type', () => {
   const fx = useConformanceGateway();
   const client = () => new GoogleGenAI({ apiKey: fx.key, httpOptions: { baseUrl: fx.base } });
-  const ask = (channel: ChannelKind, contents: Content[] | string, config: GenerateContentConfig = {}, model: string = CHANNEL_MODELS[channel]) =>
-    client().models.generateContent({ model, contents, config });
-  const streamText = async (channel: ChannelKind, contents: Content[] | string, config: GenerateContentConfig = {}, model: string = CHANNEL_MODELS[channel]) => {
+  const ask = (
+    channel: ChannelKind,
+    contents: Content[] | string,
+    config: GenerateContentConfig = {},
+    model: string = CHANNEL_MODELS[channel],
+  ) => client().models.generateContent({ model, contents, config });
+  const streamText = async (
+    channel: ChannelKind,
+    contents: Content[] | string,
+    config: GenerateContentConfig = {},
+    model: string = CHANNEL_MODELS[channel],
+  ) => {
     const chunks: GenerateContentResponse[] = [];
-    for await (const chunk of await client().models.generateContentStream({ model, contents, config })) chunks.push(chunk);
+    for await (const chunk of await client().models.generateContentStream({ model, contents, config }))
+      chunks.push(chunk);
     return { chunks, text: chunks.map((c) => c.text ?? '').join('') };
   };
   const calls = (res: GenerateContentResponse) => (res.functionCalls ?? []).map((c) => [c.name, c.args]);
@@ -76,7 +122,10 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
     expect(text).toBe(`Hello from ${channel}`);
     const last = chunks.at(-1)!;
     expect(last.candidates?.[0]?.finishReason).toBe('STOP');
-    expect(last.usageMetadata).toMatchObject({ promptTokenCount: MOCK_INPUT_TOKENS, candidatesTokenCount: MOCK_OUTPUT_TOKENS });
+    expect(last.usageMetadata).toMatchObject({
+      promptTokenCount: MOCK_INPUT_TOKENS,
+      candidatesTokenCount: MOCK_OUTPUT_TOKENS,
+    });
     upstreamCall(fx, channel, chatPath(channel, true));
   });
 
@@ -105,19 +154,26 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
     expect(tool.name).toBe('get_weather');
     // JSON Schema vendors refuse Gemini's upper-case types; the gateway converts them.
     if (channel !== 'gemini') expect(lowerCaseTypes(tool.schema)).toBe(true);
-    expect(tool.schema).toMatchObject({ properties: { city: expect.anything(), unit: { enum: ['celsius', 'fahrenheit'] }, days: expect.anything() } });
+    expect(tool.schema).toMatchObject({
+      properties: { city: expect.anything(), unit: { enum: ['celsius', 'fahrenheit'] }, days: expect.anything() },
+    });
   });
 
   compatEach(CLIENT, 'tool call (JSON schema)', async (channel) => {
     const res = await ask(channel, 'Time?', { tools: [{ functionDeclarations: [TIME] }] });
     expect(calls(res)).toEqual([['get_time', SDK_TIME_ARGS]]);
     expect(toolsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual([
-      { name: 'get_time', schema: expect.objectContaining({ properties: { zone: expect.objectContaining({ type: 'string' }) } }) },
+      {
+        name: 'get_time',
+        schema: expect.objectContaining({ properties: { zone: expect.objectContaining({ type: 'string' }) } }),
+      },
     ]);
   });
 
   compatEach(CLIENT, 'parallel tool calls', async (channel) => {
-    const res = await ask(channel, 'Weather and time, in parallel', { tools: [{ functionDeclarations: [WEATHER, TIME] }] });
+    const res = await ask(channel, 'Weather and time, in parallel', {
+      tools: [{ functionDeclarations: [WEATHER, TIME] }],
+    });
     expect(calls(res)).toEqual([
       ['get_weather', WEATHER_ARGS],
       ['get_time', SDK_TIME_ARGS],
@@ -131,7 +187,9 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
   });
 
   compatEach(CLIENT, 'tool call stream', async (channel) => {
-    const { chunks } = await streamText(channel, 'Weather and time, in parallel', { tools: [{ functionDeclarations: [WEATHER, TIME] }] });
+    const { chunks } = await streamText(channel, 'Weather and time, in parallel', {
+      tools: [{ functionDeclarations: [WEATHER, TIME] }],
+    });
     expect(chunks.flatMap(calls)).toEqual([
       ['get_weather', WEATHER_ARGS],
       ['get_time', SDK_TIME_ARGS],
@@ -147,7 +205,9 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
   });
 
   compatEach(CLIENT, 'image', async (channel) => {
-    const res = await ask(channel, [{ role: 'user', parts: [{ text: 'What is this?' }, { inlineData: { mimeType: 'image/png', data: PNG_BASE64 } }] }]);
+    const res = await ask(channel, [
+      { role: 'user', parts: [{ text: 'What is this?' }, { inlineData: { mimeType: 'image/png', data: PNG_BASE64 } }] },
+    ]);
     expect(res.text).toBe(`Image: image/png ${PNG_BYTES} bytes`);
     upstreamCall(fx, channel, chatPath(channel));
   });
@@ -155,31 +215,56 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
   compatEach(CLIENT, 'parameters', async (channel) => {
     const res = await ask(channel, 'hi', { temperature: 0.25, topP: 0.5, maxOutputTokens: 64, stopSequences: ['END'] });
     expect(res.text).toBe(`Hello from ${channel}`);
-    expect(paramsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual({ temperature: 0.25, topP: 0.5, maxTokens: 64, stop: ['END'] });
+    expect(paramsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual({
+      temperature: 0.25,
+      topP: 0.5,
+      maxTokens: 64,
+      stop: ['END'],
+    });
   });
 
   compatEach(CLIENT, 'structured output (responseSchema)', async (channel) => {
-    const res = await ask(channel, 'Make a person', { responseMimeType: 'application/json', responseSchema: PERSON_SCHEMA });
+    const res = await ask(channel, 'Make a person', {
+      responseMimeType: 'application/json',
+      responseSchema: PERSON_SCHEMA,
+    });
     expect(JSON.parse(res.text!)).toEqual(SDK_PERSON_SAMPLE);
     const schema = structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel)));
-    expect(Object.keys((schema as { properties?: object } | undefined)?.properties ?? {})).toEqual(['name', 'age', 'tags']);
+    expect(Object.keys((schema as { properties?: object } | undefined)?.properties ?? {})).toEqual([
+      'name',
+      'age',
+      'tags',
+    ]);
     if (channel !== 'gemini') expect(lowerCaseTypes(schema)).toBe(true);
   });
 
   compatEach(CLIENT, 'structured output (responseJsonSchema)', async (channel) => {
-    const res = await ask(channel, 'Make a person', { responseMimeType: 'application/json', responseJsonSchema: PERSON_JSON_SCHEMA });
+    const res = await ask(channel, 'Make a person', {
+      responseMimeType: 'application/json',
+      responseJsonSchema: PERSON_JSON_SCHEMA,
+    });
     expect(JSON.parse(res.text!)).toEqual(SDK_PERSON_SAMPLE);
-    expect(structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel)))).toMatchObject({ properties: { name: expect.anything() } });
+    expect(structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel)))).toMatchObject({
+      properties: { name: expect.anything() },
+    });
   });
 
   compatEach(CLIENT, 'structured output stream', async (channel) => {
-    const { text } = await streamText(channel, 'Make a person', { responseMimeType: 'application/json', responseSchema: PERSON_SCHEMA });
+    const { text } = await streamText(channel, 'Make a person', {
+      responseMimeType: 'application/json',
+      responseSchema: PERSON_SCHEMA,
+    });
     expect(JSON.parse(text)).toEqual(SDK_PERSON_SAMPLE);
     expect(structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel, true)))).toBeDefined();
   });
 
   compat(CLIENT, 'structured output (forced tool)', 'anthropic', async () => {
-    const res = await ask('anthropic', 'Make a person', { responseMimeType: 'application/json', responseSchema: PERSON_SCHEMA }, ANTHROPIC_TOOL_OUTPUT_MODEL);
+    const res = await ask(
+      'anthropic',
+      'Make a person',
+      { responseMimeType: 'application/json', responseSchema: PERSON_SCHEMA },
+      ANTHROPIC_TOOL_OUTPUT_MODEL,
+    );
     expect(JSON.parse(res.text!)).toEqual(SDK_PERSON_SAMPLE);
     expect(res.functionCalls ?? []).toEqual([]);
     const up = upstreamCall(fx, 'anthropic', '/v1/messages');
@@ -189,7 +274,10 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
   });
 
   compatEach(CLIENT, 'countTokens', async (channel) => {
-    const res = await client().models.countTokens({ model: CHANNEL_MODELS[channel], contents: 'How many tokens is this?' });
+    const res = await client().models.countTokens({
+      model: CHANNEL_MODELS[channel],
+      contents: 'How many tokens is this?',
+    });
     expect(res.totalTokens).toBeGreaterThan(0);
   });
 
@@ -208,7 +296,11 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
       const model = EMBEDDING_MODELS[channel as 'openai' | 'gemini'];
       const res = await client().models.embedContent({ model, contents: ['first', 'second'] });
       expect(res.embeddings?.map((e) => e.values)).toEqual([MOCK_EMBEDDING, MOCK_EMBEDDING]);
-      const up = upstreamCall(fx, channel, channel === 'openai' ? '/v1/embeddings' : `/v1beta/models/${model}:batchEmbedContents`);
+      const up = upstreamCall(
+        fx,
+        channel,
+        channel === 'openai' ? '/v1/embeddings' : `/v1beta/models/${model}:batchEmbedContents`,
+      );
       if (channel === 'openai') expect(up.body).toMatchObject({ model, input: ['first', 'second'] });
     },
     ['openai', 'gemini'],
@@ -227,6 +319,8 @@ describe('@google/genai (generateContent, countTokens, models, embeddings) throu
       headers: { 'x-goog-api-key': fx.key, 'content-type': 'application/json' },
       body: '{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}',
     });
-    expect(await res.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.any(String) } });
+    expect(await res.json()).toMatchObject({
+      error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.any(String) },
+    });
   });
 });

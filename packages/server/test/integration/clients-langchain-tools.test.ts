@@ -3,10 +3,22 @@ import { HumanMessage, type AIMessageChunk, type BaseMessage } from '@langchain/
 import { tool } from '@langchain/core/tools';
 import { describe, expect } from 'vitest';
 import { compat, compatEach } from '../support/compat.js';
-import { ANTHROPIC_TOOL_OUTPUT_MODEL, CHANNEL_MODELS, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
+import {
+  ANTHROPIC_TOOL_OUTPUT_MODEL,
+  CHANNEL_MODELS,
+  useConformanceGateway,
+  type ChannelKind,
+} from '../support/conformance.js';
 import { langchainModel, LANGCHAIN_CHAT_CLIENTS } from '../support/langchain-models.js';
 import * as cases from '../support/conformance-fixtures.js';
-import { expectSent, sentForcedTool, sentOutputSchema, sentRoles, sentToolResults, sentTools } from '../support/upstream-view.js';
+import {
+  expectSent,
+  sentForcedTool,
+  sentOutputSchema,
+  sentRoles,
+  sentToolResults,
+  sentTools,
+} from '../support/upstream-view.js';
 
 /**
  * LangChain's bindTools (single, parallel, streamed calls and the ToolMessage turn) and withStructuredOutput
@@ -14,8 +26,16 @@ import { expectSent, sentForcedTool, sentOutputSchema, sentRoles, sentToolResult
  * what the mock vendor generated from the schema it received, converted into the upstream's own format.
  */
 
-const getWeather = tool(async () => cases.TOOL_RESULT, { name: 'get_weather', description: cases.WEATHER_DESCRIPTION, schema: cases.WEATHER_SCHEMA });
-const getTime = tool(async () => '10:00', { name: 'get_time', description: cases.TIME_DESCRIPTION, schema: cases.TIME_SCHEMA });
+const getWeather = tool(async () => cases.TOOL_RESULT, {
+  name: 'get_weather',
+  description: cases.WEATHER_DESCRIPTION,
+  schema: cases.WEATHER_SCHEMA,
+});
+const getTime = tool(async () => '10:00', {
+  name: 'get_time',
+  description: cases.TIME_DESCRIPTION,
+  schema: cases.TIME_SCHEMA,
+});
 /** A call and its result's turn. */
 const TWO_REQUESTS = 2;
 /** The name LangChain gives a zod schema's tool or JSON schema. */
@@ -23,7 +43,8 @@ const EXTRACT = 'extract';
 
 type StructuredMethod = 'jsonSchema' | 'functionCalling';
 
-const calls = (msg: { tool_calls?: { name: string; args: unknown }[] }) => (msg.tool_calls ?? []).map((c) => [c.name, c.args]);
+const calls = (msg: { tool_calls?: { name: string; args: unknown }[] }) =>
+  (msg.tool_calls ?? []).map((c) => [c.name, c.args]);
 const withTools = (model: BaseChatModel) => model.bindTools!([getWeather, getTime]);
 
 describe('LangChain tools and structured output through the gateway', () => {
@@ -33,7 +54,8 @@ describe('LangChain tools and structured output through the gateway', () => {
     describe(client, () => {
       const model = (channel: ChannelKind) => langchainModel(fx, client, CHANNEL_MODELS[channel]);
       // ChatOpenAI asks for a JSON schema by default and a forced tool on request; ChatAnthropic the other way round.
-      const [defaultMethod, otherMethod]: StructuredMethod[] = client === '@langchain/anthropic' ? ['functionCalling', 'jsonSchema'] : ['jsonSchema', 'functionCalling'];
+      const [defaultMethod, otherMethod]: StructuredMethod[] =
+        client === '@langchain/anthropic' ? ['functionCalling', 'jsonSchema'] : ['jsonSchema', 'functionCalling'];
 
       /** The schema reached the upstream as `method` asks: as the output format, or as the one forced tool. */
       const expectStructuredSent = (mark: number, channel: ChannelKind, modelId: string, method: StructuredMethod) => {
@@ -67,7 +89,8 @@ describe('LangChain tools and structured output through the gateway', () => {
       compatEach(client, 'streamed tool calls', async (channel) => {
         const mark = fx.vendor.requests.length;
         const chunks: AIMessageChunk[] = [];
-        for await (const chunk of await withTools(model(channel)).stream(cases.PARALLEL_PROMPT)) chunks.push(chunk as AIMessageChunk);
+        for await (const chunk of await withTools(model(channel)).stream(cases.PARALLEL_PROMPT))
+          chunks.push(chunk as AIMessageChunk);
         // Arguments streamed in pieces (OpenAI deltas, Anthropic input_json_delta) are put back together per call.
         expect(calls(chunks.reduce((a, b) => a.concat(b)))).toEqual([
           ['get_weather', cases.WEATHER_INPUT],
@@ -86,20 +109,28 @@ describe('LangChain tools and structured output through the gateway', () => {
         // The mock echoes the result it received as `Tool said: <content>`.
         expect(answer.text).toMatch(/^Tool said: /);
         expect(answer.text).toContain(cases.TOOL_RESULT);
-        const [, second] = expectSent(fx, mark, channel, { model: CHANNEL_MODELS[channel], streamed: false, count: TWO_REQUESTS });
+        const [, second] = expectSent(fx, mark, channel, {
+          model: CHANNEL_MODELS[channel],
+          streamed: false,
+          count: TWO_REQUESTS,
+        });
         expect(sentRoles(second!)).toEqual(['user', 'assistant', 'tool']);
         expect(sentToolResults(second!).join('')).toContain(cases.TOOL_RESULT);
       });
 
       compatEach(client, 'structured output', async (channel) => {
         const mark = fx.vendor.requests.length;
-        expect(await model(channel).withStructuredOutput(cases.PERSON).invoke(cases.PERSON_PROMPT)).toEqual(cases.PERSON_SAMPLE);
+        expect(await model(channel).withStructuredOutput(cases.PERSON).invoke(cases.PERSON_PROMPT)).toEqual(
+          cases.PERSON_SAMPLE,
+        );
         expectStructuredSent(mark, channel, CHANNEL_MODELS[channel], defaultMethod!);
       });
 
       compatEach(client, `structured output (${otherMethod})`, async (channel) => {
         const mark = fx.vendor.requests.length;
-        expect(await model(channel).withStructuredOutput(cases.PERSON, { method: otherMethod }).invoke(cases.PERSON_PROMPT)).toEqual(cases.PERSON_SAMPLE);
+        expect(
+          await model(channel).withStructuredOutput(cases.PERSON, { method: otherMethod }).invoke(cases.PERSON_PROMPT),
+        ).toEqual(cases.PERSON_SAMPLE);
         expectStructuredSent(mark, channel, CHANNEL_MODELS[channel], otherMethod!);
       });
 

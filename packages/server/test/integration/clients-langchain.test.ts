@@ -1,6 +1,12 @@
 import { ChatAnthropic } from '@langchain/anthropic';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, HumanMessage, SystemMessage, type AIMessageChunk, type MessageContent } from '@langchain/core/messages';
+import {
+  AIMessage,
+  HumanMessage,
+  SystemMessage,
+  type AIMessageChunk,
+  type MessageContent,
+} from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { compat, compatEach } from '../support/compat.js';
 import {
@@ -12,7 +18,12 @@ import {
   useConformanceGateway,
   type ChannelKind,
 } from '../support/conformance.js';
-import { langchainEmbeddings, langchainModel, LANGCHAIN_CHAT_CLIENTS, type LangChainChatClient } from '../support/langchain-models.js';
+import {
+  langchainEmbeddings,
+  langchainModel,
+  LANGCHAIN_CHAT_CLIENTS,
+  type LangChainChatClient,
+} from '../support/langchain-models.js';
 import { expectMultiTurnSent, HISTORY, PNG_BASE64, PNG_BYTES, SYSTEM } from '../support/conformance-fixtures.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
 import { expectSent, sentModel, sentRoles } from '../support/upstream-view.js';
@@ -33,7 +44,11 @@ const ANTHROPIC_BETA = 'token-efficient-tools-2025-02-19';
 const MESSAGE_START_OUTPUT_TOKENS = 1;
 
 const hello = (channel: string) => `Hello from ${channel}`;
-const mockUsage = { input_tokens: MOCK_INPUT_TOKENS, output_tokens: MOCK_OUTPUT_TOKENS, total_tokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS };
+const mockUsage = {
+  input_tokens: MOCK_INPUT_TOKENS,
+  output_tokens: MOCK_OUTPUT_TOKENS,
+  total_tokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS,
+};
 
 /** An image as each client's users write it: OpenAI's data-URL image_url, Anthropic's base64 image block. */
 function imageMessage(client: LangChainChatClient): HumanMessage {
@@ -53,7 +68,10 @@ async function failure(call: Promise<unknown>): Promise<{ status?: number; messa
 }
 
 /** Every chunk of a stream, and their concatenation. */
-async function collect(model: BaseChatModel, input: string): Promise<{ chunks: AIMessageChunk[]; whole: AIMessageChunk }> {
+async function collect(
+  model: BaseChatModel,
+  input: string,
+): Promise<{ chunks: AIMessageChunk[]; whole: AIMessageChunk }> {
   const chunks: AIMessageChunk[] = [];
   for await (const chunk of await model.stream(input)) chunks.push(chunk);
   return { chunks, whole: chunks.reduce((a, b) => a.concat(b)) };
@@ -91,7 +109,10 @@ describe('LangChain through the gateway', () => {
 
       compatEach(client, 'system + multi-turn', async (channel) => {
         const mark = fx.vendor.requests.length;
-        const msg = await model(channel).invoke([new SystemMessage(SYSTEM), ...HISTORY.map((m) => (m.role === 'user' ? new HumanMessage(m.content) : new AIMessage(m.content)))]);
+        const msg = await model(channel).invoke([
+          new SystemMessage(SYSTEM),
+          ...HISTORY.map((m) => (m.role === 'user' ? new HumanMessage(m.content) : new AIMessage(m.content))),
+        ]);
         expect(msg.text).toBe(hello(channel));
         expectMultiTurnSent(fx, mark, channel, CHANNEL_MODELS[channel]);
       });
@@ -133,14 +154,21 @@ describe('LangChain through the gateway', () => {
         // The upstream's 400 reaches LangChain as a 400 with the upstream's message, and is not retried.
         expect(err.status).toBe(HTTP_BAD_REQUEST);
         expect(err.message).toContain(`mock error ${HTTP_BAD_REQUEST}`);
-        expect(fx.vendor.requests.slice(mark).map((r) => [r.vendor, sentModel(r)])).toEqual([[channel, UPSTREAM_ERROR_MODEL]]);
+        expect(fx.vendor.requests.slice(mark).map((r) => [r.vendor, sentModel(r)])).toEqual([
+          [channel, UPSTREAM_ERROR_MODEL],
+        ]);
       });
 
       if (client === '@langchain/anthropic') {
         compat(client, 'anthropic-beta header', 'anthropic', async () => {
           // `betas` sends the beta API's call (?beta=true) with the anthropic-beta header.
           const mark = fx.vendor.requests.length;
-          await new ChatAnthropic({ model: CHANNEL_MODELS.anthropic, apiKey: fx.key, anthropicApiUrl: fx.base, betas: [ANTHROPIC_BETA] }).invoke('Say hello.');
+          await new ChatAnthropic({
+            model: CHANNEL_MODELS.anthropic,
+            apiKey: fx.key,
+            anthropicApiUrl: fx.base,
+            betas: [ANTHROPIC_BETA],
+          }).invoke('Say hello.');
           const [up] = expectSent(fx, mark, 'anthropic', { model: CHANNEL_MODELS.anthropic, streamed: false });
           expect(up!.headers['anthropic-beta']).toContain(ANTHROPIC_BETA);
         });

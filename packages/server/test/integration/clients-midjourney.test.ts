@@ -30,17 +30,35 @@ interface Task {
 describe.each(dialects)('a midjourney-proxy client on %s', (dialect) => {
   const gw = useGateway(
     dialect,
-    { mock: () => startMockMidjourney(), user: 'mj-client', quota: 1_000_000, env: { TASK_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS) } },
+    {
+      mock: () => startMockMidjourney(),
+      user: 'mj-client',
+      quota: 1_000_000,
+      env: { TASK_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS) },
+    },
     async (g: { mock: MockMidjourney; root: import('../support/app.js').Client }) => {
-      await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ mj_imagine: 0.05, mj_upscale: 0.02, mj_video: 0.08 }) });
+      await g.root.call('PUT', '/api/option/', {
+        key: 'ModelPrice',
+        value: JSON.stringify({ mj_imagine: 0.05, mj_upscale: 0.02, mj_video: 0.08 }),
+      });
       await g.root.call('PUT', '/api/option/', { key: 'MjForwardUrlEnabled', value: 'false' });
-      await addChannel(g.root, { name: 'mj-plus', type: ChannelType.MidjourneyPlus, key: g.mock.secret, baseUrl: g.mock.url, models: 'mj_imagine,mj_upscale,mj_video' });
+      await addChannel(g.root, {
+        name: 'mj-plus',
+        type: ChannelType.MidjourneyPlus,
+        key: g.mock.secret,
+        baseUrl: g.mock.url,
+        models: 'mj_imagine,mj_upscale,mj_video',
+      });
     },
   );
 
   /** The client's two calls: POST JSON and GET JSON, authenticated with mj-api-secret. */
   const post = async <T>(path: string, body: unknown): Promise<T> => {
-    const res = await request(`${gw.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'mj-api-secret': gw.key }, body: JSON.stringify(body) });
+    const res = await request(`${gw.base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mj-api-secret': gw.key },
+      body: JSON.stringify(body),
+    });
     expect(res.statusCode).toBe(200);
     return (await res.body.json()) as T;
   };
@@ -61,7 +79,10 @@ describe.each(dialects)('a midjourney-proxy client on %s', (dialect) => {
   };
 
   it('imagines, waits for the grid, then upscales one image', async () => {
-    const submitted = await post<SubmitAnswer>('/mj/submit/imagine', { prompt: 'a lighthouse at dusk --v 6', base64Array: [] });
+    const submitted = await post<SubmitAnswer>('/mj/submit/imagine', {
+      prompt: 'a lighthouse at dusk --v 6',
+      base64Array: [],
+    });
     expect(submitted.code).toBe(1);
     const grid = await waitDone(submitted.result);
     expect(grid).toMatchObject({ action: 'IMAGINE', status: 'SUCCESS', progress: '100%' });
@@ -76,11 +97,21 @@ describe.each(dialects)('a midjourney-proxy client on %s', (dialect) => {
   });
 
   it('animates a finished grid into a video and waits for its videos', async () => {
-    const grid = await waitDone((await post<SubmitAnswer>('/mj/submit/imagine', { prompt: 'a windmill in spring' })).result);
-    const submitted = await post<SubmitAnswer>('/mj-fast/mj/submit/video', { taskId: grid.id, index: 1, motion: 'high' });
+    const grid = await waitDone(
+      (await post<SubmitAnswer>('/mj/submit/imagine', { prompt: 'a windmill in spring' })).result,
+    );
+    const submitted = await post<SubmitAnswer>('/mj-fast/mj/submit/video', {
+      taskId: grid.id,
+      index: 1,
+      motion: 'high',
+    });
     expect(submitted.code).toBe(1);
     const video = await waitDone(submitted.result);
-    expect(video).toMatchObject({ action: 'VIDEO', status: 'SUCCESS', videoUrl: expect.stringMatching(/\/videos\/.+\.mp4$/) });
+    expect(video).toMatchObject({
+      action: 'VIDEO',
+      status: 'SUCCESS',
+      videoUrl: expect.stringMatching(/\/videos\/.+\.mp4$/),
+    });
     expect(video.videoUrls).toHaveLength(2);
   });
 });

@@ -3,10 +3,24 @@ import { zodTextFormat } from 'openai/helpers/zod';
 import type { AutoParseableTextFormat } from 'openai/lib/parser';
 import type { FunctionTool, ResponseFunctionToolCall, ResponseInputItem } from 'openai/resources/responses/responses';
 import { describe, expect } from 'vitest';
-import { PNG_BASE64, PNG_BYTES, SDK_PERSON, SDK_PERSON_SAMPLE, SDK_TIME_ARGS, SDK_WEATHER_ARGS } from '../support/conformance-fixtures.js';
+import {
+  PNG_BASE64,
+  PNG_BYTES,
+  SDK_PERSON,
+  SDK_PERSON_SAMPLE,
+  SDK_TIME_ARGS,
+  SDK_WEATHER_ARGS,
+} from '../support/conformance-fixtures.js';
 import { compatEach } from '../support/compat.js';
 import { CHANNEL_MODELS, useConformanceGateway, type ChannelKind } from '../support/conformance.js';
-import { chatPath, rolesOf, structuredSchemaOf, systemOf, toolsOf, upstreamCall } from '../support/conformance-expect.js';
+import {
+  chatPath,
+  rolesOf,
+  structuredSchemaOf,
+  systemOf,
+  toolsOf,
+  upstreamCall,
+} from '../support/conformance-expect.js';
 import { MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS, type VendorRequest } from '../support/mock-vendor.js';
 
 const CLIENT = 'openai';
@@ -16,11 +30,22 @@ const WEATHER: FunctionTool = {
   name: 'get_weather',
   description: 'Weather of a city',
   strict: false,
-  parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+    required: ['city', 'unit'],
+  },
 };
-const TIME: FunctionTool = { type: 'function', name: 'get_time', strict: false, parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
+const TIME: FunctionTool = {
+  type: 'function',
+  name: 'get_time',
+  strict: false,
+  parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
+};
 // Built once through a plain signature: inferring the helper's generics over zod's types takes tsc minutes.
-const PERSON_FORMAT = (zodTextFormat as unknown as (schema: unknown, name: string) => AutoParseableTextFormat<typeof SDK_PERSON_SAMPLE>)(SDK_PERSON, 'person');
+const PERSON_FORMAT = (
+  zodTextFormat as unknown as (schema: unknown, name: string) => AutoParseableTextFormat<typeof SDK_PERSON_SAMPLE>
+)(SDK_PERSON, 'person');
 
 const TOOL_TURNS: ResponseInputItem[] = [
   { role: 'user', content: 'Weather in Paris?' },
@@ -43,10 +68,16 @@ describe('openai SDK (Responses API) through every channel type', () => {
     expect(['/v1/responses', '/v1/chat/completions']).toContain(path);
     return upstreamCall(fx, channel, path);
   };
-  const functionCalls = (output: OpenAI.Responses.ResponseOutputItem[]) => output.filter((o): o is ResponseFunctionToolCall => o.type === 'function_call');
+  const functionCalls = (output: OpenAI.Responses.ResponseOutputItem[]) =>
+    output.filter((o): o is ResponseFunctionToolCall => o.type === 'function_call');
 
   compatEach(CLIENT, 'responses text', async (channel) => {
-    const res = await client().responses.create({ model: CHANNEL_MODELS[channel], instructions: 'Be brief.', input: 'hi', max_output_tokens: 64 });
+    const res = await client().responses.create({
+      model: CHANNEL_MODELS[channel],
+      instructions: 'Be brief.',
+      input: 'hi',
+      max_output_tokens: 64,
+    });
     expect(res.status).toBe('completed');
     expect(res.output_text).toBe(`Hello from ${channel}`);
     expect(res.usage).toMatchObject({ input_tokens: MOCK_INPUT_TOKENS, output_tokens: MOCK_OUTPUT_TOKENS });
@@ -69,7 +100,10 @@ describe('openai SDK (Responses API) through every channel type', () => {
     expect(types).toContain('response.output_item.added');
     expect(types).toContain('response.output_item.done');
     expect(completed?.status).toBe('completed');
-    expect(completed?.output.find((o) => o.type === 'message')).toMatchObject({ role: 'assistant', content: [{ type: 'output_text', text: `Hello from ${channel}` }] });
+    expect(completed?.output.find((o) => o.type === 'message')).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'output_text', text: `Hello from ${channel}` }],
+    });
     expect(completed?.usage).toMatchObject({ input_tokens: MOCK_INPUT_TOKENS, output_tokens: MOCK_OUTPUT_TOKENS });
     upstream(channel, true);
   });
@@ -86,7 +120,11 @@ describe('openai SDK (Responses API) through every channel type', () => {
   });
 
   compatEach(CLIENT, 'responses tool call', async (channel) => {
-    const res = await client().responses.create({ model: CHANNEL_MODELS[channel], input: 'Weather and time, in parallel', tools: [WEATHER, TIME] });
+    const res = await client().responses.create({
+      model: CHANNEL_MODELS[channel],
+      input: 'Weather and time, in parallel',
+      tools: [WEATHER, TIME],
+    });
     const calls = functionCalls(res.output);
     expect(calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([
       ['get_weather', SDK_WEATHER_ARGS],
@@ -97,7 +135,11 @@ describe('openai SDK (Responses API) through every channel type', () => {
   });
 
   compatEach(CLIENT, 'responses tool call stream', async (channel) => {
-    const stream = client().responses.stream({ model: CHANNEL_MODELS[channel], input: 'Weather in Paris?', tools: [WEATHER] });
+    const stream = client().responses.stream({
+      model: CHANNEL_MODELS[channel],
+      input: 'Weather in Paris?',
+      tools: [WEATHER],
+    });
     let args = '';
     stream.on('response.function_call_arguments.delta', (e) => (args += e.delta));
     const final = await stream.finalResponse();
@@ -108,7 +150,11 @@ describe('openai SDK (Responses API) through every channel type', () => {
   });
 
   compatEach(CLIENT, 'responses tool result turn', async (channel) => {
-    const res = await client().responses.create({ model: CHANNEL_MODELS[channel], input: TOOL_TURNS, tools: [WEATHER] });
+    const res = await client().responses.create({
+      model: CHANNEL_MODELS[channel],
+      input: TOOL_TURNS,
+      tools: [WEATHER],
+    });
     expect(res.output_text).toBe('Tool said: 22 degrees');
     expect(rolesOf(upstream(channel)).slice(-1)).toEqual(['tool']);
   });
@@ -131,7 +177,11 @@ describe('openai SDK (Responses API) through every channel type', () => {
   });
 
   compatEach(CLIENT, 'responses structured output', async (channel) => {
-    const res = await client().responses.parse({ model: CHANNEL_MODELS[channel], input: 'Make a person', text: { format: PERSON_FORMAT } });
+    const res = await client().responses.parse({
+      model: CHANNEL_MODELS[channel],
+      input: 'Make a person',
+      text: { format: PERSON_FORMAT },
+    });
     expect(res.output_parsed).toEqual(SDK_PERSON_SAMPLE);
     const schema = structuredSchemaOf(upstream(channel)) as { properties?: object } | undefined;
     expect(Object.keys(schema?.properties ?? {})).toEqual(['name', 'age', 'tags']);

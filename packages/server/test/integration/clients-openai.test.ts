@@ -3,10 +3,33 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import type { AutoParseableResponseFormat } from 'openai/lib/parser';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { describe, expect } from 'vitest';
-import { PNG_BASE64, PNG_BYTES, SDK_PERSON, SDK_PERSON_SAMPLE, SDK_TIME_ARGS, SDK_WEATHER_ARGS } from '../support/conformance-fixtures.js';
+import {
+  PNG_BASE64,
+  PNG_BYTES,
+  SDK_PERSON,
+  SDK_PERSON_SAMPLE,
+  SDK_TIME_ARGS,
+  SDK_WEATHER_ARGS,
+} from '../support/conformance-fixtures.js';
 import { compat, compatEach } from '../support/compat.js';
-import { ANTHROPIC_TOOL_OUTPUT_MODEL, CHANNEL_MODELS, EMBEDDING_MODELS, ERROR_MODELS, GEMINI_FINISH_EVERY_CHUNK_MODEL, useConformanceGateway } from '../support/conformance.js';
-import { chatPath, paramsOf, rolesOf, schemaTypes, structuredSchemaOf, systemOf, toolsOf, upstreamCall } from '../support/conformance-expect.js';
+import {
+  ANTHROPIC_TOOL_OUTPUT_MODEL,
+  CHANNEL_MODELS,
+  EMBEDDING_MODELS,
+  ERROR_MODELS,
+  GEMINI_FINISH_EVERY_CHUNK_MODEL,
+  useConformanceGateway,
+} from '../support/conformance.js';
+import {
+  chatPath,
+  paramsOf,
+  rolesOf,
+  schemaTypes,
+  structuredSchemaOf,
+  systemOf,
+  toolsOf,
+  upstreamCall,
+} from '../support/conformance-expect.js';
 import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS } from '../support/mock-vendor.js';
 
 const CLIENT = 'openai';
@@ -16,20 +39,43 @@ const WEATHER: ChatCompletionTool = {
   function: {
     name: 'get_weather',
     description: 'Weather of a city',
-    parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'] },
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+      required: ['city', 'unit'],
+    },
   },
 };
 const TIME: ChatCompletionTool = {
   type: 'function',
-  function: { name: 'get_time', description: 'Time in a zone', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } },
+  function: {
+    name: 'get_time',
+    description: 'Time in a zone',
+    parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
+  },
 };
 // Built once through a plain signature: inferring the helper's generics over zod's types takes tsc minutes.
-const PERSON_FORMAT = (zodResponseFormat as unknown as (schema: unknown, name: string) => AutoParseableResponseFormat<typeof SDK_PERSON_SAMPLE>)(SDK_PERSON, 'person');
+const PERSON_FORMAT = (
+  zodResponseFormat as unknown as (
+    schema: unknown,
+    name: string,
+  ) => AutoParseableResponseFormat<typeof SDK_PERSON_SAMPLE>
+)(SDK_PERSON, 'person');
 
 /** A tool call and its result, as a client sends them back. */
 const TOOL_TURNS: ChatCompletionMessageParam[] = [
   { role: 'user', content: 'Weather in Paris?' },
-  { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' } }] },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [
+      {
+        id: 'call_1',
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}' },
+      },
+    ],
+  },
   { role: 'tool', tool_call_id: 'call_1', content: '22 degrees' },
 ];
 
@@ -40,7 +86,9 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
       apiKey: fx.key,
       baseURL: `${fx.base}/v1`,
       maxRetries: 0,
-      ...(fetchCount ? { maxRetries: 2, fetch: (url: RequestInfo | URL, init?: RequestInit) => (fetchCount.n++, fetch(url, init)) } : {}),
+      ...(fetchCount
+        ? { maxRetries: 2, fetch: (url: RequestInfo | URL, init?: RequestInit) => (fetchCount.n++, fetch(url, init)) }
+        : {}),
     });
   const user = (content: string): ChatCompletionMessageParam[] => [{ role: 'user', content }];
 
@@ -55,11 +103,20 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
 
   compatEach(CLIENT, 'usage', async (channel) => {
     const res = await client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages: user('hi') });
-    expect(res.usage).toMatchObject({ prompt_tokens: MOCK_INPUT_TOKENS, completion_tokens: MOCK_OUTPUT_TOKENS, total_tokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS });
+    expect(res.usage).toMatchObject({
+      prompt_tokens: MOCK_INPUT_TOKENS,
+      completion_tokens: MOCK_OUTPUT_TOKENS,
+      total_tokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS,
+    });
   });
 
   compatEach(CLIENT, 'stream', async (channel) => {
-    const stream = await client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages: user('hi'), stream: true, stream_options: { include_usage: true } });
+    const stream = await client().chat.completions.create({
+      model: CHANNEL_MODELS[channel],
+      messages: user('hi'),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | undefined;
     let finish: string | null | undefined;
@@ -75,7 +132,12 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   });
 
   compat(CLIENT, 'stream (finishReason on every chunk)', 'gemini', async () => {
-    const stream = await client().chat.completions.create({ model: GEMINI_FINISH_EVERY_CHUNK_MODEL, messages: user('hi'), stream: true, stream_options: { include_usage: true } });
+    const stream = await client().chat.completions.create({
+      model: GEMINI_FINISH_EVERY_CHUNK_MODEL,
+      messages: user('hi'),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     const finishes: string[] = [];
     let usage: OpenAI.CompletionUsage | undefined;
@@ -91,7 +153,10 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   });
 
   compatEach(CLIENT, 'system prompt', async (channel) => {
-    const res = await client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages: [{ role: 'system', content: 'Be brief.' }, ...user('hi')] });
+    const res = await client().chat.completions.create({
+      model: CHANNEL_MODELS[channel],
+      messages: [{ role: 'system', content: 'Be brief.' }, ...user('hi')],
+    });
     expect(res.choices[0]!.message.content).toBe(`Hello from ${channel}`);
     const up = upstreamCall(fx, channel, chatPath(channel));
     expect(systemOf(up)).toBe('Be brief.');
@@ -110,7 +175,11 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   });
 
   compatEach(CLIENT, 'tool call', async (channel) => {
-    const res = await client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages: user('Weather in Paris?'), tools: [WEATHER] });
+    const res = await client().chat.completions.create({
+      model: CHANNEL_MODELS[channel],
+      messages: user('Weather in Paris?'),
+      tools: [WEATHER],
+    });
     const choice = res.choices[0]!;
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.tool_calls).toHaveLength(1);
@@ -119,11 +188,20 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
     expect(call.id).toBeTruthy();
     expect(JSON.parse(call.function.arguments)).toEqual(SDK_WEATHER_ARGS);
     const up = upstreamCall(fx, channel, chatPath(channel));
-    expect(toolsOf(up)).toEqual([{ name: 'get_weather', schema: expect.objectContaining({ properties: expect.objectContaining({ city: expect.anything() }) }) }]);
+    expect(toolsOf(up)).toEqual([
+      {
+        name: 'get_weather',
+        schema: expect.objectContaining({ properties: expect.objectContaining({ city: expect.anything() }) }),
+      },
+    ]);
   });
 
   compatEach(CLIENT, 'parallel tool calls', async (channel) => {
-    const res = await client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages: user('Weather and time, in parallel'), tools: [WEATHER, TIME] });
+    const res = await client().chat.completions.create({
+      model: CHANNEL_MODELS[channel],
+      messages: user('Weather and time, in parallel'),
+      tools: [WEATHER, TIME],
+    });
     const calls = (res.choices[0]!.message.tool_calls ?? []) as OpenAI.ChatCompletionMessageFunctionToolCall[];
     expect(calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([
       ['get_weather', SDK_WEATHER_ARGS],
@@ -133,7 +211,11 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   });
 
   compatEach(CLIENT, 'tool result turn', async (channel) => {
-    const res = await client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages: TOOL_TURNS, tools: [WEATHER] });
+    const res = await client().chat.completions.create({
+      model: CHANNEL_MODELS[channel],
+      messages: TOOL_TURNS,
+      tools: [WEATHER],
+    });
     expect(res.choices[0]!.message.content).toBe('Tool said: 22 degrees');
     const up = upstreamCall(fx, channel, chatPath(channel));
     expect(rolesOf(up)).toEqual(['user', 'assistant', 'tool']);
@@ -159,7 +241,11 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   });
 
   compatEach(CLIENT, 'tool result turn stream', async (channel) => {
-    const stream = client().chat.completions.stream({ model: CHANNEL_MODELS[channel], messages: TOOL_TURNS, tools: [WEATHER] });
+    const stream = client().chat.completions.stream({
+      model: CHANNEL_MODELS[channel],
+      messages: TOOL_TURNS,
+      tools: [WEATHER],
+    });
     expect(await stream.finalContent()).toBe('Tool said: 22 degrees');
     expect(rolesOf(upstreamCall(fx, channel, chatPath(channel, true)))).toEqual(['user', 'assistant', 'tool']);
   });
@@ -203,28 +289,53 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
   });
 
   compatEach(CLIENT, 'parameters', async (channel) => {
-    const res = await client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages: user('hi'), temperature: 0.25, top_p: 0.5, max_tokens: 64, stop: ['END'] });
+    const res = await client().chat.completions.create({
+      model: CHANNEL_MODELS[channel],
+      messages: user('hi'),
+      temperature: 0.25,
+      top_p: 0.5,
+      max_tokens: 64,
+      stop: ['END'],
+    });
     expect(res.choices[0]!.message.content).toBe(`Hello from ${channel}`);
-    expect(paramsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual({ temperature: 0.25, topP: 0.5, maxTokens: 64, stop: ['END'] });
+    expect(paramsOf(upstreamCall(fx, channel, chatPath(channel)))).toEqual({
+      temperature: 0.25,
+      topP: 0.5,
+      maxTokens: 64,
+      stop: ['END'],
+    });
   });
 
   compatEach(CLIENT, 'structured output', async (channel) => {
-    const res = await client().chat.completions.parse({ model: CHANNEL_MODELS[channel], messages: user('Make a person'), response_format: PERSON_FORMAT });
+    const res = await client().chat.completions.parse({
+      model: CHANNEL_MODELS[channel],
+      messages: user('Make a person'),
+      response_format: PERSON_FORMAT,
+    });
     expect(res.choices[0]!.message.parsed).toEqual(SDK_PERSON_SAMPLE);
-    const schema = structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel))) as { properties?: object } | undefined;
+    const schema = structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel))) as
+      { properties?: object } | undefined;
     expect(Object.keys(schema?.properties ?? {})).toEqual(['name', 'age', 'tags']);
     if (channel !== 'gemini') expect(schemaTypes(schema).every((t) => t === t.toLowerCase())).toBe(true);
   });
 
   compatEach(CLIENT, 'structured output stream', async (channel) => {
-    const stream = client().chat.completions.stream({ model: CHANNEL_MODELS[channel], messages: user('Make a person'), response_format: PERSON_FORMAT });
+    const stream = client().chat.completions.stream({
+      model: CHANNEL_MODELS[channel],
+      messages: user('Make a person'),
+      response_format: PERSON_FORMAT,
+    });
     const final = await stream.finalChatCompletion();
     expect(final.choices[0]!.message.parsed).toEqual(SDK_PERSON_SAMPLE);
     expect(structuredSchemaOf(upstreamCall(fx, channel, chatPath(channel, true)))).toBeDefined();
   });
 
   compat(CLIENT, 'structured output (forced tool)', 'anthropic', async () => {
-    const res = await client().chat.completions.parse({ model: ANTHROPIC_TOOL_OUTPUT_MODEL, messages: user('Make a person'), response_format: PERSON_FORMAT });
+    const res = await client().chat.completions.parse({
+      model: ANTHROPIC_TOOL_OUTPUT_MODEL,
+      messages: user('Make a person'),
+      response_format: PERSON_FORMAT,
+    });
     expect(res.choices[0]!.message.parsed).toEqual(SDK_PERSON_SAMPLE);
     expect(res.choices[0]!.message.tool_calls ?? []).toEqual([]);
     expect(res.choices[0]!.finish_reason).toBe('stop');
@@ -232,24 +343,38 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
     expect(up.body.output_config).toBeUndefined();
     const forced = (up.body.tool_choice as { type?: string; name?: string } | undefined)?.name;
     expect(up.body.tool_choice).toMatchObject({ type: 'tool' });
-    expect(toolsOf(up).find((t) => t.name === forced)?.schema).toMatchObject({ properties: { name: expect.anything(), age: expect.anything(), tags: expect.anything() } });
+    expect(toolsOf(up).find((t) => t.name === forced)?.schema).toMatchObject({
+      properties: { name: expect.anything(), age: expect.anything(), tags: expect.anything() },
+    });
   });
 
   compatEach(CLIENT, 'errors', async (channel) => {
     const count = { n: 0 };
     const before = fx.vendor.requests.length;
-    const unknown = client(count).chat.completions.create({ model: `${CHANNEL_MODELS[channel]}-not-served`, messages: user('hi') });
+    const unknown = client(count).chat.completions.create({
+      model: `${CHANNEL_MODELS[channel]}-not-served`,
+      messages: user('hi'),
+    });
     await expect(unknown).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     expect(count.n).toBe(1);
     expect(fx.vendor.requests.length).toBe(before);
-    const badInput = client().chat.completions.create({ model: CHANNEL_MODELS[channel], messages: 'hi' as unknown as ChatCompletionMessageParam[] });
+    const badInput = client().chat.completions.create({
+      model: CHANNEL_MODELS[channel],
+      messages: 'hi' as unknown as ChatCompletionMessageParam[],
+    });
     await expect(badInput).rejects.toBeInstanceOf(OpenAI.BadRequestError);
     const upstream400 = client().chat.completions.create({ model: ERROR_MODELS[channel], messages: user('hi') });
     await expect(upstream400).rejects.toMatchObject({ status: 400, constructor: OpenAI.BadRequestError });
   });
 
   compat(CLIENT, 'openai-beta header', 'openai', async () => {
-    const beta = new OpenAI({ apiKey: fx.key, baseURL: `${fx.base}/v1`, maxRetries: 0, organization: 'org-caller', defaultHeaders: { 'OpenAI-Beta': 'assistants=v2' } });
+    const beta = new OpenAI({
+      apiKey: fx.key,
+      baseURL: `${fx.base}/v1`,
+      maxRetries: 0,
+      organization: 'org-caller',
+      defaultHeaders: { 'OpenAI-Beta': 'assistants=v2' },
+    });
     const res = await beta.chat.completions.create({ model: CHANNEL_MODELS.openai, messages: user('hi') });
     expect(res.choices[0]!.message.content).toBe('Hello from openai');
     const up = upstreamCall(fx, 'openai', chatPath('openai'));
@@ -266,7 +391,8 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
     expect(one).toMatchObject({ id: CHANNEL_MODELS[channel], object: 'model' });
   });
 
-  const embeddingPath = (channel: 'openai' | 'gemini') => (channel === 'openai' ? '/v1/embeddings' : `/v1beta/models/${EMBEDDING_MODELS.gemini}:batchEmbedContents`);
+  const embeddingPath = (channel: 'openai' | 'gemini') =>
+    channel === 'openai' ? '/v1/embeddings' : `/v1beta/models/${EMBEDDING_MODELS.gemini}:batchEmbedContents`;
 
   compatEach(
     CLIENT,
@@ -280,7 +406,10 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
       ]);
       expect(floats.usage.prompt_tokens).toBeGreaterThan(0);
       const up = upstreamCall(fx, channel, embeddingPath(channel as 'openai' | 'gemini'));
-      if (channel === 'gemini') expect((up.body.requests as { content: { parts: { text: string }[] } }[]).map((r) => r.content.parts[0]!.text)).toEqual(['first', 'second']);
+      if (channel === 'gemini')
+        expect(
+          (up.body.requests as { content: { parts: { text: string }[] } }[]).map((r) => r.content.parts[0]!.text),
+        ).toEqual(['first', 'second']);
       else expect(up.body).toMatchObject({ model, input: ['first', 'second'] });
     },
     ['openai', 'gemini'],
@@ -291,7 +420,10 @@ describe('openai SDK (chat completions, embeddings, models) through every channe
     'embeddings base64',
     async (channel) => {
       // The SDK asks for base64 by default and decodes it to floats.
-      const res = await client().embeddings.create({ model: EMBEDDING_MODELS[channel as 'openai' | 'gemini'], input: 'one text' });
+      const res = await client().embeddings.create({
+        model: EMBEDDING_MODELS[channel as 'openai' | 'gemini'],
+        input: 'one text',
+      });
       expect(res.data.map((d) => d.embedding)).toEqual([MOCK_EMBEDDING]);
       const up = upstreamCall(fx, channel, embeddingPath(channel as 'openai' | 'gemini'));
       if (channel === 'openai') expect(up.body.encoding_format).toBe('base64');

@@ -43,7 +43,8 @@ describe.each(dialects)('console assets: pre-compressed, cached by name, on %s',
   useApp(dialect, { env: { WEB_DIST: dist } }, (app) => ({ t } = app));
   afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
 
-  const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url, headers });
+  const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+    t.app.inject({ method, url, headers });
 
   it('sends the brotli copy to a client that accepts br, with its length and a year of immutable caching', async () => {
     const res = await get(HASHED, { 'accept-encoding': 'gzip, deflate, br, zstd' });

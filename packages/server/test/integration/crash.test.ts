@@ -1,6 +1,15 @@
 import { computeQuota } from '@tollway/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import { auditBilling, expectedCounters, readCounters, readRedisBalances, untilRedisAgrees, type BillingAudit, type Counters, type RedisBalances } from '../support/crash-audit.js';
+import {
+  auditBilling,
+  expectedCounters,
+  readCounters,
+  readRedisBalances,
+  untilRedisAgrees,
+  type BillingAudit,
+  type Counters,
+  type RedisBalances,
+} from '../support/crash-audit.js';
 import { ChatLoad, type CallOutcome } from '../support/crash-load.js';
 import { openBackend, provision, startOn, type CrashBackend, type Pricing } from '../support/crash-server.js';
 import { dialects } from '../support/databases.js';
@@ -36,7 +45,14 @@ const PER_MESSAGE_TOKENS = 3;
 /** Above any reservation the server can make for this call (prompt estimate ≤ body bytes). */
 const reservationBound = (o: CallOutcome): number =>
   computeQuota(
-    { mode: 'ratio', modelRatio: PRICING.modelRatio, completionRatio: PRICING.completionRatio, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 },
+    {
+      mode: 'ratio',
+      modelRatio: PRICING.modelRatio,
+      completionRatio: PRICING.completionRatio,
+      cacheRatio: 1,
+      cacheCreationRatio: 1,
+      groupRatio: 1,
+    },
     { promptTokens: o.bytes + PER_MESSAGE_TOKENS, completionTokens: o.maxTokens },
     1,
   );
@@ -102,11 +118,22 @@ describe.each(dialects)('kill -9 under load (%s)', (dialect) => {
       await waitForStart(server);
       const startMs = Date.now() - t0;
       if (!setup) {
-        setup = await provision(started.base, backend.db, { upstream: mock.url, channelKey: CHANNEL_KEY, pricing: PRICING, userQuota: USER_QUOTA, tokenQuota: TOKEN_QUOTA });
+        setup = await provision(started.base, backend.db, {
+          upstream: mock.url,
+          channelKey: CHANNEL_KEY,
+          pricing: PRICING,
+          userQuota: USER_QUOTA,
+          tokenQuota: TOKEN_QUOTA,
+        });
         initial = await readCounters(backend.db, setup.accounts);
       } else if (backend.redis) {
         // The crashed process's leases are written off by the restart's reconcile: spendable = database again.
-        healed.push(await untilRedisAgrees(backend.redis, backend.db, setup.accounts, { timeoutMs: RECONCILE_TIMEOUT_MS, pollMs: POLL_MS }));
+        healed.push(
+          await untilRedisAgrees(backend.redis, backend.db, setup.accounts, {
+            timeoutMs: RECONCILE_TIMEOUT_MS,
+            pollMs: POLL_MS,
+          }),
+        );
       }
       load = new ChatLoad({ base: started.base, model: PRICING.model, keys: setup.keys, workers: WORKERS });
       await load.untilDelivered(DELIVERED_BEFORE_KILL, LOAD_START_TIMEOUT_MS);
@@ -127,18 +154,29 @@ describe.each(dialects)('kill -9 under load (%s)', (dialect) => {
     server = last.server;
     await waitForStart(server);
     const accounts = setup!.accounts;
-    if (backend.redis) healed.push(await untilRedisAgrees(backend.redis, backend.db, accounts, { timeoutMs: RECONCILE_TIMEOUT_MS, pollMs: POLL_MS }));
+    if (backend.redis)
+      healed.push(
+        await untilRedisAgrees(backend.redis, backend.db, accounts, {
+          timeoutMs: RECONCILE_TIMEOUT_MS,
+          pollMs: POLL_MS,
+        }),
+      );
     server.child.kill('SIGTERM');
     const code = await server.exited;
-    const context = [`CRASH_SEED=${seed} (${dialect})`, ...cycles, `last start's output:\n${server.output().slice(-4000)}`].join('\n');
+    const context = [
+      `CRASH_SEED=${seed} (${dialect})`,
+      ...cycles,
+      `last start's output:\n${server.output().slice(-4000)}`,
+    ].join('\n');
     expect(code, context).toBe(0);
 
     const { audit, billed } = await auditBilling(backend.db, accounts, outcomes, reservationBound);
     const delivered = outcomes.filter((o) => o.kind === 'delivered').length;
     expect(delivered, context).toBeGreaterThan(CRASH_POINTS * DELIVERED_BEFORE_KILL - 1);
-    expect(audit, `${context}\ndelivered ${delivered}, billed rows ${billed.rows} (${billed.total} quota, ${billed.total - billed.byChannel} of it naming no channel)`).toEqual(
-      NO_FAULTS,
-    );
+    expect(
+      audit,
+      `${context}\ndelivered ${delivered}, billed rows ${billed.rows} (${billed.total} quota, ${billed.total - billed.byChannel} of it naming no channel)`,
+    ).toEqual(NO_FAULTS);
     const counters = await readCounters(backend.db, accounts);
     expect(counters, context).toEqual(expectedCounters(initial!, billed));
     expect(counters.userQuota, context).toBeGreaterThanOrEqual(0);

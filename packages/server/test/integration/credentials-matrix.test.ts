@@ -30,7 +30,8 @@ const ok = async (res: Promise<{ body: { success: boolean; message: string } }>)
   const { body } = await res;
   expect(body.success, body.message).toBe(true);
 };
-const manage = (n: MatrixNodes, s: Subject, action: string) => ok(n.rootAct.call('POST', '/api/user/manage', { id: s.id, action }));
+const manage = (n: MatrixNodes, s: Subject, action: string) =>
+  ok(n.rootAct.call('POST', '/api/user/manage', { id: s.id, action }));
 
 /**
  * The credential table of issue 31, stated here on its own (the code states it in modules/auth/credential-events.ts):
@@ -40,12 +41,26 @@ const MATRIX: Row[] = [
   {
     event: 'logout',
     act: (_n, s) => ok(s.session.call('GET', '/api/user/logout')),
-    expected: { thisSession: 'ends', otherSessions: 'works', accessToken: 'works', apiKey: 'works', oauthBinding: 'works', twoFactor: 'on' },
+    expected: {
+      thisSession: 'ends',
+      otherSessions: 'works',
+      accessToken: 'works',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'on',
+    },
   },
   {
     event: 'sign out everywhere',
     act: (_n, s) => ok(s.session.call('DELETE', '/api/user/sessions')),
-    expected: { thisSession: 'works', otherSessions: 'ends', accessToken: 'ends', apiKey: 'works', oauthBinding: 'works', twoFactor: 'on' },
+    expected: {
+      thisSession: 'works',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'on',
+    },
   },
   {
     event: 'password change',
@@ -54,38 +69,87 @@ const MATRIX: Row[] = [
       // The browser that changed it keeps going on a fresh session.
       expect((await s.session.call('GET', '/api/user/self')).status).toBe(200);
     },
-    expected: { thisSession: 'ends', otherSessions: 'ends', accessToken: 'ends', apiKey: 'works', oauthBinding: 'works', twoFactor: 'on' },
+    expected: {
+      thisSession: 'ends',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'on',
+    },
   },
   {
     event: 'password reset by an administrator',
     act: (n, s) => ok(n.rootAct.call('PUT', '/api/user/', { id: s.id, password: NEW_PASSWORD })),
-    expected: { thisSession: 'ends', otherSessions: 'ends', accessToken: 'ends', apiKey: 'works', oauthBinding: 'works', twoFactor: 'on' },
+    expected: {
+      thisSession: 'ends',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'on',
+    },
   },
   {
     event: 'password reset by mailed link',
     act: async (n, s) => void (await resetByMail(n, s)),
-    expected: { thisSession: 'ends', otherSessions: 'ends', accessToken: 'ends', apiKey: 'works', oauthBinding: 'works', twoFactor: 'on' },
+    expected: {
+      thisSession: 'ends',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'on',
+    },
   },
   {
     event: '2FA enabled',
     subject: { without2fa: true },
     act: async (n, s) => void (await enableTwoFactor(s.session, n.clock)),
-    expected: { thisSession: 'works', otherSessions: 'ends', accessToken: 'ends', apiKey: 'works', oauthBinding: 'works', twoFactor: 'on' },
+    expected: {
+      thisSession: 'works',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'on',
+    },
   },
   {
     event: '2FA disabled by the user',
     act: (n, s) => ok(s.session.call('POST', '/api/user/2fa/disable', { code: n.clock.code(s.secret!) })),
-    expected: { thisSession: 'works', otherSessions: 'works', accessToken: 'works', apiKey: 'works', oauthBinding: 'works', twoFactor: 'off' },
+    expected: {
+      thisSession: 'works',
+      otherSessions: 'works',
+      accessToken: 'works',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'off',
+    },
   },
   {
     event: '2FA reset by an administrator',
     act: (n, s) => ok(n.rootAct.call('DELETE', `/api/user/${s.id}/2fa`)),
-    expected: { thisSession: 'ends', otherSessions: 'ends', accessToken: 'ends', apiKey: 'works', oauthBinding: 'works', twoFactor: 'off' },
+    expected: {
+      thisSession: 'ends',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'off',
+    },
   },
   {
     event: 'user disabled',
     act: (n, s) => manage(n, s, 'disable'),
-    expected: { thisSession: 'ends', otherSessions: 'ends', accessToken: 'ends', apiKey: 'ends', oauthBinding: 'ends', twoFactor: 'on' },
+    expected: {
+      thisSession: 'ends',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'ends',
+      oauthBinding: 'ends',
+      twoFactor: 'on',
+    },
   },
   {
     event: 'user disabled, then enabled again',
@@ -93,27 +157,63 @@ const MATRIX: Row[] = [
       await manage(n, s, 'disable');
       await manage(n, s, 'enable');
     },
-    expected: { thisSession: 'ends', otherSessions: 'ends', accessToken: 'ends', apiKey: 'works', oauthBinding: 'works', twoFactor: 'on' },
+    expected: {
+      thisSession: 'ends',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'on',
+    },
   },
   {
     event: 'user deleted by an administrator',
     act: (n, s) => manage(n, s, 'delete'),
-    expected: { thisSession: 'ends', otherSessions: 'ends', accessToken: 'ends', apiKey: 'ends', oauthBinding: 'ends', twoFactor: 'off' },
+    expected: {
+      thisSession: 'ends',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'ends',
+      oauthBinding: 'ends',
+      twoFactor: 'off',
+    },
   },
   {
     event: 'user deleted by themselves',
     act: (_n, s) => ok(s.session.call('DELETE', '/api/user/self')),
-    expected: { thisSession: 'ends', otherSessions: 'ends', accessToken: 'ends', apiKey: 'ends', oauthBinding: 'ends', twoFactor: 'off' },
+    expected: {
+      thisSession: 'ends',
+      otherSessions: 'ends',
+      accessToken: 'ends',
+      apiKey: 'ends',
+      oauthBinding: 'ends',
+      twoFactor: 'off',
+    },
   },
   {
     event: 'role lowered (administrator demoted)',
     subject: { admin: true },
     act: (n, s) => manage(n, s, 'demote'),
-    expected: { thisSession: 'works', otherSessions: 'works', accessToken: 'works', apiKey: 'works', oauthBinding: 'works', twoFactor: 'on', adminPowers: 'ends' },
+    expected: {
+      thisSession: 'works',
+      otherSessions: 'works',
+      accessToken: 'works',
+      apiKey: 'works',
+      oauthBinding: 'works',
+      twoFactor: 'on',
+      adminPowers: 'ends',
+    },
   },
 ];
 
-const EVERYTHING_WORKS: Effects = { thisSession: 'works', otherSessions: 'works', accessToken: 'works', apiKey: 'works', oauthBinding: 'works', twoFactor: 'on' };
+const EVERYTHING_WORKS: Effects = {
+  thisSession: 'works',
+  otherSessions: 'works',
+  accessToken: 'works',
+  apiKey: 'works',
+  oauthBinding: 'works',
+  twoFactor: 'on',
+};
 
 /** One test per row: a fresh subject, every credential checked before, the event on `act`, every credential tried on `probe`. */
 function matrixTests(nodes: () => MatrixNodes): void {
@@ -158,7 +258,15 @@ describe.each(dialects)('the credential matrix on %s', (dialect) => {
   const mocks = useMocks();
   let nodes: MatrixNodes;
   useApp(dialect, { env: mocks.env, timeout: 30_000 }, async ({ t, root }) => {
-    nodes = { act: t, probe: t, rootAct: root, rootProbe: root, mock: mocks.mock(), smtp: mocks.smtp(), clock: mocks.clock };
+    nodes = {
+      act: t,
+      probe: t,
+      rootAct: root,
+      rootProbe: root,
+      mock: mocks.mock(),
+      smtp: mocks.smtp(),
+      clock: mocks.clock,
+    };
     await configureMatrix(nodes);
   });
   matrixTests(() => nodes);
@@ -169,7 +277,14 @@ describe.each(dialects)('the credential matrix on %s', (dialect) => {
     const stale = Object.assign(new Client(nodes.act.app), { accessToken: s.accessToken, userId: s.id });
     const minted = await stale.call('POST', '/api/token/', { name: 'hole5-key', unlimited_quota: true });
     expect(minted.status, minted.body.message).toBe(401);
-    expect(await nodes.act.database.db.kysely.selectFrom('tokens').select('id').where('user_id', '=', s.id).where('name', '=', 'hole5-key').execute()).toEqual([]);
+    expect(
+      await nodes.act.database.db.kysely
+        .selectFrom('tokens')
+        .select('id')
+        .where('user_id', '=', s.id)
+        .where('name', '=', 'hole5-key')
+        .execute(),
+    ).toEqual([]);
     // A token generated after the change works, and may manage keys as new-api's access token does.
     const fresh = await s.session.call<string>('GET', '/api/user/token');
     const current = Object.assign(new Client(nodes.act.app), { accessToken: fresh.body.data!, userId: s.id });

@@ -3,7 +3,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { auditBilling, expectedCounters, readCounters, type BillingAudit } from '../support/crash-audit.js';
 import { ChatLoad, type CallOutcome } from '../support/crash-load.js';
 import { provision, type Pricing } from '../support/crash-server.js';
-import { runHealthCheck, startComposeCluster, type ComposeCluster, type ComposeNode } from '../support/deploy-cluster.js';
+import {
+  runHealthCheck,
+  startComposeCluster,
+  type ComposeCluster,
+  type ComposeNode,
+} from '../support/deploy-cluster.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 /*
@@ -53,7 +58,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Above any reservation a node can make for this call (prompt estimate ≤ body bytes). */
 const reservationBound = (o: CallOutcome): number =>
   computeQuota(
-    { mode: 'ratio', modelRatio: PRICING.modelRatio, completionRatio: PRICING.completionRatio, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 },
+    {
+      mode: 'ratio',
+      modelRatio: PRICING.modelRatio,
+      completionRatio: PRICING.completionRatio,
+      cacheRatio: 1,
+      cacheCreationRatio: 1,
+      groupRatio: 1,
+    },
     { promptTokens: o.bytes + PER_MESSAGE_TOKENS, completionTokens: o.maxTokens },
     1,
   );
@@ -62,7 +74,9 @@ const reservationBound = (o: CallOutcome): number =>
 async function untilServes(node: ComposeNode, key: string): Promise<void> {
   const deadline = Date.now() + MODEL_WAIT_MS;
   for (;;) {
-    const res = await fetch(`http://127.0.0.1:${node.port}/v1/models`, { headers: { authorization: `Bearer sk-${key}` } });
+    const res = await fetch(`http://127.0.0.1:${node.port}/v1/models`, {
+      headers: { authorization: `Bearer sk-${key}` },
+    });
     const ids = res.ok ? ((await res.json()) as { data: { id: string }[] }).data.map((m) => m.id) : [];
     if (ids.includes(PRICING.model)) return;
     if (Date.now() > deadline) throw new Error(`${node.name} never listed ${PRICING.model}`);
@@ -100,89 +114,96 @@ describe('deploy/compose.yaml on loopback (PostgreSQL, Redis, nginx)', () => {
     await mock?.close();
   });
 
-  it('keeps serving through nginx when a node is killed mid-run, with no server error beyond its in-flight calls and no lost bill', { timeout: TEST_TIMEOUT_MS }, async () => {
-    mock = await startMockUpstream();
-    mock.behaviors.set(CHANNEL_KEY, { delayMs: UPSTREAM_DELAY_MS, chunkDelayMs: CHUNK_DELAY_MS });
-    cluster = await startComposeCluster();
-    const { nodes, nginx, database } = cluster;
-    const [victim, survivor] = nodes as [ComposeNode, ComposeNode];
-    expect(nodes.map((n) => runHealthCheck(n.port))).toEqual([0, 0]);
+  it(
+    'keeps serving through nginx when a node is killed mid-run, with no server error beyond its in-flight calls and no lost bill',
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      mock = await startMockUpstream();
+      mock.behaviors.set(CHANNEL_KEY, { delayMs: UPSTREAM_DELAY_MS, chunkDelayMs: CHUNK_DELAY_MS });
+      cluster = await startComposeCluster();
+      const { nodes, nginx, database } = cluster;
+      const [victim, survivor] = nodes as [ComposeNode, ComposeNode];
+      expect(nodes.map((n) => runHealthCheck(n.port))).toEqual([0, 0]);
 
-    // Sign-in, options, channel and tokens through nginx: round robin sends them to both nodes, one session.
-    const setup = await provision(nginx.url, database.db, {
-      upstream: mock.url,
-      channelKey: CHANNEL_KEY,
-      pricing: PRICING,
-      userQuota: USER_QUOTA,
-      tokenQuota: TOKEN_QUOTA,
-      tokensByApi: true,
-    });
-    // The token made on one node is found on both (one CRYPTO_SECRET seals keys alike), a session made on one node
-    // holds on the other (one SESSION_SECRET).
-    await Promise.all(nodes.map((n) => untilServes(n, setup.keys.limited)));
-    expect(await sessionCarriesOver(victim, survivor)).toBe('root');
-    const initial = await readCounters(database.db, setup.accounts);
+      // Sign-in, options, channel and tokens through nginx: round robin sends them to both nodes, one session.
+      const setup = await provision(nginx.url, database.db, {
+        upstream: mock.url,
+        channelKey: CHANNEL_KEY,
+        pricing: PRICING,
+        userQuota: USER_QUOTA,
+        tokenQuota: TOKEN_QUOTA,
+        tokensByApi: true,
+      });
+      // The token made on one node is found on both (one CRYPTO_SECRET seals keys alike), a session made on one node
+      // holds on the other (one SESSION_SECRET).
+      await Promise.all(nodes.map((n) => untilServes(n, setup.keys.limited)));
+      expect(await sessionCarriesOver(victim, survivor)).toBe('root');
+      const initial = await readCounters(database.db, setup.accounts);
 
-    load = new ChatLoad({ base: nginx.url, model: PRICING.model, keys: setup.keys, workers: WORKERS });
-    await load.untilDelivered(DELIVERED_BEFORE_KILL, LOAD_TIMEOUT_MS);
-    const delay = Math.round(KILL_DELAY_MS[0] + Math.random() * (KILL_DELAY_MS[1] - KILL_DELAY_MS[0]));
-    await sleep(delay);
-    const killAt = performance.now();
-    victim.server.child.kill('SIGKILL');
-    await victim.server.exited;
-    const goneAt = performance.now();
-    expect(runHealthCheck(victim.port)).not.toBe(0);
-    await load.untilDelivered(load.delivered() + DELIVERED_AFTER_KILL, LOAD_TIMEOUT_MS);
-    const outcomes = await load.finished();
-    const context = `killed ${victim.name} ${delay} ms after ${DELIVERED_BEFORE_KILL} deliveries, gone ${Math.round(goneAt - killAt)} ms after the signal; ${JSON.stringify(load.statuses())}`;
+      load = new ChatLoad({ base: nginx.url, model: PRICING.model, keys: setup.keys, workers: WORKERS });
+      await load.untilDelivered(DELIVERED_BEFORE_KILL, LOAD_TIMEOUT_MS);
+      const delay = Math.round(KILL_DELAY_MS[0] + Math.random() * (KILL_DELAY_MS[1] - KILL_DELAY_MS[0]));
+      await sleep(delay);
+      const killAt = performance.now();
+      victim.server.child.kill('SIGKILL');
+      await victim.server.exited;
+      const goneAt = performance.now();
+      expect(runHealthCheck(victim.port)).not.toBe(0);
+      await load.untilDelivered(load.delivered() + DELIVERED_AFTER_KILL, LOAD_TIMEOUT_MS);
+      const outcomes = await load.finished();
+      const context = `killed ${victim.name} ${delay} ms after ${DELIVERED_BEFORE_KILL} deliveries, gone ${Math.round(goneAt - killAt)} ms after the signal; ${JSON.stringify(load.statuses())}`;
 
-    // Server errors: only calls sent before the node was gone (a dying process's sockets take in requests until
-    // they close), and nginx names the killed node alone for each.
-    const serverErrors = outcomes.filter((o) => (o.status ?? 0) >= SERVER_ERROR);
-    expect(
-      serverErrors.filter((o) => o.startedAt >= goneAt),
-      context,
-    ).toEqual([]);
-    expect(serverErrors.length, context).toBeLessThanOrEqual(WORKERS);
-    const relayLines = nginx
-      .accessLog()
-      .map(parseAccessLine)
-      .filter((l) => l.path === '/v1/chat/completions');
-    const victimAddress = `127.0.0.1:${victim.port}`;
-    const survivorAddress = `127.0.0.1:${survivor.port}`;
-    for (const l of relayLines.filter((x) => x.status >= SERVER_ERROR)) expect(l.upstreams, context).toEqual([victimAddress]);
-    expect(relayLines.filter((l) => l.status >= SERVER_ERROR).length, context).toBe(serverErrors.length);
-    // Both nodes served calls, and every call after the kill was answered in full (by the survivor).
-    const served = new Set(relayLines.filter((l) => l.status === 200).flatMap((l) => l.upstreams));
-    expect(served, context).toEqual(new Set([victimAddress, survivorAddress]));
-    const afterKill = outcomes.filter((o) => o.startedAt >= goneAt);
-    expect(afterKill.length, context).toBeGreaterThanOrEqual(DELIVERED_AFTER_KILL);
-    expect(
-      afterKill.filter((o) => o.kind !== 'delivered'),
-      context,
-    ).toEqual([]);
+      // Server errors: only calls sent before the node was gone (a dying process's sockets take in requests until
+      // they close), and nginx names the killed node alone for each.
+      const serverErrors = outcomes.filter((o) => (o.status ?? 0) >= SERVER_ERROR);
+      expect(
+        serverErrors.filter((o) => o.startedAt >= goneAt),
+        context,
+      ).toEqual([]);
+      expect(serverErrors.length, context).toBeLessThanOrEqual(WORKERS);
+      const relayLines = nginx
+        .accessLog()
+        .map(parseAccessLine)
+        .filter((l) => l.path === '/v1/chat/completions');
+      const victimAddress = `127.0.0.1:${victim.port}`;
+      const survivorAddress = `127.0.0.1:${survivor.port}`;
+      for (const l of relayLines.filter((x) => x.status >= SERVER_ERROR))
+        expect(l.upstreams, context).toEqual([victimAddress]);
+      expect(relayLines.filter((l) => l.status >= SERVER_ERROR).length, context).toBe(serverErrors.length);
+      // Both nodes served calls, and every call after the kill was answered in full (by the survivor).
+      const served = new Set(relayLines.filter((l) => l.status === 200).flatMap((l) => l.upstreams));
+      expect(served, context).toEqual(new Set([victimAddress, survivorAddress]));
+      const afterKill = outcomes.filter((o) => o.startedAt >= goneAt);
+      expect(afterKill.length, context).toBeGreaterThanOrEqual(DELIVERED_AFTER_KILL);
+      expect(
+        afterKill.filter((o) => o.kind !== 'delivered'),
+        context,
+      ).toEqual([]);
 
-    // nginx never sent a call on once it had reached a node: no call reached the upstream twice.
-    const perCall = new Map<string, number>();
-    for (const r of mock.requests) {
-      const content = (r.body.messages as { content: string }[] | undefined)?.[0]?.content ?? '';
-      perCall.set(content, (perCall.get(content) ?? 0) + 1);
-    }
-    expect(
-      [...perCall.entries()].filter(([, n]) => n > 1),
-      context,
-    ).toEqual([]);
+      // nginx never sent a call on once it had reached a node: no call reached the upstream twice.
+      const perCall = new Map<string, number>();
+      for (const r of mock.requests) {
+        const content = (r.body.messages as { content: string }[] | undefined)?.[0]?.content ?? '';
+        perCall.set(content, (perCall.get(content) ?? 0) + 1);
+      }
+      expect(
+        [...perCall.entries()].filter(([, n]) => n > 1),
+        context,
+      ).toEqual([]);
 
-    // The killed node starts again on its data (the restart policy), its journal bills the calls it cut; then both
-    // nodes stop cleanly.
-    await cluster.restart(victim);
-    expect(runHealthCheck(victim.port)).toBe(0);
-    expect(await cluster.stopNodes(), context).toEqual([0, 0]);
+      // The killed node starts again on its data (the restart policy), its journal bills the calls it cut; then both
+      // nodes stop cleanly.
+      await cluster.restart(victim);
+      expect(runHealthCheck(victim.port)).toBe(0);
+      expect(await cluster.stopNodes(), context).toEqual([0, 0]);
 
-    // A call nginx answered 502 for was cut by the crash on its way: billed at most its reservation, like a cut.
-    const asBilled = outcomes.map((o) => ((o.status ?? 0) >= SERVER_ERROR && !o.id ? { ...o, kind: 'cut' as const } : o));
-    const { audit, billed } = await auditBilling(database.db, setup.accounts, asBilled, reservationBound);
-    expect(audit, `${context}; billed rows ${billed.rows} (${billed.total} quota)`).toEqual(NO_FAULTS);
-    expect(await readCounters(database.db, setup.accounts), context).toEqual(expectedCounters(initial, billed));
-  });
+      // A call nginx answered 502 for was cut by the crash on its way: billed at most its reservation, like a cut.
+      const asBilled = outcomes.map((o) =>
+        (o.status ?? 0) >= SERVER_ERROR && !o.id ? { ...o, kind: 'cut' as const } : o,
+      );
+      const { audit, billed } = await auditBilling(database.db, setup.accounts, asBilled, reservationBound);
+      expect(audit, `${context}; billed rows ${billed.rows} (${billed.total} quota)`).toEqual(NO_FAULTS);
+      expect(await readCounters(database.db, setup.accounts), context).toEqual(expectedCounters(initial, billed));
+    },
+  );
 });

@@ -23,7 +23,8 @@ describe("the image's final stage, laid out as folders", () => {
   let server: ServerProcess | undefined;
   beforeAll(() => {
     // The image carries the built console; `npm test` builds it first, a narrowed run may not have.
-    if (!fs.existsSync(CONSOLE_INDEX)) spawnSync('npm', ['run', 'build', '-w', '@tollway/web'], { cwd: REPO_ROOT, stdio: 'ignore' });
+    if (!fs.existsSync(CONSOLE_INDEX))
+      spawnSync('npm', ['run', 'build', '-w', '@tollway/web'], { cwd: REPO_ROOT, stdio: 'ignore' });
   }, CONSOLE_BUILD_TIMEOUT_MS);
   afterAll(async () => {
     if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
@@ -43,7 +44,12 @@ describe("the image's final stage, laid out as folders", () => {
     const volume = lastOf(final, 'VOLUME')!;
     const inImage = (v: string) => v.replace(workdir, root).replace(new RegExp(`^${volume}(?=/|$)`), data);
     const port = await freePort();
-    const env = { ...Object.fromEntries(Object.entries(imageEnv(final)).map(([k, v]) => [k, inImage(v)])), PORT: String(port), HOST: '127.0.0.1', PATH: process.env.PATH ?? '' };
+    const env = {
+      ...Object.fromEntries(Object.entries(imageEnv(final)).map(([k, v]) => [k, inImage(v)])),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PATH: process.env.PATH ?? '',
+    };
     const [cmd, ...args] = execForm(lastOf(final, 'CMD')!);
     expect(cmd).toBe('node');
 
@@ -51,7 +57,12 @@ describe("the image's final stage, laid out as folders", () => {
     const child = spawn(process.execPath, args.map(inImage), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    server = { child, port, output: () => out, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+    server = {
+      child,
+      port,
+      output: () => out,
+      exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    };
     await waitForStart(server);
     expect(runHealthCheck(port), out).toBe(0);
 

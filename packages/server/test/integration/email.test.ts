@@ -8,7 +8,8 @@ import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
 import { Redis } from 'ioredis';
 import { expectRefused } from '../support/refusal.js';
 
-const codeIn = (mail: ReceivedMail): string => /verification code is: <strong>([A-Z0-9]{6})<\/strong>/.exec(mail.text)?.[1] ?? '';
+const codeIn = (mail: ReceivedMail): string =>
+  /verification code is: <strong>([A-Z0-9]{6})<\/strong>/.exec(mail.text)?.[1] ?? '';
 const linkIn = (mail: ReceivedMail): URL => new URL(/href="([^"]+)"/.exec(mail.text)![1]!);
 const q = encodeURIComponent;
 
@@ -46,7 +47,13 @@ describe.each(dialects)('email on %s', (dialect) => {
     return code;
   };
   const register = (username: string, email: string, verification_code: string) =>
-    anon().call('POST', '/api/user/register', { username, password: `${username}-pass`, password2: `${username}-pass`, email, verification_code });
+    anon().call('POST', '/api/user/register', {
+      username,
+      password: `${username}-pass`,
+      password2: `${username}-pass`,
+      email,
+      verification_code,
+    });
 
   it('refuses codes and reset mails with a clear message while SMTP is not configured', async () => {
     const code = await anon().call('GET', '/api/verification?email=nobody%40example.com');
@@ -74,13 +81,18 @@ describe.each(dialects)('email on %s', (dialect) => {
     expect(mail.subject).toContain('email verification');
 
     const missing = await anon().call('POST', '/api/user/register', { username: 'carol', password: 'carol-pass' });
-    expect(missing.body.message).toBe('email and verification code are required: the administrator has enabled email verification');
+    expect(missing.body.message).toBe(
+      'email and verification code are required: the administrator has enabled email verification',
+    );
     const wrong = await register('carol', 'carol@example.com', code === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA');
     expect(wrong.body).toMatchObject({ success: false, message: 'verification code wrong or expired' });
     const otherEmail = await register('carol', 'someone-else@example.com', code);
     expect(otherEmail.body.message).toBe('verification code wrong or expired');
     // The wrong tries did not use the code up; lower case is accepted.
-    expect((await register('carol', 'carol@example.com', code.toLowerCase())).body).toEqual({ success: true, message: 'register success' });
+    expect((await register('carol', 'carol@example.com', code.toLowerCase())).body).toEqual({
+      success: true,
+      message: 'register success',
+    });
     const carol = anon();
     expect((await carol.login('carol', 'carol-pass')).body.data).toMatchObject({ email: 'carol@example.com' });
 
@@ -96,7 +108,10 @@ describe.each(dialects)('email on %s', (dialect) => {
     const code = await requestCode('dave@example.com');
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 10 * 60_000 + 1000);
-    expect((await register('dave', 'dave@example.com', code)).body).toMatchObject({ success: false, message: 'verification code wrong or expired' });
+    expect((await register('dave', 'dave@example.com', code)).body).toMatchObject({
+      success: false,
+      message: 'verification code wrong or expired',
+    });
     vi.useRealTimers();
     const fresh = await requestCode('dave@example.com');
     expect((await register('dave', 'dave@example.com', fresh)).body.success).toBe(true);
@@ -106,11 +121,17 @@ describe.each(dialects)('email on %s', (dialect) => {
     await setOption('EmailDomainRestrictionEnabled', 'true');
     await setOption('EmailDomainWhitelist', 'example.com, Example.org');
     const outside = await anon().call('GET', '/api/verification?email=eve%40gmail.com');
-    expect(outside.body).toMatchObject({ success: false, message: 'the administrator allows only email addresses of these domains: example.com, example.org' });
+    expect(outside.body).toMatchObject({
+      success: false,
+      message: 'the administrator allows only email addresses of these domains: example.com, example.org',
+    });
     await requestCode('eve@EXAMPLE.org');
     await setOption('EmailAliasRestrictionEnabled', 'true');
     const alias = await anon().call('GET', `/api/verification?email=${q('eve+spam@example.com')}`);
-    expect(alias.body).toMatchObject({ success: false, message: 'the administrator does not allow email aliases: remove the "+" part of the address' });
+    expect(alias.body).toMatchObject({
+      success: false,
+      message: 'the administrator does not allow email aliases: remove the "+" part of the address',
+    });
     await setOption('EmailAliasRestrictionEnabled', 'false');
     await requestCode('eve+spam@example.com');
     await setOption('EmailDomainRestrictionEnabled', 'false');
@@ -119,7 +140,9 @@ describe.each(dialects)('email on %s', (dialect) => {
 
   it('binds an email to the logged-in user with the mailed code', async () => {
     const code = await requestCode('alice@example.com');
-    expect((await anon().call('GET', `/api/oauth/email/bind?email=${q('alice@example.com')}&code=${code}`)).status).toBe(401);
+    expect(
+      (await anon().call('GET', `/api/oauth/email/bind?email=${q('alice@example.com')}&code=${code}`)).status,
+    ).toBe(401);
     const taken = await alice.call('GET', `/api/oauth/email/bind?email=${q('carol@example.com')}&code=${code}`);
     expect(taken.body).toMatchObject({ success: false, message: 'email already in use' });
     const noCode = await alice.call('GET', `/api/oauth/email/bind?email=${q('alice@example.com')}&code=`);
@@ -132,7 +155,10 @@ describe.each(dialects)('email on %s', (dialect) => {
   it('resets a password through the mailed link: new password works once, old one stops, token is single-use', async () => {
     await setOption('ServerAddress', 'https://gw.example.test/');
     const answer = await anon().call('GET', `/api/reset_password?email=${q('carol@example.com')}`);
-    expect(answer.body).toEqual({ success: true, message: 'if an account uses this email, a reset link has been sent to it; please check your mailbox' });
+    expect(answer.body).toEqual({
+      success: true,
+      message: 'if an account uses this email, a reset link has been sent to it; please check your mailbox',
+    });
     const mails = smtp.to('carol@example.com');
     const mail = mails[mails.length - 1]!;
     expect(mail.subject).toContain('password reset');
@@ -164,11 +190,16 @@ describe.each(dialects)('email on %s', (dialect) => {
   it('answers an unknown email like a known one but mails nothing; without ServerAddress nothing is mailed (never a link on the request host)', async () => {
     const before = smtp.mails.length;
     const unknown = await anon().call('GET', `/api/reset_password?email=${q('ghost@example.com')}`);
-    expect(unknown.body).toEqual({ success: true, message: 'if an account uses this email, a reset link has been sent to it; please check your mailbox' });
+    expect(unknown.body).toEqual({
+      success: true,
+      message: 'if an account uses this email, a reset link has been sent to it; please check your mailbox',
+    });
     expect(smtp.mails.length).toBe(before);
 
     await setOption('ServerAddress', '');
-    const res = await anon().call('GET', `/api/reset_password?email=${q('alice@example.com')}`, undefined, { host: 'console.example.test:8080' });
+    const res = await anon().call('GET', `/api/reset_password?email=${q('alice@example.com')}`, undefined, {
+      host: 'console.example.test:8080',
+    });
     expectRefused(res, 'reset without ServerAddress', 'has not set the server address (ServerAddress)');
     expect(smtp.mails.length).toBe(before);
     await setOption('ServerAddress', 'https://gw.example.test');
@@ -214,7 +245,10 @@ describe('one-time codes in Redis (shared by every node)', () => {
       await nodeA.put('verify:x@example.com', 'ABC123', 60_000);
       expect(await nodeB.consume('verify:x@example.com', 'ABC124')).toBe(false);
       expect(await nodeB.consume('verify:y@example.com', 'ABC123')).toBe(false);
-      const both = await Promise.all([nodeB.consume('verify:x@example.com', 'ABC123'), nodeA.consume('verify:x@example.com', 'ABC123')]);
+      const both = await Promise.all([
+        nodeB.consume('verify:x@example.com', 'ABC123'),
+        nodeA.consume('verify:x@example.com', 'ABC123'),
+      ]);
       expect(both.filter(Boolean)).toHaveLength(1);
       expect(await nodeA.consume('verify:x@example.com', 'ABC123')).toBe(false);
       // Only a digest is stored.
@@ -250,7 +284,9 @@ describe('codes and reset links across two nodes sharing a database and Redis', 
       ServerAddress: 'https://gw.example.test',
     };
     // Saved on each node, so neither depends on how fast the other hears of it.
-    for (const root of roots) for (const [key, value] of Object.entries(options)) expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
+    for (const root of roots)
+      for (const [key, value] of Object.entries(options))
+        expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
   });
   afterAll(async () => {
     await a?.close();
@@ -264,15 +300,24 @@ describe('codes and reset links across two nodes sharing a database and Redis', 
     expect((await new Client(a.app).call('GET', '/api/verification?email=nina%40example.com')).body.success).toBe(true);
     const code = codeIn(await smtp.waitFor('nina@example.com', 0));
     const reg = (app: TestApp) =>
-      new Client(app.app).call('POST', '/api/user/register', { username: 'nina', password: 'nina-pass-1', email: 'nina@example.com', verification_code: code });
+      new Client(app.app).call('POST', '/api/user/register', {
+        username: 'nina',
+        password: 'nina-pass-1',
+        email: 'nina@example.com',
+        verification_code: code,
+      });
     expect((await reg(b)).body).toEqual({ success: true, message: 'register success' });
     expect((await reg(a)).body.success).toBe(false);
 
-    expect((await new Client(b.app).call('GET', '/api/reset_password?email=nina%40example.com')).body.success).toBe(true);
+    expect((await new Client(b.app).call('GET', '/api/reset_password?email=nina%40example.com')).body.success).toBe(
+      true,
+    );
     const token = linkIn(await smtp.waitFor('nina@example.com', 1)).searchParams.get('token')!;
     const done = await new Client(a.app).call<string>('POST', '/api/user/reset', { email: 'nina@example.com', token });
     expect(done.body.success).toBe(true);
     expect((await new Client(b.app).login('nina', done.body.data!)).body.success).toBe(true);
-    expect((await new Client(b.app).call('POST', '/api/user/reset', { email: 'nina@example.com', token })).body.message).toBe('reset link invalid or expired');
+    expect(
+      (await new Client(b.app).call('POST', '/api/user/reset', { email: 'nina@example.com', token })).body.message,
+    ).toBe('reset link invalid or expired');
   });
 });

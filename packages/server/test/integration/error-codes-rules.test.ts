@@ -10,7 +10,8 @@ import type { MockUpstream } from '../support/mock-upstream.js';
 type Coded = { success: boolean; message: string; code?: ErrorCode; params?: Record<string, string | number> };
 
 /** A console text with its values filled in, as i18next writes it. */
-const render = (text: string, params: Record<string, string | number> = {}) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? `{{${name}}}`));
+const render = (text: string, params: Record<string, string | number> = {}) =>
+  text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? `{{${name}}}`));
 
 /**
  * A schema's own rule refused with its code and values: the English message is kept for API scripts, no English
@@ -26,7 +27,8 @@ function expectRule(res: CallResult, code: ErrorCode, params: Record<string, unk
   expect(zh, `${code}: every value of the zh text is given`).not.toMatch(/\{\{/);
   // No three words in a row of the English message (a URL scheme or a field's name alone may appear).
   const words = body.message.split(/[^A-Za-z]+/).filter(Boolean);
-  for (let i = 0; i + 3 <= words.length; i++) expect(zh, `zh text of ${code}`).not.toContain(words.slice(i, i + 3).join(' '));
+  for (let i = 0; i + 3 <= words.length; i++)
+    expect(zh, `zh text of ${code}`).not.toContain(words.slice(i, i + 3).join(' '));
   expect(render(texts.en[code], body.params)).not.toMatch(/\{\{/);
 }
 
@@ -34,7 +36,10 @@ describe.each(dialects)('refinements and option checks answer codes, error rows 
   let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
   useGateway(dialect, { user: 'rules-user', quota: 1_000_000 }, async (gw) => {
     ({ t, mock, root, user, base, key } = gw);
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'rules-dead': 0.5, 'rules-failing': 0.5 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelRatio',
+      value: JSON.stringify({ 'rules-dead': 0.5, 'rules-failing': 0.5 }),
+    });
     await root.call('PUT', '/api/option/', { key: 'LogErrorEnabled', value: 'true' });
   });
 
@@ -44,34 +49,86 @@ describe.each(dialects)('refinements and option checks answer codes, error rows 
   });
 
   it('a refinement failure answers its code and values, not its English reason', async () => {
-    expectRule(await root.call('POST', '/api/channel/', channel({ base_url: 'ftp://example.com' })), ErrorCode.InputNotHttpUrl, { field: 'channel.base_url' });
-    expectRule(await root.call('POST', '/api/channel/', channel({ type: 999 })), ErrorCode.ChannelTypeUnknown, { field: 'channel.type' });
-    expectRule(await root.call('POST', '/api/channel/', channel({ setting: '{"rpm_limit":-5}' })), ErrorCode.InputTooSmall, { field: 'channel.setting.rpm_limit', min: 0 });
     expectRule(
-      await root.call('POST', '/api/redemption/', { name: 'rules', quota: 10, valid_until: 2_000_000_000, expired_time: 2_000_000_001 }),
+      await root.call('POST', '/api/channel/', channel({ base_url: 'ftp://example.com' })),
+      ErrorCode.InputNotHttpUrl,
+      { field: 'channel.base_url' },
+    );
+    expectRule(await root.call('POST', '/api/channel/', channel({ type: 999 })), ErrorCode.ChannelTypeUnknown, {
+      field: 'channel.type',
+    });
+    expectRule(
+      await root.call('POST', '/api/channel/', channel({ setting: '{"rpm_limit":-5}' })),
+      ErrorCode.InputTooSmall,
+      { field: 'channel.setting.rpm_limit', min: 0 },
+    );
+    expectRule(
+      await root.call('POST', '/api/redemption/', {
+        name: 'rules',
+        quota: 10,
+        valid_until: 2_000_000_000,
+        expired_time: 2_000_000_001,
+      }),
       ErrorCode.RedemptionExpiryConflict,
       {
         field: 'expired_time',
       },
     );
-    expectRule(await root.call('POST', '/api/redemption/', { name: 'rules', quota: 10, max_uses: 0 }), ErrorCode.RedemptionMaxUsesInvalid, { field: 'max_uses' });
-    expectRule(await user.call('POST', '/api/token/', { name: 'rules', expired_time: 'next week' }), ErrorCode.TokenExpiryFormat, { field: 'expired_time' });
-    expectRule(await user.call('GET', '/api/data/self?start_timestamp=2000&end_timestamp=1000'), ErrorCode.DateRangeReversed, { field: 'start_timestamp' });
-    expectRule(await user.call('PUT', '/api/user/setting', { webhook_url: 'http://hooks.example.com/x' }), ErrorCode.WebhookUrlNotHttps, { field: 'webhook_url' });
+    expectRule(
+      await root.call('POST', '/api/redemption/', { name: 'rules', quota: 10, max_uses: 0 }),
+      ErrorCode.RedemptionMaxUsesInvalid,
+      { field: 'max_uses' },
+    );
+    expectRule(
+      await user.call('POST', '/api/token/', { name: 'rules', expired_time: 'next week' }),
+      ErrorCode.TokenExpiryFormat,
+      { field: 'expired_time' },
+    );
+    expectRule(
+      await user.call('GET', '/api/data/self?start_timestamp=2000&end_timestamp=1000'),
+      ErrorCode.DateRangeReversed,
+      { field: 'start_timestamp' },
+    );
+    expectRule(
+      await user.call('PUT', '/api/user/setting', { webhook_url: 'http://hooks.example.com/x' }),
+      ErrorCode.WebhookUrlNotHttps,
+      { field: 'webhook_url' },
+    );
   });
 
   it("an option's value check answers a code with the key and the entry's field", async () => {
     const option = (k: string, value: string) => root.call('PUT', '/api/option/', { key: k, value });
-    expectRule(await option('GroupRatio', '{"default":-1}'), ErrorCode.InputTooSmall, { key: 'GroupRatio', field: 'GroupRatio.default', min: 0 });
-    expectRule(await option('GroupRateLimits', '{"vip":{"rpm":1,"rpd":2}}'), ErrorCode.InputUnknownKeys, { key: 'GroupRateLimits', field: 'GroupRateLimits.vip', keys: 'rpd' });
-    expectRule(await option('fetch_setting.allowed_ports', '["443","99999"]'), ErrorCode.FetchPortInvalid, { field: 'fetch_setting.allowed_ports.1' });
-    expectRule(await option('AutomaticDisableStatusCodes', '401,7'), ErrorCode.StatusCodeRuleInvalid, { key: 'AutomaticDisableStatusCodes', rule: '7' });
-    expectRule(await option('SensitiveWords', 'fine\nregex:('), ErrorCode.SensitiveRegexInvalid, { key: 'SensitiveWords', line: 2 });
+    expectRule(await option('GroupRatio', '{"default":-1}'), ErrorCode.InputTooSmall, {
+      key: 'GroupRatio',
+      field: 'GroupRatio.default',
+      min: 0,
+    });
+    expectRule(await option('GroupRateLimits', '{"vip":{"rpm":1,"rpd":2}}'), ErrorCode.InputUnknownKeys, {
+      key: 'GroupRateLimits',
+      field: 'GroupRateLimits.vip',
+      keys: 'rpd',
+    });
+    expectRule(await option('fetch_setting.allowed_ports', '["443","99999"]'), ErrorCode.FetchPortInvalid, {
+      field: 'fetch_setting.allowed_ports.1',
+    });
+    expectRule(await option('AutomaticDisableStatusCodes', '401,7'), ErrorCode.StatusCodeRuleInvalid, {
+      key: 'AutomaticDisableStatusCodes',
+      rule: '7',
+    });
+    expectRule(await option('SensitiveWords', 'fine\nregex:('), ErrorCode.SensitiveRegexInvalid, {
+      key: 'SensitiveWords',
+      line: 2,
+    });
   });
 
   it('error rows of the gateway carry the event the console words: the upstream unreachable, an upstream error with its status', async () => {
     mock.behaviors.set('rules-429', { failStatus: 429, failMessage: 'slow down please' });
-    await addChannel(root, { name: 'rules-dead', key: 'dead-key', baseUrl: 'http://127.0.0.1:1', models: 'rules-dead' });
+    await addChannel(root, {
+      name: 'rules-dead',
+      key: 'dead-key',
+      baseUrl: 'http://127.0.0.1:1',
+      models: 'rules-dead',
+    });
     await addChannel(root, { name: 'rules-failing', key: 'rules-429', baseUrl: mock.url, models: 'rules-failing' });
     for (const model of ['rules-dead', 'rules-failing']) {
       const r = await fetch(`${base}/v1/chat/completions`, {

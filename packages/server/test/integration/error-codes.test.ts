@@ -28,7 +28,8 @@ describe.each(dialects)('stable error codes and log fields on %s', (dialect) => 
       } = app),
   );
 
-  const setOption = async (key: string, value: string) => expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
+  const setOption = async (key: string, value: string) =>
+    expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
   /** The event stored with the newest log row of `type` for the user. */
   const lastEvent = async (userId: number, type: number): Promise<{ content: string; event?: LogEvent }> => {
     const row = await t.database.db.kysely
@@ -45,12 +46,18 @@ describe.each(dialects)('stable error codes and log fields on %s', (dialect) => 
     expectCode(await new Client(t.app).login('codes-alice', 'wrong-password'), ErrorCode.LoginFailed);
     expectCode(await new Client(t.app).call('GET', '/api/user/self'), ErrorCode.NotLoggedIn);
     expectCode(await alice.call('GET', '/api/user/'), ErrorCode.NoPermission);
-    expectCode(await root.call('POST', '/api/user/', { username: 'codes-alice', password: 'user-pass-123' }), ErrorCode.UsernameTaken);
+    expectCode(
+      await root.call('POST', '/api/user/', { username: 'codes-alice', password: 'user-pass-123' }),
+      ErrorCode.UsernameTaken,
+    );
   });
 
   it('redemption: empty, invalid and used codes; the redemption log keeps its fields', async () => {
     expectCode(await alice.call('POST', '/api/user/topup', { key: '' }), ErrorCode.RedemptionEmpty);
-    expectCode(await alice.call('POST', '/api/user/topup', { key: 'no-such-code-0000000000000000000' }), ErrorCode.RedemptionInvalid);
+    expectCode(
+      await alice.call('POST', '/api/user/topup', { key: 'no-such-code-0000000000000000000' }),
+      ErrorCode.RedemptionInvalid,
+    );
     const created = await root.call<string[]>('POST', '/api/redemption/', { name: 'codes', count: 1, quota: 2500 });
     const key = created.body.data![0]!;
     expect((await alice.call('POST', '/api/user/topup', { key })).body.success).toBe(true);
@@ -76,17 +83,43 @@ describe.each(dialects)('stable error codes and log fields on %s', (dialect) => 
   });
 
   it('wallet and mail: the transfer minimum sends its value as params; mail without SMTP names the setting', async () => {
-    expectCode(await alice.call('POST', '/api/user/aff_transfer', { quota: 1 }), ErrorCode.AffTransferMinimum, { min: 500_000 });
+    expectCode(await alice.call('POST', '/api/user/aff_transfer', { quota: 1 }), ErrorCode.AffTransferMinimum, {
+      min: 500_000,
+    });
     await setOption('SMTPServer', '');
-    expectCode(await new Client(t.app).call('GET', '/api/verification?email=someone%40example.com'), ErrorCode.SmtpNotConfigured);
+    expectCode(
+      await new Client(t.app).call('GET', '/api/verification?email=someone%40example.com'),
+      ErrorCode.SmtpNotConfigured,
+    );
   });
 
   it('an administrator balance change logs mode, value and actor; too large a subtraction and the root carry codes', async () => {
-    const res = await root.call('POST', '/api/user/manage', { id: bob.userId, action: 'add_quota', mode: 'add', value: 700 });
+    const res = await root.call('POST', '/api/user/manage', {
+      id: bob.userId,
+      action: 'add_quota',
+      mode: 'add',
+      value: 700,
+    });
     expect(res.body.success, res.body.message).toBe(true);
-    expect((await lastEvent(bob.userId!, LogType.Manage)).event).toEqual({ kind: 'admin_quota', mode: 'add', quota: 700, actor: 'root' });
-    expectCode(await root.call('POST', '/api/user/manage', { id: bob.userId, action: 'add_quota', mode: 'subtract', value: 10 ** 12 }), ErrorCode.BalanceTooLow);
-    expectCode(await root.call('POST', '/api/user/manage', { id: root.userId, action: 'disable' }), ErrorCode.RootProtected);
+    expect((await lastEvent(bob.userId!, LogType.Manage)).event).toEqual({
+      kind: 'admin_quota',
+      mode: 'add',
+      quota: 700,
+      actor: 'root',
+    });
+    expectCode(
+      await root.call('POST', '/api/user/manage', {
+        id: bob.userId,
+        action: 'add_quota',
+        mode: 'subtract',
+        value: 10 ** 12,
+      }),
+      ErrorCode.BalanceTooLow,
+    );
+    expectCode(
+      await root.call('POST', '/api/user/manage', { id: root.userId, action: 'disable' }),
+      ErrorCode.RootProtected,
+    );
   });
 
   it('tokens: an unknown token id carries its code', async () => {

@@ -72,7 +72,8 @@ describe.each(dialects)('/readyz with the database gone (%s)', (dialect) => {
 
   it('is 503 naming the database, never its address or error, while liveness stays 200', async () => {
     expect((await get(t, '/readyz')).statusCode).toBe(200);
-    const pingErrors = async () => sampleValue(parseSamples(await metricsText()), 'tollway_storage_errors_total', { store: 'database', op: 'ping' });
+    const pingErrors = async () =>
+      sampleValue(parseSamples(await metricsText()), 'tollway_storage_errors_total', { store: 'database', op: 'ping' });
     const errorsBefore = await pingErrors();
     await t.runtime.ctx.db.close();
     const res = await get(t, '/readyz');

@@ -46,7 +46,16 @@ describe.each(dialects)('import in batches on %s', (dialect) => {
     ] as const) {
       await (source.db.kysely as unknown as AnyKysely)
         .insertInto('tokens')
-        .values({ id, user_id: 2, key, name: `dup-${id}`, remain_quota: quota, unlimited_quota: dialect === 'sqlite' ? 0 : false, allow_ips: '', group: '' })
+        .values({
+          id,
+          user_id: 2,
+          key,
+          name: `dup-${id}`,
+          remain_quota: quota,
+          unlimited_quota: dialect === 'sqlite' ? 0 : false,
+          allow_ips: '',
+          group: '',
+        })
         .execute();
     }
     target = await createTestDatabase(dialect);
@@ -59,19 +68,33 @@ describe.each(dialects)('import in batches on %s', (dialect) => {
 
   it('copies every row across batch boundaries and id gaps, with a progress line per table', async () => {
     const lines: string[] = [];
-    const result = await runImport({ from: source.dsn, target: target.db, box: new SecretBox(undefined), log: pino({ level: 'silent' }), progress: (l) => lines.push(l) });
+    const result = await runImport({
+      from: source.dsn,
+      target: target.db,
+      box: new SecretBox(undefined),
+      log: pino({ level: 'silent' }),
+      progress: (l) => lines.push(l),
+    });
     const tokens = result.reports.find((r) => r.table === 'tokens')!;
     expect(tokens).toMatchObject({ read: 5, written: 4 });
-    expect([...tokens.skipped.entries()].map(([reason, s]) => [reason.startsWith('refused by the database: '), s.examples])).toEqual([[true, ['id 11']]]);
+    expect(
+      [...tokens.skipped.entries()].map(([reason, s]) => [reason.startsWith('refused by the database: '), s.examples]),
+    ).toEqual([[true, ['id 11']]]);
     expect(result.quota.find((q) => q.label === 'tokens.remain_quota')).toMatchObject({ skipped: 7, ok: true });
     const logs = result.reports.find((r) => r.table === 'logs')!;
     expect(logs).toMatchObject({ read: EXTRA_LOGS + 3, written: EXTRA_LOGS + 3 });
     const total = EXTRA_LOGS + 3;
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^logs: ${total}/${total} \\(100%\\) \\d+ rows/s ETA 0s$`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^logs: ${total}/${total} \\(100%\\) \\d+ rows/s ETA 0s$`)),
+    );
     const k = target.db.kysely;
     const stats = await k
       .selectFrom('logs')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('id').as('max'), eb.fn.sum<number>('quota').as('quota')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.max('id').as('max'),
+        eb.fn.sum<number>('quota').as('quota'),
+      ])
       .executeTakeFirstOrThrow();
     const extraQuota = (EXTRA_LOGS * (EXTRA_LOGS - 1)) / 2;
     expect(Number(stats.n)).toBe(total);
@@ -94,9 +117,17 @@ describe.each(dialects)('import in batches on %s', (dialect) => {
     );
     await k.deleteFrom('logs').where('id', '>', cut).execute();
     await k.deleteFrom('tasks').where('id', '>', 1).execute();
-    const again = await runImport({ from: source.dsn, target: target.db, box: new SecretBox(undefined), log: pino({ level: 'silent' }) });
+    const again = await runImport({
+      from: source.dsn,
+      target: target.db,
+      box: new SecretBox(undefined),
+      log: pino({ level: 'silent' }),
+    });
     expect(again.mode).toBe('rerun');
-    expect(again.reports.find((r) => r.table === 'logs')).toMatchObject({ written: lost, present: EXTRA_LOGS + 3 - lost });
+    expect(again.reports.find((r) => r.table === 'logs')).toMatchObject({
+      written: lost,
+      present: EXTRA_LOGS + 3 - lost,
+    });
     expect(again.reports.find((r) => r.table === 'tasks')).toMatchObject({ written: 3, present: 1 });
     expect(again.written).toBe(lost + 3);
     expect(

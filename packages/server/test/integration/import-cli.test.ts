@@ -86,7 +86,9 @@ describe('npm run import (command line)', () => {
     const res = run(file('split.db'), '--from', file('new-api.db'), '--logs-from', file('new-api-logs.db'));
     expect(res.code).toBe(0);
     expect(res.out).toContain('logs: read 2, written 2');
-    expect(run(file('split.db'), '--from', file('new-api.db'), '--logs-from', file('new-api-logs.db'), '--no-logs').code).toBe(2);
+    expect(
+      run(file('split.db'), '--from', file('new-api.db'), '--logs-from', file('new-api-logs.db'), '--no-logs').code,
+    ).toBe(2);
   });
 
   it('a dry run writes nothing; another source into a filled database is refused with exit code 2', () => {

@@ -50,7 +50,12 @@ const userLines = (r: ImportResult) => report(r, 'users').lines().join('\n');
 const report = (r: ImportResult, table: string) => r.reports.find((x) => x.table === table)!;
 
 describe.each(dialects)('import of a new-api database on %s', (dialect) => {
-  let source: TestDatabase, target: TestDatabase, mock: MockUpstream, facts: SourceFacts, first: ImportResult, t: TestApp;
+  let source: TestDatabase,
+    target: TestDatabase,
+    mock: MockUpstream,
+    facts: SourceFacts,
+    first: ImportResult,
+    t: TestApp;
   const box = new SecretBox(CRYPTO_SECRET);
 
   beforeAll(async () => {
@@ -61,7 +66,12 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     target = await createTestDatabase(dialect);
     await migrateToLatest(target.db);
     // MySQL's source is named the way new-api's SQL_DSN names it (GORM's form).
-    first = await runImport({ from: dialect === 'mysql' ? gormDsn(source.dsn) : source.dsn, target: target.db, box, log });
+    first = await runImport({
+      from: dialect === 'mysql' ? gormDsn(source.dsn) : source.dsn,
+      target: target.db,
+      box,
+      log,
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -84,7 +94,9 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(report(first, 'midjourneys')).toMatchObject({ read: 2, written: 2 });
     expect(report(first, 'tasks')).toMatchObject({ read: 4, written: 4 });
     const users = report(first, 'users').lines().join('\n');
-    expect(users).toContain('not mapped in 1 row(s): users.discord_id: Tollway has no such sign-in; the binding is not kept (id 3)');
+    expect(users).toContain(
+      'not mapped in 1 row(s): users.discord_id: Tollway has no such sign-in; the binding is not kept (id 3)',
+    );
     const channels = report(first, 'channels').lines().join('\n');
     expect(channels).toContain('channels.header_override');
     expect(channels).toContain('channels.remark');
@@ -109,7 +121,13 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(channel).toMatchObject({ priority: 10, weight: 5, tag: 'main', group: 'default,vip', balance: 12.5 });
     const multi = await k.selectFrom('channels').selectAll().where('id', '=', 3).executeTakeFirstOrThrow();
     expect(JSON.parse(multi.channel_info)).toMatchObject({ is_multi_key: true, multi_key_mode: 'polling' });
-    const abilities = await k.selectFrom('abilities').selectAll().orderBy('channel_id').orderBy('group').orderBy('model').execute();
+    const abilities = await k
+      .selectFrom('abilities')
+      .selectAll()
+      .orderBy('channel_id')
+      .orderBy('group')
+      .orderBy('model')
+      .execute();
     expect(abilities.map((a) => `${a.channel_id}/${a.group}/${a.model}/${a.enabled}`)).toEqual([
       '1/default/gpt-4o/1',
       '1/default/gpt-4o-mini/1',
@@ -117,12 +135,24 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       '1/vip/gpt-4o-mini/1',
       '3/default/gpt-4o-mini/0',
     ]);
-    const secret = await k.selectFrom('options').select('value').where('key', '=', 'GitHubClientSecret').executeTakeFirstOrThrow();
+    const secret = await k
+      .selectFrom('options')
+      .select('value')
+      .where('key', '=', 'GitHubClientSecret')
+      .executeTakeFirstOrThrow();
     expect(box.open(secret.value)).toBe('gh-client-secret');
     // new-api's name of a Tollway option lands under Tollway's.
-    const checkIn = await k.selectFrom('options').select(['key', 'value']).where('key', 'in', ['CheckInMaxQuota', 'checkin_setting.max_quota']).execute();
+    const checkIn = await k
+      .selectFrom('options')
+      .select(['key', 'value'])
+      .where('key', 'in', ['CheckInMaxQuota', 'checkin_setting.max_quota'])
+      .execute();
     expect(checkIn).toEqual([{ key: 'CheckInMaxQuota', value: '2000' }]);
-    const price = await k.selectFrom('options').select('value').where('key', '=', 'ModelPrice').executeTakeFirstOrThrow();
+    const price = await k
+      .selectFrom('options')
+      .select('value')
+      .where('key', '=', 'ModelPrice')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(price.value)).toEqual({ 'free-image': 0, 'paid-image': 0.05 });
     const root = await k.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
     expect(root.access_token).toBe(box.lookupForm('a'.repeat(32)));
@@ -137,13 +167,22 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(carol.deleted_at).not.toBeNull();
     // PostgreSQL and MySQL enforce Tollway's varchar(64): the name is cut, and the summary says so.
     expect(carol.display_name).toBe(dialect === 'sqlite' ? `Carol ${'x'.repeat(70)}` : `Carol ${'x'.repeat(58)}`);
-    if (dialect !== 'sqlite') expect(userLines(first)).toContain('users.display_name longer than 64 characters: cut (id 5)');
-    const ids = await k.selectFrom('user_identities').select(['provider', 'external_id', 'user_id']).orderBy('provider').execute();
+    if (dialect !== 'sqlite')
+      expect(userLines(first)).toContain('users.display_name longer than 64 characters: cut (id 5)');
+    const ids = await k
+      .selectFrom('user_identities')
+      .select(['provider', 'external_id', 'user_id'])
+      .orderBy('provider')
+      .execute();
     expect(ids).toEqual([
       { provider: 'github', external_id: '4242', user_id: 2 },
       { provider: 'linuxdo', external_id: '77', user_id: 3 },
     ]);
-    const hourly = await k.selectFrom('quota_data').select(['user_id', 'model_name', 'count', 'quota']).orderBy('id').execute();
+    const hourly = await k
+      .selectFrom('quota_data')
+      .select(['user_id', 'model_name', 'count', 'quota'])
+      .orderBy('id')
+      .execute();
     expect(hourly).toEqual([
       { user_id: 2, model_name: 'gpt-4o-mini', count: 1, quota: 2000 },
       { user_id: 2, model_name: 'gpt-4o', count: 2, quota: 900 },
@@ -160,7 +199,9 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       ['FAILURE', 'mj_upscale', 'imported', 'imported'],
     ]);
     const tasks = await k.selectFrom('tasks').selectAll().orderBy('id').execute();
-    expect(tasks.map((x) => [x.task_id, x.upstream_task_id, x.token_id, x.model_name, x.charge_batch, x.refund_batch])).toEqual([
+    expect(
+      tasks.map((x) => [x.task_id, x.upstream_task_id, x.token_id, x.model_name, x.charge_batch, x.refund_batch]),
+    ).toEqual([
       ['task_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56', 'suno-up-77', 1, 'suno_music', 'imported', ''],
       ['video-legacy-1', 'video-legacy-1', 0, '', 'imported', ''],
       ['task_sora1', 'video_abc', 0, '', 'imported', 'imported'],
@@ -180,13 +221,21 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
 
   it('stops before writing anything when CRYPTO_SECRET is not the one the target was sealed with', async () => {
     const before = await snapshot(target);
-    await expect(runImport({ from: source.dsn, target: target.db, box: new SecretBox('another-secret-0123456789abcdef'), log })).rejects.toBeInstanceOf(SecretKeyError);
-    await expect(runImport({ from: source.dsn, target: target.db, box: new SecretBox(undefined), log })).rejects.toBeInstanceOf(SecretKeyError);
+    await expect(
+      runImport({ from: source.dsn, target: target.db, box: new SecretBox('another-secret-0123456789abcdef'), log }),
+    ).rejects.toBeInstanceOf(SecretKeyError);
+    await expect(
+      runImport({ from: source.dsn, target: target.db, box: new SecretBox(undefined), log }),
+    ).rejects.toBeInstanceOf(SecretKeyError);
     expect(await snapshot(target)).toEqual(before);
   });
 
   it('a second run changes nothing, not even what was changed in Tollway since', async () => {
-    await target.db.kysely.updateTable('options').set({ value: 'Renamed in Tollway' }).where('key', '=', 'SystemName').execute();
+    await target.db.kysely
+      .updateTable('options')
+      .set({ value: 'Renamed in Tollway' })
+      .where('key', '=', 'SystemName')
+      .execute();
     await target.db.kysely.updateTable('users').set({ display_name: 'Alice B.' }).where('id', '=', 2).execute();
     const before = await snapshot(target);
     const again = await runImport({ from: source.dsn, target: target.db, box, log });
@@ -200,7 +249,10 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
   it('the same user logs in with the same password and the same sk- key relays a call through the imported channel', async () => {
     t = await startTestApp(dialect, { CRYPTO_SECRET }, target);
     // The imported price of 0 is read as stored.
-    expect(t.runtime.ctx.options.json<Record<string, number>>('ModelPrice')).toEqual({ 'free-image': 0, 'paid-image': 0.05 });
+    expect(t.runtime.ctx.options.json<Record<string, number>>('ModelPrice')).toEqual({
+      'free-image': 0,
+      'paid-image': 0.05,
+    });
     const alice = new Client(t.app);
     expect((await alice.login('alice', 'wrong-password')).body.success).toBe(false);
     const login = await alice.login(facts.username, facts.password);
@@ -234,9 +286,17 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(logs.map((l) => l.id)).toEqual([1, 2, 3, 4]);
     const created = await alice.call('POST', '/api/token/', { name: 'after-import', unlimited_quota: true });
     expect(created.body.success).toBe(true);
-    const newest = await target.db.kysely.selectFrom('tokens').select('id').where('name', '=', 'after-import').executeTakeFirstOrThrow();
+    const newest = await target.db.kysely
+      .selectFrom('tokens')
+      .select('id')
+      .where('name', '=', 'after-import')
+      .executeTakeFirstOrThrow();
     expect(newest.id).toBe(5);
-    const token = await target.db.kysely.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', 1).executeTakeFirstOrThrow();
+    const token = await target.db.kysely
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
     expect(token.remain_quota).toBeLessThan(800000);
   });
 
@@ -289,8 +349,14 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       // The source's root joins as a common user (never an administrator): the target keeps its own root.
       const roles = await k.selectFrom('users').select(['id', 'role']).where('role', '=', 100).execute();
       expect(roles).toEqual([{ id: 1, role: 100 }]);
-      expect(await k.selectFrom('users').select('role').where('username', '=', 'root').executeTakeFirstOrThrow()).toEqual({ role: 1 });
-      const bob = await k.selectFrom('users').select(['id', 'inviter_id']).where('username', '=', 'bob').executeTakeFirstOrThrow();
+      expect(
+        await k.selectFrom('users').select('role').where('username', '=', 'root').executeTakeFirstOrThrow(),
+      ).toEqual({ role: 1 });
+      const bob = await k
+        .selectFrom('users')
+        .select(['id', 'inviter_id'])
+        .where('username', '=', 'bob')
+        .executeTakeFirstOrThrow();
       expect(bob).toEqual({ id: 4, inviter_id: 3 });
       const again = await runImport({ from: source.dsn, target: other.db, box, log, merge: true });
       expect(again.written).toBe(0);

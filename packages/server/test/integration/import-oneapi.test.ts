@@ -14,7 +14,12 @@ const DIALECT = dialects.includes('mysql') ? 'mysql' : dialects[0]!;
 const log = pino({ level: 'silent' });
 
 describe(`import of a one-api database on ${DIALECT}`, () => {
-  let source: TestDatabase, target: TestDatabase, mock: MockUpstream, facts: SourceFacts, result: ImportResult, t: TestApp;
+  let source: TestDatabase,
+    target: TestDatabase,
+    mock: MockUpstream,
+    facts: SourceFacts,
+    result: ImportResult,
+    t: TestApp;
   const box = new SecretBox(undefined);
 
   beforeAll(async () => {
@@ -55,10 +60,19 @@ describe(`import of a one-api database on ${DIALECT}`, () => {
     ]);
     const k = target.db.kysely;
     const token = await k.selectFrom('tokens').selectAll().executeTakeFirstOrThrow();
-    expect(token).toMatchObject({ key: facts.tokenKey.slice(3), model_limits_enabled: 1, model_limits: 'gpt-4o-mini', remain_quota: 300000 });
+    expect(token).toMatchObject({
+      key: facts.tokenKey.slice(3),
+      model_limits_enabled: 1,
+      model_limits: 'gpt-4o-mini',
+      remain_quota: 300000,
+    });
     const row = await k.selectFrom('logs').selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ use_time: 3, is_stream: 1, channel_name: 'one-openai' });
-    const channels = await k.selectFrom('channels').select(['id', 'type', 'status', 'base_url']).orderBy('id').execute();
+    const channels = await k
+      .selectFrom('channels')
+      .select(['id', 'type', 'status', 'base_url'])
+      .orderBy('id')
+      .execute();
     expect(channels.slice(1)).toEqual([
       { id: 2, type: 43, status: 1, base_url: '' },
       { id: 3, type: 1, status: 1, base_url: 'https://api.groq.com/openai' },

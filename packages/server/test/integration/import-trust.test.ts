@@ -28,8 +28,14 @@ describe.each(dialects)('import of hostile new-api rows on %s', (dialect) => {
     await seedNewApi(source.db.kysely, dialect, 'http://127.0.0.1:9');
     // The source is new-api's schema, not Tollway's.
     const k = source.db.kysely as unknown as AnyKysely;
-    await k.insertInto('users').values({ id: 10, username: 'boss', password: 'x', role: 1000, quota: 5, aff_code: 'b0ss' }).execute();
-    await k.insertInto('users').values({ id: 11, username: 'second-root', password: 'x', role: 100, quota: 7, aff_code: 'r00t2' }).execute();
+    await k
+      .insertInto('users')
+      .values({ id: 10, username: 'boss', password: 'x', role: 1000, quota: 5, aff_code: 'b0ss' })
+      .execute();
+    await k
+      .insertInto('users')
+      .values({ id: 11, username: 'second-root', password: 'x', role: 100, quota: 7, aff_code: 'r00t2' })
+      .execute();
     for (const [i, quota] of badQuotas.entries()) {
       await k
         .insertInto('users')
@@ -38,7 +44,14 @@ describe.each(dialects)('import of hostile new-api rows on %s', (dialect) => {
     }
     await k
       .insertInto('tokens')
-      .values({ id: 10, user_id: 10, key: newApiKey(), name: 'overdrawn', remain_quota: -20, unlimited_quota: dialect === 'sqlite' ? 0 : false })
+      .values({
+        id: 10,
+        user_id: 10,
+        key: newApiKey(),
+        name: 'overdrawn',
+        remain_quota: -20,
+        unlimited_quota: dialect === 'sqlite' ? 0 : false,
+      })
       .execute();
   });
   afterAll(async () => source?.drop());
@@ -62,15 +75,23 @@ describe.each(dialects)('import of hostile new-api rows on %s', (dialect) => {
       for (const u of users) expect(new Set([1, 10, 100]).has(u.role), u.username).toBe(true);
       // No balance outside 0..QUOTA_MAX or fractional: those rows are refused.
       for (const u of users) {
-        expect(Number.isInteger(Number(u.quota)) && Number(u.quota) >= 0 && Number(u.quota) <= QUOTA_MAX, u.username).toBe(true);
+        expect(
+          Number.isInteger(Number(u.quota)) && Number(u.quota) >= 0 && Number(u.quota) <= QUOTA_MAX,
+          u.username,
+        ).toBe(true);
       }
       expect(users.some((u) => u.username.startsWith('bad-quota-'))).toBe(false);
       const text = lines(result, 'users');
       expect(text).toMatch(/refused id 10: role 1000 is not a Tollway role/);
       expect(text).toMatch(/refused id 11: a second root/);
-      for (const [i, quota] of badQuotas.entries()) expect(text, String(quota)).toMatch(new RegExp(`refused id ${20 + i}: quota `));
+      for (const [i, quota] of badQuotas.entries())
+        expect(text, String(quota)).toMatch(new RegExp(`refused id ${20 + i}: quota `));
       // A token overdrawn in the source stays exhausted (0), never gains a limit; listed too.
-      const token = await k.selectFrom('tokens').select('remain_quota').where('name', '=', 'overdrawn').executeTakeFirstOrThrow();
+      const token = await k
+        .selectFrom('tokens')
+        .select('remain_quota')
+        .where('name', '=', 'overdrawn')
+        .executeTakeFirstOrThrow();
       expect(Number(token.remain_quota)).toBe(0);
       expect(lines(result, 'tokens')).toMatch(/refused id 10: remain_quota -20/);
     } finally {
@@ -85,16 +106,46 @@ describe.each(dialects)('import of hostile new-api rows on %s', (dialect) => {
       await k
         .insertInto('users')
         .values({
-          ...{ username: 'target-root', password: 'x', display_name: '', role: 100, status: 1, email: '', github_id: '', oidc_id: '', wechat_id: '' },
-          ...{ telegram_id: '', linux_do_id: '', access_token: null, quota: 10, used_quota: 0, request_count: 0, group: 'default', aff_code: 'tgt1' },
-          ...{ aff_count: 0, aff_quota: 0, aff_history: 0, inviter_id: 0, setting: '', remark: '', created_at: 0, deleted_at: null },
+          ...{
+            username: 'target-root',
+            password: 'x',
+            display_name: '',
+            role: 100,
+            status: 1,
+            email: '',
+            github_id: '',
+            oidc_id: '',
+            wechat_id: '',
+          },
+          ...{
+            telegram_id: '',
+            linux_do_id: '',
+            access_token: null,
+            quota: 10,
+            used_quota: 0,
+            request_count: 0,
+            group: 'default',
+            aff_code: 'tgt1',
+          },
+          ...{
+            aff_count: 0,
+            aff_quota: 0,
+            aff_history: 0,
+            inviter_id: 0,
+            setting: '',
+            remark: '',
+            created_at: 0,
+            deleted_at: null,
+          },
         })
         .execute();
       const merged = await runImport({ from: source.dsn, target: target.db, box, log, merge: true });
       expect(merged.mode).toBe('merge');
       const roots = await k.selectFrom('users').select('username').where('role', '>=', 100).execute();
       expect(roots).toEqual([{ username: 'target-root' }]);
-      expect((await k.selectFrom('users').select('role').where('username', '=', 'root').executeTakeFirstOrThrow()).role).toBe(1);
+      expect(
+        (await k.selectFrom('users').select('role').where('username', '=', 'root').executeTakeFirstOrThrow()).role,
+      ).toBe(1);
       expect(lines(merged, 'users')).toMatch(/refused id 1: the source's root joins a database that has its own root/);
     } finally {
       await target.drop();

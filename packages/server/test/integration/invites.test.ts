@@ -20,13 +20,19 @@ describe.each(dialects)('invite rewards on %s', (dialect) => {
 
   const register = async (username: string, aff_code = '') => {
     const c = new Client(t.app);
-    const res = await c.call('POST', '/api/user/register', { username, password: `${username}-pass`, password2: `${username}-pass`, aff_code });
+    const res = await c.call('POST', '/api/user/register', {
+      username,
+      password: `${username}-pass`,
+      password2: `${username}-pass`,
+      aff_code,
+    });
     expect(res.body).toMatchObject({ success: true });
     expect((await c.login(username, `${username}-pass`)).body.success).toBe(true);
     return c;
   };
   const self = async (c: Client) => (await c.call<UserPublic>('GET', '/api/user/self')).body.data!;
-  const systemLogs = async (c: Client) => (await c.call<{ items: LogRow[] }>('GET', '/api/log/self/?type=4&page_size=100')).body.data!.items;
+  const systemLogs = async (c: Client) =>
+    (await c.call<{ items: LogRow[] }>('GET', '/api/log/self/?type=4&page_size=100')).body.data!.items;
 
   it('rewards both sides on registration with a code, logs both, and shows counts and history', async () => {
     const inviter = await register('inviter');
@@ -35,7 +41,12 @@ describe.each(dialects)('invite rewards on %s', (dialect) => {
     const invitee = await register('invitee', code);
 
     expect(await self(invitee)).toMatchObject({ quota: 1200, inviter_id: inviter.userId, aff_count: 0 });
-    expect(await self(inviter)).toMatchObject({ quota: 1000, aff_count: 1, aff_quota: 250000, aff_history_quota: 250000 });
+    expect(await self(inviter)).toMatchObject({
+      quota: 1000,
+      aff_count: 1,
+      aff_quota: 250000,
+      aff_history_quota: 250000,
+    });
     const inviteeLogs = await systemLogs(invitee);
     expect(inviteeLogs).toHaveLength(1);
     expect(inviteeLogs[0]).toMatchObject({ type: 4, quota: 200, username: 'invitee' });
@@ -49,8 +60,17 @@ describe.each(dialects)('invite rewards on %s', (dialect) => {
     const inviter = await register('popular');
     const code = (await inviter.call<string>('GET', '/api/user/aff')).body.data!;
     await Promise.all(Array.from({ length: 8 }, (_, i) => register(`fan${i}`, code)));
-    expect(await self(inviter)).toMatchObject({ aff_count: 8, aff_quota: 8 * 250000, aff_history_quota: 8 * 250000, quota: 1000 });
-    const fans = await t.database.db.kysely.selectFrom('users').select(['quota', 'inviter_id']).where('username', 'like', 'fan%').execute();
+    expect(await self(inviter)).toMatchObject({
+      aff_count: 8,
+      aff_quota: 8 * 250000,
+      aff_history_quota: 8 * 250000,
+      quota: 1000,
+    });
+    const fans = await t.database.db.kysely
+      .selectFrom('users')
+      .select(['quota', 'inviter_id'])
+      .where('username', 'like', 'fan%')
+      .execute();
     expect(fans).toHaveLength(8);
     expect(fans.every((f) => Number(f.quota) === 1200 && f.inviter_id === inviter.userId)).toBe(true);
   });
@@ -86,6 +106,8 @@ describe.each(dialects)('invite rewards on %s', (dialect) => {
 
   it('the invite code and transfer need a login', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/user/aff' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/user/aff_transfer', payload: { quota: 500000 } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/user/aff_transfer', payload: { quota: 500000 } })).statusCode,
+    ).toBe(401);
   });
 });

@@ -10,7 +10,14 @@ const ANSWER = 'Hello from the mock!';
 /** 20 000 characters in 2 000 pieces: longer than the cap. */
 const LONG_PIECES = Array.from({ length: 2000 }, (_, i) => `${String(i).padStart(4, '0')}-word `);
 const LONG_ANSWER = LONG_PIECES.join('');
-const MODELS = ['content-off', 'content-gpt', 'content-gpt-sse', 'content-claude', 'content-claude-sse', 'content-long-prompt'];
+const MODELS = [
+  'content-off',
+  'content-gpt',
+  'content-gpt-sse',
+  'content-claude',
+  'content-claude-sse',
+  'content-long-prompt',
+];
 const LONG_MODELS = ['long-gpt', 'long-gpt-sse', 'long-claude', 'long-claude-sse'];
 /** 12 prompt + 5 completion tokens (the mock's usage) × completion ratio 2, model ratio 1. */
 const QUOTA = 22;
@@ -24,14 +31,23 @@ type Other = Record<string, unknown>;
  */
 describe.each(dialects)('chat content in consume logs on %s', (dialect) => {
   let t: TestApp, root: Client, user: Client, base: string, key: string;
-  const setOption = async (k: string, value: string) => expect((await root.call('PUT', '/api/option/', { key: k, value })).body.success).toBe(true);
+  const setOption = async (k: string, value: string) =>
+    expect((await root.call('PUT', '/api/option/', { key: k, value })).body.success).toBe(true);
   useGateway(dialect, { user: 'content-user', quota: 50_000_000 }, async (gw) => {
     ({ t, root, user, base, key } = gw);
     await addChannel(root, { name: 'content', key: 'content-key', baseUrl: gw.mock.url, models: MODELS.join(',') });
-    await addChannel(root, { name: 'content-long', key: 'long-key', baseUrl: gw.mock.url, models: LONG_MODELS.join(',') });
+    await addChannel(root, {
+      name: 'content-long',
+      key: 'long-key',
+      baseUrl: gw.mock.url,
+      models: LONG_MODELS.join(','),
+    });
     gw.mock.behaviors.set('long-key', { pieces: LONG_PIECES, completionTokens: 5000 });
     await setOption('ModelRatio', JSON.stringify(Object.fromEntries([...MODELS, ...LONG_MODELS].map((m) => [m, 1]))));
-    await setOption('CompletionRatio', JSON.stringify(Object.fromEntries([...MODELS, ...LONG_MODELS].map((m) => [m, 2]))));
+    await setOption(
+      'CompletionRatio',
+      JSON.stringify(Object.fromEntries([...MODELS, ...LONG_MODELS].map((m) => [m, 2]))),
+    );
   });
 
   const openai = async (model: string, stream: boolean, content = 'Say hello') => {
@@ -54,7 +70,13 @@ describe.each(dialects)('chat content in consume logs on %s', (dialect) => {
     const res = await fetch(`${base}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
-      body: JSON.stringify({ model, stream, max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi there' }] }] }),
+      body: JSON.stringify({
+        model,
+        stream,
+        max_tokens: 100,
+        system: 'Be brief.',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi there' }] }],
+      }),
     });
     expect(res.status).toBe(200);
     return res.text();
@@ -68,7 +90,10 @@ describe.each(dialects)('chat content in consume logs on %s', (dialect) => {
     body
       .split('\n\n')
       .filter((e) => e.startsWith('data: {'))
-      .map((e) => (JSON.parse(e.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '')
+      .map(
+        (e) =>
+          (JSON.parse(e.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '',
+      )
       .join('');
   /** The text of an Anthropic SSE answer's text deltas. */
   const claudeSseText = (body: string) =>
@@ -103,7 +128,11 @@ describe.each(dialects)('chat content in consume logs on %s', (dialect) => {
     expect(sseText(await openai('content-gpt-sse', true))).toBe(ANSWER);
     const streamed = await otherOf('content-gpt-sse');
     expect(streamed.other).toMatchObject({ input_content: 'You are terse.\n\nSay hello', output_content: ANSWER });
-    expect([streamed.log.prompt_tokens, streamed.log.completion_tokens, Number(streamed.log.quota)]).toEqual([12, 5, QUOTA]);
+    expect([streamed.log.prompt_tokens, streamed.log.completion_tokens, Number(streamed.log.quota)]).toEqual([
+      12,
+      5,
+      QUOTA,
+    ]);
   });
 
   it('logs the prompt and the answer of Anthropic calls converted from the OpenAI upstream, plain and streamed', async () => {
@@ -116,7 +145,11 @@ describe.each(dialects)('chat content in consume logs on %s', (dialect) => {
     const streamed = await otherOf('content-claude-sse');
     expect(streamed.other).toMatchObject({ input_content: 'Be brief.\n\nHi there', output_content: ANSWER });
     expect(Number(plain.log.quota)).toBe(QUOTA);
-    expect([streamed.log.prompt_tokens, streamed.log.completion_tokens, Number(streamed.log.quota)]).toEqual([12, 5, QUOTA]);
+    expect([streamed.log.prompt_tokens, streamed.log.completion_tokens, Number(streamed.log.quota)]).toEqual([
+      12,
+      5,
+      QUOTA,
+    ]);
   });
 
   it('caps a long answer with the marker while the client receives it whole', async () => {
@@ -125,7 +158,9 @@ describe.each(dialects)('chat content in consume logs on %s', (dialect) => {
     expect((await otherOf('long-gpt')).other.output_content).toBe(capped);
     expect(sseText(await openai('long-gpt-sse', true))).toBe(LONG_ANSWER);
     expect((await otherOf('long-gpt-sse')).other.output_content).toBe(capped);
-    expect((JSON.parse(await claude('long-claude', false)) as { content: { text: string }[] }).content[0]!.text).toBe(LONG_ANSWER);
+    expect((JSON.parse(await claude('long-claude', false)) as { content: { text: string }[] }).content[0]!.text).toBe(
+      LONG_ANSWER,
+    );
     expect((await otherOf('long-claude')).other.output_content).toBe(capped);
     expect(claudeSseText(await claude('long-claude-sse', true))).toBe(LONG_ANSWER);
     const streamed = await otherOf('long-claude-sse');
@@ -137,13 +172,18 @@ describe.each(dialects)('chat content in consume logs on %s', (dialect) => {
     const prompt = 'x'.repeat(CHAT_CONTENT_CAP + 500);
     await openai('content-long-prompt', false, prompt);
     const { other } = await otherOf('content-long-prompt');
-    expect(other.input_content).toBe(`You are terse.\n\n${prompt}`.slice(0, CHAT_CONTENT_CAP) + CHAT_CONTENT_CUT_MARKER);
+    expect(other.input_content).toBe(
+      `You are terse.\n\n${prompt}`.slice(0, CHAT_CONTENT_CAP) + CHAT_CONTENT_CUT_MARKER,
+    );
     expect(other.output_content).toBe(ANSWER);
   });
 
   it('shows the user their own prompt and answer in their logs', async () => {
     await drainWriter(t);
-    const res = await user.call<{ items: { model_name: string; other: string }[] }>('GET', '/api/log/self/?page_size=100&model_name=content-gpt');
+    const res = await user.call<{ items: { model_name: string; other: string }[] }>(
+      'GET',
+      '/api/log/self/?page_size=100&model_name=content-gpt',
+    );
     expect(res.body.success).toBe(true);
     const other = JSON.parse(res.body.data!.items[0]!.other) as Other;
     expect(other).toMatchObject({ input_content: 'You are terse.\n\nSay hello', output_content: ANSWER });

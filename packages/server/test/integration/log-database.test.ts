@@ -52,8 +52,16 @@ describe.each(logDatabasePairs)('logs in their own database (%s main, %s logs)',
     expect(await logsIn(mainDb(), { model: 'gpt-4o-mini' })).toHaveLength(0);
     const charged = Number(logged[0]!.quota);
     expect(charged).toBeGreaterThan(0);
-    const u = await mainDb().kysely.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', user.userId!).executeTakeFirstOrThrow();
-    expect({ quota: Number(u.quota), used: Number(u.used_quota), requests: Number(u.request_count) }).toEqual({ quota: 1_000_000 - charged, used: charged, requests: 1 });
+    const u = await mainDb()
+      .kysely.selectFrom('users')
+      .select(['quota', 'used_quota', 'request_count'])
+      .where('id', '=', user.userId!)
+      .executeTakeFirstOrThrow();
+    expect({ quota: Number(u.quota), used: Number(u.used_quota), requests: Number(u.request_count) }).toEqual({
+      quota: 1_000_000 - charged,
+      used: charged,
+      requests: 1,
+    });
     const page = await user.call<{ items: LogRow[]; total: number }>('GET', '/api/log/self/?type=2');
     expect(page.body.data).toMatchObject({ total: 1, items: [{ model_name: 'gpt-4o-mini', quota: charged }] });
     const stat = await root.call<{ quota: number }>('GET', `/api/log/stat?username=logdb-user`);
@@ -86,7 +94,11 @@ describe.each(logDatabasePairs)('logs in their own database (%s main, %s logs)',
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-logdb-'));
     const log = pino({ level: 'silent' });
     const userId = user.userId!;
-    const quotaOf = async () => Number((await mainDb().kysely.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow()).quota);
+    const quotaOf = async () =>
+      Number(
+        (await mainDb().kysely.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow())
+          .quota,
+      );
     const record = (content: string): WriteRecord => ({
       userId,
       tokenId: 0,
@@ -94,7 +106,16 @@ describe.each(logDatabasePairs)('logs in their own database (%s main, %s logs)',
       channelId: 0,
       quota: 5,
       countsRequest: true,
-      log: logRow({ user_id: userId, type: 4, content, username: 'logdb-user', model_name: 'replay', quota: 5, group: '', other: '' }),
+      log: logRow({
+        user_id: userId,
+        type: 4,
+        content,
+        username: 'logdb-user',
+        model_name: 'replay',
+        quota: 5,
+        group: '',
+        other: '',
+      }),
     });
     try {
       const start = await quotaOf();
@@ -108,11 +129,19 @@ describe.each(logDatabasePairs)('logs in their own database (%s main, %s logs)',
       await logDb()
         .kysely.transaction()
         .execute((trx) => applyBatch(trx, b.id, b.records, 1, { counters: false, logs: true }));
-      fs.writeFileSync(path.join(dir, 'writer-journal.jsonl'), `${JSON.stringify(a)}\n${JSON.stringify(b)}\n${JSON.stringify(a)}\n`);
+      fs.writeFileSync(
+        path.join(dir, 'writer-journal.jsonl'),
+        `${JSON.stringify(a)}\n${JSON.stringify(b)}\n${JSON.stringify(a)}\n`,
+      );
       const w = new DurableWriter(mainDb(), { dataDir: dir, log, logDb: logDb() });
       expect(await w.start()).toBe(2);
       await w.stop();
-      const rows = await logDb().kysely.selectFrom('logs').select('content').where('model_name', '=', 'replay').orderBy('content').execute();
+      const rows = await logDb()
+        .kysely.selectFrom('logs')
+        .select('content')
+        .where('model_name', '=', 'replay')
+        .orderBy('content')
+        .execute();
       expect(rows.map((r) => r.content)).toEqual(['a', 'b']);
       expect(await quotaOf()).toBe(start - 10);
     } finally {

@@ -56,12 +56,19 @@ describe.each(dialects)('log retention on %s', (dialect) => {
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const setDays = async (days: number) => expect((await root.call('PUT', '/api/option/', { key: 'LogRetentionDays', value: String(days) })).body.success).toBe(true);
+  const setDays = async (days: number) =>
+    expect(
+      (await root.call('PUT', '/api/option/', { key: 'LogRetentionDays', value: String(days) })).body.success,
+    ).toBe(true);
 
   /** A retention job over a store whose DELETE statements are recorded (rows per statement). */
   const spiedRetention = (timing: { batch: number; pauseMs: number }) => {
     const { store, deletedPerStatement: perStatement } = spiedLogsStore(t.runtime.ctx.db);
-    const job = new LogRetention(store, t.runtime.ctx.options, pino({ level: 'silent' }), { intervalMs: 60_000, firstDelayMs: 60_000, ...timing });
+    const job = new LogRetention(store, t.runtime.ctx.options, pino({ level: 'silent' }), {
+      intervalMs: 60_000,
+      firstDelayMs: 60_000,
+      ...timing,
+    });
     return { job, perStatement };
   };
 
@@ -124,7 +131,12 @@ describe.each(dialects)('log retention on %s', (dialect) => {
     expect(servedDuringPass).toBeGreaterThan(0);
     expect(Math.max(...perStatement)).toBeLessThanOrEqual(1000);
     await drainWriter(t);
-    const kept = await t.database.db.kysely.selectFrom('logs').select(['quota']).where('user_id', '=', user.userId!).where('type', '=', 2).execute();
+    const kept = await t.database.db.kysely
+      .selectFrom('logs')
+      .select(['quota'])
+      .where('user_id', '=', user.userId!)
+      .where('type', '=', 2)
+      .execute();
     expect(kept).toHaveLength(15);
     expect(kept.reduce((s, r) => s + Number(r.quota), 0)).toBe(15 * 500);
     expect(await count()).toBe(15);

@@ -11,7 +11,13 @@ import { expectRefused } from '../support/refusal.js';
 type Page = { items: LogRow[]; page: number; total: number };
 
 const T0 = 1_700_000_000;
-const OTHER = JSON.stringify({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, frt: 120, admin_info: { use_channel: [1, 2] } });
+const OTHER = JSON.stringify({
+  model_ratio: 1.25,
+  completion_ratio: 4,
+  group_ratio: 1,
+  frt: 120,
+  admin_info: { use_channel: [1, 2] },
+});
 
 describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %s', (dialect) => {
   let t: TestApp, root: Client, admin: Client, alice: Client, bob: Client;
@@ -51,27 +57,102 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
     const a = { user_id: alice.userId!, username: 'alice' };
     const b = { user_id: bob.userId!, username: 'bob' };
     await insert([
-      row({ ...a, created_at: T0 + 1, token_name: 'a-main', token_id: 11, quota: 100, prompt_tokens: 10, completion_tokens: 5, is_stream: 1, request_id: 'req-1' }),
-      row({ ...a, created_at: T0 + 2, token_name: 'a-main', token_id: 11, model_name: 'gpt-4o-mini', quota: 40, prompt_tokens: 4, completion_tokens: 2 }),
-      row({ ...a, created_at: T0 + 3, token_name: 'a-side', token_id: 12, group: 'vip', channel_id: 2, channel_name: 'ch-two', quota: 7, prompt_tokens: 1, completion_tokens: 1 }),
+      row({
+        ...a,
+        created_at: T0 + 1,
+        token_name: 'a-main',
+        token_id: 11,
+        quota: 100,
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        is_stream: 1,
+        request_id: 'req-1',
+      }),
+      row({
+        ...a,
+        created_at: T0 + 2,
+        token_name: 'a-main',
+        token_id: 11,
+        model_name: 'gpt-4o-mini',
+        quota: 40,
+        prompt_tokens: 4,
+        completion_tokens: 2,
+      }),
+      row({
+        ...a,
+        created_at: T0 + 3,
+        token_name: 'a-side',
+        token_id: 12,
+        group: 'vip',
+        channel_id: 2,
+        channel_name: 'ch-two',
+        quota: 7,
+        prompt_tokens: 1,
+        completion_tokens: 1,
+      }),
       row({
         ...a,
         created_at: T0 + 4,
         type: 6,
         content: 'upstream error',
-        other: JSON.stringify({ status_code: 500, channel_id: 2, channel_name: 'ch-two', admin_info: { use_channel: [2] } }),
+        other: JSON.stringify({
+          status_code: 500,
+          channel_id: 2,
+          channel_name: 'ch-two',
+          admin_info: { use_channel: [2] },
+        }),
       }),
-      row({ ...a, created_at: T0 + 5, type: 1, content: 'top-up', model_name: '', channel_id: 0, channel_name: '', quota: 5000, other: '' }),
-      row({ ...b, created_at: T0 + 6, token_name: 'b-main', token_id: 21, channel_id: 2, channel_name: 'ch-two', quota: 300, prompt_tokens: 30, completion_tokens: 3 }),
+      row({
+        ...a,
+        created_at: T0 + 5,
+        type: 1,
+        content: 'top-up',
+        model_name: '',
+        channel_id: 0,
+        channel_name: '',
+        quota: 5000,
+        other: '',
+      }),
+      row({
+        ...b,
+        created_at: T0 + 6,
+        token_name: 'b-main',
+        token_id: 21,
+        channel_id: 2,
+        channel_name: 'ch-two',
+        quota: 300,
+        prompt_tokens: 30,
+        completion_tokens: 3,
+      }),
       // Within the last minute: counted by rpm/tpm.
-      row({ ...a, created_at: now - 10, token_name: 'a-main', token_id: 11, quota: 11, prompt_tokens: 100, completion_tokens: 20 }),
-      row({ ...b, created_at: now - 5, token_name: 'b-main', token_id: 21, channel_id: 2, channel_name: 'ch-two', quota: 22, prompt_tokens: 200, completion_tokens: 40 }),
+      row({
+        ...a,
+        created_at: now - 10,
+        token_name: 'a-main',
+        token_id: 11,
+        quota: 11,
+        prompt_tokens: 100,
+        completion_tokens: 20,
+      }),
+      row({
+        ...b,
+        created_at: now - 5,
+        token_name: 'b-main',
+        token_id: 21,
+        channel_id: 2,
+        channel_name: 'ch-two',
+        quota: 22,
+        prompt_tokens: 200,
+        completion_tokens: 40,
+      }),
       row({ ...b, created_at: now - 4, type: 6, token_name: 'b-main', prompt_tokens: 999 }),
     ]);
   });
 
-  const adminList = async (query: string) => (await admin.call<Page>('GET', `/api/log/?page_size=100&${query}`)).body.data!;
-  const selfList = async (c: Client, query: string) => (await c.call<Page>('GET', `/api/log/self/?page_size=100&${query}`)).body.data!;
+  const adminList = async (query: string) =>
+    (await admin.call<Page>('GET', `/api/log/?page_size=100&${query}`)).body.data!;
+  const selfList = async (c: Client, query: string) =>
+    (await c.call<Page>('GET', `/api/log/self/?page_size=100&${query}`)).body.data!;
   const ids = (p: Page) => p.items.map((r) => r.created_at);
 
   it('administrators see every row, newest first, with channel, channel name, ip and other as stored', async () => {
@@ -160,7 +241,11 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
     const stat = async (c: Client, path: string) => (await c.call<LogStat>('GET', path)).body.data!;
     expect(await stat(admin, '/api/log/stat')).toEqual({ quota: 100 + 40 + 7 + 300 + 11 + 22, rpm: 2, tpm: 120 + 240 });
     expect(await stat(admin, '/api/log/stat?username=bob')).toEqual({ quota: 322, rpm: 1, tpm: 240 });
-    expect(await stat(admin, `/api/log/stat?start_timestamp=${T0}&end_timestamp=${T0 + 100}`)).toEqual({ quota: 447, rpm: 2, tpm: 360 });
+    expect(await stat(admin, `/api/log/stat?start_timestamp=${T0}&end_timestamp=${T0 + 100}`)).toEqual({
+      quota: 447,
+      rpm: 2,
+      tpm: 360,
+    });
     expect(await stat(admin, '/api/log/stat?model_name=gpt-4o-mini')).toEqual({ quota: 40, rpm: 0, tpm: 0 });
     expect(await stat(admin, '/api/log/stat?channel=2')).toEqual({ quota: 7 + 300 + 22, rpm: 1, tpm: 240 });
     expect(await stat(alice, '/api/log/self/stat')).toEqual({ quota: 158, rpm: 1, tpm: 120 });
@@ -170,7 +255,9 @@ describe.each(dialects)('usage logs: filters, visibility, stats and pruning on %
   });
 
   it('root deletes logs created before a timestamp, in batches, and gets the count', async () => {
-    const old = Array.from({ length: 5200 }, (_, i) => row({ user_id: bob.userId!, username: 'bob', created_at: T0 - 100_000 + (i % 1000), quota: 1 }));
+    const old = Array.from({ length: 5200 }, (_, i) =>
+      row({ user_id: bob.userId!, username: 'bob', created_at: T0 - 100_000 + (i % 1000), quota: 1 }),
+    );
     for (let i = 0; i < old.length; i += 400) await insert(old.slice(i, i + 400));
     expect((await admin.call('DELETE', `/api/log/?target_timestamp=${T0}`)).status).toBe(403);
     const missing = await root.call('DELETE', '/api/log/');

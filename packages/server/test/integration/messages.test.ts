@@ -21,8 +21,10 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
       } = app),
   );
 
-  const send = (c: Client, body: Record<string, unknown>) => c.call<{ id: number }>('POST', '/api/admin/messages', body);
-  const unread = async (c: Client) => (await c.call<{ unread_count: number }>('GET', '/api/user/messages/unread_count')).body.data!.unread_count;
+  const send = (c: Client, body: Record<string, unknown>) =>
+    c.call<{ id: number }>('POST', '/api/admin/messages', body);
+  const unread = async (c: Client) =>
+    (await c.call<{ unread_count: number }>('GET', '/api/user/messages/unread_count')).body.data!.unread_count;
 
   it('validates a new message: title, content, at least one existing recipient, format', async () => {
     expect((await send(admin, { title: ' ', content: 'x', user_ids: [alice.userId] })).body).toMatchObject({
@@ -33,12 +35,20 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
       success: false,
       message: expect.stringContaining('content is required'),
     });
-    expect((await send(admin, { title: 'x', content: 'y', user_ids: [] })).body).toMatchObject({ success: false, message: expect.stringContaining('at least one recipient') });
-    expect((await send(admin, { title: 'x', content: 'y', format: 'pdf', user_ids: [alice.userId] })).body).toMatchObject({
+    expect((await send(admin, { title: 'x', content: 'y', user_ids: [] })).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('at least one recipient'),
+    });
+    expect(
+      (await send(admin, { title: 'x', content: 'y', format: 'pdf', user_ids: [alice.userId] })).body,
+    ).toMatchObject({
       success: false,
       message: expect.stringContaining('markdown or html'),
     });
-    expect((await send(admin, { title: 'x', content: 'y', user_ids: [alice.userId, 99999] })).body).toMatchObject({ success: false, message: 'user does not exist: 99999' });
+    expect((await send(admin, { title: 'x', content: 'y', user_ids: [alice.userId, 99999] })).body).toMatchObject({
+      success: false,
+      message: 'user does not exist: 99999',
+    });
     expect(await t.runtime.ctx.db.kysely.selectFrom('messages').select('id').execute()).toHaveLength(0);
   });
 
@@ -54,14 +64,26 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
   });
 
   it('delivers to each recipient once; unread count, open marks read, counts for admins', async () => {
-    const res = await send(admin, { title: '  Maintenance  ', content: '**Tonight** 22:00', format: 'markdown', user_ids: [alice.userId, bob.userId, alice.userId] });
+    const res = await send(admin, {
+      title: '  Maintenance  ',
+      content: '**Tonight** 22:00',
+      format: 'markdown',
+      user_ids: [alice.userId, bob.userId, alice.userId],
+    });
     expect(res.body).toMatchObject({ success: true, message: 'message sent' });
     const id = res.body.data!.id;
     expect(await unread(alice)).toBe(1);
     expect(await unread(bob)).toBe(1);
     const inbox = (await alice.call<Page<InboxMessage>>('GET', '/api/user/messages?p=1&page_size=10')).body.data!;
     expect(inbox).toMatchObject({ page: 1, total: 1 });
-    expect(inbox.items[0]).toMatchObject({ id, title: 'Maintenance', content: '**Tonight** 22:00', format: 'markdown', is_read: false, read_at: null });
+    expect(inbox.items[0]).toMatchObject({
+      id,
+      title: 'Maintenance',
+      content: '**Tonight** 22:00',
+      format: 'markdown',
+      is_read: false,
+      read_at: null,
+    });
 
     const opened = (await alice.call<InboxMessage>('GET', `/api/user/messages/${id}`)).body.data!;
     expect(opened.is_read).toBe(true);
@@ -74,7 +96,9 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
 
     const got = (await admin.call<AdminMessage>('GET', `/api/admin/messages/${id}`)).body.data!;
     expect(got.stats).toEqual({ total_recipients: 2, read_count: 2 });
-    const recips = (await admin.call<Page<MessageRecipient>>('GET', `/api/admin/messages/${id}/recipients?p=1&page_size=10`)).body.data!;
+    const recips = (
+      await admin.call<Page<MessageRecipient>>('GET', `/api/admin/messages/${id}/recipients?p=1&page_size=10`)
+    ).body.data!;
     expect(recips.total).toBe(2);
     expect(recips.items.map((r) => r.username).sort()).toEqual(['alice', 'bob']);
     expect(recips.items.every((r) => r.read_at !== null)).toBe(true);
@@ -86,16 +110,27 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
     const all = (await admin.call<Page<AdminMessage>>('GET', '/api/admin/messages?p=1&page_size=2')).body.data!;
     expect(all.total).toBe(3);
     expect(all.items.map((m) => m.title)).toEqual(['Welcome', 'Price change']);
-    const byWord = (await admin.call<Page<AdminMessage>>('GET', '/api/admin/messages/search?keyword=%20cheaper%20')).body.data!;
+    const byWord = (await admin.call<Page<AdminMessage>>('GET', '/api/admin/messages/search?keyword=%20cheaper%20'))
+      .body.data!;
     expect(byWord.items.map((m) => m.title)).toEqual(['Price change']);
     const past = encodeURIComponent('2000-01-01T00:00:00Z');
     const pastEnd = encodeURIComponent('2000-12-31T00:00:00Z');
-    expect((await admin.call<Page<AdminMessage>>('GET', `/api/admin/messages/search?start_date=${past}&end_date=${pastEnd}`)).body.data!.total).toBe(0);
+    expect(
+      (await admin.call<Page<AdminMessage>>('GET', `/api/admin/messages/search?start_date=${past}&end_date=${pastEnd}`))
+        .body.data!.total,
+    ).toBe(0);
     // One end alone does not filter.
-    expect((await admin.call<Page<AdminMessage>>('GET', `/api/admin/messages/search?start_date=${past}`)).body.data!.total).toBe(3);
+    expect(
+      (await admin.call<Page<AdminMessage>>('GET', `/api/admin/messages/search?start_date=${past}`)).body.data!.total,
+    ).toBe(3);
     const now = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
-    expect((await admin.call<Page<AdminMessage>>('GET', `/api/admin/messages/search?start_date=${past}&end_date=${now}`)).body.data!.total).toBe(3);
-    expect((await admin.call('GET', '/api/admin/messages/search?start_date=yesterday&end_date=today')).body).toMatchObject({
+    expect(
+      (await admin.call<Page<AdminMessage>>('GET', `/api/admin/messages/search?start_date=${past}&end_date=${now}`))
+        .body.data!.total,
+    ).toBe(3);
+    expect(
+      (await admin.call('GET', '/api/admin/messages/search?start_date=yesterday&end_date=today')).body,
+    ).toMatchObject({
       success: false,
       message: 'start_date is not a valid date',
     });
@@ -103,23 +138,42 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
 
   it('edits title, content and format; deleting removes the message and its receipts', async () => {
     const { id } = (await send(admin, { title: 'Draft', content: 'v1', user_ids: [bob.userId] })).body.data!;
-    expect((await admin.call('PUT', `/api/admin/messages/${id}`, { title: ' Final ', content: ' v2 ', format: 'html' })).body.success).toBe(true);
-    expect((await bob.call<InboxMessage>('GET', `/api/user/messages/${id}`)).body.data).toMatchObject({ title: 'Final', content: 'v2', format: 'html' });
-    expect((await admin.call('PUT', '/api/admin/messages/424242', { title: 'a', content: 'b', format: 'html' })).body).toMatchObject({
+    expect(
+      (await admin.call('PUT', `/api/admin/messages/${id}`, { title: ' Final ', content: ' v2 ', format: 'html' })).body
+        .success,
+    ).toBe(true);
+    expect((await bob.call<InboxMessage>('GET', `/api/user/messages/${id}`)).body.data).toMatchObject({
+      title: 'Final',
+      content: 'v2',
+      format: 'html',
+    });
+    expect(
+      (await admin.call('PUT', '/api/admin/messages/424242', { title: 'a', content: 'b', format: 'html' })).body,
+    ).toMatchObject({
       success: false,
       message: 'message does not exist',
     });
     expect((await admin.call('DELETE', `/api/admin/messages/${id}`)).body.success).toBe(true);
     expect((await bob.call('GET', `/api/user/messages/${id}`)).body.success).toBe(false);
-    const receipts = await t.runtime.ctx.db.kysely.selectFrom('message_recipients').select('id').where('message_id', '=', id).execute();
+    const receipts = await t.runtime.ctx.db.kysely
+      .selectFrom('message_recipients')
+      .select('id')
+      .where('message_id', '=', id)
+      .execute();
     expect(receipts).toHaveLength(0);
-    expect((await admin.call('DELETE', `/api/admin/messages/${id}`)).body).toMatchObject({ success: false, message: 'message does not exist' });
+    expect((await admin.call('DELETE', `/api/admin/messages/${id}`)).body).toMatchObject({
+      success: false,
+      message: 'message does not exist',
+    });
   });
 
   it('only the author or root edits or deletes a message: an admin cannot change what root or another admin wrote', async () => {
     const edit = { title: 'Hijacked', content: '<img src=x onerror="window.__pwned=1">', format: 'html' };
-    const fromRoot = (await send(root, { title: 'From root', content: 'root text', user_ids: [alice.userId] })).body.data!.id;
-    const fromOther = (await send(otherAdmin, { title: 'From admin 2', content: 'admin 2 text', user_ids: [alice.userId] })).body.data!.id;
+    const fromRoot = (await send(root, { title: 'From root', content: 'root text', user_ids: [alice.userId] })).body
+      .data!.id;
+    const fromOther = (
+      await send(otherAdmin, { title: 'From admin 2', content: 'admin 2 text', user_ids: [alice.userId] })
+    ).body.data!.id;
     const own = (await send(admin, { title: 'Own', content: 'own text', user_ids: [alice.userId] })).body.data!.id;
 
     for (const id of [fromRoot, fromOther]) {
@@ -130,8 +184,15 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
       expectRefused(del);
       expect(del.body.success).toBe(false);
     }
-    expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${fromRoot}`)).body.data).toMatchObject({ title: 'From root', content: 'root text', format: 'markdown' });
-    expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${fromOther}`)).body.data).toMatchObject({ title: 'From admin 2', content: 'admin 2 text' });
+    expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${fromRoot}`)).body.data).toMatchObject({
+      title: 'From root',
+      content: 'root text',
+      format: 'markdown',
+    });
+    expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${fromOther}`)).body.data).toMatchObject({
+      title: 'From admin 2',
+      content: 'admin 2 text',
+    });
 
     // Each administrator sees which messages are theirs to change; root may change every one.
     const editable = async (c: Client) =>
@@ -143,12 +204,42 @@ describe.each(dialects)('messages: admin sends, users read their inbox, on %s', 
     expect(await editable(admin)).toEqual({ [fromRoot]: false, [fromOther]: false, [own]: true });
     expect(await editable(otherAdmin)).toEqual({ [fromRoot]: false, [fromOther]: true, [own]: false });
     expect(await editable(root)).toEqual({ [fromRoot]: true, [fromOther]: true, [own]: true });
-    expect((await admin.call<AdminMessage>('GET', `/api/admin/messages/${fromRoot}`)).body.data).toMatchObject({ created_by: root.userId, editable: false });
+    expect((await admin.call<AdminMessage>('GET', `/api/admin/messages/${fromRoot}`)).body.data).toMatchObject({
+      created_by: root.userId,
+      editable: false,
+    });
 
-    expect((await admin.call('PUT', `/api/admin/messages/${own}`, { title: 'Own v2', content: 'own text 2', format: 'markdown' })).body.success).toBe(true);
-    expect((await otherAdmin.call('PUT', `/api/admin/messages/${fromOther}`, { title: 'From admin 2 v2', content: 'x', format: 'markdown' })).body.success).toBe(true);
-    expect((await root.call('PUT', `/api/admin/messages/${own}`, { title: 'Fixed by root', content: 'y', format: 'markdown' })).body.success).toBe(true);
-    expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${own}`)).body.data).toMatchObject({ title: 'Fixed by root', content: 'y' });
+    expect(
+      (
+        await admin.call('PUT', `/api/admin/messages/${own}`, {
+          title: 'Own v2',
+          content: 'own text 2',
+          format: 'markdown',
+        })
+      ).body.success,
+    ).toBe(true);
+    expect(
+      (
+        await otherAdmin.call('PUT', `/api/admin/messages/${fromOther}`, {
+          title: 'From admin 2 v2',
+          content: 'x',
+          format: 'markdown',
+        })
+      ).body.success,
+    ).toBe(true);
+    expect(
+      (
+        await root.call('PUT', `/api/admin/messages/${own}`, {
+          title: 'Fixed by root',
+          content: 'y',
+          format: 'markdown',
+        })
+      ).body.success,
+    ).toBe(true);
+    expect((await alice.call<InboxMessage>('GET', `/api/user/messages/${own}`)).body.data).toMatchObject({
+      title: 'Fixed by root',
+      content: 'y',
+    });
     expect((await otherAdmin.call('DELETE', `/api/admin/messages/${fromOther}`)).body.success).toBe(true);
     expect((await root.call('DELETE', `/api/admin/messages/${own}`)).body.success).toBe(true);
     expect((await root.call('DELETE', `/api/admin/messages/${fromRoot}`)).body.success).toBe(true);

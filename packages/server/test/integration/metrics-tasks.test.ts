@@ -10,11 +10,27 @@ const MUSIC_PRICE = 0.1;
 const MAX_PASSES = 10;
 
 describe('task quota in the metrics', () => {
-  const gw = useGateway<MockSuno>('sqlite', { env: { METRICS_TOKEN: TOKEN }, user: 'task-metrics-user', quota: 10_000_000, mock: startMockSuno }, async (g) => {
-    await addChannel(g.root, { name: 'suno', key: MOCK_SUNO_KEY, baseUrl: g.mock.url, models: 'suno_music', type: ChannelType.SunoAPI });
-    await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ suno_music: MUSIC_PRICE }) });
-  });
-  const scrape = async () => parseSamples((await gw.t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body);
+  const gw = useGateway<MockSuno>(
+    'sqlite',
+    { env: { METRICS_TOKEN: TOKEN }, user: 'task-metrics-user', quota: 10_000_000, mock: startMockSuno },
+    async (g) => {
+      await addChannel(g.root, {
+        name: 'suno',
+        key: MOCK_SUNO_KEY,
+        baseUrl: g.mock.url,
+        models: 'suno_music',
+        type: ChannelType.SunoAPI,
+      });
+      await g.root.call('PUT', '/api/option/', {
+        key: 'ModelPrice',
+        value: JSON.stringify({ suno_music: MUSIC_PRICE }),
+      });
+    },
+  );
+  const scrape = async () =>
+    parseSamples(
+      (await gw.t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body,
+    );
   const submit = async (prompt: string) => {
     const res = await fetch(`${gw.base}/suno/submit/music`, {
       method: 'POST',
@@ -32,8 +48,13 @@ describe('task quota in the metrics', () => {
     for (let i = 0; i < MAX_PASSES; i++) await gw.t.runtime.taskPoller.job.runOnce();
     await drainWriter(gw.t);
     const after = await scrape();
-    const delta = (name: string) => sampleValue(after, name, { source: 'task' }) - sampleValue(before, name, { source: 'task' });
-    const logs = await gw.t.database.db.kysely.selectFrom('logs').select(['type', 'quota', 'other']).where('user_id', '=', gw.user.userId!).execute();
+    const delta = (name: string) =>
+      sampleValue(after, name, { source: 'task' }) - sampleValue(before, name, { source: 'task' });
+    const logs = await gw.t.database.db.kysely
+      .selectFrom('logs')
+      .select(['type', 'quota', 'other'])
+      .where('user_id', '=', gw.user.userId!)
+      .execute();
     const ofTask = (id: string) => logs.filter((l) => String(l.other).includes(id));
     const charges = [...ofTask(ok), ...ofTask(failing)].filter((l) => l.type === 2);
     const refunds = ofTask(failing).filter((l) => JSON.parse(String(l.other)).task_refund !== undefined);

@@ -20,9 +20,19 @@ async function transcription(base: string, key: string, seconds: number, format:
   form.set('model', 'whisper-1');
   form.set('file', new Blob([new Uint8Array(wavFile(seconds))]), 'talk.wav');
   form.set('response_format', format);
-  const res = await fetch(`${base}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  const res = await fetch(`${base}/v1/audio/transcriptions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
   await res.text();
-  return res.status === 200 ? computeQuota({ ...WHISPER, modelPrice: (WHISPER.modelPrice * seconds) / 60 }, { promptTokens: 0, completionTokens: 0 }, 500_000) : 0;
+  return res.status === 200
+    ? computeQuota(
+        { ...WHISPER, modelPrice: (WHISPER.modelPrice * seconds) / 60 },
+        { promptTokens: 0, completionTokens: 0 },
+        500_000,
+      )
+    : 0;
 }
 
 /**
@@ -57,35 +67,69 @@ async function speech(base: string, key: string, input: string, cutAt: number | 
     if ((err as Error).name !== 'AbortError') throw err;
   }
   const characters = Math.min(input.length, Math.ceil(bytes / SPEECH_BYTES_PER_CHARACTER));
-  return characters ? computeQuota({ ...TTS, modelPrice: (TTS.modelPrice * characters) / 1000 }, { promptTokens: 0, completionTokens: 0 }, 500_000) : 0;
+  return characters
+    ? computeQuota(
+        { ...TTS, modelPrice: (TTS.modelPrice * characters) / 1000 },
+        { promptTokens: 0, completionTokens: 0 },
+        500_000,
+      )
+    : 0;
 }
 
 const call = fc.oneof(
-  fc.record({ kind: fc.constant('transcription' as const), seconds: fc.integer({ min: 1, max: 1800 }), format: fc.constantFrom(...FORMATS) }),
-  fc.record({ kind: fc.constant('speech' as const), characters: fc.integer({ min: 1, max: 3000 }), cutAt: fc.option(fc.integer({ min: 1, max: 300_000 }), { nil: undefined }) }),
+  fc.record({
+    kind: fc.constant('transcription' as const),
+    seconds: fc.integer({ min: 1, max: 1800 }),
+    format: fc.constantFrom(...FORMATS),
+  }),
+  fc.record({
+    kind: fc.constant('speech' as const),
+    characters: fc.integer({ min: 1, max: 3000 }),
+    cutAt: fc.option(fc.integer({ min: 1, max: 300_000 }), { nil: undefined }),
+  }),
 );
 
 /** Issue 31: Σ value delivered ≤ Σ charged ≤ starting balance for audio in (transcriptions) and out (speech). */
 describe.each(dialects.filter((d) => d !== 'mysql'))('audio money property on %s', (dialect) => {
-  const gw = useMoneyGateway<MockUpstream>(dialect, { redis: dialect === 'postgres', mock: startMockUpstream }, async (g) => {
-    await addChannel(g.root, { name: 'audio-property', key: 'audio-key', baseUrl: g.mock.url, models: 'whisper-1,tts-1' });
-    await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ 'whisper-1': 0.006, 'tts-1': 0.015 }) });
-  });
+  const gw = useMoneyGateway<MockUpstream>(
+    dialect,
+    { redis: dialect === 'postgres', mock: startMockUpstream },
+    async (g) => {
+      await addChannel(g.root, {
+        name: 'audio-property',
+        key: 'audio-key',
+        baseUrl: g.mock.url,
+        models: 'whisper-1,tts-1',
+      });
+      await g.root.call('PUT', '/api/option/', {
+        key: 'ModelPrice',
+        value: JSON.stringify({ 'whisper-1': 0.006, 'tts-1': 0.015 }),
+      });
+    },
+  );
 
   it('never delivers more than it charges, never charges more than the balance', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 100_000 }), fc.array(call, { minLength: 1, maxLength: 4 }), async (start, calls) => {
-        const { userId, key } = await fundedKey(gw, start);
-        const values = await Promise.all(
-          calls.map((c) => (c.kind === 'transcription' ? transcription(gw.base, key, c.seconds, c.format) : speech(gw.base, key, 'a'.repeat(c.characters), c.cutAt))),
-        );
-        const money = await settledMoney(gw, userId);
-        assertMoneyInvariant(
-          start,
-          values.reduce((n, v) => n + v, 0),
-          money,
-        );
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.array(call, { minLength: 1, maxLength: 4 }),
+        async (start, calls) => {
+          const { userId, key } = await fundedKey(gw, start);
+          const values = await Promise.all(
+            calls.map((c) =>
+              c.kind === 'transcription'
+                ? transcription(gw.base, key, c.seconds, c.format)
+                : speech(gw.base, key, 'a'.repeat(c.characters), c.cutAt),
+            ),
+          );
+          const money = await settledMoney(gw, userId);
+          assertMoneyInvariant(
+            start,
+            values.reduce((n, v) => n + v, 0),
+            money,
+          );
+        },
+      ),
       { numRuns: RUNS },
     );
   }, 240_000);

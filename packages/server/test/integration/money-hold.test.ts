@@ -4,7 +4,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { metrics } from '../../src/lib/metrics.js';
 import type { DialectName } from '../../src/db/connect.js';
 import { dialects } from '../support/databases.js';
-import { assertMoneyInvariant, callSurface, deliveredValue, fundedKey, model, MONEY_PRICE, settledMoney, useMoneyGateway, type MoneyBehaviour } from '../support/money-property.js';
+import {
+  assertMoneyInvariant,
+  callSurface,
+  deliveredValue,
+  fundedKey,
+  model,
+  MONEY_PRICE,
+  settledMoney,
+  useMoneyGateway,
+  type MoneyBehaviour,
+} from '../support/money-property.js';
 
 /** Issue 31 hole 1: 10 parallel calls without max_tokens on a balance of 2,000, each answer worth 100,000 uncapped. */
 const QUOTA = 2_000;
@@ -28,7 +38,11 @@ describe.each(modes)('service past the balance on $name', ({ dialect, redis }) =
 
   const burst = async (behaviour: MoneyBehaviour, stream: boolean) => {
     const { userId, key } = await fundedKey(gw, QUOTA);
-    const received = await Promise.all(Array.from({ length: PARALLEL }, () => callSurface(gw, 'chat', key, { model: model('openai', behaviour), words: WORDS, stream })));
+    const received = await Promise.all(
+      Array.from({ length: PARALLEL }, () =>
+        callSurface(gw, 'chat', key, { model: model('openai', behaviour), words: WORDS, stream }),
+      ),
+    );
     const delivered = received.reduce((s, r) => s + deliveredValue(r), 0);
     return { received, delivered, money: await settledMoney(gw, userId) };
   };
@@ -64,7 +78,12 @@ describe.each(modes)('service past the balance on $name', ({ dialect, redis }) =
     const quotaBefore = await counterValue('tollway_charge_shortfall_quota_total');
     const callsBefore = await counterValue('tollway_charge_shortfall_total');
     // A cap of 10 fits the balance, so it is sent as it is; the upstream answers 1,000 words (10,000 quota) anyway.
-    const r = await callSurface(gw, 'chat', key, { model: model('openai', 'ignore'), words: 1_000, stream: false, cap: 10 });
+    const r = await callSurface(gw, 'chat', key, {
+      model: model('openai', 'ignore'),
+      words: 1_000,
+      stream: false,
+      cap: 10,
+    });
     expect(r.outputTokens).toBe(1_000);
     const money = await settledMoney(gw, userId);
     expect(money.charged).toBe(QUOTA);
@@ -72,7 +91,12 @@ describe.each(modes)('service past the balance on $name', ({ dialect, redis }) =
     expect(money.shortfall).toBe(deliveredValue(r) - QUOTA);
     expect(await counterValue('tollway_charge_shortfall_total')).toBe(callsBefore + 1);
     expect(await counterValue('tollway_charge_shortfall_quota_total')).toBe(quotaBefore + money.shortfall);
-    expect(error.mock.calls.some(([detail, msg]) => String(msg).includes('charge shortfall') && (detail as { shortfall?: number }).shortfall === money.shortfall)).toBe(true);
+    expect(
+      error.mock.calls.some(
+        ([detail, msg]) =>
+          String(msg).includes('charge shortfall') && (detail as { shortfall?: number }).shortfall === money.shortfall,
+      ),
+    ).toBe(true);
     error.mockRestore();
   });
   it('a prompt of rare characters (a token per byte, three times the estimate) is held at its count, not the estimate', async () => {

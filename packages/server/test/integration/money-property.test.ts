@@ -44,23 +44,34 @@ const callArb = (vendor: MoneyVendorKind, choices: boolean, stream: boolean): fc
     cutAfter: stream ? fc.option(fc.integer({ min: 1, max: 400 }), { nil: undefined }) : fc.constant(undefined),
   });
 
-describe.each(dialects.filter((d) => d === 'sqlite' || d === 'postgres'))('money property of the chat surfaces on %s', (dialect) => {
-  const gw = useMoneyGateway(dialect, { redis: dialect === 'postgres' });
+describe.each(dialects.filter((d) => d === 'sqlite' || d === 'postgres'))(
+  'money property of the chat surfaces on %s',
+  (dialect) => {
+    const gw = useMoneyGateway(dialect, { redis: dialect === 'postgres' });
 
-  for (const { surface, vendor, choices, streams } of surfaces) {
-    for (const stream of streams) {
-      it(`${surface} ${stream ? 'streamed' : 'plain'}: Σ delivered ≤ Σ charged ≤ balance`, { timeout: 60_000 }, async () => {
-        await fc.assert(
-          fc.asyncProperty(fc.integer({ min: 0, max: MAX_BALANCE }), fc.array(callArb(vendor, choices, stream), { minLength: 1, maxLength: 5 }), async (balance, calls) => {
-            const { userId, key } = await fundedKey(gw, balance);
-            const received = await Promise.all(calls.map((c) => callSurface(gw, surface, key, c)));
-            const delivered = received.reduce((s, r) => s + deliveredValue(r), 0);
-            const ignored = calls.some((c) => c.model.includes('ignore'));
-            assertMoneyInvariant(balance, delivered, await settledMoney(gw, userId), ignored);
-          }),
-          { numRuns: RUNS },
+    for (const { surface, vendor, choices, streams } of surfaces) {
+      for (const stream of streams) {
+        it(
+          `${surface} ${stream ? 'streamed' : 'plain'}: Σ delivered ≤ Σ charged ≤ balance`,
+          { timeout: 60_000 },
+          async () => {
+            await fc.assert(
+              fc.asyncProperty(
+                fc.integer({ min: 0, max: MAX_BALANCE }),
+                fc.array(callArb(vendor, choices, stream), { minLength: 1, maxLength: 5 }),
+                async (balance, calls) => {
+                  const { userId, key } = await fundedKey(gw, balance);
+                  const received = await Promise.all(calls.map((c) => callSurface(gw, surface, key, c)));
+                  const delivered = received.reduce((s, r) => s + deliveredValue(r), 0);
+                  const ignored = calls.some((c) => c.model.includes('ignore'));
+                  assertMoneyInvariant(balance, delivered, await settledMoney(gw, userId), ignored);
+                },
+              ),
+              { numRuns: RUNS },
+            );
+          },
         );
-      });
+      }
     }
-  }
-});
+  },
+);

@@ -9,7 +9,14 @@ import { realtimeClient, receivedValue } from '../support/realtime-client.js';
 
 const MODEL = 'rt-property';
 /** 2 × 5: ten quota per output token, two per input token. */
-const PRICE: Price = { mode: 'ratio', modelRatio: 2, completionRatio: 5, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 };
+const PRICE: Price = {
+  mode: 'ratio',
+  modelRatio: 2,
+  completionRatio: 5,
+  cacheRatio: 1,
+  cacheCreationRatio: 1,
+  groupRatio: 1,
+};
 const RUNS = Number(process.env.MONEY_PROPERTY_RUNS ?? 12);
 
 /** One scripted response of a session, and where (if anywhere) the client hangs up during it. */
@@ -27,11 +34,15 @@ type Session = typeof session extends fc.Arbitrary<infer T> ? T : never;
 
 /** Issue 31: Σ value delivered ≤ Σ charged ≤ starting balance, for random realtime sessions run side by side. */
 describe.each(dialects.filter((d) => d !== 'mysql'))('realtime money property on %s', (dialect) => {
-  const gw = useMoneyGateway<MockRealtime>(dialect, { redis: dialect === 'postgres', mock: startMockRealtime }, async (g) => {
-    await addChannel(g.root, { name: 'rt-property', key: 'rt-key', baseUrl: g.mock.url, models: MODEL });
-    await g.root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 2 }) });
-    await g.root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ [MODEL]: 5 }) });
-  });
+  const gw = useMoneyGateway<MockRealtime>(
+    dialect,
+    { redis: dialect === 'postgres', mock: startMockRealtime },
+    async (g) => {
+      await addChannel(g.root, { name: 'rt-property', key: 'rt-key', baseUrl: g.mock.url, models: MODEL });
+      await g.root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 2 }) });
+      await g.root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ [MODEL]: 5 }) });
+    },
+  );
 
   /** Runs one session's responses in order until one is cut or the gateway ends it; what the client received. */
   async function run(key: string, responses: Session) {
@@ -66,17 +77,21 @@ describe.each(dialects.filter((d) => d !== 'mysql'))('realtime money property on
 
   it('never delivers more than it charges, never charges more than the balance', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 30_000 }), fc.array(session, { minLength: 1, maxLength: 3 }), async (start, sessions) => {
-        const { userId, key } = await fundedKey(gw, start);
-        const received = await Promise.all(sessions.map((s) => run(key, s)));
-        const delivered = received.reduce((n, events) => n + receivedValue(events, PRICE), 0);
-        const money = await settledMoney(gw, userId);
-        // A response's input is reported only in its response.done: a balance that cannot hold it leaves a shortfall
-        // (recorded, counted and logged) like an upstream past its cap, and that response.done is not delivered:
-        // what the client received is still within the charge.
-        assertMoneyInvariant(start, delivered, money, true);
-        expect(delivered).toBeLessThanOrEqual(money.charged);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 30_000 }),
+        fc.array(session, { minLength: 1, maxLength: 3 }),
+        async (start, sessions) => {
+          const { userId, key } = await fundedKey(gw, start);
+          const received = await Promise.all(sessions.map((s) => run(key, s)));
+          const delivered = received.reduce((n, events) => n + receivedValue(events, PRICE), 0);
+          const money = await settledMoney(gw, userId);
+          // A response's input is reported only in its response.done: a balance that cannot hold it leaves a shortfall
+          // (recorded, counted and logged) like an upstream past its cap, and that response.done is not delivered:
+          // what the client received is still within the charge.
+          assertMoneyInvariant(start, delivered, money, true);
+          expect(delivered).toBeLessThanOrEqual(money.charged);
+        },
+      ),
       { numRuns: RUNS },
     );
   }, 240_000);

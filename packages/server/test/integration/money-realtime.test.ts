@@ -9,18 +9,42 @@ import { realtimeClient, receivedValue, PCM16_BYTES_PER_TOKEN } from '../support
 const MODEL = 'rt-money';
 const TRANSCRIBER = 'gpt-4o-transcribe';
 /** 2.5 × 4: ten quota per output token. */
-const PRICE: Price = { mode: 'ratio', modelRatio: 2.5, completionRatio: 4, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 };
-const TRANSCRIBE_PRICE: Price = { mode: 'ratio', modelRatio: 1.25, completionRatio: 4, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 };
+const PRICE: Price = {
+  mode: 'ratio',
+  modelRatio: 2.5,
+  completionRatio: 4,
+  cacheRatio: 1,
+  cacheCreationRatio: 1,
+  groupRatio: 1,
+};
+const TRANSCRIBE_PRICE: Price = {
+  mode: 'ratio',
+  modelRatio: 1.25,
+  completionRatio: 4,
+  cacheRatio: 1,
+  cacheCreationRatio: 1,
+  groupRatio: 1,
+};
 /** Half a second of PCM16 per delta: ten output tokens, 100 quota. */
 const DELTA_BYTES = 10 * PCM16_BYTES_PER_TOKEN;
 
 /** Issue 31 hole 2: realtime bills what it delivers, as it delivers it, and never past the balance held. */
 describe.each(dialects.filter((d) => d !== 'mysql'))('realtime money on %s', (dialect) => {
-  const gw = useMoneyGateway<MockRealtime>(dialect, { redis: dialect === 'postgres', mock: startMockRealtime }, async (g) => {
-    await addChannel(g.root, { name: 'rt-money', key: 'rt-key', baseUrl: g.mock.url, models: MODEL });
-    await g.root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 2.5, [TRANSCRIBER]: 1.25 }) });
-    await g.root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ [MODEL]: 4, [TRANSCRIBER]: 4 }) });
-  });
+  const gw = useMoneyGateway<MockRealtime>(
+    dialect,
+    { redis: dialect === 'postgres', mock: startMockRealtime },
+    async (g) => {
+      await addChannel(g.root, { name: 'rt-money', key: 'rt-key', baseUrl: g.mock.url, models: MODEL });
+      await g.root.call('PUT', '/api/option/', {
+        key: 'ModelRatio',
+        value: JSON.stringify({ [MODEL]: 2.5, [TRANSCRIBER]: 1.25 }),
+      });
+      await g.root.call('PUT', '/api/option/', {
+        key: 'CompletionRatio',
+        value: JSON.stringify({ [MODEL]: 4, [TRANSCRIBER]: 4 }),
+      });
+    },
+  );
   const open = async (quota: number) => {
     const { userId, key } = await fundedKey(gw, quota);
     const c = realtimeClient(`${gw.base.replace('http', 'ws')}/v1/realtime?model=${MODEL}`, key);
@@ -76,14 +100,24 @@ describe.each(dialects.filter((d) => d !== 'mysql'))('realtime money on %s', (di
     const { userId, c, upstream } = await open(1_000_000);
     c.send({ type: 'session.update', session: { input_audio_transcription: { model: TRANSCRIBER } } });
     await c.until(() => c.count('session.updated') === 1);
-    c.send({ type: 'test.transcribe', itemId: 'item_1', usage: { type: 'tokens', input_tokens: 200, output_tokens: 30, total_tokens: 230 } });
+    c.send({
+      type: 'test.transcribe',
+      itemId: 'item_1',
+      usage: { type: 'tokens', input_tokens: 200, output_tokens: 30, total_tokens: 230 },
+    });
     await c.until(() => c.count('conversation.item.input_audio_transcription.completed') === 1);
     c.send({ type: 'test.transcribe', itemId: 'item_2', deltas: ['Hello', ' world'], hold: true });
     await c.until(() => c.count('conversation.item.input_audio_transcription.delta') === 2);
     c.ws.close();
     await upstream.closed;
     const money = await settledMoney(gw, userId);
-    const logs = await gw.t.database.db.kysely.selectFrom('logs').select(['model_name', 'quota']).where('user_id', '=', userId).where('type', '=', 2).orderBy('id').execute();
+    const logs = await gw.t.database.db.kysely
+      .selectFrom('logs')
+      .select(['model_name', 'quota'])
+      .where('user_id', '=', userId)
+      .where('type', '=', 2)
+      .orderBy('id')
+      .execute();
     // (200 + 30 × 4) × 1.25, then the two delivered tokens × 4 × 1.25.
     expect(logs.map((l) => [l.model_name, Number(l.quota)])).toEqual([
       [TRANSCRIBER, 400],

@@ -43,7 +43,10 @@ async function submit(base: string, key: string, c: TaskCall): Promise<Submitted
       ? ['/v1/videos', { model: c.model, prompt, seconds: '4' }]
       : c.model === 'mj_imagine'
         ? ['/mj/submit/imagine', { prompt }]
-        : [c.model === 'suno_music' ? '/suno/submit/music' : '/suno/submit/lyrics', { prompt, ...(c.model === 'suno_music' ? { tags: 'folk' } : {}) }];
+        : [
+            c.model === 'suno_music' ? '/suno/submit/music' : '/suno/submit/lyrics',
+            { prompt, ...(c.model === 'suno_music' ? { tags: 'folk' } : {}) },
+          ];
   const res = await fetch(`${base}${path}`, { method: 'POST', headers: headers(key), body: JSON.stringify(body) });
   const json = (await res.json()) as { id?: string; code?: string | number; data?: unknown; result?: string };
   if (res.status !== 200) return { call: c };
@@ -56,18 +59,27 @@ async function submit(base: string, key: string, c: TaskCall): Promise<Submitted
 /** The task's state as its owner reads it: done (delivered), failed, or still running. */
 async function stateOf(base: string, key: string, s: Submitted): Promise<'done' | 'failed' | 'running'> {
   if (s.call.model === 'sora-2') {
-    const v = (await (await fetch(`${base}/v1/videos/${s.id}`, { headers: headers(key) })).json()) as { status: string };
+    const v = (await (await fetch(`${base}/v1/videos/${s.id}`, { headers: headers(key) })).json()) as {
+      status: string;
+    };
     return v.status === 'completed' ? 'done' : v.status === 'failed' ? 'failed' : 'running';
   }
   if (s.call.model === 'mj_imagine') {
-    const t = (await (await fetch(`${base}/mj/task/${s.id}/fetch`, { headers: headers(key) })).json()) as { status: string };
+    const t = (await (await fetch(`${base}/mj/task/${s.id}/fetch`, { headers: headers(key) })).json()) as {
+      status: string;
+    };
     return t.status === 'SUCCESS' ? 'done' : t.status === 'FAILURE' ? 'failed' : 'running';
   }
-  const r = (await (await fetch(`${base}/suno/fetch/${s.id}`, { headers: headers(key) })).json()) as { data: { status: string } };
+  const r = (await (await fetch(`${base}/suno/fetch/${s.id}`, { headers: headers(key) })).json()) as {
+    data: { status: string };
+  };
   return r.data.status === 'SUCCESS' ? 'done' : r.data.status === 'FAILURE' ? 'failed' : 'running';
 }
 
-const taskCall = fc.record({ model: fc.constantFrom(...(Object.keys(PRICES) as TaskModel[])), outcome: fc.constantFrom(...OUTCOMES) });
+const taskCall = fc.record({
+  model: fc.constantFrom(...(Object.keys(PRICES) as TaskModel[])),
+  outcome: fc.constantFrom(...OUTCOMES),
+});
 
 /**
  * Issue 31: Σ value delivered ≤ Σ charged ≤ starting balance for tasks (videos, Suno music and lyrics, Midjourney), submitted
@@ -80,9 +92,27 @@ describe.each(dialects.filter((d) => d !== 'mysql'))('tasks money property on %s
   const gw = useMoneyGateway<MockVideo>(dialect, { redis: dialect === 'postgres', mock: startMockVideo }, async (g) => {
     suno = await startMockSuno();
     mj = await startMockMidjourney();
-    await addChannel(g.root, { name: 'mj-property', key: mj.secret, baseUrl: mj.url, models: 'mj_imagine', type: ChannelType.Midjourney });
-    await addChannel(g.root, { name: 'sora-property', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-2', type: ChannelType.Sora });
-    await addChannel(g.root, { name: 'suno-property', key: MOCK_SUNO_KEY, baseUrl: suno.url, models: 'suno_music,suno_lyrics', type: ChannelType.SunoAPI });
+    await addChannel(g.root, {
+      name: 'mj-property',
+      key: mj.secret,
+      baseUrl: mj.url,
+      models: 'mj_imagine',
+      type: ChannelType.Midjourney,
+    });
+    await addChannel(g.root, {
+      name: 'sora-property',
+      key: MOCK_OPENAI_VIDEO_KEY,
+      baseUrl: g.mock.url,
+      models: 'sora-2',
+      type: ChannelType.Sora,
+    });
+    await addChannel(g.root, {
+      name: 'suno-property',
+      key: MOCK_SUNO_KEY,
+      baseUrl: suno.url,
+      models: 'suno_music,suno_lyrics',
+      type: ChannelType.SunoAPI,
+    });
     await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(PRICES) });
   });
   afterAll(async () => {
@@ -92,26 +122,38 @@ describe.each(dialects.filter((d) => d !== 'mysql'))('tasks money property on %s
 
   it('never delivers more than it charges, never charges more than the balance, refunds exactly the failed tasks', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 200_000 }), fc.array(taskCall, { minLength: 1, maxLength: 6 }), async (start, calls) => {
-        const { userId, key } = await fundedKey(gw, start);
-        const submitted = await Promise.all(calls.map((c) => submit(gw.base, key, c)));
-        const accepted = submitted.filter((s) => s.id);
-        for (let i = 0; i < POLL_PASSES; i++) await gw.t.runtime.taskPoller.job.runOnce();
-        const states = await Promise.all(accepted.map((s) => stateOf(gw.base, key, s)));
-        await drainWriter(gw.t);
-        const balance = Number((await gw.t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow()).quota);
-        const charged = start - balance;
-        const delivered = accepted.reduce((n, s, i) => n + (states[i] === 'done' ? quotaOf(s.call.model) : 0), 0);
-        const standing = accepted.reduce((n, s, i) => n + (states[i] === 'failed' ? 0 : quotaOf(s.call.model)), 0);
-        expect(delivered, `delivered ${delivered} > charged ${charged}`).toBeLessThanOrEqual(charged);
-        expect(charged).toBeLessThanOrEqual(start);
-        expect(balance).toBeGreaterThanOrEqual(0);
-        expect(charged).toBe(standing);
-        // The mocks' words decide: refused submits were never accepted, failed ones failed, done ones delivered.
-        expect(submitted.filter((s) => s.call.outcome === 'refuse' && s.id)).toEqual([]);
-        expect(accepted.filter((s, i) => s.call.outcome === 'done' && states[i] !== 'done')).toEqual([]);
-        expect(accepted.filter((s, i) => s.call.outcome === 'fail' && states[i] !== 'failed')).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.array(taskCall, { minLength: 1, maxLength: 6 }),
+        async (start, calls) => {
+          const { userId, key } = await fundedKey(gw, start);
+          const submitted = await Promise.all(calls.map((c) => submit(gw.base, key, c)));
+          const accepted = submitted.filter((s) => s.id);
+          for (let i = 0; i < POLL_PASSES; i++) await gw.t.runtime.taskPoller.job.runOnce();
+          const states = await Promise.all(accepted.map((s) => stateOf(gw.base, key, s)));
+          await drainWriter(gw.t);
+          const balance = Number(
+            (
+              await gw.t.database.db.kysely
+                .selectFrom('users')
+                .select('quota')
+                .where('id', '=', userId)
+                .executeTakeFirstOrThrow()
+            ).quota,
+          );
+          const charged = start - balance;
+          const delivered = accepted.reduce((n, s, i) => n + (states[i] === 'done' ? quotaOf(s.call.model) : 0), 0);
+          const standing = accepted.reduce((n, s, i) => n + (states[i] === 'failed' ? 0 : quotaOf(s.call.model)), 0);
+          expect(delivered, `delivered ${delivered} > charged ${charged}`).toBeLessThanOrEqual(charged);
+          expect(charged).toBeLessThanOrEqual(start);
+          expect(balance).toBeGreaterThanOrEqual(0);
+          expect(charged).toBe(standing);
+          // The mocks' words decide: refused submits were never accepted, failed ones failed, done ones delivered.
+          expect(submitted.filter((s) => s.call.outcome === 'refuse' && s.id)).toEqual([]);
+          expect(accepted.filter((s, i) => s.call.outcome === 'done' && states[i] !== 'done')).toEqual([]);
+          expect(accepted.filter((s, i) => s.call.outcome === 'fail' && states[i] !== 'failed')).toEqual([]);
+        },
+      ),
       { numRuns: RUNS },
     );
   }, 240_000);

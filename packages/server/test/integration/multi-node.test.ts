@@ -14,7 +14,12 @@ describe('two nodes with shared database and Redis', () => {
   const prefix = newRedisPrefix();
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    const env = { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix, CRITICAL_RATE_LIMIT: '6', SYNC_FREQUENCY: '3600' };
+    const env = {
+      REDIS_CONN_STRING: TEST_REDIS,
+      REDIS_KEY_PREFIX: prefix,
+      CRITICAL_RATE_LIMIT: '6',
+      SYNC_FREQUENCY: '3600',
+    };
     a = await startTestApp('postgres', env, database);
     b = await startTestApp('postgres', env, database);
     mock = await startMockUpstream({ record: false });
@@ -39,7 +44,9 @@ describe('two nodes with shared database and Redis', () => {
   it('an option saved on one node takes effect on the other at once (Redis invalidation, not the hourly sync)', async () => {
     const root = new Client(a.app);
     await root.login('root', 'root-pass-123');
-    expect((await root.call('PUT', '/api/option/', { key: 'SystemName', value: 'Cluster Name' })).body.success).toBe(true);
+    expect((await root.call('PUT', '/api/option/', { key: 'SystemName', value: 'Cluster Name' })).body.success).toBe(
+      true,
+    );
     const anon = new Client(b.app);
     let name = '';
     for (let i = 0; i < 200 && name !== 'Cluster Name'; i++) {
@@ -53,8 +60,16 @@ describe('two nodes with shared database and Redis', () => {
     const answers: { status: number; success?: boolean }[] = [];
     for (let i = 0; i < 8; i++) {
       const app = i % 2 === 0 ? a.app : b.app;
-      const res = await app.inject({ method: 'POST', url: '/api/user/login', remoteAddress: '10.9.9.9', payload: { username: 'root', password: 'bad-password' } });
-      answers.push({ status: res.statusCode, success: res.statusCode === 200 ? (res.json() as { success: boolean }).success : undefined });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/user/login',
+        remoteAddress: '10.9.9.9',
+        payload: { username: 'root', password: 'bad-password' },
+      });
+      answers.push({
+        status: res.statusCode,
+        success: res.statusCode === 200 ? (res.json() as { success: boolean }).success : undefined,
+      });
     }
     // A wrong password is a refusal (200, success:false) until the shared limit answers 429.
     expect(answers.slice(0, 6)).toEqual(Array(6).fill({ status: 200, success: false }));
@@ -71,7 +86,8 @@ describe('two nodes with shared database and Redis', () => {
     const { key } = await addToken(a, u.userId!, {});
     const [baseA, baseB] = [await listen(a), await listen(b)];
     // Node B learns about the channel through the bus.
-    for (let i = 0; i < 100 && !b.runtime.ctx.channelCache.hasModel('default', 'cluster-model'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !b.runtime.ctx.channelCache.hasModel('default', 'cluster-model'); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const call = (base: string) =>
       fetch(`${base}/v1/chat/completions`, {
         method: 'POST',
@@ -82,7 +98,11 @@ describe('two nodes with shared database and Redis', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     await drainWriter(a);
     await drainWriter(b);
-    const row = await database.db.kysely.selectFrom('users').select(['quota', 'used_quota']).where('id', '=', u.userId!).executeTakeFirstOrThrow();
+    const row = await database.db.kysely
+      .selectFrom('users')
+      .select(['quota', 'used_quota'])
+      .where('id', '=', u.userId!)
+      .executeTakeFirstOrThrow();
     expect({ quota: Number(row.quota), used: Number(row.used_quota) }).toEqual({ quota: 0, used: 10_000 });
 
     // An admin top-up on node A is spendable on node B at once.

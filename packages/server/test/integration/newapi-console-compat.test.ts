@@ -36,10 +36,18 @@ describe.each(dialects)('new-api console compatibility on %s', (dialect) => {
   };
 
   it('paged answers carry page_size beside page and total', async () => {
-    for (const url of ['/api/user/?p=1&page_size=3', '/api/log/?p=1&page_size=7', '/api/channel/?p=1&page_size=5', '/api/mj/?p=2&page_size=2']) {
+    for (const url of [
+      '/api/user/?p=1&page_size=3',
+      '/api/log/?p=1&page_size=7',
+      '/api/channel/?p=1&page_size=5',
+      '/api/mj/?p=2&page_size=2',
+    ]) {
       const data = await page(root, url);
       const asked = Number(new URL(url, 'http://x').searchParams.get('page_size'));
-      expect(data, url).toMatchObject({ page_size: asked, page: Number(new URL(url, 'http://x').searchParams.get('p')) });
+      expect(data, url).toMatchObject({
+        page_size: asked,
+        page: Number(new URL(url, 'http://x').searchParams.get('p')),
+      });
       expect(data.items.length).toBeLessThanOrEqual(asked);
     }
     // The default page size is named too.
@@ -65,9 +73,13 @@ describe.each(dialects)('new-api console compatibility on %s', (dialect) => {
       announcements_enabled: false,
       faq_enabled: false,
     });
-    expect((await root.call('PUT', '/api/option/', { key: 'DisplayInCurrencyEnabled', value: 'false' })).body.success).toBe(true);
+    expect(
+      (await root.call('PUT', '/api/option/', { key: 'DisplayInCurrencyEnabled', value: 'false' })).body.success,
+    ).toBe(true);
     expect(await status()).toMatchObject({ quota_display_type: 'TOKENS', display_in_currency: false });
-    expect((await root.call('PUT', '/api/option/', { key: 'DisplayInCurrencyEnabled', value: 'true' })).body.success).toBe(true);
+    expect(
+      (await root.call('PUT', '/api/option/', { key: 'DisplayInCurrencyEnabled', value: 'true' })).body.success,
+    ).toBe(true);
     expect((await status()).quota_display_type).toBe('USD');
   });
 
@@ -78,7 +90,10 @@ describe.each(dialects)('new-api console compatibility on %s', (dialect) => {
     expect(ids(await page<MjRow>(alice, `/api/mj/self?${ms}`))).toEqual(['mj-a2']);
     expect(ids(await page<MjRow>(alice, `/api/mj/self/?start_timestamp=${(T0 + 5) * MS}`))).toEqual(['mj-a2', 'mj-a1']);
     // Seconds still read as seconds, and the same bounds give the same rows.
-    expect(ids(await page<MjRow>(root, `/api/mj/?start_timestamp=${T0 + 15}&end_timestamp=${T0 + 30}`))).toEqual(['mj-b1', 'mj-a2']);
+    expect(ids(await page<MjRow>(root, `/api/mj/?start_timestamp=${T0 + 15}&end_timestamp=${T0 + 30}`))).toEqual([
+      'mj-b1',
+      'mj-a2',
+    ]);
     const bad = await root.call('GET', '/api/mj/?start_timestamp=yesterday');
     expectRefused(bad);
     expect(bad.body.message).toContain('start_timestamp must be epoch seconds');
@@ -86,18 +101,33 @@ describe.each(dialects)('new-api console compatibility on %s', (dialect) => {
 
   it('registration takes aff_code: null as no invite code', async () => {
     const c = new Client(t.app);
-    const reg = await c.call('POST', '/api/user/register', { username: 'nullaff', password: 'nullaff-pass', password2: 'nullaff-pass', aff_code: null });
+    const reg = await c.call('POST', '/api/user/register', {
+      username: 'nullaff',
+      password: 'nullaff-pass',
+      password2: 'nullaff-pass',
+      aff_code: null,
+    });
     expect(reg.body).toMatchObject({ success: true });
     expect((await c.login('nullaff', 'nullaff-pass')).body.success).toBe(true);
-    const row = await t.database.db.kysely.selectFrom('users').select(['inviter_id']).where('username', '=', 'nullaff').executeTakeFirstOrThrow();
+    const row = await t.database.db.kysely
+      .selectFrom('users')
+      .select(['inviter_id'])
+      .where('username', '=', 'nullaff')
+      .executeTakeFirstOrThrow();
     expect(Number(row.inviter_id)).toBe(0);
     // A code of the wrong type is still refused.
-    const wrong = await new Client(t.app).call('POST', '/api/user/register', { username: 'numaff', password: 'numaff-pass', aff_code: 42 });
+    const wrong = await new Client(t.app).call('POST', '/api/user/register', {
+      username: 'numaff',
+      password: 'numaff-pass',
+      aff_code: 42,
+    });
     expect(wrong.body.success).toBe(false);
   });
 
   it('an option update without a value stores an empty text; typed options and a missing key are still refused', async () => {
-    expect((await root.call('PUT', '/api/option/', { key: 'SMTPServer', value: 'smtp.example.com' })).body.success).toBe(true);
+    expect(
+      (await root.call('PUT', '/api/option/', { key: 'SMTPServer', value: 'smtp.example.com' })).body.success,
+    ).toBe(true);
     const blank = await root.call('PUT', '/api/option/', { key: 'SMTPServer' });
     expect(blank.status).toBe(200);
     expect(blank.body.success).toBe(true);

@@ -18,7 +18,10 @@ describe.each(dialects)('new-api keys: channel key reveal with two-factor sign-i
   afterAll(() => clock.stop());
   useApp(dialect, {}, async (app) => {
     ({ root } = app);
-    const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', { mode: 'single', channel: { name: 'tfa', key: CHANNEL_KEY, models: 'm-2fa', group: ['default'] } });
+    const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', {
+      mode: 'single',
+      channel: { name: 'tfa', key: CHANNEL_KEY, models: 'm-2fa', group: ['default'] },
+    });
     channelId = res.body.data!.ids[0]!;
     twoFactor = await enableTwoFactor(root, clock);
   });
@@ -32,18 +35,27 @@ describe.each(dialects)('new-api keys: channel key reveal with two-factor sign-i
       success: false,
       message: expect.stringContaining('two-factor authentication is on'),
     });
-    expect((await verify({ method: '2fa', code: '000000' })).body).toMatchObject({ success: false, message: expect.stringContaining('wrong') });
+    expect((await verify({ method: '2fa', code: '000000' })).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('wrong'),
+    });
     expect((await verify({ method: 'passkey' })).body.success).toBe(false);
     expect((await verify({ method: '2fa', code: '' })).body.success).toBe(false);
     expect((await reveal()).body.success).toBe(false);
-    expect((await verify({ method: '2fa', code: clock.code(twoFactor.secret) })).body).toMatchObject({ success: true, data: { verified: true } });
+    expect((await verify({ method: '2fa', code: clock.code(twoFactor.secret) })).body).toMatchObject({
+      success: true,
+      data: { verified: true },
+    });
     expect((await reveal()).body).toMatchObject({ success: true, data: { key: CHANNEL_KEY } });
   });
 
   it('the verification lasts five minutes; a backup code verifies again', async () => {
     clock.now += VERIFIED_FOR_MS;
     clock.tick();
-    expect((await reveal()).body).toMatchObject({ success: false, message: expect.stringContaining('secure verification required') });
+    expect((await reveal()).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('secure verification required'),
+    });
     expect((await verify({ method: '2fa', code: twoFactor.backupCodes[0] })).body.success).toBe(true);
     expect((await reveal()).body.data).toEqual({ key: CHANNEL_KEY });
   });

@@ -10,7 +10,9 @@ describe('channel key reveal across nodes', () => {
   useTwoNodes({}, async (nodes) => {
     ({ a, b } = nodes);
     rootA = await setupRoot(a.app);
-    const res = await rootA.call<{ ids: number[] }>('POST', '/api/channel/', { channel: { name: 'reveal', key: CHANNEL_KEY, models: 'gpt-4o' } });
+    const res = await rootA.call<{ ids: number[] }>('POST', '/api/channel/', {
+      channel: { name: 'reveal', key: CHANNEL_KEY, models: 'gpt-4o' },
+    });
     channelId = res.body.data!.ids[0]!;
   });
 
@@ -20,7 +22,9 @@ describe('channel key reveal across nodes', () => {
     rootB.userId = rootA.userId;
     const reveal = (c: Client) => c.call<{ key: string }>('POST', `/api/channel/${channelId}/key`, {});
     expect((await reveal(rootB)).body.success).toBe(false);
-    expect((await rootA.call('POST', '/api/verify', { method: 'password', password: ROOT.password })).body.success).toBe(true);
+    expect(
+      (await rootA.call('POST', '/api/verify', { method: 'password', password: ROOT.password })).body.success,
+    ).toBe(true);
     expect((await reveal(rootB)).body).toMatchObject({ success: true, data: { key: CHANNEL_KEY } });
     const other = new Client(b.app);
     expect((await other.login(ROOT.username, ROOT.password)).body.success).toBe(true);

@@ -20,7 +20,14 @@ const maskedToken = (key: string) => `${key.slice(0, 4)}**********${key.slice(-4
  * after verifying the session (POST /api/verify); batch token delete and channel copy.
  */
 describe.each(dialects)('new-api keys: masking, reveal, token batch, channel copy, on %s', (dialect) => {
-  let t: TestApp, root: Client, admin: Client, alice: Client, bob: Client, base: string, mock: MockUpstream, channelId: number;
+  let t: TestApp,
+    root: Client,
+    admin: Client,
+    alice: Client,
+    bob: Client,
+    base: string,
+    mock: MockUpstream,
+    channelId: number;
   useGateway(dialect, { admins: ['keys-admin'], users: ['keys-alice', 'keys-bob'] }, async (gw) => {
     ({ t, root, base, mock } = gw);
     [admin] = gw.admins as [Client];
@@ -79,10 +86,14 @@ describe.each(dialects)('new-api keys: masking, reveal, token batch, channel cop
     const a1 = await createToken(alice, 'many-1');
     const a2 = await createToken(alice, 'many-2');
     const b1 = await createToken(bob, 'many-bob');
-    const res = await alice.call<{ keys: Record<string, string> }>('POST', '/api/token/batch/keys', { ids: [a1.id, a2.id, b1.id] });
+    const res = await alice.call<{ keys: Record<string, string> }>('POST', '/api/token/batch/keys', {
+      ids: [a1.id, a2.id, b1.id],
+    });
     expect(res.body.data).toEqual({ keys: { [a1.id]: a1.key, [a2.id]: a2.key } });
     expect(res.raw.body).not.toContain(b1.key);
-    const tooMany = await alice.call('POST', '/api/token/batch/keys', { ids: Array.from({ length: 101 }, (_, i) => i + 1) });
+    const tooMany = await alice.call('POST', '/api/token/batch/keys', {
+      ids: Array.from({ length: 101 }, (_, i) => i + 1),
+    });
     expect(tooMany.body).toMatchObject({ success: false, message: 'at most 100 tokens at a time' });
   });
 
@@ -103,7 +114,10 @@ describe.each(dialects)('new-api keys: masking, reveal, token batch, channel cop
     // Deleting again counts nothing; an empty list is refused.
     expect((await alice.call<number>('POST', '/api/token/batch', { ids: [a1.id] })).body.data).toBe(0);
     const empty = await alice.call('POST', '/api/token/batch', { ids: [] });
-    expect(empty.body).toMatchObject({ success: false, message: expect.stringContaining('please select tokens first') });
+    expect(empty.body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('please select tokens first'),
+    });
   });
 
   it('masks channel keys in list, search and detail answers', async () => {
@@ -120,7 +134,9 @@ describe.each(dialects)('new-api keys: masking, reveal, token batch, channel cop
   it('reveals a channel key to root only, after a verification of the session', async () => {
     const reveal = (c: Client) => c.call<{ key: string }>('POST', `/api/channel/${channelId}/key`, {});
     // An administrator below root: refused whatever it verified.
-    expect((await admin.call('POST', '/api/verify', { method: 'password', password: 'user-pass-123' })).body.success).toBe(true);
+    expect(
+      (await admin.call('POST', '/api/verify', { method: 'password', password: 'user-pass-123' })).body.success,
+    ).toBe(true);
     const byAdmin = await reveal(admin);
     expect(byAdmin.body.success).toBe(false);
     expect(byAdmin.raw.body).not.toContain(UPSTREAM_KEY);
@@ -128,12 +144,21 @@ describe.each(dialects)('new-api keys: masking, reveal, token batch, channel cop
     const fresh = new Client(t.app);
     expect((await fresh.login(ROOT.username, ROOT.password)).body.success).toBe(true);
     const unverified = await reveal(fresh);
-    expect(unverified.body).toMatchObject({ success: false, message: expect.stringContaining('secure verification required') });
+    expect(unverified.body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('secure verification required'),
+    });
     const wrong = await fresh.call('POST', '/api/verify', { method: 'password', password: 'not-the-password' });
     expect(wrong.body).toMatchObject({ success: false, message: 'the password is wrong' });
-    expect((await fresh.call('POST', '/api/verify', { method: '2fa', code: '123456' })).body).toMatchObject({ success: false, message: expect.stringContaining('not enabled') });
+    expect((await fresh.call('POST', '/api/verify', { method: '2fa', code: '123456' })).body).toMatchObject({
+      success: false,
+      message: expect.stringContaining('not enabled'),
+    });
     expect((await reveal(fresh)).body.success).toBe(false);
-    const ok = await fresh.call<{ verified: boolean; expires_at: number }>('POST', '/api/verify', { method: 'password', password: ROOT.password });
+    const ok = await fresh.call<{ verified: boolean; expires_at: number }>('POST', '/api/verify', {
+      method: 'password',
+      password: ROOT.password,
+    });
     expect(ok.body).toMatchObject({ success: true, data: { verified: true } });
     expect(ok.body.data!.expires_at).toBeGreaterThan(Date.now() / 1000 + 200);
     const shown = await reveal(fresh);
@@ -148,38 +173,65 @@ describe.each(dialects)('new-api keys: masking, reveal, token batch, channel cop
     const byToken = new Client(t.app);
     byToken.userId = fresh.userId;
     byToken.accessToken = token.body.data!;
-    expect((await byToken.call('POST', '/api/verify', { method: 'password', password: ROOT.password })).body.success).toBe(false);
+    expect(
+      (await byToken.call('POST', '/api/verify', { method: 'password', password: ROOT.password })).body.success,
+    ).toBe(false);
     expect((await reveal(byToken)).body.success).toBe(false);
     // The reveal is in the audit log, without the key.
-    const audit = await t.runtime.ctx.logDb.kysely.selectFrom('audit_logs').selectAll().where('action', '=', 'channel.key_view').execute();
+    const audit = await t.runtime.ctx.logDb.kysely
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('action', '=', 'channel.key_view')
+      .execute();
     expect(audit.some((a) => a.target_id === String(channelId) && a.outcome === 'ok')).toBe(true);
     expect(JSON.stringify(audit)).not.toContain(UPSTREAM_KEY);
-    const verified = await t.runtime.ctx.logDb.kysely.selectFrom('audit_logs').selectAll().where('action', '=', 'auth.secure_verify').execute();
-    expect(verified.some((a) => a.actor_id === fresh.userId && JSON.parse(a.detail).fields.method === 'password')).toBe(true);
+    const verified = await t.runtime.ctx.logDb.kysely
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('action', '=', 'auth.secure_verify')
+      .execute();
+    expect(verified.some((a) => a.actor_id === fresh.userId && JSON.parse(a.detail).fields.method === 'password')).toBe(
+      true,
+    );
     expect(JSON.stringify(verified)).not.toContain(ROOT.password);
   });
 
   it('an edit that sends the masked key back keeps the stored key; a new key replaces it', async () => {
     const detail = (await root.call<ChannelPublic>('GET', `/api/channel/${channelId}`)).body.data!;
-    const res = await root.call<ChannelPublic>('PUT', '/api/channel/', { ...detail, name: 'keys-channel-renamed', models: [MODEL], group: ['default'] });
+    const res = await root.call<ChannelPublic>('PUT', '/api/channel/', {
+      ...detail,
+      name: 'keys-channel-renamed',
+      models: [MODEL],
+      group: ['default'],
+    });
     expect(res.body.success).toBe(true);
     expect(await revealChannelKey(root, channelId)).toBe(UPSTREAM_KEY);
     expect(t.runtime.ctx.channelCache.get(channelId)!.keys).toEqual([UPSTREAM_KEY]);
     const made = await createToken(alice, 'after-edit');
     expect((await chat(`sk-${made.key}`)).status).toBe(200);
     expect(mock.requests.at(-1)!.key).toBe(UPSTREAM_KEY);
-    expect((await root.call('PUT', '/api/channel/', { id: channelId, key: `${UPSTREAM_KEY}-new` })).body.success).toBe(true);
+    expect((await root.call('PUT', '/api/channel/', { id: channelId, key: `${UPSTREAM_KEY}-new` })).body.success).toBe(
+      true,
+    );
     expect(await revealChannelKey(root, channelId)).toBe(`${UPSTREAM_KEY}-new`);
-    expect((await root.call('PUT', '/api/channel/', { id: channelId, key: UPSTREAM_KEY, name: 'keys-channel' })).body.success).toBe(true);
+    expect(
+      (await root.call('PUT', '/api/channel/', { id: channelId, key: UPSTREAM_KEY, name: 'keys-channel' })).body
+        .success,
+    ).toBe(true);
   });
 
   it('a multi-key channel shows its first key masked; sending that back keeps every key', async () => {
     const keys = 'mk-first-0123456789abcdef\nmk-second-0123456789abcdef';
-    const made = await root.call<{ ids: number[] }>('POST', '/api/channel/', { mode: 'multi_to_single', channel: { name: 'keys-multi', key: keys, models: 'm-multi' } });
+    const made = await root.call<{ ids: number[] }>('POST', '/api/channel/', {
+      mode: 'multi_to_single',
+      channel: { name: 'keys-multi', key: keys, models: 'm-multi' },
+    });
     const id = made.body.data!.ids[0]!;
     const detail = (await root.call<ChannelPublic>('GET', `/api/channel/${id}`)).body.data!;
     expect(detail.key).toBe('mk-********cdef');
-    expect((await root.call('PUT', '/api/channel/', { id, key: detail.key, name: 'keys-multi-2' })).body.success).toBe(true);
+    expect((await root.call('PUT', '/api/channel/', { id, key: detail.key, name: 'keys-multi-2' })).body.success).toBe(
+      true,
+    );
     expect(await revealChannelKey(root, id)).toBe(keys);
     expect((await root.call('DELETE', `/api/channel/${id}`)).body.success).toBe(true);
   });
@@ -187,20 +239,40 @@ describe.each(dialects)('new-api keys: masking, reveal, token batch, channel cop
   it('copies a channel with its key and settings (suffix, reset_balance) and the copy relays', async () => {
     // A channel no earlier call went through: the settlement of those calls lands on theirs whenever it lands.
     const source = await addChannel(root, { name: 'copy-source', key: UPSTREAM_KEY, baseUrl: mock.url, models: MODEL });
-    await t.runtime.ctx.db.kysely.updateTable('channels').set({ used_quota: 777, balance: 12.5, priority: 3, weight: 7 }).where('id', '=', source).execute();
+    await t.runtime.ctx.db.kysely
+      .updateTable('channels')
+      .set({ used_quota: 777, balance: 12.5, priority: 3, weight: 7 })
+      .where('id', '=', source)
+      .execute();
     const copied = await root.call<{ id: number }>('POST', `/api/channel/copy/${source}`);
     expect(copied.body).toMatchObject({ success: true, data: { id: expect.any(Number) } });
     const copyId = copied.body.data!.id;
     const c = (await root.call<ChannelPublic>('GET', `/api/channel/${copyId}`)).body.data!;
-    expect(c).toMatchObject({ name: 'copy-source_复制', models: MODEL, group: 'default', base_url: mock.url, priority: 3, weight: 7, used_quota: 0, balance: 0, test_time: 0 });
+    expect(c).toMatchObject({
+      name: 'copy-source_复制',
+      models: MODEL,
+      group: 'default',
+      base_url: mock.url,
+      priority: 3,
+      weight: 7,
+      used_quota: 0,
+      balance: 0,
+      test_time: 0,
+    });
     expect(await revealChannelKey(root, copyId)).toBe(UPSTREAM_KEY);
     const kept = await root.call<{ id: number }>('POST', `/api/channel/copy/${source}?suffix=-b&reset_balance=false`);
-    expect((await root.call<ChannelPublic>('GET', `/api/channel/${kept.body.data!.id}`)).body.data).toMatchObject({ name: 'copy-source-b', used_quota: 777, balance: 12.5 });
+    expect((await root.call<ChannelPublic>('GET', `/api/channel/${kept.body.data!.id}`)).body.data).toMatchObject({
+      name: 'copy-source-b',
+      used_quota: 777,
+      balance: 12.5,
+    });
     expect((await admin.call('POST', `/api/channel/copy/${source}`)).body.success).toBe(true);
     expect((await alice.call('POST', `/api/channel/copy/${source}`)).body.success).toBe(false);
     expect((await root.call('POST', '/api/channel/copy/999999')).body.success).toBe(false);
     // With every other channel gone, the copy serves the call with the copied key.
-    const others = (await root.call<Page<ChannelPublic>>('GET', '/api/channel/?p=1&page_size=50')).body.data!.items.map((x) => x.id).filter((id) => id !== copyId);
+    const others = (await root.call<Page<ChannelPublic>>('GET', '/api/channel/?p=1&page_size=50')).body
+      .data!.items.map((x) => x.id)
+      .filter((id) => id !== copyId);
     expect((await root.call('POST', '/api/channel/batch', { ids: others })).body.success).toBe(true);
     const made = await createToken(alice, 'via-copy');
     const before = mock.requests.length;

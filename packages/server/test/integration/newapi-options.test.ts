@@ -134,9 +134,13 @@ const JSON_VALUES: Record<string, unknown> = {
   'group_ratio_setting.group_special_usable_group': { vip: { '+:svip': 'SVIP' } },
   ModelRequestRateLimitGroup: { vip: [100, 90] },
   'console_setting.api_info': [{ url: 'https://api.example.com', route: '/v1', description: 'Main', color: 'blue' }],
-  'console_setting.announcements': [{ content: 'Hello', publishDate: '2026-01-01T00:00:00Z', type: 'default', extra: '' }],
+  'console_setting.announcements': [
+    { content: 'Hello', publishDate: '2026-01-01T00:00:00Z', type: 'default', extra: '' },
+  ],
   'console_setting.faq': [{ question: 'Q?', answer: 'A.' }],
-  'console_setting.uptime_kuma_groups': [{ categoryName: 'Core', url: 'https://status.example.com', slug: 'core', description: '' }],
+  'console_setting.uptime_kuma_groups': [
+    { categoryName: 'Core', url: 'https://status.example.com', slug: 'core', description: '' },
+  ],
   Chats: [{ ChatGPT: 'https://chat.example.com' }],
   'gemini.safety_settings': { default: 'OFF' },
   'gemini.version_settings': { default: 'v1beta' },
@@ -239,7 +243,13 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   const put = async (key: string, value: unknown) => (await root.call('PUT', '/api/option/', { key, value })).body;
-  const options = async () => new Map((await root.call<{ key: string; value: string }[]>('GET', '/api/option/')).body.data!.map((o) => [o.key, o.value]));
+  const options = async () =>
+    new Map(
+      (await root.call<{ key: string; value: string }[]>('GET', '/api/option/')).body.data!.map((o) => [
+        o.key,
+        o.value,
+      ]),
+    );
   const status = async () => (await new Client(t.app).call<Record<string, unknown>>('GET', '/api/status')).body.data!;
 
   it('accepts every key the console writes with a value of its type, and reads each back', async () => {
@@ -282,7 +292,9 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
     }
     expect(await options()).toEqual(before);
     // Only the root may write them.
-    expect((await user.call('PUT', '/api/option/', { key: 'legal.user_agreement', value: 'x' })).body.success).toBe(false);
+    expect((await user.call('PUT', '/api/option/', { key: 'legal.user_agreement', value: 'x' })).body.success).toBe(
+      false,
+    );
   });
 
   it("checkin_setting.* are new-api's names of the CheckIn* options: one value under both names", async () => {
@@ -295,7 +307,11 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
     o = await options();
     expect(o.get('checkin_setting.min_quota')).toBe('400');
     expect(await status()).toMatchObject({ checkin_enabled: true, check_in_enabled: true });
-    const row = await t.database.db.kysely.selectFrom('options').select(['key', 'value']).where('key', 'like', 'checkin_setting%').execute();
+    const row = await t.database.db.kysely
+      .selectFrom('options')
+      .select(['key', 'value'])
+      .where('key', 'like', 'checkin_setting%')
+      .execute();
     expect(row).toEqual([]);
     // The check-in credits an amount in the range set under new-api's names.
     const res = await user.call<{ quota: number }>('POST', '/api/user/check_in');
@@ -310,7 +326,11 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
   it('the quota display type and DisplayInCurrencyEnabled follow each other; status carries the currency', async () => {
     await put('USDExchangeRate', 7.25);
     expect(await put('general_setting.quota_display_type', 'CNY')).toMatchObject({ success: true });
-    expect(await status()).toMatchObject({ quota_display_type: 'CNY', display_in_currency: true, usd_exchange_rate: 7.25 });
+    expect(await status()).toMatchObject({
+      quota_display_type: 'CNY',
+      display_in_currency: true,
+      usd_exchange_rate: 7.25,
+    });
     expect(await put('general_setting.quota_display_type', 'TOKENS')).toMatchObject({ success: true });
     expect((await options()).get('DisplayInCurrencyEnabled')).toBe('false');
     expect(await status()).toMatchObject({ quota_display_type: 'TOKENS', display_in_currency: false });
@@ -319,14 +339,22 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
     await put('general_setting.custom_currency_symbol', '€');
     await put('general_setting.custom_currency_exchange_rate', '0.9');
     await put('general_setting.quota_display_type', 'CUSTOM');
-    expect(await status()).toMatchObject({ quota_display_type: 'CUSTOM', custom_currency_symbol: '€', custom_currency_exchange_rate: 0.9, display_in_currency: true });
+    expect(await status()).toMatchObject({
+      quota_display_type: 'CUSTOM',
+      custom_currency_symbol: '€',
+      custom_currency_exchange_rate: 0.9,
+      display_in_currency: true,
+    });
     await put('DisplayInCurrencyEnabled', 'false');
     expect(await status()).toMatchObject({ quota_display_type: 'TOKENS' });
   });
 
   it('rows written under new-api names (an import) count after a reload; the stored display type decides the currency flag', async () => {
     const k = t.database.db.kysely;
-    await k.deleteFrom('options').where('key', 'in', ['CheckInMaxQuota', 'general_setting.quota_display_type', 'DisplayInCurrencyEnabled']).execute();
+    await k
+      .deleteFrom('options')
+      .where('key', 'in', ['CheckInMaxQuota', 'general_setting.quota_display_type', 'DisplayInCurrencyEnabled'])
+      .execute();
     await k
       .insertInto('options')
       .values([
@@ -337,7 +365,11 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
       .execute();
     await t.runtime.ctx.options.load();
     const o = await options();
-    expect([o.get('CheckInMaxQuota'), o.get('checkin_setting.max_quota'), o.get('DisplayInCurrencyEnabled')]).toEqual(['777', '777', 'false']);
+    expect([o.get('CheckInMaxQuota'), o.get('checkin_setting.max_quota'), o.get('DisplayInCurrencyEnabled')]).toEqual([
+      '777',
+      '777',
+      'false',
+    ]);
     expect(await status()).toMatchObject({ quota_display_type: 'TOKENS', display_in_currency: false });
     // A row of the option itself wins over the alias row.
     await put('CheckInMaxQuota', '888');
@@ -353,14 +385,24 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
     }
     await put('console_setting.uptime_kuma_enabled', 'false');
     let s = await status();
-    expect(s).toMatchObject({ api_info_enabled: false, announcements_enabled: false, faq_enabled: false, uptime_kuma_enabled: false });
+    expect(s).toMatchObject({
+      api_info_enabled: false,
+      announcements_enabled: false,
+      faq_enabled: false,
+      uptime_kuma_enabled: false,
+    });
     expect(s).not.toHaveProperty('api_info');
     expect(s).not.toHaveProperty('faq');
     await put('console_setting.api_info_enabled', 'true');
     await put('console_setting.faq_enabled', 'true');
     await put('console_setting.uptime_kuma_enabled', 'true');
     s = await status();
-    expect(s).toMatchObject({ api_info_enabled: true, faq_enabled: true, uptime_kuma_enabled: true, announcements_enabled: false });
+    expect(s).toMatchObject({
+      api_info_enabled: true,
+      faq_enabled: true,
+      uptime_kuma_enabled: true,
+      announcements_enabled: false,
+    });
     expect(s.api_info).toEqual(JSON_VALUES['console_setting.api_info']);
     expect(s.faq).toEqual(JSON_VALUES['console_setting.faq']);
     expect(s).not.toHaveProperty('announcements');
@@ -369,7 +411,11 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
     await put('legal.privacy_policy', '# Privacy');
     await put('HeaderNavModules', '{"home":true}');
     s = await status();
-    expect(s).toMatchObject({ user_agreement_enabled: false, privacy_policy_enabled: true, HeaderNavModules: '{"home":true}' });
+    expect(s).toMatchObject({
+      user_agreement_enabled: false,
+      privacy_policy_enabled: true,
+      HeaderNavModules: '{"home":true}',
+    });
     // Sign-in methods Tollway lacks stay off whatever their stored switches say.
     await put('discord.enabled', 'true');
     await put('passkey.enabled', 'true');

@@ -19,7 +19,13 @@ const ok = <T>(res: CallResult<T>): T => {
 };
 
 type LogRow = { type: number; content: string; quota: number; username: string };
-type Binding = { provider_id: string; provider_name: string; provider_slug: string; provider_icon: string; provider_user_id: string };
+type Binding = {
+  provider_id: string;
+  provider_name: string;
+  provider_slug: string;
+  provider_icon: string;
+  provider_user_id: string;
+};
 
 /** new-api's console calls on balances, codes, check-ins, usage and bindings, answered with real behaviour. */
 describe.each(dialects)('new-api console account routes on %s', (dialect) => {
@@ -31,13 +37,17 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
   });
 
   const k = () => t.runtime.ctx.db.kysely;
-  const quotaOf = async (c: Client) => Number((await k().selectFrom('users').select('quota').where('id', '=', c.userId!).executeTakeFirstOrThrow()).quota);
+  const quotaOf = async (c: Client) =>
+    Number((await k().selectFrom('users').select('quota').where('id', '=', c.userId!).executeTakeFirstOrThrow()).quota);
   const setOption = async (key: string, value: string) => ok(await root.call('PUT', '/api/option/', { key, value }));
 
   describe('redemption codes', () => {
-    const create = async (body: Record<string, unknown>) => ok(await admin.call<string[]>('POST', '/api/redemption/', { quota: 1000, ...body }))[0]!;
-    const byKey = (key: string) => k().selectFrom('redemptions').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
-    const get = async (key: string) => ok(await admin.call<RedemptionPublic>('GET', `/api/redemption/${(await byKey(key)).id}`));
+    const create = async (body: Record<string, unknown>) =>
+      ok(await admin.call<string[]>('POST', '/api/redemption/', { quota: 1000, ...body }))[0]!;
+    const byKey = (key: string) =>
+      k().selectFrom('redemptions').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+    const get = async (key: string) =>
+      ok(await admin.call<RedemptionPublic>('GET', `/api/redemption/${(await byKey(key)).id}`));
 
     it('carry expired_time (the expiry), taken on create and update as new-api\u2019s console sends it', async () => {
       const until = now() + DAY;
@@ -47,11 +57,23 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
       const page = ok(await admin.call<{ items: RedemptionPublic[] }>('GET', '/api/redemption/?p=1&page_size=100'));
       expect(page.items.find((r) => r.key === key)).toMatchObject({ expired_time: until });
       const id = (await byKey(key)).id;
-      ok(await admin.call('PUT', '/api/redemption/', { id, name: 'exp-a2', quota: 500000, amount: 1, count: 1, expired_time: until + HOUR }));
+      ok(
+        await admin.call('PUT', '/api/redemption/', {
+          id,
+          name: 'exp-a2',
+          quota: 500000,
+          amount: 1,
+          count: 1,
+          expired_time: until + HOUR,
+        }),
+      );
       expect(await get(key)).toMatchObject({ name: 'exp-a2', expired_time: until + HOUR, valid_until: until + HOUR });
       ok(await admin.call('PUT', '/api/redemption/', { id, expired_time: 0 }));
       expect((await get(key)).expired_time).toBe(0);
-      refusedWith(await admin.call('PUT', '/api/redemption/', { id, expired_time: until, valid_until: until + 1 }), 'must agree');
+      refusedWith(
+        await admin.call('PUT', '/api/redemption/', { id, expired_time: until, valid_until: until + 1 }),
+        'must agree',
+      );
       expect((await get(key)).expired_time).toBe(0);
       // Without an expiry the code never expires.
       expect((await get(await create({ name: 'exp-none', expired_time: 0 }))).expired_time).toBe(0);
@@ -78,9 +100,13 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
       const giftId = (await byKey(gift)).id;
 
       expect(ok(await admin.call<number>('DELETE', '/api/redemption/invalid'))).toBe(4);
-      const left = (await k().selectFrom('redemptions').select('key').where('name', 'like', 'inv-%').execute()).map((r) => r.key);
+      const left = (await k().selectFrom('redemptions').select('key').where('name', 'like', 'inv-%').execute()).map(
+        (r) => r.key,
+      );
       expect(left.sort()).toEqual([valid, future].sort());
-      expect(await k().selectFrom('redemption_uses').select('user_id').where('redemption_id', '=', giftId).execute()).toEqual([]);
+      expect(
+        await k().selectFrom('redemption_uses').select('user_id').where('redemption_id', '=', giftId).execute(),
+      ).toEqual([]);
       expect(ok(await admin.call<number>('DELETE', '/api/redemption/invalid'))).toBe(0);
     });
   });
@@ -108,12 +134,22 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
 
       const month = ok(await alice.call('GET', `/api/user/checkin?month=${today.slice(0, 7)}`));
       expect(month).toMatchObject({
-        stats: { total_quota: 1000, total_checkins: 1, checkin_count: 1, checked_in_today: true, records: [{ checkin_date: today, quota_awarded: 1000 }] },
+        stats: {
+          total_quota: 1000,
+          total_checkins: 1,
+          checkin_count: 1,
+          checked_in_today: true,
+          records: [{ checkin_date: today, quota_awarded: 1000 }],
+        },
       });
-      expect(ok(await alice.call('GET', '/api/user/checkin?month=2001-02'))).toMatchObject({ stats: { total_checkins: 1, checkin_count: 0, records: [] } });
+      expect(ok(await alice.call('GET', '/api/user/checkin?month=2001-02'))).toMatchObject({
+        stats: { total_checkins: 1, checkin_count: 0, records: [] },
+      });
       refusedWith(await alice.call('GET', '/api/user/checkin?month=2001-2'), 'month must be YYYY-MM');
       // bob's view is his own.
-      expect(ok(await bob.call('GET', '/api/user/checkin'))).toMatchObject({ stats: { total_checkins: 0, checked_in_today: false } });
+      expect(ok(await bob.call('GET', '/api/user/checkin'))).toMatchObject({
+        stats: { total_checkins: 0, checked_in_today: false },
+      });
       await setOption('CheckInEnabled', 'false');
       refusedWith(await bob.call('POST', '/api/user/checkin'), 'the administrator has not enabled check-in');
     });
@@ -147,14 +183,18 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
         { username: 'bob', created_at: h, count: 1, token_used: 10, quota: 100 },
         { username: 'alice', created_at: h + HOUR, count: 4, token_used: 40, quota: 400 },
       ]);
-      refusedWith(await admin.call('GET', `/api/data/users?start_timestamp=${h + HOUR}&end_timestamp=${h}`), 'must not be after end_timestamp');
+      refusedWith(
+        await admin.call('GET', `/api/data/users?start_timestamp=${h + HOUR}&end_timestamp=${h}`),
+        'must not be after end_timestamp',
+      );
     });
   });
 
   describe('POST /api/user/manage add_quota', () => {
     const manage = (c: Client, target: Client, mode: string | undefined, value: unknown) =>
       c.call('POST', '/api/user/manage', { id: target.userId, action: 'add_quota', mode, value });
-    const manageLogs = async () => ok(await alice.call<{ items: LogRow[] }>('GET', `/api/log/self/?type=${LogType.Manage}&page_size=100`)).items;
+    const manageLogs = async () =>
+      ok(await alice.call<{ items: LogRow[] }>('GET', `/api/log/self/?type=${LogType.Manage}&page_size=100`)).items;
 
     it('adds, subtracts and overrides the balance, each logged as a manage entry', async () => {
       const start = await quotaOf(alice);
@@ -162,7 +202,10 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
       expect(await quotaOf(alice)).toBe(start + 5000);
       ok(await manage(admin, alice, 'subtract', 2000));
       expect(await quotaOf(alice)).toBe(start + 3000);
-      refusedWith(await manage(admin, alice, 'subtract', start + 3001), 'the balance is lower than the amount to subtract');
+      refusedWith(
+        await manage(admin, alice, 'subtract', start + 3001),
+        'the balance is lower than the amount to subtract',
+      );
       expect(await quotaOf(alice)).toBe(start + 3000);
       ok(await manage(admin, alice, 'override', 777));
       expect(await quotaOf(alice)).toBe(777);
@@ -217,7 +260,10 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
 
   describe('OAuth bindings', () => {
     const bind = async (c: Client, provider: string, field: 'github_id' | 'telegram_id', id: string) => {
-      await k().insertInto('user_identities').values({ provider, external_id: id, user_id: c.userId!, created_at: now() }).execute();
+      await k()
+        .insertInto('user_identities')
+        .values({ provider, external_id: id, user_id: c.userId!, created_at: now() })
+        .execute();
       await k()
         .updateTable('users')
         .set({ [field]: id })
@@ -231,15 +277,33 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
       await bind(alice, 'github', 'github_id', 'gh-alice');
       await bind(alice, 'telegram', 'telegram_id', 'tg-alice');
       const expected = [
-        { provider_id: 'github', provider_name: 'GitHub', provider_slug: 'github', provider_icon: '', provider_user_id: 'gh-alice' },
-        { provider_id: 'telegram', provider_name: 'Telegram', provider_slug: 'telegram', provider_icon: '', provider_user_id: 'tg-alice' },
+        {
+          provider_id: 'github',
+          provider_name: 'GitHub',
+          provider_slug: 'github',
+          provider_icon: '',
+          provider_user_id: 'gh-alice',
+        },
+        {
+          provider_id: 'telegram',
+          provider_name: 'Telegram',
+          provider_slug: 'telegram',
+          provider_icon: '',
+          provider_user_id: 'tg-alice',
+        },
       ];
       expect(await own(alice)).toEqual(expected);
       expect(await own(bob)).toEqual([]);
       expect(ok(await admin.call('GET', `/api/user/${alice.userId}/oauth/bindings`))).toEqual(expected);
       expect(ok(await root.call('GET', `/api/user/${admin2.userId}/oauth/bindings`))).toEqual([]);
-      refusedWith(await admin.call('GET', `/api/user/${admin2.userId}/oauth/bindings`), 'no permission to manage this user');
-      refusedWith(await admin.call('GET', `/api/user/${root.userId}/oauth/bindings`), 'no permission to manage this user');
+      refusedWith(
+        await admin.call('GET', `/api/user/${admin2.userId}/oauth/bindings`),
+        'no permission to manage this user',
+      );
+      refusedWith(
+        await admin.call('GET', `/api/user/${root.userId}/oauth/bindings`),
+        'no permission to manage this user',
+      );
     });
 
     it('unbind releases the account, but never a user\u2019s last way to sign in', async () => {
@@ -247,15 +311,32 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
       refusedWith(await alice.call('DELETE', '/api/user/oauth/bindings/oidc'), 'no OIDC account is bound');
       ok(await alice.call('DELETE', '/api/user/oauth/bindings/github'));
       expect((await own(alice)).map((b) => b.provider_id)).toEqual(['telegram']);
-      expect(await k().selectFrom('user_identities').select('user_id').where('provider', '=', 'github').where('external_id', '=', 'gh-alice').execute()).toEqual([]);
+      expect(
+        await k()
+          .selectFrom('user_identities')
+          .select('user_id')
+          .where('provider', '=', 'github')
+          .where('external_id', '=', 'gh-alice')
+          .execute(),
+      ).toEqual([]);
       // alice has no email address: Telegram is now her only third-party sign-in and stays.
       refusedWith(await alice.call('DELETE', '/api/user/oauth/bindings/telegram'), 'the only way to sign in');
-      refusedWith(await admin.call('DELETE', `/api/user/${alice.userId}/oauth/bindings/telegram`), 'the only way to sign in');
+      refusedWith(
+        await admin.call('DELETE', `/api/user/${alice.userId}/oauth/bindings/telegram`),
+        'the only way to sign in',
+      );
       await k().updateTable('users').set({ email: 'alice@example.com' }).where('id', '=', alice.userId!).execute();
-      refusedWith(await admin.call('DELETE', `/api/user/${admin2.userId}/oauth/bindings/telegram`), 'no permission to manage this user');
+      refusedWith(
+        await admin.call('DELETE', `/api/user/${admin2.userId}/oauth/bindings/telegram`),
+        'no permission to manage this user',
+      );
       ok(await admin.call('DELETE', `/api/user/${alice.userId}/oauth/bindings/telegram`));
       expect(await own(alice)).toEqual([]);
-      const row = await k().selectFrom('users').select(['github_id', 'telegram_id']).where('id', '=', alice.userId!).executeTakeFirstOrThrow();
+      const row = await k()
+        .selectFrom('users')
+        .select(['github_id', 'telegram_id'])
+        .where('id', '=', alice.userId!)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ github_id: '', telegram_id: '' });
       // The released account can be bound by someone else now.
       await bind(bob, 'github', 'github_id', 'gh-alice');
@@ -264,7 +345,10 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
 
     it('an administrator clears a binding by type (new-api\u2019s /api/user/:id/bindings/:type), email included', async () => {
       // alice: email only now, which is kept while it is her only way to recover the account.
-      refusedWith(await admin.call('DELETE', `/api/user/${alice.userId}/bindings/email`), 'the only way to recover this account');
+      refusedWith(
+        await admin.call('DELETE', `/api/user/${alice.userId}/bindings/email`),
+        'the only way to recover this account',
+      );
       await bind(alice, 'telegram', 'telegram_id', 'tg-alice-2');
       ok(await admin.call('DELETE', `/api/user/${alice.userId}/bindings/email`));
       refusedWith(await admin.call('DELETE', `/api/user/${alice.userId}/bindings/email`), 'no email address is bound');
@@ -272,8 +356,17 @@ describe.each(dialects)('new-api console account routes on %s', (dialect) => {
       await bind(alice, 'github', 'github_id', 'gh-alice-2');
       ok(await admin.call('DELETE', `/api/user/${alice.userId}/bindings/telegram`));
       expect((await own(alice)).map((b) => b.provider_id)).toEqual(['github']);
-      expect(await k().selectFrom('users').select(['email', 'telegram_id']).where('id', '=', alice.userId!).executeTakeFirstOrThrow()).toEqual({ email: '', telegram_id: '' });
-      refusedWith(await admin.call('DELETE', `/api/user/${root.userId}/bindings/email`), 'no permission to manage this user');
+      expect(
+        await k()
+          .selectFrom('users')
+          .select(['email', 'telegram_id'])
+          .where('id', '=', alice.userId!)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ email: '', telegram_id: '' });
+      refusedWith(
+        await admin.call('DELETE', `/api/user/${root.userId}/bindings/email`),
+        'no permission to manage this user',
+      );
       expect((await alice.call('DELETE', `/api/user/${bob.userId}/bindings/github`)).status).toBe(403);
     });
   });

@@ -63,7 +63,8 @@ describe.each(dialects)('new-api console routes on %s', (dialect) => {
   });
 
   it('each route checks the caller: public texts for anyone, own data for users, the rest for administrators', async () => {
-    for (const url of ['/api/user-agreement', '/api/privacy-policy', '/api/uptime/status']) ok(await anon.call('GET', url));
+    for (const url of ['/api/user-agreement', '/api/privacy-policy', '/api/uptime/status'])
+      ok(await anon.call('GET', url));
     for (const [method, url] of [
       ['GET', '/api/user/oauth/bindings'],
       ['GET', '/api/user/checkin'],
@@ -113,29 +114,56 @@ describe.each(dialects)('new-api console routes on %s', (dialect) => {
 
   it('passkeys: status polling answers not enabled; every action says passkeys are not available', async () => {
     expect(ok(await alice.call('GET', '/api/user/passkey'))).toEqual({ enabled: false });
-    for (const url of ['/api/user/passkey/register/begin', '/api/user/passkey/register/finish', '/api/user/passkey/verify/begin', '/api/user/passkey/verify/finish']) {
+    for (const url of [
+      '/api/user/passkey/register/begin',
+      '/api/user/passkey/register/finish',
+      '/api/user/passkey/verify/begin',
+      '/api/user/passkey/verify/finish',
+    ]) {
       refusedWith(await alice.call('POST', url, {}), 'passkeys are not available on this server');
     }
     refusedWith(await alice.call('DELETE', '/api/user/passkey'), 'passkeys are not available on this server');
-    refusedWith(await anon.call('POST', '/api/user/passkey/login/begin', {}), 'passkeys are not available on this server');
-    refusedWith(await admin.call('DELETE', `/api/user/${alice.userId}/reset_passkey`), 'passkeys are not available on this server');
+    refusedWith(
+      await anon.call('POST', '/api/user/passkey/login/begin', {}),
+      'passkeys are not available on this server',
+    );
+    refusedWith(
+      await admin.call('DELETE', `/api/user/${alice.userId}/reset_passkey`),
+      'passkeys are not available on this server',
+    );
     // Not an unknown user's lookup, and alice still exists.
     expect(ok<{ username: string }>(await admin.call('GET', `/api/user/${alice.userId}`)).username).toBe('alice');
   });
 
   it('subscriptions: polling answers empty lists and wallet billing; purchases say subscriptions are not available', async () => {
     expect(ok(await alice.call('GET', '/api/subscription/plans'))).toEqual([]);
-    expect(ok(await alice.call('GET', '/api/subscription/self'))).toEqual({ billing_preference: 'wallet_only', subscriptions: [], all_subscriptions: [] });
+    expect(ok(await alice.call('GET', '/api/subscription/self'))).toEqual({
+      billing_preference: 'wallet_only',
+      subscriptions: [],
+      all_subscriptions: [],
+    });
     expect(ok(await admin.call('GET', '/api/subscription/admin/plans'))).toEqual([]);
     expect(ok(await admin.call('GET', `/api/subscription/admin/users/${alice.userId}/subscriptions`))).toEqual([]);
-    refusedWith(await alice.call('POST', '/api/subscription/epay/pay', { plan_id: 1 }), 'subscriptions are not available on this server');
-    refusedWith(await alice.call('PUT', '/api/subscription/self/preference', { billing_preference: 'subscription_first' }), 'subscriptions are not available');
-    refusedWith(await admin.call('POST', '/api/subscription/admin/plans', { title: 'x' }), 'subscriptions are not available');
+    refusedWith(
+      await alice.call('POST', '/api/subscription/epay/pay', { plan_id: 1 }),
+      'subscriptions are not available on this server',
+    );
+    refusedWith(
+      await alice.call('PUT', '/api/subscription/self/preference', { billing_preference: 'subscription_first' }),
+      'subscriptions are not available',
+    );
+    refusedWith(
+      await admin.call('POST', '/api/subscription/admin/plans', { title: 'x' }),
+      'subscriptions are not available',
+    );
   });
 
   it('prefill groups: an empty list of any type; creating one says they are not available', async () => {
     expect(ok(await admin.call('GET', '/api/prefill_group?type=tag'))).toEqual([]);
-    refusedWith(await admin.call('POST', '/api/prefill_group/', { name: 'g', type: 'model', items: '[]' }), 'prefill groups are not available');
+    refusedWith(
+      await admin.call('POST', '/api/prefill_group/', { name: 'g', type: 'model', items: '[]' }),
+      'prefill groups are not available',
+    );
     refusedWith(await admin.call('DELETE', '/api/prefill_group/3'), 'prefill groups are not available');
   });
 });

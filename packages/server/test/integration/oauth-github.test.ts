@@ -29,13 +29,28 @@ describe.each(dialects)('GitHub sign-in on %s', (dialect) => {
     const st = await oauthState(c);
     const code = fx.mock.issueCode('github', { id: 9100, login: 'plainlogin', name: null, email: null });
     const res = await oauthCallback(c, 'github', code, st.state, st.cookie);
-    expect(res.body).toMatchObject({ success: true, data: { display_name: 'plainlogin', email: '', github_id: '9100' } });
-    expect(fx.mock.exchanges.at(-1)).toEqual({ provider: 'github', fields: { client_id: 'gh-client', client_secret: 'gh-secret', code } });
+    expect(res.body).toMatchObject({
+      success: true,
+      data: { display_name: 'plainlogin', email: '', github_id: '9100' },
+    });
+    expect(fx.mock.exchanges.at(-1)).toEqual({
+      provider: 'github',
+      fields: { client_id: 'gh-client', client_secret: 'gh-secret', code },
+    });
   });
 
   it('an email another user has is not copied to the new user', async () => {
     const alice = fx.users[0]!;
-    expect((await fx.root.call('PUT', '/api/user/', { id: alice.userId, username: 'alice', display_name: 'alice', email: 'taken@gh.test' })).body.success).toBe(true);
+    expect(
+      (
+        await fx.root.call('PUT', '/api/user/', {
+          id: alice.userId,
+          username: 'alice',
+          display_name: 'alice',
+          email: 'taken@gh.test',
+        })
+      ).body.success,
+    ).toBe(true);
     const c = new Client(fx.t.app);
     const st = await oauthState(c);
     const code = fx.mock.issueCode('github', { id: 9101, login: 'copycat', name: 'Copy Cat', email: 'taken@gh.test' });
@@ -49,7 +64,10 @@ describe.each(dialects)('GitHub sign-in on %s', (dialect) => {
       const c = new Client(fx.t.app);
       const st = await oauthState(c);
       const res = await oauthCallback(c, 'github', fx.mock.issueCode('github', github.user(50)), st.state, st.cookie);
-      expect(res.body).toMatchObject({ success: false, message: 'GitHub refused the sign-in code (client authentication failed): start the sign-in again' });
+      expect(res.body).toMatchObject({
+        success: false,
+        message: 'GitHub refused the sign-in code (client authentication failed): start the sign-in again',
+      });
     } finally {
       await fx.setOption('GitHubClientSecret', MOCK_CLIENTS.github.secret);
     }

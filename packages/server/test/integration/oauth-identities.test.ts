@@ -28,8 +28,12 @@ describe.each(dialects)('third-party account identities on %s', (dialect) => {
     const st = await oauthState(c);
     return oauthCallback(c, 'github', fx.mock.issueCode('github', ghUser(n)), st.state, st.cookie);
   };
-  const columnHolders = async (n: number) => (await k().selectFrom('users').select('id').where('github_id', '=', ghId(n)).orderBy('id').execute()).map((r) => r.id);
-  const identities = (n: number) => k().selectFrom('user_identities').select(['provider', 'user_id']).where('external_id', '=', ghId(n)).execute();
+  const columnHolders = async (n: number) =>
+    (await k().selectFrom('users').select('id').where('github_id', '=', ghId(n)).orderBy('id').execute()).map(
+      (r) => r.id,
+    );
+  const identities = (n: number) =>
+    k().selectFrom('user_identities').select(['provider', 'user_id']).where('external_id', '=', ghId(n)).execute();
   const userCount = async () =>
     Number(
       (
@@ -44,14 +48,19 @@ describe.each(dialects)('third-party account identities on %s', (dialect) => {
     const before = await userCount();
     const clients = Array.from({ length: 10 }, () => new Client(fx.t.app));
     const states = await Promise.all(clients.map((c) => oauthState(c)));
-    const results = await Promise.all(clients.map((c, i) => oauthCallback(c, 'github', fx.mock.issueCode('github', ghUser(1)), states[i]!.state, states[i]!.cookie)));
+    const results = await Promise.all(
+      clients.map((c, i) =>
+        oauthCallback(c, 'github', fx.mock.issueCode('github', ghUser(1)), states[i]!.state, states[i]!.cookie),
+      ),
+    );
     const holders = await columnHolders(1);
     expect(holders).toHaveLength(1);
     expect(await userCount()).toBe(before + 1);
     expect(await identities(1)).toEqual([{ provider: 'github', user_id: holders[0] }]);
     for (const res of results) {
       expect(res.status).toBeLessThan(500);
-      if (res.body.success) expect(res.body).toMatchObject({ message: 'login success', data: { id: holders[0], github_id: ghId(1) } });
+      if (res.body.success)
+        expect(res.body).toMatchObject({ message: 'login success', data: { id: holders[0], github_id: ghId(1) } });
       else expect(res.body.message).toBe('this GitHub account is already bound to another user');
     }
     expect(results.filter((r) => r.body.success).length).toBeGreaterThanOrEqual(1);
@@ -77,7 +86,11 @@ describe.each(dialects)('third-party account identities on %s', (dialect) => {
   });
 
   it('binding another account releases the one bound before, which then signs in as a new user', async () => {
-    const carol = await fx.root.call<{ id: number }>('POST', '/api/user/', { username: 'carol', password: 'carol-pass-1', display_name: 'carol' });
+    const carol = await fx.root.call<{ id: number }>('POST', '/api/user/', {
+      username: 'carol',
+      password: 'carol-pass-1',
+      display_name: 'carol',
+    });
     expect(carol.body.success).toBe(true);
     const c = new Client(fx.t.app);
     expect((await c.login('carol', 'carol-pass-1')).body.success).toBe(true);
@@ -98,9 +111,15 @@ describe.each(dialects)('third-party account identities on %s', (dialect) => {
     const before = await userCount();
     const again = await signIn(new Client(fx.t.app), 5);
     expectRefused(again);
-    expect(again.body).toMatchObject({ success: false, message: 'the user bound to this GitHub account has been deleted' });
+    expect(again.body).toMatchObject({
+      success: false,
+      message: 'the user bound to this GitHub account has been deleted',
+    });
     const bind = await signIn(fx.users[0]!, 5);
-    expect(bind.body).toMatchObject({ success: false, message: 'this GitHub account is already bound to another user' });
+    expect(bind.body).toMatchObject({
+      success: false,
+      message: 'this GitHub account is already bound to another user',
+    });
     expect(await userCount()).toBe(before);
     expect(await identities(5)).toEqual([{ provider: 'github', user_id: id }]);
   });
@@ -123,8 +142,12 @@ describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
       ]) {
         await k.insertInto('users').values(row).execute();
       }
-      const byName = Object.fromEntries((await k.selectFrom('users').select(['id', 'username']).execute()).map((r) => [r.username, r.id]));
-      expect(await migrateToLatest(test.db)).toEqual(migrationNames.slice(migrationNames.indexOf('0010_user_identities')));
+      const byName = Object.fromEntries(
+        (await k.selectFrom('users').select(['id', 'username']).execute()).map((r) => [r.username, r.id]),
+      );
+      expect(await migrateToLatest(test.db)).toEqual(
+        migrationNames.slice(migrationNames.indexOf('0010_user_identities')),
+      );
       const rows = await k.selectFrom('user_identities').select(['provider', 'external_id', 'user_id']).execute();
       const key = (r: { provider: string; external_id: string }) => `${r.provider}/${r.external_id}`;
       expect(rows.sort((a, b) => key(a).localeCompare(key(b)))).toEqual([
@@ -137,13 +160,23 @@ describe.each(dialects)('migration 0010 (user_identities) on %s', (dialect) => {
         { provider: 'wechat', external_id: 'wx-2', user_id: byName.u2 },
       ]);
       // The users columns say the same: the losing holder of g-dup no longer shows it.
-      const columns = await k.selectFrom('users').select(['username', 'github_id']).where('username', 'in', ['u2', 'u3']).orderBy('id').execute();
+      const columns = await k
+        .selectFrom('users')
+        .select(['username', 'github_id'])
+        .where('username', 'in', ['u2', 'u3'])
+        .orderBy('id')
+        .execute();
       expect(columns).toEqual([
         { username: 'u2', github_id: 'g-dup' },
         { username: 'u3', github_id: '' },
       ]);
       // The primary key now refuses a second holder.
-      await expect(k.insertInto('user_identities').values({ provider: 'github', external_id: 'g-1', user_id: byName.u4!, created_at: 0 }).execute()).rejects.toThrow();
+      await expect(
+        k
+          .insertInto('user_identities')
+          .values({ provider: 'github', external_id: 'g-1', user_id: byName.u4!, created_at: 0 })
+          .execute(),
+      ).rejects.toThrow();
     } finally {
       await test.drop();
     }

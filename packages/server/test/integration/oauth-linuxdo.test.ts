@@ -55,17 +55,33 @@ describe.each(dialects)('LinuxDO sign-in on %s', (dialect) => {
     try {
       const low = await signIn(user(71, { trust_level: 2 }));
       expectRefused(low);
-      expect(low.body).toMatchObject({ success: false, message: "this LinuxDO account's trust level is 2; the administrator requires at least 3" });
-      expect((await signIn(user(71, { trust_level: 3 }))).body).toMatchObject({ success: true, data: { linux_do_id: '7071' } });
+      expect(low.body).toMatchObject({
+        success: false,
+        message: "this LinuxDO account's trust level is 2; the administrator requires at least 3",
+      });
+      expect((await signIn(user(71, { trust_level: 3 }))).body).toMatchObject({
+        success: true,
+        data: { linux_do_id: '7071' },
+      });
     } finally {
       await fx.setOption('LinuxDOMinimumTrustLevel', '1');
     }
   });
 
   it('refuses inactive and silenced accounts', async () => {
-    expect((await signIn(user(72, { active: false }))).body).toMatchObject({ success: false, message: 'this LinuxDO account is not active' });
-    expect((await signIn(user(73, { silenced: true }))).body).toMatchObject({ success: false, message: 'this LinuxDO account is silenced' });
-    const rows = await fx.t.database.db.kysely.selectFrom('users').select('id').where('linux_do_id', 'in', ['7072', '7073']).execute();
+    expect((await signIn(user(72, { active: false }))).body).toMatchObject({
+      success: false,
+      message: 'this LinuxDO account is not active',
+    });
+    expect((await signIn(user(73, { silenced: true }))).body).toMatchObject({
+      success: false,
+      message: 'this LinuxDO account is silenced',
+    });
+    const rows = await fx.t.database.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('linux_do_id', 'in', ['7072', '7073'])
+      .execute();
     expect(rows).toEqual([]);
   });
 });

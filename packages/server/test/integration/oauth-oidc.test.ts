@@ -11,7 +11,12 @@ const oidc: RedirectProviderCase = {
   label: 'OIDC',
   field: 'oidc_id',
   enabledOption: 'oidc.enabled',
-  user: (n) => ({ sub: `subject-${n}`, preferred_username: `pref${n}`, name: `Idp Person ${n}`, email: `person${n}@idp.test` }),
+  user: (n) => ({
+    sub: `subject-${n}`,
+    preferred_username: `pref${n}`,
+    name: `Idp Person ${n}`,
+    email: `person${n}@idp.test`,
+  }),
   idOf: (n) => `subject-${n}`,
   nameOf: (n) => `Idp Person ${n}`,
   emailOf: (n) => `person${n}@idp.test`,
@@ -39,7 +44,13 @@ describe.each(dialects)('OIDC sign-in on %s', (dialect) => {
     const code = await signIn(60);
     expect(fx.mock.exchanges.at(-1)).toEqual({
       provider: 'oidc',
-      fields: { grant_type: 'authorization_code', code, redirect_uri: 'http://localhost:80/oauth/oidc', client_id: 'oidc-client', client_secret: 'oidc-secret' },
+      fields: {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'http://localhost:80/oauth/oidc',
+        client_id: 'oidc-client',
+        client_secret: 'oidc-secret',
+      },
     });
     await fx.setOption('ServerAddress', 'https://gateway.example.com');
     try {
@@ -54,7 +65,10 @@ describe.each(dialects)('OIDC sign-in on %s', (dialect) => {
     const c = new Client(fx.t.app);
     const st = await oauthState(c);
     const code = fx.mock.issueCode('oidc', { sub: 'subject-bare', preferred_username: 'bare' });
-    expect((await oauthCallback(c, 'oidc', code, st.state, st.cookie)).body).toMatchObject({ success: true, data: { display_name: 'bare', oidc_id: 'subject-bare', email: '' } });
+    expect((await oauthCallback(c, 'oidc', code, st.state, st.cookie)).body).toMatchObject({
+      success: true,
+      data: { display_name: 'bare', oidc_id: 'subject-bare', email: '' },
+    });
   });
 
   it('without token and user info endpoints the sign-in answers the OIDC configuration message', async () => {
@@ -65,7 +79,8 @@ describe.each(dialects)('OIDC sign-in on %s', (dialect) => {
       const res = await oauthCallback(c, 'oidc', fx.mock.issueCode('oidc', oidc.user(62)), st.state, st.cookie);
       expect(res.body).toMatchObject({
         success: false,
-        message: 'failed to get OIDC configuration, check network and the Well-Known URL (the administrator has not set the token and user info endpoints)',
+        message:
+          'failed to get OIDC configuration, check network and the Well-Known URL (the administrator has not set the token and user info endpoints)',
       });
     } finally {
       await fx.setOption('oidc.token_endpoint', `${fx.mock.url}/oidc/token`);

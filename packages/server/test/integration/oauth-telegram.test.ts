@@ -22,18 +22,34 @@ function signed(fields: Record<string, string | number>, token = BOT_TOKEN): Rec
 }
 
 const widget = (id: number, extra: Record<string, string | number> = {}) =>
-  signed({ id, first_name: 'Tele', last_name: `Gram${id}`, username: `tg${id}`, photo_url: `https://t.me/i/${id}.jpg`, auth_date: now(), ...extra });
+  signed({
+    id,
+    first_name: 'Tele',
+    last_name: `Gram${id}`,
+    username: `tg${id}`,
+    photo_url: `https://t.me/i/${id}.jpg`,
+    auth_date: now(),
+    ...extra,
+  });
 
 describe.each(dialects)('Telegram login on %s', (dialect) => {
-  const fx = useOAuthApp(dialect, () => ({ TelegramOAuthEnabled: 'true', TelegramBotToken: BOT_TOKEN, TelegramBotName: 'tollway_bot' }));
+  const fx = useOAuthApp(dialect, () => ({
+    TelegramOAuthEnabled: 'true',
+    TelegramBotToken: BOT_TOKEN,
+    TelegramBotName: 'tollway_bot',
+  }));
 
   const login = async (c: Client, fields: Record<string, string>, lang = 'en') => {
-    const res = await c.call<UserPublic>('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...fields, lang })}`);
+    const res = await c.call<UserPublic>(
+      'GET',
+      `/api/oauth/telegram/login?${new URLSearchParams({ ...fields, lang })}`,
+    );
     if (res.body.success) c.userId = res.body.data!.id;
     return res;
   };
   /** The widget's redirect: a top-level navigation, so cookies only, never New-Api-User. */
-  const bind = (c: Client, fields: Record<string, string>) => c.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams(fields)}`, undefined, { 'new-api-user': '' });
+  const bind = (c: Client, fields: Record<string, string>) =>
+    c.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams(fields)}`, undefined, { 'new-api-user': '' });
   /** `c`'s session with `extra` cookies (the state cookie) added; `header` false drops New-Api-User (a plain link). */
   const withCookie = (c: Client, extra: string, header = true): Client => {
     const copy = new Client(fx.t.app);
@@ -45,7 +61,11 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
   it('a signed widget answer creates telegram_<n> and logs in (lang is not signed); the next finds the user', async () => {
     const c = new Client(fx.t.app);
     const first = await login(c, widget(1), 'zh');
-    expect(first.body).toMatchObject({ success: true, message: 'login success', data: { display_name: 'Tele Gram1', telegram_id: '1', quota: 777 } });
+    expect(first.body).toMatchObject({
+      success: true,
+      message: 'login success',
+      data: { display_name: 'Tele Gram1', telegram_id: '1', quota: 777 },
+    });
     expect(first.body.data!.username).toMatch(/^telegram_\d+$/);
     expect(await fx.self(c)).toMatchObject({ id: first.body.data!.id });
     const second = await login(new Client(fx.t.app), widget(1));
@@ -58,19 +78,44 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
   it('refuses a wrong hash, a changed field, another bot token and an auth_date over a day old', async () => {
     const bad = 'Telegram login data is not signed by the bot: sign in with Telegram again';
     const good = widget(3);
-    expect((await login(new Client(fx.t.app), { ...good, hash: '0'.repeat(64) })).body).toMatchObject({ success: false, message: bad });
-    expect((await login(new Client(fx.t.app), { ...good, username: 'someone_else' })).body).toMatchObject({ success: false, message: bad });
-    expect((await login(new Client(fx.t.app), { ...good, id: '4' })).body).toMatchObject({ success: false, message: bad });
-    expect((await login(new Client(fx.t.app), signed({ id: 3, auth_date: now() }, '999:other-bot'))).body).toMatchObject({ success: false, message: bad });
+    expect((await login(new Client(fx.t.app), { ...good, hash: '0'.repeat(64) })).body).toMatchObject({
+      success: false,
+      message: bad,
+    });
+    expect((await login(new Client(fx.t.app), { ...good, username: 'someone_else' })).body).toMatchObject({
+      success: false,
+      message: bad,
+    });
+    expect((await login(new Client(fx.t.app), { ...good, id: '4' })).body).toMatchObject({
+      success: false,
+      message: bad,
+    });
+    expect(
+      (await login(new Client(fx.t.app), signed({ id: 3, auth_date: now() }, '999:other-bot'))).body,
+    ).toMatchObject({ success: false, message: bad });
     const stale = await login(new Client(fx.t.app), widget(3, { auth_date: now() - 24 * 3600 - 60 }));
     expectRefused(stale);
-    expect(stale.body).toMatchObject({ success: false, message: 'Telegram login data has expired: sign in with Telegram again' });
-    const rows = await fx.t.database.db.kysely.selectFrom('users').select('id').where('telegram_id', '=', '3').execute();
+    expect(stale.body).toMatchObject({
+      success: false,
+      message: 'Telegram login data has expired: sign in with Telegram again',
+    });
+    const rows = await fx.t.database.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('telegram_id', '=', '3')
+      .execute();
     expect(rows).toEqual([]);
     expect((await login(new Client(fx.t.app), widget(3, { auth_date: now() - 23 * 3600 }))).body.success).toBe(true);
   });
 
-  const telegramIdOf = async (id: number) => (await fx.t.database.db.kysely.selectFrom('users').select('telegram_id').where('id', '=', id).executeTakeFirstOrThrow()).telegram_id;
+  const telegramIdOf = async (id: number) =>
+    (
+      await fx.t.database.db.kysely
+        .selectFrom('users')
+        .select('telegram_id')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).telegram_id;
 
   it('the console binds with New-Api-User (message "bind"); refused when another user holds it, without a login or with a forged widget', async () => {
     const alice = fx.users[0]!;
@@ -78,15 +123,27 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     const res = await alice.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams(widget(10))}`);
     expect(res.body).toEqual({ success: true, message: 'bind' });
     expect(await fx.self(alice)).toMatchObject({ telegram_id: '10' });
-    expect((await login(new Client(fx.t.app), widget(10))).body).toMatchObject({ success: true, data: { id: alice.userId } });
+    expect((await login(new Client(fx.t.app), widget(10))).body).toMatchObject({
+      success: true,
+      data: { id: alice.userId },
+    });
     const refused = await bob.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams(widget(10))}`);
     expectRefused(refused);
-    expect(refused.body).toMatchObject({ success: false, message: 'this Telegram account is already bound to another user' });
+    expect(refused.body).toMatchObject({
+      success: false,
+      message: 'this Telegram account is already bound to another user',
+    });
     const anonymous = await bind(new Client(fx.t.app), widget(11));
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.message).toBe('not logged in: log in, then bind Telegram from the personal settings page');
-    const forged = await bob.call('GET', `/api/oauth/telegram/bind?${new URLSearchParams({ ...widget(12), first_name: 'Forged' })}`);
-    expect(forged.body).toMatchObject({ success: false, message: 'Telegram login data is not signed by the bot: sign in with Telegram again' });
+    const forged = await bob.call(
+      'GET',
+      `/api/oauth/telegram/bind?${new URLSearchParams({ ...widget(12), first_name: 'Forged' })}`,
+    );
+    expect(forged.body).toMatchObject({
+      success: false,
+      message: 'Telegram login data is not signed by the bot: sign in with Telegram again',
+    });
   });
 
   it("the widget's redirect binds only with a bind state its own session asked for, then goes to /app/me", async () => {
@@ -104,37 +161,65 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     const attacker = fx.users[0]!;
     const noState = await bind(victim, widget(30));
     expect(noState.status).toBe(403);
-    expect(noState.body).toMatchObject({ success: false, message: 'sign-in state missing or expired: start the sign-in again from the login page' });
+    expect(noState.body).toMatchObject({
+      success: false,
+      message: 'sign-in state missing or expired: start the sign-in again from the login page',
+    });
     // A state the victim's browser got without the console (a top-level link to /api/oauth/state) is a sign-in state.
     const signInState = await oauthState(withCookie(victim, '', false));
     const plain = await bind(withCookie(victim, signInState.cookie), { ...widget(30), state: signInState.state });
     expect(plain.status).toBe(403);
-    expect(plain.body.message).toBe('this bind was not started from your personal settings page: bind Telegram from there again');
+    expect(plain.body.message).toBe(
+      'this bind was not started from your personal settings page: bind Telegram from there again',
+    );
     // The attacker's own bind state, planted in the victim's browser, names the attacker's session, not the victim's.
     const planted = await oauthState(attacker);
     const cross = await bind(withCookie(victim, planted.cookie), { ...widget(30), state: planted.state });
     expect(cross.status).toBe(403);
     expect(await telegramIdOf(victim.userId!)).toBe('');
-    expect(await fx.t.database.db.kysely.selectFrom('user_identities').select('user_id').where('provider', '=', 'telegram').where('external_id', '=', '30').execute()).toEqual([]);
+    expect(
+      await fx.t.database.db.kysely
+        .selectFrom('user_identities')
+        .select('user_id')
+        .where('provider', '=', 'telegram')
+        .where('external_id', '=', '30')
+        .execute(),
+    ).toEqual([]);
   });
 
   it('a login sent from another site (Sec-Fetch-Site: cross-site) is refused and sets no session', async () => {
-    const res = await new Client(fx.t.app).call('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`, undefined, {
-      'sec-fetch-site': 'cross-site',
-    });
+    const res = await new Client(fx.t.app).call(
+      'GET',
+      `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`,
+      undefined,
+      {
+        'sec-fetch-site': 'cross-site',
+      },
+    );
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ success: false, message: "Telegram sign-in must start from this site's login page" });
-    expect(setCookies(res).some((h) => h.startsWith('session='))).toBe(false);
-    const same = await new Client(fx.t.app).call('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`, undefined, {
-      'sec-fetch-site': 'same-origin',
+    expect(res.body).toMatchObject({
+      success: false,
+      message: "Telegram sign-in must start from this site's login page",
     });
+    expect(setCookies(res).some((h) => h.startsWith('session='))).toBe(false);
+    const same = await new Client(fx.t.app).call(
+      'GET',
+      `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(50), lang: 'en' })}`,
+      undefined,
+      {
+        'sec-fetch-site': 'same-origin',
+      },
+    );
     expect(same.body.success).toBe(true);
   });
 
   it('refuses when Telegram login is disabled, and unknown accounts when registration is closed', async () => {
     await fx.setOption('TelegramOAuthEnabled', 'false');
     try {
-      expect((await login(new Client(fx.t.app), widget(1))).body).toMatchObject({ success: false, message: 'the administrator has not enabled Telegram sign-in' });
+      expect((await login(new Client(fx.t.app), widget(1))).body).toMatchObject({
+        success: false,
+        message: 'the administrator has not enabled Telegram sign-in',
+      });
     } finally {
       await fx.setOption('TelegramOAuthEnabled', 'true');
     }
@@ -156,7 +241,10 @@ describe.each(dialects)('Telegram login on %s', (dialect) => {
     await fx.setOption('QuotaForInvitee', '200');
     const bob = fx.users[1]!;
     const before = await fx.self(bob);
-    const res = await new Client(fx.t.app).call<UserPublic>('GET', `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(41), lang: 'en', aff: before.aff_code })}`);
+    const res = await new Client(fx.t.app).call<UserPublic>(
+      'GET',
+      `/api/oauth/telegram/login?${new URLSearchParams({ ...widget(41), lang: 'en', aff: before.aff_code })}`,
+    );
     expect(res.body).toMatchObject({ success: true, data: { telegram_id: '41', quota: 977, inviter_id: bob.userId } });
     expect(await fx.self(bob)).toMatchObject({ aff_count: before.aff_count + 1, aff_quota: before.aff_quota + 250000 });
   });

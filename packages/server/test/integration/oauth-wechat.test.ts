@@ -18,26 +18,40 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
     if (res.body.success) c.userId = res.body.data!.id;
     return res;
   };
-  const bind = (c: Client, openid: string) => c.call('GET', `/api/oauth/wechat/bind?code=${fx.mock.issueCode('wechat', openid)}`);
+  const bind = (c: Client, openid: string) =>
+    c.call('GET', `/api/oauth/wechat/bind?code=${fx.mock.issueCode('wechat', openid)}`);
 
   it('a first code creates wechat_<n> and logs in; the next code for the same openid finds the user', async () => {
     const c = new Client(fx.t.app);
     const first = await login(c, 'openid-1');
-    expect(first.body).toMatchObject({ success: true, message: 'login success', data: { display_name: 'WeChat User', wechat_id: 'openid-1', quota: 777 } });
+    expect(first.body).toMatchObject({
+      success: true,
+      message: 'login success',
+      data: { display_name: 'WeChat User', wechat_id: 'openid-1', quota: 777 },
+    });
     expect(first.body.data!.username).toMatch(/^wechat_\d+$/);
     expect(String(first.raw.headers['set-cookie'])).toMatch(/^session=/);
     expect(await fx.self(c)).toMatchObject({ id: first.body.data!.id });
     const second = await login(new Client(fx.t.app), 'openid-1');
     expect(second.body.data!.id).toBe(first.body.data!.id);
-    expect(fx.mock.exchanges.at(-1)).toEqual({ provider: 'wechat', fields: { code: expect.stringMatching(/^wechat-code-/) } });
+    expect(fx.mock.exchanges.at(-1)).toEqual({
+      provider: 'wechat',
+      fields: { code: expect.stringMatching(/^wechat-code-/) },
+    });
   });
 
   it("refuses a code the WeChat server rejects, with the server's reason", async () => {
     const res = await new Client(fx.t.app).call('GET', '/api/oauth/wechat?code=123456');
-    expect(res.body).toMatchObject({ success: false, message: 'WeChat verification failed: invalid or expired verification code' });
+    expect(res.body).toMatchObject({
+      success: false,
+      message: 'WeChat verification failed: invalid or expired verification code',
+    });
     await fx.setOption('WeChatServerToken', 'wrong-token');
     try {
-      expect((await login(new Client(fx.t.app), 'openid-x')).body).toMatchObject({ success: false, message: 'WeChat verification failed: access token invalid' });
+      expect((await login(new Client(fx.t.app), 'openid-x')).body).toMatchObject({
+        success: false,
+        message: 'WeChat verification failed: access token invalid',
+      });
     } finally {
       await fx.setOption('WeChatServerToken', MOCK_WECHAT_TOKEN);
     }
@@ -48,10 +62,16 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
     const bob = fx.users[1]!;
     expect((await bind(alice, 'openid-alice')).body).toMatchObject({ success: true, message: 'bind' });
     expect(await fx.self(alice)).toMatchObject({ wechat_id: 'openid-alice' });
-    expect((await login(new Client(fx.t.app), 'openid-alice')).body).toMatchObject({ success: true, data: { id: alice.userId } });
+    expect((await login(new Client(fx.t.app), 'openid-alice')).body).toMatchObject({
+      success: true,
+      data: { id: alice.userId },
+    });
     const refused = await bind(bob, 'openid-alice');
     expectRefused(refused);
-    expect(refused.body).toMatchObject({ success: false, message: 'this WeChat account is already bound to another user' });
+    expect(refused.body).toMatchObject({
+      success: false,
+      message: 'this WeChat account is already bound to another user',
+    });
     expect((await fx.self(bob)).wechat_id).toBe('');
     const anonymous = await bind(new Client(fx.t.app), 'openid-anon');
     expect(anonymous.status).toBe(401);
@@ -68,7 +88,10 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
     await fx.setOption('RegisterEnabled', 'false');
     try {
       const res = await login(new Client(fx.t.app), 'openid-new');
-      expect(res.body).toMatchObject({ success: false, message: 'no user is bound to this WeChat account and the administrator has disabled new user registration' });
+      expect(res.body).toMatchObject({
+        success: false,
+        message: 'no user is bound to this WeChat account and the administrator has disabled new user registration',
+      });
       expect((await login(new Client(fx.t.app), 'openid-1')).body.success).toBe(true);
     } finally {
       await fx.setOption('RegisterEnabled', 'true');
@@ -81,10 +104,19 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
     await fx.setOption('QuotaForInvitee', '200');
     const bob = fx.users[1]!;
     const before = await fx.self(bob);
-    const res = await new Client(fx.t.app).call<UserPublic>('GET', `/api/oauth/wechat?code=${fx.mock.issueCode('wechat', 'openid-invited')}&aff=${before.aff_code}`);
-    expect(res.body).toMatchObject({ success: true, data: { wechat_id: 'openid-invited', quota: 977, inviter_id: bob.userId } });
+    const res = await new Client(fx.t.app).call<UserPublic>(
+      'GET',
+      `/api/oauth/wechat?code=${fx.mock.issueCode('wechat', 'openid-invited')}&aff=${before.aff_code}`,
+    );
+    expect(res.body).toMatchObject({
+      success: true,
+      data: { wechat_id: 'openid-invited', quota: 977, inviter_id: bob.userId },
+    });
     expect(await fx.self(bob)).toMatchObject({ aff_count: before.aff_count + 1, aff_quota: before.aff_quota + 250000 });
-    const stranger = await new Client(fx.t.app).call<UserPublic>('GET', `/api/oauth/wechat?code=${fx.mock.issueCode('wechat', 'openid-uninvited')}&aff=nosuchcode`);
+    const stranger = await new Client(fx.t.app).call<UserPublic>(
+      'GET',
+      `/api/oauth/wechat?code=${fx.mock.issueCode('wechat', 'openid-uninvited')}&aff=nosuchcode`,
+    );
     expect(stranger.body).toMatchObject({ success: true, data: { quota: 777, inviter_id: 0 } });
   });
 });

@@ -76,7 +76,9 @@ describe.each(dialects)('options on %s', (dialect) => {
   });
 
   it('keeps secrets write-only', async () => {
-    expect((await root.call('PUT', '/api/option/', { key: 'SMTPToken', value: 'smtp-secret-value' })).body.success).toBe(true);
+    expect(
+      (await root.call('PUT', '/api/option/', { key: 'SMTPToken', value: 'smtp-secret-value' })).body.success,
+    ).toBe(true);
     const res = await root.call('GET', '/api/option/');
     expect(JSON.stringify(res.body)).not.toContain('smtp-secret-value');
     expect(t.runtime.ctx.options.get('SMTPToken')).toBe('smtp-secret-value');

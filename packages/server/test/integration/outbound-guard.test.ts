@@ -35,7 +35,9 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
     intranet = await listenLocally(
       http.createServer((req, res) => {
         req.resume();
-        res.writeHead(req.url?.includes('ok-page') ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(SECRET_PAGE);
+        res
+          .writeHead(req.url?.includes('ok-page') ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+          .end(SECRET_PAGE);
       }),
     );
     // Webhook URLs must be https: the server's undici calls trust the receivers' test certificate.
@@ -75,7 +77,12 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
       for (const k of Object.keys(settings)) await option(gw.root, `fetch_setting.${k}`, defaults[k]!);
     }
   }
-  const saveHook = (c: Client, url: string) => c.call('PUT', '/api/user/setting', { notify_type: 'webhook', quota_warning_threshold: THRESHOLD, webhook_url: url });
+  const saveHook = (c: Client, url: string) =>
+    c.call('PUT', '/api/user/setting', {
+      notify_type: 'webhook',
+      quota_warning_threshold: THRESHOLD,
+      webhook_url: url,
+    });
   const chat = async (key: string) => {
     const res = await request(`${gw.base}/v1/chat/completions`, {
       method: 'POST',
@@ -105,13 +112,37 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
     const port = new URL(hook.url).port;
     // The English reason, and its rule as a code with values (the console words it in the viewer's language).
     const cases: [string, string, Record<string, unknown>][] = [
-      [`https://127.0.0.1/hook`, '127.0.0.1 is a loopback address', { reason_code: 'outbound_address_blocked', target: '127.0.0.1' }],
-      [`https://2130706433/hook`, '127.0.0.1 is a loopback address', { reason_code: 'outbound_address_blocked', target: '127.0.0.1' }],
+      [
+        `https://127.0.0.1/hook`,
+        '127.0.0.1 is a loopback address',
+        { reason_code: 'outbound_address_blocked', target: '127.0.0.1' },
+      ],
+      [
+        `https://2130706433/hook`,
+        '127.0.0.1 is a loopback address',
+        { reason_code: 'outbound_address_blocked', target: '127.0.0.1' },
+      ],
       [`https://[::ffff:127.0.0.1]/hook`, 'is a loopback address', { reason_code: 'outbound_address_blocked' }],
-      [`https://169.254.169.254/latest/meta-data`, '169.254.169.254 is a link-local address', { reason_code: 'outbound_address_blocked', target: '169.254.169.254' }],
-      [`https://10.0.0.8/hook`, 'is a private address', { reason_code: 'outbound_address_blocked', target: '10.0.0.8' }],
-      [`https://localhost/hook`, 'localhost resolves to an address that is loopback', { reason_code: 'outbound_resolved_blocked', target: 'localhost' }],
-      [`https://127.0.0.1:${port}/hook`, `port ${port} is not allowed`, { reason_code: 'outbound_port_refused', port: Number(port) }],
+      [
+        `https://169.254.169.254/latest/meta-data`,
+        '169.254.169.254 is a link-local address',
+        { reason_code: 'outbound_address_blocked', target: '169.254.169.254' },
+      ],
+      [
+        `https://10.0.0.8/hook`,
+        'is a private address',
+        { reason_code: 'outbound_address_blocked', target: '10.0.0.8' },
+      ],
+      [
+        `https://localhost/hook`,
+        'localhost resolves to an address that is loopback',
+        { reason_code: 'outbound_resolved_blocked', target: 'localhost' },
+      ],
+      [
+        `https://127.0.0.1:${port}/hook`,
+        `port ${port} is not allowed`,
+        { reason_code: 'outbound_port_refused', port: Number(port) },
+      ],
     ];
     for (const [url, reason, params] of cases) {
       const res = await saveHook(u.client, url);
@@ -119,7 +150,10 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
       expect(res.body.message, url).toContain('webhook_url is not allowed: ');
       expect(res.body.message, url).toContain(reason);
       expect((res.body as { code?: string }).code, url).toBe('webhook_url_blocked');
-      expect((res.body as { params?: unknown }).params, url).toMatchObject({ reason: expect.stringContaining(reason), ...params });
+      expect((res.body as { params?: unknown }).params, url).toMatchObject({
+        reason: expect.stringContaining(reason),
+        ...params,
+      });
     }
     // A public name that cannot be resolved here is kept (it is checked again on every call).
     expect((await saveHook(u.client, 'https://hooks.example.com/tollway')).body.success).toBe(true);
@@ -156,13 +190,22 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
 
   it('domain deny-list and allow-list', async () => {
     const u = await newUser();
-    await withSettings({ allow_private_ip: 'true', allowed_ports: '[]', domain_list: '["localhost", "*.blocked.example"]' }, async () => {
-      expect((await saveHook(u.client, `https://localhost:${new URL(hook.url).port}/x`)).body.message).toContain('localhost is in the blocked domain list');
-      expect((await saveHook(u.client, 'https://a.blocked.example/x')).body.message).toContain('a.blocked.example is in the blocked domain list');
-      expect((await saveHook(u.client, 'https://fine.example/x')).body.success).toBe(true);
-    });
+    await withSettings(
+      { allow_private_ip: 'true', allowed_ports: '[]', domain_list: '["localhost", "*.blocked.example"]' },
+      async () => {
+        expect((await saveHook(u.client, `https://localhost:${new URL(hook.url).port}/x`)).body.message).toContain(
+          'localhost is in the blocked domain list',
+        );
+        expect((await saveHook(u.client, 'https://a.blocked.example/x')).body.message).toContain(
+          'a.blocked.example is in the blocked domain list',
+        );
+        expect((await saveHook(u.client, 'https://fine.example/x')).body.success).toBe(true);
+      },
+    );
     await withSettings({ domain_filter_mode: 'true', domain_list: '["hooks.example.com"]' }, async () => {
-      expect((await saveHook(u.client, 'https://other.example.com/x')).body.message).toContain('other.example.com is not in the allowed domain list');
+      expect((await saveHook(u.client, 'https://other.example.com/x')).body.message).toContain(
+        'other.example.com is not in the allowed domain list',
+      );
       expect((await saveHook(u.client, 'https://hooks.example.com/x')).body.success).toBe(true);
     });
   });
@@ -172,14 +215,24 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
     const port = new URL(hook.url).port;
     await withSettings({ allow_private_ip: 'true', allowed_ports: '[]', ip_list: '["127.0.0.0/8"]' }, async () => {
       expect((await saveHook(u.client, `${hook.url}/x`)).body.message).toContain('127.0.0.1 is in the blocked IP list');
-      expect((await saveHook(u.client, `https://localhost:${port}/x`)).body.message).toContain('localhost resolves to an address that is in the blocked IP list');
+      expect((await saveHook(u.client, `https://localhost:${port}/x`)).body.message).toContain(
+        'localhost resolves to an address that is in the blocked IP list',
+      );
     });
-    await withSettings({ allow_private_ip: 'true', allowed_ports: '[]', ip_filter_mode: 'true', ip_list: '["10.0.0.0/8"]' }, async () => {
-      expect((await saveHook(u.client, `${hook.url}/x`)).body.message).toContain('127.0.0.1 is not in the allowed IP list');
-    });
-    await withSettings({ allow_private_ip: 'true', allowed_ports: '[]', ip_filter_mode: 'true', ip_list: '["127.0.0.1"]' }, async () => {
-      expect((await saveHook(u.client, `${hook.url}/x`)).body.success).toBe(true);
-    });
+    await withSettings(
+      { allow_private_ip: 'true', allowed_ports: '[]', ip_filter_mode: 'true', ip_list: '["10.0.0.0/8"]' },
+      async () => {
+        expect((await saveHook(u.client, `${hook.url}/x`)).body.message).toContain(
+          '127.0.0.1 is not in the allowed IP list',
+        );
+      },
+    );
+    await withSettings(
+      { allow_private_ip: 'true', allowed_ports: '[]', ip_filter_mode: 'true', ip_list: '["127.0.0.1"]' },
+      async () => {
+        expect((await saveHook(u.client, `${hook.url}/x`)).body.success).toBe(true);
+      },
+    );
   });
 
   it('a webhook receiver that redirects is not followed (not to a private address, not anywhere)', async () => {
@@ -207,7 +260,9 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
       expect(res.body.message, key).toContain(message);
     }
     const list = await gw.root.call<{ key: string; value: string }[]>('GET', '/api/option/');
-    const values = Object.fromEntries(list.body.data!.filter((o) => o.key.startsWith('fetch_setting.')).map((o) => [o.key, o.value]));
+    const values = Object.fromEntries(
+      list.body.data!.filter((o) => o.key.startsWith('fetch_setting.')).map((o) => [o.key, o.value]),
+    );
     expect(values).toEqual({
       'fetch_setting.enable_ssrf_protection': 'true',
       'fetch_setting.allow_private_ip': 'false',
@@ -221,10 +276,18 @@ describe.each(dialects)('outbound request guard on %s', (dialect) => {
   });
 
   it('fetch_models and channel tests against a page that is not a model API never echo it', async () => {
-    const models = await gw.root.call('POST', '/api/channel/fetch_models', { base_url: intranet.url, type: 1, key: 'sk-any' });
+    const models = await gw.root.call('POST', '/api/channel/fetch_models', {
+      base_url: intranet.url,
+      type: 1,
+      key: 'sk-any',
+    });
     expect(models.body.success).toBe(false);
     expect(models.body.message).toBe('upstream answered HTTP 404 (text/html)');
-    const okPage = await gw.root.call('POST', '/api/channel/fetch_models', { base_url: `${intranet.url}/ok-page`, type: 1, key: 'sk-any' });
+    const okPage = await gw.root.call('POST', '/api/channel/fetch_models', {
+      base_url: `${intranet.url}/ok-page`,
+      type: 1,
+      key: 'sk-any',
+    });
     expect(okPage.body.message).toBe('upstream answered HTTP 200 (text/html), which is not JSON');
     const created = await gw.root.call<{ ids: number[] }>('POST', '/api/channel/', {
       mode: 'single',

@@ -32,15 +32,23 @@ describe('permission matrix over every /api route', () => {
       headers['new-api-user'] = String(principals[who].id);
     }
     // An empty body reaches validation (after the guard) without changing anything.
-    const res = await t.app.inject({ method: def.method, url, headers, ...(def.method === 'GET' || def.method === 'DELETE' ? {} : { payload: {} }) });
+    const res = await t.app.inject({
+      method: def.method,
+      url,
+      headers,
+      ...(def.method === 'GET' || def.method === 'DELETE' ? {} : { payload: {} }),
+    });
     // A refusal by the guard is 401, or 403 with a "no permission" message (business rules may also answer 403).
-    const denied = res.statusCode === 401 ? 401 : res.statusCode === 403 && res.json().message.startsWith('no permission') ? 403 : 0;
+    const denied =
+      res.statusCode === 401 ? 401 : res.statusCode === 403 && res.json().message.startsWith('no permission') ? 403 : 0;
     return { status: res.statusCode, denied };
   }
 
   it('every route Fastify serves under /api was declared through the router with a level', () => {
     const declared = new Set(t.router.routes.map((r) => `${r.method} ${r.url}`));
-    const served = t.registered.filter((r) => r.url.startsWith('/api') && r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
+    const served = t.registered
+      .filter((r) => r.url.startsWith('/api') && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
     expect(served.length).toBeGreaterThan(20);
     for (const s of served) expect(declared.has(s), s).toBe(true);
     for (const r of t.router.routes) expect(['public', 'user', 'admin', 'root']).toContain(r.level);
@@ -48,14 +56,19 @@ describe('permission matrix over every /api route', () => {
 
   it('allows and denies exactly as declared', async () => {
     // Logging out ends the caller's session and deleting one's own account is destructive, so they run last.
-    const last = (r: RouteDef) => Number(r.method === 'DELETE' && r.url.includes('self')) + 2 * Number(r.url === '/api/user/logout');
+    const last = (r: RouteDef) =>
+      Number(r.method === 'DELETE' && r.url.includes('self')) + 2 * Number(r.url === '/api/user/logout');
     const routes = [...t.router.routes].sort((a, b) => last(a) - last(b));
     const failures: string[] = [];
     for (const def of routes) {
       for (const who of ['anonymous', 'user', 'admin', 'root'] as const) {
         const { status, denied } = await call(def, who);
         const allowed = callerRank[who] >= rank[def.level];
-        const expected = allowed ? 'allowed (no guard refusal, no 5xx)' : who === 'anonymous' ? '401' : '403 no permission';
+        const expected = allowed
+          ? 'allowed (no guard refusal, no 5xx)'
+          : who === 'anonymous'
+            ? '401'
+            : '403 no permission';
         const ok = allowed ? denied === 0 && status < 500 : denied === (who === 'anonymous' ? 401 : 403);
         if (!ok) failures.push(`${def.method} ${def.url} as ${who}: got ${status}, expected ${expected}`);
       }

@@ -28,15 +28,30 @@ describe('playground', () => {
 
   // The console's session (cookie and New-Api-User) instead of an API key; the SDK's key is not used.
   const sdk = (c: Client, headers: Record<string, string> = {}) =>
-    new OpenAI({ apiKey: 'unused', baseURL: `${base}/pg`, maxRetries: 0, defaultHeaders: { cookie: c.cookie, 'new-api-user': String(c.userId), ...headers } });
+    new OpenAI({
+      apiKey: 'unused',
+      baseURL: `${base}/pg`,
+      maxRetries: 0,
+      defaultHeaders: { cookie: c.cookie, 'new-api-user': String(c.userId), ...headers },
+    });
   const hi = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }] };
 
   it('refuses without a session, and without an enabled token sends the user to create one', async () => {
-    await expect(new OpenAI({ apiKey: 'x', baseURL: `${base}/pg`, maxRetries: 0 }).chat.completions.create(hi)).rejects.toMatchObject({ status: 401 });
-    await expect(sdk(user, { 'new-api-user': '999' }).chat.completions.create(hi)).rejects.toMatchObject({ status: 401 });
-    await expect(sdk(user).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'no_enabled_token' } });
+    await expect(
+      new OpenAI({ apiKey: 'x', baseURL: `${base}/pg`, maxRetries: 0 }).chat.completions.create(hi),
+    ).rejects.toMatchObject({ status: 401 });
+    await expect(sdk(user, { 'new-api-user': '999' }).chat.completions.create(hi)).rejects.toMatchObject({
+      status: 401,
+    });
+    await expect(sdk(user).chat.completions.create(hi)).rejects.toMatchObject({
+      status: 403,
+      error: { code: 'no_enabled_token' },
+    });
     await addToken(t, user.userId!, { name: 'disabled-first', remainQuota: 0, unlimited: false });
-    await expect(sdk(user).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'no_enabled_token' } });
+    await expect(sdk(user).chat.completions.create(hi)).rejects.toMatchObject({
+      status: 403,
+      error: { code: 'no_enabled_token' },
+    });
   });
 
   it('streams a chat with the session and bills the usable token in the default group', async () => {
@@ -46,20 +61,42 @@ describe('playground', () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe('Hello from the mock!');
     await drainWriter(t);
-    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('user_id', '=', user.userId!).where('type', '=', 2).executeTakeFirstOrThrow();
-    expect(log).toMatchObject({ token_id: tok.id, token_name: 'pg-token', group: 'default', channel_name: 'default-ch', is_stream: 1 });
+    const log = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', user.userId!)
+      .where('type', '=', 2)
+      .executeTakeFirstOrThrow();
+    expect(log).toMatchObject({
+      token_id: tok.id,
+      token_name: 'pg-token',
+      group: 'default',
+      channel_name: 'default-ch',
+      is_stream: 1,
+    });
     expect(Number(log.quota)).toBeGreaterThan(0);
     // The upstream never sees the playground's group field.
     expect(mock.requests.at(-1)!.body).not.toHaveProperty('group');
   });
 
   it('uses a group the user may use, and refuses one they may not', async () => {
-    await root.call('PUT', '/api/option/', { key: 'UserUsableGroups', value: JSON.stringify({ default: 'Default', vip: 'VIP' }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'UserUsableGroups',
+      value: JSON.stringify({ default: 'Default', vip: 'VIP' }),
+    });
     const res = await sdk(user).chat.completions.create({ ...hi, group: 'vip' } as typeof hi);
     expect(res.choices[0]!.message.content).toBe('Hello from the mock!');
     await drainWriter(t);
-    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('user_id', '=', user.userId!).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const log = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', user.userId!)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(log).toMatchObject({ group: 'vip', channel_name: 'vip-ch' });
-    await expect(sdk(user).chat.completions.create({ ...hi, group: 'svip' } as typeof hi)).rejects.toMatchObject({ status: 403, error: { code: 'group_not_allowed' } });
+    await expect(sdk(user).chat.completions.create({ ...hi, group: 'svip' } as typeof hi)).rejects.toMatchObject({
+      status: 403,
+      error: { code: 'group_not_allowed' },
+    });
   });
 });

@@ -59,7 +59,9 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
       channel_info: '',
     };
     await k.insertInto('channels').values(channel).execute();
-    const abilities = groups.flatMap((group) => models.map((model) => ({ group, model, channel_id: id, enabled: 1, priority: 0, weight: 0, tag: '' })));
+    const abilities = groups.flatMap((group) =>
+      models.map((model) => ({ group, model, channel_id: id, enabled: 1, priority: 0, weight: 0, tag: '' })),
+    );
     await k.insertInto('abilities').values(abilities).execute();
   }
 
@@ -85,8 +87,23 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
   it('works logged out: routable models with ratio or fixed price, groups that serve them, the default group', async () => {
     const body = await pricing(new Client(t.app));
     expect(body.success).toBe(true);
-    expect(Object.keys(body).sort()).toEqual(['auto_groups', 'data', 'group_ratio', 'message', 'success', 'supported_endpoint', 'usable_group', 'vendors']);
-    expect(body.data.map((m) => m.model_name)).toEqual(['dall-e-3', 'gpt-4o', 'gpt-4o-mini', 'mystery-model', 'special-model']);
+    expect(Object.keys(body).sort()).toEqual([
+      'auto_groups',
+      'data',
+      'group_ratio',
+      'message',
+      'success',
+      'supported_endpoint',
+      'usable_group',
+      'vendors',
+    ]);
+    expect(body.data.map((m) => m.model_name)).toEqual([
+      'dall-e-3',
+      'gpt-4o',
+      'gpt-4o-mini',
+      'mystery-model',
+      'special-model',
+    ]);
     const m = byName(body);
     expect(m['gpt-4o']).toEqual({
       model_name: 'gpt-4o',
@@ -119,7 +136,10 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
 
   it('a logged-in caller sees their own group and its ratio', async () => {
     await root.call('PUT', '/api/user/', { id: user.userId, group: 'special' });
-    await root.call('PUT', '/api/option/', { key: 'GroupRatio', value: JSON.stringify({ default: 1, vip: 1.5, svip: 2, special: 0.5 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'GroupRatio',
+      value: JSON.stringify({ default: 1, vip: 1.5, svip: 2, special: 0.5 }),
+    });
     const body = await pricing(user);
     expect(body.usable_group).toEqual({ default: 'default', vip: 'vip', special: 'special' });
     expect(body.group_ratio).toEqual({ default: 1, vip: 1.5, special: 0.5 });
@@ -131,7 +151,10 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
 
   it('follows price changes: a fixed price wins over ratios', async () => {
     await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ 'gpt-4o': 0.25 }) });
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'mystery-model': 3, 'gpt-4o': 9 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelRatio',
+      value: JSON.stringify({ 'mystery-model': 3, 'gpt-4o': 9 }),
+    });
     await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ 'mystery-model': 2 }) });
     const m = byName(await pricing(user));
     expect(m['gpt-4o']).toMatchObject({ quota_type: 1, model_price: 0.25, model_ratio: 0 });
@@ -149,8 +172,15 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
     expect(o.json('CompletionRatio')).toEqual(defaultCompletionRatio);
     expect(o.json('CacheRatio')).toEqual(defaultCacheRatio);
     expect(o.json('ModelPrice')).toEqual(defaultModelPrice);
-    const stored = await t.runtime.ctx.db.kysely.selectFrom('options').select(['key', 'value']).where('key', 'in', ['ModelRatio', 'ModelPrice']).execute();
-    expect(Object.fromEntries(stored.map((r) => [r.key, JSON.parse(r.value)]))).toEqual({ ModelRatio: defaultModelRatio, ModelPrice: defaultModelPrice });
+    const stored = await t.runtime.ctx.db.kysely
+      .selectFrom('options')
+      .select(['key', 'value'])
+      .where('key', 'in', ['ModelRatio', 'ModelPrice'])
+      .execute();
+    expect(Object.fromEntries(stored.map((r) => [r.key, JSON.parse(r.value)]))).toEqual({
+      ModelRatio: defaultModelRatio,
+      ModelPrice: defaultModelPrice,
+    });
     // GroupRatio is not a pricing table: untouched.
     expect(o.json('GroupRatio')).toEqual({ default: 1, vip: 1.5, svip: 2, special: 0.5 });
     const m = byName(await pricing(user));

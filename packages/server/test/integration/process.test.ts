@@ -58,7 +58,9 @@ describe('the server process', () => {
     await new Promise((r) => socket.once('connect', r));
     let response = '';
     socket.on('data', (d) => (response += d));
-    socket.write(`POST /api/user/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST /api/user/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await new Promise((r) => setTimeout(r, 200));
     p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
@@ -76,7 +78,9 @@ describe('the server process', () => {
     const code = await p.exited;
     // A wrong password is a refusal: HTTP 200 with success:false, as new-api answers it.
     expect(response).toMatch(/^HTTP\/1\.1 200/);
-    expect(response).toContain('{"success":false,"message":"username or password is wrong, or the user has been banned"');
+    expect(response).toContain(
+      '{"success":false,"message":"username or password is wrong, or the user has been banned"',
+    );
     expect(code).toBe(0);
     expect(p.output()).toContain('shutdown complete');
 
@@ -85,7 +89,9 @@ describe('the server process', () => {
     await waitForStart(again);
     expect(again.output()).toContain('using the secret stored in the data folder');
     // Bursts of new connections wait in the kernel's accept queue: the longest it allows, not Node's default 511.
-    expect(acceptQueueLength(again.port)).toBe(Math.min(ASKED_BACKLOG, Number(fs.readFileSync('/proc/sys/net/core/somaxconn', 'utf8'))));
+    expect(acceptQueueLength(again.port)).toBe(
+      Math.min(ASKED_BACKLOG, Number(fs.readFileSync('/proc/sys/net/core/somaxconn', 'utf8'))),
+    );
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
   });

@@ -25,10 +25,20 @@ type Agg = { username: string; count: number; token_used: number; quota: number 
 const HOUR = 3600;
 const byKey = (m: Map<string, Agg>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)));
 const totals = (rows: Row[]) =>
-  rows.reduce((s, r) => ({ count: s.count + r.count, token_used: s.token_used + r.token_used, quota: s.quota + r.quota }), { count: 0, token_used: 0, quota: 0 });
+  rows.reduce(
+    (s, r) => ({ count: s.count + r.count, token_used: s.token_used + r.token_used, quota: s.quota + r.quota }),
+    { count: 0, token_used: 0, quota: 0 },
+  );
 
 describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
-  let t: TestApp, mock: MockUpstream, root: Client, base: string, alice: Client, bob: Client, aliceSdk: OpenAI, bobSdk: OpenAI;
+  let t: TestApp,
+    mock: MockUpstream,
+    root: Client,
+    base: string,
+    alice: Client,
+    bob: Client,
+    aliceSdk: OpenAI,
+    bobSdk: OpenAI;
   useGateway(dialect, { mock: () => startMockUpstream({ record: false }) }, async (gw) => {
     ({ t, mock, root, base } = gw);
     // $0.001 (500 quota) per dash-a call; dash-b is billed by tokens through its model ratio.
@@ -46,9 +56,15 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
   });
 
   const k = () => t.database.db.kysely;
-  const ask = (sdk: OpenAI, model: string) => sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
+  const ask = (sdk: OpenAI, model: string) =>
+    sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
   const askStream = async (sdk: OpenAI, model: string) => {
-    const s = await sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const s = await sdk.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     for await (const _ of s);
   };
   const aggregates = async () => {
@@ -76,7 +92,12 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
   };
 
   it('adds every relayed call to its user, model and hour, across several writer batches', async () => {
-    await Promise.all([ask(aliceSdk, 'dash-a'), ask(aliceSdk, 'dash-a'), askStream(aliceSdk, 'dash-b'), ask(bobSdk, 'dash-a')]);
+    await Promise.all([
+      ask(aliceSdk, 'dash-a'),
+      ask(aliceSdk, 'dash-a'),
+      askStream(aliceSdk, 'dash-b'),
+      ask(bobSdk, 'dash-a'),
+    ]);
     await drainWriter(t);
     // A second batch lands on the same keys: the upsert adds to the rows the first one created.
     await Promise.all([ask(aliceSdk, 'dash-a'), ask(aliceSdk, 'dash-b'), ask(bobSdk, 'dash-a')]);
@@ -87,7 +108,14 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
     const sum = (uid: number, model: string) =>
       [...agg]
         .filter(([key]) => key.startsWith(`${uid}|${model}|`))
-        .reduce((s, [, a]) => ({ count: s.count + a.count, token_used: s.token_used + a.token_used, quota: s.quota + a.quota }), { count: 0, token_used: 0, quota: 0 });
+        .reduce(
+          (s, [, a]) => ({
+            count: s.count + a.count,
+            token_used: s.token_used + a.token_used,
+            quota: s.quota + a.quota,
+          }),
+          { count: 0, token_used: 0, quota: 0 },
+        );
     expect(sum(alice.userId!, 'dash-a')).toEqual({ count: 3, token_used: 3 * 37, quota: 3 * 500 });
     expect(sum(bob.userId!, 'dash-a')).toEqual({ count: 2, token_used: 2 * 37, quota: 2 * 500 });
     const b = sum(alice.userId!, 'dash-b');
@@ -125,12 +153,23 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
     const tenDaysAgo = now - 10 * 86_400 - ((now - 10 * 86_400) % HOUR);
     await k()
       .insertInto('quota_data')
-      .values({ user_id: bob.userId!, username: 'bob', model_name: 'old-model', created_at: tenDaysAgo, token_used: 9, count: 4, quota: 90 })
+      .values({
+        user_id: bob.userId!,
+        username: 'bob',
+        model_name: 'old-model',
+        created_at: tenDaysAgo,
+        token_used: 9,
+        count: 4,
+        quota: 90,
+      })
       .execute();
-    const models = async (url: string) => new Set((await bob.call<Row[]>('GET', url)).body.data!.map((r) => r.model_name));
+    const models = async (url: string) =>
+      new Set((await bob.call<Row[]>('GET', url)).body.data!.map((r) => r.model_name));
 
     expect(await models('/api/data/self')).toEqual(new Set(['dash-a'])); // default 'hour': the last day
-    expect(await models(`/api/data/self?start_timestamp=${tenDaysAgo + 1}&end_timestamp=${tenDaysAgo + 60}`)).toEqual(new Set(['old-model']));
+    expect(await models(`/api/data/self?start_timestamp=${tenDaysAgo + 1}&end_timestamp=${tenDaysAgo + 60}`)).toEqual(
+      new Set(['old-model']),
+    );
     expect(await models(`/api/data/self?start_timestamp=${now + 7200}`)).toEqual(new Set());
     await root.call('PUT', '/api/option/', { key: 'DataExportDefaultTime', value: 'week' });
     expect(await models('/api/data/self')).toEqual(new Set(['dash-a', 'old-model'])); // 'week': the last 30 days
@@ -148,7 +187,9 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
   it('keeps no aggregates while DataExportEnabled is off; logs are still written', async () => {
     const before = await aggregates();
     const logsBefore = (await fromLogs()).size;
-    expect((await root.call('PUT', '/api/option/', { key: 'DataExportEnabled', value: 'false' })).body.success).toBe(true);
+    expect((await root.call('PUT', '/api/option/', { key: 'DataExportEnabled', value: 'false' })).body.success).toBe(
+      true,
+    );
     await Promise.all([ask(aliceSdk, 'dash-a'), ask(bobSdk, 'dash-a')]);
     await drainWriter(t);
     expect(byKey(await aggregates())).toEqual(byKey(before));
@@ -177,9 +218,22 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
       channelId: 0,
       quota: 10,
       countsRequest: true,
-      log: logRow({ user_id: uid, created_at: hour + i, username: 'bob', model_name: model, quota: 10, prompt_tokens: i, completion_tokens: 1, request_id: `replay-${i}` }),
+      log: logRow({
+        user_id: uid,
+        created_at: hour + i,
+        username: 'bob',
+        model_name: model,
+        quota: 10,
+        prompt_tokens: i,
+        completion_tokens: 1,
+        request_id: `replay-${i}`,
+      }),
     });
-    const batch = { id: `qd-crash-${dialect}`, hourly: true, records: [rec(1, 'replayed'), rec(2, 'replayed'), rec(3, 'replayed-2')] };
+    const batch = {
+      id: `qd-crash-${dialect}`,
+      hourly: true,
+      records: [rec(1, 'replayed'), rec(2, 'replayed'), rec(3, 'replayed-2')],
+    };
     const journal = path.join(dir, 'writer-journal.jsonl');
     const log = pino({ level: 'silent' });
     try {
@@ -194,8 +248,21 @@ describe.each(dialects)('data dashboard aggregates on %s', (dialect) => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    const rows = await k().selectFrom('quota_data').selectAll().where('model_name', 'like', 'replayed%').orderBy('model_name').execute();
-    expect(rows.map((r) => ({ m: r.model_name, at: Number(r.created_at), count: Number(r.count), tokens: Number(r.token_used), quota: Number(r.quota) }))).toEqual([
+    const rows = await k()
+      .selectFrom('quota_data')
+      .selectAll()
+      .where('model_name', 'like', 'replayed%')
+      .orderBy('model_name')
+      .execute();
+    expect(
+      rows.map((r) => ({
+        m: r.model_name,
+        at: Number(r.created_at),
+        count: Number(r.count),
+        tokens: Number(r.token_used),
+        quota: Number(r.quota),
+      })),
+    ).toEqual([
       { m: 'replayed', at: hour, count: 2, tokens: 1 + 2 + 2, quota: 20 },
       { m: 'replayed-2', at: hour, count: 1, tokens: 4, quota: 10 },
     ]);

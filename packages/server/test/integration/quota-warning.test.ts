@@ -39,7 +39,8 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
       'fetch_setting.allow_private_ip': 'true',
       'fetch_setting.allowed_ports': '[]',
     };
-    for (const [key, value] of Object.entries(options)) expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
+    for (const [key, value] of Object.entries(options))
+      expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
     await addChannel(root, { name: 'fixed', key: 'ok-key', baseUrl: gw.mock.url, models: 'fixed-model' });
   });
   afterAll(async () => {
@@ -48,7 +49,8 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
     await hook?.close();
   });
 
-  const option = async (key: string, value: string) => expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
+  const option = async (key: string, value: string) =>
+    expect((await root.call('PUT', '/api/option/', { key, value })).body.success).toBe(true);
   const chatVia = async (at: string, key: string) => {
     const res = await request(`${at}/v1/chat/completions`, {
       method: 'POST',
@@ -65,7 +67,11 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
     await app.runtime.ctx.relay.quotaWarnings.idle();
   };
   const userRow = async (id: number) => {
-    const r = await t.database.db.kysely.selectFrom('users').select(['quota', 'quota_warned_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    const r = await t.database.db.kysely
+      .selectFrom('users')
+      .select(['quota', 'quota_warned_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     return { quota: Number(r.quota), warnedAt: Number(r.quota_warned_at) };
   };
   const newUser = async (name: string, quota: number, setting?: Record<string, unknown>, email?: string) => {
@@ -84,7 +90,12 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
 
   it('mails once when a call crosses the threshold, not again while below, and again after a top-up and a new crossing', async () => {
     const to = 'alerts@example.com';
-    const u = await newUser('mail-user', 250_000, { notify_type: 'email', quota_warning_threshold: THRESHOLD, notification_email: to }, 'mail-user@example.com');
+    const u = await newUser(
+      'mail-user',
+      250_000,
+      { notify_type: 'email', quota_warning_threshold: THRESHOLD, notification_email: to },
+      'mail-user@example.com',
+    );
     expect(await chat(u.key)).toBe(200);
     await settle();
     // Down to 200,000: at the threshold, not below it.
@@ -140,7 +151,12 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
 
   it('posts one signed quota_exceed webhook per crossing', async () => {
     const secret = 'hook-secret-123';
-    const u = await newUser('hook-user', 250_000, { notify_type: 'webhook', quota_warning_threshold: THRESHOLD, webhook_url: `${hook.url}/tollway`, webhook_secret: secret });
+    const u = await newUser('hook-user', 250_000, {
+      notify_type: 'webhook',
+      quota_warning_threshold: THRESHOLD,
+      webhook_url: `${hook.url}/tollway`,
+      webhook_secret: secret,
+    });
     expect(await chat(u.key)).toBe(200);
     await settle();
     expect(hooksFor(u.id)).toHaveLength(0);
@@ -151,11 +167,14 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
     expect(got).toHaveLength(1);
     const h = got[0]!;
     expect(h.headers['content-type']).toBe('application/json');
-    expect(h.headers['x-tollway-signature']).toBe(`sha256=${crypto.createHmac('sha256', secret).update(h.raw).digest('hex')}`);
+    expect(h.headers['x-tollway-signature']).toBe(
+      `sha256=${crypto.createHmac('sha256', secret).update(h.raw).digest('hex')}`,
+    );
     expect(h.body).toEqual({
       type: 'quota_exceed',
       title: 'Tollway Test quota warning',
-      content: 'Your remaining quota is $0.30, below your warning threshold of $0.40. Top up to keep your API calls working.',
+      content:
+        'Your remaining quota is $0.30, below your warning threshold of $0.40. Top up to keep your API calls working.',
       user_id: u.id,
       username: 'hook-user',
       quota: 150_000,
@@ -180,7 +199,11 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
   });
 
   it('warns nobody without a threshold or a destination', async () => {
-    const zero = await newUser('zero-user', 210_000, { notify_type: 'email', quota_warning_threshold: 0, notification_email: 'zero@example.com' });
+    const zero = await newUser('zero-user', 210_000, {
+      notify_type: 'email',
+      quota_warning_threshold: 0,
+      notification_email: 'zero@example.com',
+    });
     await option('QuotaRemindThreshold', '0');
     let noSetting: Awaited<ReturnType<typeof newUser>>;
     try {
@@ -192,19 +215,27 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
       await option('QuotaRemindThreshold', '1000');
     }
     // A threshold but no address at all: nothing sent and nothing used up.
-    const nowhere = await newUser('nowhere-user', 210_000, { notify_type: 'email', quota_warning_threshold: THRESHOLD });
+    const nowhere = await newUser('nowhere-user', 210_000, {
+      notify_type: 'email',
+      quota_warning_threshold: THRESHOLD,
+    });
     expect(await chat(nowhere.key)).toBe(200);
     await settle();
     expect(smtp.to('zero@example.com')).toHaveLength(0);
     expect(smtp.to('optionless@example.com')).toHaveLength(0);
     expect(smtp.mails.filter((m) => m.to.some((r) => r.startsWith('nowhere')))).toHaveLength(0);
-    for (const id of [zero.id, noSetting.id, nowhere.id]) expect(await userRow(id)).toEqual({ quota: 160_000, warnedAt: 0 });
+    for (const id of [zero.id, noSetting.id, nowhere.id])
+      expect(await userRow(id)).toEqual({ quota: 160_000, warnedAt: 0 });
   });
 
   it('a failing or unreachable webhook receiver breaks neither the call nor its billing', async () => {
     hook.status = 500;
     try {
-      const failing = await newUser('failing-hook', 210_000, { notify_type: 'webhook', quota_warning_threshold: THRESHOLD, webhook_url: `${hook.url}/fail` });
+      const failing = await newUser('failing-hook', 210_000, {
+        notify_type: 'webhook',
+        quota_warning_threshold: THRESHOLD,
+        webhook_url: `${hook.url}/fail`,
+      });
       expect(await chat(failing.key)).toBe(200);
       await settle();
       const got = hooksFor(failing.id);
@@ -220,7 +251,11 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
 
     const closed = await listenLocally(http.createServer());
     await closed.close();
-    const down = await newUser('down-hook', 210_000, { notify_type: 'webhook', quota_warning_threshold: THRESHOLD, webhook_url: `https://127.0.0.1:${closed.port}/hook` });
+    const down = await newUser('down-hook', 210_000, {
+      notify_type: 'webhook',
+      quota_warning_threshold: THRESHOLD,
+      webhook_url: `https://127.0.0.1:${closed.port}/hook`,
+    });
     expect(await chat(down.key)).toBe(200);
     await settle();
     expect(await chat(down.key)).toBe(200);
@@ -238,12 +273,18 @@ describe.each(dialects)('quota warnings on %s', (dialect) => {
     // Not above the threshold: stays claimed; above it: armed again, once.
     expect(await store.rearm(u.id, THRESHOLD)).toBe(false);
     await t.database.db.kysely.updateTable('users').set({ quota: THRESHOLD }).where('id', '=', u.id).execute();
-    expect(await Promise.all([store.rearm(u.id, THRESHOLD), store.rearm(u.id, THRESHOLD)])).toEqual(expect.arrayContaining([true, false]));
+    expect(await Promise.all([store.rearm(u.id, THRESHOLD), store.rearm(u.id, THRESHOLD)])).toEqual(
+      expect.arrayContaining([true, false]),
+    );
   });
 
   it('concurrent calls crossing at once on two nodes send one warning', async () => {
     // Either node's three calls alone take the balance below the threshold, so both nodes see a crossing.
-    const u = await newUser('race-user', 300_000, { notify_type: 'webhook', quota_warning_threshold: THRESHOLD, webhook_url: `${hook.url}/race` });
+    const u = await newUser('race-user', 300_000, {
+      notify_type: 'webhook',
+      quota_warning_threshold: THRESHOLD,
+      webhook_url: `${hook.url}/race`,
+    });
     const other = await startTestApp(dialect, {}, t.database);
     try {
       const otherBase = await listen(other);

@@ -29,8 +29,10 @@ describe.each(dialects)('preset ratio sources on %s', (dialect) => {
       http.createServer((req, res) => {
         hits.push(req.url ?? '');
         const f = files[(req.url ?? '').replace(/^\/presets/, '')];
-        if (f === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end(`${MARKER} not found`);
-        if (typeof f === 'number') return void res.writeHead(f, { 'content-type': 'text/plain' }).end(`${MARKER} failing`);
+        if (f === undefined)
+          return void res.writeHead(404, { 'content-type': 'text/plain' }).end(`${MARKER} not found`);
+        if (typeof f === 'number')
+          return void res.writeHead(f, { 'content-type': 'text/plain' }).end(`${MARKER} failing`);
         res.writeHead(200, { 'content-type': 'application/json' }).end(f);
       }),
     );
@@ -49,7 +51,10 @@ describe.each(dialects)('preset ratio sources on %s', (dialect) => {
     await option('fetch_setting.allow_private_ip', String(allowed));
   }
   const get = (c: Client, source: string) =>
-    c.call<{ source: string; model_ratio: Record<string, number>; completion_ratio: Record<string, number> }>('GET', `/api/ratio_preset/${source}`);
+    c.call<{ source: string; model_ratio: Record<string, number>; completion_ratio: Record<string, number> }>(
+      'GET',
+      `/api/ratio_preset/${source}`,
+    );
 
   it('refuses the loopback preset host while the fetch settings block private addresses', async () => {
     const before = hits.length;
@@ -68,7 +73,11 @@ describe.each(dialects)('preset ratio sources on %s', (dialect) => {
     const res = await get(app.root, 'flexible');
     expect(res.body).toMatchObject({
       success: true,
-      data: { source: 'flexible', model_ratio: { 'gpt-4o': 1.25, 'claude-3-5-sonnet': 1.5 }, completion_ratio: { 'gpt-4o': 4, 'claude-3-5-sonnet': 5 } },
+      data: {
+        source: 'flexible',
+        model_ratio: { 'gpt-4o': 1.25, 'claude-3-5-sonnet': 1.5 },
+        completion_ratio: { 'gpt-4o': 4, 'claude-3-5-sonnet': 5 },
+      },
     });
     const optionsAfter = await app.root.call<{ key: string; value: string }[]>('GET', '/api/option/');
     expect(optionsAfter.body.data!.find((o) => o.key === 'ModelRatio')!.value).toBe(ratioBefore);
@@ -87,13 +96,29 @@ describe.each(dialects)('preset ratio sources on %s', (dialect) => {
 
   it('reads openrouter from its two files, legacy from its one completion file and official from the mixed source', async () => {
     const openrouter = await get(app.root, 'openrouter');
-    expect(openrouter.body.data).toMatchObject({ source: 'openrouter', model_ratio: { 'openai/gpt-4o': 1.25 }, completion_ratio: { 'openai/gpt-4o': 4 } });
+    expect(openrouter.body.data).toMatchObject({
+      source: 'openrouter',
+      model_ratio: { 'openai/gpt-4o': 1.25 },
+      completion_ratio: { 'openai/gpt-4o': 4 },
+    });
     const mixed = await get(app.root, 'mixed');
-    expect(mixed.body.data).toMatchObject({ source: 'mixed', model_ratio: { 'mixed-model': 0.5 }, completion_ratio: { 'mixed-model': 3 } });
+    expect(mixed.body.data).toMatchObject({
+      source: 'mixed',
+      model_ratio: { 'mixed-model': 0.5 },
+      completion_ratio: { 'mixed-model': 3 },
+    });
     const legacy = await get(app.root, 'legacy');
-    expect(legacy.body.data).toMatchObject({ source: 'legacy', model_ratio: {}, completion_ratio: { 'legacy-model': 2 } });
+    expect(legacy.body.data).toMatchObject({
+      source: 'legacy',
+      model_ratio: {},
+      completion_ratio: { 'legacy-model': 2 },
+    });
     const official = await get(app.root, 'official');
-    expect(official.body.data).toMatchObject({ source: 'mixed', model_ratio: { 'mixed-model': 0.5 }, completion_ratio: { 'mixed-model': 3 } });
+    expect(official.body.data).toMatchObject({
+      source: 'mixed',
+      model_ratio: { 'mixed-model': 0.5 },
+      completion_ratio: { 'mixed-model': 3 },
+    });
     // Other fetch settings than those the cache holds (it keeps the settings it fetched with): the cases below
     // serve other openrouter files. A deny list of another host leaves this one reachable.
     await option('fetch_setting.domain_list', '["elsewhere.example"]');

@@ -31,8 +31,10 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     expect(res.body.message).toBe('redemption codes created');
     return res.body.data![0]!;
   };
-  const byKey = async (key: string) => k().selectFrom('redemptions').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
-  const quotaOf = async (id: number) => Number((await k().selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
+  const byKey = async (key: string) =>
+    k().selectFrom('redemptions').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+  const quotaOf = async (id: number) =>
+    Number((await k().selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
   const redeem = (c: Client, key: unknown) => c.call<number>('POST', '/api/user/topup', { key });
   /** Quota of all users together: a redeemed code adds its quota to it once. */
   const quotaSum = async () =>
@@ -47,7 +49,11 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
 
   /** n users made by the users service, each with a session cookie (no login round trip). */
   const manyUsers = async (prefix: string, n: number): Promise<Client[]> => {
-    const ids = await Promise.all(Array.from({ length: n }, (_, i) => t.runtime.ctx.users.create({ username: `${prefix}${i}`, password: 'user-pass-123' })));
+    const ids = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        t.runtime.ctx.users.create({ username: `${prefix}${i}`, password: 'user-pass-123' }),
+      ),
+    );
     return Promise.all(
       ids.map(async (id) => {
         const c = new Client(t.app);
@@ -67,12 +73,28 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(new Set(keys).size).toBe(3);
     const row = await byKey(keys[0]!);
-    expect(row).toMatchObject({ name: 'batch-a', status: 1, is_gift: 0, max_uses: 1, used_count: 0, used_user_id: 0, user_id: admin.userId });
+    expect(row).toMatchObject({
+      name: 'batch-a',
+      status: 1,
+      is_gift: 0,
+      max_uses: 1,
+      used_count: 0,
+      used_user_id: 0,
+      user_id: admin.userId,
+    });
     expect(Number(row.quota)).toBe(500000);
     expect(Number(row.created_time)).toBeGreaterThan(now() - 60);
 
     const got = await admin.call<RedemptionPublic>('GET', `/api/redemption/${row.id}`);
-    expect(got.body.data).toMatchObject({ id: row.id, key: keys[0], name: 'batch-a', quota: 500000, is_gift: false, valid_from: 0, valid_until: 0 });
+    expect(got.body.data).toMatchObject({
+      id: row.id,
+      key: keys[0],
+      name: 'batch-a',
+      quota: 500000,
+      is_gift: false,
+      valid_from: 0,
+      valid_until: 0,
+    });
   });
 
   it('creates one code with a custom key and a gift code with uses and a window', async () => {
@@ -82,7 +104,13 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     const until = now() + 3600;
     const gift = await createOne({ name: 'gift', is_gift: true, max_uses: 5, valid_from: from, valid_until: until });
     expect(await byKey(gift)).toMatchObject({ is_gift: 1, max_uses: 5 });
-    const unlimited = await createOne({ name: 'gift-unl', is_gift: true, max_uses: null, valid_from: null, valid_until: null });
+    const unlimited = await createOne({
+      name: 'gift-unl',
+      is_gift: true,
+      max_uses: null,
+      valid_from: null,
+      valid_until: null,
+    });
     expect(await byKey(unlimited)).toMatchObject({ is_gift: 1, max_uses: -1 });
   });
 
@@ -96,8 +124,14 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
       [{ name: 'n', quota: 0 }, 'quota must be at least 1'],
       [{ name: 'n', quota: 1.5 }, 'quota must be an integer'],
       [{ name: 'n', quota: 1, is_gift: true, max_uses: 0 }, 'max_uses must be -1 (unlimited) or a whole number from 1'],
-      [{ name: 'n', quota: 1, valid_from: now() + 100, valid_until: now() + 50 }, 'effective time must be earlier than expiry time'],
-      [{ name: 'n', quota: 1, key: 'abc', count: 2 }, 'a custom key can only be given when creating one code (count 1)'],
+      [
+        { name: 'n', quota: 1, valid_from: now() + 100, valid_until: now() + 50 },
+        'effective time must be earlier than expiry time',
+      ],
+      [
+        { name: 'n', quota: 1, key: 'abc', count: 2 },
+        'a custom key can only be given when creating one code (count 1)',
+      ],
       [{ name: 'n', quota: 1, key: 'bad key!' }, 'key may contain only letters, digits, "-" and "_"'],
       [{ name: 'n', quota: 1, key: 'x'.repeat(33) }, 'key must be at most 32 characters'],
       [{ name: 'n', quota: 1, key: 'My-Code_2026' }, 'a redemption code with this key already exists'],
@@ -138,17 +172,30 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
   it('edits an unused code, enables and disables it, and refuses edits of disabled or used codes', async () => {
     const key = await createOne({ name: 'edit-me', quota: 100 });
     const { id } = await byKey(key);
-    const edited = await admin.call<RedemptionPublic>('PUT', '/api/redemption/', { id, name: 'edited', quota: 200, is_gift: true, max_uses: 3 });
+    const edited = await admin.call<RedemptionPublic>('PUT', '/api/redemption/', {
+      id,
+      name: 'edited',
+      quota: 200,
+      is_gift: true,
+      max_uses: 3,
+    });
     expect(edited.body).toMatchObject({ success: true, message: 'redemption code updated' });
     expect(edited.body.data).toMatchObject({ name: 'edited', quota: 200, is_gift: true, max_uses: 3, key });
 
-    const badWindow = await admin.call('PUT', '/api/redemption/', { id, valid_from: now() + 100, valid_until: now() + 10 });
+    const badWindow = await admin.call('PUT', '/api/redemption/', {
+      id,
+      valid_from: now() + 100,
+      valid_until: now() + 10,
+    });
     expect(badWindow.body.message).toBe('effective time must be earlier than expiry time');
 
     const off = await admin.call<RedemptionPublic>('PUT', '/api/redemption/?status_only=true', { id, status: 2 });
     expect(off.body.data!.status).toBe(2);
     const editOff = await admin.call('PUT', '/api/redemption/', { id, name: 'nope' });
-    expect(editOff.body).toMatchObject({ success: false, message: 'only unused redemption codes (status 1) can be edited' });
+    expect(editOff.body).toMatchObject({
+      success: false,
+      message: 'only unused redemption codes (status 1) can be edited',
+    });
     const badStatus = await admin.call('PUT', '/api/redemption/?status_only=true', { id, status: 3 });
     expect(badStatus.body.message).toBe('status must be 1 (enabled) or 2 (disabled)');
     const on = await admin.call<RedemptionPublic>('PUT', '/api/redemption/?status_only=true', { id, status: 1 });
@@ -173,7 +220,9 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     const noName = await admin.call('GET', '/api/redemption/count-by-name?name=');
     expect(noName.body.message).toContain('name is required');
 
-    const bulkIds = (await k().selectFrom('redemptions').select('id').where('name', '=', 'bulk').execute()).map((r) => r.id);
+    const bulkIds = (await k().selectFrom('redemptions').select('id').where('name', '=', 'bulk').execute()).map(
+      (r) => r.id,
+    );
     const empty = await admin.call('PUT', '/api/redemption/batch-disable', { ids: [] });
     expect(empty.body.message).toContain('please select at least one redemption code');
     const disabled = await admin.call<number>('PUT', '/api/redemption/batch-disable', { ids: bulkIds.slice(0, 2) });
@@ -253,7 +302,13 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     expect(row).toMatchObject({ status: 3, used_count: 1, used_user_id: bob.userId });
     expect(Number(row.redeemed_time)).toBeGreaterThan(now() - 60);
 
-    const log = await k().selectFrom('logs').selectAll().where('user_id', '=', bob.userId!).where('type', '=', LogType.Topup).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const log = await k()
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', bob.userId!)
+      .where('type', '=', LogType.Topup)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(Number(log.quota)).toBe(123456);
     expect(log.username).toBe('bob');
     expect(log.content).toContain(`code id ${row.id}`);
@@ -280,17 +335,26 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
 
     const expiredKey = await createOne({ name: 'expired', valid_until: now() - 5 });
     expect((await redeem(alice, expiredKey)).body.message).toBe('this redemption code has expired');
-    const expiredGift = await createOne({ name: 'expired-g', is_gift: true, max_uses: 5, valid_from: now() - 100, valid_until: now() - 1 });
+    const expiredGift = await createOne({
+      name: 'expired-g',
+      is_gift: true,
+      max_uses: 5,
+      valid_from: now() - 100,
+      valid_until: now() - 1,
+    });
     expect((await redeem(alice, expiredGift)).body.message).toBe('this redemption code has expired');
 
     const from = now() + 3600;
     const laterKey = await createOne({ name: 'later', valid_from: from });
     const later = await redeem(alice, laterKey);
     expect(later.body.success).toBe(false);
-    expect(later.body.message).toBe(`this redemption code is not valid yet: it can be used from ${new Date(from * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`);
+    expect(later.body.message).toBe(
+      `this redemption code is not valid yet: it can be used from ${new Date(from * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`,
+    );
 
     expect(await quotaOf(alice.userId!)).toBe(before);
-    for (const key of [disabledKey, expiredKey, laterKey]) expect(await byKey(key)).toMatchObject({ used_count: 0, used_user_id: 0 });
+    for (const key of [disabledKey, expiredKey, laterKey])
+      expect(await byKey(key)).toMatchObject({ used_count: 0, used_user_id: 0 });
   });
 
   it('lets each user use a gift code once, up to max_uses', async () => {
@@ -303,7 +367,12 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     const row = await byKey(key);
     // A gift code stays status 1 when its uses run out (the console greys it by used_count).
     expect(row).toMatchObject({ status: 1, used_count: 2 });
-    const users = await k().selectFrom('redemption_uses').select('user_id').where('redemption_id', '=', row.id).orderBy('user_id').execute();
+    const users = await k()
+      .selectFrom('redemption_uses')
+      .select('user_id')
+      .where('redemption_id', '=', row.id)
+      .orderBy('user_id')
+      .execute();
     expect(users.map((u) => u.user_id)).toEqual([alice.userId, bob.userId].sort((a, b) => a! - b!));
     expect((await admin.call('PUT', '/api/redemption/', { id: row.id, max_uses: 1 })).body.message).toBe(
       'max_uses cannot be lower than the number of times the code was already used',
@@ -322,12 +391,19 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     expect(ok).toHaveLength(10);
     for (const r of results) expect(r.status, r.body.message).toBeLessThan(500);
     for (const r of results.filter((x) => !x.body.success)) {
-      expect(['you have already redeemed this gift code', 'this gift code has reached its maximum number of uses']).toContain(r.body.message);
+      expect([
+        'you have already redeemed this gift code',
+        'this gift code has reached its maximum number of uses',
+      ]).toContain(r.body.message);
     }
     expect(await quotaSum()).toBe(totalBefore + 10 * quota);
     const row = await byKey(key);
     expect(row.used_count).toBe(10);
-    const uses = await k().selectFrom('redemption_uses').select('user_id').where('redemption_id', '=', row.id).execute();
+    const uses = await k()
+      .selectFrom('redemption_uses')
+      .select('user_id')
+      .where('redemption_id', '=', row.id)
+      .execute();
     expect(new Set(uses.map((u) => u.user_id)).size).toBe(10);
     const credited = await Promise.all(users.map(async (u) => (await quotaOf(u.userId!)) / quota));
     expect(credited.filter((c) => c === 1)).toHaveLength(10);

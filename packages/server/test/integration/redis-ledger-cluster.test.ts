@@ -4,7 +4,15 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { balanceMetrics } from '../../src/accounting/balance-metrics.js';
 import type { Hold, ReserveTarget } from '../../src/accounting/ledger.js';
-import { capturingLog, charged, counter, outstanding, until, useLedgerWorld, type LogLine } from '../support/redis-ledger.js';
+import {
+  capturingLog,
+  charged,
+  counter,
+  outstanding,
+  until,
+  useLedgerWorld,
+  type LogLine,
+} from '../support/redis-ledger.js';
 
 const QUOTA = 100_000;
 /** A node silent for this long is dead (the production default is 30 s). */
@@ -20,7 +28,8 @@ describe('Redis ledger in a cluster: dead nodes, replayed commits, leadership', 
     await w.reset();
     t = { userId: w.userId, tokenId: w.tokenId };
   });
-  const b = async (kind: 'users' | 'tokens' = 'users') => Number((await w.hash(kind, kind === 'users' ? w.userId : w.tokenId)).b);
+  const b = async (kind: 'users' | 'tokens' = 'users') =>
+    Number((await w.hash(kind, kind === 'users' ? w.userId : w.tokenId)).b);
 
   it('a restart on the same data folder retires the crashed process at once: its leases are written off by the first pass', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-node-id-'));
@@ -57,7 +66,11 @@ describe('Redis ledger in a cluster: dead nodes, replayed commits, leadership', 
     await survivor.tick();
     const crashed = w.ledger(timing);
     await crashed.start();
-    const held = [(await crashed.reserve(t, 1000)) as Hold, (await crashed.reserve(t, 1000)) as Hold, (await crashed.reserve(t, 1000)) as Hold];
+    const held = [
+      (await crashed.reserve(t, 1000)) as Hold,
+      (await crashed.reserve(t, 1000)) as Hold,
+      (await crashed.reserve(t, 1000)) as Hold,
+    ];
     await crashed.settle(t, held[0]!, 600);
     await crashed.settle(t, held[1]!, 600);
     const kept = (await survivor.reserve(t, 500)) as Hold;
@@ -65,7 +78,10 @@ describe('Redis ledger in a cluster: dead nodes, replayed commits, leadership', 
 
     // The crash: no heartbeat, no commit, no release from here on.
     crashed.presence.halt();
-    const [repairs, drift] = [await counter(balanceMetrics.repairs, 'users'), await counter(balanceMetrics.driftRepaired, 'tokens')];
+    const [repairs, drift] = [
+      await counter(balanceMetrics.repairs, 'users'),
+      await counter(balanceMetrics.driftRepaired, 'tokens'),
+    ];
     await survivor.tick();
     expect(await b()).toBe(QUOTA - 2700);
     await until(async () => {
@@ -79,7 +95,11 @@ describe('Redis ledger in a cluster: dead nodes, replayed commits, leadership', 
     }
     const repaired = lines.filter((x) => x.msg.startsWith('balance repaired'));
     // In the order SCAN finds the two balances.
-    expect(repaired.map((x) => ({ kind: x.kind, drift: x.drift, level: x.level })).sort((p, q) => String(p.kind).localeCompare(String(q.kind)))).toEqual([
+    expect(
+      repaired
+        .map((x) => ({ kind: x.kind, drift: x.drift, level: x.level }))
+        .sort((p, q) => String(p.kind).localeCompare(String(q.kind))),
+    ).toEqual([
       { kind: 'tokens', drift: 2200, level: 40 },
       { kind: 'users', drift: 2200, level: 40 },
     ]);

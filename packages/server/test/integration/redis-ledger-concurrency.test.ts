@@ -65,7 +65,13 @@ describe('Redis ledger under concurrent load', () => {
         await sleep(randomInt(3));
         const charge = await node.settle(target, hold, randomInt(1500));
         charges = { users: charges.users + charge, tokens: charges.tokens + (target.tokenId ? charge : 0) };
-        pending[i]!.push({ userId: w.userId, tokenId: w.tokenId, tokenLimited: target.tokenId !== undefined, quota: charge, lease: hold });
+        pending[i]!.push({
+          userId: w.userId,
+          tokenId: w.tokenId,
+          tokenLimited: target.tokenId !== undefined,
+          quota: charge,
+          lease: hold,
+        });
         if ((c * CALLS_PER_CALLER + k) % REFRESH_EVERY === 0) await node.refresh('users', w.userId);
       }
     };

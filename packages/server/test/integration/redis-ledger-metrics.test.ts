@@ -40,9 +40,16 @@ describe('GET /metrics', () => {
   });
 
   it('is absent without METRICS_TOKEN and refuses a missing or wrong token', async () => {
-    expect((await withoutToken.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(404);
+    expect(
+      (await withoutToken.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } }))
+        .statusCode,
+    ).toBe(404);
     expect((await withToken.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
-    const wrong = await withToken.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}x` } });
+    const wrong = await withToken.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${TOKEN}x` },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.body).not.toContain('tollway_');
   });
@@ -55,7 +62,11 @@ describe('GET /metrics', () => {
     await w.redis.hincrby(w.key('tokens', w.tokenId), 'b', 1234);
     await l.tick();
     await l.settle(t, hold, 0);
-    const res = await withToken.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await withToken.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(res.body).toContain('# TYPE tollway_balance_repairs_total counter');
@@ -68,8 +79,12 @@ describe('GET /metrics', () => {
   it('rejects a short METRICS_TOKEN and a REDIS_RECONCILE_INTERVAL out of range at start', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(ConfigError);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/^METRICS_TOKEN: must be at least 16 characters/);
-    expect(() => loadConfig({ REDIS_RECONCILE_INTERVAL: '0' })).toThrow(/^REDIS_RECONCILE_INTERVAL: must be an integer >= 1/);
-    expect(() => loadConfig({ REDIS_RECONCILE_INTERVAL: '7200' })).toThrow(/^REDIS_RECONCILE_INTERVAL: must be at most 3600 seconds/);
+    expect(() => loadConfig({ REDIS_RECONCILE_INTERVAL: '0' })).toThrow(
+      /^REDIS_RECONCILE_INTERVAL: must be an integer >= 1/,
+    );
+    expect(() => loadConfig({ REDIS_RECONCILE_INTERVAL: '7200' })).toThrow(
+      /^REDIS_RECONCILE_INTERVAL: must be at most 3600 seconds/,
+    );
     expect(loadConfig({ REDIS_RECONCILE_INTERVAL: '5' }).redisReconcileInterval).toBe(5);
     expect(loadConfig({}).metricsToken).toBeUndefined();
   });

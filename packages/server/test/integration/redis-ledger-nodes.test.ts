@@ -56,13 +56,21 @@ describe('Redis ledger on two real nodes', () => {
       fetch(`${bases[i % 2]}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: MODEL, max_tokens: 50 + i, stream: i % 3 === 0, messages: [{ role: 'user', content: `call ${i}` }] }),
+        body: JSON.stringify({
+          model: MODEL,
+          max_tokens: 50 + i,
+          stream: i % 3 === 0,
+          messages: [{ role: 'user', content: `call ${i}` }],
+        }),
       }).then(async (r) => {
         await r.arrayBuffer();
         return r.status;
       });
     const first = await Promise.all(Array.from({ length: CALLS / 2 }, (_, i) => call(i)));
-    const [statuses] = await Promise.all([Promise.all(Array.from({ length: CALLS / 2 }, (_, i) => call(CALLS / 2 + i))), setQuota(root, userId, USER_QUOTA * 2)]);
+    const [statuses] = await Promise.all([
+      Promise.all(Array.from({ length: CALLS / 2 }, (_, i) => call(CALLS / 2 + i))),
+      setQuota(root, userId, USER_QUOTA * 2),
+    ]);
     calling = false;
     await reconciling;
     expect([...first, ...statuses].every((s) => s === 200)).toBe(true);
@@ -74,16 +82,28 @@ describe('Redis ledger on two real nodes', () => {
     const redis = new Redis(TEST_REDIS);
     try {
       const k = database.db.kysely;
-      const user = Number((await k.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow()).quota);
-      const tok = Number((await k.selectFrom('tokens').select('remain_quota').where('id', '=', token.id).executeTakeFirstOrThrow()).remain_quota);
+      const user = Number(
+        (await k.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow()).quota,
+      );
+      const tok = Number(
+        (await k.selectFrom('tokens').select('remain_quota').where('id', '=', token.id).executeTakeFirstOrThrow())
+          .remain_quota,
+      );
       expect(user).toBeLessThan(USER_QUOTA * 2);
       expect(tok).toBeLessThan(TOKEN_QUOTA);
-      const [hu, ht] = [await redis.hgetall(`${prefix}bal:u:${userId}`), await redis.hgetall(`${prefix}bal:t:${token.id}`)];
+      const [hu, ht] = [
+        await redis.hgetall(`${prefix}bal:u:${userId}`),
+        await redis.hgetall(`${prefix}bal:t:${token.id}`),
+      ];
       const held = (h: Record<string, string>) =>
         Object.entries(h)
           .filter(([f]) => f.startsWith('o:') || f.startsWith('c:'))
           .reduce((n, [, v]) => n + Number(v), 0);
-      expect({ user: Number(hu.b), token: Number(ht.b), held: held(hu) + held(ht) }).toEqual({ user, token: tok, held: 0 });
+      expect({ user: Number(hu.b), token: Number(ht.b), held: held(hu) + held(ht) }).toEqual({
+        user,
+        token: tok,
+        held: 0,
+      });
       expect((await balanceMetrics.repairs.get()).values.reduce((n, v) => n + v.value, 0)).toBe(repairs);
     } finally {
       redis.disconnect();

@@ -102,10 +102,19 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
     const l = w.ledger({ log, reconcileIntervalMs: 200 });
     await l.start();
     const hold = (await l.reserve(t, 300)) as Hold;
-    const [repairs, drift] = [await counter(balanceMetrics.repairs, 'users'), await counter(balanceMetrics.driftRepaired, 'users')];
+    const [repairs, drift] = [
+      await counter(balanceMetrics.repairs, 'users'),
+      await counter(balanceMetrics.driftRepaired, 'users'),
+    ];
     await w.redis.hincrby(w.key('users', w.userId), 'b', -777);
     await until(async () => Number((await w.hash('users', w.userId)).b) === QUOTA - 300);
-    expect(lines.find((x) => x.msg.startsWith('balance repaired'))).toMatchObject({ level: 40, kind: 'users', id: w.userId, drift: 777, balance: QUOTA - 300 });
+    expect(lines.find((x) => x.msg.startsWith('balance repaired'))).toMatchObject({
+      level: 40,
+      kind: 'users',
+      id: w.userId,
+      drift: 777,
+      balance: QUOTA - 300,
+    });
     expect(await counter(balanceMetrics.repairs, 'users')).toBe(repairs + 1);
     expect(await counter(balanceMetrics.driftRepaired, 'users')).toBe(drift + 777);
     await l.settle(t, hold, 0);
@@ -137,7 +146,12 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
     expect(await l.available('tokens', w.tokenId)).toBe(9_000 - 200);
     expect(await counter(balanceMetrics.repairs, 'tokens')).toBe(repairs);
     expect(lines.filter((x) => x.msg.startsWith('balance repaired'))).toEqual([]);
-    expect(lines.find((x) => x.msg.startsWith('balance took up a database change'))).toMatchObject({ level: 30, kind: 'tokens', id: w.tokenId, change: 9_000 - QUOTA });
+    expect(lines.find((x) => x.msg.startsWith('balance took up a database change'))).toMatchObject({
+      level: 30,
+      kind: 'tokens',
+      id: w.tokenId,
+      change: 9_000 - QUOTA,
+    });
     await w.commit(l, [charged(w, 200, hold)]);
     expect(await l.available('tokens', w.tokenId)).toBe(8_800);
     await expectBalanced(0);
@@ -147,7 +161,11 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
     const l = w.ledger();
     await l.start();
     expect(await l.available('users', w.userId)).toBe(QUOTA);
-    await w.database.db.kysely.updateTable('users').set({ deleted_at: '2026-01-01 00:00:00' }).where('id', '=', w.userId).execute();
+    await w.database.db.kysely
+      .updateTable('users')
+      .set({ deleted_at: '2026-01-01 00:00:00' })
+      .where('id', '=', w.userId)
+      .execute();
     await l.tick();
     expect(await w.redis.exists(w.key('users', w.userId))).toBe(0);
     expect(await l.reserve(t, 1)).toBe('user');
@@ -168,7 +186,9 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
       expect(runs).toBe(1);
       // In call order, as one run after another would: 14 of 7,000 fit in 100,000; the rest are refused.
       const fit = Math.floor(QUOTA / AMOUNT);
-      expect(results.map((r) => (typeof r === 'string' ? r : 'held'))).toEqual(Array.from({ length: CALLS }, (_, i) => (i < fit ? 'held' : 'user')));
+      expect(results.map((r) => (typeof r === 'string' ? r : 'held'))).toEqual(
+        Array.from({ length: CALLS }, (_, i) => (i < fit ? 'held' : 'user')),
+      );
       await expectBalanced(fit * AMOUNT);
       const holds = results.slice(0, fit) as Hold[];
       runs = 0;
@@ -195,7 +215,11 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
     const userOnly: ReserveTarget = { userId: w.userId, tokenId: undefined };
     // A token balance without its spendable field: its reservation raises an error inside the script.
     await w.redis.hdel(w.key('tokens', w.tokenId), 'b');
-    const [a, broken, c] = await Promise.allSettled([l.reserve(userOnly, 300), l.reserve(t, 200), l.reserve(userOnly, 400)]);
+    const [a, broken, c] = await Promise.allSettled([
+      l.reserve(userOnly, 300),
+      l.reserve(t, 200),
+      l.reserve(userOnly, 400),
+    ]);
     expect(a.status).toBe('fulfilled');
     expect(c.status).toBe('fulfilled');
     expect(broken.status).toBe('rejected');
@@ -211,7 +235,11 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
     expect(await b.settle(t, hold, 600)).toBe(600);
     for (const kind of ['users', 'tokens'] as const) {
       const h = await w.hash(kind, kind === 'users' ? w.userId : w.tokenId);
-      expect({ b: Number(h.b), a: outstanding(h, [a.presence.node]), byB: outstanding(h, [b.presence.node]) }).toEqual({ b: QUOTA - 600, a: 0, byB: 600 });
+      expect({ b: Number(h.b), a: outstanding(h, [a.presence.node]), byB: outstanding(h, [b.presence.node]) }).toEqual({
+        b: QUOTA - 600,
+        a: 0,
+        byB: 600,
+      });
     }
     expect(hold.node).toBe(b.presence.node);
   });

@@ -24,7 +24,14 @@ const brokenBodies = ['', '{"prompt":', '[1,2,3]', '"text"', 'null', '42', '{"pr
 
 /** Free-text fields: any string up to the route's length limit goes upstream as the caller wrote it. */
 const MJ_TEXT = new Set(['notifyHook', 'state', 'base64', 'sourceBase64', 'targetBase64', 'image', 'motion']);
-const SUNO_TEXT: Record<string, number> = { prompt: 10_000, gpt_description_prompt: 10_000, mv: 200, title: 200, tags: 1000, model: 200 };
+const SUNO_TEXT: Record<string, number> = {
+  prompt: 10_000,
+  gpt_description_prompt: 10_000,
+  mv: 200,
+  title: 200,
+  tags: 1000,
+  model: 200,
+};
 
 /** Values of the hostile list that a field does accept (the sweep leaves those out). */
 function accepted(route: TaskRoute, field: string, v: unknown): boolean {
@@ -32,7 +39,8 @@ function accepted(route: TaskRoute, field: string, v: unknown): boolean {
     if (MJ_TEXT.has(field)) return typeof v === 'string';
     // Fields the gateway does not read go upstream as sent, at most nested as deep as any relay body.
     if (field === 'extra') return v !== DEEP;
-    if (field === 'prompt') return typeof v === 'string' && v.length <= MAX_PROMPT && (!route.path.endsWith('/shorten') || v.trim() !== '');
+    if (field === 'prompt')
+      return typeof v === 'string' && v.length <= MAX_PROMPT && (!route.path.endsWith('/shorten') || v.trim() !== '');
     return false;
   }
   if (field in SUNO_TEXT) return typeof v === 'string' && v.length <= SUNO_TEXT[field]!;
@@ -51,26 +59,45 @@ describe('bad input over every task relay route', () => {
   let t: TestApp, mj: MockMidjourney, suno: MockSuno, root: Client, base: string, key: string;
   // The poller is left to the test: its list-by-condition calls to the mock would count as calls the sweep made.
   const env = { TASK_POLL_INTERVAL_MS: '3600000' };
-  const gw = useGateway<MockMidjourney>('sqlite', { env, mock: () => startMockMidjourney(), user: 'task-sweep-user', quota: 500_000_000 }, async (g) => {
-    ({ t, mock: mj, root, base, key } = g);
-    suno = await startMockSuno();
-    const prices = Object.fromEntries([...MJ_MODELS.split(','), ...SUNO_MODELS.split(',')].map((m) => [m, PRICE]));
-    await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(prices) });
-    await root.call('PUT', '/api/option/', { key: 'LogErrorEnabled', value: 'true' });
-    await addChannel(root, { name: 'sweep-mj', type: ChannelType.Midjourney, key: mj.secret, baseUrl: mj.url, models: MJ_MODELS });
-    await addChannel(root, { name: 'sweep-suno', type: ChannelType.SunoAPI, key: MOCK_SUNO_KEY, baseUrl: suno.url, models: SUNO_MODELS });
-    origin = (await send(taskRoutes[0]!, JSON.stringify({ prompt: 'the origin' }))).json!.result as string;
-    const end = Date.now() + DEADLINE_MS;
-    while ((await fetchTask(origin)).status !== 'SUCCESS') {
-      if (Date.now() > end) throw new Error('the origin task did not finish');
-      await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000));
-      await new Promise((r) => setTimeout(r, POLL_PAUSE_MS));
-    }
-  });
+  const gw = useGateway<MockMidjourney>(
+    'sqlite',
+    { env, mock: () => startMockMidjourney(), user: 'task-sweep-user', quota: 500_000_000 },
+    async (g) => {
+      ({ t, mock: mj, root, base, key } = g);
+      suno = await startMockSuno();
+      const prices = Object.fromEntries([...MJ_MODELS.split(','), ...SUNO_MODELS.split(',')].map((m) => [m, PRICE]));
+      await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify(prices) });
+      await root.call('PUT', '/api/option/', { key: 'LogErrorEnabled', value: 'true' });
+      await addChannel(root, {
+        name: 'sweep-mj',
+        type: ChannelType.Midjourney,
+        key: mj.secret,
+        baseUrl: mj.url,
+        models: MJ_MODELS,
+      });
+      await addChannel(root, {
+        name: 'sweep-suno',
+        type: ChannelType.SunoAPI,
+        key: MOCK_SUNO_KEY,
+        baseUrl: suno.url,
+        models: SUNO_MODELS,
+      });
+      origin = (await send(taskRoutes[0]!, JSON.stringify({ prompt: 'the origin' }))).json!.result as string;
+      const end = Date.now() + DEADLINE_MS;
+      while ((await fetchTask(origin)).status !== 'SUCCESS') {
+        if (Date.now() > end) throw new Error('the origin task did not finish');
+        await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000));
+        await new Promise((r) => setTimeout(r, POLL_PAUSE_MS));
+      }
+    },
+  );
   afterAll(async () => suno?.close());
   void gw;
 
-  const headersFor = (route: TaskRoute, k = key): Record<string, string> => ({ 'content-type': 'application/json', ...(route.noKey ? {} : { authorization: `Bearer ${k}` }) });
+  const headersFor = (route: TaskRoute, k = key): Record<string, string> => ({
+    'content-type': 'application/json',
+    ...(route.noKey ? {} : { authorization: `Bearer ${k}` }),
+  });
   const parse = (text: string): Record<string, any> | undefined => {
     try {
       return JSON.parse(text) as Record<string, any>;
@@ -84,7 +111,9 @@ describe('bad input over every task relay route', () => {
     return { status: r.status, json: parse(text), text };
   }
   async function fetchTask(id: string): Promise<{ status: string }> {
-    return (await fetch(`${base}/mj/task/${id}/fetch`, { headers: { authorization: `Bearer ${key}` } })).json() as Promise<{ status: string }>;
+    return (
+      await fetch(`${base}/mj/task/${id}/fetch`, { headers: { authorization: `Bearer ${key}` } })
+    ).json() as Promise<{ status: string }>;
   }
   const upstreamCalls = () => mj.requests.filter((r) => r.method === 'POST').length + suno.submits.length;
 
@@ -98,7 +127,9 @@ describe('bad input over every task relay route', () => {
   }
 
   it('covers every POST relay route outside /v1, /v1beta and /pg (those are swept by relay-bad-input)', () => {
-    const served = t.registered.filter((r) => r.method === 'POST' && !/^\/(api|v1|v1beta|pg)\//.test(r.url)).map((r) => r.url);
+    const served = t.registered
+      .filter((r) => r.method === 'POST' && !/^\/(api|v1|v1beta|pg)\//.test(r.url))
+      .map((r) => r.url);
     expect(served.length).toBeGreaterThan(50);
     expect(
       uncoveredRoutes(
@@ -134,8 +165,14 @@ describe('bad input over every task relay route', () => {
 
   it('recorded no channel error and left both channels enabled', async () => {
     await drainWriter(t);
-    expect(await t.database.db.kysely.selectFrom('logs').select('content').where('type', '=', LogType.Error).execute()).toEqual([]);
-    const channels = await t.database.db.kysely.selectFrom('channels').select(['name', 'status']).where('name', 'like', 'sweep-%').execute();
+    expect(
+      await t.database.db.kysely.selectFrom('logs').select('content').where('type', '=', LogType.Error).execute(),
+    ).toEqual([]);
+    const channels = await t.database.db.kysely
+      .selectFrom('channels')
+      .select(['name', 'status'])
+      .where('name', 'like', 'sweep-%')
+      .execute();
     expect(channels.map((c) => c.status)).toEqual([1, 1]);
   });
 
@@ -145,9 +182,16 @@ describe('bad input over every task relay route', () => {
     for (const route of taskRoutes.filter((r) => !r.noKey)) {
       for (const k of ['', 'sk-not-a-key']) {
         const auth = k ? `authorization: Bearer ${k}\r\n` : '';
-        const r = await partialUpload(port, `POST ${route.path} HTTP/1.1\r\nhost: x\r\n${auth}content-type: application/json\r\n`, 1_000_000, '{"prompt":', 3000);
+        const r = await partialUpload(
+          port,
+          `POST ${route.path} HTTP/1.1\r\nhost: x\r\n${auth}content-type: application/json\r\n`,
+          1_000_000,
+          '{"prompt":',
+          3000,
+        );
         const json = parse(r.response.slice(r.response.indexOf('\r\n\r\n') + 4));
-        if (!r.response.startsWith('HTTP/1.1 401') || r.ms >= 3000) failures.push(`${route.path} key '${k}': ${r.ms} ms ${r.response.slice(0, 60)}`);
+        if (!r.response.startsWith('HTTP/1.1 401') || r.ms >= 3000)
+          failures.push(`${route.path} key '${k}': ${r.ms} ms ${r.response.slice(0, 60)}`);
         expectRefusal(`${route.path} key '${k}'`, route, { status: 401, json, text: r.response }, failures);
       }
     }
@@ -159,7 +203,12 @@ describe('bad input over every task relay route', () => {
     // The image proxy serves a stored task's image by its id, as midjourney-proxy does (off unless MjForwardUrlEnabled);
     // /v1/realtime is a WebSocket upgrade, whose key check relay-realtime tests.
     const reads = t.registered.filter(
-      (r) => r.method === 'GET' && !r.url.startsWith('/api') && !publicReads.has(r.url) && !r.url.endsWith('/mj/image/:id') && r.url !== '/v1/realtime',
+      (r) =>
+        r.method === 'GET' &&
+        !r.url.startsWith('/api') &&
+        !publicReads.has(r.url) &&
+        !r.url.endsWith('/mj/image/:id') &&
+        r.url !== '/v1/realtime',
     );
     // The stateful OpenAI APIs a gateway does not hold answer 501 to anyone, before any key.
     const stubbed = new Set(reads.filter((r) => r.url.endsWith('/*')).flatMap((r) => [r.url, r.url.slice(0, -2)]));
@@ -167,11 +216,15 @@ describe('bad input over every task relay route', () => {
     const failures: string[] = [];
     for (const r of reads) {
       const url = r.url.replace('/*', '/x').replace(/:[^/]+/g, 'x');
-      for (const headers of [{} as Record<string, string>, { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' }]) {
+      for (const headers of [
+        {} as Record<string, string>,
+        { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' },
+      ]) {
         const res = await fetch(`${base}${url}`, { headers });
         const text = await res.text();
         const expected = stubbed.has(r.url) ? 501 : 401;
-        if (res.status !== expected || parse(text) === undefined) failures.push(`GET ${url} ${JSON.stringify(headers).slice(0, 20)}: ${res.status} ${text.slice(0, 80)}`);
+        if (res.status !== expected || parse(text) === undefined)
+          failures.push(`GET ${url} ${JSON.stringify(headers).slice(0, 20)}: ${res.status} ${text.slice(0, 80)}`);
       }
     }
     expect(failures).toEqual([]);
@@ -179,7 +232,13 @@ describe('bad input over every task relay route', () => {
 });
 
 /** A raw request: the head and the first `sent` bytes of a body of `length`; resolves with what the server did. */
-function partialUpload(port: number, head: string, length: number, sent: string, waitMs: number): Promise<{ response: string; ms: number }> {
+function partialUpload(
+  port: number,
+  head: string,
+  length: number,
+  sent: string,
+  waitMs: number,
+): Promise<{ response: string; ms: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');

@@ -65,7 +65,17 @@ function accepted(route: RelayRoute, path: string, v: unknown): boolean {
 }
 
 /** Bodies that are not a JSON object of the route at all. */
-const brokenBodies = ['', '{"model":', '[1,2,3]', '"text"', 'null', '42', '{"model": "x", }', nestedText(10_000), `{"a":${nestedText(100)}}`];
+const brokenBodies = [
+  '',
+  '{"model":',
+  '[1,2,3]',
+  '"text"',
+  'null',
+  '42',
+  '{"model": "x", }',
+  nestedText(10_000),
+  `{"a":${nestedText(100)}}`,
+];
 
 /**
  * The bad-input sweep over every relay route: hostile bodies (malformed JSON, wrong types, null entries,
@@ -77,9 +87,18 @@ describe('bad input over every relay route', () => {
   useGateway('sqlite', { user: 'sweep-user', quota: 500_000_000 }, async (gw) => {
     ({ t, mock, root, user, base, key } = gw);
     video = await startMockVideo();
-    await addChannel(root, { name: 'sweep-video', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: video.url, models: VIDEO_MODEL, type: ChannelType.Sora });
+    await addChannel(root, {
+      name: 'sweep-video',
+      key: MOCK_OPENAI_VIDEO_KEY,
+      baseUrl: video.url,
+      models: VIDEO_MODEL,
+      type: ChannelType.Sora,
+    });
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) });
-    await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.001, [VIDEO_MODEL]: 0.001 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelPrice',
+      value: JSON.stringify({ [MODEL]: 0.001, [VIDEO_MODEL]: 0.001 }),
+    });
     await root.call('PUT', '/api/option/', { key: 'LogErrorEnabled', value: 'true' });
     await addChannel(root, { name: 'sweep', key: 'sweep-key', baseUrl: mock.url, models: MODEL });
     // A finished video to remix: the remix route is swept like the others.
@@ -119,19 +138,33 @@ describe('bad input over every relay route', () => {
   function expectRefusal(label: string, route: RelayRoute, r: Awaited<ReturnType<typeof send>>, failures: string[]) {
     const shapeOk =
       route.protocol === 'openai'
-        ? typeof r.json?.error?.message === 'string' && typeof r.json.error.type === 'string' && 'param' in r.json.error && 'code' in r.json.error
+        ? typeof r.json?.error?.message === 'string' &&
+          typeof r.json.error.type === 'string' &&
+          'param' in r.json.error &&
+          'code' in r.json.error
         : route.protocol === 'anthropic'
-          ? r.json?.type === 'error' && typeof r.json.error?.type === 'string' && typeof r.json.error.message === 'string'
-          : r.json?.error?.code === r.status && typeof r.json.error.status === 'string' && typeof r.json.error.message === 'string';
-    const invalidArgument = route.protocol !== 'gemini' || r.status !== 400 || r.json?.error?.status === 'INVALID_ARGUMENT';
-    if (r.status < 400 || r.status >= 500 || !shapeOk || !invalidArgument) failures.push(`${label}: ${r.status} ${r.text.slice(0, 160)}`);
+          ? r.json?.type === 'error' &&
+            typeof r.json.error?.type === 'string' &&
+            typeof r.json.error.message === 'string'
+          : r.json?.error?.code === r.status &&
+            typeof r.json.error.status === 'string' &&
+            typeof r.json.error.message === 'string';
+    const invalidArgument =
+      route.protocol !== 'gemini' || r.status !== 400 || r.json?.error?.status === 'INVALID_ARGUMENT';
+    if (r.status < 400 || r.status >= 500 || !shapeOk || !invalidArgument)
+      failures.push(`${label}: ${r.status} ${r.text.slice(0, 160)}`);
   }
 
   // The task routes (Midjourney, Suno) are swept in their own shapes by relay-bad-input-tasks.test.ts.
   it('covers every POST relay route the server registers, and every Gemini method under the wildcard routes', () => {
     const covered = [...jsonRoutes.map((r) => r.path), ...MULTIPART];
     const served = t.registered
-      .filter((r) => r.method === 'POST' && /^\/(v1|v1beta|pg)\//.test(r.url) && !STUBBED_PREFIXES.some((p) => r.url === p || r.url === `${p}/*`))
+      .filter(
+        (r) =>
+          r.method === 'POST' &&
+          /^\/(v1|v1beta|pg)\//.test(r.url) &&
+          !STUBBED_PREFIXES.some((p) => r.url === p || r.url === `${p}/*`),
+      )
       .map((r) => r.url);
     expect(served.length).toBeGreaterThan(15);
     expect(served).toEqual(expect.arrayContaining(GEMINI_PREFIXES.map((p) => `${p}*`)));
@@ -159,10 +192,17 @@ describe('bad input over every relay route', () => {
     const dispatched: string[] = [];
     for (const prefix of GEMINI_PREFIXES)
       for (const method of google) {
-        const route: RelayRoute = { path: `${prefix}${MODEL}:${method}`, protocol: 'gemini', valid: {}, fields: [], auth: 'key' };
+        const route: RelayRoute = {
+          path: `${prefix}${MODEL}:${method}`,
+          protocol: 'gemini',
+          valid: {},
+          fields: [],
+          auth: 'key',
+        };
         const r = await send(route, '{}');
         expect(r.status, `${route.path}: ${r.text.slice(0, 160)}`).toBeLessThan(500);
-        const notServed = r.status === 404 && /is not a method this gateway serves/.test(String(r.json?.error?.message));
+        const notServed =
+          r.status === 404 && /is not a method this gateway serves/.test(String(r.json?.error?.message));
         if (!notServed) dispatched.push(`${prefix}${method}`);
       }
     expect(dispatched.sort()).toEqual(GEMINI_PREFIXES.flatMap((p) => GEMINI_METHODS.map((m) => `${p}${m}`)).sort());
@@ -196,10 +236,19 @@ describe('bad input over every relay route', () => {
   it('an Anthropic message with content null is Anthropic’s own 400 invalid_request_error, before any upstream', async () => {
     const before = mock.requests.length;
     const route = jsonRoutes.find((r) => r.path === '/v1/messages')!;
-    const r = await send(route, JSON.stringify({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: null }] }));
+    const r = await send(
+      route,
+      JSON.stringify({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: null }] }),
+    );
     expect({ status: r.status, body: r.json }).toEqual({
       status: 400,
-      body: { type: 'error', error: { type: 'invalid_request_error', message: 'invalid request body: messages[0].content must be a string or an array of content parts' } },
+      body: {
+        type: 'error',
+        error: {
+          type: 'invalid_request_error',
+          message: 'invalid request body: messages[0].content must be a string or an array of content parts',
+        },
+      },
     });
     expect(mock.requests.length).toBe(before);
   });
@@ -209,34 +258,66 @@ describe('bad input over every relay route', () => {
     for (const path of MULTIPART) {
       const route: RelayRoute = { path, protocol: 'openai', valid: {}, fields: [], auth: 'key' };
       expectRefusal(`${path} json`, route, await send(route, JSON.stringify({ model: MODEL, prompt: 'x' })), failures);
-      expectRefusal(`${path} broken multipart`, route, await send(route, '--x\r\nnonsense', 'multipart/form-data; boundary=x'), failures);
+      expectRefusal(
+        `${path} broken multipart`,
+        route,
+        await send(route, '--x\r\nnonsense', 'multipart/form-data; boundary=x'),
+        failures,
+      );
       expectRefusal(
         `${path} no model`,
         route,
-        await send(route, '--x\r\ncontent-disposition: form-data; name="prompt"\r\n\r\nhi\r\n--x--\r\n', 'multipart/form-data; boundary=x'),
+        await send(
+          route,
+          '--x\r\ncontent-disposition: form-data; name="prompt"\r\n\r\nhi\r\n--x--\r\n',
+          'multipart/form-data; boundary=x',
+        ),
         failures,
       );
     }
     for (const route of jsonRoutes)
-      expectRefusal(`${route.label ?? route.path} form`, route, await send(route, 'model=x&messages=y', 'application/x-www-form-urlencoded'), failures);
+      expectRefusal(
+        `${route.label ?? route.path} form`,
+        route,
+        await send(route, 'model=x&messages=y', 'application/x-www-form-urlencoded'),
+        failures,
+      );
     expect(failures).toEqual([]);
   });
 
   it('recorded no channel error and left the channel enabled', async () => {
     await drainWriter(t);
-    const errors = await t.database.db.kysely.selectFrom('logs').select('content').where('type', '=', LogType.Error).execute();
+    const errors = await t.database.db.kysely
+      .selectFrom('logs')
+      .select('content')
+      .where('type', '=', LogType.Error)
+      .execute();
     expect(errors).toEqual([]);
-    const ch = await t.database.db.kysely.selectFrom('channels').select('status').where('name', '=', 'sweep').executeTakeFirstOrThrow();
+    const ch = await t.database.db.kysely
+      .selectFrom('channels')
+      .select('status')
+      .where('name', '=', 'sweep')
+      .executeTakeFirstOrThrow();
     expect(ch.status).toBe(1);
   });
 
   it('refuses a missing or wrong key on every relay route with 401 in the caller’s protocol, before the body', async () => {
     const failures: string[] = [];
-    const keyRoutes = [...jsonRoutes.filter((r) => r.auth === 'key'), ...MULTIPART.map((path): RelayRoute => ({ path, protocol: 'openai', valid: {}, fields: [], auth: 'key' }))];
+    const keyRoutes = [
+      ...jsonRoutes.filter((r) => r.auth === 'key'),
+      ...MULTIPART.map((path): RelayRoute => ({ path, protocol: 'openai', valid: {}, fields: [], auth: 'key' })),
+    ];
     for (const route of keyRoutes) {
-      const wrongKeys: Record<string, string>[] = [{}, { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' }];
+      const wrongKeys: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer sk-not-a-key', 'x-api-key': 'not-a-key', 'x-goog-api-key': 'not-a-key' },
+      ];
       for (const headers of wrongKeys) {
-        const r = await fetch(`${base}${route.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"oops":' });
+        const r = await fetch(`${base}${route.path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: '{"oops":',
+        });
         const text = await r.text();
         const res = { status: r.status, json: JSON.parse(text) as Record<string, any>, text };
         if (res.status !== 401) failures.push(`${route.path}: ${res.status} ${text.slice(0, 100)}`);

@@ -7,7 +7,12 @@ import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, drainWriter } from '../support/gateway.js';
 import type { MockUpstream } from '../support/mock-upstream.js';
 import { makeServiceAccount } from '../support/mock-vertex.js';
-import { startMockVertexEmbed, VERTEX_TOKENS_PER_TEXT, vertexVector, type MockVertexEmbed } from '../support/mock-gemini-embed.js';
+import {
+  startMockVertexEmbed,
+  VERTEX_TOKENS_PER_TEXT,
+  vertexVector,
+  type MockVertexEmbed,
+} from '../support/mock-gemini-embed.js';
 
 const EMBED = 'gemini-embedding-001';
 const CHAT = 'gemini-2.5-flash';
@@ -30,7 +35,14 @@ describe('Gemini routes with the official SDKs', () => {
     ({ t, mock, root, base, key } = gw);
     userId = gw.user.userId!;
     vertex = await startMockVertexEmbed();
-    await addChannel(root, { name: 'gemini-up', key: 'ge-key', baseUrl: mock.url, type: 24, models: `${CHAT},${EMBED},embed-alias`, modelMapping: { 'embed-alias': EMBED } });
+    await addChannel(root, {
+      name: 'gemini-up',
+      key: 'ge-key',
+      baseUrl: mock.url,
+      type: 24,
+      models: `${CHAT},${EMBED},embed-alias`,
+      modelMapping: { 'embed-alias': EMBED },
+    });
     await addChannel(root, { name: 'openai-up', key: 'oa-key', baseUrl: mock.url, models: 'text-embedding-3-small' });
     await addChannel(root, {
       name: 'vertex-up',
@@ -42,7 +54,13 @@ describe('Gemini routes with the official SDKs', () => {
     });
     await root.call('PUT', '/api/option/', {
       key: 'ModelRatio',
-      value: JSON.stringify({ [CHAT]: 0.15, [EMBED]: 2, 'embed-alias': 2, 'text-embedding-3-small': 1, 'vertex-embedding': 1 }),
+      value: JSON.stringify({
+        [CHAT]: 0.15,
+        [EMBED]: 2,
+        'embed-alias': 2,
+        'text-embedding-3-small': 1,
+        'vertex-embedding': 1,
+      }),
     });
   });
 
@@ -50,7 +68,13 @@ describe('Gemini routes with the official SDKs', () => {
   const genai = (apiKey = key) => new GoogleGenAI({ apiKey, httpOptions: { baseUrl: base } });
   const logsOf = async (model: string) => {
     await drainWriter(t);
-    return t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', model).where('type', '=', 2).orderBy('id', 'desc').execute();
+    return t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', model)
+      .where('type', '=', 2)
+      .orderBy('id', 'desc')
+      .execute();
   };
   const geminiFailure = async (p: Promise<unknown>): Promise<ApiError> => {
     const err = await p.then(
@@ -73,7 +97,11 @@ describe('Gemini routes with the official SDKs', () => {
       expect(res.data.map((d) => d.embedding)).toEqual([mockVector(0), mockVector(1)]);
       expect(res.data.map((d) => d.index)).toEqual([0, 1]);
       const tokens = countTokens('first text\nsecond, longer text');
-      expect(res).toMatchObject({ object: 'list', model: EMBED, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+      expect(res).toMatchObject({
+        object: 'list',
+        model: EMBED,
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      });
 
       const sent = mock.requests.at(-1)!;
       expect(sent).toMatchObject({ method: 'POST', path: `/v1beta/models/${EMBED}:batchEmbedContents`, key: 'ge-key' });
@@ -84,7 +112,11 @@ describe('Gemini routes with the official SDKs', () => {
         ],
       });
       const [log] = await logsOf(EMBED);
-      expect({ quota: Number(log!.quota), prompt: log!.prompt_tokens, completion: log!.completion_tokens }).toEqual({ quota: tokens * 2, prompt: tokens, completion: 0 });
+      expect({ quota: Number(log!.quota), prompt: log!.prompt_tokens, completion: log!.completion_tokens }).toEqual({
+        quota: tokens * 2,
+        prompt: tokens,
+        completion: 0,
+      });
     });
 
     it('base64 on the wire is Float32 little-endian, as OpenAI answers it', async () => {
@@ -103,12 +135,21 @@ describe('Gemini routes with the official SDKs', () => {
     });
 
     it('float with dimensions: outputDimensionality upstream, the model name mapped, the caller’s name answered', async () => {
-      const res = await openai().embeddings.create({ model: 'embed-alias', input: 'hello there', encoding_format: 'float', dimensions: 3 });
+      const res = await openai().embeddings.create({
+        model: 'embed-alias',
+        input: 'hello there',
+        encoding_format: 'float',
+        dimensions: 3,
+      });
       expect(res.data[0]!.embedding).toEqual(mockVector(0));
       expect(res.model).toBe('embed-alias');
       expect(mock.requests.at(-1)).toMatchObject({
         path: `/v1beta/models/${EMBED}:batchEmbedContents`,
-        body: { requests: [{ model: `models/${EMBED}`, content: { parts: [{ text: 'hello there' }] }, outputDimensionality: 3 }] },
+        body: {
+          requests: [
+            { model: `models/${EMBED}`, content: { parts: [{ text: 'hello there' }] }, outputDimensionality: 3 },
+          ],
+        },
       });
       const [log] = await logsOf('embed-alias');
       expect(log!.prompt_tokens).toBe(countTokens('hello there'));
@@ -137,33 +178,63 @@ describe('Gemini routes with the official SDKs', () => {
 
     it('an OpenAI channel still gets the call as sent, the answer passed through', async () => {
       // The simple OpenAI mock answers floats whatever is asked, so the client asks for floats here.
-      const res = await openai().embeddings.create({ model: 'text-embedding-3-small', input: 'x', encoding_format: 'float' });
+      const res = await openai().embeddings.create({
+        model: 'text-embedding-3-small',
+        input: 'x',
+        encoding_format: 'float',
+      });
       expect(res.data[0]!.embedding).toEqual([0.1, 0.2, 0.3]);
-      expect(mock.requests.at(-1)).toMatchObject({ path: '/v1/embeddings', key: 'oa-key', body: { model: 'text-embedding-3-small', input: 'x', encoding_format: 'float' } });
+      expect(mock.requests.at(-1)).toMatchObject({
+        path: '/v1/embeddings',
+        key: 'oa-key',
+        body: { model: 'text-embedding-3-small', input: 'x', encoding_format: 'float' },
+      });
       const raw = await fetch(`${base}/v1/embeddings`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}` },
-        body: JSON.stringify({ model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'base64', user: 'u1' }),
+        body: JSON.stringify({
+          model: 'text-embedding-3-small',
+          input: ['a', 'b'],
+          encoding_format: 'base64',
+          user: 'u1',
+        }),
       });
       expect(raw.status).toBe(200);
-      expect(mock.requests.at(-1)!.body).toEqual({ model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'base64', user: 'u1' });
+      expect(mock.requests.at(-1)!.body).toEqual({
+        model: 'text-embedding-3-small',
+        input: ['a', 'b'],
+        encoding_format: 'base64',
+        user: 'u1',
+      });
     });
 
     it('a Vertex AI channel gets a predict call (signed), OpenAI and Gemini callers alike, billed from Vertex token counts', async () => {
       const res = await openai().embeddings.create({ model: 'vertex-embedding', input: ['a', 'b'], dimensions: 3 });
       expect(res.data.map((d) => d.embedding)).toEqual([vertexVector(0), vertexVector(1)]);
-      expect(res.usage).toEqual({ prompt_tokens: 2 * VERTEX_TOKENS_PER_TEXT, total_tokens: 2 * VERTEX_TOKENS_PER_TEXT });
+      expect(res.usage).toEqual({
+        prompt_tokens: 2 * VERTEX_TOKENS_PER_TEXT,
+        total_tokens: 2 * VERTEX_TOKENS_PER_TEXT,
+      });
       expect(vertex.requests.at(-1)).toEqual({
         path: '/v1/projects/proj-embed/locations/us-central1/publishers/google/models/vertex-embedding:predict',
         authorization: expect.stringMatching(/^Bearer /),
         body: { instances: [{ content: 'a' }, { content: 'b' }], parameters: { outputDimensionality: 3 } },
       });
       const [log] = await logsOf('vertex-embedding');
-      expect({ quota: Number(log!.quota), prompt: log!.prompt_tokens }).toEqual({ quota: 2 * VERTEX_TOKENS_PER_TEXT, prompt: 2 * VERTEX_TOKENS_PER_TEXT });
+      expect({ quota: Number(log!.quota), prompt: log!.prompt_tokens }).toEqual({
+        quota: 2 * VERTEX_TOKENS_PER_TEXT,
+        prompt: 2 * VERTEX_TOKENS_PER_TEXT,
+      });
 
-      const native = await genai().models.embedContent({ model: 'vertex-embedding', contents: ['only one'], config: { taskType: 'RETRIEVAL_QUERY' } });
+      const native = await genai().models.embedContent({
+        model: 'vertex-embedding',
+        contents: ['only one'],
+        config: { taskType: 'RETRIEVAL_QUERY' },
+      });
       expect(native.embeddings?.map((e) => e.values)).toEqual([vertexVector(0)]);
-      expect(vertex.requests.at(-1)!.body).toEqual({ instances: [{ content: 'only one', task_type: 'RETRIEVAL_QUERY' }] });
+      expect(vertex.requests.at(-1)!.body).toEqual({
+        instances: [{ content: 'only one', task_type: 'RETRIEVAL_QUERY' }],
+      });
     });
   });
 
@@ -194,7 +265,10 @@ describe('Gemini routes with the official SDKs', () => {
         },
       };
       const expected = countTokens('Be brief.') + PER_MESSAGE + countTokens('Tell me a story');
-      const byQuery = await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, { method: 'POST', body: JSON.stringify(body) });
+      const byQuery = await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
       expect(byQuery.status).toBe(200);
       expect(await byQuery.json()).toEqual({ totalTokens: expected });
       const byBearer = await fetch(`${base}/v1beta/models/${CHAT}:countTokens`, {
@@ -206,7 +280,9 @@ describe('Gemini routes with the official SDKs', () => {
     });
 
     it('refusals in Gemini’s shape: bad key 401, unknown model 404, a model outside the token’s limits, bad body 400', async () => {
-      expect((await geminiFailure(genai('sk-nope').models.countTokens({ model: CHAT, contents: 'x' }))).status).toBe(401);
+      expect((await geminiFailure(genai('sk-nope').models.countTokens({ model: CHAT, contents: 'x' }))).status).toBe(
+        401,
+      );
       const unknown = await geminiFailure(genai().models.countTokens({ model: 'gemini-nobody-serves', contents: 'x' }));
       expect(unknown.status).toBe(404);
       expect(unknown.message).toMatch(/NOT_FOUND/);
@@ -214,15 +290,23 @@ describe('Gemini routes with the official SDKs', () => {
       const limited = await addToken(t, userId, { modelLimits: EMBED });
       const outside = await geminiFailure(genai(limited.key).models.countTokens({ model: CHAT, contents: 'x' }));
       expect([403, 404]).toContain(outside.status);
-      expect((await genai(limited.key).models.countTokens({ model: EMBED, contents: 'x' })).totalTokens).toBeGreaterThan(0);
+      expect(
+        (await genai(limited.key).models.countTokens({ model: EMBED, contents: 'x' })).totalTokens,
+      ).toBeGreaterThan(0);
 
       await expectGeminiError(
-        await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, { method: 'POST', body: JSON.stringify({ contents: 'not a list' }) }),
+        await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, {
+          method: 'POST',
+          body: JSON.stringify({ contents: 'not a list' }),
+        }),
         400,
         'INVALID_ARGUMENT',
       );
       await expectGeminiError(
-        await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, { method: 'POST', body: JSON.stringify({ generateContentRequest: 7 }) }),
+        await fetch(`${base}/v1beta/models/${CHAT}:countTokens?key=${key}`, {
+          method: 'POST',
+          body: JSON.stringify({ generateContentRequest: 7 }),
+        }),
         400,
         'INVALID_ARGUMENT',
       );
@@ -237,7 +321,10 @@ describe('Gemini routes with the official SDKs', () => {
       const embed = await genai().models.get({ model: `models/${EMBED}` });
       expect(embed.supportedActions).toEqual(expect.arrayContaining(['embedContent', 'batchEmbedContents']));
       const raw = await fetch(`${base}/v1beta/models/${CHAT}`, { headers: { 'x-goog-api-key': key } });
-      expect(await raw.json()).toMatchObject({ name: `models/${CHAT}`, supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] });
+      expect(await raw.json()).toMatchObject({
+        name: `models/${CHAT}`,
+        supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+      });
     });
 
     it('models.get of a model not served to the token: 404 in Gemini’s shape', async () => {
@@ -255,15 +342,27 @@ describe('Gemini routes with the official SDKs', () => {
       for await (const m of pager) seen.push(m.name!);
       expect(seen.sort()).toEqual(all.map((id) => `models/${id}`));
 
-      const first = (await (await fetch(`${base}/v1beta/models?pageSize=3&key=${key}`)).json()) as { models: unknown[]; nextPageToken?: string };
+      const first = (await (await fetch(`${base}/v1beta/models?pageSize=3&key=${key}`)).json()) as {
+        models: unknown[];
+        nextPageToken?: string;
+      };
       expect(first.models).toHaveLength(3);
       expect(first.nextPageToken).toEqual(expect.any(String));
-      const rest = (await (await fetch(`${base}/v1beta/models?pageSize=3&pageToken=${first.nextPageToken}&key=${key}`)).json()) as { models: unknown[]; nextPageToken?: string };
+      const rest = (await (
+        await fetch(`${base}/v1beta/models?pageSize=3&pageToken=${first.nextPageToken}&key=${key}`)
+      ).json()) as { models: unknown[]; nextPageToken?: string };
       expect(rest.models).toHaveLength(all.length - 3);
       expect(rest.nextPageToken).toBeUndefined();
-      const whole = (await (await fetch(`${base}/v1beta/models?key=${key}`)).json()) as { models: unknown[]; nextPageToken?: string };
+      const whole = (await (await fetch(`${base}/v1beta/models?key=${key}`)).json()) as {
+        models: unknown[];
+        nextPageToken?: string;
+      };
       expect(whole.models).toHaveLength(all.length);
-      await expectGeminiError(await fetch(`${base}/v1beta/models?pageToken=garbage&key=${key}`), 400, 'INVALID_ARGUMENT');
+      await expectGeminiError(
+        await fetch(`${base}/v1beta/models?pageToken=garbage&key=${key}`),
+        400,
+        'INVALID_ARGUMENT',
+      );
     });
   });
 
@@ -272,13 +371,37 @@ describe('Gemini routes with the official SDKs', () => {
       const auth = { 'x-goog-api-key': key };
       await expectGeminiError(await fetch(`${base}/v1beta/nothing/here`, { headers: auth }), 404, 'NOT_FOUND');
       await expectGeminiError(await fetch(`${base}/v1beta/tunedModels/x`, { headers: auth }), 404, 'NOT_FOUND');
-      await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}`, { method: 'DELETE', headers: auth }), 404, 'NOT_FOUND');
-      await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}:generateContent`, { headers: auth }), 404, 'NOT_FOUND');
-      await expectGeminiError(await fetch(`${base}/v1beta/files`, { method: 'POST', headers: auth, body: '{}' }), 404, 'NOT_FOUND');
-      await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}:fooBar`, { method: 'POST', headers: auth, body: '{}' }), 404, 'NOT_FOUND');
-      await expectGeminiError(await fetch(`${base}/v1beta/models`, { headers: { 'x-goog-api-key': 'sk-nope' } }), 401, 'UNAUTHENTICATED');
+      await expectGeminiError(
+        await fetch(`${base}/v1beta/models/${CHAT}`, { method: 'DELETE', headers: auth }),
+        404,
+        'NOT_FOUND',
+      );
+      await expectGeminiError(
+        await fetch(`${base}/v1beta/models/${CHAT}:generateContent`, { headers: auth }),
+        404,
+        'NOT_FOUND',
+      );
+      await expectGeminiError(
+        await fetch(`${base}/v1beta/files`, { method: 'POST', headers: auth, body: '{}' }),
+        404,
+        'NOT_FOUND',
+      );
+      await expectGeminiError(
+        await fetch(`${base}/v1beta/models/${CHAT}:fooBar`, { method: 'POST', headers: auth, body: '{}' }),
+        404,
+        'NOT_FOUND',
+      );
+      await expectGeminiError(
+        await fetch(`${base}/v1beta/models`, { headers: { 'x-goog-api-key': 'sk-nope' } }),
+        401,
+        'UNAUTHENTICATED',
+      );
       await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}`), 401, 'UNAUTHENTICATED');
-      await expectGeminiError(await fetch(`${base}/v1beta/models/${CHAT}:generateContent?key=sk-nope`, { method: 'POST', body: '{}' }), 401, 'UNAUTHENTICATED');
+      await expectGeminiError(
+        await fetch(`${base}/v1beta/models/${CHAT}:generateContent?key=sk-nope`, { method: 'POST', body: '{}' }),
+        401,
+        'UNAUTHENTICATED',
+      );
     });
 
     it('the SDK reads them as ApiError with the status', async () => {

@@ -14,25 +14,45 @@ const DEFAULT_ONLY = JSON.stringify({ default: 'Default' });
 /** One call in each protocol with the token; the status and parsed body of each. */
 async function callAll(base: string, key: string) {
   const post = async (path: string, body: unknown, headers: Record<string, string>) => {
-    const r = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const r = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     return { status: r.status, body: (await r.json()) as Record<string, any> };
   };
   const messages = [{ role: 'user', content: 'hi' }];
   return {
     openai: await post('/v1/chat/completions', { model: MODEL, messages }, { authorization: `Bearer ${key}` }),
-    anthropic: await post('/v1/messages', { model: MODEL, max_tokens: 16, messages }, { 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
-    gemini: await post(`/v1beta/models/${MODEL}:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, { 'x-goog-api-key': key }),
+    anthropic: await post(
+      '/v1/messages',
+      { model: MODEL, max_tokens: 16, messages },
+      { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+    ),
+    gemini: await post(
+      `/v1beta/models/${MODEL}:generateContent`,
+      { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      { 'x-goog-api-key': key },
+    ),
   };
 }
 
 /** Every protocol refused the call with 403 in its own shape, naming the withdrawn group. */
 function expectRefused(r: Awaited<ReturnType<typeof callAll>>, group: string) {
   expect(r.openai.status).toBe(403);
-  expect(r.openai.body.error).toMatchObject({ code: 'group_not_allowed', message: expect.stringContaining(`group ${group} is no longer available`) });
+  expect(r.openai.body.error).toMatchObject({
+    code: 'group_not_allowed',
+    message: expect.stringContaining(`group ${group} is no longer available`),
+  });
   expect(r.anthropic.status).toBe(403);
-  expect(r.anthropic.body).toMatchObject({ type: 'error', error: { type: 'permission_error', message: expect.stringContaining(group) } });
+  expect(r.anthropic.body).toMatchObject({
+    type: 'error',
+    error: { type: 'permission_error', message: expect.stringContaining(group) },
+  });
   expect(r.gemini.status).toBe(403);
-  expect(r.gemini.body).toMatchObject({ error: { code: 403, status: 'PERMISSION_DENIED', message: expect.stringContaining(group) } });
+  expect(r.gemini.body).toMatchObject({
+    error: { code: 403, status: 'PERMISSION_DENIED', message: expect.stringContaining(group) },
+  });
 }
 
 const served = (r: Awaited<ReturnType<typeof callAll>>) => [r.openai.status, r.anthropic.status, r.gemini.status];
@@ -48,14 +68,25 @@ describe.each(dialects)('a token pinned to a group that was withdrawn, on %s', (
   });
 
   const tokenIn = async (user: Client, group: string) => {
-    const res = await user.call<TokenPublic[]>('POST', '/api/token/', { name: `in-${group}`, group, unlimited_quota: true });
+    const res = await user.call<TokenPublic[]>('POST', '/api/token/', {
+      name: `in-${group}`,
+      group,
+      unlimited_quota: true,
+    });
     if (!res.body.success) throw new Error(res.body.message);
     return `sk-${res.body.data![0]!.key.replace(/^sk-/, '')}`;
   };
   const lastGroup = async (userId: number) => {
     await drainWriter(t);
-    return (await t.database.db.kysely.selectFrom('logs').select('group').where('user_id', '=', userId).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow())
-      .group;
+    return (
+      await t.database.db.kysely
+        .selectFrom('logs')
+        .select('group')
+        .where('user_id', '=', userId)
+        .where('type', '=', 2)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow()
+    ).group;
   };
 
   it('is refused in every protocol once root removes the group from UserUsableGroups; unpinned tokens go on', async () => {
@@ -65,7 +96,9 @@ describe.each(dialects)('a token pinned to a group that was withdrawn, on %s', (
     expect(served(await callAll(base, vip))).toEqual([200, 200, 200]);
     expect(await lastGroup(user.userId!)).toBe('vip');
 
-    expect((await root.call('PUT', '/api/option/', { key: 'UserUsableGroups', value: DEFAULT_ONLY })).body.success).toBe(true);
+    expect(
+      (await root.call('PUT', '/api/option/', { key: 'UserUsableGroups', value: DEFAULT_ONLY })).body.success,
+    ).toBe(true);
     const before = mock.requests.length;
     expectRefused(await callAll(base, vip), 'vip');
     expect(mock.requests.length).toBe(before);
@@ -103,7 +136,8 @@ describe('a withdrawn group across two nodes with Redis', () => {
     await root.call('PUT', '/api/option/', { key: 'UserUsableGroups', value: DEFAULT_ONLY });
     await addChannel(root, { name: 'both', key: 'group-key', baseUrl: mock.url, models: MODEL, group: 'default,vip' });
     baseB = await listen(b);
-    for (let i = 0; i < 100 && !b.runtime.ctx.channelCache.hasModel('vip', MODEL); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !b.runtime.ctx.channelCache.hasModel('vip', MODEL); i++)
+      await new Promise((r) => setTimeout(r, 50));
   });
   // The nodes close first (hooks run in reverse), then the upstream.
   afterAll(async () => mock?.close());
@@ -121,7 +155,11 @@ describe('a withdrawn group across two nodes with Redis', () => {
   it('moving the user out of vip on node A refuses the token on node B; so does withdrawing the group', async () => {
     const user = await createUserClient(a.app, root, 'cluster-vip');
     await root.call('PUT', '/api/user/', { id: user.userId, quota: 50_000_000, group: 'vip' });
-    const res = await user.call<TokenPublic[]>('POST', '/api/token/', { name: 'vip', group: 'vip', unlimited_quota: true });
+    const res = await user.call<TokenPublic[]>('POST', '/api/token/', {
+      name: 'vip',
+      group: 'vip',
+      unlimited_quota: true,
+    });
     const key = `sk-${res.body.data![0]!.key.replace(/^sk-/, '')}`;
     // Node B serves and caches the token (user in vip).
     expect(served(await callAll(baseB, key))).toEqual([200, 200, 200]);

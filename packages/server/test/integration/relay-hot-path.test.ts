@@ -16,7 +16,14 @@ function post(
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${base}${path}`,
-      { method: 'POST', headers: { 'content-type': 'application/json', ...headers, ...(chunked ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } },
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...headers,
+          ...(chunked ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
@@ -39,10 +46,19 @@ function post(
  */
 describe('relay hot-path entry', () => {
   let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string, key: string;
-  useGateway('sqlite', { user: 'hot-user', quota: 5_000_000, env: { MAX_REQUEST_BODY_MB: '1' }, mock: () => startMockUpstream({ record: false }) }, async (gw) => {
-    ({ t, mock, root, user, base, key } = gw);
-    await addChannel(root, { name: 'm', key: 'k', baseUrl: mock.url, models: 'gpt-4o-mini' });
-  });
+  useGateway(
+    'sqlite',
+    {
+      user: 'hot-user',
+      quota: 5_000_000,
+      env: { MAX_REQUEST_BODY_MB: '1' },
+      mock: () => startMockUpstream({ record: false }),
+    },
+    async (gw) => {
+      ({ t, mock, root, user, base, key } = gw);
+      await addChannel(root, { name: 'm', key: 'k', baseUrl: mock.url, models: 'gpt-4o-mini' });
+    },
+  );
 
   const chat = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
 
@@ -60,23 +76,41 @@ describe('relay hot-path entry', () => {
     expect(a.choices[0].message.content).toBe(b.choices[0].message.content);
     expect(a.usage).toEqual(b.usage);
     await drainWriter(t);
-    const logs = await t.database.db.kysely.selectFrom('logs').select(['quota', 'prompt_tokens']).where('user_id', '=', user.userId!).where('type', '=', 2).execute();
+    const logs = await t.database.db.kysely
+      .selectFrom('logs')
+      .select(['quota', 'prompt_tokens'])
+      .where('user_id', '=', user.userId!)
+      .where('type', '=', 2)
+      .execute();
     expect(logs).toHaveLength(2);
     expect(Number(logs[0]!.quota)).toBeGreaterThan(0);
     expect(Number(logs[0]!.quota)).toBe(Number(logs[1]!.quota));
   });
 
   it('refuses a body over the limit with 413 in the caller’s shape, by its length or while counting a chunked body', async () => {
-    const big = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 5, messages: [{ role: 'user', content: 'x'.repeat(1024 * 1024 + 10) }] });
+    const big = JSON.stringify({
+      model: 'gpt-4o-mini',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: 'x'.repeat(1024 * 1024 + 10) }],
+    });
     const byLength = await post(base, '/v1/messages', big, { 'x-api-key': key, 'anthropic-version': '2023-06-01' });
     expect(byLength.status).toBe(413);
-    expect(JSON.parse(byLength.body)).toMatchObject({ type: 'error', error: { type: expect.any(String), message: 'request body is too large' } });
+    expect(JSON.parse(byLength.body)).toMatchObject({
+      type: 'error',
+      error: { type: expect.any(String), message: 'request body is too large' },
+    });
     const chunked = await post(base, '/v1/chat/completions', big, { authorization: `Bearer ${key}` }, true);
     expect(chunked.status).toBe(413);
-    expect(JSON.parse(chunked.body)).toMatchObject({ error: { message: 'request body is too large', type: 'invalid_request_error' } });
+    expect(JSON.parse(chunked.body)).toMatchObject({
+      error: { message: 'request body is too large', type: 'invalid_request_error' },
+    });
     // Nothing was reserved or logged for them.
     await drainWriter(t);
-    const logs = await t.database.db.kysely.selectFrom('logs').select('id').where('user_id', '=', user.userId!).execute();
+    const logs = await t.database.db.kysely
+      .selectFrom('logs')
+      .select('id')
+      .where('user_id', '=', user.userId!)
+      .execute();
     expect(logs).toHaveLength(2);
   });
 
@@ -89,7 +123,12 @@ describe('relay hot-path entry', () => {
       true,
     );
     expect(chunkedOk.status).toBe(200);
-    const gemini = await post(base, `/v1beta/models/gpt-4o-mini:generateContent?key=${key}`, JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }), {});
+    const gemini = await post(
+      base,
+      `/v1beta/models/gpt-4o-mini:generateContent?key=${key}`,
+      JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      {},
+    );
     expect(gemini.status).toBe(200);
     expect(JSON.parse(gemini.body).candidates[0].content.parts[0].text).toEqual(expect.any(String));
     const noKey = await post(base, '/v1beta/models/gpt-4o-mini:generateContent', '{}', {});

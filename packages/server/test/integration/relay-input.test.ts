@@ -17,7 +17,11 @@ type Answer = { status: number; body: Record<string, any> };
 
 /** A call over a real socket (the hot path for JSON endpoints). */
 async function post(base: string, path: string, body: string, headers: Record<string, string>): Promise<Answer> {
-  const r = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const r = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   const text = await r.text();
   let parsed: Record<string, any>;
   try {
@@ -32,7 +36,11 @@ async function post(base: string, path: string, body: string, headers: Record<st
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 /** Writes `first`, then `next(n)` every 300 ms (a space by default); resolves when the server closes the connection. */
-function trickle(port: number, first: string, next: (n: number) => string = () => ' '): Promise<{ response: string; ms: number }> {
+function trickle(
+  port: number,
+  first: string,
+  next: (n: number) => string = () => ' ',
+): Promise<{ response: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -62,14 +70,31 @@ describe.each(dialects)('relay input validation on %s', (dialect) => {
     await addChannel(root, { name: 'input', key: 'input-key', baseUrl: mock.url, models: MODEL });
   });
 
-  const openai = (body: unknown) => post(base, '/v1/chat/completions', typeof body === 'string' ? body : JSON.stringify(body), { authorization: `Bearer ${key}` });
-  const anthropic = (body: unknown) => post(base, '/v1/messages', JSON.stringify(body), { 'x-api-key': key, 'anthropic-version': '2023-06-01' });
-  const gemini = (body: unknown) => post(base, `/v1beta/models/${MODEL}:generateContent`, JSON.stringify(body), { 'x-goog-api-key': key });
+  const openai = (body: unknown) =>
+    post(base, '/v1/chat/completions', typeof body === 'string' ? body : JSON.stringify(body), {
+      authorization: `Bearer ${key}`,
+    });
+  const anthropic = (body: unknown) =>
+    post(base, '/v1/messages', JSON.stringify(body), { 'x-api-key': key, 'anthropic-version': '2023-06-01' });
+  const gemini = (body: unknown) =>
+    post(base, `/v1beta/models/${MODEL}:generateContent`, JSON.stringify(body), { 'x-goog-api-key': key });
   const errorLogs = async () => {
     await drainWriter(t);
-    return t.database.db.kysely.selectFrom('logs').select(['content', 'other']).where('user_id', '=', user.userId!).where('type', '=', LogType.Error).execute();
+    return t.database.db.kysely
+      .selectFrom('logs')
+      .select(['content', 'other'])
+      .where('user_id', '=', user.userId!)
+      .where('type', '=', LogType.Error)
+      .execute();
   };
-  const channelStatus = async () => (await t.database.db.kysely.selectFrom('channels').select('status').where('name', '=', 'input').executeTakeFirstOrThrow()).status;
+  const channelStatus = async () =>
+    (
+      await t.database.db.kysely
+        .selectFrom('channels')
+        .select('status')
+        .where('name', '=', 'input')
+        .executeTakeFirstOrThrow()
+    ).status;
   const messages = [{ role: 'user', content: 'hi' }];
 
   it('refuses negative, non-finite, fractional and huge token limits with 400 in each protocol, before any upstream call', async () => {
@@ -78,19 +103,37 @@ describe.each(dialects)('relay input validation on %s', (dialect) => {
       for (const field of ['max_tokens', 'max_completion_tokens']) {
         const r = await openai({ model: MODEL, messages, [field]: bad });
         expect(r.status, `${field}=${String(bad)}`).toBe(400);
-        expect(r.body.error).toMatchObject({ type: 'invalid_request_error', param: field, message: expect.stringContaining(field) });
+        expect(r.body.error).toMatchObject({
+          type: 'invalid_request_error',
+          param: field,
+          message: expect.stringContaining(field),
+        });
       }
       const a = await anthropic({ model: MODEL, max_tokens: bad, messages });
       expect(a.status).toBe(400);
-      expect(a.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('max_tokens') } });
-      const g = await gemini({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: bad } });
+      expect(a.body).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: expect.stringContaining('max_tokens') },
+      });
+      const g = await gemini({
+        contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+        generationConfig: { maxOutputTokens: bad },
+      });
       expect(g.status).toBe(400);
-      expect(g.body).toEqual({ error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('maxOutputTokens') } });
-      const resp = await post(base, '/v1/responses', JSON.stringify({ model: MODEL, input: 'hi', max_output_tokens: bad }), { authorization: `Bearer ${key}` });
+      expect(g.body).toEqual({
+        error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('maxOutputTokens') },
+      });
+      const resp = await post(
+        base,
+        '/v1/responses',
+        JSON.stringify({ model: MODEL, input: 'hi', max_output_tokens: bad }),
+        { authorization: `Bearer ${key}` },
+      );
       expect(resp.status).toBe(400);
       expect(resp.body.error).toMatchObject({ param: 'max_output_tokens' });
     }
-    for (const n of [0, -1, 2.5, 1000]) expect((await openai({ model: MODEL, messages, n })).body.error?.param).toBe('n');
+    for (const n of [0, -1, 2.5, 1000])
+      expect((await openai({ model: MODEL, messages, n })).body.error?.param).toBe('n');
     expect(mock.requests.length).toBe(before);
   });
 
@@ -116,7 +159,10 @@ describe.each(dialects)('relay input validation on %s', (dialect) => {
       ['messages as a string', () => openai({ model: MODEL, messages: 'hi' })],
       ['role as a number', () => openai({ model: MODEL, messages: [{ role: 1, content: 'hi' }] })],
       ['content [null]', () => openai({ model: MODEL, messages: [{ role: 'user', content: [null] }] })],
-      ['tool_calls [null]', () => openai({ model: MODEL, messages: [{ role: 'assistant', content: null, tool_calls: [null] }] })],
+      [
+        'tool_calls [null]',
+        () => openai({ model: MODEL, messages: [{ role: 'assistant', content: null, tool_calls: [null] }] }),
+      ],
       ['temperature as a string', () => openai({ model: MODEL, messages, temperature: 'hot' })],
       ['stream as a string', () => openai({ model: MODEL, messages, stream: 'yes' })],
       ['model as an object', () => openai({ model: { name: MODEL }, messages })],
@@ -160,7 +206,9 @@ describe.each(dialects)('relay input validation on %s', (dialect) => {
     expect(JSON.stringify(admins.body.data!.items)).toMatch(/ECONNREFUSED/);
     // The realtime WebSocket refuses its upgrade the same way.
     const refused = await new Promise<{ status: number; body: string }>((resolve) => {
-      const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/realtime?model=${DEAD}`, { headers: { authorization: `Bearer ${key}` } });
+      const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/realtime?model=${DEAD}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       ws.on('unexpected-response', (_req, res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
@@ -183,7 +231,13 @@ describe.each(dialects)('relay input validation on %s', (dialect) => {
       ['/v1/videos', 'authorization: Bearer sk-wrong', 'application/json'],
       ['/v1/videos/video_x/remix', 'authorization: Bearer sk-wrong', 'application/json'],
     ]) {
-      const r = await partialUpload(port, `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}\r\ncontent-type: ${type}\r\n`, 20 * 1024 * 1024, '{"model":', 3000);
+      const r = await partialUpload(
+        port,
+        `POST ${path} HTTP/1.1\r\nhost: x\r\n${auth}\r\ncontent-type: ${type}\r\n`,
+        20 * 1024 * 1024,
+        '{"model":',
+        3000,
+      );
       expect(r.response, path).toMatch(/^HTTP\/1\.1 401/);
       expect(r.ms, path).toBeLessThan(3000);
     }
@@ -192,13 +246,22 @@ describe.each(dialects)('relay input validation on %s', (dialect) => {
 
 describe('request timeouts on a real socket', () => {
   let mock: MockUpstream, root: Client, base: string, key: string;
-  useGateway('sqlite', { user: 'slow-user', quota: 5_000_000, env: { HTTP_BODY_IDLE_TIMEOUT: '1', HTTP_REQUEST_TIMEOUT: '3', HTTP_HEADERS_TIMEOUT: '2' } }, async (gw) => {
-    ({ mock, root, base, key } = gw);
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 0.5 }) });
-    await addChannel(root, { name: 'slow', key: 'slow-key', baseUrl: mock.url, models: MODEL });
-  });
+  useGateway(
+    'sqlite',
+    {
+      user: 'slow-user',
+      quota: 5_000_000,
+      env: { HTTP_BODY_IDLE_TIMEOUT: '1', HTTP_REQUEST_TIMEOUT: '3', HTTP_HEADERS_TIMEOUT: '2' },
+    },
+    async (gw) => {
+      ({ mock, root, base, key } = gw);
+      await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 0.5 }) });
+      await addChannel(root, { name: 'slow', key: 'slow-key', baseUrl: mock.url, models: MODEL });
+    },
+  );
   const port = () => Number(new URL(base).port);
-  const head = (k: string) => `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${k}\r\ncontent-type: application/json\r\n`;
+  const head = (k: string) =>
+    `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${k}\r\ncontent-type: application/json\r\n`;
 
   it('drops a body that stops arriving (HTTP_BODY_IDLE_TIMEOUT)', async () => {
     const r = await partialUpload(port(), head(key), 1000, '{"model":"', 6000);
@@ -216,7 +279,11 @@ describe('request timeouts on a real socket', () => {
   });
 
   it('answers 408 to headers trickled past HTTP_HEADERS_TIMEOUT', async () => {
-    const result = await trickle(port(), 'POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n', (n) => `x-slow-${n}: 1\r\n`);
+    const result = await trickle(
+      port(),
+      'POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n',
+      (n) => `x-slow-${n}: 1\r\n`,
+    );
     expect(result.response).toMatch(/^HTTP\/1\.1 408/);
     expect(result.ms).toBeGreaterThanOrEqual(1900);
     expect(result.ms).toBeLessThan(5000);
@@ -264,7 +331,12 @@ describe.each(dialects)('realtime session parameters and timeouts on %s', (diale
   let mock: MockRealtime, root: Client, base: string, key: string;
   useGateway(
     dialect,
-    { user: 'rt-input-user', quota: 5_000_000, mock: startMockRealtime, env: { HTTP_BODY_IDLE_TIMEOUT: '1', HTTP_REQUEST_TIMEOUT: '2', HTTP_HEADERS_TIMEOUT: '1' } },
+    {
+      user: 'rt-input-user',
+      quota: 5_000_000,
+      mock: startMockRealtime,
+      env: { HTTP_BODY_IDLE_TIMEOUT: '1', HTTP_REQUEST_TIMEOUT: '2', HTTP_HEADERS_TIMEOUT: '1' },
+    },
     async (gw) => {
       ({ mock, root, base, key } = gw);
       await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'rt-model': 1 }) });
@@ -273,7 +345,9 @@ describe.each(dialects)('realtime session parameters and timeouts on %s', (diale
   );
 
   it('answers bad session.update / response.create limits with an error event and passes none of them on; the session outlives the request timeouts', async () => {
-    const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/realtime?model=rt-model`, { headers: { authorization: `Bearer ${key}` } });
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/v1/realtime?model=rt-model`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     const events: Record<string, any>[] = [];
     let arrived = () => undefined as void;
     ws.on('message', (d) => {
@@ -287,7 +361,10 @@ describe.each(dialects)('realtime session parameters and timeouts on %s', (diale
     await new Promise((r, j) => ws.once('open', r).once('error', j));
     expect((await waitFor(1)).type).toBe('session.created');
     const bad: [unknown, string][] = [
-      [{ type: 'session.update', event_id: 'e1', session: { max_response_output_tokens: -5 } }, 'session.max_response_output_tokens'],
+      [
+        { type: 'session.update', event_id: 'e1', session: { max_response_output_tokens: -5 } },
+        'session.max_response_output_tokens',
+      ],
       [{ type: 'response.create', response: { max_output_tokens: '-Infinity' } }, 'response.max_output_tokens'],
       [{ type: 'response.create', response: { max_output_tokens: 2.5 } }, 'response.max_output_tokens'],
       [{ type: 'session.update', session: null }, 'session'],

@@ -8,10 +8,16 @@ import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 
 const chat = (base: string, key: string, body: Record<string, unknown>) =>
-  fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${base}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 /** The lines of the journal's segment files, parsed. */
-function journalLines(dataDir: string): { k: string; i?: string; r?: { quota: number; log?: { request_id: string } } }[] {
+function journalLines(
+  dataDir: string,
+): { k: string; i?: string; r?: { quota: number; log?: { request_id: string } } }[] {
   const dir = path.join(dataDir, 'journal');
   return fs
     .readdirSync(dir)
@@ -42,7 +48,13 @@ describe.each(dialects)('relay calls in the journal on %s', (dialect) => {
     expect(new Set(ids).size).toBe(3);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{12}[0-9a-z]{8}$/);
     await drainWriter(t);
-    const rows = await t.database.db.kysely.selectFrom('logs').select(['request_id', 'quota']).where('user_id', '=', u.userId!).where('type', '=', 2).orderBy('id').execute();
+    const rows = await t.database.db.kysely
+      .selectFrom('logs')
+      .select(['request_id', 'quota'])
+      .where('user_id', '=', u.userId!)
+      .where('type', '=', 2)
+      .orderBy('id')
+      .execute();
     expect(rows.map((r) => [r.request_id, Number(r.quota)])).toEqual(ids.map((id) => [id, 1000]));
   });
 
@@ -54,7 +66,9 @@ describe.each(dialects)('relay calls in the journal on %s', (dialect) => {
     try {
       const pending = chat(base, key, { model: 'journal-model', messages: [{ role: 'user', content: 'slow' }] });
       // While the upstream thinks, the journal already holds the call's bill at its reservation.
-      await expect.poll(() => journalLines(t.config.dataDir).filter((l) => l.k === 'o' && l.r?.log?.request_id)).toHaveLength(1);
+      await expect
+        .poll(() => journalLines(t.config.dataDir).filter((l) => l.k === 'o' && l.r?.log?.request_id))
+        .toHaveLength(1);
       const open = journalLines(t.config.dataDir).find((l) => l.k === 'o')!;
       expect(open.r!.quota).toBe(1000);
       const res = await pending;
@@ -97,7 +111,11 @@ describe.each(dialects)('relay calls in the journal on %s', (dialect) => {
       mock.behaviors.delete('ok-key');
     }
     await drainWriter(t);
-    const user = await t.database.db.kysely.selectFrom('users').select(['quota', 'used_quota']).where('id', '=', u.userId!).executeTakeFirstOrThrow();
+    const user = await t.database.db.kysely
+      .selectFrom('users')
+      .select(['quota', 'used_quota'])
+      .where('id', '=', u.userId!)
+      .executeTakeFirstOrThrow();
     expect([Number(user.quota), Number(user.used_quota)]).toEqual([100_000, 0]);
   });
 });

@@ -50,7 +50,10 @@ describe('relay request rate limits', () => {
 
     // An exempt group is not limited.
     await root.call('PUT', '/api/option/', { key: 'global.rate_limit_exempt_enabled', value: 'true' });
-    await root.call('PUT', '/api/option/', { key: 'GroupRatio', value: JSON.stringify({ default: 1, vip: 1, svip: 1, 'bulk-ok': 1 }) });
+    await root.call('PUT', '/api/option/', {
+      key: 'GroupRatio',
+      value: JSON.stringify({ default: 1, vip: 1, svip: 1, 'bulk-ok': 1 }),
+    });
     await root.call('PUT', '/api/user/', { id: v.userId, group: 'bulk-ok' });
     await addChannel(root, { name: 'bulk', key: 'k2', baseUrl: mock.url, models: 'gpt-4o-mini', group: 'bulk-ok' });
     expect((await call(key2)).status).toBe(200);

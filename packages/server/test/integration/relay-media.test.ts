@@ -23,9 +23,23 @@ describe.each(dialects)('media relay on %s', (dialect) => {
   useGateway(dialect, { user: 'media-user', quota: 10_000_000 }, async (gw) => {
     ({ t, mock, root, user, base, key } = gw);
     sdk = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
-    const models = 'dall-e-3,dall-e-2,my-dalle,gpt-image-1,tts-1,whisper-1,gpt-4o-transcribe,jina-reranker-v2,retry-edit';
-    await addChannel(root, { name: 'media', key: 'media-key', baseUrl: mock.url, models, modelMapping: { 'my-dalle': 'dall-e-2', 'retry-edit': 'dall-e-2' } });
-    await addChannel(root, { name: 'media-down', key: 'down-key', baseUrl: mock.url, models: 'retry-edit', priority: 10, modelMapping: { 'retry-edit': 'dall-e-2' } });
+    const models =
+      'dall-e-3,dall-e-2,my-dalle,gpt-image-1,tts-1,whisper-1,gpt-4o-transcribe,jina-reranker-v2,retry-edit';
+    await addChannel(root, {
+      name: 'media',
+      key: 'media-key',
+      baseUrl: mock.url,
+      models,
+      modelMapping: { 'my-dalle': 'dall-e-2', 'retry-edit': 'dall-e-2' },
+    });
+    await addChannel(root, {
+      name: 'media-down',
+      key: 'down-key',
+      baseUrl: mock.url,
+      models: 'retry-edit',
+      priority: 10,
+      modelMapping: { 'retry-edit': 'dall-e-2' },
+    });
     await addChannel(root, {
       name: 'azure-media',
       key: 'az-key',
@@ -35,7 +49,8 @@ describe.each(dialects)('media relay on %s', (dialect) => {
       modelMapping: { 'dall-e-3-azure': 'dall-e-3', 'tts-azure': 'tts-1' },
     });
     mock.behaviors.set('down-key', { failStatus: 500 });
-    const set = (k: string, v: unknown) => root.call('PUT', '/api/option/', { key: k, value: typeof v === 'string' ? v : JSON.stringify(v) });
+    const set = (k: string, v: unknown) =>
+      root.call('PUT', '/api/option/', { key: k, value: typeof v === 'string' ? v : JSON.stringify(v) });
     await set('ModelPrice', {
       'dall-e-3': 0.04,
       'dall-e-2': 0.02,
@@ -53,18 +68,41 @@ describe.each(dialects)('media relay on %s', (dialect) => {
 
   const lastLog = async (model: string) => {
     await drainWriter(t);
-    return t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', model).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    return t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', model)
+      .where('type', '=', 2)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
   };
   const quotaOf = async () => {
     await drainWriter(t);
-    return Number((await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', user.userId!).executeTakeFirstOrThrow()).quota);
+    return Number(
+      (
+        await t.database.db.kysely
+          .selectFrom('users')
+          .select('quota')
+          .where('id', '=', user.userId!)
+          .executeTakeFirstOrThrow()
+      ).quota,
+    );
   };
 
   it('images.generate is billed per image at the model price with OpenAI size/quality factors', async () => {
     const before = await quotaOf();
-    const hd = await sdk.images.generate({ model: 'dall-e-3', prompt: 'a lighthouse', size: '1792x1024', quality: 'hd' });
+    const hd = await sdk.images.generate({
+      model: 'dall-e-3',
+      prompt: 'a lighthouse',
+      size: '1792x1024',
+      quality: 'hd',
+    });
     expect(hd.data?.[0]?.url).toBe('https://images.example/dall-e-3/0.png');
-    expect(mock.requests.at(-1)).toMatchObject({ path: '/v1/images/generations', key: 'media-key', body: { model: 'dall-e-3', size: '1792x1024', quality: 'hd' } });
+    expect(mock.requests.at(-1)).toMatchObject({
+      path: '/v1/images/generations',
+      key: 'media-key',
+      body: { model: 'dall-e-3', size: '1792x1024', quality: 'hd' },
+    });
     // HD 1792×1024 is 3× the standard 1024² price: 0.04 × 3 × 500000.
     expect(Number((await lastLog('dall-e-3')).quota)).toBe(60_000);
     const two = await sdk.images.generate({ model: 'dall-e-3', prompt: 'two boats', n: 2 });
@@ -94,27 +132,49 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     expect(res.usage).toMatchObject({ input_tokens: 50, output_tokens: 4150 });
     const log = await lastLog('gpt-image-1');
     // (50 + 4150 × 4) × 2.5
-    expect({ quota: Number(log.quota), prompt: log.prompt_tokens, completion: log.completion_tokens }).toEqual({ quota: 41_625, prompt: 50, completion: 4150 });
+    expect({ quota: Number(log.quota), prompt: log.prompt_tokens, completion: log.completion_tokens }).toEqual({
+      quota: 41_625,
+      prompt: 50,
+      completion: 4150,
+    });
   });
 
   it('images.edit streams the file through, maps the model field, bills n × the 512² factor', async () => {
     const image = crypto.randomBytes(300_000);
-    const res = await sdk.images.edit({ model: 'my-dalle', image: await toFile(image, 'photo.png', { type: 'image/png' }), prompt: 'add a hat', n: 2, size: '512x512' });
+    const res = await sdk.images.edit({
+      model: 'my-dalle',
+      image: await toFile(image, 'photo.png', { type: 'image/png' }),
+      prompt: 'add a hat',
+      n: 2,
+      size: '512x512',
+    });
     expect(res.data?.map((d) => Buffer.from(d.b64_json!, 'base64').toString())).toEqual(['edited-0', 'edited-1']);
     const upload = mock.uploads.at(-1)!;
     expect(upload.path).toBe('/v1/images/edits');
     expect(upload.fields).toMatchObject({ model: 'dall-e-2', prompt: 'add a hat', n: '2', size: '512x512' });
-    expect(upload.files.image).toEqual({ filename: 'photo.png', size: image.length, sha256: crypto.createHash('sha256').update(image).digest('hex') });
+    expect(upload.files.image).toEqual({
+      filename: 'photo.png',
+      size: image.length,
+      sha256: crypto.createHash('sha256').update(image).digest('hex'),
+    });
     const log = await lastLog('my-dalle');
     // 0.02 × (2 images × 0.9 for 512²) × 500000
     expect(Number(log.quota)).toBe(18_000);
-    expect(JSON.parse(log.other)).toMatchObject({ is_model_mapped: true, upstream_model_name: 'dall-e-2', billed_units: 1.8 });
+    expect(JSON.parse(log.other)).toMatchObject({
+      is_model_mapped: true,
+      upstream_model_name: 'dall-e-2',
+      billed_units: 1.8,
+    });
   });
 
   it('a multipart upload is sent again, whole, to the next channel when the first fails', async () => {
     const image = crypto.randomBytes(70_000);
     const before = mock.requests.length;
-    await sdk.images.edit({ model: 'retry-edit', image: await toFile(image, 'x.png', { type: 'image/png' }), prompt: 'retry me' });
+    await sdk.images.edit({
+      model: 'retry-edit',
+      image: await toFile(image, 'x.png', { type: 'image/png' }),
+      prompt: 'retry me',
+    });
     expect(mock.requests.slice(before).map((r) => r.key)).toEqual(['down-key', 'media-key']);
     expect(mock.uploads.at(-1)!.files.image!.sha256).toBe(crypto.createHash('sha256').update(image).digest('hex'));
     const log = await lastLog('retry-edit');
@@ -135,27 +195,47 @@ describe.each(dialects)('media relay on %s', (dialect) => {
 
   it('transcriptions are billed per minute when the upstream reports the duration, by tokens when it reports tokens', async () => {
     const audio = crypto.randomBytes(120_000);
-    const json = await sdk.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(audio, 'talk.mp3', { type: 'audio/mpeg' }) });
+    const json = await sdk.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(audio, 'talk.mp3', { type: 'audio/mpeg' }),
+    });
     expect(json.text).toBe(MOCK_TRANSCRIPT);
     expect(mock.uploads.at(-1)!.files.file!.size).toBe(audio.length);
     // 90 s = 1.5 minutes × 0.006 × 500000
     expect(Number((await lastLog('whisper-1')).quota)).toBe(4500);
-    const verbose = await sdk.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(audio, 'talk.mp3'), response_format: 'verbose_json' });
+    const verbose = await sdk.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(audio, 'talk.mp3'),
+      response_format: 'verbose_json',
+    });
     expect(verbose.duration).toBe(90);
     expect(Number((await lastLog('whisper-1')).quota)).toBe(4500);
     // Plain text is asked of the upstream as json: billed by the same duration (issue 31); the text's tokens are logged.
-    const text = await sdk.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(audio, 'talk.mp3'), response_format: 'text' });
+    const text = await sdk.audio.transcriptions.create({
+      model: 'whisper-1',
+      file: await toFile(audio, 'talk.mp3'),
+      response_format: 'text',
+    });
     expect(String(text).trim()).toBe(MOCK_TRANSCRIPT);
     expect(mock.uploads.at(-1)!.fields.response_format).toBe('json');
     const plain = await lastLog('whisper-1');
-    expect({ quota: Number(plain.quota), completion: plain.completion_tokens }).toEqual({ quota: 4500, completion: countTokens(MOCK_TRANSCRIPT) });
+    expect({ quota: Number(plain.quota), completion: plain.completion_tokens }).toEqual({
+      quota: 4500,
+      completion: countTokens(MOCK_TRANSCRIPT),
+    });
 
     await sdk.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: await toFile(audio, 'talk.mp3') });
     const tokens = await lastLog('gpt-4o-transcribe');
     // (40 + 11 × 4) × 1.25
-    expect({ quota: Number(tokens.quota), prompt: tokens.prompt_tokens, completion: tokens.completion_tokens }).toEqual({ quota: 105, prompt: 40, completion: 11 });
+    expect({ quota: Number(tokens.quota), prompt: tokens.prompt_tokens, completion: tokens.completion_tokens }).toEqual(
+      { quota: 105, prompt: 40, completion: 11 },
+    );
 
-    const events = await sdk.audio.transcriptions.create({ model: 'gpt-4o-transcribe', file: await toFile(audio, 'talk.mp3'), stream: true });
+    const events = await sdk.audio.transcriptions.create({
+      model: 'gpt-4o-transcribe',
+      file: await toFile(audio, 'talk.mp3'),
+      stream: true,
+    });
     const types: string[] = [];
     let done = '';
     for await (const e of events) {
@@ -166,7 +246,12 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     expect(types.filter((x) => x === 'transcript.text.delta')).toHaveLength(MOCK_TRANSCRIPT.split(' ').length);
     const streamed = await lastLog('gpt-4o-transcribe');
     // (30 + 12 × 4) × 1.25 = 97.5 → 98
-    expect({ quota: Number(streamed.quota), prompt: streamed.prompt_tokens, completion: streamed.completion_tokens, stream: streamed.is_stream }).toEqual({
+    expect({
+      quota: Number(streamed.quota),
+      prompt: streamed.prompt_tokens,
+      completion: streamed.completion_tokens,
+      stream: streamed.is_stream,
+    }).toEqual({
       quota: 98,
       prompt: 30,
       completion: 12,
@@ -176,7 +261,11 @@ describe.each(dialects)('media relay on %s', (dialect) => {
 
   it('translations: duration from verbose_json, else one call', async () => {
     const audio = crypto.randomBytes(10_000);
-    const verbose = await sdk.audio.translations.create({ model: 'whisper-1', file: await toFile(audio, 'de.mp3'), response_format: 'verbose_json' });
+    const verbose = await sdk.audio.translations.create({
+      model: 'whisper-1',
+      file: await toFile(audio, 'de.mp3'),
+      response_format: 'verbose_json',
+    });
     expect(verbose.text).toBe(MOCK_TRANSCRIPT);
     expect(mock.uploads.at(-1)!.path).toBe('/v1/audio/translations');
     expect(Number((await lastLog('whisper-1')).quota)).toBe(4500);
@@ -197,7 +286,10 @@ describe.each(dialects)('media relay on %s', (dialect) => {
       }),
     });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { results: { index: number; document?: { text: string } }[]; usage: { total_tokens: number } };
+    const body = (await res.json()) as {
+      results: { index: number; document?: { text: string } }[];
+      usage: { total_tokens: number };
+    };
     // The mock ranks the documents in reverse and reports its default 12 tokens.
     expect(body.results.map((r) => r.index)).toEqual([2, 1]);
     expect(body.results[0]!.document).toEqual({ text: 'Rome' });
@@ -213,7 +305,9 @@ describe.each(dialects)('media relay on %s', (dialect) => {
   });
 
   it('bad inputs answer OpenAI-shaped errors; stateful APIs answer 501', async () => {
-    await expect(sdk.images.edit({ model: '', image: await toFile(Buffer.from('x'), 'a.png'), prompt: 'p' })).rejects.toMatchObject({
+    await expect(
+      sdk.images.edit({ model: '', image: await toFile(Buffer.from('x'), 'a.png'), prompt: 'p' }),
+    ).rejects.toMatchObject({
       status: 400,
       error: { code: 'missing_model' },
     });
@@ -225,8 +319,14 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     expect(broken.status).toBe(400);
     expect(((await broken.json()) as { error: { message: string } }).error.message).toMatch(/closing boundary/);
     await expect(sdk.images.generate({ model: 'dall-e-3', prompt: 'x', n: 11 })).rejects.toMatchObject({ status: 400 });
-    await expect(sdk.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: '' })).rejects.toMatchObject({ status: 400 });
-    const unauth = await fetch(`${base}/v1/audio/transcriptions`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=abc' }, body: '--abc--' });
+    await expect(sdk.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: '' })).rejects.toMatchObject({
+      status: 400,
+    });
+    const unauth = await fetch(`${base}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=abc' },
+      body: '--abc--',
+    });
     expect(unauth.status).toBe(401);
     for (const path of ['/v1/files', '/v1/fine_tuning/jobs', '/v1/fine-tunes']) {
       const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });

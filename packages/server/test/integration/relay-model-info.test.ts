@@ -20,8 +20,20 @@ describe('model list and lookup in the caller’s protocol', () => {
     ({ t, mock, root, base, key } = gw);
     userId = gw.user.userId!;
     await addChannel(root, { name: 'openai-up', key: 'oa-key', baseUrl: mock.url, models: 'gpt-4o-mini' });
-    await addChannel(root, { name: 'anthropic-up', key: 'an-key', baseUrl: mock.url, type: 14, models: 'claude-sonnet-4-5' });
-    await addChannel(root, { name: 'gemini-up', key: 'ge-key', baseUrl: mock.url, type: 24, models: 'gemini-2.5-flash' });
+    await addChannel(root, {
+      name: 'anthropic-up',
+      key: 'an-key',
+      baseUrl: mock.url,
+      type: 14,
+      models: 'claude-sonnet-4-5',
+    });
+    await addChannel(root, {
+      name: 'gemini-up',
+      key: 'ge-key',
+      baseUrl: mock.url,
+      type: 24,
+      models: 'gemini-2.5-flash',
+    });
   });
 
   const anthropic = (apiKey = key) => new Anthropic({ apiKey, baseURL: base, maxRetries: 0 });
@@ -56,12 +68,19 @@ describe('model list and lookup in the caller’s protocol', () => {
       type: 'error',
       error: { type: 'not_found_error', message: expect.stringContaining('claude-nobody-serves') },
     });
-    expect(await failure(anthropic('sk-nope').models.retrieve('claude-sonnet-4-5'))).toBeInstanceOf(Anthropic.AuthenticationError);
+    expect(await failure(anthropic('sk-nope').models.retrieve('claude-sonnet-4-5'))).toBeInstanceOf(
+      Anthropic.AuthenticationError,
+    );
   });
 
   it('OpenAI SDK models.retrieve and list: OpenAI’s model objects (as before); unknown → NotFoundError', async () => {
     const model = await openai().models.retrieve('gpt-4o-mini');
-    expect(model).toMatchObject({ id: 'gpt-4o-mini', object: 'model', owned_by: expect.any(String), created: expect.any(Number) });
+    expect(model).toMatchObject({
+      id: 'gpt-4o-mini',
+      object: 'model',
+      owned_by: expect.any(String),
+      created: expect.any(Number),
+    });
     const ids: string[] = [];
     for await (const m of openai().models.list()) ids.push(m.id);
     expect(ids.sort()).toEqual(MODELS);
@@ -80,16 +99,25 @@ describe('model list and lookup in the caller’s protocol', () => {
     expect((err as ApiError).status).toBe(404);
 
     const byQuery = await fetch(`${base}/v1/models/gpt-4o-mini?key=${key}`);
-    expect(await byQuery.json()).toMatchObject({ name: 'models/gpt-4o-mini', supportedGenerationMethods: expect.arrayContaining(['generateContent']) });
+    expect(await byQuery.json()).toMatchObject({
+      name: 'models/gpt-4o-mini',
+      supportedGenerationMethods: expect.arrayContaining(['generateContent']),
+    });
     const missing = await fetch(`${base}/v1/models/nope?key=${key}`);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND', message: expect.stringContaining('models/nope') } });
+    expect(await missing.json()).toMatchObject({
+      error: { code: 404, status: 'NOT_FOUND', message: expect.stringContaining('models/nope') },
+    });
   });
 
   it('a model outside the token’s limits is not found, in each protocol', async () => {
     const limited = await addToken(t, userId, { modelLimits: 'gpt-4o-mini' });
-    expect(await failure(anthropic(limited.key).models.retrieve('claude-sonnet-4-5'))).toBeInstanceOf(Anthropic.NotFoundError);
-    expect(await failure(openai(limited.key).models.retrieve('claude-sonnet-4-5'))).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(await failure(anthropic(limited.key).models.retrieve('claude-sonnet-4-5'))).toBeInstanceOf(
+      Anthropic.NotFoundError,
+    );
+    expect(await failure(openai(limited.key).models.retrieve('claude-sonnet-4-5'))).toBeInstanceOf(
+      OpenAI.NotFoundError,
+    );
     const gemini = await fetch(`${base}/v1/models/claude-sonnet-4-5`, { headers: { 'x-goog-api-key': limited.key } });
     expect(gemini.status).toBe(404);
     expect(((await gemini.json()) as { error: { status: string } }).error.status).toBe('NOT_FOUND');

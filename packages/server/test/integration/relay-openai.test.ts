@@ -11,15 +11,32 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
   let t: TestApp, mock: MockUpstream, root: Client, user: Client, sdk: OpenAI, tokenId: number;
   useGateway(dialect, { user: 'relay-user', quota: 1_000_000, token: { remainQuota: 400_000 } }, async (gw) => {
     ({ t, mock, root, user, tokenId } = gw);
-    await addChannel(root, { name: 'mock-main', key: 'mock-key-main', baseUrl: mock.url, models: 'gpt-4o-mini,text-embedding-3-small,omni-moderation-latest' });
+    await addChannel(root, {
+      name: 'mock-main',
+      key: 'mock-key-main',
+      baseUrl: mock.url,
+      models: 'gpt-4o-mini,text-embedding-3-small,omni-moderation-latest',
+    });
     sdk = new OpenAI({ apiKey: gw.key, baseURL: `${gw.base}/v1`, maxRetries: 0 });
   });
 
-  const quotaOf = async () => Number((await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', user.userId!).executeTakeFirstOrThrow()).quota);
+  const quotaOf = async () =>
+    Number(
+      (
+        await t.database.db.kysely
+          .selectFrom('users')
+          .select('quota')
+          .where('id', '=', user.userId!)
+          .executeTakeFirstOrThrow()
+      ).quota,
+    );
 
   it('relays a chat completion and bills it exactly: (12 + 5×4) × 0.075 = 2.4 → 2', async () => {
     const before = await quotaOf();
-    const res = await sdk.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    const res = await sdk.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(res.choices[0]!.message.content).toBe('Hello from the mock!');
     expect(res.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
     const sent = mock.requests.at(-1)!;
@@ -27,7 +44,12 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
     expect(sent.body.model).toBe('gpt-4o-mini');
     await drainWriter(t);
     expect(before - (await quotaOf())).toBe(2);
-    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const log = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('type', '=', 2)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(log).toMatchObject({
       user_id: user.userId,
       model_name: 'gpt-4o-mini',
@@ -39,13 +61,27 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
       channel_name: 'mock-main',
     });
     const other = JSON.parse(log.other) as Record<string, unknown>;
-    expect(other).toMatchObject({ model_ratio: 0.075, completion_ratio: 4, group_ratio: 1, is_model_mapped: false, admin_info: { use_channel: [expect.any(Number)] } });
-    const token = await t.database.db.kysely.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', tokenId).executeTakeFirstOrThrow();
+    expect(other).toMatchObject({
+      model_ratio: 0.075,
+      completion_ratio: 4,
+      group_ratio: 1,
+      is_model_mapped: false,
+      admin_info: { use_channel: [expect.any(Number)] },
+    });
+    const token = await t.database.db.kysely
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', tokenId)
+      .executeTakeFirstOrThrow();
     expect(Number(token.used_quota)).toBeGreaterThanOrEqual(2);
   });
 
   it('streams chunk by chunk; the usage chunk reaches the client only when it asked', async () => {
-    const stream = await sdk.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await sdk.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     let text = '';
     let sawUsage = false;
     for await (const chunk of stream) {
@@ -67,7 +103,12 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
     for await (const chunk of withUsage) if (chunk.usage) usage = chunk.usage;
     expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
     await drainWriter(t);
-    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const log = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('type', '=', 2)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(log).toMatchObject({ is_stream: 1, quota: 2, prompt_tokens: 12, completion_tokens: 5 });
     expect(JSON.parse(log.other).frt).toBeGreaterThanOrEqual(0);
   });
@@ -78,7 +119,11 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
     const mod = await sdk.moderations.create({ model: 'omni-moderation-latest', input: 'hello' });
     expect(mod.results[0]!.flagged).toBe(false);
     const models = await sdk.models.list();
-    expect(models.data.map((m) => m.id).sort()).toEqual(['gpt-4o-mini', 'omni-moderation-latest', 'text-embedding-3-small']);
+    expect(models.data.map((m) => m.id).sort()).toEqual([
+      'gpt-4o-mini',
+      'omni-moderation-latest',
+      'text-embedding-3-small',
+    ]);
     const one = await sdk.models.retrieve('gpt-4o-mini');
     expect(one.id).toBe('gpt-4o-mini');
     await expect(sdk.models.retrieve('nope')).rejects.toMatchObject({ status: 404 });
@@ -90,7 +135,9 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
       status: 401,
       error: { type: 'invalid_request_error', code: 'invalid_api_key' },
     });
-    await expect(sdk.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
+    await expect(
+      sdk.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({
       status: 404,
       error: { code: 'model_not_found' },
     });
@@ -114,7 +161,9 @@ describe.each(dialects)('OpenAI relay on %s', (dialect) => {
     const poor = await createUserClient(t.app, root, 'poor-user');
     const tok = await addToken(t, poor.userId!, {});
     const client = new OpenAI({ apiKey: tok.key, baseURL: sdk.baseURL, maxRetries: 0 });
-    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+    await expect(
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    ).rejects.toMatchObject({
       status: 403,
       error: { code: 'insufficient_user_quota' },
     });

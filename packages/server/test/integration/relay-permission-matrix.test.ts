@@ -71,7 +71,11 @@ interface State {
   served?(call: Call, answer: Answer): string | undefined;
 }
 
-const ANTHROPIC_TYPE: Record<number, string> = { 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error' };
+const ANTHROPIC_TYPE: Record<number, string> = {
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+};
 const GEMINI_STATUS: Record<number, string> = { 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND' };
 /** midjourney-proxy's code for a refused request. */
 const MJ_REQUEST_ERROR = 4;
@@ -115,7 +119,11 @@ const answerOf = async (r: Response): Promise<Answer> => {
 };
 
 const keyHeaders = (shape: ReadProtocol, key: string): Record<string, string> =>
-  shape === 'anthropic' ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' } : shape === 'gemini' ? { 'x-goog-api-key': key } : { authorization: `Bearer ${key}` };
+  shape === 'anthropic'
+    ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' }
+    : shape === 'gemini'
+      ? { 'x-goog-api-key': key }
+      : { authorization: `Bearer ${key}` };
 
 /** A WebSocket upgrade to /v1/realtime: the refusal is an HTTP answer on the socket. */
 function realtimeUpgrade(port: number, key: string, model: string): Promise<Answer> {
@@ -148,126 +156,218 @@ function realtimeUpgrade(port: number, key: string, model: string): Promise<Answ
  * receives nothing. The states are made once per database; the routes are looped.
  */
 describe.each(dialects)('the relay permission matrix on %s', (dialect) => {
-  let t: TestApp, mock: MockUpstream, video: MockVideo, mj: MockMidjourney, suno: MockSuno, root: Client, user: Client, base: string, key: string;
+  let t: TestApp,
+    mock: MockUpstream,
+    video: MockVideo,
+    mj: MockMidjourney,
+    suno: MockSuno,
+    root: Client,
+    user: Client,
+    base: string,
+    key: string;
   let banned: Client, withdrawn: Client;
   let ids: ReadIds;
   const states: State[] = [];
   const calls: Call[] = [];
 
   // The poller is left to the test (it would poll the mocks between a call and its count).
-  const gw = useGateway(dialect, { user: 'matrix-user', quota: 500_000_000, env: { TASK_POLL_INTERVAL_MS: '3600000' }, timeout: 60_000 }, async (g) => {
-    ({ t, mock, root, user, base, key } = g);
-    video = await startMockVideo();
-    mj = await startMockMidjourney();
-    suno = await startMockSuno();
-    const set = (k: string, v: unknown) => root.call('PUT', '/api/option/', { key: k, value: typeof v === 'string' ? v : JSON.stringify(v) });
-    const taskModels = [...MJ_MODELS.split(','), ...SUNO_MODELS.split(',')];
-    await set('ModelPrice', { [RELAY_MODEL]: PRICE, [RELAY_VIDEO_MODEL]: PRICE, ...Object.fromEntries(taskModels.map((m) => [m, TASK_PRICE])) });
-    await set('UserUsableGroups', { default: 'Default', [WITHDRAWN_GROUP]: 'VIP' });
-    await addChannel(root, { name: 'matrix', key: 'matrix-key', baseUrl: mock.url, models: RELAY_MODEL });
-    await addChannel(root, { name: 'matrix-video', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: video.url, models: RELAY_VIDEO_MODEL, type: ChannelType.Sora });
-    await addChannel(root, { name: 'matrix-mj', type: ChannelType.Midjourney, key: mj.secret, baseUrl: mj.url, models: MJ_MODELS });
-    await addChannel(root, { name: 'matrix-suno', type: ChannelType.SunoAPI, key: MOCK_SUNO_KEY, baseUrl: suno.url, models: SUNO_MODELS });
+  const gw = useGateway(
+    dialect,
+    { user: 'matrix-user', quota: 500_000_000, env: { TASK_POLL_INTERVAL_MS: '3600000' }, timeout: 60_000 },
+    async (g) => {
+      ({ t, mock, root, user, base, key } = g);
+      video = await startMockVideo();
+      mj = await startMockMidjourney();
+      suno = await startMockSuno();
+      const set = (k: string, v: unknown) =>
+        root.call('PUT', '/api/option/', { key: k, value: typeof v === 'string' ? v : JSON.stringify(v) });
+      const taskModels = [...MJ_MODELS.split(','), ...SUNO_MODELS.split(',')];
+      await set('ModelPrice', {
+        [RELAY_MODEL]: PRICE,
+        [RELAY_VIDEO_MODEL]: PRICE,
+        ...Object.fromEntries(taskModels.map((m) => [m, TASK_PRICE])),
+      });
+      await set('UserUsableGroups', { default: 'Default', [WITHDRAWN_GROUP]: 'VIP' });
+      await addChannel(root, { name: 'matrix', key: 'matrix-key', baseUrl: mock.url, models: RELAY_MODEL });
+      await addChannel(root, {
+        name: 'matrix-video',
+        key: MOCK_OPENAI_VIDEO_KEY,
+        baseUrl: video.url,
+        models: RELAY_VIDEO_MODEL,
+        type: ChannelType.Sora,
+      });
+      await addChannel(root, {
+        name: 'matrix-mj',
+        type: ChannelType.Midjourney,
+        key: mj.secret,
+        baseUrl: mj.url,
+        models: MJ_MODELS,
+      });
+      await addChannel(root, {
+        name: 'matrix-suno',
+        type: ChannelType.SunoAPI,
+        key: MOCK_SUNO_KEY,
+        baseUrl: suno.url,
+        models: SUNO_MODELS,
+      });
 
-    // A finished task of each kind, owned by the caller: the actions act on them and the reads name them.
-    const post = async (path: string, body: unknown) =>
-      answerOf(await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
-    const get = async (path: string) => answerOf(await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } }));
-    ids = {
-      mj: String((await post('/mj/submit/imagine', { prompt: 'the origin' })).json?.result),
-      video: String((await post('/v1/videos', { model: RELAY_VIDEO_MODEL, prompt: 'the origin' })).json?.id),
-      suno: String((await post('/suno/submit/music', { prompt: 'the origin' })).json?.data),
-    };
-    const end = Date.now() + DEADLINE_MS;
-    while ((await get(`/mj/task/${ids.mj}/fetch`)).json?.status !== 'SUCCESS' || (await get(`/v1/videos/${ids.video}`)).json?.status !== 'completed') {
-      if (Date.now() > end) throw new Error('the origin tasks did not finish');
-      await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000));
-      await new Promise((r) => setTimeout(r, POLL_PAUSE_MS));
-    }
-
-    // The states, each a token (or user) wrong in one way only.
-    const uid = user.userId!;
-    const k = t.database.db.kysely;
-    const disabled = await addToken(t, uid, { name: 'disabled' });
-    await k.updateTable('tokens').set({ status: 2 }).where('id', '=', disabled.id).execute();
-    const expired = await addToken(t, uid, { name: 'expired', expiredTime: Math.floor(Date.now() / 1000) - 10 });
-    const exhausted = await addToken(t, uid, { name: 'exhausted', remainQuota: 0, unlimited: false });
-    const restricted = await addToken(t, uid, { name: 'restricted', modelLimits: OTHER_MODEL });
-    const ipDenied = await addToken(t, uid, { name: 'ip', allowIps: '10.0.0.0/8\n192.168.0.0/16' });
-    banned = await createUserClient(t.app, root, 'matrix-banned');
-    await setQuota(root, banned.userId!, 500_000_000);
-    const bannedToken = await addToken(t, banned.userId!, { name: 'banned' });
-    expect((await root.call('POST', '/api/user/manage', { id: banned.userId, action: 'disable' })).body.success).toBe(true);
-    withdrawn = await createUserClient(t.app, root, 'matrix-withdrawn');
-    await setQuota(root, withdrawn.userId!, 500_000_000);
-    const pinned = await addToken(t, withdrawn.userId!, { name: 'pinned' });
-    await k.updateTable('tokens').set({ group: WITHDRAWN_GROUP }).where('id', '=', pinned.id).execute();
-    // The group is withdrawn from every user after the token was pinned to it.
-    await set('UserUsableGroups', { default: 'Default' });
-
-    const refusedAlways = (e: RelayError) => () => e;
-    states.push(
-      { name: 'disabled token', key: disabled.key, refusal: refusedAlways(relayErrors.tokenDisabled()) },
-      { name: 'expired token', key: expired.key, refusal: refusedAlways(relayErrors.tokenExpired()) },
-      { name: 'exhausted token', key: exhausted.key, refusal: (c) => (c.billed ? relayErrors.tokenExhausted() : undefined) },
-      {
-        name: 'token restricted to other models',
-        key: restricted.key,
-        refusal: (c) => (c.model === undefined ? undefined : c.modelRead ? modelNotFound(c.model, c.shape as ModelInfoProtocol) : relayErrors.modelNotAllowed(c.model)),
-        served: (c, r) =>
-          c.listsModels && [RELAY_MODEL, RELAY_VIDEO_MODEL, 'mj_', 'suno_'].some((m) => r.text.includes(m)) ? `a model list with models: ${r.text.slice(0, 160)}` : undefined,
-      },
-      { name: 'token outside its IP allow-list', key: ipDenied.key, refusal: refusedAlways(relayErrors.ipDenied(CLIENT_IP)) },
-      { name: 'banned user', key: bannedToken.key, refusal: refusedAlways(relayErrors.userBanned()) },
-      { name: 'withdrawn group', key: pinned.key, refusal: refusedAlways(relayErrors.groupWithdrawn(WITHDRAWN_GROUP)) },
-    );
-
-    // Every route a key reaches, from the lists the bad-input sweeps use.
-    const postJson = (path: string, shape: ReadProtocol, body: unknown) => async (k: string) =>
-      answerOf(await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...keyHeaders(shape, k) }, body: JSON.stringify(body) }));
-    for (const route of [...relayJsonRoutes(), videoRemixRoute(ids.video)].filter((r) => r.auth === 'key')) {
-      const model = typeof route.valid.model === 'string' ? route.valid.model : route.path.includes('/remix') ? RELAY_VIDEO_MODEL : RELAY_MODEL;
-      calls.push({ label: `POST ${route.label ?? route.path}`, shape: route.protocol, model, billed: !route.local, send: postJson(route.path, route.protocol, route.valid) });
-    }
-    for (const path of MULTIPART_ROUTES) {
-      const form = () => {
-        const f = new FormData();
-        f.set('model', RELAY_MODEL);
-        if (path.includes('images')) {
-          f.set('prompt', 'a hat');
-          f.set('image', new Blob([Buffer.from('png')], { type: 'image/png' }), 'a.png');
-        } else f.set('file', new Blob([Buffer.from('mp3')], { type: 'audio/mpeg' }), 'a.mp3');
-        return f;
+      // A finished task of each kind, owned by the caller: the actions act on them and the reads name them.
+      const post = async (path: string, body: unknown) =>
+        answerOf(
+          await fetch(`${base}${path}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        );
+      const get = async (path: string) =>
+        answerOf(await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } }));
+      ids = {
+        mj: String((await post('/mj/submit/imagine', { prompt: 'the origin' })).json?.result),
+        video: String((await post('/v1/videos', { model: RELAY_VIDEO_MODEL, prompt: 'the origin' })).json?.id),
+        suno: String((await post('/suno/submit/music', { prompt: 'the origin' })).json?.data),
       };
+      const end = Date.now() + DEADLINE_MS;
+      while (
+        (await get(`/mj/task/${ids.mj}/fetch`)).json?.status !== 'SUCCESS' ||
+        (await get(`/v1/videos/${ids.video}`)).json?.status !== 'completed'
+      ) {
+        if (Date.now() > end) throw new Error('the origin tasks did not finish');
+        await t.runtime.taskPoller.pass(Math.floor(Date.now() / 1000));
+        await new Promise((r) => setTimeout(r, POLL_PAUSE_MS));
+      }
+
+      // The states, each a token (or user) wrong in one way only.
+      const uid = user.userId!;
+      const k = t.database.db.kysely;
+      const disabled = await addToken(t, uid, { name: 'disabled' });
+      await k.updateTable('tokens').set({ status: 2 }).where('id', '=', disabled.id).execute();
+      const expired = await addToken(t, uid, { name: 'expired', expiredTime: Math.floor(Date.now() / 1000) - 10 });
+      const exhausted = await addToken(t, uid, { name: 'exhausted', remainQuota: 0, unlimited: false });
+      const restricted = await addToken(t, uid, { name: 'restricted', modelLimits: OTHER_MODEL });
+      const ipDenied = await addToken(t, uid, { name: 'ip', allowIps: '10.0.0.0/8\n192.168.0.0/16' });
+      banned = await createUserClient(t.app, root, 'matrix-banned');
+      await setQuota(root, banned.userId!, 500_000_000);
+      const bannedToken = await addToken(t, banned.userId!, { name: 'banned' });
+      expect((await root.call('POST', '/api/user/manage', { id: banned.userId, action: 'disable' })).body.success).toBe(
+        true,
+      );
+      withdrawn = await createUserClient(t.app, root, 'matrix-withdrawn');
+      await setQuota(root, withdrawn.userId!, 500_000_000);
+      const pinned = await addToken(t, withdrawn.userId!, { name: 'pinned' });
+      await k.updateTable('tokens').set({ group: WITHDRAWN_GROUP }).where('id', '=', pinned.id).execute();
+      // The group is withdrawn from every user after the token was pinned to it.
+      await set('UserUsableGroups', { default: 'Default' });
+
+      const refusedAlways = (e: RelayError) => () => e;
+      states.push(
+        { name: 'disabled token', key: disabled.key, refusal: refusedAlways(relayErrors.tokenDisabled()) },
+        { name: 'expired token', key: expired.key, refusal: refusedAlways(relayErrors.tokenExpired()) },
+        {
+          name: 'exhausted token',
+          key: exhausted.key,
+          refusal: (c) => (c.billed ? relayErrors.tokenExhausted() : undefined),
+        },
+        {
+          name: 'token restricted to other models',
+          key: restricted.key,
+          refusal: (c) =>
+            c.model === undefined
+              ? undefined
+              : c.modelRead
+                ? modelNotFound(c.model, c.shape as ModelInfoProtocol)
+                : relayErrors.modelNotAllowed(c.model),
+          served: (c, r) =>
+            c.listsModels && [RELAY_MODEL, RELAY_VIDEO_MODEL, 'mj_', 'suno_'].some((m) => r.text.includes(m))
+              ? `a model list with models: ${r.text.slice(0, 160)}`
+              : undefined,
+        },
+        {
+          name: 'token outside its IP allow-list',
+          key: ipDenied.key,
+          refusal: refusedAlways(relayErrors.ipDenied(CLIENT_IP)),
+        },
+        { name: 'banned user', key: bannedToken.key, refusal: refusedAlways(relayErrors.userBanned()) },
+        {
+          name: 'withdrawn group',
+          key: pinned.key,
+          refusal: refusedAlways(relayErrors.groupWithdrawn(WITHDRAWN_GROUP)),
+        },
+      );
+
+      // Every route a key reaches, from the lists the bad-input sweeps use.
+      const postJson = (path: string, shape: ReadProtocol, body: unknown) => async (k: string) =>
+        answerOf(
+          await fetch(`${base}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...keyHeaders(shape, k) },
+            body: JSON.stringify(body),
+          }),
+        );
+      for (const route of [...relayJsonRoutes(), videoRemixRoute(ids.video)].filter((r) => r.auth === 'key')) {
+        const model =
+          typeof route.valid.model === 'string'
+            ? route.valid.model
+            : route.path.includes('/remix')
+              ? RELAY_VIDEO_MODEL
+              : RELAY_MODEL;
+        calls.push({
+          label: `POST ${route.label ?? route.path}`,
+          shape: route.protocol,
+          model,
+          billed: !route.local,
+          send: postJson(route.path, route.protocol, route.valid),
+        });
+      }
+      for (const path of MULTIPART_ROUTES) {
+        const form = () => {
+          const f = new FormData();
+          f.set('model', RELAY_MODEL);
+          if (path.includes('images')) {
+            f.set('prompt', 'a hat');
+            f.set('image', new Blob([Buffer.from('png')], { type: 'image/png' }), 'a.png');
+          } else f.set('file', new Blob([Buffer.from('mp3')], { type: 'audio/mpeg' }), 'a.mp3');
+          return f;
+        };
+        calls.push({
+          label: `POST ${path}`,
+          shape: 'openai',
+          model: RELAY_MODEL,
+          billed: true,
+          send: async (k) =>
+            answerOf(await fetch(`${base}${path}`, { method: 'POST', headers: keyHeaders('openai', k), body: form() })),
+        });
+      }
+      for (const route of relayTaskRoutes(() => ids.mj).filter((r) => !r.noKey))
+        calls.push({
+          label: `POST ${route.path}`,
+          shape: route.protocol,
+          model: route.model,
+          billed: route.model !== undefined,
+          send: postJson(route.path, route.protocol, route.valid()),
+        });
+      for (const read of relayReads(ids))
+        calls.push({
+          label: `GET ${read.path} (${read.protocol})`,
+          shape: read.protocol,
+          model: read.model,
+          modelRead: read.model !== undefined,
+          listsModels: /\/models$/.test(read.path),
+          billed: false,
+          send: async (k) =>
+            answerOf(await fetch(`${base}${read.path}`, { headers: keyHeaders(read.protocol, k), redirect: 'manual' })),
+        });
+      const port = Number(new URL(base).port);
       calls.push({
-        label: `POST ${path}`,
+        label: 'GET /v1/realtime (upgrade)',
         shape: 'openai',
         model: RELAY_MODEL,
         billed: true,
-        send: async (k) => answerOf(await fetch(`${base}${path}`, { method: 'POST', headers: keyHeaders('openai', k), body: form() })),
+        noControl: true,
+        send: (k) => realtimeUpgrade(port, k, RELAY_MODEL),
       });
-    }
-    for (const route of relayTaskRoutes(() => ids.mj).filter((r) => !r.noKey))
-      calls.push({
-        label: `POST ${route.path}`,
-        shape: route.protocol,
-        model: route.model,
-        billed: route.model !== undefined,
-        send: postJson(route.path, route.protocol, route.valid()),
-      });
-    for (const read of relayReads(ids))
-      calls.push({
-        label: `GET ${read.path} (${read.protocol})`,
-        shape: read.protocol,
-        model: read.model,
-        modelRead: read.model !== undefined,
-        listsModels: /\/models$/.test(read.path),
-        billed: false,
-        send: async (k) => answerOf(await fetch(`${base}${read.path}`, { headers: keyHeaders(read.protocol, k), redirect: 'manual' })),
-      });
-    const port = Number(new URL(base).port);
-    calls.push({ label: 'GET /v1/realtime (upgrade)', shape: 'openai', model: RELAY_MODEL, billed: true, noControl: true, send: (k) => realtimeUpgrade(port, k, RELAY_MODEL) });
-  });
+    },
+  );
   afterAll(async () => {
     await video?.close();
     await mj?.close();
@@ -276,12 +376,24 @@ describe.each(dialects)('the relay permission matrix on %s', (dialect) => {
   void gw;
 
   /** Every call the upstreams have received. */
-  const upstreamCalls = () => mock.requests.length + mock.uploads.length + video.submits.length + mj.requests.length + suno.submits.length + suno.fetches.length;
+  const upstreamCalls = () =>
+    mock.requests.length +
+    mock.uploads.length +
+    video.submits.length +
+    mj.requests.length +
+    suno.submits.length +
+    suno.fetches.length;
 
   it('covers every relay route the server registers (POST and GET), from the sweeps’ route lists', () => {
     const paths = calls.map((c) => c.label.replace(/^(POST|GET) /, '').replace(/ \(.*\)$/, ''));
     const posts = t.registered
-      .filter((r) => r.method === 'POST' && !r.url.startsWith('/api') && !r.url.endsWith('/mj/notify') && !STUBBED_PREFIXES.some((p) => r.url === p || r.url === `${p}/*`))
+      .filter(
+        (r) =>
+          r.method === 'POST' &&
+          !r.url.startsWith('/api') &&
+          !r.url.endsWith('/mj/notify') &&
+          !STUBBED_PREFIXES.some((p) => r.url === p || r.url === `${p}/*`),
+      )
       .map((r) => r.url);
     // The playground is the console session's, checked below.
     expect(uncoveredRoutes(posts, [...paths, '/pg/chat/completions'])).toEqual([]);
@@ -295,10 +407,14 @@ describe.each(dialects)('the relay permission matrix on %s', (dialect) => {
     for (const call of calls.filter((c) => !c.noControl)) {
       const r = await call.send(key);
       if (r.status >= 400) failures.push(`${call.label}: ${r.status} ${r.text.slice(0, 160)}`);
-      if (call.listsModels && !r.text.includes(RELAY_MODEL)) failures.push(`${call.label}: ${RELAY_MODEL} is not listed: ${r.text.slice(0, 160)}`);
+      if (call.listsModels && !r.text.includes(RELAY_MODEL))
+        failures.push(`${call.label}: ${RELAY_MODEL} is not listed: ${r.text.slice(0, 160)}`);
     }
     expect(failures).toEqual([]);
-    const pg = await user.call('POST', '/pg/chat/completions', { model: RELAY_MODEL, messages: [{ role: 'user', content: 'hi' }] });
+    const pg = await user.call('POST', '/pg/chat/completions', {
+      model: RELAY_MODEL,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(pg.status).toBe(200);
   });
 
@@ -322,7 +438,9 @@ describe.each(dialects)('the relay permission matrix on %s', (dialect) => {
           refused++;
           const body = refusalBody(call.shape, expected);
           if (r.status !== expected.status || !contains(r.json, body))
-            failures.push(`${label}: expected ${expected.status} ${JSON.stringify(body)}, got ${r.status} ${r.text.slice(0, 200)}`);
+            failures.push(
+              `${label}: expected ${expected.status} ${JSON.stringify(body)}, got ${r.status} ${r.text.slice(0, 200)}`,
+            );
           if (upstreamCalls() !== before) failures.push(`${label}: the upstream was called`);
         }
       }
@@ -338,7 +456,13 @@ describe.each(dialects)('the relay permission matrix on %s', (dialect) => {
     // Disabling a user ends their sessions: the console session is no longer one.
     const b = await banned.call('POST', '/pg/chat/completions', hi);
     expect(b.status).toBe(401);
-    expect(b.body).toMatchObject({ error: { message: 'no permission: not logged in and no access token provided', type: 'invalid_request_error', code: 'unauthorized' } });
+    expect(b.body).toMatchObject({
+      error: {
+        message: 'no permission: not logged in and no access token provided',
+        type: 'invalid_request_error',
+        code: 'unauthorized',
+      },
+    });
     const w = await withdrawn.call('POST', '/pg/chat/completions', hi);
     const e = relayErrors.groupWithdrawn(WITHDRAWN_GROUP);
     expect(w.status).toBe(e.status);

@@ -17,7 +17,8 @@ import { addChannel, drainWriter, lastLogOf } from '../support/gateway.js';
 const liveTimers = new Set<number>();
 const timerHook = createHook({
   init(id, type, _trigger, resource) {
-    if (type === 'Timeout' && (resource as { _onTimeout?: { name?: string } })._onTimeout?.name === 'ping') liveTimers.add(id);
+    if (type === 'Timeout' && (resource as { _onTimeout?: { name?: string } })._onTimeout?.name === 'ping')
+      liveTimers.add(id);
   },
   destroy(id) {
     liveTimers.delete(id);
@@ -34,12 +35,23 @@ const blocksOf = (text: string) => text.split('\n\n').filter((b) => b !== '');
 
 describe('stream keep-alive pings', () => {
   let t: TestApp, root: Client, base: string, key: string;
-  const setOption = async (k: string, value: string) => expect((await root.call('PUT', '/api/option/', { key: k, value })).body.success).toBe(true);
+  const setOption = async (k: string, value: string) =>
+    expect((await root.call('PUT', '/api/option/', { key: k, value })).body.success).toBe(true);
   useGateway('sqlite', { user: 'ping-user', quota: 50_000_000 }, async (gw) => {
     ({ t, root, base, key } = gw);
-    await addChannel(root, { name: 'ping-slow', key: 'slow-key', baseUrl: gw.mock.url, models: MODELS.filter((m) => m !== 'ping-cut').join(',') });
+    await addChannel(root, {
+      name: 'ping-slow',
+      key: 'slow-key',
+      baseUrl: gw.mock.url,
+      models: MODELS.filter((m) => m !== 'ping-cut').join(','),
+    });
     await addChannel(root, { name: 'ping-cut', key: 'cut-key', baseUrl: gw.mock.url, models: 'ping-cut' });
-    gw.mock.behaviors.set('slow-key', { pieces: ['Hello', ' world'], chunkDelayMs: 2500, promptTokens: 12, completionTokens: 5 });
+    gw.mock.behaviors.set('slow-key', {
+      pieces: ['Hello', ' world'],
+      chunkDelayMs: 2500,
+      promptTokens: 12,
+      completionTokens: 5,
+    });
     gw.mock.behaviors.set('cut-key', { pieces: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], chunkDelayMs: 1500 });
     await setOption('ModelRatio', JSON.stringify(Object.fromEntries(MODELS.map((m) => [m, 1]))));
     await setOption('CompletionRatio', JSON.stringify(Object.fromEntries(MODELS.map((m) => [m, 2]))));
@@ -57,7 +69,12 @@ describe('stream keep-alive pings', () => {
   /** Billing of a pinged call equals an unpinged one: 12 prompt + 5 completion × 2, model ratio 1. */
   const expectBilled = async (model: string) => {
     const log = await lastLogOf(t, model);
-    expect({ prompt: log.prompt_tokens, completion: log.completion_tokens, quota: Number(log.quota), stream: Boolean(log.is_stream) }).toEqual({
+    expect({
+      prompt: log.prompt_tokens,
+      completion: log.completion_tokens,
+      quota: Number(log.quota),
+      stream: Boolean(log.is_stream),
+    }).toEqual({
       prompt: 12,
       completion: 5,
       quota: 22,
@@ -67,7 +84,10 @@ describe('stream keep-alive pings', () => {
   const contentOf = (blocks: string[]) =>
     blocks
       .filter((b) => b.startsWith('data: {'))
-      .map((b) => (JSON.parse(b.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '')
+      .map(
+        (b) =>
+          (JSON.parse(b.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '',
+      )
       .join('');
 
   it('OpenAI stream: `: PING` comments between whole events while the upstream is silent; none after the end; billed as usual', async () => {
@@ -87,7 +107,11 @@ describe('stream keep-alive pings', () => {
 
   it('the official openai SDK reads the pinged stream unchanged', async () => {
     const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
-    const stream = await openai.chat.completions.create({ model: 'ping-sdk', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await openai.chat.completions.create({
+      model: 'ping-sdk',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe('Hello world');
@@ -98,7 +122,12 @@ describe('stream keep-alive pings', () => {
     const res = await fetch(`${base}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'ping-claude-raw', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      body: JSON.stringify({
+        model: 'ping-claude-raw',
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
     });
     expect(res.status).toBe(200);
     const blocks = blocksOf(await res.text());
@@ -111,7 +140,9 @@ describe('stream keep-alive pings', () => {
     await expectBilled('ping-claude-raw');
 
     const anthropic = new Anthropic({ apiKey: key, baseURL: base, maxRetries: 0 });
-    const final = await anthropic.messages.stream({ model: 'ping-claude-sdk', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+    const final = await anthropic.messages
+      .stream({ model: 'ping-claude-sdk', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage();
     expect(final.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello world' })]);
     expect(final.usage.output_tokens).toBe(5);
     await expectBilled('ping-claude-sdk');
@@ -145,7 +176,11 @@ describe('stream keep-alive pings', () => {
   });
 
   it('a client that leaves mid-stream: the pump finishes, the cut call is logged and its ping timer is gone', async () => {
-    const before = await t.database.db.kysely.selectFrom('logs').select('id').where('model_name', '=', 'ping-cut').execute();
+    const before = await t.database.db.kysely
+      .selectFrom('logs')
+      .select('id')
+      .where('model_name', '=', 'ping-cut')
+      .execute();
     const abort = new AbortController();
     const res = await chatRaw('ping-cut', abort.signal);
     const reader = res.body!.getReader();

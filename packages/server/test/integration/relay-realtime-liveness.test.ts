@@ -9,7 +9,9 @@ import { startMockRealtime, type MockRealtime } from '../support/mock-realtime.j
 /** Opens a realtime session with `key` and resolves once session.created arrived. */
 function openSession(url: string, key: string, opts: { autoPong?: boolean } = {}) {
   const ws = new WebSocket(url, { headers: { authorization: `Bearer ${key}` }, autoPong: opts.autoPong ?? true });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   const created = new Promise<void>((resolve, reject) => {
     ws.on('message', (d) => (JSON.parse(d.toString()) as { type: string }).type === 'session.created' && resolve());
     ws.once('error', reject);
@@ -20,12 +22,25 @@ function openSession(url: string, key: string, opts: { autoPong?: boolean } = {}
 /** Realtime sessions nobody uses end: no frame for REALTIME_IDLE_TIMEOUT, or a peer that stops answering pings. */
 describe.each(dialects)('realtime session liveness on %s', (dialect) => {
   let t: TestApp, mock: MockRealtime, root: Client, user: Client, wsUrl: string;
-  useGateway(dialect, { user: 'rt-idle-user', quota: 1_000_000, token: false, mock: startMockRealtime, env: { REALTIME_IDLE_TIMEOUT: '1' } }, async (gw) => {
-    ({ t, mock, root, user } = gw);
-    wsUrl = `${gw.base.replace('http', 'ws')}/v1/realtime?model=gpt-4o-realtime-preview`;
-    await addChannel(root, { name: 'rt', key: 'rt-key', baseUrl: mock.url, models: 'gpt-4o-realtime-preview' });
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-realtime-preview': 2.5 }) });
-  });
+  useGateway(
+    dialect,
+    {
+      user: 'rt-idle-user',
+      quota: 1_000_000,
+      token: false,
+      mock: startMockRealtime,
+      env: { REALTIME_IDLE_TIMEOUT: '1' },
+    },
+    async (gw) => {
+      ({ t, mock, root, user } = gw);
+      wsUrl = `${gw.base.replace('http', 'ws')}/v1/realtime?model=gpt-4o-realtime-preview`;
+      await addChannel(root, { name: 'rt', key: 'rt-key', baseUrl: mock.url, models: 'gpt-4o-realtime-preview' });
+      await root.call('PUT', '/api/option/', {
+        key: 'ModelRatio',
+        value: JSON.stringify({ 'gpt-4o-realtime-preview': 2.5 }),
+      });
+    },
+  );
 
   const tokenAvailable = (id: number) => t.runtime.ctx.relay.ledger.available('tokens', id);
 
@@ -61,7 +76,12 @@ describe.each(dialects)('realtime session liveness on %s', (dialect) => {
     const token = await addToken(t, user.userId!, { remainQuota: 50_000 });
     const s = openSession(wsUrl, token.key, { autoPong: false });
     await s.created;
-    const timer = setInterval(() => s.ws.readyState === WebSocket.OPEN && s.ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: 'AAAA' })), 200);
+    const timer = setInterval(
+      () =>
+        s.ws.readyState === WebSocket.OPEN &&
+        s.ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: 'AAAA' })),
+      200,
+    );
     try {
       const { code } = await s.closed;
       // Terminated without a close frame.

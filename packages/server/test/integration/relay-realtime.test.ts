@@ -36,7 +36,13 @@ function rawClient(url: string, protocols: string[] = [], headers: Record<string
     }
   };
   const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-  return { ws, events, next, closed, opened: new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject)) };
+  return {
+    ws,
+    events,
+    next,
+    closed,
+    opened: new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject)),
+  };
 }
 
 /** The realtime WebSocket relay: official SDK and browser-style clients, OpenAI and Azure upstreams, billing per response. */
@@ -46,8 +52,19 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
     ({ t, mock, root, user, key } = gw);
     port = Number(new URL(gw.base).port);
     wsBase = gw.base.replace('http', 'ws');
-    await addChannel(root, { name: 'rt-openai', key: 'rt-key', baseUrl: mock.url, models: 'gpt-4o-realtime-preview,rt-failover' });
-    await addChannel(root, { name: 'rt-down', key: 'down-key', baseUrl: mock.url, models: 'rt-failover', priority: 10 });
+    await addChannel(root, {
+      name: 'rt-openai',
+      key: 'rt-key',
+      baseUrl: mock.url,
+      models: 'gpt-4o-realtime-preview,rt-failover',
+    });
+    await addChannel(root, {
+      name: 'rt-down',
+      key: 'down-key',
+      baseUrl: mock.url,
+      models: 'rt-failover',
+      priority: 10,
+    });
     await addChannel(root, {
       name: 'rt-azure',
       key: 'az-key',
@@ -65,16 +82,33 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
       models: 'gpt-4.1-realtime-azure-preview',
       modelMapping: { 'gpt-4.1-realtime-azure-preview': 'gpt-4.1-realtime' },
     });
-    const ratios = { 'gpt-4o-realtime-preview': 2.5, 'rt-failover': 2.5, 'gpt-4o-realtime-azure': 2.5, 'gpt-4.1-realtime-azure-preview': 2.5 };
+    const ratios = {
+      'gpt-4o-realtime-preview': 2.5,
+      'rt-failover': 2.5,
+      'gpt-4o-realtime-azure': 2.5,
+      'gpt-4.1-realtime-azure-preview': 2.5,
+    };
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(ratios) });
-    await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(Object.keys(ratios).map((m) => [m, 4]))) });
-    await root.call('PUT', '/api/option/', { key: 'CacheRatio', value: JSON.stringify(Object.fromEntries(Object.keys(ratios).map((m) => [m, 0.5]))) });
+    await root.call('PUT', '/api/option/', {
+      key: 'CompletionRatio',
+      value: JSON.stringify(Object.fromEntries(Object.keys(ratios).map((m) => [m, 4]))),
+    });
+    await root.call('PUT', '/api/option/', {
+      key: 'CacheRatio',
+      value: JSON.stringify(Object.fromEntries(Object.keys(ratios).map((m) => [m, 0.5]))),
+    });
     await root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '1' });
   });
 
   const logsOf = async (model: string) => {
     await drainWriter(t);
-    return t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', model).where('type', '=', 2).orderBy('id', 'asc').execute();
+    return t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', model)
+      .where('type', '=', 2)
+      .orderBy('id', 'asc')
+      .execute();
   };
   const waitFor = async (check: () => Promise<boolean>) => {
     for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 50));
@@ -83,8 +117,13 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
   it('the official SDK (OpenAIRealtimeWS) talks to an OpenAI channel; each response.done is billed and logged', async () => {
     const client = new OpenAI({ apiKey: key, baseURL: `http://127.0.0.1:${port}/v1` });
     // The SDK always dials wss://; the test server speaks plain ws, so the socket is handed over unencrypted.
-    const rt = new OpenAIRealtimeWS({ model: 'gpt-4o-realtime-preview', options: { createConnection: () => net.connect(port, '127.0.0.1') } }, client);
-    const created = await new Promise<{ session: { model?: string } }>((resolve) => rt.on('session.created', (e) => resolve(e as never)));
+    const rt = new OpenAIRealtimeWS(
+      { model: 'gpt-4o-realtime-preview', options: { createConnection: () => net.connect(port, '127.0.0.1') } },
+      client,
+    );
+    const created = await new Promise<{ session: { model?: string } }>((resolve) =>
+      rt.on('session.created', (e) => resolve(e as never)),
+    );
     expect(created.session.model).toBe('gpt-4o-realtime-preview');
     const conn = mock.connections.at(-1)!;
     expect(conn).toMatchObject({ path: '/v1/realtime', query: { model: 'gpt-4o-realtime-preview' } });
@@ -92,7 +131,9 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
     let text = '';
     rt.on('response.text.delta', (e) => (text += e.delta));
     for (let i = 0; i < 2; i++) {
-      const done = new Promise<{ response: { usage?: { input_tokens?: number } } }>((resolve) => rt.once('response.done', (e) => resolve(e as never)));
+      const done = new Promise<{ response: { usage?: { input_tokens?: number } } }>((resolve) =>
+        rt.once('response.done', (e) => resolve(e as never)),
+      );
       rt.send({ type: 'response.create' });
       expect((await done).response.usage?.input_tokens).toBe(100);
     }
@@ -100,14 +141,24 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
     rt.close();
     await waitFor(async () => (await logsOf('gpt-4o-realtime-preview')).length === 2);
     const logs = await logsOf('gpt-4o-realtime-preview');
-    expect(logs.map((l) => ({ quota: Number(l.quota), prompt: l.prompt_tokens, completion: l.completion_tokens, stream: l.is_stream, channel: l.channel_name }))).toEqual(
-      Array(2).fill({ quota: PER_RESPONSE, prompt: 100, completion: 50, stream: 1, channel: 'rt-openai' }),
-    );
+    expect(
+      logs.map((l) => ({
+        quota: Number(l.quota),
+        prompt: l.prompt_tokens,
+        completion: l.completion_tokens,
+        stream: l.is_stream,
+        channel: l.channel_name,
+      })),
+    ).toEqual(Array(2).fill({ quota: PER_RESPONSE, prompt: 100, completion: 50, stream: 1, channel: 'rt-openai' }));
     expect(JSON.parse(logs[0]!.other)).toMatchObject({ cache_tokens: 20, cache_ratio: 0.5, model_ratio: 2.5 });
   });
 
   it('a browser-style client authenticates with the key subprotocol; frames pass both ways', async () => {
-    const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4o-realtime-preview`, ['realtime', `openai-insecure-api-key.${key}`, 'openai-beta.realtime-v1']);
+    const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4o-realtime-preview`, [
+      'realtime',
+      `openai-insecure-api-key.${key}`,
+      'openai-beta.realtime-v1',
+    ]);
     await c.opened;
     expect(c.ws.protocol).toBe('realtime');
     await c.next('session.created');
@@ -146,7 +197,9 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
   });
 
   it('an Azure channel with a preview API version gets the preview URL with deployment and api-version', async () => {
-    const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4.1-realtime-azure-preview`, [], { authorization: `Bearer ${key}` });
+    const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4.1-realtime-azure-preview`, [], {
+      authorization: `Bearer ${key}`,
+    });
     const created = await c.next('session.created');
     expect(created.session).toMatchObject({ model: 'gpt-41-realtime' });
     expect(mock.connections.at(-1)).toMatchObject({
@@ -160,13 +213,20 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
   it('an Azure channel gets the GA v1 URL with its deployment as the model, and its api-key', async () => {
     const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4o-realtime-azure`, [], { authorization: `Bearer ${key}` });
     await c.next('session.created');
-    expect(mock.connections.at(-1)).toMatchObject({ path: '/openai/v1/realtime', query: { model: 'gpt-4o-realtime' }, headers: { 'api-key': 'az-key' } });
+    expect(mock.connections.at(-1)).toMatchObject({
+      path: '/openai/v1/realtime',
+      query: { model: 'gpt-4o-realtime' },
+      headers: { 'api-key': 'az-key' },
+    });
     c.ws.send(JSON.stringify({ type: 'response.create' }));
     await c.next('response.done');
     c.ws.close();
     await waitFor(async () => (await logsOf('gpt-4o-realtime-azure')).length === 1);
     const [log] = await logsOf('gpt-4o-realtime-azure');
-    expect({ quota: Number(log!.quota), channel: log!.channel_name }).toEqual({ quota: PER_RESPONSE, channel: 'rt-azure' });
+    expect({ quota: Number(log!.quota), channel: log!.channel_name }).toEqual({
+      quota: PER_RESPONSE,
+      channel: 'rt-azure',
+    });
   });
 
   it('a refused upstream moves to the next channel; refusals of the caller answer HTTP errors', async () => {
@@ -190,7 +250,9 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
         });
         ws.on('error', () => undefined);
       });
-    const bad = await refused(`${wsBase}/v1/realtime?model=gpt-4o-realtime-preview`, { authorization: 'Bearer sk-wrong' });
+    const bad = await refused(`${wsBase}/v1/realtime?model=gpt-4o-realtime-preview`, {
+      authorization: 'Bearer sk-wrong',
+    });
     expect(bad.status).toBe(401);
     expect(JSON.parse(bad.body)).toMatchObject({ error: { code: 'invalid_api_key', type: 'invalid_request_error' } });
     const unknown = await refused(`${wsBase}/v1/realtime?model=no-such-model`, { authorization: `Bearer ${key}` });
@@ -199,7 +261,9 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
 
   it('a token without quota for the next response gets an error event and the session ends', async () => {
     const small = await addToken(t, user.userId!, { remainQuota: 1000 });
-    const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4o-realtime-preview`, [], { authorization: `Bearer ${small.key}` });
+    const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4o-realtime-preview`, [], {
+      authorization: `Bearer ${small.key}`,
+    });
     await c.next('session.created');
     const before = (await logsOf('gpt-4o-realtime-preview')).length;
     c.ws.send(JSON.stringify({ type: 'response.create' }));
@@ -210,7 +274,14 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
     await waitFor(async () => (await logsOf('gpt-4o-realtime-preview')).length === before + 1);
     const log = (await logsOf('gpt-4o-realtime-preview')).at(-1)!;
     expect({ quota: Number(log.quota), token: log.token_id }).toEqual({ quota: PER_RESPONSE, token: small.id });
-    const row = await t.database.db.kysely.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', small.id).executeTakeFirstOrThrow();
-    expect({ remain: Number(row.remain_quota), used: Number(row.used_quota) }).toEqual({ remain: 1000 - PER_RESPONSE, used: PER_RESPONSE });
+    const row = await t.database.db.kysely
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota'])
+      .where('id', '=', small.id)
+      .executeTakeFirstOrThrow();
+    expect({ remain: Number(row.remain_quota), used: Number(row.used_quota) }).toEqual({
+      remain: 1000 - PER_RESPONSE,
+      used: PER_RESPONSE,
+    });
   });
 });

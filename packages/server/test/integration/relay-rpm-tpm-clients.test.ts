@@ -16,8 +16,20 @@ describe('RPM/TPM refusals through the official SDKs', () => {
   useGateway('sqlite', { user: 'sdk-limits', quota: 100_000_000, token: false }, async (gw) => {
     ({ t, mock, root, user, base } = gw);
     await addChannel(root, { name: 'openai-up', key: 'oa-key', baseUrl: mock.url, models: 'gpt-4o-mini' });
-    await addChannel(root, { name: 'anthropic-up', key: 'an-key', baseUrl: mock.url, type: 14, models: 'claude-sonnet-5-5' });
-    await addChannel(root, { name: 'gemini-up', key: 'ge-key', baseUrl: mock.url, type: 24, models: 'gemini-2.5-flash' });
+    await addChannel(root, {
+      name: 'anthropic-up',
+      key: 'an-key',
+      baseUrl: mock.url,
+      type: 14,
+      models: 'claude-sonnet-5-5',
+    });
+    await addChannel(root, {
+      name: 'gemini-up',
+      key: 'ge-key',
+      baseUrl: mock.url,
+      type: 24,
+      models: 'gemini-2.5-flash',
+    });
     await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(PRICED) });
   });
 
@@ -31,14 +43,22 @@ describe('RPM/TPM refusals through the official SDKs', () => {
   it('OpenAI: RateLimitError with the headers; the answer before it carries them too', async () => {
     await freshWindow();
     const client = new OpenAI({ apiKey: await oneRequestToken(), baseURL: `${base}/v1`, maxRetries: 0 });
-    const ok = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    const ok = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
     expect(ok.response.headers.get('x-ratelimit-limit-requests')).toBe('1');
     expect(ok.response.headers.get('x-ratelimit-remaining-requests')).toBe('0');
-    const err = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const err = await client.chat.completions
+      .create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.RateLimitError);
     const e = err as InstanceType<typeof OpenAI.RateLimitError>;
     expect(e.status).toBe(429);
-    expect(e.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited', message: expect.stringContaining('token limit of 1 requests per minute') });
+    expect(e.error).toMatchObject({
+      type: 'rate_limit_error',
+      code: 'rate_limited',
+      message: expect.stringContaining('token limit of 1 requests per minute'),
+    });
     expect(Number(e.headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(e.headers?.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(e.headers?.get('x-ratelimit-remaining-requests')).toBe('0');
@@ -53,7 +73,10 @@ describe('RPM/TPM refusals through the official SDKs', () => {
     expect(err).toBeInstanceOf(Anthropic.RateLimitError);
     const e = err as InstanceType<typeof Anthropic.RateLimitError>;
     expect(e.status).toBe(429);
-    expect(e.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringContaining('requests per minute') } });
+    expect(e.error).toMatchObject({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: expect.stringContaining('requests per minute') },
+    });
     expect(Number(e.headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(e.headers?.get('x-ratelimit-limit-requests')).toBe('1');
   });
@@ -62,14 +85,18 @@ describe('RPM/TPM refusals through the official SDKs', () => {
     const { key, id } = await addToken(t, user.userId!);
     await setTokenLimits(t, key, id, 0, 50);
     const client = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: base } });
-    const err = await client.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hi', config: { maxOutputTokens: 100 } }).catch((e: unknown) => e);
+    const err = await client.models
+      .generateContent({ model: 'gemini-2.5-flash', contents: 'hi', config: { maxOutputTokens: 100 } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(429);
     const body = JSON.parse((err as ApiError).message) as { error: { code: number; status: string; message: string } };
     expect(body.error).toMatchObject({
       code: 429,
       status: 'RESOURCE_EXHAUSTED',
-      message: expect.stringMatching(/^request too large: it needs about \d+ tokens, more than the token limit of 50 tokens per minute$/),
+      message: expect.stringMatching(
+        /^request too large: it needs about \d+ tokens, more than the token limit of 50 tokens per minute$/,
+      ),
     });
     expect(mock.requests.filter((r) => r.path.includes('gemini-2.5-flash'))).toEqual([]);
   });

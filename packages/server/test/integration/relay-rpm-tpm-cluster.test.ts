@@ -21,12 +21,17 @@ describe('RPM and TPM limits across two nodes with Redis', () => {
     await addChannel(root, { name: 'shared', key: 'shared-key', baseUrl: mock.url, models: MODEL });
     baseA = await listen(a);
     baseB = await listen(b);
-    for (let i = 0; i < 100 && !b.runtime.ctx.channelCache.hasModel('default', MODEL); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !b.runtime.ctx.channelCache.hasModel('default', MODEL); i++)
+      await new Promise((r) => setTimeout(r, 50));
   });
   afterAll(async () => mock?.close());
 
   const call = (base: string, key: string, body: string) =>
-    fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+    fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
   const limitedToken = async (name: string, rpm: number, tpm: number) => {
     const u = await createUserClient(a.app, root, name);
     await setQuota(root, u.userId!, 100_000_000);
@@ -65,7 +70,8 @@ describe('RPM and TPM limits across two nodes with Redis', () => {
     const redis = new Redis(TEST_REDIS);
     try {
       const [counter] = await redis.keys(`${prefix}rl:token:${id}:*:t`);
-      for (let i = 0; i < 100 && (await redis.get(counter!)) !== String(tokens); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && (await redis.get(counter!)) !== String(tokens); i++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(await redis.get(counter!)).toBe(String(tokens));
     } finally {
       redis.disconnect();

@@ -9,43 +9,86 @@ import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.j
 /** Token checks, pricing rules, logging switches, OpenAI billing endpoints and the stream idle timeout. */
 describe('relay rules', () => {
   let t: TestApp, mock: MockUpstream, root: Client, user: Client, base: string;
-  useGateway('sqlite', { env: { STREAMING_TIMEOUT: '1' }, user: 'rules-user', quota: 5_000_000, token: false, mock: () => startMockUpstream({ record: false }) }, async (gw) => {
-    ({ t, mock, root, user, base } = gw);
-    await addChannel(root, { name: 'm', key: 'k', baseUrl: mock.url, models: 'gpt-4o-mini,unpriced-model,gpt-4o' });
-  });
+  useGateway(
+    'sqlite',
+    {
+      env: { STREAMING_TIMEOUT: '1' },
+      user: 'rules-user',
+      quota: 5_000_000,
+      token: false,
+      mock: () => startMockUpstream({ record: false }),
+    },
+    async (gw) => {
+      ({ t, mock, root, user, base } = gw);
+      await addChannel(root, { name: 'm', key: 'k', baseUrl: mock.url, models: 'gpt-4o-mini,unpriced-model,gpt-4o' });
+    },
+  );
 
   const sdk = (key: string) => new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 });
   const hi = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }] };
 
   it('enforces model limits, the IP allow-list, expiry, token status and user status', async () => {
     const limited = await addToken(t, user.userId!, { modelLimits: 'gpt-4o' });
-    await expect(sdk(limited.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 404, error: { code: 'model_not_allowed' } });
+    await expect(sdk(limited.key).chat.completions.create(hi)).rejects.toMatchObject({
+      status: 404,
+      error: { code: 'model_not_allowed' },
+    });
     const ipOk = await addToken(t, user.userId!, { allowIps: '10.0.0.0/8\n127.0.0.1' });
     expect((await sdk(ipOk.key).chat.completions.create(hi)).choices).toHaveLength(1);
     const ipBad = await addToken(t, user.userId!, { allowIps: '10.0.0.0/8' });
-    await expect(sdk(ipBad.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'ip_not_allowed' } });
+    await expect(sdk(ipBad.key).chat.completions.create(hi)).rejects.toMatchObject({
+      status: 403,
+      error: { code: 'ip_not_allowed' },
+    });
     const expired = await addToken(t, user.userId!, { expiredTime: Math.floor(Date.now() / 1000) - 10 });
-    await expect(sdk(expired.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'token_expired' } });
+    await expect(sdk(expired.key).chat.completions.create(hi)).rejects.toMatchObject({
+      status: 403,
+      error: { code: 'token_expired' },
+    });
     const exhausted = await addToken(t, user.userId!, { remainQuota: 0, unlimited: false });
-    await expect(sdk(exhausted.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'token_quota_exhausted' } });
+    await expect(sdk(exhausted.key).chat.completions.create(hi)).rejects.toMatchObject({
+      status: 403,
+      error: { code: 'token_quota_exhausted' },
+    });
     const banned = await createUserClient(t.app, root, 'banned-user');
     await setQuota(root, banned.userId!, 1_000_000);
     const bt = await addToken(t, banned.userId!, {});
     expect((await sdk(bt.key).chat.completions.create(hi)).choices).toHaveLength(1);
     await root.call('POST', '/api/user/manage', { id: banned.userId, action: 'disable' });
-    await expect(sdk(bt.key).chat.completions.create(hi)).rejects.toMatchObject({ status: 403, error: { code: 'user_banned' } });
+    await expect(sdk(bt.key).chat.completions.create(hi)).rejects.toMatchObject({
+      status: 403,
+      error: { code: 'user_banned' },
+    });
   });
 
   it('refuses unpriced models unless the user accepts unset ratios, then bills them at the default ratio, never 0 (hole 6)', async () => {
     const tok = await addToken(t, user.userId!, {});
-    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).rejects.toMatchObject({ status: 404, error: { code: 'model_price_not_set' } });
+    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).rejects.toMatchObject({
+      status: 404,
+      error: { code: 'model_price_not_set' },
+    });
     // The setting is the user's own (as in new-api): it accepts a high default price, it never makes a call free.
     await user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: true });
     expect((await sdk(tok.key).chat.completions.create({ ...hi, model: 'unpriced-model' })).choices).toHaveLength(1);
     await drainWriter(t);
-    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'unpriced-model').executeTakeFirstOrThrow();
-    const unsetPrice = { mode: 'ratio' as const, modelRatio: UNSET_MODEL_RATIO, completionRatio: 1, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 };
-    const expected = computeQuota(unsetPrice, { promptTokens: log.prompt_tokens, completionTokens: log.completion_tokens }, DEFAULT_QUOTA_PER_UNIT);
+    const log = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', 'unpriced-model')
+      .executeTakeFirstOrThrow();
+    const unsetPrice = {
+      mode: 'ratio' as const,
+      modelRatio: UNSET_MODEL_RATIO,
+      completionRatio: 1,
+      cacheRatio: 1,
+      cacheCreationRatio: 1,
+      groupRatio: 1,
+    };
+    const expected = computeQuota(
+      unsetPrice,
+      { promptTokens: log.prompt_tokens, completionTokens: log.completion_tokens },
+      DEFAULT_QUOTA_PER_UNIT,
+    );
     expect(log.prompt_tokens + log.completion_tokens).toBeGreaterThan(0);
     expect(Number(log.quota)).toBe(expected);
     expect(JSON.parse(log.other)).toMatchObject({ ratio_unset: true, model_ratio: UNSET_MODEL_RATIO });
@@ -57,14 +100,28 @@ describe('relay rules', () => {
     await sdk(tok.key).chat.completions.create(hi);
     await drainWriter(t);
     const count = async (type: number) =>
-      (await t.database.db.kysely.selectFrom('logs').select('id').where('token_name', '=', 'log-switch').where('type', '=', type).execute()).length;
+      (
+        await t.database.db.kysely
+          .selectFrom('logs')
+          .select('id')
+          .where('token_name', '=', 'log-switch')
+          .where('type', '=', type)
+          .execute()
+      ).length;
     expect(await count(2)).toBe(0);
     await root.call('PUT', '/api/option/', { key: 'LogConsumeEnabled', value: 'true' });
     mock.behaviors.set('broken', { failStatus: 400, failMessage: 'bad request from upstream' });
     await addChannel(root, { name: 'broken', key: 'broken', baseUrl: mock.url, models: 'gpt-4.1' });
-    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'gpt-4.1' })).rejects.toMatchObject({ status: 400 });
+    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'gpt-4.1' })).rejects.toMatchObject({
+      status: 400,
+    });
     await drainWriter(t);
-    const errors = await t.database.db.kysely.selectFrom('logs').selectAll().where('token_name', '=', 'log-switch').where('type', '=', 6).execute();
+    const errors = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('token_name', '=', 'log-switch')
+      .where('type', '=', 6)
+      .execute();
     expect(errors).toHaveLength(1);
     expect(errors[0]!.content).toBe('bad request from upstream');
     expect(JSON.parse(errors[0]!.other)).toMatchObject({ status_code: 400 });
@@ -74,13 +131,17 @@ describe('relay rules', () => {
     const tok = await addToken(t, user.userId!, { remainQuota: 1_000_000, unlimited: false });
     await sdk(tok.key).chat.completions.create(hi);
     await drainWriter(t);
-    const sub = (await (await fetch(`${base}/v1/dashboard/billing/subscription`, { headers: { authorization: `Bearer ${tok.key}` } })).json()) as {
+    const sub = (await (
+      await fetch(`${base}/v1/dashboard/billing/subscription`, { headers: { authorization: `Bearer ${tok.key}` } })
+    ).json()) as {
       hard_limit_usd: number;
       object: string;
     };
     expect(sub.object).toBe('billing_subscription');
     expect(sub.hard_limit_usd).toBeCloseTo((1_000_000 - 2) / 500_000, 6);
-    const usage = (await (await fetch(`${base}/dashboard/billing/usage`, { headers: { authorization: `Bearer ${tok.key}` } })).json()) as { total_usage: number };
+    const usage = (await (
+      await fetch(`${base}/dashboard/billing/usage`, { headers: { authorization: `Bearer ${tok.key}` } })
+    ).json()) as { total_usage: number };
     expect(usage.total_usage).toBeCloseTo((2 / 500_000) * 100, 6);
   });
 
@@ -103,14 +164,22 @@ describe('relay rules', () => {
     expect(text).not.toContain('two');
     expect(Date.now() - started).toBeLessThan(STALLED_STREAM_MS);
     await drainWriter(t);
-    const log = await t.database.db.kysely.selectFrom('logs').selectAll().where('token_name', '=', 'stall-token').executeTakeFirstOrThrow();
+    const log = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('token_name', '=', 'stall-token')
+      .executeTakeFirstOrThrow();
     expect(log.completion_tokens).toBeGreaterThanOrEqual(1);
     expect(JSON.parse(log.other).usage_reported).toBe(false);
   });
 
   it('answers 501 for the stateful OpenAI APIs (files, fine-tuning, batches, assistants)', async () => {
     for (const path of ['/v1/files', '/v1/files/file-1', '/v1/fine_tuning/jobs', '/v1/batches']) {
-      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status, path).toBe(501);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_implemented');
     }
@@ -118,9 +187,18 @@ describe('relay rules', () => {
 
   it('prices unpriced models by the fallback options, and bills a mapped model at its own price with redirect billing', async () => {
     const tok = await addToken(t, user.userId!, { name: 'fallback-token' });
-    await addChannel(root, { name: 'fb', key: 'k-fb', baseUrl: mock.url, models: 'brand-new-model,alias-model', modelMapping: { 'alias-model': 'gpt-4o' } });
+    await addChannel(root, {
+      name: 'fb',
+      key: 'k-fb',
+      baseUrl: mock.url,
+      models: 'brand-new-model,alias-model',
+      modelMapping: { 'alias-model': 'gpt-4o' },
+    });
     await user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: false });
-    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' })).rejects.toMatchObject({ status: 404, error: { code: 'model_price_not_set' } });
+    await expect(sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' })).rejects.toMatchObject({
+      status: 404,
+      error: { code: 'model_price_not_set' },
+    });
     for (const [key, value] of [
       ['fallback_pricing_enabled', 'true'],
       ['fallback_input_ratio', '2'],
@@ -129,14 +207,23 @@ describe('relay rules', () => {
       await root.call('PUT', '/api/option/', { key, value });
     await sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' });
     await drainWriter(t);
-    const fb = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'brand-new-model').executeTakeFirstOrThrow();
+    const fb = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', 'brand-new-model')
+      .executeTakeFirstOrThrow();
     // (12 + 5 × 3) × 2 = 54
     expect(Number(fb.quota)).toBe(54);
     expect(JSON.parse(fb.other).fallback_pricing).toBe(true);
     await root.call('PUT', '/api/option/', { key: 'fallback_single_price', value: '0.01' });
     await sdk(tok.key).chat.completions.create({ ...hi, model: 'brand-new-model' });
     await drainWriter(t);
-    const single = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'brand-new-model').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const single = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', 'brand-new-model')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(Number(single.quota)).toBe(5000);
 
     // alias-model is priced by the fallback ratio 2; with redirect billing it is billed as gpt-4o (1.25, ×4).
@@ -144,7 +231,11 @@ describe('relay rules', () => {
     await root.call('PUT', '/api/option/', { key: 'redirect_billing_enabled', value: 'true' });
     await sdk(tok.key).chat.completions.create({ ...hi, model: 'alias-model' });
     await drainWriter(t);
-    const redirected = await t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', 'alias-model').executeTakeFirstOrThrow();
+    const redirected = await t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', '=', 'alias-model')
+      .executeTakeFirstOrThrow();
     expect(Number(redirected.quota)).toBe(Math.round((12 + 5 * 4) * 1.25));
     expect(JSON.parse(redirected.other).billed_model).toBe('gpt-4o');
   });

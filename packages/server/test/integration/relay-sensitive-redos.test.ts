@@ -65,11 +65,17 @@ describe('SensitiveWords patterns in the linear-time engine', () => {
     for (const value of ['fine\nregex:(?=admin)adm', 'fine\nregex:(a)\\1', 'fine\nregex:(?<!x)y']) {
       const res = await root.call<unknown>('PUT', '/api/option/', { key: 'SensitiveWords', value });
       expect(res.body.success, value).toBe(false);
-      expect(res.body.message, value).toMatch(/^SensitiveWords line 2: not supported by the linear-time pattern engine: /);
-      expect((res.body as { code?: string }).code ?? ErrorCode.SensitiveRegexInvalid).toBe(ErrorCode.SensitiveRegexInvalid);
+      expect(res.body.message, value).toMatch(
+        /^SensitiveWords line 2: not supported by the linear-time pattern engine: /,
+      );
+      expect((res.body as { code?: string }).code ?? ErrorCode.SensitiveRegexInvalid).toBe(
+        ErrorCode.SensitiveRegexInvalid,
+      );
     }
     // Plain words with regex characters are literal text and always accepted.
-    expect((await root.call('PUT', '/api/option/', { key: 'SensitiveWords', value: '(a+)+\nc++' })).body.success).toBe(true);
+    expect((await root.call('PUT', '/api/option/', { key: 'SensitiveWords', value: '(a+)+\nc++' })).body.success).toBe(
+      true,
+    );
     expect((await chat('say (a+)+ now')).status).toBe(400);
     expect((await chat('aaaa')).status).toBe(200);
   });

@@ -6,7 +6,8 @@ import { addChannel } from '../support/gateway.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const chunkEvent = (content: string) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] })}\n\n`;
+const chunkEvent = (content: string) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content } }] })}\n\n`;
 const usageEvent = `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 } })}\n\n`;
 
 /** An upstream that answers every call with `writes`, each written on its own after a pause (separate reads). */
@@ -31,7 +32,13 @@ async function scriptedUpstream(writes: Buffer[]): Promise<LocalServer> {
 const first = Buffer.from(chunkEvent('你好, 🙂'));
 const cut = first.indexOf(Buffer.from('好')) + 1;
 const whole = Buffer.from(chunkEvent(' whole 🙂') + chunkEvent(' again'));
-const writes = [first.subarray(0, cut), first.subarray(cut), whole, Buffer.from(usageEvent), Buffer.from('data: [DONE]\n\n')];
+const writes = [
+  first.subarray(0, cut),
+  first.subarray(cut),
+  whole,
+  Buffer.from(usageEvent),
+  Buffer.from('data: [DONE]\n\n'),
+];
 
 /** The relay passes an OpenAI stream's bytes on exactly, however the upstream's writes cut its events and characters. */
 describe('OpenAI stream bytes through the relay', () => {

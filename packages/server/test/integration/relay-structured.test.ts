@@ -18,7 +18,12 @@ import type { MockUpstream } from '../support/mock-upstream.js';
 const ANSWER = { city: 'Paris', temp: 21 };
 const GEMINI_PIECES = ['Hello', ' from', ' gemini'];
 const USAGE = { input: 11, output: 7 };
-const weatherSchema = { type: 'object', properties: { city: { type: 'string' }, temp: { type: 'number' } }, required: ['city', 'temp'], additionalProperties: false };
+const weatherSchema = {
+  type: 'object',
+  properties: { city: { type: 'string' }, temp: { type: 'number' } },
+  required: ['city', 'temp'],
+  additionalProperties: false,
+};
 
 interface Scripted extends LocalServer {
   requests: { path: string; body: Record<string, any> }[];
@@ -53,7 +58,12 @@ function answerClaude(res: http.ServerResponse, body: Record<string, any>) {
   if (!tool) {
     res
       .writeHead(400, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'this script expects a forced tool' } }));
+      .end(
+        JSON.stringify({
+          type: 'error',
+          error: { type: 'invalid_request_error', message: 'this script expects a forced tool' },
+        }),
+      );
     return;
   }
   const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output };
@@ -91,11 +101,19 @@ function answerClaude(res: http.ServerResponse, body: Record<string, any>) {
           usage: { input_tokens: USAGE.input, output_tokens: 1 },
         },
       },
-      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_s', name: tool, input: {} } },
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 'toolu_s', name: tool, input: {} },
+      },
       { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } },
       { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: json.slice(half) } },
       { type: 'content_block_stop', index: 0 },
-      { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: USAGE.output } },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'tool_use', stop_sequence: null },
+        usage: { output_tokens: USAGE.output },
+      },
       { type: 'message_stop' },
     ].map((data) => ({ event: data.type, data })),
   );
@@ -109,7 +127,13 @@ function answerGeminiEveryChunk(res: http.ServerResponse, path: string) {
       data: {
         candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
         ...(i === GEMINI_PIECES.length - 1
-          ? { usageMetadata: { promptTokenCount: USAGE.input, candidatesTokenCount: USAGE.output, totalTokenCount: USAGE.input + USAGE.output } }
+          ? {
+              usageMetadata: {
+                promptTokenCount: USAGE.input,
+                candidatesTokenCount: USAGE.output,
+                totalTokenCount: USAGE.input + USAGE.output,
+              },
+            }
           : {}),
         modelVersion: model,
         responseId: 'every-chunk',
@@ -126,12 +150,36 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
     scripted = await startScripted();
     const { root } = gw;
     await addChannel(root, { name: 'oa', key: 'oa-key', baseUrl: mock.url, models: 'gpt-4o-mini' });
-    await addChannel(root, { name: 'claude-native', key: 'an-key', baseUrl: mock.url, type: 14, models: 'claude-sonnet-4-5' });
-    await addChannel(root, { name: 'claude-old', key: 'old-key', baseUrl: scripted.url, type: 14, models: 'claude-3-5-haiku-20241022' });
-    await addChannel(root, { name: 'gemini-every-chunk', key: 'ge-key', baseUrl: scripted.url, type: 24, models: 'gemini-2.0-flash' });
+    await addChannel(root, {
+      name: 'claude-native',
+      key: 'an-key',
+      baseUrl: mock.url,
+      type: 14,
+      models: 'claude-sonnet-4-5',
+    });
+    await addChannel(root, {
+      name: 'claude-old',
+      key: 'old-key',
+      baseUrl: scripted.url,
+      type: 14,
+      models: 'claude-3-5-haiku-20241022',
+    });
+    await addChannel(root, {
+      name: 'gemini-every-chunk',
+      key: 'ge-key',
+      baseUrl: scripted.url,
+      type: 24,
+      models: 'gemini-2.0-flash',
+    });
     const models = ['gpt-4o-mini', 'claude-sonnet-4-5', 'claude-3-5-haiku-20241022', 'gemini-2.0-flash'];
-    await root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))) });
-    await root.call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 2]))) });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelRatio',
+      value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))),
+    });
+    await root.call('PUT', '/api/option/', {
+      key: 'CompletionRatio',
+      value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 2]))),
+    });
   });
   afterAll(async () => scripted?.close());
 
@@ -140,7 +188,10 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
   const genai = () => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: base } });
   const lastMock = () => mock.requests.at(-1)!;
   const lastScripted = () => scripted.requests.at(-1)!;
-  const responseFormat = { type: 'json_schema' as const, json_schema: { name: 'weather', schema: weatherSchema, strict: true } };
+  const responseFormat = {
+    type: 'json_schema' as const,
+    json_schema: { name: 'weather', schema: weatherSchema, strict: true },
+  };
 
   it('OpenAI response_format → a Claude model with native structured output: output_config.format upstream', async () => {
     const done = await openai().chat.completions.create({
@@ -209,7 +260,10 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
     expect(msg.content[0]).toMatchObject({ type: 'text', text: 'Hello from the mock!' });
     const sent = lastMock();
     expect(sent.path).toBe('/v1/chat/completions');
-    expect(sent.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'output', schema: weatherSchema } });
+    expect(sent.body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'output', schema: weatherSchema },
+    });
   });
 
   it('Gemini OBJECT schemas → an OpenAI channel: tools and response_format in lower-case JSON Schema', async () => {
@@ -223,7 +277,14 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
               {
                 name: 'get_weather',
                 description: 'Weather of a city',
-                parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING }, unit: { type: Type.STRING, enum: ['C', 'F'], nullable: true } }, required: ['city'] },
+                parameters: {
+                  type: Type.OBJECT,
+                  properties: {
+                    city: { type: Type.STRING },
+                    unit: { type: Type.STRING, enum: ['C', 'F'], nullable: true },
+                  },
+                  required: ['city'],
+                },
               },
             ],
           },
@@ -240,15 +301,26 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
         function: {
           name: 'get_weather',
           description: 'Weather of a city',
-          parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: ['string', 'null'], enum: ['C', 'F', null] } }, required: ['city'] },
+          parameters: {
+            type: 'object',
+            properties: { city: { type: 'string' }, unit: { type: ['string', 'null'], enum: ['C', 'F', null] } },
+            required: ['city'],
+          },
         },
       },
     ]);
-    expect(sent.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'response', schema: { type: 'object', properties: { ok: { type: 'boolean' } } } } });
+    expect(sent.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'response', schema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+    });
   });
 
   it('a Gemini stream with finishReason on every chunk reaches an Anthropic client whole', async () => {
-    const stream = anthropic().messages.stream({ model: 'gemini-2.0-flash', max_tokens: 100, messages: [{ role: 'user', content: 'Say hello, please.' }] });
+    const stream = anthropic().messages.stream({
+      model: 'gemini-2.0-flash',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Say hello, please.' }],
+    });
     const types: string[] = [];
     let startInput = -1;
     stream.on('streamEvent', (e) => {
@@ -268,7 +340,11 @@ describe('structured output, Gemini schemas and stream ends across formats', () 
   });
 
   it('the same stream reaches an OpenAI client whole, with one finish_reason', async () => {
-    const stream = await openai().chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await openai().chat.completions.create({
+      model: 'gemini-2.0-flash',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     let text = '';
     const finishes: string[] = [];
     for await (const chunk of stream) {

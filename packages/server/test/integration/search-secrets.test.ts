@@ -22,12 +22,25 @@ describe.each(dialects)('searches on %s', (dialect) => {
     [user] = app.users as [Client];
     const res = await root.call<{ ids: number[] }>('POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: 'vault', tag: 'team-red', key: SECRET_KEY, base_url: 'https://vault.example.com', models: 'gpt-4o', group: 'default' },
+      channel: {
+        name: 'vault',
+        tag: 'team-red',
+        key: SECRET_KEY,
+        base_url: 'https://vault.example.com',
+        models: 'gpt-4o',
+        group: 'default',
+      },
     });
     channelId = res.body.data!.ids[0]!;
     await root.call('POST', '/api/channel/', {
       mode: 'single',
-      channel: { name: '50%_off\\x!', key: 'k-other-0123456789', base_url: 'https://other.example.com', models: 'gpt-4o', group: 'default' },
+      channel: {
+        name: '50%_off\\x!',
+        key: 'k-other-0123456789',
+        base_url: 'https://other.example.com',
+        models: 'gpt-4o',
+        group: 'default',
+      },
     });
   });
 
@@ -53,12 +66,22 @@ describe.each(dialects)('searches on %s', (dialect) => {
     expect(await channelIds(admin, 'team-red')).toEqual([channelId]);
     expect(await channelIds(admin, String(channelId))).toContain(channelId);
     expect(await channelIds(admin, 'vault.example')).toEqual([channelId]);
-    const auditRows = () => t.runtime.ctx.logDb.kysely.selectFrom('audit_logs').selectAll().where('action', '=', 'channel.search_key').execute();
+    const auditRows = () =>
+      t.runtime.ctx.logDb.kysely
+        .selectFrom('audit_logs')
+        .selectAll()
+        .where('action', '=', 'channel.search_key')
+        .execute();
     expect(await auditRows()).toEqual([]);
     expect(await channelIds(root, SECRET_KEY)).toEqual([channelId]);
     const rows = await auditRows();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ actor_name: 'root', target_type: 'channel', target_id: String(channelId), outcome: 'ok' });
+    expect(rows[0]).toMatchObject({
+      actor_name: 'root',
+      target_type: 'channel',
+      target_id: String(channelId),
+      outcome: 'ok',
+    });
     // The key itself is never written to the audit log.
     expect(JSON.stringify(rows[0])).not.toContain(SECRET_KEY);
   });
@@ -75,19 +98,23 @@ describe.each(dialects)('searches on %s', (dialect) => {
     const model = await root.call<Page>('GET', '/api/channel/search?model=gpt_4o');
     expect(model.body.data!.items).toEqual([]);
 
-    const users = async (keyword: string) => (await root.call<Page<{ username: string }>>('GET', `/api/user/search?keyword=${encodeURIComponent(keyword)}`)).body.data!.items;
+    const users = async (keyword: string) =>
+      (await root.call<Page<{ username: string }>>('GET', `/api/user/search?keyword=${encodeURIComponent(keyword)}`))
+        .body.data!.items;
     expect((await users('search_user')).map((u) => u.username)).toEqual([]);
     expect((await users('search-user')).map((u) => u.username)).toEqual(['search-user']);
     expect(await users('%')).toEqual([]);
 
     await addToken(t, user.userId!, { name: 'plain-token' });
-    const tokens = async (q: string) => (await user.call<Page<{ name: string }>>('GET', `/api/token/search?${q}`)).body.data!.items;
+    const tokens = async (q: string) =>
+      (await user.call<Page<{ name: string }>>('GET', `/api/token/search?${q}`)).body.data!.items;
     expect(await tokens('keyword=%25')).toEqual([]);
     expect(await tokens('keyword=plain_token')).toEqual([]);
     expect((await tokens('keyword=plain-token')).map((x) => x.name)).toEqual(['plain-token']);
 
     await root.call('POST', '/api/redemption/', { name: 'promo-code', quota: 10, count: 1 });
-    const codes = async (keyword: string) => (await root.call<Page>('GET', `/api/redemption/search?keyword=${encodeURIComponent(keyword)}`)).body.data!.items;
+    const codes = async (keyword: string) =>
+      (await root.call<Page>('GET', `/api/redemption/search?keyword=${encodeURIComponent(keyword)}`)).body.data!.items;
     expect(await codes('promo_code')).toEqual([]);
     expect(await codes('%')).toEqual([]);
     expect(await codes('promo-code')).toHaveLength(1);
@@ -95,15 +122,31 @@ describe.each(dialects)('searches on %s', (dialect) => {
     const now = Math.floor(Date.now() / 1000);
     await t.runtime.ctx.db.kysely
       .insertInto('top_ups')
-      .values({ user_id: user.userId!, amount: 1, money: 1, trade_no: 'ORDER-1', payment_method: 'alipay', create_time: now, complete_time: 0, status: 'pending' })
+      .values({
+        user_id: user.userId!,
+        amount: 1,
+        money: 1,
+        trade_no: 'ORDER-1',
+        payment_method: 'alipay',
+        create_time: now,
+        complete_time: 0,
+        status: 'pending',
+      })
       .execute();
-    const orders = async (keyword: string) => (await root.call<Page>('GET', `/api/user/topup?keyword=${encodeURIComponent(keyword)}`)).body.data!.items;
+    const orders = async (keyword: string) =>
+      (await root.call<Page>('GET', `/api/user/topup?keyword=${encodeURIComponent(keyword)}`)).body.data!.items;
     expect(await orders('%')).toEqual([]);
     expect(await orders('ORDER_1')).toEqual([]);
     expect(await orders('ORDER-1')).toHaveLength(1);
 
-    await root.call('POST', '/api/admin/messages', { title: 'maintenance', content: 'window', user_ids: [user.userId] });
-    const messages = async (keyword: string) => (await root.call<Page>('GET', `/api/admin/messages/search?keyword=${encodeURIComponent(keyword)}`)).body.data!.items;
+    await root.call('POST', '/api/admin/messages', {
+      title: 'maintenance',
+      content: 'window',
+      user_ids: [user.userId],
+    });
+    const messages = async (keyword: string) =>
+      (await root.call<Page>('GET', `/api/admin/messages/search?keyword=${encodeURIComponent(keyword)}`)).body.data!
+        .items;
     expect(await messages('%')).toEqual([]);
     expect(await messages('mainten_nce')).toEqual([]);
     expect(await messages('maintenance')).toHaveLength(1);

@@ -22,28 +22,58 @@ const SEALED = /^enc:v1:[A-Za-z0-9_-]+$/;
 const optionPlain = (key: string) => `plain-${key.replace(/\W/g, '-')}-value-7781`;
 
 async function rawChannelKey(t: TestApp, id: number): Promise<string> {
-  return (await t.database.db.kysely.selectFrom('channels').select('key').where('id', '=', id).executeTakeFirstOrThrow()).key;
+  return (
+    await t.database.db.kysely.selectFrom('channels').select('key').where('id', '=', id).executeTakeFirstOrThrow()
+  ).key;
 }
 async function rawUser(t: TestApp, id: number) {
-  return t.database.db.kysely.selectFrom('users').select(['setting', 'access_token']).where('id', '=', id).executeTakeFirstOrThrow();
+  return t.database.db.kysely
+    .selectFrom('users')
+    .select(['setting', 'access_token'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 async function rawOption(t: TestApp, key: string): Promise<string> {
-  return (await t.database.db.kysely.selectFrom('options').select('value').where('key', '=', key).executeTakeFirstOrThrow()).value ?? '';
+  return (
+    (await t.database.db.kysely.selectFrom('options').select('value').where('key', '=', key).executeTakeFirstOrThrow())
+      .value ?? ''
+  );
 }
 async function warningUser(t: TestApp, id: number) {
   const u = await t.database.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  return { id: u.id, username: u.username, email: u.email ?? '', quota: Number(u.quota), setting: u.setting ?? '', warnedAt: 0 };
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email ?? '',
+    quota: Number(u.quota),
+    setting: u.setting ?? '',
+    warnedAt: 0,
+  };
 }
-const webhookSetting = { notify_type: 'webhook', quota_warning_threshold: 1000, webhook_url: 'https://hooks.example.com/tollway', webhook_secret: WEBHOOK_SECRET };
+const webhookSetting = {
+  notify_type: 'webhook',
+  quota_warning_threshold: 1000,
+  webhook_url: 'https://hooks.example.com/tollway',
+  webhook_secret: WEBHOOK_SECRET,
+};
 const secretIn = (setting: string): unknown => (JSON.parse(setting) as { webhook_secret?: unknown }).webhook_secret;
 
 describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) => {
   let t: TestApp, root: Client, admin: Client, user: Client, base: string, key: string, channelId: number;
-  const gw = useGateway(dialect, { env: { CRYPTO_SECRET }, admins: ['sealed-admin'], user: 'sealed-user', quota: 1_000_000 }, async (g) => {
-    ({ t, root, base, key, user } = g);
-    admin = g.admins[0]!;
-    channelId = await addChannel(root, { name: 'sealed-channel', key: CHANNEL_KEY, baseUrl: g.mock.url, models: 'gpt-4o-mini' });
-  });
+  const gw = useGateway(
+    dialect,
+    { env: { CRYPTO_SECRET }, admins: ['sealed-admin'], user: 'sealed-user', quota: 1_000_000 },
+    async (g) => {
+      ({ t, root, base, key, user } = g);
+      admin = g.admins[0]!;
+      channelId = await addChannel(root, {
+        name: 'sealed-channel',
+        key: CHANNEL_KEY,
+        baseUrl: g.mock.url,
+        models: 'gpt-4o-mini',
+      });
+    },
+  );
 
   it('stores the channel key sealed; the relay sends the plaintext key upstream; root reads it back, lists mask it', async () => {
     const raw = await rawChannelKey(t, channelId);
@@ -71,9 +101,13 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
     const list = await root.call<{ items: ChannelPublic[] }>('GET', '/api/channel/?p=1&page_size=50');
     expect(list.body.data!.items.find((c) => c.id === channelId)!.key).toBe('sk-********cdef');
     // An edit that leaves the key out keeps it; a new key is sealed too.
-    expect((await root.call('PUT', '/api/channel/', { id: channelId, name: 'sealed-renamed' })).body.success).toBe(true);
+    expect((await root.call('PUT', '/api/channel/', { id: channelId, name: 'sealed-renamed' })).body.success).toBe(
+      true,
+    );
     expect(t.runtime.ctx.channelCache.get(channelId)!.keys).toEqual([CHANNEL_KEY]);
-    expect((await root.call('PUT', '/api/channel/', { id: channelId, key: `${CHANNEL_KEY}-2` })).body.success).toBe(true);
+    expect((await root.call('PUT', '/api/channel/', { id: channelId, key: `${CHANNEL_KEY}-2` })).body.success).toBe(
+      true,
+    );
     expect(await rawChannelKey(t, channelId)).toMatch(SEALED);
     expect(t.runtime.ctx.channelCache.get(channelId)!.keys).toEqual([`${CHANNEL_KEY}-2`]);
     expect((await root.call('PUT', '/api/channel/', { id: channelId, key: CHANNEL_KEY })).body.success).toBe(true);
@@ -82,7 +116,11 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
   it('seals multi-key, Vertex JSON and AWS keys', async () => {
     const sa = makeServiceAccount('sealed-project', 'https://oauth2.googleapis.com/token').keyText;
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ name: 'sealed-multi', key: 'k-1111111111111111\nk-2222222222222222', models: 'm-multi' }, 'multi_to_single', 'k-1111111111111111\nk-2222222222222222'],
+      [
+        { name: 'sealed-multi', key: 'k-1111111111111111\nk-2222222222222222', models: 'm-multi' },
+        'multi_to_single',
+        'k-1111111111111111\nk-2222222222222222',
+      ],
       [{ name: 'sealed-vertex', key: sa, models: 'gemini-x', type: 41, other: 'us-central1' }, 'single', sa.trim()],
       [
         { name: 'sealed-bedrock', key: 'AKIAPLAINACCESSKEY|plain-aws-secret-key|us-east-1', models: 'm-aws', type: 33 },
@@ -101,7 +139,15 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
       expect(t.runtime.ctx.channelCache.get(id)!.keys.join('\n')).toBe(expected);
     }
     expect(
-      t.runtime.ctx.channelCache.get((await t.database.db.kysely.selectFrom('channels').select('id').where('name', '=', 'sealed-multi').executeTakeFirstOrThrow()).id)!.keys,
+      t.runtime.ctx.channelCache.get(
+        (
+          await t.database.db.kysely
+            .selectFrom('channels')
+            .select('id')
+            .where('name', '=', 'sealed-multi')
+            .executeTakeFirstOrThrow()
+        ).id,
+      )!.keys,
     ).toEqual(['k-1111111111111111', 'k-2222222222222222']);
   });
 
@@ -143,16 +189,33 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
     const target = warningTarget(await warningUser(t, user.userId!), t.runtime.ctx.options);
     expect(target).toMatchObject({ via: 'webhook', secret: WEBHOOK_SECRET });
     // Saving the form with the masked placeholder keeps the stored secret.
-    expect((await user.call('PUT', '/api/user/setting', { ...webhookSetting, webhook_secret: '********', quota_warning_threshold: 2000 })).body.success).toBe(true);
+    expect(
+      (
+        await user.call('PUT', '/api/user/setting', {
+          ...webhookSetting,
+          webhook_secret: '********',
+          quota_warning_threshold: 2000,
+        })
+      ).body.success,
+    ).toBe(true);
     expect(secretIn((await user.call<UserPublic>('GET', '/api/user/self')).body.data!.setting)).toBe(WEBHOOK_SECRET);
   });
 
   it('stores API token keys sealed deterministically; the owner searches by part of it and reveals it; the relay finds it', async () => {
-    const created = await user.call<TokenPublic[]>('POST', '/api/token/', { name: 'sealed-token', unlimited_quota: true });
+    const created = await user.call<TokenPublic[]>('POST', '/api/token/', {
+      name: 'sealed-token',
+      unlimited_quota: true,
+    });
     expect(created.body.success).toBe(true);
     const full = created.body.data![0]!.key;
     expect(full).toMatch(/^[A-Za-z0-9]{48}$/);
-    const raw = (await t.database.db.kysely.selectFrom('tokens').select('key').where('id', '=', created.body.data![0]!.id).executeTakeFirstOrThrow()).key;
+    const raw = (
+      await t.database.db.kysely
+        .selectFrom('tokens')
+        .select('key')
+        .where('id', '=', created.body.data![0]!.id)
+        .executeTakeFirstOrThrow()
+    ).key;
     expect(raw).toMatch(/^enc:d1:[A-Za-z0-9_-]+$/);
     expect(raw.length).toBeLessThanOrEqual(128);
     expect(raw).not.toContain(full.slice(0, 12));
@@ -160,9 +223,13 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
     const listed = (await user.call<{ items: TokenPublic[] }>('GET', '/api/token/?p=1&size=50')).body.data!.items;
     const masked = `${full.slice(0, 4)}**********${full.slice(-4)}`;
     expect(listed.find((x) => x.name === 'sealed-token')!.key).toBe(masked);
-    const found = (await user.call<{ items: TokenPublic[]; total: number }>('GET', `/api/token/search?token=sk-${full.slice(5, 20)}`)).body.data!;
+    const found = (
+      await user.call<{ items: TokenPublic[]; total: number }>('GET', `/api/token/search?token=sk-${full.slice(5, 20)}`)
+    ).body.data!;
     expect(found.items.map((x) => x.key)).toEqual([masked]);
-    expect((await user.call<{ key: string }>('POST', `/api/token/${created.body.data![0]!.id}/key`)).body.data!.key).toBe(full);
+    expect(
+      (await user.call<{ key: string }>('POST', `/api/token/${created.body.data![0]!.id}/key`)).body.data!.key,
+    ).toBe(full);
     const call = (k: string) =>
       fetch(`${base}/v1/chat/completions`, {
         method: 'POST',
@@ -182,9 +249,17 @@ describe.each(dialects)('secrets at rest with CRYPTO_SECRET on %s', (dialect) =>
     const stored = (await rawUser(t, user.userId!)).access_token!;
     expect(stored).toMatch(/^hmac:v1:[A-Za-z0-9_-]{43}$/);
     expect(stored).not.toContain(token);
-    const byToken = await t.app.inject({ method: 'GET', url: '/api/user/self', headers: { authorization: token, 'new-api-user': String(user.userId) } });
+    const byToken = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/self',
+      headers: { authorization: token, 'new-api-user': String(user.userId) },
+    });
     expect(byToken.json()).toMatchObject({ success: true, data: { id: user.userId } });
-    const wrong = await t.app.inject({ method: 'GET', url: '/api/user/self', headers: { authorization: stored, 'new-api-user': String(user.userId) } });
+    const wrong = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/self',
+      headers: { authorization: stored, 'new-api-user': String(user.userId) },
+    });
     expect(wrong.statusCode).toBe(401);
   });
 });
@@ -202,26 +277,54 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
       // 1. No CRYPTO_SECRET: plaintext, and admins still see the webhook secret masked.
       let t = await start({});
       let root = await setupRoot(t.app);
-      const channelRes = await root.call<{ ids: number[] }>('POST', '/api/channel/', { mode: 'single', channel: { name: 'legacy', key: CHANNEL_KEY, models: 'm-legacy' } });
+      const channelRes = await root.call<{ ids: number[] }>('POST', '/api/channel/', {
+        mode: 'single',
+        channel: { name: 'legacy', key: CHANNEL_KEY, models: 'm-legacy' },
+      });
       const channelId = channelRes.body.data!.ids[0]!;
-      expect((await root.call('PUT', '/api/option/', { key: 'SMTPToken', value: optionPlain('SMTPToken') })).body.success).toBe(true);
+      expect(
+        (await root.call('PUT', '/api/option/', { key: 'SMTPToken', value: optionPlain('SMTPToken') })).body.success,
+      ).toBe(true);
       const user = await createUserClient(t.app, root, 'legacy-user');
       expect((await user.call('PUT', '/api/user/setting', webhookSetting)).body.success).toBe(true);
       const token = (await user.call<string>('GET', '/api/user/token')).body.data!;
       const apiToken = (await user.call<TokenPublic[]>('POST', '/api/token/', { name: 'legacy-token' })).body.data![0]!;
-      const rawTokenKey = async () => (await t.database.db.kysely.selectFrom('tokens').select('key').where('id', '=', apiToken.id).executeTakeFirstOrThrow()).key;
+      const rawTokenKey = async () =>
+        (
+          await t.database.db.kysely
+            .selectFrom('tokens')
+            .select('key')
+            .where('id', '=', apiToken.id)
+            .executeTakeFirstOrThrow()
+        ).key;
       expect(await rawTokenKey()).toBe(apiToken.key);
       // A two-factor secret stored while CRYPTO_SECRET was unset.
       await t.database.db.kysely
         .insertInto('two_factor')
-        .values({ user_id: user.userId!, secret: 'JBSWY3DPEHPK3PXP', enabled: 1, last_used_step: 0, created_at: 1, enabled_at: 1 })
+        .values({
+          user_id: user.userId!,
+          secret: 'JBSWY3DPEHPK3PXP',
+          enabled: 1,
+          last_used_step: 0,
+          created_at: 1,
+          enabled_at: 1,
+        })
         .execute();
-      const rawTwoFactor = async () => (await t.database.db.kysely.selectFrom('two_factor').select('secret').where('user_id', '=', user.userId!).executeTakeFirstOrThrow()).secret;
+      const rawTwoFactor = async () =>
+        (
+          await t.database.db.kysely
+            .selectFrom('two_factor')
+            .select('secret')
+            .where('user_id', '=', user.userId!)
+            .executeTakeFirstOrThrow()
+        ).secret;
       expect(await rawChannelKey(t, channelId)).toBe(CHANNEL_KEY);
       expect(await rawOption(t, 'SMTPToken')).toBe(optionPlain('SMTPToken'));
       expect(secretIn((await rawUser(t, user.userId!)).setting!)).toBe(WEBHOOK_SECRET);
       expect((await rawUser(t, user.userId!)).access_token).toBe(token);
-      expect(secretIn((await root.call<UserPublic>('GET', `/api/user/${user.userId}`)).body.data!.setting)).toBe('********');
+      expect(secretIn((await root.call<UserPublic>('GET', `/api/user/${user.userId}`)).body.data!.setting)).toBe(
+        '********',
+      );
       expect(secretIn((await user.call<UserPublic>('GET', '/api/user/self')).body.data!.setting)).toBe(WEBHOOK_SECRET);
       await t.close();
 
@@ -242,8 +345,14 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
       expect((await t.runtime.ctx.relay.tokens.get(apiToken.key))?.tokenId).toBe(apiToken.id);
       expect(t.runtime.ctx.channelCache.get(channelId)!.keys).toEqual([CHANNEL_KEY]);
       expect(t.runtime.ctx.options.get('SMTPToken')).toBe(optionPlain('SMTPToken'));
-      expect(warningTarget(await warningUser(t, user.userId!), t.runtime.ctx.options)).toMatchObject({ secret: WEBHOOK_SECRET });
-      const byToken = await t.app.inject({ method: 'GET', url: '/api/user/self', headers: { authorization: token, 'new-api-user': String(user.userId) } });
+      expect(warningTarget(await warningUser(t, user.userId!), t.runtime.ctx.options)).toMatchObject({
+        secret: WEBHOOK_SECRET,
+      });
+      const byToken = await t.app.inject({
+        method: 'GET',
+        url: '/api/user/self',
+        headers: { authorization: token, 'new-api-user': String(user.userId) },
+      });
       expect(byToken.json()).toMatchObject({ success: true, data: { id: user.userId } });
       root = new Client(t.app);
       expect((await root.login(ROOT.username, ROOT.password)).body.success).toBe(true);
@@ -252,7 +361,9 @@ describe.each(dialects)('secrets at rest across restarts on %s', (dialect) => {
 
       // 3. A missing or wrong CRYPTO_SECRET stops start-up with an error naming it; nothing is changed.
       await expect(startTestApp(dialect, {}, database)).rejects.toThrow(/^CRYPTO_SECRET: .*not set/);
-      await expect(startTestApp(dialect, { CRYPTO_SECRET: 'some-other-secret' }, database)).rejects.toThrow(/^CRYPTO_SECRET: /);
+      await expect(startTestApp(dialect, { CRYPTO_SECRET: 'some-other-secret' }, database)).rejects.toThrow(
+        /^CRYPTO_SECRET: /,
+      );
 
       // 4. The right one again: nothing is sealed twice.
       t = await start({ CRYPTO_SECRET });

@@ -62,7 +62,8 @@ describe.each(dialects)('security headers on the console and the API, on %s', (d
   afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
 
   const get = (url: string) => t.app.inject({ method: 'GET', url });
-  const setOption = async (key: string, value: string) => expect((await root.call('PUT', '/api/option/', { key, value })).body).toMatchObject({ success: true });
+  const setOption = async (key: string, value: string) =>
+    expect((await root.call('PUT', '/api/option/', { key, value })).body).toMatchObject({ success: true });
 
   it('every console page, asset, API answer and 404 carries the headers and a CSP without inline scripts', async () => {
     const pages = ['/', '/console', '/app/tokens', '/login', '/no/such/page'];
@@ -85,7 +86,14 @@ describe.each(dialects)('security headers on the console and the API, on %s', (d
       expect(res.statusCode, url).toBe(status);
       expectSecurityHeaders(res);
     }
-    expectSecurityHeaders(await t.app.inject({ method: 'POST', url: '/api/user/login', headers: { 'content-type': 'application/json' }, payload: '{not json' }));
+    expectSecurityHeaders(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/user/login',
+        headers: { 'content-type': 'application/json' },
+        payload: '{not json',
+      }),
+    );
   });
 
   it("allows Turnstile's host in script-src and frame-src only while the check is on", async () => {
@@ -106,7 +114,10 @@ describe.each(dialects)('security headers on the console and the API, on %s', (d
 
   it("the operator's global JS and head scripts run by a per-page nonce; nothing else inline does", async () => {
     await setOption('global_js', 'window.__operator = 1;');
-    await setOption('custom_head_html', '<script src="https://analytics.example/a.js"></script><meta name="x" content="y">');
+    await setOption(
+      'custom_head_html',
+      '<script src="https://analytics.example/a.js"></script><meta name="x" content="y">',
+    );
     await setOption('global_css', 'body{color:red}</style><script>window.__smuggled=1</script><style>');
     const first = await get('/app/tokens');
     const second = await get('/app/tokens');
@@ -133,7 +144,13 @@ describe.each(dialects)('security headers on the console and the API, on %s', (d
   it('frames only the pages the settings show in frames, and forms post only to the site and the payment site', async () => {
     await setOption('HomePageContent', 'https://home.example/landing');
     await setOption('About', '# About us');
-    await setOption('Chats', JSON.stringify([{ NextChat: 'https://chat.example:8443/#/?settings={"key":"{key}","url":"{address}"}' }, { Bad: 'javascript:alert(1)' }]));
+    await setOption(
+      'Chats',
+      JSON.stringify([
+        { NextChat: 'https://chat.example:8443/#/?settings={"key":"{key}","url":"{address}"}' },
+        { Bad: 'javascript:alert(1)' },
+      ]),
+    );
     await setOption('PayAddress', 'https://pay.example/epay/');
     const policy = csp(await get('/'));
     expect(policy['frame-src']).toEqual(['https://home.example', 'https://chat.example:8443']);
@@ -155,7 +172,10 @@ describe.each(dialects)('security headers on the console and the API, on %s', (d
 });
 
 /** The headers of an answer over a real connection (the relay writes past Fastify's hooks, which inject skips). */
-async function headersOf(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; text: string }> {
+async function headersOf(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
   const res = await fetch(url, init);
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
@@ -177,7 +197,11 @@ describe('security headers on the relay over a real connection', () => {
     expect(r.headers.get('content-security-policy'), what).toBe("default-src 'none'; frame-ancestors 'none'");
   };
   const chat = (auth: string, body: object) =>
-    headersOf(`${base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    headersOf(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const hello = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
 
   it('every relay answer (JSON, event stream, refusal, a route Fastify hands over) is a page nothing can load or frame', async () => {
@@ -197,7 +221,11 @@ describe('security headers on the relay over a real connection', () => {
     });
     // Answered through Fastify's reply: the console's policy, which lets nothing frame them either.
     expect(counted.status).toBe(200);
-    const midjourney = await headersOf(`${base}/mj/submit/imagine`, { method: 'POST', headers: { 'mj-api-secret': 'sk-wrong', 'content-type': 'application/json' }, body: '{}' });
+    const midjourney = await headersOf(`${base}/mj/submit/imagine`, {
+      method: 'POST',
+      headers: { 'mj-api-secret': 'sk-wrong', 'content-type': 'application/json' },
+      body: '{}',
+    });
     for (const [what, r] of [
       ['count_tokens', counted],
       ['midjourney refusal', midjourney],

@@ -31,13 +31,19 @@ const selfStatus = async (c: Client): Promise<number> => (await c.call('GET', '/
 describe.each(dialects)('revocable sessions on %s', (dialect) => {
   let t: TestApp, root: Client;
   useApp(dialect, {}, (app) => ({ t, root } = app));
-  const sessionsOf = (userId: number) => t.database.db.kysely.selectFrom('sessions').selectAll().where('user_id', '=', userId).execute();
+  const sessionsOf = (userId: number) =>
+    t.database.db.kysely.selectFrom('sessions').selectAll().where('user_id', '=', userId).execute();
   const newUser = async (name: string) => createUserClient(t.app, root, name);
 
   it('a login makes one row keyed by a hash (never the id in the cookie), with the client address and agent', async () => {
     const c = new Client(t.app);
     await root.call('POST', '/api/user/', { username: 'rowcheck', password: PASSWORD, display_name: 'rowcheck' });
-    await c.call('POST', '/api/user/login', { username: 'rowcheck', password: PASSWORD }, { 'user-agent': 'SessionTest/1.0' });
+    await c.call(
+      'POST',
+      '/api/user/login',
+      { username: 'rowcheck', password: PASSWORD },
+      { 'user-agent': 'SessionTest/1.0' },
+    );
     const res = await c.login('rowcheck', PASSWORD);
     const rows = await sessionsOf(res.body.data!.id);
     expect(rows).toHaveLength(2);
@@ -67,12 +73,19 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
     const a = await newUser('logout-x');
     const refused = await a.call('GET', '/api/user/logout', undefined, { 'sec-fetch-site': 'cross-site' });
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ success: false, message: 'log out from the console: a link on another site or an image cannot sign you out' });
+    expect(refused.body).toMatchObject({
+      success: false,
+      message: 'log out from the console: a link on another site or an image cannot sign you out',
+    });
     expect(refused.raw.headers['set-cookie']).toBeUndefined();
     expect(await selfStatus(a)).toBe(200);
     // An image in a message or notice on this site loads the address too: same-site, but not the console's script.
     for (const dest of ['image', 'iframe', 'document', 'style', 'script']) {
-      const loaded = await a.call('GET', '/api/user/logout', undefined, { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': dest, 'sec-fetch-mode': 'no-cors' });
+      const loaded = await a.call('GET', '/api/user/logout', undefined, {
+        'sec-fetch-site': 'same-origin',
+        'sec-fetch-dest': dest,
+        'sec-fetch-mode': 'no-cors',
+      });
       expect(loaded.status, dest).toBe(403);
       expect(loaded.raw.headers['set-cookie'], dest).toBeUndefined();
     }
@@ -142,7 +155,10 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
     const key = crypto.createHash('sha256').update(`tollway-session:${TEST_SESSION_SECRET}`).digest();
     const iv = crypto.randomBytes(12);
     const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify({ uid: a.userId, exp: Math.floor(Date.now() / 1000) + 3600 }), 'utf8'), cipher.final()]);
+    const body = Buffer.concat([
+      cipher.update(JSON.stringify({ uid: a.userId, exp: Math.floor(Date.now() / 1000) + 3600 }), 'utf8'),
+      cipher.final(),
+    ]);
     const legacy = new Client(t.app);
     legacy.cookie = `${SESSION_COOKIE}=${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
     legacy.userId = a.userId;
@@ -154,7 +170,14 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
     const phone = await signIn(t.app, 'list-a');
     const tablet = await signIn(t.app, 'list-a');
     const b = await newUser('list-b');
-    type View = { id: string; current: boolean; ip: string; user_agent: string; created_at: number; expires_at: number };
+    type View = {
+      id: string;
+      current: boolean;
+      ip: string;
+      user_agent: string;
+      created_at: number;
+      expires_at: number;
+    };
     const list = await a.call<View[]>('GET', '/api/user/sessions');
     expect(list.body.data).toHaveLength(3);
     expect(list.body.data!.filter((v) => v.current)).toHaveLength(1);
@@ -176,7 +199,9 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
     const live = await signIn(t.app, 'expire-a');
     const now = Math.floor(Date.now() / 1000);
     // a's session expired a second ago (as if 30 days had passed).
-    const ownKey = (await a.call<{ id: string; current: boolean }[]>('GET', '/api/user/sessions')).body.data!.find((v) => v.current)!.id;
+    const ownKey = (await a.call<{ id: string; current: boolean }[]>('GET', '/api/user/sessions')).body.data!.find(
+      (v) => v.current,
+    )!.id;
     const [expired] = (await sessionsOf(a.userId!)).filter((r) => r.id === ownKey);
     await t.database.db.kysely
       .updateTable('sessions')
@@ -210,7 +235,9 @@ describe('sessions across two nodes (shared PostgreSQL, Redis)', () => {
     const onA = copyOf(a.app, onB);
     expect(await selfStatus(onA)).toBe(200);
     const rootB = copyOf(b.app, rootA);
-    expect((await rootB.call('PUT', '/api/user/', { id: onB.userId, password: 'cluster-pass-2' })).body.success).toBe(true);
+    expect((await rootB.call('PUT', '/api/user/', { id: onB.userId, password: 'cluster-pass-2' })).body.success).toBe(
+      true,
+    );
     expect(await selfStatus(onA)).toBe(401);
     expect(await selfStatus(onB)).toBe(401);
   });

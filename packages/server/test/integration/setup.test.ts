@@ -23,7 +23,12 @@ describe.each(dialects)('first-run setup on %s', (dialect) => {
 
     const attempts = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        c.call('POST', '/api/setup', { username: `root${i}`, password: ROOT.password, confirmPassword: ROOT.password, SelfUseModeEnabled: true }),
+        c.call('POST', '/api/setup', {
+          username: `root${i}`,
+          password: ROOT.password,
+          confirmPassword: ROOT.password,
+          SelfUseModeEnabled: true,
+        }),
       ),
     );
     expect(attempts.filter((a) => a.body.success)).toHaveLength(1);

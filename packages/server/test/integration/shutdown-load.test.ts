@@ -19,19 +19,44 @@ describe('SIGTERM during load', () => {
     mock.behaviors.set('slowish', { delayMs: 20 });
     const dbPath = path.join(dir, 'tollway.db');
     const port = await freePort();
-    const server = runServer({ SQLITE_PATH: dbPath, PORT: String(port), WEB_DIST: '/nonexistent', SESSION_SECRET: 'sigterm-test-secret-0123456789abcdef' });
+    const server = runServer({
+      SQLITE_PATH: dbPath,
+      PORT: String(port),
+      WEB_DIST: '/nonexistent',
+      SESSION_SECRET: 'sigterm-test-secret-0123456789abcdef',
+    });
     await waitForStart(server);
     const base = `http://127.0.0.1:${port}`;
     const json = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const r = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const r = await fetch(base + url, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { r, j: (await r.json()) as { success: boolean; data?: unknown; message: string } };
     };
     await json('POST', '/api/setup', { username: 'root', password: 'root-pass-123', confirmPassword: 'root-pass-123' });
     const login = await json('POST', '/api/user/login', { username: 'root', password: 'root-pass-123' });
     const auth = { cookie: login.r.headers.get('set-cookie')!.split(';')[0]!, 'new-api-user': '1' };
     expect(
-      (await json('POST', '/api/channel/', { mode: 'single', channel: { name: 'm', type: 1, key: 'slowish', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' } }, auth))
-        .j.success,
+      (
+        await json(
+          'POST',
+          '/api/channel/',
+          {
+            mode: 'single',
+            channel: {
+              name: 'm',
+              type: 1,
+              key: 'slowish',
+              base_url: mock.url,
+              models: 'gpt-4o-mini',
+              group: 'default',
+            },
+          },
+          auth,
+        )
+      ).j.success,
     ).toBe(true);
     expect((await json('PUT', '/api/user/', { id: 1, quota: 100_000_000 }, auth)).j.success).toBe(true);
     const key = 'k'.repeat(48);
@@ -72,8 +97,15 @@ describe('SIGTERM during load', () => {
     expect(ok).toBeGreaterThan(100);
 
     const db = new Database(dbPath, { readonly: true });
-    const logs = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS q FROM logs WHERE type = 2').get() as { n: number; q: number };
-    const user = db.prepare('SELECT quota, used_quota, request_count FROM users WHERE id = 1').get() as { quota: number; used_quota: number; request_count: number };
+    const logs = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(quota), 0) AS q FROM logs WHERE type = 2').get() as {
+      n: number;
+      q: number;
+    };
+    const user = db.prepare('SELECT quota, used_quota, request_count FROM users WHERE id = 1').get() as {
+      quota: number;
+      used_quota: number;
+      request_count: number;
+    };
     const token = db.prepare('SELECT used_quota FROM tokens WHERE key = ?').get(key) as { used_quota: number };
     const channel = db.prepare('SELECT used_quota FROM channels').get() as { used_quota: number };
     db.close();

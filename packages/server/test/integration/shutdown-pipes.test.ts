@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/process.js';
-import { isAlive, parentPid, serverPid, spawnTollway, waitForOutput, waitGone, type Launch, type Spawned } from '../support/shutdown-server.js';
+import {
+  isAlive,
+  parentPid,
+  serverPid,
+  spawnTollway,
+  waitForOutput,
+  waitGone,
+  type Launch,
+  type Spawned,
+} from '../support/shutdown-server.js';
 
 /** The grace period these servers get (SHUTDOWN_TIMEOUT, seconds). */
 const GRACE_S = 5;
@@ -19,7 +28,8 @@ describe('shutdown with broken or full output pipes', () => {
   /** Processes below the spawned one (the wrapper and server under npm): killed too should a test fail. */
   const below: number[] = [];
   afterEach(() => {
-    for (const p of running.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    for (const p of running.splice(0))
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     for (const pid of below.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -27,7 +37,13 @@ describe('shutdown with broken or full output pipes', () => {
   const start = async (opts: { launch?: Launch; env?: Record<string, string> } = {}) => {
     const port = await freePort();
     const p = spawnTollway(
-      { SQLITE_PATH: path.join(dir, `${port}.db`), PORT: String(port), SESSION_SECRET: 'shutdown-pipes-secret-0123456789abcdef', SHUTDOWN_TIMEOUT: String(GRACE_S), ...opts.env },
+      {
+        SQLITE_PATH: path.join(dir, `${port}.db`),
+        PORT: String(port),
+        SESSION_SECRET: 'shutdown-pipes-secret-0123456789abcdef',
+        SHUTDOWN_TIMEOUT: String(GRACE_S),
+        ...opts.env,
+      },
       opts,
     );
     running.push(p);
@@ -115,11 +131,17 @@ describe('shutdown with broken or full output pipes', () => {
   it('refuses a bad SHUTDOWN_TIMEOUT at start-up with exit 78', async () => {
     for (const bad of ['0', '-3', '2.5', 'soon']) {
       const port = await freePort();
-      const p = spawnTollway({ SQLITE_PATH: path.join(dir, `bad-${port}.db`), PORT: String(port), SHUTDOWN_TIMEOUT: bad });
+      const p = spawnTollway({
+        SQLITE_PATH: path.join(dir, `bad-${port}.db`),
+        PORT: String(port),
+        SHUTDOWN_TIMEOUT: bad,
+      });
       running.push(p);
       expect((await p.exited).code).toBe(78);
       await p.closed;
-      expect(p.output()).toContain(`tollway: invalid configuration: SHUTDOWN_TIMEOUT: must be whole seconds from 1 to 86400, got "${bad}"`);
+      expect(p.output()).toContain(
+        `tollway: invalid configuration: SHUTDOWN_TIMEOUT: must be whole seconds from 1 to 86400, got "${bad}"`,
+      );
     }
   });
 });

@@ -9,7 +9,13 @@ import { createTestDatabase } from '../support/databases.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 import { freePort } from '../support/process.js';
 import { startFreezableProxy } from '../support/shutdown-proxy.js';
-import { prepareRelay, refusesConnections, spawnTollway, waitForOutput, type Spawned } from '../support/shutdown-server.js';
+import {
+  prepareRelay,
+  refusesConnections,
+  spawnTollway,
+  waitForOutput,
+  type Spawned,
+} from '../support/shutdown-server.js';
 
 // better-sqlite3 of the line that runs on this Node.js.
 const Database = await loadSqliteDriver();
@@ -36,11 +42,20 @@ interface StreamRead {
 }
 
 /** Opens a streamed chat call and reads it; `at.run(n)` runs once n ≥ `at.pieces` pieces have arrived. */
-async function streamCall(base: string, key: string, at: { pieces: number; run: (received: number) => void }): Promise<StreamRead> {
+async function streamCall(
+  base: string,
+  key: string,
+  at: { pieces: number; run: (received: number) => void },
+): Promise<StreamRead> {
   const r = await fetch(`${base}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }),
+    body: JSON.stringify({
+      model: 'gpt-4o-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'hi' }],
+    }),
   });
   expect(r.status).toBe(200);
   const read: StreamRead = { pieces: [], done: false };
@@ -56,7 +71,8 @@ async function streamCall(base: string, key: string, at: { pieces: number; run: 
         text = text.slice(end + 2);
         if (event === '[DONE]') read.done = true;
         else if (event.startsWith('{')) {
-          const piece = (JSON.parse(event) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content;
+          const piece = (JSON.parse(event) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta
+            ?.content;
           if (piece) read.pieces.push(piece);
         }
       }
@@ -88,7 +104,8 @@ describe('shutdown with relay streams in flight', () => {
     mock.behaviors.set('short', SHORT);
   });
   afterEach(() => {
-    for (const p of running.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    for (const p of running.splice(0))
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
   });
   afterAll(async () => {
     await mock.close();
@@ -112,8 +129,13 @@ describe('shutdown with relay streams in flight', () => {
   const afterRestart = async (dbPath: string) => {
     const { p } = await start({ SQLITE_PATH: dbPath });
     const db = new Database(dbPath, { readonly: true });
-    const rows = db.prepare('SELECT quota, prompt_tokens, completion_tokens FROM logs WHERE type = 2').all() as ConsumeRow[];
-    const user = db.prepare('SELECT quota, used_quota FROM users WHERE id = 1').get() as { quota: number; used_quota: number };
+    const rows = db
+      .prepare('SELECT quota, prompt_tokens, completion_tokens FROM logs WHERE type = 2')
+      .all() as ConsumeRow[];
+    const user = db.prepare('SELECT quota, used_quota FROM users WHERE id = 1').get() as {
+      quota: number;
+      used_quota: number;
+    };
     db.close();
     p.child.kill('SIGTERM');
     expect((await p.exited).code).toBe(0);
@@ -210,14 +232,20 @@ describe('shutdown with relay streams in flight', () => {
 
       // What the hung shutdown could not write is in the journal: the next start (database reachable) applies it.
       const again = await start({ SQL_DSN: database.dsn, DATA_DIR: dataDir('frozen') });
-      const rows = await database.db.kysely.selectFrom('logs').select(['prompt_tokens', 'completion_tokens']).where('type', '=', 2).execute();
+      const rows = await database.db.kysely
+        .selectFrom('logs')
+        .select(['prompt_tokens', 'completion_tokens'])
+        .where('type', '=', 2)
+        .execute();
       expect(rows).toEqual([{ prompt_tokens: 12, completion_tokens: 5 }]);
       again.p.child.kill('SIGTERM');
       expect((await again.p.exited).code).toBe(0);
     } finally {
       await proxy.close();
       // The frozen connections' server processes outlive the proxy for a moment; they would block the drop.
-      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(database.db.kysely);
+      await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(
+        database.db.kysely,
+      );
       await database.drop();
     }
   });

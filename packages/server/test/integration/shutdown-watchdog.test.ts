@@ -9,7 +9,9 @@ const WATCHDOG_BY_MS = 4_000;
 
 /** The last resort: a stop whose main thread never comes back still ends, killed from another thread. */
 it('kills a process whose shutdown blocks the main thread, soon after the deadline', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, String(GRACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, String(GRACE_MS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
   );

@@ -14,23 +14,32 @@ describe('a trickled request body under the default settings', () => {
   const gw = useGateway('sqlite', { user: 'slow-default-user', quota: 5_000_000 });
   const port = () => Number(new URL(gw.base).port);
 
-  it('1 byte every 2 s is cut off after the 20-s grace, not held for the 300-s request timeout', { timeout: 60_000 }, async () => {
-    const head = `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${gw.key}\r\ncontent-type: application/json\r\n`;
-    const r = await trickleUpload(port(), head, '{'.repeat(10_000), 1, 2_000, 45_000);
-    expect(r.closed).toBe(true);
-    expect(r.ms).toBeGreaterThanOrEqual(19_000);
-    expect(r.ms).toBeLessThan(26_000);
-    expect(r.response).toMatch(/^HTTP\/1\.1 408/);
-  });
+  it(
+    '1 byte every 2 s is cut off after the 20-s grace, not held for the 300-s request timeout',
+    { timeout: 60_000 },
+    async () => {
+      const head = `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${gw.key}\r\ncontent-type: application/json\r\n`;
+      const r = await trickleUpload(port(), head, '{'.repeat(10_000), 1, 2_000, 45_000);
+      expect(r.closed).toBe(true);
+      expect(r.ms).toBeGreaterThanOrEqual(19_000);
+      expect(r.ms).toBeLessThan(26_000);
+      expect(r.response).toMatch(/^HTTP\/1\.1 408/);
+    },
+  );
 });
 
 describe('a trickled request body with HTTP_BODY_MIN_RATE=500 and a 2-s grace', () => {
-  const gw = useGateway('sqlite', { user: 'slow-rate-user', quota: 5_000_000, env: { HTTP_BODY_MIN_RATE: '500', HTTP_BODY_MIN_RATE_GRACE: '2' } }, async (g) => {
-    await g.root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 0.5 }) });
-    await addChannel(g.root, { name: 'slow-body', key: 'slow-body-key', baseUrl: g.mock.url, models: MODEL });
-  });
+  const gw = useGateway(
+    'sqlite',
+    { user: 'slow-rate-user', quota: 5_000_000, env: { HTTP_BODY_MIN_RATE: '500', HTTP_BODY_MIN_RATE_GRACE: '2' } },
+    async (g) => {
+      await g.root.call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 0.5 }) });
+      await addChannel(g.root, { name: 'slow-body', key: 'slow-body-key', baseUrl: g.mock.url, models: MODEL });
+    },
+  );
   const port = () => Number(new URL(gw.base).port);
-  const relayHead = () => `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${gw.key}\r\ncontent-type: application/json\r\n`;
+  const relayHead = () =>
+    `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${gw.key}\r\ncontent-type: application/json\r\n`;
   const consoleHead = 'POST /api/user/login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n';
 
   it.each([

@@ -26,11 +26,19 @@ const LOW_CALLS = 50;
 const LOW_ANSWER_MS = 200;
 
 const listen = (server: https.Server | http2.Http2SecureServer) =>
-  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`https://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`https://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 
 /** POSTs a chat-like body and reads the answer whole. */
 async function post(agent: Agent, origin: string): Promise<{ status: number; text: string }> {
-  const res = await agent.request({ origin, path: '/v1/chat/completions', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"stream":true}' });
+  const res = await agent.request({
+    origin,
+    path: '/v1/chat/completions',
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"stream":true}',
+  });
   return { status: res.statusCode, text: await res.body.text() };
 }
 
@@ -39,7 +47,11 @@ describe('upstream agent with HTTP/2', () => {
   const tls = makeSelfSignedCert(dir);
   const agents: Agent[] = [];
   const agent = (http2: boolean) => {
-    const a = createUpstreamAgent({ bodyTimeoutMs: HOLD_TIMEOUT_MS, connections: { maxConnsPerHost: LIMIT, http2 }, tls: { ca: tls.cert } });
+    const a = createUpstreamAgent({
+      bodyTimeoutMs: HOLD_TIMEOUT_MS,
+      connections: { maxConnsPerHost: LIMIT, http2 },
+      tls: { ca: tls.cert },
+    });
     agents.push(a);
     return a;
   };
@@ -86,7 +98,11 @@ describe('upstream agent with HTTP/2', () => {
   // An HTTP/2 upstream announcing SETTINGS_MAX_CONCURRENT_STREAMS = LOW_STREAMS: records the most streams open on one session.
   let lowUrl = '';
   let mostOnOneSession = 0;
-  const lowServer = http2.createSecureServer({ key: tls.key, cert: tls.cert, settings: { maxConcurrentStreams: LOW_STREAMS } });
+  const lowServer = http2.createSecureServer({
+    key: tls.key,
+    cert: tls.cert,
+    settings: { maxConcurrentStreams: LOW_STREAMS },
+  });
   const openBySession = new Map<unknown, number>();
   lowServer.on('stream', (stream) => {
     const n = (openBySession.get(stream.session) ?? 0) + 1;
@@ -115,14 +131,18 @@ describe('upstream agent with HTTP/2', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`${STREAMS} streams are open at once over at most ${LIMIT} connections to an upstream offering HTTP/2`, { timeout: 30_000 }, async () => {
-    const a = agent(true);
-    const results = await Promise.all(Array.from({ length: STREAMS }, () => post(a, h2Url)));
-    expect(results.every((r) => r.status === 200 && r.text === 'data: first\n\ndata: [DONE]\n\n')).toBe(true);
-    expect(maxOpen).toBe(STREAMS);
-    expect(tlsConnections).toBeLessThanOrEqual(LIMIT);
-    expect([...versions]).toEqual(['2.0']);
-  });
+  it(
+    `${STREAMS} streams are open at once over at most ${LIMIT} connections to an upstream offering HTTP/2`,
+    { timeout: 30_000 },
+    async () => {
+      const a = agent(true);
+      const results = await Promise.all(Array.from({ length: STREAMS }, () => post(a, h2Url)));
+      expect(results.every((r) => r.status === 200 && r.text === 'data: first\n\ndata: [DONE]\n\n')).toBe(true);
+      expect(maxOpen).toBe(STREAMS);
+      expect(tlsConnections).toBeLessThanOrEqual(LIMIT);
+      expect([...versions]).toEqual(['2.0']);
+    },
+  );
 
   it('HTTP/2 off: the same upstream is spoken to in HTTP/1.1', { timeout: 30_000 }, async () => {
     versions.clear();
@@ -132,19 +152,27 @@ describe('upstream agent with HTTP/2', () => {
     expect([...versions]).toEqual(['1.1']);
   });
 
-  it('an upstream without HTTP/2 gets one call at a time per connection (no pipelining), within the limit', { timeout: 30_000 }, async () => {
-    const a = agent(true);
-    const results = await Promise.all(Array.from({ length: H1_CALLS }, () => post(a, h1Url)));
-    expect(results.map((r) => r.status)).toEqual(Array(H1_CALLS).fill(200));
-    expect(mostOnOneSocket).toBe(1);
-    expect(inFlight.size).toBeLessThanOrEqual(LIMIT);
-  });
+  it(
+    'an upstream without HTTP/2 gets one call at a time per connection (no pipelining), within the limit',
+    { timeout: 30_000 },
+    async () => {
+      const a = agent(true);
+      const results = await Promise.all(Array.from({ length: H1_CALLS }, () => post(a, h1Url)));
+      expect(results.map((r) => r.status)).toEqual(Array(H1_CALLS).fill(200));
+      expect(mostOnOneSocket).toBe(1);
+      expect(inFlight.size).toBeLessThanOrEqual(LIMIT);
+    },
+  );
 
-  it(`an HTTP/2 upstream announcing ${LOW_STREAMS} streams gets at most that many per connection; none refused`, { timeout: 30_000 }, async () => {
-    const a = agent(true);
-    const results = await Promise.all(Array.from({ length: LOW_CALLS }, () => post(a, lowUrl)));
-    expect(results.map((r) => r.status)).toEqual(Array(LOW_CALLS).fill(200));
-    expect(mostOnOneSession).toBeLessThanOrEqual(LOW_STREAMS);
-    expect(openBySession.size).toBeLessThanOrEqual(LIMIT);
-  });
+  it(
+    `an HTTP/2 upstream announcing ${LOW_STREAMS} streams gets at most that many per connection; none refused`,
+    { timeout: 30_000 },
+    async () => {
+      const a = agent(true);
+      const results = await Promise.all(Array.from({ length: LOW_CALLS }, () => post(a, lowUrl)));
+      expect(results.map((r) => r.status)).toEqual(Array(LOW_CALLS).fill(200));
+      expect(mostOnOneSession).toBeLessThanOrEqual(LOW_STREAMS);
+      expect(openBySession.size).toBeLessThanOrEqual(LIMIT);
+    },
+  );
 });

@@ -32,7 +32,10 @@ const contentOf = (text: string) =>
   text
     .split('\n\n')
     .filter((b) => b.startsWith('data: {'))
-    .map((b) => (JSON.parse(b.slice(6)) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '')
+    .map(
+      (b) =>
+        (JSON.parse(b.slice(6)) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content ?? '',
+    )
     .join('');
 
 /** Connections open to the mock once they drop to none, or the count left after CLOSE_WAIT_MS. */
@@ -81,7 +84,9 @@ describe.each(dialects)("%s: a channel's own connection pools", (dialect) => {
   it('a channel that drops its connection keys: its own pool closes after the call; later calls use the shared pool', async () => {
     const { mock, id, call } = await streamThroughOwnPool();
     try {
-      expect((await gw.root.call('PUT', '/api/channel/', { id, setting: JSON.stringify({ rpm_limit: 0 }) })).body.success).toBe(true);
+      expect(
+        (await gw.root.call('PUT', '/api/channel/', { id, setting: JSON.stringify({ rpm_limit: 0 }) })).body.success,
+      ).toBe(true);
       mock.release();
       const r = await call;
       expect(contentOf(r.text)).toBe(HELD_FIRST + HELD_REST);

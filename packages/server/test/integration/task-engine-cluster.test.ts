@@ -6,7 +6,11 @@ import type { TaskPassResult } from '../../src/relay/tasks/poller.js';
 import { submitTask } from '../../src/relay/tasks/service.js';
 import { createUserClient, setupRoot } from '../support/app.js';
 import { addChannel, addToken, setQuota } from '../support/gateway.js';
-import { registerFakeTaskPlatform, startMockTaskUpstream, type MockTaskUpstream } from '../support/mock-task-upstream.js';
+import {
+  registerFakeTaskPlatform,
+  startMockTaskUpstream,
+  type MockTaskUpstream,
+} from '../support/mock-task-upstream.js';
 import { useTwoNodes } from '../support/two-nodes.js';
 
 const PLATFORM = 'fake-cluster-tasks';
@@ -35,19 +39,32 @@ describe('task poller on two nodes with Redis', () => {
     const user = await createUserClient(a.app, root, 'carol');
     await setQuota(root, user.userId!, 1_000_000);
     const { key } = await addToken(a, user.userId!);
-    await addChannel(root, { name: 'cluster-tasks', key: 'task-key', baseUrl: mock.url, models: MODEL, type: ChannelType.Custom });
+    await addChannel(root, {
+      name: 'cluster-tasks',
+      key: 'task-key',
+      baseUrl: mock.url,
+      models: MODEL,
+      type: ChannelType.Custom,
+    });
     await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.01 }) });
     await b.runtime.ctx.channelCache.reload();
     const ctx = a.runtime.ctx;
     const who = await authenticateKey(key.slice(3), '127.0.0.1', ctx.relay.tokens);
     const ids: string[] = [];
     for (let i = 0; i < TASKS; i++) {
-      const r = await submitTask(ctx, who, { platform: taskPlatformByName(PLATFORM)!, action: 'GENERATE', model: MODEL, body: { prompt: `never ${i}` }, ip: '' });
+      const r = await submitTask(ctx, who, {
+        platform: taskPlatformByName(PLATFORM)!,
+        action: 'GENERATE',
+        model: MODEL,
+        body: { prompt: `never ${i}` },
+        ip: '',
+      });
       if (!r.ok) throw new Error(r.message);
       ids.push(r.task.upstreamTaskId);
     }
     const rounds: [TaskPassResult, TaskPassResult][] = [];
-    for (let i = 0; i < ROUNDS; i++) rounds.push(await Promise.all([a.runtime.taskPoller.job.runOnce(), b.runtime.taskPoller.job.runOnce()]));
+    for (let i = 0; i < ROUNDS; i++)
+      rounds.push(await Promise.all([a.runtime.taskPoller.job.runOnce(), b.runtime.taskPoller.job.runOnce()]));
     for (const [ra, rb] of rounds) {
       expect(Number(ra.leader) + Number(rb.leader)).toBe(1);
       expect((ra.leader ? rb : ra).polled).toBe(0);

@@ -29,11 +29,20 @@ async function provisionSuno(base: string, b: CrashBackend, upstream: string): P
     return r;
   };
   await call('POST', '/api/setup', { username: 'root', password: 'root-pass-123', confirmPassword: 'root-pass-123' });
-  cookie = (await call('POST', '/api/user/login', { username: 'root', password: 'root-pass-123' })).headers.get('set-cookie')!.split(';')[0]!;
+  cookie = (await call('POST', '/api/user/login', { username: 'root', password: 'root-pass-123' })).headers
+    .get('set-cookie')!
+    .split(';')[0]!;
   await call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ suno_music: 0.1 }) });
   await call('POST', '/api/channel/', {
     mode: 'single',
-    channel: { name: 'suno', type: ChannelType.SunoAPI, key: MOCK_SUNO_KEY, base_url: upstream, models: 'suno_music', group: 'default' },
+    channel: {
+      name: 'suno',
+      type: ChannelType.SunoAPI,
+      key: MOCK_SUNO_KEY,
+      base_url: upstream,
+      models: 'suno_music',
+      group: 'default',
+    },
   });
   await call('PUT', '/api/user/', { id: 1, quota: USER_QUOTA });
   const key = crypto.randomBytes(24).toString('hex');
@@ -65,7 +74,9 @@ async function provisionSuno(base: string, b: CrashBackend, upstream: string): P
 }
 
 /** In front of the mock: a submit reaches it (the upstream accepts the task) but its answer is never passed back. */
-async function holdingSubmits(upstream: string): Promise<{ url: string; accepted: Promise<void>; close(): Promise<void> }> {
+async function holdingSubmits(
+  upstream: string,
+): Promise<{ url: string; accepted: Promise<void>; close(): Promise<void> }> {
   let accepted!: () => void;
   const acceptedP = new Promise<void>((r) => (accepted = r));
   const held: http.ServerResponse[] = [];
@@ -115,7 +126,10 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
   let mock: MockSuno;
   let server: ServerProcess | undefined;
   let key = '';
-  const quota = async () => Number((await backend.db.kysely.selectFrom('users').select('quota').where('id', '=', 1).executeTakeFirstOrThrow()).quota);
+  const quota = async () =>
+    Number(
+      (await backend.db.kysely.selectFrom('users').select('quota').where('id', '=', 1).executeTakeFirstOrThrow()).quota,
+    );
   const kill = async (signal: NodeJS.Signals) => {
     server!.child.kill(signal);
     await server!.exited;
@@ -162,14 +176,25 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
       const res = await submit(await start());
       const taskId = ((await res.json()) as { data: string }).data;
       await kill('SIGKILL');
-      const row = await backend.db.kysely.selectFrom('tasks').select(['status', 'quota', 'upstream_task_id']).where('task_id', '=', taskId).executeTakeFirstOrThrow();
+      const row = await backend.db.kysely
+        .selectFrom('tasks')
+        .select(['status', 'quota', 'upstream_task_id'])
+        .where('task_id', '=', taskId)
+        .executeTakeFirstOrThrow();
       expect(row.upstream_task_id).not.toBe(taskId);
       const polledBefore = mock.tasks.get(row.upstream_task_id)!.polls;
       expect(row.status).not.toBe('SUCCESS');
 
       await start();
       const status = await waitFor(
-        async () => (await backend.db.kysely.selectFrom('tasks').select('status').where('task_id', '=', taskId).executeTakeFirstOrThrow()).status,
+        async () =>
+          (
+            await backend.db.kysely
+              .selectFrom('tasks')
+              .select('status')
+              .where('task_id', '=', taskId)
+              .executeTakeFirstOrThrow()
+          ).status,
         (st) => st === 'SUCCESS' || st === 'FAILURE',
       );
       expect(status).toBe('SUCCESS');
@@ -197,7 +222,11 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
         await proxy.close();
         await backend.db.kysely.updateTable('channels').set({ base_url: mock.url }).execute();
       }
-      const cut = await backend.db.kysely.selectFrom('tasks').selectAll().where('upstream_task_id', '=', '').executeTakeFirstOrThrow();
+      const cut = await backend.db.kysely
+        .selectFrom('tasks')
+        .selectAll()
+        .where('upstream_task_id', '=', '')
+        .executeTakeFirstOrThrow();
       expect({ status: cut.status, charge: cut.charge_batch }).toEqual({ status: 'NOT_START', charge: '' });
       // Time passes beyond any submission's length (the row's clock moved back rather than the test waiting).
       await backend.db.kysely
@@ -207,7 +236,12 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
         .execute();
       await start();
       const ended = await waitFor(
-        async () => await backend.db.kysely.selectFrom('tasks').select(['status', 'fail_reason', 'refund_batch']).where('id', '=', cut.id).executeTakeFirstOrThrow(),
+        async () =>
+          await backend.db.kysely
+            .selectFrom('tasks')
+            .select(['status', 'fail_reason', 'refund_batch'])
+            .where('id', '=', cut.id)
+            .executeTakeFirstOrThrow(),
         (r) => r.status === 'FAILURE',
       );
       expect(ended).toEqual({ status: 'FAILURE', fail_reason: 'the submission was interrupted', refund_batch: '' });
@@ -216,7 +250,17 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
       const logs = await backend.db.kysely
         .selectFrom('logs')
         .select('id')
-        .where('request_id', '=', (await backend.db.kysely.selectFrom('tasks').select('request_id').where('id', '=', cut.id).executeTakeFirstOrThrow()).request_id)
+        .where(
+          'request_id',
+          '=',
+          (
+            await backend.db.kysely
+              .selectFrom('tasks')
+              .select('request_id')
+              .where('id', '=', cut.id)
+              .executeTakeFirstOrThrow()
+          ).request_id,
+        )
         .execute();
       expect(logs).toHaveLength(0);
     },
@@ -230,7 +274,14 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
       const res = await submit(await start());
       const taskId = ((await res.json()) as { data: string }).data;
       const charged = await waitFor(
-        async () => (await backend.db.kysely.selectFrom('tasks').select('charge_batch').where('task_id', '=', taskId).executeTakeFirstOrThrow()).charge_batch,
+        async () =>
+          (
+            await backend.db.kysely
+              .selectFrom('tasks')
+              .select('charge_batch')
+              .where('task_id', '=', taskId)
+              .executeTakeFirstOrThrow()
+          ).charge_batch,
         (c) => c !== '',
       );
       expect(charged).not.toBe('');
@@ -240,12 +291,25 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
       const now = Math.floor(Date.now() / 1000);
       await backend.db.kysely
         .updateTable('tasks')
-        .set({ status: 'FAILURE', fail_reason: 'upstream failed', progress: '100%', finish_time: now, updated_at: now - HOUR_SECONDS })
+        .set({
+          status: 'FAILURE',
+          fail_reason: 'upstream failed',
+          progress: '100%',
+          finish_time: now,
+          updated_at: now - HOUR_SECONDS,
+        })
         .where('task_id', '=', taskId)
         .execute();
       await start();
       const refunded = await waitFor(
-        async () => (await backend.db.kysely.selectFrom('tasks').select('refund_batch').where('task_id', '=', taskId).executeTakeFirstOrThrow()).refund_batch,
+        async () =>
+          (
+            await backend.db.kysely
+              .selectFrom('tasks')
+              .select('refund_batch')
+              .where('task_id', '=', taskId)
+              .executeTakeFirstOrThrow()
+          ).refund_batch,
         (r) => r !== '',
       );
       expect(refunded).not.toBe('');
@@ -253,9 +317,9 @@ describe.each(dialects)('task engine across a kill -9 (%s)', (dialect) => {
       await new Promise((r) => setTimeout(r, POLL_MS * 5));
       await kill('SIGTERM');
       expect(await quota()).toBe(before);
-      const refunds = (await backend.db.kysely.selectFrom('logs').select('other').where('type', '=', LogType.System).execute()).filter(
-        (l) => JSON.parse(l.other || '{}').task_id === taskId,
-      );
+      const refunds = (
+        await backend.db.kysely.selectFrom('logs').select('other').where('type', '=', LogType.System).execute()
+      ).filter((l) => JSON.parse(l.other || '{}').task_id === taskId);
       expect(refunds).toHaveLength(1);
     },
     START_TIMEOUT_MS * 2,

@@ -13,7 +13,11 @@ import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, drainWriter, setQuota } from '../support/gateway.js';
 import { freePort } from '../support/process.js';
-import { registerFakeTaskPlatform, startMockTaskUpstream, type MockTaskUpstream } from '../support/mock-task-upstream.js';
+import {
+  registerFakeTaskPlatform,
+  startMockTaskUpstream,
+  type MockTaskUpstream,
+} from '../support/mock-task-upstream.js';
 
 const PLATFORM = 'fake-tasks';
 const MODEL = 'fake_task';
@@ -36,12 +40,19 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 
 const userQuota = async (t: TestApp, id: number) => {
   await drainWriter(t);
-  return Number((await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
+  return Number(
+    (await t.database.db.kysely.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow())
+      .quota,
+  );
 };
 
 const refundLogs = async (t: TestApp, taskId: string) => {
   await drainWriter(t);
-  const rows = await t.database.db.kysely.selectFrom('logs').select(['other', 'quota']).where('type', '=', LogType.System).execute();
+  const rows = await t.database.db.kysely
+    .selectFrom('logs')
+    .select(['other', 'quota'])
+    .where('type', '=', LogType.System)
+    .execute();
   return rows.filter((r) => JSON.parse(r.other || '{}').task_id === taskId);
 };
 
@@ -51,35 +62,75 @@ describe.each(dialects)('task engine on %s', (dialect) => {
   afterAll(() => unregister());
   const gw = useGateway<MockTaskUpstream>(
     dialect,
-    { user: 'alice', quota: 10 * PRICE, mock: startMockTaskUpstream, env: { TASK_POLL_INTERVAL_MS: String(POLL_MS) }, timeout: 60_000 },
+    {
+      user: 'alice',
+      quota: 10 * PRICE,
+      mock: startMockTaskUpstream,
+      env: { TASK_POLL_INTERVAL_MS: String(POLL_MS) },
+      timeout: 60_000,
+    },
     async ({ root, mock }) => {
-      await addChannel(root, { name: 'tasks', key: 'task-key', baseUrl: mock.url, models: `${MODEL},fake_free`, type: ChannelType.Custom });
+      await addChannel(root, {
+        name: 'tasks',
+        key: 'task-key',
+        baseUrl: mock.url,
+        models: `${MODEL},fake_free`,
+        type: ChannelType.Custom,
+      });
       await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.1 }) });
     },
   );
   const ctx = (): RelayContext => gw.t.runtime.ctx;
   const who = (key = gw.key): Promise<Identified> => authenticateKey(key.slice(3), '127.0.0.1', ctx().relay.tokens);
   const submit = async (prompt: string, key?: string) =>
-    submitTask(ctx(), await who(key), { platform: taskPlatformByName(PLATFORM)!, action: 'GENERATE', model: MODEL, body: { prompt }, ip: '127.0.0.1' });
+    submitTask(ctx(), await who(key), {
+      platform: taskPlatformByName(PLATFORM)!,
+      action: 'GENERATE',
+      model: MODEL,
+      body: { prompt },
+      ip: '127.0.0.1',
+    });
   const accepted = async (prompt: string) => {
     const r = await submit(prompt);
     if (!r.ok) throw new Error(`refused: ${r.message}`);
     return r.task;
   };
   const settledRow = (id: number) =>
-    until('the task to end', async () => ((await taskById(gw.t.database.db, 'tasks', id))?.status.match(/SUCCESS|FAILURE/) ? taskById(gw.t.database.db, 'tasks', id) : undefined));
+    until('the task to end', async () =>
+      (await taskById(gw.t.database.db, 'tasks', id))?.status.match(/SUCCESS|FAILURE/)
+        ? taskById(gw.t.database.db, 'tasks', id)
+        : undefined,
+    );
 
   it('submit → bill → poll → result: charged once at the price, the consume log names the task', async () => {
     const before = await userQuota(gw.t, gw.user.userId!);
     const task = await accepted('a lighthouse');
-    expect(task).toMatchObject({ status: TaskStatus.Submitted, quota: PRICE, modelName: MODEL, channelId: expect.any(Number) });
+    expect(task).toMatchObject({
+      status: TaskStatus.Submitted,
+      quota: PRICE,
+      modelName: MODEL,
+      channelId: expect.any(Number),
+    });
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before - PRICE);
     const row = await settledRow(task.id);
     expect(row!.status).toBe(TaskStatus.Success);
-    const stored = await gw.t.database.db.kysely.selectFrom('tasks').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ progress: '100%', result_url: `https://cdn.example/${task.upstreamTaskId}.png`, platform: PLATFORM });
+    const stored = await gw.t.database.db.kysely
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', task.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({
+      progress: '100%',
+      result_url: `https://cdn.example/${task.upstreamTaskId}.png`,
+      platform: PLATFORM,
+    });
     expect(JSON.parse(stored.data)).toMatchObject({ status: 'SUCCESS' });
-    const consume = await gw.t.database.db.kysely.selectFrom('logs').selectAll().where('request_id', '=', task.requestId).where('type', '=', LogType.Consume).execute();
+    const consume = await gw.t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('request_id', '=', task.requestId)
+      .where('type', '=', LogType.Consume)
+      .execute();
     expect(consume).toHaveLength(1);
     expect(consume[0]!.quota).toBe(PRICE);
     expect(JSON.parse(consume[0]!.other)).toMatchObject({
@@ -106,14 +157,25 @@ describe.each(dialects)('task engine on %s', (dialect) => {
 
   it('a submit an unreachable channel fails moves to another channel when retries are on; a refusal (4xx) does not', async () => {
     const dead = `http://127.0.0.1:${await freePort()}`;
-    const deadId = await addChannel(gw.root, { name: 'dead', key: 'k', baseUrl: dead, models: MODEL, priority: 10, type: ChannelType.Custom });
+    const deadId = await addChannel(gw.root, {
+      name: 'dead',
+      key: 'k',
+      baseUrl: dead,
+      models: MODEL,
+      priority: 10,
+      type: ChannelType.Custom,
+    });
     let secondId: number | undefined;
     try {
       await ctx().channelCache.reload();
       const before = await userQuota(gw.t, gw.user.userId!);
       const rows = await taskRows();
       await gw.root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '0' });
-      expect(await submit('a lighthouse, no retry')).toMatchObject({ ok: false, httpStatus: 502, code: 'upstream_error' });
+      expect(await submit('a lighthouse, no retry')).toMatchObject({
+        ok: false,
+        httpStatus: 502,
+        code: 'upstream_error',
+      });
       expect(await taskRows()).toBe(rows);
       await gw.root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '1' });
       const task = await accepted('a lighthouse, retried');
@@ -123,13 +185,21 @@ describe.each(dialects)('task engine on %s', (dialect) => {
       await applyTaskState(ctx(), task, { upstreamTaskId: task.upstreamTaskId, status: TaskStatus.Success });
       // Two reachable channels: the first one's refusal is the answer.
       await gw.root.call('DELETE', `/api/channel/${deadId}`);
-      secondId = await addChannel(gw.root, { name: 'second', key: 'task-key', baseUrl: gw.mock.url, models: MODEL, priority: 10, type: ChannelType.Custom });
+      secondId = await addChannel(gw.root, {
+        name: 'second',
+        key: 'task-key',
+        baseUrl: gw.mock.url,
+        models: MODEL,
+        priority: 10,
+        type: ChannelType.Custom,
+      });
       await ctx().channelCache.reload();
       expect(await submit('refuse this too')).toMatchObject({ ok: false, httpStatus: 400 });
       expect(gw.mock.submitted.filter((p) => p === 'refuse this too')).toHaveLength(1);
     } finally {
       await gw.root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '0' });
-      for (const id of [deadId, secondId]) if (id) await gw.root.call('DELETE', `/api/channel/${id}`).catch(() => undefined);
+      for (const id of [deadId, secondId])
+        if (id) await gw.root.call('DELETE', `/api/channel/${id}`).catch(() => undefined);
       await ctx().channelCache.reload();
     }
   });
@@ -138,7 +208,15 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     const created = await gw.root.call<{ ids: number[] }>('POST', '/api/channel/', {
       mode: 'multi_to_single',
       multi_key_mode: 'polling',
-      channel: { name: 'two-keys', type: ChannelType.Custom, key: 'other-account\ntask-key', base_url: gw.mock.url, models: MODEL, group: 'default', priority: -10 },
+      channel: {
+        name: 'two-keys',
+        type: ChannelType.Custom,
+        key: 'other-account\ntask-key',
+        base_url: gw.mock.url,
+        models: MODEL,
+        group: 'default',
+        priority: -10,
+      },
     });
     const id = created.body.data!.ids[0]!;
     try {
@@ -158,7 +236,8 @@ describe.each(dialects)('task engine on %s', (dialect) => {
         const r = await on(1);
         expect(r).toMatchObject({ ok: true, task: { channelId: id, privateData: { key_index: 1 } } });
         // Ended here, so no later case finds it unfinished.
-        if (r.ok) await applyTaskState(ctx(), r.task, { upstreamTaskId: r.task.upstreamTaskId, status: TaskStatus.Success });
+        if (r.ok)
+          await applyTaskState(ctx(), r.task, { upstreamTaskId: r.task.upstreamTaskId, status: TaskStatus.Success });
       }
       for (let i = 0; i < 3; i++) expect(await on(0)).toMatchObject({ ok: false, httpStatus: 401 });
     } finally {
@@ -169,7 +248,15 @@ describe.each(dialects)('task engine on %s', (dialect) => {
 
   it('an unpriced task model is a 404 model_price_not_set before anything is sent', async () => {
     const w = await who();
-    await expect(submitTask(ctx(), w, { platform: taskPlatformByName(PLATFORM)!, action: 'GENERATE', model: 'fake_free', body: {}, ip: '' })).rejects.toMatchObject({
+    await expect(
+      submitTask(ctx(), w, {
+        platform: taskPlatformByName(PLATFORM)!,
+        action: 'GENERATE',
+        model: 'fake_free',
+        body: {},
+        ip: '',
+      }),
+    ).rejects.toMatchObject({
       status: 404,
       code: 'model_price_not_set',
     });
@@ -182,7 +269,15 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     expect(balance).toBeLessThan(unsetQuota);
     await gw.user.call('PUT', '/api/user/setting', { accept_unset_model_ratio_model: true });
     try {
-      await expect(submitTask(ctx(), await who(), { platform: taskPlatformByName(PLATFORM)!, action: 'GENERATE', model: 'fake_free', body: {}, ip: '' })).rejects.toMatchObject({
+      await expect(
+        submitTask(ctx(), await who(), {
+          platform: taskPlatformByName(PLATFORM)!,
+          action: 'GENERATE',
+          model: 'fake_free',
+          body: {},
+          ip: '',
+        }),
+      ).rejects.toMatchObject({
         status: 403,
         code: 'insufficient_user_quota',
       });
@@ -195,15 +290,28 @@ describe.each(dialects)('task engine on %s', (dialect) => {
   it('a failed task is refunded exactly once, whoever races to end it', async () => {
     const before = await userQuota(gw.t, gw.user.userId!);
     const task = await accepted('fail please');
-    const failure = { upstreamTaskId: task.upstreamTaskId, status: TaskStatus.Failure, failReason: 'notify says failed' };
-    const wins = await Promise.all([...Array.from({ length: 5 }, () => applyTaskState(ctx(), task, failure)), gw.t.runtime.taskPoller.job.runOnce()]);
+    const failure = {
+      upstreamTaskId: task.upstreamTaskId,
+      status: TaskStatus.Failure,
+      failReason: 'notify says failed',
+    };
+    const wins = await Promise.all([
+      ...Array.from({ length: 5 }, () => applyTaskState(ctx(), task, failure)),
+      gw.t.runtime.taskPoller.job.runOnce(),
+    ]);
     expect(wins.slice(0, 5).filter(Boolean).length).toBeLessThanOrEqual(1);
     const row = await settledRow(task.id);
     expect(row!.status).toBe(TaskStatus.Failure);
     const refunds = await refundLogs(gw.t, task.taskId);
     expect(refunds).toEqual([expect.objectContaining({ quota: PRICE })]);
     // The console words the row from its event; the upstream's own reason stays text.
-    expect(JSON.parse(refunds[0]!.other).event).toEqual({ kind: 'task_refund', task_id: task.taskId, action: task.action, quota: PRICE, reason: 'notify says failed' });
+    expect(JSON.parse(refunds[0]!.other).event).toEqual({
+      kind: 'task_refund',
+      task_id: task.taskId,
+      action: task.action,
+      quota: PRICE,
+      reason: 'notify says failed',
+    });
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
     expect(await ctx().relay.ledger.available('users', gw.user.userId!)).toBe(before);
     // Later updates of a final task change nothing and refund nothing.
@@ -214,10 +322,26 @@ describe.each(dialects)('task engine on %s', (dialect) => {
   it('a notify from the upstream updates the task at once, through the same update', async () => {
     const task = await accepted('never mind');
     const platform = taskPlatformByName(PLATFORM)!;
-    expect(await notifyTask(ctx(), platform, { upstreamTaskId: task.upstreamTaskId, status: TaskStatus.Success, urls: ['https://cdn.example/notified.png'] })).toBe(true);
-    const stored = await gw.t.database.db.kysely.selectFrom('tasks').selectAll().where('id', '=', task.id).executeTakeFirstOrThrow();
-    expect(stored).toMatchObject({ status: TaskStatus.Success, progress: '100%', result_url: 'https://cdn.example/notified.png' });
-    expect(await notifyTask(ctx(), platform, { upstreamTaskId: 'no-such-task', status: TaskStatus.Failure })).toBe(false);
+    expect(
+      await notifyTask(ctx(), platform, {
+        upstreamTaskId: task.upstreamTaskId,
+        status: TaskStatus.Success,
+        urls: ['https://cdn.example/notified.png'],
+      }),
+    ).toBe(true);
+    const stored = await gw.t.database.db.kysely
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', task.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({
+      status: TaskStatus.Success,
+      progress: '100%',
+      result_url: 'https://cdn.example/notified.png',
+    });
+    expect(await notifyTask(ctx(), platform, { upstreamTaskId: 'no-such-task', status: TaskStatus.Failure })).toBe(
+      false,
+    );
   });
 
   it('a task past the timeout fails with a refund', async () => {
@@ -232,12 +356,20 @@ describe.each(dialects)('task engine on %s', (dialect) => {
       return r?.status === TaskStatus.Failure && r;
     });
     expect(row!.status).toBe(TaskStatus.Failure);
-    const stored = await gw.t.database.db.kysely.selectFrom('tasks').select('fail_reason').where('id', '=', task.id).executeTakeFirstOrThrow();
+    const stored = await gw.t.database.db.kysely
+      .selectFrom('tasks')
+      .select('fail_reason')
+      .where('id', '=', task.id)
+      .executeTakeFirstOrThrow();
     expect(stored.fail_reason).toBe('task timed out');
     const refunds = await refundLogs(gw.t, task.taskId);
     expect(refunds).toHaveLength(1);
     // The gateway's own reason is a code the console words in the viewer's language.
-    expect(JSON.parse(refunds[0]!.other).event).toMatchObject({ kind: 'task_refund', task_id: task.taskId, reason_code: 'timeout' });
+    expect(JSON.parse(refunds[0]!.other).event).toMatchObject({
+      kind: 'task_refund',
+      task_id: task.taskId,
+      reason_code: 'timeout',
+    });
     expect(await userQuota(gw.t, gw.user.userId!)).toBe(before);
   });
 
@@ -253,7 +385,11 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(RelayError);
     expect(await ctx().relay.ledger.available('users', bob.userId!)).toBe(0);
     expect(await userQuota(gw.t, bob.userId!)).toBe(0);
-    const rows = await gw.t.database.db.kysely.selectFrom('tasks').select('id').where('user_id', '=', bob.userId!).execute();
+    const rows = await gw.t.database.db.kysely
+      .selectFrom('tasks')
+      .select('id')
+      .where('user_id', '=', bob.userId!)
+      .execute();
     expect(rows).toHaveLength(AFFORDABLE);
   });
 

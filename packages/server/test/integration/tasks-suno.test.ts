@@ -16,16 +16,32 @@ const MAX_PASSES = 10;
  * poller → the result in new-api's Suno shape; a failed task refunded once; bad input and other users' tasks refused.
  */
 describe.each(dialects)('suno task relay on %s', (dialect) => {
-  const gw = useGateway<MockSuno>(dialect, { user: 'suno-user', quota: 10_000_000, users: ['suno-other'], mock: startMockSuno }, async (g) => {
-    await addChannel(g.root, { name: 'suno', key: MOCK_SUNO_KEY, baseUrl: g.mock.url, models: 'suno_music,suno_lyrics', type: ChannelType.SunoAPI });
-    await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ suno_music: MUSIC_PRICE, suno_lyrics: LYRICS_PRICE }) });
-  });
+  const gw = useGateway<MockSuno>(
+    dialect,
+    { user: 'suno-user', quota: 10_000_000, users: ['suno-other'], mock: startMockSuno },
+    async (g) => {
+      await addChannel(g.root, {
+        name: 'suno',
+        key: MOCK_SUNO_KEY,
+        baseUrl: g.mock.url,
+        models: 'suno_music,suno_lyrics',
+        type: ChannelType.SunoAPI,
+      });
+      await g.root.call('PUT', '/api/option/', {
+        key: 'ModelPrice',
+        value: JSON.stringify({ suno_music: MUSIC_PRICE, suno_lyrics: LYRICS_PRICE }),
+      });
+    },
+  );
   let otherKey: string;
 
   const call = async (method: string, path: string, body?: unknown, key = gw.key) => {
     const res = await fetch(`${gw.base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
@@ -36,7 +52,15 @@ describe.each(dialects)('suno task relay on %s', (dialect) => {
   const t = (): TestApp => gw.t;
   const quota = async () => {
     await drainWriter(t());
-    return Number((await t().database.db.kysely.selectFrom('users').select('quota').where('id', '=', gw.user.userId!).executeTakeFirstOrThrow()).quota);
+    return Number(
+      (
+        await t()
+          .database.db.kysely.selectFrom('users')
+          .select('quota')
+          .where('id', '=', gw.user.userId!)
+          .executeTakeFirstOrThrow()
+      ).quota,
+    );
   };
   /** Runs poller passes until the task is final (a bounded number of them). */
   const pollUntilFinal = async (id: string) => {
@@ -52,7 +76,11 @@ describe.each(dialects)('suno task relay on %s', (dialect) => {
   };
   const logsOf = async (taskId: string) => {
     await drainWriter(t());
-    const rows = await t().database.db.kysely.selectFrom('logs').select(['type', 'quota', 'other']).where('user_id', '=', gw.user.userId!).execute();
+    const rows = await t()
+      .database.db.kysely.selectFrom('logs')
+      .select(['type', 'quota', 'other'])
+      .where('user_id', '=', gw.user.userId!)
+      .execute();
     return rows.filter((r) => String(r.other).includes(taskId));
   };
 
@@ -64,12 +92,18 @@ describe.each(dialects)('suno task relay on %s', (dialect) => {
     expect(id).toMatch(/^task_[\w-]{20,}$/);
     expect(gw.mock.tasks.has(id)).toBe(false);
     expect(before - (await quota())).toBe(MUSIC_PRICE * PER_UNIT);
-    expect(gw.mock.submits.at(-1)).toMatchObject({ action: 'MUSIC', body: { prompt: 'a song about the sea', mv: 'chirp-v3-0' } });
+    expect(gw.mock.submits.at(-1)).toMatchObject({
+      action: 'MUSIC',
+      body: { prompt: 'a song about the sea', mv: 'chirp-v3-0' },
+    });
     const first = await call('GET', `/suno/fetch/${id}`);
     expect(first.body).toMatchObject({ code: 'success', data: { task_id: id, action: 'MUSIC', status: 'SUBMITTED' } });
     expect(await pollUntilFinal(id)).toEqual(['SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'SUCCESS']);
     const done = await call('POST', '/suno/fetch', { ids: [id] });
-    expect(done.body).toMatchObject({ code: 'success', data: [{ task_id: id, status: 'SUCCESS', progress: '100%', fail_reason: '' }] });
+    expect(done.body).toMatchObject({
+      code: 'success',
+      data: [{ task_id: id, status: 'SUCCESS', progress: '100%', fail_reason: '' }],
+    });
     const clips = (done.body.data as { data: { audio_url: string }[] }[])[0]!.data;
     expect(clips.map((c) => c.audio_url)).toEqual([expect.stringContaining('.mp3'), expect.stringContaining('.mp3')]);
     const logs = await logsOf(id);
@@ -86,19 +120,42 @@ describe.each(dialects)('suno task relay on %s', (dialect) => {
     expect((await pollUntilFinal(id)).at(-1)).toBe('SUCCESS');
     const { body } = await call('GET', `/suno/fetch/${id}`);
     // The upstream's record repeats its task id: shown as the public one.
-    expect(body.data).toMatchObject({ task_id: id, action: 'LYRICS', data: { id, text: expect.stringContaining('rain on the roof') } });
+    expect(body.data).toMatchObject({
+      task_id: id,
+      action: 'LYRICS',
+      data: { id, text: expect.stringContaining('rain on the roof') },
+    });
   });
 
   it('a continuation names the earlier task by its public id; it goes upstream by the upstream id, on that channel', async () => {
     const first = (await call('POST', '/suno/submit/music', { prompt: 'a song to continue' })).body.data as string;
     expect((await pollUntilFinal(first)).at(-1)).toBe('SUCCESS');
     const clips = ((await call('GET', `/suno/fetch/${first}`)).body.data as { data: { id: string }[] }).data;
-    const upstreamFirst = (await t().database.db.kysely.selectFrom('tasks').select('upstream_task_id').where('task_id', '=', first).executeTakeFirstOrThrow()).upstream_task_id;
+    const upstreamFirst = (
+      await t()
+        .database.db.kysely.selectFrom('tasks')
+        .select('upstream_task_id')
+        .where('task_id', '=', first)
+        .executeTakeFirstOrThrow()
+    ).upstream_task_id;
     expect(gw.mock.tasks.has(upstreamFirst)).toBe(true);
-    const next = await call('POST', '/suno/submit/music', { prompt: 'the second verse', task_id: first, continue_clip_id: clips[0]!.id, continue_at: 60 });
+    const next = await call('POST', '/suno/submit/music', {
+      prompt: 'the second verse',
+      task_id: first,
+      continue_clip_id: clips[0]!.id,
+      continue_at: 60,
+    });
     expect(next).toMatchObject({ status: 200, body: { code: 'success', data: expect.stringMatching(/^task_/) } });
-    expect(gw.mock.submits.at(-1)!.body).toMatchObject({ task_id: upstreamFirst, continue_clip_id: clips[0]!.id, continue_at: 60 });
-    const unknown = await call('POST', '/suno/submit/music', { prompt: 'x', task_id: upstreamFirst, continue_clip_id: clips[0]!.id });
+    expect(gw.mock.submits.at(-1)!.body).toMatchObject({
+      task_id: upstreamFirst,
+      continue_clip_id: clips[0]!.id,
+      continue_at: 60,
+    });
+    const unknown = await call('POST', '/suno/submit/music', {
+      prompt: 'x',
+      task_id: upstreamFirst,
+      continue_clip_id: clips[0]!.id,
+    });
     expect(unknown).toMatchObject({ status: 400, body: { code: 'task_not_exist', data: null } });
   });
 

@@ -5,7 +5,13 @@ import type { TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, drainWriter } from '../support/gateway.js';
-import { MOCK_KLING_KEY, MOCK_OPENAI_VIDEO_KEY, MOCK_VIDEO_BYTES, startMockVideo, type MockVideo } from '../support/mock-video.js';
+import {
+  MOCK_KLING_KEY,
+  MOCK_OPENAI_VIDEO_KEY,
+  MOCK_VIDEO_BYTES,
+  startMockVideo,
+  type MockVideo,
+} from '../support/mock-video.js';
 
 const PER_UNIT = 500_000;
 const PRICES = { 'kling-v1': 0.5, 'sora-2': 0.4, 'sora-openai': 0.3, 'sora-prefixed': 0.2 };
@@ -15,7 +21,15 @@ const BODY_LIMIT_MB = 12;
 const MB = 1024 * 1024;
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('mock reference image')]);
 
-type Video = { id: string; object: string; status: string; progress: number; model: string; metadata?: { url: string }; error?: { message: string } };
+type Video = {
+  id: string;
+  object: string;
+  status: string;
+  progress: number;
+  model: string;
+  metadata?: { url: string };
+  error?: { message: string };
+};
 
 /**
  * Video generation as new-api serves it (`/v1/video/generations`, `/v1/videos`) against a mock Kling (JWT checked)
@@ -25,11 +39,35 @@ type Video = { id: string; object: string; status: string; progress: number; mod
 describe.each(dialects)('video task relay on %s', (dialect) => {
   const gw = useGateway<MockVideo>(
     dialect,
-    { user: 'video-user', quota: 10_000_000, users: ['video-other'], mock: startMockVideo, env: { MAX_REQUEST_BODY_MB: String(BODY_LIMIT_MB) } },
+    {
+      user: 'video-user',
+      quota: 10_000_000,
+      users: ['video-other'],
+      mock: startMockVideo,
+      env: { MAX_REQUEST_BODY_MB: String(BODY_LIMIT_MB) },
+    },
     async (g) => {
-      await addChannel(g.root, { name: 'kling', key: MOCK_KLING_KEY, baseUrl: g.mock.url, models: 'kling-v1', type: ChannelType.Kling });
-      await addChannel(g.root, { name: 'sora', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-2', type: ChannelType.Sora });
-      await addChannel(g.root, { name: 'openai', key: MOCK_OPENAI_VIDEO_KEY, baseUrl: g.mock.url, models: 'sora-openai', modelMapping: { 'sora-openai': 'sora-2' } });
+      await addChannel(g.root, {
+        name: 'kling',
+        key: MOCK_KLING_KEY,
+        baseUrl: g.mock.url,
+        models: 'kling-v1',
+        type: ChannelType.Kling,
+      });
+      await addChannel(g.root, {
+        name: 'sora',
+        key: MOCK_OPENAI_VIDEO_KEY,
+        baseUrl: g.mock.url,
+        models: 'sora-2',
+        type: ChannelType.Sora,
+      });
+      await addChannel(g.root, {
+        name: 'openai',
+        key: MOCK_OPENAI_VIDEO_KEY,
+        baseUrl: g.mock.url,
+        models: 'sora-openai',
+        modelMapping: { 'sora-openai': 'sora-2' },
+      });
       // A chained mapping and a prefix: the upstream is asked for acme/sora-2.
       await addChannel(g.root, {
         name: 'prefixed',
@@ -47,13 +85,23 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
     const res = await fetch(`${gw.base}${path}`, {
       method,
       redirect: 'manual',
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const type = res.headers.get('content-type') ?? '';
     const raw = Buffer.from(await res.arrayBuffer());
-    expectNoUpstreamId(`${method} ${path}`, `${res.headers.get('location') ?? ''} ${type.includes('json') ? raw.toString('utf8') : ''}`);
-    return { status: res.status, headers: res.headers, body: (type.includes('json') ? JSON.parse(raw.toString('utf8')) : raw) as Record<string, unknown> };
+    expectNoUpstreamId(
+      `${method} ${path}`,
+      `${res.headers.get('location') ?? ''} ${type.includes('json') ? raw.toString('utf8') : ''}`,
+    );
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: (type.includes('json') ? JSON.parse(raw.toString('utf8')) : raw) as Record<string, unknown>,
+    };
   };
   /** Callers see public task ids only: no answer carries an id the upstream gave (Kling's bare id included). */
   const expectNoUpstreamId = (label: string, text: string) => {
@@ -62,7 +110,15 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
   const t = (): TestApp => gw.t;
   const quota = async () => {
     await drainWriter(t());
-    return Number((await t().database.db.kysely.selectFrom('users').select('quota').where('id', '=', gw.user.userId!).executeTakeFirstOrThrow()).quota);
+    return Number(
+      (
+        await t()
+          .database.db.kysely.selectFrom('users')
+          .select('quota')
+          .where('id', '=', gw.user.userId!)
+          .executeTakeFirstOrThrow()
+      ).quota,
+    );
   };
   const pollUntilFinal = async (id: string): Promise<Video> => {
     let v = (await call('GET', `/v1/videos/${id}`)).body as unknown as Video;
@@ -74,24 +130,48 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
   };
   const refundsOf = async (id: string) => {
     await drainWriter(t());
-    const rows = await t().database.db.kysely.selectFrom('logs').select(['other']).where('user_id', '=', gw.user.userId!).execute();
+    const rows = await t()
+      .database.db.kysely.selectFrom('logs')
+      .select(['other'])
+      .where('user_id', '=', gw.user.userId!)
+      .execute();
     return rows.filter((r) => String(r.other).includes(id) && JSON.parse(String(r.other)).task_refund !== undefined);
   };
 
   it('Kling: /v1/video/generations submits with a signed JWT, is charged, polled to completed, and its video served', async () => {
     const before = await quota();
-    const res = await call('POST', '/v1/video/generations', { model: 'kling-v1', prompt: 'a fox in the snow', size: '1280x720', duration: 5 });
-    expect(res).toMatchObject({ status: 200, body: { object: 'video', model: 'kling-v1', status: 'queued', progress: 0 } });
+    const res = await call('POST', '/v1/video/generations', {
+      model: 'kling-v1',
+      prompt: 'a fox in the snow',
+      size: '1280x720',
+      duration: 5,
+    });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { object: 'video', model: 'kling-v1', status: 'queued', progress: 0 },
+    });
     const id = res.body.id as string;
     expect(id).toMatch(/^task_[\w-]{20,}$/);
     expect(before - (await quota())).toBe(PRICES['kling-v1'] * PER_UNIT);
-    expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'kling', path: '/v1/videos/text2video', body: { model_name: 'kling-v1', aspect_ratio: '16:9', duration: '5' } });
+    expect(gw.mock.submits.at(-1)).toMatchObject({
+      vendor: 'kling',
+      path: '/v1/videos/text2video',
+      body: { model_name: 'kling-v1', aspect_ratio: '16:9', duration: '5' },
+    });
     expect(gw.mock.jwtPayloads.length).toBeGreaterThan(0);
     const done = await pollUntilFinal(id);
-    expect(done).toMatchObject({ id, status: 'completed', progress: 100, metadata: { url: expect.stringContaining('.mp4') } });
+    expect(done).toMatchObject({
+      id,
+      status: 'completed',
+      progress: 100,
+      metadata: { url: expect.stringContaining('.mp4') },
+    });
     expect(gw.mock.badAuth).toBe(0);
     const legacy = await call('GET', `/v1/video/generations/${id}`);
-    expect(legacy.body).toMatchObject({ code: 'success', data: { task_id: id, platform: 'kling', status: 'SUCCESS', progress: '100%', result_url: done.metadata!.url } });
+    expect(legacy.body).toMatchObject({
+      code: 'success',
+      data: { task_id: id, platform: 'kling', status: 'SUCCESS', progress: '100%', result_url: done.metadata!.url },
+    });
     const content = await call('GET', `/v1/videos/${id}/content`);
     expect(content.status).toBe(302);
     expect(content.headers.get('location')).toBe(done.metadata!.url);
@@ -104,15 +184,25 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       const res = await call('POST', '/v1/videos', { model, prompt: 'ocean waves', seconds: '4', size: '720x1280' });
       expect(res.status).toBe(200);
       expect(before - (await quota())).toBe(PRICES[model] * PER_UNIT);
-      expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'openai', body: { model: 'sora-2', prompt: 'ocean waves', seconds: '4' } });
+      expect(gw.mock.submits.at(-1)).toMatchObject({
+        vendor: 'openai',
+        body: { model: 'sora-2', prompt: 'ocean waves', seconds: '4' },
+      });
       const id = res.body.id as string;
       if (model === 'sora-2') {
         // OpenAI's SDKs send multipart forms: their text fields are accepted the same.
         const form = new FormData();
         for (const [k, v] of Object.entries({ model, prompt: 'ocean waves', seconds: '4' })) form.set(k, v);
-        const multi = await fetch(`${gw.base}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}` }, body: form });
+        const multi = await fetch(`${gw.base}/v1/videos`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${gw.key}` },
+          body: form,
+        });
         expect(multi.status).toBe(200);
-        expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'openai', body: { model: 'sora-2', prompt: 'ocean waves', seconds: '4' } });
+        expect(gw.mock.submits.at(-1)).toMatchObject({
+          vendor: 'openai',
+          body: { model: 'sora-2', prompt: 'ocean waves', seconds: '4' },
+        });
       }
       const notYet = await call('GET', `/v1/videos/${id}/content`);
       expect(notYet).toMatchObject({ status: 400, body: { error: { code: 'video_not_ready' } } });
@@ -125,10 +215,18 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
 
   it("a task goes upstream under the channel's chained mapping and model prefix, billed and shown under the caller's model", async () => {
     const before = await quota();
-    const res = await call('POST', '/v1/videos', { model: 'sora-prefixed', prompt: 'prefixed waves', seconds: '4', size: '720x1280' });
+    const res = await call('POST', '/v1/videos', {
+      model: 'sora-prefixed',
+      prompt: 'prefixed waves',
+      seconds: '4',
+      size: '720x1280',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'video', model: 'sora-prefixed' });
-    expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'openai', body: { model: 'acme/sora-2', prompt: 'prefixed waves' } });
+    expect(gw.mock.submits.at(-1)).toMatchObject({
+      vendor: 'openai',
+      body: { model: 'acme/sora-2', prompt: 'prefixed waves' },
+    });
     expect(before - (await quota())).toBe(PRICES['sora-prefixed'] * PER_UNIT);
   });
 
@@ -144,7 +242,10 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
     }
     const before = await quota();
     const refused = await call('POST', '/v1/video/generations', { model: 'kling-v1', prompt: 'refuse this' });
-    expect(refused).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('content security') } } });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { error: { message: expect.stringContaining('content security') } },
+    });
     expect(await quota()).toBe(before);
   });
 
@@ -163,12 +264,17 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
     }
     // Multipart: only an input_reference file, only one, a well-formed body within the limit.
     const post = (form: FormData | string, type?: string) =>
-      fetch(`${gw.base}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}`, ...(type ? { 'content-type': type } : {}) }, body: form });
+      fetch(`${gw.base}/v1/videos`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gw.key}`, ...(type ? { 'content-type': type } : {}) },
+        body: form,
+      });
     const formOf = (files: [string, Buffer][], model = 'sora-2') => {
       const form = new FormData();
       form.set('model', model);
       form.set('prompt', 'x');
-      for (const [name, bytes] of files) form.append(name, new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'a.png');
+      for (const [name, bytes] of files)
+        form.append(name, new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'a.png');
       return form;
     };
     const submitsBefore = gw.mock.submits.length;
@@ -184,9 +290,24 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
         { param: 'input_reference', code: 'unsupported_parameter' },
       ],
       ['--x\r\nnonsense', 'multipart/form-data; boundary=x', 400, { type: 'invalid_request_error' }],
-      ['--x\r\ncontent-disposition: form-data; name="model"\r\n\r\nsora-2\r\n--x--\r\n', 'multipart/form-data', 400, { type: 'invalid_request_error' }],
-      [formOf([['input_reference', Buffer.alloc(11 * MB)]], 'kling-v1'), undefined, 400, { param: 'input_reference', code: 'file_too_large' }],
-      [formOf([['input_reference', Buffer.alloc((BODY_LIMIT_MB + 1) * MB)]]), undefined, 413, { type: 'invalid_request_error' }],
+      [
+        '--x\r\ncontent-disposition: form-data; name="model"\r\n\r\nsora-2\r\n--x--\r\n',
+        'multipart/form-data',
+        400,
+        { type: 'invalid_request_error' },
+      ],
+      [
+        formOf([['input_reference', Buffer.alloc(11 * MB)]], 'kling-v1'),
+        undefined,
+        400,
+        { param: 'input_reference', code: 'file_too_large' },
+      ],
+      [
+        formOf([['input_reference', Buffer.alloc((BODY_LIMIT_MB + 1) * MB)]]),
+        undefined,
+        413,
+        { type: 'invalid_request_error' },
+      ],
     ];
     for (const [body, type, status, error] of multipartCases) {
       const res = await post(body, type);
@@ -207,7 +328,13 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       seconds: '4',
       input_reference: await toFile(PNG, 'ref.png', { type: 'image/png' }),
     });
-    expect(created).toMatchObject({ object: 'video', model: 'sora-openai', status: 'queued', seconds: '4', id: expect.stringMatching(/^task_/) });
+    expect(created).toMatchObject({
+      object: 'video',
+      model: 'sora-openai',
+      status: 'queued',
+      seconds: '4',
+      id: expect.stringMatching(/^task_/),
+    });
     expectNoUpstreamId('create', JSON.stringify(created));
     expect(before - (await quota())).toBe(PRICES['sora-openai'] * PER_UNIT);
     const sent = gw.mock.submits.at(-1)!;
@@ -218,7 +345,10 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
     expect(Buffer.compare(sent.files![0]!.bytes, PNG)).toBe(0);
 
     // A remix of an unfinished video is refused before anything is sent or charged.
-    await expect(client.videos.remix(created.id, { prompt: 'too soon' })).rejects.toMatchObject({ status: 400, code: 'video_not_ready' });
+    await expect(client.videos.remix(created.id, { prompt: 'too soon' })).rejects.toMatchObject({
+      status: 400,
+      code: 'video_not_ready',
+    });
     let v = await client.videos.retrieve(created.id);
     for (let i = 0; i < MAX_PASSES && v.status !== 'completed'; i++) {
       await t().runtime.taskPoller.job.runOnce();
@@ -231,12 +361,22 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
 
     const mid = await quota();
     const remixed = await client.videos.remix(created.id, { prompt: 'the same lighthouse in a storm' });
-    expect(remixed).toMatchObject({ object: 'video', model: 'sora-openai', status: 'queued', remixed_from_video_id: created.id, seconds: '4' });
+    expect(remixed).toMatchObject({
+      object: 'video',
+      model: 'sora-openai',
+      status: 'queued',
+      remixed_from_video_id: created.id,
+      seconds: '4',
+    });
     expect(remixed.id).not.toBe(created.id);
     expectNoUpstreamId('remix', JSON.stringify(remixed));
     expect(mid - (await quota())).toBe(PRICES['sora-openai'] * PER_UNIT);
     const origin = [...gw.mock.tasks.values()].find((x) => x.prompt === 'a lighthouse at dusk')!;
-    expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'openai', path: `/v1/videos/${origin.id}/remix`, body: { prompt: 'the same lighthouse in a storm' } });
+    expect(gw.mock.submits.at(-1)).toMatchObject({
+      vendor: 'openai',
+      path: `/v1/videos/${origin.id}/remix`,
+      body: { prompt: 'the same lighthouse in a storm' },
+    });
     const row = await t()
       .database.db.kysely.selectFrom('tasks')
       .select(['channel_id', 'action'])
@@ -258,10 +398,18 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
     form.set('model', 'kling-v1');
     form.set('prompt', 'a kite');
     form.set('input_reference', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'kite.png');
-    const res = await fetch(`${gw.base}/v1/videos`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}` }, body: form });
+    const res = await fetch(`${gw.base}/v1/videos`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.key}` },
+      body: form,
+    });
     expect(res.status).toBe(200);
     const id = ((await res.json()) as Video).id;
-    expect(gw.mock.submits.at(-1)).toMatchObject({ vendor: 'kling', path: '/v1/videos/image2video', body: { image: PNG.toString('base64'), prompt: 'a kite' } });
+    expect(gw.mock.submits.at(-1)).toMatchObject({
+      vendor: 'kling',
+      path: '/v1/videos/image2video',
+      body: { image: PNG.toString('base64'), prompt: 'a kite' },
+    });
     expect(await pollUntilFinal(id)).toMatchObject({ status: 'completed' });
     const before = await quota();
     const remix = await call('POST', `/v1/videos/${id}/remix`, { prompt: 'again' });
@@ -276,8 +424,18 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
   it("a caller cannot fetch another user's task", async () => {
     const otherKey = (await addToken(t(), gw.users[0]!.userId!)).key;
     const id = (await call('POST', '/v1/videos', { model: 'sora-2', prompt: 'mine' })).body.id as string;
-    for (const path of [`/v1/videos/${id}`, `/v1/video/generations/${id}`, `/v1/videos/${id}/content`, `/v1/videos/${id}/remix`]) {
-      const res = await call(path.endsWith('remix') ? 'POST' : 'GET', path, path.endsWith('remix') ? { prompt: 'theirs' } : undefined, otherKey);
+    for (const path of [
+      `/v1/videos/${id}`,
+      `/v1/video/generations/${id}`,
+      `/v1/videos/${id}/content`,
+      `/v1/videos/${id}/remix`,
+    ]) {
+      const res = await call(
+        path.endsWith('remix') ? 'POST' : 'GET',
+        path,
+        path.endsWith('remix') ? { prompt: 'theirs' } : undefined,
+        otherKey,
+      );
       expect(res, path).toMatchObject({ status: 404, body: { error: { code: 'task_not_exist' } } });
     }
     expect((await call('GET', `/v1/videos/${id}`)).status).toBe(200);
@@ -291,7 +449,10 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
     expect(owner.status).toBe(200);
     expect(Buffer.compare(owner.raw.rawPayload, MOCK_VIDEO_BYTES)).toBe(0);
     expect((await gw.root.call('GET', path)).status).toBe(200);
-    expect(await gw.users[0]!.call('GET', path)).toMatchObject({ status: 404, body: { error: { code: 'task_not_exist' } } });
+    expect(await gw.users[0]!.call('GET', path)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'task_not_exist' } },
+    });
     const noHeader = await gw.user.call('GET', path, undefined, { 'new-api-user': '' });
     expect(noHeader.status).toBe(401);
     expect(noHeader.body).toMatchObject({ error: { type: 'invalid_request_error' } });

@@ -56,14 +56,29 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
           video_url: 'https://v.example/a2.mp4',
           private_data: '{"secret":"upstream-only"}',
         }),
-        mjRow({ user_id: bob.userId!, mj_id: 'mj-b1', submit_time: T0 + 30, channel_id: 2, status: 'IN_PROGRESS', progress: '40%' }),
+        mjRow({
+          user_id: bob.userId!,
+          mj_id: 'mj-b1',
+          submit_time: T0 + 30,
+          channel_id: 2,
+          status: 'IN_PROGRESS',
+          progress: '40%',
+        }),
       ])
       .execute();
     await k
       .insertInto('tasks')
       .values([
         task({ user_id: alice.userId!, task_id: 'tk-a1', submit_time: T0 + 5 }),
-        task({ user_id: bob.userId!, task_id: 'tk-b1', submit_time: T0 + 15, channel_id: 3, action: 'LYRICS', status: 'QUEUED', progress: '0%' }),
+        task({
+          user_id: bob.userId!,
+          task_id: 'tk-b1',
+          submit_time: T0 + 15,
+          channel_id: 3,
+          action: 'LYRICS',
+          status: 'QUEUED',
+          progress: '0%',
+        }),
         task({ user_id: bob.userId!, task_id: 'tk-b2', submit_time: T0 + 25, channel_id: 3, status: '' }),
         task({
           user_id: alice.userId!,
@@ -116,7 +131,10 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
     expect(mjIds(await get<MjRow>(admin, '/api/mj/?channel_id=2'))).toEqual(['mj-b1', 'mj-a2']);
     expect(mjIds(await get<MjRow>(admin, '/api/mj/?mj_id=mj-a1'))).toEqual(['mj-a1']);
     expect(mjIds(await get<MjRow>(admin, `/api/mj/?user_id=${bob.userId}`))).toEqual(['mj-b1']);
-    expect(mjIds(await get<MjRow>(admin, `/api/mj/?start_timestamp=${T0 + 10}&end_timestamp=${T0 + 20}`))).toEqual(['mj-a2', 'mj-a1']);
+    expect(mjIds(await get<MjRow>(admin, `/api/mj/?start_timestamp=${T0 + 10}&end_timestamp=${T0 + 20}`))).toEqual([
+      'mj-a2',
+      'mj-a1',
+    ]);
     expect(mjIds(await get<MjRow>(admin, '/api/mj/?channel_id=0&mj_id=&start_timestamp=0'))).toHaveLength(3);
     const p2 = await get<MjRow>(admin, '/api/mj/?p=2&page_size=2');
     expect(p2).toMatchObject({ page: 2, total: 3 });
@@ -139,13 +157,27 @@ describe.each(dialects)('drawing and music task lists on %s', (dialect) => {
     const all = await get<TaskRow>(admin, '/api/task/');
     expect(taskIds(all)).toEqual(['tk-b2', 'tk-b1', 'tk-a1', 'tk-v1']);
     // A video task's result file is shown; the private data never.
-    expect(all.items[3]).toMatchObject({ platform: 'kling', action: 'textGenerate', result_url: 'https://v.example/v1.mp4' });
+    expect(all.items[3]).toMatchObject({
+      platform: 'kling',
+      action: 'textGenerate',
+      result_url: 'https://v.example/v1.mp4',
+    });
     expect(all.items.every((r) => !('private_data' in r))).toBe(true);
-    expect(all.items[1]).toMatchObject({ platform: 'suno', action: 'LYRICS', status: 'QUEUED', progress: '0%', channel_id: 3, user_id: bob.userId, quota: 2000 });
+    expect(all.items[1]).toMatchObject({
+      platform: 'suno',
+      action: 'LYRICS',
+      status: 'QUEUED',
+      progress: '0%',
+      channel_id: 3,
+      user_id: bob.userId,
+      quota: 2000,
+    });
     expect(taskIds(await get<TaskRow>(admin, '/api/task/?channel_id=3'))).toEqual(['tk-b2', 'tk-b1']);
     expect(taskIds(await get<TaskRow>(admin, '/api/task/?task_id=tk-a1'))).toEqual(['tk-a1']);
     expect(taskIds(await get<TaskRow>(admin, `/api/task/?user_id=${alice.userId}`))).toEqual(['tk-a1', 'tk-v1']);
-    expect(taskIds(await get<TaskRow>(admin, `/api/task/?start_timestamp=${T0 + 6}&end_timestamp=${T0 + 25}`))).toEqual(['tk-b2', 'tk-b1']);
+    expect(taskIds(await get<TaskRow>(admin, `/api/task/?start_timestamp=${T0 + 6}&end_timestamp=${T0 + 25}`))).toEqual(
+      ['tk-b2', 'tk-b1'],
+    );
     const bobs = await get<TaskRow>(bob, '/api/task/self?p=1&page_size=10');
     expect(taskIds(bobs)).toEqual(['tk-b2', 'tk-b1']);
     expect(bobs.items.every((r) => !('channel_id' in r))).toBe(true);

@@ -12,12 +12,22 @@ describe.each(dialects)('tokens per user on %s', (dialect) => {
     t = await startTestApp(dialect);
     root = await setupRoot(t.app);
     user = await createUserClient(t.app, root, 'cap-user');
-    expect((await root.call('PUT', '/api/option/', { key: 'token_setting.max_user_tokens', value: CAP })).body).toMatchObject({ success: true });
+    expect(
+      (await root.call('PUT', '/api/option/', { key: 'token_setting.max_user_tokens', value: CAP })).body,
+    ).toMatchObject({ success: true });
   });
   afterAll(async () => t?.close());
 
-  const create = (count: number, name = 'k') => user.call<unknown>('POST', '/api/token/', { name, count, remain_quota: 0, unlimited_quota: true, expired_time: -1 });
-  const total = async () => (await user.call<{ total: number }>('GET', '/api/token/?p=1&page_size=50')).body.data!.total;
+  const create = (count: number, name = 'k') =>
+    user.call<unknown>('POST', '/api/token/', {
+      name,
+      count,
+      remain_quota: 0,
+      unlimited_quota: true,
+      expired_time: -1,
+    });
+  const total = async () =>
+    (await user.call<{ total: number }>('GET', '/api/token/?p=1&page_size=50')).body.data!.total;
 
   it('refuses a creation that would pass the cap, counts deleted tokens out, and leaves other users alone', async () => {
     expect((await create(2)).body).toMatchObject({ success: true });
@@ -31,7 +41,17 @@ describe.each(dialects)('tokens per user on %s', (dialect) => {
     expect((await user.call('DELETE', `/api/token/${list[0]!.id}`)).body).toMatchObject({ success: true });
     expect((await create(1)).body).toMatchObject({ success: true });
     expect(await total()).toBe(CAP);
-    expect((await root.call('POST', '/api/token/', { name: 'root-own', count: 1, remain_quota: 0, unlimited_quota: true, expired_time: -1 })).body).toMatchObject({
+    expect(
+      (
+        await root.call('POST', '/api/token/', {
+          name: 'root-own',
+          count: 1,
+          remain_quota: 0,
+          unlimited_quota: true,
+          expired_time: -1,
+        })
+      ).body,
+    ).toMatchObject({
       success: true,
     });
   });

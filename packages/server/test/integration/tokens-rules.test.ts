@@ -6,7 +6,8 @@ import { useApp } from '../support/fixture.js';
 import { expectRefused } from '../support/refusal.js';
 
 const EXPIRED = 'the token has expired and cannot be enabled: change its expiry time or set it to never expire first';
-const EXHAUSTED = 'the token has no quota left and cannot be enabled: change its remaining quota or make it unlimited first';
+const EXHAUSTED =
+  'the token has no quota left and cannot be enabled: change its remaining quota or make it unlimited first';
 
 describe.each(dialects)('tokens: status rules, IP allow-list and groups on %s', (dialect) => {
   let t: TestApp, root: Client, user: Client;
@@ -26,9 +27,11 @@ describe.each(dialects)('tokens: status rules, IP allow-list and groups on %s', 
     if (!res.body.success) throw new Error(res.body.message);
     return res.body.data![0]!;
   };
-  const put = (body: Record<string, unknown>, statusOnly = false) => user.call<TokenPublic>('PUT', `/api/token/${statusOnly ? '?status_only=true' : ''}`, body);
+  const put = (body: Record<string, unknown>, statusOnly = false) =>
+    user.call<TokenPublic>('PUT', `/api/token/${statusOnly ? '?status_only=true' : ''}`, body);
   const get = async (id: number) => (await user.call<TokenPublic>('GET', `/api/token/${id}`)).body.data!;
-  const stored = (id: number) => t.runtime.ctx.db.kysely.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const stored = (id: number) =>
+    t.runtime.ctx.db.kysely.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const past = () => Math.floor(Date.now() / 1000) - 3600;
   const future = () => Math.floor(Date.now() / 1000) + 86400;
 
@@ -76,7 +79,10 @@ describe.each(dialects)('tokens: status rules, IP allow-list and groups on %s', 
     expect((await stored(tok.id)).status).toBe(1);
     const never = await create({ name: 'never' });
     await put({ id: never.id, expired_time: past(), status: 2 });
-    expect((await put({ id: never.id, status: 1, expired_time: -1 })).body.data).toMatchObject({ status: 1, expired_time: -1 });
+    expect((await put({ id: never.id, status: 1, expired_time: -1 })).body.data).toMatchObject({
+      status: 1,
+      expired_time: -1,
+    });
   });
 
   it('shows a limited token without quota as 4 and refuses to enable it until quota or unlimited is given', async () => {
@@ -88,9 +94,16 @@ describe.each(dialects)('tokens: status rules, IP allow-list and groups on %s', 
       expectRefused(res);
       expect(res.body.message).toBe(EXHAUSTED);
     }
-    expect((await put({ id: tok.id, status: 1, remain_quota: 500 })).body.data).toMatchObject({ status: 1, remain_quota: 500 });
+    expect((await put({ id: tok.id, status: 1, remain_quota: 500 })).body.data).toMatchObject({
+      status: 1,
+      remain_quota: 500,
+    });
     await put({ id: tok.id, remain_quota: 0, status: 2 });
-    expect((await put({ id: tok.id, status: 1, unlimited_quota: true })).body.data).toMatchObject({ status: 1, unlimited_quota: true, remain_quota: 0 });
+    expect((await put({ id: tok.id, status: 1, unlimited_quota: true })).body.data).toMatchObject({
+      status: 1,
+      unlimited_quota: true,
+      remain_quota: 0,
+    });
     // A full update that sends back the displayed status 3 or 4 leaves the stored status alone.
     const row = await get(tok.id);
     expect((await put({ ...row, status: 4, name: 'spent2' })).body.data).toMatchObject({ name: 'spent2', status: 1 });
@@ -128,7 +141,10 @@ describe.each(dialects)('tokens: status rules, IP allow-list and groups on %s', 
     expect((await put({ id: vip.id, group: 'special' })).body.data!.group).toBe('special');
     // Moved out of the special group: the token keeps it until its group is changed.
     await root.call('PUT', '/api/user/', { id: user.userId, group: 'default' });
-    expect((await put({ id: own.id, group: 'special', name: 'kept' })).body.data).toMatchObject({ group: 'special', name: 'kept' });
+    expect((await put({ id: own.id, group: 'special', name: 'kept' })).body.data).toMatchObject({
+      group: 'special',
+      name: 'kept',
+    });
     expect((await put({ id: vip.id, group: 'vip' })).body.data!.group).toBe('vip');
     expectRefused(await put({ id: vip.id, group: 'special' }));
   });

@@ -23,7 +23,8 @@ describe.each(dialects)('tokens: create, list, search, get, delete, owner only, 
 
   const create = (c: Client, body: Record<string, unknown>) => c.call<TokenPublic[]>('POST', '/api/token/', body);
   const list = (c: Client, query = '') => c.call<Page>('GET', `/api/token/${query}`);
-  const reveal = async (c: Client, id: number) => (await c.call<{ key: string }>('POST', `/api/token/${id}/key`)).body.data!.key;
+  const reveal = async (c: Client, id: number) =>
+    (await c.call<{ key: string }>('POST', `/api/token/${id}/key`)).body.data!.key;
 
   it('creates one token with the defaults and a 48-character key without prefix', async () => {
     const res = await create(alice, { name: 'alpha' });
@@ -50,21 +51,38 @@ describe.each(dialects)('tokens: create, list, search, get, delete, owner only, 
       rate_limit_success: 10,
     });
     expect(tok!.created_time).toBeGreaterThan(1_700_000_000);
-    const row = await t.runtime.ctx.db.kysely.selectFrom('tokens').selectAll().where('id', '=', tok!.id).executeTakeFirstOrThrow();
+    const row = await t.runtime.ctx.db.kysely
+      .selectFrom('tokens')
+      .selectAll()
+      .where('id', '=', tok!.id)
+      .executeTakeFirstOrThrow();
     expect(row.key).toBe(tok!.key);
     // The relay's cache knows the new key at once.
     expect((await t.runtime.ctx.relay.tokens.get(tok!.key))?.tokenId).toBe(tok!.id);
   });
 
   it('creates count tokens: the first keeps the name, the others get a random 6-character suffix', async () => {
-    const res = await create(alice, { name: 'batch', count: 3, remain_quota: 1000, unlimited_quota: 1, model_limits_enabled: true, model_limits: 'gpt-4o, gpt-4o-mini,gpt-4o' });
+    const res = await create(alice, {
+      name: 'batch',
+      count: 3,
+      remain_quota: 1000,
+      unlimited_quota: 1,
+      model_limits_enabled: true,
+      model_limits: 'gpt-4o, gpt-4o-mini,gpt-4o',
+    });
     const made = res.body.data!;
     expect(made).toHaveLength(3);
     expect(made[0]!.name).toBe('batch');
     for (const tok of made.slice(1)) expect(tok.name).toMatch(/^batch-[A-Za-z0-9]{6}$/);
     expect(new Set(made.map((x) => x.key)).size).toBe(3);
     expect(new Set(made.map((x) => x.name)).size).toBe(3);
-    for (const tok of made) expect(tok).toMatchObject({ remain_quota: 1000, unlimited_quota: true, model_limits_enabled: true, model_limits: 'gpt-4o,gpt-4o-mini' });
+    for (const tok of made)
+      expect(tok).toMatchObject({
+        remain_quota: 1000,
+        unlimited_quota: true,
+        model_limits_enabled: true,
+        model_limits: 'gpt-4o,gpt-4o-mini',
+      });
   });
 
   it('refuses a bad name, count or expiry with the field named', async () => {
@@ -193,17 +211,26 @@ describe.each(dialects)('tokens: create, list, search, get, delete, owner only, 
     expectRefused(await alice.call('GET', `/api/token/${victim!.id}`));
     expectRefused(await alice.call('DELETE', `/api/token/${victim!.id}`));
     expect((await list(alice, '?size=100')).body.data!.items.some((x) => x.id === victim!.id)).toBe(false);
-    const row = await t.runtime.ctx.db.kysely.selectFrom('tokens').select('deleted_at').where('id', '=', victim!.id).executeTakeFirstOrThrow();
+    const row = await t.runtime.ctx.db.kysely
+      .selectFrom('tokens')
+      .select('deleted_at')
+      .where('id', '=', victim!.id)
+      .executeTakeFirstOrThrow();
     expect(row.deleted_at).toBeTruthy();
     expect(await t.runtime.ctx.relay.tokens.get(victim!.key)).toBeUndefined();
   });
 
   it("no response to another user ever carries alice's keys", async () => {
     const ids = (await list(alice, '?size=100')).body.data!.items.map((x) => x.id);
-    const keys = Object.values((await alice.call<{ keys: Record<string, string> }>('POST', '/api/token/batch/keys', { ids })).body.data!.keys);
+    const keys = Object.values(
+      (await alice.call<{ keys: Record<string, string> }>('POST', '/api/token/batch/keys', { ids })).body.data!.keys,
+    );
     expect(keys).toHaveLength(ids.length);
     for (const c of [bob, admin, root]) {
-      const bodies = [(await list(c, '?size=100')).raw.body, (await c.call('GET', '/api/token/search?keyword=')).raw.body];
+      const bodies = [
+        (await list(c, '?size=100')).raw.body,
+        (await c.call('GET', '/api/token/search?keyword=')).raw.body,
+      ];
       for (const b of bodies) for (const k of keys) expect(b).not.toContain(k);
     }
   });

@@ -66,7 +66,8 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     };
     return { ...p, sign: epaySign(p, key), sign_type: 'MD5' };
   };
-  const notifyGet = (params: Record<string, string>) => t.app.inject({ method: 'GET', url: `/api/user/epay/notify?${new URLSearchParams(params).toString()}` });
+  const notifyGet = (params: Record<string, string>) =>
+    t.app.inject({ method: 'GET', url: `/api/user/epay/notify?${new URLSearchParams(params).toString()}` });
   const quotaOf = async (c: Client) => (await c.call<{ quota: number }>('GET', '/api/user/self')).body.data!.quota;
   const sums = async () => {
     const k = t.database.db.kysely;
@@ -88,16 +89,33 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     const res = await payer.call('POST', '/api/user/pay', { amount: 10, payment_method: 'zfb' });
     expect(res.body).toMatchObject({ success: false, message: 'the administrator has not enabled online top-up' });
     await configure();
-    const on = await payer.call<{ enable_online_topup: boolean; min_topup: number; group_ratio: number; amount_options: number[] }>('GET', '/api/user/topup/info');
-    expect(on.body.data).toMatchObject({ enable_online_topup: true, min_topup: 2, group_ratio: 1, amount_options: [5, 10, 20, 50, 100, 200, 500] });
+    const on = await payer.call<{
+      enable_online_topup: boolean;
+      min_topup: number;
+      group_ratio: number;
+      amount_options: number[];
+    }>('GET', '/api/user/topup/info');
+    expect(on.body.data).toMatchObject({
+      enable_online_topup: true,
+      min_topup: 2,
+      group_ratio: 1,
+      amount_options: [5, 10, 20, 50, 100, 200, 500],
+    });
   });
 
   it('prices Price × amount × the group top-up ratio exactly to the cent, with the minimum', async () => {
-    expect((await payer.call('POST', '/api/user/amount', { amount: 10 })).body).toEqual({ success: true, message: 'success', data: '73.00' });
+    expect((await payer.call('POST', '/api/user/amount', { amount: 10 })).body).toEqual({
+      success: true,
+      message: 'success',
+      data: '73.00',
+    });
     expect((await vip.call('POST', '/api/user/amount', { amount: 10 })).body.data).toBe('58.40');
     // 7.3 × 3 × 0.8 = 17.52 (binary floating point would give 17.519999…).
     expect((await vip.call('POST', '/api/user/amount', { amount: 3 })).body.data).toBe('17.52');
-    expect((await payer.call('POST', '/api/user/amount', { amount: 1 })).body).toMatchObject({ success: false, message: 'the top-up amount cannot be less than 2' });
+    expect((await payer.call('POST', '/api/user/amount', { amount: 1 })).body).toMatchObject({
+      success: false,
+      message: 'the top-up amount cannot be less than 2',
+    });
     const frac = await payer.call('POST', '/api/user/amount', { amount: 2.5 });
     expect(frac.body.message).toBe('invalid body: "amount" amount must be a whole number');
     const bad = await payer.call('POST', '/api/user/pay', { amount: 10, payment_method: 'paypal' });
@@ -123,7 +141,14 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     expect(other.data.out_trade_no).not.toBe(res.data.out_trade_no);
     const list = await vip.call<{ items: Record_[]; total: number }>('GET', '/api/user/topup/self?p=1&page_size=10');
     expect(list.body.data!.total).toBe(2);
-    expect(list.body.data!.items[0]).toMatchObject({ trade_no: other.data.out_trade_no, status: 'pending', amount: 10, money: 58.4, payment_method: 'wxpay', complete_time: 0 });
+    expect(list.body.data!.items[0]).toMatchObject({
+      trade_no: other.data.out_trade_no,
+      status: 'pending',
+      amount: 10,
+      money: 58.4,
+      payment_method: 'wxpay',
+      complete_time: 0,
+    });
   });
 
   it('credits a paid order exactly once when the same notify arrives 20 times at once; the relay balance follows', async () => {
@@ -142,12 +167,21 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     expect(after.users - before.users).toBe(10 * UNIT);
     expect(after.logs - before.logs).toBe(10 * UNIT);
     expect(after.logCount - before.logCount).toBe(1);
-    const rec = (await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${order.data.out_trade_no}`)).body.data!.items;
+    const rec = (
+      await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${order.data.out_trade_no}`)
+    ).body.data!.items;
     expect(rec).toHaveLength(1);
     expect(rec[0]!.status).toBe('success');
     expect(rec[0]!.complete_time).toBeGreaterThan(0);
-    const log = await payer.call<{ items: { type: number; quota: number; content: string }[] }>('GET', '/api/log/self/?type=1&p=1&page_size=10');
-    expect(log.body.data!.items[0]).toMatchObject({ type: 1, quota: 10 * UNIT, content: 'online top-up succeeded, amount: $10.00, paid: 73.00' });
+    const log = await payer.call<{ items: { type: number; quota: number; content: string }[] }>(
+      'GET',
+      '/api/log/self/?type=1&p=1&page_size=10',
+    );
+    expect(log.body.data!.items[0]).toMatchObject({
+      type: 1,
+      quota: 10 * UNIT,
+      content: 'online top-up succeeded, amount: $10.00, paid: 73.00',
+    });
     // A late duplicate is acknowledged and changes nothing.
     expect((await notifyGet(params)).body).toBe('success');
     expect(await quotaOf(payer)).toBe(quotaBefore + 10 * UNIT);
@@ -157,7 +191,13 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     const order = await pay(vip, 5);
     const quotaBefore = await quotaOf(vip);
     const body = new URLSearchParams(notifyParams(order.data)).toString();
-    const send = () => t.app.inject({ method: 'POST', url: '/api/user/epay/notify', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: body });
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/epay/notify',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
     const answers = await Promise.all([send(), send(), send()]);
     expect(answers.map((a) => a.body)).toEqual(['success', 'success', 'success']);
     expect(await quotaOf(vip)).toBe(quotaBefore + 5 * UNIT);
@@ -175,9 +215,13 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     expect((await notifyGet(notifyParams(order.data, EPAY_KEY, { out_trade_no: 'USR9NOunknown1' }))).body).toBe('fail');
     expect((await notifyGet({})).body).toBe('fail');
     // Signed but not paid yet: acknowledged, nothing credited.
-    expect((await notifyGet(notifyParams(order.data, EPAY_KEY, { trade_status: 'WAIT_BUYER_PAY' }))).body).toBe('success');
+    expect((await notifyGet(notifyParams(order.data, EPAY_KEY, { trade_status: 'WAIT_BUYER_PAY' }))).body).toBe(
+      'success',
+    );
     expect(await sums()).toEqual(before);
-    const rec = (await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${order.data.out_trade_no}`)).body.data!.items[0]!;
+    const rec = (
+      await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${order.data.out_trade_no}`)
+    ).body.data!.items[0]!;
     expect(rec.status).toBe('pending');
   });
 
@@ -190,11 +234,18 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     expect(own.body.data!.items.every((r) => r.user_id === payer.userId)).toBe(true);
     const order = await pay(payer, 2);
     const quotaBefore = await quotaOf(payer);
-    const done = await Promise.all([1, 2, 3].map(() => root.call('POST', '/api/user/topup/complete', { trade_no: order.data.out_trade_no })));
+    const done = await Promise.all(
+      [1, 2, 3].map(() => root.call('POST', '/api/user/topup/complete', { trade_no: order.data.out_trade_no })),
+    );
     expect(done.filter((r) => r.body.success)).toHaveLength(1);
-    expect(done.filter((r) => !r.body.success).map((r) => r.body.message)).toEqual(['the top-up order is not pending', 'the top-up order is not pending']);
+    expect(done.filter((r) => !r.body.success).map((r) => r.body.message)).toEqual([
+      'the top-up order is not pending',
+      'the top-up order is not pending',
+    ]);
     expect(await quotaOf(payer)).toBe(quotaBefore + 2 * UNIT);
-    expect((await root.call('POST', '/api/user/topup/complete', { trade_no: 'nope' })).body.message).toBe('top-up order not found');
+    expect((await root.call('POST', '/api/user/topup/complete', { trade_no: 'nope' })).body.message).toBe(
+      'top-up order not found',
+    );
   });
 
   it('marks orders left unpaid for an hour expired; a paid notify arriving later still credits one once', async () => {
@@ -209,7 +260,9 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
       .execute();
     expect(await t.runtime.topUpExpiry!.runOnce(now)).toBe(1);
     expect(await t.runtime.topUpExpiry!.runOnce(now)).toBe(0);
-    const statusOf = async (tradeNo: string) => (await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${tradeNo}`)).body.data!.items[0]!.status;
+    const statusOf = async (tradeNo: string) =>
+      (await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${tradeNo}`)).body.data!.items[0]!
+        .status;
     expect(await statusOf(stale.data.out_trade_no!)).toBe('expired');
     expect(await statusOf(fresh.data.out_trade_no!)).toBe('pending');
     const before = await quotaOf(payer);
@@ -223,19 +276,31 @@ describe.each(dialects)('online top-up (Epay) on %s', (dialect) => {
     await setOption('DisplayInCurrencyEnabled', 'false');
     try {
       const info = await payer.call<{ min_topup: number; amount_options: number[] }>('GET', '/api/user/topup/info');
-      expect(info.body.data).toMatchObject({ min_topup: 2 * UNIT, amount_options: [5, 10, 20, 50, 100, 200, 500].map((a) => a * UNIT) });
-      expect((await payer.call('POST', '/api/user/amount', { amount: 3 * UNIT })).body).toEqual({ success: true, message: 'success', data: '21.90' });
+      expect(info.body.data).toMatchObject({
+        min_topup: 2 * UNIT,
+        amount_options: [5, 10, 20, 50, 100, 200, 500].map((a) => a * UNIT),
+      });
+      expect((await payer.call('POST', '/api/user/amount', { amount: 3 * UNIT })).body).toEqual({
+        success: true,
+        message: 'success',
+        data: '21.90',
+      });
       expect((await payer.call('POST', '/api/user/amount', { amount: 3 * UNIT + 1 })).body).toMatchObject({
         success: false,
         message: `the top-up amount must be a multiple of ${UNIT} (one unit)`,
       });
-      expect((await payer.call('POST', '/api/user/amount', { amount: UNIT })).body).toMatchObject({ success: false, message: `the top-up amount cannot be less than ${2 * UNIT}` });
+      expect((await payer.call('POST', '/api/user/amount', { amount: UNIT })).body).toMatchObject({
+        success: false,
+        message: `the top-up amount cannot be less than ${2 * UNIT}`,
+      });
       const order = await pay(payer, 3 * UNIT);
       expect(order.data.money).toBe('21.90');
       const before = await quotaOf(payer);
       expect((await notifyGet(notifyParams(order.data))).body).toBe('success');
       expect(await quotaOf(payer)).toBe(before + 3 * UNIT);
-      const rec = (await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${order.data.out_trade_no}`)).body.data!.items[0]!;
+      const rec = (
+        await payer.call<{ items: Record_[] }>('GET', `/api/user/topup/self?keyword=${order.data.out_trade_no}`)
+      ).body.data!.items[0]!;
       expect(rec).toMatchObject({ status: 'success', amount: 3, money: 21.9 });
     } finally {
       await setOption('DisplayInCurrencyEnabled', 'true');

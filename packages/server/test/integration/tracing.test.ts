@@ -20,7 +20,8 @@ interface ExportedSpan {
 }
 
 /** OTLP/JSON ids are hex; base64 (protobuf-style JSON) is turned to hex too. */
-const hex = (id: string | undefined): string => (!id ? '' : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex'));
+const hex = (id: string | undefined): string =>
+  !id ? '' : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex');
 const attr = (s: ExportedSpan, key: string): unknown => {
   const v = s.attributes.find((a) => a.key === key)?.value;
   return v && (v.intValue ?? v.stringValue ?? v.boolValue ?? v.doubleValue);
@@ -36,13 +37,19 @@ async function startReceiver(): Promise<{ url: string; spans: ExportedSpan[]; cl
       if (req.url === '/v1/traces' && req.headers['content-type']?.startsWith('application/json')) {
         const doc = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] };
         for (const rs of doc.resourceSpans)
-          for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, traceId: hex(s.traceId), spanId: hex(s.spanId), parentSpanId: hex(s.parentSpanId) });
+          for (const ss of rs.scopeSpans)
+            for (const s of ss.spans)
+              spans.push({ ...s, traceId: hex(s.traceId), spanId: hex(s.spanId), parentSpanId: hex(s.parentSpanId) });
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 describe('OpenTelemetry traces of relay calls', () => {
@@ -58,7 +65,13 @@ describe('OpenTelemetry traces of relay calls', () => {
   const gw = useGateway('sqlite', { env, user: 'traced-user', quota: 1_000_000 }, async (g) => {
     await g.root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [MODEL]: 0.002 }) });
     await g.root.call('PUT', '/api/option/', { key: 'RetryTimes', value: '1' });
-    badChannel = await addChannel(g.root, { name: 'traced-bad', key: 'bad-key', baseUrl: g.mock.url, models: MODEL, priority: 10 });
+    badChannel = await addChannel(g.root, {
+      name: 'traced-bad',
+      key: 'bad-key',
+      baseUrl: g.mock.url,
+      models: MODEL,
+      priority: 10,
+    });
     okChannel = await addChannel(g.root, { name: 'traced-ok', key: 'ok-key', baseUrl: g.mock.url, models: MODEL });
     g.mock.behaviors.set('bad-key', { failStatus: 500, failMessage: 'boom' });
   });
@@ -87,7 +100,14 @@ describe('OpenTelemetry traces of relay calls', () => {
     expect(attr(root, 'http.response.status_code')).toBe(200);
     const children = fresh.filter((s) => s !== root && s.traceId === root.traceId);
     for (const c of children) expect(c.parentSpanId).toBe(root.spanId);
-    expect(children.map((c) => c.name).sort()).toEqual(['auth', 'channel pick', 'channel pick', 'settle', 'upstream attempt', 'upstream attempt']);
+    expect(children.map((c) => c.name).sort()).toEqual([
+      'auth',
+      'channel pick',
+      'channel pick',
+      'settle',
+      'upstream attempt',
+      'upstream attempt',
+    ]);
     const attempts = children.filter((c) => c.name === 'upstream attempt');
     expect(attempts.map((a) => [attr(a, 'tollway.channel.id'), attr(a, 'http.response.status_code')])).toEqual([
       [badChannel, 500],
@@ -117,7 +137,9 @@ describe('OpenTelemetry traces of relay calls', () => {
     const root = fresh.find((s) => s.name === `relay ${SURFACE}`)!;
     expect(root.parentSpanId).toBe('');
     expect(root.traceId).not.toBe(CALLER_TRACE);
-    expect(fresh.filter((s) => s.traceId === root.traceId && s.parentSpanId === root.spanId).length).toBeGreaterThanOrEqual(4);
+    expect(
+      fresh.filter((s) => s.traceId === root.traceId && s.parentSpanId === root.spanId).length,
+    ).toBeGreaterThanOrEqual(4);
   });
 });
 
@@ -126,7 +148,11 @@ describe.each([
   ['a ratio-0 sampler', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' }, false],
   [
     'callers trusted (OTEL_TRUST_CALLER_SAMPLING=true)',
-    { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0', OTEL_TRUST_CALLER_SAMPLING: 'true' },
+    {
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+      OTEL_TRUST_CALLER_SAMPLING: 'true',
+    },
     true,
   ],
 ])('traces under %s', (_, settings: Record<string, string>, trusted: boolean) => {
@@ -148,25 +174,30 @@ describe.each([
       body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'sample me?' }] }),
     });
 
-  it(trusted ? "a caller's sampled traceparent is continued" : "a caller's sampled traceparent records and exports nothing", async () => {
-    const from = gw.mock.requests.length;
-    const res = await chat({ traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` });
-    expect(res.status).toBe(200);
-    await res.text();
-    await flushTraces();
-    const [sent] = gw.mock.requests.slice(from);
-    if (trusted) {
-      const root = receiver.spans.find((s) => s.name === `relay ${SURFACE}`)!;
-      expect(root.traceId).toBe(CALLER_TRACE);
-      expect(root.parentSpanId).toBe(CALLER_SPAN);
-      expect(sent!.headers.traceparent).toMatch(new RegExp(`^00-${CALLER_TRACE}-[0-9a-f]{16}-01$`));
-    } else {
-      expect(receiver.spans).toEqual([]);
-      // The upstream is told the call is not sampled, in a trace that is not the caller's.
-      expect(sent!.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
-      expect(sent!.headers.traceparent).not.toContain(CALLER_TRACE);
-    }
-  });
+  it(
+    trusted
+      ? "a caller's sampled traceparent is continued"
+      : "a caller's sampled traceparent records and exports nothing",
+    async () => {
+      const from = gw.mock.requests.length;
+      const res = await chat({ traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` });
+      expect(res.status).toBe(200);
+      await res.text();
+      await flushTraces();
+      const [sent] = gw.mock.requests.slice(from);
+      if (trusted) {
+        const root = receiver.spans.find((s) => s.name === `relay ${SURFACE}`)!;
+        expect(root.traceId).toBe(CALLER_TRACE);
+        expect(root.parentSpanId).toBe(CALLER_SPAN);
+        expect(sent!.headers.traceparent).toMatch(new RegExp(`^00-${CALLER_TRACE}-[0-9a-f]{16}-01$`));
+      } else {
+        expect(receiver.spans).toEqual([]);
+        // The upstream is told the call is not sampled, in a trace that is not the caller's.
+        expect(sent!.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+        expect(sent!.headers.traceparent).not.toContain(CALLER_TRACE);
+      }
+    },
+  );
 
   it('a call without traceparent is not sampled at ratio 0', async () => {
     const before = receiver.spans.length;

@@ -8,7 +8,8 @@ import { expectRefused } from '../support/refusal.js';
 const SECRET = '0x4AAAAAAA-test-secret';
 const SITE_KEY = '0x4AAAAAAA-test-site-key';
 const q = encodeURIComponent;
-const withToken = (url: string, token: string | undefined) => (token === undefined ? url : `${url}${url.includes('?') ? '&' : '?'}turnstile=${q(token)}`);
+const withToken = (url: string, token: string | undefined) =>
+  token === undefined ? url : `${url}${url.includes('?') ? '&' : '?'}turnstile=${q(token)}`;
 
 /** The four public calls behind the bot check, each with the message it answers when it goes through. */
 interface Endpoint {
@@ -19,12 +20,20 @@ interface Endpoint {
 
 let serial = 0;
 const endpoints: Endpoint[] = [
-  { name: 'POST /api/user/login', call: (c, tk) => c.call('POST', withToken('/api/user/login', tk), ROOT), done: 'login success' },
+  {
+    name: 'POST /api/user/login',
+    call: (c, tk) => c.call('POST', withToken('/api/user/login', tk), ROOT),
+    done: 'login success',
+  },
   {
     name: 'POST /api/user/register',
     call: (c, tk) => {
       const username = `tw${++serial}`;
-      return c.call('POST', withToken('/api/user/register', tk), { username, password: 'tw-pass-123', password2: 'tw-pass-123' });
+      return c.call('POST', withToken('/api/user/register', tk), {
+        username,
+        password: 'tw-pass-123',
+        password2: 'tw-pass-123',
+      });
     },
     done: 'register success',
   },
@@ -65,7 +74,8 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     await verifier?.close();
   });
 
-  const setOption = async (key: string, value: string) => expect((await root.call('PUT', '/api/option/', { key, value })).body).toMatchObject({ success: true });
+  const setOption = async (key: string, value: string) =>
+    expect((await root.call('PUT', '/api/option/', { key, value })).body).toMatchObject({ success: true });
   const anon = () => new Client(t.app);
   const enable = async (secret = SECRET) => {
     await setOption('TurnstileSiteKey', SITE_KEY);
@@ -92,7 +102,10 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     for (const token of [undefined, '']) {
       const res = await ep.call(anon(), token);
       expectRefused(res);
-      expect(res.body).toMatchObject({ success: false, message: 'bot check required: wait a few seconds for the Turnstile check to finish, then try again' });
+      expect(res.body).toMatchObject({
+        success: false,
+        message: 'bot check required: wait a few seconds for the Turnstile check to finish, then try again',
+      });
       expect(res.raw.headers['set-cookie']).toBeUndefined();
     }
     expect(verifier.calls).toHaveLength(0);
@@ -104,25 +117,45 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     const before = verifier.calls.length;
     const bad = await ep.call(anon(), 'forged-token');
     expectRefused(bad);
-    expect(bad.body).toMatchObject({ success: false, message: 'bot check failed: the Turnstile token was refused (invalid-input-response); please redo the check and try again' });
-    expect(verifier.calls.slice(before)).toEqual([{ secret: SECRET, response: 'forged-token', remoteip: '127.0.0.1', contentType: 'application/x-www-form-urlencoded' }]);
+    expect(bad.body).toMatchObject({
+      success: false,
+      message:
+        'bot check failed: the Turnstile token was refused (invalid-input-response); please redo the check and try again',
+    });
+    expect(verifier.calls.slice(before)).toEqual([
+      {
+        secret: SECRET,
+        response: 'forged-token',
+        remoteip: '127.0.0.1',
+        contentType: 'application/x-www-form-urlencoded',
+      },
+    ]);
 
     const token = verifier.issue();
     expect((await ep.call(anon(), token)).body).toMatchObject({ success: true });
     const again = await ep.call(anon(), token);
-    expect(again.body).toMatchObject({ success: false, message: 'bot check failed: the Turnstile token was refused (timeout-or-duplicate); please redo the check and try again' });
+    expect(again.body).toMatchObject({
+      success: false,
+      message:
+        'bot check failed: the Turnstile token was refused (timeout-or-duplicate); please redo the check and try again',
+    });
     expect(again.raw.headers['set-cookie']).toBeUndefined();
     // Only the accepted verification call mails anything (the reset address has no account).
     expect(smtp.mails.length).toBe(ep.name === 'GET /api/verification' ? mails + 1 : mails);
   });
 
-  it.each(endpoints)('$name goes through with a good token: the verifier saw the secret, the token and the caller IP', async (ep) => {
-    const token = verifier.issue();
-    const before = verifier.calls.length;
-    const res = await ep.call(anon(), token);
-    expect(res.body).toMatchObject({ success: true, message: ep.done });
-    expect(verifier.calls.slice(before)).toEqual([{ secret: SECRET, response: token, remoteip: '127.0.0.1', contentType: 'application/x-www-form-urlencoded' }]);
-  });
+  it.each(endpoints)(
+    '$name goes through with a good token: the verifier saw the secret, the token and the caller IP',
+    async (ep) => {
+      const token = verifier.issue();
+      const before = verifier.calls.length;
+      const res = await ep.call(anon(), token);
+      expect(res.body).toMatchObject({ success: true, message: ep.done });
+      expect(verifier.calls.slice(before)).toEqual([
+        { secret: SECRET, response: token, remoteip: '127.0.0.1', contentType: 'application/x-www-form-urlencoded' },
+      ]);
+    },
+  );
 
   it('a login that passed the check gives a working session; a registration that passed creates the account', async () => {
     const c = anon();
@@ -132,11 +165,24 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     expect((await c.call('GET', '/api/user/self')).body).toMatchObject({ success: true, data: { username: 'root' } });
 
     expect(
-      (await anon().call('POST', withToken('/api/user/register', verifier.issue()), { username: 'twnew', password: 'tw-pass-123', password2: 'tw-pass-123' })).body.success,
+      (
+        await anon().call('POST', withToken('/api/user/register', verifier.issue()), {
+          username: 'twnew',
+          password: 'tw-pass-123',
+          password2: 'tw-pass-123',
+        })
+      ).body.success,
     ).toBe(true);
-    const forged = await anon().call('POST', withToken('/api/user/register', 'forged'), { username: 'twforged', password: 'tw-pass-123', password2: 'tw-pass-123' });
+    const forged = await anon().call('POST', withToken('/api/user/register', 'forged'), {
+      username: 'twforged',
+      password: 'tw-pass-123',
+      password2: 'tw-pass-123',
+    });
     expect(forged.body.success).toBe(false);
-    const find = async (name: string) => (await root.call<{ items: { username: string }[] }>('GET', `/api/user/search?keyword=${name}`)).body.data!.items.map((u) => u.username);
+    const find = async (name: string) =>
+      (
+        await root.call<{ items: { username: string }[] }>('GET', `/api/user/search?keyword=${name}`)
+      ).body.data!.items.map((u) => u.username);
     expect(await find('twnew')).toEqual(['twnew']);
     expect(await find('twforged')).toEqual([]);
   });
@@ -144,7 +190,11 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
   it('refuses when the verifier does not know the configured secret', async () => {
     await setOption('TurnstileSecretKey', 'some-other-secret');
     const res = await anon().call('POST', withToken('/api/user/login', verifier.issue()), ROOT);
-    expect(res.body).toMatchObject({ success: false, message: 'bot check failed: the Turnstile token was refused (invalid-input-secret); please redo the check and try again' });
+    expect(res.body).toMatchObject({
+      success: false,
+      message:
+        'bot check failed: the Turnstile token was refused (invalid-input-secret); please redo the check and try again',
+    });
     expect(verifier.calls.at(-1)!.secret).toBe('some-other-secret');
     await setOption('TurnstileSecretKey', SECRET);
   });
@@ -153,18 +203,29 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     verifier.mode = 'garbage';
     const garbage = await anon().call('POST', withToken('/api/user/login', verifier.issue()), ROOT);
     expectRefused(garbage);
-    expect(garbage.body).toMatchObject({ success: false, message: 'bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP 500), please try again later' });
+    expect(garbage.body).toMatchObject({
+      success: false,
+      message:
+        'bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP 500), please try again later',
+    });
     verifier.mode = 'drop';
-    const dropped = await anon().call('GET', withToken(`/api/reset_password?email=${q('nobody@example.com')}`, verifier.issue()));
+    const dropped = await anon().call(
+      'GET',
+      withToken(`/api/reset_password?email=${q('nobody@example.com')}`, verifier.issue()),
+    );
     expectRefused(dropped);
-    expect(dropped.body).toMatchObject({ success: false, message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later' });
+    expect(dropped.body).toMatchObject({
+      success: false,
+      message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later',
+    });
     verifier.mode = 'answer';
   });
 
   it('lets calls through without a token again once the check is switched off', async () => {
     await setOption('TurnstileCheckEnabled', 'false');
     const before = verifier.calls.length;
-    for (const ep of endpoints) expect((await ep.call(anon(), undefined)).body).toMatchObject({ success: true, message: ep.done });
+    for (const ep of endpoints)
+      expect((await ep.call(anon(), undefined)).body).toMatchObject({ success: true, message: ep.done });
     expect(verifier.calls.length).toBe(before);
   });
 
@@ -174,7 +235,10 @@ describe.each(dialects)('Turnstile bot check on %s', (dialect) => {
     for (const ep of endpoints) {
       const res = await ep.call(anon(), 'any-token');
       expectRefused(res);
-      expect(res.body).toMatchObject({ success: false, message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later' });
+      expect(res.body).toMatchObject({
+        success: false,
+        message: 'bot check unavailable: the Turnstile verifier could not be reached, please try again later',
+      });
     }
   });
 });

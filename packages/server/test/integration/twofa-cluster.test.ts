@@ -20,7 +20,10 @@ describe('two-factor sign-in on two nodes with Redis', () => {
   afterAll(() => clock.stop());
 
   const passwordStep = async (app: TestApp) => {
-    const res = await new Client(app.app).call<Challenge>('POST', '/api/user/login', { username: 'erin', password: 'user-pass-123' });
+    const res = await new Client(app.app).call<Challenge>('POST', '/api/user/login', {
+      username: 'erin',
+      password: 'user-pass-123',
+    });
     expect(res.body.data?.require_2fa).toBe(true);
     return res.body.data!.flow_token;
   };
@@ -31,9 +34,13 @@ describe('two-factor sign-in on two nodes with Redis', () => {
     const onB = new Client(b.app);
     expect((await secondStep(onB, token, code)).body).toMatchObject({ success: true, data: { username: 'erin' } });
     expect((await onB.call('GET', '/api/user/self')).status).toBe(200);
-    expect((await secondStep(new Client(a.app), token, clock.code(secret))).body.message).toBe('the sign-in has expired, please log in again');
+    expect((await secondStep(new Client(a.app), token, clock.code(secret))).body.message).toBe(
+      'the sign-in has expired, please log in again',
+    );
     const again = await passwordStep(a);
-    expect((await secondStep(new Client(a.app), again, code)).body.message).toBe('this verification code has already been used; wait for the next one');
+    expect((await secondStep(new Client(a.app), again, code)).body.message).toBe(
+      'this verification code has already been used; wait for the next one',
+    );
   });
 
   it('wrong codes counted on one node lock the account on the other', async () => {

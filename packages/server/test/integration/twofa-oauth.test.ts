@@ -11,7 +11,12 @@ const BOT_TOKEN = '123456:telegram-bot-token';
 
 /** Telegram's login widget answer for account `id`, signed as Telegram documents it. */
 function telegramWidget(id: number): Record<string, string> {
-  const data: Record<string, string> = { id: String(id), first_name: 'Tele', username: `tg${id}`, auth_date: String(Math.floor(Date.now() / 1000)) };
+  const data: Record<string, string> = {
+    id: String(id),
+    first_name: 'Tele',
+    username: `tg${id}`,
+    auth_date: String(Math.floor(Date.now() / 1000)),
+  };
   const check = Object.keys(data)
     .sort()
     .map((k) => `${k}=${data[k]}`)
@@ -38,7 +43,8 @@ describe.each(dialects)('third-party sign-in of a two-factor user on %s', (diale
     const code = fx.mock.issueCode('github', { id, login: `gh${id}`, name: `GH ${id}`, email: null });
     return oauthCallback(c, 'github', code, st.state, st.cookie);
   };
-  const telegram = (c: Client, id: number) => c.call<Challenge & { id: number }>('GET', `/api/oauth/telegram/login?${new URLSearchParams(telegramWidget(id))}`);
+  const telegram = (c: Client, id: number) =>
+    c.call<Challenge & { id: number }>('GET', `/api/oauth/telegram/login?${new URLSearchParams(telegramWidget(id))}`);
 
   it('GitHub: a user with 2FA on gets the second step instead of a session; the code completes it', async () => {
     const first = new Client(fx.t.app);

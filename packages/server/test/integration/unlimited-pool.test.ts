@@ -53,7 +53,13 @@ describe('upstream agent without a connection limit', () => {
 
   const agent: Agent = createUpstreamAgent({ bodyTimeoutMs: HOLD_TIMEOUT_MS, connections: { maxConnsPerHost: 0 } });
   const post = async (): Promise<string> => {
-    const res = await agent.request({ origin, path: '/v1/chat/completions', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"stream":true}' });
+    const res = await agent.request({
+      origin,
+      path: '/v1/chat/completions',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"stream":true}',
+    });
     expect(res.statusCode).toBe(200);
     return res.body.text();
   };
@@ -95,7 +101,13 @@ describe('upstream agent without a connection limit', () => {
   });
 
   it('keeps the connection of a call undici refuses before sending it (an invalid header value)', async () => {
-    const refused = agent.request({ origin, path: '/v1/chat/completions', method: 'POST', headers: { 'x-bad': 'a\nb' }, body: '{}' });
+    const refused = agent.request({
+      origin,
+      path: '/v1/chat/completions',
+      method: 'POST',
+      headers: { 'x-bad': 'a\nb' },
+      body: '{}',
+    });
     await expect(refused).rejects.toThrow(/header/i);
     expect(statsOf()).toMatchObject({ connected: STREAMS, free: STREAMS });
     expect(await post()).toMatch(/data: \[DONE\]\n\n$/);

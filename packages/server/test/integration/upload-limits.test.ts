@@ -88,7 +88,9 @@ class RawUpload {
     this.socket.on('close', () => (this.closed = true));
     const length = chunked ? 'transfer-encoding: chunked' : `content-length: ${total}`;
     this.write(
-      Buffer.from(`POST ${SURFACE} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${key}\r\ncontent-type: multipart/form-data; boundary=${BOUNDARY}\r\n${length}\r\n\r\n`),
+      Buffer.from(
+        `POST ${SURFACE} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${key}\r\ncontent-type: multipart/form-data; boundary=${BOUNDARY}\r\n${length}\r\n\r\n`,
+      ),
       true,
     );
     this.write(this.form.head);
@@ -96,8 +98,13 @@ class RawUpload {
 
   private write(bytes: Buffer, raw = false): Promise<void> {
     if (this.closed || this.socket.destroyed) return Promise.resolve();
-    const data = this.chunked && !raw ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]) : bytes;
-    return new Promise((resolve) => (this.socket.write(data) ? resolve() : this.socket.once('drain', resolve).once('close', resolve)));
+    const data =
+      this.chunked && !raw
+        ? Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])
+        : bytes;
+    return new Promise((resolve) =>
+      this.socket.write(data) ? resolve() : this.socket.once('drain', resolve).once('close', resolve),
+    );
   }
 
   /** Sends file bytes until `upTo` of the file went out (stops early when the server answered or closed). */
@@ -127,7 +134,8 @@ class RawUpload {
     const at = this.text.indexOf('\r\n\r\n');
     let body = this.text.slice(at + 4);
     // A chunked answer: its chunks joined.
-    if (/\r\ntransfer-encoding: chunked/i.test(this.text.slice(0, at))) body = body.replace(/(?:^|\r\n)[0-9a-f]+\r\n/gi, '');
+    if (/\r\ntransfer-encoding: chunked/i.test(this.text.slice(0, at)))
+      body = body.replace(/(?:^|\r\n)[0-9a-f]+\r\n/gi, '');
     let json: unknown;
     try {
       json = JSON.parse(body);
@@ -157,7 +165,11 @@ class RawUpload {
 }
 
 describe('upload spools: per-caller and global caps, released on every exit', { timeout: 180_000 }, () => {
-  const env = { UPLOAD_SPOOL_CALLER_MB: String(CALLER_CAP_MB), UPLOAD_SPOOL_TOTAL_MB: String(TOTAL_CAP_MB), METRICS_TOKEN };
+  const env = {
+    UPLOAD_SPOOL_CALLER_MB: String(CALLER_CAP_MB),
+    UPLOAD_SPOOL_TOTAL_MB: String(TOTAL_CAP_MB),
+    METRICS_TOKEN,
+  };
   let port = 0;
   let otherKey = '';
   // Registered before the gateway, so it runs after the gateway's close (after-hooks run in reverse): the app's data
@@ -216,7 +228,10 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
       expect(watch.max()).toBeLessThanOrEqual(TOTAL_CAP_MB * MB);
       // Released when each answer is over: the folder is empty again.
-      await until('empty spool folder', () => spooledBytes() === 0 && fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')));
+      await until(
+        'empty spool folder',
+        () => spooledBytes() === 0 && fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')),
+      );
     } finally {
       watch.stop();
     }
@@ -237,7 +252,10 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
       expect(watch.max()).toBeLessThanOrEqual(CALLER_CAP_MB * MB);
       await Promise.all(first.map((u) => u.finish()));
       expect((await Promise.all(first.map((u) => u.answer()))).map((r) => r.status)).toEqual([200, 200]);
-      await until('empty spool folder', () => spooledBytes() === 0 && fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')));
+      await until(
+        'empty spool folder',
+        () => spooledBytes() === 0 && fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')),
+      );
     } finally {
       watch.stop();
     }
@@ -256,9 +274,23 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
   });
 
   it('an upload the client resets halfway is the client’s 499: no 5xx counted, nothing logged at error level', async () => {
-    const scrape = async () => parseSamples((await gw.t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body);
+    const scrape = async () =>
+      parseSamples(
+        (
+          await gw.t.app.inject({
+            method: 'GET',
+            url: '/metrics',
+            headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+          })
+        ).body,
+      );
     const count = (samples: ReturnType<typeof parseSamples>, cls: string) =>
-      sampleValue(samples, 'tollway_relay_requests_total', { surface: SURFACE, model: 'none', channel: 'none', status_class: cls });
+      sampleValue(samples, 'tollway_relay_requests_total', {
+        surface: SURFACE,
+        model: 'none',
+        channel: 'none',
+        status_class: cls,
+      });
     const log = gw.t.runtime.ctx.log;
     const errors = vi.spyOn(log, 'error');
     const infos = vi.spyOn(log, 'info');
@@ -273,7 +305,10 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
         return count(now, '4xx') + count(now, '5xx') > count(before, '4xx') + count(before, '5xx');
       });
       const after = await scrape();
-      expect({ '4xx': count(after, '4xx') - count(before, '4xx'), '5xx': count(after, '5xx') - count(before, '5xx') }).toEqual({ '4xx': 1, '5xx': 0 });
+      expect({
+        '4xx': count(after, '4xx') - count(before, '4xx'),
+        '5xx': count(after, '5xx') - count(before, '5xx'),
+      }).toEqual({ '4xx': 1, '5xx': 0 });
       expect(errors.mock.calls.map((c) => c.at(-1))).toEqual([]);
       expect(infos.mock.calls.map((c) => c.at(-1))).toContain('relay: the client closed the request');
       await until('empty spool folder', () => fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')));

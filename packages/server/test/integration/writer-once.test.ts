@@ -57,7 +57,8 @@ describe.each(dialects)('writer once-per-row records on %s', (dialect) => {
       progress: '100%',
       data: '',
     };
-    if (d.db.dialect === 'mysql') return Number((await d.db.kysely.insertInto('tasks').values(values).executeTakeFirstOrThrow()).insertId);
+    if (d.db.dialect === 'mysql')
+      return Number((await d.db.kysely.insertInto('tasks').values(values).executeTakeFirstOrThrow()).insertId);
     return (await d.db.kysely.insertInto('tasks').values(values).returning('id').executeTakeFirstOrThrow()).id;
   }
   const rec = (taskId: number, quota: number, column: 'charge_batch' | 'refund_batch', tag: string): WriteRecord => ({
@@ -68,10 +69,22 @@ describe.each(dialects)('writer once-per-row records on %s', (dialect) => {
     quota,
     countsRequest: false,
     once: { table: 'tasks', id: taskId, column },
-    log: logRow({ user_id: uid, type: 3, content: tag, username: 'once', model_name: 'suno_music', quota, request_id: tag }),
+    log: logRow({
+      user_id: uid,
+      type: 3,
+      content: tag,
+      username: 'once',
+      model_name: 'suno_music',
+      quota,
+      request_id: tag,
+    }),
   });
-  const quota = async () => Number((await d.db.kysely.selectFrom('users').select('quota').where('id', '=', uid).executeTakeFirstOrThrow()).quota);
-  const logCount = async (db: TestDatabase, tag: string) => (await db.db.kysely.selectFrom('logs').select('id').where('request_id', 'like', `${tag}%`).execute()).length;
+  const quota = async () =>
+    Number(
+      (await d.db.kysely.selectFrom('users').select('quota').where('id', '=', uid).executeTakeFirstOrThrow()).quota,
+    );
+  const logCount = async (db: TestDatabase, tag: string) =>
+    (await db.db.kysely.selectFrom('logs').select('id').where('request_id', 'like', `${tag}%`).execute()).length;
 
   it('a charge applies once, refunds applied once after it; copies in one batch and in later batches are dropped and reported', async () => {
     const before = await quota();
@@ -91,9 +104,18 @@ describe.each(dialects)('writer once-per-row records on %s', (dialect) => {
     w.enqueue(rec(task, -PRICE, 'refund_batch', 'a-refund-later'));
     await w.stop();
     expect(await quota()).toBe(before);
-    expect(dropped.map((r) => r.log!.content)).toEqual(['a-early-refund', 'a-charge-copy', 'a-refund-copy', 'a-refund-later']);
+    expect(dropped.map((r) => r.log!.content)).toEqual([
+      'a-early-refund',
+      'a-charge-copy',
+      'a-refund-copy',
+      'a-refund-later',
+    ]);
     expect(await logCount(d, 'a-')).toBe(2);
-    const row = await d.db.kysely.selectFrom('tasks').select(['charge_batch', 'refund_batch']).where('id', '=', task).executeTakeFirstOrThrow();
+    const row = await d.db.kysely
+      .selectFrom('tasks')
+      .select(['charge_batch', 'refund_batch'])
+      .where('id', '=', task)
+      .executeTakeFirstOrThrow();
     expect(row.charge_batch).not.toBe('');
     expect(row.refund_batch).not.toBe('');
   });

@@ -21,7 +21,12 @@ describe('SQLite writer statements', () => {
     });
     const fast = sqliteBatchStatements(d.db.sqlite!);
     await d.db.kysely.transaction().execute(async () => fast.insertLogs(rows));
-    const got = await d.db.kysely.selectFrom('logs').select(['request_id', 'quota', 'other']).where('request_id', 'like', 'w%').orderBy('id').execute();
+    const got = await d.db.kysely
+      .selectFrom('logs')
+      .select(['request_id', 'quota', 'other'])
+      .where('request_id', 'like', 'w%')
+      .orderBy('id')
+      .execute();
     expect(got).toEqual(rows.map((r, i) => ({ request_id: `w${i}`, quota: i, other: r.other ?? '' })));
   });
 
@@ -36,7 +41,12 @@ describe('SQLite writer statements', () => {
       { user_id: 2, username: 'b', model_name: 'm1', created_at: hour + 3600, token_used: 1, count: 1, quota: 1 },
     ];
     const fast = sqliteBatchStatements(d.db.sqlite!);
-    const read = () => d.db.kysely.selectFrom('quota_data').select(['user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota']).orderBy('id').execute();
+    const read = () =>
+      d.db.kysely
+        .selectFrom('quota_data')
+        .select(['user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota'])
+        .orderBy('id')
+        .execute();
     await d.db.kysely.transaction().execute(async () => fast.upsertHourly(first));
     await d.db.kysely.transaction().execute(async () => fast.upsertHourly(second));
     const viaStatements = await read();
@@ -59,6 +69,8 @@ describe('SQLite writer statements', () => {
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
-    expect(await d.db.kysely.selectFrom('logs').select('id').where('request_id', '=', 'rolled-back').execute()).toEqual([]);
+    expect(await d.db.kysely.selectFrom('logs').select('id').where('request_id', '=', 'rolled-back').execute()).toEqual(
+      [],
+    );
   });
 });

@@ -50,8 +50,16 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     for (let i = 0; i < 450; i++) w.enqueue(record(uid, 2, i));
     await w.stop();
     expect(committed.reduce((a, b) => a + b, 0)).toBe(450);
-    const u = await d.db.kysely.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', uid).executeTakeFirstOrThrow();
-    expect({ q: Number(u.quota), used: Number(u.used_quota), n: u.request_count }).toEqual({ q: 10_000 - 900, used: 900, n: 450 });
+    const u = await d.db.kysely
+      .selectFrom('users')
+      .select(['quota', 'used_quota', 'request_count'])
+      .where('id', '=', uid)
+      .executeTakeFirstOrThrow();
+    expect({ q: Number(u.quota), used: Number(u.used_quota), n: u.request_count }).toEqual({
+      q: 10_000 - 900,
+      used: 900,
+      n: 450,
+    });
     expect(
       Number(
         (
@@ -77,12 +85,27 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     fs.writeFileSync(journal, `${JSON.stringify(batch)}\n`);
     expect(await again.start()).toBe(0);
     await again.stop();
-    const u = await d.db.kysely.selectFrom('users').select(['used_quota']).where('id', '=', uid).executeTakeFirstOrThrow();
+    const u = await d.db.kysely
+      .selectFrom('users')
+      .select(['used_quota'])
+      .where('id', '=', uid)
+      .executeTakeFirstOrThrow();
     expect(Number(u.used_quota)).toBe(900 + 150);
   });
-  const usedQuota = async (uid: number) => Number((await d.db.kysely.selectFrom('users').select('used_quota').where('id', '=', uid).executeTakeFirstOrThrow()).used_quota);
+  const usedQuota = async (uid: number) =>
+    Number(
+      (await d.db.kysely.selectFrom('users').select('used_quota').where('id', '=', uid).executeTakeFirstOrThrow())
+        .used_quota,
+    );
   const rowsOf = async (prefix: string) =>
-    (await d.db.kysely.selectFrom('logs').select(['request_id', 'quota', 'content']).where('request_id', 'like', `${prefix}%`).orderBy('request_id').execute()).map((r) => ({
+    (
+      await d.db.kysely
+        .selectFrom('logs')
+        .select(['request_id', 'quota', 'content'])
+        .where('request_id', 'like', `${prefix}%`)
+        .orderBy('request_id')
+        .execute()
+    ).map((r) => ({
       id: r.request_id,
       quota: Number(r.quota),
       content: r.content,
@@ -113,7 +136,11 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
       { id: 'c-settled', quota: 25, content: '' },
     ]);
     // The console words the billed-on-recovery row from its event (the content stays the English fallback).
-    const open = await d.db.kysely.selectFrom('logs').select('other').where('request_id', '=', 'c-open').executeTakeFirstOrThrow();
+    const open = await d.db.kysely
+      .selectFrom('logs')
+      .select('other')
+      .where('request_id', '=', 'c-open')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(open.other).event).toEqual({ kind: 'unsettled_call' });
     expect(fs.readdirSync(path.join(crashDir, 'journal'))).toEqual([]);
     fs.rmSync(crashDir, { recursive: true, force: true });
@@ -158,7 +185,12 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     const uid = await userId();
     const crashDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-crash-'));
     const before = await usedQuota(uid);
-    const dead = new DurableWriter(d.db, { dataDir: crashDir, log, flushIntervalMs: 3_600_000, carryOpenCallsAfterMs: 50 });
+    const dead = new DurableWriter(d.db, {
+      dataDir: crashDir,
+      log,
+      flushIntervalMs: 3_600_000,
+      carryOpenCallsAfterMs: 50,
+    });
     await dead.start();
     await dead.begin('l-long', withId(record(uid, 500, 1), 'l-long'));
     for (let i = 0; i < 3; i++) {
@@ -209,7 +241,8 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
       // The process dies right after the applied segment is unlinked: the journal as it is then is what survives.
       const unlink = fs.promises.unlink;
       fs.promises.unlink = async (file) => {
-        for (const f of fs.readdirSync(journal)) if (path.join(journal, f) !== file) fs.copyFileSync(path.join(journal, f), path.join(snapshot, f));
+        for (const f of fs.readdirSync(journal))
+          if (path.join(journal, f) !== file) fs.copyFileSync(path.join(journal, f), path.join(snapshot, f));
         return unlink(file);
       };
       try {
@@ -264,32 +297,37 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     expect(fs.readdirSync(path.join(raceDir, 'journal'))).toEqual([]);
     fs.rmSync(raceDir, { recursive: true, force: true });
   });
-  it.each(['always', 'off'] as const)('with JOURNAL_FSYNC=%s a call opens, settles and commits the same way', async (fsync) => {
-    const uid = await userId();
-    const syncDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-fsync-'));
-    const before = await usedQuota(uid);
-    const w = new DurableWriter(d.db, { dataDir: syncDir, log, fsync });
-    await w.start();
-    await w.begin(`f-${fsync}`, withId(record(uid, 9, 1), `f-${fsync}`));
-    // Once begin resolved, the opening line is in the segment file.
-    const journal = path.join(syncDir, 'journal');
-    expect(
-      fs
-        .readdirSync(journal)
-        .map((f) => fs.readFileSync(path.join(journal, f), 'utf8'))
-        .join(''),
-    ).toContain(`"i":"f-${fsync}"`);
-    w.enqueue(withId(record(uid, 4, 1), `f-${fsync}`), `f-${fsync}`);
-    await w.stop();
-    expect(await usedQuota(uid)).toBe(before + 4);
-    expect(fs.readdirSync(journal)).toEqual([]);
-    fs.rmSync(syncDir, { recursive: true, force: true });
-  });
+  it.each(['always', 'off'] as const)(
+    'with JOURNAL_FSYNC=%s a call opens, settles and commits the same way',
+    async (fsync) => {
+      const uid = await userId();
+      const syncDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-writer-fsync-'));
+      const before = await usedQuota(uid);
+      const w = new DurableWriter(d.db, { dataDir: syncDir, log, fsync });
+      await w.start();
+      await w.begin(`f-${fsync}`, withId(record(uid, 9, 1), `f-${fsync}`));
+      // Once begin resolved, the opening line is in the segment file.
+      const journal = path.join(syncDir, 'journal');
+      expect(
+        fs
+          .readdirSync(journal)
+          .map((f) => fs.readFileSync(path.join(journal, f), 'utf8'))
+          .join(''),
+      ).toContain(`"i":"f-${fsync}"`);
+      w.enqueue(withId(record(uid, 4, 1), `f-${fsync}`), `f-${fsync}`);
+      await w.stop();
+      expect(await usedQuota(uid)).toBe(before + 4);
+      expect(fs.readdirSync(journal)).toEqual([]);
+      fs.rmSync(syncDir, { recursive: true, force: true });
+    },
+  );
 
   it('with JOURNAL_FSYNC=always, calls opening while segments rotate all resolve (no fsync on a closed descriptor)', async () => {
     const uid = await userId();
     // A RAM disk when there is one: its instant fsyncs make the race with a rotation's close likely.
-    const syncDir = fs.mkdtempSync(path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'tollway-writer-always-'));
+    const syncDir = fs.mkdtempSync(
+      path.join(fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'tollway-writer-always-'),
+    );
     const before = await usedQuota(uid);
     const w = new DurableWriter(d.db, { dataDir: syncDir, log, fsync: 'always', flushIntervalMs: 1 });
     await w.start();
@@ -323,7 +361,9 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
     });
     const w = new DurableWriter(d.db, { dataDir: dir, log });
     await w.start();
-    rows.forEach((r) => w.enqueue({ userId: uid, tokenId: 0, tokenLimited: false, channelId: 0, quota: 0, countsRequest: false, log: r }));
+    rows.forEach((r) =>
+      w.enqueue({ userId: uid, tokenId: 0, tokenLimited: false, channelId: 0, quota: 0, countsRequest: false, log: r }),
+    );
     await w.stop();
     // The reference: the same rows through Kysely's own insert, under other request ids.
     for (const r of rows)
@@ -332,14 +372,19 @@ describe.each(dialects)('durable writer on %s', (dialect) => {
         .values({ ...r, request_id: `ref-${r.request_id}` })
         .execute();
     const read = async (prefix: string) =>
-      (await d.db.kysely.selectFrom('logs').selectAll().where('request_id', 'like', `${prefix}-%`).orderBy('id').execute()).map(
-        ({ id: _id, request_id, quota, created_at, ...rest }) => ({
-          ...rest,
-          quota: Number(quota),
-          created_at: Number(created_at),
-          request_id: request_id.replace(/^ref-/, ''),
-        }),
-      );
+      (
+        await d.db.kysely
+          .selectFrom('logs')
+          .selectAll()
+          .where('request_id', 'like', `${prefix}-%`)
+          .orderBy('id')
+          .execute()
+      ).map(({ id: _id, request_id, quota, created_at, ...rest }) => ({
+        ...rest,
+        quota: Number(quota),
+        created_at: Number(created_at),
+        request_id: request_id.replace(/^ref-/, ''),
+      }));
     const written = await read('col');
     expect(written).toHaveLength(rows.length);
     expect(written).toEqual(await read('ref-col'));

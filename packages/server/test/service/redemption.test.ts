@@ -80,7 +80,9 @@ describe('redemption rules', () => {
     const normal = await oneCode();
     await codes().redeem(await t.user(), normal.key);
     await expect(codes().update(update({ id: normal.id, name: 'renamed' }), false)).rejects.toThrow(MSG.editUnused);
-    await expect(codes().update(update({ id: normal.id, status: RedemptionStatus.Unused }), true)).rejects.toThrow(MSG.enableUsed);
+    await expect(codes().update(update({ id: normal.id, status: RedemptionStatus.Unused }), true)).rejects.toThrow(
+      MSG.enableUsed,
+    );
     const gift = await oneCode({ is_gift: true, max_uses: 5 });
     await codes().redeem(await t.user(), gift.key);
     await codes().redeem(await t.user(), gift.key);

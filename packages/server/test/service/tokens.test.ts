@@ -1,7 +1,12 @@
 import { createTokenBody, TOKEN_NAME_MAX, TokenStatus, updateTokenBody } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { nowSeconds } from '../../src/lib/time.js';
-import { CANNOT_ENABLE_EXHAUSTED, CANNOT_ENABLE_EXPIRED, TOKEN_NOT_FOUND, tokensOf } from '../../src/modules/tokens/service.js';
+import {
+  CANNOT_ENABLE_EXHAUSTED,
+  CANNOT_ENABLE_EXPIRED,
+  TOKEN_NOT_FOUND,
+  tokensOf,
+} from '../../src/modules/tokens/service.js';
 import { useServiceContext } from '../support/service-context.js';
 
 const t = useServiceContext();
@@ -34,32 +39,50 @@ describe('token rules', () => {
 
   it('refuses an expiry in the past, allows -1 (never) and a future one', async () => {
     const user = await t.user();
-    await expect(tokens().create(user, create({ expired_time: nowSeconds() - 60 }))).rejects.toThrow(/expiry time is in the past/);
+    await expect(tokens().create(user, create({ expired_time: nowSeconds() - 60 }))).rejects.toThrow(
+      /expiry time is in the past/,
+    );
     await expect(tokens().create(user, create({ expired_time: -1 }))).resolves.toHaveLength(1);
     await expect(tokens().create(user, create({ expired_time: nowSeconds() + 3600 }))).resolves.toHaveLength(1);
   });
 
   it('allows only usable groups: the listed ones and the user own group', async () => {
     const user = await t.user({ group: 'team' });
-    await expect(tokens().create(user, create({ group: 'secret' }))).rejects.toThrow(/group: "secret" is not available to you/);
+    await expect(tokens().create(user, create({ group: 'secret' }))).rejects.toThrow(
+      /group: "secret" is not available to you/,
+    );
     await expect(tokens().create(user, create({ group: 'team' }))).resolves.toHaveLength(1);
     await expect(tokens().create(user, create({ group: 'vip' }))).resolves.toHaveLength(1);
     const [tok] = await tokens().create(user, create({}));
-    await expect(tokens().update(user, update({ id: tok!.id, group: 'secret' }), false)).rejects.toThrow(/not available/);
+    await expect(tokens().update(user, update({ id: tok!.id, group: 'secret' }), false)).rejects.toThrow(
+      /not available/,
+    );
   });
 
   it('checks the IP allow-list line by line', async () => {
     const user = await t.user();
-    await expect(tokens().create(user, create({ allow_ips: '10.0.0.1\nnot-an-ip' }))).rejects.toThrow(/allow_ips: "not-an-ip"/);
+    await expect(tokens().create(user, create({ allow_ips: '10.0.0.1\nnot-an-ip' }))).rejects.toThrow(
+      /allow_ips: "not-an-ip"/,
+    );
     await expect(tokens().create(user, create({ allow_ips: '10.0.0.1\n192.168.0.0/16' }))).resolves.toHaveLength(1);
   });
 
   it('does not enable an expired token unless the same update gives it a future expiry', async () => {
     const user = await t.user();
     const [tok] = await tokens().create(user, create({}));
-    await tokens().update(user, update({ id: tok!.id, expired_time: nowSeconds() - 10, status: TokenStatus.Disabled }), false);
-    await expect(tokens().update(user, update({ id: tok!.id, status: TokenStatus.Enabled }), true)).rejects.toThrow(CANNOT_ENABLE_EXPIRED);
-    const fixed = await tokens().update(user, update({ id: tok!.id, status: TokenStatus.Enabled, expired_time: -1 }), false);
+    await tokens().update(
+      user,
+      update({ id: tok!.id, expired_time: nowSeconds() - 10, status: TokenStatus.Disabled }),
+      false,
+    );
+    await expect(tokens().update(user, update({ id: tok!.id, status: TokenStatus.Enabled }), true)).rejects.toThrow(
+      CANNOT_ENABLE_EXPIRED,
+    );
+    const fixed = await tokens().update(
+      user,
+      update({ id: tok!.id, status: TokenStatus.Enabled, expired_time: -1 }),
+      false,
+    );
     expect(fixed.status).toBe(TokenStatus.Enabled);
   });
 
@@ -67,8 +90,14 @@ describe('token rules', () => {
     const user = await t.user();
     const [tok] = await tokens().create(user, create({ remain_quota: 0 }));
     await tokens().update(user, update({ id: tok!.id, status: TokenStatus.Disabled }), true);
-    await expect(tokens().update(user, update({ id: tok!.id, status: TokenStatus.Enabled }), true)).rejects.toThrow(CANNOT_ENABLE_EXHAUSTED);
-    const fixed = await tokens().update(user, update({ id: tok!.id, status: TokenStatus.Enabled, unlimited_quota: true }), false);
+    await expect(tokens().update(user, update({ id: tok!.id, status: TokenStatus.Enabled }), true)).rejects.toThrow(
+      CANNOT_ENABLE_EXHAUSTED,
+    );
+    const fixed = await tokens().update(
+      user,
+      update({ id: tok!.id, status: TokenStatus.Enabled, unlimited_quota: true }),
+      false,
+    );
     expect(fixed.status).toBe(TokenStatus.Enabled);
   });
 
@@ -76,8 +105,14 @@ describe('token rules', () => {
     const user = await t.user();
     const [tok] = await tokens().create(user, create({}));
     await expect(tokens().update(user, update({ id: tok!.id }), true)).rejects.toThrow('status is required');
-    await expect(tokens().update(user, update({ id: tok!.id, status: TokenStatus.Expired }), true)).rejects.toThrow(/status must be 1/);
-    const kept = await tokens().update(user, update({ id: tok!.id, status: TokenStatus.Exhausted, name: 'renamed' }), false);
+    await expect(tokens().update(user, update({ id: tok!.id, status: TokenStatus.Expired }), true)).rejects.toThrow(
+      /status must be 1/,
+    );
+    const kept = await tokens().update(
+      user,
+      update({ id: tok!.id, status: TokenStatus.Exhausted, name: 'renamed' }),
+      false,
+    );
     expect(kept).toMatchObject({ name: 'renamed', status: TokenStatus.Enabled });
   });
 
@@ -90,7 +125,11 @@ describe('token rules', () => {
     await expect(tokens().remove(other.id, tok!.id)).rejects.toThrow(TOKEN_NOT_FOUND);
     await tokens().remove(owner.id, tok!.id);
     await expect(tokens().get(owner.id, tok!.id)).rejects.toThrow(TOKEN_NOT_FOUND);
-    const row = await t.ctx.db.kysely.selectFrom('tokens').select('deleted_at').where('id', '=', tok!.id).executeTakeFirstOrThrow();
+    const row = await t.ctx.db.kysely
+      .selectFrom('tokens')
+      .select('deleted_at')
+      .where('id', '=', tok!.id)
+      .executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
   });
 });

@@ -11,7 +11,13 @@ import type { ConformanceFixture } from './conformance.js';
  */
 
 /** Compatibility-table clients: `openai(id)` speaks the Responses API, `openai.chat(id)` chat completions. */
-export const AI_SDK_CHAT_CLIENTS = ['ai-sdk/openai', 'ai-sdk/openai (chat completions)', 'ai-sdk/openai-compatible', 'ai-sdk/anthropic', 'ai-sdk/google'] as const;
+export const AI_SDK_CHAT_CLIENTS = [
+  'ai-sdk/openai',
+  'ai-sdk/openai (chat completions)',
+  'ai-sdk/openai-compatible',
+  'ai-sdk/anthropic',
+  'ai-sdk/google',
+] as const;
 export type AiSdkChatClient = (typeof AI_SDK_CHAT_CLIENTS)[number];
 export const AI_SDK_EMBEDDING_CLIENTS = ['ai-sdk/openai', 'ai-sdk/openai-compatible', 'ai-sdk/google'] as const;
 export type AiSdkEmbeddingClient = (typeof AI_SDK_EMBEDDING_CLIENTS)[number];
@@ -26,7 +32,13 @@ function providers(fx: ConformanceFixture) {
     anthropic: createAnthropic({ baseURL: v1, apiKey: fx.key }),
     google: createGoogleGenerativeAI({ baseURL: `${fx.base}/v1beta`, apiKey: fx.key }),
     // A gateway user turns on usage in streams and JSON-schema output (off by default for unknown endpoints).
-    compatible: createOpenAICompatible({ name: COMPATIBLE_NAME, baseURL: v1, apiKey: fx.key, includeUsage: true, supportsStructuredOutputs: true }),
+    compatible: createOpenAICompatible({
+      name: COMPATIBLE_NAME,
+      baseURL: v1,
+      apiKey: fx.key,
+      includeUsage: true,
+      supportsStructuredOutputs: true,
+    }),
   };
 }
 
@@ -48,7 +60,11 @@ export function aiSdkModel(fx: ConformanceFixture, client: AiSdkChatClient, mode
 }
 
 /** An embedding model of `client` for `modelId` through the gateway. */
-export function aiSdkEmbeddingModel(fx: ConformanceFixture, client: AiSdkEmbeddingClient, modelId: string): EmbeddingModel {
+export function aiSdkEmbeddingModel(
+  fx: ConformanceFixture,
+  client: AiSdkEmbeddingClient,
+  modelId: string,
+): EmbeddingModel {
   const p = providers(fx);
   if (client === 'ai-sdk/openai') return p.openai.embeddingModel(modelId);
   if (client === 'ai-sdk/openai-compatible') return p.compatible.embeddingModel(modelId);

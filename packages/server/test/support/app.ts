@@ -21,10 +21,20 @@ export interface TestApp {
 }
 
 /** A real server (real database of the given dialect, real services) driven through Fastify's inject. */
-export async function startTestApp(dialect: DialectName, env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestApp> {
+export async function startTestApp(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+  shared?: TestDatabase,
+): Promise<TestApp> {
   const database = shared ?? (await createTestDatabase(dialect));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-data-'));
-  const config = loadConfig({ SESSION_SECRET: 'test-secret-0123456789abcdef0123456789', CRITICAL_RATE_LIMIT: '100000', DATA_DIR: dataDir, WEB_DIST: '/nonexistent', ...env });
+  const config = loadConfig({
+    SESSION_SECRET: 'test-secret-0123456789abcdef0123456789',
+    CRITICAL_RATE_LIMIT: '100000',
+    DATA_DIR: dataDir,
+    WEB_DIST: '/nonexistent',
+    ...env,
+  });
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const runtime = await createRuntime(config, log, { db: database.db });
   const { app, router, registered } = await buildApp(runtime.ctx);
@@ -59,12 +69,22 @@ export class Client {
 
   constructor(private readonly app: FastifyInstance) {}
 
-  async call<T = unknown>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<CallResult<T>> {
+  async call<T = unknown>(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<CallResult<T>> {
     const h: Record<string, string> = { ...headers };
     if (this.cookie) h.cookie = this.cookie;
     if (this.accessToken) h.authorization = this.accessToken;
     if (this.userId !== undefined && !('new-api-user' in h)) h['new-api-user'] = String(this.userId);
-    const raw = await this.app.inject({ method: method as 'GET', url, headers: h, ...(body !== undefined ? { payload: body as object } : {}) });
+    const raw = await this.app.inject({
+      method: method as 'GET',
+      url,
+      headers: h,
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
     const setCookie = raw.headers['set-cookie'];
     const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
     if (first?.startsWith('session=')) this.cookie = first.split(';')[0]!;
@@ -97,7 +117,13 @@ export async function setupRoot(app: FastifyInstance): Promise<Client> {
 }
 
 /** Creates a user through the admin API and returns a client logged in as that user. */
-export async function createUserClient(app: FastifyInstance, admin: Client, username: string, role = 1, password = 'user-pass-123'): Promise<Client> {
+export async function createUserClient(
+  app: FastifyInstance,
+  admin: Client,
+  username: string,
+  role = 1,
+  password = 'user-pass-123',
+): Promise<Client> {
   const res = await admin.call('POST', '/api/user/', { username, password, display_name: username, role });
   if (!res.body.success) throw new Error(`create ${username} failed: ${res.body.message}`);
   const c = new Client(app);

@@ -39,8 +39,14 @@ export const bedrockChunk = (event: unknown): Buffer =>
 
 /** A Bedrock exception message (e.g. throttlingException mid-stream). */
 export const bedrockException = (type: string, message: string): Buffer =>
-  eventStreamMessage({ ':exception-type': type, ':content-type': 'application/json', ':message-type': 'exception' }, JSON.stringify({ message }));
+  eventStreamMessage(
+    { ':exception-type': type, ':content-type': 'application/json', ':message-type': 'exception' },
+    JSON.stringify({ message }),
+  );
 
 /** A Bedrock ConverseStream event (messageStart, contentBlockDelta, messageStop, metadata, …). */
 export const converseEvent = (name: string, body: unknown): Buffer =>
-  eventStreamMessage({ ':event-type': name, ':content-type': 'application/json', ':message-type': 'event' }, JSON.stringify(body));
+  eventStreamMessage(
+    { ':event-type': name, ':content-type': 'application/json', ':message-type': 'event' },
+    JSON.stringify(body),
+  );

@@ -40,7 +40,13 @@ export async function startChannelMock(): Promise<ChannelMock> {
       mock.seen.push({ method: req.method ?? '', path: url.pathname + url.search, auth, body });
       const key = url.searchParams.get('key') ?? auth.replace(/^Bearer /, '');
       if (key !== GOOD_KEY && key !== SLOW_KEY) {
-        return json(res, 401, { error: { message: `Incorrect API key provided: ${key}`, type: 'invalid_request_error', code: 'invalid_api_key' } });
+        return json(res, 401, {
+          error: {
+            message: `Incorrect API key provided: ${key}`,
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        });
       }
       const answer = () => {
         switch (url.pathname) {

@@ -21,7 +21,13 @@ export const CHANNELS: readonly ChannelKind[] = ['openai', 'anthropic', 'gemini'
 export const COMPAT_SEPARATOR = ' · ';
 
 /** One cell of the compatibility table: a test named `<client> · <feature> · <channel>`. */
-export function compat(client: string, feature: string, channel: ChannelKind, fn: () => Promise<unknown> | unknown, timeout?: number): void {
+export function compat(
+  client: string,
+  feature: string,
+  channel: ChannelKind,
+  fn: () => Promise<unknown> | unknown,
+  timeout?: number,
+): void {
   it(
     [client, feature, channel].join(COMPAT_SEPARATOR),
     async () => {

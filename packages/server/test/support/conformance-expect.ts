@@ -34,7 +34,8 @@ export function upstreamCall(fx: ConformanceFixture, channel: ChannelKind, path:
   return r;
 }
 
-const partsText = (parts: unknown): string => ((Array.isArray(parts) ? parts : []) as Part[]).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+const partsText = (parts: unknown): string =>
+  ((Array.isArray(parts) ? parts : []) as Part[]).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
 const contentText = (content: unknown): string => (typeof content === 'string' ? content : partsText(content));
 
 /** The system prompt an upstream request carries, as text. */
@@ -60,14 +61,21 @@ export function rolesOf(r: VendorRequest): string[] {
       Array.isArray(m.content) && (m.content as Part[]).some((p) => p.type === 'tool_result') ? 'tool' : m.role,
     );
   }
-  return ((r.body.messages ?? []) as { role: string }[]).map((m) => m.role).filter((role) => role !== 'system' && role !== 'developer');
+  return ((r.body.messages ?? []) as { role: string }[])
+    .map((m) => m.role)
+    .filter((role) => role !== 'system' && role !== 'developer');
 }
 
 /** Name and parameter schema of every tool an upstream request offers. */
 export function toolsOf(r: VendorRequest): { name: string; schema: unknown }[] {
   const tools = (r.body.tools ?? []) as Body[];
   if (r.vendor === 'gemini')
-    return tools.flatMap((t) => ((t.functionDeclarations ?? []) as Body[]).map((d) => ({ name: String(d.name), schema: d.parametersJsonSchema ?? d.parameters })));
+    return tools.flatMap((t) =>
+      ((t.functionDeclarations ?? []) as Body[]).map((d) => ({
+        name: String(d.name),
+        schema: d.parametersJsonSchema ?? d.parameters,
+      })),
+    );
   if (r.vendor === 'anthropic') return tools.map((t) => ({ name: String(t.name), schema: t.input_schema }));
   if (r.path === '/v1/responses') return tools.map((t) => ({ name: String(t.name), schema: t.parameters }));
   return tools.map((t) => ({ name: String((t.function as Body).name), schema: (t.function as Body).parameters }));
@@ -79,22 +87,35 @@ export function structuredSchemaOf(r: VendorRequest): unknown {
   if (r.vendor === 'anthropic') return ((b.output_config as Body | undefined)?.format as Body | undefined)?.schema;
   if (r.vendor === 'gemini') {
     const config = (b.generationConfig ?? {}) as Body;
-    return config.responseMimeType === 'application/json' ? (config.responseJsonSchema ?? config.responseSchema) : undefined;
+    return config.responseMimeType === 'application/json'
+      ? (config.responseJsonSchema ?? config.responseSchema)
+      : undefined;
   }
   if (r.path === '/v1/responses') return ((b.text as Body | undefined)?.format as Body | undefined)?.schema;
   return ((b.response_format as Body | undefined)?.json_schema as Body | undefined)?.schema;
 }
 
 /** The generation parameters an upstream request carries, under common names. */
-export function paramsOf(r: VendorRequest): { temperature?: unknown; topP?: unknown; maxTokens?: unknown; stop?: unknown } {
+export function paramsOf(r: VendorRequest): {
+  temperature?: unknown;
+  topP?: unknown;
+  maxTokens?: unknown;
+  stop?: unknown;
+} {
   const b = r.body;
   if (r.vendor === 'gemini') {
     const c = (b.generationConfig ?? {}) as Body;
     return { temperature: c.temperature, topP: c.topP, maxTokens: c.maxOutputTokens, stop: c.stopSequences };
   }
-  if (r.vendor === 'anthropic') return { temperature: b.temperature, topP: b.top_p, maxTokens: b.max_tokens, stop: b.stop_sequences };
+  if (r.vendor === 'anthropic')
+    return { temperature: b.temperature, topP: b.top_p, maxTokens: b.max_tokens, stop: b.stop_sequences };
   const stop = b.stop === undefined || Array.isArray(b.stop) ? b.stop : [b.stop];
-  return { temperature: b.temperature, topP: b.top_p, maxTokens: b.max_completion_tokens ?? b.max_tokens ?? b.max_output_tokens, stop };
+  return {
+    temperature: b.temperature,
+    topP: b.top_p,
+    maxTokens: b.max_completion_tokens ?? b.max_tokens ?? b.max_output_tokens,
+    stop,
+  };
 }
 
 /** Every JSON Schema `type` in a schema, lower-case expected on the JSON Schema vendors. */
@@ -103,6 +124,8 @@ export function schemaTypes(schema: unknown): string[] {
   if (Array.isArray(schema)) return schema.flatMap(schemaTypes);
   const node = schema as Body;
   const own = (Array.isArray(node.type) ? node.type : [node.type]).filter((t): t is string => typeof t === 'string');
-  const nested = Object.entries(node).flatMap(([k, v]) => (k === 'enum' || k === 'const' || k === 'default' ? [] : schemaTypes(v)));
+  const nested = Object.entries(node).flatMap(([k, v]) =>
+    k === 'enum' || k === 'const' || k === 'default' ? [] : schemaTypes(v),
+  );
   return [...own, ...nested];
 }

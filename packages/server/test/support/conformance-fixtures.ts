@@ -9,7 +9,8 @@ import { expectSent, sentRoles, sentSystem } from './upstream-view.js';
 /** What the client conformance tests send, shared by every client's file. */
 
 /** A 1×1 transparent PNG (base64) and its size in bytes. */
-export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 export const PNG_BYTES = Buffer.from(PNG_BASE64, 'base64').length;
 
 export const SYSTEM = 'Answer in one short sentence.';
@@ -31,7 +32,11 @@ export function expectMultiTurnSent(fx: ConformanceFixture, mark: number, channe
 // Tools and structured output of the framework files (AI SDK, LangChain), as zod schemas.
 
 export const WEATHER_DESCRIPTION = 'Get the weather of a city';
-export const WEATHER_SCHEMA = z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']), days: z.number().int() });
+export const WEATHER_SCHEMA = z.object({
+  city: z.string(),
+  unit: z.enum(['celsius', 'fahrenheit']),
+  days: z.number().int(),
+});
 export const TIME_DESCRIPTION = 'Get the local time of a city';
 export const TIME_SCHEMA = z.object({ city: z.string() });
 /** What the mock vendor answers for each tool's schema. */
@@ -49,7 +54,13 @@ export const PERSON = z.object({
   address: z.object({ city: z.string(), zip: z.string() }),
 });
 /** What the mock vendor generates from PERSON's schema. */
-export const PERSON_SAMPLE = { name: SAMPLE_STRING, age: SAMPLE_NUMBER, tags: [SAMPLE_STRING], verified: SAMPLE_BOOLEAN, address: { city: SAMPLE_STRING, zip: SAMPLE_STRING } };
+export const PERSON_SAMPLE = {
+  name: SAMPLE_STRING,
+  age: SAMPLE_NUMBER,
+  tags: [SAMPLE_STRING],
+  verified: SAMPLE_BOOLEAN,
+  address: { city: SAMPLE_STRING, zip: SAMPLE_STRING },
+};
 export const PERSON_PROMPT = 'Invent a person.';
 
 /** The upstream's schema for a vendor that reads JSON Schema: lower-case types, these properties. */

@@ -7,7 +7,11 @@ import { startMockVendor, type MockVendor } from './mock-vendor.js';
 export type ChannelKind = 'openai' | 'anthropic' | 'gemini';
 
 /** The chat model each channel type serves. */
-export const CHANNEL_MODELS = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' } as const;
+export const CHANNEL_MODELS = {
+  openai: 'gpt-4o-mini',
+  anthropic: 'claude-sonnet-4-5',
+  gemini: 'gemini-2.5-flash',
+} as const;
 /** The embedding model of each channel type that has one. */
 export const EMBEDDING_MODELS = { openai: 'text-embedding-3-small', gemini: 'gemini-embedding-001' } as const;
 /** An Anthropic model without native structured output (the gateway must force a tool). */
@@ -15,11 +19,19 @@ export const ANTHROPIC_TOOL_OUTPUT_MODEL = 'claude-3-5-haiku-20241022';
 /** A Gemini model whose stream chunks all carry finishReason. */
 export const GEMINI_FINISH_EVERY_CHUNK_MODEL = 'gemini-2.0-flash';
 /** Per channel, a served model the gateway maps to `mock-error-400`: the upstream answers 400 in its own shape. */
-export const ERROR_MODELS = { openai: 'openai-bad-request', anthropic: 'anthropic-bad-request', gemini: 'gemini-bad-request' } as const;
+export const ERROR_MODELS = {
+  openai: 'openai-bad-request',
+  anthropic: 'anthropic-bad-request',
+  gemini: 'gemini-bad-request',
+} as const;
 /** The upstream error the error models are mapped to. */
 export const UPSTREAM_ERROR_MODEL = 'mock-error-400';
 /** The API key each channel sends upstream (never the caller's). */
-export const CHANNEL_KEYS = { openai: 'sk-upstream-openai', anthropic: 'sk-ant-upstream', gemini: 'gemini-upstream-key' } as const;
+export const CHANNEL_KEYS = {
+  openai: 'sk-upstream-openai',
+  anthropic: 'sk-ant-upstream',
+  gemini: 'gemini-upstream-key',
+} as const;
 
 /** The user's starting quota: enough for any suite. */
 const USER_QUOTA = 1_000_000_000;
@@ -29,7 +41,11 @@ const COMPLETION_RATIO = 2;
 const CHANNELS: { kind: ChannelKind; type: number; models: string[] }[] = [
   { kind: 'openai', type: 1, models: [CHANNEL_MODELS.openai, EMBEDDING_MODELS.openai] },
   { kind: 'anthropic', type: 14, models: [CHANNEL_MODELS.anthropic, ANTHROPIC_TOOL_OUTPUT_MODEL] },
-  { kind: 'gemini', type: 24, models: [CHANNEL_MODELS.gemini, GEMINI_FINISH_EVERY_CHUNK_MODEL, EMBEDDING_MODELS.gemini] },
+  {
+    kind: 'gemini',
+    type: 24,
+    models: [CHANNEL_MODELS.gemini, GEMINI_FINISH_EVERY_CHUNK_MODEL, EMBEDDING_MODELS.gemini],
+  },
 ];
 
 /** Every model the gateway serves in this fixture (all priced). */

@@ -30,10 +30,26 @@ interface ConsumeRow {
 
 export async function readCounters(db: Db, a: Accounts): Promise<Counters> {
   const k = db.kysely;
-  const user = await k.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', a.userId).executeTakeFirstOrThrow();
-  const limited = await k.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', a.tokens.limited).executeTakeFirstOrThrow();
-  const unlimited = await k.selectFrom('tokens').select(['used_quota']).where('id', '=', a.tokens.unlimited).executeTakeFirstOrThrow();
-  const channel = await k.selectFrom('channels').select(['used_quota']).where('id', '=', a.channelId).executeTakeFirstOrThrow();
+  const user = await k
+    .selectFrom('users')
+    .select(['quota', 'used_quota', 'request_count'])
+    .where('id', '=', a.userId)
+    .executeTakeFirstOrThrow();
+  const limited = await k
+    .selectFrom('tokens')
+    .select(['remain_quota', 'used_quota'])
+    .where('id', '=', a.tokens.limited)
+    .executeTakeFirstOrThrow();
+  const unlimited = await k
+    .selectFrom('tokens')
+    .select(['used_quota'])
+    .where('id', '=', a.tokens.unlimited)
+    .executeTakeFirstOrThrow();
+  const channel = await k
+    .selectFrom('channels')
+    .select(['used_quota'])
+    .where('id', '=', a.channelId)
+    .executeTakeFirstOrThrow();
   return {
     userQuota: Number(user.quota),
     userUsed: Number(user.used_quota),
@@ -52,7 +68,12 @@ async function consumeRows(db: Db, userId: number): Promise<ConsumeRow[]> {
     .where('type', '=', LogType.Consume)
     .where('user_id', '=', userId)
     .execute();
-  return rows.map((r) => ({ request_id: r.request_id, quota: Number(r.quota), token_id: Number(r.token_id), channel_id: Number(r.channel_id) }));
+  return rows.map((r) => ({
+    request_id: r.request_id,
+    quota: Number(r.quota),
+    token_id: Number(r.token_id),
+    channel_id: Number(r.channel_id),
+  }));
 }
 
 /**
@@ -87,7 +108,12 @@ export interface Billed {
   byChannel: number;
 }
 
-export async function auditBilling(db: Db, a: Accounts, outcomes: CallOutcome[], bound: (o: CallOutcome) => number): Promise<{ audit: BillingAudit; billed: Billed }> {
+export async function auditBilling(
+  db: Db,
+  a: Accounts,
+  outcomes: CallOutcome[],
+  bound: (o: CallOutcome) => number,
+): Promise<{ audit: BillingAudit; billed: Billed }> {
   const rows = await consumeRows(db, a.userId);
   const byId = new Map<string, ConsumeRow[]>();
   for (const r of rows) byId.set(r.request_id, [...(byId.get(r.request_id) ?? []), r]);
@@ -103,7 +129,9 @@ export async function auditBilling(db: Db, a: Accounts, outcomes: CallOutcome[],
     deliveredNotBilled: delivered.filter((o) => o.id && !byId.has(o.id)).length,
     billedTwice: [...byId.entries()].filter(([id, rs]) => id && rs.length > 1).length,
     rowsWithoutRequestId: byId.get('')?.length ?? 0,
-    rowsOverReservation: rows.filter((r) => r.quota > (known.has(r.request_id) ? bound(known.get(r.request_id)!) : maxBound)).length,
+    rowsOverReservation: rows.filter(
+      (r) => r.quota > (known.has(r.request_id) ? bound(known.get(r.request_id)!) : maxBound),
+    ).length,
     rowsOfUnseenCalls: Math.max(0, unseenRows - cutBeforeAnswer),
     errorAnswersBilled: outcomes.filter((o) => o.kind === 'error' && o.id && byId.has(o.id)).length,
   };
@@ -140,7 +168,10 @@ export interface RedisBalances {
 export async function readRedisBalances(url: string, prefix: string, a: Accounts): Promise<RedisBalances> {
   const redis = new Redis(url);
   try {
-    const [u, t] = await Promise.all([redis.hget(`${prefix}bal:u:${a.userId}`, 'b'), redis.hget(`${prefix}bal:t:${a.tokens.limited}`, 'b')]);
+    const [u, t] = await Promise.all([
+      redis.hget(`${prefix}bal:u:${a.userId}`, 'b'),
+      redis.hget(`${prefix}bal:t:${a.tokens.limited}`, 'b'),
+    ]);
     return { user: u === null ? undefined : Number(u), limitedToken: t === null ? undefined : Number(t) };
   } finally {
     redis.disconnect();
@@ -158,7 +189,8 @@ export async function untilRedisAgrees(
   for (;;) {
     const [inRedis, counters] = await Promise.all([readRedisBalances(redis.url, redis.prefix, a), readCounters(db, a)]);
     const database = { user: counters.userQuota, limitedToken: counters.limitedRemain };
-    if ((inRedis.user === database.user && inRedis.limitedToken === database.limitedToken) || Date.now() > deadline) return { redis: inRedis, database };
+    if ((inRedis.user === database.user && inRedis.limitedToken === database.limitedToken) || Date.now() > deadline)
+      return { redis: inRedis, database };
     await new Promise((r) => setTimeout(r, o.pollMs));
   }
 }

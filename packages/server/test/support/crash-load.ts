@@ -61,7 +61,10 @@ export class ChatLoad {
   async untilDelivered(n: number, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.delivered() < n && !this.halted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    if (this.delivered() < n) throw new Error(`load delivered ${this.delivered()} of ${n} calls in ${timeoutMs} ms: ${JSON.stringify(this.statuses())}`);
+    if (this.delivered() < n)
+      throw new Error(
+        `load delivered ${this.delivered()} of ${n} calls in ${timeoutMs} ms: ${JSON.stringify(this.statuses())}`,
+      );
   }
 
   /** No new call starts after this; the calls in flight end on their own (or as the server dies). */
@@ -105,7 +108,15 @@ export class ChatLoad {
       max_tokens: maxTokens,
       ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     });
-    const outcome: CallOutcome = { id: undefined, token, stream, maxTokens, bytes: Buffer.byteLength(body), kind: 'cut', startedAt: performance.now() };
+    const outcome: CallOutcome = {
+      id: undefined,
+      token,
+      stream,
+      maxTokens,
+      bytes: Buffer.byteLength(body),
+      kind: 'cut',
+      startedAt: performance.now(),
+    };
     try {
       const res = await request(`${this.opts.base}/v1/chat/completions`, {
         method: 'POST',

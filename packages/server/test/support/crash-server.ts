@@ -38,7 +38,12 @@ export async function openBackend(dialect: DialectName): Promise<CrashBackend> {
   }
   const database = await createTestDatabase(dialect);
   const redis = dialect === 'postgres' ? { url: TEST_REDIS, prefix: newRedisPrefix() } : undefined;
-  const env = { ...base, SQL_DSN: database.dsn, DATA_DIR: dir, ...(redis ? { REDIS_CONN_STRING: redis.url, REDIS_KEY_PREFIX: redis.prefix } : {}) };
+  const env = {
+    ...base,
+    SQL_DSN: database.dsn,
+    DATA_DIR: dir,
+    ...(redis ? { REDIS_CONN_STRING: redis.url, REDIS_KEY_PREFIX: redis.prefix } : {}),
+  };
   const drop = async () => {
     await database.drop();
     if (redis) await dropRedisKeys(redis.prefix);
@@ -73,7 +78,14 @@ export interface Provisioned {
 export async function provision(
   base: string,
   db: Db,
-  o: { upstream: string; channelKey: string; pricing: Pricing; userQuota: number; tokenQuota: number; tokensByApi?: boolean },
+  o: {
+    upstream: string;
+    channelKey: string;
+    pricing: Pricing;
+    userQuota: number;
+    tokenQuota: number;
+    tokensByApi?: boolean;
+  },
 ): Promise<Provisioned> {
   let cookie = '';
   const call = async (method: string, url: string, body?: unknown) => {
@@ -87,18 +99,31 @@ export async function provision(
     return Object.assign(r, { data: j.data });
   };
   await call('POST', '/api/setup', { username: 'root', password: 'root-pass-123', confirmPassword: 'root-pass-123' });
-  cookie = (await call('POST', '/api/user/login', { username: 'root', password: 'root-pass-123' })).headers.get('set-cookie')!.split(';')[0]!;
+  cookie = (await call('POST', '/api/user/login', { username: 'root', password: 'root-pass-123' })).headers
+    .get('set-cookie')!
+    .split(';')[0]!;
   const { model, modelRatio, completionRatio } = o.pricing;
   await call('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [model]: modelRatio }) });
   await call('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify({ [model]: completionRatio }) });
-  await call('POST', '/api/channel/', { mode: 'single', channel: { name: 'crash', type: 1, key: o.channelKey, base_url: o.upstream, models: model, group: 'default' } });
+  await call('POST', '/api/channel/', {
+    mode: 'single',
+    channel: { name: 'crash', type: 1, key: o.channelKey, base_url: o.upstream, models: model, group: 'default' },
+  });
   await call('PUT', '/api/user/', { id: 1, quota: o.userQuota });
-  const channel = await db.kysely.selectFrom('channels').select('id').where('name', '=', 'crash').executeTakeFirstOrThrow();
+  const channel = await db.kysely
+    .selectFrom('channels')
+    .select('id')
+    .where('name', '=', 'crash')
+    .executeTakeFirstOrThrow();
   const keys = { limited: crypto.randomBytes(24).toString('hex'), unlimited: crypto.randomBytes(24).toString('hex') };
   const tokens = { limited: 0, unlimited: 0 };
   for (const kind of ['limited', 'unlimited'] as const) {
     if (o.tokensByApi) {
-      const body = { name: `crash-${kind}`, remain_quota: kind === 'limited' ? o.tokenQuota : 0, unlimited_quota: kind === 'unlimited' };
+      const body = {
+        name: `crash-${kind}`,
+        remain_quota: kind === 'limited' ? o.tokenQuota : 0,
+        unlimited_quota: kind === 'unlimited',
+      };
       const [made] = (await call('POST', '/api/token/', body)).data as { id: number; key: string }[];
       [keys[kind], tokens[kind]] = [made!.key, made!.id];
       continue;
@@ -126,7 +151,9 @@ export async function provision(
         rate_limit_success: 0,
       })
       .execute();
-    tokens[kind] = (await db.kysely.selectFrom('tokens').select('id').where('key', '=', keys[kind]).executeTakeFirstOrThrow()).id;
+    tokens[kind] = (
+      await db.kysely.selectFrom('tokens').select('id').where('key', '=', keys[kind]).executeTakeFirstOrThrow()
+    ).id;
   }
   return { accounts: { userId: 1, channelId: channel.id, tokens }, keys };
 }

@@ -77,16 +77,24 @@ export async function configureMatrix(nodes: MatrixNodes): Promise<void> {
   };
   // Saved on each node, so neither depends on how fast the other hears of it.
   for (const root of new Set([nodes.rootAct, nodes.rootProbe])) {
-    for (const [key, value] of Object.entries(options)) expect((await root.call('PUT', '/api/option/', { key, value })).body.success, key).toBe(true);
+    for (const [key, value] of Object.entries(options))
+      expect((await root.call('PUT', '/api/option/', { key, value })).body.success, key).toBe(true);
   }
 }
 
 /** Signs `name` in on `app`, through the second step when 2FA is on. */
-async function signIn(app: TestApp, name: string, password: string, clock: TotpClock, secret?: string): Promise<Client> {
+async function signIn(
+  app: TestApp,
+  name: string,
+  password: string,
+  clock: TotpClock,
+  secret?: string,
+): Promise<Client> {
   const c = new Client(app.app);
   const res = await c.call<Challenge & { id: number }>('POST', '/api/user/login', { username: name, password });
   expect(res.body.success, res.body.message).toBe(true);
-  if (res.body.data!.require_2fa) expect((await secondStep(c, res.body.data!.flow_token, clock.code(secret!))).body.success).toBe(true);
+  if (res.body.data!.require_2fa)
+    expect((await secondStep(c, res.body.data!.flow_token, clock.code(secret!))).body.success).toBe(true);
   else c.userId = res.body.data!.id;
   return c;
 }
@@ -94,11 +102,20 @@ async function signIn(app: TestApp, name: string, password: string, clock: TotpC
 let serial = 0;
 
 /** A user (an administrator when `admin`) with two sessions, an access token, an `sk-` key, a GitHub binding and, unless `without2fa`, 2FA. */
-export async function makeSubject(nodes: MatrixNodes, label: string, opts: { admin?: boolean; without2fa?: boolean } = {}): Promise<Subject> {
+export async function makeSubject(
+  nodes: MatrixNodes,
+  label: string,
+  opts: { admin?: boolean; without2fa?: boolean } = {},
+): Promise<Subject> {
   const n = ++serial;
   const name = `cm${n}-${label}`.slice(0, 20);
   const email = `cm${n}@example.com`;
-  const created = await nodes.rootAct.call<{ id: number }>('POST', '/api/user/', { username: name, password: PASSWORD, display_name: name, role: opts.admin ? ADMIN : 1 });
+  const created = await nodes.rootAct.call<{ id: number }>('POST', '/api/user/', {
+    username: name,
+    password: PASSWORD,
+    display_name: name,
+    role: opts.admin ? ADMIN : 1,
+  });
   expect(created.body.success, created.body.message).toBe(true);
   const id = created.body.data!.id;
   const githubId = 7_000_000 + n + Math.floor(Math.random() * 1_000_000) * 10;
@@ -111,11 +128,25 @@ export async function makeSubject(nodes: MatrixNodes, label: string, opts: { adm
   const token = await session.call<string>('GET', '/api/user/token');
   expect(token.body.success, token.body.message).toBe(true);
   const { key } = await addToken(nodes.act, id);
-  return { id, name, password: PASSWORD, email, session, sessionCookie: session.cookie, other, accessToken: token.body.data!, apiKey: key, githubId, secret };
+  return {
+    id,
+    name,
+    password: PASSWORD,
+    email,
+    session,
+    sessionCookie: session.cookie,
+    other,
+    accessToken: token.body.data!,
+    apiKey: key,
+    githubId,
+    secret,
+  };
 }
 
-const withCookie = (app: TestApp, cookie: string, userId: number): Client => Object.assign(new Client(app.app), { cookie, userId });
-const viaAccessToken = (app: TestApp, s: Subject): Client => Object.assign(new Client(app.app), { accessToken: s.accessToken, userId: s.id });
+const withCookie = (app: TestApp, cookie: string, userId: number): Client =>
+  Object.assign(new Client(app.app), { cookie, userId });
+const viaAccessToken = (app: TestApp, s: Subject): Client =>
+  Object.assign(new Client(app.app), { accessToken: s.accessToken, userId: s.id });
 const outcomeOf = (status: number): Outcome => (status === 200 ? 'works' : 'ends');
 
 /** Polls of the relay on another node while the Redis bus carries an event (Date is faked: tries, not a deadline). */
@@ -128,7 +159,16 @@ const BUS_POLL_MS = 20;
  * `expected` (it is returned as it is then).
  */
 async function apiKeyOutcome(nodes: MatrixNodes, s: Subject, expected: Outcome): Promise<Outcome> {
-  const once = async () => outcomeOf((await nodes.probe.app.inject({ method: 'GET', url: '/v1/models', headers: { authorization: `Bearer ${s.apiKey}` } })).statusCode);
+  const once = async () =>
+    outcomeOf(
+      (
+        await nodes.probe.app.inject({
+          method: 'GET',
+          url: '/v1/models',
+          headers: { authorization: `Bearer ${s.apiKey}` },
+        })
+      ).statusCode,
+    );
   let outcome = await once();
   for (let i = 0; nodes.probe !== nodes.act && outcome !== expected && i < BUS_POLLS; i++) {
     await new Promise((r) => setTimeout(r, BUS_POLL_MS));
@@ -144,16 +184,34 @@ export async function probe(nodes: MatrixNodes, s: Subject, expectedApiKey: Outc
   const accessToken = await self(viaAccessToken(app, s));
   if (accessToken === 'ends') {
     // Hole 5: a stale access token must not mint an sk- key either.
-    const minted = await viaAccessToken(app, s).call('POST', '/api/token/', { name: 'minted-by-stale-token', unlimited_quota: true });
+    const minted = await viaAccessToken(app, s).call('POST', '/api/token/', {
+      name: 'minted-by-stale-token',
+      unlimited_quota: true,
+    });
     expect(minted.status, minted.body.message).toBe(401);
-    const rows = await app.database.db.kysely.selectFrom('tokens').select('id').where('name', '=', 'minted-by-stale-token').where('user_id', '=', s.id).execute();
+    const rows = await app.database.db.kysely
+      .selectFrom('tokens')
+      .select('id')
+      .where('name', '=', 'minted-by-stale-token')
+      .where('user_id', '=', s.id)
+      .execute();
     expect(rows).toEqual([]);
   }
   const apiKey = await apiKeyOutcome(nodes, s, expectedApiKey);
   const browser = new Client(app.app);
   const state = await oauthState(browser);
-  const signedIn = await oauthCallback(browser, 'github', nodes.mock.issueCode('github', { id: s.githubId, login: s.name, name: s.name, email: null }), state.state, state.cookie);
-  const twoFactor = await app.database.db.kysely.selectFrom('two_factor').select('enabled').where('user_id', '=', s.id).executeTakeFirst();
+  const signedIn = await oauthCallback(
+    browser,
+    'github',
+    nodes.mock.issueCode('github', { id: s.githubId, login: s.name, name: s.name, email: null }),
+    state.state,
+    state.cookie,
+  );
+  const twoFactor = await app.database.db.kysely
+    .selectFrom('two_factor')
+    .select('enabled')
+    .where('user_id', '=', s.id)
+    .executeTakeFirst();
   return {
     thisSession: await self(withCookie(app, s.sessionCookie, s.id)),
     otherSessions: await self(s.other),

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { connectDatabase, type DialectName, type Db } from '../../src/db/connect.js';
 
 /** The databases every data-layer test runs against; TEST_DIALECTS narrows it (e.g. `sqlite`). */
-export const dialects: DialectName[] = (process.env.TEST_DIALECTS ?? 'sqlite,postgres,mysql').split(',').map((d) => d.trim()) as DialectName[];
+export const dialects: DialectName[] = (process.env.TEST_DIALECTS ?? 'sqlite,postgres,mysql')
+  .split(',')
+  .map((d) => d.trim()) as DialectName[];
 
 /** Each dialect as the main database with the next one as the log database (one dialect alone: two of it). */
 export const logDatabasePairs = dialects.map((main, i) => [main, dialects[(i + 1) % dialects.length]!] as const);
@@ -48,7 +50,9 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   const adminUrl = dialect === 'postgres' ? PG_ADMIN : MYSQL_ADMIN;
   const admin = await connectDatabase(adminUrl, '');
   const { sql } = await import('kysely');
-  await sql.raw(`CREATE DATABASE ${name}${dialect === 'mysql' ? ' CHARACTER SET utf8mb4 COLLATE utf8mb4_bin' : ''}`).execute(admin.kysely);
+  await sql
+    .raw(`CREATE DATABASE ${name}${dialect === 'mysql' ? ' CHARACTER SET utf8mb4 COLLATE utf8mb4_bin' : ''}`)
+    .execute(admin.kysely);
   const dsn = withDatabase(adminUrl, name);
   const db = await connectDatabase(dsn, '');
   return {
@@ -57,7 +61,9 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     db,
     drop: async () => {
       await db.close();
-      await sql.raw(dialect === 'postgres' ? `DROP DATABASE IF EXISTS ${name}` : `DROP DATABASE IF EXISTS ${name}`).execute(admin.kysely);
+      await sql
+        .raw(dialect === 'postgres' ? `DROP DATABASE IF EXISTS ${name}` : `DROP DATABASE IF EXISTS ${name}`)
+        .execute(admin.kysely);
       await admin.close();
     },
   };

@@ -4,7 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from './databases.js';
-import { imageHealthCheck, NGINX_CONF, readCompose, serviceEnv, tollwayServices, volumeMounts } from './deploy-files.js';
+import {
+  imageHealthCheck,
+  NGINX_CONF,
+  readCompose,
+  serviceEnv,
+  tollwayServices,
+  volumeMounts,
+} from './deploy-files.js';
 import { loopbackConfig, startNginx, type NginxProcess } from './nginx.js';
 import { freePort, runServer, waitForStart, type ServerProcess } from './process.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
@@ -34,11 +41,16 @@ export interface ComposeCluster {
 
 /** Values for the compose file's variables (deploy/.env); the database password is unused (the DSN is local). */
 function composeVariables(): Record<string, string> {
-  return { POSTGRES_PASSWORD: 'unused', SESSION_SECRET: crypto.randomBytes(32).toString('hex'), CRYPTO_SECRET: crypto.randomBytes(32).toString('hex') };
+  return {
+    POSTGRES_PASSWORD: 'unused',
+    SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+    CRYPTO_SECRET: crypto.randomBytes(32).toString('hex'),
+  };
 }
 
 function expectHost(name: string, value: string | undefined, host: string): void {
-  if (!value || new URL(value).hostname !== host) throw new Error(`compose: ${name} should reach the ${host} service, is ${value}`);
+  if (!value || new URL(value).hostname !== host)
+    throw new Error(`compose: ${name} should reach the ${host} service, is ${value}`);
 }
 
 /**
@@ -54,8 +66,15 @@ function localEnv(
 ): Record<string, string> {
   expectHost('SQL_DSN', composeEnv.SQL_DSN, 'postgres');
   expectHost('REDIS_CONN_STRING', composeEnv.REDIS_CONN_STRING, 'redis');
-  if (!mounts.some((m) => m.target === composeEnv.DATA_DIR)) throw new Error(`compose: DATA_DIR ${composeEnv.DATA_DIR} is not on a volume`);
-  const moved = { SQL_DSN: local.dsn, REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: local.redisPrefix, DATA_DIR: local.dataDir, PORT: String(local.port) };
+  if (!mounts.some((m) => m.target === composeEnv.DATA_DIR))
+    throw new Error(`compose: DATA_DIR ${composeEnv.DATA_DIR} is not on a volume`);
+  const moved = {
+    SQL_DSN: local.dsn,
+    REDIS_CONN_STRING: TEST_REDIS,
+    REDIS_KEY_PREFIX: local.redisPrefix,
+    DATA_DIR: local.dataDir,
+    PORT: String(local.port),
+  };
   // HOST: loopback stands for the container's own network.
   return { ...composeEnv, ...moved, HOST: '127.0.0.1' };
 }
@@ -64,7 +83,10 @@ function localEnv(
 export function runHealthCheck(port: number | string): number | null {
   const [cmd, ...args] = imageHealthCheck();
   if (cmd !== 'node') throw new Error(`HEALTHCHECK runs ${cmd}`);
-  return spawnSync(process.execPath, args, { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, timeout: HEALTH_CHECK_TIMEOUT_MS }).status;
+  return spawnSync(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+    timeout: HEALTH_CHECK_TIMEOUT_MS,
+  }).status;
 }
 
 export async function startComposeCluster(): Promise<ComposeCluster> {
@@ -83,7 +105,8 @@ export async function startComposeCluster(): Promise<ComposeCluster> {
       }),
     );
   const close = async () => {
-    for (const n of nodes) if (n.server.child.exitCode === null && n.server.child.signalCode === null) n.server.child.kill('SIGKILL');
+    for (const n of nodes)
+      if (n.server.child.exitCode === null && n.server.child.signalCode === null) n.server.child.kill('SIGKILL');
     await Promise.all(nodes.map((n) => n.server.exited));
     await nginx?.stop();
     await database.drop();
@@ -95,13 +118,19 @@ export async function startComposeCluster(): Promise<ComposeCluster> {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tollway-${name}-`));
       dirs.push(dataDir);
       const port = await freePort();
-      const env = localEnv(serviceEnv(compose, name, vars), { dsn: database.dsn, redisPrefix, dataDir, port }, volumeMounts(compose.services[name]!));
+      const env = localEnv(
+        serviceEnv(compose, name, vars),
+        { dsn: database.dsn, redisPrefix, dataDir, port },
+        volumeMounts(compose.services[name]!),
+      );
       nodes.push({ name, port, env, server: runServer(env) });
     }
     await Promise.all(nodes.map((n) => waitForStart(n.server)));
     const listenPort = await freePort();
     // The upstream names the services at the PORT the compose file gives them.
-    const upstreams = Object.fromEntries(nodes.map((n) => [`${n.name}:${serviceEnv(compose, n.name, vars).PORT}`, n.port]));
+    const upstreams = Object.fromEntries(
+      nodes.map((n) => [`${n.name}:${serviceEnv(compose, n.name, vars).PORT}`, n.port]),
+    );
     const conf = fs.readFileSync(NGINX_CONF, 'utf8');
     nginx = await startNginx((dir) => loopbackConfig(conf, { dir, listenPort, upstreams }), listenPort);
   } catch (e) {

@@ -41,18 +41,25 @@ export function tollwayServices(c: Compose): string[] {
  * `${VAR?error}`, `$$` for a dollar. A required variable that is missing throws, as `docker compose` refuses.
  */
 export function interpolate(value: string, vars: Record<string, string | undefined>): string {
-  return value.replace(/\$(\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g, (_m, dollar, name, colon, op, arg, bare) => {
-    if (dollar === '$') return '$';
-    const v = vars[name ?? bare];
-    const unset = colon ? !v : v === undefined;
-    if (op === '-') return unset ? arg : v!;
-    if (op === '?' && unset) throw new Error(`compose: required variable ${name}: ${arg}`);
-    return v ?? '';
-  });
+  return value.replace(
+    /\$(\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+    (_m, dollar, name, colon, op, arg, bare) => {
+      if (dollar === '$') return '$';
+      const v = vars[name ?? bare];
+      const unset = colon ? !v : v === undefined;
+      if (op === '-') return unset ? arg : v!;
+      if (op === '?' && unset) throw new Error(`compose: required variable ${name}: ${arg}`);
+      return v ?? '';
+    },
+  );
 }
 
 /** A service's environment with the variables filled in, every value a string (as the container sees it). */
-export function serviceEnv(c: Compose, service: string, vars: Record<string, string | undefined>): Record<string, string> {
+export function serviceEnv(
+  c: Compose,
+  service: string,
+  vars: Record<string, string | undefined>,
+): Record<string, string> {
   const env = c.services[service]?.environment ?? {};
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, interpolate(String(v ?? ''), vars)]));
 }
@@ -100,7 +107,8 @@ export function readDockerfile(): DockerStage[] {
 /** An instruction's exec form (`["node", "…"]`). */
 export function execForm(args: string): string[] {
   const parsed = JSON.parse(args) as unknown;
-  if (!Array.isArray(parsed) || !parsed.every((a) => typeof a === 'string')) throw new Error(`not an exec form: ${args}`);
+  if (!Array.isArray(parsed) || !parsed.every((a) => typeof a === 'string'))
+    throw new Error(`not an exec form: ${args}`);
   return parsed;
 }
 

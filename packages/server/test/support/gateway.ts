@@ -48,7 +48,10 @@ export async function addChannel(
   if (Array.isArray(d)) return d[0] as number;
   if (d && typeof d === 'object' && 'ids' in d) return (d as { ids: number[] }).ids[0]!;
   if (d && typeof d === 'object' && 'id' in d) return (d as { id: number }).id;
-  const list = await root.call<{ items: { id: number; name: string }[] }>('GET', `/api/channel/search?keyword=${encodeURIComponent(c.name)}`);
+  const list = await root.call<{ items: { id: number; name: string }[] }>(
+    'GET',
+    `/api/channel/search?keyword=${encodeURIComponent(c.name)}`,
+  );
   return list.body.data!.items.find((x) => x.name === c.name)!.id;
 }
 
@@ -62,7 +65,14 @@ export async function setQuota(root: Client, userId: number, quota: number): Pro
 export async function addToken(
   t: TestApp,
   userId: number,
-  opts: { remainQuota?: number; unlimited?: boolean; name?: string; modelLimits?: string; allowIps?: string; expiredTime?: number } = {},
+  opts: {
+    remainQuota?: number;
+    unlimited?: boolean;
+    name?: string;
+    modelLimits?: string;
+    allowIps?: string;
+    expiredTime?: number;
+  } = {},
 ): Promise<{ key: string; id: number }> {
   const key = crypto.randomBytes(24).toString('hex');
   const values = {
@@ -89,7 +99,8 @@ export async function addToken(
   };
   const k = t.database.db.kysely;
   let id: number;
-  if (t.database.dialect === 'mysql') id = Number((await k.insertInto('tokens').values(values).executeTakeFirstOrThrow()).insertId);
+  if (t.database.dialect === 'mysql')
+    id = Number((await k.insertInto('tokens').values(values).executeTakeFirstOrThrow()).insertId);
   else id = (await k.insertInto('tokens').values(values).returning('id').executeTakeFirstOrThrow()).id;
   return { key: `sk-${key}`, id };
 }
@@ -105,5 +116,10 @@ export async function drainWriter(t: TestApp): Promise<void> {
 /** The newest log row of a model, after the durable writer has committed everything queued. */
 export async function lastLogOf(t: TestApp, model: string) {
   await drainWriter(t);
-  return t.database.db.kysely.selectFrom('logs').selectAll().where('model_name', '=', model).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  return t.database.db.kysely
+    .selectFrom('logs')
+    .selectAll()
+    .where('model_name', '=', model)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
 }

@@ -46,11 +46,15 @@ export async function startHeldStreams(opts: { releaseAt: number; timeoutMs: num
     whenOpened(n, timeoutMs) {
       if (state.opened >= n) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`only ${state.opened} of ${n} streams opened within ${timeoutMs} ms`)), timeoutMs);
+        const t = setTimeout(
+          () => reject(new Error(`only ${state.opened} of ${n} streams opened within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({ n, resolve: () => (clearTimeout(t), resolve()) });
       });
     },
-    connections: () => new Promise((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
+    connections: () =>
+      new Promise((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
     close: async () => {
       finish('call');
       server.closeAllConnections();

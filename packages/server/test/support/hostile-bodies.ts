@@ -7,7 +7,20 @@ export const nestedText = (depth: number): string => '['.repeat(depth) + ']'.rep
 export const DEEP = '__deep__';
 
 /** Values no field of a relay body accepts in that place (or, for limits, at all). */
-export const hostileValues: unknown[] = [[null], [null, null], 'x'.repeat(200_000), -1000, '-Infinity', 1.5, 1e300, -0.5, true, { a: { b: { c: [] } } }, [[[[]]]], DEEP];
+export const hostileValues: unknown[] = [
+  [null],
+  [null, null],
+  'x'.repeat(200_000),
+  -1000,
+  '-Infinity',
+  1.5,
+  1e300,
+  -0.5,
+  true,
+  { a: { b: { c: [] } } },
+  [[[[]]]],
+  DEEP,
+];
 
 /**
  * Message lists each protocol's vendor refuses with a 400 (null or missing content, content parts without a type
@@ -67,16 +80,24 @@ export const malformedMessages = {
 };
 
 /** The message fields of a route and the malformed lists swept through each (none for routes without messages). */
-export function malformedMessageFields(route: { path: string; protocol: string; fields: string[] }): { field: string; values: unknown[] }[] {
+export function malformedMessageFields(route: {
+  path: string;
+  protocol: string;
+  fields: string[];
+}): { field: string; values: unknown[] }[] {
   if (route.path === '/v1/responses') return [{ field: 'input', values: malformedMessages.responses }];
   if (route.protocol === 'anthropic') return [{ field: 'messages', values: malformedMessages.anthropic }];
-  if (route.protocol === 'gemini') return route.fields.filter((f) => f.endsWith('contents')).map((field) => ({ field, values: malformedMessages.gemini }));
+  if (route.protocol === 'gemini')
+    return route.fields
+      .filter((f) => f.endsWith('contents'))
+      .map((field) => ({ field, values: malformedMessages.gemini }));
   if (route.fields.includes('messages')) return [{ field: 'messages', values: malformedMessages.openaiChat }];
   return [];
 }
 
 /** The body text: DEEP becomes 5,000 nested arrays. */
-export const bodyText = (body: Record<string, unknown>): string => JSON.stringify(body).replace(`"${DEEP}"`, nestedText(5000));
+export const bodyText = (body: Record<string, unknown>): string =>
+  JSON.stringify(body).replace(`"${DEEP}"`, nestedText(5000));
 
 /** One protocol's routes and how to send to them and judge the answers. */
 export interface HostileSweep<R extends { path: string; label?: string; fields: string[] }, A> {
@@ -97,7 +118,9 @@ export interface HostileSweep<R extends { path: string; label?: string; fields: 
  * Sends every broken body, every hostile value in every field and every malformed value of a route's own, to every
  * route: the failures and how many were sent.
  */
-export async function sweepHostileBodies<R extends { path: string; label?: string; fields: string[] }, A>(s: HostileSweep<R, A>): Promise<{ failures: string[]; sent: number }> {
+export async function sweepHostileBodies<R extends { path: string; label?: string; fields: string[] }, A>(
+  s: HostileSweep<R, A>,
+): Promise<{ failures: string[]; sent: number }> {
   const failures: string[] = [];
   let sent = 0;
   for (const route of s.routes) {
@@ -109,13 +132,23 @@ export async function sweepHostileBodies<R extends { path: string; label?: strin
     for (const field of route.fields) {
       for (const value of hostileValues) {
         if (s.accepted(route, field, value)) continue;
-        s.expectRefusal(`${name} ${field}=${JSON.stringify(value).slice(0, 30)}`, route, await s.send(route, s.bodyWith(route, field, value)), failures);
+        s.expectRefusal(
+          `${name} ${field}=${JSON.stringify(value).slice(0, 30)}`,
+          route,
+          await s.send(route, s.bodyWith(route, field, value)),
+          failures,
+        );
         sent++;
       }
     }
     for (const { field, values } of s.malformed?.(route) ?? []) {
       for (const value of values) {
-        s.expectRefusal(`${name} ${field}=${JSON.stringify(value).slice(0, 60)}`, route, await s.send(route, s.bodyWith(route, field, value)), failures);
+        s.expectRefusal(
+          `${name} ${field}=${JSON.stringify(value).slice(0, 60)}`,
+          route,
+          await s.send(route, s.bodyWith(route, field, value)),
+          failures,
+        );
         sent++;
       }
     }

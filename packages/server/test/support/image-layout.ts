@@ -16,7 +16,10 @@ export function imageEnv(stage: DockerStage): Record<string, string> {
 
 /** Package folders npm counts as the server workspace's production dependencies in this checkout. */
 function productionPackages(): string[] {
-  const out = execFileSync('npm', ['ls', '--omit=dev', `--workspace=${SERVER_WORKSPACE}`, '--all', '--parseable'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const out = execFileSync('npm', ['ls', '--omit=dev', `--workspace=${SERVER_WORKSPACE}`, '--all', '--parseable'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   return [...new Set(out.split('\n').filter((p) => p.includes(`${path.sep}node_modules${path.sep}`)))];
 }
 
@@ -59,7 +62,8 @@ export function layOutImage(root: string): void {
     for (const pkg of production) {
       const inside = path.relative(local, pkg);
       // Top-level packages of this folder only; nested ones come with their parent.
-      if (inside.startsWith('..') || inside.includes(`node_modules${path.sep}`) || inside.startsWith(WORKSPACE_SCOPE)) continue;
+      if (inside.startsWith('..') || inside.includes(`node_modules${path.sep}`) || inside.startsWith(WORKSPACE_SCOPE))
+        continue;
       linkTree(pkg, path.join(dest, inside));
     }
   }

@@ -10,7 +10,11 @@ import type { ConformanceFixture } from './conformance.js';
  */
 
 /** Compatibility-table clients. */
-export const LANGCHAIN_CHAT_CLIENTS = ['@langchain/openai', '@langchain/openai (Responses API)', '@langchain/anthropic'] as const;
+export const LANGCHAIN_CHAT_CLIENTS = [
+  '@langchain/openai',
+  '@langchain/openai (Responses API)',
+  '@langchain/anthropic',
+] as const;
 export type LangChainChatClient = (typeof LANGCHAIN_CHAT_CLIENTS)[number];
 
 /** A chat model of `client` for `model` through the gateway. */

@@ -22,15 +22,19 @@ export interface MockVertexEmbed {
  */
 export async function startMockVertexEmbed(): Promise<MockVertexEmbed> {
   const requests: MockVertexEmbed['requests'] = [];
-  const json = (res: http.ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (res: http.ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = (req.url ?? '').split('?')[0]!;
-      if (path === '/token') return json(res, 200, { access_token: MOCK_ACCESS_TOKEN, expires_in: 3599, token_type: 'Bearer' });
-      if (req.headers.authorization !== `Bearer ${MOCK_ACCESS_TOKEN}`) return json(res, 401, { error: { code: 401, message: 'no token', status: 'UNAUTHENTICATED' } });
-      if (!/\/publishers\/google\/models\/[^/:]+:predict$/.test(path)) return json(res, 404, { error: { code: 404, message: `no route ${path}`, status: 'NOT_FOUND' } });
+      if (path === '/token')
+        return json(res, 200, { access_token: MOCK_ACCESS_TOKEN, expires_in: 3599, token_type: 'Bearer' });
+      if (req.headers.authorization !== `Bearer ${MOCK_ACCESS_TOKEN}`)
+        return json(res, 401, { error: { code: 401, message: 'no token', status: 'UNAUTHENTICATED' } });
+      if (!/\/publishers\/google\/models\/[^/:]+:predict$/.test(path))
+        return json(res, 404, { error: { code: 404, message: `no route ${path}`, status: 'NOT_FOUND' } });
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { instances?: unknown[] };
       requests.push({ path, authorization: req.headers.authorization, body });
       const predictions = (body.instances ?? []).map((_, i) => ({

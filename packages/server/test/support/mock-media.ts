@@ -26,7 +26,8 @@ export const MOCK_AUDIO_SECONDS = 90;
 
 /** A WAV file's duration from its `fmt ` and `data` chunks (as a decoder reads it); undefined for anything else. */
 function wavSeconds(bytes: Buffer): number | undefined {
-  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE') return undefined;
+  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE')
+    return undefined;
   let byteRate = 0;
   for (let at = 12; at + 8 <= bytes.length;) {
     const id = bytes.toString('latin1', at, at + 4);
@@ -38,10 +39,15 @@ function wavSeconds(bytes: Buffer): number | undefined {
   return undefined;
 }
 
-const json = (res: http.ServerResponse, body: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: http.ServerResponse, body: unknown, status = 200) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 async function formOf(req: http.IncomingMessage, raw: Buffer): Promise<MediaUpload> {
-  const form = await new Request('http://mock/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: new Uint8Array(raw) }).formData();
+  const form = await new Request('http://mock/', {
+    method: 'POST',
+    headers: { 'content-type': String(req.headers['content-type']) },
+    body: new Uint8Array(raw),
+  }).formData();
   const fields: Record<string, string> = {};
   const files: MediaUpload['files'] = {};
   for (const [name, value] of form.entries()) {
@@ -49,11 +55,21 @@ async function formOf(req: http.IncomingMessage, raw: Buffer): Promise<MediaUplo
     else {
       const bytes = Buffer.from(await value.arrayBuffer());
       const seconds = wavSeconds(bytes);
-      files[name] = { filename: value.name, size: bytes.length, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), ...(seconds === undefined ? {} : { seconds }) };
+      files[name] = {
+        filename: value.name,
+        size: bytes.length,
+        sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
+        ...(seconds === undefined ? {} : { seconds }),
+      };
     }
   }
   const length = req.headers['content-length'];
-  return { path: (req.url ?? '').split('?')[0]!, fields, files, contentLength: length === undefined ? undefined : Number(length) };
+  return {
+    path: (req.url ?? '').split('?')[0]!,
+    fields,
+    files,
+    contentLength: length === undefined ? undefined : Number(length),
+  };
 }
 
 function transcription(upload: MediaUpload): { type: string; body: string } {
@@ -65,8 +81,15 @@ function transcription(upload: MediaUpload): { type: string; body: string } {
     // One cue over the whole audio, in each format's timestamp notation.
     const at = (t: number, sep: string) =>
       `${[Math.floor(t / 3600), Math.floor(t / 60) % 60, Math.floor(t) % 60].map((n) => String(n).padStart(2, '0')).join(':')}${sep}${String(Math.round((t % 1) * 1000)).padStart(3, '0')}`;
-    if (format === 'srt') return { type: 'text/plain; charset=utf-8', body: `1\n${at(0, ',')} --> ${at(seconds, ',')}\n${MOCK_TRANSCRIPT}\n\n` };
-    return { type: 'text/vtt; charset=utf-8', body: `WEBVTT\n\n${at(0, '.')} --> ${at(seconds, '.')}\n${MOCK_TRANSCRIPT}\n\n` };
+    if (format === 'srt')
+      return {
+        type: 'text/plain; charset=utf-8',
+        body: `1\n${at(0, ',')} --> ${at(seconds, ',')}\n${MOCK_TRANSCRIPT}\n\n`,
+      };
+    return {
+      type: 'text/vtt; charset=utf-8',
+      body: `WEBVTT\n\n${at(0, '.')} --> ${at(seconds, '.')}\n${MOCK_TRANSCRIPT}\n\n`,
+    };
   }
   if (format === 'verbose_json') {
     return {
@@ -82,7 +105,13 @@ function transcription(upload: MediaUpload): { type: string; body: string } {
   }
   // gpt-4o-transcribe reports tokens; whisper-1 (json) reports its duration; translations report nothing.
   const usage = model.startsWith('gpt-4o')
-    ? { type: 'tokens', input_tokens: 40, output_tokens: 11, total_tokens: 51, input_token_details: { audio_tokens: 40, text_tokens: 0 } }
+    ? {
+        type: 'tokens',
+        input_tokens: 40,
+        output_tokens: 11,
+        total_tokens: 51,
+        input_token_details: { audio_tokens: 40, text_tokens: 0 },
+      }
     : upload.path.endsWith('transcriptions')
       ? { type: 'duration', seconds }
       : undefined;
@@ -94,7 +123,12 @@ function transcription(upload: MediaUpload): { type: string; body: string } {
  * images (generations, edits), audio (speech, transcriptions, translations) and Gemini
  * embedContent / batchEmbedContents. Returns false for any other path.
  */
-export async function answerMedia(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer, uploads: MediaUpload[]): Promise<boolean> {
+export async function answerMedia(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  raw: Buffer,
+  uploads: MediaUpload[],
+): Promise<boolean> {
   const path = (req.url ?? '').split('?')[0]!;
   const isMultipart = String(req.headers['content-type'] ?? '').startsWith('multipart/form-data');
   if (isMultipart && /\/(images\/edits|audio\/transcriptions|audio\/translations)$/.test(path)) {
@@ -102,11 +136,15 @@ export async function answerMedia(req: http.IncomingMessage, res: http.ServerRes
     uploads.push(upload);
     if (path.endsWith('/images/edits')) {
       const n = Number(upload.fields.n ?? 1);
-      json(res, { created: 1700000000, data: Array.from({ length: n }, (_, i) => ({ b64_json: Buffer.from(`edited-${i}`).toString('base64') })) });
+      json(res, {
+        created: 1700000000,
+        data: Array.from({ length: n }, (_, i) => ({ b64_json: Buffer.from(`edited-${i}`).toString('base64') })),
+      });
     } else if (upload.fields.stream === 'true') {
       // Streamed transcription events (gpt-4o-transcribe): text deltas, then the whole text with the usage.
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const delta of MOCK_TRANSCRIPT.split(' ')) res.write(`data: ${JSON.stringify({ type: 'transcript.text.delta', delta: `${delta} ` })}\n\n`);
+      for (const delta of MOCK_TRANSCRIPT.split(' '))
+        res.write(`data: ${JSON.stringify({ type: 'transcript.text.delta', delta: `${delta} ` })}\n\n`);
       const usage = { type: 'tokens', input_tokens: 30, output_tokens: 12, total_tokens: 42 };
       res.end(`data: ${JSON.stringify({ type: 'transcript.text.done', text: MOCK_TRANSCRIPT, usage })}\n\n`);
     } else {
@@ -120,11 +158,21 @@ export async function answerMedia(req: http.IncomingMessage, res: http.ServerRes
     const n = Number(body.n ?? 1);
     const model = String(body.model);
     const usage = model.startsWith('gpt-image')
-      ? { usage: { total_tokens: 4200, input_tokens: 50, output_tokens: 4150, input_tokens_details: { text_tokens: 50, image_tokens: 0 } } }
+      ? {
+          usage: {
+            total_tokens: 4200,
+            input_tokens: 50,
+            output_tokens: 4150,
+            input_tokens_details: { text_tokens: 50, image_tokens: 0 },
+          },
+        }
       : {};
     json(res, {
       created: 1700000000,
-      data: Array.from({ length: n }, (_, i) => ({ url: `https://images.example/${model}/${i}.png`, revised_prompt: String(body.prompt) })),
+      data: Array.from({ length: n }, (_, i) => ({
+        url: `https://images.example/${model}/${i}.png`,
+        revised_prompt: String(body.prompt),
+      })),
       ...usage,
     });
     return true;

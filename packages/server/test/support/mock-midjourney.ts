@@ -47,7 +47,10 @@ export interface MockMidjourney {
 }
 
 /** A 1×1 PNG. */
-export const MOCK_MJ_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mP8/x8AAwMCAO+ip1sAAAAASUVORK5CYII=', 'base64');
+export const MOCK_MJ_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mP8/x8AAwMCAO+ip1sAAAAASUVORK5CYII=',
+  'base64',
+);
 
 const SUBMIT_ACTIONS: Record<string, string> = {
   '/mj/submit/imagine': 'IMAGINE',
@@ -62,8 +65,20 @@ const SUBMIT_ACTIONS: Record<string, string> = {
 };
 
 const buttonsOf = (id: string) => [
-  ...[1, 2, 3, 4].map((i) => ({ customId: `MJ::JOB::upsample::${i}::${id}`, emoji: '', label: `U${i}`, type: 2, style: 2 })),
-  ...[1, 2, 3, 4].map((i) => ({ customId: `MJ::JOB::variation::${i}::${id}`, emoji: '', label: `V${i}`, type: 2, style: 2 })),
+  ...[1, 2, 3, 4].map((i) => ({
+    customId: `MJ::JOB::upsample::${i}::${id}`,
+    emoji: '',
+    label: `U${i}`,
+    type: 2,
+    style: 2,
+  })),
+  ...[1, 2, 3, 4].map((i) => ({
+    customId: `MJ::JOB::variation::${i}::${id}`,
+    emoji: '',
+    label: `V${i}`,
+    type: 2,
+    style: 2,
+  })),
   { customId: `MJ::JOB::reroll::0::${id}::SOLO`, emoji: '🔄', label: '', type: 2, style: 2 },
 ];
 
@@ -80,7 +95,11 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
     const hook = hooks.get(t.id);
     if (!hook) return;
     try {
-      const res = await request(hook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(t) });
+      const res = await request(hook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(t),
+      });
       await res.body.dump();
       notified.push({ url: hook, task: { ...t }, status: res.statusCode });
     } catch {
@@ -95,11 +114,30 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
       return true;
     }
     if (t.prompt.includes('never')) return false;
-    if (t.prompt.includes('fail')) Object.assign(t, { status: 'FAILURE', progress: '100%', failReason: 'Mock: the job was refused', finishTime: Date.now() });
+    if (t.prompt.includes('fail'))
+      Object.assign(t, {
+        status: 'FAILURE',
+        progress: '100%',
+        failReason: 'Mock: the job was refused',
+        finishTime: Date.now(),
+      });
     else if (t.action === 'VIDEO') {
       const videos = [1, 2].map((i) => ({ url: `${base}/videos/${t.id}-${i}.mp4` }));
-      Object.assign(t, { status: 'SUCCESS', progress: '100%', finishTime: Date.now(), videoUrl: videos[0]!.url, videoUrls: videos });
-    } else Object.assign(t, { status: 'SUCCESS', progress: '100%', imageUrl: `${base}/images/${t.id}.png`, finishTime: Date.now(), buttons: buttonsOf(t.id) });
+      Object.assign(t, {
+        status: 'SUCCESS',
+        progress: '100%',
+        finishTime: Date.now(),
+        videoUrl: videos[0]!.url,
+        videoUrls: videos,
+      });
+    } else
+      Object.assign(t, {
+        status: 'SUCCESS',
+        progress: '100%',
+        imageUrl: `${base}/images/${t.id}.png`,
+        finishTime: Date.now(),
+        buttons: buttonsOf(t.id),
+      });
     return true;
   };
 
@@ -124,12 +162,22 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
     }
     requests.push({ method: req.method ?? '', path: url.pathname, headers: req.headers, body });
     const image = /^\/images\/([^/]+)\.png$/.exec(url.pathname);
-    if (image) return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': MOCK_MJ_PNG.length }).end(MOCK_MJ_PNG);
+    if (image)
+      return void res
+        .writeHead(200, { 'content-type': 'image/png', 'content-length': MOCK_MJ_PNG.length })
+        .end(MOCK_MJ_PNG);
     if (req.headers['mj-api-secret'] !== secret) return send(res, 401, { code: 4, description: 'unauthorized' });
     const fetch = /^\/mj\/task\/([^/]+)\/fetch$/.exec(url.pathname);
     if (fetch) return send(res, 200, (await advance(fetch[1]!)) ?? null);
     const seed = /^\/mj\/task\/([^/]+)\/image-seed$/.exec(url.pathname);
-    if (seed) return send(res, 200, tasks.has(seed[1]!) ? { code: 1, description: 'success', result: '1234567890' } : { code: 4, description: 'task_not_found' });
+    if (seed)
+      return send(
+        res,
+        200,
+        tasks.has(seed[1]!)
+          ? { code: 1, description: 'success', result: '1234567890' }
+          : { code: 4, description: 'task_not_found' },
+      );
     if (url.pathname === '/mj/task/list-by-condition') {
       const ids = Array.isArray(body.ids) ? (body.ids as string[]) : [];
       const out = [];
@@ -144,7 +192,10 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
     let origin: MockMjTask | undefined;
     if (url.pathname === '/mj/submit/simple-change') {
       const [taskId = '', code = ''] = String(body.content ?? '').split(' ');
-      Object.assign(body, { taskId, action: code[0]?.toLowerCase() === 'u' ? 'UPSCALE' : code[0]?.toLowerCase() === 'v' ? 'VARIATION' : 'REROLL' });
+      Object.assign(body, {
+        taskId,
+        action: code[0]?.toLowerCase() === 'u' ? 'UPSCALE' : code[0]?.toLowerCase() === 'v' ? 'VARIATION' : 'REROLL',
+      });
     }
     if (url.pathname === '/mj/submit/video' && body.taskId !== undefined) {
       origin = tasks.get(String(body.taskId));
@@ -154,12 +205,25 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
       origin = tasks.get(String(body.taskId ?? ''));
       if (!origin) return send(res, 200, { code: 4, description: 'task_not_found', result: null });
       const custom = String(body.customId ?? '');
-      action = url.pathname !== '/mj/submit/action' ? String(body.action) : custom.includes('upsample') ? 'UPSCALE' : custom.includes('variation') ? 'VARIATION' : 'REROLL';
+      action =
+        url.pathname !== '/mj/submit/action'
+          ? String(body.action)
+          : custom.includes('upsample')
+            ? 'UPSCALE'
+            : custom.includes('variation')
+              ? 'VARIATION'
+              : 'REROLL';
     }
     if (!action) return send(res, 404, { code: 4, description: 'not found' });
-    if (prompt.includes('no-account')) return send(res, 200, { code: 3, description: 'No available account instance', result: null, properties: null });
+    if (prompt.includes('no-account'))
+      return send(res, 200, { code: 3, description: 'No available account instance', result: null, properties: null });
     if (prompt.includes('banned'))
-      return send(res, 200, { code: 24, description: 'may contain sensitive words', result: null, properties: { promptEn: prompt, bannedWord: 'banned' } });
+      return send(res, 200, {
+        code: 24,
+        description: 'may contain sensitive words',
+        result: null,
+        properties: { promptEn: prompt, bannedWord: 'banned' },
+      });
     const id = String(seq++);
     const task: MockMjTask = {
       id,
@@ -180,14 +244,31 @@ export async function startMockMidjourney(opts: { secret?: string } = {}): Promi
     };
     tasks.set(id, task);
     if (typeof body.notifyHook === 'string' && body.notifyHook) hooks.set(id, body.notifyHook);
-    if (prompt.includes('queued')) return send(res, 200, { code: 22, description: 'queued, 1 task ahead', result: id, properties: { numberOfQueues: 1 } });
-    return send(res, 200, { code: 1, description: 'Submit success', result: id, properties: { discordInstanceId: '1118138338562560102' } });
+    if (prompt.includes('queued'))
+      return send(res, 200, {
+        code: 22,
+        description: 'queued, 1 task ahead',
+        result: id,
+        properties: { numberOfQueues: 1 },
+      });
+    return send(res, 200, {
+      code: 1,
+      description: 'Submit success',
+      result: id,
+      properties: { discordInstanceId: '1118138338562560102' },
+    });
   };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => void handle(req, res, Buffer.concat(chunks).toString('utf8')).catch(() => send(res, 500, { code: 5, description: 'mock error' })));
+    req.on(
+      'end',
+      () =>
+        void handle(req, res, Buffer.concat(chunks).toString('utf8')).catch(() =>
+          send(res, 500, { code: 5, description: 'mock error' }),
+        ),
+    );
   });
   const local = await listenLocally(server);
   base = local.url;

@@ -36,13 +36,34 @@ export async function answerAnthropic(res: http.ServerResponse, body: Record<str
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   send('message_start', {
     type: 'message_start',
-    message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    message: {
+      id: 'msg_mock',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
   });
   const index = thinking.length;
   if (b.thinking) {
-    send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
-    send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: b.thinking } });
-    send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-mock' } });
+    send('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'thinking', thinking: '', signature: '' },
+    });
+    send('content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'thinking_delta', thinking: b.thinking },
+    });
+    send('content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'signature_delta', signature: 'sig-mock' },
+    });
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
   }
   send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
@@ -51,7 +72,11 @@ export async function answerAnthropic(res: http.ServerResponse, body: Record<str
     if (b.chunkDelayMs) await sleep(b.chunkDelayMs);
   }
   send('content_block_stop', { type: 'content_block_stop', index });
-  send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: b.completionTokens } });
+  send('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    usage: { output_tokens: b.completionTokens },
+  });
   send('message_stop', { type: 'message_stop' });
   res.end();
 }
@@ -71,7 +96,13 @@ export async function answerGemini(res: http.ServerResponse, path: string, b: B)
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({
-        candidates: [{ content: { role: 'model', parts: [...thought, { text: b.pieces.join('') }] }, finishReason: 'STOP', index: 0 }],
+        candidates: [
+          {
+            content: { role: 'model', parts: [...thought, { text: b.pieces.join('') }] },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
         usageMetadata,
         modelVersion: model,
         responseId: 'gem-mock',
@@ -81,11 +112,15 @@ export async function answerGemini(res: http.ServerResponse, path: string, b: B)
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   if (thought.length)
-    res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: thought }, index: 0 }], modelVersion: model, responseId: 'gem-mock' })}\r\n\r\n`);
+    res.write(
+      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: thought }, index: 0 }], modelVersion: model, responseId: 'gem-mock' })}\r\n\r\n`,
+    );
   b.pieces.forEach((piece, i) => {
     const last = i === b.pieces.length - 1;
     const chunk = {
-      candidates: [{ content: { role: 'model', parts: [{ text: piece }] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+      candidates: [
+        { content: { role: 'model', parts: [{ text: piece }] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) },
+      ],
       ...(last ? { usageMetadata } : {}),
       modelVersion: model,
       responseId: 'gem-mock',

@@ -49,7 +49,10 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
  * once; user endpoints check the bearer token.
  */
 export async function startMockOAuth(): Promise<MockOAuth> {
-  const codes = new Map<string, { provider: MockProvider; user: Record<string, unknown> | string; redirectUri?: string }>();
+  const codes = new Map<
+    string,
+    { provider: MockProvider; user: Record<string, unknown> | string; redirectUri?: string }
+  >();
   const tokens = new Map<string, { provider: MockProvider; user: Record<string, unknown> | string }>();
   const exchanges: TokenRequest[] = [];
   const issueCode = (provider: MockProvider, user: Record<string, unknown> | string): string => {
@@ -58,13 +61,23 @@ export async function startMockOAuth(): Promise<MockOAuth> {
     return code;
   };
   /** Trades a code for a token when the client and the code are right; the error answer otherwise. */
-  const exchange = (provider: MockProvider, fields: Record<string, string>, clientId: string, secret: string): [number, unknown] => {
+  const exchange = (
+    provider: MockProvider,
+    fields: Record<string, string>,
+    clientId: string,
+    secret: string,
+  ): [number, unknown] => {
     const client = MOCK_CLIENTS[provider as Exclude<MockProvider, 'wechat'>];
-    if (clientId !== client.id || secret !== client.secret) return [401, { error: 'invalid_client', error_description: 'client authentication failed' }];
+    if (clientId !== client.id || secret !== client.secret)
+      return [401, { error: 'invalid_client', error_description: 'client authentication failed' }];
     const issued = codes.get(fields.code ?? '');
-    if (!issued || issued.provider !== provider) return [400, { error: 'invalid_grant', error_description: 'the code is wrong or used' }];
+    if (!issued || issued.provider !== provider)
+      return [400, { error: 'invalid_grant', error_description: 'the code is wrong or used' }];
     if (issued.redirectUri !== undefined && fields.redirect_uri !== issued.redirectUri) {
-      return [400, { error: 'invalid_grant', error_description: 'redirect_uri differs from the authorization request' }];
+      return [
+        400,
+        { error: 'invalid_grant', error_description: 'redirect_uri differs from the authorization request' },
+      ];
     }
     codes.delete(fields.code!);
     const token = `${provider}-token-${crypto.randomBytes(8).toString('hex')}`;
@@ -82,7 +95,12 @@ export async function startMockOAuth(): Promise<MockOAuth> {
     url: '',
     env: {},
     issueCode,
-    oidcUser: { sub: 'oidc-browser-user', preferred_username: 'browser', name: 'Browser User', email: 'browser@idp.test' },
+    oidcUser: {
+      sub: 'oidc-browser-user',
+      preferred_username: 'browser',
+      name: 'Browser User',
+      email: 'browser@idp.test',
+    },
     exchanges,
     close: async () => undefined,
   };
@@ -94,19 +112,29 @@ export async function startMockOAuth(): Promise<MockOAuth> {
       const path = url.pathname;
       if (req.method === 'POST' && path === '/login/oauth/access_token') {
         // GitHub: JSON (or form) body with client_id, client_secret, code; errors come back with 200 like GitHub's.
-        const fields = (req.headers['content-type'] ?? '').includes('json') ? (JSON.parse(body) as Record<string, string>) : Object.fromEntries(new URLSearchParams(body));
-        if (!String(req.headers.accept).includes('application/json')) return send(res, 406, { error: 'send Accept: application/json' });
+        const fields = (req.headers['content-type'] ?? '').includes('json')
+          ? (JSON.parse(body) as Record<string, string>)
+          : Object.fromEntries(new URLSearchParams(body));
+        if (!String(req.headers.accept).includes('application/json'))
+          return send(res, 406, { error: 'send Accept: application/json' });
         const [, answer] = exchange('github', fields, fields.client_id ?? '', fields.client_secret ?? '');
         return send(res, 200, answer);
       }
       if (req.method === 'GET' && path === '/user') {
-        if (!req.headers['user-agent']) return send(res, 403, { message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header' });
+        if (!req.headers['user-agent'])
+          return send(res, 403, {
+            message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header',
+          });
         const user = userOf('github', req);
         return user ? send(res, 200, user) : send(res, 401, { message: 'Bad credentials' });
       }
       if (req.method === 'GET' && path === '/oidc/authorize') {
         const q = url.searchParams;
-        if (q.get('client_id') !== MOCK_CLIENTS.oidc.id || q.get('response_type') !== 'code' || !q.get('redirect_uri')) {
+        if (
+          q.get('client_id') !== MOCK_CLIENTS.oidc.id ||
+          q.get('response_type') !== 'code' ||
+          !q.get('redirect_uri')
+        ) {
           return send(res, 400, { error: 'invalid_request' });
         }
         const back = new URL(q.get('redirect_uri')!);
@@ -140,10 +168,12 @@ export async function startMockOAuth(): Promise<MockOAuth> {
         return user ? send(res, 200, user) : send(res, 401, { error: 'invalid_token' });
       }
       if (req.method === 'GET' && path === '/api/wechat/user') {
-        if (req.headers.authorization !== MOCK_WECHAT_TOKEN) return send(res, 200, { success: false, message: 'access token invalid' });
+        if (req.headers.authorization !== MOCK_WECHAT_TOKEN)
+          return send(res, 200, { success: false, message: 'access token invalid' });
         const code = url.searchParams.get('code') ?? '';
         const issued = codes.get(code);
-        if (!issued || issued.provider !== 'wechat') return send(res, 200, { success: false, message: 'invalid or expired verification code' });
+        if (!issued || issued.provider !== 'wechat')
+          return send(res, 200, { success: false, message: 'invalid or expired verification code' });
         codes.delete(code);
         exchanges.push({ provider: 'wechat', fields: { code } });
         return send(res, 200, { success: true, message: '', data: issued.user });

@@ -7,7 +7,12 @@ export const MOCK_REALTIME_USAGE = {
   total_tokens: 150,
   input_tokens: 100,
   output_tokens: 50,
-  input_token_details: { cached_tokens: 20, text_tokens: 40, audio_tokens: 60, cached_tokens_details: { text_tokens: 20, audio_tokens: 0 } },
+  input_token_details: {
+    cached_tokens: 20,
+    text_tokens: 40,
+    audio_tokens: 60,
+    cached_tokens_details: { text_tokens: 20, audio_tokens: 0 },
+  },
   output_token_details: { text_tokens: 10, audio_tokens: 40 },
 };
 
@@ -79,17 +84,31 @@ export async function startMockRealtime(): Promise<MockRealtime> {
     const url = new URL(req.url ?? '/', 'http://mock');
     const azurePreview = url.pathname === '/openai/realtime';
     const azure = azurePreview || url.pathname === '/openai/v1/realtime';
-    const key = azure ? String(req.headers['api-key'] ?? '') : String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const key = azure
+      ? String(req.headers['api-key'] ?? '')
+      : String(req.headers.authorization ?? '').replace(/^Bearer /, '');
     const known = url.pathname === '/v1/realtime' || azure;
     const status = !known ? 404 : !key ? 401 : key === 'down-key' ? 503 : 0;
     if (status) {
-      const body = JSON.stringify({ error: { message: `mock realtime refused (${status}) for key ${key}`, type: 'server_error' } });
-      socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      const body = JSON.stringify({
+        error: { message: `mock realtime refused (${status}) for key ${key}`, type: 'server_error' },
+      });
+      socket.end(
+        `HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
       return;
     }
-    const conn: RealtimeConnection = { path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, received: [], audioChars: 0 };
+    const conn: RealtimeConnection = {
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      received: [],
+      audioChars: 0,
+    };
     connections.push(conn);
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, conn, azurePreview ? conn.query.deployment! : conn.query.model!));
+    wss.handleUpgrade(req, socket, head, (ws) =>
+      serve(ws, conn, azurePreview ? conn.query.deployment! : conn.query.model!),
+    );
   });
 
   function serve(ws: WebSocket, conn: RealtimeConnection, model: string) {
@@ -112,14 +131,29 @@ export async function startMockRealtime(): Promise<MockRealtime> {
       }
       if (event.type === 'test.flood') {
         const delta = 'A'.repeat(event.size ?? 0);
-        for (let i = 0; i < (event.count ?? 0); i++) send({ type: 'response.audio.delta', response_id: 'resp_flood', delta });
+        for (let i = 0; i < (event.count ?? 0); i++)
+          send({ type: 'response.audio.delta', response_id: 'resp_flood', delta });
       }
       if (event.type === 'input_audio_buffer.append') conn.audioChars += event.audio?.length ?? 0;
       if (event.type !== 'response.create') return;
       const id = `resp_${seq}`;
-      send({ type: 'response.created', response: { id, object: 'realtime.response', status: 'in_progress', output: [], usage: null } });
-      for (const delta of ['Hello', ' there']) send({ type: 'response.text.delta', response_id: id, item_id: 'item_1', output_index: 0, content_index: 0, delta });
-      send({ type: 'response.done', response: { id, object: 'realtime.response', status: 'completed', output: [], usage: MOCK_REALTIME_USAGE } });
+      send({
+        type: 'response.created',
+        response: { id, object: 'realtime.response', status: 'in_progress', output: [], usage: null },
+      });
+      for (const delta of ['Hello', ' there'])
+        send({
+          type: 'response.text.delta',
+          response_id: id,
+          item_id: 'item_1',
+          output_index: 0,
+          content_index: 0,
+          delta,
+        });
+      send({
+        type: 'response.done',
+        response: { id, object: 'realtime.response', status: 'completed', output: [], usage: MOCK_REALTIME_USAGE },
+      });
     });
 
     /** Sends a scripted response; returns what sends the rest when it holds part of it back. */
@@ -128,8 +162,22 @@ export async function startMockRealtime(): Promise<MockRealtime> {
       const audioBytes = r.audioBytes ?? MOCK_AUDIO_BYTES_PER_TOKEN;
       const audio = Buffer.alloc(audioBytes, 1).toString('base64');
       const events: Record<string, unknown>[] = [
-        ...Array.from({ length: r.audio ?? 0 }, () => ({ type: 'response.audio.delta', response_id: id, item_id: 'item_a', output_index: 0, content_index: 0, delta: audio })),
-        ...(r.text ?? []).map((delta) => ({ type: 'response.text.delta', response_id: id, item_id: 'item_t', output_index: 0, content_index: 0, delta })),
+        ...Array.from({ length: r.audio ?? 0 }, () => ({
+          type: 'response.audio.delta',
+          response_id: id,
+          item_id: 'item_a',
+          output_index: 0,
+          content_index: 0,
+          delta: audio,
+        })),
+        ...(r.text ?? []).map((delta) => ({
+          type: 'response.text.delta',
+          response_id: id,
+          item_id: 'item_t',
+          output_index: 0,
+          content_index: 0,
+          delta,
+        })),
       ];
       const audioTokens = Math.ceil(((r.audio ?? 0) * audioBytes) / MOCK_AUDIO_BYTES_PER_TOKEN);
       const textTokens = r.text?.length ?? 0;
@@ -141,8 +189,20 @@ export async function startMockRealtime(): Promise<MockRealtime> {
         input_token_details: { cached_tokens: 0, text_tokens: inputTokens, audio_tokens: 0 },
         output_token_details: { text_tokens: textTokens, audio_tokens: audioTokens },
       };
-      const done = { type: 'response.done', response: { id, object: 'realtime.response', status: 'completed', output: [], usage: r.usage === false ? null : usage } };
-      send({ type: 'response.created', response: { id, object: 'realtime.response', status: 'in_progress', output: [], usage: null } });
+      const done = {
+        type: 'response.done',
+        response: {
+          id,
+          object: 'realtime.response',
+          status: 'completed',
+          output: [],
+          usage: r.usage === false ? null : usage,
+        },
+      };
+      send({
+        type: 'response.created',
+        response: { id, object: 'realtime.response', status: 'in_progress', output: [], usage: null },
+      });
       const first = r.holdAfter ?? events.length;
       for (const e of events.slice(0, first)) send(e);
       const rest = () => {
@@ -156,9 +216,15 @@ export async function startMockRealtime(): Promise<MockRealtime> {
 
     function transcribe(r: ScriptedTranscription) {
       const base = { item_id: r.itemId, content_index: 0 };
-      for (const delta of r.deltas ?? []) send({ type: 'conversation.item.input_audio_transcription.delta', ...base, delta });
+      for (const delta of r.deltas ?? [])
+        send({ type: 'conversation.item.input_audio_transcription.delta', ...base, delta });
       if (r.hold) return;
-      send({ type: 'conversation.item.input_audio_transcription.completed', ...base, transcript: (r.deltas ?? []).join(''), ...(r.usage ? { usage: r.usage } : {}) });
+      send({
+        type: 'conversation.item.input_audio_transcription.completed',
+        ...base,
+        transcript: (r.deltas ?? []).join(''),
+        ...(r.usage ? { usage: r.usage } : {}),
+      });
     }
   }
 

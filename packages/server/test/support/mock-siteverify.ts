@@ -31,24 +31,40 @@ export async function startMockSiteverify(secret: string): Promise<MockSiteverif
   const issued = new Set<string>();
   const used = new Set<string>();
   const calls: SiteverifyCall[] = [];
-  const answer = (res: http.ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const answer = (res: http.ServerResponse, body: unknown) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/turnstile/v0/siteverify') return void res.writeHead(404).end('not found');
+      if (req.method !== 'POST' || req.url !== '/turnstile/v0/siteverify')
+        return void res.writeHead(404).end('not found');
       const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-      const call = { secret: form.get('secret') ?? '', response: form.get('response') ?? '', remoteip: form.get('remoteip') ?? '', contentType: req.headers['content-type'] ?? '' };
+      const call = {
+        secret: form.get('secret') ?? '',
+        response: form.get('response') ?? '',
+        remoteip: form.get('remoteip') ?? '',
+        contentType: req.headers['content-type'] ?? '',
+      };
       calls.push(call);
       if (mock.mode === 'drop') return void req.socket.destroy();
-      if (mock.mode === 'garbage') return void res.writeHead(500, { 'content-type': 'text/html' }).end('<html><body>Internal error</body></html>');
+      if (mock.mode === 'garbage')
+        return void res.writeHead(500, { 'content-type': 'text/html' }).end('<html><body>Internal error</body></html>');
       if (!call.secret) return answer(res, { success: false, 'error-codes': ['missing-input-secret'] });
       if (call.secret !== secret) return answer(res, { success: false, 'error-codes': ['invalid-input-secret'] });
       if (!call.response) return answer(res, { success: false, 'error-codes': ['missing-input-response'] });
       if (used.has(call.response)) return answer(res, { success: false, 'error-codes': ['timeout-or-duplicate'] });
-      if (!issued.delete(call.response)) return answer(res, { success: false, 'error-codes': ['invalid-input-response'] });
+      if (!issued.delete(call.response))
+        return answer(res, { success: false, 'error-codes': ['invalid-input-response'] });
       used.add(call.response);
-      return answer(res, { success: true, challenge_ts: new Date().toISOString(), hostname: 'localhost', 'error-codes': [], action: '', cdata: '' });
+      return answer(res, {
+        success: true,
+        challenge_ts: new Date().toISOString(),
+        hostname: 'localhost',
+        'error-codes': [],
+        action: '',
+        cdata: '',
+      });
     });
   });
   const local = await listenLocally(server);

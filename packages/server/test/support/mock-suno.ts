@@ -33,10 +33,17 @@ export interface MockSuno {
 }
 
 const STEPS = ['SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'SUCCESS'] as const;
-const PROGRESS: Record<string, string> = { SUBMITTED: '0%', QUEUED: '0%', IN_PROGRESS: '50%', SUCCESS: '100%', FAILURE: '100%' };
+const PROGRESS: Record<string, string> = {
+  SUBMITTED: '0%',
+  QUEUED: '0%',
+  IN_PROGRESS: '50%',
+  SUCCESS: '100%',
+  FAILURE: '100%',
+};
 const FAIL_AT_POLL = 3;
 
-const json = (res: http.ServerResponse, body: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: http.ServerResponse, body: unknown, status = 200) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 const now = () => Math.floor(Date.now() / 1000);
 
 function statusAfter(t: MockSunoTask): string {
@@ -47,7 +54,8 @@ function statusAfter(t: MockSunoTask): string {
 
 function resultOf(t: MockSunoTask, status: string): unknown {
   if (status !== 'SUCCESS') return [];
-  if (t.action === 'LYRICS') return { id: t.id, status: 'complete', title: 'Mock lyrics', text: `[Verse]\n${t.prompt}` };
+  if (t.action === 'LYRICS')
+    return { id: t.id, status: 'complete', title: 'Mock lyrics', text: `[Verse]\n${t.prompt}` };
   return [1, 2].map((n) => ({
     id: `${t.clipBase}-clip${n}`,
     audio_url: `https://cdn.mock-suno.test/${t.clipBase}-${n}.mp3`,
@@ -81,7 +89,8 @@ export async function startMockSuno(): Promise<MockSuno> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.headers.authorization !== `Bearer ${MOCK_SUNO_KEY}`) return json(res, { code: 'unauthorized', message: 'invalid key', data: null }, 401);
+      if (req.headers.authorization !== `Bearer ${MOCK_SUNO_KEY}`)
+        return json(res, { code: 'unauthorized', message: 'invalid key', data: null }, 401);
       let body: Record<string, unknown>;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
@@ -94,8 +103,10 @@ export async function startMockSuno(): Promise<MockSuno> {
         const action = submit[1]!.toUpperCase() as 'MUSIC' | 'LYRICS';
         mock.submits.push({ action, body });
         const prompt = String(body.prompt ?? body.gpt_description_prompt ?? '');
-        if (body.task_id !== undefined && !mock.tasks.has(String(body.task_id))) return json(res, { code: 'error', message: 'mock: no such task to continue', data: null });
-        if (prompt.includes('refuse')) return json(res, { code: 'error', message: 'mock: prompt rejected by suno', data: null });
+        if (body.task_id !== undefined && !mock.tasks.has(String(body.task_id)))
+          return json(res, { code: 'error', message: 'mock: no such task to continue', data: null });
+        if (prompt.includes('refuse'))
+          return json(res, { code: 'error', message: 'mock: prompt rejected by suno', data: null });
         const id = crypto.randomUUID();
         mock.tasks.set(id, { id, clipBase: crypto.randomUUID(), action, prompt, polls: 0, submitTime: now() });
         return json(res, { code: 'success', message: '', data: id });

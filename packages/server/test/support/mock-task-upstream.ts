@@ -1,7 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { registerTaskPlatform } from '../../src/relay/tasks/platforms.js';
-import { TaskStatus, type TaskPlatform, type TaskState, type TaskStatus as Status } from '../../src/relay/tasks/types.js';
+import {
+  TaskStatus,
+  type TaskPlatform,
+  type TaskState,
+  type TaskStatus as Status,
+} from '../../src/relay/tasks/types.js';
 
 /**
  * A small asynchronous-task upstream: POST /submit {prompt} answers {id} (a prompt starting with "refuse"
@@ -31,8 +36,10 @@ const STEPS_TO_SUCCESS = 2;
 
 function stateOf(id: string, prompt: string, steps: number): UpstreamTask {
   if (steps === 0) return { id, status: TaskStatus.Submitted, progress: '0%' };
-  if (prompt.startsWith('fail')) return { id, status: TaskStatus.Failure, progress: '100%', fail_reason: 'upstream refused to draw' };
-  if (prompt.startsWith('never') || steps < STEPS_TO_SUCCESS) return { id, status: TaskStatus.InProgress, progress: '50%' };
+  if (prompt.startsWith('fail'))
+    return { id, status: TaskStatus.Failure, progress: '100%', fail_reason: 'upstream refused to draw' };
+  if (prompt.startsWith('never') || steps < STEPS_TO_SUCCESS)
+    return { id, status: TaskStatus.InProgress, progress: '50%' };
   return { id, status: TaskStatus.Success, progress: '100%', url: `https://cdn.example/${id}.png` };
 }
 
@@ -45,8 +52,10 @@ export async function startMockTaskUpstream(): Promise<MockTaskUpstream> {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.headers.authorization !== 'Bearer task-key') return send(401, { code: 'unauthorized', message: 'bad key' });
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.headers.authorization !== 'Bearer task-key')
+        return send(401, { code: 'unauthorized', message: 'bad key' });
       const body = JSON.parse(raw || '{}') as { prompt?: string; ids?: string[] };
       if (req.url === '/submit') {
         const prompt = String(body.prompt ?? '');
@@ -76,9 +85,17 @@ export async function startMockTaskUpstream(): Promise<MockTaskUpstream> {
 }
 
 /** A task platform speaking the mock's wire format, registered until the returned function is called. */
-export function registerFakeTaskPlatform(name: string, channelType: number, table: TaskPlatform['table'] = 'tasks'): () => void {
+export function registerFakeTaskPlatform(
+  name: string,
+  channelType: number,
+  table: TaskPlatform['table'] = 'tasks',
+): () => void {
   const post = async (url: string, key: string, body: unknown) => {
-    const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, json: (await res.json()) as unknown };
   };
   return registerTaskPlatform({
@@ -89,7 +106,8 @@ export function registerFakeTaskPlatform(name: string, channelType: number, tabl
     async submit(req) {
       const { status, json } = await post(`${req.baseUrl}/submit`, req.key, { prompt: req.body.prompt });
       const j = json as { id?: string; code?: string; message?: string };
-      if (status !== 200 || !j.id) return { ok: false, httpStatus: status, code: j.code ?? 'error', message: j.message ?? 'refused' };
+      if (status !== 200 || !j.id)
+        return { ok: false, httpStatus: status, code: j.code ?? 'error', message: j.message ?? 'refused' };
       return { ok: true, upstreamTaskId: j.id, privateData: { upstream_prompt: req.body.prompt } };
     },
     async fetchTasks(up, ids) {

@@ -30,7 +30,13 @@ export interface MockUpstream {
   url: string;
   port: number;
   /** Requests received, newest last (method, path, key, parsed body, headers). */
-  requests: { method: string; path: string; key: string; body: Record<string, unknown>; headers: http.IncomingHttpHeaders }[];
+  requests: {
+    method: string;
+    path: string;
+    key: string;
+    body: Record<string, unknown>;
+    headers: http.IncomingHttpHeaders;
+  }[];
   behaviors: Map<string, MockBehavior>;
   /** Multipart uploads received (images edits, transcriptions, translations), newest last. */
   uploads: MediaUpload[];
@@ -69,21 +75,37 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
   server.keepAliveTimeout = 60_000;
 
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) {
-    const key = (req.headers.authorization ?? '').replace(/^Bearer /, '') || String(req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? '');
+    const key =
+      (req.headers.authorization ?? '').replace(/^Bearer /, '') ||
+      String(req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? '');
     let body: Record<string, unknown>;
     try {
-      body = raw.length && !String(req.headers['content-type'] ?? '').startsWith('multipart/') ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
+      body =
+        raw.length && !String(req.headers['content-type'] ?? '').startsWith('multipart/')
+          ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>)
+          : {};
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad json', type: 'invalid_request_error' } }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'bad json', type: 'invalid_request_error' } }));
       return;
     }
     const fullPath = (req.url ?? '').split('?')[0]!;
-    if (opts.record !== false) requests.push({ method: req.method ?? '', path: fullPath, key, body, headers: req.headers });
+    if (opts.record !== false)
+      requests.push({ method: req.method ?? '', path: fullPath, key, body, headers: req.headers });
     const b = { ...DEFAULT, ...(behaviors.get(key) ?? {}) };
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
     if (b.failStatus) {
       res.writeHead(b.failStatus, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: b.failMessage ?? `mock failure ${b.failStatus} for key ${key}`, type: 'server_error', code: null } }));
+      res.end(
+        JSON.stringify({
+          error: {
+            message: b.failMessage ?? `mock failure ${b.failStatus} for key ${key}`,
+            type: 'server_error',
+            code: null,
+          },
+        }),
+      );
       return;
     }
     if (answerVendor(req, res, raw, fullPath, body, b)) return;
@@ -102,7 +124,12 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
     if (req.method === 'GET' && path === '/v1/models') {
       res
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'mock' }] }));
+        .end(
+          JSON.stringify({
+            object: 'list',
+            data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'mock' }],
+          }),
+        );
       return;
     }
     if (path === '/v1/chat/completions' && body.stream === true) {
@@ -115,7 +142,8 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
       }
       send(chatChunk(model, null, 'stop'));
       const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
-      if (wantsUsage && !b.omitUsage) send({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model, choices: [], usage });
+      if (wantsUsage && !b.omitUsage)
+        send({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model, choices: [], usage });
       res.end('data: [DONE]\n\n');
       return;
     }
@@ -130,7 +158,14 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
         ...(b.omitUsage ? {} : { usage }),
       };
     } else if (path === '/v1/completions') {
-      out = { id: 'cmpl-mock', object: 'text_completion', created: 1700000000, model, choices: [{ index: 0, text: b.pieces.join(''), finish_reason: 'stop' }], usage };
+      out = {
+        id: 'cmpl-mock',
+        object: 'text_completion',
+        created: 1700000000,
+        model,
+        choices: [{ index: 0, text: b.pieces.join(''), finish_reason: 'stop' }],
+        usage,
+      };
     } else if (path === '/v1/embeddings') {
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
       out = {
@@ -142,7 +177,9 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
     } else if (path === '/v1/moderations') {
       out = { id: 'modr-mock', model, results: [{ flagged: false, categories: {}, category_scores: {} }] };
     } else {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `mock has no ${path}`, type: 'invalid_request_error' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `mock has no ${path}`, type: 'invalid_request_error' } }));
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));

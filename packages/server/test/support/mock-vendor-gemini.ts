@@ -1,5 +1,13 @@
 import type http from 'node:http';
-import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS, base64Bytes, planAnswer, type Answer, type Turn } from './mock-vendor-plan.js';
+import {
+  MOCK_EMBEDDING,
+  MOCK_INPUT_TOKENS,
+  MOCK_OUTPUT_TOKENS,
+  base64Bytes,
+  planAnswer,
+  type Answer,
+  type Turn,
+} from './mock-vendor-plan.js';
 import { openSse, sendJson } from './mock-vendor-wire.js';
 
 type Body = Record<string, unknown>;
@@ -54,15 +62,24 @@ function configField(config: Record<string, unknown>, camel: string): unknown {
 
 function generateTurn(body: Body): Turn {
   const contents = (Array.isArray(body.contents) ? body.contents : []) as Content[];
-  const decls = ((Array.isArray(body.tools) ? body.tools : []) as { functionDeclarations?: { name?: string; parameters?: unknown; parametersJsonSchema?: unknown }[] }[]).flatMap(
-    (t) => t.functionDeclarations ?? [],
-  );
-  const tools = decls.map((d) => ({ name: String(d.name ?? ''), schema: d.parametersJsonSchema ?? d.parameters ?? {} }));
-  const calling = (body.toolConfig as { functionCallingConfig?: { mode?: string; allowedFunctionNames?: string[] } } | undefined)?.functionCallingConfig;
+  const decls = (
+    (Array.isArray(body.tools) ? body.tools : []) as {
+      functionDeclarations?: { name?: string; parameters?: unknown; parametersJsonSchema?: unknown }[];
+    }[]
+  ).flatMap((t) => t.functionDeclarations ?? []);
+  const tools = decls.map((d) => ({
+    name: String(d.name ?? ''),
+    schema: d.parametersJsonSchema ?? d.parameters ?? {},
+  }));
+  const calling = (
+    body.toolConfig as { functionCallingConfig?: { mode?: string; allowedFunctionNames?: string[] } } | undefined
+  )?.functionCallingConfig;
   const last = contents.at(-1);
   const lastParts = last && last.role !== 'model' ? (last.parts ?? []) : [];
   const results = lastParts.filter((p) => p.functionResponse).map((p) => responseText(p.functionResponse!.response));
-  const lastUser = [...contents].reverse().find((c) => c.role !== 'model' && (c.parts ?? []).some((p) => typeof p.text === 'string'));
+  const lastUser = [...contents]
+    .reverse()
+    .find((c) => c.role !== 'model' && (c.parts ?? []).some((p) => typeof p.text === 'string'));
   const inline = lastParts.find((p) => p.inlineData)?.inlineData;
   const file = lastParts.find((p) => p.fileData)?.fileData;
   const config = (body.generationConfig ?? {}) as Record<string, unknown>;
@@ -75,12 +92,20 @@ function generateTurn(body: Body): Turn {
     noTools: calling?.mode === 'NONE',
     toolResults: results.length ? results : null,
     lastUserText: (lastUser?.parts ?? []).map((p) => p.text ?? '').join(''),
-    image: inline ? { mediaType: String(inline.mimeType), bytes: base64Bytes(String(inline.data ?? '')) } : file ? { url: String(file.fileUri) } : undefined,
+    image: inline
+      ? { mediaType: String(inline.mimeType), bytes: base64Bytes(String(inline.data ?? '')) }
+      : file
+        ? { url: String(file.fileUri) }
+        : undefined,
     schema: wantsJson ? (schema ?? 'json_object') : undefined,
   };
 }
 
-const usageMetadata = () => ({ promptTokenCount: MOCK_INPUT_TOKENS, candidatesTokenCount: MOCK_OUTPUT_TOKENS, totalTokenCount: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS });
+const usageMetadata = () => ({
+  promptTokenCount: MOCK_INPUT_TOKENS,
+  candidatesTokenCount: MOCK_OUTPUT_TOKENS,
+  totalTokenCount: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS,
+});
 
 function candidate(parts: unknown[], finish: boolean) {
   return { content: { role: 'model', parts }, ...(finish ? { finishReason: 'STOP' } : {}), index: 0 };
@@ -94,17 +119,23 @@ function chunksOf(answer: Answer): unknown[][] {
 
 /** POST …:generateContent and …:streamGenerateContent?alt=sse. */
 export function answerGenerate(res: http.ServerResponse, model: string, stream: boolean, body: Body): void {
-  if (!Array.isArray(body.contents) || body.contents.length === 0) return geminiError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
+  if (!Array.isArray(body.contents) || body.contents.length === 0)
+    return geminiError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
   const answer = planAnswer(generateTurn(body), 'gemini');
   const chunks = chunksOf(answer);
   const meta = { modelVersion: model, responseId: 'gem_mock' };
   const whole = answer.kind === 'text' ? [{ text: answer.pieces.join('') }] : chunks.flat();
-  if (!stream) return sendJson(res, 200, { candidates: [candidate(whole, true)], usageMetadata: usageMetadata(), ...meta });
+  if (!stream)
+    return sendJson(res, 200, { candidates: [candidate(whole, true)], usageMetadata: usageMetadata(), ...meta });
   const sse = openSse(res, '\r\n');
   const finishEvery = FINISH_ON_EVERY_CHUNK_MODELS.includes(model);
   chunks.forEach((parts, i) => {
     const last = i === chunks.length - 1;
-    sse.send({ candidates: [candidate(parts, last || finishEvery)], ...(last ? { usageMetadata: usageMetadata() } : {}), ...meta });
+    sse.send({
+      candidates: [candidate(parts, last || finishEvery)],
+      ...(last ? { usageMetadata: usageMetadata() } : {}),
+      ...meta,
+    });
   });
   sse.end();
 }
@@ -115,13 +146,19 @@ type EmbedRequest = { model?: string; content?: { parts?: Part[] } };
 export function answerEmbed(res: http.ServerResponse, model: string, method: string, body: Body): void {
   const vector = { values: MOCK_EMBEDDING };
   if (method === 'embedContent') {
-    if (!(body as EmbedRequest).content?.parts?.length) return geminiError(res, 400, '* EmbedContentRequest.content: contents is not specified');
+    if (!(body as EmbedRequest).content?.parts?.length)
+      return geminiError(res, 400, '* EmbedContentRequest.content: contents is not specified');
     return sendJson(res, 200, { embedding: vector });
   }
   const requests = (Array.isArray(body.requests) ? body.requests : []) as EmbedRequest[];
   if (!requests.length) return geminiError(res, 400, '* BatchEmbedContentsRequest.requests: requests is not specified');
   const bad = requests.findIndex((r) => r.model !== `models/${model}` || !r.content?.parts?.length);
-  if (bad >= 0) return geminiError(res, 400, `* BatchEmbedContentsRequest.requests[${bad}]: model must be models/${model} and content must have parts`);
+  if (bad >= 0)
+    return geminiError(
+      res,
+      400,
+      `* BatchEmbedContentsRequest.requests[${bad}]: model must be models/${model} and content must have parts`,
+    );
   sendJson(res, 200, { embeddings: requests.map(() => vector) });
 }
 
@@ -137,9 +174,12 @@ export function answerGeminiModels(res: http.ServerResponse, model?: string): vo
     version: '001',
     displayName: id,
     ...TOKEN_LIMITS,
-    supportedGenerationMethods: id.includes('embedding') ? ['embedContent', 'batchEmbedContents'] : ['generateContent', 'countTokens'],
+    supportedGenerationMethods: id.includes('embedding')
+      ? ['embedContent', 'batchEmbedContents']
+      : ['generateContent', 'countTokens'],
   });
   if (model === undefined) return sendJson(res, 200, { models: GEMINI_MODELS.map(info) });
-  if (!GEMINI_MODELS.includes(model)) return geminiError(res, 404, `models/${model} is not found for API version v1beta`);
+  if (!GEMINI_MODELS.includes(model))
+    return geminiError(res, 404, `models/${model} is not found for API version v1beta`);
   sendJson(res, 200, info(model));
 }

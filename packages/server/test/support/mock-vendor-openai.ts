@@ -1,6 +1,16 @@
 import type http from 'node:http';
 import { hasUpperCaseTypes } from './schema-sample.js';
-import { MOCK_EMBEDDING, MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS, imageOfUrl, planAnswer, splitPieces, textOf, type Answer, type Turn } from './mock-vendor-plan.js';
+import {
+  MOCK_EMBEDDING,
+  MOCK_INPUT_TOKENS,
+  MOCK_OUTPUT_TOKENS,
+  imageOfUrl,
+  planAnswer,
+  splitPieces,
+  textOf,
+  type Answer,
+  type Turn,
+} from './mock-vendor-plan.js';
 import { MOCK_CREATED, openSse, sendJson } from './mock-vendor-wire.js';
 
 type Body = Record<string, unknown>;
@@ -17,11 +27,21 @@ const ERROR_TYPES: Record<number, string> = {
 };
 
 /** An error in OpenAI's shape. */
-export function openaiError(res: http.ServerResponse, status: number, message: string, code: string | null = null, param: string | null = null): void {
+export function openaiError(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  code: string | null = null,
+  param: string | null = null,
+): void {
   sendJson(res, status, { error: { message, type: ERROR_TYPES[status] ?? 'server_error', param, code } });
 }
 
-export const openaiUsage = () => ({ prompt_tokens: MOCK_INPUT_TOKENS, completion_tokens: MOCK_OUTPUT_TOKENS, total_tokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS });
+export const openaiUsage = () => ({
+  prompt_tokens: MOCK_INPUT_TOKENS,
+  completion_tokens: MOCK_OUTPUT_TOKENS,
+  total_tokens: MOCK_INPUT_TOKENS + MOCK_OUTPUT_TOKENS,
+});
 
 /** The OpenAI call id of the i-th call of an answer. */
 export const openaiCallId = (i: number) => `call_${i + 1}`;
@@ -35,7 +55,12 @@ export function schemaOfFormat(format: unknown): unknown {
 }
 
 /** The first tool / response schema with Gemini-style types, named as OpenAI's 400 names it. */
-export function invalidSchemaParam(tools: { schema: unknown }[], format: unknown, toolsParam: (i: number) => string, formatParam: string): string | undefined {
+export function invalidSchemaParam(
+  tools: { schema: unknown }[],
+  format: unknown,
+  toolsParam: (i: number) => string,
+  formatParam: string,
+): string | undefined {
   const bad = tools.findIndex((t) => hasUpperCaseTypes(t.schema));
   if (bad >= 0) return toolsParam(bad);
   const schema = schemaOfFormat(format);
@@ -44,7 +69,9 @@ export function invalidSchemaParam(tools: { schema: unknown }[], format: unknown
 
 function chatTurn(body: Body): Turn {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as Message[];
-  const tools = ((Array.isArray(body.tools) ? body.tools : []) as { function?: { name?: string; parameters?: unknown } }[]).map((t) => ({
+  const tools = (
+    (Array.isArray(body.tools) ? body.tools : []) as { function?: { name?: string; parameters?: unknown } }[]
+  ).map((t) => ({
     name: String(t.function?.name ?? ''),
     schema: t.function?.parameters ?? {},
   }));
@@ -55,7 +82,9 @@ function chatTurn(body: Body): Turn {
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
   const last = messages.at(-1);
   const imagePart =
-    last?.role === 'user' && Array.isArray(last.content) ? (last.content as { type?: string; image_url?: { url?: string } }[]).find((p) => p.type === 'image_url') : undefined;
+    last?.role === 'user' && Array.isArray(last.content)
+      ? (last.content as { type?: string; image_url?: { url?: string } }[]).find((p) => p.type === 'image_url')
+      : undefined;
   return {
     tools,
     forcedTool: typeof choice === 'object' ? choice.function?.name : undefined,
@@ -81,19 +110,41 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
 
 function streamChat(res: http.ServerResponse, model: string, answer: Answer, includeUsage: boolean): void {
   const sse = openSse(res);
-  sse.send(chunk(model, { role: 'assistant', content: answer.kind === 'text' ? '' : null, refusal: null }, null, includeUsage));
+  sse.send(
+    chunk(model, { role: 'assistant', content: answer.kind === 'text' ? '' : null, refusal: null }, null, includeUsage),
+  );
   if (answer.kind === 'text') {
     for (const piece of answer.pieces) sse.send(chunk(model, { content: piece }, null, includeUsage));
   } else {
     answer.calls.forEach((call, index) => {
       // First delta of a call: id, type and name; later deltas: pieces of the arguments only.
-      sse.send(chunk(model, { tool_calls: [{ index, id: openaiCallId(index), type: 'function', function: { name: call.name, arguments: '' } }] }, null, includeUsage));
-      for (const piece of splitPieces(JSON.stringify(call.args))) sse.send(chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] }, null, includeUsage));
+      sse.send(
+        chunk(
+          model,
+          {
+            tool_calls: [
+              { index, id: openaiCallId(index), type: 'function', function: { name: call.name, arguments: '' } },
+            ],
+          },
+          null,
+          includeUsage,
+        ),
+      );
+      for (const piece of splitPieces(JSON.stringify(call.args)))
+        sse.send(chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] }, null, includeUsage));
     });
   }
   sse.send(chunk(model, {}, answer.kind === 'text' ? 'stop' : 'tool_calls', includeUsage));
   if (includeUsage)
-    sse.send({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: MOCK_CREATED, model, system_fingerprint: 'fp_mock', choices: [], usage: openaiUsage() });
+    sse.send({
+      id: 'chatcmpl-mock',
+      object: 'chat.completion.chunk',
+      created: MOCK_CREATED,
+      model,
+      system_fingerprint: 'fp_mock',
+      choices: [],
+      usage: openaiUsage(),
+    });
   sse.raw('data: [DONE]\n\n');
   sse.end();
 }
@@ -102,10 +153,28 @@ function streamChat(res: http.ServerResponse, model: string, answer: Answer, inc
 export function answerChat(res: http.ServerResponse, body: Body): void {
   const model = String(body.model ?? '');
   const turn = chatTurn(body);
-  const invalid = invalidSchemaParam(turn.tools, body.response_format, (i) => `tools[${i}].function.parameters`, 'response_format.json_schema.schema');
-  if (invalid) return openaiError(res, 400, `Invalid schema for ${invalid}: schema type must be a JSON Schema type (lower-case).`, 'invalid_function_parameters', invalid);
+  const invalid = invalidSchemaParam(
+    turn.tools,
+    body.response_format,
+    (i) => `tools[${i}].function.parameters`,
+    'response_format.json_schema.schema',
+  );
+  if (invalid)
+    return openaiError(
+      res,
+      400,
+      `Invalid schema for ${invalid}: schema type must be a JSON Schema type (lower-case).`,
+      'invalid_function_parameters',
+      invalid,
+    );
   const answer = planAnswer(turn, 'openai');
-  if (body.stream === true) return streamChat(res, model, answer, (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true);
+  if (body.stream === true)
+    return streamChat(
+      res,
+      model,
+      answer,
+      (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
+    );
   const message =
     answer.kind === 'text'
       ? { role: 'assistant', content: answer.pieces.join(''), refusal: null, annotations: [] }
@@ -114,7 +183,11 @@ export function answerChat(res: http.ServerResponse, body: Body): void {
           content: null,
           refusal: null,
           annotations: [],
-          tool_calls: answer.calls.map((c, i) => ({ id: openaiCallId(i), type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+          tool_calls: answer.calls.map((c, i) => ({
+            id: openaiCallId(i),
+            type: 'function',
+            function: { name: c.name, arguments: JSON.stringify(c.args) },
+          })),
         };
   sendJson(res, 200, {
     id: 'chatcmpl-mock',
@@ -146,7 +219,11 @@ export function answerEmbeddings(res: http.ServerResponse, body: Body): void {
   const base64 = body.encoding_format === 'base64';
   sendJson(res, 200, {
     object: 'list',
-    data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: base64 ? embeddingBase64() : MOCK_EMBEDDING })),
+    data: inputs.map((_, index) => ({
+      object: 'embedding',
+      index,
+      embedding: base64 ? embeddingBase64() : MOCK_EMBEDDING,
+    })),
     model: String(body.model ?? ''),
     usage: { prompt_tokens: MOCK_INPUT_TOKENS, total_tokens: MOCK_INPUT_TOKENS },
   });
@@ -158,6 +235,7 @@ export function answerOpenAIModels(res: http.ServerResponse, path: string): void
   const one = /^\/v1\/models\/(.+)$/.exec(path)?.[1];
   if (one === undefined) return sendJson(res, 200, { object: 'list', data: OPENAI_MODELS.map(model) });
   const id = decodeURIComponent(one);
-  if (!OPENAI_MODELS.includes(id)) return openaiError(res, 404, `The model '${id}' does not exist`, 'model_not_found', 'model');
+  if (!OPENAI_MODELS.includes(id))
+    return openaiError(res, 404, `The model '${id}' does not exist`, 'model_not_found', 'model');
   sendJson(res, 200, model(id));
 }

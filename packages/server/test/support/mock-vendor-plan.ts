@@ -69,7 +69,8 @@ export function planAnswer(turn: Turn, vendor: Vendor): Answer {
     return { kind: 'text', pieces: splitPieces(text) };
   }
   if (turn.image) {
-    const text = 'url' in turn.image ? `Image: url ${turn.image.url}` : `Image: ${turn.image.mediaType} ${turn.image.bytes} bytes`;
+    const text =
+      'url' in turn.image ? `Image: url ${turn.image.url}` : `Image: ${turn.image.mediaType} ${turn.image.bytes} bytes`;
     return { kind: 'text', pieces: [text] };
   }
   return { kind: 'text', pieces: ['Hello', ' from', ` ${vendor}`] };
@@ -90,7 +91,13 @@ export function imageOfUrl(url: string): NonNullable<Turn['image']> {
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content))
-    return content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+    return content
+      .map((p) =>
+        p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+          ? (p as { text: string }).text
+          : '',
+      )
+      .join('');
   if (content === undefined || content === null) return '';
   return JSON.stringify(content);
 }

@@ -1,5 +1,14 @@
 import type http from 'node:http';
-import { MOCK_INPUT_TOKENS, MOCK_OUTPUT_TOKENS, imageOfUrl, planAnswer, splitPieces, textOf, type Answer, type Turn } from './mock-vendor-plan.js';
+import {
+  MOCK_INPUT_TOKENS,
+  MOCK_OUTPUT_TOKENS,
+  imageOfUrl,
+  planAnswer,
+  splitPieces,
+  textOf,
+  type Answer,
+  type Turn,
+} from './mock-vendor-plan.js';
 import { invalidSchemaParam, openaiCallId, openaiError, schemaOfFormat } from './mock-vendor-openai.js';
 import { MOCK_CREATED, openSse, sendJson } from './mock-vendor-wire.js';
 
@@ -11,8 +20,15 @@ const RESPONSE_ID = 'resp_mock';
 
 function responsesTurn(body: Body): Turn {
   const input = body.input;
-  const items: Item[] = typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : Array.isArray(input) ? (input as Item[]) : [];
-  const tools = ((Array.isArray(body.tools) ? body.tools : []) as { type?: string; name?: string; parameters?: unknown }[])
+  const items: Item[] =
+    typeof input === 'string'
+      ? [{ type: 'message', role: 'user', content: input }]
+      : Array.isArray(input)
+        ? (input as Item[])
+        : [];
+  const tools = (
+    (Array.isArray(body.tools) ? body.tools : []) as { type?: string; name?: string; parameters?: unknown }[]
+  )
     .filter((t) => t.type === 'function')
     .map((t) => ({ name: String(t.name ?? ''), schema: t.parameters ?? {} }));
   const choice = body.tool_choice as string | { type?: string; name?: string } | undefined;
@@ -22,7 +38,10 @@ function responsesTurn(body: Body): Turn {
   const isUser = (i: Item) => i.role === 'user' && (i.type === undefined || i.type === 'message');
   const lastUser = [...items].reverse().find(isUser);
   const last = items.at(-1);
-  const imagePart = last && isUser(last) && Array.isArray(last.content) ? (last.content as Item[]).find((p) => p.type === 'input_image') : undefined;
+  const imagePart =
+    last && isUser(last) && Array.isArray(last.content)
+      ? (last.content as Item[]).find((p) => p.type === 'input_image')
+      : undefined;
   return {
     tools,
     forcedTool: typeof choice === 'object' && choice.type === 'function' ? choice.name : undefined,
@@ -46,10 +65,23 @@ const usage = () => ({
 function outputItems(answer: Answer): Record<string, unknown>[] {
   if (answer.kind === 'text') {
     return [
-      { type: 'message', id: MESSAGE_ID, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: answer.pieces.join(''), annotations: [], logprobs: [] }] },
+      {
+        type: 'message',
+        id: MESSAGE_ID,
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: answer.pieces.join(''), annotations: [], logprobs: [] }],
+      },
     ];
   }
-  return answer.calls.map((c, i) => ({ type: 'function_call', id: `fc_${i + 1}`, call_id: openaiCallId(i), name: c.name, arguments: JSON.stringify(c.args), status: 'completed' }));
+  return answer.calls.map((c, i) => ({
+    type: 'function_call',
+    id: `fc_${i + 1}`,
+    call_id: openaiCallId(i),
+    name: c.name,
+    arguments: JSON.stringify(c.args),
+    status: 'completed',
+  }));
 }
 
 function responseObject(body: Body, status: string, output: unknown[], withUsage: boolean) {
@@ -82,7 +114,8 @@ function responseObject(body: Body, status: string, output: unknown[], withUsage
 function streamResponse(res: http.ServerResponse, body: Body, answer: Answer): void {
   const sse = openSse(res);
   let seq = 0;
-  const send = (type: string, data: Record<string, unknown>) => sse.send({ type, sequence_number: seq++, ...data }, type);
+  const send = (type: string, data: Record<string, unknown>) =>
+    sse.send({ type, sequence_number: seq++, ...data }, type);
   send('response.created', { response: responseObject(body, 'in_progress', [], false) });
   send('response.in_progress', { response: responseObject(body, 'in_progress', [], false) });
   const done = outputItems(answer);
@@ -90,7 +123,10 @@ function streamResponse(res: http.ServerResponse, body: Body, answer: Answer): v
     const text = answer.pieces.join('');
     const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
     const ids = { item_id: MESSAGE_ID, output_index: 0, content_index: 0 };
-    send('response.output_item.added', { output_index: 0, item: { type: 'message', id: MESSAGE_ID, status: 'in_progress', role: 'assistant', content: [] } });
+    send('response.output_item.added', {
+      output_index: 0,
+      item: { type: 'message', id: MESSAGE_ID, status: 'in_progress', role: 'assistant', content: [] },
+    });
     send('response.content_part.added', { ...ids, part });
     for (const delta of answer.pieces) send('response.output_text.delta', { ...ids, delta, logprobs: [] });
     send('response.output_text.done', { ...ids, text, logprobs: [] });
@@ -100,7 +136,8 @@ function streamResponse(res: http.ServerResponse, body: Body, answer: Answer): v
     done.forEach((item, output_index) => {
       const args = String(item.arguments);
       send('response.output_item.added', { output_index, item: { ...item, arguments: '', status: 'in_progress' } });
-      for (const delta of splitPieces(args)) send('response.function_call_arguments.delta', { item_id: item.id, output_index, delta });
+      for (const delta of splitPieces(args))
+        send('response.function_call_arguments.delta', { item_id: item.id, output_index, delta });
       send('response.function_call_arguments.done', { item_id: item.id, output_index, arguments: args });
       send('response.output_item.done', { output_index, item });
     });
@@ -112,8 +149,20 @@ function streamResponse(res: http.ServerResponse, body: Body, answer: Answer): v
 /** POST /v1/responses, plain and streamed (semantic SSE events, usage in response.completed). */
 export function answerResponses(res: http.ServerResponse, body: Body): void {
   const turn = responsesTurn(body);
-  const invalid = invalidSchemaParam(turn.tools, (body.text as { format?: unknown } | undefined)?.format, (i) => `tools[${i}].parameters`, 'text.format.schema');
-  if (invalid) return openaiError(res, 400, `Invalid schema for ${invalid}: schema type must be a JSON Schema type (lower-case).`, 'invalid_function_parameters', invalid);
+  const invalid = invalidSchemaParam(
+    turn.tools,
+    (body.text as { format?: unknown } | undefined)?.format,
+    (i) => `tools[${i}].parameters`,
+    'text.format.schema',
+  );
+  if (invalid)
+    return openaiError(
+      res,
+      400,
+      `Invalid schema for ${invalid}: schema type must be a JSON Schema type (lower-case).`,
+      'invalid_function_parameters',
+      invalid,
+    );
   const answer = planAnswer(turn, 'openai');
   if (body.stream === true) return streamResponse(res, body, answer);
   sendJson(res, 200, responseObject(body, 'completed', outputItems(answer), true));

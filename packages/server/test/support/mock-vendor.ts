@@ -1,7 +1,14 @@
 import http from 'node:http';
 import { listenLocally } from './local-server.js';
 import { answerAnthropicModels, answerCountTokens, answerMessages, anthropicError } from './mock-vendor-anthropic.js';
-import { answerEmbed, answerGeminiCount, answerGeminiModels, answerGenerate, geminiError, parseGeminiPath } from './mock-vendor-gemini.js';
+import {
+  answerEmbed,
+  answerGeminiCount,
+  answerGeminiModels,
+  answerGenerate,
+  geminiError,
+  parseGeminiPath,
+} from './mock-vendor-gemini.js';
 import { answerChat, answerEmbeddings, answerOpenAIModels, openaiError } from './mock-vendor-openai.js';
 import { errorStatusOf, type Vendor } from './mock-vendor-plan.js';
 import { answerResponses } from './mock-vendor-responses.js';
@@ -36,7 +43,8 @@ export interface MockVendor {
 function vendorOf(path: string, headers: http.IncomingHttpHeaders): Vendor | undefined {
   if (/^\/v1(beta|alpha)\//.test(path) || parseGeminiPath(path)?.method) return 'gemini';
   if (path === '/v1/messages' || path === '/v1/messages/count_tokens') return 'anthropic';
-  if (path === '/v1/models' || path.startsWith('/v1/models/')) return headers['anthropic-version'] ? 'anthropic' : 'openai';
+  if (path === '/v1/models' || path.startsWith('/v1/models/'))
+    return headers['anthropic-version'] ? 'anthropic' : 'openai';
   if (path === '/v1/chat/completions' || path === '/v1/responses' || path === '/v1/embeddings') return 'openai';
   return undefined;
 }
@@ -60,8 +68,10 @@ function route(r: VendorRequest, res: http.ServerResponse): void {
     const parsed = parseGeminiPath(path);
     if (method === 'GET') return answerGeminiModels(res, parsed?.model);
     if (!parsed?.method) return geminiError(res, 404, `no ${path}`);
-    if (parsed.method === 'generateContent' || parsed.method === 'streamGenerateContent') return answerGenerate(res, parsed.model, parsed.method === 'streamGenerateContent', body);
-    if (parsed.method === 'embedContent' || parsed.method === 'batchEmbedContents') return answerEmbed(res, parsed.model, parsed.method, body);
+    if (parsed.method === 'generateContent' || parsed.method === 'streamGenerateContent')
+      return answerGenerate(res, parsed.model, parsed.method === 'streamGenerateContent', body);
+    if (parsed.method === 'embedContent' || parsed.method === 'batchEmbedContents')
+      return answerEmbed(res, parsed.model, parsed.method, body);
     if (parsed.method === 'countTokens') return answerGeminiCount(res);
     return geminiError(res, 400, `method ${parsed.method} is not supported`);
   }
@@ -98,7 +108,14 @@ export async function startMockVendor(): Promise<MockVendor> {
       } catch {
         return vendorError(vendor, res, 400, 'Invalid JSON payload received.');
       }
-      const r: VendorRequest = { vendor, method: req.method ?? '', path, query: url.searchParams, headers: req.headers, body };
+      const r: VendorRequest = {
+        vendor,
+        method: req.method ?? '',
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+      };
       requests.push(r);
       if (!keyOf(vendor, req.headers, url.searchParams)) return vendorError(vendor, res, 401, 'missing API key');
       const model = String(body.model ?? parseGeminiPath(path)?.model ?? '');

@@ -14,15 +14,20 @@ type Json = Record<string, unknown>;
 
 /** The OpenAI path a compatible vendor's path stands for (`/api/paas/v4/chat/completions` → `/v1/chat/completions`). */
 export function vendorOpenAIPath(path: string): string | undefined {
-  const m = /^(?:\/compatible-mode\/v1|\/api\/paas\/v4|\/api\/v3|\/v2|\/client\/v4\/accounts\/[^/]+\/ai\/v1)\/(chat\/completions|embeddings|models)$/.exec(path);
+  const m =
+    /^(?:\/compatible-mode\/v1|\/api\/paas\/v4|\/api\/v3|\/v2|\/client\/v4\/accounts\/[^/]+\/ai\/v1)\/(chat\/completions|embeddings|models)$/.exec(
+      path,
+    );
   return m ? `/v1/${m[1]}` : undefined;
 }
 
 const sse = (res: http.ServerResponse) => {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  return (data: unknown, event?: string) => res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+  return (data: unknown, event?: string) =>
+    res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
 };
-const json = (res: http.ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: http.ServerResponse, body: unknown) =>
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 /** Cohere POST /v2/chat: usage in billed_units and tokens (tokens deliberately different, billing must use billed_units). */
 function cohereChat(res: http.ServerResponse, body: Json, b: B): void {
@@ -31,13 +36,29 @@ function cohereChat(res: http.ServerResponse, body: Json, b: B): void {
     tokens: { input_tokens: b.promptTokens + 100, output_tokens: b.completionTokens },
   };
   if (body.stream !== true) {
-    json(res, { id: 'co-mock', finish_reason: 'COMPLETE', message: { role: 'assistant', content: [{ type: 'text', text: b.pieces.join('') }] }, usage });
+    json(res, {
+      id: 'co-mock',
+      finish_reason: 'COMPLETE',
+      message: { role: 'assistant', content: [{ type: 'text', text: b.pieces.join('') }] },
+      usage,
+    });
     return;
   }
   const send = sse(res);
-  send({ type: 'message-start', id: 'co-mock', delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } } }, 'message-start');
-  send({ type: 'content-start', index: 0, delta: { message: { content: { type: 'text', text: '' } } } }, 'content-start');
-  for (const piece of b.pieces) send({ type: 'content-delta', index: 0, delta: { message: { content: { text: piece } } } }, 'content-delta');
+  send(
+    {
+      type: 'message-start',
+      id: 'co-mock',
+      delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } },
+    },
+    'message-start',
+  );
+  send(
+    { type: 'content-start', index: 0, delta: { message: { content: { type: 'text', text: '' } } } },
+    'content-start',
+  );
+  for (const piece of b.pieces)
+    send({ type: 'content-delta', index: 0, delta: { message: { content: { text: piece } } } }, 'content-delta');
   send({ type: 'content-end', index: 0 }, 'content-end');
   send({ type: 'message-end', delta: { finish_reason: 'COMPLETE', usage } }, 'message-end');
   res.end();
@@ -53,7 +74,13 @@ function difyChat(res: http.ServerResponse, b: B): void {
     currency: 'USD',
     latency: 0.5,
   };
-  const base = { task_id: 'task-1', id: 'msg-dify', message_id: 'msg-dify', conversation_id: 'conv-1', created_at: 1700000000 };
+  const base = {
+    task_id: 'task-1',
+    id: 'msg-dify',
+    message_id: 'msg-dify',
+    conversation_id: 'conv-1',
+    created_at: 1700000000,
+  };
   const send = sse(res);
   for (const piece of b.pieces) send({ event: 'message', ...base, answer: piece });
   send({ event: 'ping' });
@@ -64,22 +91,48 @@ function difyChat(res: http.ServerResponse, b: B): void {
 /** Coze POST /v3/chat (stream only, as the relay always asks): message deltas, chat.completed with usage, done; `pat-revoked` is refused. */
 function cozeChat(req: http.IncomingMessage, res: http.ServerResponse, body: Json, b: B): void {
   // A revoked token: Coze refuses with an error envelope in a 200 JSON answer.
-  if (req.headers.authorization === 'Bearer pat-revoked') return void json(res, { code: 4100, msg: 'authentication is invalid' });
+  if (req.headers.authorization === 'Bearer pat-revoked')
+    return void json(res, { code: 4100, msg: 'authentication is invalid' });
   const chat = { id: 'chat-1', conversation_id: 'conv-1', bot_id: String(body.bot_id ?? ''), created_at: 1700000000 };
   const send = sse(res);
   send({ ...chat, status: 'created' }, 'conversation.chat.created');
   send({ ...chat, status: 'in_progress' }, 'conversation.chat.in_progress');
   for (const piece of b.pieces)
     send(
-      { id: 'm-1', conversation_id: 'conv-1', bot_id: chat.bot_id, role: 'assistant', type: 'answer', content: piece, content_type: 'text', chat_id: 'chat-1' },
+      {
+        id: 'm-1',
+        conversation_id: 'conv-1',
+        bot_id: chat.bot_id,
+        role: 'assistant',
+        type: 'answer',
+        content: piece,
+        content_type: 'text',
+        chat_id: 'chat-1',
+      },
       'conversation.message.delta',
     );
   send(
-    { id: 'm-1', conversation_id: 'conv-1', role: 'assistant', type: 'answer', content: b.pieces.join(''), content_type: 'text', chat_id: 'chat-1' },
+    {
+      id: 'm-1',
+      conversation_id: 'conv-1',
+      role: 'assistant',
+      type: 'answer',
+      content: b.pieces.join(''),
+      content_type: 'text',
+      chat_id: 'chat-1',
+    },
     'conversation.message.completed',
   );
   send(
-    { id: 'm-2', conversation_id: 'conv-1', role: 'assistant', type: 'verbose', content: '{"msg_type":"generate_answer_finish"}', content_type: 'text', chat_id: 'chat-1' },
+    {
+      id: 'm-2',
+      conversation_id: 'conv-1',
+      role: 'assistant',
+      type: 'verbose',
+      content: '{"msg_type":"generate_answer_finish"}',
+      content_type: 'text',
+      chat_id: 'chat-1',
+    },
     'conversation.message.completed',
   );
   send(
@@ -87,7 +140,11 @@ function cozeChat(req: http.IncomingMessage, res: http.ServerResponse, body: Jso
       ...chat,
       status: 'completed',
       completed_at: 1700000001,
-      usage: { token_count: b.promptTokens + b.completionTokens, output_count: b.completionTokens, input_count: b.promptTokens },
+      usage: {
+        token_count: b.promptTokens + b.completionTokens,
+        output_count: b.completionTokens,
+        input_count: b.promptTokens,
+      },
     },
     'conversation.chat.completed',
   );
@@ -124,7 +181,10 @@ export const TENCENT_SECRETS: Record<string, string> = { AKIDmockTollway: 'mock-
  */
 function hunyuanChat(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer, body: Json, b: B): void {
   const auth = String(req.headers.authorization ?? '');
-  const m = /^TC3-HMAC-SHA256 Credential=([^/]+)\/\d{4}-\d{2}-\d{2}\/hunyuan\/tc3_request, SignedHeaders=content-type;host, Signature=([0-9a-f]{64})$/.exec(auth);
+  const m =
+    /^TC3-HMAC-SHA256 Credential=([^/]+)\/\d{4}-\d{2}-\d{2}\/hunyuan\/tc3_request, SignedHeaders=content-type;host, Signature=([0-9a-f]{64})$/.exec(
+      auth,
+    );
   const secretKey = m ? TENCENT_SECRETS[m[1]!] : undefined;
   const expected = secretKey
     ? tc3Sign({
@@ -138,10 +198,19 @@ function hunyuanChat(req: http.IncomingMessage, res: http.ServerResponse, raw: B
       }).signature
     : undefined;
   if (!expected || expected !== m![2] || req.headers['x-tc-version'] !== '2023-09-01') {
-    json(res, { Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: 'The provided credentials could not be validated.' }, RequestId: 'req-bad' } });
+    json(res, {
+      Response: {
+        Error: { Code: 'AuthFailure.SignatureFailure', Message: 'The provided credentials could not be validated.' },
+        RequestId: 'req-bad',
+      },
+    });
     return;
   }
-  const usage = (completion: number) => ({ PromptTokens: b.promptTokens, CompletionTokens: completion, TotalTokens: b.promptTokens + completion });
+  const usage = (completion: number) => ({
+    PromptTokens: b.promptTokens,
+    CompletionTokens: completion,
+    TotalTokens: b.promptTokens + completion,
+  });
   if (body.Stream !== true) {
     json(res, {
       Response: {
@@ -170,7 +239,14 @@ function hunyuanChat(req: http.IncomingMessage, res: http.ServerResponse, raw: B
 }
 
 /** Answers a native vendor path; false when the path is not one of them. */
-export function answerVendor(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer, path: string, body: Json, b: B): boolean {
+export function answerVendor(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  raw: Buffer,
+  path: string,
+  body: Json,
+  b: B,
+): boolean {
   if (path === '/' && req.headers['x-tc-action'] === 'ChatCompletions') hunyuanChat(req, res, raw, body, b);
   else if (path === '/v2/chat') cohereChat(res, body, b);
   else if (path === '/v1/chat-messages') difyChat(res, b);

@@ -44,7 +44,13 @@ export interface MockVideoFile {
 
 export interface MockVideo {
   url: string;
-  submits: { vendor: 'kling' | 'openai'; path: string; body: Record<string, unknown>; files?: MockVideoFile[]; contentType?: string }[];
+  submits: {
+    vendor: 'kling' | 'openai';
+    path: string;
+    body: Record<string, unknown>;
+    files?: MockVideoFile[];
+    contentType?: string;
+  }[];
   /** Requests refused for a bad or missing JWT. */
   badAuth: number;
   /** Every JWT payload the Kling side accepted. */
@@ -53,7 +59,8 @@ export interface MockVideo {
   close(): Promise<void>;
 }
 
-const json = (res: http.ServerResponse, body: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: http.ServerResponse, body: unknown, status = 200) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 const now = () => Math.floor(Date.now() / 1000);
 const FAIL_AT_POLL = 2;
 
@@ -74,7 +81,8 @@ function klingJwtOk(mock: MockVideo, header: string | undefined): boolean {
   if (expected.length !== s.length || !crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(s))) return false;
   const head = JSON.parse(Buffer.from(h, 'base64url').toString()) as { alg?: string };
   const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as { iss: string; exp: number; nbf: number };
-  if (head.alg !== 'HS256' || claims.iss !== MOCK_KLING_AK || !(claims.nbf <= now() && now() < claims.exp)) return false;
+  if (head.alg !== 'HS256' || claims.iss !== MOCK_KLING_AK || !(claims.nbf <= now() && now() < claims.exp))
+    return false;
   mock.jwtPayloads.push(claims);
   return true;
 }
@@ -90,7 +98,10 @@ function klingTask(t: MockVideoTask) {
       task_id: t.id,
       task_status: status,
       task_status_msg: ph === -1 ? 'mock: video generation failed' : '',
-      task_result: ph === 2 ? { videos: [{ id: t.videoId, url: `https://cdn.mock-kling.test/${t.videoId}.mp4`, duration: '5' }] } : undefined,
+      task_result:
+        ph === 2
+          ? { videos: [{ id: t.videoId, url: `https://cdn.mock-kling.test/${t.videoId}.mp4`, duration: '5' }] }
+          : undefined,
       created_at: t.createdAt * 1000,
       updated_at: Date.now(),
     },
@@ -115,13 +126,25 @@ function openAIVideo(t: MockVideoTask) {
   };
 }
 
-function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>, files?: MockVideoFile[]): unknown {
+function route(
+  mock: MockVideo,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: Record<string, unknown>,
+  files?: MockVideoFile[],
+): unknown {
   const path = (req.url ?? '').split('?')[0]!;
   // Another new-api in front of Kling serves it under /kling and takes its own sk- key.
   const relayed = path.startsWith('/kling/');
-  const kling = /^\/v1\/videos\/(text2video|image2video)(?:\/([^/]+))?$/.exec(relayed ? path.slice('/kling'.length) : path);
+  const kling = /^\/v1\/videos\/(text2video|image2video)(?:\/([^/]+))?$/.exec(
+    relayed ? path.slice('/kling'.length) : path,
+  );
   if (kling) {
-    if (relayed ? req.headers.authorization !== `Bearer ${MOCK_KLING_GATEWAY_KEY}` : !klingJwtOk(mock, req.headers.authorization)) {
+    if (
+      relayed
+        ? req.headers.authorization !== `Bearer ${MOCK_KLING_GATEWAY_KEY}`
+        : !klingJwtOk(mock, req.headers.authorization)
+    ) {
       mock.badAuth++;
       return json(res, { code: 1002, message: 'Authorization is invalid', request_id: crypto.randomUUID() }, 401);
     }
@@ -129,8 +152,14 @@ function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerRespo
     if (req.method === 'POST' && !id) {
       mock.submits.push({ vendor: 'kling', path, body });
       const prompt = String(body.prompt ?? '');
-      if (prompt.includes('refuse')) return json(res, { code: 1301, message: 'mock: content security policy', request_id: crypto.randomUUID() }, 400);
-      if (kind === 'image2video' && !body.image) return json(res, { code: 1201, message: 'image is required', request_id: crypto.randomUUID() }, 400);
+      if (prompt.includes('refuse'))
+        return json(
+          res,
+          { code: 1301, message: 'mock: content security policy', request_id: crypto.randomUUID() },
+          400,
+        );
+      if (kind === 'image2video' && !body.image)
+        return json(res, { code: 1201, message: 'image is required', request_id: crypto.randomUUID() }, 400);
       const t: MockVideoTask = {
         id: `kl${crypto.randomBytes(8).toString('hex')}`,
         vendor: 'kling',
@@ -153,12 +182,23 @@ function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerRespo
   }
   if (req.headers.authorization !== `Bearer ${MOCK_OPENAI_VIDEO_KEY}`) {
     mock.badAuth++;
-    return json(res, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }, 401);
+    return json(
+      res,
+      { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } },
+      401,
+    );
   }
   if (req.method === 'POST' && path === '/v1/videos') {
     mock.submits.push({ vendor: 'openai', path, body, files, contentType: req.headers['content-type'] });
     const prompt = String(body.prompt ?? '');
-    if (prompt.includes('refuse')) return json(res, { error: { message: 'mock: prompt violates policy', type: 'invalid_request_error', code: 'moderation_blocked' } }, 400);
+    if (prompt.includes('refuse'))
+      return json(
+        res,
+        {
+          error: { message: 'mock: prompt violates policy', type: 'invalid_request_error', code: 'moderation_blocked' },
+        },
+        400,
+      );
     const t: MockVideoTask = {
       id: `video_${crypto.randomBytes(8).toString('hex')}`,
       vendor: 'openai',
@@ -176,8 +216,14 @@ function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerRespo
   if (req.method === 'POST' && remix) {
     mock.submits.push({ vendor: 'openai', path, body });
     const source = mock.tasks.get(remix[1]!);
-    if (!source || source.vendor !== 'openai') return json(res, { error: { message: 'video not found', type: 'invalid_request_error' } }, 404);
-    if (phase(source) !== 2) return json(res, { error: { message: 'only a completed video can be remixed', type: 'invalid_request_error' } }, 400);
+    if (!source || source.vendor !== 'openai')
+      return json(res, { error: { message: 'video not found', type: 'invalid_request_error' } }, 404);
+    if (phase(source) !== 2)
+      return json(
+        res,
+        { error: { message: 'only a completed video can be remixed', type: 'invalid_request_error' } },
+        400,
+      );
     const prompt = String(body.prompt ?? '');
     const t: MockVideoTask = {
       id: `video_${crypto.randomBytes(8).toString('hex')}`,
@@ -197,8 +243,11 @@ function route(mock: MockVideo, req: http.IncomingMessage, res: http.ServerRespo
   const t = one ? mock.tasks.get(one[1]!) : undefined;
   if (req.method === 'GET' && t && t.vendor === 'openai') {
     if (one![2]) {
-      if (phase(t) !== 2) return json(res, { error: { message: 'video is not ready', type: 'invalid_request_error' } }, 400);
-      return res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': MOCK_VIDEO_BYTES.length }).end(MOCK_VIDEO_BYTES);
+      if (phase(t) !== 2)
+        return json(res, { error: { message: 'video is not ready', type: 'invalid_request_error' } }, 400);
+      return res
+        .writeHead(200, { 'content-type': 'video/mp4', 'content-length': MOCK_VIDEO_BYTES.length })
+        .end(MOCK_VIDEO_BYTES);
     }
     t.polls++;
     return json(res, openAIVideo(t));
@@ -218,7 +267,14 @@ async function readForm(raw: Buffer, type: string): Promise<{ body: Record<strin
 }
 
 export async function startMockVideo(): Promise<MockVideo> {
-  const mock: MockVideo = { url: '', submits: [], badAuth: 0, jwtPayloads: [], tasks: new Map(), close: async () => undefined };
+  const mock: MockVideo = {
+    url: '',
+    submits: [],
+    badAuth: 0,
+    jwtPayloads: [],
+    tasks: new Map(),
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

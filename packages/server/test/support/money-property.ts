@@ -33,7 +33,14 @@ import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
 /** The price of every money model: ratio 2 (input 2 quota per token), completion ratio 5 (10 quota per output token). */
 export const MONEY_RATIO = 2;
 export const MONEY_COMPLETION_RATIO = 5;
-export const MONEY_PRICE: RatioPrice = { mode: 'ratio', modelRatio: MONEY_RATIO, completionRatio: MONEY_COMPLETION_RATIO, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 };
+export const MONEY_PRICE: RatioPrice = {
+  mode: 'ratio',
+  modelRatio: MONEY_RATIO,
+  completionRatio: MONEY_COMPLETION_RATIO,
+  cacheRatio: 1,
+  cacheCreationRatio: 1,
+  groupRatio: 1,
+};
 
 export type MoneyVendorKind = 'openai' | 'anthropic' | 'gemini';
 /** Behaviours of the money vendor (its API key flags): `honour` the cap, `ignore` it, `nousage`, and `slow` streams. */
@@ -64,22 +71,26 @@ export function useMoneyGateway<M extends { close(): Promise<void> } = MoneyVend
   const prefix = newRedisPrefix();
   const env = { ...(opts.redis ? { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: prefix } : {}), ...opts.env };
   const own = !opts.mock;
-  const gw = useGateway<M>(dialect, { env, timeout: opts.timeout ?? 60_000, mock: opts.mock ?? (startMoneyVendor as unknown as () => Promise<M>) }, async (g) => {
-    if (own) {
-      const models: string[] = [];
-      for (const vendor of Object.keys(CHANNEL_TYPE) as MoneyVendorKind[]) {
-        for (const behaviour of MONEY_BEHAVIOURS) {
-          const name = model(vendor, behaviour);
-          models.push(name);
-          const url = (g.mock as unknown as MoneyVendor).url;
-          await addChannel(g.root, { name, key: behaviour, baseUrl: url, models: name, type: CHANNEL_TYPE[vendor] });
+  const gw = useGateway<M>(
+    dialect,
+    { env, timeout: opts.timeout ?? 60_000, mock: opts.mock ?? (startMoneyVendor as unknown as () => Promise<M>) },
+    async (g) => {
+      if (own) {
+        const models: string[] = [];
+        for (const vendor of Object.keys(CHANNEL_TYPE) as MoneyVendorKind[]) {
+          for (const behaviour of MONEY_BEHAVIOURS) {
+            const name = model(vendor, behaviour);
+            models.push(name);
+            const url = (g.mock as unknown as MoneyVendor).url;
+            await addChannel(g.root, { name, key: behaviour, baseUrl: url, models: name, type: CHANNEL_TYPE[vendor] });
+          }
         }
+        await setOption(g, 'ModelRatio', Object.fromEntries(models.map((m) => [m, MONEY_RATIO])));
+        await setOption(g, 'CompletionRatio', Object.fromEntries(models.map((m) => [m, MONEY_COMPLETION_RATIO])));
       }
-      await setOption(g, 'ModelRatio', Object.fromEntries(models.map((m) => [m, MONEY_RATIO])));
-      await setOption(g, 'CompletionRatio', Object.fromEntries(models.map((m) => [m, MONEY_COMPLETION_RATIO])));
-    }
-    await ready?.(g);
-  });
+      await ready?.(g);
+    },
+  );
   if (opts.redis) afterAll(() => dropRedisKeys(prefix));
   return gw;
 }
@@ -123,7 +134,11 @@ export interface Received {
 
 const PROMPT_TEXT = (words: number) => `Please answer with words:${words} and nothing else.`;
 
-function requestOf(gw: { base: string }, surface: MoneySurface, c: MoneyCall): { url: string; body: Record<string, unknown>; headers: Record<string, string> } {
+function requestOf(
+  gw: { base: string },
+  surface: MoneySurface,
+  c: MoneyCall,
+): { url: string; body: Record<string, unknown>; headers: Record<string, string> } {
   const text = PROMPT_TEXT(c.words);
   const n = c.choices && c.choices > 1 ? c.choices : undefined;
   switch (surface) {
@@ -131,15 +146,30 @@ function requestOf(gw: { base: string }, surface: MoneySurface, c: MoneyCall): {
       return {
         url: '/v1/chat/completions',
         headers: {},
-        body: { model: c.model, stream: c.stream, messages: [{ role: 'user', content: text }], ...(c.cap ? { max_tokens: c.cap } : {}), ...(n ? { n } : {}) },
+        body: {
+          model: c.model,
+          stream: c.stream,
+          messages: [{ role: 'user', content: text }],
+          ...(c.cap ? { max_tokens: c.cap } : {}),
+          ...(n ? { n } : {}),
+        },
       };
     case 'responses':
-      return { url: '/v1/responses', headers: {}, body: { model: c.model, stream: c.stream, input: text, ...(c.cap ? { max_output_tokens: c.cap } : {}) } };
+      return {
+        url: '/v1/responses',
+        headers: {},
+        body: { model: c.model, stream: c.stream, input: text, ...(c.cap ? { max_output_tokens: c.cap } : {}) },
+      };
     case 'messages':
       return {
         url: '/v1/messages',
         headers: { 'anthropic-version': '2023-06-01' },
-        body: { model: c.model, stream: c.stream, max_tokens: c.cap ?? 100_000, messages: [{ role: 'user', content: text }] },
+        body: {
+          model: c.model,
+          stream: c.stream,
+          max_tokens: c.cap ?? 100_000,
+          messages: [{ role: 'user', content: text }],
+        },
       };
     case 'gemini': {
       const config = { ...(c.cap ? { maxOutputTokens: c.cap } : {}), ...(n ? { candidateCount: n } : {}) };
@@ -147,7 +177,10 @@ function requestOf(gw: { base: string }, surface: MoneySurface, c: MoneyCall): {
       return {
         url: `/v1beta/models/${c.model}:${method}`,
         headers: {},
-        body: { contents: [{ role: 'user', parts: [{ text }] }], ...(Object.keys(config).length ? { generationConfig: config } : {}) },
+        body: {
+          contents: [{ role: 'user', parts: [{ text }] }],
+          ...(Object.keys(config).length ? { generationConfig: config } : {}),
+        },
       };
     }
   }
@@ -158,15 +191,24 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** The output text in one parsed answer or stream event, per protocol. */
 function textIn(surface: MoneySurface, j: Json, streamed: boolean): string {
-  if (surface === 'chat') return ((j.choices as Json[] | undefined) ?? []).map((c) => str(((streamed ? c.delta : c.message) as Json | undefined)?.content)).join('');
+  if (surface === 'chat')
+    return ((j.choices as Json[] | undefined) ?? [])
+      .map((c) => str(((streamed ? c.delta : c.message) as Json | undefined)?.content))
+      .join('');
   if (surface === 'messages') {
     if (streamed) return j.type === 'content_block_delta' ? str((j.delta as Json).text) : '';
     return ((j.content as Json[] | undefined) ?? []).map((p) => str(p.text)).join('');
   }
   if (surface === 'gemini')
-    return ((j.candidates as Json[] | undefined) ?? []).map((c) => ((c.content as Json | undefined)?.parts as Json[] | undefined)?.map((p) => str(p.text)).join('') ?? '').join('');
+    return ((j.candidates as Json[] | undefined) ?? [])
+      .map(
+        (c) => ((c.content as Json | undefined)?.parts as Json[] | undefined)?.map((p) => str(p.text)).join('') ?? '',
+      )
+      .join('');
   if (streamed) return j.type === 'response.output_text.delta' ? str(j.delta) : '';
-  return ((j.output as Json[] | undefined) ?? []).map((o) => ((o.content as Json[] | undefined) ?? []).map((p) => str(p.text)).join('')).join('');
+  return ((j.output as Json[] | undefined) ?? [])
+    .map((o) => ((o.content as Json[] | undefined) ?? []).map((p) => str(p.text)).join(''))
+    .join('');
 }
 
 /** Output tokens in received text: the money vendor's words (one o200k token each). */
@@ -176,17 +218,33 @@ export const tokensIn = (text: string): number => text.split(WORD).length - 1;
  * One call in the caller's protocol; what the client received. A stream is read event by event; with `cutAfter`
  * the client aborts once it has read that many output tokens.
  */
-export async function callSurface(gw: { base: string }, surface: MoneySurface, key: string, c: MoneyCall): Promise<Received> {
+export async function callSurface(
+  gw: { base: string },
+  surface: MoneySurface,
+  key: string,
+  c: MoneyCall,
+): Promise<Received> {
   const r = requestOf(gw, surface, c);
   const abort = new AbortController();
-  const headers = { authorization: `Bearer ${key}`, 'x-api-key': key, 'content-type': 'application/json', ...r.headers };
-  const res = await fetch(`${gw.base}${r.url}`, { method: 'POST', headers, body: JSON.stringify(r.body), signal: abort.signal });
+  const headers = {
+    authorization: `Bearer ${key}`,
+    'x-api-key': key,
+    'content-type': 'application/json',
+    ...r.headers,
+  };
+  const res = await fetch(`${gw.base}${r.url}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(r.body),
+    signal: abort.signal,
+  });
   const promptTokens = (await import('gpt-tokenizer')).countTokens(PROMPT_TEXT(c.words));
   if (res.status !== 200) {
     await res.text();
     return { status: res.status, outputTokens: 0, promptTokens };
   }
-  if (!c.stream) return { status: 200, outputTokens: tokensIn(textIn(surface, (await res.json()) as Json, false)), promptTokens };
+  if (!c.stream)
+    return { status: 200, outputTokens: tokensIn(textIn(surface, (await res.json()) as Json, false)), promptTokens };
   let buffer = '';
   let tokens = 0;
   const decoder = new TextDecoder();
@@ -244,7 +302,12 @@ export async function settledMoney<M>(gw: GatewayFixture<M>, userId: number): Pr
   }
   await drainWriter(gw.t);
   const k = gw.t.database.db.kysely;
-  const logs = await k.selectFrom('logs').select(['quota', 'other']).where('user_id', '=', userId).where('type', '=', 2).execute();
+  const logs = await k
+    .selectFrom('logs')
+    .select(['quota', 'other'])
+    .where('user_id', '=', userId)
+    .where('type', '=', 2)
+    .execute();
   const user = await k.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow();
   let charged = 0;
   let shortfall = 0;
@@ -260,8 +323,16 @@ export async function settledMoney<M>(gw: GatewayFixture<M>, userId: number): Pr
  * With `upstreamIgnoredCaps` (a vendor that answers past the cap it was sent, where the balance did not bind that
  * cap) a shortfall may appear, but never silently: Σ delivered ≤ Σ charged + Σ charge_shortfall recorded.
  */
-export function assertMoneyInvariant(start: number, delivered: number, m: SettledMoney, upstreamIgnoredCaps = false): void {
-  if (upstreamIgnoredCaps) expect(delivered, `delivered ${delivered} > charged ${m.charged} + shortfall ${m.shortfall}`).toBeLessThanOrEqual(m.charged + m.shortfall);
+export function assertMoneyInvariant(
+  start: number,
+  delivered: number,
+  m: SettledMoney,
+  upstreamIgnoredCaps = false,
+): void {
+  if (upstreamIgnoredCaps)
+    expect(delivered, `delivered ${delivered} > charged ${m.charged} + shortfall ${m.shortfall}`).toBeLessThanOrEqual(
+      m.charged + m.shortfall,
+    );
   else {
     expect(delivered, `delivered ${delivered} > charged ${m.charged}`).toBeLessThanOrEqual(m.charged);
     expect(m.shortfall).toBe(0);

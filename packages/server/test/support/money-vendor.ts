@@ -40,21 +40,39 @@ interface Plan {
 type Json = Record<string, unknown>;
 
 const textOf = (c: unknown): string =>
-  typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (p && typeof p === 'object' && typeof (p as Json).text === 'string' ? (p as Json).text : '')).join('') : '';
+  typeof c === 'string'
+    ? c
+    : Array.isArray(c)
+      ? c
+          .map((p) => (p && typeof p === 'object' && typeof (p as Json).text === 'string' ? (p as Json).text : ''))
+          .join('')
+      : '';
 
 /** The prompt's text and the cap, per vendor. */
 function readRequest(path: string, body: Json): { prompt: string; cap: number | undefined; choices: number } {
   if (path === '/v1/messages') {
     const msgs = (body.messages as Json[] | undefined) ?? [];
-    return { prompt: textOf(body.system) + msgs.map((m) => textOf(m.content)).join(''), cap: body.max_tokens as number | undefined, choices: 1 };
+    return {
+      prompt: textOf(body.system) + msgs.map((m) => textOf(m.content)).join(''),
+      cap: body.max_tokens as number | undefined,
+      choices: 1,
+    };
   }
   if (path.includes(':generateContent') || path.includes(':streamGenerateContent')) {
     const contents = (body.contents as { parts?: Json[] }[] | undefined) ?? [];
     const g = (body.generationConfig as Json | undefined) ?? {};
-    return { prompt: contents.map((c) => textOf(c.parts)).join(''), cap: g.maxOutputTokens as number | undefined, choices: Number(g.candidateCount ?? 1) };
+    return {
+      prompt: contents.map((c) => textOf(c.parts)).join(''),
+      cap: g.maxOutputTokens as number | undefined,
+      choices: Number(g.candidateCount ?? 1),
+    };
   }
   const msgs = (body.messages as Json[] | undefined) ?? [];
-  return { prompt: msgs.map((m) => textOf(m.content)).join(''), cap: (body.max_completion_tokens ?? body.max_tokens) as number | undefined, choices: Number(body.n ?? 1) };
+  return {
+    prompt: msgs.map((m) => textOf(m.content)).join(''),
+    cap: (body.max_completion_tokens ?? body.max_tokens) as number | undefined,
+    choices: Number(body.n ?? 1),
+  };
 }
 
 function planOf(path: string, key: string, body: Json): Plan {
@@ -84,29 +102,76 @@ async function streamOpenAI(p: Plan, body: Json, send: Send): Promise<void> {
     model,
     choices: [{ index, delta, finish_reason: finish }],
   });
-  for (let i = 0; i < p.choices; i++) for (const piece of pieces(p.words)) if (!(await send(undefined, chunk(i, { content: piece }, null)))) return;
+  for (let i = 0; i < p.choices; i++)
+    for (const piece of pieces(p.words)) if (!(await send(undefined, chunk(i, { content: piece }, null)))) return;
   for (let i = 0; i < p.choices; i++) await send(undefined, chunk(i, {}, 'stop'));
   const wants = (body.stream_options as Json | undefined)?.include_usage === true;
   if (wants && p.usage) {
-    const usage = { prompt_tokens: p.promptTokens, completion_tokens: p.words * p.choices, total_tokens: p.promptTokens + p.words * p.choices };
-    await send(undefined, { id: 'chatcmpl-money', object: 'chat.completion.chunk', created: 1, model, choices: [], usage });
+    const usage = {
+      prompt_tokens: p.promptTokens,
+      completion_tokens: p.words * p.choices,
+      total_tokens: p.promptTokens + p.words * p.choices,
+    };
+    await send(undefined, {
+      id: 'chatcmpl-money',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model,
+      choices: [],
+      usage,
+    });
   }
   await send(undefined, '[DONE]');
 }
 
 async function streamAnthropic(p: Plan, body: Json, send: Send): Promise<void> {
   const usage = (out: number) => (p.usage ? { input_tokens: p.promptTokens, output_tokens: out } : {});
-  const start = { type: 'message_start', message: { id: 'msg_money', type: 'message', role: 'assistant', content: [], model: body.model, stop_reason: null, usage: usage(1) } };
+  const start = {
+    type: 'message_start',
+    message: {
+      id: 'msg_money',
+      type: 'message',
+      role: 'assistant',
+      content: [],
+      model: body.model,
+      stop_reason: null,
+      usage: usage(1),
+    },
+  };
   if (!(await send('message_start', start))) return;
-  await send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-  for (const piece of pieces(p.words)) if (!(await send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }))) return;
+  await send('content_block_start', {
+    type: 'content_block_start',
+    index: 0,
+    content_block: { type: 'text', text: '' },
+  });
+  for (const piece of pieces(p.words))
+    if (
+      !(await send('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: piece },
+      }))
+    )
+      return;
   await send('content_block_stop', { type: 'content_block_stop', index: 0 });
-  await send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: p.usage ? { output_tokens: p.words } : {} });
+  await send('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    usage: p.usage ? { output_tokens: p.words } : {},
+  });
   await send('message_stop', { type: 'message_stop' });
 }
 
 const geminiUsage = (p: Plan, words: number) =>
-  p.usage ? { usageMetadata: { promptTokenCount: p.promptTokens, candidatesTokenCount: words, totalTokenCount: p.promptTokens + words } } : {};
+  p.usage
+    ? {
+        usageMetadata: {
+          promptTokenCount: p.promptTokens,
+          candidatesTokenCount: words,
+          totalTokenCount: p.promptTokens + words,
+        },
+      }
+    : {};
 
 async function streamGemini(p: Plan, send: Send): Promise<void> {
   let sent = 0;
@@ -117,7 +182,10 @@ async function streamGemini(p: Plan, send: Send): Promise<void> {
       if (!(await send(undefined, { candidates: [candidate], ...geminiUsage(p, sent) }))) return;
     }
   }
-  await send(undefined, { candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }], ...geminiUsage(p, sent) });
+  await send(undefined, {
+    candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }],
+    ...geminiUsage(p, sent),
+  });
 }
 
 function plainAnswer(path: string, p: Plan, body: Json): unknown {
@@ -136,23 +204,34 @@ function plainAnswer(path: string, p: Plan, body: Json): unknown {
     };
   }
   if (path.includes(':generateContent')) {
-    const candidates = Array.from({ length: p.choices }, (_, index) => ({ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index }));
+    const candidates = Array.from({ length: p.choices }, (_, index) => ({
+      content: { role: 'model', parts: [{ text }] },
+      finishReason: 'STOP',
+      index,
+    }));
     return { candidates, ...geminiUsage(p, out) };
   }
-  const choices = Array.from({ length: p.choices }, (_, index) => ({ index, message: { role: 'assistant', content: text }, finish_reason: 'stop' }));
+  const choices = Array.from({ length: p.choices }, (_, index) => ({
+    index,
+    message: { role: 'assistant', content: text },
+    finish_reason: 'stop',
+  }));
   return {
     id: 'chatcmpl-money',
     object: 'chat.completion',
     created: 1,
     model: body.model,
     choices,
-    ...(p.usage ? { usage: { prompt_tokens: p.promptTokens, completion_tokens: out, total_tokens: p.promptTokens + out } } : {}),
+    ...(p.usage
+      ? { usage: { prompt_tokens: p.promptTokens, completion_tokens: out, total_tokens: p.promptTokens + out } }
+      : {}),
   };
 }
 
 function keyOf(req: http.IncomingMessage, url: URL): string {
   return (
-    String(req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? url.searchParams.get('key') ?? '') || String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '')
+    String(req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? url.searchParams.get('key') ?? '') ||
+    String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '')
   );
 }
 
@@ -180,7 +259,9 @@ export async function startMoneyVendor(): Promise<MoneyVendor> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send: Send = async (event, data) => {
       if (res.destroyed) return false;
-      res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+      res.write(
+        `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+      );
       if (p.slow) await new Promise((r) => setTimeout(r, SLOW_EVENT_MS));
       return !res.destroyed;
     };

@@ -31,7 +31,14 @@ type Values = Record<string, unknown>;
 /** Inserts rows as GORM would store them: SQLite takes booleans as 0/1 and times as text. */
 function inserter(k: AnyKysely, dialect: DialectName) {
   const db = k;
-  const prep = (v: unknown) => (dialect !== 'sqlite' ? v : typeof v === 'boolean' ? Number(v) : v instanceof Date ? v.toISOString().replace('T', ' ').replace('Z', '+00:00') : v);
+  const prep = (v: unknown) =>
+    dialect !== 'sqlite'
+      ? v
+      : typeof v === 'boolean'
+        ? Number(v)
+        : v instanceof Date
+          ? v.toISOString().replace('T', ' ').replace('Z', '+00:00')
+          : v;
   return {
     insert: async (table: string, rows: Values | Values[]) => {
       // One row per statement: rows name different columns, and SQLite has no DEFAULT in VALUES.
@@ -51,7 +58,12 @@ const now = () => Math.floor(Date.now() / 1000);
 export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl: string): Promise<SourceFacts> {
   const db = inserter(k, dialect);
   const t = now();
-  const facts: SourceFacts = { username: 'alice', password: 'alice-pass-2024', tokenKey: '', quota: { users: 0, used: 0, tokens: 0 } };
+  const facts: SourceFacts = {
+    username: 'alice',
+    password: 'alice-pass-2024',
+    tokenKey: '',
+    quota: { users: 0, used: 0, tokens: 0 },
+  };
   const users = [
     {
       id: 1,
@@ -80,7 +92,12 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       aff_history: 50000,
       github_id: '4242',
       email: 'alice@example.com',
-      setting: JSON.stringify({ notify_type: 'webhook', quota_warning_threshold: 100000, webhook_url: 'https://hooks.example/alice', webhook_secret: 'whsec-alice' }),
+      setting: JSON.stringify({
+        notify_type: 'webhook',
+        quota_warning_threshold: 100000,
+        webhook_url: 'https://hooks.example/alice',
+        webhook_secret: 'whsec-alice',
+      }),
       remark: 'early customer',
       created_at: t - 90 * DAY,
     },
@@ -142,7 +159,16 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       model_limits: 'gpt-4o-mini',
       cross_group_retry: true,
     },
-    { id: 4, user_id: 2, key: newApiKey(), name: 'old', created_time: t - 30 * DAY, remain_quota: 777, unlimited_quota: false, deleted_at: new Date((t - DAY) * 1000) },
+    {
+      id: 4,
+      user_id: 2,
+      key: newApiKey(),
+      name: 'old',
+      created_time: t - 30 * DAY,
+      remain_quota: 777,
+      unlimited_quota: false,
+      deleted_at: new Date((t - DAY) * 1000),
+    },
   ];
   for (const tok of tokens) await db.insert('tokens', tok);
   facts.quota.tokens = tokens.reduce((n, x) => n + x.remain_quota, 0);
@@ -208,7 +234,16 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
     { key: 'ModelPrice', value: '{"free-image":0,"paid-image":0.05}' },
   ]);
   await db.insert('redemptions', [
-    { id: 1, user_id: 1, key: crypto.randomBytes(16).toString('hex'), status: 1, name: 'promo', quota: 100000, created_time: t, expired_time: 0 },
+    {
+      id: 1,
+      user_id: 1,
+      key: crypto.randomBytes(16).toString('hex'),
+      status: 1,
+      name: 'promo',
+      quota: 100000,
+      created_time: t,
+      expired_time: 0,
+    },
     {
       id: 2,
       user_id: 1,
@@ -376,12 +411,43 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
   ]);
   const hour = Math.floor((t - DAY) / 3600) * 3600;
   await db.insert('quota_data', [
-    { id: 1, user_id: 2, username: 'alice', model_name: 'gpt-4o-mini', created_at: hour, token_used: 150, count: 1, quota: 2000 },
-    { id: 2, user_id: 2, username: 'alice', model_name: 'gpt-4o', created_at: hour, token_used: 30, count: 2, quota: 900 },
+    {
+      id: 1,
+      user_id: 2,
+      username: 'alice',
+      model_name: 'gpt-4o-mini',
+      created_at: hour,
+      token_used: 150,
+      count: 1,
+      quota: 2000,
+    },
+    {
+      id: 2,
+      user_id: 2,
+      username: 'alice',
+      model_name: 'gpt-4o',
+      created_at: hour,
+      token_used: 30,
+      count: 2,
+      quota: 900,
+    },
   ]);
   // Bob signs in with an authenticator (new-api's two_fas: base32 secret; backup codes bcrypt-hashed).
-  await db.insert('two_fas', { id: 1, user_id: 3, secret: BOB_TOTP_SECRET, is_enabled: true, created_at: new Date((t - DAY) * 1000), updated_at: new Date((t - DAY) * 1000) });
-  await db.insert('two_fa_backup_codes', { id: 1, user_id: 3, code_hash: goBcrypt('ABCD-EFGH'), is_used: false, created_at: new Date((t - DAY) * 1000) });
+  await db.insert('two_fas', {
+    id: 1,
+    user_id: 3,
+    secret: BOB_TOTP_SECRET,
+    is_enabled: true,
+    created_at: new Date((t - DAY) * 1000),
+    updated_at: new Date((t - DAY) * 1000),
+  });
+  await db.insert('two_fa_backup_codes', {
+    id: 1,
+    user_id: 3,
+    code_hash: goBcrypt('ABCD-EFGH'),
+    is_used: false,
+    created_at: new Date((t - DAY) * 1000),
+  });
   await db.insert('setups', { id: 1, version: 'v0.9.0', initialized_at: t - 100 * DAY });
   return facts;
 }
@@ -391,15 +457,49 @@ export async function seedOneApi(k: AnyKysely, dialect: DialectName, upstreamUrl
   const db = inserter(k, dialect);
   const t = now();
   const key = newApiKey();
-  const facts: SourceFacts = { username: 'dave', password: 'dave-pass-one', tokenKey: `sk-${key}`, quota: { users: 0, used: 0, tokens: 0 } };
+  const facts: SourceFacts = {
+    username: 'dave',
+    password: 'dave-pass-one',
+    tokenKey: `sk-${key}`,
+    quota: { users: 0, used: 0, tokens: 0 },
+  };
   const users = [
-    { id: 1, username: 'root', password: goBcrypt('123456'), role: 100, quota: 500000000, used_quota: 0, aff_code: 'oR1t', access_token: crypto.randomBytes(16).toString('hex') },
-    { id: 2, username: 'dave', password: goBcrypt(facts.password), role: 1, quota: 900000, used_quota: 4000, request_count: 3, aff_code: 'dV2x', lark_id: 'ou_1' },
+    {
+      id: 1,
+      username: 'root',
+      password: goBcrypt('123456'),
+      role: 100,
+      quota: 500000000,
+      used_quota: 0,
+      aff_code: 'oR1t',
+      access_token: crypto.randomBytes(16).toString('hex'),
+    },
+    {
+      id: 2,
+      username: 'dave',
+      password: goBcrypt(facts.password),
+      role: 1,
+      quota: 900000,
+      used_quota: 4000,
+      request_count: 3,
+      aff_code: 'dV2x',
+      lark_id: 'ou_1',
+    },
   ];
   for (const u of users) await db.insert('users', u);
   facts.quota.users = users.reduce((n, u) => n + u.quota, 0);
   facts.quota.used = users.reduce((n, u) => n + u.used_quota, 0);
-  await db.insert('tokens', { id: 1, user_id: 2, key, name: 'dave', created_time: t, remain_quota: 300000, unlimited_quota: false, models: 'gpt-4o-mini', subnet: '' });
+  await db.insert('tokens', {
+    id: 1,
+    user_id: 2,
+    key,
+    name: 'dave',
+    created_time: t,
+    remain_quota: 300000,
+    unlimited_quota: false,
+    models: 'gpt-4o-mini',
+    subnet: '',
+  });
   facts.quota.tokens = 300000;
   await db.insert('channels', {
     id: 1,
@@ -416,13 +516,39 @@ export async function seedOneApi(k: AnyKysely, dialect: DialectName, upstreamUrl
   });
   // one-api's own type numbers: DeepSeek (36), Groq (29, no address: its default), DeepL (38, no counterpart).
   await db.insert('channels', [
-    { id: 2, type: 36, key: 'ds-key', status: 1, name: 'deepseek', base_url: '', models: 'deepseek-chat', group: 'default' },
-    { id: 3, type: 29, key: 'groq-key', status: 1, name: 'groq', base_url: '', models: 'llama3-8b-8192', group: 'default' },
+    {
+      id: 2,
+      type: 36,
+      key: 'ds-key',
+      status: 1,
+      name: 'deepseek',
+      base_url: '',
+      models: 'deepseek-chat',
+      group: 'default',
+    },
+    {
+      id: 3,
+      type: 29,
+      key: 'groq-key',
+      status: 1,
+      name: 'groq',
+      base_url: '',
+      models: 'llama3-8b-8192',
+      group: 'default',
+    },
     { id: 4, type: 38, key: 'deepl-key', status: 1, name: 'deepl', base_url: '', models: 'deepl-zh', group: 'default' },
   ]);
   await db.insert('abilities', { group: 'default', model: 'gpt-4o-mini', channel_id: 1, enabled: true, priority: 0 });
   await db.insert('options', { key: 'SystemName', value: 'One Gateway' });
-  await db.insert('redemptions', { id: 1, user_id: 1, key: crypto.randomBytes(16).toString('hex'), status: 1, name: 'one-code', quota: 1000, created_time: t });
+  await db.insert('redemptions', {
+    id: 1,
+    user_id: 1,
+    key: crypto.randomBytes(16).toString('hex'),
+    status: 1,
+    name: 'one-code',
+    quota: 1000,
+    created_time: t,
+  });
   await db.insert('logs', {
     id: 1,
     user_id: 2,

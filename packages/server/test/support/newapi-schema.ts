@@ -10,7 +10,19 @@ import type { DialectName } from '../../src/db/connect.js';
 
 export type AnyKysely = Kysely<any>;
 
-type Kind = 'pk' | 'int' | 'bigint' | 'bool' | 'float' | 'str' | 'istr' | 'text' | 'datetime' | 'json' | `varchar(${number})` | `char(${number})`;
+type Kind =
+  | 'pk'
+  | 'int'
+  | 'bigint'
+  | 'bool'
+  | 'float'
+  | 'str'
+  | 'istr'
+  | 'text'
+  | 'datetime'
+  | 'json'
+  | `varchar(${number})`
+  | `char(${number})`;
 type Column = [name: string, kind: Kind, extra?: string];
 type Table = { columns: Column[]; primary?: string[]; unique?: string[] };
 
@@ -19,7 +31,11 @@ function render(dialect: DialectName, kind: Kind): string {
   const my = dialect === 'mysql';
   switch (kind) {
     case 'pk':
-      return pg ? 'bigserial PRIMARY KEY' : my ? 'bigint AUTO_INCREMENT PRIMARY KEY' : 'integer PRIMARY KEY AUTOINCREMENT';
+      return pg
+        ? 'bigserial PRIMARY KEY'
+        : my
+          ? 'bigint AUTO_INCREMENT PRIMARY KEY'
+          : 'integer PRIMARY KEY AUTOINCREMENT';
     case 'int':
     case 'bigint':
       return pg || my ? 'bigint' : 'integer';
@@ -421,9 +437,15 @@ export const ONE_API: Record<string, Table> = {
 };
 
 /** Creates the given product's tables in an empty database. */
-export async function createSourceSchema(k: AnyKysely, dialect: DialectName, schema: Record<string, Table>): Promise<void> {
+export async function createSourceSchema(
+  k: AnyKysely,
+  dialect: DialectName,
+  schema: Record<string, Table>,
+): Promise<void> {
   for (const [name, table] of Object.entries(schema)) {
-    const cols = table.columns.map(([c, kind, extra]) => `${q(dialect, c)} ${render(dialect, kind)}${extra ? ` ${extra}` : ''}`);
+    const cols = table.columns.map(
+      ([c, kind, extra]) => `${q(dialect, c)} ${render(dialect, kind)}${extra ? ` ${extra}` : ''}`,
+    );
     if (table.primary) cols.push(`PRIMARY KEY (${table.primary.map((c) => q(dialect, c)).join(', ')})`);
     for (const c of table.unique ?? []) cols.push(`UNIQUE (${q(dialect, c)})`);
     await sql.raw(`CREATE TABLE ${q(dialect, name)} (${cols.join(', ')})`).execute(k);

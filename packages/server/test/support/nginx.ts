@@ -25,7 +25,9 @@ export function directiveValues(conf: string, name: string): string[] {
 }
 
 function replaceOnce(text: string, pattern: RegExp, by: string): string {
-  const hits = text.match(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`));
+  const hits = text.match(
+    new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`),
+  );
   if (hits?.length !== 1) throw new Error(`nginx.conf: expected one match of ${pattern}, found ${hits?.length ?? 0}`);
   return text.replace(pattern, by);
 }
@@ -35,10 +37,17 @@ function replaceOnce(text: string, pattern: RegExp, by: string): string {
  * port, pid and logs go to `dir`. DNS re-resolution (`resolver`, `resolve`: Docker's DNS, and nginx ≥ 1.27.3) is
  * dropped; every other directive stays as written.
  */
-export function loopbackConfig(conf: string, o: { dir: string; listenPort: number; upstreams: Record<string, number> }): string {
+export function loopbackConfig(
+  conf: string,
+  o: { dir: string; listenPort: number; upstreams: Record<string, number> },
+): string {
   let out = conf;
   for (const [hostPort, port] of Object.entries(o.upstreams)) {
-    out = replaceOnce(out, new RegExp(`^(\\s*server\\s+)${hostPort.replace(/[.]/g, '\\.')}\\s+resolve\\b`, 'm'), `$1127.0.0.1:${port}`);
+    out = replaceOnce(
+      out,
+      new RegExp(`^(\\s*server\\s+)${hostPort.replace(/[.]/g, '\\.')}\\s+resolve\\b`, 'm'),
+      `$1127.0.0.1:${port}`,
+    );
   }
   out = replaceOnce(out, /^\s*resolver\s+[^;]*;\n/m, '');
   out = replaceOnce(out, /^(\s*)listen\s+80;/m, `$1listen 127.0.0.1:${o.listenPort};`);
@@ -78,7 +87,8 @@ export async function startNginx(conf: (dir: string) => string, listenPort: numb
   if (test.status !== 0) throw new Error(`nginx -t: ${test.stderr}`);
   const child = spawn(NGINX, [...args, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const read = (name: string) => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : '');
+  const read = (name: string) =>
+    fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : '';
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (!(await accepts(listenPort))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nginx did not start: ${read('error.log')}`);

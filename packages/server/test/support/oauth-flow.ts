@@ -20,7 +20,13 @@ export async function oauthState(c: Client, aff?: string): Promise<IssuedState> 
  * The callback GET /api/oauth/{provider}?code&state as `c` sending `stateCookie` besides its session, like the
  * browser coming back from the provider. A login makes `c` that user (session and New-Api-User).
  */
-export async function oauthCallback(c: Client, provider: string, code: string, state: string, stateCookie = ''): Promise<CallResult<UserPublic>> {
+export async function oauthCallback(
+  c: Client,
+  provider: string,
+  code: string,
+  state: string,
+  stateCookie = '',
+): Promise<CallResult<UserPublic>> {
   const session = c.cookie;
   c.cookie = [session, stateCookie].filter(Boolean).join('; ');
   const q = new URLSearchParams({ code, state });

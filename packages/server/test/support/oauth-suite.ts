@@ -61,7 +61,8 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const st = await oauthState(c, aff);
     return oauthCallback(c, pc.provider, fx.mock.issueCode(pc.provider, pc.user(n)), st.state, st.cookie);
   };
-  const holders = async (n: number) => fx.t.database.db.kysely.selectFrom('users').select(['id', 'username']).where(pc.field, '=', pc.idOf(n)).execute();
+  const holders = async (n: number) =>
+    fx.t.database.db.kysely.selectFrom('users').select(['id', 'username']).where(pc.field, '=', pc.idOf(n)).execute();
 
   it('a first sign-in creates the user (name, email, id, new-user quota) and logs in as password login does; the next finds it', async () => {
     const c = new Client(fx.t.app);
@@ -69,7 +70,15 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     expect(first.body, first.body.message).toMatchObject({ success: true, message: 'login success' });
     const user = first.body.data!;
     expect(user.username).toMatch(new RegExp(`^${pc.provider}_\\d+$`));
-    expect(user).toMatchObject({ display_name: pc.nameOf(1), email: pc.emailOf(1), [pc.field]: pc.idOf(1), quota: 777, role: 1, inviter_id: 0, password: '' });
+    expect(user).toMatchObject({
+      display_name: pc.nameOf(1),
+      email: pc.emailOf(1),
+      [pc.field]: pc.idOf(1),
+      quota: 777,
+      role: 1,
+      inviter_id: 0,
+      password: '',
+    });
     const cookies = setCookies(first);
     expect(cookies[0]).toMatch(/^session=[^;]+; Path=\/; Max-Age=\d+; HttpOnly/);
     expect(cookies.some((h) => /^oauth_state=; Path=\/api\/oauth; Max-Age=0/.test(h))).toBe(true);
@@ -98,7 +107,13 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const link = new Client(fx.t.app);
     link.cookie = bob.cookie;
     const st = await oauthState(link);
-    const res = await oauthCallback(link, pc.provider, fx.mock.issueCode(pc.provider, pc.user(71)), st.state, st.cookie);
+    const res = await oauthCallback(
+      link,
+      pc.provider,
+      fx.mock.issueCode(pc.provider, pc.user(71)),
+      st.state,
+      st.cookie,
+    );
     expect(res.body).toMatchObject({ success: true, message: 'login success' });
     expect(res.body.data!.id).not.toBe(bob.userId);
     expect((await fx.self(bob))[pc.field]).not.toBe(pc.idOf(71));
@@ -110,7 +125,10 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     expect((await signIn(alice, 3)).body).toEqual({ success: true, message: 'bind' });
     const refused = await signIn(bob, 3);
     expectRefused(refused);
-    expect(refused.body).toMatchObject({ success: false, message: `this ${pc.label} account is already bound to another user` });
+    expect(refused.body).toMatchObject({
+      success: false,
+      message: `this ${pc.label} account is already bound to another user`,
+    });
     expect((await fx.self(bob))[pc.field]).not.toBe(pc.idOf(3));
     expect(await holders(3)).toEqual([{ id: alice.userId, username: 'alice' }]);
   });
@@ -121,16 +139,25 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const code = fx.mock.issueCode(pc.provider, pc.user(4));
     const missing = await oauthCallback(c, pc.provider, code, 'some-state');
     expect(missing.status).toBe(403);
-    expect(missing.body).toMatchObject({ success: false, message: 'sign-in state missing or expired: start the sign-in again from the login page' });
+    expect(missing.body).toMatchObject({
+      success: false,
+      message: 'sign-in state missing or expired: start the sign-in again from the login page',
+    });
     const st = await oauthState(c);
     const wrong = await oauthCallback(c, pc.provider, code, `${st.state}x`, st.cookie);
-    expect(wrong.body).toMatchObject({ success: false, message: 'sign-in state does not match: start the sign-in again from the login page' });
+    expect(wrong.body).toMatchObject({
+      success: false,
+      message: 'sign-in state does not match: start the sign-in again from the login page',
+    });
     expect(setCookies(wrong).some((h) => h.startsWith('oauth_state=;'))).toBe(true);
     expect(fx.mock.exchanges.length).toBe(exchanged);
     expect(await holders(4)).toEqual([]);
     // The same code with the right state still works: nothing was spent.
     const st2 = await oauthState(c);
-    expect((await oauthCallback(c, pc.provider, code, st2.state, st2.cookie)).body).toMatchObject({ success: true, message: 'login success' });
+    expect((await oauthCallback(c, pc.provider, code, st2.state, st2.cookie)).body).toMatchObject({
+      success: true,
+      message: 'login success',
+    });
   });
 
   it('a code the provider does not accept is refused with the provider reason', async () => {
@@ -148,7 +175,10 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
       const c = new Client(fx.t.app);
       const res = await signIn(c, 1);
       expectRefused(res);
-      expect(res.body).toMatchObject({ success: false, message: `the administrator has not enabled ${pc.label} sign-in` });
+      expect(res.body).toMatchObject({
+        success: false,
+        message: `the administrator has not enabled ${pc.label} sign-in`,
+      });
     } finally {
       await fx.setOption(pc.enabledOption, 'true');
     }
@@ -174,9 +204,14 @@ export function redirectProviderTests(fx: OAuthApp, pc: RedirectProviderCase): v
     const again = await signIn(new Client(fx.t.app), 6);
     expect(again.body).toMatchObject({ success: false, message: 'user banned' });
     const removed = await signIn(new Client(fx.t.app), 8);
-    expect((await fx.root.call('POST', '/api/user/manage', { id: removed.body.data!.id, action: 'delete' })).body.success).toBe(true);
+    expect(
+      (await fx.root.call('POST', '/api/user/manage', { id: removed.body.data!.id, action: 'delete' })).body.success,
+    ).toBe(true);
     const afterDelete = await signIn(new Client(fx.t.app), 8);
-    expect(afterDelete.body).toMatchObject({ success: false, message: `the user bound to this ${pc.label} account has been deleted` });
+    expect(afterDelete.body).toMatchObject({
+      success: false,
+      message: `the user bound to this ${pc.label} account has been deleted`,
+    });
     expect(await holders(8)).toHaveLength(1);
   });
 

@@ -28,7 +28,13 @@ export function runServer(env: Record<string, string>): ServerProcess {
   let out = '';
   const child = spawn(process.execPath, [MAIN], {
     // WEB_DIST from the test's environment lets a run serve a console built elsewhere.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'info',
+      ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

@@ -25,6 +25,9 @@ export function parseSamples(text: string): Sample[] {
 /** The value of the sample with exactly these labels (0 when absent: a counter not incremented yet). */
 export function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   const keys = Object.keys(labels);
-  const hit = samples.find((s) => s.name === name && Object.keys(s.labels).length === keys.length && keys.every((k) => s.labels[k] === labels[k]));
+  const hit = samples.find(
+    (s) =>
+      s.name === name && Object.keys(s.labels).length === keys.length && keys.every((k) => s.labels[k] === labels[k]),
+  );
   return hit?.value ?? 0;
 }

@@ -11,7 +11,11 @@ export const secondsLeft = (now = Date.now()) => Math.max(1, Math.ceil((60_000 -
 
 /** Sets a token's per-minute limits in the database and drops it from the relay's cache. */
 export async function setTokenLimits(t: TestApp, key: string, id: number, rpm: number, tpm: number): Promise<void> {
-  await t.database.db.kysely.updateTable('tokens').set({ rpm_limit: rpm, tpm_limit: tpm }).where('id', '=', id).execute();
+  await t.database.db.kysely
+    .updateTable('tokens')
+    .set({ rpm_limit: rpm, tpm_limit: tpm })
+    .where('id', '=', id)
+    .execute();
   t.runtime.ctx.relay.tokenChanged(key.replace(/^sk-/, ''), id);
 }
 

@@ -1,7 +1,13 @@
 import net from 'node:net';
 
 /** A raw request: the head and the first `sent` bytes of a body of `length`; resolves with what the server did. */
-export function partialUpload(port: number, head: string, length: number, sent: string, waitMs: number): Promise<{ response: string; closed: boolean; ms: number }> {
+export function partialUpload(
+  port: number,
+  head: string,
+  length: number,
+  sent: string,
+  waitMs: number,
+): Promise<{ response: string; closed: boolean; ms: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = net.connect(port, '127.0.0.1');

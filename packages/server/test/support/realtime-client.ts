@@ -64,7 +64,10 @@ export function receivedValue(events: RealtimeEvent[], price: Price, transcripti
     units.set(key, u);
   };
   for (const e of events) {
-    const usage = e.type === 'response.done' ? ((e.response as { usage?: Usage | null } | undefined)?.usage ?? undefined) : undefined;
+    const usage =
+      e.type === 'response.done'
+        ? ((e.response as { usage?: Usage | null } | undefined)?.usage ?? undefined)
+        : undefined;
     if (!usage) continue;
     const key = `r${String((e.response as { id?: string }).id)}`;
     add(key, price, 0);
@@ -75,14 +78,18 @@ export function receivedValue(events: RealtimeEvent[], price: Price, transcripti
     const delta = typeof e.delta === 'string' ? e.delta : '';
     if (e.type === 'response.audio.delta' || e.type === 'response.output_audio.delta')
       add(`r${String(e.response_id)}`, price, Buffer.from(delta, 'base64').length / PCM16_BYTES_PER_TOKEN);
-    else if (/^response\.(output_)?(text|audio_transcript)\.delta$|^response\.function_call_arguments\.delta$/.test(e.type))
+    else if (
+      /^response\.(output_)?(text|audio_transcript)\.delta$|^response\.function_call_arguments\.delta$/.test(e.type)
+    )
       add(`r${String(e.response_id)}`, price, countTokens(delta));
-    else if (e.type === 'conversation.item.input_audio_transcription.delta') add(`t${String(e.item_id)}`, transcriptionPrice, countTokens(delta));
+    else if (e.type === 'conversation.item.input_audio_transcription.delta')
+      add(`t${String(e.item_id)}`, transcriptionPrice, countTokens(delta));
   }
   let value = 0;
   for (const u of units.values()) {
     const completion = Math.max(u.reported, Math.ceil(u.tokens - 1e-9));
-    if (completion > 0 || u.input > 0) value += computeQuota(u.price, { promptTokens: u.input, completionTokens: completion }, 500_000);
+    if (completion > 0 || u.input > 0)
+      value += computeQuota(u.price, { promptTokens: u.input, completionTokens: completion }, 500_000);
   }
   return value;
 }

@@ -109,9 +109,23 @@ export function useLedgerWorld(quota: number): LedgerWorld {
       .returning('id')
       .executeTakeFirstOrThrow();
     const loadUsers = async (ids: number[]) =>
-      new Map((await k.selectFrom('users').select(['id', 'quota']).where('id', 'in', ids).where('deleted_at', 'is', null).execute()).map((r) => [r.id, Number(r.quota)]));
+      new Map(
+        (
+          await k
+            .selectFrom('users')
+            .select(['id', 'quota'])
+            .where('id', 'in', ids)
+            .where('deleted_at', 'is', null)
+            .execute()
+        ).map((r) => [r.id, Number(r.quota)]),
+      );
     const loadTokens = async (ids: number[]) =>
-      new Map((await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [r.id, Number(r.remain_quota)]));
+      new Map(
+        (await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [
+          r.id,
+          Number(r.remain_quota),
+        ]),
+      );
     // The client as the server configures it (auto-pipelined), so concurrent scripts share writes as in production.
     const redis = new Redis(TEST_REDIS, REDIS_CLIENT_OPTIONS);
     Object.assign(w, {
@@ -154,8 +168,14 @@ export function useLedgerWorld(quota: number): LedgerWorld {
         await ledger.whenReleased();
       },
       async db(kind: BalanceKind, id: number) {
-        if (kind === 'users') return Number((await k.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota);
-        return Number((await k.selectFrom('tokens').select('remain_quota').where('id', '=', id).executeTakeFirstOrThrow()).remain_quota);
+        if (kind === 'users')
+          return Number(
+            (await k.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota,
+          );
+        return Number(
+          (await k.selectFrom('tokens').select('remain_quota').where('id', '=', id).executeTakeFirstOrThrow())
+            .remain_quota,
+        );
       },
       hash: (kind: BalanceKind, id: number) => redis.hgetall(key(kind, id)),
       async reset() {

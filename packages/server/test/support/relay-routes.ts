@@ -33,7 +33,13 @@ export const GEMINI_PREFIXES = ['/v1beta/models/', '/v1/models/'] as const;
  * The Gemini methods the wildcard routes dispatch (routes.ts → geminiAnyInbound / geminiLocalCall): any other
  * method is a 404. relay-bad-input probes Google's method names to keep this list exactly the dispatched set.
  */
-export const GEMINI_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'] as const;
+export const GEMINI_METHODS = [
+  'generateContent',
+  'streamGenerateContent',
+  'countTokens',
+  'embedContent',
+  'batchEmbedContents',
+] as const;
 
 const geminiRoutes = (prefix: string, full: boolean): RelayRoute[] => {
   const at = (method: string) => `${prefix}${RELAY_MODEL}:${method}`;
@@ -52,14 +58,30 @@ const geminiRoutes = (prefix: string, full: boolean): RelayRoute[] => {
       'generateContent',
       { contents: geminiContents },
       full
-        ? ['contents', 'generationConfig', 'generationConfig.maxOutputTokens', 'generationConfig.candidateCount', 'systemInstruction', 'tools']
+        ? [
+            'contents',
+            'generationConfig',
+            'generationConfig.maxOutputTokens',
+            'generationConfig.candidateCount',
+            'systemInstruction',
+            'tools',
+          ]
         : ['contents', 'generationConfig.maxOutputTokens'],
     ),
     r('streamGenerateContent', { contents: geminiContents }, ['contents', 'generationConfig.maxOutputTokens']),
     r(
       'countTokens',
       { contents: geminiContents },
-      full ? ['contents', 'generationConfig', 'generationConfig.maxOutputTokens', 'systemInstruction', 'tools', 'generateContentRequest'] : ['contents', 'generateContentRequest'],
+      full
+        ? [
+            'contents',
+            'generationConfig',
+            'generationConfig.maxOutputTokens',
+            'systemInstruction',
+            'tools',
+            'generateContentRequest',
+          ]
+        : ['contents', 'generateContentRequest'],
     ),
     // countTokens' other form: the whole generateContent request, whose prompt is counted.
     r(
@@ -76,7 +98,11 @@ const geminiRoutes = (prefix: string, full: boolean): RelayRoute[] => {
         : ['generateContentRequest.contents'],
       `${at('countTokens')} (generateContentRequest)`,
     ),
-    r('embedContent', embed, full ? ['content', 'content.parts', 'outputDimensionality'] : ['content', 'outputDimensionality']),
+    r(
+      'embedContent',
+      embed,
+      full ? ['content', 'content.parts', 'outputDimensionality'] : ['content', 'outputDimensionality'],
+    ),
     r('batchEmbedContents', { requests: [embed] }, ['requests']),
   ];
 };
@@ -93,14 +119,54 @@ export function relayJsonRoutes(): RelayRoute[] {
       path: '/v1/chat/completions',
       protocol: 'openai',
       valid: { model, messages: chatMessages },
-      fields: ['model', 'messages', 'max_tokens', 'max_completion_tokens', 'n', 'temperature', 'stream', 'stream_options', 'tools'],
+      fields: [
+        'model',
+        'messages',
+        'max_tokens',
+        'max_completion_tokens',
+        'n',
+        'temperature',
+        'stream',
+        'stream_options',
+        'tools',
+      ],
       auth: 'key',
     },
-    { path: '/v1/completions', protocol: 'openai', valid: { model, prompt: 'hi' }, fields: ['model', 'prompt', 'max_tokens', 'n', 'stream'], auth: 'key' },
-    { path: '/v1/embeddings', protocol: 'openai', valid: { model, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
-    { path: '/v1/videos', protocol: 'openai', valid: { model: video, prompt: 'hi' }, fields: ['model', 'prompt', 'seconds', 'size', 'images', 'metadata'], auth: 'key' },
-    { path: '/v1/video/generations', protocol: 'openai', valid: { model: video, prompt: 'hi' }, fields: ['model', 'prompt', 'duration', 'size', 'image', 'mode'], auth: 'key' },
-    { path: '/v1/moderations', protocol: 'openai', valid: { model, input: 'hi' }, fields: ['model', 'input'], auth: 'key' },
+    {
+      path: '/v1/completions',
+      protocol: 'openai',
+      valid: { model, prompt: 'hi' },
+      fields: ['model', 'prompt', 'max_tokens', 'n', 'stream'],
+      auth: 'key',
+    },
+    {
+      path: '/v1/embeddings',
+      protocol: 'openai',
+      valid: { model, input: 'hi' },
+      fields: ['model', 'input'],
+      auth: 'key',
+    },
+    {
+      path: '/v1/videos',
+      protocol: 'openai',
+      valid: { model: video, prompt: 'hi' },
+      fields: ['model', 'prompt', 'seconds', 'size', 'images', 'metadata'],
+      auth: 'key',
+    },
+    {
+      path: '/v1/video/generations',
+      protocol: 'openai',
+      valid: { model: video, prompt: 'hi' },
+      fields: ['model', 'prompt', 'duration', 'size', 'image', 'mode'],
+      auth: 'key',
+    },
+    {
+      path: '/v1/moderations',
+      protocol: 'openai',
+      valid: { model, input: 'hi' },
+      fields: ['model', 'input'],
+      auth: 'key',
+    },
     {
       path: '/v1/responses',
       protocol: 'openai',
@@ -125,10 +191,34 @@ export function relayJsonRoutes(): RelayRoute[] {
     },
     ...geminiRoutes(GEMINI_PREFIXES[0], true),
     ...geminiRoutes(GEMINI_PREFIXES[1], false),
-    { path: '/v1/images/generations', protocol: 'openai', valid: { model, prompt: 'a cat' }, fields: ['model', 'prompt', 'n', 'size', 'quality', 'stream'], auth: 'key' },
-    { path: '/v1/audio/speech', protocol: 'openai', valid: { model, input: 'hello', voice: 'alloy' }, fields: ['model', 'input', 'voice', 'speed'], auth: 'key' },
-    { path: '/v1/rerank', protocol: 'openai', valid: { model, query: 'q', documents: ['a', 'b'] }, fields: ['model', 'query', 'documents', 'top_n'], auth: 'key' },
-    { path: '/pg/chat/completions', protocol: 'openai', valid: { model, messages: chatMessages }, fields: ['model', 'messages', 'max_tokens', 'n', 'stream'], auth: 'session' },
+    {
+      path: '/v1/images/generations',
+      protocol: 'openai',
+      valid: { model, prompt: 'a cat' },
+      fields: ['model', 'prompt', 'n', 'size', 'quality', 'stream'],
+      auth: 'key',
+    },
+    {
+      path: '/v1/audio/speech',
+      protocol: 'openai',
+      valid: { model, input: 'hello', voice: 'alloy' },
+      fields: ['model', 'input', 'voice', 'speed'],
+      auth: 'key',
+    },
+    {
+      path: '/v1/rerank',
+      protocol: 'openai',
+      valid: { model, query: 'q', documents: ['a', 'b'] },
+      fields: ['model', 'query', 'documents', 'top_n'],
+      auth: 'key',
+    },
+    {
+      path: '/pg/chat/completions',
+      protocol: 'openai',
+      valid: { model, messages: chatMessages },
+      fields: ['model', 'messages', 'max_tokens', 'n', 'stream'],
+      auth: 'session',
+    },
   ];
 }
 
@@ -145,7 +235,16 @@ export const videoRemixRoute = (videoId: string): RelayRoute => ({
 export const MULTIPART_ROUTES = ['/v1/images/edits', '/v1/audio/transcriptions', '/v1/audio/translations'];
 
 /** The stateful OpenAI APIs a gateway does not hold: 501 to anyone, before any key. */
-export const STUBBED_PREFIXES = ['/v1/files', '/v1/fine_tuning', '/v1/fine-tunes', '/v1/batches', '/v1/assistants', '/v1/threads', '/v1/vector_stores', '/v1/uploads'];
+export const STUBBED_PREFIXES = [
+  '/v1/files',
+  '/v1/fine_tuning',
+  '/v1/fine-tunes',
+  '/v1/batches',
+  '/v1/assistants',
+  '/v1/threads',
+  '/v1/vector_stores',
+  '/v1/uploads',
+];
 
 /* ---------- the task routes: midjourney-proxy's and Suno's APIs, in their own answer shapes ---------- */
 
@@ -164,12 +263,19 @@ export interface TaskRoute {
 }
 
 export const MJ_MODE_PREFIXES = ['', '/mj-fast', '/mj-relax', '/mj-turbo'];
-export const MJ_MODELS = 'mj_imagine,mj_upscale,mj_describe,mj_blend,mj_modal,mj_shorten,mj_upload,swap_face,mj_video,mj_edits';
+export const MJ_MODELS =
+  'mj_imagine,mj_upscale,mj_describe,mj_blend,mj_modal,mj_shorten,mj_upload,swap_face,mj_video,mj_edits';
 export const SUNO_MODELS = 'suno_music,suno_lyrics';
 
 const mjRoutes = (prefix: string, origin: () => string): TaskRoute[] => {
   const mj = `${prefix}/mj`;
-  const r = (path: string, valid: () => Record<string, unknown>, fields: string[], model?: string, noKey = false): TaskRoute => ({
+  const r = (
+    path: string,
+    valid: () => Record<string, unknown>,
+    fields: string[],
+    model?: string,
+    noKey = false,
+  ): TaskRoute => ({
     path: `${mj}${path}`,
     protocol: 'mj',
     valid,
@@ -178,15 +284,40 @@ const mjRoutes = (prefix: string, origin: () => string): TaskRoute[] => {
     noKey,
   });
   return [
-    r('/submit/imagine', () => ({ prompt: 'a cat' }), ['prompt', 'base64Array', 'notifyHook', 'state', 'extra'], 'mj_imagine'),
-    r('/submit/change', () => ({ taskId: origin(), action: 'UPSCALE', index: 1 }), ['taskId', 'action', 'index', 'extra'], 'mj_upscale'),
+    r(
+      '/submit/imagine',
+      () => ({ prompt: 'a cat' }),
+      ['prompt', 'base64Array', 'notifyHook', 'state', 'extra'],
+      'mj_imagine',
+    ),
+    r(
+      '/submit/change',
+      () => ({ taskId: origin(), action: 'UPSCALE', index: 1 }),
+      ['taskId', 'action', 'index', 'extra'],
+      'mj_upscale',
+    ),
     r('/submit/simple-change', () => ({ content: `${origin()} U1` }), ['content', 'extra'], 'mj_upscale'),
     r('/submit/describe', () => ({ base64: 'data:image/png;base64,AAAA' }), ['base64', 'extra'], 'mj_describe'),
-    r('/submit/blend', () => ({ base64Array: ['data:image/png;base64,AAAA', 'data:image/png;base64,BBBB'] }), ['base64Array', 'extra'], 'mj_blend'),
-    r('/submit/action', () => ({ taskId: origin(), customId: `MJ::JOB::upsample::1::${origin()}` }), ['taskId', 'customId', 'extra'], 'mj_upscale'),
+    r(
+      '/submit/blend',
+      () => ({ base64Array: ['data:image/png;base64,AAAA', 'data:image/png;base64,BBBB'] }),
+      ['base64Array', 'extra'],
+      'mj_blend',
+    ),
+    r(
+      '/submit/action',
+      () => ({ taskId: origin(), customId: `MJ::JOB::upsample::1::${origin()}` }),
+      ['taskId', 'customId', 'extra'],
+      'mj_upscale',
+    ),
     r('/submit/modal', () => ({ taskId: origin() }), ['taskId', 'extra'], 'mj_modal'),
     r('/submit/shorten', () => ({ prompt: 'a long prompt' }), ['prompt', 'extra'], 'mj_shorten'),
-    r('/submit/upload-discord-images', () => ({ base64Array: ['data:image/png;base64,AAAA'] }), ['base64Array', 'extra'], 'mj_upload'),
+    r(
+      '/submit/upload-discord-images',
+      () => ({ base64Array: ['data:image/png;base64,AAAA'] }),
+      ['base64Array', 'extra'],
+      'mj_upload',
+    ),
     r(
       '/insight-face/swap',
       () => ({ sourceBase64: 'data:image/png;base64,AAAA', targetBase64: 'data:image/png;base64,BBBB' }),
@@ -194,7 +325,12 @@ const mjRoutes = (prefix: string, origin: () => string): TaskRoute[] => {
       'swap_face',
     ),
     r('/submit/video', () => ({ taskId: origin() }), ['taskId', 'image', 'motion', 'prompt', 'extra'], 'mj_video'),
-    r('/submit/edits', () => ({ prompt: 'a hat', image: 'data:image/png;base64,AAAA' }), ['prompt', 'image', 'extra'], 'mj_edits'),
+    r(
+      '/submit/edits',
+      () => ({ prompt: 'a hat', image: 'data:image/png;base64,AAAA' }),
+      ['prompt', 'image', 'extra'],
+      'mj_edits',
+    ),
     r('/task/list-by-condition', () => ({ ids: [origin()] }), ['ids']),
     r('/notify', () => ({ id: 'not-a-task' }), ['id'], undefined, true),
   ];
@@ -205,15 +341,34 @@ const sunoRoutes: TaskRoute[] = [
     path: '/suno/submit/music',
     protocol: 'suno',
     valid: () => ({ prompt: 'a song' }),
-    fields: ['prompt', 'gpt_description_prompt', 'mv', 'title', 'tags', 'continue_at', 'task_id', 'make_instrumental', 'customMode'],
+    fields: [
+      'prompt',
+      'gpt_description_prompt',
+      'mv',
+      'title',
+      'tags',
+      'continue_at',
+      'task_id',
+      'make_instrumental',
+      'customMode',
+    ],
     model: 'suno_music',
   },
-  { path: '/suno/submit/lyrics', protocol: 'suno', valid: () => ({ prompt: 'a poem' }), fields: ['prompt', 'model'], model: 'suno_lyrics' },
+  {
+    path: '/suno/submit/lyrics',
+    protocol: 'suno',
+    valid: () => ({ prompt: 'a poem' }),
+    fields: ['prompt', 'model'],
+    model: 'suno_lyrics',
+  },
   { path: '/suno/fetch', protocol: 'suno', valid: () => ({ ids: ['abc'] }), fields: ['ids'] },
 ];
 
 /** Midjourney under every mode prefix, then Suno; `origin` is a finished imagine task of the caller. */
-export const relayTaskRoutes = (origin: () => string): TaskRoute[] => [...MJ_MODE_PREFIXES.flatMap((p) => mjRoutes(p, origin)), ...sunoRoutes];
+export const relayTaskRoutes = (origin: () => string): TaskRoute[] => [
+  ...MJ_MODE_PREFIXES.flatMap((p) => mjRoutes(p, origin)),
+  ...sunoRoutes,
+];
 
 /* ---------- the GET reads ---------- */
 
@@ -277,7 +432,9 @@ export const isKeylessRead = (url: string): boolean =>
 /* ---------- coverage: which registered routes a list of paths leaves out ---------- */
 
 /** What each wildcard route dispatches on: the path under it must be covered for every one of these. */
-const WILDCARD_METHODS: Record<string, readonly string[]> = Object.fromEntries(GEMINI_PREFIXES.map((p) => [`${p}*`, GEMINI_METHODS]));
+const WILDCARD_METHODS: Record<string, readonly string[]> = Object.fromEntries(
+  GEMINI_PREFIXES.map((p) => [`${p}*`, GEMINI_METHODS]),
+);
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -292,7 +449,10 @@ export function uncoveredRoutes(urls: string[], covered: string[]): string[] {
       const prefix = url.slice(0, -1);
       const methods = WILDCARD_METHODS[url];
       if (!methods) gaps.push(`${url} (a wildcard route with no known methods)`);
-      else for (const m of methods) if (!covered.some((p) => new RegExp(`^${escape(prefix)}[^/:]+:${m}$`).test(p))) gaps.push(`${prefix}{model}:${m}`);
+      else
+        for (const m of methods)
+          if (!covered.some((p) => new RegExp(`^${escape(prefix)}[^/:]+:${m}$`).test(p)))
+            gaps.push(`${prefix}{model}:${m}`);
       continue;
     }
     const pattern = new RegExp(

@@ -80,5 +80,13 @@ export function hasUpperCaseTypes(schema: unknown): boolean {
   const node = schema as SchemaNode;
   const types = Array.isArray(node.type) ? node.type : [node.type];
   if (types.some((t) => typeof t === 'string' && t !== t.toLowerCase())) return true;
-  return Object.entries(node).some(([k, v]) => k !== 'enum' && k !== 'const' && k !== 'default' && k !== 'example' && typeof v === 'object' && hasUpperCaseTypes(v));
+  return Object.entries(node).some(
+    ([k, v]) =>
+      k !== 'enum' &&
+      k !== 'const' &&
+      k !== 'default' &&
+      k !== 'example' &&
+      typeof v === 'object' &&
+      hasUpperCaseTypes(v),
+  );
 }

@@ -30,7 +30,12 @@ export function useServiceContext(env: Record<string, string> = {}): ServiceCont
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-service-'));
-    const config = loadConfig({ SESSION_SECRET: 'test-secret-0123456789abcdef0123456789', DATA_DIR: dataDir, WEB_DIST: '/nonexistent', ...env });
+    const config = loadConfig({
+      SESSION_SECRET: 'test-secret-0123456789abcdef0123456789',
+      DATA_DIR: dataDir,
+      WEB_DIST: '/nonexistent',
+      ...env,
+    });
     runtime = await createRuntime(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), { db: database.db });
   });
   afterAll(async () => {
@@ -53,7 +58,13 @@ export function useServiceContext(env: Record<string, string> = {}): ServiceCont
       const ctx = started().ctx;
       const username = `u${process.pid % 1000}_${++seq}`;
       const role = opts.role ?? Role.Common;
-      const id = await ctx.users.create({ username, password: 'password-123', role, group: opts.group, quota: opts.quota });
+      const id = await ctx.users.create({
+        username,
+        password: 'password-123',
+        role,
+        group: opts.group,
+        quota: opts.quota,
+      });
       const row = await ctx.users.get(id);
       return { id, username, role, status: row.status, group: row.group };
     },

@@ -39,17 +39,28 @@ const NODE_BIN = path.dirname(process.execPath);
  */
 export function spawnTollway(env: Record<string, string>, opts: { launch?: Launch } = {}): Spawned {
   const launch = opts.launch ?? 'bundle';
-  const [command, args] = launch === 'npm' ? ['npm', ['start', '--', '--no-build']] : [process.execPath, launch === 'wrapper' ? [START, '--no-build'] : [MAIN]];
+  const [command, args] =
+    launch === 'npm'
+      ? ['npm', ['start', '--', '--no-build']]
+      : [process.execPath, launch === 'wrapper' ? [START, '--no-build'] : [MAIN]];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', WEB_DIST: '/nonexistent', ...env },
+    env: {
+      PATH: `${NODE_BIN}${path.delimiter}${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'info',
+      WEB_DIST: '/nonexistent',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   const collect = (d: Buffer) => (out += d.toString());
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
-  const exited = new Promise<Exit>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+  const exited = new Promise<Exit>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   return {
     child,
@@ -73,7 +84,8 @@ export function spawnTollway(env: Record<string, string>, opts: { launch?: Launc
 export async function waitForOutput(p: Spawned, text: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!p.output().includes(text)) {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) throw new Error(`exited before "${text}": ${p.output()}`);
+    if (p.child.exitCode !== null || p.child.signalCode !== null)
+      throw new Error(`exited before "${text}": ${p.output()}`);
     if (Date.now() > deadline) throw new Error(`no "${text}" within ${timeoutMs} ms: ${p.output()}`);
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
@@ -141,7 +153,11 @@ export async function refusesConnections(base: string): Promise<boolean> {
 /** A set-up server with one channel to `upstreamUrl` (API key `channelKey`) and a funded user's token. */
 export async function prepareRelay(base: string, upstreamUrl: string, channelKey: string): Promise<{ key: string }> {
   const json = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
-    const r = await fetch(base + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const r = await fetch(base + url, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     const j = (await r.json()) as { success: boolean; data?: unknown; message: string };
     if (!j.success) throw new Error(`${method} ${url}: ${j.message}`);
     return { r, j };
@@ -149,7 +165,15 @@ export async function prepareRelay(base: string, upstreamUrl: string, channelKey
   await json('POST', '/api/setup', { username: 'root', password: 'root-pass-123', confirmPassword: 'root-pass-123' });
   const login = await json('POST', '/api/user/login', { username: 'root', password: 'root-pass-123' });
   const auth = { cookie: login.r.headers.get('set-cookie')!.split(';')[0]!, 'new-api-user': '1' };
-  await json('POST', '/api/channel/', { mode: 'single', channel: { name: 'm', type: 1, key: channelKey, base_url: upstreamUrl, models: 'gpt-4o-mini', group: 'default' } }, auth);
+  await json(
+    'POST',
+    '/api/channel/',
+    {
+      mode: 'single',
+      channel: { name: 'm', type: 1, key: channelKey, base_url: upstreamUrl, models: 'gpt-4o-mini', group: 'default' },
+    },
+    auth,
+  );
   await json('PUT', '/api/user/', { id: 1, quota: 100_000_000 }, auth);
   const token = await json('POST', '/api/token/', { name: 'shutdown', unlimited_quota: true }, auth);
   return { key: (token.j.data as { key: string }[])[0]!.key };

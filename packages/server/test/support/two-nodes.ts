@@ -16,7 +16,11 @@ export interface TwoNodes {
  * far away unless `env` says otherwise, so only the Redis bus can carry a change in time. The returned object is
  * filled in beforeAll; `ready` runs once it is.
  */
-export function useTwoNodes(env: Record<string, string> = {}, ready?: (nodes: TwoNodes) => unknown, timeout?: number): TwoNodes {
+export function useTwoNodes(
+  env: Record<string, string> = {},
+  ready?: (nodes: TwoNodes) => unknown,
+  timeout?: number,
+): TwoNodes {
   const nodes: Partial<TwoNodes> = { prefix: newRedisPrefix() };
   beforeAll(async () => {
     nodes.database = await createTestDatabase('postgres');

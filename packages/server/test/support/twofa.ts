@@ -51,7 +51,10 @@ export interface Challenge {
 
 /** Sets up and enables 2FA for a logged-in client with the authenticator's code. */
 export async function enableTwoFactor(c: Client, clock: TotpClock): Promise<Enabled> {
-  const setup = await c.call<{ secret: string; qr_code_data: string; backup_codes: string[] }>('POST', '/api/user/2fa/setup');
+  const setup = await c.call<{ secret: string; qr_code_data: string; backup_codes: string[] }>(
+    'POST',
+    '/api/user/2fa/setup',
+  );
   if (!setup.body.success) throw new Error(`setup failed: ${setup.body.message}`);
   const { secret, backup_codes } = setup.body.data!;
   const enabled = await c.call('POST', '/api/user/2fa/enable', { code: clock.code(secret) });
@@ -60,8 +63,18 @@ export async function enableTwoFactor(c: Client, clock: TotpClock): Promise<Enab
 }
 
 /** The second step as a browser would send it, from `ip`; a success makes `c` that user. */
-export async function secondStep(c: Client, flowToken: string | undefined, code: string, ip = '127.0.0.1'): Promise<CallResult<{ id: number; username: string }>> {
-  const res = await c.call<{ id: number; username: string }>('POST', '/api/user/login/2fa', { code, ...(flowToken ? { flow_token: flowToken } : {}) }, { 'x-forwarded-for': ip });
+export async function secondStep(
+  c: Client,
+  flowToken: string | undefined,
+  code: string,
+  ip = '127.0.0.1',
+): Promise<CallResult<{ id: number; username: string }>> {
+  const res = await c.call<{ id: number; username: string }>(
+    'POST',
+    '/api/user/login/2fa',
+    { code, ...(flowToken ? { flow_token: flowToken } : {}) },
+    { 'x-forwarded-for': ip },
+  );
   if (res.body.success) c.userId = res.body.data!.id;
   return res;
 }

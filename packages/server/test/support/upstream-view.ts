@@ -78,7 +78,9 @@ export function sentTools(r: VendorRequest): { name: string; schema: unknown }[]
   const tools = list(r.body.tools);
   if (r.vendor === 'anthropic') return tools.map((t) => ({ name: String(t.name), schema: t.input_schema }));
   if (r.vendor === 'gemini') {
-    return tools.flatMap((t) => list(t.functionDeclarations)).map((d) => ({ name: String(d.name), schema: d.parametersJsonSchema ?? d.parameters }));
+    return tools
+      .flatMap((t) => list(t.functionDeclarations))
+      .map((d) => ({ name: String(d.name), schema: d.parametersJsonSchema ?? d.parameters }));
   }
   if (isResponses(r)) return tools.map((t) => ({ name: String(t.name), schema: t.parameters }));
   return tools.map((t) => t.function as Obj).map((f) => ({ name: String(f.name), schema: f.parameters }));
@@ -89,7 +91,10 @@ export function sentForcedTool(r: VendorRequest): string | undefined {
   // "Call some tool" forces the only one there is.
   const only = sentTools(r).length === 1 ? sentTools(r)[0]!.name : undefined;
   if (r.vendor === 'gemini') {
-    const calling = ((r.body.toolConfig as Obj | undefined)?.functionCallingConfig ?? {}) as { mode?: string; allowedFunctionNames?: string[] };
+    const calling = ((r.body.toolConfig as Obj | undefined)?.functionCallingConfig ?? {}) as {
+      mode?: string;
+      allowedFunctionNames?: string[];
+    };
     if (calling.mode !== 'ANY') return undefined;
     return calling.allowedFunctionNames?.length === 1 ? calling.allowedFunctionNames[0] : only;
   }
@@ -161,9 +166,16 @@ export function sentModel(r: VendorRequest): string {
  * The requests the mock vendor received since `mark` (its request count before the call): `count` of them, all to
  * `channel`'s vendor for `model`, streamed or not, each with the channel's key and never the caller's.
  */
-export function expectSent(fx: ConformanceFixture, mark: number, channel: ChannelKind, want: { model: string; streamed: boolean; count?: number }): VendorRequest[] {
+export function expectSent(
+  fx: ConformanceFixture,
+  mark: number,
+  channel: ChannelKind,
+  want: { model: string; streamed: boolean; count?: number },
+): VendorRequest[] {
   const sent = fx.vendor.requests.slice(mark);
-  expect(sent.map((r) => [r.vendor, sentModel(r), sentStreamed(r)])).toEqual(Array.from({ length: want.count ?? 1 }, () => [channel, want.model, want.streamed]));
+  expect(sent.map((r) => [r.vendor, sentModel(r), sentStreamed(r)])).toEqual(
+    Array.from({ length: want.count ?? 1 }, () => [channel, want.model, want.streamed]),
+  );
   for (const r of sent) {
     expect(sentCredentials(r)).toContain(CHANNEL_KEYS[channel]);
     expect(sentCredentials(r)).not.toContain(fx.key.replace(/^sk-/, ''));

@@ -24,7 +24,9 @@ describe('AccountLogs with a separate log database', () => {
     await b.add(t, log('b'));
     expect(queued).toHaveLength(0);
     b.committed();
-    expect(queued.map((r) => ({ content: r.log?.content, quota: r.quota, logQuota: r.log?.quota, counts: r.countsRequest }))).toEqual([
+    expect(
+      queued.map((r) => ({ content: r.log?.content, quota: r.quota, logQuota: r.log?.quota, counts: r.countsRequest })),
+    ).toEqual([
       { content: 'a', quota: 0, logQuota: 100, counts: false },
       { content: 'b', quota: 0, logQuota: 100, counts: false },
     ]);

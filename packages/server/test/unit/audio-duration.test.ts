@@ -58,7 +58,11 @@ function m4a(duration: number, timescale: number): Buffer {
   const mvhd = Buffer.alloc(100);
   mvhd.writeUInt32BE(timescale, 12);
   mvhd.writeUInt32BE(duration, 16);
-  return Buffer.concat([box('ftyp', Buffer.from('M4A \0\0\0\0M4A mp42')), box('mdat', Buffer.alloc(5000, 9)), box('moov', box('mvhd', mvhd), box('trak', Buffer.alloc(50)))]);
+  return Buffer.concat([
+    box('ftyp', Buffer.from('M4A \0\0\0\0M4A mp42')),
+    box('mdat', Buffer.alloc(5000, 9)),
+    box('moov', box('mvhd', mvhd), box('trak', Buffer.alloc(50))),
+  ]);
 }
 
 /** An Ogg page: header, one segment of `packet`, granule position `granule`. */
@@ -75,7 +79,12 @@ function opus(seconds: number, preSkip: number): Buffer {
   const opusHead = Buffer.alloc(19);
   opusHead.write('OpusHead', 0, 'latin1');
   opusHead.writeUInt16LE(preSkip, 10);
-  return Buffer.concat([oggPage(opusHead, 0n), oggPage(Buffer.alloc(200, 5), 960n), Buffer.alloc(3000, 1), oggPage(Buffer.alloc(200, 5), BigInt(seconds * 48_000 + preSkip))]);
+  return Buffer.concat([
+    oggPage(opusHead, 0n),
+    oggPage(Buffer.alloc(200, 5), 960n),
+    Buffer.alloc(3000, 1),
+    oggPage(Buffer.alloc(200, 5), BigInt(seconds * 48_000 + preSkip)),
+  ]);
 }
 
 describe('the duration of an uploaded audio file', () => {
@@ -109,7 +118,9 @@ describe('the duration of an uploaded audio file', () => {
   });
 
   it('anything else is unknown: an MP4 without its movie header, random bytes, a lone frame sync', () => {
-    expect(secondsOf(Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypM4A '), Buffer.alloc(1000)]))).toBeUndefined();
+    expect(
+      secondsOf(Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypM4A '), Buffer.alloc(1000)])),
+    ).toBeUndefined();
     expect(secondsOf(Buffer.from([0xff, 0xfb, 0x90, 0x00, ...Buffer.alloc(2000, 7)]))).toBeUndefined();
     let found = 0;
     for (let i = 0; i < 200; i++) if (secondsOf(crypto.randomBytes(8192)) !== undefined) found++;

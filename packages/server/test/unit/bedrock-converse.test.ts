@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { IRRequest } from '../../src/relay/ir/types.js';
-import { bedrockAdaptorFor, bedrockClaudeAdaptor, bedrockConverseAdaptor } from '../../src/relay/providers/aws/adaptor.js';
+import {
+  bedrockAdaptorFor,
+  bedrockClaudeAdaptor,
+  bedrockConverseAdaptor,
+} from '../../src/relay/providers/aws/adaptor.js';
 import { BedrockStreamFramer } from '../../src/relay/providers/aws/bedrock-stream.js';
 import { bedrockConverse } from '../../src/relay/providers/aws/converse.js';
 import { sha256Hex } from '../../src/relay/providers/aws/sigv4.js';
@@ -31,7 +35,13 @@ describe('Bedrock Converse wire format', () => {
         { role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'tooluse_1', content: '18°C, cloudy' }] },
         { role: 'user', parts: [{ type: 'text', text: 'Thanks' }] },
       ],
-      tools: [{ name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather by city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      ],
       toolChoice: 'required',
       maxTokens: 512,
       temperature: 0.5,
@@ -43,14 +53,43 @@ describe('Bedrock Converse wire format', () => {
     expect(bedrockConverse.requestFromIR(ir)).toEqual({
       system: [{ text: 'You are terse.' }, { text: 'Use tools.' }],
       messages: [
-        { role: 'user', content: [{ text: 'What is in this picture, and the weather in Paris?' }, { image: { format: 'jpeg', source: { bytes: '/9j/AAAA' } } }] },
-        { role: 'assistant', content: [{ text: 'Checking.' }, { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } }] },
+        {
+          role: 'user',
+          content: [
+            { text: 'What is in this picture, and the weather in Paris?' },
+            { image: { format: 'jpeg', source: { bytes: '/9j/AAAA' } } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { text: 'Checking.' },
+            { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } },
+          ],
+        },
         // The tool result and the next user text share one user turn (Converse alternates roles).
-        { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_1', content: [{ text: '18°C, cloudy' }] } }, { text: 'Thanks' }] },
+        {
+          role: 'user',
+          content: [
+            { toolResult: { toolUseId: 'tooluse_1', content: [{ text: '18°C, cloudy' }] } },
+            { text: 'Thanks' },
+          ],
+        },
       ],
       inferenceConfig: { maxTokens: 512, temperature: 0.5, topP: 0.9, stopSequences: ['END'] },
       additionalModelRequestFields: { top_k: 40 },
-      toolConfig: { tools: [{ toolSpec: { name: 'get_weather', description: 'Weather by city', inputSchema: { json: ir.tools![0]!.parameters } } }], toolChoice: { any: {} } },
+      toolConfig: {
+        tools: [
+          {
+            toolSpec: {
+              name: 'get_weather',
+              description: 'Weather by city',
+              inputSchema: { json: ir.tools![0]!.parameters },
+            },
+          },
+        ],
+        toolChoice: { any: {} },
+      },
     });
   });
 
@@ -67,7 +106,13 @@ describe('Bedrock Converse wire format', () => {
         },
       },
       stopReason: 'tool_use',
-      usage: { inputTokens: 30, outputTokens: 12, totalTokens: 92, cacheReadInputTokens: 40, cacheWriteInputTokens: 10 },
+      usage: {
+        inputTokens: 30,
+        outputTokens: 12,
+        totalTokens: 92,
+        cacheReadInputTokens: 40,
+        cacheWriteInputTokens: 10,
+      },
       metrics: { latencyMs: 300 },
     });
     expect(ir.parts).toEqual([
@@ -76,7 +121,13 @@ describe('Bedrock Converse wire format', () => {
       { type: 'tool_call', id: 'tooluse_2', name: 'get_weather', arguments: '{"city":"Oslo"}' },
     ]);
     expect(ir.stopReason).toBe('tool_calls');
-    expect(ir.usage).toEqual({ inputTokens: 30, outputTokens: 12, cacheReadTokens: 40, cacheWriteTokens: 10, reasoningTokens: 0 });
+    expect(ir.usage).toEqual({
+      inputTokens: 30,
+      outputTokens: 12,
+      cacheReadTokens: 40,
+      cacheWriteTokens: 10,
+      reasoningTokens: 0,
+    });
   });
 
   it('ConverseStream events (from the binary event stream) → IR events, tool input streamed in pieces', () => {
@@ -84,17 +135,24 @@ describe('Bedrock Converse wire format', () => {
       converseEvent('messageStart', { role: 'assistant' }),
       converseEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Sure' } }),
       converseEvent('contentBlockStop', { contentBlockIndex: 0 }),
-      converseEvent('contentBlockStart', { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'tooluse_3', name: 'get_weather' } } }),
+      converseEvent('contentBlockStart', {
+        contentBlockIndex: 1,
+        start: { toolUse: { toolUseId: 'tooluse_3', name: 'get_weather' } },
+      }),
       converseEvent('contentBlockDelta', { contentBlockIndex: 1, delta: { toolUse: { input: '{"city":' } } }),
       converseEvent('contentBlockDelta', { contentBlockIndex: 1, delta: { toolUse: { input: '"Rome"}' } } }),
       converseEvent('contentBlockStop', { contentBlockIndex: 1 }),
       converseEvent('messageStop', { stopReason: 'tool_use' }),
-      converseEvent('metadata', { usage: { inputTokens: 9, outputTokens: 4, totalTokens: 13 }, metrics: { latencyMs: 80 } }),
+      converseEvent('metadata', {
+        usage: { inputTokens: 9, outputTokens: 4, totalTokens: 13 },
+        metrics: { latencyMs: 80 },
+      }),
     ]);
     const framer = new BedrockStreamFramer('converse');
     const state = bedrockConverse.newDecodeState();
     const events = [];
-    for (let i = 0; i < bytes.length; i += 13) for (const ev of framer.push(bytes.subarray(i, i + 13))) events.push(...bedrockConverse.decodeEvent(state, ev));
+    for (let i = 0; i < bytes.length; i += 13)
+      for (const ev of framer.push(bytes.subarray(i, i + 13))) events.push(...bedrockConverse.decodeEvent(state, ev));
     expect(events).toEqual([
       { type: 'start', id: '', model: '' },
       { type: 'text', text: 'Sure' },
@@ -102,7 +160,10 @@ describe('Bedrock Converse wire format', () => {
       { type: 'tool_call_args', index: 0, args: '{"city":' },
       { type: 'tool_call_args', index: 0, args: '"Rome"}' },
       { type: 'stop', reason: 'tool_calls' },
-      { type: 'usage', usage: { inputTokens: 9, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
+      {
+        type: 'usage',
+        usage: { inputTokens: 9, outputTokens: 4, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+      },
       { type: 'end' },
     ]);
   });
@@ -129,7 +190,9 @@ describe('Bedrock Claude request preparation', () => {
   it('targets the regional runtime, moves anthropic-beta into the body, drops model/stream and signs the final body', async () => {
     const c = call('claude-sonnet-4-20250514', true);
     const target = bedrockClaudeAdaptor.target(c);
-    expect(target.url.href).toBe('https://bedrock-runtime.eu-central-1.amazonaws.com/model/eu.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke-with-response-stream');
+    expect(target.url.href).toBe(
+      'https://bedrock-runtime.eu-central-1.amazonaws.com/model/eu.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke-with-response-stream',
+    );
     const p = await bedrockClaudeAdaptor.prepare!(c, {
       url: target.url,
       headers: { ...target.headers, 'anthropic-beta': 'context-1m-2025-08-07, token-efficient-tools-2025-02-19' },
@@ -150,6 +213,8 @@ describe('Bedrock Claude request preparation', () => {
 
   it('refuses a key that is not Ak|Sk|Region', () => {
     const c = { ...call('claude-3-haiku-20240307', false), key: 'just-one-part' } as UpstreamCall;
-    expect(() => bedrockClaudeAdaptor.prepare!(c, { url: new URL('http://x/'), headers: {}, body: {} })).toThrow('AWS Bedrock key must be Ak|Sk|Region');
+    expect(() => bedrockClaudeAdaptor.prepare!(c, { url: new URL('http://x/'), headers: {}, body: {} })).toThrow(
+      'AWS Bedrock key must be Ak|Sk|Region',
+    );
   });
 });

@@ -89,7 +89,9 @@ describe('BoundedMap', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 20 }),
-        fc.array(fc.tuple(fc.constantFrom('set', 'get', 'delete'), fc.integer({ min: 0, max: 40 }), fc.integer()), { maxLength: 300 }),
+        fc.array(fc.tuple(fc.constantFrom('set', 'get', 'delete'), fc.integer({ min: 0, max: 40 }), fc.integer()), {
+          maxLength: 300,
+        }),
         (cap, ops) => {
           const m = new BoundedMap<number, number>({ maxEntries: cap });
           const model = new Map<number, number>();

@@ -3,7 +3,14 @@ import { Breaker, outcomeOfStatus, PROBE_LEASE_MS } from '../../src/core/routing
 import type { BreakerSettings } from '../../src/core/routing/breaker-settings.js';
 import { ChannelBreakers } from '../../src/core/routing/breakers.js';
 
-const S: BreakerSettings = { enabled: true, windowMs: 60_000, minFailures: 3, errorRate: 0.5, cooldownMs: 10_000, maxCooldownMs: 35_000 };
+const S: BreakerSettings = {
+  enabled: true,
+  windowMs: 60_000,
+  minFailures: 3,
+  errorRate: 0.5,
+  cooldownMs: 10_000,
+  maxCooldownMs: 35_000,
+};
 const T0 = 1_700_000_000_000;
 /** A single-key channel as selection sees it. */
 const single = (id: number) => ({ id, multiKey: false, keyEnabled: [true] });
@@ -29,7 +36,12 @@ describe('channel breaker state machine', () => {
     breakers.record(1, undefined, 'failure', NaN);
     expect(breakers.blocked(single(1))).toBe(true);
     expect(seen).toEqual(['1:open']);
-    expect(breakers.health(1)).toMatchObject({ state: 'open', open_until: Math.ceil((T0 + 10_000) / 1000), error_rate: 1, requests: 3 });
+    expect(breakers.health(1)).toMatchObject({
+      state: 'open',
+      open_until: Math.ceil((T0 + 10_000) / 1000),
+      error_rate: 1,
+      requests: 3,
+    });
   });
 
   it('stays closed when the failures are a small share of a busy window', () => {
@@ -110,7 +122,12 @@ describe('channel breaker state machine', () => {
     expect(breakers.keyBlocked(7, 1)).toBe(false);
     // The channel counts every key's calls but does not open on one key's failures.
     expect(breakers.blocked(multi)).toBe(false);
-    expect(breakers.health(7, [0, 1])).toMatchObject({ state: 'closed', requests: 8, error_rate: 0.5, keys: { '0': 'open' } });
+    expect(breakers.health(7, [0, 1])).toMatchObject({
+      state: 'closed',
+      requests: 8,
+      error_rate: 0.5,
+      keys: { '0': 'open' },
+    });
     for (let i = 0; i < 4; i++) breakers.record(7, 1, 'failure', NaN);
     expect(breakers.blocked(multi)).toBe(true);
     expect(breakers.health(7, [0, 1])).toMatchObject({ state: 'open', keys: { '0': 'open', '1': 'open' } });

@@ -60,18 +60,34 @@ describe('answer text', () => {
   });
 
   it('of a whole OpenAI chat or completions body', () => {
-    const chat = { choices: [{ message: { role: 'assistant', reasoning_content: 'why', content: 'Hi "there"\n', tool_calls: [{ function: { name: 'f', arguments: '{}' } }] } }] };
+    const chat = {
+      choices: [
+        {
+          message: {
+            role: 'assistant',
+            reasoning_content: 'why',
+            content: 'Hi "there"\n',
+            tool_calls: [{ function: { name: 'f', arguments: '{}' } }],
+          },
+        },
+      ],
+    };
     expect(openAIAnswerContent(JSON.stringify(chat), true)).toBe('why\n\nHi "there"\n\n\n{}');
     expect(openAIAnswerContent(JSON.stringify({ choices: [{ text: 'completed' }] }), true)).toBe('completed');
     expect(openAIAnswerContent('not json', true)).toBe('');
   });
 
   it('of the start of an OpenAI body too long to keep: the content as far as it goes, marked cut', () => {
-    const body = JSON.stringify({ id: 'x', choices: [{ message: { role: 'assistant', content: 'line one\nline "two" é \u00e9 more' } }] });
+    const body = JSON.stringify({
+      id: 'x',
+      choices: [{ message: { role: 'assistant', content: 'line one\nline "two" é \u00e9 more' } }],
+    });
     const cutAt = body.indexOf('\\"two') + 1; // inside an escape
     expect(openAIAnswerContent(body.slice(0, cutAt), false)).toBe(`line one\nline ${CHAT_CONTENT_CUT_MARKER}`);
     const unicodeCut = JSON.stringify({ choices: [{ message: { content: 'ab\u0001cd' } }] });
-    expect(openAIAnswerContent(unicodeCut.slice(0, unicodeCut.indexOf('\\u0001') + 4), false)).toBe(`ab${CHAT_CONTENT_CUT_MARKER}`);
+    expect(openAIAnswerContent(unicodeCut.slice(0, unicodeCut.indexOf('\\u0001') + 4), false)).toBe(
+      `ab${CHAT_CONTENT_CUT_MARKER}`,
+    );
   });
 
   it('of an OpenAI stream: deltas captured only when a capture is given', () => {

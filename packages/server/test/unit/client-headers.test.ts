@@ -18,14 +18,19 @@ const caller = {
 
 describe('client vendor headers', () => {
   it('passes only the allow-listed vendor headers of the upstream format, never credentials', () => {
-    expect(clientHeaders('anthropic', caller, { 'anthropic-version': '2023-06-01' })).toEqual({ 'anthropic-beta': 'context-1m-2025-08-07', 'anthropic-version': '2023-01-01' });
+    expect(clientHeaders('anthropic', caller, { 'anthropic-version': '2023-06-01' })).toEqual({
+      'anthropic-beta': 'context-1m-2025-08-07',
+      'anthropic-version': '2023-01-01',
+    });
     expect(clientHeaders('openai', caller, {})).toEqual({ 'openai-beta': 'assistants=v2' });
     expect(clientHeaders('gemini', caller, {})).toBeUndefined();
     expect(clientHeaders('converse', caller, {})).toBeUndefined();
   });
 
   it('sends anthropic-version only in place of an upstream default', () => {
-    expect(clientHeaders('anthropic', caller, { 'content-type': 'application/json' })).toEqual({ 'anthropic-beta': 'context-1m-2025-08-07' });
+    expect(clientHeaders('anthropic', caller, { 'content-type': 'application/json' })).toEqual({
+      'anthropic-beta': 'context-1m-2025-08-07',
+    });
   });
 
   it('makes nothing when the client sent none, and skips empty or oversized values', () => {
@@ -37,8 +42,14 @@ describe('client vendor headers', () => {
 
   it('lets the channel’s own headers win, and returns them untouched when nothing is added', () => {
     const own = { authorization: 'Bearer channel', 'openai-beta': 'channel-beta' };
-    expect(withClientHeaders('openai', own, caller)).toEqual({ authorization: 'Bearer channel', 'openai-beta': 'channel-beta' });
-    expect(withClientHeaders('openai', { authorization: 'Bearer channel' }, caller)).toEqual({ authorization: 'Bearer channel', 'openai-beta': 'assistants=v2' });
+    expect(withClientHeaders('openai', own, caller)).toEqual({
+      authorization: 'Bearer channel',
+      'openai-beta': 'channel-beta',
+    });
+    expect(withClientHeaders('openai', { authorization: 'Bearer channel' }, caller)).toEqual({
+      authorization: 'Bearer channel',
+      'openai-beta': 'assistants=v2',
+    });
     const plain = { authorization: 'Bearer channel' };
     expect(withClientHeaders('openai', plain, { authorization: 'Bearer sk-caller' })).toBe(plain);
   });

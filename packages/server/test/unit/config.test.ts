@@ -15,7 +15,9 @@ describe('configuration from the environment', () => {
       criticalRateLimitDuration: 1200,
       turnstileVerifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     });
-    expect(loadConfig({ TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/verify' }).turnstileVerifyUrl).toBe('http://127.0.0.1:9/verify');
+    expect(loadConfig({ TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/verify' }).turnstileVerifyUrl).toBe(
+      'http://127.0.0.1:9/verify',
+    );
   });
 
   it.each([
@@ -47,17 +49,39 @@ describe('configuration from the environment', () => {
 
   it('reads the journal fsync mode and interval', () => {
     expect(loadConfig({})).toMatchObject({ journalFsync: 'interval', journalFsyncIntervalMs: 10 });
-    expect(loadConfig({ JOURNAL_FSYNC: 'always', JOURNAL_FSYNC_INTERVAL_MS: '50' })).toMatchObject({ journalFsync: 'always', journalFsyncIntervalMs: 50 });
+    expect(loadConfig({ JOURNAL_FSYNC: 'always', JOURNAL_FSYNC_INTERVAL_MS: '50' })).toMatchObject({
+      journalFsync: 'always',
+      journalFsyncIntervalMs: 50,
+    });
   });
 
   it('reads where metrics are served and where spans go', () => {
-    expect(loadConfig({})).toMatchObject({ metricsPort: undefined, metricsHost: '127.0.0.1', otlpTracesEndpoint: undefined, otelServiceName: 'tollway' });
-    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toMatchObject({ metricsPort: 9464, metricsHost: '0.0.0.0' });
+    expect(loadConfig({})).toMatchObject({
+      metricsPort: undefined,
+      metricsHost: '127.0.0.1',
+      otlpTracesEndpoint: undefined,
+      otelServiceName: 'tollway',
+    });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toMatchObject({
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+    });
     expect(() => loadConfig({ METRICS_PORT: 'nine' })).toThrow(/^METRICS_PORT:/);
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).otlpTracesEndpoint).toBe('http://collector:4318/v1/traces');
-    const both = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/ingest', OTEL_SERVICE_NAME: 'gw' };
-    expect(loadConfig(both)).toMatchObject({ otlpTracesEndpoint: 'https://traces.example/ingest', otelServiceName: 'gw' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).otlpTracesEndpoint).toBe(
+      'http://collector:4318/v1/traces',
+    );
+    const both = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/ingest',
+      OTEL_SERVICE_NAME: 'gw',
+    };
+    expect(loadConfig(both)).toMatchObject({
+      otlpTracesEndpoint: 'https://traces.example/ingest',
+      otelServiceName: 'gw',
+    });
     expect(loadConfig({ ...both, OTEL_SDK_DISABLED: 'true' }).otlpTracesEndpoint).toBeUndefined();
-    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/^OTEL_EXPORTER_OTLP_ENDPOINT:/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /^OTEL_EXPORTER_OTLP_ENDPOINT:/,
+    );
   });
 });

@@ -19,9 +19,15 @@ interface Violation {
 
 /** Runs dependency-cruiser with the repository's config from `cwd`; the violations it reports. */
 function cruise(cwd: string, targets: string[]): Violation[] {
-  const res = spawnSync(process.execPath, [cli, '--config', config, '--output-type', 'json', ...targets], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const res = spawnSync(process.execPath, [cli, '--config', config, '--output-type', 'json', ...targets], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (!res.stdout) throw new Error(`dependency-cruiser failed: ${res.stderr}`);
-  const out = JSON.parse(res.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+  const out = JSON.parse(res.stdout) as {
+    summary: { violations: { rule: { name: string }; from: string; to: string }[] };
+  };
   return out.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }));
 }
 
@@ -32,11 +38,30 @@ describe('dependency rules (.dependency-cruiser.cjs, npm run deps)', () => {
       const found = cruise(fixture, ['packages']);
       expect(found).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ rule: 'no-cycle', from: expect.stringMatching(/^packages\/server\/src\/core\/price-(row|table)\.ts$/) }),
-          { rule: 'modules-not-relay', from: 'packages/server/src/modules/widgets/service.ts', to: 'packages/server/src/relay/engine.ts' },
-          { rule: 'feature-not-feature', from: 'packages/web/src/features/alpha/page.ts', to: 'packages/web/src/features/beta/api.ts' },
-          { rule: 'ground-imports-no-floor', from: 'packages/server/src/lib/clock.ts', to: 'packages/server/src/modules/widgets/name.ts' },
-          { rule: 'accounting-stands-on-core', from: 'packages/server/src/accounting/bill.ts', to: 'packages/server/src/relay/engine.ts' },
+          expect.objectContaining({
+            rule: 'no-cycle',
+            from: expect.stringMatching(/^packages\/server\/src\/core\/price-(row|table)\.ts$/),
+          }),
+          {
+            rule: 'modules-not-relay',
+            from: 'packages/server/src/modules/widgets/service.ts',
+            to: 'packages/server/src/relay/engine.ts',
+          },
+          {
+            rule: 'feature-not-feature',
+            from: 'packages/web/src/features/alpha/page.ts',
+            to: 'packages/web/src/features/beta/api.ts',
+          },
+          {
+            rule: 'ground-imports-no-floor',
+            from: 'packages/server/src/lib/clock.ts',
+            to: 'packages/server/src/modules/widgets/name.ts',
+          },
+          {
+            rule: 'accounting-stands-on-core',
+            from: 'packages/server/src/accounting/bill.ts',
+            to: 'packages/server/src/relay/engine.ts',
+          },
         ]),
       );
       // The relay importing a module, and a feature importing its own files, are allowed.

@@ -21,7 +21,11 @@ import { directiveValues, upstreamServers } from '../support/nginx.js';
 
 /** The Dockerfile, deploy/compose.yaml and deploy/nginx.conf agree with each other, the README and `npm start`. */
 
-const VARS = { POSTGRES_PASSWORD: 'pg-pass', SESSION_SECRET: 'session-secret-value', CRYPTO_SECRET: 'crypto-secret-value' };
+const VARS = {
+  POSTGRES_PASSWORD: 'pg-pass',
+  SESSION_SECRET: 'session-secret-value',
+  CRYPTO_SECRET: 'crypto-secret-value',
+};
 /** The server's default SHUTDOWN_TIMEOUT, seconds (README, configuration). */
 const DEFAULT_SHUTDOWN_TIMEOUT_S = 25;
 const RECORD_SPAWN = path.join(REPO_ROOT, 'packages/server/test/support/record-spawn.mjs');
@@ -66,10 +70,19 @@ describe('Dockerfile', () => {
     const copies = final.instructions.filter((i) => i.op === 'COPY').map((i) => i.args);
     expect(copies.every((c) => c.startsWith('--from='))).toBe(true);
     const sources = copies.map((c) => c.split(' ')[1]!.replace(`${workdir}/`, '')).sort();
-    expect(sources).toEqual(['node_modules', 'packages/server/dist', 'packages/server/node_modules', 'packages/web/dist']);
+    expect(sources).toEqual([
+      'node_modules',
+      'packages/server/dist',
+      'packages/server/node_modules',
+      'packages/web/dist',
+    ]);
     // The run-time packages are installed without dev dependencies.
-    const deps = stages.find((s) => copies.some((c) => c.startsWith(`--from=${s.name} `) && c.includes('node_modules')))!;
-    expect(deps.instructions.some((i) => i.op === 'RUN' && /npm ci --omit=dev --workspace=@tollway\/server/.test(i.args))).toBe(true);
+    const deps = stages.find((s) =>
+      copies.some((c) => c.startsWith(`--from=${s.name} `) && c.includes('node_modules')),
+    )!;
+    expect(
+      deps.instructions.some((i) => i.op === 'RUN' && /npm ci --omit=dev --workspace=@tollway\/server/.test(i.args)),
+    ).toBe(true);
   });
 
   it('runs as an unprivileged user, keeps its data on a volume, and checks /healthz', () => {
@@ -90,7 +103,8 @@ describe('Dockerfile', () => {
 
   it('leaves installed packages, builds, data and secrets out of the build context', () => {
     const ignored = fs.readFileSync(path.join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n');
-    for (const entry of ['**/node_modules', '**/dist', 'data', '.env', '**/.env', '.git', 'deploy']) expect(ignored).toContain(entry);
+    for (const entry of ['**/node_modules', '**/dist', 'data', '.env', '**/.env', '.git', 'deploy'])
+      expect(ignored).toContain(entry);
   });
 });
 
@@ -102,7 +116,8 @@ describe('deploy/compose.yaml', () => {
   it('parses into two Tollway nodes, PostgreSQL, Redis and nginx', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['nginx', 'postgres', 'redis', 'tollway-a', 'tollway-b']);
     expect(nodes).toEqual(['tollway-a', 'tollway-b']);
-    for (const n of nodes) expect(compose.services[n]).toMatchObject({ build: { context: '..' }, restart: 'unless-stopped', init: true });
+    for (const n of nodes)
+      expect(compose.services[n]).toMatchObject({ build: { context: '..' }, restart: 'unless-stopped', init: true });
   });
 
   it("lets a node's graceful stop run its whole SHUTDOWN_TIMEOUT before Docker kills it", () => {
@@ -116,7 +131,13 @@ describe('deploy/compose.yaml', () => {
     const pg = compose.services.postgres!.environment!;
     for (const env of envs) {
       const dsn = new URL(env.SQL_DSN!);
-      expect({ protocol: dsn.protocol, host: dsn.host, user: dsn.username, password: dsn.password, db: dsn.pathname }).toEqual({
+      expect({
+        protocol: dsn.protocol,
+        host: dsn.host,
+        user: dsn.username,
+        password: dsn.password,
+        db: dsn.pathname,
+      }).toEqual({
         protocol: 'postgres:',
         host: 'postgres:5432',
         user: pg.POSTGRES_USER,
@@ -133,7 +154,10 @@ describe('deploy/compose.yaml', () => {
     }
     expect(envs.map((e) => e.NODE_TYPE).sort()).toEqual(['master', 'slave']);
     for (const n of nodes) {
-      expect(compose.services[n]!.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+      expect(compose.services[n]!.depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
     }
   });
 

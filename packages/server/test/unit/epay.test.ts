@@ -10,7 +10,8 @@ const KEY = 'k3yS3cret';
 const PURCHASE_TEXT =
   'money=73.00&name=TUC10&notify_url=https://gw.example.com/api/user/epay/notify&out_trade_no=USR1NOabc1700000000&pid=1001&return_url=https://gw.example.com/app/wallet&type=alipay';
 const PURCHASE_MD5 = '31609a9391508bb2209ab9c0ffd3c2c2';
-const NOTIFY_TEXT = 'money=73.00&name=TUC10&out_trade_no=USR1NOabc1700000000&pid=1001&trade_no=2026112200001&trade_status=TRADE_SUCCESS&type=alipay';
+const NOTIFY_TEXT =
+  'money=73.00&name=TUC10&out_trade_no=USR1NOabc1700000000&pid=1001&trade_no=2026112200001&trade_status=TRADE_SUCCESS&type=alipay';
 const NOTIFY_MD5 = '2f3b3b68eb79ea05ee10461ec801b214';
 
 const notify = {
@@ -43,7 +44,17 @@ describe('Epay MD5 signature', () => {
     expect(epaySignText(fields)).toBe(PURCHASE_TEXT);
     expect(fields.sign).toBe(PURCHASE_MD5);
     expect(fields.sign_type).toBe('MD5');
-    expect(Object.keys(fields).sort()).toEqual(['money', 'name', 'notify_url', 'out_trade_no', 'pid', 'return_url', 'sign', 'sign_type', 'type']);
+    expect(Object.keys(fields).sort()).toEqual([
+      'money',
+      'name',
+      'notify_url',
+      'out_trade_no',
+      'pid',
+      'return_url',
+      'sign',
+      'sign_type',
+      'type',
+    ]);
   });
 
   it('sorts by name, drops sign, sign_type and empty values, whatever the insertion order', () => {

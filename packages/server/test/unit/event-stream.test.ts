@@ -54,7 +54,11 @@ describe('AWS event stream decoder', () => {
     const got = [];
     for (let i = 0; i < frames.length; i++) got.push(...d.push(frames.subarray(i, i + 1)));
     expect(got.map((m) => m.headers[':event-type'])).toEqual(['chunk', 'chunk', 'chunk']);
-    expect(got.map((m) => JSON.parse(m.payload.toString()).bytes)).toEqual(['aGk=', Buffer.from('{"type":"ping"}').toString('base64'), 'aGk=']);
+    expect(got.map((m) => JSON.parse(m.payload.toString()).bytes)).toEqual([
+      'aGk=',
+      Buffer.from('{"type":"ping"}').toString('base64'),
+      'aGk=',
+    ]);
     expect(new EventStreamDecoder().push(frames).length).toBe(3);
   });
 
@@ -95,7 +99,10 @@ describe('Bedrock stream framer', () => {
     const f = new BedrockStreamFramer();
     const [err] = f.push(bedrockException('throttlingException', 'Too many requests'));
     expect(err!.event).toBe('error');
-    expect(JSON.parse(err!.data)).toEqual({ type: 'error', error: { type: 'api_error', message: 'throttlingException: Too many requests' } });
+    expect(JSON.parse(err!.data)).toEqual({
+      type: 'error',
+      error: { type: 'api_error', message: 'throttlingException: Too many requests' },
+    });
     const g = new BedrockStreamFramer();
     expect(g.push(bedrockChunk({ type: 'ping' }).subarray(0, 20))).toEqual([]);
     expect(g.flush()[0]!.event).toBe('error');

@@ -62,30 +62,36 @@ function runChild(opts: { burstMs: number; busyShare: number; waitMs: number }):
       console.log(JSON.stringify({ releases: release.releases, lines, heapBefore, heapAfter: v8.getHeapStatistics().total_physical_size, globalGc: typeof globalThis.gc }));
     }, ${opts.waitMs});
   `;
-  const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
   expect(res.stderr).toBe('');
   expect(res.status).toBe(0);
   return JSON.parse(res.stdout) as ChildReport;
 }
 
 describe('idle memory release', () => {
-  it('after a burst, gives the unused heap back once the event loop has been idle a window, and only once', { timeout: CHILD_TIMEOUT_MS }, () => {
-    // Fifteen windows: on a saturated CI machine an idle window (< 2% busy) can take several tries to come.
-    const r = runChild({ burstMs: 1500, busyShare: 0, waitMs: IDLE_MS * 15 });
-    expect(r.releases).toBe(1);
-    expect(r.lines).toHaveLength(1);
-    const line = r.lines[0]!;
-    expect(line.msg).toBe('idle: released unused memory');
-    expect(line.unused_heap_mb).toBeGreaterThanOrEqual(MIN_RELEASABLE / MB);
-    if (RELEASES_YOUNG_GENERATION) {
-      expect(line.rss_after_mb).toBeLessThan(line.rss_before_mb);
-      // What V8 holds committed drops by at least the 32 MB that made the release worth it.
-      expect(r.heapBefore - r.heapAfter).toBeGreaterThan(MIN_RELEASABLE);
-    }
-    // On V8 11 the collection gives little back; that it ran once and not at every window is asserted above.
-    // The gc function came from a context of its own: the process's global object has none.
-    expect(r.globalGc).toBe('undefined');
-  });
+  it(
+    'after a burst, gives the unused heap back once the event loop has been idle a window, and only once',
+    { timeout: CHILD_TIMEOUT_MS },
+    () => {
+      // Fifteen windows: on a saturated CI machine an idle window (< 2% busy) can take several tries to come.
+      const r = runChild({ burstMs: 1500, busyShare: 0, waitMs: IDLE_MS * 15 });
+      expect(r.releases).toBe(1);
+      expect(r.lines).toHaveLength(1);
+      const line = r.lines[0]!;
+      expect(line.msg).toBe('idle: released unused memory');
+      expect(line.unused_heap_mb).toBeGreaterThanOrEqual(MIN_RELEASABLE / MB);
+      if (RELEASES_YOUNG_GENERATION) {
+        expect(line.rss_after_mb).toBeLessThan(line.rss_before_mb);
+        // What V8 holds committed drops by at least the 32 MB that made the release worth it.
+        expect(r.heapBefore - r.heapAfter).toBeGreaterThan(MIN_RELEASABLE);
+      }
+      // On V8 11 the collection gives little back; that it ran once and not at every window is asserted above.
+      // The gc function came from a context of its own: the process's global object has none.
+      expect(r.globalGc).toBe('undefined');
+    },
+  );
 
   it('does nothing while the event loop is busy, however much is unused', { timeout: CHILD_TIMEOUT_MS }, () => {
     const r = runChild({ burstMs: 1500, busyShare: 0.2, waitMs: IDLE_MS * 6 });
@@ -93,10 +99,14 @@ describe('idle memory release', () => {
     expect(r.lines).toHaveLength(0);
   });
 
-  it('does nothing when idle with little unused (no burst): the pause would not be worth it', { timeout: CHILD_TIMEOUT_MS }, () => {
-    const r = runChild({ burstMs: 0, busyShare: 0, waitMs: IDLE_MS * 4 });
-    expect(r.releases).toBe(0);
-  });
+  it(
+    'does nothing when idle with little unused (no burst): the pause would not be worth it',
+    { timeout: CHILD_TIMEOUT_MS },
+    () => {
+      const r = runChild({ burstMs: 0, busyShare: 0, waitMs: IDLE_MS * 4 });
+      expect(r.releases).toBe(0);
+    },
+  );
 
   it('MEMORY_RELEASE_IDLE_SECONDS: 10 s by default, 0 turns it off, anything else is refused', () => {
     expect(loadConfig({}).memoryReleaseIdleSeconds).toBe(10);

@@ -9,7 +9,13 @@ import { logRow } from '../support/log-row.js';
 
 const others = [
   JSON.stringify({ model_ratio: 0.075, frt: 3, admin_info: { use_channel: [1, 2] }, upstream_model_name: 'gpt-4o' }),
-  JSON.stringify({ input_content: 'say "hi"\n\t\\ ünï 漢字 😀 \u0001 \ud800 </script>', output_content: '', n: -0, big: 1e21, small: 5e-7 }),
+  JSON.stringify({
+    input_content: 'say "hi"\n\t\\ ünï 漢字 😀 \u0001 \ud800 </script>',
+    output_content: '',
+    n: -0,
+    big: 1e21,
+    small: 5e-7,
+  }),
 ];
 
 const record = (other: string): WriteRecord => ({
@@ -30,7 +36,8 @@ describe('journal record lines', () => {
       const lines = records.map((r, i) => recordLine(r, `c${i}`, true));
       // The record is left as it was.
       expect(records.map((r) => r.log!.other)).toEqual(others);
-      for (const [i, l] of lines.entries()) expect(JSON.parse(l)).toMatchObject({ k: 'w', i: `c${i}`, o: JSON.parse(others[i]!) });
+      for (const [i, l] of lines.entries())
+        expect(JSON.parse(l)).toMatchObject({ k: 'w', i: `c${i}`, o: JSON.parse(others[i]!) });
       const plain = recordLine(record(others[0]!), undefined, false);
       expect(JSON.parse(plain)).toEqual({ k: 'w', r: record(others[0]!) });
       const header = JSON.stringify({ k: 'h', id: 'seg-1' });

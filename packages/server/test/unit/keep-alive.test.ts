@@ -50,7 +50,13 @@ describe('stream keep-alive in forwardUpstream()', () => {
     };
     const relay = await listenLocally(
       http.createServer((_req, res) => {
-        void forwardUpstream(agent, { origin: upstream.url, path: '/', headers: {}, body: '{}' }, res, new EventEmitter(), { sinkFor: () => sink });
+        void forwardUpstream(
+          agent,
+          { origin: upstream.url, path: '/', headers: {}, body: '{}' },
+          res,
+          new EventEmitter(),
+          { sinkFor: () => sink },
+        );
       }),
     );
     closers.push(relay.close);

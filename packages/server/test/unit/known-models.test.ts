@@ -7,11 +7,20 @@ describe('default models of the task channel types', () => {
   const byType = modelsByType();
 
   it('Kling offers its video models, Sora its two; Suno and Midjourney their task models', () => {
-    expect(byType[String(ChannelType.Kling)]).toEqual(['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6']);
+    expect(byType[String(ChannelType.Kling)]).toEqual([
+      'kling-v1',
+      'kling-v1-6',
+      'kling-v2-master',
+      'kling-v2-1-master',
+      'kling-v2-5-turbo',
+      'kling-v2-6',
+    ]);
     expect(byType[String(ChannelType.Sora)]).toEqual(['sora-2', 'sora-2-pro']);
     expect(byType[String(ChannelType.SunoAPI)]).toEqual(['suno_music', 'suno_lyrics']);
     expect(byType[String(ChannelType.Midjourney)]).toContain('mj_imagine');
-    expect(byType[String(ChannelType.MidjourneyPlus)]).toEqual(expect.arrayContaining(['mj_imagine', 'mj_modal', 'swap_face']));
+    expect(byType[String(ChannelType.MidjourneyPlus)]).toEqual(
+      expect.arrayContaining(['mj_imagine', 'mj_modal', 'swap_face']),
+    );
   });
 
   it('an OpenAI channel offers the Sora models beside its chat models, once each; other types do not', () => {

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelType } from '@tollway/shared';
-import { actionOfCustomId, mjModelName, parseSimpleChange, planSubmit } from '../../src/relay/tasks/midjourney/actions.js';
+import {
+  actionOfCustomId,
+  mjModelName,
+  parseSimpleChange,
+  planSubmit,
+} from '../../src/relay/tasks/midjourney/actions.js';
 import { midjourneyPlatform, upstreamSubmitPath } from '../../src/relay/tasks/midjourney/platform.js';
 import { mjTaskView, upstreamBody } from '../../src/relay/tasks/midjourney/upstream-body.js';
 import { MjError, mjModeOf, parseMjBody, upstreamMjPath } from '../../src/relay/tasks/midjourney/wire.js';
@@ -43,23 +48,42 @@ describe('midjourney actions', () => {
   });
 
   it('reads simple-change content', () => {
-    expect(parseSimpleChange('1320098173412546 U2')).toEqual({ taskId: '1320098173412546', action: 'UPSCALE', index: 2 });
+    expect(parseSimpleChange('1320098173412546 U2')).toEqual({
+      taskId: '1320098173412546',
+      action: 'UPSCALE',
+      index: 2,
+    });
     expect(parseSimpleChange('1 r')).toEqual({ taskId: '1', action: 'REROLL', index: 1 });
     expect(parseSimpleChange('1 V5')).toBeUndefined();
     expect(parseSimpleChange('1')).toBeUndefined();
   });
 
   it('checks each route body and refuses in midjourney-proxy shape', () => {
-    expect(planSubmit('imagine', { prompt: 'a cat' })).toMatchObject({ action: 'IMAGINE', model: 'mj_imagine', free: false });
-    expect(planSubmit('action', { customId: 'MJ::JOB::upsample::1::x', taskId: '7' })).toMatchObject({ action: 'UPSCALE', originTaskId: '7' });
-    expect(planSubmit('action', { customId: 'MJ::CustomZoom::x', taskId: '7' })).toMatchObject({ action: 'CUSTOM_ZOOM', free: true });
-    expect(planSubmit('change', { taskId: '7', action: 'VARIATION', index: 1 })).toMatchObject({ action: 'VARIATION', originTaskId: '7' });
+    expect(planSubmit('imagine', { prompt: 'a cat' })).toMatchObject({
+      action: 'IMAGINE',
+      model: 'mj_imagine',
+      free: false,
+    });
+    expect(planSubmit('action', { customId: 'MJ::JOB::upsample::1::x', taskId: '7' })).toMatchObject({
+      action: 'UPSCALE',
+      originTaskId: '7',
+    });
+    expect(planSubmit('action', { customId: 'MJ::CustomZoom::x', taskId: '7' })).toMatchObject({
+      action: 'CUSTOM_ZOOM',
+      free: true,
+    });
+    expect(planSubmit('change', { taskId: '7', action: 'VARIATION', index: 1 })).toMatchObject({
+      action: 'VARIATION',
+      originTaskId: '7',
+    });
     expect(planSubmit('swap', { sourceBase64: 'a', targetBase64: 'b' }).model).toBe('swap_face');
     const err = refusal(() => planSubmit('imagine', { prompt: '' }));
     expect(err.body).toMatchObject({ code: 4, description: 'prompt_is_required' });
     expect(refusal(() => planSubmit('imagine', { prompt: 5 as unknown as string })).status).toBe(400);
     expect(refusal(() => planSubmit('blend', { base64Array: ['a'] })).description).toBe('base64Array_is_required');
-    expect(refusal(() => planSubmit('change', { taskId: '7', action: 'DELETE', index: 1 })).description).toBe('unknown_action');
+    expect(refusal(() => planSubmit('change', { taskId: '7', action: 'DELETE', index: 1 })).description).toBe(
+      'unknown_action',
+    );
     expect(refusal(() => parseMjBody(Buffer.from('[1]'))).status).toBe(400);
     expect(refusal(() => parseMjBody(Buffer.from('{'))).status).toBe(400);
   });
@@ -75,12 +99,23 @@ describe('midjourney actions', () => {
 });
 
 describe('midjourney settings', () => {
-  const body = { prompt: 'a cat --fast --relax', notifyHook: 'https://hook.example/x', accountFilter: { instanceId: '1' } };
+  const body = {
+    prompt: 'a cat --fast --relax',
+    notifyHook: 'https://hook.example/x',
+    accountFilter: { instanceId: '1' },
+  };
 
   it('drops notifyHook and accountFilter unless enabled; clears modes when asked', () => {
     expect(upstreamBody(body, options({}))).toEqual({ prompt: 'a cat --fast --relax' });
-    const all = upstreamBody(body, options({ MjNotifyEnabled: true, MjAccountFilterEnabled: true, MjModeClearEnabled: true }));
-    expect(all).toEqual({ prompt: 'a cat  ', notifyHook: 'https://hook.example/x', accountFilter: { instanceId: '1' } });
+    const all = upstreamBody(
+      body,
+      options({ MjNotifyEnabled: true, MjAccountFilterEnabled: true, MjModeClearEnabled: true }),
+    );
+    expect(all).toEqual({
+      prompt: 'a cat  ',
+      notifyHook: 'https://hook.example/x',
+      accountFilter: { instanceId: '1' },
+    });
   });
 
   it('forwards image URLs through the gateway with MjForwardUrlEnabled', () => {
@@ -99,10 +134,20 @@ describe('midjourney settings', () => {
       fail_reason: '',
       buttons: '[{"customId":"MJ::JOB::upsample::1::x"}]',
     };
-    expect(mjTaskView(row, options({ MjForwardUrlEnabled: true, ServerAddress: 'https://gw.example/' })).imageUrl).toBe('https://gw.example/mj/image/42');
-    expect(mjTaskView({ ...row, status: 'IN_PROGRESS' }, options({ MjForwardUrlEnabled: true }), 5).imageUrl).toBe('/mj/image/42?rand=5');
+    expect(mjTaskView(row, options({ MjForwardUrlEnabled: true, ServerAddress: 'https://gw.example/' })).imageUrl).toBe(
+      'https://gw.example/mj/image/42',
+    );
+    expect(mjTaskView({ ...row, status: 'IN_PROGRESS' }, options({ MjForwardUrlEnabled: true }), 5).imageUrl).toBe(
+      '/mj/image/42?rand=5',
+    );
     const plain = mjTaskView(row, options({}));
-    expect(plain).toMatchObject({ id: '42', imageUrl: 'https://cdn.example/a.png', submitTime: 1000, startTime: 2000, finishTime: 3000 });
+    expect(plain).toMatchObject({
+      id: '42',
+      imageUrl: 'https://cdn.example/a.png',
+      submitTime: 1000,
+      startTime: 2000,
+      finishTime: 3000,
+    });
     expect(plain.buttons?.[0]?.customId).toBe('MJ::JOB::upsample::1::x');
   });
 });
@@ -117,10 +162,25 @@ describe('midjourney platform against the mock proxy', () => {
   afterAll(() => mock.close());
 
   it('submits, polls to success, refuses banned prompts and reports failures', async () => {
-    const ok = await midjourneyPlatform.submit({ ...up, action: 'IMAGINE', model: 'mj_imagine', body: { prompt: 'a cat' } });
+    const ok = await midjourneyPlatform.submit({
+      ...up,
+      action: 'IMAGINE',
+      model: 'mj_imagine',
+      body: { prompt: 'a cat' },
+    });
     expect(ok).toMatchObject({ ok: true, code: 1 });
-    const fail = await midjourneyPlatform.submit({ ...up, action: 'IMAGINE', model: 'mj_imagine', body: { prompt: 'will fail' } });
-    const banned = await midjourneyPlatform.submit({ ...up, action: 'IMAGINE', model: 'mj_imagine', body: { prompt: 'banned' } });
+    const fail = await midjourneyPlatform.submit({
+      ...up,
+      action: 'IMAGINE',
+      model: 'mj_imagine',
+      body: { prompt: 'will fail' },
+    });
+    const banned = await midjourneyPlatform.submit({
+      ...up,
+      action: 'IMAGINE',
+      model: 'mj_imagine',
+      body: { prompt: 'banned' },
+    });
     expect(banned).toMatchObject({ ok: false, code: 24, httpStatus: 200 });
     const ids = [ok, fail].map((r) => (r.ok ? r.upstreamTaskId : ''));
     expect((await midjourneyPlatform.fetchTasks(up, ids)).map((s) => s.status)).toEqual(['IN_PROGRESS', 'IN_PROGRESS']);
@@ -129,16 +189,34 @@ describe('midjourney platform against the mock proxy', () => {
     expect(done[0]!.imageUrl).toContain('/images/');
     expect(done[0]!.buttons?.length).toBeGreaterThan(0);
     expect(done[1]).toMatchObject({ status: 'FAILURE', failReason: 'Mock: the job was refused' });
-    expect(mock.requests.every((r) => r.path.startsWith('/images/') || r.headers['mj-api-secret'] === mock.secret)).toBe(true);
+    expect(
+      mock.requests.every((r) => r.path.startsWith('/images/') || r.headers['mj-api-secret'] === mock.secret),
+    ).toBe(true);
   });
 
   it('sends actions to the action route and fails on a wrong secret', async () => {
-    const first = await midjourneyPlatform.submit({ ...up, action: 'IMAGINE', model: 'mj_imagine', body: { prompt: 'x' } });
+    const first = await midjourneyPlatform.submit({
+      ...up,
+      action: 'IMAGINE',
+      model: 'mj_imagine',
+      body: { prompt: 'x' },
+    });
     const id = first.ok ? first.upstreamTaskId : '';
-    const act = await midjourneyPlatform.submit({ ...up, action: 'UPSCALE', model: 'mj_upscale', body: { taskId: id, customId: `MJ::JOB::upsample::1::${id}` } });
+    const act = await midjourneyPlatform.submit({
+      ...up,
+      action: 'UPSCALE',
+      model: 'mj_upscale',
+      body: { taskId: id, customId: `MJ::JOB::upsample::1::${id}` },
+    });
     expect(act.ok).toBe(true);
     expect(mock.requests.at(-1)!.path).toBe('/mj/submit/action');
-    const denied = await midjourneyPlatform.submit({ ...up, key: 'wrong', action: 'IMAGINE', model: 'mj_imagine', body: { prompt: 'x' } });
+    const denied = await midjourneyPlatform.submit({
+      ...up,
+      key: 'wrong',
+      action: 'IMAGINE',
+      model: 'mj_imagine',
+      body: { prompt: 'x' },
+    });
     expect(denied).toMatchObject({ ok: false, httpStatus: 401 });
   });
 });

@@ -40,8 +40,12 @@ describe('the output a hold affords', () => {
           const plan = planHold(price, prompt, call(cap, n), QUOTA_PER_UNIT, 500);
           expect(plan.metered).toBe(true);
           const perChoice = cap || UNCAPPED_OUTPUT_HOLD_TOKENS;
-          expect(plan.amount).toBe(computeQuota(price, { promptTokens: prompt, completionTokens: perChoice * n }, QUOTA_PER_UNIT));
-          expect(plan.minimum).toBeGreaterThanOrEqual(Math.min(plan.amount, computeQuota(price, { promptTokens: prompt, completionTokens: n }, QUOTA_PER_UNIT)));
+          expect(plan.amount).toBe(
+            computeQuota(price, { promptTokens: prompt, completionTokens: perChoice * n }, QUOTA_PER_UNIT),
+          );
+          expect(plan.minimum).toBeGreaterThanOrEqual(
+            Math.min(plan.amount, computeQuota(price, { promptTokens: prompt, completionTokens: n }, QUOTA_PER_UNIT)),
+          );
           expect(plan.minimum).toBeLessThanOrEqual(plan.amount);
           // What the ledger would hold: up to the amount, refused below the minimum.
           const held = Math.min(plan.amount, balance);
@@ -51,7 +55,8 @@ describe('the output a hold affords', () => {
             expect(budget).toEqual({ cap: undefined, tokens: Infinity });
             return;
           }
-          const bill = (tokens: number) => computeQuota(price, { promptTokens: prompt, completionTokens: tokens * n }, QUOTA_PER_UNIT);
+          const bill = (tokens: number) =>
+            computeQuota(price, { promptTokens: prompt, completionTokens: tokens * n }, QUOTA_PER_UNIT);
           expect(budget.cap).toBeGreaterThanOrEqual(1);
           expect(budget.cap).toBeLessThan(perChoice);
           expect(budget.tokens).toBe(budget.cap! * n);
@@ -63,9 +68,20 @@ describe('the output a hold affords', () => {
   });
 
   it('calls without token output and fixed-price calls are held as before and never metered', () => {
-    const price: RatioPrice = { mode: 'ratio', modelRatio: 1, completionRatio: 1, cacheRatio: 1, cacheCreationRatio: 1, groupRatio: 1 };
+    const price: RatioPrice = {
+      mode: 'ratio',
+      modelRatio: 1,
+      completionRatio: 1,
+      cacheRatio: 1,
+      cacheCreationRatio: 1,
+      groupRatio: 1,
+    };
     const embed = { ...call(0, 1), openaiEndpoint: 'embeddings' as const };
-    expect(planHold(price, 10, embed, QUOTA_PER_UNIT, 500)).toMatchObject({ amount: 510, minimum: 510, metered: false });
+    expect(planHold(price, 10, embed, QUOTA_PER_UNIT, 500)).toMatchObject({
+      amount: 510,
+      minimum: 510,
+      metered: false,
+    });
     const fixed = planHold({ mode: 'price', modelPrice: 0.01, groupRatio: 1 }, 10, call(0, 1), QUOTA_PER_UNIT, 500);
     expect(fixed).toMatchObject({ amount: 5_000, minimum: 5_000, metered: false });
     expect(budgetOf(fixed, 5_000, QUOTA_PER_UNIT)).toEqual({ cap: undefined, tokens: Infinity });

@@ -6,7 +6,9 @@ import { spooledBody, spoolMultipart } from '../../src/relay/surfaces/spool.js';
 import { SpoolBudget } from '../../src/relay/surfaces/spool-budget.js';
 
 /** A multipart body encoded by the platform's own FormData (as clients send it). */
-async function encode(fields: [string, string | { name: string; bytes: Buffer }][]): Promise<{ body: Buffer; contentType: string }> {
+async function encode(
+  fields: [string, string | { name: string; bytes: Buffer }][],
+): Promise<{ body: Buffer; contentType: string }> {
   const form = new FormData();
   for (const [name, v] of fields) {
     if (typeof v === 'string') form.append(name, v);
@@ -17,7 +19,11 @@ async function encode(fields: [string, string | { name: string; bytes: Buffer }]
 }
 
 const decode = async (body: Buffer, contentType: string) =>
-  new Request('http://x/', { method: 'POST', headers: { 'content-type': contentType }, body: new Uint8Array(body) }).formData();
+  new Request('http://x/', {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: new Uint8Array(body),
+  }).formData();
 
 describe('multipart scanner', () => {
   const file = crypto.randomBytes(50_000);
@@ -63,7 +69,10 @@ describe('multipart scanner', () => {
 
   it('spools to a file and sends it again with the model field replaced, length exact', async () => {
     const { body, contentType } = await encode(fields);
-    const spool = await spoolMultipart(Readable.from([body.subarray(0, 1000), body.subarray(1000)]), contentType, { limit: 10_000_000, lease: unlimited.lease('u') });
+    const spool = await spoolMultipart(Readable.from([body.subarray(0, 1000), body.subarray(1000)]), contentType, {
+      limit: 10_000_000,
+      lease: unlimited.lease('u'),
+    });
     expect(spool.fields).toEqual({ prompt: 'a hat, please — ünïcode', model: 'dall-e-2' });
     for (let round = 0; round < 2; round++) {
       const { body: stream, length } = spooledBody(spool, { model: 'dall-e-2-mapped-name' });
@@ -76,7 +85,9 @@ describe('multipart scanner', () => {
       expect(Buffer.from(await (form.get('image') as Blob).arrayBuffer()).equals(file)).toBe(true);
     }
     spool.dispose();
-    await expect(spoolMultipart(Readable.from([body]), contentType, { limit: 100, lease: unlimited.lease('u') })).rejects.toMatchObject({ status: 413 });
+    await expect(
+      spoolMultipart(Readable.from([body]), contentType, { limit: 100, lease: unlimited.lease('u') }),
+    ).rejects.toMatchObject({ status: 413 });
   });
 });
 
@@ -93,7 +104,9 @@ describe('spool budget', () => {
     // 150 held in all: b's next byte is over the total though under its own cap.
     expect(() => b.hold(51)).toThrow(expect.objectContaining({ status: 429, code: 'upload_limit_exceeded' }));
     // One spool larger than a caller may ever hold is a 413, not a retry.
-    expect(() => budget.lease('c').hold(101)).toThrow(expect.objectContaining({ status: 413, code: 'upload_too_large' }));
+    expect(() => budget.lease('c').hold(101)).toThrow(
+      expect.objectContaining({ status: 413, code: 'upload_too_large' }),
+    );
     a1.release();
     a1.release();
     expect([budget.spooled('a'), budget.spooled()]).toEqual([40, 90]);

@@ -22,8 +22,16 @@ describe('OpenAI body rewrite with the client bytes', () => {
     const asks = { model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [] };
     const raw = bytes(asks);
     expect(rewriteOpenAIBody(asks, plain, 'chat', raw)).toBe(raw);
-    const lacks = { model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: false, other: 1 }, messages: [] };
-    expect(sent(rewriteOpenAIBody(lacks, plain, 'chat', bytes(lacks)))).toEqual({ ...lacks, stream_options: { include_usage: true, other: 1 } });
+    const lacks = {
+      model: 'gpt-4o-mini',
+      stream: true,
+      stream_options: { include_usage: false, other: 1 },
+      messages: [],
+    };
+    expect(sent(rewriteOpenAIBody(lacks, plain, 'chat', bytes(lacks)))).toEqual({
+      ...lacks,
+      stream_options: { include_usage: true, other: 1 },
+    });
   });
 
   it('rebuilds the body for a mapped model, a system prompt or overrides, exactly as without the bytes', () => {
@@ -44,7 +52,9 @@ describe('OpenAI body rewrite with the client bytes', () => {
       expect(typeof out).toBe('string');
       expect(out).toBe(rewriteOpenAIBody(b, r, 'chat'));
     }
-    expect(sent(rewriteOpenAIBody(body, { ...plain, paramOverride: { temperature: null } }, 'chat', bytes(body)))).not.toHaveProperty('temperature');
+    expect(
+      sent(rewriteOpenAIBody(body, { ...plain, paramOverride: { temperature: null } }, 'chat', bytes(body))),
+    ).not.toHaveProperty('temperature');
   });
 
   it('does not ask embeddings for a usage chunk', () => {

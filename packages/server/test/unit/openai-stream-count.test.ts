@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { countedCompletionTokens, newStreamState, transformOpenAIChunk } from '../../src/relay/providers/openai/stream.js';
+import {
+  countedCompletionTokens,
+  newStreamState,
+  transformOpenAIChunk,
+} from '../../src/relay/providers/openai/stream.js';
 
 const event = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`;
-const usageEvent = (completion: number) => `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 3, completion_tokens: completion, total_tokens: 3 + completion } })}\n\n`;
+const usageEvent = (completion: number) =>
+  `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 3, completion_tokens: completion, total_tokens: 3 + completion } })}\n\n`;
 
 /** A counter that records what it was asked to count: characters stand in for tokens. */
 function counter() {

@@ -83,7 +83,16 @@ describe('address classification', () => {
     expect(classifyAddress(address)).toBe(cls);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '100.128.0.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])('%s is public', (address) => {
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '100.128.0.1',
+    '172.32.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('%s is public', (address) => {
     expect(classifyAddress(address)).toBeUndefined();
   });
 
@@ -161,7 +170,9 @@ describe('URL checks', () => {
     expect(verdict(allow, 'https://hooks.example.com/x')).toBe('allowed');
     expect(verdict(allow, 'https://api.slack.com/x')).toBe('allowed');
     expect(verdict(allow, 'https://example.com/x')).toBe('example.com is not in the allowed domain list');
-    expect(verdict(policy({ domainFilterMode: true }), 'https://example.com/')).toContain('not in the allowed domain list');
+    expect(verdict(policy({ domainFilterMode: true }), 'https://example.com/')).toContain(
+      'not in the allowed domain list',
+    );
   });
 
   it('IP deny-list and allow-list by address or CIDR, on top of the private-address block', () => {
@@ -173,14 +184,22 @@ describe('URL checks', () => {
     expect(verdict(allow, 'https://1.1.1.1/')).toBe('allowed');
     expect(verdict(allow, 'https://8.8.8.8/')).toBe('8.8.8.8 is not in the allowed IP list');
     // Listing a private address does not lift the private block; allow_private_ip does.
-    expect(verdict(policy({ ipFilterMode: true, ipList: ['10.0.0.0/8'] }), 'http://10.1.1.1/')).toContain('private address');
-    expect(verdict(policy({ allowPrivateIp: true, ipFilterMode: true, ipList: ['10.0.0.0/8'] }), 'http://10.1.1.1/')).toBe('allowed');
+    expect(verdict(policy({ ipFilterMode: true, ipList: ['10.0.0.0/8'] }), 'http://10.1.1.1/')).toContain(
+      'private address',
+    );
+    expect(
+      verdict(policy({ allowPrivateIp: true, ipFilterMode: true, ipList: ['10.0.0.0/8'] }), 'http://10.1.1.1/'),
+    ).toBe('allowed');
   });
 
   it('checks resolved addresses: private always, the IP list only with apply_ip_filter_for_domain', () => {
     const on = policy({ ipList: ['8.8.8.0/24'] });
-    expect(() => on.checkAddress('127.0.0.1', 'localhost')).toThrow('localhost resolves to an address that is loopback, which the fetch settings block');
-    expect(() => on.checkAddress('8.8.8.8', 'dns.example')).toThrow('dns.example resolves to an address that is in the blocked IP list');
+    expect(() => on.checkAddress('127.0.0.1', 'localhost')).toThrow(
+      'localhost resolves to an address that is loopback, which the fetch settings block',
+    );
+    expect(() => on.checkAddress('8.8.8.8', 'dns.example')).toThrow(
+      'dns.example resolves to an address that is in the blocked IP list',
+    );
     const off = policy({ ipList: ['8.8.8.0/24'], applyIpFilterForDomain: false });
     expect(() => off.checkAddress('8.8.8.8', 'dns.example')).not.toThrow();
     expect(() => off.checkAddress('127.0.0.1', 'localhost')).toThrow('loopback');
@@ -203,18 +222,43 @@ describe('refusal codes of the URL checks', () => {
   const url = (p: OutboundPolicy, u: string) => () => p.checkUrl(new URL(u));
 
   it('names the rule that refused, with its values', async () => {
-    expect(ruleOf(url(policy(), 'ftp://example.com/'))).toEqual({ rule: 'outbound_scheme_refused', params: { scheme: 'ftp' } });
-    expect(ruleOf(url(policy(), 'https://u:p@example.com/'))).toEqual({ rule: 'outbound_credentials_refused', params: {} });
-    expect(ruleOf(url(policy(), 'https://example.com:9/'))).toEqual({ rule: 'outbound_port_refused', params: { port: 9 } });
-    expect(ruleOf(url(policy({ domainList: ['bad.example'] }), 'https://bad.example/'))).toEqual({ rule: 'outbound_domain_blocked', params: { host: 'bad.example' } });
-    expect(ruleOf(url(policy({ domainFilterMode: true, domainList: ['good.example'] }), 'https://other.example/'))).toEqual({
+    expect(ruleOf(url(policy(), 'ftp://example.com/'))).toEqual({
+      rule: 'outbound_scheme_refused',
+      params: { scheme: 'ftp' },
+    });
+    expect(ruleOf(url(policy(), 'https://u:p@example.com/'))).toEqual({
+      rule: 'outbound_credentials_refused',
+      params: {},
+    });
+    expect(ruleOf(url(policy(), 'https://example.com:9/'))).toEqual({
+      rule: 'outbound_port_refused',
+      params: { port: 9 },
+    });
+    expect(ruleOf(url(policy({ domainList: ['bad.example'] }), 'https://bad.example/'))).toEqual({
+      rule: 'outbound_domain_blocked',
+      params: { host: 'bad.example' },
+    });
+    expect(
+      ruleOf(url(policy({ domainFilterMode: true, domainList: ['good.example'] }), 'https://other.example/')),
+    ).toEqual({
       rule: 'outbound_domain_not_allowed',
       params: { host: 'other.example' },
     });
-    expect(ruleOf(url(policy(), 'http://10.0.0.1/'))).toEqual({ rule: 'outbound_address_blocked', params: { target: '10.0.0.1' } });
-    expect(ruleOf(() => policy().checkAddress('127.0.0.1', 'localhost'))).toEqual({ rule: 'outbound_resolved_blocked', params: { target: 'localhost' } });
-    expect(ruleOf(url(policy({ ipList: ['8.8.8.8'] }), 'http://8.8.8.8/'))).toEqual({ rule: 'outbound_ip_blocked', params: { target: '8.8.8.8' } });
-    expect(ruleOf(() => policy({ ipFilterMode: true, ipList: ['1.1.1.1'] }).checkAddress('8.8.8.8', 'dns.example'))).toEqual({
+    expect(ruleOf(url(policy(), 'http://10.0.0.1/'))).toEqual({
+      rule: 'outbound_address_blocked',
+      params: { target: '10.0.0.1' },
+    });
+    expect(ruleOf(() => policy().checkAddress('127.0.0.1', 'localhost'))).toEqual({
+      rule: 'outbound_resolved_blocked',
+      params: { target: 'localhost' },
+    });
+    expect(ruleOf(url(policy({ ipList: ['8.8.8.8'] }), 'http://8.8.8.8/'))).toEqual({
+      rule: 'outbound_ip_blocked',
+      params: { target: '8.8.8.8' },
+    });
+    expect(
+      ruleOf(() => policy({ ipFilterMode: true, ipList: ['1.1.1.1'] }).checkAddress('8.8.8.8', 'dns.example')),
+    ).toEqual({
       rule: 'outbound_ip_not_allowed',
       params: { target: 'dns.example' },
     });
@@ -231,7 +275,8 @@ describe('option value schemas', () => {
     expect(fetchIpList.safeParse(['10.0.0.0/33']).success).toBe(false);
     expect(fetchIpList.safeParse(['localhost']).success).toBe(false);
     expect(fetchPortList.safeParse(['80', '443', '8000-9000']).success).toBe(true);
-    for (const bad of [['0'], ['65536'], ['9000-8000'], ['80-90-100'], ['http']]) expect(fetchPortList.safeParse(bad).success, bad[0]).toBe(false);
+    for (const bad of [['0'], ['65536'], ['9000-8000'], ['80-90-100'], ['http']])
+      expect(fetchPortList.safeParse(bad).success, bad[0]).toBe(false);
   });
 });
 
@@ -244,7 +289,8 @@ describe('guarded requests through undici', () => {
     server = http.createServer((req, res) => {
       received.push({ host: req.headers.host, path: req.url });
       if (req.url === '/redirect') res.writeHead(302, { location: `http://127.0.0.1:${port}/landed` }).end();
-      else if (req.url === '/intranet') res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Intranet</h1> secret=hunter2');
+      else if (req.url === '/intranet')
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Intranet</h1> secret=hunter2');
       else res.end('ok');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -272,9 +318,15 @@ describe('guarded requests through undici', () => {
   it('refuses a name that resolves to loopback before any connection, and nothing is received', async () => {
     const { resolve } = resolver({ 'rebind.test': ['127.0.0.1'] });
     const before = received.length;
-    await expect(get(`http://rebind.test:${port}/x`, policy({ allowedPorts: [] }), resolve)).rejects.toThrow('rebind.test resolves to an address that is loopback');
-    await expect(get(`http://127.0.0.1:${port}/x`, policy({ allowedPorts: [] }), resolve)).rejects.toThrow(OutboundBlockedError);
-    await expect(get(`http://localhost:${port}/x`, policy({ allowedPorts: [] }), async () => ['::ffff:127.0.0.1'])).rejects.toThrow('loopback');
+    await expect(get(`http://rebind.test:${port}/x`, policy({ allowedPorts: [] }), resolve)).rejects.toThrow(
+      'rebind.test resolves to an address that is loopback',
+    );
+    await expect(get(`http://127.0.0.1:${port}/x`, policy({ allowedPorts: [] }), resolve)).rejects.toThrow(
+      OutboundBlockedError,
+    );
+    await expect(
+      get(`http://localhost:${port}/x`, policy({ allowedPorts: [] }), async () => ['::ffff:127.0.0.1']),
+    ).rejects.toThrow('loopback');
     expect(received.length).toBe(before);
   });
 
@@ -285,7 +337,11 @@ describe('guarded requests through undici', () => {
 
   it('connects to the address it checked: one resolution per request, the Host header kept', async () => {
     const { resolve, calls } = resolver({ 'hooks.test': ['127.0.0.1'] });
-    const res = await get(`http://hooks.test:${port}/ping`, policy({ allowPrivateIp: true, allowedPorts: [] }), resolve);
+    const res = await get(
+      `http://hooks.test:${port}/ping`,
+      policy({ allowPrivateIp: true, allowedPorts: [] }),
+      resolve,
+    );
     expect(res).toMatchObject({ status: 200, text: 'ok' });
     // hooks.test exists only in this resolver: reaching the server proves the connection used the checked address.
     expect(received.at(-1)).toEqual({ host: `hooks.test:${port}`, path: '/ping' });
@@ -295,14 +351,20 @@ describe('guarded requests through undici', () => {
   it('does not follow a redirect (to a private address or anywhere)', async () => {
     const { resolve } = resolver({ 'public.test': ['127.0.0.1'] });
     const before = received.length;
-    const res = await get(`http://public.test:${port}/redirect`, policy({ allowPrivateIp: true, allowedPorts: [] }), resolve);
+    const res = await get(
+      `http://public.test:${port}/redirect`,
+      policy({ allowPrivateIp: true, allowedPorts: [] }),
+      resolve,
+    );
     expect(res.status).toBe(302);
     expect(received.slice(before).map((r) => r.path)).toEqual(['/redirect']);
   });
 
   it('refuses a blocked port before resolving', async () => {
     const { resolve, calls } = resolver({ 'hooks.test': ['127.0.0.1'] });
-    await expect(get(`http://hooks.test:${port}/`, policy({ allowPrivateIp: true }), resolve)).rejects.toThrow(`port ${port} is not allowed`);
+    await expect(get(`http://hooks.test:${port}/`, policy({ allowPrivateIp: true }), resolve)).rejects.toThrow(
+      `port ${port} is not allowed`,
+    );
     expect(calls).toEqual([]);
   });
 
@@ -315,7 +377,9 @@ describe('guarded requests through undici', () => {
       private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
       token_uri: `http://127.0.0.1:${port}/intranet`,
     });
-    await expect(new VertexTokenCache().token(key)).rejects.toMatchObject({ message: 'Vertex AI token exchange failed: HTTP 404' });
+    await expect(new VertexTokenCache().token(key)).rejects.toMatchObject({
+      message: 'Vertex AI token exchange failed: HTTP 404',
+    });
   });
 
   it('save-time check: blocked names refused, unresolvable names accepted for the send-time check', async () => {
@@ -329,7 +393,10 @@ describe('guarded requests through undici', () => {
 
 describe('third-party calls of the sign-in flows', () => {
   it('say what failed without the address that failed', async () => {
-    const err = await callExternal('the OIDC provider', 'http://127.0.0.1:1/token', { method: 'POST', form: { code: 'c' } }).catch((e: Error) => e);
+    const err = await callExternal('the OIDC provider', 'http://127.0.0.1:1/token', {
+      method: 'POST',
+      form: { code: 'c' },
+    }).catch((e: Error) => e);
     expect((err as Error).message).toBe('cannot reach the OIDC provider: connection failed (ECONNREFUSED)');
   });
 });

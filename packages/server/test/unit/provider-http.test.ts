@@ -6,7 +6,13 @@ const htmlPage = '<html><body>Internal admin panel at 10.0.0.7:8080 — secret b
 
 describe('sign-in provider answers shown to visitors', () => {
   it("quotes an OAuth error's own text", () => {
-    expect(providerError({ status: 400, body: { error: 'bad_verification_code', error_description: 'The code is wrong' }, text: '' })).toBe('The code is wrong');
+    expect(
+      providerError({
+        status: 400,
+        body: { error: 'bad_verification_code', error_description: 'The code is wrong' },
+        text: '',
+      }),
+    ).toBe('The code is wrong');
   });
 
   it('names a page that is not an OAuth answer by its status only', () => {
@@ -20,6 +26,8 @@ describe('sign-in provider answers shown to visitors', () => {
     })();
     expect(token).toBeInstanceOf(ApiError);
     expect(token!.message).toBe('GitHub refused the sign-in code (HTTP 200): start the sign-in again');
-    expect(() => userObjectOf('LinuxDO', { status: 404, body: undefined, text: htmlPage })).toThrow('cannot read the LinuxDO user (HTTP 404)');
+    expect(() => userObjectOf('LinuxDO', { status: 404, body: undefined, text: htmlPage })).toThrow(
+      'cannot read the LinuxDO user (HTTP 404)',
+    );
   });
 });

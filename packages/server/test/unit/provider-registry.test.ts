@@ -15,7 +15,8 @@ import { vertexClaudeAdaptor, vertexGeminiAdaptor } from '../../src/relay/provid
 
 /** The adaptor each type had before the registry: by the row's format, Bedrock and Vertex by model. */
 function adaptorByRowFormat(type: number, model: string) {
-  if (type === ChannelType.Aws) return /^claude|(^|\.)anthropic\./.test(model) ? bedrockClaudeAdaptor : bedrockConverseAdaptor;
+  if (type === ChannelType.Aws)
+    return /^claude|(^|\.)anthropic\./.test(model) ? bedrockClaudeAdaptor : bedrockConverseAdaptor;
   if (type === ChannelType.VertexAi) return model.startsWith('claude') ? vertexClaudeAdaptor : vertexGeminiAdaptor;
   const byFormat: Record<string, unknown> = {
     openai: openAIAdaptor,
@@ -30,23 +31,39 @@ function adaptorByRowFormat(type: number, model: string) {
   return byFormat[channelTypeById.get(type)?.format ?? ''];
 }
 
-const MODELS = ['gpt-4o', 'claude-sonnet-4-5-20250929', 'anthropic.claude-3-haiku-20240307-v1:0', 'gemini-2.5-pro', 'meta.llama3-70b-instruct-v1:0'];
+const MODELS = [
+  'gpt-4o',
+  'claude-sonnet-4-5-20250929',
+  'anthropic.claude-3-haiku-20240307-v1:0',
+  'gemini-2.5-pro',
+  'meta.llama3-70b-instruct-v1:0',
+];
 
 describe('provider registry', () => {
   it('serves every channel type by one descriptor, or lists it as a type without an adaptor yet', () => {
     for (const t of channelTypes) {
       const served = descriptorFor(t.id) !== undefined;
-      expect({ type: t.id, served, pending: typesWithoutAdaptor.has(t.id) }).toEqual({ type: t.id, served: !typesWithoutAdaptor.has(t.id), pending: !served });
+      expect({ type: t.id, served, pending: typesWithoutAdaptor.has(t.id) }).toEqual({
+        type: t.id,
+        served: !typesWithoutAdaptor.has(t.id),
+        pending: !served,
+      });
     }
     // Task types come with the task relay; they have no chat adaptor.
-    for (const task of [ChannelType.Midjourney, ChannelType.MidjourneyPlus, ChannelType.SunoAPI]) expect(adaptorFor(task, 'mj_imagine')).toBeUndefined();
+    for (const task of [ChannelType.Midjourney, ChannelType.MidjourneyPlus, ChannelType.SunoAPI])
+      expect(adaptorFor(task, 'mj_imagine')).toBeUndefined();
     const claimed = providers.flatMap((p) => [...p.types]);
     expect(new Set(claimed).size).toBe(claimed.length);
   });
 
   it('gives every type and model the adaptor it had before the registry', () => {
     for (const t of [...channelTypes.map((c) => c.id), 0, 99]) {
-      for (const model of MODELS) expect({ type: t, model, adaptor: adaptorFor(t, model) }).toEqual({ type: t, model, adaptor: adaptorByRowFormat(t, model) });
+      for (const model of MODELS)
+        expect({ type: t, model, adaptor: adaptorFor(t, model) }).toEqual({
+          type: t,
+          model,
+          adaptor: adaptorByRowFormat(t, model),
+        });
     }
   });
 
@@ -64,15 +81,27 @@ describe('provider registry', () => {
     expect(providerCatalog.jsonKeys(ChannelType.VertexAi)).toBe(true);
     expect(channelTypes.filter((t) => providerCatalog.jsonKeys(t.id)).map((t) => t.id)).toEqual([ChannelType.VertexAi]);
     expect(() => providerCatalog.checkKey(ChannelType.VertexAi, '{}')).toThrow(/service account/);
-    expect(() => providerCatalog.checkKey(ChannelType.Aws, 'ak|sk')).toThrow('channel type 33 needs the key format Ak|Sk|Region');
+    expect(() => providerCatalog.checkKey(ChannelType.Aws, 'ak|sk')).toThrow(
+      'channel type 33 needs the key format Ak|Sk|Region',
+    );
     expect(() => providerCatalog.checkKey(ChannelType.Aws, 'ak|sk|us-east-1')).not.toThrow();
-    expect(() => providerCatalog.checkKey(ChannelType.Baidu, 'only-one')).toThrow('needs the key format APIKey|SecretKey');
+    expect(() => providerCatalog.checkKey(ChannelType.Baidu, 'only-one')).toThrow(
+      'needs the key format APIKey|SecretKey',
+    );
     expect(() => providerCatalog.checkKey(ChannelType.FastGPT, 'sk-with-dashes-app1')).not.toThrow();
-    expect(() => providerCatalog.checkOther(ChannelType.VertexAi, '{bad')).toThrow('the region must be plain text or a valid JSON object');
+    expect(() => providerCatalog.checkOther(ChannelType.VertexAi, '{bad')).toThrow(
+      'the region must be plain text or a valid JSON object',
+    );
     expect(() => providerCatalog.checkOther(ChannelType.VertexAi, 'us-central1')).not.toThrow();
     // Own model lists: Anthropic's headers and Gemini's pages; every other type lists OpenAI-style /v1/models.
     expect(providers.filter((p) => p.listModels).map((p) => p.name)).toEqual(['openai', 'anthropic', 'gemini']);
     const withBalance = channelTypes.filter((t) => providerCatalog.hasBalance(t.id)).map((t) => t.id);
-    expect(withBalance).toEqual([ChannelType.OpenAI, ChannelType.Custom, ChannelType.OpenRouter, ChannelType.SiliconFlow, ChannelType.DeepSeek]);
+    expect(withBalance).toEqual([
+      ChannelType.OpenAI,
+      ChannelType.Custom,
+      ChannelType.OpenRouter,
+      ChannelType.SiliconFlow,
+      ChannelType.DeepSeek,
+    ]);
   });
 });

@@ -97,7 +97,9 @@ describe('node-local limit store', () => {
       'x-ratelimit-remaining-tokens': '5',
       'x-ratelimit-reset-tokens': '18s',
     });
-    expect(rateHeaders([user], { ...c, used: [c.used[1]!], refused: { index: 0, kind: 'requests' } }, now)).toMatchObject({ 'retry-after': '18' });
+    expect(
+      rateHeaders([user], { ...c, used: [c.used[1]!], refused: { index: 0, kind: 'requests' } }, now),
+    ).toMatchObject({ 'retry-after': '18' });
   });
 });
 
@@ -106,7 +108,13 @@ describe('limits when Redis cannot be reached', () => {
     const { Redis } = await import('ioredis');
     const { admitCaller } = await import('../../src/relay/limits/admission.js');
     // A real client to a port nobody listens on: every command fails at once.
-    const redis = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis({
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     const warnings: string[] = [];
     const ctx = {
       options: { json: () => ({}) } as never,

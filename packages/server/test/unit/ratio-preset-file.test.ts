@@ -8,10 +8,14 @@ describe('preset ratio files', () => {
       prompt: 'https://assets.example/r/mixed/prompt.json',
       completion: 'https://assets.example/r/mixed/completion.json',
     });
-    expect(presetFiles('https://assets.example/r', 'legacy')).toEqual({ completion: 'https://assets.example/r/completion.json' });
+    expect(presetFiles('https://assets.example/r', 'legacy')).toEqual({
+      completion: 'https://assets.example/r/completion.json',
+    });
   });
   it('accepts a map of model names to ratios from 0 up', () => {
-    expect(parseRatioFile('{"gpt-4o":1.25,"free":0,"__proto__":3}')).toEqual(JSON.parse('{"gpt-4o":1.25,"free":0,"__proto__":3}'));
+    expect(parseRatioFile('{"gpt-4o":1.25,"free":0,"__proto__":3}')).toEqual(
+      JSON.parse('{"gpt-4o":1.25,"free":0,"__proto__":3}'),
+    );
   });
   it.each([
     ['null', 'not a JSON object'],

@@ -178,7 +178,14 @@ describe('refusals in the server carry an error code', () => {
       'if (err instanceof ApiError) throw err;',
       "throw refused('after a block comment');",
     ].join('\n');
-    expect(uncodedRefusals(sample).map((f) => f.split(':')[0])).toEqual(['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 20']);
+    expect(uncodedRefusals(sample).map((f) => f.split(':')[0])).toEqual([
+      'line 1',
+      'line 2',
+      'line 3',
+      'line 4',
+      'line 5',
+      'line 20',
+    ]);
   });
 
   it('every refusal under packages/server/src has a code (the console shows its text in the viewer language)', () => {

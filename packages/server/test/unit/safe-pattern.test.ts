@@ -23,7 +23,11 @@ describe('administrator patterns in the linear-time engine', () => {
   it('matches plain words as text and regex: entries, ignoring case, distinct, in order of appearance', () => {
     const { matcher } = compileSensitiveWords('a.b\n\n  Bad Word  \nregex:\\bcode-\\d{3}\\b\n');
     expect(matcher!.find('axb is fine')).toEqual([]);
-    expect(matcher!.find('A.B and bad word and CODE-123, bad word again, code-1234')).toEqual(['a.b', 'bad word', 'code-123']);
+    expect(matcher!.find('A.B and bad word and CODE-123, bad word again, code-1234')).toEqual([
+      'a.b',
+      'bad word',
+      'code-123',
+    ]);
     expect(matcher!.find('code-999 a.b bad word a.b', 2)).toEqual(['code-999', 'a.b']);
     expect(matcher!.find('clean')).toEqual([]);
   });

@@ -78,7 +78,18 @@ describe('log redaction', () => {
       'redaction check',
     );
     expect(out).toContain('redaction check');
-    for (const s of ['sk-channel-plain', 'sk-k1-plain', 'whsec-plain', 'access-plain', 'pass-plain', 'client-plain', 'crypto-plain', 'session-plain', 'sk-plain', 'goog-plain']) {
+    for (const s of [
+      'sk-channel-plain',
+      'sk-k1-plain',
+      'whsec-plain',
+      'access-plain',
+      'pass-plain',
+      'client-plain',
+      'crypto-plain',
+      'session-plain',
+      'sk-plain',
+      'goog-plain',
+    ]) {
       expect(out).not.toContain(s);
     }
   });

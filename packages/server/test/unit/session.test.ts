@@ -9,7 +9,10 @@ function legacyCookie(secret: string, uid: number): string {
   const key = crypto.createHash('sha256').update(`tollway-session:${secret}`).digest();
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify({ uid, exp: Math.floor(Date.now() / 1000) + 3600 }), 'utf8'), cipher.final()]);
+  const body = Buffer.concat([
+    cipher.update(JSON.stringify({ uid, exp: Math.floor(Date.now() / 1000) + 3600 }), 'utf8'),
+    cipher.final(),
+  ]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
 }
 

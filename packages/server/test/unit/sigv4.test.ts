@@ -12,7 +12,16 @@ const suiteTime = new Date('2015-08-30T12:36:00Z');
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 const suiteSign = (method: string, url: string) =>
-  signRequest({ method, url: new URL(url), headers: {}, body: '', region: 'us-east-1', service: 'service', credentials: suite, now: suiteTime });
+  signRequest({
+    method,
+    url: new URL(url),
+    headers: {},
+    body: '',
+    region: 'us-east-1',
+    service: 'service',
+    credentials: suite,
+    now: suiteTime,
+  });
 
 describe('SigV4 signing (published vectors)', () => {
   it('derives the documented signing key (secret wJalr…, 20120215, us-east-1, iam)', () => {
@@ -23,8 +32,21 @@ describe('SigV4 signing (published vectors)', () => {
 
   it('get-vanilla: canonical request, string to sign and Authorization header', () => {
     const s = suiteSign('GET', 'https://example.amazonaws.com/');
-    expect(s.canonicalRequest).toBe(['GET', '/', '', 'host:example.amazonaws.com', 'x-amz-date:20150830T123600Z', '', 'host;x-amz-date', EMPTY_SHA256].join('\n'));
-    expect(s.stringToSign).toBe('AWS4-HMAC-SHA256\n20150830T123600Z\n20150830/us-east-1/service/aws4_request\nbb579772317eb040ac9ed261061d46c1f17a8133879d6129b6e1c25292927e63');
+    expect(s.canonicalRequest).toBe(
+      [
+        'GET',
+        '/',
+        '',
+        'host:example.amazonaws.com',
+        'x-amz-date:20150830T123600Z',
+        '',
+        'host;x-amz-date',
+        EMPTY_SHA256,
+      ].join('\n'),
+    );
+    expect(s.stringToSign).toBe(
+      'AWS4-HMAC-SHA256\n20150830T123600Z\n20150830/us-east-1/service/aws4_request\nbb579772317eb040ac9ed261061d46c1f17a8133879d6129b6e1c25292927e63',
+    );
     expect(s.headers['x-amz-date']).toBe('20150830T123600Z');
     expect(s.headers.authorization).toBe(
       'AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, SignedHeaders=host;x-amz-date, Signature=5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31',
@@ -65,7 +87,9 @@ describe('SigV4 signing (published vectors)', () => {
   });
 
   it('encodes path segments twice except for S3 (Bedrock model ids carry a colon)', () => {
-    const url = new URL(`https://bedrock-runtime.us-east-1.amazonaws.com/model/${encodeURIComponent('anthropic.claude-3-5-sonnet-20241022-v2:0')}/invoke`);
+    const url = new URL(
+      `https://bedrock-runtime.us-east-1.amazonaws.com/model/${encodeURIComponent('anthropic.claude-3-5-sonnet-20241022-v2:0')}/invoke`,
+    );
     expect(url.pathname).toBe('/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0/invoke');
     expect(canonicalUri(url.pathname, 'bedrock')).toBe('/model/anthropic.claude-3-5-sonnet-20241022-v2%253A0/invoke');
     expect(canonicalUri('/a%20b/c', 's3')).toBe('/a%20b/c');
@@ -96,8 +120,14 @@ describe('Bedrock model ids', () => {
   it('maps Claude names to Bedrock ids, with the geography prefix where an inference profile is needed', () => {
     expect(bedrockModelId('claude-3-5-sonnet-20241022', 'us-east-1')).toBe('anthropic.claude-3-5-sonnet-20241022-v2:0');
     expect(bedrockModelId('claude-sonnet-4-20250514', 'us-west-2')).toBe('us.anthropic.claude-sonnet-4-20250514-v1:0');
-    expect(bedrockModelId('claude-sonnet-4-20250514', 'eu-central-1')).toBe('eu.anthropic.claude-sonnet-4-20250514-v1:0');
-    expect(bedrockModelId('claude-3-7-sonnet-20250219', 'ap-northeast-1')).toBe('apac.anthropic.claude-3-7-sonnet-20250219-v1:0');
-    expect(bedrockModelId('us.anthropic.claude-opus-4-1-20250805-v1:0', 'us-east-1')).toBe('us.anthropic.claude-opus-4-1-20250805-v1:0');
+    expect(bedrockModelId('claude-sonnet-4-20250514', 'eu-central-1')).toBe(
+      'eu.anthropic.claude-sonnet-4-20250514-v1:0',
+    );
+    expect(bedrockModelId('claude-3-7-sonnet-20250219', 'ap-northeast-1')).toBe(
+      'apac.anthropic.claude-3-7-sonnet-20250219-v1:0',
+    );
+    expect(bedrockModelId('us.anthropic.claude-opus-4-1-20250805-v1:0', 'us-east-1')).toBe(
+      'us.anthropic.claude-opus-4-1-20250805-v1:0',
+    );
   });
 });

@@ -18,10 +18,13 @@ describe('the SQLite driver line', () => {
     expect(usesLegacySqliteDriver('26.10.0')).toBe(false);
   });
 
-  it('survives statements collected by the garbage collector on this runtime, and exits 0', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
-    // Line 12 on Node 24.19+ aborted within a second of this: a statement collected by a garbage collection the
-    // platform ran between calls removed its cleanup hook with no environment entered.
-    const script = `
+  it(
+    'survives statements collected by the garbage collector on this runtime, and exits 0',
+    { timeout: CHILD_TEST_TIMEOUT_MS },
+    () => {
+      // Line 12 on Node 24.19+ aborted within a second of this: a statement collected by a garbage collection the
+      // platform ran between calls removed its cleanup hook with no environment entered.
+      const script = `
       const { loadSqliteDriver } = await import(${JSON.stringify(DRIVER_MODULE)});
       const Sqlite = await loadSqliteDriver();
       const db = new Sqlite(':memory:');
@@ -34,9 +37,12 @@ describe('the SQLite driver line', () => {
       garbage = null;
       setTimeout(() => console.log(db.prepare('select count(*) n from t').get().n), ${IDLE_MS});
     `;
-    const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
-    expect(res.stderr).not.toMatch(/Assertion failed/);
-    expect(res.status).toBe(0);
-    expect(res.stdout.trim()).toBe(String(STATEMENTS));
-  });
+      const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      });
+      expect(res.stderr).not.toMatch(/Assertion failed/);
+      expect(res.status).toBe(0);
+      expect(res.stdout.trim()).toBe(String(STATEMENTS));
+    },
+  );
 });

@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TASK_ANSWER_MAX_BYTES, TaskAnswerTooLarge, taskRequest, taskStream } from '../../src/relay/tasks/upstream-http.js';
+import {
+  TASK_ANSWER_MAX_BYTES,
+  TaskAnswerTooLarge,
+  taskRequest,
+  taskStream,
+} from '../../src/relay/tasks/upstream-http.js';
 
 const TASKS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/relay/tasks');
 /** A call of the global fetch (or its Request/Response objects), not a method or a name containing "fetch". */
@@ -44,7 +49,10 @@ describe('task upstream HTTP', () => {
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
         seen.push({ method: req.method, type: req.headers['content-type'], body });
-        if (req.url === '/json') return res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ echo: body ? JSON.parse(body) : null }));
+        if (req.url === '/json')
+          return res
+            .writeHead(201, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ echo: body ? JSON.parse(body) : null }));
         if (req.url === '/text') return res.writeHead(502).end('bad gateway');
         if (req.url === '/huge') {
           res.writeHead(200, { 'content-type': 'application/json' });
@@ -52,7 +60,8 @@ describe('task upstream HTTP', () => {
           for (let i = 0; i <= TASK_ANSWER_MAX_BYTES / chunk.length; i++) res.write(chunk);
           return res.end();
         }
-        if (req.url === '/bytes') return res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 5 }).end('abcde');
+        if (req.url === '/bytes')
+          return res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 5 }).end('abcde');
         if (req.url === '/slow') return setTimeout(() => res.writeHead(200).end('{}'), 2000);
         res.writeHead(404).end();
       });
@@ -66,7 +75,11 @@ describe('task upstream HTTP', () => {
   });
 
   it('sends JSON (POST with content-type) and reads JSON and text answers with their status', async () => {
-    expect(await taskRequest(`${base}/json`, { json: { a: 1 } })).toEqual({ status: 201, text: '{"echo":{"a":1}}', json: { echo: { a: 1 } } });
+    expect(await taskRequest(`${base}/json`, { json: { a: 1 } })).toEqual({
+      status: 201,
+      text: '{"echo":{"a":1}}',
+      json: { echo: { a: 1 } },
+    });
     expect(seen.at(-1)).toMatchObject({ method: 'POST', type: 'application/json' });
     expect(await taskRequest(`${base}/json`)).toMatchObject({ status: 201, json: { echo: null } });
     expect(seen.at(-1)).toMatchObject({ method: 'GET' });

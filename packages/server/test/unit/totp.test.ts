@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { backupCodeMatches, hashBackupCode, newBackupCodes, normalizeBackupCode } from '../../src/modules/twofa/backup-codes.js';
+import {
+  backupCodeMatches,
+  hashBackupCode,
+  newBackupCodes,
+  normalizeBackupCode,
+} from '../../src/modules/twofa/backup-codes.js';
 import { base32Decode, base32Encode, hotp, matchTotp, otpauthUri, totpCode } from '../../src/modules/twofa/totp.js';
 
 /** RFC 6238 appendix B: seeds per hash, times (seconds) and the 8-digit codes. */
@@ -53,7 +58,13 @@ describe('TOTP (RFC 6238)', () => {
     const text = otpauthUri('My Gate', 'al ice', 'JBSWY3DPEHPK3PXP');
     expect(text.startsWith('otpauth://totp/My%20Gate:al%20ice?')).toBe(true);
     const uri = new URL(text);
-    expect(Object.fromEntries(uri.searchParams)).toEqual({ secret: 'JBSWY3DPEHPK3PXP', issuer: 'My Gate', algorithm: 'SHA1', digits: '6', period: '30' });
+    expect(Object.fromEntries(uri.searchParams)).toEqual({
+      secret: 'JBSWY3DPEHPK3PXP',
+      issuer: 'My Gate',
+      algorithm: 'SHA1',
+      digits: '6',
+      period: '30',
+    });
   });
 });
 

@@ -6,7 +6,8 @@ const xff = (h: string) => forwardedForEntries(h);
 
 describe('TRUST_PROXY: the client is the right-most X-Forwarded-For entry no trusted proxy wrote', () => {
   it('off: the connection address, whatever the header', () => {
-    for (const raw of [undefined, '', 'false', '0']) expect(TrustedProxies.parse(raw).clientOf('198.51.100.1', xff('203.0.113.9'))).toBe('198.51.100.1');
+    for (const raw of [undefined, '', 'false', '0'])
+      expect(TrustedProxies.parse(raw).clientOf('198.51.100.1', xff('203.0.113.9'))).toBe('198.51.100.1');
   });
 
   it('true is one hop: the right-most entry, never the left-most', () => {
@@ -51,7 +52,8 @@ describe('TRUST_PROXY: the client is the right-most X-Forwarded-For entry no tru
   });
 
   it('refuses a value that is none of these at start', () => {
-    for (const bad of ['yes', '10.0.0.0/33', '10.0.0.1/8/1', 'fe80::/129', '-1']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0.1/8/1', 'fe80::/129', '-1'])
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy.mode).toBe('hops');
     expect(loadConfig({}).trustProxy.enabled).toBe(false);
   });

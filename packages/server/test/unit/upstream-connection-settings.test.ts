@@ -10,21 +10,42 @@ describe('upstream connection settings', () => {
   it('RELAY_MAX_CONNS_PER_HOST and RELAY_HTTP2_ENABLED: no limit and HTTP/1.1 by default; a negative or fractional limit is refused', () => {
     const env = { SESSION_SECRET: 'x'.repeat(32) };
     expect(loadConfig(env)).toMatchObject({ relayMaxConnsPerHost: 0, relayHttp2: false });
-    expect(loadConfig({ ...env, RELAY_MAX_CONNS_PER_HOST: '500', RELAY_HTTP2_ENABLED: 'true' })).toMatchObject({ relayMaxConnsPerHost: 500, relayHttp2: true });
+    expect(loadConfig({ ...env, RELAY_MAX_CONNS_PER_HOST: '500', RELAY_HTTP2_ENABLED: 'true' })).toMatchObject({
+      relayMaxConnsPerHost: 500,
+      relayHttp2: true,
+    });
     expect(() => loadConfig({ ...env, RELAY_MAX_CONNS_PER_HOST: '-1' })).toThrow(/RELAY_MAX_CONNS_PER_HOST/);
     expect(() => loadConfig({ ...env, RELAY_MAX_CONNS_PER_HOST: '2.5' })).toThrow(/RELAY_MAX_CONNS_PER_HOST/);
   });
 
   it("a channel's setting keys override the process's; numbers and booleans may come as text; anything else is ignored", () => {
-    expect(channelConnectionSettings({ setting: {} }, { maxConnsPerHost: 64, http2: true })).toEqual({ maxConnsPerHost: 64, http2: true });
-    expect(channelConnectionSettings({ setting: { max_conns_per_host: 200, http2_enabled: true } }, BASE)).toEqual({ maxConnsPerHost: 200, http2: true });
-    expect(channelConnectionSettings({ setting: { max_conns_per_host: '300', http2_enabled: 'true' } }, BASE)).toEqual({ maxConnsPerHost: 300, http2: true });
-    expect(channelConnectionSettings({ setting: { max_conns_per_host: 0, http2_enabled: 'false' } }, { maxConnsPerHost: 64, http2: true })).toEqual({
+    expect(channelConnectionSettings({ setting: {} }, { maxConnsPerHost: 64, http2: true })).toEqual({
+      maxConnsPerHost: 64,
+      http2: true,
+    });
+    expect(channelConnectionSettings({ setting: { max_conns_per_host: 200, http2_enabled: true } }, BASE)).toEqual({
+      maxConnsPerHost: 200,
+      http2: true,
+    });
+    expect(channelConnectionSettings({ setting: { max_conns_per_host: '300', http2_enabled: 'true' } }, BASE)).toEqual({
+      maxConnsPerHost: 300,
+      http2: true,
+    });
+    expect(
+      channelConnectionSettings(
+        { setting: { max_conns_per_host: 0, http2_enabled: 'false' } },
+        { maxConnsPerHost: 64, http2: true },
+      ),
+    ).toEqual({
       maxConnsPerHost: 0,
       http2: false,
     });
-    expect(channelConnectionSettings({ setting: { max_conns_per_host: -5, http2_enabled: 'yes' } }, BASE)).toEqual(BASE);
-    expect(channelConnectionSettings({ setting: { max_conns_per_host: 'many', http2_enabled: 1 } }, BASE)).toEqual(BASE);
+    expect(channelConnectionSettings({ setting: { max_conns_per_host: -5, http2_enabled: 'yes' } }, BASE)).toEqual(
+      BASE,
+    );
+    expect(channelConnectionSettings({ setting: { max_conns_per_host: 'many', http2_enabled: 1 } }, BASE)).toEqual(
+      BASE,
+    );
   });
 
   it('channels without connection keys share one dispatcher; a channel with them has its own, kept until its settings change', async () => {

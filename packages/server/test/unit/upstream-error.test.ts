@@ -5,7 +5,9 @@ import { modelErrorMessage } from '../../src/relay/providers/upstream-json.js';
 describe('upstream error messages', () => {
   it('reads the OpenAI, Anthropic, plain-string and top-level message shapes', () => {
     expect(errorMessageOf('{"error":{"message":"bad key","type":"auth"}}', 401)).toBe('bad key');
-    expect(errorMessageOf('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 529)).toBe('Overloaded');
+    expect(errorMessageOf('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', 529)).toBe(
+      'Overloaded',
+    );
     expect(errorMessageOf('{"error":"quota exceeded"}', 429)).toBe('quota exceeded');
     expect(errorMessageOf('{"message":"no such model"}', 404)).toBe('no such model');
   });

@@ -57,7 +57,9 @@ describe('Vertex AI service-account JWT', () => {
   });
 
   it('defaults token_uri to Google and names what a key lacks', () => {
-    expect(parseServiceAccount(JSON.stringify({ client_email: 'a', private_key: 'k', project_id: 'p' })).tokenUri).toBe('https://oauth2.googleapis.com/token');
+    expect(parseServiceAccount(JSON.stringify({ client_email: 'a', private_key: 'k', project_id: 'p' })).tokenUri).toBe(
+      'https://oauth2.googleapis.com/token',
+    );
     expect(() => parseServiceAccount(JSON.stringify({ client_email: 'a' }))).toThrow('lacks private_key, project_id');
     expect(() => parseServiceAccount('not json')).toThrow('service account JSON');
   });

@@ -30,8 +30,14 @@ describe('Vertex AI access-token cache', () => {
         const valid = crypto.verify('sha256', Buffer.from(`${h}.${p}`), publicKey, Buffer.from(s!, 'base64url'));
         // A slow answer, so concurrent callers overlap.
         setTimeout(() => {
-          if (refuse || !valid) res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_grant', error_description: 'account disabled' }));
-          else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `tok-${exchanges}`, expires_in: 3600 }));
+          if (refuse || !valid)
+            res
+              .writeHead(400, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ error: 'invalid_grant', error_description: 'account disabled' }));
+          else
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ access_token: `tok-${exchanges}`, expires_in: 3600 }));
         }, 30);
       });
     });
@@ -61,9 +67,19 @@ describe('Vertex AI access-token cache', () => {
   it('fails with status 401 and the endpoint reason when the exchange is refused, and for keys that are not service accounts', async () => {
     const cache = new VertexTokenCache();
     refuse = true;
-    await expect(cache.token(keyText('p3'))).rejects.toMatchObject({ status: 401, message: 'Vertex AI token exchange failed: account disabled' });
+    await expect(cache.token(keyText('p3'))).rejects.toMatchObject({
+      status: 401,
+      message: 'Vertex AI token exchange failed: account disabled',
+    });
     refuse = false;
-    await expect(cache.token('{"project_id":"x"}')).rejects.toMatchObject({ status: 401, message: 'Vertex AI service account key lacks client_email, private_key' });
-    await expect(cache.token(JSON.stringify({ client_email: 'a', project_id: 'x', private_key: 'not a pem', token_uri: tokenUri }))).rejects.toMatchObject({ status: 401 });
+    await expect(cache.token('{"project_id":"x"}')).rejects.toMatchObject({
+      status: 401,
+      message: 'Vertex AI service account key lacks client_email, private_key',
+    });
+    await expect(
+      cache.token(
+        JSON.stringify({ client_email: 'a', project_id: 'x', private_key: 'not a pem', token_uri: tokenUri }),
+      ),
+    ).rejects.toMatchObject({ status: 401 });
   });
 });

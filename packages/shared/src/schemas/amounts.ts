@@ -14,8 +14,13 @@ export const quotaAmount = (field: string) =>
     // Refinements rather than .int()/.min()/.max(): each failure carries its code, and 1e300 or 1.5 is named.
     .refine(Number.isInteger, inputRule(ErrorCode.InputNotInteger, `${field} must be a whole number of quota units`))
     .refine((v) => v >= 0, inputRule(ErrorCode.QuotaNegative, `${field} must not be negative`))
-    .refine((v) => v <= QUOTA_MAX, inputRule(ErrorCode.InputTooLarge, `${field} must be at most ${QUOTA_MAX}`, { max: QUOTA_MAX }));
+    .refine(
+      (v) => v <= QUOTA_MAX,
+      inputRule(ErrorCode.InputTooLarge, `${field} must be at most ${QUOTA_MAX}`, { max: QUOTA_MAX }),
+    );
 
 /** The roles a user row may hold: common user, administrator, root (there is one root, made by setup). */
 export const USER_ROLES = [Role.Common, Role.Admin, Role.Root] as const;
-export const userRole = z.union([z.literal(Role.Common), z.literal(Role.Admin), z.literal(Role.Root)], { error: `role must be one of ${USER_ROLES.join(', ')}` });
+export const userRole = z.union([z.literal(Role.Common), z.literal(Role.Admin), z.literal(Role.Root)], {
+  error: `role must be one of ${USER_ROLES.join(', ')}`,
+});

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { pageQuery } from './common.js';
 import { epochSecondsFilter } from './log.js';
 
-const text = (field: string, max: number) => z.string().trim().max(max, `${field} must be at most ${max} characters`).optional().default('');
+const text = (field: string, max: number) =>
+  z.string().trim().max(max, `${field} must be at most ${max} characters`).optional().default('');
 
 /** Outcome of an audited call: done, or refused with 403. */
 export const AuditOutcomes = ['ok', 'denied'] as const;
@@ -11,7 +12,12 @@ export type AuditOutcome = (typeof AuditOutcomes)[number];
 /** GET /api/audit/: filters ('' or 0 = none); times bound created_at, inclusive. */
 export const auditQuery = pageQuery.extend({
   actor: text('actor', 64),
-  actor_id: z.coerce.number({ error: 'actor_id must be a user id' }).int('actor_id must be an integer').min(0, 'actor_id must be at least 0').max(2_147_483_647).default(0),
+  actor_id: z.coerce
+    .number({ error: 'actor_id must be a user id' })
+    .int('actor_id must be an integer')
+    .min(0, 'actor_id must be at least 0')
+    .max(2_147_483_647)
+    .default(0),
   action: text('action', 64),
   target_type: text('target_type', 32),
   target_id: text('target_id', 191),

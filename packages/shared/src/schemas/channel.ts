@@ -20,31 +20,46 @@ export function toNameList(v: string | string[]): string[] {
 
 const nameList = (field: string, itemMax: number) =>
   z
-    .union([z.string().max(200_000), z.array(z.string().max(itemMax)).max(10_000)], { error: `${field} must be a comma separated text or a list of names` })
+    .union([z.string().max(200_000), z.array(z.string().max(itemMax)).max(10_000)], {
+      error: `${field} must be a comma separated text or a list of names`,
+    })
     .transform(toNameList)
-    .refine((list) => list.every((m) => m.length <= itemMax), inputRule(ErrorCode.InputItemTooLong, `${field}: each name must be at most ${itemMax} characters`, { max: itemMax }));
+    .refine(
+      (list) => list.every((m) => m.length <= itemMax),
+      inputRule(ErrorCode.InputItemTooLong, `${field}: each name must be at most ${itemMax} characters`, {
+        max: itemMax,
+      }),
+    );
 
 /** JSON object given as text (or as an object); '' means empty. The message names the field. */
 const jsonObjectText = (field: string, max = 1_000_000) =>
-  z.union([z.string().max(max), z.record(z.string(), z.unknown())], { error: `${field} must be a valid JSON object` }).transform((v, ctx) => {
-    const text = typeof v === 'string' ? v.trim() : JSON.stringify(v);
-    if (text === '') return '';
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.InputNotJsonObject, `${field} must be a valid JSON object`) });
-      return z.NEVER;
-    }
-    if (text.length > max) {
-      ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.InputTooLong, `${field} must be at most ${max} characters`, { max }) });
-      return z.NEVER;
-    }
-    return text;
-  });
+  z
+    .union([z.string().max(max), z.record(z.string(), z.unknown())], { error: `${field} must be a valid JSON object` })
+    .transform((v, ctx) => {
+      const text = typeof v === 'string' ? v.trim() : JSON.stringify(v);
+      if (text === '') return '';
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        ctx.addIssue({
+          code: 'custom',
+          ...inputRule(ErrorCode.InputNotJsonObject, `${field} must be a valid JSON object`),
+        });
+        return z.NEVER;
+      }
+      if (text.length > max) {
+        ctx.addIssue({
+          code: 'custom',
+          ...inputRule(ErrorCode.InputTooLong, `${field} must be at most ${max} characters`, { max }),
+        });
+        return z.NEVER;
+      }
+      return text;
+    });
 
 /** Largest value an integer field given as text accepts. */
 const INT_LIKE_MAX = 1e12;
@@ -62,7 +77,10 @@ const intLike = (field: string, min: number, minMessage: string) =>
       return z.NEVER;
     }
     if (n > INT_LIKE_MAX) {
-      ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.InputTooLarge, `${field} must be at most ${INT_LIKE_MAX}`, { max: INT_LIKE_MAX }) });
+      ctx.addIssue({
+        code: 'custom',
+        ...inputRule(ErrorCode.InputTooLarge, `${field} must be at most ${INT_LIKE_MAX}`, { max: INT_LIKE_MAX }),
+      });
       return z.NEVER;
     }
     return n;
@@ -71,14 +89,20 @@ const intLike = (field: string, min: number, minMessage: string) =>
 const channelType = z
   .number()
   .int('type must be a known channel type id')
-  .refine((id) => channelTypeById.has(id), inputRule(ErrorCode.ChannelTypeUnknown, 'type must be a known channel type id (1-57)'));
+  .refine(
+    (id) => channelTypeById.has(id),
+    inputRule(ErrorCode.ChannelTypeUnknown, 'type must be a known channel type id (1-57)'),
+  );
 
 const baseUrl = z
   .string()
   .trim()
   .max(512, 'base_url must be at most 512 characters')
   .transform((v) => v.replace(/\/+$/, ''))
-  .refine((v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v), inputRule(ErrorCode.InputNotHttpUrl, 'base_url must start with http:// or https://'));
+  .refine(
+    (v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v),
+    inputRule(ErrorCode.InputNotHttpUrl, 'base_url must start with http:// or https://'),
+  );
 
 /** Every editable channel field; all optional (create adds its required ones, update changes what it is given). */
 export const channelFields = z.object({
@@ -130,9 +154,21 @@ export const createChannelBody = z.object({
   mode: z.enum(['single', 'batch', 'multi_to_single']).default('single'),
   multi_key_mode: multiKeyMode.default('random'),
   channel: channelFields.superRefine((c, ctx) => {
-    if (!c.name || !c.key?.trim()) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelNameKeyRequired, CHANNEL_CREATE_REQUIRED, undefined, [c.name ? 'key' : 'name']) });
-    if (!c.models?.length) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelModelsRequired, MODELS_REQUIRED, undefined, ['models']) });
-    if (c.group && c.group.length === 0) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelGroupsRequired, GROUPS_REQUIRED, undefined, ['group']) });
+    if (!c.name || !c.key?.trim())
+      ctx.addIssue({
+        code: 'custom',
+        ...inputRule(ErrorCode.ChannelNameKeyRequired, CHANNEL_CREATE_REQUIRED, undefined, [c.name ? 'key' : 'name']),
+      });
+    if (!c.models?.length)
+      ctx.addIssue({
+        code: 'custom',
+        ...inputRule(ErrorCode.ChannelModelsRequired, MODELS_REQUIRED, undefined, ['models']),
+      });
+    if (c.group && c.group.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        ...inputRule(ErrorCode.ChannelGroupsRequired, GROUPS_REQUIRED, undefined, ['group']),
+      });
   }),
 });
 export type CreateChannelBody = z.infer<typeof createChannelBody>;
@@ -149,9 +185,21 @@ export const updateChannelBody = channelFields
     multi_key_mode: multiKeyMode.optional(),
   })
   .superRefine((c, ctx) => {
-    if (c.name !== undefined && c.name === '') ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelNameRequired, 'name cannot be empty', undefined, ['name']) });
-    if (c.models && c.models.length === 0) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelModelsRequired, MODELS_REQUIRED, undefined, ['models']) });
-    if (c.group && c.group.length === 0) ctx.addIssue({ code: 'custom', ...inputRule(ErrorCode.ChannelGroupsRequired, GROUPS_REQUIRED, undefined, ['group']) });
+    if (c.name !== undefined && c.name === '')
+      ctx.addIssue({
+        code: 'custom',
+        ...inputRule(ErrorCode.ChannelNameRequired, 'name cannot be empty', undefined, ['name']),
+      });
+    if (c.models && c.models.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        ...inputRule(ErrorCode.ChannelModelsRequired, MODELS_REQUIRED, undefined, ['models']),
+      });
+    if (c.group && c.group.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        ...inputRule(ErrorCode.ChannelGroupsRequired, GROUPS_REQUIRED, undefined, ['group']),
+      });
   });
 export type UpdateChannelBody = z.infer<typeof updateChannelBody>;
 
@@ -167,7 +215,8 @@ export const batchTagBody = z.object({
 export const tagBody = z.object({ tag: z.string().trim().min(1, 'tag cannot be empty').max(64) });
 
 /** Blank ('' or null or absent) means "no change" (undefined after parsing). */
-const blankable = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+const blankable = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
 /**
  * PUT /api/channel/tag: every given field overwrites all channels of the tag; blank fields are unchanged.
@@ -229,7 +278,9 @@ export const channelHealth = z.object({
   error_rate: z.number().describe('failed share of the calls in the window, 0–1 (this node)'),
   requests: z.number().int().describe('calls counted in the window (this node)'),
   p50_latency_ms: z.number().int().describe('median time to first byte of answered calls in the window; 0 = none'),
-  keys: z.record(z.string(), breakerState).describe('multi-key channels: key index → state, for keys whose breaker is not closed'),
+  keys: z
+    .record(z.string(), breakerState)
+    .describe('multi-key channels: key index → state, for keys whose breaker is not closed'),
 });
 export type ChannelHealth = z.infer<typeof channelHealth>;
 

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 
 /** The response envelope of every management call. */
-export const envelope = <T extends z.ZodType>(data: T) => z.object({ success: z.boolean(), message: z.string(), data: data.optional() });
+export const envelope = <T extends z.ZodType>(data: T) =>
+  z.object({ success: z.boolean(), message: z.string(), data: data.optional() });
 
-export const paged = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), page: z.number().int(), page_size: z.number().int(), total: z.number().int() });
+export const paged = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), page: z.number().int(), page_size: z.number().int(), total: z.number().int() });
 
 /** One page of a listing, as `paged(item)` checks it: the rows, the 1-based page number, the rows asked per page and the total row count. */
 export interface Page<T> {

@@ -18,14 +18,22 @@ const bound = (field: string) =>
     .default(0);
 
 const range = { start_timestamp: bound('start_timestamp'), end_timestamp: bound('end_timestamp') };
-const ordered = (q: { start_timestamp: number; end_timestamp: number }) => !q.start_timestamp || !q.end_timestamp || q.start_timestamp <= q.end_timestamp;
-const orderMessage = inputRule(ErrorCode.DateRangeReversed, 'must not be after end_timestamp', undefined, ['start_timestamp']);
+const ordered = (q: { start_timestamp: number; end_timestamp: number }) =>
+  !q.start_timestamp || !q.end_timestamp || q.start_timestamp <= q.end_timestamp;
+const orderMessage = inputRule(ErrorCode.DateRangeReversed, 'must not be after end_timestamp', undefined, [
+  'start_timestamp',
+]);
 
 /** GET /api/data/self: hours whose start lies in [start_timestamp, end_timestamp]; 0 means the default range. */
 export const selfDataQuery = z.object(range).refine(ordered, orderMessage);
 
 /** GET /api/data/: the same, for every user or the one named by username. */
-export const dataQuery = z.object({ username: z.string().trim().max(64, 'username must be at most 64 characters').optional().default(''), ...range }).refine(ordered, orderMessage);
+export const dataQuery = z
+  .object({
+    username: z.string().trim().max(64, 'username must be at most 64 characters').optional().default(''),
+    ...range,
+  })
+  .refine(ordered, orderMessage);
 
 /** One hour of one model's usage (summed over the selected users); created_at is the hour's first second. */
 export const dataRow = z.object({

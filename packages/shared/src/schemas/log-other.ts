@@ -62,7 +62,11 @@ export const logOther = z.object({
 export type LogOther = z.infer<typeof logOther>;
 
 /** Keys of `other` only administrators see (which channels served or failed the call). */
-export const LOG_OTHER_ADMIN_KEYS = ['admin_info', 'channel_id', 'channel_name'] as const satisfies readonly (keyof LogOther)[];
+export const LOG_OTHER_ADMIN_KEYS = [
+  'admin_info',
+  'channel_id',
+  'channel_name',
+] as const satisfies readonly (keyof LogOther)[];
 
 /** `other` parsed; {} when it is empty or not a JSON object. */
 export function parseLogOther(text: string): LogOther {

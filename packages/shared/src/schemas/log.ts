@@ -17,13 +17,23 @@ const text = (max: number) => z.string().trim().max(max).optional().default('');
 
 /** Filters of the administrators' log list and stat (0 / '' means no filter; times are created_at bounds, inclusive). */
 const logFilterFields = {
-  type: z.coerce.number({ error: 'type must be a number' }).int('type must be an integer').min(0).max(6, 'type must be between 0 and 6').default(0),
+  type: z.coerce
+    .number({ error: 'type must be a number' })
+    .int('type must be an integer')
+    .min(0)
+    .max(6, 'type must be between 0 and 6')
+    .default(0),
   username: text(64),
   token_name: text(64),
   model_name: text(191),
   start_timestamp: epochSecondsFilter('start_timestamp'),
   end_timestamp: epochSecondsFilter('end_timestamp'),
-  channel: z.coerce.number({ error: 'channel must be a channel id' }).int('channel must be an integer').min(0).max(2_147_483_647).default(0),
+  channel: z.coerce
+    .number({ error: 'channel must be a channel id' })
+    .int('channel must be an integer')
+    .min(0)
+    .max(2_147_483_647)
+    .default(0),
   group: text(64),
 };
 

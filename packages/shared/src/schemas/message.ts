@@ -8,15 +8,26 @@ export const MESSAGE_CONTENT_MAX = 65_535;
 /** Most recipients one message can have. */
 export const MESSAGE_RECIPIENTS_MAX = 10_000;
 
-const title = z.string().trim().min(1, 'title is required').max(MESSAGE_TITLE_MAX, `title is at most ${MESSAGE_TITLE_MAX} characters`);
-const content = z.string().trim().min(1, 'content is required').max(MESSAGE_CONTENT_MAX, `content is at most ${MESSAGE_CONTENT_MAX} characters`);
+const title = z
+  .string()
+  .trim()
+  .min(1, 'title is required')
+  .max(MESSAGE_TITLE_MAX, `title is at most ${MESSAGE_TITLE_MAX} characters`);
+const content = z
+  .string()
+  .trim()
+  .min(1, 'content is required')
+  .max(MESSAGE_CONTENT_MAX, `content is at most ${MESSAGE_CONTENT_MAX} characters`);
 const format = z.enum(MESSAGE_FORMATS, { message: 'format must be markdown or html' });
 
 export const createMessageBody = z.object({
   title,
   content,
   format: format.default('markdown'),
-  user_ids: z.array(z.number().int().positive()).min(1, 'at least one recipient is required').max(MESSAGE_RECIPIENTS_MAX, `at most ${MESSAGE_RECIPIENTS_MAX} recipients`),
+  user_ids: z
+    .array(z.number().int().positive())
+    .min(1, 'at least one recipient is required')
+    .max(MESSAGE_RECIPIENTS_MAX, `at most ${MESSAGE_RECIPIENTS_MAX} recipients`),
 });
 export type CreateMessageBody = z.infer<typeof createMessageBody>;
 

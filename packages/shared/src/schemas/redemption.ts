@@ -37,7 +37,10 @@ export const redemptionPublic = z.object({
 export type RedemptionPublic = z.infer<typeof redemptionPublic>;
 
 /** The editable fields of POST /api/redemption/ (create, with count and key besides) and PUT /api/redemption/ (edit). */
-export type RedemptionInput = Pick<RedemptionPublic, 'name' | 'quota' | 'is_gift' | 'max_uses' | 'valid_from' | 'valid_until'>;
+export type RedemptionInput = Pick<
+  RedemptionPublic,
+  'name' | 'quota' | 'is_gift' | 'max_uses' | 'valid_from' | 'valid_until'
+>;
 
 // Request bodies and queries of the redemption API.
 
@@ -64,11 +67,16 @@ const fields = {
     .min(1, 'name is required (1-20 characters)')
     .max(REDEMPTION_NAME_MAX, `name must be 1-${REDEMPTION_NAME_MAX} characters`),
   quota: int('quota', 1, REDEMPTION_MAX_QUOTA),
-  is_gift: z.union([z.boolean(), z.literal(0), z.literal(1)], { error: 'is_gift must be true or false' }).transform((v) => v === true || v === 1),
+  is_gift: z
+    .union([z.boolean(), z.literal(0), z.literal(1)], { error: 'is_gift must be true or false' })
+    .transform((v) => v === true || v === 1),
   /** -1 (or blank) unlimited, else at least 1; read only for gift codes. */
   max_uses: z
     .number({ error: MAX_USES_RULE })
-    .refine((v) => v === -1 || (Number.isInteger(v) && v >= 1 && v <= 1_000_000_000), inputRule(ErrorCode.RedemptionMaxUsesInvalid, MAX_USES_RULE))
+    .refine(
+      (v) => v === -1 || (Number.isInteger(v) && v >= 1 && v <= 1_000_000_000),
+      inputRule(ErrorCode.RedemptionMaxUsesInvalid, MAX_USES_RULE),
+    )
     .nullable()
     .transform((v) => v ?? -1),
   valid_from: epoch('valid_from'),
@@ -78,8 +86,14 @@ const fields = {
 };
 
 /** Either expiry name may be given; both given must agree. */
-const sameExpiry = (b: { valid_until?: number; expired_time?: number }) => b.valid_until === undefined || b.expired_time === undefined || b.valid_until === b.expired_time;
-const EXPIRY_CONFLICT = inputRule(ErrorCode.RedemptionExpiryConflict, 'expired_time and valid_until name the same expiry and must agree', undefined, ['expired_time']);
+const sameExpiry = (b: { valid_until?: number; expired_time?: number }) =>
+  b.valid_until === undefined || b.expired_time === undefined || b.valid_until === b.expired_time;
+const EXPIRY_CONFLICT = inputRule(
+  ErrorCode.RedemptionExpiryConflict,
+  'expired_time and valid_until name the same expiry and must agree',
+  undefined,
+  ['expired_time'],
+);
 
 /** POST /api/redemption/: `count` codes (1-100); a custom key makes exactly one. */
 export const createRedemptionBody = z
@@ -133,12 +147,21 @@ export const updateRedemptionQuery = z.object({
 export const redemptionSearchQuery = pageQuery.extend({ keyword: z.string().trim().max(64).optional() });
 
 export const redemptionNameQuery = z.object({
-  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(REDEMPTION_NAME_MAX, `name must be 1-${REDEMPTION_NAME_MAX} characters`),
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .max(REDEMPTION_NAME_MAX, `name must be 1-${REDEMPTION_NAME_MAX} characters`),
 });
 
 export const redemptionBatchDisableBody = z.object({
-  ids: z.array(id, { error: 'ids must be a list of redemption code ids' }).min(1, 'please select at least one redemption code').max(1000, 'at most 1000 ids at once'),
+  ids: z
+    .array(id, { error: 'ids must be a list of redemption code ids' })
+    .min(1, 'please select at least one redemption code')
+    .max(1000, 'at most 1000 ids at once'),
 });
 
 /** POST /api/user/topup: a blank key is refused by the service ("please enter a redemption code"). */
-export const redeemBody = z.object({ key: z.string({ error: 'key must be a string' }).max(64, 'invalid redemption code').nullish() });
+export const redeemBody = z.object({
+  key: z.string({ error: 'key must be a string' }).max(64, 'invalid redemption code').nullish(),
+});

@@ -39,17 +39,34 @@ export function parseExpiry(v: number | string): number | undefined {
   if (/^-?\d+$/.test(s)) return parseExpiry(Number(s));
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(s);
   if (!m) return undefined;
-  const [y, mo, d, h, mi, sec] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, sec] = m.slice(1).map((x) => Number(x ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const date = new Date(y, mo - 1, d, h, mi, sec);
   // Round trip: 2025-02-30 or 25:00 are refused rather than rolled over.
-  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || date.getHours() !== h || date.getMinutes() !== mi) return undefined;
+  if (
+    date.getFullYear() !== y ||
+    date.getMonth() !== mo - 1 ||
+    date.getDate() !== d ||
+    date.getHours() !== h ||
+    date.getMinutes() !== mi
+  )
+    return undefined;
   return parseExpiry(Math.floor(date.getTime() / 1000));
 }
 
 const EXPIRY_FORMAT = 'expiry time format is wrong: use -1 (never), epoch seconds or "yyyy-MM-dd HH:mm:ss"';
 
 /** true/false, or 1/0 as stored in the database. */
-const flag = (field: string) => z.union([z.boolean(), z.literal(0), z.literal(1)], { error: `${field} must be true or false` }).transform((v) => v === true || v === 1);
+const flag = (field: string) =>
+  z
+    .union([z.boolean(), z.literal(0), z.literal(1)], { error: `${field} must be true or false` })
+    .transform((v) => v === true || v === 1);
 
 const count = (field: string, min: number, max: number) =>
   z
@@ -60,11 +77,19 @@ const count = (field: string, min: number, max: number) =>
 
 /** Model names as a comma string or a list; stored as a comma string without blanks or duplicates. */
 const modelList = z
-  .union([z.string().max(100_000), z.array(z.string().max(191)).max(5_000)], { error: 'model_limits must be a comma separated text or a list of model names' })
-  .transform((v) => [...new Set((Array.isArray(v) ? v : v.split(/[,\n]/)).map((s) => s.trim()).filter(Boolean))].join(','));
+  .union([z.string().max(100_000), z.array(z.string().max(191)).max(5_000)], {
+    error: 'model_limits must be a comma separated text or a list of model names',
+  })
+  .transform((v) =>
+    [...new Set((Array.isArray(v) ? v : v.split(/[,\n]/)).map((s) => s.trim()).filter(Boolean))].join(','),
+  );
 
 const tokenFields = {
-  name: z.string({ error: 'name must be a string' }).trim().min(1, 'name is required').max(TOKEN_NAME_MAX, `name must be at most ${TOKEN_NAME_MAX} characters`),
+  name: z
+    .string({ error: 'name must be a string' })
+    .trim()
+    .min(1, 'name is required')
+    .max(TOKEN_NAME_MAX, `name must be at most ${TOKEN_NAME_MAX} characters`),
   remain_quota: count('remain_quota', 0, QUOTA_MAX),
   unlimited_quota: flag('unlimited_quota'),
   expired_time: z.union([z.number(), z.string().max(40)], { error: EXPIRY_FORMAT }).transform((v, ctx) => {

@@ -36,7 +36,13 @@ export type TopUpInfo = z.infer<typeof topUpInfo>;
 // Request bodies and queries of the top-up API.
 
 /** Payment methods (the console's zfb, wx) and the Epay type names they stand for. */
-export const PAYMENT_METHODS = { zfb: 'alipay', wx: 'wxpay', alipay: 'alipay', wxpay: 'wxpay', qqpay: 'qqpay' } as const;
+export const PAYMENT_METHODS = {
+  zfb: 'alipay',
+  wx: 'wxpay',
+  alipay: 'alipay',
+  wxpay: 'wxpay',
+  qqpay: 'qqpay',
+} as const;
 export type PaymentMethod = keyof typeof PAYMENT_METHODS;
 
 // A refinement rather than .int(): the body validator words failed type checks as "is required".

@@ -11,7 +11,11 @@ export const twoFactorCodeBody = z.object({ code: twoFactorCode });
 export const twoFactorLoginBody = z.object({ code: twoFactorCode, flow_token: z.string().max(128).optional() });
 
 /** What a sign-in answers (instead of the user) when the account has two-factor sign-in on. */
-export const twoFactorChallenge = z.object({ require_2fa: z.literal(true), flow_token: z.string(), expires_at: z.number().int() });
+export const twoFactorChallenge = z.object({
+  require_2fa: z.literal(true),
+  flow_token: z.string(),
+  expires_at: z.number().int(),
+});
 export type TwoFactorChallenge = z.infer<typeof twoFactorChallenge>;
 
 export const twoFactorStatus = z.object({
@@ -24,5 +28,9 @@ export const twoFactorStatus = z.object({
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 
-export const twoFactorSetup = z.object({ secret: z.string(), qr_code_data: z.string(), backup_codes: z.array(z.string()) });
+export const twoFactorSetup = z.object({
+  secret: z.string(),
+  qr_code_data: z.string(),
+  backup_codes: z.array(z.string()),
+});
 export type TwoFactorSetup = z.infer<typeof twoFactorSetup>;

@@ -5,9 +5,16 @@ import { quotaAmount, userRole } from './amounts.js';
 import { perMinute } from '../rate-limits.js';
 import { UserManageActions } from '../enums.js';
 
-export const username = z.string().trim().min(1, 'username is required').max(20, 'username must be at most 20 characters');
+export const username = z
+  .string()
+  .trim()
+  .min(1, 'username is required')
+  .max(20, 'username must be at most 20 characters');
 /** A name given to a new account or by a rename: never with '@', so a login name with '@' is always an email. */
-export const newUsername = username.refine((v) => !v.includes('@'), inputRule(ErrorCode.UsernameHasAt, 'username must not contain @'));
+export const newUsername = username.refine(
+  (v) => !v.includes('@'),
+  inputRule(ErrorCode.UsernameHasAt, 'username must not contain @'),
+);
 
 export const EMAIL_MAX_LENGTH = 64;
 const EMAIL_LOCAL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$/;
@@ -21,7 +28,11 @@ export function isEmailAddress(value: string): boolean {
   const local = value.slice(0, at);
   const labels = value.slice(at + 1).split('.');
   if (!EMAIL_LOCAL.test(local) || local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
-  return labels.length >= 2 && labels.every((l) => EMAIL_DOMAIN_LABEL.test(l)) && /^[A-Za-z]{2,}$/.test(labels[labels.length - 1]!);
+  return (
+    labels.length >= 2 &&
+    labels.every((l) => EMAIL_DOMAIN_LABEL.test(l)) &&
+    /^[A-Za-z]{2,}$/.test(labels[labels.length - 1]!)
+  );
 }
 
 export const EMAIL_INVALID_MESSAGE = 'invalid email address';
@@ -31,7 +42,10 @@ export const optionalEmail = z
   .trim()
   .max(EMAIL_MAX_LENGTH, `email must be at most ${EMAIL_MAX_LENGTH} characters`)
   .refine((v) => v === '' || isEmailAddress(v), inputRule(ErrorCode.EmailInvalid, EMAIL_INVALID_MESSAGE));
-export const password = z.string().min(8, 'password must be at least 8 characters').max(72, 'password must be at most 72 characters');
+export const password = z
+  .string()
+  .min(8, 'password must be at least 8 characters')
+  .max(72, 'password must be at most 72 characters');
 
 /** A user as the API returns it (never with a password). */
 export const userPublic = z.object({
@@ -99,7 +113,10 @@ const settingFields = {
     .string()
     .trim()
     .max(512)
-    .refine((v) => v === '' || /^https:\/\/[^\s]+$/.test(v), inputRule(ErrorCode.WebhookUrlNotHttps, 'webhook_url must be an https URL')),
+    .refine(
+      (v) => v === '' || /^https:\/\/[^\s]+$/.test(v),
+      inputRule(ErrorCode.WebhookUrlNotHttps, 'webhook_url must be an https URL'),
+    ),
   webhook_secret: z.string().max(256),
   notification_email: z.union([z.literal(''), z.email('notification_email must be an email address')]),
   accept_unset_model_ratio_model: z.boolean(),
@@ -174,4 +191,7 @@ export const setupBody = z
     SelfUseModeEnabled: z.boolean().optional().default(false),
     DemoSiteEnabled: z.boolean().optional().default(false),
   })
-  .refine((b) => b.password === b.confirmPassword, inputRule(ErrorCode.PasswordsDiffer, 'two passwords do not match', undefined, ['confirmPassword']));
+  .refine(
+    (b) => b.password === b.confirmPassword,
+    inputRule(ErrorCode.PasswordsDiffer, 'two passwords do not match', undefined, ['confirmPassword']),
+  );

@@ -34,7 +34,12 @@ function themeConfig(mode: ThemeMode): ThemeConfig {
         bodyBg: dark ? '#0b0d12' : '#f5f7fb',
         footerBg: 'transparent',
       },
-      Menu: { itemBg: 'transparent', subMenuItemBg: 'transparent', horizontalItemSelectedBg: 'transparent', itemBorderRadius: 8 },
+      Menu: {
+        itemBg: 'transparent',
+        subMenuItemBg: 'transparent',
+        horizontalItemSelectedBg: 'transparent',
+        itemBorderRadius: 8,
+      },
       Card: { borderRadiusLG: 12 },
     },
   };

@@ -8,6 +8,9 @@ const KEY_PREFIX = 'api-error:';
 /** Installs antd's message API as the API client's error toast, one toast per distinct message. */
 export function ErrorToasts() {
   const { message } = AntApp.useApp();
-  useEffect(() => setErrorNotifier((m) => void message.open({ type: 'error', content: m, key: KEY_PREFIX + m })), [message]);
+  useEffect(
+    () => setErrorNotifier((m) => void message.open({ type: 'error', content: m, key: KEY_PREFIX + m })),
+    [message],
+  );
   return null;
 }

@@ -3,7 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../lib/api';
 
 /** Why the status did not load (server unreachable or answering an error), with a retry. Loaded only when it shows. */
-export default function StatusError({ error, retrying, onRetry }: { error: Error; retrying: boolean; onRetry: () => void }) {
+export default function StatusError({
+  error,
+  retrying,
+  onRetry,
+}: {
+  error: Error;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
   const { t } = useTranslation('shell');
   const unsuccessful = error instanceof ApiFailure && error.status !== 0;
   return (

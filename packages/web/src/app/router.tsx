@@ -104,7 +104,9 @@ export const routes: RouteObject[] = [
  */
 function preloadOpenedPage(): void {
   const matches = matchRoutes(routes, window.location) ?? [];
-  const types = matches.map((m) => (m.route.element as ReactElement | undefined)?.type as { preload?: () => Promise<unknown> } | undefined);
+  const types = matches.map(
+    (m) => (m.route.element as ReactElement | undefined)?.type as { preload?: () => Promise<unknown> } | undefined,
+  );
   const guarded = types.some((t) => t === RequireAuth || t === RequireAdmin || t === RequireRoot);
   if (guarded && !getStoredUser()) return;
   // A failure shows when the route renders (its error screen), not here.

@@ -20,7 +20,18 @@ interface Props {
 }
 
 /** A dialog that runs one action from its OK button (spinning while it runs) and closes on Cancel. */
-export function ActionModal({ open, title, okText, okTestid, okProps, loading, onOk, onClose, destroyOnHidden, children }: Props) {
+export function ActionModal({
+  open,
+  title,
+  okText,
+  okTestid,
+  okProps,
+  loading,
+  onOk,
+  onClose,
+  destroyOnHidden,
+  children,
+}: Props) {
   const { t } = useTranslation('common');
   return (
     <Modal

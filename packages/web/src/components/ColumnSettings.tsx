@@ -20,7 +20,12 @@ export function ColumnSettings<K extends string>({ columns, visible, onChange, t
     <div style={{ width: 220 }} data-testid={`${testId}-panel`}>
       <Flex vertical gap={6}>
         {columns.map((c) => (
-          <Checkbox key={c.key} checked={visible[c.key]} onChange={(e) => onChange({ [c.key]: e.target.checked } as ColumnChange<K>)} data-testid={`${testId}-${c.key}`}>
+          <Checkbox
+            key={c.key}
+            checked={visible[c.key]}
+            onChange={(e) => onChange({ [c.key]: e.target.checked } as ColumnChange<K>)}
+            data-testid={`${testId}-${c.key}`}
+          >
             {c.title}
           </Checkbox>
         ))}

@@ -15,7 +15,16 @@ interface Props {
 }
 
 /** A small red delete icon of a table row that asks for confirmation first. */
-export function DeleteButton({ label, confirmTitle, confirmText, loading, disabled, onConfirm, testid, confirmTestid }: Props) {
+export function DeleteButton({
+  label,
+  confirmTitle,
+  confirmText,
+  loading,
+  disabled,
+  onConfirm,
+  testid,
+  confirmTestid,
+}: Props) {
   const { t } = useTranslation();
   return (
     <Popconfirm
@@ -27,7 +36,16 @@ export function DeleteButton({ label, confirmTitle, confirmText, loading, disabl
       onConfirm={onConfirm}
     >
       <Tooltip title={label}>
-        <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={label} loading={loading} disabled={disabled} data-testid={testid} />
+        <Button
+          size="small"
+          type="text"
+          danger
+          icon={<DeleteOutlined />}
+          aria-label={label}
+          loading={loading}
+          disabled={disabled}
+          data-testid={testid}
+        />
       </Tooltip>
     </Popconfirm>
   );

@@ -21,7 +21,19 @@ interface Props {
 }
 
 /** A create/edit form in a side drawer with cancel and submit in the footer. */
-export function EditorDrawer({ open, title, width, onClose, onSubmit, saving, loading, failed, testid, submitTestid, children }: Props) {
+export function EditorDrawer({
+  open,
+  title,
+  width,
+  onClose,
+  onSubmit,
+  saving,
+  loading,
+  failed,
+  testid,
+  submitTestid,
+  children,
+}: Props) {
   const { t } = useTranslation();
   const mobile = useIsMobile();
   return (
@@ -35,13 +47,25 @@ export function EditorDrawer({ open, title, width, onClose, onSubmit, saving, lo
       footer={
         <Flex justify="flex-end" gap={8}>
           <Button onClick={onClose}>{t('common:action.cancel')}</Button>
-          <Button type="primary" loading={saving} disabled={loading || failed !== undefined} onClick={onSubmit} data-testid={submitTestid}>
+          <Button
+            type="primary"
+            loading={saving}
+            disabled={loading || failed !== undefined}
+            onClick={onSubmit}
+            data-testid={submitTestid}
+          >
             {t('common:action.submit')}
           </Button>
         </Flex>
       }
     >
-      {failed !== undefined ? <Alert type="error" showIcon title={failed} /> : loading ? <Skeleton active paragraph={{ rows: 8 }} /> : children}
+      {failed !== undefined ? (
+        <Alert type="error" showIcon title={failed} />
+      ) : loading ? (
+        <Skeleton active paragraph={{ rows: 8 }} />
+      ) : (
+        children
+      )}
     </Drawer>
   );
 }

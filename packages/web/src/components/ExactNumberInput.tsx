@@ -16,5 +16,14 @@ interface Props {
  * own check shows why 0, 101 or 1.5 is refused instead of saving a silently changed value.
  */
 export function ExactNumberInput({ value, onChange, onBlur, testid, ...rest }: Props) {
-  return <InputNumber data-testid={testid} value={value} onChange={(v) => onChange(typeof v === 'number' ? v : null)} onBlur={onBlur} style={{ width: '100%' }} {...rest} />;
+  return (
+    <InputNumber
+      data-testid={testid}
+      value={value}
+      onChange={(v) => onChange(typeof v === 'number' ? v : null)}
+      onBlur={onBlur}
+      style={{ width: '100%' }}
+      {...rest}
+    />
+  );
 }

@@ -20,7 +20,15 @@ const I18N_KEY = /^[\w-]+:[\w.-]+$/;
  * A react-hook-form field laid out as an antd Form.Item. Zod messages that are i18n keys ("ns:key") are translated
  * here, so they follow language changes; other messages show as written.
  */
-export function FormField<T extends FieldValues, N extends Path<T>>({ control, name, label, extra, required, className, render }: Props<T, N>) {
+export function FormField<T extends FieldValues, N extends Path<T>>({
+  control,
+  name,
+  label,
+  extra,
+  required,
+  className,
+  render,
+}: Props<T, N>) {
   const { t } = useTranslation();
   return (
     <Controller

@@ -27,7 +27,14 @@ export function ProfileCard({ user }: { user: UserPublic }) {
             <Typography.Title level={4} style={{ margin: 0 }} data-testid="me-display-name">
               {name}
             </Typography.Title>
-            <TipButton subtle label={t('profile.editName')} icon={<EditOutlined />} style={{ color: '#fff' }} data-testid="me-edit-name" onClick={() => setEditing(true)} />
+            <TipButton
+              subtle
+              label={t('profile.editName')}
+              icon={<EditOutlined />}
+              style={{ color: '#fff' }}
+              data-testid="me-edit-name"
+              onClick={() => setEditing(true)}
+            />
             <Tag color={ROLE_COLOR[role]} data-testid="me-role">
               {t(`role.${role}`)}
             </Tag>

@@ -29,7 +29,21 @@ interface Props {
 }
 
 /** A record row's actions: enable/disable switch, edit, and delete after a confirmation; one runs at a time. */
-export function RecordActions({ ns, testPrefix, id, name, enabled, locked = false, editable = true, editRefusal, lockedReason, onToggle, onEdit, onDelete, children }: Props) {
+export function RecordActions({
+  ns,
+  testPrefix,
+  id,
+  name,
+  enabled,
+  locked = false,
+  editable = true,
+  editRefusal,
+  lockedReason,
+  onToggle,
+  onEdit,
+  onDelete,
+  children,
+}: Props) {
   const { t } = useTranslation(ns);
   const [busy, run] = useBusy<'toggle' | 'delete'>();
   const toggleLabel = enabled ? t('actions.disable') : t('actions.enable');

@@ -20,11 +20,23 @@ interface Props<R, F extends FieldValues & { name: string }> {
 }
 
 /** The editor drawer of a named record: its form opens with a "basics" section and the required name. */
-export function RecordDrawer<R, F extends FieldValues & { name: string }>({ ns, editor, width, testPrefix, nameMax, onClose, children }: Props<R, F>) {
+export function RecordDrawer<R, F extends FieldValues & { name: string }>({
+  ns,
+  editor,
+  width,
+  testPrefix,
+  nameMax,
+  onClose,
+  children,
+}: Props<R, F>) {
   const { t } = useTranslation(ns);
   return (
     <EditorDrawer
-      {...editor.drawerProps({ addTitle: t('drawer.addTitle'), editTitle: t('drawer.editTitle'), loadFailed: t('drawer.loadFailed') })}
+      {...editor.drawerProps({
+        addTitle: t('drawer.addTitle'),
+        editTitle: t('drawer.editTitle'),
+        loadFailed: t('drawer.loadFailed'),
+      })}
       onClose={onClose}
       width={width}
       testid={`${testPrefix}-drawer`}

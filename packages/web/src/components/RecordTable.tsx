@@ -26,8 +26,21 @@ interface Props<T> {
 }
 
 /** The row actions column: pinned to the right except on a phone. */
-export function actionsColumn<T>(title: string, width: number, className: string, mobile: boolean, render: (row: T) => ReactNode): TableColumnsType<T>[number] {
-  return { title, key: 'actions', width, className, fixed: mobile ? undefined : 'right', render: (_, row) => render(row) };
+export function actionsColumn<T>(
+  title: string,
+  width: number,
+  className: string,
+  mobile: boolean,
+  render: (row: T) => ReactNode,
+): TableColumnsType<T>[number] {
+  return {
+    title,
+    key: 'actions',
+    width,
+    className,
+    fixed: mobile ? undefined : 'right',
+    render: (_, row) => render(row),
+  };
 }
 
 /** A paged table of records keyed by id, with row selection kept across pages; cards on a phone. */

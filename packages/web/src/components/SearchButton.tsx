@@ -17,7 +17,13 @@ interface Props {
 export function SearchButton({ busy, onSearch, testid, type }: Props) {
   const { t } = useTranslation();
   return (
-    <Button type={type} icon={busy ? <LoadingOutlined /> : <SearchOutlined />} aria-busy={busy} onClick={() => onSearch()} data-testid={testid}>
+    <Button
+      type={type}
+      icon={busy ? <LoadingOutlined /> : <SearchOutlined />}
+      aria-busy={busy}
+      onClick={() => onSearch()}
+      data-testid={testid}
+    >
       {t('common:action.search')}
     </Button>
   );

@@ -15,8 +15,25 @@ interface Props {
 }
 
 /** A clearable search box of a list toolbar. */
-export function SearchInput({ value, onChange, onSearch, placeholder, testid, style, icon = <SearchOutlined /> }: Props) {
+export function SearchInput({
+  value,
+  onChange,
+  onSearch,
+  placeholder,
+  testid,
+  style,
+  icon = <SearchOutlined />,
+}: Props) {
   return (
-    <Input data-testid={testid} allowClear value={value} prefix={icon} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} onPressEnter={onSearch} style={style} />
+    <Input
+      data-testid={testid}
+      allowClear
+      value={value}
+      prefix={icon}
+      placeholder={placeholder}
+      onChange={(e) => onChange(e.target.value)}
+      onPressEnter={onSearch}
+      style={style}
+    />
   );
 }

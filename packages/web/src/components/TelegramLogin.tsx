@@ -25,7 +25,15 @@ declare global {
  * The messaging-bot login widget; its answer goes to GET /api/oauth/telegram/login, or with
  * `action="bind"` to GET /api/oauth/telegram/bind as a console call (New-Api-User), binding it to the signed-in user.
  */
-export function TelegramLogin({ botName, onLoggedIn, action = 'login' }: { botName: string; onLoggedIn: (user: unknown) => void; action?: 'login' | 'bind' }) {
+export function TelegramLogin({
+  botName,
+  onLoggedIn,
+  action = 'login',
+}: {
+  botName: string;
+  onLoggedIn: (user: unknown) => void;
+  action?: 'login' | 'bind';
+}) {
   const { t } = useTranslation('auth');
   const box = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);

@@ -16,7 +16,18 @@ interface Props<T extends FieldValues, N extends Path<T>> extends BoxProps {
 }
 
 /** A text or password box bound to a react-hook-form field, laid out as a FormField; other props go to the box. */
-export function TextField<T extends FieldValues, N extends Path<T>>({ control, name, label, extra, required, className, password, ...box }: Props<T, N>) {
+export function TextField<T extends FieldValues, N extends Path<T>>({
+  control,
+  name,
+  label,
+  extra,
+  required,
+  className,
+  password,
+  ...box
+}: Props<T, N>) {
   const item = { control, name, label, extra, required, className };
-  return <FormField {...item} render={(f) => (password ? <Input.Password {...f} {...box} /> : <Input {...f} {...box} />)} />;
+  return (
+    <FormField {...item} render={(f) => (password ? <Input.Password {...f} {...box} /> : <Input {...f} {...box} />)} />
+  );
 }

@@ -41,7 +41,8 @@ function loadTurnstile(): Promise<TurnstileApi> {
     const script = document.createElement('script');
     script.src = TURNSTILE_SCRIPT;
     script.async = true;
-    script.onload = () => (window.turnstile ? resolve(window.turnstile) : reject(new Error('turnstile script defined no window.turnstile')));
+    script.onload = () =>
+      window.turnstile ? resolve(window.turnstile) : reject(new Error('turnstile script defined no window.turnstile'));
     script.onerror = () => {
       scriptLoad = undefined;
       script.remove();
@@ -109,7 +110,10 @@ function TurnstileWidget({ siteKey, onToken, resets }: WidgetProps) {
   }, [resets]);
 
   return (
-    <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', minHeight: 65, marginBottom: 16 }} data-testid="turnstile">
+    <div
+      style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', minHeight: 65, marginBottom: 16 }}
+      data-testid="turnstile"
+    >
       <div ref={box} />
       {failed && (
         <Typography.Text type="danger" data-testid="turnstile-failed">

@@ -38,7 +38,12 @@ export function useCopy() {
           content: (
             <div data-testid="manual-copy">
               <Typography.Paragraph type="secondary">{t('copy.manualHint')}</Typography.Paragraph>
-              <Input.TextArea value={text} readOnly autoSize={{ minRows: 2, maxRows: 6 }} onFocus={(e) => e.target.select()} />
+              <Input.TextArea
+                value={text}
+                readOnly
+                autoSize={{ minRows: 2, maxRows: 6 }}
+                onFocus={(e) => e.target.select()}
+              />
             </div>
           ),
         });

@@ -251,7 +251,8 @@ const en: Texts = {
   register_disabled: 'The administrator has disabled new user registration',
   password_register_disabled: 'The administrator has disabled registration with username and password',
   passwords_differ: 'The two passwords differ',
-  email_verification_required: 'The administrator has enabled email verification: enter your email and the verification code',
+  email_verification_required:
+    'The administrator has enabled email verification: enter your email and the verification code',
   username_taken: 'The username already exists',
   email_taken: 'The email is already in use',
   email_ambiguous: 'More than one account uses this email: log in with your username',
@@ -267,8 +268,10 @@ const en: Texts = {
   verification_code_wrong: 'The verification code is wrong or expired',
   verification_code_required: 'Enter the verification code',
   reset_link_invalid: 'The reset link is invalid or expired',
-  smtp_not_configured: 'Mail delivery is not configured: the administrator must set the SMTP server and the sender address',
-  mail_link_no_server_address: 'The administrator has not set the server address (ServerAddress) that links in mail point to, so no link can be mailed; contact the administrator',
+  smtp_not_configured:
+    'Mail delivery is not configured: the administrator must set the SMTP server and the sender address',
+  mail_link_no_server_address:
+    'The administrator has not set the server address (ServerAddress) that links in mail point to, so no link can be mailed; contact the administrator',
   mail_send_failed: 'Sending the mail failed: {{reason}}',
   twofa_code_wrong: 'The verification code or backup code is wrong, please try again',
   twofa_code_replayed: 'This verification code was already used; wait for the next one',
@@ -301,7 +304,8 @@ const en: Texts = {
   oauth_state_invalid: 'The sign-in state is missing or expired: start again from the login page',
   oauth_not_bound: 'No {{provider}} account is bound',
   oauth_only_sign_in: 'The {{provider}} account is the only way to sign in: bind an email address first',
-  oauth_register_disabled: 'No user is bound to this {{provider}} account and the administrator has disabled new user registration',
+  oauth_register_disabled:
+    'No user is bound to this {{provider}} account and the administrator has disabled new user registration',
   user_not_found: 'The user does not exist',
   user_level_refused: 'Cannot manage a user at the same or a higher permission level',
   root_protected: 'This cannot be done to the super administrator',
@@ -343,12 +347,14 @@ const en: Texts = {
   user_header_mismatch: 'No permission: New-Api-User does not match the logged-in user',
   session_not_found: 'Session not found',
   bot_check_unavailable: 'The bot check is unavailable, please try again later',
-  bot_check_not_configured: 'The bot check is enabled but the Turnstile secret key is not set; contact the administrator',
+  bot_check_not_configured:
+    'The bot check is enabled but the Turnstile secret key is not set; contact the administrator',
   verification_required: 'Secure verification required: verify with your two-factor code (or password) first',
   verify_session_only: 'Secure verification needs a signed-in browser session, not an access token',
   verify_twofa_not_enabled: 'Two-factor authentication is not enabled for this account; verify with the password',
   verify_code_required: 'Enter the verification code or a backup code',
-  verify_twofa_first: 'Two-factor authentication is on for this account: verify with a code from the authenticator or a backup code',
+  verify_twofa_first:
+    'Two-factor authentication is on for this account: verify with a code from the authenticator or a backup code',
   password_required: 'Enter your password',
   twofa_setup_required: 'Administrators must set up two-factor authentication before using anything else',
   twofa_setup_race: 'Another two-factor setup was started at the same moment; try again',
@@ -365,16 +371,19 @@ const en: Texts = {
   oauth_account_taken: 'This {{provider}} account is already bound to another user',
   oauth_unknown_provider: 'Unknown sign-in provider: {{provider}}',
   oauth_bind_login: 'Not logged in: log in, then bind {{provider}} from the personal settings page',
-  oauth_bind_elsewhere: 'This bind was not started from your personal settings page: bind {{provider}} from there again',
+  oauth_bind_elsewhere:
+    'This bind was not started from your personal settings page: bind {{provider}} from there again',
   oauth_cross_site: "{{provider}} sign-in must start from this site's login page",
-  oidc_config_missing: 'Failed to get the OIDC configuration: the administrator has not set the token and user info endpoints; check the network and the Well-Known URL',
+  oidc_config_missing:
+    'Failed to get the OIDC configuration: the administrator has not set the token and user info endpoints; check the network and the Well-Known URL',
   telegram_signature_invalid: 'The Telegram login data is not signed by the bot: sign in with Telegram again',
   telegram_login_expired: 'The Telegram login data has expired: sign in with Telegram again',
   wechat_server_failed: 'The WeChat server failed ({{reason}})',
   wechat_verify_failed: 'WeChat verification failed: {{reason}}',
   linuxdo_inactive: 'This LinuxDO account is not active',
   linuxdo_silenced: 'This LinuxDO account is silenced',
-  linuxdo_trust_level: "This LinuxDO account's trust level is {{level}}; the administrator requires at least {{minimum}}",
+  linuxdo_trust_level:
+    "This LinuxDO account's trust level is {{level}}; the administrator requires at least {{minimum}}",
   email_not_bound: 'No email address is bound',
   email_only_recovery: 'The email address is the only way to recover this account: bind another sign-in first',
   logout_cross_site: 'Log out from the console: a link on another site or an image cannot sign you out',
@@ -394,7 +403,8 @@ const en: Texts = {
   outbound_domain_not_allowed: '{{host}} is not in the allowed domain list',
   outbound_domain_blocked: '{{host}} is in the blocked domain list',
   outbound_address_blocked: '{{target}} is a private, loopback or reserved address, which the fetch settings block',
-  outbound_resolved_blocked: '{{target}} resolves to a private, loopback or reserved address, which the fetch settings block',
+  outbound_resolved_blocked:
+    '{{target}} resolves to a private, loopback or reserved address, which the fetch settings block',
   outbound_ip_not_allowed: "{{target}}'s address is not in the allowed IP list",
   outbound_ip_blocked: "{{target}}'s address is in the blocked IP list",
   preset_file_not_json: 'is not valid JSON',
@@ -421,7 +431,8 @@ const en: Texts = {
   channel_groups_required: 'At least one group is required',
   model_mapping_target: 'Model mapping: the target of "{{model}}" must be a model name (text)',
   model_mapping_invalid: 'The model mapping is not valid: {{reason}}',
-  status_code_mapping_invalid: 'The status code mapping must map HTTP status codes to status codes, e.g. {"400": "500"}',
+  status_code_mapping_invalid:
+    'The status code mapping must map HTTP status codes to status codes, e.g. {"400": "500"}',
   channel_test_running: 'A test of all channels is already running',
   channel_test_failed: 'Upstream: {{reason}}',
   tag_models_required: 'At least one model is required',
@@ -438,12 +449,16 @@ const en: Texts = {
   redemption_key_one: 'A custom key can only be given when creating one code (count 1)',
   redemption_enable_used: 'A used redemption code cannot be enabled',
   redemption_gift_used: 'A code that was already used cannot switch between gift and normal',
-  redemption_max_below_uses: 'The maximum number of uses cannot be lower than the number of times the code was already used',
-  redemption_max_uses_invalid: 'The maximum number of uses must be -1 (unlimited) or a whole number from 1 to 1000000000',
+  redemption_max_below_uses:
+    'The maximum number of uses cannot be lower than the number of times the code was already used',
+  redemption_max_uses_invalid:
+    'The maximum number of uses must be -1 (unlimited) or a whole number from 1 to 1000000000',
   redemption_expiry_conflict: 'expired_time and valid_until name the same expiry and must agree',
   token_allow_ips_invalid: 'IP allowlist: "{{ip}}" is not a valid IP address or CIDR range (one per line)',
-  token_cannot_enable_expired: 'The token has expired and cannot be enabled: change its expiry time or set it to never expire first',
-  token_cannot_enable_exhausted: 'The token has no quota left and cannot be enabled: change its remaining quota or make it unlimited first',
+  token_cannot_enable_expired:
+    'The token has expired and cannot be enabled: change its expiry time or set it to never expire first',
+  token_cannot_enable_exhausted:
+    'The token has no quota left and cannot be enabled: change its remaining quota or make it unlimited first',
   token_batch_too_many: 'At most {{max}} tokens at a time',
   token_expiry_format: 'The expiry time format is wrong: use -1 (never), epoch seconds or "yyyy-MM-dd HH:mm:ss"',
   message_not_found: 'The message does not exist',
@@ -468,7 +483,8 @@ const en: Texts = {
   option_not_json: '{{key}} is not a valid JSON string',
   option_not_json_object: '{{key}} must be a JSON object',
   sensitive_regex_empty: '{{key}} line {{line}}: the "regex:" entry has no pattern',
-  sensitive_regex_matches_empty: '{{key}} line {{line}}: the pattern matches empty text, so it would refuse every request',
+  sensitive_regex_matches_empty:
+    '{{key}} line {{line}}: the pattern matches empty text, so it would refuse every request',
   sensitive_regex_invalid: '{{key}} line {{line}}: invalid regular expression ({{detail}})',
   status_code_rule_invalid: '{{key}}: status code rule "{{rule}}" must be a code or range between {{min}} and {{max}}',
   fetch_domain_invalid: '"{{field}}" is not a domain such as example.com or *.example.com',

@@ -1,7 +1,12 @@
 import type { LogEventKind, TaskFailReason } from '@tollway/shared';
 
 /** admin_quota has one text per mode; a refunded task's reason, when the gateway gave it, one per code. */
-type Key = Exclude<LogEventKind, 'admin_quota'> | 'admin_quota_add' | 'admin_quota_subtract' | 'admin_quota_override' | `task_reason_${TaskFailReason}`;
+type Key =
+  | Exclude<LogEventKind, 'admin_quota'>
+  | 'admin_quota_add'
+  | 'admin_quota_subtract'
+  | 'admin_quota_override'
+  | `task_reason_${TaskFailReason}`;
 type Texts = Record<Key, string>;
 
 const zh: Texts = {

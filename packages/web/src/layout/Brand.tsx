@@ -6,7 +6,12 @@ export function Brand({ status, hideName }: { status: Status | undefined; hideNa
   const name = status?.system_name || 'Tollway';
   return (
     <Link to="/" className="tw-brand" aria-label={name}>
-      <img src={status?.logo || '/logo.svg'} alt="" className="tw-brand-logo" onError={(e) => (e.currentTarget.src = '/logo.svg')} />
+      <img
+        src={status?.logo || '/logo.svg'}
+        alt=""
+        className="tw-brand-logo"
+        onError={(e) => (e.currentTarget.src = '/logo.svg')}
+      />
       <span className="tw-brand-name" data-testid="system-name" hidden={hideName}>
         {name}
       </span>

@@ -22,7 +22,14 @@ export function InboxBell() {
   });
   return (
     <Badge count={data ?? 0} overflowCount={99} size="small" offset={[-4, 4]}>
-      <Button type="text" shape="circle" aria-label="inbox" data-testid="inbox-bell" icon={<BellOutlined />} onClick={() => navigate('/app/inbox')} />
+      <Button
+        type="text"
+        shape="circle"
+        aria-label="inbox"
+        data-testid="inbox-bell"
+        icon={<BellOutlined />}
+        onClick={() => navigate('/app/inbox')}
+      />
     </Badge>
   );
 }

@@ -20,7 +20,13 @@ export function LanguageMenu() {
         onClick: ({ key }) => setLanguage(key as 'zh' | 'en'),
       }}
     >
-      <Button type="text" shape="circle" aria-label={t('header.language')} data-testid="lang-menu" icon={<TranslationOutlined />} />
+      <Button
+        type="text"
+        shape="circle"
+        aria-label={t('header.language')}
+        data-testid="lang-menu"
+        icon={<TranslationOutlined />}
+      />
     </Dropdown>
   );
 }

@@ -21,9 +21,22 @@ export function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => 
   };
   const top = selectedTopKey(pathname, status);
   return (
-    <Drawer open={open} onClose={onClose} placement="left" size={264} title={<Brand status={status} />} styles={{ body: { padding: '8px 0' } }} className="tw-mobile-drawer">
+    <Drawer
+      open={open}
+      onClose={onClose}
+      placement="left"
+      size={264}
+      title={<Brand status={status} />}
+      styles={{ body: { padding: '8px 0' } }}
+      className="tw-mobile-drawer"
+    >
       <div data-testid="sidebar">
-        <Menu mode="inline" selectedKeys={top ? [top] : []} items={topNavItems(t, status)} onClick={({ key }) => go(key)} />
+        <Menu
+          mode="inline"
+          selectedKeys={top ? [top] : []}
+          items={topNavItems(t, status)}
+          onClick={({ key }) => go(key)}
+        />
         {user && (
           <>
             <Divider style={{ margin: '8px 0' }} />

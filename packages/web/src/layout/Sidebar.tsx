@@ -16,7 +16,9 @@ type Items = NonNullable<MenuProps['items']>;
 /** Collapsed, group titles do not fit in 60 px: groups become dividers. */
 function flattenGroups(items: Items): Items {
   return items.flatMap((item, i) =>
-    item && 'type' in item && item.type === 'group' ? [...(i > 0 ? [{ type: 'divider' as const, key: `d-${String(item.key)}` }] : []), ...(item.children ?? [])] : [item],
+    item && 'type' in item && item.type === 'group'
+      ? [...(i > 0 ? [{ type: 'divider' as const, key: `d-${String(item.key)}` }] : []), ...(item.children ?? [])]
+      : [item],
   );
 }
 

@@ -3,7 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 /** A full-page status answer (403, 404) with its title, a hint and the way back home. */
-export function StatusPage({ status, testId, title, hint }: { status: '403' | '404'; testId: string; title: string; hint: string }) {
+export function StatusPage({
+  status,
+  testId,
+  title,
+  hint,
+}: {
+  status: '403' | '404';
+  testId: string;
+  title: string;
+  hint: string;
+}) {
   const { t } = useTranslation('shell');
   return (
     <div className="tw-center-page" data-testid={testId}>

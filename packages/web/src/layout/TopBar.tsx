@@ -31,7 +31,15 @@ export function TopBar({ onOpenDrawer }: { onOpenDrawer: () => void }) {
 
   return (
     <Layout.Header className="tw-header" data-testid="top-bar">
-      {mobile && <Button type="text" aria-label={t('header.menu')} data-testid="sidebar-toggle" icon={<MenuOutlined />} onClick={onOpenDrawer} />}
+      {mobile && (
+        <Button
+          type="text"
+          aria-label={t('header.menu')}
+          data-testid="sidebar-toggle"
+          icon={<MenuOutlined />}
+          onClick={onOpenDrawer}
+        />
+      )}
       <Brand status={status} />
       {status?.self_use_mode_enabled && !mobile && (
         <Suspense fallback={null}>

@@ -24,7 +24,12 @@ export function UserMenu({ user, compact }: { user: StoredUser; compact: boolean
         items: [
           { key: 'me', icon: <SettingOutlined />, label: t('header.me') },
           { type: 'divider' },
-          { key: 'logout', icon: <LogoutOutlined />, danger: true, label: <span data-testid="logout">{t('header.logout')}</span> },
+          {
+            key: 'logout',
+            icon: <LogoutOutlined />,
+            danger: true,
+            label: <span data-testid="logout">{t('header.logout')}</span>,
+          },
         ],
         onClick: ({ key }) => (key === 'logout' ? void logout() : navigate('/app/me')),
       }}

@@ -44,7 +44,11 @@ export default {
     chat: { parseFailed: '聊天数据解析失败', noLink: '管理员尚未设置聊天链接' },
     notFound: { back: '返回首页' },
     columns: { button: '列设置', title: '显示的列', reset: '恢复默认' },
-    forbidden: { title: '无权访问', hint: '此页面仅管理员可用；如需访问请联系管理员', rootHint: '此页面仅超级管理员可用' },
+    forbidden: {
+      title: '无权访问',
+      hint: '此页面仅管理员可用；如需访问请联系管理员',
+      rootHint: '此页面仅超级管理员可用',
+    },
     status: { connectFailed: '无法连接到服务器', loadFailed: '加载状态失败', retry: '重试', loading: '加载中…' },
     copy: { success: '已复制到剪贴板', manualTitle: '无法自动复制', manualHint: '请手动复制以下内容：' },
   },
@@ -97,7 +101,16 @@ export default {
       hint: 'This page is for administrators only; ask an administrator if you need it',
       rootHint: 'This page is for the super administrator only',
     },
-    status: { connectFailed: 'Unable to connect to server', loadFailed: 'Failed to load status', retry: 'Retry', loading: 'Loading…' },
-    copy: { success: 'Copied to clipboard', manualTitle: 'Copy failed', manualHint: 'Please copy the text below manually:' },
+    status: {
+      connectFailed: 'Unable to connect to server',
+      loadFailed: 'Failed to load status',
+      retry: 'Retry',
+      loading: 'Loading…',
+    },
+    copy: {
+      success: 'Copied to clipboard',
+      manualTitle: 'Copy failed',
+      manualHint: 'Please copy the text below manually:',
+    },
   },
 };

@@ -38,11 +38,14 @@ export function sidebarItems(t: TFunction, status: Status | undefined, role: num
     });
   }
   const consoleChildren: Items = [];
-  if (status?.enable_data_export) consoleChildren.push({ key: '/app/dashboard', icon: <DashboardOutlined />, label: t('side.dashboard') });
+  if (status?.enable_data_export)
+    consoleChildren.push({ key: '/app/dashboard', icon: <DashboardOutlined />, label: t('side.dashboard') });
   consoleChildren.push({ key: '/app/tokens', icon: <KeyOutlined />, label: t('side.tokens') });
   consoleChildren.push({ key: '/app/logs/api-usage', icon: <BarChartOutlined />, label: t('side.logs') });
-  if (status?.enable_drawing) consoleChildren.push({ key: '/app/logs/drawing', icon: <PictureOutlined />, label: t('side.drawing') });
-  if (status?.enable_task) consoleChildren.push({ key: '/app/logs/tasks', icon: <ScheduleOutlined />, label: t('side.tasks') });
+  if (status?.enable_drawing)
+    consoleChildren.push({ key: '/app/logs/drawing', icon: <PictureOutlined />, label: t('side.drawing') });
+  if (status?.enable_task)
+    consoleChildren.push({ key: '/app/logs/tasks', icon: <ScheduleOutlined />, label: t('side.tasks') });
   items.push({ type: 'group', key: 'g-console', label: t('side.console'), children: consoleChildren });
   if (isAdmin(role)) {
     items.push({

@@ -54,14 +54,24 @@ const TWO_FACTOR_SETUP_PATH = '/app/me';
  * Calls the management API. Adds the New-Api-User and no-store headers, sends 401 to the login page, names 429, 5xx and 405 (demo site) in a notice,
  * and on `success:false` (a refusal: HTTP 200 on /api, as in new-api) shows the server message (its code's text in the viewer's language) and throws (so callers do nothing more for that call).
  */
-export async function api<T = unknown>(method: string, path: string, body?: unknown, opts: { silent?: boolean } = {}): Promise<Envelope<T>> {
+export async function api<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: { silent?: boolean } = {},
+): Promise<Envelope<T>> {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
   const user = getStoredUser();
   if (user) headers['New-Api-User'] = String(user.id);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     const msg = i18n.t('common:error.network');
     if (!opts.silent) notifyError(msg);
@@ -87,7 +97,8 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   else if (res.status === 500) message = i18n.t('common:error.server');
   else if (res.status === 405) message = i18n.t('common:error.demo');
   else if (!env) message = i18n.t('common:error.http', { message: res.statusText || res.status });
-  else if (!env.success) message = env.message ? await refusalText(env) : i18n.t('common:error.http', { message: res.status });
+  else if (!env.success)
+    message = env.message ? await refusalText(env) : i18n.t('common:error.http', { message: res.status });
   if (message !== undefined) {
     if (!opts.silent) notifyError(message);
     throw new ApiFailure(message, res.status);
@@ -95,11 +106,17 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   return env!;
 }
 
-export const apiGet = <T>(path: string, opts?: { silent?: boolean }) => api<T>('GET', path, undefined, opts).then((e) => e.data as T);
+export const apiGet = <T>(path: string, opts?: { silent?: boolean }) =>
+  api<T>('GET', path, undefined, opts).then((e) => e.data as T);
 export const apiPost = <T>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
 export const apiPut = <T>(path: string, body?: unknown) => api<T>('PUT', path, body ?? {});
 export const apiDelete = <T>(path: string) => api<T>('DELETE', path);
 
 /** GETs one page of a listing; a missing answer reads as an empty page `page`. */
 export const apiGetPage = <T>(path: string, page: number): Promise<Page<T>> =>
-  apiGet<Page<T> | undefined>(path).then((d) => ({ items: d?.items ?? [], page: d?.page ?? page, page_size: d?.page_size ?? 0, total: d?.total ?? 0 }));
+  apiGet<Page<T> | undefined>(path).then((d) => ({
+    items: d?.items ?? [],
+    page: d?.page ?? page,
+    page_size: d?.page_size ?? 0,
+    total: d?.total ?? 0,
+  }));

@@ -48,5 +48,8 @@ export function takeReturnTo(): string | null {
 
 /** Whether any third-party sign-in is enabled in the status payload. */
 export function hasOAuth(status: Status | undefined): boolean {
-  return !!status && (status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth);
+  return (
+    !!status &&
+    (status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth)
+  );
 }

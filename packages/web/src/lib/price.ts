@@ -31,12 +31,20 @@ export function modelPrices(
 ): { input: string; output: string } | { perCall: string } {
   if (row.quota_type === QuotaType.Price) {
     const dollars = row.model_price * groupRatio;
-    return { perCall: unit === 'usd' ? usd(dollars) : abbreviateNumber(Math.round(dollars * (quotaPerUnit || DEFAULT_QUOTA_PER_UNIT))) };
+    return {
+      perCall:
+        unit === 'usd'
+          ? usd(dollars)
+          : abbreviateNumber(Math.round(dollars * (quotaPerUnit || DEFAULT_QUOTA_PER_UNIT))),
+    };
   }
   if (unit === 'usd') {
     const input = row.model_ratio * 2 * groupRatio;
     return { input: usd(input), output: usd(input * row.completion_ratio) };
   }
   const input = row.model_ratio * groupRatio * 1_000_000;
-  return { input: abbreviateNumber(Math.round(input)), output: abbreviateNumber(Math.round(input * row.completion_ratio)) };
+  return {
+    input: abbreviateNumber(Math.round(input)),
+    output: abbreviateNumber(Math.round(input * row.completion_ratio)),
+  };
 }

@@ -17,6 +17,13 @@ export async function refusalText(r: Refusal): Promise<string> {
   await loadTexts(['errors']).catch((err: unknown) => console.warn('refusal texts failed to load', err));
   // A refusal whose reason is itself coded (reason_code: why the fetch settings refuse a URL) words that too.
   const reasonCode = r.params?.reason_code;
-  const reason = typeof reasonCode === 'string' ? i18n.t(`errors:${reasonCode}`, { ...r.params, defaultValue: r.params?.reason }) : r.params?.reason;
-  return i18n.t(`errors:${r.code}`, { ...r.params, ...(reason !== undefined ? { reason } : {}), defaultValue: r.message });
+  const reason =
+    typeof reasonCode === 'string'
+      ? i18n.t(`errors:${reasonCode}`, { ...r.params, defaultValue: r.params?.reason })
+      : r.params?.reason;
+  return i18n.t(`errors:${r.code}`, {
+    ...r.params,
+    ...(reason !== undefined ? { reason } : {}),
+    defaultValue: r.message,
+  });
 }

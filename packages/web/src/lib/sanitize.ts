@@ -63,7 +63,21 @@ export const ALLOWED_TAGS = [
 ];
 
 /** No event handlers, style, class, id or name (no script, no CSS tricks, no DOM clobbering). */
-export const ALLOWED_ATTR = ['href', 'src', 'alt', 'title', 'width', 'height', 'colspan', 'rowspan', 'align', 'start', 'open', 'lang', 'dir'];
+export const ALLOWED_ATTR = [
+  'href',
+  'src',
+  'alt',
+  'title',
+  'width',
+  'height',
+  'colspan',
+  'rowspan',
+  'align',
+  'start',
+  'open',
+  'lang',
+  'dir',
+];
 
 const CONFIG: Config = {
   ALLOWED_TAGS,

@@ -17,7 +17,10 @@ export function useQuotaFormat() {
   const { data: status } = useStatus();
   const displayInCurrency = status?.display_in_currency ?? true;
   const quotaPerUnit = status?.quota_per_unit;
-  return useCallback((quota: number, digits?: number) => renderQuota(quota ?? 0, { displayInCurrency, quotaPerUnit, digits }), [displayInCurrency, quotaPerUnit]);
+  return useCallback(
+    (quota: number, digits?: number) => renderQuota(quota ?? 0, { displayInCurrency, quotaPerUnit, digits }),
+    [displayInCurrency, quotaPerUnit],
+  );
 }
 
 /** Role label key: super administrator, administrator or user. */

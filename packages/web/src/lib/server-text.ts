@@ -19,6 +19,7 @@ export function logRowText(row: { content: string; other: string }): string {
   const event = parseLogOther(row.other).event;
   if (!event) return row.content;
   const values: Record<string, unknown> = { ...event, message: row.content };
-  if (event.kind === 'task_refund') values.reason = event.reason_code ? i18n.t(`logEvents:task_reason_${event.reason_code}`) : event.reason;
+  if (event.kind === 'task_refund')
+    values.reason = event.reason_code ? i18n.t(`logEvents:task_reason_${event.reason_code}`) : event.reason;
   return i18n.t(`logEvents:${keyOf(event)}`, { ...values, defaultValue: row.content });
 }

@@ -23,7 +23,10 @@ export const setStoredUser = (u: StoredUser): void => writeJson('user', u);
 export const clearStoredUser = (): void => localStorage.removeItem('user');
 
 /** A value remembered in local storage under `key`: `parse` reads the stored text (null when none); it is stored as text. */
-export function useStoredValue<T extends string | number | boolean>(key: string, parse: (text: string | null) => T): [T, (v: T) => void] {
+export function useStoredValue<T extends string | number | boolean>(
+  key: string,
+  parse: (text: string | null) => T,
+): [T, (v: T) => void] {
   const [value, setValue] = useState<T>(() => parse(localStorage.getItem(key)));
   const update = useCallback(
     (v: T) => {

@@ -1,7 +1,9 @@
 import type { Dayjs } from 'dayjs';
 
 /** A filter form's draft with the pickers' start and end turned into epoch seconds (0 when empty). */
-export function withTimestamps<T extends { start: Dayjs | null; end: Dayjs | null }>(d: T): Omit<T, 'start' | 'end'> & { start_timestamp: number; end_timestamp: number } {
+export function withTimestamps<T extends { start: Dayjs | null; end: Dayjs | null }>(
+  d: T,
+): Omit<T, 'start' | 'end'> & { start_timestamp: number; end_timestamp: number } {
   const { start, end, ...rest } = d;
   return { ...rest, start_timestamp: start ? start.unix() : 0, end_timestamp: end ? end.unix() : 0 };
 }

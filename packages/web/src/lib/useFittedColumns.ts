@@ -36,7 +36,8 @@ export function useFittedColumns<T, K extends string>(columns: TableColumnsType<
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
-  const widthOf = (c: TableColumnsType<T>[number]) => (typeof c.width === 'number' ? c.width : (o.fallbackWidth ?? DEFAULT_WIDTH));
+  const widthOf = (c: TableColumnsType<T>[number]) =>
+    typeof c.width === 'number' ? c.width : (o.fallbackWidth ?? DEFAULT_WIDTH);
   let kept = columns;
   let width = columns.reduce((s, c) => s + widthOf(c), o.extraWidth ?? 0);
   const folded: K[] = [];

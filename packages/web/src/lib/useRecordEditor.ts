@@ -46,13 +46,26 @@ export interface RecordEditor<R, F extends FieldValues> {
  * form to blank on create and to the record once loaded, and saves through `create` or `update` (a failed call
  * was already toasted by the API client). `drawerProps` are the EditorDrawer's open, title, loading and submit.
  */
-export function useRecordEditor<R, F extends FieldValues>({ target, queryKey, fetch, resolver: makeResolver, defaults, create, update }: Options<R, F>): RecordEditor<R, F> {
+export function useRecordEditor<R, F extends FieldValues>({
+  target,
+  queryKey,
+  fetch,
+  resolver: makeResolver,
+  defaults,
+  create,
+  update,
+}: Options<R, F>): RecordEditor<R, F> {
   const open = target !== undefined;
   const creating = target === null;
   const editId = typeof target === 'number' ? target : null;
   const { loading: saving, run } = useSubmit();
 
-  const record = useQuery({ queryKey: [queryKey, editId], queryFn: () => fetch(editId!), enabled: editId !== null, gcTime: 0 });
+  const record = useQuery({
+    queryKey: [queryKey, editId],
+    queryFn: () => fetch(editId!),
+    enabled: editId !== null,
+    gcTime: 0,
+  });
   const resolver = useMemo(() => makeResolver(creating), [makeResolver, creating]);
   const form = useForm<F>({ resolver, defaultValues: defaults() as DefaultValues<F> });
   const { handleSubmit, reset } = form;

@@ -19,7 +19,9 @@ import type { OptionsStore } from './store.js';
 type Listener = (key: OptionKey, value: string) => void;
 
 /** Options whose value is a credential: sealed at rest with CRYPTO_SECRET, never sent back to the console. */
-export const secretOptionKeys: readonly OptionKey[] = optionKeys.filter((k) => (optionDefs[k] as { secret?: boolean }).secret === true);
+export const secretOptionKeys: readonly OptionKey[] = optionKeys.filter(
+  (k) => (optionDefs[k] as { secret?: boolean }).secret === true,
+);
 const isSecretOption = (key: OptionKey): boolean => (optionDefs[key] as { secret?: boolean }).secret === true;
 
 /**
@@ -96,7 +98,10 @@ export class OptionsService {
 
   /** All options for the settings screen, new-api's alias names included; secrets are never sent back. */
   list(): { key: string; value: string }[] {
-    const out: { key: string; value: string }[] = optionKeys.map((key) => ({ key, value: isSecretOption(key) ? '' : this.values[key] }));
+    const out: { key: string; value: string }[] = optionKeys.map((key) => ({
+      key,
+      value: isSecretOption(key) ? '' : this.values[key],
+    }));
     for (const alias of optionAliasKeys) out.push({ key: alias, value: this.values[optionAliases[alias]] });
     return out;
   }

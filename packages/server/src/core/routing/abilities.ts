@@ -12,7 +12,15 @@ export function abilityRows(ch: AbilitySource): Insertable<AbilitiesTable>[] {
   const models = [...new Set(splitList(ch.models))];
   for (const group of new Set(splitList(ch.group))) {
     for (const model of models) {
-      out.push({ group, model, channel_id: ch.id, enabled: ch.status === 1 ? 1 : 0, priority: Number(ch.priority), weight: ch.weight, tag: ch.tag });
+      out.push({
+        group,
+        model,
+        channel_id: ch.id,
+        enabled: ch.status === 1 ? 1 : 0,
+        priority: Number(ch.priority),
+        weight: ch.weight,
+        tag: ch.tag,
+      });
     }
   }
   return out;

@@ -8,7 +8,13 @@ import { BreakerSync } from './breaker-sync.js';
 import { ChannelBreakers } from './breakers.js';
 
 /** The node's channel breakers: settings from the options, metrics exported, shared through Redis when there is one. */
-export function startBreakers(options: OptionsService, redis: Redis | undefined, bus: ClusterBus, prefix: string, log: Logger): { breakers: ChannelBreakers; stop(): void } {
+export function startBreakers(
+  options: OptionsService,
+  redis: Redis | undefined,
+  bus: ClusterBus,
+  prefix: string,
+  log: Logger,
+): { breakers: ChannelBreakers; stop(): void } {
   const settings = new BreakerSettingsCache(options);
   const breakers = new ChannelBreakers(() => settings.get());
   exportBreakerMetrics(breakers);

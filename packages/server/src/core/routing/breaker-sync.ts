@@ -73,13 +73,20 @@ export class BreakerSync {
   /** Writes a change made here to Redis and tells the other nodes. */
   async publish(target: Target, t: Transition): Promise<void> {
     if (t.state === 'open') await this.store(target, t);
-    else if (t.state === 'closed') await this.redis.multi().del(this.key(target)).del(this.probeKey(target)).srem(this.index, target).exec();
+    else if (t.state === 'closed')
+      await this.redis.multi().del(this.key(target)).del(this.probeKey(target)).srem(this.index, target).exec();
     await this.bus.publish(TOPIC, `${target}|${encode(t)}`);
   }
 
   private async store(target: Target, t: Transition): Promise<void> {
     const ttl = Math.max(1, t.until - this.clock()) + this.breakers.settings().maxCooldownMs + PROBE_LEASE_MS;
-    await this.redis.multi().set(this.key(target), encode(t), 'PX', ttl).del(this.probeKey(target)).sadd(this.index, target).pexpire(this.index, ttl).exec();
+    await this.redis
+      .multi()
+      .set(this.key(target), encode(t), 'PX', ttl)
+      .del(this.probeKey(target))
+      .sadd(this.index, target)
+      .pexpire(this.index, ttl)
+      .exec();
   }
 
   /** Open breakers whose cool-down ended try to win the probe; a probe lost or silent too long is claimed anew. */
@@ -120,7 +127,8 @@ export class BreakerSync {
     if (gone.length) await this.redis.srem(this.index, ...gone);
     const now = this.clock();
     for (const [target, b] of [...this.breakers.tripped()]) {
-      if (b.state === 'open' && b.until > now && !held.has(target)) await this.store(target, { state: 'open', until: b.until, opens: b.opens });
+      if (b.state === 'open' && b.until > now && !held.has(target))
+        await this.store(target, { state: 'open', until: b.until, opens: b.opens });
     }
   }
 

@@ -168,7 +168,8 @@ export class Breaker {
   /** Median latency of the answered calls within the window; undefined when there were none. */
   p50(now: number, windowMs: number): number | undefined {
     const values: number[] = [];
-    for (let i = 0; i < LATENCY_SAMPLES; i++) if (this.latencyAt[i]! > now - windowMs && this.latencyAt[i]! > 0) values.push(this.latencies[i]!);
+    for (let i = 0; i < LATENCY_SAMPLES; i++)
+      if (this.latencyAt[i]! > now - windowMs && this.latencyAt[i]! > 0) values.push(this.latencies[i]!);
     if (values.length === 0) return undefined;
     values.sort((a, b) => a - b);
     const mid = values.length >> 1;

@@ -4,7 +4,8 @@ import type { BreakerSettings } from './breaker-settings.js';
 /** A breaker's name in the cluster: the channel id, or `id:keyIndex` for one key of a multi-key channel. */
 export type Target = string;
 
-export const targetOf = (channelId: number, keyIndex?: number): Target => (keyIndex === undefined ? String(channelId) : `${channelId}:${keyIndex}`);
+export const targetOf = (channelId: number, keyIndex?: number): Target =>
+  keyIndex === undefined ? String(channelId) : `${channelId}:${keyIndex}`;
 
 export function parseTarget(t: Target): { channelId: number; keyIndex: number | undefined } | undefined {
   const [id, key] = t.split(':');
@@ -29,7 +30,14 @@ export interface ChannelHealth {
   keys: Record<string, BreakerState>;
 }
 
-const CLOSED_HEALTH: ChannelHealth = { state: 'closed', open_until: 0, error_rate: 0, requests: 0, p50_latency_ms: 0, keys: {} };
+const CLOSED_HEALTH: ChannelHealth = {
+  state: 'closed',
+  open_until: 0,
+  error_rate: 0,
+  requests: 0,
+  p50_latency_ms: 0,
+  keys: {},
+};
 
 /** What selection knows of a channel: its id and, for a multi-key channel, which keys are enabled. */
 export interface Routable {
@@ -132,7 +140,8 @@ export class ChannelBreakers {
     const now = this.clock();
     // A multi-key channel's own breaker only counts: its keys open and close, each on its own failures.
     this.emit(targetOf(channelId), this.breaker(channelId).record(outcome, latencyMs, s, now, keyIndex === undefined));
-    if (keyIndex !== undefined) this.emit(targetOf(channelId, keyIndex), this.keyBreaker(channelId, keyIndex).record(outcome, latencyMs, s, now));
+    if (keyIndex !== undefined)
+      this.emit(targetOf(channelId, keyIndex), this.keyBreaker(channelId, keyIndex).record(outcome, latencyMs, s, now));
   }
 
   /** Opens the channel's breaker now (a test found the upstream failing). */
@@ -149,14 +158,18 @@ export class ChannelBreakers {
     const now = this.clock();
     const b = this.channels.get(channelId);
     if (b && b.state !== 'closed') this.emit(targetOf(channelId), b.close(now));
-    for (const [i, k] of this.keys.get(channelId) ?? []) if (k.state !== 'closed') this.emit(targetOf(channelId, i), k.close(now));
+    for (const [i, k] of this.keys.get(channelId) ?? [])
+      if (k.state !== 'closed') this.emit(targetOf(channelId, i), k.close(now));
   }
 
   /** Another node's change (no listener is told: it is not this node's news). */
   apply(target: Target, t: Transition): void {
     const parsed = parseTarget(target);
     if (!parsed) return;
-    const b = parsed.keyIndex === undefined ? this.breaker(parsed.channelId) : this.keyBreaker(parsed.channelId, parsed.keyIndex);
+    const b =
+      parsed.keyIndex === undefined
+        ? this.breaker(parsed.channelId)
+        : this.keyBreaker(parsed.channelId, parsed.keyIndex);
     b.apply(t, this.clock());
     this.observe(target);
   }
@@ -171,7 +184,9 @@ export class ChannelBreakers {
   find(target: Target): Breaker | undefined {
     const parsed = parseTarget(target);
     if (!parsed) return undefined;
-    return parsed.keyIndex === undefined ? this.channels.get(parsed.channelId) : this.keys.get(parsed.channelId)?.get(parsed.keyIndex);
+    return parsed.keyIndex === undefined
+      ? this.channels.get(parsed.channelId)
+      : this.keys.get(parsed.channelId)?.get(parsed.keyIndex);
   }
 
   /** Reports a change made here (a cluster claim or release). */
@@ -195,7 +210,8 @@ export class ChannelBreakers {
       keys[String(i)] = k.state;
       if (k.state === 'open') keysUntil = Math.min(keysUntil, k.until);
     }
-    const allKeys = enabledKeys !== undefined && enabledKeys.length > 0 && enabledKeys.every((i) => keys[String(i)] !== undefined);
+    const allKeys =
+      enabledKeys !== undefined && enabledKeys.length > 0 && enabledKeys.every((i) => keys[String(i)] !== undefined);
     if (!b) return Object.keys(keys).length ? { ...CLOSED_HEALTH, keys } : CLOSED_HEALTH;
     const { windowMs } = this.settings();
     const { requests, failures } = b.window(now, windowMs);

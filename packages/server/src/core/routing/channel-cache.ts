@@ -1,7 +1,14 @@
 import type { Db } from '../../db/connect.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { ChannelBreakers } from './breakers.js';
-import { channelKeys, parseJsonObject, resolveModelMapping, splitList, type ChannelRow, type MultiKeyInfo } from './channel-row.js';
+import {
+  channelKeys,
+  parseJsonObject,
+  resolveModelMapping,
+  splitList,
+  type ChannelRow,
+  type MultiKeyInfo,
+} from './channel-row.js';
 
 /** A channel as the relay uses it: parsed once when the cache is (re)built. */
 export interface CachedChannel {
@@ -66,7 +73,8 @@ function routeOf(tiers: Tier[]): Route {
 /** `tried` plus the channels whose cap is below `inputTokens` (only for a route where some cap is). */
 function withOverCap(tiers: Tier[], tried: ReadonlySet<number>, inputTokens: number): ReadonlySet<number> {
   const skip = new Set(tried);
-  for (const tier of tiers) for (const c of tier.channels) if (c.maxInputTokens > 0 && c.maxInputTokens < inputTokens) skip.add(c.id);
+  for (const tier of tiers)
+    for (const c of tier.channels) if (c.maxInputTokens > 0 && c.maxInputTokens < inputTokens) skip.add(c.id);
   return skip;
 }
 
@@ -74,7 +82,10 @@ function withOverCap(tiers: Tier[], tried: ReadonlySet<number>, inputTokens: num
  * The model a channel is asked for: the client's model through the channel's model_mapping (`model`, what billing
  * and logs know as the upstream model), and the name sent upstream, its model_prefix in front (`upstream`).
  */
-export function channelModel(ch: Pick<CachedChannel, 'modelMapping' | 'modelPrefix'>, model: string): { model: string; upstream: string } | { error: string } {
+export function channelModel(
+  ch: Pick<CachedChannel, 'modelMapping' | 'modelPrefix'>,
+  model: string,
+): { model: string; upstream: string } | { error: string } {
   const mapped = resolveModelMapping(ch.modelMapping, model);
   if ('error' in mapped) return mapped;
   return { model: mapped.model, upstream: ch.modelPrefix ? ch.modelPrefix + mapped.model : mapped.model };
@@ -136,7 +147,10 @@ export class ChannelCache {
   /** Keys sealed at rest are opened here, once per reload, never per relay call. */
   async reload(): Promise<void> {
     const k = this.db.kysely;
-    const [rows, abilities] = await Promise.all([k.selectFrom('channels').selectAll().execute(), k.selectFrom('abilities').selectAll().where('enabled', '=', 1).execute()]);
+    const [rows, abilities] = await Promise.all([
+      k.selectFrom('channels').selectAll().execute(),
+      k.selectFrom('abilities').selectAll().where('enabled', '=', 1).execute(),
+    ]);
     const byId = new Map<number, CachedChannel>();
     for (const row of rows) byId.set(row.id, toCachedChannel({ ...row, key: this.box.open(row.key) }));
     const grouped = new Map<string, Map<number, CachedChannel[]>>();
@@ -157,7 +171,14 @@ export class ChannelCache {
     }
     const routes = new Map<string, Route>();
     for (const [key, byPriority] of grouped) {
-      routes.set(key, routeOf([...byPriority.entries()].sort((x, y) => y[0] - x[0]).map(([priority, channels]) => ({ priority, channels: channels.sort((x, y) => x.id - y.id) }))));
+      routes.set(
+        key,
+        routeOf(
+          [...byPriority.entries()]
+            .sort((x, y) => y[0] - x[0])
+            .map(([priority, channels]) => ({ priority, channels: channels.sort((x, y) => x.id - y.id) })),
+        ),
+      );
     }
     this.byId = byId;
     this.routes = routes;
@@ -206,13 +227,23 @@ export class ChannelCache {
    * open are skipped as if tried; when every untried candidate is open they are used all the same. Channels whose
    * max_input_tokens is below `inputTokens` (the call's estimated prompt) are never picked.
    */
-  select(group: string, model: string, tried: ReadonlySet<number>, attempt: number, inputTokens = 0, random: () => number = Math.random): CachedChannel | undefined {
+  select(
+    group: string,
+    model: string,
+    tried: ReadonlySet<number>,
+    attempt: number,
+    inputTokens = 0,
+    random: () => number = Math.random,
+  ): CachedChannel | undefined {
     const route = this.routes.get(abilityKey(group, model));
     if (!route || route.tiers.length === 0) return undefined;
     const { tiers } = route;
     // A route without caps (or an input every cap takes) costs one comparison here.
     const skip = inputTokens > route.fitsAll ? withOverCap(tiers, tried, inputTokens) : tried;
-    return pickFromTiers(tiers, attempt, skip, random, this.health) ?? (this.health ? pickFromTiers(tiers, attempt, skip, random, undefined) : undefined);
+    return (
+      pickFromTiers(tiers, attempt, skip, random, this.health) ??
+      (this.health ? pickFromTiers(tiers, attempt, skip, random, undefined) : undefined)
+    );
   }
 }
 
@@ -271,7 +302,11 @@ function pickWeighted(
  * Chooses a usable key index of a channel (random or polling); undefined when every key is disabled. Keys whose
  * breaker is open are passed over while another enabled key is left.
  */
-export function chooseKey(ch: CachedChannel, random: () => number = Math.random, health?: Pick<ChannelBreakers, 'keyBlocked'>): number | undefined {
+export function chooseKey(
+  ch: CachedChannel,
+  random: () => number = Math.random,
+  health?: Pick<ChannelBreakers, 'keyBlocked'>,
+): number | undefined {
   if (!ch.multiKey) return ch.keyEnabled[0] === false ? undefined : 0;
   const healthy = health ? pickKey(ch, random, (i) => ch.keyEnabled[i]! && !health.keyBlocked(ch.id, i)) : undefined;
   return healthy ?? pickKey(ch, random, (i) => ch.keyEnabled[i]!);

@@ -47,7 +47,10 @@ export function channelKeys(row: Pick<ChannelRow, 'key' | 'channel_info'>): stri
 /**
  * Resolves a chained model mapping (a→b, b→c gives a→c). Returns the final name, or an error for a cycle.
  */
-export function resolveModelMapping(mapping: Record<string, string>, model: string): { model: string } | { error: string } {
+export function resolveModelMapping(
+  mapping: Record<string, string>,
+  model: string,
+): { model: string } | { error: string } {
   const seen = new Set<string>([model]);
   let current = model;
   for (;;) {

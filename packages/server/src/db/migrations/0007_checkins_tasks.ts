@@ -41,7 +41,11 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .execute();
   // The list filters: own rows (user), channel, one task id, and the submit-time range; newest first.
   await db.schema.createIndex('idx_mj_user_submit').on('midjourneys').columns(['user_id', 'submit_time']).execute();
-  await db.schema.createIndex('idx_mj_channel_submit').on('midjourneys').columns(['channel_id', 'submit_time']).execute();
+  await db.schema
+    .createIndex('idx_mj_channel_submit')
+    .on('midjourneys')
+    .columns(['channel_id', 'submit_time'])
+    .execute();
   await db.schema.createIndex('idx_mj_submit').on('midjourneys').column('submit_time').execute();
   await db.schema.createIndex('idx_mj_mj_id').on('midjourneys').column('mj_id').execute();
 

@@ -22,5 +22,9 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .addUniqueConstraint('uq_quota_data_user_hour_model', ['user_id', 'created_at', 'model_name'])
     .execute();
   await db.schema.createIndex('idx_quota_data_created').on('quota_data').column('created_at').execute();
-  await db.schema.createIndex('idx_quota_data_username_created').on('quota_data').columns(['username', 'created_at']).execute();
+  await db.schema
+    .createIndex('idx_quota_data_username_created')
+    .on('quota_data')
+    .columns(['username', 'created_at'])
+    .execute();
 }

@@ -20,7 +20,16 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('read_at', 'bigint')
     .execute();
-  await db.schema.createIndex('uq_message_recipients').on('message_recipients').columns(['message_id', 'user_id']).unique().execute();
+  await db.schema
+    .createIndex('uq_message_recipients')
+    .on('message_recipients')
+    .columns(['message_id', 'user_id'])
+    .unique()
+    .execute();
   // The inbox: a user's receipts, newest message first; the unread count reads the same index.
-  await db.schema.createIndex('idx_message_recipients_user').on('message_recipients').columns(['user_id', 'message_id']).execute();
+  await db.schema
+    .createIndex('idx_message_recipients_user')
+    .on('message_recipients')
+    .columns(['user_id', 'message_id'])
+    .execute();
 }

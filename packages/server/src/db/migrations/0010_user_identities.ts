@@ -50,6 +50,8 @@ export async function backfillUserIdentities(db: Kysely<unknown>): Promise<void>
     await sql`
       UPDATE users SET ${own} = ''
       WHERE ${own} <> ''
-        AND NOT EXISTS (SELECT 1 FROM user_identities ui WHERE ui.provider = ${key} AND ui.external_id = users.${own} AND ui.user_id = users.id)`.execute(db);
+        AND NOT EXISTS (SELECT 1 FROM user_identities ui WHERE ui.provider = ${key} AND ui.external_id = users.${own} AND ui.user_id = users.id)`.execute(
+      db,
+    );
   }
 }

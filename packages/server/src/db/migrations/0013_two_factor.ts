@@ -23,5 +23,9 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .addColumn('code_hash', 'varchar(255)', (c) => c.notNull())
     .addColumn('used_at', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('idx_two_factor_backup_codes_user').on('two_factor_backup_codes').column('user_id').execute();
+  await db.schema
+    .createIndex('idx_two_factor_backup_codes_user')
+    .on('two_factor_backup_codes')
+    .column('user_id')
+    .execute();
 }

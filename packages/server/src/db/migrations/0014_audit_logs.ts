@@ -25,7 +25,15 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .execute();
   await db.schema.createIndex('idx_audit_logs_created').on('audit_logs').column('created_at').execute();
   await db.schema.createIndex('idx_audit_logs_actor').on('audit_logs').columns(['actor_id', 'created_at']).execute();
-  await db.schema.createIndex('idx_audit_logs_actor_name').on('audit_logs').columns(['actor_name', 'created_at']).execute();
+  await db.schema
+    .createIndex('idx_audit_logs_actor_name')
+    .on('audit_logs')
+    .columns(['actor_name', 'created_at'])
+    .execute();
   await db.schema.createIndex('idx_audit_logs_action').on('audit_logs').columns(['action', 'created_at']).execute();
-  await db.schema.createIndex('idx_audit_logs_target').on('audit_logs').columns(['target_type', 'target_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('idx_audit_logs_target')
+    .on('audit_logs')
+    .columns(['target_type', 'target_id', 'created_at'])
+    .execute();
 }

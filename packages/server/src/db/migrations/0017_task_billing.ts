@@ -19,7 +19,9 @@ export async function up(db: Kysely<unknown>, _dialect: DialectName): Promise<vo
     }
     // Tasks written before this version were charged at submit; failed ones were refunded then.
     await sql`UPDATE ${sql.table(table)} SET charge_batch = ${BEFORE_0017} WHERE quota > 0`.execute(db);
-    await sql`UPDATE ${sql.table(table)} SET refund_batch = ${BEFORE_0017} WHERE quota > 0 AND status = 'FAILURE'`.execute(db);
+    await sql`UPDATE ${sql.table(table)} SET refund_batch = ${BEFORE_0017} WHERE quota > 0 AND status = 'FAILURE'`.execute(
+      db,
+    );
   }
   await db.schema
     .alterTable('tasks')

@@ -2,7 +2,8 @@ import type { RouteAudit } from '../../http/route.js';
 import { isSecretOption, maskSecret } from './mask.js';
 
 type Body = Record<string, unknown> | undefined;
-const bodyOf = (body: unknown): Body => (body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined);
+const bodyOf = (body: unknown): Body =>
+  body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined;
 
 /** A sign-in route: the actor is the signed-in user of the result (none while a second factor is pending). */
 function signIn(action: string): RouteAudit {
@@ -11,7 +12,9 @@ function signIn(action: string): RouteAudit {
     target: 'user',
     actor: (c) => {
       const d = bodyOf(c.data);
-      return typeof d?.id === 'number' && typeof d.role === 'number' ? { id: d.id, username: String(d.username ?? ''), role: d.role } : undefined;
+      return typeof d?.id === 'number' && typeof d.role === 'number'
+        ? { id: d.id, username: String(d.username ?? ''), role: d.role }
+        : undefined;
     },
     targetId: (c) => bodyOf(c.data)?.id as number | undefined,
     fields: () => undefined,
@@ -34,15 +37,39 @@ export const auditCatalog: Record<string, RouteAudit | false> = {
       return { option: key, value: isSecretOption(key) ? maskSecret(value) : value };
     },
   },
-  'POST /api/option/rest_model_ratio': { action: 'pricing.reset_model_ratio', target: 'pricing', targetId: () => 'ModelRatio' },
+  'POST /api/option/rest_model_ratio': {
+    action: 'pricing.reset_model_ratio',
+    target: 'pricing',
+    targetId: () => 'ModelRatio',
+  },
   'POST /api/user/manage': { action: (c) => `user.${String(bodyOf(c.body)?.action ?? 'manage')}`, target: 'user' },
-  'POST /api/user/topup/complete': { action: 'topup.complete', target: 'topup', targetId: (c) => String(bodyOf(c.body)?.trade_no ?? '') },
+  'POST /api/user/topup/complete': {
+    action: 'topup.complete',
+    target: 'topup',
+    targetId: (c) => String(bodyOf(c.body)?.trade_no ?? ''),
+  },
   'POST /api/channel/batch': { action: 'channel.delete_batch', target: 'channel' },
-  'PUT /api/channel/tag': { action: 'channel.tag_update', target: 'channel_tag', targetId: (c) => String(bodyOf(c.body)?.tag ?? '') },
+  'PUT /api/channel/tag': {
+    action: 'channel.tag_update',
+    target: 'channel_tag',
+    targetId: (c) => String(bodyOf(c.body)?.tag ?? ''),
+  },
   'POST /api/channel/batch/tag': { action: 'channel.batch_tag', target: 'channel' },
-  'POST /api/channel/tag/enabled': { action: 'channel.tag_enable', target: 'channel_tag', targetId: (c) => String(bodyOf(c.body)?.tag ?? '') },
-  'POST /api/channel/tag/disabled': { action: 'channel.tag_disable', target: 'channel_tag', targetId: (c) => String(bodyOf(c.body)?.tag ?? '') },
-  'DELETE /api/redemption/delete-by-name': { action: 'redemption.delete_by_name', target: 'redemption', targetId: (c) => String(c.query?.name ?? '') },
+  'POST /api/channel/tag/enabled': {
+    action: 'channel.tag_enable',
+    target: 'channel_tag',
+    targetId: (c) => String(bodyOf(c.body)?.tag ?? ''),
+  },
+  'POST /api/channel/tag/disabled': {
+    action: 'channel.tag_disable',
+    target: 'channel_tag',
+    targetId: (c) => String(bodyOf(c.body)?.tag ?? ''),
+  },
+  'DELETE /api/redemption/delete-by-name': {
+    action: 'redemption.delete_by_name',
+    target: 'redemption',
+    targetId: (c) => String(c.query?.name ?? ''),
+  },
   // Lists an upstream's models with a key; changes nothing.
   'POST /api/channel/fetch_models': false,
   // Sign-ins of administrators: the password step when it completes the sign-in, or the second-factor step.

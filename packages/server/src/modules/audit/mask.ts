@@ -4,7 +4,8 @@ import { isOptionKey, optionDefs, type OptionDef } from '@tollway/shared';
 export const MASK = '***';
 
 /** Field names whose values are secrets (passwords, keys, tokens, webhook targets, auth headers). */
-const SECRET_NAME = /pass(word|wd)?|secret|token(?!s)|keys?$|credential|private|cookie|session|otp|webhook|authorization|signature/i;
+const SECRET_NAME =
+  /pass(word|wd)?|secret|token(?!s)|keys?$|credential|private|cookie|session|otp|webhook|authorization|signature/i;
 /** Secret-looking text inside any value: API keys and bearer credentials. */
 const SECRET_TEXT = /\b(sk-[A-Za-z0-9_-]{8,}|Bearer\s+\S+)/g;
 
@@ -46,7 +47,8 @@ export function maskValue(v: unknown, depth = 0): unknown {
     return v.length > MAX_ITEMS ? [...items, `…(+${v.length - MAX_ITEMS})`] : items;
   }
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v).slice(0, MAX_KEYS)) out[k] = isSecretName(k) ? maskSecret(x) : maskValue(x, depth + 1);
+  for (const [k, x] of Object.entries(v).slice(0, MAX_KEYS))
+    out[k] = isSecretName(k) ? maskSecret(x) : maskValue(x, depth + 1);
   return out;
 }
 

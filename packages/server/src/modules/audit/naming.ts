@@ -36,14 +36,22 @@ export function defaultAction(def: Pick<RouteDef, 'method' | 'url'>): string {
 
 const idText = (v: unknown): string | undefined => {
   if (typeof v === 'number' || (typeof v === 'string' && v !== '')) return String(v);
-  if (Array.isArray(v) && v.length && v.every((x) => typeof x === 'number' || typeof x === 'string')) return v.join(',');
+  if (Array.isArray(v) && v.length && v.every((x) => typeof x === 'number' || typeof x === 'string'))
+    return v.join(',');
   return undefined;
 };
-const field = (o: unknown, k: string): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>)[k] : undefined);
+const field = (o: unknown, k: string): unknown =>
+  o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>)[k] : undefined;
 
 /** The target's id: path id, body id, the created row's id or ids, the body's id list. */
 export function defaultTargetId(c: AuditedCall): string | undefined {
-  return idText(field(c.params, 'id')) ?? idText(field(c.body, 'id')) ?? idText(field(c.data, 'id')) ?? idText(field(c.data, 'ids')) ?? idText(field(c.body, 'ids'));
+  return (
+    idText(field(c.params, 'id')) ??
+    idText(field(c.body, 'id')) ??
+    idText(field(c.data, 'id')) ??
+    idText(field(c.data, 'ids')) ??
+    idText(field(c.body, 'ids'))
+  );
 }
 
 /** A target id as stored: text, cut to the column. */

@@ -8,7 +8,8 @@ export function auditRoutes(r: Router): void {
     method: 'GET',
     url: '/api/audit/',
     level: 'root',
-    summary: "Administrators' actions and refused attempts, newest first, with filters (actor name or id, action, target, outcome, created_at range inclusive)",
+    summary:
+      "Administrators' actions and refused attempts, newest first, with filters (actor name or id, action, target, outcome, created_at range inclusive)",
     tags: ['audit'],
     query: auditQuery,
     response: paged(auditRow),

@@ -29,15 +29,27 @@ interface Actor {
 /** Records one route's calls in the audit log; neither method ever throws. */
 export interface AuditTrail {
   /** After the handler returned: the call, when the route records successes. */
-  succeeded(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: Actor | undefined, call: AuditedCall): Promise<void>;
+  succeeded(
+    ctx: AppContext,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    user: Actor | undefined,
+    call: AuditedCall,
+  ): Promise<void>;
   /** After the call threw: a 403 refusal of an administrator (the guard's, or a business rule's). */
   failed(ctx: AppContext, req: FastifyRequest, err: unknown, user: Actor | undefined): Promise<void>;
 }
 
 function detailOf(def: RouteDef, spec: RouteAudit, call: AuditedCall, extra: Record<string, unknown>): string {
   const fields = maskValue(spec.fields ? spec.fields(call) : call.body);
-  const query = call.query && typeof call.query === 'object' && Object.keys(call.query).length ? maskValue(call.query) : undefined;
-  const detail = { route: `${def.method} ${def.url}`, ...extra, ...(fields !== undefined ? { fields } : {}), ...(query !== undefined ? { query } : {}) };
+  const query =
+    call.query && typeof call.query === 'object' && Object.keys(call.query).length ? maskValue(call.query) : undefined;
+  const detail = {
+    route: `${def.method} ${def.url}`,
+    ...extra,
+    ...(fields !== undefined ? { fields } : {}),
+    ...(query !== undefined ? { query } : {}),
+  };
   const text = JSON.stringify(detail);
   if (text.length <= MAX_DETAIL) return text;
   const names = fields && typeof fields === 'object' ? Object.keys(fields) : [];

@@ -43,19 +43,61 @@ export interface CredentialEffect {
 export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect>> = {
   logout: { sessions: 'this', accessToken: 'stays', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
   // Everything that signs in but the session asking (an access token asking ends too).
-  sign_out_everywhere: { sessions: 'others', accessToken: 'ends', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
+  sign_out_everywhere: {
+    sessions: 'others',
+    accessToken: 'ends',
+    apiKeys: 'stay',
+    oauthBindings: 'stay',
+    twoFactor: 'stays',
+  },
   // All sessions end; the browser that changed the password is then given a fresh one (users/routes-self.ts).
-  password_changed: { sessions: 'all', accessToken: 'ends', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
+  password_changed: {
+    sessions: 'all',
+    accessToken: 'ends',
+    apiKeys: 'stay',
+    oauthBindings: 'stay',
+    twoFactor: 'stays',
+  },
   password_reset: { sessions: 'all', accessToken: 'ends', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
   // Whatever was signed in with the password alone must not outlive the switch.
-  two_factor_enabled: { sessions: 'others', accessToken: 'ends', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
+  two_factor_enabled: {
+    sessions: 'others',
+    accessToken: 'ends',
+    apiKeys: 'stay',
+    oauthBindings: 'stay',
+    twoFactor: 'stays',
+  },
   // The owner proved a current code: nothing else changes.
-  two_factor_disabled: { sessions: 'none', accessToken: 'stays', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
+  two_factor_disabled: {
+    sessions: 'none',
+    accessToken: 'stays',
+    apiKeys: 'stay',
+    oauthBindings: 'stay',
+    twoFactor: 'stays',
+  },
   // Account recovery: whoever held the old sign-ins may be the reason for it.
-  two_factor_reset_by_admin: { sessions: 'all', accessToken: 'ends', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
+  two_factor_reset_by_admin: {
+    sessions: 'all',
+    accessToken: 'ends',
+    apiKeys: 'stay',
+    oauthBindings: 'stay',
+    twoFactor: 'stays',
+  },
   // Sessions and the access token end for good; keys and bindings are refused while disabled, back when enabled.
-  user_disabled: { sessions: 'all', accessToken: 'ends', apiKeys: 'refused', oauthBindings: 'refused', twoFactor: 'stays' },
-  user_deleted: { sessions: 'all', accessToken: 'ends', apiKeys: 'refused', oauthBindings: 'refused', twoFactor: 'erased' },
+  user_disabled: {
+    sessions: 'all',
+    accessToken: 'ends',
+    apiKeys: 'refused',
+    oauthBindings: 'refused',
+    twoFactor: 'stays',
+  },
+  user_deleted: {
+    sessions: 'all',
+    accessToken: 'ends',
+    apiKeys: 'refused',
+    oauthBindings: 'refused',
+    twoFactor: 'erased',
+  },
   role_lowered: { sessions: 'none', accessToken: 'stays', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
 };
 

@@ -21,18 +21,25 @@ function accessTokenOf(req: FastifyRequest): string | undefined {
  */
 export async function identify(req: FastifyRequest, ctx: AppContext): Promise<AuthUser | undefined> {
   const sealed = sealedSessionOf(ctx, req);
-  const row = (sealed && (await sessionStoreOf(ctx).userOf(sessionKey(sealed.sid), sealed.uid, nowSeconds()))) || (await lookupToken(req, ctx));
+  const row =
+    (sealed && (await sessionStoreOf(ctx).userOf(sessionKey(sealed.sid), sealed.uid, nowSeconds()))) ||
+    (await lookupToken(req, ctx));
   if (!row) return undefined;
   return { id: row.id, username: row.username, role: row.role, status: row.status, group: row.group };
 }
 
 /** The caller signed in by a live session cookie (not by an access token), with the session's row key. */
-export async function identifyBySession(req: FastifyRequest, ctx: AppContext): Promise<{ user: AuthUser; key: string } | undefined> {
+export async function identifyBySession(
+  req: FastifyRequest,
+  ctx: AppContext,
+): Promise<{ user: AuthUser; key: string } | undefined> {
   const sealed = sealedSessionOf(ctx, req);
   if (!sealed) return undefined;
   const key = sessionKey(sealed.sid);
   const row = await sessionStoreOf(ctx).userOf(key, sealed.uid, nowSeconds());
-  return row ? { user: { id: row.id, username: row.username, role: row.role, status: row.status, group: row.group }, key } : undefined;
+  return row
+    ? { user: { id: row.id, username: row.username, role: row.role, status: row.status, group: row.group }, key }
+    : undefined;
 }
 
 async function lookupToken(req: FastifyRequest, ctx: AppContext) {
@@ -48,20 +55,31 @@ export async function authenticateCaller(req: FastifyRequest, ctx: AppContext): 
   const user = await identify(req, ctx);
   if (!user) throw unauthorized('no permission: not logged in and no access token provided');
   const header = req.headers['new-api-user'];
-  if (header === undefined || header === '') throw unauthorized('no permission: the New-Api-User header is missing', ErrorCode.UserHeaderMissing);
-  if (String(header) !== String(user.id)) throw unauthorized('no permission: New-Api-User does not match the logged-in user', ErrorCode.UserHeaderMismatch);
+  if (header === undefined || header === '')
+    throw unauthorized('no permission: the New-Api-User header is missing', ErrorCode.UserHeaderMissing);
+  if (String(header) !== String(user.id))
+    throw unauthorized('no permission: New-Api-User does not match the logged-in user', ErrorCode.UserHeaderMismatch);
   if (user.status !== UserStatus.Enabled) throw unauthorized('user banned', ErrorCode.UserBanned);
   return user;
 }
 
 /** 403 below the level's role, or for an administrator who must first set up 2FA. */
-export async function requireLevel(req: FastifyRequest, ctx: AppContext, user: AuthUser, level: AccessLevel): Promise<void> {
+export async function requireLevel(
+  req: FastifyRequest,
+  ctx: AppContext,
+  user: AuthUser,
+  level: AccessLevel,
+): Promise<void> {
   if (user.role < accessLevelMinRole[level]) throw forbidden();
   await assertTwoFactorWhereRequired(req, ctx, user);
 }
 
 /** Enforces a route's level: authenticateCaller's 401s, then requireLevel's 403s. */
-export async function authorize(req: FastifyRequest, ctx: AppContext, level: AccessLevel): Promise<AuthUser | undefined> {
+export async function authorize(
+  req: FastifyRequest,
+  ctx: AppContext,
+  level: AccessLevel,
+): Promise<AuthUser | undefined> {
   if (level === 'public') return undefined;
   const user = await authenticateCaller(req, ctx);
   await requireLevel(req, ctx, user, level);

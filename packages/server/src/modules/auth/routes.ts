@@ -41,7 +41,11 @@ export function authRoutes(r: Router): void {
       "Log out: ends the caller's session on every node and clears the session cookie (refused when the browser marks the request cross-site or as loading an image, frame or page)",
     tags: ['auth'],
     handler: async ({ ctx, reply, req }) => {
-      refuseUnlessScriptCall(req, 'log out from the console: a link on another site or an image cannot sign you out', ErrorCode.LogoutCrossSite);
+      refuseUnlessScriptCall(
+        req,
+        'log out from the console: a link on another site or an image cannot sign you out',
+        ErrorCode.LogoutCrossSite,
+      );
       await endSession(ctx, req, reply);
       return undefined;
     },
@@ -51,7 +55,8 @@ export function authRoutes(r: Router): void {
     url: '/api/user/register',
     level: 'public',
     rateLimit: 'critical',
-    summary: 'Register a new account (honours RegisterEnabled, PasswordRegisterEnabled, EmailVerificationEnabled with a mailed code, invite codes)',
+    summary:
+      'Register a new account (honours RegisterEnabled, PasswordRegisterEnabled, EmailVerificationEnabled with a mailed code, invite codes)',
     tags: ['auth'],
     body: registerBody,
     query: z.object({ turnstile: turnstileQuery }),

@@ -5,7 +5,9 @@ import type { Router } from '../../http/route.js';
 import { nowSeconds } from '../../lib/time.js';
 import { currentSessionKey, sessionStoreOf } from './sessions.js';
 
-const sessionKeyParam = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, 'id must be a session id from GET /api/user/sessions') });
+const sessionKeyParam = z.object({
+  id: z.string().regex(/^[0-9a-f]{64}$/, 'id must be a session id from GET /api/user/sessions'),
+});
 
 /** The caller's own console sessions: list them, sign out one, or sign out all the others. */
 export function sessionRoutes(r: Router): void {
@@ -34,11 +36,13 @@ export function sessionRoutes(r: Router): void {
     method: 'DELETE',
     url: '/api/user/sessions',
     level: 'user',
-    summary: 'Sign out everywhere: every other session of the caller ends (the one making the call stays) and so does the access token; returns how many sessions ended',
+    summary:
+      'Sign out everywhere: every other session of the caller ends (the one making the call stays) and so does the access token; returns how many sessions ended',
     tags,
     response: z.number().int(),
     successMessage: 'other sessions signed out',
-    handler: ({ ctx, user, req }) => ctx.users.credentials.apply('sign_out_everywhere', user!.id, currentSessionKey(ctx, req)),
+    handler: ({ ctx, user, req }) =>
+      ctx.users.credentials.apply('sign_out_everywhere', user!.id, currentSessionKey(ctx, req)),
   });
   r.add({
     method: 'DELETE',
@@ -50,7 +54,8 @@ export function sessionRoutes(r: Router): void {
     successMessage: 'session signed out',
     handler: async ({ ctx, user, params }) => {
       // The same event as a logout, of the session named (one of the caller's own).
-      if ((await ctx.users.credentials.apply('logout', user!.id, params.id)) === 0) throw notFound('session not found', ErrorCode.SessionNotFound);
+      if ((await ctx.users.credentials.apply('logout', user!.id, params.id)) === 0)
+        throw notFound('session not found', ErrorCode.SessionNotFound);
       return undefined;
     },
   });

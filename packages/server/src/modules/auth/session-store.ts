@@ -34,7 +34,11 @@ export class SessionStore {
 
   /** Ends the session `key` when it belongs to `userId`; false when there is no such session of theirs. */
   async deleteOwn(userId: number, key: string): Promise<boolean> {
-    const res = await this.k.deleteFrom('sessions').where('id', '=', key).where('user_id', '=', userId).executeTakeFirst();
+    const res = await this.k
+      .deleteFrom('sessions')
+      .where('id', '=', key)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(res.numDeletedRows) > 0;
   }
 
@@ -48,7 +52,13 @@ export class SessionStore {
 
   /** The user's unexpired sessions, newest first. */
   listForUser(userId: number, now: number): Promise<SessionRow[]> {
-    return this.k.selectFrom('sessions').selectAll().where('user_id', '=', userId).where('expires_at', '>', now).orderBy('created_at', 'desc').execute();
+    return this.k
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .execute();
   }
 
   /** Deletes the sessions that expired at or before `now`; returns how many. */

@@ -58,7 +58,8 @@ export class SessionSealer {
       decipher.setAuthTag(raw.subarray(12, 28));
       const json = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
       const payload = JSON.parse(json) as Partial<SessionPayload>;
-      if (!Number.isInteger(payload.uid) || typeof payload.exp !== 'number' || payload.exp * 1000 < now) return undefined;
+      if (!Number.isInteger(payload.uid) || typeof payload.exp !== 'number' || payload.exp * 1000 < now)
+        return undefined;
       if (typeof payload.sid !== 'string' || !SID_PATTERN.test(payload.sid)) return undefined;
       return { uid: payload.uid!, sid: payload.sid };
     } catch {

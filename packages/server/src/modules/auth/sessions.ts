@@ -3,7 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
-import { readCookie, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, sessionCookie, sessionKey, type SealedSession } from './session.js';
+import {
+  readCookie,
+  SESSION_COOKIE,
+  SESSION_MAX_AGE_SECONDS,
+  sessionCookie,
+  sessionKey,
+  type SealedSession,
+} from './session.js';
 import { SessionStore } from './session-store.js';
 
 /** Random bytes of a session id (43 base64url characters). */
@@ -21,7 +28,11 @@ export function sealedSessionOf(ctx: AppContext, req: FastifyRequest): SealedSes
 }
 
 /** Creates a session row for `userId` and returns the sealed cookie value that carries it. */
-export async function openSession(ctx: AppContext, userId: number, client: { ip?: string; userAgent?: string } = {}): Promise<string> {
+export async function openSession(
+  ctx: AppContext,
+  userId: number,
+  client: { ip?: string; userAgent?: string } = {},
+): Promise<string> {
   const sid = crypto.randomBytes(SESSION_ID_BYTES).toString('base64url');
   const now = nowSeconds();
   await sessionStoreOf(ctx).create({
@@ -39,7 +50,12 @@ export async function openSession(ctx: AppContext, userId: number, client: { ip?
  * Signs `user` in: a new session row and the session cookie on `reply`. The one way every sign-in (password,
  * setup, third-party, second factor) issues a session; the caller has checked the credentials and status.
  */
-export async function startSession(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: { id: number }): Promise<void> {
+export async function startSession(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  user: { id: number },
+): Promise<void> {
   const ua = req.headers['user-agent'];
   const value = await openSession(ctx, user.id, { ip: req.ip, userAgent: typeof ua === 'string' ? ua : '' });
   reply.header('set-cookie', sessionCookie(value, SESSION_MAX_AGE_SECONDS, isHttps(req)));

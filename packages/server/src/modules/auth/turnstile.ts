@@ -18,15 +18,29 @@ async function siteverify(ctx: AppContext, secret: string, token: string, remote
   const url = ctx.config.turnstileVerifyUrl;
   let answer: ExternalAnswer;
   try {
-    answer = await callExternal('the Turnstile verifier', url, { method: 'POST', form: { secret, response: token, remoteip } }, [secret]);
+    answer = await callExternal(
+      'the Turnstile verifier',
+      url,
+      { method: 'POST', form: { secret, response: token, remoteip } },
+      [secret],
+    );
   } catch (err) {
     ctx.log.warn({ url, err: (err as Error).message }, 'Turnstile siteverify unreachable');
-    throw coded(ErrorCode.BotCheckUnavailable, 'bot check unavailable: the Turnstile verifier could not be reached, please try again later');
+    throw coded(
+      ErrorCode.BotCheckUnavailable,
+      'bot check unavailable: the Turnstile verifier could not be reached, please try again later',
+    );
   }
   const body = answer.body as SiteverifyAnswer | null | undefined;
   if (answer.status !== 200 || body === null || typeof body !== 'object' || typeof body.success !== 'boolean') {
-    ctx.log.warn({ url, status: answer.status, answer: answer.text.slice(0, 200) }, 'Turnstile siteverify answer unreadable');
-    throw coded(ErrorCode.BotCheckUnavailable, `bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP ${answer.status}), please try again later`);
+    ctx.log.warn(
+      { url, status: answer.status, answer: answer.text.slice(0, 200) },
+      'Turnstile siteverify answer unreadable',
+    );
+    throw coded(
+      ErrorCode.BotCheckUnavailable,
+      `bot check unavailable: the Turnstile verifier gave an unreadable answer (HTTP ${answer.status}), please try again later`,
+    );
   }
   return body;
 }
@@ -38,12 +52,25 @@ async function siteverify(ctx: AppContext, secret: string, token: string, remote
  */
 export async function requireTurnstile(ctx: AppContext, req: FastifyRequest, token: string | undefined): Promise<void> {
   if (!ctx.options.bool('TurnstileCheckEnabled')) return;
-  if (!token) throw coded(ErrorCode.BotCheckRequired, 'bot check required: wait a few seconds for the Turnstile check to finish, then try again');
+  if (!token)
+    throw coded(
+      ErrorCode.BotCheckRequired,
+      'bot check required: wait a few seconds for the Turnstile check to finish, then try again',
+    );
   const secret = ctx.options.get('TurnstileSecretKey');
-  if (!secret) throw coded(ErrorCode.BotCheckNotConfigured, 'bot check is enabled but TurnstileSecretKey is not set; contact the administrator');
+  if (!secret)
+    throw coded(
+      ErrorCode.BotCheckNotConfigured,
+      'bot check is enabled but TurnstileSecretKey is not set; contact the administrator',
+    );
   const answer = await siteverify(ctx, secret, token, req.ip);
   if (answer.success !== true) {
-    const codes = Array.isArray(answer['error-codes']) ? answer['error-codes'].filter((c) => typeof c === 'string').join(', ') : '';
-    throw coded(ErrorCode.BotCheckFailed, `bot check failed: the Turnstile token was refused${codes ? ` (${codes})` : ''}; please redo the check and try again`);
+    const codes = Array.isArray(answer['error-codes'])
+      ? answer['error-codes'].filter((c) => typeof c === 'string').join(', ')
+      : '';
+    throw coded(
+      ErrorCode.BotCheckFailed,
+      `bot check failed: the Turnstile token was refused${codes ? ` (${codes})` : ''}; please redo the check and try again`,
+    );
   }
 }

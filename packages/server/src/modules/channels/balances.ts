@@ -42,7 +42,10 @@ export class ChannelBalances {
       while (next < rows.length) {
         const row = rows[next++]!;
         try {
-          await this.channels.recordBalance(row.id, await this.providers.queryBalance({ type: row.type, baseUrl: row.base_url, key: firstKey(row) }));
+          await this.channels.recordBalance(
+            row.id,
+            await this.providers.queryBalance({ type: row.type, baseUrl: row.base_url, key: firstKey(row) }),
+          );
           updated++;
         } catch {
           failed++;

@@ -35,7 +35,12 @@ export async function channelsWithKey(store: ChannelsStore, keyword: string): Pr
  * Root's whole-key lookup of a channel search: the ids of the channels the keyword is a key of, each lookup that
  * found one recorded in the audit log (the key itself never is). Nobody else's keyword is compared with keys.
  */
-export async function keyLookup(ctx: AppContext, req: FastifyRequest, user: AuthUser | undefined, keyword: string | undefined): Promise<number[]> {
+export async function keyLookup(
+  ctx: AppContext,
+  req: FastifyRequest,
+  user: AuthUser | undefined,
+  keyword: string | undefined,
+): Promise<number[]> {
   if (!keyword || !user || user.role < Role.Root) return [];
   const ids = await channelsWithKey(ctx.channels.store, keyword);
   if (ids.length === 0) return ids;

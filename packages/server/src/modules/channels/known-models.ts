@@ -33,7 +33,17 @@ const typeFamilies: Record<number, string[]> = {
   [ChannelType.Xai]: ['xai'],
 };
 
-const MJ = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads', 'mj_video', 'mj_edits'];
+const MJ = [
+  'mj_imagine',
+  'mj_variation',
+  'mj_reroll',
+  'mj_blend',
+  'mj_upscale',
+  'mj_describe',
+  'mj_uploads',
+  'mj_video',
+  'mj_edits',
+];
 const SUNO = ['suno_music', 'suno_lyrics'];
 /** Video models as new-api lists them for its Kling and Sora task channels (Sora's also on OpenAI channels). */
 const KLING = ['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6'];
@@ -42,7 +52,18 @@ const SORA = ['sora-2', 'sora-2-pro'];
 /** Types whose models are fixed task models (actions or video models) rather than a family from the pricing tables. */
 const fixedModels: Record<number, string[]> = {
   [ChannelType.Midjourney]: MJ,
-  [ChannelType.MidjourneyPlus]: [...MJ, 'mj_modal', 'mj_zoom', 'mj_shorten', 'mj_high_variation', 'mj_low_variation', 'mj_pan', 'mj_inpaint', 'mj_custom_zoom', 'swap_face'],
+  [ChannelType.MidjourneyPlus]: [
+    ...MJ,
+    'mj_modal',
+    'mj_zoom',
+    'mj_shorten',
+    'mj_high_variation',
+    'mj_low_variation',
+    'mj_pan',
+    'mj_inpaint',
+    'mj_custom_zoom',
+    'swap_face',
+  ],
   [ChannelType.SunoAPI]: SUNO,
   [ChannelType.Kling]: KLING,
   [ChannelType.Sora]: SORA,
@@ -89,5 +110,7 @@ export function knownModels(extra: Iterable<string>): KnownModel[] {
   for (const [list, who] of taskOwners) for (const m of list) owner.set(m, who);
   for (const list of Object.values(fixedModels)) for (const m of list) if (!owner.has(m)) owner.set(m, 'midjourney');
   for (const m of [...shippedModels, ...extra]) if (!owner.has(m)) owner.set(m, familyOf(m) ?? 'custom');
-  return [...owner.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([id, owned_by]) => ({ id, object: 'model', owned_by }));
+  return [...owner.entries()]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([id, owned_by]) => ({ id, object: 'model', owned_by }));
 }

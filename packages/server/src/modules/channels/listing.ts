@@ -42,11 +42,14 @@ export async function listChannels(store: ChannelsStore, req: ListRequest): Prom
       e.priority = Math.max(e.priority, priority);
     }
   }
-  const sorted = [...entries.values()].sort((a, b) => (order === 'id' ? b.id - a.id : b.priority - a.priority || b.id - a.id));
+  const sorted = [...entries.values()].sort((a, b) =>
+    order === 'id' ? b.id - a.id : b.priority - a.priority || b.id - a.id,
+  );
   const slice = sorted.slice(offset, offset + limit);
   const rows = await store.findMany(slice.flatMap((e) => e.ids));
   const byId = new Map(rows.map((r) => [r.id, toPublicChannel(r)]));
-  const childOrder = (a: ChannelPublic, b: ChannelPublic) => (order === 'id' ? b.id - a.id : b.priority - a.priority || b.id - a.id);
+  const childOrder = (a: ChannelPublic, b: ChannelPublic) =>
+    order === 'id' ? b.id - a.id : b.priority - a.priority || b.id - a.id;
   const items: ChannelListRow[] = [];
   for (const e of slice) {
     const children = e.ids.map((id) => byId.get(id)).filter((c): c is ChannelPublic => c !== undefined);

@@ -25,7 +25,8 @@ export function channelKeyRoutes(r: Router): void {
     method: 'POST',
     url: '/api/channel/:id/key',
     level: 'root',
-    summary: 'The full key text of a channel (every line of a multi-key channel); the session must have passed POST /api/verify within 5 minutes',
+    summary:
+      'The full key text of a channel (every line of a multi-key channel); the session must have passed POST /api/verify within 5 minutes',
     tags,
     params: idParam,
     response: z.object({ key: z.string() }),
@@ -47,6 +48,8 @@ export function channelKeyRoutes(r: Router): void {
     query: copyQuery,
     response: z.object({ id: z.number().int() }),
     successMessage: 'channel copied',
-    handler: async ({ ctx, params, query }) => ({ id: await ctx.channels.copy(params.id, query.suffix ?? COPY_SUFFIX, query.reset_balance ?? true) }),
+    handler: async ({ ctx, params, query }) => ({
+      id: await ctx.channels.copy(params.id, query.suffix ?? COPY_SUFFIX, query.reset_balance ?? true),
+    }),
   });
 }

@@ -1,4 +1,12 @@
-import { batchTagBody, channelTestQuery, channelTestResult, editTagBody, fetchModelsBody, idParam, tagBody } from '@tollway/shared';
+import {
+  batchTagBody,
+  channelTestQuery,
+  channelTestResult,
+  editTagBody,
+  fetchModelsBody,
+  idParam,
+  tagBody,
+} from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { balancesOf, firstKey } from './balances.js';
@@ -55,7 +63,8 @@ export function channelToolRoutes(r: Router): void {
     query: channelTestQuery,
     response: channelTestResult,
     raw: true,
-    handler: async ({ ctx, params, query, reply }) => reply.send(await ctx.channels.tester.testOne(ctx, params.id, query.model)),
+    handler: async ({ ctx, params, query, reply }) =>
+      reply.send(await ctx.channels.tester.testOne(ctx, params.id, query.model)),
   });
   r.add({
     method: 'GET',
@@ -109,7 +118,11 @@ export function channelToolRoutes(r: Router): void {
     tags,
     body: fetchModelsBody,
     response: z.array(z.string()),
-    handler: ({ ctx, body }) => ctx.providers.listModels({ type: body.type, baseUrl: body.base_url, key: body.key.split(/[\n,]/)[0]!.trim() }, ctx.log),
+    handler: ({ ctx, body }) =>
+      ctx.providers.listModels(
+        { type: body.type, baseUrl: body.base_url, key: body.key.split(/[\n,]/)[0]!.trim() },
+        ctx.log,
+      ),
   });
   r.add({
     method: 'GET',

@@ -1,4 +1,14 @@
-import { channelIdsBody, channelListQuery, channelListRow, channelPublic, channelSearchQuery, createChannelBody, idParam, paged, updateChannelBody } from '@tollway/shared';
+import {
+  channelIdsBody,
+  channelListQuery,
+  channelListRow,
+  channelPublic,
+  channelSearchQuery,
+  createChannelBody,
+  idParam,
+  paged,
+  updateChannelBody,
+} from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { withHealth } from './health.js';
@@ -13,7 +23,8 @@ export function channelRoutes(r: Router): void {
     method: 'GET',
     url: '/api/channel/',
     level: 'admin',
-    summary: 'Paged channels (id_sort: by id desc, else priority desc then id desc; tag_mode: one row per tag with children)',
+    summary:
+      'Paged channels (id_sort: by id desc, else priority desc then id desc; tag_mode: one row per tag with children)',
     tags,
     query: channelListQuery,
     response: paged(channelListRow),
@@ -59,7 +70,8 @@ export function channelRoutes(r: Router): void {
     method: 'PUT',
     url: '/api/channel/',
     level: 'admin',
-    summary: 'Update a channel: the given fields replace the stored ones (an empty or masked key keeps the key); {id,status|priority|weight} for row actions',
+    summary:
+      'Update a channel: the given fields replace the stored ones (an empty or masked key keeps the key); {id,status|priority|weight} for row actions',
     tags,
     body: updateChannelBody,
     response: channelPublic,
@@ -102,7 +114,8 @@ export function channelRoutes(r: Router): void {
     method: 'POST',
     url: '/api/channel/fix',
     level: 'admin',
-    summary: 'Rebuild every ability from the channels table (one transaction); data.success is the number of channels rebuilt, data.fails those that failed (0: all or nothing)',
+    summary:
+      'Rebuild every ability from the channels table (one transaction); data.success is the number of channels rebuilt, data.fails those that failed (0: all or nothing)',
     tags,
     response: z.object({ success: z.number().int(), fails: z.number().int() }),
     handler: async ({ ctx }) => ({ success: await ctx.channels.fixAbilities(), fails: 0 }),

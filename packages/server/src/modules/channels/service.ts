@@ -17,7 +17,15 @@ import { ChannelStatusRules, statusPatch } from './status.js';
 import { ChannelsStore, type ChannelPatch, type NewChannel } from './store.js';
 import { TagTools } from './tags.js';
 import { ChannelTester } from './tester.js';
-import { checkKeys, checkModelMapping, checkStatusCodeMapping, joinGroups, normalizeOther, splitJsonKeys, splitKeyLines } from './validate.js';
+import {
+  checkKeys,
+  checkModelMapping,
+  checkStatusCodeMapping,
+  joinGroups,
+  normalizeOther,
+  splitJsonKeys,
+  splitKeyLines,
+} from './validate.js';
 
 /** Keys one batch may create. */
 const BATCH_KEYS_MAX = 1000;
@@ -26,13 +34,17 @@ const BATCH_KEYS_MAX = 1000;
 function singleKey(providers: ProviderCatalog, type: number, key: string): string {
   const k = key.trim();
   if (!providers.jsonKeys(type) && k.includes('\n'))
-    throw coded(ErrorCode.ChannelKeyMultiline, 'key: the key has several lines; use batch or multi_to_single mode for several keys');
+    throw coded(
+      ErrorCode.ChannelKeyMultiline,
+      'key: the key has several lines; use batch or multi_to_single mode for several keys',
+    );
   checkKeys(providers, type, [k]);
   return k;
 }
 
 /** A key was given: not blank, and not the masked key of a list or detail answer sent back (that keeps the key). */
-const isNewKey = (cur: ChannelRow, key: string | undefined): key is string => !!key?.trim() && key.trim() !== maskedChannelKey(cur);
+const isNewKey = (cur: ChannelRow, key: string | undefined): key is string =>
+  !!key?.trim() && key.trim() !== maskedChannelKey(cur);
 
 /**
  * Channel rules: create (single, batch, multi-key), update (full or row actions), delete, abilities, tags and
@@ -125,15 +137,27 @@ export class ChannelsService {
     } else if (body.mode === 'batch') {
       const keys = this.providers.jsonKeys(type) ? splitJsonKeys(type, keyText) : splitKeyLines(keyText);
       if (keys.length === 0) throw coded(ErrorCode.ChannelKeyRequired, 'key: please fill in at least one key');
-      if (keys.length > BATCH_KEYS_MAX) throw coded(ErrorCode.ChannelKeysTooMany, `key: at most ${BATCH_KEYS_MAX} keys per batch`, { max: BATCH_KEYS_MAX });
+      if (keys.length > BATCH_KEYS_MAX)
+        throw coded(ErrorCode.ChannelKeysTooMany, `key: at most ${BATCH_KEYS_MAX} keys per batch`, {
+          max: BATCH_KEYS_MAX,
+        });
       checkKeys(this.providers, type, keys);
       rows = keys.map((key) => ({ ...base, key }));
     } else {
-      if (this.providers.jsonKeys(type)) throw coded(ErrorCode.ChannelMultiKeyUnavailable, `multi-key mode is not available for channel type ${type}`, { type });
+      if (this.providers.jsonKeys(type))
+        throw coded(ErrorCode.ChannelMultiKeyUnavailable, `multi-key mode is not available for channel type ${type}`, {
+          type,
+        });
       const keys = [...new Set(splitKeyLines(keyText))];
       if (keys.length === 0) throw coded(ErrorCode.ChannelKeyRequired, 'key: please fill in at least one key');
       checkKeys(this.providers, type, keys);
-      const info: MultiKeyInfo = { is_multi_key: true, multi_key_mode: body.multi_key_mode, multi_key_status_list: {}, multi_key_polling_index: 0, multi_key_size: keys.length };
+      const info: MultiKeyInfo = {
+        is_multi_key: true,
+        multi_key_mode: body.multi_key_mode,
+        multi_key_status_list: {},
+        multi_key_polling_index: 0,
+        multi_key_size: keys.length,
+      };
       rows = [{ ...base, key: keys.join('\n'), channel_info: JSON.stringify(info) }];
     }
     const ids = await this.store.transaction(async (trx) => {
@@ -195,9 +219,13 @@ export class ChannelsService {
     if (p.model_mapping !== undefined) checkModelMapping(p.model_mapping);
     if (p.status_code_mapping !== undefined) checkStatusCodeMapping(p.status_code_mapping);
     const type = b.type ?? cur.type;
-    if (b.other !== undefined || b.type !== undefined) p.other = normalizeOther(this.providers, type, b.other ?? cur.other ?? '');
+    if (b.other !== undefined || b.type !== undefined)
+      p.other = normalizeOther(this.providers, type, b.other ?? cur.other ?? '');
     const info = parseJsonObject<Partial<MultiKeyInfo>>(cur.channel_info, {});
-    if (info.is_multi_key && this.providers.jsonKeys(type)) throw coded(ErrorCode.ChannelMultiKeyUnavailable, `multi-key mode is not available for channel type ${type}`, { type });
+    if (info.is_multi_key && this.providers.jsonKeys(type))
+      throw coded(ErrorCode.ChannelMultiKeyUnavailable, `multi-key mode is not available for channel type ${type}`, {
+        type,
+      });
     let nextInfo: Partial<MultiKeyInfo> | undefined;
     if (isNewKey(cur, b.key)) {
       if (info.is_multi_key) {
@@ -206,7 +234,15 @@ export class ChannelsService {
         const keys = b.key_mode === 'append' ? [...new Set([...channelKeys(cur), ...given])] : [...new Set(given)];
         p.key = keys.join('\n');
         nextInfo =
-          b.key_mode === 'append' ? { ...info } : { ...info, multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {}, multi_key_polling_index: 0 };
+          b.key_mode === 'append'
+            ? { ...info }
+            : {
+                ...info,
+                multi_key_status_list: {},
+                multi_key_disabled_reason: {},
+                multi_key_disabled_time: {},
+                multi_key_polling_index: 0,
+              };
         nextInfo.multi_key_size = keys.length;
       } else {
         p.key = singleKey(this.providers, type, b.key);
@@ -224,7 +260,13 @@ export class ChannelsService {
   async copy(id: number, suffix: string, resetBalance: boolean): Promise<number> {
     const src = await this.get(id);
     const { id: _id, ...fields } = src;
-    const row: NewChannel = { ...fields, name: `${src.name}${suffix}`, created_time: nowSeconds(), test_time: 0, response_time: 0 };
+    const row: NewChannel = {
+      ...fields,
+      name: `${src.name}${suffix}`,
+      created_time: nowSeconds(),
+      test_time: 0,
+      response_time: 0,
+    };
     if (resetBalance) Object.assign(row, { balance: 0, balance_updated_time: 0, used_quota: 0 });
     const newId = await this.store.transaction(async (trx) => {
       const out = await this.store.insert(trx, row);

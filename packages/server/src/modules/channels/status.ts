@@ -7,7 +7,8 @@ import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from
 import type { ChannelPatch, ChannelsStore } from './store.js';
 
 /** A 403 whose message speaks of the account or permissions means the key is unusable (not a content refusal). */
-const ACCOUNT_403 = /account|permission|organi[sz]ation|suspend|banned|deactivated|disabled|denied|not allowed|unauthori[sz]ed/i;
+const ACCOUNT_403 =
+  /account|permission|organi[sz]ation|suspend|banned|deactivated|disabled|denied|not allowed|unauthori[sz]ed/i;
 
 /** Whether an upstream failure should disable the key or channel: 401, 403 about the account, or a keyword line. */
 export function shouldAutoDisable(httpStatus: number, message: string, keywords: string): boolean {
@@ -54,7 +55,12 @@ export function statusPatch(row: ChannelRow, status: number, reason = ''): Chann
             delete times[i];
           }
         }
-        patch.channel_info = JSON.stringify({ ...info, multi_key_status_list: list, multi_key_disabled_reason: reasons, multi_key_disabled_time: times });
+        patch.channel_info = JSON.stringify({
+          ...info,
+          multi_key_status_list: list,
+          multi_key_disabled_reason: reasons,
+          multi_key_disabled_time: times,
+        });
       }
     }
   }
@@ -74,12 +80,21 @@ export class ChannelStatusRules {
   ) {}
 
   /** Writes a status patch and the channel's abilities in one transaction. */
-  private async write(trx: Parameters<ChannelsStore['update']>[0], row: ChannelRow, patch: ChannelPatch): Promise<void> {
+  private async write(
+    trx: Parameters<ChannelsStore['update']>[0],
+    row: ChannelRow,
+    patch: ChannelPatch,
+  ): Promise<void> {
     await this.store.update(trx, row.id, patch);
     await rebuildAbilities(trx, [{ ...row, ...patch }]);
   }
 
-  async reportUpstreamError(channel: CachedChannel, keyIndex: number, httpStatus: number, message: string): Promise<void> {
+  async reportUpstreamError(
+    channel: CachedChannel,
+    keyIndex: number,
+    httpStatus: number,
+    message: string,
+  ): Promise<void> {
     if (!this.options.bool('AutomaticDisableChannelEnabled') || !channel.autoBan) return;
     if (!shouldAutoDisable(httpStatus, message, this.options.get('AutomaticDisableKeywords'))) return;
     const reason = redactKeys(`status ${httpStatus}: ${message}`, channel.keys);
@@ -105,13 +120,18 @@ export class ChannelStatusRules {
       };
       const patch: ChannelPatch = { channel_info: JSON.stringify(next) };
       if (!keys.some((_, k) => (list[String(k)] ?? 1) === 1)) {
-        Object.assign(patch, statusPatch(row, 3, `all keys are disabled; last: ${reason}`), { channel_info: patch.channel_info });
+        Object.assign(patch, statusPatch(row, 3, `all keys are disabled; last: ${reason}`), {
+          channel_info: patch.channel_info,
+        });
       }
       await this.write(trx, row, patch);
       return true;
     });
     if (!changed) return;
-    this.log.warn({ channel_id: channel.id, key_index: channel.multiKey ? keyIndex : undefined, status: httpStatus }, 'channel disabled automatically');
+    this.log.warn(
+      { channel_id: channel.id, key_index: channel.multiKey ? keyIndex : undefined, status: httpStatus },
+      'channel disabled automatically',
+    );
     await this.changed();
   }
 

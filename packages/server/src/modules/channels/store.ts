@@ -37,14 +37,25 @@ function conditions(eb: Eb, f: ChannelFilter): Expression<SqlBool>[] {
   if (f.status === 'disabled') out.push(eb('status', '!=', 1));
   if (f.keyword) {
     const kw = f.keyword.toLowerCase();
-    const either: Expression<SqlBool>[] = [likeText(eb.fn('lower', ['name']), kw), likeText(eb.fn('lower', ['tag']), kw), likeText(eb.fn('lower', ['base_url']), kw)];
+    const either: Expression<SqlBool>[] = [
+      likeText(eb.fn('lower', ['name']), kw),
+      likeText(eb.fn('lower', ['tag']), kw),
+      likeText(eb.fn('lower', ['base_url']), kw),
+    ];
     if (/^\d{1,9}$/.test(f.keyword)) either.push(eb('id', '=', Number(f.keyword)));
     if (f.keyIds?.length) either.push(eb('id', 'in', f.keyIds));
     out.push(eb.or(either));
   }
   if (f.group) {
     const g = f.group;
-    out.push(eb.or([eb('group', '=', g), likeText('group', `${g},`, 'starts'), likeText('group', `,${g}`, 'ends'), likeText('group', `,${g},`)]));
+    out.push(
+      eb.or([
+        eb('group', '=', g),
+        likeText('group', `${g},`, 'starts'),
+        likeText('group', `,${g}`, 'ends'),
+        likeText('group', `,${g},`),
+      ]),
+    );
   }
   if (f.model) out.push(likeText('models', f.model));
   return out;
@@ -141,7 +152,10 @@ export class ChannelsStore {
     const base = this.k.selectFrom('channels').where((eb: Eb) => eb.and(conditions(eb, f)));
     const { items, total } = await selectPage(
       base,
-      (q) => (order === 'id' ? q.selectAll().orderBy('id', 'desc') : q.selectAll().orderBy('priority', 'desc').orderBy('id', 'desc')),
+      (q) =>
+        order === 'id'
+          ? q.selectAll().orderBy('id', 'desc')
+          : q.selectAll().orderBy('priority', 'desc').orderBy('id', 'desc'),
       window,
     );
     return { items: this.openAll(items), total };

@@ -45,7 +45,8 @@ export class TagTools {
     if (Object.keys(patch).length === 0) throw coded(ErrorCode.NoChanges, 'no changes');
     const n = await this.store.transaction(async (trx) => {
       const rows = await this.store.findByTag(body.tag, trx);
-      if (rows.length === 0) throw notFound(`no channel has the tag "${body.tag}"`, ErrorCode.TagNotFound, { tag: body.tag });
+      if (rows.length === 0)
+        throw notFound(`no channel has the tag "${body.tag}"`, ErrorCode.TagNotFound, { tag: body.tag });
       await this.store.updateMany(
         trx,
         rows.map((r) => r.id),

@@ -73,13 +73,20 @@ export class ChannelTester {
     await this.channels.recordTest(id, res.elapsedMs);
     const time = Math.round(res.elapsedMs) / 1000;
     if (res.ok) return { success: true, message: `test passed with ${modelFor(ch, model)}`, time };
-    return { success: false, message: res.message, code: ErrorCode.ChannelTestFailed, params: { reason: res.message }, time };
+    return {
+      success: false,
+      message: res.message,
+      code: ErrorCode.ChannelTestFailed,
+      params: { reason: res.message },
+      time,
+    };
   }
 
   /** Starts a background run over enabled and auto-disabled channels (`disabledOnly`: status 3 only). */
   startAll(ctx: ProbeHost, disabledOnly = false): void {
     if (this.stopped) return;
-    if (this.current) throw coded(ErrorCode.ChannelTestRunning, 'a test of all channels is already running', undefined, 409);
+    if (this.current)
+      throw coded(ErrorCode.ChannelTestRunning, 'a test of all channels is already running', undefined, 409);
     this.current = this.runAll(ctx, disabledOnly)
       .catch((err: unknown) => this.log.warn({ err }, 'channel test run failed'))
       .finally(() => {
@@ -99,7 +106,9 @@ export class ChannelTester {
   }
 
   private async runAll(ctx: ProbeHost, disabledOnly: boolean): Promise<void> {
-    const rows = (await this.channels.store.all()).filter((r) => (disabledOnly ? r.status === 3 : r.status === 1 || r.status === 3));
+    const rows = (await this.channels.store.all()).filter((r) =>
+      disabledOnly ? r.status === 3 : r.status === 1 || r.status === 3,
+    );
     let next = 0;
     const worker = async () => {
       while (!this.stopped && next < rows.length) {
@@ -123,13 +132,21 @@ export class ChannelTester {
     const tooSlow = thresholdMs > 0 && res.elapsedMs > thresholdMs;
     // Only a permanent failure (rejected key, closed account, a disable keyword) disables; a transient one
     // (no answer, timeout, 429, 5xx) opens the channel's breaker for its cool-down instead.
-    const permanent = !res.ok && shouldAutoDisable(res.status, res.message, this.options.get('AutomaticDisableKeywords'));
+    const permanent =
+      !res.ok && shouldAutoDisable(res.status, res.message, this.options.get('AutomaticDisableKeywords'));
     if (row.status === 3 && res.ok && !tooSlow && this.options.bool('AutomaticEnableChannelEnabled')) {
       await this.channels.enableChannel(row.id);
     } else if (row.status === 1 && !res.ok && !permanent) {
       this.channels.tripBreaker(row.id);
-    } else if (row.status === 1 && (permanent || tooSlow) && row.auto_ban === 1 && this.options.bool('AutomaticDisableChannelEnabled')) {
-      const reason = res.ok ? `test took ${(res.elapsedMs / 1000).toFixed(2)}s, over the ${thresholdMs / 1000}s threshold` : `test failed: ${res.message}`;
+    } else if (
+      row.status === 1 &&
+      (permanent || tooSlow) &&
+      row.auto_ban === 1 &&
+      this.options.bool('AutomaticDisableChannelEnabled')
+    ) {
+      const reason = res.ok
+        ? `test took ${(res.elapsedMs / 1000).toFixed(2)}s, over the ${thresholdMs / 1000}s threshold`
+        : `test failed: ${res.message}`;
       await this.channels.autoDisableChannel(row.id, reason);
     }
   }

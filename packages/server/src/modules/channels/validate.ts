@@ -13,7 +13,12 @@ export function splitKeyLines(text: string): string[] {
 
 /** A batch of JSON keys (Vertex AI): a JSON array of objects, one channel each (or one object). */
 export function splitJsonKeys(type: number, text: string): string[] {
-  const refuse = () => coded(ErrorCode.ChannelKeyBatchJson, `key: for type ${type} batch creation the key must be a JSON array of service account objects`, { type });
+  const refuse = () =>
+    coded(
+      ErrorCode.ChannelKeyBatchJson,
+      `key: for type ${type} batch creation the key must be a JSON array of service account objects`,
+      { type },
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -35,7 +40,10 @@ export function checkKeys(providers: ProviderCatalog, type: number, keys: string
       providers.checkKey(type, key);
     } catch (err) {
       const reason = (err as Error).message;
-      throw coded(ErrorCode.ChannelKeyInvalid, `key${keys.length > 1 ? ` (key ${i + 1})` : ''}: ${reason}`, { index: i + 1, reason });
+      throw coded(ErrorCode.ChannelKeyInvalid, `key${keys.length > 1 ? ` (key ${i + 1})` : ''}: ${reason}`, {
+        index: i + 1,
+        reason,
+      });
     }
   }
 }
@@ -46,7 +54,10 @@ export function normalizeOther(providers: ProviderCatalog, type: number, other: 
   try {
     providers.checkOther(type, other);
   } catch (err) {
-    throw coded(ErrorCode.ChannelOtherInvalid, `other: for type ${type} ${(err as Error).message}`, { type, reason: (err as Error).message });
+    throw coded(ErrorCode.ChannelOtherInvalid, `other: for type ${type} ${(err as Error).message}`, {
+      type,
+      reason: (err as Error).message,
+    });
   }
   return other;
 }
@@ -56,11 +67,15 @@ export function checkModelMapping(text: string): void {
   if (!text) return;
   const mapping = JSON.parse(text) as Record<string, unknown>;
   for (const [from, to] of Object.entries(mapping)) {
-    if (typeof to !== 'string') throw coded(ErrorCode.ModelMappingTarget, `model_mapping: the target of "${from}" must be a model name (text)`, { model: from });
+    if (typeof to !== 'string')
+      throw coded(ErrorCode.ModelMappingTarget, `model_mapping: the target of "${from}" must be a model name (text)`, {
+        model: from,
+      });
   }
   for (const from of Object.keys(mapping)) {
     const res = resolveModelMapping(mapping as Record<string, string>, from);
-    if ('error' in res) throw coded(ErrorCode.ModelMappingInvalid, `model_mapping: ${res.error}`, { reason: res.error });
+    if ('error' in res)
+      throw coded(ErrorCode.ModelMappingInvalid, `model_mapping: ${res.error}`, { reason: res.error });
   }
 }
 
@@ -71,7 +86,10 @@ export function checkStatusCodeMapping(text: string): void {
   for (const [from, to] of Object.entries(mapping)) {
     const target = typeof to === 'number' ? String(to) : to;
     if (!/^[1-5]\d\d$/.test(from) || typeof target !== 'string' || !/^[1-5]\d\d$/.test(target)) {
-      throw coded(ErrorCode.StatusCodeMappingInvalid, 'status_code_mapping must map HTTP status codes to status codes, e.g. {"400": "500"}');
+      throw coded(
+        ErrorCode.StatusCodeMappingInvalid,
+        'status_code_mapping must map HTTP status codes to status codes, e.g. {"400": "500"}',
+      );
     }
   }
 }
@@ -82,6 +100,10 @@ const GROUP_COLUMN_CHARS = 255;
 export function joinGroups(groups: string[]): string {
   const joined = groups.join(',');
   if (joined.length > GROUP_COLUMN_CHARS)
-    throw coded(ErrorCode.ChannelGroupTooLong, `group: the group list must be at most ${GROUP_COLUMN_CHARS} characters`, { max: GROUP_COLUMN_CHARS });
+    throw coded(
+      ErrorCode.ChannelGroupTooLong,
+      `group: the group list must be at most ${GROUP_COLUMN_CHARS} characters`,
+      { max: GROUP_COLUMN_CHARS },
+    );
   return joined;
 }

@@ -1,5 +1,11 @@
 import type { ChannelPublic, ChannelTagRow } from '@tollway/shared';
-import { channelKeys, parseJsonObject, splitList, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
+import {
+  channelKeys,
+  parseJsonObject,
+  splitList,
+  type ChannelRow,
+  type MultiKeyInfo,
+} from '../../core/routing/channel-row.js';
 
 /** Shows a key's first 3 and last 4 characters (short keys: nothing). */
 export function maskKey(key: string): string {
@@ -25,7 +31,8 @@ export function channelInfoOf(row: Pick<ChannelRow, 'key' | 'channel_info'>): Ch
 }
 
 /** The key as answers show it (for a multi-key channel: the first key, masked). */
-export const maskedChannelKey = (row: Pick<ChannelRow, 'key' | 'channel_info'>): string => maskKey(channelKeys(row)[0] ?? '');
+export const maskedChannelKey = (row: Pick<ChannelRow, 'key' | 'channel_info'>): string =>
+  maskKey(channelKeys(row)[0] ?? '');
 
 /** A channel as the API returns it; the key is always masked (POST /api/channel/:id/key reveals it). */
 export function toPublicChannel(row: ChannelRow): ChannelPublic {

@@ -18,7 +18,8 @@ export function checkInRoutes(r: Router): void {
     method: 'POST',
     url: '/api/user/check_in',
     level: 'user',
-    summary: 'Check in for today: credits CheckInQuota, or a random amount up to CheckInMaxQuota in steps of 100; once a day',
+    summary:
+      'Check in for today: credits CheckInQuota, or a random amount up to CheckInMaxQuota in steps of 100; once a day',
     tags,
     response: checkInResult,
     successMessage: 'check-in success',
@@ -29,7 +30,8 @@ export function checkInRoutes(r: Router): void {
     method: 'GET',
     url: '/api/user/checkin',
     level: 'user',
-    summary: "new-api's check-in status: reward range, all-time totals and the check-ins of ?month=YYYY-MM (default this month)",
+    summary:
+      "new-api's check-in status: reward range, all-time totals and the check-ins of ?month=YYYY-MM (default this month)",
     tags,
     query: checkinMonthQuery,
     response: checkinStats,
@@ -39,7 +41,8 @@ export function checkInRoutes(r: Router): void {
     method: 'POST',
     url: '/api/user/checkin',
     level: 'user',
-    summary: "new-api's check-in: the same daily reward as POST /api/user/check_in, answered as quota_awarded and checkin_date",
+    summary:
+      "new-api's check-in: the same daily reward as POST /api/user/check_in, answered as quota_awarded and checkin_date",
     tags,
     response: checkinAward,
     successMessage: 'check-in success',

@@ -43,7 +43,15 @@ export class CheckInService {
     const day = dayIn(this.timeZone);
     const reward = await this.store.rewardOn(userId, day);
     const { min, max } = this.range();
-    return { enabled, can_check_in: enabled && reward === undefined, checked_in: reward !== undefined, quota: reward ?? 0, min_quota: min, max_quota: max, day };
+    return {
+      enabled,
+      can_check_in: enabled && reward === undefined,
+      checked_in: reward !== undefined,
+      quota: reward ?? 0,
+      min_quota: min,
+      max_quota: max,
+      day,
+    };
   }
 
   /** new-api's view: the reward range, all-time totals and the check-ins of `month` (YYYY-MM, default this month). */
@@ -51,7 +59,10 @@ export class CheckInService {
     if (!this.options.bool('CheckInEnabled')) throw coded(ErrorCode.CheckInDisabled, MSG_DISABLED);
     const today = dayIn(this.timeZone);
     const m = month ?? today.slice(0, MONTH_LENGTH);
-    const [records, totals] = await Promise.all([this.store.between(userId, `${m}-01`, `${m}-31`), this.store.totals(userId)]);
+    const [records, totals] = await Promise.all([
+      this.store.between(userId, `${m}-01`, `${m}-31`),
+      this.store.totals(userId),
+    ]);
     const { min, max } = this.range();
     return {
       enabled: true,
@@ -73,7 +84,11 @@ export class CheckInService {
     const user = await this.users.get(userId);
     const { min, max } = this.range();
     const quota = drawReward(min, max);
-    const amount = renderQuota(quota, { displayInCurrency: true, quotaPerUnit: this.options.num('QuotaPerUnit'), digits: 6 });
+    const amount = renderQuota(quota, {
+      displayInCurrency: true,
+      quotaPerUnit: this.options.num('QuotaPerUnit'),
+      digits: 6,
+    });
     const day = dayIn(this.timeZone);
     const recorded = await this.store.record({
       userId,
@@ -90,4 +105,6 @@ export class CheckInService {
   }
 }
 
-export const checkInOf = perContext((ctx) => new CheckInService(new CheckInStore(ctx.db, ctx.accountLogs), ctx.users, ctx.options, ctx.config.timeZone));
+export const checkInOf = perContext(
+  (ctx) => new CheckInService(new CheckInStore(ctx.db, ctx.accountLogs), ctx.users, ctx.options, ctx.config.timeZone),
+);

@@ -26,7 +26,12 @@ export class CheckInStore {
 
   /** The reward of the user's check-in on `day`, or undefined when there is none. */
   async rewardOn(userId: number, day: string): Promise<number | undefined> {
-    const row = await this.db.kysely.selectFrom('checkins').select('quota').where('user_id', '=', userId).where('day', '=', day).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('checkins')
+      .select('quota')
+      .where('user_id', '=', userId)
+      .where('day', '=', day)
+      .executeTakeFirst();
     return row ? Number(row.quota) : undefined;
   }
 
@@ -47,7 +52,10 @@ export class CheckInStore {
   async totals(userId: number): Promise<{ count: number; quota: number }> {
     const row = await this.db.kysely
       .selectFrom('checkins')
-      .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.coalesce(eb.fn.sum<number | string>('quota'), eb.lit(0)).as('q')])
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.coalesce(eb.fn.sum<number | string>('quota'), eb.lit(0)).as('q'),
+      ])
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow();
     return { count: Number(row.n), quota: Number(row.q) };
@@ -61,7 +69,10 @@ export class CheckInStore {
     const logs = this.accountLogs.batch();
     try {
       await this.db.kysely.transaction().execute(async (trx) => {
-        await trx.insertInto('checkins').values({ user_id: r.userId, day: r.day, quota: r.quota, created_at: r.createdAt }).execute();
+        await trx
+          .insertInto('checkins')
+          .values({ user_id: r.userId, day: r.day, quota: r.quota, created_at: r.createdAt })
+          .execute();
         if (r.quota > 0) {
           await trx
             .updateTable('users')
@@ -69,7 +80,14 @@ export class CheckInStore {
             .where('id', '=', r.userId)
             .execute();
         }
-        await logs.add(trx, { userId: r.userId, username: r.username, type: LogType.CheckIn, content: r.content, quota: r.quota, event: r.event });
+        await logs.add(trx, {
+          userId: r.userId,
+          username: r.username,
+          type: LogType.CheckIn,
+          content: r.content,
+          quota: r.quota,
+          event: r.event,
+        });
       });
       logs.committed();
       return true;

@@ -12,7 +12,8 @@ export function emailRoutes(r: Router): void {
     url: '/api/verification',
     level: 'public',
     rateLimit: 'critical',
-    summary: 'Mail a 6-character verification code (valid 10 minutes, single use) to an unused address allowed by the email restrictions',
+    summary:
+      'Mail a 6-character verification code (valid 10 minutes, single use) to an unused address allowed by the email restrictions',
     tags: ['auth'],
     query: z.object({ email, turnstile }),
     successMessage: 'verification code sent, please check your mailbox',

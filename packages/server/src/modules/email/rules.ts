@@ -22,12 +22,19 @@ export function checkEmailRestrictions(email: string, options: OptionsService): 
       .map((d) => d.trim().toLowerCase())
       .filter(Boolean);
     if (!allowed.includes(domain)) {
-      throw coded(ErrorCode.EmailDomainNotAllowed, `the administrator allows only email addresses of these domains: ${allowed.join(', ') || '(none)'}`, {
-        domains: allowed.join(', '),
-      });
+      throw coded(
+        ErrorCode.EmailDomainNotAllowed,
+        `the administrator allows only email addresses of these domains: ${allowed.join(', ') || '(none)'}`,
+        {
+          domains: allowed.join(', '),
+        },
+      );
     }
   }
   if (options.bool('EmailAliasRestrictionEnabled') && local.includes('+')) {
-    throw coded(ErrorCode.EmailAliasNotAllowed, 'the administrator does not allow email aliases: remove the "+" part of the address');
+    throw coded(
+      ErrorCode.EmailAliasNotAllowed,
+      'the administrator does not allow email aliases: remove the "+" part of the address',
+    );
   }
 }

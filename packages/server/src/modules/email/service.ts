@@ -16,7 +16,8 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const CODE_WRONG = 'verification code wrong or expired';
 export const RESET_INVALID = 'reset link invalid or expired';
 
-const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const verifyKey = (email: string): string => `verify:${email.toLowerCase()}`;
 const resetKey = (email: string): string => `reset:${email.toLowerCase()}`;
 
@@ -48,7 +49,8 @@ export class EmailService {
   /** Uses up the code mailed to `email`; refuses a wrong, expired or already used code. */
   async consumeVerificationCode(email: string, code: string): Promise<void> {
     const given = code.trim().toUpperCase();
-    if (!given || !(await this.codes.consume(verifyKey(email.trim()), given))) throw coded(ErrorCode.VerificationCodeWrong, CODE_WRONG);
+    if (!given || !(await this.codes.consume(verifyKey(email.trim()), given)))
+      throw coded(ErrorCode.VerificationCodeWrong, CODE_WRONG);
   }
 
   /** Sets the caller's email after checking the code mailed to it. */
@@ -89,7 +91,8 @@ export class EmailService {
     const email = raw.trim();
     if (!email || !token.trim()) throw coded(ErrorCode.ResetLinkInvalid, RESET_INVALID);
     const user = await this.users.store.findByEmail(email);
-    if (!user || !(await this.codes.consume(resetKey(user.email), token.trim()))) throw coded(ErrorCode.ResetLinkInvalid, RESET_INVALID);
+    if (!user || !(await this.codes.consume(resetKey(user.email), token.trim())))
+      throw coded(ErrorCode.ResetLinkInvalid, RESET_INVALID);
     const password = randomString(12);
     await this.users.store.update(user.id, { password: await hashPassword(password) });
     await this.users.credentials.apply('password_reset', user.id);
@@ -100,5 +103,11 @@ export class EmailService {
 
 /** The app's email service; codes live in Redis when the app has one, so every node can check them. */
 export const emailOf = perContext(
-  (ctx) => new EmailService(ctx.options, ctx.users, new Mailer(ctx.options), ctx.redis ? new RedisOneTimeCodes(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryOneTimeCodes()),
+  (ctx) =>
+    new EmailService(
+      ctx.options,
+      ctx.users,
+      new Mailer(ctx.options),
+      ctx.redis ? new RedisOneTimeCodes(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryOneTimeCodes(),
+    ),
 );

@@ -20,7 +20,12 @@ export interface RetentionTiming {
   pauseMs: number;
 }
 
-export const DEFAULT_RETENTION_TIMING: RetentionTiming = { intervalMs: 60 * 60_000, firstDelayMs: 60_000, batch: 1000, pauseMs: 50 };
+export const DEFAULT_RETENTION_TIMING: RetentionTiming = {
+  intervalMs: 60 * 60_000,
+  firstDelayMs: 60_000,
+  batch: 1000,
+  pauseMs: 50,
+};
 
 /**
  * Keeps usage logs (and the other stores given: the audit log) LogRetentionDays days (0: forever). Runs on the
@@ -47,7 +52,11 @@ export class LogRetention {
     let deleted = 0;
     for (const store of this.stores) {
       if (stopped()) break;
-      deleted += await store.deleteBefore(now - Math.floor(days) * 86_400, { batch: this.timing.batch, pauseMs: this.timing.pauseMs, stop: stopped });
+      deleted += await store.deleteBefore(now - Math.floor(days) * 86_400, {
+        batch: this.timing.batch,
+        pauseMs: this.timing.pauseMs,
+        stop: stopped,
+      });
     }
     if (deleted) log.info({ deleted, days }, 'log retention: old logs deleted');
     return deleted;

@@ -1,4 +1,13 @@
-import { deleteLogsQuery, logQuery, logRow, logStat, logStatQuery, paged, selfLogQuery, selfLogStatQuery } from '@tollway/shared';
+import {
+  deleteLogsQuery,
+  logQuery,
+  logRow,
+  logStat,
+  logStatQuery,
+  paged,
+  selfLogQuery,
+  selfLogStatQuery,
+} from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { logsOf } from './service.js';

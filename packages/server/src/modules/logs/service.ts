@@ -21,7 +21,10 @@ export class LogsService {
 
   /** The user's own logs, newest first: no channel; the IP only with their show_ip_in_logs setting. */
   async selfPage(userId: number, q: PageQuery & LogScope): Promise<Page<LogRow>> {
-    const [page, showIp] = await Promise.all([readPage(q, (w) => this.store.page({ ...q, userId }, w)), this.showsIp(userId)]);
+    const [page, showIp] = await Promise.all([
+      readPage(q, (w) => this.store.page({ ...q, userId }, w)),
+      this.showsIp(userId),
+    ]);
     return { ...page, items: page.items.map((row) => toUserLog(row, showIp)) };
   }
 

@@ -60,7 +60,10 @@ export class LogsStore {
         .selectFrom('logs')
         .where(conditions(consume, 'none'))
         .where('created_at', '>=', now - 60)
-        .select([sql<string | number>`count(*)`.as('rpm'), sql<string | number | null>`sum(prompt_tokens + completion_tokens)`.as('tpm')])
+        .select([
+          sql<string | number>`count(*)`.as('rpm'),
+          sql<string | number | null>`sum(prompt_tokens + completion_tokens)`.as('tpm'),
+        ])
         .executeTakeFirstOrThrow(),
     ]);
     return { quota: Number(total.quota ?? 0), rpm: Number(recent.rpm), tpm: Number(recent.tpm ?? 0) };

@@ -1,4 +1,14 @@
-import { adminMessage, createMessageBody, idParam, inboxMessage, messageRecipient, messageSearchQuery, paged, pageQuery, updateMessageBody } from '@tollway/shared';
+import {
+  adminMessage,
+  createMessageBody,
+  idParam,
+  inboxMessage,
+  messageRecipient,
+  messageSearchQuery,
+  paged,
+  pageQuery,
+  updateMessageBody,
+} from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { messagesOf } from './service.js';
@@ -62,7 +72,8 @@ export function messageRoutes(r: Router): void {
     method: 'GET',
     url: '/api/admin/messages/search',
     level: 'admin',
-    summary: 'Messages by keyword (title or content) and creation date range (ISO start_date and end_date, both or neither)',
+    summary:
+      'Messages by keyword (title or content) and creation date range (ISO start_date and end_date, both or neither)',
     tags,
     query: messageSearchQuery,
     response: paged(adminMessage),

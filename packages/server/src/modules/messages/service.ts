@@ -1,4 +1,12 @@
-import { ErrorCode, isRoot, type AdminMessage, type CreateMessageBody, type InboxMessage, type MessageRecipient, type UpdateMessageBody } from '@tollway/shared';
+import {
+  ErrorCode,
+  isRoot,
+  type AdminMessage,
+  type CreateMessageBody,
+  type InboxMessage,
+  type MessageRecipient,
+  type UpdateMessageBody,
+} from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { coded, refused, notFound } from '../../http/errors.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
@@ -24,7 +32,8 @@ const inboxView = (r: InboxRow): InboxMessage => ({
 const MISSING_IDS_LISTED = 10;
 
 /** Who may change a message: its author, or root (an administrator cannot rewrite what root or another administrator wrote). */
-const mayChange = (viewer: Pick<AuthUser, 'id' | 'role'>, row: Pick<MessageRow, 'created_by'>) => isRoot(viewer.role) || Number(row.created_by) === viewer.id;
+const mayChange = (viewer: Pick<AuthUser, 'id' | 'role'>, row: Pick<MessageRow, 'created_by'>) =>
+  isRoot(viewer.role) || Number(row.created_by) === viewer.id;
 
 /** An ISO date (or date-time) string as epoch seconds; a clear refusal when it is not one. */
 function epochOf(iso: string, name: string): number {
@@ -62,7 +71,8 @@ export class MessagesService {
   }
 
   async markRead(userId: number, id: number): Promise<void> {
-    if (!(await this.store.inboxMessage(userId, id))) throw notFound('message does not exist', ErrorCode.MessageNotFound);
+    if (!(await this.store.inboxMessage(userId, id)))
+      throw notFound('message does not exist', ErrorCode.MessageNotFound);
     await this.store.markRead(userId, id, nowSeconds());
   }
 
@@ -82,7 +92,10 @@ export class MessagesService {
 
   async list(viewer: AuthUser, q: PageQuery & { keyword?: string; start_date?: string; end_date?: string }) {
     // The date range applies only when both ends are given.
-    const ranged = q.start_date && q.end_date ? { from: epochOf(q.start_date, 'start_date'), to: epochOf(q.end_date, 'end_date') } : {};
+    const ranged =
+      q.start_date && q.end_date
+        ? { from: epochOf(q.start_date, 'start_date'), to: epochOf(q.end_date, 'end_date') }
+        : {};
     const page = await readPage(q, (w) => this.store.page({ ...w, keyword: q.keyword || undefined, ...ranged }));
     return { ...page, items: await this.withStats(viewer, page.items) };
   }
@@ -111,7 +124,10 @@ export class MessagesService {
       const listed = missing.slice(0, MISSING_IDS_LISTED).join(', ');
       throw coded(ErrorCode.MessageUsersMissing, `user does not exist: ${listed}`, { ids: listed });
     }
-    const id = await this.store.create({ title: body.title, content: body.content, format: body.format, created_at: nowSeconds(), created_by: senderId }, ids);
+    const id = await this.store.create(
+      { title: body.title, content: body.content, format: body.format, created_at: nowSeconds(), created_by: senderId },
+      ids,
+    );
     return { id };
   }
 
@@ -119,7 +135,8 @@ export class MessagesService {
   private async changeable(actor: AuthUser, id: number): Promise<MessageRow> {
     const row = await this.store.get(id);
     if (!row) throw notFound('message does not exist', ErrorCode.MessageNotFound);
-    if (!mayChange(actor, row)) throw refused('only the author of a message or root may change it', ErrorCode.MessageAuthorOnly);
+    if (!mayChange(actor, row))
+      throw refused('only the author of a message or root may change it', ErrorCode.MessageAuthorOnly);
     return row;
   }
 

@@ -16,7 +16,10 @@ export class MessagesStore {
   }
 
   private inbox(userId: number) {
-    return this.k.selectFrom('message_recipients as r').innerJoin('messages as m', 'm.id', 'r.message_id').where('r.user_id', '=', userId);
+    return this.k
+      .selectFrom('message_recipients as r')
+      .innerJoin('messages as m', 'm.id', 'r.message_id')
+      .where('r.user_id', '=', userId);
   }
 
   /** The recipient's messages, newest first. */
@@ -40,13 +43,20 @@ export class MessagesStore {
 
   /** Marks the recipient's receipt read once; the first read time stays. */
   async markRead(userId: number, messageId: number, at: number): Promise<void> {
-    await this.k.updateTable('message_recipients').set({ read_at: at }).where('message_id', '=', messageId).where('user_id', '=', userId).where('read_at', 'is', null).execute();
+    await this.k
+      .updateTable('message_recipients')
+      .set({ read_at: at })
+      .where('message_id', '=', messageId)
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null)
+      .execute();
   }
 
   /** Messages for administrators, newest first, filtered by keyword (title or content) and creation time. */
   page(opts: RowWindow & { keyword?: string; from?: number; to?: number }): Promise<Slice<MessageRow>> {
     let base = this.k.selectFrom('messages');
-    if (opts.keyword) base = base.where((eb) => eb.or([likeText('title', opts.keyword!), likeText('content', opts.keyword!)]));
+    if (opts.keyword)
+      base = base.where((eb) => eb.or([likeText('title', opts.keyword!), likeText('content', opts.keyword!)]));
     if (opts.from !== undefined) base = base.where('created_at', '>=', opts.from);
     if (opts.to !== undefined) base = base.where('created_at', '<=', opts.to);
     return selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
@@ -66,19 +76,33 @@ export class MessagesStore {
       .where('message_id', 'in', ids)
       .groupBy('message_id')
       .execute();
-    for (const r of rows) out.set(Number(r.message_id), { total_recipients: Number(r.total), read_count: Number(r.read) });
+    for (const r of rows)
+      out.set(Number(r.message_id), { total_recipients: Number(r.total), read_count: Number(r.read) });
     return out;
   }
 
   /** The recipients of a message with their names, a page at a time, in user id order. */
   recipients(messageId: number, window: RowWindow) {
     const base = this.k.selectFrom('message_recipients as r').where('r.message_id', '=', messageId);
-    return selectPage(base, (q) => q.innerJoin('users as u', 'u.id', 'r.user_id').select(['r.user_id', 'u.username', 'u.display_name', 'r.read_at']).orderBy('r.user_id'), window);
+    return selectPage(
+      base,
+      (q) =>
+        q
+          .innerJoin('users as u', 'u.id', 'r.user_id')
+          .select(['r.user_id', 'u.username', 'u.display_name', 'r.read_at'])
+          .orderBy('r.user_id'),
+      window,
+    );
   }
 
   /** Ids among `ids` that are existing (not deleted) users. */
   async existingUsers(ids: number[]): Promise<number[]> {
-    const rows = await this.k.selectFrom('users').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+    const rows = await this.k
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .execute();
     return rows.map((r) => r.id);
   }
 

@@ -18,11 +18,20 @@ export interface QuotaWarningPayload {
   timestamp: number;
 }
 
-const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The warning's words, shared by the e-mail and the webhook. */
-export function quotaWarningPayload(user: WarningUser, threshold: number, options: OptionsService, now: number): QuotaWarningPayload {
-  const display = { displayInCurrency: options.bool('DisplayInCurrencyEnabled'), quotaPerUnit: options.num('QuotaPerUnit') };
+export function quotaWarningPayload(
+  user: WarningUser,
+  threshold: number,
+  options: OptionsService,
+  now: number,
+): QuotaWarningPayload {
+  const display = {
+    displayInCurrency: options.bool('DisplayInCurrencyEnabled'),
+    quotaPerUnit: options.num('QuotaPerUnit'),
+  };
   const remaining = renderQuota(user.quota, display);
   const limit = renderQuota(threshold, display);
   return {
@@ -38,7 +47,10 @@ export function quotaWarningPayload(user: WarningUser, threshold: number, option
 }
 
 /** The e-mail form of the warning; links to the wallet when ServerAddress is set. */
-export function quotaWarningMail(payload: QuotaWarningPayload, options: OptionsService): { subject: string; html: string } {
+export function quotaWarningMail(
+  payload: QuotaWarningPayload,
+  options: OptionsService,
+): { subject: string; html: string } {
   const base = configuredServerAddress(options);
   const wallet = base ? `${base}/app/wallet` : '';
   const link = wallet ? `<p>Top up here: <a href="${escapeHtml(wallet)}">${escapeHtml(wallet)}</a></p>` : '';

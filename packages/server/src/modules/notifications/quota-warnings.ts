@@ -116,8 +116,15 @@ export class QuotaWarnings {
     const now = nowSeconds();
     if (!(await this.store.claim(userId, target.threshold, now))) return;
     const sent = this.send(user, target, now)
-      .then(() => this.log.info({ userId, via: target.via, quota: user.quota, threshold: target.threshold }, 'quota warning sent'))
-      .catch((err: unknown) => this.log.warn({ userId, via: target.via, reason: (err as Error).message }, 'quota warning: delivery failed'))
+      .then(() =>
+        this.log.info(
+          { userId, via: target.via, quota: user.quota, threshold: target.threshold },
+          'quota warning sent',
+        ),
+      )
+      .catch((err: unknown) =>
+        this.log.warn({ userId, via: target.via, reason: (err as Error).message }, 'quota warning: delivery failed'),
+      )
       .finally(() => this.sending.delete(sent));
     this.sending.add(sent);
   }

@@ -29,7 +29,14 @@ export class QuotaWarningStore {
         .where('deleted_at', 'is', null)
         .execute();
       for (const r of rows)
-        out.push({ id: r.id, username: r.username, email: r.email ?? '', quota: Number(r.quota), setting: r.setting ?? '', warnedAt: Number(r.quota_warned_at) });
+        out.push({
+          id: r.id,
+          username: r.username,
+          email: r.email ?? '',
+          quota: Number(r.quota),
+          setting: r.setting ?? '',
+          warnedAt: Number(r.quota_warned_at),
+        });
     }
     return out;
   }

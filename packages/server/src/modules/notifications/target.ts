@@ -2,7 +2,8 @@ import type { OptionsService } from '../../core/options/service.js';
 import type { WarningUser } from './store.js';
 
 /** Where and below which balance a user is warned. */
-export type WarningTarget = { threshold: number; via: 'email'; to: string } | { threshold: number; via: 'webhook'; url: string; secret: string };
+export type WarningTarget =
+  { threshold: number; via: 'email'; to: string } | { threshold: number; via: 'webhook'; url: string; secret: string };
 
 function storedSetting(raw: string): Record<string, unknown> {
   try {

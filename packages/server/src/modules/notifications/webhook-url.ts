@@ -9,7 +9,8 @@ export async function assertWebhookUrlAllowed(options: OptionsService, url: stri
   try {
     await checkUserUrl(fetchPolicy(options), url);
   } catch (err) {
-    if (err instanceof OutboundBlockedError) throw coded(ErrorCode.WebhookUrlBlocked, `webhook_url is not allowed: ${err.message}`, err.reasonParams());
+    if (err instanceof OutboundBlockedError)
+      throw coded(ErrorCode.WebhookUrlBlocked, `webhook_url is not allowed: ${err.message}`, err.reasonParams());
     throw err;
   }
 }

@@ -15,7 +15,12 @@ export function webhookSignature(secret: string, body: string): string {
  * is one. Redirects are not followed. Throws when the guard refuses the URL, the receiver cannot be reached
  * or it answers other than 2xx (the message names the status, never the secret).
  */
-export async function postWebhook(url: string, payload: unknown, secret: string, dispatcher: Dispatcher): Promise<void> {
+export async function postWebhook(
+  url: string,
+  payload: unknown,
+  secret: string,
+  dispatcher: Dispatcher,
+): Promise<void> {
   const body = JSON.stringify(payload);
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Tollway-Webhook' };
   if (secret) headers[SIGNATURE_HEADER] = webhookSignature(secret, body);

@@ -28,8 +28,38 @@ export interface ExternalAccount {
   email: string;
 }
 
-export const GITHUB: ProviderInfo = { key: 'github', label: 'GitHub', field: 'github_id', prefix: 'github', enabledOption: 'GitHubOAuthEnabled' };
-export const OIDC: ProviderInfo = { key: 'oidc', label: 'OIDC', field: 'oidc_id', prefix: 'oidc', enabledOption: 'oidc.enabled' };
-export const LINUXDO: ProviderInfo = { key: 'linuxdo', label: 'LinuxDO', field: 'linux_do_id', prefix: 'linuxdo', enabledOption: 'LinuxDOOAuthEnabled' };
-export const WECHAT: ProviderInfo = { key: 'wechat', label: 'WeChat', field: 'wechat_id', prefix: 'wechat', enabledOption: 'WeChatAuthEnabled' };
-export const TELEGRAM: ProviderInfo = { key: 'telegram', label: 'Telegram', field: 'telegram_id', prefix: 'telegram', enabledOption: 'TelegramOAuthEnabled' };
+export const GITHUB: ProviderInfo = {
+  key: 'github',
+  label: 'GitHub',
+  field: 'github_id',
+  prefix: 'github',
+  enabledOption: 'GitHubOAuthEnabled',
+};
+export const OIDC: ProviderInfo = {
+  key: 'oidc',
+  label: 'OIDC',
+  field: 'oidc_id',
+  prefix: 'oidc',
+  enabledOption: 'oidc.enabled',
+};
+export const LINUXDO: ProviderInfo = {
+  key: 'linuxdo',
+  label: 'LinuxDO',
+  field: 'linux_do_id',
+  prefix: 'linuxdo',
+  enabledOption: 'LinuxDOOAuthEnabled',
+};
+export const WECHAT: ProviderInfo = {
+  key: 'wechat',
+  label: 'WeChat',
+  field: 'wechat_id',
+  prefix: 'wechat',
+  enabledOption: 'WeChatAuthEnabled',
+};
+export const TELEGRAM: ProviderInfo = {
+  key: 'telegram',
+  label: 'Telegram',
+  field: 'telegram_id',
+  prefix: 'telegram',
+  enabledOption: 'TelegramOAuthEnabled',
+};

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { oauthBindingsOf } from './bindings.js';
 
-const binding = z.object({ provider_id: z.string(), provider_name: z.string(), provider_slug: z.string(), provider_icon: z.string(), provider_user_id: z.string() });
+const binding = z.object({
+  provider_id: z.string(),
+  provider_name: z.string(),
+  provider_slug: z.string(),
+  provider_icon: z.string(),
+  provider_user_id: z.string(),
+});
 const providerParam = z.object({ provider_id: z.string().max(32) });
 
 /** The third-party accounts bound to a user (new-api's paths): the caller's own, or an administrator's view of a user. */
@@ -13,7 +19,8 @@ export function oauthBindingRoutes(r: Router): void {
     method: 'GET',
     url: '/api/user/oauth/bindings',
     level: 'user',
-    summary: "The caller's bound third-party accounts (provider_id is the provider's key: github, oidc, linuxdo, wechat, telegram)",
+    summary:
+      "The caller's bound third-party accounts (provider_id is the provider's key: github, oidc, linuxdo, wechat, telegram)",
     tags,
     response: z.array(binding),
     handler: ({ ctx, user }) => oauthBindingsOf(ctx).own(user!),
@@ -42,7 +49,8 @@ export function oauthBindingRoutes(r: Router): void {
     method: 'DELETE',
     url: '/api/user/:id/oauth/bindings/:provider_id',
     level: 'admin',
-    summary: "Release a user's account of a provider (users below the caller's level; refused when it is their only way to sign in)",
+    summary:
+      "Release a user's account of a provider (users below the caller's level; refused when it is their only way to sign in)",
     tags,
     params: idParam.extend(providerParam.shape),
     successMessage: 'unbound',
@@ -52,7 +60,8 @@ export function oauthBindingRoutes(r: Router): void {
     method: 'DELETE',
     url: '/api/user/:id/bindings/:binding_type',
     level: 'admin',
-    summary: "Clear a user's binding: a provider's account (github, oidc, linuxdo, wechat, telegram) or email; never their last way to sign in",
+    summary:
+      "Clear a user's binding: a provider's account (github, oidc, linuxdo, wechat, telegram) or email; never their last way to sign in",
     tags,
     params: idParam.extend({ binding_type: z.string().max(32) }),
     successMessage: 'binding cleared',

@@ -24,7 +24,13 @@ export interface OAuthBinding {
 }
 
 const bindingsOf = (u: UserRow): OAuthBinding[] =>
-  BINDING_PROVIDERS.filter((p) => u[p.field]).map((p) => ({ provider_id: p.key, provider_name: p.label, provider_slug: p.key, provider_icon: '', provider_user_id: u[p.field] }));
+  BINDING_PROVIDERS.filter((p) => u[p.field]).map((p) => ({
+    provider_id: p.key,
+    provider_name: p.label,
+    provider_slug: p.key,
+    provider_icon: '',
+    provider_user_id: u[p.field],
+  }));
 
 /**
  * The third-party accounts bound to a user, read from the users columns, and their release. A user keeps at
@@ -60,7 +66,11 @@ export class OAuthBindingsService {
     const user = await this.target(actor, id);
     if (type !== EMAIL) return this.unbind(user, type);
     if (!user.email) throw coded(ErrorCode.EmailNotBound, 'no email address is bound');
-    if (bindingsOf(user).length === 0) throw coded(ErrorCode.EmailOnlyRecovery, 'the email address is the only way to recover this account: bind another sign-in first');
+    if (bindingsOf(user).length === 0)
+      throw coded(
+        ErrorCode.EmailOnlyRecovery,
+        'the email address is the only way to recover this account: bind another sign-in first',
+      );
     await this.users.store.update(user.id, { email: '' });
     await this.users.notifyChanged(user.id);
   }
@@ -69,7 +79,8 @@ export class OAuthBindingsService {
   private async target(actor: AuthUser, id: number): Promise<UserRow> {
     const user = await this.users.get(id);
     if (user.deleted_at) throw coded(ErrorCode.UserNotFound, 'user does not exist');
-    if (actor.role < Role.Root && user.role >= actor.role && user.id !== actor.id) throw refused('no permission to manage this user', ErrorCode.UserLevelRefused);
+    if (actor.role < Role.Root && user.role >= actor.role && user.id !== actor.id)
+      throw refused('no permission to manage this user', ErrorCode.UserLevelRefused);
     return user;
   }
 
@@ -78,10 +89,16 @@ export class OAuthBindingsService {
     if (!p) throw coded(ErrorCode.OAuthUnknownProvider, `unknown provider: ${key}`, { provider: key });
     if (!user[p.field]) throw coded(ErrorCode.OAuthNotBound, `no ${p.label} account is bound`, { provider: p.label });
     if (!user.email && bindingsOf(user).length === 1)
-      throw coded(ErrorCode.OAuthOnlySignIn, `the ${p.label} account is the only way to sign in: bind an email address first`, { provider: p.label });
+      throw coded(
+        ErrorCode.OAuthOnlySignIn,
+        `the ${p.label} account is the only way to sign in: bind an email address first`,
+        { provider: p.label },
+      );
     await this.store.unbind(p, user.id);
     await this.users.notifyChanged(user.id);
   }
 }
 
-export const oauthBindingsOf = perContext((ctx: AppContext) => new OAuthBindingsService(ctx.users, new OAuthStore(ctx.db)));
+export const oauthBindingsOf = perContext(
+  (ctx: AppContext) => new OAuthBindingsService(ctx.users, new OAuthStore(ctx.db)),
+);

@@ -13,10 +13,14 @@ export async function githubAccount(ctx: AppContext, code: string): Promise<Exte
   const clientId = ctx.options.get('GitHubClientId');
   const secret = ctx.options.get('GitHubClientSecret');
   if (!clientId || !secret)
-    throw coded(ErrorCode.OAuthNotConfigured, 'GitHub sign-in is enabled but GitHubClientId or GitHubClientSecret is not set; contact the administrator', {
-      provider: 'GitHub',
-      settings: 'GitHubClientId / GitHubClientSecret',
-    });
+    throw coded(
+      ErrorCode.OAuthNotConfigured,
+      'GitHub sign-in is enabled but GitHubClientId or GitHubClientSecret is not set; contact the administrator',
+      {
+        provider: 'GitHub',
+        settings: 'GitHubClientId / GitHubClientSecret',
+      },
+    );
   const tokenAnswer = await callExternal(
     'GitHub',
     `${ctx.config.githubBaseUrl}/login/oauth/access_token`,
@@ -24,9 +28,12 @@ export async function githubAccount(ctx: AppContext, code: string): Promise<Exte
     [secret],
   );
   const token = accessTokenOf('GitHub', tokenAnswer);
-  const userAnswer = await callExternal('GitHub', `${ctx.config.githubApiUrl}/user`, { method: 'GET', headers: { authorization: `Bearer ${token}`, 'user-agent': 'Tollway' } }, [
-    token,
-  ]);
+  const userAnswer = await callExternal(
+    'GitHub',
+    `${ctx.config.githubApiUrl}/user`,
+    { method: 'GET', headers: { authorization: `Bearer ${token}`, 'user-agent': 'Tollway' } },
+    [token],
+  );
   const user = userObjectOf('GitHub', userAnswer);
   const id = text(user.id);
   if (!id) throw coded(ErrorCode.OAuthUserNoId, 'GitHub answered a user without an id', { provider: 'GitHub' });

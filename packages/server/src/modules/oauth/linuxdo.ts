@@ -14,10 +14,14 @@ export async function linuxDoAccount(ctx: AppContext, code: string, origin: stri
   const clientId = ctx.options.get('LinuxDOClientId');
   const secret = ctx.options.get('LinuxDOClientSecret');
   if (!clientId || !secret)
-    throw coded(ErrorCode.OAuthNotConfigured, 'LinuxDO sign-in is enabled but LinuxDOClientId or LinuxDOClientSecret is not set; contact the administrator', {
-      provider: 'LinuxDO',
-      settings: 'LinuxDOClientId / LinuxDOClientSecret',
-    });
+    throw coded(
+      ErrorCode.OAuthNotConfigured,
+      'LinuxDO sign-in is enabled but LinuxDOClientId or LinuxDOClientSecret is not set; contact the administrator',
+      {
+        provider: 'LinuxDO',
+        settings: 'LinuxDOClientId / LinuxDOClientSecret',
+      },
+    );
   const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
   const base = ctx.config.linuxDoBaseUrl;
   const tokenAnswer = await callExternal(
@@ -31,7 +35,15 @@ export async function linuxDoAccount(ctx: AppContext, code: string, origin: stri
     [secret, basic],
   );
   const token = accessTokenOf('LinuxDO', tokenAnswer);
-  const user = userObjectOf('LinuxDO', await callExternal('LinuxDO', `${base}/api/user`, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]));
+  const user = userObjectOf(
+    'LinuxDO',
+    await callExternal(
+      'LinuxDO',
+      `${base}/api/user`,
+      { method: 'GET', headers: { authorization: `Bearer ${token}` } },
+      [token],
+    ),
+  );
   const id = text(user.id);
   if (!id) throw coded(ErrorCode.OAuthUserNoId, 'LinuxDO answered a user without an id', { provider: 'LinuxDO' });
   if (user.active === false) throw coded(ErrorCode.LinuxDoInactive, 'this LinuxDO account is not active');
@@ -39,6 +51,10 @@ export async function linuxDoAccount(ctx: AppContext, code: string, origin: stri
   const minimum = ctx.options.num('LinuxDOMinimumTrustLevel');
   const level = typeof user.trust_level === 'number' ? user.trust_level : 0;
   if (level < minimum)
-    throw coded(ErrorCode.LinuxDoTrustLevel, `this LinuxDO account's trust level is ${level}; the administrator requires at least ${minimum}`, { level, minimum });
+    throw coded(
+      ErrorCode.LinuxDoTrustLevel,
+      `this LinuxDO account's trust level is ${level}; the administrator requires at least ${minimum}`,
+      { level, minimum },
+    );
   return { id, displayName: text(user.name) || text(user.username), email: '' };
 }

@@ -18,26 +18,45 @@ export async function oidcAccount(ctx: AppContext, code: string, origin: string)
   const tokenEndpoint = ctx.options.get('oidc.token_endpoint').trim();
   const userInfoEndpoint = ctx.options.get('oidc.user_info_endpoint').trim();
   if (!clientId || !secret)
-    throw coded(ErrorCode.OAuthNotConfigured, 'OIDC sign-in is enabled but oidc.client_id or oidc.client_secret is not set; contact the administrator', {
-      provider: 'OIDC',
-      settings: 'oidc.client_id / oidc.client_secret',
-    });
+    throw coded(
+      ErrorCode.OAuthNotConfigured,
+      'OIDC sign-in is enabled but oidc.client_id or oidc.client_secret is not set; contact the administrator',
+      {
+        provider: 'OIDC',
+        settings: 'oidc.client_id / oidc.client_secret',
+      },
+    );
   if (!/^https?:\/\//i.test(tokenEndpoint) || !/^https?:\/\//i.test(userInfoEndpoint)) {
-    throw coded(ErrorCode.OidcConfigMissing, `${OIDC_CONFIG_MISSING} (the administrator has not set the token and user info endpoints)`);
+    throw coded(
+      ErrorCode.OidcConfigMissing,
+      `${OIDC_CONFIG_MISSING} (the administrator has not set the token and user info endpoints)`,
+    );
   }
   const tokenAnswer = await callExternal(
     'the OIDC provider',
     tokenEndpoint,
     {
       method: 'POST',
-      form: { grant_type: 'authorization_code', code, redirect_uri: `${origin}/oauth/oidc`, client_id: clientId, client_secret: secret },
+      form: {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: `${origin}/oauth/oidc`,
+        client_id: clientId,
+        client_secret: secret,
+      },
     },
     [secret],
   );
   const token = accessTokenOf('OIDC', tokenAnswer);
-  const userAnswer = await callExternal('the OIDC provider', userInfoEndpoint, { method: 'GET', headers: { authorization: `Bearer ${token}` } }, [token]);
+  const userAnswer = await callExternal(
+    'the OIDC provider',
+    userInfoEndpoint,
+    { method: 'GET', headers: { authorization: `Bearer ${token}` } },
+    [token],
+  );
   const user = userObjectOf('OIDC', userAnswer);
   const id = text(user.sub);
-  if (!id) throw coded(ErrorCode.OAuthUserNoId, 'the OIDC provider answered user info without a sub', { provider: 'OIDC' });
+  if (!id)
+    throw coded(ErrorCode.OAuthUserNoId, 'the OIDC provider answered user info without a sub', { provider: 'OIDC' });
   return { id, displayName: text(user.name) || text(user.preferred_username), email: text(user.email) };
 }

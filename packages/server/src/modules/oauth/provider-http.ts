@@ -11,7 +11,9 @@ const PROVIDER_ERROR_MAX_CHARS = 200;
  */
 export function providerError(answer: ExternalAnswer): string {
   const b = answer.body as { error?: unknown; error_description?: unknown; message?: unknown } | undefined;
-  const parts = [b?.error_description, b?.error, b?.message].filter((p): p is string => typeof p === 'string' && p !== '');
+  const parts = [b?.error_description, b?.error, b?.message].filter(
+    (p): p is string => typeof p === 'string' && p !== '',
+  );
   if (parts.length) return parts[0]!.slice(0, PROVIDER_ERROR_MAX_CHARS);
   return `HTTP ${answer.status}`;
 }
@@ -20,10 +22,14 @@ export function providerError(answer: ExternalAnswer): string {
 export function accessTokenOf(provider: string, answer: ExternalAnswer): string {
   const token = (answer.body as { access_token?: unknown } | undefined)?.access_token;
   if (answer.status >= 400 || typeof token !== 'string' || !token) {
-    throw coded(ErrorCode.OAuthCodeRefused, `${provider} refused the sign-in code (${providerError(answer)}): start the sign-in again`, {
-      provider,
-      reason: providerError(answer),
-    });
+    throw coded(
+      ErrorCode.OAuthCodeRefused,
+      `${provider} refused the sign-in code (${providerError(answer)}): start the sign-in again`,
+      {
+        provider,
+        reason: providerError(answer),
+      },
+    );
   }
   return token;
 }
@@ -32,10 +38,14 @@ export function accessTokenOf(provider: string, answer: ExternalAnswer): string 
 export function userObjectOf(provider: string, answer: ExternalAnswer): Record<string, unknown> {
   const b = answer.body;
   if (answer.status >= 400 || b === null || typeof b !== 'object' || Array.isArray(b)) {
-    throw coded(ErrorCode.OAuthUserUnreadable, `cannot read the ${provider} user (${providerError(answer)})`, { provider, reason: providerError(answer) });
+    throw coded(ErrorCode.OAuthUserUnreadable, `cannot read the ${provider} user (${providerError(answer)})`, {
+      provider,
+      reason: providerError(answer),
+    });
   }
   return b as Record<string, unknown>;
 }
 
 /** A string or number field as a string ('' when absent). */
-export const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
+export const text = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : '';

@@ -49,8 +49,17 @@ type AccountOf = () => ExternalAccount | Promise<ExternalAccount>;
  * its account is read. The console calls these itself, so a request a browser marks as sent from another site
  * (Sec-Fetch-Site) is refused: a link cannot sign a visitor in to someone else's account.
  */
-async function signInWithoutState(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, p: ProviderInfo, account: AccountOf, aff: string | undefined) {
-  refuseCrossSite(req, `${p.label} sign-in must start from this site's login page`, ErrorCode.OAuthCrossSite, { provider: p.label });
+async function signInWithoutState(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  p: ProviderInfo,
+  account: AccountOf,
+  aff: string | undefined,
+) {
+  refuseCrossSite(req, `${p.label} sign-in must start from this site's login page`, ErrorCode.OAuthCrossSite, {
+    provider: p.label,
+  });
   const oauth = oauthOf(ctx);
   oauth.assertEnabled(p);
   return logIn(ctx, req, reply, await oauth.loginOrRegister(p, await account(), aff?.trim() ?? ''));
@@ -116,7 +125,10 @@ export function oauthRoutes(r: Router): void {
         try {
           oauth.assertEnabled(p.info);
           const state = checkState(req, query.state);
-          if (!query.code) throw coded(ErrorCode.OAuthNoCode, `${p.info.label} sent no code: start the sign-in again`, { provider: p.info.label });
+          if (!query.code)
+            throw coded(ErrorCode.OAuthNoCode, `${p.info.label} sent no code: start the sign-in again`, {
+              provider: p.info.label,
+            });
           const account = await p.account(ctx, query.code, originOf(ctx, req));
           // Only a state the same session asked for binds; any other state signs in.
           const session = await identifyBySession(req, ctx);
@@ -142,12 +154,14 @@ export function oauthRoutes(r: Router): void {
     url: '/api/oauth/wechat',
     level: 'public',
     rateLimit: 'critical',
-    summary: 'Log in (or register, with the invite code aff) with the verification code from the WeChat QR login server',
+    summary:
+      'Log in (or register, with the invite code aff) with the verification code from the WeChat QR login server',
     tags,
     query: wechatLoginQuery,
     response: userPublic,
     successMessage: 'login success',
-    handler: ({ ctx, req, reply, query }) => signInWithoutState(ctx, req, reply, WECHAT, () => wechatAccount(ctx, query.code), query.aff),
+    handler: ({ ctx, req, reply, query }) =>
+      signInWithoutState(ctx, req, reply, WECHAT, () => wechatAccount(ctx, query.code), query.aff),
   });
   r.add({
     method: 'GET',
@@ -171,12 +185,14 @@ export function oauthRoutes(r: Router): void {
     url: '/api/oauth/telegram/login',
     level: 'public',
     rateLimit: 'critical',
-    summary: "Log in (or register, with the invite code aff) with Telegram's login widget data (signature checked with TelegramBotToken; at most a day old)",
+    summary:
+      "Log in (or register, with the invite code aff) with Telegram's login widget data (signature checked with TelegramBotToken; at most a day old)",
     tags,
     query: telegramQuery,
     response: userPublic,
     successMessage: 'login success',
-    handler: ({ ctx, req, reply, query }) => signInWithoutState(ctx, req, reply, TELEGRAM, () => verifyTelegramLogin(ctx, query), query.aff),
+    handler: ({ ctx, req, reply, query }) =>
+      signInWithoutState(ctx, req, reply, TELEGRAM, () => verifyTelegramLogin(ctx, query), query.aff),
   });
   r.add({
     method: 'GET',
@@ -197,7 +213,13 @@ export function oauthRoutes(r: Router): void {
         return reply.send({ success: true, message: 'bind' });
       }
       const session = await identifyBySession(req, ctx);
-      if (!session) throw coded(ErrorCode.OAuthBindLogin, 'not logged in: log in, then bind Telegram from the personal settings page', { provider: 'Telegram' }, 401);
+      if (!session)
+        throw coded(
+          ErrorCode.OAuthBindLogin,
+          'not logged in: log in, then bind Telegram from the personal settings page',
+          { provider: 'Telegram' },
+          401,
+        );
       let state;
       try {
         state = checkState(req, query.state ?? '');
@@ -205,7 +227,12 @@ export function oauthRoutes(r: Router): void {
         reply.header('set-cookie', clearStateCookie(req));
       }
       if (!bindsSession(state.session, session.key))
-        throw coded(ErrorCode.OAuthBindElsewhere, 'this bind was not started from your personal settings page: bind Telegram from there again', { provider: 'Telegram' }, 403);
+        throw coded(
+          ErrorCode.OAuthBindElsewhere,
+          'this bind was not started from your personal settings page: bind Telegram from there again',
+          { provider: 'Telegram' },
+          403,
+        );
       await oauth.bind(TELEGRAM, verifyTelegramLogin(ctx, query), session.user);
       return reply.redirect('/app/me', 302);
     },

@@ -21,11 +21,17 @@ const MAX_DISPLAY_NAME = 20;
 class AccountTaken extends ApiError {}
 
 const accountTaken = (p: ProviderInfo): AccountTaken =>
-  new AccountTaken(`this ${p.label} account is already bound to another user`, 409, true, { code: ErrorCode.OAuthAccountTaken, params: { provider: p.label } });
+  new AccountTaken(`this ${p.label} account is already bound to another user`, 409, true, {
+    code: ErrorCode.OAuthAccountTaken,
+    params: { provider: p.label },
+  });
 
 /** The holder found for a sign-in logs in unless deleted or banned. */
 function admit(p: ProviderInfo, holder: UserRow): UserRow {
-  if (holder.deleted_at !== null) throw coded(ErrorCode.OAuthUserDeleted, `the user bound to this ${p.label} account has been deleted`, { provider: p.label });
+  if (holder.deleted_at !== null)
+    throw coded(ErrorCode.OAuthUserDeleted, `the user bound to this ${p.label} account has been deleted`, {
+      provider: p.label,
+    });
   if (holder.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
   return holder;
 }
@@ -43,11 +49,19 @@ export class OAuthService {
 
   /** Refuses a provider whose sign-in the administrator has not enabled. */
   assertEnabled(p: ProviderInfo): void {
-    if (!this.options.bool(p.enabledOption)) throw coded(ErrorCode.OAuthDisabled, `the administrator has not enabled ${p.label} sign-in`, { provider: p.label });
+    if (!this.options.bool(p.enabledOption))
+      throw coded(ErrorCode.OAuthDisabled, `the administrator has not enabled ${p.label} sign-in`, {
+        provider: p.label,
+      });
   }
 
   /** Binds for a logged-in `caller`, else logs in or registers (with the invite code `aff`). */
-  async signIn(p: ProviderInfo, account: ExternalAccount, caller: AuthUser | undefined, aff: string): Promise<SignInResult> {
+  async signIn(
+    p: ProviderInfo,
+    account: ExternalAccount,
+    caller: AuthUser | undefined,
+    aff: string,
+  ): Promise<SignInResult> {
     if (caller) {
       await this.bind(p, account, caller);
       return { kind: 'bind' };
@@ -79,7 +93,11 @@ export class OAuthService {
     const holder = await this.store.findHolder(p, account.id);
     if (holder) return admit(p, holder);
     if (!this.options.bool('RegisterEnabled')) {
-      throw coded(ErrorCode.OAuthRegisterDisabled, `no user is bound to this ${p.label} account and the administrator has disabled new user registration`, { provider: p.label });
+      throw coded(
+        ErrorCode.OAuthRegisterDisabled,
+        `no user is bound to this ${p.label} account and the administrator has disabled new user registration`,
+        { provider: p.label },
+      );
     }
     let id: number;
     try {
@@ -135,4 +153,6 @@ export class OAuthService {
   }
 }
 
-export const oauthOf = perContext((ctx: AppContext) => new OAuthService(ctx.options, ctx.users, new OAuthStore(ctx.db)));
+export const oauthOf = perContext(
+  (ctx: AppContext) => new OAuthService(ctx.options, ctx.users, new OAuthStore(ctx.db)),
+);

@@ -32,7 +32,10 @@ function cookie(value: string, maxAge: number, secure: boolean): string {
 export function issueState(req: FastifyRequest, reply: FastifyReply, aff: string, session = ''): string {
   const state = randomString(16);
   const stored: StoredState = { s: state, aff, sk: session };
-  reply.header('set-cookie', cookie(Buffer.from(JSON.stringify(stored)).toString('base64url'), STATE_MAX_AGE_SECONDS, req.protocol === 'https'));
+  reply.header(
+    'set-cookie',
+    cookie(Buffer.from(JSON.stringify(stored)).toString('base64url'), STATE_MAX_AGE_SECONDS, req.protocol === 'https'),
+  );
   return state;
 }
 
@@ -42,7 +45,11 @@ function readState(req: FastifyRequest): StoredState | undefined {
   try {
     const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<StoredState>;
     if (typeof parsed.s !== 'string' || !parsed.s) return undefined;
-    return { s: parsed.s, aff: typeof parsed.aff === 'string' ? parsed.aff : '', sk: typeof parsed.sk === 'string' ? parsed.sk : '' };
+    return {
+      s: parsed.s,
+      aff: typeof parsed.aff === 'string' ? parsed.aff : '',
+      sk: typeof parsed.sk === 'string' ? parsed.sk : '',
+    };
   } catch {
     return undefined;
   }
@@ -65,9 +72,14 @@ export function clearStateCookie(req: FastifyRequest): string {
  */
 export function checkState(req: FastifyRequest, given: string): { aff: string; session: string } {
   const stored = readState(req);
-  if (!stored) throw new ApiError('sign-in state missing or expired: start the sign-in again from the login page', 403, true, { code: ErrorCode.OAuthStateInvalid });
+  if (!stored)
+    throw new ApiError('sign-in state missing or expired: start the sign-in again from the login page', 403, true, {
+      code: ErrorCode.OAuthStateInvalid,
+    });
   if (!given || !sameString(stored.s, given))
-    throw new ApiError('sign-in state does not match: start the sign-in again from the login page', 403, true, { code: ErrorCode.OAuthStateInvalid });
+    throw new ApiError('sign-in state does not match: start the sign-in again from the login page', 403, true, {
+      code: ErrorCode.OAuthStateInvalid,
+    });
   return { aff: stored.aff, session: stored.sk };
 }
 

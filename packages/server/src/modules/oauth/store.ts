@@ -30,7 +30,10 @@ export class OAuthStore {
    * unique violation when another user holds it.
    */
   async claim(k: Kysely<Database>, p: ProviderInfo, id: string, userId: number): Promise<void> {
-    await k.insertInto('user_identities').values({ provider: p.key, external_id: id, user_id: userId, created_at: nowSeconds() }).execute();
+    await k
+      .insertInto('user_identities')
+      .values({ provider: p.key, external_id: id, user_id: userId, created_at: nowSeconds() })
+      .execute();
   }
 
   /**
@@ -41,9 +44,18 @@ export class OAuthStore {
     await this.db.kysely.transaction().execute(async (trx) => {
       // Read first and delete by primary key: a delete by user_id that matches nothing would take gap locks on
       // MySQL that deadlock two binds running at once.
-      const previous = await trx.selectFrom('user_identities').select('external_id').where('provider', '=', p.key).where('user_id', '=', userId).execute();
+      const previous = await trx
+        .selectFrom('user_identities')
+        .select('external_id')
+        .where('provider', '=', p.key)
+        .where('user_id', '=', userId)
+        .execute();
       for (const row of previous) {
-        await trx.deleteFrom('user_identities').where('provider', '=', p.key).where('external_id', '=', row.external_id).execute();
+        await trx
+          .deleteFrom('user_identities')
+          .where('provider', '=', p.key)
+          .where('external_id', '=', row.external_id)
+          .execute();
       }
       await this.claim(trx, p, id, userId);
       await trx
@@ -58,8 +70,18 @@ export class OAuthStore {
   async unbind(p: ProviderInfo, userId: number): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
       // By primary key, as in bind (a delete by user_id takes gap locks on MySQL).
-      const rows = await trx.selectFrom('user_identities').select('external_id').where('provider', '=', p.key).where('user_id', '=', userId).execute();
-      for (const row of rows) await trx.deleteFrom('user_identities').where('provider', '=', p.key).where('external_id', '=', row.external_id).execute();
+      const rows = await trx
+        .selectFrom('user_identities')
+        .select('external_id')
+        .where('provider', '=', p.key)
+        .where('user_id', '=', userId)
+        .execute();
+      for (const row of rows)
+        await trx
+          .deleteFrom('user_identities')
+          .where('provider', '=', p.key)
+          .where('external_id', '=', row.external_id)
+          .execute();
       await trx
         .updateTable('users')
         .set({ [p.field]: '' })

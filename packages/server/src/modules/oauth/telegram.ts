@@ -16,13 +16,21 @@ export const TELEGRAM_MAX_AGE_SECONDS = 24 * 3600;
  * lines joined by \n; the secret key is SHA-256 of the bot token; hash must be the hex HMAC-SHA-256 of the
  * string under that key. An auth_date older than a day is refused.
  */
-export function verifyTelegramLogin(ctx: AppContext, login: TelegramLogin, nowSeconds = Math.floor(Date.now() / 1000)): ExternalAccount {
+export function verifyTelegramLogin(
+  ctx: AppContext,
+  login: TelegramLogin,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): ExternalAccount {
   const botToken = ctx.options.get('TelegramBotToken');
   if (!botToken)
-    throw coded(ErrorCode.OAuthNotConfigured, 'Telegram login is enabled but TelegramBotToken is not set; contact the administrator', {
-      provider: 'Telegram',
-      settings: 'TelegramBotToken',
-    });
+    throw coded(
+      ErrorCode.OAuthNotConfigured,
+      'Telegram login is enabled but TelegramBotToken is not set; contact the administrator',
+      {
+        provider: 'Telegram',
+        settings: 'TelegramBotToken',
+      },
+    );
   const checkString = TELEGRAM_FIELDS.filter((k) => login[k] !== undefined)
     .sort()
     .map((k) => `${k}=${login[k]}`)
@@ -31,7 +39,10 @@ export function verifyTelegramLogin(ctx: AppContext, login: TelegramLogin, nowSe
   const expected = crypto.createHmac('sha256', key).update(checkString).digest();
   const given = /^[0-9a-f]{64}$/i.test(login.hash) ? Buffer.from(login.hash, 'hex') : Buffer.alloc(0);
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
-    throw coded(ErrorCode.TelegramSignatureInvalid, 'Telegram login data is not signed by the bot: sign in with Telegram again');
+    throw coded(
+      ErrorCode.TelegramSignatureInvalid,
+      'Telegram login data is not signed by the bot: sign in with Telegram again',
+    );
   }
   const authDate = Number(login.auth_date);
   if (!Number.isInteger(authDate) || nowSeconds - authDate > TELEGRAM_MAX_AGE_SECONDS) {

@@ -13,10 +13,14 @@ export async function wechatAccount(ctx: AppContext, code: string): Promise<Exte
   const address = ctx.options.get('WeChatServerAddress').trim().replace(/\/+$/, '');
   const token = ctx.options.get('WeChatServerToken');
   if (!/^https?:\/\//i.test(address))
-    throw coded(ErrorCode.OAuthNotConfigured, 'WeChat login is enabled but WeChatServerAddress is not set; contact the administrator', {
-      provider: 'WeChat',
-      settings: 'WeChatServerAddress',
-    });
+    throw coded(
+      ErrorCode.OAuthNotConfigured,
+      'WeChat login is enabled but WeChatServerAddress is not set; contact the administrator',
+      {
+        provider: 'WeChat',
+        settings: 'WeChatServerAddress',
+      },
+    );
   if (!code.trim()) throw coded(ErrorCode.VerificationCodeRequired, 'verification code is required');
   const answer = await callExternal(
     'the WeChat server',
@@ -26,7 +30,9 @@ export async function wechatAccount(ctx: AppContext, code: string): Promise<Exte
   );
   const body = answer.body as { success?: unknown; message?: unknown; data?: unknown } | undefined;
   if (answer.status >= 400 || !body || typeof body !== 'object')
-    throw coded(ErrorCode.WeChatServerFailed, `the WeChat server failed (${providerError(answer)})`, { reason: providerError(answer) });
+    throw coded(ErrorCode.WeChatServerFailed, `the WeChat server failed (${providerError(answer)})`, {
+      reason: providerError(answer),
+    });
   if (body.success !== true) {
     const reason = typeof body.message === 'string' && body.message ? body.message : 'the code is wrong or expired';
     throw coded(ErrorCode.WeChatVerifyFailed, `WeChat verification failed: ${reason}`, { reason });

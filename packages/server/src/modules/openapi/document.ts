@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import type { RouteDef } from '../../http/route.js';
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+const toSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
 
-const levelText = { public: 'public', user: 'logged-in user', admin: 'administrator (role >= 10)', root: 'super administrator (role 100)' };
+const levelText = {
+  public: 'public',
+  user: 'logged-in user',
+  admin: 'administrator (role >= 10)',
+  root: 'super administrator (role 100)',
+};
 
 /** OpenAPI 3 path from a Fastify path: `/api/user/:id` → `/api/user/{id}`. */
 const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
@@ -22,14 +28,30 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       if (!schema) continue;
       const json = toSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, prop] of Object.entries(json.properties ?? {})) {
-        parameters.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: prop });
+        parameters.push({
+          name,
+          in: where,
+          required: where === 'path' || (json.required ?? []).includes(name),
+          schema: prop,
+        });
       }
     }
-    if (def.level !== 'public') parameters.push({ name: 'New-Api-User', in: 'header', required: true, schema: { type: 'integer' }, description: 'id of the calling user' });
+    if (def.level !== 'public')
+      parameters.push({
+        name: 'New-Api-User',
+        in: 'header',
+        required: true,
+        schema: { type: 'integer' },
+        description: 'id of the calling user',
+      });
     const envelope = {
       type: 'object',
       required: ['success', 'message'],
-      properties: { success: { type: 'boolean' }, message: { type: 'string' }, ...(def.response ? { data: toSchema(def.response, 'output') } : {}) },
+      properties: {
+        success: { type: 'boolean' },
+        message: { type: 'string' },
+        ...(def.response ? { data: toSchema(def.response, 'output') } : {}),
+      },
     };
     const op: Record<string, unknown> = {
       summary: def.summary,
@@ -43,12 +65,15 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
           description: 'Envelope: success with data, or success false with the reason (invalid input names the field)',
           content: { 'application/json': { schema: envelope } },
         },
-        ...(def.level !== 'public' ? { 401: { description: 'Not logged in', ...failure }, 403: { description: 'Insufficient role', ...failure } } : {}),
+        ...(def.level !== 'public'
+          ? { 401: { description: 'Not logged in', ...failure }, 403: { description: 'Insufficient role', ...failure } }
+          : {}),
         ...(def.rateLimit ? { 429: { description: 'Too many requests', ...failure } } : {}),
       },
       security: def.level === 'public' ? [] : [{ session: [] }, { accessToken: [] }],
     };
-    if (def.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(def.body, 'input') } } };
+    if (def.body)
+      op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(def.body, 'input') } } };
     (paths[openapiPath(def.url)] ??= {})[def.method.toLowerCase()] = op;
   }
   return {
@@ -61,7 +86,12 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
     },
     paths,
     components: {
-      schemas: { Failure: { type: 'object', properties: { success: { type: 'boolean', enum: [false] }, message: { type: 'string' } } } },
+      schemas: {
+        Failure: {
+          type: 'object',
+          properties: { success: { type: 'boolean', enum: [false] }, message: { type: 'string' } },
+        },
+      },
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'session' },
         accessToken: { type: 'apiKey', in: 'header', name: 'Authorization' },

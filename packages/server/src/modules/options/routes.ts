@@ -23,7 +23,10 @@ export function optionRoutes(r: Router): void {
     body: updateOptionBody,
     handler: async ({ ctx, body }) => {
       // Administrator patterns must run in the linear-time engine: refused here, with the engine's reason.
-      const refusal = resolveOptionKey(body.key) === 'SensitiveWords' && typeof body.value === 'string' ? sensitiveWordsRefusal(body.value) : undefined;
+      const refusal =
+        resolveOptionKey(body.key) === 'SensitiveWords' && typeof body.value === 'string'
+          ? sensitiveWordsRefusal(body.value)
+          : undefined;
       if (refusal) throw coded(refusal.code, refusal.message, { ...refusal.params, key: 'SensitiveWords' });
       await ctx.options.set(body.key, body.value);
       return undefined;

@@ -76,7 +76,9 @@ export function modelMetaPage(ctx: AppContext, q: ModelMetaQuery) {
   const matches = all.filter(
     (m) =>
       (!keyword || m.model_name.toLowerCase().includes(keyword)) &&
-      (!vendor || String(m.vendor_id) === vendor || (vendors.get(m.vendor_id)?.name.toLowerCase().includes(vendor) ?? false)) &&
+      (!vendor ||
+        String(m.vendor_id) === vendor ||
+        (vendors.get(m.vendor_id)?.name.toLowerCase().includes(vendor) ?? false)) &&
       (q.status === undefined || q.status === '' || String(m.status) === q.status),
   );
   const page = Math.max(1, q.p);

@@ -3,7 +3,12 @@ import type { Router } from '../../http/route.js';
 import { modelsByType } from '../channels/known-models.js';
 import { modelMetaPage, modelMetaQuery } from './model-meta.js';
 
-const modelMetaPageSchema = z.object({ items: z.array(z.record(z.string(), z.unknown())), total: z.number(), page: z.number(), page_size: z.number() });
+const modelMetaPageSchema = z.object({
+  items: z.array(z.record(z.string(), z.unknown())),
+  total: z.number(),
+  page: z.number(),
+  page_size: z.number(),
+});
 
 /** The request path ends in a slash (the router ignores trailing slashes, so one route serves both forms). */
 const endsWithSlash = (url: string): boolean => (url.split('?')[0] ?? '').endsWith('/');
@@ -18,7 +23,8 @@ export function modelsRoutes(r: Router): void {
     method: 'GET',
     url: '/api/models',
     level: 'admin',
-    summary: 'Without a trailing slash: channel type id → its default model list. With one (/api/models/): the paged model list',
+    summary:
+      'Without a trailing slash: channel type id → its default model list. With one (/api/models/): the paged model list',
     tags,
     query: modelMetaQuery,
     response: z.union([z.record(z.string(), z.array(z.string())), modelMetaPageSchema]),

@@ -11,7 +11,8 @@ export function pricingRoutes(r: Router): void {
     method: 'GET',
     url: '/api/pricing',
     level: 'public',
-    summary: 'Routable models with prices; the envelope also carries group_ratio and usable_group (logged out: default group)',
+    summary:
+      'Routable models with prices; the envelope also carries group_ratio and usable_group (logged out: default group)',
     tags: ['pricing'],
     response: z.array(pricingModel),
     raw: true,

@@ -1,4 +1,11 @@
-import { DEFAULT_GROUP, defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio, QuotaType } from '@tollway/shared';
+import {
+  DEFAULT_GROUP,
+  defaultCacheRatio,
+  defaultCompletionRatio,
+  defaultModelPrice,
+  defaultModelRatio,
+  QuotaType,
+} from '@tollway/shared';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { usableGroups } from '../groups/usable.js';
@@ -70,18 +77,40 @@ export function pricingFor(ctx: AppContext, group: string): PricingPage {
     const meta = { enable_groups, vendor_id: vendor?.id ?? 0, supported_endpoint_types };
     const price = prices[model];
     if (price !== undefined) {
-      data.push({ model_name: model, quota_type: QuotaType.Price, model_ratio: 0, completion_ratio: 0, model_price: price, ...meta });
+      data.push({
+        model_name: model,
+        quota_type: QuotaType.Price,
+        model_ratio: 0,
+        completion_ratio: 0,
+        model_price: price,
+        ...meta,
+      });
     } else {
-      data.push({ model_name: model, quota_type: QuotaType.Ratio, model_ratio: ratios[model] ?? 0, completion_ratio: completion[model] ?? 1, model_price: 0, ...meta });
+      data.push({
+        model_name: model,
+        quota_type: QuotaType.Ratio,
+        model_ratio: ratios[model] ?? 0,
+        completion_ratio: completion[model] ?? 1,
+        model_price: 0,
+        ...meta,
+      });
     }
   }
   const group_ratio: Record<string, number> = {};
   for (const g of Object.keys(usable)) group_ratio[g] = groupRatio[g] ?? 1;
-  return { data, group_ratio, usable_group: usable, vendors: [...vendors.values()].sort((a, b) => a.id - b.id), supported_endpoint, auto_groups: [] };
+  return {
+    data,
+    group_ratio,
+    usable_group: usable,
+    vendors: [...vendors.values()].sort((a, b) => a.id - b.id),
+    supported_endpoint,
+    auto_groups: [],
+  };
 }
 
 /** The caller's group for pricing: their own when logged in and enabled, else the default group. */
-export const pricingGroup = (user: { group: string; status: number } | undefined): string => (user && user.status === 1 ? user.group : DEFAULT_GROUP);
+export const pricingGroup = (user: { group: string; status: number } | undefined): string =>
+  user && user.status === 1 ? user.group : DEFAULT_GROUP;
 
 /** Puts the shipped ratio and price tables back (ModelRatio, CompletionRatio, CacheRatio, ModelPrice). */
 export async function resetModelPricing(ctx: AppContext): Promise<void> {

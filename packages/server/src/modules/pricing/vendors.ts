@@ -29,7 +29,11 @@ export function vendorOf(model: string, channels: readonly CachedChannel[]): Ven
   if (family && familyVendors[family]) return familyVendors[family];
   const first = [...channels].sort((a, b) => a.id - b.id)[0];
   if (!first) return undefined;
-  return { id: CHANNEL_VENDOR_ID_BASE + first.type, name: channelTypeById.get(first.type)?.label ?? `Type ${first.type}`, icon: '' };
+  return {
+    id: CHANNEL_VENDOR_ID_BASE + first.type,
+    name: channelTypeById.get(first.type)?.label ?? `Type ${first.type}`,
+    icon: '',
+  };
 }
 
 /** new-api's endpoint types with the path and method a client calls. */
@@ -46,7 +50,13 @@ export const endpointPaths: Record<string, { path: string; method: string }> = {
 
 const TEXT_ENDPOINTS = ['openai', 'openai-response', 'anthropic', 'gemini'];
 const taskTypes = new Set<number>([ChannelType.Midjourney, ChannelType.MidjourneyPlus, ChannelType.SunoAPI]);
-const videoTypes = new Set<number>([ChannelType.Kling, ChannelType.Jimeng, ChannelType.Vidu, ChannelType.DoubaoVideo, ChannelType.Sora]);
+const videoTypes = new Set<number>([
+  ChannelType.Kling,
+  ChannelType.Jimeng,
+  ChannelType.Vidu,
+  ChannelType.DoubaoVideo,
+  ChannelType.Sora,
+]);
 const EMBEDDING = /embed/i;
 const RERANK = /rerank/i;
 const IMAGE = /^(dall-e|gpt-image|imagen|flux|stable-diffusion|sd-)/i;
@@ -62,7 +72,8 @@ export function endpointTypesOf(model: string, channels: readonly CachedChannel[
   if (EMBEDDING.test(model)) return ['embeddings'];
   if (RERANK.test(model)) return ['jina-rerank'];
   if (IMAGE.test(model)) return ['image-generation'];
-  if (VIDEO.test(model) || (channels.length > 0 && channels.every((c) => videoTypes.has(c.type)))) return ['openai-video'];
+  if (VIDEO.test(model) || (channels.length > 0 && channels.every((c) => videoTypes.has(c.type))))
+    return ['openai-video'];
   const format = channels[0] ? channelTypeById.get(channels[0].type)?.format : undefined;
   const native = format === 'anthropic' || format === 'gemini' ? format : 'openai';
   return [native, ...TEXT_ENDPOINTS.filter((e) => e !== native)];

@@ -24,24 +24,42 @@ export function presetFiles(base: string, source: PresetSource): Partial<Record<
   return { prompt: `${base}/${source}/prompt.json`, completion: `${base}/${source}/completion.json` };
 }
 
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 /** A failure as the root sees it: what went wrong with which file, never the answer's text. */
 function failure(kind: FileKind, err: unknown): ApiError {
   const what = `the preset's ${kind} file`;
   if (err instanceof ApiError) return err;
-  if (err instanceof OutboundBlockedError) return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${err.message}`, { file: kind, ...err.reasonParams() });
-  if (err instanceof PresetFileError) return coded(ErrorCode.PresetFileInvalid, `${what} ${err.message}`, { file: kind, ...err.reasonParams() });
+  if (err instanceof OutboundBlockedError)
+    return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${err.message}`, {
+      file: kind,
+      ...err.reasonParams(),
+    });
+  if (err instanceof PresetFileError)
+    return coded(ErrorCode.PresetFileInvalid, `${what} ${err.message}`, { file: kind, ...err.reasonParams() });
   const e = err as { code?: unknown; name?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   if (TIMEOUT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError')
     return coded(ErrorCode.PresetFetchTimeout, `cannot fetch ${what}: no answer in time`, { file: kind });
   const reason = `connection failed${/^E[A-Z]+$/.test(code) ? ` (${code})` : ''}`;
-  return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${reason}`, { file: kind, reason, reason_code: ErrorCode.PresetConnectionFailed });
+  return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${reason}`, {
+    file: kind,
+    reason,
+    reason_code: ErrorCode.PresetConnectionFailed,
+  });
 }
 
 const MAX_FILE_MB = MAX_FILE_BYTES / 1024 / 1024;
-const tooLarge = (kind: FileKind) => coded(ErrorCode.PresetFileTooLarge, `the preset's ${kind} file is larger than ${MAX_FILE_MB} MB`, { file: kind, max: MAX_FILE_MB });
+const tooLarge = (kind: FileKind) =>
+  coded(ErrorCode.PresetFileTooLarge, `the preset's ${kind} file is larger than ${MAX_FILE_MB} MB`, {
+    file: kind,
+    max: MAX_FILE_MB,
+  });
 
 /** Reads at most MAX_FILE_BYTES of a body; a longer one is refused. */
 async function readCapped(body: AsyncIterable<Buffer>, kind: FileKind): Promise<string> {
@@ -68,7 +86,11 @@ async function fetchFile(url: string, kind: FileKind, dispatcher: Dispatcher): P
     if (res.statusCode !== 200) {
       await res.body.dump();
       const status = res.statusCode;
-      throw coded(ErrorCode.PresetFetchStatus, `cannot fetch the preset's ${kind} file: the host answered HTTP ${status}`, { file: kind, status });
+      throw coded(
+        ErrorCode.PresetFetchStatus,
+        `cannot fetch the preset's ${kind} file: the host answered HTTP ${status}`,
+        { file: kind, status },
+      );
     }
     const declared = Number(res.headers['content-length']);
     if (declared > MAX_FILE_BYTES) {
@@ -93,7 +115,11 @@ const caches = new WeakMap<AppContext, Map<string, Cached>>();
  * The model and completion ratios of a preset source (official: the mixed source), fetched through the outbound
  * guard and kept CACHE_MS per URL (and fetch settings); concurrent calls share one fetch and failures are not kept.
  */
-export function presetRatios(ctx: AppContext, requested: PresetSource | 'official', now = Date.now()): Promise<PresetAnswer> {
+export function presetRatios(
+  ctx: AppContext,
+  requested: PresetSource | 'official',
+  now = Date.now(),
+): Promise<PresetAnswer> {
   const source = requested === 'official' ? OFFICIAL_SOURCE : requested;
   const files = presetFiles(ctx.config.ratioPresetBaseUrl, source);
   const key = `${files.prompt ?? ''}\n${files.completion}`;

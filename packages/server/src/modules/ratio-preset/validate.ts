@@ -23,17 +23,29 @@ export function parseRatioFile(text: string): Record<string, number> {
   } catch {
     throw new PresetFileError('is not valid JSON', ErrorCode.PresetFileNotJson);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new PresetFileError('is not a JSON object of model names to ratios', ErrorCode.PresetFileNotObject);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new PresetFileError('is not a JSON object of model names to ratios', ErrorCode.PresetFileNotObject);
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > MAX_MODELS) throw new PresetFileError(`lists more than ${MAX_MODELS} models`, ErrorCode.PresetFileTooManyModels, { max: MAX_MODELS });
+  if (entries.length > MAX_MODELS)
+    throw new PresetFileError(`lists more than ${MAX_MODELS} models`, ErrorCode.PresetFileTooManyModels, {
+      max: MAX_MODELS,
+    });
   const out: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const [name, ratio] of entries) {
     if (name.trim() === '' || name.length > MAX_NAME_LENGTH || /\p{Cc}/u.test(name))
-      throw new PresetFileError(`has a model name that is empty, longer than ${MAX_NAME_LENGTH} characters or holds control characters`, ErrorCode.PresetFileBadName, {
-        max: MAX_NAME_LENGTH,
-      });
+      throw new PresetFileError(
+        `has a model name that is empty, longer than ${MAX_NAME_LENGTH} characters or holds control characters`,
+        ErrorCode.PresetFileBadName,
+        {
+          max: MAX_NAME_LENGTH,
+        },
+      );
     if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0 || ratio > MAX_RATIO)
-      throw new PresetFileError(`has a ratio that is not a number from 0 to ${MAX_RATIO}`, ErrorCode.PresetFileBadRatio, { max: MAX_RATIO });
+      throw new PresetFileError(
+        `has a ratio that is not a number from 0 to ${MAX_RATIO}`,
+        ErrorCode.PresetFileBadRatio,
+        { max: MAX_RATIO },
+      );
     out[name] = ratio;
   }
   return { ...out };

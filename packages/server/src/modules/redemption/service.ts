@@ -70,7 +70,8 @@ export function toRedemptionPublic(r: RedemptionRow): RedemptionPublic {
 const storedMaxUses = (isGift: boolean, maxUses: number) => (isGift ? maxUses : 1);
 
 function checkWindow(validFrom: number, validUntil: number): void {
-  if (validFrom > 0 && validUntil > 0 && validFrom >= validUntil) throw coded(ErrorCode.RedemptionWindowInvalid, MSG.window);
+  if (validFrom > 0 && validUntil > 0 && validFrom >= validUntil)
+    throw coded(ErrorCode.RedemptionWindowInvalid, MSG.window);
 }
 
 /**
@@ -132,25 +133,37 @@ export class RedemptionService {
     const current = await this.store.findById(body.id);
     if (!current) throw notFound(MSG.notFound, ErrorCode.RedemptionNotFound);
     if (statusOnly) {
-      if (body.status !== RedemptionStatus.Unused && body.status !== RedemptionStatus.Disabled) throw coded(ErrorCode.StatusInvalid, MSG.statusValue);
+      if (body.status !== RedemptionStatus.Unused && body.status !== RedemptionStatus.Disabled)
+        throw coded(ErrorCode.StatusInvalid, MSG.statusValue);
       if (current.status === RedemptionStatus.Used)
-        throw body.status === RedemptionStatus.Unused ? coded(ErrorCode.RedemptionEnableUsed, MSG.enableUsed) : coded(ErrorCode.RedemptionUsed, MSG.used);
-      if (!(await this.store.setStatus(current.id, body.status))) throw coded(ErrorCode.RedemptionEnableUsed, MSG.enableUsed);
+        throw body.status === RedemptionStatus.Unused
+          ? coded(ErrorCode.RedemptionEnableUsed, MSG.enableUsed)
+          : coded(ErrorCode.RedemptionUsed, MSG.used);
+      if (!(await this.store.setStatus(current.id, body.status)))
+        throw coded(ErrorCode.RedemptionEnableUsed, MSG.enableUsed);
       return this.get(current.id);
     }
     if (current.status !== RedemptionStatus.Unused) throw coded(ErrorCode.RedemptionEditUnused, MSG.editUnused);
     const isGift = body.is_gift ?? current.is_gift === 1;
-    if (isGift !== (current.is_gift === 1) && current.used_count > 0) throw coded(ErrorCode.RedemptionGiftUsed, MSG.giftUsed);
+    if (isGift !== (current.is_gift === 1) && current.used_count > 0)
+      throw coded(ErrorCode.RedemptionGiftUsed, MSG.giftUsed);
     const maxUses = storedMaxUses(isGift, body.max_uses ?? (current.is_gift === 1 ? current.max_uses : -1));
-    if (isGift && maxUses > 0 && maxUses < current.used_count) throw coded(ErrorCode.RedemptionMaxBelowUses, MSG.maxBelowUses);
+    if (isGift && maxUses > 0 && maxUses < current.used_count)
+      throw coded(ErrorCode.RedemptionMaxBelowUses, MSG.maxBelowUses);
     const validFrom = body.valid_from ?? Number(current.valid_from);
     const validUntil = body.valid_until ?? Number(current.valid_until);
     checkWindow(validFrom, validUntil);
-    const changes: RedemptionChanges = { is_gift: isGift ? 1 : 0, max_uses: maxUses, valid_from: validFrom, valid_until: validUntil };
+    const changes: RedemptionChanges = {
+      is_gift: isGift ? 1 : 0,
+      max_uses: maxUses,
+      valid_from: validFrom,
+      valid_until: validUntil,
+    };
     if (body.name !== undefined) changes.name = body.name;
     if (body.quota !== undefined) changes.quota = body.quota;
     // Applied only if nobody used or disabled the code since it was read (else the checks above are stale).
-    if (!(await this.store.updateUnused(current.id, changes, current.used_count))) throw coded(ErrorCode.RedemptionEditUnused, MSG.editUnused);
+    if (!(await this.store.updateUnused(current.id, changes, current.used_count)))
+      throw coded(ErrorCode.RedemptionEditUnused, MSG.editUnused);
     return this.get(current.id);
   }
 
@@ -191,7 +204,14 @@ export class RedemptionService {
     const now = nowSeconds();
     await this.refuseIfUnusable(code, user.id, now);
     const outcome = await this.store
-      .use({ code, userId: user.id, username: user.username, at: now, logContent: this.logContent(code), logEvent: this.logEvent(code) })
+      .use({
+        code,
+        userId: user.id,
+        username: user.username,
+        at: now,
+        logContent: this.logContent(code),
+        logEvent: this.logEvent(code),
+      })
       .catch((err: unknown) => {
         if (isUniqueViolation(err)) throw coded(ErrorCode.RedemptionUsedByYou, MSG.usedByYou);
         throw err;
@@ -203,7 +223,9 @@ export class RedemptionService {
       const fresh = await this.store.findByKey(key);
       if (!fresh) throw coded(ErrorCode.RedemptionInvalid, MSG.invalid);
       await this.refuseIfUnusable(fresh, user.id, now);
-      throw code.is_gift === 1 ? coded(ErrorCode.RedemptionUsedUp, MSG.usedUp) : coded(ErrorCode.RedemptionUsed, MSG.used);
+      throw code.is_gift === 1
+        ? coded(ErrorCode.RedemptionUsedUp, MSG.usedUp)
+        : coded(ErrorCode.RedemptionUsed, MSG.used);
     }
     // The relay's balance (memory or Redis ledger, every node) learns the new quota before the answer.
     await this.ctx.users.notifyChanged(user.id);
@@ -216,14 +238,25 @@ export class RedemptionService {
     const from = Number(code.valid_from);
     const until = Number(code.valid_until);
     if (from > 0 && now < from)
-      throw coded(ErrorCode.RedemptionNotYetValid, `this redemption code is not valid yet: it can be used from ${formatTime(from)}`, { time: formatTime(from) });
+      throw coded(
+        ErrorCode.RedemptionNotYetValid,
+        `this redemption code is not valid yet: it can be used from ${formatTime(from)}`,
+        { time: formatTime(from) },
+      );
     if (until > 0 && now >= until) throw coded(ErrorCode.RedemptionExpired, MSG.expired);
-    if (code.is_gift === 1 && (await this.store.hasUsed(code.id, userId))) throw coded(ErrorCode.RedemptionUsedByYou, MSG.usedByYou);
-    if (code.max_uses > 0 && code.used_count >= code.max_uses) throw code.is_gift === 1 ? coded(ErrorCode.RedemptionUsedUp, MSG.usedUp) : coded(ErrorCode.RedemptionUsed, MSG.used);
+    if (code.is_gift === 1 && (await this.store.hasUsed(code.id, userId)))
+      throw coded(ErrorCode.RedemptionUsedByYou, MSG.usedByYou);
+    if (code.max_uses > 0 && code.used_count >= code.max_uses)
+      throw code.is_gift === 1
+        ? coded(ErrorCode.RedemptionUsedUp, MSG.usedUp)
+        : coded(ErrorCode.RedemptionUsed, MSG.used);
   }
 
   private amount(code: RedemptionRow): string {
-    return renderQuota(Number(code.quota), { displayInCurrency: true, quotaPerUnit: this.ctx.options.num('QuotaPerUnit') });
+    return renderQuota(Number(code.quota), {
+      displayInCurrency: true,
+      quotaPerUnit: this.ctx.options.num('QuotaPerUnit'),
+    });
   }
 
   private logContent(code: RedemptionRow): string {
@@ -231,7 +264,13 @@ export class RedemptionService {
   }
 
   private logEvent(code: RedemptionRow): LogEvent {
-    return { kind: 'redemption', quota: Number(code.quota), amount: this.amount(code), code_id: code.id, gift: code.is_gift === 1 };
+    return {
+      kind: 'redemption',
+      quota: Number(code.quota),
+      amount: this.amount(code),
+      code_id: code.id,
+      gift: code.is_gift === 1,
+    };
   }
 }
 

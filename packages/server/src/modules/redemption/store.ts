@@ -43,7 +43,12 @@ export class RedemptionsStore {
   }
 
   async hasUsed(redemptionId: number, userId: number): Promise<boolean> {
-    const row = await this.k.selectFrom('redemption_uses').select('user_id').where('redemption_id', '=', redemptionId).where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.k
+      .selectFrom('redemption_uses')
+      .select('user_id')
+      .where('redemption_id', '=', redemptionId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -65,7 +70,11 @@ export class RedemptionsStore {
    * still that value (so a gift code edited from a stale view cannot drop below its uses). False if not applied.
    */
   async updateUnused(id: number, changes: RedemptionChanges, usedCount?: number): Promise<boolean> {
-    let q = this.k.updateTable('redemptions').set(changes).where('id', '=', id).where('status', '=', RedemptionStatus.Unused);
+    let q = this.k
+      .updateTable('redemptions')
+      .set(changes)
+      .where('id', '=', id)
+      .where('status', '=', RedemptionStatus.Unused);
     if (usedCount !== undefined) q = q.where('used_count', '=', usedCount);
     const res = await q.executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
@@ -73,7 +82,12 @@ export class RedemptionsStore {
 
   /** Sets 1 or 2; a used code (3) is never changed. False when the code does not exist or is used. */
   async setStatus(id: number, status: number): Promise<boolean> {
-    const res = await this.k.updateTable('redemptions').set({ status }).where('id', '=', id).where('status', '!=', RedemptionStatus.Used).executeTakeFirst();
+    const res = await this.k
+      .updateTable('redemptions')
+      .set({ status })
+      .where('id', '=', id)
+      .where('status', '!=', RedemptionStatus.Used)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 
@@ -98,7 +112,12 @@ export class RedemptionsStore {
   }
 
   /** Deletes the codes matching `where` and their use records, in one transaction; returns how many codes. */
-  private async deleteWhere(filter: { id?: number; name?: string; status?: number; invalidAt?: number }): Promise<number> {
+  private async deleteWhere(filter: {
+    id?: number;
+    name?: string;
+    status?: number;
+    invalidAt?: number;
+  }): Promise<number> {
     return this.k.transaction().execute(async (trx) => {
       const ids = (
         await trx
@@ -174,7 +193,10 @@ export class RedemptionsStore {
           .where((eb) => eb.or([eb('valid_until', '=', 0), eb('valid_until', '>', u.at)]))
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) !== 1) return 'unavailable';
-        await trx.insertInto('redemption_uses').values({ redemption_id: u.code.id, user_id: u.userId, quota: u.code.quota, created_time: u.at }).execute();
+        await trx
+          .insertInto('redemption_uses')
+          .values({ redemption_id: u.code.id, user_id: u.userId, quota: u.code.quota, created_time: u.at })
+          .execute();
         const credited = await trx
           .updateTable('users')
           .set({ quota: sql`quota + ${u.code.quota}` })
@@ -182,8 +204,16 @@ export class RedemptionsStore {
           .where('deleted_at', 'is', null)
           .where(fitsUnderQuotaMax('quota', u.code.quota))
           .executeTakeFirst();
-        if (Number(credited.numUpdatedRows) !== 1) throw (await userExists(trx, u.userId)) ? new QuotaMaxExceeded() : new UserMissing();
-        await logs.add(trx, { userId: u.userId, username: u.username, type: LogType.Topup, content: u.logContent, quota: u.code.quota, event: u.logEvent });
+        if (Number(credited.numUpdatedRows) !== 1)
+          throw (await userExists(trx, u.userId)) ? new QuotaMaxExceeded() : new UserMissing();
+        await logs.add(trx, {
+          userId: u.userId,
+          username: u.username,
+          type: LogType.Topup,
+          content: u.logContent,
+          quota: u.code.quota,
+          event: u.logEvent,
+        });
         return 'ok';
       })
       .catch((err: unknown) => {
@@ -199,4 +229,9 @@ export class RedemptionsStore {
 class UserMissing extends Error {}
 
 const userExists = async (trx: Transaction<Database>, id: number): Promise<boolean> =>
-  (await trx.selectFrom('users').select('id').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()) !== undefined;
+  (await trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()) !== undefined;

@@ -34,17 +34,32 @@ export class SetupService {
     return { status: this.done, root_init: (await this.users.store.countRoots()) > 0, database_type: this.db.dialect };
   }
 
-  async run(input: { username: string; password: string; SelfUseModeEnabled: boolean; DemoSiteEnabled: boolean }): Promise<void> {
-    if (input.SelfUseModeEnabled && input.DemoSiteEnabled) throw coded(ErrorCode.SetupModeConflict, 'choose either self-use mode or demo site, not both');
+  async run(input: {
+    username: string;
+    password: string;
+    SelfUseModeEnabled: boolean;
+    DemoSiteEnabled: boolean;
+  }): Promise<void> {
+    if (input.SelfUseModeEnabled && input.DemoSiteEnabled)
+      throw coded(ErrorCode.SetupModeConflict, 'choose either self-use mode or demo site, not both');
     try {
-      await this.db.kysely.insertInto('setups').values({ id: 1, version: this.version, initialized_at: nowSeconds() }).execute();
+      await this.db.kysely
+        .insertInto('setups')
+        .values({ id: 1, version: this.version, initialized_at: nowSeconds() })
+        .execute();
     } catch {
       this.done = true;
       throw conflict('the system is already initialized', ErrorCode.SetupDone);
     }
     try {
       if ((await this.users.store.countRoots()) === 0) {
-        await this.users.create({ username: input.username, password: input.password, role: Role.Root, display_name: 'Root User', quota: ROOT_START_QUOTA });
+        await this.users.create({
+          username: input.username,
+          password: input.password,
+          role: Role.Root,
+          display_name: 'Root User',
+          quota: ROOT_START_QUOTA,
+        });
       }
       await this.options.set('SelfUseModeEnabled', String(input.SelfUseModeEnabled));
       await this.options.set('DemoSiteEnabled', String(input.DemoSiteEnabled));

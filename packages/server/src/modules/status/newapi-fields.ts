@@ -15,7 +15,10 @@ export function newApiStatusFields(o: OptionsService) {
     faq_enabled: o.bool('console_setting.faq_enabled'),
   };
   return {
-    quota_display_type: quotaDisplayType(o.bool('DisplayInCurrencyEnabled'), o.get('general_setting.quota_display_type')),
+    quota_display_type: quotaDisplayType(
+      o.bool('DisplayInCurrencyEnabled'),
+      o.get('general_setting.quota_display_type'),
+    ),
     usd_exchange_rate: o.num('USDExchangeRate'),
     custom_currency_symbol: o.get('general_setting.custom_currency_symbol'),
     custom_currency_exchange_rate: o.num('general_setting.custom_currency_exchange_rate'),

@@ -67,7 +67,15 @@ export function statusRoutes(r: Router): void {
     handler: ({ ctx }) => statusPayload(ctx),
   });
   const text = (url: string, key: 'Notice' | 'About' | 'HomePageContent', summary: string) =>
-    r.add({ method: 'GET', url, level: 'public', summary, tags, response: z.string(), handler: ({ ctx }) => ctx.options.get(key) });
+    r.add({
+      method: 'GET',
+      url,
+      level: 'public',
+      summary,
+      tags,
+      response: z.string(),
+      handler: ({ ctx }) => ctx.options.get(key),
+    });
   text('/api/notice', 'Notice', 'The notice text (markdown)');
   text('/api/about', 'About', 'The about page content (markdown, HTML or an https URL)');
   text('/api/home_page_content', 'HomePageContent', 'The home page content (markdown, HTML or an https URL)');

@@ -16,8 +16,26 @@ interface TaskKind {
 }
 
 const kinds: TaskKind[] = [
-  { url: '/api/mj/', selfUrl: '/api/mj/self/', what: 'drawing tasks', idName: 'mj_id', query: mjQuery, selfQuery: selfMjQuery, row: mjRow, list: 'drawings' },
-  { url: '/api/task/', selfUrl: '/api/task/self', what: 'music tasks', idName: 'task_id', query: taskQuery, selfQuery: selfTaskQuery, row: taskRow, list: 'music' },
+  {
+    url: '/api/mj/',
+    selfUrl: '/api/mj/self/',
+    what: 'drawing tasks',
+    idName: 'mj_id',
+    query: mjQuery,
+    selfQuery: selfMjQuery,
+    row: mjRow,
+    list: 'drawings',
+  },
+  {
+    url: '/api/task/',
+    selfUrl: '/api/task/self',
+    what: 'music tasks',
+    idName: 'task_id',
+    query: taskQuery,
+    selfQuery: selfTaskQuery,
+    row: taskRow,
+    list: 'music',
+  },
 ];
 
 /**

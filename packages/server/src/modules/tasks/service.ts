@@ -6,7 +6,12 @@ import { TasksStore, type TaskFilter } from './store.js';
 import { toMjRow, toTaskRow } from './view.js';
 
 /** The parsed query of any of the four lists (self lists lack channel_id and user_id). */
-export type TaskQuery = PageQuery & { start_timestamp: number; end_timestamp: number; channel_id?: number; user_id?: number } & Record<string, unknown>;
+export type TaskQuery = PageQuery & {
+  start_timestamp: number;
+  end_timestamp: number;
+  channel_id?: number;
+  user_id?: number;
+} & Record<string, unknown>;
 
 /** The filter of a query; a self list (selfId) is pinned to the caller and has no channel or user filter. */
 function filterOf(q: TaskQuery, idName: 'mj_id' | 'task_id', selfId?: number): TaskFilter {

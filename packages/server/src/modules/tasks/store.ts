@@ -32,9 +32,18 @@ export class TasksStore {
     return q;
   }
 
-  private page<R>(table: 'midjourneys' | 'tasks', idColumn: 'mj_id' | 'task_id', f: TaskFilter, window: RowWindow): Promise<Slice<R>> {
+  private page<R>(
+    table: 'midjourneys' | 'tasks',
+    idColumn: 'mj_id' | 'task_id',
+    f: TaskFilter,
+    window: RowWindow,
+  ): Promise<Slice<R>> {
     const base = this.query(table, idColumn, f);
-    return selectPage(base, (q) => q.selectAll().orderBy('submit_time', 'desc').orderBy('id', 'desc'), window) as Promise<Slice<R>>;
+    return selectPage(
+      base,
+      (q) => q.selectAll().orderBy('submit_time', 'desc').orderBy('id', 'desc'),
+      window,
+    ) as Promise<Slice<R>>;
   }
 
   drawings(f: TaskFilter, window: RowWindow): Promise<Slice<MjRecord>> {

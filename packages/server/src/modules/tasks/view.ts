@@ -34,5 +34,11 @@ export function toMjRow(r: MjRecord, admin: boolean): MjRow {
 
 /** A music or video task as the API shows it (its result file in result_url); the channel only to administrators. */
 export function toTaskRow(r: TaskRecord, admin: boolean): TaskRow {
-  return { ...common(r, admin), task_id: r.task_id, platform: r.platform, data: r.data ?? '', result_url: r.result_url ?? '' };
+  return {
+    ...common(r, admin),
+    task_id: r.task_id,
+    platform: r.platform,
+    data: r.data ?? '',
+    result_url: r.result_url ?? '',
+  };
 }

@@ -1,4 +1,12 @@
-import { TOKEN_KEY_PREFIX, TOKEN_KEYS_BATCH_MAX, TokenStatus, type CreateTokenBody, type TokenPublic, type UpdateTokenBody, ErrorCode } from '@tollway/shared';
+import {
+  TOKEN_KEY_PREFIX,
+  TOKEN_KEYS_BATCH_MAX,
+  TokenStatus,
+  type CreateTokenBody,
+  type TokenPublic,
+  type UpdateTokenBody,
+  ErrorCode,
+} from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
@@ -14,8 +22,10 @@ import { usableGroups } from '../groups/usable.js';
 export const KEY_LENGTH = 48;
 export const NAME_SUFFIX_LENGTH = 6;
 export const TOKEN_NOT_FOUND = 'token not found';
-export const CANNOT_ENABLE_EXPIRED = 'the token has expired and cannot be enabled: change its expiry time or set it to never expire first';
-export const CANNOT_ENABLE_EXHAUSTED = 'the token has no quota left and cannot be enabled: change its remaining quota or make it unlimited first';
+export const CANNOT_ENABLE_EXPIRED =
+  'the token has expired and cannot be enabled: change its expiry time or set it to never expire first';
+export const CANNOT_ENABLE_EXHAUSTED =
+  'the token has no quota left and cannot be enabled: change its remaining quota or make it unlimited first';
 
 const bit = (v: boolean) => (v ? 1 : 0);
 
@@ -40,19 +50,30 @@ export class TokensService {
   }
 
   private checkGroup(user: AuthUser, group: string): void {
-    if (group && !this.usableGroups(user).includes(group)) throw coded(ErrorCode.TokenGroupUnavailable, `group: "${group}" is not available to you`, { group });
+    if (group && !this.usableGroups(user).includes(group))
+      throw coded(ErrorCode.TokenGroupUnavailable, `group: "${group}" is not available to you`, { group });
   }
 
   private checkAllowIps(text: string): void {
     const bad = invalidIpLine(text);
-    if (bad !== undefined) throw coded(ErrorCode.TokenAllowIpsInvalid, `allow_ips: "${bad}" is not a valid IP address or CIDR range (one per line)`, { ip: bad });
+    if (bad !== undefined)
+      throw coded(
+        ErrorCode.TokenAllowIpsInvalid,
+        `allow_ips: "${bad}" is not a valid IP address or CIDR range (one per line)`,
+        { ip: bad },
+      );
   }
 
   /** At most token_setting.max_user_tokens tokens per user (new-api's cap); two creations at once may pass it by a few. */
   private async checkTokenCount(userId: number, adding: number): Promise<void> {
     const max = this.ctx.options.num('token_setting.max_user_tokens');
     const have = await this.store.countOwn(userId);
-    if (have + adding > max) throw coded(ErrorCode.TokenLimitReached, `you can have at most ${max} tokens (you have ${have}); delete some first`, { max, have });
+    if (have + adding > max)
+      throw coded(
+        ErrorCode.TokenLimitReached,
+        `you can have at most ${max} tokens (you have ${have}); delete some first`,
+        { max, have },
+      );
   }
 
   page(userId: number, q: PageQuery & { size?: number; keyword?: string; token?: string }) {
@@ -77,7 +98,8 @@ export class TokensService {
     this.checkAllowIps(body.allow_ips);
     this.checkGroup(user, body.group);
     const now = nowSeconds();
-    if (isExpired({ expired_time: body.expired_time }, now)) throw coded(ErrorCode.TokenExpiredInPast, 'expired_time: the expiry time is in the past');
+    if (isExpired({ expired_time: body.expired_time }, now))
+      throw coded(ErrorCode.TokenExpiredInPast, 'expired_time: the expiry time is in the past');
     await this.checkTokenCount(user.id, body.count);
     const rows: NewToken[] = [];
     for (let i = 0; i < body.count; i++) {
@@ -155,7 +177,8 @@ export class TokensService {
     } else if (statusOnly) {
       throw coded(ErrorCode.StatusInvalid, 'status must be 1 (enabled) or 2 (disabled)');
     }
-    if (!(await this.store.update(user.id, current.id, changes))) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
+    if (!(await this.store.update(user.id, current.id, changes)))
+      throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     this.changed(current);
     const updated = await this.store.findOwn(user.id, current.id);
     if (!updated) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
@@ -171,7 +194,10 @@ export class TokensService {
 
   /** The full keys of the caller's tokens among `ids`, by id; others' ids are left out. */
   async keys(userId: number, ids: number[]): Promise<{ keys: Record<string, string> }> {
-    if (ids.length > TOKEN_KEYS_BATCH_MAX) throw coded(ErrorCode.TokenBatchTooMany, `at most ${TOKEN_KEYS_BATCH_MAX} tokens at a time`, { max: TOKEN_KEYS_BATCH_MAX });
+    if (ids.length > TOKEN_KEYS_BATCH_MAX)
+      throw coded(ErrorCode.TokenBatchTooMany, `at most ${TOKEN_KEYS_BATCH_MAX} tokens at a time`, {
+        max: TOKEN_KEYS_BATCH_MAX,
+      });
     const rows = await this.store.findOwnMany(userId, [...new Set(ids)]);
     return { keys: Object.fromEntries(rows.map((t) => [String(t.id), t.key])) };
   }
@@ -193,7 +219,8 @@ export class TokensService {
   /** Soft delete: the row stays (its logs keep the name) and the key stops working at once. */
   async remove(userId: number, id: number): Promise<void> {
     const t = await this.store.findOwn(userId, id);
-    if (!t || !(await this.store.softDelete(userId, id, new Date().toISOString()))) throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
+    if (!t || !(await this.store.softDelete(userId, id, new Date().toISOString())))
+      throw notFound(TOKEN_NOT_FOUND, ErrorCode.TokenNotFound);
     this.changed(t);
   }
 }

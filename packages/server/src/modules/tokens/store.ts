@@ -39,7 +39,10 @@ export class TokensStore {
   }
 
   /** The owner's tokens, newest first; `name` matches part of the name, `key` part of the key. */
-  async page(userId: number, opts: { offset: number; limit: number; name?: string; key?: string }): Promise<{ items: TokenRow[]; total: number }> {
+  async page(
+    userId: number,
+    opts: { offset: number; limit: number; name?: string; key?: string },
+  ): Promise<{ items: TokenRow[]; total: number }> {
     let base = this.owned(userId);
     // The caller's text is literal (db/like.ts); the search never leaves the caller's own tokens.
     if (opts.name) base = base.where(likeText('name', opts.name));
@@ -50,8 +53,15 @@ export class TokensStore {
   }
 
   /** Sealed keys cannot be matched in SQL: the owner's tokens are opened and matched in memory (a user has few). */
-  private async pageByKeyPart(base: ReturnType<TokensStore['owned']>, part: string, offset: number, limit: number): Promise<{ items: TokenRow[]; total: number }> {
-    const all = (await base.selectAll().orderBy('id', 'desc').execute()).map(this.open).filter((t) => t.key.includes(part));
+  private async pageByKeyPart(
+    base: ReturnType<TokensStore['owned']>,
+    part: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: TokenRow[]; total: number }> {
+    const all = (await base.selectAll().orderBy('id', 'desc').execute())
+      .map(this.open)
+      .filter((t) => t.key.includes(part));
     return { items: all.slice(offset, offset + limit), total: all.length };
   }
 
@@ -105,7 +115,13 @@ export class TokensStore {
   /** Changes the owner's token; false when it is not theirs or is deleted. */
   async update(userId: number, id: number, changes: TokenChanges): Promise<boolean> {
     if (Object.keys(changes).length === 0) return true;
-    const res = await this.k.updateTable('tokens').set(changes).where('id', '=', id).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+    const res = await this.k
+      .updateTable('tokens')
+      .set(changes)
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 
@@ -115,7 +131,13 @@ export class TokensStore {
 
   /** Soft-deletes the owner's live tokens among `ids`; returns how many. */
   async softDeleteMany(userId: number, ids: number[], at: string): Promise<number> {
-    const res = await this.k.updateTable('tokens').set({ deleted_at: at }).where('id', 'in', ids).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+    const res = await this.k
+      .updateTable('tokens')
+      .set({ deleted_at: at })
+      .where('id', 'in', ids)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows);
   }
 }

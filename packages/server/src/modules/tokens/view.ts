@@ -5,10 +5,12 @@ import type { TokenRow } from './store.js';
 type Validity = Pick<TokenRow, 'expired_time' | 'remain_quota' | 'unlimited_quota'>;
 
 /** Past its expiry (-1 never expires). */
-export const isExpired = (t: Pick<TokenRow, 'expired_time'>, now = nowSeconds()): boolean => Number(t.expired_time) !== -1 && Number(t.expired_time) < now;
+export const isExpired = (t: Pick<TokenRow, 'expired_time'>, now = nowSeconds()): boolean =>
+  Number(t.expired_time) !== -1 && Number(t.expired_time) < now;
 
 /** No quota left on a limited token. */
-export const isExhausted = (t: Pick<TokenRow, 'remain_quota' | 'unlimited_quota'>): boolean => t.unlimited_quota !== 1 && Number(t.remain_quota) <= 0;
+export const isExhausted = (t: Pick<TokenRow, 'remain_quota' | 'unlimited_quota'>): boolean =>
+  t.unlimited_quota !== 1 && Number(t.remain_quota) <= 0;
 
 /** The status to show: an enabled token that is expired shows 3, one that is used up shows 4. */
 export function displayStatus(t: Pick<TokenRow, 'status'> & Validity, now = nowSeconds()): number {
@@ -28,7 +30,8 @@ const HIDDEN_MARK_SHORT = '****';
 /** A key as lists show it: the first and last 4 characters around ten stars (short keys show less). */
 export function maskTokenKey(key: string): string {
   if (key.length <= SHOWN_END) return '*'.repeat(key.length);
-  if (key.length <= SHORT_KEY) return `${key.slice(0, SHOWN_END_SHORT)}${HIDDEN_MARK_SHORT}${key.slice(-SHOWN_END_SHORT)}`;
+  if (key.length <= SHORT_KEY)
+    return `${key.slice(0, SHOWN_END_SHORT)}${HIDDEN_MARK_SHORT}${key.slice(-SHOWN_END_SHORT)}`;
   return `${key.slice(0, SHOWN_END)}${HIDDEN_MARK}${key.slice(-SHOWN_END)}`;
 }
 

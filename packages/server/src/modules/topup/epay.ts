@@ -51,7 +51,10 @@ export interface EpayOrder {
 }
 
 /** The page-jump payment request: the submit.php URL and the signed form fields the browser sends there. */
-export function epayPurchase(merchant: EpayMerchant, order: EpayOrder): { url: string; fields: Record<string, string> } {
+export function epayPurchase(
+  merchant: EpayMerchant,
+  order: EpayOrder,
+): { url: string; fields: Record<string, string> } {
   const fields: Record<string, string> = {
     pid: merchant.pid,
     type: order.type,

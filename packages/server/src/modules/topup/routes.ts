@@ -1,4 +1,13 @@
-import { epayNotifyParams, paged, topUpAmountBody, topUpCompleteBody, topUpInfo, topUpListQuery, topUpPayBody, topUpRecord } from '@tollway/shared';
+import {
+  epayNotifyParams,
+  paged,
+  topUpAmountBody,
+  topUpCompleteBody,
+  topUpInfo,
+  topUpListQuery,
+  topUpPayBody,
+  topUpRecord,
+} from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
@@ -6,7 +15,8 @@ import { NOTIFY_PATH, topUpsOf } from './service.js';
 
 /** Epay sends its notify as a query string (GET) or a form body (POST). */
 function notifyParams(req: FastifyRequest): Record<string, string> {
-  const fromBody = req.method === 'POST' && req.body && typeof req.body === 'object' && Object.keys(req.body).length > 0;
+  const fromBody =
+    req.method === 'POST' && req.body && typeof req.body === 'object' && Object.keys(req.body).length > 0;
   const parsed = epayNotifyParams.safeParse(fromBody ? req.body : req.query);
   return parsed.success ? parsed.data : {};
 }
@@ -18,7 +28,8 @@ export function topUpRoutes(r: Router): void {
     method: 'GET',
     url: '/api/user/topup/info',
     level: 'user',
-    summary: 'Whether online top-up is on, the minimum, price, the caller group ratio, payment methods, preset amounts, top-up link',
+    summary:
+      'Whether online top-up is on, the minimum, price, the caller group ratio, payment methods, preset amounts, top-up link',
     tags,
     response: topUpInfo,
     handler: ({ ctx, user }) => topUpsOf(ctx).info(user!),

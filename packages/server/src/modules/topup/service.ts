@@ -1,4 +1,13 @@
-import { dec, ErrorCode, mul, PAYMENT_METHODS, QUOTA_MAX, renderQuota, roundToInt, type PaymentMethod } from '@tollway/shared';
+import {
+  dec,
+  ErrorCode,
+  mul,
+  PAYMENT_METHODS,
+  QUOTA_MAX,
+  renderQuota,
+  roundToInt,
+  type PaymentMethod,
+} from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { coded, notFound } from '../../http/errors.js';
 import { balanceCapMessage, balanceCapParams, QuotaMaxExceeded } from '../../db/quota-cap.js';
@@ -67,16 +76,24 @@ export class TopUpService {
     const min = this.minAmount();
     if (amount < min) throw coded(ErrorCode.TopUpMinimum, `the top-up amount cannot be less than ${min}`, { min });
     const units = this.inTokens ? amount / this.quotaPerUnit : amount;
-    if (!Number.isInteger(units)) throw coded(ErrorCode.TopUpMultiple, `the top-up amount must be a multiple of ${this.quotaPerUnit} (one unit)`, { unit: this.quotaPerUnit });
+    if (!Number.isInteger(units))
+      throw coded(ErrorCode.TopUpMultiple, `the top-up amount must be a multiple of ${this.quotaPerUnit} (one unit)`, {
+        unit: this.quotaPerUnit,
+      });
     // An order is never worth more quota than a balance may hold (the credit is checked again when paid).
     if (this.quotaFor(units) > QUOTA_MAX)
-      throw coded(ErrorCode.InputTooLarge, `the top-up amount is worth more than ${QUOTA_MAX} quota`, { field: 'amount', max: Math.floor(QUOTA_MAX / this.quotaPerUnit) });
+      throw coded(ErrorCode.InputTooLarge, `the top-up amount is worth more than ${QUOTA_MAX} quota`, {
+        field: 'amount',
+        max: Math.floor(QUOTA_MAX / this.quotaPerUnit),
+      });
     return units;
   }
 
   /** Price × units × group ratio, rounded half up to the cent, as text with two decimals. */
   private payable(units: number, group: string): string {
-    const cents = roundToInt(mul(mul(mul(dec(units), dec(this.o.num('Price'))), dec(this.groupRatio(group))), dec(100)));
+    const cents = roundToInt(
+      mul(mul(mul(dec(units), dec(this.o.num('Price'))), dec(this.groupRatio(group))), dec(100)),
+    );
     if (cents < 1n) throw coded(ErrorCode.TopUpAmountTooLow, AMOUNT_TOO_LOW);
     return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
   }
@@ -109,7 +126,11 @@ export class TopUpService {
   }
 
   /** POST /api/user/pay: a pending order with a fresh trade number, and the signed Epay form. */
-  async pay(user: AuthUser, amount: number, method: PaymentMethod): Promise<{ url: string; fields: Record<string, string> }> {
+  async pay(
+    user: AuthUser,
+    amount: number,
+    method: PaymentMethod,
+  ): Promise<{ url: string; fields: Record<string, string> }> {
     const merchant = this.merchant();
     if (!merchant) throw coded(ErrorCode.TopUpDisabled, TOPUP_DISABLED);
     const units = this.units(amount);
@@ -153,7 +174,10 @@ export class TopUpService {
       return 'fail';
     }
     if (Math.round(Number(params.money) * 100) !== Math.round(Number(order.money) * 100)) {
-      this.ctx.log.warn({ trade_no: order.trade_no, paid: params.money, expected: order.money }, 'epay notify money differs from the order');
+      this.ctx.log.warn(
+        { trade_no: order.trade_no, paid: params.money, expected: order.money },
+        'epay notify money differs from the order',
+      );
       return 'fail';
     }
     await this.complete(order);
@@ -185,7 +209,8 @@ export class TopUpService {
   async completeByAdmin(tradeNo: string): Promise<void> {
     const order = await this.store.findByTradeNo(tradeNo);
     if (!order) throw notFound('top-up order not found', ErrorCode.TopUpOrderNotFound);
-    if (order.status === 'success' || !(await this.complete(order))) throw coded(ErrorCode.TopUpOrderNotPending, ORDER_NOT_PENDING);
+    if (order.status === 'success' || !(await this.complete(order)))
+      throw coded(ErrorCode.TopUpOrderNotPending, ORDER_NOT_PENDING);
   }
 
   page(q: PageQuery & { keyword?: string }, userId?: number): Promise<Page<TopUpRow>> {

@@ -65,9 +65,20 @@ export class TopUpStore {
         .where(fitsUnderQuotaMax('quota', c.quota))
         .executeTakeFirst();
       // Past QUOTA_MAX: everything rolls back, the order stays unpaid (a missing user is credited nothing, as before).
-      if (Number(credit.numUpdatedRows) !== 1 && (await trx.selectFrom('users').select('id').where('id', '=', c.userId).executeTakeFirst())) throw new QuotaMaxExceeded();
+      if (
+        Number(credit.numUpdatedRows) !== 1 &&
+        (await trx.selectFrom('users').select('id').where('id', '=', c.userId).executeTakeFirst())
+      )
+        throw new QuotaMaxExceeded();
       const user = await trx.selectFrom('users').select('username').where('id', '=', c.userId).executeTakeFirst();
-      await logs.add(trx, { userId: c.userId, username: user?.username ?? '', type: LogType.Topup, content: c.logContent, quota: c.quota, event: c.logEvent });
+      await logs.add(trx, {
+        userId: c.userId,
+        username: user?.username ?? '',
+        type: LogType.Topup,
+        content: c.logContent,
+        quota: c.quota,
+        event: c.logEvent,
+      });
       return true;
     });
     if (credited) logs.committed();
@@ -76,7 +87,12 @@ export class TopUpStore {
 
   /** Marks orders still pending since before `cutoff` (epoch seconds) expired; returns how many. */
   async expirePendingBefore(cutoff: number): Promise<number> {
-    const res = await this.k.updateTable('top_ups').set({ status: 'expired' }).where('status', '=', 'pending').where('create_time', '<', cutoff).executeTakeFirst();
+    const res = await this.k
+      .updateTable('top_ups')
+      .set({ status: 'expired' })
+      .where('status', '=', 'pending')
+      .where('create_time', '<', cutoff)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows);
   }
 

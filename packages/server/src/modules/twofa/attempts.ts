@@ -24,7 +24,8 @@ export class TwoFactorAttempts {
   async assertOpen(userId: number, ip: string): Promise<void> {
     const tries = await this.counters.incr(`2fa-try:user:${userId}`, FAILURE_WINDOW_SECONDS);
     const byIp = await this.counters.get(`2fa-fail:ip:${ip}`, FAILURE_WINDOW_SECONDS);
-    if (tries > MAX_TRIES_PER_USER || byIp >= MAX_FAILURES_PER_IP || (await this.userLocked(userId))) throw coded(ErrorCode.TwoFactorTooManyTries, TOO_MANY, undefined, 429);
+    if (tries > MAX_TRIES_PER_USER || byIp >= MAX_FAILURES_PER_IP || (await this.userLocked(userId)))
+      throw coded(ErrorCode.TwoFactorTooManyTries, TOO_MANY, undefined, 429);
   }
 
   async fail(userId: number, ip: string): Promise<void> {

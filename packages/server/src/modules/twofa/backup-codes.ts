@@ -7,7 +7,12 @@ const BACKUP_CODE_LENGTH = 10;
 /** Crockford's alphabet: no I, L, O or U to misread. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 /** scrypt cost: slow enough that a leaked table cannot be searched, fast enough to try ten codes per attempt. */
 const SCRYPT = { N: 4096, r: 8, p: 1 };
 const HASH_BYTES = 32;

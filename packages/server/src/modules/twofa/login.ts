@@ -15,7 +15,9 @@ export const PENDING_LOGIN_SECONDS = 300;
 export const PENDING_COOKIE = 'twofa_pending';
 const EXPIRED = 'the sign-in has expired, please log in again';
 
-export const pendingLoginsOf = perContext((ctx: AppContext) => (ctx.redis ? new RedisPendingLogins(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryPendingLogins()));
+export const pendingLoginsOf = perContext((ctx: AppContext) =>
+  ctx.redis ? new RedisPendingLogins(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryPendingLogins(),
+);
 
 function pendingCookie(value: string, maxAge: number, secure: boolean): string {
   return `${PENDING_COOKIE}=${value}; Path=/api/user/login; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
@@ -25,7 +27,12 @@ function pendingCookie(value: string, maxAge: number, secure: boolean): string {
  * For a user with two-factor sign-in on, the first step ends here: no session, only a pending sign-in (token in
  * the answer and in an HttpOnly cookie) that POST /api/user/login/2fa completes. Undefined for everyone else.
  */
-export async function twoFactorChallengeFor(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: { id: number }): Promise<TwoFactorChallenge | undefined> {
+export async function twoFactorChallengeFor(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  user: { id: number },
+): Promise<TwoFactorChallenge | undefined> {
   if (!(await twoFactorOf(ctx).store.isEnabled(user.id))) return undefined;
   const token = await pendingLoginsOf(ctx).create(user.id, PENDING_LOGIN_SECONDS * 1000);
   reply.header('set-cookie', pendingCookie(token, PENDING_LOGIN_SECONDS, req.protocol === 'https'));
@@ -33,7 +40,13 @@ export async function twoFactorChallengeFor(ctx: AppContext, req: FastifyRequest
 }
 
 /** The second step: a valid code for the pending sign-in's user takes the pending sign-in and opens a session. */
-export async function completeTwoFactorLogin(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, code: string, flowToken: string | undefined): Promise<UserRow> {
+export async function completeTwoFactorLogin(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  code: string,
+  flowToken: string | undefined,
+): Promise<UserRow> {
   const token = flowToken || readCookie(req.headers.cookie, PENDING_COOKIE) || '';
   const pending = pendingLoginsOf(ctx);
   const userId = await pending.peek(token);

@@ -25,7 +25,9 @@ const newToken = (): string => crypto.randomBytes(TOKEN_BYTES).toString('base64u
 const MAX_PENDING_LOGINS = 10_000;
 
 export class MemoryPendingLogins implements PendingLogins {
-  private readonly entries = new BoundedMap<string, { userId: number; expiresAt: number }>({ maxEntries: MAX_PENDING_LOGINS });
+  private readonly entries = new BoundedMap<string, { userId: number; expiresAt: number }>({
+    maxEntries: MAX_PENDING_LOGINS,
+  });
 
   async create(userId: number, ttlMs: number): Promise<string> {
     this.sweep();

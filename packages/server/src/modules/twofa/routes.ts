@@ -1,4 +1,12 @@
-import { idParam, twoFactorChallenge, twoFactorCodeBody, twoFactorLoginBody, twoFactorSetup, twoFactorStatus, userPublic } from '@tollway/shared';
+import {
+  idParam,
+  twoFactorChallenge,
+  twoFactorCodeBody,
+  twoFactorLoginBody,
+  twoFactorSetup,
+  twoFactorStatus,
+  userPublic,
+} from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { currentSessionKey } from '../auth/sessions.js';
@@ -13,7 +21,8 @@ export function twoFactorRoutes(r: Router): void {
     method: 'GET',
     url: '/api/user/2fa/status',
     level: 'user',
-    summary: 'Whether two-factor sign-in is on, locked by wrong codes, how many backup codes are left, and whether it is required',
+    summary:
+      'Whether two-factor sign-in is on, locked by wrong codes, how many backup codes are left, and whether it is required',
     tags,
     response: twoFactorStatus,
     handler: ({ ctx, user }) => twoFactorOf(ctx).status(user!),
@@ -22,7 +31,8 @@ export function twoFactorRoutes(r: Router): void {
     method: 'POST',
     url: '/api/user/2fa/setup',
     level: 'user',
-    summary: 'Start (or restart) setting up two-factor sign-in: a new secret, its otpauth:// address and 10 backup codes, shown once',
+    summary:
+      'Start (or restart) setting up two-factor sign-in: a new secret, its otpauth:// address and 10 backup codes, shown once',
     tags,
     response: twoFactorSetup,
     successMessage: 'scan the QR code with an authenticator app and enter the code to finish',
@@ -32,7 +42,8 @@ export function twoFactorRoutes(r: Router): void {
     method: 'POST',
     url: '/api/user/2fa/enable',
     level: 'user',
-    summary: "Turn two-factor sign-in on with a code from the authenticator; the user's other sessions and access token end",
+    summary:
+      "Turn two-factor sign-in on with a code from the authenticator; the user's other sessions and access token end",
     tags,
     body: twoFactorCodeBody,
     successMessage: 'two-factor authentication enabled',
@@ -66,7 +77,9 @@ export function twoFactorRoutes(r: Router): void {
     body: twoFactorCodeBody,
     response: z.object({ backup_codes: z.array(z.string()) }),
     successMessage: 'backup codes regenerated',
-    handler: async ({ ctx, user, body, req }) => ({ backup_codes: await twoFactorOf(ctx).regenerateBackupCodes(user!.id, body.code, req.ip) }),
+    handler: async ({ ctx, user, body, req }) => ({
+      backup_codes: await twoFactorOf(ctx).regenerateBackupCodes(user!.id, body.code, req.ip),
+    }),
   });
   r.add({
     method: 'POST',
@@ -78,7 +91,8 @@ export function twoFactorRoutes(r: Router): void {
     body: twoFactorLoginBody,
     response: userPublic,
     successMessage: 'login success',
-    handler: async ({ ctx, body, req, reply }) => toPublicUser(await completeTwoFactorLogin(ctx, req, reply, body.code, body.flow_token)),
+    handler: async ({ ctx, body, req, reply }) =>
+      toPublicUser(await completeTwoFactorLogin(ctx, req, reply, body.code, body.flow_token)),
   });
   r.add({
     method: 'GET',
@@ -93,7 +107,8 @@ export function twoFactorRoutes(r: Router): void {
     method: 'DELETE',
     url: '/api/user/:id/2fa',
     level: 'admin',
-    summary: "Turn off a user's two-factor sign-in and end their sessions and access token (only for users below the caller's role)",
+    summary:
+      "Turn off a user's two-factor sign-in and end their sessions and access token (only for users below the caller's role)",
     tags: ['users'],
     params: idParam,
     successMessage: 'two-factor authentication of the user has been reset',

@@ -50,8 +50,17 @@ export class TwoFactorService {
     const hashes = await Promise.all(codes.map(hashBackupCode));
     const started = await this.store.startSetup(user.id, this.ctx.secretBox.seal(secret), hashes, nowSeconds());
     if (!started && (await this.store.isEnabled(user.id)))
-      throw coded(ErrorCode.TwoFactorAlreadyEnabled, 'two-factor authentication is already enabled; disable it first to set it up again');
-    if (!started) throw coded(ErrorCode.TwoFactorSetupRace, 'another two-factor setup was started at the same moment; try again', undefined, 409);
+      throw coded(
+        ErrorCode.TwoFactorAlreadyEnabled,
+        'two-factor authentication is already enabled; disable it first to set it up again',
+      );
+    if (!started)
+      throw coded(
+        ErrorCode.TwoFactorSetupRace,
+        'another two-factor setup was started at the same moment; try again',
+        undefined,
+        409,
+      );
     const issuer = this.ctx.options.get('SystemName').trim() || 'Tollway';
     return { secret, qr_code_data: otpauthUri(issuer, user.username, secret), backup_codes: codes };
   }
@@ -60,9 +69,11 @@ export class TwoFactorService {
   async enable(userId: number, code: string, ip: string): Promise<void> {
     const row = await this.store.find(userId);
     if (!row) throw coded(ErrorCode.TwoFactorSetupFirst, 'start the two-factor setup first');
-    if (Number(row.enabled) === 1) throw coded(ErrorCode.TwoFactorAlreadyEnabled, 'two-factor authentication is already enabled');
+    if (Number(row.enabled) === 1)
+      throw coded(ErrorCode.TwoFactorAlreadyEnabled, 'two-factor authentication is already enabled');
     await this.check(row, code, 'totp', ip);
-    if (!(await this.store.enable(userId, nowSeconds()))) throw coded(ErrorCode.TwoFactorAlreadyEnabled, 'two-factor authentication is already enabled');
+    if (!(await this.store.enable(userId, nowSeconds())))
+      throw coded(ErrorCode.TwoFactorAlreadyEnabled, 'two-factor authentication is already enabled');
   }
 
   /** Turns 2FA off with a current code or a backup code. */
@@ -88,15 +99,27 @@ export class TwoFactorService {
   async adminReset(actor: AuthUser, targetId: number): Promise<void> {
     const target = await this.ctx.usersStore.findById(targetId);
     if (!target) throw coded(ErrorCode.UserNotFound, 'user does not exist');
-    if (target.id === actor.id) throw refused('turn off your own two-factor authentication in personal settings', ErrorCode.TwoFactorOwnInSettings);
-    if (target.role >= actor.role) throw refused('cannot reset two-factor authentication of a user at the same or a higher permission level', ErrorCode.UserLevelRefused);
+    if (target.id === actor.id)
+      throw refused(
+        'turn off your own two-factor authentication in personal settings',
+        ErrorCode.TwoFactorOwnInSettings,
+      );
+    if (target.role >= actor.role)
+      throw refused(
+        'cannot reset two-factor authentication of a user at the same or a higher permission level',
+        ErrorCode.UserLevelRefused,
+      );
     if (!(await this.store.remove(targetId))) throw coded(ErrorCode.TwoFactorNotEnabled, NOT_ENABLED);
   }
 
   async stats(): Promise<{ total_users: number; enabled_users: number; enabled_rate: string }> {
     const total = await this.store.countUsers();
     const enabled = await this.store.countEnabled();
-    return { total_users: total, enabled_users: enabled, enabled_rate: `${total > 0 ? ((enabled / total) * 100).toFixed(1) : '0.0'}%` };
+    return {
+      total_users: total,
+      enabled_users: enabled,
+      enabled_rate: `${total > 0 ? ((enabled / total) * 100).toFixed(1) : '0.0'}%`,
+    };
   }
 
   private async enabledRow(userId: number): Promise<TwoFactorRow> {
@@ -111,7 +134,9 @@ export class TwoFactorService {
     const result = await this.match(row, code, accept);
     if (result === 'ok') return;
     await this.attempts.fail(row.user_id, ip);
-    throw result === 'replayed' ? coded(ErrorCode.TwoFactorCodeReplayed, REPLAYED_CODE) : coded(ErrorCode.TwoFactorCodeWrong, WRONG_CODE);
+    throw result === 'replayed'
+      ? coded(ErrorCode.TwoFactorCodeReplayed, REPLAYED_CODE)
+      : coded(ErrorCode.TwoFactorCodeWrong, WRONG_CODE);
   }
 
   private async match(row: TwoFactorRow, code: string, accept: Accept): Promise<'ok' | 'wrong' | 'replayed'> {
@@ -124,7 +149,8 @@ export class TwoFactorService {
     const normal = accept === 'totp-or-backup' ? normalizeBackupCode(code) : undefined;
     if (!normal) return 'wrong';
     for (const stored of await this.store.unusedCodes(row.user_id)) {
-      if (await backupCodeMatches(normal, stored.code_hash)) return (await this.store.spendCode(stored.id, nowSeconds())) ? 'ok' : 'wrong';
+      if (await backupCodeMatches(normal, stored.code_hash))
+        return (await this.store.spendCode(stored.id, nowSeconds())) ? 'ok' : 'wrong';
     }
     return 'wrong';
   }

@@ -18,7 +18,11 @@ export class TwoFactorStore {
   }
 
   async isEnabled(userId: number): Promise<boolean> {
-    const row = await this.k.selectFrom('two_factor').select('enabled').where('user_id', '=', userId).executeTakeFirst();
+    const row = await this.k
+      .selectFrom('two_factor')
+      .select('enabled')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(row?.enabled ?? 0) === 1;
   }
 
@@ -36,10 +40,17 @@ export class TwoFactorStore {
   private replaceSetup(userId: number, secret: string, codeHashes: string[], now: number): Promise<boolean> {
     return this.k.transaction().execute(async (tx) => {
       await tx.deleteFrom('two_factor').where('user_id', '=', userId).where('enabled', '=', 0).execute();
-      const enabled = await tx.selectFrom('two_factor').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+      const enabled = await tx
+        .selectFrom('two_factor')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       if (enabled) return false;
       await tx.deleteFrom('two_factor_backup_codes').where('user_id', '=', userId).execute();
-      await tx.insertInto('two_factor').values({ user_id: userId, secret, enabled: 0, last_used_step: 0, created_at: now, enabled_at: 0 }).execute();
+      await tx
+        .insertInto('two_factor')
+        .values({ user_id: userId, secret, enabled: 0, last_used_step: 0, created_at: now, enabled_at: 0 })
+        .execute();
       await tx
         .insertInto('two_factor_backup_codes')
         .values(codeHashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: 0 })))
@@ -50,13 +61,23 @@ export class TwoFactorStore {
 
   /** Marks `step` used when it is later than the last used one; false when a code of that step (or later) was taken. */
   async claimStep(userId: number, step: number): Promise<boolean> {
-    const res = await this.k.updateTable('two_factor').set({ last_used_step: step }).where('user_id', '=', userId).where('last_used_step', '<', step).executeTakeFirst();
+    const res = await this.k
+      .updateTable('two_factor')
+      .set({ last_used_step: step })
+      .where('user_id', '=', userId)
+      .where('last_used_step', '<', step)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 
   /** Confirms a pending setup; false when there was none (or it was enabled meanwhile). */
   async enable(userId: number, now: number): Promise<boolean> {
-    const res = await this.k.updateTable('two_factor').set({ enabled: 1, enabled_at: now }).where('user_id', '=', userId).where('enabled', '=', 0).executeTakeFirst();
+    const res = await this.k
+      .updateTable('two_factor')
+      .set({ enabled: 1, enabled_at: now })
+      .where('user_id', '=', userId)
+      .where('enabled', '=', 0)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 
@@ -71,7 +92,11 @@ export class TwoFactorStore {
 
   async remove(userId: number): Promise<boolean> {
     return this.k.transaction().execute(async (tx) => {
-      const res = await tx.deleteFrom('two_factor').where('user_id', '=', userId).where('enabled', '=', 1).executeTakeFirst();
+      const res = await tx
+        .deleteFrom('two_factor')
+        .where('user_id', '=', userId)
+        .where('enabled', '=', 1)
+        .executeTakeFirst();
       if (Number(res.numDeletedRows) === 0) return false;
       await tx.deleteFrom('two_factor_backup_codes').where('user_id', '=', userId).execute();
       return true;
@@ -79,7 +104,12 @@ export class TwoFactorStore {
   }
 
   unusedCodes(userId: number): Promise<{ id: number; code_hash: string }[]> {
-    return this.k.selectFrom('two_factor_backup_codes').select(['id', 'code_hash']).where('user_id', '=', userId).where('used_at', '=', 0).execute();
+    return this.k
+      .selectFrom('two_factor_backup_codes')
+      .select(['id', 'code_hash'])
+      .where('user_id', '=', userId)
+      .where('used_at', '=', 0)
+      .execute();
   }
 
   async countUnused(userId: number): Promise<number> {
@@ -94,7 +124,12 @@ export class TwoFactorStore {
 
   /** Spends one backup code; false when another request spent it first. */
   async spendCode(id: number, now: number): Promise<boolean> {
-    const res = await this.k.updateTable('two_factor_backup_codes').set({ used_at: now }).where('id', '=', id).where('used_at', '=', 0).executeTakeFirst();
+    const res = await this.k
+      .updateTable('two_factor_backup_codes')
+      .set({ used_at: now })
+      .where('id', '=', id)
+      .where('used_at', '=', 0)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
 

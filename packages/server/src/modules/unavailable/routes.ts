@@ -32,8 +32,15 @@ export function unavailableRoutes(r: Router): void {
       },
     });
 
-  empty('GET', '/api/user/passkey', 'user', 'Passkey status: never enabled (passkeys are not available)', () => ({ enabled: false }));
-  for (const url of ['/api/user/passkey/register/begin', '/api/user/passkey/register/finish', '/api/user/passkey/verify/begin', '/api/user/passkey/verify/finish']) {
+  empty('GET', '/api/user/passkey', 'user', 'Passkey status: never enabled (passkeys are not available)', () => ({
+    enabled: false,
+  }));
+  for (const url of [
+    '/api/user/passkey/register/begin',
+    '/api/user/passkey/register/finish',
+    '/api/user/passkey/verify/begin',
+    '/api/user/passkey/verify/finish',
+  ]) {
     refuse('POST', url, 'user', PASSKEY_UNAVAILABLE);
   }
   refuse('DELETE', '/api/user/passkey', 'user', PASSKEY_UNAVAILABLE);
@@ -41,20 +48,45 @@ export function unavailableRoutes(r: Router): void {
   refuse('POST', '/api/user/passkey/login/finish', 'public', PASSKEY_UNAVAILABLE);
   refuse('DELETE', '/api/user/:id/reset_passkey', 'admin', PASSKEY_UNAVAILABLE);
 
-  empty('GET', '/api/subscription/plans', 'user', 'Subscription plans: none (subscriptions are not available)', () => []);
-  empty('GET', '/api/subscription/self', 'user', "The caller's subscriptions: none; billing is from the wallet only", () => ({
-    billing_preference: 'wallet_only',
-    subscriptions: [],
-    all_subscriptions: [],
-  }));
-  empty('GET', '/api/subscription/admin/plans', 'admin', 'Subscription plans: none (subscriptions are not available)', () => []);
+  empty(
+    'GET',
+    '/api/subscription/plans',
+    'user',
+    'Subscription plans: none (subscriptions are not available)',
+    () => [],
+  );
+  empty(
+    'GET',
+    '/api/subscription/self',
+    'user',
+    "The caller's subscriptions: none; billing is from the wallet only",
+    () => ({
+      billing_preference: 'wallet_only',
+      subscriptions: [],
+      all_subscriptions: [],
+    }),
+  );
+  empty(
+    'GET',
+    '/api/subscription/admin/plans',
+    'admin',
+    'Subscription plans: none (subscriptions are not available)',
+    () => [],
+  );
   refuse('PUT', '/api/subscription/self/preference', 'user', SUBSCRIPTION_UNAVAILABLE);
-  for (const url of ['/api/subscription/epay/pay', '/api/subscription/stripe/pay', '/api/subscription/creem/pay']) refuse('POST', url, 'user', SUBSCRIPTION_UNAVAILABLE);
+  for (const url of ['/api/subscription/epay/pay', '/api/subscription/stripe/pay', '/api/subscription/creem/pay'])
+    refuse('POST', url, 'user', SUBSCRIPTION_UNAVAILABLE);
   refuse('POST', '/api/subscription/admin/plans', 'admin', SUBSCRIPTION_UNAVAILABLE);
   refuse('POST', '/api/subscription/admin/bind', 'admin', SUBSCRIPTION_UNAVAILABLE);
   empty('GET', '/api/subscription/admin/users/:id/subscriptions', 'admin', "A user's subscriptions: none", () => []);
 
-  empty('GET', '/api/prefill_group/', 'admin', 'Prefill groups (templates of model lists): none, ?type is accepted and ignored', () => []);
+  empty(
+    'GET',
+    '/api/prefill_group/',
+    'admin',
+    'Prefill groups (templates of model lists): none, ?type is accepted and ignored',
+    () => [],
+  );
   refuse('POST', '/api/prefill_group/', 'admin', PREFILL_UNAVAILABLE);
   refuse('PUT', '/api/prefill_group/', 'admin', PREFILL_UNAVAILABLE);
   refuse('DELETE', '/api/prefill_group/:id', 'admin', PREFILL_UNAVAILABLE);

@@ -1,4 +1,11 @@
-import { Role, UserStatus, type QuotaChangeMode, type UserManageAction, type UserPublic, ErrorCode } from '@tollway/shared';
+import {
+  Role,
+  UserStatus,
+  type QuotaChangeMode,
+  type UserManageAction,
+  type UserPublic,
+  ErrorCode,
+} from '@tollway/shared';
 import { refused, coded } from '../../http/errors.js';
 import { balanceCapMessage, balanceCapParams } from '../../db/quota-cap.js';
 import { readPage, type Page, type PageQuery } from '../../http/paging.js';
@@ -27,16 +34,21 @@ export class UserAdminService {
     }
   }
 
-  async create(actor: AuthUser, input: { username: string; password: string; display_name: string; role?: number; remark?: string }): Promise<number> {
+  async create(
+    actor: AuthUser,
+    input: { username: string; password: string; display_name: string; role?: number; remark?: string },
+  ): Promise<number> {
     const role = input.role ?? Role.Common;
-    if (role >= actor.role) throw refused('cannot create users of equal or higher permission', ErrorCode.UserLevelRefused);
+    if (role >= actor.role)
+      throw refused('cannot create users of equal or higher permission', ErrorCode.UserLevelRefused);
     if (![Role.Common, Role.Admin].includes(role as 1 | 10)) throw coded(ErrorCode.RoleInvalid, 'role must be 1 or 10');
     return this.users.create({ ...input, role });
   }
 
   async view(actor: AuthUser, id: number): Promise<UserRow> {
     const target = await this.users.get(id);
-    if (target.id !== actor.id && target.role >= actor.role) throw refused('cannot view a user at the same or a higher permission level', ErrorCode.UserLevelRefused);
+    if (target.id !== actor.id && target.role >= actor.role)
+      throw refused('cannot view a user at the same or a higher permission level', ErrorCode.UserLevelRefused);
     return target;
   }
 
@@ -62,13 +74,15 @@ export class UserAdminService {
     if (input.username !== undefined && input.username !== target.username) {
       // A login name with '@' means an email: a rename may not make a username look like one.
       if (input.username.includes('@')) throw coded(ErrorCode.UsernameHasAt, 'username must not contain @');
-      if (await this.users.store.usernameTaken(input.username, target.id)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
+      if (await this.users.store.usernameTaken(input.username, target.id))
+        throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
       fields.username = input.username;
     }
     if (input.display_name !== undefined) fields.display_name = input.display_name || target.username;
     if (input.password) fields.password = await hashPassword(input.password);
     if (input.email !== undefined && input.email !== target.email) {
-      if (input.email && (await this.users.store.emailTaken(input.email, target.id))) throw coded(ErrorCode.EmailTaken, 'email already in use', undefined, 409);
+      if (input.email && (await this.users.store.emailTaken(input.email, target.id)))
+        throw coded(ErrorCode.EmailTaken, 'email already in use', undefined, 409);
       fields.email = input.email;
     }
     if (input.remark !== undefined) fields.remark = input.remark;
@@ -83,7 +97,9 @@ export class UserAdminService {
       delta = input.quota - Number(target.quota);
     }
     if (delta !== 0 && !(await this.users.store.addQuota(target.id, delta)))
-      throw delta > 0 ? coded(ErrorCode.InputTooLarge, balanceCapMessage, balanceCapParams) : coded(ErrorCode.QuotaNegative, 'quota must not be negative');
+      throw delta > 0
+        ? coded(ErrorCode.InputTooLarge, balanceCapMessage, balanceCapParams)
+        : coded(ErrorCode.QuotaNegative, 'quota must not be negative');
     await this.users.store.update(target.id, fields);
     if (fields.password) await this.users.credentials.apply('password_reset', target.id);
     await this.users.notifyChanged(target.id);
@@ -93,14 +109,18 @@ export class UserAdminService {
     const target = await this.users.get(id);
     if (target.deleted_at) throw coded(ErrorCode.UserNotFound, 'user does not exist');
     if (target.role >= Role.Root && action !== 'enable' && action !== 'promote') {
-      throw refused(`the super administrator cannot be ${action === 'delete' ? 'deleted' : action === 'demote' ? 'demoted' : 'disabled'}`, ErrorCode.RootProtected);
+      throw refused(
+        `the super administrator cannot be ${action === 'delete' ? 'deleted' : action === 'demote' ? 'demoted' : 'disabled'}`,
+        ErrorCode.RootProtected,
+      );
     }
     if (target.id === actor.id) throw refused('you cannot manage your own account here', ErrorCode.SelfManageRefused);
     this.assertOutranks(actor, target, action);
     let { status, role } = target;
     switch (action) {
       case 'promote':
-        if (actor.role < Role.Root) throw refused('regular administrators cannot promote others to administrator', ErrorCode.UserLevelRefused);
+        if (actor.role < Role.Root)
+          throw refused('regular administrators cannot promote others to administrator', ErrorCode.UserLevelRefused);
         if (role >= Role.Admin) throw coded(ErrorCode.AlreadyAdmin, 'the user is already an administrator');
         role = Role.Admin;
         break;
@@ -131,16 +151,34 @@ export class UserAdminService {
    * add_quota: add or subtract a positive value, or set the balance, of a user below the actor's level; one
    * statement, logged as a manage entry. Returns the user's status and role, as the other actions do.
    */
-  async changeQuota(actor: AuthUser, id: number, mode: QuotaChangeMode, value: number): Promise<{ status: number; role: number }> {
+  async changeQuota(
+    actor: AuthUser,
+    id: number,
+    mode: QuotaChangeMode,
+    value: number,
+  ): Promise<{ status: number; role: number }> {
     const target = await this.users.get(id);
     if (target.deleted_at) throw coded(ErrorCode.UserNotFound, 'user does not exist');
     this.assertOutranks(actor, target, 'change the balance of');
-    if (mode !== 'override' && value <= 0) throw coded(ErrorCode.AmountNotPositive, 'the amount must be greater than 0');
-    const what = mode === 'add' ? `added ${value} quota` : mode === 'subtract' ? `subtracted ${value} quota` : `set the balance to ${value} quota`;
-    const done = await this.users.adjustQuota(target, mode, value, `administrator ${actor.username} ${what}`, { kind: 'admin_quota', mode, quota: value, actor: actor.username });
+    if (mode !== 'override' && value <= 0)
+      throw coded(ErrorCode.AmountNotPositive, 'the amount must be greater than 0');
+    const what =
+      mode === 'add'
+        ? `added ${value} quota`
+        : mode === 'subtract'
+          ? `subtracted ${value} quota`
+          : `set the balance to ${value} quota`;
+    const done = await this.users.adjustQuota(target, mode, value, `administrator ${actor.username} ${what}`, {
+      kind: 'admin_quota',
+      mode,
+      quota: value,
+      actor: actor.username,
+    });
     if (!done) {
       if (mode === 'subtract') throw coded(ErrorCode.BalanceTooLow, 'the balance is lower than the amount to subtract');
-      throw mode === 'add' ? coded(ErrorCode.InputTooLarge, balanceCapMessage, balanceCapParams) : coded(ErrorCode.UserNotFound, 'user does not exist');
+      throw mode === 'add'
+        ? coded(ErrorCode.InputTooLarge, balanceCapMessage, balanceCapParams)
+        : coded(ErrorCode.UserNotFound, 'user does not exist');
     }
     return { status: target.status, role: target.role };
   }

@@ -1,4 +1,13 @@
-import { createUserBody, idParam, manageUserBody, pageQuery, paged, updateUserBody, userPublic, userSearchQuery } from '@tollway/shared';
+import {
+  createUserBody,
+  idParam,
+  manageUserBody,
+  pageQuery,
+  paged,
+  updateUserBody,
+  userPublic,
+  userSearchQuery,
+} from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { toPublicUser } from './public.js';
@@ -64,12 +73,15 @@ export function userAdminRoutes(r: Router): void {
     method: 'POST',
     url: '/api/user/manage',
     level: 'admin',
-    summary: 'promote, demote, disable, enable or delete a user, or add_quota with mode add/subtract/override and value; returns the status and role',
+    summary:
+      'promote, demote, disable, enable or delete a user, or add_quota with mode add/subtract/override and value; returns the status and role',
     tags,
     body: manageUserBody,
     response: z.object({ status: z.number().int(), role: z.number().int() }),
     successMessage: 'operation completed',
     handler: ({ ctx, user, body }) =>
-      body.action === 'add_quota' ? ctx.userAdmin.changeQuota(user!, body.id, body.mode, body.value) : ctx.userAdmin.manage(user!, body.id, body.action),
+      body.action === 'add_quota'
+        ? ctx.userAdmin.changeQuota(user!, body.id, body.mode, body.value)
+        : ctx.userAdmin.manage(user!, body.id, body.action),
   });
 }

@@ -25,7 +25,8 @@ export function selfRoutes(r: Router): void {
     method: 'PUT',
     url: '/api/user/self',
     level: 'user',
-    summary: 'Update own display name or password (password change needs original_password; it ends all own sessions, and a caller signed in by cookie gets a new one)',
+    summary:
+      'Update own display name or password (password change needs original_password; it ends all own sessions, and a caller signed in by cookie gets a new one)',
     tags,
     body: updateSelfBody,
     successMessage: 'user updated',

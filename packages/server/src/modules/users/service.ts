@@ -1,4 +1,14 @@
-import { LogType, Role, UserStatus, userSetting, type QuotaChangeMode, type UserSetting, ErrorCode, inputRefusal, type LogEvent } from '@tollway/shared';
+import {
+  LogType,
+  Role,
+  UserStatus,
+  userSetting,
+  type QuotaChangeMode,
+  type UserSetting,
+  ErrorCode,
+  inputRefusal,
+  type LogEvent,
+} from '@tollway/shared';
 import type { z } from 'zod';
 import { ApiError, refused, notFound, coded } from '../../http/errors.js';
 import { randomString } from '../../lib/secrets.js';
@@ -57,11 +67,24 @@ export class UsersService {
    * An administrator's balance change (one statement) and its manage log, in one transaction; the relay's
    * balance learns it after the commit. False when refused (user gone, or a subtraction below 0).
    */
-  async adjustQuota(target: Pick<UserRow, 'id' | 'username'>, mode: QuotaChangeMode, value: number, content: string, event?: LogEvent): Promise<boolean> {
+  async adjustQuota(
+    target: Pick<UserRow, 'id' | 'username'>,
+    mode: QuotaChangeMode,
+    value: number,
+    content: string,
+    event?: LogEvent,
+  ): Promise<boolean> {
     const logs = this.accountLogs.batch();
     const done = await this.store.db.kysely.transaction().execute(async (trx) => {
       if (!(await this.store.adjustQuota(trx, target.id, mode, value))) return false;
-      await logs.add(trx, { userId: target.id, username: target.username, type: LogType.Manage, content, quota: mode === 'subtract' ? -value : value, event });
+      await logs.add(trx, {
+        userId: target.id,
+        username: target.username,
+        type: LogType.Manage,
+        content,
+        quota: mode === 'subtract' ? -value : value,
+        event,
+      });
       return true;
     });
     if (!done) return false;
@@ -85,7 +108,8 @@ export class UsersService {
    * `after` runs in the inserting transaction (all or nothing).
    */
   async create(input: CreateUserInput, after?: AfterInsert): Promise<number> {
-    if (await this.store.usernameTaken(input.username)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
+    if (await this.store.usernameTaken(input.username))
+      throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
     const row: NewUser = {
       username: input.username,
       password: await hashPassword(input.password),
@@ -121,7 +145,8 @@ export class UsersService {
       } catch (err) {
         // An ApiError comes from `after` refusing the user: another invite code would not change its mind.
         if (err instanceof ApiError) throw err;
-        if (await this.store.usernameTaken(input.username)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
+        if (await this.store.usernameTaken(input.username))
+          throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
         if (attempt >= 4) throw err;
       }
     }
@@ -133,22 +158,47 @@ export class UsersService {
    * up once every other rule passed.
    */
   async register(
-    input: { username: string; password: string; password2?: string; email: string; verification_code?: string; aff_code: string },
+    input: {
+      username: string;
+      password: string;
+      password2?: string;
+      email: string;
+      verification_code?: string;
+      aff_code: string;
+    },
     verifyEmail?: (email: string, code: string) => Promise<void>,
   ): Promise<number> {
     const o = this.options;
-    if (!o.bool('RegisterEnabled')) throw coded(ErrorCode.RegisterDisabled, 'the administrator has disabled new user registration');
-    if (!o.bool('PasswordRegisterEnabled')) throw coded(ErrorCode.PasswordRegisterDisabled, 'the administrator has disabled registration with username and password');
-    if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) throw coded(ErrorCode.PasswordsDiffer, 'the two passwords differ');
+    if (!o.bool('RegisterEnabled'))
+      throw coded(ErrorCode.RegisterDisabled, 'the administrator has disabled new user registration');
+    if (!o.bool('PasswordRegisterEnabled'))
+      throw coded(
+        ErrorCode.PasswordRegisterDisabled,
+        'the administrator has disabled registration with username and password',
+      );
+    if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password)
+      throw coded(ErrorCode.PasswordsDiffer, 'the two passwords differ');
     const mustVerify = o.bool('EmailVerificationEnabled');
     if (mustVerify && (!input.email || !input.verification_code?.trim())) {
-      throw coded(ErrorCode.EmailVerificationRequired, 'email and verification code are required: the administrator has enabled email verification');
+      throw coded(
+        ErrorCode.EmailVerificationRequired,
+        'email and verification code are required: the administrator has enabled email verification',
+      );
     }
-    if (mustVerify && !verifyEmail) throw coded(ErrorCode.EmailVerifyUnavailable, 'email verification is required but this server cannot check codes');
-    if (await this.store.usernameTaken(input.username)) throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
-    if (input.email && (await this.store.emailTaken(input.email))) throw coded(ErrorCode.EmailTaken, 'email already in use', undefined, 409);
+    if (mustVerify && !verifyEmail)
+      throw coded(
+        ErrorCode.EmailVerifyUnavailable,
+        'email verification is required but this server cannot check codes',
+      );
+    if (await this.store.usernameTaken(input.username))
+      throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
+    if (input.email && (await this.store.emailTaken(input.email)))
+      throw coded(ErrorCode.EmailTaken, 'email already in use', undefined, 409);
     if (mustVerify) await verifyEmail!(input.email, input.verification_code ?? '');
-    return this.createSelfRegistered({ username: input.username, password: input.password, email: input.email }, input.aff_code);
+    return this.createSelfRegistered(
+      { username: input.username, password: input.password, email: input.email },
+      input.aff_code,
+    );
   }
 
   /**
@@ -158,7 +208,11 @@ export class UsersService {
    * the transaction that creates the user. An unknown code registers without rewards. `claim` runs first in
    * that transaction (a third-party sign-in records the account there; its refusal creates nothing).
    */
-  async createSelfRegistered(input: Omit<CreateUserInput, 'inviter_id' | 'quota' | 'role' | 'group'>, affCode: string, claim?: AfterInsert): Promise<number> {
+  async createSelfRegistered(
+    input: Omit<CreateUserInput, 'inviter_id' | 'quota' | 'role' | 'group'>,
+    affCode: string,
+    claim?: AfterInsert,
+  ): Promise<number> {
     const o = this.options;
     const inviter = affCode && o.bool('AffEnabled') ? await this.store.findByAffCode(affCode) : undefined;
     const inviteeBonus = inviter ? o.num('QuotaForInvitee') : 0;
@@ -169,7 +223,14 @@ export class UsersService {
           await this.store.creditInviter(inviter.id, inviterReward, trx);
           if (inviteeBonus > 0) {
             const content = `invite code bonus: received ${inviteeBonus} quota`;
-            await logs.add(trx, { userId: id, username: input.username, type: LogType.System, content, quota: inviteeBonus, event: { kind: 'invite_bonus', quota: inviteeBonus } });
+            await logs.add(trx, {
+              userId: id,
+              username: input.username,
+              type: LogType.System,
+              content,
+              quota: inviteeBonus,
+              event: { kind: 'invite_bonus', quota: inviteeBonus },
+            });
           }
           if (inviterReward > 0) {
             const content = `invited ${input.username}: received ${inviterReward} invite quota`;
@@ -191,7 +252,10 @@ export class UsersService {
             await rewardInvite(trx, id);
           }
         : (claim ?? rewardInvite);
-    const id = await this.create({ ...input, inviter_id: inviter?.id ?? 0, quota: o.num('QuotaForNewUser') + inviteeBonus }, after);
+    const id = await this.create(
+      { ...input, inviter_id: inviter?.id ?? 0, quota: o.num('QuotaForNewUser') + inviteeBonus },
+      after,
+    );
     logs.committed();
     if (inviter) await this.notifyChanged(inviter.id);
     return id;
@@ -204,7 +268,8 @@ export class UsersService {
    * never resolved by id. Every refusal spends the work of a password check, so timing tells nothing.
    */
   async login(username: string, password: string): Promise<UserRow> {
-    if (!this.options.bool('PasswordLoginEnabled')) throw coded(ErrorCode.PasswordLoginDisabled, 'the administrator has disabled password login');
+    if (!this.options.bool('PasswordLoginEnabled'))
+      throw coded(ErrorCode.PasswordLoginDisabled, 'the administrator has disabled password login');
     const matches = await this.store.findByLogin(username);
     if (matches.length > 1) {
       await spendPasswordCheck(password);
@@ -217,7 +282,10 @@ export class UsersService {
     return u;
   }
 
-  async updateSelf(id: number, input: { display_name?: string; password?: string; original_password?: string }): Promise<void> {
+  async updateSelf(
+    id: number,
+    input: { display_name?: string; password?: string; original_password?: string },
+  ): Promise<void> {
     const u = await this.get(id);
     const fields: Partial<NewUser> = {};
     if (input.display_name !== undefined) fields.display_name = input.display_name || u.username;
@@ -254,7 +322,8 @@ export class UsersService {
   async transferAffQuota(id: number, amount: number): Promise<void> {
     const min = this.options.num('QuotaPerUnit');
     if (amount < min) throw coded(ErrorCode.AffTransferMinimum, `the minimum transfer amount is ${min}`, { min });
-    if (!(await this.store.transferAffQuota(id, amount))) throw coded(ErrorCode.AffQuotaInsufficient, 'insufficient invite quota');
+    if (!(await this.store.transferAffQuota(id, amount)))
+      throw coded(ErrorCode.AffQuotaInsufficient, 'insufficient invite quota');
     await this.notifyChanged(id);
   }
 
@@ -263,7 +332,10 @@ export class UsersService {
     const box = this.options.secretBox;
     const stored = parseSetting(openSettingSecret(current.setting, box));
     // The masked placeholder sent back unchanged keeps the stored secret.
-    const given = input.webhook_secret === MASKED_SECRET ? { ...input, webhook_secret: stored.webhook_secret as string | undefined } : input;
+    const given =
+      input.webhook_secret === MASKED_SECRET
+        ? { ...input, webhook_secret: stored.webhook_secret as string | undefined }
+        : input;
     const merged = userSetting.safeParse({ ...stored, ...given });
     if (!merged.success) {
       // Coded as an input check of the setting the issue names (webhook_url, notification_email).
@@ -272,8 +344,10 @@ export class UsersService {
       throw coded(refusal.code, issue.message, refusal.params);
     }
     const setting = merged.data;
-    if (setting.notify_type === 'webhook' && !setting.webhook_url) throw coded(ErrorCode.WebhookUrlRequired, 'webhook_url is required for webhook notifications');
-    if (setting.webhook_url && setting.webhook_url !== stored.webhook_url) await assertWebhookUrlAllowed(this.options, setting.webhook_url);
+    if (setting.notify_type === 'webhook' && !setting.webhook_url)
+      throw coded(ErrorCode.WebhookUrlRequired, 'webhook_url is required for webhook notifications');
+    if (setting.webhook_url && setting.webhook_url !== stored.webhook_url)
+      await assertWebhookUrlAllowed(this.options, setting.webhook_url);
     await this.store.update(id, { setting: sealSettingSecret(JSON.stringify(setting), box) });
     await this.notifyChanged(id);
     return setting;

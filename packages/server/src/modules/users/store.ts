@@ -9,7 +9,8 @@ import type { QuotaChangeMode } from '@tollway/shared';
 
 export type UserRow = Selectable<UsersTable>;
 /** quota_warned_at is left to its default (0) and kept by modules/notifications; limits default to none. */
-export type NewUser = Omit<UserRow, 'id' | 'quota_warned_at' | 'rpm_limit' | 'tpm_limit'> & Partial<Pick<UserRow, 'rpm_limit' | 'tpm_limit'>>;
+export type NewUser = Omit<UserRow, 'id' | 'quota_warned_at' | 'rpm_limit' | 'tpm_limit'> &
+  Partial<Pick<UserRow, 'rpm_limit' | 'tpm_limit'>>;
 /** Work done in the inserting transaction once the new user's id is known (e.g. invite rewards). */
 export type AfterInsert = (trx: Transaction<Database>, id: number) => Promise<void>;
 
@@ -37,38 +38,72 @@ export class UsersStore {
    */
   findByLogin(login: string): Promise<UserRow[]> {
     const q = this.k.selectFrom('users').selectAll().where('deleted_at', 'is', null);
-    const matched = login.includes('@') ? q.where('email', '=', login).where('email', '!=', '') : q.where('username', '=', login);
+    const matched = login.includes('@')
+      ? q.where('email', '=', login).where('email', '!=', '')
+      : q.where('username', '=', login);
     return matched.orderBy('id').limit(2).execute();
   }
 
   /** A live user whose username is `username` (accounts named before usernames could not hold '@'). */
   findByUsername(username: string): Promise<UserRow | undefined> {
-    return this.k.selectFrom('users').selectAll().where('username', '=', username).where('deleted_at', 'is', null).executeTakeFirst();
+    return this.k
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', username)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   findByAccessToken(token: string): Promise<UserRow | undefined> {
     const stored = this.secretBox.lookupForm(token);
-    return this.k.selectFrom('users').selectAll().where('access_token', '=', stored).where('deleted_at', 'is', null).executeTakeFirst();
+    return this.k
+      .selectFrom('users')
+      .selectAll()
+      .where('access_token', '=', stored)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** The live user holding `email` (never matches the empty email). */
   findByEmail(email: string): Promise<UserRow | undefined> {
     if (!email) return Promise.resolve(undefined);
-    return this.k.selectFrom('users').selectAll().where('email', '=', email).where('deleted_at', 'is', null).orderBy('id').executeTakeFirst();
+    return this.k
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .executeTakeFirst();
   }
 
   findByAffCode(code: string): Promise<UserRow | undefined> {
-    return this.k.selectFrom('users').selectAll().where('aff_code', '=', code).where('deleted_at', 'is', null).executeTakeFirst();
+    return this.k
+      .selectFrom('users')
+      .selectAll()
+      .where('aff_code', '=', code)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** Username taken by any user, deleted ones included (their history keeps the name). */
   async usernameTaken(username: string, exceptId = 0): Promise<boolean> {
-    const row = await this.k.selectFrom('users').select('id').where('username', '=', username).where('id', '!=', exceptId).executeTakeFirst();
+    const row = await this.k
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', username)
+      .where('id', '!=', exceptId)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
   async emailTaken(email: string, exceptId = 0): Promise<boolean> {
-    const row = await this.k.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', exceptId).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await this.k
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .where('id', '!=', exceptId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -84,7 +119,8 @@ export class UsersStore {
   /** Inserts a user; `after` runs in the same transaction, so the user exists only if it succeeds too. */
   async insert(user: NewUser, after?: AfterInsert): Promise<number> {
     const insertRow = async (k: Kysely<Database>): Promise<number> => {
-      if (this.db.dialect === 'mysql') return Number((await k.insertInto('users').values(user).executeTakeFirstOrThrow()).insertId);
+      if (this.db.dialect === 'mysql')
+        return Number((await k.insertInto('users').values(user).executeTakeFirstOrThrow()).insertId);
       return (await k.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow()).id;
     };
     if (!after) return insertRow(this.k);
@@ -97,7 +133,9 @@ export class UsersStore {
 
   async update(id: number, fields: Partial<NewUser>): Promise<void> {
     if (Object.keys(fields).length === 0) return;
-    const row = fields.access_token ? { ...fields, access_token: this.secretBox.lookupForm(fields.access_token) } : fields;
+    const row = fields.access_token
+      ? { ...fields, access_token: this.secretBox.lookupForm(fields.access_token) }
+      : fields;
     await this.k.updateTable('users').set(row).where('id', '=', id).execute();
   }
 
@@ -124,7 +162,12 @@ export class UsersStore {
    * set (the value is checked by the body's schema). False when the user is gone or the bound would be crossed.
    */
   async adjustQuota(k: Kysely<Database>, id: number, mode: QuotaChangeMode, value: number): Promise<boolean> {
-    const quota = mode === 'override' ? sql<number>`${value}` : mode === 'add' ? sql<number>`quota + ${value}` : sql<number>`quota - ${value}`;
+    const quota =
+      mode === 'override'
+        ? sql<number>`${value}`
+        : mode === 'add'
+          ? sql<number>`quota + ${value}`
+          : sql<number>`quota - ${value}`;
     let q = k.updateTable('users').set({ quota }).where('id', '=', id).where('deleted_at', 'is', null);
     if (mode === 'subtract') q = q.where('quota', '>=', value);
     if (mode === 'add') q = q.where(fitsUnderQuotaMax('quota', value));
@@ -148,7 +191,11 @@ export class UsersStore {
   async creditInviter(id: number, reward: number, k: Kysely<Database> = this.k): Promise<void> {
     await k
       .updateTable('users')
-      .set({ aff_count: sql`aff_count + 1`, aff_quota: sql`aff_quota + ${reward}`, aff_history: sql`aff_history + ${reward}` })
+      .set({
+        aff_count: sql`aff_count + 1`,
+        aff_quota: sql`aff_quota + ${reward}`,
+        aff_history: sql`aff_history + ${reward}`,
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -160,7 +207,9 @@ export class UsersStore {
       const kw = opts.keyword;
       // The keyword is literal (db/like.ts).
       const asId = /^\d+$/.test(kw) ? Number(kw) : -1;
-      base = base.where((eb) => eb.or([eb('id', '=', asId), likeText('username', kw), likeText('email', kw), likeText('display_name', kw)]));
+      base = base.where((eb) =>
+        eb.or([eb('id', '=', asId), likeText('username', kw), likeText('email', kw), likeText('display_name', kw)]),
+      );
     }
     return selectPage(base, (q) => q.selectAll().orderBy('id', 'desc'), opts);
   }

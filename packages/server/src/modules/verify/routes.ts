@@ -19,7 +19,8 @@ export function secureVerifyRoutes(r: Router): void {
     url: '/api/verify',
     level: 'user',
     rateLimit: 'critical',
-    summary: 'Verify the signed-in session for five minutes: {method:"2fa", code} (code or backup code), or {method:"password", password} without 2FA',
+    summary:
+      'Verify the signed-in session for five minutes: {method:"2fa", code} (code or backup code), or {method:"password", password} without 2FA',
     tags: ['self'],
     body: verifyBody,
     response: z.object({ verified: z.literal(true), expires_at: z.number().int() }),

@@ -11,9 +11,11 @@ import { MemoryVerifiedMarks, RedisVerifiedMarks, type VerifiedMarks } from './m
 
 /** How long a secure verification lasts (seconds). */
 export const SECURE_VERIFICATION_TTL = 300;
-export const VERIFICATION_REQUIRED = 'secure verification required: verify with your two-factor code (or password) first';
+export const VERIFICATION_REQUIRED =
+  'secure verification required: verify with your two-factor code (or password) first';
 const SESSION_ONLY = 'secure verification needs a signed-in browser session, not an access token';
-const TWO_FACTOR_FIRST = 'two-factor authentication is on for this account: verify with a code from the authenticator or a backup code';
+const TWO_FACTOR_FIRST =
+  'two-factor authentication is on for this account: verify with a code from the authenticator or a backup code';
 const WRONG_PASSWORD = 'the password is wrong';
 
 export interface VerifyInput {
@@ -33,7 +35,10 @@ export class SecureVerification {
     private readonly marks: VerifiedMarks,
   ) {}
 
-  private async session(req: FastifyRequest, refuse: (message: string, code: ErrorCode) => ApiError): Promise<{ userId: number; key: string }> {
+  private async session(
+    req: FastifyRequest,
+    refuse: (message: string, code: ErrorCode) => ApiError,
+  ): Promise<{ userId: number; key: string }> {
     const s = await identifyBySession(req, this.ctx);
     if (!s) throw refuse(SESSION_ONLY, ErrorCode.VerifySessionOnly);
     return { userId: s.user.id, key: s.key };
@@ -43,10 +48,19 @@ export class SecureVerification {
     const { userId, key } = await this.session(req, (m, code) => coded(code, m));
     const twoFactor = twoFactorOf(this.ctx);
     const has2fa = await twoFactor.store.isEnabled(userId);
-    if (input.method === 'passkey') throw coded(ErrorCode.PasskeyUnavailable, 'passkeys are not available on this server; verify with a two-factor code or the password');
+    if (input.method === 'passkey')
+      throw coded(
+        ErrorCode.PasskeyUnavailable,
+        'passkeys are not available on this server; verify with a two-factor code or the password',
+      );
     if (input.method === '2fa') {
-      if (!has2fa) throw coded(ErrorCode.VerifyTwoFactorNotEnabled, 'two-factor authentication is not enabled for this account; verify with the password');
-      if (!input.code?.trim()) throw coded(ErrorCode.VerifyCodeRequired, 'enter the verification code or a backup code');
+      if (!has2fa)
+        throw coded(
+          ErrorCode.VerifyTwoFactorNotEnabled,
+          'two-factor authentication is not enabled for this account; verify with the password',
+        );
+      if (!input.code?.trim())
+        throw coded(ErrorCode.VerifyCodeRequired, 'enter the verification code or a backup code');
       await twoFactor.verifySignIn(userId, input.code, req.ip);
     } else {
       if (has2fa) throw coded(ErrorCode.VerifyTwoFactorFirst, TWO_FACTOR_FIRST);
@@ -75,5 +89,9 @@ export class SecureVerification {
 }
 
 export const secureVerificationOf = perContext(
-  (ctx: AppContext) => new SecureVerification(ctx, ctx.redis ? new RedisVerifiedMarks(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryVerifiedMarks()),
+  (ctx: AppContext) =>
+    new SecureVerification(
+      ctx,
+      ctx.redis ? new RedisVerifiedMarks(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryVerifiedMarks(),
+    ),
 );

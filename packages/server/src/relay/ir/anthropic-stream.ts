@@ -14,7 +14,13 @@ export const stopToIR: Record<string, IRStopReason> = {
   tool_use: 'tool_calls',
   refusal: 'content_filter',
 };
-export const stopFromIR: Record<IRStopReason, string> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', content_filter: 'refusal', error: 'end_turn' };
+export const stopFromIR: Record<IRStopReason, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  content_filter: 'refusal',
+  error: 'end_turn',
+};
 
 const count = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
@@ -38,7 +44,8 @@ export const usageFromIR = (u: IRUsage): Json => ({
 });
 
 /** Anthropic message ids start with msg_. */
-export const messageId = (id: string): string => (!id ? `msg_${Date.now().toString(36)}` : id.startsWith('msg_') ? id : `msg_${id}`);
+export const messageId = (id: string): string =>
+  !id ? `msg_${Date.now().toString(36)}` : id.startsWith('msg_') ? id : `msg_${id}`;
 
 export interface AnthropicDecodeState {
   started: boolean;
@@ -56,10 +63,19 @@ export interface AnthropicDecodeState {
   structured: boolean;
 }
 
-export const newDecodeState = (): AnthropicDecodeState => ({ started: false, usage: emptyUsage(), blocks: new Map(), tools: 0, structured: false });
+export const newDecodeState = (): AnthropicDecodeState => ({
+  started: false,
+  usage: emptyUsage(),
+  blocks: new Map(),
+  tools: 0,
+  structured: false,
+});
 
 /** One Anthropic SSE event → IR events. */
-export function decodeEvent(state: AnthropicDecodeState, { event, data }: { event?: string; data: string }): IRStreamEvent[] {
+export function decodeEvent(
+  state: AnthropicDecodeState,
+  { event, data }: { event?: string; data: string },
+): IRStreamEvent[] {
   let j: Json;
   try {
     j = JSON.parse(data);
@@ -81,15 +97,19 @@ export function decodeEvent(state: AnthropicDecodeState, { event, data }: { even
       const answer = b.type === 'tool_use' ? structuredTool(b.name) : undefined;
       if (answer) {
         state.structured = true;
-        const input = b.input && typeof b.input === 'object' && Object.keys(b.input).length ? JSON.stringify(b.input) : '';
+        const input =
+          b.input && typeof b.input === 'object' && Object.keys(b.input).length ? JSON.stringify(b.input) : '';
         state.blocks.set(index, { kind: 'answer', tool: -1, ...(answer === 'value' ? { buffer: input } : {}) });
         return input && answer === 'object' ? [{ type: 'text', text: input }] : [];
       }
       if (b.type === 'tool_use') {
         const tool = state.tools++;
         state.blocks.set(index, { kind: 'tool', tool });
-        const out: IRStreamEvent[] = [{ type: 'tool_call_start', index: tool, id: String(b.id ?? ''), name: String(b.name ?? '') }];
-        if (b.input && typeof b.input === 'object' && Object.keys(b.input).length) out.push({ type: 'tool_call_args', index: tool, args: JSON.stringify(b.input) });
+        const out: IRStreamEvent[] = [
+          { type: 'tool_call_start', index: tool, id: String(b.id ?? ''), name: String(b.name ?? '') },
+        ];
+        if (b.input && typeof b.input === 'object' && Object.keys(b.input).length)
+          out.push({ type: 'tool_call_args', index: tool, args: JSON.stringify(b.input) });
         return out;
       }
       if (b.type === 'text') {
@@ -99,7 +119,13 @@ export function decodeEvent(state: AnthropicDecodeState, { event, data }: { even
       if (b.type === 'thinking') {
         state.blocks.set(index, { kind: 'thinking', tool: -1 });
         if (!b.thinking && !b.signature) return [];
-        return [{ type: 'thinking', text: String(b.thinking ?? ''), ...(b.signature ? { signature: String(b.signature) } : {}) }];
+        return [
+          {
+            type: 'thinking',
+            text: String(b.thinking ?? ''),
+            ...(b.signature ? { signature: String(b.signature) } : {}),
+          },
+        ];
       }
       // redacted_thinking has no IR stream event; server tool blocks are not the client's to run.
       state.blocks.set(index, { kind: 'other', tool: -1 });
@@ -109,7 +135,8 @@ export function decodeEvent(state: AnthropicDecodeState, { event, data }: { even
       const d = (j.delta ?? {}) as Json;
       if (d.type === 'text_delta') return d.text ? [{ type: 'text', text: String(d.text) }] : [];
       if (d.type === 'thinking_delta') return d.thinking ? [{ type: 'thinking', text: String(d.thinking) }] : [];
-      if (d.type === 'signature_delta') return d.signature ? [{ type: 'thinking', text: '', signature: String(d.signature) }] : [];
+      if (d.type === 'signature_delta')
+        return d.signature ? [{ type: 'thinking', text: '', signature: String(d.signature) }] : [];
       if (d.type === 'input_json_delta') {
         const block = state.blocks.get(Number(j.index ?? 0));
         if (!d.partial_json) return [];
@@ -118,19 +145,26 @@ export function decodeEvent(state: AnthropicDecodeState, { event, data }: { even
           block.buffer += String(d.partial_json);
           return [];
         }
-        return block?.kind === 'tool' ? [{ type: 'tool_call_args', index: block.tool, args: String(d.partial_json) }] : [];
+        return block?.kind === 'tool'
+          ? [{ type: 'tool_call_args', index: block.tool, args: String(d.partial_json) }]
+          : [];
       }
       return [];
     }
     case 'content_block_stop': {
       const block = state.blocks.get(Number(j.index ?? 0));
-      return block?.kind === 'answer' && block.buffer !== undefined ? [{ type: 'text', text: structuredTextOfJson('value', block.buffer) }] : [];
+      return block?.kind === 'answer' && block.buffer !== undefined
+        ? [{ type: 'text', text: structuredTextOfJson('value', block.buffer) }]
+        : [];
     }
     case 'message_delta': {
       const out: IRStreamEvent[] = [];
       if (j.delta?.stop_reason) {
         const reason = stopToIR[j.delta.stop_reason] ?? 'stop';
-        out.push({ type: 'stop', reason: reason === 'tool_calls' && state.structured && state.tools === 0 ? 'stop' : reason });
+        out.push({
+          type: 'stop',
+          reason: reason === 'tool_calls' && state.structured && state.tools === 0 ? 'stop' : reason,
+        });
       }
       // message_delta's counts are cumulative; input/cache counts, when absent, are message_start's.
       state.usage = usageToIR(j.usage, state.usage);
@@ -184,13 +218,21 @@ const closeBlock = (s: AnthropicEncodeState): string => {
   return sse({ type: 'content_block_stop', index }, 'content_block_stop');
 };
 
-const openBlock = (s: AnthropicEncodeState, kind: 'text' | 'thinking' | 'tool', contentBlock: Json, tool = -1): string => {
+const openBlock = (
+  s: AnthropicEncodeState,
+  kind: 'text' | 'thinking' | 'tool',
+  contentBlock: Json,
+  tool = -1,
+): string => {
   const out = closeBlock(s);
   s.block = { index: s.nextIndex++, kind, tool, signed: false };
-  return out + sse({ type: 'content_block_start', index: s.block.index, content_block: contentBlock }, 'content_block_start');
+  return (
+    out + sse({ type: 'content_block_start', index: s.block.index, content_block: contentBlock }, 'content_block_start')
+  );
 };
 
-const blockDelta = (s: AnthropicEncodeState, delta: Json): string => sse({ type: 'content_block_delta', index: s.block!.index, delta }, 'content_block_delta');
+const blockDelta = (s: AnthropicEncodeState, delta: Json): string =>
+  sse({ type: 'content_block_delta', index: s.block!.index, delta }, 'content_block_delta');
 
 /** An unsigned thinking block is open: more thinking text belongs to it. */
 const inThinking = (s: AnthropicEncodeState): boolean => s.block?.kind === 'thinking' && !s.block.signed;
@@ -203,7 +245,17 @@ const openTool = (s: AnthropicEncodeState, index: number, id: string, name: stri
 const messageDelta = (s: AnthropicEncodeState): string => {
   s.delta = true;
   const stop_reason = s.stopReason ?? (s.tools.size ? 'tool_use' : 'end_turn');
-  return closeBlock(s) + sse({ type: 'message_delta', delta: { stop_reason, stop_sequence: null }, usage: usageFromIR(s.usage ?? emptyUsage()) }, 'message_delta');
+  return (
+    closeBlock(s) +
+    sse(
+      {
+        type: 'message_delta',
+        delta: { stop_reason, stop_sequence: null },
+        usage: usageFromIR(s.usage ?? emptyUsage()),
+      },
+      'message_delta',
+    )
+  );
 };
 
 /**
@@ -212,7 +264,8 @@ const messageDelta = (s: AnthropicEncodeState): string => {
  */
 function startUsage(s: AnthropicEncodeState, e: IRStreamEvent): IRUsage {
   const known = s.usage ?? (e.type === 'start' ? e.usage : undefined);
-  if (known && known.inputTokens + known.cacheReadTokens + known.cacheWriteTokens > 0) return { ...known, outputTokens: 0, reasoningTokens: 0 };
+  if (known && known.inputTokens + known.cacheReadTokens + known.cacheWriteTokens > 0)
+    return { ...known, outputTokens: 0, reasoningTokens: 0 };
   return { ...emptyUsage(), inputTokens: s.promptTokens?.() ?? 0 };
 }
 
@@ -229,7 +282,16 @@ export function encodeEvent(s: AnthropicEncodeState, e: IRStreamEvent): string {
     s.started = true;
     if (e.type === 'start') s.id = messageId(e.id);
     if (e.type === 'usage') s.usage = e.usage;
-    const message = { id: s.id, type: 'message', role: 'assistant', content: [], model: s.model, stop_reason: null, stop_sequence: null, usage: usageFromIR(startUsage(s, e)) };
+    const message = {
+      id: s.id,
+      type: 'message',
+      role: 'assistant',
+      content: [],
+      model: s.model,
+      stop_reason: null,
+      stop_sequence: null,
+      usage: usageFromIR(startUsage(s, e)),
+    };
     out += sse({ type: 'message_start', message }, 'message_start');
   }
   switch (e.type) {

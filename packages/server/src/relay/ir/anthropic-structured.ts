@@ -17,7 +17,8 @@ const VALUE_KEY = 'value';
 
 /** What a reserved tool's input means: the answer itself, or the answer under `value`; undefined for other tools. */
 export type StructuredTool = 'object' | 'value';
-export const structuredTool = (name: unknown): StructuredTool | undefined => (name === STRUCTURED_TOOL ? 'object' : name === STRUCTURED_VALUE_TOOL ? 'value' : undefined);
+export const structuredTool = (name: unknown): StructuredTool | undefined =>
+  name === STRUCTURED_TOOL ? 'object' : name === STRUCTURED_VALUE_TOOL ? 'value' : undefined;
 
 /** A reserved tool's input as the answer's JSON text. */
 export function structuredText(kind: StructuredTool, input: unknown): string {
@@ -84,7 +85,10 @@ const SUBSCHEMA_LISTS = new Set(['anyOf', 'allOf', 'prefixItems']);
 const SUBSCHEMA_MAPS = new Set(['properties', '$defs', 'definitions']);
 
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
-const isObjectType = (s: Json): boolean => s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')) || (s.type === undefined && isObject(s.properties));
+const isObjectType = (s: Json): boolean =>
+  s.type === 'object' ||
+  (Array.isArray(s.type) && s.type.includes('object')) ||
+  (s.type === undefined && isObject(s.properties));
 
 /** JSON Schema → what `output_config.format` accepts: unsupported keywords dropped, oneOf as anyOf, every object closed (additionalProperties false is required). */
 export function anthropicOutputSchema(schema: unknown, depth = 0): Json {
@@ -95,9 +99,14 @@ export function anthropicOutputSchema(schema: unknown, depth = 0): Json {
     if (k === 'format' && !FORMATS.has(String(v))) continue;
     if (k === 'minItems' && Number(v) > MAX_MIN_ITEMS) continue;
     if (k === 'additionalProperties') continue;
-    if (SUBSCHEMA_MAPS.has(k) && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([n, sub]) => [n, anthropicOutputSchema(sub, depth + 1)]));
-    else if ((SUBSCHEMA_LISTS.has(k) || k === 'oneOf') && Array.isArray(v)) out[k === 'oneOf' ? 'anyOf' : k] = v.map((sub) => anthropicOutputSchema(sub, depth + 1));
-    else if (k === 'items') out.items = Array.isArray(v) ? v.map((sub) => anthropicOutputSchema(sub, depth + 1)) : anthropicOutputSchema(v, depth + 1);
+    if (SUBSCHEMA_MAPS.has(k) && isObject(v))
+      out[k] = Object.fromEntries(Object.entries(v).map(([n, sub]) => [n, anthropicOutputSchema(sub, depth + 1)]));
+    else if ((SUBSCHEMA_LISTS.has(k) || k === 'oneOf') && Array.isArray(v))
+      out[k === 'oneOf' ? 'anyOf' : k] = v.map((sub) => anthropicOutputSchema(sub, depth + 1));
+    else if (k === 'items')
+      out.items = Array.isArray(v)
+        ? v.map((sub) => anthropicOutputSchema(sub, depth + 1))
+        : anthropicOutputSchema(v, depth + 1);
     else out[k] = v;
   }
   if (isObjectType(out)) out.additionalProperties = false;
@@ -118,7 +127,10 @@ export function addStructuredOutput(body: Json, ir: IRRequest, thinking: boolean
   const rf = ir.responseFormat;
   if (!rf) return;
   if (rf.type === 'json_schema' && hasNativeStructuredOutput(ir.model)) {
-    body.output_config = { ...(isObject(body.output_config) ? body.output_config : {}), format: { type: 'json_schema', schema: anthropicOutputSchema(rf.schema) } };
+    body.output_config = {
+      ...(isObject(body.output_config) ? body.output_config : {}),
+      format: { type: 'json_schema', schema: anthropicOutputSchema(rf.schema) },
+    };
     return;
   }
   const choice = body.tool_choice as Json | undefined;
@@ -128,11 +140,18 @@ export function addStructuredOutput(body: Json, ir: IRRequest, thinking: boolean
   const objectRoot = isObjectType(schema);
   const tool = objectRoot
     ? { name: STRUCTURED_TOOL, description: TOOL_DESCRIPTION, input_schema: { ...schema, type: 'object' } }
-    : { name: STRUCTURED_VALUE_TOOL, description: TOOL_DESCRIPTION, input_schema: { type: 'object', properties: { [VALUE_KEY]: schema }, required: [VALUE_KEY] } };
+    : {
+        name: STRUCTURED_VALUE_TOOL,
+        description: TOOL_DESCRIPTION,
+        input_schema: { type: 'object', properties: { [VALUE_KEY]: schema }, required: [VALUE_KEY] },
+      };
   const others = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
   body.tools = [...others, tool];
   if (thinking || choice?.type === 'tool' || choice?.type === 'any') return;
-  const parallel = choice?.disable_parallel_tool_use !== undefined ? { disable_parallel_tool_use: choice.disable_parallel_tool_use } : {};
+  const parallel =
+    choice?.disable_parallel_tool_use !== undefined
+      ? { disable_parallel_tool_use: choice.disable_parallel_tool_use }
+      : {};
   body.tool_choice = others.length ? { type: 'any', ...parallel } : { type: 'tool', name: tool.name, ...parallel };
 }
 

@@ -11,7 +11,12 @@ import {
   type AnthropicDecodeState,
   type AnthropicEncodeState,
 } from './anthropic-stream.js';
-import { addStructuredOutput, responseFormatFromAnthropic, structuredText, structuredTool } from './anthropic-structured.js';
+import {
+  addStructuredOutput,
+  responseFormatFromAnthropic,
+  structuredText,
+  structuredTool,
+} from './anthropic-structured.js';
 import { countTextTokens } from '../token-count.js';
 import type { IRMessage, IRPart, IRRequest, IRResponse, IRRole, IRToolChoice, WireFormat } from './types.js';
 
@@ -22,7 +27,12 @@ type Json = Record<string, any>;
 export const DEFAULT_MAX_TOKENS = 8192;
 
 /** Thinking budget for a reasoning effort given without a budget. */
-export const effortBudget: Record<'minimal' | 'low' | 'medium' | 'high', number> = { minimal: 1024, low: 1024, medium: 4096, high: 16384 };
+export const effortBudget: Record<'minimal' | 'low' | 'medium' | 'high', number> = {
+  minimal: 1024,
+  low: 1024,
+  medium: 4096,
+  high: 16384,
+};
 
 /** Anthropic's smallest thinking budget. */
 const MIN_BUDGET = 1024;
@@ -38,7 +48,8 @@ const textOfBlocks = (content: unknown): string =>
       : '';
 
 function imageToIR(source: Json | undefined): IRPart | undefined {
-  if (source?.type === 'base64') return { type: 'image', data: String(source.data ?? ''), mediaType: String(source.media_type ?? 'image/png') };
+  if (source?.type === 'base64')
+    return { type: 'image', data: String(source.data ?? ''), mediaType: String(source.media_type ?? 'image/png') };
   if (source?.type === 'url') return { type: 'image', url: String(source.url ?? '') };
   return undefined;
 }
@@ -52,14 +63,29 @@ function blockToIR(b: Json, toolNames: Map<string, string>): IRPart | undefined 
       return imageToIR(b.source);
     case 'tool_use':
       toolNames.set(String(b.id ?? ''), String(b.name ?? ''));
-      return { type: 'tool_call', id: String(b.id ?? ''), name: String(b.name ?? ''), arguments: JSON.stringify(b.input ?? {}) };
+      return {
+        type: 'tool_call',
+        id: String(b.id ?? ''),
+        name: String(b.name ?? ''),
+        arguments: JSON.stringify(b.input ?? {}),
+      };
     case 'tool_result': {
       const id = String(b.tool_use_id ?? '');
       const name = toolNames.get(id);
-      return { type: 'tool_result', toolCallId: id, ...(name ? { name } : {}), content: textOfBlocks(b.content), ...(b.is_error ? { isError: true } : {}) };
+      return {
+        type: 'tool_result',
+        toolCallId: id,
+        ...(name ? { name } : {}),
+        content: textOfBlocks(b.content),
+        ...(b.is_error ? { isError: true } : {}),
+      };
     }
     case 'thinking':
-      return { type: 'thinking', text: String(b.thinking ?? ''), ...(b.signature ? { signature: String(b.signature) } : {}) };
+      return {
+        type: 'thinking',
+        text: String(b.thinking ?? ''),
+        ...(b.signature ? { signature: String(b.signature) } : {}),
+      };
     case 'redacted_thinking':
       // The opaque payload travels in `signature` so other formats, which read `text`, see nothing.
       return { type: 'thinking', text: '', signature: String(b.data ?? ''), redacted: true };
@@ -128,16 +154,27 @@ function partToBlocks(p: IRPart, role: IRRole): Json[] {
       const m = p.url ? /^data:([^;,]+);base64,(.*)$/s.exec(p.url) : null;
       if (m) return [{ type: 'image', source: { type: 'base64', media_type: m[1], data: m[2] } }];
       if (p.url) return [{ type: 'image', source: { type: 'url', url: p.url } }];
-      return [{ type: 'image', source: { type: 'base64', media_type: p.mediaType ?? 'image/png', data: p.data ?? '' } }];
+      return [
+        { type: 'image', source: { type: 'base64', media_type: p.mediaType ?? 'image/png', data: p.data ?? '' } },
+      ];
     }
     case 'tool_call':
       return [{ type: 'tool_use', id: p.id, name: p.name, input: inputOf(p.arguments) }];
     case 'tool_result':
-      return [{ type: 'tool_result', tool_use_id: p.toolCallId, ...(p.content ? { content: p.content } : {}), ...(p.isError ? { is_error: true } : {}) }];
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: p.toolCallId,
+          ...(p.content ? { content: p.content } : {}),
+          ...(p.isError ? { is_error: true } : {}),
+        },
+      ];
     case 'thinking':
       // Anthropic verifies thinking it gets back: only signed (or redacted) assistant thinking can be sent.
       if (role !== 'assistant' || !p.signature) return [];
-      return p.redacted ? [{ type: 'redacted_thinking', data: p.signature }] : [{ type: 'thinking', thinking: p.text, signature: p.signature }];
+      return p.redacted
+        ? [{ type: 'redacted_thinking', data: p.signature }]
+        : [{ type: 'thinking', thinking: p.text, signature: p.signature }];
     case 'audio':
       return [];
   }
@@ -155,7 +192,11 @@ function messagesFromIR(messages: IRMessage[]): Json[] {
     else merged.push({ role, content: blocks });
   }
   return merged.map(({ role, content }) => {
-    if (role === 'user') content = [...content.filter((b) => b.type === 'tool_result'), ...content.filter((b) => b.type !== 'tool_result')];
+    if (role === 'user')
+      content = [
+        ...content.filter((b) => b.type === 'tool_result'),
+        ...content.filter((b) => b.type !== 'tool_result'),
+      ];
     return { role, content: content.length === 1 && content[0]!.type === 'text' ? content[0]!.text : content };
   });
 }
@@ -165,7 +206,8 @@ function budgetAndMax(ir: IRRequest, defaultMaxTokens: number): { maxTokens: num
   const wanted = ir.reasoning?.budgetTokens ?? (ir.reasoning?.effort ? effortBudget[ir.reasoning.effort] : undefined);
   if (wanted === undefined || wanted <= 0) return { maxTokens: ir.maxTokens ?? defaultMaxTokens };
   const budget = Math.max(MIN_BUDGET, wanted);
-  if (ir.maxTokens === undefined) return { maxTokens: budget < defaultMaxTokens ? defaultMaxTokens : budget + defaultMaxTokens, budget };
+  if (ir.maxTokens === undefined)
+    return { maxTokens: budget < defaultMaxTokens ? defaultMaxTokens : budget + defaultMaxTokens, budget };
   const clamped = Math.min(budget, ir.maxTokens - 1);
   return clamped >= MIN_BUDGET ? { maxTokens: ir.maxTokens, budget: clamped } : { maxTokens: ir.maxTokens };
 }
@@ -186,10 +228,21 @@ export function anthropicRequestFromIR(ir: IRRequest, defaultMaxTokens = DEFAULT
   if (ir.topK !== undefined && budget === undefined) body.top_k = ir.topK;
   if (ir.stop?.length) body.stop_sequences = ir.stop;
   if (ir.tools?.length) {
-    body.tools = ir.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.parameters }));
+    body.tools = ir.tools.map((t) => ({
+      name: t.name,
+      ...(t.description ? { description: t.description } : {}),
+      input_schema: t.parameters,
+    }));
     if (ir.toolChoice !== undefined || ir.parallelToolCalls === false) {
       const tc = ir.toolChoice ?? 'auto';
-      const choice: Json = tc === 'auto' ? { type: 'auto' } : tc === 'required' ? { type: 'any' } : tc === 'none' ? { type: 'none' } : { type: 'tool', name: tc.name };
+      const choice: Json =
+        tc === 'auto'
+          ? { type: 'auto' }
+          : tc === 'required'
+            ? { type: 'any' }
+            : tc === 'none'
+              ? { type: 'none' }
+              : { type: 'tool', name: tc.name };
       if (ir.parallelToolCalls === false && choice.type !== 'none') choice.disable_parallel_tool_use = true;
       body.tool_choice = choice;
     }
@@ -208,7 +261,8 @@ function promptText(body: Json): string {
       for (const b of m.content as Json[]) {
         if (b?.type === 'text') text += `\n${String(b.text ?? '')}`;
         else if (b?.type === 'tool_use') text += `\n${String(b.name ?? '')}${JSON.stringify(b.input ?? {})}`;
-        else if (b?.type === 'tool_result') text += `\n${typeof b.content === 'string' ? b.content : textOfBlocks(b.content)}`;
+        else if (b?.type === 'tool_result')
+          text += `\n${typeof b.content === 'string' ? b.content : textOfBlocks(b.content)}`;
       }
   }
   if (Array.isArray(body.tools)) text += `\n${JSON.stringify(body.tools)}`;
@@ -231,7 +285,8 @@ const errorTypes: Record<number, string> = {
 const knownErrorTypes = new Set(Object.values(errorTypes));
 
 /** Anthropic's error type for an HTTP status (other 4xx: invalid_request_error; other 5xx: api_error). */
-export const errorTypeFor = (status: number): string => errorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+export const errorTypeFor = (status: number): string =>
+  errorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 
 /** Anthropic Messages (POST /v1/messages). */
 export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncodeState> = {
@@ -255,7 +310,11 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
       tools: Array.isArray(b.tools)
         ? (b.tools as Json[])
             .filter((t) => t.type === undefined || t.type === 'custom')
-            .map((t) => ({ name: String(t.name ?? ''), description: t.description, parameters: t.input_schema ?? { type: 'object', properties: {} } }))
+            .map((t) => ({
+              name: String(t.name ?? ''),
+              description: t.description,
+              parameters: t.input_schema ?? { type: 'object', properties: {} },
+            }))
         : undefined,
       toolChoice: toolChoiceToIR(tc),
       parallelToolCalls: typeof tc?.disable_parallel_tool_use === 'boolean' ? !tc.disable_parallel_tool_use : undefined,
@@ -265,7 +324,10 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
       topK: b.top_k,
       stop: Array.isArray(b.stop_sequences) && b.stop_sequences.length ? b.stop_sequences.map(String) : undefined,
       stream: b.stream === true,
-      reasoning: b.thinking?.type === 'enabled' && typeof b.thinking.budget_tokens === 'number' ? { budgetTokens: b.thinking.budget_tokens } : undefined,
+      reasoning:
+        b.thinking?.type === 'enabled' && typeof b.thinking.budget_tokens === 'number'
+          ? { budgetTokens: b.thinking.budget_tokens }
+          : undefined,
       responseFormat: responseFormatFromAnthropic(b),
       user: typeof b.metadata?.user_id === 'string' ? b.metadata.user_id : undefined,
     };
@@ -300,7 +362,16 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
       }
       return [];
     });
-    return { id: messageId(ir.id), type: 'message', role: 'assistant', model, content, stop_reason: stopFromIR[ir.stopReason], stop_sequence: null, usage: usageFromIR(ir.usage) };
+    return {
+      id: messageId(ir.id),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: stopFromIR[ir.stopReason],
+      stop_sequence: null,
+      usage: usageFromIR(ir.usage),
+    };
   },
   newDecodeState,
   decodeEvent,
@@ -310,5 +381,8 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
     state.promptTokens = () => countTextTokens(promptText(call.body));
   },
   encodeEvent,
-  errorBody: (status, message, type) => ({ type: 'error', error: { type: type && knownErrorTypes.has(type) ? type : errorTypeFor(status), message } }),
+  errorBody: (status, message, type) => ({
+    type: 'error',
+    error: { type: type && knownErrorTypes.has(type) ? type : errorTypeFor(status), message },
+  }),
 };

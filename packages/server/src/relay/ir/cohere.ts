@@ -1,5 +1,14 @@
 import { imageToUrl } from './openai-chat.js';
-import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type UpstreamFormat } from './types.js';
+import {
+  emptyUsage,
+  type IRMessage,
+  type IRPart,
+  type IRRequest,
+  type IRStopReason,
+  type IRStreamEvent,
+  type IRUsage,
+  type UpstreamFormat,
+} from './types.js';
 import { parseData } from './json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -11,11 +20,21 @@ type Json = Record<string, any>;
  * Usage: Cohere bills `usage.billed_units`; `usage.tokens` is the fallback when billed units are absent.
  */
 
-const finishToIR: Record<string, IRStopReason> = { COMPLETE: 'stop', STOP_SEQUENCE: 'stop', MAX_TOKENS: 'length', TOOL_CALL: 'tool_calls', ERROR: 'error', TIMEOUT: 'error' };
+const finishToIR: Record<string, IRStopReason> = {
+  COMPLETE: 'stop',
+  STOP_SEQUENCE: 'stop',
+  MAX_TOKENS: 'length',
+  TOOL_CALL: 'tool_calls',
+  ERROR: 'error',
+  TIMEOUT: 'error',
+};
 
 export function cohereUsageToIR(u: Json | undefined): IRUsage {
   const billed = u?.billed_units as Json | undefined;
-  const src = billed && (billed.input_tokens !== undefined || billed.output_tokens !== undefined) ? billed : (u?.tokens as Json | undefined);
+  const src =
+    billed && (billed.input_tokens !== undefined || billed.output_tokens !== undefined)
+      ? billed
+      : (u?.tokens as Json | undefined);
   if (!src) return emptyUsage();
   return { ...emptyUsage(), inputTokens: Number(src.input_tokens ?? 0), outputTokens: Number(src.output_tokens ?? 0) };
 }
@@ -37,7 +56,12 @@ function messageFromIR(m: IRMessage): Json[] {
     const calls = rest.filter((p): p is Extract<IRPart, { type: 'tool_call' }> => p.type === 'tool_call');
     const text = rest.filter((p) => p.type === 'text');
     const msg: Json = { role: 'assistant' };
-    if (calls.length) msg.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    if (calls.length)
+      msg.tool_calls = calls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      }));
     if (text.length) msg[calls.length ? 'tool_plan' : 'content'] = contentOf(text);
     out.push(msg);
   } else if (rest.length) out.push({ role: 'user', content: contentOf(rest) });
@@ -54,7 +78,10 @@ function requestFromIR(ir: IRRequest): Json {
   if (ir.topK !== undefined) body.k = ir.topK;
   if (ir.stop?.length) body.stop_sequences = ir.stop;
   if (ir.tools?.length)
-    body.tools = ir.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters } }));
+    body.tools = ir.tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
+    }));
   // Cohere has only REQUIRED and NONE; a named tool is forced by offering only that tool.
   if (ir.toolChoice === 'required') body.tool_choice = 'REQUIRED';
   else if (ir.toolChoice === 'none') body.tool_choice = 'NONE';
@@ -63,7 +90,11 @@ function requestFromIR(ir: IRRequest): Json {
     body.tools = (body.tools as Json[]).filter((t) => t.function.name === name);
     body.tool_choice = 'REQUIRED';
   }
-  if (ir.responseFormat) body.response_format = ir.responseFormat.type === 'json_schema' ? { type: 'json_object', json_schema: ir.responseFormat.schema } : { type: 'json_object' };
+  if (ir.responseFormat)
+    body.response_format =
+      ir.responseFormat.type === 'json_schema'
+        ? { type: 'json_object', json_schema: ir.responseFormat.schema }
+        : { type: 'json_object' };
   if (ir.reasoning?.budgetTokens) body.thinking = { type: 'enabled', token_budget: ir.reasoning.budgetTokens };
   return body;
 }
@@ -89,8 +120,19 @@ export const cohereChat: UpstreamFormat<DecodeState> = {
       else if (c.type === 'text') parts.push({ type: 'text', text: String(c.text ?? '') });
     }
     for (const tc of (msg.tool_calls ?? []) as Json[])
-      parts.push({ type: 'tool_call', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), arguments: String(tc.function?.arguments ?? '{}') });
-    return { id: String(b.id ?? ''), model: '', parts, stopReason: finishToIR[String(b.finish_reason)] ?? 'stop', usage: cohereUsageToIR(b.usage) };
+      parts.push({
+        type: 'tool_call',
+        id: String(tc.id ?? ''),
+        name: String(tc.function?.name ?? ''),
+        arguments: String(tc.function?.arguments ?? '{}'),
+      });
+    return {
+      id: String(b.id ?? ''),
+      model: '',
+      parts,
+      stopReason: finishToIR[String(b.finish_reason)] ?? 'stop',
+      usage: cohereUsageToIR(b.usage),
+    };
   },
   newDecodeState: () => ({ started: false, toolIndex: -1 }),
   decodeEvent(state, { data }) {
@@ -115,8 +157,14 @@ export const cohereChat: UpstreamFormat<DecodeState> = {
       case 'tool-call-start': {
         const tc = (m.tool_calls ?? {}) as Json;
         state.toolIndex = typeof j.index === 'number' ? j.index : state.toolIndex + 1;
-        out.push({ type: 'tool_call_start', index: state.toolIndex, id: String(tc.id ?? `call_${state.toolIndex}`), name: String(tc.function?.name ?? '') });
-        if (tc.function?.arguments) out.push({ type: 'tool_call_args', index: state.toolIndex, args: String(tc.function.arguments) });
+        out.push({
+          type: 'tool_call_start',
+          index: state.toolIndex,
+          id: String(tc.id ?? `call_${state.toolIndex}`),
+          name: String(tc.function?.name ?? ''),
+        });
+        if (tc.function?.arguments)
+          out.push({ type: 'tool_call_args', index: state.toolIndex, args: String(tc.function.arguments) });
         break;
       }
       case 'tool-call-delta': {

@@ -83,7 +83,8 @@ export class SseCollect {
   push(chunk: Buffer | string): void {
     const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
     if (this.head.length < HEAD_LIMIT) this.head += text;
-    for (const ev of this.splitter.push(text)) for (const e of this.format.decodeEvent(this.state, ev)) this.collector.push(e);
+    for (const ev of this.splitter.push(text))
+      for (const e of this.format.decodeEvent(this.state, ev)) this.collector.push(e);
   }
 
   end(): Collected {
@@ -91,7 +92,12 @@ export class SseCollect {
     for (const ev of this.splitter.flush()) for (const e of format.decodeEvent(state, ev)) collector.push(e);
     // Formats whose stream has no terminator (Gemini) report the stop reason and usage when it ends.
     if (format.finish) for (const e of format.finish(state)) collector.push(e);
-    return { response: collector.result(), error: collector.error, sawUsage: collector.sawUsage, head: this.head.slice(0, HEAD_LIMIT) };
+    return {
+      response: collector.result(),
+      error: collector.error,
+      sawUsage: collector.sawUsage,
+      head: this.head.slice(0, HEAD_LIMIT),
+    };
   }
 }
 

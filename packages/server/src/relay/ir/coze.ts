@@ -1,5 +1,12 @@
 import { imageToUrl } from './openai-chat.js';
-import { emptyUsage, type IRMessage, type IRRequest, type IRStreamEvent, type IRUsage, type UpstreamFormat } from './types.js';
+import {
+  emptyUsage,
+  type IRMessage,
+  type IRRequest,
+  type IRStreamEvent,
+  type IRUsage,
+  type UpstreamFormat,
+} from './types.js';
 import { joinedText, parseData } from './json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -17,15 +24,25 @@ type Json = Record<string, any>;
 const DEFAULT_USER = 'tollway';
 
 export const cozeUsageToIR = (u: Json | undefined): IRUsage =>
-  u ? { ...emptyUsage(), inputTokens: Number(u.input_count ?? u.input_tokens ?? 0), outputTokens: Number(u.output_count ?? u.output_tokens ?? 0) } : emptyUsage();
+  u
+    ? {
+        ...emptyUsage(),
+        inputTokens: Number(u.input_count ?? u.input_tokens ?? 0),
+        outputTokens: Number(u.output_count ?? u.output_tokens ?? 0),
+      }
+    : emptyUsage();
 
 function messageFromIR(m: IRMessage): Json | undefined {
   if (m.role === 'tool') return undefined;
   const text = joinedText(m.parts);
   const images = m.parts.flatMap((p) => (p.type === 'image' ? [imageToUrl(p)] : []));
-  if (m.role === 'assistant') return text ? { role: 'assistant', type: 'answer', content: text, content_type: 'text' } : undefined;
+  if (m.role === 'assistant')
+    return text ? { role: 'assistant', type: 'answer', content: text, content_type: 'text' } : undefined;
   if (!images.length) return { role: 'user', type: 'question', content: text, content_type: 'text' };
-  const objects = [...(text ? [{ type: 'text', text }] : []), ...images.map((url) => ({ type: 'image', file_url: url }))];
+  const objects = [
+    ...(text ? [{ type: 'text', text }] : []),
+    ...images.map((url) => ({ type: 'image', file_url: url })),
+  ];
   return { role: 'user', type: 'question', content: JSON.stringify(objects), content_type: 'object_string' };
 }
 
@@ -53,7 +70,13 @@ export const cozeChat: UpstreamFormat<DecodeState> = {
   responseToIR(body) {
     const b = body as Json;
     if (b.code) throw new Error(`Coze error ${b.code}: ${b.msg ?? ''}`);
-    return { id: String(b.data?.id ?? ''), model: '', parts: [], stopReason: 'stop', usage: cozeUsageToIR(b.data?.usage) };
+    return {
+      id: String(b.data?.id ?? ''),
+      model: '',
+      parts: [],
+      stopReason: 'stop',
+      usage: cozeUsageToIR(b.data?.usage),
+    };
   },
   newDecodeState: () => ({ started: false, ended: false }),
   decodeEvent(state, { event, data }) {
@@ -73,7 +96,11 @@ export const cozeChat: UpstreamFormat<DecodeState> = {
         break;
       case 'conversation.chat.completed':
         state.ended = true;
-        out.push({ type: 'stop', reason: 'stop' }, { type: 'usage', usage: cozeUsageToIR((j?.usage ?? undefined) as Json | undefined) }, { type: 'end' });
+        out.push(
+          { type: 'stop', reason: 'stop' },
+          { type: 'usage', usage: cozeUsageToIR((j?.usage ?? undefined) as Json | undefined) },
+          { type: 'end' },
+        );
         break;
       case 'conversation.chat.failed':
       case 'error':
@@ -91,6 +118,9 @@ export const cozeChat: UpstreamFormat<DecodeState> = {
     const b = body as Json;
     if (!b.code) return undefined;
     // 4100 / 4101: the token is invalid or lacks the permission.
-    return { status: b.code === 4100 || b.code === 4101 ? 401 : 400, message: `Coze error ${b.code}: ${String(b.msg ?? '')}` };
+    return {
+      status: b.code === 4100 || b.code === 4101 ? 401 : 400,
+      message: `Coze error ${b.code}: ${String(b.msg ?? '')}`,
+    };
   },
 };

@@ -16,11 +16,15 @@ type Json = Record<string, any>;
 const DEFAULT_USER = 'tollway';
 
 export const difyUsageToIR = (u: Json | undefined): IRUsage =>
-  u ? { ...emptyUsage(), inputTokens: Number(u.prompt_tokens ?? 0), outputTokens: Number(u.completion_tokens ?? 0) } : emptyUsage();
+  u
+    ? { ...emptyUsage(), inputTokens: Number(u.prompt_tokens ?? 0), outputTokens: Number(u.completion_tokens ?? 0) }
+    : emptyUsage();
 
 function requestFromIR(ir: IRRequest): Json {
   const lastUser = [...ir.messages].reverse().find((m) => m.role === 'user');
-  const files = (lastUser?.parts ?? []).flatMap((p) => (p.type === 'image' && p.url ? [{ type: 'image', transfer_method: 'remote_url', url: p.url }] : []));
+  const files = (lastUser?.parts ?? []).flatMap((p) =>
+    p.type === 'image' && p.url ? [{ type: 'image', transfer_method: 'remote_url', url: p.url }] : [],
+  );
   return {
     inputs: ir.system.length ? { system: ir.system.join('\n\n') } : {},
     query: lastUser ? joinedText(lastUser.parts) : '',
@@ -67,11 +71,19 @@ export const difyChat: UpstreamFormat<DecodeState> = {
         break;
       case 'message_end':
         state.ended = true;
-        out.push({ type: 'stop', reason: 'stop' }, { type: 'usage', usage: difyUsageToIR((j.metadata as Json | undefined)?.usage) }, { type: 'end' });
+        out.push(
+          { type: 'stop', reason: 'stop' },
+          { type: 'usage', usage: difyUsageToIR((j.metadata as Json | undefined)?.usage) },
+          { type: 'end' },
+        );
         break;
       case 'error':
         state.ended = true;
-        out.push({ type: 'error', message: String(j.message ?? 'Dify error') }, { type: 'stop', reason: 'error' }, { type: 'end' });
+        out.push(
+          { type: 'error', message: String(j.message ?? 'Dify error') },
+          { type: 'stop', reason: 'error' },
+          { type: 'end' },
+        );
         break;
     }
     return out;

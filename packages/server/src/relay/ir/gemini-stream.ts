@@ -41,7 +41,15 @@ export function geminiUsageFromIR(u: IRUsage): Json {
   };
 }
 
-const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT']);
+const FILTERED = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+]);
 
 /** STOP becomes tool_calls when the answer calls functions (Gemini has no separate reason for that). */
 export function geminiFinishToIR(reason: unknown, hasCalls: boolean): IRStopReason {
@@ -51,10 +59,17 @@ export function geminiFinishToIR(reason: unknown, hasCalls: boolean): IRStopReas
   return hasCalls ? 'tool_calls' : 'stop';
 }
 
-export const geminiFinishFromIR: Record<IRStopReason, string> = { stop: 'STOP', tool_calls: 'STOP', length: 'MAX_TOKENS', content_filter: 'SAFETY', error: 'OTHER' };
+export const geminiFinishFromIR: Record<IRStopReason, string> = {
+  stop: 'STOP',
+  tool_calls: 'STOP',
+  length: 'MAX_TOKENS',
+  content_filter: 'SAFETY',
+  error: 'OTHER',
+};
 
 /** Ids for function calls that came without one: `call_<n>`, or `call_<responseId>_<n>` in answers so turns never collide. */
-export const geminiCallId = (n: number, responseId = ''): string => (responseId ? `call_${responseId}_${n}` : `call_${n}`);
+export const geminiCallId = (n: number, responseId = ''): string =>
+  responseId ? `call_${responseId}_${n}` : `call_${n}`;
 
 /** Function arguments as the object Gemini wants (`args` is a Struct); anything else becomes {}. */
 export function argsObject(args: string): Json {
@@ -81,7 +96,8 @@ const EXT_MIME: Record<string, string> = {
   heif: 'image/heif',
   pdf: 'application/pdf',
 };
-const mimeFromUrl = (url: string): string => EXT_MIME[/\.([a-z0-9]+)(?:[?#].*)?$/i.exec(url)?.[1]?.toLowerCase() ?? ''] ?? 'image/jpeg';
+const mimeFromUrl = (url: string): string =>
+  EXT_MIME[/\.([a-z0-9]+)(?:[?#].*)?$/i.exec(url)?.[1]?.toLowerCase() ?? ''] ?? 'image/jpeg';
 
 /**
  * Gemini parts (except functionResponse) → IR parts. A thoughtSignature on a part that is not a thought
@@ -103,12 +119,25 @@ export function geminiPartsToIR(parts: unknown, nextCallId: () => string): IRPar
     } else if (p.inlineData) {
       const mime = String(p.inlineData.mimeType ?? 'application/octet-stream');
       const data = String(p.inlineData.data ?? '');
-      out.push(mime.startsWith('audio/') ? { type: 'audio', data, format: audioFormat(mime) } : { type: 'image', data, mediaType: mime });
+      out.push(
+        mime.startsWith('audio/')
+          ? { type: 'audio', data, format: audioFormat(mime) }
+          : { type: 'image', data, mediaType: mime },
+      );
     } else if (p.fileData) {
-      out.push({ type: 'image', url: String(p.fileData.fileUri ?? ''), ...(p.fileData.mimeType ? { mediaType: String(p.fileData.mimeType) } : {}) });
+      out.push({
+        type: 'image',
+        url: String(p.fileData.fileUri ?? ''),
+        ...(p.fileData.mimeType ? { mediaType: String(p.fileData.mimeType) } : {}),
+      });
     } else if (p.functionCall) {
       const fc = p.functionCall as Json;
-      out.push({ type: 'tool_call', id: fc.id ? String(fc.id) : nextCallId(), name: String(fc.name ?? ''), arguments: JSON.stringify(fc.args ?? {}) });
+      out.push({
+        type: 'tool_call',
+        id: fc.id ? String(fc.id) : nextCallId(),
+        name: String(fc.name ?? ''),
+        arguments: JSON.stringify(fc.args ?? {}),
+      });
     }
   }
   return out;
@@ -148,7 +177,8 @@ export function geminiPartsFromIR(parts: IRPart[], opts: PartsFromIROptions = {}
         const inline = p.data !== undefined ? { mimeType: p.mediaType ?? 'image/png', data: p.data } : undefined;
         const fromUrl = p.url !== undefined && !inline ? imageFromUrl(p.url) : undefined;
         if (inline) push({ inlineData: inline });
-        else if (fromUrl?.type === 'image' && fromUrl.data !== undefined) push({ inlineData: { mimeType: fromUrl.mediaType ?? 'image/png', data: fromUrl.data } });
+        else if (fromUrl?.type === 'image' && fromUrl.data !== undefined)
+          push({ inlineData: { mimeType: fromUrl.mediaType ?? 'image/png', data: fromUrl.data } });
         else if (p.url) push({ fileData: { mimeType: p.mediaType ?? mimeFromUrl(p.url), fileUri: p.url } });
         break;
       }
@@ -156,7 +186,9 @@ export function geminiPartsFromIR(parts: IRPart[], opts: PartsFromIROptions = {}
         push({ inlineData: { mimeType: `audio/${p.format}`, data: p.data } });
         break;
       case 'tool_call':
-        push({ functionCall: { ...(opts.ids && p.id ? { id: p.id } : {}), name: p.name, args: argsObject(p.arguments) } });
+        push({
+          functionCall: { ...(opts.ids && p.id ? { id: p.id } : {}), name: p.name, args: argsObject(p.arguments) },
+        });
         break;
       case 'tool_result':
         if (opts.toolResult) push({ functionResponse: opts.toolResult(p) });
@@ -182,7 +214,12 @@ export interface GeminiDecodeState {
 /** Stands for a prompt blocked before any candidate (promptFeedback.blockReason). */
 const BLOCKED = 'BLOCKED';
 
-export const newGeminiDecodeState = (): GeminiDecodeState => ({ started: false, ended: false, responseId: '', calls: 0 });
+export const newGeminiDecodeState = (): GeminiDecodeState => ({
+  started: false,
+  ended: false,
+  responseId: '',
+  calls: 0,
+});
 
 /**
  * One alt=sse event (a whole GenerateContentResponse chunk) → IR events. The finish reason and usage are only
@@ -197,7 +234,12 @@ export function decodeGeminiEvent(state: GeminiDecodeState, { data }: { data: st
   if (!state.started) {
     state.started = true;
     state.responseId = String(j.responseId ?? '');
-    out.push({ type: 'start', id: state.responseId, model: String(j.modelVersion ?? ''), ...(j.usageMetadata ? { usage: geminiUsageToIR(j.usageMetadata) } : {}) });
+    out.push({
+      type: 'start',
+      id: state.responseId,
+      model: String(j.modelVersion ?? ''),
+      ...(j.usageMetadata ? { usage: geminiUsageToIR(j.usageMetadata) } : {}),
+    });
   }
   if (j.error) {
     out.push({ type: 'error', message: String(j.error.message ?? 'upstream error') });
@@ -207,11 +249,15 @@ export function decodeGeminiEvent(state: GeminiDecodeState, { data }: { data: st
   const cand = (j.candidates?.[0] ?? {}) as Json;
   let n = state.calls;
   for (const p of geminiPartsToIR(cand.content?.parts, () => geminiCallId(n++, state.responseId))) {
-    if (p.type === 'thinking') out.push({ type: 'thinking', text: p.text, ...(p.signature ? { signature: p.signature } : {}) });
+    if (p.type === 'thinking')
+      out.push({ type: 'thinking', text: p.text, ...(p.signature ? { signature: p.signature } : {}) });
     else if (p.type === 'text') out.push({ type: 'text', text: p.text });
     else if (p.type === 'tool_call') {
       const index = state.calls++;
-      out.push({ type: 'tool_call_start', index, id: p.id, name: p.name }, { type: 'tool_call_args', index, args: p.arguments });
+      out.push(
+        { type: 'tool_call_start', index, id: p.id, name: p.name },
+        { type: 'tool_call_args', index, args: p.arguments },
+      );
     }
   }
   if (cand.finishReason) state.finish = String(cand.finishReason);
@@ -224,7 +270,11 @@ export function finishGeminiDecode(state: GeminiDecodeState): IRStreamEvent[] {
   if (state.ended) return [];
   state.ended = true;
   const out: IRStreamEvent[] = [];
-  if (state.finish) out.push({ type: 'stop', reason: state.finish === BLOCKED ? 'content_filter' : geminiFinishToIR(state.finish, state.calls > 0) });
+  if (state.finish)
+    out.push({
+      type: 'stop',
+      reason: state.finish === BLOCKED ? 'content_filter' : geminiFinishToIR(state.finish, state.calls > 0),
+    });
   if (state.usage) out.push({ type: 'usage', usage: geminiUsageToIR(state.usage) });
   out.push({ type: 'end' });
   return out;
@@ -243,7 +293,12 @@ export interface GeminiEncodeState {
   finished: boolean;
 }
 
-export const newGeminiEncodeState = (model: string): GeminiEncodeState => ({ id: `resp_${Date.now().toString(36)}`, model, calls: new Map(), finished: false });
+export const newGeminiEncodeState = (model: string): GeminiEncodeState => ({
+  id: `resp_${Date.now().toString(36)}`,
+  model,
+  calls: new Map(),
+  finished: false,
+});
 
 const geminiChunk = (s: GeminiEncodeState, parts: Json[], finishReason?: string, usage?: IRUsage): string =>
   sse({
@@ -258,7 +313,10 @@ function flushCalls(s: GeminiEncodeState): string {
   if (!s.calls.size) return '';
   const parts = [...s.calls.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([, c]) => ({ functionCall: { id: c.id, name: c.name, args: argsObject(c.args) }, ...(c.signature ? { thoughtSignature: c.signature } : {}) }));
+    .map(([, c]) => ({
+      functionCall: { id: c.id, name: c.name, args: argsObject(c.args) },
+      ...(c.signature ? { thoughtSignature: c.signature } : {}),
+    }));
   s.calls.clear();
   return geminiChunk(s, parts);
 }
@@ -289,7 +347,10 @@ export function encodeGeminiEvent(s: GeminiEncodeState, e: IRStreamEvent): strin
         if (e.signature) s.signature = e.signature;
         return '';
       }
-      return flushCalls(s) + geminiChunk(s, [{ text: e.text, thought: true, ...(e.signature ? { thoughtSignature: e.signature } : {}) }]);
+      return (
+        flushCalls(s) +
+        geminiChunk(s, [{ text: e.text, thought: true, ...(e.signature ? { thoughtSignature: e.signature } : {}) }])
+      );
     case 'tool_call_start':
       s.calls.set(e.index, { id: e.id, name: e.name, args: '', ...(s.signature ? { signature: s.signature } : {}) });
       s.signature = undefined;

@@ -43,7 +43,10 @@ export function geminiModelFromPath(path: string): { model: string; method: stri
 
 const camelKey = (k: string) => (k.includes('_') ? k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : k);
 /** One level of keys to camelCase; values (function args, schemas) are left alone. */
-const camel = (o: unknown): Json => (o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.entries(o).map(([k, v]) => [camelKey(k), v])) : {});
+const camel = (o: unknown): Json =>
+  o && typeof o === 'object' && !Array.isArray(o)
+    ? Object.fromEntries(Object.entries(o).map(([k, v]) => [camelKey(k), v]))
+    : {};
 
 function normalizePart(p: unknown): Json {
   const q = camel(p);
@@ -64,7 +67,12 @@ function normalizeRequest(body: Json): Json {
   r.contents = Array.isArray(r.contents) ? r.contents.map(normalizeContent) : [];
   r.generationConfig = camel(r.generationConfig);
   if (r.generationConfig.thinkingConfig) r.generationConfig.thinkingConfig = camel(r.generationConfig.thinkingConfig);
-  r.tools = Array.isArray(r.tools) ? r.tools.map((t: unknown) => ({ ...camel(t), functionDeclarations: (camel(t).functionDeclarations ?? []).map(camel) })) : [];
+  r.tools = Array.isArray(r.tools)
+    ? r.tools.map((t: unknown) => ({
+        ...camel(t),
+        functionDeclarations: (camel(t).functionDeclarations ?? []).map(camel),
+      }))
+    : [];
   r.toolConfig = camel(r.toolConfig);
   r.toolConfig.functionCallingConfig = camel(r.toolConfig.functionCallingConfig);
   return r;
@@ -109,7 +117,14 @@ function contentsToIR(contents: Json[]): IRMessage[] {
       const fr = p.functionResponse as Json | undefined;
       const role: IRRole = fr ? 'tool' : 'user';
       const parts: IRPart[] = fr
-        ? [{ type: 'tool_result', toolCallId: resultId(fr), name: String(fr.name ?? ''), content: JSON.stringify(fr.response ?? {}) }]
+        ? [
+            {
+              type: 'tool_result',
+              toolCallId: resultId(fr),
+              name: String(fr.name ?? ''),
+              content: JSON.stringify(fr.response ?? {}),
+            },
+          ]
         : geminiPartsToIR([p], nextId);
       if (!parts.length) continue;
       if (current?.role !== role) out.push((current = { role, parts: [] }));
@@ -122,7 +137,10 @@ function contentsToIR(contents: Json[]): IRMessage[] {
 function toolChoiceToIR(fc: Json): IRToolChoice | undefined {
   const mode = String(fc.mode ?? '').toUpperCase();
   if (mode === 'NONE') return 'none';
-  if (mode === 'ANY') return Array.isArray(fc.allowedFunctionNames) && fc.allowedFunctionNames.length === 1 ? { name: String(fc.allowedFunctionNames[0]) } : 'required';
+  if (mode === 'ANY')
+    return Array.isArray(fc.allowedFunctionNames) && fc.allowedFunctionNames.length === 1
+      ? { name: String(fc.allowedFunctionNames[0]) }
+      : 'required';
   return mode === 'AUTO' || mode === 'VALIDATED' ? 'auto' : undefined;
 }
 
@@ -200,7 +218,9 @@ export function geminiSchema(schema: unknown, root: Json = schema as Json, depth
       out.type = types[0] ?? 'string';
       if (types.length < v.length) out.nullable = true;
     } else if (k === 'properties' && v && typeof v === 'object') {
-      const props = Object.fromEntries(Object.entries(v as Json).map(([name, sub]) => [name, geminiSchema(sub, root, depth + 1)]));
+      const props = Object.fromEntries(
+        Object.entries(v as Json).map(([name, sub]) => [name, geminiSchema(sub, root, depth + 1)]),
+      );
       if (Object.keys(props).length) out.properties = props;
     } else if (k === 'items') out.items = geminiSchema(Array.isArray(v) ? v[0] : v, root, depth + 1);
     else if (k === 'format' && String(s.type).toLowerCase() === 'string' && !STRING_FORMATS.has(String(v))) continue;
@@ -212,7 +232,8 @@ export function geminiSchema(schema: unknown, root: Json = schema as Json, depth
 /** An object schema with no properties is rejected by Gemini: such a function gets no `parameters`. */
 function toolFromIR(t: IRTool): Json {
   const parameters = geminiSchema(t.parameters);
-  const empty = String(parameters.type ?? 'object').toLowerCase() === 'object' && !parameters.properties && !parameters.anyOf;
+  const empty =
+    String(parameters.type ?? 'object').toLowerCase() === 'object' && !parameters.properties && !parameters.anyOf;
   return { name: t.name, ...(t.description ? { description: t.description } : {}), ...(empty ? {} : { parameters }) };
 }
 
@@ -250,7 +271,10 @@ function responseObject(content: string, isError?: boolean): Json {
 function contentsFromIR(ir: IRRequest): Json[] {
   const names = new Map<string, string>();
   const out: Json[] = [];
-  const toolResult = (p: Extract<IRPart, { type: 'tool_result' }>) => ({ name: names.get(p.toolCallId) ?? p.name ?? '', response: responseObject(p.content, p.isError) });
+  const toolResult = (p: Extract<IRPart, { type: 'tool_result' }>) => ({
+    name: names.get(p.toolCallId) ?? p.name ?? '',
+    response: responseObject(p.content, p.isError),
+  });
   for (const m of ir.messages) {
     for (const p of m.parts) if (p.type === 'tool_call') names.set(p.id, p.name);
     const role = m.role === 'assistant' ? 'model' : 'user';
@@ -279,10 +303,13 @@ const STATUS: Record<number, string> = {
 };
 
 /** google.rpc status name for an HTTP status. */
-export const geminiStatus = (status: number): string => STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+export const geminiStatus = (status: number): string =>
+  STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
 
 /** Gemini generateContent. The stream has no terminator: call `finish(state)` when the upstream body ends. */
-export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & { finish(state: GeminiDecodeState): IRStreamEvent[] } = {
+export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & {
+  finish(state: GeminiDecodeState): IRStreamEvent[];
+} = {
   name: 'gemini',
   requestToIR(body) {
     const b = normalizeRequest(body);
@@ -292,13 +319,17 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
     const schema = g.responseJsonSchema ?? (g.responseSchema ? jsonSchemaFromGemini(g.responseSchema) : undefined);
     return {
       model: '',
-      system: ((b.systemInstruction?.parts ?? []) as Json[]).filter((p) => typeof p.text === 'string').map((p) => String(p.text)),
+      system: ((b.systemInstruction?.parts ?? []) as Json[])
+        .filter((p) => typeof p.text === 'string')
+        .map((p) => String(p.text)),
       messages: contentsToIR(b.contents),
       tools: decls.length
         ? decls.map((d) => ({
             name: String(d.name ?? ''),
             description: d.description,
-            parameters: d.parametersJsonSchema ?? (d.parameters ? jsonSchemaFromGemini(d.parameters) : { type: 'object', properties: {} }),
+            parameters:
+              d.parametersJsonSchema ??
+              (d.parameters ? jsonSchemaFromGemini(d.parameters) : { type: 'object', properties: {} }),
           }))
         : undefined,
       toolChoice: toolChoiceToIR(b.toolConfig.functionCallingConfig),
@@ -309,7 +340,12 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
       stop: Array.isArray(g.stopSequences) ? g.stopSequences.map(String) : undefined,
       stream: false,
       reasoning: reasoningToIR(g.thinkingConfig),
-      responseFormat: g.responseMimeType === 'application/json' ? (schema ? { type: 'json_schema', name: 'response', schema } : { type: 'json_object' }) : undefined,
+      responseFormat:
+        g.responseMimeType === 'application/json'
+          ? schema
+            ? { type: 'json_schema', name: 'response', schema }
+            : { type: 'json_object' }
+          : undefined,
     };
   },
   requestFromIR(ir) {
@@ -357,7 +393,13 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
   },
   responseFromIR(ir, model) {
     return {
-      candidates: [{ content: { role: 'model', parts: geminiPartsFromIR(ir.parts, { ids: true }) }, finishReason: geminiFinishFromIR[ir.stopReason], index: 0 }],
+      candidates: [
+        {
+          content: { role: 'model', parts: geminiPartsFromIR(ir.parts, { ids: true }) },
+          finishReason: geminiFinishFromIR[ir.stopReason],
+          index: 0,
+        },
+      ],
       usageMetadata: geminiUsageFromIR(ir.usage),
       modelVersion: model,
       responseId: ir.id,

@@ -1,5 +1,14 @@
 import { imageToUrl } from './openai-chat.js';
-import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type UpstreamFormat } from './types.js';
+import {
+  emptyUsage,
+  type IRMessage,
+  type IRPart,
+  type IRRequest,
+  type IRStopReason,
+  type IRStreamEvent,
+  type IRUsage,
+  type UpstreamFormat,
+} from './types.js';
 import { joinedText, parseData } from './json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -11,25 +20,45 @@ type Json = Record<string, any>;
  * read once the chunk with a FinishReason arrives) → IR events. Errors arrive as `Response.Error` (HTTP 200).
  */
 
-const finishToIR: Record<string, IRStopReason> = { stop: 'stop', length: 'length', tool_calls: 'tool_calls', sensitive: 'content_filter' };
+const finishToIR: Record<string, IRStopReason> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  sensitive: 'content_filter',
+};
 
 export const hunyuanUsageToIR = (u: Json | undefined): IRUsage =>
-  u ? { ...emptyUsage(), inputTokens: Number(u.PromptTokens ?? 0), outputTokens: Number(u.CompletionTokens ?? 0) } : emptyUsage();
+  u
+    ? { ...emptyUsage(), inputTokens: Number(u.PromptTokens ?? 0), outputTokens: Number(u.CompletionTokens ?? 0) }
+    : emptyUsage();
 
 function messagesFromIR(m: IRMessage): Json[] {
   const out: Json[] = [];
-  for (const p of m.parts) if (p.type === 'tool_result') out.push({ Role: 'tool', Content: p.content, ToolCallId: p.toolCallId });
+  for (const p of m.parts)
+    if (p.type === 'tool_result') out.push({ Role: 'tool', Content: p.content, ToolCallId: p.toolCallId });
   const text = joinedText(m.parts);
   if (m.role === 'assistant') {
     const calls = m.parts.filter((p): p is Extract<IRPart, { type: 'tool_call' }> => p.type === 'tool_call');
     out.push({
       Role: 'assistant',
       Content: text,
-      ...(calls.length ? { ToolCalls: calls.map((c) => ({ Id: c.id, Type: 'function', Function: { Name: c.name, Arguments: c.arguments } })) } : {}),
+      ...(calls.length
+        ? {
+            ToolCalls: calls.map((c) => ({
+              Id: c.id,
+              Type: 'function',
+              Function: { Name: c.name, Arguments: c.arguments },
+            })),
+          }
+        : {}),
     });
   } else if (m.parts.some((p) => p.type === 'image')) {
     const contents = m.parts.flatMap((p): Json[] =>
-      p.type === 'text' ? [{ Type: 'text', Text: p.text }] : p.type === 'image' ? [{ Type: 'image_url', ImageUrl: { Url: imageToUrl(p) } }] : [],
+      p.type === 'text'
+        ? [{ Type: 'text', Text: p.text }]
+        : p.type === 'image'
+          ? [{ Type: 'image_url', ImageUrl: { Url: imageToUrl(p) } }]
+          : [],
     );
     out.push({ Role: 'user', Contents: contents });
   } else if (m.role === 'user' && text) out.push({ Role: 'user', Content: text });
@@ -45,11 +74,17 @@ function requestFromIR(ir: IRRequest): Json {
   if (ir.tools?.length)
     body.Tools = ir.tools.map((t) => ({
       Type: 'function',
-      Function: { Name: t.name, ...(t.description ? { Description: t.description } : {}), Parameters: JSON.stringify(t.parameters) },
+      Function: {
+        Name: t.name,
+        ...(t.description ? { Description: t.description } : {}),
+        Parameters: JSON.stringify(t.parameters),
+      },
     }));
   if (ir.toolChoice === 'none' || ir.toolChoice === 'auto') body.ToolChoice = ir.toolChoice;
   else if (typeof ir.toolChoice === 'object') {
-    const tool = (body.Tools as Json[] | undefined)?.find((t) => t.Function.Name === (ir.toolChoice as { name: string }).name);
+    const tool = (body.Tools as Json[] | undefined)?.find(
+      (t) => t.Function.Name === (ir.toolChoice as { name: string }).name,
+    );
     if (tool) Object.assign(body, { ToolChoice: 'custom', CustomTool: tool });
   }
   return body;
@@ -73,8 +108,19 @@ export const hunyuanChat: UpstreamFormat<DecodeState> = {
     if (msg.ReasoningContent) parts.push({ type: 'thinking', text: String(msg.ReasoningContent) });
     if (msg.Content) parts.push({ type: 'text', text: String(msg.Content) });
     for (const tc of (msg.ToolCalls ?? []) as Json[])
-      parts.push({ type: 'tool_call', id: String(tc.Id ?? ''), name: String(tc.Function?.Name ?? ''), arguments: String(tc.Function?.Arguments ?? '{}') });
-    return { id: String(r.Id ?? r.RequestId ?? ''), model: '', parts, stopReason: finishToIR[String(choice.FinishReason)] ?? 'stop', usage: hunyuanUsageToIR(r.Usage) };
+      parts.push({
+        type: 'tool_call',
+        id: String(tc.Id ?? ''),
+        name: String(tc.Function?.Name ?? ''),
+        arguments: String(tc.Function?.Arguments ?? '{}'),
+      });
+    return {
+      id: String(r.Id ?? r.RequestId ?? ''),
+      model: '',
+      parts,
+      stopReason: finishToIR[String(choice.FinishReason)] ?? 'stop',
+      usage: hunyuanUsageToIR(r.Usage),
+    };
   },
   newDecodeState: () => ({ started: false, ended: false, announced: new Set() }),
   decodeEvent(state, { data }) {
@@ -84,7 +130,11 @@ export const hunyuanChat: UpstreamFormat<DecodeState> = {
     const err = (j.Response as Json | undefined)?.Error as Json | undefined;
     if (err) {
       state.ended = true;
-      return [{ type: 'error', message: `Tencent error ${err.Code}: ${err.Message}` }, { type: 'stop', reason: 'error' }, { type: 'end' }];
+      return [
+        { type: 'error', message: `Tencent error ${err.Code}: ${err.Message}` },
+        { type: 'stop', reason: 'error' },
+        { type: 'end' },
+      ];
     }
     if (!state.started) {
       state.started = true;
@@ -98,7 +148,12 @@ export const hunyuanChat: UpstreamFormat<DecodeState> = {
         const index = Number(tc.Index ?? 0);
         if (!state.announced.has(index)) {
           state.announced.add(index);
-          out.push({ type: 'tool_call_start', index, id: String(tc.Id ?? `call_${index}`), name: String(tc.Function?.Name ?? '') });
+          out.push({
+            type: 'tool_call_start',
+            index,
+            id: String(tc.Id ?? `call_${index}`),
+            name: String(tc.Function?.Name ?? ''),
+          });
         }
         if (tc.Function?.Arguments) out.push({ type: 'tool_call_args', index, args: String(tc.Function.Arguments) });
       }
@@ -115,7 +170,13 @@ export const hunyuanChat: UpstreamFormat<DecodeState> = {
     const e = ((body as Json).Response as Json | undefined)?.Error as Json | undefined;
     if (!e) return undefined;
     const code = String(e.Code ?? '');
-    const status = code.startsWith('AuthFailure') ? 401 : code.includes('LimitExceeded') ? 429 : code.startsWith('InternalError') ? 500 : 400;
+    const status = code.startsWith('AuthFailure')
+      ? 401
+      : code.includes('LimitExceeded')
+        ? 429
+        : code.startsWith('InternalError')
+          ? 500
+          : 400;
     return { status, message: `Tencent error ${code}: ${String(e.Message ?? '')}` };
   },
 };

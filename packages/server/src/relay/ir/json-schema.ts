@@ -36,9 +36,15 @@ export function jsonSchemaFromGemini(schema: unknown, depth = 0): Json {
       const t = Array.isArray(v) ? v.map(typeName).filter(Boolean) : typeName(v);
       if (t !== undefined) out.type = t;
     } else if (k === 'properties' && isObject(v)) {
-      out.properties = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, jsonSchemaFromGemini(sub, depth + 1)]));
-    } else if (k === 'items') out.items = Array.isArray(v) ? v.map((s) => jsonSchemaFromGemini(s, depth + 1)) : jsonSchemaFromGemini(v, depth + 1);
-    else if ((k === 'anyOf' || k === 'oneOf' || k === 'allOf' || k === 'prefixItems') && Array.isArray(v)) out[k] = v.map((s) => jsonSchemaFromGemini(s, depth + 1));
+      out.properties = Object.fromEntries(
+        Object.entries(v).map(([name, sub]) => [name, jsonSchemaFromGemini(sub, depth + 1)]),
+      );
+    } else if (k === 'items')
+      out.items = Array.isArray(v)
+        ? v.map((s) => jsonSchemaFromGemini(s, depth + 1))
+        : jsonSchemaFromGemini(v, depth + 1);
+    else if ((k === 'anyOf' || k === 'oneOf' || k === 'allOf' || k === 'prefixItems') && Array.isArray(v))
+      out[k] = v.map((s) => jsonSchemaFromGemini(s, depth + 1));
     else if (k === 'format' && OPENAPI_FORMATS.has(String(v))) continue;
     else if (INTEGER_KEYS.has(k) && typeof v === 'string' && /^\d+$/.test(v)) out[k] = Number(v);
     else out[k] = v;

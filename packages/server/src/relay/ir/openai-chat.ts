@@ -2,13 +2,25 @@ import { chatUsageNames, openAIUsageFromIR, openAIUsageToIR } from './openai-usa
 import { parseData } from './json-data.js';
 import { reasoningEffortOf } from './reasoning.js';
 import { sse } from './sse.js';
-import { type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type WireFormat } from './types.js';
+import {
+  type IRMessage,
+  type IRPart,
+  type IRRequest,
+  type IRStopReason,
+  type IRStreamEvent,
+  type IRUsage,
+  type WireFormat,
+} from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
 
 const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: Json) => (p?.type === 'text' ? String(p.text ?? '') : '')).join('') : '';
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((p: Json) => (p?.type === 'text' ? String(p.text ?? '') : '')).join('')
+      : '';
 
 function partsOf(content: unknown): IRPart[] {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
@@ -16,8 +28,14 @@ function partsOf(content: unknown): IRPart[] {
   const out: IRPart[] = [];
   for (const p of content as Json[]) {
     if (p?.type === 'text') out.push({ type: 'text', text: String(p.text ?? '') });
-    else if (p?.type === 'image_url') out.push(imageFromUrl(typeof p.image_url === 'string' ? p.image_url : String(p.image_url?.url ?? '')));
-    else if (p?.type === 'input_audio') out.push({ type: 'audio', data: String(p.input_audio?.data ?? ''), format: String(p.input_audio?.format ?? 'wav') });
+    else if (p?.type === 'image_url')
+      out.push(imageFromUrl(typeof p.image_url === 'string' ? p.image_url : String(p.image_url?.url ?? '')));
+    else if (p?.type === 'input_audio')
+      out.push({
+        type: 'audio',
+        data: String(p.input_audio?.data ?? ''),
+        format: String(p.input_audio?.format ?? 'wav'),
+      });
   }
   return out;
 }
@@ -28,10 +46,23 @@ export function imageFromUrl(url: string): IRPart {
   return m ? { type: 'image', data: m[2]!, mediaType: m[1]! } : { type: 'image', url };
 }
 
-export const imageToUrl = (p: Extract<IRPart, { type: 'image' }>): string => p.url ?? `data:${p.mediaType ?? 'image/png'};base64,${p.data ?? ''}`;
+export const imageToUrl = (p: Extract<IRPart, { type: 'image' }>): string =>
+  p.url ?? `data:${p.mediaType ?? 'image/png'};base64,${p.data ?? ''}`;
 
-const finishToIR: Record<string, IRStopReason> = { stop: 'stop', length: 'length', tool_calls: 'tool_calls', function_call: 'tool_calls', content_filter: 'content_filter' };
-const finishFromIR: Record<IRStopReason, string> = { stop: 'stop', length: 'length', tool_calls: 'tool_calls', content_filter: 'content_filter', error: 'stop' };
+const finishToIR: Record<string, IRStopReason> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  content_filter: 'content_filter',
+};
+const finishFromIR: Record<IRStopReason, string> = {
+  stop: 'stop',
+  length: 'length',
+  tool_calls: 'tool_calls',
+  content_filter: 'content_filter',
+  error: 'stop',
+};
 
 /** OpenAI Chat usage (prompt_tokens include cached tokens) → IR usage, and back. */
 export const usageToIR = (u: Json | undefined | null): IRUsage => openAIUsageToIR(u, chatUsageNames);
@@ -45,13 +76,22 @@ function messagesToIR(messages: Json[]): { system: string[]; messages: IRMessage
   const out: IRMessage[] = [];
   for (const m of messages) {
     if (m.role === 'system' || m.role === 'developer') system.push(textOf(m.content));
-    else if (m.role === 'tool') out.push({ role: 'tool', parts: [{ type: 'tool_result', toolCallId: String(m.tool_call_id ?? ''), content: textOf(m.content) }] });
+    else if (m.role === 'tool')
+      out.push({
+        role: 'tool',
+        parts: [{ type: 'tool_result', toolCallId: String(m.tool_call_id ?? ''), content: textOf(m.content) }],
+      });
     else if (m.role === 'assistant') {
       const parts: IRPart[] = [];
       if (m.reasoning_content) parts.push({ type: 'thinking', text: String(m.reasoning_content) });
       parts.push(...partsOf(m.content));
       for (const tc of (m.tool_calls ?? []) as Json[])
-        parts.push({ type: 'tool_call', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), arguments: String(tc.function?.arguments ?? '{}') });
+        parts.push({
+          type: 'tool_call',
+          id: String(tc.id ?? ''),
+          name: String(tc.function?.name ?? ''),
+          arguments: String(tc.function?.arguments ?? '{}'),
+        });
       out.push({ role: 'assistant', parts });
     } else out.push({ role: 'user', parts: partsOf(m.content) });
   }
@@ -62,7 +102,8 @@ function messagesFromIR(ir: IRRequest): Json[] {
   const out: Json[] = ir.system.length ? [{ role: 'system', content: ir.system.join('\n\n') }] : [];
   for (const m of ir.messages) {
     if (m.role === 'tool' || m.parts.some((p) => p.type === 'tool_result')) {
-      for (const p of m.parts) if (p.type === 'tool_result') out.push({ role: 'tool', tool_call_id: p.toolCallId, content: p.content });
+      for (const p of m.parts)
+        if (p.type === 'tool_result') out.push({ role: 'tool', tool_call_id: p.toolCallId, content: p.content });
       const rest = m.parts.filter((p) => p.type !== 'tool_result');
       if (rest.length) out.push({ role: 'user', content: contentFromParts(rest) });
       continue;
@@ -81,7 +122,15 @@ function messagesFromIR(ir: IRRequest): Json[] {
         role: 'assistant',
         content: text || (calls.length ? null : ''),
         ...(thinking ? { reasoning_content: thinking } : {}),
-        ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}),
+        ...(calls.length
+          ? {
+              tool_calls: calls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
+          : {}),
       });
       continue;
     }
@@ -126,10 +175,18 @@ const finishChunk = (s: EncodeState): string => {
 };
 
 const chunk = (s: EncodeState, delta: Json, finish: string | null = null): string =>
-  sse({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  sse({
+    id: s.id,
+    object: 'chat.completion.chunk',
+    created: s.created,
+    model: s.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
 
 /** OpenAI Chat Completions. */
-export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(state: EncodeState, on: boolean): void } = {
+export const openAIChat: WireFormat<DecodeState, EncodeState> & {
+  includeUsage(state: EncodeState, on: boolean): void;
+} = {
   name: 'openai',
   requestToIR(body) {
     const b = body as Json;
@@ -142,9 +199,18 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
       tools: Array.isArray(b.tools)
         ? (b.tools as Json[])
             .filter((t) => t.type === 'function')
-            .map((t) => ({ name: String(t.function?.name ?? ''), description: t.function?.description, parameters: t.function?.parameters ?? { type: 'object', properties: {} } }))
+            .map((t) => ({
+              name: String(t.function?.name ?? ''),
+              description: t.function?.description,
+              parameters: t.function?.parameters ?? { type: 'object', properties: {} },
+            }))
         : undefined,
-      toolChoice: tc === undefined ? undefined : typeof tc === 'string' ? (tc as 'auto' | 'none' | 'required') : { name: String(tc?.function?.name ?? '') },
+      toolChoice:
+        tc === undefined
+          ? undefined
+          : typeof tc === 'string'
+            ? (tc as 'auto' | 'none' | 'required')
+            : { name: String(tc?.function?.name ?? '') },
       parallelToolCalls: b.parallel_tool_calls,
       maxTokens: b.max_completion_tokens ?? b.max_tokens,
       temperature: b.temperature,
@@ -169,13 +235,21 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
   requestFromIR(ir) {
     const body: Json = { model: ir.model, messages: messagesFromIR(ir) };
     if (ir.stream) body.stream = true;
-    if (ir.maxTokens !== undefined) body[usesMaxCompletionTokens(ir.model) ? 'max_completion_tokens' : 'max_tokens'] = ir.maxTokens;
+    if (ir.maxTokens !== undefined)
+      body[usesMaxCompletionTokens(ir.model) ? 'max_completion_tokens' : 'max_tokens'] = ir.maxTokens;
     if (ir.temperature !== undefined) body.temperature = ir.temperature;
     if (ir.topP !== undefined) body.top_p = ir.topP;
     if (ir.stop?.length) body.stop = ir.stop;
     if (ir.tools?.length)
-      body.tools = ir.tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters } }));
-    if (ir.toolChoice) body.tool_choice = typeof ir.toolChoice === 'string' ? ir.toolChoice : { type: 'function', function: { name: ir.toolChoice.name } };
+      body.tools = ir.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
+      }));
+    if (ir.toolChoice)
+      body.tool_choice =
+        typeof ir.toolChoice === 'string'
+          ? ir.toolChoice
+          : { type: 'function', function: { name: ir.toolChoice.name } };
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
     const effort = reasoningEffortOf(ir.reasoning);
     if (effort) body.reasoning_effort = effort;
@@ -202,8 +276,19 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
     if (msg.reasoning_content) parts.push({ type: 'thinking', text: String(msg.reasoning_content) });
     if (msg.content) parts.push({ type: 'text', text: textOf(msg.content) });
     for (const tc of (msg.tool_calls ?? []) as Json[])
-      parts.push({ type: 'tool_call', id: String(tc.id ?? ''), name: String(tc.function?.name ?? ''), arguments: String(tc.function?.arguments ?? '{}') });
-    return { id: String(b.id ?? ''), model: String(b.model ?? ''), parts, stopReason: finishToIR[choice.finish_reason] ?? 'stop', usage: usageToIR(b.usage) };
+      parts.push({
+        type: 'tool_call',
+        id: String(tc.id ?? ''),
+        name: String(tc.function?.name ?? ''),
+        arguments: String(tc.function?.arguments ?? '{}'),
+      });
+    return {
+      id: String(b.id ?? ''),
+      model: String(b.model ?? ''),
+      parts,
+      stopReason: finishToIR[choice.finish_reason] ?? 'stop',
+      usage: usageToIR(b.usage),
+    };
   },
   responseFromIR(ir, model) {
     const text = ir.parts
@@ -227,7 +312,15 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
             role: 'assistant',
             content: text || (calls.length ? null : ''),
             ...(thinking ? { reasoning_content: thinking } : {}),
-            ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}),
+            ...(calls.length
+              ? {
+                  tool_calls: calls.map((c) => ({
+                    id: c.id,
+                    type: 'function',
+                    function: { name: c.name, arguments: c.arguments },
+                  })),
+                }
+              : {}),
           },
           finish_reason: finishFromIR[ir.stopReason],
         },
@@ -243,7 +336,12 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
     const out: IRStreamEvent[] = [];
     if (!state.started) {
       state.started = true;
-      out.push({ type: 'start', id: String(j.id ?? ''), model: String(j.model ?? ''), ...(j.usage ? { usage: usageToIR(j.usage) } : {}) });
+      out.push({
+        type: 'start',
+        id: String(j.id ?? ''),
+        model: String(j.model ?? ''),
+        ...(j.usage ? { usage: usageToIR(j.usage) } : {}),
+      });
     }
     if (j.error) out.push({ type: 'error', message: String(j.error.message ?? 'upstream error') });
     for (const c of (j.choices ?? []) as Json[]) {
@@ -254,7 +352,12 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
         const index = Number(tc.index ?? 0);
         if (!state.announced.has(index) && (tc.id || tc.function?.name)) {
           state.announced.add(index);
-          out.push({ type: 'tool_call_start', index, id: String(tc.id ?? `call_${index}`), name: String(tc.function?.name ?? '') });
+          out.push({
+            type: 'tool_call_start',
+            index,
+            id: String(tc.id ?? `call_${index}`),
+            name: String(tc.function?.name ?? ''),
+          });
         }
         if (tc.function?.arguments) out.push({ type: 'tool_call_args', index, args: String(tc.function.arguments) });
       }
@@ -294,7 +397,12 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
         return role() + chunk(s, { reasoning_content: e.text });
       case 'tool_call_start':
         s.toolIndex = e.index;
-        return role() + chunk(s, { tool_calls: [{ index: e.index, id: e.id, type: 'function', function: { name: e.name, arguments: '' } }] });
+        return (
+          role() +
+          chunk(s, {
+            tool_calls: [{ index: e.index, id: e.id, type: 'function', function: { name: e.name, arguments: '' } }],
+          })
+        );
       case 'tool_call_args':
         return chunk(s, { tool_calls: [{ index: e.index, function: { arguments: e.args } }] });
       // A stop reason is remembered (some upstreams repeat it on every chunk): content may still follow it.
@@ -303,7 +411,17 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
         return role();
       case 'usage':
         return (
-          finishChunk(s) + (s.includeUsage ? sse({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model, choices: [], usage: usageFromIR(e.usage) }) : '')
+          finishChunk(s) +
+          (s.includeUsage
+            ? sse({
+                id: s.id,
+                object: 'chat.completion.chunk',
+                created: s.created,
+                model: s.model,
+                choices: [],
+                usage: usageFromIR(e.usage),
+              })
+            : '')
         );
       case 'error':
         return sse({ error: { message: e.message, type: 'upstream_error' } });
@@ -311,5 +429,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & { includeUsage(s
         return finishChunk(s) + 'data: [DONE]\n\n';
     }
   },
-  errorBody: (_status, message, type = 'tollway_error', code = null) => ({ error: { message, type, param: null, code } }),
+  errorBody: (_status, message, type = 'tollway_error', code = null) => ({
+    error: { message, type, param: null, code },
+  }),
 };

@@ -49,7 +49,10 @@ export function openAIUsageFromIR(u: IRUsage, n: OpenAIUsageNames): Json {
     [n.inputDetails]:
       n === responsesUsageNames
         ? { cached_tokens: u.cacheReadTokens, cache_write_tokens: u.cacheWriteTokens }
-        : { cached_tokens: u.cacheReadTokens, ...(u.cacheWriteTokens ? { cache_creation_tokens: u.cacheWriteTokens } : {}) },
+        : {
+            cached_tokens: u.cacheReadTokens,
+            ...(u.cacheWriteTokens ? { cache_creation_tokens: u.cacheWriteTokens } : {}),
+          },
     [n.outputDetails]: { reasoning_tokens: u.reasoningTokens },
   };
 }

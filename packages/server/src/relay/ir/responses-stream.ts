@@ -20,15 +20,27 @@ export function stopToIR(r: Json, calledTools = false): IRStopReason {
 type Status = 'completed' | 'incomplete' | 'failed';
 export const statusOf = (reason: IRStopReason | undefined): Status =>
   reason === 'length' || reason === 'content_filter' ? 'incomplete' : reason === 'error' ? 'failed' : 'completed';
-const itemStatus = (reason: IRStopReason | undefined): 'completed' | 'incomplete' => (statusOf(reason) === 'incomplete' ? 'incomplete' : 'completed');
+const itemStatus = (reason: IRStopReason | undefined): 'completed' | 'incomplete' =>
+  statusOf(reason) === 'incomplete' ? 'incomplete' : 'completed';
 
 export const responseId = (id: string): string => (id.startsWith('resp_') ? id : `resp_${id}`);
 /** Output item ids derive from the response id and the item's position, so they are stable and unique. */
-export const itemId = (prefix: 'msg' | 'fc' | 'rs', responseId: string, outputIndex: number): string => `${prefix}_${responseId.replace(/^resp_/, '')}_${outputIndex}`;
+export const itemId = (prefix: 'msg' | 'fc' | 'rs', responseId: string, outputIndex: number): string =>
+  `${prefix}_${responseId.replace(/^resp_/, '')}_${outputIndex}`;
 
 export const outputText = (text: string): Json => ({ type: 'output_text', annotations: [], logprobs: [], text });
-export const messageItem = (id: string, texts: string[], status: string): Json => ({ id, type: 'message', status, role: 'assistant', content: texts.map(outputText) });
-export const reasoningItem = (id: string, texts: string[]): Json => ({ id, type: 'reasoning', summary: texts.map((text) => ({ type: 'summary_text', text })) });
+export const messageItem = (id: string, texts: string[], status: string): Json => ({
+  id,
+  type: 'message',
+  status,
+  role: 'assistant',
+  content: texts.map(outputText),
+});
+export const reasoningItem = (id: string, texts: string[]): Json => ({
+  id,
+  type: 'reasoning',
+  summary: texts.map((text) => ({ type: 'summary_text', text })),
+});
 export const functionCallItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({
   id,
   type: 'function_call',
@@ -61,7 +73,10 @@ export function responseObject(o: {
     created_at: o.createdAt,
     status: o.status,
     error: o.status === 'failed' ? { code: 'server_error', message: o.error ?? 'The upstream model failed.' } : null,
-    incomplete_details: o.status === 'incomplete' ? { reason: o.reason === 'content_filter' ? 'content_filter' : 'max_output_tokens' } : null,
+    incomplete_details:
+      o.status === 'incomplete'
+        ? { reason: o.reason === 'content_filter' ? 'content_filter' : 'max_output_tokens' }
+        : null,
     instructions: null,
     max_output_tokens: null,
     model: o.model,
@@ -112,7 +127,12 @@ export function decodeEvent(state: DecodeState, { event, data }: { event?: strin
       if (j.item?.type === 'function_call') {
         const index = state.calls.size;
         state.calls.set(Number(j.output_index ?? index), { index, streamed: false });
-        out.push({ type: 'tool_call_start', index, id: String(j.item.call_id ?? j.item.id ?? `call_${index}`), name: String(j.item.name ?? '') });
+        out.push({
+          type: 'tool_call_start',
+          index,
+          id: String(j.item.call_id ?? j.item.id ?? `call_${index}`),
+          name: String(j.item.name ?? ''),
+        });
         wholeArgs(Number(j.output_index ?? index), j.item.arguments);
       }
       break;
@@ -149,7 +169,8 @@ export function decodeEvent(state: DecodeState, { event, data }: { event?: strin
       out.push({ type: 'end' });
       break;
     case 'response.failed':
-      if (!state.errored) out.push({ type: 'error', message: String(j.response?.error?.message ?? 'upstream response failed') });
+      if (!state.errored)
+        out.push({ type: 'error', message: String(j.response?.error?.message ?? 'upstream response failed') });
       state.errored = true;
       if (j.response?.usage) out.push({ type: 'usage', usage: usageToIR(j.response.usage) });
       out.push({ type: 'end' });
@@ -195,15 +216,28 @@ export const newEncodeState = (model: string): EncodeState => ({
   usage: undefined,
 });
 
-const emit = (s: EncodeState, type: string, payload: Json): string => sse({ type, ...payload, sequence_number: s.seq++ }, type);
+const emit = (s: EncodeState, type: string, payload: Json): string =>
+  sse({ type, ...payload, sequence_number: s.seq++ }, type);
 
 const snapshot = (s: EncodeState, status: Status | 'in_progress', error?: string): Json =>
-  responseObject({ id: s.id, model: s.model, createdAt: s.createdAt, output: s.output, status, reason: s.stop, usage: status === 'in_progress' ? null : (s.usage ?? null), error });
+  responseObject({
+    id: s.id,
+    model: s.model,
+    createdAt: s.createdAt,
+    output: s.output,
+    status,
+    reason: s.stop,
+    usage: status === 'in_progress' ? null : (s.usage ?? null),
+    error,
+  });
 
 function begin(s: EncodeState): string {
   if (s.started) return '';
   s.started = true;
-  return emit(s, 'response.created', { response: snapshot(s, 'in_progress') }) + emit(s, 'response.in_progress', { response: snapshot(s, 'in_progress') });
+  return (
+    emit(s, 'response.created', { response: snapshot(s, 'in_progress') }) +
+    emit(s, 'response.in_progress', { response: snapshot(s, 'in_progress') })
+  );
 }
 
 /** Closes the open item with its .done events. */
@@ -215,14 +249,34 @@ function close(s: EncodeState): string {
   let out = '';
   if (item.type === 'message') {
     const text = String(item.content[0].text);
-    out += emit(s, 'response.output_text.done', { item_id: item.id, output_index, content_index: 0, text, logprobs: [] });
-    out += emit(s, 'response.content_part.done', { item_id: item.id, output_index, content_index: 0, part: outputText(text) });
+    out += emit(s, 'response.output_text.done', {
+      item_id: item.id,
+      output_index,
+      content_index: 0,
+      text,
+      logprobs: [],
+    });
+    out += emit(s, 'response.content_part.done', {
+      item_id: item.id,
+      output_index,
+      content_index: 0,
+      part: outputText(text),
+    });
   } else if (item.type === 'reasoning') {
     const text = String(item.summary[0].text);
     out += emit(s, 'response.reasoning_summary_text.done', { item_id: item.id, output_index, summary_index: 0, text });
-    out += emit(s, 'response.reasoning_summary_part.done', { item_id: item.id, output_index, summary_index: 0, part: { type: 'summary_text', text } });
+    out += emit(s, 'response.reasoning_summary_part.done', {
+      item_id: item.id,
+      output_index,
+      summary_index: 0,
+      part: { type: 'summary_text', text },
+    });
   } else {
-    out += emit(s, 'response.function_call_arguments.done', { item_id: item.id, output_index, arguments: item.arguments });
+    out += emit(s, 'response.function_call_arguments.done', {
+      item_id: item.id,
+      output_index,
+      arguments: item.arguments,
+    });
   }
   if (item.type !== 'reasoning') item.status = itemStatus(s.stop);
   return out + emit(s, 'response.output_item.done', { output_index, item });
@@ -236,10 +290,20 @@ function open(s: EncodeState, item: Json): string {
   s.open = output_index;
   out += emit(s, 'response.output_item.added', { output_index, item });
   if (item.type === 'message') {
-    out += emit(s, 'response.content_part.added', { item_id: item.id, output_index, content_index: 0, part: outputText('') });
+    out += emit(s, 'response.content_part.added', {
+      item_id: item.id,
+      output_index,
+      content_index: 0,
+      part: outputText(''),
+    });
     item.content.push(outputText(''));
   } else if (item.type === 'reasoning') {
-    out += emit(s, 'response.reasoning_summary_part.added', { item_id: item.id, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });
+    out += emit(s, 'response.reasoning_summary_part.added', {
+      item_id: item.id,
+      output_index,
+      summary_index: 0,
+      part: { type: 'summary_text', text: '' },
+    });
     item.summary.push({ type: 'summary_text', text: '' });
   }
   return out;
@@ -251,7 +315,18 @@ function finish(s: EncodeState): string {
   const out = begin(s) + close(s);
   s.finished = true;
   const status = statusOf(s.stop);
-  return out + emit(s, status === 'completed' ? 'response.completed' : status === 'incomplete' ? 'response.incomplete' : 'response.failed', { response: snapshot(s, status) });
+  return (
+    out +
+    emit(
+      s,
+      status === 'completed'
+        ? 'response.completed'
+        : status === 'incomplete'
+          ? 'response.incomplete'
+          : 'response.failed',
+      { response: snapshot(s, status) },
+    )
+  );
 }
 
 export function encodeEvent(s: EncodeState, e: IRStreamEvent): string {
@@ -262,11 +337,18 @@ export function encodeEvent(s: EncodeState, e: IRStreamEvent): string {
       return begin(s);
     case 'text': {
       if (!e.text) return '';
-      let out = openKind(s) === 'message' ? '' : open(s, messageItem(itemId('msg', s.id, s.output.length), [], 'in_progress'));
+      let out =
+        openKind(s) === 'message' ? '' : open(s, messageItem(itemId('msg', s.id, s.output.length), [], 'in_progress'));
       const output_index = s.open!;
       const item = s.output[output_index]!;
       item.content[0].text += e.text;
-      out += emit(s, 'response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta: e.text, logprobs: [] });
+      out += emit(s, 'response.output_text.delta', {
+        item_id: item.id,
+        output_index,
+        content_index: 0,
+        delta: e.text,
+        logprobs: [],
+      });
       return out;
     }
     case 'thinking': {
@@ -275,7 +357,12 @@ export function encodeEvent(s: EncodeState, e: IRStreamEvent): string {
       const output_index = s.open!;
       const item = s.output[output_index]!;
       item.summary[0].text += e.text;
-      out += emit(s, 'response.reasoning_summary_text.delta', { item_id: item.id, output_index, summary_index: 0, delta: e.text });
+      out += emit(s, 'response.reasoning_summary_text.delta', {
+        item_id: item.id,
+        output_index,
+        summary_index: 0,
+        delta: e.text,
+      });
       return out;
     }
     case 'tool_call_start': {

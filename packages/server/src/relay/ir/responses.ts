@@ -33,7 +33,11 @@ const textOf = (content: unknown): string =>
   typeof content === 'string'
     ? content
     : Array.isArray(content)
-      ? (content as Json[]).map((p) => (p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text' ? String(p.text ?? '') : '')).join('')
+      ? (content as Json[])
+          .map((p) =>
+            p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text' ? String(p.text ?? '') : '',
+          )
+          .join('')
       : '';
 
 function partsOf(content: unknown): IRPart[] {
@@ -41,12 +45,18 @@ function partsOf(content: unknown): IRPart[] {
   if (!Array.isArray(content)) return [];
   const out: IRPart[] = [];
   for (const p of content as Json[]) {
-    if (p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text') out.push({ type: 'text', text: String(p.text ?? '') });
+    if (p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text')
+      out.push({ type: 'text', text: String(p.text ?? '') });
     else if (p?.type === 'refusal') out.push({ type: 'text', text: String(p.refusal ?? '') });
     else if (p?.type === 'input_image') {
       if (p.image_url) out.push(imageFromUrl(String(p.image_url)));
       else if (p.file_id) out.push({ type: 'image', url: FILE_SCHEME + String(p.file_id) });
-    } else if (p?.type === 'input_audio') out.push({ type: 'audio', data: String(p.input_audio?.data ?? ''), format: String(p.input_audio?.format ?? 'wav') });
+    } else if (p?.type === 'input_audio')
+      out.push({
+        type: 'audio',
+        data: String(p.input_audio?.data ?? ''),
+        format: String(p.input_audio?.format ?? 'wav'),
+      });
     // input_file has no IR form.
   }
   return out;
@@ -59,7 +69,8 @@ const reasoningText = (item: Json): string => {
 };
 
 /** function_call_output.output: a string, or (newer API) a list of input content parts. */
-const outputOf = (output: unknown): string => (typeof output === 'string' ? output : Array.isArray(output) ? textOf(output) : JSON.stringify(output ?? ''));
+const outputOf = (output: unknown): string =>
+  typeof output === 'string' ? output : Array.isArray(output) ? textOf(output) : JSON.stringify(output ?? '');
 
 function inputToIR(input: unknown, system: string[]): IRMessage[] {
   if (typeof input === 'string') return input ? [{ role: 'user', parts: [{ type: 'text', text: input }] }] : [];
@@ -82,11 +93,19 @@ function inputToIR(input: unknown, system: string[]): IRMessage[] {
       else out.push({ role: 'user', parts: partsOf(item.content) });
     } else if (type === 'function_call') {
       names.set(String(item.call_id ?? ''), String(item.name ?? ''));
-      assistant().push({ type: 'tool_call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: String(item.arguments ?? '{}') });
+      assistant().push({
+        type: 'tool_call',
+        id: String(item.call_id ?? ''),
+        name: String(item.name ?? ''),
+        arguments: String(item.arguments ?? '{}'),
+      });
     } else if (type === 'function_call_output') {
       const toolCallId = String(item.call_id ?? '');
       const name = names.get(toolCallId);
-      out.push({ role: 'tool', parts: [{ type: 'tool_result', toolCallId, ...(name ? { name } : {}), content: outputOf(item.output) }] });
+      out.push({
+        role: 'tool',
+        parts: [{ type: 'tool_result', toolCallId, ...(name ? { name } : {}), content: outputOf(item.output) }],
+      });
     } else if (type === 'reasoning') {
       const text = reasoningText(item);
       if (text) assistant().push({ type: 'thinking', text });
@@ -115,7 +134,9 @@ function inputFromIR(messages: IRMessage[]): Json[] {
   const out: Json[] = [];
   for (const m of messages) {
     if (m.role === 'tool' || m.parts.some((p) => p.type === 'tool_result')) {
-      for (const p of m.parts) if (p.type === 'tool_result') out.push({ type: 'function_call_output', call_id: p.toolCallId, output: p.content });
+      for (const p of m.parts)
+        if (p.type === 'tool_result')
+          out.push({ type: 'function_call_output', call_id: p.toolCallId, output: p.content });
       const rest = m.parts.filter((p) => p.type !== 'tool_result');
       if (rest.length) out.push({ role: 'user', content: contentFromParts(rest) });
       continue;
@@ -182,7 +203,12 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
       reasoning: efforts.has(b.reasoning?.effort) ? { effort: b.reasoning.effort } : undefined,
       responseFormat:
         format?.type === 'json_schema'
-          ? { type: 'json_schema', name: String(format.name ?? 'output'), schema: format.schema ?? {}, ...(format.strict != null ? { strict: Boolean(format.strict) } : {}) }
+          ? {
+              type: 'json_schema',
+              name: String(format.name ?? 'output'),
+              schema: format.schema ?? {},
+              ...(format.strict != null ? { strict: Boolean(format.strict) } : {}),
+            }
           : format?.type === 'json_object'
             ? { type: 'json_object' }
             : undefined,
@@ -199,8 +225,16 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
     if (ir.topP !== undefined) body.top_p = ir.topP;
     // Responses defaults function tools to strict; IR schemas come from clients that never asked for it.
     if (ir.tools?.length)
-      body.tools = ir.tools.map((t) => ({ type: 'function', name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters, strict: false }));
-    if (ir.toolChoice) body.tool_choice = typeof ir.toolChoice === 'string' ? ir.toolChoice : { type: 'function', name: ir.toolChoice.name };
+      body.tools = ir.tools.map((t) => ({
+        type: 'function',
+        name: t.name,
+        ...(t.description ? { description: t.description } : {}),
+        parameters: t.parameters,
+        strict: false,
+      }));
+    if (ir.toolChoice)
+      body.tool_choice =
+        typeof ir.toolChoice === 'string' ? ir.toolChoice : { type: 'function', name: ir.toolChoice.name };
     if (ir.parallelToolCalls !== undefined) body.parallel_tool_calls = ir.parallelToolCalls;
     const effort = reasoningEffortOf(ir.reasoning);
     if (effort) body.reasoning = { effort };
@@ -230,9 +264,20 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
         if (text) parts.push({ type: 'thinking', text });
       } else if (item?.type === 'message') parts.push(...partsOf(item.content));
       else if (item?.type === 'function_call')
-        parts.push({ type: 'tool_call', id: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: String(item.arguments ?? '{}') });
+        parts.push({
+          type: 'tool_call',
+          id: String(item.call_id ?? ''),
+          name: String(item.name ?? ''),
+          arguments: String(item.arguments ?? '{}'),
+        });
     }
-    return { id: String(b.id ?? ''), model: String(b.model ?? ''), parts, stopReason: stopToIR(b), usage: usageToIR(b.usage) };
+    return {
+      id: String(b.id ?? ''),
+      model: String(b.model ?? ''),
+      parts,
+      stopReason: stopToIR(b),
+      usage: usageToIR(b.usage),
+    };
   },
   responseFromIR(ir, model) {
     const id = responseId(ir.id);
@@ -248,7 +293,8 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
       } else if (p.type === 'text') {
         if (last === 'text') output[output.length - 1]!.content.push(outputText(p.text));
         else output.push(messageItem(itemId('msg', id, output.length), [p.text], itemState));
-      } else if (p.type === 'tool_call') output.push(functionCallItem(itemId('fc', id, output.length), p.id, p.name, p.arguments, 'completed'));
+      } else if (p.type === 'tool_call')
+        output.push(functionCallItem(itemId('fc', id, output.length), p.id, p.name, p.arguments, 'completed'));
       else continue;
       last = p.type;
     }

@@ -37,7 +37,8 @@ export class SseSplitter {
 
 function parseEvent(block: string): SseEvent | undefined {
   // The common event is one `data:` line; it needs no splitting.
-  if (block.startsWith('data:') && !block.includes('\n')) return { event: undefined, data: block.slice(block[5] === ' ' ? 6 : 5) };
+  if (block.startsWith('data:') && !block.includes('\n'))
+    return { event: undefined, data: block.slice(block[5] === ' ' ? 6 : 5) };
   let event: string | undefined;
   const data: string[] = [];
   for (const line of block.split('\n')) {
@@ -49,4 +50,5 @@ function parseEvent(block: string): SseEvent | undefined {
 }
 
 /** Formats one SSE event. */
-export const sse = (data: unknown, event?: string): string => `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+export const sse = (data: unknown, event?: string): string =>
+  `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;

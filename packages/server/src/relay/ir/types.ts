@@ -48,7 +48,8 @@ export interface IRRequest {
   /** Reasoning request: an effort level and/or a token budget. */
   reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; budgetTokens?: number };
   /** JSON output: a schema, or just "a JSON object". */
-  responseFormat?: { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
+  responseFormat?:
+    { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
   user?: string;
 }
 
@@ -87,7 +88,13 @@ export type IRStreamEvent =
   | { type: 'error'; message: string }
   | { type: 'end' };
 
-export const emptyUsage = (): IRUsage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+export const emptyUsage = (): IRUsage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+});
 
 /** What an encoder may want to know of the call: the client's body (in this format) and whether it asked for the usage chunk. */
 export interface EncoderCall {
@@ -133,6 +140,7 @@ export interface UpstreamFormat<DecodeState = unknown> {
 }
 
 /** A format spoken on both sides (OpenAI Chat, Responses, Anthropic Messages, Gemini). */
-export interface WireFormat<DecodeState = unknown, EncodeState = unknown> extends ClientFormat<EncodeState>, UpstreamFormat<DecodeState> {
+export interface WireFormat<DecodeState = unknown, EncodeState = unknown>
+  extends ClientFormat<EncodeState>, UpstreamFormat<DecodeState> {
   name: ClientFormatName;
 }

@@ -37,7 +37,11 @@ function storeFor(ctx: LimitsContext): LimitStore {
   let s = stores.get(ctx.options);
   if (!s) {
     const redis = ctx.redis;
-    s = redis ? new RedisLimitStore(redis, ctx.config.redisKeyPrefix, (err) => ctx.log.warn({ err }, 'rate limits: adjusting a Redis counter failed')) : new MemoryLimitStore();
+    s = redis
+      ? new RedisLimitStore(redis, ctx.config.redisKeyPrefix, (err) =>
+          ctx.log.warn({ err }, 'rate limits: adjusting a Redis counter failed'),
+        )
+      : new MemoryLimitStore();
     stores.set(ctx.options, s);
   }
   return s;
@@ -47,10 +51,13 @@ function storeFor(ctx: LimitsContext): LimitStore {
 export function callerBuckets(o: OptionsService, auth: TokenAuth, group: string): LimitBucket[] {
   const out: LimitBucket[] = [];
   const m = auth.perMinute;
-  if (m.tokenRpm > 0 || m.tokenTpm > 0) out.push({ level: 'token', id: String(auth.tokenId), rpm: m.tokenRpm, tpm: m.tokenTpm });
-  if (m.userRpm > 0 || m.userTpm > 0) out.push({ level: 'user', id: String(auth.userId), rpm: m.userRpm, tpm: m.userTpm });
+  if (m.tokenRpm > 0 || m.tokenTpm > 0)
+    out.push({ level: 'token', id: String(auth.tokenId), rpm: m.tokenRpm, tpm: m.tokenTpm });
+  if (m.userRpm > 0 || m.userTpm > 0)
+    out.push({ level: 'user', id: String(auth.userId), rpm: m.userRpm, tpm: m.userTpm });
   const g = o.json<GroupLimits>('GroupRateLimits')[group];
-  if (g && ((g.rpm ?? 0) > 0 || (g.tpm ?? 0) > 0)) out.push({ level: 'group', id: group, rpm: g.rpm ?? 0, tpm: g.tpm ?? 0 });
+  if (g && ((g.rpm ?? 0) > 0 || (g.tpm ?? 0) > 0))
+    out.push({ level: 'group', id: group, rpm: g.rpm ?? 0, tpm: g.tpm ?? 0 });
   return out;
 }
 
@@ -75,14 +82,29 @@ export function rateHeaders(buckets: LimitBucket[], c: LimitCheck, now: number):
     if (b.rpm > 0 && (!req || remaining(b.rpm, used.requests) < req[1])) req = [b.rpm, remaining(b.rpm, used.requests)];
     if (b.tpm > 0 && (!tok || remaining(b.tpm, used.tokens) < tok[1])) tok = [b.tpm, remaining(b.tpm, used.tokens)];
   });
-  if (req) Object.assign(h, { 'x-ratelimit-limit-requests': String(req[0]), 'x-ratelimit-remaining-requests': String(req[1]), 'x-ratelimit-reset-requests': reset });
-  if (tok) Object.assign(h, { 'x-ratelimit-limit-tokens': String(tok[0]), 'x-ratelimit-remaining-tokens': String(tok[1]), 'x-ratelimit-reset-tokens': reset });
+  if (req)
+    Object.assign(h, {
+      'x-ratelimit-limit-requests': String(req[0]),
+      'x-ratelimit-remaining-requests': String(req[1]),
+      'x-ratelimit-reset-requests': reset,
+    });
+  if (tok)
+    Object.assign(h, {
+      'x-ratelimit-limit-tokens': String(tok[0]),
+      'x-ratelimit-remaining-tokens': String(tok[1]),
+      'x-ratelimit-reset-tokens': reset,
+    });
   if (c.refused) h['retry-after'] = String(secondsToReset(minuteWindow(now), now));
   return h;
 }
 
 /** The 429 of a refused call, with its headers. */
-export function rateRefusal(b: LimitBucket, kind: 'requests' | 'tokens', tokens: number, headers: OutgoingHttpHeaders): RelayError {
+export function rateRefusal(
+  b: LimitBucket,
+  kind: 'requests' | 'tokens',
+  tokens: number,
+  headers: OutgoingHttpHeaders,
+): RelayError {
   const limit = kind === 'requests' ? `${b.rpm} requests per minute` : `${b.tpm} tokens per minute`;
   const message =
     kind === 'tokens' && tokens > b.tpm
@@ -98,7 +120,12 @@ const OUTAGE_WARN_MS = 60_000;
 let lastOutageWarn = 0;
 
 /** The counts of a check, or undefined when the store failed (warned). */
-async function checked(ctx: LimitsContext, buckets: LimitBucket[], tokens: number, now: number): Promise<LimitCheck | undefined> {
+async function checked(
+  ctx: LimitsContext,
+  buckets: LimitBucket[],
+  tokens: number,
+  now: number,
+): Promise<LimitCheck | undefined> {
   try {
     return await storeFor(ctx).check(buckets, tokens, now);
   } catch (err) {
@@ -114,12 +141,23 @@ async function checked(ctx: LimitsContext, buckets: LimitBucket[], tokens: numbe
  * Counts a call against its token, user and group limits (one store call; none, and no promise, when no limit
  * is set): the admission to settle, undefined when nothing limits the call, or the 429 thrown.
  */
-export function admitCaller(ctx: LimitsContext, auth: TokenAuth, group: string, tokens: number, now = Date.now()): Promise<RateAdmission | undefined> | undefined {
+export function admitCaller(
+  ctx: LimitsContext,
+  auth: TokenAuth,
+  group: string,
+  tokens: number,
+  now = Date.now(),
+): Promise<RateAdmission | undefined> | undefined {
   const buckets = callerBuckets(ctx.options, auth, group);
   return buckets.length ? countCaller(ctx, buckets, tokens, now) : undefined;
 }
 
-async function countCaller(ctx: LimitsContext, buckets: LimitBucket[], tokens: number, now: number): Promise<RateAdmission | undefined> {
+async function countCaller(
+  ctx: LimitsContext,
+  buckets: LimitBucket[],
+  tokens: number,
+  now: number,
+): Promise<RateAdmission | undefined> {
   const c = await checked(ctx, buckets, tokens, now);
   if (!c) return undefined;
   const headers = rateHeaders(buckets, c, now);
@@ -136,12 +174,22 @@ async function countCaller(ctx: LimitsContext, buckets: LimitBucket[], tokens: n
  * sets none, or the refusal (the caller skips the channel). The channel's counts are the operator's: a refusal
  * tells the caller only when to retry.
  */
-export function admitChannel(ctx: LimitsContext, ch: CachedChannel, tokens: number, now = Date.now()): Promise<RateAdmission | RelayError | undefined> | undefined {
+export function admitChannel(
+  ctx: LimitsContext,
+  ch: CachedChannel,
+  tokens: number,
+  now = Date.now(),
+): Promise<RateAdmission | RelayError | undefined> | undefined {
   const b = channelBucket(ch);
   return b ? countChannel(ctx, b, tokens, now) : undefined;
 }
 
-async function countChannel(ctx: LimitsContext, b: LimitBucket, tokens: number, now: number): Promise<RateAdmission | RelayError | undefined> {
+async function countChannel(
+  ctx: LimitsContext,
+  b: LimitBucket,
+  tokens: number,
+  now: number,
+): Promise<RateAdmission | RelayError | undefined> {
   const c = await checked(ctx, [b], tokens, now);
   if (!c) return undefined;
   if (c.refused) {

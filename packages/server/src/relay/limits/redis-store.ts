@@ -72,7 +72,9 @@ export class RedisLimitStore implements LimitStore {
     const out = (await CHECK.run(this.redis, keys, args)) as number[];
     const used = buckets.map((_, i) => ({ requests: Number(out[2 + 2 * i]), tokens: Number(out[3 + 2 * i]) }));
     const refused = Number(out[0]);
-    return refused ? { window, used, refused: { index: refused - 1, kind: Number(out[1]) === 1 ? 'requests' : 'tokens' } } : { window, used };
+    return refused
+      ? { window, used, refused: { index: refused - 1, kind: Number(out[1]) === 1 ? 'requests' : 'tokens' } }
+      : { window, used };
   }
 
   adjust(buckets: LimitBucket[], window: number, delta: number): void {

@@ -23,7 +23,13 @@ export function remaining(limit: number, used: number): number {
 }
 
 /** The check of one level: one more request fits under rpm, `tokens` more fit under tpm (0: no limit). */
-export function refusalOf(rpm: number, tpm: number, usedRequests: number, usedTokens: number, tokens: number): 'requests' | 'tokens' | undefined {
+export function refusalOf(
+  rpm: number,
+  tpm: number,
+  usedRequests: number,
+  usedTokens: number,
+  tokens: number,
+): 'requests' | 'tokens' | undefined {
   if (rpm > 0 && usedRequests + 1 > rpm) return 'requests';
   if (tpm > 0 && usedTokens + tokens > tpm) return 'tokens';
   return undefined;

@@ -11,6 +11,7 @@ export const baseUrlOf = (ch: Pick<CachedChannel, 'type' | 'baseUrl'>, fallback 
 /** The base URL given with a channel (or its type's default); refused when neither exists (model lists, balances). */
 export function requiredBaseUrl(type: number, baseUrl: string): string {
   const base = baseUrlOf({ type, baseUrl }, '');
-  if (!base) throw coded(ErrorCode.ChannelBaseUrlMissing, 'this channel has no base_url and its type has no default address');
+  if (!base)
+    throw coded(ErrorCode.ChannelBaseUrlMissing, 'this channel has no base_url and its type has no default address');
   return base;
 }

@@ -23,7 +23,8 @@ export const providerCatalog: ProviderCatalog = {
     const query = descriptorFor(q.type)?.balances?.[q.type];
     if (!query) throw coded(ErrorCode.BalanceUnsupported, 'balance query not supported for this channel type');
     const balance = await query(q);
-    if (!Number.isFinite(balance)) throw coded(ErrorCode.UpstreamBalanceMissing, 'the upstream balance answer has no balance', undefined, 502);
+    if (!Number.isFinite(balance))
+      throw coded(ErrorCode.UpstreamBalanceMissing, 'the upstream balance answer has no balance', undefined, 502);
     return Math.round(balance * BALANCE_SCALE) / BALANCE_SCALE;
   },
 };

@@ -32,4 +32,5 @@ export interface ProviderDescriptor<F extends UpstreamFormatName = UpstreamForma
 }
 
 /** Declares a descriptor with its format names kept as literals (the registry's format union is made of them). */
-export const defineProvider = <const F extends UpstreamFormatName>(d: ProviderDescriptor<F>): ProviderDescriptor<F> => d;
+export const defineProvider = <const F extends UpstreamFormatName>(d: ProviderDescriptor<F>): ProviderDescriptor<F> =>
+  d;

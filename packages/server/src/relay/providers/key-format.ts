@@ -10,6 +10,9 @@ export function checkKeyFormat(type: number, key: string): void {
   const sep = format.includes('|') ? '|' : '-';
   const want = format.split(sep).length;
   const parts = key.split(sep);
-  const ok = sep === '|' ? parts.length === want && parts.every((p) => p.trim() !== '') : parts.length >= want && parts.every((p) => p !== '');
+  const ok =
+    sep === '|'
+      ? parts.length === want && parts.every((p) => p.trim() !== '')
+      : parts.length >= want && parts.every((p) => p !== '');
   if (!ok) throw new Error(`channel type ${type} needs the key format ${format}`);
 }

@@ -14,7 +14,8 @@ export function prepareRequest(
   headers: Record<string, string>,
   body: Record<string, unknown>,
 ): SendableRequest | Promise<SendableRequest | { error: { status: number; message: string } }> {
-  if (!adaptor.prepare) return { origin: url.origin, path: url.pathname + url.search, headers, body: JSON.stringify(body) };
+  if (!adaptor.prepare)
+    return { origin: url.origin, path: url.pathname + url.search, headers, body: JSON.stringify(body) };
   return prepared(adaptor.prepare, call, url, headers, body);
 }
 

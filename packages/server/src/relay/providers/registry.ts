@@ -75,5 +75,6 @@ export function adaptorFor(type: number, model = ''): UpstreamAdaptor<ProviderFo
 
 /** Every row type is served by a descriptor or listed in typesWithoutAdaptor (checked at start-up and in tests). */
 for (const t of channelTypes) {
-  if (byType.has(t.id) === typesWithoutAdaptor.has(t.id)) throw new Error(`channel type ${t.id} must have exactly one of a provider or a place in typesWithoutAdaptor`);
+  if (byType.has(t.id) === typesWithoutAdaptor.has(t.id))
+    throw new Error(`channel type ${t.id} must have exactly one of a provider or a place in typesWithoutAdaptor`);
 }

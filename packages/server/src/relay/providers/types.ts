@@ -40,7 +40,10 @@ export interface UpstreamAdaptor<F extends UpstreamFormatName = UpstreamFormatNa
    * reshape the body, sign it, or add a credential fetched asynchronously. A thrown error with a numeric
    * `status` fails the attempt with that status.
    */
-  prepare?(call: UpstreamCall, req: { url: URL; headers: Record<string, string>; body: Record<string, unknown> }): PreparedRequest | Promise<PreparedRequest>;
+  prepare?(
+    call: UpstreamCall,
+    req: { url: URL; headers: Record<string, string>; body: Record<string, unknown> },
+  ): PreparedRequest | Promise<PreparedRequest>;
   /** Optional: a fresh framer for streamed answers that are not SSE. */
   streamFramer?(): StreamFramer;
 }

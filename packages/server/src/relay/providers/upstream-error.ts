@@ -8,6 +8,11 @@ export function upstreamErrorMessage(text: string): string | undefined {
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const { error, message } = body as { error?: unknown; message?: unknown };
-  const found = typeof error === 'string' ? error : error && typeof error === 'object' ? ((error as { message?: unknown }).message ?? message) : message;
+  const found =
+    typeof error === 'string'
+      ? error
+      : error && typeof error === 'object'
+        ? ((error as { message?: unknown }).message ?? message)
+        : message;
   return typeof found === 'string' && found.trim() ? found : undefined;
 }

@@ -25,12 +25,22 @@ export function answerSummary(status: number, contentType: string): string {
  * GET a JSON document from an upstream with undici (model lists, balances). Failures become an ApiError (502)
  * whose message never contains the key nor the body of a page that is not a model API's answer (that goes to `log`).
  */
-export async function getJson<T>(url: string, headers: Record<string, string>, key: string, log?: DetailLog): Promise<T> {
+export async function getJson<T>(
+  url: string,
+  headers: Record<string, string>,
+  key: string,
+  log?: DetailLog,
+): Promise<T> {
   let status: number;
   let contentType = '';
   let text = '';
   try {
-    const res = await request(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+    const res = await request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json', ...headers },
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+    });
     status = res.statusCode;
     contentType = String(res.headers['content-type'] ?? '');
     let size = 0;

@@ -23,7 +23,8 @@ function readAt(fd: number, start: number, length: number): Buffer {
 }
 
 function wavSeconds(fd: number, start: number, size: number, head: Buffer): number | undefined {
-  if (head.length < 12 || head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') return undefined;
+  if (head.length < 12 || head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE')
+    return undefined;
   let bytesPerSecond = 0;
   let at = 12;
   for (let i = 0; i < MAX_WAV_CHUNKS && at + 8 <= size; i++) {
@@ -66,7 +67,11 @@ const BITRATES = [
     [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
   ],
 ];
-const SAMPLE_RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
+const SAMPLE_RATES: Record<number, number[]> = {
+  3: [44100, 48000, 32000],
+  2: [22050, 24000, 16000],
+  0: [11025, 12000, 8000],
+};
 
 interface MpegFrame {
   bitrate: number;
@@ -91,7 +96,10 @@ function mpegFrame(b: Buffer, at: number): MpegFrame | undefined {
   const mono = b[at + 3]! >> 6 === 3;
   const side = version === 3 ? (mono ? 17 : 32) : mono ? 9 : 17;
   const padding = (b[at + 2]! >> 1) & 1;
-  const length = layer === 3 ? (Math.floor((12 * bitrate) / rate) + padding) * 4 : Math.floor(((samples / 8) * bitrate) / rate) + padding;
+  const length =
+    layer === 3
+      ? (Math.floor((12 * bitrate) / rate) + padding) * 4
+      : Math.floor(((samples / 8) * bitrate) / rate) + padding;
   return { bitrate, rate, samples, xingAt: at + 4 + side, length };
 }
 
@@ -104,7 +112,8 @@ function mpegStream(b: Buffer, at: number): MpegFrame | undefined {
 function mp3Seconds(size: number, head: Buffer): number | undefined {
   let at = 0;
   // An ID3v2 tag: 10-byte header with a synchsafe size.
-  if (head.toString('latin1', 0, 3) === 'ID3' && head.length >= 10) at = 10 + ((head[6]! << 21) | (head[7]! << 14) | (head[8]! << 7) | head[9]!);
+  if (head.toString('latin1', 0, 3) === 'ID3' && head.length >= 10)
+    at = 10 + ((head[6]! << 21) | (head[7]! << 14) | (head[8]! << 7) | head[9]!);
   let frame: MpegFrame | undefined;
   for (const end = Math.min(head.length - 4, at + MAX_SYNC_SEARCH); at <= end && !(frame = mpegStream(head, at)); at++);
   if (!frame) return undefined;
@@ -113,7 +122,8 @@ function mp3Seconds(size: number, head: Buffer): number | undefined {
     return (head.readUInt32BE(frame.xingAt + 8) * frame.samples) / frame.rate;
   }
   // VBRI sits 32 bytes after the frame header; its frame count 14 bytes into it.
-  if (head.toString('latin1', at + 36, at + 40) === 'VBRI' && head.length >= at + 54) return (head.readUInt32BE(at + 50) * frame.samples) / frame.rate;
+  if (head.toString('latin1', at + 36, at + 40) === 'VBRI' && head.length >= at + 54)
+    return (head.readUInt32BE(at + 50) * frame.samples) / frame.rate;
   return ((size - at) * 8) / frame.bitrate;
 }
 
@@ -185,7 +195,12 @@ export function audioSeconds(file: string, start: number, end: number): number |
   try {
     fd = fs.openSync(file, 'r');
     const head = readAt(fd, start, Math.min(size, HEAD_BYTES));
-    const seconds = wavSeconds(fd, start, size, head) ?? flacSeconds(head) ?? mp4Seconds(fd, start, size, head) ?? oggSeconds(fd, start, size, head) ?? mp3Seconds(size, head);
+    const seconds =
+      wavSeconds(fd, start, size, head) ??
+      flacSeconds(head) ??
+      mp4Seconds(fd, start, size, head) ??
+      oggSeconds(fd, start, size, head) ??
+      mp3Seconds(size, head);
     return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
   } catch {
     return undefined;

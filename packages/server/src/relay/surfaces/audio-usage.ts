@@ -18,19 +18,35 @@ export const minutesOf = (seconds: number): number => Number((seconds / SECONDS_
  * The usage of a transcription: reported tokens are billed as tokens; otherwise the text's tokens are counted,
  * with the audio's minutes as the units of a model price when its duration is known (`seconds`).
  */
-export function transcriptionUsageOf(usage: unknown, text: string, prompt: string, seconds: number | undefined): CallUsage {
+export function transcriptionUsageOf(
+  usage: unknown,
+  text: string,
+  prompt: string,
+  seconds: number | undefined,
+): CallUsage {
   const u = (typeof usage === 'object' && usage !== null ? usage : {}) as TranscriptionUsageJson;
   if (u.type === 'tokens' && typeof u.input_tokens === 'number') {
-    return { promptTokens: u.input_tokens, completionTokens: typeof u.output_tokens === 'number' ? u.output_tokens : 0, reported: true };
+    return {
+      promptTokens: u.input_tokens,
+      completionTokens: typeof u.output_tokens === 'number' ? u.output_tokens : 0,
+      reported: true,
+    };
   }
   const reported = u.type === 'duration' && typeof u.seconds === 'number' && u.seconds >= 0 ? u.seconds : undefined;
   const duration = reported ?? seconds;
-  const counted: CallUsage = { promptTokens: countTextTokens(prompt), completionTokens: countTextTokens(text), reported: false };
-  return duration !== undefined && Number.isFinite(duration) && duration >= 0 ? { ...counted, units: minutesOf(duration) } : counted;
+  const counted: CallUsage = {
+    promptTokens: countTextTokens(prompt),
+    completionTokens: countTextTokens(text),
+    reported: false,
+  };
+  return duration !== undefined && Number.isFinite(duration) && duration >= 0
+    ? { ...counted, units: minutesOf(duration) }
+    : counted;
 }
 
 /** An input audio transcription of a realtime session (its `completed` event's usage and transcript). */
-export const realtimeTranscriptionUsage = (usage: unknown, transcript: string): CallUsage => transcriptionUsageOf(usage, transcript, '', undefined);
+export const realtimeTranscriptionUsage = (usage: unknown, transcript: string): CallUsage =>
+  transcriptionUsageOf(usage, transcript, '', undefined);
 
 const CUE_TIME = /(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{3})\s*-->\s*(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{3})/g;
 

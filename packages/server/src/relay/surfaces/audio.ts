@@ -9,7 +9,15 @@ import { multipartInbound } from './multipart-inbound.js';
 import { spooledBody, type MultipartSpool } from './spool.js';
 import { audioSeconds } from './audio-duration.js';
 import { lastCueEnd, minutesOf, transcriptionUsageOf } from './audio-usage.js';
-import { cannotServe, countedUsage, forwardBuffered, forwardPassThrough, openAITarget, type Answer, type Metered } from './upstream.js';
+import {
+  cannotServe,
+  countedUsage,
+  forwardBuffered,
+  forwardPassThrough,
+  openAITarget,
+  type Answer,
+  type Metered,
+} from './upstream.js';
 import type { InboundCall, Surface } from '../types.js';
 
 /**
@@ -34,7 +42,17 @@ export function speechInbound(req: RelayRequest): InboundCall {
     },
   };
   // The reservation's prompt estimate is bytes / 3: three per character reserves exactly the characters.
-  return { format: openAIChat, body, model, stream: false, includeUsage: false, maxTokens: 0, bytes: characters * 3, surface, units: usage.units };
+  return {
+    format: openAIChat,
+    body,
+    model,
+    stream: false,
+    includeUsage: false,
+    maxTokens: 0,
+    bytes: characters * 3,
+    surface,
+    units: usage.units,
+  };
 }
 
 interface TranscriptionJson {
@@ -54,17 +72,26 @@ const CUE_FORMATS = new Set(['srt', 'vtt']);
  * from its headers) and an SRT/VTT answer's last cue; with none of them, one unit of the price.
  */
 export function transcriptionUsage(answer: Answer, prompt: string, fileSeconds: number | undefined): CallUsage {
-  const json = answer.contentType.includes('json') ? (parseData(answer.text) as TranscriptionJson | undefined) : undefined;
+  const json = answer.contentType.includes('json')
+    ? (parseData(answer.text) as TranscriptionJson | undefined)
+    : undefined;
   const text = json ? (typeof json.text === 'string' ? json.text : '') : answer.text;
   const cues = json ? undefined : lastCueEnd(answer.text);
   const known = [fileSeconds, cues].filter((x): x is number => x !== undefined);
-  const seconds = typeof json?.duration === 'number' && json.duration >= 0 ? json.duration : known.length ? Math.max(...known) : undefined;
+  const seconds =
+    typeof json?.duration === 'number' && json.duration >= 0
+      ? json.duration
+      : known.length
+        ? Math.max(...known)
+        : undefined;
   return transcriptionUsageOf(json?.usage, text, prompt, seconds);
 }
 
 /** A `json` answer given to a client that asked for `text`: the transcript as plain text, as OpenAI writes it. */
 function asText(answer: Answer): Answer {
-  const json = answer.contentType.includes('json') ? (parseData(answer.text) as TranscriptionJson | undefined) : undefined;
+  const json = answer.contentType.includes('json')
+    ? (parseData(answer.text) as TranscriptionJson | undefined)
+    : undefined;
   if (!json || typeof json.text !== 'string') return answer;
   return { contentType: 'text/plain; charset=utf-8', text: `${json.text}\n` };
 }
@@ -94,7 +121,14 @@ export const audioTextInbound = (path: '/v1/audio/transcriptions' | '/v1/audio/t
         const { body, length } = spooledBody(spool, { model: a.model, ...(asJson ? { response_format: 'json' } : {}) });
         t.headers['content-length'] = String(length);
         // Streamed transcripts (gpt-4o-transcribe, stream=true) pass through; transcript.text.done carries the usage.
-        if (streamed) return forwardPassThrough(a, t, body, true, (u) => u ?? countedUsage(prompt, '', fileSeconds === undefined ? undefined : minutesOf(fileSeconds)));
+        if (streamed)
+          return forwardPassThrough(
+            a,
+            t,
+            body,
+            true,
+            (u) => u ?? countedUsage(prompt, '', fileSeconds === undefined ? undefined : minutesOf(fileSeconds)),
+          );
         return forwardBuffered(a, t, body, (upstream): Metered => {
           const answer = asJson ? asText(upstream) : upstream;
           return {
@@ -105,5 +139,10 @@ export const audioTextInbound = (path: '/v1/audio/transcriptions' | '/v1/audio/t
         });
       },
     };
-    return { surface, bytes: Buffer.byteLength(prompt), stream: streamed, ...(fileSeconds === undefined ? {} : { units: minutesOf(fileSeconds) }) };
+    return {
+      surface,
+      bytes: Buffer.byteLength(prompt),
+      stream: streamed,
+      ...(fileSeconds === undefined ? {} : { units: minutesOf(fileSeconds) }),
+    };
   });

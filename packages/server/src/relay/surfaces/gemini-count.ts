@@ -14,7 +14,8 @@ const isObject = (v: unknown): v is Body => !!v && typeof v === 'object' && !Arr
 /** The request whose prompt is counted: `generateContentRequest` when sent, else the body's own `contents`. */
 function countedRequest(body: Body): Body {
   if (body.generateContentRequest === undefined) return body;
-  if (!isObject(body.generateContentRequest)) throw invalidParam('generateContentRequest', 'generateContentRequest must be an object');
+  if (!isObject(body.generateContentRequest))
+    throw invalidParam('generateContentRequest', 'generateContentRequest must be an object');
   return body.generateContentRequest;
 }
 
@@ -22,7 +23,12 @@ function countedRequest(body: Body): Body {
  * POST models/{model}:countTokens, answered by the gateway (not billed): the token may use the model and its
  * group is served it, then `totalTokens` is the gateway's own count of the prompt.
  */
-export async function geminiCountTokens(ctx: RelayContext, req: RelayRequest, model: string, who: Identified | undefined): Promise<{ totalTokens: number }> {
+export async function geminiCountTokens(
+  ctx: RelayContext,
+  req: RelayRequest,
+  model: string,
+  who: Identified | undefined,
+): Promise<{ totalTokens: number }> {
   const { auth, group } = who ?? (await authenticate(req, ctx.relay.tokens));
   if (model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
   if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
@@ -38,7 +44,11 @@ export async function geminiCountTokens(ctx: RelayContext, req: RelayRequest, mo
 }
 
 /** The Gemini calls under models/* that the gateway answers itself; undefined for those relayed upstream. */
-export function geminiLocalCall(ctx: RelayContext, req: RelayRequest, who: Identified | undefined): Promise<unknown> | undefined {
+export function geminiLocalCall(
+  ctx: RelayContext,
+  req: RelayRequest,
+  who: Identified | undefined,
+): Promise<unknown> | undefined {
   const parsed = geminiModelFromPath(req.url);
   if (parsed?.method !== 'countTokens') return undefined;
   return geminiCountTokens(ctx, req, parsed.model, who);

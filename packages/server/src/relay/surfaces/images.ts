@@ -35,7 +35,14 @@ export const IMAGE_OUTPUT_TOKENS_MAX = 6240;
 
 const imageCount = (n: unknown): number => {
   // A number in JSON; a numeric string in a multipart form.
-  const count = n === undefined || n === null ? 1 : typeof n === 'number' ? n : typeof n === 'string' && n.trim() ? Number(n) : Number.NaN;
+  const count =
+    n === undefined || n === null
+      ? 1
+      : typeof n === 'number'
+        ? n
+        : typeof n === 'string' && n.trim()
+          ? Number(n)
+          : Number.NaN;
   if (!Number.isInteger(count) || count < 1 || count > 10) throw invalidParam('n', 'n must be an integer from 1 to 10');
   return count;
 };
@@ -50,7 +57,8 @@ const imageUnits = (model: string, fields: Record<string, unknown>): number => {
 const imageOutputHold = (fields: Record<string, unknown>): number => imageCount(fields.n) * IMAGE_OUTPUT_TOKENS_MAX;
 
 /** Billing usage of an image call: tokens when the upstream reports them (gpt-image-1), else the prompt counted. */
-const imageUsage = (reported: CallUsage | undefined, prompt: string, units: number): CallUsage => (reported ? { ...reported, units } : countedUsage(prompt, '', units));
+const imageUsage = (reported: CallUsage | undefined, prompt: string, units: number): CallUsage =>
+  reported ? { ...reported, units } : countedUsage(prompt, '', units);
 
 /** POST /v1/images/generations (JSON): passed through; billed per image at a model price, or by tokens. */
 export function imagesGenerationInbound(req: RelayRequest): InboundCall {
@@ -65,10 +73,22 @@ export function imagesGenerationInbound(req: RelayRequest): InboundCall {
       const t = openAITarget(a, '/v1/images/generations');
       if (!t) return Promise.resolve(cannotServe(a, '/v1/images/generations'));
       const upstream: Body = { ...body, model: a.model, ...a.channel.paramOverride };
-      return forwardPassThrough(a, t, JSON.stringify(upstream), stream, (u) => imageUsage(u, body.prompt as string, imageUnits(a.model, body)));
+      return forwardPassThrough(a, t, JSON.stringify(upstream), stream, (u) =>
+        imageUsage(u, body.prompt as string, imageUnits(a.model, body)),
+      );
     },
   };
-  return { format: openAIChat, body, model, stream, includeUsage: false, maxTokens: imageOutputHold(body), bytes: Buffer.byteLength(body.prompt), surface, units };
+  return {
+    format: openAIChat,
+    body,
+    model,
+    stream,
+    includeUsage: false,
+    maxTokens: imageOutputHold(body),
+    bytes: Buffer.byteLength(body.prompt),
+    surface,
+    units,
+  };
 }
 
 /** POST /v1/images/edits (multipart, the images and mask streamed from a spool): billed like generations. */
@@ -80,8 +100,16 @@ export const imagesEditInbound = multipartInbound((spool, model) => {
       if (!t) return Promise.resolve(cannotServe(a, '/v1/images/edits'));
       const { body, length } = spooledBody(spool, { model: a.model });
       t.headers['content-length'] = String(length);
-      return forwardPassThrough(a, t, body, spool.fields.stream === 'true', (u) => imageUsage(u, prompt, imageUnits(a.model, spool.fields)));
+      return forwardPassThrough(a, t, body, spool.fields.stream === 'true', (u) =>
+        imageUsage(u, prompt, imageUnits(a.model, spool.fields)),
+      );
     },
   };
-  return { surface, units: imageUnits(model, spool.fields), bytes: Buffer.byteLength(prompt), stream: spool.fields.stream === 'true', maxTokens: imageOutputHold(spool.fields) };
+  return {
+    surface,
+    units: imageUnits(model, spool.fields),
+    bytes: Buffer.byteLength(prompt),
+    stream: spool.fields.stream === 'true',
+    maxTokens: imageOutputHold(spool.fields),
+  };
 });

@@ -16,7 +16,13 @@ export { geminiAnyInbound } from './gemini-embed.js';
 export { geminiLocalCall } from './gemini-count.js';
 export { openAIEmbeddingsInbound } from './openai-embed.js';
 
-type RelayRoute = (scope: FastifyInstance, ctx: RelayContext, url: string, format: ClientFormat, parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>) => void;
+type RelayRoute = (
+  scope: FastifyInstance,
+  ctx: RelayContext,
+  url: string,
+  format: ClientFormat,
+  parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>,
+) => void;
 
 /** The surfaces with JSON bodies: served like the chat endpoints (and on the hot path). */
 export const surfaceJsonRoutes: { url: string; format: ClientFormat; parse: (req: RelayRequest) => InboundCall }[] = [
@@ -30,7 +36,11 @@ export const surfaceJsonRoutes: { url: string; format: ClientFormat; parse: (req
  * `surfaceJsonRoutes`). Multipart endpoints live in a child scope whose content parser leaves the body unread,
  * so it is streamed to a spool after authentication instead of being buffered.
  */
-export async function installSurfaceRoutes(scope: FastifyInstance, ctx: RelayContext, relayRoute: RelayRoute): Promise<void> {
+export async function installSurfaceRoutes(
+  scope: FastifyInstance,
+  ctx: RelayContext,
+  relayRoute: RelayRoute,
+): Promise<void> {
   await scope.register(async (media) => {
     media.addContentTypeParser('multipart/form-data', (_req, payload, done) => done(null, payload));
     media.addHook('onRequest', (req, reply, done) => {
@@ -42,7 +52,15 @@ export async function installSurfaceRoutes(scope: FastifyInstance, ctx: RelayCon
     relayRoute(media, ctx, '/v1/audio/translations', openAIChat, audioTextInbound('/v1/audio/translations')(ctx));
   });
   scope.get('/v1/realtime', (_req, reply) =>
-    replyRelayError(reply, new RelayError(400, 'the realtime API is a WebSocket: connect with an upgrade request (ws:// or wss://)', 'invalid_request_error'), openAIChat),
+    replyRelayError(
+      reply,
+      new RelayError(
+        400,
+        'the realtime API is a WebSocket: connect with an upgrade request (ws:// or wss://)',
+        'invalid_request_error',
+      ),
+      openAIChat,
+    ),
   );
   const closeRealtime = installRealtime(scope.server, ctx);
   scope.addHook('preClose', async () => closeRealtime());

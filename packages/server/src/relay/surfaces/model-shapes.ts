@@ -18,7 +18,12 @@ export function modelInfoProtocol(req: { headers: Record<string, unknown>; query
 
 export const openAIModel = (m: ServedModel) => ({ id: m.id, object: 'model', created: m.created, owned_by: 'tollway' });
 
-export const anthropicModel = (m: ServedModel) => ({ type: 'model', id: m.id, display_name: m.id, created_at: new Date(m.created * 1000).toISOString() });
+export const anthropicModel = (m: ServedModel) => ({
+  type: 'model',
+  id: m.id,
+  display_name: m.id,
+  created_at: new Date(m.created * 1000).toISOString(),
+});
 
 /** Anthropic's list page; every model fits on one page. */
 export function anthropicModelList(models: ServedModel[]) {
@@ -44,7 +49,8 @@ export const geminiModel = (id: string) => ({
 /** Gemini's largest page of models; a bigger pageSize is lowered to it, as Google does. */
 const GEMINI_MAX_PAGE_SIZE = 1000;
 
-const badPage = (what: string) => new RelayError(400, `invalid ${what}`, 'invalid_request_error', 'invalid_value', what);
+const badPage = (what: string) =>
+  new RelayError(400, `invalid ${what}`, 'invalid_request_error', 'invalid_value', what);
 
 /** The offset a pageToken of ours stands for (the token is the offset, base64url). */
 function pageOffset(token: unknown, total: number): number {
@@ -68,13 +74,18 @@ export function geminiModelPage(ids: string[], query: { pageSize?: unknown; page
     if (asked > 0) size = Math.min(asked, GEMINI_MAX_PAGE_SIZE);
   }
   const to = Math.min(ids.length, from + size);
-  const page: { models: ReturnType<typeof geminiModel>[]; nextPageToken?: string } = { models: ids.slice(from, to).map(geminiModel) };
+  const page: { models: ReturnType<typeof geminiModel>[]; nextPageToken?: string } = {
+    models: ids.slice(from, to).map(geminiModel),
+  };
   if (to < ids.length) page.nextPageToken = Buffer.from(String(to)).toString('base64url');
   return page;
 }
 
 /** A model the token cannot see, as the vendor says it (Gemini's wording for Gemini callers). */
 export function modelNotFound(model: string, protocol: ModelInfoProtocol): RelayError {
-  const message = protocol === 'gemini' ? `models/${model} is not found for API version v1beta, or is not supported` : `The model '${model}' does not exist`;
+  const message =
+    protocol === 'gemini'
+      ? `models/${model} is not found for API version v1beta, or is not supported`
+      : `The model '${model}' does not exist`;
   return new RelayError(404, message, 'invalid_request_error', 'model_not_found');
 }

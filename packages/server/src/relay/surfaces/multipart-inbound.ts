@@ -20,7 +20,8 @@ export function disposeSpoolOf(raw: IncomingMessage): void {
 }
 
 /** What a multipart surface decides of its call (`maxTokens`: the output it is held for, 0 when absent). */
-type SurfacePart = Pick<InboundCall, 'surface' | 'units' | 'bytes' | 'stream'> & Partial<Pick<InboundCall, 'maxTokens'>>;
+type SurfacePart = Pick<InboundCall, 'surface' | 'units' | 'bytes' | 'stream'> &
+  Partial<Pick<InboundCall, 'maxTokens'>>;
 
 /**
  * An inbound parser for a multipart OpenAI endpoint: the body (left unread by the scope's content parser) is
@@ -31,7 +32,8 @@ export function multipartInbound(build: (spool: MultipartSpool, model: string) =
   return (ctx: RelayContext) =>
     async (req: RelayRequest): Promise<InboundCall> => {
       const stream = req.body as NodeJS.ReadableStream | undefined;
-      if (!stream || typeof (stream as { pipe?: unknown }).pipe !== 'function') throw relayErrors.badBody('a multipart/form-data body is required');
+      if (!stream || typeof (stream as { pipe?: unknown }).pipe !== 'function')
+        throw relayErrors.badBody('a multipart/form-data body is required');
       // The key was checked before the body (an in-memory lookup now): the spool is counted against its user.
       const { auth } = await authenticate(req, ctx.relay.tokens);
       const lease = spoolBudgetOf(ctx.config).lease(`user:${auth.userId}`);

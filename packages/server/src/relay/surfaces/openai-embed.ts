@@ -28,7 +28,8 @@ function textsOf(input: unknown): string[] {
 function dimensionsOf(body: Body): number | undefined {
   const d = body.dimensions;
   if (d === undefined || d === null) return undefined;
-  if (typeof d !== 'number' || !Number.isInteger(d) || d < 1) throw invalidParam('dimensions', 'dimensions must be a positive integer');
+  if (typeof d !== 'number' || !Number.isInteger(d) || d < 1)
+    throw invalidParam('dimensions', 'dimensions must be a positive integer');
   return d;
 }
 
@@ -48,8 +49,17 @@ function base64Floats(values: number[]): string {
 
 /** OpenAI's embedding list for vectors in the caller's encoding. */
 function openAIList(vectors: number[][], usage: CallUsage, model: string, encoding: 'float' | 'base64'): string {
-  const data = vectors.map((values, index) => ({ object: 'embedding', index, embedding: encoding === 'base64' ? base64Floats(values) : values }));
-  return JSON.stringify({ object: 'list', data, model, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } });
+  const data = vectors.map((values, index) => ({
+    object: 'embedding',
+    index,
+    embedding: encoding === 'base64' ? base64Floats(values) : values,
+  }));
+  return JSON.stringify({
+    object: 'list',
+    data,
+    model,
+    usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
+  });
 }
 
 /** Gemini channel: batchEmbedContents with one request per input (Vertex AI: predict), the answer back in OpenAI's list shape. */
@@ -66,17 +76,29 @@ function toGemini(a: SurfaceAttempt, body: Body, requestedModel: string): Promis
       dimensions,
       shape,
     );
-  const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath: '', options: a.ctx.options });
+  const t = a.adaptor.target({
+    channel: a.channel,
+    key: a.key,
+    model: a.model,
+    stream: false,
+    openaiPath: '',
+    options: a.ctx.options,
+  });
   const url = t.url;
   url.pathname = url.pathname.replace(/:generateContent$/, ':batchEmbedContents');
-  const requests = texts.map((text) => ({ model: `models/${a.model}`, content: { parts: [{ text }] }, ...(dimensions ? { outputDimensionality: dimensions } : {}) }));
+  const requests = texts.map((text) => ({
+    model: `models/${a.model}`,
+    content: { parts: [{ text }] },
+    ...(dimensions ? { outputDimensionality: dimensions } : {}),
+  }));
   return forwardBuffered(
     a,
     { origin: url.origin, path: url.pathname + url.search, headers: t.headers },
     JSON.stringify({ requests }),
     (answer: Answer): Metered | { error: string } => {
       const json = parseData(answer.text) as { embeddings?: { values?: number[] }[] } | undefined;
-      if (!json || !Array.isArray(json.embeddings) || json.embeddings.length !== texts.length) return { error: 'upstream answered without one embedding per input' };
+      if (!json || !Array.isArray(json.embeddings) || json.embeddings.length !== texts.length)
+        return { error: 'upstream answered without one embedding per input' };
       const vectors = json.embeddings.map((e) => (Array.isArray(e.values) ? e.values : []));
       const usage = geminiEmbedUsage(json as Record<string, unknown>, texts);
       return { out: shape(vectors, usage), contentType: 'application/json', usage };
@@ -97,7 +119,16 @@ export function openAIEmbeddingsInbound(req: RelayRequest): InboundCall {
         if (a.adaptor.format === 'openai')
           return forwardOpenAIChannel(
             a.ctx,
-            { call, channel: a.channel, key: a.key, upstreamModel: a.model, res: a.res, signal: a.signal, started: a.started, captureAnswer: false },
+            {
+              call,
+              channel: a.channel,
+              key: a.key,
+              upstreamModel: a.model,
+              res: a.res,
+              signal: a.signal,
+              started: a.started,
+              captureAnswer: false,
+            },
             a.adaptor,
             'embeddings',
           );

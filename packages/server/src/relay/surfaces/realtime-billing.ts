@@ -34,11 +34,24 @@ export interface RealtimeBilling {
  * Opens a unit of a session (a response, a transcription) in the writer's journal, billed at its reservation if
  * it never settles; resolves with its id (the request id of its log row) once the line is written.
  */
-export async function openRealtimeResponse(ctx: RelayContext, b: Pick<RealtimeBilling, 'auth' | 'group' | 'model' | 'ip' | 'target' | 'perResponse'>): Promise<string> {
+export async function openRealtimeResponse(
+  ctx: RelayContext,
+  b: Pick<RealtimeBilling, 'auth' | 'group' | 'model' | 'ip' | 'target' | 'perResponse'>,
+): Promise<string> {
   const requestId = newRequestId();
   await ctx.relay.writer.begin(
     requestId,
-    unsettledCallRecord(ctx, { requestId, auth: b.auth, group: b.group, model: b.model, stream: true, ip: b.ip, started: Date.now(), target: b.target, reserved: b.perResponse }),
+    unsettledCallRecord(ctx, {
+      requestId,
+      auth: b.auth,
+      group: b.group,
+      model: b.model,
+      stream: true,
+      ip: b.ip,
+      started: Date.now(),
+      target: b.target,
+      reserved: b.perResponse,
+    }),
   );
   return requestId;
 }
@@ -54,7 +67,8 @@ export type Refusal = 'user' | 'token' | 'units';
 
 /** The hold each unit is started with and extended by: its per-call price, or PreConsumedQuota for ratios. */
 export function holdStep(ctx: RelayContext, price: ResolvedPrice): number {
-  if (price.price.mode === 'price') return computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, ctx.options.num('QuotaPerUnit'));
+  if (price.price.mode === 'price')
+    return computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, ctx.options.num('QuotaPerUnit'));
   return price.price.modelRatio > 0 ? ctx.options.num('PreConsumedQuota') : 0;
 }
 
@@ -123,7 +137,11 @@ export class RealtimeAccount {
 
   /** Takes at least `amount` more for a unit (a hold step when the balance has it); the refusal when it cannot. */
   private async extend(u: Unit, amount: number): Promise<true | Refusal> {
-    const hold = await this.ctx.relay.ledger.reserve(this.b.target, Math.max(holdStep(this.ctx, u.price), amount), amount);
+    const hold = await this.ctx.relay.ledger.reserve(
+      this.b.target,
+      Math.max(holdStep(this.ctx, u.price), amount),
+      amount,
+    );
     if (typeof hold === 'string') return hold;
     u.holds.push(hold);
     u.held += hold.amount;
@@ -134,7 +152,8 @@ export class RealtimeAccount {
   private async open(key: string, kind: UnitKind): Promise<Unit | Refusal> {
     if (this.units.size >= MAX_OPEN_UNITS) return 'units';
     const model = kind === 'transcription' && this.transcriptionModel ? this.transcriptionModel : this.b.model;
-    const price = (model !== this.b.model && resolvePrice(this.ctx.options, model, this.b.group, false)) || this.b.price;
+    const price =
+      (model !== this.b.model && resolvePrice(this.ctx.options, model, this.b.group, false)) || this.b.price;
     const started = Date.now();
     const unit: Unit = { kind, model, price, holds: [], held: 0, callId: '', tokens: 0, started, firstByteMs: 0 };
     if (kind === 'response' && this.spare) {
@@ -156,7 +175,10 @@ export class RealtimeAccount {
 
   /** What the unit's bill would be with `ev` delivered, beyond what the unit already holds (0: nothing to take). */
   private shortOf(u: Unit, ev: Extract<MeteredEvent, { kind: 'delta' | 'done' }>): number {
-    const usage = ev.kind === 'delta' ? { ...this.meteredUsage(u), completionTokens: Math.ceil(u.tokens + this.tokensOf(ev) - 1e-9) } : this.finalUsage(u, ev.usage);
+    const usage =
+      ev.kind === 'delta'
+        ? { ...this.meteredUsage(u), completionTokens: Math.ceil(u.tokens + this.tokensOf(ev) - 1e-9) }
+        : this.finalUsage(u, ev.usage);
     return Math.max(0, this.quota(u.price, usage) - u.held);
   }
 
@@ -170,7 +192,10 @@ export class RealtimeAccount {
       this.transcriptionModel = ev.transcriptionModel ?? this.transcriptionModel;
       return undefined;
     }
-    if (ev.kind === 'created') return this.units.has(ev.unit) ? undefined : this.open(ev.unit, 'response').then((u) => (typeof u === 'string' ? u : true));
+    if (ev.kind === 'created')
+      return this.units.has(ev.unit)
+        ? undefined
+        : this.open(ev.unit, 'response').then((u) => (typeof u === 'string' ? u : true));
     const known = this.units.get(ev.unit);
     // The end of a unit never seen, without usage, is worth nothing more.
     if (!known && ev.kind === 'done' && ev.usage === undefined) return undefined;
@@ -226,7 +251,8 @@ export class RealtimeAccount {
       hold: main!,
     });
     observeRealtimeCharge(charged);
-    if (charged < quota) recordShortfall(this.ctx.log, 'realtime', { requestId: u.callId, userId: this.b.auth.userId, quota, charged });
+    if (charged < quota)
+      recordShortfall(this.ctx.log, 'realtime', { requestId: u.callId, userId: this.b.auth.userId, quota, charged });
     return charged;
   }
 

@@ -19,7 +19,12 @@ const G711_BYTES_PER_SECOND = 8_000;
 
 /** Bytes of decoded audio per output token for a session's output format (PCM16, the default, when unknown). */
 export function audioBytesPerToken(format: unknown): number {
-  const name = typeof format === 'string' ? format : format && typeof format === 'object' ? (format as { type?: unknown }).type : undefined;
+  const name =
+    typeof format === 'string'
+      ? format
+      : format && typeof format === 'object'
+        ? (format as { type?: unknown }).type
+        : undefined;
   const g711 = name === 'g711_ulaw' || name === 'g711_alaw' || name === 'audio/pcmu' || name === 'audio/pcma';
   return (g711 ? G711_BYTES_PER_SECOND : PCM16_BYTES_PER_SECOND) / AUDIO_TOKENS_PER_SECOND;
 }
@@ -64,10 +69,16 @@ interface RealtimeUsage {
 export function realtimeUsage(usage: unknown): CallUsage | undefined {
   const u = (isObject(usage) ? usage : {}) as RealtimeUsage;
   if (typeof u.input_tokens !== 'number') return undefined;
-  return { promptTokens: u.input_tokens, completionTokens: u.output_tokens ?? 0, cachedTokens: u.input_token_details?.cached_tokens ?? 0, reported: true };
+  return {
+    promptTokens: u.input_tokens,
+    completionTokens: u.output_tokens ?? 0,
+    cachedTokens: u.input_token_details?.cached_tokens ?? 0,
+    reported: true,
+  };
 }
 
-const transcriptionUnit = (e: Json): string => `transcription:${str(e.item_id)}:${typeof e.content_index === 'number' ? e.content_index : 0}`;
+const transcriptionUnit = (e: Json): string =>
+  `transcription:${str(e.item_id)}:${typeof e.content_index === 'number' ? e.content_index : 0}`;
 
 /** The session's transcription model and output format from a session.created / session.updated (beta and GA shapes). */
 function sessionEvent(session: unknown): MeteredEvent | undefined {
@@ -75,8 +86,16 @@ function sessionEvent(session: unknown): MeteredEvent | undefined {
   const audio = isObject(session.audio) ? session.audio : {};
   const input = isObject(audio.input) ? audio.input : {};
   const output = isObject(audio.output) ? audio.output : {};
-  const transcription = isObject(session.input_audio_transcription) ? session.input_audio_transcription : isObject(input.transcription) ? input.transcription : {};
-  return { kind: 'session', outputFormat: session.output_audio_format ?? output.format, transcriptionModel: str(transcription.model) || undefined };
+  const transcription = isObject(session.input_audio_transcription)
+    ? session.input_audio_transcription
+    : isObject(input.transcription)
+      ? input.transcription
+      : {};
+  return {
+    kind: 'session',
+    outputFormat: session.output_audio_format ?? output.format,
+    transcriptionModel: str(transcription.model) || undefined,
+  };
 }
 
 /** What a parsed server event is worth; undefined for events that carry nothing billable. */
@@ -95,17 +114,36 @@ export function meterEvent(e: unknown): MeteredEvent | undefined {
       audioBytes: audio ? Buffer.byteLength(delta, 'base64') : 0,
     };
   }
-  if (type === 'response.created' && isObject(e.response)) return { kind: 'created', unit: `response:${str(e.response.id)}` };
+  if (type === 'response.created' && isObject(e.response))
+    return { kind: 'created', unit: `response:${str(e.response.id)}` };
   if (type === 'response.done') {
     const response = isObject(e.response) ? e.response : {};
-    return { kind: 'done', unit: `response:${str(response.id)}`, unitKind: 'response', usage: realtimeUsage(response.usage) };
+    return {
+      kind: 'done',
+      unit: `response:${str(response.id)}`,
+      unitKind: 'response',
+      usage: realtimeUsage(response.usage),
+    };
   }
   if (type.startsWith(TRANSCRIPTION)) {
     const event = type.slice(TRANSCRIPTION.length);
     if (event === 'delta' || event === 'segment')
-      return { kind: 'delta', unit: transcriptionUnit(e), unitKind: 'transcription', textTokens: countTextTokens(str(e.delta) || str(e.text)), audioBytes: 0 };
-    if (event === 'completed') return { kind: 'done', unit: transcriptionUnit(e), unitKind: 'transcription', usage: realtimeTranscriptionUsage(e.usage, str(e.transcript)) };
-    if (event === 'failed') return { kind: 'done', unit: transcriptionUnit(e), unitKind: 'transcription', usage: undefined };
+      return {
+        kind: 'delta',
+        unit: transcriptionUnit(e),
+        unitKind: 'transcription',
+        textTokens: countTextTokens(str(e.delta) || str(e.text)),
+        audioBytes: 0,
+      };
+    if (event === 'completed')
+      return {
+        kind: 'done',
+        unit: transcriptionUnit(e),
+        unitKind: 'transcription',
+        usage: realtimeTranscriptionUsage(e.usage, str(e.transcript)),
+      };
+    if (event === 'failed')
+      return { kind: 'done', unit: transcriptionUnit(e), unitKind: 'transcription', usage: undefined };
     return undefined;
   }
   if (type === 'session.created' || type === 'session.updated') return sessionEvent(e.session);

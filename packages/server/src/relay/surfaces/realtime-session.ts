@@ -26,12 +26,19 @@ function pipe(from: WebSocket, to: WebSocket, inspect: (data: RawData, isBinary:
 }
 
 /** A close code that may be sent on the wire (1005, 1006 and 1015 may not). */
-const sendableCode = (code: number): number => (code === 1000 || (code >= 3000 && code < 5000) || (code >= 1001 && code <= 1014 && code !== 1005 && code !== 1006) ? code : 1000);
+const sendableCode = (code: number): number =>
+  code === 1000 || (code >= 3000 && code < 5000) || (code >= 1001 && code <= 1014 && code !== 1005 && code !== 1006)
+    ? code
+    : 1000;
 
 /** The error event that ends a session whose balance cannot hold what comes next. */
 function refusalEvent(why: Refusal): string {
   const message =
-    why === 'user' ? 'insufficient user quota' : why === 'token' ? 'this API token has no quota left' : `more than ${MAX_OPEN_UNITS} responses and transcriptions at once`;
+    why === 'user'
+      ? 'insufficient user quota'
+      : why === 'token'
+        ? 'this API token has no quota left'
+        : `more than ${MAX_OPEN_UNITS} responses and transcriptions at once`;
   const type = why === 'units' ? 'invalid_request_error' : 'insufficient_quota';
   return JSON.stringify({
     type: 'error',
@@ -48,7 +55,12 @@ function refusalEvent(why: Refusal): string {
  * transcription is settled as one call when it ends (its usage, never less than what was delivered), or for what
  * it delivered when the session ends first; after a response the next one's reservation is taken ahead.
  */
-export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstream: WebSocket, b: RealtimeBilling): void {
+export function runRealtimeSession(
+  ctx: RelayContext,
+  client: WebSocket,
+  upstream: WebSocket,
+  b: RealtimeBilling,
+): void {
   const account = new RealtimeAccount(ctx, b);
   let closed = false;
   /** Frames waiting for the account (in order); the upstream is paused while any wait. */
@@ -140,11 +152,14 @@ export function runRealtimeSession(ctx: RelayContext, client: WebSocket, upstrea
     closed = true;
     liveness.stop();
     // Frames in flight first; then every unit still open is billed for what it delivered, the spare released.
-    queue = queue.then(() => account.close()).catch((err: unknown) => ctx.log.error({ err }, 'realtime: settling a session failed'));
+    queue = queue
+      .then(() => account.close())
+      .catch((err: unknown) => ctx.log.error({ err }, 'realtime: settling a session failed'));
   };
   client.on('close', (code, reason) => {
     end();
-    if (upstream.readyState === WebSocket.OPEN || upstream.readyState === WebSocket.CONNECTING) upstream.close(sendableCode(code), reason);
+    if (upstream.readyState === WebSocket.OPEN || upstream.readyState === WebSocket.CONNECTING)
+      upstream.close(sendableCode(code), reason);
   });
   upstream.on('close', (code, reason) => {
     end();

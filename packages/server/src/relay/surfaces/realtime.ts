@@ -42,7 +42,8 @@ const protocolsOf = (req: IncomingMessage): string[] =>
 function authView(ctx: RelayContext, req: IncomingMessage, url: URL): RelayRequest {
   const headers = { ...req.headers };
   const fromProtocol = protocolsOf(req).find((p) => p.startsWith(KEY_PROTOCOL));
-  if (!headers.authorization && fromProtocol) headers.authorization = `Bearer ${fromProtocol.slice(KEY_PROTOCOL.length)}`;
+  if (!headers.authorization && fromProtocol)
+    headers.authorization = `Bearer ${fromProtocol.slice(KEY_PROTOCOL.length)}`;
   const ip = resolveClientIp(req, ctx.options, ctx.config.trustProxy).replace(/^::ffff:/, '');
   return { headers, url: req.url ?? '', query: Object.fromEntries(url.searchParams), ip, body: undefined, raw: req };
 }
@@ -52,10 +53,17 @@ function authView(ctx: RelayContext, req: IncomingMessage, url: URL): RelayReque
  * with the deployment name, or, when the channel's API version (`other`) is a preview one, the preview
  * `{base}/openai/realtime?api-version=…&deployment=`.
  */
-function upstreamTarget(ch: CachedChannel, key: string, model: string, req: IncomingMessage): { url: string; headers: Record<string, string> } | undefined {
+function upstreamTarget(
+  ch: CachedChannel,
+  key: string,
+  model: string,
+  req: IncomingMessage,
+): { url: string; headers: Record<string, string> } | undefined {
   const format = channelTypeById.get(ch.type)?.format;
   const base = baseUrlOf(ch).replace(/^http/, 'ws');
-  const beta = req.headers['openai-beta'] ?? (protocolsOf(req).find((p) => p.startsWith(BETA_PROTOCOL)) ? 'realtime=v1' : undefined);
+  const beta =
+    req.headers['openai-beta'] ??
+    (protocolsOf(req).find((p) => p.startsWith(BETA_PROTOCOL)) ? 'realtime=v1' : undefined);
   const extra: Record<string, string> = beta ? { 'openai-beta': String(beta) } : {};
   if (format === 'azure') {
     const deployment = model.replace(/\./g, '');
@@ -71,11 +79,21 @@ function upstreamTarget(ch: CachedChannel, key: string, model: string, req: Inco
   if (format !== 'openai') return undefined;
   const url = new URL(`${base}/v1/realtime`);
   url.searchParams.set('model', model);
-  return { url: url.toString(), headers: { authorization: `Bearer ${key}`, ...(ch.organization ? { 'openai-organization': ch.organization } : {}), ...extra } };
+  return {
+    url: url.toString(),
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(ch.organization ? { 'openai-organization': ch.organization } : {}),
+      ...extra,
+    },
+  };
 }
 
 /** Opens the upstream socket; resolves with it open, or with the failure (status 0: unreachable). */
-function connectUpstream(url: string, headers: Record<string, string>): Promise<WebSocket | { status: number; message: string }> {
+function connectUpstream(
+  url: string,
+  headers: Record<string, string>,
+): Promise<WebSocket | { status: number; message: string }> {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, perMessageDeflate: false });
     ws.once('open', () => {
@@ -102,7 +120,14 @@ function connectUpstream(url: string, headers: Record<string, string>): Promise<
 }
 
 /** Admission, channel choice with retries, then the session: the generic relay stages over a WebSocket. */
-async function openSession(ctx: RelayContext, wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
+async function openSession(
+  ctx: RelayContext,
+  wss: WebSocketServer,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  url: URL,
+): Promise<void> {
   const view = authView(ctx, req, url);
   const { auth, group } = await authenticate(view, ctx.relay.tokens);
   const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').trim();
@@ -122,7 +147,18 @@ async function openSession(ctx: RelayContext, wss: WebSocketServer, req: Incomin
   let callId: string | undefined;
   try {
     callId = await openRealtimeResponse(ctx, { auth, group, model, ip: view.ip, target, perResponse });
-    await connectSession(ctx, wss, req, socket, head, { view, auth, group, model, price, limits, target, perResponse, hold, callId });
+    await connectSession(ctx, wss, req, socket, head, {
+      view,
+      auth,
+      group,
+      model,
+      price,
+      limits,
+      target,
+      perResponse,
+      hold,
+      callId,
+    });
   } catch (err) {
     await ctx.relay.ledger.settle(target, hold, 0);
     if (callId) ctx.relay.writer.release(callId);
@@ -144,7 +180,14 @@ interface Admitted {
 }
 
 /** Channel choice with retries; the session runs once an upstream accepts, else the last failure is thrown. */
-async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, a: Admitted): Promise<void> {
+async function connectSession(
+  ctx: RelayContext,
+  wss: WebSocketServer,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  a: Admitted,
+): Promise<void> {
   const { view, auth, group, model, price, limits, target, perResponse, hold, callId } = a;
   const started = Date.now();
   const policy = ctx.relay.settings.get().retry;
@@ -156,9 +199,17 @@ async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: Inco
     if (!next) break;
     const { ch, keyIndex, mapped } = next;
     usedChannels.push(ch.id);
-    const t = keyIndex === undefined || 'error' in mapped ? undefined : upstreamTarget(ch, ch.keys[keyIndex]!, mapped.upstream, req);
+    const t =
+      keyIndex === undefined || 'error' in mapped
+        ? undefined
+        : upstreamTarget(ch, ch.keys[keyIndex]!, mapped.upstream, req);
     if (keyIndex === undefined || 'error' in mapped || !t) {
-      const message = 'error' in mapped ? mapped.error : keyIndex === undefined ? 'channel has no usable key' : `channel type ${ch.type} does not serve realtime`;
+      const message =
+        'error' in mapped
+          ? mapped.error
+          : keyIndex === undefined
+            ? 'channel has no usable key'
+            : `channel type ${ch.type} does not serve realtime`;
       last = attemptFailure(501, message, ch);
       continue;
     }
@@ -195,7 +246,11 @@ async function connectSession(ctx: RelayContext, wss: WebSocketServer, req: Inco
   last ??= noChannelFailure(relayErrors.noChannel(group, model).message);
   const shown = ctx.relay.settings.get().hideUpstreamError ? UPSTREAM_FAILED : last.shown;
   const requestId = newRequestId();
-  if (last.message !== shown) ctx.log.warn({ requestId, channel: last.channel?.id, status: last.status, detail: last.message }, 'realtime: upstream failed');
+  if (last.message !== shown)
+    ctx.log.warn(
+      { requestId, channel: last.channel?.id, status: last.status, detail: last.message },
+      'realtime: upstream failed',
+    );
   logRelayError(ctx, {
     auth,
     group,
@@ -224,13 +279,15 @@ export function installRealtime(server: Server, ctx: RelayContext): () => void {
     perMessageDeflate: false,
     maxPayload: 32 * 1024 * 1024,
     // Never echo the key: pick `realtime` when offered, else the first other protocol.
-    handleProtocols: (protocols) => (protocols.has('realtime') ? 'realtime' : ([...protocols].find((p) => !p.startsWith(KEY_PROTOCOL)) ?? false)),
+    handleProtocols: (protocols) =>
+      protocols.has('realtime') ? 'realtime' : ([...protocols].find((p) => !p.startsWith(KEY_PROTOCOL)) ?? false),
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://gateway');
     if (url.pathname !== '/v1/realtime') {
       // Nobody else takes upgrades: say so instead of leaving the socket open.
-      if (server.listenerCount('upgrade') === 1) refuse(socket, new RelayError(404, `no WebSocket endpoint at ${url.pathname}`, 'invalid_request_error'));
+      if (server.listenerCount('upgrade') === 1)
+        refuse(socket, new RelayError(404, `no WebSocket endpoint at ${url.pathname}`, 'invalid_request_error'));
       return;
     }
     socket.on('error', () => socket.destroy());
@@ -238,7 +295,10 @@ export function installRealtime(server: Server, ctx: RelayContext): () => void {
       if (socket.destroyed) return;
       if (err instanceof RelayError) return refuse(socket, err);
       ctx.log.error({ err }, 'realtime: upgrade failed');
-      refuse(socket, new RelayError(500, 'internal server error, contact the administrator', 'tollway_error', 'internal_error'));
+      refuse(
+        socket,
+        new RelayError(500, 'internal server error, contact the administrator', 'tollway_error', 'internal_error'),
+      );
     });
   });
   return () => {

@@ -11,7 +11,8 @@ import type { InboundCall, Surface } from '../types.js';
 
 type Document = string | { text?: string };
 
-const documentText = (d: Document): string => (typeof d === 'string' ? d : typeof d?.text === 'string' ? d.text : JSON.stringify(d));
+const documentText = (d: Document): string =>
+  typeof d === 'string' ? d : typeof d?.text === 'string' ? d.text : JSON.stringify(d);
 
 /**
  * POST /v1/rerank (Jina/Cohere body {model, query, documents, top_n, return_documents}): sent through the
@@ -23,10 +24,12 @@ export function rerankInbound(req: RelayRequest): InboundCall {
   const model = bodyModel(body);
   if (!model) throw relayErrors.noModel();
   if (typeof body.query !== 'string' || !body.query) throw invalidParam('query', 'query is required');
-  if (!Array.isArray(body.documents) || body.documents.length === 0) throw invalidParam('documents', 'documents must be a non-empty array');
+  if (!Array.isArray(body.documents) || body.documents.length === 0)
+    throw invalidParam('documents', 'documents must be a non-empty array');
   for (let i = 0; i < body.documents.length; i++) {
     const d: unknown = body.documents[i];
-    if (typeof d !== 'string' && (typeof d !== 'object' || d === null || Array.isArray(d))) throw invalidParam(`documents[${i}]`, `documents[${i}] must be a string or an object`);
+    if (typeof d !== 'string' && (typeof d !== 'object' || d === null || Array.isArray(d)))
+      throw invalidParam(`documents[${i}]`, `documents[${i}] must be a string or an object`);
   }
   const topN = body.top_n;
   if (topN !== undefined && !(Number.isInteger(topN) && (topN as number) > 0 && (topN as number) <= MAX_TOKEN_LIMIT))
@@ -39,16 +42,36 @@ export function rerankInbound(req: RelayRequest): InboundCall {
       const up = rerankUpstreamFor(a.channel.type);
       const r: RerankRequest = { model: a.model, query, documents, topN: topN as number | undefined, returnDocuments };
       const { url, headers } = up.target(a.channel, a.key);
-      return forwardBuffered(a, { origin: url.origin, path: url.pathname + url.search, headers }, JSON.stringify(up.requestBody(r)), (answer) => {
-        const json = parseData(answer.text);
-        if (!json) return { error: 'upstream answered with invalid JSON' };
-        const reranked = up.answer(json, r);
-        const usage: CallUsage =
-          reranked.promptTokens === undefined ? countedUsage(`${query}\n${documents.join('\n')}`) : { promptTokens: reranked.promptTokens, completionTokens: 0, reported: true };
-        const out = JSON.stringify({ ...reranked.body, model, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } });
-        return { out, contentType: 'application/json', usage };
-      });
+      return forwardBuffered(
+        a,
+        { origin: url.origin, path: url.pathname + url.search, headers },
+        JSON.stringify(up.requestBody(r)),
+        (answer) => {
+          const json = parseData(answer.text);
+          if (!json) return { error: 'upstream answered with invalid JSON' };
+          const reranked = up.answer(json, r);
+          const usage: CallUsage =
+            reranked.promptTokens === undefined
+              ? countedUsage(`${query}\n${documents.join('\n')}`)
+              : { promptTokens: reranked.promptTokens, completionTokens: 0, reported: true };
+          const out = JSON.stringify({
+            ...reranked.body,
+            model,
+            usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens },
+          });
+          return { out, contentType: 'application/json', usage };
+        },
+      );
     },
   };
-  return { format: openAIChat, body, model, stream: false, includeUsage: false, maxTokens: 0, bytes: (req.body as Buffer).length, surface };
+  return {
+    format: openAIChat,
+    body,
+    model,
+    stream: false,
+    includeUsage: false,
+    maxTokens: 0,
+    bytes: (req.body as Buffer).length,
+    surface,
+  };
 }

@@ -41,7 +41,11 @@ export class SpoolBudget {
   take(caller: string, held: number, n: number): void {
     const total = held + n;
     if (total > this.callerCap || total > this.totalCap)
-      throw refusal(413, `the upload is larger than the ${Math.floor(Math.min(this.callerCap, this.totalCap) / MB)} MB this gateway spools for one caller`, 'upload_too_large');
+      throw refusal(
+        413,
+        `the upload is larger than the ${Math.floor(Math.min(this.callerCap, this.totalCap) / MB)} MB this gateway spools for one caller`,
+        'upload_too_large',
+      );
     const mine = this.byCaller.get(caller) ?? 0;
     if (mine + n > this.callerCap)
       throw refusal(
@@ -49,7 +53,12 @@ export class SpoolBudget {
         `too many uploads in flight: at most ${Math.floor(this.callerCap / MB)} MB of uploads per account at once; retry when one has finished`,
         'upload_limit_exceeded',
       );
-    if (this.total + n > this.totalCap) throw refusal(429, 'the gateway is receiving as many uploads as it holds at once; retry shortly', 'upload_limit_exceeded');
+    if (this.total + n > this.totalCap)
+      throw refusal(
+        429,
+        'the gateway is receiving as many uploads as it holds at once; retry shortly',
+        'upload_limit_exceeded',
+      );
     this.byCaller.set(caller, mine + n);
     this.total += n;
   }

@@ -42,7 +42,10 @@ function announcedLength(body: NodeJS.ReadableStream): number | undefined {
  */
 async function* clientChunks(body: NodeJS.ReadableStream): AsyncGenerator<Buffer> {
   const readable = body as Readable;
-  const source: AsyncIterable<Buffer> = typeof readable.iterator === 'function' ? readable.iterator({ destroyOnReturn: false }) : (body as AsyncIterable<Buffer>);
+  const source: AsyncIterable<Buffer> =
+    typeof readable.iterator === 'function'
+      ? readable.iterator({ destroyOnReturn: false })
+      : (body as AsyncIterable<Buffer>);
   try {
     yield* source;
   } catch {
@@ -63,7 +66,11 @@ async function writeAll(fh: fsp.FileHandle, chunk: Buffer): Promise<void> {
  * chunk by chunk, so the disk never holds more than the budget allows. On any failure the file is removed and
  * the lease released; a refusal before the body's end closes the connection.
  */
-export async function spoolMultipart(body: NodeJS.ReadableStream, contentType: string | undefined, { limit, lease }: SpoolLimits): Promise<MultipartSpool> {
+export async function spoolMultipart(
+  body: NodeJS.ReadableStream,
+  contentType: string | undefined,
+  { limit, lease }: SpoolLimits,
+): Promise<MultipartSpool> {
   const boundary = boundaryOf(contentType);
   if (!boundary) throw relayErrors.badBody('a multipart/form-data body with a boundary is required');
   const announced = announcedLength(body);
@@ -125,7 +132,10 @@ function closing(e: RelayError): RelayError {
  * The spooled body for one upstream attempt, read from the file, with the text of some fields replaced (the
  * model after the channel's mapping). Returns the stream and its exact length.
  */
-export function spooledBody(spool: MultipartSpool, replace: Record<string, string>): { body: Readable; length: number } {
+export function spooledBody(
+  spool: MultipartSpool,
+  replace: Record<string, string>,
+): { body: Readable; length: number } {
   const edits = spool.parts
     .filter((p) => p.filename === undefined && replace[p.name] !== undefined && replace[p.name] !== p.value)
     .map((p) => ({ start: p.start, end: p.end, text: Buffer.from(replace[p.name]!) }))

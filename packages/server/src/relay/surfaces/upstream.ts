@@ -1,7 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
 import { forwardOpenAI } from '../forward.js';
-import { forwardUpstream, sendWhole, type AnswerHeaders, type AnswerRoute, type WholeSink } from '../forward-upstream.js';
+import {
+  forwardUpstream,
+  sendWhole,
+  type AnswerHeaders,
+  type AnswerRoute,
+  type WholeSink,
+} from '../forward-upstream.js';
 import { countTextTokens } from '../token-count.js';
 import type { CallUsage } from '../usage.js';
 import type { AttemptResult, SurfaceAttempt } from '../types.js';
@@ -26,10 +32,25 @@ export const cannotServe = (a: SurfaceAttempt, what: string): AttemptResult => (
 });
 
 /** The OpenAI path of a surface on an OpenAI-format channel (OpenAI-compatible vendors, Azure deployments). */
-export function openAITarget(a: SurfaceAttempt, openaiPath: string, contentType = 'application/json'): SurfaceTarget | undefined {
+export function openAITarget(
+  a: SurfaceAttempt,
+  openaiPath: string,
+  contentType = 'application/json',
+): SurfaceTarget | undefined {
   if (a.adaptor.format !== 'openai') return undefined;
-  const t = a.adaptor.target({ channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath, options: a.ctx.options });
-  return { origin: t.url.origin, path: t.url.pathname + t.url.search, headers: Object.assign({}, t.headers, { 'content-type': contentType }) };
+  const t = a.adaptor.target({
+    channel: a.channel,
+    key: a.key,
+    model: a.model,
+    stream: false,
+    openaiPath,
+    options: a.ctx.options,
+  });
+  return {
+    origin: t.url.origin,
+    path: t.url.pathname + t.url.search,
+    headers: Object.assign({}, t.headers, { 'content-type': contentType }),
+  };
 }
 
 /**
@@ -45,7 +66,15 @@ export async function forwardPassThrough(
 ): Promise<AttemptResult> {
   const result = await forwardOpenAI(
     a.ctx.relay.upstream.for(a.channel),
-    { origin: t.origin, path: t.path, headers: t.headers, body, stream, clientWantsUsage: true, pingMs: stream ? a.ctx.relay.settings.get().pingMs : 0 },
+    {
+      origin: t.origin,
+      path: t.path,
+      headers: t.headers,
+      body,
+      stream,
+      clientWantsUsage: true,
+      pingMs: stream ? a.ctx.relay.settings.get().pingMs : 0,
+    },
     a.res,
     a.signal,
     countTextTokens,
@@ -84,7 +113,8 @@ class MeteredAnswer implements WholeSink, AnswerRoute {
 
   answer(res: ServerResponse, text: string, headers: AnswerHeaders): AttemptResult {
     const metered = this.meter({ contentType: String(headers['content-type'] ?? ''), text });
-    if ('error' in metered) return { kind: 'failed', status: 502, message: metered.error, body: text.slice(0, BAD_ANSWER_LIMIT) };
+    if ('error' in metered)
+      return { kind: 'failed', status: 502, message: metered.error, body: text.slice(0, BAD_ANSWER_LIMIT) };
     const firstByteMs = Date.now() - this.started;
     sendWhole(res, metered.out, metered.contentType);
     return { kind: 'relayed', status: 200, usage: metered.usage, countedCompletion: 0, firstByteMs, cut: false };
@@ -95,8 +125,19 @@ class MeteredAnswer implements WholeSink, AnswerRoute {
  * Sends one call and reads the whole answer (small JSON or text: transcripts, rerank results, embeddings),
  * which `meter` may convert; then answers the client. Error statuses come back as failures (retryable).
  */
-export function forwardBuffered(a: SurfaceAttempt, t: SurfaceTarget, body: string | Readable, meter: (answer: Answer) => Metered | { error: string }): Promise<AttemptResult> {
-  return forwardUpstream(a.ctx.relay.upstream.for(a.channel), { origin: t.origin, path: t.path, headers: t.headers, body }, a.res, a.signal, new MeteredAnswer(meter, a.started));
+export function forwardBuffered(
+  a: SurfaceAttempt,
+  t: SurfaceTarget,
+  body: string | Readable,
+  meter: (answer: Answer) => Metered | { error: string },
+): Promise<AttemptResult> {
+  return forwardUpstream(
+    a.ctx.relay.upstream.for(a.channel),
+    { origin: t.origin, path: t.path, headers: t.headers, body },
+    a.res,
+    a.signal,
+    new MeteredAnswer(meter, a.started),
+  );
 }
 
 /** Usage counted by us from text we sent (prompt) and text we got (completion). */

@@ -18,7 +18,8 @@ interface Prediction {
 /** Vertex's token counts when every prediction has one, else the texts counted by the gateway. */
 function predictionUsage(predictions: Prediction[], texts: string[]): CallUsage {
   const counts = predictions.map((p) => p.embeddings?.statistics?.token_count);
-  if (counts.every((n): n is number => typeof n === 'number')) return { promptTokens: counts.reduce((s, n) => s + n, 0), completionTokens: 0, reported: true };
+  if (counts.every((n): n is number => typeof n === 'number'))
+    return { promptTokens: counts.reduce((s, n) => s + n, 0), completionTokens: 0, reported: true };
   return countedUsage(texts.join('\n'));
 }
 
@@ -32,7 +33,14 @@ export async function vertexEmbed(
   dimensions: number | undefined,
   shape: (vectors: number[][], usage: CallUsage) => string,
 ): Promise<AttemptResult> {
-  const call = { channel: a.channel, key: a.key, model: a.model, stream: false, openaiPath: '', options: a.ctx.options };
+  const call = {
+    channel: a.channel,
+    key: a.key,
+    model: a.model,
+    stream: false,
+    openaiPath: '',
+    options: a.ctx.options,
+  };
   const t = a.adaptor.target(call);
   t.url.pathname = t.url.pathname.replace(/:generateContent$/, ':predict');
   const body = { instances, ...(dimensions ? { parameters: { outputDimensionality: dimensions } } : {}) };
@@ -41,7 +49,8 @@ export async function vertexEmbed(
   const texts = instances.map((i) => i.content);
   return forwardBuffered(a, sent, sent.body, (answer: Answer) => {
     const json = parseData(answer.text) as { predictions?: Prediction[] } | undefined;
-    if (!json || !Array.isArray(json.predictions) || json.predictions.length !== instances.length) return { error: 'upstream answered without one embedding per input' };
+    if (!json || !Array.isArray(json.predictions) || json.predictions.length !== instances.length)
+      return { error: 'upstream answered without one embedding per input' };
     const usage = predictionUsage(json.predictions, texts);
     const vectors = json.predictions.map((p) => (Array.isArray(p.embeddings?.values) ? p.embeddings.values : []));
     return { out: shape(vectors, usage), contentType: 'application/json', usage };

@@ -66,7 +66,11 @@ export class DatabaseLease implements ClusterLease {
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 1) return true;
     // MySQL counts an UPDATE that changed nothing (a renewal in the same millisecond) as no row.
-    const row = await k.selectFrom('cluster_leases').select(['holder', 'expires_at']).where('name', '=', this.name).executeTakeFirst();
+    const row = await k
+      .selectFrom('cluster_leases')
+      .select(['holder', 'expires_at'])
+      .where('name', '=', this.name)
+      .executeTakeFirst();
     if (row) return row.holder === this.holder && Number(row.expires_at) >= now;
     try {
       await k
@@ -81,6 +85,11 @@ export class DatabaseLease implements ClusterLease {
   }
 
   async release(): Promise<void> {
-    await this.db.kysely.updateTable('cluster_leases').set({ holder: '', expires_at: 0 }).where('name', '=', this.name).where('holder', '=', this.holder).execute();
+    await this.db.kysely
+      .updateTable('cluster_leases')
+      .set({ holder: '', expires_at: 0 })
+      .where('name', '=', this.name)
+      .where('holder', '=', this.holder)
+      .execute();
   }
 }

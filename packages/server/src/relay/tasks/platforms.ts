@@ -17,6 +17,8 @@ export function registerTaskPlatform(p: TaskPlatform): () => void {
   };
 }
 
-export const taskPlatformByName = (name: string): TaskPlatform | undefined => taskPlatforms.find((p) => p.name === name);
+export const taskPlatformByName = (name: string): TaskPlatform | undefined =>
+  taskPlatforms.find((p) => p.name === name);
 
-export const taskPlatformForChannelType = (type: number): TaskPlatform | undefined => taskPlatforms.find((p) => p.channelTypes.includes(type));
+export const taskPlatformForChannelType = (type: number): TaskPlatform | undefined =>
+  taskPlatforms.find((p) => p.channelTypes.includes(type));

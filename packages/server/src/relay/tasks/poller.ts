@@ -5,7 +5,14 @@ import { DatabaseLease, RedisLease, type ClusterLease } from './lease.js';
 import { taskPlatformByName, taskPlatforms } from './platforms.js';
 import { applyTaskState, resendRefund } from './refund.js';
 import { upstreamOf } from './service.js';
-import { staleSubmissions, timedOutState, unfinishedTasks, unrefundedFailures, updateUnfinished, type TaskRow } from './store.js';
+import {
+  staleSubmissions,
+  timedOutState,
+  unfinishedTasks,
+  unrefundedFailures,
+  updateUnfinished,
+  type TaskRow,
+} from './store.js';
 import { TASK_FAIL_TEXT, TaskStatus, type TaskPlatform, type TaskTable } from './types.js';
 
 /** Unfinished tasks read per table and pass. */
@@ -53,7 +60,9 @@ export class TaskPoller {
     log: Logger,
   ) {
     this.timeoutMinutes = ctx.config.taskTimeoutMinutes;
-    this.lease = ctx.redis ? new RedisLease(ctx.redis, ctx.config.redisKeyPrefix, LEASE_NAME) : new DatabaseLease(ctx.db, LEASE_NAME);
+    this.lease = ctx.redis
+      ? new RedisLease(ctx.redis, ctx.config.redisKeyPrefix, LEASE_NAME)
+      : new DatabaseLease(ctx.db, LEASE_NAME);
     this.job = new PeriodicJob('task poller', (now, stopped) => this.pass(now, stopped), log);
   }
 
@@ -68,7 +77,14 @@ export class TaskPoller {
 
   /** One pass as of `now` (epoch seconds). */
   async pass(now: number, stopped: () => boolean = () => false): Promise<TaskPassResult> {
-    const result: TaskPassResult = { leader: false, polled: 0, updated: 0, timedOut: 0, interrupted: 0, refundsResent: 0 };
+    const result: TaskPassResult = {
+      leader: false,
+      polled: 0,
+      updated: 0,
+      timedOut: 0,
+      interrupted: 0,
+      refundsResent: 0,
+    };
     if (!(await this.lease.acquire(this.intervalMs * LEASE_INTERVALS))) return result;
     result.leader = true;
     await this.repair(now, result);
@@ -100,10 +116,17 @@ export class TaskPoller {
       for (const row of await staleSubmissions(this.ctx.db, table, now - this.submitGraceSeconds, MAX_TASKS_PER_PASS)) {
         const state = { upstreamTaskId: '', status: TaskStatus.Failure, failReason: TASK_FAIL_TEXT.interrupted };
         // Charged (the crash came after the charge was on the disk): refunded; otherwise nothing to give back.
-        const ended = row.charged ? await applyTaskState(this.ctx, row, state) : await updateUnfinished(this.ctx.db, table, row.id, state, now);
+        const ended = row.charged
+          ? await applyTaskState(this.ctx, row, state)
+          : await updateUnfinished(this.ctx.db, table, row.id, state, now);
         if (ended) result.interrupted++;
       }
-      for (const row of await unrefundedFailures(this.ctx.db, table, now - this.refundRetrySeconds, MAX_TASKS_PER_PASS)) {
+      for (const row of await unrefundedFailures(
+        this.ctx.db,
+        table,
+        now - this.refundRetrySeconds,
+        MAX_TASKS_PER_PASS,
+      )) {
         await resendRefund(this.ctx, row, TASK_FAIL_TEXT.resent);
         result.refundsResent++;
       }
@@ -115,7 +138,10 @@ export class TaskPoller {
     const groups = new Map<string, { key: [TaskPlatform, number]; rows: TaskRow[] }>();
     for (const row of rows) {
       const ch = this.ctx.channelCache.get(row.channelId);
-      const platform = row.table === 'tasks' ? taskPlatformByName(row.platform) : taskPlatforms.find((p) => p.table === 'midjourneys' && (!ch || p.channelTypes.includes(ch.type)));
+      const platform =
+        row.table === 'tasks'
+          ? taskPlatformByName(row.platform)
+          : taskPlatforms.find((p) => p.table === 'midjourneys' && (!ch || p.channelTypes.includes(ch.type)));
       if (!platform || !ch) continue;
       const id = `${platform.name}:${ch.id}`;
       const g = groups.get(id) ?? { key: [platform, ch.id] as [TaskPlatform, number], rows: [] };
@@ -125,13 +151,19 @@ export class TaskPoller {
     return new Map([...groups.values()].map((g) => [g.key, g.rows]));
   }
 
-  private async pollChannel(platform: TaskPlatform, channelId: number, rows: TaskRow[], result: TaskPassResult): Promise<void> {
+  private async pollChannel(
+    platform: TaskPlatform,
+    channelId: number,
+    rows: TaskRow[],
+    result: TaskPassResult,
+  ): Promise<void> {
     const ch = this.ctx.channelCache.get(channelId)!;
     const size = Math.max(1, platform.batchSize ?? 1);
     for (let i = 0; i < rows.length; i += size) {
       const batch = rows.slice(i, i + size);
       const byUpstream = new Map(batch.map((r) => [r.upstreamTaskId, r]));
-      const keyIndex = typeof batch[0]!.privateData.key_index === 'number' ? batch[0]!.privateData.key_index : undefined;
+      const keyIndex =
+        typeof batch[0]!.privateData.key_index === 'number' ? batch[0]!.privateData.key_index : undefined;
       result.polled += batch.length;
       try {
         const states = await platform.fetchTasks(upstreamOf(ch, keyIndex), [...byUpstream.keys()]);

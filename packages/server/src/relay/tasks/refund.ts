@@ -15,7 +15,8 @@ import { TASK_FAIL_TEXT, TaskStatus, type TaskPlatform, type TaskState } from '.
  */
 export async function applyTaskState(ctx: RelayContext, row: TaskRow, state: TaskState): Promise<boolean> {
   const changed = await updateUnfinished(ctx.db, row.table, row.id, state, nowSeconds());
-  if (changed && state.status === TaskStatus.Failure && row.quota > 0) await refundTask(ctx, row, state.failReason ?? '');
+  if (changed && state.status === TaskStatus.Failure && row.quota > 0)
+    await refundTask(ctx, row, state.failReason ?? '');
   return changed;
 }
 
@@ -24,7 +25,12 @@ export async function applyTaskState(ctx: RelayContext, row: TaskRow, state: Tas
  * update as a poll. False when no unfinished task has that id.
  */
 export async function notifyTask(ctx: RelayContext, platform: TaskPlatform, state: TaskState): Promise<boolean> {
-  const row = await taskByUpstreamId(ctx.db, platform.table, state.upstreamTaskId, platform.table === 'tasks' ? platform.name : undefined);
+  const row = await taskByUpstreamId(
+    ctx.db,
+    platform.table,
+    state.upstreamTaskId,
+    platform.table === 'tasks' ? platform.name : undefined,
+  );
   return row ? applyTaskState(ctx, row, state) : false;
 }
 
@@ -71,7 +77,11 @@ export async function resendRefund(ctx: RelayContext, row: TaskRow, reason: stri
 /** A limited token gets its share back too; an unlimited or deleted one leaves the refund to the user alone. */
 async function tokenLimited(ctx: RelayContext, row: TaskRow): Promise<boolean> {
   if (!row.tokenId) return false;
-  const token = await ctx.db.kysely.selectFrom('tokens').select('unlimited_quota').where('id', '=', row.tokenId).executeTakeFirst();
+  const token = await ctx.db.kysely
+    .selectFrom('tokens')
+    .select('unlimited_quota')
+    .where('id', '=', row.tokenId)
+    .executeTakeFirst();
   return !!token && !token.unlimited_quota;
 }
 
@@ -88,7 +98,9 @@ function refundRecord(ctx: RelayContext, row: TaskRow, limited: boolean, reason:
   };
 }
 
-const REASON_CODES = new Map(Object.entries(TASK_FAIL_TEXT).map(([code, text]) => [text as string, code as TaskFailReason]));
+const REASON_CODES = new Map(
+  Object.entries(TASK_FAIL_TEXT).map(([code, text]) => [text as string, code as TaskFailReason]),
+);
 
 /** The refund's event: the gateway's reason as its code, an upstream's own as text (none given: 'failed'). */
 function refundEvent(row: TaskRow, amount: number, reason: string): LogEvent {
@@ -118,6 +130,10 @@ function refundLog(row: TaskRow, amount: number, reason: string): Insertable<Log
     use_time: 0,
     channel_id: row.channelId,
     channel_name: '',
-    other: JSON.stringify({ task_id: row.taskId, task_refund: amount, event: refundEvent(row, amount, reason) } satisfies LogOther),
+    other: JSON.stringify({
+      task_id: row.taskId,
+      task_refund: amount,
+      event: refundEvent(row, amount, reason),
+    } satisfies LogOther),
   };
 }

@@ -33,7 +33,8 @@ export interface TaskSubmission {
   properties?: Record<string, unknown>;
 }
 
-export type TaskSubmitOutcome = { ok: true; task: TaskRow; upstream: Extract<TaskSubmitResult, { ok: true }> } | TaskRefused;
+export type TaskSubmitOutcome =
+  { ok: true; task: TaskRow; upstream: Extract<TaskSubmitResult, { ok: true }> } | TaskRefused;
 
 /** Status for an upstream that could not be reached or answered with nonsense. */
 const UPSTREAM_FAILED = 502;
@@ -57,12 +58,20 @@ async function admitTask(ctx: RelayContext, who: Identified, model: string): Pro
   const { price } = await admitModel(ctx, who.auth, who.group, model);
   const groupRatio = price.groupRatio;
   if (price.price.mode === 'price') {
-    return { quota: computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, ctx.relay.settings.get().quotaPerUnit), modelPrice: price.price.modelPrice, groupRatio };
+    return {
+      quota: computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, ctx.relay.settings.get().quotaPerUnit),
+      modelPrice: price.price.modelPrice,
+      groupRatio,
+    };
   }
   // Issue 31 hole 6: an unpriced task model is never free; new-api's per-call price for an unset ratio.
   if (price.unset) {
     const unsetPrice = { mode: 'price' as const, modelPrice: UNSET_TASK_PRICE, groupRatio };
-    return { quota: computeQuota(unsetPrice, { promptTokens: 0, completionTokens: 0 }, ctx.relay.settings.get().quotaPerUnit), modelPrice: UNSET_TASK_PRICE, groupRatio };
+    return {
+      quota: computeQuota(unsetPrice, { promptTokens: 0, completionTokens: 0 }, ctx.relay.settings.get().quotaPerUnit),
+      modelPrice: UNSET_TASK_PRICE,
+      groupRatio,
+    };
   }
   throw relayErrors.unpriced(model);
 }
@@ -76,12 +85,19 @@ interface TaskPrice {
 /** A forced channel (an action on an earlier task goes to the channel that made it); 404 when it is gone. */
 function forcedChannel(ctx: RelayContext, s: TaskSubmission, channelId: number): CachedChannel {
   const ch = ctx.channelCache.get(channelId);
-  if (!ch || !s.platform.channelTypes.includes(ch.type)) throw new RelayError(404, 'the channel of this task is no longer available', 'tollway_error', 'channel_not_found');
+  if (!ch || !s.platform.channelTypes.includes(ch.type))
+    throw new RelayError(404, 'the channel of this task is no longer available', 'tollway_error', 'channel_not_found');
   return ch;
 }
 
 /** The next channel of the platform's types serving the model in the group, none of `tried`. */
-function nextTaskChannel(ctx: RelayContext, group: string, s: TaskSubmission, tried: Set<number>, attempt: number): CachedChannel | undefined {
+function nextTaskChannel(
+  ctx: RelayContext,
+  group: string,
+  s: TaskSubmission,
+  tried: Set<number>,
+  attempt: number,
+): CachedChannel | undefined {
   for (;;) {
     const ch = ctx.channelCache.select(group, s.model, tried, attempt);
     if (!ch || s.platform.channelTypes.includes(ch.type)) return ch;
@@ -90,18 +106,41 @@ function nextTaskChannel(ctx: RelayContext, group: string, s: TaskSubmission, tr
 }
 
 /** One channel's answer to the submission; an unreachable upstream is a 502 refusal (worth another channel). */
-async function submitTo(ctx: RelayContext, s: TaskSubmission, ch: CachedChannel, keyIndex: number): Promise<TaskSubmitResult> {
+async function submitTo(
+  ctx: RelayContext,
+  s: TaskSubmission,
+  ch: CachedChannel,
+  keyIndex: number,
+): Promise<TaskSubmitResult> {
   // The channel's model mapping (chained) and prefix, as for every relay call.
   const model = channelModel(ch, s.model);
   if ('error' in model) {
-    ctx.log.warn({ channel: ch.id, platform: s.platform.name, reason: model.error }, 'task submit: the channel cannot name the model');
-    return { ok: false, httpStatus: UPSTREAM_FAILED, code: 'upstream_error', message: 'the channel cannot serve this model' };
+    ctx.log.warn(
+      { channel: ch.id, platform: s.platform.name, reason: model.error },
+      'task submit: the channel cannot name the model',
+    );
+    return {
+      ok: false,
+      httpStatus: UPSTREAM_FAILED,
+      code: 'upstream_error',
+      message: 'the channel cannot serve this model',
+    };
   }
   try {
-    return await s.platform.submit({ ...upstreamOf(ch, keyIndex), action: s.action, model: model.upstream, body: s.body });
+    return await s.platform.submit({
+      ...upstreamOf(ch, keyIndex),
+      action: s.action,
+      model: model.upstream,
+      body: s.body,
+    });
   } catch (err) {
     ctx.log.warn({ err, channel: ch.id, platform: s.platform.name }, 'task submit failed');
-    return { ok: false, httpStatus: UPSTREAM_FAILED, code: 'upstream_error', message: 'the upstream could not be reached' };
+    return {
+      ok: false,
+      httpStatus: UPSTREAM_FAILED,
+      code: 'upstream_error',
+      message: 'the upstream could not be reached',
+    };
   }
 }
 
@@ -128,21 +167,45 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
   let rowId: number | undefined;
   let charged = false;
   try {
-    const row = { platform: s.platform.name, userId: auth.userId, tokenId: auth.tokenId, group, channelId: ch.id, quota, action: s.action, modelName: s.model, requestId };
+    const row = {
+      platform: s.platform.name,
+      userId: auth.userId,
+      tokenId: auth.tokenId,
+      group,
+      channelId: ch.id,
+      quota,
+      action: s.action,
+      modelName: s.model,
+      requestId,
+    };
     const now = nowSeconds();
     const pending = await insertPendingTask(
       ctx.db,
       table,
-      { ...row, submitTime: now, properties: s.properties ?? {}, privateData, mj: { prompt: s.prompt ?? '', mode: s.mode ?? '' } },
+      {
+        ...row,
+        submitTime: now,
+        properties: s.properties ?? {},
+        privateData,
+        mj: { prompt: s.prompt ?? '', mode: s.mode ?? '' },
+      },
       now,
     );
     rowId = pending.id;
     const publicId = pending.taskId;
     const policy = ctx.relay.settings.get().retry;
-    let last: TaskRefused = { ok: false, httpStatus: 503, code: 'channels_unavailable', message: relayErrors.channelsUnavailable(group, s.model).message };
+    let last: TaskRefused = {
+      ok: false,
+      httpStatus: 503,
+      code: 'channels_unavailable',
+      message: relayErrors.channelsUnavailable(group, s.model).message,
+    };
     for (let attempt = 0; ch && attempt < policy.attempts; attempt++) {
       tried.add(ch.id);
-      const keyIndex = s.channelId !== undefined && s.keyIndex !== undefined && s.keyIndex < ch.keys.length ? s.keyIndex : chooseKey(ch);
+      const keyIndex =
+        s.channelId !== undefined && s.keyIndex !== undefined && s.keyIndex < ch.keys.length
+          ? s.keyIndex
+          : chooseKey(ch);
       const result: TaskSubmitResult = keyIndex === undefined ? last : await submitTo(ctx, s, ch, keyIndex);
       if (result.ok) {
         const amount = await ctx.relay.ledger.settle(target, hold, quota);
@@ -156,7 +219,15 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
           countsRequest: true,
           lease: hold,
           log: ctx.relay.settings.get().logConsume
-            ? consumeLog({ requestId, auth, group, model: s.model, ip: s.ip }, ch, amount, started, price, publicId || result.upstreamTaskId, s.action)
+            ? consumeLog(
+                { requestId, auth, group, model: s.model, ip: s.ip },
+                ch,
+                amount,
+                started,
+                price,
+                publicId || result.upstreamTaskId,
+                s.action,
+              )
             : undefined,
           once: { table, id: rowId, column: 'charge_batch' as const },
         };
@@ -174,7 +245,12 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
         };
         // Only a row the poller already ended (after a very long submission) refuses it; its failure refunds the charge.
         if (!(await acceptTask(ctx.db, table, rowId, accepted, nowSeconds())))
-          return { ok: false, httpStatus: UPSTREAM_FAILED, code: 'task_expired', message: 'the task was ended before the upstream accepted it' };
+          return {
+            ok: false,
+            httpStatus: UPSTREAM_FAILED,
+            code: 'task_expired',
+            message: 'the task was ended before the upstream accepted it',
+          };
         return { ok: true, task: (await taskById(ctx.db, table, rowId))!, upstream: result };
       }
       last = result;
@@ -186,7 +262,10 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
     // A reservation never outlives its submission: not charged means released, and the row goes.
     if (!charged) {
       await ctx.relay.ledger.settle(target, hold, 0);
-      if (rowId !== undefined) await deletePendingTask(ctx.db, table, rowId).catch((err: unknown) => ctx.log.warn({ err }, 'task: removing a refused row failed'));
+      if (rowId !== undefined)
+        await deletePendingTask(ctx.db, table, rowId).catch((err: unknown) =>
+          ctx.log.warn({ err }, 'task: removing a refused row failed'),
+        );
     }
   }
 }

@@ -30,7 +30,10 @@ export interface TaskRow {
 }
 
 /** A row written before the submission goes upstream: the task's record whatever happens next. */
-export interface PendingTask extends Omit<TaskRow, 'table' | 'id' | 'taskId' | 'upstreamTaskId' | 'status' | 'progress' | 'charged'> {
+export interface PendingTask extends Omit<
+  TaskRow,
+  'table' | 'id' | 'taskId' | 'upstreamTaskId' | 'status' | 'progress' | 'charged'
+> {
   properties: Record<string, unknown>;
   /** Midjourney only. */
   mj?: { prompt: string; mode: string };
@@ -63,7 +66,12 @@ export function keyIndexOfPrivateData(privateData: string): number | undefined {
 export const newPublicTaskId = (): string => `task_${randomBytes(PUBLIC_ID_BYTES).toString('base64url')}`;
 
 /** Inserts a task before its submission (NOT_START, no upstream id yet); returns its id and public id. */
-export async function insertPendingTask(db: Db, table: TaskTable, r: PendingTask, now: number): Promise<{ id: number; taskId: string }> {
+export async function insertPendingTask(
+  db: Db,
+  table: TaskTable,
+  r: PendingTask,
+  now: number,
+): Promise<{ id: number; taskId: string }> {
   const common = {
     user_id: r.userId,
     token_id: r.tokenId,
@@ -100,18 +108,32 @@ export async function insertPendingTask(db: Db, table: TaskTable, r: PendingTask
       video_urls: '[]',
       state: '',
     };
-    if (db.dialect === 'mysql') return { id: Number((await k.insertInto('midjourneys').values(values).executeTakeFirstOrThrow()).insertId), taskId: '' };
-    return { id: (await k.insertInto('midjourneys').values(values).returning('id').executeTakeFirstOrThrow()).id, taskId: '' };
+    if (db.dialect === 'mysql')
+      return {
+        id: Number((await k.insertInto('midjourneys').values(values).executeTakeFirstOrThrow()).insertId),
+        taskId: '',
+      };
+    return {
+      id: (await k.insertInto('midjourneys').values(values).returning('id').executeTakeFirstOrThrow()).id,
+      taskId: '',
+    };
   }
   const taskId = newPublicTaskId();
   const values = { ...common, task_id: taskId, upstream_task_id: '', platform: r.platform, data: '', result_url: '' };
-  if (db.dialect === 'mysql') return { id: Number((await k.insertInto('tasks').values(values).executeTakeFirstOrThrow()).insertId), taskId };
+  if (db.dialect === 'mysql')
+    return { id: Number((await k.insertInto('tasks').values(values).executeTakeFirstOrThrow()).insertId), taskId };
   return { id: (await k.insertInto('tasks').values(values).returning('id').executeTakeFirstOrThrow()).id, taskId };
 }
 
 /** An accepted submission's upstream id and state; false when the row is gone or no longer waiting for it. */
 export async function acceptTask(db: Db, table: TaskTable, id: number, a: AcceptedTask, now: number): Promise<boolean> {
-  const common = { status: a.status, channel_id: a.channelId, properties: JSON.stringify(a.properties), private_data: JSON.stringify(a.privateData), updated_at: now };
+  const common = {
+    status: a.status,
+    channel_id: a.channelId,
+    properties: JSON.stringify(a.properties),
+    private_data: JSON.stringify(a.privateData),
+    updated_at: now,
+  };
   const k = db.kysely;
   const r =
     table === 'midjourneys'
@@ -134,7 +156,8 @@ export async function acceptTask(db: Db, table: TaskTable, id: number, a: Accept
 
 /** Removes a row whose submission every upstream refused (nothing was charged). */
 export async function deletePendingTask(db: Db, table: TaskTable, id: number): Promise<void> {
-  if (table === 'midjourneys') await db.kysely.deleteFrom('midjourneys').where('id', '=', id).where('mj_id', '=', '').execute();
+  if (table === 'midjourneys')
+    await db.kysely.deleteFrom('midjourneys').where('id', '=', id).where('mj_id', '=', '').execute();
   else await db.kysely.deleteFrom('tasks').where('id', '=', id).where('upstream_task_id', '=', '').execute();
 }
 
@@ -155,7 +178,11 @@ const COMMON = [
   'charge_batch',
 ] as const;
 
-type CommonRow = { [K in (typeof COMMON)[number]]: unknown } & { upstream: unknown; public: unknown; platform?: unknown };
+type CommonRow = { [K in (typeof COMMON)[number]]: unknown } & {
+  upstream: unknown;
+  public: unknown;
+  platform?: unknown;
+};
 
 /** The column holding the upstream's id. */
 const upstreamColumn = (table: TaskTable) => (table === 'midjourneys' ? 'mj_id' : 'upstream_task_id');
@@ -188,18 +215,26 @@ function rowsOf(db: Db, table: TaskTable) {
   const k = db.kysely;
   // Both tables share these columns; the cast keeps one builder for the two.
   return table === 'midjourneys'
-    ? (k.selectFrom('midjourneys').select([...COMMON, 'mj_id as upstream', 'mj_id as public']) as unknown as ReturnType<typeof tasksRows>)
+    ? (k.selectFrom('midjourneys').select([...COMMON, 'mj_id as upstream', 'mj_id as public']) as unknown as ReturnType<
+        typeof tasksRows
+      >)
     : tasksRows(db);
 }
 
-const tasksRows = (db: Db) => db.kysely.selectFrom('tasks').select([...COMMON, 'upstream_task_id as upstream', 'task_id as public', 'platform']);
+const tasksRows = (db: Db) =>
+  db.kysely.selectFrom('tasks').select([...COMMON, 'upstream_task_id as upstream', 'task_id as public', 'platform']);
 
 async function readRows(table: TaskTable, q: ReturnType<typeof tasksRows>): Promise<TaskRow[]> {
   return (await q.execute()).map((r) => toRow(table, r as CommonRow));
 }
 
 /** Unfinished rows of a table that reached their upstream, oldest first; with `submittedBefore`, only those submitted before it. */
-export async function unfinishedTasks(db: Db, table: TaskTable, limit: number, submittedBefore?: number): Promise<TaskRow[]> {
+export async function unfinishedTasks(
+  db: Db,
+  table: TaskTable,
+  limit: number,
+  submittedBefore?: number,
+): Promise<TaskRow[]> {
   const q = rowsOf(db, table)
     .where('status', 'not in', FINAL)
     .where(upstreamColumn(table) as 'upstream_task_id', '<>', '')
@@ -271,7 +306,13 @@ function stateColumns(table: TaskTable, s: TaskState, now: number): Record<strin
  * Writes a state to an unfinished row; false when the row was already final (or gone). The condition on the
  * status is what lets exactly one of several concurrent updaters move a task to a final status.
  */
-export async function updateUnfinished(db: Db, table: TaskTable, id: number, s: TaskState, now: number): Promise<boolean> {
+export async function updateUnfinished(
+  db: Db,
+  table: TaskTable,
+  id: number,
+  s: TaskState,
+  now: number,
+): Promise<boolean> {
   const set = stateColumns(table, s, now);
   const r = await db.kysely
     .updateTable(table)
@@ -282,10 +323,19 @@ export async function updateUnfinished(db: Db, table: TaskTable, id: number, s: 
   return Number(r.numUpdatedRows) > 0;
 }
 
-export const timedOutState = (upstreamTaskId: string): TaskState => ({ upstreamTaskId, status: TaskStatus.Failure, failReason: TASK_FAIL_TEXT.timeout });
+export const timedOutState = (upstreamTaskId: string): TaskState => ({
+  upstreamTaskId,
+  status: TaskStatus.Failure,
+  failReason: TASK_FAIL_TEXT.timeout,
+});
 
 /** A row by its upstream task id (a notify names the task so); tasks rows also by platform. */
-export async function taskByUpstreamId(db: Db, table: TaskTable, upstreamTaskId: string, platform?: string): Promise<TaskRow | undefined> {
+export async function taskByUpstreamId(
+  db: Db,
+  table: TaskTable,
+  upstreamTaskId: string,
+  platform?: string,
+): Promise<TaskRow | undefined> {
   const q = rowsOf(db, table)
     .where(upstreamColumn(table) as 'upstream_task_id', '=', upstreamTaskId)
     .$if(platform !== undefined && table === 'tasks', (w) => w.where('platform', '=', platform!))

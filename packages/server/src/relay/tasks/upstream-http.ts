@@ -103,7 +103,11 @@ export interface TaskStream {
 }
 
 /** A GET whose body is passed through without being held (a video's bytes); idle-timed, not whole-call-timed. */
-export async function taskStream(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<TaskStream> {
+export async function taskStream(
+  url: string,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<TaskStream> {
   const res = await request(url, {
     method: 'GET',
     headers,
@@ -113,5 +117,10 @@ export async function taskStream(url: string, headers: Record<string, string>, s
     signal,
   });
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  return { status: res.statusCode, contentType: one(res.headers['content-type']), contentLength: one(res.headers['content-length']), body: res.body };
+  return {
+    status: res.statusCode,
+    contentType: one(res.headers['content-type']),
+    contentLength: one(res.headers['content-length']),
+    body: res.body,
+  };
 }

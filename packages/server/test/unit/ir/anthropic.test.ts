@@ -5,7 +5,8 @@ import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent, IRUsage, WireFormat } from '../../../src/relay/ir/types.js';
 
-const text = (name: string): string => readFileSync(new URL(`../../fixtures/ir/anthropic/${name}`, import.meta.url), 'utf8');
+const text = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/ir/anthropic/${name}`, import.meta.url), 'utf8');
 const fixture = (name: string): any => JSON.parse(text(name));
 
 /** Splits SSE text in awkward 37-character chunks, as a network would, and decodes every event. */
@@ -13,7 +14,8 @@ function decodeAll<D>(format: WireFormat<D, any>, sseText: string): IRStreamEven
   const state = format.newDecodeState();
   const splitter = new SseSplitter();
   const out: IRStreamEvent[] = [];
-  for (let i = 0; i < sseText.length; i += 37) for (const ev of splitter.push(sseText.slice(i, i + 37))) out.push(...format.decodeEvent(state, ev));
+  for (let i = 0; i < sseText.length; i += 37)
+    for (const ev of splitter.push(sseText.slice(i, i + 37))) out.push(...format.decodeEvent(state, ev));
   for (const ev of splitter.flush()) out.push(...format.decodeEvent(state, ev));
   return out;
 }
@@ -26,7 +28,14 @@ const encodeAll = (events: IRStreamEvent[], model = 'claude-sonnet-4-5'): string
 /** The `event:` names of SSE text, in order. */
 const names = (sseText: string): string[] => [...sseText.matchAll(/^event: (.+)$/gm)].map((m) => m[1]!);
 
-const usage = (u: Partial<IRUsage>): IRUsage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, ...u });
+const usage = (u: Partial<IRUsage>): IRUsage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+  ...u,
+});
 const ir = (over: Partial<IRRequest>): IRRequest => ({
   model: 'claude-sonnet-4-5',
   system: [],
@@ -68,7 +77,13 @@ describe('Anthropic requests', () => {
             ],
           },
           { role: 'user', content: 'And the weather?' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Oslo"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Oslo"}' } },
+            ],
+          },
           { role: 'tool', tool_call_id: 'call_1', content: '-3 °C' },
           { role: 'user', content: 'Thanks' },
           { role: 'assistant', content: '' },
@@ -92,7 +107,10 @@ describe('Anthropic requests', () => {
             { type: 'text', text: 'And the weather?' },
           ],
         },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { location: 'Oslo' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { location: 'Oslo' } }],
+        },
         {
           role: 'user',
           content: [
@@ -161,7 +179,11 @@ describe('Anthropic requests', () => {
     expect(b).not.toHaveProperty('top_k');
     expect(b).not.toHaveProperty('top_p');
     expect(b.messages[1]).toEqual({ role: 'assistant', content: 'Hello' });
-    expect(A.requestFromIR(ir({ temperature: 0.3, topK: 5, topP: 0.9 }))).toMatchObject({ temperature: 0.3, top_k: 5, top_p: 0.9 });
+    expect(A.requestFromIR(ir({ temperature: 0.3, topK: 5, topP: 0.9 }))).toMatchObject({
+      temperature: 0.3,
+      top_k: 5,
+      top_p: 0.9,
+    });
   });
 
   it('reads string system, disabled thinking, errors in tool results and skips server tools', () => {
@@ -174,13 +196,19 @@ describe('Anthropic requests', () => {
         { type: 'web_search_20250305', name: 'web_search' },
         { name: 'f', input_schema: { type: 'object' } },
       ],
-      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'boom', is_error: true }] }],
+      messages: [
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'boom', is_error: true }] },
+      ],
     });
     expect(r.system).toEqual(['Sys']);
     expect(r.reasoning).toBeUndefined();
     expect(r.tools).toEqual([{ name: 'f', parameters: { type: 'object' } }]);
-    expect(r.messages).toEqual([{ role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'toolu_1', content: 'boom', isError: true }] }]);
-    expect(A.requestFromIR(r).messages).toEqual([{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'boom', is_error: true }] }]);
+    expect(r.messages).toEqual([
+      { role: 'tool', parts: [{ type: 'tool_result', toolCallId: 'toolu_1', content: 'boom', isError: true }] },
+    ]);
+    expect(A.requestFromIR(r).messages).toEqual([
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'boom', is_error: true }] },
+    ]);
   });
 });
 
@@ -218,11 +246,20 @@ describe('Anthropic responses', () => {
       ['tool_use', 'tool_calls'],
       ['refusal', 'content_filter'],
     ];
-    for (const [wire, reason] of stops) expect(A.responseToIR({ stop_reason: wire, content: [] }).stopReason).toBe(reason);
-    const r = A.responseToIR({ id: 'msg_1', content: [{ type: 'redacted_thinking', data: 'opaque' }], stop_reason: 'end_turn' });
+    for (const [wire, reason] of stops)
+      expect(A.responseToIR({ stop_reason: wire, content: [] }).stopReason).toBe(reason);
+    const r = A.responseToIR({
+      id: 'msg_1',
+      content: [{ type: 'redacted_thinking', data: 'opaque' }],
+      stop_reason: 'end_turn',
+    });
     expect(r.parts).toEqual([{ type: 'thinking', text: '', signature: 'opaque', redacted: true }]);
     expect(A.responseFromIR(r, 'm').content).toEqual([{ type: 'redacted_thinking', data: 'opaque' }]);
-    expect(A.responseFromIR({ ...r, id: 'abc', stopReason: 'length' }, 'm')).toMatchObject({ id: 'msg_abc', stop_reason: 'max_tokens', stop_sequence: null });
+    expect(A.responseFromIR({ ...r, id: 'abc', stopReason: 'length' }, 'm')).toMatchObject({
+      id: 'msg_abc',
+      stop_reason: 'max_tokens',
+      stop_sequence: null,
+    });
   });
 });
 
@@ -234,18 +271,36 @@ describe('Anthropic streams', () => {
   it('decodes error events, skips ping and redacted blocks, and prefers message_delta input counts', () => {
     const s = A.newDecodeState();
     const d = (data: any) => A.decodeEvent(s, { event: data.type, data: JSON.stringify(data) });
-    expect(d({ type: 'message_start', message: { id: 'msg_1', model: 'm', usage: { input_tokens: 10, output_tokens: 1 } } })).toHaveLength(1);
+    expect(
+      d({ type: 'message_start', message: { id: 'msg_1', model: 'm', usage: { input_tokens: 10, output_tokens: 1 } } }),
+    ).toHaveLength(1);
     expect(d({ type: 'ping' })).toEqual([]);
-    expect(d({ type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: 'x' } })).toEqual([]);
-    expect(d({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 't', name: 'f', input: { a: 1 } } })).toEqual([
+    expect(
+      d({ type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: 'x' } }),
+    ).toEqual([]);
+    expect(
+      d({
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'tool_use', id: 't', name: 'f', input: { a: 1 } },
+      }),
+    ).toEqual([
       { type: 'tool_call_start', index: 0, id: 't', name: 'f' },
       { type: 'tool_call_args', index: 0, args: '{"a":1}' },
     ]);
-    expect(d({ type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { input_tokens: 12, cache_read_input_tokens: 3, output_tokens: 9 } })).toEqual([
+    expect(
+      d({
+        type: 'message_delta',
+        delta: { stop_reason: 'max_tokens' },
+        usage: { input_tokens: 12, cache_read_input_tokens: 3, output_tokens: 9 },
+      }),
+    ).toEqual([
       { type: 'stop', reason: 'length' },
       { type: 'usage', usage: usage({ inputTokens: 12, outputTokens: 9, cacheReadTokens: 3 }) },
     ]);
-    expect(d({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })).toEqual([{ type: 'error', message: 'Overloaded' }]);
+    expect(d({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })).toEqual([
+      { type: 'error', message: 'Overloaded' },
+    ]);
     expect(A.decodeEvent(s, { data: 'not json' })).toEqual([]);
   });
 
@@ -292,9 +347,18 @@ describe('Anthropic streams', () => {
   it('keeps the sequence valid whatever order events come in', () => {
     // No start, no stop, no usage: message_start with a generated id and zero usage, end_turn on end.
     const bare = encodeAll([{ type: 'text', text: 'Hi' }, { type: 'end' }]);
-    expect(names(bare)).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(names(bare)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     expect(bare).toMatch(/"id":"msg_[a-z0-9]+"/);
-    expect(bare).toContain('"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}');
+    expect(bare).toContain(
+      '"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}',
+    );
     expect(bare).toContain('"delta":{"stop_reason":"end_turn","stop_sequence":null}');
 
     // text → tool → text: a new block each time; a tool call never stopped explicitly still says tool_use.
@@ -326,14 +390,20 @@ describe('Anthropic streams', () => {
   it('ends the message only at the end (content after a stop still counts), and carries usage known before the start', () => {
     const s = A.newEncodeState('m');
     const first = A.encodeEvent(s, { type: 'usage', usage: usage({ inputTokens: 7, cacheReadTokens: 2 }) });
-    expect(first).toContain('"usage":{"input_tokens":7,"cache_creation_input_tokens":0,"cache_read_input_tokens":2,"output_tokens":0}');
+    expect(first).toContain(
+      '"usage":{"input_tokens":7,"cache_creation_input_tokens":0,"cache_read_input_tokens":2,"output_tokens":0}',
+    );
     A.encodeEvent(s, { type: 'text', text: 'x' });
     expect(A.encodeEvent(s, { type: 'stop', reason: 'stop' })).toBe('');
-    expect(A.encodeEvent(s, { type: 'usage', usage: usage({ inputTokens: 7, cacheReadTokens: 2, outputTokens: 5 }) })).toBe('');
+    expect(
+      A.encodeEvent(s, { type: 'usage', usage: usage({ inputTokens: 7, cacheReadTokens: 2, outputTokens: 5 }) }),
+    ).toBe('');
     expect(names(A.encodeEvent(s, { type: 'text', text: 'late' }))).toEqual(['content_block_delta']);
     const last = A.encodeEvent(s, { type: 'end' });
     expect(names(last)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
-    expect(last).toContain('"usage":{"input_tokens":7,"cache_creation_input_tokens":0,"cache_read_input_tokens":2,"output_tokens":5}');
+    expect(last).toContain(
+      '"usage":{"input_tokens":7,"cache_creation_input_tokens":0,"cache_read_input_tokens":2,"output_tokens":5}',
+    );
     expect(A.encodeEvent(s, { type: 'end' })).toBe('');
 
     // Usage, then stop, then end with no later usage: message_delta on end with the last usage.
@@ -343,13 +413,19 @@ describe('Anthropic streams', () => {
       { type: 'stop', reason: 'length' },
       { type: 'end' },
     ]);
-    expect(decodeAll(A, gemini).slice(-3)).toEqual([{ type: 'stop', reason: 'length' }, { type: 'usage', usage: usage({ inputTokens: 3, outputTokens: 4 }) }, { type: 'end' }]);
+    expect(decodeAll(A, gemini).slice(-3)).toEqual([
+      { type: 'stop', reason: 'length' },
+      { type: 'usage', usage: usage({ inputTokens: 3, outputTokens: 4 }) },
+      { type: 'end' },
+    ]);
   });
 
   it('sends an error event and nothing after it', () => {
     const s = A.newEncodeState('m');
     A.encodeEvent(s, { type: 'text', text: 'x' });
-    expect(A.encodeEvent(s, { type: 'error', message: 'upstream died' })).toBe('event: error\ndata: {"type":"error","error":{"type":"api_error","message":"upstream died"}}\n\n');
+    expect(A.encodeEvent(s, { type: 'error', message: 'upstream died' })).toBe(
+      'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"upstream died"}}\n\n',
+    );
     expect(A.encodeEvent(s, { type: 'end' })).toBe('');
   });
 });
@@ -369,8 +445,15 @@ describe('Anthropic errors', () => {
       [503, 'overloaded_error'],
       [529, 'overloaded_error'],
     ];
-    for (const [status, type] of types) expect(A.errorBody(status, 'msg')).toEqual({ type: 'error', error: { type, message: 'msg' } });
-    expect(A.errorBody(500, 'm', 'tollway_error')).toEqual({ type: 'error', error: { type: 'api_error', message: 'm' } });
-    expect(A.errorBody(400, 'm', 'rate_limit_error')).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: 'm' } });
+    for (const [status, type] of types)
+      expect(A.errorBody(status, 'msg')).toEqual({ type: 'error', error: { type, message: 'msg' } });
+    expect(A.errorBody(500, 'm', 'tollway_error')).toEqual({
+      type: 'error',
+      error: { type: 'api_error', message: 'm' },
+    });
+    expect(A.errorBody(400, 'm', 'rate_limit_error')).toEqual({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'm' },
+    });
   });
 });

@@ -10,11 +10,16 @@ describe('gemini responses', () => {
   });
 
   it('golden: IR → response', () => {
-    expect(geminiGenerate.responseFromIR(json('response.ir.json'), 'gemini-2.5-flash')).toStrictEqual(json('response.from-ir.json'));
+    expect(geminiGenerate.responseFromIR(json('response.ir.json'), 'gemini-2.5-flash')).toStrictEqual(
+      json('response.from-ir.json'),
+    );
   });
 
   it('cross-format: Gemini usage bills the same through OpenAI semantics', () => {
-    const openai = openAIChat.responseFromIR(geminiGenerate.responseToIR(json('response.json')), 'gemini-2.5-flash') as { usage: unknown; choices: { finish_reason: string }[] };
+    const openai = openAIChat.responseFromIR(
+      geminiGenerate.responseToIR(json('response.json')),
+      'gemini-2.5-flash',
+    ) as { usage: unknown; choices: { finish_reason: string }[] };
     expect(openai.choices[0]!.finish_reason).toBe('tool_calls');
     expect(openai.usage).toEqual({
       prompt_tokens: 1200,
@@ -36,11 +41,18 @@ describe('gemini responses', () => {
     ['MALFORMED_FUNCTION_CALL', 'error'],
     ['OTHER', 'stop'],
   ])('finishReason %s → %s', (finishReason, stop) => {
-    expect(geminiGenerate.responseToIR({ candidates: [{ content: { parts: [{ text: 'x' }] }, finishReason }] }).stopReason).toBe(stop);
+    expect(
+      geminiGenerate.responseToIR({ candidates: [{ content: { parts: [{ text: 'x' }] }, finishReason }] }).stopReason,
+    ).toBe(stop);
   });
 
   it('a blocked prompt is a content filter stop', () => {
-    expect(geminiGenerate.responseToIR({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 } })).toEqual({
+    expect(
+      geminiGenerate.responseToIR({
+        promptFeedback: { blockReason: 'SAFETY' },
+        usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 },
+      }),
+    ).toEqual({
       id: '',
       model: '',
       parts: [],
@@ -67,7 +79,9 @@ describe('gemini streams', () => {
     const decoded = decodeGemini(fixture('stream.sse'));
     expect(decoded[0]).toMatchObject({ type: 'start', usage: usage(176, 0, 1024) });
     expect(withoutStartUsage(decoded)).toEqual(json('stream.ir.json'));
-    expect(withoutStartUsage(decodeGemini(fixture('stream.sse').replace(/\n/g, '\r\n')))).toEqual(json('stream.ir.json'));
+    expect(withoutStartUsage(decodeGemini(fixture('stream.sse').replace(/\n/g, '\r\n')))).toEqual(
+      json('stream.ir.json'),
+    );
   });
 
   it('golden: IR events (usage after stop) → exact alt=sse text, which decodes back', () => {
@@ -149,11 +163,17 @@ describe('gemini streams', () => {
 
   it('an error chunk becomes an error event; the encoder writes it in Gemini shape', () => {
     const state = geminiGenerate.newDecodeState();
-    expect(geminiGenerate.decodeEvent(state, { data: '{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}' })).toEqual([
+    expect(
+      geminiGenerate.decodeEvent(state, {
+        data: '{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}',
+      }),
+    ).toEqual([
       { type: 'start', id: '', model: '' },
       { type: 'error', message: 'The model is overloaded.' },
     ]);
-    expect(encodeGemini([{ type: 'error', message: 'boom' }, { type: 'end' }])).toBe('data: {"error":{"code":500,"message":"boom","status":"INTERNAL"}}\n\n');
+    expect(encodeGemini([{ type: 'error', message: 'boom' }, { type: 'end' }])).toBe(
+      'data: {"error":{"code":500,"message":"boom","status":"INTERNAL"}}\n\n',
+    );
   });
 
   it('usage before stop waits for the end; a later usage wins', () => {
@@ -165,17 +185,31 @@ describe('gemini streams', () => {
     ];
     const final = (u: ReturnType<typeof usage>) =>
       `data: {"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP","index":0}],"usageMetadata":${JSON.stringify({ promptTokenCount: u.inputTokens, candidatesTokenCount: u.outputTokens, totalTokenCount: u.inputTokens + u.outputTokens })},"modelVersion":"g","responseId":"r1"}\n\n`;
-    const textChunk = 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]},"index":0}],"modelVersion":"g","responseId":"r1"}\n\n';
+    const textChunk =
+      'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]},"index":0}],"modelVersion":"g","responseId":"r1"}\n\n';
     expect(encodeGemini([...head, { type: 'end' }], 'g')).toBe(textChunk + final(usage(10, 0)));
-    expect(encodeGemini([...head, { type: 'usage', usage: usage(10, 4) }, { type: 'usage', usage: usage(99, 99) }, { type: 'end' }], 'g')).toBe(textChunk + final(usage(10, 4)));
+    expect(
+      encodeGemini(
+        [...head, { type: 'usage', usage: usage(10, 4) }, { type: 'usage', usage: usage(99, 99) }, { type: 'end' }],
+        'g',
+      ),
+    ).toBe(textChunk + final(usage(10, 4)));
   });
 
   it('a trailing signature goes on the final empty text part, as Gemini sends it', () => {
     const text = encodeGemini(
-      [{ type: 'start', id: 'r', model: '' }, { type: 'text', text: 'a' }, { type: 'thinking', text: '', signature: 'SIG' }, { type: 'stop', reason: 'stop' }, { type: 'end' }],
+      [
+        { type: 'start', id: 'r', model: '' },
+        { type: 'text', text: 'a' },
+        { type: 'thinking', text: '', signature: 'SIG' },
+        { type: 'stop', reason: 'stop' },
+        { type: 'end' },
+      ],
       'g',
     );
     expect(text).toContain('"parts":[{"text":"","thoughtSignature":"SIG"}]},"finishReason":"STOP"');
-    expect(decodeGemini(text).filter((e) => e.type === 'thinking')).toEqual([{ type: 'thinking', text: '', signature: 'SIG' }]);
+    expect(decodeGemini(text).filter((e) => e.type === 'thinking')).toEqual([
+      { type: 'thinking', text: '', signature: 'SIG' },
+    ]);
   });
 });

@@ -4,7 +4,8 @@ import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent } from '../../../src/relay/ir/types.js';
 
 /** Shared by the Gemini request and answer tests. */
-export const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/ir/gemini/${name}`, import.meta.url), 'utf8');
+export const fixture = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/ir/gemini/${name}`, import.meta.url), 'utf8');
 export const json = <T = Record<string, unknown>>(name: string): T => JSON.parse(fixture(name)) as T;
 
 /** Splits SSE text in awkward places, as a network would. */
@@ -26,7 +27,8 @@ export function encodeGemini(evs: IRStreamEvent[], model = 'gemini-2.5-flash'): 
 }
 
 /** Stream events without the usage the first chunk carries on 'start' (the encoder does not send it there). */
-export const withoutStartUsage = (events: IRStreamEvent[]): IRStreamEvent[] => events.map((e) => (e.type === 'start' ? { type: 'start', id: e.id, model: e.model } : e));
+export const withoutStartUsage = (events: IRStreamEvent[]): IRStreamEvent[] =>
+  events.map((e) => (e.type === 'start' ? { type: 'start', id: e.id, model: e.model } : e));
 export const usage = (input: number, output: number, cacheRead = 0, reasoning = 0) => ({
   inputTokens: input,
   outputTokens: output,

@@ -27,7 +27,9 @@ describe('gemini requests', () => {
   });
 
   it('golden: IR → request (unsigned thoughts are not sent back, signatures stay on their part)', () => {
-    expect(geminiGenerate.requestFromIR(json<IRRequest>('request.ir.json'))).toStrictEqual(json('request.from-ir.json'));
+    expect(geminiGenerate.requestFromIR(json<IRRequest>('request.ir.json'))).toStrictEqual(
+      json('request.from-ir.json'),
+    );
   });
 
   it('cross-format: Gemini request → IR → exact OpenAI Chat request', () => {
@@ -39,8 +41,16 @@ describe('gemini requests', () => {
   it('reads the snake_case spelling of the docs’ curl examples', () => {
     const body = {
       system_instruction: { parts: [{ text: 'Be brief.' }] },
-      contents: [{ role: 'user', parts: [{ text: 'Look' }, { inline_data: { mime_type: 'image/png', data: 'iVBORw0K' } }] }],
-      tools: [{ function_declarations: [{ name: 'f', parameters: { type: 'object', properties: { a_b: { type: 'string' } } } }] }],
+      contents: [
+        { role: 'user', parts: [{ text: 'Look' }, { inline_data: { mime_type: 'image/png', data: 'iVBORw0K' } }] },
+      ],
+      tools: [
+        {
+          function_declarations: [
+            { name: 'f', parameters: { type: 'object', properties: { a_b: { type: 'string' } } } },
+          ],
+        },
+      ],
       tool_config: { function_calling_config: { mode: 'ANY', allowed_function_names: ['f'] } },
       generation_config: { max_output_tokens: 100, stop_sequences: ['x'], thinking_config: { thinking_budget: 512 } },
     };
@@ -71,11 +81,23 @@ describe('gemini requests', () => {
         {
           role: 'user',
           parts: [
-            { fileData: { mimeType: 'image/png', fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc' } },
+            {
+              fileData: {
+                mimeType: 'image/png',
+                fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc',
+              },
+            },
             { inlineData: { mimeType: 'audio/mpeg', data: 'SUQz' } },
           ],
         },
-        { role: 'model', parts: [{ functionCall: { id: 'fc-1', name: 'a', args: {} } }, { functionCall: { name: 'b' } }, { functionCall: { name: 'a', args: { x: 1 } } }] },
+        {
+          role: 'model',
+          parts: [
+            { functionCall: { id: 'fc-1', name: 'a', args: {} } },
+            { functionCall: { name: 'b' } },
+            { functionCall: { name: 'a', args: { x: 1 } } },
+          ],
+        },
         {
           role: 'user',
           parts: [
@@ -87,7 +109,12 @@ describe('gemini requests', () => {
           ],
         },
       ],
-      tools: [{ googleSearch: {} }, { functionDeclarations: [{ name: 'a', parameters: { type: 'OBJECT', properties: { x: { type: 'INTEGER' } } } }] }],
+      tools: [
+        { googleSearch: {} },
+        {
+          functionDeclarations: [{ name: 'a', parameters: { type: 'OBJECT', properties: { x: { type: 'INTEGER' } } } }],
+        },
+      ],
       toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['a', 'b'] } },
       generationConfig: {
         responseMimeType: 'application/json',
@@ -125,7 +152,11 @@ describe('gemini requests', () => {
     // OpenAPI-style schemas become JSON Schema; only function declarations become tools.
     expect(ir.tools).toEqual([{ name: 'a', parameters: { type: 'object', properties: { x: { type: 'integer' } } } }]);
     expect(ir.toolChoice).toBe('required');
-    expect(ir.responseFormat).toEqual({ type: 'json_schema', name: 'response', schema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+    expect(ir.responseFormat).toEqual({
+      type: 'json_schema',
+      name: 'response',
+      schema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+    });
     expect(ir.reasoning).toEqual({});
   });
 
@@ -137,7 +168,9 @@ describe('gemini requests', () => {
   ])('tool mode %o → %o and back', (fc, choice) => {
     const ir = geminiGenerate.requestToIR({ contents: [], toolConfig: { functionCallingConfig: fc } });
     expect(ir.toolChoice).toEqual(choice);
-    expect(geminiGenerate.requestFromIR({ ...ir, toolChoice: choice as IRRequest['toolChoice'] }).toolConfig).toEqual({ functionCallingConfig: fc });
+    expect(geminiGenerate.requestFromIR({ ...ir, toolChoice: choice as IRRequest['toolChoice'] }).toolConfig).toEqual({
+      functionCallingConfig: fc,
+    });
   });
 
   it.each([
@@ -145,7 +178,9 @@ describe('gemini requests', () => {
     [{ thinkingLevel: 'high' }, { effort: 'high' }],
     [{ includeThoughts: false }, undefined],
   ])('thinkingConfig %o → reasoning %o', (tc, reasoning) => {
-    expect(geminiGenerate.requestToIR({ contents: [], generationConfig: { thinkingConfig: tc } }).reasoning).toEqual(reasoning);
+    expect(geminiGenerate.requestToIR({ contents: [], generationConfig: { thinkingConfig: tc } }).reasoning).toEqual(
+      reasoning,
+    );
   });
 
   it.each([
@@ -175,7 +210,11 @@ describe('gemini requests', () => {
             { type: 'image_url', image_url: { url: 'data:image/webp;base64,UklGR' } },
           ],
         },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_Ab', type: 'function', function: { name: 'lookup', arguments: '{"q":"cat"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_Ab', type: 'function', function: { name: 'lookup', arguments: '{"q":"cat"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_Ab', content: 'a small feline' },
         { role: 'user', content: 'thanks' },
       ],
@@ -201,17 +240,30 @@ describe('gemini requests', () => {
         { type: 'function', function: { name: 'ping', parameters: { type: 'object', properties: {} } } },
       ],
       tool_choice: { type: 'function', function: { name: 'lookup' } },
-      response_format: { type: 'json_schema', json_schema: { name: 'out', schema: { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false } } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'out',
+          schema: { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false },
+        },
+      },
     });
     expect(geminiGenerate.requestFromIR(ir)).toStrictEqual({
       systemInstruction: { parts: [{ text: 'sys' }] },
       contents: [
         {
           role: 'user',
-          parts: [{ text: 'see' }, { fileData: { mimeType: 'image/png', fileUri: 'https://example.com/cat.png' } }, { inlineData: { mimeType: 'image/webp', data: 'UklGR' } }],
+          parts: [
+            { text: 'see' },
+            { fileData: { mimeType: 'image/png', fileUri: 'https://example.com/cat.png' } },
+            { inlineData: { mimeType: 'image/webp', data: 'UklGR' } },
+          ],
         },
         { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'cat' } } }] },
-        { role: 'user', parts: [{ functionResponse: { name: 'lookup', response: { output: 'a small feline' } } }, { text: 'thanks' }] },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { name: 'lookup', response: { output: 'a small feline' } } }, { text: 'thanks' }],
+        },
       ],
       tools: [
         {
@@ -233,7 +285,10 @@ describe('gemini requests', () => {
         },
       ],
       toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['lookup'] } },
-      generationConfig: { responseMimeType: 'application/json', responseSchema: { type: 'object', properties: { a: { type: 'integer' } } } },
+      generationConfig: {
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'object', properties: { a: { type: 'integer' } } },
+      },
     });
   });
 
@@ -260,7 +315,13 @@ describe('gemini requests', () => {
     );
     expect(body.contents).toEqual([
       { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }, { functionCall: { name: 'g', args: {} } }] },
-      { role: 'user', parts: [{ functionResponse: { name: 'f', response: { error: 'boom' } } }, { functionResponse: { name: 'g', response: { ok: true } } }] },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'f', response: { error: 'boom' } } },
+          { functionResponse: { name: 'g', response: { ok: true } } },
+        ],
+      },
     ]);
   });
 

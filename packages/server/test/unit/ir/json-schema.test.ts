@@ -56,7 +56,11 @@ describe('Gemini schema → JSON Schema', () => {
   });
 
   it('round trip JSON Schema → Gemini → JSON Schema keeps types and nullability', () => {
-    const schema = { type: 'object', properties: { a: { type: ['string', 'null'] }, n: { type: 'integer' } }, required: ['n'] };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: ['string', 'null'] }, n: { type: 'integer' } },
+      required: ['n'],
+    };
     expect(jsonSchemaFromGemini(geminiSchema(schema))).toEqual(schema);
   });
 });
@@ -67,46 +71,115 @@ describe('Gemini requests carry JSON Schema into the IR', () => {
     tools: [
       {
         functionDeclarations: [
-          { name: 'lookup', description: 'Find', parameters: { type: 'OBJECT', properties: { q: { type: 'STRING', nullable: true } }, required: ['q'] } },
-          { name: 'raw', parametersJsonSchema: { type: 'object', properties: { x: { type: 'string' } }, additionalProperties: false } },
+          {
+            name: 'lookup',
+            description: 'Find',
+            parameters: { type: 'OBJECT', properties: { q: { type: 'STRING', nullable: true } }, required: ['q'] },
+          },
+          {
+            name: 'raw',
+            parametersJsonSchema: {
+              type: 'object',
+              properties: { x: { type: 'string' } },
+              additionalProperties: false,
+            },
+          },
         ],
       },
     ],
-    generationConfig: { responseMimeType: 'application/json', responseSchema: { type: 'ARRAY', items: { type: 'OBJECT', properties: { ok: { type: 'BOOLEAN' } } } } },
+    generationConfig: {
+      responseMimeType: 'application/json',
+      responseSchema: { type: 'ARRAY', items: { type: 'OBJECT', properties: { ok: { type: 'BOOLEAN' } } } },
+    },
   };
 
   it('function parameters reach an OpenAI upstream lower-cased; parametersJsonSchema as given', () => {
     const ir = geminiGenerate.requestToIR(body);
     const out = openAIChat.requestFromIR({ ...ir, model: 'gpt-4o-mini' });
     expect(out.tools).toEqual([
-      { type: 'function', function: { name: 'lookup', description: 'Find', parameters: { type: 'object', properties: { q: { type: ['string', 'null'] } }, required: ['q'] } } },
-      { type: 'function', function: { name: 'raw', parameters: { type: 'object', properties: { x: { type: 'string' } }, additionalProperties: false } } },
+      {
+        type: 'function',
+        function: {
+          name: 'lookup',
+          description: 'Find',
+          parameters: { type: 'object', properties: { q: { type: ['string', 'null'] } }, required: ['q'] },
+        },
+      },
+      {
+        type: 'function',
+        function: {
+          name: 'raw',
+          parameters: { type: 'object', properties: { x: { type: 'string' } }, additionalProperties: false },
+        },
+      },
     ]);
     expect(out.response_format).toEqual({
       type: 'json_schema',
-      json_schema: { name: 'response', schema: { type: 'array', items: { type: 'object', properties: { ok: { type: 'boolean' } } } } },
+      json_schema: {
+        name: 'response',
+        schema: { type: 'array', items: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+      },
     });
   });
 
   it('responseJsonSchema (snake_case too) is taken as is, and reaches an Anthropic upstream', () => {
     const ir = geminiGenerate.requestToIR({
       contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
-      generation_config: { response_mime_type: 'application/json', response_json_schema: { type: 'object', properties: { n: { type: 'integer' } } } },
+      generation_config: {
+        response_mime_type: 'application/json',
+        response_json_schema: { type: 'object', properties: { n: { type: 'integer' } } },
+      },
     });
-    expect(ir.responseFormat).toEqual({ type: 'json_schema', name: 'response', schema: { type: 'object', properties: { n: { type: 'integer' } } } });
+    expect(ir.responseFormat).toEqual({
+      type: 'json_schema',
+      name: 'response',
+      schema: { type: 'object', properties: { n: { type: 'integer' } } },
+    });
     const out = anthropicMessages.requestFromIR({ ...ir, model: 'claude-sonnet-4-5' });
-    expect(out.output_config).toEqual({ format: { type: 'json_schema', schema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false } } });
+    expect(out.output_config).toEqual({
+      format: {
+        type: 'json_schema',
+        schema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false },
+      },
+    });
   });
 
   it('a Gemini upstream gets the OpenAPI subset back (responseSchema, parameters)', () => {
     const ir = openAIChat.requestToIR({
       model: 'm',
       messages: [{ role: 'user', content: 'hi' }],
-      tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { type: ['string', 'null'] } }, additionalProperties: false } } }],
-      response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, additionalProperties: false } } },
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'f',
+            parameters: {
+              type: 'object',
+              properties: { a: { type: ['string', 'null'] } },
+              additionalProperties: false,
+            },
+          },
+        },
+      ],
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'x',
+          schema: { type: 'object', properties: { ok: { type: 'boolean' } }, additionalProperties: false },
+        },
+      },
     });
     const out = geminiGenerate.requestFromIR(ir);
-    expect(out.tools).toEqual([{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', properties: { a: { type: 'string', nullable: true } } } }] }]);
-    expect(out.generationConfig).toEqual({ responseMimeType: 'application/json', responseSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
+    expect(out.tools).toEqual([
+      {
+        functionDeclarations: [
+          { name: 'f', parameters: { type: 'object', properties: { a: { type: 'string', nullable: true } } } },
+        ],
+      },
+    ]);
+    expect(out.generationConfig).toEqual({
+      responseMimeType: 'application/json',
+      responseSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+    });
   });
 });

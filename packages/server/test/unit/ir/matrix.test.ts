@@ -15,12 +15,18 @@ import type { IRResponse, IRStreamEvent, IRUsage, WireFormat } from '../../../sr
  * different tools, their three results and a follow-up; the answer has reasoning, text, three tool calls and usage
  * with cache reads and cache writes (100 fresh input, 300 read, 50 written, 40 output of which 12 reasoning).
  */
-const formats = { openai: openAIChat, responses: openAIResponses, anthropic: anthropicMessages, gemini: geminiGenerate } as Record<string, WireFormat<any, any>>;
+const formats = {
+  openai: openAIChat,
+  responses: openAIResponses,
+  anthropic: anthropicMessages,
+  gemini: geminiGenerate,
+} as Record<string, WireFormat<any, any>>;
 type Name = 'openai' | 'responses' | 'anthropic' | 'gemini';
 const names: Name[] = ['openai', 'responses', 'anthropic', 'gemini'];
 const pairs = names.flatMap((from) => names.map((to) => [from, to] as const));
 
-const text = (file: string): string => readFileSync(new URL(`../../fixtures/ir/matrix/${file}`, import.meta.url), 'utf8');
+const text = (file: string): string =>
+  readFileSync(new URL(`../../fixtures/ir/matrix/${file}`, import.meta.url), 'utf8');
 const request = (f: Name): any => JSON.parse(text(`request.${f}.json`));
 const response = (f: Name): any => JSON.parse(text(`response.${f}.json`));
 const stream = (f: Name): string => text(`stream.${f}.sse`);
@@ -30,7 +36,8 @@ function decodeAll(format: WireFormat<any, any>, sseText: string): IRStreamEvent
   const splitter = new SseSplitter();
   const out: IRStreamEvent[] = [];
   // 53-character pieces, as a network might cut them
-  for (let i = 0; i < sseText.length; i += 53) for (const ev of splitter.push(sseText.slice(i, i + 53))) out.push(...format.decodeEvent(state, ev));
+  for (let i = 0; i < sseText.length; i += 53)
+    for (const ev of splitter.push(sseText.slice(i, i + 53))) out.push(...format.decodeEvent(state, ev));
   for (const ev of splitter.flush()) out.push(...format.decodeEvent(state, ev));
   const finish = (format as { finish?: (s: unknown) => IRStreamEvent[] }).finish;
   if (finish && !out.some((e) => e.type === 'end')) out.push(...finish(state));
@@ -61,7 +68,13 @@ const ofResponse = (r: IRResponse): Meaning => ({
 });
 
 function ofEvents(events: IRStreamEvent[]): Meaning {
-  const m: Meaning = { thinking: '', text: '', calls: [], stop: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } };
+  const m: Meaning = {
+    thinking: '',
+    text: '',
+    calls: [],
+    stop: '',
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+  };
   const args = new Map<number, string>();
   for (const e of events) {
     if (e.type === 'thinking') m.thinking += e.text;
@@ -83,7 +96,13 @@ function ofEvents(events: IRStreamEvent[]): Meaning {
  * reports no reasoning-token count, Gemini has no cache writes (they stay billable as plain input).
  */
 function expected(from: Name, to: Name): Meaning {
-  const usage: IRUsage = { inputTokens: 100, outputTokens: 40, cacheReadTokens: 300, cacheWriteTokens: 50, reasoningTokens: 12 };
+  const usage: IRUsage = {
+    inputTokens: 100,
+    outputTokens: 40,
+    cacheReadTokens: 300,
+    cacheWriteTokens: 50,
+    reasoningTokens: 12,
+  };
   if (from === 'anthropic' || to === 'anthropic') usage.reasoningTokens = 0;
   if (from === 'gemini' || to === 'gemini') Object.assign(usage, { inputTokens: 150, cacheWriteTokens: 0 });
   return {
@@ -100,7 +119,14 @@ function expected(from: Name, to: Name): Meaning {
 }
 
 /** model ratio 2, completion ratio 4, cache reads 0.1, cache writes 1.25. */
-const price: Price = { mode: 'ratio', modelRatio: 2, completionRatio: 4, cacheRatio: 0.1, cacheCreationRatio: 1.25, groupRatio: 1 };
+const price: Price = {
+  mode: 'ratio',
+  modelRatio: 2,
+  completionRatio: 4,
+  cacheRatio: 0.1,
+  cacheCreationRatio: 1.25,
+  groupRatio: 1,
+};
 const quotaOf = (u: IRUsage) => computeQuota(price, billingUsage(u, true), 500000, 'anthropic');
 
 /** The quota a client would compute from the usage fields it received, read raw in its own format's semantics. */
@@ -138,7 +164,12 @@ function clientQuota(to: Name, body: any): number {
       const u = body.usage;
       return computeQuota(
         price,
-        { promptTokens: u.input_tokens, completionTokens: u.output_tokens, cachedTokens: u.cache_read_input_tokens, cacheCreationTokens: u.cache_creation_input_tokens },
+        {
+          promptTokens: u.input_tokens,
+          completionTokens: u.output_tokens,
+          cachedTokens: u.cache_read_input_tokens,
+          cacheCreationTokens: u.cache_creation_input_tokens,
+        },
         500000,
         'anthropic',
       );
@@ -147,7 +178,11 @@ function clientQuota(to: Name, body: any): number {
       const u = body.usageMetadata;
       return computeQuota(
         price,
-        { promptTokens: u.promptTokenCount, completionTokens: u.candidatesTokenCount + (u.thoughtsTokenCount ?? 0), cachedTokens: u.cachedContentTokenCount },
+        {
+          promptTokens: u.promptTokenCount,
+          completionTokens: u.candidatesTokenCount + (u.thoughtsTokenCount ?? 0),
+          cachedTokens: u.cachedContentTokenCount,
+        },
         500000,
         'openai',
       );
@@ -164,21 +199,27 @@ describe('format matrix: requests', () => {
 });
 
 describe('format matrix: answers', () => {
-  it.each(pairs)('%s answer → %s client: reasoning, text, three tool calls, stop and cache usage kept; billed right', (from, to) => {
-    const upstream = formats[from]!.responseToIR(response(from));
-    // The relay bills what the upstream reported, in one meaning whatever its format.
-    expect(ofResponse(upstream)).toEqual(expected(from, from));
-    const body = formats[to]!.responseFromIR(upstream, 'test-model');
-    expect(ofResponse(formats[to]!.responseToIR(body))).toEqual(expected(from, to));
-    // 100 + 300 × 0.1 + 50 × 1.25 + 40 × 4 = 352.5 → × 2 = 705; with Gemini the 50 written are plain input: 680.
-    const quota = from === 'gemini' || to === 'gemini' ? 680 : 705;
-    expect(quotaOf(expected(from, to).usage)).toBe(quota);
-    expect(clientQuota(to, body)).toBe(quota);
-  });
+  it.each(pairs)(
+    '%s answer → %s client: reasoning, text, three tool calls, stop and cache usage kept; billed right',
+    (from, to) => {
+      const upstream = formats[from]!.responseToIR(response(from));
+      // The relay bills what the upstream reported, in one meaning whatever its format.
+      expect(ofResponse(upstream)).toEqual(expected(from, from));
+      const body = formats[to]!.responseFromIR(upstream, 'test-model');
+      expect(ofResponse(formats[to]!.responseToIR(body))).toEqual(expected(from, to));
+      // 100 + 300 × 0.1 + 50 × 1.25 + 40 × 4 = 352.5 → × 2 = 705; with Gemini the 50 written are plain input: 680.
+      const quota = from === 'gemini' || to === 'gemini' ? 680 : 705;
+      expect(quotaOf(expected(from, to).usage)).toBe(quota);
+      expect(clientQuota(to, body)).toBe(quota);
+    },
+  );
 
   it.each(names)('%s answer → itself is unchanged in meaning and written in the documented shape', (f) => {
     const body = formats[f]!.responseFromIR(formats[f]!.responseToIR(response(f)), 'test-model');
-    const strip = (o: any) => JSON.parse(JSON.stringify(o), (k, v) => (['id', 'created', 'created_at', 'responseId', 'signature'].includes(k) ? undefined : v));
+    const strip = (o: any) =>
+      JSON.parse(JSON.stringify(o), (k, v) =>
+        ['id', 'created', 'created_at', 'responseId', 'signature'].includes(k) ? undefined : v,
+      );
     expect(strip(body)).toMatchObject(strip(response(f)));
   });
 });
@@ -215,7 +256,9 @@ describe('format matrix: reasoning requests', () => {
     if (to === 'openai' || to === 'responses') return 'high';
     // An effort becomes that format's budget for "high"; a budget travels as it is.
     const budget = from === 'openai' || from === 'responses' ? (to === 'anthropic' ? 16384 : 24576) : 16384;
-    return to === 'anthropic' ? { type: 'enabled', budget_tokens: budget } : { thinkingBudget: budget, includeThoughts: true };
+    return to === 'anthropic'
+      ? { type: 'enabled', budget_tokens: budget }
+      : { thinkingBudget: budget, includeThoughts: true };
   };
   it.each(pairs)('%s reasoning request → %s', (from, to) => {
     const ir = formats[from]!.requestToIR(asked[from]);

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
 import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
 import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
-import { applyClaudeSettings, claudeDefaultMaxTokensOf, type ClaudeSettings } from '../../../src/relay/providers/anthropic/settings.js';
+import {
+  applyClaudeSettings,
+  claudeDefaultMaxTokensOf,
+  type ClaudeSettings,
+} from '../../../src/relay/providers/anthropic/settings.js';
 import {
   applyGeminiSettings,
   geminiApiVersion,
@@ -14,7 +18,13 @@ import {
 import { thinkingBaseModel } from '../../../src/relay/price.js';
 
 /** The defaults of packages/shared/src/options.ts, as the relay reads them. */
-const claude = (over: Partial<ClaudeSettings> = {}): ClaudeSettings => ({ headers: {}, defaultMaxTokens: { default: 8192 }, thinkingAdapter: true, budgetShare: 0.8, ...over });
+const claude = (over: Partial<ClaudeSettings> = {}): ClaudeSettings => ({
+  headers: {},
+  defaultMaxTokens: { default: 8192 },
+  thinkingAdapter: true,
+  budgetShare: 0.8,
+  ...over,
+});
 const gemini = (over: Partial<GeminiSettings> = {}): GeminiSettings => ({
   safety: { default: 'OFF' },
   versions: { default: 'v1beta' },
@@ -28,32 +38,63 @@ const msg = { role: 'user', content: 'hi' };
 describe('Claude settings on an Anthropic Messages body', () => {
   it('-thinking: suffix stripped, budget_tokens = max_tokens × share, temperature 1, top_p/top_k removed', () => {
     const r = applyClaudeSettings(
-      { model: 'claude-3-7-sonnet-20250219-thinking', max_tokens: 10000, temperature: 0.2, top_p: 0.5, top_k: 5, messages: [msg] },
+      {
+        model: 'claude-3-7-sonnet-20250219-thinking',
+        max_tokens: 10000,
+        temperature: 0.2,
+        top_p: 0.5,
+        top_k: 5,
+        messages: [msg],
+      },
       'claude-3-7-sonnet-20250219-thinking',
       claude(),
     );
     expect(r.model).toBe('claude-3-7-sonnet-20250219');
-    expect(r.body).toEqual({ model: 'claude-3-7-sonnet-20250219', max_tokens: 10000, temperature: 1, thinking: { type: 'enabled', budget_tokens: 8000 }, messages: [msg] });
+    expect(r.body).toEqual({
+      model: 'claude-3-7-sonnet-20250219',
+      max_tokens: 10000,
+      temperature: 1,
+      thinking: { type: 'enabled', budget_tokens: 8000 },
+      messages: [msg],
+    });
   });
 
   it('-thinking with a small max_tokens raises it to 1280 so the budget reaches the 1024 minimum; the share is configurable', () => {
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 100, messages: [msg] }, 'c-thinking', claude()).body).toMatchObject({
+    expect(
+      applyClaudeSettings({ model: 'c-thinking', max_tokens: 100, messages: [msg] }, 'c-thinking', claude()).body,
+    ).toMatchObject({
       max_tokens: 1280,
       thinking: { budget_tokens: 1024 },
     });
     // A share of 1 would make budget = max_tokens: kept one below, as Anthropic requires budget_tokens < max_tokens.
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, messages: [msg] }, 'c-thinking', claude({ budgetShare: 1 })).body.thinking).toEqual({
+    expect(
+      applyClaudeSettings(
+        { model: 'c-thinking', max_tokens: 4000, messages: [msg] },
+        'c-thinking',
+        claude({ budgetShare: 1 }),
+      ).body.thinking,
+    ).toEqual({
       type: 'enabled',
       budget_tokens: 3999,
     });
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, messages: [msg] }, 'c-thinking', claude({ budgetShare: 0.5 })).body.thinking).toEqual({
+    expect(
+      applyClaudeSettings(
+        { model: 'c-thinking', max_tokens: 4000, messages: [msg] },
+        'c-thinking',
+        claude({ budgetShare: 0.5 }),
+      ).body.thinking,
+    ).toEqual({
       type: 'enabled',
       budget_tokens: 2000,
     });
   });
 
   it('-thinking keeps a thinking budget the request set itself', () => {
-    const r = applyClaudeSettings({ model: 'c-thinking', max_tokens: 9000, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [msg] }, 'c-thinking', claude());
+    const r = applyClaudeSettings(
+      { model: 'c-thinking', max_tokens: 9000, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [msg] },
+      'c-thinking',
+      claude(),
+    );
     expect(r.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     expect(r.body.max_tokens).toBe(9000);
   });
@@ -62,7 +103,13 @@ describe('Claude settings on an Anthropic Messages body', () => {
     const tools = [{ name: 'get_weather', input_schema: { type: 'object' } }];
     expect(
       applyClaudeSettings(
-        { model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true }, messages: [msg] },
+        {
+          model: 'c-thinking',
+          max_tokens: 4000,
+          tools,
+          tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true },
+          messages: [msg],
+        },
         'c-thinking',
         claude(),
       ).body.tool_choice,
@@ -70,32 +117,64 @@ describe('Claude settings on an Anthropic Messages body', () => {
       type: 'auto',
       disable_parallel_tool_use: true,
     });
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'any' }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({
+    expect(
+      applyClaudeSettings(
+        { model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'any' }, messages: [msg] },
+        'c-thinking',
+        claude(),
+      ).body.tool_choice,
+    ).toEqual({
       type: 'auto',
     });
-    expect(applyClaudeSettings({ model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'none' }, messages: [msg] }, 'c-thinking', claude()).body.tool_choice).toEqual({
+    expect(
+      applyClaudeSettings(
+        { model: 'c-thinking', max_tokens: 4000, tools, tool_choice: { type: 'none' }, messages: [msg] },
+        'c-thinking',
+        claude(),
+      ).body.tool_choice,
+    ).toEqual({
       type: 'none',
     });
-    const own = { model: 'c-thinking', max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, tools, tool_choice: { type: 'any' }, messages: [msg] };
+    const own = {
+      model: 'c-thinking',
+      max_tokens: 4000,
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+      tools,
+      tool_choice: { type: 'any' },
+      messages: [msg],
+    };
     expect(applyClaudeSettings(own, 'c-thinking', claude()).body.tool_choice).toEqual({ type: 'any' });
   });
 
   it('adapter off: the model is sent as named and no thinking is added', () => {
-    const r = applyClaudeSettings({ model: 'c-thinking', max_tokens: 9000, temperature: 0.3, messages: [msg] }, 'c-thinking', claude({ thinkingAdapter: false }));
+    const r = applyClaudeSettings(
+      { model: 'c-thinking', max_tokens: 9000, temperature: 0.3, messages: [msg] },
+      'c-thinking',
+      claude({ thinkingAdapter: false }),
+    );
     expect(r.model).toBe('c-thinking');
     expect(r.body).toEqual({ model: 'c-thinking', max_tokens: 9000, temperature: 0.3, messages: [msg] });
   });
 
   it('default max_tokens per model (suffixed name, then base name, then default), only when the request has none', () => {
     const s = claude({ defaultMaxTokens: { default: 4096, 'claude-opus-4': 32000, 'claude-opus-4-thinking': 64000 } });
-    expect(applyClaudeSettings({ model: 'claude-haiku', messages: [msg] }, 'claude-haiku', s).body.max_tokens).toBe(4096);
-    expect(applyClaudeSettings({ model: 'claude-opus-4', messages: [msg] }, 'claude-opus-4', s).body.max_tokens).toBe(32000);
-    expect(applyClaudeSettings({ model: 'claude-opus-4-thinking', messages: [msg] }, 'claude-opus-4-thinking', s).body).toMatchObject({
+    expect(applyClaudeSettings({ model: 'claude-haiku', messages: [msg] }, 'claude-haiku', s).body.max_tokens).toBe(
+      4096,
+    );
+    expect(applyClaudeSettings({ model: 'claude-opus-4', messages: [msg] }, 'claude-opus-4', s).body.max_tokens).toBe(
+      32000,
+    );
+    expect(
+      applyClaudeSettings({ model: 'claude-opus-4-thinking', messages: [msg] }, 'claude-opus-4-thinking', s).body,
+    ).toMatchObject({
       model: 'claude-opus-4',
       max_tokens: 64000,
       thinking: { budget_tokens: 51200 },
     });
-    expect(applyClaudeSettings({ model: 'claude-opus-4', max_tokens: 10, messages: [msg] }, 'claude-opus-4', s).body.max_tokens).toBe(10);
+    expect(
+      applyClaudeSettings({ model: 'claude-opus-4', max_tokens: 10, messages: [msg] }, 'claude-opus-4', s).body
+        .max_tokens,
+    ).toBe(10);
     expect(claudeDefaultMaxTokensOf({ defaultMaxTokens: {} }, 'x')).toBe(8192);
   });
 
@@ -109,7 +188,10 @@ describe('Claude settings on an Anthropic Messages body', () => {
     expect(applyClaudeSettings({ model: 'claude-sonnet-4', messages: [msg] }, 'claude-sonnet-4', s).headers).toEqual({
       'anthropic-beta': 'output-128k-2025-02-19,token-efficient-tools-2025-02-19',
     });
-    expect(applyClaudeSettings({ model: 'claude-sonnet-4-thinking', messages: [msg] }, 'claude-sonnet-4-thinking', s).headers).toEqual({
+    expect(
+      applyClaudeSettings({ model: 'claude-sonnet-4-thinking', messages: [msg] }, 'claude-sonnet-4-thinking', s)
+        .headers,
+    ).toEqual({
       'anthropic-beta': 'interleaved-thinking-2025-05-14',
     });
     expect(applyClaudeSettings({ model: 'other', messages: [msg] }, 'other', s).headers).toEqual({});
@@ -125,7 +207,9 @@ describe('Claude settings on an Anthropic Messages body', () => {
   });
 
   it('an OpenAI request for a -thinking model converts, then gets thinking (the whole OpenAI → Claude path)', () => {
-    const body = anthropicMessages.requestFromIR({ ...openAIChat.requestToIR({ model: 'c-thinking', max_tokens: 2000, temperature: 0.1, messages: [msg] }) });
+    const body = anthropicMessages.requestFromIR({
+      ...openAIChat.requestToIR({ model: 'c-thinking', max_tokens: 2000, temperature: 0.1, messages: [msg] }),
+    });
     expect(applyClaudeSettings(body, 'c-thinking', claude()).body).toEqual({
       model: 'c',
       max_tokens: 2000,
@@ -148,7 +232,9 @@ describe('Gemini settings on a generateContent body', () => {
       { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', threshold: 'BLOCK_NONE' },
       { category: 'HARM_CATEGORY_CIVIC_INTEGRITY', threshold: 'BLOCK_NONE' },
     ]);
-    expect(applyGeminiSettings({ contents }, 'gemini-2.0-flash', s).body.safetySettings).toEqual(geminiSafetySettings(s));
+    expect(applyGeminiSettings({ contents }, 'gemini-2.0-flash', s).body.safetySettings).toEqual(
+      geminiSafetySettings(s),
+    );
     const own = [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }];
     expect(applyGeminiSettings({ contents, safetySettings: own }, 'gemini-2.0-flash', s).body.safetySettings).toBe(own);
     expect(geminiSafetySettings(gemini({ safety: {} }))[0]!.threshold).toBe('OFF');
@@ -162,37 +248,78 @@ describe('Gemini settings on a generateContent body', () => {
   });
 
   it('suffixes: -thinking, -nothinking, -thinking-<n>; nothing stripped with the adapter off', () => {
-    expect(geminiThinkingSuffix('gemini-2.5-flash-thinking', gemini())).toEqual({ model: 'gemini-2.5-flash', ask: { mode: 'thinking' } });
-    expect(geminiThinkingSuffix('gemini-2.5-flash-nothinking', gemini())).toEqual({ model: 'gemini-2.5-flash', ask: { mode: 'nothinking' } });
-    expect(geminiThinkingSuffix('gemini-2.5-flash-thinking-2048', gemini())).toEqual({ model: 'gemini-2.5-flash', ask: { mode: 'budget', budget: 2048 } });
+    expect(geminiThinkingSuffix('gemini-2.5-flash-thinking', gemini())).toEqual({
+      model: 'gemini-2.5-flash',
+      ask: { mode: 'thinking' },
+    });
+    expect(geminiThinkingSuffix('gemini-2.5-flash-nothinking', gemini())).toEqual({
+      model: 'gemini-2.5-flash',
+      ask: { mode: 'nothinking' },
+    });
+    expect(geminiThinkingSuffix('gemini-2.5-flash-thinking-2048', gemini())).toEqual({
+      model: 'gemini-2.5-flash',
+      ask: { mode: 'budget', budget: 2048 },
+    });
     expect(geminiThinkingSuffix('gemini-2.5-flash', gemini())).toEqual({ model: 'gemini-2.5-flash' });
-    expect(geminiThinkingSuffix('gemini-2.5-flash-thinking', gemini({ thinkingAdapter: false }))).toEqual({ model: 'gemini-2.5-flash-thinking' });
+    expect(geminiThinkingSuffix('gemini-2.5-flash-thinking', gemini({ thinkingAdapter: false }))).toEqual({
+      model: 'gemini-2.5-flash-thinking',
+    });
   });
 
   it('-thinking: includeThoughts, budget = maxOutputTokens × share clamped to the model range; no maxOutputTokens → thoughts only', () => {
-    const r = applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 10000, temperature: 0.4 } }, 'gemini-2.5-flash-thinking', gemini());
+    const r = applyGeminiSettings(
+      { contents, generationConfig: { maxOutputTokens: 10000, temperature: 0.4 } },
+      'gemini-2.5-flash-thinking',
+      gemini(),
+    );
     expect(r.model).toBe('gemini-2.5-flash');
-    expect(r.body.generationConfig).toEqual({ maxOutputTokens: 10000, temperature: 0.4, thinkingConfig: { includeThoughts: true, thinkingBudget: 6000 } });
+    expect(r.body.generationConfig).toEqual({
+      maxOutputTokens: 10000,
+      temperature: 0.4,
+      thinkingConfig: { includeThoughts: true, thinkingBudget: 6000 },
+    });
     expect(
-      applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 100000 } }, 'gemini-2.5-flash-thinking', gemini()).body.generationConfig.thinkingConfig.thinkingBudget,
+      applyGeminiSettings(
+        { contents, generationConfig: { maxOutputTokens: 100000 } },
+        'gemini-2.5-flash-thinking',
+        gemini(),
+      ).body.generationConfig.thinkingConfig.thinkingBudget,
     ).toBe(24576);
     expect(
-      applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 100 } }, 'gemini-2.5-pro-thinking', gemini()).body.generationConfig.thinkingConfig.thinkingBudget,
+      applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 100 } }, 'gemini-2.5-pro-thinking', gemini())
+        .body.generationConfig.thinkingConfig.thinkingBudget,
     ).toBe(128);
-    expect(applyGeminiSettings({ contents }, 'gemini-2.5-flash-thinking', gemini()).body.generationConfig).toEqual({ thinkingConfig: { includeThoughts: true } });
+    expect(applyGeminiSettings({ contents }, 'gemini-2.5-flash-thinking', gemini()).body.generationConfig).toEqual({
+      thinkingConfig: { includeThoughts: true },
+    });
     // snake_case as in the docs' curl examples is read too
-    expect(applyGeminiSettings({ contents, generation_config: { max_output_tokens: 1000 } }, 'gemini-2.5-flash-thinking', gemini()).body).toMatchObject({
+    expect(
+      applyGeminiSettings(
+        { contents, generation_config: { max_output_tokens: 1000 } },
+        'gemini-2.5-flash-thinking',
+        gemini(),
+      ).body,
+    ).toMatchObject({
       generationConfig: { max_output_tokens: 1000, thinkingConfig: { thinkingBudget: 600 } },
     });
   });
 
   it('-thinking-<n> sets the budget (clamped); -nothinking turns thinking off where the model allows it', () => {
-    expect(applyGeminiSettings({ contents }, 'gemini-2.5-flash-thinking-2048', gemini()).body.generationConfig).toEqual({
-      thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 },
-    });
-    expect(applyGeminiSettings({ contents }, 'gemini-2.5-flash-lite-thinking-100', gemini()).body.generationConfig.thinkingConfig.thinkingBudget).toBe(512);
+    expect(applyGeminiSettings({ contents }, 'gemini-2.5-flash-thinking-2048', gemini()).body.generationConfig).toEqual(
+      {
+        thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 },
+      },
+    );
     expect(
-      applyGeminiSettings({ contents, generationConfig: { thinkingConfig: { includeThoughts: true } } }, 'gemini-2.5-flash-nothinking', gemini()).body.generationConfig,
+      applyGeminiSettings({ contents }, 'gemini-2.5-flash-lite-thinking-100', gemini()).body.generationConfig
+        .thinkingConfig.thinkingBudget,
+    ).toBe(512);
+    expect(
+      applyGeminiSettings(
+        { contents, generationConfig: { thinkingConfig: { includeThoughts: true } } },
+        'gemini-2.5-flash-nothinking',
+        gemini(),
+      ).body.generationConfig,
     ).toEqual({ thinkingConfig: { thinkingBudget: 0 } });
     // 2.5 Pro cannot turn thinking off: the request is left as it was
     const pro = applyGeminiSettings({ contents }, 'gemini-2.5-pro-nothinking', gemini());
@@ -202,26 +329,52 @@ describe('Gemini settings on a generateContent body', () => {
   });
 
   it('budgets only for models in gemini.models_supported_thinking_budget; others get includeThoughts only', () => {
-    expect(applyGeminiSettings({ contents, generationConfig: { maxOutputTokens: 1000 } }, 'gemini-2.0-flash-thinking', gemini()).body.generationConfig).toEqual({
+    expect(
+      applyGeminiSettings(
+        { contents, generationConfig: { maxOutputTokens: 1000 } },
+        'gemini-2.0-flash-thinking',
+        gemini(),
+      ).body.generationConfig,
+    ).toEqual({
       maxOutputTokens: 1000,
       thinkingConfig: { includeThoughts: true },
     });
-    expect(applyGeminiSettings({ contents }, 'gemini-2.0-flash-nothinking', gemini()).body.generationConfig).toBeUndefined();
+    expect(
+      applyGeminiSettings({ contents }, 'gemini-2.0-flash-nothinking', gemini()).body.generationConfig,
+    ).toBeUndefined();
   });
 
   it('OpenAI reasoning_effort → thinkingBudget (20/50/80 % of the largest budget) only with the adapter on', () => {
-    const body = geminiGenerate.requestFromIR({ ...openAIChat.requestToIR({ model: 'gemini-2.5-flash', reasoning_effort: 'medium', messages: [msg] }) });
-    expect(applyGeminiSettings(body, 'gemini-2.5-flash', gemini(), 'medium').body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 12288 });
-    expect(applyGeminiSettings(body, 'gemini-2.5-pro', gemini(), 'high').body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 26214 });
-    expect(applyGeminiSettings(body, 'gemini-2.5-flash', gemini(), 'low').body.generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 4915 });
-    expect(applyGeminiSettings(body, 'gemini-2.5-flash', gemini(), 'minimal').body.generationConfig.thinkingConfig).toEqual({ thinkingBudget: 0 });
+    const body = geminiGenerate.requestFromIR({
+      ...openAIChat.requestToIR({ model: 'gemini-2.5-flash', reasoning_effort: 'medium', messages: [msg] }),
+    });
+    expect(
+      applyGeminiSettings(body, 'gemini-2.5-flash', gemini(), 'medium').body.generationConfig.thinkingConfig,
+    ).toEqual({ includeThoughts: true, thinkingBudget: 12288 });
+    expect(applyGeminiSettings(body, 'gemini-2.5-pro', gemini(), 'high').body.generationConfig.thinkingConfig).toEqual({
+      includeThoughts: true,
+      thinkingBudget: 26214,
+    });
+    expect(applyGeminiSettings(body, 'gemini-2.5-flash', gemini(), 'low').body.generationConfig.thinkingConfig).toEqual(
+      { includeThoughts: true, thinkingBudget: 4915 },
+    );
+    expect(
+      applyGeminiSettings(body, 'gemini-2.5-flash', gemini(), 'minimal').body.generationConfig.thinkingConfig,
+    ).toEqual({ thinkingBudget: 0 });
     // adapter off: the IR's own effort mapping stays
-    expect(applyGeminiSettings(body, 'gemini-2.5-flash', gemini({ thinkingAdapter: false }), 'medium').body.generationConfig).toEqual(body.generationConfig);
+    expect(
+      applyGeminiSettings(body, 'gemini-2.5-flash', gemini({ thinkingAdapter: false }), 'medium').body.generationConfig,
+    ).toEqual(body.generationConfig);
   });
 
   it('thoughts in a Gemini answer reach OpenAI callers as reasoning_content and Anthropic callers as thinking blocks', () => {
     const answer = {
-      candidates: [{ content: { role: 'model', parts: [{ text: 'Let me think.', thought: true }, { text: '42' }] }, finishReason: 'STOP' }],
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ text: 'Let me think.', thought: true }, { text: '42' }] },
+          finishReason: 'STOP',
+        },
+      ],
       usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 1, thoughtsTokenCount: 7, totalTokenCount: 13 },
     };
     const ir = geminiGenerate.responseToIR(answer);

@@ -5,9 +5,18 @@ import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
 import { openAIResponses as R } from '../../../src/relay/ir/responses.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRResponse, IRStreamEvent, WireFormat } from '../../../src/relay/ir/types.js';
-import { completedFromChat, encodedStream, fromChatStream, NOW, responseFromIR, type WireEvent, type WireResponse } from '../../fixtures/ir/responses/expected.js';
+import {
+  completedFromChat,
+  encodedStream,
+  fromChatStream,
+  NOW,
+  responseFromIR,
+  type WireEvent,
+  type WireResponse,
+} from '../../fixtures/ir/responses/expected.js';
 
-const text = (name: string): string => readFileSync(new URL(`../../fixtures/ir/responses/${name}`, import.meta.url), 'utf8');
+const text = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/ir/responses/${name}`, import.meta.url), 'utf8');
 const json = <T = Record<string, unknown>>(name: string): T => JSON.parse(text(name)) as T;
 
 /** Splits SSE text and decodes every event with one state, as the relay does. */
@@ -174,16 +183,30 @@ describe('Responses answers', () => {
   it('builds a complete Response object that the official SDK parses', async () => {
     const body = R.responseFromIR(ir, 'gpt-5');
     expect(body).toEqual(responseFromIR);
-    const answer = await sdkAnswering(JSON.stringify(body), 'application/json').responses.create({ model: 'gpt-5', input: 'Book it' });
+    const answer = await sdkAnswering(JSON.stringify(body), 'application/json').responses.create({
+      model: 'gpt-5',
+      input: 'Book it',
+    });
     expect(answer.output_text).toBe('Checking the weather and booking your table now.');
-    expect(answer.output.filter((o) => o.type === 'function_call').map((o) => o.name)).toEqual(['get_weather', 'book_table']);
+    expect(answer.output.filter((o) => o.type === 'function_call').map((o) => o.name)).toEqual([
+      'get_weather',
+      'book_table',
+    ]);
     expect(R.responseToIR(body)).toEqual({ ...ir, model: 'gpt-5' });
   });
 
   it('maps incomplete answers both ways', () => {
-    const incomplete = { id: 'resp_1', model: 'm', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [] };
+    const incomplete = {
+      id: 'resp_1',
+      model: 'm',
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+      output: [],
+    };
     expect(R.responseToIR(incomplete).stopReason).toBe('length');
-    expect(R.responseToIR({ ...incomplete, incomplete_details: { reason: 'content_filter' } }).stopReason).toBe('content_filter');
+    expect(R.responseToIR({ ...incomplete, incomplete_details: { reason: 'content_filter' } }).stopReason).toBe(
+      'content_filter',
+    );
     const body = R.responseFromIR(
       {
         id: 'x1',
@@ -199,13 +222,26 @@ describe('Responses answers', () => {
       status: 'incomplete',
       incomplete_details: { reason: 'max_output_tokens' },
       output: [{ type: 'message', status: 'incomplete' }],
-      usage: { input_tokens: 8, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 3 }, output_tokens: 16, total_tokens: 24 },
+      usage: {
+        input_tokens: 8,
+        input_tokens_details: { cached_tokens: 0, cache_write_tokens: 3 },
+        output_tokens: 16,
+        total_tokens: 24,
+      },
     });
-    expect(R.responseToIR(body).usage).toEqual({ inputTokens: 5, outputTokens: 16, cacheReadTokens: 0, cacheWriteTokens: 3, reasoningTokens: 0 });
+    expect(R.responseToIR(body).usage).toEqual({
+      inputTokens: 5,
+      outputTokens: 16,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 3,
+      reasoningTokens: 0,
+    });
   });
 
   it('answers errors in the OpenAI shape', () => {
-    expect(R.errorBody(400, 'bad input', 'invalid_request_error')).toEqual({ error: { message: 'bad input', type: 'invalid_request_error', code: null, param: null } });
+    expect(R.errorBody(400, 'bad input', 'invalid_request_error')).toEqual({
+      error: { message: 'bad input', type: 'invalid_request_error', code: null, param: null },
+    });
   });
 });
 
@@ -226,7 +262,10 @@ describe('Responses streams', () => {
 
   it('streams a Chat Completions upstream to a Responses client, whole and typed as the SDK Response', async () => {
     const ir = decodeAll(openAIChat, text('chat-stream.sse'));
-    expect(ir).toContainEqual({ type: 'usage', usage: { inputTokens: 176, outputTokens: 58, cacheReadTokens: 1024, cacheWriteTokens: 0, reasoningTokens: 0 } });
+    expect(ir).toContainEqual({
+      type: 'usage',
+      usage: { inputTokens: 176, outputTokens: 58, cacheReadTokens: 1024, cacheWriteTokens: 0, reasoningTokens: 0 },
+    });
     const out = encodeAll(ir, 'gpt-4.1');
     const events = parseEvents(out);
     expect(events).toEqual(fromChatStream);
@@ -237,7 +276,12 @@ describe('Responses streams', () => {
 
     // The official SDK, both raw events and its accumulating stream helper.
     const seen: string[] = [];
-    for await (const e of await sdkAnswering(out, 'text/event-stream').responses.create({ model: 'gpt-4.1', input: 'Weather?', stream: true })) seen.push(e.type);
+    for await (const e of await sdkAnswering(out, 'text/event-stream').responses.create({
+      model: 'gpt-4.1',
+      input: 'Weather?',
+      stream: true,
+    }))
+      seen.push(e.type);
     expect(seen).toEqual(fromChatStream.map((e) => e.type));
     // (Its stream helper accumulates a snapshot from the item events; it sets no output_text without a parse format.)
     const stream = sdkAnswering(out, 'text/event-stream').responses.stream({ model: 'gpt-4.1', input: 'Weather?' });
@@ -245,31 +289,71 @@ describe('Responses streams', () => {
     stream.on('response.output_text.delta', (e) => snapshots.push(e.snapshot));
     const final = await stream.finalResponse();
     expect(snapshots).toEqual(['Let me check', 'Let me check both.']);
-    expect(final.output.flatMap((o) => (o.type === 'message' ? o.content.map((c) => (c.type === 'output_text' ? c.text : '')) : []))).toEqual(['Let me check both.']);
-    expect(final.output.flatMap((o) => (o.type === 'function_call' ? [o.arguments] : []))).toEqual(['{"city":"Paris"}', '{"city":"Tokyo"}']);
+    expect(
+      final.output.flatMap((o) =>
+        o.type === 'message' ? o.content.map((c) => (c.type === 'output_text' ? c.text : '')) : [],
+      ),
+    ).toEqual(['Let me check both.']);
+    expect(final.output.flatMap((o) => (o.type === 'function_call' ? [o.arguments] : []))).toEqual([
+      '{"city":"Paris"}',
+      '{"city":"Tokyo"}',
+    ]);
     expect(final.usage).toEqual(completedFromChat.usage);
   });
 
   it('waits for the end to complete, so usage after the stop reason is included', () => {
     const usage = { inputTokens: 3, outputTokens: 2, cacheReadTokens: 4, cacheWriteTokens: 0, reasoningTokens: 0 };
     const events = parseEvents(
-      encodeAll([{ type: 'start', id: 'u1', model: 'x' }, { type: 'text', text: 'Hi' }, { type: 'stop', reason: 'stop' }, { type: 'usage', usage }, { type: 'end' }], 'm'),
+      encodeAll(
+        [
+          { type: 'start', id: 'u1', model: 'x' },
+          { type: 'text', text: 'Hi' },
+          { type: 'stop', reason: 'stop' },
+          { type: 'usage', usage },
+          { type: 'end' },
+        ],
+        'm',
+      ),
     );
     expect(events.at(-2)?.type).toBe('response.output_item.done');
-    expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { status: 'completed', usage: { input_tokens: 7, input_tokens_details: { cached_tokens: 4 } } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.completed',
+      response: { status: 'completed', usage: { input_tokens: 7, input_tokens_details: { cached_tokens: 4 } } },
+    });
     const noUsage = parseEvents(encodeAll([{ type: 'text', text: 'Hi' }, { type: 'end' }], 'm'));
-    expect(noUsage.map((e) => e.type).slice(0, 3)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added']);
+    expect(noUsage.map((e) => e.type).slice(0, 3)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+    ]);
     expect(noUsage.at(-1)).not.toHaveProperty('response.usage');
   });
 
   it('ends a truncated answer with response.incomplete, and decodes it as length', () => {
-    const out = encodeAll([{ type: 'start', id: 'l1', model: 'x' }, { type: 'text', text: 'Once' }, { type: 'stop', reason: 'length' }, { type: 'end' }], 'm');
+    const out = encodeAll(
+      [
+        { type: 'start', id: 'l1', model: 'x' },
+        { type: 'text', text: 'Once' },
+        { type: 'stop', reason: 'length' },
+        { type: 'end' },
+      ],
+      'm',
+    );
     const events = parseEvents(out);
     expect(events.at(-1)).toMatchObject({
       type: 'response.incomplete',
-      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ status: 'incomplete' }] },
+      response: {
+        status: 'incomplete',
+        incomplete_details: { reason: 'max_output_tokens' },
+        output: [{ status: 'incomplete' }],
+      },
     });
-    expect(decodeAll(R, out)).toEqual([{ type: 'start', id: 'resp_l1', model: 'm' }, { type: 'text', text: 'Once' }, { type: 'stop', reason: 'length' }, { type: 'end' }]);
+    expect(decodeAll(R, out)).toEqual([
+      { type: 'start', id: 'resp_l1', model: 'm' },
+      { type: 'text', text: 'Once' },
+      { type: 'stop', reason: 'length' },
+      { type: 'end' },
+    ]);
   });
 
   it('reports an error as an error event and response.failed, then stays silent', () => {
@@ -281,9 +365,21 @@ describe('Responses streams', () => {
     ].join('');
     const events = parseEvents(out);
     expect(events.map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed']);
-    expect(events[2]).toEqual({ type: 'error', code: null, message: 'upstream timed out', param: null, sequence_number: 2 });
-    expect(events[3]).toMatchObject({ response: { status: 'failed', error: { code: 'server_error', message: 'upstream timed out' } } });
-    expect(decodeAll(R, out)).toEqual([{ type: 'start', id: 'resp_e1', model: 'm' }, { type: 'error', message: 'upstream timed out' }, { type: 'end' }]);
+    expect(events[2]).toEqual({
+      type: 'error',
+      code: null,
+      message: 'upstream timed out',
+      param: null,
+      sequence_number: 2,
+    });
+    expect(events[3]).toMatchObject({
+      response: { status: 'failed', error: { code: 'server_error', message: 'upstream timed out' } },
+    });
+    expect(decodeAll(R, out)).toEqual([
+      { type: 'start', id: 'resp_e1', model: 'm' },
+      { type: 'error', message: 'upstream timed out' },
+      { type: 'end' },
+    ]);
   });
 
   it('decodes arguments sent only whole, refusals, raw reasoning text and failures', () => {
@@ -291,11 +387,27 @@ describe('Responses streams', () => {
     const sseText = [
       ev({ type: 'response.created', response: { id: 'resp_w', model: 'gpt-oss' } }),
       ev({ type: 'response.reasoning_text.delta', item_id: 'rs', output_index: 0, content_index: 0, delta: 'hmm' }),
-      ev({ type: 'response.output_item.added', output_index: 1, item: { type: 'function_call', id: 'fc', call_id: 'c9', name: 'f', arguments: '' } }),
+      ev({
+        type: 'response.output_item.added',
+        output_index: 1,
+        item: { type: 'function_call', id: 'fc', call_id: 'c9', name: 'f', arguments: '' },
+      }),
       ev({ type: 'response.function_call_arguments.done', item_id: 'fc', output_index: 1, arguments: '{"a":1}' }),
-      ev({ type: 'response.output_item.done', output_index: 1, item: { type: 'function_call', id: 'fc', call_id: 'c9', name: 'f', arguments: '{"a":1}' } }),
+      ev({
+        type: 'response.output_item.done',
+        output_index: 1,
+        item: { type: 'function_call', id: 'fc', call_id: 'c9', name: 'f', arguments: '{"a":1}' },
+      }),
       ev({ type: 'response.refusal.delta', item_id: 'm', output_index: 2, content_index: 0, delta: 'No.' }),
-      ev({ type: 'response.failed', response: { id: 'resp_w', status: 'failed', error: { code: 'server_error', message: 'boom' }, usage: { input_tokens: 4, output_tokens: 1 } } }),
+      ev({
+        type: 'response.failed',
+        response: {
+          id: 'resp_w',
+          status: 'failed',
+          error: { code: 'server_error', message: 'boom' },
+          usage: { input_tokens: 4, output_tokens: 1 },
+        },
+      }),
     ].join('');
     expect(decodeAll(R, sseText)).toEqual([
       { type: 'start', id: 'resp_w', model: 'gpt-oss' },
@@ -304,7 +416,10 @@ describe('Responses streams', () => {
       { type: 'tool_call_args', index: 0, args: '{"a":1}' },
       { type: 'text', text: 'No.' },
       { type: 'error', message: 'boom' },
-      { type: 'usage', usage: { inputTokens: 4, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
+      {
+        type: 'usage',
+        usage: { inputTokens: 4, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+      },
       { type: 'end' },
     ]);
   });

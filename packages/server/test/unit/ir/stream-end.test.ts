@@ -94,7 +94,12 @@ describe('a finish reason ends the answer only when the upstream stream ends', (
 });
 
 describe('Anthropic message_start input_tokens for converted streams', () => {
-  const body = { model: 'claude-x', max_tokens: 10, system: 'Be brief.', messages: [{ role: 'user', content: 'What is the capital of France?' }] };
+  const body = {
+    model: 'claude-x',
+    max_tokens: 10,
+    system: 'Be brief.',
+    messages: [{ role: 'user', content: 'What is the capital of France?' }],
+  };
 
   it('the gateway counts the prompt when the upstream has not reported it yet', () => {
     let counted = 0;
@@ -105,14 +110,21 @@ describe('Anthropic message_start input_tokens for converted streams', () => {
       counted++;
       return counter();
     };
-    const start = JSON.parse(dataOf(anthropicMessages.encodeEvent(s, { type: 'start', id: 'chatcmpl-1', model: 'gpt' }))[0]!);
+    const start = JSON.parse(
+      dataOf(anthropicMessages.encodeEvent(s, { type: 'start', id: 'chatcmpl-1', model: 'gpt' }))[0]!,
+    );
     expect(start.message.usage.input_tokens).toBeGreaterThan(5);
     expect(start.message.usage.output_tokens).toBe(0);
     expect(counted).toBe(1);
     anthropicMessages.encodeEvent(s, { type: 'text', text: 'Paris' });
     anthropicMessages.encodeEvent(s, { type: 'stop', reason: 'stop' });
-    anthropicMessages.encodeEvent(s, { type: 'usage', usage: { inputTokens: 21, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } });
-    const end = dataOf(anthropicMessages.encodeEvent(s, { type: 'end' })).map((d) => JSON.parse(d) as Record<string, any>);
+    anthropicMessages.encodeEvent(s, {
+      type: 'usage',
+      usage: { inputTokens: 21, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
+    });
+    const end = dataOf(anthropicMessages.encodeEvent(s, { type: 'end' })).map(
+      (d) => JSON.parse(d) as Record<string, any>,
+    );
     // The final message_delta carries the upstream's real usage, input included.
     expect(end.find((e) => e.type === 'message_delta')!.usage).toMatchObject({ input_tokens: 21, output_tokens: 2 });
     expect(counted).toBe(1);
@@ -123,7 +135,9 @@ describe('Anthropic message_start input_tokens for converted streams', () => {
     s.promptTokens = () => {
       throw new Error('should not count');
     };
-    const events = decodeGemini(everyChunkStop.replace('"responseId":"r1"', '"usageMetadata":{"promptTokenCount":11},"responseId":"r1"'));
+    const events = decodeGemini(
+      everyChunkStop.replace('"responseId":"r1"', '"usageMetadata":{"promptTokenCount":11},"responseId":"r1"'),
+    );
     const out = events.map((e) => anthropicMessages.encodeEvent(s, e)).join('');
     expect(JSON.parse(dataOf(out)[0]!).message.usage).toMatchObject({ input_tokens: 11, output_tokens: 0 });
   });

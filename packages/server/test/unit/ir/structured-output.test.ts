@@ -1,15 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
-import { anthropicOutputSchema, hasNativeStructuredOutput, STRUCTURED_TOOL, STRUCTURED_VALUE_TOOL } from '../../../src/relay/ir/anthropic-structured.js';
+import {
+  anthropicOutputSchema,
+  hasNativeStructuredOutput,
+  STRUCTURED_TOOL,
+  STRUCTURED_VALUE_TOOL,
+} from '../../../src/relay/ir/anthropic-structured.js';
 import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
 import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
 import { openAIResponses } from '../../../src/relay/ir/responses.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent } from '../../../src/relay/ir/types.js';
 
-const schema = { type: 'object', properties: { city: { type: 'string' }, temp: { type: 'number', minimum: -100 } }, required: ['city', 'temp'] };
-const chat = (over: Record<string, unknown> = {}) => openAIChat.requestToIR({ model: 'x', messages: [{ role: 'user', content: 'weather?' }], ...over });
-const toAnthropic = (ir: IRRequest, model: string) => anthropicMessages.requestFromIR({ ...ir, model }) as Record<string, any>;
+const schema = {
+  type: 'object',
+  properties: { city: { type: 'string' }, temp: { type: 'number', minimum: -100 } },
+  required: ['city', 'temp'],
+};
+const chat = (over: Record<string, unknown> = {}) =>
+  openAIChat.requestToIR({ model: 'x', messages: [{ role: 'user', content: 'weather?' }], ...over });
+const toAnthropic = (ir: IRRequest, model: string) =>
+  anthropicMessages.requestFromIR({ ...ir, model }) as Record<string, any>;
 const jsonSchemaFormat = { type: 'json_schema', json_schema: { name: 'weather', schema, strict: true } };
 
 describe('which Claude models have native structured output', () => {
@@ -37,7 +48,12 @@ describe('structured output to an Anthropic upstream', () => {
     expect(body.output_config).toEqual({
       format: {
         type: 'json_schema',
-        schema: { type: 'object', properties: { city: { type: 'string' }, temp: { type: 'number' } }, required: ['city', 'temp'], additionalProperties: false },
+        schema: {
+          type: 'object',
+          properties: { city: { type: 'string' }, temp: { type: 'number' } },
+          required: ['city', 'temp'],
+          additionalProperties: false,
+        },
       },
     });
     expect(body.tools).toBeUndefined();
@@ -54,7 +70,11 @@ describe('structured output to an Anthropic upstream', () => {
             type: 'array',
             minItems: 2,
             maxItems: 5,
-            items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, n: { type: 'integer', format: 'int64' } }, additionalProperties: true },
+            items: {
+              type: 'object',
+              properties: { id: { type: 'string', format: 'uuid' }, n: { type: 'integer', format: 'int64' } },
+              additionalProperties: true,
+            },
           },
           pick: { oneOf: [{ type: 'string', maxLength: 3 }, { type: 'null' }] },
         },
@@ -63,7 +83,14 @@ describe('structured output to an Anthropic upstream', () => {
     ).toEqual({
       type: 'object',
       properties: {
-        list: { type: 'array', items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, n: { type: 'integer' } }, additionalProperties: false } },
+        list: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { id: { type: 'string', format: 'uuid' }, n: { type: 'integer' } },
+            additionalProperties: false,
+          },
+        },
         pick: { anyOf: [{ type: 'string' }, { type: 'null' }] },
       },
       $defs: { x: { properties: { a: { type: 'string' } }, additionalProperties: false } },
@@ -81,7 +108,9 @@ describe('structured output to an Anthropic upstream', () => {
   it('json_object (no native form) is a forced tool taking any object, on every model', () => {
     for (const model of ['claude-sonnet-4-5', 'claude-3-5-haiku-20241022']) {
       const body = toAnthropic(chat({ response_format: { type: 'json_object' } }), model);
-      expect(body.tools).toEqual([{ name: STRUCTURED_TOOL, description: expect.any(String), input_schema: { type: 'object' } }]);
+      expect(body.tools).toEqual([
+        { name: STRUCTURED_TOOL, description: expect.any(String), input_schema: { type: 'object' } },
+      ]);
       expect(body.tool_choice).toEqual({ type: 'tool', name: STRUCTURED_TOOL });
     }
   });
@@ -89,27 +118,48 @@ describe('structured output to an Anthropic upstream', () => {
   it('a non-object schema is wrapped under value; the caller’s tools stay callable (tool_choice any)', () => {
     const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }];
     const body = toAnthropic(
-      chat({ tools, response_format: { type: 'json_schema', json_schema: { name: 'list', schema: { type: 'array', items: { type: 'string' } } } } }),
+      chat({
+        tools,
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'list', schema: { type: 'array', items: { type: 'string' } } },
+        },
+      }),
       'claude-3-5-haiku-20241022',
     );
     expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['lookup', STRUCTURED_VALUE_TOOL]);
-    expect(body.tools[1].input_schema).toEqual({ type: 'object', properties: { value: { type: 'array', items: { type: 'string' } } }, required: ['value'] });
+    expect(body.tools[1].input_schema).toEqual({
+      type: 'object',
+      properties: { value: { type: 'array', items: { type: 'string' } } },
+      required: ['value'],
+    });
     expect(body.tool_choice).toEqual({ type: 'any' });
   });
 
   it('thinking allows only auto: the tool is offered, not forced; tool_choice none keeps tools out', () => {
-    const thinking = toAnthropic({ ...chat({ response_format: jsonSchemaFormat }), reasoning: { budgetTokens: 2048 } }, 'claude-3-7-sonnet-20250219');
+    const thinking = toAnthropic(
+      { ...chat({ response_format: jsonSchemaFormat }), reasoning: { budgetTokens: 2048 } },
+      'claude-3-7-sonnet-20250219',
+    );
     expect(thinking.tools.map((t: { name: string }) => t.name)).toEqual([STRUCTURED_TOOL]);
     expect(thinking.tool_choice).toBeUndefined();
     const none = toAnthropic(
-      chat({ tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }], tool_choice: 'none', response_format: jsonSchemaFormat }),
+      chat({
+        tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
+        tool_choice: 'none',
+        response_format: jsonSchemaFormat,
+      }),
       'claude-3-5-haiku-20241022',
     );
     expect(none.tools.map((t: { name: string }) => t.name)).toEqual(['f']);
   });
 
   it('Responses text.format reaches Anthropic too', () => {
-    const ir = openAIResponses.requestToIR({ model: 'x', input: 'hi', text: { format: { type: 'json_schema', name: 'w', schema, strict: true } } });
+    const ir = openAIResponses.requestToIR({
+      model: 'x',
+      input: 'hi',
+      text: { format: { type: 'json_schema', name: 'w', schema, strict: true } },
+    });
     expect(toAnthropic(ir, 'claude-opus-4-5').output_config.format.type).toBe('json_schema');
     expect(toAnthropic(ir, 'claude-3-5-haiku-20241022').tool_choice).toEqual({ type: 'tool', name: STRUCTURED_TOOL });
   });
@@ -125,29 +175,48 @@ describe('the forced tool’s answer becomes text', () => {
     });
     expect(ir.parts).toEqual([{ type: 'text', text: '{"city":"Paris","temp":21}' }]);
     expect(ir.stopReason).toBe('stop');
-    const openai = openAIChat.responseFromIR(ir, 'm') as { choices: { message: { content: string; tool_calls?: unknown }; finish_reason: string }[] };
-    expect(openai.choices[0]).toMatchObject({ message: { content: '{"city":"Paris","temp":21}' }, finish_reason: 'stop' });
+    const openai = openAIChat.responseFromIR(ir, 'm') as {
+      choices: { message: { content: string; tool_calls?: unknown }; finish_reason: string }[];
+    };
+    expect(openai.choices[0]).toMatchObject({
+      message: { content: '{"city":"Paris","temp":21}' },
+      finish_reason: 'stop',
+    });
     expect(openai.choices[0]!.message.tool_calls).toBeUndefined();
-    const value = anthropicMessages.responseToIR({ content: [{ type: 'tool_use', id: 't', name: STRUCTURED_VALUE_TOOL, input: { value: ['a', 'b'] } }], stop_reason: 'tool_use' });
+    const value = anthropicMessages.responseToIR({
+      content: [{ type: 'tool_use', id: 't', name: STRUCTURED_VALUE_TOOL, input: { value: ['a', 'b'] } }],
+      stop_reason: 'tool_use',
+    });
     expect(value.parts).toEqual([{ type: 'text', text: '["a","b"]' }]);
   });
 
   it('other tools stay tool calls', () => {
-    const ir = anthropicMessages.responseToIR({ content: [{ type: 'tool_use', id: 't', name: 'lookup', input: {} }], stop_reason: 'tool_use' });
+    const ir = anthropicMessages.responseToIR({
+      content: [{ type: 'tool_use', id: 't', name: 'lookup', input: {} }],
+      stop_reason: 'tool_use',
+    });
     expect(ir.parts).toEqual([{ type: 'tool_call', id: 't', name: 'lookup', arguments: '{}' }]);
     expect(ir.stopReason).toBe('tool_calls');
   });
 
-  const sse = (events: Record<string, unknown>[]) => events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+  const sse = (events: Record<string, unknown>[]) =>
+    events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
   const decode = (text: string): IRStreamEvent[] => {
     const state = anthropicMessages.newDecodeState();
     return new SseSplitter().push(text).flatMap((ev) => anthropicMessages.decodeEvent(state, ev));
   };
   const toolStream = (name: string, pieces: string[]) =>
     sse([
-      { type: 'message_start', message: { id: 'msg_1', model: 'claude-3-5-haiku-20241022', usage: { input_tokens: 9, output_tokens: 1 } } },
+      {
+        type: 'message_start',
+        message: { id: 'msg_1', model: 'claude-3-5-haiku-20241022', usage: { input_tokens: 9, output_tokens: 1 } },
+      },
       { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name, input: {} } },
-      ...pieces.map((partial_json) => ({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json } })),
+      ...pieces.map((partial_json) => ({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json },
+      })),
       { type: 'content_block_stop', index: 0 },
       { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 4 } },
       { type: 'message_stop' },
@@ -176,21 +245,40 @@ describe('the forced tool’s answer becomes text', () => {
 });
 
 describe('Anthropic structured output requests → other formats', () => {
-  const anthropicBody = (over: Record<string, unknown>) => ({ model: 'claude-x', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], ...over });
+  const anthropicBody = (over: Record<string, unknown>) => ({
+    model: 'claude-x',
+    max_tokens: 100,
+    messages: [{ role: 'user', content: 'hi' }],
+    ...over,
+  });
 
   it('output_config.format and the beta output_format → IR → OpenAI response_format, Responses text.format, Gemini responseSchema', () => {
-    for (const body of [anthropicBody({ output_config: { format: { type: 'json_schema', schema } } }), anthropicBody({ output_format: { type: 'json_schema', schema } })]) {
+    for (const body of [
+      anthropicBody({ output_config: { format: { type: 'json_schema', schema } } }),
+      anthropicBody({ output_format: { type: 'json_schema', schema } }),
+    ]) {
       const ir = anthropicMessages.requestToIR(body);
       expect(ir.responseFormat).toEqual({ type: 'json_schema', name: 'output', schema });
-      expect(openAIChat.requestFromIR(ir).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'output', schema } });
-      expect(openAIResponses.requestFromIR(ir).text).toEqual({ format: { type: 'json_schema', name: 'output', schema } });
-      expect(geminiGenerate.requestFromIR(ir).generationConfig).toEqual({ maxOutputTokens: 100, responseMimeType: 'application/json', responseSchema: schema });
+      expect(openAIChat.requestFromIR(ir).response_format).toEqual({
+        type: 'json_schema',
+        json_schema: { name: 'output', schema },
+      });
+      expect(openAIResponses.requestFromIR(ir).text).toEqual({
+        format: { type: 'json_schema', name: 'output', schema },
+      });
+      expect(geminiGenerate.requestFromIR(ir).generationConfig).toEqual({
+        maxOutputTokens: 100,
+        responseMimeType: 'application/json',
+        responseSchema: schema,
+      });
     }
   });
 
   it('no format, or one that is not json_schema, is no structured output', () => {
     expect(anthropicMessages.requestToIR(anthropicBody({})).responseFormat).toBeUndefined();
-    expect(anthropicMessages.requestToIR(anthropicBody({ output_config: { effort: 'low' } })).responseFormat).toBeUndefined();
+    expect(
+      anthropicMessages.requestToIR(anthropicBody({ output_config: { effort: 'low' } })).responseFormat,
+    ).toBeUndefined();
   });
 
   it('OpenAI json_object reaches Responses and Gemini', () => {

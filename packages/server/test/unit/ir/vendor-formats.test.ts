@@ -11,7 +11,8 @@ import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent, UpstreamFormat } from '../../../src/relay/ir/types.js';
 
-const text = (dir: string, name: string): string => readFileSync(new URL(`../../fixtures/ir/${dir}/${name}`, import.meta.url), 'utf8');
+const text = (dir: string, name: string): string =>
+  readFileSync(new URL(`../../fixtures/ir/${dir}/${name}`, import.meta.url), 'utf8');
 const fixture = (dir: string, name: string): any => JSON.parse(text(dir, name));
 
 /** Decodes SSE text split into `size`-character chunks, as a network would cut it. */
@@ -19,12 +20,19 @@ function decodeAll(format: UpstreamFormat, sseText: string, size: number): IRStr
   const state = format.newDecodeState();
   const splitter = new SseSplitter();
   const out: IRStreamEvent[] = [];
-  for (let i = 0; i < sseText.length; i += size) for (const ev of splitter.push(sseText.slice(i, i + size))) out.push(...format.decodeEvent(state, ev));
+  for (let i = 0; i < sseText.length; i += size)
+    for (const ev of splitter.push(sseText.slice(i, i + size))) out.push(...format.decodeEvent(state, ev));
   for (const ev of splitter.flush()) out.push(...format.decodeEvent(state, ev));
   return out;
 }
 
-const ir = (over: Partial<IRRequest>): IRRequest => ({ model: 'm', system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'Hi' }] }], stream: false, ...over });
+const ir = (over: Partial<IRRequest>): IRRequest => ({
+  model: 'm',
+  system: [],
+  messages: [{ role: 'user', parts: [{ type: 'text', text: 'Hi' }] }],
+  stream: false,
+  ...over,
+});
 
 describe('Cohere chat v2', () => {
   it('writes an IR request as a v2 chat body: system, images, tool plan and calls, tool results, params, thinking', () => {
@@ -49,7 +57,9 @@ describe('Cohere chat v2', () => {
   });
 
   it('reads a tool-call answer: plan as thinking, several calls, billed units (not raw tokens) as usage', () => {
-    expect(cohereChat.responseToIR(fixture('cohere', 'response-tools.json'))).toEqual(fixture('cohere', 'response-tools.ir.json'));
+    expect(cohereChat.responseToIR(fixture('cohere', 'response-tools.json'))).toEqual(
+      fixture('cohere', 'response-tools.ir.json'),
+    );
   });
 
   it('reads a text answer with thinking; usage.tokens when no billed units; MAX_TOKENS is length', () => {
@@ -63,18 +73,28 @@ describe('Cohere chat v2', () => {
       usage: { inputTokens: 5, outputTokens: 12 },
     });
     expect(openAIChat.responseFromIR(res, 'command-r')).toMatchObject({
-      choices: [{ message: { content: 'Hello! How can I', reasoning_content: 'The user says hello.' }, finish_reason: 'length' }],
+      choices: [
+        {
+          message: { content: 'Hello! How can I', reasoning_content: 'The user says hello.' },
+          finish_reason: 'length',
+        },
+      ],
       usage: { prompt_tokens: 5, completion_tokens: 12 },
     });
   });
 
-  it.each([1, 7, 64, 100_000])('decodes the stream cut every %i characters: thinking, text, two tool calls, stop, usage', (size) => {
-    expect(decodeAll(cohereChat, text('cohere', 'stream.sse'), size)).toEqual(fixture('cohere', 'stream.ir.json'));
-  });
+  it.each([1, 7, 64, 100_000])(
+    'decodes the stream cut every %i characters: thinking, text, two tool calls, stop, usage',
+    (size) => {
+      expect(decodeAll(cohereChat, text('cohere', 'stream.sse'), size)).toEqual(fixture('cohere', 'stream.ir.json'));
+    },
+  );
 
   it('re-encodes the stream for an Anthropic client with both tool calls and the usage', () => {
     const state = anthropicMessages.newEncodeState('command-r');
-    const out = (fixture('cohere', 'stream.ir.json') as IRStreamEvent[]).map((e) => anthropicMessages.encodeEvent(state, e)).join('');
+    const out = (fixture('cohere', 'stream.ir.json') as IRStreamEvent[])
+      .map((e) => anthropicMessages.encodeEvent(state, e))
+      .join('');
     expect(out).toContain('"name":"get_weather"');
     expect(out).toContain('"name":"get_time"');
     expect(out).toContain('"stop_reason":"tool_use"');
@@ -110,7 +130,12 @@ describe('Dify chat-messages', () => {
       user: 'alice',
       files: [{ type: 'image', transfer_method: 'remote_url', url: 'https://example.com/a.png' }],
     });
-    expect(difyChat.requestFromIR(ir({}))).toEqual({ inputs: {}, query: 'Hi', response_mode: 'streaming', user: 'tollway' });
+    expect(difyChat.requestFromIR(ir({}))).toEqual({
+      inputs: {},
+      query: 'Hi',
+      response_mode: 'streaming',
+      user: 'tollway',
+    });
   });
 
   it('reads a blocking answer with metadata.usage', () => {
@@ -123,9 +148,12 @@ describe('Dify chat-messages', () => {
     });
   });
 
-  it.each([1, 5, 50, 100_000])('decodes the stream cut every %i characters: message and agent_message text, message_end usage', (size) => {
-    expect(decodeAll(difyChat, text('dify', 'stream.sse'), size)).toEqual(fixture('dify', 'stream.ir.json'));
-  });
+  it.each([1, 5, 50, 100_000])(
+    'decodes the stream cut every %i characters: message and agent_message text, message_end usage',
+    (size) => {
+      expect(decodeAll(difyChat, text('dify', 'stream.sse'), size)).toEqual(fixture('dify', 'stream.ir.json'));
+    },
+  );
 
   it('an error event ends the stream with the error', () => {
     const events = decodeAll(
@@ -133,7 +161,12 @@ describe('Dify chat-messages', () => {
       'data: {"event": "error", "task_id": "t", "message_id": "m", "status": 400, "code": "invalid_param", "message": "query is required"}\n\ndata: {"event": "message", "answer": "late"}\n\n',
       9,
     );
-    expect(events).toEqual([{ type: 'start', id: 'm', model: '' }, { type: 'error', message: 'query is required' }, { type: 'stop', reason: 'error' }, { type: 'end' }]);
+    expect(events).toEqual([
+      { type: 'start', id: 'm', model: '' },
+      { type: 'error', message: 'query is required' },
+      { type: 'stop', reason: 'error' },
+      { type: 'end' },
+    ]);
   });
 });
 
@@ -174,9 +207,12 @@ describe('Coze chat v3', () => {
     });
   });
 
-  it.each([1, 13, 100_000])('decodes the stream cut every %i characters: reasoning, answer deltas only, chat.completed usage', (size) => {
-    expect(decodeAll(cozeChat, text('coze', 'stream.sse'), size)).toEqual(fixture('coze', 'stream.ir.json'));
-  });
+  it.each([1, 13, 100_000])(
+    'decodes the stream cut every %i characters: reasoning, answer deltas only, chat.completed usage',
+    (size) => {
+      expect(decodeAll(cozeChat, text('coze', 'stream.sse'), size)).toEqual(fixture('coze', 'stream.ir.json'));
+    },
+  );
 
   it('a failed chat ends with its last_error message', () => {
     expect(decodeAll(cozeChat, text('coze', 'stream-failed.sse'), 11).slice(1)).toEqual([
@@ -201,7 +237,10 @@ describe('Coze chat v3', () => {
       stopReason: 'stop',
       usage: { inputTokens: 614, outputTokens: 19, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
     });
-    const failed = await collectStream(Readable.from([Buffer.from(text('coze', 'stream-failed.sse'))]), formatFor('coze'));
+    const failed = await collectStream(
+      Readable.from([Buffer.from(text('coze', 'stream-failed.sse'))]),
+      formatFor('coze'),
+    );
     expect(failed.error).toBe('The bot is not published to the API channel.');
   });
 

@@ -9,7 +9,8 @@ import { compatibleTarget } from '../../../src/relay/providers/openai/vendors.js
 import { rerankUpstreamFor } from '../../../src/relay/providers/rerank-upstream.js';
 import { tc3Sign } from '../../../src/relay/providers/tencent/tc3.js';
 
-const text = (name: string): string => readFileSync(new URL(`../../fixtures/ir/hunyuan/${name}`, import.meta.url), 'utf8');
+const text = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/ir/hunyuan/${name}`, import.meta.url), 'utf8');
 const channel = (type: number, other = ''): CachedChannel => ({ type, other, baseUrl: '' }) as unknown as CachedChannel;
 
 describe('TC3-HMAC-SHA256 (Tencent Cloud API 3.0)', () => {
@@ -47,15 +48,37 @@ describe('Tencent Hunyuan ChatCompletions', () => {
               { type: 'image_url', image_url: { url: 'https://example.com/sz.jpg' } },
             ],
           },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"深圳"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"深圳"}' } },
+            ],
+          },
           { role: 'tool', tool_call_id: 'c1', content: '25°C' },
         ],
-        tools: [{ type: 'function', function: { name: 'get_weather', description: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'get_weather',
+              description: 'weather',
+              parameters: { type: 'object', properties: { city: { type: 'string' } } },
+            },
+          },
+        ],
         tool_choice: { type: 'function', function: { name: 'get_weather' } },
         stream: true,
       }),
     );
-    const tool = { Type: 'function', Function: { Name: 'get_weather', Description: 'weather', Parameters: '{"type":"object","properties":{"city":{"type":"string"}}}' } };
+    const tool = {
+      Type: 'function',
+      Function: {
+        Name: 'get_weather',
+        Description: 'weather',
+        Parameters: '{"type":"object","properties":{"city":{"type":"string"}}}',
+      },
+    };
     expect(body).toEqual({
       Model: 'hunyuan-turbos-latest',
       Stream: true,
@@ -70,7 +93,11 @@ describe('Tencent Hunyuan ChatCompletions', () => {
             { Type: 'image_url', ImageUrl: { Url: 'https://example.com/sz.jpg' } },
           ],
         },
-        { Role: 'assistant', Content: '', ToolCalls: [{ Id: 'c1', Type: 'function', Function: { Name: 'get_weather', Arguments: '{"city":"深圳"}' } }] },
+        {
+          Role: 'assistant',
+          Content: '',
+          ToolCalls: [{ Id: 'c1', Type: 'function', Function: { Name: 'get_weather', Arguments: '{"city":"深圳"}' } }],
+        },
         { Role: 'tool', Content: '25°C', ToolCallId: 'c1' },
       ],
       Tools: [tool],
@@ -90,20 +117,31 @@ describe('Tencent Hunyuan ChatCompletions', () => {
       stopReason: 'tool_calls',
       usage: { inputTokens: 213, outputTokens: 31, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 },
     });
-    const refused = { Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: 'bad signature' }, RequestId: 'r' } };
-    expect(hunyuanChat.answerError?.(refused)).toEqual({ status: 401, message: 'Tencent error AuthFailure.SignatureFailure: bad signature' });
-    expect(hunyuanChat.answerError?.({ Response: { Error: { Code: 'LimitExceeded', Message: 'slow down' } } })?.status).toBe(429);
+    const refused = {
+      Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: 'bad signature' }, RequestId: 'r' },
+    };
+    expect(hunyuanChat.answerError?.(refused)).toEqual({
+      status: 401,
+      message: 'Tencent error AuthFailure.SignatureFailure: bad signature',
+    });
+    expect(
+      hunyuanChat.answerError?.({ Response: { Error: { Code: 'LimitExceeded', Message: 'slow down' } } })?.status,
+    ).toBe(429);
     expect(hunyuanChat.answerError?.(JSON.parse(text('response.json')))).toBeUndefined();
   });
 
-  it.each([1, 10, 100_000])('decodes the stream cut every %i characters; the running usage is read once, at the finish', (size) => {
-    const state = hunyuanChat.newDecodeState();
-    const splitter = new SseSplitter();
-    const events: IRStreamEvent[] = [];
-    const sse = text('stream.sse');
-    for (let i = 0; i < sse.length; i += size) for (const ev of splitter.push(sse.slice(i, i + size))) events.push(...hunyuanChat.decodeEvent(state, ev));
-    expect(events).toEqual(JSON.parse(text('stream.ir.json')));
-  });
+  it.each([1, 10, 100_000])(
+    'decodes the stream cut every %i characters; the running usage is read once, at the finish',
+    (size) => {
+      const state = hunyuanChat.newDecodeState();
+      const splitter = new SseSplitter();
+      const events: IRStreamEvent[] = [];
+      const sse = text('stream.sse');
+      for (let i = 0; i < sse.length; i += size)
+        for (const ev of splitter.push(sse.slice(i, i + size))) events.push(...hunyuanChat.decodeEvent(state, ev));
+      expect(events).toEqual(JSON.parse(text('stream.ir.json')));
+    },
+  );
 });
 
 describe('OpenAI-compatible vendor table', () => {
@@ -120,8 +158,14 @@ describe('OpenAI-compatible vendor table', () => {
   });
 
   it('Cloudflare: the account from `other`, else from an `account|token` key', () => {
-    expect(compatibleTarget(channel(39, 'acc-1'), 'tok', '/v1/embeddings')).toEqual({ path: '/client/v4/accounts/acc-1/ai/v1/embeddings', key: 'tok' });
-    expect(compatibleTarget(channel(39), 'acc-2|tok', '/v1/chat/completions')).toEqual({ path: '/client/v4/accounts/acc-2/ai/v1/chat/completions', key: 'tok' });
+    expect(compatibleTarget(channel(39, 'acc-1'), 'tok', '/v1/embeddings')).toEqual({
+      path: '/client/v4/accounts/acc-1/ai/v1/embeddings',
+      key: 'tok',
+    });
+    expect(compatibleTarget(channel(39), 'acc-2|tok', '/v1/chat/completions')).toEqual({
+      path: '/client/v4/accounts/acc-2/ai/v1/chat/completions',
+      key: 'tok',
+    });
   });
 });
 
@@ -130,7 +174,13 @@ describe('rerank upstreams', () => {
 
   it('Jina: its own body; results with documents from the answer or the request; reported tokens', () => {
     const jina = rerankUpstreamFor(38);
-    expect(jina.requestBody(req)).toEqual({ model: 'm', query: 'q', documents: ['a', 'b', 'c'], top_n: 2, return_documents: true });
+    expect(jina.requestBody(req)).toEqual({
+      model: 'm',
+      query: 'q',
+      documents: ['a', 'b', 'c'],
+      top_n: 2,
+      return_documents: true,
+    });
     const answer = jina.answer(
       {
         results: [
@@ -162,7 +212,12 @@ describe('rerank upstreams', () => {
       url: new URL('https://api.cohere.ai/v2/rerank'),
       headers: { 'content-type': 'application/json', authorization: 'Bearer ck' },
     });
-    expect(cohere.answer({ results: [{ index: 1, relevance_score: 0.5 }], meta: { billed_units: { search_units: 1 } } }, { ...req, returnDocuments: false })).toEqual({
+    expect(
+      cohere.answer(
+        { results: [{ index: 1, relevance_score: 0.5 }], meta: { billed_units: { search_units: 1 } } },
+        { ...req, returnDocuments: false },
+      ),
+    ).toEqual({
       body: { model: 'm', results: [{ index: 1, relevance_score: 0.5 }], usage: { prompt_tokens: 0, total_tokens: 0 } },
       promptTokens: undefined,
     });

@@ -1,7 +1,13 @@
 import { InputNumber } from 'antd';
 
 /** The administrators' channel id filter: a positive integer, or null when empty; Enter searches. */
-export function ChannelIdInput(props: { value: number | null; placeholder: string; testId: string; onChange: (v: number | null) => void; onSearch: () => void }) {
+export function ChannelIdInput(props: {
+  value: number | null;
+  placeholder: string;
+  testId: string;
+  onChange: (v: number | null) => void;
+  onSearch: () => void;
+}) {
   return (
     <InputNumber
       value={props.value}

@@ -57,7 +57,12 @@ export function FilterActions({ loading, resetLabel, testPrefix, onSearch, onRes
         {resetLabel}
       </Button>
       <Flex gap={8} style={{ marginInlineStart: 'auto' }}>
-        <Button icon={<ReloadOutlined />} onClick={onRefresh} aria-label={t('common:action.refresh')} data-testid={`${testPrefix}-refresh`} />
+        <Button
+          icon={<ReloadOutlined />}
+          onClick={onRefresh}
+          aria-label={t('common:action.refresh')}
+          data-testid={`${testPrefix}-refresh`}
+        />
         {extra}
       </Flex>
     </Flex>

@@ -21,7 +21,14 @@ export function BackupCodes({ codes, account }: { codes: string[]; account: stri
   return (
     <div data-testid="twofa-backup-codes">
       <Alert type="warning" showIcon title={t('backup.hint')} style={{ marginBottom: 12 }} />
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(2, max-content)', gap: '6px 24px', justifyContent: 'center' }}>
+      <div
+        style={{
+          display: 'grid',
+          gridTemplateColumns: 'repeat(2, max-content)',
+          gap: '6px 24px',
+          justifyContent: 'center',
+        }}
+      >
         {codes.map((c) => (
           <Typography.Text key={c} code data-testid="twofa-backup-code">
             {c}
@@ -29,10 +36,18 @@ export function BackupCodes({ codes, account }: { codes: string[]; account: stri
         ))}
       </div>
       <Flex gap={8} style={{ marginTop: 12 }}>
-        <Button icon={<CopyOutlined />} onClick={() => void copy(text, t('backup.copied'))} data-testid="twofa-backup-copy">
+        <Button
+          icon={<CopyOutlined />}
+          onClick={() => void copy(text, t('backup.copied'))}
+          data-testid="twofa-backup-copy"
+        >
           {t('backup.copy')}
         </Button>
-        <Button icon={<DownloadOutlined />} onClick={() => download(`${account}-backup-codes.txt`, `${text}\n`)} data-testid="twofa-backup-download">
+        <Button
+          icon={<DownloadOutlined />}
+          onClick={() => download(`${account}-backup-codes.txt`, `${text}\n`)}
+          data-testid="twofa-backup-download"
+        >
           {t('backup.download')}
         </Button>
       </Flex>

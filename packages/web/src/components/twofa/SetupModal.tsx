@@ -50,7 +50,13 @@ export function SetupModal({ open, account, onClose, onEnabled }: Props) {
             {t('backup.done')}
           </Button>
         ) : (
-          <Button type="primary" loading={loading} disabled={!/^\d{6}$/.test(code.trim())} onClick={verify} data-testid="twofa-setup-verify">
+          <Button
+            type="primary"
+            loading={loading}
+            disabled={!/^\d{6}$/.test(code.trim())}
+            onClick={verify}
+            data-testid="twofa-setup-verify"
+          >
             {t('setup.confirm')}
           </Button>
         )

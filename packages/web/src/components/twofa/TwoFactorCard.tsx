@@ -42,10 +42,22 @@ export function TwoFactorCard({ account }: { account: string }) {
       }
       data-testid="twofa-card"
     >
-      {s?.setup_required && <Alert type="error" showIcon title={t('card.required')} style={{ marginBottom: 12 }} data-testid="twofa-required" />}
+      {s?.setup_required && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('card.required')}
+          style={{ marginBottom: 12 }}
+          data-testid="twofa-required"
+        />
+      )}
       {s?.locked && <Alert type="warning" showIcon title={t('card.locked')} style={{ marginBottom: 12 }} />}
       <Typography.Paragraph type="secondary">{t('card.desc')}</Typography.Paragraph>
-      {s?.enabled && <Typography.Paragraph data-testid="twofa-remaining">{t('card.remaining', { count: s.backup_codes_remaining })}</Typography.Paragraph>}
+      {s?.enabled && (
+        <Typography.Paragraph data-testid="twofa-remaining">
+          {t('card.remaining', { count: s.backup_codes_remaining })}
+        </Typography.Paragraph>
+      )}
       <Flex gap={8} wrap>
         {s && !s.enabled && (
           <Button type="primary" onClick={() => setDialog('setup')} data-testid="twofa-enable">

@@ -76,7 +76,8 @@ export default {
       off: 'Off',
       remaining: 'Backup codes left: {{count}}',
       locked: 'Too many wrong codes: verification is locked for a few minutes',
-      required: 'Administrator accounts must turn on two-factor authentication before using the console; please set it up first',
+      required:
+        'Administrator accounts must turn on two-factor authentication before using the console; please set it up first',
       enable: 'Turn on',
       disable: 'Turn off',
       regenerate: 'New backup codes',
@@ -133,7 +134,8 @@ export default {
     },
     settings: {
       confirmTitle: 'Require two-factor authentication for administrators',
-      confirmBody: 'Once on, every administrator without two-factor authentication (you included) must set it up before using the admin pages again.',
+      confirmBody:
+        'Once on, every administrator without two-factor authentication (you included) must set it up before using the admin pages again.',
     },
   },
 };

@@ -19,7 +19,11 @@ export default function AuditPage() {
   const { page, pageSize, setPage, pagination } = usePaging('audit-page-size', (r) => t('pageInfo', r));
   const [filters, setFilters] = useState<AuditFilters>(EMPTY_FILTERS);
   const [open, setOpen] = useState<AuditRow | null>(null);
-  const list = useQuery({ queryKey: [...AUDIT_KEY, filters, page, pageSize], queryFn: () => fetchAudit(filters, page, pageSize), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: [...AUDIT_KEY, filters, page, pageSize],
+    queryFn: () => fetchAudit(filters, page, pageSize),
+    placeholderData: keepPreviousData,
+  });
 
   return (
     <div className="tw-page">
@@ -50,7 +54,9 @@ export default function AuditPage() {
               render: (_, r) => (
                 <span data-testid="audit-actor">
                   {r.actor_name} <Typography.Text type="secondary">#{r.actor_id}</Typography.Text>{' '}
-                  <Tag color={ROLE_COLOR[r.actor_role] ?? 'default'}>{t(`role.${r.actor_role}`, { defaultValue: String(r.actor_role) })}</Tag>
+                  <Tag color={ROLE_COLOR[r.actor_role] ?? 'default'}>
+                    {t(`role.${r.actor_role}`, { defaultValue: String(r.actor_role) })}
+                  </Tag>
                 </span>
               ),
             },
@@ -64,12 +70,20 @@ export default function AuditPage() {
                 </Typography.Text>
               ),
             },
-            { title: t('col.target'), key: 'target', width: 180, ellipsis: true, render: (_, r) => [r.target_type, r.target_id].filter(Boolean).join(' #') },
+            {
+              title: t('col.target'),
+              key: 'target',
+              width: 180,
+              ellipsis: true,
+              render: (_, r) => [r.target_type, r.target_id].filter(Boolean).join(' #'),
+            },
             {
               title: t('col.outcome'),
               dataIndex: 'outcome',
               width: 100,
-              render: (v: AuditRow['outcome']) => <Tag color={v === 'denied' ? 'red' : 'green'}>{t(`outcome.${v}`)}</Tag>,
+              render: (v: AuditRow['outcome']) => (
+                <Tag color={v === 'denied' ? 'red' : 'green'}>{t(`outcome.${v}`)}</Tag>
+              ),
             },
             {
               title: t('col.ip'),

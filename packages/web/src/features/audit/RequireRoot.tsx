@@ -12,7 +12,14 @@ export function RequireRoot() {
   const { t } = useTranslation('shell');
   const user = useStoredUser();
   const { pathname, search } = useLocation();
-  if (!user) return <Navigate to={signedOutOnPurpose() ? '/login' : `/login?returnTo=${encodeURIComponent(pathname + search)}`} replace />;
-  if (!isRoot(user.role)) return <StatusPage status="403" testId="forbidden" title={t('forbidden.title')} hint={t('forbidden.rootHint')} />;
+  if (!user)
+    return (
+      <Navigate
+        to={signedOutOnPurpose() ? '/login' : `/login?returnTo=${encodeURIComponent(pathname + search)}`}
+        replace
+      />
+    );
+  if (!isRoot(user.role))
+    return <StatusPage status="403" testId="forbidden" title={t('forbidden.title')} hint={t('forbidden.rootHint')} />;
   return <Outlet />;
 }

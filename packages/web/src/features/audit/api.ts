@@ -12,7 +12,15 @@ export interface AuditFilters {
   end_timestamp: number;
 }
 
-export const EMPTY_FILTERS: AuditFilters = { actor: '', action: '', target_type: '', target_id: '', outcome: '', start_timestamp: 0, end_timestamp: 0 };
+export const EMPTY_FILTERS: AuditFilters = {
+  actor: '',
+  action: '',
+  target_type: '',
+  target_id: '',
+  outcome: '',
+  start_timestamp: 0,
+  end_timestamp: 0,
+};
 
 export const AUDIT_KEY = ['audit'] as const;
 

@@ -17,12 +17,20 @@ export default {
     outcome: { all: '全部结果', ok: '成功', denied: '被拒绝' },
     role: { 100: '超级管理员', 10: '管理员', 1: '用户' },
     col: { time: '时间', actor: '操作者', action: '操作', target: '对象', outcome: '结果', ip: 'IP', detail: '详情' },
-    detail: { show: '查看', title: '审计详情', route: '接口', userAgent: 'User-Agent', raw: '详情（JSON）', copy: '复制' },
+    detail: {
+      show: '查看',
+      title: '审计详情',
+      route: '接口',
+      userAgent: 'User-Agent',
+      raw: '详情（JSON）',
+      copy: '复制',
+    },
     empty: '暂无审计记录',
   },
   en: {
     title: 'Audit log',
-    subtitle: "Administrators' actions and refused attempts: who, when, from where, what changed (secrets and passwords are never recorded)",
+    subtitle:
+      "Administrators' actions and refused attempts: who, when, from where, what changed (secrets and passwords are never recorded)",
     pageInfo: 'Items {{start}} - {{end}} of {{total}}',
     filter: {
       actor: 'Actor username',
@@ -36,8 +44,23 @@ export default {
     },
     outcome: { all: 'All outcomes', ok: 'Done', denied: 'Refused' },
     role: { 100: 'Root', 10: 'Admin', 1: 'User' },
-    col: { time: 'Time', actor: 'Actor', action: 'Action', target: 'Target', outcome: 'Outcome', ip: 'IP', detail: 'Detail' },
-    detail: { show: 'View', title: 'Audit entry', route: 'Route', userAgent: 'User agent', raw: 'Detail (JSON)', copy: 'Copy' },
+    col: {
+      time: 'Time',
+      actor: 'Actor',
+      action: 'Action',
+      target: 'Target',
+      outcome: 'Outcome',
+      ip: 'IP',
+      detail: 'Detail',
+    },
+    detail: {
+      show: 'View',
+      title: 'Audit entry',
+      route: 'Route',
+      userAgent: 'User agent',
+      raw: 'Detail (JSON)',
+      copy: 'Copy',
+    },
     empty: 'No audit entries yet',
   },
 };

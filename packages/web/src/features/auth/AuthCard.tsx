@@ -3,7 +3,17 @@ import type { ReactNode } from 'react';
 import { useStatus } from '../../lib/status';
 
 /** Centred card with the system logo used by the login, register and reset pages. */
-export function AuthCard({ title, subtitle, children, testId }: { title: ReactNode; subtitle?: ReactNode; children: ReactNode; testId?: string }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+  testId,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+}) {
   const { data: status } = useStatus();
   return (
     <div className="tw-auth" data-testid={testId}>

@@ -14,13 +14,19 @@ export function LoginForm({ onSuccess }: { onSuccess: (user: unknown, defaultCre
   const { t } = useTranslation('auth');
   const { loading, run } = useSubmit();
   const botCheck = useTurnstile();
-  const { control, handleSubmit } = useForm<LoginValues>({ resolver: loginResolver, defaultValues: { username: '', password: '' } });
+  const { control, handleSubmit } = useForm<LoginValues>({
+    resolver: loginResolver,
+    defaultValues: { username: '', password: '' },
+  });
 
   const submit = async (v: LoginValues) => {
     const turnstile = botCheck.take();
     if (turnstile === undefined) return;
     await run(async () => {
-      const res = await apiPost<unknown>(withTurnstile('/api/user/login', turnstile), { username: v.username.trim(), password: v.password });
+      const res = await apiPost<unknown>(withTurnstile('/api/user/login', turnstile), {
+        username: v.username.trim(),
+        password: v.password,
+      });
       onSuccess(res.data, v.username.trim() === DEFAULT_ROOT.username && v.password === DEFAULT_ROOT.password);
     });
   };

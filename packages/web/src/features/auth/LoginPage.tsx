@@ -25,7 +25,15 @@ export default function LoginPage() {
 
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle', { name })} testId="login-page">
-      {params.get('expired') === 'true' && <Alert type="warning" showIcon title={t('common:error.expired')} style={{ marginBottom: 16 }} data-testid="login-expired" />}
+      {params.get('expired') === 'true' && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('common:error.expired')}
+          style={{ marginBottom: 16 }}
+          data-testid="login-expired"
+        />
+      )}
       {passwordLogin ? (
         <LoginForm onSuccess={(user, isDefault) => complete(user, returnTo, isDefault)} />
       ) : (

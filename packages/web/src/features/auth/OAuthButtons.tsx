@@ -16,7 +16,15 @@ const LinuxDoIcon = () => (
 );
 
 /** Third-party sign-in buttons, shown only for the providers enabled in status. */
-export function OAuthButtons({ status, returnTo, onLoggedIn }: { status: Status; returnTo: string | null; onLoggedIn: (user: unknown) => void }) {
+export function OAuthButtons({
+  status,
+  returnTo,
+  onLoggedIn,
+}: {
+  status: Status;
+  returnTo: string | null;
+  onLoggedIn: (user: unknown) => void;
+}) {
   const { t } = useTranslation('auth');
   const { message } = App.useApp();
   const [pending, setPending] = useState<OAuthProvider | null>(null);
@@ -37,27 +45,57 @@ export function OAuthButtons({ status, returnTo, onLoggedIn }: { status: Status;
   return (
     <Flex vertical gap={10}>
       {status.github_oauth && (
-        <Button block icon={<GithubOutlined />} loading={pending === 'github'} data-testid="oauth-github" onClick={() => void start('github')}>
+        <Button
+          block
+          icon={<GithubOutlined />}
+          loading={pending === 'github'}
+          data-testid="oauth-github"
+          onClick={() => void start('github')}
+        >
           {t('oauth.github')}
         </Button>
       )}
       {status.oidc_enabled && (
-        <Button block icon={<SafetyCertificateOutlined />} loading={pending === 'oidc'} data-testid="oauth-oidc" onClick={() => void start('oidc')}>
+        <Button
+          block
+          icon={<SafetyCertificateOutlined />}
+          loading={pending === 'oidc'}
+          data-testid="oauth-oidc"
+          onClick={() => void start('oidc')}
+        >
           {t('oauth.oidc')}
         </Button>
       )}
       {status.linuxdo_oauth && (
-        <Button block icon={<LinuxDoIcon />} loading={pending === 'linuxdo'} data-testid="oauth-linuxdo" onClick={() => void start('linuxdo')}>
+        <Button
+          block
+          icon={<LinuxDoIcon />}
+          loading={pending === 'linuxdo'}
+          data-testid="oauth-linuxdo"
+          onClick={() => void start('linuxdo')}
+        >
           {t('oauth.linuxdo')}
         </Button>
       )}
       {status.wechat_login && (
-        <Button block icon={<WechatOutlined style={{ color: '#07c160' }} />} data-testid="oauth-wechat" onClick={() => setWechatOpen(true)}>
+        <Button
+          block
+          icon={<WechatOutlined style={{ color: '#07c160' }} />}
+          data-testid="oauth-wechat"
+          onClick={() => setWechatOpen(true)}
+        >
           {t('oauth.wechat')}
         </Button>
       )}
-      {status.telegram_oauth && status.telegram_bot_name && <TelegramLogin botName={status.telegram_bot_name} onLoggedIn={onLoggedIn} />}
-      <WeChatLoginModal open={wechatOpen} qrcode={status.wechat_qrcode} onClose={() => setWechatOpen(false)} onLoggedIn={onLoggedIn} />
+      {status.telegram_oauth && status.telegram_bot_name && (
+        <TelegramLogin botName={status.telegram_bot_name} onLoggedIn={onLoggedIn} />
+      )}
+      <WeChatLoginModal
+        open={wechatOpen}
+        qrcode={status.wechat_qrcode}
+        onClose={() => setWechatOpen(false)}
+        onLoggedIn={onLoggedIn}
+      />
     </Flex>
   );
 }

@@ -14,7 +14,15 @@ import { FieldsForm } from '../../components/FieldsForm';
 import { TextField } from '../../components/TextField';
 
 /** Username, password, confirmation and (with email verification) email plus code; POST /api/user/register. */
-export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailVerification: boolean; affCode: string; onSuccess: () => void }) {
+export function RegisterForm({
+  emailVerification,
+  affCode,
+  onSuccess,
+}: {
+  emailVerification: boolean;
+  affCode: string;
+  onSuccess: () => void;
+}) {
   const { t } = useTranslation('auth');
   const { message } = App.useApp();
   const schema = useMemo(() => registerSchema(emailVerification), [emailVerification]);
@@ -99,8 +107,22 @@ export function RegisterForm({ emailVerification, affCode, onSuccess }: { emailV
             label={t('register.email')}
             render={(f) => (
               <Space.Compact style={{ width: '100%' }}>
-                <Input {...f} size="large" type="email" prefix={<MailOutlined />} placeholder={t('register.emailPh')} autoComplete="email" data-testid="register-email" />
-                <Button size="large" loading={sending} disabled={left > 0} onClick={() => void sendCode()} data-testid="register-send-code">
+                <Input
+                  {...f}
+                  size="large"
+                  type="email"
+                  prefix={<MailOutlined />}
+                  placeholder={t('register.emailPh')}
+                  autoComplete="email"
+                  data-testid="register-email"
+                />
+                <Button
+                  size="large"
+                  loading={sending}
+                  disabled={left > 0}
+                  onClick={() => void sendCode()}
+                  data-testid="register-send-code"
+                >
                   {left > 0 ? t('register.resend', { s: left }) : t('register.sendCode')}
                 </Button>
               </Space.Compact>

@@ -27,7 +27,11 @@ export default function RegisterPage() {
   const affCode = useAffCode();
   const complete = useCompleteLogin();
   const name = status?.system_name || 'Tollway';
-  const closed = status?.self_use_mode_enabled ? t('register.selfUse') : status?.register_enabled === false ? t('register.disabled') : null;
+  const closed = status?.self_use_mode_enabled
+    ? t('register.selfUse')
+    : status?.register_enabled === false
+      ? t('register.disabled')
+      : null;
   const passwordRegister = status?.password_register_enabled !== false;
 
   return (
@@ -44,7 +48,11 @@ export default function RegisterPage() {
             </div>
           )}
           {passwordRegister ? (
-            <RegisterForm emailVerification={!!status?.email_verification} affCode={affCode} onSuccess={() => navigate('/login')} />
+            <RegisterForm
+              emailVerification={!!status?.email_verification}
+              affCode={affCode}
+              onSuccess={() => navigate('/login')}
+            />
           ) : (
             <Alert type="info" showIcon title={t('register.passwordDisabled')} style={{ marginBottom: 16 }} />
           )}

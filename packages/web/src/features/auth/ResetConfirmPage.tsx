@@ -33,8 +33,24 @@ export default function ResetConfirmPage() {
       ) : (
         <Space orientation="vertical" size={16} style={{ width: '100%' }}>
           <Input size="large" value={email} disabled />
-          {password !== null && <Input.Password size="large" value={password} readOnly addonBefore={t('reset.newPassword')} data-testid="reset-new-password" />}
-          <Button type="primary" size="large" block loading={loading} disabled={password !== null} onClick={() => void submit()} data-testid="reset-confirm">
+          {password !== null && (
+            <Input.Password
+              size="large"
+              value={password}
+              readOnly
+              addonBefore={t('reset.newPassword')}
+              data-testid="reset-new-password"
+            />
+          )}
+          <Button
+            type="primary"
+            size="large"
+            block
+            loading={loading}
+            disabled={password !== null}
+            onClick={() => void submit()}
+            data-testid="reset-confirm"
+          >
             {password !== null ? t('reset.done') : t('reset.confirmSubmit')}
           </Button>
         </Space>

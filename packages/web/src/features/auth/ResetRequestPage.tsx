@@ -51,7 +51,15 @@ export default function ResetRequestPage() {
           data-testid="reset-email"
         />
         {botCheck.widget}
-        <Button type="primary" htmlType="submit" size="large" block loading={loading} disabled={left > 0} data-testid="reset-submit">
+        <Button
+          type="primary"
+          htmlType="submit"
+          size="large"
+          block
+          loading={loading}
+          disabled={left > 0}
+          data-testid="reset-submit"
+        >
           {left > 0 ? t('reset.retry', { s: left }) : t('reset.submit')}
         </Button>
       </FieldsForm>

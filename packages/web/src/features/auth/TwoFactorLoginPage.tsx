@@ -25,7 +25,11 @@ export default function LoginStepPage() {
     });
 
   return (
-    <AuthCard title={t('login.title')} subtitle={backup ? t('login.backupSubtitle') : t('login.subtitle')} testId="twofa-login-page">
+    <AuthCard
+      title={t('login.title')}
+      subtitle={backup ? t('login.backupSubtitle') : t('login.subtitle')}
+      testId="twofa-login-page"
+    >
       <Input
         size="large"
         prefix={<SafetyOutlined />}
@@ -40,7 +44,15 @@ export default function LoginStepPage() {
         data-testid="twofa-login-code"
         style={{ marginBottom: 16 }}
       />
-      <Button type="primary" size="large" block loading={loading} disabled={!code.trim()} onClick={submit} data-testid="twofa-login-submit">
+      <Button
+        type="primary"
+        size="large"
+        block
+        loading={loading}
+        disabled={!code.trim()}
+        onClick={submit}
+        data-testid="twofa-login-submit"
+      >
         {t('login.submit')}
       </Button>
       <div className="tw-auth-foot" style={{ display: 'flex', justifyContent: 'space-between' }}>

@@ -6,7 +6,17 @@ import { rememberedInviteCode } from '../../lib/oauth';
 import { useSubmit } from '../../lib/useSubmit';
 
 /** QR login: scan, send a word to the account, enter the returned code (valid 3 minutes). */
-export function WeChatLoginModal({ open, qrcode, onClose, onLoggedIn }: { open: boolean; qrcode: string; onClose: () => void; onLoggedIn: (user: unknown) => void }) {
+export function WeChatLoginModal({
+  open,
+  qrcode,
+  onClose,
+  onLoggedIn,
+}: {
+  open: boolean;
+  qrcode: string;
+  onClose: () => void;
+  onLoggedIn: (user: unknown) => void;
+}) {
   const { t } = useTranslation('auth');
   const [code, setCode] = useState('');
   const { loading, run } = useSubmit();
@@ -14,7 +24,9 @@ export function WeChatLoginModal({ open, qrcode, onClose, onLoggedIn }: { open: 
     if (!code.trim()) return;
     await run(async () => {
       const aff = rememberedInviteCode();
-      const user = await apiGet<unknown>(`/api/oauth/wechat?code=${encodeURIComponent(code.trim())}${aff ? `&aff=${encodeURIComponent(aff)}` : ''}`);
+      const user = await apiGet<unknown>(
+        `/api/oauth/wechat?code=${encodeURIComponent(code.trim())}${aff ? `&aff=${encodeURIComponent(aff)}` : ''}`,
+      );
       onClose();
       onLoggedIn(user);
     });
@@ -27,7 +39,12 @@ export function WeChatLoginModal({ open, qrcode, onClose, onLoggedIn }: { open: 
           {t('oauth.wechatHint')}
         </Typography.Text>
         <Space.Compact style={{ width: '100%' }}>
-          <Input value={code} onChange={(e) => setCode(e.target.value)} placeholder={t('oauth.wechatCodePh')} onPressEnter={() => void submit()} />
+          <Input
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            placeholder={t('oauth.wechatCodePh')}
+            onPressEnter={() => void submit()}
+          />
           <Button type="primary" loading={loading} onClick={() => void submit()}>
             {t('oauth.wechatSubmit')}
           </Button>

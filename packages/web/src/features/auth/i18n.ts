@@ -17,7 +17,8 @@ export default {
       or: '或使用以下方式登录',
       passwordDisabled: '管理员已关闭密码登录，请使用第三方账号登录',
       defaultTitle: '请修改默认密码',
-      defaultContent: '你正在使用默认的初始管理员账号和密码（root / 123456），这非常不安全。请立即前往个人设置修改密码。',
+      defaultContent:
+        '你正在使用默认的初始管理员账号和密码（root / 123456），这非常不安全。请立即前往个人设置修改密码。',
       changeNow: '立即修改',
       later: '稍后',
     },
@@ -110,7 +111,8 @@ export default {
       or: 'or continue with',
       passwordDisabled: 'Password login is disabled by the administrator; use a third-party account',
       defaultTitle: 'Change the default password',
-      defaultContent: 'You are using the default initial administrator credentials (root / 123456), which is insecure. Please change the password in personal settings right away.',
+      defaultContent:
+        'You are using the default initial administrator credentials (root / 123456), which is insecure. Please change the password in personal settings right away.',
       changeNow: 'Change now',
       later: 'Later',
     },
@@ -122,7 +124,8 @@ export default {
       telegram: 'Continue with Telegram',
       stateFailed: 'Failed to start sign-in, please retry',
       wechatTitle: 'WeChat sign-in',
-      wechatHint: 'Scan the QR code, follow the account and send "验证码" to get a verification code (valid for 3 minutes)',
+      wechatHint:
+        'Scan the QR code, follow the account and send "验证码" to get a verification code (valid for 3 minutes)',
       wechatCodePh: 'Verification code',
       wechatSubmit: 'Log in',
       processing: 'Completing third-party sign-in…',
@@ -184,6 +187,8 @@ export default {
       wait: 'Please wait a few seconds and try again: Turnstile is still checking your browser.',
       loadFailed: 'The human verification could not load; check your network and reload the page',
     },
-    telegramWidget: { loadFailed: 'The Telegram sign-in widget could not load; check your network and reload the page' },
+    telegramWidget: {
+      loadFailed: 'The Telegram sign-in widget could not load; check your network and reload the page',
+    },
   },
 };

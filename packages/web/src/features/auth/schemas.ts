@@ -17,11 +17,14 @@ export function registerSchema(emailVerification: boolean) {
       verification_code: z.string().trim(),
     })
     .superRefine((v, ctx) => {
-      if (v.password2 !== v.password) ctx.addIssue({ code: 'custom', path: ['password2'], message: 'auth:register.mismatch' });
+      if (v.password2 !== v.password)
+        ctx.addIssue({ code: 'custom', path: ['password2'], message: 'auth:register.mismatch' });
       if (!emailVerification) return;
       if (!v.email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'auth:register.emailRequired' });
-      else if (!isEmailAddress(v.email)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'auth:register.emailInvalid' });
-      if (!v.verification_code) ctx.addIssue({ code: 'custom', path: ['verification_code'], message: 'auth:register.codeRequired' });
+      else if (!isEmailAddress(v.email))
+        ctx.addIssue({ code: 'custom', path: ['email'], message: 'auth:register.emailInvalid' });
+      if (!v.verification_code)
+        ctx.addIssue({ code: 'custom', path: ['verification_code'], message: 'auth:register.codeRequired' });
     });
 }
 export type RegisterValues = z.infer<ReturnType<typeof registerSchema>>;

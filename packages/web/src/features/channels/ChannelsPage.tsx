@@ -55,12 +55,17 @@ export default function ChannelsPage() {
   }, [pathname, routeId]);
 
   const query: ChannelQuery = { page, pageSize, idSort, tagMode, ...filter };
-  const list = useQuery({ queryKey: [...CHANNELS_KEY, query], queryFn: () => fetchChannels(query), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: [...CHANNELS_KEY, query],
+    queryFn: () => fetchChannels(query),
+    placeholderData: keepPreviousData,
+  });
   const items = list.data?.items ?? [];
 
   // A page emptied by deletions falls back to the last page that has rows.
   useEffect(() => {
-    if (list.data && list.data.items.length === 0 && page > 1 && list.data.total > 0) setPage(Math.max(1, Math.ceil(list.data.total / pageSize)));
+    if (list.data && list.data.items.length === 0 && page > 1 && list.data.total > 0)
+      setPage(Math.max(1, Math.ceil(list.data.total / pageSize)));
   }, [list.data, page, pageSize]);
 
   const apply = (next: ChannelFilter) => {
@@ -107,7 +112,13 @@ export default function ChannelsPage() {
           onAdd={() => setEditor('new')}
           onRefresh={() => void actions.refresh()}
           columnSettings={
-            <ColumnSettings iconOnly columns={COLUMN_KEYS.map((key) => ({ key, title: t(`col.${key}`) }))} visible={columns} onChange={setColumns} testId="channels-columns" />
+            <ColumnSettings
+              iconOnly
+              columns={COLUMN_KEYS.map((key) => ({ key, title: t(`col.${key}`) }))}
+              visible={columns}
+              onChange={setColumns}
+              testId="channels-columns"
+            />
           }
           bulkMenu={
             <BulkMenu

@@ -26,7 +26,12 @@ export const CHANNELS_KEY = ['channels'] as const;
 
 /** GET /api/channel/ without filters, GET /api/channel/search with a keyword, group or model. */
 export function fetchChannels(q: ChannelQuery): Promise<Page<ListRow>> {
-  const params = new URLSearchParams({ p: String(q.page), page_size: String(q.pageSize), id_sort: String(q.idSort), tag_mode: String(q.tagMode) });
+  const params = new URLSearchParams({
+    p: String(q.page),
+    page_size: String(q.pageSize),
+    id_sort: String(q.idSort),
+    tag_mode: String(q.tagMode),
+  });
   const filtered = q.keyword !== '' || q.group !== '' || q.model !== '';
   if (filtered) {
     params.set('keyword', q.keyword);
@@ -75,7 +80,8 @@ export interface CreateChannelInput {
   channel: ChannelPayload;
 }
 
-export const createChannel = (body: CreateChannelInput, silent = false) => api<{ ids: number[] }>('POST', '/api/channel/', body, { silent }).then((e) => e.data?.ids ?? []);
+export const createChannel = (body: CreateChannelInput, silent = false) =>
+  api<{ ids: number[] }>('POST', '/api/channel/', body, { silent }).then((e) => e.data?.ids ?? []);
 
 export interface UpdateChannelInput extends ChannelPayload {
   id: number;
@@ -85,16 +91,20 @@ export interface UpdateChannelInput extends ChannelPayload {
 
 export const updateChannel = (body: UpdateChannelInput) => apiPut<Channel>('/api/channel/', body).then((e) => e.data);
 export const deleteChannel = (id: number) => apiDelete(`/api/channel/${id}`);
-export const deleteChannels = (ids: number[]) => apiPost<number>('/api/channel/batch', { ids }).then((e) => e.data ?? 0);
+export const deleteChannels = (ids: number[]) =>
+  apiPost<number>('/api/channel/batch', { ids }).then((e) => e.data ?? 0);
 export const deleteDisabledChannels = () => apiDelete<number>('/api/channel/disabled').then((e) => e.data ?? 0);
-export const fixAbilities = () => apiPost<{ success: number; fails: number }>('/api/channel/fix').then((e) => e.data?.success ?? 0);
+export const fixAbilities = () =>
+  apiPost<{ success: number; fails: number }>('/api/channel/fix').then((e) => e.data?.success ?? 0);
 
-export const batchSetTag = (ids: number[], tag: string) => apiPost<number>('/api/channel/batch/tag', { ids, tag }).then((e) => e.data ?? 0);
+export const batchSetTag = (ids: number[], tag: string) =>
+  apiPost<number>('/api/channel/batch/tag', { ids, tag }).then((e) => e.data ?? 0);
 
 /** PUT /api/channel/tag body: the tag plus what to change on every channel of it. */
 export type EditTagInput = z.input<typeof editTagBody>;
 export const editTag = (body: EditTagInput) => apiPut<number>('/api/channel/tag', body).then((e) => e.data ?? 0);
-export const setTagStatus = (tag: string, enabled: boolean) => apiPost<number>(`/api/channel/tag/${enabled ? 'enabled' : 'disabled'}`, { tag }).then((e) => e.data ?? 0);
+export const setTagStatus = (tag: string, enabled: boolean) =>
+  apiPost<number>(`/api/channel/tag/${enabled ? 'enabled' : 'disabled'}`, { tag }).then((e) => e.data ?? 0);
 
 export interface TestResult {
   success: boolean;
@@ -122,12 +132,15 @@ export async function testChannel(id: number, model?: string): Promise<TestResul
 /** Starts a background test of all channels; resolves with the server message. */
 export const testAllChannels = () => api('GET', '/api/channel/test').then((e) => e.message);
 
-export const updateBalance = (id: number) => apiGet<{ balance: number; balance_updated_time: number }>(`/api/channel/update_balance/${id}`);
+export const updateBalance = (id: number) =>
+  apiGet<{ balance: number; balance_updated_time: number }>(`/api/channel/update_balance/${id}`);
 export const updateAllBalances = () => apiGet<{ updated: number; failed: number }>('/api/channel/update_balance');
 
 /** Upstream models before the channel exists (first key only) or of a saved channel (its stored key). */
-export const fetchUpstreamModels = (body: { base_url: string; type: number; key: string }) => apiPost<string[]>('/api/channel/fetch_models', body).then((e) => e.data ?? []);
-export const fetchChannelUpstreamModels = (id: number) => apiGet<string[]>(`/api/channel/fetch_models/${id}`).then((d) => d ?? []);
+export const fetchUpstreamModels = (body: { base_url: string; type: number; key: string }) =>
+  apiPost<string[]>('/api/channel/fetch_models', body).then((e) => e.data ?? []);
+export const fetchChannelUpstreamModels = (id: number) =>
+  apiGet<string[]>(`/api/channel/fetch_models/${id}`).then((d) => d ?? []);
 
 /** Every known model name (GET /api/channel/models). */
 export function useKnownModels() {
@@ -157,11 +170,15 @@ export function useChannelGroups() {
 }
 
 /** POST /api/channel/:id/key (root): the full key text; refused until the session is verified (verifySession). */
-export const revealChannelKey = (id: number, silent = false) => api<{ key: string }>('POST', `/api/channel/${id}/key`, {}, { silent }).then((e) => e.data?.key ?? '');
+export const revealChannelKey = (id: number, silent = false) =>
+  api<{ key: string }>('POST', `/api/channel/${id}/key`, {}, { silent }).then((e) => e.data?.key ?? '');
 
 /** POST /api/verify: a two-factor code (or backup code), or the password for an account without 2FA; lasts 5 minutes. */
-export const verifySession = (proof: { method: '2fa'; code: string } | { method: 'password'; password: string }) => apiPost<{ verified: boolean }>('/api/verify', proof);
+export const verifySession = (proof: { method: '2fa'; code: string } | { method: 'password'; password: string }) =>
+  apiPost<{ verified: boolean }>('/api/verify', proof);
 
 /** POST /api/channel/copy/:id: a copy with its key and settings, named name+suffix; the new id. */
 export const copyChannel = (id: number, suffix: string, silent = false) =>
-  api<{ id: number }>('POST', `/api/channel/copy/${id}?suffix=${encodeURIComponent(suffix)}`, undefined, { silent }).then((e) => e.data?.id);
+  api<{ id: number }>('POST', `/api/channel/copy/${id}?suffix=${encodeURIComponent(suffix)}`, undefined, {
+    silent,
+  }).then((e) => e.data?.id);

@@ -11,10 +11,17 @@ export default function Chat2LinkPage() {
   const { t } = useTranslation('shell');
   const { data: status } = useStatus();
   const key = useChatKey();
-  const target = status && !key.isLoading ? safeUrl(fillChatLink(status.chat_link || status.chat_link2, key.data ?? undefined, status.server_address), 'page') : undefined;
+  const target =
+    status && !key.isLoading
+      ? safeUrl(
+          fillChatLink(status.chat_link || status.chat_link2, key.data ?? undefined, status.server_address),
+          'page',
+        )
+      : undefined;
   useEffect(() => {
     if (target) window.location.replace(target);
   }, [target]);
-  if (status && !key.isLoading && !target) return <Result status="info" title={t('chat.noLink')} data-testid="chat-no-link" />;
+  if (status && !key.isLoading && !target)
+    return <Result status="info" title={t('chat.noLink')} data-testid="chat-no-link" />;
   return <Spin style={{ display: 'block', marginTop: 120 }} />;
 }

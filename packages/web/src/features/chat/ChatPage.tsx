@@ -15,7 +15,9 @@ export default function ChatPage() {
   const key = useChatKey();
   const entry = chatEntry(status?.chats, Number(id ?? 0));
   if (!status || key.isLoading) return <Spin style={{ display: 'block', marginTop: 120 }} />;
-  const src = entry ? safeUrl(fillChatLink(entry.url, key.data ?? undefined, status.server_address), 'page') : undefined;
+  const src = entry
+    ? safeUrl(fillChatLink(entry.url, key.data ?? undefined, status.server_address), 'page')
+    : undefined;
   if (!entry || !src) return <Result status="warning" title={t('chat.parseFailed')} data-testid="chat-missing" />;
   return <ContentFrame src={src} title={entry.name} className="tw-chat-frame" testId="chat-frame" />;
 }

@@ -2,7 +2,11 @@
  * A saved chat link with its placeholders filled: `{key}` becomes the user's API key (sk-…), `{address}` the
  * server's address (the configured one, else this site's origin). Undefined when there is no link.
  */
-export function fillChatLink(template: string | undefined, key: string | undefined, serverAddress: string | undefined): string | undefined {
+export function fillChatLink(
+  template: string | undefined,
+  key: string | undefined,
+  serverAddress: string | undefined,
+): string | undefined {
   if (!template) return undefined;
   const address = (serverAddress || window.location.origin).replace(/\/+$/, '');
   return template.replaceAll('{address}', encodeURIComponent(address)).replaceAll('{key}', key ? `sk-${key}` : '');

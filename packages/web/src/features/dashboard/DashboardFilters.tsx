@@ -26,14 +26,27 @@ interface Props {
 }
 
 /** Administrators pick a user by name; suggestions come from the user search as they type; picking one queries. */
-function UserPicker({ value, onChange, onPick }: { value: string; onChange: (v: string) => void; onPick: (v: string) => void }) {
+function UserPicker({
+  value,
+  onChange,
+  onPick,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  onPick: (v: string) => void;
+}) {
   const { t } = useTranslation('dashboard');
   const [typed, setTyped] = useState(value);
   useEffect(() => {
     const id = setTimeout(() => setTyped(value.trim()), 300);
     return () => clearTimeout(id);
   }, [value]);
-  const names = useQuery({ queryKey: ['dashboard-users', typed], queryFn: () => searchUsernames(typed), enabled: typed !== '', staleTime: 30_000 });
+  const names = useQuery({
+    queryKey: ['dashboard-users', typed],
+    queryFn: () => searchUsernames(typed),
+    enabled: typed !== '',
+    staleTime: 30_000,
+  });
   return (
     <AutoComplete
       allowClear
@@ -50,7 +63,16 @@ function UserPicker({ value, onChange, onPick }: { value: string; onChange: (v: 
 }
 
 /** Time range, user (administrators), query and refresh; the granularity regroups what is loaded. */
-export function DashboardFilters({ draft, admin, granularity, loading, onChange, onGranularity, onQuery, onRefresh }: Props) {
+export function DashboardFilters({
+  draft,
+  admin,
+  granularity,
+  loading,
+  onChange,
+  onGranularity,
+  onQuery,
+  onRefresh,
+}: Props) {
   const { t } = useTranslation('dashboard');
   return (
     <div className="tw-dash-filters">
@@ -64,17 +86,34 @@ export function DashboardFilters({ draft, admin, granularity, loading, onChange,
         className="tw-dash-range"
         data-testid="dashboard-range"
       />
-      {admin && <UserPicker value={draft.username} onChange={(username) => onChange({ username })} onPick={(username) => onQuery({ username })} />}
+      {admin && (
+        <UserPicker
+          value={draft.username}
+          onChange={(username) => onChange({ username })}
+          onPick={(username) => onQuery({ username })}
+        />
+      )}
       <Segmented<DataGranularity>
         value={granularity}
         options={DATA_GRANULARITIES.map((g) => ({ value: g, label: t(`granularity.${g}`) }))}
         onChange={onGranularity}
         data-testid="dashboard-granularity"
       />
-      <Button type="primary" icon={<SearchOutlined />} loading={loading} onClick={() => onQuery()} data-testid="dashboard-query">
+      <Button
+        type="primary"
+        icon={<SearchOutlined />}
+        loading={loading}
+        onClick={() => onQuery()}
+        data-testid="dashboard-query"
+      >
         {t('filter.query')}
       </Button>
-      <Button icon={<ReloadOutlined />} onClick={onRefresh} aria-label={t('filter.refresh')} data-testid="dashboard-refresh" />
+      <Button
+        icon={<ReloadOutlined />}
+        onClick={onRefresh}
+        aria-label={t('filter.refresh')}
+        data-testid="dashboard-refresh"
+      />
     </div>
   );
 }

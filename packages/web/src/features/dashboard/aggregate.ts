@@ -54,7 +54,8 @@ const valueOf = (r: DataRow, m: Metric): number => (m === 'quota' ? r.quota : m 
 export function summarize(rows: DataRow[], g: DataGranularity, from: number, to: number): Summary {
   const starts = new Set(rows.map((r) => bucketStart(r.created_at, g)));
   const last = bucketStart(to, g);
-  for (let s = bucketStart(from, g), n = 0; s <= last && n < MAX_FILLED_BUCKETS; s = nextBucket(s, g), n++) starts.add(s);
+  for (let s = bucketStart(from, g), n = 0; s <= last && n < MAX_FILLED_BUCKETS; s = nextBucket(s, g), n++)
+    starts.add(s);
   const ordered = [...starts].sort((a, b) => a - b);
   const index = new Map(ordered.map((s, i) => [s, i]));
 
@@ -73,8 +74,13 @@ export function summarize(rows: DataRow[], g: DataGranularity, from: number, to:
       values[at] = (values[at] ?? 0) + valueOf(r, metric);
     }
   }
-  const models = [...byModel.values()].sort((a, b) => b.quota - a.quota || b.calls - a.calls || a.model.localeCompare(b.model));
-  const totals = models.reduce((t, m) => ({ quota: t.quota + m.quota, tokens: t.tokens + m.tokens, calls: t.calls + m.calls }), { quota: 0, tokens: 0, calls: 0 });
+  const models = [...byModel.values()].sort(
+    (a, b) => b.quota - a.quota || b.calls - a.calls || a.model.localeCompare(b.model),
+  );
+  const totals = models.reduce(
+    (t, m) => ({ quota: t.quota + m.quota, tokens: t.tokens + m.tokens, calls: t.calls + m.calls }),
+    { quota: 0, tokens: 0, calls: 0 },
+  );
   return { buckets: ordered.map((start) => ({ start, label: bucketLabel(start, g) })), models, series, totals };
 }
 

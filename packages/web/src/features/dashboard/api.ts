@@ -23,6 +23,8 @@ export function fetchUsage(q: DataQuery, admin: boolean): Promise<DataRow[]> {
 /** Usernames matching a keyword, for the administrators' user picker (GET /api/user/search). */
 export async function searchUsernames(keyword: string): Promise<string[]> {
   const params = new URLSearchParams({ keyword, p: '1', page_size: '10' });
-  const page = await apiGet<{ items: { username: string }[] }>(`/api/user/search?${params.toString()}`, { silent: true });
+  const page = await apiGet<{ items: { username: string }[] }>(`/api/user/search?${params.toString()}`, {
+    silent: true,
+  });
   return (page?.items ?? []).map((u) => u.username);
 }

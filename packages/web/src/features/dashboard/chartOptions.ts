@@ -47,7 +47,13 @@ interface TooltipParam {
 }
 
 /** Stacked bars: one stack per time bucket, one segment per model, of the chosen metric. */
-export function consumptionOption(s: Summary, metric: Metric, f: { value: (n: number) => string; axis: (n: number) => string }, totalLabel: string, compact: boolean): ChartOption {
+export function consumptionOption(
+  s: Summary,
+  metric: Metric,
+  f: { value: (n: number) => string; axis: (n: number) => string },
+  totalLabel: string,
+  compact: boolean,
+): ChartOption {
   const colors = modelColors(s.models.map((m) => m.model));
   return {
     tooltip: {
@@ -55,17 +61,30 @@ export function consumptionOption(s: Summary, metric: Metric, f: { value: (n: nu
       axisPointer: { type: 'shadow' },
       confine: true,
       formatter: (raw: unknown) => {
-        const items = (raw as TooltipParam[]).filter((p) => Number(p.value) > 0).sort((a, b) => Number(b.value) - Number(a.value));
+        const items = (raw as TooltipParam[])
+          .filter((p) => Number(p.value) > 0)
+          .sort((a, b) => Number(b.value) - Number(a.value));
         const total = items.reduce((sum, p) => sum + Number(p.value), 0);
         const head = (raw as TooltipParam[])[0]?.name ?? '';
-        const lines = items.map((p) => `${String(p.marker ?? '')}${escapeHtml(p.seriesName ?? '')}: <b>${f.value(Number(p.value))}</b>`);
+        const lines = items.map(
+          (p) => `${String(p.marker ?? '')}${escapeHtml(p.seriesName ?? '')}: <b>${f.value(Number(p.value))}</b>`,
+        );
         return [`<b>${escapeHtml(head)}</b>`, ...lines, `${totalLabel}: <b>${f.value(total)}</b>`].join('<br/>');
       },
     },
     legend: { type: 'scroll', bottom: 0, itemWidth: 14, itemHeight: 10, itemGap: 12 },
     grid: { left: 8, right: 32, top: 16, bottom: 40, containLabel: true },
-    xAxis: { type: 'category', data: s.buckets.map((b) => b.label), axisTick: { alignWithLabel: true }, axisLabel: { hideOverlap: true } },
-    yAxis: { type: 'value', axisLabel: { formatter: (v: number) => f.axis(v) }, splitLine: { lineStyle: { opacity: 0.5 } } },
+    xAxis: {
+      type: 'category',
+      data: s.buckets.map((b) => b.label),
+      axisTick: { alignWithLabel: true },
+      axisLabel: { hideOverlap: true },
+    },
+    yAxis: {
+      type: 'value',
+      axisLabel: { formatter: (v: number) => f.axis(v) },
+      splitLine: { lineStyle: { opacity: 0.5 } },
+    },
     series: s.models.map((m) => ({
       name: m.model,
       type: 'bar',

@@ -1,4 +1,12 @@
-import { ApiOutlined, ArrowRightOutlined, BarChartOutlined, CopyOutlined, DeploymentUnitOutlined, FileTextOutlined, WalletOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  ArrowRightOutlined,
+  BarChartOutlined,
+  CopyOutlined,
+  DeploymentUnitOutlined,
+  FileTextOutlined,
+  WalletOutlined,
+} from '@ant-design/icons';
 import { Button, Card, Col, Input, Row, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -37,8 +45,17 @@ export function DefaultHero() {
         <Typography.Paragraph className="tw-hero-desc">{t('hero.desc', { name })}</Typography.Paragraph>
         <div className="tw-base-url">
           <Space.Compact style={{ width: '100%' }} size="large">
-            <Input readOnly value={baseUrl} prefix={<Typography.Text type="secondary">{t('hero.baseUrl')}</Typography.Text>} data-testid="home-base-url" />
-            <Button icon={<CopyOutlined />} onClick={() => void copy(baseUrl, t('hero.copied'))} data-testid="home-copy-base-url">
+            <Input
+              readOnly
+              value={baseUrl}
+              prefix={<Typography.Text type="secondary">{t('hero.baseUrl')}</Typography.Text>}
+              data-testid="home-base-url"
+            />
+            <Button
+              icon={<CopyOutlined />}
+              onClick={() => void copy(baseUrl, t('hero.copied'))}
+              data-testid="home-copy-base-url"
+            >
               {t('hero.copy')}
             </Button>
           </Space.Compact>

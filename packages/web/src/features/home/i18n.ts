@@ -27,7 +27,8 @@ export default {
     about: {
       title: '关于',
       defaultTitle: '关于 {{name}}',
-      defaultText: '管理员可以在「系统设置 → 个性化设置」中设置关于页面的内容，支持 Markdown 和 HTML；也可以填写一个 https:// 开头的网址，以内嵌网页的形式展示。',
+      defaultText:
+        '管理员可以在「系统设置 → 个性化设置」中设置关于页面的内容，支持 Markdown 和 HTML；也可以填写一个 https:// 开头的网址，以内嵌网页的形式展示。',
       project: '{{name}} 是一个开源的 AI 模型网关，提供统一的 API 接入、额度计费与用户管理。',
       loadFailed: '加载关于内容失败',
     },

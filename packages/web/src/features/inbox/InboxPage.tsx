@@ -15,7 +15,12 @@ export default function InboxPage() {
   const { id } = useParams<{ id?: string }>();
   const navigate = useNavigate();
   const { page, pageSize, pagination } = usePaging('message-page-size', (r) => t('pageInfo', r));
-  const list = useQuery({ queryKey: [...INBOX_KEY, page, pageSize], queryFn: () => fetchInbox(page, pageSize), placeholderData: keepPreviousData, enabled: !id });
+  const list = useQuery({
+    queryKey: [...INBOX_KEY, page, pageSize],
+    queryFn: () => fetchInbox(page, pageSize),
+    placeholderData: keepPreviousData,
+    enabled: !id,
+  });
 
   if (id) return <MessageDetail id={Number(id)} />;
   return (
@@ -32,11 +37,21 @@ export default function InboxPage() {
             locale={{ emptyText: <Empty description={t('empty')} /> }}
             pagination={pagination(list.data?.total ?? 0)}
             renderItem={(m) => (
-              <List.Item className={`tw-inbox-item ${m.is_read ? '' : 'tw-inbox-unread'}`} onClick={() => navigate(`/app/inbox/${m.id}`)} data-testid={`inbox-item-${m.id}`}>
+              <List.Item
+                className={`tw-inbox-item ${m.is_read ? '' : 'tw-inbox-unread'}`}
+                onClick={() => navigate(`/app/inbox/${m.id}`)}
+                data-testid={`inbox-item-${m.id}`}
+              >
                 <List.Item.Meta
                   title={
                     <span>
-                      {!m.is_read && <Badge status="processing" text={<Typography.Text type="secondary">{t('unread')}</Typography.Text>} style={{ marginRight: 8 }} />}
+                      {!m.is_read && (
+                        <Badge
+                          status="processing"
+                          text={<Typography.Text type="secondary">{t('unread')}</Typography.Text>}
+                          style={{ marginRight: 8 }}
+                        />
+                      )}
                       <Typography.Text strong={!m.is_read}>{m.title}</Typography.Text>
                     </span>
                   }

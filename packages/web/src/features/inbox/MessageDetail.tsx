@@ -14,7 +14,12 @@ export function MessageDetail({ id }: { id: number }) {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const msg = useQuery({ queryKey: [...INBOX_KEY, 'one', id], queryFn: () => openMessage(id), retry: false, enabled: Number.isInteger(id) && id > 0 });
+  const msg = useQuery({
+    queryKey: [...INBOX_KEY, 'one', id],
+    queryFn: () => openMessage(id),
+    retry: false,
+    enabled: Number.isInteger(id) && id > 0,
+  });
 
   useEffect(() => {
     if (msg.isSuccess) {
@@ -32,7 +37,12 @@ export function MessageDetail({ id }: { id: number }) {
 
   return (
     <div className="tw-page">
-      <Button type="link" icon={<ArrowLeftOutlined />} onClick={() => navigate('/app/inbox')} style={{ paddingLeft: 0 }}>
+      <Button
+        type="link"
+        icon={<ArrowLeftOutlined />}
+        onClick={() => navigate('/app/inbox')}
+        style={{ paddingLeft: 0 }}
+      >
         {t('back')}
       </Button>
       <Card data-testid="message-detail">

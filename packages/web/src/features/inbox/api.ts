@@ -5,7 +5,8 @@ import { renderContent } from '../../lib/markdown';
 export const INBOX_KEY = ['inbox'] as const;
 export const UNREAD_KEY = ['unread_count'] as const;
 
-export const fetchInbox = (page: number, pageSize: number) => apiGetPage<InboxMessage>(`/api/user/messages?p=${page}&page_size=${pageSize}`, page);
+export const fetchInbox = (page: number, pageSize: number) =>
+  apiGetPage<InboxMessage>(`/api/user/messages?p=${page}&page_size=${pageSize}`, page);
 
 /** Opens one message of the own inbox (the server marks it read). */
 export const openMessage = (id: number) => apiGet<InboxMessage>(`/api/user/messages/${id}`, { silent: true });

@@ -62,14 +62,18 @@ export default function LogsPage() {
     queryFn: () => fetchLogs(applied, page, pageSize, admin),
     placeholderData: keepPreviousData,
   });
-  const stat = useQuery({ queryKey: [...LOGS_KEY, 'stat', admin, applied], queryFn: () => fetchLogStat(applied, admin) });
+  const stat = useQuery({
+    queryKey: [...LOGS_KEY, 'stat', admin, applied],
+    queryFn: () => fetchLogStat(applied, admin),
+  });
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: LOGS_KEY }), [queryClient]);
 
   const groups = useLogGroups(admin);
 
   const quota = useMemo(() => {
     const opts = { displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit };
-    return (n: number) => renderQuota(n ?? 0, { ...opts, digits: opts.displayInCurrency && n !== 0 && Math.abs(n) < 5000 ? 6 : undefined });
+    return (n: number) =>
+      renderQuota(n ?? 0, { ...opts, digits: opts.displayInCurrency && n !== 0 && Math.abs(n) < 5000 ? 6 : undefined });
   }, [status?.display_in_currency, status?.quota_per_unit]);
 
   const items = list.data?.items ?? [];
@@ -79,11 +83,20 @@ export default function LogsPage() {
   const all = useMemo(() => logColumns(t, quota, mobile), [t, quota, mobile]);
   const offered = all.filter((c) => admin || !ADMIN_COLUMNS.includes(c.key));
   const shown = cardColumns(
-    offered.filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp) && (c.key !== 'retry' || anyRetry)).map((c) => (c.key === 'time' ? { ...c, fixed: 'left' as const } : c)),
+    offered
+      .filter((c) => visible[c.key] && (c.key !== 'ip' || anyIp) && (c.key !== 'retry' || anyRetry))
+      .map((c) => (c.key === 'time' ? { ...c, fixed: 'left' as const } : c)),
     mobile,
   );
   // Secondary columns that do not fit the window are left out (named under the table), so nothing scrolls sideways.
-  const fit = useFittedColumns(shown, { order: FOLD_ORDER, extraWidth: EXPAND_WIDTH, enabled: !mobile, fallbackWidth: DETAILS_MIN_WIDTH, grow: GROW, reserve: DETAILS_RESERVE });
+  const fit = useFittedColumns(shown, {
+    order: FOLD_ORDER,
+    extraWidth: EXPAND_WIDTH,
+    enabled: !mobile,
+    fallbackWidth: DETAILS_MIN_WIDTH,
+    grow: GROW,
+    reserve: DETAILS_RESERVE,
+  });
   const { columns, folded } = fit;
 
   const apply = (next: LogDraft) => {
@@ -115,7 +128,14 @@ export default function LogsPage() {
             apply(next);
           }}
           onRefresh={() => void refresh()}
-          extra={<ColumnSettings columns={offered.map((c) => ({ key: c.key, title: String(c.title) }))} visible={visible} onChange={setVisible} testId="logs-columns" />}
+          extra={
+            <ColumnSettings
+              columns={offered.map((c) => ({ key: c.key, title: String(c.title) }))}
+              visible={visible}
+              onChange={setVisible}
+              testId="logs-columns"
+            />
+          }
         />
         <LogsStatBar stat={stat.data} loading={stat.isFetching} quotaText={quota} />
         <div ref={fit.ref}>
@@ -129,7 +149,14 @@ export default function LogsPage() {
             {...cardLayout(mobile, fit.width)}
             onRow={rowTestId((r) => `log-row-${r.id}`)}
             expandable={{
-              expandedRowRender: (r) => <LogDetails row={r} admin={admin} quotaPerUnit={status?.quota_per_unit} width={fit.box ? fit.box - 32 : undefined} />,
+              expandedRowRender: (r) => (
+                <LogDetails
+                  row={r}
+                  admin={admin}
+                  quotaPerUnit={status?.quota_per_unit}
+                  width={fit.box ? fit.box - 32 : undefined}
+                />
+              ),
               rowExpandable: (r) => r.other !== '' || r.content !== '' || r.request_id !== '',
               columnWidth: EXPAND_WIDTH,
               fixed: mobile ? undefined : 'left',

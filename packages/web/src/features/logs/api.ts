@@ -19,7 +19,14 @@ export interface LogFilters {
 
 export const LOGS_KEY = ['logs'] as const;
 /** The log types a filter offers (every type but Unknown). */
-export const LOG_TYPES = [LogType.Topup, LogType.Consume, LogType.Manage, LogType.System, LogType.CheckIn, LogType.Error] as const;
+export const LOG_TYPES = [
+  LogType.Topup,
+  LogType.Consume,
+  LogType.Manage,
+  LogType.System,
+  LogType.CheckIn,
+  LogType.Error,
+] as const;
 
 function filterParams(f: LogFilters, admin: boolean): URLSearchParams {
   const params = new URLSearchParams({ type: String(f.type) });

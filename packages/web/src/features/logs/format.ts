@@ -27,7 +27,11 @@ export const isFixedPrice = (o: LogOther) => (num(o.model_price) ?? -1) > 0;
  * [+ cache writes × their ratio] + completion × completion ratio) × model ratio × group ratio;
  * fixed price "$0.04 × 500000 × 1 = 20000 → 20000". Undefined when the row has no ratios.
  */
-export function costFormula(row: Pick<LogRow, 'prompt_tokens' | 'completion_tokens' | 'quota'>, o: LogOther, quotaPerUnit = DEFAULT_QUOTA_PER_UNIT): string | undefined {
+export function costFormula(
+  row: Pick<LogRow, 'prompt_tokens' | 'completion_tokens' | 'quota'>,
+  o: LogOther,
+  quotaPerUnit = DEFAULT_QUOTA_PER_UNIT,
+): string | undefined {
   const group = num(o.group_ratio) ?? 1;
   if (isFixedPrice(o)) {
     const price = num(o.model_price)!;

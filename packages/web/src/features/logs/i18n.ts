@@ -23,7 +23,14 @@ export default {
       columnsReset: '恢复默认',
     },
     type: { all: '全部', 1: '充值', 2: '消费', 3: '管理', 4: '系统', 5: '签到', 6: '错误', unknown: '未知' },
-    stat: { quota: '消耗额度', rpm: 'RPM', tpm: 'TPM', rpmHint: '最近 60 秒的请求数', tpmHint: '最近 60 秒的 Token 数', quotaHint: '符合筛选条件的消费日志的额度合计' },
+    stat: {
+      quota: '消耗额度',
+      rpm: 'RPM',
+      tpm: 'TPM',
+      rpmHint: '最近 60 秒的请求数',
+      tpmHint: '最近 60 秒的 Token 数',
+      quotaHint: '符合筛选条件的消费日志的额度合计',
+    },
     col: {
       time: '时间',
       channel: '渠道',
@@ -105,7 +112,8 @@ export default {
     subtitle: 'API calls, top-ups and system records',
     subtitleAdmin: 'API calls, top-ups and system records of every user',
     pageInfo: 'Items {{start}} - {{end}} of {{total}}',
-    foldedHint: 'Left out to fit the window: {{list}}. Widen the window or hide other columns in the column settings to show them.',
+    foldedHint:
+      'Left out to fit the window: {{list}}. Widen the window or hide other columns in the column settings to show them.',
     listSeparator: ', ',
     filter: {
       range: 'Time range',
@@ -122,7 +130,16 @@ export default {
       columnsTitle: 'Visible columns',
       columnsReset: 'Defaults',
     },
-    type: { all: 'All', 1: 'Top-up', 2: 'Consumption', 3: 'Admin', 4: 'System', 5: 'Check-in', 6: 'Error', unknown: 'Unknown' },
+    type: {
+      all: 'All',
+      1: 'Top-up',
+      2: 'Consumption',
+      3: 'Admin',
+      4: 'System',
+      5: 'Check-in',
+      6: 'Error',
+      unknown: 'Unknown',
+    },
     stat: {
       quota: 'Quota used',
       rpm: 'RPM',

@@ -30,14 +30,23 @@ export function AccessTokenRow() {
       desc={t('security.tokenDesc')}
       action={
         <Popconfirm title={t('security.regenerateConfirm')} onConfirm={() => void generate()} disabled={token === null}>
-          <Button loading={loading} onClick={token === null ? () => void generate() : undefined} data-testid="me-generate-token">
+          <Button
+            loading={loading}
+            onClick={token === null ? () => void generate() : undefined}
+            data-testid="me-generate-token"
+          >
             {t('security.generate')}
           </Button>
         </Popconfirm>
       }
     >
       {token && (
-        <Typography.Paragraph copyable={{ text: token }} code style={{ margin: '8px 0 0', wordBreak: 'break-all' }} data-testid="me-access-token">
+        <Typography.Paragraph
+          copyable={{ text: token }}
+          code
+          style={{ margin: '8px 0 0', wordBreak: 'break-all' }}
+          data-testid="me-access-token"
+        >
           {token}
         </Typography.Paragraph>
       )}

@@ -48,7 +48,9 @@ export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () =
       return;
     }
     await binding.run(async () => {
-      await apiGet(`/api/oauth/email/bind?email=${encodeURIComponent(email.trim())}&code=${encodeURIComponent(code.trim())}`);
+      await apiGet(
+        `/api/oauth/email/bind?email=${encodeURIComponent(email.trim())}&code=${encodeURIComponent(code.trim())}`,
+      );
       void queryClient.invalidateQueries({ queryKey: SELF_KEY });
       void message.success(t('bindings.emailBound'));
       onClose();
@@ -76,7 +78,12 @@ export function BindEmailModal({ open, onClose }: { open: boolean; onClose: () =
             placeholder={t('bindings.emailPh')}
             data-testid="me-bind-email-input"
           />
-          <Button loading={sending.loading} disabled={left > 0} onClick={() => void sendCode()} data-testid="me-bind-email-send">
+          <Button
+            loading={sending.loading}
+            disabled={left > 0}
+            onClick={() => void sendCode()}
+            data-testid="me-bind-email-send"
+          >
             {left > 0 ? t('bindings.resend', { s: left }) : t('bindings.sendCode')}
           </Button>
         </Space.Compact>

@@ -16,7 +16,14 @@ export function BindTelegramModal({ open, botName, onClose }: { open: boolean; b
     onClose();
   }, [message, onClose, queryClient, t]);
   return (
-    <Modal open={open} title={t('bindings.bindTelegram')} footer={null} onCancel={onClose} destroyOnHidden data-testid="me-bind-telegram-modal">
+    <Modal
+      open={open}
+      title={t('bindings.bindTelegram')}
+      footer={null}
+      onCancel={onClose}
+      destroyOnHidden
+      data-testid="me-bind-telegram-modal"
+    >
       <Typography.Paragraph type="secondary">{t('bindings.bindTelegramDesc')}</Typography.Paragraph>
       {open && <TelegramLogin botName={botName} action="bind" onLoggedIn={bound} />}
     </Modal>

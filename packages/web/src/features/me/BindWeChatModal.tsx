@@ -24,14 +24,29 @@ export function BindWeChatModal({ open, qrcode, onClose }: { open: boolean; qrco
     });
   };
   return (
-    <Modal open={open} title={t('bindings.bindWechat')} footer={null} onCancel={onClose} width={380} centered destroyOnHidden data-testid="me-bind-wechat-modal">
+    <Modal
+      open={open}
+      title={t('bindings.bindWechat')}
+      footer={null}
+      onCancel={onClose}
+      width={380}
+      centered
+      destroyOnHidden
+      data-testid="me-bind-wechat-modal"
+    >
       <Space orientation="vertical" align="center" style={{ width: '100%' }} size={12}>
         {qrcode && <Image src={qrcode} width={200} preview={false} alt="QR" />}
         <Typography.Text type="secondary" style={{ textAlign: 'center', display: 'block' }}>
           {t('bindings.bindWechatDesc')}
         </Typography.Text>
         <Space.Compact style={{ width: '100%' }}>
-          <Input value={code} onChange={(e) => setCode(e.target.value)} placeholder={t('bindings.codePh')} onPressEnter={() => void submit()} data-testid="me-bind-wechat-code" />
+          <Input
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            placeholder={t('bindings.codePh')}
+            onPressEnter={() => void submit()}
+            data-testid="me-bind-wechat-code"
+          />
           <Button type="primary" loading={loading} onClick={() => void submit()} data-testid="me-bind-wechat-submit">
             {t('bindings.bind')}
           </Button>

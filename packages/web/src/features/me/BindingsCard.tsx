@@ -1,4 +1,11 @@
-import { GithubOutlined, LinkOutlined, MailOutlined, SafetyCertificateOutlined, SendOutlined, WechatOutlined } from '@ant-design/icons';
+import {
+  GithubOutlined,
+  LinkOutlined,
+  MailOutlined,
+  SafetyCertificateOutlined,
+  SendOutlined,
+  WechatOutlined,
+} from '@ant-design/icons';
 import type { UserPublic } from '@tollway/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Popconfirm, Tag, Typography, type ButtonProps } from 'antd';
@@ -15,7 +22,11 @@ import { authorizeUrl, fetchOAuthState, type OAuthProvider } from '../../lib/oau
 import type { Status } from '../../lib/status';
 import { IconTitle } from '../../components/IconTitle';
 
-const ROWS: { key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo'; field: keyof UserPublic; icon: ReactNode }[] = [
+const ROWS: {
+  key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo';
+  field: keyof UserPublic;
+  icon: ReactNode;
+}[] = [
   { key: 'email', field: 'email', icon: <MailOutlined /> },
   { key: 'github', field: 'github_id', icon: <GithubOutlined /> },
   { key: 'oidc', field: 'oidc_id', icon: <SafetyCertificateOutlined /> },
@@ -73,11 +84,19 @@ export function BindingsCard({ user }: { user: UserPublic }) {
   };
   const telegramBot = status?.telegram_oauth ? status.telegram_bot_name : '';
   return (
-    <Card title={<IconTitle icon={LinkOutlined}>{t('bindings.title')}</IconTitle>} styles={{ body: { paddingBlock: 4 } }} data-testid="me-bindings">
+    <Card
+      title={<IconTitle icon={LinkOutlined}>{t('bindings.title')}</IconTitle>}
+      styles={{ body: { paddingBlock: 4 } }}
+      data-testid="me-bindings"
+    >
       {ROWS.map((row, i) => {
         const value = String(user[row.field] ?? '');
         return (
-          <div key={row.key} className="tw-binding-row" style={{ borderTop: i ? '1px solid var(--tw-border)' : undefined }}>
+          <div
+            key={row.key}
+            className="tw-binding-row"
+            style={{ borderTop: i ? '1px solid var(--tw-border)' : undefined }}
+          >
             <span style={{ fontSize: 18, opacity: 0.75 }}>{row.icon}</span>
             <div style={{ flex: 1, minWidth: 0 }}>
               <Typography.Text>{t(`bindings.${row.key}`)}</Typography.Text>
@@ -116,8 +135,12 @@ export function BindingsCard({ user }: { user: UserPublic }) {
         );
       })}
       <BindEmailModal open={bindingEmail} onClose={() => setBindingEmail(false)} />
-      {status?.wechat_login && <BindWeChatModal open={bindingWechat} qrcode={status.wechat_qrcode} onClose={() => setBindingWechat(false)} />}
-      {telegramBot && <BindTelegramModal open={bindingTelegram} botName={telegramBot} onClose={() => setBindingTelegram(false)} />}
+      {status?.wechat_login && (
+        <BindWeChatModal open={bindingWechat} qrcode={status.wechat_qrcode} onClose={() => setBindingWechat(false)} />
+      )}
+      {telegramBot && (
+        <BindTelegramModal open={bindingTelegram} botName={telegramBot} onClose={() => setBindingTelegram(false)} />
+      )}
     </Card>
   );
 }

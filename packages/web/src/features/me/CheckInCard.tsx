@@ -22,7 +22,10 @@ export function CheckInCard() {
   const fmt = (q: number) => format(q, q !== 0 && Math.abs(q) < 5000 ? 6 : undefined);
   const queryClient = useQueryClient();
   const [loading, setLoading] = useState(false);
-  const { data: status, isLoading } = useQuery({ queryKey: STATUS_KEY, queryFn: () => apiGet<CheckInStatus>('/api/user/check_in_status') });
+  const { data: status, isLoading } = useQuery({
+    queryKey: STATUS_KEY,
+    queryFn: () => apiGet<CheckInStatus>('/api/user/check_in_status'),
+  });
 
   const checkIn = async () => {
     setLoading(true);
@@ -30,11 +33,15 @@ export function CheckInCard() {
       const res = await api<{ quota: number }>('POST', '/api/user/check_in', {}, { silent: true });
       const quota = res.data?.quota ?? 0;
       void message.success(t('checkIn.success', { quota: fmt(quota) }));
-      queryClient.setQueryData<CheckInStatus>(STATUS_KEY, (s) => (s ? { ...s, can_check_in: false, checked_in: true, quota } : s));
+      queryClient.setQueryData<CheckInStatus>(STATUS_KEY, (s) =>
+        s ? { ...s, can_check_in: false, checked_in: true, quota } : s,
+      );
       void queryClient.invalidateQueries({ queryKey: SELF_KEY });
     } catch (err) {
       // The server's reason when it gave one (already checked in, turned off), else the generic failure.
-      void message.error(err instanceof ApiFailure && err.status !== 0 && err.status < 500 ? err.message : t('checkIn.failed'));
+      void message.error(
+        err instanceof ApiFailure && err.status !== 0 && err.status < 500 ? err.message : t('checkIn.failed'),
+      );
       void queryClient.invalidateQueries({ queryKey: STATUS_KEY });
     } finally {
       setLoading(false);

@@ -8,7 +8,15 @@ import { forgetUser } from '../../lib/session';
 import { ActionModal } from '../../components/ActionModal';
 
 /** Type the own username to confirm, then DELETE /api/user/self, clear the user and go to /login. */
-export function DeleteAccountModal({ open, username, onClose }: { open: boolean; username: string; onClose: () => void }) {
+export function DeleteAccountModal({
+  open,
+  username,
+  onClose,
+}: {
+  open: boolean;
+  username: string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation(['me', 'common']);
   const { message } = App.useApp();
   const navigate = useNavigate();

@@ -34,7 +34,12 @@ export function InviteCard({ user }: { user: UserPublic }) {
       <Space orientation="vertical" size={10} style={{ width: '100%' }}>
         <Space.Compact style={{ width: '100%' }}>
           <Input readOnly value={link} placeholder={t('invite.link')} data-testid="me-invite-link" />
-          <Button icon={<CopyOutlined />} disabled={!link} onClick={() => void copy(link, t('invite.copied'))} data-testid="me-invite-copy">
+          <Button
+            icon={<CopyOutlined />}
+            disabled={!link}
+            onClick={() => void copy(link, t('invite.copied'))}
+            data-testid="me-invite-copy"
+          >
             {t('invite.copy')}
           </Button>
         </Space.Compact>

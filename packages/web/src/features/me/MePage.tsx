@@ -49,7 +49,11 @@ export default function MePage() {
       {self.data ? (
         <Content user={self.data} />
       ) : self.isError ? (
-        <Result status="warning" title={t('loadFailed')} extra={<Button onClick={() => void self.refetch()}>{t('retry')}</Button>} />
+        <Result
+          status="warning"
+          title={t('loadFailed')}
+          extra={<Button onClick={() => void self.refetch()}>{t('retry')}</Button>}
+        />
       ) : (
         <Skeleton active paragraph={{ rows: 10 }} />
       )}

@@ -14,7 +14,10 @@ export function ModelsCard() {
   const { t } = useTranslation('me');
   const copy = useCopy();
   const [expanded, setExpanded] = useState(false);
-  const { data, isPending } = useQuery({ queryKey: ['user', 'models'], queryFn: () => apiGet<string[]>('/api/user/models') });
+  const { data, isPending } = useQuery({
+    queryKey: ['user', 'models'],
+    queryFn: () => apiGet<string[]>('/api/user/models'),
+  });
   const models = Array.isArray(data) ? data : [];
   const shown = expanded ? models : models.slice(0, COLLAPSED);
   return (
@@ -35,13 +38,23 @@ export function ModelsCard() {
         <>
           <div className="tw-models">
             {shown.map((m) => (
-              <Tag key={m} color="processing" style={{ cursor: 'pointer' }} onClick={() => void copy(m, t('models.copied'))}>
+              <Tag
+                key={m}
+                color="processing"
+                style={{ cursor: 'pointer' }}
+                onClick={() => void copy(m, t('models.copied'))}
+              >
                 {m}
               </Tag>
             ))}
           </div>
           {models.length > COLLAPSED && (
-            <Button type="link" style={{ paddingInline: 0, marginTop: 8 }} onClick={() => setExpanded(!expanded)} data-testid="me-models-toggle">
+            <Button
+              type="link"
+              style={{ paddingInline: 0, marginTop: 8 }}
+              onClick={() => setExpanded(!expanded)}
+              data-testid="me-models-toggle"
+            >
               {expanded ? t('models.less') : t('models.more', { count: models.length })}
             </Button>
           )}

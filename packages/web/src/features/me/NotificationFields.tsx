@@ -9,7 +9,13 @@ import { THRESHOLD_PRESETS, type SettingsValues } from './settingsSchema';
 import { TextField } from '../../components/TextField';
 
 /** Notification tab: method, warning threshold (with presets), webhook or email target. */
-export function NotificationFields({ control, setThreshold }: { control: Control<SettingsValues>; setThreshold: (v: number) => void }) {
+export function NotificationFields({
+  control,
+  setThreshold,
+}: {
+  control: Control<SettingsValues>;
+  setThreshold: (v: number) => void;
+}) {
   const { t } = useTranslation('me');
   const fmt = useQuotaFormat();
   const type = useWatch({ control, name: 'notify_type' });
@@ -50,7 +56,12 @@ export function NotificationFields({ control, setThreshold }: { control: Control
             />
             <Space wrap size={6} style={{ marginTop: 8 }}>
               {THRESHOLD_PRESETS.map((p) => (
-                <Button key={p} size="small" type={threshold === p ? 'primary' : 'default'} onClick={() => setThreshold(p)}>
+                <Button
+                  key={p}
+                  size="small"
+                  type={threshold === p ? 'primary' : 'default'}
+                  onClick={() => setThreshold(p)}
+                >
                   {p.toLocaleString()} ({fmt(p)})
                 </Button>
               ))}

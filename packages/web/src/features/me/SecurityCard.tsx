@@ -15,7 +15,11 @@ export function SecurityCard({ user }: { user: UserPublic }) {
   const [pwdOpen, setPwdOpen] = useState(false);
   const [delOpen, setDelOpen] = useState(false);
   return (
-    <Card title={<IconTitle icon={SafetyOutlined}>{t('security.title')}</IconTitle>} styles={{ body: { paddingBlock: 8 } }} data-testid="me-security">
+    <Card
+      title={<IconTitle icon={SafetyOutlined}>{t('security.title')}</IconTitle>}
+      styles={{ body: { paddingBlock: 8 } }}
+      data-testid="me-security"
+    >
       <AccessTokenRow />
       <Divider style={{ margin: 0 }} />
       <SettingRow

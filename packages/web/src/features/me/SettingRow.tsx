@@ -15,7 +15,19 @@ export function SettingText({ title, desc }: { title: ReactNode; desc: ReactNode
 }
 
 /** One row of the security card: icon, title, description and an action on the right. */
-export function SettingRow({ icon, title, desc, action, children }: { icon: ReactNode; title: ReactNode; desc: ReactNode; action: ReactNode; children?: ReactNode }) {
+export function SettingRow({
+  icon,
+  title,
+  desc,
+  action,
+  children,
+}: {
+  icon: ReactNode;
+  title: ReactNode;
+  desc: ReactNode;
+  action: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <div style={{ padding: '12px 0' }}>
       <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>

@@ -49,7 +49,10 @@ export function SettingsTabs({ user }: { user: UserPublic }) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const initial = useMemo(() => parseSettings(user.setting), [user.setting]);
-  const { control, handleSubmit, reset, setValue } = useForm<SettingsValues>({ resolver: zodResolver(settingsSchema), defaultValues: initial });
+  const { control, handleSubmit, reset, setValue } = useForm<SettingsValues>({
+    resolver: zodResolver(settingsSchema),
+    defaultValues: initial,
+  });
   const { loading: saving, run } = useSubmit();
   useEffect(() => reset(initial), [initial, reset]);
 
@@ -71,7 +74,14 @@ export function SettingsTabs({ user }: { user: UserPublic }) {
                 key: 'notify',
                 label: t('settings.notify'),
                 forceRender: true,
-                children: <NotificationFields control={control} setThreshold={(n) => setValue('quota_warning_threshold', n, { shouldDirty: true, shouldValidate: true })} />,
+                children: (
+                  <NotificationFields
+                    control={control}
+                    setThreshold={(n) =>
+                      setValue('quota_warning_threshold', n, { shouldDirty: true, shouldValidate: true })
+                    }
+                  />
+                ),
               },
               {
                 key: 'price',
@@ -91,11 +101,25 @@ export function SettingsTabs({ user }: { user: UserPublic }) {
                 key: 'other',
                 label: t('settings.other'),
                 forceRender: true,
-                children: <SwitchField control={control} name="show_ip_in_logs" title={t('settings.showIp')} desc={t('settings.showIpDesc')} testId="me-show-ip" />,
+                children: (
+                  <SwitchField
+                    control={control}
+                    name="show_ip_in_logs"
+                    title={t('settings.showIp')}
+                    desc={t('settings.showIpDesc')}
+                    testId="me-show-ip"
+                  />
+                ),
               },
             ]}
           />
-          <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving} data-testid="me-settings-save">
+          <Button
+            type="primary"
+            htmlType="submit"
+            icon={<SaveOutlined />}
+            loading={saving}
+            data-testid="me-settings-save"
+          >
             {t('settings.save')}
           </Button>
         </Form>

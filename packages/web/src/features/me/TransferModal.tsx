@@ -69,7 +69,9 @@ export function TransferModal({ open, available, onClose }: { open: boolean; ava
             {error}
           </Typography.Text>
         ) : (
-          <Typography.Text type="secondary">{t('invite.amountHint', { amount: fmt(Number(amount ?? 0)) })}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t('invite.amountHint', { amount: fmt(Number(amount ?? 0)) })}
+          </Typography.Text>
         )}
       </div>
     </ActionModal>

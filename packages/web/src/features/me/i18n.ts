@@ -16,7 +16,13 @@ export default {
       nameSaved: '显示名称已更新',
     },
     balance: { title: '当前余额', used: '历史消耗', requests: '请求次数' },
-    models: { title: '可用模型', empty: '暂无可用模型', more: '展开全部（{{count}}）', less: '收起', copied: '模型名称已复制' },
+    models: {
+      title: '可用模型',
+      empty: '暂无可用模型',
+      more: '展开全部（{{count}}）',
+      less: '收起',
+      copied: '模型名称已复制',
+    },
     checkIn: {
       title: '每日签到',
       button: '立即签到',
@@ -174,7 +180,13 @@ export default {
       nameSaved: 'Display name updated',
     },
     balance: { title: 'Balance', used: 'Used', requests: 'Requests' },
-    models: { title: 'Available models', empty: 'No models available', more: 'Show all ({{count}})', less: 'Show less', copied: 'Model name copied' },
+    models: {
+      title: 'Available models',
+      empty: 'No models available',
+      more: 'Show all ({{count}})',
+      less: 'Show less',
+      copied: 'Model name copied',
+    },
     checkIn: {
       title: 'Daily check-in',
       button: 'Check in',
@@ -253,7 +265,8 @@ export default {
       bindTelegramDesc: 'Confirm the account to bind with the Telegram login widget',
       telegramBound: 'Telegram linked',
       bindWechat: 'Bind WeChat',
-      bindWechatDesc: 'Scan the QR code, follow the account and send it a word to get a code; enter it here (valid 3 minutes)',
+      bindWechatDesc:
+        'Scan the QR code, follow the account and send it a word to get a code; enter it here (valid 3 minutes)',
       wechatBound: 'WeChat linked',
       wechatCodeRequired: 'Enter the verification code',
       oauthStartFailed: 'The binding could not be started; try again later',
@@ -309,7 +322,8 @@ export default {
       emailInvalid: 'Invalid email address',
       thresholdMin: 'The threshold cannot be negative',
       acceptUnset: 'Accept models without a price',
-      acceptUnsetDesc: 'When on, models with no price set can be used free of charge; when off such calls are refused to avoid unexpected costs.',
+      acceptUnsetDesc:
+        'When on, models with no price set can be used free of charge; when off such calls are refused to avoid unexpected costs.',
       showIp: 'Record IP in logs',
       showIpDesc: 'When on, your usage logs show the client IP address.',
       save: 'Save settings',

@@ -15,8 +15,10 @@ export const settingsSchema = z
     show_ip_in_logs: z.boolean(),
   })
   .superRefine((v, ctx) => {
-    if (v.notify_type === 'webhook' && !v.webhook_url) ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'me:settings.webhookRequired' });
-    if (v.webhook_url && !/^https:\/\/\S+$/.test(v.webhook_url)) ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'me:settings.webhookHttps' });
+    if (v.notify_type === 'webhook' && !v.webhook_url)
+      ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'me:settings.webhookRequired' });
+    if (v.webhook_url && !/^https:\/\/\S+$/.test(v.webhook_url))
+      ctx.addIssue({ code: 'custom', path: ['webhook_url'], message: 'me:settings.webhookHttps' });
     if (v.notification_email && !z.email().safeParse(v.notification_email).success)
       ctx.addIssue({ code: 'custom', path: ['notification_email'], message: 'me:settings.emailInvalid' });
   });
@@ -35,7 +37,10 @@ export function parseSettings(raw: string | undefined): SettingsValues {
   return {
     notify_type: s.notify_type === 'webhook' ? 'webhook' : 'email',
     // A saved 0 means no warnings (as the server reads it); only a missing value shows the default.
-    quota_warning_threshold: s.quota_warning_threshold !== undefined && Number.isFinite(threshold) && threshold >= 0 ? threshold : DEFAULT_THRESHOLD,
+    quota_warning_threshold:
+      s.quota_warning_threshold !== undefined && Number.isFinite(threshold) && threshold >= 0
+        ? threshold
+        : DEFAULT_THRESHOLD,
     webhook_url: typeof s.webhook_url === 'string' ? s.webhook_url : '',
     webhook_secret: typeof s.webhook_secret === 'string' ? s.webhook_secret : '',
     notification_email: typeof s.notification_email === 'string' ? s.notification_email : '',

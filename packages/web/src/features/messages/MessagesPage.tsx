@@ -32,12 +32,17 @@ export default function MessagesPage() {
   const mobile = useIsMobile();
 
   const query: MessageQuery = { page, pageSize, ...filter };
-  const list = useQuery({ queryKey: [...MESSAGES_KEY, query], queryFn: () => fetchMessages(query), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: [...MESSAGES_KEY, query],
+    queryFn: () => fetchMessages(query),
+    placeholderData: keepPreviousData,
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: MESSAGES_KEY });
 
   const search = () => {
     // The date filter is sent only when both dates are picked.
-    const range: MessageQuery['range'] = dates?.[0] && dates[1] ? [dates[0].startOf('day').toISOString(), dates[1].endOf('day').toISOString()] : null;
+    const range: MessageQuery['range'] =
+      dates?.[0] && dates[1] ? [dates[0].startOf('day').toISOString(), dates[1].endOf('day').toISOString()] : null;
     setFilter({ keyword: keyword.trim(), range });
     setPage(1);
   };
@@ -70,7 +75,11 @@ export default function MessagesPage() {
             style={{ width: 260, maxWidth: '100%' }}
             data-testid="message-keyword"
           />
-          <DatePicker.RangePicker style={{ maxWidth: '100%' }} value={dates} onChange={(v) => setDates(v as [Dayjs | null, Dayjs | null] | null)} />
+          <DatePicker.RangePicker
+            style={{ maxWidth: '100%' }}
+            value={dates}
+            onChange={(v) => setDates(v as [Dayjs | null, Dayjs | null] | null)}
+          />
           <Button icon={<SearchOutlined />} onClick={search} data-testid="message-search">
             {t('search')}
           </Button>
@@ -87,7 +96,12 @@ export default function MessagesPage() {
             [
               { title: t('column.id'), dataIndex: 'id', width: 80 },
               { title: t('column.title'), dataIndex: 'title', ellipsis: true },
-              { title: t('column.format'), dataIndex: 'format', width: 110, render: (f: string) => <Tag color={f === 'html' ? 'orange' : 'blue'}>{f}</Tag> },
+              {
+                title: t('column.format'),
+                dataIndex: 'format',
+                width: 110,
+                render: (f: string) => <Tag color={f === 'html' ? 'orange' : 'blue'}>{f}</Tag>,
+              },
               { title: t('column.created'), dataIndex: 'created_at', width: 180, render: (v: number) => formatTime(v) },
               { title: t('column.recipients'), key: 'total', width: 110, render: (_, m) => m.stats.total_recipients },
               { title: t('column.read'), key: 'read', width: 100, render: (_, m) => m.stats.read_count },

@@ -27,9 +27,12 @@ export function fetchMessages(q: MessageQuery): Promise<Page<AdminMessage>> {
 }
 
 export const fetchMessage = (id: number) => apiGet<AdminMessage>(`/api/admin/messages/${id}`);
-export const fetchRecipients = (id: number, page: number) => apiGetPage<MessageRecipient>(`/api/admin/messages/${id}/recipients?p=${page}&page_size=10`, page);
-export const createMessage = (body: MessageInput & { user_ids: number[] }) => apiPost<{ id: number }>('/api/admin/messages', body);
-export const updateMessage = (id: number, body: MessageInput) => apiPut(`/api/admin/messages/${id}`, { ...body, title: body.title.trim(), content: body.content.trim() });
+export const fetchRecipients = (id: number, page: number) =>
+  apiGetPage<MessageRecipient>(`/api/admin/messages/${id}/recipients?p=${page}&page_size=10`, page);
+export const createMessage = (body: MessageInput & { user_ids: number[] }) =>
+  apiPost<{ id: number }>('/api/admin/messages', body);
+export const updateMessage = (id: number, body: MessageInput) =>
+  apiPut(`/api/admin/messages/${id}`, { ...body, title: body.title.trim(), content: body.content.trim() });
 export const deleteMessage = (id: number) => apiDelete(`/api/admin/messages/${id}`);
 
 export interface UserOption {
@@ -39,4 +42,7 @@ export interface UserOption {
 }
 
 /** Users for the recipient picker (the admin user search, first 50 matches). */
-export const searchUsers = (keyword: string) => apiGet<Page<UserOption>>(`/api/user/search?keyword=${encodeURIComponent(keyword)}&p=1&page_size=50`).then((d) => d?.items ?? []);
+export const searchUsers = (keyword: string) =>
+  apiGet<Page<UserOption>>(`/api/user/search?keyword=${encodeURIComponent(keyword)}&p=1&page_size=50`).then(
+    (d) => d?.items ?? [],
+  );

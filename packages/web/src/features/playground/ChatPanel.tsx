@@ -28,14 +28,26 @@ export function ChatPanel({ turns, busy, onSend, onStop, onClear }: Props) {
     onSend(text);
   };
   return (
-    <Card className="tw-pg-chat" styles={{ body: { display: 'flex', flexDirection: 'column', height: '100%', padding: 0 } }}>
+    <Card
+      className="tw-pg-chat"
+      styles={{ body: { display: 'flex', flexDirection: 'column', height: '100%', padding: 0 } }}
+    >
       <div className="tw-pg-messages" data-testid="pg-messages">
         {turns.length === 0 && <Empty description={t('empty')} style={{ marginTop: 80 }} />}
         {turns.map((m, i) => (
-          <div key={i} className={`tw-pg-turn tw-pg-${m.role}`} data-testid={`pg-turn-${m.role}`} data-status={m.status}>
+          <div
+            key={i}
+            className={`tw-pg-turn tw-pg-${m.role}`}
+            data-testid={`pg-turn-${m.role}`}
+            data-status={m.status}
+          >
             <Avatar size="small" icon={m.role === 'user' ? <UserOutlined /> : <RobotOutlined />} />
             <div className={`tw-pg-bubble ${m.status === 'error' ? 'tw-pg-error' : ''}`}>
-              {m.status === 'loading' ? <Spin size="small" tip={t('thinking')} /> : <Typography.Text style={{ whiteSpace: 'pre-wrap' }}>{m.content}</Typography.Text>}
+              {m.status === 'loading' ? (
+                <Spin size="small" tip={t('thinking')} />
+              ) : (
+                <Typography.Text style={{ whiteSpace: 'pre-wrap' }}>{m.content}</Typography.Text>
+              )}
             </div>
           </div>
         ))}
@@ -64,7 +76,13 @@ export function ChatPanel({ turns, busy, onSend, onStop, onClear }: Props) {
               {t('stop')}
             </Button>
           ) : (
-            <Button type="primary" icon={<SendOutlined />} onClick={submit} disabled={!draft.trim()} data-testid="pg-send">
+            <Button
+              type="primary"
+              icon={<SendOutlined />}
+              onClick={submit}
+              disabled={!draft.trim()}
+              data-testid="pg-send"
+            >
               {t('send')}
             </Button>
           )}

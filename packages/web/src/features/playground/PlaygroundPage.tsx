@@ -17,7 +17,13 @@ export default function PlaygroundPage() {
   const { t } = useTranslation('playground');
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [settings, setSettings] = useState<ChatSettings>({ model: 'gpt-4o-mini', group: getStoredUser()?.group ?? 'default', temperature: 0, maxTokens: 0, stream: true });
+  const [settings, setSettings] = useState<ChatSettings>({
+    model: 'gpt-4o-mini',
+    group: getStoredUser()?.group ?? 'default',
+    temperature: 0,
+    maxTokens: 0,
+    stream: true,
+  });
   const chat = useChat(settings);
   // The playground bills a token: with no enabled one, say so and go to the tokens page.
   const tokens = useQuery({
@@ -36,7 +42,13 @@ export default function PlaygroundPage() {
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
       <div className="tw-pg-layout">
         <SettingsPanel value={settings} onChange={setSettings} />
-        <ChatPanel turns={chat.turns} busy={chat.busy} onSend={(text) => void chat.send(text)} onStop={chat.stop} onClear={chat.clear} />
+        <ChatPanel
+          turns={chat.turns}
+          busy={chat.busy}
+          onSend={(text) => void chat.send(text)}
+          onStop={chat.stop}
+          onClear={chat.clear}
+        />
       </div>
     </div>
   );

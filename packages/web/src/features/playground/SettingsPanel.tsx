@@ -27,15 +27,30 @@ export function SettingsPanel({ value, onChange }: { value: ChatSettings; onChan
             value={value.group}
             onChange={(g: string) => set('group', g)}
             loading={groups.isLoading}
-            options={Object.entries(groups.data ?? {}).map(([name, g]) => ({ value: name, label: `${name} (${g.desc}, ×${g.ratio})` }))}
+            options={Object.entries(groups.data ?? {}).map(([name, g]) => ({
+              value: name,
+              label: `${name} (${g.desc}, ×${g.ratio})`,
+            }))}
             data-testid="pg-group"
           />
         </Form.Item>
         <Form.Item label={`${t('temperature')}: ${value.temperature.toFixed(1)}`}>
-          <Slider min={0} max={1} step={0.1} value={value.temperature} onChange={(v: number) => set('temperature', v)} />
+          <Slider
+            min={0}
+            max={1}
+            step={0.1}
+            value={value.temperature}
+            onChange={(v: number) => set('temperature', v)}
+          />
         </Form.Item>
         <Form.Item label={t('maxTokens')} extra={t('maxTokensHint')}>
-          <InputNumber min={0} precision={0} value={value.maxTokens} onChange={(v) => set('maxTokens', Number(v ?? 0))} style={{ width: '100%' }} />
+          <InputNumber
+            min={0}
+            precision={0}
+            value={value.maxTokens}
+            onChange={(v) => set('maxTokens', Number(v ?? 0))}
+            style={{ width: '100%' }}
+          />
         </Form.Item>
         <Form.Item label={t('stream')}>
           <Switch checked={value.stream} onChange={(v) => set('stream', v)} />

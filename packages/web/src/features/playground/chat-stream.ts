@@ -29,7 +29,12 @@ export class ChatFailure extends Error {
  * POST /pg/chat/completions with the session; calls `onText` with each piece of the answer as it arrives
  * (SSE `data:` lines until `[DONE]`, or the whole answer when not streaming).
  */
-export async function sendChat(history: ChatTurn[], s: ChatSettings, onText: (piece: string) => void, signal: AbortSignal): Promise<void> {
+export async function sendChat(
+  history: ChatTurn[],
+  s: ChatSettings,
+  onText: (piece: string) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const body = {
     model: s.model,
     group: s.group || undefined,

@@ -12,7 +12,8 @@ export function useChat(settings: ChatSettings) {
   const [busy, setBusy] = useState(false);
   const abort = useRef<AbortController | null>(null);
 
-  const patchLast = (fn: (m: ChatTurn) => ChatTurn) => setTurns((all) => all.map((m, i) => (i === all.length - 1 ? fn(m) : m)));
+  const patchLast = (fn: (m: ChatTurn) => ChatTurn) =>
+    setTurns((all) => all.map((m, i) => (i === all.length - 1 ? fn(m) : m)));
 
   const send = useCallback(
     async (text: string) => {
@@ -23,7 +24,12 @@ export function useChat(settings: ChatSettings) {
       const ctrl = new AbortController();
       abort.current = ctrl;
       try {
-        await sendChat(history, settings, (piece) => patchLast((m) => ({ ...m, content: m.content + piece, status: 'incomplete' })), ctrl.signal);
+        await sendChat(
+          history,
+          settings,
+          (piece) => patchLast((m) => ({ ...m, content: m.content + piece, status: 'incomplete' })),
+          ctrl.signal,
+        );
         patchLast((m) => ({ ...m, status: 'complete' }));
       } catch (err) {
         if (ctrl.signal.aborted) patchLast((m) => ({ ...m, status: 'complete' }));

@@ -33,7 +33,11 @@ export default function PricingPage() {
   const data = pricing.data;
   const groups = useMemo(() => {
     const names = new Set([...Object.keys(data?.usableGroup ?? {}), ...Object.keys(data?.groupRatio ?? {})]);
-    return [...names].map((name) => ({ name, desc: data?.usableGroup[name] ?? '', ratio: data?.groupRatio[name] ?? 1 }));
+    return [...names].map((name) => ({
+      name,
+      desc: data?.usableGroup[name] ?? '',
+      ratio: data?.groupRatio[name] ?? 1,
+    }));
   }, [data]);
 
   // Start on the user's own group (or the default one), once the groups are known.
@@ -46,7 +50,11 @@ export default function PricingPage() {
   const ratio = groups.find((g) => g.name === group)?.ratio ?? 1;
   const rows = useMemo(() => {
     const q = deferredKeyword.trim().toLowerCase();
-    return (data?.models ?? []).filter((m) => (q === '' || m.model_name.toLowerCase().includes(q)) && (!onlyAvailable || !group || m.enable_groups.includes(group)));
+    return (data?.models ?? []).filter(
+      (m) =>
+        (q === '' || m.model_name.toLowerCase().includes(q)) &&
+        (!onlyAvailable || !group || m.enable_groups.includes(group)),
+    );
   }, [data, deferredKeyword, onlyAvailable, group]);
 
   return (
@@ -67,7 +75,11 @@ export default function PricingPage() {
         <Flex vertical gap={4} className="tw-price-info">
           <Flex wrap gap={8} align="center">
             <InfoCircleOutlined />
-            <Typography.Text>{user ? t('current', { group: group || DEFAULT_GROUP }) : t('currentGuest', { group: group || DEFAULT_GROUP })}</Typography.Text>
+            <Typography.Text>
+              {user
+                ? t('current', { group: group || DEFAULT_GROUP })
+                : t('currentGuest', { group: group || DEFAULT_GROUP })}
+            </Typography.Text>
             <GroupRatioTag ratio={ratio} testid="pricing-group-ratio" />
             <Typography.Text type="secondary">· {t('count', { count: rows.length })}</Typography.Text>
           </Flex>
@@ -82,7 +94,11 @@ export default function PricingPage() {
           groupRatio={ratio}
           unit={unit}
           quotaPerUnit={status?.quota_per_unit}
-          emptyText={onlyAvailable && (data?.models.length ?? 0) > 0 && deferredKeyword.trim() === '' ? t('emptyGroup') : t('empty')}
+          emptyText={
+            onlyAvailable && (data?.models.length ?? 0) > 0 && deferredKeyword.trim() === ''
+              ? t('emptyGroup')
+              : t('empty')
+          }
           pageSize={pageSize}
           onPageSizeChange={setPageSize}
         />

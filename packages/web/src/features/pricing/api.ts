@@ -35,7 +35,9 @@ export function usePricing(userId: number | undefined) {
         usable_group?: Record<string, string>;
       };
       return {
-        models: Array.isArray(env.data) ? env.data.map((m) => ({ ...m, enable_groups: Array.isArray(m.enable_groups) ? m.enable_groups : [] })) : [],
+        models: Array.isArray(env.data)
+          ? env.data.map((m) => ({ ...m, enable_groups: Array.isArray(m.enable_groups) ? m.enable_groups : [] }))
+          : [],
         groupRatio: env.group_ratio ?? {},
         usableGroup: env.usable_group ?? {},
       };

@@ -50,8 +50,10 @@ export default {
     unit: { usd: 'USD', quota: 'Quota' },
     current: 'Group {{group}}; prices include the group ratio',
     currentGuest: 'Not logged in: prices are for group {{group}}. Log in to see the prices of your own group',
-    formula: 'Usage billing: input price per 1M tokens = model ratio × 2 × group ratio (USD); output price = input price × completion ratio',
-    formulaQuota: 'Usage billing: quota per 1M input tokens = model ratio × group ratio × 1,000,000; output = input × completion ratio',
+    formula:
+      'Usage billing: input price per 1M tokens = model ratio × 2 × group ratio (USD); output price = input price × completion ratio',
+    formulaQuota:
+      'Usage billing: quota per 1M input tokens = model ratio × group ratio × 1,000,000; output = input × completion ratio',
     col: {
       model: 'Model',
       billing: 'Billing',

@@ -43,7 +43,11 @@ export default function RedemptionsPage() {
   const selection = useRowSelection<Redemption>();
 
   const query = { page, pageSize, keyword };
-  const list = useQuery({ queryKey: [...REDEMPTIONS_KEY, query], queryFn: () => fetchRedemptions(query), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: [...REDEMPTIONS_KEY, query],
+    queryFn: () => fetchRedemptions(query),
+    placeholderData: keepPreviousData,
+  });
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: REDEMPTIONS_KEY }), [queryClient]);
 
   const search = () => {
@@ -95,7 +99,10 @@ export default function RedemptionsPage() {
     modal.confirm({
       title: t(invalid ? 'actions.deleteInvalidTitle' : 'actions.deleteDisabledTitle'),
       content: t(invalid ? 'actions.deleteInvalidConfirm' : 'actions.deleteDisabledConfirm'),
-      okButtonProps: { danger: true, 'data-testid': invalid ? 'redemptions-delete-invalid-confirm' : 'redemptions-delete-disabled-confirm' } as ButtonProps,
+      okButtonProps: {
+        danger: true,
+        'data-testid': invalid ? 'redemptions-delete-invalid-confirm' : 'redemptions-delete-disabled-confirm',
+      } as ButtonProps,
       okText: t('actions.delete'),
       cancelText: t('common:action.cancel'),
       onOk: () =>

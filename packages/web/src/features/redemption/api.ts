@@ -21,19 +21,25 @@ export function fetchRedemptions(q: { page: number; pageSize: number; keyword: s
 export const fetchRedemption = (id: number) => apiGet<Redemption>(`/api/redemption/${id}`);
 
 /** Returns the created keys. */
-export const createRedemptions = async (body: RedemptionInput & { count: number; key: string }) => (await apiPost<string[]>('/api/redemption/', body)).data ?? [];
+export const createRedemptions = async (body: RedemptionInput & { count: number; key: string }) =>
+  (await apiPost<string[]>('/api/redemption/', body)).data ?? [];
 
-export const updateRedemption = (body: RedemptionInput & { id: number }) => apiPut<Redemption>('/api/redemption/', body);
+export const updateRedemption = (body: RedemptionInput & { id: number }) =>
+  apiPut<Redemption>('/api/redemption/', body);
 
-export const setRedemptionStatus = (id: number, status: number) => apiPut<Redemption>('/api/redemption/?status_only=true', { id, status });
+export const setRedemptionStatus = (id: number, status: number) =>
+  apiPut<Redemption>('/api/redemption/?status_only=true', { id, status });
 
 export const deleteRedemption = (id: number) => apiDelete(`/api/redemption/${id}/`);
 
-export const countByName = (name: string) => apiGet<number>(`/api/redemption/count-by-name?name=${encodeURIComponent(name)}`);
+export const countByName = (name: string) =>
+  apiGet<number>(`/api/redemption/count-by-name?name=${encodeURIComponent(name)}`);
 
-export const deleteByName = async (name: string) => (await apiDelete<number>(`/api/redemption/delete-by-name?name=${encodeURIComponent(name)}`)).data ?? 0;
+export const deleteByName = async (name: string) =>
+  (await apiDelete<number>(`/api/redemption/delete-by-name?name=${encodeURIComponent(name)}`)).data ?? 0;
 
-export const batchDisable = async (ids: number[]) => (await apiPut<number>('/api/redemption/batch-disable', { ids })).data ?? 0;
+export const batchDisable = async (ids: number[]) =>
+  (await apiPut<number>('/api/redemption/batch-disable', { ids })).data ?? 0;
 
 export const deleteDisabled = async () => (await apiDelete<number>('/api/redemption/delete-disabled')).data ?? 0;
 /** Deletes the codes nobody can redeem any more: used, disabled, expired or out of uses. */

@@ -157,7 +157,8 @@ export default {
       deleteDisabledConfirm: 'All codes with the status "disabled" will be deleted permanently. This cannot be undone.',
       deleteInvalid: 'Delete invalid codes',
       deleteInvalidTitle: 'Delete every invalid code?',
-      deleteInvalidConfirm: 'Used, disabled, expired and used-up codes will be deleted permanently. This cannot be undone.',
+      deleteInvalidConfirm:
+        'Used, disabled, expired and used-up codes will be deleted permanently. This cannot be undone.',
       copy: 'Copy code',
       enable: 'Enable',
       disable: 'Disable',

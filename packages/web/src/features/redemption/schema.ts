@@ -1,4 +1,9 @@
-import { REDEMPTION_KEY_LENGTH as KEY_MAX, REDEMPTION_KEY_PATTERN, REDEMPTION_MAX_BATCH as MAX_BATCH, REDEMPTION_NAME_MAX as NAME_MAX } from '@tollway/shared';
+import {
+  REDEMPTION_KEY_LENGTH as KEY_MAX,
+  REDEMPTION_KEY_PATTERN,
+  REDEMPTION_MAX_BATCH as MAX_BATCH,
+  REDEMPTION_NAME_MAX as NAME_MAX,
+} from '@tollway/shared';
 import { z } from 'zod';
 import type { Redemption, RedemptionInput } from './api';
 
@@ -12,14 +17,25 @@ export const DOLLAR_PRESETS = [1, 10, 50, 100, 500, 1000] as const;
 export const redemptionFormSchema = (creating: boolean) =>
   z
     .object({
-      name: z.string().trim().min(1, 'redemption:validation.nameRequired').max(NAME_MAX, 'redemption:validation.nameTooLong'),
-      quota: z.number('redemption:validation.quotaInteger').int('redemption:validation.quotaInteger').min(1, 'redemption:validation.quotaInteger'),
+      name: z
+        .string()
+        .trim()
+        .min(1, 'redemption:validation.nameRequired')
+        .max(NAME_MAX, 'redemption:validation.nameTooLong'),
+      quota: z
+        .number('redemption:validation.quotaInteger')
+        .int('redemption:validation.quotaInteger')
+        .min(1, 'redemption:validation.quotaInteger'),
       count: z
         .number('redemption:validation.countRange')
         .int('redemption:validation.countRange')
         .min(1, 'redemption:validation.countRange')
         .max(MAX_BATCH, 'redemption:validation.countRange'),
-      key: z.string().trim().max(KEY_MAX, 'redemption:validation.keyFormat').regex(REDEMPTION_KEY_PATTERN, 'redemption:validation.keyFormat'),
+      key: z
+        .string()
+        .trim()
+        .max(KEY_MAX, 'redemption:validation.keyFormat')
+        .regex(REDEMPTION_KEY_PATTERN, 'redemption:validation.keyFormat'),
       is_gift: z.boolean(),
       /** null: blank, unlimited. */
       max_uses: z.number().int('redemption:validation.maxUses').nullable(),
@@ -28,9 +44,12 @@ export const redemptionFormSchema = (creating: boolean) =>
       valid_until: z.number().nullable(),
     })
     .superRefine((v, ctx) => {
-      if (creating && v.key && v.count !== 1) ctx.addIssue({ code: 'custom', path: ['count'], message: 'redemption:validation.keyCount' });
-      if (v.is_gift && v.max_uses !== null && v.max_uses !== -1 && v.max_uses < 1) ctx.addIssue({ code: 'custom', path: ['max_uses'], message: 'redemption:validation.maxUses' });
-      if (v.valid_from && v.valid_until && v.valid_from >= v.valid_until) ctx.addIssue({ code: 'custom', path: ['valid_until'], message: 'redemption:validation.window' });
+      if (creating && v.key && v.count !== 1)
+        ctx.addIssue({ code: 'custom', path: ['count'], message: 'redemption:validation.keyCount' });
+      if (v.is_gift && v.max_uses !== null && v.max_uses !== -1 && v.max_uses < 1)
+        ctx.addIssue({ code: 'custom', path: ['max_uses'], message: 'redemption:validation.maxUses' });
+      if (v.valid_from && v.valid_until && v.valid_from >= v.valid_until)
+        ctx.addIssue({ code: 'custom', path: ['valid_until'], message: 'redemption:validation.window' });
     });
 export type RedemptionForm = z.infer<ReturnType<typeof redemptionFormSchema>>;
 

@@ -19,4 +19,7 @@ function merge(...parts: object[]): Tree {
 }
 
 /** Strings of the settings feature, zh and en: base sections, pricing editors, rate limit and models tabs. */
-export default { zh: merge(zh, pricing.zh, preset.zh, relay.zh, fetch.zh), en: merge(en, pricing.en, preset.en, relay.en, fetch.en) };
+export default {
+  zh: merge(zh, pricing.zh, preset.zh, relay.zh, fetch.zh),
+  en: merge(en, pricing.en, preset.en, relay.en, fetch.en),
+};

@@ -41,7 +41,14 @@ export default function SetupPage() {
   let body;
   if (info.isPending) body = <Skeleton active paragraph={{ rows: 8 }} />;
   else if (info.isError)
-    body = <Result status="warning" title={t('statusFailed')} subTitle={info.error.message} extra={<Button onClick={() => void info.refetch()}>{t('retry')}</Button>} />;
+    body = (
+      <Result
+        status="warning"
+        title={t('statusFailed')}
+        subTitle={info.error.message}
+        extra={<Button onClick={() => void info.refetch()}>{t('retry')}</Button>}
+      />
+    );
   else if (info.data.root_init)
     body = (
       <Result
@@ -67,7 +74,15 @@ export default function SetupPage() {
             {dbType}
           </Tag>
         </div>
-        {dbType === 'sqlite' && <Alert type="warning" showIcon title={t('sqliteWarn')} data-testid="setup-sqlite-warning" style={{ marginBottom: 8 }} />}
+        {dbType === 'sqlite' && (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('sqliteWarn')}
+            data-testid="setup-sqlite-warning"
+            style={{ marginBottom: 8 }}
+          />
+        )}
         <SetupForm loading={submitting} onSubmit={(v) => void submit(v)} />
       </>
     );
@@ -81,7 +96,9 @@ export default function SetupPage() {
           <Typography.Title level={3} style={{ margin: 0 }}>
             {t('title')}
           </Typography.Title>
-          <Typography.Text type="secondary">{t('subtitle', { name: status?.system_name || 'Tollway' })}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t('subtitle', { name: status?.system_name || 'Tollway' })}
+          </Typography.Text>
         </div>
         {body}
       </Card>

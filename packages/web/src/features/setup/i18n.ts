@@ -5,7 +5,8 @@ export default {
     subtitle: '欢迎使用 {{name}}！完成以下设置即可开始使用。',
     database: '数据库',
     databaseType: '当前数据库类型',
-    sqliteWarn: '你正在使用 SQLite 嵌入式文件数据库。如果在容器中运行，请确保数据库文件所在目录已挂载为持久化卷，否则容器重启后数据可能丢失。',
+    sqliteWarn:
+      '你正在使用 SQLite 嵌入式文件数据库。如果在容器中运行，请确保数据库文件所在目录已挂载为持久化卷，否则容器重启后数据可能丢失。',
     admin: '管理员账号',
     username: '管理员用户名',
     usernamePh: '请输入管理员用户名',

@@ -22,8 +22,16 @@ export default function DrawingLogsPage() {
   const columns = (admin: boolean): TableColumnsType<MjRow> => [
     { key: 'submit', title: t('col.submitTime'), dataIndex: 'submit_time', width: 165, render: cells.time },
     { key: 'duration', title: t('col.duration'), width: 90, render: (_, r) => cells.duration(t, r, durationColor) },
-    ...(admin ? [{ key: 'channel', title: t('col.channel'), dataIndex: 'channel_id', width: 80, render: cells.channel }] : []),
-    { key: 'action', title: t('col.action'), dataIndex: 'action', width: 120, render: (a: string) => cells.action(t, a) },
+    ...(admin
+      ? [{ key: 'channel', title: t('col.channel'), dataIndex: 'channel_id', width: 80, render: cells.channel }]
+      : []),
+    {
+      key: 'action',
+      title: t('col.action'),
+      dataIndex: 'action',
+      width: 120,
+      render: (a: string) => cells.action(t, a),
+    },
     { key: 'id', title: t('col.mjId'), dataIndex: 'mj_id', width: 160, render: cells.id },
     {
       key: 'code',
@@ -35,14 +43,45 @@ export default function DrawingLogsPage() {
         return <Tag color={known?.color ?? 'default'}>{known ? t(`code.${known.key}`) : t('code.unknown')}</Tag>;
       },
     },
-    { key: 'status', title: t('col.status'), dataIndex: 'status', width: 100, render: (s: string) => cells.state(t, s) },
-    { key: 'progress', title: t('col.progress'), dataIndex: 'progress', width: 120, render: (p: string, r) => cells.progress(p, r.status) },
+    {
+      key: 'status',
+      title: t('col.status'),
+      dataIndex: 'status',
+      width: 100,
+      render: (s: string) => cells.state(t, s),
+    },
+    {
+      key: 'progress',
+      title: t('col.progress'),
+      dataIndex: 'progress',
+      width: 120,
+      render: (p: string, r) => cells.progress(p, r.status),
+    },
     { key: 'image', title: t('col.image'), width: 180, render: (_, r) => cells.results(drawingMedia(r)) },
     { key: 'prompt', title: t('col.prompt'), dataIndex: 'prompt', width: 240, render: (p: string) => cells.text(p) },
-    { key: 'promptEn', title: t('col.promptEn'), dataIndex: 'prompt_en', width: 240, render: (p: string) => cells.text(p) },
-    { key: 'fail', title: t('col.failReason'), dataIndex: 'fail_reason', width: 200, render: (f: string) => cells.text(f, true) },
+    {
+      key: 'promptEn',
+      title: t('col.promptEn'),
+      dataIndex: 'prompt_en',
+      width: 240,
+      render: (p: string) => cells.text(p),
+    },
+    {
+      key: 'fail',
+      title: t('col.failReason'),
+      dataIndex: 'fail_reason',
+      width: 200,
+      render: (f: string) => cells.text(f, true),
+    },
   ];
   return (
-    <TaskListPage<MjRow> kind="drawing" title={t('drawing.title')} subtitle={t('drawing.subtitle')} idLabel={t('filter.mjId')} defaultRange={lastThirtyDays} columns={columns} />
+    <TaskListPage<MjRow>
+      kind="drawing"
+      title={t('drawing.title')}
+      subtitle={t('drawing.subtitle')}
+      idLabel={t('filter.mjId')}
+      defaultRange={lastThirtyDays}
+      columns={columns}
+    />
   );
 }

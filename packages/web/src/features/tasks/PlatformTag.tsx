@@ -3,7 +3,15 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 /** Tag colours of the task platforms; new-api stores a video task's platform by name or by channel type id. */
-const COLORS: Record<string, string> = { suno: 'green', kling: 'blue', jimeng: 'cyan', vidu: 'purple', sora: 'geekblue', doubao: 'volcano', openai: 'geekblue' };
+const COLORS: Record<string, string> = {
+  suno: 'green',
+  kling: 'blue',
+  jimeng: 'cyan',
+  vidu: 'purple',
+  sora: 'geekblue',
+  doubao: 'volcano',
+  openai: 'geekblue',
+};
 
 /** A task's platform: its label when known (a channel type id shows its type's label), else the raw value. */
 export function PlatformTag({ platform }: { platform: string }) {

@@ -24,11 +24,27 @@ interface Props {
 }
 
 /** Submit-time range and task id; administrators also filter by channel id. */
-export function TaskFilters({ draft, admin, loading, idLabel, testPrefix, onChange, onSearch, onReset, onRefresh }: Props) {
+export function TaskFilters({
+  draft,
+  admin,
+  loading,
+  idLabel,
+  testPrefix,
+  onChange,
+  onSearch,
+  onReset,
+  onRefresh,
+}: Props) {
   const { t } = useTranslation('tasks');
   return (
     <div className="tw-log-filters" style={{ marginBottom: 16 }}>
-      <TimeRangeInput start={draft.start} end={draft.end} placeholder={[t('filter.start'), t('filter.end')]} onChange={onChange} testid={`${testPrefix}-range`} />
+      <TimeRangeInput
+        start={draft.start}
+        end={draft.end}
+        placeholder={[t('filter.start'), t('filter.end')]}
+        onChange={onChange}
+        testid={`${testPrefix}-range`}
+      />
       <Input
         allowClear
         value={draft.id}
@@ -47,7 +63,14 @@ export function TaskFilters({ draft, admin, loading, idLabel, testPrefix, onChan
           onSearch={onSearch}
         />
       ) : null}
-      <FilterActions loading={loading} resetLabel={t('filter.reset')} testPrefix={testPrefix} onSearch={onSearch} onReset={onReset} onRefresh={onRefresh} />
+      <FilterActions
+        loading={loading}
+        resetLabel={t('filter.reset')}
+        testPrefix={testPrefix}
+        onSearch={onSearch}
+        onReset={onReset}
+        onRefresh={onRefresh}
+      />
     </div>
   );
 }

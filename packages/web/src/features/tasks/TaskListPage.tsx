@@ -33,7 +33,14 @@ interface Props<T> {
  * A task log page: filters, and a paged table of every user's tasks (administrators) or the caller's own; cards on
  * a phone.
  */
-export function TaskListPage<T extends { id: number; status: string }>({ kind, title, subtitle, idLabel, defaultRange, columns }: Props<T>) {
+export function TaskListPage<T extends { id: number; status: string }>({
+  kind,
+  title,
+  subtitle,
+  idLabel,
+  defaultRange,
+  columns,
+}: Props<T>) {
   const { t } = useTranslation('tasks');
   const admin = isAdmin(useStoredUser()?.role);
   const queryClient = useQueryClient();

@@ -23,7 +23,13 @@ export function TaskResults({ media, empty }: { media: TaskMedia[]; empty: React
                 {m.title}
               </Typography.Text>
             )}
-            <audio controls preload="none" src={m.url} style={{ width: AUDIO_WIDTH, height: 32 }} data-testid="task-audio" />
+            <audio
+              controls
+              preload="none"
+              src={m.url}
+              style={{ width: AUDIO_WIDTH, height: 32 }}
+              data-testid="task-audio"
+            />
           </Flex>
         ))}
       {media
@@ -35,7 +41,15 @@ export function TaskResults({ media, empty }: { media: TaskMedia[]; empty: React
         <Image.PreviewGroup>
           <Flex gap={4} wrap>
             {images.map((m) => (
-              <Image key={m.url} src={m.url} alt={m.title ?? ''} width={THUMB} height={THUMB} style={{ objectFit: 'cover', borderRadius: 6 }} data-testid="task-image" />
+              <Image
+                key={m.url}
+                src={m.url}
+                alt={m.title ?? ''}
+                width={THUMB}
+                height={THUMB}
+                style={{ objectFit: 'cover', borderRadius: 6 }}
+                data-testid="task-image"
+              />
             ))}
           </Flex>
         </Image.PreviewGroup>

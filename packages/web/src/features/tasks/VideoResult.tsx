@@ -46,7 +46,9 @@ export function VideoResult({ url, poster, title }: { url: string; poster?: stri
           cursor: 'pointer',
           color: '#fff',
           fontSize: 26,
-          background: poster ? `#000 center / cover no-repeat url("${encodeURI(poster)}")` : 'linear-gradient(135deg, #1f2937, #111827)',
+          background: poster
+            ? `#000 center / cover no-repeat url("${encodeURI(poster)}")`
+            : 'linear-gradient(135deg, #1f2937, #111827)',
         }}
       >
         <PlayCircleFilled style={{ opacity: 0.9, filter: 'drop-shadow(0 1px 2px rgba(0,0,0,.6))' }} />
@@ -60,11 +62,22 @@ export function VideoResult({ url, poster, title }: { url: string; poster?: stri
         destroyOnHidden
         footer={
           <Flex justify="space-between" align="center" gap={8} wrap>
-            <Typography.Text type="secondary" ellipsis={{ tooltip: url }} style={{ maxWidth: 420 }} className="tw-log-num">
+            <Typography.Text
+              type="secondary"
+              ellipsis={{ tooltip: url }}
+              style={{ maxWidth: 420 }}
+              className="tw-log-num"
+            >
               {url}
             </Typography.Text>
             <Flex gap={8}>
-              <Button icon={<ExportOutlined />} href={href} target="_blank" rel="noopener noreferrer" data-testid="task-video-link">
+              <Button
+                icon={<ExportOutlined />}
+                href={href}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid="task-video-link"
+              >
                 {t('video.open')}
               </Button>
               <Button type="primary" icon={<DownloadOutlined />} href={href} download data-testid="task-video-download">
@@ -74,7 +87,15 @@ export function VideoResult({ url, poster, title }: { url: string; poster?: stri
           </Flex>
         }
       >
-        {(failed || media.failed) && <Alert type="warning" showIcon title={t('video.failed')} style={{ marginBottom: 12 }} data-testid="task-video-failed" />}
+        {(failed || media.failed) && (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('video.failed')}
+            style={{ marginBottom: 12 }}
+            data-testid="task-video-failed"
+          />
+        )}
         {open && media.src && (
           <video
             onError={() => setFailed(true)}
@@ -82,7 +103,13 @@ export function VideoResult({ url, poster, title }: { url: string; poster?: stri
             preload="metadata"
             src={media.src}
             poster={poster}
-            style={{ display: 'block', width: '100%', maxHeight: PLAYER_MAX_HEIGHT, borderRadius: 6, background: '#000' }}
+            style={{
+              display: 'block',
+              width: '100%',
+              maxHeight: PLAYER_MAX_HEIGHT,
+              borderRadius: 6,
+              background: '#000',
+            }}
             data-testid="task-video"
           >
             {t('video.unsupported')}

@@ -23,7 +23,13 @@ const PATHS: Record<TaskKind, { admin: string; self: string; id: string }> = {
 };
 
 /** One page of a task list: every user's for administrators, else the caller's own. */
-export async function fetchTaskPage<T>(kind: TaskKind, f: TaskFilters, page: number, pageSize: number, admin: boolean): Promise<Page<T>> {
+export async function fetchTaskPage<T>(
+  kind: TaskKind,
+  f: TaskFilters,
+  page: number,
+  pageSize: number,
+  admin: boolean,
+): Promise<Page<T>> {
   const path = PATHS[kind];
   const params = new URLSearchParams({ p: String(page), page_size: String(pageSize) });
   if (f.id.trim()) params.set(path.id, f.id.trim());

@@ -17,7 +17,8 @@ export const cells = {
     return <Tag color={color(s)}>{t('value.seconds', { value: s })}</Tag>;
   },
   channel: (id: number | undefined) => (id ? <Tag style={{ margin: 0 }}>#{id}</Tag> : dash),
-  action: (t: TFunction, action: string) => (action ? <Tag color={actionColor(action)}>{t(`action.${action}`, { defaultValue: action })}</Tag> : dash),
+  action: (t: TFunction, action: string) =>
+    action ? <Tag color={actionColor(action)}>{t(`action.${action}`, { defaultValue: action })}</Tag> : dash,
   state: (t: TFunction, status: string) => {
     const s = stateOf(status);
     return <Tag color={s.color}>{t(`state.${s.key}`)}</Tag>;
@@ -25,7 +26,13 @@ export const cells = {
   /** A bar of the task's progress, coloured by its state; an empty bar while a running task reports none. */
   progress: (progress: string, status: string) =>
     progress || isRunning(status) ? (
-      <Progress percent={progressPercent(progress)} status={progressStatus(status)} size="small" style={{ width: 100, margin: 0 }} data-testid="task-progress" />
+      <Progress
+        percent={progressPercent(progress)}
+        status={progressStatus(status)}
+        size="small"
+        style={{ width: 100, margin: 0 }}
+        data-testid="task-progress"
+      />
     ) : (
       dash
     ),

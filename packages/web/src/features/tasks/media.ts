@@ -59,7 +59,14 @@ function kindOf(key: string, url: string, video: boolean): TaskMedia['kind'] | u
  * fail_reason on success (new-api keeps it there), else for an OpenAI-compatible platform the gateway's content route.
  * Images come after the audio and video they illustrate.
  */
-export function taskMedia(r: { data: string; platform: string; status: string; fail_reason: string; result_url?: string; task_id?: string }): TaskMedia[] {
+export function taskMedia(r: {
+  data: string;
+  platform: string;
+  status: string;
+  fail_reason: string;
+  result_url?: string;
+  task_id?: string;
+}): TaskMedia[] {
   const video = isVideoPlatform(r.platform);
   const found: TaskMedia[] = [];
   const seen = new Set<string>();
@@ -83,7 +90,8 @@ export function taskMedia(r: { data: string; platform: string; status: string; f
       } else walk(value, depth + 1);
     }
   };
-  if (r.result_url && isUrl(r.result_url)) add({ kind: kindOf('url', r.result_url, video) ?? 'video', url: r.result_url });
+  if (r.result_url && isUrl(r.result_url))
+    add({ kind: kindOf('url', r.result_url, video) ?? 'video', url: r.result_url });
   if (r.data) {
     try {
       walk(JSON.parse(r.data), 0);
@@ -94,7 +102,8 @@ export function taskMedia(r: { data: string; platform: string; status: string; f
   if (video && r.status === 'SUCCESS' && isUrl(r.fail_reason)) add({ kind: 'video', url: r.fail_reason });
   // An OpenAI-compatible upstream keeps the file behind its key: the gateway streams it.
   const hasVideo = found.some((m) => m.kind === 'video');
-  if (!hasVideo && r.task_id && r.status === 'SUCCESS' && CONTENT_ROUTE_PLATFORMS.has(r.platform.toLowerCase())) add({ kind: 'video', url: videoContentPath(r.task_id) });
+  if (!hasVideo && r.task_id && r.status === 'SUCCESS' && CONTENT_ROUTE_PLATFORMS.has(r.platform.toLowerCase()))
+    add({ kind: 'video', url: videoContentPath(r.task_id) });
   const order = { audio: 0, video: 1, image: 2 } as const;
   return found.sort((a, b) => order[a.kind] - order[b.kind]);
 }

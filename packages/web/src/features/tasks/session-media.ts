@@ -17,7 +17,11 @@ export function useSessionMedia(url: string, active: boolean): { src: string | u
     let blobUrl: string | undefined;
     const user = getStoredUser();
     setState({ src: undefined, failed: false });
-    fetch(url, { headers: user ? { 'New-Api-User': String(user.id) } : {}, signal: abort.signal, credentials: 'same-origin' })
+    fetch(url, {
+      headers: user ? { 'New-Api-User': String(user.id) } : {},
+      signal: abort.signal,
+      credentials: 'same-origin',
+    })
       .then(async (res) => {
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         blobUrl = URL.createObjectURL(await res.blob());

@@ -74,10 +74,12 @@ const RUNNING = new Set(['', 'NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS'])
 export const isRunning = (status: string) => RUNNING.has(status);
 
 /** How the progress bar looks in a state: red on failure, green on success, animated while running. */
-export const progressStatus = (status: string) => (status === 'FAILURE' ? 'exception' : status === 'SUCCESS' ? 'success' : isRunning(status) ? 'active' : 'normal');
+export const progressStatus = (status: string) =>
+  status === 'FAILURE' ? 'exception' : status === 'SUCCESS' ? 'success' : isRunning(status) ? 'active' : 'normal';
 
 /** Seconds from submit to finish, or undefined while unfinished. */
-export const durationOf = (r: { submit_time: number; finish_time: number }) => (r.finish_time > 0 && r.submit_time > 0 ? Math.max(0, r.finish_time - r.submit_time) : undefined);
+export const durationOf = (r: { submit_time: number; finish_time: number }) =>
+  r.finish_time > 0 && r.submit_time > 0 ? Math.max(0, r.finish_time - r.submit_time) : undefined;
 
 /** A drawing that took over 60 s is shown red. */
 export const durationColor = (seconds: number) => (seconds > 60 ? 'red' : 'green');

@@ -7,7 +7,16 @@ import { PageHeader } from '../../components/PageHeader';
 import { useCopy } from '../../components/useCopy';
 import { useRowSelection } from '../../lib/useRowSelection';
 import { usePaging } from '../../lib/paging';
-import { deleteToken, fetchTokens, revealKeys, setTokenStatus, TOKENS_KEY, TokenStatus, type Token, type TokenQuery } from './api';
+import {
+  deleteToken,
+  fetchTokens,
+  revealKeys,
+  setTokenStatus,
+  TOKENS_KEY,
+  TokenStatus,
+  type Token,
+  type TokenQuery,
+} from './api';
 import { TokenDrawer } from './components/TokenDrawer';
 import { TokensTable } from './components/TokensTable';
 import { TokensToolbar } from './components/TokensToolbar';
@@ -29,7 +38,11 @@ export default function TokensPage() {
   const selection = useRowSelection<Token>();
 
   const query: TokenQuery = { page, pageSize, ...filter };
-  const list = useQuery({ queryKey: [...TOKENS_KEY, query], queryFn: () => fetchTokens(query), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: [...TOKENS_KEY, query],
+    queryFn: () => fetchTokens(query),
+    placeholderData: keepPreviousData,
+  });
   const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: TOKENS_KEY }), [queryClient]);
 
   const search = () => {

@@ -29,7 +29,8 @@ export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 }
 export const withPrefix = (key: string) => (key.startsWith(KEY_PREFIX) ? key : `${KEY_PREFIX}${key}`);
 
 /** POST /api/token/:id/key: the token's full key, sk- prefixed. */
-export const revealKey = (id: number) => apiPost<{ key: string }>(`/api/token/${id}/key`).then((e) => withPrefix(e.data?.key ?? ''));
+export const revealKey = (id: number) =>
+  apiPost<{ key: string }>(`/api/token/${id}/key`).then((e) => withPrefix(e.data?.key ?? ''));
 
 /** POST /api/token/batch/keys: the full keys of the given tokens (in their order), sk- prefixed. */
 export const revealKeys = (ids: number[]) =>
@@ -56,11 +57,14 @@ export function fetchTokens(q: TokenQuery): Promise<Page<Token>> {
 export const fetchToken = (id: number) => apiGet<Token>(`/api/token/${id}`);
 
 /** POST /api/token/ makes `count` tokens (extra ones get a random 6-character suffix on the server). */
-export const createTokens = (body: TokenInput & { count: number }) => apiPost<Token[]>('/api/token/', body).then((e) => e.data ?? []);
+export const createTokens = (body: TokenInput & { count: number }) =>
+  apiPost<Token[]>('/api/token/', body).then((e) => e.data ?? []);
 
-export const updateToken = (body: TokenInput & { id: number }) => apiPut<Token>('/api/token/', body).then((e) => e.data);
+export const updateToken = (body: TokenInput & { id: number }) =>
+  apiPut<Token>('/api/token/', body).then((e) => e.data);
 
 /** PUT /api/token/?status_only=true; the server refuses enabling an expired or exhausted token. */
-export const setTokenStatus = (id: number, status: number) => apiPut<Token>('/api/token/?status_only=true', { id, status }).then((e) => e.data);
+export const setTokenStatus = (id: number, status: number) =>
+  apiPut<Token>('/api/token/?status_only=true', { id, status }).then((e) => e.data);
 
 export const deleteToken = (id: number) => apiDelete(`/api/token/${id}`);

@@ -124,7 +124,8 @@ export default {
   en: {
     title: 'API tokens',
     subtitle: 'Create and manage the tokens used to call the API',
-    warning: 'Tokens are for your own use only. Do not share or sell them. If a token leaks, delete or disable it at once.',
+    warning:
+      'Tokens are for your own use only. Do not share or sell them. If a token leaks, delete or disable it at once.',
     pageInfo: 'Items {{start}} - {{end}} of {{total}}',
     filter: { name: 'Search token name', key: 'Search token key', reset: 'Reset' },
     actions: {

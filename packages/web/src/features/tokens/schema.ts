@@ -30,9 +30,23 @@ export function parseExpiryText(text: string): number | undefined {
   if (s === '' || s === '-1') return -1;
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(s);
   if (!m) return undefined;
-  const [y, mo, d, h, mi, sec] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, sec] = m.slice(1).map((x) => Number(x ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const date = new Date(y, mo - 1, d, h, mi, sec);
-  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || date.getHours() !== h || date.getMinutes() !== mi || sec > 59) {
+  if (
+    date.getFullYear() !== y ||
+    date.getMonth() !== mo - 1 ||
+    date.getDate() !== d ||
+    date.getHours() !== h ||
+    date.getMinutes() !== mi ||
+    sec > 59
+  ) {
     return undefined;
   }
   return Math.floor(date.getTime() / 1000);
@@ -41,7 +55,10 @@ export function parseExpiryText(text: string): number | undefined {
 export const formatExpiry = (epoch: number) => (epoch === -1 ? '' : dayjs.unix(epoch).format(EXPIRY_FORMAT));
 
 /** Requests or tokens per minute: a whole number, 0 meaning no limit. */
-const perMinute = z.number('tokens:validation.perMinute').int('tokens:validation.perMinute').min(0, 'tokens:validation.perMinute');
+const perMinute = z
+  .number('tokens:validation.perMinute')
+  .int('tokens:validation.perMinute')
+  .min(0, 'tokens:validation.perMinute');
 /** Longest rate-limit window the server accepts (30 days, in seconds). */
 export const RATE_PERIOD_MAX = 2_592_000;
 /** Most requests a rate-limit window can allow. */
@@ -52,8 +69,15 @@ const whole = (min: number, max: number, msg: string) => z.number(msg).int(msg).
 export const tokenFormSchema = (creating: boolean) =>
   z
     .object({
-      name: z.string().trim().min(1, 'tokens:validation.nameRequired').max(TOKEN_NAME_MAX, 'tokens:validation.nameTooLong'),
-      remain_quota: z.number('tokens:validation.quotaInteger').int('tokens:validation.quotaInteger').min(0, 'tokens:validation.quotaMin'),
+      name: z
+        .string()
+        .trim()
+        .min(1, 'tokens:validation.nameRequired')
+        .max(TOKEN_NAME_MAX, 'tokens:validation.nameTooLong'),
+      remain_quota: z
+        .number('tokens:validation.quotaInteger')
+        .int('tokens:validation.quotaInteger')
+        .min(0, 'tokens:validation.quotaMin'),
       unlimited_quota: z.boolean(),
       expired_time: z.string(),
       count: z
@@ -74,8 +98,10 @@ export const tokenFormSchema = (creating: boolean) =>
     })
     .superRefine((v, ctx) => {
       const at = parseExpiryText(v.expired_time);
-      if (at === undefined) ctx.addIssue({ code: 'custom', path: ['expired_time'], message: 'tokens:validation.expiryFormat' });
-      else if (creating && at !== -1 && at <= Date.now() / 1000) ctx.addIssue({ code: 'custom', path: ['expired_time'], message: 'tokens:validation.expiryPast' });
+      if (at === undefined)
+        ctx.addIssue({ code: 'custom', path: ['expired_time'], message: 'tokens:validation.expiryFormat' });
+      else if (creating && at !== -1 && at <= Date.now() / 1000)
+        ctx.addIssue({ code: 'custom', path: ['expired_time'], message: 'tokens:validation.expiryPast' });
     });
 export type TokenForm = z.infer<ReturnType<typeof tokenFormSchema>>;
 

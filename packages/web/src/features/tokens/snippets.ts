@@ -10,5 +10,10 @@ export const envSnippet = (key: string) => `OPENAI_BASE_URL=${apiBaseUrl()}\nOPE
 export function curlSnippet(token: Token, key: string): string {
   const limited = token.model_limits_enabled ? token.model_limits.split(',').find(Boolean) : undefined;
   const body = JSON.stringify({ model: limited ?? 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] });
-  return [`curl ${apiBaseUrl()}/chat/completions \\`, `  -H "Authorization: Bearer ${key}" \\`, `  -H "Content-Type: application/json" \\`, `  -d '${body}'`].join('\n');
+  return [
+    `curl ${apiBaseUrl()}/chat/completions \\`,
+    `  -H "Authorization: Bearer ${key}" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '${body}'`,
+  ].join('\n');
 }

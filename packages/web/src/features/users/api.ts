@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
 /** A user as the admin API returns it. Fields may be missing on older servers, so most are optional. */
-export type AdminUser = Pick<UserPublic, 'id' | 'username' | 'role' | 'status'> & Partial<Omit<UserPublic, 'id' | 'username' | 'role' | 'status'>>;
+export type AdminUser = Pick<UserPublic, 'id' | 'username' | 'role' | 'status'> &
+  Partial<Omit<UserPublic, 'id' | 'username' | 'role' | 'status'>>;
 
 export interface UserQuery {
   page: number;
@@ -40,11 +41,17 @@ export type UpdateUserInput = z.input<typeof updateUserBody>;
 export const updateUser = (body: UpdateUserInput) => apiPut('/api/user/', body);
 
 /** POST /api/user/manage: the server answers with the new status and role. */
-export const manageUser = (id: number, action: UserManageAction) => apiPost<{ status: number; role: number }>('/api/user/manage', { id, action }).then((e) => e.data);
+export const manageUser = (id: number, action: UserManageAction) =>
+  apiPost<{ status: number; role: number }>('/api/user/manage', { id, action }).then((e) => e.data);
 
 /** POST /api/user/manage add_quota: adds or subtracts `delta` in one statement on the server (never a stale total). */
 export const changeQuota = (id: number, delta: number) =>
-  apiPost<{ status: number; role: number }>('/api/user/manage', { id, action: 'add_quota', mode: delta < 0 ? 'subtract' : 'add', value: Math.abs(delta) });
+  apiPost<{ status: number; role: number }>('/api/user/manage', {
+    id,
+    action: 'add_quota',
+    mode: delta < 0 ? 'subtract' : 'add',
+    value: Math.abs(delta),
+  });
 
 /** Group names for the filter and the edit form (GET /api/group/). */
 export function useGroups() {

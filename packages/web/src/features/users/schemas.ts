@@ -23,7 +23,8 @@ const displayName = (t: TFunction) =>
 const remark = (t: TFunction) => z.string().max(REMARK_MAX, t('validation.tooLong', { max: REMARK_MAX }));
 
 /** Requests or tokens per minute: a whole number, 0 meaning no limit. */
-const perMinute = (t: TFunction) => z.number(t('validation.perMinute')).int(t('validation.perMinute')).min(0, t('validation.perMinute'));
+const perMinute = (t: TFunction) =>
+  z.number(t('validation.perMinute')).int(t('validation.perMinute')).min(0, t('validation.perMinute'));
 
 /** Add user: username and password non-empty; password at least 8. */
 export const createUserSchema = (t: TFunction) =>

@@ -50,7 +50,14 @@ export function RedeemCard() {
       }
     >
       <Space.Compact style={{ width: '100%' }}>
-        <Input value={code} onChange={(e) => setCode(e.target.value)} onPressEnter={redeem} placeholder={t('redeem.placeholder')} allowClear data-testid="redeem-input" />
+        <Input
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          onPressEnter={redeem}
+          placeholder={t('redeem.placeholder')}
+          allowClear
+          data-testid="redeem-input"
+        />
         <Button type="primary" loading={loading} onClick={redeem} data-testid="redeem-button">
           {t('redeem.button')}
         </Button>

@@ -27,7 +27,13 @@ function BuyCodeButton({ link }: { link: string }) {
   // On a phone the card title needs the room: the button shows its icon only.
   const compact = useIsMobile();
   return (
-    <Button icon={<ShoppingOutlined />} onClick={open} title={t('topup.buyCode')} aria-label={t('topup.buyCode')} data-testid="topup-buy-code">
+    <Button
+      icon={<ShoppingOutlined />}
+      onClick={open}
+      title={t('topup.buyCode')}
+      aria-label={t('topup.buyCode')}
+      data-testid="topup-buy-code"
+    >
       {compact ? null : t('topup.buyCode')}
     </Button>
   );
@@ -121,12 +127,19 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
         </div>
         <div>
           <Typography.Text type="secondary">{t('topup.payable')}</Typography.Text>
-          <Typography.Title level={3} style={{ margin: '4px 0 0' }} type={belowMin || fraction || payable.isError ? 'danger' : undefined} data-testid="topup-payable">
+          <Typography.Title
+            level={3}
+            style={{ margin: '4px 0 0' }}
+            type={belowMin || fraction || payable.isError ? 'danger' : undefined}
+            data-testid="topup-payable"
+          >
             {payableText}
           </Typography.Title>
         </div>
       </Flex>
-      {info.group_ratio !== 1 && <Typography.Text type="secondary">{t('topup.groupRatio', { ratio: info.group_ratio })}</Typography.Text>}
+      {info.group_ratio !== 1 && (
+        <Typography.Text type="secondary">{t('topup.groupRatio', { ratio: info.group_ratio })}</Typography.Text>
+      )}
       <div>
         <Typography.Text type="secondary">{t('topup.method')}</Typography.Text>
         <Flex wrap gap={8} style={{ marginTop: 6 }}>

@@ -22,7 +22,11 @@ export function TopUpRecords() {
   const unitQuota = useUnitQuota();
 
   const columns: ColumnsType<TopUpRecord> = [
-    { title: t('records.tradeNo'), dataIndex: 'trade_no', render: (v: string) => <Typography.Text copyable={{ text: v }}>{v}</Typography.Text> },
+    {
+      title: t('records.tradeNo'),
+      dataIndex: 'trade_no',
+      render: (v: string) => <Typography.Text copyable={{ text: v }}>{v}</Typography.Text>,
+    },
     { title: t('records.amount'), dataIndex: 'amount', render: (v: number) => fmt(v * unitQuota) },
     { title: t('records.money'), dataIndex: 'money', render: (v: number) => `¥${Number(v).toFixed(2)}` },
     {

@@ -30,7 +30,11 @@ export default function WalletPage() {
           </Col>
         </Row>
       ) : self.isError ? (
-        <Result status="warning" title={t('loadFailed')} extra={<Button onClick={() => void self.refetch()}>{t('retry')}</Button>} />
+        <Result
+          status="warning"
+          title={t('loadFailed')}
+          extra={<Button onClick={() => void self.refetch()}>{t('retry')}</Button>}
+        />
       ) : (
         <Skeleton active paragraph={{ rows: 10 }} />
       )}

@@ -18,7 +18,8 @@ export function useTopUpInfo() {
 export function useTopUpRecords(page: number, pageSize: number) {
   return useQuery({
     queryKey: [...TOPUP_KEY, 'records', page, pageSize],
-    queryFn: () => apiGet<{ items: TopUpRecord[]; total: number }>(`/api/user/topup/self?p=${page}&page_size=${pageSize}`),
+    queryFn: () =>
+      apiGet<{ items: TopUpRecord[]; total: number }>(`/api/user/topup/self?p=${page}&page_size=${pageSize}`),
     placeholderData: keepPreviousData,
   });
 }
@@ -33,14 +34,22 @@ export function usePayable(amount: number | null, enabled: boolean) {
     enabled: enabled && amount !== null,
     retry: false,
     // top_up_code is part of the request shape, as with a payment (empty: no code goes with an online top-up).
-    queryFn: async () => (await api<string>('POST', '/api/user/amount', { amount, top_up_code: '' }, { silent: true })).data ?? '',
+    queryFn: async () =>
+      (await api<string>('POST', '/api/user/amount', { amount, top_up_code: '' }, { silent: true })).data ?? '',
   });
 }
 
 /** POST /api/user/pay: the Epay form (fields) and where to send it. */
-export async function requestPay(amount: number, paymentMethod: string): Promise<{ url?: string; data?: Record<string, string> }> {
+export async function requestPay(
+  amount: number,
+  paymentMethod: string,
+): Promise<{ url?: string; data?: Record<string, string> }> {
   // top_up_code is part of the request shape (empty: no code goes with an online payment).
-  const res = await api<Record<string, string>>('POST', '/api/user/pay', { amount, payment_method: paymentMethod, top_up_code: '' });
+  const res = await api<Record<string, string>>('POST', '/api/user/pay', {
+    amount,
+    payment_method: paymentMethod,
+    top_up_code: '',
+  });
   return res as unknown as { url?: string; data?: Record<string, string> };
 }
 

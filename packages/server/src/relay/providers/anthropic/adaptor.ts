@@ -12,7 +12,11 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 export const anthropicAdaptor: UpstreamAdaptor<'anthropic'> = {
   format: 'anthropic',
   target({ channel, key }) {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-api-key': key,
+      'anthropic-version': ANTHROPIC_VERSION,
+    };
     return { url: new URL(`${baseUrlOf(channel)}/v1/messages`), headers };
   },
 };

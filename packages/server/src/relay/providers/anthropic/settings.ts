@@ -30,8 +30,12 @@ const MIN_MAX_TOKENS_WITH_THINKING = 1280;
 const FALLBACK_MAX_TOKENS = 8192;
 
 /** The model without its `-thinking` suffix when the adapter is on (else unchanged) and whether it asked for thinking. */
-export function claudeThinkingSuffix(model: string, s: Pick<ClaudeSettings, 'thinkingAdapter'>): { model: string; thinking: boolean } {
-  if (!s.thinkingAdapter || !model.endsWith(SUFFIX) || model.length === SUFFIX.length) return { model, thinking: false };
+export function claudeThinkingSuffix(
+  model: string,
+  s: Pick<ClaudeSettings, 'thinkingAdapter'>,
+): { model: string; thinking: boolean } {
+  if (!s.thinkingAdapter || !model.endsWith(SUFFIX) || model.length === SUFFIX.length)
+    return { model, thinking: false };
   return { model: model.slice(0, -SUFFIX.length), thinking: true };
 }
 
@@ -49,7 +53,8 @@ export function claudeDefaultMaxTokensOf(s: Pick<ClaudeSettings, 'defaultMaxToke
 export function claudeHeadersOf(s: Pick<ClaudeSettings, 'headers'>, ...names: string[]): Record<string, string> {
   const table = names.map((n) => s.headers[n]).find((t) => t && typeof t === 'object') ?? {};
   const out: Record<string, string> = {};
-  for (const [name, values] of Object.entries(table)) if (Array.isArray(values) && values.length) out[name.toLowerCase()] = values.join(',');
+  for (const [name, values] of Object.entries(table))
+    if (Array.isArray(values) && values.length) out[name.toLowerCase()] = values.join(',');
   return out;
 }
 
@@ -62,7 +67,11 @@ export function claudeHeadersOf(s: Pick<ClaudeSettings, 'headers'>, ...names: st
  *   top_k removed as Anthropic requires with thinking, a forced tool_choice relaxed to auto (thinking allows only
  *   auto or none). A body that already enables thinking keeps its own budget and tool choice.
  */
-export function applyClaudeSettings(body: Json, model: string, s: ClaudeSettings): { model: string; body: Json; headers: Record<string, string> } {
+export function applyClaudeSettings(
+  body: Json,
+  model: string,
+  s: ClaudeSettings,
+): { model: string; body: Json; headers: Record<string, string> } {
   const { model: base, thinking } = claudeThinkingSuffix(model, s);
   const out: Json = { ...body };
   if ('model' in out) out.model = base;
@@ -75,7 +84,12 @@ export function applyClaudeSettings(body: Json, model: string, s: ClaudeSettings
       // Anthropic accepts only tool_choice auto or none with thinking: a forced choice would fail the call.
       const tc = out.tool_choice;
       if (tc?.type === 'any' || tc?.type === 'tool')
-        out.tool_choice = { type: 'auto', ...(tc.disable_parallel_tool_use !== undefined ? { disable_parallel_tool_use: tc.disable_parallel_tool_use } : {}) };
+        out.tool_choice = {
+          type: 'auto',
+          ...(tc.disable_parallel_tool_use !== undefined
+            ? { disable_parallel_tool_use: tc.disable_parallel_tool_use }
+            : {}),
+        };
     }
     out.temperature = 1;
     delete out.top_p;

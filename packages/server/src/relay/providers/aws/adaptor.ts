@@ -14,7 +14,8 @@ registerFormat(bedrockConverse);
 /** `Ak|Sk|Region` → credentials and region. */
 export function parseBedrockKey(key: string): AwsCredentials & { region: string } {
   const [accessKeyId, secretAccessKey, region] = key.split('|').map((p) => p.trim());
-  if (!accessKeyId || !secretAccessKey || !region) throw new UpstreamPrepareError('AWS Bedrock key must be Ak|Sk|Region', 401);
+  if (!accessKeyId || !secretAccessKey || !region)
+    throw new UpstreamPrepareError('AWS Bedrock key must be Ak|Sk|Region', 401);
   return { accessKeyId, secretAccessKey, region };
 }
 
@@ -31,10 +32,18 @@ const headersFor = (stream: boolean): Record<string, string> => ({
 });
 
 /** SigV4 (service `bedrock`) over the final body, with the key's credentials. */
-function signed(call: UpstreamCall, url: URL, headers: Record<string, string>, body: Record<string, unknown>): PreparedRequest {
+function signed(
+  call: UpstreamCall,
+  url: URL,
+  headers: Record<string, string>,
+  body: Record<string, unknown>,
+): PreparedRequest {
   const { accessKeyId, secretAccessKey, region } = parseBedrockKey(call.key);
   const text = JSON.stringify(body);
-  const send = { 'content-type': headers['content-type'] ?? 'application/json', accept: headers.accept ?? 'application/json' };
+  const send = {
+    'content-type': headers['content-type'] ?? 'application/json',
+    accept: headers.accept ?? 'application/json',
+  };
   const s = signRequest({
     method: 'POST',
     url,
@@ -56,7 +65,10 @@ function signed(call: UpstreamCall, url: URL, headers: Record<string, string>, b
  */
 export const bedrockClaudeAdaptor: UpstreamAdaptor<'anthropic'> = {
   format: 'anthropic',
-  target: (call) => ({ url: modelUrl(call, call.stream ? 'invoke-with-response-stream' : 'invoke'), headers: headersFor(call.stream) }),
+  target: (call) => ({
+    url: modelUrl(call, call.stream ? 'invoke-with-response-stream' : 'invoke'),
+    headers: headersFor(call.stream),
+  }),
   prepare(call, { url, headers, body }) {
     const shaped: Record<string, unknown> = { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...body };
     delete shaped.model;
@@ -75,7 +87,10 @@ export const bedrockClaudeAdaptor: UpstreamAdaptor<'anthropic'> = {
 /** AWS Bedrock, every other model through the Converse API: `/model/{id}/converse` or `/converse-stream`. */
 export const bedrockConverseAdaptor: UpstreamAdaptor<'converse'> = {
   format: 'converse',
-  target: (call) => ({ url: modelUrl(call, call.stream ? 'converse-stream' : 'converse'), headers: headersFor(call.stream) }),
+  target: (call) => ({
+    url: modelUrl(call, call.stream ? 'converse-stream' : 'converse'),
+    headers: headersFor(call.stream),
+  }),
   prepare: (call, { url, headers, body }) => signed(call, url, headers, body),
   streamFramer: () => new BedrockStreamFramer('converse'),
 };

@@ -1,4 +1,13 @@
-import { emptyUsage, type IRMessage, type IRPart, type IRRequest, type IRStopReason, type IRStreamEvent, type IRUsage, type UpstreamFormat } from '../../ir/types.js';
+import {
+  emptyUsage,
+  type IRMessage,
+  type IRPart,
+  type IRRequest,
+  type IRStopReason,
+  type IRStreamEvent,
+  type IRUsage,
+  type UpstreamFormat,
+} from '../../ir/types.js';
 import { parseData } from '../../ir/json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -55,8 +64,18 @@ function blocksFromIR(parts: IRPart[]): Json[] {
     if (p.type === 'text') return p.text ? [{ text: p.text }] : [];
     if (p.type === 'image') return [imageBlock(p)];
     if (p.type === 'tool_call') return [{ toolUse: { toolUseId: p.id, name: p.name, input: inputOf(p.arguments) } }];
-    if (p.type === 'tool_result') return [{ toolResult: { toolUseId: p.toolCallId, content: [{ text: p.content }], ...(p.isError ? { status: 'error' } : {}) } }];
-    if (p.type === 'thinking' && !p.redacted && p.signature) return [{ reasoningContent: { reasoningText: { text: p.text, signature: p.signature } } }];
+    if (p.type === 'tool_result')
+      return [
+        {
+          toolResult: {
+            toolUseId: p.toolCallId,
+            content: [{ text: p.content }],
+            ...(p.isError ? { status: 'error' } : {}),
+          },
+        },
+      ];
+    if (p.type === 'thinking' && !p.redacted && p.signature)
+      return [{ reasoningContent: { reasoningText: { text: p.text, signature: p.signature } } }];
     return [];
   });
 }
@@ -87,7 +106,13 @@ function requestFromIR(ir: IRRequest): Json {
   if (ir.topK !== undefined) body.additionalModelRequestFields = { top_k: ir.topK };
   if (ir.tools?.length && ir.toolChoice !== 'none') {
     const toolConfig: Json = {
-      tools: ir.tools.map((t) => ({ toolSpec: { name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: { json: t.parameters } } })),
+      tools: ir.tools.map((t) => ({
+        toolSpec: {
+          name: t.name,
+          ...(t.description ? { description: t.description } : {}),
+          inputSchema: { json: t.parameters },
+        },
+      })),
     };
     if (ir.toolChoice === 'required') toolConfig.toolChoice = { any: {} };
     else if (typeof ir.toolChoice === 'object') toolConfig.toolChoice = { tool: { name: ir.toolChoice.name } };
@@ -99,10 +124,20 @@ function requestFromIR(ir: IRRequest): Json {
 
 function blockToIR(b: Json): IRPart | undefined {
   if (typeof b.text === 'string') return { type: 'text', text: b.text };
-  if (b.toolUse) return { type: 'tool_call', id: String(b.toolUse.toolUseId ?? ''), name: String(b.toolUse.name ?? ''), arguments: JSON.stringify(b.toolUse.input ?? {}) };
+  if (b.toolUse)
+    return {
+      type: 'tool_call',
+      id: String(b.toolUse.toolUseId ?? ''),
+      name: String(b.toolUse.name ?? ''),
+      arguments: JSON.stringify(b.toolUse.input ?? {}),
+    };
   const r = b.reasoningContent;
   if (r?.reasoningText)
-    return { type: 'thinking', text: String(r.reasoningText.text ?? ''), ...(r.reasoningText.signature ? { signature: String(r.reasoningText.signature) } : {}) };
+    return {
+      type: 'thinking',
+      text: String(r.reasoningText.text ?? ''),
+      ...(r.reasoningText.signature ? { signature: String(r.reasoningText.signature) } : {}),
+    };
   if (r?.redactedContent) return { type: 'thinking', text: '', signature: String(r.redactedContent), redacted: true };
   return undefined;
 }
@@ -142,7 +177,12 @@ function decodeEvent(state: ConverseDecodeState, { event, data }: { event?: stri
       }
       if (d.reasoningContent) {
         const r = d.reasoningContent as Json;
-        if (r.text || r.signature) out.push({ type: 'thinking', text: String(r.text ?? ''), ...(r.signature ? { signature: String(r.signature) } : {}) });
+        if (r.text || r.signature)
+          out.push({
+            type: 'thinking',
+            text: String(r.text ?? ''),
+            ...(r.signature ? { signature: String(r.signature) } : {}),
+          });
       }
       break;
     }
@@ -169,8 +209,16 @@ export const bedrockConverse: UpstreamFormat<ConverseDecodeState> = {
   name: 'converse',
   requestFromIR,
   responseToIR(body: Json) {
-    const content = ((body.output?.message?.content ?? []) as Json[]).map(blockToIR).filter((p): p is IRPart => p !== undefined);
-    return { id: '', model: '', parts: content, stopReason: stopToIR[body.stopReason] ?? 'stop', usage: converseUsageToIR(body.usage) };
+    const content = ((body.output?.message?.content ?? []) as Json[])
+      .map(blockToIR)
+      .filter((p): p is IRPart => p !== undefined);
+    return {
+      id: '',
+      model: '',
+      parts: content,
+      stopReason: stopToIR[body.stopReason] ?? 'stop',
+      usage: converseUsageToIR(body.usage),
+    };
   },
   newDecodeState: (): ConverseDecodeState => ({ started: false, tools: new Map(), nextTool: 0, ended: false }),
   decodeEvent,

@@ -54,9 +54,12 @@ export class EventStreamDecoder {
   private readPrelude(): number {
     const head = this.peek(PRELUDE);
     const total = head.readUInt32BE(0);
-    if (crc32(head.subarray(0, 8)) !== head.readUInt32BE(8)) throw new EventStreamError('event stream prelude CRC mismatch');
-    if (total < MIN_MESSAGE || total > MAX_MESSAGE) throw new EventStreamError(`event stream message length ${total} out of range`);
-    if (head.readUInt32BE(4) > total - MIN_MESSAGE) throw new EventStreamError('event stream headers longer than the message');
+    if (crc32(head.subarray(0, 8)) !== head.readUInt32BE(8))
+      throw new EventStreamError('event stream prelude CRC mismatch');
+    if (total < MIN_MESSAGE || total > MAX_MESSAGE)
+      throw new EventStreamError(`event stream message length ${total} out of range`);
+    if (head.readUInt32BE(4) > total - MIN_MESSAGE)
+      throw new EventStreamError('event stream headers longer than the message');
     return total;
   }
 
@@ -76,7 +79,8 @@ export class EventStreamDecoder {
 
 function decodeMessage(msg: Buffer): EventStreamMessage {
   const total = msg.length;
-  if (crc32(msg.subarray(0, total - 4)) !== msg.readUInt32BE(total - 4)) throw new EventStreamError('event stream message CRC mismatch');
+  if (crc32(msg.subarray(0, total - 4)) !== msg.readUInt32BE(total - 4))
+    throw new EventStreamError('event stream message CRC mismatch');
   const headersEnd = PRELUDE + msg.readUInt32BE(4);
   return { headers: decodeHeaders(msg.subarray(PRELUDE, headersEnd)), payload: msg.subarray(headersEnd, total - 4) };
 }

@@ -36,10 +36,12 @@ export interface Signed {
 const ALGORITHM = 'AWS4-HMAC-SHA256';
 
 export const sha256Hex = (data: string | Buffer): string => crypto.createHash('sha256').update(data).digest('hex');
-const hmac = (key: string | Buffer, data: string): Buffer => crypto.createHmac('sha256', key).update(data, 'utf8').digest();
+const hmac = (key: string | Buffer, data: string): Buffer =>
+  crypto.createHmac('sha256', key).update(data, 'utf8').digest();
 
 /** RFC 3986 encoding as SigV4 wants it: everything but A–Z a–z 0–9 - _ . ~ percent-encoded, upper-case hex. */
-export const uriEncode = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+export const uriEncode = (s: string): string =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** `20150830T123600Z` and `20150830` for a date. */
 export function amzDate(now: Date): { dateTime: string; date: string } {
@@ -93,15 +95,30 @@ export function canonicalHeaders(headers: Record<string, string>): { text: strin
   return { text: entries.map(([k, v]) => `${k}:${v}\n`).join(''), signed: entries.map(([k]) => k).join(';') };
 }
 
-export function canonicalRequest(method: string, url: URL, service: string, headers: Record<string, string>, payloadHash: string): { text: string; signedHeaders: string } {
+export function canonicalRequest(
+  method: string,
+  url: URL,
+  service: string,
+  headers: Record<string, string>,
+  payloadHash: string,
+): { text: string; signedHeaders: string } {
   const h = canonicalHeaders(headers);
-  const text = [method.toUpperCase(), canonicalUri(url.pathname, service), canonicalQuery(url.search), h.text, h.signed, payloadHash].join('\n');
+  const text = [
+    method.toUpperCase(),
+    canonicalUri(url.pathname, service),
+    canonicalQuery(url.search),
+    h.text,
+    h.signed,
+    payloadHash,
+  ].join('\n');
   return { text, signedHeaders: h.signed };
 }
 
-export const credentialScope = (date: string, region: string, service: string): string => `${date}/${region}/${service}/aws4_request`;
+export const credentialScope = (date: string, region: string, service: string): string =>
+  `${date}/${region}/${service}/aws4_request`;
 
-export const stringToSign = (dateTime: string, scope: string, canonical: string): string => [ALGORITHM, dateTime, scope, sha256Hex(canonical)].join('\n');
+export const stringToSign = (dateTime: string, scope: string, canonical: string): string =>
+  [ALGORITHM, dateTime, scope, sha256Hex(canonical)].join('\n');
 
 /** Signs one request; returns the headers to add and the intermediate strings (for tests and verifiers). */
 export function signRequest(input: SignInput): Signed {

@@ -12,7 +12,9 @@ export const azureAdaptor: UpstreamAdaptor<'openai'> = {
   format: 'openai',
   target({ channel, key, model, openaiPath }) {
     const deployment = model.replace(/\./g, '');
-    const url = new URL(`${baseUrlOf(channel)}/openai/deployments/${encodeURIComponent(deployment)}${openaiPath.replace(/^\/v1/, '')}`);
+    const url = new URL(
+      `${baseUrlOf(channel)}/openai/deployments/${encodeURIComponent(deployment)}${openaiPath.replace(/^\/v1/, '')}`,
+    );
     url.searchParams.set('api-version', channel.other.trim() || DEFAULT_API_VERSION);
     return { url, headers: { 'content-type': 'application/json', 'api-key': key } };
   },

@@ -5,6 +5,9 @@ import type { UpstreamAdaptor } from '../types.js';
 export const cohereAdaptor: UpstreamAdaptor<'cohere'> = {
   format: 'cohere',
   target({ channel, key }) {
-    return { url: new URL(`${baseUrlOf(channel)}/v2/chat`), headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${key}` } };
+    return {
+      url: new URL(`${baseUrlOf(channel)}/v2/chat`),
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${key}` },
+    };
   },
 };

@@ -8,10 +8,21 @@ import { rerankResultsOf, type RerankUpstream } from '../jina/rerank.js';
  */
 export const cohereRerank: RerankUpstream = {
   target(channel, key) {
-    return { url: new URL(`${baseUrlOf(channel)}/v2/rerank`), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } };
+    return {
+      url: new URL(`${baseUrlOf(channel)}/v2/rerank`),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    };
   },
-  requestBody: (r) => ({ model: r.model, query: r.query, documents: r.documents, ...(r.topN !== undefined ? { top_n: r.topN } : {}) }),
+  requestBody: (r) => ({
+    model: r.model,
+    query: r.query,
+    documents: r.documents,
+    ...(r.topN !== undefined ? { top_n: r.topN } : {}),
+  }),
   answer(body, r) {
-    return { body: { model: r.model, results: rerankResultsOf(body, r), usage: { prompt_tokens: 0, total_tokens: 0 } }, promptTokens: undefined };
+    return {
+      body: { model: r.model, results: rerankResultsOf(body, r), usage: { prompt_tokens: 0, total_tokens: 0 } },
+      promptTokens: undefined,
+    };
   },
 };

@@ -8,6 +8,9 @@ import type { UpstreamAdaptor } from '../types.js';
 export const cozeAdaptor: UpstreamAdaptor<'coze'> = {
   format: 'coze',
   target({ channel, key }) {
-    return { url: new URL(`${baseUrlOf(channel)}/v3/chat`), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } };
+    return {
+      url: new URL(`${baseUrlOf(channel)}/v3/chat`),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    };
   },
 };

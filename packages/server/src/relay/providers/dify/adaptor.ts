@@ -9,6 +9,9 @@ export const difyAdaptor: UpstreamAdaptor<'dify'> = {
   format: 'dify',
   target({ channel, key }) {
     const base = baseUrlOf(channel, 'https://api.dify.ai').replace(/\/v1$/, '');
-    return { url: new URL(`${base}/v1/chat-messages`), headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } };
+    return {
+      url: new URL(`${base}/v1/chat-messages`),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    };
   },
 };

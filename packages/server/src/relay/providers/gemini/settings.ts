@@ -39,16 +39,21 @@ export const geminiSafetySettings = (s: Pick<GeminiSettings, 'safety'>): { categ
   GEMINI_HARM_CATEGORIES.map((category) => ({ category, threshold: s.safety[category] || s.safety.default || 'OFF' }));
 
 /** The API version in the URL for a model: its own entry, else `default`, else v1beta. */
-export const geminiApiVersion = (s: Pick<GeminiSettings, 'versions'>, model: string): string => s.versions[model] || s.versions.default || 'v1beta';
+export const geminiApiVersion = (s: Pick<GeminiSettings, 'versions'>, model: string): string =>
+  s.versions[model] || s.versions.default || 'v1beta';
 
 export type GeminiThinkingAsk = { mode: 'thinking' } | { mode: 'nothinking' } | { mode: 'budget'; budget: number };
 
 /** The model without its thinking suffix and what the suffix asked for (nothing when the adapter is off). */
-export function geminiThinkingSuffix(model: string, s: Pick<GeminiSettings, 'thinkingAdapter'>): { model: string; ask?: GeminiThinkingAsk } {
+export function geminiThinkingSuffix(
+  model: string,
+  s: Pick<GeminiSettings, 'thinkingAdapter'>,
+): { model: string; ask?: GeminiThinkingAsk } {
   if (!s.thinkingAdapter) return { model };
   const budget = /^(.+)-thinking-(\d+)$/.exec(model);
   if (budget) return { model: budget[1]!, ask: { mode: 'budget', budget: Number(budget[2]) } };
-  if (model.endsWith('-nothinking') && model.length > 11) return { model: model.slice(0, -11), ask: { mode: 'nothinking' } };
+  if (model.endsWith('-nothinking') && model.length > 11)
+    return { model: model.slice(0, -11), ask: { mode: 'nothinking' } };
   if (model.endsWith('-thinking') && model.length > 9) return { model: model.slice(0, -9), ask: { mode: 'thinking' } };
   return { model };
 }
@@ -72,17 +77,28 @@ const clampBudget = (model: string, n: number): number => {
 const EFFORT_SHARE: Record<string, number> = { low: 0.2, medium: 0.5, high: 0.8 };
 
 /** The thinkingConfig a suffix or a reasoning effort asks for; undefined leaves the request's own. */
-function thinkingConfigFor(model: string, maxOutput: number | undefined, s: GeminiSettings, ask?: GeminiThinkingAsk, effort?: string): Json | undefined {
+function thinkingConfigFor(
+  model: string,
+  maxOutput: number | undefined,
+  s: GeminiSettings,
+  ask?: GeminiThinkingAsk,
+  effort?: string,
+): Json | undefined {
   const budgets = s.budgetModels.some((p) => model.startsWith(p));
   const range = geminiBudgetRange(model);
   if (ask?.mode === 'nothinking') return budgets && range.canDisable ? { thinkingBudget: 0 } : undefined;
-  if (ask?.mode === 'budget') return budgets ? { includeThoughts: true, thinkingBudget: clampBudget(model, ask.budget) } : { includeThoughts: true };
+  if (ask?.mode === 'budget')
+    return budgets
+      ? { includeThoughts: true, thinkingBudget: clampBudget(model, ask.budget) }
+      : { includeThoughts: true };
   if (ask?.mode === 'thinking') {
-    const share = maxOutput && maxOutput > 0 && budgets ? { thinkingBudget: clampBudget(model, maxOutput * s.budgetShare) } : {};
+    const share =
+      maxOutput && maxOutput > 0 && budgets ? { thinkingBudget: clampBudget(model, maxOutput * s.budgetShare) } : {};
     return { includeThoughts: true, ...share };
   }
   if (!effort || !budgets) return undefined;
-  if (effort === 'minimal' || effort === 'none') return range.canDisable ? { thinkingBudget: 0 } : { includeThoughts: true, thinkingBudget: range.min };
+  if (effort === 'minimal' || effort === 'none')
+    return range.canDisable ? { thinkingBudget: 0 } : { includeThoughts: true, thinkingBudget: range.min };
   const share = EFFORT_SHARE[effort];
   return share ? { includeThoughts: true, thinkingBudget: clampBudget(model, range.max * share) } : undefined;
 }
@@ -97,10 +113,16 @@ function thinkingConfigFor(model: string, maxOutput: number | undefined, s: Gemi
  *   the model's largest budget) becomes the thinkingConfig. Budgets only for models in
  *   gemini.models_supported_thinking_budget.
  */
-export function applyGeminiSettings(body: Json, model: string, s: GeminiSettings, effort?: string): { model: string; body: Json } {
+export function applyGeminiSettings(
+  body: Json,
+  model: string,
+  s: GeminiSettings,
+  effort?: string,
+): { model: string; body: Json } {
   const { model: base, ask } = geminiThinkingSuffix(model, s);
   const out: Json = { ...body };
-  if (!Array.isArray(out.safetySettings) && !Array.isArray(out.safety_settings)) out.safetySettings = geminiSafetySettings(s);
+  if (!Array.isArray(out.safetySettings) && !Array.isArray(out.safety_settings))
+    out.safetySettings = geminiSafetySettings(s);
   if (!s.thinkingAdapter) return { model: base, body: out };
   const gen: Json = { ...(out.generationConfig ?? out.generation_config ?? {}) };
   const maxOutput = Number(gen.maxOutputTokens ?? gen.max_output_tokens) || undefined;

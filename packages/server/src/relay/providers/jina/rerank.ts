@@ -16,7 +16,11 @@ export interface RerankRequest {
 
 /** A rerank answer in Jina's shape plus the usage to bill (`promptTokens` undefined: the upstream gave none). */
 export interface RerankAnswer {
-  body: { model: string; results: { index: number; relevance_score: number; document?: { text: string } }[]; usage: { prompt_tokens: number; total_tokens: number } };
+  body: {
+    model: string;
+    results: { index: number; relevance_score: number; document?: { text: string } }[];
+    usage: { prompt_tokens: number; total_tokens: number };
+  };
   promptTokens: number | undefined;
 }
 
@@ -31,7 +35,11 @@ const resultsOf = (body: Json, r: RerankRequest): RerankAnswer['body']['results'
   ((body.results ?? []) as Json[]).map((x) => {
     const index = Number(x.index ?? 0);
     const text = typeof x.document === 'string' ? x.document : (x.document?.text ?? r.documents[index]);
-    return { index, relevance_score: Number(x.relevance_score ?? 0), ...(r.returnDocuments && text !== undefined ? { document: { text: String(text) } } : {}) };
+    return {
+      index,
+      relevance_score: Number(x.relevance_score ?? 0),
+      ...(r.returnDocuments && text !== undefined ? { document: { text: String(text) } } : {}),
+    };
   });
 
 /**
@@ -41,7 +49,10 @@ const resultsOf = (body: Json, r: RerankRequest): RerankAnswer['body']['results'
 export const jinaRerank: RerankUpstream = {
   target(channel, key) {
     const t = compatibleTarget(channel, key, '/v1/rerank');
-    return { url: new URL(baseUrlOf(channel, 'https://api.jina.ai') + t.path), headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` } };
+    return {
+      url: new URL(baseUrlOf(channel, 'https://api.jina.ai') + t.path),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` },
+    };
   },
   requestBody: (r) => ({
     model: r.model,
@@ -53,7 +64,14 @@ export const jinaRerank: RerankUpstream = {
   answer(body, r) {
     const tokens = body.usage?.total_tokens ?? body.usage?.prompt_tokens;
     const promptTokens = tokens === undefined ? undefined : Number(tokens);
-    return { body: { model: r.model, results: resultsOf(body, r), usage: { prompt_tokens: promptTokens ?? 0, total_tokens: promptTokens ?? 0 } }, promptTokens };
+    return {
+      body: {
+        model: r.model,
+        results: resultsOf(body, r),
+        usage: { prompt_tokens: promptTokens ?? 0, total_tokens: promptTokens ?? 0 },
+      },
+      promptTokens,
+    };
   },
 };
 

@@ -10,7 +10,10 @@ export const openAIAdaptor: UpstreamAdaptor<'openai'> = {
   format: 'openai',
   target({ channel, key, openaiPath }) {
     const vendor = compatibleTarget(channel, key, openaiPath);
-    const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${vendor.key}` };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${vendor.key}`,
+    };
     if (channel.organization) headers['openai-organization'] = channel.organization;
     return { url: new URL(baseUrlOf(channel) + vendor.path), headers };
   },

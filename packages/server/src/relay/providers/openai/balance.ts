@@ -18,10 +18,18 @@ async function openaiBalance({ type, baseUrl, key }: UpstreamQuery): Promise<num
     const now = Date.now();
     const start = new Date(now - USAGE_WINDOW_DAYS * DAY_MS);
     const end = new Date(now + DAY_MS);
-    const usage = await getJson<{ total_usage?: number }>(`${base}/v1/dashboard/billing/usage?start_date=${day(start)}&end_date=${day(end)}`, auth, key);
+    const usage = await getJson<{ total_usage?: number }>(
+      `${base}/v1/dashboard/billing/usage?start_date=${day(start)}&end_date=${day(end)}`,
+      auth,
+      key,
+    );
     return Number(sub.hard_limit_usd ?? 0) - Number(usage.total_usage ?? 0) / 100;
   } catch (err) {
-    const grants = await getJson<{ total_available?: number }>(`${base}/v1/dashboard/billing/credit_grants`, auth, key).catch(() => {
+    const grants = await getJson<{ total_available?: number }>(
+      `${base}/v1/dashboard/billing/credit_grants`,
+      auth,
+      key,
+    ).catch(() => {
       throw err;
     });
     return Number(grants.total_available ?? 0);
@@ -29,17 +37,29 @@ async function openaiBalance({ type, baseUrl, key }: UpstreamQuery): Promise<num
 }
 
 async function openRouterBalance({ type, baseUrl, key }: UpstreamQuery): Promise<number> {
-  const body = await getJson<{ data?: { total_credits?: number; total_usage?: number } }>(`${requiredBaseUrl(type, baseUrl)}/v1/credits`, bearer(key), key);
+  const body = await getJson<{ data?: { total_credits?: number; total_usage?: number } }>(
+    `${requiredBaseUrl(type, baseUrl)}/v1/credits`,
+    bearer(key),
+    key,
+  );
   return Number(body.data?.total_credits ?? 0) - Number(body.data?.total_usage ?? 0);
 }
 
 async function siliconFlowBalance({ type, baseUrl, key }: UpstreamQuery): Promise<number> {
-  const body = await getJson<{ data?: { totalBalance?: string | number; balance?: string | number } }>(`${requiredBaseUrl(type, baseUrl)}/v1/user/info`, bearer(key), key);
+  const body = await getJson<{ data?: { totalBalance?: string | number; balance?: string | number } }>(
+    `${requiredBaseUrl(type, baseUrl)}/v1/user/info`,
+    bearer(key),
+    key,
+  );
   return Number(body.data?.totalBalance ?? body.data?.balance ?? Number.NaN);
 }
 
 async function deepSeekBalance({ type, baseUrl, key }: UpstreamQuery): Promise<number> {
-  const body = await getJson<{ balance_infos?: { currency?: string; total_balance?: string }[] }>(`${requiredBaseUrl(type, baseUrl)}/user/balance`, bearer(key), key);
+  const body = await getJson<{ balance_infos?: { currency?: string; total_balance?: string }[] }>(
+    `${requiredBaseUrl(type, baseUrl)}/user/balance`,
+    bearer(key),
+    key,
+  );
   const infos = body.balance_infos ?? [];
   const pick = infos.find((b) => b.currency === 'USD') ?? infos[0];
   return Number(pick?.total_balance ?? Number.NaN);

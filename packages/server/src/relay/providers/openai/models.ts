@@ -7,7 +7,8 @@ import { compatibleTarget } from './vendors.js';
 
 /** The sorted, distinct ids of an OpenAI-shaped model list ({data: [{id}]}). */
 export function modelListIds(body: { data?: { id?: string }[] }): string[] {
-  if (!Array.isArray(body.data)) throw coded(ErrorCode.UpstreamModelsMissing, 'the upstream model list has no data array', undefined, 502);
+  if (!Array.isArray(body.data))
+    throw coded(ErrorCode.UpstreamModelsMissing, 'the upstream model list has no data array', undefined, 502);
   const ids = new Set<string>();
   for (const m of body.data) if (typeof m?.id === 'string' && m.id) ids.add(m.id);
   return [...ids].sort();

@@ -24,7 +24,10 @@ export interface BodyRewrite {
   outputCap?: number;
 }
 
-type Body = Record<string, unknown> & { messages?: { role: string; content: unknown }[]; stream_options?: Record<string, unknown> };
+type Body = Record<string, unknown> & {
+  messages?: { role: string; content: unknown }[];
+  stream_options?: Record<string, unknown>;
+};
 
 const USAGE_KEY = Buffer.from('"stream_options":{"include_usage":true},');
 const OPEN_BRACE = 0x7b;
@@ -33,8 +36,20 @@ const OPEN_BRACE = 0x7b;
  * The client's own bytes when the rewrite would change nothing (no stringify of a body that passes through), or
  * with only the usage request added in front of its first key; undefined when the body must be rebuilt.
  */
-function unchangedBytes(body: Body, raw: Buffer, r: BodyRewrite, wantsUsage: boolean, endpoint: OpenAIEndpoint): Buffer | undefined {
-  if (body.model !== r.model || (r.systemPrompt && endpoint === 'chat') || Object.keys(r.paramOverride).length > 0 || r.outputCap !== undefined) return undefined;
+function unchangedBytes(
+  body: Body,
+  raw: Buffer,
+  r: BodyRewrite,
+  wantsUsage: boolean,
+  endpoint: OpenAIEndpoint,
+): Buffer | undefined {
+  if (
+    body.model !== r.model ||
+    (r.systemPrompt && endpoint === 'chat') ||
+    Object.keys(r.paramOverride).length > 0 ||
+    r.outputCap !== undefined
+  )
+    return undefined;
   if (!wantsUsage || body.stream_options?.include_usage === true) return raw;
   if ('stream_options' in body) return undefined;
   // The body parsed as an object with a model: its first byte that is not white space is `{`, and a key follows.
@@ -59,6 +74,7 @@ export function rewriteOpenAIBody(body: Body, r: BodyRewrite, endpoint: OpenAIEn
     if (v === null) delete out[k];
     else out[k] = v;
   }
-  if (r.outputCap !== undefined && (endpoint === 'chat' || endpoint === 'completions')) capOutput('openai', out, r.outputCap, r.model);
+  if (r.outputCap !== undefined && (endpoint === 'chat' || endpoint === 'completions'))
+    capOutput('openai', out, r.outputCap, r.model);
   return JSON.stringify(out);
 }

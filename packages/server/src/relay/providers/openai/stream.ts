@@ -45,7 +45,14 @@ const COUNT_WINDOW = 4096;
 const UNREAD_WINDOW = 64 * 1024;
 
 interface ChunkJson {
-  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: { index?: number; function?: { arguments?: string } }[] }; text?: string }[];
+  choices?: {
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      tool_calls?: { index?: number; function?: { arguments?: string } }[];
+    };
+    text?: string;
+  }[];
   usage?: unknown;
 }
 
@@ -53,7 +60,12 @@ interface ChunkJson {
  * Consumes one chunk; returns the text to send to the client (possibly empty).
  * `countTokens` turns text into a token count (gpt-tokenizer in production).
  */
-export function transformOpenAIChunk(state: OpenAIStreamState, chunk: string, keepUsageChunk: boolean, countTokens: (text: string) => number): string {
+export function transformOpenAIChunk(
+  state: OpenAIStreamState,
+  chunk: string,
+  keepUsageChunk: boolean,
+  countTokens: (text: string) => number,
+): string {
   const text = state.partial + chunk;
   let out = '';
   let start = 0;
@@ -77,7 +89,11 @@ export function transformOpenAIChunk(state: OpenAIStreamState, chunk: string, ke
   return out;
 }
 
-function inspectEvent(state: OpenAIStreamState, event: string, countTokens: (text: string) => number): 'keep' | 'drop-usage' {
+function inspectEvent(
+  state: OpenAIStreamState,
+  event: string,
+  countTokens: (text: string) => number,
+): 'keep' | 'drop-usage' {
   const dataAt = event.indexOf('data:');
   if (dataAt < 0) return 'keep';
   const data = event.slice(dataAt + 5).trim();
@@ -147,11 +163,16 @@ function readUnread(state: OpenAIStreamState, countTokens: (text: string) => num
 }
 
 /** Adds one choice's delta to the captured answer: reasoning, content, completions text, each tool call's arguments. */
-function captureDelta(capture: CappedText, d: NonNullable<NonNullable<ChunkJson['choices']>[number]['delta']> | undefined, text: string | undefined): void {
+function captureDelta(
+  capture: CappedText,
+  d: NonNullable<NonNullable<ChunkJson['choices']>[number]['delta']> | undefined,
+  text: string | undefined,
+): void {
   if (d?.reasoning_content) capture.add(d.reasoning_content, 'thinking');
   if (d?.content) capture.add(d.content);
   if (text) capture.add(text);
-  for (const tc of d?.tool_calls ?? []) if (tc.function?.arguments) capture.add(tc.function.arguments, `tool${tc.index ?? 0}`);
+  for (const tc of d?.tool_calls ?? [])
+    if (tc.function?.arguments) capture.add(tc.function.arguments, `tool${tc.index ?? 0}`);
 }
 
 /** Completion tokens delivered so far by our own count (used when the upstream gave no usage). */

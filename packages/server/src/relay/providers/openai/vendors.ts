@@ -33,7 +33,11 @@ export const compatibleVendors: Readonly<Record<number, CompatibleVendor>> = {
 };
 
 /** The upstream path and Bearer key for an OpenAI path on a channel (type, `other` field) of a compatible vendor. */
-export function compatibleTarget(channel: { type: number; other: string }, key: string, openaiPath: string): { path: string; key: string } {
+export function compatibleTarget(
+  channel: { type: number; other: string },
+  key: string,
+  openaiPath: string,
+): { path: string; key: string } {
   const vendor = compatibleVendors[channel.type];
   if (!vendor) return { path: openaiPath, key };
   let prefix = vendor.prefix;

@@ -10,7 +10,8 @@ const CONTENT_TYPE = 'application/json';
 /** `AppId|SecretId|SecretKey`; the app id is not part of the signature. */
 function credentials(key: string): { secretId: string; secretKey: string } {
   const parts = key.split('|');
-  if (parts.length !== 3 || !parts[1] || !parts[2]) throw new UpstreamPrepareError('Tencent Hunyuan keys are written AppId|SecretId|SecretKey', 401);
+  if (parts.length !== 3 || !parts[1] || !parts[2])
+    throw new UpstreamPrepareError('Tencent Hunyuan keys are written AppId|SecretId|SecretKey', 401);
   return { secretId: parts[1].trim(), secretKey: parts[2].trim() };
 }
 
@@ -22,7 +23,11 @@ function credentials(key: string): { secretId: string; secretKey: string } {
 export const tencentAdaptor: UpstreamAdaptor<'hunyuan'> = {
   format: 'hunyuan',
   target({ channel }) {
-    const headers: Record<string, string> = { 'content-type': CONTENT_TYPE, 'x-tc-action': ACTION, 'x-tc-version': VERSION };
+    const headers: Record<string, string> = {
+      'content-type': CONTENT_TYPE,
+      'x-tc-action': ACTION,
+      'x-tc-version': VERSION,
+    };
     if (channel.other.trim()) headers['x-tc-region'] = channel.other.trim();
     return { url: new URL(`${baseUrlOf(channel)}/`), headers };
   },
@@ -30,7 +35,15 @@ export const tencentAdaptor: UpstreamAdaptor<'hunyuan'> = {
     const { secretId, secretKey } = credentials(key);
     const body = JSON.stringify(req.body);
     const timestamp = Math.floor(Date.now() / 1000);
-    const { authorization } = tc3Sign({ secretId, secretKey, service: 'hunyuan', host: req.url.host, contentType: CONTENT_TYPE, payload: body, timestamp });
+    const { authorization } = tc3Sign({
+      secretId,
+      secretKey,
+      service: 'hunyuan',
+      host: req.url.host,
+      contentType: CONTENT_TYPE,
+      payload: body,
+      timestamp,
+    });
     return { url: req.url, headers: { ...req.headers, 'x-tc-timestamp': String(timestamp), authorization }, body };
   },
 };

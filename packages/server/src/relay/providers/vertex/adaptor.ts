@@ -38,7 +38,8 @@ function projectOf(key: string): string {
 /** `{base}/v1/projects/{project}/locations/{region}/publishers/{publisher}/models/{model}:{method}` (`@` kept, as Vertex writes Claude versions). */
 function vertexUrl(call: UpstreamCall, publisher: string, model: string, method: string): URL {
   const region = vertexRegion(call.channel.other, call.model);
-  const host = region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
+  const host =
+    region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
   const base = baseUrlOf(call.channel, host);
   const project = encodeURIComponent(projectOf(call.key));
   return new URL(
@@ -74,7 +75,10 @@ export const vertexGeminiAdaptor: UpstreamAdaptor<'gemini'> = {
 export const vertexClaudeAdaptor: UpstreamAdaptor<'anthropic'> = {
   format: 'anthropic',
   target(call) {
-    return { url: vertexUrl(call, 'anthropic', vertexClaudeModel(call.model), call.stream ? 'streamRawPredict' : 'rawPredict'), headers: { 'content-type': 'application/json' } };
+    return {
+      url: vertexUrl(call, 'anthropic', vertexClaudeModel(call.model), call.stream ? 'streamRawPredict' : 'rawPredict'),
+      headers: { 'content-type': 'application/json' },
+    };
   },
   async prepare(call, { url, headers, body }) {
     const shaped: Record<string, unknown> = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...body };
@@ -84,4 +88,5 @@ export const vertexClaudeAdaptor: UpstreamAdaptor<'anthropic'> = {
 };
 
 /** Claude models go to Anthropic's publisher endpoint, everything else to Google's. */
-export const vertexAdaptorFor = (model: string): UpstreamAdaptor<'gemini' | 'anthropic'> => (model.startsWith('claude') ? vertexClaudeAdaptor : vertexGeminiAdaptor);
+export const vertexAdaptorFor = (model: string): UpstreamAdaptor<'gemini' | 'anthropic'> =>
+  model.startsWith('claude') ? vertexClaudeAdaptor : vertexGeminiAdaptor;

@@ -21,6 +21,7 @@ export const vertexProvider = defineProvider({
     } catch {
       parsed = undefined;
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the region must be plain text or a valid JSON object');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error('the region must be plain text or a valid JSON object');
   },
 });

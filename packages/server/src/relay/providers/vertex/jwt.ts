@@ -59,12 +59,19 @@ export function checkServiceAccountKey(text: string): void {
   } catch {
     throw new Error('Vertex AI service account private_key is not a PEM private key');
   }
-  if (key.asymmetricKeyType !== 'rsa') throw new Error(`Vertex AI service account private_key must be an RSA key, not ${key.asymmetricKeyType}`);
+  if (key.asymmetricKeyType !== 'rsa')
+    throw new Error(`Vertex AI service account private_key must be an RSA key, not ${key.asymmetricKeyType}`);
 }
 
 /** The signed assertion: {alg: RS256, typ: JWT} with iss, scope, aud = token URI, iat and exp = iat + 1 hour. */
 export function serviceAccountAssertion(sa: ServiceAccount, nowSeconds: number): string {
   const header = JSON.stringify({ alg: 'RS256', typ: 'JWT', ...(sa.privateKeyId ? { kid: sa.privateKeyId } : {}) });
-  const claims = JSON.stringify({ iss: sa.clientEmail, scope: CLOUD_PLATFORM_SCOPE, aud: sa.tokenUri, iat: nowSeconds, exp: nowSeconds + 3600 });
+  const claims = JSON.stringify({
+    iss: sa.clientEmail,
+    scope: CLOUD_PLATFORM_SCOPE,
+    aud: sa.tokenUri,
+    iat: nowSeconds,
+    exp: nowSeconds + 3600,
+  });
   return jwsCompactRs256(header, claims, sa.privateKey);
 }

@@ -62,7 +62,10 @@ export class VertexTokenCache {
     try {
       assertion = serviceAccountAssertion(sa, Math.floor(this.now() / 1000));
     } catch (err) {
-      throw new UpstreamPrepareError(`Vertex AI service account private key is unusable: ${(err as Error).message}`, 401);
+      throw new UpstreamPrepareError(
+        `Vertex AI service account private key is unusable: ${(err as Error).message}`,
+        401,
+      );
     }
     const body = new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }).toString();
     let status: number;
@@ -89,7 +92,10 @@ export class VertexTokenCache {
     if (status >= 400 || typeof j.access_token !== 'string') {
       // An answer that is not the token endpoint's JSON is never echoed (it may be any page of any host).
       const why = j.error_description ?? j.error ?? `HTTP ${status}`;
-      throw new UpstreamPrepareError(`Vertex AI token exchange failed: ${why}`, status >= 400 && status < 500 ? 401 : 502);
+      throw new UpstreamPrepareError(
+        `Vertex AI token exchange failed: ${why}`,
+        status >= 400 && status < 500 ? 401 : 502,
+      );
     }
     return { token: j.access_token, expiresAt: this.now() + (Number(j.expires_in) || 3600) * 1000 };
   }

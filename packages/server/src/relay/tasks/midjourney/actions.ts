@@ -70,7 +70,9 @@ export function actionOfCustomId(customId: string): { action: MjActionName; inde
 }
 
 /** `"<taskId> U1"` (U1–U4, V1–V4 or R) as a task, action and index. */
-export function parseSimpleChange(content: string): { taskId: string; action: MjActionName; index: number } | undefined {
+export function parseSimpleChange(
+  content: string,
+): { taskId: string; action: MjActionName; index: number } | undefined {
   const parts = content.trim().split(/\s+/);
   if (parts.length !== 2) return undefined;
   const [taskId, code] = [parts[0]!, parts[1]!.toLowerCase()];
@@ -92,7 +94,8 @@ const plan = (action: MjActionName, originTaskId?: string): MjSubmitPlan => ({
 });
 
 const base64List = (v: unknown, field: string, min: number): string[] => {
-  if (!Array.isArray(v) || v.length < min || v.some((x) => typeof x !== 'string' || !x)) throw mjBadRequest(`${field}_is_required`);
+  if (!Array.isArray(v) || v.length < min || v.some((x) => typeof x !== 'string' || !x))
+    throw mjBadRequest(`${field}_is_required`);
   return v as string[];
 };
 
@@ -124,7 +127,8 @@ export function planSubmit(kind: MjSubmitKind, body: MjSubmitBody): MjSubmitPlan
       base64List(body.base64Array, 'base64Array', 1);
       return plan(MjAction.Upload);
     case 'swap':
-      if (!str(body.sourceBase64, 'sourceBase64') || !str(body.targetBase64, 'targetBase64')) throw mjBadRequest('sour_base64_and_target_base64_is_required');
+      if (!str(body.sourceBase64, 'sourceBase64') || !str(body.targetBase64, 'targetBase64'))
+        throw mjBadRequest('sour_base64_and_target_base64_is_required');
       return plan(MjAction.SwapFace);
     case 'change': {
       const taskId = str(body.taskId, 'taskId');

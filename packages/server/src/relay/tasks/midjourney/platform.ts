@@ -1,6 +1,14 @@
 // The Midjourney task platform: midjourney-proxy (and Plus) upstreams, called with the channel's mj-api-secret.
 import { ChannelType } from '@tollway/shared';
-import type { TaskPlatform, TaskRefused, TaskState, TaskStatus, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
+import type {
+  TaskPlatform,
+  TaskRefused,
+  TaskState,
+  TaskStatus,
+  TaskSubmitRequest,
+  TaskSubmitResult,
+  TaskUpstream,
+} from '../types.js';
 import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, taskRequest } from '../upstream-http.js';
 import { MjAction, MjCode, MjStatus, type MjSubmitAnswer, type MjTaskView } from './wire.js';
 
@@ -37,35 +45,73 @@ export function upstreamSubmitPath(action: string, body: Record<string, unknown>
   }
 }
 
-async function callUpstream(up: TaskUpstream, method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<{ status: number; json: unknown }> {
-  const { status, json } = await taskRequest(`${up.baseUrl}${path}`, { method, headers: { 'mj-api-secret': up.key }, json: body, timeoutMs, signal: up.signal });
+async function callUpstream(
+  up: TaskUpstream,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  timeoutMs: number,
+): Promise<{ status: number; json: unknown }> {
+  const { status, json } = await taskRequest(`${up.baseUrl}${path}`, {
+    method,
+    headers: { 'mj-api-secret': up.key },
+    json: body,
+    timeoutMs,
+    signal: up.signal,
+  });
   return { status, json };
 }
 
-const isAnswer = (v: unknown): v is MjSubmitAnswer => !!v && typeof v === 'object' && typeof (v as MjSubmitAnswer).code === 'number';
+const isAnswer = (v: unknown): v is MjSubmitAnswer =>
+  !!v && typeof v === 'object' && typeof (v as MjSubmitAnswer).code === 'number';
 
 /** Submits one task; codes 1, 21 and 22 are accepted (21 with a finished result is already a success). */
 async function submit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   let answer: { status: number; json: unknown };
   try {
-    answer = await callUpstream(req, 'POST', upstreamSubmitPath(req.action, req.body), req.body, TASK_SUBMIT_TIMEOUT_MS);
+    answer = await callUpstream(
+      req,
+      'POST',
+      upstreamSubmitPath(req.action, req.body),
+      req.body,
+      TASK_SUBMIT_TIMEOUT_MS,
+    );
   } catch {
     return { ok: false, httpStatus: BAD_GATEWAY, code: MjCode.Unknown, message: 'do_request_failed' };
   }
   const a = answer.json;
-  if (!isAnswer(a)) return { ok: false, httpStatus: answer.status >= 400 ? answer.status : BAD_GATEWAY, code: MjCode.Unknown, message: 'unmarshal_response_body_failed' };
+  if (!isAnswer(a))
+    return {
+      ok: false,
+      httpStatus: answer.status >= 400 ? answer.status : BAD_GATEWAY,
+      code: MjCode.Unknown,
+      message: 'unmarshal_response_body_failed',
+    };
   const accepted = a.code === MjCode.Submitted || a.code === MjCode.Exists || a.code === MjCode.Queued;
   if (answer.status !== 200 || !accepted || !a.result) {
-    const refused: TaskRefused = { ok: false, httpStatus: answer.status >= 400 ? answer.status : 200, code: a.code, message: a.description || 'submit_failed' };
+    const refused: TaskRefused = {
+      ok: false,
+      httpStatus: answer.status >= 400 ? answer.status : 200,
+      code: a.code,
+      message: a.description || 'submit_failed',
+    };
     // No account instance can serve: the channel is named for the auto-disable hook.
-    if (a.code === MjCode.NoAccount) refused.unavailable = { channel: req.channel, keyIndex: Math.max(0, req.channel.keys.indexOf(req.key)) };
+    if (a.code === MjCode.NoAccount)
+      refused.unavailable = { channel: req.channel, keyIndex: Math.max(0, req.channel.keys.indexOf(req.key)) };
     return refused;
   }
   const props = a.properties && typeof a.properties === 'object' ? a.properties : undefined;
   let status: TaskStatus | undefined;
   if (a.code === MjCode.Exists && props?.status === MjStatus.Success) status = MjStatus.Success;
   if (req.action === MjAction.Upload) status = MjStatus.Success;
-  return { ok: true, upstreamTaskId: String(a.result), code: a.code, description: a.description, status, properties: props };
+  return {
+    ok: true,
+    upstreamTaskId: String(a.result),
+    code: a.code,
+    description: a.description,
+    status,
+    properties: props,
+  };
 }
 
 const STATUSES: readonly string[] = Object.values(MjStatus);
@@ -93,7 +139,11 @@ export function taskStateOf(t: Partial<MjTaskView>): TaskState | undefined {
 
 /** A VIDEO task's videos: `videoUrls[].url`, else `videoUrl`. */
 function videoUrlsOf(t: Partial<MjTaskView>): string[] | undefined {
-  const list = Array.isArray(t.videoUrls) ? t.videoUrls.map((v) => (v && typeof v === 'object' ? v.url : undefined)).filter((u): u is string => typeof u === 'string' && !!u) : [];
+  const list = Array.isArray(t.videoUrls)
+    ? t.videoUrls
+        .map((v) => (v && typeof v === 'object' ? v.url : undefined))
+        .filter((u): u is string => typeof u === 'string' && !!u)
+    : [];
   if (list.length) return list;
   return typeof t.videoUrl === 'string' && t.videoUrl ? [t.videoUrl] : undefined;
 }
@@ -101,7 +151,8 @@ function videoUrlsOf(t: Partial<MjTaskView>): string[] | undefined {
 /** Polls a channel's unfinished tasks with one list-by-condition call. */
 async function fetchTasks(up: TaskUpstream, ids: readonly string[]): Promise<TaskState[]> {
   const answer = await callUpstream(up, 'POST', '/mj/task/list-by-condition', { ids }, TASK_FETCH_TIMEOUT_MS);
-  if (answer.status !== 200 || !Array.isArray(answer.json)) throw new Error(`midjourney list-by-condition answered ${answer.status}`);
+  if (answer.status !== 200 || !Array.isArray(answer.json))
+    throw new Error(`midjourney list-by-condition answered ${answer.status}`);
   return (answer.json as Partial<MjTaskView>[]).flatMap((t) => taskStateOf(t) ?? []);
 }
 

@@ -68,7 +68,13 @@ const authed = (ctx: RelayContext, fn: Handler) => ({
 const modeOf = (prefix: string): string => prefix.replace('/mj-', '');
 
 /** One submit: checked, the earlier task it acts on found (the caller's own), billed and sent by the task engine. */
-async function submit(ctx: RelayContext, req: FastifyRequest, who: Identified, kind: MjSubmitKind, prefix: string): Promise<{ status: number; body: MjSubmitAnswer }> {
+async function submit(
+  ctx: RelayContext,
+  req: FastifyRequest,
+  who: Identified,
+  kind: MjSubmitKind,
+  prefix: string,
+): Promise<{ status: number; body: MjSubmitAnswer }> {
   const body = parseMjBody(req.body);
   const plan = planSubmit(kind, body);
   let channelId: number | undefined;
@@ -77,7 +83,12 @@ async function submit(ctx: RelayContext, req: FastifyRequest, who: Identified, k
   if (plan.originTaskId) {
     const origin = await ownMjTask(ctx.db, who.auth.userId, plan.originTaskId);
     if (!origin) throw mjBadRequest('task_not_found');
-    if (ctx.options.bool('MjActionCheckSuccessEnabled') && origin.status !== MjStatus.Success && plan.action !== 'MODAL') throw mjBadRequest('task_status_not_success');
+    if (
+      ctx.options.bool('MjActionCheckSuccessEnabled') &&
+      origin.status !== MjStatus.Success &&
+      plan.action !== 'MODAL'
+    )
+      throw mjBadRequest('task_status_not_success');
     channelId = origin.channel_id;
     keyIndex = keyIndexOf(origin);
     prompt = origin.prompt;
@@ -100,24 +111,47 @@ async function submit(ctx: RelayContext, req: FastifyRequest, who: Identified, k
   }
   // new-api answers "already exists" and "queued" as submitted: the caller polls the id either way.
   const u = out.upstream;
-  return { status: 200, body: { code: MjCode.Submitted, description: u.description ?? 'Submit success', result: u.upstreamTaskId, properties: u.properties ?? {} } };
+  return {
+    status: 200,
+    body: {
+      code: MjCode.Submitted,
+      description: u.description ?? 'Submit success',
+      result: u.upstreamTaskId,
+      properties: u.properties ?? {},
+    },
+  };
 }
 
 /**
  * midjourney-proxy's code 3 (no account instance): the channel is reported through the relay's auto-disable hook,
  * as an authorization failure, so it is disabled when AutomaticDisableChannelEnabled is on and the channel allows it.
  */
-async function reportUnavailable(ctx: RelayContext, u: NonNullable<TaskRefused['unavailable']>, description: string): Promise<void> {
+async function reportUnavailable(
+  ctx: RelayContext,
+  u: NonNullable<TaskRefused['unavailable']>,
+  description: string,
+): Promise<void> {
   await ctx.channels
-    ?.reportUpstreamError(u.channel, u.keyIndex, ACCOUNT_UNAVAILABLE_STATUS, `midjourney: ${description || 'No available account instance'}`)
+    ?.reportUpstreamError(
+      u.channel,
+      u.keyIndex,
+      ACCOUNT_UNAVAILABLE_STATUS,
+      `midjourney: ${description || 'No available account instance'}`,
+    )
     .catch((err: unknown) => {
       ctx.log.warn({ err, channel: u.channel.id }, 'midjourney: reporting an unavailable channel failed');
     });
 }
 
 /** The stored task's image, fetched through the SSRF guard (only with MjForwardUrlEnabled). */
-async function serveImage(ctx: RelayContext, images: Dispatcher, req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<unknown> {
-  if (!ctx.options.bool('MjForwardUrlEnabled')) return reply.code(NOT_FOUND).send({ error: 'midjourney_image_proxy_disabled' });
+async function serveImage(
+  ctx: RelayContext,
+  images: Dispatcher,
+  req: FastifyRequest<{ Params: { id: string } }>,
+  reply: FastifyReply,
+): Promise<unknown> {
+  if (!ctx.options.bool('MjForwardUrlEnabled'))
+    return reply.code(NOT_FOUND).send({ error: 'midjourney_image_proxy_disabled' });
   const row = await mjTaskByMjId(ctx.db, req.params.id);
   if (!row?.image_url) return reply.code(NOT_FOUND).send({ error: 'midjourney_task_not_found' });
   try {
@@ -186,8 +220,11 @@ export async function installMidjourneyRoutes(scope: FastifyInstance, ctx: Relay
       `${mj}/task/list-by-condition`,
       authed(ctx, async (req, who) => {
         const ids = (parseMjBody(req.body) as { ids?: unknown }).ids ?? [];
-        if (!Array.isArray(ids) || ids.length > MAX_LIST_IDS || ids.some((x) => typeof x !== 'string')) throw mjBadRequest('ids_must_be_a_list_of_task_ids');
-        return { body: (await ownMjTasks(ctx.db, who.auth.userId, ids as string[])).map((r) => mjTaskView(r, ctx.options)) };
+        if (!Array.isArray(ids) || ids.length > MAX_LIST_IDS || ids.some((x) => typeof x !== 'string'))
+          throw mjBadRequest('ids_must_be_a_list_of_task_ids');
+        return {
+          body: (await ownMjTasks(ctx.db, who.auth.userId, ids as string[])).map((r) => mjTaskView(r, ctx.options)),
+        };
       }),
     );
     scope.get(
@@ -197,10 +234,21 @@ export async function installMidjourneyRoutes(scope: FastifyInstance, ctx: Relay
         if (!row) throw mjBadRequest('task_no_found');
         const ch = ctx.channelCache.get(row.channel_id);
         if (!ch || ch.status !== ChannelStatus.Enabled) throw mjBadRequest('the channel of this task is disabled');
-        const answer = await upstreamGet(upstreamOf(ch, keyIndexOf(row)), `/mj/task/${encodeURIComponent(row.mj_id)}/image-seed`).catch(() => {
+        const answer = await upstreamGet(
+          upstreamOf(ch, keyIndexOf(row)),
+          `/mj/task/${encodeURIComponent(row.mj_id)}/image-seed`,
+        ).catch(() => {
           throw new RelayError(502, 'do_request_failed');
         });
-        return { status: answer.status, body: answer.json ?? { code: MjCode.Unknown, description: 'empty_response_body', result: '', properties: null } };
+        return {
+          status: answer.status,
+          body: answer.json ?? {
+            code: MjCode.Unknown,
+            description: 'empty_response_body',
+            result: '',
+            properties: null,
+          },
+        };
       }),
     );
     scope.get<{ Params: { id: string } }>(`${mj}/image/:id`, (req, reply) => serveImage(ctx, images, req, reply));

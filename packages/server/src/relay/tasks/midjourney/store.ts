@@ -32,18 +32,33 @@ const COLUMNS = [
 
 /** One of the caller's tasks (another user's id reads as missing). */
 export async function ownMjTask(db: Db, userId: number, mjId: string): Promise<MjOwnRow | undefined> {
-  return (await db.kysely.selectFrom('midjourneys').select(COLUMNS).where('user_id', '=', userId).where('mj_id', '=', mjId).executeTakeFirst()) as MjOwnRow | undefined;
+  return (await db.kysely
+    .selectFrom('midjourneys')
+    .select(COLUMNS)
+    .where('user_id', '=', userId)
+    .where('mj_id', '=', mjId)
+    .executeTakeFirst()) as MjOwnRow | undefined;
 }
 
 /** The caller's tasks among these ids. */
 export async function ownMjTasks(db: Db, userId: number, mjIds: string[]): Promise<MjOwnRow[]> {
   if (mjIds.length === 0) return [];
-  return (await db.kysely.selectFrom('midjourneys').select(COLUMNS).where('user_id', '=', userId).where('mj_id', 'in', mjIds).execute()) as MjOwnRow[];
+  return (await db.kysely
+    .selectFrom('midjourneys')
+    .select(COLUMNS)
+    .where('user_id', '=', userId)
+    .where('mj_id', 'in', mjIds)
+    .execute()) as MjOwnRow[];
 }
 
 /** Any user's task by its id (the image proxy and the upstream's notify, which carry no caller). */
 export async function mjTaskByMjId(db: Db, mjId: string): Promise<MjOwnRow | undefined> {
-  return (await db.kysely.selectFrom('midjourneys').select(COLUMNS).where('mj_id', '=', mjId).orderBy('id', 'desc').executeTakeFirst()) as MjOwnRow | undefined;
+  return (await db.kysely
+    .selectFrom('midjourneys')
+    .select(COLUMNS)
+    .where('mj_id', '=', mjId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst()) as MjOwnRow | undefined;
 }
 
 /** The key index the task's submit used (kept in private_data), for calls that must use the same account. */

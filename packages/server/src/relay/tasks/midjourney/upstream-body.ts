@@ -13,7 +13,8 @@ export function upstreamBody(body: MjSubmitBody, options: OptionReader): MjSubmi
   const out: MjSubmitBody = { ...body };
   if (!options.bool('MjAccountFilterEnabled')) delete out.accountFilter;
   if (!options.bool('MjNotifyEnabled')) delete out.notifyHook;
-  if (options.bool('MjModeClearEnabled') && typeof out.prompt === 'string') out.prompt = out.prompt.replace(MODE_FLAGS, '');
+  if (options.bool('MjModeClearEnabled') && typeof out.prompt === 'string')
+    out.prompt = out.prompt.replace(MODE_FLAGS, '');
   return out;
 }
 
@@ -84,7 +85,8 @@ export function mjTaskView(row: MjTaskRow, options: OptionReader, now = Date.now
   if (properties && typeof properties === 'object') view.properties = properties;
   if (row.video_url) view.videoUrl = row.video_url;
   const videos = parsed<unknown[]>(row.video_urls);
-  if (Array.isArray(videos) && videos.length) view.videoUrls = videos.filter((u): u is string => typeof u === 'string').map((url) => ({ url }));
+  if (Array.isArray(videos) && videos.length)
+    view.videoUrls = videos.filter((u): u is string => typeof u === 'string').map((url) => ({ url }));
   return view;
 }
 

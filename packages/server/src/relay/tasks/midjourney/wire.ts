@@ -130,7 +130,8 @@ export class MjError extends Error {
 
 const HTTP_BAD_REQUEST = 400;
 /** The caller's input is wrong: code 4 with HTTP 400. */
-export const mjBadRequest = (description: string): MjError => new MjError(HTTP_BAD_REQUEST, MjCode.RequestError, description);
+export const mjBadRequest = (description: string): MjError =>
+  new MjError(HTTP_BAD_REQUEST, MjCode.RequestError, description);
 
 /**
  * A JSON object body, or a 400 in midjourney-proxy's shape. Fields the gateway does not read go upstream as sent,

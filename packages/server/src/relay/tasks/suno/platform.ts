@@ -1,7 +1,15 @@
 import { ChannelType } from '@tollway/shared';
 import type { TaskPlatform, TaskState, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
 import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, taskRequest, type TaskHttpAnswer } from '../upstream-http.js';
-import { parseSunoFetchAnswer, parseSunoSubmitAnswer, SUNO_PLATFORM, sunoActionOf, SunoError, sunoFetchUrl, sunoSubmitUrl } from './wire.js';
+import {
+  parseSunoFetchAnswer,
+  parseSunoSubmitAnswer,
+  SUNO_PLATFORM,
+  sunoActionOf,
+  SunoError,
+  sunoFetchUrl,
+  sunoSubmitUrl,
+} from './wire.js';
 
 /** Ids per upstream fetch (one `POST /suno/fetch`). */
 const SUNO_FETCH_BATCH = 50;
@@ -15,9 +23,19 @@ async function submit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   if (!action) return { ok: false, httpStatus: 400, code: 'invalid_action', message: `invalid action ${req.action}` };
   let res: TaskHttpAnswer;
   try {
-    res = await taskRequest(sunoSubmitUrl(req.baseUrl, action), { headers: headers(req.key), json: req.body, timeoutMs: TASK_SUBMIT_TIMEOUT_MS, signal: req.signal });
+    res = await taskRequest(sunoSubmitUrl(req.baseUrl, action), {
+      headers: headers(req.key),
+      json: req.body,
+      timeoutMs: TASK_SUBMIT_TIMEOUT_MS,
+      signal: req.signal,
+    });
   } catch (err) {
-    return { ok: false, httpStatus: BAD_GATEWAY, code: 'do_request_failed', message: `the upstream could not be reached: ${(err as Error).message}` };
+    return {
+      ok: false,
+      httpStatus: BAD_GATEWAY,
+      code: 'do_request_failed',
+      message: `the upstream could not be reached: ${(err as Error).message}`,
+    };
   }
   try {
     return { ok: true, upstreamTaskId: parseSunoSubmitAnswer(res.status, res.text) };
@@ -52,7 +70,9 @@ function audioUrls(data: string): string[] | undefined {
   if (!data) return undefined;
   const clips = JSON.parse(data) as unknown;
   if (!Array.isArray(clips)) return undefined;
-  const urls = clips.map((c) => (c && typeof c === 'object' ? (c as { audio_url?: unknown }).audio_url : undefined)).filter((u): u is string => typeof u === 'string' && !!u);
+  const urls = clips
+    .map((c) => (c && typeof c === 'object' ? (c as { audio_url?: unknown }).audio_url : undefined))
+    .filter((u): u is string => typeof u === 'string' && !!u);
   return urls.length ? urls : undefined;
 }
 

@@ -8,7 +8,17 @@ import { submitTask } from '../service.js';
 import { keyIndexOfPrivateData } from '../store.js';
 import { ownTaskRow, ownTaskRows } from '../video/store.js';
 import { sunoPlatform } from './platform.js';
-import { parseSunoFetchIds, parseSunoSubmit, SUNO_MODEL_OF_ACTION, SUNO_PLATFORM, sunoActionOf, sunoAnswer, SunoError, sunoErrorBody, sunoTaskDto } from './wire.js';
+import {
+  parseSunoFetchIds,
+  parseSunoSubmit,
+  SUNO_MODEL_OF_ACTION,
+  SUNO_PLATFORM,
+  sunoActionOf,
+  sunoAnswer,
+  SunoError,
+  sunoErrorBody,
+  sunoTaskDto,
+} from './wire.js';
 
 const PLATFORMS = [SUNO_PLATFORM];
 
@@ -78,7 +88,8 @@ export function installSunoRoutes(scope: FastifyInstance, ctx: RelayContext): vo
         keyIndex,
         properties: { prompt: body.prompt ?? body.gpt_description_prompt ?? '', mv: body.mv ?? '' },
       });
-      if (!out.ok) return { status: out.httpStatus, body: sunoErrorBody({ code: String(out.code), message: out.message }) };
+      if (!out.ok)
+        return { status: out.httpStatus, body: sunoErrorBody({ code: String(out.code), message: out.message }) };
       return { body: sunoAnswer(out.task.taskId) };
     }),
   );

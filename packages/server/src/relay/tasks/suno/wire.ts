@@ -36,7 +36,11 @@ export class SunoError extends Error {
   }
 }
 
-export const sunoErrorBody = (e: { code: string; message: string }) => ({ code: e.code, message: e.message, data: null });
+export const sunoErrorBody = (e: { code: string; message: string }) => ({
+  code: e.code,
+  message: e.message,
+  data: null,
+});
 const invalid = (message: string) => new SunoError(400, 'invalid_request', message);
 
 /** new-api's SunoSubmitReq: what a caller may send and the upstream receives. */
@@ -82,7 +86,11 @@ export function parseSunoSubmit(action: SunoActionName, body: unknown): SunoSubm
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('the body must be a JSON object');
   const b = body as Record<string, unknown>;
   const continueAt = b.continue_at;
-  if (continueAt !== undefined && continueAt !== null && (typeof continueAt !== 'number' || !Number.isFinite(continueAt) || continueAt < 0))
+  if (
+    continueAt !== undefined &&
+    continueAt !== null &&
+    (typeof continueAt !== 'number' || !Number.isFinite(continueAt) || continueAt < 0)
+  )
     throw invalid('continue_at must be a non-negative number');
   const req: SunoSubmitReq = {
     gpt_description_prompt: optString(b, 'gpt_description_prompt', PROMPT_MAX),
@@ -135,7 +143,11 @@ export function parseSunoSubmitAnswer(status: number, text: string): string {
   try {
     body = JSON.parse(text) as typeof body;
   } catch {
-    throw new SunoError(502, 'unmarshal_response_body_failed', `the upstream answered ${status} with a body that is not JSON`);
+    throw new SunoError(
+      502,
+      'unmarshal_response_body_failed',
+      `the upstream answered ${status} with a body that is not JSON`,
+    );
   }
   if (status !== 200 || body.code !== SUNO_SUCCESS || typeof body.data !== 'string' || !body.data) {
     const code = typeof body.code === 'string' && body.code ? body.code : 'fail_to_fetch_task';
@@ -169,9 +181,13 @@ function progressOf(status: string, given: string): string {
 /** The tasks of an upstream fetch answer `{code:'success', data:[...]}`; unknown statuses read as UNKNOWN. */
 export function parseSunoFetchAnswer(text: string): SunoRemoteTask[] {
   const body = JSON.parse(text) as { code?: unknown; message?: unknown; data?: unknown };
-  if (body.code !== SUNO_SUCCESS || !Array.isArray(body.data)) throw new Error(`suno fetch refused: ${str(body.message) || str(body.code) || 'no data'}`);
+  if (body.code !== SUNO_SUCCESS || !Array.isArray(body.data))
+    throw new Error(`suno fetch refused: ${str(body.message) || str(body.code) || 'no data'}`);
   return body.data
-    .filter((t): t is Record<string, unknown> => !!t && typeof t === 'object' && typeof (t as { task_id?: unknown }).task_id === 'string')
+    .filter(
+      (t): t is Record<string, unknown> =>
+        !!t && typeof t === 'object' && typeof (t as { task_id?: unknown }).task_id === 'string',
+    )
     .map((t) => {
       const raw = str(t.status).toUpperCase();
       const status = KNOWN_STATUSES.has(raw) ? (raw as TaskStatus) : TaskStatus.Unknown;
@@ -207,7 +223,8 @@ export interface SunoTaskView {
 function withPublicId(v: unknown, upstream: string, publicId: string): unknown {
   if (v === upstream) return publicId;
   if (Array.isArray(v)) return v.map((x) => withPublicId(x, upstream, publicId));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withPublicId(x, upstream, publicId)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withPublicId(x, upstream, publicId)]));
   return v;
 }
 

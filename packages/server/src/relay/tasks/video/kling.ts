@@ -36,7 +36,13 @@ export function klingKeys(key: string): { accessKey: string; secretKey: string }
 /** An HS256 JWT for Kling: `{iss: ak, exp: now+1800, nbf: now-5}` signed with the secret key. */
 export function klingJwt(accessKey: string, secretKey: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
   const header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-  const payload = b64url(JSON.stringify({ iss: accessKey, exp: nowSeconds + KLING_JWT_TTL_SECONDS, nbf: nowSeconds - KLING_JWT_SKEW_SECONDS }));
+  const payload = b64url(
+    JSON.stringify({
+      iss: accessKey,
+      exp: nowSeconds + KLING_JWT_TTL_SECONDS,
+      nbf: nowSeconds - KLING_JWT_SKEW_SECONDS,
+    }),
+  );
   const signature = b64url(crypto.createHmac('sha256', secretKey).update(`${header}.${payload}`).digest());
   return `${header}.${payload}.${signature}`;
 }
@@ -54,7 +60,8 @@ const kindOf = (req: VideoSubmitReq) => (req.image || req.images?.length ? IMAGE
 export const klingAction = (req: VideoSubmitReq) => (kindOf(req) === IMAGE_KIND ? KlingAction.Image : KlingAction.Text);
 const rootOf = (base: string, key: string) => `${trimSlash(base)}${isGatewayKey(key) ? '/kling' : ''}`;
 
-export const klingSubmitUrl = (base: string, key: string, req: VideoSubmitReq) => `${rootOf(base, key)}/v1/videos/${kindOf(req)}`;
+export const klingSubmitUrl = (base: string, key: string, req: VideoSubmitReq) =>
+  `${rootOf(base, key)}/v1/videos/${kindOf(req)}`;
 /** The stored upstream id of a Kling task id for a request. */
 export const klingUpstreamId = (req: VideoSubmitReq, klingTaskId: string) => `${kindOf(req)}-${klingTaskId}`;
 /** The fetch URL of a stored upstream id, or undefined when it is not one of ours. */

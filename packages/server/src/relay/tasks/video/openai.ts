@@ -6,9 +6,12 @@ import { progressOfStatus, type RemoteVideoTask, type VideoSubmitReq } from './w
 const trimSlash = (base: string) => base.replace(/\/+$/, '');
 
 export const openAIVideoSubmitUrl = (base: string) => `${trimSlash(base)}/v1/videos`;
-export const openAIVideoFetchUrl = (base: string, upstreamId: string) => `${trimSlash(base)}/v1/videos/${encodeURIComponent(upstreamId)}`;
-export const openAIVideoRemixUrl = (base: string, upstreamId: string) => `${trimSlash(base)}/v1/videos/${encodeURIComponent(upstreamId)}/remix`;
-export const openAIVideoContentUrl = (base: string, upstreamId: string) => `${trimSlash(base)}/v1/videos/${encodeURIComponent(upstreamId)}/content`;
+export const openAIVideoFetchUrl = (base: string, upstreamId: string) =>
+  `${trimSlash(base)}/v1/videos/${encodeURIComponent(upstreamId)}`;
+export const openAIVideoRemixUrl = (base: string, upstreamId: string) =>
+  `${trimSlash(base)}/v1/videos/${encodeURIComponent(upstreamId)}/remix`;
+export const openAIVideoContentUrl = (base: string, upstreamId: string) =>
+  `${trimSlash(base)}/v1/videos/${encodeURIComponent(upstreamId)}/content`;
 
 /** The JSON body sent upstream: OpenAI's fields, the model as mapped for the channel. */
 export function openAIVideoRequestBody(req: VideoSubmitReq, upstreamModel: string): Record<string, unknown> {
@@ -66,7 +69,10 @@ export function parseOpenAIVideoTask(text: string): RemoteVideoTask {
     default:
       status = TaskStatus.Queued;
   }
-  const given = typeof body.progress === 'number' && body.progress > 0 && body.progress < 100 ? `${Math.trunc(body.progress)}%` : '';
+  const given =
+    typeof body.progress === 'number' && body.progress > 0 && body.progress < 100
+      ? `${Math.trunc(body.progress)}%`
+      : '';
   return {
     status,
     progress: progressOfStatus(status, status === TaskStatus.Success || status === TaskStatus.Failure ? '' : given),

@@ -1,8 +1,23 @@
 import { ChannelType } from '@tollway/shared';
 import type { TaskPlatform, TaskState, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
 import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, taskRequest, type TaskHttpOptions } from '../upstream-http.js';
-import { klingBearer, klingFetchUrl, klingRequestBody, klingSubmitUrl, klingUpstreamId, parseKlingSubmitAnswer, parseKlingTask } from './kling.js';
-import { openAIVideoFetchUrl, openAIVideoRemixUrl, openAIVideoRequestBody, openAIVideoSubmitUrl, parseOpenAIVideoSubmitAnswer, parseOpenAIVideoTask } from './openai.js';
+import {
+  klingBearer,
+  klingFetchUrl,
+  klingRequestBody,
+  klingSubmitUrl,
+  klingUpstreamId,
+  parseKlingSubmitAnswer,
+  parseKlingTask,
+} from './kling.js';
+import {
+  openAIVideoFetchUrl,
+  openAIVideoRemixUrl,
+  openAIVideoRequestBody,
+  openAIVideoSubmitUrl,
+  parseOpenAIVideoSubmitAnswer,
+  parseOpenAIVideoTask,
+} from './openai.js';
 import { uploadForm, uploadOf } from './upload.js';
 import { VIDEO_REMIX_ACTION, type RemoteVideoTask, type VideoRemixBody, type VideoSubmitReq } from './wire.js';
 
@@ -28,9 +43,20 @@ async function send(url: string, o: TaskHttpOptions): Promise<Sent> {
 
 /** The caller sees an upstream 4xx as it is (a bad prompt, a refused image); anything else is a bad gateway. */
 function submitRefused(sent: Sent, message?: string): TaskSubmitResult {
-  if ('error' in sent) return { ok: false, httpStatus: BAD_GATEWAY, code: 'do_request_failed', message: `the upstream could not be reached: ${sent.error}` };
+  if ('error' in sent)
+    return {
+      ok: false,
+      httpStatus: BAD_GATEWAY,
+      code: 'do_request_failed',
+      message: `the upstream could not be reached: ${sent.error}`,
+    };
   const status = sent.status >= 400 && sent.status < 500 ? sent.status : BAD_GATEWAY;
-  return { ok: false, httpStatus: status, code: 'fail_to_fetch_task', message: message ?? (sent.text.slice(0, 500) || `the upstream answered ${sent.status}`) };
+  return {
+    ok: false,
+    httpStatus: status,
+    code: 'fail_to_fetch_task',
+    message: message ?? (sent.text.slice(0, 500) || `the upstream answered ${sent.status}`),
+  };
 }
 
 const toState = (upstreamTaskId: string, t: RemoteVideoTask): TaskState => ({
@@ -43,7 +69,10 @@ const toState = (upstreamTaskId: string, t: RemoteVideoTask): TaskState => ({
 });
 
 /** Polls each id with one GET; a task whose poll fails is skipped until the next round. */
-async function pollEach(ids: readonly string[], poll: (id: string) => Promise<TaskState | undefined>): Promise<TaskState[]> {
+async function pollEach(
+  ids: readonly string[],
+  poll: (id: string) => Promise<TaskState | undefined>,
+): Promise<TaskState[]> {
   const out: TaskState[] = [];
   for (const id of ids) {
     const state = await poll(id).catch(() => undefined);
@@ -53,7 +82,13 @@ async function pollEach(ids: readonly string[], poll: (id: string) => Promise<Ta
 }
 
 async function klingSubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
-  if (req.action === VIDEO_REMIX_ACTION) return { ok: false, httpStatus: 400, code: 'unsupported_operation', message: 'Kling channels cannot remix a video' };
+  if (req.action === VIDEO_REMIX_ACTION)
+    return {
+      ok: false,
+      httpStatus: 400,
+      code: 'unsupported_operation',
+      message: 'Kling channels cannot remix a video',
+    };
   const body = req.body as unknown as VideoSubmitReq;
   const sent = await send(klingSubmitUrl(req.baseUrl, req.key, body), {
     headers: { authorization: `Bearer ${klingBearer(req.key)}` },
@@ -61,7 +96,8 @@ async function klingSubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
     timeoutMs: TASK_SUBMIT_TIMEOUT_MS,
     signal: req.signal,
   });
-  if ('error' in sent || sent.status !== 200) return submitRefused(sent, 'error' in sent ? undefined : klingMessage(sent.text));
+  if ('error' in sent || sent.status !== 200)
+    return submitRefused(sent, 'error' in sent ? undefined : klingMessage(sent.text));
   try {
     return { ok: true, upstreamTaskId: klingUpstreamId(body, parseKlingSubmitAnswer(sent.text)) };
   } catch (err) {
@@ -81,7 +117,11 @@ async function klingFetch(upstream: TaskUpstream, ids: readonly string[]): Promi
   return pollEach(ids, async (id) => {
     const url = klingFetchUrl(upstream.baseUrl, upstream.key, id);
     if (!url) return undefined;
-    const sent = await send(url, { headers: { authorization: `Bearer ${klingBearer(upstream.key)}` }, timeoutMs: TASK_FETCH_TIMEOUT_MS, signal: upstream.signal });
+    const sent = await send(url, {
+      headers: { authorization: `Bearer ${klingBearer(upstream.key)}` },
+      timeoutMs: TASK_FETCH_TIMEOUT_MS,
+      signal: upstream.signal,
+    });
     if ('error' in sent || sent.status !== 200) return undefined;
     return toState(id, parseKlingTask(sent.text));
   });
@@ -93,7 +133,10 @@ function openAIRequest(req: TaskSubmitRequest): { url: string; o: TaskHttpOption
   const common = { timeoutMs: TASK_SUBMIT_TIMEOUT_MS, signal: req.signal };
   if (req.action === VIDEO_REMIX_ACTION) {
     const r = req.body as unknown as VideoRemixBody;
-    return { url: openAIVideoRemixUrl(req.baseUrl, r.remix_of), o: { ...common, headers: auth, json: { prompt: r.prompt } } };
+    return {
+      url: openAIVideoRemixUrl(req.baseUrl, r.remix_of),
+      o: { ...common, headers: auth, json: { prompt: r.prompt } },
+    };
   }
   const upload = uploadOf(req.body);
   if (upload) {
@@ -101,10 +144,18 @@ function openAIRequest(req: TaskSubmitRequest): { url: string; o: TaskHttpOption
     const form = uploadForm(upload, req.model);
     return {
       url: openAIVideoSubmitUrl(req.baseUrl),
-      o: { ...common, method: 'POST', headers: { ...auth, 'content-type': form.contentType, 'content-length': String(form.length) }, body: form.body },
+      o: {
+        ...common,
+        method: 'POST',
+        headers: { ...auth, 'content-type': form.contentType, 'content-length': String(form.length) },
+        body: form.body,
+      },
     };
   }
-  return { url: openAIVideoSubmitUrl(req.baseUrl), o: { ...common, headers: auth, json: openAIVideoRequestBody(req.body as unknown as VideoSubmitReq, req.model) } };
+  return {
+    url: openAIVideoSubmitUrl(req.baseUrl),
+    o: { ...common, headers: auth, json: openAIVideoRequestBody(req.body as unknown as VideoSubmitReq, req.model) },
+  };
 }
 
 async function openAISubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {

@@ -19,7 +19,16 @@ import { anyTaskRow, ownTaskRow, type OwnTaskRow } from './store.js';
 import { klingAction } from './kling.js';
 import { spoolBudgetOf } from '../../surfaces/spool-budget.js';
 import { KLING_IMAGE_MAX_BYTES, readVideoForm, uploadBase64, withUpload, type VideoUpload } from './upload.js';
-import { openAIVideo, parseVideoRemix, parseVideoSubmit, VIDEO_REMIX_ACTION, VideoStatus, videoStatusOf, type VideoRemixBody, type VideoSubmitReq } from './wire.js';
+import {
+  openAIVideo,
+  parseVideoRemix,
+  parseVideoSubmit,
+  VIDEO_REMIX_ACTION,
+  VideoStatus,
+  videoStatusOf,
+  type VideoRemixBody,
+  type VideoSubmitReq,
+} from './wire.js';
 
 const PLATFORMS = [KLING_PLATFORM, OPENAI_VIDEO_PLATFORM];
 const NOT_FOUND = 404;
@@ -31,12 +40,21 @@ const notFound = () => new RelayError(NOT_FOUND, 'task_not_exist', 'invalid_requ
  * A submit's fields: JSON, or a multipart form spooled to disk (its `input_reference` file kept there, disposed
  * when the response is over).
  */
-async function submitBody(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, who: Identified): Promise<{ fields: unknown; upload?: VideoUpload }> {
+async function submitBody(
+  ctx: RelayContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  who: Identified,
+): Promise<{ fields: unknown; upload?: VideoUpload }> {
   const raw = req.body;
   if (Buffer.isBuffer(raw)) return { fields: parseJsonBody(raw) };
-  if (!raw || typeof (raw as { pipe?: unknown }).pipe !== 'function') throw relayErrors.badBody('a JSON object is required');
+  if (!raw || typeof (raw as { pipe?: unknown }).pipe !== 'function')
+    throw relayErrors.badBody('a JSON object is required');
   const lease = spoolBudgetOf(ctx.config).lease(`user:${who.auth.userId}`);
-  const form = await readVideoForm(raw as NodeJS.ReadableStream, req.headers['content-type'], { limit: ctx.config.bodyLimit, lease });
+  const form = await readVideoForm(raw as NodeJS.ReadableStream, req.headers['content-type'], {
+    limit: ctx.config.bodyLimit,
+    lease,
+  });
   if (reply.raw.writableFinished || reply.raw.destroyed) form.spool.dispose();
   else reply.raw.once('close', () => form.spool.dispose());
   return { fields: form.fields, upload: form.upload };
@@ -54,8 +72,13 @@ async function submit(ctx: RelayContext, req: FastifyRequest, reply: FastifyRepl
   const body: VideoSubmitReq = parseVideoSubmit(fields);
   const { platform, channelId } = platformFor(ctx, who, body.model);
   // Kling takes the reference image inline; an OpenAI-compatible upstream gets the caller's form streamed.
-  if (upload && platform === klingPlatform && !body.image) body.image = await uploadBase64(upload, KLING_IMAGE_MAX_BYTES);
-  const properties = { prompt: body.prompt, seconds: body.seconds ?? (body.duration ? String(body.duration) : ''), size: body.size ?? '' };
+  if (upload && platform === klingPlatform && !body.image)
+    body.image = await uploadBase64(upload, KLING_IMAGE_MAX_BYTES);
+  const properties = {
+    prompt: body.prompt,
+    seconds: body.seconds ?? (body.duration ? String(body.duration) : ''),
+    size: body.size ?? '',
+  };
   const out = await submitTask(ctx, who, {
     platform,
     action: klingAction(body),
@@ -70,7 +93,13 @@ async function submit(ctx: RelayContext, req: FastifyRequest, reply: FastifyRepl
 
 /** A submit's answer: the new task as an OpenAI video object, or the refusal in OpenAI's error shape. */
 function answerOf(out: TaskSubmitOutcome, model: string, props: Record<string, string>) {
-  if (!out.ok) throw new RelayError(out.httpStatus, out.message, out.httpStatus < 500 ? 'invalid_request_error' : 'upstream_error', String(out.code));
+  if (!out.ok)
+    throw new RelayError(
+      out.httpStatus,
+      out.message,
+      out.httpStatus < 500 ? 'invalid_request_error' : 'upstream_error',
+      String(out.code),
+    );
   return openAIVideo({
     task_id: out.task.taskId,
     model,
@@ -93,8 +122,14 @@ async function remix(ctx: RelayContext, req: FastifyRequest, who: Identified): P
   const origin = await own(ctx, req, who);
   const { prompt } = parseVideoRemix(parseJsonBody(req.body));
   if (origin.platform !== OPENAI_VIDEO_PLATFORM)
-    throw new RelayError(400, 'only a video made on an OpenAI-compatible channel can be remixed', 'invalid_request_error', 'unsupported_operation');
-  if (videoStatusOf(origin.status) !== VideoStatus.Completed) throw new RelayError(400, 'the video is not ready', 'invalid_request_error', 'video_not_ready');
+    throw new RelayError(
+      400,
+      'only a video made on an OpenAI-compatible channel can be remixed',
+      'invalid_request_error',
+      'unsupported_operation',
+    );
+  if (videoStatusOf(origin.status) !== VideoStatus.Completed)
+    throw new RelayError(400, 'the video is not ready', 'invalid_request_error', 'video_not_ready');
   const props = parseJsonObject<Record<string, unknown>>(origin.properties, {});
   const properties = { prompt, seconds: str(props.seconds), size: str(props.size), remixed_from: origin.task_id };
   const out = await submitTask(ctx, who, {
@@ -150,12 +185,21 @@ async function own(ctx: RelayContext, req: FastifyRequest, who: Identified): Pro
 
 /** The finished video: Kling's result URL as a redirect; an OpenAI-compatible upstream's bytes, streamed. */
 async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, row: OwnTaskRow): Promise<unknown> {
-  if (videoStatusOf(row.status) !== VideoStatus.Completed) throw new RelayError(400, 'the video is not ready', 'invalid_request_error', 'video_not_ready');
+  if (videoStatusOf(row.status) !== VideoStatus.Completed)
+    throw new RelayError(400, 'the video is not ready', 'invalid_request_error', 'video_not_ready');
   if (row.result_url) return reply.code(REDIRECT).header('location', row.result_url).send();
   const ch = ctx.channelCache.get(row.channel_id);
-  if (!ch) throw new RelayError(NOT_FOUND, 'the channel of this task is no longer available', 'invalid_request_error', 'channel_not_found');
+  if (!ch)
+    throw new RelayError(
+      NOT_FOUND,
+      'the channel of this task is no longer available',
+      'invalid_request_error',
+      'channel_not_found',
+    );
   const up = upstreamOf(ch, keyIndexOfPrivateData(row.private_data));
-  const res = await taskStream(openAIVideoContentUrl(up.baseUrl, row.upstream_task_id), { authorization: `Bearer ${up.key}` }).catch((err: Error) => {
+  const res = await taskStream(openAIVideoContentUrl(up.baseUrl, row.upstream_task_id), {
+    authorization: `Bearer ${up.key}`,
+  }).catch((err: Error) => {
     throw new RelayError(502, `the upstream could not be reached: ${err.message}`, 'upstream_error', 'upstream_error');
   });
   if (res.status !== 200) {
@@ -192,7 +236,10 @@ const guarded =
   };
 
 /** Runs a handler for a caller authenticated by an API key (already, when the route checks it first). */
-const authed = (ctx: RelayContext, fn: Handler) => guarded(ctx, async (req, reply) => fn(req, reply, identifiedCaller(req) ?? (await authenticate(req, ctx.relay.tokens))));
+const authed = (ctx: RelayContext, fn: Handler) =>
+  guarded(ctx, async (req, reply) =>
+    fn(req, reply, identifiedCaller(req) ?? (await authenticate(req, ctx.relay.tokens))),
+  );
 
 /** The key checked from the headers before a submit's body is read; refusals in OpenAI's error shape. */
 const keyChecked = (ctx: RelayContext) =>
@@ -220,7 +267,11 @@ export function installVideoRoutes(scope: FastifyInstance, ctx: RelayContext): v
   );
   scope.get(
     '/v1/video/generations/:id',
-    authed(ctx, async (req, _reply, who) => ({ code: 'success', message: '', data: taskDtoOf(await own(ctx, req, who)) })),
+    authed(ctx, async (req, _reply, who) => ({
+      code: 'success',
+      message: '',
+      data: taskDtoOf(await own(ctx, req, who)),
+    })),
   );
   scope.get(
     '/v1/videos/:id',
@@ -231,7 +282,9 @@ export function installVideoRoutes(scope: FastifyInstance, ctx: RelayContext): v
   const bySession = guarded(ctx, async (req, reply) => {
     const user = (await authorize(req, ctx, 'user'))!;
     const id = (req.params as { id: string }).id;
-    const row = isAdmin(user.role) ? await anyTaskRow(ctx.db, PLATFORMS, id) : await ownTaskRow(ctx.db, user.id, PLATFORMS, id);
+    const row = isAdmin(user.role)
+      ? await anyTaskRow(ctx.db, PLATFORMS, id)
+      : await ownTaskRow(ctx.db, user.id, PLATFORMS, id);
     if (!row) throw notFound();
     return content(ctx, req, reply, row);
   });

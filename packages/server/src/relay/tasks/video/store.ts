@@ -58,7 +58,12 @@ const normal = (r: Record<string, unknown>): OwnTaskRow =>
   }) as OwnTaskRow;
 
 /** The caller's tasks of these platforms with these public ids: another user's task is never found. */
-export async function ownTaskRows(db: Db, userId: number, platforms: readonly string[], ids: readonly string[]): Promise<OwnTaskRow[]> {
+export async function ownTaskRows(
+  db: Db,
+  userId: number,
+  platforms: readonly string[],
+  ids: readonly string[],
+): Promise<OwnTaskRow[]> {
   if (!ids.length) return [];
   const rows = await db.kysely
     .selectFrom('tasks')
@@ -71,7 +76,12 @@ export async function ownTaskRows(db: Db, userId: number, platforms: readonly st
   return rows.map((r) => normal(r as Record<string, unknown>));
 }
 
-export async function ownTaskRow(db: Db, userId: number, platforms: readonly string[], id: string): Promise<OwnTaskRow | undefined> {
+export async function ownTaskRow(
+  db: Db,
+  userId: number,
+  platforms: readonly string[],
+  id: string,
+): Promise<OwnTaskRow | undefined> {
   return (await ownTaskRows(db, userId, platforms, [id]))[0];
 }
 

@@ -18,7 +18,8 @@ export interface VideoUpload {
   file: PartInfo;
 }
 
-const unsupported = (name: string, why: string) => new RelayError(400, why, 'invalid_request_error', 'unsupported_parameter', name);
+const unsupported = (name: string, why: string) =>
+  new RelayError(400, why, 'invalid_request_error', 'unsupported_parameter', name);
 
 /**
  * Reads a multipart submit: streamed to a spool (at most `limits.limit` bytes, else 413; within the caller's
@@ -37,7 +38,12 @@ export async function readVideoForm(
   if (other || files.length > 1) {
     spool.dispose();
     const name = other?.name ?? VIDEO_FILE_FIELD;
-    throw unsupported(name, other ? `file field ${name} is not supported; send the reference image as ${VIDEO_FILE_FIELD}` : `only one ${VIDEO_FILE_FIELD} file is accepted`);
+    throw unsupported(
+      name,
+      other
+        ? `file field ${name} is not supported; send the reference image as ${VIDEO_FILE_FIELD}`
+        : `only one ${VIDEO_FILE_FIELD} file is accepted`,
+    );
   }
   const fields = { ...spool.fields };
   if (files[0]) delete fields[VIDEO_FILE_FIELD];
@@ -60,7 +66,14 @@ export function uploadForm(u: VideoUpload, model: string): { body: Readable; len
 
 /** The file as base64 (Kling's inline image); a file over `max` bytes is a 400. */
 export async function uploadBase64(u: VideoUpload, max: number): Promise<string> {
-  if (u.file.size > max) throw new RelayError(400, `${VIDEO_FILE_FIELD} is larger than ${max} bytes`, 'invalid_request_error', 'file_too_large', VIDEO_FILE_FIELD);
+  if (u.file.size > max)
+    throw new RelayError(
+      400,
+      `${VIDEO_FILE_FIELD} is larger than ${max} bytes`,
+      'invalid_request_error',
+      'file_too_large',
+      VIDEO_FILE_FIELD,
+    );
   const fh = await fs.open(u.spool.file, 'r');
   try {
     const buf = Buffer.alloc(u.file.size);

@@ -4,7 +4,12 @@ import { TaskStatus } from '../types.js';
 /** OpenAI-style video generation as new-api serves it: `/v1/video/generations` and `/v1/videos`. */
 
 /** OpenAI's video statuses. */
-export const VideoStatus = { Queued: 'queued', InProgress: 'in_progress', Completed: 'completed', Failed: 'failed' } as const;
+export const VideoStatus = {
+  Queued: 'queued',
+  InProgress: 'in_progress',
+  Completed: 'completed',
+  Failed: 'failed',
+} as const;
 
 /** A task status as OpenAI's video status; not-started and unknown tasks read as queued. */
 export function videoStatusOf(status: string): string {
@@ -79,7 +84,8 @@ const IMAGES_MAX = 8;
 /** new-api's bound on a task's seconds. */
 export const MAX_VIDEO_SECONDS = 60;
 
-const invalid = (message: string, param: string | null = null) => new RelayError(400, message, 'invalid_request_error', 'invalid_request', param);
+const invalid = (message: string, param: string | null = null) =>
+  new RelayError(400, message, 'invalid_request_error', 'invalid_request', param);
 
 function optString(b: Record<string, unknown>, key: string, max: number): string | undefined {
   const v = b[key];
@@ -93,7 +99,8 @@ function optString(b: Record<string, unknown>, key: string, max: number): string
 function seconds(v: unknown, key: string): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n <= 0 || n > MAX_VIDEO_SECONDS) throw invalid(`${key} must be a whole number of seconds from 1 to ${MAX_VIDEO_SECONDS}`, key);
+  if (!Number.isInteger(n) || n <= 0 || n > MAX_VIDEO_SECONDS)
+    throw invalid(`${key} must be a whole number of seconds from 1 to ${MAX_VIDEO_SECONDS}`, key);
   return n;
 }
 
@@ -115,7 +122,11 @@ export function parseVideoSubmit(body: unknown): VideoSubmitReq {
   if (!prompt?.trim()) throw invalid('field prompt is required', 'prompt');
   let images: string[] | undefined;
   if (b.images !== undefined && b.images !== null) {
-    if (!Array.isArray(b.images) || b.images.length > IMAGES_MAX || b.images.some((i) => typeof i !== 'string' || i.length > IMAGE_MAX))
+    if (
+      !Array.isArray(b.images) ||
+      b.images.length > IMAGES_MAX ||
+      b.images.some((i) => typeof i !== 'string' || i.length > IMAGE_MAX)
+    )
       throw invalid(`images must be at most ${IMAGES_MAX} strings`, 'images');
     images = b.images as string[];
   }
@@ -177,7 +188,8 @@ export function openAIVideo(t: VideoTaskView) {
     progress: Number.parseInt(t.progress, 10) || 0,
     created_at: t.submit_time,
   };
-  if (t.finish_time && (status === VideoStatus.Completed || status === VideoStatus.Failed)) video.completed_at = t.finish_time;
+  if (t.finish_time && (status === VideoStatus.Completed || status === VideoStatus.Failed))
+    video.completed_at = t.finish_time;
   if (t.seconds) video.seconds = t.seconds;
   if (t.size) video.size = t.size;
   if (status === VideoStatus.Failed) video.error = { message: t.fail_reason || 'task failed', code: 'task_failed' };

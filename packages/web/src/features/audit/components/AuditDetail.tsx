@@ -25,15 +25,22 @@ export function AuditDetail({ row, onClose }: { row: AuditRow | null; onClose: (
               {row.actor_name} (#{row.actor_id})
             </Descriptions.Item>
             <Descriptions.Item label={t('col.action')}>
-              <Typography.Text code>{row.action}</Typography.Text> <Tag color={row.outcome === 'denied' ? 'red' : 'green'}>{t(`outcome.${row.outcome}`)}</Tag>
+              <Typography.Text code>{row.action}</Typography.Text>{' '}
+              <Tag color={row.outcome === 'denied' ? 'red' : 'green'}>{t(`outcome.${row.outcome}`)}</Tag>
             </Descriptions.Item>
-            <Descriptions.Item label={t('col.target')}>{[row.target_type, row.target_id].filter(Boolean).join(' #')}</Descriptions.Item>
+            <Descriptions.Item label={t('col.target')}>
+              {[row.target_type, row.target_id].filter(Boolean).join(' #')}
+            </Descriptions.Item>
             <Descriptions.Item label={t('col.ip')}>{row.ip}</Descriptions.Item>
             <Descriptions.Item label={t('detail.userAgent')}>
               <Typography.Text style={{ wordBreak: 'break-all' }}>{row.user_agent}</Typography.Text>
             </Descriptions.Item>
           </Descriptions>
-          <Typography.Title level={5} style={{ marginTop: 16 }} copyable={{ text: row.detail, tooltips: [t('detail.copy')] }}>
+          <Typography.Title
+            level={5}
+            style={{ marginTop: 16 }}
+            copyable={{ text: row.detail, tooltips: [t('detail.copy')] }}
+          >
             {t('detail.raw')}
           </Typography.Title>
           <pre className="tw-audit-json" data-testid="audit-detail-json">

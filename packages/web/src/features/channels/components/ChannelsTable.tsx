@@ -66,7 +66,12 @@ export function ChannelsTable(p: Props) {
     mobile,
   );
   // Secondary columns that do not fit the window are left out (named under the table), so nothing scrolls sideways.
-  const { ref, columns, folded, width } = useFittedColumns(all, { order: FOLD_ORDER, extraWidth: p.bulk ? SELECT_WIDTH : 0, enabled: !mobile, grow: GROW });
+  const { ref, columns, folded, width } = useFittedColumns(all, {
+    order: FOLD_ORDER,
+    extraWidth: p.bulk ? SELECT_WIDTH : 0,
+    enabled: !mobile,
+    grow: GROW,
+  });
   const nameIndex = columns.findIndex((c) => c.key === 'name');
 
   const rowSelection: TableProps<ListRow>['rowSelection'] = p.bulk
@@ -97,9 +102,16 @@ export function ChannelsTable(p: Props) {
         dataSource={p.items}
         loading={p.loading}
         rowSelection={rowSelection}
-        expandable={{ indentSize: 16, expandIconColumnIndex: nameIndex >= 0 ? nameIndex + (p.bulk ? 1 : 0) : undefined }}
+        expandable={{
+          indentSize: 16,
+          expandIconColumnIndex: nameIndex >= 0 ? nameIndex + (p.bulk ? 1 : 0) : undefined,
+        }}
         rowClassName={(r) => (isTagRow(r) ? 'tw-ch-tag-row' : r.status !== 1 ? 'tw-ch-off-row' : '')}
-        onRow={(r) => ({ 'data-testid': isTagRow(r) ? `channel-tag-row-${encodeURIComponent(r.tag)}` : `channel-row-${r.id}` }) as React.HTMLAttributes<HTMLElement>}
+        onRow={(r) =>
+          ({
+            'data-testid': isTagRow(r) ? `channel-tag-row-${encodeURIComponent(r.tag)}` : `channel-row-${r.id}`,
+          }) as React.HTMLAttributes<HTMLElement>
+        }
         locale={{ emptyText: t('empty') }}
         pagination={{
           ...sizedPagination((range) => t('pageInfo', range)),

@@ -24,7 +24,17 @@ interface Props {
   columnSettings: ReactNode;
 }
 
-function Toggle({ label, checked, onChange, testId }: { label: string; checked: boolean; onChange: (v: boolean) => void; testId: string }) {
+function Toggle({
+  label,
+  checked,
+  onChange,
+  testId,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  testId: string;
+}) {
   return (
     <label className="tw-ch-toggle">
       <Switch size="small" checked={checked} onChange={onChange} data-testid={testId} aria-label={label} />
@@ -37,7 +47,10 @@ function Toggle({ label, checked, onChange, testId }: { label: string; checked: 
 export function ChannelsToolbar(p: Props) {
   const { t } = useTranslation('channels');
   const groups = useChannelGroups();
-  const groupOptions = [{ value: '', label: t('filter.allGroups') }, ...(groups.data ?? []).map((g) => ({ value: g, label: g }))];
+  const groupOptions = [
+    { value: '', label: t('filter.allGroups') },
+    ...(groups.data ?? []).map((g) => ({ value: g, label: g })),
+  ];
   const set = (patch: Partial<ChannelFilter>) => p.onDraftChange({ ...p.draft, ...patch });
   return (
     <div className="tw-ch-toolbar">
@@ -81,7 +94,12 @@ export function ChannelsToolbar(p: Props) {
         </Flex>
         <Flex wrap gap={8}>
           {p.columnSettings}
-          <TipButton label={t('common:action.refresh')} icon={<ReloadOutlined />} onClick={p.onRefresh} data-testid="channels-refresh" />
+          <TipButton
+            label={t('common:action.refresh')}
+            icon={<ReloadOutlined />}
+            onClick={p.onRefresh}
+            data-testid="channels-refresh"
+          />
           {p.bulkMenu}
           <Button type="primary" icon={<PlusOutlined />} onClick={p.onAdd} data-testid="channels-add">
             {t('actions.add')}

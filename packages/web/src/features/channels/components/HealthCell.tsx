@@ -19,7 +19,11 @@ function Details({ h, t }: { h: Health; t: TFunction }) {
       {h.state === 'half_open' ? <div>{t('health.probing')}</div> : null}
       <div>{t('health.errorRate', { rate: (h.error_rate * 100).toFixed(1), count: h.requests })}</div>
       <div>{h.p50_latency_ms ? t('health.p50', { ms: h.p50_latency_ms }) : t('health.noLatency')}</div>
-      {keys.length ? <div>{t('health.keys', { list: keys.map(([i, s]) => `#${Number(i) + 1} ${t(`health.state.${s}`)}`).join(', ') })}</div> : null}
+      {keys.length ? (
+        <div>
+          {t('health.keys', { list: keys.map(([i, s]) => `#${Number(i) + 1} ${t(`health.state.${s}`)}`).join(', ') })}
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -32,8 +36,15 @@ export function ChannelHealthCell({ channel }: { channel: Channel }) {
   const keyTrouble = h.state === 'closed' && Object.keys(h.keys).length > 0;
   return (
     <Tooltip title={<Details h={h} t={t} />}>
-      <Tag color={keyTrouble ? 'gold' : COLOR[h.state]} data-testid={`channel-health-${channel.id}`} data-state={h.state} className="tw-ch-help">
-        {h.state === 'open' ? t('health.openShort', { time: formatTime(h.open_until).slice(-8) }) : t(`health.state.${h.state}`)}
+      <Tag
+        color={keyTrouble ? 'gold' : COLOR[h.state]}
+        data-testid={`channel-health-${channel.id}`}
+        data-state={h.state}
+        className="tw-ch-help"
+      >
+        {h.state === 'open'
+          ? t('health.openShort', { time: formatTime(h.open_until).slice(-8) })
+          : t(`health.state.${h.state}`)}
       </Tag>
     </Tooltip>
   );
@@ -42,6 +53,9 @@ export function ChannelHealthCell({ channel }: { channel: Channel }) {
 /** A tag row: its worst child's state. */
 export function TagHealthCell({ row }: { row: TagRow }) {
   const { t } = useTranslation('channels');
-  const worst = row.children.reduce<State>((w, c) => (c.health && RANK[c.health.state] > RANK[w] ? c.health.state : w), 'closed');
+  const worst = row.children.reduce<State>(
+    (w, c) => (c.health && RANK[c.health.state] > RANK[w] ? c.health.state : w),
+    'closed',
+  );
   return <Tag color={COLOR[worst]}>{t(`health.state.${worst}`)}</Tag>;
 }

@@ -32,10 +32,21 @@ export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Pro
   return (
     <Flex wrap gap={2} align="center" className="tw-ch-actions">
       <Space.Compact size="small">
-        <Button size="small" loading={busy === 'test'} data-testid={`channel-test-${c.id}`} onClick={() => void run('test', () => actions.test(c))}>
+        <Button
+          size="small"
+          loading={busy === 'test'}
+          data-testid={`channel-test-${c.id}`}
+          onClick={() => void run('test', () => actions.test(c))}
+        >
           {t('actions.test')}
         </Button>
-        <TipButton label={t('actions.testModel')} size="small" icon={<DownOutlined />} data-testid={`channel-test-pick-${c.id}`} onClick={() => onPickTestModel(c)} />
+        <TipButton
+          label={t('actions.testModel')}
+          size="small"
+          icon={<DownOutlined />}
+          data-testid={`channel-test-pick-${c.id}`}
+          onClick={() => onPickTestModel(c)}
+        />
       </Space.Compact>
       <Button
         size="small"
@@ -47,7 +58,13 @@ export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Pro
       >
         {enabled ? t('actions.disable') : t('actions.enable')}
       </Button>
-      <TipButton subtle label={t('actions.edit')} icon={<EditOutlined />} data-testid={`channel-edit-${c.id}`} onClick={() => onEdit(c)} />
+      <TipButton
+        subtle
+        label={t('actions.edit')}
+        icon={<EditOutlined />}
+        data-testid={`channel-edit-${c.id}`}
+        onClick={() => onEdit(c)}
+      />
       <Popconfirm
         title={t('actions.copyTitle')}
         description={t('actions.copyConfirm', { name: c.name })}
@@ -56,7 +73,13 @@ export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Pro
         okButtonProps={{ 'data-testid': `channel-copy-confirm-${c.id}` } as ButtonProps}
         onConfirm={() => run('copy', () => actions.copy(c))}
       >
-        <TipButton subtle label={t('actions.copy')} icon={<CopyOutlined />} loading={busy === 'copy'} data-testid={`channel-copy-${c.id}`} />
+        <TipButton
+          subtle
+          label={t('actions.copy')}
+          icon={<CopyOutlined />}
+          loading={busy === 'copy'}
+          data-testid={`channel-copy-${c.id}`}
+        />
       </Popconfirm>
       <Popconfirm
         title={t('actions.deleteTitle')}
@@ -66,7 +89,14 @@ export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Pro
         okButtonProps={{ danger: true, 'data-testid': `channel-delete-confirm-${c.id}` } as ButtonProps}
         onConfirm={() => run('delete', () => actions.remove(c))}
       >
-        <TipButton subtle danger label={t('common:action.delete')} icon={<DeleteOutlined />} loading={busy === 'delete'} data-testid={`channel-delete-${c.id}`} />
+        <TipButton
+          subtle
+          danger
+          label={t('common:action.delete')}
+          icon={<DeleteOutlined />}
+          loading={busy === 'delete'}
+          data-testid={`channel-delete-${c.id}`}
+        />
       </Popconfirm>
     </Flex>
   );

@@ -11,7 +11,10 @@ export function ChannelStatus({ channel }: { channel: Channel }) {
   const info = channel.channel_info;
   const keyHint =
     info?.is_multi_key && info.multi_key_size > 0
-      ? t('status.keysEnabled', { enabled: info.multi_key_size - Object.keys(info.multi_key_status_list ?? {}).length, total: info.multi_key_size })
+      ? t('status.keysEnabled', {
+          enabled: info.multi_key_size - Object.keys(info.multi_key_status_list ?? {}).length,
+          total: info.multi_key_size,
+        })
       : undefined;
   if (channel.status === STATUS.enabled) {
     return (
@@ -61,7 +64,8 @@ export function TagStatus({ row }: { row: TagRow }) {
   return (
     <Tooltip title={t('status.tagCount', { enabled: row.enabled_count, total: row.channel_count })}>
       <Tag color={row.status === STATUS.enabled ? 'success' : 'default'} data-testid={`channel-tag-status-${row.tag}`}>
-        {row.status === STATUS.enabled ? t('status.enabled') : t('status.disabled')} {row.enabled_count}/{row.channel_count}
+        {row.status === STATUS.enabled ? t('status.enabled') : t('status.disabled')} {row.enabled_count}/
+        {row.channel_count}
       </Tag>
     </Tooltip>
   );

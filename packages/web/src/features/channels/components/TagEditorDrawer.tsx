@@ -34,7 +34,17 @@ export function TagEditorDrawer({ row, onClose, onSaved }: Props) {
   const groups = useChannelGroups();
   const known = useKnownModels();
   const initial = useMemo<Draft | null>(
-    () => (row ? { new_tag: row.tag, model_mapping: '', groups: splitList(row.group), models: splitList(row.models), priority: null, weight: null } : null),
+    () =>
+      row
+        ? {
+            new_tag: row.tag,
+            model_mapping: '',
+            groups: splitList(row.group),
+            models: splitList(row.models),
+            priority: null,
+            weight: null,
+          }
+        : null,
     [row],
   );
   const [d, setD] = useState<Draft | null>(initial);
@@ -81,7 +91,10 @@ export function TagEditorDrawer({ row, onClose, onSaved }: Props) {
     }
   };
 
-  const groupOptions = [...new Set([...(groups.data ?? []), ...(d?.groups ?? [])])].map((g) => ({ value: g, label: g }));
+  const groupOptions = [...new Set([...(groups.data ?? []), ...(d?.groups ?? [])])].map((g) => ({
+    value: g,
+    label: g,
+  }));
   const modelOptions = [...new Set([...(known.data ?? []), ...(d?.models ?? [])])].map((m) => ({ value: m, label: m }));
 
   return (
@@ -102,9 +115,19 @@ export function TagEditorDrawer({ row, onClose, onSaved }: Props) {
     >
       {d && row ? (
         <Form layout="vertical">
-          <Alert type="info" showIcon title={t('tagEditor.hint', { count: row.channel_count })} style={{ marginBottom: 16 }} />
+          <Alert
+            type="info"
+            showIcon
+            title={t('tagEditor.hint', { count: row.channel_count })}
+            style={{ marginBottom: 16 }}
+          />
           <Form.Item label={t('tagEditor.newTag')} extra={t('tagEditor.newTagHint')}>
-            <Input value={d.new_tag} maxLength={64} onChange={(e) => set({ new_tag: e.target.value })} data-testid="tag-form-new-tag" />
+            <Input
+              value={d.new_tag}
+              maxLength={64}
+              onChange={(e) => set({ new_tag: e.target.value })}
+              data-testid="tag-form-new-tag"
+            />
           </Form.Item>
           <Form.Item label={t('editor.models')} extra={t('tagEditor.modelsHint')}>
             <Select
@@ -145,11 +168,29 @@ export function TagEditorDrawer({ row, onClose, onSaved }: Props) {
             />
           </Form.Item>
           <Flex gap={16} wrap>
-            <Form.Item label={t('editor.priority')} extra={t('tagEditor.current', { value: row.priority })} style={{ flex: '1 1 200px' }}>
-              <ExactNumberInput value={d.priority} onChange={(v) => set({ priority: v })} placeholder={t('tagEditor.blankNoChange')} testid="tag-form-priority" />
+            <Form.Item
+              label={t('editor.priority')}
+              extra={t('tagEditor.current', { value: row.priority })}
+              style={{ flex: '1 1 200px' }}
+            >
+              <ExactNumberInput
+                value={d.priority}
+                onChange={(v) => set({ priority: v })}
+                placeholder={t('tagEditor.blankNoChange')}
+                testid="tag-form-priority"
+              />
             </Form.Item>
-            <Form.Item label={t('editor.weight')} extra={t('tagEditor.current', { value: row.weight })} style={{ flex: '1 1 200px' }}>
-              <ExactNumberInput value={d.weight} onChange={(v) => set({ weight: v })} placeholder={t('tagEditor.blankNoChange')} testid="tag-form-weight" />
+            <Form.Item
+              label={t('editor.weight')}
+              extra={t('tagEditor.current', { value: row.weight })}
+              style={{ flex: '1 1 200px' }}
+            >
+              <ExactNumberInput
+                value={d.weight}
+                onChange={(v) => set({ weight: v })}
+                placeholder={t('tagEditor.blankNoChange')}
+                testid="tag-form-weight"
+              />
             </Form.Item>
           </Flex>
         </Form>

@@ -25,7 +25,13 @@ export function TagRowActions({ row, actions, onEditTag }: Props) {
   const id = encodeURIComponent(row.tag);
   return (
     <Flex wrap gap={2} className="tw-ch-actions">
-      <Button size="small" type="link" loading={busy === 'on'} data-testid={`channel-tag-enable-${id}`} onClick={() => void run('on')}>
+      <Button
+        size="small"
+        type="link"
+        loading={busy === 'on'}
+        data-testid={`channel-tag-enable-${id}`}
+        onClick={() => void run('on')}
+      >
         {t('tagRow.enableAll')}
       </Button>
       <Popconfirm

@@ -36,7 +36,10 @@ export function TestModelDialog({ channel, actions, onClose }: Props) {
     if (!channel) return;
     setResults((r) => ({ ...r, [model]: { state: 'running' } }));
     const res = await actions.test(channel, model, true);
-    setResults((r) => ({ ...r, [model]: res ? { state: 'done', ...res } : { state: 'done', success: false, message: t('test.error'), time: 0 } }));
+    setResults((r) => ({
+      ...r,
+      [model]: res ? { state: 'done', ...res } : { state: 'done', success: false, message: t('test.error'), time: 0 },
+    }));
   };
 
   const testAll = async () => {
@@ -58,7 +61,8 @@ export function TestModelDialog({ channel, actions, onClose }: Props) {
     const r = results[model];
     if (!r) return <Typography.Text type="secondary">{t('test.notRun')}</Typography.Text>;
     if (r.state === 'running') return <Tag color="processing">{t('test.running')}</Tag>;
-    if (r.success) return <Tag color={responseTimeColor(r.time * 1000)}>{t('test.ok', { time: r.time.toFixed(2) })}</Tag>;
+    if (r.success)
+      return <Tag color={responseTimeColor(r.time * 1000)}>{t('test.ok', { time: r.time.toFixed(2) })}</Tag>;
     return (
       <Tooltip title={r.message}>
         <Typography.Text type="danger" ellipsis style={{ maxWidth: 220 }}>
@@ -69,7 +73,14 @@ export function TestModelDialog({ channel, actions, onClose }: Props) {
   };
 
   return (
-    <Modal open={channel !== null} title={channel ? t('test.titleFor', { name: channel.name }) : t('test.title')} onCancel={close} footer={null} width={640} destroyOnHidden>
+    <Modal
+      open={channel !== null}
+      title={channel ? t('test.titleFor', { name: channel.name }) : t('test.title')}
+      onCancel={close}
+      footer={null}
+      width={640}
+      destroyOnHidden
+    >
       <Flex gap={8} wrap style={{ marginBottom: 12 }}>
         <Input
           allowClear
@@ -80,7 +91,11 @@ export function TestModelDialog({ channel, actions, onClose }: Props) {
           style={{ flex: '1 1 220px' }}
           data-testid="channel-test-search"
         />
-        <Button onClick={() => (runningAll ? (stop.current = true) : void testAll())} disabled={shown.length === 0} data-testid="channel-test-all-models">
+        <Button
+          onClick={() => (runningAll ? (stop.current = true) : void testAll())}
+          disabled={shown.length === 0}
+          data-testid="channel-test-all-models"
+        >
           {runningAll ? t('test.stop') : t('test.all', { count: shown.length })}
         </Button>
       </Flex>
@@ -108,7 +123,13 @@ export function TestModelDialog({ channel, actions, onClose }: Props) {
             width: 80,
             align: 'right',
             render: (_, { model }) => (
-              <Button size="small" type="link" loading={results[model]?.state === 'running'} onClick={() => void testOne(model)} data-testid={`channel-test-model-${model}`}>
+              <Button
+                size="small"
+                type="link"
+                loading={results[model]?.state === 'running'}
+                onClick={() => void testOne(model)}
+                data-testid={`channel-test-model-${model}`}
+              >
                 {t('actions.test')}
               </Button>
             ),

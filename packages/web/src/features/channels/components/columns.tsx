@@ -32,7 +32,11 @@ const NAME_WIDTH = 132;
 const PRIORITY_MIN = -999;
 
 /** A column of a number edited in place: a channel's own or, on a tag row, every channel of the tag. */
-function numberColumn(field: 'priority' | 'weight', min: number, d: ColumnDeps): TableColumnsType<ListRow>[number] & { key: ColumnKey } {
+function numberColumn(
+  field: 'priority' | 'weight',
+  min: number,
+  d: ColumnDeps,
+): TableColumnsType<ListRow>[number] & { key: ColumnKey } {
   return {
     key: field,
     title: d.t(`col.${field}`),
@@ -90,7 +94,12 @@ function NameCell({ row, t }: { row: ListRow; t: TFunction }) {
 export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
   const { t } = d;
   const all: (TableColumnsType<ListRow>[number] & { key: ColumnKey | 'actions' })[] = [
-    { key: 'id', title: t('col.id'), width: 52, render: (_, r) => (isTagRow(r) ? null : <span className="tw-ch-num">{r.id}</span>) },
+    {
+      key: 'id',
+      title: t('col.id'),
+      width: 52,
+      render: (_, r) => (isTagRow(r) ? null : <span className="tw-ch-num">{r.id}</span>),
+    },
     { key: 'name', title: t('col.name'), width: NAME_WIDTH, render: (_, r) => <NameCell row={r} t={t} /> },
     {
       key: 'type',
@@ -105,13 +114,29 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
           </Tooltip>
         ),
     },
-    { key: 'status', title: t('col.status'), width: 80, render: (_, r) => (isTagRow(r) ? <TagStatus row={r} /> : <ChannelStatus channel={r} />) },
-    { key: 'health', title: t('col.health'), width: 88, render: (_, r) => (isTagRow(r) ? <TagHealthCell row={r} /> : <ChannelHealthCell channel={r} />) },
+    {
+      key: 'status',
+      title: t('col.status'),
+      width: 80,
+      render: (_, r) => (isTagRow(r) ? <TagStatus row={r} /> : <ChannelStatus channel={r} />),
+    },
+    {
+      key: 'health',
+      title: t('col.health'),
+      width: 88,
+      render: (_, r) => (isTagRow(r) ? <TagHealthCell row={r} /> : <ChannelHealthCell channel={r} />),
+    },
     {
       key: 'response',
       title: t('col.response'),
       width: 86,
-      render: (_, r) => <ResponseTimeBadge ms={r.response_time} testedAt={isTagRow(r) ? undefined : r.test_time} id={isTagRow(r) ? undefined : r.id} />,
+      render: (_, r) => (
+        <ResponseTimeBadge
+          ms={r.response_time}
+          testedAt={isTagRow(r) ? undefined : r.test_time}
+          id={isTagRow(r) ? undefined : r.id}
+        />
+      ),
     },
     {
       key: 'balance',
@@ -121,7 +146,12 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
         isTagRow(r) ? (
           <BalanceCell balance={r.balance} />
         ) : (
-          <BalanceCell balance={r.balance} updatedAt={r.balance_updated_time} id={r.id} onRefresh={() => d.actions.refreshBalance(r)} />
+          <BalanceCell
+            balance={r.balance}
+            updatedAt={r.balance_updated_time}
+            id={r.id}
+            onRefresh={() => d.actions.refreshBalance(r)}
+          />
         ),
     },
     {

@@ -38,7 +38,12 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
                     testId="channel-form-other"
                   />
                 ) : (
-                  <Input {...f} placeholder={t(`other.${other}Placeholder`)} data-testid="channel-form-other" autoComplete="off" />
+                  <Input
+                    {...f}
+                    placeholder={t(`other.${other}Placeholder`)}
+                    data-testid="channel-form-other"
+                    autoComplete="off"
+                  />
                 )
               }
             />
@@ -51,7 +56,13 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             label={t('editor.statusCodeMapping')}
             extra={t('editor.statusCodeMappingHint')}
             render={(f) => (
-              <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.statusCodeMapping} testId="channel-form-status-code-mapping" />
+              <JsonTextArea
+                value={f.value}
+                onChange={f.onChange}
+                onBlur={f.onBlur}
+                template={TEMPLATES.statusCodeMapping}
+                testId="channel-form-status-code-mapping"
+              />
             )}
           />
         </Col>
@@ -61,7 +72,15 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             name="param_override"
             label={t('editor.paramOverride')}
             extra={t('editor.paramOverrideHint')}
-            render={(f) => <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.paramOverride} testId="channel-form-param-override" />}
+            render={(f) => (
+              <JsonTextArea
+                value={f.value}
+                onChange={f.onChange}
+                onBlur={f.onBlur}
+                template={TEMPLATES.paramOverride}
+                testId="channel-form-param-override"
+              />
+            )}
           />
         </Col>
         <Col xs={24} md={12}>
@@ -70,7 +89,15 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             name="setting"
             label={t('editor.setting')}
             extra={t('editor.settingHint')}
-            render={(f) => <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.setting} testId="channel-form-setting" />}
+            render={(f) => (
+              <JsonTextArea
+                value={f.value}
+                onChange={f.onChange}
+                onBlur={f.onBlur}
+                template={TEMPLATES.setting}
+                testId="channel-form-setting"
+              />
+            )}
           />
         </Col>
         <Col xs={24} md={6}>
@@ -79,7 +106,15 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             name="rpm_limit"
             label={t('editor.rpmLimit')}
             extra={t('editor.perMinuteHint')}
-            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} testid="channel-form-rpm" />}
+            render={(f) => (
+              <IntegerInput
+                value={f.value}
+                onChange={(v) => f.onChange(v ?? 0)}
+                onBlur={f.onBlur}
+                min={0}
+                testid="channel-form-rpm"
+              />
+            )}
           />
         </Col>
         <Col xs={24} md={6}>
@@ -88,7 +123,16 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             name="tpm_limit"
             label={t('editor.tpmLimit')}
             extra={t('editor.perMinuteHint')}
-            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} step={1000} testid="channel-form-tpm" />}
+            render={(f) => (
+              <IntegerInput
+                value={f.value}
+                onChange={(v) => f.onChange(v ?? 0)}
+                onBlur={f.onBlur}
+                min={0}
+                step={1000}
+                testid="channel-form-tpm"
+              />
+            )}
           />
         </Col>
         <Col xs={24} md={6}>
@@ -108,7 +152,14 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             name="max_input_tokens"
             label={t('editor.maxInputTokens')}
             extra={t('editor.maxInputTokensHint')}
-            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} testid="channel-form-max-input-tokens" />}
+            render={(f) => (
+              <IntegerInput
+                value={f.value}
+                onChange={(v) => f.onChange(v ?? 0)}
+                onBlur={f.onBlur}
+                testid="channel-form-max-input-tokens"
+              />
+            )}
           />
         </Col>
         <Col xs={24} md={12}>
@@ -118,7 +169,12 @@ export function AdvancedSection({ control }: { control: Control<ChannelForm> }) 
             label={t('editor.systemPrompt')}
             extra={t('editor.systemPromptHint')}
             render={(f) => (
-              <Input.TextArea {...f} autoSize={{ minRows: 3, maxRows: 10 }} placeholder={t('editor.systemPromptPlaceholder')} data-testid="channel-form-system-prompt" />
+              <Input.TextArea
+                {...f}
+                autoSize={{ minRows: 3, maxRows: 10 }}
+                placeholder={t('editor.systemPromptPlaceholder')}
+                data-testid="channel-form-system-prompt"
+              />
             )}
           />
         </Col>

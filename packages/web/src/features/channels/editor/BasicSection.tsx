@@ -42,13 +42,25 @@ export function BasicSection({ control }: { control: Control<ChannelForm> }) {
             label={t('editor.type')}
             required
             render={(f) => (
-              <Select value={f.value} onChange={(v: number) => f.onChange(v)} options={typeOptions} showSearch={{ optionFilterProp: 'search' }} data-testid="channel-form-type" />
+              <Select
+                value={f.value}
+                onChange={(v: number) => f.onChange(v)}
+                options={typeOptions}
+                showSearch={{ optionFilterProp: 'search' }}
+                data-testid="channel-form-type"
+              />
             )}
           />
         </Col>
         {task ? (
           <Col xs={24}>
-            <Alert type="info" showIcon title={t(`editor.taskType.${task}`)} style={{ marginBottom: 16 }} data-testid="channel-form-task-hint" />
+            <Alert
+              type="info"
+              showIcon
+              title={t(`editor.taskType.${task}`)}
+              style={{ marginBottom: 16 }}
+              data-testid="channel-form-task-hint"
+            />
           </Col>
         ) : null}
         <Col xs={24} md={12}>

@@ -36,9 +36,18 @@ export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
   /** The full key once root revealed it; until then the form's key is blank and the stored key is kept. */
   const [revealed, setRevealed] = useState<string | undefined>(undefined);
 
-  const loaded = useQuery({ queryKey: ['channel', editId], queryFn: () => fetchChannel(editId!), enabled: editId !== undefined, gcTime: 0 });
+  const loaded = useQuery({
+    queryKey: ['channel', editId],
+    queryFn: () => fetchChannel(editId!),
+    enabled: editId !== undefined,
+    gcTime: 0,
+  });
   const schema = useMemo(() => channelFormSchema(isCreate), [isCreate]);
-  const { control, handleSubmit, reset, setValue } = useForm<ChannelForm>({ resolver: zodResolver(schema), defaultValues: NEW_CHANNEL, mode: 'onTouched' });
+  const { control, handleSubmit, reset, setValue } = useForm<ChannelForm>({
+    resolver: zodResolver(schema),
+    defaultValues: NEW_CHANNEL,
+    mode: 'onTouched',
+  });
 
   const [type, key, multiOff] = useWatch({ control, name: ['type', 'key', 'multi_key_off'] });
   useEffect(() => {
@@ -69,7 +78,11 @@ export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
   }, onInvalid);
 
   const open = target !== null;
-  const title = isCreate ? t('editor.addTitle') : loaded.data ? t('editor.editTitleFor', { name: loaded.data.name }) : t('editor.editTitle');
+  const title = isCreate
+    ? t('editor.addTitle')
+    : loaded.data
+      ? t('editor.editTitleFor', { name: loaded.data.name })
+      : t('editor.editTitle');
   const ready = isCreate || (loaded.data !== undefined && !loaded.isFetching);
 
   return (
@@ -88,7 +101,13 @@ export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
       footer={
         <Flex justify="end" gap={8}>
           <Button onClick={onClose}>{t('common:action.cancel')}</Button>
-          <Button type="primary" loading={saving} disabled={!ready} onClick={() => void submit()} data-testid="channel-form-submit">
+          <Button
+            type="primary"
+            loading={saving}
+            disabled={!ready}
+            onClick={() => void submit()}
+            data-testid="channel-form-submit"
+          >
             {t('common:action.submit')}
           </Button>
         </Flex>
@@ -113,7 +132,13 @@ export function ChannelEditorDrawer({ target, onClose, onSaved }: Props) {
               setValue('key', key);
             }}
           />
-          <ModelsSection control={control} setValue={setValue} isCreate={isCreate} channelId={editId} loadedKey={revealed} />
+          <ModelsSection
+            control={control}
+            setValue={setValue}
+            isCreate={isCreate}
+            channelId={editId}
+            loadedKey={revealed}
+          />
           <RoutingSection control={control} />
           <AdvancedSection control={control} />
         </Form>

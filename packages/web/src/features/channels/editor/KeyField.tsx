@@ -33,8 +33,18 @@ export function KeyField({ control, isCreate, multiView, loaded, onKeyUpdateChan
   const keyUpdate = useWatch({ control, name: 'key_update' });
   const loadedMulti = loaded?.channel_info?.is_multi_key === true;
   const keeps = !isCreate && loaded !== undefined && !revealed && keyUpdate !== 'append';
-  const placeholder = keyUpdate === 'append' && loadedMulti ? t('multiKey.appendPlaceholder') : keeps ? t('editor.keyKeep', { masked: loaded.key }) : keyPlaceholder(type, t);
-  const extra = type === ChannelType.VertexAi ? t('editor.keyHintVertex') : isCreate ? t('editor.keyHintCreate') : t('editor.keyHintEdit');
+  const placeholder =
+    keyUpdate === 'append' && loadedMulti
+      ? t('multiKey.appendPlaceholder')
+      : keeps
+        ? t('editor.keyKeep', { masked: loaded.key })
+        : keyPlaceholder(type, t);
+  const extra =
+    type === ChannelType.VertexAi
+      ? t('editor.keyHintVertex')
+      : isCreate
+        ? t('editor.keyHintCreate')
+        : t('editor.keyHintEdit');
   return (
     <Section
       icon={<KeyOutlined />}
@@ -45,7 +55,11 @@ export function KeyField({ control, isCreate, multiView, loaded, onKeyUpdateChan
             control={control}
             name="multi_key_off"
             render={({ field }) => (
-              <Checkbox checked={field.value} onChange={(e) => field.onChange(e.target.checked)} data-testid="channel-form-multi-key-off">
+              <Checkbox
+                checked={field.value}
+                onChange={(e) => field.onChange(e.target.checked)}
+                data-testid="channel-form-multi-key-off"
+              >
                 {t('multiKey.off')}
               </Checkbox>
             )}
@@ -72,7 +86,15 @@ export function KeyField({ control, isCreate, multiView, loaded, onKeyUpdateChan
         )}
       />
       {!isCreate && loaded && !revealed ? <RevealKeyButton channelId={loaded.id} onRevealed={onRevealed} /> : null}
-      {multiView ? <MultiKeyPanel control={control} keys={splitKeys(key)} isCreate={isCreate} loaded={loaded} onKeyUpdateChange={onKeyUpdateChange} /> : null}
+      {multiView ? (
+        <MultiKeyPanel
+          control={control}
+          keys={splitKeys(key)}
+          isCreate={isCreate}
+          loaded={loaded}
+          onKeyUpdateChange={onKeyUpdateChange}
+        />
+      ) : null}
     </Section>
   );
 }

@@ -26,7 +26,8 @@ export function ModelPickerModal({ fetched, current, onClose, onApply }: Props) 
   const shown = list.filter((m) => m.toLowerCase().includes(filter.trim().toLowerCase()));
   const newCount = list.filter((m) => !current.includes(m)).length;
   const allShownPicked = shown.length > 0 && shown.every((m) => picked.includes(m));
-  const toggleShown = (on: boolean) => setPicked(on ? [...new Set([...picked, ...shown])] : picked.filter((m) => !shown.includes(m)));
+  const toggleShown = (on: boolean) =>
+    setPicked(on ? [...new Set([...picked, ...shown])] : picked.filter((m) => !shown.includes(m)));
 
   return (
     <Modal
@@ -40,10 +41,19 @@ export function ModelPickerModal({ fetched, current, onClose, onApply }: Props) 
           <Typography.Text type="secondary">{t('picker.selected', { count: picked.length })}</Typography.Text>
           <Flex gap={8} wrap>
             <Button onClick={onClose}>{t('common:action.cancel')}</Button>
-            <Button onClick={() => onApply([...new Set([...current, ...picked])])} disabled={picked.length === 0} data-testid="model-picker-append">
+            <Button
+              onClick={() => onApply([...new Set([...current, ...picked])])}
+              disabled={picked.length === 0}
+              data-testid="model-picker-append"
+            >
               {t('picker.append')}
             </Button>
-            <Button type="primary" onClick={() => onApply(picked)} disabled={picked.length === 0} data-testid="model-picker-replace">
+            <Button
+              type="primary"
+              onClick={() => onApply(picked)}
+              disabled={picked.length === 0}
+              data-testid="model-picker-replace"
+            >
               {t('picker.replace')}
             </Button>
           </Flex>
@@ -52,8 +62,19 @@ export function ModelPickerModal({ fetched, current, onClose, onApply }: Props) 
     >
       <Typography.Paragraph type="secondary">{t('picker.hint', { count: newCount })}</Typography.Paragraph>
       <Flex gap={8} align="center" wrap style={{ marginBottom: 12 }}>
-        <Input allowClear prefix={<SearchOutlined />} value={filter} placeholder={t('picker.search')} onChange={(e) => setFilter(e.target.value)} style={{ flex: '1 1 240px' }} />
-        <Checkbox checked={allShownPicked} indeterminate={!allShownPicked && shown.some((m) => picked.includes(m))} onChange={(e) => toggleShown(e.target.checked)}>
+        <Input
+          allowClear
+          prefix={<SearchOutlined />}
+          value={filter}
+          placeholder={t('picker.search')}
+          onChange={(e) => setFilter(e.target.value)}
+          style={{ flex: '1 1 240px' }}
+        />
+        <Checkbox
+          checked={allShownPicked}
+          indeterminate={!allShownPicked && shown.some((m) => picked.includes(m))}
+          onChange={(e) => toggleShown(e.target.checked)}
+        >
           {t('picker.all')}
         </Checkbox>
       </Flex>
@@ -63,7 +84,10 @@ export function ModelPickerModal({ fetched, current, onClose, onApply }: Props) 
         <div className="tw-ch-picker" data-testid="model-picker-list">
           {shown.map((m) => (
             <label key={m} className="tw-ch-picker-item">
-              <Checkbox checked={picked.includes(m)} onChange={(e) => setPicked(e.target.checked ? [...picked, m] : picked.filter((x) => x !== m))} />
+              <Checkbox
+                checked={picked.includes(m)}
+                onChange={(e) => setPicked(e.target.checked ? [...picked, m] : picked.filter((x) => x !== m))}
+              />
               <span className="tw-ch-picker-name" title={m}>
                 {m}
               </span>

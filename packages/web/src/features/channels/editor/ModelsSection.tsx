@@ -36,7 +36,8 @@ export function ModelsSection({ control, setValue, isCreate, channelId, loadedKe
   const [fetching, setFetching] = useState(false);
   const [fetched, setFetched] = useState<string[] | null>(null);
 
-  const setModels = (list: string[]) => setValue('models', [...new Set(list)], { shouldDirty: true, shouldValidate: true });
+  const setModels = (list: string[]) =>
+    setValue('models', [...new Set(list)], { shouldDirty: true, shouldValidate: true });
   const related = typeModels.data?.[String(type)] ?? [];
 
   const fetchUpstream = async () => {
@@ -45,7 +46,11 @@ export function ModelsSection({ control, setValue, isCreate, channelId, loadedKe
     setFetching(true);
     try {
       const first = type === ChannelType.VertexAi ? key.trim() : (splitKeys(key)[0] ?? '');
-      const list = await quietly(() => (useStored ? fetchChannelUpstreamModels(channelId) : fetchUpstreamModels({ base_url: normalizeBaseUrl(baseUrl), type, key: first })));
+      const list = await quietly(() =>
+        useStored
+          ? fetchChannelUpstreamModels(channelId)
+          : fetchUpstreamModels({ base_url: normalizeBaseUrl(baseUrl), type, key: first }),
+      );
       if (list === undefined) return;
       if (list.length === 0) return void message.info(t('editor.fetchEmpty'));
       setFetched(list);
@@ -80,19 +85,46 @@ export function ModelsSection({ control, setValue, isCreate, channelId, loadedKe
         )}
       />
       <Flex wrap gap={8} className="tw-ch-model-tools">
-        <Button size="small" disabled={related.length === 0} onClick={() => setModels([...models, ...related])} data-testid="channel-form-fill-related">
+        <Button
+          size="small"
+          disabled={related.length === 0}
+          onClick={() => setModels([...models, ...related])}
+          data-testid="channel-form-fill-related"
+        >
           {t('editor.fillRelated')}
         </Button>
-        <Button size="small" disabled={!known.data?.length} onClick={() => setModels([...models, ...(known.data ?? [])])} data-testid="channel-form-fill-all">
+        <Button
+          size="small"
+          disabled={!known.data?.length}
+          onClick={() => setModels([...models, ...(known.data ?? [])])}
+          data-testid="channel-form-fill-all"
+        >
           {t('editor.fillAll')}
         </Button>
-        <Button size="small" type="primary" ghost loading={fetching} onClick={() => void fetchUpstream()} data-testid="channel-form-fetch-models">
+        <Button
+          size="small"
+          type="primary"
+          ghost
+          loading={fetching}
+          onClick={() => void fetchUpstream()}
+          data-testid="channel-form-fetch-models"
+        >
           {t('editor.fetchModels')}
         </Button>
-        <Button size="small" danger disabled={models.length === 0} onClick={() => setModels([])} data-testid="channel-form-clear-models">
+        <Button
+          size="small"
+          danger
+          disabled={models.length === 0}
+          onClick={() => setModels([])}
+          data-testid="channel-form-clear-models"
+        >
           {t('editor.clearModels')}
         </Button>
-        <Button size="small" disabled={models.length === 0} onClick={() => void copy(models.join(','), t('editor.modelsCopied'))}>
+        <Button
+          size="small"
+          disabled={models.length === 0}
+          onClick={() => void copy(models.join(','), t('editor.modelsCopied'))}
+        >
           {t('editor.copyModels')}
         </Button>
       </Flex>
@@ -103,7 +135,15 @@ export function ModelsSection({ control, setValue, isCreate, channelId, loadedKe
             name="model_mapping"
             label={t('editor.modelMapping')}
             extra={t('editor.modelMappingHint')}
-            render={(f) => <JsonTextArea value={f.value} onChange={f.onChange} onBlur={f.onBlur} template={TEMPLATES.modelMapping} testId="channel-form-model-mapping" />}
+            render={(f) => (
+              <JsonTextArea
+                value={f.value}
+                onChange={f.onChange}
+                onBlur={f.onBlur}
+                template={TEMPLATES.modelMapping}
+                testId="channel-form-model-mapping"
+              />
+            )}
           />
         </Col>
         <Col xs={24} md={12}>

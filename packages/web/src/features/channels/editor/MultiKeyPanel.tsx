@@ -38,7 +38,12 @@ export function MultiKeyPanel({ control, keys, isCreate, loaded, onKeyUpdateChan
     if (s === 2) return <Tag color="default">{t('status.disabled')}</Tag>;
     if (s === 3)
       return (
-        <Tooltip title={`${info?.multi_key_disabled_reason?.[String(i)] ?? ''} ${formatTime(info?.multi_key_disabled_time?.[String(i)])}`.trim() || undefined}>
+        <Tooltip
+          title={
+            `${info?.multi_key_disabled_reason?.[String(i)] ?? ''} ${formatTime(info?.multi_key_disabled_time?.[String(i)])}`.trim() ||
+            undefined
+          }
+        >
           <Tag color="warning">{t('status.auto')}</Tag>
         </Tooltip>
       );
@@ -69,10 +74,14 @@ export function MultiKeyPanel({ control, keys, isCreate, loaded, onKeyUpdateChan
       </Flex>
       {isCreate ? (
         <Typography.Paragraph type="secondary" className="tw-ch-hint">
-          {createMode === 'batch' ? t('multiKey.batchHint', { count: keys.length }) : t('multiKey.multiHint', { count: keys.length })}
+          {createMode === 'batch'
+            ? t('multiKey.batchHint', { count: keys.length })
+            : t('multiKey.multiHint', { count: keys.length })}
         </Typography.Paragraph>
       ) : null}
-      {!isCreate && !loadedMulti ? <Alert type="warning" showIcon title={t('multiKey.editSingle')} className="tw-ch-hint" /> : null}
+      {!isCreate && !loadedMulti ? (
+        <Alert type="warning" showIcon title={t('multiKey.editSingle')} className="tw-ch-hint" />
+      ) : null}
       {showChoice ? (
         <Flex wrap gap={16} className="tw-ch-hint">
           <Controller
@@ -81,7 +90,11 @@ export function MultiKeyPanel({ control, keys, isCreate, loaded, onKeyUpdateChan
             render={({ field }) => (
               <Flex align="center" gap={8} wrap>
                 <Typography.Text type="secondary">{t('multiKey.choice')}</Typography.Text>
-                <Radio.Group value={field.value} onChange={(e) => field.onChange(e.target.value)} data-testid="channel-form-multi-key-mode">
+                <Radio.Group
+                  value={field.value}
+                  onChange={(e) => field.onChange(e.target.value)}
+                  data-testid="channel-form-multi-key-mode"
+                >
                   <Radio value="random">{t('multiKey.random')}</Radio>
                   <Radio value="polling">{t('multiKey.polling')}</Radio>
                 </Radio.Group>
@@ -121,7 +134,9 @@ export function MultiKeyPanel({ control, keys, isCreate, loaded, onKeyUpdateChan
               {keyState(i)}
             </li>
           ))}
-          {keys.length > SHOWN ? <li className="tw-ch-keymore">{t('multiKey.more', { count: keys.length - SHOWN })}</li> : null}
+          {keys.length > SHOWN ? (
+            <li className="tw-ch-keymore">{t('multiKey.more', { count: keys.length - SHOWN })}</li>
+          ) : null}
         </ol>
       ) : null}
     </div>

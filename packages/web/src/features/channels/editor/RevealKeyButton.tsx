@@ -40,7 +40,11 @@ export function RevealKeyButton({ channelId, onRevealed }: Props) {
   const confirm = async () => {
     setBusy(true);
     try {
-      const verified = await quietly(() => verifySession(method === '2fa' ? { method: '2fa', code: secret.trim() } : { method: 'password', password: secret }));
+      const verified = await quietly(() =>
+        verifySession(
+          method === '2fa' ? { method: '2fa', code: secret.trim() } : { method: 'password', password: secret },
+        ),
+      );
       if (verified === undefined) return;
       const key = await quietly(() => revealChannelKey(channelId));
       if (key === undefined) return;
@@ -59,7 +63,14 @@ export function RevealKeyButton({ channelId, onRevealed }: Props) {
   };
   return (
     <>
-      <Button size="small" type="link" icon={<EyeOutlined />} loading={busy && method === null} onClick={() => void start()} data-testid="channel-key-show">
+      <Button
+        size="small"
+        type="link"
+        icon={<EyeOutlined />}
+        loading={busy && method === null}
+        onClick={() => void start()}
+        data-testid="channel-key-show"
+      >
         {t('editor.showKey')}
       </Button>
       <Modal
@@ -72,7 +83,9 @@ export function RevealKeyButton({ channelId, onRevealed }: Props) {
         onCancel={() => setMethod(null)}
         destroyOnHidden
       >
-        <Typography.Paragraph type="secondary">{method === '2fa' ? t('editor.verifyCodeHint') : t('editor.verifyPasswordHint')}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          {method === '2fa' ? t('editor.verifyCodeHint') : t('editor.verifyPasswordHint')}
+        </Typography.Paragraph>
         {method === '2fa' ? (
           <Input {...input} placeholder={t('editor.verifyCode')} autoComplete="one-time-code" />
         ) : (

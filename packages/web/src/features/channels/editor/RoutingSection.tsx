@@ -56,7 +56,15 @@ export function RoutingSection({ control }: { control: Control<ChannelForm> }) {
             control={control}
             name="priority"
             label={t('editor.priority')}
-            render={(f) => <IntegerInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} min={-999} testid="channel-form-priority" />}
+            render={(f) => (
+              <IntegerInput
+                value={f.value}
+                onChange={f.onChange}
+                onBlur={f.onBlur}
+                min={-999}
+                testid="channel-form-priority"
+              />
+            )}
           />
         </Col>
         <Col xs={12} md={6}>
@@ -64,7 +72,15 @@ export function RoutingSection({ control }: { control: Control<ChannelForm> }) {
             control={control}
             name="weight"
             label={t('editor.weight')}
-            render={(f) => <IntegerInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} min={0} testid="channel-form-weight" />}
+            render={(f) => (
+              <IntegerInput
+                value={f.value}
+                onChange={f.onChange}
+                onBlur={f.onBlur}
+                min={0}
+                testid="channel-form-weight"
+              />
+            )}
           />
         </Col>
         <Col xs={24} md={12}>

@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 
 /** A titled block of the channel editor. */
-export function Section({ icon, title, extra, children }: { icon: ReactNode; title: ReactNode; extra?: ReactNode; children: ReactNode }) {
+export function Section({
+  icon,
+  title,
+  extra,
+  children,
+}: {
+  icon: ReactNode;
+  title: ReactNode;
+  extra?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section className="tw-ch-section">
       <header className="tw-ch-section-title">

@@ -35,7 +35,9 @@ export function useChannelSubmit() {
     if (isCreate) {
       const mode: CreateMode = multiView ? v.create_mode : 'single';
       const key = multiView ? splitKeys(v.key).join('\n') : v.key.trim();
-      const ids = await quietly(() => createChannel({ mode, multi_key_mode: v.multi_key_mode, channel: { ...payload, key } }));
+      const ids = await quietly(() =>
+        createChannel({ mode, multi_key_mode: v.multi_key_mode, channel: { ...payload, key } }),
+      );
       if (ids === undefined) return false;
       void message.success(ids.length > 1 ? t('toast.createdMany', { count: ids.length }) : t('toast.created'));
       return true;

@@ -8,13 +8,18 @@ const en = {
   title: 'Channels',
   subtitle: 'Upstream channels, keys, models and routing weights',
   pageInfo: 'Items {{start}} - {{end}} of {{total}}',
-  foldedHint: 'Left out to fit the window: {{list}}. Widen the window or hide other columns in the column settings to show them.',
+  foldedHint:
+    'Left out to fit the window: {{list}}. Widen the window or hide other columns in the column settings to show them.',
   listSeparator: ', ',
   empty: 'No channels yet',
   copySuffix: '_copy',
   typeMixed: 'Mixed types',
   usedRaw: 'Used quota: {{value}}',
-  filter: { keyword: 'Search by ID, name, tag or base URL (root: a whole key)', model: 'Model', allGroups: 'All groups' },
+  filter: {
+    keyword: 'Search by ID, name, tag or base URL (root: a whole key)',
+    model: 'Model',
+    allGroups: 'All groups',
+  },
   toggle: { idSort: 'ID sort', bulk: 'Bulk mode', tagMode: 'Tag mode' },
   col: {
     id: 'ID',
@@ -91,9 +96,11 @@ const en = {
     fix: 'Fix abilities',
     fixConfirm: 'Rebuilds every ability (group × model × channel) from the channels table.',
     testAll: 'Test all channels',
-    testAllConfirm: 'Tests every enabled and auto-disabled channel in the background, enabling or disabling them per the settings.',
+    testAllConfirm:
+      'Tests every enabled and auto-disabled channel in the background, enabling or disabling them per the settings.',
     balances: 'Update all balances',
-    balancesConfirm: 'Queries the upstream balance of every enabled channel whose type supports it. This may take a while.',
+    balancesConfirm:
+      'Queries the upstream balance of every enabled channel whose type supports it. This may take a while.',
     selectFirst: 'Please select channels first',
     selectToDelete: 'Please select channels to delete first',
     deleted: 'Deleted {{count}} channels',
@@ -157,7 +164,8 @@ const en = {
     batch: 'Batch create',
     multiToSingle: 'One multi-key channel',
     batchHint: 'Creates one channel per key: {{count}} channels.',
-    multiHint: 'Creates one channel holding all {{count}} keys, picking a key per request as chosen below; a failing key is disabled on its own.',
+    multiHint:
+      'Creates one channel holding all {{count}} keys, picking a key per request as chosen below; a failing key is disabled on its own.',
     choice: 'Key choice:',
     random: 'Random',
     polling: 'Polling',
@@ -165,7 +173,8 @@ const en = {
     replace: 'Replace all keys',
     append: 'Append keys',
     appendPlaceholder: 'Keys to append, one per line',
-    editSingle: 'This channel holds one key and cannot become a multi-key channel when edited; create a new channel for several keys, or tick “Multi-key view off”.',
+    editSingle:
+      'This channel holds one key and cannot become a multi-key channel when edited; create a new channel for several keys, or tick “Multi-key view off”.',
     more: '{{count}} more keys not shown',
     rowTag: '{{count}} keys',
     rowHint: 'Multi-key channel, key choice: {{mode}}',
@@ -204,7 +213,8 @@ const en = {
       midjourney:
         'Midjourney Proxy: the base URL is the proxy service, the key its mj-api-secret. The models are the drawing actions (mj_imagine, mj_upscale, …), each billed per task at its model price.',
       suno: 'Suno API: the base URL is the Suno API service. Models suno_music and suno_lyrics, billed per task at their model price.',
-      video: 'Video generation: tasks are submitted and polled until the video is ready, billed per task at the model price. Kling takes its key as access_key|secret_key.',
+      video:
+        'Video generation: tasks are submitted and polled until the video is ready, billed per task at the model price. Kling takes its key as access_key|secret_key.',
     },
     organization: 'Organization',
     organizationHint: 'Optional OpenAI organization ID, sent as the OpenAI-Organization header',
@@ -250,7 +260,8 @@ const en = {
     groupsPlaceholder: 'Choose groups',
     priority: 'Priority',
     weight: 'Weight',
-    priorityHint: 'Higher priority channels are chosen first; within a priority, by weighted random choice (all zero weights share equally).',
+    priorityHint:
+      'Higher priority channels are chosen first; within a priority, by weighted random choice (all zero weights share equally).',
     tag: 'Tag',
     tagHint: 'Channels with the same tag can be managed together in tag mode',
     tagPlaceholder: 'Optional',
@@ -276,7 +287,8 @@ const en = {
     fillTemplate: 'Fill template',
     formatJson: 'Format',
     v1Title: 'The base URL ends with /v1',
-    v1Confirm: 'The base URL usually does not need /v1 at the end: the request path is added automatically, so /v1 may lead to a wrong address. Submit anyway?',
+    v1Confirm:
+      'The base URL usually does not need /v1 at the end: the request path is added automatically, so /v1 may lead to a wrong address. Submit anyway?',
     v1Continue: 'Submit anyway',
     v1Back: 'Go back',
   },

@@ -9,7 +9,11 @@ export default {
   copySuffix: '_复制',
   typeMixed: '多种类型',
   usedRaw: '已用额度：{{value}}',
-  filter: { keyword: '搜索渠道的 ID、名称、标签或 API 地址（超级管理员可按完整密钥）', model: '模型关键字', allGroups: '全部分组' },
+  filter: {
+    keyword: '搜索渠道的 ID、名称、标签或 API 地址（超级管理员可按完整密钥）',
+    model: '模型关键字',
+    allGroups: '全部分组',
+  },
   toggle: { idSort: 'ID 排序', bulk: '批量操作', tagMode: '标签聚合' },
   col: {
     id: 'ID',
@@ -192,9 +196,11 @@ export default {
     baseUrlRequired: '此类型没有默认地址，请填写完整的 API 地址；末尾的斜杠会被去掉',
     baseUrlPlaceholder: 'https://api.example.com',
     taskType: {
-      midjourney: 'Midjourney Proxy：代理地址填写 midjourney-proxy 服务地址，密钥为其 mj-api-secret。模型为绘图动作（mj_imagine、mj_upscale 等），按模型价格按次计费。',
+      midjourney:
+        'Midjourney Proxy：代理地址填写 midjourney-proxy 服务地址，密钥为其 mj-api-secret。模型为绘图动作（mj_imagine、mj_upscale 等），按模型价格按次计费。',
       suno: 'Suno API：代理地址填写 Suno API 服务地址。模型为 suno_music 与 suno_lyrics，按模型价格按次计费。',
-      video: '视频生成：任务提交后轮询至视频生成完成，按模型价格按次计费。可灵（Kling）的密钥格式为 access_key|secret_key。',
+      video:
+        '视频生成：任务提交后轮询至视频生成完成，按模型价格按次计费。可灵（Kling）的密钥格式为 access_key|secret_key。',
     },
     organization: '组织',
     organizationHint: 'OpenAI 组织 ID（可选），以 OpenAI-Organization 请求头发送',

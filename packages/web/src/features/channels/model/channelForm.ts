@@ -47,7 +47,8 @@ export const channelFormSchema = (isCreate: boolean) =>
       if (isCreate && (v.name.trim() === '' || v.key.trim() === '')) {
         ctx.addIssue({ code: 'custom', path: [v.name.trim() === '' ? 'name' : 'key'], message: msg('nameAndKey') });
       }
-      if (!isCreate && v.name.trim() === '') ctx.addIssue({ code: 'custom', path: ['name'], message: msg('nameRequired') });
+      if (!isCreate && v.name.trim() === '')
+        ctx.addIssue({ code: 'custom', path: ['name'], message: msg('nameRequired') });
       if (v.models.length === 0) ctx.addIssue({ code: 'custom', path: ['models'], message: msg('modelsRequired') });
       if (v.groups.length === 0) ctx.addIssue({ code: 'custom', path: ['groups'], message: msg('groupsRequired') });
       if (v.type === ChannelType.VertexAi && v.other.trim().startsWith('{') && !isJsonObjectText(v.other)) {

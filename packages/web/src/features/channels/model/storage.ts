@@ -16,7 +16,19 @@ export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
 }
 
 /** Columns the settings dialog can hide; actions always show. */
-export const COLUMN_KEYS = ['id', 'name', 'type', 'status', 'health', 'response', 'balance', 'used', 'priority', 'weight', 'group'] as const;
+export const COLUMN_KEYS = [
+  'id',
+  'name',
+  'type',
+  'status',
+  'health',
+  'response',
+  'balance',
+  'used',
+  'priority',
+  'weight',
+  'group',
+] as const;
 export type ColumnKey = (typeof COLUMN_KEYS)[number];
 export type ColumnVisibility = StoredVisibility<ColumnKey>;
 

@@ -100,7 +100,8 @@ export function useChannelActions() {
 
     const setTagEnabled = async (tag: string, enabled: boolean) => {
       const n = await quietly(() => setTagStatus(tag, enabled));
-      if (n !== undefined) void message.success(t(enabled ? 'toast.tagEnabled' : 'toast.tagDisabled', { tag, count: n }));
+      if (n !== undefined)
+        void message.success(t(enabled ? 'toast.tagEnabled' : 'toast.tagDisabled', { tag, count: n }));
       await refresh();
     };
 

@@ -25,7 +25,13 @@ export function ChatContent({ label, text, testId }: Props) {
           {t('detail.chars', { count: text.length })}
         </Typography.Text>
         {long ? (
-          <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setOpen(!open)} data-testid={`${testId}-toggle`}>
+          <Button
+            type="link"
+            size="small"
+            style={{ padding: 0 }}
+            onClick={() => setOpen(!open)}
+            data-testid={`${testId}-toggle`}
+          >
             {open ? t('detail.collapse') : t('detail.expand')}
           </Button>
         ) : null}

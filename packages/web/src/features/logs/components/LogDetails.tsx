@@ -23,7 +23,8 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
   const { t } = useTranslation('logs');
   const o = parseOther(row.other);
   const items: NonNullable<DescriptionsProps['items']> = [];
-  const add = (key: string, label: string, value: React.ReactNode, span?: number) => items.push({ key, label, children: value, span });
+  const add = (key: string, label: string, value: React.ReactNode, span?: number) =>
+    items.push({ key, label, children: value, span });
 
   if (isFixedPrice(o)) {
     add('price', t('detail.modelPrice'), `$${trimNumber(o.model_price!)}`);
@@ -36,12 +37,14 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
     }
     if (present(o.cache_creation_tokens) && o.cache_creation_tokens > 0) {
       add('cct', t('detail.cacheCreationTokens'), o.cache_creation_tokens);
-      if (present(o.cache_creation_ratio)) add('ccr', t('detail.cacheCreationRatio'), trimNumber(o.cache_creation_ratio));
+      if (present(o.cache_creation_ratio))
+        add('ccr', t('detail.cacheCreationRatio'), trimNumber(o.cache_creation_ratio));
     }
   }
   if (present(o.group_ratio)) add('gr', t('detail.groupRatio'), trimNumber(o.group_ratio));
   if (present(o.frt) && o.frt > 0) add('frt', t('detail.frt'), formatFrt(o.frt));
-  if (o.is_model_mapped && o.upstream_model_name) add('up', t('detail.upstreamModel'), <span className="tw-log-mono">{o.upstream_model_name}</span>);
+  if (o.is_model_mapped && o.upstream_model_name)
+    add('up', t('detail.upstreamModel'), <span className="tw-log-mono">{o.upstream_model_name}</span>);
   if (o.reasoning_effort) add('re', t('detail.reasoning'), o.reasoning_effort);
   if (present(o.status_code)) add('sc', t('detail.statusCode'), o.status_code);
   if (o.error_type) add('et', t('detail.errorType'), o.error_type);
@@ -75,7 +78,10 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
   const input = typeof o.input_content === 'string' && o.input_content !== '' ? o.input_content : undefined;
   const output = typeof o.output_content === 'string' && o.output_content !== '' ? o.output_content : undefined;
   const hasChat = input !== undefined || output !== undefined;
-  const detail = admin && typeof o.admin_info?.error_detail === 'string' && o.admin_info.error_detail !== '' ? o.admin_info.error_detail : undefined;
+  const detail =
+    admin && typeof o.admin_info?.error_detail === 'string' && o.admin_info.error_detail !== ''
+      ? o.admin_info.error_detail
+      : undefined;
   if (!formula && !hasContent && !hasChat && !detail && items.length === 0) {
     return (
       <div className="tw-log-detail" style={{ width }}>
@@ -93,20 +99,34 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
             {formula}
           </span>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {isFixedPrice(o) ? t('detail.priceFormulaHint') : t('detail.formulaHint')} · {t('detail.cost')} {usd(row.quota / (quotaPerUnit || DEFAULT_QUOTA_PER_UNIT))}
+            {isFixedPrice(o) ? t('detail.priceFormulaHint') : t('detail.formulaHint')} · {t('detail.cost')}{' '}
+            {usd(row.quota / (quotaPerUnit || DEFAULT_QUOTA_PER_UNIT))}
           </Typography.Text>
         </Flex>
       ) : null}
-      {items.length > 0 ? <Descriptions size="small" column={{ xs: 1, sm: 2, md: 3, xl: 4 }} items={items} style={{ marginBottom: hasContent || hasChat ? 12 : 0 }} /> : null}
+      {items.length > 0 ? (
+        <Descriptions
+          size="small"
+          column={{ xs: 1, sm: 2, md: 3, xl: 4 }}
+          items={items}
+          style={{ marginBottom: hasContent || hasChat ? 12 : 0 }}
+        />
+      ) : null}
       {hasChat ? (
         <Flex vertical gap={12} style={{ marginBottom: hasContent ? 12 : 0 }}>
-          {input !== undefined ? <ChatContent label={t('detail.inputContent')} text={input} testId={`log-input-${row.id}`} /> : null}
-          {output !== undefined ? <ChatContent label={t('detail.outputContent')} text={output} testId={`log-output-${row.id}`} /> : null}
+          {input !== undefined ? (
+            <ChatContent label={t('detail.inputContent')} text={input} testId={`log-input-${row.id}`} />
+          ) : null}
+          {output !== undefined ? (
+            <ChatContent label={t('detail.outputContent')} text={output} testId={`log-output-${row.id}`} />
+          ) : null}
         </Flex>
       ) : null}
       {hasContent ? (
         <Flex vertical gap={4}>
-          <Typography.Text strong>{row.type === LogType.Error ? t('detail.error') : t('detail.content')}</Typography.Text>
+          <Typography.Text strong>
+            {row.type === LogType.Error ? t('detail.error') : t('detail.content')}
+          </Typography.Text>
           <Typography.Text className="tw-log-content" type={row.type === LogType.Error ? 'danger' : undefined}>
             {logRowText(row)}
           </Typography.Text>
@@ -115,7 +135,11 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
       {detail !== undefined ? (
         <Flex vertical gap={4} style={{ marginTop: hasContent ? 12 : 0 }}>
           <Typography.Text strong>{t('detail.errorDetail')}</Typography.Text>
-          <Typography.Text className="tw-log-content tw-log-mono" type="secondary" data-testid={`log-error-detail-${row.id}`}>
+          <Typography.Text
+            className="tw-log-content tw-log-mono"
+            type="secondary"
+            data-testid={`log-error-detail-${row.id}`}
+          >
             {detail}
           </Typography.Text>
         </Flex>

@@ -14,7 +14,16 @@ export type LogDraft = PickerDraft<LogFilters>;
 /** Default range: the last 24 hours up to one hour ahead. */
 export function defaultDraft(): LogDraft {
   const now = dayjs();
-  return { type: 0, token_name: '', model_name: '', group: '', username: '', channel: null, start: now.subtract(24, 'hour'), end: now.add(1, 'hour') };
+  return {
+    type: 0,
+    token_name: '',
+    model_name: '',
+    group: '',
+    username: '',
+    channel: null,
+    start: now.subtract(24, 'hour'),
+    end: now.add(1, 'hour'),
+  };
 }
 
 export const toFilters = (d: LogDraft): LogFilters => withTimestamps(d);
@@ -34,11 +43,25 @@ interface Props {
 }
 
 /** Time range, token, model and group filters (admins add username and channel id), log type, search and reset. */
-export function LogsFilters({ draft, admin, loading, groups, onChange, onTypeChange, onSearch, onReset, onRefresh, extra }: Props) {
+export function LogsFilters({
+  draft,
+  admin,
+  loading,
+  groups,
+  onChange,
+  onTypeChange,
+  onSearch,
+  onReset,
+  onRefresh,
+  extra,
+}: Props) {
   const { t } = useTranslation('logs');
   const mobile = useIsMobile();
   const field = { width: '100%', minWidth: 0 } as const;
-  const typeOptions = [{ value: 0, label: t('type.all') }, ...LOG_TYPES.map((v) => ({ value: v, label: t(`type.${v}`) }))];
+  const typeOptions = [
+    { value: 0, label: t('type.all') },
+    ...LOG_TYPES.map((v) => ({ value: v, label: t(`type.${v}`) })),
+  ];
 
   return (
     <div style={{ marginBottom: 16 }}>
@@ -67,7 +90,13 @@ export function LogsFilters({ draft, admin, loading, groups, onChange, onTypeCha
             />
           </>
         ) : (
-          <TimeRangeInput start={draft.start} end={draft.end} placeholder={[t('filter.start'), t('filter.end')]} onChange={onChange} testid="logs-range" />
+          <TimeRangeInput
+            start={draft.start}
+            end={draft.end}
+            placeholder={[t('filter.start'), t('filter.end')]}
+            onChange={onChange}
+            testid="logs-range"
+          />
         )}
         <Input
           allowClear
@@ -113,11 +142,32 @@ export function LogsFilters({ draft, admin, loading, groups, onChange, onTypeCha
               style={field}
               data-testid="logs-username"
             />
-            <ChannelIdInput value={draft.channel} placeholder={t('filter.channel')} testId="logs-channel" onChange={(channel) => onChange({ channel })} onSearch={onSearch} />
+            <ChannelIdInput
+              value={draft.channel}
+              placeholder={t('filter.channel')}
+              testId="logs-channel"
+              onChange={(channel) => onChange({ channel })}
+              onSearch={onSearch}
+            />
           </>
         ) : null}
-        <Select value={draft.type} options={typeOptions} onChange={onTypeChange} style={field} aria-label={t('filter.type')} data-testid="logs-type" />
-        <FilterActions loading={loading} resetLabel={t('filter.reset')} testPrefix="logs" onSearch={onSearch} onReset={onReset} onRefresh={onRefresh} extra={extra} />
+        <Select
+          value={draft.type}
+          options={typeOptions}
+          onChange={onTypeChange}
+          style={field}
+          aria-label={t('filter.type')}
+          data-testid="logs-type"
+        />
+        <FilterActions
+          loading={loading}
+          resetLabel={t('filter.reset')}
+          testPrefix="logs"
+          onSearch={onSearch}
+          onReset={onReset}
+          onRefresh={onRefresh}
+          extra={extra}
+        />
       </div>
     </div>
   );

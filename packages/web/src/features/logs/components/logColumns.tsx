@@ -36,10 +36,26 @@ const dash = <Typography.Text type="secondary">—</Typography.Text>;
  * Base column widths (px) chosen so every column (with retries and IP) fits a 1440 px screen beside the sidebar; the
  * details take the rest. Names fill their column, which grows on wider screens (GROW in LogsPage).
  */
-const W = { time: 100, channel: 76, retry: 56, username: 88, token: 96, type: 88, model: 120, useTime: 88, tokens: 96, quota: 84, ip: 96 };
+const W = {
+  time: 100,
+  channel: 76,
+  retry: 56,
+  username: 88,
+  token: 96,
+  type: 88,
+  model: 120,
+  useTime: 88,
+  tokens: 96,
+  quota: 84,
+  ip: 96,
+};
 
 /** Every column of the log table, keyed for the visibility settings. */
-export function logColumns(t: TFunction, quota: (n: number) => string, mobile: boolean): (TableColumnsType<LogRow>[number] & { key: LogColumn })[] {
+export function logColumns(
+  t: TFunction,
+  quota: (n: number) => string,
+  mobile: boolean,
+): (TableColumnsType<LogRow>[number] & { key: LogColumn })[] {
   const all: (TableColumnsType<LogRow>[number] & { key: LogColumn })[] = [
     {
       key: 'time',
@@ -94,7 +110,13 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
         // A narrow cell: the retry count; the channel path is the tooltip (and in the expanded details).
         return (
           <Tooltip title={t('value.retryHint', { count: used.length - 1, path })}>
-            <Tag color="orange" icon={<RetweetOutlined />} style={{ margin: 0 }} data-testid={`log-retry-${r.id}`} data-path={path}>
+            <Tag
+              color="orange"
+              icon={<RetweetOutlined />}
+              style={{ margin: 0 }}
+              data-testid={`log-retry-${r.id}`}
+              data-path={path}
+            >
               {used.length - 1}
             </Tag>
           </Tooltip>
@@ -108,7 +130,13 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       width: W.username,
       // The name opens the user's account card (the column is for administrators only).
       render: (u: string, r) =>
-        u && r.user_id ? <UserInfoPopover id={r.user_id} username={u} quota={quota} /> : u ? <Typography.Text ellipsis={{ tooltip: u }}>{u}</Typography.Text> : dash,
+        u && r.user_id ? (
+          <UserInfoPopover id={r.user_id} username={u} quota={quota} />
+        ) : u ? (
+          <Typography.Text ellipsis={{ tooltip: u }}>{u}</Typography.Text>
+        ) : (
+          dash
+        ),
     },
     {
       key: 'token',
@@ -134,7 +162,13 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
           dash
         ),
     },
-    { key: 'type', title: t('col.type'), dataIndex: 'type', width: W.type, render: (v: number) => <LogTypeTag type={v} t={t} /> },
+    {
+      key: 'type',
+      title: t('col.type'),
+      dataIndex: 'type',
+      width: W.type,
+      render: (v: number) => <LogTypeTag type={v} t={t} />,
+    },
     {
       key: 'model',
       title: t('col.model'),
@@ -151,7 +185,12 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
             </Typography.Text>
             {mapped ? (
               <Tooltip title={t('value.mappedHint', { from: m, to: o.upstream_model_name })}>
-                <Tag color="gold" bordered={false} style={{ margin: 0, fontSize: 11 }} data-testid={`log-mapped-${r.id}`}>
+                <Tag
+                  color="gold"
+                  bordered={false}
+                  style={{ margin: 0, fontSize: 11 }}
+                  data-testid={`log-mapped-${r.id}`}
+                >
                   {t('value.mapped')} → {o.upstream_model_name}
                 </Tag>
               </Tooltip>
@@ -170,7 +209,9 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
         return (
           <div className="tw-log-tags">
             <Tag color={callTimeColor(r.use_time)}>{t('value.seconds', { value: r.use_time })}</Tag>
-            {typeof o.frt === 'number' && o.frt > 0 ? <Tag color={frtColor(o.frt)}>{t('value.frt', { value: formatFrt(o.frt) })}</Tag> : null}
+            {typeof o.frt === 'number' && o.frt > 0 ? (
+              <Tag color={frtColor(o.frt)}>{t('value.frt', { value: formatFrt(o.frt) })}</Tag>
+            ) : null}
             <Tag color={r.is_stream ? 'geekblue' : 'default'} bordered={false}>
               {r.is_stream ? t('value.stream') : t('value.nonStream')}
             </Tag>
@@ -200,7 +241,8 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
       dataIndex: 'quota',
       width: W.quota,
       align: 'right',
-      render: (n: number, r) => (r.type === LogType.Consume || n ? <span className="tw-log-num">{quota(n)}</span> : dash),
+      render: (n: number, r) =>
+        r.type === LogType.Consume || n ? <span className="tw-log-num">{quota(n)}</span> : dash,
     },
     {
       key: 'ip',
@@ -226,11 +268,16 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
         if (r.type === LogType.Consume && !text) {
           const group = trimNumber(typeof o.group_ratio === 'number' ? o.group_ratio : 1);
           if (isFixedPrice(o)) text = t('value.priceSummary', { price: trimNumber(o.model_price!), group });
-          else if (typeof o.model_ratio === 'number') text = t('value.ratioSummary', { model: trimNumber(o.model_ratio), group });
+          else if (typeof o.model_ratio === 'number')
+            text = t('value.ratioSummary', { model: trimNumber(o.model_ratio), group });
         }
         if (!text) return dash;
         return (
-          <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} type={r.type === LogType.Error ? 'danger' : undefined} style={{ margin: 0 }}>
+          <Typography.Paragraph
+            ellipsis={{ rows: 2, tooltip: text }}
+            type={r.type === LogType.Error ? 'danger' : undefined}
+            style={{ margin: 0 }}
+          >
             {text}
           </Typography.Paragraph>
         );
@@ -239,6 +286,19 @@ export function logColumns(t: TFunction, quota: (n: number) => string, mobile: b
   ];
   if (!mobile) return all;
   // Phone cards: what was called and what it cost first.
-  const order: LogColumn[] = ['time', 'model', 'quota', 'type', 'useTime', 'tokens', 'token', 'username', 'channel', 'retry', 'ip', 'details'];
+  const order: LogColumn[] = [
+    'time',
+    'model',
+    'quota',
+    'type',
+    'useTime',
+    'tokens',
+    'token',
+    'username',
+    'channel',
+    'retry',
+    'ip',
+    'details',
+  ];
   return order.map((k) => all.find((c) => c.key === k)!).filter(Boolean);
 }

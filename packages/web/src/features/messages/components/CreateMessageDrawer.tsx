@@ -11,11 +11,22 @@ import { MessageFields } from './MessageFields';
 import { RecipientPicker } from './RecipientPicker';
 
 /** Create drawer: title, format, content and at least one recipient → POST /api/admin/messages. */
-export function CreateMessageDrawer({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: () => void }) {
+export function CreateMessageDrawer({
+  open,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation('messages');
   const { message } = App.useApp();
   const { loading, run } = useSubmit();
-  const { control, handleSubmit, reset } = useForm<MessageForm>({ resolver: zodResolver(createMessageSchema), defaultValues: EMPTY_MESSAGE });
+  const { control, handleSubmit, reset } = useForm<MessageForm>({
+    resolver: zodResolver(createMessageSchema),
+    defaultValues: EMPTY_MESSAGE,
+  });
   const close = () => {
     reset(EMPTY_MESSAGE);
     onClose();
@@ -42,7 +53,13 @@ export function CreateMessageDrawer({ open, onClose, onSaved }: { open: boolean;
     >
       <Form layout="vertical" onFinish={() => void submit()}>
         <MessageFields control={control} />
-        <FormField control={control} name="user_ids" label={t('field.recipients')} required render={(f) => <RecipientPicker value={f.value} onChange={f.onChange} />} />
+        <FormField
+          control={control}
+          name="user_ids"
+          label={t('field.recipients')}
+          required
+          render={(f) => <RecipientPicker value={f.value} onChange={f.onChange} />}
+        />
       </Form>
     </EditorDrawer>
   );

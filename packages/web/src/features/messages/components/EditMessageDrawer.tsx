@@ -13,19 +13,35 @@ import { EMPTY_MESSAGE, messageFormSchema, type MessageForm } from '../schema';
 import { MessageFields } from './MessageFields';
 
 /** Edit drawer: id, created time, recipient and read counts, the fields, and the recipients 10 per page. */
-export function EditMessageDrawer({ id, onClose, onSaved }: { id: number | null; onClose: () => void; onSaved: () => void }) {
+export function EditMessageDrawer({
+  id,
+  onClose,
+  onSaved,
+}: {
+  id: number | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation('messages');
   const { message } = App.useApp();
   const { loading, run } = useSubmit();
   const [page, setPage] = useState(1);
-  const msg = useQuery({ queryKey: ['admin-message', id], queryFn: () => fetchMessage(id!), enabled: id !== null, gcTime: 0 });
+  const msg = useQuery({
+    queryKey: ['admin-message', id],
+    queryFn: () => fetchMessage(id!),
+    enabled: id !== null,
+    gcTime: 0,
+  });
   const recips = useQuery({
     queryKey: ['admin-message', id, 'recipients', page],
     queryFn: () => fetchRecipients(id!, page),
     enabled: id !== null,
     placeholderData: keepPreviousData,
   });
-  const { control, handleSubmit, reset } = useForm<MessageForm>({ resolver: zodResolver(messageFormSchema), defaultValues: EMPTY_MESSAGE });
+  const { control, handleSubmit, reset } = useForm<MessageForm>({
+    resolver: zodResolver(messageFormSchema),
+    defaultValues: EMPTY_MESSAGE,
+  });
   useEffect(() => {
     if (msg.data) reset({ title: msg.data.title, content: msg.data.content, format: msg.data.format, user_ids: [] });
   }, [msg.data, reset]);
@@ -80,7 +96,11 @@ export function EditMessageDrawer({ id, onClose, onSaved }: { id: number | null;
               { title: 'ID', dataIndex: 'user_id', width: 80 },
               { title: t('recipients.user'), dataIndex: 'username' },
               { title: t('recipients.displayName'), dataIndex: 'display_name' },
-              { title: t('recipients.readAt'), dataIndex: 'read_at', render: (v: number | null) => (v ? formatTime(v) : <Tag>{t('recipients.unread')}</Tag>) },
+              {
+                title: t('recipients.readAt'),
+                dataIndex: 'read_at',
+                render: (v: number | null) => (v ? formatTime(v) : <Tag>{t('recipients.unread')}</Tag>),
+              },
             ]}
           />
         </>

@@ -16,7 +16,15 @@ export function MessageFields({ control }: { control: Control<MessageForm> }) {
   const [content, format] = useWatch({ control, name: ['content', 'format'] });
   return (
     <>
-      <TextField control={control} name="title" label={t('field.title')} required maxLength={MESSAGE_TITLE_MAX} placeholder={t('placeholder.title')} data-testid="message-title" />
+      <TextField
+        control={control}
+        name="title"
+        label={t('field.title')}
+        required
+        maxLength={MESSAGE_TITLE_MAX}
+        placeholder={t('placeholder.title')}
+        data-testid="message-title"
+      />
       <FormField
         control={control}
         name="format"
@@ -33,7 +41,15 @@ export function MessageFields({ control }: { control: Control<MessageForm> }) {
         name="content"
         label={t('field.content')}
         required
-        render={(f) => <Input.TextArea {...f} rows={8} className="tw-mono" placeholder={t('placeholder.content')} data-testid="message-content-input" />}
+        render={(f) => (
+          <Input.TextArea
+            {...f}
+            rows={8}
+            className="tw-mono"
+            placeholder={t('placeholder.content')}
+            data-testid="message-content-input"
+          />
+        )}
       />
       {content?.trim() ? (
         <Form.Item label={t('preview')}>

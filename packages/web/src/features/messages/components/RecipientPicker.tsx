@@ -26,7 +26,10 @@ export function RecipientPicker({ value, onChange }: Props) {
       loading={found.isFetching}
       placeholder={t('placeholder.recipients')}
       data-testid="message-recipients"
-      options={[...options.values()].map((u) => ({ value: u.id, label: u.display_name ? `${u.username} (${u.display_name})` : u.username }))}
+      options={[...options.values()].map((u) => ({
+        value: u.id,
+        label: u.display_name ? `${u.username} (${u.display_name})` : u.username,
+      }))}
       onChange={(ids: number[]) => {
         setPicked(new Map(ids.map((id) => [id, options.get(id) ?? { id, username: String(id) }])));
         onChange(ids);

@@ -41,7 +41,17 @@ function Price({ value, suffix, testid }: { value: string; suffix: string; testi
 }
 
 /** Models with billing mode, groups, ratios and prices in the chosen group. */
-export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerUnit, emptyText, pageSize, onPageSizeChange }: Props) {
+export function PricingTable({
+  rows,
+  loading,
+  group,
+  groupRatio,
+  unit,
+  quotaPerUnit,
+  emptyText,
+  pageSize,
+  onPageSizeChange,
+}: Props) {
   const { t } = useTranslation('pricing');
   const mobile = useIsMobile();
   const copy = useCopy();
@@ -63,7 +73,13 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
               {t('task')}
             </Tag>
           )}
-          <TipButton subtle label={t('copy')} icon={<CopyOutlined />} onClick={() => void copy(name, t('copied', { name }))} data-testid={`pricing-copy-${name}`} />
+          <TipButton
+            subtle
+            label={t('copy')}
+            icon={<CopyOutlined />}
+            onClick={() => void copy(name, t('copied', { name }))}
+            data-testid={`pricing-copy-${name}`}
+          />
         </Flex>
       ),
     },
@@ -80,7 +96,9 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
         q === QuotaType.Price && isTaskModel(m.model_name) ? (
           <Tag color="magenta">{t('billing.task')}</Tag>
         ) : (
-          <Tag color={q === QuotaType.Price ? 'purple' : 'blue'}>{t(`billing.${q === QuotaType.Price ? QuotaType.Price : QuotaType.Ratio}`)}</Tag>
+          <Tag color={q === QuotaType.Price ? 'purple' : 'blue'}>
+            {t(`billing.${q === QuotaType.Price ? QuotaType.Price : QuotaType.Ratio}`)}
+          </Tag>
         ),
     },
     {
@@ -120,9 +138,17 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
       sorter: (a, b) => costKey(a) - costKey(b),
       onCell: (m) => ({ colSpan: m.quota_type === QuotaType.Price || m.model_ratio === 0 ? 2 : 1 }),
       render: (_, m) => {
-        if (m.quota_type !== QuotaType.Price && m.model_ratio === 0) return <Tag color="default">{t('value.notSet')}</Tag>;
+        if (m.quota_type !== QuotaType.Price && m.model_ratio === 0)
+          return <Tag color="default">{t('value.notSet')}</Tag>;
         const p = modelPrices(m, groupRatio, unit, quotaPerUnit);
-        if ('perCall' in p) return <Price value={p.perCall} suffix={t(isTaskModel(m.model_name) ? 'value.perTask' : 'value.perCall')} testid={`pricing-price-${m.model_name}`} />;
+        if ('perCall' in p)
+          return (
+            <Price
+              value={p.perCall}
+              suffix={t(isTaskModel(m.model_name) ? 'value.perTask' : 'value.perCall')}
+              testid={`pricing-price-${m.model_name}`}
+            />
+          );
         return <Price value={p.input} suffix={t('value.perMillion')} testid={`pricing-input-${m.model_name}`} />;
       },
     },
@@ -133,7 +159,9 @@ export function PricingTable({ rows, loading, group, groupRatio, unit, quotaPerU
       onCell: (m) => ({ colSpan: m.quota_type === QuotaType.Price || m.model_ratio === 0 ? 0 : 1 }),
       render: (_, m) => {
         const p = modelPrices(m, groupRatio, unit, quotaPerUnit);
-        return 'output' in p ? <Price value={p.output} suffix={t('value.perMillion')} testid={`pricing-output-${m.model_name}`} /> : null;
+        return 'output' in p ? (
+          <Price value={p.output} suffix={t('value.perMillion')} testid={`pricing-output-${m.model_name}`} />
+        ) : null;
       },
     },
   ];

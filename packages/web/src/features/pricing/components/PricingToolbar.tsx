@@ -31,7 +31,13 @@ export function PricingToolbar(p: Props) {
   return (
     <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }}>
       <Flex wrap gap={8} align="center" style={{ flex: '1 1 520px', minWidth: 0 }}>
-        <SearchInput value={p.keyword} onChange={p.onKeywordChange} placeholder={t('search')} testid="pricing-search" style={{ flex: '1 1 220px', minWidth: 0, maxWidth: 360 }} />
+        <SearchInput
+          value={p.keyword}
+          onChange={p.onKeywordChange}
+          placeholder={t('search')}
+          testid="pricing-search"
+          style={{ flex: '1 1 220px', minWidth: 0, maxWidth: 360 }}
+        />
         <Select
           data-testid="pricing-group"
           value={p.group || undefined}
@@ -60,7 +66,11 @@ export function PricingToolbar(p: Props) {
             ),
           }))}
         />
-        <Checkbox checked={p.onlyAvailable} onChange={(e) => p.onOnlyAvailableChange(e.target.checked)} data-testid="pricing-only-available">
+        <Checkbox
+          checked={p.onlyAvailable}
+          onChange={(e) => p.onOnlyAvailableChange(e.target.checked)}
+          data-testid="pricing-only-available"
+        >
           {t('onlyAvailable')}
         </Checkbox>
       </Flex>

@@ -21,16 +21,32 @@ export function CreatedKeysModal({ created, onClose }: Props) {
       title={t('created.title')}
       data-testid="redemptions-created-modal"
       footer={[
-        <Button key="dl" icon={<DownloadOutlined />} onClick={() => downloadKeys(keys, created!.name)} data-testid="redemptions-created-download">
+        <Button
+          key="dl"
+          icon={<DownloadOutlined />}
+          onClick={() => downloadKeys(keys, created!.name)}
+          data-testid="redemptions-created-download"
+        >
           {t('created.download')}
         </Button>,
-        <Button key="copy" type="primary" icon={<CopyOutlined />} onClick={() => void copy(keys.join('\n'), t('toast.batchCopied', { count: keys.length }))}>
+        <Button
+          key="copy"
+          type="primary"
+          icon={<CopyOutlined />}
+          onClick={() => void copy(keys.join('\n'), t('toast.batchCopied', { count: keys.length }))}
+        >
           {t('created.copyAll')}
         </Button>,
       ]}
     >
       <Typography.Paragraph type="secondary">{t('created.hint', { count: keys.length })}</Typography.Paragraph>
-      <Input.TextArea className="tw-red-keys" readOnly value={keys.join('\n')} autoSize={{ minRows: 2, maxRows: 10 }} data-testid="redemptions-created-keys" />
+      <Input.TextArea
+        className="tw-red-keys"
+        readOnly
+        value={keys.join('\n')}
+        autoSize={{ minRows: 2, maxRows: 10 }}
+        data-testid="redemptions-created-keys"
+      />
     </Modal>
   );
 }

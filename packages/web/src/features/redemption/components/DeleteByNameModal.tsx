@@ -43,7 +43,14 @@ export function DeleteByNameModal({ open, onClose, onDeleted }: Props) {
 
   const ready = counted !== null && counted.name === name.trim();
   return (
-    <Modal open={open} onCancel={onClose} title={t('byName.title')} footer={null} destroyOnHidden data-testid="redemptions-by-name-modal">
+    <Modal
+      open={open}
+      onCancel={onClose}
+      title={t('byName.title')}
+      footer={null}
+      destroyOnHidden
+      data-testid="redemptions-by-name-modal"
+    >
       <Typography.Paragraph>{t('byName.label')}</Typography.Paragraph>
       <Flex gap={8}>
         <Input
@@ -60,9 +67,23 @@ export function DeleteByNameModal({ open, onClose, onDeleted }: Props) {
       </Flex>
       {ready ? (
         <>
-          <Alert style={{ marginTop: 16 }} type="warning" showIcon title={t('byName.count', counted)} description={t('byName.warning')} data-testid="redemptions-by-name-count" />
+          <Alert
+            style={{ marginTop: 16 }}
+            type="warning"
+            showIcon
+            title={t('byName.count', counted)}
+            description={t('byName.warning')}
+            data-testid="redemptions-by-name-count"
+          />
           <Flex justify="flex-end" style={{ marginTop: 16 }}>
-            <Button danger type="primary" disabled={counted.count === 0} loading={loading} onClick={remove} data-testid="redemptions-by-name-confirm">
+            <Button
+              danger
+              type="primary"
+              disabled={counted.count === 0}
+              loading={loading}
+              onClick={remove}
+              data-testid="redemptions-by-name-confirm"
+            >
               {t('byName.confirm', { count: counted.count })}
             </Button>
           </Flex>

@@ -35,7 +35,13 @@ export function RedemptionActions({ r, onToggle, onEdit, onDelete }: Props) {
       onEdit={() => onEdit(r)}
       onDelete={() => onDelete(r)}
     >
-      <TipButton label={t('actions.copy')} size="small" icon={<CopyOutlined />} data-testid={`redemption-copy-${r.id}`} onClick={() => void copy(r.key, t('toast.copied'))} />
+      <TipButton
+        label={t('actions.copy')}
+        size="small"
+        icon={<CopyOutlined />}
+        data-testid={`redemption-copy-${r.id}`}
+        onClick={() => void copy(r.key, t('toast.copied'))}
+      />
     </RecordActions>
   );
 }

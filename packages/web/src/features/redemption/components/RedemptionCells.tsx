@@ -58,7 +58,8 @@ export function ValidityCell({ r }: { r: Redemption }) {
   const { t } = useTranslation('redemption');
   const now = Date.now() / 1000;
   if (!r.valid_from && !r.valid_until) return <Typography.Text type="secondary">{t('value.always')}</Typography.Text>;
-  const state = r.valid_until && now >= r.valid_until ? 'expired' : r.valid_from && now < r.valid_from ? 'notYet' : null;
+  const state =
+    r.valid_until && now >= r.valid_until ? 'expired' : r.valid_from && now < r.valid_from ? 'notYet' : null;
   return (
     <Flex vertical gap={0} style={{ fontSize: 12 }}>
       {r.valid_from ? <span>{t('value.from', { time: formatTime(r.valid_from) })}</span> : null}

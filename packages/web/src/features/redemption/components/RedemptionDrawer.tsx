@@ -56,7 +56,14 @@ export function RedemptionDrawer({ target, onClose, onSaved }: Props) {
   const [isGift, quota] = useWatch({ control, name: ['is_gift', 'quota'] });
 
   return (
-    <RecordDrawer ns="redemption" editor={editor} width={900} testPrefix="redemption" nameMax={NAME_MAX} onClose={onClose}>
+    <RecordDrawer
+      ns="redemption"
+      editor={editor}
+      width={900}
+      testPrefix="redemption"
+      nameMax={NAME_MAX}
+      onClose={onClose}
+    >
       <FormField
         control={control}
         name="quota"
@@ -73,7 +80,14 @@ export function RedemptionDrawer({ target, onClose, onSaved }: Props) {
               name="count"
               label={t('field.count')}
               extra={t('hint.count')}
-              render={(f) => <ExactNumberInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} testid="redemption-form-count" />}
+              render={(f) => (
+                <ExactNumberInput
+                  value={f.value}
+                  onChange={f.onChange}
+                  onBlur={f.onBlur}
+                  testid="redemption-form-count"
+                />
+              )}
             />
           </Col>
           <Col xs={24} sm={16}>
@@ -82,7 +96,15 @@ export function RedemptionDrawer({ target, onClose, onSaved }: Props) {
               name="key"
               label={t('field.key')}
               extra={t('hint.key')}
-              render={(f) => <Input {...f} maxLength={KEY_MAX} placeholder={t('placeholder.key')} className="tw-red-key" data-testid="redemption-form-key" />}
+              render={(f) => (
+                <Input
+                  {...f}
+                  maxLength={KEY_MAX}
+                  placeholder={t('placeholder.key')}
+                  className="tw-red-key"
+                  data-testid="redemption-form-key"
+                />
+              )}
             />
           </Col>
         </Row>
@@ -109,7 +131,16 @@ export function RedemptionDrawer({ target, onClose, onSaved }: Props) {
               name="max_uses"
               label={t('field.maxUses')}
               extra={t('hint.maxUses')}
-              render={(f) => <IntegerInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} min={-1} placeholder={t('value.unlimited')} testid="redemption-form-max-uses" />}
+              render={(f) => (
+                <IntegerInput
+                  value={f.value}
+                  onChange={f.onChange}
+                  onBlur={f.onBlur}
+                  min={-1}
+                  placeholder={t('value.unlimited')}
+                  testid="redemption-form-max-uses"
+                />
+              )}
             />
           </Col>
         ) : null}
@@ -122,7 +153,15 @@ export function RedemptionDrawer({ target, onClose, onSaved }: Props) {
               name={name}
               label={t(`field.${text}`)}
               extra={t(`hint.${text}`)}
-              render={(f) => <EpochInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} placeholder={t(`placeholder.${text}`)} testid={testid} />}
+              render={(f) => (
+                <EpochInput
+                  value={f.value}
+                  onChange={f.onChange}
+                  onBlur={f.onBlur}
+                  placeholder={t(`placeholder.${text}`)}
+                  testid={testid}
+                />
+              )}
             />
           </Col>
         ))}

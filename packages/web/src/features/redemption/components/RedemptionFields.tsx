@@ -18,12 +18,26 @@ export function QuotaInput({ value, onChange, onBlur }: NumberProps) {
   const fmt = useQuotaFormat();
   return (
     <div>
-      <IntegerInput value={value} onChange={onChange} onBlur={onBlur} min={1} step={perUnit} testid="redemption-form-quota" />
+      <IntegerInput
+        value={value}
+        onChange={onChange}
+        onBlur={onBlur}
+        min={1}
+        step={perUnit}
+        testid="redemption-form-quota"
+      />
       <div className="tw-red-quick">
         {DOLLAR_PRESETS.map((d) => {
           const q = d * perUnit;
           return (
-            <Button key={d} size="small" type={value === q ? 'primary' : 'default'} ghost={value === q} onClick={() => onChange(q)} data-testid={`redemption-form-preset-${d}`}>
+            <Button
+              key={d}
+              size="small"
+              type={value === q ? 'primary' : 'default'}
+              ghost={value === q}
+              onClick={() => onChange(q)}
+              data-testid={`redemption-form-preset-${d}`}
+            >
               {fmt(q)}
             </Button>
           );

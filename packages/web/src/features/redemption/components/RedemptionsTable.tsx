@@ -26,7 +26,12 @@ export function RedemptionsTable(p: RecordTableProps<Redemption>) {
           <Typography.Text strong ellipsis={{ tooltip: r.name }}>
             {r.name}
           </Typography.Text>
-          <Typography.Text type="secondary" className="tw-red-key" copyable={{ text: r.key }} data-testid={`redemption-key-${r.id}`}>
+          <Typography.Text
+            type="secondary"
+            className="tw-red-key"
+            copyable={{ text: r.key }}
+            data-testid={`redemption-key-${r.id}`}
+          >
             {r.key}
           </Typography.Text>
         </Flex>

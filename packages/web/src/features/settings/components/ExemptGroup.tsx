@@ -6,7 +6,15 @@ import { useFieldValue } from '../model/useFieldValue';
 import { OptionField } from './OptionField';
 
 /** A switch and the group it exempts, side by side; the group box is live only while the switch is on. */
-export function ExemptGroupFields({ enabledKey, groupKey, placeholder }: { enabledKey: OptionKey; groupKey: OptionKey; placeholder: string }) {
+export function ExemptGroupFields({
+  enabledKey,
+  groupKey,
+  placeholder,
+}: {
+  enabledKey: OptionKey;
+  groupKey: OptionKey;
+  placeholder: string;
+}) {
   const on = useFieldValue(enabledKey) === true;
   return (
     <>

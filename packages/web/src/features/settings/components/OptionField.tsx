@@ -51,7 +51,13 @@ function QuotaHint({ name }: { name: string }) {
   const { data: status } = useStatus();
   const value = useWatch({ name }) as FormValue;
   if (typeof value !== 'number') return null;
-  return <>{t('quotaEquals', { value: renderQuota(value, { displayInCurrency: true, quotaPerUnit: status?.quota_per_unit }) })}</>;
+  return (
+    <>
+      {t('quotaEquals', {
+        value: renderQuota(value, { displayInCurrency: true, quotaPerUnit: status?.quota_per_unit }),
+      })}
+    </>
+  );
 }
 
 /** One option input, chosen from the option's kind in optionDefs, bound to the section form by name. */
@@ -64,7 +70,8 @@ export function OptionField(props: OptionFieldProps) {
   const name = fieldName(k);
   const label = props.label ?? t(`field.${lk}`);
   const helpText = props.help ?? (t(`help.${lk}`, { defaultValue: '' }) || undefined);
-  const span = props.span ?? (type === 'switch' ? 'third' : ['textarea', 'code', 'json'].includes(type) ? 'full' : 'half');
+  const span =
+    props.span ?? (type === 'switch' ? 'third' : ['textarea', 'code', 'json'].includes(type) ? 'full' : 'half');
   const testId = `option-${k}`;
 
   return (
@@ -105,7 +112,13 @@ export function OptionField(props: OptionFieldProps) {
             );
           }
           let input: ReactNode;
-          const common = { id: `opt-${name}`, 'data-testid': testId, disabled, onBlur: field.onBlur, placeholder: props.placeholder };
+          const common = {
+            id: `opt-${name}`,
+            'data-testid': testId,
+            disabled,
+            onBlur: field.onBlur,
+            placeholder: props.placeholder,
+          };
           if (type === 'number') {
             input = (
               <InputNumber
@@ -157,7 +170,13 @@ export function OptionField(props: OptionFieldProps) {
             );
           }
           return (
-            <Form.Item label={label} htmlFor={`opt-${name}`} validateStatus={status} help={fieldState.error?.message} extra={extra}>
+            <Form.Item
+              label={label}
+              htmlFor={`opt-${name}`}
+              validateStatus={status}
+              help={fieldState.error?.message}
+              extra={extra}
+            >
               {input}
             </Form.Item>
           );

@@ -54,7 +54,13 @@ export function SettingsSection({ id, title, description, keys, rules, beforeSav
           <Row gutter={[24, 0]}>{children}</Row>
           <Flex justify="flex-end" wrap gap={8} style={{ marginBottom: 8 }}>
             {actions}
-            <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving} data-testid={`settings-save-${id}`}>
+            <Button
+              type="primary"
+              htmlType="submit"
+              icon={<SaveOutlined />}
+              loading={saving}
+              data-testid={`settings-save-${id}`}
+            >
               {t('save')}
             </Button>
           </Flex>

@@ -31,13 +31,20 @@ const en: typeof zh = {
     checkInRange: 'The maximum check-in reward must not be less than the minimum',
   },
   section: {
-    general: { title: 'General', desc: 'The server address is used for callback and payment notification URLs; trailing slashes are removed.' },
-    reverseProxy: { title: 'Reverse proxy', desc: 'When the gateway runs behind a reverse proxy, this lets it see the real client IP.' },
+    general: {
+      title: 'General',
+      desc: 'The server address is used for callback and payment notification URLs; trailing slashes are removed.',
+    },
+    reverseProxy: {
+      title: 'Reverse proxy',
+      desc: 'When the gateway runs behind a reverse proxy, this lets it see the real client IP.',
+    },
     worker: { title: 'Worker proxy', desc: 'Fetch images, files and other outside resources through a worker.' },
     payment: {
       title: 'Payment',
       desc: 'Epay gateway parameters.',
-      notice: 'Online top-up arrives in a later release; these settings are stored for it now. Set the server address before saving them.',
+      notice:
+        'Online top-up arrives in a later release; these settings are stored for it now. Set the server address before saving them.',
     },
     login: {
       title: 'Login and registration',
@@ -49,12 +56,18 @@ const en: typeof zh = {
     whitelist: { title: 'Email domain whitelist', desc: 'Stops bulk sign-ups with throwaway email addresses.' },
     smtp: { title: 'SMTP', desc: 'Lets the system send email.' },
     oidc: { title: 'OIDC', desc: 'Sign-in through an OpenID Connect provider. Callback URL: {{callback}}' },
-    github: { title: 'GitHub OAuth App', desc: 'Sign-in and sign-up with GitHub. Homepage URL: {{home}}, callback URL: {{callback}}' },
+    github: {
+      title: 'GitHub OAuth App',
+      desc: 'Sign-in and sign-up with GitHub. Homepage URL: {{home}}, callback URL: {{callback}}',
+    },
     linuxdo: { title: 'Linux DO OAuth', desc: 'Sign-in and sign-up with Linux DO. Callback URL: {{callback}}' },
     wechat: { title: 'WeChat server', desc: 'Sign-in and sign-up through a WeChat official account.' },
     telegram: { title: 'Telegram login', desc: 'Sign-in and sign-up through a Telegram bot.' },
     turnstile: { title: 'Turnstile', desc: 'A bot check that stops automated sign-ups.' },
-    notice: { title: 'Notice', desc: 'An announcement shown on the home page and in the console; Markdown is supported.' },
+    notice: {
+      title: 'Notice',
+      desc: 'An announcement shown on the home page and in the console; Markdown is supported.',
+    },
     branding: { title: 'System name, logo and footer', desc: 'The sidebar and page title update as soon as you save.' },
     content: { title: 'Home and about pages', desc: 'Markdown or HTML; a URL is shown in an embedded frame.' },
     customCode: { title: 'Custom code', desc: 'HTML, CSS and JavaScript injected into every page. Use with care.' },
@@ -65,7 +78,10 @@ const en: typeof zh = {
         'Changing the quota per unit changes how every quota amount converts to money (default 500000 quota = 1 USD). Do not change it unless you understand the consequences.',
     },
     quota: { title: 'Quota and invitations' },
-    checkin: { title: 'Daily check-in', desc: 'With a maximum set, the reward is a random amount between the minimum and the maximum.' },
+    checkin: {
+      title: 'Daily check-in',
+      desc: 'With a maximum set, the reward is a random amount between the minimum and the maximum.',
+    },
     groups: { title: 'Groups', desc: 'JSON; the format is checked when a field loses focus.' },
     logs: { title: 'Logs' },
     dashboard: { title: 'Data dashboard' },
@@ -218,7 +234,8 @@ const en: typeof zh = {
     GroupRateLimits: 'Group rate limits',
   },
   help: {
-    TwoFactorRequiredForAdmins: 'When on, administrators and root without two-factor authentication can only reach its setup and their profile until they turn it on',
+    TwoFactorRequiredForAdmins:
+      'When on, administrators and root without two-factor authentication can only reach its setup and their profile until they turn it on',
     ServerAddress: 'e.g. https://gateway.example.com, without a trailing slash',
     CustomCallbackAddress: 'Leave blank to use the server address for callbacks',
     WorkerUrl: 'e.g. https://worker.example.com',
@@ -240,19 +257,23 @@ const en: typeof zh = {
     SelfUseModeEnabled: 'Models no longer need a price',
     PreConsumedQuota: 'Settled against the real cost when the request ends',
     QuotaRemindThreshold: 'Users are reminded when their quota falls below this',
-    LogRetentionDays: 'Older logs are deleted automatically in small batches in the background (master node); 0 keeps them forever',
+    LogRetentionDays:
+      'Older logs are deleted automatically in small batches in the background (master node); 0 keeps them forever',
     DataExportInterval: 'In minutes, at least 1',
     ChannelDisableThreshold: 'Channels whose test takes longer (seconds) are disabled automatically',
     AutomaticDisableKeywords: 'One per line, case-insensitive; an upstream error containing one disables the channel',
-    AutomaticDisableChannelEnabled: 'Only on permanent errors: a rejected key (401), a 403 about the account, or a keyword below; transient failures go to the circuit breakers',
+    AutomaticDisableChannelEnabled:
+      'Only on permanent errors: a rejected key (401), a 403 about the account, or a keyword below; transient failures go to the circuit breakers',
     ChannelBreakerEnabled:
       'A channel (or key) whose calls keep failing (no answer, timeout, 429, 5xx) is skipped for a cool-down, then one probe call decides; transient failures no longer disable channels',
-    ChannelBreakerErrorRate: 'Share of the calls in the window (0 to 1) that must have failed, once the failure count is reached',
+    ChannelBreakerErrorRate:
+      'Share of the calls in the window (0 to 1) that must have failed, once the failure count is reached',
     ChannelBreakerCooldownSeconds: 'Doubles with each failed probe, up to the longest cool-down',
     SensitiveWords: 'One per line; entries starting with regex: are regular expressions',
     GroupRatio: 'A JSON object mapping group name to ratio',
     UserUsableGroups: 'A JSON object mapping group name to its description',
-    GroupRateLimits: 'A JSON object mapping group name to {"rpm": requests per minute, "tpm": tokens per minute}, shared by every call of the group; 0 or absent means no limit',
+    GroupRateLimits:
+      'A JSON object mapping group name to {"rpm": requests per minute, "tpm": tokens per minute}, shared by every call of the group; 0 or absent means no limit',
     LogChatContentEnabled: "Stores users' conversations in the logs",
   },
 };

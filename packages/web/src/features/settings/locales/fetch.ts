@@ -19,9 +19,11 @@ const zh = {
   },
   help: {
     fetch_setting_enable_ssrf_protection: '关闭后不再检查任何用户提供的地址（不推荐）',
-    fetch_setting_allow_private_ip: '开启后可访问回环、内网（10/8、172.16/12、192.168/16、100.64/10）、链路本地（含云元数据 169.254.169.254）等地址',
+    fetch_setting_allow_private_ip:
+      '开启后可访问回环、内网（10/8、172.16/12、192.168/16、100.64/10）、链路本地（含云元数据 169.254.169.254）等地址',
     fetch_setting_apply_ip_filter_for_domain: '私有地址检查始终作用于解析结果；此项决定 IP 列表是否也作用于解析结果',
-    fetch_setting_domain_list: '每行一个，如 example.com；*.example.com 同时匹配 example.com 及其子域名。白名单模式下列表为空则拒绝所有域名',
+    fetch_setting_domain_list:
+      '每行一个，如 example.com；*.example.com 同时匹配 example.com 及其子域名。白名单模式下列表为空则拒绝所有域名',
     fetch_setting_ip_list: '每行一个 IP 或 CIDR，如 203.0.113.7、10.0.0.0/8。白名单模式下列表为空则拒绝所有 IP',
     fetch_setting_allowed_ports: '以逗号分隔的端口或范围，如 80, 443, 8000-9000；留空允许所有端口',
   },
@@ -49,10 +51,14 @@ const en: typeof zh = {
     fetch_setting_enable_ssrf_protection: 'When off, no user-supplied address is checked (not recommended)',
     fetch_setting_allow_private_ip:
       'Lets user URLs reach loopback, private (10/8, 172.16/12, 192.168/16, 100.64/10), link-local (including cloud metadata at 169.254.169.254) and other special addresses',
-    fetch_setting_apply_ip_filter_for_domain: 'Private addresses are always refused after resolution; this decides whether the IP list applies to resolved addresses too',
-    fetch_setting_domain_list: 'One per line, e.g. example.com; *.example.com matches example.com and its subdomains. An empty allow list refuses every domain',
-    fetch_setting_ip_list: 'One IP or CIDR block per line, e.g. 203.0.113.7 or 10.0.0.0/8. An empty allow list refuses every address',
-    fetch_setting_allowed_ports: 'Ports or ranges separated by commas, e.g. 80, 443, 8000-9000; empty allows every port',
+    fetch_setting_apply_ip_filter_for_domain:
+      'Private addresses are always refused after resolution; this decides whether the IP list applies to resolved addresses too',
+    fetch_setting_domain_list:
+      'One per line, e.g. example.com; *.example.com matches example.com and its subdomains. An empty allow list refuses every domain',
+    fetch_setting_ip_list:
+      'One IP or CIDR block per line, e.g. 203.0.113.7 or 10.0.0.0/8. An empty allow list refuses every address',
+    fetch_setting_allowed_ports:
+      'Ports or ranges separated by commas, e.g. 80, 443, 8000-9000; empty allows every port',
   },
 };
 

@@ -28,7 +28,12 @@ const en: typeof zh = {
     open: 'Preset ratios',
     title: 'Get ratios from a preset source',
     source: 'Preset source',
-    sources: { flexible: 'Flexible (default, recommended)', openrouter: 'OpenRouter', mixed: 'Mixed', legacy: 'Legacy (not recommended)' },
+    sources: {
+      flexible: 'Flexible (default, recommended)',
+      openrouter: 'OpenRouter',
+      mixed: 'Mixed',
+      legacy: 'Legacy (not recommended)',
+    },
     kind: { added: 'Added', changed: 'Changed', unchanged: 'Unchanged', priced: 'Fixed price (kept)' },
     count: '{{label}}: {{count}}',
     nothing: 'The preset matches the current ratios: nothing to fill',
@@ -39,7 +44,8 @@ const en: typeof zh = {
     fetchFailed: 'Get preset ratios failed, please retry',
     official: 'Fill from official',
     officialTitle: 'Fill ratios from the official preset?',
-    officialBody: 'The official preset names {{count}} of the {{total}} models with no ratio set; their model and completion ratios will be written and saved.',
+    officialBody:
+      'The official preset names {{count}} of the {{total}} models with no ratio set; their model and completion ratios will be written and saved.',
     officialOk: 'Fill and save',
     officialNone: 'The official preset names none of the models with no ratio set',
     officialFailed: 'Fill official ratios failed, please try again later',

@@ -29,7 +29,8 @@ const zh = {
   pricing: {
     tab: { json: '模型倍率设置', visual: '可视化倍率设置', unset: '未设置倍率模型' },
     tabShort: { json: 'JSON', visual: '可视化', unset: '未设置' },
-    jsonDesc: '以 JSON 格式编辑模型倍率、补全倍率、缓存倍率与固定价格，失去焦点时校验格式。倍率 1 相当于每百万输入 token 2 美元；设置了固定价格的模型按次计费。',
+    jsonDesc:
+      '以 JSON 格式编辑模型倍率、补全倍率、缓存倍率与固定价格，失去焦点时校验格式。倍率 1 相当于每百万输入 token 2 美元；设置了固定价格的模型按次计费。',
     reset: '重置为预设倍率',
     resetTitle: '确定重置模型倍率吗？',
     resetBody: '模型倍率、补全倍率、缓存倍率与固定价格将恢复为系统预设值，当前的修改会丢失。',
@@ -37,7 +38,8 @@ const zh = {
     resetFailed: '重置预设倍率失败，请重试',
   },
   ratio: {
-    visualDesc: '倍率 1 = 每百万输入 token 2 美元；补全倍率 = 输出价格 ÷ 输入价格；缓存倍率 = 缓存输入价格 ÷ 输入价格。按次计费的模型只收取固定价格。修改后点击「保存更改」生效。',
+    visualDesc:
+      '倍率 1 = 每百万输入 token 2 美元；补全倍率 = 输出价格 ÷ 输入价格；缓存倍率 = 缓存输入价格 ÷ 输入价格。按次计费的模型只收取固定价格。修改后点击「保存更改」生效。',
     search: '搜索模型名称',
     unit: { ratio: '按倍率填写', price: '按价格填写（$/1M）' },
     add: '添加模型',
@@ -127,11 +129,15 @@ const zh = {
 const en: typeof zh = {
   validation: {
     rebate: 'The rebate percentage must be between 0 and 100',
-    fallback: 'Check the fallback ratio config: when using a single price no ratios may be set; when using ratios both the input and the completion ratio must be set',
+    fallback:
+      'Check the fallback ratio config: when using a single price no ratios may be set; when using ratios both the input and the completion ratio must be set',
   },
   section: {
     rebate: { title: 'Rebate', desc: 'When on, top-ups earn a rebate of this percentage, as quota.' },
-    chats: { title: 'Chat clients', desc: "Chat clients listed in the sidebar's Chat group; each entry is a name and a link." },
+    chats: {
+      title: 'Chat clients',
+      desc: "Chat clients listed in the sidebar's Chat group; each entry is a name and a link.",
+    },
     fallback: {
       title: 'Other ratio settings',
       desc: 'Fallback pricing bills models that have neither a ratio nor a price: either a single price per call, or both an input and a completion ratio. 0 means not set.',
@@ -158,7 +164,8 @@ const en: typeof zh = {
       'Edit model ratios, completion ratios, cache ratios and fixed prices as JSON; the format is checked when a field loses focus. Ratio 1 = $2 per 1M input tokens; a model with a fixed price is billed per request.',
     reset: 'Reset to preset ratios',
     resetTitle: 'Reset the model ratios?',
-    resetBody: 'Model ratios, completion ratios, cache ratios and fixed prices go back to the shipped presets; your changes are lost.',
+    resetBody:
+      'Model ratios, completion ratios, cache ratios and fixed prices go back to the shipped presets; your changes are lost.',
     resetDone: 'Preset ratios restored',
     resetFailed: 'Reset preset ratios failed, please retry',
   },

@@ -64,12 +64,14 @@ const zh = {
     gemini_safety_settings: 'JSON 对象：安全类别 → 阈值，default 为默认值',
     gemini_version_settings: 'JSON 对象：模型名 → API 版本，default 为默认值',
     gemini_supported_imagine_models: 'JSON 数组：可以生成图像的模型名',
-    gemini_thinking_adapter_enabled: '模型名以 -thinking、-nothinking 或 -thinking-<预算> 结尾时去掉后缀并设置思考配置；OpenAI 的 reasoning_effort 也换算为思考预算',
+    gemini_thinking_adapter_enabled:
+      '模型名以 -thinking、-nothinking 或 -thinking-<预算> 结尾时去掉后缀并设置思考配置；OpenAI 的 reasoning_effort 也换算为思考预算',
     gemini_thinking_adapter_budget_tokens_percentage: '思考预算占最大 token 数的比例，0.002 到 1',
     gemini_models_supported_thinking_budget: 'JSON 数组：支持设置思考预算的模型名',
     claude_model_headers_settings: 'JSON 对象：模型名 → { 请求头: [值] }',
     claude_default_max_tokens: 'JSON 对象：模型名 → 默认 max_tokens，default 为默认值',
-    claude_thinking_adapter_enabled: '模型名以 -thinking 结尾时去掉后缀并开启思考（temperature 设为 1）；计费按去掉后缀的模型，除非该名称有自己的价格',
+    claude_thinking_adapter_enabled:
+      '模型名以 -thinking 结尾时去掉后缀并开启思考（temperature 设为 1）；计费按去掉后缀的模型，除非该名称有自己的价格',
     claude_thinking_adapter_budget_tokens_percentage: '思考预算占最大 token 数的比例，0.1 到 1',
   },
 };
@@ -85,8 +87,14 @@ const en: typeof zh = {
       title: 'Model request rate limit',
       desc: 'Limits how many model requests each user makes per window: the total counts failed requests too, the success count only successful ones.',
     },
-    autoRetry: { title: 'Automatic retry', desc: 'When an upstream answers with one of these status codes, retry on another channel.' },
-    exempt: { title: 'Rate limit exemption', desc: 'Users of this group are not subject to the model request rate limit.' },
+    autoRetry: {
+      title: 'Automatic retry',
+      desc: 'When an upstream answers with one of these status codes, retry on another channel.',
+    },
+    exempt: {
+      title: 'Rate limit exemption',
+      desc: 'Users of this group are not subject to the model request rate limit.',
+    },
     modelsGlobal: { title: 'Global settings', desc: 'Relay behaviour for every model and channel.' },
     gemini: { title: 'Gemini settings', desc: 'JSON settings are checked when a field loses focus.' },
     claude: { title: 'Claude settings', desc: 'JSON settings are checked when a field loses focus.' },

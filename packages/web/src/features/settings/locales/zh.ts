@@ -32,17 +32,25 @@ export default {
     general: { title: '通用设置', desc: '服务器地址用于生成回调地址、支付通知地址等，末尾的斜杠会被自动去除。' },
     reverseProxy: { title: '反向代理', desc: '网关部署在反向代理之后时，用于正确识别客户端 IP。' },
     worker: { title: '代理设置', desc: '通过 Worker 代理访问图片、文件等外部资源。' },
-    payment: { title: '支付设置', desc: '易支付接口参数。', notice: '在线充值将在后续版本中提供；此处的设置会先保存下来。保存前需要先设置服务器地址。' },
+    payment: {
+      title: '支付设置',
+      desc: '易支付接口参数。',
+      notice: '在线充值将在后续版本中提供；此处的设置会先保存下来。保存前需要先设置服务器地址。',
+    },
     login: {
       title: '配置登录注册',
       desc: '控制用户的登录与注册方式。',
       confirmTitle: '确定要关闭密码登录吗？',
-      confirmBody: '关闭后，用户（包括管理员）将无法使用密码登录。请确保已配置并测试过其他登录方式，否则可能无法再登录后台。',
+      confirmBody:
+        '关闭后，用户（包括管理员）将无法使用密码登录。请确保已配置并测试过其他登录方式，否则可能无法再登录后台。',
     },
     whitelist: { title: '配置邮箱域名白名单', desc: '用以防止恶意用户利用临时邮箱批量注册。' },
     smtp: { title: '配置 SMTP', desc: '用以支持系统的邮件发送。' },
     oidc: { title: '配置 OIDC', desc: '用以支持通过 OIDC 登录。回调地址：{{callback}}' },
-    github: { title: '配置 GitHub OAuth App', desc: '用以支持通过 GitHub 登录注册。主页地址：{{home}}，回调地址：{{callback}}' },
+    github: {
+      title: '配置 GitHub OAuth App',
+      desc: '用以支持通过 GitHub 登录注册。主页地址：{{home}}，回调地址：{{callback}}',
+    },
     linuxdo: { title: '配置 Linux DO OAuth', desc: '用以支持通过 Linux DO 登录注册。回调地址：{{callback}}' },
     wechat: { title: '配置 WeChat Server', desc: '用以支持通过微信进行登录注册。' },
     telegram: { title: '配置 Telegram 登录', desc: '用以支持通过 Telegram 机器人进行登录注册。' },
@@ -54,7 +62,8 @@ export default {
     info: { title: '系统信息' },
     opGeneral: {
       title: '通用设置',
-      quotaWarning: '修改「单位额度」会改变所有额度的换算关系（默认 500000 额度 = 1 美元），除非你清楚其影响，否则不建议修改。',
+      quotaWarning:
+        '修改「单位额度」会改变所有额度的换算关系（默认 500000 额度 = 1 美元），除非你清楚其影响，否则不建议修改。',
     },
     quota: { title: '额度与邀请设置' },
     checkin: { title: '签到设置', desc: '设置了最大额度时，签到奖励为最小额度与最大额度之间的随机值。' },
@@ -210,13 +219,15 @@ export default {
     GroupRateLimits: '分组速率限制',
   },
   help: {
-    TwoFactorRequiredForAdmins: '开启后，未启用两步验证的管理员和超级管理员只能访问两步验证设置和个人资料，直到完成设置',
+    TwoFactorRequiredForAdmins:
+      '开启后，未启用两步验证的管理员和超级管理员只能访问两步验证设置和个人资料，直到完成设置',
     ServerAddress: '例如 https://gateway.example.com，末尾不要带斜杠',
     CustomCallbackAddress: '留空则使用服务器地址作为回调地址',
     WorkerUrl: '例如 https://worker.example.com',
     PayAddress: '易支付接口地址',
     TopupGroupRatio: '为一个 JSON 对象，键为分组名称，值为倍率',
-    GroupRateLimits: '为一个 JSON 对象，键为分组名称，值为 {"rpm": 每分钟请求数, "tpm": 每分钟 Token 数}，由该分组所有调用共享；0 或缺省表示不限制',
+    GroupRateLimits:
+      '为一个 JSON 对象，键为分组名称，值为 {"rpm": 每分钟请求数, "tpm": 每分钟 Token 数}，由该分组所有调用共享；0 或缺省表示不限制',
     EmailDomainWhitelist: '仅允许使用这些域名的邮箱注册（启用白名单时生效）',
     EmailAliasRestrictionEnabled: '禁止使用带「+」或「.」别名的邮箱地址注册',
     SMTPToken: '部分邮箱服务商需要使用授权码',
@@ -237,8 +248,10 @@ export default {
     DataExportInterval: '单位为分钟，最小为 1',
     ChannelDisableThreshold: '渠道测试超过此时间（秒）时自动禁用',
     AutomaticDisableKeywords: '上游错误信息包含这些关键词时禁用渠道，一行一个，不区分大小写',
-    AutomaticDisableChannelEnabled: '仅在永久性错误时禁用：密钥被拒（401）、账户相关的 403 或下方的关键词；临时故障交给熔断处理',
-    ChannelBreakerEnabled: '调用持续失败（无响应、超时、429、5xx）的渠道或密钥在冷却期内被跳过，之后放行一次探测调用决定是否恢复；临时故障不再禁用渠道',
+    AutomaticDisableChannelEnabled:
+      '仅在永久性错误时禁用：密钥被拒（401）、账户相关的 403 或下方的关键词；临时故障交给熔断处理',
+    ChannelBreakerEnabled:
+      '调用持续失败（无响应、超时、429、5xx）的渠道或密钥在冷却期内被跳过，之后放行一次探测调用决定是否恢复；临时故障不再禁用渠道',
     ChannelBreakerErrorRate: '达到失败次数后，窗口内失败调用所占比例（0 到 1）达到此值即熔断',
     ChannelBreakerCooldownSeconds: '每次探测失败翻倍，直到最长冷却时间',
     SensitiveWords: '一行一个，以 regex: 开头的条目按正则表达式匹配',

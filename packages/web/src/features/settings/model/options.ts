@@ -17,7 +17,13 @@ export const fieldName = (key: OptionKey): string => key.replace(/\./g, '__');
 export const labelKey = (key: OptionKey): string => key.replace(/\./g, '_');
 
 /** Addresses whose trailing slashes are stripped before saving. */
-const ADDRESS_KEYS = new Set<OptionKey>(['ServerAddress', 'CustomCallbackAddress', 'WorkerUrl', 'PayAddress', 'WeChatServerAddress']);
+const ADDRESS_KEYS = new Set<OptionKey>([
+  'ServerAddress',
+  'CustomCallbackAddress',
+  'WorkerUrl',
+  'PayAddress',
+  'WeChatServerAddress',
+]);
 
 export const stripTrailingSlashes = (s: string): string => s.trim().replace(/\/+$/, '');
 
@@ -78,7 +84,9 @@ export function jsonIssue(key: OptionKey, text: string, t: TFunction): string | 
   const schema = defOf(key).json;
   if (!schema) return null;
   const issue = schema.safeParse(parsed).error?.issues[0];
-  return issue ? t('validation.jsonShape', { detail: issueText(issue, [key, ...issue.path.map(String)].join('.')) }) : null;
+  return issue
+    ? t('validation.jsonShape', { detail: issueText(issue, [key, ...issue.path.map(String)].join('.')) })
+    : null;
 }
 
 /** The zod rule of one option, derived from its entry in optionDefs (kind, min, max, enum values, JSON schema). */
@@ -107,7 +115,11 @@ export function optionSchema(key: OptionKey, t: TFunction): z.ZodType {
   }
 }
 
-export function sectionSchema(keys: readonly OptionKey[], t: TFunction, overrides: Partial<Record<OptionKey, z.ZodType>> = {}) {
+export function sectionSchema(
+  keys: readonly OptionKey[],
+  t: TFunction,
+  overrides: Partial<Record<OptionKey, z.ZodType>> = {},
+) {
   const shape: Record<string, z.ZodType> = {};
   for (const k of keys) shape[fieldName(k)] = overrides[k] ?? optionSchema(k, t);
   return z.object(shape);

@@ -22,7 +22,12 @@ export type BeforeSave = (values: SectionValues, changes: Change[], options: Opt
  * only when non-empty. No change → a warning. All ok / some failed / all failed → one summary toast.
  * Then the options cache and the status payload (shell name, logo, footer, notice…) are refreshed.
  */
-export function useSectionSave(keys: readonly OptionKey[], form: UseFormReturn<SectionValues>, options: OptionMap, beforeSave?: BeforeSave) {
+export function useSectionSave(
+  keys: readonly OptionKey[],
+  form: UseFormReturn<SectionValues>,
+  options: OptionMap,
+  beforeSave?: BeforeSave,
+) {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
   const qc = useQueryClient();

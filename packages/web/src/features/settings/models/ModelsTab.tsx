@@ -31,9 +31,19 @@ function GlobalFields() {
       <OptionField k="global.pass_through_request_enabled" />
       <OptionField k="global.hide_upstream_error_enabled" />
       <OptionField k="global.block_browser_extension_enabled" />
-      <ExemptGroupFields enabledKey="global.safe_check_exempt_enabled" groupKey="global.safe_check_exempt_group" placeholder="nsfw-ok" />
+      <ExemptGroupFields
+        enabledKey="global.safe_check_exempt_enabled"
+        groupKey="global.safe_check_exempt_group"
+        placeholder="nsfw-ok"
+      />
       <OptionField k="general_setting.ping_interval_enabled" span="half" />
-      <OptionField k="general_setting.ping_interval_seconds" min={1} suffix={t('unit.seconds')} span="half" disabled={!ping} />
+      <OptionField
+        k="general_setting.ping_interval_seconds"
+        min={1}
+        suffix={t('unit.seconds')}
+        span="half"
+        disabled={!ping}
+      />
     </>
   );
 }
@@ -43,7 +53,13 @@ export function ModelsGlobalSection() {
   const { t } = useTranslation('settings');
   const rules = useGroupRequired('global.safe_check_exempt_group');
   return (
-    <SettingsSection id="models-global" title={t('section.modelsGlobal.title')} description={t('section.modelsGlobal.desc')} keys={GLOBAL} rules={rules}>
+    <SettingsSection
+      id="models-global"
+      title={t('section.modelsGlobal.title')}
+      description={t('section.modelsGlobal.desc')}
+      keys={GLOBAL}
+      rules={rules}
+    >
       <GlobalFields />
     </SettingsSection>
   );

@@ -12,14 +12,26 @@ const GEMINI: OptionKey[] = [
   'gemini.thinking_adapter_budget_tokens_percentage',
   'gemini.models_supported_thinking_budget',
 ];
-const CLAUDE: OptionKey[] = ['claude.model_headers_settings', 'claude.default_max_tokens', 'claude.thinking_adapter_enabled', 'claude.thinking_adapter_budget_tokens_percentage'];
+const CLAUDE: OptionKey[] = [
+  'claude.model_headers_settings',
+  'claude.default_max_tokens',
+  'claude.thinking_adapter_enabled',
+  'claude.thinking_adapter_budget_tokens_percentage',
+];
 
 function GeminiThinking() {
   const on = useFieldValue('gemini.thinking_adapter_enabled') === true;
   return (
     <>
       <OptionField k="gemini.thinking_adapter_enabled" span="half" />
-      <OptionField k="gemini.thinking_adapter_budget_tokens_percentage" min={0.002} max={1} step={0.001} span="half" disabled={!on} />
+      <OptionField
+        k="gemini.thinking_adapter_budget_tokens_percentage"
+        min={0.002}
+        max={1}
+        step={0.001}
+        span="half"
+        disabled={!on}
+      />
     </>
   );
 }
@@ -43,7 +55,14 @@ function ClaudeThinking() {
   return (
     <>
       <OptionField k="claude.thinking_adapter_enabled" span="half" />
-      <OptionField k="claude.thinking_adapter_budget_tokens_percentage" min={0.1} max={1} step={0.1} span="half" disabled={!on} />
+      <OptionField
+        k="claude.thinking_adapter_budget_tokens_percentage"
+        min={0.1}
+        max={1}
+        step={0.1}
+        span="half"
+        disabled={!on}
+      />
     </>
   );
 }

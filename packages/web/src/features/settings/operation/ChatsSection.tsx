@@ -68,7 +68,9 @@ function ChatList({ onBroken }: { onBroken: () => void }) {
   return (
     <Form.Item label={t('field.Chats')} extra={t('chats.listHelp')}>
       <Flex vertical gap={8} data-testid="chats-list">
-        {list.length === 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chats.empty')} style={{ margin: '8px 0' }} /> : null}
+        {list.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chats.empty')} style={{ margin: '8px 0' }} />
+        ) : null}
         {list.map((e, i) => (
           <Flex key={i} gap={8} wrap align="flex-start" data-testid={`chats-row-${i}`}>
             <Input
@@ -84,16 +86,30 @@ function ChatList({ onBroken }: { onBroken: () => void }) {
               value={e.link}
               onChange={(ev) => set(i, { link: ev.target.value })}
               placeholder="https://chat.example.com/#/?key={key}"
-              style={{ flex: '3 1 240px', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 13 }}
+              style={{
+                flex: '3 1 240px',
+                fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+                fontSize: 13,
+              }}
               aria-label={t('chats.link')}
               data-testid={`chats-link-${i}`}
             />
-            <Button icon={<DeleteOutlined />} aria-label={t('common:action.delete')} onClick={() => update(list.filter((_, j) => j !== i))} data-testid={`chats-delete-${i}`} />
+            <Button
+              icon={<DeleteOutlined />}
+              aria-label={t('common:action.delete')}
+              onClick={() => update(list.filter((_, j) => j !== i))}
+              data-testid={`chats-delete-${i}`}
+            />
           </Flex>
         ))}
         {dupes.size > 0 ? <Typography.Text type="danger">{t('chats.duplicate')}</Typography.Text> : null}
         <div>
-          <Button icon={<PlusOutlined />} type="dashed" onClick={() => update([...list, { name: '', link: '' }])} data-testid="chats-add">
+          <Button
+            icon={<PlusOutlined />}
+            type="dashed"
+            onClick={() => update([...list, { name: '', link: '' }])}
+            data-testid="chats-add"
+          >
             {t('chats.add')}
           </Button>
         </div>
@@ -115,7 +131,13 @@ export function ChatsSection() {
     return null;
   };
   return (
-    <SettingsSection id="chats" title={t('section.chats.title')} description={t('section.chats.desc')} keys={KEYS} beforeSave={beforeSave}>
+    <SettingsSection
+      id="chats"
+      title={t('section.chats.title')}
+      description={t('section.chats.desc')}
+      keys={KEYS}
+      beforeSave={beforeSave}
+    >
       <Col span={24} style={{ marginBottom: 12 }}>
         <Segmented
           value={view}

@@ -7,7 +7,13 @@ import { fieldName, type SectionValues } from '../model/options';
 import { useFieldValue } from '../model/useFieldValue';
 import type { BeforeSave } from '../model/useSectionSave';
 
-const KEYS: OptionKey[] = ['fallback_pricing_enabled', 'fallback_single_price', 'fallback_input_ratio', 'fallback_completion_ratio', 'redirect_billing_enabled'];
+const KEYS: OptionKey[] = [
+  'fallback_pricing_enabled',
+  'fallback_single_price',
+  'fallback_input_ratio',
+  'fallback_completion_ratio',
+  'redirect_billing_enabled',
+];
 
 const num = (values: SectionValues, k: OptionKey): number => {
   const v = values[fieldName(k)];
@@ -43,9 +49,18 @@ function FallbackFields() {
 /** Other ratio settings: how models with no price are billed when fallback pricing is on, and redirect billing. */
 export function FallbackSection() {
   const { t } = useTranslation('settings');
-  const beforeSave = useCallback<BeforeSave>((values) => (fallbackValid(values) ? null : t('validation.fallback')), [t]);
+  const beforeSave = useCallback<BeforeSave>(
+    (values) => (fallbackValid(values) ? null : t('validation.fallback')),
+    [t],
+  );
   return (
-    <SettingsSection id="fallback" title={t('section.fallback.title')} description={t('section.fallback.desc')} keys={KEYS} beforeSave={beforeSave}>
+    <SettingsSection
+      id="fallback"
+      title={t('section.fallback.title')}
+      description={t('section.fallback.desc')}
+      keys={KEYS}
+      beforeSave={beforeSave}
+    >
       <FallbackFields />
     </SettingsSection>
   );

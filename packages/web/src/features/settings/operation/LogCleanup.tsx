@@ -33,7 +33,13 @@ export function LogCleanup() {
     <Col span={24}>
       <Form.Item label={t('logs.cleanLabel')} extra={t('logs.cleanHelp')}>
         <Flex wrap gap={8}>
-          <DatePicker value={date} onChange={setDate} format="YYYY-MM-DD" style={{ width: 180 }} data-testid="log-clean-date" />
+          <DatePicker
+            value={date}
+            onChange={setDate}
+            format="YYYY-MM-DD"
+            style={{ width: 180 }}
+            data-testid="log-clean-date"
+          />
           <Popconfirm
             title={t('logs.cleanConfirm', { date: date?.format('YYYY-MM-DD') ?? '' })}
             okButtonProps={{ danger: true }}

@@ -6,7 +6,14 @@ import { SettingsSection } from '../components/SettingsSection';
 import { fieldName } from '../model/options';
 import type { BeforeSave } from '../model/useSectionSave';
 
-const QUOTA: OptionKey[] = ['QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee', 'QuotaRemindThreshold', 'AffEnabled'];
+const QUOTA: OptionKey[] = [
+  'QuotaForNewUser',
+  'PreConsumedQuota',
+  'QuotaForInviter',
+  'QuotaForInvitee',
+  'QuotaRemindThreshold',
+  'AffEnabled',
+];
 const CHECK_IN: OptionKey[] = ['CheckInEnabled', 'CheckInQuota', 'CheckInMaxQuota'];
 
 /** Quota granted on sign-up and for invitations, pre-consumption and the low-quota reminder (all ≥ 0). */
@@ -36,7 +43,13 @@ export function CheckInSection() {
     [t],
   );
   return (
-    <SettingsSection id="checkin" title={t('section.checkin.title')} description={t('section.checkin.desc')} keys={CHECK_IN} beforeSave={beforeSave}>
+    <SettingsSection
+      id="checkin"
+      title={t('section.checkin.title')}
+      description={t('section.checkin.desc')}
+      keys={CHECK_IN}
+      beforeSave={beforeSave}
+    >
       <OptionField k="CheckInEnabled" span="full" />
       <OptionField k="CheckInQuota" min={0} step={100} quota />
       <OptionField k="CheckInMaxQuota" min={0} step={100} quota />

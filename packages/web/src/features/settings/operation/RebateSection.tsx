@@ -13,7 +13,14 @@ function RebateFields() {
   return (
     <>
       <OptionField k="RebateEnabled" span="full" />
-      <OptionField k="RebatePercentage" min={Number.MIN_SAFE_INTEGER} max={Number.MAX_SAFE_INTEGER} step={0.1} suffix="%" disabled={!on} />
+      <OptionField
+        k="RebatePercentage"
+        min={Number.MIN_SAFE_INTEGER}
+        max={Number.MAX_SAFE_INTEGER}
+        step={0.1}
+        suffix="%"
+        disabled={!on}
+      />
     </>
   );
 }
@@ -26,7 +33,13 @@ export function RebateSection() {
     return { RebatePercentage: z.number(msg).min(0, msg).max(100, msg) };
   }, [t]);
   return (
-    <SettingsSection id="rebate" title={t('section.rebate.title')} description={t('section.rebate.desc')} keys={KEYS} rules={rules}>
+    <SettingsSection
+      id="rebate"
+      title={t('section.rebate.title')}
+      description={t('section.rebate.desc')}
+      keys={KEYS}
+      rules={rules}
+    >
       <RebateFields />
     </SettingsSection>
   );

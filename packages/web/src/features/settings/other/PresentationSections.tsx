@@ -26,7 +26,12 @@ function LogoPreview() {
   return (
     <Col xs={24} md={12} xl={8}>
       <Form.Item label={t('branding.preview')}>
-        <Avatar shape="square" size={40} src={typeof logo === 'string' && logo ? logo : '/logo.svg'} alt={t('field.Logo')} />
+        <Avatar
+          shape="square"
+          size={40}
+          src={typeof logo === 'string' && logo ? logo : '/logo.svg'}
+          alt={t('field.Logo')}
+        />
       </Form.Item>
     </Col>
   );
@@ -36,7 +41,12 @@ function LogoPreview() {
 export function BrandingSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="branding" title={t('section.branding.title')} description={t('section.branding.desc')} keys={BRANDING}>
+    <SettingsSection
+      id="branding"
+      title={t('section.branding.title')}
+      description={t('section.branding.desc')}
+      keys={BRANDING}
+    >
       <OptionField k="SystemName" span="third" />
       <OptionField k="Logo" span="third" placeholder="https://example.com/logo.png" />
       <LogoPreview />
@@ -49,7 +59,12 @@ export function BrandingSection() {
 export function ContentSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="content" title={t('section.content.title')} description={t('section.content.desc')} keys={CONTENT}>
+    <SettingsSection
+      id="content"
+      title={t('section.content.title')}
+      description={t('section.content.desc')}
+      keys={CONTENT}
+    >
       <OptionField k="HomePageContent" type="textarea" />
       <OptionField k="About" type="textarea" />
     </SettingsSection>
@@ -60,7 +75,12 @@ export function ContentSection() {
 export function CustomCodeSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="custom-code" title={t('section.customCode.title')} description={t('section.customCode.desc')} keys={CODE}>
+    <SettingsSection
+      id="custom-code"
+      title={t('section.customCode.title')}
+      description={t('section.customCode.desc')}
+      keys={CODE}
+    >
       <OptionField k="custom_head_html" type="code" placeholder='<meta name="description" content="…" />' />
       <OptionField k="global_css" type="code" placeholder="body { }" />
       <OptionField k="global_js" type="code" placeholder="console.log('hello');" />

@@ -10,7 +10,10 @@ const RELEASES_URL: string = import.meta.env.VITE_RELEASES_URL ?? '';
 
 function formatStart(seconds: number | undefined, lang: string): string {
   if (!seconds) return '—';
-  return new Intl.DateTimeFormat(lang === 'en' ? 'en-US' : 'zh-CN', { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(seconds * 1000));
+  return new Intl.DateTimeFormat(lang === 'en' ? 'en-US' : 'zh-CN', {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  }).format(new Date(seconds * 1000));
 }
 
 function formatUptime(seconds: number | undefined, t: TFunction): string {
@@ -46,7 +49,11 @@ export function SystemInfo() {
       modal.info({
         title: t('info.newVersion', { version: latest.tag_name }),
         width: 560,
-        content: <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', maxHeight: 360, overflow: 'auto' }}>{latest.body || '—'}</Typography.Paragraph>,
+        content: (
+          <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', maxHeight: 360, overflow: 'auto' }}>
+            {latest.body || '—'}
+          </Typography.Paragraph>
+        ),
       });
     } catch {
       void message.error(t('info.checkFailed'));
@@ -74,7 +81,13 @@ export function SystemInfo() {
           { key: 'uptime', label: t('info.uptime'), children: formatUptime(status?.start_time, t) },
         ]}
       />
-      <Button icon={<SyncOutlined />} loading={checking} onClick={() => void check()} style={{ marginTop: 12 }} data-testid="settings-check-update">
+      <Button
+        icon={<SyncOutlined />}
+        loading={checking}
+        onClick={() => void check()}
+        style={{ marginTop: 12 }}
+        data-testid="settings-check-update"
+      >
         {t('info.check')}
       </Button>
     </Card>

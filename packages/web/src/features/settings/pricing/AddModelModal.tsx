@@ -43,7 +43,16 @@ export function AddModelModal({ open, unit, exists, onCancel, onAdd }: Props) {
       setBad(['input']);
       return void message.error(t('ratio.issue.inputRequired'));
     }
-    const row: RatioRow = { name, mode, input: v.input, output: v.output, cache: v.cache, price: v.price, dirty: true, isNew: true };
+    const row: RatioRow = {
+      name,
+      mode,
+      input: v.input,
+      output: v.output,
+      cache: v.cache,
+      price: v.price,
+      dirty: true,
+      isNew: true,
+    };
     const issues = rowIssues(row, unit);
     const fields = Object.keys(issues) as CellField[];
     if (fields.length > 0) {
@@ -83,7 +92,11 @@ export function AddModelModal({ open, unit, exists, onCancel, onAdd }: Props) {
       okButtonProps={{ 'data-testid': 'ratio-add-ok' }}
     >
       <Form layout="vertical" requiredMark={false} style={{ marginTop: 12 }}>
-        <Form.Item label={t('ratio.col.model')} validateStatus={bad.includes('name') ? 'error' : undefined} style={{ marginBottom: 12 }}>
+        <Form.Item
+          label={t('ratio.col.model')}
+          validateStatus={bad.includes('name') ? 'error' : undefined}
+          style={{ marginBottom: 12 }}
+        >
           <Input
             autoFocus
             value={v.name}

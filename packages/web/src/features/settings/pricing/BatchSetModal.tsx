@@ -67,13 +67,23 @@ export function BatchSetModal({ open, models, initialType = 'ratio', onCancel, o
   const ratio = parseCell(text.ratio);
   const completion = parseCell(text.completion);
   const hint: Record<Field, string | undefined> = {
-    ratio: typeof ratio === 'number' ? t('ratio.hintInput', { price: short(ratioToPricePerMillion(ratio)) }) : undefined,
-    completion: typeof ratio === 'number' && typeof completion === 'number' ? t('ratio.hintOutput', { price: short(ratioToPricePerMillion(ratio) * completion) }) : undefined,
+    ratio:
+      typeof ratio === 'number' ? t('ratio.hintInput', { price: short(ratioToPricePerMillion(ratio)) }) : undefined,
+    completion:
+      typeof ratio === 'number' && typeof completion === 'number'
+        ? t('ratio.hintOutput', { price: short(ratioToPricePerMillion(ratio) * completion) })
+        : undefined,
     price: undefined,
   };
 
   const input = (f: Field) => (
-    <Form.Item key={f} label={t(`batch.${f}`)} validateStatus={bad.includes(f) ? 'error' : undefined} extra={hint[f]} style={{ marginBottom: 12 }}>
+    <Form.Item
+      key={f}
+      label={t(`batch.${f}`)}
+      validateStatus={bad.includes(f) ? 'error' : undefined}
+      extra={hint[f]}
+      style={{ marginBottom: 12 }}
+    >
       <Input
         value={text[f]}
         inputMode="decimal"
@@ -92,7 +102,9 @@ export function BatchSetModal({ open, models, initialType = 'ratio', onCancel, o
   return (
     <Modal
       open={open}
-      title={models.length === 1 ? t('batch.titleOne', { name: models[0] }) : t('batch.title', { count: models.length })}
+      title={
+        models.length === 1 ? t('batch.titleOne', { name: models[0] }) : t('batch.title', { count: models.length })
+      }
       onCancel={onCancel}
       onOk={() => void ok()}
       okText={t('batch.apply')}

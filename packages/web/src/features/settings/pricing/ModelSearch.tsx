@@ -16,7 +16,23 @@ export function useModelSearch() {
 }
 
 /** The search box of a ratio table. */
-export function ModelSearchInput({ value, onChange, testid }: { value: string; onChange: (text: string) => void; testid: string }) {
+export function ModelSearchInput({
+  value,
+  onChange,
+  testid,
+}: {
+  value: string;
+  onChange: (text: string) => void;
+  testid: string;
+}) {
   const { t } = useTranslation('settings');
-  return <SearchInput value={value} onChange={onChange} placeholder={t('ratio.search')} style={{ width: 220 }} testid={testid} />;
+  return (
+    <SearchInput
+      value={value}
+      onChange={onChange}
+      placeholder={t('ratio.search')}
+      style={{ width: 220 }}
+      testid={testid}
+    />
+  );
 }

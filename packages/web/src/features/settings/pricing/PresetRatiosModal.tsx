@@ -5,12 +5,26 @@ import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../../lib/api';
 import { rowTestId } from '../../../lib/table';
 import { fmt, type Canonical } from './model';
-import { PRESET_SOURCES, presetDiff, toFill, type FillMode, type PresetChange, type PresetChangeKind, type PresetRatios, type PresetSource } from './preset';
+import {
+  PRESET_SOURCES,
+  presetDiff,
+  toFill,
+  type FillMode,
+  type PresetChange,
+  type PresetChangeKind,
+  type PresetRatios,
+  type PresetSource,
+} from './preset';
 
 /** The server keeps a fetched preset 5 minutes; the console as long. */
 const PRESET_STALE_MS = 5 * 60_000;
 const PREVIEW_PAGE_SIZE = 8;
-const KIND_COLOR: Record<PresetChangeKind, string> = { added: 'green', changed: 'orange', unchanged: 'default', priced: 'blue' };
+const KIND_COLOR: Record<PresetChangeKind, string> = {
+  added: 'green',
+  changed: 'orange',
+  unchanged: 'default',
+  priced: 'blue',
+};
 
 /** "1.5 → 2", "— → 2" or "2" when the value stays. */
 function Arrow({ from, to }: { from: number | null; to: number | null }) {
@@ -74,7 +88,12 @@ export function PresetRatiosModal({
           <Button disabled={!diff || missing === 0} onClick={() => fill('missing')} data-testid="preset-fill-missing">
             {t('preset.fillMissing', { count: missing })}
           </Button>
-          <Button type="primary" disabled={!diff || all === 0} onClick={() => fill('all')} data-testid="preset-fill-all">
+          <Button
+            type="primary"
+            disabled={!diff || all === 0}
+            onClick={() => fill('all')}
+            data-testid="preset-fill-all"
+          >
             {t('preset.fillAll', { count: all })}
           </Button>
         </Flex>
@@ -95,7 +114,14 @@ export function PresetRatiosModal({
           </Button>
         </Flex>
         {preset.isError && (
-          <Alert type="error" showIcon style={{ marginBottom: 12 }} message={t('preset.fetchFailed')} description={preset.error.message} data-testid="preset-error" />
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 12 }}
+            message={t('preset.fetchFailed')}
+            description={preset.error.message}
+            data-testid="preset-error"
+          />
         )}
         {diff && (
           <>
@@ -111,13 +137,33 @@ export function PresetRatiosModal({
               size="small"
               dataSource={rows}
               onRow={rowTestId((r) => `preset-row-${r.name}`)}
-              pagination={{ pageSize: PREVIEW_PAGE_SIZE, size: 'small', showSizeChanger: false, hideOnSinglePage: true }}
+              pagination={{
+                pageSize: PREVIEW_PAGE_SIZE,
+                size: 'small',
+                showSizeChanger: false,
+                hideOnSinglePage: true,
+              }}
               locale={{ emptyText: t('preset.nothing') }}
               columns={[
                 { key: 'name', title: t('ratio.col.model'), dataIndex: 'name', ellipsis: true },
-                { key: 'kind', title: '', width: 90, render: (_, c) => <Tag color={KIND_COLOR[c.kind]}>{t(`preset.kind.${c.kind}`)}</Tag> },
-                { key: 'ratio', title: t('ratio.col.ratio.input'), width: 170, render: (_, c) => <Arrow from={c.old.ratio} to={c.next.ratio} /> },
-                { key: 'completion', title: t('ratio.col.ratio.output'), width: 170, render: (_, c) => <Arrow from={c.old.completion} to={c.next.completion} /> },
+                {
+                  key: 'kind',
+                  title: '',
+                  width: 90,
+                  render: (_, c) => <Tag color={KIND_COLOR[c.kind]}>{t(`preset.kind.${c.kind}`)}</Tag>,
+                },
+                {
+                  key: 'ratio',
+                  title: t('ratio.col.ratio.input'),
+                  width: 170,
+                  render: (_, c) => <Arrow from={c.old.ratio} to={c.next.ratio} />,
+                },
+                {
+                  key: 'completion',
+                  title: t('ratio.col.ratio.output'),
+                  width: 170,
+                  render: (_, c) => <Arrow from={c.old.completion} to={c.next.completion} />,
+                },
               ]}
             />
           </>

@@ -56,7 +56,10 @@ export function PricingSection() {
       style={{ marginBottom: 16, scrollMarginTop: 120 }}
       activeTabKey={tab}
       onTabChange={(k) => change(k as PricingTab)}
-      tabList={TABS.map((k) => ({ key: k, label: <span data-testid={`pricing-tab-${k}`}>{t(narrow ? `pricing.tabShort.${k}` : `pricing.tab.${k}`)}</span> }))}
+      tabList={TABS.map((k) => ({
+        key: k,
+        label: <span data-testid={`pricing-tab-${k}`}>{t(narrow ? `pricing.tabShort.${k}` : `pricing.tab.${k}`)}</span>,
+      }))}
       tabProps={{ size: 'middle' }}
     >
       <div key={`${tab}-${version}`}>{body[tab]}</div>

@@ -53,7 +53,14 @@ function ResetPresets({ onReset }: { onReset: () => void }) {
 export function RatioJsonSection({ onReset }: { onReset: () => void }) {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="ratio-json" title={t('pricing.tab.json')} description={t('pricing.jsonDesc')} keys={KEYS} plain actions={<ResetPresets onReset={onReset} />}>
+    <SettingsSection
+      id="ratio-json"
+      title={t('pricing.tab.json')}
+      description={t('pricing.jsonDesc')}
+      keys={KEYS}
+      plain
+      actions={<ResetPresets onReset={onReset} />}
+    >
       <OptionField k="ModelRatio" span="half" />
       <OptionField k="CompletionRatio" span="half" />
       <OptionField k="CacheRatio" span="half" />

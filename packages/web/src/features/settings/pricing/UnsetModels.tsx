@@ -19,7 +19,11 @@ const CONFIRM_NAMES = 10;
 
 /** The maps with the official preset's ratios for `models` (those it names); the others stay unset. */
 function officialMaps(orig: PricingMaps, models: string[], preset: PresetRatios): PricingMaps {
-  const next: PricingMaps = { ...orig, ModelRatio: { ...orig.ModelRatio }, CompletionRatio: { ...orig.CompletionRatio } };
+  const next: PricingMaps = {
+    ...orig,
+    ModelRatio: { ...orig.ModelRatio },
+    CompletionRatio: { ...orig.CompletionRatio },
+  };
   for (const m of models) {
     next.ModelRatio[m] = preset.model_ratio[m]!;
     const completion = preset.completion_ratio[m];
@@ -72,7 +76,9 @@ export function UnsetModels() {
     );
 
   const maps = mapsFromOptions(options);
-  const unset = [...new Set(enabled.data ?? [])].filter((m) => !(m in maps.ModelRatio) && !(m in maps.ModelPrice)).sort((a, b) => a.localeCompare(b));
+  const unset = [...new Set(enabled.data ?? [])]
+    .filter((m) => !(m in maps.ModelRatio) && !(m in maps.ModelPrice))
+    .sort((a, b) => a.localeCompare(b));
   const rows: Row[] = unset.filter(matches).map((name) => ({ name }));
   const selection = selected.filter((m) => unset.includes(m));
 
@@ -103,7 +109,9 @@ export function UnsetModels() {
       title: t('preset.officialTitle', { count: models.length }),
       content: (
         <div data-testid="unset-official-confirm">
-          <Typography.Paragraph>{t('preset.officialBody', { count: models.length, total: unset.length })}</Typography.Paragraph>
+          <Typography.Paragraph>
+            {t('preset.officialBody', { count: models.length, total: unset.length })}
+          </Typography.Paragraph>
           <Typography.Text code>{models.slice(0, CONFIRM_NAMES).join(', ')}</Typography.Text>
           {more > 0 && <Typography.Text type="secondary"> {t('preset.andMore', { count: more })}</Typography.Text>}
         </div>
@@ -130,7 +138,13 @@ export function UnsetModels() {
       <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 12 }}>
         <ModelSearchInput value={search} onChange={setSearch} testid="unset-search" />
         <Flex wrap gap={8}>
-          <Button icon={<CloudDownloadOutlined />} loading={filling} disabled={unset.length === 0} onClick={() => void fillOfficial()} data-testid="unset-fill-official">
+          <Button
+            icon={<CloudDownloadOutlined />}
+            loading={filling}
+            disabled={unset.length === 0}
+            onClick={() => void fillOfficial()}
+            data-testid="unset-fill-official"
+          >
             {t('preset.official')}
           </Button>
           <Button icon={<PercentageOutlined />} onClick={() => batch('ratio')} data-testid="unset-batch-ratio">
@@ -155,10 +169,20 @@ export function UnsetModels() {
         size="small"
         loading={enabled.isLoading}
         dataSource={rows}
-        rowSelection={{ selectedRowKeys: selection, onChange: (keys) => setSelected(keys as string[]), preserveSelectedRowKeys: true, columnWidth: 40 }}
+        rowSelection={{
+          selectedRowKeys: selection,
+          onChange: (keys) => setSelected(keys as string[]),
+          preserveSelectedRowKeys: true,
+          columnWidth: 40,
+        }}
         onRow={rowTestId((r) => `unset-row-${r.name}`)}
         columns={[
-          { key: 'name', title: t('ratio.col.model'), dataIndex: 'name', render: (n: string) => <Typography.Text copyable={{ text: n }}>{n}</Typography.Text> },
+          {
+            key: 'name',
+            title: t('ratio.col.model'),
+            dataIndex: 'name',
+            render: (n: string) => <Typography.Text copyable={{ text: n }}>{n}</Typography.Text>,
+          },
           {
             key: 'actions',
             title: t('unset.quickSet'),
@@ -187,9 +211,19 @@ export function UnsetModels() {
           },
           showTotal: (n) => t('ratio.total', { count: n }),
         }}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(query ? 'ratio.empty' : 'unset.none')} /> }}
+        locale={{
+          emptyText: (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(query ? 'ratio.empty' : 'unset.none')} />
+          ),
+        }}
       />
-      <BatchSetModal open={open} models={target.models} initialType={target.type} onCancel={() => setOpen(false)} onApply={apply} />
+      <BatchSetModal
+        open={open}
+        models={target.models}
+        initialType={target.type}
+        onCancel={() => setOpen(false)}
+        onApply={apply}
+      />
     </div>
   );
 }

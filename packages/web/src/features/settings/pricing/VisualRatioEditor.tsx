@@ -1,4 +1,10 @@
-import { AppstoreAddOutlined, CloudDownloadOutlined, PlusOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
+import {
+  AppstoreAddOutlined,
+  CloudDownloadOutlined,
+  PlusOutlined,
+  SaveOutlined,
+  UndoOutlined,
+} from '@ant-design/icons';
 import { App, Badge, Button, Flex, Segmented, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -50,7 +56,8 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
   const { save, saving } = useSaveOptions();
   const narrow = useIsMobile();
 
-  const edit = (name: string, patch: Partial<RatioRow>) => setRows((rs) => rs.map((r) => (r.name === name ? { ...r, ...patch, dirty: true } : r)));
+  const edit = (name: string, patch: Partial<RatioRow>) =>
+    setRows((rs) => rs.map((r) => (r.name === name ? { ...r, ...patch, dirty: true } : r)));
   const actions: RowActions = {
     setCell: (name, field, text) => edit(name, { [field]: text }),
     setMode: (name, mode) => edit(name, { mode }),
@@ -157,7 +164,13 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
             {t('ratio.discard')}
           </Button>
           <Badge count={pending} size="small" offset={[-4, 2]}>
-            <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void saveAll()} data-testid="ratio-save">
+            <Button
+              type="primary"
+              icon={<SaveOutlined />}
+              loading={saving}
+              onClick={() => void saveAll()}
+              data-testid="ratio-save"
+            >
               {t('ratio.save')}
             </Button>
           </Badge>
@@ -169,7 +182,13 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
         columns={columns}
         dataSource={shown}
         scroll={{ x: narrow ? 960 : 1060 }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]), preserveSelectedRowKeys: true, columnWidth: 40, fixed: narrow }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys as string[]),
+          preserveSelectedRowKeys: true,
+          columnWidth: 40,
+          fixed: narrow,
+        }}
         onRow={rowTestId((r) => `ratio-row-${r.name}`)}
         pagination={{
           current: page,
@@ -193,7 +212,12 @@ export function VisualRatioEditor({ onPending }: { onPending?: (count: number) =
           setAdding(false);
         }}
       />
-      <PresetRatiosModal open={presetOpen} current={current} onCancel={() => setPresetOpen(false)} onFill={fillPreset} />
+      <PresetRatiosModal
+        open={presetOpen}
+        current={current}
+        onCancel={() => setPresetOpen(false)}
+        onFill={fillPreset}
+      />
       <BatchSetModal open={batching} models={selected} onCancel={() => setBatching(false)} onApply={applyBatch} />
     </div>
   );

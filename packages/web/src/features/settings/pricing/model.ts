@@ -2,7 +2,12 @@ import { pricePerMillionToRatio, ratioToPricePerMillion, type OptionKey } from '
 import type { OptionMap } from '../model/options';
 
 /** The four pricing maps the visual editor reads and writes (options holding JSON maps of model name to value). */
-export const MAP_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio'] as const satisfies readonly OptionKey[];
+export const MAP_KEYS = [
+  'ModelPrice',
+  'ModelRatio',
+  'CompletionRatio',
+  'CacheRatio',
+] as const satisfies readonly OptionKey[];
 export type MapKey = (typeof MAP_KEYS)[number];
 export type NumMap = Record<string, number>;
 export type PricingMaps = Record<MapKey, NumMap>;
@@ -41,7 +46,8 @@ export type CellField = 'input' | 'output' | 'cache' | 'price';
 export type CellIssue = 'number' | 'priceZero' | 'priceRequired';
 
 /** Rounds away float noise (0.1 × 3 → 0.3) and prints without exponent where possible. */
-export const fmt = (n: number | null | undefined): string => (n === null || n === undefined || !Number.isFinite(n) ? '' : String(Number(n.toPrecision(12))));
+export const fmt = (n: number | null | undefined): string =>
+  n === null || n === undefined || !Number.isFinite(n) ? '' : String(Number(n.toPrecision(12)));
 
 /** A short form for hints: six significant digits ($1.09999998 → $1.1). */
 export const short = (n: number): string => (Number.isFinite(n) ? String(Number(n.toPrecision(6))) : '');
@@ -84,7 +90,8 @@ export const canonicalFromMaps = (maps: PricingMaps, name: string): Canonical =>
 
 /** The texts of a row for canonical values in a unit. Price form needs the input price to show the others. */
 export function textsFor(c: Canonical, unit: Unit): Pick<RatioRow, 'input' | 'output' | 'cache' | 'price'> {
-  if (unit === 'ratio') return { input: fmt(c.ratio), output: fmt(c.completion), cache: fmt(c.cache), price: fmt(c.price) };
+  if (unit === 'ratio')
+    return { input: fmt(c.ratio), output: fmt(c.completion), cache: fmt(c.cache), price: fmt(c.price) };
   const inPrice = c.ratio === null ? null : ratioToPricePerMillion(c.ratio);
   return {
     input: fmt(inPrice),
@@ -135,7 +142,12 @@ export function canonicalOf(row: RatioRow, unit: Unit): Canonical | null {
   const cache = val(row.cache);
   if (unit === 'ratio') return { price, ratio: input, completion: output, cache };
   const rel = (v: number | null) => (v === null || !input ? null : Number((v / input).toPrecision(12)));
-  return { price, ratio: input === null ? null : pricePerMillionToRatio(input), completion: rel(output), cache: rel(cache) };
+  return {
+    price,
+    ratio: input === null ? null : pricePerMillionToRatio(input),
+    completion: rel(output),
+    cache: rel(cache),
+  };
 }
 
 function put(map: NumMap, name: string, v: number | null): void {
@@ -148,7 +160,12 @@ function put(map: NumMap, name: string, v: number | null): void {
  * fixed price; a dirty per-request row writes its price and clears both ratios; deleted models leave
  * every map. Returns null when some dirty row has a wrong cell.
  */
-export function applyRows(orig: PricingMaps, rows: RatioRow[], deleted: Iterable<string>, unit: Unit): PricingMaps | null {
+export function applyRows(
+  orig: PricingMaps,
+  rows: RatioRow[],
+  deleted: Iterable<string>,
+  unit: Unit,
+): PricingMaps | null {
   const next: PricingMaps = {
     ModelPrice: { ...orig.ModelPrice },
     ModelRatio: { ...orig.ModelRatio },
@@ -177,7 +194,10 @@ export function applyRows(orig: PricingMaps, rows: RatioRow[], deleted: Iterable
 
 /** The maps whose content changed, as option changes (pretty JSON, as the JSON editors save them). */
 export function changedMaps(orig: PricingMaps, next: PricingMaps): { key: MapKey; value: string }[] {
-  return MAP_KEYS.filter((k) => JSON.stringify(orig[k]) !== JSON.stringify(next[k])).map((k) => ({ key: k, value: JSON.stringify(next[k], null, 2) }));
+  return MAP_KEYS.filter((k) => JSON.stringify(orig[k]) !== JSON.stringify(next[k])).map((k) => ({
+    key: k,
+    value: JSON.stringify(next[k], null, 2),
+  }));
 }
 
 /** Batch set: the model ratio only, both ratios, or a fixed price. Values are in ratio form. */

@@ -34,15 +34,29 @@ const NONE: Canonical = { price: null, ratio: null, completion: null, cache: nul
  * row for it). A model with a fixed price keeps it; one without a model ratio is "added"; the preset's ratios
  * replace the model and completion ratios it names, other values stay.
  */
-export function presetDiff(preset: Pick<PresetRatios, 'model_ratio' | 'completion_ratio'>, current: (name: string) => Canonical | undefined): PresetDiff {
-  const names = [...new Set([...Object.keys(preset.model_ratio), ...Object.keys(preset.completion_ratio)])].sort((a, b) => a.localeCompare(b));
+export function presetDiff(
+  preset: Pick<PresetRatios, 'model_ratio' | 'completion_ratio'>,
+  current: (name: string) => Canonical | undefined,
+): PresetDiff {
+  const names = [...new Set([...Object.keys(preset.model_ratio), ...Object.keys(preset.completion_ratio)])].sort(
+    (a, b) => a.localeCompare(b),
+  );
   const count: Record<PresetChangeKind, number> = { added: 0, changed: 0, unchanged: 0, priced: 0 };
   const changes = names.map((name): PresetChange => {
     const cur = current(name) ?? NONE;
     const old = { ratio: cur.ratio, completion: cur.completion };
-    const next = { ratio: preset.model_ratio[name] ?? cur.ratio, completion: preset.completion_ratio[name] ?? cur.completion };
+    const next = {
+      ratio: preset.model_ratio[name] ?? cur.ratio,
+      completion: preset.completion_ratio[name] ?? cur.completion,
+    };
     const kind: PresetChangeKind =
-      cur.price !== null ? 'priced' : next.ratio === old.ratio && next.completion === old.completion ? 'unchanged' : old.ratio === null ? 'added' : 'changed';
+      cur.price !== null
+        ? 'priced'
+        : next.ratio === old.ratio && next.completion === old.completion
+          ? 'unchanged'
+          : old.ratio === null
+            ? 'added'
+            : 'changed';
     count[kind]++;
     return { name, kind, old, next };
   });
@@ -52,7 +66,8 @@ export function presetDiff(preset: Pick<PresetRatios, 'model_ratio' | 'completio
 /** What a fill writes: every added and changed model, or only the added ones (models with no model ratio yet). */
 export type FillMode = 'all' | 'missing';
 
-export const toFill = (diff: PresetDiff, mode: FillMode): PresetChange[] => diff.changes.filter((c) => c.kind === 'added' || (mode === 'all' && c.kind === 'changed'));
+export const toFill = (diff: PresetDiff, mode: FillMode): PresetChange[] =>
+  diff.changes.filter((c) => c.kind === 'added' || (mode === 'all' && c.kind === 'changed'));
 
 /** The editor rows after a fill: filled models become per-token rows with the preset's ratios (staged, dirty). */
 export function fillRows(rows: RatioRow[], fills: PresetChange[], unit: Unit): RatioRow[] {
@@ -62,7 +77,13 @@ export function fillRows(rows: RatioRow[], fills: PresetChange[], unit: Unit): R
     if (!c) return r;
     byName.delete(r.name);
     const cur = canonicalOf({ ...r, mode: 'token' }, unit) ?? NONE;
-    return { ...r, mode: 'token', ...textsFor({ ...cur, price: null, ratio: c.next.ratio, completion: c.next.completion }, unit), price: '', dirty: true };
+    return {
+      ...r,
+      mode: 'token',
+      ...textsFor({ ...cur, price: null, ratio: c.next.ratio, completion: c.next.completion }, unit),
+      price: '',
+      dirty: true,
+    };
   });
   const added = [...byName.values()].map((c): RatioRow => ({
     name: c.name,

@@ -30,11 +30,27 @@ function hintOf(row: RatioRow, field: CellField, unit: Unit, t: TFunction): stri
   return input ? t('ratio.hintTimes', { ratio: short(v / input) }) : '';
 }
 
-function Cell({ row, field, unit, t, actions }: { row: RatioRow; field: CellField; unit: Unit; t: TFunction; actions: RowActions }) {
+function Cell({
+  row,
+  field,
+  unit,
+  t,
+  actions,
+}: {
+  row: RatioRow;
+  field: CellField;
+  unit: Unit;
+  t: TFunction;
+  actions: RowActions;
+}) {
   const issue = rowIssues(row, unit)[field];
   const disabled = field === 'price' ? row.mode === 'token' : row.mode === 'request';
   const money = field === 'price' || unit === 'price';
-  const note = issue ? (issue === 'number' ? t('validation.number') : t(`ratio.issue.${issue}`)) : hintOf(row, field, unit, t);
+  const note = issue
+    ? issue === 'number'
+      ? t('validation.number')
+      : t(`ratio.issue.${issue}`)
+    : hintOf(row, field, unit, t);
   return (
     <Flex vertical gap={2}>
       <Input
@@ -48,7 +64,10 @@ function Cell({ row, field, unit, t, actions }: { row: RatioRow; field: CellFiel
         aria-label={`${row.name} ${field}`}
         data-testid={`ratio-${field}-${row.name}`}
       />
-      <Typography.Text type={issue && !disabled ? 'danger' : 'secondary'} style={{ fontSize: 12, minHeight: 18, opacity: disabled ? 0.6 : 1 }}>
+      <Typography.Text
+        type={issue && !disabled ? 'danger' : 'secondary'}
+        style={{ fontSize: 12, minHeight: 18, opacity: disabled ? 0.6 : 1 }}
+      >
         {note || '\u00a0'}
       </Typography.Text>
     </Flex>
@@ -57,8 +76,15 @@ function Cell({ row, field, unit, t, actions }: { row: RatioRow; field: CellFiel
 
 /** Columns of the visual ratio editor: model, billing mode, the three per-token cells, the fixed price, delete. */
 /** `narrow`: phone layout, where the model column is slimmer and stays put while the rest scrolls sideways. */
-export function ratioColumns(unit: Unit, t: TFunction, actions: RowActions, narrow = false): TableColumnsType<RatioRow> {
-  const cell = (field: CellField) => (_: unknown, row: RatioRow) => <Cell row={row} field={field} unit={unit} t={t} actions={actions} />;
+export function ratioColumns(
+  unit: Unit,
+  t: TFunction,
+  actions: RowActions,
+  narrow = false,
+): TableColumnsType<RatioRow> {
+  const cell = (field: CellField) => (_: unknown, row: RatioRow) => (
+    <Cell row={row} field={field} unit={unit} t={t} actions={actions} />
+  );
   return [
     {
       key: 'name',
@@ -73,7 +99,10 @@ export function ratioColumns(unit: Unit, t: TFunction, actions: RowActions, narr
           </Typography.Text>
           {row.isNew || row.dirty ? (
             <span>
-              <Tag color={row.isNew ? 'green' : 'orange'} style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: '16px' }}>
+              <Tag
+                color={row.isNew ? 'green' : 'orange'}
+                style={{ marginInlineEnd: 0, fontSize: 11, lineHeight: '16px' }}
+              >
                 {t(row.isNew ? 'ratio.new' : 'ratio.changed')}
               </Tag>
             </span>
@@ -117,7 +146,14 @@ export function ratioColumns(unit: Unit, t: TFunction, actions: RowActions, narr
           cancelText={t('common:action.cancel')}
           onConfirm={() => actions.remove(row.name)}
         >
-          <Button type="text" danger size="small" icon={<DeleteOutlined />} aria-label={t('common:action.delete')} data-testid={`ratio-delete-${row.name}`} />
+          <Button
+            type="text"
+            danger
+            size="small"
+            icon={<DeleteOutlined />}
+            aria-label={t('common:action.delete')}
+            data-testid={`ratio-delete-${row.name}`}
+          />
         </Popconfirm>
       ),
     },

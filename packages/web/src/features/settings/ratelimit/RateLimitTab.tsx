@@ -8,8 +8,18 @@ import { SettingsSection } from '../components/SettingsSection';
 import { ExemptGroupFields, useGroupRequired } from '../components/ExemptGroup';
 import { useFieldValue } from '../model/useFieldValue';
 
-const RATE_LIMIT: OptionKey[] = ['ModelRequestRateLimitEnabled', 'ModelRequestRateLimitDurationMinutes', 'ModelRequestRateLimitCount', 'ModelRequestRateLimitSuccessCount'];
-const AUTO_RETRY: OptionKey[] = ['global.auto_retry_enabled', 'global.auto_retry_count', 'global.auto_retry_force_channel_switch', 'global.auto_retry_status_codes'];
+const RATE_LIMIT: OptionKey[] = [
+  'ModelRequestRateLimitEnabled',
+  'ModelRequestRateLimitDurationMinutes',
+  'ModelRequestRateLimitCount',
+  'ModelRequestRateLimitSuccessCount',
+];
+const AUTO_RETRY: OptionKey[] = [
+  'global.auto_retry_enabled',
+  'global.auto_retry_count',
+  'global.auto_retry_force_channel_switch',
+  'global.auto_retry_status_codes',
+];
 const EXEMPT: OptionKey[] = ['global.rate_limit_exempt_enabled', 'global.rate_limit_exempt_group'];
 
 /** Comma-separated status codes; x is a wildcard digit (5xx, 42x); empty means every code. */
@@ -27,9 +37,21 @@ function RateLimitFields() {
   return (
     <>
       <OptionField k="ModelRequestRateLimitEnabled" span="full" />
-      <OptionField k="ModelRequestRateLimitDurationMinutes" min={0} suffix={t('unit.minutes')} span="third" disabled={!on} />
+      <OptionField
+        k="ModelRequestRateLimitDurationMinutes"
+        min={0}
+        suffix={t('unit.minutes')}
+        span="third"
+        disabled={!on}
+      />
       <OptionField k="ModelRequestRateLimitCount" min={0} suffix={t('unit.requests')} span="third" disabled={!on} />
-      <OptionField k="ModelRequestRateLimitSuccessCount" min={1} suffix={t('unit.requests')} span="third" disabled={!on} />
+      <OptionField
+        k="ModelRequestRateLimitSuccessCount"
+        min={1}
+        suffix={t('unit.requests')}
+        span="third"
+        disabled={!on}
+      />
     </>
   );
 }
@@ -38,7 +60,12 @@ function RateLimitFields() {
 export function RateLimitSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="ratelimit" title={t('section.ratelimit.title')} description={t('section.ratelimit.desc')} keys={RATE_LIMIT}>
+    <SettingsSection
+      id="ratelimit"
+      title={t('section.ratelimit.title')}
+      description={t('section.ratelimit.desc')}
+      keys={RATE_LIMIT}
+    >
       <RateLimitFields />
     </SettingsSection>
   );
@@ -59,9 +86,22 @@ function AutoRetryFields() {
 /** Global automatic retry: on/off, count 1–10, forced channel switch, and which status codes are retried. */
 export function AutoRetrySection() {
   const { t } = useTranslation('settings');
-  const rules = useMemo(() => ({ 'global.auto_retry_status_codes': z.string().refine((v) => v.trim() === '' || STATUS_CODES.test(v), t('validation.statusCodes')) }), [t]);
+  const rules = useMemo(
+    () => ({
+      'global.auto_retry_status_codes': z
+        .string()
+        .refine((v) => v.trim() === '' || STATUS_CODES.test(v), t('validation.statusCodes')),
+    }),
+    [t],
+  );
   return (
-    <SettingsSection id="auto-retry" title={t('section.autoRetry.title')} description={t('section.autoRetry.desc')} keys={AUTO_RETRY} rules={rules}>
+    <SettingsSection
+      id="auto-retry"
+      title={t('section.autoRetry.title')}
+      description={t('section.autoRetry.desc')}
+      keys={AUTO_RETRY}
+      rules={rules}
+    >
       <AutoRetryFields />
     </SettingsSection>
   );
@@ -72,8 +112,18 @@ export function ExemptSection() {
   const { t } = useTranslation('settings');
   const rules = useGroupRequired('global.rate_limit_exempt_group');
   return (
-    <SettingsSection id="ratelimit-exempt" title={t('section.exempt.title')} description={t('section.exempt.desc')} keys={EXEMPT} rules={rules}>
-      <ExemptGroupFields enabledKey="global.rate_limit_exempt_enabled" groupKey="global.rate_limit_exempt_group" placeholder="bulk-ok" />
+    <SettingsSection
+      id="ratelimit-exempt"
+      title={t('section.exempt.title')}
+      description={t('section.exempt.desc')}
+      keys={EXEMPT}
+      rules={rules}
+    >
+      <ExemptGroupFields
+        enabledKey="global.rate_limit_exempt_enabled"
+        groupKey="global.rate_limit_exempt_group"
+        placeholder="bulk-ok"
+      />
     </SettingsSection>
   );
 }

@@ -12,7 +12,12 @@ const WORKER: OptionKey[] = ['WorkerUrl', 'WorkerValidKey'];
 export function GeneralSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="general" title={t('section.general.title')} description={t('section.general.desc')} keys={GENERAL}>
+    <SettingsSection
+      id="general"
+      title={t('section.general.title')}
+      description={t('section.general.desc')}
+      keys={GENERAL}
+    >
       <OptionField k="ServerAddress" placeholder="https://gateway.example.com" />
       <OptionField k="CustomCallbackAddress" placeholder="https://gateway.example.com" />
     </SettingsSection>
@@ -28,7 +33,12 @@ function ProviderField() {
 export function ReverseProxySection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="reverse-proxy" title={t('section.reverseProxy.title')} description={t('section.reverseProxy.desc')} keys={PROXY}>
+    <SettingsSection
+      id="reverse-proxy"
+      title={t('section.reverseProxy.title')}
+      description={t('section.reverseProxy.desc')}
+      keys={PROXY}
+    >
       <OptionField k="ReverseProxyEnabled" span="half" />
       <ProviderField />
     </SettingsSection>

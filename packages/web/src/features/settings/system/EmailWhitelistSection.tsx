@@ -34,7 +34,8 @@ function DomainList() {
     if (entered.length === 0) return;
     const invalid = entered.find((d) => !DOMAIN.test(d));
     if (invalid) return setError(t('whitelist.invalid', { host: 'example.com' }));
-    if (entered.some((d, i) => domains.includes(d) || entered.indexOf(d) !== i)) return setError(t('whitelist.duplicate'));
+    if (entered.some((d, i) => domains.includes(d) || entered.indexOf(d) !== i))
+      return setError(t('whitelist.duplicate'));
     field.onChange([...domains, ...entered].join(','));
     setDraft('');
     setError(null);
@@ -42,7 +43,11 @@ function DomainList() {
 
   return (
     <Col span={24}>
-      <Form.Item label={t('field.EmailDomainWhitelist')} validateStatus={error ? 'error' : undefined} help={error ?? t('help.EmailDomainWhitelist')}>
+      <Form.Item
+        label={t('field.EmailDomainWhitelist')}
+        validateStatus={error ? 'error' : undefined}
+        help={error ?? t('help.EmailDomainWhitelist')}
+      >
         <Flex wrap gap={6} style={{ marginBottom: 10 }} data-testid="option-EmailDomainWhitelist-tags">
           {domains.length === 0 ? <Typography.Text type="secondary">{t('whitelist.empty')}</Typography.Text> : null}
           {domains.map((d) => (
@@ -86,7 +91,12 @@ function DomainList() {
 export function EmailWhitelistSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="email-whitelist" title={t('section.whitelist.title')} description={t('section.whitelist.desc')} keys={KEYS}>
+    <SettingsSection
+      id="email-whitelist"
+      title={t('section.whitelist.title')}
+      description={t('section.whitelist.desc')}
+      keys={KEYS}
+    >
       <OptionField k="EmailDomainRestrictionEnabled" span="half" />
       <OptionField k="EmailAliasRestrictionEnabled" span="half" />
       <DomainList />

@@ -53,7 +53,17 @@ function entriesOf(text: unknown): string[] {
 }
 
 /** A JSON string-array option edited as text: one entry per line, or comma separated. */
-function ListField({ k, comma, disabled, placeholder }: { k: OptionKey; comma?: boolean; disabled: boolean; placeholder: string }) {
+function ListField({
+  k,
+  comma,
+  disabled,
+  placeholder,
+}: {
+  k: OptionKey;
+  comma?: boolean;
+  disabled: boolean;
+  placeholder: string;
+}) {
   const { t } = useTranslation('settings');
   const { field, fieldState } = useController({ name: fieldName(k) });
   const join = comma ? ', ' : '\n';
@@ -67,10 +77,23 @@ function ListField({ k, comma, disabled, placeholder }: { k: OptionKey; comma?: 
     field.onChange(JSON.stringify(entries));
   };
   const lk = labelKey(k);
-  const common = { id: `opt-${field.name}`, 'data-testid': `option-${k}`, value: draft, disabled, placeholder, onBlur: field.onBlur };
+  const common = {
+    id: `opt-${field.name}`,
+    'data-testid': `option-${k}`,
+    value: draft,
+    disabled,
+    placeholder,
+    onBlur: field.onBlur,
+  };
   return (
     <Col xs={24} md={12}>
-      <Form.Item label={t(`field.${lk}`)} htmlFor={common.id} validateStatus={fieldState.error ? 'error' : undefined} help={fieldState.error?.message} extra={t(`help.${lk}`)}>
+      <Form.Item
+        label={t(`field.${lk}`)}
+        htmlFor={common.id}
+        validateStatus={fieldState.error ? 'error' : undefined}
+        help={fieldState.error?.message}
+        extra={t(`help.${lk}`)}
+      >
         {comma ? (
           <Input {...common} onChange={(e) => change(e.target.value)} />
         ) : (
@@ -124,7 +147,13 @@ function FetchFields() {
 export function FetchSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="fetch" title={t('section.fetch.title')} description={t('section.fetch.desc')} keys={KEYS} rules={RULES}>
+    <SettingsSection
+      id="fetch"
+      title={t('section.fetch.title')}
+      description={t('section.fetch.desc')}
+      keys={KEYS}
+      rules={RULES}
+    >
       <FetchFields />
     </SettingsSection>
   );

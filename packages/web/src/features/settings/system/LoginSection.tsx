@@ -4,7 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
 
-const LOGIN: OptionKey[] = ['PasswordLoginEnabled', 'PasswordRegisterEnabled', 'EmailVerificationEnabled', 'RegisterEnabled', 'TwoFactorRequiredForAdmins'];
+const LOGIN: OptionKey[] = [
+  'PasswordLoginEnabled',
+  'PasswordRegisterEnabled',
+  'EmailVerificationEnabled',
+  'RegisterEnabled',
+  'TwoFactorRequiredForAdmins',
+];
 
 /**
  * Login and registration switches. Turning password login off asks first; cancelling keeps it on.

@@ -5,8 +5,18 @@ import { SettingsSection } from '../components/SettingsSection';
 import { useOptions } from '../model/useOptions';
 
 const GITHUB: OptionKey[] = ['GitHubOAuthEnabled', 'GitHubClientId', 'GitHubClientSecret'];
-const LINUXDO: OptionKey[] = ['LinuxDOOAuthEnabled', 'LinuxDOClientId', 'LinuxDOClientSecret', 'LinuxDOMinimumTrustLevel'];
-const WECHAT: OptionKey[] = ['WeChatAuthEnabled', 'WeChatServerAddress', 'WeChatServerToken', 'WeChatAccountQRCodeImageURL'];
+const LINUXDO: OptionKey[] = [
+  'LinuxDOOAuthEnabled',
+  'LinuxDOClientId',
+  'LinuxDOClientSecret',
+  'LinuxDOMinimumTrustLevel',
+];
+const WECHAT: OptionKey[] = [
+  'WeChatAuthEnabled',
+  'WeChatServerAddress',
+  'WeChatServerToken',
+  'WeChatAccountQRCodeImageURL',
+];
 const TELEGRAM: OptionKey[] = ['TelegramOAuthEnabled', 'TelegramBotToken', 'TelegramBotName'];
 const TURNSTILE: OptionKey[] = ['TurnstileCheckEnabled', 'TurnstileSiteKey', 'TurnstileSecretKey'];
 
@@ -20,7 +30,12 @@ export function GitHubSection() {
   const { t } = useTranslation('settings');
   const server = useServer();
   return (
-    <SettingsSection id="github" title={t('section.github.title')} description={t('section.github.desc', { home: server, callback: `${server}/oauth/github` })} keys={GITHUB}>
+    <SettingsSection
+      id="github"
+      title={t('section.github.title')}
+      description={t('section.github.desc', { home: server, callback: `${server}/oauth/github` })}
+      keys={GITHUB}
+    >
       <OptionField k="GitHubOAuthEnabled" span="full" />
       <OptionField k="GitHubClientId" />
       <OptionField k="GitHubClientSecret" />
@@ -33,7 +48,12 @@ export function LinuxDoSection() {
   const { t } = useTranslation('settings');
   const server = useServer();
   return (
-    <SettingsSection id="linuxdo" title={t('section.linuxdo.title')} description={t('section.linuxdo.desc', { callback: `${server}/oauth/linuxdo` })} keys={LINUXDO}>
+    <SettingsSection
+      id="linuxdo"
+      title={t('section.linuxdo.title')}
+      description={t('section.linuxdo.desc', { callback: `${server}/oauth/linuxdo` })}
+      keys={LINUXDO}
+    >
       <OptionField k="LinuxDOOAuthEnabled" span="full" />
       <OptionField k="LinuxDOClientId" />
       <OptionField k="LinuxDOClientSecret" />
@@ -59,7 +79,12 @@ export function WeChatSection() {
 export function TelegramSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="telegram" title={t('section.telegram.title')} description={t('section.telegram.desc')} keys={TELEGRAM}>
+    <SettingsSection
+      id="telegram"
+      title={t('section.telegram.title')}
+      description={t('section.telegram.desc')}
+      keys={TELEGRAM}
+    >
       <OptionField k="TelegramOAuthEnabled" span="full" />
       <OptionField k="TelegramBotToken" />
       <OptionField k="TelegramBotName" />
@@ -71,7 +96,12 @@ export function TelegramSection() {
 export function TurnstileSection() {
   const { t } = useTranslation('settings');
   return (
-    <SettingsSection id="turnstile" title={t('section.turnstile.title')} description={t('section.turnstile.desc')} keys={TURNSTILE}>
+    <SettingsSection
+      id="turnstile"
+      title={t('section.turnstile.title')}
+      description={t('section.turnstile.desc')}
+      keys={TURNSTILE}
+    >
       <OptionField k="TurnstileCheckEnabled" span="full" />
       <OptionField k="TurnstileSiteKey" />
       <OptionField k="TurnstileSecretKey" />

@@ -57,7 +57,12 @@ function FetchWellKnown() {
   return (
     <Col xs={24} md={12}>
       <Form.Item label=" " colon={false}>
-        <Button icon={<CloudDownloadOutlined />} loading={loading} onClick={() => void run()} data-testid="oidc-fetch-well-known">
+        <Button
+          icon={<CloudDownloadOutlined />}
+          loading={loading}
+          onClick={() => void run()}
+          data-testid="oidc-fetch-well-known"
+        >
           {t('oidc.fetch')}
         </Button>
       </Form.Item>
@@ -79,7 +84,13 @@ export function OidcSection() {
     [t],
   );
   return (
-    <SettingsSection id="oidc" title={t('section.oidc.title')} description={t('section.oidc.desc', { callback: `${server}/oauth/oidc` })} keys={OIDC} rules={rules}>
+    <SettingsSection
+      id="oidc"
+      title={t('section.oidc.title')}
+      description={t('section.oidc.desc', { callback: `${server}/oauth/oidc` })}
+      keys={OIDC}
+      rules={rules}
+    >
       <OptionField k="oidc.enabled" span="full" />
       <OptionField k="oidc.client_id" />
       <OptionField k="oidc.client_secret" />

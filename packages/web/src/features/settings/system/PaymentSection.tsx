@@ -11,9 +11,19 @@ const PAYMENT: OptionKey[] = ['PayAddress', 'EpayId', 'EpayKey', 'Price', 'MinTo
 /** Payment settings, stored now for the wallet of a later release. The server address must be saved first. */
 export function PaymentSection() {
   const { t } = useTranslation('settings');
-  const beforeSave = useCallback<BeforeSave>((_values, _changes, options) => ((options.ServerAddress ?? '').trim() === '' ? t('validation.serverAddressFirst') : null), [t]);
+  const beforeSave = useCallback<BeforeSave>(
+    (_values, _changes, options) =>
+      (options.ServerAddress ?? '').trim() === '' ? t('validation.serverAddressFirst') : null,
+    [t],
+  );
   return (
-    <SettingsSection id="payment" title={t('section.payment.title')} description={t('section.payment.desc')} keys={PAYMENT} beforeSave={beforeSave}>
+    <SettingsSection
+      id="payment"
+      title={t('section.payment.title')}
+      description={t('section.payment.desc')}
+      keys={PAYMENT}
+      beforeSave={beforeSave}
+    >
       <Col span={24}>
         <Alert type="info" showIcon title={t('section.payment.notice')} style={{ marginBottom: 16 }} />
       </Col>

@@ -42,7 +42,13 @@ export function TokenActions({ token, onToggle, onEdit, onDelete }: Props) {
       onDelete={() => onDelete(token)}
     >
       <Space.Compact size="small">
-        <Button size="small" icon={<CopyOutlined />} data-testid={`token-copy-${token.id}`} aria-label={t('actions.copyKey')} onClick={() => void copyAs('key')} />
+        <Button
+          size="small"
+          icon={<CopyOutlined />}
+          data-testid={`token-copy-${token.id}`}
+          aria-label={t('actions.copyKey')}
+          onClick={() => void copyAs('key')}
+        />
         <Dropdown
           trigger={['click']}
           menu={{
@@ -54,7 +60,12 @@ export function TokenActions({ token, onToggle, onEdit, onDelete }: Props) {
             onClick: ({ key }) => void copyAs(key),
           }}
         >
-          <Button size="small" icon={<DownOutlined />} aria-label={t('actions.copyMore')} data-testid={`token-copy-more-${token.id}`} />
+          <Button
+            size="small"
+            icon={<DownOutlined />}
+            aria-label={t('actions.copyMore')}
+            data-testid={`token-copy-more-${token.id}`}
+          />
         </Dropdown>
       </Space.Compact>
     </RecordActions>

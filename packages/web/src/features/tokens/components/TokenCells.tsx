@@ -24,7 +24,11 @@ export function TokenStatusTag({ token }: { token: Token }) {
             {t('status.enabled')}
           </Tag>
           <Tooltip title={t('status.limitedHint', { models: models || '—' })}>
-            <Typography.Text type="secondary" style={{ fontSize: 12, cursor: 'help' }} data-testid={`token-limited-${token.id}`}>
+            <Typography.Text
+              type="secondary"
+              style={{ fontSize: 12, cursor: 'help' }}
+              data-testid={`token-limited-${token.id}`}
+            >
               <FilterOutlined /> {t('status.limited')}
             </Typography.Text>
           </Tooltip>

@@ -51,14 +51,25 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
   });
   const { creating, form } = editor;
   const { control, setValue } = form;
-  const [unlimited, limitsOn, remain] = useWatch({ control, name: ['unlimited_quota', 'model_limits_enabled', 'remain_quota'] });
+  const [unlimited, limitsOn, remain] = useWatch({
+    control,
+    name: ['unlimited_quota', 'model_limits_enabled', 'remain_quota'],
+  });
 
   const modelOptions = useMemo(() => (models.data ?? []).map((m) => ({ value: m, label: m })), [models.data]);
-  const groupOpts = useMemo(() => groupOptions(groups.data ?? {}, t('hint.userGroup'), (ratio) => t('hint.ratio', { ratio })), [groups.data, t]);
+  const groupOpts = useMemo(
+    () => groupOptions(groups.data ?? {}, t('hint.userGroup'), (ratio) => t('hint.ratio', { ratio })),
+    [groups.data, t],
+  );
 
   return (
     <RecordDrawer ns="tokens" editor={editor} width={640} testPrefix="token" nameMax={TOKEN_NAME_MAX} onClose={onClose}>
-      <FormField control={control} name="expired_time" label={t('field.expiry')} render={(f) => <ExpiryInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} />} />
+      <FormField
+        control={control}
+        name="expired_time"
+        label={t('field.expiry')}
+        render={(f) => <ExpiryInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} />}
+      />
       {creating ? (
         <FormField
           control={control}
@@ -97,7 +108,15 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
             name="rpm_limit"
             label={t('field.rpmLimit')}
             extra={t('hint.perMinute')}
-            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} testid="token-form-rpm" />}
+            render={(f) => (
+              <IntegerInput
+                value={f.value}
+                onChange={(v) => f.onChange(v ?? 0)}
+                onBlur={f.onBlur}
+                min={0}
+                testid="token-form-rpm"
+              />
+            )}
           />
         </Col>
         <Col xs={24} sm={12}>
@@ -106,7 +125,16 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
             name="tpm_limit"
             label={t('field.tpmLimit')}
             extra={t('hint.perMinute')}
-            render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} step={1000} testid="token-form-tpm" />}
+            render={(f) => (
+              <IntegerInput
+                value={f.value}
+                onChange={(v) => f.onChange(v ?? 0)}
+                onBlur={f.onBlur}
+                min={0}
+                step={1000}
+                testid="token-form-tpm"
+              />
+            )}
           />
         </Col>
       </Row>
@@ -152,7 +180,14 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
         name="allow_ips"
         label={t('field.allowIps')}
         extra={t('hint.allowIps')}
-        render={(f) => <Input.TextArea {...f} autoSize={{ minRows: 2, maxRows: 6 }} placeholder={t('placeholder.allowIps')} data-testid="token-form-ips" />}
+        render={(f) => (
+          <Input.TextArea
+            {...f}
+            autoSize={{ minRows: 2, maxRows: 6 }}
+            placeholder={t('placeholder.allowIps')}
+            data-testid="token-form-ips"
+          />
+        )}
       />
       <FormField
         control={control}

@@ -6,12 +6,24 @@ import { useStatus } from '../../../lib/status';
 import { groupRatioColor } from '../../../lib/price';
 import { IntegerInput } from '../../../components/IntegerInput';
 import type { SelfGroup } from '../../../lib/self';
-import { EXPIRY_FORMAT, EXPIRY_PRESETS, parseExpiryText, QUICK_AMOUNTS, COUNT_CHOICES, TOKEN_MAX_BATCH } from '../schema';
+import {
+  EXPIRY_FORMAT,
+  EXPIRY_PRESETS,
+  parseExpiryText,
+  QUICK_AMOUNTS,
+  COUNT_CHOICES,
+  TOKEN_MAX_BATCH,
+} from '../schema';
 
 /** Renders quota per the display settings ($ or raw units). */
 export function useQuotaText() {
   const { data: status } = useStatus();
-  return (n: number, digits?: number) => renderQuota(n, { displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit, digits });
+  return (n: number, digits?: number) =>
+    renderQuota(n, {
+      displayInCurrency: status?.display_in_currency ?? true,
+      quotaPerUnit: status?.quota_per_unit,
+      digits,
+    });
 }
 
 interface QuotaProps {
@@ -26,7 +38,15 @@ export function QuotaInput({ value, onChange, onBlur, disabled }: QuotaProps) {
   const quota = useQuotaText();
   return (
     <div>
-      <IntegerInput value={value} onChange={onChange} onBlur={onBlur} min={0} step={500000} disabled={disabled} testid="token-form-quota" />
+      <IntegerInput
+        value={value}
+        onChange={onChange}
+        onBlur={onBlur}
+        min={0}
+        step={500000}
+        disabled={disabled}
+        testid="token-form-quota"
+      />
       <div className="tw-tok-quick">
         {QUICK_AMOUNTS.map((q) => (
           <Button
@@ -102,10 +122,23 @@ interface CountProps {
 export function CountInput({ value, onChange, onBlur }: CountProps) {
   return (
     <div>
-      <IntegerInput value={value} onChange={onChange} onBlur={onBlur} min={1} max={TOKEN_MAX_BATCH} testid="token-form-count" />
+      <IntegerInput
+        value={value}
+        onChange={onChange}
+        onBlur={onBlur}
+        min={1}
+        max={TOKEN_MAX_BATCH}
+        testid="token-form-count"
+      />
       <div className="tw-tok-quick">
         {[1, ...COUNT_CHOICES].map((n) => (
-          <Button key={n} size="small" type={value === n ? 'primary' : 'default'} ghost={value === n} onClick={() => onChange(n)}>
+          <Button
+            key={n}
+            size="small"
+            type={value === n ? 'primary' : 'default'}
+            ghost={value === n}
+            onClick={() => onChange(n)}
+          >
             {n}
           </Button>
         ))}
@@ -115,7 +148,11 @@ export function CountInput({ value, onChange, onBlur }: CountProps) {
 }
 
 /** Options of the group select: "follow user group" and every group open to the user, with its ratio. */
-export function groupOptions(groups: Record<string, SelfGroup>, followLabel: string, ratioLabel: (r: number) => string) {
+export function groupOptions(
+  groups: Record<string, SelfGroup>,
+  followLabel: string,
+  ratioLabel: (r: number) => string,
+) {
   return [
     { value: '', label: <Typography.Text type="secondary">{followLabel}</Typography.Text>, search: followLabel },
     ...Object.entries(groups).map(([name, g]) => ({

@@ -19,7 +19,14 @@ export function TokenRateLimitFields({ control }: { control: Control<TokenForm> 
       name={name}
       label={t(`field.${testid}`)}
       extra={t(`hint.${testid}`)}
-      render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? Number.NaN)} onBlur={f.onBlur} testid={`token-form-${testid}`} />}
+      render={(f) => (
+        <IntegerInput
+          value={f.value}
+          onChange={(v) => f.onChange(v ?? Number.NaN)}
+          onBlur={f.onBlur}
+          testid={`token-form-${testid}`}
+        />
+      )}
     />
   );
   return (

@@ -54,8 +54,18 @@ export function TokensTable(p: RecordTableProps<Token>) {
     { title: t('col.created'), dataIndex: 'created_time', width: 135, render: (n: number) => formatTokenTime(n) },
     { title: t('col.expiry'), dataIndex: 'expired_time', width: 135, render: (n: number) => <ExpiryCell epoch={n} /> },
     { title: t('col.group'), dataIndex: 'group', width: 100, render: (g: string) => <TokenGroupTag group={g} /> },
-    actionsColumn<Token>(t('col.actions'), 175, 'tw-tok-actions-cell', mobile, (tok) => <TokenActions token={tok} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />),
+    actionsColumn<Token>(t('col.actions'), 175, 'tw-tok-actions-cell', mobile, (tok) => (
+      <TokenActions token={tok} onToggle={p.onToggle} onEdit={p.onEdit} onDelete={p.onDelete} />
+    )),
   ];
 
-  return <RecordTable list={p} columns={columns} scrollX={1050} rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')} rowTestid="token-row" />;
+  return (
+    <RecordTable
+      list={p}
+      columns={columns}
+      scrollX={1050}
+      rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')}
+      rowTestid="token-row"
+    />
+  );
 }

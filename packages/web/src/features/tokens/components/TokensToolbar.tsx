@@ -49,8 +49,18 @@ export function TokensToolbar(p: Props) {
         </Flex>
       </Flex>
       <Flex wrap gap={8}>
-        <Button icon={<ReloadOutlined />} onClick={p.onRefresh} aria-label={t('common:action.refresh')} data-testid="tokens-refresh" />
-        <Button icon={<CopyOutlined />} disabled={p.selectedCount === 0} onClick={p.onCopySelected} data-testid="tokens-copy-selected">
+        <Button
+          icon={<ReloadOutlined />}
+          onClick={p.onRefresh}
+          aria-label={t('common:action.refresh')}
+          data-testid="tokens-refresh"
+        />
+        <Button
+          icon={<CopyOutlined />}
+          disabled={p.selectedCount === 0}
+          onClick={p.onCopySelected}
+          data-testid="tokens-copy-selected"
+        >
           {p.selectedCount > 0 ? t('actions.copySelectedCount', { count: p.selectedCount }) : t('actions.copySelected')}
         </Button>
         <Button type="primary" icon={<PlusOutlined />} onClick={p.onAdd} data-testid="tokens-add">

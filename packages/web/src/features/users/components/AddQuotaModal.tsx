@@ -26,7 +26,8 @@ export function AddQuotaModal({ open, current, username, confirmLoading, onCance
 
   const base = current ?? 0;
   const next = base + (delta ?? 0);
-  const money = (n: number) => renderQuota(n, { displayInCurrency: true, quotaPerUnit: status?.quota_per_unit, digits: 2 });
+  const money = (n: number) =>
+    renderQuota(n, { displayInCurrency: true, quotaPerUnit: status?.quota_per_unit, digits: 2 });
 
   return (
     <Modal
@@ -36,7 +37,9 @@ export function AddQuotaModal({ open, current, username, confirmLoading, onCance
       onOk={() => onOk(next, delta ?? 0)}
       okText={t('common:action.confirm')}
       cancelText={t('common:action.cancel')}
-      okButtonProps={{ disabled: !delta || current === undefined || next < 0, 'data-testid': 'add-quota-ok' } as ButtonProps}
+      okButtonProps={
+        { disabled: !delta || current === undefined || next < 0, 'data-testid': 'add-quota-ok' } as ButtonProps
+      }
       confirmLoading={confirmLoading}
       destroyOnHidden
     >

@@ -25,7 +25,11 @@ export function AddUserDrawer({ open, onClose, onCreated }: Props) {
   const mobile = useIsMobile();
   const [saving, setSaving] = useState(false);
   const schema = useMemo(() => createUserSchema(t), [t]);
-  const { control, handleSubmit, reset } = useForm<CreateUserForm>({ resolver: zodResolver(schema), defaultValues: EMPTY, mode: 'onTouched' });
+  const { control, handleSubmit, reset } = useForm<CreateUserForm>({
+    resolver: zodResolver(schema),
+    defaultValues: EMPTY,
+    mode: 'onTouched',
+  });
 
   const close = () => {
     reset(EMPTY);
@@ -98,7 +102,13 @@ export function AddUserDrawer({ open, onClose, onCreated }: Props) {
           name="remark"
           label={t('field.remark')}
           render={(f) => (
-            <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} placeholder={t('placeholder.remark')} />
+            <Input.TextArea
+              {...f}
+              data-testid="user-form-remark"
+              maxLength={REMARK_MAX}
+              autoSize={{ minRows: 2, maxRows: 6 }}
+              placeholder={t('placeholder.remark')}
+            />
           )}
         />
       </Form>

@@ -12,7 +12,12 @@ export function BindingsBlock({ user }: { user: AdminUser }) {
       {BINDINGS.map((k) => (
         <Col xs={24} md={12} key={k}>
           <Form.Item label={t(`field.${k}`)}>
-            <Input value={user[k] || ''} placeholder={t('placeholder.unbound')} readOnly data-testid={`user-form-${k}`} />
+            <Input
+              value={user[k] || ''}
+              placeholder={t('placeholder.unbound')}
+              readOnly
+              data-testid={`user-form-${k}`}
+            />
           </Form.Item>
         </Col>
       ))}

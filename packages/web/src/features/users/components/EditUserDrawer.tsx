@@ -1,6 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Col, Divider, Drawer, Flex, Form, Input, InputNumber, Result, Row, Select, Skeleton, Space } from 'antd';
+import {
+  App,
+  Button,
+  Col,
+  Divider,
+  Drawer,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Result,
+  Row,
+  Select,
+  Skeleton,
+  Space,
+} from 'antd';
 import { renderQuota } from '@tollway/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -48,7 +63,10 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
 
   const user = useQuery({ queryKey: ['user', userId], queryFn: () => fetchUser(userId!), enabled: open, gcTime: 0 });
   const schema = useMemo(() => editUserSchema(t), [t]);
-  const { control, handleSubmit, reset, setValue } = useForm<EditUserForm>({ resolver: zodResolver(schema), mode: 'onTouched' });
+  const { control, handleSubmit, reset, setValue } = useForm<EditUserForm>({
+    resolver: zodResolver(schema),
+    mode: 'onTouched',
+  });
   const quota = useWatch({ control, name: 'quota' });
 
   useEffect(() => {
@@ -100,7 +118,13 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
       footer={
         <Flex justify="end" gap={8}>
           <Button onClick={onClose}>{t('common:action.cancel')}</Button>
-          <Button type="primary" loading={saving} disabled={!user.data} onClick={() => void submit()} data-testid="user-form-submit">
+          <Button
+            type="primary"
+            loading={saving}
+            disabled={!user.data}
+            onClick={() => void submit()}
+            data-testid="user-form-submit"
+          >
             {t('common:action.submit')}
           </Button>
         </Flex>
@@ -118,7 +142,15 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
           </Divider>
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <TextField control={control} name="username" label={t('field.username')} required data-testid="user-form-username" maxLength={USERNAME_MAX} autoComplete="off" />
+              <TextField
+                control={control}
+                name="username"
+                label={t('field.username')}
+                required
+                data-testid="user-form-username"
+                maxLength={USERNAME_MAX}
+                autoComplete="off"
+              />
             </Col>
             <Col xs={24} md={12}>
               <TextField
@@ -144,7 +176,12 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
             </Col>
             <Col xs={24} md={12}>
               <Form.Item label={t('field.email')} extra={t('hint.readOnly')}>
-                <Input value={user.data.email || ''} placeholder={t('placeholder.unbound')} readOnly data-testid="user-form-email" />
+                <Input
+                  value={user.data.email || ''}
+                  placeholder={t('placeholder.unbound')}
+                  readOnly
+                  data-testid="user-form-email"
+                />
               </Form.Item>
             </Col>
             <Col xs={24}>
@@ -153,7 +190,14 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
                 name="remark"
                 label={t('field.remark')}
                 extra={t('hint.remark')}
-                render={(f) => <Input.TextArea {...f} data-testid="user-form-remark" maxLength={REMARK_MAX} autoSize={{ minRows: 2, maxRows: 6 }} />}
+                render={(f) => (
+                  <Input.TextArea
+                    {...f}
+                    data-testid="user-form-remark"
+                    maxLength={REMARK_MAX}
+                    autoSize={{ minRows: 2, maxRows: 6 }}
+                  />
+                )}
               />
             </Col>
           </Row>
@@ -207,7 +251,15 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
                 name="rpm_limit"
                 label={t('field.rpmLimit')}
                 extra={t('hint.perMinute')}
-                render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} testid="user-form-rpm" />}
+                render={(f) => (
+                  <IntegerInput
+                    value={f.value}
+                    onChange={(v) => f.onChange(v ?? 0)}
+                    onBlur={f.onBlur}
+                    min={0}
+                    testid="user-form-rpm"
+                  />
+                )}
               />
             </Col>
             <Col xs={24} md={12}>
@@ -216,7 +268,16 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
                 name="tpm_limit"
                 label={t('field.tpmLimit')}
                 extra={t('hint.perMinute')}
-                render={(f) => <IntegerInput value={f.value} onChange={(v) => f.onChange(v ?? 0)} onBlur={f.onBlur} min={0} step={1000} testid="user-form-tpm" />}
+                render={(f) => (
+                  <IntegerInput
+                    value={f.value}
+                    onChange={(v) => f.onChange(v ?? 0)}
+                    onBlur={f.onBlur}
+                    min={0}
+                    step={1000}
+                    testid="user-form-tpm"
+                  />
+                )}
               />
             </Col>
           </Row>

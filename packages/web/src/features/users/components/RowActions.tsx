@@ -62,7 +62,9 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
     <Flex wrap gap={2} style={{ maxWidth: 220 }}>
       {manageButton('promote')}
       {manageButton('demote')}
-      {user.status === 1 ? manageButton('disable', { danger: true }) : manageButton('enable', { disabled: user.status === 3 })}
+      {user.status === 1
+        ? manageButton('disable', { danger: true })
+        : manageButton('enable', { disabled: user.status === 3 })}
       <Button size="small" type="link" data-testid={`user-action-edit-${user.id}`} onClick={() => onEdit(user)}>
         {t('actions.edit')}
       </Button>

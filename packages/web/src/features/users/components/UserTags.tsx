@@ -2,7 +2,8 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../api';
 
-export const isDeleted = (u: Pick<AdminUser, 'DeletedAt'>) => u.DeletedAt !== null && u.DeletedAt !== undefined && u.DeletedAt !== '';
+export const isDeleted = (u: Pick<AdminUser, 'DeletedAt'>) =>
+  u.DeletedAt !== null && u.DeletedAt !== undefined && u.DeletedAt !== '';
 
 /** 1 ordinary user, 10 administrator, 100 super administrator; anything else unknown. */
 export function RoleTag({ role }: { role: number }) {
@@ -22,7 +23,19 @@ export function StatusTag({ user }: { user: AdminUser }) {
   return <Tag color="default">{t('status.unknown')}</Tag>;
 }
 
-const GROUP_COLORS = ['blue', 'cyan', 'geekblue', 'green', 'lime', 'magenta', 'orange', 'purple', 'gold', 'volcano', 'red'];
+const GROUP_COLORS = [
+  'blue',
+  'cyan',
+  'geekblue',
+  'green',
+  'lime',
+  'magenta',
+  'orange',
+  'purple',
+  'gold',
+  'volcano',
+  'red',
+];
 
 /** Stable colour per group name. */
 export function GroupTag({ group }: { group?: string }) {

@@ -28,7 +28,17 @@ interface Props {
 const USERS_MIN_WIDTH = 1120;
 
 /** The user list with statistics, invite information, role, status and row actions. */
-export function UsersTable({ items, loading, page, pageSize, total, onPageChange, onManage, onEdit, onAddQuota }: Props) {
+export function UsersTable({
+  items,
+  loading,
+  page,
+  pageSize,
+  total,
+  onPageChange,
+  onManage,
+  onEdit,
+  onAddQuota,
+}: Props) {
   const { t } = useTranslation('users');
   const { data: status } = useStatus();
   const mobile = useIsMobile();
@@ -64,7 +74,12 @@ export function UsersTable({ items, loading, page, pageSize, total, onPageChange
           </Flex>
         ),
       },
-      { title: t('col.group'), dataIndex: 'group', width: 100, render: (g: string | undefined) => <GroupTag group={g} /> },
+      {
+        title: t('col.group'),
+        dataIndex: 'group',
+        width: 100,
+        render: (g: string | undefined) => <GroupTag group={g} />,
+      },
       {
         title: t('col.stats'),
         key: 'stats',

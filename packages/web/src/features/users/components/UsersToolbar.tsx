@@ -16,10 +16,22 @@ interface Props {
 }
 
 /** Keyword search, group filter, add and refresh. */
-export function UsersToolbar({ keyword, group, loading, onKeywordChange, onSearch, onGroupChange, onAdd, onRefresh }: Props) {
+export function UsersToolbar({
+  keyword,
+  group,
+  loading,
+  onKeywordChange,
+  onSearch,
+  onGroupChange,
+  onAdd,
+  onRefresh,
+}: Props) {
   const { t } = useTranslation('users');
   const groups = useGroups();
-  const options = [{ value: '', label: t('filter.allGroups') }, ...(groups.data ?? []).map((g) => ({ value: g, label: g }))];
+  const options = [
+    { value: '', label: t('filter.allGroups') },
+    ...(groups.data ?? []).map((g) => ({ value: g, label: g })),
+  ];
   return (
     <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
       <Flex wrap gap={8} style={{ flex: '1 1 420px', minWidth: 0 }}>
@@ -45,7 +57,12 @@ export function UsersToolbar({ keyword, group, loading, onKeywordChange, onSearc
         <SearchButton busy={loading} onSearch={onSearch} testid="users-search-submit" />
       </Flex>
       <Flex gap={8}>
-        <Button icon={<ReloadOutlined />} onClick={onRefresh} aria-label={t('common:action.refresh')} data-testid="users-refresh" />
+        <Button
+          icon={<ReloadOutlined />}
+          onClick={onRefresh}
+          aria-label={t('common:action.refresh')}
+          data-testid="users-refresh"
+        />
         <Button type="primary" icon={<PlusOutlined />} onClick={onAdd} data-testid="users-add">
           {t('actions.add')}
         </Button>

@@ -2,7 +2,11 @@ import { Role, type UserManageAction } from '@tollway/shared';
 import type { AdminUser } from '../api';
 
 /** Why the server would refuse `action` on `target` by `actor` (a key under users:refused), or null when it would not. Mirrors modules/users/admin.ts. */
-export function manageRefusal(actor: { id: number; role: number } | undefined, target: AdminUser, action: UserManageAction): string | null {
+export function manageRefusal(
+  actor: { id: number; role: number } | undefined,
+  target: AdminUser,
+  action: UserManageAction,
+): string | null {
   if (target.role >= Role.Root && action !== 'enable') return 'root';
   if (actor && target.id === actor.id) return 'self';
   if (actor && target.role >= actor.role) return 'outranked';
