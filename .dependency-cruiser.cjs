@@ -1,12 +1,43 @@
 // The floors and their dependency rule (README "Architecture"); `npm run deps` checks it in `npm test`.
 // Type-only imports count: a cycle through types still ties the files together.
 const SERVER = '^packages/server/src/';
-/** The ground every floor may stand on: lib/, db/, and the two leaf files config.ts and http/errors.ts. */
-const GROUND = 'lib/|db/|config\\.ts$|http/errors\\.ts$';
+/** The ground every floor may stand on: lib/, db/ and the leaf file config.ts. */
+const GROUND = 'lib/|db/|config\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: 'relay-through-its-entry',
+      severity: 'error',
+      comment:
+        'The relay has one file at its top level, index.ts, its entry; code outside relay/ imports only that file.',
+      from: { path: SERVER, pathNot: `${SERVER}relay/` },
+      to: { path: `${SERVER}relay/`, pathNot: `${SERVER}relay/index\\.ts$` },
+    },
+    {
+      name: 'relay-top-level-is-the-entry',
+      severity: 'error',
+      comment:
+        'Every relay file but the entry lives in a stage folder (entry, pipeline, upstream, billing, limits, ...).',
+      from: { path: `${SERVER}relay/[^/]+$`, pathNot: `${SERVER}relay/index\\.ts$` },
+      to: {},
+    },
+    {
+      name: 'floors-not-http',
+      severity: 'error',
+      comment: "http/ is the app's web layer: no floor below it (ground, core, accounting, import, relay) imports it.",
+      from: { path: `${SERVER}(lib|db|core|accounting|import|relay)/` },
+      to: { path: `${SERVER}http/` },
+    },
+    {
+      name: 'module-rules-not-http',
+      severity: 'error',
+      comment:
+        'A module reaches http/ from its routes files; its services and stores import at most the route declaration type.',
+      from: { path: `${SERVER}modules/[^/]+/(?!routes)[^/]+$` },
+      to: { path: `${SERVER}http/`, pathNot: `${SERVER}http/route\\.ts$` },
+    },
     {
       name: 'no-cycle',
       severity: 'error',

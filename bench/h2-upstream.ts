@@ -1,4 +1,4 @@
-// HTTP/1.1 against HTTP/2 to an upstream, through the relay's own upstream agent (relay/upstream-agent.ts): many
+// HTTP/1.1 against HTTP/2 to an upstream, through the relay's own upstream agent (relay/upstream/agent.ts): many
 // concurrent streams to a TLS mock that offers both (bench/stream-mock-server.ts, self-signed certificate made here and
 // trusted by this agent only). Per mode, in a fresh process: first-byte p50/p99, all streams' end, TLS connections
 // opened, the client's peak RSS and CPU time. `node --import tsx bench/h2-upstream.ts` (H2_STREAMS, STREAM_MOCK_CHUNKS,
@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
-import { createUpstreamAgent } from '../packages/server/src/relay/upstream-agent.js';
+import { createUpstreamAgent } from '../packages/server/src/relay/upstream/agent.js';
 import { makeSelfSignedCert } from '../packages/server/test/support/self-signed-cert.js';
 import { start, type Proc } from './procs.js';
 import { percentile, RssSampler } from './scale-measure.js';

@@ -141,15 +141,13 @@ async function expectCard(page: Page, rowSelector: string, name: string) {
   const card = (await row.boundingBox())!;
   expect(card.width, name).toBeGreaterThan(VIEWPORTS.phone.width * 0.7);
   // Every value line spans the card (no one-character-wide column) and shows its label.
-  const cells = await row
-    .locator('td[data-label]')
-    .evaluateAll((tds) =>
-      tds.map((td) => ({
-        label: td.getAttribute('data-label'),
-        before: getComputedStyle(td, '::before').content,
-        width: td.getBoundingClientRect().width,
-      })),
-    );
+  const cells = await row.locator('td[data-label]').evaluateAll((tds) =>
+    tds.map((td) => ({
+      label: td.getAttribute('data-label'),
+      before: getComputedStyle(td, '::before').content,
+      width: td.getBoundingClientRect().width,
+    })),
+  );
   expect(cells.length, name).toBeGreaterThan(2);
   for (const c of cells) {
     expect(c.before, `${name} ${c.label}`).toBe(JSON.stringify(c.label));

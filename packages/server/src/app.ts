@@ -1,10 +1,8 @@
 import http from 'node:http';
-import { normalizeForwarded } from './http/client-ip.js';
+import { normalizeForwarded } from './core/client-ip.js';
 import { serverTimeoutOptions, watchBody } from './http/server-timeouts.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { hotPathEntry } from './relay/hot-path.js';
-import { installRelayRoutes } from './relay/routes.js';
-import type { RelayContext } from './relay/services.js';
+import { hotPathEntry, installRelayRoutes, type RelayContext } from './relay/index.js';
 import { installErrorHandler } from './http/errors-handler.js';
 import { acceptFormBodies } from './http/form-body.js';
 import { registerRoute } from './http/register.js';

@@ -4,8 +4,7 @@ import type { AppContext } from './context.js';
 import { connectDatabase, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, connectRedisBus, LocalBus, type ClusterBus } from './lib/cluster-bus.js';
-import { rateLimiterOver } from './lib/rate-limit.js';
-import { MemoryWindowCounters, RedisWindowCounters } from './lib/window-counters.js';
+import { MemoryWindowCounters, rateLimiterOver, RedisWindowCounters } from './lib/window-counters.js';
 import { resolveSessionSecret } from './lib/secrets.js';
 import { SecretBox } from './lib/secret-box.js';
 import { sealSecretsAtRest } from './db/secrets-at-rest.js';
@@ -25,12 +24,15 @@ import { LogsStore } from './modules/logs/store.js';
 import { OptionsService } from './core/options/service.js';
 import { OptionsStore } from './core/options/store.js';
 import { SetupService } from './modules/setup/service.js';
-import { createRelayServices } from './relay/bootstrap.js';
 import { startObservability } from './observability/start.js';
-import { startTaskPoller, type TaskPoller } from './relay/tasks/poller.js';
-import { testChannelUpstream } from './relay/channel-test.js';
-import { providerCatalog } from './relay/providers/catalog.js';
-import type { RelayContext } from './relay/services.js';
+import {
+  createRelayServices,
+  providerCatalog,
+  startTaskPoller,
+  testChannelUpstream,
+  type RelayContext,
+  type TaskPoller,
+} from './relay/index.js';
 import { UserAdminService } from './modules/users/admin.js';
 import { UsersService } from './modules/users/service.js';
 import { UsersStore } from './modules/users/store.js';

@@ -39,14 +39,12 @@ describe('input rules carry codes', () => {
       code: ErrorCode.InvalidInput,
       params: { field: 'n', reason: 'n must be even' },
     });
-    const added = z
-      .string()
-      .superRefine((_, ctx) =>
-        ctx.addIssue({
-          code: 'custom',
-          ...inputRule(ErrorCode.DateRangeReversed, 'reversed', { field: 'ignored' }, ['to']),
-        }),
-      );
+    const added = z.string().superRefine((_, ctx) =>
+      ctx.addIssue({
+        code: 'custom',
+        ...inputRule(ErrorCode.DateRangeReversed, 'reversed', { field: 'ignored' }, ['to']),
+      }),
+    );
     expect(refusalOf(z.object({ range: added }), { range: 'x' })).toEqual({
       code: ErrorCode.DateRangeReversed,
       params: { field: 'range.to' },

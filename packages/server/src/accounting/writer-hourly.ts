@@ -76,14 +76,12 @@ export async function upsertHourlyUsage(
         sql<number>`${sql.ref(`quota_data.${c}`)} + ${sql.ref(`excluded.${c}`)}`;
       await insert
         .onConflict((oc) =>
-          oc
-            .columns(['user_id', 'created_at', 'model_name'])
-            .doUpdateSet({
-              username: sql`${sql.ref('excluded.username')}`,
-              count: add('count'),
-              token_used: add('token_used'),
-              quota: add('quota'),
-            }),
+          oc.columns(['user_id', 'created_at', 'model_name']).doUpdateSet({
+            username: sql`${sql.ref('excluded.username')}`,
+            count: add('count'),
+            token_used: add('token_used'),
+            quota: add('quota'),
+          }),
         )
         .execute();
     }

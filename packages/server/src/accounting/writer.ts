@@ -155,16 +155,14 @@ export class DurableWriter {
         applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly, sqlite }, dropped),
       );
     const kept = await stampedBy(this.db.kysely, batch.id, batch.records);
-    const logged = await logDb.kysely
-      .transaction()
-      .execute((trx) =>
-        applyBatch(trx, batch.id, kept, now, {
-          counters: false,
-          logs: true,
-          sqlite: logDb.sqlite && sqliteBatchStatements(logDb.sqlite),
-          postgresLogs,
-        }),
-      );
+    const logged = await logDb.kysely.transaction().execute((trx) =>
+      applyBatch(trx, batch.id, kept, now, {
+        counters: false,
+        logs: true,
+        sqlite: logDb.sqlite && sqliteBatchStatements(logDb.sqlite),
+        postgresLogs,
+      }),
+    );
     return report(counted) || logged;
   }
 

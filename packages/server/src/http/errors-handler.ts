@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ErrorCode } from '@tollway/shared';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 
 /** The body parser's refusals: our message, and the code of the console's text (request_invalid when none fits). */
 const CLIENT_ERRORS: Record<string, { message: string; code?: ErrorCode }> = {
@@ -57,12 +57,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.status(refusalStatus(req.url, status)).send({ success: false, message, code });
     }
     req.log.error({ err }, 'request failed');
-    return reply
-      .status(HTTP_SERVER_ERROR)
-      .send({
-        success: false,
-        message: 'internal server error, contact the administrator',
-        code: ErrorCode.InternalError,
-      });
+    return reply.status(HTTP_SERVER_ERROR).send({
+      success: false,
+      message: 'internal server error, contact the administrator',
+      code: ErrorCode.InternalError,
+    });
   });
 }

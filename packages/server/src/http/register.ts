@@ -4,7 +4,7 @@ import { auditTrailFor } from '../modules/audit/trail.js';
 import { authenticateCaller, identify, requireLevel } from '../modules/auth/guard.js';
 import type { AuthUser } from '../modules/auth/session.js';
 import { ErrorCode } from '@tollway/shared';
-import { coded } from './errors.js';
+import { coded } from '../lib/errors.js';
 import type { RouteDef } from './route.js';
 import { parseOr400 } from './validate.js';
 
@@ -14,7 +14,7 @@ import { parseOr400 } from './validate.js';
  *   it never touches a store or the database.
  * - service.ts holds the rules and exports `<name>Of = perContext((ctx) => new XService(...))`: built on first
  *   use, once per AppContext. Routes, other services and the relay reach it by `<name>Of(ctx)`.
- * - store.ts holds the SQL (listings through db/paged-select.ts, answered through http/paging.ts); view.ts maps
+ * - store.ts holds the SQL (listings through db/paged-select.ts, answered through db/paging.ts); view.ts maps
  *   rows to API shapes.
  * Only what start-up or the relay needs before any request (options, users, channels, setup, the routing cache,
  * account logs) is built in bootstrap.ts and set on AppContext. Relay services live on `ctx.relay`.

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCode, ErrorParams } from '@tollway/shared';
-import { coded } from './errors.js';
+import { coded } from '../lib/errors.js';
 
 /**
  * Refuses a request the browser marks as sent from another site (Sec-Fetch-Site: cross-site): for GET routes the

@@ -34,15 +34,13 @@ export async function installConsole(app: FastifyInstance, ctx: AppContext, poli
         .send({ success: false, message: `no such API: ${path}`, code: ErrorCode.ApiNotFound, params: { path } });
     }
     if (url.startsWith('/v1') || url.startsWith('/v1beta') || url.startsWith('/pg/')) {
-      return reply
-        .status(404)
-        .send({
-          error: {
-            message: `Invalid URL (${req.method} ${url.split('?')[0]})`,
-            type: 'invalid_request_error',
-            code: 'not_found',
-          },
-        });
+      return reply.status(404).send({
+        error: {
+          message: `Invalid URL (${req.method} ${url.split('?')[0]})`,
+          type: 'invalid_request_error',
+          code: 'not_found',
+        },
+      });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return reply.status(404).send({ success: false, message: 'not found', code: ErrorCode.NotFound });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ErrorCode } from '@tollway/shared';
-import { coded } from './errors.js';
+import { coded } from '../lib/errors.js';
 import { inputRefusal } from './input-codes.js';
 
 /** True when nothing was sent at `path` (a present value of the wrong type gets the schema's own message). */

@@ -1,7 +1,7 @@
 // Third-party HTTP calls of the management API: one timeout, size limit and error shape for all of them.
 import { request } from 'undici';
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../http/errors.js';
+import { coded } from './errors.js';
 
 // Failures answer 4xx, not 5xx, so the console shows their message rather than its generic server error.
 // The services called here are chosen by root (options) or the operator (environment), never by a user, so

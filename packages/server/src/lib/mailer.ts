@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../http/errors.js';
+import { coded } from './errors.js';
 import type { OptionReader } from './option-reader.js';
 
 export interface Mail {

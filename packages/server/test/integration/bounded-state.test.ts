@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryOneTimeCodes } from '../../src/lib/one-time-codes.js';
 import { MemoryWindowCounters } from '../../src/lib/window-counters.js';
 import { MemoryLimitStore } from '../../src/relay/limits/memory-store.js';
-import { UNKNOWN_KEY_CACHE_MAX } from '../../src/relay/auth-cache.js';
-import type { RelayContext } from '../../src/relay/services.js';
+import { UNKNOWN_KEY_CACHE_MAX } from '../../src/relay/entry/auth-cache.js';
+import type { RelayContext } from '../../src/relay/pipeline/services.js';
 import { useApp } from '../support/fixture.js';
 import { listen } from '../support/gateway.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_CONTENT_CAP, CHAT_CONTENT_CUT_MARKER } from '../../src/relay/capped-text.js';
+import { CHAT_CONTENT_CAP, CHAT_CONTENT_CUT_MARKER } from '../../src/relay/pipeline/capped-text.js';
 import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import { ChannelType } from '@tollway/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import { relayErrors, type RelayError } from '../../src/relay/errors.js';
+import { relayErrors, type RelayError } from '../../src/relay/pipeline/errors.js';
 import { modelNotFound, type ModelInfoProtocol } from '../../src/relay/surfaces/model-shapes.js';
 import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';

@@ -56,14 +56,12 @@ async function startScripted(): Promise<Scripted> {
 function answerClaude(res: http.ServerResponse, body: Record<string, any>) {
   const tool = body.tool_choice?.type === 'tool' ? String(body.tool_choice.name) : undefined;
   if (!tool) {
-    res
-      .writeHead(400, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          type: 'error',
-          error: { type: 'invalid_request_error', message: 'this script expects a forced tool' },
-        }),
-      );
+    res.writeHead(400, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'this script expects a forced tool' },
+      }),
+    );
     return;
   }
   const usage = { input_tokens: USAGE.input, output_tokens: USAGE.output };

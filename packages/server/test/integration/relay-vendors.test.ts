@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { countTextTokens } from '../../src/relay/token-count.js';
+import { countTextTokens } from '../../src/relay/pipeline/token-count.js';
 import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUpstreamAgent } from '../../src/relay/upstream-agent.js';
+import { createUpstreamAgent } from '../../src/relay/upstream/agent.js';
 import { makeSelfSignedCert } from '../support/self-signed-cert.js';
 
 /**

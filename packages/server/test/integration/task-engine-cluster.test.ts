@@ -1,6 +1,6 @@
 import { ChannelType } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateKey } from '../../src/relay/authenticate.js';
+import { authenticateKey } from '../../src/relay/entry/authenticate.js';
 import { taskPlatformByName } from '../../src/relay/tasks/platforms.js';
 import type { TaskPassResult } from '../../src/relay/tasks/poller.js';
 import { submitTask } from '../../src/relay/tasks/service.js';

@@ -1,8 +1,8 @@
 import { ChannelType, DEFAULT_QUOTA_PER_UNIT, LogType, UNSET_TASK_PRICE } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateKey, type Identified } from '../../src/relay/authenticate.js';
-import { RelayError } from '../../src/relay/errors.js';
-import type { RelayContext } from '../../src/relay/services.js';
+import { authenticateKey, type Identified } from '../../src/relay/entry/authenticate.js';
+import { RelayError } from '../../src/relay/pipeline/errors.js';
+import type { RelayContext } from '../../src/relay/pipeline/services.js';
 import { taskPlatformByName } from '../../src/relay/tasks/platforms.js';
 import { applyTaskState, notifyTask } from '../../src/relay/tasks/refund.js';
 import { submitTask } from '../../src/relay/tasks/service.js';

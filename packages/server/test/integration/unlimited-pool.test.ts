@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUpstreamAgent } from '../../src/relay/upstream-agent.js';
+import { createUpstreamAgent } from '../../src/relay/upstream/agent.js';
 
 /**
  * The relay's upstream agent without a connection limit (the default): each open stream holds a connection of its

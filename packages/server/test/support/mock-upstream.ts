@@ -122,14 +122,12 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
       ...(b.cachedTokens ? { prompt_tokens_details: { cached_tokens: b.cachedTokens } } : {}),
     };
     if (req.method === 'GET' && path === '/v1/models') {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            object: 'list',
-            data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'mock' }],
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          object: 'list',
+          data: [{ id: 'gpt-4o-mini', object: 'model', created: 1, owned_by: 'mock' }],
+        }),
+      );
       return;
     }
     if (path === '/v1/chat/completions' && body.stream === true) {

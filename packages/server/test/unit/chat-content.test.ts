@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CappedText, CHAT_CONTENT_CAP, CHAT_CONTENT_CUT_MARKER } from '../../src/relay/capped-text.js';
-import { irAnswerContent, openAIAnswerContent } from '../../src/relay/chat-content.js';
+import { CappedText, CHAT_CONTENT_CAP, CHAT_CONTENT_CUT_MARKER } from '../../src/relay/pipeline/capped-text.js';
+import { irAnswerContent, openAIAnswerContent } from '../../src/relay/pipeline/chat-content.js';
 import { newStreamState, transformOpenAIChunk } from '../../src/relay/providers/openai/stream.js';
 
 const count = (t: string) => t.length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientHeaders, withClientHeaders } from '../../src/relay/client-headers.js';
+import { clientHeaders, withClientHeaders } from '../../src/relay/entry/client-headers.js';
 
 const caller = {
   authorization: 'Bearer sk-caller',

@@ -33,7 +33,7 @@ function cruise(cwd: string, targets: string[]): Violation[] {
 
 describe('dependency rules (.dependency-cruiser.cjs, npm run deps)', () => {
   it(
-    'report a type-only cycle, a module importing the relay, a web feature importing another, the ground or accounting reaching up, and nothing else',
+    'report a type-only cycle, a module importing the relay, a web feature importing another, the ground or accounting reaching up, the relay entered past its entry or holding a stray top-level file, a floor or a module rule importing http/, and nothing else',
     () => {
       const found = cruise(fixture, ['packages']);
       expect(found).toEqual(
@@ -45,7 +45,7 @@ describe('dependency rules (.dependency-cruiser.cjs, npm run deps)', () => {
           {
             rule: 'modules-not-relay',
             from: 'packages/server/src/modules/widgets/service.ts',
-            to: 'packages/server/src/relay/engine.ts',
+            to: 'packages/server/src/relay/index.ts',
           },
           {
             rule: 'feature-not-feature',
@@ -60,12 +60,33 @@ describe('dependency rules (.dependency-cruiser.cjs, npm run deps)', () => {
           {
             rule: 'accounting-stands-on-core',
             from: 'packages/server/src/accounting/bill.ts',
-            to: 'packages/server/src/relay/engine.ts',
+            to: 'packages/server/src/relay/index.ts',
+          },
+          {
+            rule: 'relay-through-its-entry',
+            from: 'packages/server/src/app.ts',
+            to: 'packages/server/src/relay/pipeline/engine.ts',
+          },
+          {
+            rule: 'relay-top-level-is-the-entry',
+            from: 'packages/server/src/relay/stray.ts',
+            to: 'packages/server/src/relay/pipeline/engine.ts',
+          },
+          {
+            rule: 'floors-not-http',
+            from: 'packages/server/src/relay/pipeline/respond.ts',
+            to: 'packages/server/src/http/errors.ts',
+          },
+          {
+            rule: 'module-rules-not-http',
+            from: 'packages/server/src/modules/widgets/service.ts',
+            to: 'packages/server/src/http/errors.ts',
           },
         ]),
       );
-      // The relay importing a module, and a feature importing its own files, are allowed.
-      expect(found.filter((v) => v.rule !== 'no-cycle')).toHaveLength(4);
+      // The relay importing a module, a feature importing its own files, the app importing the relay's entry, a
+      // module's routes file using http/ and its service the route type, are allowed.
+      expect(found.filter((v) => v.rule !== 'no-cycle')).toHaveLength(8);
     },
     CRUISE_TIMEOUT_MS,
   );

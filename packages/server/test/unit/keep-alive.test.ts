@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import { Client } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PING } from '../../src/relay/keep-alive.js';
-import { forwardUpstream, type StreamSink } from '../../src/relay/forward-upstream.js';
+import { PING } from '../../src/relay/pipeline/keep-alive.js';
+import { forwardUpstream, type StreamSink } from '../../src/relay/upstream/forward-upstream.js';
 import { newStreamState, transformOpenAIChunk } from '../../src/relay/providers/openai/stream.js';
 import { listenLocally } from '../support/local-server.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/lib/errors.js';
 import { accessTokenOf, providerError, userObjectOf } from '../../src/modules/oauth/provider-http.js';
 
 const htmlPage = '<html><body>Internal admin panel at 10.0.0.7:8080 — secret build info</body></html>';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OptionsService } from '../../src/core/options/service.js';
 import type { OptionsStore } from '../../src/core/options/store.js';
 import type { SecretBox } from '../../src/lib/secret-box.js';
-import { RelaySettingsCache } from '../../src/relay/settings.js';
+import { RelaySettingsCache } from '../../src/relay/pipeline/settings.js';
 
 /** An options service over a store that keeps nothing (set() applies and notifies as in production). */
 function options(): OptionsService {

@@ -2,7 +2,7 @@ import pino from 'pino';
 import type { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { channelConnectionSettings, UpstreamPools } from '../../src/relay/upstream-pools.js';
+import { channelConnectionSettings, UpstreamPools } from '../../src/relay/upstream/pools.js';
 
 const BASE = { maxConnsPerHost: 0, http2: false };
 

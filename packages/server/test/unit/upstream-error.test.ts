@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessageOf } from '../../src/relay/upstream-exchange.js';
+import { errorMessageOf } from '../../src/relay/upstream/exchange.js';
 import { modelErrorMessage } from '../../src/relay/providers/upstream-json.js';
 
 describe('upstream error messages', () => {

@@ -12,7 +12,7 @@ import {
   settleStoredOptions,
   type OptionKey,
 } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { OptionsStore } from './store.js';
 

@@ -1,5 +1,5 @@
 import type { AuditFilter, AuditOutcome, AuditRow } from '@tollway/shared';
-import { readPage, type Page, type PageQuery } from '../../http/paging.js';
+import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { perContext } from '../../per-context.js';
 import type { AuditRecord, AuditStore } from './store.js';
 import { auditStoreOf } from './trail.js';

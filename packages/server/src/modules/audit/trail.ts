@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Role, type AuditOutcome } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../lib/errors.js';
 import type { AuditedCall, RouteAudit, RouteDef } from '../../http/route.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';

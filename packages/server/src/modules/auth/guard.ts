@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { accessLevelMinRole, UserStatus, type AccessLevel, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { forbidden, unauthorized } from '../../http/errors.js';
+import { forbidden, unauthorized } from '../../lib/errors.js';
 import { assertTwoFactorWhereRequired } from '../twofa/required.js';
 import { nowSeconds } from '../../lib/time.js';
 import { sessionKey, type AuthUser } from './session.js';

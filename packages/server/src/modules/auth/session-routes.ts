@@ -1,6 +1,6 @@
 import { ErrorCode, sessionView } from '@tollway/shared';
 import { z } from 'zod';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../lib/errors.js';
 import type { Router } from '../../http/route.js';
 import { nowSeconds } from '../../lib/time.js';
 import { currentSessionKey, sessionStoreOf } from './sessions.js';

@@ -2,7 +2,7 @@ import { ErrorCode } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { callExternal, type ExternalAnswer } from '../../lib/external-call.js';
 
 /** The `?turnstile=` query parameter of login, registration, verification codes and reset mails. */

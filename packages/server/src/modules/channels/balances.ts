@@ -1,6 +1,6 @@
 import type { ProviderCatalog } from '../../core/providers.js';
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { toCachedChannel } from '../../core/routing/channel-cache.js';
 import type { ChannelRow } from '../../core/routing/channel-row.js';
 import { perContext } from '../../per-context.js';

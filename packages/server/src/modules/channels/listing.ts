@@ -1,5 +1,5 @@
 import type { ChannelListRow, ChannelPublic } from '@tollway/shared';
-import { pageWindow, type Page, type PageQuery } from '../../http/paging.js';
+import { pageWindow, type Page, type PageQuery } from '../../db/paging.js';
 import type { ChannelFilter, ChannelOrder, ChannelsStore } from './store.js';
 import { toPublicChannel, toTagRow } from './view.js';
 

@@ -1,7 +1,7 @@
 import { ErrorCode, type CreateChannelBody, type UpdateChannelBody } from '@tollway/shared';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
-import { coded, notFound } from '../../http/errors.js';
+import { coded, notFound } from '../../lib/errors.js';
 import type { ClusterBus } from '../../lib/cluster-bus.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { nowSeconds } from '../../lib/time.js';

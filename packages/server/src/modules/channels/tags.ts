@@ -1,5 +1,5 @@
 import { ErrorCode, type EditTagBody } from '@tollway/shared';
-import { coded, notFound } from '../../http/errors.js';
+import { coded, notFound } from '../../lib/errors.js';
 import { rebuildAbilities } from '../../core/routing/abilities.js';
 import { statusPatch } from './status.js';
 import type { ChannelPatch, ChannelsStore } from './store.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { ErrorCode, type ErrorParams } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import type { ChannelProbe } from '../../core/channel-probe.js';
 import type { OptionsService } from '../../core/options/service.js';
 import { toCachedChannel, type CachedChannel } from '../../core/routing/channel-cache.js';

@@ -1,6 +1,6 @@
 import { ChannelType, ErrorCode } from '@tollway/shared';
 import type { ProviderCatalog } from '../../core/providers.js';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { resolveModelMapping } from '../../core/routing/channel-row.js';
 
 /** Key lines of a batch or multi-key submission: one per line (commas also separate), blanks dropped. */

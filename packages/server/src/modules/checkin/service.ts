@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { renderQuota, type CheckInStatus, type CheckinStats, ErrorCode } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { perContext } from '../../per-context.js';
 import { dayIn, nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';

@@ -1,5 +1,5 @@
 import { EMAIL_INVALID_MESSAGE, isEmailAddress, ErrorCode } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import type { OptionsService } from '../../core/options/service.js';
 
 /** The address trimmed, when it is a well-formed email of at most 64 characters; a 400 naming the problem otherwise. */

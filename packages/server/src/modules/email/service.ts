@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tollway/shared';
-import { conflict, coded } from '../../http/errors.js';
+import { conflict, coded } from '../../lib/errors.js';
 import { Mailer } from '../../lib/mailer.js';
 import { mailLinkOrigin } from '../../lib/server-address.js';
 import { MemoryOneTimeCodes, RedisOneTimeCodes, type OneTimeCodes } from '../../lib/one-time-codes.js';

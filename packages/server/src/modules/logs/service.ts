@@ -1,6 +1,6 @@
 import type { LogRow } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { readPage, type Page, type PageQuery } from '../../http/paging.js';
+import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { LogsStore, type LogScope } from './store.js';

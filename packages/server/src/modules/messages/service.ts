@@ -8,8 +8,8 @@ import {
   type UpdateMessageBody,
 } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { coded, refused, notFound } from '../../http/errors.js';
-import { readPage, type Page, type PageQuery } from '../../http/paging.js';
+import { coded, refused, notFound } from '../../lib/errors.js';
+import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { perContext } from '../../per-context.js';
 import type { AuthUser } from '../auth/session.js';
 import { nowSeconds } from '../../lib/time.js';

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { checkUserUrl } from '../../lib/outbound-dispatcher.js';
 import { fetchPolicy, OutboundBlockedError } from '../../lib/outbound-guard.js';
 import type { OptionsService } from '../../core/options/service.js';

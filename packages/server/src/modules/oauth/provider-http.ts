@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import type { ExternalAnswer } from '../../lib/external-call.js';
 
 /** Longest provider error text shown to the visitor. */

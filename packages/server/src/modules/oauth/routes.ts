@@ -2,7 +2,7 @@ import { ErrorCode, userPublic } from '@tollway/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { configuredServerAddress } from '../../lib/server-address.js';
 import { authorize, identifyBySession } from '../auth/guard.js';
 import type { Router } from '../../http/route.js';

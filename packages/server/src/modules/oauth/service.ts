@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/unique.js';
-import { ApiError, coded } from '../../http/errors.js';
+import { ApiError, coded } from '../../lib/errors.js';
 import { perContext } from '../../per-context.js';
 import { randomString } from '../../lib/secrets.js';
 import type { AuthUser } from '../auth/session.js';

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@tollway/shared';
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../lib/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { readCookie } from '../auth/session.js';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import type { ExternalAccount } from './account.js';
 
 /** The login widget's signed fields (anything else, such as our lang, is not part of the signature). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionItem, resolveOptionKey, updateOptionBody } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { sensitiveWordsRefusal } from '../../lib/sensitive-words.js';
 import type { Router } from '../../http/route.js';
 

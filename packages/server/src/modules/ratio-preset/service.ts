@@ -2,7 +2,7 @@
 import { request, type Dispatcher } from 'undici';
 import type { AppContext } from '../../context.js';
 import { ErrorCode } from '@tollway/shared';
-import { ApiError, coded } from '../../http/errors.js';
+import { ApiError, coded } from '../../lib/errors.js';
 import { guardedDispatcher } from '../../lib/outbound-dispatcher.js';
 import { fetchPolicy, OutboundBlockedError, type OutboundPolicy } from '../../lib/outbound-guard.js';
 import { nowSeconds } from '../../lib/time.js';

@@ -11,11 +11,11 @@ import {
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/unique.js';
 import { balanceCapMessage, balanceCapParams } from '../../db/quota-cap.js';
-import { conflict, notFound, coded } from '../../http/errors.js';
+import { conflict, notFound, coded } from '../../lib/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
-import { readPage, type Page, type PageQuery } from '../../http/paging.js';
+import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { RedemptionsStore, type NewRedemption, type RedemptionChanges, type RedemptionRow } from './store.js';
 import { perContext } from '../../per-context.js';
 

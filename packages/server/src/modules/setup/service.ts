@@ -1,6 +1,6 @@
 import { ErrorCode, Role } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
-import { coded, conflict } from '../../http/errors.js';
+import { coded, conflict } from '../../lib/errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';

@@ -1,6 +1,6 @@
 import type { MjRow, TaskRow } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { readPage, type Page, type PageQuery } from '../../http/paging.js';
+import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { perContext } from '../../per-context.js';
 import { TasksStore, type TaskFilter } from './store.js';
 import { toMjRow, toTaskRow } from './view.js';

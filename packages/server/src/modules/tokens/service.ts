@@ -8,12 +8,12 @@ import {
   ErrorCode,
 } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { notFound, coded } from '../../http/errors.js';
+import { notFound, coded } from '../../lib/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { invalidIpLine } from '../../lib/ip-allow.js';
 import type { AuthUser } from '../auth/session.js';
-import { readPage, type PageQuery } from '../../http/paging.js';
+import { readPage, type PageQuery } from '../../db/paging.js';
 import { TokensStore, type NewToken, type TokenChanges, type TokenRow } from './store.js';
 import { isExhausted, isExpired, toTokenPublic } from './view.js';
 import { perContext } from '../../per-context.js';

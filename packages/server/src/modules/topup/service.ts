@@ -9,13 +9,13 @@ import {
   type PaymentMethod,
 } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { coded, notFound } from '../../http/errors.js';
+import { coded, notFound } from '../../lib/errors.js';
 import { balanceCapMessage, balanceCapParams, QuotaMaxExceeded } from '../../db/quota-cap.js';
 import { randomString } from '../../lib/secrets.js';
 import { configuredServerAddress } from '../../lib/server-address.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';
-import { readPage, type Page, type PageQuery } from '../../http/paging.js';
+import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayMerchant, type EpayParams } from './epay.js';
 import { TopUpStore, type TopUpRow } from './store.js';
 import { perContext } from '../../per-context.js';

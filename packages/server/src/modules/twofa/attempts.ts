@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import type { WindowCounters } from '../../lib/window-counters.js';
 
 /** Wrong codes allowed per user in one window; then every code is refused until the window ends. */

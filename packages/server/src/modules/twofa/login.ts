@@ -1,7 +1,7 @@
 import { UserStatus, type TwoFactorChallenge, ErrorCode } from '@tollway/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { readCookie } from '../auth/session.js';

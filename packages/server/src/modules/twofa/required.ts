@@ -1,7 +1,7 @@
 import { ErrorCode, Role, TWO_FACTOR_SETUP_REQUIRED } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { forbidden } from '../../http/errors.js';
+import { forbidden } from '../../lib/errors.js';
 import type { AuthUser } from '../auth/session.js';
 import { twoFactorOf } from './service.js';
 

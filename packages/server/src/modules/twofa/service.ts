@@ -1,6 +1,6 @@
 import { Role, type TwoFactorSetup, type TwoFactorStatus, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { refused, coded } from '../../http/errors.js';
+import { refused, coded } from '../../lib/errors.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../auth/session.js';

@@ -1,5 +1,5 @@
 import { ErrorCode, type AccessLevel } from '@tollway/shared';
-import { refused } from '../../http/errors.js';
+import { refused } from '../../lib/errors.js';
 import type { Method, Router } from '../../http/route.js';
 
 export const PASSKEY_UNAVAILABLE = 'passkeys are not available on this server';

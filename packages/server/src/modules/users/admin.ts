@@ -6,9 +6,9 @@ import {
   type UserPublic,
   ErrorCode,
 } from '@tollway/shared';
-import { refused, coded } from '../../http/errors.js';
+import { refused, coded } from '../../lib/errors.js';
 import { balanceCapMessage, balanceCapParams } from '../../db/quota-cap.js';
-import { readPage, type Page, type PageQuery } from '../../http/paging.js';
+import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import type { AuthUser } from '../auth/session.js';
 import { hashPassword } from './password.js';
 import { toPublicUser } from './public.js';

@@ -10,7 +10,7 @@ import {
   type LogEvent,
 } from '@tollway/shared';
 import type { z } from 'zod';
-import { ApiError, refused, notFound, coded } from '../../http/errors.js';
+import { ApiError, refused, notFound, coded } from '../../lib/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { CredentialEvents } from '../auth/credential-events.js';

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError, forbidden, coded } from '../../http/errors.js';
+import { ApiError, forbidden, coded } from '../../lib/errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
 import { identifyBySession } from '../auth/guard.js';

@@ -17,7 +17,7 @@ import {
   structuredText,
   structuredTool,
 } from './anthropic-structured.js';
-import { countTextTokens } from '../token-count.js';
+import { countTextTokens } from '../pipeline/token-count.js';
 import type { IRMessage, IRPart, IRRequest, IRResponse, IRRole, IRToolChoice, WireFormat } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -1,8 +1,8 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { OptionsService } from '../../core/options/service.js';
-import type { TokenAuth } from '../auth-cache.js';
-import { RelayError } from '../errors.js';
+import type { TokenAuth } from '../entry/auth-cache.js';
+import { RelayError } from '../pipeline/errors.js';
 import { MemoryLimitStore } from './memory-store.js';
 import { RedisLimitStore } from './redis-store.js';
 import { countRefusal } from './refusals.js';

@@ -1,6 +1,6 @@
 import { channelTypeById, ErrorCode } from '@tollway/shared';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 
 const trimmed = (url: string): string => url.replace(/\/+$/, '');
 

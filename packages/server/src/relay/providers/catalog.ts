@@ -1,6 +1,6 @@
 import type { ProviderCatalog } from '../../core/providers.js';
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { checkKeyFormat } from './key-format.js';
 import { listOpenAIModels } from './openai/models.js';
 import { descriptorFor } from './registry.js';

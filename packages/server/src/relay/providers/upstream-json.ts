@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import type { DetailLog } from '../../core/providers.js';
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../../http/errors.js';
+import { coded } from '../../lib/errors.js';
 import { redactKeys } from '../../modules/channels/status.js';
 import { upstreamErrorMessage } from './upstream-error.js';
 

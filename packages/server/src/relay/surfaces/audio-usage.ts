@@ -1,5 +1,5 @@
-import type { CallUsage } from '../usage.js';
-import { countTextTokens } from '../token-count.js';
+import type { CallUsage } from '../billing/usage.js';
+import { countTextTokens } from '../pipeline/token-count.js';
 
 /** A transcription's `usage` as OpenAI reports it: tokens (gpt-4o-transcribe) or seconds of audio (whisper-1). */
 interface TranscriptionUsageJson {

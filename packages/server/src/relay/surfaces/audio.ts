@@ -1,9 +1,9 @@
-import type { RelayRequest } from '../request.js';
-import { relayErrors } from '../errors.js';
-import { bodyModel, checkSpeechFields, invalidParam } from '../validate.js';
-import { parseJsonBody } from '../inbound.js';
+import type { RelayRequest } from '../entry/request.js';
+import { relayErrors } from '../pipeline/errors.js';
+import { bodyModel, checkSpeechFields, invalidParam } from '../entry/validate.js';
+import { parseJsonBody } from '../entry/inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
-import type { CallUsage } from '../usage.js';
+import type { CallUsage } from '../billing/usage.js';
 import { parseData } from '../ir/json-data.js';
 import { multipartInbound } from './multipart-inbound.js';
 import { spooledBody, type MultipartSpool } from './spool.js';
@@ -18,7 +18,7 @@ import {
   type Answer,
   type Metered,
 } from './upstream.js';
-import type { InboundCall, Surface } from '../types.js';
+import type { InboundCall, Surface } from '../pipeline/types.js';
 
 /**
  * POST /v1/audio/speech: the audio streams back as the upstream sends it. Billed by input characters as

@@ -1,13 +1,13 @@
-import { authenticate, type Identified } from '../authenticate.js';
-import { RelayError, relayErrors } from '../errors.js';
-import { parseJsonBody } from '../inbound.js';
+import { authenticate, type Identified } from '../entry/authenticate.js';
+import { RelayError, relayErrors } from '../pipeline/errors.js';
+import { parseJsonBody } from '../entry/inbound.js';
 import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
-import type { RelayRequest } from '../request.js';
-import type { RelayContext } from '../services.js';
-import { countIRPromptTokens } from '../token-count.js';
-import { checkGemini, invalidParam, MAX_MODEL_NAME } from '../validate.js';
+import type { RelayRequest } from '../entry/request.js';
+import type { RelayContext } from '../pipeline/services.js';
+import { countIRPromptTokens } from '../pipeline/token-count.js';
+import { checkGemini, invalidParam, MAX_MODEL_NAME } from '../entry/validate.js';
 import { modelNotFound } from './model-shapes.js';
-import type { Body } from '../types.js';
+import type { Body } from '../pipeline/types.js';
 
 const isObject = (v: unknown): v is Body => !!v && typeof v === 'object' && !Array.isArray(v);
 

@@ -1,13 +1,13 @@
-import type { RelayRequest } from '../request.js';
-import { relayErrors } from '../errors.js';
-import { checkGeminiEmbed, invalidParam, MAX_MODEL_NAME } from '../validate.js';
-import { geminiInbound, parseJsonBody } from '../inbound.js';
+import type { RelayRequest } from '../entry/request.js';
+import { relayErrors } from '../pipeline/errors.js';
+import { checkGeminiEmbed, invalidParam, MAX_MODEL_NAME } from '../entry/validate.js';
+import { geminiInbound, parseJsonBody } from '../entry/inbound.js';
 import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
 import { parseData } from '../ir/json-data.js';
-import type { CallUsage } from '../usage.js';
+import type { CallUsage } from '../billing/usage.js';
 import { cannotServe, countedUsage, forwardBuffered, openAITarget, type Answer, type Metered } from './upstream.js';
 import { vertexEmbed, type VertexInstance } from './vertex-embed.js';
-import type { Body, InboundCall, Surface, SurfaceAttempt } from '../types.js';
+import type { Body, InboundCall, Surface, SurfaceAttempt } from '../pipeline/types.js';
 
 type Method = 'embedContent' | 'batchEmbedContents';
 interface EmbedRequest {

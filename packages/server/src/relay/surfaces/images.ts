@@ -1,12 +1,12 @@
-import type { RelayRequest } from '../request.js';
-import { bodyModel, checkImageFields, invalidParam } from '../validate.js';
-import { parseJsonBody } from '../inbound.js';
+import type { RelayRequest } from '../entry/request.js';
+import { bodyModel, checkImageFields, invalidParam } from '../entry/validate.js';
+import { parseJsonBody } from '../entry/inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
-import type { CallUsage } from '../usage.js';
+import type { CallUsage } from '../billing/usage.js';
 import { spooledBody } from './spool.js';
 import { multipartInbound } from './multipart-inbound.js';
 import { cannotServe, countedUsage, forwardPassThrough, openAITarget } from './upstream.js';
-import type { Body, InboundCall, Surface } from '../types.js';
+import type { Body, InboundCall, Surface } from '../pipeline/types.js';
 
 /**
  * Price factors of one image by size and quality, relative to the model's base price (standard quality,

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { RelayError } from '../errors.js';
-import type { RelayRequest } from '../request.js';
-import { replyRelayError } from '../respond.js';
+import { RelayError } from '../pipeline/errors.js';
+import type { RelayRequest } from '../entry/request.js';
+import { replyRelayError } from '../pipeline/respond.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import type { ClientFormat } from '../ir/types.js';
-import type { RelayContext } from '../services.js';
+import type { RelayContext } from '../pipeline/services.js';
 import { audioTextInbound, speechInbound } from './audio.js';
 import { imagesEditInbound, imagesGenerationInbound } from './images.js';
 import { disposeSpoolOf } from './multipart-inbound.js';
 import { installRealtime } from './realtime.js';
 import { rerankInbound } from './rerank.js';
-import type { InboundCall } from '../types.js';
+import type { InboundCall } from '../pipeline/types.js';
 
 export { geminiAnyInbound } from './gemini-embed.js';
 export { geminiLocalCall } from './gemini-count.js';

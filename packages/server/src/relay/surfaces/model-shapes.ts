@@ -1,4 +1,4 @@
-import { RelayError } from '../errors.js';
+import { RelayError } from '../pipeline/errors.js';
 
 /** A model served to a token: its id and when the gateway started serving it (seconds). */
 export interface ServedModel {

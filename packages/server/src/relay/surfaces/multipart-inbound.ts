@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { authenticate } from '../authenticate.js';
-import type { RelayRequest } from '../request.js';
-import { relayErrors } from '../errors.js';
+import { authenticate } from '../entry/authenticate.js';
+import type { RelayRequest } from '../entry/request.js';
+import { relayErrors } from '../pipeline/errors.js';
 import { openAIChat } from '../ir/openai-chat.js';
-import type { RelayContext } from '../services.js';
+import type { RelayContext } from '../pipeline/services.js';
 import { spoolMultipart, type MultipartSpool } from './spool.js';
 import { spoolBudgetOf } from './spool-budget.js';
-import type { InboundCall } from '../types.js';
+import type { InboundCall } from '../pipeline/types.js';
 
 const spools = new WeakMap<IncomingMessage, MultipartSpool>();
 /** Requests whose response is over: a spool finished after that is removed at once. */

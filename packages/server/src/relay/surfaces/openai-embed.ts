@@ -1,14 +1,14 @@
-import { forwardOpenAIChannel } from '../forward.js';
-import { openAIInbound } from '../inbound.js';
+import { forwardOpenAIChannel } from '../upstream/forward.js';
+import { openAIInbound } from '../entry/inbound.js';
 import { parseData } from '../ir/json-data.js';
 import { openAIPaths } from '../providers/openai/request.js';
-import type { RelayRequest } from '../request.js';
-import type { CallUsage } from '../usage.js';
-import { invalidParam } from '../validate.js';
+import type { RelayRequest } from '../entry/request.js';
+import type { CallUsage } from '../billing/usage.js';
+import { invalidParam } from '../entry/validate.js';
 import { geminiEmbedUsage } from './gemini-embed.js';
 import { cannotServe, forwardBuffered, type Answer, type Metered } from './upstream.js';
 import { vertexEmbed } from './vertex-embed.js';
-import type { AttemptResult, Body, InboundCall, SurfaceAttempt } from '../types.js';
+import type { AttemptResult, Body, InboundCall, SurfaceAttempt } from '../pipeline/types.js';
 
 /** Bytes of one Float32 value in a base64 embedding. */
 const FLOAT32_BYTES = 4;

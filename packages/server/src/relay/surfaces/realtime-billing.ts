@@ -3,11 +3,11 @@ import { recordShortfall } from '../../accounting/charge-metrics.js';
 import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import { observeRealtimeCharge } from '../../observability/relay-observer.js';
-import type { TokenAuth } from '../auth-cache.js';
-import { resolvePrice, scaledPrice, type ResolvedPrice } from '../price.js';
-import type { RelayContext } from '../services.js';
-import { newRequestId, settleCall, unsettledCallRecord } from '../settle.js';
-import type { CallUsage } from '../usage.js';
+import type { TokenAuth } from '../entry/auth-cache.js';
+import { resolvePrice, scaledPrice, type ResolvedPrice } from '../billing/price.js';
+import type { RelayContext } from '../pipeline/services.js';
+import { newRequestId, settleCall, unsettledCallRecord } from '../billing/settle.js';
+import type { CallUsage } from '../billing/usage.js';
 import { audioBytesPerToken, type MeteredEvent, type UnitKind } from './realtime-meter.js';
 
 /** What a realtime session bills against, fixed when it opens. */

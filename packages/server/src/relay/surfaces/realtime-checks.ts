@@ -1,6 +1,6 @@
 import type { RawData } from 'ws';
-import { MAX_BODY_DEPTH, MAX_TOKEN_LIMIT } from '../validate.js';
-import { newRequestId } from '../settle.js';
+import { MAX_BODY_DEPTH, MAX_TOKEN_LIMIT } from '../entry/validate.js';
+import { newRequestId } from '../billing/settle.js';
 
 type Json = Record<string, unknown>;
 

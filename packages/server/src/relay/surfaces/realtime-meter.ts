@@ -1,6 +1,6 @@
 import type { RawData } from 'ws';
-import { countTextTokens } from '../token-count.js';
-import type { CallUsage } from '../usage.js';
+import { countTextTokens } from '../pipeline/token-count.js';
+import type { CallUsage } from '../billing/usage.js';
 import { realtimeTranscriptionUsage } from './audio-usage.js';
 
 /**

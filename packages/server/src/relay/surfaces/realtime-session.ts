@@ -1,6 +1,6 @@
 import { WebSocket, type RawData } from 'ws';
-import type { RelayContext } from '../services.js';
-import { newRequestId } from '../settle.js';
+import type { RelayContext } from '../pipeline/services.js';
+import { newRequestId } from '../billing/settle.js';
 import { refusedClientEvent } from './realtime-checks.js';
 import { MAX_OPEN_UNITS, RealtimeAccount, type RealtimeBilling, type Refusal } from './realtime-billing.js';
 import { meterEvent, parseFrame, type MeteredEvent } from './realtime-meter.js';

@@ -1,13 +1,13 @@
-import type { RelayRequest } from '../request.js';
-import { relayErrors } from '../errors.js';
-import { bodyModel, invalidParam, MAX_TOKEN_LIMIT } from '../validate.js';
-import { parseJsonBody } from '../inbound.js';
+import type { RelayRequest } from '../entry/request.js';
+import { relayErrors } from '../pipeline/errors.js';
+import { bodyModel, invalidParam, MAX_TOKEN_LIMIT } from '../entry/validate.js';
+import { parseJsonBody } from '../entry/inbound.js';
 import { openAIChat } from '../ir/openai-chat.js';
 import { parseData } from '../ir/json-data.js';
 import { rerankUpstreamFor, type RerankRequest } from '../providers/rerank-upstream.js';
-import type { CallUsage } from '../usage.js';
+import type { CallUsage } from '../billing/usage.js';
 import { countedUsage, forwardBuffered } from './upstream.js';
-import type { InboundCall, Surface } from '../types.js';
+import type { InboundCall, Surface } from '../pipeline/types.js';
 
 type Document = string | { text?: string };
 

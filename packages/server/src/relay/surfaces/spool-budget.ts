@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { RelayError } from '../errors.js';
+import { RelayError } from '../pipeline/errors.js';
 
 /** Seconds a caller refused for spool space is told to wait (uploads in flight finish in seconds). */
 const RETRY_AFTER_SECONDS = '5';

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { RelayError, relayErrors } from '../errors.js';
+import { RelayError, relayErrors } from '../pipeline/errors.js';
 import { boundaryOf, MultipartScanner, type PartInfo } from './multipart.js';
 import type { SpoolLease } from './spool-budget.js';
 

@@ -1,16 +1,16 @@
 import type { Readable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
-import { forwardOpenAI } from '../forward.js';
+import { forwardOpenAI } from '../upstream/forward.js';
 import {
   forwardUpstream,
   sendWhole,
   type AnswerHeaders,
   type AnswerRoute,
   type WholeSink,
-} from '../forward-upstream.js';
-import { countTextTokens } from '../token-count.js';
-import type { CallUsage } from '../usage.js';
-import type { AttemptResult, SurfaceAttempt } from '../types.js';
+} from '../upstream/forward-upstream.js';
+import { countTextTokens } from '../pipeline/token-count.js';
+import type { CallUsage } from '../billing/usage.js';
+import type { AttemptResult, SurfaceAttempt } from '../pipeline/types.js';
 
 const MAX_ANSWER = 64 * 1024 * 1024;
 /** Most of an answer `meter` could not read kept for the log. */

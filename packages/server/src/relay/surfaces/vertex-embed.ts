@@ -1,8 +1,8 @@
 import { parseData } from '../ir/json-data.js';
 import { prepareRequest } from '../providers/prepare.js';
-import type { CallUsage } from '../usage.js';
+import type { CallUsage } from '../billing/usage.js';
 import { countedUsage, forwardBuffered, type Answer } from './upstream.js';
-import type { AttemptResult, SurfaceAttempt } from '../types.js';
+import type { AttemptResult, SurfaceAttempt } from '../pipeline/types.js';
 
 /** One text to embed on Vertex AI, with the optional task hints Vertex takes. */
 export interface VertexInstance {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { PeriodicJob } from '../../lib/periodic-job.js';
-import type { RelayContext } from '../services.js';
+import type { RelayContext } from '../pipeline/services.js';
 import { DatabaseLease, RedisLease, type ClusterLease } from './lease.js';
 import { taskPlatformByName, taskPlatforms } from './platforms.js';
 import { applyTaskState, resendRefund } from './refund.js';

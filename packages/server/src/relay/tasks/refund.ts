@@ -3,7 +3,7 @@ import { LogType, type LogEvent, type LogOther, type TaskFailReason } from '@tol
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { RelayContext } from '../services.js';
+import type { RelayContext } from '../pipeline/services.js';
 import { observeTaskQuota } from '../../observability/relay-observer.js';
 import { taskByUpstreamId, updateUnfinished, type TaskRow } from './store.js';
 import { TASK_FAIL_TEXT, TaskStatus, type TaskPlatform, type TaskState } from './types.js';

@@ -1,7 +1,7 @@
 // Every HTTP call a task platform makes to its upstream (Midjourney, Suno, video vendors) goes through here.
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { createUpstreamAgent } from '../upstream-agent.js';
+import { createUpstreamAgent } from '../upstream/agent.js';
 
 /** A submit waits this long for the whole answer (new-api waits 60 s for a Midjourney submit). */
 export const TASK_SUBMIT_TIMEOUT_MS = 60_000;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { computeQuota, type Price } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
-import { billingUsage } from '../../../src/relay/forward-convert.js';
+import { billingUsage } from '../../../src/relay/upstream/forward-convert.js';
 import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
 import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
 import { openAIChat } from '../../../src/relay/ir/openai-chat.js';

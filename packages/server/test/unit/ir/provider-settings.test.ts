@@ -15,7 +15,7 @@ import {
   geminiThinkingSuffix,
   type GeminiSettings,
 } from '../../../src/relay/providers/gemini/settings.js';
-import { thinkingBaseModel } from '../../../src/relay/price.js';
+import { thinkingBaseModel } from '../../../src/relay/billing/price.js';
 
 /** The defaults of packages/shared/src/options.ts, as the relay reads them. */
 const claude = (over: Partial<ClaudeSettings> = {}): ClaudeSettings => ({

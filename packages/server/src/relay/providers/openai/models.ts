@@ -1,6 +1,6 @@
 import type { DetailLog, UpstreamQuery } from '../../../core/providers.js';
 import { ErrorCode } from '@tollway/shared';
-import { coded } from '../../../http/errors.js';
+import { coded } from '../../../lib/errors.js';
 import { requiredBaseUrl } from '../base-url.js';
 import { getJson } from '../upstream-json.js';
 import { compatibleTarget } from './vendors.js';

@@ -1,5 +1,5 @@
-import type { CappedText } from '../../capped-text.js';
-import { fromOpenAIUsage, type CallUsage } from '../../usage.js';
+import type { CappedText } from '../../pipeline/capped-text.js';
+import { fromOpenAIUsage, type CallUsage } from '../../billing/usage.js';
 
 /**
  * Per-chunk transform of an OpenAI SSE stream, with explicit state. Bytes are passed on as events complete;

@@ -1,5 +1,5 @@
 // The midjourney-proxy wire format as new-api serves it: submit answers, task objects, codes and actions.
-import { MAX_BODY_DEPTH, nestedTooDeep } from '../../validate.js';
+import { MAX_BODY_DEPTH, nestedTooDeep } from '../../entry/validate.js';
 
 /** Submit answer codes: 1 submitted, 21 already exists, 22 waiting in the queue; others are not submitted. */
 export const MjCode = {

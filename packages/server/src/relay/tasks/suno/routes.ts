@@ -1,9 +1,9 @@
 // The Suno API as new-api serves it: /suno/submit/{music,lyrics}, /suno/fetch, /suno/fetch/{id}.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, type Identified } from '../../authenticate.js';
-import { identifiedCaller, keyFirst } from '../../key-first.js';
-import { relayFailure } from '../../respond.js';
-import type { RelayContext } from '../../services.js';
+import { authenticate, type Identified } from '../../entry/authenticate.js';
+import { identifiedCaller, keyFirst } from '../../entry/key-first.js';
+import { relayFailure } from '../../pipeline/respond.js';
+import type { RelayContext } from '../../pipeline/services.js';
 import { submitTask } from '../service.js';
 import { keyIndexOfPrivateData } from '../store.js';
 import { ownTaskRow, ownTaskRows } from '../video/store.js';

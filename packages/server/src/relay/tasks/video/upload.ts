@@ -1,7 +1,7 @@
 // A multipart video submit (OpenAI's create with an `input_reference` file): spooled to a temporary file, never held.
 import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { RelayError } from '../../errors.js';
+import { RelayError } from '../../pipeline/errors.js';
 import type { PartInfo } from '../../surfaces/multipart.js';
 import { spooledBody, spoolMultipart, type MultipartSpool, type SpoolLimits } from '../../surfaces/spool.js';
 

@@ -1,4 +1,4 @@
-import { RelayError } from '../../errors.js';
+import { RelayError } from '../../pipeline/errors.js';
 import { TaskStatus } from '../types.js';
 
 /** OpenAI-style video generation as new-api serves it: `/v1/video/generations` and `/v1/videos`. */

@@ -1,0 +1,265 @@
+import crypto from 'node:crypto';
+import { computeQuota, LogType, type LogEvent, type LogOther } from '@tollway/shared';
+import type { Insertable } from 'kysely';
+import type { LogsTable } from '../../db/schema.js';
+import type { CachedChannel } from '../../core/routing/channel-cache.js';
+import type { TokenAuth } from '../entry/auth-cache.js';
+import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
+import { resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
+import type { RelayContext } from '../pipeline/services.js';
+import type { CallUsage } from './usage.js';
+import { UPSTREAM_FAILED } from '../upstream/message.js';
+import type { WriteRecord } from '../../accounting/writer-apply.js';
+import { recordShortfall } from '../../accounting/charge-metrics.js';
+
+/** Everything known about one relay call when it ends. */
+export interface CallRecord {
+  requestId: string;
+  auth: TokenAuth;
+  group: string;
+  model: string;
+  upstreamModel: string;
+  stream: boolean;
+  ip: string;
+  started: number;
+  firstByteMs: number;
+  channel: CachedChannel;
+  usedChannels: number[];
+  price: ResolvedPrice;
+  usage: CallUsage;
+  target: ReserveTarget;
+  hold: Hold;
+  /** With LogChatContentEnabled: the prompt and answer text (capped); the answer is absent where none is kept (media). */
+  content?: { input: string; output?: string };
+  /** The call opened in the writer's journal (`writer.begin`) that this settlement closes. */
+  callId?: string;
+}
+
+/** The header that names a relay call to its caller (the consume log's request_id), as new-api names it. */
+export const REQUEST_ID_HEADER = 'x-oneapi-request-id';
+
+/** Who made a call, for what model, from where: the same in each of the call's log rows. */
+interface CallIdentity {
+  auth: TokenAuth;
+  group: string;
+  model: string;
+  stream: boolean;
+  ip: string;
+  requestId: string;
+}
+
+type CallLogFields = Pick<
+  Required<Insertable<LogsTable>>,
+  | 'created_at'
+  | 'type'
+  | 'content'
+  | 'quota'
+  | 'prompt_tokens'
+  | 'completion_tokens'
+  | 'use_time'
+  | 'channel_id'
+  | 'channel_name'
+  | 'other'
+>;
+
+/** A log row of a call: its identity and the row's own fields. */
+function callLogRow(c: CallIdentity, row: CallLogFields): Insertable<LogsTable> {
+  return Object.assign(
+    {
+      user_id: c.auth.userId,
+      username: c.auth.username,
+      token_name: c.auth.name,
+      token_id: c.auth.tokenId,
+      model_name: c.model,
+      is_stream: c.stream ? 1 : 0,
+      group: c.group,
+      ip: c.ip,
+      request_id: c.requestId,
+    },
+    row,
+  );
+}
+
+const idPrefix = crypto.randomBytes(6).toString('hex');
+let idSeq = 0;
+/** Unique per process start (random prefix) and per call (sequence); no syscall per call. */
+export const newRequestId = (): string => `${idPrefix}${(++idSeq).toString(36).padStart(8, '0')}`;
+
+/**
+ * Stages 6–7 — settle and log: the exact quota from usage, the reservation replaced by the charge in the
+ * ledger, and one record (counters + consume log) handed to the durable writer. No I/O here.
+ */
+export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<number> {
+  const settings = ctx.relay.settings.get();
+  // Redirect billing: a call whose model was mapped to another is billed at the model actually used, when priced.
+  let billedModel: string | undefined;
+  if (settings.redirectBilling && c.upstreamModel !== c.model) {
+    const mapped = resolvePrice(ctx.options, c.upstreamModel, c.group, false);
+    if (mapped && !mapped.unset) {
+      c.price = mapped;
+      billedModel = c.upstreamModel;
+    }
+  }
+  const quota = computeQuota(
+    scaledPrice(c.price.price, c.usage.units),
+    c.usage,
+    settings.quotaPerUnit,
+    c.usage.semantic ?? 'openai',
+  );
+  const charged = await ctx.relay.ledger.settle(c.target, c.hold, quota);
+  // Never a discount: a bill the balance could not cover is a bug, counted and logged (the log row keeps it too).
+  if (charged < quota)
+    recordShortfall(ctx.log, 'relay', { requestId: c.requestId, userId: c.auth.userId, quota, charged });
+  const p = c.price.price;
+  const other: LogOther = {
+    model_ratio: p.mode === 'ratio' ? p.modelRatio : 0,
+    model_price: p.mode === 'price' ? p.modelPrice : -1,
+    completion_ratio: p.mode === 'ratio' ? p.completionRatio : 0,
+    cache_ratio: p.mode === 'ratio' ? p.cacheRatio : 0,
+    cache_tokens: c.usage.cachedTokens ?? 0,
+    cache_creation_tokens: c.usage.cacheCreationTokens ?? 0,
+    cache_creation_ratio: p.mode === 'ratio' ? p.cacheCreationRatio : 0,
+    group_ratio: c.price.groupRatio,
+    user_group_ratio: c.price.groupRatio,
+    frt: c.firstByteMs,
+    is_model_mapped: c.upstreamModel !== c.model,
+    upstream_model_name: c.upstreamModel,
+    usage_reported: c.usage.reported,
+    ratio_unset: c.price.unset || undefined,
+    fallback_pricing: c.price.fallback || undefined,
+    billed_model: billedModel,
+    billed_units: c.usage.units,
+    charge_shortfall: charged < quota ? quota - charged : undefined,
+    admin_info: { use_channel: c.usedChannels },
+    input_content: c.content?.input,
+    output_content: c.content?.output,
+  };
+  const log: Insertable<LogsTable> | undefined = settings.logConsume
+    ? callLogRow(c, {
+        created_at: Math.floor(Date.now() / 1000),
+        type: LogType.Consume,
+        content: '',
+        quota: charged,
+        prompt_tokens: c.usage.promptTokens,
+        completion_tokens: c.usage.completionTokens,
+        use_time: Math.max(0, Math.round((Date.now() - c.started) / 1000)),
+        channel_id: c.channel.id,
+        channel_name: c.channel.name,
+        other: JSON.stringify(other),
+      })
+    : undefined;
+  ctx.relay.writer.enqueue(
+    {
+      userId: c.auth.userId,
+      tokenId: c.auth.tokenId,
+      tokenLimited: c.target.tokenId !== undefined,
+      channelId: c.channel.id,
+      quota: charged,
+      countsRequest: true,
+      log,
+      lease: c.hold,
+    },
+    c.callId,
+    log !== undefined,
+  );
+  return charged;
+}
+
+/**
+ * What a call costs if it never settles (the process died first): its reservation, with a consume log (when
+ * consume logs are on) that says so. Written to the journal when the call opens.
+ */
+export function unsettledCallRecord(
+  ctx: RelayContext,
+  c: CallIdentity & { started: number; target: ReserveTarget; reserved: number },
+): WriteRecord {
+  const log: Insertable<LogsTable> | undefined = ctx.relay.settings.get().logConsume
+    ? callLogRow(c, {
+        created_at: Math.floor(c.started / 1000),
+        type: LogType.Consume,
+        content: '',
+        quota: c.reserved,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        use_time: 0,
+        channel_id: 0,
+        channel_name: '',
+        other: UNSETTLED_OTHER,
+      })
+    : undefined;
+  return {
+    userId: c.auth.userId,
+    tokenId: c.auth.tokenId,
+    tokenLimited: c.target.tokenId !== undefined,
+    channelId: 0,
+    quota: c.reserved,
+    countsRequest: true,
+    log,
+  };
+}
+
+const UNSETTLED_OTHER = JSON.stringify({ billed_at_reservation: true } satisfies LogOther);
+
+/**
+ * An error row's event, which the console words in the viewer's language: the gateway's own errors (the upstream
+ * hidden or unreachable, no channel for the model), or an upstream's error, its text (the content) framed with its
+ * status. The content stays the English fallback new-api clients read.
+ */
+function relayErrorEvent(e: {
+  group: string;
+  model: string;
+  status: number;
+  message: string;
+  channel?: CachedChannel;
+}): LogEvent {
+  if (e.message === UPSTREAM_FAILED) return { kind: 'upstream_failed' };
+  if (!e.channel) return { kind: 'no_channel', model: e.model, group: e.group };
+  return { kind: 'upstream_error', status: e.status };
+}
+
+/** An error log (type 6) when LogErrorEnabled; counters do not move. */
+export function logRelayError(
+  ctx: RelayContext,
+  e: CallIdentity & {
+    started: number;
+    status: number;
+    /** What the caller was told; the row's content, which the user sees too. */
+    message: string;
+    /** The cause in full (upstream address, socket error), for administrators only; absent when it is `message`. */
+    detail?: string;
+    channel?: CachedChannel;
+    usedChannels: number[];
+  },
+): void {
+  if (!ctx.options.bool('LogErrorEnabled')) return;
+  ctx.relay.writer.enqueue({
+    userId: e.auth.userId,
+    tokenId: e.auth.tokenId,
+    tokenLimited: false,
+    channelId: 0,
+    quota: 0,
+    countsRequest: false,
+    log: callLogRow(e, {
+      created_at: Math.floor(Date.now() / 1000),
+      type: LogType.Error,
+      content: e.message.slice(0, 2000),
+      quota: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      use_time: Math.max(0, Math.round((Date.now() - e.started) / 1000)),
+      channel_id: e.channel?.id ?? 0,
+      channel_name: e.channel?.name ?? '',
+      other: JSON.stringify({
+        status_code: e.status,
+        error_type: 'upstream_error',
+        channel_id: e.channel?.id ?? 0,
+        channel_name: e.channel?.name ?? '',
+        admin_info: {
+          use_channel: e.usedChannels,
+          ...(e.detail && e.detail !== e.message ? { error_detail: e.detail.slice(0, 2000) } : {}),
+        },
+        event: relayErrorEvent(e),
+      } satisfies LogOther),
+    }),
+  });
+}

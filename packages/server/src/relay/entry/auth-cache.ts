@@ -1,0 +1,185 @@
+import type { Db } from '../../db/connect.js';
+import { BoundedMap } from '../../lib/bounded-map.js';
+import { IpAllowList } from '../../lib/ip-allow.js';
+
+/** What the relay needs to know about an API token and its owner, held in memory. */
+export interface TokenAuth {
+  tokenId: number;
+  name: string;
+  status: number;
+  /** Epoch seconds; -1 never. */
+  expiredTime: number;
+  unlimited: boolean;
+  /** Undefined when model limits are off. */
+  modelLimits: Set<string> | undefined;
+  allowIps: IpAllowList;
+  /** Token group ('' means the user's group). */
+  group: string;
+  userId: number;
+  username: string;
+  userStatus: number;
+  userRole: number;
+  userGroup: string;
+  /** users.setting accept_unset_model_ratio_model. */
+  acceptUnsetRatio: boolean;
+  /** The token's own request limit, when enabled. */
+  rateLimit: { periodSeconds: number; count: number; success: number } | undefined;
+  /** Requests and tokens per minute of the token and of its user (0: none). */
+  perMinute: { tokenRpm: number; tokenTpm: number; userRpm: number; userTpm: number };
+  loadedAt: number;
+}
+
+const NEGATIVE_TTL_MS = 5_000;
+/** Known keys held (real tokens only; the least recently used beyond this are loaded again when next used). */
+export const TOKEN_CACHE_MAX = 50_000;
+/** Unknown keys remembered (a flood of random keys costs at most this many entries, each for NEGATIVE_TTL_MS). */
+export const UNKNOWN_KEY_CACHE_MAX = 10_000;
+
+/**
+ * API tokens by key, loaded on first use and kept until invalidated (token or user change on this node, a
+ * bus message from another), older than the sync interval or pushed out by TOKEN_CACHE_MAX. Unknown keys are
+ * remembered briefly in a map of their own, bounded (UNKNOWN_KEY_CACHE_MAX), so a flood of bad keys neither
+ * reaches the database nor grows the process.
+ */
+export class TokenAuthCache {
+  private readonly byKey: BoundedMap<string, TokenAuth>;
+  private readonly unknown = new BoundedMap<string, true>({
+    maxEntries: UNKNOWN_KEY_CACHE_MAX,
+    ttlMs: NEGATIVE_TTL_MS,
+  });
+  /** Loads under way: one entry per key being read from the database, gone when the read ends. */
+  private readonly loading = new Map<string, Promise<TokenAuth | undefined>>();
+
+  constructor(
+    private readonly db: Db,
+    maxAgeMs: number,
+    /** Whether a user of the first group may use the second now (options in memory, read on every call). */
+    readonly groupUsable: (userGroup: string, group: string) => boolean,
+    /** The stored form of a presented key (sealed with CRYPTO_SECRET); computed on a cache miss only. */
+    private readonly storedKey: (key: string) => string = (key) => key,
+  ) {
+    this.byKey = new BoundedMap({ maxEntries: TOKEN_CACHE_MAX, ttlMs: maxAgeMs });
+  }
+
+  /** Entries held, known and unknown keys (never more than `capacity`). */
+  get size(): number {
+    return this.byKey.size + this.unknown.size;
+  }
+
+  get capacity(): number {
+    return this.byKey.capacity + this.unknown.capacity;
+  }
+
+  async get(key: string, now = Date.now()): Promise<TokenAuth | undefined> {
+    const hit = this.byKey.get(key, now);
+    if (hit !== undefined) return hit;
+    if (this.unknown.get(key, now)) return undefined;
+    let p = this.loading.get(key);
+    if (!p) {
+      p = this.load(key, now).finally(() => this.loading.delete(key));
+      this.loading.set(key, p);
+    }
+    return p;
+  }
+
+  private async load(key: string, now: number): Promise<TokenAuth | undefined> {
+    const row = await this.db.kysely
+      .selectFrom('tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .select([
+        't.id as tokenId',
+        't.name',
+        't.status',
+        't.expired_time',
+        't.unlimited_quota',
+        't.model_limits_enabled',
+        't.model_limits',
+        't.allow_ips',
+        't.group',
+        't.rate_limit_enabled',
+        't.rate_limit_period',
+        't.rate_limit_count',
+        't.rate_limit_success',
+        't.rpm_limit as tokenRpm',
+        't.tpm_limit as tokenTpm',
+        'u.rpm_limit as userRpm',
+        'u.tpm_limit as userTpm',
+        'u.id as userId',
+        'u.username',
+        'u.status as userStatus',
+        'u.role as userRole',
+        'u.group as userGroup',
+        'u.setting as userSetting',
+        'u.deleted_at as userDeleted',
+      ])
+      .where('t.key', '=', this.storedKey(key))
+      .where('t.deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row || row.userDeleted) {
+      this.byKey.delete(key);
+      this.unknown.set(key, true, NEGATIVE_TTL_MS, now);
+      return undefined;
+    }
+    let acceptUnset: boolean;
+    try {
+      acceptUnset = Boolean(
+        (JSON.parse(row.userSetting || '{}') as { accept_unset_model_ratio_model?: boolean })
+          .accept_unset_model_ratio_model,
+      );
+    } catch {
+      acceptUnset = false;
+    }
+    const auth: TokenAuth = {
+      tokenId: row.tokenId,
+      name: row.name,
+      status: row.status,
+      expiredTime: Number(row.expired_time),
+      unlimited: row.unlimited_quota === 1,
+      modelLimits:
+        row.model_limits_enabled === 1
+          ? new Set(
+              row.model_limits
+                .split(',')
+                .map((m) => m.trim())
+                .filter(Boolean),
+            )
+          : undefined,
+      allowIps: new IpAllowList(row.allow_ips ?? ''),
+      group: row.group,
+      userId: row.userId,
+      username: row.username,
+      userStatus: row.userStatus,
+      userRole: row.userRole,
+      userGroup: row.userGroup,
+      acceptUnsetRatio: acceptUnset,
+      rateLimit:
+        row.rate_limit_enabled === 1 && row.rate_limit_period > 0
+          ? { periodSeconds: row.rate_limit_period, count: row.rate_limit_count, success: row.rate_limit_success }
+          : undefined,
+      perMinute: {
+        tokenRpm: Number(row.tokenRpm),
+        tokenTpm: Number(row.tokenTpm),
+        userRpm: Number(row.userRpm),
+        userTpm: Number(row.userTpm),
+      },
+      loadedAt: now,
+    };
+    this.unknown.delete(key);
+    this.byKey.set(key, auth, undefined, now);
+    return auth;
+  }
+
+  invalidateKey(key: string): void {
+    this.byKey.delete(key);
+    this.unknown.delete(key);
+  }
+
+  invalidateUser(userId: number): void {
+    for (const [k, v] of this.byKey) if (v.userId === userId) this.byKey.delete(k);
+  }
+
+  clear(): void {
+    this.byKey.clear();
+    this.unknown.clear();
+  }
+}

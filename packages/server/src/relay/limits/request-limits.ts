@@ -1,0 +1,75 @@
+import type { WindowCounters } from '../../lib/window-counters.js';
+import type { OptionsService } from '../../core/options/service.js';
+import type { TokenAuth } from '../entry/auth-cache.js';
+import { relayErrors } from '../pipeline/errors.js';
+import type { InboundCall } from '../pipeline/types.js';
+import { MAX_TOKEN_LIMIT } from '../entry/validate.js';
+
+/** Tokens a TPM limit reserves for the answer of a call that sets no max_tokens (settled to the real count). */
+export const UNBOUNDED_COMPLETION_ESTIMATE = 1024;
+
+/** The tokens a call reserves under TPM limits: the prompt estimate (estimatePromptTokens) plus max_tokens (or the default). */
+export function tokensEstimate(call: InboundCall, promptTokens: number): number {
+  const limit =
+    call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : UNBOUNDED_COMPLETION_ESTIMATE;
+  return promptTokens + limit;
+}
+
+interface Limit {
+  key: string;
+  windowSeconds: number;
+  total: number;
+  success: number;
+}
+
+/** The limits that apply to a call: the model request limit per user (unless exempt) and the token's own. */
+function limitsFor(o: OptionsService, auth: TokenAuth, group: string): Limit[] {
+  const out: Limit[] = [];
+  if (o.bool('ModelRequestRateLimitEnabled')) {
+    const exempt = o.bool('global.rate_limit_exempt_enabled') && group === o.get('global.rate_limit_exempt_group');
+    const minutes = o.num('ModelRequestRateLimitDurationMinutes');
+    if (!exempt && minutes > 0)
+      out.push({
+        key: `mrl:${auth.userId}`,
+        windowSeconds: minutes * 60,
+        total: o.num('ModelRequestRateLimitCount'),
+        success: o.num('ModelRequestRateLimitSuccessCount'),
+      });
+  }
+  if (auth.rateLimit)
+    out.push({
+      key: `trl:${auth.tokenId}`,
+      windowSeconds: auth.rateLimit.periodSeconds,
+      total: auth.rateLimit.count,
+      success: auth.rateLimit.success,
+    });
+  return out;
+}
+
+/**
+ * Counts the call against every applicable window and refuses with 429 when the total count (all calls) or
+ * the successful count of the window is used up. Returns what to count on success.
+ */
+export async function checkRateLimits(
+  counters: WindowCounters,
+  o: OptionsService,
+  auth: TokenAuth,
+  group: string,
+): Promise<Limit[]> {
+  const limits = limitsFor(o, auth, group);
+  for (const l of limits) {
+    if (l.total > 0 && (await counters.incr(`${l.key}:t`, l.windowSeconds)) > l.total) {
+      throw relayErrors.rateLimited(`at most ${l.total} requests per ${l.windowSeconds / 60} minute(s)`);
+    }
+    if (l.success > 0 && (await counters.get(`${l.key}:s`, l.windowSeconds)) >= l.success) {
+      throw relayErrors.rateLimited(`at most ${l.success} successful requests per ${l.windowSeconds / 60} minute(s)`);
+    }
+  }
+  return limits;
+}
+
+/** Counts a successful call in its windows (fire and forget). */
+export function countSuccess(counters: WindowCounters, limits: Limit[]): void {
+  for (const l of limits)
+    if (l.success > 0) void Promise.resolve(counters.incr(`${l.key}:s`, l.windowSeconds)).catch(() => undefined);
+}

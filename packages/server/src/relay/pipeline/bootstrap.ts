@@ -1,0 +1,150 @@
+import path from 'node:path';
+import type { AppContext } from '../../context.js';
+import { Mailer } from '../../lib/mailer.js';
+import { isUsableGroup } from '../../modules/groups/usable.js';
+import { QuotaWarnings } from '../../modules/notifications/quota-warnings.js';
+import { TokenAuthCache } from '../entry/auth-cache.js';
+import { MemoryLedger, type Ledger } from '../../accounting/ledger.js';
+import { RedisLedger } from '../../accounting/redis-ledger.js';
+import type { RelayServices } from './services.js';
+import { RelaySettingsCache } from './settings.js';
+import { UpstreamPools } from '../upstream/pools.js';
+import { DurableWriter } from '../../accounting/writer.js';
+import { writerMetrics } from '../../observability/writer-metrics.js';
+
+/** In DATA_DIR: the Redis node id of the process running on this data folder. */
+const REDIS_NODE_ID_FILE = 'redis-node-id';
+
+/**
+ * Builds the relay's services: token cache, quota ledger, durable writer (journal replayed first) and the
+ * upstream connection pools. Keeps them coherent with account changes on this node and, via the bus, others.
+ */
+export async function createRelayServices(
+  ctx: AppContext,
+): Promise<RelayServices & { close(deadline?: number): Promise<void> }> {
+  const k = ctx.db.kysely;
+  // Low-quota warnings are decided from committed balances, after each batch, off the relay's path.
+  const quotaWarnings = new QuotaWarnings(ctx.db, ctx.options, new Mailer(ctx.options), ctx.log);
+  const writer = new DurableWriter(ctx.db, {
+    logDb: ctx.logDb,
+    dataDir: ctx.config.dataDir,
+    fsync: ctx.config.journalFsync,
+    fsyncIntervalMs: ctx.config.journalFsyncIntervalMs,
+    log: ctx.log,
+    hourlyUsage: () => ctx.options.bool('DataExportEnabled'),
+    beforeApply: (records) => ledger.beforeCommit(records),
+    onApplyFailed: (records) => {
+      writerMetrics.failed();
+      ledger.commitFailed(records);
+    },
+    // A dropped copy (a task refund applied before) may have moved a live balance the database never followed.
+    onDropped: (records) => {
+      for (const r of records) {
+        void ledger
+          .refresh('users', r.userId)
+          .catch((err: unknown) => ctx.log.warn({ err }, 'ledger: re-reading a balance failed'));
+        if (r.tokenLimited && r.tokenId)
+          void ledger
+            .refresh('tokens', r.tokenId)
+            .catch((err: unknown) => ctx.log.warn({ err }, 'ledger: re-reading a balance failed'));
+      }
+    },
+    onCommitted: (records) => {
+      writerMetrics.committed(records.length);
+      ledger.committed(records);
+      quotaWarnings.charged(new Set(records.filter((r) => r.quota !== 0).map((r) => r.userId)));
+    },
+  });
+  const loadUsers = async (ids: number[]) =>
+    new Map(
+      (
+        await k
+          .selectFrom('users')
+          .select(['id', 'quota'])
+          .where('id', 'in', ids)
+          .where('deleted_at', 'is', null)
+          .execute()
+      ).map((r) => [r.id, Number(r.quota)]),
+    );
+  const loadTokens = async (ids: number[]) =>
+    new Map(
+      (await k.selectFrom('tokens').select(['id', 'remain_quota']).where('id', 'in', ids).execute()).map((r) => [
+        r.id,
+        Number(r.remain_quota),
+      ]),
+    );
+  // One node keeps balances in memory; a cluster (REDIS_CONN_STRING) keeps them in Redis so reservations are
+  // atomic across every node.
+  const ledger: Ledger = ctx.redis
+    ? new RedisLedger(ctx.redis, ctx.config.redisKeyPrefix, loadUsers, loadTokens, {
+        log: ctx.log,
+        reconcileIntervalMs: ctx.config.redisReconcileInterval * 1000,
+        nodeIdFile: path.join(ctx.config.dataDir, REDIS_NODE_ID_FILE),
+      })
+    : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
+  await writer.start();
+  writerMetrics.watch(writer);
+  // After the journal's replay: the first reconcile sees the database with every bill a crash left.
+  await ledger.start();
+  ctx.accountLogs.useWriter(writer);
+  const tokens = new TokenAuthCache(
+    ctx.db,
+    ctx.config.syncFrequency * 1000,
+    (userGroup, group) => isUsableGroup(ctx.options, userGroup, group),
+    (key) => ctx.secretBox.sealFixed(key),
+  );
+  const upstream = new UpstreamPools(
+    { maxConnsPerHost: ctx.config.relayMaxConnsPerHost, http2: ctx.config.relayHttp2 },
+    ctx.config.streamingTimeout * 1000,
+    ctx.log,
+  );
+  // A deleted or changed channel's own pools close once their calls finish.
+  ctx.channelCache.onReload(() => upstream.channelsChanged(ctx.channelCache));
+
+  // A balance changed outside the relay: the memory ledger of every node re-reads it; a Redis ledger is
+  // shared, so only the node where the change happened rebuilds it.
+  const refresh = async (kind: 'users' | 'tokens', id: number, local: boolean) => {
+    if (local || !ctx.redis)
+      await ledger.refresh(kind, id).catch((err) => ctx.log.warn({ err }, 'balance refresh failed'));
+  };
+  const userChanged = (id: number, local: boolean) => {
+    tokens.invalidateUser(id);
+    return refresh('users', id, local);
+  };
+  ctx.users.onChanged(async (id) => {
+    await Promise.all([userChanged(id, true), quotaWarnings.accountChanged(id)]);
+    void ctx.bus.publish('users', String(id)).catch(() => undefined);
+  });
+  ctx.bus.subscribe('users', (msg) => void userChanged(Number(msg), false));
+  const tokenChanged = (key: string, id: number, local: boolean) => {
+    tokens.invalidateKey(key);
+    void refresh('tokens', id, local);
+  };
+  ctx.bus.subscribe('tokens', (msg) => {
+    const at = msg.lastIndexOf(':');
+    tokenChanged(msg.slice(0, at), Number(msg.slice(at + 1)), false);
+  });
+  const tokenChangedHere = (key: string, id: number) => {
+    tokenChanged(key, id, true);
+    void ctx.bus.publish('tokens', `${key}:${id}`).catch(() => undefined);
+  };
+  ctx.tokenChanges.on(tokenChangedHere);
+
+  return {
+    tokens,
+    ledger,
+    writer,
+    upstream,
+    settings: new RelaySettingsCache(ctx.options),
+    quotaWarnings,
+    tokenChanged: tokenChangedHere,
+    /** `deadline` (epoch ms) bounds the writer's wait for calls settling and its retries. */
+    async close(deadline?: number) {
+      await writer.stop(deadline === undefined ? undefined : Math.max(0, deadline - Date.now()));
+      writerMetrics.unwatch(writer);
+      await ledger.stop();
+      await quotaWarnings.close();
+      await upstream.close();
+    },
+  };
+}
