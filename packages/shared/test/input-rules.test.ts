@@ -269,13 +269,26 @@ describe('input rules carry codes', () => {
       const src = fs.readFileSync(path.join(root, file), 'utf8');
       // Options built once with inputRule and named (const EXPIRY_CONFLICT = inputRule(…)).
       const named = [...src.matchAll(/const (\w+) = inputRule\(/g)].map((m) => m[1]!);
-      src.split('\n').forEach((line, i) => {
-        // A call and its options fit on one line (prettier keeps them there at this width); a superRefine's body adds its issues.
+      // Each call's whole argument list (prettier may wrap it over lines); a superRefine's body adds its issues.
+      for (const call of src.matchAll(/\.(refine|superRefine)\(|addIssue\(/g)) {
+        const args = argumentsAt(src, call.index + call[0].length);
         const coded =
-          /inputRule\(|superRefine\(\(/.test(line) || named.some((n) => new RegExp(`\\b${n}\\b`).test(line));
-        if (/\.(refine|superRefine)\(|addIssue\(/.test(line) && !coded) uncoded.push(`${file}:${i + 1} ${line.trim()}`);
-      });
+          /inputRule\(/.test(args) ||
+          (call[1] === 'superRefine' && /^\s*\(/.test(args)) ||
+          named.some((n) => new RegExp(`\\b${n}\\b`).test(args));
+        if (!coded) uncoded.push(`${file}:${src.slice(0, call.index).split('\n').length} ${args.slice(0, 80)}`);
+      }
     }
     expect(uncoded).toEqual([]);
   });
 });
+
+/** The text of a call's arguments: from `start` (just past its opening parenthesis) to the parenthesis that closes it. */
+function argumentsAt(src: string, start: number): string {
+  let depth = 1;
+  for (let i = start; i < src.length; i++) {
+    if (src[i] === '(') depth++;
+    else if (src[i] === ')' && --depth === 0) return src.slice(start, i);
+  }
+  return src.slice(start);
+}

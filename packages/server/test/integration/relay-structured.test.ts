@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI, Type } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STRUCTURED_TOOL } from '../../src/relay/ir/anthropic-structured.js';
+import { STRUCTURED_TOOL } from '../../src/relay/providers/anthropic/structured.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel } from '../support/gateway.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';

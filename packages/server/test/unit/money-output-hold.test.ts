@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { computeQuota, type RatioPrice } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { budgetOf, planHold, UNCAPPED_OUTPUT_HOLD_TOKENS } from '../../src/relay/billing/output-hold.js';
-import { openAIChat } from '../../src/relay/ir/openai-chat.js';
+import { openAIChat } from '../../src/relay/providers/openai/chat.js';
 import type { InboundCall } from '../../src/relay/pipeline/types.js';
 
 const QUOTA_PER_UNIT = 500_000;

@@ -1,7 +1,7 @@
 import type { RelayRequest } from './request.js';
 import { RelayError, relayErrors } from '../pipeline/errors.js';
-import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { geminiGenerate, geminiModelFromPath } from '../providers/gemini/convert.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import type { ClientFormat } from '../ir/types.js';
 import type { OpenAIEndpoint } from '../providers/openai/request.js';
 import type { Body, InboundCall } from '../pipeline/types.js';

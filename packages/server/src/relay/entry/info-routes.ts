@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from './authenticate.js';
 import { RelayError } from '../pipeline/errors.js';
-import { anthropicMessages } from '../ir/anthropic.js';
-import { geminiGenerate } from '../ir/gemini.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { anthropicMessages } from '../providers/anthropic/convert.js';
+import { geminiGenerate } from '../providers/gemini/convert.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import type { ClientFormat } from '../ir/types.js';
 import type { RelayRequest } from './request.js';
 import { InfoService } from './info-service.js';

@@ -6,7 +6,7 @@ import { authenticateKey } from './authenticate.js';
 import { RelayError } from '../pipeline/errors.js';
 import { relayCall } from '../pipeline/handler.js';
 import { openAIInbound } from './inbound.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import { relayFailure, writeRelayError } from '../pipeline/respond.js';
 import type { RelayContext } from '../pipeline/services.js';
 

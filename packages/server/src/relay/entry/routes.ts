@@ -16,10 +16,10 @@ import {
   openAIEmbeddingsInbound,
   surfaceJsonRoutes,
 } from '../surfaces/index.js';
-import { geminiGenerate } from '../ir/gemini.js';
-import { openAIResponses } from '../ir/responses.js';
-import { anthropicMessages } from '../ir/anthropic.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { geminiGenerate } from '../providers/gemini/convert.js';
+import { openAIResponses } from '../providers/openai/responses.js';
+import { anthropicMessages } from '../providers/anthropic/convert.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import type { ClientFormat } from '../ir/types.js';
 import type { RelayRequest } from './request.js';
 import { relayFailure, replyRelayError, writeRelayError } from '../pipeline/respond.js';

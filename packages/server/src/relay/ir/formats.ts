@@ -1,11 +1,11 @@
-import { anthropicMessages } from './anthropic.js';
-import { cohereChat } from './cohere.js';
-import { cozeChat } from './coze.js';
-import { difyChat } from './dify.js';
-import { geminiGenerate } from './gemini.js';
-import { hunyuanChat } from './hunyuan.js';
-import { openAIChat } from './openai-chat.js';
-import { openAIResponses } from './responses.js';
+import { anthropicMessages } from '../providers/anthropic/convert.js';
+import { cohereChat } from '../providers/cohere/convert.js';
+import { cozeChat } from '../providers/coze/convert.js';
+import { difyChat } from '../providers/dify/convert.js';
+import { geminiGenerate } from '../providers/gemini/convert.js';
+import { hunyuanChat } from '../providers/tencent/convert.js';
+import { openAIChat } from '../providers/openai/chat.js';
+import { openAIResponses } from '../providers/openai/responses.js';
 import type { UpstreamFormat } from './types.js';
 
 /** The upstream side of the wire formats by name (upstream adaptors name the format they speak). */

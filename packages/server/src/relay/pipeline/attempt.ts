@@ -4,7 +4,7 @@ import { forwardOpenAIChannel } from '../upstream/forward.js';
 import { forwardConverted } from '../upstream/forward-convert.js';
 import { unconvertible } from './errors.js';
 import { formatFor } from '../ir/formats.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import { capOutput } from '../ir/output-cap.js';
 import { claudeDefaultMaxTokens } from '../providers/anthropic/adaptor.js';
 import { formatSettings } from '../providers/format-settings.js';

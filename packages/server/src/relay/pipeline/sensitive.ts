@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { OptionsService } from '../../core/options/service.js';
 import { compileSensitiveWords, type SensitiveMatcher } from '../../lib/sensitive-words.js';
 import { RelayError } from './errors.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import type { RelaySettings } from './settings.js';
 import type { InboundCall } from './types.js';
 

@@ -2,7 +2,7 @@ import type { RelayRequest } from '../entry/request.js';
 import { relayErrors } from '../pipeline/errors.js';
 import { bodyModel, checkSpeechFields, invalidParam } from '../entry/validate.js';
 import { parseJsonBody } from '../entry/inbound.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import type { CallUsage } from '../billing/usage.js';
 import { parseData } from '../ir/json-data.js';
 import { multipartInbound } from './multipart-inbound.js';

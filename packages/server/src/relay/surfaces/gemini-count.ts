@@ -1,7 +1,7 @@
 import { authenticate, type Identified } from '../entry/authenticate.js';
 import { RelayError, relayErrors } from '../pipeline/errors.js';
 import { parseJsonBody } from '../entry/inbound.js';
-import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
+import { geminiGenerate, geminiModelFromPath } from '../providers/gemini/convert.js';
 import type { RelayRequest } from '../entry/request.js';
 import type { RelayContext } from '../pipeline/services.js';
 import { countIRPromptTokens } from '../pipeline/token-count.js';

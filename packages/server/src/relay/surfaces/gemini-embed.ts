@@ -2,7 +2,7 @@ import type { RelayRequest } from '../entry/request.js';
 import { relayErrors } from '../pipeline/errors.js';
 import { checkGeminiEmbed, invalidParam, MAX_MODEL_NAME } from '../entry/validate.js';
 import { geminiInbound, parseJsonBody } from '../entry/inbound.js';
-import { geminiGenerate, geminiModelFromPath } from '../ir/gemini.js';
+import { geminiGenerate, geminiModelFromPath } from '../providers/gemini/convert.js';
 import { parseData } from '../ir/json-data.js';
 import type { CallUsage } from '../billing/usage.js';
 import { cannotServe, countedUsage, forwardBuffered, openAITarget, type Answer, type Metered } from './upstream.js';

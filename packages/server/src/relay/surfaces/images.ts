@@ -1,7 +1,7 @@
 import type { RelayRequest } from '../entry/request.js';
 import { bodyModel, checkImageFields, invalidParam } from '../entry/validate.js';
 import { parseJsonBody } from '../entry/inbound.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import type { CallUsage } from '../billing/usage.js';
 import { spooledBody } from './spool.js';
 import { multipartInbound } from './multipart-inbound.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { RelayError } from '../pipeline/errors.js';
 import type { RelayRequest } from '../entry/request.js';
 import { replyRelayError } from '../pipeline/respond.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import type { ClientFormat } from '../ir/types.js';
 import type { RelayContext } from '../pipeline/services.js';
 import { audioTextInbound, speechInbound } from './audio.js';

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { authenticate } from '../entry/authenticate.js';
 import type { RelayRequest } from '../entry/request.js';
 import { relayErrors } from '../pipeline/errors.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import type { RelayContext } from '../pipeline/services.js';
 import { spoolMultipart, type MultipartSpool } from './spool.js';
 import { spoolBudgetOf } from './spool-budget.js';

@@ -10,7 +10,7 @@ import { unservedOrDisabled } from '../pipeline/handler.js';
 import { RelayError, relayErrors } from '../pipeline/errors.js';
 import { invalidParam, MAX_MODEL_NAME } from '../entry/validate.js';
 import { attemptFailure, noChannelFailure, UPSTREAM_FAILED, type AttemptFailure } from '../upstream/message.js';
-import { openAIChat } from '../ir/openai-chat.js';
+import { openAIChat } from '../providers/openai/chat.js';
 import { baseUrlOf } from '../providers/base-url.js';
 import { countSuccess } from '../limits/request-limits.js';
 import type { RelayContext } from '../pipeline/services.js';

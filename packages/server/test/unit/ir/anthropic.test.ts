@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { anthropicMessages as A, anthropicRequestFromIR, DEFAULT_MAX_TOKENS } from '../../../src/relay/ir/anthropic.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
+import {
+  anthropicMessages as A,
+  anthropicRequestFromIR,
+  DEFAULT_MAX_TOKENS,
+} from '../../../src/relay/providers/anthropic/convert.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent, IRUsage, WireFormat } from '../../../src/relay/ir/types.js';
 

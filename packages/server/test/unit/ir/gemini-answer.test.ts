@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
+import { geminiGenerate } from '../../../src/relay/providers/gemini/convert.js';
 import type { IRStreamEvent } from '../../../src/relay/ir/types.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
 import { decodeGemini, encodeGemini, events, fixture, json, usage, withoutStartUsage } from './gemini-helpers.js';
 
 describe('gemini responses', () => {

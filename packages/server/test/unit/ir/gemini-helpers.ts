@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
+import { geminiGenerate } from '../../../src/relay/providers/gemini/convert.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent } from '../../../src/relay/ir/types.js';
 

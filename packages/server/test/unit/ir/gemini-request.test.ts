@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { geminiGenerate, geminiModelFromPath, geminiSchema } from '../../../src/relay/ir/gemini.js';
+import { geminiGenerate, geminiModelFromPath, geminiSchema } from '../../../src/relay/providers/gemini/convert.js';
 import type { IRRequest } from '../../../src/relay/ir/types.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
 import { baseIR, json } from './gemini-helpers.js';
 
 describe('gemini paths', () => {

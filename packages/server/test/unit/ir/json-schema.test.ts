@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { geminiGenerate, geminiSchema } from '../../../src/relay/ir/gemini.js';
-import { jsonSchemaFromGemini } from '../../../src/relay/ir/json-schema.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
-import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
+import { geminiGenerate, geminiSchema } from '../../../src/relay/providers/gemini/convert.js';
+import { jsonSchemaFromGemini } from '../../../src/relay/providers/gemini/json-schema.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
+import { anthropicMessages } from '../../../src/relay/providers/anthropic/convert.js';
 
 describe('Gemini schema → JSON Schema', () => {
   it('lower-cases types, folds nullable into the type and enum, drops OpenAPI-only keywords', () => {

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { computeQuota, type Price } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { billingUsage } from '../../../src/relay/upstream/forward-convert.js';
-import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
-import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
-import { openAIResponses } from '../../../src/relay/ir/responses.js';
+import { anthropicMessages } from '../../../src/relay/providers/anthropic/convert.js';
+import { geminiGenerate } from '../../../src/relay/providers/gemini/convert.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
+import { openAIResponses } from '../../../src/relay/providers/openai/responses.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRResponse, IRStreamEvent, IRUsage, WireFormat } from '../../../src/relay/ir/types.js';
 

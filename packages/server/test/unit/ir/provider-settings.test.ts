@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
-import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
+import { anthropicMessages } from '../../../src/relay/providers/anthropic/convert.js';
+import { geminiGenerate } from '../../../src/relay/providers/gemini/convert.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
 import {
   applyClaudeSettings,
   claudeDefaultMaxTokensOf,

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
-import { openAIResponses as R } from '../../../src/relay/ir/responses.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
+import { openAIResponses as R } from '../../../src/relay/providers/openai/responses.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRResponse, IRStreamEvent, WireFormat } from '../../../src/relay/ir/types.js';
 import {

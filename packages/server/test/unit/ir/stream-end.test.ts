@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
-import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
-import { openAIResponses } from '../../../src/relay/ir/responses.js';
+import { anthropicMessages } from '../../../src/relay/providers/anthropic/convert.js';
+import { geminiGenerate } from '../../../src/relay/providers/gemini/convert.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
+import { openAIResponses } from '../../../src/relay/providers/openai/responses.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRStreamEvent, WireFormat } from '../../../src/relay/ir/types.js';
 

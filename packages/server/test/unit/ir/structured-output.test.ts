@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
+import { anthropicMessages } from '../../../src/relay/providers/anthropic/convert.js';
 import {
   anthropicOutputSchema,
   hasNativeStructuredOutput,
   STRUCTURED_TOOL,
   STRUCTURED_VALUE_TOOL,
-} from '../../../src/relay/ir/anthropic-structured.js';
-import { geminiGenerate } from '../../../src/relay/ir/gemini.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
-import { openAIResponses } from '../../../src/relay/ir/responses.js';
+} from '../../../src/relay/providers/anthropic/structured.js';
+import { geminiGenerate } from '../../../src/relay/providers/gemini/convert.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
+import { openAIResponses } from '../../../src/relay/providers/openai/responses.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent } from '../../../src/relay/ir/types.js';
 

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { anthropicMessages } from '../../../src/relay/ir/anthropic.js';
-import { cohereChat } from '../../../src/relay/ir/cohere.js';
+import { anthropicMessages } from '../../../src/relay/providers/anthropic/convert.js';
+import { cohereChat } from '../../../src/relay/providers/cohere/convert.js';
 import { collectStream } from '../../../src/relay/ir/collect.js';
-import { cozeChat } from '../../../src/relay/ir/coze.js';
-import { difyChat } from '../../../src/relay/ir/dify.js';
+import { cozeChat } from '../../../src/relay/providers/coze/convert.js';
+import { difyChat } from '../../../src/relay/providers/dify/convert.js';
 import { formatFor } from '../../../src/relay/ir/formats.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent, UpstreamFormat } from '../../../src/relay/ir/types.js';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CachedChannel } from '../../../src/core/routing/channel-cache.js';
-import { hunyuanChat } from '../../../src/relay/ir/hunyuan.js';
-import { openAIChat } from '../../../src/relay/ir/openai-chat.js';
+import { hunyuanChat } from '../../../src/relay/providers/tencent/convert.js';
+import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRStreamEvent } from '../../../src/relay/ir/types.js';
 import { compatibleTarget } from '../../../src/relay/providers/openai/vendors.js';

@@ -6,7 +6,7 @@ import { parseJsonObject } from '../../../core/routing/channel-row.js';
 import { authenticate, type Identified } from '../../entry/authenticate.js';
 import { RelayError, relayErrors } from '../../pipeline/errors.js';
 import { identifiedCaller, keyFirst } from '../../entry/key-first.js';
-import { openAIChat } from '../../ir/openai-chat.js';
+import { openAIChat } from '../../providers/openai/chat.js';
 import { parseJsonBody } from '../../entry/inbound.js';
 import { relayErrorBody, relayFailure } from '../../pipeline/respond.js';
 import type { RelayContext } from '../../pipeline/services.js';

@@ -1,6 +1,6 @@
-import { structuredTextOfJson, structuredTool } from './anthropic-structured.js';
-import { sse } from './sse.js';
-import { emptyUsage, type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
+import { structuredTextOfJson, structuredTool } from './structured.js';
+import { sse } from '../../ir/sse.js';
+import { emptyUsage, type IRStopReason, type IRStreamEvent, type IRUsage } from '../../ir/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

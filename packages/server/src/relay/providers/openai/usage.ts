@@ -1,4 +1,4 @@
-import { emptyUsage, type IRUsage } from './types.js';
+import { emptyUsage, type IRUsage } from '../../ir/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

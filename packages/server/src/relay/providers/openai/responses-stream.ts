@@ -1,7 +1,7 @@
-import { parseData } from './json-data.js';
-import { openAIUsageFromIR, openAIUsageToIR, responsesUsageNames } from './openai-usage.js';
-import { sse } from './sse.js';
-import { type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
+import { parseData } from '../../ir/json-data.js';
+import { openAIUsageFromIR, openAIUsageToIR, responsesUsageNames } from './usage.js';
+import { sse } from '../../ir/sse.js';
+import { type IRStopReason, type IRStreamEvent, type IRUsage } from '../../ir/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

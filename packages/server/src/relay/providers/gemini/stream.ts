@@ -1,7 +1,7 @@
-import { parseData } from './json-data.js';
-import { imageFromUrl } from './openai-chat.js';
-import { sse } from './sse.js';
-import { emptyUsage, type IRPart, type IRStopReason, type IRStreamEvent, type IRUsage } from './types.js';
+import { parseData } from '../../ir/json-data.js';
+import { imageFromUrl } from '../openai/chat.js';
+import { sse } from '../../ir/sse.js';
+import { emptyUsage, type IRPart, type IRStopReason, type IRStreamEvent, type IRUsage } from '../../ir/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

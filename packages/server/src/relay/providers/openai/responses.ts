@@ -1,4 +1,4 @@
-import { imageFromUrl, imageToUrl } from './openai-chat.js';
+import { imageFromUrl, imageToUrl } from './chat.js';
 import {
   decodeEvent,
   encodeEvent,
@@ -18,7 +18,7 @@ import {
   type EncodeState,
 } from './responses-stream.js';
 import { reasoningEffortOf } from './reasoning.js';
-import type { IRMessage, IRPart, IRRequest, IRTool, IRToolChoice, WireFormat } from './types.js';
+import type { IRMessage, IRPart, IRRequest, IRTool, IRToolChoice, WireFormat } from '../../ir/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

@@ -1,5 +1,5 @@
-import { emptyUsage, type IRRequest, type IRStreamEvent, type IRUsage, type UpstreamFormat } from './types.js';
-import { joinedText, parseData } from './json-data.js';
+import { emptyUsage, type IRRequest, type IRStreamEvent, type IRUsage, type UpstreamFormat } from '../../ir/types.js';
+import { joinedText, parseData } from '../../ir/json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

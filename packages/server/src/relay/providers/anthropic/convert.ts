@@ -10,15 +10,10 @@ import {
   usageToIR,
   type AnthropicDecodeState,
   type AnthropicEncodeState,
-} from './anthropic-stream.js';
-import {
-  addStructuredOutput,
-  responseFormatFromAnthropic,
-  structuredText,
-  structuredTool,
-} from './anthropic-structured.js';
-import { countTextTokens } from '../pipeline/token-count.js';
-import type { IRMessage, IRPart, IRRequest, IRResponse, IRRole, IRToolChoice, WireFormat } from './types.js';
+} from './stream.js';
+import { addStructuredOutput, responseFormatFromAnthropic, structuredText, structuredTool } from './structured.js';
+import { countTextTokens } from '../../pipeline/token-count.js';
+import type { IRMessage, IRPart, IRRequest, IRResponse, IRRole, IRToolChoice, WireFormat } from '../../ir/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

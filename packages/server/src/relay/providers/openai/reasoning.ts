@@ -1,4 +1,4 @@
-import type { IRRequest } from './types.js';
+import type { IRRequest } from '../../ir/types.js';
 
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
 

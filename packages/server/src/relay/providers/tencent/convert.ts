@@ -1,4 +1,4 @@
-import { imageToUrl } from './openai-chat.js';
+import { imageToUrl } from '../openai/chat.js';
 import {
   emptyUsage,
   type IRMessage,
@@ -8,8 +8,8 @@ import {
   type IRStreamEvent,
   type IRUsage,
   type UpstreamFormat,
-} from './types.js';
-import { joinedText, parseData } from './json-data.js';
+} from '../../ir/types.js';
+import { joinedText, parseData } from '../../ir/json-data.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

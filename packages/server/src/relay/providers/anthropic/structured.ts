@@ -1,4 +1,4 @@
-import type { IRRequest } from './types.js';
+import type { IRRequest } from '../../ir/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

@@ -1,7 +1,7 @@
-import { chatUsageNames, openAIUsageFromIR, openAIUsageToIR } from './openai-usage.js';
-import { parseData } from './json-data.js';
+import { chatUsageNames, openAIUsageFromIR, openAIUsageToIR } from './usage.js';
+import { parseData } from '../../ir/json-data.js';
 import { reasoningEffortOf } from './reasoning.js';
-import { sse } from './sse.js';
+import { sse } from '../../ir/sse.js';
 import {
   type IRMessage,
   type IRPart,
@@ -10,7 +10,7 @@ import {
   type IRStreamEvent,
   type IRUsage,
   type WireFormat,
-} from './types.js';
+} from '../../ir/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;

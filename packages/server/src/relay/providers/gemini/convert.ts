@@ -13,9 +13,18 @@ import {
   newGeminiEncodeState,
   type GeminiDecodeState,
   type GeminiEncodeState,
-} from './gemini-stream.js';
+} from './stream.js';
 import { jsonSchemaFromGemini } from './json-schema.js';
-import type { IRMessage, IRPart, IRRequest, IRRole, IRStreamEvent, IRTool, IRToolChoice, WireFormat } from './types.js';
+import type {
+  IRMessage,
+  IRPart,
+  IRRequest,
+  IRRole,
+  IRStreamEvent,
+  IRTool,
+  IRToolChoice,
+  WireFormat,
+} from '../../ir/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
