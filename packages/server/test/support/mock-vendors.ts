@@ -12,10 +12,13 @@ type Json = Record<string, unknown>;
  * served by the OpenAI answers under their own path prefixes (see `vendorOpenAIPath`).
  */
 
-/** The OpenAI path a compatible vendor's path stands for (`/api/paas/v4/chat/completions` → `/v1/chat/completions`). */
+/**
+ * The OpenAI path a compatible vendor's path stands for (`/api/paas/v4/chat/completions` → `/v1/chat/completions`;
+ * Azure's `/openai/deployments/{deployment}/chat/completions` too).
+ */
 export function vendorOpenAIPath(path: string): string | undefined {
   const m =
-    /^(?:\/compatible-mode\/v1|\/api\/paas\/v4|\/api\/v3|\/v2|\/client\/v4\/accounts\/[^/]+\/ai\/v1)\/(chat\/completions|embeddings|models)$/.exec(
+    /^(?:\/compatible-mode\/v1|\/api\/paas\/v4|\/api\/v3|\/v2|\/client\/v4\/accounts\/[^/]+\/ai\/v1|\/openai\/deployments\/[^/]+)\/(chat\/completions|embeddings|models)$/.exec(
       path,
     );
   return m ? `/v1/${m[1]}` : undefined;

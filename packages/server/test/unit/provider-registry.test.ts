@@ -1,9 +1,13 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { ChannelType, channelTypeById, channelTypes } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { anthropicAdaptor } from '../../src/relay/providers/anthropic/adaptor.js';
 import { bedrockClaudeAdaptor, bedrockConverseAdaptor } from '../../src/relay/providers/aws/adaptor.js';
 import { azureAdaptor } from '../../src/relay/providers/azure/adaptor.js';
 import { providerCatalog } from '../../src/relay/providers/catalog.js';
+import { defineProvider } from '../../src/relay/providers/descriptor.js';
+import { formatFor, formatNames } from '../../src/relay/providers/formats.js';
+import { cohereChat } from '../../src/relay/providers/cohere/convert.js';
 import { cohereAdaptor } from '../../src/relay/providers/cohere/adaptor.js';
 import { cozeAdaptor } from '../../src/relay/providers/coze/adaptor.js';
 import { difyAdaptor } from '../../src/relay/providers/dify/adaptor.js';
@@ -69,7 +73,40 @@ describe('provider registry', () => {
 
   it("names every adaptor's format among its descriptor's formats", () => {
     for (const p of providers) {
-      for (const t of p.types) for (const model of MODELS) expect(p.formats).toContain(adaptorFor(t, model)!.format);
+      for (const t of p.types)
+        for (const model of MODELS) expect(Object.keys(p.formats)).toContain(adaptorFor(t, model)!.format);
+    }
+  });
+
+  it("derives the format table from the descriptors: each name one converter, the descriptors' own", () => {
+    expect([...formatNames].sort()).toEqual([
+      'anthropic',
+      'cohere',
+      'converse',
+      'coze',
+      'dify',
+      'gemini',
+      'hunyuan',
+      'openai',
+    ]);
+    for (const p of providers)
+      for (const [name, format] of Object.entries(p.formats)) {
+        expect(format.name).toBe(name);
+        expect(formatFor(name)).toBe(format);
+      }
+    expect(() => formatFor('acme')).toThrow('no wire format acme');
+    // An adaptor speaking a format its descriptor does not list does not compile.
+    const mismatched = () =>
+      // @ts-expect-error the Dify adaptor speaks `dify`, which this descriptor does not list
+      defineProvider({ name: 'mismatched', types: [], formats: { cohere: cohereChat }, adaptor: difyAdaptor });
+    expect(mismatched).toBeTypeOf('function');
+  });
+
+  it('has a contract test for every provider: test/unit/providers/<name>.test.ts (test/support/provider-contract.ts)', () => {
+    for (const p of providers) {
+      const file = new URL(`./providers/${p.name}.test.ts`, import.meta.url);
+      const contract = existsSync(file) && readFileSync(file, 'utf8').includes('describeProviderContract(');
+      expect({ provider: p.name, contract }).toEqual({ provider: p.name, contract: true });
     }
   });
 

@@ -4,6 +4,7 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
+import { callLogRow, useTimeSince, type CallIdentity } from './log-row.js';
 import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
 import { resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from '../pipeline/services.js';
@@ -37,48 +38,6 @@ export interface CallRecord {
 
 /** The header that names a relay call to its caller (the consume log's request_id), as new-api names it. */
 export const REQUEST_ID_HEADER = 'x-oneapi-request-id';
-
-/** Who made a call, for what model, from where: the same in each of the call's log rows. */
-interface CallIdentity {
-  auth: TokenAuth;
-  group: string;
-  model: string;
-  stream: boolean;
-  ip: string;
-  requestId: string;
-}
-
-type CallLogFields = Pick<
-  Required<Insertable<LogsTable>>,
-  | 'created_at'
-  | 'type'
-  | 'content'
-  | 'quota'
-  | 'prompt_tokens'
-  | 'completion_tokens'
-  | 'use_time'
-  | 'channel_id'
-  | 'channel_name'
-  | 'other'
->;
-
-/** A log row of a call: its identity and the row's own fields. */
-function callLogRow(c: CallIdentity, row: CallLogFields): Insertable<LogsTable> {
-  return Object.assign(
-    {
-      user_id: c.auth.userId,
-      username: c.auth.username,
-      token_name: c.auth.name,
-      token_id: c.auth.tokenId,
-      model_name: c.model,
-      is_stream: c.stream ? 1 : 0,
-      group: c.group,
-      ip: c.ip,
-      request_id: c.requestId,
-    },
-    row,
-  );
-}
 
 const idPrefix = crypto.randomBytes(6).toString('hex');
 let idSeq = 0;
@@ -142,7 +101,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<numb
         quota: charged,
         prompt_tokens: c.usage.promptTokens,
         completion_tokens: c.usage.completionTokens,
-        use_time: Math.max(0, Math.round((Date.now() - c.started) / 1000)),
+        use_time: useTimeSince(c.started),
         channel_id: c.channel.id,
         channel_name: c.channel.name,
         other: JSON.stringify(other),
@@ -246,7 +205,7 @@ export function logRelayError(
       quota: 0,
       prompt_tokens: 0,
       completion_tokens: 0,
-      use_time: Math.max(0, Math.round((Date.now() - e.started) / 1000)),
+      use_time: useTimeSince(e.started),
       channel_id: e.channel?.id ?? 0,
       channel_name: e.channel?.name ?? '',
       other: JSON.stringify({

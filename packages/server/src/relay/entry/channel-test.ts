@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { ChannelProbeResult } from '../../core/channel-probe.js';
 import { channelModel, chooseKey, type CachedChannel } from '../../core/routing/channel-cache.js';
 import { redactKeys } from '../../modules/channels/status.js';
-import { formatFor } from '../ir/formats.js';
+import { formatFor } from '../providers/formats.js';
 import { parseData } from '../ir/json-data.js';
 import { adaptorFor } from '../providers/registry.js';
 import { prepareRequest } from '../providers/prepare.js';

@@ -1,3 +1,9 @@
+/** A JSON object whose fields are not known yet (an upstream's or a caller's body before it is read). */
+export type JsonObject = Record<string, unknown>;
+
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export const isRecord = (v: unknown): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v);
+
 /** Parses an SSE data payload as a JSON object; undefined when it is not one. */
 export function parseData(data: string): Record<string, unknown> | undefined {
   try {

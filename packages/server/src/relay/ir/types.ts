@@ -104,8 +104,6 @@ export interface EncoderCall {
 
 /** Formats callers speak to the gateway. */
 export type ClientFormatName = 'openai' | 'anthropic' | 'gemini' | 'responses';
-/** Formats upstreams speak (the client formats and the vendors' own). */
-export type UpstreamFormatName = ClientFormatName | 'cohere' | 'dify' | 'coze' | 'hunyuan' | 'converse';
 
 /** The client side of a wire format: reads the caller's request, writes the answer, its stream and errors in this shape. */
 export interface ClientFormat<EncodeState = unknown> {
@@ -125,7 +123,8 @@ export interface ClientFormat<EncodeState = unknown> {
 
 /** The upstream side of a wire format: writes the request for an upstream and reads its answer, whole or streamed. */
 export interface UpstreamFormat<DecodeState = unknown> {
-  name: UpstreamFormatName;
+  /** The format's name: the client format names, or a vendor's own (each provider declares its formats). */
+  name: string;
   /** IR → request body for an upstream speaking this format. */
   requestFromIR(ir: IRRequest): Record<string, unknown>;
   /** Upstream response body → IR. */

@@ -1,16 +1,21 @@
+import { ChannelStatus } from '@tollway/shared';
 import { channelModel, chooseKey, type CachedChannel } from '../../core/routing/channel-cache.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
-import { relayErrors } from './errors.js';
+import { RelayError, relayErrors } from './errors.js';
 import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
 import { resolvePrice, type ResolvedPrice } from '../billing/price.js';
 import { checkRateLimits } from '../limits/request-limits.js';
 import { admitCaller, type RateAdmission } from '../limits/admission.js';
 import type { RelayContext } from './services.js';
 
+/** How admitModel words the refusal of a model nobody can call now. */
+export type UnservedRefusal = 'as-found' | 'unserved-or-disabled';
+
 /**
  * Stage 2 — the model: allowed for the token, priced for the group, served by a channel that takes `inputTokens`
  * (the estimated prompt; else a 400, before anything is counted); rate limits counted (`tokens` reserved under
- * TPM limits).
+ * TPM limits). With 'unserved-or-disabled' (chat and realtime calls), a model nobody can call now is refused as
+ * unservedOrDisabled says.
  */
 export async function admitModel(
   ctx: RelayContext,
@@ -19,21 +24,43 @@ export async function admitModel(
   model: string,
   tokens = 0,
   inputTokens = 0,
+  refusal: UnservedRefusal = 'as-found',
 ): Promise<{
   price: ResolvedPrice;
   limits: Awaited<ReturnType<typeof checkRateLimits>>;
   rate: RateAdmission | undefined;
 }> {
-  if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
-  const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
-  if (!price) throw relayErrors.unpriced(model);
-  const inputLimit = ctx.channelCache.inputLimit(group, model);
-  if (inputLimit === undefined) throw relayErrors.noChannel(group, model);
-  if (inputTokens > inputLimit) throw relayErrors.inputTooLarge(inputTokens, model, inputLimit);
-  const limits = await checkRateLimits(ctx.counters, ctx.options, auth, group);
-  const counting = admitCaller(ctx, auth, group, tokens);
-  const rate = counting && (await counting);
-  return { price, limits, rate };
+  try {
+    if (auth.modelLimits && !auth.modelLimits.has(model)) throw relayErrors.modelNotAllowed(model);
+    const price = resolvePrice(ctx.options, model, group, auth.acceptUnsetRatio);
+    if (!price) throw relayErrors.unpriced(model);
+    const inputLimit = ctx.channelCache.inputLimit(group, model);
+    if (inputLimit === undefined) throw relayErrors.noChannel(group, model);
+    if (inputTokens > inputLimit) throw relayErrors.inputTooLarge(inputTokens, model, inputLimit);
+    const limits = await checkRateLimits(ctx.counters, ctx.options, auth, group);
+    const counting = admitCaller(ctx, auth, group, tokens);
+    const rate = counting && (await counting);
+    return { price, limits, rate };
+  } catch (err) {
+    throw refusal === 'unserved-or-disabled' ? unservedOrDisabled(ctx, err, group, model) : err;
+  }
+}
+
+/**
+ * Which refusal a model nobody can call now gets: not served in the group at all → 404 model_not_found (also for
+ * an unpriced name no channel has: most likely a typo); served only by disabled channels → 503, worth a later
+ * retry (unless it is unpriced: re-enabling would not help); served but unpriced → the price error as it is.
+ */
+export function unservedOrDisabled(ctx: RelayContext, err: unknown, group: string, model: string): unknown {
+  if (!(err instanceof RelayError)) return err;
+  const unpriced = err.code === 'model_price_not_set';
+  if (!unpriced && err.code !== 'model_not_found') return err;
+  if (unpriced && ctx.channelCache.hasModel(group, model)) return err;
+  const disabled = ctx.channelCache
+    .all()
+    .some((ch) => ch.status !== ChannelStatus.Enabled && ch.groups.includes(group) && ch.models.includes(model));
+  if (unpriced) return disabled ? err : relayErrors.noChannel(group, model);
+  return disabled ? relayErrors.channelsUnavailable(group, model) : err;
 }
 
 /**
@@ -53,6 +80,13 @@ export async function reserveQuota(
   return { target, hold };
 }
 
+/** A channel chosen for one attempt: its key (undefined: none usable) and the model, mapped and as sent upstream. */
+export interface ChannelChoice {
+  ch: CachedChannel;
+  keyIndex: number | undefined;
+  mapped: ReturnType<typeof channelModel>;
+}
+
 /**
  * Stage 4's choice — the next channel not tried yet (recorded as tried) that takes `inputTokens`, its key index and
  * the model: mapped (for billing and logs) and as sent upstream (prefixed).
@@ -64,7 +98,7 @@ export function nextChannel(
   tried: Set<number>,
   attempt: number,
   inputTokens = 0,
-): { ch: CachedChannel; keyIndex: number | undefined; mapped: ReturnType<typeof channelModel> } | undefined {
+): ChannelChoice | undefined {
   const ch = ctx.channelCache.select(group, model, tried, attempt, inputTokens);
   if (!ch) return undefined;
   tried.add(ch.id);

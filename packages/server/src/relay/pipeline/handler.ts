@@ -1,32 +1,47 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { ChannelStatus, type Price } from '@tollway/shared';
-import { admitModel, nextChannel, reserveQuota } from './admit.js';
+import type { Price } from '@tollway/shared';
+import { admitModel, nextChannel, reserveQuota, type ChannelChoice } from './admit.js';
 import { attemptChannel } from './attempt.js';
-import { observerOf } from '../../observability/relay-observer.js';
+import { observerOf, type CallObserver } from '../../observability/relay-observer.js';
 import { promptContent } from './chat-content.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { authenticate, type Identified } from '../entry/authenticate.js';
-import { RelayError, relayErrors } from './errors.js';
-import type { Hold } from '../../accounting/ledger.js';
-import { resolvePrice, scaledPrice } from '../billing/price.js';
+import { RelayError } from './errors.js';
+import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
+import { scaledPrice, type ResolvedPrice } from '../billing/price.js';
 import { countSuccess, tokensEstimate } from '../limits/request-limits.js';
 import { admitChannel, settleAdmission, type RateAdmission } from '../limits/admission.js';
 import { checkPrompt } from './sensitive.js';
 import type { RelaySettings } from './settings.js';
 import type { RelayRequest } from '../entry/request.js';
 import { writeRelayError } from './respond.js';
-import { attemptFailure, noChannelFailure, UPSTREAM_FAILED, type AttemptFailure } from '../upstream/message.js';
+import { attemptFailure, type AttemptFailure } from '../upstream/message.js';
 import { budgetOf, EXACT_COUNT_MAX_BYTES, planHold, promptCeiling, type OutputBudget } from '../billing/output-hold.js';
 import type { RelayContext } from './services.js';
-import { logRelayError, newRequestId, REQUEST_ID_HEADER, settleCall, unsettledCallRecord } from '../billing/settle.js';
+import { newRequestId, REQUEST_ID_HEADER, settleCall } from '../billing/settle.js';
+import type { CallIdentity } from '../billing/log-row.js';
 import { countBodyTokens, countPromptTokens, estimatePromptTokens } from './token-count.js';
 import type { CallUsage } from '../billing/usage.js';
 import type { AttemptResult, InboundCall } from './types.js';
+import {
+  journalCall,
+  logUnserved,
+  PASSED_OVER,
+  refundHold,
+  SERVED,
+  tryChannels,
+  UNUSABLE,
+  upstreamFailed,
+  type AttemptsState,
+  type ChannelAttempts,
+} from './lifecycle.js';
 
 /**
  * A relay call in any client format: authenticate → select channel → reserve quota → forward via adaptor →
- * stream back → settle → log. Upstream failures before any byte reached the caller move to another channel.
+ * stream back → settle → log. The stages are the call lifecycle's (lifecycle.ts); this surface supplies its hold
+ * (holdFor), its attempt (CHAT_ATTEMPTS) and its settlement on the usage. Upstream failures before any byte
+ * reached the caller move to another channel.
  */
 export async function relayCall(
   ctx: RelayContext,
@@ -42,16 +57,18 @@ export async function relayCall(
   const call = await parse(req);
   const settings = ctx.relay.settings.get();
   checkPrompt(ctx.options, settings, call, group, ctx.log);
-  let admitted: Awaited<ReturnType<typeof admitModel>>;
   // The prompt's estimate, made once: the reservation, TPM limits and channels' max_input_tokens all read it.
   const prompt = estimatePromptTokens(call.body, call.bytes);
   const estimate = tokensEstimate(call, prompt);
-  try {
-    admitted = await admitModel(ctx, auth, group, call.model, estimate, prompt);
-  } catch (err) {
-    throw unservedOrDisabled(ctx, err, group, call.model);
-  }
-  const { price, limits, rate } = admitted;
+  const { price, limits, rate } = await admitModel(
+    ctx,
+    auth,
+    group,
+    call.model,
+    estimate,
+    prompt,
+    'unserved-or-disabled',
+  );
   if (rate) for (const [k, v] of Object.entries(rate.headers)) res.setHeader(k, v!);
 
   const { target, hold, plan } = await holdFor(
@@ -73,28 +90,26 @@ export async function relayCall(
 
   let settled = false;
   try {
-    // The call's bill at its reservation is in the journal before anything goes upstream: a crash from here on
-    // bills it once, at most that much (the settlement replaces it when it lands).
-    await ctx.relay.writer.begin(
+    await journalCall(ctx, {
       requestId,
-      unsettledCallRecord(ctx, {
-        requestId,
-        auth,
-        group,
-        model: call.model,
-        stream: call.stream,
-        ip: req.ip,
-        started,
-        target,
-        reserved,
-      }),
-    );
-    settled = await attempts(ctx, req, res, {
+      auth,
+      group,
+      model: call.model,
+      stream: call.stream,
+      ip: req.ip,
+      started,
+      target,
+      reserved,
+    });
+    const s: CallState = {
       requestId,
       call,
       started,
       auth,
       group,
+      model: call.model,
+      stream: call.stream,
+      ip: req.ip,
       price,
       target,
       hold,
@@ -103,15 +118,25 @@ export async function relayCall(
       rate,
       estimate,
       prompt,
-    });
+      res,
+      obs,
+      cancel: undefined,
+      cancelled: false,
+      tried: new Set<number>(),
+      usedChannels: [],
+      last: undefined,
+      overLimit: undefined,
+    };
+    watchCancel(s);
+    settled = await tryChannels(ctx, CHAT_ATTEMPTS, s, settings.retry);
     if (settled) countSuccess(ctx.counters, limits);
+    else answerUnserved(ctx, s);
   } finally {
     // Whatever happened, a reservation never outlives its request: unsettled means refunded.
     if (!settled) {
       obs?.released();
       settleAdmission(ctx, rate, 0);
-      await ctx.relay.ledger.settle(target, hold, 0);
-      ctx.relay.writer.release(requestId);
+      await refundHold(ctx, target, hold, requestId);
     }
   }
 }
@@ -142,31 +167,12 @@ async function holdFor(
   return { ...(await reserveQuota(ctx, auth, exact.amount, exact.minimum)), plan: exact };
 }
 
-/**
- * Which refusal a model nobody can call now gets: not served in the group at all → 404 model_not_found (also for
- * an unpriced name no channel has: most likely a typo); served only by disabled channels → 503, worth a later
- * retry (unless it is unpriced: re-enabling would not help); served but unpriced → the price error as it is.
- */
-export function unservedOrDisabled(ctx: RelayContext, err: unknown, group: string, model: string): unknown {
-  if (!(err instanceof RelayError)) return err;
-  const unpriced = err.code === 'model_price_not_set';
-  if (!unpriced && err.code !== 'model_not_found') return err;
-  if (unpriced && ctx.channelCache.hasModel(group, model)) return err;
-  const disabled = ctx.channelCache
-    .all()
-    .some((ch) => ch.status !== ChannelStatus.Enabled && ch.groups.includes(group) && ch.models.includes(model));
-  if (unpriced) return disabled ? err : relayErrors.noChannel(group, model);
-  return disabled ? relayErrors.channelsUnavailable(group, model) : err;
-}
-
-interface CallState {
-  requestId: string;
+/** A chat (or other HTTP surface) call on its way through the channel loop. */
+interface CallState extends CallIdentity, AttemptsState<AttemptFailure> {
   call: InboundCall;
   started: number;
-  auth: Awaited<ReturnType<typeof authenticate>>['auth'];
-  group: string;
-  price: NonNullable<ReturnType<typeof resolvePrice>>;
-  target: { userId: number; tokenId: number | undefined };
+  price: ResolvedPrice;
+  target: ReserveTarget;
   hold: Hold;
   /** The output the hold affords: the cap sent upstream when the balance binds, the meter's limit. */
   budget: OutputBudget;
@@ -176,134 +182,120 @@ interface CallState {
   estimate: number;
   /** The prompt's estimate: channels whose max_input_tokens is below it are passed over. */
   prompt: number;
+  res: ServerResponse;
+  obs: CallObserver | undefined;
+  /** A plain emitter is the cancel signal undici listens to ('abort'); cheaper than an AbortController per call. */
+  cancel: EventEmitter | undefined;
+  /** The caller hung up before the answer: no further attempt. */
+  cancelled: boolean;
+  /** A channel over its own RPM/TPM is passed over like an unavailable one; the refusal stands if none is left. */
+  overLimit: RelayError | undefined;
 }
 
-/** Tries channels until one relays the call; returns true when the call was settled (charged). */
-async function attempts(ctx: RelayContext, req: RelayRequest, res: ServerResponse, s: CallState): Promise<boolean> {
-  const { requestId, call, started, auth, group, price, target, hold, settings } = s;
-  const { model, stream } = call;
-  const obs = observerOf(res);
-  // A plain emitter is the cancel signal undici listens to ('abort'); cheaper than an AbortController per call.
-  const cancel = new EventEmitter();
-  let cancelled = false;
+/** The caller hanging up cancels the upstream call and any further attempt. */
+function watchCancel(s: CallState): void {
+  const { res } = s;
+  const cancel = (s.cancel = new EventEmitter());
   res.on('close', () => {
     if (res.writableFinished) return;
-    cancelled = true;
+    s.cancelled = true;
     cancel.emit('abort');
   });
-  const policy = settings.retry;
-  const tried = new Set<number>();
-  const usedChannels: number[] = [];
-  // LogChatContentEnabled off: no text is kept on the way (nothing would log it without consume logs either).
-  const logContent = settings.logContent;
-  let last: AttemptFailure | undefined;
-  // A channel over its own RPM/TPM is passed over like an unavailable one; the refusal stands if none is left.
-  let overLimit: RelayError | undefined;
-  for (let attempt = 0; attempt < policy.attempts && !cancelled; attempt++) {
-    obs?.picking();
-    const next = nextChannel(ctx, group, model, tried, attempt, s.prompt);
-    if (!next) break;
-    const { ch, keyIndex, mapped } = next;
-    usedChannels.push(ch.id);
-    if (keyIndex === undefined || 'error' in mapped) {
-      const message = 'error' in mapped ? mapped.error : 'channel has no usable key';
-      last = attemptFailure(503, message, ch);
-      continue;
-    }
-    const counting = admitChannel(ctx, ch, s.estimate);
-    const held = counting && (await counting);
-    if (held instanceof RelayError) {
-      overLimit = held;
-      usedChannels.pop();
-      attempt--;
-      continue;
-    }
-    obs?.attempting(ch.id, model);
-    let result: AttemptResult;
-    try {
-      result = await attemptChannel(ctx, {
-        call,
-        channel: ch,
-        key: ch.keys[keyIndex]!,
-        upstreamModel: mapped.upstream,
-        res,
-        signal: cancel,
-        started,
-        captureAnswer: logContent,
-        budget: s.budget,
-      });
-    } catch (err) {
-      // A refusal of the request itself (it cannot be converted) is the caller's: no retry, no channel blamed.
-      if (res.headersSent || err instanceof RelayError) {
-        settleAdmission(ctx, held, 0);
-        throw err;
-      }
-      result = { kind: 'failed', status: 0, message: `upstream unreachable: ${(err as Error).message}`, body: '' };
-    }
-    obs?.attempted(result);
-    if (result.kind === 'relayed') {
-      const usage = billedUsage(result, call);
-      settleAdmission(ctx, held, usage.promptTokens + usage.completionTokens);
-      settleAdmission(ctx, s.rate, usage.promptTokens + usage.completionTokens);
-      const content = logContent ? { input: promptContent(call), output: result.output } : undefined;
-      obs?.settling();
-      const charged = await settleCall(ctx, {
-        requestId,
-        auth,
-        group,
-        model,
-        // Billing and logs know the mapped model; the prefix is only the name on the wire.
-        upstreamModel: mapped.model,
-        stream,
-        ip: req.ip,
-        started,
-        firstByteMs: result.firstByteMs,
-        channel: ch,
-        usedChannels,
-        price,
-        usage,
-        target,
-        hold,
-        content,
-        callId: requestId,
-      });
-      obs?.settled(charged);
-      return true;
-    }
-    settleAdmission(ctx, held, 0);
-    last = attemptFailure(result.status, result.message, ch);
-    ctx.channels?.reportUpstreamError(ch, keyIndex, result.status, result.message).catch(() => undefined);
-    if (!policy.retryable(result.status)) break;
-  }
-  if (!last && overLimit) throw overLimit;
-  last ??= noChannelFailure(relayErrors.noChannel(group, model).message);
-  const shown = settings.hideUpstreamError ? UPSTREAM_FAILED : last.shown;
-  if (last.message !== shown)
-    ctx.log.warn(
-      { requestId, channel: last.channel?.id, status: last.status, detail: last.message },
-      'relay: upstream failed',
-    );
-  logRelayError(ctx, {
-    auth,
-    group,
-    model,
-    ip: req.ip,
-    requestId,
-    started,
-    stream,
-    status: last.status,
-    message: shown,
-    detail: last.message,
-    channel: last.channel,
-    usedChannels,
-  });
+}
+
+/** No channel relayed the call: a channel over its own limits refuses it, else the last failure is logged and told. */
+function answerUnserved(ctx: RelayContext, s: CallState): void {
+  if (!s.last && s.overLimit) throw s.overLimit;
+  const shown = logUnserved(ctx, s, s, s.settings.hideUpstreamError, 'relay: upstream failed');
+  const last = s.last!;
   const mappedStatus = Number(last.channel?.statusCodeMapping[String(last.status)] ?? last.status) || 502;
   writeRelayError(
-    res,
+    s.res,
     new RelayError(mappedStatus >= 400 ? mappedStatus : 502, shown, 'upstream_error', 'upstream_error'),
-    call.format,
+    s.call.format,
   );
-  return false;
+}
+
+/** The chat surface's part of the channel loop: one attempt forwarded through the adaptor, settled on its usage. */
+const CHAT_ATTEMPTS: ChannelAttempts<CallState> = {
+  stopped: (s) => s.cancelled,
+  next(ctx, s, attempt) {
+    s.obs?.picking();
+    return nextChannel(ctx, s.group, s.model, s.tried, attempt, s.prompt);
+  },
+  attempt: attemptOn,
+};
+
+/** One attempt on a chosen channel: counted under the channel's limits, forwarded, then settled or failed. */
+async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice): Promise<number> {
+  const { ch, keyIndex, mapped } = choice;
+  if (keyIndex === undefined || 'error' in mapped) {
+    const message = 'error' in mapped ? mapped.error : 'channel has no usable key';
+    s.last = attemptFailure(503, message, ch);
+    return UNUSABLE;
+  }
+  const counting = admitChannel(ctx, ch, s.estimate);
+  const held = counting && (await counting);
+  if (held instanceof RelayError) {
+    s.overLimit = held;
+    return PASSED_OVER;
+  }
+  const { call, res, obs } = s;
+  obs?.attempting(ch.id, s.model);
+  let result: AttemptResult;
+  try {
+    result = await attemptChannel(ctx, {
+      call,
+      channel: ch,
+      key: ch.keys[keyIndex]!,
+      upstreamModel: mapped.upstream,
+      res,
+      signal: s.cancel!,
+      started: s.started,
+      captureAnswer: s.settings.logContent,
+      budget: s.budget,
+    });
+  } catch (err) {
+    // A refusal of the request itself (it cannot be converted) is the caller's: no retry, no channel blamed.
+    if (res.headersSent || err instanceof RelayError) {
+      settleAdmission(ctx, held, 0);
+      throw err;
+    }
+    result = { kind: 'failed', status: 0, message: `upstream unreachable: ${(err as Error).message}`, body: '' };
+  }
+  obs?.attempted(result);
+  if (result.kind !== 'relayed') {
+    settleAdmission(ctx, held, 0);
+    return upstreamFailed(ctx, s, choice, result.status, result.message);
+  }
+  const usage = billedUsage(result, call);
+  settleAdmission(ctx, held, usage.promptTokens + usage.completionTokens);
+  settleAdmission(ctx, s.rate, usage.promptTokens + usage.completionTokens);
+  // LogChatContentEnabled off: no text is kept on the way (nothing would log it without consume logs either).
+  const content = s.settings.logContent ? { input: promptContent(call), output: result.output } : undefined;
+  obs?.settling();
+  const charged = await settleCall(ctx, {
+    requestId: s.requestId,
+    auth: s.auth,
+    group: s.group,
+    model: s.model,
+    // Billing and logs know the mapped model; the prefix is only the name on the wire.
+    upstreamModel: mapped.model,
+    stream: s.stream,
+    ip: s.ip,
+    started: s.started,
+    firstByteMs: result.firstByteMs,
+    channel: ch,
+    usedChannels: s.usedChannels,
+    price: s.price,
+    usage,
+    target: s.target,
+    hold: s.hold,
+    content,
+    callId: s.requestId,
+  });
+  obs?.settled(charged);
+  return SERVED;
 }
 
 /**

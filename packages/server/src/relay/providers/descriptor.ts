@@ -1,5 +1,5 @@
 import type { DetailLog, UpstreamQuery } from '../../core/providers.js';
-import type { UpstreamFormatName } from '../ir/types.js';
+import type { UpstreamFormat } from '../ir/types.js';
 import type { RerankUpstream } from './jina/rerank.js';
 import type { UpstreamAdaptor } from './types.js';
 
@@ -8,15 +8,19 @@ import type { UpstreamAdaptor } from './types.js';
  * in registry.ts. Label, default base URL and key hint of each type live in its row of shared's channel-types.ts
  * (adaptors read the base URL with baseUrlOf: the channel's, else the row's).
  */
-export interface ProviderDescriptor<F extends UpstreamFormatName = UpstreamFormatName> {
+export interface ProviderDescriptor<F extends string = string> {
   /** Short name (logs, tests). */
   name: string;
   /** The channel types it serves; a type belongs to one descriptor. */
   types: readonly number[];
-  /** The wire formats its adaptors speak: the IR formats its calls are converted to (ir/formats.ts). */
-  formats: readonly F[];
+  /**
+   * The wire formats its adaptors speak, by name, with their converters: the format table (formats.ts) is made
+   * of these. A format several providers speak (Anthropic Messages: anthropic, aws, vertex) is the same converter
+   * in each, imported from the folder that holds it.
+   */
+  formats: Readonly<Record<F, UpstreamFormat>>;
   /** The adaptor of a call: one for every model, or a choice by the (mapped) model name. */
-  adaptor: UpstreamAdaptor<F> | ((model: string) => UpstreamAdaptor<F>);
+  adaptor: UpstreamAdaptor<NoInfer<F>> | ((model: string) => UpstreamAdaptor<NoInfer<F>>);
   /** "Fetch models"; without it the OpenAI-style `GET {base}/v1/models` with a Bearer key. */
   listModels?(q: UpstreamQuery, log?: DetailLog): Promise<string[]>;
   /** Balance queries by channel type, where the vendor has a billing API. */
@@ -31,6 +35,8 @@ export interface ProviderDescriptor<F extends UpstreamFormatName = UpstreamForma
   rerank?: RerankUpstream;
 }
 
-/** Declares a descriptor with its format names kept as literals (the registry's format union is made of them). */
-export const defineProvider = <const F extends UpstreamFormatName>(d: ProviderDescriptor<F>): ProviderDescriptor<F> =>
-  d;
+/**
+ * Declares a descriptor with its format names kept as literals (the registry's format union is made of them);
+ * an adaptor speaking a format its descriptor does not list is a type error.
+ */
+export const defineProvider = <const F extends string>(d: ProviderDescriptor<F>): ProviderDescriptor<F> => d;

@@ -1,9 +1,7 @@
 import type { OptionsService } from '../../core/options/service.js';
 import { applyClaudeSettings, claudeSettingsOf, claudeThinkingSuffix } from './anthropic/settings.js';
 import { applyGeminiSettings, geminiSettingsOf, geminiThinkingSuffix } from './gemini/settings.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+import type { JsonObject } from '../ir/json-data.js';
 
 /**
  * The models-tab settings of the wire format an upstream speaks (Claude settings for Anthropic Messages bodies,
@@ -12,7 +10,7 @@ type Json = Record<string, any>;
  */
 export interface FormatSettings {
   model: string;
-  apply(body: Json, reasoningEffort?: string): { body: Json; headers: Record<string, string> };
+  apply(body: JsonObject, reasoningEffort?: string): { body: JsonObject; headers: Record<string, string> };
 }
 
 export function formatSettings(format: string, options: OptionsService, upstreamModel: string): FormatSettings {

@@ -12,7 +12,10 @@ import { tencentProvider } from './tencent/descriptor.js';
 import type { UpstreamAdaptor } from './types.js';
 import { vertexProvider } from './vertex/descriptor.js';
 
-/** Every provider with an adaptor: one line each. */
+/**
+ * Every provider with an adaptor: one line each. This list is the only registration: the channel types served,
+ * the adaptors and the format table (formats.ts) are all derived from it.
+ */
 export const providers = [
   openAIProvider,
   azureProvider,
@@ -26,8 +29,10 @@ export const providers = [
   vertexProvider,
 ] as const;
 
-/** The wire formats upstream adaptors speak, as the descriptors declare them. */
-export type ProviderFormat = (typeof providers)[number]['formats'][number];
+/** The format names of one descriptor (distributes over the union of the registered descriptors). */
+type FormatsOf<P> = P extends ProviderDescriptor<infer F> ? F : never;
+/** The wire formats upstream adaptors speak, as the descriptors declare them (the keys of their `formats`). */
+export type ProviderFormat = FormatsOf<(typeof providers)[number]>;
 
 /**
  * Types with a row but no chat adaptor yet: native protocols of their own. Midjourney, Suno and the video

@@ -1,7 +1,6 @@
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { SseEvent } from '../ir/sse.js';
-import type { UpstreamFormatName } from '../ir/types.js';
 
 export interface UpstreamCall {
   channel: CachedChannel;
@@ -30,9 +29,9 @@ export interface StreamFramer {
 
 /**
  * Where and how to send a call to one kind of upstream: URL and auth headers; the body comes from the format.
- * `F` names the IR wire format it speaks (the registry's ProviderFormat collects those in use).
+ * `F` names the wire format it speaks: one of its descriptor's `formats` (the registry's ProviderFormat collects them).
  */
-export interface UpstreamAdaptor<F extends UpstreamFormatName = UpstreamFormatName> {
+export interface UpstreamAdaptor<F extends string = string> {
   format: F;
   target(call: UpstreamCall): { url: URL; headers: Record<string, string> };
   /**

@@ -6,7 +6,8 @@ import { observeRealtimeCharge } from '../../observability/relay-observer.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { resolvePrice, scaledPrice, type ResolvedPrice } from '../billing/price.js';
 import type { RelayContext } from '../pipeline/services.js';
-import { newRequestId, settleCall, unsettledCallRecord } from '../billing/settle.js';
+import { newRequestId, settleCall } from '../billing/settle.js';
+import { journalCall, refundHold } from '../pipeline/lifecycle.js';
 import type { CallUsage } from '../billing/usage.js';
 import { audioBytesPerToken, type MeteredEvent, type UnitKind } from './realtime-meter.js';
 
@@ -39,20 +40,17 @@ export async function openRealtimeResponse(
   b: Pick<RealtimeBilling, 'auth' | 'group' | 'model' | 'ip' | 'target' | 'perResponse'>,
 ): Promise<string> {
   const requestId = newRequestId();
-  await ctx.relay.writer.begin(
+  await journalCall(ctx, {
     requestId,
-    unsettledCallRecord(ctx, {
-      requestId,
-      auth: b.auth,
-      group: b.group,
-      model: b.model,
-      stream: true,
-      ip: b.ip,
-      started: Date.now(),
-      target: b.target,
-      reserved: b.perResponse,
-    }),
-  );
+    auth: b.auth,
+    group: b.group,
+    model: b.model,
+    stream: true,
+    ip: b.ip,
+    started: Date.now(),
+    target: b.target,
+    reserved: b.perResponse,
+  });
   return requestId;
 }
 
@@ -227,8 +225,7 @@ export class RealtimeAccount {
     // The extra holds go back first, so the charge can take all the unit held.
     for (const h of extra) await this.ctx.relay.ledger.settle(this.b.target, h, 0);
     if (!reported && usage.completionTokens === 0) {
-      await this.ctx.relay.ledger.settle(this.b.target, main!, 0);
-      this.ctx.relay.writer.release(u.callId);
+      await refundHold(this.ctx, this.b.target, main!, u.callId);
       return 0;
     }
     const quota = this.quota(u.price, usage);
@@ -277,8 +274,7 @@ export class RealtimeAccount {
     if (this.spare) {
       const { hold, callId } = this.spare;
       this.spare = undefined;
-      await this.ctx.relay.ledger.settle(this.b.target, hold, 0);
-      this.ctx.relay.writer.release(callId);
+      await refundHold(this.ctx, this.b.target, hold, callId);
     }
   }
 }

@@ -4,17 +4,27 @@ import type { RelayRequest } from '../entry/request.js';
 import { channelTypeById } from '@tollway/shared';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
-import { admitModel, nextChannel, reserveQuota } from '../pipeline/admit.js';
+import { admitModel, nextChannel, reserveQuota, type ChannelChoice } from '../pipeline/admit.js';
 import { authenticate } from '../entry/authenticate.js';
-import { unservedOrDisabled } from '../pipeline/handler.js';
 import { RelayError, relayErrors } from '../pipeline/errors.js';
 import { invalidParam, MAX_MODEL_NAME } from '../entry/validate.js';
-import { attemptFailure, noChannelFailure, UPSTREAM_FAILED, type AttemptFailure } from '../upstream/message.js';
+import { attemptFailure, type AttemptFailure } from '../upstream/message.js';
+import {
+  GIVE_UP,
+  logUnserved,
+  refundHold,
+  SERVED,
+  tryChannels,
+  UNUSABLE,
+  upstreamFailed,
+  type AttemptsState,
+  type ChannelAttempts,
+} from '../pipeline/lifecycle.js';
 import { openAIChat } from '../providers/openai/chat.js';
 import { baseUrlOf } from '../providers/base-url.js';
 import { countSuccess } from '../limits/request-limits.js';
 import type { RelayContext } from '../pipeline/services.js';
-import { logRelayError, newRequestId } from '../billing/settle.js';
+import { newRequestId } from '../billing/settle.js';
 import { holdStep, openRealtimeResponse, type RealtimeBilling } from './realtime-billing.js';
 import { runRealtimeSession } from './realtime-session.js';
 import { resolveClientIp } from '../../core/client-ip.js';
@@ -133,13 +143,7 @@ async function openSession(
   const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').trim();
   if (!model) throw relayErrors.noModel();
   if (model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
-  let admitted: Awaited<ReturnType<typeof admitModel>>;
-  try {
-    admitted = await admitModel(ctx, auth, group, model);
-  } catch (err) {
-    throw unservedOrDisabled(ctx, err, group, model);
-  }
-  const { price, limits } = admitted;
+  const { price, limits } = await admitModel(ctx, auth, group, model, 0, 0, 'unserved-or-disabled');
   // Each response is reserved for before it runs (its per-call price, or the pre-consumed quota for ratios); the
   // session's account grows the hold ahead of what a response delivers (realtime-billing.ts).
   const perResponse = holdStep(ctx, price);
@@ -147,7 +151,11 @@ async function openSession(
   let callId: string | undefined;
   try {
     callId = await openRealtimeResponse(ctx, { auth, group, model, ip: view.ip, target, perResponse });
-    await connectSession(ctx, wss, req, socket, head, {
+    await connectSession(ctx, {
+      wss,
+      req,
+      socket,
+      head,
       view,
       auth,
       group,
@@ -158,15 +166,22 @@ async function openSession(
       perResponse,
       hold,
       callId,
+      tried: new Set<number>(),
+      usedChannels: [],
+      last: undefined,
     });
   } catch (err) {
-    await ctx.relay.ledger.settle(target, hold, 0);
-    if (callId) ctx.relay.writer.release(callId);
+    await refundHold(ctx, target, hold, callId);
     throw err;
   }
 }
 
-interface Admitted {
+/** A session admitted and held for, on its way to an upstream that accepts it. */
+interface Connecting extends AttemptsState<AttemptFailure> {
+  wss: WebSocketServer;
+  req: IncomingMessage;
+  socket: Duplex;
+  head: Buffer;
   view: ReturnType<typeof authView>;
   auth: RealtimeBilling['auth'];
   group: string;
@@ -180,92 +195,73 @@ interface Admitted {
 }
 
 /** Channel choice with retries; the session runs once an upstream accepts, else the last failure is thrown. */
-async function connectSession(
-  ctx: RelayContext,
-  wss: WebSocketServer,
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  a: Admitted,
-): Promise<void> {
-  const { view, auth, group, model, price, limits, target, perResponse, hold, callId } = a;
+async function connectSession(ctx: RelayContext, s: Connecting): Promise<void> {
   const started = Date.now();
-  const policy = ctx.relay.settings.get().retry;
-  const tried = new Set<number>();
-  const usedChannels: number[] = [];
-  let last: AttemptFailure | undefined;
-  for (let attempt = 0; attempt < policy.attempts && !socket.destroyed; attempt++) {
-    const next = nextChannel(ctx, group, model, tried, attempt);
-    if (!next) break;
-    const { ch, keyIndex, mapped } = next;
-    usedChannels.push(ch.id);
-    const t =
-      keyIndex === undefined || 'error' in mapped
-        ? undefined
-        : upstreamTarget(ch, ch.keys[keyIndex]!, mapped.upstream, req);
-    if (keyIndex === undefined || 'error' in mapped || !t) {
-      const message =
-        'error' in mapped
-          ? mapped.error
-          : keyIndex === undefined
-            ? 'channel has no usable key'
-            : `channel type ${ch.type} does not serve realtime`;
-      last = attemptFailure(501, message, ch);
-      continue;
-    }
-    const upstream = await connectUpstream(t.url, t.headers);
-    if (upstream instanceof WebSocket) {
-      if (socket.destroyed) {
-        upstream.close(1000);
-        break;
-      }
-      countSuccess(ctx.counters, limits);
-      wss.handleUpgrade(req, socket, head, (client) => {
-        runRealtimeSession(ctx, client, upstream, {
-          auth,
-          group,
-          model,
-          upstreamModel: mapped.model,
-          ip: view.ip,
-          channel: ch,
-          usedChannels,
-          price,
-          target,
-          perResponse,
-          hold,
-          callId,
-          idleMs: ctx.config.realtimeIdleTimeout * 1000,
-        });
-      });
-      return;
-    }
-    last = attemptFailure(upstream.status, upstream.message, ch);
-    ctx.channels?.reportUpstreamError(ch, keyIndex, upstream.status, upstream.message).catch(() => undefined);
-    if (!policy.retryable(upstream.status)) break;
-  }
-  last ??= noChannelFailure(relayErrors.noChannel(group, model).message);
-  const shown = ctx.relay.settings.get().hideUpstreamError ? UPSTREAM_FAILED : last.shown;
-  const requestId = newRequestId();
-  if (last.message !== shown)
-    ctx.log.warn(
-      { requestId, channel: last.channel?.id, status: last.status, detail: last.message },
-      'realtime: upstream failed',
-    );
-  logRelayError(ctx, {
-    auth,
-    group,
-    model,
-    ip: view.ip,
-    requestId,
-    started,
+  const settings = ctx.relay.settings.get();
+  if (await tryChannels(ctx, REALTIME_ATTEMPTS, s, settings.retry)) return;
+  const call = {
+    requestId: newRequestId(),
+    auth: s.auth,
+    group: s.group,
+    model: s.model,
     stream: true,
-    status: last.status,
-    message: shown,
-    detail: last.message,
-    channel: last.channel,
-    usedChannels,
+    ip: s.view.ip,
+    started,
+  };
+  const shown = logUnserved(ctx, call, s, settings.hideUpstreamError, 'realtime: upstream failed');
+  const status = s.last!.status;
+  throw new RelayError(status >= 400 ? status : 502, shown, 'upstream_error', 'upstream_error');
+}
+
+/** The realtime surface's part of the channel loop: an upstream socket opened, then the session handed over. */
+const REALTIME_ATTEMPTS: ChannelAttempts<Connecting> = {
+  stopped: (s) => s.socket.destroyed,
+  next: (ctx, s, attempt) => nextChannel(ctx, s.group, s.model, s.tried, attempt),
+  attempt: connectTo,
+};
+
+/** One attempt: the upstream socket opened on the channel, then the client's upgrade answered and the session run. */
+async function connectTo(ctx: RelayContext, s: Connecting, choice: ChannelChoice): Promise<number> {
+  const { ch, keyIndex, mapped } = choice;
+  const t =
+    keyIndex === undefined || 'error' in mapped
+      ? undefined
+      : upstreamTarget(ch, ch.keys[keyIndex]!, mapped.upstream, s.req);
+  if (keyIndex === undefined || 'error' in mapped || !t) {
+    const message =
+      'error' in mapped
+        ? mapped.error
+        : keyIndex === undefined
+          ? 'channel has no usable key'
+          : `channel type ${ch.type} does not serve realtime`;
+    s.last = attemptFailure(501, message, ch);
+    return UNUSABLE;
+  }
+  const upstream = await connectUpstream(t.url, t.headers);
+  if (!(upstream instanceof WebSocket)) return upstreamFailed(ctx, s, choice, upstream.status, upstream.message);
+  if (s.socket.destroyed) {
+    upstream.close(1000);
+    return GIVE_UP;
+  }
+  countSuccess(ctx.counters, s.limits);
+  s.wss.handleUpgrade(s.req, s.socket, s.head, (client) => {
+    runRealtimeSession(ctx, client, upstream, {
+      auth: s.auth,
+      group: s.group,
+      model: s.model,
+      upstreamModel: mapped.model,
+      ip: s.view.ip,
+      channel: ch,
+      usedChannels: s.usedChannels,
+      price: s.price,
+      target: s.target,
+      perResponse: s.perResponse,
+      hold: s.hold,
+      callId: s.callId,
+      idleMs: ctx.config.realtimeIdleTimeout * 1000,
+    });
   });
-  throw new RelayError(last.status >= 400 ? last.status : 502, shown, 'upstream_error', 'upstream_error');
+  return SERVED;
 }
 
 /**

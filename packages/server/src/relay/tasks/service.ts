@@ -3,7 +3,10 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import { channelModel, chooseKey, type CachedChannel } from '../../core/routing/channel-cache.js';
 import { nowSeconds } from '../../lib/time.js';
-import { admitModel, reserveQuota } from '../pipeline/admit.js';
+import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
+import { admitModel, reserveQuota, type ChannelChoice } from '../pipeline/admit.js';
+import { refundHold, SERVED, tryChannels, type AttemptsState, type ChannelAttempts } from '../pipeline/lifecycle.js';
+import { callLogRow, useTimeSince } from '../billing/log-row.js';
 import type { Identified } from '../entry/authenticate.js';
 import { RelayError, relayErrors } from '../pipeline/errors.js';
 import type { RelayContext } from '../pipeline/services.js';
@@ -11,7 +14,14 @@ import { observeTaskQuota } from '../../observability/relay-observer.js';
 import { newRequestId } from '../billing/settle.js';
 import { applyTaskState } from './refund.js';
 import { acceptTask, deletePendingTask, insertPendingTask, taskById, type TaskRow } from './store.js';
-import { TaskStatus, type TaskPlatform, type TaskRefused, type TaskSubmitResult, type TaskUpstream } from './types.js';
+import {
+  TaskStatus,
+  type TaskAccepted,
+  type TaskPlatform,
+  type TaskRefused,
+  type TaskSubmitResult,
+  type TaskUpstream,
+} from './types.js';
 
 /** A submission as a task route hands it to the engine, after validating the caller's body. */
 export interface TaskSubmission {
@@ -106,14 +116,9 @@ function nextTaskChannel(
 }
 
 /** One channel's answer to the submission; an unreachable upstream is a 502 refusal (worth another channel). */
-async function submitTo(
-  ctx: RelayContext,
-  s: TaskSubmission,
-  ch: CachedChannel,
-  keyIndex: number,
-): Promise<TaskSubmitResult> {
+async function submitTo(ctx: RelayContext, s: TaskSubmission, choice: ChannelChoice): Promise<TaskSubmitResult> {
+  const { ch, keyIndex, mapped: model } = choice;
   // The channel's model mapping (chained) and prefix, as for every relay call.
-  const model = channelModel(ch, s.model);
   if ('error' in model) {
     ctx.log.warn(
       { channel: ch.id, platform: s.platform.name, reason: model.error },
@@ -157,22 +162,45 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
   const price = await admitTask(ctx, who, s.model);
   const quota = price.quota;
   const tried = new Set<number>();
-  let ch = s.channelId !== undefined ? forcedChannel(ctx, s, s.channelId) : nextTaskChannel(ctx, group, s, tried, 0);
-  if (!ch) throw relayErrors.noChannel(group, s.model);
+  const first =
+    s.channelId !== undefined ? forcedChannel(ctx, s, s.channelId) : nextTaskChannel(ctx, group, s, tried, 0);
+  if (!first) throw relayErrors.noChannel(group, s.model);
   const started = Date.now();
   const { target, hold } = await reserveQuota(ctx, auth, quota);
   const requestId = newRequestId();
   const table = s.platform.table;
   const privateData = { username: auth.username, token_name: auth.name };
+  const t: TaskCall = {
+    who,
+    s,
+    price,
+    target,
+    hold,
+    requestId,
+    started,
+    privateData,
+    first,
+    rowId: 0,
+    publicId: '',
+    charged: false,
+    outcome: undefined,
+    tried,
+    usedChannels: [],
+    last: {
+      ok: false,
+      httpStatus: 503,
+      code: 'channels_unavailable',
+      message: relayErrors.channelsUnavailable(group, s.model).message,
+    },
+  };
   let rowId: number | undefined;
-  let charged = false;
   try {
     const row = {
       platform: s.platform.name,
       userId: auth.userId,
       tokenId: auth.tokenId,
       group,
-      channelId: ch.id,
+      channelId: first.id,
       quota,
       action: s.action,
       modelName: s.model,
@@ -191,77 +219,14 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
       },
       now,
     );
-    rowId = pending.id;
-    const publicId = pending.taskId;
-    const policy = ctx.relay.settings.get().retry;
-    let last: TaskRefused = {
-      ok: false,
-      httpStatus: 503,
-      code: 'channels_unavailable',
-      message: relayErrors.channelsUnavailable(group, s.model).message,
-    };
-    for (let attempt = 0; ch && attempt < policy.attempts; attempt++) {
-      tried.add(ch.id);
-      const keyIndex =
-        s.channelId !== undefined && s.keyIndex !== undefined && s.keyIndex < ch.keys.length
-          ? s.keyIndex
-          : chooseKey(ch);
-      const result: TaskSubmitResult = keyIndex === undefined ? last : await submitTo(ctx, s, ch, keyIndex);
-      if (result.ok) {
-        const amount = await ctx.relay.ledger.settle(target, hold, quota);
-        charged = true;
-        const record = {
-          userId: auth.userId,
-          tokenId: auth.tokenId,
-          tokenLimited: target.tokenId !== undefined,
-          channelId: ch.id,
-          quota: amount,
-          countsRequest: true,
-          lease: hold,
-          log: ctx.relay.settings.get().logConsume
-            ? consumeLog(
-                { requestId, auth, group, model: s.model, ip: s.ip },
-                ch,
-                amount,
-                started,
-                price,
-                publicId || result.upstreamTaskId,
-                s.action,
-              )
-            : undefined,
-          once: { table, id: rowId, column: 'charge_batch' as const },
-        };
-        // The charge is on the disk before the caller (or the row) knows the task; the row then tracks it.
-        await ctx.relay.writer.begin(requestId, { ...record, lease: undefined });
-        ctx.relay.writer.enqueue(record, requestId);
-        observeTaskQuota('charged', amount);
-        const accepted = {
-          upstreamTaskId: result.upstreamTaskId,
-          status: result.status ?? TaskStatus.Submitted,
-          channelId: ch.id,
-          properties: { ...s.properties, ...result.properties },
-          privateData: { ...result.privateData, ...privateData, key_index: keyIndex },
-          mj: { code: result.code ?? 1, description: result.description ?? '' },
-        };
-        // Only a row the poller already ended (after a very long submission) refuses it; its failure refunds the charge.
-        if (!(await acceptTask(ctx.db, table, rowId, accepted, nowSeconds())))
-          return {
-            ok: false,
-            httpStatus: UPSTREAM_FAILED,
-            code: 'task_expired',
-            message: 'the task was ended before the upstream accepted it',
-          };
-        return { ok: true, task: (await taskById(ctx.db, table, rowId))!, upstream: result };
-      }
-      last = result;
-      if (s.channelId !== undefined || !policy.retryable(result.httpStatus)) break;
-      ch = nextTaskChannel(ctx, group, s, tried, attempt + 1);
-    }
-    return last;
+    rowId = t.rowId = pending.id;
+    t.publicId = pending.taskId;
+    if (await tryChannels(ctx, TASK_ATTEMPTS, t, ctx.relay.settings.get().retry)) return t.outcome!;
+    return t.last!;
   } finally {
     // A reservation never outlives its submission: not charged means released, and the row goes.
-    if (!charged) {
-      await ctx.relay.ledger.settle(target, hold, 0);
+    if (!t.charged) {
+      await refundHold(ctx, target, hold, undefined);
       if (rowId !== undefined)
         await deletePendingTask(ctx.db, table, rowId).catch((err: unknown) =>
           ctx.log.warn({ err }, 'task: removing a refused row failed'),
@@ -270,43 +235,133 @@ export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubm
   }
 }
 
-function consumeLog(
-  c: { requestId: string; auth: Identified['auth']; group: string; model: string; ip: string },
-  ch: CachedChannel,
-  quota: number,
-  started: number,
-  price: TaskPrice,
-  taskId: string,
-  action: string,
-): Insertable<LogsTable> {
-  return {
-    user_id: c.auth.userId,
-    username: c.auth.username,
-    token_name: c.auth.name,
-    token_id: c.auth.tokenId,
-    model_name: c.model,
-    is_stream: 0,
-    group: c.group,
-    ip: c.ip,
-    request_id: c.requestId,
+/** A submission held for and written as a pending row, on its way to a channel that accepts it. */
+interface TaskCall extends AttemptsState<TaskRefused> {
+  who: Identified;
+  s: TaskSubmission;
+  price: TaskPrice;
+  target: ReserveTarget;
+  hold: Hold;
+  requestId: string;
+  started: number;
+  privateData: { username: string; token_name: string };
+  /** The channel chosen before the hold (none: the caller's fault, refused before anything is held). */
+  first: CachedChannel;
+  rowId: number;
+  /** The task's own id, as the caller will know it (empty for platforms that show the upstream's). */
+  publicId: string;
+  /** The hold became the charge: from here a failure is the poller's refund, not a release. */
+  charged: boolean;
+  outcome: TaskSubmitOutcome | undefined;
+}
+
+/**
+ * The task surface's part of the channel loop: the first channel was chosen before the hold; a forced channel
+ * (an action on an earlier task) is the only one tried. An accepted submission is charged at once.
+ */
+const TASK_ATTEMPTS: ChannelAttempts<TaskCall> = {
+  stopped: () => false,
+  next(ctx, t, attempt) {
+    const { s } = t;
+    const ch =
+      attempt === 0
+        ? t.first
+        : s.channelId !== undefined
+          ? undefined
+          : nextTaskChannel(ctx, t.who.group, s, t.tried, attempt);
+    if (!ch) return undefined;
+    t.tried.add(ch.id);
+    const keyIndex =
+      s.channelId !== undefined && s.keyIndex !== undefined && s.keyIndex < ch.keys.length ? s.keyIndex : chooseKey(ch);
+    return { ch, keyIndex, mapped: channelModel(ch, s.model) };
+  },
+  async attempt(ctx, t, choice) {
+    // No usable key: the call's last refusal stands for this channel too.
+    if (choice.keyIndex === undefined) return t.last!.httpStatus;
+    const result = await submitTo(ctx, t.s, choice);
+    if (!result.ok) {
+      t.last = result;
+      return result.httpStatus;
+    }
+    t.outcome = await chargeTask(ctx, t, choice, result);
+    return SERVED;
+  },
+};
+
+/**
+ * A task's settlement, deferred to its acceptance: the hold becomes the charge, durable (journal) before the caller
+ * or the row knows the task; the row then takes the upstream id. A later failure is refunded by the poller.
+ */
+async function chargeTask(
+  ctx: RelayContext,
+  t: TaskCall,
+  { ch, keyIndex }: ChannelChoice,
+  result: TaskAccepted,
+): Promise<TaskSubmitOutcome> {
+  const { s, who, target, hold, requestId } = t;
+  const table = s.platform.table;
+  const amount = await ctx.relay.ledger.settle(target, hold, t.price.quota);
+  t.charged = true;
+  const record = {
+    userId: who.auth.userId,
+    tokenId: who.auth.tokenId,
+    tokenLimited: target.tokenId !== undefined,
+    channelId: ch.id,
+    quota: amount,
+    countsRequest: true,
+    lease: hold,
+    log: ctx.relay.settings.get().logConsume
+      ? taskConsumeLog(t, ch, amount, t.publicId || result.upstreamTaskId)
+      : undefined,
+    once: { table, id: t.rowId, column: 'charge_batch' as const },
+  };
+  // The charge is on the disk before the caller (or the row) knows the task; the row then tracks it.
+  await ctx.relay.writer.begin(requestId, { ...record, lease: undefined });
+  ctx.relay.writer.enqueue(record, requestId);
+  observeTaskQuota('charged', amount);
+  const accepted = {
+    upstreamTaskId: result.upstreamTaskId,
+    status: result.status ?? TaskStatus.Submitted,
+    channelId: ch.id,
+    properties: { ...s.properties, ...result.properties },
+    privateData: { ...result.privateData, ...t.privateData, key_index: keyIndex },
+    mj: { code: result.code ?? 1, description: result.description ?? '' },
+  };
+  // Only a row the poller already ended (after a very long submission) refuses it; its failure refunds the charge.
+  if (!(await acceptTask(ctx.db, table, t.rowId, accepted, nowSeconds())))
+    return {
+      ok: false,
+      httpStatus: UPSTREAM_FAILED,
+      code: 'task_expired',
+      message: 'the task was ended before the upstream accepted it',
+    };
+  return { ok: true, task: (await taskById(ctx.db, table, t.rowId))!, upstream: result };
+}
+
+/** The consume log of an accepted task: the call's row (billing/log-row.ts) at the task's fixed price. */
+function taskConsumeLog(t: TaskCall, ch: CachedChannel, quota: number, taskId: string): Insertable<LogsTable> {
+  const { auth, group } = t.who;
+  const action = t.s.action;
+  const identity = { requestId: t.requestId, auth, group, model: t.s.model, stream: false, ip: t.s.ip };
+  return callLogRow(identity, {
     created_at: nowSeconds(),
     type: LogType.Consume,
     content: `task ${action} ${taskId}`,
     quota,
     prompt_tokens: 0,
     completion_tokens: 0,
-    use_time: Math.max(0, Math.round((Date.now() - started) / 1000)),
+    use_time: useTimeSince(t.started),
     channel_id: ch.id,
     channel_name: ch.name,
     other: JSON.stringify({
-      model_price: price.modelPrice,
-      group_ratio: price.groupRatio,
+      model_price: t.price.modelPrice,
+      group_ratio: t.price.groupRatio,
       task_id: taskId,
       task_action: action,
       admin_info: { use_channel: [ch.id] },
       event: { kind: 'task_submit', task_id: taskId, action },
     } satisfies LogOther),
-  };
+  });
 }
 
 export { applyTaskState };

@@ -6,7 +6,7 @@ import { cohereChat } from '../../../src/relay/providers/cohere/convert.js';
 import { collectStream } from '../../../src/relay/ir/collect.js';
 import { cozeChat } from '../../../src/relay/providers/coze/convert.js';
 import { difyChat } from '../../../src/relay/providers/dify/convert.js';
-import { formatFor } from '../../../src/relay/ir/formats.js';
+import { formatFor } from '../../../src/relay/providers/formats.js';
 import { openAIChat } from '../../../src/relay/providers/openai/chat.js';
 import { SseSplitter } from '../../../src/relay/ir/sse.js';
 import type { IRRequest, IRStreamEvent, UpstreamFormat } from '../../../src/relay/ir/types.js';

@@ -14,9 +14,15 @@ import {
 import { addStructuredOutput, responseFormatFromAnthropic, structuredText, structuredTool } from './structured.js';
 import { countTextTokens } from '../../pipeline/token-count.js';
 import type { IRMessage, IRPart, IRRequest, IRResponse, IRRole, IRToolChoice, WireFormat } from '../../ir/types.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+import type {
+  AnthropicBlock,
+  AnthropicImageSource,
+  AnthropicMessage,
+  AnthropicRequest,
+  AnthropicResponse,
+  AnthropicTextBlock,
+  AnthropicToolChoice,
+} from './wire.js';
 
 /** max_tokens is required by Anthropic; used when the IR request has none (the relay may pass its configured default). */
 export const DEFAULT_MAX_TOKENS = 8192;
@@ -32,17 +38,17 @@ export const effortBudget: Record<'minimal' | 'low' | 'medium' | 'high', number>
 /** Anthropic's smallest thinking budget. */
 const MIN_BUDGET = 1024;
 
-const textOfBlocks = (content: unknown): string =>
+const textOfBlocks = (content: string | AnthropicBlock[] | null | undefined): string =>
   typeof content === 'string'
     ? content
     : Array.isArray(content)
-      ? (content as Json[])
-          .filter((b) => b?.type === 'text')
+      ? content
+          .filter((b): b is AnthropicTextBlock => b?.type === 'text')
           .map((b) => String(b.text ?? ''))
           .join('\n')
       : '';
 
-function imageToIR(source: Json | undefined): IRPart | undefined {
+function imageToIR(source: AnthropicImageSource | undefined): IRPart | undefined {
   if (source?.type === 'base64')
     return { type: 'image', data: String(source.data ?? ''), mediaType: String(source.media_type ?? 'image/png') };
   if (source?.type === 'url') return { type: 'image', url: String(source.url ?? '') };
@@ -50,7 +56,7 @@ function imageToIR(source: Json | undefined): IRPart | undefined {
 }
 
 /** One content block → an IR part; documents, file references and server-tool blocks have none. */
-function blockToIR(b: Json, toolNames: Map<string, string>): IRPart | undefined {
+function blockToIR(b: AnthropicBlock, toolNames: Map<string, string>): IRPart | undefined {
   switch (b?.type) {
     case 'text':
       return { type: 'text', text: String(b.text ?? '') };
@@ -93,7 +99,7 @@ function blockToIR(b: Json, toolNames: Map<string, string>): IRPart | undefined 
  * Anthropic messages → IR messages. Tool results, which Anthropic puts in user messages, become 'tool' messages;
  * a user message mixing them with other content splits into runs, in order.
  */
-function messagesToIR(messages: Json[]): IRMessage[] {
+function messagesToIR(messages: AnthropicMessage[]): IRMessage[] {
   const out: IRMessage[] = [];
   const toolNames = new Map<string, string>();
   for (const m of messages) {
@@ -104,7 +110,7 @@ function messagesToIR(messages: Json[]): IRMessage[] {
       continue;
     }
     let cur: IRMessage | undefined;
-    for (const b of m.content as Json[]) {
+    for (const b of m.content) {
       const part = blockToIR(b, toolNames);
       if (!part) continue;
       const r: IRRole = part.type === 'tool_result' ? 'tool' : role;
@@ -116,7 +122,7 @@ function messagesToIR(messages: Json[]): IRMessage[] {
   return out;
 }
 
-function toolChoiceToIR(tc: Json | undefined): IRToolChoice | undefined {
+function toolChoiceToIR(tc: AnthropicToolChoice | undefined): IRToolChoice | undefined {
   switch (tc?.type) {
     case 'auto':
       return 'auto';
@@ -132,7 +138,7 @@ function toolChoiceToIR(tc: Json | undefined): IRToolChoice | undefined {
 }
 
 /** Tool-call arguments (JSON text) → the input object Anthropic wants. */
-function inputOf(args: string): Json {
+function inputOf(args: string): Record<string, unknown> {
   try {
     const v = JSON.parse(args);
     return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
@@ -141,13 +147,13 @@ function inputOf(args: string): Json {
   }
 }
 
-function partToBlocks(p: IRPart, role: IRRole): Json[] {
+function partToBlocks(p: IRPart, role: IRRole): AnthropicBlock[] {
   switch (p.type) {
     case 'text':
       return p.text ? [{ type: 'text', text: p.text }] : [];
     case 'image': {
       const m = p.url ? /^data:([^;,]+);base64,(.*)$/s.exec(p.url) : null;
-      if (m) return [{ type: 'image', source: { type: 'base64', media_type: m[1], data: m[2] } }];
+      if (m) return [{ type: 'image', source: { type: 'base64', media_type: m[1]!, data: m[2]! } }];
       if (p.url) return [{ type: 'image', source: { type: 'url', url: p.url } }];
       return [
         { type: 'image', source: { type: 'base64', media_type: p.mediaType ?? 'image/png', data: p.data ?? '' } },
@@ -176,8 +182,8 @@ function partToBlocks(p: IRPart, role: IRRole): Json[] {
 }
 
 /** IR messages → Anthropic messages: empty ones dropped, same-role neighbours merged, tool results first. */
-function messagesFromIR(messages: IRMessage[]): Json[] {
-  const merged: { role: 'user' | 'assistant'; content: Json[] }[] = [];
+function messagesFromIR(messages: IRMessage[]): AnthropicMessage[] {
+  const merged: { role: 'user' | 'assistant'; content: AnthropicBlock[] }[] = [];
   for (const m of messages) {
     const role = m.role === 'assistant' ? 'assistant' : 'user';
     const blocks = m.parts.flatMap((p) => partToBlocks(p, m.role));
@@ -192,7 +198,8 @@ function messagesFromIR(messages: IRMessage[]): Json[] {
         ...content.filter((b) => b.type === 'tool_result'),
         ...content.filter((b) => b.type !== 'tool_result'),
       ];
-    return { role, content: content.length === 1 && content[0]!.type === 'text' ? content[0]!.text : content };
+    const first = content[0];
+    return { role, content: content.length === 1 && first!.type === 'text' ? first!.text : content };
   });
 }
 
@@ -208,9 +215,9 @@ function budgetAndMax(ir: IRRequest, defaultMaxTokens: number): { maxTokens: num
 }
 
 /** IR → Anthropic request body; `defaultMaxTokens` fills the required max_tokens when the IR has none. */
-export function anthropicRequestFromIR(ir: IRRequest, defaultMaxTokens = DEFAULT_MAX_TOKENS): Json {
+export function anthropicRequestFromIR(ir: IRRequest, defaultMaxTokens = DEFAULT_MAX_TOKENS): AnthropicRequest {
   const { maxTokens, budget } = budgetAndMax(ir, defaultMaxTokens);
-  const body: Json = { model: ir.model, max_tokens: maxTokens };
+  const body: AnthropicRequest = { model: ir.model, max_tokens: maxTokens };
   const system = ir.system.filter((s) => s);
   if (system.length === 1) body.system = system[0];
   else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
@@ -230,7 +237,7 @@ export function anthropicRequestFromIR(ir: IRRequest, defaultMaxTokens = DEFAULT
     }));
     if (ir.toolChoice !== undefined || ir.parallelToolCalls === false) {
       const tc = ir.toolChoice ?? 'auto';
-      const choice: Json =
+      const choice: AnthropicToolChoice =
         tc === 'auto'
           ? { type: 'auto' }
           : tc === 'required'
@@ -248,12 +255,12 @@ export function anthropicRequestFromIR(ir: IRRequest, defaultMaxTokens = DEFAULT
 }
 
 /** The prompt's text as the model reads it, for the gateway's own count: system, message texts, tool calls and results, tool schemas. */
-function promptText(body: Json): string {
+function promptText(body: AnthropicRequest): string {
   let text = typeof body.system === 'string' ? body.system : textOfBlocks(body.system);
-  for (const m of Array.isArray(body.messages) ? (body.messages as Json[]) : []) {
+  for (const m of Array.isArray(body.messages) ? body.messages : []) {
     if (typeof m?.content === 'string') text += `\n${m.content}`;
     else if (Array.isArray(m?.content))
-      for (const b of m.content as Json[]) {
+      for (const b of m.content) {
         if (b?.type === 'text') text += `\n${String(b.text ?? '')}`;
         else if (b?.type === 'tool_use') text += `\n${String(b.name ?? '')}${JSON.stringify(b.input ?? {})}`;
         else if (b?.type === 'tool_result')
@@ -287,23 +294,23 @@ export const errorTypeFor = (status: number): string =>
 export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncodeState> = {
   name: 'anthropic',
   requestToIR(body) {
-    const b = body as Json;
+    const b = body as AnthropicRequest;
     const system =
       typeof b.system === 'string'
         ? b.system
           ? [b.system]
           : []
         : Array.isArray(b.system)
-          ? (b.system as Json[]).filter((s) => s?.type === 'text').map((s) => String(s.text ?? ''))
+          ? b.system.filter((s) => s?.type === 'text').map((s) => String(s.text ?? ''))
           : [];
-    const tc = b.tool_choice as Json | undefined;
+    const tc = b.tool_choice;
     return {
       model: String(b.model ?? ''),
       system,
       messages: messagesToIR(Array.isArray(b.messages) ? b.messages : []),
       // Tools with a `type` other than custom are Anthropic server/client built-ins (web search, bash…): not portable.
       tools: Array.isArray(b.tools)
-        ? (b.tools as Json[])
+        ? b.tools
             .filter((t) => t.type === undefined || t.type === 'custom')
             .map((t) => ({
               name: String(t.name ?? ''),
@@ -329,13 +336,13 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
   },
   requestFromIR: (ir) => anthropicRequestFromIR(ir),
   responseToIR(body) {
-    const b = body as Json;
+    const b = body as AnthropicResponse;
     const parts: IRPart[] = [];
     let structured = false;
-    for (const c of Array.isArray(b.content) ? (b.content as Json[]) : []) {
+    for (const c of Array.isArray(b.content) ? b.content : []) {
       // A call of the reserved structured-output tool is the answer itself: its input becomes the text.
       const kind = c?.type === 'tool_use' ? structuredTool(c.name) : undefined;
-      if (kind) {
+      if (kind && c.type === 'tool_use') {
         structured = true;
         parts.push({ type: 'text', text: structuredText(kind, c.input) });
         continue;
@@ -343,12 +350,12 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
       const p = blockToIR(c, new Map());
       if (p && p.type !== 'tool_result') parts.push(p);
     }
-    let stopReason = stopToIR[b.stop_reason] ?? 'stop';
+    let stopReason = stopToIR[String(b.stop_reason)] ?? 'stop';
     if (structured && stopReason === 'tool_calls' && !parts.some((p) => p.type === 'tool_call')) stopReason = 'stop';
     return { id: String(b.id ?? ''), model: String(b.model ?? ''), parts, stopReason, usage: usageToIR(b.usage) };
   },
   responseFromIR(ir: IRResponse, model) {
-    const content = ir.parts.flatMap((p): Json[] => {
+    const content = ir.parts.flatMap((p): AnthropicBlock[] => {
       if (p.type === 'text') return p.text ? [{ type: 'text', text: p.text }] : [];
       if (p.type === 'tool_call') return [{ type: 'tool_use', id: p.id, name: p.name, input: inputOf(p.arguments) }];
       if (p.type === 'thinking') {
@@ -366,14 +373,14 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
       stop_reason: stopFromIR[ir.stopReason],
       stop_sequence: null,
       usage: usageFromIR(ir.usage),
-    };
+    } satisfies AnthropicResponse;
   },
   newDecodeState,
   decodeEvent,
   newEncodeState,
   // The prompt is counted only if message_start goes out before the upstream reported it.
   prepareEncoder: (state, call) => {
-    state.promptTokens = () => countTextTokens(promptText(call.body));
+    state.promptTokens = () => countTextTokens(promptText(call.body as AnthropicRequest));
   },
   encodeEvent,
   errorBody: (status, message, type) => ({

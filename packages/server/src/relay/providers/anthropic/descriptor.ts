@@ -5,11 +5,12 @@ import { defineProvider } from '../descriptor.js';
 import { modelListIds } from '../openai/models.js';
 import { getJson } from '../upstream-json.js';
 import { ANTHROPIC_VERSION, anthropicAdaptor } from './adaptor.js';
+import { anthropicMessages } from './convert.js';
 
 export const anthropicProvider = defineProvider({
   name: 'anthropic',
   types: [ChannelType.Anthropic],
-  formats: ['anthropic'],
+  formats: { anthropic: anthropicMessages },
   adaptor: anthropicAdaptor,
   /** `GET {base}/v1/models` with Anthropic's key header and version. */
   async listModels({ type, baseUrl, key }: UpstreamQuery, log) {

@@ -1,7 +1,6 @@
 import type { OptionsService } from '../../../core/options/service.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+import type { JsonObject } from '../../ir/json-data.js';
+import type { AnthropicRequest } from './wire.js';
 
 /** The Claude settings of the models tab (claude.* options), as plain values. */
 export interface ClaudeSettings {
@@ -68,12 +67,13 @@ export function claudeHeadersOf(s: Pick<ClaudeSettings, 'headers'>, ...names: st
  *   auto or none). A body that already enables thinking keeps its own budget and tool choice.
  */
 export function applyClaudeSettings(
-  body: Json,
+  body: JsonObject,
   model: string,
   s: ClaudeSettings,
-): { model: string; body: Json; headers: Record<string, string> } {
+): { model: string; body: AnthropicRequest; headers: Record<string, string> } {
   const { model: base, thinking } = claudeThinkingSuffix(model, s);
-  const out: Json = { ...body };
+  // Every field of the caller's body passes on; the ones read here are typed.
+  const out = { ...body } as AnthropicRequest;
   if ('model' in out) out.model = base;
   if (!(Number(out.max_tokens) > 0)) out.max_tokens = claudeDefaultMaxTokensOf(s, model, base);
   if (thinking) {

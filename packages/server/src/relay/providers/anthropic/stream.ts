@@ -1,9 +1,17 @@
 import { structuredTextOfJson, structuredTool } from './structured.js';
 import { sse } from '../../ir/sse.js';
 import { emptyUsage, type IRStopReason, type IRStreamEvent, type IRUsage } from '../../ir/types.js';
+import type {
+  AnthropicBlock,
+  AnthropicDelta,
+  AnthropicResponse,
+  AnthropicStopReason,
+  AnthropicStreamEvent,
+  AnthropicUsage,
+} from './wire.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+/** The stream event of one type. */
+type EventOf<T extends AnthropicStreamEvent['type']> = Extract<AnthropicStreamEvent, { type: T }>;
 
 export const stopToIR: Record<string, IRStopReason> = {
   end_turn: 'stop',
@@ -14,7 +22,7 @@ export const stopToIR: Record<string, IRStopReason> = {
   tool_use: 'tool_calls',
   refusal: 'content_filter',
 };
-export const stopFromIR: Record<IRStopReason, string> = {
+export const stopFromIR: Record<IRStopReason, AnthropicStopReason> = {
   stop: 'end_turn',
   length: 'max_tokens',
   tool_calls: 'tool_use',
@@ -25,7 +33,7 @@ export const stopFromIR: Record<IRStopReason, string> = {
 const count = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 /** Anthropic usage (input_tokens exclude cache reads and writes, as in IR) → IR usage; absent fields keep `base`. */
-export function usageToIR(u: Json | undefined | null, base: IRUsage = emptyUsage()): IRUsage {
+export function usageToIR(u: Partial<AnthropicUsage> | undefined | null, base: IRUsage = emptyUsage()): IRUsage {
   if (!u) return { ...base };
   return {
     inputTokens: count(u.input_tokens, base.inputTokens),
@@ -36,7 +44,7 @@ export function usageToIR(u: Json | undefined | null, base: IRUsage = emptyUsage
   };
 }
 
-export const usageFromIR = (u: IRUsage): Json => ({
+export const usageFromIR = (u: IRUsage): AnthropicUsage => ({
   input_tokens: u.inputTokens,
   cache_creation_input_tokens: u.cacheWriteTokens,
   cache_read_input_tokens: u.cacheReadTokens,
@@ -76,26 +84,28 @@ export function decodeEvent(
   state: AnthropicDecodeState,
   { event, data }: { event?: string; data: string },
 ): IRStreamEvent[] {
-  let j: Json;
+  let parsed: unknown;
   try {
-    j = JSON.parse(data);
+    parsed = JSON.parse(data);
   } catch {
     return [];
   }
-  if (!j || typeof j !== 'object') return [];
+  if (!parsed || typeof parsed !== 'object') return [];
+  const j = parsed as AnthropicStreamEvent;
   switch (String(j.type ?? event ?? '')) {
     case 'message_start': {
-      const m = (j.message ?? {}) as Json;
+      const m: Partial<AnthropicResponse> = (j as EventOf<'message_start'>).message ?? {};
       state.usage = usageToIR(m.usage);
       if (state.started) return [];
       state.started = true;
       return [{ type: 'start', id: String(m.id ?? ''), model: String(m.model ?? '') }];
     }
     case 'content_block_start': {
-      const index = Number(j.index ?? 0);
-      const b = (j.content_block ?? {}) as Json;
+      const ev = j as EventOf<'content_block_start'>;
+      const index = Number(ev.index ?? 0);
+      const b: AnthropicBlock | { type?: undefined } = ev.content_block ?? {};
       const answer = b.type === 'tool_use' ? structuredTool(b.name) : undefined;
-      if (answer) {
+      if (answer && b.type === 'tool_use') {
         state.structured = true;
         const input =
           b.input && typeof b.input === 'object' && Object.keys(b.input).length ? JSON.stringify(b.input) : '';
@@ -132,13 +142,14 @@ export function decodeEvent(
       return [];
     }
     case 'content_block_delta': {
-      const d = (j.delta ?? {}) as Json;
+      const ev = j as EventOf<'content_block_delta'>;
+      const d: AnthropicDelta | { type?: undefined } = ev.delta ?? {};
       if (d.type === 'text_delta') return d.text ? [{ type: 'text', text: String(d.text) }] : [];
       if (d.type === 'thinking_delta') return d.thinking ? [{ type: 'thinking', text: String(d.thinking) }] : [];
       if (d.type === 'signature_delta')
         return d.signature ? [{ type: 'thinking', text: '', signature: String(d.signature) }] : [];
       if (d.type === 'input_json_delta') {
-        const block = state.blocks.get(Number(j.index ?? 0));
+        const block = state.blocks.get(Number(ev.index ?? 0));
         if (!d.partial_json) return [];
         if (block?.kind === 'answer') {
           if (block.buffer === undefined) return [{ type: 'text', text: String(d.partial_json) }];
@@ -152,29 +163,30 @@ export function decodeEvent(
       return [];
     }
     case 'content_block_stop': {
-      const block = state.blocks.get(Number(j.index ?? 0));
+      const block = state.blocks.get(Number((j as EventOf<'content_block_stop'>).index ?? 0));
       return block?.kind === 'answer' && block.buffer !== undefined
         ? [{ type: 'text', text: structuredTextOfJson('value', block.buffer) }]
         : [];
     }
     case 'message_delta': {
+      const ev = j as EventOf<'message_delta'>;
       const out: IRStreamEvent[] = [];
-      if (j.delta?.stop_reason) {
-        const reason = stopToIR[j.delta.stop_reason] ?? 'stop';
+      if (ev.delta?.stop_reason) {
+        const reason = stopToIR[ev.delta.stop_reason] ?? 'stop';
         out.push({
           type: 'stop',
           reason: reason === 'tool_calls' && state.structured && state.tools === 0 ? 'stop' : reason,
         });
       }
       // message_delta's counts are cumulative; input/cache counts, when absent, are message_start's.
-      state.usage = usageToIR(j.usage, state.usage);
+      state.usage = usageToIR(ev.usage, state.usage);
       out.push({ type: 'usage', usage: { ...state.usage } });
       return out;
     }
     case 'message_stop':
       return [{ type: 'end' }];
     case 'error':
-      return [{ type: 'error', message: String(j.error?.message ?? 'upstream error') }];
+      return [{ type: 'error', message: String((j as EventOf<'error'>).error?.message ?? 'upstream error') }];
     default:
       // ping
       return [];
@@ -190,7 +202,7 @@ export interface AnthropicEncodeState {
   nextIndex: number;
   /** Tool-call indexes whose tool_use block has been opened. */
   tools: Set<number>;
-  stopReason?: string;
+  stopReason?: AnthropicStopReason;
   usage?: IRUsage;
   /** The gateway's count of the prompt, for message_start when the upstream has not said it by then. */
   promptTokens?: () => number;
@@ -221,7 +233,7 @@ const closeBlock = (s: AnthropicEncodeState): string => {
 const openBlock = (
   s: AnthropicEncodeState,
   kind: 'text' | 'thinking' | 'tool',
-  contentBlock: Json,
+  contentBlock: AnthropicBlock,
   tool = -1,
 ): string => {
   const out = closeBlock(s);
@@ -231,7 +243,7 @@ const openBlock = (
   );
 };
 
-const blockDelta = (s: AnthropicEncodeState, delta: Json): string =>
+const blockDelta = (s: AnthropicEncodeState, delta: AnthropicDelta): string =>
   sse({ type: 'content_block_delta', index: s.block!.index, delta }, 'content_block_delta');
 
 /** An unsigned thinking block is open: more thinking text belongs to it. */
@@ -244,7 +256,7 @@ const openTool = (s: AnthropicEncodeState, index: number, id: string, name: stri
 
 const messageDelta = (s: AnthropicEncodeState): string => {
   s.delta = true;
-  const stop_reason = s.stopReason ?? (s.tools.size ? 'tool_use' : 'end_turn');
+  const stop_reason: AnthropicStopReason = s.stopReason ?? (s.tools.size ? 'tool_use' : 'end_turn');
   return (
     closeBlock(s) +
     sse(
@@ -282,7 +294,7 @@ export function encodeEvent(s: AnthropicEncodeState, e: IRStreamEvent): string {
     s.started = true;
     if (e.type === 'start') s.id = messageId(e.id);
     if (e.type === 'usage') s.usage = e.usage;
-    const message = {
+    const message: AnthropicResponse = {
       id: s.id,
       type: 'message',
       role: 'assistant',

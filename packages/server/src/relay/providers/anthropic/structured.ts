@@ -1,7 +1,6 @@
+import { isRecord as isObject, type JsonObject } from '../../ir/json-data.js';
 import type { IRRequest } from '../../ir/types.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+import type { AnthropicRequest } from './wire.js';
 
 /**
  * Structured output (a JSON answer, optionally to a schema) on Anthropic upstreams. Models that have it natively
@@ -22,7 +21,7 @@ export const structuredTool = (name: unknown): StructuredTool | undefined =>
 
 /** A reserved tool's input as the answer's JSON text. */
 export function structuredText(kind: StructuredTool, input: unknown): string {
-  const answer = kind === 'value' && input && typeof input === 'object' ? (input as Json)[VALUE_KEY] : input;
+  const answer = kind === 'value' && input && typeof input === 'object' ? (input as JsonObject)[VALUE_KEY] : input;
   return JSON.stringify(answer ?? {});
 }
 
@@ -84,16 +83,15 @@ const MAX_DEPTH = 32;
 const SUBSCHEMA_LISTS = new Set(['anyOf', 'allOf', 'prefixItems']);
 const SUBSCHEMA_MAPS = new Set(['properties', '$defs', 'definitions']);
 
-const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
-const isObjectType = (s: Json): boolean =>
+const isObjectType = (s: JsonObject): boolean =>
   s.type === 'object' ||
   (Array.isArray(s.type) && s.type.includes('object')) ||
   (s.type === undefined && isObject(s.properties));
 
 /** JSON Schema → what `output_config.format` accepts: unsupported keywords dropped, oneOf as anyOf, every object closed (additionalProperties false is required). */
-export function anthropicOutputSchema(schema: unknown, depth = 0): Json {
+export function anthropicOutputSchema(schema: unknown, depth = 0): JsonObject {
   if (!isObject(schema) || depth > MAX_DEPTH) return {};
-  const out: Json = {};
+  const out: JsonObject = {};
   for (const [k, v] of Object.entries(schema)) {
     if (UNSUPPORTED.has(k)) continue;
     if (k === 'format' && !FORMATS.has(String(v))) continue;
@@ -123,7 +121,7 @@ const TOOL_DESCRIPTION = 'Give your final answer by calling this tool: its input
  * `{type: 'object'}` would only allow `{}` there) a reserved tool with the schema as its input schema, forced
  * unless the caller's tool choice says otherwise or thinking is on (Anthropic then allows only auto).
  */
-export function addStructuredOutput(body: Json, ir: IRRequest, thinking: boolean): void {
+export function addStructuredOutput(body: AnthropicRequest, ir: IRRequest, thinking: boolean): void {
   const rf = ir.responseFormat;
   if (!rf) return;
   if (rf.type === 'json_schema' && hasNativeStructuredOutput(ir.model)) {
@@ -133,10 +131,10 @@ export function addStructuredOutput(body: Json, ir: IRRequest, thinking: boolean
     };
     return;
   }
-  const choice = body.tool_choice as Json | undefined;
+  const choice = body.tool_choice;
   // The caller ruled tools out: no reserved tool can carry the answer.
   if (choice?.type === 'none') return;
-  const schema: Json = rf.type === 'json_schema' && isObject(rf.schema) ? rf.schema : { type: 'object' };
+  const schema: JsonObject = rf.type === 'json_schema' && isObject(rf.schema) ? rf.schema : { type: 'object' };
   const objectRoot = isObjectType(schema);
   const tool = objectRoot
     ? { name: STRUCTURED_TOOL, description: TOOL_DESCRIPTION, input_schema: { ...schema, type: 'object' } }
@@ -145,7 +143,7 @@ export function addStructuredOutput(body: Json, ir: IRRequest, thinking: boolean
         description: TOOL_DESCRIPTION,
         input_schema: { type: 'object', properties: { [VALUE_KEY]: schema }, required: [VALUE_KEY] },
       };
-  const others = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
+  const others = Array.isArray(body.tools) ? body.tools : [];
   body.tools = [...others, tool];
   if (thinking || choice?.type === 'tool' || choice?.type === 'any') return;
   const parallel =
@@ -156,7 +154,7 @@ export function addStructuredOutput(body: Json, ir: IRRequest, thinking: boolean
 }
 
 /** Anthropic's structured output request (`output_config.format`, or the beta's top-level `output_format`) → IR. */
-export function responseFormatFromAnthropic(body: Json): IRRequest['responseFormat'] {
+export function responseFormatFromAnthropic(body: AnthropicRequest): IRRequest['responseFormat'] {
   const f = (isObject(body.output_config) ? body.output_config.format : undefined) ?? body.output_format;
   if (!isObject(f) || f.type !== 'json_schema' || !isObject(f.schema)) return undefined;
   return { type: 'json_schema', name: typeof f.name === 'string' && f.name ? f.name : 'output', schema: f.schema };

@@ -1,15 +1,11 @@
-import { registerFormat } from '../../ir/formats.js';
 import { baseUrlOf } from '../base-url.js';
 import { UpstreamPrepareError } from '../prepare.js';
 import type { PreparedRequest, UpstreamAdaptor, UpstreamCall } from '../types.js';
 import { BedrockStreamFramer } from './bedrock-stream.js';
-import { bedrockConverse } from './converse.js';
 import { bedrockModelId } from './models.js';
 import { signRequest, type AwsCredentials } from './sigv4.js';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
-
-registerFormat(bedrockConverse);
 
 /** `Ak|Sk|Region` → credentials and region. */
 export function parseBedrockKey(key: string): AwsCredentials & { region: string } {

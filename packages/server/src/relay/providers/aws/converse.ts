@@ -9,9 +9,15 @@ import {
   type UpstreamFormat,
 } from '../../ir/types.js';
 import { parseData } from '../../ir/json-data.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+import type {
+  ConverseBlock,
+  ConverseMessage,
+  ConverseRequest,
+  ConverseResponse,
+  ConverseStreamEvent,
+  ConverseToolConfig,
+  ConverseUsage,
+} from './converse-wire.js';
 
 /**
  * Bedrock Converse (`POST /model/{id}/converse`, `/converse-stream`), upstream side, written from the Bedrock
@@ -30,7 +36,7 @@ const stopToIR: Record<string, IRStopReason> = {
   content_filtered: 'content_filter',
 };
 
-export const converseUsageToIR = (u: Json | undefined): IRUsage => ({
+export const converseUsageToIR = (u: ConverseUsage | undefined): IRUsage => ({
   ...emptyUsage(),
   inputTokens: Number(u?.inputTokens ?? 0),
   outputTokens: Number(u?.outputTokens ?? 0),
@@ -41,7 +47,7 @@ export const converseUsageToIR = (u: Json | undefined): IRUsage => ({
 const IMAGE_FORMATS = new Set(['png', 'jpeg', 'gif', 'webp']);
 
 /** Converse takes image bytes only: inline data and data: URLs; remote URLs become a text note. */
-function imageBlock(p: Extract<IRPart, { type: 'image' }>): Json {
+function imageBlock(p: Extract<IRPart, { type: 'image' }>): ConverseBlock {
   let data = p.data;
   let mediaType = p.mediaType;
   const m = p.url ? /^data:([^;,]+);base64,(.*)$/s.exec(p.url) : null;
@@ -59,8 +65,8 @@ const inputOf = (args: string): unknown => {
   }
 };
 
-function blocksFromIR(parts: IRPart[]): Json[] {
-  return parts.flatMap((p): Json[] => {
+function blocksFromIR(parts: IRPart[]): ConverseBlock[] {
+  return parts.flatMap((p): ConverseBlock[] => {
     if (p.type === 'text') return p.text ? [{ text: p.text }] : [];
     if (p.type === 'image') return [imageBlock(p)];
     if (p.type === 'tool_call') return [{ toolUse: { toolUseId: p.id, name: p.name, input: inputOf(p.arguments) } }];
@@ -70,7 +76,7 @@ function blocksFromIR(parts: IRPart[]): Json[] {
           toolResult: {
             toolUseId: p.toolCallId,
             content: [{ text: p.content }],
-            ...(p.isError ? { status: 'error' } : {}),
+            ...(p.isError ? { status: 'error' as const } : {}),
           },
         },
       ];
@@ -81,8 +87,8 @@ function blocksFromIR(parts: IRPart[]): Json[] {
 }
 
 /** IR roles → Converse's two (tool results travel in user turns); consecutive turns of one role are merged. */
-function messagesFromIR(messages: IRMessage[]): Json[] {
-  const out: Json[] = [];
+function messagesFromIR(messages: IRMessage[]): ConverseMessage[] {
+  const out: ConverseMessage[] = [];
   for (const m of messages) {
     const role = m.role === 'assistant' ? 'assistant' : 'user';
     const content = blocksFromIR(m.parts);
@@ -94,10 +100,10 @@ function messagesFromIR(messages: IRMessage[]): Json[] {
   return out;
 }
 
-function requestFromIR(ir: IRRequest): Json {
-  const body: Json = { messages: messagesFromIR(ir.messages) };
+function requestFromIR(ir: IRRequest): ConverseRequest {
+  const body: ConverseRequest = { messages: messagesFromIR(ir.messages) };
   if (ir.system.length) body.system = ir.system.map((text) => ({ text }));
-  const inference: Json = {};
+  const inference: NonNullable<ConverseRequest['inferenceConfig']> = {};
   if (ir.maxTokens !== undefined) inference.maxTokens = ir.maxTokens;
   if (ir.temperature !== undefined) inference.temperature = ir.temperature;
   if (ir.topP !== undefined) inference.topP = ir.topP;
@@ -105,7 +111,7 @@ function requestFromIR(ir: IRRequest): Json {
   if (Object.keys(inference).length) body.inferenceConfig = inference;
   if (ir.topK !== undefined) body.additionalModelRequestFields = { top_k: ir.topK };
   if (ir.tools?.length && ir.toolChoice !== 'none') {
-    const toolConfig: Json = {
+    const toolConfig: ConverseToolConfig = {
       tools: ir.tools.map((t) => ({
         toolSpec: {
           name: t.name,
@@ -122,7 +128,7 @@ function requestFromIR(ir: IRRequest): Json {
   return body;
 }
 
-function blockToIR(b: Json): IRPart | undefined {
+function blockToIR(b: ConverseBlock): IRPart | undefined {
   if (typeof b.text === 'string') return { type: 'text', text: b.text };
   if (b.toolUse)
     return {
@@ -151,7 +157,7 @@ export interface ConverseDecodeState {
 }
 
 function decodeEvent(state: ConverseDecodeState, { event, data }: { event?: string; data: string }): IRStreamEvent[] {
-  const j = parseData(data) as Json | undefined;
+  const j = parseData(data) as ConverseStreamEvent | undefined;
   if (!j || state.ended) return [];
   const out: IRStreamEvent[] = [];
   if (!state.started && event !== 'exception') {
@@ -169,14 +175,14 @@ function decodeEvent(state: ConverseDecodeState, { event, data }: { event?: stri
       break;
     }
     case 'contentBlockDelta': {
-      const d = (j.delta ?? {}) as Json;
+      const d: NonNullable<ConverseStreamEvent['delta']> = j.delta ?? {};
       if (typeof d.text === 'string' && d.text) out.push({ type: 'text', text: d.text });
       if (d.toolUse && typeof d.toolUse.input === 'string') {
         const index = state.tools.get(Number(j.contentBlockIndex ?? 0));
         if (index !== undefined && d.toolUse.input) out.push({ type: 'tool_call_args', index, args: d.toolUse.input });
       }
       if (d.reasoningContent) {
-        const r = d.reasoningContent as Json;
+        const r = d.reasoningContent;
         if (r.text || r.signature)
           out.push({
             type: 'thinking',
@@ -187,7 +193,7 @@ function decodeEvent(state: ConverseDecodeState, { event, data }: { event?: stri
       break;
     }
     case 'messageStop':
-      out.push({ type: 'stop', reason: stopToIR[j.stopReason] ?? 'stop' });
+      out.push({ type: 'stop', reason: stopToIR[String(j.stopReason)] ?? 'stop' });
       break;
     case 'metadata':
       // The last event: usage for the whole answer.
@@ -208,15 +214,14 @@ function decodeEvent(state: ConverseDecodeState, { event, data }: { event?: stri
 export const bedrockConverse: UpstreamFormat<ConverseDecodeState> = {
   name: 'converse',
   requestFromIR,
-  responseToIR(body: Json) {
-    const content = ((body.output?.message?.content ?? []) as Json[])
-      .map(blockToIR)
-      .filter((p): p is IRPart => p !== undefined);
+  responseToIR(answer) {
+    const body = answer as ConverseResponse;
+    const content = (body.output?.message?.content ?? []).map(blockToIR).filter((p): p is IRPart => p !== undefined);
     return {
       id: '',
       model: '',
       parts: content,
-      stopReason: stopToIR[body.stopReason] ?? 'stop',
+      stopReason: stopToIR[String(body.stopReason)] ?? 'stop',
       usage: converseUsageToIR(body.usage),
     };
   },

@@ -10,9 +10,16 @@ import {
   type UpstreamFormat,
 } from '../../ir/types.js';
 import { parseData } from '../../ir/json-data.js';
+import type {
+  CohereContent,
+  CohereMessage,
+  CohereRequest,
+  CohereResponse,
+  CohereStreamEvent,
+  CohereUsage,
+} from './wire.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+type StreamMessage = NonNullable<NonNullable<CohereStreamEvent['delta']>['message']>;
 
 /**
  * Cohere Chat v2 (`POST /v2/chat`), upstream side: IR → request, response → IR, and the SSE stream
@@ -29,37 +36,38 @@ const finishToIR: Record<string, IRStopReason> = {
   TIMEOUT: 'error',
 };
 
-export function cohereUsageToIR(u: Json | undefined): IRUsage {
-  const billed = u?.billed_units as Json | undefined;
-  const src =
-    billed && (billed.input_tokens !== undefined || billed.output_tokens !== undefined)
-      ? billed
-      : (u?.tokens as Json | undefined);
+export function cohereUsageToIR(u: CohereUsage | undefined): IRUsage {
+  const billed = u?.billed_units;
+  const src = billed && (billed.input_tokens !== undefined || billed.output_tokens !== undefined) ? billed : u?.tokens;
   if (!src) return emptyUsage();
   return { ...emptyUsage(), inputTokens: Number(src.input_tokens ?? 0), outputTokens: Number(src.output_tokens ?? 0) };
 }
 
-function contentOf(parts: IRPart[]): string | Json[] {
+function contentOf(parts: IRPart[]): string | CohereContent[] {
   if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as { text: string }).text).join('');
-  return parts.flatMap((p): Json[] => {
+  return parts.flatMap((p): CohereContent[] => {
     if (p.type === 'text') return [{ type: 'text', text: p.text }];
     if (p.type === 'image') return [{ type: 'image_url', image_url: { url: imageToUrl(p) } }];
     return [];
   });
 }
 
-function messageFromIR(m: IRMessage): Json[] {
+function messageFromIR(m: IRMessage): CohereMessage[] {
   const results = m.parts.filter((p): p is Extract<IRPart, { type: 'tool_result' }> => p.type === 'tool_result');
   const rest = m.parts.filter((p) => p.type !== 'tool_result' && p.type !== 'thinking');
-  const out: Json[] = results.map((r) => ({ role: 'tool', tool_call_id: r.toolCallId, content: r.content }));
+  const out: CohereMessage[] = results.map((r) => ({
+    role: 'tool' as const,
+    tool_call_id: r.toolCallId,
+    content: r.content,
+  }));
   if (m.role === 'assistant') {
     const calls = rest.filter((p): p is Extract<IRPart, { type: 'tool_call' }> => p.type === 'tool_call');
     const text = rest.filter((p) => p.type === 'text');
-    const msg: Json = { role: 'assistant' };
+    const msg: Extract<CohereMessage, { role: 'assistant' }> = { role: 'assistant' };
     if (calls.length)
       msg.tool_calls = calls.map((c) => ({
         id: c.id,
-        type: 'function',
+        type: 'function' as const,
         function: { name: c.name, arguments: c.arguments },
       }));
     if (text.length) msg[calls.length ? 'tool_plan' : 'content'] = contentOf(text);
@@ -68,10 +76,10 @@ function messageFromIR(m: IRMessage): Json[] {
   return out;
 }
 
-function requestFromIR(ir: IRRequest): Json {
-  const messages: Json[] = ir.system.length ? [{ role: 'system', content: ir.system.join('\n\n') }] : [];
+function requestFromIR(ir: IRRequest): CohereRequest {
+  const messages: CohereMessage[] = ir.system.length ? [{ role: 'system', content: ir.system.join('\n\n') }] : [];
   for (const m of ir.messages) messages.push(...messageFromIR(m));
-  const body: Json = { model: ir.model, messages, stream: ir.stream };
+  const body: CohereRequest = { model: ir.model, messages, stream: ir.stream };
   if (ir.maxTokens !== undefined) body.max_tokens = ir.maxTokens;
   if (ir.temperature !== undefined) body.temperature = ir.temperature;
   if (ir.topP !== undefined) body.p = ir.topP;
@@ -79,7 +87,7 @@ function requestFromIR(ir: IRRequest): Json {
   if (ir.stop?.length) body.stop_sequences = ir.stop;
   if (ir.tools?.length)
     body.tools = ir.tools.map((t) => ({
-      type: 'function',
+      type: 'function' as const,
       function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
     }));
   // Cohere has only REQUIRED and NONE; a named tool is forced by offering only that tool.
@@ -87,7 +95,7 @@ function requestFromIR(ir: IRRequest): Json {
   else if (ir.toolChoice === 'none') body.tool_choice = 'NONE';
   else if (typeof ir.toolChoice === 'object' && body.tools) {
     const name = ir.toolChoice.name;
-    body.tools = (body.tools as Json[]).filter((t) => t.function.name === name);
+    body.tools = body.tools.filter((t) => t.function.name === name);
     body.tool_choice = 'REQUIRED';
   }
   if (ir.responseFormat)
@@ -105,21 +113,21 @@ interface DecodeState {
   toolIndex: number;
 }
 
-const deltaMessage = (j: Json): Json => (j.delta?.message ?? {}) as Json;
+const deltaMessage = (j: CohereStreamEvent): StreamMessage => j.delta?.message ?? {};
 
 export const cohereChat: UpstreamFormat<DecodeState> = {
   name: 'cohere',
   requestFromIR,
   responseToIR(body) {
-    const b = body as Json;
-    const msg = (b.message ?? {}) as Json;
+    const b = body as CohereResponse;
+    const msg: NonNullable<CohereResponse['message']> = b.message ?? {};
     // The tool plan (the model's reasoning before it calls tools) reads as thinking.
     const parts: IRPart[] = msg.tool_plan ? [{ type: 'thinking', text: String(msg.tool_plan) }] : [];
-    for (const c of (Array.isArray(msg.content) ? msg.content : []) as Json[]) {
+    for (const c of Array.isArray(msg.content) ? msg.content : []) {
       if (c.type === 'thinking') parts.push({ type: 'thinking', text: String(c.thinking ?? '') });
       else if (c.type === 'text') parts.push({ type: 'text', text: String(c.text ?? '') });
     }
-    for (const tc of (msg.tool_calls ?? []) as Json[])
+    for (const tc of msg.tool_calls ?? [])
       parts.push({
         type: 'tool_call',
         id: String(tc.id ?? ''),
@@ -136,7 +144,7 @@ export const cohereChat: UpstreamFormat<DecodeState> = {
   },
   newDecodeState: () => ({ started: false, toolIndex: -1 }),
   decodeEvent(state, { data }) {
-    const j = parseData(data);
+    const j = parseData(data) as CohereStreamEvent | undefined;
     if (!j) return [];
     const out: IRStreamEvent[] = [];
     if (!state.started) {
@@ -146,7 +154,7 @@ export const cohereChat: UpstreamFormat<DecodeState> = {
     const m = deltaMessage(j);
     switch (j.type) {
       case 'content-delta': {
-        const c = (m.content ?? {}) as Json;
+        const c = m.content ?? {};
         if (c.thinking) out.push({ type: 'thinking', text: String(c.thinking) });
         if (c.text) out.push({ type: 'text', text: String(c.text) });
         break;
@@ -155,7 +163,7 @@ export const cohereChat: UpstreamFormat<DecodeState> = {
         if (m.tool_plan) out.push({ type: 'thinking', text: String(m.tool_plan) });
         break;
       case 'tool-call-start': {
-        const tc = (m.tool_calls ?? {}) as Json;
+        const tc = m.tool_calls ?? {};
         state.toolIndex = typeof j.index === 'number' ? j.index : state.toolIndex + 1;
         out.push({
           type: 'tool_call_start',
@@ -168,12 +176,12 @@ export const cohereChat: UpstreamFormat<DecodeState> = {
         break;
       }
       case 'tool-call-delta': {
-        const args = (m.tool_calls as Json | undefined)?.function?.arguments;
+        const args = m.tool_calls?.function?.arguments;
         if (args) out.push({ type: 'tool_call_args', index: Math.max(0, state.toolIndex), args: String(args) });
         break;
       }
       case 'message-end': {
-        const d = (j.delta ?? {}) as Json;
+        const d = j.delta ?? {};
         if (d.error) out.push({ type: 'error', message: String(d.error) });
         out.push({ type: 'stop', reason: finishToIR[String(d.finish_reason)] ?? 'stop' });
         if (d.usage) out.push({ type: 'usage', usage: cohereUsageToIR(d.usage) });

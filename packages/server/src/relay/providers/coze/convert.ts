@@ -8,9 +8,7 @@ import {
   type UpstreamFormat,
 } from '../../ir/types.js';
 import { joinedText, parseData } from '../../ir/json-data.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+import type { CozeAnswer, CozeMessage, CozeRequest, CozeStreamData, CozeUsage } from './wire.js';
 
 /**
  * Coze chat v3 (`POST /v3/chat`), upstream side. The bot is the (mapped) model name; the conversation goes
@@ -23,7 +21,7 @@ type Json = Record<string, any>;
 
 const DEFAULT_USER = 'tollway';
 
-export const cozeUsageToIR = (u: Json | undefined): IRUsage =>
+export const cozeUsageToIR = (u: CozeUsage | undefined): IRUsage =>
   u
     ? {
         ...emptyUsage(),
@@ -32,7 +30,7 @@ export const cozeUsageToIR = (u: Json | undefined): IRUsage =>
       }
     : emptyUsage();
 
-function messageFromIR(m: IRMessage): Json | undefined {
+function messageFromIR(m: IRMessage): CozeMessage | undefined {
   if (m.role === 'tool') return undefined;
   const text = joinedText(m.parts);
   const images = m.parts.flatMap((p) => (p.type === 'image' ? [imageToUrl(p)] : []));
@@ -46,13 +44,13 @@ function messageFromIR(m: IRMessage): Json | undefined {
   return { role: 'user', type: 'question', content: JSON.stringify(objects), content_type: 'object_string' };
 }
 
-function requestFromIR(ir: IRRequest): Json {
+function requestFromIR(ir: IRRequest): CozeRequest {
   return {
     bot_id: ir.model,
     user_id: ir.user || DEFAULT_USER,
     stream: true,
     auto_save_history: false,
-    additional_messages: ir.messages.map(messageFromIR).filter((m): m is Json => m !== undefined),
+    additional_messages: ir.messages.map(messageFromIR).filter((m): m is CozeMessage => m !== undefined),
   };
 }
 
@@ -61,14 +59,14 @@ interface DecodeState {
   ended: boolean;
 }
 
-const failure = (j: Json): string => String(j.last_error?.msg || j.msg || 'Coze chat failed');
+const failure = (j: CozeStreamData): string => String(j.last_error?.msg || j.msg || 'Coze chat failed');
 
 export const cozeChat: UpstreamFormat<DecodeState> = {
   name: 'coze',
   requestFromIR,
   /** A JSON answer from /v3/chat is the chat object (or an error envelope); its text comes only by streaming. */
   responseToIR(body) {
-    const b = body as Json;
+    const b = body as CozeAnswer;
     if (b.code) throw new Error(`Coze error ${b.code}: ${b.msg ?? ''}`);
     return {
       id: String(b.data?.id ?? ''),
@@ -81,7 +79,7 @@ export const cozeChat: UpstreamFormat<DecodeState> = {
   newDecodeState: () => ({ started: false, ended: false }),
   decodeEvent(state, { event, data }) {
     if (state.ended) return [];
-    const j = parseData(data);
+    const j = parseData(data) as CozeStreamData | undefined;
     const out: IRStreamEvent[] = [];
     if (!state.started && j) {
       state.started = true;
@@ -98,7 +96,7 @@ export const cozeChat: UpstreamFormat<DecodeState> = {
         state.ended = true;
         out.push(
           { type: 'stop', reason: 'stop' },
-          { type: 'usage', usage: cozeUsageToIR((j?.usage ?? undefined) as Json | undefined) },
+          { type: 'usage', usage: cozeUsageToIR(j?.usage ?? undefined) },
           { type: 'end' },
         );
         break;
@@ -115,7 +113,7 @@ export const cozeChat: UpstreamFormat<DecodeState> = {
     return out;
   },
   answerError(body) {
-    const b = body as Json;
+    const b = body as CozeAnswer;
     if (!b.code) return undefined;
     // 4100 / 4101: the token is invalid or lacks the permission.
     return {

@@ -1,8 +1,6 @@
 import { emptyUsage, type IRRequest, type IRStreamEvent, type IRUsage, type UpstreamFormat } from '../../ir/types.js';
 import { joinedText, parseData } from '../../ir/json-data.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+import type { DifyAnswer, DifyRequest, DifyStreamEvent, DifyUsage } from './wire.js';
 
 /**
  * Dify chat apps (`POST /v1/chat-messages`), upstream side. Dify keeps a conversation's history itself (by
@@ -15,15 +13,15 @@ type Json = Record<string, any>;
 
 const DEFAULT_USER = 'tollway';
 
-export const difyUsageToIR = (u: Json | undefined): IRUsage =>
+export const difyUsageToIR = (u: DifyUsage | undefined): IRUsage =>
   u
     ? { ...emptyUsage(), inputTokens: Number(u.prompt_tokens ?? 0), outputTokens: Number(u.completion_tokens ?? 0) }
     : emptyUsage();
 
-function requestFromIR(ir: IRRequest): Json {
+function requestFromIR(ir: IRRequest): DifyRequest {
   const lastUser = [...ir.messages].reverse().find((m) => m.role === 'user');
   const files = (lastUser?.parts ?? []).flatMap((p) =>
-    p.type === 'image' && p.url ? [{ type: 'image', transfer_method: 'remote_url', url: p.url }] : [],
+    p.type === 'image' && p.url ? [{ type: 'image' as const, transfer_method: 'remote_url' as const, url: p.url }] : [],
   );
   return {
     inputs: ir.system.length ? { system: ir.system.join('\n\n') } : {},
@@ -45,7 +43,7 @@ export const difyChat: UpstreamFormat<DecodeState> = {
   name: 'dify',
   requestFromIR,
   responseToIR(body) {
-    const b = body as Json;
+    const b = body as DifyAnswer;
     return {
       id: String(b.message_id ?? b.id ?? ''),
       model: '',
@@ -56,7 +54,7 @@ export const difyChat: UpstreamFormat<DecodeState> = {
   },
   newDecodeState: () => ({ started: false, ended: false }),
   decodeEvent(state, { data }) {
-    const j = parseData(data);
+    const j = parseData(data) as DifyStreamEvent | undefined;
     if (!j || state.ended) return [];
     const out: IRStreamEvent[] = [];
     // Workflow and agent-thought events come first in some apps; the answer starts with the first message event.
@@ -73,7 +71,7 @@ export const difyChat: UpstreamFormat<DecodeState> = {
         state.ended = true;
         out.push(
           { type: 'stop', reason: 'stop' },
-          { type: 'usage', usage: difyUsageToIR((j.metadata as Json | undefined)?.usage) },
+          { type: 'usage', usage: difyUsageToIR(j.metadata?.usage) },
           { type: 'end' },
         );
         break;

@@ -14,7 +14,7 @@ import {
   type GeminiDecodeState,
   type GeminiEncodeState,
 } from './stream.js';
-import { jsonSchemaFromGemini } from './json-schema.js';
+import { geminiSchema, jsonSchemaFromGemini } from './json-schema.js';
 import type {
   IRMessage,
   IRPart,
@@ -25,9 +25,31 @@ import type {
   IRToolChoice,
   WireFormat,
 } from '../../ir/types.js';
+import type { JsonObject } from '../../ir/json-data.js';
+import type {
+  GeminiCandidate,
+  GeminiContent,
+  GeminiFunctionCallingConfig,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponse,
+  GeminiGenerationConfig,
+  GeminiPart,
+  GeminiRequest,
+  GeminiResponse,
+  GeminiThinkingConfig,
+} from './wire.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+/** JSON Schema → Gemini's schema lives in json-schema.ts beside its inverse; callers of the format import it here. */
+export { geminiSchema };
+
+/** A request after normalizeRequest: camelCase keys, and the lists and configs it reads always present. */
+type NormalizedRequest = {
+  systemInstruction?: GeminiContent;
+  contents: GeminiContent[];
+  generationConfig: GeminiGenerationConfig;
+  tools: { functionDeclarations: GeminiFunctionDeclaration[] }[];
+  toolConfig: { functionCallingConfig: GeminiFunctionCallingConfig };
+};
 
 /**
  * Gemini generateContent (`/v1beta/models/{model}:generateContent` and `:streamGenerateContent?alt=sse`).
@@ -52,39 +74,42 @@ export function geminiModelFromPath(path: string): { model: string; method: stri
 
 const camelKey = (k: string) => (k.includes('_') ? k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : k);
 /** One level of keys to camelCase; values (function args, schemas) are left alone. */
-const camel = (o: unknown): Json =>
+const camel = (o: unknown): JsonObject =>
   o && typeof o === 'object' && !Array.isArray(o)
     ? Object.fromEntries(Object.entries(o).map(([k, v]) => [camelKey(k), v]))
     : {};
 
-function normalizePart(p: unknown): Json {
+function normalizePart(p: unknown): GeminiPart {
   const q = camel(p);
   for (const k of ['inlineData', 'fileData', 'functionCall', 'functionResponse']) if (q[k]) q[k] = camel(q[k]);
   return q;
 }
 
-const normalizeContent = (c: unknown): Json => {
+const normalizeContent = (c: unknown): GeminiContent => {
   const x = camel(c);
   x.parts = Array.isArray(x.parts) ? x.parts.map(normalizePart) : [];
-  return x;
+  return x as GeminiContent;
 };
 
-function normalizeRequest(body: Json): Json {
+function normalizeRequest(body: JsonObject): NormalizedRequest {
   const r = camel(body);
   if (typeof r.systemInstruction === 'string') r.systemInstruction = { parts: [{ text: r.systemInstruction }] };
   else if (r.systemInstruction) r.systemInstruction = normalizeContent(r.systemInstruction);
   r.contents = Array.isArray(r.contents) ? r.contents.map(normalizeContent) : [];
-  r.generationConfig = camel(r.generationConfig);
-  if (r.generationConfig.thinkingConfig) r.generationConfig.thinkingConfig = camel(r.generationConfig.thinkingConfig);
+  const generationConfig = camel(r.generationConfig);
+  r.generationConfig = generationConfig;
+  if (generationConfig.thinkingConfig) generationConfig.thinkingConfig = camel(generationConfig.thinkingConfig);
   r.tools = Array.isArray(r.tools)
     ? r.tools.map((t: unknown) => ({
         ...camel(t),
-        functionDeclarations: (camel(t).functionDeclarations ?? []).map(camel),
+        // A declaration list that is not a list fails here, as the caller's error.
+        functionDeclarations: ((camel(t).functionDeclarations ?? []) as unknown[]).map(camel),
       }))
     : [];
-  r.toolConfig = camel(r.toolConfig);
-  r.toolConfig.functionCallingConfig = camel(r.toolConfig.functionCallingConfig);
-  return r;
+  const toolConfig = camel(r.toolConfig);
+  r.toolConfig = toolConfig;
+  toolConfig.functionCallingConfig = camel(toolConfig.functionCallingConfig);
+  return r as NormalizedRequest;
 }
 
 /* ---------- request → IR ---------- */
@@ -95,12 +120,12 @@ function normalizeRequest(body: Json): Json {
  * (preferring calls that had no id either).
  * A user turn's functionResponse parts become a 'tool' message, its other parts a 'user' message, in order.
  */
-function contentsToIR(contents: Json[]): IRMessage[] {
+function contentsToIR(contents: GeminiContent[]): IRMessage[] {
   const out: IRMessage[] = [];
   let n = 0;
   const nextId = () => geminiCallId(n++);
   let open: { id: string; name: string; given: boolean }[] = [];
-  const resultId = (fr: Json): string => {
+  const resultId = (fr: GeminiFunctionResponse): string => {
     const given = fr.id ? String(fr.id) : undefined;
     let i = given ? open.findIndex((c) => c.id === given) : open.findIndex((c) => c.name === fr.name && !c.given);
     if (i < 0 && !given) i = open.findIndex((c) => c.name === fr.name);
@@ -112,7 +137,7 @@ function contentsToIR(contents: Json[]): IRMessage[] {
     if (c.role === 'model') {
       const parts = geminiPartsToIR(c.parts, nextId);
       const given = new Set(
-        (c.parts as Json[])
+        c.parts
           .map((p) => p.functionCall?.id)
           .filter(Boolean)
           .map(String),
@@ -122,8 +147,8 @@ function contentsToIR(contents: Json[]): IRMessage[] {
       continue;
     }
     let current: IRMessage | undefined;
-    for (const p of c.parts as Json[]) {
-      const fr = p.functionResponse as Json | undefined;
+    for (const p of c.parts) {
+      const fr = p.functionResponse;
       const role: IRRole = fr ? 'tool' : 'user';
       const parts: IRPart[] = fr
         ? [
@@ -143,7 +168,7 @@ function contentsToIR(contents: Json[]): IRMessage[] {
   return out;
 }
 
-function toolChoiceToIR(fc: Json): IRToolChoice | undefined {
+function toolChoiceToIR(fc: GeminiFunctionCallingConfig): IRToolChoice | undefined {
   const mode = String(fc.mode ?? '').toUpperCase();
   if (mode === 'NONE') return 'none';
   if (mode === 'ANY')
@@ -156,7 +181,7 @@ function toolChoiceToIR(fc: Json): IRToolChoice | undefined {
 const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 
 /** thinkingConfig → reasoning. A budget of -1 (dynamic) or includeThoughts alone means "reasoning, no budget". */
-function reasoningToIR(tc: Json | undefined): IRRequest['reasoning'] {
+function reasoningToIR(tc: GeminiThinkingConfig | undefined): IRRequest['reasoning'] {
   if (!tc) return undefined;
   const level = String(tc.thinkingLevel ?? '').toLowerCase() as (typeof EFFORTS)[number];
   const effort = EFFORTS.includes(level) ? level : undefined;
@@ -167,86 +192,15 @@ function reasoningToIR(tc: Json | undefined): IRRequest['reasoning'] {
 
 /* ---------- IR → request ---------- */
 
-/** Keywords Gemini's OpenAPI-subset Schema accepts; everything else ($schema, additionalProperties, …) is dropped. */
-const SCHEMA_KEYS = new Set([
-  'type',
-  'format',
-  'title',
-  'description',
-  'nullable',
-  'enum',
-  'maxItems',
-  'minItems',
-  'properties',
-  'required',
-  'minProperties',
-  'maxProperties',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'example',
-  'anyOf',
-  'propertyOrdering',
-  'default',
-  'items',
-  'minimum',
-  'maximum',
-]);
-const STRING_FORMATS = new Set(['enum', 'date-time']);
-
-function resolveRef(root: Json, ref: string): Json | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  let node: any = root;
-  for (const seg of ref.slice(2).split('/')) node = node?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return node && typeof node === 'object' ? node : undefined;
-}
-
-/**
- * JSON Schema → the Schema Gemini accepts: local $refs inlined, `type: [x, 'null']` and `anyOf` with a null
- * branch → nullable, `const` → enum, `oneOf` → anyOf, unsupported keywords and string formats dropped. Type
- * names are kept as given (lowercase JSON Schema or uppercase OpenAPI both work).
- */
-export function geminiSchema(schema: unknown, root: Json = schema as Json, depth = 0): Json {
-  if (!schema || typeof schema !== 'object' || Array.isArray(schema) || depth > 24) return {};
-  let s = schema as Json;
-  if (typeof s.$ref === 'string') {
-    const { $ref, ...rest } = s;
-    s = { ...resolveRef(root, $ref), ...rest };
-  }
-  const out: Json = {};
-  for (const [k, v] of Object.entries(s)) {
-    if (k === 'const') out.enum ??= [v];
-    else if (k === 'anyOf' || k === 'oneOf') {
-      const branches = (Array.isArray(v) ? v : []).filter((b: Json) => b?.type !== 'null' && b?.type !== 'NULL');
-      if (branches.length < (Array.isArray(v) ? v.length : 0)) out.nullable = true;
-      if (branches.length === 1) Object.assign(out, geminiSchema(branches[0], root, depth + 1));
-      else if (branches.length) out.anyOf = branches.map((b: unknown) => geminiSchema(b, root, depth + 1));
-    } else if (!SCHEMA_KEYS.has(k)) continue;
-    else if (k === 'type' && Array.isArray(v)) {
-      const types = v.filter((t) => String(t).toLowerCase() !== 'null');
-      out.type = types[0] ?? 'string';
-      if (types.length < v.length) out.nullable = true;
-    } else if (k === 'properties' && v && typeof v === 'object') {
-      const props = Object.fromEntries(
-        Object.entries(v as Json).map(([name, sub]) => [name, geminiSchema(sub, root, depth + 1)]),
-      );
-      if (Object.keys(props).length) out.properties = props;
-    } else if (k === 'items') out.items = geminiSchema(Array.isArray(v) ? v[0] : v, root, depth + 1);
-    else if (k === 'format' && String(s.type).toLowerCase() === 'string' && !STRING_FORMATS.has(String(v))) continue;
-    else out[k] = v;
-  }
-  return out;
-}
-
 /** An object schema with no properties is rejected by Gemini: such a function gets no `parameters`. */
-function toolFromIR(t: IRTool): Json {
+function toolFromIR(t: IRTool): GeminiFunctionDeclaration {
   const parameters = geminiSchema(t.parameters);
   const empty =
     String(parameters.type ?? 'object').toLowerCase() === 'object' && !parameters.properties && !parameters.anyOf;
   return { name: t.name, ...(t.description ? { description: t.description } : {}), ...(empty ? {} : { parameters }) };
 }
 
-function toolChoiceFromIR(tc: IRToolChoice): Json {
+function toolChoiceFromIR(tc: IRToolChoice): GeminiFunctionCallingConfig {
   if (typeof tc !== 'string') return { mode: 'ANY', allowedFunctionNames: [tc.name] };
   return { mode: tc === 'required' ? 'ANY' : tc === 'none' ? 'NONE' : 'AUTO' };
 }
@@ -254,7 +208,7 @@ function toolChoiceFromIR(tc: IRToolChoice): Json {
 const EFFORT_BUDGET: Record<(typeof EFFORTS)[number], number> = { minimal: 0, low: 1024, medium: 8192, high: 24576 };
 
 /** reasoning → thinkingConfig; thoughts are asked for whenever thinking is on (IR cannot say otherwise). */
-function thinkingConfigFromIR(r: IRRequest['reasoning']): Json | undefined {
+function thinkingConfigFromIR(r: IRRequest['reasoning']): GeminiThinkingConfig | undefined {
   if (!r) return undefined;
   const budget = r.budgetTokens ?? (r.effort ? EFFORT_BUDGET[r.effort] : undefined);
   if (budget === 0) return { thinkingBudget: 0 };
@@ -262,14 +216,14 @@ function thinkingConfigFromIR(r: IRRequest['reasoning']): Json | undefined {
 }
 
 /** A tool result's text as the functionResponse.response object: its JSON object, else { output } / { error }. */
-function responseObject(content: string, isError?: boolean): Json {
+function responseObject(content: string, isError?: boolean): JsonObject {
   let v: unknown;
   try {
     v = JSON.parse(content);
   } catch {
     v = undefined;
   }
-  if (v && typeof v === 'object' && !Array.isArray(v)) return isError ? { error: v } : (v as Json);
+  if (v && typeof v === 'object' && !Array.isArray(v)) return isError ? { error: v } : (v as JsonObject);
   return isError ? { error: content } : { output: content };
 }
 
@@ -277,10 +231,10 @@ function responseObject(content: string, isError?: boolean): Json {
  * IR messages → contents: assistant → 'model', tool results → user-role functionResponse parts named after the
  * earlier call with that id, consecutive same-role turns merged. Ids are not sent: Gemini pairs by order.
  */
-function contentsFromIR(ir: IRRequest): Json[] {
+function contentsFromIR(ir: IRRequest): GeminiContent[] {
   const names = new Map<string, string>();
-  const out: Json[] = [];
-  const toolResult = (p: Extract<IRPart, { type: 'tool_result' }>) => ({
+  const out: GeminiContent[] = [];
+  const toolResult = (p: Extract<IRPart, { type: 'tool_result' }>): GeminiFunctionResponse => ({
     name: names.get(p.toolCallId) ?? p.name ?? '',
     response: responseObject(p.content, p.isError),
   });
@@ -322,15 +276,13 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
   name: 'gemini',
   requestToIR(body) {
     const b = normalizeRequest(body);
-    const g = b.generationConfig as Json;
-    const decls = (b.tools as Json[]).flatMap((t) => t.functionDeclarations as Json[]);
+    const g = b.generationConfig;
+    const decls = b.tools.flatMap((t) => t.functionDeclarations);
     // responseJsonSchema and parametersJsonSchema are JSON Schema already; responseSchema and parameters are Gemini's OpenAPI subset.
     const schema = g.responseJsonSchema ?? (g.responseSchema ? jsonSchemaFromGemini(g.responseSchema) : undefined);
     return {
       model: '',
-      system: ((b.systemInstruction?.parts ?? []) as Json[])
-        .filter((p) => typeof p.text === 'string')
-        .map((p) => String(p.text)),
+      system: (b.systemInstruction?.parts ?? []).filter((p) => typeof p.text === 'string').map((p) => String(p.text)),
       messages: contentsToIR(b.contents),
       tools: decls.length
         ? decls.map((d) => ({
@@ -358,12 +310,12 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
     };
   },
   requestFromIR(ir) {
-    const body: Json = {};
+    const body: GeminiRequest = {};
     if (ir.system.length) body.systemInstruction = { parts: ir.system.map((text) => ({ text })) };
     body.contents = contentsFromIR(ir);
     if (ir.tools?.length) body.tools = [{ functionDeclarations: ir.tools.map(toolFromIR) }];
     if (ir.toolChoice) body.toolConfig = { functionCallingConfig: toolChoiceFromIR(ir.toolChoice) };
-    const g: Json = {};
+    const g: GeminiGenerationConfig = {};
     if (ir.temperature !== undefined) g.temperature = ir.temperature;
     if (ir.topP !== undefined) g.topP = ir.topP;
     if (ir.topK !== undefined) g.topK = ir.topK;
@@ -381,9 +333,9 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
     return body;
   },
   responseToIR(body) {
-    const b = body as Json;
+    const b = body as GeminiResponse;
     const id = String(b.responseId ?? '');
-    const cand = (b.candidates?.[0] ?? {}) as Json;
+    const cand: GeminiCandidate = b.candidates?.[0] ?? {};
     let n = 0;
     const parts = geminiPartsToIR(cand.content?.parts, () => geminiCallId(n++, id));
     const blocked = !b.candidates?.length && b.promptFeedback?.blockReason;
@@ -412,7 +364,7 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
       usageMetadata: geminiUsageFromIR(ir.usage),
       modelVersion: model,
       responseId: ir.id,
-    };
+    } satisfies GeminiResponse;
   },
   newDecodeState: newGeminiDecodeState,
   decodeEvent: decodeGeminiEvent,

@@ -4,6 +4,7 @@ import { requiredBaseUrl } from '../base-url.js';
 import { defineProvider } from '../descriptor.js';
 import { getJson } from '../upstream-json.js';
 import { geminiAdaptor } from './adaptor.js';
+import { geminiGenerate } from './convert.js';
 
 /** Pages of a model list read at most (1000 models each). */
 const MAX_MODEL_PAGES = 20;
@@ -11,7 +12,7 @@ const MAX_MODEL_PAGES = 20;
 export const geminiProvider = defineProvider({
   name: 'gemini',
   types: [ChannelType.Gemini],
-  formats: ['gemini'],
+  formats: { gemini: geminiGenerate },
   adaptor: geminiAdaptor,
   /** `GET {base}/v1beta/models`, page by page, `models/` prefix removed. */
   async listModels({ type, baseUrl, key }: UpstreamQuery, log) {

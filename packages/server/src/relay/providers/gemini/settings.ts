@@ -1,7 +1,19 @@
 import type { OptionsService } from '../../../core/options/service.js';
+import type { JsonObject } from '../../ir/json-data.js';
+import type { GeminiGenerationConfig, GeminiRequest, GeminiSafetySetting, GeminiThinkingConfig } from './wire.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+/** The snake_case spellings proto JSON also accepts, which a caller's body may use. */
+type SnakeCaseRequest = GeminiRequest & {
+  safety_settings?: GeminiSafetySetting[];
+  generation_config?: GeminiGenerationConfig & { max_output_tokens?: number };
+};
+
+/**
+ * A generateContent body after the settings: every field of the caller's body, as it was sent. Its fields are
+ * the caller's to read (tests read a tuned body's thinkingConfig directly), so it is left open.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the caller's own body, passed through whole
+export type TunedGeminiBody = Record<string, any>;
 
 /** The Gemini settings of the models tab (gemini.* options), as plain values. */
 export interface GeminiSettings {
@@ -35,7 +47,7 @@ export const GEMINI_HARM_CATEGORIES = [
 ] as const;
 
 /** safetySettings for a request: every category with its configured threshold, else the default, else OFF. */
-export const geminiSafetySettings = (s: Pick<GeminiSettings, 'safety'>): { category: string; threshold: string }[] =>
+export const geminiSafetySettings = (s: Pick<GeminiSettings, 'safety'>): GeminiSafetySetting[] =>
   GEMINI_HARM_CATEGORIES.map((category) => ({ category, threshold: s.safety[category] || s.safety.default || 'OFF' }));
 
 /** The API version in the URL for a model: its own entry, else `default`, else v1beta. */
@@ -83,7 +95,7 @@ function thinkingConfigFor(
   s: GeminiSettings,
   ask?: GeminiThinkingAsk,
   effort?: string,
-): Json | undefined {
+): GeminiThinkingConfig | undefined {
   const budgets = s.budgetModels.some((p) => model.startsWith(p));
   const range = geminiBudgetRange(model);
   if (ask?.mode === 'nothinking') return budgets && range.canDisable ? { thinkingBudget: 0 } : undefined;
@@ -114,17 +126,19 @@ function thinkingConfigFor(
  *   gemini.models_supported_thinking_budget.
  */
 export function applyGeminiSettings(
-  body: Json,
+  body: JsonObject,
   model: string,
   s: GeminiSettings,
   effort?: string,
-): { model: string; body: Json } {
+): { model: string; body: TunedGeminiBody } {
   const { model: base, ask } = geminiThinkingSuffix(model, s);
-  const out: Json = { ...body };
+  const out = { ...body } as SnakeCaseRequest;
   if (!Array.isArray(out.safetySettings) && !Array.isArray(out.safety_settings))
     out.safetySettings = geminiSafetySettings(s);
   if (!s.thinkingAdapter) return { model: base, body: out };
-  const gen: Json = { ...(out.generationConfig ?? out.generation_config ?? {}) };
+  const gen: GeminiGenerationConfig & { max_output_tokens?: number; thinking_config?: unknown } = {
+    ...(out.generationConfig ?? out.generation_config ?? {}),
+  };
   const maxOutput = Number(gen.maxOutputTokens ?? gen.max_output_tokens) || undefined;
   const thinking = thinkingConfigFor(base, maxOutput, s, ask, ask ? undefined : effort);
   if (thinking) {

@@ -2,9 +2,7 @@ import { parseData } from '../../ir/json-data.js';
 import { imageFromUrl } from '../openai/chat.js';
 import { sse } from '../../ir/sse.js';
 import { emptyUsage, type IRPart, type IRStopReason, type IRStreamEvent, type IRUsage } from '../../ir/types.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+import type { GeminiCandidate, GeminiFunctionResponse, GeminiPart, GeminiResponse, GeminiUsage } from './wire.js';
 
 /**
  * Gemini generateContent, the part shared by whole responses and alt=sse streams: usage, finish reasons,
@@ -16,7 +14,7 @@ type Json = Record<string, any>;
  * tool-use prompt tokens are billed as input, and thoughts are billed as output: outputTokens = candidates +
  * thoughts, reasoningTokens = thoughts (the same meaning as OpenAI's completion_tokens / reasoning_tokens).
  */
-export function geminiUsageToIR(u: Json | undefined | null): IRUsage {
+export function geminiUsageToIR(u: GeminiUsage | undefined | null): IRUsage {
   if (!u) return emptyUsage();
   const cached = Number(u.cachedContentTokenCount ?? 0);
   const thoughts = Number(u.thoughtsTokenCount ?? 0);
@@ -30,7 +28,7 @@ export function geminiUsageToIR(u: Json | undefined | null): IRUsage {
 }
 
 /** IR usage → usageMetadata. Gemini has no cache writes: they are counted in the prompt. */
-export function geminiUsageFromIR(u: IRUsage): Json {
+export function geminiUsageFromIR(u: IRUsage): GeminiUsage {
   const prompt = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
   return {
     promptTokenCount: prompt,
@@ -72,7 +70,7 @@ export const geminiCallId = (n: number, responseId = ''): string =>
   responseId ? `call_${responseId}_${n}` : `call_${n}`;
 
 /** Function arguments as the object Gemini wants (`args` is a Struct); anything else becomes {}. */
-export function argsObject(args: string): Json {
+export function argsObject(args: string): Record<string, unknown> {
   try {
     const v = JSON.parse(args || '{}');
     return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
@@ -106,7 +104,7 @@ const mimeFromUrl = (url: string): string =>
  */
 export function geminiPartsToIR(parts: unknown, nextCallId: () => string): IRPart[] {
   const out: IRPart[] = [];
-  for (const p of (Array.isArray(parts) ? parts : []) as Json[]) {
+  for (const p of (Array.isArray(parts) ? parts : []) as GeminiPart[]) {
     if (!p || typeof p !== 'object') continue;
     const signature = typeof p.thoughtSignature === 'string' && p.thoughtSignature ? p.thoughtSignature : undefined;
     if (p.thought === true) {
@@ -131,7 +129,7 @@ export function geminiPartsToIR(parts: unknown, nextCallId: () => string): IRPar
         ...(p.fileData.mimeType ? { mediaType: String(p.fileData.mimeType) } : {}),
       });
     } else if (p.functionCall) {
-      const fc = p.functionCall as Json;
+      const fc = p.functionCall;
       out.push({
         type: 'tool_call',
         id: fc.id ? String(fc.id) : nextCallId(),
@@ -149,14 +147,14 @@ export interface PartsFromIROptions {
   /** Put IR tool-call ids on functionCall parts (answers to clients; not sent upstream). */
   ids?: boolean;
   /** Function name and response object for a tool result; without it tool results are skipped. */
-  toolResult?: (p: Extract<IRPart, { type: 'tool_result' }>) => Json;
+  toolResult?: (p: Extract<IRPart, { type: 'tool_result' }>) => GeminiFunctionResponse;
 }
 
 /** IR parts → Gemini parts; a signature-only thinking part puts its signature on the next part. */
-export function geminiPartsFromIR(parts: IRPart[], opts: PartsFromIROptions = {}): Json[] {
-  const out: Json[] = [];
+export function geminiPartsFromIR(parts: IRPart[], opts: PartsFromIROptions = {}): GeminiPart[] {
+  const out: GeminiPart[] = [];
   let pending: string | undefined;
-  const push = (part: Json) => {
+  const push = (part: GeminiPart) => {
     out.push(pending ? { ...part, thoughtSignature: pending } : part);
     pending = undefined;
   };
@@ -208,7 +206,7 @@ export interface GeminiDecodeState {
   /** Function calls seen so far (their stream indexes). */
   calls: number;
   /** The latest usageMetadata, reported when the stream ends. */
-  usage?: Json;
+  usage?: GeminiUsage;
 }
 
 /** Stands for a prompt blocked before any candidate (promptFeedback.blockReason). */
@@ -228,7 +226,7 @@ export const newGeminiDecodeState = (): GeminiDecodeState => ({
  */
 export function decodeGeminiEvent(state: GeminiDecodeState, { data }: { data: string }): IRStreamEvent[] {
   if (data.trim() === '[DONE]') return finishGeminiDecode(state);
-  const j = parseData(data) as Json | undefined;
+  const j = parseData(data) as GeminiResponse | undefined;
   if (!j) return [];
   const out: IRStreamEvent[] = [];
   if (!state.started) {
@@ -246,7 +244,7 @@ export function decodeGeminiEvent(state: GeminiDecodeState, { data }: { data: st
     return out;
   }
   if (j.usageMetadata) state.usage = j.usageMetadata;
-  const cand = (j.candidates?.[0] ?? {}) as Json;
+  const cand: GeminiCandidate = j.candidates?.[0] ?? {};
   let n = state.calls;
   for (const p of geminiPartsToIR(cand.content?.parts, () => geminiCallId(n++, state.responseId))) {
     if (p.type === 'thinking')
@@ -300,13 +298,13 @@ export const newGeminiEncodeState = (model: string): GeminiEncodeState => ({
   finished: false,
 });
 
-const geminiChunk = (s: GeminiEncodeState, parts: Json[], finishReason?: string, usage?: IRUsage): string =>
+const geminiChunk = (s: GeminiEncodeState, parts: GeminiPart[], finishReason?: string, usage?: IRUsage): string =>
   sse({
     candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}), index: 0 }],
     ...(usage ? { usageMetadata: geminiUsageFromIR(usage) } : {}),
     modelVersion: s.model,
     responseId: s.id,
-  });
+  } satisfies GeminiResponse);
 
 /** Buffered function calls go out whole, in one chunk, when the next block starts or the answer stops. */
 function flushCalls(s: GeminiEncodeState): string {

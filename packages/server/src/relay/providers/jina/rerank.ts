@@ -1,9 +1,13 @@
 import type { CachedChannel } from '../../../core/routing/channel-cache.js';
 import { baseUrlOf } from '../base-url.js';
 import { compatibleTarget } from '../openai/vendors.js';
+import type { JsonObject } from '../../ir/json-data.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+/** A rerank answer as Jina (and Cohere, without usage) sends it; a document may be its text or `{text}`. */
+type UpstreamRerank = {
+  results?: { index?: number; relevance_score?: number; document?: string | { text?: string } }[];
+  usage?: { total_tokens?: number; prompt_tokens?: number };
+};
 
 /** A rerank call as Tollway's `/v1/rerank` takes it (Jina's shape, as new-api does). */
 export interface RerankRequest {
@@ -27,12 +31,12 @@ export interface RerankAnswer {
 /** The upstream side of a rerank call for one kind of channel. */
 export interface RerankUpstream {
   target(channel: CachedChannel, key: string): { url: URL; headers: Record<string, string> };
-  requestBody(r: RerankRequest): Json;
-  answer(body: Json, r: RerankRequest): RerankAnswer;
+  requestBody(r: RerankRequest): JsonObject;
+  answer(body: JsonObject, r: RerankRequest): RerankAnswer;
 }
 
-const resultsOf = (body: Json, r: RerankRequest): RerankAnswer['body']['results'] =>
-  ((body.results ?? []) as Json[]).map((x) => {
+const resultsOf = (answer: JsonObject, r: RerankRequest): RerankAnswer['body']['results'] =>
+  ((answer as UpstreamRerank).results ?? []).map((x) => {
     const index = Number(x.index ?? 0);
     const text = typeof x.document === 'string' ? x.document : (x.document?.text ?? r.documents[index]);
     return {
@@ -61,13 +65,14 @@ export const jinaRerank: RerankUpstream = {
     ...(r.topN !== undefined ? { top_n: r.topN } : {}),
     ...(r.returnDocuments !== undefined ? { return_documents: r.returnDocuments } : {}),
   }),
-  answer(body, r) {
+  answer(answer, r) {
+    const body = answer as UpstreamRerank;
     const tokens = body.usage?.total_tokens ?? body.usage?.prompt_tokens;
     const promptTokens = tokens === undefined ? undefined : Number(tokens);
     return {
       body: {
         model: r.model,
-        results: resultsOf(body, r),
+        results: resultsOf(answer, r),
         usage: { prompt_tokens: promptTokens ?? 0, total_tokens: promptTokens ?? 0 },
       },
       promptTokens,

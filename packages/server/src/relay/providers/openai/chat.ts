@@ -1,4 +1,4 @@
-import { chatUsageNames, openAIUsageFromIR, openAIUsageToIR } from './usage.js';
+import { chatUsageFromIR, chatUsageNames, openAIUsageToIR, type OpenAIUsage } from './usage.js';
 import { parseData } from '../../ir/json-data.js';
 import { reasoningEffortOf } from './reasoning.js';
 import { sse } from '../../ir/sse.js';
@@ -11,22 +11,31 @@ import {
   type IRUsage,
   type WireFormat,
 } from '../../ir/types.js';
+import type {
+  ChatAnswerMessage,
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatContent,
+  ChatContentPart,
+  ChatDelta,
+  ChatFinishReason,
+  ChatMessage,
+  ChatRequest,
+  ChatUsage,
+} from './wire.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
-
-const textOf = (content: unknown): string =>
+const textOf = (content: ChatContent | null | undefined): string =>
   typeof content === 'string'
     ? content
     : Array.isArray(content)
-      ? content.map((p: Json) => (p?.type === 'text' ? String(p.text ?? '') : '')).join('')
+      ? content.map((p) => (p?.type === 'text' ? String(p.text ?? '') : '')).join('')
       : '';
 
-function partsOf(content: unknown): IRPart[] {
+function partsOf(content: ChatContent | null | undefined): IRPart[] {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
   if (!Array.isArray(content)) return [];
   const out: IRPart[] = [];
-  for (const p of content as Json[]) {
+  for (const p of content) {
     if (p?.type === 'text') out.push({ type: 'text', text: String(p.text ?? '') });
     else if (p?.type === 'image_url')
       out.push(imageFromUrl(typeof p.image_url === 'string' ? p.image_url : String(p.image_url?.url ?? '')));
@@ -56,7 +65,7 @@ const finishToIR: Record<string, IRStopReason> = {
   function_call: 'tool_calls',
   content_filter: 'content_filter',
 };
-const finishFromIR: Record<IRStopReason, string> = {
+const finishFromIR: Record<IRStopReason, ChatFinishReason> = {
   stop: 'stop',
   length: 'length',
   tool_calls: 'tool_calls',
@@ -65,13 +74,13 @@ const finishFromIR: Record<IRStopReason, string> = {
 };
 
 /** OpenAI Chat usage (prompt_tokens include cached tokens) → IR usage, and back. */
-export const usageToIR = (u: Json | undefined | null): IRUsage => openAIUsageToIR(u, chatUsageNames);
-export const usageFromIR = (u: IRUsage): Json => openAIUsageFromIR(u, chatUsageNames);
+export const usageToIR = (u: OpenAIUsage | undefined | null): IRUsage => openAIUsageToIR(u, chatUsageNames);
+export const usageFromIR = (u: IRUsage): ChatUsage => chatUsageFromIR(u);
 
 /** Models that take max_completion_tokens instead of max_tokens. */
 export const usesMaxCompletionTokens = (model: string): boolean => /^(o\d|gpt-5)/.test(model);
 
-function messagesToIR(messages: Json[]): { system: string[]; messages: IRMessage[] } {
+function messagesToIR(messages: ChatMessage[]): { system: string[]; messages: IRMessage[] } {
   const system: string[] = [];
   const out: IRMessage[] = [];
   for (const m of messages) {
@@ -85,7 +94,7 @@ function messagesToIR(messages: Json[]): { system: string[]; messages: IRMessage
       const parts: IRPart[] = [];
       if (m.reasoning_content) parts.push({ type: 'thinking', text: String(m.reasoning_content) });
       parts.push(...partsOf(m.content));
-      for (const tc of (m.tool_calls ?? []) as Json[])
+      for (const tc of m.tool_calls ?? [])
         parts.push({
           type: 'tool_call',
           id: String(tc.id ?? ''),
@@ -98,8 +107,8 @@ function messagesToIR(messages: Json[]): { system: string[]; messages: IRMessage
   return { system, messages: out };
 }
 
-function messagesFromIR(ir: IRRequest): Json[] {
-  const out: Json[] = ir.system.length ? [{ role: 'system', content: ir.system.join('\n\n') }] : [];
+function messagesFromIR(ir: IRRequest): ChatMessage[] {
+  const out: ChatMessage[] = ir.system.length ? [{ role: 'system', content: ir.system.join('\n\n') }] : [];
   for (const m of ir.messages) {
     if (m.role === 'tool' || m.parts.some((p) => p.type === 'tool_result')) {
       for (const p of m.parts)
@@ -126,7 +135,7 @@ function messagesFromIR(ir: IRRequest): Json[] {
           ? {
               tool_calls: calls.map((c) => ({
                 id: c.id,
-                type: 'function',
+                type: 'function' as const,
                 function: { name: c.name, arguments: c.arguments },
               })),
             }
@@ -139,9 +148,9 @@ function messagesFromIR(ir: IRRequest): Json[] {
   return out;
 }
 
-function contentFromParts(parts: IRPart[]): string | Json[] {
+function contentFromParts(parts: IRPart[]): ChatContent {
   if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as { text: string }).text).join('');
-  return parts.flatMap((p): Json[] => {
+  return parts.flatMap((p): ChatContentPart[] => {
     if (p.type === 'text') return [{ type: 'text', text: p.text }];
     if (p.type === 'image') return [{ type: 'image_url', image_url: { url: imageToUrl(p) } }];
     if (p.type === 'audio') return [{ type: 'input_audio', input_audio: { data: p.data, format: p.format } }];
@@ -174,14 +183,14 @@ const finishChunk = (s: EncodeState): string => {
   return chunk(s, {}, finishFromIR[s.stop]);
 };
 
-const chunk = (s: EncodeState, delta: Json, finish: string | null = null): string =>
+const chunk = (s: EncodeState, delta: ChatDelta, finish: ChatFinishReason | null = null): string =>
   sse({
     id: s.id,
     object: 'chat.completion.chunk',
     created: s.created,
     model: s.model,
     choices: [{ index: 0, delta, finish_reason: finish }],
-  });
+  } satisfies ChatCompletionChunk);
 
 /** OpenAI Chat Completions. */
 export const openAIChat: WireFormat<DecodeState, EncodeState> & {
@@ -189,7 +198,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
 } = {
   name: 'openai',
   requestToIR(body) {
-    const b = body as Json;
+    const b = body as ChatRequest;
     const { system, messages } = messagesToIR(Array.isArray(b.messages) ? b.messages : []);
     const tc = b.tool_choice;
     return {
@@ -197,7 +206,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
       system,
       messages,
       tools: Array.isArray(b.tools)
-        ? (b.tools as Json[])
+        ? b.tools
             .filter((t) => t.type === 'function')
             .map((t) => ({
               name: String(t.function?.name ?? ''),
@@ -206,11 +215,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
             }))
         : undefined,
       toolChoice:
-        tc === undefined
-          ? undefined
-          : typeof tc === 'string'
-            ? (tc as 'auto' | 'none' | 'required')
-            : { name: String(tc?.function?.name ?? '') },
+        tc === undefined ? undefined : typeof tc === 'string' ? tc : { name: String(tc?.function?.name ?? '') },
       parallelToolCalls: b.parallel_tool_calls,
       maxTokens: b.max_completion_tokens ?? b.max_tokens,
       temperature: b.temperature,
@@ -233,7 +238,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
     };
   },
   requestFromIR(ir) {
-    const body: Json = { model: ir.model, messages: messagesFromIR(ir) };
+    const body: ChatRequest = { model: ir.model, messages: messagesFromIR(ir) };
     if (ir.stream) body.stream = true;
     if (ir.maxTokens !== undefined)
       body[usesMaxCompletionTokens(ir.model) ? 'max_completion_tokens' : 'max_tokens'] = ir.maxTokens;
@@ -242,7 +247,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
     if (ir.stop?.length) body.stop = ir.stop;
     if (ir.tools?.length)
       body.tools = ir.tools.map((t) => ({
-        type: 'function',
+        type: 'function' as const,
         function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
       }));
     if (ir.toolChoice)
@@ -269,13 +274,13 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
     return body;
   },
   responseToIR(body) {
-    const b = body as Json;
-    const choice = (b.choices?.[0] ?? {}) as Json;
-    const msg = (choice.message ?? {}) as Json;
+    const b = body as ChatCompletion;
+    const choice: Partial<ChatCompletion['choices'][number]> = b.choices?.[0] ?? {};
+    const msg: Partial<ChatAnswerMessage> = choice.message ?? {};
     const parts: IRPart[] = [];
     if (msg.reasoning_content) parts.push({ type: 'thinking', text: String(msg.reasoning_content) });
     if (msg.content) parts.push({ type: 'text', text: textOf(msg.content) });
-    for (const tc of (msg.tool_calls ?? []) as Json[])
+    for (const tc of msg.tool_calls ?? [])
       parts.push({
         type: 'tool_call',
         id: String(tc.id ?? ''),
@@ -286,7 +291,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
       id: String(b.id ?? ''),
       model: String(b.model ?? ''),
       parts,
-      stopReason: finishToIR[choice.finish_reason] ?? 'stop',
+      stopReason: finishToIR[String(choice.finish_reason)] ?? 'stop',
       usage: usageToIR(b.usage),
     };
   },
@@ -316,7 +321,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
               ? {
                   tool_calls: calls.map((c) => ({
                     id: c.id,
-                    type: 'function',
+                    type: 'function' as const,
                     function: { name: c.name, arguments: c.arguments },
                   })),
                 }
@@ -326,12 +331,12 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
         },
       ],
       usage: usageFromIR(ir.usage),
-    };
+    } satisfies ChatCompletion;
   },
   newDecodeState: () => ({ started: false, announced: new Set() }),
   decodeEvent(state, { data }) {
     if (data === '[DONE]') return [{ type: 'end' }];
-    const j = parseData(data) as Json | undefined;
+    const j = parseData(data) as ChatCompletionChunk | undefined;
     if (!j) return [];
     const out: IRStreamEvent[] = [];
     if (!state.started) {
@@ -344,11 +349,11 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
       });
     }
     if (j.error) out.push({ type: 'error', message: String(j.error.message ?? 'upstream error') });
-    for (const c of (j.choices ?? []) as Json[]) {
-      const d = (c.delta ?? {}) as Json;
+    for (const c of j.choices ?? []) {
+      const d: ChatDelta = c.delta ?? {};
       if (d.reasoning_content) out.push({ type: 'thinking', text: String(d.reasoning_content) });
       if (d.content) out.push({ type: 'text', text: String(d.content) });
-      for (const tc of (d.tool_calls ?? []) as Json[]) {
+      for (const tc of d.tool_calls ?? []) {
         const index = Number(tc.index ?? 0);
         if (!state.announced.has(index) && (tc.id || tc.function?.name)) {
           state.announced.add(index);
@@ -420,7 +425,7 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
                 model: s.model,
                 choices: [],
                 usage: usageFromIR(e.usage),
-              })
+              } satisfies ChatCompletionChunk)
             : '')
         );
       case 'error':

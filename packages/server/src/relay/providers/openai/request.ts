@@ -1,4 +1,4 @@
-import { capOutput } from '../../ir/output-cap.js';
+import { capOutput } from '../output-cap.js';
 
 /** Endpoints of the OpenAI wire format that Tollway relays. */
 export type OpenAIEndpoint = 'chat' | 'completions' | 'embeddings' | 'moderations';

@@ -1,99 +1,28 @@
 import { parseData } from '../../ir/json-data.js';
-import { openAIUsageFromIR, openAIUsageToIR, responsesUsageNames } from './usage.js';
 import { sse } from '../../ir/sse.js';
 import { type IRStopReason, type IRStreamEvent, type IRUsage } from '../../ir/types.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
-
-/** Responses usage (input_tokens include cached tokens) → IR usage, and back. */
-export const usageToIR = (u: Json | undefined | null): IRUsage => openAIUsageToIR(u, responsesUsageNames);
-export const usageFromIR = (u: IRUsage): Json => openAIUsageFromIR(u, responsesUsageNames);
-
-/** Stop reason of a Responses object: its status, why it is incomplete, and whether it calls functions. */
-export function stopToIR(r: Json, calledTools = false): IRStopReason {
-  if (r.status === 'incomplete') return r.incomplete_details?.reason === 'content_filter' ? 'content_filter' : 'length';
-  if (r.status === 'failed') return 'error';
-  return calledTools || ((r.output ?? []) as Json[]).some((i) => i?.type === 'function_call') ? 'tool_calls' : 'stop';
-}
-
-type Status = 'completed' | 'incomplete' | 'failed';
-export const statusOf = (reason: IRStopReason | undefined): Status =>
-  reason === 'length' || reason === 'content_filter' ? 'incomplete' : reason === 'error' ? 'failed' : 'completed';
-const itemStatus = (reason: IRStopReason | undefined): 'completed' | 'incomplete' =>
-  statusOf(reason) === 'incomplete' ? 'incomplete' : 'completed';
-
-export const responseId = (id: string): string => (id.startsWith('resp_') ? id : `resp_${id}`);
-/** Output item ids derive from the response id and the item's position, so they are stable and unique. */
-export const itemId = (prefix: 'msg' | 'fc' | 'rs', responseId: string, outputIndex: number): string =>
-  `${prefix}_${responseId.replace(/^resp_/, '')}_${outputIndex}`;
-
-export const outputText = (text: string): Json => ({ type: 'output_text', annotations: [], logprobs: [], text });
-export const messageItem = (id: string, texts: string[], status: string): Json => ({
-  id,
-  type: 'message',
-  status,
-  role: 'assistant',
-  content: texts.map(outputText),
-});
-export const reasoningItem = (id: string, texts: string[]): Json => ({
-  id,
-  type: 'reasoning',
-  summary: texts.map((text) => ({ type: 'summary_text', text })),
-});
-export const functionCallItem = (id: string, callId: string, name: string, args: string, status: string): Json => ({
-  id,
-  type: 'function_call',
-  status,
-  arguments: args,
-  call_id: callId,
-  name,
-});
-
-/**
- * A whole Response object. Request echoes the IR does not carry (tools, sampling, text format…) take the API's
- * defaults; every field the SDK's `Response` type requires is present. Usage is left out until it is known (the
- * SDK types it optional, not nullable).
- */
-export function responseObject(o: {
-  id: string;
-  model: string;
-  createdAt: number;
-  output: Json[];
-  status: Status | 'in_progress';
-  reason?: IRStopReason;
-  usage: IRUsage | null;
-  error?: string;
-}): Json {
-  return {
-    id: o.id,
-    object: 'response',
-    // No access program was asked for (the API's implicit Standard).
-    access_programs: null,
-    created_at: o.createdAt,
-    status: o.status,
-    error: o.status === 'failed' ? { code: 'server_error', message: o.error ?? 'The upstream model failed.' } : null,
-    incomplete_details:
-      o.status === 'incomplete'
-        ? { reason: o.reason === 'content_filter' ? 'content_filter' : 'max_output_tokens' }
-        : null,
-    instructions: null,
-    max_output_tokens: null,
-    model: o.model,
-    output: o.output,
-    parallel_tool_calls: true,
-    previous_response_id: null,
-    reasoning: { effort: null, summary: null },
-    temperature: 1,
-    text: { format: { type: 'text' } },
-    tool_choice: 'auto',
-    tools: [],
-    top_p: 1,
-    truncation: 'disabled',
-    ...(o.usage ? { usage: usageFromIR(o.usage) } : {}),
-    metadata: {},
-  };
-}
+import {
+  functionCallItem,
+  itemId,
+  itemStatus,
+  messageItem,
+  outputText,
+  reasoningItem,
+  responseId,
+  responseObject,
+  statusOf,
+  stopToIR,
+  usageToIR,
+  type Status,
+} from './responses-object.js';
+import type {
+  ResponsesOutputFunctionCall,
+  ResponsesOutputItem,
+  ResponsesOutputMessage,
+  ResponsesOutputReasoning,
+  ResponsesResponseObject,
+  ResponsesStreamEvent,
+} from './wire.js';
 
 /* ------------------------------------------------------------------ decode (upstream Responses SSE → IR) */
 
@@ -107,7 +36,7 @@ export interface DecodeState {
 export const newDecodeState = (): DecodeState => ({ started: false, calls: new Map(), errored: false });
 
 export function decodeEvent(state: DecodeState, { event, data }: { event?: string; data: string }): IRStreamEvent[] {
-  const j = parseData(data) as Json | undefined;
+  const j = parseData(data) as ResponsesStreamEvent | undefined;
   if (!j) return [];
   const out: IRStreamEvent[] = [];
   const type = String(j.type ?? event ?? '');
@@ -193,7 +122,7 @@ export interface EncodeState {
   started: boolean;
   finished: boolean;
   /** Output items as they stand; text, summaries and arguments accumulate here for the final response. */
-  output: Json[];
+  output: ResponsesOutputItem[];
   /** Output index of the item still open (message, reasoning or function call), if any. */
   open: number | undefined;
   /** IR tool index → output index of its function_call item. */
@@ -216,10 +145,10 @@ export const newEncodeState = (model: string): EncodeState => ({
   usage: undefined,
 });
 
-const emit = (s: EncodeState, type: string, payload: Json): string =>
+const emit = (s: EncodeState, type: string, payload: ResponsesStreamEvent): string =>
   sse({ type, ...payload, sequence_number: s.seq++ }, type);
 
-const snapshot = (s: EncodeState, status: Status | 'in_progress', error?: string): Json =>
+const snapshot = (s: EncodeState, status: Status | 'in_progress', error?: string): ResponsesResponseObject =>
   responseObject({
     id: s.id,
     model: s.model,
@@ -248,7 +177,7 @@ function close(s: EncodeState): string {
   s.open = undefined;
   let out = '';
   if (item.type === 'message') {
-    const text = String(item.content[0].text);
+    const text = String(item.content[0]!.text);
     out += emit(s, 'response.output_text.done', {
       item_id: item.id,
       output_index,
@@ -263,7 +192,7 @@ function close(s: EncodeState): string {
       part: outputText(text),
     });
   } else if (item.type === 'reasoning') {
-    const text = String(item.summary[0].text);
+    const text = String(item.summary[0]!.text);
     out += emit(s, 'response.reasoning_summary_text.done', { item_id: item.id, output_index, summary_index: 0, text });
     out += emit(s, 'response.reasoning_summary_part.done', {
       item_id: item.id,
@@ -283,7 +212,7 @@ function close(s: EncodeState): string {
 }
 
 /** Opens a new output item (closing the previous one) and announces it. */
-function open(s: EncodeState, item: Json): string {
+function open(s: EncodeState, item: ResponsesOutputItem): string {
   let out = begin(s) + close(s);
   const output_index = s.output.length;
   s.output.push(item);
@@ -340,8 +269,8 @@ export function encodeEvent(s: EncodeState, e: IRStreamEvent): string {
       let out =
         openKind(s) === 'message' ? '' : open(s, messageItem(itemId('msg', s.id, s.output.length), [], 'in_progress'));
       const output_index = s.open!;
-      const item = s.output[output_index]!;
-      item.content[0].text += e.text;
+      const item = s.output[output_index] as ResponsesOutputMessage;
+      item.content[0]!.text += e.text;
       out += emit(s, 'response.output_text.delta', {
         item_id: item.id,
         output_index,
@@ -355,8 +284,8 @@ export function encodeEvent(s: EncodeState, e: IRStreamEvent): string {
       if (!e.text) return ''; // a bare signature has no Responses form
       let out = openKind(s) === 'reasoning' ? '' : open(s, reasoningItem(itemId('rs', s.id, s.output.length), []));
       const output_index = s.open!;
-      const item = s.output[output_index]!;
-      item.summary[0].text += e.text;
+      const item = s.output[output_index] as ResponsesOutputReasoning;
+      item.summary[0]!.text += e.text;
       out += emit(s, 'response.reasoning_summary_text.delta', {
         item_id: item.id,
         output_index,
@@ -374,7 +303,7 @@ export function encodeEvent(s: EncodeState, e: IRStreamEvent): string {
       const output_index = s.calls.get(e.index);
       if (output_index === undefined || !e.args) return '';
       // Arguments of a call already closed (interleaved upstream calls) still go out under its own output_index.
-      const item = s.output[output_index]!;
+      const item = s.output[output_index] as ResponsesOutputFunctionCall;
       item.arguments += e.args;
       return emit(s, 'response.function_call_arguments.delta', { item_id: item.id, output_index, delta: e.args });
     }

@@ -2,11 +2,15 @@ import { imageFromUrl, imageToUrl } from './chat.js';
 import {
   decodeEvent,
   encodeEvent,
+  newDecodeState,
+  newEncodeState,
+  type DecodeState,
+  type EncodeState,
+} from './responses-stream.js';
+import {
   functionCallItem,
   itemId,
   messageItem,
-  newDecodeState,
-  newEncodeState,
   outputText,
   reasoningItem,
   responseId,
@@ -14,14 +18,27 @@ import {
   statusOf,
   stopToIR,
   usageToIR,
-  type DecodeState,
-  type EncodeState,
-} from './responses-stream.js';
+} from './responses-object.js';
 import { reasoningEffortOf } from './reasoning.js';
 import type { IRMessage, IRPart, IRRequest, IRTool, IRToolChoice, WireFormat } from '../../ir/types.js';
+import type {
+  ResponsesContentPart,
+  ResponsesFunctionCallItem,
+  ResponsesFunctionCallOutputItem,
+  ResponsesInputItem,
+  ResponsesMessageItem,
+  ResponsesOutputItem,
+  ResponsesOutputMessage,
+  ResponsesOutputReasoning,
+  ResponsesReasoningItem,
+  ResponsesRequest,
+  ResponsesResponse,
+  ResponsesSummaryText,
+  ResponsesToolChoice,
+} from './wire.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+/** Message content: text, or a list of content parts. */
+type Content = string | ResponsesContentPart[] | null | undefined;
 
 /**
  * The IR has no file reference: an `input_image` given by `file_id` travels as an image URL with this scheme,
@@ -29,22 +46,22 @@ type Json = Record<string, any>;
  */
 const FILE_SCHEME = 'openai-file://';
 
-const textOf = (content: unknown): string =>
+const textOf = (content: Content): string =>
   typeof content === 'string'
     ? content
     : Array.isArray(content)
-      ? (content as Json[])
+      ? content
           .map((p) =>
             p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text' ? String(p.text ?? '') : '',
           )
           .join('')
       : '';
 
-function partsOf(content: unknown): IRPart[] {
+function partsOf(content: Content): IRPart[] {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
   if (!Array.isArray(content)) return [];
   const out: IRPart[] = [];
-  for (const p of content as Json[]) {
+  for (const p of content) {
     if (p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text')
       out.push({ type: 'text', text: String(p.text ?? '') });
     else if (p?.type === 'refusal') out.push({ type: 'text', text: String(p.refusal ?? '') });
@@ -63,16 +80,19 @@ function partsOf(content: unknown): IRPart[] {
 }
 
 /** Reasoning item → thinking text: its summary paragraphs, or its raw reasoning text when there is no summary. */
-const reasoningText = (item: Json): string => {
-  const summary = ((item.summary ?? []) as Json[]).map((s) => String(s?.text ?? '')).filter(Boolean);
-  return (summary.length ? summary : ((item.content ?? []) as Json[]).map((c) => String(c?.text ?? ''))).join('\n\n');
+const reasoningText = (item: {
+  summary?: ResponsesSummaryText[];
+  content?: ResponsesReasoningItem['content'];
+}): string => {
+  const summary = (item.summary ?? []).map((s) => String(s?.text ?? '')).filter(Boolean);
+  return (summary.length ? summary : (item.content ?? []).map((c) => String(c?.text ?? ''))).join('\n\n');
 };
 
 /** function_call_output.output: a string, or (newer API) a list of input content parts. */
-const outputOf = (output: unknown): string =>
+const outputOf = (output: ResponsesFunctionCallOutputItem['output'] | undefined): string =>
   typeof output === 'string' ? output : Array.isArray(output) ? textOf(output) : JSON.stringify(output ?? '');
 
-function inputToIR(input: unknown, system: string[]): IRMessage[] {
+function inputToIR(input: ResponsesRequest['input'], system: string[]): IRMessage[] {
   if (typeof input === 'string') return input ? [{ role: 'user', parts: [{ type: 'text', text: input }] }] : [];
   if (!Array.isArray(input)) return [];
   const out: IRMessage[] = [];
@@ -85,13 +105,15 @@ function inputToIR(input: unknown, system: string[]): IRMessage[] {
     out.push(m);
     return m.parts;
   };
-  for (const item of input as Json[]) {
-    const type = item?.type ?? (item?.role ? 'message' : undefined);
+  for (const entry of input) {
+    const type = entry?.type ?? ((entry as ResponsesMessageItem | undefined)?.role ? 'message' : undefined);
     if (type === 'message') {
+      const item = entry as ResponsesMessageItem;
       if (item.role === 'system' || item.role === 'developer') system.push(textOf(item.content));
       else if (item.role === 'assistant') assistant().push(...partsOf(item.content));
       else out.push({ role: 'user', parts: partsOf(item.content) });
     } else if (type === 'function_call') {
+      const item = entry as ResponsesFunctionCallItem;
       names.set(String(item.call_id ?? ''), String(item.name ?? ''));
       assistant().push({
         type: 'tool_call',
@@ -100,6 +122,7 @@ function inputToIR(input: unknown, system: string[]): IRMessage[] {
         arguments: String(item.arguments ?? '{}'),
       });
     } else if (type === 'function_call_output') {
+      const item = entry as ResponsesFunctionCallOutputItem;
       const toolCallId = String(item.call_id ?? '');
       const name = names.get(toolCallId);
       out.push({
@@ -107,7 +130,7 @@ function inputToIR(input: unknown, system: string[]): IRMessage[] {
         parts: [{ type: 'tool_result', toolCallId, ...(name ? { name } : {}), content: outputOf(item.output) }],
       });
     } else if (type === 'reasoning') {
-      const text = reasoningText(item);
+      const text = reasoningText(entry as ResponsesReasoningItem);
       if (text) assistant().push({ type: 'thinking', text });
     }
     // Built-in tool calls and their outputs, item references: no IR form.
@@ -115,9 +138,9 @@ function inputToIR(input: unknown, system: string[]): IRMessage[] {
   return out;
 }
 
-function contentFromParts(parts: IRPart[]): string | Json[] {
+function contentFromParts(parts: IRPart[]): string | ResponsesContentPart[] {
   if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as { text: string }).text).join('');
-  return parts.flatMap((p): Json[] => {
+  return parts.flatMap((p): ResponsesContentPart[] => {
     if (p.type === 'text') return [{ type: 'input_text', text: p.text }];
     if (p.type === 'image')
       return [
@@ -130,8 +153,8 @@ function contentFromParts(parts: IRPart[]): string | Json[] {
   });
 }
 
-function inputFromIR(messages: IRMessage[]): Json[] {
-  const out: Json[] = [];
+function inputFromIR(messages: IRMessage[]): ResponsesInputItem[] {
+  const out: ResponsesInputItem[] = [];
   for (const m of messages) {
     if (m.role === 'tool' || m.parts.some((p) => p.type === 'tool_result')) {
       for (const p of m.parts)
@@ -165,9 +188,9 @@ function inputFromIR(messages: IRMessage[]): Json[] {
 
 const efforts = new Set(['minimal', 'low', 'medium', 'high']);
 
-function toolChoiceToIR(tc: unknown): IRToolChoice | undefined {
+function toolChoiceToIR(tc: ResponsesToolChoice | undefined): IRToolChoice | undefined {
   if (tc === 'auto' || tc === 'none' || tc === 'required') return tc;
-  if ((tc as Json | undefined)?.type === 'function') return { name: String((tc as Json).name ?? '') };
+  if (typeof tc === 'object' && tc?.type === 'function') return { name: String(tc.name ?? '') };
   return undefined; // allowed_tools, hosted-tool and MCP choices have no IR form
 }
 
@@ -175,12 +198,12 @@ function toolChoiceToIR(tc: unknown): IRToolChoice | undefined {
 export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
   name: 'responses',
   requestToIR(body) {
-    const b = body as Json;
+    const b = body as ResponsesRequest;
     const system: string[] = typeof b.instructions === 'string' && b.instructions ? [b.instructions] : [];
     const messages = inputToIR(b.input, system);
     // Only function tools convert; built-in tools (web_search, file_search, computer_use, mcp…) are dropped.
     const tools: IRTool[] | undefined = Array.isArray(b.tools)
-      ? (b.tools as Json[])
+      ? b.tools
           .filter((t) => t?.type === 'function')
           .map((t) => ({
             name: String(t.name ?? ''),
@@ -188,7 +211,8 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
             parameters: t.parameters ?? { type: 'object', properties: {} },
           }))
       : undefined;
-    const format = b.text?.format as Json | undefined;
+    const format = b.text?.format;
+    const effort = b.reasoning?.effort;
     return {
       model: String(b.model ?? ''),
       system,
@@ -200,7 +224,7 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
       temperature: b.temperature ?? undefined,
       topP: b.top_p ?? undefined,
       stream: b.stream === true,
-      reasoning: efforts.has(b.reasoning?.effort) ? { effort: b.reasoning.effort } : undefined,
+      reasoning: effort !== undefined && efforts.has(effort) ? { effort } : undefined,
       responseFormat:
         format?.type === 'json_schema'
           ? {
@@ -216,7 +240,7 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
     };
   },
   requestFromIR(ir: IRRequest) {
-    const body: Json = { model: ir.model };
+    const body: ResponsesRequest = { model: ir.model };
     if (ir.system.length) body.instructions = ir.system.join('\n\n');
     body.input = inputFromIR(ir.messages);
     if (ir.stream) body.stream = true;
@@ -226,7 +250,7 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
     // Responses defaults function tools to strict; IR schemas come from clients that never asked for it.
     if (ir.tools?.length)
       body.tools = ir.tools.map((t) => ({
-        type: 'function',
+        type: 'function' as const,
         name: t.name,
         ...(t.description ? { description: t.description } : {}),
         parameters: t.parameters,
@@ -256,9 +280,9 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
     return body;
   },
   responseToIR(body) {
-    const b = body as Json;
+    const b = body as ResponsesResponse;
     const parts: IRPart[] = [];
-    for (const item of (b.output ?? []) as Json[]) {
+    for (const item of b.output ?? []) {
       if (item?.type === 'reasoning') {
         const text = reasoningText(item);
         if (text) parts.push({ type: 'thinking', text });
@@ -283,15 +307,16 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
     const id = responseId(ir.id);
     const status = statusOf(ir.stopReason);
     const itemState = status === 'incomplete' ? 'incomplete' : 'completed';
-    const output: Json[] = [];
+    const output: ResponsesOutputItem[] = [];
     let last: string | undefined;
     for (const p of ir.parts) {
       if (p.type === 'thinking') {
         if (p.redacted || !p.text) continue;
-        if (last === 'thinking') output[output.length - 1]!.summary.push({ type: 'summary_text', text: p.text });
+        if (last === 'thinking')
+          (output[output.length - 1] as ResponsesOutputReasoning).summary.push({ type: 'summary_text', text: p.text });
         else output.push(reasoningItem(itemId('rs', id, output.length), [p.text]));
       } else if (p.type === 'text') {
-        if (last === 'text') output[output.length - 1]!.content.push(outputText(p.text));
+        if (last === 'text') (output[output.length - 1] as ResponsesOutputMessage).content.push(outputText(p.text));
         else output.push(messageItem(itemId('msg', id, output.length), [p.text], itemState));
       } else if (p.type === 'tool_call')
         output.push(functionCallItem(itemId('fc', id, output.length), p.id, p.name, p.arguments, 'completed'));

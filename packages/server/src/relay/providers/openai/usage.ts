@@ -1,15 +1,16 @@
 import { emptyUsage, type IRUsage } from '../../ir/types.js';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+import type { ChatUsage, ResponsesUsage } from './wire.js';
 
 /** Field names of OpenAI's two usage shapes: Chat Completions (prompt/completion) and Responses (input/output). */
 export interface OpenAIUsageNames {
-  input: string;
-  output: string;
-  inputDetails: string;
-  outputDetails: string;
+  input: 'prompt_tokens' | 'input_tokens';
+  output: 'completion_tokens' | 'output_tokens';
+  inputDetails: 'prompt_tokens_details' | 'input_tokens_details';
+  outputDetails: 'completion_tokens_details' | 'output_tokens_details';
 }
+
+/** Either usage shape, as read from an upstream (any field may be missing). */
+export type OpenAIUsage = Partial<ChatUsage> & Partial<ResponsesUsage>;
 
 export const chatUsageNames: OpenAIUsageNames = {
   input: 'prompt_tokens',
@@ -25,7 +26,7 @@ export const responsesUsageNames: OpenAIUsageNames = {
 };
 
 /** OpenAI usage (input counts include cache reads and writes) → IR usage (input excludes them). */
-export function openAIUsageToIR(u: Json | undefined | null, n: OpenAIUsageNames): IRUsage {
+export function openAIUsageToIR(u: OpenAIUsage | undefined | null, n: OpenAIUsageNames): IRUsage {
   if (!u) return emptyUsage();
   const cacheRead = Number(u[n.inputDetails]?.cached_tokens ?? 0);
   const cacheWrite = Number(u[n.inputDetails]?.cache_write_tokens ?? u[n.inputDetails]?.cache_creation_tokens ?? 0);
@@ -38,21 +39,33 @@ export function openAIUsageToIR(u: Json | undefined | null, n: OpenAIUsageNames)
   };
 }
 
-/** IR usage → OpenAI usage of either shape. */
-export function openAIUsageFromIR(u: IRUsage, n: OpenAIUsageNames): Json {
+/** IR usage → Chat Completions usage; cache writes are named only when there are some. */
+export function chatUsageFromIR(u: IRUsage): ChatUsage {
   const input = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
   return {
-    [n.input]: input,
-    [n.output]: u.outputTokens,
+    prompt_tokens: input,
+    completion_tokens: u.outputTokens,
     total_tokens: input + u.outputTokens,
-    // Responses always names its cache writes (cache_write_tokens); Chat Completions only when there are some.
-    [n.inputDetails]:
-      n === responsesUsageNames
-        ? { cached_tokens: u.cacheReadTokens, cache_write_tokens: u.cacheWriteTokens }
-        : {
-            cached_tokens: u.cacheReadTokens,
-            ...(u.cacheWriteTokens ? { cache_creation_tokens: u.cacheWriteTokens } : {}),
-          },
-    [n.outputDetails]: { reasoning_tokens: u.reasoningTokens },
+    prompt_tokens_details: {
+      cached_tokens: u.cacheReadTokens,
+      ...(u.cacheWriteTokens ? { cache_creation_tokens: u.cacheWriteTokens } : {}),
+    },
+    completion_tokens_details: { reasoning_tokens: u.reasoningTokens },
   };
 }
+
+/** IR usage → Responses usage; Responses always names its cache writes (cache_write_tokens). */
+export function responsesUsageFromIR(u: IRUsage): ResponsesUsage {
+  const input = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+  return {
+    input_tokens: input,
+    output_tokens: u.outputTokens,
+    total_tokens: input + u.outputTokens,
+    input_tokens_details: { cached_tokens: u.cacheReadTokens, cache_write_tokens: u.cacheWriteTokens },
+    output_tokens_details: { reasoning_tokens: u.reasoningTokens },
+  };
+}
+
+/** IR usage → OpenAI usage of either shape. */
+export const openAIUsageFromIR = (u: IRUsage, n: OpenAIUsageNames): ChatUsage | ResponsesUsage =>
+  n === responsesUsageNames ? responsesUsageFromIR(u) : chatUsageFromIR(u);

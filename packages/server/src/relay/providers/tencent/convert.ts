@@ -10,9 +10,17 @@ import {
   type UpstreamFormat,
 } from '../../ir/types.js';
 import { joinedText, parseData } from '../../ir/json-data.js';
+import type {
+  HunyuanContent,
+  HunyuanEnvelope,
+  HunyuanMessage,
+  HunyuanRequest,
+  HunyuanResponse,
+  HunyuanUsage,
+} from './wire.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Json = Record<string, any>;
+type Choice = NonNullable<HunyuanResponse['Choices']>[number];
+type MessageFields = NonNullable<Choice['Message']>;
 
 /**
  * Tencent Hunyuan ChatCompletions (Tencent Cloud API 3.0, PascalCase fields), upstream side: IR → request,
@@ -27,13 +35,13 @@ const finishToIR: Record<string, IRStopReason> = {
   sensitive: 'content_filter',
 };
 
-export const hunyuanUsageToIR = (u: Json | undefined): IRUsage =>
+export const hunyuanUsageToIR = (u: HunyuanUsage | undefined): IRUsage =>
   u
     ? { ...emptyUsage(), inputTokens: Number(u.PromptTokens ?? 0), outputTokens: Number(u.CompletionTokens ?? 0) }
     : emptyUsage();
 
-function messagesFromIR(m: IRMessage): Json[] {
-  const out: Json[] = [];
+function messagesFromIR(m: IRMessage): HunyuanMessage[] {
+  const out: HunyuanMessage[] = [];
   for (const p of m.parts)
     if (p.type === 'tool_result') out.push({ Role: 'tool', Content: p.content, ToolCallId: p.toolCallId });
   const text = joinedText(m.parts);
@@ -46,14 +54,14 @@ function messagesFromIR(m: IRMessage): Json[] {
         ? {
             ToolCalls: calls.map((c) => ({
               Id: c.id,
-              Type: 'function',
+              Type: 'function' as const,
               Function: { Name: c.name, Arguments: c.arguments },
             })),
           }
         : {}),
     });
   } else if (m.parts.some((p) => p.type === 'image')) {
-    const contents = m.parts.flatMap((p): Json[] =>
+    const contents = m.parts.flatMap((p): HunyuanContent[] =>
       p.type === 'text'
         ? [{ Type: 'text', Text: p.text }]
         : p.type === 'image'
@@ -65,15 +73,15 @@ function messagesFromIR(m: IRMessage): Json[] {
   return out;
 }
 
-function requestFromIR(ir: IRRequest): Json {
-  const messages: Json[] = ir.system.length ? [{ Role: 'system', Content: ir.system.join('\n\n') }] : [];
+function requestFromIR(ir: IRRequest): HunyuanRequest {
+  const messages: HunyuanMessage[] = ir.system.length ? [{ Role: 'system', Content: ir.system.join('\n\n') }] : [];
   for (const m of ir.messages) messages.push(...messagesFromIR(m));
-  const body: Json = { Model: ir.model, Messages: messages, Stream: ir.stream };
+  const body: HunyuanRequest = { Model: ir.model, Messages: messages, Stream: ir.stream };
   if (ir.temperature !== undefined) body.Temperature = ir.temperature;
   if (ir.topP !== undefined) body.TopP = ir.topP;
   if (ir.tools?.length)
     body.Tools = ir.tools.map((t) => ({
-      Type: 'function',
+      Type: 'function' as const,
       Function: {
         Name: t.name,
         ...(t.description ? { Description: t.description } : {}),
@@ -82,9 +90,7 @@ function requestFromIR(ir: IRRequest): Json {
     }));
   if (ir.toolChoice === 'none' || ir.toolChoice === 'auto') body.ToolChoice = ir.toolChoice;
   else if (typeof ir.toolChoice === 'object') {
-    const tool = (body.Tools as Json[] | undefined)?.find(
-      (t) => t.Function.Name === (ir.toolChoice as { name: string }).name,
-    );
+    const tool = body.Tools?.find((t) => t.Function.Name === (ir.toolChoice as { name: string }).name);
     if (tool) Object.assign(body, { ToolChoice: 'custom', CustomTool: tool });
   }
   return body;
@@ -100,14 +106,14 @@ export const hunyuanChat: UpstreamFormat<DecodeState> = {
   name: 'hunyuan',
   requestFromIR,
   responseToIR(body) {
-    const r = ((body as Json).Response ?? body) as Json;
+    const r: HunyuanResponse = (body as HunyuanEnvelope).Response ?? body;
     if (r.Error) throw new Error(`Tencent error ${r.Error.Code}: ${r.Error.Message}`);
-    const choice = (r.Choices?.[0] ?? {}) as Json;
-    const msg = (choice.Message ?? {}) as Json;
+    const choice: Choice = r.Choices?.[0] ?? {};
+    const msg: MessageFields = choice.Message ?? {};
     const parts: IRPart[] = [];
     if (msg.ReasoningContent) parts.push({ type: 'thinking', text: String(msg.ReasoningContent) });
     if (msg.Content) parts.push({ type: 'text', text: String(msg.Content) });
-    for (const tc of (msg.ToolCalls ?? []) as Json[])
+    for (const tc of msg.ToolCalls ?? [])
       parts.push({
         type: 'tool_call',
         id: String(tc.Id ?? ''),
@@ -124,10 +130,10 @@ export const hunyuanChat: UpstreamFormat<DecodeState> = {
   },
   newDecodeState: () => ({ started: false, ended: false, announced: new Set() }),
   decodeEvent(state, { data }) {
-    const j = parseData(data);
+    const j = parseData(data) as HunyuanEnvelope | undefined;
     if (!j || state.ended) return [];
     const out: IRStreamEvent[] = [];
-    const err = (j.Response as Json | undefined)?.Error as Json | undefined;
+    const err = j.Response?.Error;
     if (err) {
       state.ended = true;
       return [
@@ -140,11 +146,11 @@ export const hunyuanChat: UpstreamFormat<DecodeState> = {
       state.started = true;
       out.push({ type: 'start', id: String(j.Id ?? ''), model: '' });
     }
-    for (const c of (j.Choices ?? []) as Json[]) {
-      const d = (c.Delta ?? {}) as Json;
+    for (const c of j.Choices ?? []) {
+      const d: MessageFields = c.Delta ?? {};
       if (d.ReasoningContent) out.push({ type: 'thinking', text: String(d.ReasoningContent) });
       if (d.Content) out.push({ type: 'text', text: String(d.Content) });
-      for (const tc of (d.ToolCalls ?? []) as Json[]) {
+      for (const tc of d.ToolCalls ?? []) {
         const index = Number(tc.Index ?? 0);
         if (!state.announced.has(index)) {
           state.announced.add(index);
@@ -160,14 +166,14 @@ export const hunyuanChat: UpstreamFormat<DecodeState> = {
       if (c.FinishReason) {
         state.ended = true;
         out.push({ type: 'stop', reason: finishToIR[String(c.FinishReason)] ?? 'stop' });
-        if (j.Usage) out.push({ type: 'usage', usage: hunyuanUsageToIR(j.Usage as Json) });
+        if (j.Usage) out.push({ type: 'usage', usage: hunyuanUsageToIR(j.Usage) });
         out.push({ type: 'end' });
       }
     }
     return out;
   },
   answerError(body) {
-    const e = ((body as Json).Response as Json | undefined)?.Error as Json | undefined;
+    const e = (body as HunyuanEnvelope).Response?.Error;
     if (!e) return undefined;
     const code = String(e.Code ?? '');
     const status = code.startsWith('AuthFailure')

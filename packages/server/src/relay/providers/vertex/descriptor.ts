@@ -1,5 +1,7 @@
 import { ChannelType } from '@tollway/shared';
 import { defineProvider } from '../descriptor.js';
+import { anthropicMessages } from '../anthropic/convert.js';
+import { geminiGenerate } from '../gemini/convert.js';
 import { vertexAdaptorFor } from './adaptor.js';
 import { checkServiceAccountKey } from './jwt.js';
 
@@ -7,7 +9,7 @@ import { checkServiceAccountKey } from './jwt.js';
 export const vertexProvider = defineProvider({
   name: 'vertex',
   types: [ChannelType.VertexAi],
-  formats: ['gemini', 'anthropic'],
+  formats: { gemini: geminiGenerate, anthropic: anthropicMessages },
   adaptor: vertexAdaptorFor,
   checkKey: checkServiceAccountKey,
   jsonKeys: true,

@@ -1,4 +1,4 @@
-import { usesMaxCompletionTokens } from '../providers/openai/chat.js';
+import { usesMaxCompletionTokens } from './openai/chat.js';
 
 type Json = Record<string, unknown>;
 
