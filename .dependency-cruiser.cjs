@@ -95,6 +95,49 @@ module.exports = {
       from: { path: '^packages/web/src/features/([^/]+)/' },
       to: { path: '^packages/web/src/features/', pathNot: '^packages/web/src/features/$1/' },
     },
+    {
+      name: 'ir-imports-no-provider',
+      severity: 'error',
+      comment:
+        "relay/ir/ is the neutral representation every provider converts to; a vendor's wire lives in its provider folder.",
+      from: { path: `${SERVER}relay/ir/` },
+      to: { path: `${SERVER}relay/providers/` },
+    },
+    {
+      name: 'provider-not-another-adaptor',
+      severity: 'error',
+      comment:
+        "A provider folder may reuse another's converter or helpers, never its adaptor or descriptor (the registry joins them).",
+      from: { path: `${SERVER}relay/providers/([^/]+)/` },
+      to: {
+        path: `${SERVER}relay/providers/[^/]+/(adaptor|descriptor)\\.ts$`,
+        pathNot: `${SERVER}relay/providers/$1/`,
+      },
+    },
+    {
+      name: 'descriptors-through-the-registry',
+      severity: 'error',
+      comment:
+        'providers/registry.ts is the one list of providers: no other file imports a descriptor (use descriptorFor or formatFor).',
+      from: { path: SERVER, pathNot: `${SERVER}relay/providers/registry\\.ts$` },
+      to: { path: `${SERVER}relay/providers/[^/]+/descriptor\\.ts$` },
+    },
+    {
+      name: 'http-imports-no-module',
+      severity: 'error',
+      comment:
+        'http/ is the plumbing every module uses; what it needs from modules (authentication, the audit trail) the app gives it as hooks (RouteHooks).',
+      from: { path: `${SERVER}http/` },
+      to: { path: `${SERVER}modules/` },
+    },
+    {
+      name: 'web-floors-not-features',
+      severity: 'error',
+      comment:
+        "The web's i18n/, lib/ and components/ sit below the features and import none; what names every feature (the texts registry) lives in app/.",
+      from: { path: '^packages/web/src/(i18n|lib|components)/' },
+      to: { path: '^packages/web/src/features/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -6,10 +6,12 @@ import { hotPathEntry, installRelayRoutes, type RelayContext } from './relay/ind
 import { installErrorHandler } from './http/errors-handler.js';
 import { acceptFormBodies } from './http/form-body.js';
 import { registerRoute } from './http/register.js';
-import { Router, type RouteModule } from './http/route.js';
+import { Router, type RouteHooks, type RouteModule } from './http/route.js';
 import { installConsole } from './http/spa.js';
 import { installSecurityHeaders, SecurityPolicy, setRawSecurityHeaders } from './http/security-headers.js';
 import { auditRoutes } from './modules/audit/routes.js';
+import { auditTrailFor } from './modules/audit/trail.js';
+import { authenticateCaller, requireLevel } from './modules/auth/guard.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { channelRoutes } from './modules/channels/routes.js';
 import { checkInRoutes } from './modules/checkin/routes.js';
@@ -21,6 +23,7 @@ import { logRoutes } from './modules/logs/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
+import { docsRoutes } from './modules/docs/routes.js';
 import { metricsRoutes } from './http/metrics-route.js';
 import { healthRoutes } from './http/health-routes.js';
 import { optionRoutes } from './modules/options/routes.js';
@@ -65,12 +68,16 @@ export const routeModules: RouteModule[] = [
   topUpRoutes,
   auditRoutes,
   openapiRoutes,
+  docsRoutes,
   metricsRoutes,
   healthRoutes,
   siteInfoRoutes,
   oauthBindingRoutes,
   unavailableRoutes,
 ];
+
+/** What route registration (http/register.ts) takes from the modules: who calls, at what level, and the audit log. */
+const routeHooks: RouteHooks = { authenticate: authenticateCaller, requireLevel, auditTrailFor };
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -141,7 +148,7 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
   });
   const router = new Router();
   for (const mod of routeModules) mod(router);
-  for (const def of router.routes) registerRoute(app, ctx, def);
+  for (const def of router.routes) registerRoute(app, ctx, def, routeHooks);
   await installRelayRoutes(app, ctx);
   await installConsole(app, ctx, securityPolicy);
   return { app, router, registered };

@@ -19,7 +19,11 @@ import type { UserAdminService } from './modules/users/admin.js';
 import type { UsersService } from './modules/users/service.js';
 import type { UsersStore } from './modules/users/store.js';
 
-/** Everything a route or service needs, built once at start-up (see bootstrap.ts). */
+/**
+ * Everything built once at start-up (see bootstrap.ts). Route handlers receive it whole: they are where the parts
+ * meet. A service or store takes only what it uses (`Pick<AppContext, 'db' | 'options'>`, or its own deps
+ * interface), handed over by its `<name>Of(ctx)` factory, so its constructor says what it depends on.
+ */
 export interface AppContext {
   config: Config;
   db: Db;

@@ -16,7 +16,7 @@ import {
 /**
  * Option keys new-api's console writes that Tollway had no name for. Those with an effect are read by
  * /api/status (display, dashboard panels, legal texts, menus) or kept in step with a Tollway option; the others
- * are stored and type-checked only, so an operator's settings survive a switch (the README lists them and why).
+ * are stored and type-checked only, so an operator's settings survive a switch (docs/switching-from-new-api.md lists them and why).
  */
 
 const numberMap = z.record(z.string(), z.number().nonnegative());

@@ -134,7 +134,7 @@ export const optionDefs = {
   AutomaticDisableKeywords: str(
     'Your credit balance is too low\nThis organization has been disabled.\nYou exceeded your current quota\nPermission denied\nThe security token included in the request is invalid\nOperation not allowed\nYour account is not authorized',
   ),
-  // Channel circuit breakers (see the README's Channel health)
+  // Channel circuit breakers (see docs/operating/channel-health.md)
   ChannelBreakerEnabled: bool(true),
   ChannelBreakerWindowSeconds: int(60, 5, 3600),
   ChannelBreakerMinFailures: int(5, 1),

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AccessLevel } from '@tollway/shared';
-import type { AuthUser } from '../modules/auth/session.js';
+import type { AuthUser } from '../core/auth-user.js';
 import type { AppContext } from '../context.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -69,6 +69,40 @@ export interface RouteDef<
   /** Audit log entry of a successful call (see RouteAudit); false: never recorded. */
   audit?: RouteAudit | false;
   handler(args: HandlerArgs<z.infer<QS>, z.infer<BS>, z.infer<PS>>): Promise<unknown> | unknown;
+}
+
+/** The caller as an audit entry names it. */
+export interface AuditActor {
+  id: number;
+  username: string;
+  role: number;
+}
+
+/** Records one route's calls in the audit log; neither method ever throws. */
+export interface AuditTrail {
+  /** After the handler returned: the call, when the route records successes. */
+  succeeded(
+    ctx: AppContext,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    user: AuditActor | undefined,
+    call: AuditedCall,
+  ): Promise<void>;
+  /** After the call threw: a 403 refusal of an administrator (the guard's, or a business rule's). */
+  failed(ctx: AppContext, req: FastifyRequest, err: unknown, user: AuditActor | undefined): Promise<void>;
+}
+
+/**
+ * What registration needs from the modules that know users and the audit log, given by the app (app.ts) so that
+ * http/ imports no module.
+ */
+export interface RouteHooks {
+  /** The caller of a route that needs one, from the request's headers alone; throws the 401s. */
+  authenticate(req: FastifyRequest, ctx: AppContext): Promise<AuthUser>;
+  /** Throws the 403s: a role below the level's, or an administrator who must first set up 2FA. */
+  requireLevel(req: FastifyRequest, ctx: AppContext, user: AuthUser, level: AccessLevel): Promise<void>;
+  /** The audit trail of a route, undefined when it records nothing. */
+  auditTrailFor(def: RouteDef): AuditTrail | undefined;
 }
 
 /** Collects route definitions; the app registers them with Fastify and the OpenAPI document reads them. */

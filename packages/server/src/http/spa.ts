@@ -18,7 +18,11 @@ const SCRIPT_TAG = /<script\b/gi;
  * operator's scripts (global JS, scripts in the custom head) carry a per-page nonce that the page's
  * Content-Security-Policy allows; no other inline script runs.
  */
-export async function installConsole(app: FastifyInstance, ctx: AppContext, policy: SecurityPolicy): Promise<void> {
+export async function installConsole(
+  app: FastifyInstance,
+  ctx: Pick<AppContext, 'config' | 'setup' | 'options'>,
+  policy: SecurityPolicy,
+): Promise<void> {
   const dist = ctx.config.webDist;
   const indexFile = path.join(dist, 'index.html');
   const hasConsole = fs.existsSync(indexFile);

@@ -79,7 +79,7 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
   } else if (await targetHasData(target)) {
     if (!opts.merge) {
       throw new RefusedError(
-        'the Tollway database already holds users, channels or tokens that did not come from this source; run with --merge to add the source after them (see README "Switching from new-api")',
+        'the Tollway database already holds users, channels or tokens that did not come from this source; run with --merge to add the source after them (see docs/switching-from-new-api.md)',
       );
     }
     mode = 'merge';

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBackend, startOn, type CrashBackend } from '../support/crash-server.js';
 import { dialects } from '../support/databases.js';
 import { MOCK_SUNO_KEY, startMockSuno, type MockSuno } from '../support/mock-suno.js';
+import { tokenRow } from '../support/token-row.js';
 import { waitForStart, type ServerProcess } from '../support/process.js';
 
 const POLL_MS = 300;
@@ -48,27 +49,7 @@ async function provisionSuno(base: string, b: CrashBackend, upstream: string): P
   const key = crypto.randomBytes(24).toString('hex');
   await b.db.kysely
     .insertInto('tokens')
-    .values({
-      user_id: 1,
-      key,
-      status: 1,
-      name: 'restart',
-      created_time: Math.floor(Date.now() / 1000),
-      accessed_time: 0,
-      expired_time: -1,
-      remain_quota: 0,
-      unlimited_quota: 1,
-      used_quota: 0,
-      model_limits_enabled: 0,
-      model_limits: '',
-      allow_ips: '',
-      group: '',
-      rate_limit_enabled: 0,
-      rate_limit_period: 60,
-      rate_limit_count: 1000,
-      rate_limit_success: 10,
-      deleted_at: null,
-    })
+    .values(tokenRow(key, { name: 'restart', created_time: Math.floor(Date.now() / 1000), unlimited_quota: 1 }))
     .execute();
   return `sk-${key}`;
 }

@@ -8,6 +8,7 @@ import type { TokenKind } from './crash-load.js';
 import { createTestDatabase } from './databases.js';
 import { freePort, runServer, type ServerProcess } from './process.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
+import { tokenRow } from './token-row.js';
 
 /** The data one server keeps across its restarts: database, data folder (journal), Redis prefix. */
 export interface CrashBackend {
@@ -130,26 +131,16 @@ export async function provision(
     }
     await db.kysely
       .insertInto('tokens')
-      .values({
-        user_id: 1,
-        key: keys[kind],
-        status: 1,
-        name: `crash-${kind}`,
-        created_time: Math.floor(Date.now() / 1000),
-        accessed_time: 0,
-        expired_time: -1,
-        remain_quota: kind === 'limited' ? o.tokenQuota : 0,
-        unlimited_quota: kind === 'limited' ? 0 : 1,
-        used_quota: 0,
-        model_limits_enabled: 0,
-        model_limits: '',
-        allow_ips: '',
-        group: '',
-        rate_limit_enabled: 0,
-        rate_limit_period: 60,
-        rate_limit_count: 0,
-        rate_limit_success: 0,
-      })
+      .values(
+        tokenRow(keys[kind], {
+          name: `crash-${kind}`,
+          created_time: Math.floor(Date.now() / 1000),
+          remain_quota: kind === 'limited' ? o.tokenQuota : 0,
+          unlimited_quota: kind === 'limited' ? 0 : 1,
+          rate_limit_count: 0,
+          rate_limit_success: 0,
+        }),
+      )
       .execute();
     tokens[kind] = (
       await db.kysely.selectFrom('tokens').select('id').where('key', '=', keys[kind]).executeTakeFirstOrThrow()

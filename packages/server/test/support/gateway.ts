@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Client, TestApp } from './app.js';
+import { tokenRow } from './token-row.js';
 
 /** Starts listening on a real port (the official SDKs need HTTP, not inject). */
 export async function listen(t: TestApp): Promise<string> {
@@ -75,28 +76,18 @@ export async function addToken(
   } = {},
 ): Promise<{ key: string; id: number }> {
   const key = crypto.randomBytes(24).toString('hex');
-  const values = {
+  // Stored as the tokens store stores it (sealed when the app runs with CRYPTO_SECRET).
+  const values = tokenRow(t.runtime.ctx.secretBox.sealFixed(key), {
     user_id: userId,
-    // Stored as the tokens store stores it (sealed when the app runs with CRYPTO_SECRET).
-    key: t.runtime.ctx.secretBox.sealFixed(key),
-    status: 1,
     name: opts.name ?? 'test-token',
     created_time: Math.floor(Date.now() / 1000),
-    accessed_time: 0,
     expired_time: opts.expiredTime ?? -1,
     remain_quota: opts.remainQuota ?? 0,
     unlimited_quota: opts.unlimited === false ? 0 : opts.remainQuota === undefined ? 1 : 0,
-    used_quota: 0,
     model_limits_enabled: opts.modelLimits ? 1 : 0,
     model_limits: opts.modelLimits ?? '',
     allow_ips: opts.allowIps ?? '',
-    group: '',
-    rate_limit_enabled: 0,
-    rate_limit_period: 60,
-    rate_limit_count: 1000,
-    rate_limit_success: 10,
-    deleted_at: null,
-  };
+  });
   const k = t.database.db.kysely;
   let id: number;
   if (t.database.dialect === 'mysql')

@@ -9,6 +9,7 @@ import { RedisLedger, type RedisLedgerOptions } from '../../src/accounting/redis
 import { REDIS_CLIENT_OPTIONS } from '../../src/lib/cluster-bus.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
+import { tokenRow } from './token-row.js';
 import { userRow } from './user-row.js';
 
 /** Log lines a ledger wrote (parsed pino JSON). */
@@ -85,27 +86,16 @@ export function useLedgerWorld(quota: number): LedgerWorld {
       .executeTakeFirstOrThrow();
     const token = await k
       .insertInto('tokens')
-      .values({
-        user_id: user.id,
-        key: 'ledger-token-key',
-        status: 1,
-        name: 't',
-        created_time: 0,
-        accessed_time: 0,
-        expired_time: -1,
-        remain_quota: quota,
-        unlimited_quota: 0,
-        used_quota: 0,
-        model_limits_enabled: 0,
-        model_limits: '',
-        allow_ips: '',
-        group: '',
-        rate_limit_enabled: 0,
-        rate_limit_period: 0,
-        rate_limit_count: 0,
-        rate_limit_success: 0,
-        deleted_at: null,
-      })
+      .values(
+        tokenRow('ledger-token-key', {
+          user_id: user.id,
+          name: 't',
+          remain_quota: quota,
+          rate_limit_period: 0,
+          rate_limit_count: 0,
+          rate_limit_success: 0,
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
     const loadUsers = async (ids: number[]) =>

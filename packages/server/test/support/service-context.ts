@@ -6,7 +6,7 @@ import { Role } from '@tollway/shared';
 import { afterAll, beforeAll } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
-import type { AuthUser } from '../../src/modules/auth/session.js';
+import type { AuthUser } from '../../src/core/auth-user.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
 /**

@@ -33,7 +33,7 @@ function cruise(cwd: string, targets: string[]): Violation[] {
 
 describe('dependency rules (.dependency-cruiser.cjs, npm run deps)', () => {
   it(
-    'report a type-only cycle, a module importing the relay, a web feature importing another, the ground or accounting reaching up, the relay entered past its entry or holding a stray top-level file, a floor or a module rule importing http/, and nothing else',
+    "report a type-only cycle, a module importing the relay, a web feature importing another, the ground or accounting reaching up, the relay entered past its entry or holding a stray top-level file, a floor or a module rule importing http/, ir/ importing a provider, a provider importing another provider's adaptor, a descriptor imported past the registry, http/ importing a module, the web's i18n/ importing a feature, and nothing else",
     () => {
       const found = cruise(fixture, ['packages']);
       expect(found).toEqual(
@@ -82,11 +82,38 @@ describe('dependency rules (.dependency-cruiser.cjs, npm run deps)', () => {
             from: 'packages/server/src/modules/widgets/service.ts',
             to: 'packages/server/src/http/errors.ts',
           },
+          {
+            rule: 'ir-imports-no-provider',
+            from: 'packages/server/src/relay/ir/wire.ts',
+            to: 'packages/server/src/relay/providers/acme/convert.ts',
+          },
+          {
+            rule: 'provider-not-another-adaptor',
+            from: 'packages/server/src/relay/providers/zeta/descriptor.ts',
+            to: 'packages/server/src/relay/providers/acme/adaptor.ts',
+          },
+          {
+            rule: 'descriptors-through-the-registry',
+            from: 'packages/server/src/relay/pipeline/pick.ts',
+            to: 'packages/server/src/relay/providers/acme/descriptor.ts',
+          },
+          {
+            rule: 'http-imports-no-module',
+            from: 'packages/server/src/http/register.ts',
+            to: 'packages/server/src/modules/widgets/name.ts',
+          },
+          {
+            rule: 'web-floors-not-features',
+            from: 'packages/web/src/i18n/namespaces.ts',
+            to: 'packages/web/src/features/beta/api.ts',
+          },
         ]),
       );
       // The relay importing a module, a feature importing its own files, the app importing the relay's entry, a
-      // module's routes file using http/ and its service the route type, are allowed.
-      expect(found.filter((v) => v.rule !== 'no-cycle')).toHaveLength(8);
+      // module's routes file using http/ and its service the route type, a descriptor importing its own adaptor,
+      // a provider reusing another's converter, the registry importing the descriptors and the web's app/ importing a
+      // feature, are allowed.
+      expect(found.filter((v) => v.rule !== 'no-cycle')).toHaveLength(13);
     },
     CRUISE_TIMEOUT_MS,
   );

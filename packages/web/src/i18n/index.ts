@@ -2,19 +2,36 @@ import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import common from './common';
 import shell from '../layout/i18n';
-import { LAZY_NAMESPACES } from './namespaces';
 
 export const LANGUAGES = ['zh', 'en'] as const;
 type Language = (typeof LANGUAGES)[number];
 const stored = localStorage.getItem('i18nextLng');
 const lng = stored === 'en' || stored === 'zh' ? stored : 'zh';
 
+type Texts = { default: { zh: object; en: object } };
+/** Fetches one namespace's chunk of texts. */
+export type NamespaceLoader = () => Promise<Texts>;
+
+/**
+ * The namespaces fetched on demand: `common` and the layout's `shell` ship with the entry since every page shows
+ * them; the refusal codes' texts (`errors`) are fetched with the first refusal (lib/refusal-text.ts); the features'
+ * are added by the app (registerNamespaces), since this floor imports no feature.
+ */
+const lazyNamespaces: Record<string, NamespaceLoader> = {
+  errors: () => import('./errors'),
+};
+
+/** Adds the app's namespaces (app/namespaces.ts); called once at start-up, before any page asks for its texts. */
+export function registerNamespaces(loaders: Record<string, NamespaceLoader>): void {
+  Object.assign(lazyNamespaces, loaders);
+}
+
 /** Loads a namespace's chunk on demand; a component asking for it suspends until it is in (no raw keys on screen). */
 const lazyTexts: BackendModule = {
   type: 'backend',
   init() {},
   read(language, ns, done) {
-    const load = LAZY_NAMESPACES[ns];
+    const load = lazyNamespaces[ns];
     if (!load) return done(new Error(`no texts for namespace ${ns}`), null);
     load().then(
       (m) => done(null, m.default[language as Language] ?? m.default.zh),

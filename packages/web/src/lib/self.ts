@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { UserPublic } from '@tollway/shared';
-import { renderQuota } from '@tollway/shared';
+import { isAdmin, isRoot, renderQuota, type UserPublic } from '@tollway/shared';
 import { useCallback } from 'react';
 import { apiGet } from './api';
 import { useStatus } from './status';
@@ -25,8 +24,8 @@ export function useQuotaFormat() {
 
 /** Role label key: super administrator, administrator or user. */
 export function roleKey(role: number): 'root' | 'admin' | 'user' {
-  if (role >= 100) return 'root';
-  if (role >= 10) return 'admin';
+  if (isRoot(role)) return 'root';
+  if (isAdmin(role)) return 'admin';
   return 'user';
 }
 

@@ -1,8 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Role, type AuditOutcome } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../lib/errors.js';
-import type { AuditedCall, RouteAudit, RouteDef } from '../../http/route.js';
+import type { AuditActor, AuditedCall, AuditTrail, RouteAudit, RouteDef } from '../../http/route.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { identify } from '../auth/guard.js';
@@ -19,26 +19,6 @@ const MAX_IP = 64;
 export const AUDIT_WRITE_WAIT_MS = 1000;
 
 export const auditStoreOf = perContext((ctx) => new AuditStore(ctx.logDb));
-
-interface Actor {
-  id: number;
-  username: string;
-  role: number;
-}
-
-/** Records one route's calls in the audit log; neither method ever throws. */
-export interface AuditTrail {
-  /** After the handler returned: the call, when the route records successes. */
-  succeeded(
-    ctx: AppContext,
-    req: FastifyRequest,
-    reply: FastifyReply,
-    user: Actor | undefined,
-    call: AuditedCall,
-  ): Promise<void>;
-  /** After the call threw: a 403 refusal of an administrator (the guard's, or a business rule's). */
-  failed(ctx: AppContext, req: FastifyRequest, err: unknown, user: Actor | undefined): Promise<void>;
-}
 
 function detailOf(def: RouteDef, spec: RouteAudit, call: AuditedCall, extra: Record<string, unknown>): string {
   const fields = maskValue(spec.fields ? spec.fields(call) : call.body);
@@ -70,7 +50,7 @@ function record(
   req: FastifyRequest,
   def: RouteDef,
   spec: RouteAudit,
-  actor: Actor,
+  actor: AuditActor,
   call: AuditedCall,
   outcome: AuditOutcome,
   extra: Record<string, unknown>,
@@ -97,7 +77,7 @@ function record(
   return write(ctx, row);
 }
 
-const isAdministrator = (a: Actor | undefined): a is Actor => a !== undefined && a.role >= Role.Admin;
+const isAdministrator = (a: AuditActor | undefined): a is AuditActor => a !== undefined && a.role >= Role.Admin;
 
 /**
  * The audit trail of a route, undefined when it records nothing: successful non-GET calls to admin and root
@@ -116,7 +96,7 @@ export function auditTrailFor(def: RouteDef): AuditTrail | undefined {
   return {
     async succeeded(ctx, req, reply, user, call) {
       if (!recordsSuccess || (def.raw && reply.statusCode >= 400)) return;
-      let actor: Actor | undefined = user;
+      let actor: AuditActor | undefined = user;
       try {
         actor ??= spec.actor?.(call);
       } catch {

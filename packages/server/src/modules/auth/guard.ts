@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.js';
 import { forbidden, unauthorized } from '../../lib/errors.js';
 import { assertTwoFactorWhereRequired } from '../twofa/required.js';
 import { nowSeconds } from '../../lib/time.js';
-import { sessionKey, type AuthUser } from './session.js';
+import type { AuthUser } from '../../core/auth-user.js';
+import { sessionKey } from './session.js';
 import { sealedSessionOf, sessionStoreOf } from './sessions.js';
 
 /** The access token may come as `Authorization: <token>` or `Authorization: Bearer <token>`. */

@@ -1,14 +1,5 @@
 import crypto from 'node:crypto';
 
-/** The authenticated caller as routes see it. */
-export interface AuthUser {
-  id: number;
-  username: string;
-  role: number;
-  status: number;
-  group: string;
-}
-
 export const SESSION_COOKIE = 'session';
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 

@@ -23,8 +23,8 @@ export const sessionStoreOf = perContext((ctx: AppContext) => new SessionStore(c
 const isHttps = (req: FastifyRequest): boolean => req.protocol === 'https';
 
 /** The cookie's session when it is intact and unexpired (its row is checked separately). */
-export function sealedSessionOf(ctx: AppContext, req: FastifyRequest): SealedSession | undefined {
-  return ctx.sessions.open(readCookie(req.headers.cookie, SESSION_COOKIE));
+export function sealedSessionOf(deps: Pick<AppContext, 'sessions'>, req: FastifyRequest): SealedSession | undefined {
+  return deps.sessions.open(readCookie(req.headers.cookie, SESSION_COOKIE));
 }
 
 /** Creates a session row for `userId` and returns the sealed cookie value that carries it. */
@@ -62,14 +62,18 @@ export async function startSession(
 }
 
 /** Logout: ends the caller's session (its row is deleted, so the cookie stops working everywhere) and clears the cookie. */
-export async function endSession(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const sealed = sealedSessionOf(ctx, req);
-  if (sealed) await ctx.users.credentials.apply('logout', sealed.uid, sessionKey(sealed.sid));
+export async function endSession(
+  deps: Pick<AppContext, 'sessions' | 'users'>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const sealed = sealedSessionOf(deps, req);
+  if (sealed) await deps.users.credentials.apply('logout', sealed.uid, sessionKey(sealed.sid));
   reply.header('set-cookie', sessionCookie('', 0, isHttps(req)));
 }
 
 /** The row key of the caller's session, if the request carries a session cookie. */
-export function currentSessionKey(ctx: AppContext, req: FastifyRequest): string | undefined {
-  const sealed = sealedSessionOf(ctx, req);
+export function currentSessionKey(deps: Pick<AppContext, 'sessions'>, req: FastifyRequest): string | undefined {
+  const sealed = sealedSessionOf(deps, req);
   return sealed ? sessionKey(sealed.sid) : undefined;
 }

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { auditStoreOf } from '../audit/trail.js';
 import { targetIdText } from '../audit/naming.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import type { ChannelsStore } from './store.js';
 
 /** The audit action of a search in which root named a channel by its whole key. */

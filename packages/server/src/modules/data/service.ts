@@ -12,12 +12,15 @@ export interface DataQuery {
   username?: string;
 }
 
+/** What the usage data needs: the hourly table and the options. */
+export type DataDeps = Pick<AppContext, 'db' | 'options'>;
+
 /** Data dashboard: hourly usage per model from quota_data, of every user, one user, or the caller. */
 export class DataService {
   readonly store: DataStore;
 
-  constructor(private readonly ctx: AppContext) {
-    this.store = new DataStore(ctx.db);
+  constructor(private readonly deps: DataDeps) {
+    this.store = new DataStore(deps.db);
   }
 
   hourly(q: DataQuery): Promise<DataRow[]> {
@@ -36,7 +39,7 @@ export class DataService {
    */
   private range(q: DataQuery): Pick<DataScope, 'start' | 'end'> {
     const end = q.end_timestamp || nowSeconds();
-    const span = DATA_DEFAULT_SPAN[this.ctx.options.get('DataExportDefaultTime') as DataGranularity] ?? DATA_DEFAULT_SPAN.hour;
+    const span = DATA_DEFAULT_SPAN[this.deps.options.get('DataExportDefaultTime') as DataGranularity] ?? DATA_DEFAULT_SPAN.hour;
     const start = q.start_timestamp || Math.max(0, end - span);
     return { start: start - (start % 3600), end };
   }

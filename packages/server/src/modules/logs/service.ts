@@ -6,12 +6,15 @@ import { nowSeconds } from '../../lib/time.js';
 import { LogsStore, type LogScope } from './store.js';
 import { toAdminLog, toUserLog } from './view.js';
 
+/** What the logs listing needs: the database the logs table lives in, and the users (whose settings say whether they see IPs). */
+export type LogsDeps = Pick<AppContext, 'logDb' | 'usersStore'>;
+
 /** Usage logs as administrators and users see them: administrators every user's with channels, users their own. */
 export class LogsService {
   readonly store: LogsStore;
 
-  constructor(private readonly ctx: AppContext) {
-    this.store = new LogsStore(ctx.logDb);
+  constructor(private readonly deps: LogsDeps) {
+    this.store = new LogsStore(deps.logDb);
   }
 
   /** Every user's logs, newest first. */
@@ -40,7 +43,7 @@ export class LogsService {
 
   /** The user's setting show_ip_in_logs (users.setting JSON); off when unset or unreadable. */
   private async showsIp(userId: number): Promise<boolean> {
-    const u = await this.ctx.usersStore.findById(userId);
+    const u = await this.deps.usersStore.findById(userId);
     try {
       return (JSON.parse(u?.setting || '{}') as { show_ip_in_logs?: unknown }).show_ip_in_logs === true;
     } catch {

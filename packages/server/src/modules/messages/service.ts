@@ -7,11 +7,11 @@ import {
   type MessageRecipient,
   type UpdateMessageBody,
 } from '@tollway/shared';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
 import { coded, refused, notFound } from '../../lib/errors.js';
 import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { perContext } from '../../per-context.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import { nowSeconds } from '../../lib/time.js';
 import { MessagesStore, type InboxRow, type MessageRow } from './store.js';
 
@@ -46,8 +46,8 @@ function epochOf(iso: string, name: string): number {
 export class MessagesService {
   private readonly store: MessagesStore;
 
-  constructor(ctx: AppContext) {
-    this.store = new MessagesStore(ctx.db);
+  constructor(db: Db) {
+    this.store = new MessagesStore(db);
   }
 
   inbox(userId: number, q: PageQuery) {
@@ -151,4 +151,4 @@ export class MessagesService {
   }
 }
 
-export const messagesOf = perContext((ctx) => new MessagesService(ctx));
+export const messagesOf = perContext((ctx) => new MessagesService(ctx.db));

@@ -1,4 +1,5 @@
 import type { OptionKey } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
 
 /** The users column that holds a provider's account id. */
 export type ExternalIdField = 'github_id' | 'oidc_id' | 'wechat_id' | 'telegram_id' | 'linux_do_id';
@@ -18,6 +19,9 @@ export interface ProviderInfo {
   /** The option that turns the provider's sign-in on. */
   enabledOption: OptionKey;
 }
+
+/** What a provider's sign-in reads: its options (client id, secret, endpoints) and the configured base URLs. */
+export type ProviderSignInDeps = Pick<AppContext, 'options' | 'config'>;
 
 /** A provider's user as the provider reported it. */
 export interface ExternalAccount {

@@ -2,7 +2,7 @@ import { Role, ErrorCode } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { refused, coded } from '../../lib/errors.js';
 import { perContext } from '../../per-context.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import type { UsersService } from '../users/service.js';
 import type { UserRow } from '../users/store.js';
 import { GITHUB, LINUXDO, OIDC, TELEGRAM, WECHAT, type ProviderInfo } from './account.js';

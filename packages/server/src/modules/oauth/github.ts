@@ -1,7 +1,6 @@
-import type { AppContext } from '../../context.js';
 import { ErrorCode } from '@tollway/shared';
 import { coded } from '../../lib/errors.js';
-import type { ExternalAccount } from './account.js';
+import type { ExternalAccount, ProviderSignInDeps } from './account.js';
 import { callExternal } from '../../lib/external-call.js';
 import { accessTokenOf, text, userObjectOf } from './provider-http.js';
 
@@ -9,9 +8,9 @@ import { accessTokenOf, text, userObjectOf } from './provider-http.js';
  * GitHub (or GitHub Enterprise through GITHUB_BASE_URL and GITHUB_API_URL): the code is exchanged at
  * {base}/login/oauth/access_token, then {api}/user gives id, login, name and email.
  */
-export async function githubAccount(ctx: AppContext, code: string): Promise<ExternalAccount> {
-  const clientId = ctx.options.get('GitHubClientId');
-  const secret = ctx.options.get('GitHubClientSecret');
+export async function githubAccount(deps: ProviderSignInDeps, code: string): Promise<ExternalAccount> {
+  const clientId = deps.options.get('GitHubClientId');
+  const secret = deps.options.get('GitHubClientSecret');
   if (!clientId || !secret)
     throw coded(
       ErrorCode.OAuthNotConfigured,
@@ -23,14 +22,14 @@ export async function githubAccount(ctx: AppContext, code: string): Promise<Exte
     );
   const tokenAnswer = await callExternal(
     'GitHub',
-    `${ctx.config.githubBaseUrl}/login/oauth/access_token`,
+    `${deps.config.githubBaseUrl}/login/oauth/access_token`,
     { method: 'POST', json: { client_id: clientId, client_secret: secret, code } },
     [secret],
   );
   const token = accessTokenOf('GitHub', tokenAnswer);
   const userAnswer = await callExternal(
     'GitHub',
-    `${ctx.config.githubApiUrl}/user`,
+    `${deps.config.githubApiUrl}/user`,
     { method: 'GET', headers: { authorization: `Bearer ${token}`, 'user-agent': 'Tollway' } },
     [token],
   );

@@ -1,7 +1,6 @@
-import type { AppContext } from '../../context.js';
 import { ErrorCode } from '@tollway/shared';
 import { coded } from '../../lib/errors.js';
-import type { ExternalAccount } from './account.js';
+import type { ExternalAccount, ProviderSignInDeps } from './account.js';
 import { callExternal } from '../../lib/external-call.js';
 import { accessTokenOf, text, userObjectOf } from './provider-http.js';
 
@@ -10,9 +9,9 @@ import { accessTokenOf, text, userObjectOf } from './provider-http.js';
  * then {base}/api/user gives id, username, name, trust_level, active and silenced. Accounts below
  * LinuxDOMinimumTrustLevel, inactive or silenced are refused.
  */
-export async function linuxDoAccount(ctx: AppContext, code: string, origin: string): Promise<ExternalAccount> {
-  const clientId = ctx.options.get('LinuxDOClientId');
-  const secret = ctx.options.get('LinuxDOClientSecret');
+export async function linuxDoAccount(deps: ProviderSignInDeps, code: string, origin: string): Promise<ExternalAccount> {
+  const clientId = deps.options.get('LinuxDOClientId');
+  const secret = deps.options.get('LinuxDOClientSecret');
   if (!clientId || !secret)
     throw coded(
       ErrorCode.OAuthNotConfigured,
@@ -23,7 +22,7 @@ export async function linuxDoAccount(ctx: AppContext, code: string, origin: stri
       },
     );
   const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
-  const base = ctx.config.linuxDoBaseUrl;
+  const base = deps.config.linuxDoBaseUrl;
   const tokenAnswer = await callExternal(
     'LinuxDO',
     `${base}/oauth2/token`,
@@ -48,7 +47,7 @@ export async function linuxDoAccount(ctx: AppContext, code: string, origin: stri
   if (!id) throw coded(ErrorCode.OAuthUserNoId, 'LinuxDO answered a user without an id', { provider: 'LinuxDO' });
   if (user.active === false) throw coded(ErrorCode.LinuxDoInactive, 'this LinuxDO account is not active');
   if (user.silenced === true) throw coded(ErrorCode.LinuxDoSilenced, 'this LinuxDO account is silenced');
-  const minimum = ctx.options.num('LinuxDOMinimumTrustLevel');
+  const minimum = deps.options.num('LinuxDOMinimumTrustLevel');
   const level = typeof user.trust_level === 'number' ? user.trust_level : 0;
   if (level < minimum)
     throw coded(

@@ -1,7 +1,6 @@
-import type { AppContext } from '../../context.js';
 import { ErrorCode } from '@tollway/shared';
 import { coded } from '../../lib/errors.js';
-import type { ExternalAccount } from './account.js';
+import type { ExternalAccount, ProviderSignInDeps } from './account.js';
 import { callExternal } from '../../lib/external-call.js';
 import { accessTokenOf, text, userObjectOf } from './provider-http.js';
 
@@ -12,11 +11,11 @@ export const OIDC_CONFIG_MISSING = 'failed to get OIDC configuration, check netw
  * OpenID Connect: the code is exchanged at oidc.token_endpoint (authorization_code, redirect_uri
  * {origin}/oauth/oidc), then oidc.user_info_endpoint gives sub, preferred_username, name and email.
  */
-export async function oidcAccount(ctx: AppContext, code: string, origin: string): Promise<ExternalAccount> {
-  const clientId = ctx.options.get('oidc.client_id');
-  const secret = ctx.options.get('oidc.client_secret');
-  const tokenEndpoint = ctx.options.get('oidc.token_endpoint').trim();
-  const userInfoEndpoint = ctx.options.get('oidc.user_info_endpoint').trim();
+export async function oidcAccount(deps: ProviderSignInDeps, code: string, origin: string): Promise<ExternalAccount> {
+  const clientId = deps.options.get('oidc.client_id');
+  const secret = deps.options.get('oidc.client_secret');
+  const tokenEndpoint = deps.options.get('oidc.token_endpoint').trim();
+  const userInfoEndpoint = deps.options.get('oidc.user_info_endpoint').trim();
   if (!clientId || !secret)
     throw coded(
       ErrorCode.OAuthNotConfigured,

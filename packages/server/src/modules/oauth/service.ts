@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/unique.js';
 import { ApiError, coded } from '../../lib/errors.js';
 import { perContext } from '../../per-context.js';
 import { randomString } from '../../lib/secrets.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { UsersService } from '../users/service.js';
 import type { UserRow } from '../users/store.js';

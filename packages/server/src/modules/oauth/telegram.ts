@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
-import type { AppContext } from '../../context.js';
 import { ErrorCode } from '@tollway/shared';
 import { coded } from '../../lib/errors.js';
-import type { ExternalAccount } from './account.js';
+import type { ExternalAccount, ProviderSignInDeps } from './account.js';
 
 /** The login widget's signed fields (anything else, such as our lang, is not part of the signature). */
 export const TELEGRAM_FIELDS = ['id', 'first_name', 'last_name', 'username', 'photo_url', 'auth_date'] as const;
@@ -17,11 +16,11 @@ export const TELEGRAM_MAX_AGE_SECONDS = 24 * 3600;
  * string under that key. An auth_date older than a day is refused.
  */
 export function verifyTelegramLogin(
-  ctx: AppContext,
+  deps: ProviderSignInDeps,
   login: TelegramLogin,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): ExternalAccount {
-  const botToken = ctx.options.get('TelegramBotToken');
+  const botToken = deps.options.get('TelegramBotToken');
   if (!botToken)
     throw coded(
       ErrorCode.OAuthNotConfigured,

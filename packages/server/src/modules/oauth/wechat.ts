@@ -1,7 +1,6 @@
-import type { AppContext } from '../../context.js';
 import { ErrorCode } from '@tollway/shared';
 import { coded } from '../../lib/errors.js';
-import type { ExternalAccount } from './account.js';
+import type { ExternalAccount, ProviderSignInDeps } from './account.js';
 import { callExternal } from '../../lib/external-call.js';
 import { providerError } from './provider-http.js';
 
@@ -9,9 +8,9 @@ import { providerError } from './provider-http.js';
  * QR-code login through a WeChat server: {WeChatServerAddress}/api/wechat/user?code= with the header
  * Authorization: {WeChatServerToken} answers {success, message, data: openid}.
  */
-export async function wechatAccount(ctx: AppContext, code: string): Promise<ExternalAccount> {
-  const address = ctx.options.get('WeChatServerAddress').trim().replace(/\/+$/, '');
-  const token = ctx.options.get('WeChatServerToken');
+export async function wechatAccount(deps: ProviderSignInDeps, code: string): Promise<ExternalAccount> {
+  const address = deps.options.get('WeChatServerAddress').trim().replace(/\/+$/, '');
+  const token = deps.options.get('WeChatServerToken');
   if (!/^https?:\/\//i.test(address))
     throw coded(
       ErrorCode.OAuthNotConfigured,

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { channelsByModel, endpointTypesOf, isEnabledChannel, vendorOf, type Vendor } from './vendors.js';
 
+/** What the model list reads: the price options and the routing table. */
+export type ModelMetaDeps = Pick<AppContext, 'options' | 'channelCache'>;
+
 /** Filters of new-api's model list: a keyword in the name, a vendor (id or name), a status (1 on, 0 off). */
 export const modelMetaQuery = z.object({
   p: z.coerce.number().int().min(0).default(1),
@@ -35,9 +38,9 @@ export interface ModelMeta {
 }
 
 /** Every model some channel lists, by name (ids follow that order), and their vendors by id. */
-export function allModelMeta(ctx: AppContext): { models: ModelMeta[]; vendors: Map<number, Vendor> } {
-  const byModel = channelsByModel(ctx.channelCache.all(), false);
-  const prices = ctx.options.json<Record<string, number>>('ModelPrice');
+export function allModelMeta(deps: ModelMetaDeps): { models: ModelMeta[]; vendors: Map<number, Vendor> } {
+  const byModel = channelsByModel(deps.channelCache.all(), false);
+  const prices = deps.options.json<Record<string, number>>('ModelPrice');
   const vendors = new Map<number, Vendor>();
   const names = [...byModel.keys()].sort();
   const models = names.map((model_name, i): ModelMeta => {
@@ -67,8 +70,8 @@ export function allModelMeta(ctx: AppContext): { models: ModelMeta[]; vendors: M
 }
 
 /** A page of the model list with new-api's vendor counts (over every model, not the page). */
-export function modelMetaPage(ctx: AppContext, q: ModelMetaQuery) {
-  const { models: all, vendors } = allModelMeta(ctx);
+export function modelMetaPage(deps: ModelMetaDeps, q: ModelMetaQuery) {
+  const { models: all, vendors } = allModelMeta(deps);
   const vendor_counts: Record<string, number> = {};
   for (const m of all) vendor_counts[m.vendor_id] = (vendor_counts[m.vendor_id] ?? 0) + 1;
   const keyword = q.keyword?.trim().toLowerCase();

@@ -11,6 +11,9 @@ import type { AppContext } from '../../context.js';
 import { usableGroups } from '../groups/usable.js';
 import { channelsByModel, endpointPaths, endpointTypesOf, vendorOf, type Vendor } from './vendors.js';
 
+/** What the pricing page reads: the price options and the routing table (which models are served, by whom). */
+export type PricingDeps = Pick<AppContext, 'options' | 'channelCache'>;
+
 /** One row of the pricing page; quota_type is a QuotaType. */
 export const pricingModel = z.object({
   model_name: z.string(),
@@ -47,8 +50,8 @@ export interface PricingPage {
  * The pricing page for a caller in `group` (logged out: the default group): every model some enabled channel
  * routes, with its price and the groups that serve it.
  */
-export function pricingFor(ctx: AppContext, group: string): PricingPage {
-  const o = ctx.options;
+export function pricingFor(deps: PricingDeps, group: string): PricingPage {
+  const o = deps.options;
   const groupRatio = o.json<Record<string, number>>('GroupRatio');
   const usable = usableGroups(o, group);
   const prices = o.json<Record<string, number>>('ModelPrice');
@@ -57,17 +60,17 @@ export function pricingFor(ctx: AppContext, group: string): PricingPage {
   const groups = [...new Set([...Object.keys(groupRatio), ...Object.keys(usable)])];
   const servedBy = new Map<string, string[]>();
   for (const g of groups) {
-    for (const m of ctx.channelCache.modelsForGroup(g)) {
+    for (const m of deps.channelCache.modelsForGroup(g)) {
       const list = servedBy.get(m);
       if (list) list.push(g);
       else servedBy.set(m, [g]);
     }
   }
-  const channels = channelsByModel(ctx.channelCache.all(), true);
+  const channels = channelsByModel(deps.channelCache.all(), true);
   const vendors = new Map<number, Vendor>();
   const supported_endpoint: PricingPage['supported_endpoint'] = {};
   const data: PricingModel[] = [];
-  for (const model of ctx.channelCache.allModels()) {
+  for (const model of deps.channelCache.allModels()) {
     const enable_groups = servedBy.get(model) ?? [];
     const serving = channels.get(model) ?? [];
     const vendor = vendorOf(model, serving);
@@ -113,9 +116,9 @@ export const pricingGroup = (user: { group: string; status: number } | undefined
   user && user.status === 1 ? user.group : DEFAULT_GROUP;
 
 /** Puts the shipped ratio and price tables back (ModelRatio, CompletionRatio, CacheRatio, ModelPrice). */
-export async function resetModelPricing(ctx: AppContext): Promise<void> {
-  await ctx.options.set('ModelRatio', JSON.stringify(defaultModelRatio));
-  await ctx.options.set('CompletionRatio', JSON.stringify(defaultCompletionRatio));
-  await ctx.options.set('CacheRatio', JSON.stringify(defaultCacheRatio));
-  await ctx.options.set('ModelPrice', JSON.stringify(defaultModelPrice));
+export async function resetModelPricing(deps: Pick<AppContext, 'options'>): Promise<void> {
+  await deps.options.set('ModelRatio', JSON.stringify(defaultModelRatio));
+  await deps.options.set('CompletionRatio', JSON.stringify(defaultCompletionRatio));
+  await deps.options.set('CacheRatio', JSON.stringify(defaultCacheRatio));
+  await deps.options.set('ModelPrice', JSON.stringify(defaultModelPrice));
 }

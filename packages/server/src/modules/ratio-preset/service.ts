@@ -109,26 +109,30 @@ interface Cached {
   policy: OutboundPolicy;
   answer: Promise<PresetAnswer>;
 }
-const caches = new WeakMap<AppContext, Map<string, Cached>>();
+/** What fetching presets reads: the preset base URL and the fetch settings of the outbound guard. */
+export type PresetDeps = Pick<AppContext, 'config' | 'options'>;
+
+/** One cache per application context (the deps object routes pass is the context itself). */
+const caches = new WeakMap<PresetDeps, Map<string, Cached>>();
 
 /**
  * The model and completion ratios of a preset source (official: the mixed source), fetched through the outbound
  * guard and kept CACHE_MS per URL (and fetch settings); concurrent calls share one fetch and failures are not kept.
  */
 export function presetRatios(
-  ctx: AppContext,
+  deps: PresetDeps,
   requested: PresetSource | 'official',
   now = Date.now(),
 ): Promise<PresetAnswer> {
   const source = requested === 'official' ? OFFICIAL_SOURCE : requested;
-  const files = presetFiles(ctx.config.ratioPresetBaseUrl, source);
+  const files = presetFiles(deps.config.ratioPresetBaseUrl, source);
   const key = `${files.prompt ?? ''}\n${files.completion}`;
-  let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new Map()));
-  const policy = fetchPolicy(ctx.options);
+  let cache = caches.get(deps);
+  if (!cache) caches.set(deps, (cache = new Map()));
+  const policy = fetchPolicy(deps.options);
   const hit = cache.get(key);
   if (hit && hit.policy === policy && now - hit.at < CACHE_MS) return hit.answer;
-  const dispatcher = guardedDispatcher(() => fetchPolicy(ctx.options));
+  const dispatcher = guardedDispatcher(() => fetchPolicy(deps.options));
   const answer = (async (): Promise<PresetAnswer> => {
     const [prompt, completion] = await Promise.all([
       files.prompt ? fetchFile(files.prompt, 'prompt', dispatcher) : Promise.resolve({}),

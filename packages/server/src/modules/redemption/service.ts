@@ -14,7 +14,7 @@ import { balanceCapMessage, balanceCapParams } from '../../db/quota-cap.js';
 import { conflict, notFound, coded } from '../../lib/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { RedemptionsStore, type NewRedemption, type RedemptionChanges, type RedemptionRow } from './store.js';
 import { perContext } from '../../per-context.js';
@@ -74,6 +74,9 @@ function checkWindow(validFrom: number, validUntil: number): void {
     throw coded(ErrorCode.RedemptionWindowInvalid, MSG.window);
 }
 
+/** What redemption codes need: their table, the account log a redeemed code writes, the options, the users' balances. */
+export type RedemptionDeps = Pick<AppContext, 'db' | 'accountLogs' | 'options' | 'users'>;
+
 /**
  * Redemption codes: administrators create and manage them; any user redeems one with POST /api/user/topup.
  * A use is one transaction of single conditional statements (see RedemptionsStore.use), so concurrent
@@ -82,8 +85,8 @@ function checkWindow(validFrom: number, validUntil: number): void {
 export class RedemptionService {
   readonly store: RedemptionsStore;
 
-  constructor(private readonly ctx: AppContext) {
-    this.store = new RedemptionsStore(ctx.db, ctx.accountLogs);
+  constructor(private readonly deps: RedemptionDeps) {
+    this.store = new RedemptionsStore(deps.db, deps.accountLogs);
   }
 
   page(q: PageQuery & { keyword?: string }): Promise<Page<RedemptionPublic>> {
@@ -228,7 +231,7 @@ export class RedemptionService {
         : coded(ErrorCode.RedemptionUsed, MSG.used);
     }
     // The relay's balance (memory or Redis ledger, every node) learns the new quota before the answer.
-    await this.ctx.users.notifyChanged(user.id);
+    await this.deps.users.notifyChanged(user.id);
     return { quota: Number(code.quota), isGift: code.is_gift === 1 };
   }
 
@@ -255,7 +258,7 @@ export class RedemptionService {
   private amount(code: RedemptionRow): string {
     return renderQuota(Number(code.quota), {
       displayInCurrency: true,
-      quotaPerUnit: this.ctx.options.num('QuotaPerUnit'),
+      quotaPerUnit: this.deps.options.num('QuotaPerUnit'),
     });
   }
 

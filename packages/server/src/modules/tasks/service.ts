@@ -1,5 +1,5 @@
 import type { MjRow, TaskRow } from '@tollway/shared';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
 import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { perContext } from '../../per-context.js';
 import { TasksStore, type TaskFilter } from './store.js';
@@ -27,8 +27,8 @@ function filterOf(q: TaskQuery, idName: 'mj_id' | 'task_id', selfId?: number): T
 export class TasksService {
   readonly store: TasksStore;
 
-  constructor(ctx: AppContext) {
-    this.store = new TasksStore(ctx.db);
+  constructor(db: Db) {
+    this.store = new TasksStore(db);
   }
 
   drawings(q: TaskQuery, selfId?: number): Promise<Page<MjRow>> {
@@ -48,4 +48,4 @@ export class TasksService {
   }
 }
 
-export const tasksOf = perContext((ctx) => new TasksService(ctx));
+export const tasksOf = perContext((ctx) => new TasksService(ctx.db));

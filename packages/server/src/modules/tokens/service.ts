@@ -12,7 +12,7 @@ import { notFound, coded } from '../../lib/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { invalidIpLine } from '../../lib/ip-allow.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import { readPage, type PageQuery } from '../../db/paging.js';
 import { TokensStore, type NewToken, type TokenChanges, type TokenRow } from './store.js';
 import { isExhausted, isExpired, toTokenPublic } from './view.js';
@@ -29,6 +29,9 @@ export const CANNOT_ENABLE_EXHAUSTED =
 
 const bit = (v: boolean) => (v ? 1 : 0);
 
+/** What token rules need: the table (keys sealed by the secret box), the options, and the relay's ear for changes. */
+export type TokensDeps = Pick<AppContext, 'db' | 'secretBox' | 'options' | 'tokenChanges'>;
+
 /**
  * API token rules. A user sees and changes only their own tokens (every query is scoped to the owner); every
  * change tells the relay so its token cache and balances follow at once, here and on other nodes.
@@ -36,17 +39,17 @@ const bit = (v: boolean) => (v ? 1 : 0);
 export class TokensService {
   readonly store: TokensStore;
 
-  constructor(private readonly ctx: AppContext) {
-    this.store = new TokensStore(ctx.db, ctx.secretBox);
+  constructor(private readonly deps: TokensDeps) {
+    this.store = new TokensStore(deps.db, deps.secretBox);
   }
 
   private changed(t: Pick<TokenRow, 'key' | 'id'>): void {
-    this.ctx.tokenChanges.emit(t.key, t.id);
+    this.deps.tokenChanges.emit(t.key, t.id);
   }
 
   /** Groups the user may put on a token: the keys of UserUsableGroups plus their own group. */
   usableGroups(user: AuthUser): string[] {
-    return Object.keys(usableGroups(this.ctx.options, user.group));
+    return Object.keys(usableGroups(this.deps.options, user.group));
   }
 
   private checkGroup(user: AuthUser, group: string): void {
@@ -66,7 +69,7 @@ export class TokensService {
 
   /** At most token_setting.max_user_tokens tokens per user (new-api's cap); two creations at once may pass it by a few. */
   private async checkTokenCount(userId: number, adding: number): Promise<void> {
-    const max = this.ctx.options.num('token_setting.max_user_tokens');
+    const max = this.deps.options.num('token_setting.max_user_tokens');
     const have = await this.store.countOwn(userId);
     if (have + adding > max)
       throw coded(

@@ -14,7 +14,7 @@ import { balanceCapMessage, balanceCapParams, QuotaMaxExceeded } from '../../db/
 import { randomString } from '../../lib/secrets.js';
 import { configuredServerAddress } from '../../lib/server-address.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayMerchant, type EpayParams } from './epay.js';
 import { TopUpStore, type TopUpRow } from './store.js';
@@ -28,6 +28,9 @@ export const NOTIFY_PATH = '/api/user/epay/notify';
 
 const PRESET_AMOUNTS = [1, 5, 10, 20, 50, 100, 200, 500];
 
+/** What top-ups need: their table, the account log a paid order writes, the payment options, the users' balances, the log. */
+export type TopUpDeps = Pick<AppContext, 'db' | 'accountLogs' | 'options' | 'users' | 'log'>;
+
 /**
  * Online top-up through Epay. The user buys whole currency units (`amount`); with the quota shown in tokens
  * (DisplayInCurrencyEnabled off) the amount is entered in tokens and must be whole units. The payable money is
@@ -36,12 +39,12 @@ const PRESET_AMOUNTS = [1, 5, 10, 20, 50, 100, 200, 500];
 export class TopUpService {
   readonly store: TopUpStore;
 
-  constructor(private readonly ctx: AppContext) {
-    this.store = new TopUpStore(ctx.db, ctx.accountLogs);
+  constructor(private readonly deps: TopUpDeps) {
+    this.store = new TopUpStore(deps.db, deps.accountLogs);
   }
 
   private get o() {
-    return this.ctx.options;
+    return this.deps.options;
   }
 
   /** The Epay account, or undefined while any of PayAddress, EpayId, EpayKey is blank (top-up off). */
@@ -170,11 +173,11 @@ export class TopUpService {
     if (params.trade_status !== EPAY_TRADE_SUCCESS) return 'success';
     const order = await this.store.findByTradeNo(params.out_trade_no ?? '');
     if (!order) {
-      this.ctx.log.warn({ trade_no: params.out_trade_no }, 'epay notify for an unknown order');
+      this.deps.log.warn({ trade_no: params.out_trade_no }, 'epay notify for an unknown order');
       return 'fail';
     }
     if (Math.round(Number(params.money) * 100) !== Math.round(Number(order.money) * 100)) {
-      this.ctx.log.warn(
+      this.deps.log.warn(
         { trade_no: order.trade_no, paid: params.money, expected: order.money },
         'epay notify money differs from the order',
       );
@@ -201,7 +204,7 @@ export class TopUpService {
         if (err instanceof QuotaMaxExceeded) throw coded(ErrorCode.InputTooLarge, balanceCapMessage, balanceCapParams);
         throw err;
       });
-    if (done) await this.ctx.users.notifyChanged(order.user_id);
+    if (done) await this.deps.users.notifyChanged(order.user_id);
     return done;
   }
 

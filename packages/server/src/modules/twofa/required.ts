@@ -2,7 +2,7 @@ import { ErrorCode, Role, TWO_FACTOR_SETUP_REQUIRED } from '@tollway/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { forbidden } from '../../lib/errors.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import { twoFactorOf } from './service.js';
 
 /** What an administrator without 2FA may still call while it is required: the setup, and their own profile. */

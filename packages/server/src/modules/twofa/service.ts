@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { refused, coded } from '../../lib/errors.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import { backupCodeMatches, hashBackupCode, newBackupCodes, normalizeBackupCode } from './backup-codes.js';
 import { TwoFactorAttempts } from './attempts.js';
 import { TwoFactorStore, type TwoFactorRow } from './store.js';
@@ -16,19 +16,22 @@ const REPLAYED_CODE = 'this verification code has already been used; wait for th
 /** Which kinds of code a step accepts. */
 type Accept = 'totp' | 'totp-or-backup';
 
+/** What two-factor rules need: the table (secrets sealed by the secret box), the attempt counters, the options, the users. */
+export type TwoFactorDeps = Pick<AppContext, 'db' | 'counters' | 'options' | 'secretBox' | 'usersStore'>;
+
 /** Two-factor sign-in of every account: setup, confirmation, codes, backup codes, administrator reset. */
 export class TwoFactorService {
   readonly store: TwoFactorStore;
   readonly attempts: TwoFactorAttempts;
 
-  constructor(private readonly ctx: AppContext) {
-    this.store = new TwoFactorStore(ctx.db);
-    this.attempts = new TwoFactorAttempts(ctx.counters);
+  constructor(private readonly deps: TwoFactorDeps) {
+    this.store = new TwoFactorStore(deps.db);
+    this.attempts = new TwoFactorAttempts(deps.counters);
   }
 
   /** TwoFactorRequiredForAdmins is on and `user` is an administrator without 2FA. */
   async setupRequired(user: { id: number; role: number }): Promise<boolean> {
-    if (user.role < Role.Admin || !this.ctx.options.bool('TwoFactorRequiredForAdmins')) return false;
+    if (user.role < Role.Admin || !this.deps.options.bool('TwoFactorRequiredForAdmins')) return false;
     return !(await this.store.isEnabled(user.id));
   }
 
@@ -39,7 +42,7 @@ export class TwoFactorService {
       enabled,
       locked: await this.attempts.userLocked(user.id),
       backup_codes_remaining: enabled ? await this.store.countUnused(user.id) : 0,
-      setup_required: !enabled && user.role >= Role.Admin && this.ctx.options.bool('TwoFactorRequiredForAdmins'),
+      setup_required: !enabled && user.role >= Role.Admin && this.deps.options.bool('TwoFactorRequiredForAdmins'),
     };
   }
 
@@ -48,7 +51,7 @@ export class TwoFactorService {
     const secret = newTotpSecret();
     const codes = newBackupCodes();
     const hashes = await Promise.all(codes.map(hashBackupCode));
-    const started = await this.store.startSetup(user.id, this.ctx.secretBox.seal(secret), hashes, nowSeconds());
+    const started = await this.store.startSetup(user.id, this.deps.secretBox.seal(secret), hashes, nowSeconds());
     if (!started && (await this.store.isEnabled(user.id)))
       throw coded(
         ErrorCode.TwoFactorAlreadyEnabled,
@@ -61,7 +64,7 @@ export class TwoFactorService {
         undefined,
         409,
       );
-    const issuer = this.ctx.options.get('SystemName').trim() || 'Tollway';
+    const issuer = this.deps.options.get('SystemName').trim() || 'Tollway';
     return { secret, qr_code_data: otpauthUri(issuer, user.username, secret), backup_codes: codes };
   }
 
@@ -97,7 +100,7 @@ export class TwoFactorService {
 
   /** An administrator turns off another user's 2FA, with the user-management tier rules. */
   async adminReset(actor: AuthUser, targetId: number): Promise<void> {
-    const target = await this.ctx.usersStore.findById(targetId);
+    const target = await this.deps.usersStore.findById(targetId);
     if (!target) throw coded(ErrorCode.UserNotFound, 'user does not exist');
     if (target.id === actor.id)
       throw refused(
@@ -142,7 +145,7 @@ export class TwoFactorService {
   private async match(row: TwoFactorRow, code: string, accept: Accept): Promise<'ok' | 'wrong' | 'replayed'> {
     const digits = code.replace(/\s/g, '');
     if (/^\d{6}$/.test(digits)) {
-      const step = matchTotp(this.ctx.secretBox.open(row.secret), digits);
+      const step = matchTotp(this.deps.secretBox.open(row.secret), digits);
       if (step === undefined) return 'wrong';
       return (await this.store.claimStep(row.user_id, step)) ? 'ok' : 'replayed';
     }

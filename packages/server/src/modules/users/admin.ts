@@ -9,7 +9,7 @@ import {
 import { refused, coded } from '../../lib/errors.js';
 import { balanceCapMessage, balanceCapParams } from '../../db/quota-cap.js';
 import { readPage, type Page, type PageQuery } from '../../db/paging.js';
-import type { AuthUser } from '../auth/session.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import { hashPassword } from './password.js';
 import { toPublicUser } from './public.js';
 import type { UsersService } from './service.js';

@@ -5,7 +5,9 @@ import { ApiError, forbidden, coded } from '../../lib/errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
 import { identifyBySession } from '../auth/guard.js';
-import { twoFactorOf } from '../twofa/service.js';
+import { twoFactorOf, type TwoFactorService } from '../twofa/service.js';
+import type { UsersStore } from '../users/store.js';
+import type { AuthUser } from '../../core/auth-user.js';
 import { verifyPassword } from '../users/password.js';
 import { MemoryVerifiedMarks, RedisVerifiedMarks, type VerifiedMarks } from './marks.js';
 
@@ -24,6 +26,14 @@ export interface VerifyInput {
   password?: string;
 }
 
+/** What step-up verification needs: the request's signed-in session, the two-factor rules, the users. */
+export interface SecureVerificationDeps {
+  /** The caller signed in by a live session cookie (not by an access token), with the session's row key. */
+  sessionOf(req: FastifyRequest): Promise<{ user: AuthUser; key: string } | undefined>;
+  twoFactor: TwoFactorService;
+  usersStore: UsersStore;
+}
+
 /**
  * Step-up verification of a signed-in session before a sensitive read (a channel's key): a current two-factor
  * code or backup code, or, for an account without two-factor sign-in, the password. The mark belongs to the
@@ -31,7 +41,7 @@ export interface VerifyInput {
  */
 export class SecureVerification {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly deps: SecureVerificationDeps,
     private readonly marks: VerifiedMarks,
   ) {}
 
@@ -39,14 +49,14 @@ export class SecureVerification {
     req: FastifyRequest,
     refuse: (message: string, code: ErrorCode) => ApiError,
   ): Promise<{ userId: number; key: string }> {
-    const s = await identifyBySession(req, this.ctx);
+    const s = await this.deps.sessionOf(req);
     if (!s) throw refuse(SESSION_ONLY, ErrorCode.VerifySessionOnly);
     return { userId: s.user.id, key: s.key };
   }
 
   async verify(req: FastifyRequest, input: VerifyInput): Promise<{ verified: true; expires_at: number }> {
     const { userId, key } = await this.session(req, (m, code) => coded(code, m));
-    const twoFactor = twoFactorOf(this.ctx);
+    const twoFactor = this.deps.twoFactor;
     const has2fa = await twoFactor.store.isEnabled(userId);
     if (input.method === 'passkey')
       throw coded(
@@ -73,9 +83,9 @@ export class SecureVerification {
   /** Wrong passwords count against the same per-user and per-address limits as wrong codes. */
   private async checkPassword(userId: number, password: string, ip: string): Promise<void> {
     if (password === '') throw coded(ErrorCode.PasswordRequired, 'enter your password');
-    const attempts = twoFactorOf(this.ctx).attempts;
+    const attempts = this.deps.twoFactor.attempts;
     await attempts.assertOpen(userId, ip);
-    const user = await this.ctx.usersStore.findById(userId);
+    const user = await this.deps.usersStore.findById(userId);
     if (user?.password && (await verifyPassword(password, user.password))) return;
     await attempts.fail(userId, ip);
     throw coded(ErrorCode.PasswordWrong, WRONG_PASSWORD);
@@ -91,7 +101,11 @@ export class SecureVerification {
 export const secureVerificationOf = perContext(
   (ctx: AppContext) =>
     new SecureVerification(
-      ctx,
+      {
+        sessionOf: (req) => identifyBySession(req, ctx),
+        twoFactor: twoFactorOf(ctx),
+        usersStore: ctx.usersStore,
+      },
       ctx.redis ? new RedisVerifiedMarks(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryVerifiedMarks(),
     ),
 );

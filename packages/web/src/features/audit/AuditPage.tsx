@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Table, Tag, Tooltip, Typography } from 'antd';
-import type { AuditRow } from '@tollway/shared';
+import { Role, type AuditRow } from '@tollway/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../lib/format-time';
@@ -11,7 +11,7 @@ import { AuditDetail } from './components/AuditDetail';
 import { AuditFilterBar } from './components/AuditFilterBar';
 import './audit.css';
 
-const ROLE_COLOR: Record<number, string> = { 100: 'gold', 10: 'blue', 1: 'default' };
+const ROLE_COLOR: Record<number, string> = { [Role.Root]: 'gold', [Role.Admin]: 'blue', [Role.Common]: 'default' };
 
 /** The administrators' audit log (root only): filters, a paged table, and each entry's detail as JSON text. */
 export default function AuditPage() {

@@ -1,3 +1,5 @@
+import { TOKEN_KEY_PREFIX } from '@tollway/shared';
+
 /**
  * A saved chat link with its placeholders filled: `{key}` becomes the user's API key (sk-…), `{address}` the
  * server's address (the configured one, else this site's origin). Undefined when there is no link.
@@ -9,7 +11,9 @@ export function fillChatLink(
 ): string | undefined {
   if (!template) return undefined;
   const address = (serverAddress || window.location.origin).replace(/\/+$/, '');
-  return template.replaceAll('{address}', encodeURIComponent(address)).replaceAll('{key}', key ? `sk-${key}` : '');
+  return template
+    .replaceAll('{address}', encodeURIComponent(address))
+    .replaceAll('{key}', key ? `${TOKEN_KEY_PREFIX}${key}` : '');
 }
 
 /** The link of saved chat entry `index` ({name: url} objects), or undefined when it is missing or malformed. */

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { TokenStatus } from '@tollway/shared';
 import { apiGet, apiPost } from '../../lib/api';
 import { getStoredUser } from '../../lib/storage';
 
@@ -13,7 +14,7 @@ export function useChatKey() {
     enabled: loggedIn,
     queryFn: async () => {
       const page = await apiGet<{ items: { id: number; status: number }[] }>('/api/token/?p=0&size=100');
-      const token = page?.items.find((t) => t.status === 1);
+      const token = page?.items.find((t) => t.status === TokenStatus.Enabled);
       if (!token) return null;
       return (await apiPost<{ key: string }>(`/api/token/${token.id}/key`)).data?.key ?? null;
     },

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { TokenStatus } from '@tollway/shared';
 import { App } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +32,7 @@ export default function PlaygroundPage() {
     queryFn: () => apiGet<{ items: { status: number }[] }>('/api/token/?p=0&size=100'),
   });
   useEffect(() => {
-    if (!tokens.isSuccess || (tokens.data?.items ?? []).some((tk) => tk.status === 1)) return;
+    if (!tokens.isSuccess || (tokens.data?.items ?? []).some((tk) => tk.status === TokenStatus.Enabled)) return;
     void message.error(t('noToken'));
     const timer = setTimeout(() => navigate('/app/tokens'), 1500);
     return () => clearTimeout(timer);

@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { TokenStatus } from '@tollway/shared';
 import { Alert, App } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,16 +8,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useCopy } from '../../components/useCopy';
 import { useRowSelection } from '../../lib/useRowSelection';
 import { usePaging } from '../../lib/paging';
-import {
-  deleteToken,
-  fetchTokens,
-  revealKeys,
-  setTokenStatus,
-  TOKENS_KEY,
-  TokenStatus,
-  type Token,
-  type TokenQuery,
-} from './api';
+import { deleteToken, fetchTokens, revealKeys, setTokenStatus, TOKENS_KEY, type Token, type TokenQuery } from './api';
 import { TokenDrawer } from './components/TokenDrawer';
 import { TokensTable } from './components/TokensTable';
 import { TokensToolbar } from './components/TokensToolbar';

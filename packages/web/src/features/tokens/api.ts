@@ -1,4 +1,4 @@
-import type { createTokenBody, Page, TokenPublic } from '@tollway/shared';
+import { TOKEN_KEY_PREFIX, type createTokenBody, type Page, type TokenPublic } from '@tollway/shared';
 import type { z } from 'zod';
 import { apiDelete, apiGet, apiGetPage, apiPost, apiPut } from '../../lib/api';
 
@@ -22,11 +22,9 @@ export interface TokenQuery {
 export type TokenInput = Omit<z.input<typeof createTokenBody>, 'count'>;
 
 export const TOKENS_KEY = ['tokens'] as const;
-export const KEY_PREFIX = 'sk-';
-export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
 
 /** A key as shown and copied: sk-<key>. */
-export const withPrefix = (key: string) => (key.startsWith(KEY_PREFIX) ? key : `${KEY_PREFIX}${key}`);
+export const withPrefix = (key: string) => (key.startsWith(TOKEN_KEY_PREFIX) ? key : `${TOKEN_KEY_PREFIX}${key}`);
 
 /** POST /api/token/:id/key: the token's full key, sk- prefixed. */
 export const revealKey = (id: number) =>

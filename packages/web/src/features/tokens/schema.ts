@@ -1,12 +1,8 @@
 import dayjs from 'dayjs';
 import { z } from 'zod';
-import { TOKEN_DEFAULTS } from '@tollway/shared';
+import { TOKEN_DEFAULTS, TOKEN_MAX_BATCH, TOKEN_NAME_MAX } from '@tollway/shared';
 import type { Token, TokenInput } from './api';
 
-/** Limits mirrored from the server's token schema. */
-export const TOKEN_NAME_MAX = 50;
-export const TOKEN_MAX_BATCH = 100;
-export const DEFAULT_REMAIN_QUOTA = 500000;
 export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 /** Quick amounts (500000 quota = $1). */
@@ -109,7 +105,7 @@ export function formDefaults(token?: Token): TokenForm {
   if (!token) {
     return {
       name: '',
-      remain_quota: DEFAULT_REMAIN_QUOTA,
+      remain_quota: TOKEN_DEFAULTS.remain_quota,
       unlimited_quota: false,
       expired_time: '',
       count: 1,

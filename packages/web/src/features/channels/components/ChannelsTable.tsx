@@ -2,6 +2,7 @@ import { Table, type TableProps } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { foldedFooter } from '../../../components/foldedFooter';
+import { ChannelStatus } from '@tollway/shared';
 import { useStatus } from '../../../lib/status';
 import { useIsMobile } from '../../../lib/useIsMobile';
 import { isTagRow, type Channel, type ListRow, type TagRow } from '../api';
@@ -106,7 +107,9 @@ export function ChannelsTable(p: Props) {
           indentSize: 16,
           expandIconColumnIndex: nameIndex >= 0 ? nameIndex + (p.bulk ? 1 : 0) : undefined,
         }}
-        rowClassName={(r) => (isTagRow(r) ? 'tw-ch-tag-row' : r.status !== 1 ? 'tw-ch-off-row' : '')}
+        rowClassName={(r) =>
+          isTagRow(r) ? 'tw-ch-tag-row' : r.status !== ChannelStatus.Enabled ? 'tw-ch-off-row' : ''
+        }
         onRow={(r) =>
           ({
             'data-testid': isTagRow(r) ? `channel-tag-row-${encodeURIComponent(r.tag)}` : `channel-row-${r.id}`,

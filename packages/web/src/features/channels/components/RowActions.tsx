@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Channel } from '../api';
 import type { ChannelActions } from '../model/useChannelActions';
-import { STATUS } from '../model/status';
+import { ChannelStatus } from '@tollway/shared';
 import { TipButton } from '../../../components/TipButton';
 
 interface Props {
@@ -28,7 +28,7 @@ export function RowActions({ channel: c, actions, onEdit, onPickTestModel }: Pro
       setBusy(null);
     }
   };
-  const enabled = c.status === STATUS.enabled;
+  const enabled = c.status === ChannelStatus.Enabled;
   return (
     <Flex wrap gap={2} align="center" className="tw-ch-actions">
       <Space.Compact size="small">

@@ -2,7 +2,8 @@ import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Channel, TagRow } from '../api';
 import { formatTime } from '../../../lib/format-time';
-import { parseOtherInfo, STATUS } from '../model/status';
+import { ChannelStatus as ChannelStatusCode } from '@tollway/shared';
+import { parseOtherInfo } from '../model/status';
 
 /** Status tag; an automatically disabled channel shows its reason and time on hover. */
 export function ChannelStatus({ channel }: { channel: Channel }) {
@@ -16,7 +17,7 @@ export function ChannelStatus({ channel }: { channel: Channel }) {
           total: info.multi_key_size,
         })
       : undefined;
-  if (channel.status === STATUS.enabled) {
+  if (channel.status === ChannelStatusCode.Enabled) {
     return (
       <Tooltip title={keyHint}>
         <Tag color="success" data-testid={testId}>
@@ -25,14 +26,14 @@ export function ChannelStatus({ channel }: { channel: Channel }) {
       </Tooltip>
     );
   }
-  if (channel.status === STATUS.disabled) {
+  if (channel.status === ChannelStatusCode.ManuallyDisabled) {
     return (
       <Tag color="default" data-testid={testId}>
         {t('status.disabled')}
       </Tag>
     );
   }
-  if (channel.status === STATUS.auto) {
+  if (channel.status === ChannelStatusCode.AutoDisabled) {
     const { reason, time } = parseOtherInfo(channel.other_info);
     const title = (
       <div className="tw-ch-reason">
@@ -63,8 +64,11 @@ export function TagStatus({ row }: { row: TagRow }) {
   const { t } = useTranslation('channels');
   return (
     <Tooltip title={t('status.tagCount', { enabled: row.enabled_count, total: row.channel_count })}>
-      <Tag color={row.status === STATUS.enabled ? 'success' : 'default'} data-testid={`channel-tag-status-${row.tag}`}>
-        {row.status === STATUS.enabled ? t('status.enabled') : t('status.disabled')} {row.enabled_count}/
+      <Tag
+        color={row.status === ChannelStatusCode.Enabled ? 'success' : 'default'}
+        data-testid={`channel-tag-status-${row.tag}`}
+      >
+        {row.status === ChannelStatusCode.Enabled ? t('status.enabled') : t('status.disabled')} {row.enabled_count}/
         {row.channel_count}
       </Tag>
     </Tooltip>

@@ -1,4 +1,4 @@
-import { ChannelType } from '@tollway/shared';
+import { ChannelType, DEFAULT_GROUP } from '@tollway/shared';
 import { z } from 'zod';
 import type { Channel, ChannelPayload, MultiKeyMode } from '../api';
 import { isJsonObjectText } from './json';
@@ -67,7 +67,7 @@ export const NEW_CHANNEL: ChannelForm = {
   openai_organization: '',
   models: [],
   model_mapping: '',
-  groups: ['default'],
+  groups: [DEFAULT_GROUP],
   priority: 0,
   weight: 0,
   auto_ban: true,

@@ -1,6 +1,3 @@
-/** Channel status: 1 enabled, 2 disabled by hand, 3 disabled automatically. */
-export const STATUS = { enabled: 1, disabled: 2, auto: 3 } as const;
-
 export interface StatusInfo {
   reason: string;
   time: number;

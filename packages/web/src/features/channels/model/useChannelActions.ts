@@ -17,7 +17,7 @@ import {
   type ListRow,
   type TestResult,
 } from '../api';
-import { STATUS } from './status';
+import { ChannelStatus } from '@tollway/shared';
 
 /** Swallows the failures the API client already showed; anything else is a bug and is rethrown. */
 export async function quietly<T>(run: () => Promise<T>): Promise<T | undefined> {
@@ -50,9 +50,10 @@ export function useChannelActions() {
     };
 
     const toggleStatus = async (c: Channel) => {
-      const status = c.status === STATUS.enabled ? STATUS.disabled : STATUS.enabled;
+      const status = c.status === ChannelStatus.Enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled;
       const ok = await quietly(() => updateChannel({ id: c.id, status }));
-      if (ok !== undefined) void message.success(status === STATUS.enabled ? t('toast.enabled') : t('toast.disabled'));
+      if (ok !== undefined)
+        void message.success(status === ChannelStatus.Enabled ? t('toast.enabled') : t('toast.disabled'));
       await refresh();
     };
 

@@ -1,4 +1,5 @@
 import { Button, DatePicker } from 'antd';
+import { DEFAULT_QUOTA_PER_UNIT } from '@tollway/shared';
 import dayjs from 'dayjs';
 import { useStatus } from '../../../lib/status';
 import { useQuotaFormat } from '../../../lib/self';
@@ -14,7 +15,7 @@ interface NumberProps {
 /** Quota in quota units, with dollar presets (1, 10, 50, 100, 500, 1000 dollars). */
 export function QuotaInput({ value, onChange, onBlur }: NumberProps) {
   const { data: status } = useStatus();
-  const perUnit = status?.quota_per_unit || 500000;
+  const perUnit = status?.quota_per_unit || DEFAULT_QUOTA_PER_UNIT;
   const fmt = useQuotaFormat();
   return (
     <div>

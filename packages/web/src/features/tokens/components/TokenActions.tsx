@@ -1,10 +1,11 @@
 import { CopyOutlined, DownOutlined } from '@ant-design/icons';
+import { TokenStatus } from '@tollway/shared';
 import { Button, Dropdown, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RecordActions } from '../../../components/RecordActions';
 import { useCopy } from '../../../components/useCopy';
 import { attempt } from '../../../lib/attempt';
-import { revealKey, TokenStatus, type Token } from '../api';
+import { revealKey, type Token } from '../api';
 import { curlSnippet, envSnippet } from '../snippets';
 
 interface Props {

@@ -1,8 +1,9 @@
 import { FilterOutlined } from '@ant-design/icons';
+import { TokenStatus } from '@tollway/shared';
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../lib/format-time';
-import { TokenStatus, type Token } from '../api';
+import type { Token } from '../api';
 
 /** 1 enabled (with a note when model limits are on), 2 disabled, 3 expired, 4 exhausted. */
 export function TokenStatusTag({ token }: { token: Token }) {

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { TOKEN_NAME_MAX } from '@tollway/shared';
 import { App, Col, Input, Row, Select, Switch } from 'antd';
 import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
@@ -9,7 +10,7 @@ import { RecordDrawer } from '../../../components/RecordDrawer';
 import { useRecordEditor } from '../../../lib/useRecordEditor';
 import { useSelfGroups, useUserModels } from '../../../lib/self';
 import { createTokens, fetchToken, updateToken } from '../api';
-import { formDefaults, TOKEN_NAME_MAX, tokenFormSchema, toInput } from '../schema';
+import { formDefaults, tokenFormSchema, toInput } from '../schema';
 import { IntegerInput } from '../../../components/IntegerInput';
 import { TokenRateLimitFields } from './TokenRateLimitFields';
 import { CountInput, ExpiryInput, groupOptions, QuotaInput, useQuotaText } from './TokenFormFields';

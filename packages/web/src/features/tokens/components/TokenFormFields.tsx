@@ -1,19 +1,12 @@
 import { Button, DatePicker, Flex, Tag, Typography } from 'antd';
-import { renderQuota } from '@tollway/shared';
+import { renderQuota, TOKEN_MAX_BATCH } from '@tollway/shared';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 import { groupRatioColor } from '../../../lib/price';
 import { IntegerInput } from '../../../components/IntegerInput';
 import type { SelfGroup } from '../../../lib/self';
-import {
-  EXPIRY_FORMAT,
-  EXPIRY_PRESETS,
-  parseExpiryText,
-  QUICK_AMOUNTS,
-  COUNT_CHOICES,
-  TOKEN_MAX_BATCH,
-} from '../schema';
+import { EXPIRY_FORMAT, EXPIRY_PRESETS, parseExpiryText, QUICK_AMOUNTS, COUNT_CHOICES } from '../schema';
 
 /** Renders quota per the display settings ($ or raw units). */
 export function useQuotaText() {

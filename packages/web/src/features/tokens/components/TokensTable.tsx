@@ -1,12 +1,12 @@
 import { Flex, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { renderQuota } from '@tollway/shared';
+import { renderQuota, TokenStatus } from '@tollway/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 import { actionsColumn, RecordTable, type RecordTableProps } from '../../../components/RecordTable';
 import { useIsMobile } from '../../../lib/useIsMobile';
-import { TokenStatus, type Token } from '../api';
+import type { Token } from '../api';
 import { TokenActions } from './TokenActions';
 import { ExpiryCell, formatTokenTime, TokenGroupTag, TokenStatusTag } from './TokenCells';
 import { TokenKeyCell } from './TokenKeyCell';

@@ -16,7 +16,7 @@ import {
   Skeleton,
   Space,
 } from 'antd';
-import { renderQuota } from '@tollway/shared';
+import { DEFAULT_GROUP, renderQuota } from '@tollway/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -42,7 +42,7 @@ const toForm = (u: AdminUser): EditUserForm => ({
   username: u.username ?? '',
   display_name: u.display_name ?? '',
   password: '',
-  group: u.group ?? 'default',
+  group: u.group ?? DEFAULT_GROUP,
   quota: u.quota ?? 0,
   remark: u.remark ?? '',
   rpm_limit: u.rpm_limit ?? 0,

@@ -1,5 +1,5 @@
 import { Button, Flex, Popconfirm, Tooltip, type ButtonProps } from 'antd';
-import type { UserManageAction } from '@tollway/shared';
+import { UserStatus, type UserManageAction } from '@tollway/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../api';
@@ -62,7 +62,7 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
     <Flex wrap gap={2} style={{ maxWidth: 220 }}>
       {manageButton('promote')}
       {manageButton('demote')}
-      {user.status === 1
+      {user.status === UserStatus.Enabled
         ? manageButton('disable', { danger: true })
         : manageButton('enable', { disabled: user.status === 3 })}
       <Button size="small" type="link" data-testid={`user-action-edit-${user.id}`} onClick={() => onEdit(user)}>

@@ -1,4 +1,5 @@
 import { Tag } from 'antd';
+import { Role, UserStatus } from '@tollway/shared';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../api';
 
@@ -8,9 +9,9 @@ export const isDeleted = (u: Pick<AdminUser, 'DeletedAt'>) =>
 /** 1 ordinary user, 10 administrator, 100 super administrator; anything else unknown. */
 export function RoleTag({ role }: { role: number }) {
   const { t } = useTranslation('users');
-  if (role === 1) return <Tag>{t('role.common')}</Tag>;
-  if (role === 10) return <Tag color="gold">{t('role.admin')}</Tag>;
-  if (role === 100) return <Tag color="volcano">{t('role.root')}</Tag>;
+  if (role === Role.Common) return <Tag>{t('role.common')}</Tag>;
+  if (role === Role.Admin) return <Tag color="gold">{t('role.admin')}</Tag>;
+  if (role === Role.Root) return <Tag color="volcano">{t('role.root')}</Tag>;
   return <Tag color="default">{t('role.unknown')}</Tag>;
 }
 
@@ -18,8 +19,8 @@ export function RoleTag({ role }: { role: number }) {
 export function StatusTag({ user }: { user: AdminUser }) {
   const { t } = useTranslation('users');
   if (isDeleted(user)) return <Tag color="red">{t('status.deleted')}</Tag>;
-  if (user.status === 1) return <Tag color="green">{t('status.enabled')}</Tag>;
-  if (user.status === 2) return <Tag color="orange">{t('status.disabled')}</Tag>;
+  if (user.status === UserStatus.Enabled) return <Tag color="green">{t('status.enabled')}</Tag>;
+  if (user.status === UserStatus.Disabled) return <Tag color="orange">{t('status.disabled')}</Tag>;
   return <Tag color="default">{t('status.unknown')}</Tag>;
 }
 

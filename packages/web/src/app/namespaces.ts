@@ -1,11 +1,11 @@
-type Texts = { default: { zh: object; en: object } };
+import { registerNamespaces, type NamespaceLoader } from '../i18n';
 
 /**
  * The texts of each feature (and of the two-factor widgets), one chunk per namespace, fetched the first time a page
- * asks for them; `common` and the layout's `shell` ship with the entry since every page shows them. The refusal
- * codes' texts (`errors`) are fetched with the first refusal (lib/refusal-text.ts).
+ * asks for them. This registry lives with the app, not in i18n/, because it names every feature and the floors below
+ * the features import none. Importing this file registers it (main.tsx does, before the app).
  */
-export const LAZY_NAMESPACES: Record<string, () => Promise<Texts>> = {
+export const FEATURE_NAMESPACES: Record<string, NamespaceLoader> = {
   auth: () => import('../features/auth/i18n'),
   home: () => import('../features/home/i18n'),
   me: () => import('../features/me/i18n'),
@@ -25,5 +25,6 @@ export const LAZY_NAMESPACES: Record<string, () => Promise<Texts>> = {
   playground: () => import('../features/playground/i18n'),
   twofa: () => import('../components/twofa/i18n'),
   audit: () => import('../features/audit/i18n'),
-  errors: () => import('./errors'),
 };
+
+registerNamespaces(FEATURE_NAMESPACES);
