@@ -26,6 +26,8 @@ COPY packages/shared packages/shared
 COPY packages/server packages/server
 COPY packages/web packages/web
 RUN npm run build
+# The documentation the server serves at /docs (the Markdown as it is; the console renders it).
+COPY docs docs
 
 # Run-time packages: the server workspace's production dependencies only (the bundle keeps npm packages external;
 # @tollway/shared is inside the bundle, so its workspace link goes; so does the SQLite driver line kept for Node 20).
@@ -49,6 +51,7 @@ COPY --from=deps /app/node_modules node_modules
 COPY --from=deps /app/packages/server/node_modules packages/server/node_modules
 COPY --from=build /app/packages/server/dist packages/server/dist
 COPY --from=build /app/packages/web/dist packages/web/dist
+COPY --from=build /app/docs docs
 USER tollway
 VOLUME /data
 EXPOSE 3000

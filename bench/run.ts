@@ -45,7 +45,7 @@ async function main() {
   };
   // Portkey first: Tollway goes straight from its start to the measurements. Left idle while Portkey started, V8
   // gave its memory back (MEMORY_RELEASE_IDLE_SECONDS) and the calls that came next ran 0.05–0.2 ms slower for
-  // thousands of calls; that cost is in the README, not in the steady-state rows below.
+  // thousands of calls; that cost is in docs/benchmark.md, not in the steady-state rows below.
   const pk0 = await startPortkey(mockUrl);
   const tw0 = await startTollway(mockUrl);
   const floor0 = await startFloorProxy(mockUrl);

@@ -1,4 +1,4 @@
-// Builds the README's client compatibility table from the conformance suite (clients-*.test.ts, SQLite): every
+// Builds the client compatibility table (docs/using/clients.md) from the conformance suite (clients-*.test.ts, SQLite): every
 // test named `<client> · <feature> · <channel>` is one cell. Runs the suite unless given a report:
 //   node scripts/compat-table.mjs [--from <vitest-json-report>]
 import { spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const testDir = 'packages/server/test/integration';
-const readmePath = path.join(root, 'README.md');
+const readmePath = path.join(root, 'docs/using/clients.md');
 const compatSource = path.join(root, 'packages/server/test/support/compat.ts');
 const START = '<!-- compat:start -->';
 const END = '<!-- compat:end -->';
@@ -109,7 +109,7 @@ function writeReadme(body) {
   const readme = fs.readFileSync(readmePath, 'utf8');
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md needs the markers ${START} and ${END}`);
+  if (start < 0 || end < start) throw new Error(`docs/using/clients.md needs the markers ${START} and ${END}`);
   fs.writeFileSync(readmePath, `${readme.slice(0, start + START.length)}\n${body}\n${readme.slice(end)}`);
 }
 
@@ -118,4 +118,4 @@ const reportPath = fromIndex > 0 ? process.argv[fromIndex + 1] : runSuite();
 const result = collect(JSON.parse(fs.readFileSync(reportPath, 'utf8')));
 if (!result.total) throw new Error('the report has no `client · feature · channel` tests');
 writeReadme(table(result));
-console.log(`README.md: compatibility table updated (${result.passed} of ${result.total} checks pass)`);
+console.log(`docs/using/clients.md: compatibility table updated (${result.passed} of ${result.total} checks pass)`);

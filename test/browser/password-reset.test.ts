@@ -37,7 +37,7 @@ describe('email verification and password reset in Chromium', () => {
     });
     expect((await setup.json()).success).toBe(true);
     await login(page, ROOT);
-    // Mailed links are built from ServerAddress alone (docs/security.md: origins).
+    // Mailed links are built from ServerAddress alone (docs/operating/security.md: origins).
     await setOptions(page, [...smtpOptions(smtp), ['ServerAddress', h.baseUrl]]);
     await dropSession(page);
   }, 60_000);

@@ -230,6 +230,11 @@ function trustProxyVar(env: NodeJS.ProcessEnv): TrustedProxies {
   }
 }
 
+/**
+ * The configuration from the environment. Every variable read here (and anywhere else in src/) is listed with its
+ * default and meaning in environment.ts, the source of docs/install/environment.md; the docs test fails when a read
+ * variable is missing there.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sqlDsn = env.SQL_DSN ?? '';
   validateDsn('SQL_DSN', sqlDsn);

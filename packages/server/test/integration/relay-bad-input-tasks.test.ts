@@ -199,7 +199,8 @@ describe('bad input over every task relay route', () => {
   });
 
   it('refuses a missing or wrong key on every GET relay route with 401 (the permission matrix of the relay reads)', async () => {
-    const publicReads = new Set(['/metrics', '/healthz', '/readyz']);
+    // Public reads: metrics, health, and the docs folder's Markdown (the console's /docs pages).
+    const publicReads = new Set(['/metrics', '/healthz', '/readyz', '/docs-src/*']);
     // The image proxy serves a stored task's image by its id, as midjourney-proxy does (off unless MjForwardUrlEnabled);
     // /v1/realtime is a WebSocket upgrade, whose key check relay-realtime tests.
     const reads = t.registered.filter(

@@ -30,9 +30,9 @@ const VARS = {
 const DEFAULT_SHUTDOWN_TIMEOUT_S = 25;
 const RECORD_SPAWN = path.join(REPO_ROOT, 'packages/server/test/support/record-spawn.mjs');
 
-/** Names in the README's configuration table. */
+/** Names in the environment reference's tables (docs/install/environment.md, which was the README's table). */
 function documentedVariables(): Set<string> {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'docs/install/environment.md'), 'utf8');
   return new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]!));
 }
 
@@ -63,7 +63,7 @@ describe('Dockerfile', () => {
     expect(lastOf(final, 'ENTRYPOINT')).toBeUndefined();
   });
 
-  it('is multi-stage on one Node image; the runtime holds the bundle, the console and run-time packages only', () => {
+  it('is multi-stage on one Node image; the runtime holds the bundle, the console, the docs and run-time packages only', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     expect(new Set(stages.map((s) => s.from).filter((f) => f.startsWith('node:')))).toEqual(new Set([final.from]));
     expect(final.from).toMatch(/^node:\$\{NODE_VERSION\}-slim$/);
@@ -71,6 +71,7 @@ describe('Dockerfile', () => {
     expect(copies.every((c) => c.startsWith('--from='))).toBe(true);
     const sources = copies.map((c) => c.split(' ')[1]!.replace(`${workdir}/`, '')).sort();
     expect(sources).toEqual([
+      'docs',
       'node_modules',
       'packages/server/dist',
       'packages/server/node_modules',
@@ -179,7 +180,7 @@ describe('deploy/compose.yaml', () => {
     expect(listed).toEqual(used);
   });
 
-  it('sets only variables the README documents', () => {
+  it('sets only variables the environment reference documents', () => {
     const documented = documentedVariables();
     for (const env of envs) for (const name of Object.keys(env)) expect(documented, name).toContain(name);
   });

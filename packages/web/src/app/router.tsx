@@ -36,6 +36,8 @@ const RedemptionsPage = lazyPage(() => import('../features/redemption/Redemption
 const WalletPage = lazyPage(() => import('../features/wallet/WalletPage'), 'wallet', 'me', 'redemption');
 const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'), 'dashboard');
 const AuditPage = lazyPage(() => import('../features/audit/AuditPage'), 'audit');
+// The documentation is in English only (as its Markdown): no texts to load.
+const DocsPage = lazyPage(() => import('../features/docs/DocsPage'));
 
 /** Route table of the console: public pages, the user area under /app, administration under /admin. */
 export const routes: RouteObject[] = [
@@ -57,6 +59,7 @@ export const routes: RouteObject[] = [
           { path: '/oauth/:provider', element: <OAuthCallbackPage /> },
           { path: '/about', element: <AboutPage /> },
           { path: '/pricing', element: <PricingPage /> },
+          { path: '/docs/*', element: <DocsPage /> },
           { path: '/chat/:id?', element: <ChatPage /> },
           // Login required
           {
