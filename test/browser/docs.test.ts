@@ -11,15 +11,23 @@ describe('the docs at /docs in Chromium', () => {
   let page: Page;
   beforeAll(async () => {
     h = await startPrivateHarness();
-    // Before setup every console page leads to /setup; the docs are read on a set-up system.
+    ({ page } = await h.newPage());
+  });
+  afterAll(async () => h?.close());
+
+  it('are readable before setup, while every other page still leads to /setup', async () => {
+    await page.goto('/docs/install/install.md');
+    await page.getByTestId('docs-content').locator('h2#runtimes').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/docs/install/install.md');
+    await h.shot(page, 'docs-00-before-setup');
+    await page.goto('/pricing');
+    await page.waitForURL('**/setup');
     await fetch(`${h.baseUrl}/api/setup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
     });
-    ({ page } = await h.newPage());
   });
-  afterAll(async () => h?.close());
 
   it('renders docs/README.md with a side navigation made from it', async () => {
     await page.goto('/docs');

@@ -28,3 +28,4 @@ export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';
 export * from './default-pricing.js';
+export * from './console-paths.js';

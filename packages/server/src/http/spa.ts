@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode } from '@tollway/shared';
+import { ErrorCode, isDocsPage } from '@tollway/shared';
 import type { AppContext } from '../context.js';
 import { newNonce, type SecurityPolicy } from './security-headers.js';
 import { consoleAssetOptions } from './static-assets.js';
@@ -50,7 +50,7 @@ export async function installConsole(
       return reply.status(404).send({ success: false, message: 'not found', code: ErrorCode.NotFound });
     if (!hasConsole) return reply.status(404).type('text/plain').send('The console is not built: run `npm run build`.');
     const pathname = url.split('?')[0]!;
-    if (!ctx.setup.isDone() && pathname !== '/setup') return reply.redirect('/setup');
+    if (!ctx.setup.isDone() && pathname !== '/setup' && !isDocsPage(pathname)) return reply.redirect('/setup');
     const o = ctx.options;
     const head = o.get('custom_head_html');
     const js = o.get('global_js');

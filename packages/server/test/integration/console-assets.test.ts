@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
 
@@ -130,6 +130,29 @@ describe.each(dialects)('console assets: pre-compressed, cached by name, on %s',
       expect(page.headers['cache-control'], url).toBe('no-cache');
       expect(page.body).toContain(HASHED);
       expectSecurityHeaders(page);
+    }
+  });
+});
+
+describe('console pages before setup', () => {
+  const dist = consoleDist();
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves the docs pages, and sends every other page to /setup', async () => {
+    t = await startTestApp('sqlite', { WEB_DIST: dist });
+    for (const url of ['/docs', '/docs/install/install.md']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+    }
+    for (const url of ['/', '/pricing', '/docsx', '/app/tokens']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(302);
+      expect(res.headers.location).toBe('/setup');
     }
   });
 });

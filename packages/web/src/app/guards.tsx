@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { isAdmin } from '@tollway/shared';
+import { isAdmin, isDocsPage } from '@tollway/shared';
 import { useStatus } from '../lib/status';
 import { PageFallback } from '../layout/AppLayout';
 import { Forbidden } from '../layout/Forbidden';
@@ -30,7 +30,8 @@ export function StatusGate() {
   if (data.setup === false && !setupJustCompleted()) {
     // A cached "not set up" may be stale: wait for the fresh answer before redirecting.
     if (dataUpdatedAt === 0 && isFetching) return <PageFallback />;
-    if (!onSetup) return <Navigate to="/setup" replace />;
+    // The docs stay readable before setup (how to install and configure what is being set up).
+    if (!onSetup && !isDocsPage(pathname)) return <Navigate to="/setup" replace />;
   } else if (onSetup && data.setup === true && !setupJustCompleted()) {
     return <Navigate to="/" replace />;
   }
