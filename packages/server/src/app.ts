@@ -17,6 +17,8 @@ import { channelRoutes } from './modules/channels/routes.js';
 import { checkInRoutes } from './modules/checkin/routes.js';
 import { emailRoutes } from './modules/email/routes.js';
 import { channelToolRoutes } from './modules/channels/routes-tools.js';
+import { channelManageRoutes } from './modules/channels/routes-manage.js';
+import { channelCodexRoutes } from './modules/channels/routes-codex.js';
 import { groupRoutes } from './modules/groups/routes.js';
 import { dataRoutes } from './modules/data/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
@@ -28,12 +30,14 @@ import { metricsRoutes } from './http/metrics-route.js';
 import { healthRoutes } from './http/health-routes.js';
 import { optionRoutes } from './modules/options/routes.js';
 import { pricingRoutes } from './modules/pricing/routes.js';
+import { modelRegistryRoutes } from './modules/model-registry/routes.js';
 import { ratioPresetRoutes } from './modules/ratio-preset/routes.js';
 import { redemptionRoutes } from './modules/redemption/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
 import { statusRoutes } from './modules/status/routes.js';
 import { taskRoutes } from './modules/tasks/routes.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
+import { tokenKeyRoutes } from './modules/tokens/key-routes.js';
 import { topUpRoutes } from './modules/topup/routes.js';
 import { twoFactorRoutes } from './modules/twofa/routes.js';
 import { userAdminRoutes } from './modules/users/routes-admin.js';
@@ -41,6 +45,10 @@ import { selfRoutes } from './modules/users/routes-self.js';
 import { siteInfoRoutes } from './modules/site-info/routes.js';
 import { oauthBindingRoutes } from './modules/oauth/bindings-routes.js';
 import { unavailableRoutes } from './modules/unavailable/routes.js';
+import { unavailableExternalRoutes } from './modules/unavailable/external.js';
+import { affinityRoutes } from './modules/unavailable/affinity.js';
+import { ratioSyncRoutes } from './modules/ratio-sync/routes.js';
+import { performanceRoutes } from './modules/performance/routes.js';
 
 /** Every management API module; a new module is added here and gets auth, validation and docs for free. */
 export const routeModules: RouteModule[] = [
@@ -56,13 +64,17 @@ export const routeModules: RouteModule[] = [
   optionRoutes,
   channelRoutes,
   channelToolRoutes,
+  channelManageRoutes,
+  channelCodexRoutes,
   tokenRoutes,
+  tokenKeyRoutes,
   logRoutes,
   messageRoutes,
   checkInRoutes,
   taskRoutes,
   dataRoutes,
   pricingRoutes,
+  modelRegistryRoutes,
   ratioPresetRoutes,
   redemptionRoutes,
   topUpRoutes,
@@ -74,6 +86,10 @@ export const routeModules: RouteModule[] = [
   siteInfoRoutes,
   oauthBindingRoutes,
   unavailableRoutes,
+  unavailableExternalRoutes,
+  affinityRoutes,
+  ratioSyncRoutes,
+  performanceRoutes,
 ];
 
 /** What route registration (http/register.ts) takes from the modules: who calls, at what level, and the audit log. */

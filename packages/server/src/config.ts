@@ -76,6 +76,8 @@ export interface Config {
   memoryReleaseIdleSeconds: number;
   webDist: string;
   logLevel: string;
+  /** Where a copy of the log is written, one file per start (LOG_DIR); empty: stdout only. */
+  logDir: string;
   version: string;
   /**
    * IANA time zone that decides calendar days (daily check-in): TZ, else the process's zone. Empty means the
@@ -89,8 +91,12 @@ export interface Config {
   githubApiUrl: string;
   /** LinuxDO Connect's address for sign-in (LINUXDO_BASE_URL). */
   linuxDoBaseUrl: string;
+  /** OpenAI's sign-in service for Codex credentials (CODEX_OAUTH_BASE_URL; tests point it at a mock). */
+  codexOAuthBaseUrl: string;
   /** Where the preset ratio files are fetched (RATIO_PRESET_BASE_URL), through the outbound guard. */
   ratioPresetBaseUrl: string;
+  /** Where the model registry's catalog is fetched (SYNC_UPSTREAM_BASE, new-api's name), through the outbound guard. */
+  syncUpstreamBase: string;
 }
 
 /** The standard OTEL_TRACES_SAMPLER values. */
@@ -296,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     memoryReleaseIdleSeconds: intVar(env, 'MEMORY_RELEASE_IDLE_SECONDS', 10, 0),
     webDist: env.WEB_DIST || path.resolve(import.meta.dirname, '../../web/dist'),
     logLevel: env.LOG_LEVEL || 'info',
+    logDir: env.LOG_DIR ? path.resolve(env.LOG_DIR) : '',
     version: env.TOLLWAY_VERSION || '0.1.0',
     timeZone: timeZoneVar(env),
     turnstileVerifyUrl: urlVar(
@@ -306,10 +313,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubBaseUrl: urlVar(env, 'GITHUB_BASE_URL', 'https://github.com').replace(/\/+$/, ''),
     githubApiUrl: urlVar(env, 'GITHUB_API_URL', 'https://api.github.com').replace(/\/+$/, ''),
     linuxDoBaseUrl: urlVar(env, 'LINUXDO_BASE_URL', 'https://connect.linux.do').replace(/\/+$/, ''),
+    codexOAuthBaseUrl: urlVar(env, 'CODEX_OAUTH_BASE_URL', 'https://auth.openai.com').replace(/\/+$/, ''),
     ratioPresetBaseUrl: urlVar(
       env,
       'RATIO_PRESET_BASE_URL',
       'https://public-assets.veloera.org/defaults/model-ratios',
     ).replace(/\/+$/, ''),
+    syncUpstreamBase: urlVar(env, 'SYNC_UPSTREAM_BASE', 'https://basellm.github.io/llm-metadata').replace(/\/+$/, ''),
   };
 }

@@ -331,11 +331,25 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     meaning: "LinuxDO Connect's address for sign-in (`<base>/oauth2/token`, `<base>/api/user`).",
   },
   {
+    name: 'CODEX_OAUTH_BASE_URL',
+    group: 'outside',
+    default: '`https://auth.openai.com`',
+    meaning:
+      "OpenAI's sign-in service for Codex channels' credentials (`<base>/oauth/authorize`, `<base>/oauth/token`: sign-in, refresh); change only to reach a stand-in.",
+  },
+  {
     name: 'RATIO_PRESET_BASE_URL',
     group: 'outside',
     default: '`https://public-assets.veloera.org/defaults/model-ratios`',
     meaning:
       'Where the preset ratio files are fetched (`<base>/<source>/prompt.json` and `completion.json` for flexible, openrouter and mixed; `<base>/completion.json` for legacy). Fetched through the outbound (SSRF) guard.',
+  },
+  {
+    name: 'SYNC_UPSTREAM_BASE',
+    group: 'outside',
+    default: '`https://basellm.github.io/llm-metadata`',
+    meaning:
+      "Where the model registry's catalog is fetched by *Sync* of model management (`<base>/api/newapi/models.json` and `vendors.json`; with a locale `<base>/api/i18n/<locale>/newapi/…`), as new-api's variable of the same name. Fetched through the outbound (SSRF) guard, at most 10 MB per file and 15 seconds.",
   },
   {
     name: 'TRUST_PROXY',
@@ -349,6 +363,13 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     group: 'observability',
     default: '`info`',
     meaning: 'pino level (`debug`, `info`, `warn`, `error`).',
+  },
+  {
+    name: 'LOG_DIR',
+    group: 'observability',
+    default: '*(empty)*',
+    meaning:
+      'A directory where the server also writes its log, one file per start (`tollway-<YYYYMMDDHHMMSS>.log`, owner-only). The performance panel lists these files and deletes old ones (by count or age); nothing else in the directory is touched. Empty: the log goes to stdout only. See [Price sync and the performance panel](../operating/price-sync-and-performance.md).',
   },
   {
     name: 'LOG_REQUESTS',

@@ -3,8 +3,9 @@ import { createRuntime } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { readShutdownTimeout, stopOnSignals } from './http/shutdown.js';
 import { startIdleMemoryRelease } from './lib/idle-memory.js';
-import { ignoreStdioErrors, stderrLog, stdoutLog } from './log-output.js';
+import { ignoreStdioErrors, stderrLog } from './log-output.js';
 import { createLogger } from './logger.js';
+import { logOutputs, stdoutAndFile } from './log-file.js';
 import { startMetricsServer } from './observability/metrics-server.js';
 
 /**
@@ -40,7 +41,13 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) return fail(`invalid configuration: ${err.message}`);
     throw err;
   }
-  const log = createLogger(config.logLevel);
+  let destination;
+  try {
+    destination = config.logDir ? stdoutAndFile(config.logDir) : undefined;
+  } catch (err) {
+    return fail(`LOG_DIR: cannot write a log file there: ${(err as Error).message}`);
+  }
+  const log = createLogger(config.logLevel, destination);
   let runtime;
   try {
     runtime = await createRuntime(config, log);
@@ -67,7 +74,7 @@ async function main(): Promise<void> {
   if (config.memoryReleaseIdleSeconds > 0)
     startIdleMemoryRelease({ idleMs: config.memoryReleaseIdleSeconds * 1000, log });
   log.info({ port: config.port, database: runtime.ctx.db.dialect }, 'tollway started');
-  stopOnSignals({ app, runtime, log, output: stdoutLog(), graceMs });
+  stopOnSignals({ app, runtime, log, output: logOutputs, graceMs });
 }
 
 void main();

@@ -5,7 +5,22 @@
  * paths in providers/openai/vendors.ts), the other rows by their provider's, or none yet (native protocols).
  */
 export type WireFormat =
-  'openai' | 'anthropic' | 'gemini' | 'azure' | 'cohere' | 'dify' | 'coze' | 'hunyuan' | 'native';
+  | 'openai'
+  | 'anthropic'
+  | 'gemini'
+  | 'azure'
+  | 'cohere'
+  | 'dify'
+  | 'coze'
+  | 'hunyuan'
+  | 'ernie'
+  | 'chatglm'
+  | 'spark'
+  | 'aiproxy-library'
+  | 'palm'
+  | 'responses'
+  | 'replicate'
+  | 'native';
 
 /** Channel type ids by name (new-api's ChannelType* names; 28–30 and 32 are unused there). */
 export const ChannelType = {
@@ -66,6 +81,9 @@ export const ChannelType = {
   Sora: 55,
   Replicate: 56,
   Codex: 57,
+  KuaiziLizhen: 58,
+  BlockRun: 100,
+  BlockRunVideo: 101,
 } as const;
 
 export interface ChannelTypeInfo {
@@ -96,17 +114,17 @@ export const channelTypes: ChannelTypeInfo[] = [
   t(ChannelType.Custom, 'Custom (OpenAI-compatible)', '', 'openai'),
   t(ChannelType.AILS, 'AILS', 'https://api.caipacity.com', 'openai'),
   t(ChannelType.AIProxy, 'AI Proxy', 'https://api.aiproxy.io', 'openai'),
-  t(ChannelType.PaLM, 'Google PaLM2', '', 'native'),
+  t(ChannelType.PaLM, 'Google PaLM2 (retired)', 'https://generativelanguage.googleapis.com', 'palm'),
   t(ChannelType.API2GPT, 'API2GPT', 'https://api.api2gpt.com', 'openai'),
   t(ChannelType.AIGC2D, 'AIGC2D', 'https://api.aigc2d.com', 'openai'),
   t(ChannelType.Anthropic, 'Anthropic Claude', 'https://api.anthropic.com', 'anthropic'),
-  t(ChannelType.Baidu, 'Baidu Wenxin', 'https://aip.baidubce.com', 'native', 'APIKey|SecretKey'),
-  t(ChannelType.Zhipu, 'Zhipu ChatGLM', 'https://open.bigmodel.cn', 'native'),
+  t(ChannelType.Baidu, 'Baidu Wenxin', 'https://aip.baidubce.com', 'ernie', 'APIKey|SecretKey'),
+  t(ChannelType.Zhipu, 'Zhipu ChatGLM', 'https://open.bigmodel.cn', 'chatglm', 'id.secret'),
   t(ChannelType.Ali, 'Ali Tongyi Qianwen', 'https://dashscope.aliyuncs.com', 'openai'),
-  t(ChannelType.Xunfei, 'iFlytek Spark', '', 'native', 'APPID|APISecret|APIKey'),
+  t(ChannelType.Xunfei, 'iFlytek Spark', 'https://spark-api.xf-yun.com', 'spark', 'APPID|APISecret|APIKey'),
   t(ChannelType.Ai360, '360 Zhinao', 'https://ai.360.cn', 'openai'),
   t(ChannelType.OpenRouter, 'OpenRouter', 'https://openrouter.ai/api', 'openai'),
-  t(ChannelType.AIProxyLibrary, 'AI Proxy Library', 'https://api.aiproxy.io', 'native'),
+  t(ChannelType.AIProxyLibrary, 'AI Proxy Library', 'https://api.aiproxy.io', 'aiproxy-library'),
   t(ChannelType.FastGPT, 'FastGPT', 'https://fastgpt.run/api/openapi', 'openai', 'APIKey-AppId'),
   t(
     ChannelType.Tencent,
@@ -147,8 +165,16 @@ export const channelTypes: ChannelTypeInfo[] = [
   t(ChannelType.Submodel, 'Submodel', 'https://llm.submodel.ai', 'openai'),
   t(ChannelType.DoubaoVideo, 'Doubao Video', 'https://ark.cn-beijing.volces.com', 'native'),
   t(ChannelType.Sora, 'Sora', 'https://api.openai.com', 'native'),
-  t(ChannelType.Replicate, 'Replicate', 'https://api.replicate.com', 'native'),
-  t(ChannelType.Codex, 'Codex', 'https://chatgpt.com', 'native'),
+  t(ChannelType.Replicate, 'Replicate', 'https://api.replicate.com', 'replicate'),
+  t(ChannelType.Codex, 'Codex', 'https://chatgpt.com', 'responses', 'OAuth credential JSON'),
+  t(
+    ChannelType.KuaiziLizhen,
+    'Kuaizi Lizhen',
+    'https://aiopenapi.kuaizi.cn/ai-open-platform-api/v1/lz/video/task',
+    'native',
+  ),
+  t(ChannelType.BlockRun, 'BlockRun', 'https://blockrun.ai/api', 'native'),
+  t(ChannelType.BlockRunVideo, 'BlockRun Video', 'https://api2.flatkey.ai', 'native'),
 ];
 
 export const channelTypeById = new Map(channelTypes.map((c) => [c.id, c]));

@@ -127,6 +127,7 @@ export const newApiOptionDefs = {
   'group_ratio_setting.group_special_usable_group': json({}, z.record(z.string(), z.record(z.string(), z.string()))),
   AutoGroups: json([], stringList),
   DefaultUseAutoGroup: bool(false),
+  // Read: GET /api/ratio_config answers the price tables only while it is on
   ExposeRatioEnabled: bool(false),
   // Stored only: model-specific switches
   'gemini.remove_function_response_id_enabled': bool(true),

@@ -9,6 +9,10 @@ import { loadSqliteDriver } from './sqlite-driver.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
+/** Connections each pool may open. */
+const PG_POOL_MAX = 10;
+const MYSQL_POOL_MAX = 10;
+
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
@@ -17,7 +21,23 @@ export interface Db {
   close(): Promise<void>;
   /** SQLite's own handle (the one Kysely's single connection uses), for statements prepared once. */
   sqlite?: SqliteDatabase;
+  /** The connection pool's counts now (PostgreSQL and MySQL; SQLite has one connection and no pool). */
+  poolStats?(): PoolStats;
 }
+
+/** Connections of a pool: open ones, those of them idle, and queries waiting for one. */
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** The length of a list mysql2 keeps inside its pool (undefined when a release renamed it: 0 then). */
+const sizeOf = (list: unknown): number => {
+  const n = (list as { length?: unknown } | undefined)?.length;
+  return typeof n === 'number' ? n : 0;
+};
 
 function mysqlOptions(dsn: string) {
   const go = GO_MYSQL_DSN.exec(dsn);
@@ -40,24 +60,38 @@ async function createPostgres(dsn: string): Promise<Db> {
   const pg = (await import('pg')).default;
   // BIGINT (int8) and NUMERIC counts come back as strings by default; quota sums stay far below 2^53.
   pg.types.setTypeParser(20, (v: string) => Number(v));
-  const pool = new pg.Pool({ connectionString: dsn, max: 10 });
+  const pool = new pg.Pool({ connectionString: dsn, max: PG_POOL_MAX });
   // An idle connection dropped by the server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', describe: 'postgres', close: () => kysely.destroy() };
+  const poolStats = () => ({
+    max: PG_POOL_MAX,
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+  });
+  return { kysely, dialect: 'postgres', describe: 'postgres', close: () => kysely.destroy(), poolStats };
 }
 
 async function createMysql(dsn: string): Promise<Db> {
   const mysql = await import('mysql2');
   const pool = mysql.createPool({
     ...mysqlOptions(dsn),
-    connectionLimit: 10,
+    connectionLimit: MYSQL_POOL_MAX,
     supportBigNumbers: true,
     bigNumberStrings: false,
     charset: 'utf8mb4',
   });
   const kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
-  return { kysely, dialect: 'mysql', describe: 'mysql', close: () => kysely.destroy() };
+  // mysql2 keeps its counts in internal lists (_allConnections, _freeConnections, _connectionQueue).
+  const inner = pool as unknown as Record<string, unknown>;
+  const poolStats = () => ({
+    max: MYSQL_POOL_MAX,
+    total: sizeOf(inner._allConnections),
+    idle: sizeOf(inner._freeConnections),
+    waiting: sizeOf(inner._connectionQueue),
+  });
+  return { kysely, dialect: 'mysql', describe: 'mysql', close: () => kysely.destroy(), poolStats };
 }
 
 async function createSqlite(file: string): Promise<Db> {

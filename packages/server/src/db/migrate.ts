@@ -17,6 +17,8 @@ import * as m0015 from './migrations/0015_secrets_at_rest.js';
 import * as m0016 from './migrations/0016_task_relay.js';
 import * as m0017 from './migrations/0017_task_billing.js';
 import * as m0018 from './migrations/0018_rate_limits.js';
+import * as m0019 from './migrations/0019_channel_fields.js';
+import * as m0020 from './migrations/0020_model_registry.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -38,6 +40,8 @@ const migrations: Record<string, Migration> = {
   '0016_task_relay': m0016,
   '0017_task_billing': m0017,
   '0018_rate_limits': m0018,
+  '0019_channel_fields': m0019,
+  '0020_model_registry': m0020,
 };
 
 /** The migrations' names, oldest first. */

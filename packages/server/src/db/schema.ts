@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ModelsTable, VendorsTable } from './schema-registry.js';
 
 /** Row types of every table. Columns follow new-api's names so an operator's SQL keeps working. */
 export interface UsersTable {
@@ -79,6 +80,12 @@ export interface ChannelsTable {
   expired_time: number;
   /** Multi-key state (JSON): mode, per-key status and the polling index. */
   channel_info: string;
+  /** new-api's "other settings" (JSON object): allow_service_tier, disable_store, claude_beta_query…; unknown keys kept. */
+  settings: string;
+  /** Headers sent upstream (JSON object of name → value, with {api_key} and {client_header:…} placeholders). */
+  header_override: string;
+  /** An administrator's note (at most 255 characters). */
+  remark: string;
 }
 
 export interface AbilitiesTable {
@@ -363,6 +370,8 @@ export interface AuditLogsTable {
   detail: string;
 }
 
+export type { ModelsTable, VendorsTable };
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -387,4 +396,6 @@ export interface Database {
   sessions: SessionsTable;
   two_factor: TwoFactorTable;
   two_factor_backup_codes: TwoFactorBackupCodesTable;
+  vendors: VendorsTable;
+  models: ModelsTable;
 }

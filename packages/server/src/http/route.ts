@@ -4,7 +4,7 @@ import type { AccessLevel } from '@tollway/shared';
 import type { AuthUser } from '../core/auth-user.js';
 import type { AppContext } from '../context.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface HandlerArgs<Q, B, P> {
   req: FastifyRequest;
@@ -60,6 +60,11 @@ export interface RouteDef<
   params?: PS;
   /** Schema of `data` in the success envelope (documentation). */
   response?: z.ZodType;
+  /**
+   * A public route whose handler authenticates an API key (Authorization: Bearer sk-…) instead of a session, as
+   * new-api's read-only token calls do: 401 without a valid key, whoever is signed in.
+   */
+  apiKey?: boolean;
   /** `critical`: the per-IP limit for login/register-style calls. */
   rateLimit?: 'critical';
   /** The handler writes the reply itself (downloads, redirects). */

@@ -12,6 +12,8 @@ export const OFFSET_TABLES = [
   'midjourneys',
   'tasks',
   'quota_data',
+  'vendors',
+  'models',
 ] as const;
 export type OffsetTable = (typeof OFFSET_TABLES)[number];
 export type Offsets = Record<OffsetTable, number>;

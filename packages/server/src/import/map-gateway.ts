@@ -5,24 +5,44 @@ import type { TableSpec } from './copy.js';
 import type { TableReport } from './report.js';
 import { IMPORTED_BATCH, type MapContext } from './context.js';
 import { mapOneApiType, type TypeMapping } from './one-api-types.js';
-import { flag, jsonObject, meaningful, num, ref, text } from './values.js';
+import { flag, jsonObject, meaningful, num, ref, text, type Row } from './values.js';
+import { settingsProblem } from '../core/routing/channel-settings.js';
+import { readHeaderOverride } from '../core/routing/header-override.js';
 
 /** Channel columns of new-api / one-api Tollway has no place for: kept out, and counted in the summary. */
 const CHANNEL_EXTRAS: [column: string, why: string][] = [
-  ['header_override', 'Tollway has no per-channel header override'],
-  ['remark', 'Tollway channels have no remark'],
-  ['settings', "new-api's extra channel settings (Azure responses version, Vertex key type…) have no Tollway column"],
   [
     'config',
     "one-api's channel config (region, AK/SK, API version…) has no Tollway column; set it in the channel's key or other field",
   ],
   ['need_reconcile', 'Tollway has no hourly reconciliation'],
 ];
+/** new-api's remark column is varchar(255); so is Tollway's. */
+const REMARK_MAX = 255;
 const FAILURE = 'FAILURE';
 /** Manually disabled channel status. */
 const CHANNEL_DISABLED = 2;
 const MS_PER_SECOND = 1000;
 const SUCCESS = 'SUCCESS';
+
+/**
+ * What of a channel's settings and header_override Tollway would refuse on save: copied all the same (a setting
+ * Tollway cannot honour does nothing; a header entry breaking a safety rule is skipped on every call).
+ */
+function channelExtrasNotes(r: Row): string[] {
+  const out: string[] = [];
+  const setting = settingsProblem(jsonObject(r.settings));
+  if (setting)
+    out.push(
+      `channels.settings.${setting.setting}: ${setting.kind === 'invalid' ? 'a value of the wrong type' : 'a value Tollway does not support'}; kept, not applied`,
+    );
+  const header = readHeaderOverride(jsonObject(r.header_override), true);
+  if (header && 'kind' in header)
+    out.push(
+      `channels.header_override: "${header.header}" breaks Tollway's header rules (${header.kind}); kept, that entry is not sent`,
+    );
+  return out;
+}
 
 export function channelsSpec(ctx: MapContext): TableSpec {
   return {
@@ -32,6 +52,7 @@ export function channelsSpec(ctx: MapContext): TableSpec {
       for (const [column, why] of CHANNEL_EXTRAS)
         if (meaningful(r[column]) && text(r[column]) !== '0')
           report.note(`channels.${column}: ${why}`, `id ${num(r.id)}`);
+      for (const why of channelExtrasNotes(r)) report.note(why, `id ${num(r.id)}`);
       ctx.channelNames.set(num(r.id), text(r.name));
       let kind: TypeMapping = { type: num(r.type, 1), baseUrl: text(r.base_url) };
       if (ctx.product === 'one-api') kind = mapOneApiType(kind.type, kind.baseUrl);
@@ -69,6 +90,10 @@ export function channelsSpec(ctx: MapContext): TableSpec {
         model_prefix: '',
         expired_time: 0,
         channel_info: text(r.channel_info),
+        // Copied as they are; what Tollway would refuse on save is kept but noted (see channelExtrasNotes).
+        settings: text(r.settings),
+        header_override: text(r.header_override),
+        remark: text(r.remark).slice(0, REMARK_MAX),
       };
     },
     // Abilities are rebuilt from each written channel, as Tollway's channel store does.
@@ -160,8 +185,14 @@ export function midjourneysSpec(ctx: MapContext): TableSpec {
 }
 
 /** Tollway's task platforms; newer new-api names video platforms by their channel type's number. */
-const PLATFORMS = new Set(['suno', 'kling', 'sora']);
-const PLATFORM_OF_TYPE: Record<string, string> = { [ChannelType.Kling]: 'kling', [ChannelType.Sora]: 'sora' };
+const PLATFORMS = new Set(['suno', 'kling', 'sora', 'jimeng', 'vidu', 'doubao']);
+const PLATFORM_OF_TYPE: Record<string, string> = {
+  [ChannelType.Kling]: 'kling',
+  [ChannelType.Sora]: 'sora',
+  [ChannelType.Jimeng]: 'jimeng',
+  [ChannelType.Vidu]: 'vidu',
+  [ChannelType.DoubaoVideo]: 'doubao',
+};
 
 function taskPlatform(platform: string, report: TableReport, example: string): string {
   const named = PLATFORM_OF_TYPE[platform] ?? platform;

@@ -8,6 +8,7 @@ import { zeroOffsets, type MapContext, type Offsets } from './context.js';
 import { detectSource, type SourceKind } from './detect.js';
 import { channelsSpec, logsSpec, midjourneysSpec, quotaDataSpec, tasksSpec } from './map-gateway.js';
 import { redemptionsSpec, tokensSpec, topUpsSpec, usersSpec } from './map-accounts.js';
+import { modelsSpec, vendorsSpec } from './map-registry.js';
 import { mergeOffsets, readMarker, sourceFingerprint, targetHasData, writeMarker } from './marker.js';
 import { twoFactorSpec } from './map-twofa.js';
 import { copyOptions } from './options.js';
@@ -122,6 +123,8 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
   await run(midjourneysSpec(ctx));
   await run(tasksSpec(ctx));
   await run(quotaDataSpec(ctx));
+  await run(vendorsSpec(ctx));
+  await run(modelsSpec(ctx));
   if ((opts.logsSince ?? 0) >= 0) {
     const logSource = opts.logsFrom ? await openSource(opts.logsFrom) : src;
     try {

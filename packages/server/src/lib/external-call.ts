@@ -84,7 +84,7 @@ const TIMEOUT_CODES = new Set([
 ]);
 
 /** What went wrong, without the address or any text of the answer: a timeout, or the system's error code. */
-function failureKind(err: unknown): string {
+export function failureKind(err: unknown): string {
   const e = err as { code?: unknown; name?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   if (TIMEOUT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError') return 'no answer in time';

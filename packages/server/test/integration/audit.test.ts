@@ -174,7 +174,7 @@ describe.each(dialects)('audit log on %s', (dialect) => {
     await ok(admin.call('PUT', '/api/user/', { id: madeId, password: `${secrets[1]}-new` }));
     await ok(root.call('PUT', '/api/option/', { key: 'SMTPToken', value: secrets[2] }));
     await ok(root.call('PUT', '/api/option/', { key: 'GitHubClientSecret', value: secrets[3] }));
-    await admin.call('POST', '/api/channel/fetch_models', { type: 1, base_url: 'http://127.0.0.1:9', key: secrets[5] });
+    await root.call('POST', '/api/channel/fetch_models', { type: 1, base_url: 'http://127.0.0.1:9', key: secrets[5] });
     const rows = await since(from);
     expect(rows.map((r) => r.action)).toEqual([
       'channel.create',

@@ -97,9 +97,11 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(users).toContain(
       'not mapped in 1 row(s): users.discord_id: Tollway has no such sign-in; the binding is not kept (id 3)',
     );
+    // settings, header_override and remark are carried; a setting Tollway cannot honour is noted.
     const channels = report(first, 'channels').lines().join('\n');
-    expect(channels).toContain('channels.header_override');
-    expect(channels).toContain('channels.remark');
+    expect(channels).not.toContain('channels.header_override');
+    expect(channels).not.toContain('channels.remark');
+    expect(channels).toContain('channels.settings.azure_responses_version: a value Tollway does not support');
     const options = report(first, 'options');
     expect(options.skipped.get('unknown to Tollway')?.examples).toEqual(['SomeFutureOption']);
     expect(options.written).toBe(5);
@@ -119,8 +121,15 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(box.open(channel.key)).toBe('upstream-key-1');
     expect(JSON.parse(channel.model_mapping)).toEqual({ 'gpt-4o': 'gpt-4o-mini' });
     expect(channel).toMatchObject({ priority: 10, weight: 5, tag: 'main', group: 'default,vip', balance: 12.5 });
+    // new-api's settings and header_override as the source stores them, byte for byte; the remark too.
+    expect(channel.settings).toBe(
+      JSON.stringify({ allow_service_tier: true, azure_responses_version: 'preview', custom_flag: 1 }),
+    );
+    expect(channel.header_override).toBe(JSON.stringify({ 'X-Org': 'acme', 'X-Proxy-Key': '{api_key}' }));
+    expect(channel.setting).toBe(JSON.stringify({ force_format: false }));
     const multi = await k.selectFrom('channels').selectAll().where('id', '=', 3).executeTakeFirstOrThrow();
     expect(JSON.parse(multi.channel_info)).toMatchObject({ is_multi_key: true, multi_key_mode: 'polling' });
+    expect(multi.remark).toBe('spare');
     const abilities = await k
       .selectFrom('abilities')
       .selectAll()
@@ -187,6 +196,10 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       { user_id: 2, model_name: 'gpt-4o-mini', count: 1, quota: 2000 },
       { user_id: 2, model_name: 'gpt-4o', count: 2, quota: 900 },
     ]);
+    const vendors = await k.selectFrom('vendors').select(['id', 'name', 'icon']).execute();
+    expect(vendors).toEqual([{ id: 3, name: 'OpenAI', icon: 'OpenAI' }]);
+    const registry = await k.selectFrom('models').select(['model_name', 'vendor_id', 'name_rule', 'tags']).execute();
+    expect(registry).toEqual([{ model_name: 'gpt-4o', vendor_id: 3, name_rule: 1, tags: 'chat' }]);
     const twoFactor = await k.selectFrom('two_factor').selectAll().execute();
     expect(twoFactor).toEqual([expect.objectContaining({ user_id: 3, enabled: 1 })]);
     expect(box.open(twoFactor[0]!.secret)).toBe(BOB_TOTP_SECRET);
@@ -205,15 +218,15 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       ['task_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56', 'suno-up-77', 1, 'suno_music', 'imported', ''],
       ['video-legacy-1', 'video-legacy-1', 0, '', 'imported', ''],
       ['task_sora1', 'video_abc', 0, '', 'imported', 'imported'],
-      ['task_jimeng1', 'task_jimeng1', 0, '', 'imported', ''],
+      ['task_hailuo1', 'task_hailuo1', 0, '', 'imported', ''],
     ]);
     expect(tasks.map((x) => [x.platform, x.result_url])).toEqual([
       ['suno', ''],
       ['kling', ''],
       ['sora', ''],
-      ['jimeng', 'https://cdn.example/v.mp4'],
+      ['hailuo', 'https://cdn.example/v.mp4'],
     ]);
-    expect(report(first, 'tasks').lines().join('\n')).toContain('tasks.platform "jimeng": Tollway does not poll it');
+    expect(report(first, 'tasks').lines().join('\n')).toContain('tasks.platform "hailuo": Tollway does not poll it');
     const logs = await k.selectFrom('logs').selectAll().where('id', '=', 2).executeTakeFirstOrThrow();
     expect(logs).toMatchObject({ channel_name: 'openai-main', is_stream: 1, request_id: 'req-1', token_id: 1 });
     expect(await k.selectFrom('setups').select('id').executeTakeFirst()).toEqual({ id: 1 });
@@ -278,6 +291,8 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(res.json().choices[0].message.content).toBe('Hello from the mock!');
     const call = mock.requests.at(-1)!;
     expect(call.key).toBe('upstream-key-1');
+    // The imported header_override applies, {api_key} filled with the channel's key.
+    expect(call.headers).toMatchObject({ 'x-org': 'acme', 'x-proxy-key': 'upstream-key-1' });
     // The channel's model mapping applies.
     expect(call.body.model).toBe('gpt-4o-mini');
     await drainWriter(t);

@@ -4,18 +4,8 @@ import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from 
 import { dialects } from '../support/databases.js';
 import { addChannel } from '../support/gateway.js';
 
-interface ModelMeta {
-  id: number;
-  model_name: string;
-  vendor_id: number;
-  endpoints: string;
-  status: number;
-  bound_channels: { name: string; type: number }[];
-  enable_groups: string[];
-  quota_types: number[];
-}
 interface MetaPage {
-  items: ModelMeta[];
+  items: { model_name: string }[];
   total: number;
   page: number;
   page_size: number;
@@ -23,10 +13,11 @@ interface MetaPage {
 }
 const TEXT = ['openai', 'openai-response', 'anthropic', 'gemini'];
 const CLAUDE_TEXT = ['anthropic', 'openai', 'openai-response', 'gemini'];
-const ANTHROPIC_VENDOR = 2;
-const OPENAI_VENDOR = 1;
+/** Vendors guessed for models the registry does not describe have negative ids (never a registry id). */
+const ANTHROPIC_VENDOR = -2;
+const OPENAI_VENDOR = -1;
 
-/** new-api's console model list (/api/models/) beside Tollway's type map (/api/models), and its pricing fields. */
+/** new-api's console model registry (/api/models/) beside Tollway's type map (/api/models), and its pricing fields. */
 describe.each(dialects)('new-api model list and pricing fields on %s', (dialect) => {
   let t: TestApp, root: Client, user: Client;
 
@@ -67,51 +58,26 @@ describe.each(dialects)('new-api model list and pricing fields on %s', (dialect)
     return res.body.data!;
   };
 
-  it('/api/models stays the channel-type map; /api/models/ is the paged model list', async () => {
+  it('/api/models stays the channel-type map; /api/models/ is the model registry, served models are missing from it', async () => {
     const map = await root.call<Record<string, string[]>>('GET', '/api/models');
     expect(map.body.data![String(ChannelType.Anthropic)]).toEqual(
       expect.arrayContaining(['claude-3-5-haiku-20241022']),
     );
     expect(map.body.data).not.toHaveProperty('items');
 
-    const page = await meta('/api/models/?p=1&page_size=3');
-    expect(page).toMatchObject({ page: 1, page_size: 3, total: 5 });
-    expect(page.items.map((m) => m.model_name)).toEqual(['claude-3-5-haiku-20241022', 'gpt-4o', 'house-model']);
-    expect(page.vendor_counts).toMatchObject({ [OPENAI_VENDOR]: 2, [ANTHROPIC_VENDOR]: 1 });
-    const second = await meta('/api/models/?p=2&page_size=3');
-    expect(second.items.map((m) => m.model_name)).toEqual(['retired-model', 'text-embedding-3-small']);
-
-    const byName = Object.fromEntries([...page.items, ...second.items].map((m) => [m.model_name, m]));
-    expect(byName['gpt-4o']).toMatchObject({
-      vendor_id: OPENAI_VENDOR,
-      status: 1,
-      enable_groups: ['default', 'vip'],
-      quota_types: [0],
-    });
-    expect(JSON.parse(byName['gpt-4o']!.endpoints)).toEqual(TEXT);
-    expect(byName['gpt-4o']!.bound_channels).toEqual([{ name: 'oa', type: ChannelType.OpenAI }]);
-    expect(JSON.parse(byName['claude-3-5-haiku-20241022']!.endpoints)).toEqual(CLAUDE_TEXT);
-    expect(byName['claude-3-5-haiku-20241022']!.vendor_id).toBe(ANTHROPIC_VENDOR);
-    expect(JSON.parse(byName['text-embedding-3-small']!.endpoints)).toEqual(['embeddings']);
-    // A model of no known family belongs to its channel's type; one served by a disabled channel only is off.
-    expect(byName['retired-model']).toMatchObject({ status: 0, bound_channels: [], enable_groups: [] });
-    expect(byName['house-model']!.vendor_id).not.toBe(byName['retired-model']!.vendor_id);
-  });
-
-  it('/api/models/search filters by keyword, vendor and status', async () => {
-    expect((await meta('/api/models/search?keyword=GPT')).items.map((m) => m.model_name)).toEqual(['gpt-4o']);
-    expect((await meta(`/api/models/search?vendor=${ANTHROPIC_VENDOR}`)).items.map((m) => m.model_name)).toEqual([
-      'claude-3-5-haiku-20241022',
-    ]);
-    expect((await meta('/api/models/search?vendor=anthrop')).total).toBe(1);
-    expect((await meta('/api/models/search?status=0')).items.map((m) => m.model_name)).toEqual(['retired-model']);
-    expect(await meta('/api/models/search?keyword=nothing-like-this')).toMatchObject({ items: [], total: 0 });
+    // The registry holds what administrators add or sync (modules/model-registry): empty at first.
+    expect(await meta('/api/models/?p=1&page_size=3')).toMatchObject({ items: [], total: 0, page: 1, page_size: 3 });
+    const missing = await root.call<string[]>('GET', '/api/models/missing');
+    // Models of enabled channels only: retired-model's channel is disabled.
+    expect(missing.body.data).toEqual(['claude-3-5-haiku-20241022', 'gpt-4o', 'house-model', 'text-embedding-3-small']);
     const bad = await root.call('GET', '/api/models/search?page_size=0');
     expect(bad.body.success).toBe(false);
   });
 
-  it('the model lists are for administrators', async () => {
-    for (const url of ['/api/models', '/api/models/', '/api/models/search']) {
+  it('the model lists are for administrators; the channel-type map is for any user, as new-api has it', async () => {
+    expect((await user.call('GET', '/api/models')).body.success).toBe(true);
+    expect((await new Client(t.app).call('GET', '/api/models')).body.success).toBe(false);
+    for (const url of ['/api/models/', '/api/models/search', '/api/models/missing', '/api/vendors/']) {
       expect((await user.call('GET', url)).body.success, url).toBe(false);
       expect((await new Client(t.app).call('GET', url)).body.success, url).toBe(false);
     }

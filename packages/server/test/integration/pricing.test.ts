@@ -57,6 +57,9 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
       model_prefix: '',
       expired_time: 0,
       channel_info: '',
+      settings: '',
+      header_override: '',
+      remark: '',
     };
     await k.insertInto('channels').values(channel).execute();
     const abilities = groups.flatMap((group) =>
@@ -112,7 +115,11 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
       completion_ratio: defaultCompletionRatio['gpt-4o'],
       model_price: 0,
       enable_groups: ['default', 'vip'],
-      vendor_id: 1,
+      // No registry entry (modules/model-registry): no metadata, a guessed vendor with a negative id.
+      description: '',
+      icon: '',
+      tags: '',
+      vendor_id: -1,
       supported_endpoint_types: ['openai', 'openai-response', 'anthropic', 'gemini'],
     });
     expect(m['dall-e-3']).toEqual({
@@ -122,7 +129,10 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
       completion_ratio: 0,
       model_price: defaultModelPrice['dall-e-3'],
       enable_groups: ['default', 'vip'],
-      vendor_id: 1,
+      description: '',
+      icon: '',
+      tags: '',
+      vendor_id: -1,
       supported_endpoint_types: ['image-generation'],
     });
     expect(m['gpt-4o-mini']!.enable_groups).toEqual(['vip']);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import OpenAI, { toFile } from 'openai';
 import type { TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
+import { pollVideoUntilFinal, taskRefundLogs, type Video } from '../support/video-tasks.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, drainWriter } from '../support/gateway.js';
 import {
@@ -20,16 +21,6 @@ const MAX_PASSES = 10;
 const BODY_LIMIT_MB = 12;
 const MB = 1024 * 1024;
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('mock reference image')]);
-
-type Video = {
-  id: string;
-  object: string;
-  status: string;
-  progress: number;
-  model: string;
-  metadata?: { url: string };
-  error?: { message: string };
-};
 
 /**
  * Video generation as new-api serves it (`/v1/video/generations`, `/v1/videos`) against a mock Kling (JWT checked)
@@ -120,23 +111,9 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       ).quota,
     );
   };
-  const pollUntilFinal = async (id: string): Promise<Video> => {
-    let v = (await call('GET', `/v1/videos/${id}`)).body as unknown as Video;
-    for (let i = 0; i < MAX_PASSES && v.status !== 'completed' && v.status !== 'failed'; i++) {
-      await t().runtime.taskPoller.job.runOnce();
-      v = (await call('GET', `/v1/videos/${id}`)).body as unknown as Video;
-    }
-    return v;
-  };
-  const refundsOf = async (id: string) => {
-    await drainWriter(t());
-    const rows = await t()
-      .database.db.kysely.selectFrom('logs')
-      .select(['other'])
-      .where('user_id', '=', gw.user.userId!)
-      .execute();
-    return rows.filter((r) => String(r.other).includes(id) && JSON.parse(String(r.other)).task_refund !== undefined);
-  };
+  const pollUntilFinal = (id: string) =>
+    pollVideoUntilFinal(t(), async () => (await call('GET', `/v1/videos/${id}`)).body as unknown as Video);
+  const refundsOf = (id: string) => taskRefundLogs(t(), gw.user.userId!, id);
 
   it('Kling: /v1/video/generations submits with a signed JWT, is charged, polled to completed, and its video served', async () => {
     const before = await quota();

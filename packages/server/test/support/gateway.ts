@@ -104,6 +104,17 @@ export async function drainWriter(t: TestApp): Promise<void> {
   await t.runtime.ctx.relay.writer.flush();
 }
 
+/** A user's stored balance, after the durable writer has committed everything queued. */
+export async function userQuota(t: TestApp, userId: number): Promise<number> {
+  await drainWriter(t);
+  const row = await t.database.db.kysely
+    .selectFrom('users')
+    .select('quota')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.quota);
+}
+
 /** The newest log row of a model, after the durable writer has committed everything queued. */
 export async function lastLogOf(t: TestApp, model: string) {
   await drainWriter(t);

@@ -1,4 +1,4 @@
-import type http from 'node:http';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface LocalServer {
@@ -23,4 +23,23 @@ export async function listenLocally(server: http.Server, beforeClose?: () => voi
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Starts a mock whose every request is read whole and handed to `route` with its body; fills in the mock's `url`
+ * and `close`.
+ */
+export async function serveMock<M extends { url: string; close(): Promise<void> }>(
+  mock: M,
+  route: (req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) => unknown,
+): Promise<M> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => route(req, res, Buffer.concat(chunks)));
+  });
+  const s = await listenLocally(server);
+  mock.url = s.url;
+  mock.close = s.close;
+  return mock;
 }

@@ -36,6 +36,8 @@ export interface MockUpstream {
     key: string;
     body: Record<string, unknown>;
     headers: http.IncomingHttpHeaders;
+    /** The request target with its query. */
+    url: string;
   }[];
   behaviors: Map<string, MockBehavior>;
   /** Multipart uploads received (images edits, transcriptions, translations), newest last. */
@@ -92,7 +94,7 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
     }
     const fullPath = (req.url ?? '').split('?')[0]!;
     if (opts.record !== false)
-      requests.push({ method: req.method ?? '', path: fullPath, key, body, headers: req.headers });
+      requests.push({ method: req.method ?? '', path: fullPath, key, body, headers: req.headers, url: req.url ?? '' });
     const b = { ...DEFAULT, ...(behaviors.get(key) ?? {}) };
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
     if (b.failStatus) {

@@ -64,8 +64,8 @@ const json = (res: http.ServerResponse, body: unknown, status = 200) =>
 const now = () => Math.floor(Date.now() / 1000);
 const FAIL_AT_POLL = 2;
 
-/** The phase of a task after its polls: 0 queued, 1 running, 2 done, -1 failed. */
-function phase(t: MockVideoTask): number {
+/** The phase of a task after its polls: 0 queued, 1 running, 2 done, -1 failed (shared by the video vendor mocks). */
+export function phase(t: { polls: number; prompt: string }): number {
   if (t.polls === 0) return 0;
   if (t.prompt.includes('never')) return 1;
   if (t.prompt.includes('fail') && t.polls >= FAIL_AT_POLL) return -1;

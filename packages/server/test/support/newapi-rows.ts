@@ -198,9 +198,9 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       auto_ban: 1,
       tag: 'main',
       setting: JSON.stringify({ force_format: false }),
-      header_override: JSON.stringify({ 'X-Org': 'acme' }),
+      header_override: JSON.stringify({ 'X-Org': 'acme', 'X-Proxy-Key': '{api_key}' }),
       channel_info: channelInfo(false, 1),
-      settings: '{}',
+      settings: JSON.stringify({ allow_service_tier: true, azure_responses_version: 'preview', custom_flag: 1 }),
       balance: 12.5,
     },
     {
@@ -397,8 +397,8 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       id: 4,
       created_at: t,
       updated_at: t,
-      task_id: 'task_jimeng1',
-      platform: 'jimeng',
+      task_id: 'task_hailuo1',
+      platform: 'hailuo',
       user_id: 2,
       channel_id: 1,
       quota: 0,
@@ -449,6 +449,12 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
     created_at: new Date((t - DAY) * 1000),
   });
   await db.insert('setups', { id: 1, version: 'v0.9.0', initialized_at: t - 100 * DAY });
+  // The model registry: a vendor, a prefix rule naming it, and a soft-deleted entry.
+  await db.insert('vendors', { id: 3, name: 'OpenAI', description: 'GPT makers', icon: 'OpenAI', status: 1 });
+  await db.insert('models', [
+    { id: 5, model_name: 'gpt-4o', description: 'GPT-4o', tags: 'chat', vendor_id: 3, name_rule: 1, endpoints: '' },
+    { id: 6, model_name: 'old-model', vendor_id: 0, deleted_at: new Date((t - DAY) * 1000) },
+  ]);
   return facts;
 }
 

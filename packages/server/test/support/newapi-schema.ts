@@ -321,6 +321,35 @@ export const NEW_API: Record<string, Table> = {
       ['initialized_at', 'bigint'],
     ],
   },
+  vendors: {
+    columns: [
+      ['id', 'pk'],
+      ['name', 'varchar(128)', 'NOT NULL'],
+      ['description', 'text'],
+      ['icon', 'varchar(128)'],
+      ['status', 'int', 'DEFAULT 1'],
+      ['created_time', 'bigint'],
+      ['updated_time', 'bigint'],
+      ['deleted_at', 'datetime'],
+    ],
+  },
+  models: {
+    columns: [
+      ['id', 'pk'],
+      ['model_name', 'varchar(128)', 'NOT NULL'],
+      ['description', 'text'],
+      ['icon', 'varchar(128)'],
+      ['tags', 'varchar(255)'],
+      ['vendor_id', 'int'],
+      ['endpoints', 'text'],
+      ['status', 'int', 'DEFAULT 1'],
+      ['sync_official', 'int', 'DEFAULT 1'],
+      ['created_time', 'bigint'],
+      ['updated_time', 'bigint'],
+      ['deleted_at', 'datetime'],
+      ['name_rule', 'int', 'DEFAULT 0'],
+    ],
+  },
 };
 
 /** one-api (songquanpeng/one-api model/*.go): no tasks, midjourneys, setups or top-ups; tokens limit models and subnets. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OptionsService } from '../../src/core/options/service.js';
 import type { OptionsStore } from '../../src/core/options/store.js';
 import type { CachedChannel } from '../../src/core/routing/channel-cache.js';
+import { callSettingsOf } from '../../src/core/routing/channel-settings.js';
 import type { SecretBox } from '../../src/lib/secret-box.js';
 import { SseCollect } from '../../src/relay/ir/collect.js';
 import type { IRResponse, UpstreamFormat } from '../../src/relay/ir/types.js';
@@ -49,6 +50,10 @@ export interface ProviderContract {
   behaviorKey?: string | null;
   /** A key the vendor refuses inside a 200 JSON answer (formats with `answerError`), and the status that means. */
   refusal?: { key: string; status: number };
+  /** False for a vendor whose answers carry no usage (billed on Tollway's own count): the usage read back is zero. */
+  reportsUsage?: boolean;
+  /** A retired API (PaLM): nothing is sent, every call fails with this status and a message matching `message`. */
+  retired?: { status: number; message: RegExp };
 }
 
 /** The mock's answer to every chat call (test/support/mock-upstream.ts's defaults). */
@@ -64,9 +69,17 @@ function defaultOptions(): OptionsService {
   return new OptionsService(store, box);
 }
 
-/** A channel row with only what adaptors read (type, base URL, `other`, organization). */
+/** A channel row with only what adaptors read (type, base URL, `other`, organization, call settings). */
 const channelOf = (c: ProviderContract, baseUrl: string): CachedChannel =>
-  ({ id: 1, type: c.type, baseUrl, other: c.other ?? '', organization: '', keys: [c.key] }) as unknown as CachedChannel;
+  ({
+    id: 1,
+    type: c.type,
+    baseUrl,
+    other: c.other ?? '',
+    organization: '',
+    keys: [c.key],
+    callSettings: callSettingsOf({}, false),
+  }) as unknown as CachedChannel;
 
 /** A call as sent and answered: the adaptor and format that carried it, and the upstream's answer. */
 interface Sent {
@@ -116,6 +129,19 @@ async function chat(
   const tuned = settings.apply(body);
   const sent = await prepareRequest(adaptor, call, target.url, { ...target.headers, ...tuned.headers }, tuned.body);
   if ('error' in sent) throw new Error(`prepare failed: ${sent.error.status} ${sent.error.message}`);
+  // An adaptor with a dispatcher of its own (Spark's WebSocket) is called through it, as the relay does.
+  const dispatcher = adaptor.dispatcher?.(call);
+  if (dispatcher) {
+    const res = await dispatcher.request({
+      origin: sent.origin,
+      path: sent.path,
+      method: 'POST',
+      headers: sent.headers,
+      body: sent.body,
+    });
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    return { adaptor, format, stream, status: res.statusCode, contentType: String(res.headers['content-type']), bytes };
+  }
   const res = await fetch(sent.origin + sent.path, { method: 'POST', headers: sent.headers, body: sent.body });
   const bytes = Buffer.from(await res.arrayBuffer());
   return { adaptor, format, stream, status: res.status, contentType: res.headers.get('content-type') ?? '', bytes };
@@ -166,7 +192,22 @@ export function describeProviderContract(c: ProviderContract): void {
       expect(Object.keys(c.descriptor.formats)).toContain(adaptorFor(c.type, c.model)?.format);
     });
 
-    for (const stream of [false, true])
+    const retired = c.retired;
+    if (retired)
+      it('sends nothing: every call fails with the retirement status and message', async () => {
+        for (const stream of [false, true]) {
+          const before = upstream.requests.length;
+          const failure = await chat(c, upstream.url, options, c.key, stream).then(
+            () => undefined,
+            (err: Error) => err.message,
+          );
+          expect(failure).toMatch(new RegExp(`^prepare failed: ${retired.status} `));
+          expect(failure).toMatch(retired.message);
+          expect(upstream.requests.length).toBe(before);
+        }
+      });
+
+    for (const stream of retired ? [] : [false, true])
       it(`carries a ${stream ? 'streamed' : 'plain'} chat call to its upstream in its wire and back`, async () => {
         const before = upstream.requests.length;
         const sent = await chat(c, upstream.url, options, c.key, stream);
@@ -178,11 +219,13 @@ export function describeProviderContract(c: ProviderContract): void {
         const { response, error } = readBack(sent);
         expect(error).toBeUndefined();
         expect(textOf(response!)).toBe(MOCK_TEXT);
-        expect(response!.usage).toMatchObject(MOCK_USAGE);
+        expect(response!.usage).toMatchObject(
+          c.reportsUsage === false ? { inputTokens: 0, outputTokens: 0 } : MOCK_USAGE,
+        );
       });
 
     const behaviorKey = c.behaviorKey === undefined ? c.key : c.behaviorKey;
-    if (behaviorKey !== null)
+    if (behaviorKey !== null && !retired)
       it('reports an upstream error with its status and message', async () => {
         upstream.behaviors.set(behaviorKey, { failStatus: FAIL.status, failMessage: FAIL.message });
         try {

@@ -17,6 +17,10 @@ describe('default models of the task channel types', () => {
     ]);
     expect(byType[String(ChannelType.Sora)]).toEqual(['sora-2', 'sora-2-pro']);
     expect(byType[String(ChannelType.SunoAPI)]).toEqual(['suno_music', 'suno_lyrics']);
+    expect(byType[String(ChannelType.Jimeng)]).toEqual(['jimeng_vgfm_t2v_l20']);
+    expect(byType[String(ChannelType.Vidu)]).toEqual(['viduq2', 'viduq1', 'vidu2.0', 'vidu1.5']);
+    expect(byType[String(ChannelType.DoubaoVideo)]).toContain('doubao-seedance-1-0-pro-250528');
+    expect(byType[String(ChannelType.Replicate)]).toEqual(['black-forest-labs/flux-1.1-pro']);
     expect(byType[String(ChannelType.Midjourney)]).toContain('mj_imagine');
     expect(byType[String(ChannelType.MidjourneyPlus)]).toEqual(
       expect.arrayContaining(['mj_imagine', 'mj_modal', 'swap_face']),
@@ -41,6 +45,9 @@ describe('default models of the task channel types', () => {
     expect(owners.get('kling-v2-6')).toBe('kling');
     expect(owners.get('sora-2-pro')).toBe('openai');
     expect(owners.get('suno_lyrics')).toBe('suno');
+    expect(owners.get('viduq2')).toBe('vidu');
+    expect(owners.get('doubao-seedance-2-0-260128')).toBe('doubao-video');
+    expect(owners.get('black-forest-labs/flux-1.1-pro')).toBe('replicate');
     expect(owners.get('mj_imagine')).toBe('midjourney');
     expect(owners.get('swap_face')).toBe('midjourney');
   });

@@ -1,21 +1,35 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ChannelType, channelTypeById, channelTypes } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
+import { aiProxyLibraryAdaptor } from '../../src/relay/providers/aiproxy/adaptor.js';
 import { anthropicAdaptor } from '../../src/relay/providers/anthropic/adaptor.js';
 import { bedrockClaudeAdaptor, bedrockConverseAdaptor } from '../../src/relay/providers/aws/adaptor.js';
 import { azureAdaptor } from '../../src/relay/providers/azure/adaptor.js';
+import { baiduAdaptor } from '../../src/relay/providers/baidu/adaptor.js';
 import { providerCatalog } from '../../src/relay/providers/catalog.js';
 import { defineProvider } from '../../src/relay/providers/descriptor.js';
 import { formatFor, formatNames } from '../../src/relay/providers/formats.js';
+import { codexAdaptor } from '../../src/relay/providers/codex/adaptor.js';
 import { cohereChat } from '../../src/relay/providers/cohere/convert.js';
 import { cohereAdaptor } from '../../src/relay/providers/cohere/adaptor.js';
 import { cozeAdaptor } from '../../src/relay/providers/coze/adaptor.js';
 import { difyAdaptor } from '../../src/relay/providers/dify/adaptor.js';
 import { geminiAdaptor } from '../../src/relay/providers/gemini/adaptor.js';
 import { openAIAdaptor } from '../../src/relay/providers/openai/adaptor.js';
-import { adaptorFor, descriptorFor, providers, typesWithoutAdaptor } from '../../src/relay/providers/registry.js';
+import { palmAdaptor } from '../../src/relay/providers/palm/adaptor.js';
+import { replicateAdaptor } from '../../src/relay/providers/replicate/adaptor.js';
+import {
+  adaptorFor,
+  descriptorFor,
+  providers,
+  taskChannelTypes,
+  typesWithoutAdaptor,
+} from '../../src/relay/providers/registry.js';
+import { taskPlatformForChannelType } from '../../src/relay/tasks/platforms.js';
 import { tencentAdaptor } from '../../src/relay/providers/tencent/adaptor.js';
 import { vertexClaudeAdaptor, vertexGeminiAdaptor } from '../../src/relay/providers/vertex/adaptor.js';
+import { xunfeiAdaptor } from '../../src/relay/providers/xunfei/adaptor.js';
+import { zhipuAdaptor } from '../../src/relay/providers/zhipu/adaptor.js';
 
 /** The adaptor each type had before the registry: by the row's format, Bedrock and Vertex by model. */
 function adaptorByRowFormat(type: number, model: string) {
@@ -31,6 +45,13 @@ function adaptorByRowFormat(type: number, model: string) {
     dify: difyAdaptor,
     coze: cozeAdaptor,
     hunyuan: tencentAdaptor,
+    ernie: baiduAdaptor,
+    chatglm: zhipuAdaptor,
+    spark: xunfeiAdaptor,
+    'aiproxy-library': aiProxyLibraryAdaptor,
+    palm: palmAdaptor,
+    responses: codexAdaptor,
+    replicate: replicateAdaptor,
   };
   return byFormat[channelTypeById.get(type)?.format ?? ''];
 }
@@ -44,18 +65,22 @@ const MODELS = [
 ];
 
 describe('provider registry', () => {
-  it('serves every channel type by one descriptor, or lists it as a type without an adaptor yet', () => {
+  it('serves every channel type by one descriptor or the task relay, or lists it as a type without an adaptor yet', () => {
     for (const t of channelTypes) {
       const served = descriptorFor(t.id) !== undefined;
-      expect({ type: t.id, served, pending: typesWithoutAdaptor.has(t.id) }).toEqual({
+      const task = taskChannelTypes.has(t.id);
+      expect({ type: t.id, served, task, pending: typesWithoutAdaptor.has(t.id) }).toEqual({
         type: t.id,
-        served: !typesWithoutAdaptor.has(t.id),
-        pending: !served,
+        served: !task && !typesWithoutAdaptor.has(t.id),
+        task,
+        pending: !served && !task,
       });
     }
-    // Task types come with the task relay; they have no chat adaptor.
-    for (const task of [ChannelType.Midjourney, ChannelType.MidjourneyPlus, ChannelType.SunoAPI])
+    // Task types come with the task relay (a platform serves each); they have no chat adaptor.
+    for (const task of taskChannelTypes) {
       expect(adaptorFor(task, 'mj_imagine')).toBeUndefined();
+      expect(taskPlatformForChannelType(task), `type ${task}`).toBeDefined();
+    }
     const claimed = providers.flatMap((p) => [...p.types]);
     expect(new Set(claimed).size).toBe(claimed.length);
   });
@@ -80,14 +105,21 @@ describe('provider registry', () => {
 
   it("derives the format table from the descriptors: each name one converter, the descriptors' own", () => {
     expect([...formatNames].sort()).toEqual([
+      'aiproxy-library',
       'anthropic',
+      'chatglm',
       'cohere',
       'converse',
       'coze',
       'dify',
+      'ernie',
       'gemini',
       'hunyuan',
       'openai',
+      'palm',
+      'replicate',
+      'responses',
+      'spark',
     ]);
     for (const p of providers)
       for (const [name, format] of Object.entries(p.formats)) {
@@ -116,7 +148,10 @@ describe('provider registry', () => {
 
   it('keeps the old key, balance and listing rules', () => {
     expect(providerCatalog.jsonKeys(ChannelType.VertexAi)).toBe(true);
-    expect(channelTypes.filter((t) => providerCatalog.jsonKeys(t.id)).map((t) => t.id)).toEqual([ChannelType.VertexAi]);
+    expect(channelTypes.filter((t) => providerCatalog.jsonKeys(t.id)).map((t) => t.id)).toEqual([
+      ChannelType.VertexAi,
+      ChannelType.Codex,
+    ]);
     expect(() => providerCatalog.checkKey(ChannelType.VertexAi, '{}')).toThrow(/service account/);
     expect(() => providerCatalog.checkKey(ChannelType.Aws, 'ak|sk')).toThrow(
       'channel type 33 needs the key format Ak|Sk|Region',

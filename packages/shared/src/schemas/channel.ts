@@ -61,6 +61,14 @@ const jsonObjectText = (field: string, max = 1_000_000) =>
       return text;
     });
 
+/** null, which new-api answers for an empty text column, sent back means empty. */
+const nullAsEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? '' : v), schema);
+
+/** Most characters of a channel's settings JSON, header_override JSON and remark (new-api's varchar(255)). */
+const CHANNEL_SETTINGS_MAX = 100_000;
+const HEADER_OVERRIDE_MAX = 64_000;
+const REMARK_MAX = 255;
+
 /** Largest value an integer field given as text accepts. */
 const INT_LIKE_MAX = 1e12;
 
@@ -91,7 +99,7 @@ const channelType = z
   .int('type must be a known channel type id')
   .refine(
     (id) => channelTypeById.has(id),
-    inputRule(ErrorCode.ChannelTypeUnknown, 'type must be a known channel type id (1-57)'),
+    inputRule(ErrorCode.ChannelTypeUnknown, 'type must be a known channel type id (1-58, 100, 101)'),
   );
 
 const baseUrl = z
@@ -128,6 +136,11 @@ export const channelFields = z.object({
     })
     .optional(),
   param_override: jsonObjectText('param_override').optional(),
+  /** new-api's "other settings" (JSON object); null (new-api's empty) is ''. Known keys are checked by the server. */
+  settings: nullAsEmpty(jsonObjectText('settings', CHANNEL_SETTINGS_MAX)).optional(),
+  /** Headers sent upstream: a JSON object of name → value; the server checks names, values and placeholders. */
+  header_override: nullAsEmpty(jsonObjectText('header_override', HEADER_OVERRIDE_MAX)).optional(),
+  remark: nullAsEmpty(z.string().max(REMARK_MAX, `remark must be at most ${REMARK_MAX} characters`)).optional(),
   auto_ban: z
     .union([z.literal(0), z.literal(1), z.boolean()], { error: 'auto_ban must be 0 or 1' })
     .transform((v) => (v === true || v === 1 ? 1 : 0))
@@ -207,9 +220,10 @@ const idList = (emptyMessage: string) => z.array(z.number().int().positive()).mi
 
 export const channelIdsBody = z.object({ ids: idList('please select channels to delete first') });
 
+/** tag null (new-api's way) removes the tag of the selected channels. */
 export const batchTagBody = z.object({
   ids: idList('please select channels first'),
-  tag: z.string().trim().min(1, 'tag cannot be empty').max(64, 'tag must be at most 64 characters'),
+  tag: z.string().trim().min(1, 'tag cannot be empty').max(64, 'tag must be at most 64 characters').nullable(),
 });
 
 export const tagBody = z.object({ tag: z.string().trim().min(1, 'tag cannot be empty').max(64) });
@@ -317,6 +331,9 @@ export const channelPublic = z.object({
   used_quota: z.number().int(),
   other_info: z.string().describe('JSON text: {status_reason, status_time} for status 3'),
   channel_info: channelInfo,
+  settings: z.string().describe("JSON text: new-api's other settings (allow_service_tier, claude_beta_query…)"),
+  header_override: z.string().describe('JSON text: headers sent upstream, with {api_key} / {client_header:name}'),
+  remark: z.string(),
   health: channelHealth.optional().describe('list and search rows only'),
 });
 export type ChannelPublic = z.infer<typeof channelPublic>;

@@ -9,6 +9,8 @@ import {
   type ChannelRow,
   type MultiKeyInfo,
 } from './channel-row.js';
+import { callSettingsOf, type ChannelCallSettings } from './channel-settings.js';
+import { parseHeaderOverride, type HeaderOverride } from './header-override.js';
 
 /** A channel as the relay uses it: parsed once when the cache is (re)built. */
 export interface CachedChannel {
@@ -41,6 +43,10 @@ export interface CachedChannel {
   organization: string;
   autoBan: boolean;
   testModel: string;
+  /** header_override, parsed (undefined: none, the common case). */
+  headerOverride: HeaderOverride | undefined;
+  /** What the channel's settings (new-api's other settings) change on a call. */
+  callSettings: ChannelCallSettings;
 }
 
 interface Tier {
@@ -95,6 +101,7 @@ export function toCachedChannel(row: ChannelRow): CachedChannel {
   const info = parseJsonObject<Partial<MultiKeyInfo>>(row.channel_info, {});
   const keys = channelKeys(row);
   const statuses = info.multi_key_status_list ?? {};
+  const setting = parseJsonObject<Record<string, unknown>>(row.setting, {});
   return {
     id: row.id,
     type: row.type,
@@ -117,11 +124,16 @@ export function toCachedChannel(row: ChannelRow): CachedChannel {
     statusCodeMapping: parseJsonObject<Record<string, string>>(row.status_code_mapping, {}),
     systemPrompt: row.system_prompt ?? '',
     paramOverride: parseJsonObject<Record<string, unknown>>(row.param_override, {}),
-    setting: parseJsonObject<Record<string, unknown>>(row.setting, {}),
+    setting,
     other: row.other ?? '',
     organization: row.openai_organization,
     autoBan: row.auto_ban === 1,
     testModel: row.test_model,
+    headerOverride: parseHeaderOverride(row.header_override),
+    callSettings: callSettingsOf(
+      parseJsonObject<Record<string, unknown>>(row.settings, {}),
+      setting.pass_through_body_enabled === true,
+    ),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ProviderCatalog } from '../../core/providers.js';
 import { ErrorCode } from '@tollway/shared';
 import { coded } from '../../lib/errors.js';
+import { eachLimited } from '../../lib/each-limited.js';
 import { toCachedChannel } from '../../core/routing/channel-cache.js';
 import type { ChannelRow } from '../../core/routing/channel-row.js';
 import { perContext } from '../../per-context.js';
@@ -37,22 +38,17 @@ export class ChannelBalances {
     const rows = (await this.channels.store.all()).filter((r) => r.status === 1 && this.providers.hasBalance(r.type));
     let updated = 0;
     let failed = 0;
-    let next = 0;
-    const worker = async () => {
-      while (next < rows.length) {
-        const row = rows[next++]!;
-        try {
-          await this.channels.recordBalance(
-            row.id,
-            await this.providers.queryBalance({ type: row.type, baseUrl: row.base_url, key: firstKey(row) }),
-          );
-          updated++;
-        } catch {
-          failed++;
-        }
+    await eachLimited(rows, CONCURRENCY, async (row) => {
+      try {
+        await this.channels.recordBalance(
+          row.id,
+          await this.providers.queryBalance({ type: row.type, baseUrl: row.base_url, key: firstKey(row) }),
+        );
+        updated++;
+      } catch {
+        failed++;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+    });
     return { updated, failed };
   }
 }

@@ -48,8 +48,20 @@ const SUNO = ['suno_music', 'suno_lyrics'];
 /** Video models as new-api lists them for its Kling and Sora task channels (Sora's also on OpenAI channels). */
 const KLING = ['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6'];
 const SORA = ['sora-2', 'sora-2-pro'];
+/** new-api's model lists of its Jimeng, Vidu, Doubao video and Replicate (image) channels. */
+const JIMENG = ['jimeng_vgfm_t2v_l20'];
+const VIDU = ['viduq2', 'viduq1', 'vidu2.0', 'vidu1.5'];
+const DOUBAO_VIDEO = [
+  'doubao-seedance-1-0-pro-250528',
+  'doubao-seedance-1-0-lite-t2v',
+  'doubao-seedance-1-0-lite-i2v',
+  'doubao-seedance-1-5-pro-251215',
+  'doubao-seedance-2-0-260128',
+  'doubao-seedance-2-0-fast-260128',
+];
+const REPLICATE = ['black-forest-labs/flux-1.1-pro'];
 
-/** Types whose models are fixed task models (actions or video models) rather than a family from the pricing tables. */
+/** Types whose models are fixed (task actions, video and image models) rather than a family from the pricing tables. */
 const fixedModels: Record<number, string[]> = {
   [ChannelType.Midjourney]: MJ,
   [ChannelType.MidjourneyPlus]: [
@@ -67,6 +79,10 @@ const fixedModels: Record<number, string[]> = {
   [ChannelType.SunoAPI]: SUNO,
   [ChannelType.Kling]: KLING,
   [ChannelType.Sora]: SORA,
+  [ChannelType.Jimeng]: JIMENG,
+  [ChannelType.Vidu]: VIDU,
+  [ChannelType.DoubaoVideo]: DOUBAO_VIDEO,
+  [ChannelType.Replicate]: REPLICATE,
 };
 
 /** Task models a type offers besides its families: an OpenAI channel also serves Sora's video models. */
@@ -79,6 +95,10 @@ const taskOwners: [string[], string][] = [
   [SUNO, 'suno'],
   [KLING, 'kling'],
   [SORA, 'openai'],
+  [JIMENG, 'jimeng'],
+  [VIDU, 'vidu'],
+  [DOUBAO_VIDEO, 'doubao-video'],
+  [REPLICATE, 'replicate'],
 ];
 
 const shippedModels = [...new Set([...Object.keys(defaultModelRatio), ...Object.keys(defaultModelPrice)])].sort();

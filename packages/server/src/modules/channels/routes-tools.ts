@@ -22,11 +22,11 @@ export function channelToolRoutes(r: Router): void {
     method: 'POST',
     url: '/api/channel/batch/tag',
     level: 'admin',
-    summary: 'Set the tag of the selected channels; data is the count',
+    summary: 'Set the tag of the selected channels (tag null removes it); data is the count',
     tags,
     body: batchTagBody,
     response: count,
-    handler: ({ ctx, body }) => ctx.channels.tags.batchTag(body.ids, body.tag),
+    handler: ({ ctx, body }) => ctx.channels.tags.batchTag(body.ids, body.tag ?? ''),
   });
   r.add({
     method: 'PUT',
@@ -113,8 +113,8 @@ export function channelToolRoutes(r: Router): void {
   r.add({
     method: 'POST',
     url: '/api/channel/fetch_models',
-    level: 'admin',
-    summary: 'List the models of an upstream before the channel exists (first key only)',
+    level: 'root',
+    summary: 'List the models of an upstream before the channel exists (first key only); root, as in new-api',
     tags,
     body: fetchModelsBody,
     response: z.array(z.string()),

@@ -18,6 +18,7 @@ import { ChannelsStore, type ChannelPatch, type NewChannel } from './store.js';
 import { TagTools } from './tags.js';
 import { ChannelTester } from './tester.js';
 import {
+  checkChannelExtras,
   checkKeys,
   checkModelMapping,
   checkStatusCodeMapping,
@@ -127,9 +128,13 @@ export class ChannelsService {
       model_prefix: c.model_prefix ?? '',
       expired_time: c.expired_time ?? 0,
       channel_info: '',
+      settings: c.settings ?? '',
+      header_override: c.header_override ?? '',
+      remark: c.remark ?? '',
     };
     checkModelMapping(base.model_mapping);
     checkStatusCodeMapping(base.status_code_mapping);
+    checkChannelExtras(base);
     const keyText = c.key ?? '';
     let rows: NewChannel[];
     if (body.mode === 'single') {
@@ -212,12 +217,16 @@ export class ChannelsService {
       'max_input_tokens',
       'expired_time',
       'type',
+      'settings',
+      'header_override',
+      'remark',
     ] as const;
     for (const f of copy) if (b[f] !== undefined) (p as Record<string, unknown>)[f] = b[f];
     if (b.models) p.models = b.models.join(',');
     if (b.group) p.group = joinGroups(b.group);
     if (p.model_mapping !== undefined) checkModelMapping(p.model_mapping);
     if (p.status_code_mapping !== undefined) checkStatusCodeMapping(p.status_code_mapping);
+    checkChannelExtras(p);
     const type = b.type ?? cur.type;
     if (b.other !== undefined || b.type !== undefined)
       p.other = normalizeOther(this.providers, type, b.other ?? cur.other ?? '');

@@ -6,6 +6,7 @@ import type { OptionsService } from '../../core/options/service.js';
 import { toCachedChannel, type CachedChannel } from '../../core/routing/channel-cache.js';
 import { parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
 import { shouldAutoDisable } from './status.js';
+import { eachLimited } from '../../lib/each-limited.js';
 
 /** Channels tested at once by a test-all run. */
 const CONCURRENCY = 4;
@@ -109,18 +110,18 @@ export class ChannelTester {
     const rows = (await this.channels.store.all()).filter((r) =>
       disabledOnly ? r.status === 3 : r.status === 1 || r.status === 3,
     );
-    let next = 0;
-    const worker = async () => {
-      while (!this.stopped && next < rows.length) {
-        const row = rows[next++]!;
+    await eachLimited(
+      rows,
+      CONCURRENCY,
+      async (row) => {
         try {
           await this.testAndApply(ctx, row);
         } catch (err) {
           this.log.warn({ err, channel_id: row.id }, 'channel test failed to run');
         }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+      },
+      () => this.stopped,
+    );
     this.log.info({ channels: rows.length, disabledOnly }, 'channel test run finished');
   }
 

@@ -1,7 +1,9 @@
 import { ChannelType, ErrorCode } from '@tollway/shared';
 import type { ProviderCatalog } from '../../core/providers.js';
 import { coded } from '../../lib/errors.js';
-import { resolveModelMapping } from '../../core/routing/channel-row.js';
+import { parseJsonObject, resolveModelMapping } from '../../core/routing/channel-row.js';
+import { settingsProblem } from '../../core/routing/channel-settings.js';
+import { readHeaderOverride } from '../../core/routing/header-override.js';
 
 /** Key lines of a batch or multi-key submission: one per line (commas also separate), blanks dropped. */
 export function splitKeyLines(text: string): string[] {
@@ -106,4 +108,40 @@ export function joinGroups(groups: string[]): string {
       { max: GROUP_COLUMN_CHARS },
     );
   return joined;
+}
+
+const HEADER_REFUSALS = {
+  invalid: [ErrorCode.ChannelHeaderInvalid, 'is not a valid header name or value (values are one line of text)'],
+  forbidden: [ErrorCode.ChannelHeaderForbidden, 'is set by the connection or by Tollway and cannot be overridden'],
+  credential: [
+    ErrorCode.ChannelHeaderCredential,
+    'carries a credential: its value must use {api_key} (the channel key, kept sealed), not a literal secret or a client header',
+  ],
+} as const;
+
+/**
+ * header_override and settings (both already JSON objects or ''): header names, values and placeholders follow
+ * the rules of core/routing/header-override.ts; known settings have their types and values Tollway can honour.
+ */
+export function checkChannelExtras(c: { header_override?: string; settings?: string }): void {
+  if (c.header_override) {
+    const r = readHeaderOverride(parseJsonObject<Record<string, unknown>>(c.header_override, {}), true);
+    if (r && 'kind' in r) {
+      const [code, why] = HEADER_REFUSALS[r.kind];
+      throw coded(code, `header_override: "${r.header}" ${why}`, { header: r.header });
+    }
+  }
+  if (c.settings) {
+    const p = settingsProblem(parseJsonObject<Record<string, unknown>>(c.settings, {}));
+    if (p?.kind === 'invalid')
+      throw coded(ErrorCode.ChannelSettingInvalid, `settings.${p.setting}: the value has the wrong type`, {
+        setting: p.setting,
+      });
+    if (p)
+      throw coded(
+        ErrorCode.ChannelSettingUnsupported,
+        `settings.${p.setting}: Tollway does not support this value; remove it (see docs/switching-from-new-api.md)`,
+        { setting: p.setting },
+      );
+  }
 }

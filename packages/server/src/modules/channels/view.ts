@@ -69,6 +69,9 @@ export function toPublicChannel(row: ChannelRow): ChannelPublic {
     used_quota: Number(row.used_quota),
     other_info: row.other_info ?? '',
     channel_info: info,
+    settings: row.settings ?? '',
+    header_override: row.header_override ?? '',
+    remark: row.remark ?? '',
   };
 }
 

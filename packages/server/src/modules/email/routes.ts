@@ -23,16 +23,30 @@ export function emailRoutes(r: Router): void {
       return undefined;
     },
   });
+  // new-api's console sends the email and code in the query (older) or in a JSON body (current): both bind.
+  const bindInput = z.object({ email, code: z.string().max(32) });
+  const bindSummary = "Set the caller's email with the code mailed to it by /api/verification";
   r.add({
     method: 'GET',
     url: '/api/oauth/email/bind',
     level: 'user',
     rateLimit: 'critical',
-    summary: "Set the caller's email with the code mailed to it by /api/verification",
+    summary: `${bindSummary} (email and code in the query)`,
     tags: ['self'],
-    query: z.object({ email, code: z.string().max(32) }),
+    query: bindInput,
     successMessage: 'email bound',
     handler: ({ ctx, user, query }) => emailOf(ctx).bindEmail(user!.id, query.email, query.code),
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/oauth/email/bind',
+    level: 'user',
+    rateLimit: 'critical',
+    summary: `${bindSummary} (email and code in a JSON body)`,
+    tags: ['self'],
+    body: bindInput,
+    successMessage: 'email bound',
+    handler: ({ ctx, user, body }) => emailOf(ctx).bindEmail(user!.id, body.email, body.code),
   });
   r.add({
     method: 'GET',

@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   deleteLogsQuery,
   logQuery,
   logRow,
@@ -10,6 +11,7 @@ import {
 } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
+import { refused } from '../../lib/errors.js';
 import { logsOf } from './service.js';
 
 /** Usage logs: administrators see every user's with channels; users see their own. Root prunes old ones. */
@@ -55,6 +57,21 @@ export function logRoutes(r: Router): void {
     response: logStat,
     handler: ({ ctx, user, query }) => logsOf(ctx).stat({ ...query, userId: user!.id }),
   });
+  // new-api keeps these two routes but answers them "deprecated" (its console filters /api/log/ instead).
+  for (const [url, level] of [
+    ['/api/log/search', 'admin'],
+    ['/api/log/self/search', 'user'],
+  ] as const)
+    r.add({
+      method: 'GET',
+      url,
+      level,
+      summary: 'Deprecated in new-api: answers success:false, "this API is deprecated" (filter GET /api/log/ instead)',
+      tags,
+      handler: () => {
+        throw refused('this API is deprecated', ErrorCode.ApiDeprecated);
+      },
+    });
   r.add({
     method: 'DELETE',
     url: '/api/log/',

@@ -6,6 +6,9 @@ import { nowSeconds } from '../../lib/time.js';
 import { LogsStore, type LogScope } from './store.js';
 import { toAdminLog, toUserLog } from './view.js';
 
+/** Logs answered for an API key's own calls (GET /api/log/token). */
+export const RECENT_TOKEN_LOGS = 100;
+
 /** What the logs listing needs: the database the logs table lives in, and the users (whose settings say whether they see IPs). */
 export type LogsDeps = Pick<AppContext, 'logDb' | 'usersStore'>;
 
@@ -29,6 +32,15 @@ export class LogsService {
       this.showsIp(userId),
     ]);
     return { ...page, items: page.items.map((row) => toUserLog(row, showIp)) };
+  }
+
+  /** The newest logs of one of the user's tokens (new-api's 100), as the user sees their own. */
+  async recentOfToken(userId: number, tokenId: number): Promise<LogRow[]> {
+    const [rows, showIp] = await Promise.all([
+      this.store.recentOfToken(userId, tokenId, RECENT_TOKEN_LOGS),
+      this.showsIp(userId),
+    ]);
+    return rows.map((row) => toUserLog(row, showIp));
   }
 
   /** Quota of the matching consumption logs; requests and tokens of the last 60 seconds (userId: own logs only). */

@@ -44,6 +44,19 @@ export class LogsStore {
     return selectPage(base, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), window);
   }
 
+  /** The newest `limit` logs of one token of the user (the user's index narrows them). */
+  recentOfToken(userId: number, tokenId: number, limit: number): Promise<LogRecord[]> {
+    return this.k
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('token_id', '=', tokenId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
   /**
    * quota: sum of consumption logs matching the filters and time range; rpm and tpm: consumption requests
    * and their prompt + completion tokens in the 60 seconds before `now` (same filters, no time range).

@@ -163,22 +163,25 @@ export function oauthRoutes(r: Router): void {
     handler: ({ ctx, req, reply, query }) =>
       signInWithoutState(ctx, req, reply, WECHAT, () => wechatAccount(ctx, query.code), query.aff),
   });
-  r.add({
-    method: 'GET',
-    url: '/api/oauth/wechat/bind',
-    level: 'user',
-    rateLimit: 'critical',
-    summary: 'Bind the WeChat account of a QR login verification code to the caller',
-    tags: ['self'],
-    query: codeQuery,
-    successMessage: 'bind',
-    handler: async ({ ctx, user, query }) => {
-      const oauth = oauthOf(ctx);
-      oauth.assertEnabled(WECHAT);
-      await oauth.bind(WECHAT, await wechatAccount(ctx, query.code), user!);
-      return undefined;
-    },
-  });
+  // The code comes in the query (new-api's older console) or in a JSON body (its current one).
+  for (const method of ['GET', 'POST'] as const)
+    r.add({
+      method,
+      url: '/api/oauth/wechat/bind',
+      level: 'user',
+      rateLimit: 'critical',
+      summary: `Bind the WeChat account of a QR login verification code to the caller (code in the ${method === 'GET' ? 'query' : 'JSON body'})`,
+      tags: ['self'],
+      ...(method === 'GET' ? { query: codeQuery } : { body: codeQuery }),
+      successMessage: 'bind',
+      handler: async ({ ctx, user, query, body }) => {
+        const oauth = oauthOf(ctx);
+        oauth.assertEnabled(WECHAT);
+        const { code } = (method === 'GET' ? query : body) as z.infer<typeof codeQuery>;
+        await oauth.bind(WECHAT, await wechatAccount(ctx, code), user!);
+        return undefined;
+      },
+    });
 
   r.add({
     method: 'GET',

@@ -44,6 +44,14 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         schema: { type: 'integer' },
         description: 'id of the calling user',
       });
+    if (def.apiKey)
+      parameters.push({
+        name: 'Authorization',
+        in: 'header',
+        required: true,
+        schema: { type: 'string' },
+        description: 'an API key: Bearer sk-… (a session does not stand for one)',
+      });
     const envelope = {
       type: 'object',
       required: ['success', 'message'],
@@ -55,7 +63,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
     };
     const op: Record<string, unknown> = {
       summary: def.summary,
-      description: `Access: ${levelText[def.level]}.${def.rateLimit ? ' Rate limited per IP (critical limit).' : ''}`,
+      description: `Access: ${def.apiKey ? 'an API key (Authorization: Bearer sk-…)' : levelText[def.level]}.${def.rateLimit ? ' Rate limited per IP (critical limit).' : ''}`,
       tags: def.tags,
       operationId: `${def.method.toLowerCase()}${def.url.replace(/[^a-zA-Z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       parameters,
@@ -68,6 +76,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         ...(def.level !== 'public'
           ? { 401: { description: 'Not logged in', ...failure }, 403: { description: 'Insufficient role', ...failure } }
           : {}),
+        ...(def.apiKey ? { 401: { description: 'No API key, or an unknown one', ...failure } } : {}),
         ...(def.rateLimit ? { 429: { description: 'Too many requests', ...failure } } : {}),
       },
       security: def.level === 'public' ? [] : [{ session: [] }, { accessToken: [] }],

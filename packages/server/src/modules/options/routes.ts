@@ -32,4 +32,14 @@ export function optionRoutes(r: Router): void {
       return undefined;
     },
   });
+  r.add({
+    method: 'POST',
+    url: '/api/option/migrate_console_setting',
+    level: 'root',
+    summary:
+      'new-api\'s one-time move of its old console keys (ApiInfo, Announcements, FAQ, UptimeKuma*) to console_setting.*: nothing to move here (Tollway never stores the old keys; an import reports them as unknown), answers "migrated"',
+    tags: ['options'],
+    successMessage: 'migrated',
+    handler: () => undefined,
+  });
 }

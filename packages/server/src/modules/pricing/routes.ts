@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { identify } from '../auth/guard.js';
-import { modelsRoutes } from './models-routes.js';
+import { registryOf } from '../model-registry/service.js';
 import { pricingFor, pricingGroup, pricingModel, resetModelPricing } from './service.js';
 
-/** The public pricing page, the root's reset of the pricing tables, and the model lists. */
+/** The public pricing page and the root's reset of the pricing tables. */
 export function pricingRoutes(r: Router): void {
-  modelsRoutes(r);
   r.add({
     method: 'GET',
     url: '/api/pricing',
@@ -18,7 +17,7 @@ export function pricingRoutes(r: Router): void {
     raw: true,
     handler: async ({ ctx, req, reply }) => {
       const user = await identify(req, ctx);
-      const page = pricingFor(ctx, pricingGroup(user));
+      const page = pricingFor(ctx, pricingGroup(user), await registryOf(ctx).snapshot());
       return reply.send({ success: true, message: '', ...page });
     },
   });

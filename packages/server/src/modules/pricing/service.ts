@@ -9,7 +9,9 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { usableGroups } from '../groups/usable.js';
-import { channelsByModel, endpointPaths, endpointTypesOf, vendorOf, type Vendor } from './vendors.js';
+import type { RegistrySnapshot } from '../model-registry/service.js';
+import { registryMeta, type PricingVendor } from './registry-meta.js';
+import { channelsByModel, endpointPaths, endpointTypesOf } from './vendors.js';
 
 /** What the pricing page reads: the price options and the routing table (which models are served, by whom). */
 export type PricingDeps = Pick<AppContext, 'options' | 'channelCache'>;
@@ -25,8 +27,14 @@ export const pricingModel = z.object({
   model_price: z.number(),
   /** Groups in which some enabled channel serves the model. */
   enable_groups: z.array(z.string()),
-  /** The model's vendor (an id of the answer's `vendors`; 0: none). */
+  /** The model's vendor (an id of the answer's `vendors`; 0: none; negative: guessed, not in the registry). */
   vendor_id: z.number(),
+  /** From the model's registry entry (empty without one). */
+  description: z.string(),
+  /** A @lobehub/icons name, from the registry entry. */
+  icon: z.string(),
+  /** Comma-separated tags, from the registry entry. */
+  tags: z.string(),
   /** new-api's endpoint types the model is called through (`supported_endpoint` gives their paths). */
   supported_endpoint_types: z.array(z.string()),
 });
@@ -39,7 +47,7 @@ export interface PricingPage {
   /** Groups the caller may use, with their descriptions. */
   usable_group: Record<string, string>;
   /** Vendors of the listed models. */
-  vendors: Vendor[];
+  vendors: PricingVendor[];
   /** Endpoint type → the path and method a client calls. */
   supported_endpoint: Record<string, { path: string; method: string }>;
   /** new-api's automatic groups; Tollway has none. */
@@ -48,9 +56,10 @@ export interface PricingPage {
 
 /**
  * The pricing page for a caller in `group` (logged out: the default group): every model some enabled channel
- * routes, with its price and the groups that serve it.
+ * routes, with its price, the groups that serve it and its registry metadata; a model the registry disables is
+ * left off.
  */
-export function pricingFor(deps: PricingDeps, group: string): PricingPage {
+export function pricingFor(deps: PricingDeps, group: string, registry: RegistrySnapshot): PricingPage {
   const o = deps.options;
   const groupRatio = o.json<Record<string, number>>('GroupRatio');
   const usable = usableGroups(o, group);
@@ -67,17 +76,32 @@ export function pricingFor(deps: PricingDeps, group: string): PricingPage {
     }
   }
   const channels = channelsByModel(deps.channelCache.all(), true);
-  const vendors = new Map<number, Vendor>();
+  const vendors = new Map<number, PricingVendor>();
   const supported_endpoint: PricingPage['supported_endpoint'] = {};
+  const named: PricingPage['supported_endpoint'] = {};
   const data: PricingModel[] = [];
+  const metaOf = registryMeta(registry);
   for (const model of deps.channelCache.allModels()) {
     const enable_groups = servedBy.get(model) ?? [];
     const serving = channels.get(model) ?? [];
-    const vendor = vendorOf(model, serving);
+    const entry = metaOf(model, serving);
+    if (entry.hidden) continue;
+    const vendor = entry.vendor;
     if (vendor) vendors.set(vendor.id, vendor);
-    const supported_endpoint_types = endpointTypesOf(model, serving);
-    for (const e of supported_endpoint_types) supported_endpoint[e] = endpointPaths[e]!;
-    const meta = { enable_groups, vendor_id: vendor?.id ?? 0, supported_endpoint_types };
+    let supported_endpoint_types = endpointTypesOf(model, serving);
+    if (entry.endpoints) {
+      supported_endpoint_types = Object.keys(entry.endpoints);
+      Object.assign(named, entry.endpoints);
+    }
+    for (const e of supported_endpoint_types) if (endpointPaths[e]) supported_endpoint[e] = endpointPaths[e];
+    const meta = {
+      enable_groups,
+      vendor_id: vendor?.id ?? 0,
+      supported_endpoint_types,
+      description: entry.description,
+      icon: entry.icon,
+      tags: entry.tags,
+    };
     const price = prices[model];
     if (price !== undefined) {
       data.push({
@@ -106,7 +130,8 @@ export function pricingFor(deps: PricingDeps, group: string): PricingPage {
     group_ratio,
     usable_group: usable,
     vendors: [...vendors.values()].sort((a, b) => a.id - b.id),
-    supported_endpoint,
+    // A registry entry's own paths override the defaults (new-api's order).
+    supported_endpoint: { ...supported_endpoint, ...named },
     auto_groups: [],
   };
 }

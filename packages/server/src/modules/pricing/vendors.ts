@@ -57,6 +57,8 @@ const videoTypes = new Set<number>([
   ChannelType.DoubaoVideo,
   ChannelType.Sora,
 ]);
+/** Types that serve image generation only (Replicate's models are `owner/name`, not named like images). */
+const imageTypes = new Set<number>([ChannelType.Replicate]);
 const EMBEDDING = /embed/i;
 const RERANK = /rerank/i;
 const IMAGE = /^(dall-e|gpt-image|imagen|flux|stable-diffusion|sd-)/i;
@@ -71,7 +73,8 @@ export function endpointTypesOf(model: string, channels: readonly CachedChannel[
   if (channels.length > 0 && channels.every((c) => taskTypes.has(c.type))) return [];
   if (EMBEDDING.test(model)) return ['embeddings'];
   if (RERANK.test(model)) return ['jina-rerank'];
-  if (IMAGE.test(model)) return ['image-generation'];
+  if (IMAGE.test(model) || (channels.length > 0 && channels.every((c) => imageTypes.has(c.type))))
+    return ['image-generation'];
   if (VIDEO.test(model) || (channels.length > 0 && channels.every((c) => videoTypes.has(c.type))))
     return ['openai-video'];
   const format = channels[0] ? channelTypeById.get(channels[0].type)?.format : undefined;

@@ -1,10 +1,11 @@
 // Preset ratio files fetched from the public assets host (RATIO_PRESET_BASE_URL) through the outbound guard.
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { AppContext } from '../../context.js';
 import { ErrorCode } from '@tollway/shared';
 import { ApiError, coded } from '../../lib/errors.js';
 import { guardedDispatcher } from '../../lib/outbound-dispatcher.js';
 import { fetchPolicy, OutboundBlockedError, type OutboundPolicy } from '../../lib/outbound-guard.js';
+import { BodyTooLarge, getJson, readCapped } from '../../lib/read-capped.js';
 import { nowSeconds } from '../../lib/time.js';
 import { OFFICIAL_SOURCE, type PresetAnswer, type PresetSource } from './schema.js';
 import { parseRatioFile, PresetFileError } from './validate.js';
@@ -35,6 +36,7 @@ const TIMEOUT_CODES = new Set([
 function failure(kind: FileKind, err: unknown): ApiError {
   const what = `the preset's ${kind} file`;
   if (err instanceof ApiError) return err;
+  if (err instanceof BodyTooLarge) return tooLarge(kind);
   if (err instanceof OutboundBlockedError)
     return coded(ErrorCode.PresetFetchFailed, `cannot fetch ${what}: ${err.message}`, {
       file: kind,
@@ -61,28 +63,9 @@ const tooLarge = (kind: FileKind) =>
     max: MAX_FILE_MB,
   });
 
-/** Reads at most MAX_FILE_BYTES of a body; a longer one is refused. */
-async function readCapped(body: AsyncIterable<Buffer>, kind: FileKind): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_FILE_BYTES) throw tooLarge(kind);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 async function fetchFile(url: string, kind: FileKind, dispatcher: Dispatcher): Promise<Record<string, number>> {
   try {
-    const res = await request(url, {
-      method: 'GET',
-      dispatcher,
-      headers: { accept: 'application/json', 'user-agent': 'Tollway-RatioPreset' },
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    const res = await getJson(url, dispatcher, 'Tollway-RatioPreset', TIMEOUT_MS);
     if (res.statusCode !== 200) {
       await res.body.dump();
       const status = res.statusCode;
@@ -97,7 +80,7 @@ async function fetchFile(url: string, kind: FileKind, dispatcher: Dispatcher): P
       await res.body.dump();
       throw tooLarge(kind);
     }
-    return parseRatioFile(await readCapped(res.body, kind));
+    return parseRatioFile(await readCapped(res.body, MAX_FILE_BYTES));
   } catch (err) {
     throw failure(kind, err);
   }

@@ -1,6 +1,9 @@
+import { ErrorCode } from '@tollway/shared';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Router } from '../../http/route.js';
+import { refused } from '../../lib/errors.js';
+import { checkReadiness, type ReadinessContext } from '../../observability/health.js';
 import { newApiStatusFields } from './newapi-fields.js';
 
 /** The public status payload (GET /api/status: site settings the console needs before login), built from options. */
@@ -65,6 +68,20 @@ export function statusRoutes(r: Router): void {
     tags,
     response: z.record(z.string(), z.unknown()),
     handler: ({ ctx }) => statusPayload(ctx),
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/status/test',
+    level: 'admin',
+    summary:
+      'The server\'s self-test (new-api\'s): success, "Server is running", while the database answers; data: each dependency ok, down or skipped',
+    tags,
+    successMessage: 'Server is running',
+    handler: async ({ ctx }) => {
+      const { checks } = await checkReadiness(ctx as AppContext & ReadinessContext);
+      if (checks.database === 'down') throw refused('database connection failed', ErrorCode.InternalError);
+      return { checks };
+    },
   });
   const text = (url: string, key: 'Notice' | 'About' | 'HomePageContent', summary: string) =>
     r.add({

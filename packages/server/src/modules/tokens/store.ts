@@ -76,6 +76,17 @@ export class TokensStore {
     return row && this.open(row);
   }
 
+  /** The live token of a presented key (without sk-), whoever owns it: the read-only calls made with a key. */
+  async findByKey(key: string): Promise<TokenRow | undefined> {
+    const row = await this.k
+      .selectFrom('tokens')
+      .selectAll()
+      .where('key', '=', this.box.sealFixed(key))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row && this.open(row);
+  }
+
   /** The owner's live tokens among `ids` (others' and deleted ones are left out). */
   async findOwnMany(userId: number, ids: number[]): Promise<TokenRow[]> {
     const rows = await this.owned(userId).selectAll().where('id', 'in', ids).orderBy('id').execute();

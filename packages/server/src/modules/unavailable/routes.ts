@@ -1,36 +1,20 @@
-import { ErrorCode, type AccessLevel } from '@tollway/shared';
-import { refused } from '../../lib/errors.js';
-import type { Method, Router } from '../../http/route.js';
+import { ErrorCode } from '@tollway/shared';
+import type { Router } from '../../http/route.js';
+import { unavailableAnswers } from './refuse.js';
 
 export const PASSKEY_UNAVAILABLE = 'passkeys are not available on this server';
 export const SUBSCRIPTION_UNAVAILABLE = 'subscriptions are not available on this server';
 export const PREFILL_UNAVAILABLE = 'prefill groups are not available on this server';
-const CODE_OF: Record<string, ErrorCode> = {
-  [PASSKEY_UNAVAILABLE]: ErrorCode.PasskeyUnavailable,
-  [SUBSCRIPTION_UNAVAILABLE]: ErrorCode.SubscriptionUnavailable,
-  [PREFILL_UNAVAILABLE]: ErrorCode.PrefillUnavailable,
-};
 
 /**
- * Features of new-api's console this gateway does not have (passkeys, subscriptions, prefill groups). The calls
- * the console makes on its own (status and list polling) answer success with an empty value, so no error is
- * shown; the calls a person makes on purpose answer success:false with a message saying the feature is absent.
+ * Features of new-api's console this gateway does not have (passkeys, subscriptions, prefill groups): polling
+ * answers empty, actions answer success:false saying the feature is absent (see refuse.ts).
  */
 export function unavailableRoutes(r: Router): void {
-  const empty = (method: Method, url: string, level: AccessLevel, summary: string, value: () => unknown) =>
-    r.add({ method, url, level, summary, tags: ['unavailable'], handler: value });
-  const refuse = (method: Method, url: string, level: AccessLevel, message: string) =>
-    r.add({
-      method,
-      url,
-      level,
-      summary: `Not available: answers success:false, "${message}"`,
-      tags: ['unavailable'],
-      audit: false,
-      handler: () => {
-        throw refused(message, CODE_OF[message]);
-      },
-    });
+  const { empty, refuse } = unavailableAnswers(r);
+  const passkey = ErrorCode.PasskeyUnavailable;
+  const subscription = ErrorCode.SubscriptionUnavailable;
+  const prefill = ErrorCode.PrefillUnavailable;
 
   empty('GET', '/api/user/passkey', 'user', 'Passkey status: never enabled (passkeys are not available)', () => ({
     enabled: false,
@@ -41,12 +25,12 @@ export function unavailableRoutes(r: Router): void {
     '/api/user/passkey/verify/begin',
     '/api/user/passkey/verify/finish',
   ]) {
-    refuse('POST', url, 'user', PASSKEY_UNAVAILABLE);
+    refuse('POST', url, 'user', PASSKEY_UNAVAILABLE, passkey);
   }
-  refuse('DELETE', '/api/user/passkey', 'user', PASSKEY_UNAVAILABLE);
-  refuse('POST', '/api/user/passkey/login/begin', 'public', PASSKEY_UNAVAILABLE);
-  refuse('POST', '/api/user/passkey/login/finish', 'public', PASSKEY_UNAVAILABLE);
-  refuse('DELETE', '/api/user/:id/reset_passkey', 'admin', PASSKEY_UNAVAILABLE);
+  refuse('DELETE', '/api/user/passkey', 'user', PASSKEY_UNAVAILABLE, passkey);
+  refuse('POST', '/api/user/passkey/login/begin', 'public', PASSKEY_UNAVAILABLE, passkey);
+  refuse('POST', '/api/user/passkey/login/finish', 'public', PASSKEY_UNAVAILABLE, passkey);
+  refuse('DELETE', '/api/user/:id/reset_passkey', 'admin', PASSKEY_UNAVAILABLE, passkey);
 
   empty(
     'GET',
@@ -73,12 +57,27 @@ export function unavailableRoutes(r: Router): void {
     'Subscription plans: none (subscriptions are not available)',
     () => [],
   );
-  refuse('PUT', '/api/subscription/self/preference', 'user', SUBSCRIPTION_UNAVAILABLE);
+  refuse('PUT', '/api/subscription/self/preference', 'user', SUBSCRIPTION_UNAVAILABLE, subscription);
   for (const url of ['/api/subscription/epay/pay', '/api/subscription/stripe/pay', '/api/subscription/creem/pay'])
-    refuse('POST', url, 'user', SUBSCRIPTION_UNAVAILABLE);
-  refuse('POST', '/api/subscription/admin/plans', 'admin', SUBSCRIPTION_UNAVAILABLE);
-  refuse('POST', '/api/subscription/admin/bind', 'admin', SUBSCRIPTION_UNAVAILABLE);
+    refuse('POST', url, 'user', SUBSCRIPTION_UNAVAILABLE, subscription);
+  refuse('POST', '/api/subscription/admin/plans', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
+  refuse('PUT', '/api/subscription/admin/plans/:id', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
+  refuse('PATCH', '/api/subscription/admin/plans/:id', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
+  refuse('POST', '/api/subscription/admin/bind', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
   empty('GET', '/api/subscription/admin/users/:id/subscriptions', 'admin', "A user's subscriptions: none", () => []);
+  refuse('POST', '/api/subscription/admin/users/:id/subscriptions', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
+  refuse(
+    'POST',
+    '/api/subscription/admin/user_subscriptions/:id/invalidate',
+    'admin',
+    SUBSCRIPTION_UNAVAILABLE,
+    subscription,
+  );
+  refuse('DELETE', '/api/subscription/admin/user_subscriptions/:id', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
+  // The payment provider's callbacks of a subscription purchase: there is never one to confirm.
+  for (const method of ['GET', 'POST'] as const)
+    for (const url of ['/api/subscription/epay/notify', '/api/subscription/epay/return'])
+      refuse(method, url, 'public', SUBSCRIPTION_UNAVAILABLE, subscription);
 
   empty(
     'GET',
@@ -87,7 +86,7 @@ export function unavailableRoutes(r: Router): void {
     'Prefill groups (templates of model lists): none, ?type is accepted and ignored',
     () => [],
   );
-  refuse('POST', '/api/prefill_group/', 'admin', PREFILL_UNAVAILABLE);
-  refuse('PUT', '/api/prefill_group/', 'admin', PREFILL_UNAVAILABLE);
-  refuse('DELETE', '/api/prefill_group/:id', 'admin', PREFILL_UNAVAILABLE);
+  refuse('POST', '/api/prefill_group/', 'admin', PREFILL_UNAVAILABLE, prefill);
+  refuse('PUT', '/api/prefill_group/', 'admin', PREFILL_UNAVAILABLE, prefill);
+  refuse('DELETE', '/api/prefill_group/:id', 'admin', PREFILL_UNAVAILABLE, prefill);
 }

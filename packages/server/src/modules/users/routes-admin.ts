@@ -46,6 +46,20 @@ export function userAdminRoutes(r: Router): void {
     handler: async ({ ctx, user, params }) => toPublicUser(await ctx.userAdmin.view(user!, params.id)),
   });
   r.add({
+    method: 'DELETE',
+    url: '/api/user/:id',
+    level: 'admin',
+    summary:
+      'Delete a user below the caller (as POST /api/user/manage with action delete; the super administrator never)',
+    tags,
+    params: idParam,
+    successMessage: 'user deleted',
+    handler: async ({ ctx, user, params }) => {
+      await ctx.userAdmin.manage(user!, params.id, 'delete');
+      return undefined;
+    },
+  });
+  r.add({
     method: 'POST',
     url: '/api/user/',
     level: 'admin',

@@ -6,6 +6,7 @@ import { formatFor } from '../providers/formats.js';
 import { parseData } from '../ir/json-data.js';
 import { adaptorFor } from '../providers/registry.js';
 import { prepareRequest } from '../providers/prepare.js';
+import { withHeaderOverride } from '../upstream/header-override.js';
 import { openAIPaths } from '../providers/openai/request.js';
 import { answerSummary, modelErrorMessage } from '../providers/upstream-json.js';
 import type { RelayServices } from '../pipeline/services.js';
@@ -54,6 +55,8 @@ export async function testChannelUpstream(
   const sent = await prepareRequest(adaptor, call, url, headers, body);
   if ('error' in sent)
     return { ok: false, status: sent.error.status, message: sent.error.message, elapsedMs: Date.now() - started };
+  // As on relay calls, minus what needs a caller (client placeholders, pass-through rules).
+  sent.headers = withHeaderOverride(sent.headers, channel, call.key, undefined);
   const { request } = await import('undici');
   try {
     const res = await request(sent.origin + sent.path, {

@@ -51,6 +51,13 @@ export interface IRRequest {
   responseFormat?:
     { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
   user?: string;
+  /**
+   * OpenAI's processing tier (`auto`, `default`, `flex`, `priority`), carried between Chat Completions and
+   * Responses only (Anthropic's tiers are other words); the channel's settings decide whether it goes upstream.
+   */
+  serviceTier?: string;
+  /** OpenAI's `safety_identifier` (Chat Completions and Responses); removed unless the channel allows it. */
+  safetyIdentifier?: string;
 }
 
 export type IRStopReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';

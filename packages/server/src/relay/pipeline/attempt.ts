@@ -12,10 +12,15 @@ import { adaptorFor } from '../providers/registry.js';
 import { prepareRequest } from '../providers/prepare.js';
 import { openAIPaths } from '../providers/openai/request.js';
 import type { RelayContext } from './services.js';
+import { dropDisabledFields } from '../../core/routing/channel-settings.js';
+import { withHeaderOverride } from '../upstream/header-override.js';
 import { countTextTokens } from './token-count.js';
 import type { AttemptResult, ChannelAttempt } from './types.js';
 
 type Json = Record<string, unknown>;
+
+/** `?beta=true` in the caller's URL (new-api's test: the query's `beta` is "true"). */
+const askedBeta = (url: string | undefined): boolean => !!url && /[?&]beta=true(&|$)/.test(url);
 
 const applyOverride = (body: Json, override: Record<string, unknown>): Json => {
   for (const [k, v] of Object.entries(override)) {
@@ -34,7 +39,7 @@ export function attemptChannel(ctx: RelayContext, a: ChannelAttempt): Promise<At
  * Stage 4 — forward via the channel's adaptor: the same format is passed through (only the model, system
  * prompt and overrides change); any other pair goes through the IR, request and answer.
  */
-async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<AttemptResult> {
+async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt, renewed = false): Promise<AttemptResult> {
   const { call, channel: ch, upstreamModel, res } = a;
   const adaptor = adaptorFor(ch.type, upstreamModel);
   if (!adaptor)
@@ -74,6 +79,7 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<Att
     stream: call.stream,
     openaiPath: openAIPaths[endpoint],
     options: ctx.options,
+    betaQuery: call.format.name === 'anthropic' && askedBeta(res.req?.url),
   };
   const target = adaptor.target(upstreamCall);
   const upstream = formatFor(adaptor.format);
@@ -99,6 +105,8 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<Att
       if (upstream.name === 'openai' && call.stream) body.stream_options = { include_usage: true };
     }
     tuned = settings.apply(body, effort);
+    // The channel's settings remove fields it does not allow (service_tier…), before param_override, as new-api.
+    dropDisabledFields(tuned.body, ch.callSettings);
     body = applyOverride(tuned.body, ch.paramOverride);
     // The balance binds: the upstream is told the output the hold affords (after every setting and override).
     if (a.budget?.cap !== undefined) capOutput(upstream.name, body, a.budget.cap, upstreamModel);
@@ -116,8 +124,10 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<Att
   );
   const sent = prepared instanceof Promise ? await prepared : prepared;
   if ('error' in sent) return { kind: 'failed', status: sent.error.status, message: sent.error.message, body: '' };
-  return forwardConverted(
-    ctx.relay.upstream.for(ch),
+  // The channel's header_override goes last: it wins over the adaptor's, the caller's and the settings' headers.
+  sent.headers = withHeaderOverride(sent.headers, ch, a.key, res.req?.headers);
+  const answered = forwardConverted(
+    adaptor.dispatcher?.(upstreamCall) ?? ctx.relay.upstream.for(ch),
     {
       request: sent,
       framer: adaptor.streamFramer?.(),
@@ -135,4 +145,14 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt): Promise<Att
     countTextTokens,
     a.started,
   );
+  // A refused credential (401) is forgotten by adaptors that cache one (ERNIE's access token), or renewed by those
+  // that can (Codex's refresh token): the attempt is then sent once more with the renewed key (nothing reached the
+  // client yet; only the attempt that answers is billed).
+  const refused = adaptor.credentialRefused;
+  if (!refused || renewed) return answered;
+  return answered.then(async (r) => {
+    if (r.kind !== 'failed' || r.status !== 401) return r;
+    const key = await refused(upstreamCall, ctx);
+    return key ? forwardAttempt(ctx, Object.assign({}, a, { key }), true) : r;
+  });
 }

@@ -1,16 +1,23 @@
 import { ChannelType, channelTypes } from '@tollway/shared';
+import { aiProxyLibraryProvider } from './aiproxy/descriptor.js';
 import { anthropicProvider } from './anthropic/descriptor.js';
 import { awsProvider } from './aws/descriptor.js';
 import { azureProvider } from './azure/descriptor.js';
+import { baiduProvider } from './baidu/descriptor.js';
+import { codexProvider } from './codex/descriptor.js';
 import { cohereProvider } from './cohere/descriptor.js';
 import { cozeProvider } from './coze/descriptor.js';
 import type { ProviderDescriptor } from './descriptor.js';
 import { difyProvider } from './dify/descriptor.js';
 import { geminiProvider } from './gemini/descriptor.js';
 import { openAIProvider } from './openai/descriptor.js';
+import { palmProvider } from './palm/descriptor.js';
+import { replicateProvider } from './replicate/descriptor.js';
 import { tencentProvider } from './tencent/descriptor.js';
 import type { UpstreamAdaptor } from './types.js';
 import { vertexProvider } from './vertex/descriptor.js';
+import { xunfeiProvider } from './xunfei/descriptor.js';
+import { zhipuProvider } from './zhipu/descriptor.js';
 
 /**
  * Every provider with an adaptor: one line each. This list is the only registration: the channel types served,
@@ -27,6 +34,13 @@ export const providers = [
   tencentProvider,
   awsProvider,
   vertexProvider,
+  baiduProvider,
+  zhipuProvider,
+  xunfeiProvider,
+  aiProxyLibraryProvider,
+  palmProvider,
+  codexProvider,
+  replicateProvider,
 ] as const;
 
 /** The format names of one descriptor (distributes over the union of the registered descriptors). */
@@ -35,10 +49,10 @@ type FormatsOf<P> = P extends ProviderDescriptor<infer F> ? F : never;
 export type ProviderFormat = FormatsOf<(typeof providers)[number]>;
 
 /**
- * Types with a row but no chat adaptor yet: native protocols of their own. Midjourney, Suno and the video
- * vendors are task types (the task relay serves them); the others are chat APIs not yet ported.
+ * Task types: served by the task relay (relay/tasks/platforms.ts), not by a chat adaptor — Midjourney, Suno and
+ * the video vendors.
  */
-export const typesWithoutAdaptor: ReadonlySet<number> = new Set([
+export const taskChannelTypes: ReadonlySet<number> = new Set([
   ChannelType.Midjourney,
   ChannelType.MidjourneyPlus,
   ChannelType.SunoAPI,
@@ -47,13 +61,13 @@ export const typesWithoutAdaptor: ReadonlySet<number> = new Set([
   ChannelType.Vidu,
   ChannelType.DoubaoVideo,
   ChannelType.Sora,
-  ChannelType.Replicate,
-  ChannelType.PaLM,
-  ChannelType.Baidu,
-  ChannelType.Zhipu,
-  ChannelType.Xunfei,
-  ChannelType.AIProxyLibrary,
-  ChannelType.Codex,
+]);
+
+/** Types with a row but no adaptor yet: native protocols of their own, not yet ported. */
+export const typesWithoutAdaptor: ReadonlySet<number> = new Set([
+  ChannelType.KuaiziLizhen,
+  ChannelType.BlockRun,
+  ChannelType.BlockRunVideo,
 ]);
 
 const byType = new Map<number, ProviderDescriptor<ProviderFormat>>();
@@ -78,8 +92,13 @@ export function adaptorFor(type: number, model = ''): UpstreamAdaptor<ProviderFo
   return typeof a === 'function' ? a(model) : a;
 }
 
-/** Every row type is served by a descriptor or listed in typesWithoutAdaptor (checked at start-up and in tests). */
+/**
+ * Every row type is served by a descriptor, or is a task type, or is listed in typesWithoutAdaptor: exactly one
+ * (checked at start-up and in tests).
+ */
 for (const t of channelTypes) {
-  if (byType.has(t.id) === typesWithoutAdaptor.has(t.id))
-    throw new Error(`channel type ${t.id} must have exactly one of a provider or a place in typesWithoutAdaptor`);
+  if (Number(byType.has(t.id)) + Number(taskChannelTypes.has(t.id)) + Number(typesWithoutAdaptor.has(t.id)) !== 1)
+    throw new Error(
+      `channel type ${t.id} must have exactly one of a provider, a place in taskChannelTypes or in typesWithoutAdaptor`,
+    );
 }

@@ -1,6 +1,8 @@
+import type { Dispatcher } from 'undici';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { SseEvent } from '../ir/sse.js';
+import type { AppContext } from '../../context.js';
 
 export interface UpstreamCall {
   channel: CachedChannel;
@@ -11,6 +13,8 @@ export interface UpstreamCall {
   /** OpenAI endpoint path for OpenAI-format upstreams ('/v1/chat/completions', '/v1/embeddings', …). */
   openaiPath: string;
   options: OptionsService;
+  /** The caller asked for Anthropic's beta endpoint (`/v1/messages?beta=true`, as Claude Code does). */
+  betaQuery?: boolean;
 }
 
 /** A request ready to send: after an adaptor's `prepare` step (body reshaped, signed, credential added). */
@@ -45,4 +49,14 @@ export interface UpstreamAdaptor<F extends string = string> {
   ): PreparedRequest | Promise<PreparedRequest>;
   /** Optional: a fresh framer for streamed answers that are not SSE. */
   streamFramer?(): StreamFramer;
+  /**
+   * Optional: what carries the prepared request instead of the HTTP connection pools (Spark's WebSocket): a
+   * dispatcher that answers through undici's handler callbacks as an HTTP upstream would.
+   */
+  dispatcher?(call: UpstreamCall): Dispatcher;
+  /**
+   * Optional: told when the upstream refused the call's credential (401), to forget a cached one; or to renew it
+   * (an OAuth refresh token): a key answered is the renewed credential, and the attempt is sent once more with it.
+   */
+  credentialRefused?(call: UpstreamCall, ctx: AppContext): void | Promise<string | undefined>;
 }

@@ -3,6 +3,9 @@ import { bodyModel, checkImageFields, invalidParam } from '../entry/validate.js'
 import { parseJsonBody } from '../entry/inbound.js';
 import { openAIChat } from '../providers/openai/chat.js';
 import type { CallUsage } from '../billing/usage.js';
+import { REPLICATE_FORMAT } from '../providers/replicate/adaptor.js';
+import { replicateImages } from './replicate-images.js';
+import { replicateUpload } from './replicate-upload.js';
 import { spooledBody } from './spool.js';
 import { multipartInbound } from './multipart-inbound.js';
 import { cannotServe, countedUsage, forwardPassThrough, openAITarget } from './upstream.js';
@@ -70,6 +73,8 @@ export function imagesGenerationInbound(req: RelayRequest): InboundCall {
   const stream = body.stream === true;
   const surface: Surface = {
     forward(a) {
+      if (a.adaptor.format === REPLICATE_FORMAT)
+        return replicateImages(a, body, () => imageUsage(undefined, body.prompt as string, imageUnits(a.model, body)));
       const t = openAITarget(a, '/v1/images/generations');
       if (!t) return Promise.resolve(cannotServe(a, '/v1/images/generations'));
       const upstream: Body = { ...body, model: a.model, ...a.channel.paramOverride };
@@ -96,6 +101,13 @@ export const imagesEditInbound = multipartInbound((spool, model) => {
   const prompt = spool.fields.prompt ?? '';
   const surface: Surface = {
     forward(a) {
+      if (a.adaptor.format === REPLICATE_FORMAT)
+        return replicateImages(
+          a,
+          { ...spool.fields },
+          () => imageUsage(undefined, prompt, imageUnits(a.model, spool.fields)),
+          replicateUpload(a, spool),
+        );
       const t = openAITarget(a, '/v1/images/edits', spool.contentType);
       if (!t) return Promise.resolve(cannotServe(a, '/v1/images/edits'));
       const { body, length } = spooledBody(spool, { model: a.model });

@@ -28,6 +28,7 @@ import { newRequestId } from '../billing/settle.js';
 import { holdStep, openRealtimeResponse, type RealtimeBilling } from './realtime-billing.js';
 import { runRealtimeSession } from './realtime-session.js';
 import { resolveClientIp } from '../../core/client-ip.js';
+import { withHeaderOverride } from '../upstream/header-override.js';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
 const BETA_PROTOCOL = 'openai-beta.';
@@ -237,7 +238,7 @@ async function connectTo(ctx: RelayContext, s: Connecting, choice: ChannelChoice
     s.last = attemptFailure(501, message, ch);
     return UNUSABLE;
   }
-  const upstream = await connectUpstream(t.url, t.headers);
+  const upstream = await connectUpstream(t.url, withHeaderOverride(t.headers, ch, ch.keys[keyIndex]!, s.req.headers));
   if (!(upstream instanceof WebSocket)) return upstreamFailed(ctx, s, choice, upstream.status, upstream.message);
   if (s.socket.destroyed) {
     upstream.close(1000);

@@ -9,6 +9,7 @@ import {
   type WholeSink,
 } from '../upstream/forward-upstream.js';
 import { countTextTokens } from '../pipeline/token-count.js';
+import { withHeaderOverride } from '../upstream/header-override.js';
 import type { CallUsage } from '../billing/usage.js';
 import type { AttemptResult, SurfaceAttempt } from '../pipeline/types.js';
 
@@ -54,6 +55,9 @@ export function openAITarget(
 }
 
 /**
+ * Every surface call goes out through `forwardPassThrough` or `forwardBuffered`: both apply the channel's
+ * header_override last.
+ *
  * Passes the upstream answer through as it arrives (images, speech audio, streamed image events) with the
  * generic forwarder; `meter` turns the usage read on the way (if any) into what is billed.
  */
@@ -69,7 +73,7 @@ export async function forwardPassThrough(
     {
       origin: t.origin,
       path: t.path,
-      headers: t.headers,
+      headers: withHeaderOverride(t.headers, a.channel, a.key, a.res.req?.headers),
       body,
       stream,
       clientWantsUsage: true,
@@ -133,7 +137,12 @@ export function forwardBuffered(
 ): Promise<AttemptResult> {
   return forwardUpstream(
     a.ctx.relay.upstream.for(a.channel),
-    { origin: t.origin, path: t.path, headers: t.headers, body },
+    {
+      origin: t.origin,
+      path: t.path,
+      headers: withHeaderOverride(t.headers, a.channel, a.key, a.res.req?.headers),
+      body,
+    },
     a.res,
     a.signal,
     new MeteredAnswer(meter, a.started),

@@ -2,9 +2,18 @@ import { midjourneyPlatform } from './midjourney/platform.js';
 import type { TaskPlatform } from './types.js';
 import { sunoPlatform } from './suno/platform.js';
 import { klingPlatform, openAIVideoPlatform } from './video/platform.js';
+import { doubaoVideoPlatform, jimengPlatform, viduPlatform } from './video/vendors.js';
 
 /** Every task platform, one line each. */
-export const taskPlatforms: TaskPlatform[] = [midjourneyPlatform, sunoPlatform, klingPlatform, openAIVideoPlatform];
+export const taskPlatforms: TaskPlatform[] = [
+  midjourneyPlatform,
+  sunoPlatform,
+  klingPlatform,
+  openAIVideoPlatform,
+  jimengPlatform,
+  viduPlatform,
+  doubaoVideoPlatform,
+];
 
 /** Adds a platform (tests register fakes); a later one with the same name replaces the earlier. */
 export function registerTaskPlatform(p: TaskPlatform): () => void {

@@ -5,6 +5,7 @@ import type { Dispatcher } from 'undici';
 import { CappedText, CHAT_CONTENT_CAP } from '../pipeline/capped-text.js';
 import { openAIAnswerContent } from '../pipeline/chat-content.js';
 import { withClientHeaders } from '../entry/client-headers.js';
+import { withHeaderOverride } from './header-override.js';
 import {
   forwardUpstream,
   type AnswerHeaders,
@@ -344,6 +345,7 @@ export function forwardOpenAIChannel(
         systemPrompt: channel.systemPrompt,
         paramOverride: channel.paramOverride,
         outputCap: a.budget?.cap,
+        callSettings: channel.callSettings,
       },
       endpoint,
       call.raw,
@@ -354,7 +356,7 @@ export function forwardOpenAIChannel(
   const up: UpstreamRequest = {
     origin: target.url.origin,
     path: target.url.pathname + target.url.search,
-    headers: target.headers,
+    headers: withHeaderOverride(target.headers, channel, a.key, a.res.req?.headers),
     body,
     stream: call.stream,
     clientWantsUsage: call.includeUsage,

@@ -7,17 +7,19 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 
 /**
  * Anthropic (type 14): `{base}/v1/messages`, key in `x-api-key`, `anthropic-version`. The Claude settings
- * (per-model headers, default max_tokens, `-thinking`) are applied to the body by ./settings.ts.
+ * (per-model headers, default max_tokens, `-thinking`) are applied to the body by ./settings.ts. `?beta=true`
+ * when the caller asked for it or the channel's `claude_beta_query` setting is on (as new-api does).
  */
 export const anthropicAdaptor: UpstreamAdaptor<'anthropic'> = {
   format: 'anthropic',
-  target({ channel, key }) {
+  target({ channel, key, betaQuery }) {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-api-key': key,
       'anthropic-version': ANTHROPIC_VERSION,
     };
-    return { url: new URL(`${baseUrlOf(channel)}/v1/messages`), headers };
+    const beta = betaQuery || channel.callSettings.claudeBetaQuery;
+    return { url: new URL(`${baseUrlOf(channel)}/v1/messages${beta ? '?beta=true' : ''}`), headers };
   },
 };
 

@@ -235,6 +235,8 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
             ? { type: 'json_object' }
             : undefined,
       user: b.user,
+      serviceTier: typeof b.service_tier === 'string' ? b.service_tier : undefined,
+      safetyIdentifier: typeof b.safety_identifier === 'string' ? b.safety_identifier : undefined,
     };
   },
   requestFromIR(ir) {
@@ -271,6 +273,8 @@ export const openAIChat: WireFormat<DecodeState, EncodeState> & {
               },
             };
     if (ir.user) body.user = ir.user;
+    if (ir.serviceTier) body.service_tier = ir.serviceTier;
+    if (ir.safetyIdentifier) body.safety_identifier = ir.safetyIdentifier;
     return body;
   },
   responseToIR(body) {

@@ -1,4 +1,9 @@
 import { capOutput } from '../output-cap.js';
+import {
+  dropDisabledFields,
+  hasDisabledFields,
+  type ChannelCallSettings,
+} from '../../../core/routing/channel-settings.js';
 
 /** Endpoints of the OpenAI wire format that Tollway relays. */
 export type OpenAIEndpoint = 'chat' | 'completions' | 'embeddings' | 'moderations';
@@ -22,6 +27,8 @@ export interface BodyRewrite {
   paramOverride: Record<string, unknown>;
   /** The output cap per choice the call's hold affords, when the balance binds (chat and completions). */
   outputCap?: number;
+  /** The channel's settings: body fields it does not allow are removed (before paramOverride). */
+  callSettings?: ChannelCallSettings;
 }
 
 type Body = Record<string, unknown> & {
@@ -47,7 +54,8 @@ function unchangedBytes(
     body.model !== r.model ||
     (r.systemPrompt && endpoint === 'chat') ||
     Object.keys(r.paramOverride).length > 0 ||
-    r.outputCap !== undefined
+    r.outputCap !== undefined ||
+    (r.callSettings && hasDisabledFields(body, r.callSettings))
   )
     return undefined;
   if (!wantsUsage || body.stream_options?.include_usage === true) return raw;
@@ -70,6 +78,7 @@ export function rewriteOpenAIBody(body: Body, r: BodyRewrite, endpoint: OpenAIEn
   if (r.systemPrompt && endpoint === 'chat' && Array.isArray(out.messages)) {
     out.messages = [{ role: 'system', content: r.systemPrompt }, ...out.messages];
   }
+  if (r.callSettings) dropDisabledFields(out, r.callSettings);
   for (const [k, v] of Object.entries(r.paramOverride)) {
     if (v === null) delete out[k];
     else out[k] = v;

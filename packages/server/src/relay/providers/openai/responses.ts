@@ -236,7 +236,9 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
           : format?.type === 'json_object'
             ? { type: 'json_object' }
             : undefined,
-      user: b.user ?? b.safety_identifier ?? undefined,
+      user: b.user ?? undefined,
+      serviceTier: typeof b.service_tier === 'string' ? b.service_tier : undefined,
+      safetyIdentifier: typeof b.safety_identifier === 'string' ? b.safety_identifier : undefined,
     };
   },
   requestFromIR(ir: IRRequest) {
@@ -275,6 +277,8 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
               },
       };
     if (ir.user) body.user = ir.user;
+    if (ir.serviceTier) body.service_tier = ir.serviceTier;
+    if (ir.safetyIdentifier) body.safety_identifier = ir.safetyIdentifier;
     // The IR is stateless: nothing should be kept upstream under a response id the client never sees.
     body.store = false;
     return body;

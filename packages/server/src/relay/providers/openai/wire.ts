@@ -93,6 +93,8 @@ export type ChatRequest = {
   reasoning_effort?: ReasoningEffort;
   response_format?: ChatResponseFormat;
   user?: string;
+  safety_identifier?: string;
+  service_tier?: string;
 };
 
 export type ChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
@@ -241,6 +243,7 @@ export type ResponsesRequest = {
   user?: string;
   safety_identifier?: string;
   store?: boolean;
+  service_tier?: string;
 };
 
 export type ResponsesStatus = 'completed' | 'incomplete' | 'failed' | 'in_progress';

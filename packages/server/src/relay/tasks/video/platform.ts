@@ -1,6 +1,15 @@
 import { ChannelType } from '@tollway/shared';
 import type { TaskPlatform, TaskState, TaskSubmitRequest, TaskSubmitResult, TaskUpstream } from '../types.js';
-import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, taskRequest, type TaskHttpOptions } from '../upstream-http.js';
+import {
+  answerMessage,
+  invalidAnswer,
+  pollEach,
+  send,
+  submitRefused,
+  toState,
+  VIDEO_FETCH_BATCH,
+} from './vendor-http.js';
+import { TASK_FETCH_TIMEOUT_MS, TASK_SUBMIT_TIMEOUT_MS, type TaskHttpOptions } from '../upstream-http.js';
 import {
   klingBearer,
   klingFetchUrl,
@@ -19,67 +28,11 @@ import {
   parseOpenAIVideoTask,
 } from './openai.js';
 import { uploadForm, uploadOf } from './upload.js';
-import { VIDEO_REMIX_ACTION, type RemoteVideoTask, type VideoRemixBody, type VideoSubmitReq } from './wire.js';
+import { VIDEO_REMIX_ACTION, type VideoRemixBody, type VideoSubmitReq } from './wire.js';
 
 /** Platform names (the `platform` column of video tasks). */
 export const KLING_PLATFORM = 'kling';
 export const OPENAI_VIDEO_PLATFORM = 'sora';
-
-/** Upstream status for a call that never got an answer, or answered what cannot be read. */
-const BAD_GATEWAY = 502;
-/** Polls run per task (one GET each); this many in one batch. */
-const VIDEO_FETCH_BATCH = 20;
-
-type Sent = { status: number; text: string } | { error: string };
-
-async function send(url: string, o: TaskHttpOptions): Promise<Sent> {
-  try {
-    const res = await taskRequest(url, o);
-    return { status: res.status, text: res.text };
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
-
-/** The caller sees an upstream 4xx as it is (a bad prompt, a refused image); anything else is a bad gateway. */
-function submitRefused(sent: Sent, message?: string): TaskSubmitResult {
-  if ('error' in sent)
-    return {
-      ok: false,
-      httpStatus: BAD_GATEWAY,
-      code: 'do_request_failed',
-      message: `the upstream could not be reached: ${sent.error}`,
-    };
-  const status = sent.status >= 400 && sent.status < 500 ? sent.status : BAD_GATEWAY;
-  return {
-    ok: false,
-    httpStatus: status,
-    code: 'fail_to_fetch_task',
-    message: message ?? (sent.text.slice(0, 500) || `the upstream answered ${sent.status}`),
-  };
-}
-
-const toState = (upstreamTaskId: string, t: RemoteVideoTask): TaskState => ({
-  upstreamTaskId,
-  status: t.status,
-  progress: t.progress,
-  failReason: t.failReason || undefined,
-  urls: t.url ? [t.url] : undefined,
-  data: { status: t.status, url: t.url, seconds: t.seconds },
-});
-
-/** Polls each id with one GET; a task whose poll fails is skipped until the next round. */
-async function pollEach(
-  ids: readonly string[],
-  poll: (id: string) => Promise<TaskState | undefined>,
-): Promise<TaskState[]> {
-  const out: TaskState[] = [];
-  for (const id of ids) {
-    const state = await poll(id).catch(() => undefined);
-    if (state) out.push(state);
-  }
-  return out;
-}
 
 async function klingSubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   if (req.action === VIDEO_REMIX_ACTION)
@@ -97,19 +50,11 @@ async function klingSubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
     signal: req.signal,
   });
   if ('error' in sent || sent.status !== 200)
-    return submitRefused(sent, 'error' in sent ? undefined : klingMessage(sent.text));
+    return submitRefused(sent, 'error' in sent ? undefined : answerMessage(sent.text, (b) => b.message));
   try {
     return { ok: true, upstreamTaskId: klingUpstreamId(body, parseKlingSubmitAnswer(sent.text)) };
   } catch (err) {
     return { ok: false, httpStatus: 400, code: 'task_failed', message: (err as Error).message };
-  }
-}
-
-function klingMessage(text: string): string | undefined {
-  try {
-    return (JSON.parse(text) as { message?: string }).message || undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -165,7 +110,7 @@ async function openAISubmit(req: TaskSubmitRequest): Promise<TaskSubmitResult> {
   try {
     return { ok: true, upstreamTaskId: parseOpenAIVideoSubmitAnswer(sent.text) };
   } catch (err) {
-    return { ok: false, httpStatus: BAD_GATEWAY, code: 'invalid_response', message: (err as Error).message };
+    return invalidAnswer(err);
   }
 }
 

@@ -1,5 +1,5 @@
 // OpenAI-style video generation as new-api serves it: /v1/video/generations and /v1/videos.
-import { ChannelType, isAdmin } from '@tollway/shared';
+import { isAdmin } from '@tollway/shared';
 import { authorize } from '../../../modules/auth/guard.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseJsonObject } from '../../../core/routing/channel-row.js';
@@ -11,12 +11,23 @@ import { parseJsonBody } from '../../entry/inbound.js';
 import { relayErrorBody, relayFailure } from '../../pipeline/respond.js';
 import type { RelayContext } from '../../pipeline/services.js';
 import { submitTask, upstreamOf, type TaskSubmitOutcome } from '../service.js';
+import type { TaskPlatform } from '../types.js';
 import { keyIndexOfPrivateData } from '../store.js';
 import { taskStream } from '../upstream-http.js';
 import { openAIVideoContentUrl } from './openai.js';
 import { KLING_PLATFORM, klingPlatform, OPENAI_VIDEO_PLATFORM, openAIVideoPlatform } from './platform.js';
 import { anyTaskRow, ownTaskRow, type OwnTaskRow } from './store.js';
 import { klingAction } from './kling.js';
+import { JIMENG_IMAGE_MAX_BYTES } from './jimeng.js';
+import { viduAction } from './vidu.js';
+import {
+  DOUBAO_VIDEO_PLATFORM,
+  doubaoVideoPlatform,
+  JIMENG_PLATFORM,
+  jimengPlatform,
+  VIDU_PLATFORM,
+  viduPlatform,
+} from './vendors.js';
 import { spoolBudgetOf } from '../../surfaces/spool-budget.js';
 import { KLING_IMAGE_MAX_BYTES, readVideoForm, uploadBase64, withUpload, type VideoUpload } from './upload.js';
 import {
@@ -30,7 +41,20 @@ import {
   type VideoSubmitReq,
 } from './wire.js';
 
-const PLATFORMS = [KLING_PLATFORM, OPENAI_VIDEO_PLATFORM];
+const PLATFORMS = [KLING_PLATFORM, OPENAI_VIDEO_PLATFORM, JIMENG_PLATFORM, VIDU_PLATFORM, DOUBAO_VIDEO_PLATFORM];
+/** The platforms of the native video vendors by channel type; every other channel is OpenAI-compatible. */
+const NATIVE: ReadonlyMap<number, TaskPlatform> = new Map(
+  [klingPlatform, jimengPlatform, viduPlatform, doubaoVideoPlatform].flatMap((p) => p.channelTypes.map((t) => [t, p])),
+);
+const GENERATE_ACTION = 'generate';
+/** new-api's action of a submit by platform: Kling, OpenAI and Vidu tell by the images, the others `generate`. */
+const ACTIONS: Record<string, (b: VideoSubmitReq) => string> = {
+  [KLING_PLATFORM]: klingAction,
+  [OPENAI_VIDEO_PLATFORM]: klingAction,
+  [VIDU_PLATFORM]: viduAction,
+};
+/** An uploaded reference image sent inline: at most the vendor's own limit. */
+const INLINE_IMAGE_MAX: Record<string, number> = { [JIMENG_PLATFORM]: JIMENG_IMAGE_MAX_BYTES };
 const NOT_FOUND = 404;
 const REDIRECT = 302;
 
@@ -60,20 +84,21 @@ async function submitBody(
   return { fields: form.fields, upload: form.upload };
 }
 
-/** Picks the channel first, since the platform (Kling or OpenAI-compatible) follows its type. */
+/** Picks the channel first, since the platform (a native vendor's or OpenAI-compatible) follows its type. */
 function platformFor(ctx: RelayContext, who: Identified, model: string) {
   const ch = ctx.channelCache.select(who.group, model, new Set(), 0);
   if (!ch) return { platform: openAIVideoPlatform, channelId: undefined };
-  return { platform: ch.type === ChannelType.Kling ? klingPlatform : openAIVideoPlatform, channelId: ch.id };
+  return { platform: NATIVE.get(ch.type) ?? openAIVideoPlatform, channelId: ch.id };
 }
 
 async function submit(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, who: Identified): Promise<unknown> {
   const { fields, upload } = await submitBody(ctx, req, reply, who);
   const body: VideoSubmitReq = parseVideoSubmit(fields);
   const { platform, channelId } = platformFor(ctx, who, body.model);
-  // Kling takes the reference image inline; an OpenAI-compatible upstream gets the caller's form streamed.
-  if (upload && platform === klingPlatform && !body.image)
-    body.image = await uploadBase64(upload, KLING_IMAGE_MAX_BYTES);
+  // Native vendors take the reference image inline; an OpenAI-compatible upstream gets the caller's form streamed.
+  const native = platform !== openAIVideoPlatform;
+  if (upload && native && !body.image)
+    body.image = await uploadBase64(upload, INLINE_IMAGE_MAX[platform.name] ?? KLING_IMAGE_MAX_BYTES);
   const properties = {
     prompt: body.prompt,
     seconds: body.seconds ?? (body.duration ? String(body.duration) : ''),
@@ -81,9 +106,9 @@ async function submit(ctx: RelayContext, req: FastifyRequest, reply: FastifyRepl
   };
   const out = await submitTask(ctx, who, {
     platform,
-    action: klingAction(body),
+    action: ACTIONS[platform.name]?.(body) ?? GENERATE_ACTION,
     model: body.model,
-    body: withUpload(body as unknown as Record<string, unknown>, platform === klingPlatform ? undefined : upload),
+    body: withUpload(body as unknown as Record<string, unknown>, native ? undefined : upload),
     ip: req.ip,
     channelId,
     properties,
@@ -183,7 +208,7 @@ async function own(ctx: RelayContext, req: FastifyRequest, who: Identified): Pro
   return row;
 }
 
-/** The finished video: Kling's result URL as a redirect; an OpenAI-compatible upstream's bytes, streamed. */
+/** The finished video: a native vendor's result URL as a redirect; an OpenAI-compatible upstream's bytes, streamed. */
 async function content(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, row: OwnTaskRow): Promise<unknown> {
   if (videoStatusOf(row.status) !== VideoStatus.Completed)
     throw new RelayError(400, 'the video is not ready', 'invalid_request_error', 'video_not_ready');
