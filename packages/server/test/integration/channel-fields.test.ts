@@ -128,6 +128,8 @@ describe.each(dialects)('channel settings, header_override and remark on %s', (d
       [{ header_override: JSON.stringify({ 'X-A': 'one\r\nX-B: two' }) }, ErrorCode.ChannelHeaderInvalid],
       [{ header_override: JSON.stringify({ 'bad name': 'v' }) }, ErrorCode.ChannelHeaderInvalid],
       [{ header_override: JSON.stringify({ 're:(': '' }) }, ErrorCode.ChannelHeaderInvalid],
+      // An administrator's pattern runs in the linear-time engine: what it cannot run (a backreference) is refused.
+      [{ header_override: JSON.stringify({ 're:^(x)\\1': '' }) }, ErrorCode.ChannelHeaderInvalid],
       [
         { settings: JSON.stringify({ allow_service_tier: 'yes' }) },
         ErrorCode.ChannelSettingInvalid,

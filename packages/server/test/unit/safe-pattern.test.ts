@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileSafePattern, safePatternProblem, UnsafePatternError } from '../../src/lib/safe-pattern.js';
 import { compileSensitiveWords } from '../../src/lib/sensitive-words.js';
@@ -37,5 +39,24 @@ describe('administrator patterns in the linear-time engine', () => {
     const { matcher, refusal } = compileSensitiveWords('ok\nregex:(?!x)y');
     expect(matcher).toBeUndefined();
     expect(refusal?.message).toMatch(/^SensitiveWords line 2: not supported by the linear-time pattern engine/);
+  });
+
+  it('is the only place a pattern is compiled from text: every other RegExp built at run time is from escaped words or constants', () => {
+    // The sweep: a `new RegExp(` under packages/server/src is allowed only where what it compiles cannot come from
+    // an administrator's or a caller's pattern syntax (each listed with why). A new one fails here until it is the
+    // linear-time engine's or is listed.
+    const allowed: Record<string, string> = {
+      'lib/sensitive-words.ts': 'the plain words of SensitiveWords, each escaped (escapeLiteral): no pattern syntax',
+      'relay/pipeline/chat-content.ts': 'the JSON key names of the relay itself (constants), not input',
+    };
+    const src = path.resolve(import.meta.dirname, '../../src');
+    const found: string[] = [];
+    for (const entry of fs.readdirSync(src, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      const rel = path.relative(src, file).split(path.sep).join('/');
+      if (/\bnew RegExp\(/.test(fs.readFileSync(file, 'utf8')) && !(rel in allowed)) found.push(rel);
+    }
+    expect(found).toEqual([]);
   });
 });

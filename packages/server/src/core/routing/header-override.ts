@@ -1,4 +1,5 @@
 import { parseJsonObject } from './channel-row.js';
+import { compileSafePattern, UnsafePatternError, type SafePattern } from '../../lib/safe-pattern.js';
 
 /**
  * A channel's `header_override` (new-api's field): a JSON object of header name → value sent on every upstream
@@ -92,8 +93,8 @@ export interface HeaderOverride {
   entries: HeaderEntry[];
   /** `*`: every caller header that may pass. */
   passAll: boolean;
-  /** `re:` / `regex:` rules. */
-  passPatterns: RegExp[];
+  /** `re:` / `regex:` rules, compiled by the linear-time engine (an administrator's pattern). */
+  passPatterns: SafePattern[];
 }
 
 export type HeaderProblem = { kind: 'invalid' | 'forbidden' | 'credential'; header: string };
@@ -155,11 +156,12 @@ export function readHeaderOverride(
     }
     const pattern = patternOf(key);
     if (pattern !== undefined) {
-      let re: RegExp | undefined;
+      let re: SafePattern | undefined;
       try {
         // Matched against lowercase names, as Node gives them; the case of the pattern does not matter.
-        re = pattern ? new RegExp(pattern, 'i') : undefined;
-      } catch {
+        re = pattern ? compileSafePattern(pattern, { caseInsensitive: true }) : undefined;
+      } catch (err) {
+        if (!(err instanceof UnsafePatternError)) throw err;
         re = undefined;
       }
       if (re) out.passPatterns.push(re);
