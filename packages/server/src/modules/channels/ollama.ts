@@ -1,11 +1,9 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { ChannelType, channelTypeById, ErrorCode } from '@tollway/shared';
-import { request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { ApiError, coded } from '../../lib/errors.js';
-import { guardedDispatcher } from '../../lib/outbound-dispatcher.js';
-import { fetchPolicy, OutboundBlockedError } from '../../lib/outbound-guard.js';
 import { perContext } from '../../per-context.js';
 import type { ChannelRow } from '../../core/routing/channel-row.js';
 import { redactKeys } from './status.js';
@@ -43,11 +41,9 @@ const failed = (reason: string, key: string): ApiError => {
   return coded(ErrorCode.OllamaFailed, `Ollama: ${r}`, { reason: r }, 502);
 };
 
-/** A failure of the call itself: the guard's refusal keeps its code, anything else is said without the key. */
+/** A failure of the call itself, said without the key. */
 function callFailure(err: unknown, key: string): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof OutboundBlockedError)
-    return coded(ErrorCode.OllamaFailed, `Ollama: ${err.message}`, err.reasonParams(), 502);
   const code = (err as { code?: unknown }).code;
   return failed(`cannot reach the server${typeof code === 'string' ? ` (${code})` : ''}`, key);
 }
@@ -87,8 +83,10 @@ const progressOf = (o: Record<string, unknown>): PullProgress => {
 };
 
 /**
- * The Ollama server of an Ollama channel (type 4): its base URL (or the type's default) and first key, called
- * through the outbound (SSRF) guard, as every address an administrator gives is.
+ * The Ollama server of an Ollama channel (type 4): its base URL (or the type's default, localhost:11434) and first
+ * key. Like the relay's calls to the same channel, these go where the channel points: a channel's address is the
+ * administrators' choice (docs/operating/security.md), and an Ollama is usually on the gateway's own host, which
+ * the outbound guard, kept for addresses fetched on a user's behalf, rightly refuses.
  */
 export class OllamaAdmin {
   constructor(private readonly dispatcher: Dispatcher) {}
@@ -220,6 +218,9 @@ export class OllamaAdmin {
   }
 }
 
+/** Connections to Ollama servers: their own pool, kept apart from the relay's. */
+const OLLAMA_CONNECTIONS_PER_ORIGIN = 4;
+
 export const ollamaOf = perContext(
-  (ctx: AppContext) => new OllamaAdmin(guardedDispatcher(() => fetchPolicy(ctx.options))),
+  (_ctx: AppContext) => new OllamaAdmin(new Agent({ connections: OLLAMA_CONNECTIONS_PER_ORIGIN })),
 );
