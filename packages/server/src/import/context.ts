@@ -14,6 +14,7 @@ export const OFFSET_TABLES = [
   'quota_data',
   'vendors',
   'models',
+  'checkins',
 ] as const;
 export type OffsetTable = (typeof OFFSET_TABLES)[number];
 export type Offsets = Record<OffsetTable, number>;
@@ -31,6 +32,17 @@ export interface MapContext {
   abilities: TableReport;
   /** Source channel id → name (logs name their channel). */
   channelNames: Map<number, string>;
+  /** Source users merged into a target user (--merge-root, --merge-user): source id → target id. */
+  mergedUsers: Map<number, number>;
+  /** Source usernames imported under another name (--rename-user). */
+  renamedUsers: Map<string, string>;
+}
+
+/** A source user reference in the target: a merged user's target id, else the id moved by the offset (0 stays 0). */
+export function userRef(ctx: MapContext, v: unknown): number {
+  const n = Number(v ?? 0) || 0;
+  if (n <= 0) return n;
+  return ctx.mergedUsers.get(n) ?? n + ctx.off.users;
 }
 
 export const zeroOffsets = (): Offsets => Object.fromEntries(OFFSET_TABLES.map((t) => [t, 0])) as Offsets;

@@ -29,6 +29,8 @@ export interface TableSpec {
   map(row: Row, report: TableReport): Row | string;
   /** Target columns that must not collide with a row already there (merge): such rows are skipped. */
   uniques?: string[];
+  /** Unique columns whose taken value is replaced (with a note) instead of skipping the row: column → new value. */
+  renew?: Record<string, { note: string; value: (row: Row) => unknown }>;
   /** Target column → the table whose row it must name (rows naming a missing one are skipped). */
   requires?: { column: string; table: string; what: string };
   /** Quota columns summed over skipped rows, so the quota check can leave them out. */
@@ -39,6 +41,7 @@ export interface TableSpec {
 
 export interface CopyOptions {
   write: (line: string) => void;
+  /** A dry run: PostgreSQL's sequences are left alone (setval is not undone by a rollback). */
   dryRun: boolean;
 }
 
@@ -76,14 +79,19 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
     if (rows.length === 0) break;
     last = num(rows[rows.length - 1]!.id);
     report.read += rows.length;
+    // Every line of the report names the source's id (the target's may be shifted by a merge).
+    const label = new Map<Row, string>();
     let fresh: Row[] = [];
     for (const r of rows) {
+      const example = `id ${num(r.id)}`;
       const m = spec.map(r, report);
-      const tooLong =
-        typeof m === 'string' ? undefined : fitRow(m, limits, identifying, spec.target, report, `id ${num(r.id)}`);
+      const tooLong = typeof m === 'string' ? undefined : fitRow(m, limits, identifying, spec.target, report, example);
       if (typeof m === 'string' || tooLong)
-        report.skip(typeof m === 'string' ? m : tooLong!, `id ${num(r.id)}`, sumsOf(r, spec.sums));
-      else fresh.push(m);
+        report.skip(typeof m === 'string' ? m : tooLong!, example, sumsOf(r, spec.sums));
+      else {
+        label.set(m, example);
+        fresh.push(m);
+      }
     }
     const key = spec.key ?? 'id';
     const present = await existing(
@@ -101,11 +109,17 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
         column,
         fresh.map((m) => m[column]).filter((v) => v !== '' && v !== null && v !== undefined),
       );
+      const renew = spec.renew?.[column];
       fresh = fresh.filter((m) => {
         if (!taken.has(String(m[column]))) return true;
+        if (renew) {
+          m[column] = renew.value(m);
+          report.note(renew.note, label.get(m)!);
+          return true;
+        }
         report.skip(
           `${column} already used by another ${spec.target} row in the target`,
-          `id ${num(m.id)}`,
+          label.get(m)!,
           sumsOf(m, spec.sums),
         );
         return false;
@@ -116,15 +130,11 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
       const found = await existing(k, table, 'id', [...new Set(fresh.map((m) => m[column]))]);
       fresh = fresh.filter((m) => {
         if (found.has(String(m[column]))) return true;
-        report.skip(
-          `its ${what} ${num(m[column])} is not in the target (not imported)`,
-          `id ${num(m.id)}`,
-          sumsOf(m, spec.sums),
-        );
+        report.skip(`its ${what} is not in the target (not imported)`, label.get(m)!, sumsOf(m, spec.sums));
         return false;
       });
     }
-    report.written += fresh.length > 0 && !opts.dryRun ? await insertBatch(k, spec, fresh, report) : fresh.length;
+    if (fresh.length > 0) report.written += await insertBatch(k, spec, fresh, report, label);
     progress.tick(report.read);
   }
   progress.tick(report.read, true);
@@ -134,7 +144,13 @@ export async function copyTable(src: SourceDb, dst: Db, spec: TableSpec, opts: C
 }
 
 /** Writes a batch in one transaction; when the database refuses it, row by row, skipping (and reporting) each refused row. */
-async function insertBatch(k: Loose, spec: TableSpec, rows: Row[], report: TableReport): Promise<number> {
+async function insertBatch(
+  k: Loose,
+  spec: TableSpec,
+  rows: Row[],
+  report: TableReport,
+  label: Map<Row, string>,
+): Promise<number> {
   const write = (list: Row[]) =>
     k.transaction().execute(async (trx) => {
       const chunk = Math.max(1, Math.floor(MAX_PARAMS / Object.keys(list[0]!).length));
@@ -158,7 +174,7 @@ async function insertBatch(k: Loose, spec: TableSpec, rows: Row[], report: Table
       } catch (err) {
         report.skip(
           `refused by the database: ${(err as Error).message.split('\n')[0]}`,
-          `id ${num(row.id ?? row[spec.key ?? 'id'])}`,
+          label.get(row) ?? `id ${num(row.id ?? row[spec.key ?? 'id'])}`,
           sumsOf(row, spec.sums),
         );
       }

@@ -2,12 +2,17 @@ import crypto from 'node:crypto';
 import { QUOTA_MAX } from '@tollway/shared';
 import { sealSettingSecret } from '../lib/setting-secret.js';
 import type { TableSpec } from './copy.js';
-import type { MapContext } from './context.js';
+import { userRef, type MapContext } from './context.js';
 import { quotaProblem, RoleRule } from './rules.js';
-import { deletedAt, flag, meaningful, num, ref, text, type Row } from './values.js';
+import { deletedAt, flag, meaningful, num, text, type Row } from './values.js';
 
 /** Sign-in ids new-api or one-api keep that Tollway has no provider for. */
 const UNKNOWN_IDENTITIES = ['discord_id', 'lark_id'];
+/** Users columns of new-api that Tollway has no counterpart for: listed in the summary for every row holding one. */
+const NOT_CARRIED = {
+  last_login_at: 'Tollway keeps no last sign-in time (its sessions record sign-ins from now on)',
+  invite_rebate_eligible: 'Tollway pays no invite rebates',
+} as const;
 const AFF_CODE_LENGTH = 4;
 /** The skip reason of a row refused for a quota value (each such row is listed with its value). */
 const QUOTA_REFUSED = `a quota value is not a whole number from 0 to ${QUOTA_MAX} (refused; listed below)`;
@@ -22,8 +27,23 @@ export function usersSpec(ctx: MapContext): TableSpec {
     source: 'users',
     target: 'users',
     uniques: ['username', 'aff_code', 'access_token'],
+    // A merge must not drop a user for a code or a token: an invite code is made anew, an access token dropped.
+    renew: {
+      aff_code: {
+        note: 'users.aff_code was taken in the target: a new invite code was generated',
+        value: (m) => newAffCode(m.id),
+      },
+      access_token: {
+        note: 'users.access_token was taken in the target: the access token was not kept (the user makes a new one)',
+        value: () => null,
+      },
+    },
     sums: ['quota', 'used_quota'],
     map(r, report) {
+      const merged = ctx.mergedUsers.get(num(r.id));
+      if (merged !== undefined) return `merged into target user ${merged} (its quota was added there; listed below)`;
+      for (const [c, why] of Object.entries(NOT_CARRIED))
+        if (num(r[c])) report.note(`users.${c}: ${why}`, `id ${num(r.id)}`);
       for (const c of UNKNOWN_IDENTITIES)
         if (text(r[c]))
           report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`, `id ${num(r.id)}`);
@@ -39,12 +59,18 @@ export function usersSpec(ctx: MapContext): TableSpec {
       const role = roles.roleOf(r, report, example);
       let affCode = text(r.aff_code);
       if (!affCode) {
-        affCode = `i${num(r.id)}${crypto.randomBytes(AFF_CODE_LENGTH).toString('hex')}`;
+        affCode = newAffCode(num(r.id));
         report.note('users.aff_code was empty: a new invite code was generated', `id ${num(r.id)}`);
+      }
+      let username = text(r.username);
+      const renamed = ctx.renamedUsers.get(username);
+      if (renamed) {
+        report.note(`users.username "${username}" imported as "${renamed}" (--rename-user)`, `id ${num(r.id)}`);
+        username = renamed;
       }
       return {
         id: num(r.id) + ctx.off.users,
-        username: text(r.username),
+        username,
         password: text(r.password),
         display_name: text(r.display_name),
         role,
@@ -65,7 +91,7 @@ export function usersSpec(ctx: MapContext): TableSpec {
         aff_count: num(r.aff_count),
         aff_quota: num(r.aff_quota),
         aff_history: num(r.aff_history),
-        inviter_id: ref(r.inviter_id, ctx.off.users),
+        inviter_id: userRef(ctx, r.inviter_id),
         // A webhook secret inside is sealed as the user store seals it.
         setting: sealSettingSecret(text(r.setting), ctx.box),
         remark: text(r.remark),
@@ -75,6 +101,8 @@ export function usersSpec(ctx: MapContext): TableSpec {
     },
   };
 }
+
+const newAffCode = (id: unknown) => `i${num(id)}${crypto.randomBytes(AFF_CODE_LENGTH).toString('hex')}`;
 
 export function tokensSpec(ctx: MapContext): TableSpec {
   return {
@@ -86,8 +114,6 @@ export function tokensSpec(ctx: MapContext): TableSpec {
     map(r, report) {
       const key = text(r.key).trim().replace(/^sk-/, '');
       if (!key) return 'the token has no key';
-      if (flag(r.cross_group_retry))
-        report.note('tokens.cross_group_retry: Tollway does not retry across groups', `id ${num(r.id)}`);
       if (num(r.billing_type) !== 0)
         report.note('tokens.billing_type: Tollway has no subscriptions; the token bills the wallet', `id ${num(r.id)}`);
       // An overdrawn limit stays exhausted (0): nothing is gained; any other value out of range refuses the row.
@@ -106,7 +132,7 @@ export function tokensSpec(ctx: MapContext): TableSpec {
       }
       return {
         id: num(r.id) + ctx.off.tokens,
-        user_id: ref(r.user_id, ctx.off.users),
+        user_id: userRef(ctx, r.user_id),
         // Stored as the token store stores it: deterministically sealed with CRYPTO_SECRET when set.
         key: ctx.box.sealFixed(key),
         status: num(r.status, 1),
@@ -122,6 +148,7 @@ export function tokensSpec(ctx: MapContext): TableSpec {
         model_limits: text(r.model_limits) || text(r.models),
         allow_ips: text(r.allow_ips) || text(r.subnet),
         group: text(r.group),
+        cross_group_retry: flag(r.cross_group_retry),
         rate_limit_enabled: 0,
         rate_limit_period: 60,
         rate_limit_count: 1000,
@@ -147,7 +174,7 @@ export function redemptionsSpec(ctx: MapContext): TableSpec {
       const status = num(r.status, 1);
       return {
         id: num(r.id) + ctx.off.redemptions,
-        user_id: ref(r.user_id, ctx.off.users),
+        user_id: userRef(ctx, r.user_id),
         // PostgreSQL pads char(32) columns.
         key: text(r.key).trim(),
         status,
@@ -155,7 +182,7 @@ export function redemptionsSpec(ctx: MapContext): TableSpec {
         quota: num(r.quota),
         created_time: num(r.created_time),
         redeemed_time: num(r.redeemed_time),
-        used_user_id: ref(r.used_user_id, ctx.off.users),
+        used_user_id: userRef(ctx, r.used_user_id),
         is_gift: 0,
         max_uses: 1,
         used_count: status === REDEMPTION_USED ? 1 : 0,
@@ -193,7 +220,7 @@ export function topUpsSpec(ctx: MapContext): TableSpec {
         report.note('top_ups.currency: Tollway keeps no currency per order', `id ${num(r.id)}`);
       return {
         id: num(r.id) + ctx.off.top_ups,
-        user_id: ref(r.user_id, ctx.off.users),
+        user_id: userRef(ctx, r.user_id),
         amount: num(r.amount),
         money: num(r.money),
         trade_no: tradeNo,

@@ -3,7 +3,7 @@ import { abilityRows, rebuildAbilities } from '../core/routing/abilities.js';
 import type { ChannelRow } from '../core/routing/channel-row.js';
 import type { TableSpec } from './copy.js';
 import type { TableReport } from './report.js';
-import { IMPORTED_BATCH, type MapContext } from './context.js';
+import { IMPORTED_BATCH, userRef, type MapContext } from './context.js';
 import { mapOneApiType, type TypeMapping } from './one-api-types.js';
 import { flag, jsonObject, meaningful, num, ref, text, type Row } from './values.js';
 import { settingsProblem } from '../core/routing/channel-settings.js';
@@ -111,7 +111,7 @@ export function logsSpec(ctx: MapContext, since: number): TableSpec {
     filter: since > 0 ? (q) => q.where('created_at', '>=', since) : undefined,
     map: (r) => ({
       id: num(r.id) + ctx.off.logs,
-      user_id: ref(r.user_id, ctx.off.users),
+      user_id: userRef(ctx, r.user_id),
       created_at: num(r.created_at),
       type: num(r.type),
       content: text(r.content),
@@ -151,7 +151,7 @@ export function midjourneysSpec(ctx: MapContext): TableSpec {
       return {
         id: num(r.id) + ctx.off.midjourneys,
         code: num(r.code),
-        user_id: ref(r.user_id, ctx.off.users),
+        user_id: userRef(ctx, r.user_id),
         action,
         mj_id: text(r.mj_id),
         prompt: text(r.prompt),
@@ -219,7 +219,7 @@ export function tasksSpec(ctx: MapContext): TableSpec {
         id: num(r.id) + ctx.off.tasks,
         task_id: taskId,
         platform: taskPlatform(text(r.platform), report, `id ${num(r.id)}`),
-        user_id: ref(r.user_id, ctx.off.users),
+        user_id: userRef(ctx, r.user_id),
         channel_id: ref(r.channel_id, ctx.off.channels),
         quota: num(r.quota),
         action: text(r.action),
@@ -252,7 +252,7 @@ export function quotaDataSpec(ctx: MapContext): TableSpec {
     target: 'quota_data',
     map: (r) => ({
       id: num(r.id) + ctx.off.quota_data,
-      user_id: ref(r.user_id, ctx.off.users),
+      user_id: userRef(ctx, r.user_id),
       username: text(r.username),
       model_name: text(r.model_name),
       created_at: num(r.created_at),

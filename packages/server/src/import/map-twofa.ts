@@ -1,6 +1,6 @@
 import type { TableSpec } from './copy.js';
-import type { MapContext } from './context.js';
-import { deletedAt, flag, num, ref, text } from './values.js';
+import { userRef, type MapContext } from './context.js';
+import { deletedAt, flag, num, text } from './values.js';
 
 const MS_PER_SECOND = 1000;
 
@@ -33,7 +33,7 @@ export function twoFactorSpec(ctx: MapContext): TableSpec {
           `user ${num(r.user_id)}`,
         );
       return {
-        user_id: ref(r.user_id, ctx.off.users),
+        user_id: userRef(ctx, r.user_id),
         secret: ctx.box.seal(secret),
         enabled,
         last_used_step: 0,

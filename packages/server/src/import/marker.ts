@@ -8,6 +8,15 @@ import { num, text } from './values.js';
 /** Options key prefix of import markers: which source was imported, with which id offsets. */
 export const MARKER_PREFIX = 'tollway.import.';
 
+/** A merge's user mapping as resolved against both databases (a re-run uses the same). */
+export interface ResolvedUsers {
+  /** Source id → target id. */
+  merged: Record<string, number>;
+  renamed: Record<string, string>;
+  /** True once the merged users' quota was added to their target users (done once, with the marker). */
+  credited?: boolean;
+}
+
 export interface ImportMarker {
   product: string;
   version: string;
@@ -15,6 +24,8 @@ export interface ImportMarker {
   /** Imported into a database that had its own users (its root stays the root). */
   merge: boolean;
   started_at: number;
+  /** Source users merged into target users or renamed (a merge with a mapping). */
+  users?: ResolvedUsers;
 }
 
 /** A source's identity that survives a move of its file or server: its product and its first user. */

@@ -11,13 +11,7 @@ import { text } from './values.js';
  * invalid values are listed in the report, never stored. A fresh import writes the source's value over Tollway's;
  * with `keepTarget` (a re-run or a merge) a key the target already has keeps its value.
  */
-export async function copyOptions(
-  src: SourceDb,
-  dst: Db,
-  box: SecretBox,
-  keepTarget: boolean,
-  dryRun: boolean,
-): Promise<TableReport> {
+export async function copyOptions(src: SourceDb, dst: Db, box: SecretBox, keepTarget: boolean): Promise<TableReport> {
   const report = new TableReport('options');
   if (!src.tables.has('options')) return report;
   // The options table is small (a few hundred keys): read at once.
@@ -51,11 +45,9 @@ export async function copyOptions(
       report.present++;
       continue;
     }
-    if (!dryRun) {
-      const q = dst.kysely.insertInto('options').values({ key, value: checked.value });
-      if (dst.dialect === 'mysql') await q.onDuplicateKeyUpdate({ value: checked.value }).execute();
-      else await q.onConflict((oc) => oc.column('key').doUpdateSet({ value: checked.value })).execute();
-    }
+    const q = dst.kysely.insertInto('options').values({ key, value: checked.value });
+    if (dst.dialect === 'mysql') await q.onDuplicateKeyUpdate({ value: checked.value }).execute();
+    else await q.onConflict((oc) => oc.column('key').doUpdateSet({ value: checked.value })).execute();
     report.written++;
   }
   return report;

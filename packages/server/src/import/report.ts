@@ -29,6 +29,8 @@ export class TableReport {
   /** Values refused by Tollway's rules (roles, quotas), one entry per row: what was refused and what was done. */
   readonly refusals: { row: string; what: string }[] = [];
   private refusalsNotListed = 0;
+  /** Lines naming what was done beside copying rows (e.g. a user merged into a target user). */
+  readonly done: string[] = [];
 
   constructor(readonly table: string) {}
 
@@ -60,6 +62,7 @@ export class TableReport {
     for (const [reason, s] of this.skipped) out.push(`  skipped ${s.count}: ${reason} (${examples(s)})`);
     for (const [what, s] of this.notes) out.push(`  not mapped in ${s.count} row(s): ${what} (${examples(s)})`);
     for (const r of this.refusals) out.push(`  refused ${r.row}: ${r.what}`);
+    for (const line of this.done) out.push(`  ${line}`);
     if (this.refusalsNotListed) out.push(`  refused ${this.refusalsNotListed} more row(s), not listed`);
     return out;
   }

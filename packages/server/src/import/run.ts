@@ -5,16 +5,30 @@ import { sealSecretsAtRest } from '../db/secrets-at-rest.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { copyTable, type CopyOptions, type TableSpec } from './copy.js';
 import { zeroOffsets, type MapContext, type Offsets } from './context.js';
+import { withRollback } from './dry-run.js';
+import { checkinsSpec } from './map-checkins.js';
 import { detectSource, type SourceKind } from './detect.js';
 import { channelsSpec, logsSpec, midjourneysSpec, quotaDataSpec, tasksSpec } from './map-gateway.js';
 import { redemptionsSpec, tokensSpec, topUpsSpec, usersSpec } from './map-accounts.js';
 import { modelsSpec, vendorsSpec } from './map-registry.js';
-import { mergeOffsets, readMarker, sourceFingerprint, targetHasData, writeMarker } from './marker.js';
+import {
+  mergeOffsets,
+  readMarker,
+  sourceFingerprint,
+  targetHasData,
+  writeMarker,
+  type ImportMarker,
+  type ResolvedUsers,
+} from './marker.js';
 import { twoFactorSpec } from './map-twofa.js';
 import { copyOptions } from './options.js';
 import { TableReport } from './report.js';
 import { openSource, type SourceDb } from './source.js';
+import { RefusedError } from './refused.js';
 import { checkSums, sourceSums, type QuotaCheck } from './sums.js';
+import { creditMergedUsers, resolveUsers, type UserMapping } from './users-map.js';
+
+export { RefusedError } from './refused.js';
 
 /** new-api's root role. */
 const ROOT_ROLE = 100;
@@ -28,6 +42,8 @@ export interface ImportOptions {
   box: SecretBox;
   log: Logger;
   merge?: boolean;
+  /** On a merge: which source users join which target users, or take another name. */
+  users?: UserMapping;
   /** new-api's LOG_SQL_DSN: the database holding its logs, when not the main one. */
   logsFrom?: string;
   /** Unix seconds: only logs created at or after it; -1 no logs. */
@@ -45,31 +61,35 @@ export interface ImportResult {
   reports: TableReport[];
   quota: QuotaCheck[];
   written: number;
+  /** A dry run: everything above was counted by a real run that was then undone. */
+  dryRun: boolean;
 }
 
-/** Raised when the target holds data from elsewhere and --merge was not given. */
-export class RefusedError extends Error {}
-
-/** Imports a new-api or one-api database into Tollway's; idempotent (a second run writes nothing). */
+/**
+ * Imports a new-api or one-api database into Tollway's; idempotent (a second run writes nothing). A dry run is the
+ * same run inside transactions that are rolled back (the target must be migrated; see dry-run.ts).
+ */
 export async function runImport(opts: ImportOptions): Promise<ImportResult> {
   const src = await openSource(opts.from);
   try {
-    return await importFrom(src, opts);
+    if (!opts.dryRun) return await importFrom(src, opts, false);
+    return await withRollback(opts.target, opts.logTarget, (target, logTarget) =>
+      importFrom(src, { ...opts, target, logTarget }, true),
+    );
   } finally {
     await src.close();
   }
 }
 
-async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportResult> {
+const mapsUsers = (m: UserMapping | undefined) =>
+  !!m && (!!m.mergeRoot || Object.keys(m.mergeUsers ?? {}).length > 0 || Object.keys(m.renameUsers ?? {}).length > 0);
+
+async function importFrom(src: SourceDb, opts: ImportOptions, dryRun: boolean): Promise<ImportResult> {
   const { target, box } = opts;
   const logTarget = opts.logTarget ?? target;
-  const dryRun = opts.dryRun ?? false;
   const write = opts.progress ?? (() => undefined);
   const kind = detectSource(src.tables);
   write(`source: ${kind.product}, ${kind.version} (${src.dialect})`);
-  // Checks CRYPTO_SECRET against the target before anything is written (it also seals plaintext left there, as a
-  // start of Tollway would: a dry run skips it).
-  if (!dryRun) await sealSecretsAtRest(target, box, opts.log);
   const fingerprint = await sourceFingerprint(src, kind);
   const marker = await readMarker(target, fingerprint);
   let mode: ImportResult['mode'] = 'fresh';
@@ -86,15 +106,29 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
     mode = 'merge';
     offsets = { ...(await mergeOffsets(target)), logs: (await mergeOffsets(logTarget)).logs };
   }
-  if (!marker && !dryRun)
-    await writeMarker(target, fingerprint, {
+  if (mode !== 'merge' && !marker && mapsUsers(opts.users))
+    throw new RefusedError(
+      '--merge-root, --merge-user and --rename-user apply to a merge (--merge into a Tollway that has users)',
+    );
+  let users: ResolvedUsers | undefined = marker?.users;
+  if (mode === 'merge') users = await resolveUsers(src, target, opts.users ?? {});
+  // Every refusal above came before any write. This checks CRYPTO_SECRET against the target before the import
+  // writes (it also seals plaintext left there, as a start of Tollway would).
+  await sealSecretsAtRest(target, box, opts.log);
+  let current: ImportMarker | undefined = marker;
+  if (!marker) {
+    current = {
       product: kind.product,
       version: kind.version,
       offsets,
       merge: mode === 'merge',
       started_at: Math.floor(Date.now() / 1000),
-    });
+      ...(users ? { users } : {}),
+    };
+    await writeMarker(target, fingerprint, current);
+  }
   if (mode !== 'fresh') write(`${mode}: ids shifted by ${JSON.stringify(offsets)}`);
+  const credited = current ? await creditMergedUsers(src, target, fingerprint, current) : [];
 
   const before = await sourceSums(src.kysely);
   const ctx: MapContext = {
@@ -104,6 +138,8 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
     off: offsets,
     channelNames: new Map(),
     abilities: new TableReport('abilities'),
+    mergedUsers: new Map(Object.entries(users?.merged ?? {}).map(([k, v]) => [Number(k), v])),
+    renamedUsers: new Map(Object.entries(users?.renamed ?? {})),
   };
   const copy: CopyOptions = { write, dryRun };
   const reports = new Map<string, TableReport>();
@@ -111,15 +147,17 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
     reports.set(spec.target, await copyTable(from, db, spec, copy));
 
   await run(usersSpec(ctx));
-  if (!dryRun) await backfillUserIdentities(target.kysely as never);
+  reports.get('users')?.done.push(...credited);
+  await backfillUserIdentities(target.kysely as never);
   await run(twoFactorSpec(ctx));
   await run(tokensSpec(ctx));
   await run(channelsSpec(ctx));
   reports.set('abilities', await abilitiesReport(src, ctx.abilities));
   // Only a fresh import writes over Tollway's values; a re-run or a merge adds missing keys.
-  reports.set('options', await copyOptions(src, target, box, mode !== 'fresh', dryRun));
+  reports.set('options', await copyOptions(src, target, box, mode !== 'fresh'));
   await run(redemptionsSpec(ctx));
   await run(topUpsSpec(ctx));
+  await run(checkinsSpec(ctx));
   await run(midjourneysSpec(ctx));
   await run(tasksSpec(ctx));
   await run(quotaDataSpec(ctx));
@@ -134,14 +172,13 @@ async function importFrom(src: SourceDb, opts: ImportOptions): Promise<ImportRes
     }
   } else write('logs: not imported (--no-logs)');
 
-  if (!dryRun) {
-    await markSetUp(target, kind);
-    // Access tokens, webhook secrets and secret options are sealed as Tollway seals them at start.
-    await sealSecretsAtRest(target, box, opts.log);
-  }
-  const quota = dryRun ? [] : await checkSums(target.kysely, before, offsets, reports);
+  await markSetUp(target, kind);
+  // Access tokens, webhook secrets and secret options are sealed as Tollway seals them at start.
+  await sealSecretsAtRest(target, box, opts.log);
+  const quota = await checkSums(target.kysely, before, offsets, reports, mode === 'rerun');
   const list = [...reports.values()];
-  return { source: kind, offsets, mode, reports: list, quota, written: list.reduce((n, r) => n + r.written, 0) };
+  const written = list.reduce((n, r) => n + r.written, 0);
+  return { source: kind, offsets, mode, reports: list, quota, written, dryRun };
 }
 
 /** An imported database with a root user is set up: /setup is not offered again. */

@@ -353,13 +353,28 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       await expect(runImport({ from: source.dsn, target: other.db, box, log })).rejects.toBeInstanceOf(RefusedError);
       expect(await k.selectFrom('tokens').select('id').execute()).toEqual([]);
 
-      const merged = await runImport({ from: source.dsn, target: other.db, box, log, merge: true });
+      // The source's alice has a name the target's alice holds: refused until the operator says what to do.
+      await expect(runImport({ from: source.dsn, target: other.db, box, log, merge: true })).rejects.toThrow(
+        /source user id 2 "alice" \(quota 2500000\): the name is target user 1's/,
+      );
+      expect(await k.selectFrom('tokens').select('id').execute()).toEqual([]);
+      const users = { renameUsers: { alice: 'alice-newapi' } };
+      const merged = await runImport({ from: source.dsn, target: other.db, box, log, merge: true, users });
       expect(merged.mode).toBe('merge');
       expect(merged.offsets.users).toBe(1);
-      const users = report(merged, 'users');
-      // The source's alice collides with the target's: skipped, and so is her token (its owner is not there).
-      expect([...users.skipped.keys()]).toEqual(['username already used by another users row in the target']);
-      expect(report(merged, 'tokens').skippedCount).toBe(2);
+      // Renamed, she keeps her quota and her tokens (under her source id in the report).
+      expect(userLines(merged)).toContain('users.username "alice" imported as "alice-newapi" (--rename-user) (id 2)');
+      expect(report(merged, 'users').skippedCount).toBe(0);
+      expect(report(merged, 'tokens').skippedCount).toBe(0);
+      const renamed = await k
+        .selectFrom('users')
+        .select(['id', 'quota'])
+        .where('username', '=', 'alice-newapi')
+        .executeTakeFirstOrThrow();
+      expect({ id: renamed.id, quota: Number(renamed.quota) }).toEqual({ id: 3, quota: 2500000 });
+      expect(
+        (await k.selectFrom('tokens').select('user_id').where('id', '=', 1).executeTakeFirstOrThrow()).user_id,
+      ).toBe(3);
       expect(merged.quota.every((q) => q.ok)).toBe(true);
       // The source's root joins as a common user (never an administrator): the target keeps its own root.
       const roles = await k.selectFrom('users').select(['id', 'role']).where('role', '=', 100).execute();
@@ -373,7 +388,7 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
         .where('username', '=', 'bob')
         .executeTakeFirstOrThrow();
       expect(bob).toEqual({ id: 4, inviter_id: 3 });
-      const again = await runImport({ from: source.dsn, target: other.db, box, log, merge: true });
+      const again = await runImport({ from: source.dsn, target: other.db, box, log, merge: true, users });
       expect(again.written).toBe(0);
     } finally {
       await other.drop();

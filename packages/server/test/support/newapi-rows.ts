@@ -14,6 +14,8 @@ export interface SourceFacts {
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const DAY = 86400;
+/** The days of the new-api seed's two check-ins (alice's, bob's). */
+export const CHECKIN_DAYS = ['2026-11-01', '2026-11-02'] as const;
 /** Bob's authenticator secret in the new-api seed (base32). */
 export const BOB_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
@@ -100,6 +102,7 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
       }),
       remark: 'early customer',
       created_at: t - 90 * DAY,
+      last_login_at: t - DAY,
     },
     {
       id: 3,
@@ -449,6 +452,11 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
     created_at: new Date((t - DAY) * 1000),
   });
   await db.insert('setups', { id: 1, version: 'v0.9.0', initialized_at: t - 100 * DAY });
+  // Daily check-ins (new-api's checkins): the award is already in the user's quota.
+  await db.insert('checkins', [
+    { id: 1, user_id: 2, checkin_date: CHECKIN_DAYS[0], quota_awarded: 1500, created_at: t - 2 * DAY },
+    { id: 2, user_id: 3, checkin_date: CHECKIN_DAYS[1], quota_awarded: 800, created_at: t - DAY },
+  ]);
   // The model registry: a vendor, a prefix rule naming it, and a soft-deleted entry.
   await db.insert('vendors', { id: 3, name: 'OpenAI', description: 'GPT makers', icon: 'OpenAI', status: 1 });
   await db.insert('models', [

@@ -314,6 +314,16 @@ export const NEW_API: Record<string, Table> = {
       ['deleted_at', 'datetime'],
     ],
   },
+  // model/checkin.go (the unique index on user_id + checkin_date is left out: one-column uniques only here).
+  checkins: {
+    columns: [
+      ['id', 'pk'],
+      ['user_id', 'int', 'NOT NULL'],
+      ['checkin_date', 'varchar(10)', 'NOT NULL'],
+      ['quota_awarded', 'int', 'NOT NULL'],
+      ['created_at', 'bigint'],
+    ],
+  },
   setups: {
     columns: [
       ['id', 'pk'],
