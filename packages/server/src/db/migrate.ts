@@ -19,6 +19,7 @@ import * as m0017 from './migrations/0017_task_billing.js';
 import * as m0018 from './migrations/0018_rate_limits.js';
 import * as m0019 from './migrations/0019_channel_fields.js';
 import * as m0020 from './migrations/0020_model_registry.js';
+import * as m0021 from './migrations/0021_token_cross_group_retry.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018_rate_limits': m0018,
   '0019_channel_fields': m0019,
   '0020_model_registry': m0020,
+  '0021_token_cross_group_retry': m0021,
 };
 
 /** The migrations' names, oldest first. */

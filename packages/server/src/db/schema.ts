@@ -121,6 +121,8 @@ export interface TokensTable {
   /** Requests and tokens per minute (0: no limit). */
   rpm_limit: Generated<number>;
   tpm_limit: Generated<number>;
+  /** new-api's cross_group_retry (0/1): an `auto` token's call moves on to the next auto group. */
+  cross_group_retry: Generated<number>;
   deleted_at: string | null;
 }
 

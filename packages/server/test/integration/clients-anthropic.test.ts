@@ -1,8 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { jsonSchemaOutputFormat } from '@anthropic-ai/sdk/helpers/json-schema';
 import type { MessageParam, RawMessageStreamEvent, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import { encodeChat } from 'gpt-tokenizer';
 import { describe, expect } from 'vitest';
 import {
+  BILLED_PROMPT,
   PNG_BASE64,
   PNG_BYTES,
   SDK_PERSON_SAMPLE,
@@ -120,7 +122,7 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
   });
 
   compatEach(CLIENT, 'stream', async (channel) => {
-    const stream = streamOf(channel, 'hi');
+    const stream = streamOf(channel, BILLED_PROMPT);
     const events: RawMessageStreamEvent[] = [];
     stream.on('streamEvent', (e) => events.push(e));
     const final = await stream.finalMessage();
@@ -130,8 +132,10 @@ describe('@anthropic-ai/sdk (messages, count_tokens, models) through every chann
     expect(events.at(-1)!.type).toBe('message_stop');
     // LangChain and others read the prompt size from message_start.
     const start = events[0] as Anthropic.RawMessageStartEvent;
-    if (channel === 'anthropic') expect(start.message.usage.input_tokens).toBe(MOCK_INPUT_TOKENS);
+    // Anthropic states its count there; an OpenAI upstream's (at the end) is counted as its chat template bills it.
+    if (channel !== 'gemini') expect(start.message.usage.input_tokens).toBe(MOCK_INPUT_TOKENS);
     else expect(start.message.usage.input_tokens).toBeGreaterThan(0);
+    expect(encodeChat([{ role: 'user', content: BILLED_PROMPT }], 'gpt-4o')).toHaveLength(MOCK_INPUT_TOKENS);
     expect(final.usage).toMatchObject({ input_tokens: MOCK_INPUT_TOKENS, output_tokens: MOCK_OUTPUT_TOKENS });
     upstreamCall(fx, channel, chatPath(channel, true));
   });

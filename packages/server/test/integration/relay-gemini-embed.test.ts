@@ -66,7 +66,8 @@ describe.each(dialects)('Gemini embeddings on %s', (dialect) => {
       'models/text-embedding-004',
     ]);
     const log = await lastLog('gemini-embedding-alias');
-    const tokens = countTokens('first text\nsecond, longer text');
+    // Each text counted on its own, as OpenAI bills embeddings' inputs.
+    const tokens = countTokens('first text') + countTokens('second, longer text');
     expect({ quota: Number(log.quota), prompt: log.prompt_tokens, completion: log.completion_tokens }).toEqual({
       quota: tokens * 5,
       prompt: tokens,

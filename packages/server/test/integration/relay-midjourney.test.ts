@@ -130,6 +130,22 @@ describe.each(dialects)('midjourney relay on %s', (dialect) => {
     expect(mock.requests.find((r) => r.path === '/mj/submit/imagine')!.headers['mj-api-secret']).toBe(mock.secret);
   });
 
+  it("a submit the quota cannot pay for is refused as midjourney-proxy's quota error, not an upstream one", async () => {
+    const poor = await addToken(t, user.userId!, { remainQuota: 1, name: 'mj-poor' });
+    const sent = mock.requests.length;
+    const res = await call<Answer & { type: string }>(
+      'POST',
+      '/mj/submit/imagine',
+      { prompt: 'a cat' },
+      {
+        authorization: `Bearer ${poor.key}`,
+      },
+    );
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 4, description: 'quota_not_enough', type: 'insufficient_quota' });
+    expect(mock.requests.length).toBe(sent);
+  });
+
   it('refunds a failed task exactly once and does not charge a refused submit', async () => {
     const before = await quotaOf(user.userId!);
     const sub = await call<Answer>('POST', '/mj/submit/imagine', { prompt: 'this will fail' });

@@ -184,6 +184,15 @@ describe.each(dialects)('video task relay on %s', (dialect) => {
       const notYet = await call('GET', `/v1/videos/${id}/content`);
       expect(notYet).toMatchObject({ status: 400, body: { error: { code: 'video_not_ready' } } });
       expect(await pollUntilFinal(id)).toMatchObject({ status: 'completed', model, progress: 100 });
+      // The upstream names no start: the first poll that found it running (or done) is recorded as its start.
+      const times = await t()
+        .database.db.kysely.selectFrom('tasks')
+        .select(['submit_time', 'start_time', 'finish_time'])
+        .where('task_id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(Number(times.start_time)).toBeGreaterThanOrEqual(Number(times.submit_time));
+      expect(Number(times.start_time)).toBeLessThanOrEqual(Number(times.finish_time));
+      expect(Number(times.start_time)).toBeGreaterThan(0);
       const content = await call('GET', `/v1/videos/${id}/content`);
       expect(content.status).toBe(200);
       expect(Buffer.compare(content.body as unknown as Buffer, MOCK_VIDEO_BYTES)).toBe(0);

@@ -14,6 +14,12 @@ export const PNG_BASE64 =
 export const PNG_BYTES = Buffer.from(PNG_BASE64, 'base64').length;
 
 export const SYSTEM = 'Answer in one short sentence.';
+/**
+ * A one-message prompt OpenAI bills MOCK_INPUT_TOKENS (11) for: 4 tokens of text, 3 of framing and 1 of role for
+ * the message, 3 priming the reply (its token-counting guide; `encodeChat` of gpt-tokenizer agrees). What a
+ * stream's message_start says of an OpenAI-format upstream's prompt is checked against it.
+ */
+export const BILLED_PROMPT = 'Count to three.';
 /** The multi-turn conversation: the model is asked what it was told in the first turn. */
 export const HISTORY = [
   { role: 'user' as const, content: 'My name is Ada.' },

@@ -117,6 +117,8 @@ const tokenFields = {
   /** Requests and tokens per minute (0: no limit). */
   rpm_limit: perMinute('rpm_limit'),
   tpm_limit: perMinute('tpm_limit'),
+  /** new-api's switch: an `auto` token's call moves on to the next auto group when its group has no channel left. */
+  cross_group_retry: flag('cross_group_retry'),
 };
 
 /** POST /api/token/: `count` tokens (the extra ones named with a random 6-character suffix). */
@@ -135,6 +137,7 @@ export const createTokenBody = z.object({
   rate_limit_success: tokenFields.rate_limit_success.default(TOKEN_DEFAULTS.rate_limit_success),
   rpm_limit: tokenFields.rpm_limit.default(0),
   tpm_limit: tokenFields.tpm_limit.default(0),
+  cross_group_retry: tokenFields.cross_group_retry.default(false),
   count: count('count', 1, TOKEN_MAX_BATCH).default(1),
 });
 export type CreateTokenBody = z.infer<typeof createTokenBody>;
@@ -161,6 +164,7 @@ export const updateTokenBody = z.object({
   rate_limit_success: tokenFields.rate_limit_success.optional(),
   rpm_limit: tokenFields.rpm_limit.optional(),
   tpm_limit: tokenFields.tpm_limit.optional(),
+  cross_group_retry: tokenFields.cross_group_retry.optional(),
 });
 export type UpdateTokenBody = z.infer<typeof updateTokenBody>;
 
@@ -201,6 +205,7 @@ export const tokenPublic = z.object({
   rate_limit_success: z.number().int(),
   rpm_limit: z.number().int(),
   tpm_limit: z.number().int(),
+  cross_group_retry: z.boolean(),
 });
 export type TokenPublic = z.infer<typeof tokenPublic>;
 

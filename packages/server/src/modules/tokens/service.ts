@@ -127,6 +127,7 @@ export class TokensService {
         rate_limit_success: body.rate_limit_success,
         rpm_limit: body.rpm_limit,
         tpm_limit: body.tpm_limit,
+        cross_group_retry: bit(body.cross_group_retry),
         deleted_at: null,
       });
     }
@@ -168,6 +169,7 @@ export class TokensService {
       if (body.rate_limit_success !== undefined) changes.rate_limit_success = body.rate_limit_success;
       if (body.rpm_limit !== undefined) changes.rpm_limit = body.rpm_limit;
       if (body.tpm_limit !== undefined) changes.tpm_limit = body.tpm_limit;
+      if (body.cross_group_retry !== undefined) changes.cross_group_retry = bit(body.cross_group_retry);
     }
     // 3 and 4 are derived states: a full update that sends them back (an edited list row) leaves the status alone.
     if (body.status === TokenStatus.Enabled || body.status === TokenStatus.Disabled) {

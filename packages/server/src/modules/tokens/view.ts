@@ -62,5 +62,6 @@ export function toTokenPublic(t: TokenRow, now = nowSeconds(), fullKey = false):
     rate_limit_success: t.rate_limit_success,
     rpm_limit: Number(t.rpm_limit),
     tpm_limit: Number(t.tpm_limit),
+    cross_group_retry: Number(t.cross_group_retry) === 1,
   };
 }

@@ -13,8 +13,10 @@ export interface TokenAuth {
   /** Undefined when model limits are off. */
   modelLimits: Set<string> | undefined;
   allowIps: IpAllowList;
-  /** Token group ('' means the user's group). */
+  /** Token group ('' means the user's group; 'auto' the AutoGroups chain, relay/pipeline/auto-group.ts). */
   group: string;
+  /** new-api's cross_group_retry: an 'auto' call moves on to the next auto group when its group has none left. */
+  crossGroupRetry: boolean;
   userId: number;
   username: string;
   userStatus: number;
@@ -96,6 +98,7 @@ export class TokenAuthCache {
         't.model_limits',
         't.allow_ips',
         't.group',
+        't.cross_group_retry',
         't.rate_limit_enabled',
         't.rate_limit_period',
         't.rate_limit_count',
@@ -146,6 +149,7 @@ export class TokenAuthCache {
           : undefined,
       allowIps: new IpAllowList(row.allow_ips ?? ''),
       group: row.group,
+      crossGroupRetry: Number(row.cross_group_retry) === 1,
       userId: row.userId,
       username: row.username,
       userStatus: row.userStatus,

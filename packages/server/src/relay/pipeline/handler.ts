@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Price } from '@tollway/shared';
 import { admitModel, nextChannel, reserveQuota, type ChannelChoice } from './admit.js';
 import { attemptChannel } from './attempt.js';
+import { autoRoute, holdPrice, nextAutoChannel, routeGroup, type AutoRoute } from './auto-group.js';
 import { observerOf, type CallObserver } from '../../observability/relay-observer.js';
 import { promptContent } from './chat-content.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
@@ -51,10 +52,14 @@ export async function relayCall(
   identify: (req: RelayRequest) => Identified | Promise<Identified> = (r) => authenticate(r, ctx.relay.tokens),
 ): Promise<void> {
   const started = Date.now();
-  const { auth, group } = await identify(req);
+  const identified = await identify(req);
+  const { auth } = identified;
   const obs = observerOf(res);
   obs?.authenticated();
   const call = await parse(req);
+  // An `auto` token's call is admitted in the first auto group serving the model (auto-group.ts).
+  const auto = autoRoute(ctx, auth, call.model);
+  const group = auto ? routeGroup(auto) : identified.group;
   const settings = ctx.relay.settings.get();
   checkPrompt(ctx.options, settings, call, group, ctx.log);
   // The prompt's estimate, made once: the reservation, TPM limits and channels' max_input_tokens all read it.
@@ -75,7 +80,8 @@ export async function relayCall(
     ctx,
     auth,
     call,
-    scaledPrice(price.price, call.units),
+    // An auto call that may move to a dearer group is held at that group's price (auto-group.ts).
+    scaledPrice((auto ? holdPrice(ctx, auth, auto, call.model, price) : price).price, call.units),
     prompt,
     settings,
   ).catch((err: unknown) => {
@@ -126,6 +132,8 @@ export async function relayCall(
       usedChannels: [],
       last: undefined,
       overLimit: undefined,
+      auto,
+      firstAttempt: 0,
     };
     watchCancel(s);
     settled = await tryChannels(ctx, CHAT_ATTEMPTS, s, settings.retry);
@@ -190,6 +198,8 @@ interface CallState extends CallIdentity, AttemptsState<AttemptFailure> {
   cancelled: boolean;
   /** A channel over its own RPM/TPM is passed over like an unavailable one; the refusal stands if none is left. */
   overLimit: RelayError | undefined;
+  /** An `auto` token's route through the AutoGroups (group and price follow it); undefined for any other token. */
+  auto: AutoRoute | undefined;
 }
 
 /** The caller hanging up cancels the upstream call and any further attempt. */
@@ -221,6 +231,7 @@ const CHAT_ATTEMPTS: ChannelAttempts<CallState> = {
   stopped: (s) => s.cancelled,
   next(ctx, s, attempt) {
     s.obs?.picking();
+    if (s.auto) return nextAutoChannel(ctx, s, s.auto, attempt);
     return nextChannel(ctx, s.group, s.model, s.tried, attempt, s.prompt);
   },
   attempt: attemptOn,

@@ -56,6 +56,8 @@ export interface AttemptsState<F> {
   tried: Set<number>;
   usedChannels: number[];
   last: F | undefined;
+  /** The attempt the retry budget counts from (0; an auto call moved to its next group starts a new one). */
+  firstAttempt?: number;
 }
 
 /**
@@ -78,7 +80,7 @@ export async function tryChannels<S extends AttemptsState<unknown>>(
   s: S,
   policy: RetryPolicy,
 ): Promise<boolean> {
-  for (let attempt = 0; attempt < policy.attempts && !surface.stopped(s); attempt++) {
+  for (let attempt = 0; attempt - (s.firstAttempt ?? 0) < policy.attempts && !surface.stopped(s); attempt++) {
     const choice = surface.next(ctx, s, attempt);
     if (!choice) break;
     s.usedChannels.push(choice.ch.id);

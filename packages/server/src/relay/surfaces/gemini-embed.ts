@@ -5,7 +5,14 @@ import { geminiInbound, parseJsonBody } from '../entry/inbound.js';
 import { geminiGenerate, geminiModelFromPath } from '../providers/gemini/convert.js';
 import { parseData } from '../ir/json-data.js';
 import type { CallUsage } from '../billing/usage.js';
-import { cannotServe, countedUsage, forwardBuffered, openAITarget, type Answer, type Metered } from './upstream.js';
+import {
+  cannotServe,
+  countedInputsUsage,
+  forwardBuffered,
+  openAITarget,
+  type Answer,
+  type Metered,
+} from './upstream.js';
 import { vertexEmbed, type VertexInstance } from './vertex-embed.js';
 import type { Body, InboundCall, Surface, SurfaceAttempt } from '../pipeline/types.js';
 
@@ -35,7 +42,7 @@ export function geminiEmbedUsage(json: Record<string, unknown> | undefined, text
   const reported = (json?.usageMetadata as { promptTokenCount?: number } | undefined)?.promptTokenCount;
   return typeof reported === 'number'
     ? { promptTokens: reported, completionTokens: 0, reported: true }
-    : countedUsage(texts.join('\n'));
+    : countedInputsUsage(texts);
 }
 
 /** Native Gemini channel: the same call to {base}/{version}/models/{model}:{method}, the model names mapped. */
@@ -91,7 +98,7 @@ function toOpenAI(a: SurfaceAttempt, requests: EmbedRequest[], method: Method, t
     const usage: CallUsage =
       typeof prompt === 'number'
         ? { promptTokens: prompt, completionTokens: 0, reported: true }
-        : countedUsage(texts.join('\n'));
+        : countedInputsUsage(texts);
     return { out: JSON.stringify(out), contentType: 'application/json', usage };
   });
 }

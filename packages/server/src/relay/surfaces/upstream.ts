@@ -156,3 +156,10 @@ export const countedUsage = (prompt: string, completion = '', units?: number): C
   reported: false,
   ...(units !== undefined ? { units } : {}),
 });
+
+/** Inputs counted as OpenAI bills embeddings: each text on its own (no separator), summed. */
+export const countedInputsUsage = (texts: readonly string[]): CallUsage => ({
+  promptTokens: texts.reduce((n, t) => n + countTextTokens(t), 0),
+  completionTokens: 0,
+  reported: false,
+});

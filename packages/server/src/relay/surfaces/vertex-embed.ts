@@ -1,7 +1,7 @@
 import { parseData } from '../ir/json-data.js';
 import { prepareRequest } from '../providers/prepare.js';
 import type { CallUsage } from '../billing/usage.js';
-import { countedUsage, forwardBuffered, type Answer } from './upstream.js';
+import { countedInputsUsage, forwardBuffered, type Answer } from './upstream.js';
 import type { AttemptResult, SurfaceAttempt } from '../pipeline/types.js';
 
 /** One text to embed on Vertex AI, with the optional task hints Vertex takes. */
@@ -20,7 +20,7 @@ function predictionUsage(predictions: Prediction[], texts: string[]): CallUsage 
   const counts = predictions.map((p) => p.embeddings?.statistics?.token_count);
   if (counts.every((n): n is number => typeof n === 'number'))
     return { promptTokens: counts.reduce((s, n) => s + n, 0), completionTokens: 0, reported: true };
-  return countedUsage(texts.join('\n'));
+  return countedInputsUsage(texts);
 }
 
 /**

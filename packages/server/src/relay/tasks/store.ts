@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { parseJsonObject } from '../../core/routing/channel-row.js';
 import type { Db } from '../../db/connect.js';
 import { FINAL_TASK_STATUSES, TASK_FAIL_TEXT, TaskStatus, type TaskState, type TaskTable } from './types.js';
@@ -275,14 +276,21 @@ export async function taskById(db: Db, table: TaskTable, id: number): Promise<Ta
 
 const json = (v: unknown): string => JSON.stringify(v);
 
+/** The statuses that show a task has started: its start_time is set when first seen, unless the upstream names it. */
+const STARTED_STATUSES: ReadonlySet<string> = new Set([TaskStatus.InProgress, TaskStatus.Success]);
+
 /** The columns a state sets (only what it carries). */
-function stateColumns(table: TaskTable, s: TaskState, now: number): Record<string, string | number> {
-  const set: Record<string, string | number> = { status: s.status, updated_at: now };
+function stateColumns(table: TaskTable, s: TaskState, now: number): Record<string, unknown> {
+  const set: Record<string, unknown> = { status: s.status, updated_at: now };
   const final = FINAL_TASK_STATUSES.has(s.status);
   if (s.progress !== undefined) set.progress = s.progress;
   else if (final) set.progress = DONE_PROGRESS;
   if (s.failReason !== undefined) set.fail_reason = s.failReason.slice(0, 1000);
   if (s.startTime) set.start_time = s.startTime;
+  // An upstream that reports no start (OpenAI's videos and the other video vendors): the first poll that finds the
+  // task running (or already done) is its start, as new-api keeps it; a start already recorded stays.
+  else if (STARTED_STATUSES.has(s.status))
+    set.start_time = sql<number>`case when start_time = 0 then ${now} else start_time end`;
   if (s.finishTime) set.finish_time = s.finishTime;
   else if (final) set.finish_time = now;
   if (s.properties) set.properties = json(s.properties);

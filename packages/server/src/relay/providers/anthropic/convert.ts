@@ -12,7 +12,7 @@ import {
   type AnthropicEncodeState,
 } from './stream.js';
 import { addStructuredOutput, responseFormatFromAnthropic, structuredText, structuredTool } from './structured.js';
-import { countTextTokens } from '../../pipeline/token-count.js';
+import { countPromptAsChat } from './prompt-count.js';
 import type { IRMessage, IRPart, IRRequest, IRResponse, IRRole, IRToolChoice, WireFormat } from '../../ir/types.js';
 import type {
   AnthropicBlock,
@@ -254,23 +254,6 @@ export function anthropicRequestFromIR(ir: IRRequest, defaultMaxTokens = DEFAULT
   return body;
 }
 
-/** The prompt's text as the model reads it, for the gateway's own count: system, message texts, tool calls and results, tool schemas. */
-function promptText(body: AnthropicRequest): string {
-  let text = typeof body.system === 'string' ? body.system : textOfBlocks(body.system);
-  for (const m of Array.isArray(body.messages) ? body.messages : []) {
-    if (typeof m?.content === 'string') text += `\n${m.content}`;
-    else if (Array.isArray(m?.content))
-      for (const b of m.content) {
-        if (b?.type === 'text') text += `\n${String(b.text ?? '')}`;
-        else if (b?.type === 'tool_use') text += `\n${String(b.name ?? '')}${JSON.stringify(b.input ?? {})}`;
-        else if (b?.type === 'tool_result')
-          text += `\n${typeof b.content === 'string' ? b.content : textOfBlocks(b.content)}`;
-      }
-  }
-  if (Array.isArray(body.tools)) text += `\n${JSON.stringify(body.tools)}`;
-  return text;
-}
-
 const errorTypes: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
@@ -378,9 +361,10 @@ export const anthropicMessages: WireFormat<AnthropicDecodeState, AnthropicEncode
   newDecodeState,
   decodeEvent,
   newEncodeState,
-  // The prompt is counted only if message_start goes out before the upstream reported it.
+  // The prompt is counted only if message_start goes out before the upstream reported it (prompt-count.ts says why
+  // it is counted with the chat framing, not held).
   prepareEncoder: (state, call) => {
-    state.promptTokens = () => countTextTokens(promptText(call.body as AnthropicRequest));
+    state.promptTokens = () => countPromptAsChat(call.body as AnthropicRequest);
   },
   encodeEvent,
   errorBody: (status, message, type) => ({

@@ -16,7 +16,16 @@ import { MJ_SUBMIT_KINDS, planSubmit, type MjSubmitKind } from './actions.js';
 import { midjourneyPlatform, upstreamGet } from './platform.js';
 import { keyIndexOf, mjTaskByMjId, ownMjTask, ownMjTasks } from './store.js';
 import { mjTaskView, upstreamBody } from './upstream-body.js';
-import { MjCode, MjError, MjStatus, mjBadRequest, parseMjBody, type MjSubmitAnswer } from './wire.js';
+import {
+  MJ_QUOTA_TYPE,
+  MjCode,
+  MjError,
+  MjStatus,
+  mjBadRequest,
+  mjQuotaRefusal,
+  parseMjBody,
+  type MjSubmitAnswer,
+} from './wire.js';
 
 /** new-api's mode prefixes; the prefix is dropped before the upstream call and kept as the task's mode. */
 export const MJ_MODE_PREFIXES = ['', '/mj-fast', '/mj-relax', '/mj-turbo'] as const;
@@ -28,6 +37,7 @@ const NOT_FOUND = 404;
 const answerOf = (err: unknown, ctx: RelayContext): MjError => {
   if (err instanceof MjError) return err;
   const r = relayFailure(err, ctx.log);
+  if (r.type === MJ_QUOTA_TYPE) return mjQuotaRefusal(r.status);
   return new MjError(r.status, r.status >= 500 ? MjCode.Unknown : MjCode.RequestError, r.message);
 };
 

@@ -113,20 +113,33 @@ export interface MjTaskView {
   videoUrls?: { url: string }[];
 }
 
-/** A refusal in midjourney-proxy's shape, answered with an HTTP status (4xx for the caller's input). */
+/**
+ * A refusal in midjourney-proxy's shape, answered with an HTTP status (4xx for the caller's input). `type` is
+ * new-api's: 'upstream_error' for every refusal but the quota's, which is 'insufficient_quota' (mjQuotaRefusal).
+ */
 export class MjError extends Error {
   constructor(
     readonly status: number,
     readonly code: number,
     readonly description: string,
+    readonly type = 'upstream_error',
   ) {
     super(description);
   }
 
   get body(): MjSubmitAnswer & { type: string } {
-    return { code: this.code, description: this.description, result: '', properties: null, type: 'upstream_error' };
+    return { code: this.code, description: this.description, result: '', properties: null, type: this.type };
   }
 }
+
+/** The quota error type of the relay (RelayError.type), kept as the MJ body's type. */
+export const MJ_QUOTA_TYPE = 'insufficient_quota';
+/** midjourney-proxy's (and new-api's) description of a submit the balance cannot pay for. */
+export const MJ_QUOTA_DESCRIPTION = 'quota_not_enough';
+
+/** A user or token without quota for the submit: code 4, description quota_not_enough, type insufficient_quota. */
+export const mjQuotaRefusal = (status: number): MjError =>
+  new MjError(status, MjCode.RequestError, MJ_QUOTA_DESCRIPTION, MJ_QUOTA_TYPE);
 
 const HTTP_BAD_REQUEST = 400;
 /** The caller's input is wrong: code 4 with HTTP 400. */
