@@ -147,6 +147,7 @@ export const ErrorCode = {
   OAuthBindElsewhere: 'oauth_bind_elsewhere',
   OAuthCrossSite: 'oauth_cross_site',
   OidcConfigMissing: 'oidc_config_missing',
+  OidcDiscoveryFailed: 'oidc_discovery_failed',
   TelegramSignatureInvalid: 'telegram_signature_invalid',
   TelegramLoginExpired: 'telegram_login_expired',
   WeChatServerFailed: 'wechat_server_failed',
@@ -282,6 +283,8 @@ export const ErrorCode = {
   OptionNotInList: 'option_not_in_list',
   OptionNotJson: 'option_not_json',
   OptionNotJsonObject: 'option_not_json_object',
+  /** An administrator's write of an option only root may change ({key}). */
+  OptionRootOnly: 'option_root_only',
   SensitiveRegexEmpty: 'sensitive_regex_empty',
   SensitiveRegexMatchesEmpty: 'sensitive_regex_matches_empty',
   SensitiveRegexInvalid: 'sensitive_regex_invalid',

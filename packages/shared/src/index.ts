@@ -3,6 +3,7 @@ export * from './error-codes.js';
 export * from './input-rules.js';
 export * from './quota.js';
 export * from './options.js';
+export * from './option-access.js';
 export * from './sensitive-words.js';
 export * from './fetch-settings.js';
 export * from './rate-limits.js';

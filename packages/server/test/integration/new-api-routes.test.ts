@@ -27,6 +27,10 @@ const DELIBERATE: Record<string, { level: AccessLevel; why: string }> = {
     level: 'root',
     why: 'deleting usage logs is root-only (new-api offers it on its root settings page)',
   },
+  'GET /api/option/': {
+    level: 'admin',
+    why: 'administrators read the operation settings; root-only keys (secrets, privilege-raising ones) are left out of their answer (option-access.test.ts)',
+  },
 };
 
 /** A route's shape whatever its parameters are called, and with or without the trailing slash. */

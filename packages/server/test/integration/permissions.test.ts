@@ -1,4 +1,4 @@
-import type { AccessLevel } from '@tollway/shared';
+import { ErrorCode, optionAccess, optionAliasKeys, optionKeys, type AccessLevel } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDef } from '../../src/http/route.js';
 import { createUserClient, setupRoot, startTestApp, type Client, type TestApp } from '../support/app.js';
@@ -60,6 +60,43 @@ describe('permission matrix over every /api route', () => {
     expect(served.length).toBeGreaterThan(20);
     for (const s of served) expect(declared.has(s), s).toBe(true);
     for (const r of t.router.routes) expect(['public', 'user', 'admin', 'root']).toContain(r.level);
+  });
+
+  // Before the matrix, which ends the sessions (logout).
+  it('options per key: an administrator reads and writes exactly the operation keys, root every key', async () => {
+    const get = async (who: 'admin' | 'root') => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/option/',
+        headers: { cookie: principals[who].cookie, 'new-api-user': String(principals[who].id) },
+      });
+      return (res.json() as { data: { key: string; value: string }[] }).data;
+    };
+    const all = await get('root');
+    expect(all.map((o) => o.key).sort()).toEqual([...optionKeys, ...optionAliasKeys].sort());
+    expect((await get('admin')).map((o) => o.key)).toEqual(
+      all.map((o) => o.key).filter((k) => optionAccess(k) === 'admin'),
+    );
+    // Writing each key's current value back changes nothing, and shows which keys the administrator may write.
+    const failures: string[] = [];
+    for (const { key, value } of all) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/option/',
+        headers: { cookie: principals.admin.cookie, 'new-api-user': String(principals.admin.id) },
+        payload: { key, value },
+      });
+      const body = res.json() as { success: boolean; code?: string };
+      const allowed = optionAccess(key) === 'admin';
+      const ok = allowed
+        ? res.statusCode === 200 && body.success
+        : res.statusCode === 200 && !body.success && body.code === ErrorCode.OptionRootOnly;
+      if (!ok)
+        failures.push(
+          `${key}: got ${res.statusCode} ${JSON.stringify(body)}, expected ${allowed ? 'saved' : 'root only'}`,
+        );
+    }
+    expect(failures).toEqual([]);
   });
 
   it('allows and denies exactly as declared', async () => {

@@ -172,9 +172,13 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
     expect(m['dall-e-3']).toMatchObject({ quota_type: 0, model_ratio: 0 });
   });
 
-  it('root resets the four pricing tables to the shipped defaults; administrators may not', async () => {
+  it('root and administrators (who edit the ratios) reset the four pricing tables to the shipped defaults', async () => {
     const admin = await createUserClient(t.app, root, 'price-admin', 10);
-    expect((await admin.call('POST', '/api/option/rest_model_ratio')).status).toBe(403);
+    expect((await user.call('POST', '/api/option/rest_model_ratio')).status).toBe(403);
+    expect((await admin.call('POST', '/api/option/rest_model_ratio')).body).toEqual({
+      success: true,
+      message: 'model ratios reset',
+    });
     const res = await root.call('POST', '/api/option/rest_model_ratio');
     expect(res.body).toEqual({ success: true, message: 'model ratios reset' });
     const o = t.runtime.ctx.options;

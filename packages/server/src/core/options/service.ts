@@ -1,5 +1,7 @@
 import {
+  canAccessOption,
   defaultOptionValues,
+  ErrorCode,
   isOptionKey,
   linkedOptionUpdates,
   normalizeOptionValue,
@@ -12,7 +14,7 @@ import {
   settleStoredOptions,
   type OptionKey,
 } from '@tollway/shared';
-import { coded } from '../../lib/errors.js';
+import { coded, refused } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { OptionsStore } from './store.js';
 
@@ -96,14 +98,23 @@ export class OptionsService {
     return value as T;
   }
 
-  /** All options for the settings screen, new-api's alias names included; secrets are never sent back. */
-  list(): { key: string; value: string }[] {
+  /**
+   * The options a caller of `role` may read (root all, an administrator the operation ones: see option-access in
+   * shared), new-api's alias names included; secrets are never sent back.
+   */
+  list(role: number): { key: string; value: string }[] {
     const out: { key: string; value: string }[] = optionKeys.map((key) => ({
       key,
       value: isSecretOption(key) ? '' : this.values[key],
     }));
     for (const alias of optionAliasKeys) out.push({ key: alias, value: this.values[optionAliases[alias]] });
-    return out;
+    return out.filter((o) => canAccessOption(role, o.key));
+  }
+
+  /** Refuses (403, answered 200 on /api) a write of an option the caller's role may not change. */
+  assertWritable(role: number, key: string): void {
+    if (resolveOptionKey(key) !== undefined && !canAccessOption(role, key))
+      throw refused(`only the super administrator can change ${key}`, ErrorCode.OptionRootOnly, { key });
   }
 
   /** Validates (the write rules too), stores and applies one key (an alias stores its option); linked options follow. */

@@ -8,20 +8,23 @@ export function optionRoutes(r: Router): void {
   r.add({
     method: 'GET',
     url: '/api/option/',
-    level: 'root',
-    summary: 'List every option with its current value (secrets blank)',
+    level: 'admin',
+    summary:
+      'List the options the caller may read with their current values (secrets blank): root every option, an administrator the operation settings',
     tags: ['options'],
     response: z.array(optionItem),
-    handler: ({ ctx }) => ctx.options.list(),
+    handler: ({ ctx, user }) => ctx.options.list(user!.role),
   });
   r.add({
     method: 'PUT',
     url: '/api/option/',
-    level: 'root',
-    summary: 'Set one option',
+    level: 'admin',
+    summary:
+      'Set one option: root any, an administrator an operation setting (a root-only key is refused with option_root_only)',
     tags: ['options'],
     body: updateOptionBody,
-    handler: async ({ ctx, body }) => {
+    handler: async ({ ctx, body, user }) => {
+      ctx.options.assertWritable(user!.role, body.key);
       // Administrator patterns must run in the linear-time engine: refused here, with the engine's reason.
       const refusal =
         resolveOptionKey(body.key) === 'SensitiveWords' && typeof body.value === 'string'

@@ -24,7 +24,8 @@ export function pricingRoutes(r: Router): void {
   r.add({
     method: 'POST',
     url: '/api/option/rest_model_ratio',
-    level: 'root',
+    // Writes only operation options (ModelRatio, CompletionRatio, CacheRatio, ModelPrice): administrators' too.
+    level: 'admin',
     summary: 'Reset ModelRatio, CompletionRatio, CacheRatio and ModelPrice to the shipped defaults',
     tags: ['pricing', 'options'],
     successMessage: 'model ratios reset',

@@ -7,7 +7,8 @@ export function ratioPresetRoutes(r: Router): void {
   r.add({
     method: 'GET',
     url: '/api/ratio_preset/:source',
-    level: 'root',
+    // Read only, from the operator's fixed RATIO_PRESET_BASE_URL, for the pricing editors administrators use.
+    level: 'admin',
     summary:
       "A preset source's model and completion ratios (flexible, openrouter, mixed, legacy; official is mixed), fetched from RATIO_PRESET_BASE_URL through the outbound guard and cached 5 minutes",
     tags: ['pricing', 'options'],

@@ -1,4 +1,4 @@
-import { isAdmin } from '@tollway/shared';
+import { isAdmin, isRoot } from '@tollway/shared';
 import { Button, Result, Skeleton, Tabs } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,12 @@ import { SystemTab } from './system/SystemTab';
 
 export const SETTINGS_TABS = ['operation', 'ratelimit', 'models', 'system', 'other'] as const;
 type TabKey = (typeof SETTINGS_TABS)[number];
+/**
+ * Tabs only root sees: every option of the system tab (sign-in, mail, addresses, payment, the outbound request
+ * guard) is root-only. The other tabs hold operation settings; a root-only field among them is hidden from an
+ * administrator (see model/access).
+ */
+const ROOT_TABS: ReadonlySet<TabKey> = new Set<TabKey>(['system']);
 
 function TabBody({ tab }: { tab: TabKey }) {
   const { t } = useTranslation('settings');
@@ -45,10 +51,12 @@ function TabBody({ tab }: { tab: TabKey }) {
 export default function SettingsPage() {
   const { t } = useTranslation('settings');
   const [params, setParams] = useSearchParams();
+  const role = getStoredUser()?.role;
+  const tabs = SETTINGS_TABS.filter((k) => isRoot(role) || !ROOT_TABS.has(k));
   const raw = params.get('tab');
-  const tab: TabKey = (SETTINGS_TABS as readonly string[]).includes(raw ?? '') ? (raw as TabKey) : 'operation';
+  const tab: TabKey = (tabs as readonly string[]).includes(raw ?? '') ? (raw as TabKey) : 'operation';
 
-  if (!isAdmin(getStoredUser()?.role)) return <Result status="403" title={t('forbidden')} />;
+  if (!isAdmin(role)) return <Result status="403" title={t('forbidden')} />;
 
   return (
     <>
@@ -65,7 +73,7 @@ export default function SettingsPage() {
           )
         }
         destroyOnHidden
-        items={SETTINGS_TABS.map((k) => ({
+        items={tabs.map((k) => ({
           key: k,
           label: <span data-testid={`settings-tab-${k}`}>{t(`tab.${k}`)}</span>,
           children: <TabBody tab={k} />,

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
+import { canEditOption } from '../model/access';
 import { defOf, fieldName, labelKey, type FormValue } from '../model/options';
 
 export type FieldType = 'input' | 'password' | 'textarea' | 'code' | 'json' | 'number' | 'switch' | 'select';
@@ -65,6 +66,7 @@ export function OptionField(props: OptionFieldProps) {
   const { k, type = defaultType(k), disabled } = props;
   const { t } = useTranslation('settings');
   const { control } = useFormContext();
+  if (!canEditOption(k)) return null;
   const def = defOf(k);
   const lk = labelKey(k);
   const name = fieldName(k);

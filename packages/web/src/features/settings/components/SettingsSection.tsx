@@ -6,6 +6,7 @@ import { useMemo, type ReactNode } from 'react';
 import { FormProvider, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { canEditOption } from '../model/access';
 import { formValuesFor, sectionSchema, type SectionValues } from '../model/options';
 import { useOptions } from '../model/useOptions';
 import { useSectionSave, type BeforeSave } from '../model/useSectionSave';
@@ -28,9 +29,17 @@ interface Props {
 
 /**
  * One settings section: a card holding a react-hook-form form over `keys` (zod rules derived from optionDefs),
- * its fields as children (OptionField and friends read the form from context), and its own Save button.
+ * its fields as children (OptionField and friends read the form from context), and its own Save button. Only the
+ * keys the signed-in user may change take part (an administrator's hidden root-only fields are neither read nor
+ * sent); a section with none of them is not shown.
  */
-export function SettingsSection({ id, title, description, keys, rules, beforeSave, plain, actions, children }: Props) {
+export function SettingsSection(props: Props) {
+  const editable = useMemo(() => props.keys.filter(canEditOption), [props.keys]);
+  if (editable.length === 0) return null;
+  return <SectionForm {...props} keys={editable} />;
+}
+
+function SectionForm({ id, title, description, keys, rules, beforeSave, plain, actions, children }: Props) {
   const { t } = useTranslation('settings');
   const options = useOptions().data ?? {};
   const schema = useMemo(() => sectionSchema(keys, t, rules), [keys, t, rules]);

@@ -4,12 +4,18 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure, api } from '../../../lib/api';
+import { isRootUser } from '../model/access';
 
 /** The same day one month ago, at midnight (the default clean-up date). */
 const monthAgo = (): Dayjs => dayjs().subtract(1, 'month').startOf('day');
 
-/** Deletes logs older than a date: DELETE /api/log/?target_timestamp={seconds} → data is the count. */
+/** Root's clean-up of old logs (DELETE /api/log/ is root-only): nothing for an administrator. */
 export function LogCleanup() {
+  return isRootUser() ? <LogCleanupForm /> : null;
+}
+
+/** Deletes logs older than a date: DELETE /api/log/?target_timestamp={seconds} → data is the count. */
+function LogCleanupForm() {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
   const [date, setDate] = useState<Dayjs | null>(monthAgo);

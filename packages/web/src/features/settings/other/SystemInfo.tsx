@@ -5,7 +5,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../lib/status';
 
-/** Where the update check reads the latest release (tag_name, body); set at build time with VITE_RELEASES_URL. */
+/**
+ * Where the update check reads the latest release (a GitHub-style release: tag_name, body), set at build time with
+ * VITE_RELEASES_URL; the console's CSP lets it reach only its own site, so the feed is a path there (docs/console.md).
+ * Without one there is no update check (the button is not shown).
+ */
 const RELEASES_URL: string = import.meta.env.VITE_RELEASES_URL ?? '';
 
 function formatStart(seconds: number | undefined, lang: string): string {
@@ -25,7 +29,7 @@ function formatUptime(seconds: number | undefined, t: TFunction): string {
   return t('info.uptimeValue', { d, h, m });
 }
 
-/** Version, start time and a check for updates that fails gracefully. */
+/** Version, start time and, when the build names a release feed, a check for updates that fails gracefully. */
 export function SystemInfo() {
   const { t, i18n } = useTranslation('settings');
   const { message, modal } = App.useApp();
@@ -35,7 +39,6 @@ export function SystemInfo() {
   const check = async () => {
     setChecking(true);
     try {
-      if (!RELEASES_URL) throw new Error('no release source');
       const res = await fetch(RELEASES_URL, { headers: { Accept: 'application/json' } });
       if (!res.ok) throw new Error(String(res.status));
       const data = (await res.json()) as { tag_name?: string; body?: string } | { tag_name?: string; body?: string }[];
@@ -81,15 +84,17 @@ export function SystemInfo() {
           { key: 'uptime', label: t('info.uptime'), children: formatUptime(status?.start_time, t) },
         ]}
       />
-      <Button
-        icon={<SyncOutlined />}
-        loading={checking}
-        onClick={() => void check()}
-        style={{ marginTop: 12 }}
-        data-testid="settings-check-update"
-      >
-        {t('info.check')}
-      </Button>
+      {RELEASES_URL && (
+        <Button
+          icon={<SyncOutlined />}
+          loading={checking}
+          onClick={() => void check()}
+          style={{ marginTop: 12 }}
+          data-testid="settings-check-update"
+        >
+          {t('info.check')}
+        </Button>
+      )}
     </Card>
   );
 }

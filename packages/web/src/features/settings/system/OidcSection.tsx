@@ -9,6 +9,15 @@ import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
 import { fieldName } from '../model/options';
 import { useOptions } from '../model/useOptions';
+import { ApiFailure, apiPost } from '../../../lib/api';
+
+/** What POST /api/oauth/oidc/discovery answers: the provider's endpoints ('' when the document names none). */
+interface OidcDiscovery {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  userinfo_endpoint: string;
+}
 
 const OIDC: OptionKey[] = [
   'oidc.enabled',
@@ -22,7 +31,7 @@ const OIDC: OptionKey[] = [
 
 const HTTP_URL = /^https?:\/\//i;
 
-/** Fetches the provider's well-known document and fills the three endpoints. */
+/** Has the server fetch the provider's well-known document and fills the three endpoints. */
 function FetchWellKnown() {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
@@ -37,18 +46,18 @@ function FetchWellKnown() {
     }
     setLoading(true);
     try {
-      const res = await fetch(url, { headers: { Accept: 'application/json' } });
-      if (!res.ok) throw new Error(String(res.status));
-      const doc = (await res.json()) as Record<string, unknown>;
-      const fill = (key: OptionKey, v: unknown) => {
-        if (typeof v === 'string' && v) setValue(fieldName(key), v, { shouldDirty: true, shouldValidate: true });
+      // The server fetches the document (through its outbound guard): this page may connect only to its own site.
+      const doc = (await apiPost<OidcDiscovery>('/api/oauth/oidc/discovery', { well_known_url: url })).data;
+      const fill = (key: OptionKey, v: string | undefined) => {
+        if (v) setValue(fieldName(key), v, { shouldDirty: true, shouldValidate: true });
       };
-      fill('oidc.authorization_endpoint', doc.authorization_endpoint);
-      fill('oidc.token_endpoint', doc.token_endpoint);
-      fill('oidc.user_info_endpoint', doc.userinfo_endpoint);
+      fill('oidc.authorization_endpoint', doc?.authorization_endpoint);
+      fill('oidc.token_endpoint', doc?.token_endpoint);
+      fill('oidc.user_info_endpoint', doc?.userinfo_endpoint);
       void message.success(t('oidc.fetched'));
-    } catch {
-      void message.error(t('oidc.fetchFailed'));
+    } catch (err) {
+      // The API layer has already shown the server's reason.
+      if (!(err instanceof ApiFailure)) void message.error(t('oidc.fetchFailed'));
     } finally {
       setLoading(false);
     }
