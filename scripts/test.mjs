@@ -1,10 +1,13 @@
-// `npm test`: type-checks, lints, checks the dependency rules (`npm run deps`) and the formatting, builds the
-// console, then runs unit, integration (SQLite, PostgreSQL, MariaDB, Redis) and browser tests in one vitest run.
+// `npm test`: checks first that PostgreSQL, MariaDB, Redis, Chromium and nginx are there (scripts/test-services.mjs:
+// a missing one stops the run with what to do), then type-checks, lints, checks the dependency rules (`npm run deps`)
+// and the formatting, builds the console, then runs unit, integration (SQLite, PostgreSQL, MariaDB, Redis) and
+// browser tests in one vitest run.
 // The five steps before vitest are independent and each mostly one-threaded: they run two at a time (one per core
 // of the CI machine), each one's output printed whole when it ends, so the logs do not interleave.
 import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { preflight } from './test-services.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** Steps run at once before the tests (the CI machine has two cores). */
@@ -51,6 +54,7 @@ async function runChecks() {
   }
 }
 
+if (!(await preflight())) process.exit(1);
 await runChecks();
 const res = spawnSync(
   process.execPath,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type DestinationStream } from 'pino';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './lib/private-files.js';
-import { FdOutput, stdoutLog } from './log-output.js';
+import { FdOutput, stdoutDestination, stdoutLog } from './log-output.js';
 
 /** The names of the log files this server writes in LOG_DIR; nothing else there is listed or deleted. */
 export const LOG_FILE_PATTERN = /^tollway-\d{14}\.log$/;
@@ -19,8 +19,9 @@ export function activeLogFile(): string | undefined {
 const stamp = (d: Date) => d.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 
 /**
- * stdout and a new owner-only file `LOG_DIR/tollway-<YYYYMMDDHHMMSS>.log`, both written through never-blocking
- * outputs; the level is the logger's. Throws when the directory or file cannot be made.
+ * stdout (readable at a terminal) and a new owner-only file `LOG_DIR/tollway-<YYYYMMDDHHMMSS>.log` (always JSON),
+ * both written through never-blocking outputs; the level is the logger's. Throws when the directory or file
+ * cannot be made.
  */
 export function stdoutAndFile(dir: string, now = new Date()): DestinationStream {
   fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -30,7 +31,7 @@ export function stdoutAndFile(dir: string, now = new Date()): DestinationStream 
   fileOutput = new FdOutput(fd);
   const all = 'trace';
   return pino.multistream([
-    { stream: stdoutLog(), level: all },
+    { stream: stdoutDestination(), level: all },
     { stream: fileOutput, level: all },
   ]);
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { chooseLogFormat, formatLogLine, type PrettyOptions } from './log-format.js';
 
 /** Characters kept while the output cannot take them (a full pipe); beyond this, new lines are dropped. */
 const MAX_PENDING_CHARS = 4 * 1024 * 1024;
@@ -108,6 +109,38 @@ let stderrOutput: FdOutput | undefined;
 /** The process's standard output as a never-blocking log destination (one per process). */
 export function stdoutLog(): FdOutput {
   return (stdoutOutput ??= new FdOutput(1));
+}
+
+/** A log destination that writes each pino JSON line readably (log-format.ts) to a never-blocking output. */
+export class PrettyOutput {
+  constructor(
+    private readonly out: FdOutput,
+    private readonly opts: PrettyOptions,
+  ) {}
+
+  write(line: string): boolean {
+    return this.out.write(formatLogLine(line, this.opts));
+  }
+
+  flush(cb?: (err?: Error) => void): void {
+    this.out.flush(cb);
+  }
+}
+
+let stdoutDest: FdOutput | PrettyOutput | undefined;
+
+/**
+ * Where the log goes on standard output: readable lines when it is a terminal (coloured where the terminal has
+ * colours and NO_COLOR is not set), JSON lines otherwise. Either way through the one never-blocking stdoutLog().
+ */
+export function stdoutDestination(): FdOutput | PrettyOutput {
+  if (stdoutDest) return stdoutDest;
+  const out = process.stdout;
+  stdoutDest =
+    chooseLogFormat(out.isTTY) === 'pretty'
+      ? new PrettyOutput(stdoutLog(), { colour: out.hasColors?.() ?? false })
+      : stdoutLog();
+  return stdoutDest;
 }
 
 /** Standard error, for the few messages written before a logger exists. */

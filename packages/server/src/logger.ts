@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { stdoutLog } from './log-output.js';
+import { stdoutDestination } from './log-output.js';
 
 /** Where a credential or secret may appear in a log object; each is replaced by the censor text. */
 export const REDACTED_PATHS = [
@@ -25,8 +25,9 @@ export const REDACTED_PATHS = [
 
 /**
  * Structured JSON logs; credentials and passwords are redacted wherever they could appear. By default to stdout
- * through a destination that never blocks nor throws (pino's own retries a broken pipe forever at exit).
+ * through a destination that never blocks nor throws (pino's own retries a broken pipe forever at exit), as
+ * readable lines when stdout is a terminal (stdoutDestination).
  */
-export function createLogger(level: string, destination: DestinationStream = stdoutLog()): Logger {
+export function createLogger(level: string, destination: DestinationStream = stdoutDestination()): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
 }

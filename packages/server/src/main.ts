@@ -7,6 +7,7 @@ import { ignoreStdioErrors, stderrLog } from './log-output.js';
 import { createLogger } from './logger.js';
 import { logOutputs, stdoutAndFile } from './log-file.js';
 import { startMetricsServer } from './observability/metrics-server.js';
+import { startUrl } from './start-url.js';
 
 /**
  * Connections the kernel may hold for accept(2). The kernel lowers it to net.core.somaxconn (as Go servers such as
@@ -56,8 +57,9 @@ async function main(): Promise<void> {
     return fail(msg);
   }
   const { app } = await buildApp(runtime.ctx);
+  const host = process.env.HOST || '0.0.0.0';
   try {
-    await app.listen({ port: config.port, host: process.env.HOST || '0.0.0.0', backlog: LISTEN_BACKLOG });
+    await app.listen({ port: config.port, host, backlog: LISTEN_BACKLOG });
   } catch (err) {
     return fail(`PORT: cannot listen on ${config.port}: ${(err as Error).message}`, () => runtime.close());
   }
@@ -73,7 +75,9 @@ async function main(): Promise<void> {
   }
   if (config.memoryReleaseIdleSeconds > 0)
     startIdleMemoryRelease({ idleMs: config.memoryReleaseIdleSeconds * 1000, log });
-  log.info({ port: config.port, database: runtime.ctx.db.dialect }, 'tollway started');
+  // `open` first: at a terminal the line reads "tollway started — open http://localhost:3000/setup  port=…".
+  const open = startUrl({ port: config.port, host, setUp: runtime.ctx.setup.isDone() });
+  log.info({ open, port: config.port, database: runtime.ctx.db.dialect }, 'tollway started');
   stopOnSignals({ app, runtime, log, output: logOutputs, graceMs });
 }
 
