@@ -9,8 +9,14 @@ import { login, privateConsole, SCREENSHOTS, startHarness, type Harness } from '
 const ROOT = { username: 'tcroot', password: 'tc-root-pass-1' };
 /** Per-task prices in dollars: a drawing action, a song, a video model. */
 const PRICES = { mj_imagine: 0.1, suno_music: 0.2, 'kling-v1': 0.5 };
+/** A registry entry's description, long enough to be cut short in the model column. */
+const DESCRIPTION =
+  'Acme chat model for long documents: a 1M token context window, tool calls and JSON output, tuned for summaries';
 
-/** The task channel types in the channel editor (their hint and key format) and the task models on the pricing page. */
+/**
+ * The task channel types in the channel editor (their hint and key format), the task models on the pricing page, and
+ * a model registry entry's description, tags and vendor there.
+ */
 describe('task channels and task prices in Chromium', () => {
   let h: Harness;
   let page: Page;
@@ -103,5 +109,67 @@ describe('task channels and task prices in Chromium', () => {
       expect(await page.getByTestId(`pricing-row-${model}`).textContent()).toContain('Per task');
     }
     await h.shot(page, 'task-channels-02-pricing');
+  });
+
+  it("the pricing page shows a registry entry's description and tags, and filters by the entry's vendor", async () => {
+    await apiAs(root, 'POST', '/api/channel/', {
+      mode: 'single',
+      channel: {
+        name: 'acme',
+        type: 1,
+        key: 'acme-key',
+        base_url: 'http://127.0.0.1:9',
+        models: 'acme-chat-1',
+        group: 'default',
+      },
+    });
+    const vendor = await apiAs<{ id: number }>(root, 'POST', '/api/vendors/', {
+      name: 'Acme',
+      description: 'Acme Labs',
+      icon: 'Acme.Color',
+    });
+    await apiAs(root, 'POST', '/api/models/', {
+      model_name: 'acme-chat-1',
+      description: DESCRIPTION,
+      tags: 'chat, long-context,',
+      icon: 'https://icons.invalid/acme.svg',
+      vendor_id: vendor.id,
+    });
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    await page.goto('/pricing');
+    const description = page.getByTestId('pricing-desc-acme-chat-1');
+    await expect.poll(() => description.textContent()).toBe(DESCRIPTION);
+    const tags = page.getByTestId('pricing-tags-acme-chat-1').locator('.ant-tag');
+    expect(await tags.allTextContents()).toEqual(['chat', 'long-context']);
+    // One line, cut short; the whole text on hover. The entry's icon is not rendered (no image is loaded).
+    expect(await description.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    await description.hover();
+    await page.locator('.ant-tooltip:visible').filter({ hasText: DESCRIPTION }).waitFor();
+    expect(await page.getByTestId('pricing-row-acme-chat-1').locator('img').count()).toBe(0);
+    expect(requested.filter((u) => u.includes('icons.invalid'))).toEqual([]);
+    // A model without an entry shows neither.
+    expect(await page.getByTestId('pricing-desc-mj_imagine').count()).toBe(0);
+    expect(await page.getByTestId('pricing-tags-mj_imagine').count()).toBe(0);
+    await h.shot(page, 'task-channels-03-pricing-registry');
+
+    const shown = () =>
+      page.locator('[data-testid^="pricing-row-"]').evaluateAll((rows) => rows.map((r) => r.dataset.testid));
+    const every = await shown();
+    expect(every).toContain('pricing-row-mj_imagine');
+    expect(await page.getByTestId('pricing-vendor').textContent()).toContain('All vendors');
+    await page.getByTestId('pricing-vendor').click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: /^Acme$/ })
+      .click();
+    await expect.poll(shown).toEqual(['pricing-row-acme-chat-1']);
+    await h.shot(page, 'task-channels-04-pricing-vendor');
+    // Clearing the vendor shows every model again; the search finds a model by its tag.
+    await page.getByTestId('pricing-vendor').hover();
+    await page.getByTestId('pricing-vendor').locator('.ant-select-clear').click();
+    await expect.poll(shown).toEqual(every);
+    await page.getByTestId('pricing-search').fill('LONG-CONTEXT');
+    await expect.poll(shown).toEqual(['pricing-row-acme-chat-1']);
   });
 });

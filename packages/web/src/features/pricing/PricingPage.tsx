@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useStoredUser } from '../../lib/session';
 import { usePageSize } from '../../lib/paging';
 import { usePricing } from './api';
+import { filterPricing } from './filter';
 import { PricingTable } from './components/PricingTable';
 import { GroupRatioTag, PricingToolbar } from './components/PricingToolbar';
 import type { PriceUnit } from '../../lib/price';
@@ -16,7 +17,8 @@ import { ListCard } from '../../components/ListCard';
 
 /**
  * Public model pricing. Logged out it prices the default group; logged in it starts on the
- * user's own group, and any group open to them can be picked. Prices follow the display setting (USD or quota).
+ * user's own group, and any group open to them can be picked. Prices follow the display setting (USD or quota). Models
+ * with a registry entry show its description and tags, and can be filtered by vendor.
  */
 export default function PricingPage() {
   const { t } = useTranslation('pricing');
@@ -26,6 +28,7 @@ export default function PricingPage() {
   const [keyword, setKeyword] = useState('');
   const deferredKeyword = useDeferredValue(keyword);
   const [group, setGroup] = useState('');
+  const [vendor, setVendor] = useState<number | undefined>(undefined);
   const [onlyAvailable, setOnlyAvailable] = useState(true);
   const [unit, setUnit] = useState<PriceUnit>((status?.display_in_currency ?? true) ? 'usd' : 'quota');
   const [pageSize, setPageSize] = usePageSize('pricing-page-size');
@@ -48,14 +51,13 @@ export default function PricingPage() {
   }, [groups, group, user?.group]);
 
   const ratio = groups.find((g) => g.name === group)?.ratio ?? 1;
-  const rows = useMemo(() => {
-    const q = deferredKeyword.trim().toLowerCase();
-    return (data?.models ?? []).filter(
-      (m) =>
-        (q === '' || m.model_name.toLowerCase().includes(q)) &&
-        (!onlyAvailable || !group || m.enable_groups.includes(group)),
-    );
-  }, [data, deferredKeyword, onlyAvailable, group]);
+  const vendors = data?.vendors ?? [];
+  // A vendor no longer listed (after a refetch) filters nothing.
+  const vendorId = vendors.some((v) => v.id === vendor) ? vendor : undefined;
+  const rows = useMemo(
+    () => filterPricing(data?.models ?? [], { keyword: deferredKeyword, vendorId, group, onlyAvailable }),
+    [data, deferredKeyword, vendorId, onlyAvailable, group],
+  );
 
   return (
     <div className="tw-page">
@@ -67,6 +69,9 @@ export default function PricingPage() {
           group={group}
           groups={groups}
           onGroupChange={setGroup}
+          vendor={vendorId}
+          vendors={vendors}
+          onVendorChange={setVendor}
           onlyAvailable={onlyAvailable}
           onOnlyAvailableChange={setOnlyAvailable}
           unit={unit}
@@ -95,7 +100,7 @@ export default function PricingPage() {
           unit={unit}
           quotaPerUnit={status?.quota_per_unit}
           emptyText={
-            onlyAvailable && (data?.models.length ?? 0) > 0 && deferredKeyword.trim() === ''
+            onlyAvailable && (data?.models.length ?? 0) > 0 && deferredKeyword.trim() === '' && vendorId === undefined
               ? t('emptyGroup')
               : t('empty')
           }

@@ -1,7 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
-/** One row of GET /api/pricing; quota_type is a QuotaType (by ratio, or a fixed price per call). */
+/**
+ * One row of GET /api/pricing; quota_type is a QuotaType (by ratio, or a fixed price per call). The registry fields
+ * (description, icon, tags, vendor_id, supported_endpoint_types) are optional: older servers send none.
+ */
 export interface PricingModel {
   model_name: string;
   quota_type: number;
@@ -11,6 +14,24 @@ export interface PricingModel {
   model_price: number;
   /** Groups in which some enabled channel serves the model. */
   enable_groups: string[];
+  /** From the model's registry entry; empty without one. */
+  description?: string;
+  /** A @lobehub/icons name from the registry entry (the console does not render it). */
+  icon?: string;
+  /** Comma-separated tags from the registry entry; empty without one. */
+  tags?: string;
+  /** An id of the answer's `vendors`; 0: none; negative: guessed from the name, not in the registry. */
+  vendor_id?: number;
+  /** new-api's endpoint types the model is called through. */
+  supported_endpoint_types?: string[];
+}
+
+/** A vendor of the listed models (icon: a @lobehub/icons name, not rendered). */
+export interface PricingVendor {
+  id: number;
+  name: string;
+  description: string;
+  icon: string;
 }
 
 export interface PricingData {
@@ -19,10 +40,12 @@ export interface PricingData {
   groupRatio: Record<string, number>;
   /** Groups the caller may use, with their descriptions. */
   usableGroup: Record<string, string>;
+  /** Vendors of the listed models. */
+  vendors: PricingVendor[];
 }
 
 /**
- * GET /api/pricing: the envelope carries data plus group_ratio and usable_group beside it. Works logged out
+ * GET /api/pricing: the envelope carries data plus group_ratio, usable_group and vendors beside it. Works logged out
  * (default group); logged in, the server answers for the caller's group.
  */
 export function usePricing(userId: number | undefined) {
@@ -33,6 +56,7 @@ export function usePricing(userId: number | undefined) {
         data?: PricingModel[];
         group_ratio?: Record<string, number>;
         usable_group?: Record<string, string>;
+        vendors?: PricingVendor[];
       };
       return {
         models: Array.isArray(env.data)
@@ -40,6 +64,7 @@ export function usePricing(userId: number | undefined) {
           : [],
         groupRatio: env.group_ratio ?? {},
         usableGroup: env.usable_group ?? {},
+        vendors: Array.isArray(env.vendors) ? env.vendors : [],
       };
     },
     staleTime: 60_000,

@@ -7,6 +7,7 @@ import { useIsMobile } from '../../../lib/useIsMobile';
 import { useCopy } from '../../../components/useCopy';
 import { sizedPagination } from '../../../lib/paging';
 import type { PricingModel } from '../api';
+import { tagList } from '../filter';
 import { modelPrices, trimNumber, type PriceUnit } from '../../../lib/price';
 import { rowTestId } from '../../../lib/table';
 import { TipButton } from '../../../components/TipButton';
@@ -40,6 +41,38 @@ function Price({ value, suffix, testid }: { value: string; suffix: string; testi
   );
 }
 
+/**
+ * What a model's registry entry says: its description (one line, the whole text on hover) and its tags. The entry's
+ * icon is not shown: it names an icon set the console does not ship, and a supplied image is never loaded.
+ */
+function RegistryMeta({ model, width }: { model: PricingModel; width: number }) {
+  const { t } = useTranslation('pricing');
+  const tags = tagList(model.tags);
+  return (
+    <>
+      {model.description ? (
+        <Typography.Text
+          type="secondary"
+          ellipsis={{ tooltip: model.description }}
+          style={{ fontSize: 12, maxWidth: width }}
+          data-testid={`pricing-desc-${model.model_name}`}
+        >
+          {model.description}
+        </Typography.Text>
+      ) : null}
+      {tags.length > 0 && (
+        <Flex wrap gap={4} role="group" aria-label={t('tags')} data-testid={`pricing-tags-${model.model_name}`}>
+          {tags.map((tag) => (
+            <Tag key={tag} variant="filled" style={{ margin: 0, fontSize: 11 }}>
+              {tag}
+            </Tag>
+          ))}
+        </Flex>
+      )}
+    </>
+  );
+}
+
 /** Models with billing mode, groups, ratios and prices in the chosen group. */
 export function PricingTable({
   rows,
@@ -63,23 +96,26 @@ export function PricingTable({
       width: mobile ? 170 : 260,
       fixed: mobile ? undefined : 'left',
       sorter: (a, b) => a.model_name.localeCompare(b.model_name),
-      render: (name: string) => (
-        <Flex gap={4} align="center" style={{ minWidth: 0 }}>
-          <Typography.Text strong ellipsis={{ tooltip: name }} style={{ maxWidth: mobile ? 130 : 210 }}>
-            {name}
-          </Typography.Text>
-          {isTaskModel(name) && (
-            <Tag color="magenta" style={{ margin: 0 }} data-testid={`pricing-task-${name}`}>
-              {t('task')}
-            </Tag>
-          )}
-          <TipButton
-            subtle
-            label={t('copy')}
-            icon={<CopyOutlined />}
-            onClick={() => void copy(name, t('copied', { name }))}
-            data-testid={`pricing-copy-${name}`}
-          />
+      render: (name: string, m) => (
+        <Flex vertical gap={2} style={{ minWidth: 0 }}>
+          <Flex gap={4} align="center" style={{ minWidth: 0 }}>
+            <Typography.Text strong ellipsis={{ tooltip: name }} style={{ maxWidth: mobile ? 130 : 210 }}>
+              {name}
+            </Typography.Text>
+            {isTaskModel(name) && (
+              <Tag color="magenta" style={{ margin: 0 }} data-testid={`pricing-task-${name}`}>
+                {t('task')}
+              </Tag>
+            )}
+            <TipButton
+              subtle
+              label={t('copy')}
+              icon={<CopyOutlined />}
+              onClick={() => void copy(name, t('copied', { name }))}
+              data-testid={`pricing-copy-${name}`}
+            />
+          </Flex>
+          <RegistryMeta model={m} width={mobile ? 150 : 230} />
         </Flex>
       ),
     },

@@ -2,6 +2,7 @@ import { Checkbox, Flex, Segmented, Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SearchInput } from '../../../components/SearchInput';
 import { groupRatioColor, trimNumber, type PriceUnit } from '../../../lib/price';
+import type { PricingVendor } from '../api';
 
 interface Props {
   keyword: string;
@@ -9,6 +10,10 @@ interface Props {
   group: string;
   groups: { name: string; desc: string; ratio: number }[];
   onGroupChange: (g: string) => void;
+  /** The chosen vendor's id; undefined: every vendor. */
+  vendor: number | undefined;
+  vendors: PricingVendor[];
+  onVendorChange: (id: number | undefined) => void;
   onlyAvailable: boolean;
   onOnlyAvailableChange: (v: boolean) => void;
   unit: PriceUnit;
@@ -25,7 +30,10 @@ export function GroupRatioTag({ ratio, testid }: { ratio: number; testid?: strin
   );
 }
 
-/** Model search, group selector with ratio tags, availability filter and the price unit. */
+/**
+ * Model search, group selector with ratio tags, vendor filter (when the page lists vendors), availability filter and
+ * the price unit.
+ */
 export function PricingToolbar(p: Props) {
   const { t } = useTranslation('pricing');
   return (
@@ -66,6 +74,19 @@ export function PricingToolbar(p: Props) {
             ),
           }))}
         />
+        {p.vendors.length > 0 && (
+          <Select<number>
+            data-testid="pricing-vendor"
+            value={p.vendor}
+            onChange={p.onVendorChange}
+            allowClear
+            aria-label={t('vendor')}
+            placeholder={t('allVendors')}
+            popupMatchSelectWidth={false}
+            style={{ flex: '0 1 180px', minWidth: 140 }}
+            options={p.vendors.map((v) => ({ value: v.id, label: v.name }))}
+          />
+        )}
         <Checkbox
           checked={p.onlyAvailable}
           onChange={(e) => p.onOnlyAvailableChange(e.target.checked)}
