@@ -178,3 +178,11 @@ export const channelTypes: ChannelTypeInfo[] = [
 ];
 
 export const channelTypeById = new Map(channelTypes.map((c) => [c.id, c]));
+
+/** Ids new-api leaves unused (28–30, 32): listed so old rows show, never offered for a new choice. */
+export const RESERVED_CHANNEL_TYPES: ReadonlySet<number> = new Set([
+  ChannelType.Reserved28,
+  ChannelType.Reserved29,
+  ChannelType.Reserved30,
+  ChannelType.Reserved32,
+]);

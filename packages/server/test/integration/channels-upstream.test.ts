@@ -69,6 +69,22 @@ describe.each(dialects)('channel test, fetch models and balance against a mock u
     expectRefused(await root.call('GET', '/api/channel/test/999999'));
   });
 
+  it('a failed test stays on the channel (other_info.test_error) and opens its breaker; a passing one clears it', async () => {
+    const id = await create({ name: 'failing', key: BAD_KEY });
+    await root.call('GET', `/api/channel/test/${id}`);
+    const failed = await get(id);
+    expect(JSON.parse(failed.other_info)).toMatchObject({ test_error: expect.stringContaining('Incorrect API key') });
+    expect(failed.other_info).not.toContain(BAD_KEY);
+    const list = await root.call<{ items: ChannelPublic[] }>('GET', '/api/channel/?p=1&page_size=100');
+    expect(list.body.data!.items.find((c) => c.id === id)!.health?.state).toBe('open');
+    // The key replaced: the breaker closes, the next test passes and the failure is gone.
+    expect((await root.call('PUT', '/api/channel/', { id, key: GOOD_KEY })).body.success).toBe(true);
+    expect((await root.call('GET', `/api/channel/test/${id}`)).body).toMatchObject({ success: true });
+    expect((await get(id)).other_info).toBe('');
+    const after = await root.call<{ items: ChannelPublic[] }>('GET', '/api/channel/?p=1&page_size=100');
+    expect(after.body.data!.items.find((c) => c.id === id)!.health?.state).toBe('closed');
+  });
+
   it('tests all channels in the background: failing and slow ones disabled, passing auto-disabled ones enabled, manual ones left', async () => {
     await clear();
     await setOption('AutomaticDisableChannelEnabled', 'true');

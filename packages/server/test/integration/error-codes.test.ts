@@ -52,6 +52,25 @@ describe.each(dialects)('stable error codes and log fields on %s', (dialect) => 
     );
   });
 
+  it('sign-in of a deleted account: told it was deleted with its password, the usual refusal without', async () => {
+    const made = await root.call<{ id: number }>('POST', '/api/user/', {
+      username: 'codes-gone',
+      password: 'gone-pass-123',
+      display_name: 'gone',
+    });
+    expect(made.body.success).toBe(true);
+    const { id } = (
+      await root.call<{ items: { id: number; username: string }[] }>('GET', '/api/user/search?keyword=codes-gone')
+    ).body.data!.items.find((u) => u.username === 'codes-gone')!;
+    expect((await root.call('POST', '/api/user/manage', { id, action: 'delete' })).body.success).toBe(true);
+    const gone = await new Client(t.app).login('codes-gone', 'gone-pass-123');
+    expectCode(gone, ErrorCode.UserDeleted);
+    expect((gone.body as Coded).message).toBe('this account has been deleted');
+    // A wrong password names no account: the same refusal as for a name never registered.
+    expectCode(await new Client(t.app).login('codes-gone', 'wrong-password'), ErrorCode.LoginFailed);
+    expectCode(await new Client(t.app).login('codes-never-was', 'gone-pass-123'), ErrorCode.LoginFailed);
+  });
+
   it('redemption: empty, invalid and used codes; the redemption log keeps its fields', async () => {
     expectCode(await alice.call('POST', '/api/user/topup', { key: '' }), ErrorCode.RedemptionEmpty);
     expectCode(

@@ -329,7 +329,9 @@ export const channelPublic = z.object({
   balance: z.number(),
   balance_updated_time: z.number().int(),
   used_quota: z.number().int(),
-  other_info: z.string().describe('JSON text: {status_reason, status_time} for status 3'),
+  other_info: z
+    .string()
+    .describe('JSON text: {status_reason, status_time} for status 3; test_error while the last test failed'),
   channel_info: channelInfo,
   settings: z.string().describe("JSON text: new-api's other settings (allow_service_tier, claude_beta_query…)"),
   header_override: z.string().describe('JSON text: headers sent upstream, with {api_key} / {client_header:name}'),

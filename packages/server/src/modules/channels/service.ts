@@ -13,7 +13,7 @@ import type { CachedChannel, ChannelCache } from '../../core/routing/channel-cac
 import { channelKeys, parseJsonObject, type ChannelRow, type MultiKeyInfo } from '../../core/routing/channel-row.js';
 import { listChannels, type ChannelPage, type ListRequest } from './listing.js';
 import { maskedChannelKey } from './view.js';
-import { ChannelStatusRules, statusPatch } from './status.js';
+import { ChannelStatusRules, statusPatch, testPatch } from './status.js';
 import { ChannelsStore, type ChannelPatch, type NewChannel } from './store.js';
 import { TagTools } from './tags.js';
 import { ChannelTester } from './tester.js';
@@ -333,9 +333,9 @@ export class ChannelsService {
     this.breakers?.trip(id);
   }
 
-  /** Records a test's response time (ms) and time; not a routing change, so no reload. */
-  async recordTest(id: number, responseMs: number): Promise<void> {
-    await this.store.update(this.store.k, id, { response_time: Math.round(responseMs), test_time: nowSeconds() });
+  /** Records a test's response time (ms), time and failure (undefined: passed); not a routing change, so no reload. */
+  async recordTest(id: number, responseMs: number, error?: string): Promise<void> {
+    await this.store.update(this.store.k, id, testPatch(await this.get(id), responseMs, error));
   }
 
   async recordBalance(id: number, balance: number): Promise<void> {

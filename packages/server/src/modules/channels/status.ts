@@ -30,6 +30,24 @@ export function redactKeys(message: string, keys: string[]): string {
 
 const infoOf = (row: Pick<ChannelRow, 'channel_info'>) => parseJsonObject<Partial<MultiKeyInfo>>(row.channel_info, {});
 
+/** Longest test failure message kept in other_info (the list shows it on hover). */
+const TEST_ERROR_MAX = 300;
+
+/**
+ * The fields a test writes: its response time and time, and in other_info the failure (`test_error`, cleared by a
+ * passing test), so the list shows a channel whose last test failed as failing rather than by its speed.
+ */
+export function testPatch(row: Pick<ChannelRow, 'other_info'>, responseMs: number, error?: string): ChannelPatch {
+  const other = parseJsonObject<Record<string, unknown>>(row.other_info, {});
+  if (error === undefined) delete other.test_error;
+  else other.test_error = error.length > TEST_ERROR_MAX ? `${error.slice(0, TEST_ERROR_MAX)}…` : error || 'failed';
+  return {
+    response_time: Math.round(responseMs),
+    test_time: nowSeconds(),
+    other_info: Object.keys(other).length ? JSON.stringify(other) : '',
+  };
+}
+
 /** The fields that move a channel to `status` (1, 2 or 3 with a reason), keeping other_info's other entries. */
 export function statusPatch(row: ChannelRow, status: number, reason = ''): ChannelPatch {
   const other = parseJsonObject<Record<string, unknown>>(row.other_info, {});

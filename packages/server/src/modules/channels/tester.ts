@@ -38,7 +38,7 @@ const modelFor = (ch: CachedChannel, model?: string) => model || ch.testModel ||
 export interface TestedChannels {
   readonly store: { all(): Promise<ChannelRow[]> };
   get(id: number): Promise<ChannelRow>;
-  recordTest(id: number, responseMs: number): Promise<void>;
+  recordTest(id: number, responseMs: number, error?: string): Promise<void>;
   enableChannel(id: number): Promise<boolean>;
   autoDisableChannel(id: number, reason: string): Promise<boolean>;
   tripBreaker(id: number): void;
@@ -71,9 +71,11 @@ export class ChannelTester {
   async testOne(ctx: ProbeHost, id: number, model?: string): Promise<TestOutcome> {
     const ch = testable(await this.channels.get(id));
     const res = await ctx.channelProbe(ch, modelFor(ch, model));
-    await this.channels.recordTest(id, res.elapsedMs);
+    await this.channels.recordTest(id, res.elapsedMs, res.ok ? undefined : res.message);
     const time = Math.round(res.elapsedMs) / 1000;
     if (res.ok) return { success: true, message: `test passed with ${modelFor(ch, model)}`, time };
+    // A failed test of an enabled channel opens its breaker, as a failed call does: routing passes it over.
+    if (ch.status === 1) this.channels.tripBreaker(id);
     return {
       success: false,
       message: res.message,
@@ -128,7 +130,7 @@ export class ChannelTester {
   private async testAndApply(ctx: ProbeHost, row: ChannelRow): Promise<void> {
     const ch = testable(row);
     const res = await ctx.channelProbe(ch, modelFor(ch));
-    await this.channels.recordTest(row.id, res.elapsedMs);
+    await this.channels.recordTest(row.id, res.elapsedMs, res.ok ? undefined : res.message);
     const thresholdMs = this.options.num('ChannelDisableThreshold') * 1000;
     const tooSlow = thresholdMs > 0 && res.elapsedMs > thresholdMs;
     // Only a permanent failure (rejected key, closed account, a disable keyword) disables; a transient one

@@ -276,7 +276,11 @@ export class UsersService {
       throw coded(ErrorCode.EmailAmbiguous, 'more than one account uses this email: log in with your username');
     }
     const u = matches[0] ?? (username.includes('@') ? await this.store.findByUsername(username) : undefined);
-    const ok = u ? await verifyPassword(password, u.password) : await spendPasswordCheck(password);
+    // No live account: a deleted one with this name and password is told so (only with its password: the
+    // answer names no account to a guesser); one password check either way.
+    const gone = u ? undefined : await this.store.findDeletedByLogin(username);
+    const ok = await verifyPassword(password, (u ?? gone)?.password ?? '');
+    if (gone && ok) throw coded(ErrorCode.UserDeleted, 'this account has been deleted');
     if (!u || !ok) throw coded(ErrorCode.LoginFailed, 'username or password is wrong, or the user has been banned');
     if (u.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
     return u;

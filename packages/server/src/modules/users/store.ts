@@ -44,6 +44,19 @@ export class UsersStore {
     return matched.orderBy('id').limit(2).execute();
   }
 
+  /** The most recently deleted account a login name (username, or email with '@') meant: login tells it apart. */
+  findDeletedByLogin(login: string): Promise<UserRow | undefined> {
+    return this.k
+      .selectFrom('users')
+      .selectAll()
+      .where('deleted_at', 'is not', null)
+      .where((eb) => eb.or([eb('username', '=', login), ...(login.includes('@') ? [eb('email', '=', login)] : [])]))
+      .orderBy('deleted_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   /** A live user whose username is `username` (accounts named before usernames could not hold '@'). */
   findByUsername(username: string): Promise<UserRow | undefined> {
     return this.k

@@ -4,16 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Status } from '../../lib/status';
 import { authorizeUrl, fetchOAuthState, rememberReturnTo, type OAuthProvider } from '../../lib/oauth';
+import { LinuxDoIcon } from '../../components/icons/LinuxDoIcon';
 import { TelegramLogin } from '../../components/TelegramLogin';
 import { WeChatLoginModal } from './WeChatLoginModal';
 
 export { hasOAuth } from '../../lib/oauth';
-
-const LinuxDoIcon = () => (
-  <span className="anticon" style={{ fontWeight: 700, fontSize: 13 }}>
-    L
-  </span>
-);
 
 /** Third-party sign-in buttons, shown only for the providers enabled in status. */
 export function OAuthButtons({

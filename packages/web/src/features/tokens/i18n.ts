@@ -44,7 +44,13 @@ export default {
       limited: '限制模型',
       limitedHint: '仅可使用：{{models}}',
     },
-    value: { unlimited: '无限额度', never: '永不过期', userGroup: '用户分组', expiredAt: '已于 {{time}} 过期' },
+    value: {
+      unlimited: '无限额度',
+      never: '永不过期',
+      userGroup: '用户分组',
+      expiredAt: '已于 {{time}} 过期',
+      quotaRaw: '剩余 {{quota}} 额度',
+    },
     toast: {
       created: '令牌创建成功',
       createdMany: '已创建 {{count}} 个令牌',
@@ -166,7 +172,13 @@ export default {
       limited: 'Model limits',
       limitedHint: 'Only: {{models}}',
     },
-    value: { unlimited: 'Unlimited', never: 'Never', userGroup: 'User group', expiredAt: 'Expired at {{time}}' },
+    value: {
+      unlimited: 'Unlimited',
+      never: 'Never',
+      userGroup: 'User group',
+      expiredAt: 'Expired at {{time}}',
+      quotaRaw: '{{quota}} quota left',
+    },
     toast: {
       created: 'Token created',
       createdMany: '{{count}} tokens created',

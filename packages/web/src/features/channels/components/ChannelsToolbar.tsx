@@ -76,6 +76,7 @@ export function ChannelsToolbar(p: Props) {
         />
         <Select
           data-testid="channels-group-filter"
+          aria-label={t('col.group')}
           value={p.draft.group}
           options={groupOptions}
           loading={groups.isLoading}

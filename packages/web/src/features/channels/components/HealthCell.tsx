@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../lib/format-time';
 import type { Channel, TagRow } from '../api';
+import { parseOtherInfo } from '../model/status';
 
 type Health = NonNullable<Channel['health']>;
 type State = Health['state'];
@@ -32,6 +33,17 @@ function Details({ h, t }: { h: Health; t: TFunction }) {
 export function ChannelHealthCell({ channel }: { channel: Channel }) {
   const { t } = useTranslation('channels');
   const h = channel.health;
+  const { testError } = parseOtherInfo(channel.other_info);
+  // The breaker has not opened (a permanent failure, another node's breaker, a restart) but the last test failed.
+  if (testError && (!h || h.state === 'closed')) {
+    return (
+      <Tooltip title={testError}>
+        <Tag color="error" data-testid={`channel-health-${channel.id}`} data-state="test_failed" className="tw-ch-help">
+          {t('health.testFailed')}
+        </Tag>
+      </Tooltip>
+    );
+  }
   if (!h) return null;
   const keyTrouble = h.state === 'closed' && Object.keys(h.keys).length > 0;
   return (
@@ -42,20 +54,18 @@ export function ChannelHealthCell({ channel }: { channel: Channel }) {
         data-state={h.state}
         className="tw-ch-help"
       >
-        {h.state === 'open'
-          ? t('health.openShort', { time: formatTime(h.open_until).slice(-8) })
-          : t(`health.state.${h.state}`)}
+        {/* The state alone (the column stays narrow); until when an open breaker holds is in the hover. */}
+        {t(`health.state.${h.state}`)}
       </Tag>
     </Tooltip>
   );
 }
 
-/** A tag row: its worst child's state. */
+/** A tag row: its worst child's state (a child whose last test failed counts as open). */
 export function TagHealthCell({ row }: { row: TagRow }) {
   const { t } = useTranslation('channels');
-  const worst = row.children.reduce<State>(
-    (w, c) => (c.health && RANK[c.health.state] > RANK[w] ? c.health.state : w),
-    'closed',
-  );
+  const stateOf = (c: Channel): State =>
+    parseOtherInfo(c.other_info).testError ? 'open' : (c.health?.state ?? 'closed');
+  const worst = row.children.reduce<State>((w, c) => (RANK[stateOf(c)] > RANK[w] ? stateOf(c) : w), 'closed');
   return <Tag color={COLOR[worst]}>{t(`health.state.${worst}`)}</Tag>;
 }

@@ -1,9 +1,11 @@
 import { KeyOutlined, TagsOutlined } from '@ant-design/icons';
-import { channelTypeById, renderQuota } from '@tollway/shared';
+import { renderQuota } from '@tollway/shared';
 import { Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import type { TFunction } from 'i18next';
 import { isTagRow, type Channel, type ListRow, type TagRow } from '../api';
 import type { ColumnKey, ColumnVisibility } from '../model/storage';
+import { parseOtherInfo } from '../model/status';
+import { channelTypeLabel } from '../model/typeLabel';
 import type { ChannelActions } from '../model/useChannelActions';
 import { BalanceCell } from './BalanceCell';
 import { GroupTags } from './GroupTags';
@@ -26,7 +28,7 @@ export interface ColumnDeps {
 }
 
 /** Width of the name column at 1440 px (it grows on wider screens). */
-const NAME_WIDTH = 132;
+const NAME_WIDTH = 114;
 
 /** The lowest priority a channel may take. */
 const PRIORITY_MIN = -999;
@@ -104,13 +106,16 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
     {
       key: 'type',
       title: t('col.type'),
-      width: 86,
+      // Wide enough for a six-character Chinese vendor name; longer names are cut, whole on hover.
+      width: 104,
       render: (_, r) =>
         r.type === 0 ? (
           <Tag>{t('typeMixed')}</Tag>
         ) : (
-          <Tooltip title={`${channelTypeById.get(r.type)?.label ?? ''} · ${r.type}`}>
-            <Tag className="tw-ch-type-tag">{channelTypeById.get(r.type)?.label ?? `#${r.type}`}</Tag>
+          <Tooltip title={`${channelTypeLabel(t, r.type)} · ${r.type}`}>
+            <Tag className="tw-ch-type-tag" data-testid={isTagRow(r) ? undefined : `channel-type-${r.id}`}>
+              {channelTypeLabel(t, r.type)}
+            </Tag>
           </Tooltip>
         ),
     },
@@ -135,6 +140,7 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
           ms={r.response_time}
           testedAt={isTagRow(r) ? undefined : r.test_time}
           id={isTagRow(r) ? undefined : r.id}
+          testError={isTagRow(r) ? undefined : parseOtherInfo(r.other_info).testError}
         />
       ),
     },

@@ -1,5 +1,5 @@
 import { InfoCircleOutlined } from '@ant-design/icons';
-import { channelTypeById, channelTypes } from '@tollway/shared';
+import { channelTypeById, channelTypes, RESERVED_CHANNEL_TYPES } from '@tollway/shared';
 import { Alert, Col, Row, Select, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { FormField } from '../../../components/FormField';
 import type { ChannelForm } from '../model/channelForm';
 import { taskKindOf } from '../model/keys';
+import { channelTypeLabel } from '../model/typeLabel';
 import { Section } from './Section';
 import { TextField } from '../../../components/TextField';
 
@@ -18,19 +19,24 @@ export function BasicSection({ control }: { control: Control<ChannelForm> }) {
   const task = taskKindOf(type);
   const typeOptions = useMemo(
     () =>
-      channelTypes.map((c) => ({
-        value: c.id,
-        search: `${c.label} ${c.id}`,
-        label: (
-          <span className="tw-ch-type-option">
-            <span>{c.label}</span>
-            <Typography.Text type="secondary" className="tw-ch-type-id">
-              {c.id}
-            </Typography.Text>
-          </span>
-        ),
-      })),
-    [],
+      channelTypes
+        // Reserved ids are never offered; a channel already stored with one keeps showing its label.
+        .filter((c) => !RESERVED_CHANNEL_TYPES.has(c.id) || c.id === type)
+        .map((c) => ({
+          value: c.id,
+          disabled: RESERVED_CHANNEL_TYPES.has(c.id),
+          title: RESERVED_CHANNEL_TYPES.has(c.id) ? t('typeReserved') : undefined,
+          search: `${channelTypeLabel(t, c.id)} ${c.label} ${c.id}`,
+          label: (
+            <span className="tw-ch-type-option">
+              <span>{channelTypeLabel(t, c.id)}</span>
+              <Typography.Text type="secondary" className="tw-ch-type-id">
+                {c.id}
+              </Typography.Text>
+            </span>
+          ),
+        })),
+    [t, type],
   );
   return (
     <Section icon={<InfoCircleOutlined />} title={t('editor.basic')}>

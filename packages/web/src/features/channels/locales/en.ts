@@ -1,4 +1,5 @@
 import type zh from './zh';
+import { typeNamesEn } from './typeNames';
 
 /** Same keys as zh (checked), plus _one variants for English plurals. */
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> } & { [extra: string]: unknown };
@@ -14,6 +15,8 @@ const en = {
   empty: 'No channels yet',
   copySuffix: '_copy',
   typeMixed: 'Mixed types',
+  typeName: typeNamesEn,
+  typeReserved: 'Reserved id, not selectable',
   usedRaw: 'Used quota: {{value}}',
   filter: {
     keyword: 'Search by ID, name, tag or base URL (root: a whole key)',
@@ -37,7 +40,7 @@ const en = {
   },
   health: {
     state: { closed: 'Healthy', open: 'Open', half_open: 'Probing' },
-    openShort: 'Open until {{time}}',
+    testFailed: 'Test failed',
     openUntil: 'Breaker open: calls go to other channels until {{time}}',
     probing: 'Half-open: one probe call decides whether it closes',
     errorRate: 'Errors: {{rate}}% of {{count}} calls in the window',
@@ -58,7 +61,12 @@ const en = {
     keysEnabled: '{{enabled}}/{{total}} keys usable',
     tagCount: '{{enabled}}/{{total}} channels enabled',
   },
-  speed: { untested: 'Untested', testedAt: 'Tested {{time}}' },
+  speed: {
+    untested: 'Untested',
+    testedAt: 'Tested {{time}}',
+    failed: 'Failed',
+    failedAt: 'Test failed {{time}}: {{reason}}',
+  },
   balance: { refresh: 'Update balance', updatedAt: 'Updated {{time}}', never: 'Never queried' },
   actions: {
     add: 'Add channel',

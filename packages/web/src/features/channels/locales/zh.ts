@@ -1,3 +1,5 @@
+import { typeNamesZh } from './typeNames';
+
 /** Chinese strings of the channels feature. */
 export default {
   title: '渠道管理',
@@ -8,6 +10,8 @@ export default {
   empty: '暂无渠道',
   copySuffix: '_复制',
   typeMixed: '多种类型',
+  typeName: typeNamesZh,
+  typeReserved: '保留编号，不可选择',
   usedRaw: '已用额度：{{value}}',
   filter: {
     keyword: '搜索渠道的 ID、名称、标签或 API 地址（超级管理员可按完整密钥）',
@@ -31,7 +35,7 @@ export default {
   },
   health: {
     state: { closed: '健康', open: '熔断', half_open: '探测中' },
-    openShort: '熔断至 {{time}}',
+    testFailed: '测试失败',
     openUntil: '熔断中：到 {{time}} 为止，调用转到其他渠道',
     probing: '半开：放行一次探测调用决定是否恢复',
     errorRate: '错误率：窗口内 {{count}} 次调用中 {{rate}}%',
@@ -51,7 +55,7 @@ export default {
     keysEnabled: '{{enabled}}/{{total}} 个密钥可用',
     tagCount: '{{enabled}}/{{total}} 个渠道已启用',
   },
-  speed: { untested: '未测试', testedAt: '测试于 {{time}}' },
+  speed: { untested: '未测试', testedAt: '测试于 {{time}}', failed: '失败', failedAt: '{{time}} 测试失败：{{reason}}' },
   balance: { refresh: '更新余额', updatedAt: '更新于 {{time}}', never: '尚未查询' },
   actions: {
     add: '添加渠道',

@@ -1,15 +1,21 @@
 export interface StatusInfo {
   reason: string;
   time: number;
+  /** The last test's failure ('' when it passed or none ran). */
+  testError: string;
 }
 
-/** other_info carries {status_reason, status_time} for an automatically disabled channel. */
+/** other_info carries {status_reason, status_time} for an automatically disabled channel, test_error after a failed test. */
 export function parseOtherInfo(text: string | undefined): StatusInfo {
   try {
-    const v = JSON.parse(text || '{}') as { status_reason?: unknown; status_time?: unknown };
-    return { reason: typeof v.status_reason === 'string' ? v.status_reason : '', time: Number(v.status_time) || 0 };
+    const v = JSON.parse(text || '{}') as { status_reason?: unknown; status_time?: unknown; test_error?: unknown };
+    return {
+      reason: typeof v.status_reason === 'string' ? v.status_reason : '',
+      time: Number(v.status_time) || 0,
+      testError: typeof v.test_error === 'string' ? v.test_error : '',
+    };
   } catch {
-    return { reason: '', time: 0 };
+    return { reason: '', time: 0, testError: '' };
   }
 }
 

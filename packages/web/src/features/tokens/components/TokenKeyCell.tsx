@@ -14,8 +14,13 @@ export function TokenKeyCell({ token }: { token: Token }) {
       setFull(full === undefined ? await revealKey(token.id) : undefined);
     });
   return (
-    <Flex align="center" gap={2} style={{ minWidth: 0 }}>
-      <Typography.Text type="secondary" className="tw-tok-key" data-testid={`token-key-${token.id}`}>
+    <Flex align="center" gap={2} style={{ minWidth: 0, maxWidth: '100%' }}>
+      <Typography.Text
+        type="secondary"
+        className="tw-tok-key"
+        ellipsis={{ tooltip: full ?? withPrefix(token.key) }}
+        data-testid={`token-key-${token.id}`}
+      >
         {full ?? withPrefix(token.key)}
       </Typography.Text>
       <Button

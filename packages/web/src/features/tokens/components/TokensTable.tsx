@@ -1,4 +1,4 @@
-import { Flex, Tag, Typography } from 'antd';
+import { Flex, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { renderQuota, TokenStatus } from '@tollway/shared';
 import { useMemo } from 'react';
@@ -11,6 +11,9 @@ import { TokenActions } from './TokenActions';
 import { ExpiryCell, formatTokenTime, TokenGroupTag, TokenStatusTag } from './TokenCells';
 import { TokenKeyCell } from './TokenKeyCell';
 
+/** Digits of a balance below a cent (6: one quota at the default 500000 per dollar is $0.000002). */
+const SMALL_DIGITS = 6;
+
 /** The token list: status badges, quotas, times, group and row actions; disabled rows greyed; cards on a phone. */
 export function TokensTable(p: RecordTableProps<Token>) {
   const { t } = useTranslation('tokens');
@@ -18,17 +21,22 @@ export function TokensTable(p: RecordTableProps<Token>) {
   const mobile = useIsMobile();
   const quota = useMemo(() => {
     const opts = { displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit };
-    return (n: number) => renderQuota(n ?? 0, opts);
+    return (n: number) => {
+      const shown = renderQuota(n ?? 0, opts);
+      // A balance left below a cent is shown to its last digits, never as an empty-looking $0.00.
+      return n > 0 && /^\$0\.0+$/.test(shown) ? renderQuota(n, { ...opts, digits: SMALL_DIGITS }) : shown;
+    };
   }, [status?.display_in_currency, status?.quota_per_unit]);
 
   const columns: TableColumnsType<Token> = [
     {
       title: t('col.name'),
       key: 'name',
-      width: 170,
+      // Room for the masked key (sk- and 18 characters of monospace) beside its eye.
+      width: 195,
       fixed: 'left',
       render: (_, tok) => (
-        <Flex vertical gap={2} align={mobile ? 'flex-end' : 'flex-start'} style={{ minWidth: 0 }}>
+        <Flex vertical gap={2} align={mobile ? 'flex-end' : 'flex-start'} style={{ minWidth: 0, maxWidth: '100%' }}>
           <Typography.Text strong ellipsis={{ tooltip: tok.name }} style={{ maxWidth: mobile ? undefined : 150 }}>
             {tok.name}
           </Typography.Text>
@@ -48,7 +56,14 @@ export function TokensTable(p: RecordTableProps<Token>) {
             {t('value.unlimited')}
           </Tag>
         ) : (
-          <span className={tok.remain_quota <= 0 ? 'tw-tok-expired' : undefined}>{quota(tok.remain_quota)}</span>
+          <Tooltip title={t('value.quotaRaw', { quota: tok.remain_quota })}>
+            <span
+              className={tok.remain_quota <= 0 ? 'tw-tok-expired' : undefined}
+              data-testid={`token-remain-${tok.id}`}
+            >
+              {quota(tok.remain_quota)}
+            </span>
+          </Tooltip>
         ),
     },
     { title: t('col.created'), dataIndex: 'created_time', width: 135, render: (n: number) => formatTokenTime(n) },
@@ -63,7 +78,7 @@ export function TokensTable(p: RecordTableProps<Token>) {
     <RecordTable
       list={p}
       columns={columns}
-      scrollX={1050}
+      scrollX={1075}
       rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')}
       rowTestid="token-row"
     />

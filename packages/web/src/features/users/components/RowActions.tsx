@@ -1,11 +1,11 @@
 import { Button, Flex, Popconfirm, Tooltip, type ButtonProps } from 'antd';
 import { UserStatus, type UserManageAction } from '@tollway/shared';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../api';
 import { ResetTwoFactorButton } from '../../../components/twofa/ResetTwoFactorButton';
 import { isDeleted } from './UserTags';
-import { manageRefusal } from './refusal';
+import { editRefusal, manageRefusal } from './refusal';
 import { useStoredUser } from '../../../lib/session';
 
 interface Props {
@@ -33,6 +33,15 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
       setBusy(null);
     }
   };
+  // A disabled button keeps its reason in a tooltip (on a wrapper: a disabled button fires no hover).
+  const explained = (button: ReactNode, refusal: string | null, name: string) =>
+    refusal ? (
+      <Tooltip title={t(`refused.${refusal}`)}>
+        <span data-testid={`user-action-${name}-${user.id}-why`}>{button}</span>
+      </Tooltip>
+    ) : (
+      button
+    );
   // An action the server would refuse is disabled, its tooltip saying why.
   const manageButton = (action: UserManageAction, extra: { danger?: boolean; disabled?: boolean } = {}) => {
     const refusal = manageRefusal(actor, user, action);
@@ -49,13 +58,24 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
         {t(`actions.${action}`)}
       </Button>
     );
-    return refusal ? (
-      <Tooltip title={t(`refused.${refusal}`)}>
-        <span data-testid={`user-action-${action}-${user.id}-why`}>{button}</span>
-      </Tooltip>
-    ) : (
-      button
+    return explained(button, refusal, action);
+  };
+
+  // Edit and add quota: disabled on a user the actor may not change (same or higher level), saying why.
+  const editBlocked = editRefusal(actor, user);
+  const editButton = (kind: 'edit' | 'quota', onClick: () => void) => {
+    const button = (
+      <Button
+        size="small"
+        type="link"
+        data-testid={`user-action-${kind}-${user.id}`}
+        disabled={editBlocked !== null}
+        onClick={onClick}
+      >
+        {t(kind === 'edit' ? 'actions.edit' : 'actions.addQuota')}
+      </Button>
     );
+    return explained(button, editBlocked, kind);
   };
 
   return (
@@ -65,12 +85,8 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
       {user.status === UserStatus.Enabled
         ? manageButton('disable', { danger: true })
         : manageButton('enable', { disabled: user.status === 3 })}
-      <Button size="small" type="link" data-testid={`user-action-edit-${user.id}`} onClick={() => onEdit(user)}>
-        {t('actions.edit')}
-      </Button>
-      <Button size="small" type="link" data-testid={`user-action-quota-${user.id}`} onClick={() => onAddQuota(user)}>
-        {t('actions.addQuota')}
-      </Button>
+      {editButton('edit', () => onEdit(user))}
+      {editButton('quota', () => onAddQuota(user))}
       <ResetTwoFactorButton user={user} />
       {manageRefusal(actor, user, 'delete') ? (
         manageButton('delete', { danger: true })

@@ -47,6 +47,7 @@ export function UsersToolbar({
         />
         <Select
           data-testid="users-group-filter"
+          aria-label={t('field.group')}
           value={group}
           options={options}
           loading={groups.isLoading}

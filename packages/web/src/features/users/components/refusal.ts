@@ -17,3 +17,13 @@ export function manageRefusal(
   if (action === 'demote' && target.role < Role.Admin) return 'alreadyCommon';
   return null;
 }
+
+/**
+ * Why the server would refuse to edit `target` (or change its balance) for `actor`, or null: only users below the
+ * actor's level, and the super administrator's own account. Mirrors assertOutranks in modules/users/admin.ts.
+ */
+export function editRefusal(actor: { id: number; role: number } | undefined, target: AdminUser): string | null {
+  if (!actor) return null;
+  if (target.id === actor.id) return actor.role >= Role.Root ? null : 'self';
+  return target.role >= actor.role ? 'outranked' : null;
+}
