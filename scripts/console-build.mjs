@@ -23,8 +23,17 @@ export function consoleIsStale() {
   return sources > fs.statSync(built).mtimeMs;
 }
 
+/**
+ * Builds the console with Vite's errors only (its list of a few hundred written files is noise on a
+ * first `npm start`); says how long it took. Exits with the build's status when it fails.
+ */
 export function buildConsole() {
-  console.log('tollway: building the console (packages/web)…');
-  const res = spawnSync('npm', ['run', 'build', '-w', '@tollway/web'], { cwd: root, stdio: 'inherit' });
+  console.log('tollway: building the console (packages/web), a minute or less on a first start…');
+  const started = Date.now();
+  const res = spawnSync('npm', ['run', 'build', '--silent', '-w', '@tollway/web', '--', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (res.status !== 0) process.exit(res.status ?? 1);
+  console.log(`tollway: console built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

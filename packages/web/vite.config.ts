@@ -10,7 +10,7 @@ const gzip = promisify(zlib.gzip);
 /** Text assets worth compressing; images and fonts are compressed already. */
 const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|map|wasm)$/;
 /** Below this size the encoded copy saves less than its headers cost. */
-const MIN_COMPRESS_BYTES = 256;
+const MIN_COMPRESS_BYTES = 64;
 
 /**
  * Writes a brotli (.br, best quality) and a gzip (.gz) copy next to each text asset of the build, kept only when

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode, isDocsPage } from '@tollway/shared';
 import type { AppContext } from '../context.js';
 import { newNonce, type SecurityPolicy } from './security-headers.js';
+import { compressConsoleApi, compressedBody } from './compress-console.js';
 import { consoleAssetOptions } from './static-assets.js';
 
 const escapeHtml = (s: string) =>
@@ -28,6 +29,7 @@ export async function installConsole(
   const hasConsole = fs.existsSync(indexFile);
   if (hasConsole) await app.register(fastifyStatic, consoleAssetOptions(dist));
   const template = hasConsole ? fs.readFileSync(indexFile, 'utf8') : '';
+  compressConsoleApi(app);
 
   app.setNotFoundHandler((req, reply) => {
     const url = req.url;
@@ -67,6 +69,6 @@ export async function installConsole(
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('content-security-policy', policy.header(nonce))
-      .send(html);
+      .send(compressedBody(req, reply, html));
   });
 }

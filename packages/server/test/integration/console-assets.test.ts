@@ -132,6 +132,22 @@ describe.each(dialects)('console assets: pre-compressed, cached by name, on %s',
       expectSecurityHeaders(page);
     }
   });
+
+  it('sends GET /api/status compressed as the client accepts (brotli, else gzip, else as is)', async () => {
+    const plain = await get('/api/status');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const status = plain.json();
+    expect(status.success).toBe(true);
+    const br = await get('/api/status', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+    const sameShape = (body: Buffer) => Object.keys(JSON.parse(body.toString()).data);
+    expect(sameShape(zlib.brotliDecompressSync(br.rawPayload))).toEqual(Object.keys(status.data));
+    const gz = await get('/api/status', { 'accept-encoding': 'gzip, br;q=0' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(sameShape(zlib.gunzipSync(gz.rawPayload))).toEqual(Object.keys(status.data));
+  });
 });
 
 describe('console pages before setup', () => {

@@ -48,7 +48,8 @@ export function Sidebar() {
           mode="inline"
           className="tw-sider-menu"
           selectedKeys={[selectedSidebarKey(pathname)]}
-          defaultOpenKeys={['chat']}
+          // The chat links open only on a chat page: a long list would push Wallet and Personal settings off screen.
+          defaultOpenKeys={pathname.startsWith('/chat/') ? ['chat'] : []}
           items={collapsed ? flattenGroups(items) : items}
           onClick={({ key }) => navigate(key)}
         />

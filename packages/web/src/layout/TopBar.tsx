@@ -28,10 +28,12 @@ export function TopBar({ onOpenDrawer }: { onOpenDrawer: () => void }) {
   const { pathname } = useLocation();
   const selected = selectedTopKey(pathname, status);
   const showRegister = !mobile && !status?.self_use_mode_enabled && status?.register_enabled !== false;
+  // Before setup every page leads to /setup: the menu would offer nothing to open.
+  const showMenuButton = mobile && !pathname.startsWith('/setup') && status?.setup !== false;
 
   return (
     <Layout.Header className="tw-header" data-testid="top-bar">
-      {mobile && (
+      {showMenuButton && (
         <Button
           type="text"
           aria-label={t('header.menu')}

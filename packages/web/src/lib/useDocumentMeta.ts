@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { DEFAULT_ICON } from './logo';
 import { useStatus } from './status';
 
 /** Keeps the tab title and icon in line with the system name and logo from status. */
@@ -11,6 +12,8 @@ export function useDocumentMeta(): void {
   }, [name]);
   useEffect(() => {
     const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
-    if (link) link.href = logo || '/logo.svg';
+    // Set only when it changes: assigning the same address again makes the browser fetch the icon again.
+    const href = logo || DEFAULT_ICON;
+    if (link && link.getAttribute('href') !== href) link.href = href;
   }, [logo]);
 }

@@ -47,6 +47,7 @@ export function DefaultHero() {
           <Space.Compact style={{ width: '100%' }} size="large">
             <Input
               readOnly
+              aria-label={t('hero.baseUrl')}
               value={baseUrl}
               prefix={<Typography.Text type="secondary">{t('hero.baseUrl')}</Typography.Text>}
               data-testid="home-base-url"

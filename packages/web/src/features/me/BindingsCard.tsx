@@ -21,6 +21,7 @@ import { BindWeChatModal } from './BindWeChatModal';
 import { authorizeUrl, fetchOAuthState, type OAuthProvider } from '../../lib/oauth';
 import type { Status } from '../../lib/status';
 import { IconTitle } from '../../components/IconTitle';
+import { LinuxDoIcon } from '../../components/icons/LinuxDoIcon';
 
 const ROWS: {
   key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo';
@@ -32,7 +33,7 @@ const ROWS: {
   { key: 'oidc', field: 'oidc_id', icon: <SafetyCertificateOutlined /> },
   { key: 'wechat', field: 'wechat_id', icon: <WechatOutlined /> },
   { key: 'telegram', field: 'telegram_id', icon: <SendOutlined /> },
-  { key: 'linuxdo', field: 'linux_do_id', icon: <LinkOutlined /> },
+  { key: 'linuxdo', field: 'linux_do_id', icon: <LinuxDoIcon /> },
 ];
 
 /** Whether a provider can be bound: its sign-in is turned on in the settings. */

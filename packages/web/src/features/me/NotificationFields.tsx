@@ -45,13 +45,14 @@ export function NotificationFields({
         render={(f) => (
           <div>
             <InputNumber
+              aria-label={t('settings.threshold')}
               value={f.value}
               onChange={(v) => f.onChange(v ?? 0)}
               onBlur={f.onBlur}
               min={0}
               precision={0}
               style={{ width: '100%', maxWidth: 320 }}
-              suffix={<span style={{ opacity: 0.6 }}>≈ {fmt(Number(threshold) || 0)}</span>}
+              suffix={<span style={{ color: 'var(--tw-text-2)' }}>≈ {fmt(Number(threshold) || 0)}</span>}
               data-testid="me-threshold"
             />
             <Space wrap size={6} style={{ marginTop: 8 }}>

@@ -15,6 +15,7 @@ export function SettingsPanel({ value, onChange }: { value: ChatSettings; onChan
         <Form.Item label={t('model')}>
           <Select
             showSearch
+            aria-label={t('model')}
             value={value.model}
             onChange={(m: string) => set('model', m)}
             loading={models.isLoading}
@@ -24,6 +25,7 @@ export function SettingsPanel({ value, onChange }: { value: ChatSettings; onChan
         </Form.Item>
         <Form.Item label={t('group')}>
           <Select
+            aria-label={t('group')}
             value={value.group}
             onChange={(g: string) => set('group', g)}
             loading={groups.isLoading}
@@ -39,6 +41,7 @@ export function SettingsPanel({ value, onChange }: { value: ChatSettings; onChan
             min={0}
             max={1}
             step={0.1}
+            ariaLabelForHandle={t('temperature')}
             value={value.temperature}
             onChange={(v: number) => set('temperature', v)}
           />
@@ -47,13 +50,14 @@ export function SettingsPanel({ value, onChange }: { value: ChatSettings; onChan
           <InputNumber
             min={0}
             precision={0}
+            aria-label={t('maxTokens')}
             value={value.maxTokens}
             onChange={(v) => set('maxTokens', Number(v ?? 0))}
             style={{ width: '100%' }}
           />
         </Form.Item>
         <Form.Item label={t('stream')}>
-          <Switch checked={value.stream} onChange={(v) => set('stream', v)} />
+          <Switch aria-label={t('stream')} checked={value.stream} onChange={(v) => set('stream', v)} />
         </Form.Item>
       </Form>
     </Card>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { api, apiGet } from '../../lib/api';
+import { DEFAULT_LOGO } from '../../lib/logo';
 import { STATUS_KEY, useStatus, type Status } from '../../lib/status';
 import { writeJson } from '../../lib/storage';
 import { setupBody, type SetupInfo, type SetupValues } from './schema';
@@ -92,7 +93,7 @@ export default function SetupPage() {
     <div className="tw-auth" data-testid="setup-page">
       <Card className="tw-auth-card" style={{ maxWidth: 600 }} styles={{ body: { padding: '32px 28px 28px' } }}>
         <div className="tw-auth-head">
-          <img src={status?.logo || '/logo.svg'} alt="" onError={(e) => (e.currentTarget.src = '/logo.svg')} />
+          <img src={status?.logo || DEFAULT_LOGO} alt="" onError={(e) => (e.currentTarget.src = DEFAULT_LOGO)} />
           <Typography.Title level={3} style={{ margin: 0 }}>
             {t('title')}
           </Typography.Title>

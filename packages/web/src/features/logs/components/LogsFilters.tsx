@@ -121,6 +121,7 @@ export function LogsFilters({
           value={draft.group}
           options={groups.map((g) => ({ value: g }))}
           placeholder={t('filter.group')}
+          aria-label={t('filter.group')}
           onChange={(v) => onChange({ group: v ?? '' })}
           showSearch={{
             filterOption: (input, opt) =>
