@@ -53,14 +53,16 @@ describe('audit log in Chromium', () => {
     await root.getByRole('menuitem', { name: /审计日志|Audit log/ }).click();
     await root.waitForURL('**/admin/audit');
     const table = root.getByTestId('audit-table');
-    const optionRow = table.locator('tr', { hasText: 'option.update' }).first();
-    const userRow = table.locator('tr', { hasText: 'user.update' }).first();
+    // Rows by their stored action code (the cell shows its words; the code is its data-code).
+    const byCode = (code: string) => table.locator('tr', { has: root.locator(`[data-code="${code}"]`) });
+    const optionRow = byCode('option.update').first();
+    const userRow = byCode('user.update').first();
     await optionRow.waitFor();
     await userRow.waitFor();
     expect(await optionRow.getByTestId('audit-actor').textContent()).toContain(ROOT.username);
-    expect(await optionRow.textContent()).toContain('option #Notice');
+    expect(await optionRow.textContent()).toMatch(/设置项 #Notice|Setting #Notice/);
     expect(await userRow.getByTestId('audit-actor').textContent()).toContain(ADMIN.username);
-    expect(await userRow.textContent()).toContain(`user #${targetId}`);
+    expect(await userRow.textContent()).toMatch(new RegExp(`(用户|User) #${targetId}`));
     expect(await userRow.textContent()).toMatch(/127\.0\.0\.1/);
     await h.shot(root, 'audit-01-list');
 
@@ -93,8 +95,8 @@ describe('audit log in Chromium', () => {
         (await table.getByTestId('audit-actor').allTextContents()).every((t) => t.includes(ADMIN.username)),
       )
       .toBe(true);
-    expect(await table.locator('tr', { hasText: 'option.update' }).count()).toBe(0);
-    await table.locator('tr', { hasText: 'user.update' }).first().waitFor();
+    expect(await byCode('option.update').count()).toBe(0);
+    await byCode('user.update').first().waitFor();
     await h.shot(root, 'audit-03-filtered');
   });
 
@@ -116,7 +118,10 @@ describe('audit log in Chromium', () => {
     // The refused attempt itself is in the log, as root sees.
     await root.getByTestId('audit-filter-actor').fill('');
     await root.getByTestId('audit-search').click();
-    const denied = root.getByTestId('audit-table').locator('tr', { hasText: 'audit.read' }).first();
+    const denied = root
+      .getByTestId('audit-table')
+      .locator('tr', { has: root.locator('[data-code="audit.read"]') })
+      .first();
     await denied.waitFor();
     expect(await denied.getByTestId('audit-actor').textContent()).toContain(ADMIN.username);
     expect(await denied.textContent()).toMatch(/被拒绝|Refused/);

@@ -48,6 +48,7 @@ import { unavailableRoutes } from './modules/unavailable/routes.js';
 import { unavailableExternalRoutes } from './modules/unavailable/external.js';
 import { affinityRoutes } from './modules/unavailable/affinity.js';
 import { ratioSyncRoutes } from './modules/ratio-sync/routes.js';
+import { oidcDiscoveryRoutes } from './modules/oidc-discovery/routes.js';
 import { performanceRoutes } from './modules/performance/routes.js';
 
 /** Every management API module; a new module is added here and gets auth, validation and docs for free. */
@@ -85,6 +86,7 @@ export const routeModules: RouteModule[] = [
   healthRoutes,
   siteInfoRoutes,
   oauthBindingRoutes,
+  oidcDiscoveryRoutes,
   unavailableRoutes,
   unavailableExternalRoutes,
   affinityRoutes,

@@ -35,6 +35,22 @@ describe("log rows written from their event in the viewer's language", () => {
     },
   );
 
+  it('invite rows show their quota in the currency the console shows', async () => {
+    const dollars = (n: number) => `$${(n / 500_000).toFixed(2)}`;
+    await i18n.changeLanguage('zh');
+    expect(logRowText(row({ kind: 'invite_reward', quota: 250_000, invitee: 'amy' }), dollars)).toBe(
+      '邀请用户 amy：获得 250000 邀请额度（$0.50）',
+    );
+    await i18n.changeLanguage('en');
+    expect(logRowText(row({ kind: 'invite_bonus', quota: 100_000 }), dollars)).toBe(
+      'Invite code bonus: received 100000 quota ($0.20)',
+    );
+    // An amount the server rendered (check-in) is kept.
+    expect(logRowText(row({ kind: 'checkin', quota: 1000, amount: '$0.002000' }), dollars)).toBe(
+      'Daily check-in: received 1000 quota ($0.002000)',
+    );
+  });
+
   it('task submits, calls billed on recovery and the gateway error rows; an upstream error keeps its text (the content)', async () => {
     await i18n.changeLanguage('zh');
     expect(logRowText(row({ kind: 'task_submit', task_id: 'v-1', action: 'generate' }))).toBe('提交任务 generate：v-1');

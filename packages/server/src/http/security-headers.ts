@@ -62,7 +62,6 @@ interface PolicyInputs {
   homePage: string;
   about: string;
   chats: string;
-  oidcWellKnown: string;
 }
 
 /** The options read by readInputs; a change to any of them rebuilds the policy. */
@@ -73,7 +72,6 @@ const POLICY_OPTIONS: ReadonlySet<OptionKey> = new Set<OptionKey>([
   'HomePageContent',
   'About',
   'Chats',
-  'oidc.well_known',
 ]);
 
 function readInputs(o: OptionsService): PolicyInputs {
@@ -84,7 +82,6 @@ function readInputs(o: OptionsService): PolicyInputs {
     homePage: o.get('HomePageContent'),
     about: o.get('About'),
     chats: o.get('Chats'),
-    oidcWellKnown: o.get('oidc.well_known'),
   };
 }
 
@@ -129,7 +126,8 @@ function buildPolicy(i: PolicyInputs): string {
     // Task results play in the console: the gateway's own video content route, upstream https hosts, blob: players.
     "media-src 'self' https: blob:",
     "font-src 'self' data:",
-    `connect-src ${unique(["'self'", httpOrigin(i.oidcWellKnown)]).join(' ')}`,
+    // The OIDC well-known document is fetched by the server (POST /api/oauth/oidc/discovery), not the console.
+    "connect-src 'self'",
     `frame-src ${frameSrc.length > 0 ? frameSrc.join(' ') : "'none'"}`,
     "object-src 'none'",
     "base-uri 'self'",

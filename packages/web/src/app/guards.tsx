@@ -51,11 +51,14 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Admin-only routes: no stored user goes to /login, a non-admin sees the 403 page (the admin page never loads, so no refused calls). */
-export function RequireAdmin() {
+/**
+ * Admin-only routes: no stored user goes to /login, a non-admin sees the 403 page, or goes home where the spec says
+ * so (`nonAdmin="home"`); either way the admin page never loads, so no refused calls.
+ */
+export function RequireAdmin({ nonAdmin = 'forbidden' }: { nonAdmin?: 'forbidden' | 'home' }) {
   const user = useStoredUser();
   const { pathname, search } = useLocation();
   if (!user) return <Navigate to={loginTarget(pathname, search)} replace />;
-  if (!isAdmin(user.role)) return <Forbidden />;
+  if (!isAdmin(user.role)) return nonAdmin === 'home' ? <Navigate to="/" replace /> : <Forbidden />;
   return <Outlet />;
 }

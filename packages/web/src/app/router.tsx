@@ -89,8 +89,12 @@ export const routes: RouteObject[] = [
               { path: '/user/edit/:id', element: <UsersPage /> },
               { path: '/user/edit', element: <UsersPage /> },
               { path: '/admin/settings', element: <SettingsPage /> },
-              { path: '/admin/messages', element: <MessagesPage /> },
             ],
+          },
+          // The spec sends a non-admin from the message management page home (not to the 403 page).
+          {
+            element: <RequireAdmin nonAdmin="home" />,
+            children: [{ path: '/admin/messages', element: <MessagesPage /> }],
           },
           // Root only
           { element: <RequireRoot />, children: [{ path: '/admin/audit', element: <AuditPage /> }] },

@@ -134,6 +134,7 @@ const zh: Texts = {
   oauth_bind_elsewhere: '此绑定不是从你的个人设置页发起的，请从那里重新绑定 {{provider}}',
   oauth_cross_site: '{{provider}} 登录必须从本站登录页开始',
   oidc_config_missing: '获取 OIDC 配置失败：管理员未设置令牌和用户信息端点，请检查网络和 Well-Known 地址',
+  oidc_discovery_failed: '无法读取 OIDC 发现文档：{{reason}}',
   telegram_signature_invalid: 'Telegram 登录数据未经机器人签名，请重新使用 Telegram 登录',
   telegram_login_expired: 'Telegram 登录数据已过期，请重新使用 Telegram 登录',
   wechat_server_failed: '微信登录服务器出错（{{reason}}）',
@@ -256,6 +257,7 @@ const zh: Texts = {
   option_not_in_list: '{{key}} 必须是以下之一：{{values}}',
   option_not_json: '{{key}} 不是有效的 JSON 字符串',
   option_not_json_object: '{{key}} 必须是 JSON 对象',
+  option_root_only: '只有超级管理员可以修改 {{key}}',
   sensitive_regex_empty: '{{key}} 第 {{line}} 行：“regex:”后面没有正则表达式',
   sensitive_regex_matches_empty: '{{key}} 第 {{line}} 行：该正则表达式能匹配空文本，会拦截所有请求',
   sensitive_regex_invalid: '{{key}} 第 {{line}} 行：正则表达式无效',
@@ -427,6 +429,7 @@ const en: Texts = {
   oauth_cross_site: "{{provider}} sign-in must start from this site's login page",
   oidc_config_missing:
     'Failed to get the OIDC configuration: the administrator has not set the token and user info endpoints; check the network and the Well-Known URL',
+  oidc_discovery_failed: 'Cannot read the OIDC discovery document: {{reason}}',
   telegram_signature_invalid: 'The Telegram login data is not signed by the bot: sign in with Telegram again',
   telegram_login_expired: 'The Telegram login data has expired: sign in with Telegram again',
   wechat_server_failed: 'The WeChat server failed ({{reason}})',
@@ -558,6 +561,7 @@ const en: Texts = {
   option_not_in_list: '{{key}} must be one of {{values}}',
   option_not_json: '{{key}} is not a valid JSON string',
   option_not_json_object: '{{key}} must be a JSON object',
+  option_root_only: 'Only the super administrator can change {{key}}',
   sensitive_regex_empty: '{{key}} line {{line}}: the "regex:" entry has no pattern',
   sensitive_regex_matches_empty:
     '{{key}} line {{line}}: the pattern matches empty text, so it would refuse every request',

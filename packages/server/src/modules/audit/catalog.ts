@@ -1,3 +1,4 @@
+import { UserManageActions } from '@tollway/shared';
 import type { RouteAudit } from '../../http/route.js';
 import { isSecretOption, maskSecret } from './mask.js';
 
@@ -20,6 +21,14 @@ function signIn(action: string): RouteAudit {
     fields: () => undefined,
   };
 }
+
+/**
+ * The names a computed action can take, keyed like auditCatalog (the console words each one; a unit test checks
+ * every computed action is listed here).
+ */
+export const computedActions: Record<string, readonly string[]> = {
+  'POST /api/user/manage': [...UserManageActions.map((a) => `user.${a}`), 'user.manage'],
+};
 
 /**
  * Audit names for routes declared elsewhere whose default name or target says too little (keyed by

@@ -9,13 +9,15 @@ import { usePaging } from '../../lib/paging';
 import { AUDIT_KEY, EMPTY_FILTERS, fetchAudit, type AuditFilters } from './api';
 import { AuditDetail } from './components/AuditDetail';
 import { AuditFilterBar } from './components/AuditFilterBar';
+import { auditActionText, auditTargetText } from './labels';
 import './audit.css';
 
 const ROLE_COLOR: Record<number, string> = { [Role.Root]: 'gold', [Role.Admin]: 'blue', [Role.Common]: 'default' };
 
 /** The administrators' audit log (root only): filters, a paged table, and each entry's detail as JSON text. */
 export default function AuditPage() {
-  const { t } = useTranslation('audit');
+  const { t, i18n } = useTranslation('audit');
+  const lang = i18n.language;
   const { page, pageSize, setPage, pagination } = usePaging('audit-page-size', (r) => t('pageInfo', r));
   const [filters, setFilters] = useState<AuditFilters>(EMPTY_FILTERS);
   const [open, setOpen] = useState<AuditRow | null>(null);
@@ -64,10 +66,13 @@ export default function AuditPage() {
               title: t('col.action'),
               dataIndex: 'action',
               width: 220,
+              // The words in the viewer's language; the stored code on hover (and in the detail).
               render: (v: string) => (
-                <Typography.Text code data-testid="audit-action">
-                  {v}
-                </Typography.Text>
+                <Tooltip title={v}>
+                  <span data-testid="audit-action" data-code={v}>
+                    {auditActionText(v, lang)}
+                  </span>
+                </Tooltip>
               ),
             },
             {
@@ -75,7 +80,9 @@ export default function AuditPage() {
               key: 'target',
               width: 180,
               ellipsis: true,
-              render: (_, r) => [r.target_type, r.target_id].filter(Boolean).join(' #'),
+              render: (_, r) => (
+                <span data-testid="audit-target">{auditTargetText(r.target_type, r.target_id, lang)}</span>
+              ),
             },
             {
               title: t('col.outcome'),

@@ -6,8 +6,8 @@ export default {
     pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
     filter: {
       actor: '操作者用户名',
-      action: '操作，如 option.update',
-      targetType: '对象类型，如 user',
+      action: '操作',
+      targetType: '对象类型',
       targetId: '对象 ID',
       outcome: '结果',
       range: '时间范围',
@@ -34,8 +34,8 @@ export default {
     pageInfo: 'Items {{start}} - {{end}} of {{total}}',
     filter: {
       actor: 'Actor username',
-      action: 'Action, e.g. option.update',
-      targetType: 'Target type, e.g. user',
+      action: 'Action',
+      targetType: 'Target type',
       targetId: 'Target ID',
       outcome: 'Outcome',
       range: 'Time range',

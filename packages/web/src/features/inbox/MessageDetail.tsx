@@ -54,7 +54,8 @@ export function MessageDetail({ id }: { id: number }) {
               {msg.data.title}
             </Typography.Title>
             <Typography.Paragraph type="secondary">
-              {t('sentAt', { time: formatTime(msg.data.created_at) })} <Tag>{msg.data.format}</Tag>
+              {t('sentAt', { time: formatTime(msg.data.created_at) })}{' '}
+              <Tag data-testid="inbox-format">{t(`format.${msg.data.format}`, { defaultValue: msg.data.format })}</Tag>
             </Typography.Paragraph>
             <RichContent content={msg.data.content} format={msg.data.format} testId="message-content" />
           </>

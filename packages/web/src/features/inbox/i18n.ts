@@ -9,6 +9,7 @@ const zh = {
   loadFailed: '加载消息失败',
   missing: '消息不存在',
   pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
+  format: { markdown: 'Markdown 格式', html: 'HTML 格式' },
 };
 
 const en: typeof zh = {
@@ -22,6 +23,7 @@ const en: typeof zh = {
   loadFailed: 'failed to load messages',
   missing: 'message does not exist',
   pageInfo: 'Items {{start}} - {{end}} of {{total}}',
+  format: { markdown: 'Markdown', html: 'HTML' },
 };
 
 export default { zh, en };

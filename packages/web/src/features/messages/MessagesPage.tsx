@@ -100,7 +100,11 @@ export default function MessagesPage() {
                 title: t('column.format'),
                 dataIndex: 'format',
                 width: 110,
-                render: (f: string) => <Tag color={f === 'html' ? 'orange' : 'blue'}>{f}</Tag>,
+                render: (f: string) => (
+                  <Tag color={f === 'html' ? 'orange' : 'blue'} data-testid="message-format-tag">
+                    {t(`format.${f}`, { defaultValue: f })}
+                  </Tag>
+                ),
               },
               { title: t('column.created'), dataIndex: 'created_at', width: 180, render: (v: number) => formatTime(v) },
               { title: t('column.recipients'), key: 'total', width: 110, render: (_, m) => m.stats.total_recipients },

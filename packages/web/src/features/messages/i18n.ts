@@ -34,6 +34,7 @@ const zh = {
   readOnly: '只读',
   readOnlyHint: '仅消息的作者或超级管理员可以修改或删除',
   preview: '预览',
+  format: { markdown: 'Markdown 格式', html: 'HTML 格式' },
   pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
 };
 
@@ -73,6 +74,7 @@ const en: typeof zh = {
   readOnly: 'Read-only',
   readOnlyHint: 'Only its author or root may edit or delete it',
   preview: 'Preview',
+  format: { markdown: 'Markdown', html: 'HTML' },
   pageInfo: 'Items {{start}} - {{end}} of {{total}}',
 };
 

@@ -15,6 +15,9 @@ const METHOD_ICON: Record<string, ReactNode> = {
   wx: <WechatOutlined style={{ color: '#07c160' }} />,
 };
 
+/** The smallest amount the field holds (the server never takes less, whatever MinTopUp says). */
+const MIN_AMOUNT = 1;
+
 /** Opens the top-up link (where redemption codes are sold), or says that none is set. */
 function BuyCodeButton({ link }: { link: string }) {
   const { t } = useTranslation('wallet');
@@ -56,10 +59,12 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
   const queryClient = useQueryClient();
   const { loading, run } = useSubmit();
   const [paying, setPaying] = useState('');
-  const [amount, setAmount] = useState<number | null>(() => info.amount_options[0] ?? Math.max(1, info.min_topup));
+  const [amount, setAmount] = useState<number | null>(
+    () => info.amount_options[0] ?? Math.max(MIN_AMOUNT, info.min_topup),
+  );
   const settled = useSettled(amount);
   // The server never takes less than 1, whatever the minimum is set to.
-  const minimum = Math.max(1, info.min_topup);
+  const minimum = Math.max(MIN_AMOUNT, info.min_topup);
   const belowMin = amount !== null && amount < minimum;
   // Typed amounts are kept as typed: a fraction is refused with a message, not rounded.
   const fraction = amount !== null && !belowMin && !Number.isInteger(amount);
@@ -120,7 +125,9 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
           <InputNumber
             style={{ display: 'block', width: 200, marginTop: 4 }}
             value={amount}
-            onChange={(v) => setAmount(v === null ? null : Number(v))}
+            // As the spec says, the amount is at least 1: a typed 0 (or less) becomes 1, then the minimum check applies.
+            onChange={(v) => setAmount(v === null ? null : Math.max(MIN_AMOUNT, Number(v)))}
+            onBlur={() => setAmount((a) => a ?? minimum)}
             placeholder={t('topup.amountHint', { min: info.min_topup })}
             data-testid="topup-amount"
           />

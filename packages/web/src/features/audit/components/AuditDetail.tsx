@@ -2,6 +2,7 @@ import { Descriptions, Modal, Tag, Typography } from 'antd';
 import type { AuditRow } from '@tollway/shared';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../lib/format-time';
+import { auditActionText, auditTargetText } from '../labels';
 
 /** The stored detail pretty-printed; text that is not JSON is shown as it is. Always plain text, never HTML. */
 export function prettyDetail(detail: string): string {
@@ -14,7 +15,7 @@ export function prettyDetail(detail: string): string {
 
 /** One entry in full: who, what, target, from where, and the JSON detail as text. */
 export function AuditDetail({ row, onClose }: { row: AuditRow | null; onClose: () => void }) {
-  const { t } = useTranslation('audit');
+  const { t, i18n } = useTranslation('audit');
   return (
     <Modal open={row !== null} title={t('detail.title')} onCancel={onClose} footer={null} width={720} destroyOnHidden>
       {row && (
@@ -25,11 +26,11 @@ export function AuditDetail({ row, onClose }: { row: AuditRow | null; onClose: (
               {row.actor_name} (#{row.actor_id})
             </Descriptions.Item>
             <Descriptions.Item label={t('col.action')}>
-              <Typography.Text code>{row.action}</Typography.Text>{' '}
+              {auditActionText(row.action, i18n.language)} <Typography.Text code>{row.action}</Typography.Text>{' '}
               <Tag color={row.outcome === 'denied' ? 'red' : 'green'}>{t(`outcome.${row.outcome}`)}</Tag>
             </Descriptions.Item>
             <Descriptions.Item label={t('col.target')}>
-              {[row.target_type, row.target_id].filter(Boolean).join(' #')}
+              {auditTargetText(row.target_type, row.target_id, i18n.language)}
             </Descriptions.Item>
             <Descriptions.Item label={t('col.ip')}>{row.ip}</Descriptions.Item>
             <Descriptions.Item label={t('detail.userAgent')}>

@@ -4,6 +4,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EMPTY_FILTERS, type AuditFilters } from '../api';
+import { AUDIT_ACTIONS, AUDIT_TARGETS, auditActionText, auditTargetText } from '../labels';
 
 type Draft = Omit<AuditFilters, 'start_timestamp' | 'end_timestamp'> & { range: [Dayjs | null, Dayjs | null] | null };
 
@@ -19,12 +20,12 @@ const toFilters = (d: Draft): AuditFilters => ({
 
 /** The audit filters; applied on Search (or Enter), cleared by Reset. */
 export function AuditFilterBar({ onApply }: { onApply: (f: AuditFilters) => void }) {
-  const { t } = useTranslation('audit');
+  const { t, i18n } = useTranslation('audit');
   const blank: Draft = { ...EMPTY_FILTERS, range: null };
   const [draft, setDraft] = useState<Draft>(blank);
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setDraft((d) => ({ ...d, [k]: v }));
   const apply = () => onApply(toFilters(draft));
-  const text = (k: 'actor' | 'action' | 'target_type' | 'target_id', placeholder: string, width: number) => (
+  const text = (k: 'actor' | 'target_id', placeholder: string, width: number) => (
     <Input
       allowClear
       value={draft[k]}
@@ -35,11 +36,29 @@ export function AuditFilterBar({ onApply }: { onApply: (f: AuditFilters) => void
       data-testid={`audit-filter-${k}`}
     />
   );
+  // Actions and target types by their words (the code is what is searched and sent).
+  const choice = (k: 'action' | 'target_type', placeholder: string, width: number, options: string[]) => (
+    <Select
+      allowClear
+      showSearch={{ optionFilterProp: 'search' }}
+      value={draft[k] || undefined}
+      onChange={(v?: string) => set(k, v ?? '')}
+      placeholder={placeholder}
+      aria-label={placeholder}
+      style={{ width }}
+      popupMatchSelectWidth={false}
+      data-testid={`audit-filter-${k}`}
+      options={options.map((code) => {
+        const label = k === 'action' ? auditActionText(code, i18n.language) : auditTargetText(code, '', i18n.language);
+        return { value: code, label, search: `${label} ${code}` };
+      })}
+    />
+  );
   return (
     <Flex wrap gap={8} style={{ marginBottom: 16 }}>
       {text('actor', t('filter.actor'), 160)}
-      {text('action', t('filter.action'), 200)}
-      {text('target_type', t('filter.targetType'), 170)}
+      {choice('action', t('filter.action'), 200, Object.keys(AUDIT_ACTIONS))}
+      {choice('target_type', t('filter.targetType'), 170, Object.keys(AUDIT_TARGETS))}
       {text('target_id', t('filter.targetId'), 130)}
       <Select
         value={draft.outcome}

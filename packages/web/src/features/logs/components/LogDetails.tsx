@@ -128,7 +128,7 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
             {row.type === LogType.Error ? t('detail.error') : t('detail.content')}
           </Typography.Text>
           <Typography.Text className="tw-log-content" type={row.type === LogType.Error ? 'danger' : undefined}>
-            {logRowText(row)}
+            {logRowText(row, (n) => usd(n / (quotaPerUnit || DEFAULT_QUOTA_PER_UNIT)))}
           </Typography.Text>
         </Flex>
       ) : null}

@@ -264,7 +264,7 @@ export function logColumns(
       // No width: the details take the room the other columns leave.
       render: (_, r) => {
         const o = parseOther(r.other);
-        let text = logRowText(r);
+        let text = logRowText(r, quota);
         if (r.type === LogType.Consume && !text) {
           const group = trimNumber(typeof o.group_ratio === 'number' ? o.group_ratio : 1);
           if (isFixedPrice(o)) text = t('value.priceSummary', { price: trimNumber(o.model_price!), group });

@@ -31,8 +31,8 @@ export function MessageFields({ control }: { control: Control<MessageForm> }) {
         label={t('field.format')}
         render={(f) => (
           <Radio.Group value={f.value} onChange={(e) => f.onChange(e.target.value)} data-testid="message-format">
-            <Radio value="markdown">Markdown</Radio>
-            <Radio value="html">HTML</Radio>
+            <Radio value="markdown">{t('format.markdown')}</Radio>
+            <Radio value="html">{t('format.html')}</Radio>
           </Radio.Group>
         )}
       />

@@ -1,0 +1,91 @@
+// Reads an OpenID provider's discovery document for root, through the outbound (SSRF) guard: the console cannot
+// fetch a newly typed well-known URL itself (its connect-src allows only this site).
+import { ErrorCode, type ErrorParams } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { ApiError, coded } from '../../lib/errors.js';
+import { failureKind } from '../../lib/external-call.js';
+import { checkUserUrl, guardedDispatcher } from '../../lib/outbound-dispatcher.js';
+import { fetchPolicy, OutboundBlockedError } from '../../lib/outbound-guard.js';
+import { BodyTooLarge, getJson, readCapped } from '../../lib/read-capped.js';
+import {
+  DISCOVERY_TIMEOUT_MS,
+  MAX_DISCOVERY_BYTES,
+  MAX_ENDPOINT_URL,
+  type DiscoveryAnswer,
+  type DiscoveryBody,
+} from './schema.js';
+
+const HTTP_URL = /^https?:\/\//i;
+
+/** A discovery that failed: the reason (English, for root) with the guard's rule when it was the guard. */
+function failed(reason: string, params: ErrorParams = {}): ApiError {
+  return coded(ErrorCode.OidcDiscoveryFailed, `cannot read the OIDC discovery document: ${reason}`, {
+    reason,
+    ...params,
+  });
+}
+
+/** Why a fetch failed, without the address it connected to. */
+function failureOf(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const blocked = err instanceof OutboundBlockedError ? err : (err as { cause?: unknown }).cause;
+  if (blocked instanceof OutboundBlockedError) return failed(blocked.message, blocked.reasonParams());
+  if (err instanceof BodyTooLarge) return failed(`the document is larger than ${MAX_DISCOVERY_BYTES / 1024} KB`);
+  return failed(failureKind(err));
+}
+
+const urlField = (doc: Record<string, unknown>, key: string): string => {
+  const v = doc[key];
+  return typeof v === 'string' && HTTP_URL.test(v) && v.length <= MAX_ENDPOINT_URL ? v : '';
+};
+
+/**
+ * POST /api/oauth/oidc/discovery: the provider's issuer and endpoints from its well-known document. Redirects are
+ * not followed; the answer is bounded in time and size; nothing is saved (the console fills the form).
+ */
+export async function discoverOidc(ctx: AppContext, body: DiscoveryBody): Promise<DiscoveryAnswer> {
+  const url = body.well_known_url;
+  if (!HTTP_URL.test(url)) throw failed('only http and https URLs can be fetched');
+  try {
+    await checkUserUrl(fetchPolicy(ctx.options), url);
+  } catch (err) {
+    throw failureOf(err);
+  }
+  let text: string;
+  try {
+    const res = await getJson(
+      url,
+      guardedDispatcher(() => fetchPolicy(ctx.options)),
+      'Tollway-OIDC-Discovery',
+      DISCOVERY_TIMEOUT_MS,
+    );
+    if (res.statusCode !== 200) {
+      await res.body.dump();
+      throw failed(`the provider answered HTTP ${res.statusCode}`, { status: res.statusCode });
+    }
+    if (Number(res.headers['content-length']) > MAX_DISCOVERY_BYTES) {
+      await res.body.dump();
+      throw new BodyTooLarge(MAX_DISCOVERY_BYTES);
+    }
+    text = await readCapped(res.body, MAX_DISCOVERY_BYTES);
+  } catch (err) {
+    throw failureOf(err);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw failed('the answer is not JSON');
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw failed('the answer is not a JSON object');
+  const d = doc as Record<string, unknown>;
+  const answer = {
+    issuer: urlField(d, 'issuer'),
+    authorization_endpoint: urlField(d, 'authorization_endpoint'),
+    token_endpoint: urlField(d, 'token_endpoint'),
+    userinfo_endpoint: urlField(d, 'userinfo_endpoint'),
+  };
+  if (!answer.authorization_endpoint && !answer.token_endpoint && !answer.userinfo_endpoint)
+    throw failed('the document names no endpoint');
+  return answer;
+}

@@ -1,0 +1,140 @@
+/**
+ * The audit log's words for the action codes and target types the server writes (packages/server/src/modules/
+ * audit: a route's declared name, the catalog's, or the default `<resource>.<verb>`), in zh and en. A unit test
+ * (packages/server/test/unit/audit-action-texts.test.ts) checks every code the server's routes can write is here.
+ */
+type Texts = Record<string, { zh: string; en: string }>;
+
+export const AUDIT_ACTIONS: Texts = {
+  'audit.read': { zh: '查看审计日志', en: 'View the audit log' },
+  'auth.login': { zh: '登录', en: 'Sign in' },
+  'auth.login_2fa': { zh: '两步验证登录', en: 'Sign in with 2FA' },
+  'auth.secure_verify': { zh: '安全验证', en: 'Security verification' },
+  'channel.batch_tag': { zh: '批量设置渠道标签', en: 'Tag channels in bulk' },
+  'channel.codex_refresh': { zh: '刷新 Codex 凭据', en: 'Refresh Codex credentials' },
+  'channel.codex_sign_in': { zh: '完成 Codex 授权', en: 'Complete Codex sign-in' },
+  'channel.codex_sign_in_start': { zh: '开始 Codex 授权', en: 'Start Codex sign-in' },
+  'channel.copy': { zh: '复制渠道', en: 'Copy a channel' },
+  'channel.create': { zh: '创建渠道', en: 'Create a channel' },
+  'channel.delete': { zh: '删除渠道', en: 'Delete a channel' },
+  'channel.delete_batch': { zh: '批量删除渠道', en: 'Delete channels in bulk' },
+  'channel.delete_disabled': { zh: '删除已禁用渠道', en: 'Delete disabled channels' },
+  'channel.delete_ollama_delete': { zh: '删除 Ollama 模型', en: 'Delete an Ollama model' },
+  'channel.fetch_models': { zh: '获取上游模型列表', en: 'Fetch upstream models' },
+  'channel.fix': { zh: '修复渠道能力', en: 'Fix channel abilities' },
+  'channel.key_view': { zh: '查看渠道密钥', en: 'View a channel key' },
+  'channel.multi_key_manage': { zh: '管理多密钥', en: 'Manage multiple keys' },
+  'channel.ollama_pull': { zh: '拉取 Ollama 模型', en: 'Pull an Ollama model' },
+  'channel.ollama_pull_stream': { zh: '拉取 Ollama 模型（流式）', en: 'Pull an Ollama model (stream)' },
+  'channel.tag_disable': { zh: '按标签禁用渠道', en: 'Disable channels by tag' },
+  'channel.tag_enable': { zh: '按标签启用渠道', en: 'Enable channels by tag' },
+  'channel.tag_update': { zh: '编辑渠道标签', en: 'Edit a channel tag' },
+  'channel.update': { zh: '编辑渠道', en: 'Edit a channel' },
+  'channel.upstream_updates_apply': { zh: '应用上游模型更新', en: 'Apply upstream model updates' },
+  'channel.upstream_updates_apply_all': { zh: '应用全部上游模型更新', en: 'Apply all upstream model updates' },
+  'channel.upstream_updates_detect': { zh: '检测上游模型更新', en: 'Detect upstream model updates' },
+  'channel.upstream_updates_detect_all': { zh: '检测全部上游模型更新', en: 'Detect all upstream model updates' },
+  'custom_oauth_provider.create': { zh: '创建自定义 OAuth 提供商', en: 'Create a custom OAuth provider' },
+  'custom_oauth_provider.delete': { zh: '删除自定义 OAuth 提供商', en: 'Delete a custom OAuth provider' },
+  'custom_oauth_provider.discovery': { zh: '发现自定义 OAuth 配置', en: 'Discover a custom OAuth provider' },
+  'custom_oauth_provider.read': { zh: '查看自定义 OAuth 提供商', en: 'View a custom OAuth provider' },
+  'custom_oauth_provider.update': { zh: '编辑自定义 OAuth 提供商', en: 'Edit a custom OAuth provider' },
+  'deployment.create': { zh: '创建部署', en: 'Create a deployment' },
+  'deployment.delete': { zh: '删除部署', en: 'Delete a deployment' },
+  'deployment.extend': { zh: '延长部署', en: 'Extend a deployment' },
+  'deployment.name': { zh: '重命名部署', en: 'Rename a deployment' },
+  'deployment.price_estimation': { zh: '估算部署价格', en: 'Estimate a deployment price' },
+  'deployment.settings_test_connection': { zh: '测试部署设置连接', en: 'Test the deployment settings connection' },
+  'deployment.test_connection': { zh: '测试部署连接', en: 'Test a deployment connection' },
+  'deployment.update': { zh: '编辑部署', en: 'Edit a deployment' },
+  'log.delete': { zh: '清理历史日志', en: 'Delete old logs' },
+  'message.create': { zh: '发送消息', en: 'Send a message' },
+  'message.delete': { zh: '删除消息', en: 'Delete a message' },
+  'message.update': { zh: '编辑消息', en: 'Edit a message' },
+  'model.create': { zh: '创建模型', en: 'Create a model' },
+  'model.delete': { zh: '删除模型', en: 'Delete a model' },
+  'model.sync_upstream': { zh: '同步上游模型', en: 'Sync upstream models' },
+  'model.update': { zh: '编辑模型', en: 'Edit a model' },
+  'oauth.oidc_discovery': { zh: '获取 OIDC 配置', en: 'Fetch the OIDC configuration' },
+  'option.channel_affinity_cache': { zh: '查看渠道亲和缓存', en: 'View the channel affinity cache' },
+  'option.delete_channel_affinity_cache': { zh: '清空渠道亲和缓存', en: 'Clear the channel affinity cache' },
+  'option.migrate_console_setting': { zh: '迁移控制台设置', en: 'Migrate console settings' },
+  'option.update': { zh: '修改设置', en: 'Change a setting' },
+  'performance.delete_disk_cache': { zh: '清理磁盘缓存', en: 'Clear the disk cache' },
+  'performance.delete_logs': { zh: '删除日志文件', en: 'Delete log files' },
+  'performance.gc': { zh: '触发垃圾回收', en: 'Run garbage collection' },
+  'performance.logs': { zh: '查看日志文件', en: 'View log files' },
+  'performance.reset_stats': { zh: '重置性能统计', en: 'Reset performance statistics' },
+  'performance.stats': { zh: '查看性能统计', en: 'View performance statistics' },
+  'prefill_group.create': { zh: '创建预填组', en: 'Create a prefill group' },
+  'prefill_group.delete': { zh: '删除预填组', en: 'Delete a prefill group' },
+  'prefill_group.update': { zh: '编辑预填组', en: 'Edit a prefill group' },
+  'pricing.reset_model_ratio': { zh: '重置模型倍率', en: 'Reset model ratios' },
+  'ratio_sync.channels': { zh: '查看价格同步来源', en: 'View price sync sources' },
+  'ratio_sync.fetch': { zh: '获取上游价格', en: 'Fetch upstream prices' },
+  'redemption.batch_disable': { zh: '批量禁用兑换码', en: 'Disable redemption codes in bulk' },
+  'redemption.create': { zh: '创建兑换码', en: 'Create redemption codes' },
+  'redemption.delete': { zh: '删除兑换码', en: 'Delete a redemption code' },
+  'redemption.delete_by_name': { zh: '按名称删除兑换码', en: 'Delete redemption codes by name' },
+  'redemption.delete_disabled': { zh: '删除已禁用兑换码', en: 'Delete disabled redemption codes' },
+  'redemption.delete_invalid': { zh: '删除无效兑换码', en: 'Delete invalid redemption codes' },
+  'redemption.update': { zh: '编辑兑换码', en: 'Edit a redemption code' },
+  'subscription.admin_bind': { zh: '为用户绑定订阅', en: 'Bind a subscription to a user' },
+  'subscription.admin_plans': { zh: '编辑订阅套餐', en: 'Edit a subscription plan' },
+  'subscription.admin_user_subscriptions_invalidate': { zh: '作废用户订阅', en: "Invalidate a user's subscription" },
+  'subscription.admin_users_subscriptions': { zh: '为用户添加订阅', en: 'Add a subscription to a user' },
+  'subscription.delete_admin_user_subscriptions': { zh: '删除用户订阅', en: "Delete a user's subscription" },
+  'topup.complete': { zh: '补单（完成充值订单）', en: 'Complete a top-up order' },
+  'user.create': { zh: '创建用户', en: 'Create a user' },
+  'user.delete': { zh: '删除用户', en: 'Delete a user' },
+  'user.delete_2fa': { zh: '重置用户两步验证', en: "Reset a user's 2FA" },
+  'user.delete_bindings': { zh: '解除用户绑定', en: "Remove a user's binding" },
+  'user.delete_oauth_bindings': { zh: '解除用户 OAuth 绑定', en: "Remove a user's OAuth binding" },
+  'user.delete_reset_passkey': { zh: '重置用户通行密钥', en: "Reset a user's passkey" },
+  'user.update': { zh: '编辑用户', en: 'Edit a user' },
+  // POST /api/user/manage: user.<action>.
+  'user.promote': { zh: '提升为管理员', en: 'Promote to admin' },
+  'user.demote': { zh: '降为普通用户', en: 'Demote to user' },
+  'user.disable': { zh: '禁用用户', en: 'Disable a user' },
+  'user.enable': { zh: '启用用户', en: 'Enable a user' },
+  'user.manage': { zh: '管理用户', en: 'Manage a user' },
+  'vendor.create': { zh: '创建供应商', en: 'Create a vendor' },
+  'vendor.delete': { zh: '删除供应商', en: 'Delete a vendor' },
+  'vendor.update': { zh: '编辑供应商', en: 'Edit a vendor' },
+};
+
+export const AUDIT_TARGETS: Texts = {
+  audit: { zh: '审计日志', en: 'Audit log' },
+  channel: { zh: '渠道', en: 'Channel' },
+  channel_tag: { zh: '渠道标签', en: 'Channel tag' },
+  custom_oauth_provider: { zh: '自定义 OAuth 提供商', en: 'Custom OAuth provider' },
+  deployment: { zh: '部署', en: 'Deployment' },
+  log: { zh: '日志', en: 'Logs' },
+  message: { zh: '消息', en: 'Message' },
+  model: { zh: '模型', en: 'Model' },
+  oauth: { zh: 'OAuth 登录', en: 'OAuth sign-in' },
+  option: { zh: '设置项', en: 'Setting' },
+  performance: { zh: '性能', en: 'Performance' },
+  prefill_group: { zh: '预填组', en: 'Prefill group' },
+  pricing: { zh: '定价', en: 'Pricing' },
+  ratio_sync: { zh: '价格同步', en: 'Price sync' },
+  redemption: { zh: '兑换码', en: 'Redemption code' },
+  subscription: { zh: '订阅', en: 'Subscription' },
+  topup: { zh: '充值订单', en: 'Top-up order' },
+  user: { zh: '用户', en: 'User' },
+  vendor: { zh: '供应商', en: 'Vendor' },
+};
+
+const pick = (texts: Texts, code: string, lang: string): string => {
+  const entry = Object.hasOwn(texts, code) ? texts[code] : undefined;
+  if (!entry) return code;
+  return lang.startsWith('en') ? entry.en : entry.zh;
+};
+
+/** An action's words in the viewer's language; a code this console does not know (a newer server's) as it is. */
+export const auditActionText = (code: string, lang: string): string => pick(AUDIT_ACTIONS, code, lang);
+
+/** "用户 #2" / "User #2": the target's type in words and its id. */
+export function auditTargetText(type: string, id: string, lang: string): string {
+  return [type ? pick(AUDIT_TARGETS, type, lang) : '', id].filter(Boolean).join(' #');
+}
