@@ -185,6 +185,45 @@ describe('gateway core in Chromium', () => {
     await page.keyboard.press('Escape');
   });
 
+  it("offers new-api's cross-group retry switch on an auto-group token only, and saves it", async () => {
+    const usable = JSON.stringify({ default: 'default', vip: 'vip', auto: 'auto' });
+    expect((await call('PUT', '/api/option/', { key: 'UserUsableGroups', value: usable })).success).toBe(true);
+    try {
+      const id = (await call<{ items: { id: number }[] }>('GET', '/api/token/?p=1&size=10')).data.items[0]!.id;
+      await page.reload();
+      await page.getByTestId(`token-edit-${id}`).click();
+      await page.getByTestId('token-form-group').waitFor();
+      // Not an auto token: no switch.
+      expect(await page.getByTestId('token-form-cross-group-retry').count()).toBe(0);
+      await page.getByTestId('token-form-group').click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^auto/ }).click();
+      const retry = page.getByTestId('token-form-cross-group-retry');
+      await retry.click();
+      await expect.poll(() => retry.getAttribute('aria-checked')).toBe('true');
+      await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+      await h.shot(page, '22c-token-cross-group-retry');
+      await page.getByTestId('token-form-submit').click();
+      const saved = async () => {
+        const t = (await call<{ group: string; cross_group_retry: boolean }>('GET', `/api/token/${id}`)).data;
+        return [t.group, t.cross_group_retry];
+      };
+      await expect.poll(saved).toEqual(['auto', true]);
+      // Back to the user's group: the switch goes and is saved off.
+      await page.getByTestId(`token-edit-${id}`).click();
+      await expect
+        .poll(() => page.getByTestId('token-form-cross-group-retry').getAttribute('aria-checked'))
+        .toBe('true');
+      await page.getByTestId('token-form-group').click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+      expect(await page.getByTestId('token-form-cross-group-retry').count()).toBe(0);
+      await page.getByTestId('token-form-submit').click();
+      await expect.poll(saved).toEqual(['', false]);
+    } finally {
+      const defaults = JSON.stringify({ default: 'default', vip: 'vip' });
+      await call('PUT', '/api/option/', { key: 'UserUsableGroups', value: defaults });
+    }
+  });
+
   it('relays a call and shows the log row with its quota and the balance change', async () => {
     const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
       method: 'POST',

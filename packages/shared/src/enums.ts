@@ -34,3 +34,5 @@ export const UserManageActions = ['promote', 'demote', 'disable', 'enable', 'del
 export type UserManageAction = (typeof UserManageActions)[number];
 
 export const DEFAULT_GROUP = 'default';
+/** The token group that stands for the AutoGroups chain (new-api's name): a call is served in the first that can. */
+export const AUTO_GROUP = 'auto';

@@ -31,6 +31,14 @@ const DELIBERATE: Record<string, { level: AccessLevel; why: string }> = {
     level: 'admin',
     why: 'administrators read the operation settings; root-only keys (secrets, privilege-raising ones) are left out of their answer (option-access.test.ts)',
   },
+  'PUT /api/option/': {
+    level: 'admin',
+    why: 'administrators write the operation settings; a root-only key is refused with option_root_only (option-access.test.ts)',
+  },
+  'POST /api/option/rest_model_ratio': {
+    level: 'admin',
+    why: 'model prices are operation settings, which administrators hold here (option-access.ts)',
+  },
 };
 
 /** A route's shape whatever its parameters are called, and with or without the trailing slash. */

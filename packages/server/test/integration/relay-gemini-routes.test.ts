@@ -96,7 +96,8 @@ describe('Gemini routes with the official SDKs', () => {
       const res = await openai().embeddings.create({ model: EMBED, input: ['first text', 'second, longer text'] });
       expect(res.data.map((d) => d.embedding)).toEqual([mockVector(0), mockVector(1)]);
       expect(res.data.map((d) => d.index)).toEqual([0, 1]);
-      const tokens = countTokens('first text\nsecond, longer text');
+      // Each input counted on its own, as OpenAI bills embeddings.
+      const tokens = countTokens('first text') + countTokens('second, longer text');
       expect(res).toMatchObject({
         object: 'list',
         model: EMBED,

@@ -4,6 +4,7 @@ import { ChannelType } from '@tollway/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { relayErrors, type RelayError } from '../../src/relay/pipeline/errors.js';
 import { modelNotFound, type ModelInfoProtocol } from '../../src/relay/surfaces/model-shapes.js';
+import { MJ_QUOTA_DESCRIPTION, MJ_QUOTA_TYPE } from '../../src/relay/tasks/midjourney/wire.js';
 import { createUserClient, type Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
@@ -90,7 +91,10 @@ function refusalBody(shape: ReadProtocol, e: RelayError): Record<string, unknown
     case 'gemini':
       return { error: { code: e.status, message: e.message, status: GEMINI_STATUS[e.status] } };
     case 'mj':
-      return { code: MJ_REQUEST_ERROR, description: e.message, result: '', properties: null };
+      // A quota refusal is midjourney-proxy's own (as new-api answers it); every other refusal carries the reason.
+      return e.type === MJ_QUOTA_TYPE
+        ? { code: MJ_REQUEST_ERROR, description: MJ_QUOTA_DESCRIPTION, result: '', properties: null, type: e.type }
+        : { code: MJ_REQUEST_ERROR, description: e.message, result: '', properties: null };
     case 'suno':
       return { code: e.code, message: e.message, data: null };
   }

@@ -1,10 +1,8 @@
+import { AUTO_GROUP } from '@tollway/shared';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { resolvePrice, type ResolvedPrice } from '../billing/price.js';
 import { nextChannel, type ChannelChoice } from './admit.js';
 import type { RelayContext } from './services.js';
-
-/** The token group that stands for the AutoGroups chain (new-api's name). */
-export const AUTO_GROUP = 'auto';
 
 /**
  * A call of an `auto` token, as new-api routes it: the AutoGroups option in its order, less the groups the user may

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { z } from 'zod';
-import { TOKEN_DEFAULTS, TOKEN_MAX_BATCH, TOKEN_NAME_MAX } from '@tollway/shared';
+import { AUTO_GROUP, TOKEN_DEFAULTS, TOKEN_MAX_BATCH, TOKEN_NAME_MAX } from '@tollway/shared';
 import type { Token, TokenInput } from './api';
 
 export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -85,6 +85,7 @@ export const tokenFormSchema = (creating: boolean) =>
       model_limits: z.array(z.string()),
       allow_ips: z.string().max(10_000, 'tokens:validation.ipsTooLong'),
       group: z.string(),
+      cross_group_retry: z.boolean(),
       rpm_limit: perMinute,
       tpm_limit: perMinute,
       rate_limit_enabled: z.boolean(),
@@ -113,6 +114,7 @@ export function formDefaults(token?: Token): TokenForm {
       model_limits: [],
       allow_ips: '',
       group: '',
+      cross_group_retry: false,
       rpm_limit: 0,
       tpm_limit: 0,
       rate_limit_enabled: false,
@@ -134,6 +136,7 @@ export function formDefaults(token?: Token): TokenForm {
       .filter(Boolean),
     allow_ips: token.allow_ips ?? '',
     group: token.group ?? '',
+    cross_group_retry: token.cross_group_retry ?? false,
     rpm_limit: token.rpm_limit ?? 0,
     tpm_limit: token.tpm_limit ?? 0,
     rate_limit_enabled: token.rate_limit_enabled ?? false,
@@ -158,6 +161,8 @@ export function toInput(v: TokenForm): TokenInput {
       .filter(Boolean)
       .join('\n'),
     group: v.group,
+    // new-api's switch has effect on an `auto` token only; kept off elsewhere so a later switch to auto starts off.
+    cross_group_retry: v.group === AUTO_GROUP && v.cross_group_retry,
     rpm_limit: v.rpm_limit,
     tpm_limit: v.tpm_limit,
     rate_limit_enabled: v.rate_limit_enabled,

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { TOKEN_NAME_MAX } from '@tollway/shared';
+import { AUTO_GROUP, TOKEN_NAME_MAX } from '@tollway/shared';
 import { App, Col, Input, Row, Select, Switch } from 'antd';
 import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
@@ -52,9 +52,9 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
   });
   const { creating, form } = editor;
   const { control, setValue } = form;
-  const [unlimited, limitsOn, remain] = useWatch({
+  const [unlimited, limitsOn, remain, group] = useWatch({
     control,
-    name: ['unlimited_quota', 'model_limits_enabled', 'remain_quota'],
+    name: ['unlimited_quota', 'model_limits_enabled', 'remain_quota', 'group'],
   });
 
   const modelOptions = useMemo(() => (models.data ?? []).map((m) => ({ value: m, label: m })), [models.data]);
@@ -206,6 +206,22 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
           />
         )}
       />
+      {group === AUTO_GROUP ? (
+        <FormField
+          control={control}
+          name="cross_group_retry"
+          label={t('field.crossGroupRetry')}
+          extra={t('hint.crossGroupRetry')}
+          render={(f) => (
+            <Switch
+              checked={f.value}
+              onChange={f.onChange}
+              aria-label={t('field.crossGroupRetry')}
+              data-testid="token-form-cross-group-retry"
+            />
+          )}
+        />
+      ) : null}
     </RecordDrawer>
   );
 }
