@@ -23,6 +23,7 @@ const TEXT = {
     failed: '失败',
     testFailed: '测试失败',
     outranked: '只能管理权限低于你的用户',
+    twoFactorSelf: '请在个人设置中关闭自己的两步验证',
     deleted: '用户已被删除',
     reserved: '保留 28',
   },
@@ -35,6 +36,7 @@ const TEXT = {
     failed: 'Failed',
     testFailed: 'Test failed',
     outranked: 'You can only manage users below your own level',
+    twoFactorSelf: 'Turn off your own two-factor authentication in personal settings',
     deleted: 'The user has been deleted',
     reserved: 'Reserved 28',
   },
@@ -230,19 +232,29 @@ describe('the last mile of the console (issue 34) in Chromium', () => {
       await context.close();
     });
 
-    it(`users: an admin's edit and add-quota are disabled on users at or above their level, saying why (${lang})`, async () => {
+    it(`users: an admin's edit, add-quota and 2FA reset are disabled on users at or above their level, saying why (${lang})`, async () => {
       const { context, page } = await openAs(h, ADMIN, lang, VIEWPORTS.desktop, state);
       await page.goto('/admin/users');
       const common = page.getByTestId(`user-action-edit-${ids['tbluser']}`);
       await common.waitFor();
       expect(await common.isEnabled()).toBe(true);
+      expect(await page.getByTestId(`user-action-reset-2fa-${ids['tbluser']}`).isEnabled()).toBe(true);
       for (const name of [ROOT.username, ADMIN2.username]) {
         const id = ids[name]!;
         expect(await page.getByTestId(`user-action-edit-${id}`).isDisabled(), name).toBe(true);
         expect(await page.getByTestId(`user-action-quota-${id}`).isDisabled(), name).toBe(true);
+        expect(await page.getByTestId(`user-action-reset-2fa-${id}`).isDisabled(), name).toBe(true);
       }
       expect(await hoverText(page, page.getByTestId(`user-action-edit-${ids[ADMIN2.username]}-why`))).toBe(
         tx.outranked,
+      );
+      expect(await hoverText(page, page.getByTestId(`user-action-reset-2fa-${ids[ADMIN2.username]}-why`))).toBe(
+        tx.outranked,
+      );
+      // Their own row: two-factor sign-in is turned off in personal settings, not here.
+      expect(await page.getByTestId(`user-action-reset-2fa-${ids[ADMIN.username]}`).isDisabled()).toBe(true);
+      expect(await hoverText(page, page.getByTestId(`user-action-reset-2fa-${ids[ADMIN.username]}-why`))).toBe(
+        tx.twoFactorSelf,
       );
       await h.shot(page, `last-mile-users-${lang}`);
       await context.close();

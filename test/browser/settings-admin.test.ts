@@ -70,6 +70,10 @@ describe('settings as an administrator in Chromium', () => {
       for (const id of ['settings-section-notice', 'settings-section-content', 'settings-section-custom-code'])
         expect(await page.getByTestId(id).count(), id).toBe(0);
       expect(await page.getByTestId('option-Footer').count()).toBe(0);
+      // Named for what it holds: no footer in the administrator's title.
+      expect(await page.getByTestId('settings-section-branding').textContent()).toContain(
+        lang === 'zh' ? '系统名称与 Logo' : 'System name and logo',
+      );
       await h.shot(page, `settings-admin-${lang}-other`);
 
       // Asking for the system tab by address lands on the operation tab.

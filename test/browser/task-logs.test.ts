@@ -302,7 +302,8 @@ describe('drawing and music/video task logs in Chromium', () => {
       SORA_UPSTREAM_ID,
       'sora-done',
     );
-    task.run('kl-running', 'kling', userId, 'generate', 'IN_PROGRESS', '', now - 60, now - 59, 0, '30%', '');
+    // new-api stores a video task's platform by name or by channel type id (50: Kling).
+    task.run('kl-running', '50', userId, 'generate', 'IN_PROGRESS', '', now - 60, now - 59, 0, '30%', '');
     task.run('sora-waiting', '55', userId, 'textGenerate', 'NOT_START', '', now - 50, 0, 0, '0%', '');
     task.run('vidu-submitted', 'vidu', userId, 'generate', 'SUBMITTED', '', now - 40, 0, 0, '', '');
 
@@ -413,6 +414,9 @@ describe('drawing and music/video task logs in Chromium', () => {
     ])
       expect(text).toContain(state);
     for (const platform of ['Suno', 'Kling', 'Sora', 'Vidu']) expect(text).toContain(platform);
+    expect(await table.locator('tr', { hasText: 'kl-running' }).getByTestId('task-platform').textContent()).toBe(
+      'Kling',
+    );
     expect(text).toContain('Generate lyrics');
     expect(text).toContain('Text to video');
     expect(text).toContain('Image to video');
@@ -493,6 +497,10 @@ describe('drawing and music/video task logs in Chromium', () => {
     const text = (await table.textContent()) ?? '';
     expect(text).toContain('#5');
     for (const word of ['成功', '失败', '未知', '可灵', '文生视频', '生成歌词']) expect(text).toContain(word);
+    // A platform stored as a channel type id is named in Chinese too.
+    expect(await table.locator('tr', { hasText: 'kl-running' }).getByTestId('task-platform').textContent()).toBe(
+      '可灵',
+    );
     await h.shot(rootPage, 'task-logs-06-music-video-zh-admin');
     // The player in Chinese: it loads Kling's video with nothing refused by the CSP.
     const rootCsp = cspErrors(rootPage);

@@ -83,10 +83,13 @@ const TIMEOUT_CODES = new Set([
   'ETIMEDOUT',
 ]);
 
+/** failureKind's words for a call that timed out. */
+export const NO_ANSWER_IN_TIME = 'no answer in time';
+
 /** What went wrong, without the address or any text of the answer: a timeout, or the system's error code. */
 export function failureKind(err: unknown): string {
   const e = err as { code?: unknown; name?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
-  if (TIMEOUT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError') return 'no answer in time';
+  if (TIMEOUT_CODES.has(code) || e.name === 'TimeoutError' || e.name === 'AbortError') return NO_ANSWER_IN_TIME;
   return /^E[A-Z]+$/.test(code) ? `connection failed (${code})` : 'connection failed';
 }

@@ -81,6 +81,9 @@ describe.each(dialects)('OIDC discovery through the outbound guard on %s', (dial
       'file',
       'only http and https',
     );
+    expect(
+      (await app.root.call('POST', '/api/oauth/oidc/discovery', { well_known_url: 'file:///etc/passwd' })).body,
+    ).toMatchObject({ params: { reason_code: ErrorCode.OidcReasonNotHttp } });
     expect(hits.length).toBe(before);
   });
 
@@ -103,16 +106,17 @@ describe.each(dialects)('OIDC discovery through the outbound guard on %s', (dial
   });
 
   it('refuses what is not a usable document: an error status, a redirect, HTML, a huge body, no http endpoint', async () => {
-    for (const [path, reason] of [
-      ['/missing', 'HTTP 404'],
-      ['/moved', 'HTTP 302'],
-      ['/html', 'not JSON'],
-      ['/huge', 'larger than 256 KB'],
-      ['/script', 'names no endpoint'],
+    // Each reason also as a code the console words in the reader's language, with its values.
+    for (const [path, reason, params] of [
+      ['/missing', 'HTTP 404', { reason_code: ErrorCode.OidcReasonStatus, status: 404 }],
+      ['/moved', 'HTTP 302', { reason_code: ErrorCode.OidcReasonStatus, status: 302 }],
+      ['/html', 'not JSON', { reason_code: ErrorCode.OidcReasonNotJson }],
+      ['/huge', 'larger than 256 KB', { reason_code: ErrorCode.OidcReasonTooLarge, max_kb: 256 }],
+      ['/script', 'names no endpoint', { reason_code: ErrorCode.OidcReasonNoEndpoint }],
     ] as const) {
       const res = await discover(path);
       expectRefused(res, path, reason);
-      expect(res.body).toMatchObject({ code: ErrorCode.OidcDiscoveryFailed });
+      expect(res.body).toMatchObject({ code: ErrorCode.OidcDiscoveryFailed, params });
       expect(JSON.stringify(res.body), path).not.toContain('idp-private-detail');
     }
   });

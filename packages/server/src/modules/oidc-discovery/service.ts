@@ -3,7 +3,7 @@
 import { ErrorCode, type ErrorParams } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, coded } from '../../lib/errors.js';
-import { failureKind } from '../../lib/external-call.js';
+import { failureKind, NO_ANSWER_IN_TIME } from '../../lib/external-call.js';
 import { checkUserUrl, guardedDispatcher } from '../../lib/outbound-dispatcher.js';
 import { fetchPolicy, OutboundBlockedError } from '../../lib/outbound-guard.js';
 import { BodyTooLarge, getJson, readCapped } from '../../lib/read-capped.js';
@@ -17,21 +17,35 @@ import {
 
 const HTTP_URL = /^https?:\/\//i;
 
-/** A discovery that failed: the reason (English, for root) with the guard's rule when it was the guard. */
-function failed(reason: string, params: ErrorParams = {}): ApiError {
+/**
+ * A discovery that failed: the reason in English and as a code the console words (reason_code: one of the
+ * oidc_reason_* codes, or the guard's own with its rule).
+ */
+function failed(reason: string, params: ErrorParams): ApiError {
   return coded(ErrorCode.OidcDiscoveryFailed, `cannot read the OIDC discovery document: ${reason}`, {
     reason,
     ...params,
   });
 }
 
+/** A failure of the fetch itself: no answer in time, or no connection. */
+const fetchFailure = (err: unknown): ApiError => {
+  const kind = failureKind(err);
+  return failed(kind, {
+    reason_code: kind === NO_ANSWER_IN_TIME ? ErrorCode.OidcReasonTimeout : ErrorCode.OidcReasonConnection,
+  });
+};
+
 /** Why a fetch failed, without the address it connected to. */
 function failureOf(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const blocked = err instanceof OutboundBlockedError ? err : (err as { cause?: unknown }).cause;
   if (blocked instanceof OutboundBlockedError) return failed(blocked.message, blocked.reasonParams());
-  if (err instanceof BodyTooLarge) return failed(`the document is larger than ${MAX_DISCOVERY_BYTES / 1024} KB`);
-  return failed(failureKind(err));
+  if (err instanceof BodyTooLarge) {
+    const kb = MAX_DISCOVERY_BYTES / 1024;
+    return failed(`the document is larger than ${kb} KB`, { reason_code: ErrorCode.OidcReasonTooLarge, max_kb: kb });
+  }
+  return fetchFailure(err);
 }
 
 const urlField = (doc: Record<string, unknown>, key: string): string => {
@@ -45,7 +59,8 @@ const urlField = (doc: Record<string, unknown>, key: string): string => {
  */
 export async function discoverOidc(ctx: AppContext, body: DiscoveryBody): Promise<DiscoveryAnswer> {
   const url = body.well_known_url;
-  if (!HTTP_URL.test(url)) throw failed('only http and https URLs can be fetched');
+  if (!HTTP_URL.test(url))
+    throw failed('only http and https URLs can be fetched', { reason_code: ErrorCode.OidcReasonNotHttp });
   try {
     await checkUserUrl(fetchPolicy(ctx.options), url);
   } catch (err) {
@@ -61,7 +76,10 @@ export async function discoverOidc(ctx: AppContext, body: DiscoveryBody): Promis
     );
     if (res.statusCode !== 200) {
       await res.body.dump();
-      throw failed(`the provider answered HTTP ${res.statusCode}`, { status: res.statusCode });
+      throw failed(`the provider answered HTTP ${res.statusCode}`, {
+        reason_code: ErrorCode.OidcReasonStatus,
+        status: res.statusCode,
+      });
     }
     if (Number(res.headers['content-length']) > MAX_DISCOVERY_BYTES) {
       await res.body.dump();
@@ -75,9 +93,10 @@ export async function discoverOidc(ctx: AppContext, body: DiscoveryBody): Promis
   try {
     doc = JSON.parse(text);
   } catch {
-    throw failed('the answer is not JSON');
+    throw failed('the answer is not JSON', { reason_code: ErrorCode.OidcReasonNotJson });
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw failed('the answer is not a JSON object');
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw failed('the answer is not a JSON object', { reason_code: ErrorCode.OidcReasonNotObject });
   const d = doc as Record<string, unknown>;
   const answer = {
     issuer: urlField(d, 'issuer'),
@@ -86,6 +105,6 @@ export async function discoverOidc(ctx: AppContext, body: DiscoveryBody): Promis
     userinfo_endpoint: urlField(d, 'userinfo_endpoint'),
   };
   if (!answer.authorization_endpoint && !answer.token_endpoint && !answer.userinfo_endpoint)
-    throw failed('the document names no endpoint');
+    throw failed('the document names no endpoint', { reason_code: ErrorCode.OidcReasonNoEndpoint });
   return answer;
 }

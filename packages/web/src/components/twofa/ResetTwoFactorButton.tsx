@@ -3,8 +3,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiDelete } from '../../lib/api';
 
-/** User management: turns off a user's two-factor sign-in (the server applies the tier rules). */
-export function ResetTwoFactorButton({ user }: { user: { id: number; username: string } }) {
+/**
+ * User management: turns off a user's two-factor sign-in (the server applies the tier rules; `disabled` where it
+ * would refuse, the caller saying why).
+ */
+export function ResetTwoFactorButton({
+  user,
+  disabled = false,
+}: {
+  user: { id: number; username: string };
+  disabled?: boolean;
+}) {
   const { t } = useTranslation(['twofa', 'common']);
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
@@ -27,8 +36,15 @@ export function ResetTwoFactorButton({ user }: { user: { id: number; username: s
       okButtonProps={{ danger: true, 'data-testid': `user-action-reset-2fa-confirm-${user.id}` } as ButtonProps}
       cancelText={t('common:action.cancel')}
       onConfirm={reset}
+      disabled={disabled}
     >
-      <Button size="small" type="link" loading={busy} data-testid={`user-action-reset-2fa-${user.id}`}>
+      <Button
+        size="small"
+        type="link"
+        loading={busy}
+        disabled={disabled}
+        data-testid={`user-action-reset-2fa-${user.id}`}
+      >
         {t('admin.reset')}
       </Button>
     </Popconfirm>

@@ -13,7 +13,10 @@ const COLORS: Record<string, string> = {
   openai: 'geekblue',
 };
 
-/** A task's platform: its label when known (a channel type id shows its type's label), else the raw value. */
+/**
+ * A task's platform in the console's language: by name, or for a channel type id by its type's platform name (its
+ * label when the platform has no name here); else the raw value.
+ */
 export function PlatformTag({ platform }: { platform: string }) {
   const { t } = useTranslation('tasks');
   const p = platform.toLowerCase();
@@ -21,7 +24,7 @@ export function PlatformTag({ platform }: { platform: string }) {
   const name = byType ? byType.label.toLowerCase().split(' ')[0]! : p;
   return (
     <Tag color={COLORS[name] ?? 'default'} data-testid="task-platform">
-      {byType ? byType.label : t(`platform.${p}`, { defaultValue: platform || '—' })}
+      {t(`platform.${name}`, { defaultValue: byType ? byType.label : platform || '—' })}
     </Tag>
   );
 }

@@ -51,6 +51,7 @@ export default {
       promoteRootOnly: '只有超级管理员可以提升管理员',
       alreadyAdmin: '该用户已是管理员',
       alreadyCommon: '该用户已是普通用户',
+      twoFactorSelf: '请在个人设置中关闭自己的两步验证',
     },
     toast: { created: '用户账户创建成功！', updated: '用户信息更新成功！', done: '操作成功完成！' },
     drawer: {
@@ -163,6 +164,7 @@ export default {
       promoteRootOnly: 'Only the super administrator promotes administrators',
       alreadyAdmin: 'The user is already an administrator',
       alreadyCommon: 'The user is already an ordinary user',
+      twoFactorSelf: 'Turn off your own two-factor authentication in personal settings',
     },
     toast: { created: 'User created', updated: 'User updated', done: 'Operation completed' },
     drawer: {

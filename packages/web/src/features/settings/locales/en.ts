@@ -68,7 +68,11 @@ const en: typeof zh = {
       title: 'Notice',
       desc: 'An announcement shown on the home page and in the console; Markdown is supported.',
     },
-    branding: { title: 'System name, logo and footer', desc: 'The sidebar and page title update as soon as you save.' },
+    branding: {
+      title: 'System name, logo and footer',
+      titleNoFooter: 'System name and logo',
+      desc: 'The sidebar and page title update as soon as you save.',
+    },
     content: { title: 'Home and about pages', desc: 'Markdown or HTML; a URL is shown in an embedded frame.' },
     customCode: { title: 'Custom code', desc: 'HTML, CSS and JavaScript injected into every page. Use with care.' },
     info: { title: 'System information' },

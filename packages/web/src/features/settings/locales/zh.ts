@@ -56,7 +56,11 @@ export default {
     telegram: { title: '配置 Telegram 登录', desc: '用以支持通过 Telegram 机器人进行登录注册。' },
     turnstile: { title: '配置 Turnstile', desc: '用以支持用户校验，防止机器人批量注册。' },
     notice: { title: '公告', desc: '在首页和控制台显示的公告，支持 Markdown。' },
-    branding: { title: '系统名称、Logo 与页脚', desc: '保存后，侧边栏和页面标题会立即更新。' },
+    branding: {
+      title: '系统名称、Logo 与页脚',
+      titleNoFooter: '系统名称与 Logo',
+      desc: '保存后，侧边栏和页面标题会立即更新。',
+    },
     content: { title: '首页与关于', desc: '支持 Markdown 或 HTML；填入一个网址时将以内嵌页面显示。' },
     customCode: { title: '自定义代码', desc: '插入到每个页面中的 HTML、CSS 与 JavaScript，请谨慎填写。' },
     info: { title: '系统信息' },

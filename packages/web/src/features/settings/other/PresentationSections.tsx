@@ -3,6 +3,7 @@ import { Avatar, Col, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
+import { canEditOption } from '../model/access';
 import { useFieldValue } from '../model/useFieldValue';
 
 const NOTICE: OptionKey[] = ['Notice'];
@@ -43,7 +44,8 @@ export function BrandingSection() {
   return (
     <SettingsSection
       id="branding"
-      title={t('section.branding.title')}
+      // The footer is HTML, root's alone: an administrator's section is named for what it holds.
+      title={t(canEditOption('Footer') ? 'section.branding.title' : 'section.branding.titleNoFooter')}
       description={t('section.branding.desc')}
       keys={BRANDING}
     >

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../api';
 import { ResetTwoFactorButton } from '../../../components/twofa/ResetTwoFactorButton';
 import { isDeleted } from './UserTags';
-import { editRefusal, manageRefusal } from './refusal';
+import { editRefusal, manageRefusal, twoFactorResetRefusal } from './refusal';
 import { useStoredUser } from '../../../lib/session';
 
 interface Props {
@@ -63,6 +63,7 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
 
   // Edit and add quota: disabled on a user the actor may not change (same or higher level), saying why.
   const editBlocked = editRefusal(actor, user);
+  const twoFactorBlocked = twoFactorResetRefusal(actor, user);
   const editButton = (kind: 'edit' | 'quota', onClick: () => void) => {
     const button = (
       <Button
@@ -87,7 +88,11 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
         : manageButton('enable', { disabled: user.status === 3 })}
       {editButton('edit', () => onEdit(user))}
       {editButton('quota', () => onAddQuota(user))}
-      <ResetTwoFactorButton user={user} />
+      {explained(
+        <ResetTwoFactorButton user={user} disabled={twoFactorBlocked !== null} />,
+        twoFactorBlocked,
+        'reset-2fa',
+      )}
       {manageRefusal(actor, user, 'delete') ? (
         manageButton('delete', { danger: true })
       ) : (

@@ -27,3 +27,16 @@ export function editRefusal(actor: { id: number; role: number } | undefined, tar
   if (target.id === actor.id) return actor.role >= Role.Root ? null : 'self';
   return target.role >= actor.role ? 'outranked' : null;
 }
+
+/**
+ * Why the server would refuse to reset `target`'s two-factor sign-in for `actor`, or null: never one's own (that is
+ * done in personal settings), only users below the actor's level. Mirrors adminReset in modules/twofa/service.ts.
+ */
+export function twoFactorResetRefusal(
+  actor: { id: number; role: number } | undefined,
+  target: AdminUser,
+): string | null {
+  if (!actor) return null;
+  if (target.id === actor.id) return 'twoFactorSelf';
+  return target.role >= actor.role ? 'outranked' : null;
+}
