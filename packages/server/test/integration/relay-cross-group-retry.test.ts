@@ -1,9 +1,11 @@
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { ChannelType } from '@tollway/shared';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Client } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
-import { addChannel, lastLogOf, setQuota, userQuota } from '../support/gateway.js';
+import { addChannel, drainWriter, lastLogOf, setQuota, userQuota } from '../support/gateway.js';
+import { startMockMidjourney, type MockMidjourney } from '../support/mock-midjourney.js';
 
 /**
  * new-api's token switch cross_group_retry: a token of the `auto` group is served in the first of the AutoGroups
@@ -21,6 +23,9 @@ const MOCK_TOKENS = 12 + 5;
 const QUOTA = 10_000_000;
 /** A balance that binds: the output cap sent upstream is what it pays for. */
 const SMALL_QUOTA = 2_000;
+/** A drawing's price, $0.05: 25,000 quota at ratio 1. */
+const IMAGINE_PRICE = 0.05;
+const IMAGINE_QUOTA = 25_000;
 
 interface TokenView {
   id: number;
@@ -30,6 +35,8 @@ interface TokenView {
 }
 
 describe.each(dialects)('cross_group_retry on %s', (dialect) => {
+  let mj: MockMidjourney | undefined;
+  afterAll(async () => mj?.close());
   const gw = useGateway(dialect, { user: 'cg-user', quota: QUOTA, token: false }, async (g) => {
     g.mock.behaviors.set(FAIL_KEY, { failStatus: 503 });
     const options = {
@@ -38,6 +45,7 @@ describe.each(dialects)('cross_group_retry on %s', (dialect) => {
       AutoGroups: JSON.stringify(['default', 'svip', 'vip']),
       ModelRatio: JSON.stringify({ [MODEL]: 1 }),
       CompletionRatio: JSON.stringify({ [MODEL]: 1 }),
+      ModelPrice: JSON.stringify({ mj_imagine: IMAGINE_PRICE }),
     };
     for (const [key, value] of Object.entries(options)) {
       const res = await g.root.call('PUT', '/api/option/', { key, value });
@@ -47,6 +55,16 @@ describe.each(dialects)('cross_group_retry on %s', (dialect) => {
     await addChannel(g.root, { name: 'cg-default', key: FAIL_KEY, baseUrl: g.mock.url, models: MODEL });
     await addChannel(g.root, { name: 'cg-svip', key: OK_KEY, baseUrl: g.mock.url, models: MODEL, group: 'svip' });
     await addChannel(g.root, { name: 'cg-vip', key: OK_KEY, baseUrl: g.mock.url, models: MODEL, group: 'vip' });
+    // Drawing: a Midjourney channel in vip only.
+    mj = await startMockMidjourney();
+    await addChannel(g.root, {
+      name: 'cg-mj',
+      type: ChannelType.Midjourney,
+      key: mj.secret,
+      baseUrl: mj.url,
+      models: 'mj_imagine',
+      group: 'vip',
+    });
   });
 
   const user = (): Client => gw.user;
@@ -124,5 +142,22 @@ describe.each(dialects)('cross_group_retry on %s', (dialect) => {
     } finally {
       await setQuota(gw.root, gw.user.userId!, QUOTA);
     }
+  });
+
+  it('a task of an auto token runs in the first auto group serving its model, billed at its ratio', async () => {
+    const tok = await newToken({ group: 'auto' });
+    const before = await userQuota(gw.t, gw.user.userId!);
+    const res = await fetch(`${gw.base}/mj/submit/imagine`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tok.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'a cat' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ code: 1 });
+    expect(mj!.requests.filter((r) => r.path === '/mj/submit/imagine')).toHaveLength(1);
+    await drainWriter(gw.t);
+    expect(before - (await userQuota(gw.t, gw.user.userId!))).toBe(IMAGINE_QUOTA * VIP_RATIO);
+    const log = await lastLogOf(gw.t, 'mj_imagine');
+    expect({ group: log.group, quota: Number(log.quota) }).toEqual({ group: 'vip', quota: IMAGINE_QUOTA * VIP_RATIO });
   });
 });

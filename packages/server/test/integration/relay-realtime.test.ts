@@ -284,4 +284,40 @@ describe.each(dialects)('realtime relay on %s', (dialect) => {
       used: PER_RESPONSE,
     });
   });
+
+  it("an auto token's session runs in the first auto group serving the model (new-api's auto group)", async () => {
+    const options = {
+      UserUsableGroups: JSON.stringify({ default: 'default', vip: 'vip', auto: 'auto' }),
+      AutoGroups: JSON.stringify(['default', 'vip']),
+      GroupRatio: JSON.stringify({ default: 1, vip: 2 }),
+    };
+    for (const [k, value] of Object.entries(options))
+      expect((await root.call('PUT', '/api/option/', { key: k, value })).body.success, k).toBe(true);
+    await addChannel(root, {
+      name: 'rt-vip',
+      key: 'rt-vip-key',
+      baseUrl: mock.url,
+      models: 'gpt-4o-realtime-preview',
+      group: 'vip',
+    });
+    const made = await user.call<{ key: string }[]>('POST', '/api/token/', { name: 'rt-auto', group: 'auto' });
+    expect(made.body.success, made.body.message).toBe(true);
+    const c = rawClient(`${wsBase}/v1/realtime?model=gpt-4o-realtime-preview`, [], {
+      authorization: `Bearer ${made.body.data![0]!.key}`,
+    });
+    await c.next('session.created');
+    // default has the OpenAI channel: the session is served there, the first auto group with the model.
+    expect(mock.connections.at(-1)!.headers.authorization).toBe('Bearer rt-key');
+    c.ws.close();
+    await c.closed;
+    // With vip first in AutoGroups, vip's channel serves it.
+    await root.call('PUT', '/api/option/', { key: 'AutoGroups', value: JSON.stringify(['vip', 'default']) });
+    const d = rawClient(`${wsBase}/v1/realtime?model=gpt-4o-realtime-preview`, [], {
+      authorization: `Bearer ${made.body.data![0]!.key}`,
+    });
+    await d.next('session.created');
+    expect(mock.connections.at(-1)!.headers.authorization).toBe('Bearer rt-vip-key');
+    d.ws.close();
+    await d.closed;
+  });
 });

@@ -38,6 +38,15 @@ export function autoRoute(ctx: RelayContext, auth: TokenAuth, model: string): Au
   return { groups, index: servingFrom(ctx, groups, model, 0), cross: auth.crossGroupRetry, spent: false };
 }
 
+/**
+ * The group a task or realtime session of `auth` is served in: for an `auto` token the first usable auto group
+ * serving the model (they run on one channel, so there is no group to move on to), else the token's own.
+ */
+export function servedGroup(ctx: RelayContext, auth: TokenAuth, group: string, model: string): string {
+  const route = autoRoute(ctx, auth, model);
+  return route ? routeGroup(route) : group;
+}
+
 /** The group a call of this route is admitted in: the first serving one ('auto' itself when none serves). */
 export function routeGroup(route: AutoRoute): string {
   return route.groups[route.index] ?? AUTO_GROUP;

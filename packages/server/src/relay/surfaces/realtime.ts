@@ -25,6 +25,7 @@ import { baseUrlOf } from '../providers/base-url.js';
 import { countSuccess } from '../limits/request-limits.js';
 import type { RelayContext } from '../pipeline/services.js';
 import { newRequestId } from '../billing/settle.js';
+import { servedGroup } from '../pipeline/auto-group.js';
 import { holdStep, openRealtimeResponse, type RealtimeBilling } from './realtime-billing.js';
 import { runRealtimeSession } from './realtime-session.js';
 import { resolveClientIp } from '../../core/client-ip.js';
@@ -140,10 +141,13 @@ async function openSession(
   url: URL,
 ): Promise<void> {
   const view = authView(ctx, req, url);
-  const { auth, group } = await authenticate(view, ctx.relay.tokens);
+  const identified = await authenticate(view, ctx.relay.tokens);
+  const { auth } = identified;
   const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').trim();
   if (!model) throw relayErrors.noModel();
   if (model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);
+  // An `auto` token's session runs in the first auto group serving the model (auto-group.ts).
+  const group = servedGroup(ctx, auth, identified.group, model);
   const { price, limits } = await admitModel(ctx, auth, group, model, 0, 0, 'unserved-or-disabled');
   // Each response is reserved for before it runs (its per-call price, or the pre-consumed quota for ratios); the
   // session's account grows the hold ahead of what a response delivers (realtime-billing.ts).

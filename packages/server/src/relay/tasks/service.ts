@@ -12,6 +12,7 @@ import { RelayError, relayErrors } from '../pipeline/errors.js';
 import type { RelayContext } from '../pipeline/services.js';
 import { observeTaskQuota } from '../../observability/relay-observer.js';
 import { newRequestId } from '../billing/settle.js';
+import { servedGroup } from '../pipeline/auto-group.js';
 import { applyTaskState } from './refund.js';
 import { acceptTask, deletePendingTask, insertPendingTask, taskById, type TaskRow } from './store.js';
 import {
@@ -157,7 +158,9 @@ async function submitTo(ctx: RelayContext, s: TaskSubmission, choice: ChannelCho
  * the poller ends such a row; after it, the charge stands and a failure is refunded (each applies once per row).
  * Throws RelayError for the caller's own faults (unpriced, no quota, no channel) before anything is sent.
  */
-export async function submitTask(ctx: RelayContext, who: Identified, s: TaskSubmission): Promise<TaskSubmitOutcome> {
+export async function submitTask(ctx: RelayContext, caller: Identified, s: TaskSubmission): Promise<TaskSubmitOutcome> {
+  // An `auto` token's task runs in the first auto group serving its model (auto-group.ts).
+  const who = { ...caller, group: servedGroup(ctx, caller.auth, caller.group, s.model) };
   const { auth, group } = who;
   const price = await admitTask(ctx, who, s.model);
   const quota = price.quota;
