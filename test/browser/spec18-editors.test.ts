@@ -162,16 +162,18 @@ describe('spec editors and validation messages in Chromium', () => {
     expect(await option('RebatePercentage')).toBe('0');
   });
 
-  it('refuses a top-up of 0.5, sends top_up_code with the price request and the payment and shows a 502 message', async () => {
-    for (const [key, value] of Object.entries({ ...EPAY, ServerAddress: h.baseUrl, MinTopUp: '1' }))
+  it('forces a top-up under 1 to 1 and refuses one under the minimum, sends top_up_code with the price request and the payment and shows a 502 message', async () => {
+    for (const [key, value] of Object.entries({ ...EPAY, ServerAddress: h.baseUrl, MinTopUp: '2' }))
       await apiAs(root, 'PUT', '/api/option/', { key, value });
     await page.goto('/app/wallet');
     const amount = page.getByTestId('topup-amount');
+    // The spec: the amount is forced to at least 1, and one under the minimum says so with the minimum.
     await amount.fill('0.5');
     await expect
       .poll(() => page.getByTestId('topup-payable').textContent())
-      .toBe('The top-up amount cannot be less than 1');
-    expect(await amount.inputValue()).toBe('0.5');
+      .toBe('The top-up amount cannot be less than 2');
+    await amount.blur();
+    expect(await amount.inputValue()).toBe('1');
     await amount.fill('2.5');
     await expect
       .poll(() => page.getByTestId('topup-payable').textContent())

@@ -1,12 +1,19 @@
+import type { OptionKey } from '@tollway/shared';
 import { Anchor, theme } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { canEditOption } from '../model/access';
 
 export interface NavItem {
   /** Section id, as given to SettingsSection (its card is #section-<id>). */
   id: string;
   /** i18n key of the title in the settings namespace. */
   title: string;
+  /**
+   * The section's options, when the signed-in user may be shown none of them (root-only keys): the link is left out
+   * as the section is (SettingsSection shows nothing without an editable key).
+   */
+  keys?: readonly OptionKey[];
 }
 
 /** Height of the shell's sticky top bar (--tw-header-h). */
@@ -40,7 +47,9 @@ export function SectionNav({ items }: { items: NavItem[] }) {
         offsetTop={HEADER_OFFSET}
         targetOffset={HEADER_OFFSET + navHeight + JUMP_GAP}
         style={{ background: `var(--tw-bg, ${token.colorBgLayout})`, marginBottom: 12, paddingBlock: 6 }}
-        items={items.map(({ id, title }) => ({ key: id, href: `#section-${id}`, title: t(title) }))}
+        items={items
+          .filter((item) => !item.keys || item.keys.some(canEditOption))
+          .map(({ id, title }) => ({ key: id, href: `#section-${id}`, title: t(title) }))}
       />
     </div>
   );

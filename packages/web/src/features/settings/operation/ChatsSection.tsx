@@ -8,7 +8,8 @@ import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
 import { fieldName } from '../model/options';
 
-const KEYS: OptionKey[] = ['Chats'];
+/** The section's options (root's alone: the console fills chat links with the viewer's key). */
+export const CHATS_KEYS: OptionKey[] = ['Chats'];
 
 interface ChatEntry {
   name: string;
@@ -135,7 +136,7 @@ export function ChatsSection() {
       id="chats"
       title={t('section.chats.title')}
       description={t('section.chats.desc')}
-      keys={KEYS}
+      keys={CHATS_KEYS}
       beforeSave={beforeSave}
     >
       <Col span={24} style={{ marginBottom: 12 }}>

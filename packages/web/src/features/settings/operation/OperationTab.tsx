@@ -1,6 +1,6 @@
 import { PricingSection } from '../pricing/PricingSection';
 import { SectionNav, type NavItem } from '../components/SectionNav';
-import { ChatsSection } from './ChatsSection';
+import { CHATS_KEYS, ChatsSection } from './ChatsSection';
 import { DrawingSection, SensitiveSection } from './ContentControlSections';
 import { FallbackSection } from './FallbackSection';
 import { GeneralOpsSection } from './GeneralOpsSection';
@@ -14,7 +14,7 @@ const NAV: NavItem[] = [
   { id: 'quota', title: 'section.quota.title' },
   { id: 'rebate', title: 'section.rebate.title' },
   { id: 'checkin', title: 'section.checkin.title' },
-  { id: 'chats', title: 'section.chats.title' },
+  { id: 'chats', title: 'section.chats.title', keys: CHATS_KEYS },
   { id: 'groups', title: 'section.groups.title' },
   { id: 'fallback', title: 'section.fallback.title' },
   { id: 'pricing', title: 'section.pricing.title' },
