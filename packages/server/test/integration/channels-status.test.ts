@@ -154,6 +154,19 @@ describe.each(dialects)('channel status rules and tag tools on %s', (dialect) =>
       expect(await get(id)).toMatchObject({ models: 'gpt-4o,o3', group: 'vip', priority: 8, weight: 1, tag: 'pool' });
     expect(await get(other)).toMatchObject({ group: 'default', priority: 0 });
     expect(ctx().channelCache.modelsForGroup('vip')).toEqual(['gpt-4o', 'o3']);
+    // new-api's tag editor also sets header and parameter overrides (checked as a channel's are).
+    expect(
+      (await root.call('PUT', '/api/channel/tag', { tag: 'pool', header_override: '{"Host":"x"}' })).body.success,
+    ).toBe(false);
+    const overrides = await root.call<number>('PUT', '/api/channel/tag', {
+      tag: 'pool',
+      header_override: '{"X-Tag":"t"}',
+      param_override: '{"temperature":0.2}',
+    });
+    expect(overrides.body.data, overrides.body.message).toBe(3);
+    for (const id of ids)
+      expect(await get(id)).toMatchObject({ header_override: '{"X-Tag":"t"}', param_override: '{"temperature":0.2}' });
+    expect(await get(other)).toMatchObject({ header_override: '', param_override: '' });
 
     expect((await root.call<number>('POST', '/api/channel/tag/disabled', { tag: 'pool' })).body.data).toBe(3);
     for (const id of ids) expect((await get(id)).status).toBe(2);

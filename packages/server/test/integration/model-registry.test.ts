@@ -194,6 +194,19 @@ describe.each(dialects)('model registry on %s', (dialect) => {
     expect(prefix.bound_channels).toEqual([{ name: 'reg-a', type: ChannelType.OpenAI }]);
     expect(prefix.enable_groups).toEqual(['default', 'vip']);
     expect(JSON.parse(prefix.endpoints)).toEqual(['openai', 'openai-response', 'anthropic', 'gemini']);
+    // new-api's console saves the record it read, filled-in endpoint types included: taken as "the channels' own".
+    const resaved = await admin.call('PUT', '/api/models/', { ...prefix });
+    expect(resaved.body.success, resaved.body.message).toBe(true);
+    const reread = ok(await admin.call<Model>('GET', `/api/models/${modelIds['gpt-']}`));
+    expect(reread.description).toBe(prefix.description);
+    expect(reread.tags).toBe(prefix.tags);
+    expect(JSON.parse(reread.endpoints)).toEqual(['openai', 'openai-response', 'anthropic', 'gemini']);
+    const stored = await app.t.database.db.kysely
+      .selectFrom('models')
+      .select('endpoints')
+      .where('id', '=', modelIds['gpt-']!)
+      .executeTakeFirstOrThrow();
+    expect(stored.endpoints ?? '').toBe('');
     const exact = ok(await admin.call<Model>('GET', `/api/models/${modelIds['gpt-4o']}`));
     expect(exact.matched_models).toBeUndefined();
     expect(exact).toMatchObject({ quota_types: [0], bound_channels: [{ name: 'reg-a', type: ChannelType.OpenAI }] });

@@ -240,6 +240,8 @@ export const editTagBody = z.object({
   tag: z.string().trim().min(1, 'tag cannot be empty').max(64),
   new_tag: z.string().trim().max(64, 'new_tag must be at most 64 characters').nullable().optional(),
   model_mapping: blankable(jsonObjectText('model_mapping')),
+  param_override: blankable(jsonObjectText('param_override')),
+  header_override: blankable(jsonObjectText('header_override', HEADER_OVERRIDE_MAX)),
   groups: blankable(nameList('groups', 64)),
   models: blankable(nameList('models', 191)),
   priority: blankable(intLike('priority', -999, 'priority must be -999 or more')),

@@ -3,7 +3,7 @@ import { coded, notFound } from '../../lib/errors.js';
 import { rebuildAbilities } from '../../core/routing/abilities.js';
 import { statusPatch } from './status.js';
 import type { ChannelPatch, ChannelsStore } from './store.js';
-import { checkModelMapping, joinGroups } from './validate.js';
+import { checkChannelExtras, checkModelMapping, joinGroups } from './validate.js';
 
 /** Tag tools: tag a selection, edit every channel of a tag, enable or disable a tag. Each returns a count. */
 export class TagTools {
@@ -31,6 +31,11 @@ export class TagTools {
     if (body.model_mapping !== undefined) {
       checkModelMapping(body.model_mapping);
       patch.model_mapping = body.model_mapping;
+    }
+    if (body.param_override !== undefined) patch.param_override = body.param_override;
+    if (body.header_override !== undefined) {
+      checkChannelExtras({ header_override: body.header_override });
+      patch.header_override = body.header_override;
     }
     if (body.models !== undefined) {
       if (body.models.length === 0) throw coded(ErrorCode.TagModelsRequired, 'models: at least one model is required');

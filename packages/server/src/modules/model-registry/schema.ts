@@ -42,14 +42,28 @@ const flag = z.union([z.literal(0), z.literal(1)]);
 const text = (max: number) => z.string().max(max);
 const name = z.string().trim().min(1, 'model_name is required').max(NAME_MAX);
 
-/** A JSON object (endpoint type → path, or {path, method}); empty text: the endpoints the channels give. */
+/**
+ * A JSON object (endpoint type → path, or {path, method}); empty text: the endpoints the channels give. A JSON array
+ * of endpoint types is what a read fills in for an entry without its own (new-api's console sends it back on save):
+ * it names no path, so it is stored as empty text and the channels keep deciding.
+ */
 const endpoints = z
   .string()
   .max(ENDPOINTS_MAX)
   .refine(
-    (v) => v.trim() === '' || isJsonObject(v),
+    (v) => v.trim() === '' || isJsonObject(v) || isEndpointTypeList(v),
     inputRule(ErrorCode.InputNotJsonObject, 'endpoints must be a JSON object'),
-  );
+  )
+  .transform((v) => (isEndpointTypeList(v) ? '' : v));
+
+function isEndpointTypeList(text: string): boolean {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return Array.isArray(v) && v.every((t) => typeof t === 'string');
+  } catch {
+    return false;
+  }
+}
 
 function isJsonObject(text: string): boolean {
   try {
