@@ -155,6 +155,22 @@ describe('accessibility of every console page (axe-core)', () => {
     await page.context().close();
   });
 
+  it('a confirmation’s danger button (deleting a token), in both themes', async () => {
+    const page = await pageOf(h, USER);
+    const found: AxeFinding[] = [];
+    for (const theme of THEMES) {
+      await setTheme(page, theme);
+      await page.goto('/app/tokens');
+      await page.locator('[data-testid^="token-delete-"]:not([data-testid*="-confirm-"])').first().click();
+      await page.locator('[data-testid^="token-delete-confirm-"]').waitFor();
+      found.push(...(await axeFindings(page, `user ${theme} /app/tokens, delete confirmation`)));
+      await h.shot(page, `a11y-user-${theme}-confirm`);
+      await page.keyboard.press('Escape');
+    }
+    await page.context().close();
+    expect(describeFindings(found)).toEqual([]);
+  });
+
   it('an administrator’s pages', { timeout: ROLE_TIMEOUT_MS }, async () => {
     const page = await pageOf(h, ADMIN);
     expect(describeFindings(await checkPages(h, page, 'admin', ADMIN_PAGES))).toEqual([]);

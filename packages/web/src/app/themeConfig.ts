@@ -27,6 +27,8 @@ const DARK = {
   menuSelected: '#d6e9ff',
   /** Seed of the dark error palette: its text (#dc6966) reads 5:1 on the dark surfaces. */
   error: '#ff7875',
+  /** Text on a solid danger button (a confirmation's OK): white on that red is 3.4:1, near-black over 5.5:1. */
+  dangerSolidText: 'rgba(0, 0, 0, 0.88)',
   textTertiary: 'rgba(255, 255, 255, 0.6)',
   placeholder: 'rgba(255, 255, 255, 0.5)',
   layout: '#0b0d12',
@@ -74,6 +76,7 @@ export function themeConfig(mode: ThemeMode): ThemeConfig {
       ...(dark
         ? {
             Button: {
+              dangerColor: DARK.dangerSolidText,
               colorPrimary: DARK.button,
               colorPrimaryHover: DARK.buttonHover,
               colorPrimaryActive: DARK.buttonActive,
