@@ -17,6 +17,16 @@ export async function loginSession(baseUrl: string, user: { username: string; pa
   return { baseUrl, cookie: res.headers.get('set-cookie')!.split(';')[0]!, id: env.data.id };
 }
 
+/** Sets the system up with `root` as its super administrator (POST /api/setup) and logs in as root. */
+export async function setUpRoot(baseUrl: string, root: { username: string; password: string }): Promise<Session> {
+  await fetch(`${baseUrl}/api/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...root, confirmPassword: root.password }),
+  });
+  return loginSession(baseUrl, root);
+}
+
 /** Calls the management API as the session's user; throws with the server's message on success:false. */
 export async function apiAs<T>(s: Session, method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${s.baseUrl}${path}`, {

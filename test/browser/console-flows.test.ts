@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, loginSession } from './api-session.js';
+import { apiAs, setUpRoot } from './api-session.js';
 import { type Harness } from './harness.js';
 import { openAs, startPrivateHarness, type Lang } from './tables-fixture.js';
 
@@ -36,12 +36,7 @@ describe('console flows against the spec in Chromium', () => {
 
   beforeAll(async () => {
     h = await startPrivateHarness();
-    await fetch(`${h.baseUrl}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
-    });
-    const root = await loginSession(h.baseUrl, ROOT);
+    const root = await setUpRoot(h.baseUrl, ROOT);
     await apiAs(root, 'POST', '/api/user/', { ...USER, display_name: 'Flows' });
     // Online top-up on (Epay), with a minimum of 2; no mail server is set, so a reset mail is refused.
     for (const [key, value] of Object.entries({

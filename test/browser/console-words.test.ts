@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLocally, type LocalServer } from '../../packages/server/test/support/local-server.js';
-import { apiAs, loginSession, type Session } from './api-session.js';
+import { apiAs, setUpRoot, type Session } from './api-session.js';
 import { pageApi, SCREENSHOTS, setOptions, type Harness } from './harness.js';
 import { openAs, startPrivateHarness, type Lang } from './tables-fixture.js';
 
@@ -73,12 +73,7 @@ describe('console words and the OIDC discovery in Chromium', () => {
       }),
     );
     h = await startPrivateHarness();
-    await fetch(`${h.baseUrl}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
-    });
-    root = await loginSession(h.baseUrl, ROOT);
+    root = await setUpRoot(h.baseUrl, ROOT);
     await apiAs(root, 'POST', '/api/user/', { ...ADMIN, display_name: 'Ops' });
     readerId = (await apiAs<{ id: number }>(root, 'POST', '/api/user/', { ...READER, display_name: 'Reader' })).id;
     // Audit rows: root's sign-in and option change, a promotion; a Markdown message to the reader.

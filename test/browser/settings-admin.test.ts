@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, loginSession, type Session } from './api-session.js';
+import { apiAs, setUpRoot, type Session } from './api-session.js';
 import { login, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'setroot', password: 'set-root-pass-1' };
@@ -20,12 +20,7 @@ describe('settings as an administrator in Chromium', () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    await fetch(`${h.baseUrl}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
-    });
-    root = await loginSession(h.baseUrl, ROOT);
+    root = await setUpRoot(h.baseUrl, ROOT);
     await apiAs(root, 'POST', '/api/user/', { ...ADMIN, display_name: 'Ops', role: 10 });
     await apiAs(root, 'PUT', '/api/option/', { key: 'Footer', value: 'root-footer-text' });
   });

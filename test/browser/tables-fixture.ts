@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
-import { apiAs as api, loginSession, type Session } from './api-session.js';
+import { apiAs as api, loginSession, setUpRoot, type Session } from './api-session.js';
 import { login, PAGE_ACTION_TIMEOUT_MS, privateConsole, startHarness, type Harness } from './harness.js';
 
 export const ROOT = { username: 'tblroot', password: 'tbl-root-pass-1' };
@@ -36,12 +36,7 @@ export async function startPrivateHarness(env: Record<string, string> = {}): Pro
 
 /** Sets up the system with a root administrator and an ordinary user; the root's API session. */
 export async function seedUsers(h: Harness): Promise<{ root: Session; user: Session }> {
-  await fetch(`${h.baseUrl}/api/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
-  });
-  const root = await loginSession(h.baseUrl, ROOT);
+  const root = await setUpRoot(h.baseUrl, ROOT);
   await api(root, 'POST', '/api/user/', { ...USER, display_name: USER.username });
   const user = await loginSession(h.baseUrl, USER);
   return { root, user };
