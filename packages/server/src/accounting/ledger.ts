@@ -35,6 +35,32 @@ export interface Hold {
 
 export type BalanceKind = 'users' | 'tokens';
 
+/** Where a hold gives its amount back: the node it is booked to and the balances' epochs ('' when unknown). */
+const holdPlace = (h: Hold): string => `${h.node ?? ''}|${h.gens?.[0] ?? ''}|${h.gens?.[1] ?? ''}`;
+
+/**
+ * Several holds of one call as one, so that settling it gives them back and takes the charge in one atomic step:
+ * released one by one first, what they held could be reserved by a concurrent call before the charge takes it,
+ * leaving a delivered answer short. Holds booked where the last one is (the same node and balance epochs; every
+ * hold of the memory ledger) add up into `hold`; `others` were taken before the node or an epoch changed (their
+ * give-back is nothing or stale) and are released on their own.
+ */
+export function combineHolds(holds: readonly Hold[]): { hold: Hold; others: Hold[] } {
+  const last = holds.at(-1);
+  if (!last) throw new Error('combineHolds: no holds');
+  const place = holdPlace(last);
+  let amount = 0;
+  const others: Hold[] = [];
+  for (const h of holds) {
+    if (holdPlace(h) === place) amount += h.amount;
+    else others.push(h);
+  }
+  const hold: Hold = { amount };
+  if (last.gens) hold.gens = [...last.gens];
+  if (last.node !== undefined) hold.node = last.node;
+  return { hold, others };
+}
+
 /** What the ledger reads of a committed write record (see WriteRecord). */
 export interface LedgerRecord {
   userId: number;

@@ -32,6 +32,12 @@ const response = fc.record({
 const session = fc.array(response, { minLength: 1, maxLength: 3 });
 type Session = typeof session extends fc.Arbitrary<infer T> ? T : never;
 
+/** A counterexample of CI (stop 43): the first session's unit settled 10 quota short of what it delivered. */
+const RACED_SESSIONS: Session[] = [
+  [{ audio: 11, audioBytes: 10_991, text: [], inputTokens: 255, usage: false, cut: { after: 12, held: true } }],
+  [{ audio: 29, audioBytes: 10_626, text: [' beta'], inputTokens: 494, usage: false, cut: { after: 16, held: false } }],
+];
+
 /** Issue 31: Σ value delivered ≤ Σ charged ≤ starting balance, for random realtime sessions run side by side. */
 describe.each(dialects.filter((d) => d !== 'mysql'))('realtime money property on %s', (dialect) => {
   const gw = useMoneyGateway<MockRealtime>(
@@ -92,7 +98,8 @@ describe.each(dialects.filter((d) => d !== 'mysql'))('realtime money property on
           expect(delivered).toBeLessThanOrEqual(money.charged);
         },
       ),
-      { numRuns: RUNS },
+      // Two sessions on one balance where releasing a unit's extra holds before its charge let the other take them.
+      { numRuns: RUNS, examples: [[1391, RACED_SESSIONS]] },
     );
   }, 240_000);
 });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { balanceMetrics } from '../../src/accounting/balance-metrics.js';
-import type { Hold, ReserveTarget } from '../../src/accounting/ledger.js';
+import { combineHolds, type Hold, type ReserveTarget } from '../../src/accounting/ledger.js';
 import { MAX_CALLS_PER_RUN } from '../../src/accounting/script-batch.js';
 import { capturingLog, charged, counter, outstanding, until, useLedgerWorld } from '../support/redis-ledger.js';
 
@@ -57,6 +57,38 @@ describe('Redis ledger: leases, commits and reconciliation', () => {
     await w.commit(l, [charged(w, 100, h3)]);
     expect(await expectBalanced(0)).toBe(QUOTA - 1700);
     expect((await w.hash('users', w.userId)).v).toBe('3');
+  });
+
+  it('settles several holds of one call in one step: a concurrent reservation cannot take what they held', async () => {
+    const l = w.ledger();
+    await l.start();
+    const first = (await l.reserve(t, 1000)) as Hold;
+    const extension = (await l.reserve(t, 500)) as Hold;
+    // Another call holds everything else: released one by one, the extension's 500 would go to the next reservation.
+    const rest = (await l.reserve(t, QUOTA, 1)) as Hold;
+    expect(rest.amount).toBe(QUOTA - 1500);
+    const { hold, others } = combineHolds([first, extension]);
+    expect({ amount: hold.amount, others }).toEqual({ amount: 1500, others: [] });
+    const racing = l.reserve(t, 1);
+    expect(await l.settle(t, hold, 1500)).toBe(1500);
+    expect(await racing).toBe('user');
+    await w.commit(l, [charged(w, 1500, hold)]);
+    await l.settle(t, rest, 0);
+    expect(await expectBalanced(0)).toBe(QUOTA - 1500);
+  });
+
+  it('combines only the holds booked where the last one is: one taken before a rebuild is released on its own', async () => {
+    const l = w.ledger();
+    await l.start();
+    const old = (await l.reserve(t, 2000)) as Hold;
+    await w.redis.del(w.key('users', w.userId), w.key('tokens', w.tokenId));
+    const fresh = (await l.reserve(t, 300)) as Hold;
+    const { hold, others } = combineHolds([old, fresh]);
+    expect({ amount: hold.amount, others }).toEqual({ amount: 300, others: [old] });
+    expect(await l.settle(t, others[0]!, 0)).toBe(0);
+    expect(await l.settle(t, hold, 300)).toBe(300);
+    await w.commit(l, [charged(w, 300, hold)]);
+    expect(await expectBalanced(0)).toBe(QUOTA - 300);
   });
 
   it('never credits a reservation to a balance rebuilt after it was taken (a lost key)', async () => {

@@ -1,6 +1,6 @@
 import { computeQuota } from '@tollway/shared';
 import { recordShortfall } from '../../accounting/charge-metrics.js';
-import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
+import { combineHolds, type Hold, type ReserveTarget } from '../../accounting/ledger.js';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import { observeRealtimeCharge } from '../../observability/relay-observer.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
@@ -221,11 +221,11 @@ export class RealtimeAccount {
     if (!u) return 0;
     this.units.delete(key);
     const usage = this.finalUsage(u, reported);
-    const [main, ...extra] = u.holds;
-    // The extra holds go back first, so the charge can take all the unit held.
-    for (const h of extra) await this.ctx.relay.ledger.settle(this.b.target, h, 0);
+    // One settle gives back all the unit held and takes its charge, so no concurrent call can take the difference.
+    const { hold: main, others } = combineHolds(u.holds);
+    for (const h of others) await this.ctx.relay.ledger.settle(this.b.target, h, 0);
     if (!reported && usage.completionTokens === 0) {
-      await refundHold(this.ctx, this.b.target, main!, u.callId);
+      await refundHold(this.ctx, this.b.target, main, u.callId);
       return 0;
     }
     const quota = this.quota(u.price, usage);
@@ -245,7 +245,7 @@ export class RealtimeAccount {
       price: u.price,
       usage,
       target: this.b.target,
-      hold: main!,
+      hold: main,
     });
     observeRealtimeCharge(charged);
     if (charged < quota)
