@@ -31,6 +31,8 @@ export interface Hold {
   gens?: [number | string, number | string];
   /** The node the lease, then the charge, is booked to (Redis ledger only). */
   node?: string;
+  /** When the hold was counted under period limits (epoch ms; relay/limits/period-ledger.ts); absent: not counted. */
+  periodAt?: number;
 }
 
 export type BalanceKind = 'users' | 'tokens';
@@ -58,6 +60,9 @@ export function combineHolds(holds: readonly Hold[]): { hold: Hold; others: Hold
   const hold: Hold = { amount };
   if (last.gens) hold.gens = [...last.gens];
   if (last.node !== undefined) hold.node = last.node;
+  // Settled in the earliest period counted: a later period keeps its holds counted in full (never less than charged).
+  const counted = holds.filter((h) => h.periodAt !== undefined && holdPlace(h) === place).map((h) => h.periodAt!);
+  if (counted.length) hold.periodAt = Math.min(...counted);
   return { hold, others };
 }
 

@@ -20,6 +20,7 @@ import * as m0018 from './migrations/0018_rate_limits.js';
 import * as m0019 from './migrations/0019_channel_fields.js';
 import * as m0020 from './migrations/0020_model_registry.js';
 import * as m0021 from './migrations/0021_token_cross_group_retry.js';
+import * as m0022 from './migrations/0022_period_limits.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0019_channel_fields': m0019,
   '0020_model_registry': m0020,
   '0021_token_cross_group_retry': m0021,
+  '0022_period_limits': m0022,
 };
 
 /** The migrations' names, oldest first. */

@@ -34,6 +34,12 @@ export interface UsersTable {
   /** Requests and tokens per minute (0: no limit). */
   rpm_limit: Generated<number>;
   tpm_limit: Generated<number>;
+  /** Period limits (0: none): quota per day, ISO week, month and rolling 5 hours; requests per day. */
+  quota_per_day: Generated<number>;
+  quota_per_week: Generated<number>;
+  quota_per_month: Generated<number>;
+  quota_per_5h: Generated<number>;
+  requests_per_day: Generated<number>;
 }
 
 export interface OptionsTable {
@@ -123,6 +129,12 @@ export interface TokensTable {
   tpm_limit: Generated<number>;
   /** new-api's cross_group_retry (0/1): an `auto` token's call moves on to the next auto group. */
   cross_group_retry: Generated<number>;
+  /** Period limits (0: none): quota per day, ISO week, month and rolling 5 hours; requests per day. */
+  quota_per_day: Generated<number>;
+  quota_per_week: Generated<number>;
+  quota_per_month: Generated<number>;
+  quota_per_5h: Generated<number>;
+  requests_per_day: Generated<number>;
   deleted_at: string | null;
 }
 

@@ -4,6 +4,7 @@ import { inputRule } from '../input-rules.js';
 import { QUOTA_MAX } from '../quota.js';
 import { pageQuery, queryBool } from './common.js';
 import { perMinute } from '../rate-limits.js';
+import { periodLimitFields, periodLimitsPublic, periodRemaining } from '../period-limits.js';
 
 /** Token status: 1 enabled, 2 disabled, 3 expired, 4 exhausted (3 and 4 are also derived for display). */
 export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
@@ -119,6 +120,8 @@ const tokenFields = {
   tpm_limit: perMinute('tpm_limit'),
   /** new-api's switch: an `auto` token's call moves on to the next auto group when its group has no channel left. */
   cross_group_retry: flag('cross_group_retry'),
+  /** Quota per day, week, month and rolling 5 hours, requests per day (0: none). */
+  ...periodLimitFields,
 };
 
 /** POST /api/token/: `count` tokens (the extra ones named with a random 6-character suffix). */
@@ -138,6 +141,11 @@ export const createTokenBody = z.object({
   rpm_limit: tokenFields.rpm_limit.default(0),
   tpm_limit: tokenFields.tpm_limit.default(0),
   cross_group_retry: tokenFields.cross_group_retry.default(false),
+  quota_per_day: tokenFields.quota_per_day.default(0),
+  quota_per_week: tokenFields.quota_per_week.default(0),
+  quota_per_month: tokenFields.quota_per_month.default(0),
+  quota_per_5h: tokenFields.quota_per_5h.default(0),
+  requests_per_day: tokenFields.requests_per_day.default(0),
   count: count('count', 1, TOKEN_MAX_BATCH).default(1),
 });
 export type CreateTokenBody = z.infer<typeof createTokenBody>;
@@ -165,6 +173,11 @@ export const updateTokenBody = z.object({
   rpm_limit: tokenFields.rpm_limit.optional(),
   tpm_limit: tokenFields.tpm_limit.optional(),
   cross_group_retry: tokenFields.cross_group_retry.optional(),
+  quota_per_day: tokenFields.quota_per_day.optional(),
+  quota_per_week: tokenFields.quota_per_week.optional(),
+  quota_per_month: tokenFields.quota_per_month.optional(),
+  quota_per_5h: tokenFields.quota_per_5h.optional(),
+  requests_per_day: tokenFields.requests_per_day.optional(),
 });
 export type UpdateTokenBody = z.infer<typeof updateTokenBody>;
 
@@ -206,6 +219,9 @@ export const tokenPublic = z.object({
   rpm_limit: z.number().int(),
   tpm_limit: z.number().int(),
   cross_group_retry: z.boolean(),
+  ...periodLimitsPublic,
+  /** What is left of each period limit set on the token (lists and the single view; absent when none is set). */
+  period_limits: z.array(periodRemaining).optional(),
 });
 export type TokenPublic = z.infer<typeof tokenPublic>;
 

@@ -3,6 +3,7 @@ import { ErrorCode } from '../error-codes.js';
 import { inputRule } from '../input-rules.js';
 import { quotaAmount, userRole } from './amounts.js';
 import { perMinute } from '../rate-limits.js';
+import { periodLimitFields, periodLimitsPublic, periodRemaining } from '../period-limits.js';
 import { UserManageActions } from '../enums.js';
 
 export const username = z
@@ -75,6 +76,10 @@ export const userPublic = z.object({
   /** Requests and tokens per minute (0: no limit). */
   rpm_limit: z.number().int(),
   tpm_limit: z.number().int(),
+  /** Quota per day, week, month and rolling 5 hours, requests per day (0: none). */
+  ...periodLimitsPublic,
+  /** The user's own view only: what is left of each period limit set on the user. */
+  period_limits: z.array(periodRemaining).optional(),
   created_at: z.number().int(),
   DeletedAt: z.string().nullable(),
 });
@@ -158,6 +163,11 @@ export const updateUserBody = z.object({
   remark: z.string().max(255).optional(),
   rpm_limit: perMinute('rpm_limit').optional(),
   tpm_limit: perMinute('tpm_limit').optional(),
+  quota_per_day: periodLimitFields.quota_per_day.optional(),
+  quota_per_week: periodLimitFields.quota_per_week.optional(),
+  quota_per_month: periodLimitFields.quota_per_month.optional(),
+  quota_per_5h: periodLimitFields.quota_per_5h.optional(),
+  requests_per_day: periodLimitFields.requests_per_day.optional(),
 });
 
 /** How POST /api/user/manage with action add_quota changes a balance by `value`. */

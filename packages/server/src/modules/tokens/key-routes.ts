@@ -1,9 +1,10 @@
-import { logRow } from '@tollway/shared';
+import { logRow, periodRemaining } from '@tollway/shared';
 import { z } from 'zod';
 import { splitList } from '../../core/routing/channel-row.js';
 import type { Router } from '../../http/route.js';
 import { logsOf } from '../logs/service.js';
 import { tokenOfApiKey } from './key-auth.js';
+import { periodUsageOf } from './period-usage.js';
 
 const tokenUsage = z.object({
   object: z.literal('token_usage'),
@@ -15,6 +16,8 @@ const tokenUsage = z.object({
   model_limits: z.record(z.string(), z.boolean()),
   model_limits_enabled: z.boolean(),
   expires_at: z.number(),
+  /** Tollway's: what is left of each period limit of the key and of its owner (empty when none is set). */
+  period_limits: z.array(periodRemaining),
 });
 
 /** A token's model limit list (comma separated) as new-api answers it: model → true. */
@@ -53,6 +56,12 @@ export function tokenKeyRoutes(r: Router): void {
         model_limits: modelLimitsMap(t.model_limits),
         model_limits_enabled: t.model_limits_enabled === 1,
         expires_at: expires === -1 ? 0 : expires,
+        period_limits: await periodUsageOf(
+          ctx,
+          { tokenId: t.id, userId: t.user_id },
+          t,
+          await ctx.usersStore.findById(t.user_id),
+        ),
       };
       // new-api answers this call with `code: true` where its other calls say `success`; both are sent.
       return reply.send({ success: true, code: true, message: 'ok', data });

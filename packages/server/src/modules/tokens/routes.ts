@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { tokensOf } from './service.js';
+import { withPeriodUsage } from './period-usage.js';
 
 /**
  * The caller's own API tokens (level user). Lists and details mask keys; the answer that creates tokens and the
@@ -31,7 +32,10 @@ export function tokenRoutes(r: Router): void {
     tags,
     query: tokenPageQuery,
     response: paged(tokenPublic),
-    handler: ({ ctx, user, query }) => tokensOf(ctx).page(user!.id, query),
+    handler: async ({ ctx, user, query }) => {
+      const page = await tokensOf(ctx).page(user!.id, query);
+      return { ...page, items: await withPeriodUsage(ctx, page.items) };
+    },
   });
   r.add({
     method: 'GET',
@@ -41,7 +45,10 @@ export function tokenRoutes(r: Router): void {
     tags,
     query: tokenSearchQuery,
     response: paged(tokenPublic),
-    handler: ({ ctx, user, query }) => tokensOf(ctx).page(user!.id, query),
+    handler: async ({ ctx, user, query }) => {
+      const page = await tokensOf(ctx).page(user!.id, query);
+      return { ...page, items: await withPeriodUsage(ctx, page.items) };
+    },
   });
   r.add({
     method: 'GET',
@@ -51,7 +58,8 @@ export function tokenRoutes(r: Router): void {
     tags,
     params: idParam,
     response: tokenPublic,
-    handler: ({ ctx, user, params }) => tokensOf(ctx).get(user!.id, params.id),
+    handler: async ({ ctx, user, params }) =>
+      (await withPeriodUsage(ctx, [await tokensOf(ctx).get(user!.id, params.id)]))[0]!,
   });
   r.add({
     method: 'POST',

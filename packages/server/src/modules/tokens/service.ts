@@ -2,6 +2,8 @@ import {
   TOKEN_KEY_PREFIX,
   TOKEN_KEYS_BATCH_MAX,
   TokenStatus,
+  PERIOD_LIMIT_KEYS,
+  periodLimitValues,
   type CreateTokenBody,
   type TokenPublic,
   type UpdateTokenBody,
@@ -128,6 +130,7 @@ export class TokensService {
         rpm_limit: body.rpm_limit,
         tpm_limit: body.tpm_limit,
         cross_group_retry: bit(body.cross_group_retry),
+        ...periodLimitValues(body),
         deleted_at: null,
       });
     }
@@ -170,6 +173,7 @@ export class TokensService {
       if (body.rpm_limit !== undefined) changes.rpm_limit = body.rpm_limit;
       if (body.tpm_limit !== undefined) changes.tpm_limit = body.tpm_limit;
       if (body.cross_group_retry !== undefined) changes.cross_group_retry = bit(body.cross_group_retry);
+      for (const k of PERIOD_LIMIT_KEYS) if (body[k] !== undefined) changes[k] = body[k];
     }
     // 3 and 4 are derived states: a full update that sends them back (an edited list row) leaves the status alone.
     if (body.status === TokenStatus.Enabled || body.status === TokenStatus.Disabled) {

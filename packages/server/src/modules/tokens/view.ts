@@ -1,4 +1,4 @@
-import { TokenStatus, type TokenPublic } from '@tollway/shared';
+import { periodLimitValues, TokenStatus, type TokenPublic } from '@tollway/shared';
 import { nowSeconds } from '../../lib/time.js';
 import type { TokenRow } from './store.js';
 
@@ -63,5 +63,6 @@ export function toTokenPublic(t: TokenRow, now = nowSeconds(), fullKey = false):
     rpm_limit: Number(t.rpm_limit),
     tpm_limit: Number(t.tpm_limit),
     cross_group_retry: Number(t.cross_group_retry) === 1,
+    ...periodLimitValues(t),
   };
 }

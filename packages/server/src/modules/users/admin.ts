@@ -1,6 +1,8 @@
 import {
   Role,
   UserStatus,
+  PERIOD_LIMIT_KEYS,
+  type PeriodLimitValues,
   type QuotaChangeMode,
   type UserManageAction,
   type UserPublic,
@@ -65,7 +67,7 @@ export class UserAdminService {
       remark?: string;
       rpm_limit?: number;
       tpm_limit?: number;
-    },
+    } & Partial<PeriodLimitValues>,
   ): Promise<void> {
     const target = await this.users.get(input.id);
     if (target.deleted_at) throw coded(ErrorCode.UserDeleted, 'user has been deleted');
@@ -89,6 +91,7 @@ export class UserAdminService {
     if (input.group !== undefined) fields.group = input.group;
     if (input.rpm_limit !== undefined) fields.rpm_limit = input.rpm_limit;
     if (input.tpm_limit !== undefined) fields.tpm_limit = input.tpm_limit;
+    for (const k of PERIOD_LIMIT_KEYS) if (input[k] !== undefined) fields[k] = input[k];
     let delta = 0;
     if (input.quota !== undefined) {
       if (input.quota < 0) throw coded(ErrorCode.QuotaNegative, 'quota must not be negative');

@@ -1,4 +1,4 @@
-import type { UserPublic } from '@tollway/shared';
+import { periodLimitValues, type UserPublic } from '@tollway/shared';
 import { maskSettingSecret } from '../../lib/setting-secret.js';
 import type { UserRow } from './store.js';
 
@@ -30,6 +30,7 @@ export function toPublicUser(u: UserRow): UserPublic {
     remark: u.remark,
     rpm_limit: Number(u.rpm_limit),
     tpm_limit: Number(u.tpm_limit),
+    ...periodLimitValues(u),
     created_at: Number(u.created_at),
     DeletedAt: u.deleted_at,
   };

@@ -1,4 +1,13 @@
-import { affTransferBody, updateSelfBody, userPublic, userSetting, userSettingPatch } from '@tollway/shared';
+import {
+  affTransferBody,
+  periodLimitValues,
+  updateSelfBody,
+  userPublic,
+  userSetting,
+  userSettingPatch,
+} from '@tollway/shared';
+import { limitSetOfValues } from '../../core/period-limits/counters.js';
+import { periodLimitsOf } from '../../core/period-limits/service.js';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { sessionCookie } from '../auth/session.js';
@@ -18,7 +27,19 @@ export function selfRoutes(r: Router): void {
     response: userPublic,
     handler: async ({ ctx, user }) => {
       const u = await ctx.users.get(user!.id);
-      return { ...toPublicUser(u), setting: openSettingSecret(u.setting, ctx.secretBox) };
+      const limits = limitSetOfValues(periodLimitValues(u));
+      return {
+        ...toPublicUser(u),
+        setting: openSettingSecret(u.setting, ctx.secretBox),
+        ...(limits && {
+          period_limits: await periodLimitsOf(ctx).remaining({
+            tokenId: 0,
+            userId: u.id,
+            token: undefined,
+            user: limits,
+          }),
+        }),
+      };
     },
   });
   r.add({

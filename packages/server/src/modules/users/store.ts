@@ -5,12 +5,13 @@ import { fitsUnderQuotaMax } from '../../db/quota-cap.js';
 import { selectPage, type Slice } from '../../db/paged-select.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { QuotaChangeMode } from '@tollway/shared';
+import type { PeriodLimitKey, QuotaChangeMode } from '@tollway/shared';
 
 export type UserRow = Selectable<UsersTable>;
 /** quota_warned_at is left to its default (0) and kept by modules/notifications; limits default to none. */
-export type NewUser = Omit<UserRow, 'id' | 'quota_warned_at' | 'rpm_limit' | 'tpm_limit'> &
-  Partial<Pick<UserRow, 'rpm_limit' | 'tpm_limit'>>;
+type DefaultedLimits = 'rpm_limit' | 'tpm_limit' | PeriodLimitKey;
+export type NewUser = Omit<UserRow, 'id' | 'quota_warned_at' | DefaultedLimits> &
+  Partial<Pick<UserRow, DefaultedLimits>>;
 /** Work done in the inserting transaction once the new user's id is known (e.g. invite rewards). */
 export type AfterInsert = (trx: Transaction<Database>, id: number) => Promise<void>;
 

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/connect.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { IpAllowList } from '../../lib/ip-allow.js';
+import { limitSetOf } from '../../core/period-limits/counters.js';
+import type { PeriodLimits } from '../../core/period-limits/types.js';
 
 /** What the relay needs to know about an API token and its owner, held in memory. */
 export interface TokenAuth {
@@ -28,6 +30,8 @@ export interface TokenAuth {
   rateLimit: { periodSeconds: number; count: number; success: number } | undefined;
   /** Requests and tokens per minute of the token and of its user (0: none). */
   perMinute: { tokenRpm: number; tokenTpm: number; userRpm: number; userTpm: number };
+  /** The token's and its user's period limits (limits/period-limits.ts); undefined when neither sets one. */
+  periods: PeriodLimits | undefined;
   loadedAt: number;
 }
 
@@ -107,6 +111,16 @@ export class TokenAuthCache {
         't.tpm_limit as tokenTpm',
         'u.rpm_limit as userRpm',
         'u.tpm_limit as userTpm',
+        't.quota_per_day as tokenDay',
+        't.quota_per_week as tokenWeek',
+        't.quota_per_month as tokenMonth',
+        't.quota_per_5h as token5h',
+        't.requests_per_day as tokenRequestsDay',
+        'u.quota_per_day as userDay',
+        'u.quota_per_week as userWeek',
+        'u.quota_per_month as userMonth',
+        'u.quota_per_5h as user5h',
+        'u.requests_per_day as userRequestsDay',
         'u.id as userId',
         'u.username',
         'u.status as userStatus',
@@ -166,6 +180,7 @@ export class TokenAuthCache {
         userRpm: Number(row.userRpm),
         userTpm: Number(row.userTpm),
       },
+      periods: periodLimitsOfRow(row),
       loadedAt: now,
     };
     this.unknown.delete(key);
@@ -186,4 +201,38 @@ export class TokenAuthCache {
     this.byKey.clear();
     this.unknown.clear();
   }
+}
+
+type Num = number | string | bigint;
+
+/** The period limits of a loaded token row (bigint columns may come back as strings). */
+function periodLimitsOfRow(r: {
+  tokenId: number;
+  userId: number;
+  tokenDay: Num;
+  tokenWeek: Num;
+  tokenMonth: Num;
+  token5h: Num;
+  tokenRequestsDay: Num;
+  userDay: Num;
+  userWeek: Num;
+  userMonth: Num;
+  user5h: Num;
+  userRequestsDay: Num;
+}): PeriodLimits | undefined {
+  const token = limitSetOf({
+    day: Number(r.tokenDay),
+    week: Number(r.tokenWeek),
+    month: Number(r.tokenMonth),
+    fiveHours: Number(r.token5h),
+    requestsPerDay: Number(r.tokenRequestsDay),
+  });
+  const user = limitSetOf({
+    day: Number(r.userDay),
+    week: Number(r.userWeek),
+    month: Number(r.userMonth),
+    fiveHours: Number(r.user5h),
+    requestsPerDay: Number(r.userRequestsDay),
+  });
+  return token || user ? { tokenId: r.tokenId, userId: r.userId, token, user } : undefined;
 }

@@ -5,8 +5,11 @@ import { RelayError, relayErrors } from './errors.js';
 import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
 import { resolvePrice, type ResolvedPrice } from '../billing/price.js';
 import { checkRateLimits } from '../limits/request-limits.js';
-import { admitCaller, type RateAdmission } from '../limits/admission.js';
+import { admitCaller, settleAdmission, type RateAdmission } from '../limits/admission.js';
 import type { RelayContext } from './services.js';
+import { periodLimitsOf } from '../../core/period-limits/service.js';
+import { admitPeriodRequest } from '../limits/period-refusal.js';
+import type { PeriodTarget } from '../limits/period-ledger.js';
 
 /** How admitModel words the refusal of a model nobody can call now. */
 export type UnservedRefusal = 'as-found' | 'unserved-or-disabled';
@@ -40,6 +43,11 @@ export async function admitModel(
     const limits = await checkRateLimits(ctx.counters, ctx.options, auth, group);
     const counting = admitCaller(ctx, auth, group, tokens);
     const rate = counting && (await counting);
+    if (auth.periods)
+      await admitPeriodRequest(periodLimitsOf(ctx), auth.periods).catch((err: unknown) => {
+        settleAdmission(ctx, rate, 0);
+        throw err;
+      });
     return { price, limits, rate };
   } catch (err) {
     throw refusal === 'unserved-or-disabled' ? unservedOrDisabled(ctx, err, group, model) : err;
@@ -73,7 +81,9 @@ export async function reserveQuota(
   amount: number,
   minimum = amount,
 ): Promise<{ target: ReserveTarget; hold: Hold }> {
-  const target = { userId: auth.userId, tokenId: auth.unlimited ? undefined : auth.tokenId };
+  // The period limits ride on the target: every hold of the call counts under them (limits/period-ledger.ts).
+  const target: PeriodTarget = { userId: auth.userId, tokenId: auth.unlimited ? undefined : auth.tokenId };
+  if (auth.periods) target.periods = auth.periods;
   const hold = await ctx.relay.ledger.reserve(target, amount, minimum);
   if (hold === 'user') throw relayErrors.userQuota();
   if (hold === 'token') throw relayErrors.tokenExhausted();

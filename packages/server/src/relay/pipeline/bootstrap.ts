@@ -6,6 +6,8 @@ import { QuotaWarnings } from '../../modules/notifications/quota-warnings.js';
 import { TokenAuthCache } from '../entry/auth-cache.js';
 import { MemoryLedger, type Ledger } from '../../accounting/ledger.js';
 import { RedisLedger } from '../../accounting/redis-ledger.js';
+import { PeriodLedger } from '../limits/period-ledger.js';
+import { periodLimitsOf } from '../../core/period-limits/service.js';
 import type { RelayServices } from './services.js';
 import { RelaySettingsCache } from './settings.js';
 import { UpstreamPools } from '../upstream/pools.js';
@@ -75,13 +77,17 @@ export async function createRelayServices(
     );
   // One node keeps balances in memory; a cluster (REDIS_CONN_STRING) keeps them in Redis so reservations are
   // atomic across every node.
-  const ledger: Ledger = ctx.redis
+  const balances: Ledger = ctx.redis
     ? new RedisLedger(ctx.redis, ctx.config.redisKeyPrefix, loadUsers, loadTokens, {
         log: ctx.log,
         reconcileIntervalMs: ctx.config.redisReconcileInterval * 1000,
         nodeIdFile: path.join(ctx.config.dataDir, REDIS_NODE_ID_FILE),
       })
     : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
+  // Period limits (quota per day, week, month, 5 hours) count every hold in front of the balances.
+  const ledger: Ledger = new PeriodLedger(balances, periodLimitsOf(ctx), (err) =>
+    ctx.log.warn({ err }, 'period limits: moving a counter failed'),
+  );
   await writer.start();
   writerMetrics.watch(writer);
   // After the journal's replay: the first reconcile sees the database with every bill a crash left.

@@ -1,0 +1,56 @@
+import type { PeriodKind } from '@tollway/shared';
+
+/** One owner's period limits (0: none). */
+export interface PeriodLimitSet {
+  day: number;
+  week: number;
+  month: number;
+  fiveHours: number;
+  requestsPerDay: number;
+}
+
+/** The period limits of a call's token and of its user; `undefined` levels set none. */
+export interface PeriodLimits {
+  tokenId: number;
+  userId: number;
+  token: PeriodLimitSet | undefined;
+  user: PeriodLimitSet | undefined;
+}
+
+/** One counter of one limit at one moment: the store key of its period, its limit, and how it ends. */
+export interface PeriodCounter {
+  level: 'token' | 'user';
+  period: PeriodKind;
+  /** The store key (without the Redis prefix): owner, period and (calendar periods) the period's start. */
+  key: string;
+  limit: number;
+  /** The rolling window's current slot; -1 for a calendar period. */
+  slot: number;
+  /** Calendar periods: the end of the period (epoch ms). */
+  endsAt: number;
+}
+
+/** A counter's count now; for the rolling window also its oldest slot with an amount (-1: none). */
+export interface PeriodUse {
+  used: number;
+  oldest: number;
+}
+
+/** What a take found: the amount granted (counted in every counter), or the counter that refused. */
+export interface PeriodTake {
+  granted: number;
+  uses: PeriodUse[];
+  /** Index of the counter with the least room when even `minimum` did not fit; nothing was counted then. */
+  refused?: number;
+}
+
+/** Counts amounts per owner and period: in memory on one node, in Redis across a cluster. */
+export interface PeriodStore {
+  /**
+   * Counts up to `amount` (at least `minimum`) in every counter, as much as the tightest has room for, or
+   * nothing when even `minimum` does not fit one of them. `take(counters, 0, 0)` reads the counts.
+   */
+  take(counters: PeriodCounter[], amount: number, minimum: number, now: number): Promise<PeriodTake> | PeriodTake;
+  /** Moves the counters of an earlier take by `delta`, never below 0 (a counter gone is left so). */
+  adjust(counters: PeriodCounter[], delta: number, now: number): Promise<void> | void;
+}

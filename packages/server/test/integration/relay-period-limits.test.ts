@@ -1,0 +1,208 @@
+import type { PeriodKind } from '@tollway/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { periodEnd, slotLeavesAt, slotOf, type CalendarPeriod } from '../../src/core/period-limits/periods.js';
+import type { Client, TestApp } from '../support/app.js';
+import { dialects } from '../support/databases.js';
+import { useGateway } from '../support/fixture.js';
+import { addChannel, addToken, drainWriter } from '../support/gateway.js';
+import type { MockUpstream } from '../support/mock-upstream.js';
+import {
+  claudeCall,
+  FIXED_MODEL,
+  limitedToken,
+  openaiCall,
+  PER_CALL,
+  periodUsage,
+  setPeriodClock,
+} from '../support/period-limits.js';
+
+/** The moment the tests' period clock is set to: noon of a Wednesday, local time. */
+const NOON = new Date(2026, 11, 2, 12, 0, 0).getTime();
+const RATIO_MODEL = 'gpt-4o-mini';
+
+const LIMIT_KEY = {
+  day: 'quota_per_day',
+  week: 'quota_per_week',
+  month: 'quota_per_month',
+  '5h': 'quota_per_5h',
+} as const;
+const LIMIT_NAME = { day: 'daily quota', week: 'weekly quota', month: 'monthly quota', '5h': '5-hour quota' } as const;
+
+/** When a limit counted at NOON resets. */
+const resetOf = (p: Exclude<PeriodKind, 'requests_day'>) =>
+  p === '5h' ? slotLeavesAt(slotOf(NOON)) : periodEnd(p as CalendarPeriod, NOON);
+
+type ErrorBody = { error: { type: string; code?: string; message: string } };
+
+describe.each(dialects)('period limits on one node (%s)', (dialect) => {
+  let t: TestApp, mock: MockUpstream, root: Client, base: string;
+  useGateway(dialect, {}, async (gw) => {
+    ({ t, mock, root, base } = gw);
+    await root.call('PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ [FIXED_MODEL]: 0.001 }) });
+    await addChannel(root, {
+      name: 'main',
+      key: 'main-key',
+      baseUrl: mock.url,
+      models: `${FIXED_MODEL},${RATIO_MODEL}`,
+    });
+  });
+  afterEach(() => setPeriodClock(t, undefined));
+
+  /** A refusal: HTTP 429 in the caller's protocol, naming the limit, with retry-after to its reset. */
+  const expectRefused = async (res: Response, text: string, resetAt: number, shape: 'openai' | 'claude') => {
+    expect(res.status).toBe(429);
+    const body = (await res.json()) as ErrorBody & { type?: string };
+    if (shape === 'claude') expect(body.type).toBe('error');
+    else expect(body.error.code).toBe('period_limit_reached');
+    expect(body.error.type).toBe('rate_limit_error');
+    expect(body.error.message).toContain(text);
+    expect(body.error.message).toContain(`resets at ${new Date(resetAt).toISOString()}`);
+    expect(Number(res.headers.get('retry-after'))).toBe(Math.ceil((resetAt - NOON) / 1000));
+  };
+
+  it.each(['day', 'week', 'month', '5h'] as const)(
+    'a token quota per %s: calls that reach it exactly pass, the next is a 429 (OpenAI and Claude)',
+    async (period) => {
+      setPeriodClock(t, NOON);
+      const { key } = await limitedToken(t, root, `edge-${period}-${dialect}`, { [LIMIT_KEY[period]]: 3 * PER_CALL });
+      for (let i = 0; i < 3; i++) expect((await openaiCall(base, key)).status).toBe(200);
+      const text = `${LIMIT_NAME[period]} limit of this token reached (${3 * PER_CALL} of ${3 * PER_CALL} used`;
+      await expectRefused(await openaiCall(base, key), text, resetOf(period), 'openai');
+      await expectRefused(await claudeCall(base, key), text, resetOf(period), 'claude');
+      expect(await periodUsage(base, key)).toEqual([
+        {
+          level: 'token',
+          period,
+          limit: 3 * PER_CALL,
+          used: 3 * PER_CALL,
+          remaining: 0,
+          reset_at: Math.floor(resetOf(period) / 1000),
+        },
+      ]);
+    },
+  );
+
+  it('a user quota per day counts every token of the user; set and shown through the admin and self views', async () => {
+    setPeriodClock(t, NOON);
+    const { user, key } = await limitedToken(t, root, `user-day-${dialect}`, {});
+    const other = await addToken(t, user.userId!, { unlimited: true });
+    const bad = await root.call('PUT', '/api/user/', { id: user.userId, quota_per_day: -1 });
+    expect(bad.body).toMatchObject({ success: false, message: expect.stringContaining('quota_per_day') });
+    const ok = await root.call('PUT', '/api/user/', { id: user.userId, quota_per_day: 2 * PER_CALL });
+    expect(ok.body.success).toBe(true);
+    expect((await root.call('GET', `/api/user/${user.userId}`)).body.data).toMatchObject({
+      quota_per_day: 2 * PER_CALL,
+      quota_per_week: 0,
+      requests_per_day: 0,
+    });
+    expect((await openaiCall(base, key)).status).toBe(200);
+    expect((await openaiCall(base, other.key)).status).toBe(200);
+    await expectRefused(
+      await openaiCall(base, key),
+      `daily quota limit of this user reached (${2 * PER_CALL} of ${2 * PER_CALL} used`,
+      periodEnd('day', NOON),
+      'openai',
+    );
+    const self = await user.call<{ period_limits: unknown[] }>('GET', '/api/user/self');
+    expect(self.body.data!.period_limits).toEqual([
+      {
+        level: 'user',
+        period: 'day',
+        limit: 2 * PER_CALL,
+        used: 2 * PER_CALL,
+        remaining: 0,
+        reset_at: periodEnd('day', NOON) / 1000,
+      },
+    ]);
+  });
+
+  it('requests per day count requests: the third of two is a 429, whatever the price', async () => {
+    setPeriodClock(t, NOON);
+    const { key } = await limitedToken(t, root, `rpd-${dialect}`, { requests_per_day: 2 });
+    expect((await openaiCall(base, key, RATIO_MODEL)).status).toBe(200);
+    expect((await openaiCall(base, key)).status).toBe(200);
+    await expectRefused(
+      await claudeCall(base, key),
+      'daily request limit of this token reached (2 of 2 requests made)',
+      periodEnd('day', NOON),
+      'claude',
+    );
+  });
+
+  it('a burst of 20 concurrent calls never spends more than the quota per day', async () => {
+    setPeriodClock(t, NOON);
+    const { user, key, id } = await limitedToken(t, root, `burst-${dialect}`, { quota_per_day: 5 * PER_CALL });
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => openaiCall(base, key).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s !== 200).every((s) => s === 429)).toBe(true);
+    await drainWriter(t);
+    const token = await user.call<{ used_quota: number; period_limits: { used: number }[] }>('GET', `/api/token/${id}`);
+    expect(token.body.data!.used_quota).toBe(5 * PER_CALL);
+    expect(token.body.data!.period_limits[0]!.used).toBe(5 * PER_CALL);
+  });
+
+  it('settlement moves the count from the hold to the charge; a failed call gives its hold back', async () => {
+    setPeriodClock(t, NOON);
+    const { user, key, id } = await limitedToken(t, root, `settle-${dialect}`, { quota_per_week: 100_000_000 });
+    // A ratio-priced call holds its prompt and max_tokens, and is charged for the mock's 12 + 5 tokens.
+    expect((await openaiCall(base, key, RATIO_MODEL, 4000)).status).toBe(200);
+    await drainWriter(t);
+    const charged = (await user.call<{ used_quota: number }>('GET', `/api/token/${id}`)).body.data!.used_quota;
+    expect(charged).toBeGreaterThan(0);
+    expect((await periodUsage(base, key))[0]).toMatchObject({ used: charged, remaining: 100_000_000 - charged });
+    await addChannel(root, { name: `failing-${dialect}`, key: 'fail-key', baseUrl: mock.url, models: 'failing-model' });
+    mock.behaviors.set('fail-key', { failStatus: 500 });
+    await root.call('PUT', '/api/option/', {
+      key: 'ModelPrice',
+      value: JSON.stringify({ [FIXED_MODEL]: 0.001, 'failing-model': 0.001 }),
+    });
+    expect((await openaiCall(base, key, 'failing-model')).status).toBe(500);
+    expect((await periodUsage(base, key))[0]).toMatchObject({ used: charged });
+  });
+
+  it('a period ends at its boundary: the day at the next local midnight, the 5-hour window slot by slot', async () => {
+    setPeriodClock(t, NOON);
+    const { user, id, key } = await limitedToken(t, root, `reset-${dialect}`, {
+      quota_per_day: 2 * PER_CALL,
+      quota_per_5h: 2 * PER_CALL,
+    });
+    expect((await openaiCall(base, key)).status).toBe(200);
+    expect((await openaiCall(base, key)).status).toBe(200);
+    expect((await openaiCall(base, key)).status).toBe(429);
+    // Just before the window lets go of noon's slot (the same day): both limits are still used up.
+    setPeriodClock(t, slotLeavesAt(slotOf(NOON)) - 1);
+    expect((await openaiCall(base, key)).status).toBe(429);
+    // The 5-hour window is empty again, the day is not.
+    setPeriodClock(t, slotLeavesAt(slotOf(NOON)));
+    const day = await openaiCall(base, key);
+    expect(day.status).toBe(429);
+    expect(((await day.json()) as ErrorBody).error.message).toContain('daily quota limit of this token reached');
+    // Lifting the day limit (an update through the API reaches the relay at once) lets the window's room through.
+    expect((await user.call('PUT', '/api/token/', { id, quota_per_day: 0 })).body.success).toBe(true);
+    expect((await openaiCall(base, key)).status).toBe(200);
+    expect((await user.call('PUT', '/api/token/', { id, quota_per_day: 2 * PER_CALL })).body.success).toBe(true);
+    // The next local midnight: a new day.
+    setPeriodClock(t, periodEnd('day', NOON) + 5 * 3_600_000);
+    expect((await openaiCall(base, key)).status).toBe(200);
+  });
+
+  it('the token API validates and returns the limits', async () => {
+    const { user, id } = await limitedToken(t, root, `api-${dialect}`, { quota_per_month: 7, requests_per_day: 3 });
+    const shown = await user.call<Record<string, number>>('GET', `/api/token/${id}`);
+    expect(shown.body.data).toMatchObject({
+      quota_per_day: 0,
+      quota_per_week: 0,
+      quota_per_month: 7,
+      quota_per_5h: 0,
+      requests_per_day: 3,
+    });
+    for (const [field, value] of [
+      ['quota_per_day', -1],
+      ['quota_per_5h', 1.5],
+      ['requests_per_day', -2],
+    ] as const) {
+      const res = await user.call('PUT', '/api/token/', { id, [field]: value });
+      expect(res.body).toMatchObject({ success: false, message: expect.stringContaining(field) });
+    }
+  });
+});
