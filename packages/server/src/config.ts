@@ -97,6 +97,10 @@ export interface Config {
   ratioPresetBaseUrl: string;
   /** Where the model registry's catalog is fetched (SYNC_UPSTREAM_BASE, new-api's name), through the outbound guard. */
   syncUpstreamBase: string;
+  /** Stripe's API (STRIPE_API_BASE; tests point it at a mock). */
+  stripeApiBase: string;
+  /** Creem's API (CREEM_API_BASE); unset: api.creem.io, or test-api.creem.io while CreemTestMode is on. */
+  creemApiBase: string | undefined;
 }
 
 /** The standard OTEL_TRACES_SAMPLER values. */
@@ -320,5 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'https://public-assets.veloera.org/defaults/model-ratios',
     ).replace(/\/+$/, ''),
     syncUpstreamBase: urlVar(env, 'SYNC_UPSTREAM_BASE', 'https://basellm.github.io/llm-metadata').replace(/\/+$/, ''),
+    stripeApiBase: urlVar(env, 'STRIPE_API_BASE', 'https://api.stripe.com').replace(/\/+$/, ''),
+    creemApiBase: env.CREEM_API_BASE ? urlVar(env, 'CREEM_API_BASE', '').replace(/\/+$/, '') : undefined,
   };
 }

@@ -352,6 +352,20 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
       "Where the model registry's catalog is fetched by *Sync* of model management (`<base>/api/newapi/models.json` and `vendors.json`; with a locale `<base>/api/i18n/<locale>/newapi/…`), as new-api's variable of the same name. Fetched through the outbound (SSRF) guard, at most 10 MB per file and 15 seconds.",
   },
   {
+    name: 'STRIPE_API_BASE',
+    group: 'outside',
+    default: '`https://api.stripe.com`',
+    meaning:
+      'Where Stripe Checkout Sessions are created ([payments](../operating/payments.md)); change only to reach a stand-in.',
+  },
+  {
+    name: 'CREEM_API_BASE',
+    group: 'outside',
+    default: '*(empty)*',
+    meaning:
+      'Where Creem checkouts are created (`<base>/v1/checkouts`). Empty: `https://api.creem.io`, or `https://test-api.creem.io` while the `CreemTestMode` option is on.',
+  },
+  {
     name: 'TRUST_PROXY',
     group: 'requests',
     default: '`false`',

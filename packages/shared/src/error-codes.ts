@@ -282,6 +282,8 @@ export const ErrorCode = {
   TopUpNoCallback: 'topup_no_callback',
   TopUpOrderNotFound: 'topup_order_not_found',
   TopUpOrderNotPending: 'topup_order_not_pending',
+  TopUpCheckoutFailed: 'topup_checkout_failed',
+  TopUpProductNotFound: 'topup_product_not_found',
   // Options (system settings).
   OptionUnknown: 'option_unknown',
   OptionNotBool: 'option_not_bool',
@@ -303,6 +305,8 @@ export const ErrorCode = {
   FetchIpInvalid: 'fetch_ip_invalid',
   FetchPortInvalid: 'fetch_port_invalid',
   ModelPriceNotPositive: 'model_price_not_positive',
+  // billing_setting.billing_expr: {model} and what is wrong ({reason}, English).
+  BillingExprInvalid: 'billing_expr_invalid',
   // Preset ratio files (file: prompt or completion).
   PresetFetchFailed: 'preset_fetch_failed',
   PresetFetchTimeout: 'preset_fetch_timeout',

@@ -135,7 +135,7 @@ export const newApiOptionDefs = {
   'global.chat_completions_to_responses_policy': json({}, z.record(z.string(), z.unknown())),
   'grok.violation_deduction_enabled': bool(true),
   'grok.violation_deduction_amount': float(DEFAULT_GROK_DEDUCTION, 0),
-  // Stored only: top-up amounts, discounts and payment providers Tollway does not have
+  // Top-up amounts and discounts, Waffo, AllScale: stored only. Stripe and Creem: card payments (modules/topup)
   'payment_setting.amount_options': json([], z.array(z.number().positive())),
   'payment_setting.amount_discount': json({}, z.record(z.string(), z.number().positive())),
   PayMethods: json([], objectList),

@@ -300,7 +300,7 @@ export interface RedemptionUsesTable {
 export interface TopUpsTable {
   id: Generated<number>;
   user_id: number;
-  /** Currency units bought (quota credited = amount × QuotaPerUnit). */
+  /** Currency units bought (quota credited = amount × QuotaPerUnit); for a Creem order the quota itself (new-api's). */
   amount: number;
   /** What the user pays, in the payment currency (two decimals). */
   money: number;
@@ -308,7 +308,7 @@ export interface TopUpsTable {
   payment_method: string;
   create_time: number;
   complete_time: number;
-  status: 'pending' | 'success' | 'expired';
+  status: 'pending' | 'success' | 'expired' | 'failed';
 }
 
 export interface MessagesTable {

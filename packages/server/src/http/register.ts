@@ -5,6 +5,7 @@ import { ErrorCode } from '@tollway/shared';
 import { coded } from '../lib/errors.js';
 import type { RouteDef, RouteHooks } from './route.js';
 import { parseOr400 } from './validate.js';
+import { keepRawBody } from './raw-body.js';
 
 /*
  * One recipe per module (modules/<name>/): routes.ts → service.ts → store.ts.
@@ -50,6 +51,7 @@ export function registerRoute(
   app.route({
     method: def.method,
     url: def.url,
+    ...(def.rawBody ? { preParsing: keepRawBody } : {}),
     onRequest: async (req, reply) => {
       try {
         if (def.rateLimit === 'critical') {

@@ -69,6 +69,8 @@ export interface RouteDef<
   rateLimit?: 'critical';
   /** The handler writes the reply itself (downloads, redirects). */
   raw?: boolean;
+  /** Keep the body's bytes as sent (rawBodyOf in http/raw-body.ts): a webhook's signature covers them. */
+  rawBody?: boolean;
   /** Message sent with a successful envelope. */
   successMessage?: string;
   /** Audit log entry of a successful call (see RouteAudit); false: never recorded. */

@@ -202,11 +202,11 @@ describe.each(dialects)('new-api routes filled in, on %s', (dialect) => {
     });
     refusedWith(await admin.call('GET', '/api/deployments/'), ErrorCode.DeploymentsUnavailable);
     refusedWith(await admin.call('DELETE', '/api/deployments/7'), ErrorCode.DeploymentsUnavailable);
-    refusedWith(await alice.call('POST', '/api/user/stripe/pay', { amount: 10 }), ErrorCode.PaymentMethodUnavailable, {
-      method: 'Stripe',
+    refusedWith(await alice.call('POST', '/api/user/waffo/pay', { amount: 10 }), ErrorCode.PaymentMethodUnavailable, {
+      method: 'Waffo',
     });
-    refusedWith(await anon.call('POST', '/api/creem/webhook', {}), ErrorCode.PaymentMethodUnavailable, {
-      method: 'Creem',
+    refusedWith(await anon.call('POST', '/api/waffo/webhook', {}), ErrorCode.PaymentMethodUnavailable, {
+      method: 'Waffo',
     });
     refusedWith(
       await admin.call('PATCH', '/api/subscription/admin/plans/3', { enabled: false }),

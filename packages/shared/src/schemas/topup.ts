@@ -13,7 +13,7 @@ export const topUpRecord = z.object({
   payment_method: z.string(),
   create_time: z.number().int(),
   complete_time: z.number().int(),
-  status: z.enum(['pending', 'success', 'expired']),
+  status: z.enum(['pending', 'success', 'expired', 'failed']),
 });
 
 /** GET /api/user/topup/info: whether online top-up is on and what the top-up card needs. */
@@ -23,11 +23,22 @@ export const topUpInfo = z.object({
   price: z.number(),
   /** The caller's group top-up ratio. */
   group_ratio: z.number(),
-  pay_methods: z.array(z.object({ name: z.string(), type: z.string() })),
+  /** Epay's methods, and Stripe's (type stripe, with its min_topup and color, as new-api lists it) when it is on. */
+  pay_methods: z.array(
+    z.object({ name: z.string(), type: z.string(), color: z.string().optional(), min_topup: z.string().optional() }),
+  ),
   amount_options: z.array(z.number().int()),
   top_up_link: z.string(),
   /** Amount → price ratio for preset amounts (new-api's shape); Tollway has no such discounts, so always `{}`. */
   discount: z.record(z.string(), z.number()),
+  /** Stripe Checkout is on (StripeApiSecret, StripeWebhookSecret and StripePriceId set). */
+  enable_stripe_topup: z.boolean(),
+  /** Stripe's minimum, in units (StripeMinTopUp). */
+  stripe_min_topup: z.number(),
+  /** Creem is on (CreemApiKey set and CreemProducts not empty). */
+  enable_creem_topup: z.boolean(),
+  /** The CreemProducts option as JSON text (new-api's shape): [{productId, name, price, currency, quota}]. */
+  creem_products: z.string(),
 });
 
 export type TopUpRecord = z.infer<typeof topUpRecord>;
@@ -62,6 +73,17 @@ export const topUpPayBody = topUpAmountBody.extend({
   payment_method: z.enum(Object.keys(PAYMENT_METHODS) as [PaymentMethod, ...PaymentMethod[]], {
     message: 'payment_method must be zfb (Alipay) or wx (WeChat Pay)',
   }),
+});
+
+/** POST /api/user/stripe/pay and /api/user/stripe/amount (new-api's body: amount and payment_method "stripe"). */
+export const stripePayBody = topUpAmountBody.extend({
+  payment_method: z.literal('stripe', { message: 'payment_method must be stripe' }).default('stripe'),
+});
+
+/** POST /api/user/creem/pay: one of the CreemProducts by its productId. */
+export const creemPayBody = z.object({
+  product_id: z.string().trim().min(1, 'product_id is required').max(255),
+  payment_method: z.literal('creem', { message: 'payment_method must be creem' }).default('creem'),
 });
 
 export const topUpListQuery = pageQuery.extend({ keyword: z.string().trim().max(255).optional() });

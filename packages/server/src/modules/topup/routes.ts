@@ -12,6 +12,8 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { NOTIFY_PATH, topUpsOf } from './service.js';
+import { cardsOf } from './card-service.js';
+import { cardPaymentRoutes } from './routes-cards.js';
 
 /** Epay sends its notify as a query string (GET) or a form body (POST). */
 function notifyParams(req: FastifyRequest): Record<string, string> {
@@ -21,7 +23,7 @@ function notifyParams(req: FastifyRequest): Record<string, string> {
   return parsed.success ? parsed.data : {};
 }
 
-/** Online top-up of the wallet: price, Epay order, the payment notify and the top-up records. */
+/** Online top-up of the wallet: price, Epay order, the payment notify, the top-up records, and card payments. */
 export function topUpRoutes(r: Router): void {
   const tags = ['top-up'];
   r.add({
@@ -32,7 +34,15 @@ export function topUpRoutes(r: Router): void {
       'Whether online top-up is on, the minimum, price, the caller group ratio, payment methods, preset amounts, top-up link',
     tags,
     response: topUpInfo,
-    handler: ({ ctx, user }) => topUpsOf(ctx).info(user!),
+    handler: ({ ctx, user }) => {
+      const { stripe_method, ...cards } = cardsOf(ctx).info();
+      const info = topUpsOf(ctx).info(user!);
+      return {
+        ...info,
+        ...cards,
+        pay_methods: stripe_method ? [...info.pay_methods, stripe_method] : info.pay_methods,
+      };
+    },
   });
   r.add({
     method: 'POST',
@@ -108,4 +118,5 @@ export function topUpRoutes(r: Router): void {
     successMessage: 'top-up completed',
     handler: ({ ctx, body }) => topUpsOf(ctx).completeByAdmin(body.trade_no),
   });
+  cardPaymentRoutes(r);
 }

@@ -18,6 +18,7 @@ import type { AuthUser } from '../../core/auth-user.js';
 import { readPage, type Page, type PageQuery } from '../../db/paging.js';
 import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayMerchant, type EpayParams } from './epay.js';
 import { TopUpStore, type TopUpRow } from './store.js';
+import { CREEM_METHOD } from './card-methods.js';
 import { perContext } from '../../per-context.js';
 
 export const TOPUP_DISABLED = 'the administrator has not enabled online top-up';
@@ -55,7 +56,7 @@ export class TopUpService {
     return address && pid && key ? { address, pid, key } : undefined;
   }
 
-  private get inTokens(): boolean {
+  get inTokens(): boolean {
     return !this.o.bool('DisplayInCurrencyEnabled');
   }
 
@@ -63,20 +64,22 @@ export class TopUpService {
     return this.o.num('QuotaPerUnit');
   }
 
-  /** MinTopUp in the unit the user types (tokens when the quota is shown in tokens). */
-  private minAmount(): number {
-    const min = this.o.num('MinTopUp');
+  /** A minimum in units (MinTopUp by default) in the unit the user types (tokens when the quota is shown in tokens). */
+  minAmount(min = this.o.num('MinTopUp')): number {
     return this.inTokens ? Number(roundToInt(mul(dec(min), dec(this.quotaPerUnit)))) : min;
   }
 
-  private groupRatio(group: string): number {
+  groupRatio(group: string): number {
     const ratio = this.o.json<Record<string, number>>('TopupGroupRatio')[group];
     return ratio !== undefined && ratio > 0 ? ratio : 1;
   }
 
-  /** Whole currency units for a typed amount, with the minimum and whole-unit rules; the quota within QUOTA_MAX. */
-  private units(amount: number): number {
-    const min = this.minAmount();
+  /**
+   * Whole currency units for a typed amount, with the minimum (`minUnits`, MinTopUp by default) and whole-unit rules;
+   * the quota within QUOTA_MAX.
+   */
+  units(amount: number, minUnits?: number): number {
+    const min = this.minAmount(minUnits);
     if (amount < min) throw coded(ErrorCode.TopUpMinimum, `the top-up amount cannot be less than ${min}`, { min });
     const units = this.inTokens ? amount / this.quotaPerUnit : amount;
     if (!Number.isInteger(units))
@@ -103,6 +106,11 @@ export class TopUpService {
 
   quotaFor(units: number): number {
     return Number(roundToInt(mul(dec(units), dec(this.quotaPerUnit))));
+  }
+
+  /** The quota an order credits: its units × QuotaPerUnit, or for Creem (new-api's rule) its amount, which is quota. */
+  orderQuota(order: TopUpRow): number {
+    return order.payment_method === CREEM_METHOD ? Number(order.amount) : this.quotaFor(Number(order.amount));
   }
 
   info(user: AuthUser) {
@@ -187,9 +195,9 @@ export class TopUpService {
     return 'success';
   }
 
-  /** Credits a pending order once; false when it was already completed. */
-  private async complete(order: TopUpRow): Promise<boolean> {
-    const quota = this.quotaFor(Number(order.amount));
+  /** Credits an unpaid order once; false when it was already completed (or failed). */
+  async complete(order: TopUpRow): Promise<boolean> {
+    const quota = this.orderQuota(order);
     const shown = renderQuota(quota, { displayInCurrency: !this.inTokens, quotaPerUnit: this.quotaPerUnit });
     const done = await this.store
       .complete({

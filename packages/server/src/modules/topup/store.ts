@@ -85,6 +85,20 @@ export class TopUpStore {
     return credited;
   }
 
+  /**
+   * Closes one still-pending order unpaid: `failed` (the provider refused the payment or the checkout could not be
+   * started) or `expired` (the checkout lapsed). False when it was not pending (paid, or closed already).
+   */
+  async closeUnpaid(tradeNo: string, status: 'failed' | 'expired'): Promise<boolean> {
+    const res = await this.k
+      .updateTable('top_ups')
+      .set({ status })
+      .where('trade_no', '=', tradeNo)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
   /** Marks orders still pending since before `cutoff` (epoch seconds) expired; returns how many. */
   async expirePendingBefore(cutoff: number): Promise<number> {
     const res = await this.k

@@ -4,14 +4,14 @@ import { unavailableAnswers } from './refuse.js';
 
 export const CUSTOM_OAUTH_UNAVAILABLE = 'custom OAuth providers are not available on this server';
 export const DEPLOYMENTS_UNAVAILABLE = 'model deployments (io.net) are not available on this server';
-/** The payment providers of new-api this gateway has no integration for (it takes epay and redemption codes). */
-const PAYMENT_METHODS = { stripe: 'Stripe', creem: 'Creem', waffo: 'Waffo' } as const;
+/** The payment providers of new-api this gateway has no integration for (it takes epay, Stripe, Creem, codes). */
+const PAYMENT_METHODS = { waffo: 'Waffo' } as const;
 const paymentUnavailable = (method: string) =>
-  `${method} payments are not available on this server; top up with epay or a redemption code`;
+  `${method} payments are not available on this server; top up with epay, Stripe, Creem or a redemption code`;
 
 /**
  * new-api features that live outside this gateway: sign-in through administrator-defined OAuth providers,
- * io.net model deployments, and the Stripe, Creem and Waffo payment integrations. Each route answers new-api's
+ * io.net model deployments, and the Waffo payment integration. Each route answers new-api's
  * success:false with why; the settings pages' own polling answers "none" or "not enabled".
  */
 export function unavailableExternalRoutes(r: Router): void {
@@ -68,12 +68,4 @@ export function unavailableExternalRoutes(r: Router): void {
     refusePayment(`/api/${path}/webhook`, 'public');
     refusePayment(`/api/user/${path}/pay`, 'user');
   }
-  refuse(
-    'POST',
-    '/api/user/stripe/amount',
-    'user',
-    paymentUnavailable(PAYMENT_METHODS.stripe),
-    ErrorCode.PaymentMethodUnavailable,
-    { method: PAYMENT_METHODS.stripe },
-  );
 }
