@@ -83,7 +83,7 @@ export function cardPaymentRoutes(r: Router): void {
   webhook(
     '/api/creem/webhook',
     CREEM_SIGNATURE_HEADER,
-    'Creem webhook (creem-signature: HMAC-SHA256 of the raw body): completes a paid order once; 401 unsigned',
+    'Creem webhook (creem-signature: HMAC-SHA256 of the raw body): completes a paid order once; 400 unsigned',
     (ctx, payload, signature) => cardsOf(ctx).creemWebhook(payload, signature),
   );
 }
