@@ -33,6 +33,7 @@ export default {
       created: '创建时间',
       expiry: '过期时间',
       group: '分组',
+      period: '周期限额剩余',
       actions: '操作',
     },
     status: {
@@ -50,6 +51,9 @@ export default {
       userGroup: '用户分组',
       expiredAt: '已于 {{time}} 过期',
       quotaRaw: '剩余 {{quota}} 额度',
+      periodLeft: '剩余 {{left}}',
+      periodReset: '{{time}} 重置',
+      periodUnused: '窗口内暂无用量',
     },
     toast: {
       created: '令牌创建成功',
@@ -70,6 +74,7 @@ export default {
       quota: '额度设置',
       access: '访问限制',
       rateLimits: '速率限制',
+      periodLimits: '周期限额',
     },
     field: {
       name: '名称',
@@ -88,6 +93,11 @@ export default {
       ratePeriod: '限流周期（秒）',
       rateCount: '周期内最多请求数',
       rateSuccess: '周期内最多成功请求数',
+      quota_per_day: '每日额度',
+      quota_per_week: '每周额度',
+      quota_per_month: '每月额度',
+      quota_per_5h: '每 5 小时额度',
+      requests_per_day: '每日请求数',
     },
     placeholder: {
       name: '请输入名称',
@@ -112,7 +122,10 @@ export default {
       ratePeriod: '1 到 2592000 秒（30 天）',
       rateCount: '0 表示不限制',
       rateSuccess: '只计成功的请求',
+      periodQuota: '额度单位（500000 = $1）；0 表示不限制；按服务器时区的自然日、周（周一起）、月，或滚动 5 小时计算',
+      requestsPerDay: '按服务器时区的自然日计；0 表示不限制',
     },
+    period: { day: '日', week: '周', month: '月', '5h': '5 小时', requests_day: '日请求' },
     expiry: { never: '永不过期', hour: '一小时', day: '一天', month: '一个月' },
     validation: {
       nameRequired: '请输入令牌名称',
@@ -127,6 +140,7 @@ export default {
       countInteger: '新建数量必须是正整数',
       countMax: '一次最多创建 100 个令牌',
       ipsTooLong: 'IP 白名单过长',
+      periodLimit: '请输入不小于 0 的整数',
     },
   },
   en: {
@@ -163,6 +177,7 @@ export default {
       created: 'Created',
       expiry: 'Expires',
       group: 'Group',
+      period: 'Period limits left',
       actions: 'Actions',
     },
     status: {
@@ -180,6 +195,9 @@ export default {
       userGroup: 'User group',
       expiredAt: 'Expired at {{time}}',
       quotaRaw: '{{quota}} quota left',
+      periodLeft: '{{left}} left',
+      periodReset: 'Resets at {{time}}',
+      periodUnused: 'Nothing used in the window',
     },
     toast: {
       created: 'Token created',
@@ -200,6 +218,7 @@ export default {
       quota: 'Quota',
       access: 'Access limits',
       rateLimits: 'Rate limits',
+      periodLimits: 'Period limits',
     },
     field: {
       name: 'Name',
@@ -218,6 +237,11 @@ export default {
       ratePeriod: 'Window (seconds)',
       rateCount: 'Requests per window',
       rateSuccess: 'Successes per window',
+      quota_per_day: 'Quota per day',
+      quota_per_week: 'Quota per week',
+      quota_per_month: 'Quota per month',
+      quota_per_5h: 'Quota per 5 hours',
+      requests_per_day: 'Requests per day',
     },
     placeholder: {
       name: 'Enter a name',
@@ -243,7 +267,11 @@ export default {
       ratePeriod: '1 to 2592000 seconds (30 days)',
       rateCount: '0 means no limit',
       rateSuccess: 'Counts successful requests only',
+      periodQuota:
+        "In quota units (500000 = $1); 0 means no limit. Calendar day, week (from Monday) and month in the server's time zone, or the rolling last 5 hours",
+      requestsPerDay: "Per calendar day in the server's time zone; 0 means no limit",
     },
+    period: { day: 'Day', week: 'Week', month: 'Month', '5h': '5 hours', requests_day: 'Requests today' },
     expiry: { never: 'Never', hour: '1 hour', day: '1 day', month: '1 month' },
     validation: {
       nameRequired: 'Enter a token name',
@@ -258,6 +286,7 @@ export default {
       countInteger: 'The count must be a positive integer',
       countMax: 'At most 100 tokens at a time',
       ipsTooLong: 'The IP allow-list is too long',
+      periodLimit: 'Enter a whole number, 0 or more',
     },
   },
 };

@@ -1,7 +1,23 @@
 import dayjs from 'dayjs';
 import { z } from 'zod';
-import { AUTO_GROUP, TOKEN_DEFAULTS, TOKEN_MAX_BATCH, TOKEN_NAME_MAX } from '@tollway/shared';
+import {
+  AUTO_GROUP,
+  periodLimitValues,
+  TOKEN_DEFAULTS,
+  TOKEN_MAX_BATCH,
+  TOKEN_NAME_MAX,
+  type PeriodLimitValues,
+} from '@tollway/shared';
+import { periodLimitFormFields } from '../../lib/period-limits';
 import type { Token, TokenInput } from './api';
+
+const NO_PERIOD_LIMITS: PeriodLimitValues = {
+  quota_per_day: 0,
+  quota_per_week: 0,
+  quota_per_month: 0,
+  quota_per_5h: 0,
+  requests_per_day: 0,
+};
 
 export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
@@ -92,6 +108,7 @@ export const tokenFormSchema = (creating: boolean) =>
       rate_limit_period: whole(1, RATE_PERIOD_MAX, 'tokens:validation.ratePeriod'),
       rate_limit_count: whole(0, RATE_COUNT_MAX, 'tokens:validation.rateCount'),
       rate_limit_success: whole(0, RATE_COUNT_MAX, 'tokens:validation.rateCount'),
+      ...periodLimitFormFields('tokens:validation.periodLimit'),
     })
     .superRefine((v, ctx) => {
       const at = parseExpiryText(v.expired_time);
@@ -121,6 +138,7 @@ export function formDefaults(token?: Token): TokenForm {
       rate_limit_period: TOKEN_DEFAULTS.rate_limit_period,
       rate_limit_count: TOKEN_DEFAULTS.rate_limit_count,
       rate_limit_success: TOKEN_DEFAULTS.rate_limit_success,
+      ...NO_PERIOD_LIMITS,
     };
   }
   return {
@@ -143,6 +161,7 @@ export function formDefaults(token?: Token): TokenForm {
     rate_limit_period: token.rate_limit_period ?? TOKEN_DEFAULTS.rate_limit_period,
     rate_limit_count: token.rate_limit_count ?? TOKEN_DEFAULTS.rate_limit_count,
     rate_limit_success: token.rate_limit_success ?? TOKEN_DEFAULTS.rate_limit_success,
+    ...periodLimitValues({ ...NO_PERIOD_LIMITS, ...token }),
   };
 }
 
@@ -169,5 +188,6 @@ export function toInput(v: TokenForm): TokenInput {
     rate_limit_period: v.rate_limit_period,
     rate_limit_count: v.rate_limit_count,
     rate_limit_success: v.rate_limit_success,
+    ...periodLimitValues(v),
   };
 }

@@ -61,6 +61,7 @@ export default {
       basic: '基本信息',
       permissions: '分组与额度',
       bindings: '绑定信息（只读）',
+      periodLimits: '周期限额（该用户所有令牌合计）',
       loadFailed: '无法加载该用户',
     },
     field: {
@@ -73,6 +74,11 @@ export default {
       quota: '剩余额度',
       rpmLimit: '每分钟请求数 (RPM)',
       tpmLimit: '每分钟 Token 数 (TPM)',
+      quota_per_day: '每日额度',
+      quota_per_week: '每周额度',
+      quota_per_month: '每月额度',
+      quota_per_5h: '每 5 小时额度',
+      requests_per_day: '每日请求数',
       github_id: '已绑定的 GitHub 账户',
       oidc_id: '已绑定的 OIDC 账户',
       wechat_id: '已绑定的微信账户',
@@ -95,6 +101,8 @@ export default {
       selfLocked: '不能修改自己的分组和额度',
       quota: '约合 {{value}}',
       perMinute: '该用户所有令牌合计；0 表示不限制',
+      periodQuota: '额度单位（500000 = $1）；0 表示不限制；按服务器时区的自然日、周（周一起）、月，或滚动 5 小时计算',
+      requestsPerDay: '按服务器时区的自然日计；0 表示不限制',
     },
     quota: {
       title: '添加额度',
@@ -174,6 +182,7 @@ export default {
       basic: 'Basic information',
       permissions: 'Group and quota',
       bindings: 'Linked accounts (read-only)',
+      periodLimits: "Period limits (all of the user's tokens together)",
       loadFailed: 'This user could not be loaded',
     },
     field: {
@@ -186,6 +195,11 @@ export default {
       quota: 'Remaining quota',
       rpmLimit: 'Requests per minute (RPM)',
       tpmLimit: 'Tokens per minute (TPM)',
+      quota_per_day: 'Quota per day',
+      quota_per_week: 'Quota per week',
+      quota_per_month: 'Quota per month',
+      quota_per_5h: 'Quota per 5 hours',
+      requests_per_day: 'Requests per day',
       github_id: 'Linked GitHub account',
       oidc_id: 'Linked OIDC account',
       wechat_id: 'Linked WeChat account',
@@ -208,6 +222,9 @@ export default {
       selfLocked: 'You cannot change your own group or quota',
       quota: 'About {{value}}',
       perMinute: "All of the user's tokens together; 0 means no limit",
+      periodQuota:
+        "In quota units (500000 = $1); 0 means no limit. Calendar day, week (from Monday) and month in the server's time zone, or the rolling last 5 hours",
+      requestsPerDay: "Per calendar day in the server's time zone; 0 means no limit",
     },
     quota: {
       title: 'Add quota',

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { z } from 'zod';
+import { periodLimitFormFields } from '../../lib/period-limits';
 
 /** Limits mirrored from packages/shared schemas/user.ts, with messages in the users namespace. */
 export const USERNAME_MAX = 20;
@@ -57,5 +58,6 @@ export const editUserSchema = (t: TFunction) =>
     remark: remark(t),
     rpm_limit: perMinute(t),
     tpm_limit: perMinute(t),
+    ...periodLimitFormFields(t('validation.perMinute')),
   });
 export type EditUserForm = z.infer<ReturnType<typeof editUserSchema>>;

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AUTO_GROUP, TOKEN_NAME_MAX } from '@tollway/shared';
+import { AUTO_GROUP, TOKEN_NAME_MAX, type PeriodLimitValues } from '@tollway/shared';
 import { App, Col, Input, Row, Select, Switch } from 'antd';
 import { useMemo } from 'react';
-import { useWatch } from 'react-hook-form';
+import { useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormSection } from '../../../components/EditorForm';
 import { FormField } from '../../../components/FormField';
@@ -13,6 +13,7 @@ import { createTokens, fetchToken, updateToken } from '../api';
 import { formDefaults, tokenFormSchema, toInput } from '../schema';
 import { IntegerInput } from '../../../components/IntegerInput';
 import { TokenRateLimitFields } from './TokenRateLimitFields';
+import { PeriodLimitFields } from '../../../components/PeriodLimitFields';
 import { CountInput, ExpiryInput, groupOptions, QuotaInput, useQuotaText } from './TokenFormFields';
 
 const resolver = (creating: boolean) => zodResolver(tokenFormSchema(creating));
@@ -140,6 +141,13 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
         </Col>
       </Row>
       <TokenRateLimitFields control={control} />
+      <FormSection title={t('drawer.periodLimits')} />
+      <PeriodLimitFields
+        control={control as unknown as Control<PeriodLimitValues>}
+        label={(key) => t(`field.${key}`)}
+        hint={(key) => t(key === 'requests_per_day' ? 'hint.requestsPerDay' : 'hint.periodQuota')}
+        testid="token-form"
+      />
       <FormSection title={t('drawer.access')} />
       <FormField
         control={control}

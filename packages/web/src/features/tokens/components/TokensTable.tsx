@@ -10,6 +10,7 @@ import type { Token } from '../api';
 import { TokenActions } from './TokenActions';
 import { ExpiryCell, formatTokenTime, TokenGroupTag, TokenStatusTag } from './TokenCells';
 import { TokenKeyCell } from './TokenKeyCell';
+import { TokenPeriodCell } from './TokenPeriodCell';
 
 /** Digits of a balance below a cent (6: one quota at the default 500000 per dollar is $0.000002). */
 const SMALL_DIGITS = 6;
@@ -66,6 +67,14 @@ export function TokensTable(p: RecordTableProps<Token>) {
           </Tooltip>
         ),
     },
+    {
+      title: t('col.period'),
+      key: 'period',
+      width: 150,
+      render: (_, tok) => (
+        <TokenPeriodCell limits={tok.period_limits} quota={quota} testid={`token-period-${tok.id}`} />
+      ),
+    },
     { title: t('col.created'), dataIndex: 'created_time', width: 135, render: (n: number) => formatTokenTime(n) },
     { title: t('col.expiry'), dataIndex: 'expired_time', width: 135, render: (n: number) => <ExpiryCell epoch={n} /> },
     { title: t('col.group'), dataIndex: 'group', width: 100, render: (g: string) => <TokenGroupTag group={g} /> },
@@ -78,7 +87,7 @@ export function TokensTable(p: RecordTableProps<Token>) {
     <RecordTable
       list={p}
       columns={columns}
-      scrollX={1075}
+      scrollX={1225}
       rowClassName={(tok) => (tok.status === TokenStatus.Disabled ? 'tw-tok-row-disabled' : '')}
       rowTestid="token-row"
     />

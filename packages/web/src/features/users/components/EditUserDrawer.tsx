@@ -16,9 +16,9 @@ import {
   Skeleton,
   Space,
 } from 'antd';
-import { DEFAULT_GROUP, renderQuota } from '@tollway/shared';
+import { DEFAULT_GROUP, periodLimitValues, renderQuota, type PeriodLimitValues } from '@tollway/shared';
 import { useEffect, useMemo, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../../lib/api';
 import { useStatus } from '../../../lib/status';
@@ -28,6 +28,15 @@ import { useIsMobile } from '../../../lib/useIsMobile';
 import { DISPLAY_NAME_MAX, editUserSchema, REMARK_MAX, USERNAME_MAX, type EditUserForm } from '../schemas';
 import { AddQuotaModal } from './AddQuotaModal';
 import { BindingsBlock } from './BindingsBlock';
+import { PeriodLimitFields } from '../../../components/PeriodLimitFields';
+
+const NO_PERIOD_LIMITS: PeriodLimitValues = {
+  quota_per_day: 0,
+  quota_per_week: 0,
+  quota_per_month: 0,
+  quota_per_5h: 0,
+  requests_per_day: 0,
+};
 import { FormField } from '../../../components/FormField';
 import { IntegerInput } from '../../../components/IntegerInput';
 import { TextField } from '../../../components/TextField';
@@ -47,6 +56,7 @@ const toForm = (u: AdminUser): EditUserForm => ({
   remark: u.remark ?? '',
   rpm_limit: u.rpm_limit ?? 0,
   tpm_limit: u.tpm_limit ?? 0,
+  ...periodLimitValues({ ...NO_PERIOD_LIMITS, ...u }),
 });
 
 /** Edit-user drawer: GET /api/user/{id}, then PUT /api/user/ with the changed form. */
@@ -88,6 +98,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
       remark: v.remark,
       rpm_limit: v.rpm_limit,
       tpm_limit: v.tpm_limit,
+      ...periodLimitValues(v),
     };
     if (v.password !== '') body.password = v.password;
     if (!isSelf) {
@@ -281,6 +292,13 @@ export function EditUserDrawer({ userId, onClose, onSaved }: Props) {
               />
             </Col>
           </Row>
+          <Divider titlePlacement="start">{t('drawer.periodLimits')}</Divider>
+          <PeriodLimitFields
+            control={control as unknown as Control<PeriodLimitValues>}
+            label={(key) => t(`field.${key}`)}
+            hint={(key) => t(key === 'requests_per_day' ? 'hint.requestsPerDay' : 'hint.periodQuota')}
+            testid="user-form"
+          />
           <Divider titlePlacement="start">{t('drawer.bindings')}</Divider>
           <BindingsBlock user={user.data} />
         </Form>
