@@ -1,4 +1,10 @@
-import { AlipayCircleOutlined, ShoppingOutlined, WalletOutlined, WechatOutlined } from '@ant-design/icons';
+import {
+  AlipayCircleOutlined,
+  CreditCardOutlined,
+  ShoppingOutlined,
+  WalletOutlined,
+  WechatOutlined,
+} from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, InputNumber, Skeleton, Space, Typography } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -8,12 +14,37 @@ import { safeUrl } from '../../lib/sanitize';
 import { useSubmit } from '../../lib/useSubmit';
 import { useQuotaFormat } from '../../lib/self';
 import { useIsMobile } from '../../lib/useIsMobile';
-import { requestPay, submitPaymentForm, TOPUP_KEY, usePayable, useTopUpInfo, useUnitQuota } from './api';
+import {
+  requestPay,
+  requestStripePay,
+  submitPaymentForm,
+  TOPUP_KEY,
+  usePayable,
+  useStripePayable,
+  useTopUpInfo,
+  useUnitQuota,
+} from './api';
+import { CreemProducts } from './CreemProducts';
+import { openPaymentPage } from './open-payment';
 
 const METHOD_ICON: Record<string, ReactNode> = {
   zfb: <AlipayCircleOutlined style={{ color: '#1677ff' }} />,
   wx: <WechatOutlined style={{ color: '#07c160' }} />,
+  stripe: <CreditCardOutlined style={{ color: '#635bff' }} />,
 };
+
+const STRIPE = 'stripe';
+
+/** The money text of a payable query: the amount, the server's reason, or "calculating". */
+function payableTextOf(
+  q: { isError: boolean; error: unknown; data?: string },
+  current: boolean,
+  text: (money: string) => string,
+  calculating: string,
+): string {
+  if (q.isError) return (q.error as Error).message;
+  return q.data && current ? text(q.data) : calculating;
+}
 
 /** The smallest amount the field holds (the server never takes less, whatever MinTopUp says). */
 const MIN_AMOUNT = 1;
@@ -63,12 +94,15 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
     () => info.amount_options[0] ?? Math.max(MIN_AMOUNT, info.min_topup),
   );
   const settled = useSettled(amount);
-  // The server never takes less than 1, whatever the minimum is set to.
-  const minimum = Math.max(MIN_AMOUNT, info.min_topup);
+  const epay = info.enable_online_topup;
+  // The server never takes less than 1, whatever the minimum is set to (Stripe's minimum: the server's message).
+  const minimum = Math.max(MIN_AMOUNT, epay ? info.min_topup : MIN_AMOUNT);
   const belowMin = amount !== null && amount < minimum;
   // Typed amounts are kept as typed: a fraction is refused with a message, not rounded.
   const fraction = amount !== null && !belowMin && !Number.isInteger(amount);
-  const payable = usePayable(settled, !belowMin && !fraction && settled === amount);
+  const payable = usePayable(settled, epay && !belowMin && !fraction && settled === amount);
+  const stripePayable = useStripePayable(settled, info.enable_stripe_topup && !fraction && settled === amount);
+  const methods = info.pay_methods.filter((m) => (m.type === STRIPE ? info.enable_stripe_topup : epay));
   // Amounts are labelled the way balances are shown.
   const unitQuota = useUnitQuota();
 
@@ -80,6 +114,14 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
     if (fraction) return void message.error(t('topup.whole'));
     setPaying(method);
     void run(async () => {
+      if (method === STRIPE) {
+        const link = await requestStripePay(amount);
+        if (!link) return void message.error(t('topup.payFailed'));
+        openPaymentPage(link);
+        void message.success(t('topup.opened'));
+        await queryClient.invalidateQueries({ queryKey: [...TOPUP_KEY, 'records'] });
+        return;
+      }
       const res = await requestPay(amount, method);
       if (!res.url || !res.data) {
         void message.error(t('topup.payFailed'));
@@ -94,9 +136,24 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
   let payableText: string;
   if (belowMin) payableText = t('topup.minimum', { min: minimum });
   else if (fraction) payableText = t('topup.whole');
-  else if (payable.isError) payableText = (payable.error as Error).message;
-  else if (payable.data && settled === amount) payableText = t('topup.payableValue', { money: payable.data });
-  else payableText = t('topup.calculating');
+  else if (epay)
+    payableText = payableTextOf(
+      payable,
+      settled === amount,
+      (money) => t('topup.payableValue', { money }),
+      t('topup.calculating'),
+    );
+  else
+    payableText = payableTextOf(
+      stripePayable,
+      settled === amount,
+      (money) => t('topup.stripePayable', { money }),
+      t('topup.calculating'),
+    );
+  const stripeLine =
+    epay && info.enable_stripe_topup && !belowMin && !fraction
+      ? payableTextOf(stripePayable, settled === amount, (money) => t('topup.stripePayable', { money }), '')
+      : '';
 
   return (
     <Flex vertical gap={16}>
@@ -137,11 +194,16 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
           <Typography.Title
             level={3}
             style={{ margin: '4px 0 0' }}
-            type={belowMin || fraction || payable.isError ? 'danger' : undefined}
+            type={belowMin || fraction || (epay ? payable : stripePayable).isError ? 'danger' : undefined}
             data-testid="topup-payable"
           >
             {payableText}
           </Typography.Title>
+          {stripeLine && (
+            <Typography.Text type="secondary" data-testid="topup-stripe-payable">
+              {stripeLine}
+            </Typography.Text>
+          )}
         </div>
       </Flex>
       {info.group_ratio !== 1 && (
@@ -150,7 +212,7 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
       <div>
         <Typography.Text type="secondary">{t('topup.method')}</Typography.Text>
         <Flex wrap gap={8} style={{ marginTop: 6 }}>
-          {info.pay_methods.map((m) => (
+          {methods.map((m) => (
             <Button
               key={m.type}
               size="large"
@@ -169,7 +231,7 @@ function OnlineTopUp({ info }: { info: TopUpInfo }) {
   );
 }
 
-/** Online top-up through Epay: amount, live payable amount, payment method; or why it is off. */
+/** Online top-up through Epay and Stripe (amount, live payable amount, method) and Creem's products; or why it is off. */
 export function TopUpCard() {
   const { t } = useTranslation('wallet');
   const info = useTopUpInfo();
@@ -197,8 +259,11 @@ export function TopUpCard() {
         />
       ) : !info.data ? (
         <Skeleton active paragraph={{ rows: 3 }} />
-      ) : info.data.enable_online_topup ? (
-        <OnlineTopUp info={info.data} />
+      ) : info.data.enable_online_topup || info.data.enable_stripe_topup || info.data.enable_creem_topup ? (
+        <Flex vertical gap={24}>
+          {(info.data.enable_online_topup || info.data.enable_stripe_topup) && <OnlineTopUp info={info.data} />}
+          {info.data.enable_creem_topup && <CreemProducts info={info.data} />}
+        </Flex>
       ) : (
         <Alert type="info" showIcon message={t('topup.disabled')} data-testid="topup-disabled" />
       )}

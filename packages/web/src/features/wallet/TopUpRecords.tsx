@@ -8,8 +8,10 @@ import { useQuotaFormat } from '../../lib/self';
 import { usePaging } from '../../lib/paging';
 import { useTopUpRecords, useUnitQuota } from './api';
 
-const STATUS_COLOR = { pending: 'orange', success: 'green', expired: 'default' } as const;
+const STATUS_COLOR = { pending: 'orange', success: 'green', expired: 'default', failed: 'red' } as const;
 const METHOD_KEY: Record<string, string> = { alipay: 'zfb', wxpay: 'wx' };
+const CREEM = 'creem';
+const CARD_METHODS = new Set(['stripe', CREEM]);
 const time = (s: number) => formatTime(s, { empty: '-' });
 
 /** The caller's online top-up orders, newest first (GET /api/user/topup/self). */
@@ -27,8 +29,18 @@ export function TopUpRecords() {
       dataIndex: 'trade_no',
       render: (v: string) => <Typography.Text copyable={{ text: v }}>{v}</Typography.Text>,
     },
-    { title: t('records.amount'), dataIndex: 'amount', render: (v: number) => fmt(v * unitQuota) },
-    { title: t('records.money'), dataIndex: 'money', render: (v: number) => `¥${Number(v).toFixed(2)}` },
+    {
+      title: t('records.amount'),
+      dataIndex: 'amount',
+      // A Creem order's amount is its product's quota (new-api's rule); the others' are units.
+      render: (v: number, r) => fmt(r.payment_method === CREEM ? v : v * unitQuota),
+    },
+    {
+      title: t('records.money'),
+      dataIndex: 'money',
+      // Epay charges yuan; Stripe and Creem charge in their price's currency.
+      render: (v: number, r) => `${CARD_METHODS.has(r.payment_method) ? '' : '¥'}${Number(v).toFixed(2)}`,
+    },
     {
       title: t('records.method'),
       dataIndex: 'payment_method',

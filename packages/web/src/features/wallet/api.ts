@@ -71,3 +71,49 @@ export function submitPaymentForm(url: string, fields: Record<string, string>): 
   form.submit();
   form.remove();
 }
+
+/** POST /api/user/stripe/amount: what a Stripe payment of `amount` costs (StripeUnitPrice × units × group ratio). */
+export function useStripePayable(amount: number | null, enabled: boolean) {
+  return useQuery({
+    queryKey: [...TOPUP_KEY, 'stripe-amount', amount],
+    enabled: enabled && amount !== null,
+    retry: false,
+    queryFn: async () =>
+      (await api<string>('POST', '/api/user/stripe/amount', { amount, payment_method: 'stripe' }, { silent: true }))
+        .data ?? '',
+  });
+}
+
+/** POST /api/user/stripe/pay: a Stripe Checkout page for `amount`. */
+export async function requestStripePay(amount: number): Promise<string | undefined> {
+  return (await api<{ pay_link: string }>('POST', '/api/user/stripe/pay', { amount, payment_method: 'stripe' })).data
+    ?.pay_link;
+}
+
+/** POST /api/user/creem/pay: Creem's checkout page for one of the products. */
+export async function requestCreemPay(productId: string): Promise<string | undefined> {
+  return (
+    await api<{ checkout_url: string }>('POST', '/api/user/creem/pay', {
+      product_id: productId,
+      payment_method: 'creem',
+    })
+  ).data?.checkout_url;
+}
+
+/** One product of CreemProducts, as /api/user/topup/info lists them (JSON text). */
+export interface CreemProduct {
+  productId: string;
+  name: string;
+  price: number;
+  currency: string;
+  quota: number;
+}
+
+export function creemProductsOf(info: TopUpInfo): CreemProduct[] {
+  try {
+    const list = JSON.parse(info.creem_products) as unknown;
+    return Array.isArray(list) ? (list as CreemProduct[]) : [];
+  } catch {
+    return [];
+  }
+}

@@ -42,9 +42,9 @@ const en: typeof zh = {
     worker: { title: 'Worker proxy', desc: 'Fetch images, files and other outside resources through a worker.' },
     payment: {
       title: 'Payment',
-      desc: 'Epay gateway parameters.',
+      desc: 'Online top-up through Epay, Stripe Checkout and Creem; each is on once its credentials are set.',
       notice:
-        'Online top-up arrives in a later release; these settings are stored for it now. Set the server address before saving them.',
+        'Set the server address before saving. Stripe webhook: <server address>/api/stripe/webhook (events checkout.session.completed, async_payment_succeeded, async_payment_failed, expired); Creem webhook: <server address>/api/creem/webhook.',
     },
     login: {
       title: 'Login and registration',
@@ -141,6 +141,16 @@ const en: typeof zh = {
     Price: 'Top-up price (local currency per USD)',
     MinTopUp: 'Minimum top-up (USD)',
     TopupGroupRatio: 'Top-up group ratios',
+    StripeApiSecret: 'Stripe API secret (sk_ or rk_)',
+    StripeWebhookSecret: 'Stripe webhook signing secret (whsec_)',
+    StripePriceId: 'Stripe price ID (one unit)',
+    StripeUnitPrice: 'Stripe price per unit',
+    StripeMinTopUp: 'Stripe minimum top-up (units)',
+    StripePromotionCodesEnabled: 'Allow Stripe promotion codes',
+    CreemApiKey: 'Creem API key',
+    CreemWebhookSecret: 'Creem webhook secret',
+    CreemProducts: 'Creem products',
+    CreemTestMode: 'Creem test mode',
     PasswordLoginEnabled: 'Allow password login',
     PasswordRegisterEnabled: 'Allow password sign-up',
     EmailVerificationEnabled: 'Require email verification for password sign-up',
@@ -245,6 +255,9 @@ const en: typeof zh = {
     WorkerUrl: 'e.g. https://worker.example.com',
     PayAddress: 'The Epay gateway address',
     TopupGroupRatio: 'A JSON object mapping group name to ratio',
+    CreemProducts:
+      'A JSON list: [{"productId": "prod_…", "name": "…", "price": 4.99, "currency": "USD", "quota": 2500000}]; quota is credited as is',
+    StripePriceId: 'A Stripe Price for one unit; Checkout charges it × the units bought',
     EmailDomainWhitelist: 'Only addresses in these domains may sign up (when the whitelist is on)',
     EmailAliasRestrictionEnabled: 'Reject addresses that use "+" or "." aliases',
     SMTPToken: 'Some providers require an app password',

@@ -34,8 +34,9 @@ export default {
     worker: { title: '代理设置', desc: '通过 Worker 代理访问图片、文件等外部资源。' },
     payment: {
       title: '支付设置',
-      desc: '易支付接口参数。',
-      notice: '在线充值将在后续版本中提供；此处的设置会先保存下来。保存前需要先设置服务器地址。',
+      desc: '通过易支付、Stripe Checkout 和 Creem 在线充值；填好各自的凭据即开启。',
+      notice:
+        '保存前需要先设置服务器地址。Stripe Webhook：<服务器地址>/api/stripe/webhook（事件 checkout.session.completed、async_payment_succeeded、async_payment_failed、expired）；Creem Webhook：<服务器地址>/api/creem/webhook。',
     },
     login: {
       title: '配置登录注册',
@@ -126,6 +127,16 @@ export default {
     Price: '充值价格（x 元/美金）',
     MinTopUp: '最低充值美元数量',
     TopupGroupRatio: '充值分组倍率',
+    StripeApiSecret: 'Stripe API 密钥（sk_ 或 rk_）',
+    StripeWebhookSecret: 'Stripe Webhook 签名密钥（whsec_）',
+    StripePriceId: 'Stripe 价格 ID（一个单位）',
+    StripeUnitPrice: 'Stripe 单位价格',
+    StripeMinTopUp: 'Stripe 最低充值数量（单位）',
+    StripePromotionCodesEnabled: '允许 Stripe 优惠码',
+    CreemApiKey: 'Creem API 密钥',
+    CreemWebhookSecret: 'Creem Webhook 密钥',
+    CreemProducts: 'Creem 产品',
+    CreemTestMode: 'Creem 测试模式',
     PasswordLoginEnabled: '允许通过密码进行登录',
     PasswordRegisterEnabled: '允许通过密码进行注册',
     EmailVerificationEnabled: '通过密码注册时需要进行邮箱验证',
@@ -230,6 +241,9 @@ export default {
     WorkerUrl: '例如 https://worker.example.com',
     PayAddress: '易支付接口地址',
     TopupGroupRatio: '为一个 JSON 对象，键为分组名称，值为倍率',
+    CreemProducts:
+      'JSON 列表：[{"productId": "prod_…", "name": "…", "price": 4.99, "currency": "USD", "quota": 2500000}]；quota 为到账额度',
+    StripePriceId: '一个单位的 Stripe 价格；Checkout 按购买单位数收费',
     GroupRateLimits:
       '为一个 JSON 对象，键为分组名称，值为 {"rpm": 每分钟请求数, "tpm": 每分钟 Token 数}，由该分组所有调用共享；0 或缺省表示不限制',
     EmailDomainWhitelist: '仅允许使用这些域名的邮箱注册（启用白名单时生效）',

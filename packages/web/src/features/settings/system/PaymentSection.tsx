@@ -6,9 +6,26 @@ import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
 import type { BeforeSave } from '../model/useSectionSave';
 
-const PAYMENT: OptionKey[] = ['PayAddress', 'EpayId', 'EpayKey', 'Price', 'MinTopUp', 'TopupGroupRatio'];
+const PAYMENT: OptionKey[] = [
+  'PayAddress',
+  'EpayId',
+  'EpayKey',
+  'Price',
+  'MinTopUp',
+  'TopupGroupRatio',
+  'StripeApiSecret',
+  'StripeWebhookSecret',
+  'StripePriceId',
+  'StripeUnitPrice',
+  'StripeMinTopUp',
+  'StripePromotionCodesEnabled',
+  'CreemApiKey',
+  'CreemWebhookSecret',
+  'CreemProducts',
+  'CreemTestMode',
+];
 
-/** Payment settings, stored now for the wallet of a later release. The server address must be saved first. */
+/** Payment settings of the wallet's top-up: Epay, Stripe, Creem. The server address must be saved first. */
 export function PaymentSection() {
   const { t } = useTranslation('settings');
   const beforeSave = useCallback<BeforeSave>(
@@ -33,6 +50,16 @@ export function PaymentSection() {
       <OptionField k="Price" step={0.1} min={0} />
       <OptionField k="MinTopUp" min={0} />
       <OptionField k="TopupGroupRatio" />
+      <OptionField k="StripeApiSecret" />
+      <OptionField k="StripeWebhookSecret" />
+      <OptionField k="StripePriceId" placeholder="price_…" />
+      <OptionField k="StripeUnitPrice" step={0.1} min={0} />
+      <OptionField k="StripeMinTopUp" min={0} />
+      <OptionField k="StripePromotionCodesEnabled" />
+      <OptionField k="CreemApiKey" />
+      <OptionField k="CreemWebhookSecret" />
+      <OptionField k="CreemProducts" />
+      <OptionField k="CreemTestMode" />
     </SettingsSection>
   );
 }
