@@ -6,7 +6,7 @@ import { QuotaWarnings } from '../../modules/notifications/quota-warnings.js';
 import { TokenAuthCache } from '../entry/auth-cache.js';
 import { MemoryLedger, type Ledger } from '../../accounting/ledger.js';
 import { RedisLedger } from '../../accounting/redis-ledger.js';
-import { PeriodLedger } from '../limits/period-ledger.js';
+import { countPeriodLimits } from '../limits/period-ledger.js';
 import { periodLimitsOf } from '../../core/period-limits/service.js';
 import type { RelayServices } from './services.js';
 import { RelaySettingsCache } from './settings.js';
@@ -85,7 +85,7 @@ export async function createRelayServices(
       })
     : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
   // Period limits (quota per day, week, month, 5 hours) count every hold in front of the balances.
-  const ledger: Ledger = new PeriodLedger(balances, periodLimitsOf(ctx), (err) =>
+  const ledger = countPeriodLimits(balances, periodLimitsOf(ctx), (err) =>
     ctx.log.warn({ err }, 'period limits: moving a counter failed'),
   );
   await writer.start();
