@@ -30,3 +30,49 @@ export function renderQuota(
  * statements check it atomically); imports refuse rows beyond it.
  */
 export const QUOTA_MAX = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The currency a cost is shown in to API callers (the cost receipt): its code and how many of it one US dollar
+ * buys. Follows the console's display type: USD; CNY at USDExchangeRate; a custom currency at its own rate; TOKENS
+ * (quota shown raw) still gives the dollar amount next to the quota.
+ */
+export interface CostCurrency {
+  code: string;
+  perUsd: number;
+}
+
+/** Decimal places of a shown cost: below a millionth of a quota unit's worth, nothing is lost at 500000 per dollar. */
+const COST_DECIMALS = 10;
+
+export const USD_COST: CostCurrency = { code: 'USD', perUsd: 1 };
+
+/** The caller-facing currency for the display type /api/status reports (quotaDisplayType) and its rates. */
+export function costCurrency(
+  displayType: string,
+  usdExchangeRate: number,
+  customSymbol: string,
+  customRate: number,
+): CostCurrency {
+  if (displayType === 'CNY') return { code: 'CNY', perUsd: usdExchangeRate };
+  // A header carries visible ASCII only: any other symbol (¤, ₽) is percent-encoded.
+  if (displayType === 'CUSTOM')
+    return {
+      code: /^[\x21-\x7e]+$/.test(customSymbol) ? customSymbol : encodeURIComponent(customSymbol) || 'CUSTOM',
+      perUsd: customRate,
+    };
+  return USD_COST;
+}
+
+/** A quota amount in US dollars (OpenRouter's `usage.cost`): quota / QuotaPerUnit, rounded to COST_DECIMALS places. */
+export function quotaToUsd(quota: number, quotaPerUnit: number): number {
+  const perUnit = quotaPerUnit > 0 ? quotaPerUnit : DEFAULT_QUOTA_PER_UNIT;
+  return Number((quota / perUnit).toFixed(COST_DECIMALS));
+}
+
+/** A quota amount in a currency, as `<amount> <code>` (e.g. `0.000246 USD`): no exponent, no trailing zeros. */
+export function formatCost(quota: number, quotaPerUnit: number, currency: CostCurrency): string {
+  const perUnit = quotaPerUnit > 0 ? quotaPerUnit : DEFAULT_QUOTA_PER_UNIT;
+  const fixed = ((quota / perUnit) * currency.perUsd).toFixed(COST_DECIMALS);
+  const trimmed = fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
+  return `${trimmed} ${currency.code}`;
+}

@@ -48,7 +48,7 @@ export function usersSpec(ctx: MapContext): TableSpec {
         if (text(r[c]))
           report.note(`users.${c}: Tollway has no such sign-in; the binding is not kept`, `id ${num(r.id)}`);
       if (text(r.stripe_customer))
-        report.note('users.stripe_customer: Tollway has no Stripe payments', `id ${num(r.id)}`);
+        report.note('users.stripe_customer: Tollway does not keep Stripe customer ids', `id ${num(r.id)}`);
       const accessToken = text(r.access_token).trim();
       const example = `id ${num(r.id)}`;
       const bad = quotaProblem(r, USER_QUOTA_COLUMNS);

@@ -6,7 +6,7 @@ import type { ImportResult } from './run.js';
  */
 export const NEVER_CARRIED = [
   'users.discord_id, users.lark_id: Tollway has no Discord or Lark sign-in',
-  'users.stripe_customer: Tollway has no Stripe payments',
+  'users.stripe_customer: Tollway does not keep Stripe customer ids',
   'users.last_login_at: Tollway keeps no last sign-in time',
   'users.invite_rebate_eligible: Tollway pays no invite rebates',
   "two_fa_backup_codes: new-api's bcrypt hashes; users make new backup codes",

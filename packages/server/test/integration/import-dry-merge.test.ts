@@ -167,7 +167,7 @@ describe.each(dialects)('npm run import: dry run, merge mapping, what is carried
     expect(dry0.err).not.toContain('tollway import:');
     expect(dry0.out).toMatch(/not mapped in 1 row\(s\): users\.last_login_at: Tollway keeps no last sign-in.*\(id 2\)/);
     expect(dry0.out).toMatch(/users\.discord_id: Tollway has no such sign-in.*\(id 3\)/);
-    expect(dry0.out).toContain('users.stripe_customer: Tollway has no Stripe payments');
+    expect(dry0.out).toContain('users.stripe_customer: Tollway does not keep Stripe customer ids');
     // Tokens keep new-api's cross-group retry switch.
     const bob = await t.db.kysely.selectFrom('tokens').select('cross_group_retry').where('id', '=', 2).execute();
     expect(bob).toEqual([{ cross_group_retry: 1 }]);

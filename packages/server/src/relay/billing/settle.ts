@@ -44,27 +44,54 @@ let idSeq = 0;
 /** Unique per process start (random prefix) and per call (sequence); no syscall per call. */
 export const newRequestId = (): string => `${idPrefix}${(++idSeq).toString(36).padStart(8, '0')}`;
 
+/** What a call is billed: the quota, at the price it was billed at (and the mapped model when redirect billing chose it). */
+export interface CallBill {
+  quota: number;
+  price: ResolvedPrice;
+  billedModel: string | undefined;
+}
+
 /**
- * Stages 6–7 — settle and log: the exact quota from usage, the reservation replaced by the charge in the
- * ledger, and one record (counters + consume log) handed to the durable writer. No I/O here.
+ * The bill of a call's usage: computeQuota at the call's price (redirect billing: at the mapped model's, when
+ * priced). The one computation of a relay call's charge: settlement and the cost receipt (receipt.ts) both use it.
  */
-export async function settleCall(ctx: RelayContext, c: CallRecord): Promise<number> {
+export function billCall(
+  ctx: RelayContext,
+  c: Pick<CallRecord, 'price' | 'usage' | 'model' | 'upstreamModel' | 'group'>,
+): CallBill {
   const settings = ctx.relay.settings.get();
   // Redirect billing: a call whose model was mapped to another is billed at the model actually used, when priced.
+  let price = c.price;
   let billedModel: string | undefined;
   if (settings.redirectBilling && c.upstreamModel !== c.model) {
     const mapped = resolvePrice(ctx.options, c.upstreamModel, c.group, false);
     if (mapped && !mapped.unset) {
-      c.price = mapped;
+      price = mapped;
       billedModel = c.upstreamModel;
     }
   }
   const quota = computeQuota(
-    scaledPrice(c.price.price, c.usage.units),
+    scaledPrice(price.price, c.usage.units),
     c.usage,
     settings.quotaPerUnit,
     c.usage.semantic ?? 'openai',
   );
+  return { quota, price, billedModel };
+}
+
+/** What settlement charges for a bill (and its cost receipt shows), given the call's reservation. */
+export const chargeOf = (bill: CallBill, _reserved: number): number => bill.quota;
+
+/**
+ * Stages 6–7 — settle and log: the exact quota from usage (or the bill already told to the caller, its cost
+ * receipt), the reservation replaced by the charge in the ledger, and one record (counters + consume log) handed
+ * to the durable writer. No I/O here.
+ */
+export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBill = billCall(ctx, c)): Promise<number> {
+  const settings = ctx.relay.settings.get();
+  const { billedModel } = bill;
+  const quota = chargeOf(bill, c.hold.amount);
+  c.price = bill.price;
   const charged = await ctx.relay.ledger.settle(c.target, c.hold, quota);
   // Never a discount: a bill the balance could not cover is a bug, counted and logged (the log row keeps it too).
   if (charged < quota)

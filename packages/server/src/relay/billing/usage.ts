@@ -47,18 +47,19 @@ export function fromOpenAIUsage(u: OpenAIUsage | null | undefined): CallUsage | 
 }
 
 /**
- * Finds the last top-level `"usage":{…}` object in the tail of a JSON document without parsing the whole
- * body (non-streamed answers are forwarded as they arrive; only a bounded tail is kept).
+ * Where the last `"usage":{…}` object of a JSON text is: the offsets of its `{` and its `}` (undefined when there is
+ * none, or it is not closed). Read without parsing the whole text.
  */
-export function usageFromJsonTail(tail: string): CallUsage | undefined {
-  const at = tail.lastIndexOf('"usage"');
+export function usageObjectSpan(text: string): [open: number, close: number] | undefined {
+  const at = text.lastIndexOf('"usage"');
   if (at < 0) return undefined;
-  const open = tail.indexOf('{', at);
-  if (open < 0) return undefined;
+  const open = text.indexOf('{', at);
+  // `"usage": null` (or any value that is not an object) is no usage object.
+  if (open < 0 || text.slice(at + 7, open).trim() !== ':') return undefined;
   let depth = 0;
   let inString = false;
-  for (let i = open; i < tail.length; i++) {
-    const c = tail.charCodeAt(i);
+  for (let i = open; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (inString) {
       if (c === 92) i++;
       else if (c === 34) inString = false;
@@ -66,13 +67,21 @@ export function usageFromJsonTail(tail: string): CallUsage | undefined {
     }
     if (c === 34) inString = true;
     else if (c === 123) depth++;
-    else if (c === 125 && --depth === 0) {
-      try {
-        return fromOpenAIUsage(JSON.parse(tail.slice(open, i + 1)) as OpenAIUsage);
-      } catch {
-        return undefined;
-      }
-    }
+    else if (c === 125 && --depth === 0) return [open, i];
   }
   return undefined;
+}
+
+/**
+ * Finds the last top-level `"usage":{…}` object in the tail of a JSON document without parsing the whole
+ * body (non-streamed answers are forwarded as they arrive; only a bounded tail is kept).
+ */
+export function usageFromJsonTail(tail: string): CallUsage | undefined {
+  const span = usageObjectSpan(tail);
+  if (!span) return undefined;
+  try {
+    return fromOpenAIUsage(JSON.parse(tail.slice(span[0], span[1] + 1)) as OpenAIUsage);
+  } catch {
+    return undefined;
+  }
 }

@@ -27,19 +27,26 @@ const modelOf = (body: Body): string => {
   return model;
 };
 
+/** OpenRouter's switch `"usage": {"include": true}`: the answer's usage carries its cost (billing/receipt.ts). */
+const asksUsageCost = (body: Body): boolean => (body.usage as { include?: unknown } | undefined)?.include === true;
+
 /** OpenAI Chat Completions and the other OpenAI endpoints. */
 export function openAIInbound(endpoint: OpenAIEndpoint) {
   return (req: RelayRequest): InboundCall => {
     const body = parseJsonBody(req.body);
     const model = modelOf(body);
     const maxTokens = checkOpenAI(body, endpoint);
+    const usageCost = asksUsageCost(body);
     return {
       format: openAIChat,
       openaiEndpoint: endpoint,
       body,
       model,
       stream: body.stream === true,
-      includeUsage: (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
+      // A client that asked for the cost in its usage gets the usage chunk that carries it.
+      includeUsage:
+        usageCost || (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
+      usageCost,
       maxTokens,
       bytes: (req.body as Buffer).length,
       raw: req.body as Buffer,

@@ -59,6 +59,7 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt, renewed = fa
       res,
       signal: a.signal,
       started: a.started,
+      receipt: a.receipt,
     });
   const endpoint = call.openaiEndpoint ?? 'chat';
   if (adaptor.format === 'openai' && call.format === openAIChat) return forwardOpenAIChannel(ctx, a, adaptor, endpoint);
@@ -139,6 +140,7 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt, renewed = fa
       pingMs: call.stream ? ctx.relay.settings.get().pingMs : 0,
       captureAnswer: a.captureAnswer,
       budget: a.budget,
+      receipt: a.receipt,
     },
     res,
     a.signal,

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import type { Price } from '@tollway/shared';
+import { BillingExprError, type Price } from '@tollway/shared';
 import { admitModel, nextChannel, reserveQuota, type ChannelChoice } from './admit.js';
 import { attemptChannel } from './attempt.js';
 import { autoRoute, holdPrice, nextAutoChannel, routeGroup, type AutoRoute } from './auto-group.js';
@@ -8,9 +8,9 @@ import { observerOf, type CallObserver } from '../../observability/relay-observe
 import { promptContent } from './chat-content.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { authenticate, type Identified } from '../entry/authenticate.js';
-import { RelayError } from './errors.js';
+import { RelayError, relayErrors } from './errors.js';
 import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
-import { scaledPrice, type ResolvedPrice } from '../billing/price.js';
+import { forRequest, scaledPrice, type ResolvedPrice } from '../billing/price.js';
 import { countSuccess, tokensEstimate } from '../limits/request-limits.js';
 import { admitChannel, settleAdmission, type RateAdmission } from '../limits/admission.js';
 import { checkPrompt } from './sensitive.js';
@@ -22,8 +22,8 @@ import { budgetOf, EXACT_COUNT_MAX_BYTES, planHold, promptCeiling, type OutputBu
 import type { RelayContext } from './services.js';
 import { newRequestId, REQUEST_ID_HEADER, settleCall } from '../billing/settle.js';
 import type { CallIdentity } from '../billing/log-row.js';
-import { countBodyTokens, countPromptTokens, estimatePromptTokens } from './token-count.js';
-import type { CallUsage } from '../billing/usage.js';
+import { countBodyTokens, estimatePromptTokens } from './token-count.js';
+import { AttemptReceipt, billedUsage } from '../billing/receipt.js';
 import type { AttemptResult, InboundCall } from './types.js';
 import {
   journalCall,
@@ -65,15 +65,10 @@ export async function relayCall(
   // The prompt's estimate, made once: the reservation, TPM limits and channels' max_input_tokens all read it.
   const prompt = estimatePromptTokens(call.body, call.bytes);
   const estimate = tokensEstimate(call, prompt);
-  const { price, limits, rate } = await admitModel(
-    ctx,
-    auth,
-    group,
-    call.model,
-    estimate,
-    prompt,
-    'unserved-or-disabled',
-  );
+  const admitted = await admitModel(ctx, auth, group, call.model, estimate, prompt, 'unserved-or-disabled');
+  const { limits, rate } = admitted;
+  // An expression price reads the call's headers and body (its param() and header() rules).
+  const price = forRequest(admitted.price, { headers: req.headers, body: call.body });
   if (rate) for (const [k, v] of Object.entries(rate.headers)) res.setHeader(k, v!);
 
   const { target, hold, plan } = await holdFor(
@@ -164,15 +159,25 @@ async function holdFor(
   settings: RelaySettings,
 ) {
   const ceiling = promptCeiling(call, estimate);
-  const plan = planHold(price, estimate, call, settings.quotaPerUnit, settings.preConsumedQuota, ceiling);
+  const plan = planFor(price, estimate, call, settings, ceiling);
   const first = await reserveQuota(ctx, auth, plan.amount, plan.minimum);
   if (first.hold.amount >= plan.amount) return { ...first, plan };
   const counted = call.bytes <= EXACT_COUNT_MAX_BYTES ? Math.max(estimate, countBodyTokens(call.body)) : ceiling;
-  const exact = planHold(price, counted, call, settings.quotaPerUnit, settings.preConsumedQuota, counted);
+  const exact = planFor(price, counted, call, settings, counted);
   if (first.hold.amount >= exact.minimum) return { ...first, plan: exact };
   // The balance held the estimate's cost but not the prompt's: given back, and asked again for what the call needs.
   await ctx.relay.ledger.settle(first.target, first.hold, 0);
   return { ...(await reserveQuota(ctx, auth, exact.amount, exact.minimum)), plan: exact };
+}
+
+/** planHold; a billing expression that fails for this call is refused before anything is held or sent. */
+function planFor(price: Price, prompt: number, call: InboundCall, settings: RelaySettings, ceiling: number) {
+  try {
+    return planHold(price, prompt, call, settings.quotaPerUnit, settings.preConsumedQuota, ceiling);
+  } catch (err) {
+    if (err instanceof BillingExprError) throw relayErrors.priceExprFailed(call.model, err.message);
+    throw err;
+  }
 }
 
 /** A chat (or other HTTP surface) call on its way through the channel loop. */
@@ -253,6 +258,9 @@ async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice)
   }
   const { call, res, obs } = s;
   obs?.attempting(ch.id, s.model);
+  // Billing and logs know the mapped model; the prefix is only the name on the wire.
+  const billed = { price: s.price, model: s.model, upstreamModel: mapped.model, group: s.group };
+  const receipt = new AttemptReceipt(ctx, call, billed, call.usageCost === true, s.hold.amount);
   let result: AttemptResult;
   try {
     result = await attemptChannel(ctx, {
@@ -265,6 +273,7 @@ async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice)
       started: s.started,
       captureAnswer: s.settings.logContent,
       budget: s.budget,
+      receipt,
     });
   } catch (err) {
     // A refusal of the request itself (it cannot be converted) is the caller's: no retry, no channel blamed.
@@ -279,18 +288,18 @@ async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice)
     settleAdmission(ctx, held, 0);
     return upstreamFailed(ctx, s, choice, result.status, result.message);
   }
-  const usage = billedUsage(result, call);
+  // A plain answer's receipt already read its usage (a prompt counted once, not twice).
+  const usage = receipt.issuedFor === result ? receipt.issuedUsage! : billedUsage(result, call);
   settleAdmission(ctx, held, usage.promptTokens + usage.completionTokens);
   settleAdmission(ctx, s.rate, usage.promptTokens + usage.completionTokens);
   // LogChatContentEnabled off: no text is kept on the way (nothing would log it without consume logs either).
   const content = s.settings.logContent ? { input: promptContent(call), output: result.output } : undefined;
   obs?.settling();
-  const charged = await settleCall(ctx, {
+  const record = {
     requestId: s.requestId,
     auth: s.auth,
     group: s.group,
     model: s.model,
-    // Billing and logs know the mapped model; the prefix is only the name on the wire.
     upstreamModel: mapped.model,
     stream: s.stream,
     ip: s.ip,
@@ -304,28 +313,9 @@ async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice)
     hold: s.hold,
     content,
     callId: s.requestId,
-  });
+  };
+  // The bill the caller was told (its cost receipt) is the one charged; else it is computed now, the same way.
+  const charged = await settleCall(ctx, record, result.receipted ? receipt.issued : undefined);
   obs?.settled(charged);
   return SERVED;
-}
-
-/**
- * The usage a relayed attempt is billed on: the upstream's when it reported it and the answer was whole; else our
- * own count of what was delivered (never less than the upstream's count), with the prompt as the upstream reported
- * it or as counted.
- */
-function billedUsage(result: Extract<AttemptResult, { kind: 'relayed' }>, call: InboundCall): CallUsage {
-  const u = result.usage;
-  // Our count is made only where the usage is missing, cut short or says no output: it wins when it is more.
-  if (u && !result.cut && result.countedCompletion <= u.completionTokens) return u;
-  return {
-    // A usage that names no prompt (an upstream that sent an empty one) is no count of it either.
-    promptTokens: u?.promptTokens || u?.cachedTokens ? u.promptTokens : countPromptTokens(call.body),
-    completionTokens: Math.max(u?.completionTokens ?? 0, result.countedCompletion),
-    cachedTokens: u?.cachedTokens,
-    cacheCreationTokens: u?.cacheCreationTokens,
-    semantic: u?.semantic,
-    units: u?.units,
-    reported: false,
-  };
 }

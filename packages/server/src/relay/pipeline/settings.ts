@@ -1,3 +1,4 @@
+import { costCurrency, quotaDisplayType, type CostCurrency } from '@tollway/shared';
 import type { OptionsService } from '../../core/options/service.js';
 import { pingIntervalMs } from './keep-alive.js';
 import { retryPolicy, type RetryPolicy } from './retry-policy.js';
@@ -25,6 +26,8 @@ export interface RelaySettings {
   checkPrompt: boolean;
   /** The group whose calls are not checked (global.safe_check_exempt_*); undefined: none. */
   exemptGroup: string | undefined;
+  /** The currency of the cost receipt's X-Tollway-Cost: the console's display currency (USD when it shows tokens). */
+  costCurrency: CostCurrency;
 }
 
 function readSettings(o: OptionsService): RelaySettings {
@@ -39,6 +42,12 @@ function readSettings(o: OptionsService): RelaySettings {
     pingMs: pingIntervalMs(o),
     checkPrompt: o.bool('CheckSensitiveEnabled') && o.bool('CheckSensitiveOnPromptEnabled'),
     exemptGroup: o.bool('global.safe_check_exempt_enabled') ? o.get('global.safe_check_exempt_group') : undefined,
+    costCurrency: costCurrency(
+      quotaDisplayType(o.bool('DisplayInCurrencyEnabled'), o.get('general_setting.quota_display_type')),
+      o.num('USDExchangeRate'),
+      o.get('general_setting.custom_currency_symbol'),
+      o.num('general_setting.custom_currency_exchange_rate'),
+    ),
   };
 }
 

@@ -34,6 +34,8 @@ export interface InboundCall {
   surface?: Surface;
   /** Billable units at a per-call model price (images × size/quality factor, minutes, 1K characters); 1 when absent. */
   units?: number;
+  /** OpenAI `"usage": {"include": true}` (OpenRouter's switch): the answer's usage carries its cost. */
+  usageCost?: boolean;
 }
 
 /** How one upstream attempt ended: failed before anything reached the client (another channel may serve), or relayed. */
@@ -48,7 +50,34 @@ export type AttemptResult =
       cut: boolean;
       /** The answer's text as the client received it, capped (only when it was asked to be captured). */
       output?: string;
+      /** The client was told the bill (its cost receipt): settlement charges that bill (CostReceipt.issued). */
+      receipted?: boolean;
     };
+
+export type RelayedAttempt = Extract<AttemptResult, { kind: 'relayed' }>;
+
+/** What a cost receipt tells the caller: the quota charged, its dollar amount and the headers that carry both. */
+export interface Receipt {
+  quota: number;
+  /** The quota in US dollars (OpenRouter's `usage.cost`). */
+  usd: number;
+  /** X-Tollway-Cost-Quota and X-Tollway-Cost (billing/receipt.ts). */
+  headers: Record<string, string>;
+}
+
+/**
+ * A call attempt's cost receipt (billing/receipt.ts): the sink that writes the answer asks for the bill just before
+ * the answer's head (a plain answer) or its usage chunk (a stream), and tells the caller. The bill is computed
+ * once, by settlement's own function, and settlement charges it.
+ */
+export interface CostReceipt {
+  /** The client asked for the cost in the answer's usage (OpenAI `"usage": {"include": true}`). */
+  readonly inUsage: boolean;
+  /** The bill of this answer (`result` as the sink will return it), kept for settlement. */
+  issue(result: RelayedAttempt): Receipt;
+  /** The bill when it is known before the answer (a per-call price), kept for settlement; else undefined. */
+  upfront(): Receipt | undefined;
+}
 
 /** One upstream attempt of a surface call: the channel chosen, its key and adaptor, where the answer goes. */
 export interface SurfaceAttempt {
@@ -61,6 +90,8 @@ export interface SurfaceAttempt {
   res: ServerResponse;
   signal: CancelSignal;
   started: number;
+  /** The call's cost receipt: a surface that answers whole (forwardBuffered) gives it in the answer's head. */
+  receipt?: CostReceipt;
 }
 
 /** An API surface outside the converted chat formats: it forwards one attempt and reports the usage to bill. */
@@ -90,4 +121,6 @@ export interface ChannelAttempt {
   captureAnswer: boolean;
   /** The output the call's hold affords (relay/billing/output-hold.ts): the cap to send upstream, the meter's limit. */
   budget?: OutputBudget;
+  /** The cost receipt of a billed call (absent for channel tests). */
+  receipt?: CostReceipt;
 }

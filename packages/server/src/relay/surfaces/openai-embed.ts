@@ -128,6 +128,7 @@ export function openAIEmbeddingsInbound(req: RelayRequest): InboundCall {
               signal: a.signal,
               started: a.started,
               captureAnswer: false,
+              receipt: a.receipt,
             },
             a.adaptor,
             'embeddings',

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { forwardOpenAI } from '../upstream/forward.js';
 import {
   forwardUpstream,
-  sendWhole,
+  sendBilled,
   type AnswerHeaders,
   type AnswerRoute,
   type WholeSink,
@@ -11,7 +11,7 @@ import {
 import { countTextTokens } from '../pipeline/token-count.js';
 import { withHeaderOverride } from '../upstream/header-override.js';
 import type { CallUsage } from '../billing/usage.js';
-import type { AttemptResult, SurfaceAttempt } from '../pipeline/types.js';
+import type { AttemptResult, CostReceipt, RelayedAttempt, SurfaceAttempt } from '../pipeline/types.js';
 
 const MAX_ANSWER = 64 * 1024 * 1024;
 /** Most of an answer `meter` could not read kept for the log. */
@@ -109,6 +109,7 @@ class MeteredAnswer implements WholeSink, AnswerRoute {
   constructor(
     private readonly meter: (answer: Answer) => Metered | { error: string },
     private readonly started: number,
+    private readonly receipt: CostReceipt | undefined,
   ) {}
 
   sinkFor(): WholeSink {
@@ -120,8 +121,17 @@ class MeteredAnswer implements WholeSink, AnswerRoute {
     if ('error' in metered)
       return { kind: 'failed', status: 502, message: metered.error, body: text.slice(0, BAD_ANSWER_LIMIT) };
     const firstByteMs = Date.now() - this.started;
-    sendWhole(res, metered.out, metered.contentType);
-    return { kind: 'relayed', status: 200, usage: metered.usage, countedCompletion: 0, firstByteMs, cut: false };
+    const result: RelayedAttempt = {
+      kind: 'relayed',
+      status: 200,
+      usage: metered.usage,
+      countedCompletion: 0,
+      firstByteMs,
+      cut: false,
+    };
+    // The receipt in the head only: a surface's answer shape has no usage.cost of its own.
+    sendBilled(res, metered.out, result, this.receipt, false, metered.contentType);
+    return result;
   }
 }
 
@@ -145,7 +155,7 @@ export function forwardBuffered(
     },
     a.res,
     a.signal,
-    new MeteredAnswer(meter, a.started),
+    new MeteredAnswer(meter, a.started, a.receipt),
   );
 }
 

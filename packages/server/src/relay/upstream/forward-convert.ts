@@ -5,7 +5,7 @@ import { CappedText } from '../pipeline/capped-text.js';
 import { irAnswerContent } from '../pipeline/chat-content.js';
 import {
   forwardUpstream,
-  sendWhole,
+  sendBilled,
   type AnswerHeaders,
   type AnswerRoute,
   type AnswerSink,
@@ -19,8 +19,9 @@ import type { KeepAliveOptions } from '../pipeline/keep-alive.js';
 import type { SendableRequest } from '../providers/prepare.js';
 import type { StreamFramer } from '../providers/types.js';
 import type { CancelSignal } from '../pipeline/services.js';
-import type { AttemptResult } from '../pipeline/types.js';
+import type { AttemptResult, CostReceipt, RelayedAttempt } from '../pipeline/types.js';
 import type { CallUsage } from '../billing/usage.js';
+import { withReceiptHeaders, withUsageCost } from '../billing/receipt.js';
 import { outputCapExceeded, type OutputBudget } from '../billing/output-hold.js';
 
 const MAX_JSON_BODY = 64 * 1024 * 1024;
@@ -66,6 +67,8 @@ export interface ConvertedCall {
   captureAnswer?: boolean;
   /** The output the call's hold affords: a stream is ended past it; a clamped plain answer past it is refused. */
   budget?: OutputBudget;
+  /** The call's cost receipt (billed calls): in a plain answer's head; in an OpenAI client's usage when asked. */
+  receipt?: CostReceipt;
 }
 
 /** Upstream SSE bytes → whole events (UTF-8 decoded across chunk boundaries). */
@@ -137,20 +140,19 @@ class ConvertJson implements WholeSink {
         body: '',
       };
     }
-    sendWhole(
-      res,
-      c.upstream.name === c.client.name ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel)),
-    );
-    const output = c.captureAnswer ? irAnswerContent(ir.parts) : undefined;
-    return {
+    const result: RelayedAttempt = {
       kind: 'relayed',
       status: 200,
       usage: reported ? billingUsage(ir.usage, true) : undefined,
       countedCompletion: counted,
       firstByteMs: Date.now() - this.started,
       cut: false,
-      output,
+      output: c.captureAnswer ? irAnswerContent(ir.parts) : undefined,
     };
+    const answer =
+      c.upstream.name === c.client.name ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel));
+    sendBilled(res, answer, result, c.receipt, c.client.name === 'openai');
+    return result;
   }
 }
 
@@ -180,17 +182,18 @@ class CollectStream implements StreamSink {
       return { kind: 'failed', status: 0, message: 'upstream unreachable: the answer stream broke off', body: '' };
     const { response, error, sawUsage, head } = this.collect.end();
     if (error) return { kind: 'failed', status: 502, message: error, body: head };
-    sendWhole(res, JSON.stringify(this.c.client.responseFromIR(response, this.c.requestedModel)));
-    const output = this.c.captureAnswer ? irAnswerContent(response.parts) : undefined;
-    return {
+    const result: RelayedAttempt = {
       kind: 'relayed',
       status: 200,
       usage: sawUsage ? billingUsage(response.usage, true) : undefined,
       countedCompletion: 0,
       firstByteMs: Date.now() - this.started,
       cut: false,
-      output,
+      output: this.c.captureAnswer ? irAnswerContent(response.parts) : undefined,
     };
+    const answer = JSON.stringify(this.c.client.responseFromIR(response, this.c.requestedModel));
+    sendBilled(res, answer, result, this.c.receipt, this.c.client.name === 'openai');
+    return result;
   }
 }
 
@@ -217,6 +220,11 @@ class ConvertSse implements StreamSink {
   private stopped = false;
   private firstByteMs = 0;
   private out = '';
+  /** The cost receipt went out in the head (a per-call price), or in the usage chunk of this usage. */
+  private receiptUpfront = false;
+  private receiptUsage: IRUsage | undefined;
+  /** An OpenAI client asked for the cost in its usage chunk. */
+  private readonly costInUsage: boolean;
 
   constructor(
     private readonly c: ConvertedCall,
@@ -231,10 +239,13 @@ class ConvertSse implements StreamSink {
     this.capture = c.captureAnswer ? new CappedText() : undefined;
     this.keepAlive = c.pingMs ? { intervalMs: c.pingMs } : undefined;
     this.meterLimit = c.budget?.tokens ?? Infinity;
+    this.costInUsage = c.receipt?.inUsage === true && c.client.name === 'openai' && !this.same;
   }
 
   open(res: ServerResponse): void {
-    res.writeHead(200, SSE_HEAD);
+    const upfront = this.c.receipt?.upfront();
+    this.receiptUpfront = upfront !== undefined;
+    res.writeHead(200, upfront ? withReceiptHeaders({ ...SSE_HEAD }, upfront) : SSE_HEAD);
   }
 
   chunk(raw: Buffer): string {
@@ -275,6 +286,9 @@ class ConvertSse implements StreamSink {
       firstByteMs: this.firstByteMs,
       cut,
       output: this.capture?.value(),
+      // The bill told to the client is charged: in the head, or in a usage chunk no later usage replaced.
+      receipted:
+        !this.stopped && (this.receiptUpfront || (this.receiptUsage !== undefined && this.receiptUsage === usage)),
     };
   }
 
@@ -295,13 +309,30 @@ class ConvertSse implements StreamSink {
         this.pendingText += e.args;
         capture?.add(e.args, `tool${e.index}`);
       } else if (e.type === 'end') this.ended = true;
-      if (!same) this.out += c.client.encodeEvent(this.enc, e);
+      if (same) continue;
+      const encoded = c.client.encodeEvent(this.enc, e);
+      this.out += e.type === 'usage' && this.costInUsage ? this.withCost(encoded, e.usage) : encoded;
     }
     if (this.meterLimit !== Infinity) this.meter();
     else if (this.pendingText.length > COUNT_WINDOW) {
       this.counted += this.countTokens(this.pendingText);
       this.pendingText = '';
     }
+  }
+
+  /** The usage chunk with the bill of the answer so far (the usage ends it): the receipt settlement charges. */
+  private withCost(encoded: string, usage: IRUsage): string {
+    const counted = usage.outputTokens > 0 ? 0 : this.counted + this.countTokens(this.pendingText);
+    const result: RelayedAttempt = {
+      kind: 'relayed',
+      status: 200,
+      usage: billingUsage(usage, true),
+      countedCompletion: counted,
+      firstByteMs: this.firstByteMs,
+      cut: false,
+    };
+    this.receiptUsage = usage;
+    return withUsageCost(encoded, this.c.receipt!.issue(result));
   }
 
   /** Ends the stream (throws) at the event that takes the output past what the hold pays for. */

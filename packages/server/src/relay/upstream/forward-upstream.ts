@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { observing, withTraceparent } from '../../observability/relay-observer.js';
 import type { CancelSignal } from '../pipeline/services.js';
-import type { AttemptResult } from '../pipeline/types.js';
+import type { AttemptResult, CostReceipt, RelayedAttempt } from '../pipeline/types.js';
+import { withUsageCost } from '../billing/receipt.js';
 import { UpstreamExchange, type AnswerRoute } from './exchange.js';
 
 export { type AnswerHeaders, type AnswerRoute, type AnswerSink, type StreamSink, type WholeSink } from './exchange.js';
@@ -40,8 +41,32 @@ export function forwardUpstream(
   });
 }
 
-/** A whole JSON answer with its length (no chunked framing; one write). */
-export function sendWhole(res: ServerResponse, text: string, contentType = 'application/json'): void {
-  res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(text) });
+/** A whole JSON answer with its length (no chunked framing; one write), and any headers of its own (a cost receipt). */
+export function sendWhole(
+  res: ServerResponse,
+  text: string,
+  contentType = 'application/json',
+  headers?: Record<string, string>,
+): void {
+  const head = { 'content-type': contentType, 'content-length': Buffer.byteLength(text) };
+  res.writeHead(200, headers ? Object.assign(head, headers) : head);
   res.end(text);
+}
+
+/**
+ * Delivers a whole answer (converted, or collected from a stream) with the call's cost receipt: its headers, and
+ * the cost in the usage when the client asked and speaks OpenAI's format (`openaiClient`).
+ */
+export function sendBilled(
+  res: ServerResponse,
+  text: string,
+  result: RelayedAttempt,
+  receipt: CostReceipt | undefined,
+  openaiClient: boolean,
+  contentType?: string,
+): void {
+  if (!receipt) return sendWhole(res, text, contentType);
+  const r = receipt.issue(result);
+  result.receipted = true;
+  sendWhole(res, receipt.inUsage && openaiClient ? withUsageCost(text, r) : text, contentType, r.headers);
 }

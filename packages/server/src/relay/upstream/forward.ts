@@ -2,8 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
-import { CappedText, CHAT_CONTENT_CAP } from '../pipeline/capped-text.js';
-import { openAIAnswerContent } from '../pipeline/chat-content.js';
+import { CappedText } from '../pipeline/capped-text.js';
 import { withClientHeaders } from '../entry/client-headers.js';
 import { withHeaderOverride } from './header-override.js';
 import {
@@ -12,8 +11,8 @@ import {
   type AnswerRoute,
   type AnswerSink,
   type StreamSink,
-  type WholeSink,
 } from './forward-upstream.js';
+import { MeteredJson, PassThroughJson } from './forward-json.js';
 import { unconvertible } from '../pipeline/errors.js';
 import type { KeepAliveOptions } from '../pipeline/keep-alive.js';
 import {
@@ -26,9 +25,10 @@ import { openAIPaths, rewriteOpenAIBody, type OpenAIEndpoint } from '../provider
 import type { UpstreamAdaptor } from '../providers/types.js';
 import type { CancelSignal, RelayContext } from '../pipeline/services.js';
 import { outputCapExceeded, type OutputBudget } from '../billing/output-hold.js';
-import { countAnswerTokens, countTextTokens } from '../pipeline/token-count.js';
-import type { AttemptResult, ChannelAttempt } from '../pipeline/types.js';
-import { usageFromJsonTail } from '../billing/usage.js';
+import { countTextTokens } from '../pipeline/token-count.js';
+import type { AttemptResult, ChannelAttempt, CostReceipt, RelayedAttempt } from '../pipeline/types.js';
+import { withReceiptHeaders, withUsageCost } from '../billing/receipt.js';
+import type { CallUsage } from '../billing/usage.js';
 
 export interface UpstreamRequest {
   origin: string;
@@ -45,17 +45,12 @@ export interface UpstreamRequest {
   captureAnswer?: boolean;
   /** The output the call's hold affords: a stream is ended past it; a clamped plain answer past it is refused. */
   budget?: OutputBudget;
+  /** The call's cost receipt (billed calls): in a plain answer's head, a stream's usage chunk when asked. */
+  receipt?: CostReceipt;
 }
 
 type CountTokens = (text: string) => number;
 
-const TAIL = 16 * 1024;
-/** Most of a plain answer kept to count when it carries no usage (past it, every byte counts as a token). */
-const COUNTED_ANSWER_LIMIT = 16 * 1024 * 1024;
-/** Most of a clamped plain answer read whole before it is delivered. */
-const METERED_ANSWER_LIMIT = 64 * 1024 * 1024;
-/** How much of a plain answer is kept to read its text from (JSON escapes and other fields take room too). */
-const CAPTURE_HEAD = 64 * CHAT_CONTENT_CAP;
 const SSE_HEAD = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
@@ -79,6 +74,11 @@ class PassThroughSse implements StreamSink {
   private meterBytes = 0;
   /** The meter ended the stream: what was delivered is within the hold, which is billed whole. */
   private meterStopped = false;
+  /** The cost receipt went out in the head (a per-call price), or in the usage chunk on this usage. */
+  private receiptUpfront = false;
+  private receiptUsage: CallUsage | undefined;
+  /** Puts the cost in the usage chunk (the client asked for it); undefined when not asked: no work per event. */
+  private readonly costChunk: ((event: string) => string) | undefined;
 
   constructor(
     private readonly up: UpstreamRequest,
@@ -89,11 +89,31 @@ class PassThroughSse implements StreamSink {
     this.state = newStreamState(up.captureAnswer ? new CappedText() : undefined);
     const state = this.state;
     this.keepAlive = up.pingMs ? { intervalMs: up.pingMs, midEvent: () => state.midEvent } : undefined;
+    this.costChunk = up.receipt?.inUsage ? (event) => this.withCost(event) : undefined;
   }
 
   open(res: ServerResponse, status: number): void {
     this.status = status;
-    res.writeHead(status, SSE_HEAD);
+    const upfront = this.up.receipt?.upfront();
+    this.receiptUpfront = upfront !== undefined;
+    res.writeHead(status, upfront ? withReceiptHeaders({ ...SSE_HEAD }, upfront) : SSE_HEAD);
+  }
+
+  /** The usage chunk with the bill of the answer so far (the usage chunk ends it): the receipt settlement charges. */
+  private withCost(event: string): string {
+    const state = this.state;
+    const usage = state.usage;
+    const result: RelayedAttempt = {
+      kind: 'relayed',
+      status: this.status,
+      usage,
+      countedCompletion: !usage || usage.completionTokens === 0 ? countedCompletionTokens(state, this.countTokens) : 0,
+      firstByteMs: this.firstByteMs,
+      cut: false,
+    };
+    const receipt = this.up.receipt!.issue(result);
+    this.receiptUsage = usage;
+    return withUsageCost(event, receipt);
   }
 
   chunk(raw: Buffer): string | Buffer {
@@ -101,7 +121,7 @@ class PassThroughSse implements StreamSink {
     const state = this.state;
     const startsClean = state.partial === '' && !state.midEvent;
     const text = this.decoder.write(raw);
-    const out = transformOpenAIChunk(state, text, this.up.clientWantsUsage, this.countTokens);
+    const out = transformOpenAIChunk(state, text, this.up.clientWantsUsage, this.countTokens, this.costChunk);
     if (this.meterLimit !== Infinity) this.meter(raw.length);
     // Whole events in and the same events out: the bytes as they came, not encoded a second time.
     return startsClean && state.partial === '' && out.length === text.length && endsWithBlankLine(raw) ? raw : out;
@@ -137,141 +157,9 @@ class PassThroughSse implements StreamSink {
       firstByteMs: this.firstByteMs,
       cut,
       output: state.capture?.value(),
-    };
-  }
-}
-
-/**
- * A plain answer passed through as it arrives, its usage read from a bounded tail. The last chunk is held back
- * so the final write carries it with the end of the response (one write for the common single-chunk answer, no
- * chunked encoding when the length is known).
- */
-class PassThroughJson implements StreamSink {
-  readonly whole = false;
-  readonly keepAlive = undefined;
-  private readonly decoder = new StringDecoder('utf8');
-  private held: Buffer | undefined;
-  private tail = '';
-  // Capturing: the answer's start, up to CAPTURE_HEAD characters (undefined when not capturing).
-  private head: string | undefined;
-  private headComplete = true;
-  private firstByteMs = 0;
-  private status = 200;
-  /** The answer's chunks, kept to count its text should it carry no usage (undefined past COUNTED_ANSWER_LIMIT). */
-  private kept: Buffer[] | undefined = [];
-  private bytes = 0;
-
-  constructor(
-    capture: boolean,
-    private readonly started: number,
-    private readonly countTokens: CountTokens,
-  ) {
-    this.head = capture ? '' : undefined;
-  }
-
-  open(res: ServerResponse, status: number, headers: AnswerHeaders): void {
-    this.status = status;
-    const length = headers['content-length'] as string | undefined;
-    res.writeHead(status, {
-      'content-type': String(headers['content-type'] ?? 'application/json'),
-      'cache-control': 'no-cache',
-      ...(length ? { 'content-length': length } : {}),
-    });
-  }
-
-  chunk(raw: Buffer): Buffer | undefined {
-    if (!this.firstByteMs) this.firstByteMs = Date.now() - this.started;
-    this.bytes += raw.length;
-    if (this.kept && this.bytes <= COUNTED_ANSWER_LIMIT) this.kept.push(raw);
-    else this.kept = undefined;
-    const text = this.decoder.write(raw);
-    this.tail = (this.tail + text).slice(-TAIL);
-    const head = this.head;
-    if (head !== undefined && this.headComplete) {
-      if (head.length + text.length <= CAPTURE_HEAD) this.head = head + text;
-      else {
-        this.head = head + text.slice(0, CAPTURE_HEAD - head.length);
-        this.headComplete = false;
-      }
-    }
-    const out = this.held;
-    this.held = raw;
-    return out;
-  }
-
-  close(res: ServerResponse, cut: boolean): AttemptResult {
-    if (!res.destroyed) res.end(this.held);
-    const output = this.head !== undefined ? openAIAnswerContent(this.head, this.headComplete) : undefined;
-    const usage = usageFromJsonTail(this.tail);
-    // No usage (or no output in it): billed on our count of every choice's text (too large to keep: a token a byte).
-    const counted = usage?.completionTokens
-      ? 0
-      : this.kept
-        ? countedAnswer(Buffer.concat(this.kept).toString('utf8'), this.countTokens)
-        : this.bytes;
-    return {
-      kind: 'relayed',
-      status: this.status,
-      usage,
-      countedCompletion: counted,
-      firstByteMs: this.firstByteMs,
-      cut,
-      output,
-    };
-  }
-}
-
-/** Our count of a plain answer's text; an answer that is not JSON counts a token per byte (never less than it can hold). */
-function countedAnswer(text: string, countTokens: CountTokens): number {
-  try {
-    return countAnswerTokens(JSON.parse(text), countTokens);
-  } catch {
-    return Buffer.byteLength(text);
-  }
-}
-
-/**
- * A plain answer to a call whose output cap was clamped to the balance: read whole and delivered only when its
- * output (reported, else counted) is within what the hold pays for; past it (the upstream ignored the cap) the
- * attempt fails and nothing is delivered or charged.
- */
-class MeteredJson implements WholeSink {
-  readonly whole = true;
-  readonly limit = METERED_ANSWER_LIMIT;
-
-  constructor(
-    private readonly up: UpstreamRequest,
-    private readonly countTokens: CountTokens,
-    private readonly started: number,
-  ) {}
-
-  answer(res: ServerResponse, text: string, headers: AnswerHeaders): AttemptResult {
-    const usage = usageFromJsonTail(text.slice(-TAIL));
-    const counted = usage?.completionTokens ? 0 : countedAnswer(text, this.countTokens);
-    if (Math.max(usage?.completionTokens ?? 0, counted) > (this.up.budget?.tokens ?? Infinity)) {
-      outputCapExceeded('plain');
-      return {
-        kind: 'failed',
-        status: 502,
-        message: 'the upstream answered past the output cap it was sent',
-        body: '',
-      };
-    }
-    res.writeHead(200, {
-      'content-type': String(headers['content-type'] ?? 'application/json'),
-      'cache-control': 'no-cache',
-      'content-length': Buffer.byteLength(text),
-    });
-    res.end(text);
-    const output = this.up.captureAnswer ? openAIAnswerContent(text, true) : undefined;
-    return {
-      kind: 'relayed',
-      status: 200,
-      usage,
-      countedCompletion: counted,
-      firstByteMs: Date.now() - this.started,
-      cut: false,
-      output,
+      // The bill told to the client is charged: in the head, or in a usage chunk no later usage replaced.
+      receipted:
+        !this.meterStopped && (this.receiptUpfront || (this.receiptUsage !== undefined && this.receiptUsage === usage)),
     };
   }
 }
@@ -290,7 +178,7 @@ class PassThrough implements AnswerRoute {
     if (isSse) return new PassThroughSse(this.up, this.countTokens, this.started);
     if ((this.up.budget?.tokens ?? Infinity) !== Infinity)
       return new MeteredJson(this.up, this.countTokens, this.started);
-    return new PassThroughJson(this.up.captureAnswer === true, this.started, this.countTokens);
+    return new PassThroughJson(this.up, this.started, this.countTokens);
   }
 }
 
@@ -363,6 +251,7 @@ export function forwardOpenAIChannel(
     pingMs: call.stream ? ctx.relay.settings.get().pingMs : 0,
     captureAnswer: a.captureAnswer && (endpoint === 'chat' || endpoint === 'completions'),
     budget: endpoint === 'chat' || endpoint === 'completions' ? a.budget : undefined,
+    receipt: a.receipt,
   };
   return forwardOpenAI(ctx.relay.upstream.for(channel), up, a.res, a.signal, countTextTokens, a.started);
 }

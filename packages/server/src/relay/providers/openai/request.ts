@@ -52,6 +52,7 @@ function unchangedBytes(
 ): Buffer | undefined {
   if (
     body.model !== r.model ||
+    'usage' in body ||
     (r.systemPrompt && endpoint === 'chat') ||
     Object.keys(r.paramOverride).length > 0 ||
     r.outputCap !== undefined ||
@@ -74,6 +75,8 @@ export function rewriteOpenAIBody(body: Body, r: BodyRewrite, endpoint: OpenAIEn
   const same = raw && unchangedBytes(body, raw, r, wantsUsage, endpoint);
   if (same) return same;
   const out: Body = { ...body, model: r.model };
+  // Tollway's own request field (`"usage": {"include": true}`, the cost receipt): no upstream is sent it.
+  delete out.usage;
   if (wantsUsage) out.stream_options = Object.assign({}, out.stream_options, { include_usage: true });
   if (r.systemPrompt && endpoint === 'chat' && Array.isArray(out.messages)) {
     out.messages = [{ role: 'system', content: r.systemPrompt }, ...out.messages];

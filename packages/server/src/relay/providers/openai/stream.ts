@@ -65,6 +65,8 @@ export function transformOpenAIChunk(
   chunk: string,
   keepUsageChunk: boolean,
   countTokens: (text: string) => number,
+  /** Rewrites a usage chunk passed on (the cost receipt in it), when given. */
+  usageChunk?: (event: string) => string,
 ): string {
   const text = state.partial + chunk;
   let out = '';
@@ -75,7 +77,13 @@ export function transformOpenAIChunk(
     const event = text.slice(start, end + 2);
     start = end + 2;
     state.events++;
-    if (inspectEvent(state, event, countTokens) === 'drop-usage' && !keepUsageChunk) continue;
+    if (inspectEvent(state, event, countTokens) === 'drop-usage') {
+      if (!keepUsageChunk) continue;
+      if (usageChunk) {
+        out += usageChunk(event);
+        continue;
+      }
+    }
     out += event;
   }
   state.partial = text.slice(start);
