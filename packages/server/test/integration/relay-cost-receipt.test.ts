@@ -20,6 +20,10 @@ const FIXED_MODEL = 'receipt-fixed';
 const FIXED_PRICE = 0.002;
 const FIXED_QUOTA = 1_000;
 const CLAUDE_MODEL = 'receipt-claude';
+/** $0.04 an image: two images are 40,000 quota. */
+const IMAGE_MODEL = 'receipt-image';
+const IMAGE_PRICE = 0.04;
+const IMAGE_QUOTA = 2 * IMAGE_PRICE * 500_000;
 const CNY_RATE = 7.3;
 const QUOTA_PER_USD = 500_000;
 
@@ -33,7 +37,7 @@ describe.each(dialects)('cost receipts on %s', (dialect) => {
     const options = {
       ModelRatio: JSON.stringify({ [RATIO_MODEL]: 10, [CLAUDE_MODEL]: 10 }),
       CompletionRatio: JSON.stringify({ [RATIO_MODEL]: 2, [CLAUDE_MODEL]: 2 }),
-      ModelPrice: JSON.stringify({ [FIXED_MODEL]: FIXED_PRICE }),
+      ModelPrice: JSON.stringify({ [FIXED_MODEL]: FIXED_PRICE, [IMAGE_MODEL]: IMAGE_PRICE }),
     };
     for (const [key, value] of Object.entries(options)) {
       const res = await g.root.call('PUT', '/api/option/', { key, value });
@@ -43,7 +47,7 @@ describe.each(dialects)('cost receipts on %s', (dialect) => {
       name: 'oa',
       key: 'oa-key',
       baseUrl: g.mock.url,
-      models: `${RATIO_MODEL},${FIXED_MODEL}`,
+      models: `${RATIO_MODEL},${FIXED_MODEL},${IMAGE_MODEL}`,
     });
     await addChannel(g.root, { name: 'an', key: 'an-key', baseUrl: g.mock.url, type: 14, models: CLAUDE_MODEL });
   });
@@ -188,6 +192,18 @@ describe.each(dialects)('cost receipts on %s', (dialect) => {
       `/api/log/?type=2&model_name=${FIXED_MODEL}`,
     );
     expect(logs.body.data!.items[0]).toMatchObject({ model_name: FIXED_MODEL, quota: FIXED_QUOTA });
+  });
+
+  it('an image generation priced per image carries the charge of its images', async () => {
+    const images = await charged(async () => {
+      const { data, response } = await openai()
+        .images.generate({ model: IMAGE_MODEL, prompt: 'a lighthouse', n: 2 })
+        .withResponse();
+      expect(data.data).toHaveLength(2);
+      return response.headers;
+    }, IMAGE_MODEL);
+    expect([images.logged, images.spent]).toEqual([IMAGE_QUOTA, IMAGE_QUOTA]);
+    expect(receiptOf(images.headers)).toEqual({ quota: String(IMAGE_QUOTA), cost: `${2 * IMAGE_PRICE} USD` });
   });
 
   it('the Anthropic SDK: the header on a plain answer; an OpenAI client of a Claude channel gets usage.cost', async () => {

@@ -78,8 +78,13 @@ export function imagesGenerationInbound(req: RelayRequest): InboundCall {
       const t = openAITarget(a, '/v1/images/generations');
       if (!t) return Promise.resolve(cannotServe(a, '/v1/images/generations'));
       const upstream: Body = { ...body, model: a.model, ...a.channel.paramOverride };
-      return forwardPassThrough(a, t, JSON.stringify(upstream), stream, (u) =>
-        imageUsage(u, body.prompt as string, imageUnits(a.model, body)),
+      return forwardPassThrough(
+        a,
+        t,
+        JSON.stringify(upstream),
+        stream,
+        (u) => imageUsage(u, body.prompt as string, imageUnits(a.model, body)),
+        true,
       );
     },
   };
@@ -112,8 +117,13 @@ export const imagesEditInbound = multipartInbound((spool, model) => {
       if (!t) return Promise.resolve(cannotServe(a, '/v1/images/edits'));
       const { body, length } = spooledBody(spool, { model: a.model });
       t.headers['content-length'] = String(length);
-      return forwardPassThrough(a, t, body, spool.fields.stream === 'true', (u) =>
-        imageUsage(u, prompt, imageUnits(a.model, spool.fields)),
+      return forwardPassThrough(
+        a,
+        t,
+        body,
+        spool.fields.stream === 'true',
+        (u) => imageUsage(u, prompt, imageUnits(a.model, spool.fields)),
+        true,
       );
     },
   };

@@ -67,7 +67,10 @@ export async function forwardPassThrough(
   body: string | Readable,
   stream: boolean,
   meter: (reported: CallUsage | undefined) => CallUsage,
+  /** A plain JSON answer (images) is held whole to carry the call's cost receipt; others (audio) pass as they come. */
+  receipted = false,
 ): Promise<AttemptResult> {
+  const plainReceipt = receipted && !stream ? a.receipt : undefined;
   const result = await forwardOpenAI(
     a.ctx.relay.upstream.for(a.channel),
     {
@@ -78,13 +81,16 @@ export async function forwardPassThrough(
       stream,
       clientWantsUsage: true,
       pingMs: stream ? a.ctx.relay.settings.get().pingMs : 0,
+      receipt: plainReceipt,
+      meter: plainReceipt && meter,
     },
     a.res,
     a.signal,
     countTextTokens,
     a.started,
   );
-  if (result.kind !== 'relayed') return result;
+  // A receipted answer was metered before its receipt was given: that usage is the bill.
+  if (result.kind !== 'relayed' || result.receipted) return result;
   // The surface's meter is what it bills: the pass-through's own count (of audio bytes, say) is no count of it.
   return { ...result, usage: meter(result.usage), countedCompletion: 0, cut: false };
 }

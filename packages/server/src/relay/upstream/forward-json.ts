@@ -6,7 +6,7 @@ import type { AnswerHeaders, StreamSink, WholeSink } from './forward-upstream.js
 import { outputCapExceeded, type OutputBudget } from '../billing/output-hold.js';
 import { countAnswerTokens } from '../pipeline/token-count.js';
 import type { AttemptResult, CostReceipt, Receipt, RelayedAttempt } from '../pipeline/types.js';
-import { usageFromJsonTail } from '../billing/usage.js';
+import { usageFromJsonTail, type CallUsage } from '../billing/usage.js';
 import { withReceiptHeaders, withUsageCost } from '../billing/receipt.js';
 
 type CountTokens = (text: string) => number;
@@ -16,6 +16,8 @@ export interface PlainAnswerCall {
   captureAnswer?: boolean;
   budget?: OutputBudget;
   receipt?: CostReceipt;
+  /** A surface's meter: the usage it bills for the usage the upstream reported (images: per image). */
+  meter?: (reported: CallUsage | undefined) => CallUsage;
 }
 
 const TAIL = 16 * 1024;
@@ -163,9 +165,12 @@ export class PassThroughJson implements StreamSink {
     const bytes = held.length === 1 ? held[0]! : Buffer.concat(held);
     const text = bytes.toString('utf8');
     const usage = usageFromJsonTail(text.slice(-TAIL));
-    // No usage (or no output in it): billed on our count of every choice's text.
-    const counted = usage?.completionTokens ? 0 : countedAnswer(text, this.countTokens);
-    const result = this.result(usage, counted, false, this.up.captureAnswer ? text : undefined, true);
+    const capture = this.up.captureAnswer ? text : undefined;
+    const meter = this.up.meter;
+    // No usage (or no output in it): billed on our count of every choice's text, unless the surface meters it.
+    const result = meter
+      ? this.result(meter(usage), 0, false, capture, true)
+      : this.result(usage, usage?.completionTokens ? 0 : countedAnswer(text, this.countTokens), false, capture, true);
     if (!res.destroyed) sendWithReceipt(res, this.status, this.contentType, text, this.up.receipt, result, bytes);
     return result;
   }

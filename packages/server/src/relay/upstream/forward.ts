@@ -47,6 +47,8 @@ export interface UpstreamRequest {
   budget?: OutputBudget;
   /** The call's cost receipt (billed calls): in a plain answer's head, a stream's usage chunk when asked. */
   receipt?: CostReceipt;
+  /** A surface's meter of a plain answer given a receipt: the usage it bills for the usage reported. */
+  meter?: (reported: CallUsage | undefined) => CallUsage;
 }
 
 type CountTokens = (text: string) => number;
