@@ -8,6 +8,7 @@ import { buildBaselineBundle } from './baseline.js';
 import { clusterRows } from './cluster.js';
 import { nginxRows } from './nginx.js';
 import { observabilityRows } from './observability.js';
+import { pricingEngineRows } from './pricing-engine.js';
 import { runtimeRows } from './runtimes.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
 import {
@@ -184,6 +185,7 @@ async function main() {
         `| p50 latency with JOURNAL_FSYNC=always over the default, journal on ${r.where} (median over 7 alternating rounds; p50s ${fmt(r.lat.gatewayP50, 3)} vs ${fmt(r.lat.directP50, 3)} ms) | ${r.lat.added >= 0 ? '+' : '−'}${fmt(Math.abs(r.lat.added), 3)} ms | — |`,
     ),
     ...obsRows,
+    ...pricingEngineRows(),
     ...runtimes,
     ...(await nginxRows(mockUrl, tollway, CONNECTIONS, SECONDS)),
     ...(await clusterRows(

@@ -65,6 +65,47 @@ export const sub = (a: Dec, b: Dec): Dec => add(a, { m: -b.m, s: b.s });
 
 export const mul = (a: Dec, b: Dec): Dec => ({ m: a.m * b.m, s: a.s + b.s });
 
+/** −1, 0 or 1 as a is below, equal to or above b. */
+export function compare(a: Dec, b: Dec): number {
+  const [x, y] = align(a, b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** a ÷ b to `scale` decimal places, rounded half away from zero; throws on a zero divisor. */
+export function divide(a: Dec, b: Dec, scale: number): Dec {
+  if (b.m === 0n) throw new RangeError('division by zero');
+  // a/b = (a.m · 10^b.s) / (b.m · 10^a.s); scaled by 10^scale before the integer division.
+  let num = a.m * pow10(b.s + scale);
+  let den = b.m * pow10(a.s);
+  if (den < 0n) {
+    num = -num;
+    den = -den;
+  }
+  const neg = num < 0n;
+  const abs = neg ? -num : num;
+  const q = abs / den;
+  const rounded = (abs % den) * 2n >= den ? q + 1n : q;
+  return { m: neg ? -rounded : rounded, s: scale };
+}
+
+/** The remainder of a ÷ b with the sign of a (exact); throws on a zero divisor. */
+export function remainder(a: Dec, b: Dec): Dec {
+  const [x, y, s] = align(a, b);
+  if (y === 0n) throw new RangeError('division by zero');
+  return { m: x % y, s };
+}
+
+/** Rounds toward −∞ (floor) or +∞ (ceil) to an integer. */
+export function floorToInt(a: Dec, up = false): bigint {
+  if (a.s <= 0) return a.m * pow10(-a.s);
+  const p = pow10(a.s);
+  const q = a.m / p;
+  const r = a.m % p;
+  if (r === 0n) return q;
+  if (up) return r > 0n ? q + 1n : q;
+  return r < 0n ? q - 1n : q;
+}
+
 export const isZero = (a: Dec): boolean => a.m === 0n;
 export const isNegative = (a: Dec): boolean => a.m < 0n;
 export const lessOrEqualZero = (a: Dec): boolean => a.m <= 0n;

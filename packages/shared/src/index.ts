@@ -29,5 +29,6 @@ export * from './schemas/session.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';
+export * from './billing-expr/index.js';
 export * from './default-pricing.js';
 export * from './console-paths.js';

@@ -255,6 +255,9 @@ export const OPERATION_OPTION_KEYS = [
   'fallback_input_ratio',
   'fallback_completion_ratio',
   'redirect_billing_enabled',
+  'billing_setting.billing_mode',
+  'billing_setting.billing_expr',
+  'tool_price_setting.prices',
   // Rate limits
   'ModelRequestRateLimitEnabled',
   'ModelRequestRateLimitCount',

@@ -6,7 +6,8 @@ import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from
 
 import { newApiOptionDefs } from './options-newapi.js';
 import { ErrorCode, type ErrorParams } from './error-codes.js';
-import { inputRefusal } from './input-rules.js';
+import { inputRefusal, inputRule } from './input-rules.js';
+import { billingExprProblem } from './billing-expr/compile.js';
 import { bool, checked, float, int, json, oneOf, secret, str, type OptionDef } from './option-def.js';
 
 export type { OptionCheckFailure, OptionDef, OptionKind } from './option-def.js';
@@ -16,6 +17,20 @@ const numberMap = z.record(z.string(), z.number().nonnegative());
 const stringMap = z.record(z.string(), z.string());
 const stringList = z.array(z.string());
 const chatList = z.array(z.record(z.string(), z.string()));
+
+/** Expressions by model, each parsed and tried on sample calls before it is saved (see billing-expr/compile.ts). */
+const billingExprMap = z.record(z.string(), z.string()).superRefine((map, ctx) => {
+  for (const [model, text] of Object.entries(map)) {
+    const reason = billingExprProblem(text);
+    if (reason === undefined) continue;
+    const message = `the billing expression of "${model}" is invalid: ${reason}`;
+    ctx.addIssue({
+      code: 'custom',
+      input: text,
+      ...inputRule(ErrorCode.BillingExprInvalid, message, { model, reason }, [model]),
+    });
+  }
+});
 
 export const optionDefs = {
   // Login and registration
@@ -167,6 +182,11 @@ export const optionDefs = {
   fallback_input_ratio: float(0, 0),
   fallback_completion_ratio: float(0, 0),
   redirect_billing_enabled: bool(false),
+  // new-api's expression billing: per model 'ratio' (the tables above) or 'tiered_expr' (the expression below)
+  'billing_setting.billing_mode': json({}, z.record(z.string(), z.enum(['ratio', 'tiered_expr']))),
+  'billing_setting.billing_expr': json({}, billingExprMap),
+  // Tool calls in dollars per 1,000 calls: "web_search", or "web_search_preview:gpt-4o*" for models by prefix
+  'tool_price_setting.prices': json({}, numberMap),
   // Model request rate limit
   ModelRequestRateLimitEnabled: bool(false),
   ModelRequestRateLimitCount: int(0, 0),

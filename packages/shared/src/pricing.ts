@@ -1,3 +1,5 @@
+import { cachedBillingExpr, runBillingExpr, type CompiledBillingExpr } from './billing-expr/compile.js';
+import type { ExprRequest } from './billing-expr/evaluate.js';
 import { add, dec, isNegative, isZero, mul, roundToInt, sub, type Dec } from './decimal.js';
 
 /** Token counts of one call, as the upstream reported them (or as counted). */
@@ -32,13 +34,82 @@ export interface FixedPrice {
   groupRatio: number;
 }
 
-export type Price = RatioPrice | FixedPrice;
+/** new-api's `tiered_expr` billing mode: the model's price is an expression (billing_setting.billing_expr). */
+export interface ExprPrice {
+  mode: 'expr';
+  expr: CompiledBillingExpr;
+  groupRatio: number;
+  /** The call's headers and body, for `header()` and `param()` rules (absent: none match). */
+  request?: ExprRequest;
+  /** When the call started (ms since the epoch): time-of-day rules read it, so a call is priced by one clock. */
+  at: number;
+}
+
+export type Price = RatioPrice | FixedPrice | ExprPrice;
+
+/** The billing mode new-api names an expression-priced model with (billing_setting.billing_mode). */
+export const BILLING_MODE_EXPR = 'tiered_expr';
+
+/** An expression price for a saved expression text (parsed once per text). */
+export function exprPrice(text: string, groupRatio: number, at: number, request?: ExprRequest): ExprPrice {
+  return { mode: 'expr', expr: cachedBillingExpr(text), groupRatio, at, request };
+}
+
+/**
+ * The token variables of an expression for a call's usage. `len` is the whole input (tiers read it); `p` is the
+ * input not priced on its own: cache reads (`cr`) and writes (`cc`) are taken out of it only when the expression
+ * prices them, and otherwise counted in it at `p`'s price, whichever way the upstream reports them (new-api leaves
+ * an Anthropic-style call's cache tokens unpriced when the expression does not name them; Tollway bills them).
+ */
+export function exprTokenVars(e: CompiledBillingExpr, usage: Usage, semantic: UsageSemantic): Record<string, number> {
+  const cached = usage.cachedTokens ?? 0;
+  const creation = usage.cacheCreationTokens ?? 0;
+  const own = (e.uses.has('cr') ? cached : 0) + (e.uses.has('cc') ? creation : 0);
+  const len = semantic === 'openai' ? usage.promptTokens : usage.promptTokens + cached + creation;
+  return {
+    p: Math.max(0, len - own),
+    c: usage.completionTokens,
+    len,
+    cr: cached,
+    cc: creation,
+    cc1h: 0,
+    img: 0,
+    img_o: 0,
+    ai: 0,
+    ao: 0,
+  };
+}
+
+/** Dollars per million tokens: an expression's cost is divided by 10^6. */
+const PER_MILLION_SCALE = 6;
+
+/**
+ * Quota of an expression-priced call, exact: cost ($ per 1M tokens × tokens) ÷ 10^6 × quota per unit × group
+ * ratio, rounded half away from zero, at least 1 when the cost and the group ratio are above 0. The tier the
+ * expression named (tier()) comes with it. Throws BillingExprError when the expression fails for this call.
+ */
+export function exprQuota(
+  price: ExprPrice,
+  usage: Usage,
+  quotaPerUnit: number,
+  semantic: UsageSemantic = 'openai',
+): { quota: number; tier: string | undefined } {
+  const { cost, tier } = runBillingExpr(
+    price.expr,
+    exprTokenVars(price.expr, usage, semantic),
+    price.request,
+    price.at,
+  );
+  const scaled = mul(mul(cost, dec(quotaPerUnit)), dec(price.groupRatio));
+  const quota = Number(roundToInt({ m: scaled.m, s: scaled.s + PER_MILLION_SCALE }));
+  return { quota: quota <= 0 && !isZero(scaled) ? 1 : quota, tier };
+}
 
 /**
  * Quota of one call, exact (decimal, no float error), rounded half away from zero.
  * Ratio mode: (uncached prompt + cached × cache ratio + cache writes × cache-creation ratio
  *   + completion × completion ratio) × model ratio × group ratio, at least 1 when the ratio is non-zero.
- * Fixed price: model price × quota per unit × group ratio.
+ * Fixed price: model price × quota per unit × group ratio. Expression: see exprQuota.
  */
 export function computeQuota(
   price: Price,
@@ -49,6 +120,7 @@ export function computeQuota(
   if (price.mode === 'price') {
     return Number(roundToInt(mul(mul(dec(price.modelPrice), dec(quotaPerUnit)), dec(price.groupRatio))));
   }
+  if (price.mode === 'expr') return exprQuota(price, usage, quotaPerUnit, semantic).quota;
   const ratio = mul(dec(price.modelRatio), dec(price.groupRatio));
   const cached = dec(usage.cachedTokens ?? 0);
   const creation = dec(usage.cacheCreationTokens ?? 0);

@@ -8,7 +8,7 @@ import { createTestDatabase, dialects, type TestDatabase } from '../support/data
 import { drainWriter } from '../support/gateway.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 import { createSourceSchema, NEW_API } from '../support/newapi-schema.js';
-import { BOB_TOTP_SECRET, seedNewApi, type SourceFacts } from '../support/newapi-rows.js';
+import { BOB_TOTP_SECRET, NEWAPI_TIERED_EXPR, seedNewApi, type SourceFacts } from '../support/newapi-rows.js';
 import { secondStep } from '../support/twofa.js';
 import { totpCode } from '../../src/modules/twofa/totp.js';
 
@@ -104,7 +104,7 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
     expect(channels).toContain('channels.settings.azure_responses_version: a value Tollway does not support');
     const options = report(first, 'options');
     expect(options.skipped.get('unknown to Tollway')?.examples).toEqual(['SomeFutureOption']);
-    expect(options.written).toBe(5);
+    expect(options.written).toBe(8);
     expect(first.quota.map((q) => [q.label, q.before, q.after, q.ok])).toEqual([
       ['users.quota', facts.quota.users, facts.quota.users, true],
       ['users.used_quota', facts.quota.used, facts.quota.used, true],
@@ -163,6 +163,12 @@ describe.each(dialects)('import of a new-api database on %s', (dialect) => {
       .where('key', '=', 'ModelPrice')
       .executeTakeFirstOrThrow();
     expect(JSON.parse(price.value)).toEqual({ 'free-image': 0, 'paid-image': 0.05 });
+    const exprs = await k
+      .selectFrom('options')
+      .select('value')
+      .where('key', '=', 'billing_setting.billing_expr')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(exprs.value)).toEqual({ 'gpt-4o': NEWAPI_TIERED_EXPR });
     const root = await k.selectFrom('users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
     expect(root.access_token).toBe(box.lookupForm('a'.repeat(32)));
     const alice = await k.selectFrom('users').select('setting').where('id', '=', 2).executeTakeFirstOrThrow();

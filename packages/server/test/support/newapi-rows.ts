@@ -4,6 +4,10 @@ import type { DialectName } from '../../src/db/connect.js';
 import type { AnyKysely } from './newapi-schema.js';
 
 /** What a test needs to know about the rows it put in a source database. */
+/** A tiered price of new-api's console: Claude-style long-context tier with a night discount. */
+export const NEWAPI_TIERED_EXPR =
+  '(len <= 200000 ? tier("standard", p * 2.5 + c * 10 + cr * 0.25) : tier("long_context", p * 5 + c * 15 + cr * 0.5)) * (hour("Asia/Shanghai") >= 0 && hour("Asia/Shanghai") < 8 ? 0.5 : 1)';
+
 export interface SourceFacts {
   username: string;
   password: string;
@@ -235,6 +239,10 @@ export async function seedNewApi(k: AnyKysely, dialect: DialectName, upstreamUrl
     { key: 'SomeFutureOption', value: 'x' },
     // A price of 0: new-api allows it; the import keeps it (only a new write through the API is refused).
     { key: 'ModelPrice', value: '{"free-image":0,"paid-image":0.05}' },
+    // Expression billing and tool prices as new-api's console saves them (pretty JSON maps).
+    { key: 'billing_setting.billing_mode', value: JSON.stringify({ 'gpt-4o': 'tiered_expr' }, null, 2) },
+    { key: 'billing_setting.billing_expr', value: JSON.stringify({ 'gpt-4o': NEWAPI_TIERED_EXPR }, null, 2) },
+    { key: 'tool_price_setting.prices', value: JSON.stringify({ web_search: 10 }, null, 2) },
   ]);
   await db.insert('redemptions', [
     {

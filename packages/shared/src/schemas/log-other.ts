@@ -34,6 +34,12 @@ export const logOther = z.object({
   fallback_pricing: bool,
   /** With redirect billing: the mapped model the call was billed at. */
   billed_model: str,
+  /** An expression-priced call (new-api's names): 'tiered_expr', the expression (base64) and the tier it named. */
+  billing_mode: str,
+  expr_b64: str,
+  matched_tier: str,
+  /** The expression failed for this call's counts: it was charged its reservation. */
+  billing_expr_error: str,
   /** Units billed at a per-call price (images, audio minutes, 1K characters). */
   billed_units: num,
   /** Quota the balance could not cover when the call settled. */

@@ -1,4 +1,5 @@
 import {
+  BILLING_MODE_EXPR,
   DEFAULT_GROUP,
   defaultCacheRatio,
   defaultCompletionRatio,
@@ -37,6 +38,10 @@ export const pricingModel = z.object({
   tags: z.string(),
   /** new-api's endpoint types the model is called through (`supported_endpoint` gives their paths). */
   supported_endpoint_types: z.array(z.string()),
+  /** 'tiered_expr' when the model is priced by a billing expression (new-api's field); absent otherwise. */
+  billing_mode: z.string().optional(),
+  /** The expression in dollars per million tokens (docs/using/pricing.md). */
+  billing_expr: z.string().optional(),
 });
 export type PricingModel = z.infer<typeof pricingModel>;
 
@@ -66,6 +71,8 @@ export function pricingFor(deps: PricingDeps, group: string, registry: RegistryS
   const prices = o.json<Record<string, number>>('ModelPrice');
   const ratios = o.json<Record<string, number>>('ModelRatio');
   const completion = o.json<Record<string, number>>('CompletionRatio');
+  const modes = o.json<Record<string, string>>('billing_setting.billing_mode');
+  const exprs = o.json<Record<string, string>>('billing_setting.billing_expr');
   const groups = [...new Set([...Object.keys(groupRatio), ...Object.keys(usable)])];
   const servedBy = new Map<string, string[]>();
   for (const g of groups) {
@@ -101,6 +108,10 @@ export function pricingFor(deps: PricingDeps, group: string, registry: RegistryS
       description: entry.description,
       icon: entry.icon,
       tags: entry.tags,
+      // The ratio or price below stays the fallback new-api's console shows beside it.
+      ...(modes[model] === BILLING_MODE_EXPR && exprs[model]?.trim()
+        ? { billing_mode: BILLING_MODE_EXPR, billing_expr: exprs[model] }
+        : undefined),
     };
     const price = prices[model];
     if (price !== undefined) {

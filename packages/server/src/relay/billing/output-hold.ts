@@ -70,7 +70,8 @@ export function planHold(
   // The reservation never counts a negative, fractional or unbounded limit, whatever a parser let through.
   const limit = call.maxTokens > 0 ? Math.min(Math.floor(call.maxTokens), MAX_TOKEN_LIMIT) : 0;
   const priced = price.mode === 'ratio' && price.modelRatio > 0;
-  const metered = priced && price.groupRatio > 0 && price.completionRatio > 0 && generates(call);
+  const metered =
+    (price.mode === 'expr' || (priced && price.completionRatio > 0)) && price.groupRatio > 0 && generates(call);
   if (!metered) {
     // Calls without token output (embeddings, moderations) and the surfaces that meter themselves.
     const pre = priced && !limit ? preConsumedQuota : 0;
@@ -87,7 +88,9 @@ export function planHold(
   // The prompt and one output token per choice, rounded up (never below the exact bill: no decimal math needed).
   const minimum = Math.min(
     amount,
-    Math.max(1, Math.ceil((prompt + choices * price.completionRatio) * price.modelRatio * price.groupRatio)),
+    price.mode === 'ratio'
+      ? Math.max(1, Math.ceil((prompt + choices * price.completionRatio) * price.modelRatio * price.groupRatio))
+      : computeQuota(price, { promptTokens: prompt, completionTokens: choices }, quotaPerUnit),
   );
   return { amount, minimum, metered, price, prompt: ceiling, perChoice, choices };
 }
@@ -98,6 +101,7 @@ export function budgetOf(plan: HoldPlan, held: number, quotaPerUnit: number): Ou
   // The balance covers the whole cap: nothing to clamp or meter (an answer past the client's own cap is charged in
   // full at settlement; only a balance spent meanwhile leaves a shortfall, counted and logged).
   if (held >= plan.amount) return UNMETERED;
+  if (plan.price.mode === 'expr') return exprBudget(plan, held, quotaPerUnit);
   const p = plan.price as Extract<Price, { mode: 'ratio' }>;
   const promptCost = computeQuota(p, { promptTokens: plan.prompt, completionTokens: 0 }, quotaPerUnit);
   const perToken = p.modelRatio * p.groupRatio * p.completionRatio * plan.choices;
@@ -110,6 +114,25 @@ export function budgetOf(plan: HoldPlan, held: number, quotaPerUnit: number): Ou
   )
     perChoice--;
   return { cap: perChoice, tokens: perChoice * plan.choices };
+}
+
+/**
+ * What `held` affords at an expression price: the most output per choice whose cost fits, found by halving (an
+ * expression's price per output token need not be one number: tiers, rules). Assumes, as every price list does,
+ * that more output never costs less; one output token per choice always fits (the minimum).
+ */
+function exprBudget(plan: HoldPlan, held: number, quotaPerUnit: number): OutputBudget {
+  const fits = (perChoice: number) =>
+    computeQuota(plan.price, { promptTokens: plan.prompt, completionTokens: perChoice * plan.choices }, quotaPerUnit) <=
+    held;
+  let low = 1;
+  let high = plan.perChoice - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return { cap: low, tokens: low * plan.choices };
 }
 
 /**

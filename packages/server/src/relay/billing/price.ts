@@ -1,4 +1,14 @@
-import { dec, DEFAULT_CACHE_CREATION_RATIO, mul, toNumber, UNSET_MODEL_RATIO, type Price } from '@tollway/shared';
+import {
+  BILLING_MODE_EXPR,
+  dec,
+  DEFAULT_CACHE_CREATION_RATIO,
+  exprPrice,
+  mul,
+  toNumber,
+  UNSET_MODEL_RATIO,
+  type ExprRequest,
+  type Price,
+} from '@tollway/shared';
 import type { OptionsService } from '../../core/options/service.js';
 
 export interface ResolvedPrice {
@@ -23,7 +33,36 @@ function pricedName(o: OptionsService, model: string): string {
 }
 
 /**
- * The price of a model for a group from the pricing options: a fixed per-call price wins over ratios; a
+ * The billing expression of a model whose billing mode is `tiered_expr` (its own, else its thinking base model's);
+ * undefined when it has none or the saved text does not parse (an imported value: the ratio tables price it then).
+ */
+function exprPriceOf(o: OptionsService, model: string, groupRatio: number): Price | undefined {
+  const modes = o.json<Record<string, string>>('billing_setting.billing_mode');
+  const exprs = o.json<Record<string, string>>('billing_setting.billing_expr');
+  for (const name of [model, thinkingBaseModel(model)]) {
+    const text = exprs[name];
+    if (modes[name] !== BILLING_MODE_EXPR || text === undefined) continue;
+    try {
+      return exprPrice(text, groupRatio, Date.now());
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The call an expression price was given (forRequest), for a price of the same call resolved again. */
+export const requestOf = (p: ResolvedPrice): ExprRequest | undefined =>
+  p.price.mode === 'expr' ? p.price.request : undefined;
+
+/** An expression price given the call it prices, for its `header()` and `param()` rules; other prices unchanged. */
+export function forRequest<P extends ResolvedPrice | undefined>(p: P, request: ExprRequest | undefined): P {
+  return p?.price.mode === 'expr' && request ? { ...p, price: { ...p.price, request } } : p;
+}
+
+/**
+ * The price of a model for a group from the pricing options: a billing expression (billing mode `tiered_expr`)
+ * wins over everything, then a fixed per-call price over ratios; a
  * thinking-suffixed model without a price of its own is billed as its base model.
  * Undefined when the model has neither and the caller may not use unpriced models.
  */
@@ -33,8 +72,10 @@ export function resolvePrice(
   group: string,
   acceptUnset: boolean,
 ): ResolvedPrice | undefined {
-  const model = pricedName(o, requested);
   const groupRatio = o.json<Record<string, number>>('GroupRatio')[group] ?? 1;
+  const expr = exprPriceOf(o, requested, groupRatio);
+  if (expr) return { price: expr, groupRatio, unset: false };
+  const model = pricedName(o, requested);
   const fixed = o.json<Record<string, number>>('ModelPrice')[model];
   if (fixed !== undefined) return { price: { mode: 'price', modelPrice: fixed, groupRatio }, groupRatio, unset: false };
   const ratio = o.json<Record<string, number>>('ModelRatio')[model];

@@ -1,12 +1,21 @@
 import crypto from 'node:crypto';
-import { computeQuota, LogType, type LogEvent, type LogOther } from '@tollway/shared';
+import {
+  BILLING_MODE_EXPR,
+  BillingExprError,
+  computeQuota,
+  exprQuota,
+  LogType,
+  type LogEvent,
+  type LogOther,
+  type Price,
+} from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { callLogRow, useTimeSince, type CallIdentity } from './log-row.js';
 import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
-import { resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
+import { forRequest, requestOf, resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from '../pipeline/services.js';
 import type { CallUsage } from './usage.js';
 import { UPSTREAM_FAILED } from '../upstream/message.js';
@@ -49,6 +58,26 @@ export interface CallBill {
   quota: number;
   price: ResolvedPrice;
   billedModel: string | undefined;
+  /** The tier an expression price named (tier()). */
+  tier?: string;
+  /** Why the price expression failed for this call (it is charged its reservation). */
+  failed?: string;
+}
+
+/**
+ * The quota of a usage at a price, and the tier an expression price named. An expression that fails for this
+ * call's counts (it passed its save check on sample calls, and the call's hold on its ceiling) gives `failed`:
+ * settlement then charges the call's whole reservation, never nothing.
+ */
+function quotaAt(p: Price, usage: CallUsage, quotaPerUnit: number): Omit<CallBill, 'price' | 'billedModel'> {
+  const semantic = usage.semantic ?? 'openai';
+  if (p.mode !== 'expr') return { quota: computeQuota(p, usage, quotaPerUnit, semantic) };
+  try {
+    return exprQuota(p, usage, quotaPerUnit, semantic);
+  } catch (err) {
+    if (!(err instanceof BillingExprError)) throw err;
+    return { quota: 0, failed: err.message };
+  }
 }
 
 /**
@@ -64,23 +93,18 @@ export function billCall(
   let price = c.price;
   let billedModel: string | undefined;
   if (settings.redirectBilling && c.upstreamModel !== c.model) {
-    const mapped = resolvePrice(ctx.options, c.upstreamModel, c.group, false);
+    const mapped = forRequest(resolvePrice(ctx.options, c.upstreamModel, c.group, false), requestOf(c.price));
     if (mapped && !mapped.unset) {
       price = mapped;
       billedModel = c.upstreamModel;
     }
   }
-  const quota = computeQuota(
-    scaledPrice(price.price, c.usage.units),
-    c.usage,
-    settings.quotaPerUnit,
-    c.usage.semantic ?? 'openai',
-  );
-  return { quota, price, billedModel };
+  return { ...quotaAt(scaledPrice(price.price, c.usage.units), c.usage, settings.quotaPerUnit), price, billedModel };
 }
 
-/** What settlement charges for a bill (and its cost receipt shows), given the call's reservation. */
-export const chargeOf = (bill: CallBill, _reserved: number): number => bill.quota;
+/** What settlement charges for a bill (and its cost receipt shows): its quota, or the whole reservation when its price expression failed. */
+export const chargeOf = (bill: CallBill, reserved: number): number =>
+  bill.failed === undefined ? bill.quota : reserved;
 
 /**
  * Stages 6–7 — settle and log: the exact quota from usage (or the bill already told to the caller, its cost
@@ -114,6 +138,14 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
     ratio_unset: c.price.unset || undefined,
     fallback_pricing: c.price.fallback || undefined,
     billed_model: billedModel,
+    ...(p.mode === 'expr'
+      ? {
+          billing_mode: BILLING_MODE_EXPR,
+          expr_b64: Buffer.from(p.expr.text).toString('base64'),
+          matched_tier: bill.tier,
+          billing_expr_error: bill.failed,
+        }
+      : undefined),
     billed_units: c.usage.units,
     charge_shortfall: charged < quota ? quota - charged : undefined,
     admin_info: { use_channel: c.usedChannels },

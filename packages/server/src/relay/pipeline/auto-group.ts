@@ -1,6 +1,6 @@
 import { AUTO_GROUP } from '@tollway/shared';
 import type { TokenAuth } from '../entry/auth-cache.js';
-import { resolvePrice, type ResolvedPrice } from '../billing/price.js';
+import { forRequest, requestOf, resolvePrice, type ResolvedPrice } from '../billing/price.js';
 import { nextChannel, type ChannelChoice } from './admit.js';
 import type { RelayContext } from './services.js';
 
@@ -67,7 +67,10 @@ export function holdPrice(ctx: RelayContext, auth: TokenAuth, route: AutoRoute, 
   let dearest = first;
   if (route.cross)
     for (let i = servingFrom(ctx, route.groups, model, route.index + 1); i < route.groups.length;) {
-      const price = resolvePrice(ctx.options, model, route.groups[i]!, auth.acceptUnsetRatio);
+      const price = forRequest(
+        resolvePrice(ctx.options, model, route.groups[i]!, auth.acceptUnsetRatio),
+        requestOf(first),
+      );
       if (price && price.groupRatio > dearest.groupRatio) dearest = price;
       i = servingFrom(ctx, route.groups, model, i + 1);
     }
@@ -127,7 +130,7 @@ function moveOn(ctx: RelayContext, s: AutoCallState, route: AutoRoute, attempt: 
   const held = (route.heldRatio ??= s.price.groupRatio);
   for (let i = servingFrom(ctx, route.groups, s.model, route.index + 1); i < route.groups.length;) {
     const group = route.groups[i]!;
-    const price = resolvePrice(ctx.options, s.model, group, s.auth.acceptUnsetRatio);
+    const price = forRequest(resolvePrice(ctx.options, s.model, group, s.auth.acceptUnsetRatio), requestOf(s.price));
     if (price && price.groupRatio <= held) {
       route.index = i;
       s.group = group;

@@ -67,6 +67,14 @@ export const relayErrors = {
       'invalid_request_error',
       'model_price_not_set',
     ),
+  /** The model's billing expression fails for this call (its save check tried sample calls only): nothing is sent. */
+  priceExprFailed: (model: string, reason: string) =>
+    new RelayError(
+      MODEL_UNAVAILABLE,
+      `the price of model ${model} cannot be computed for this request (${reason}); ask the administrator to check its billing expression`,
+      'invalid_request_error',
+      'model_price_error',
+    ),
   /** No channel, enabled or not, serves the model in the group. */
   noChannel: (group: string, model: string) =>
     new RelayError(

@@ -67,7 +67,7 @@ export type Refusal = 'user' | 'token' | 'units';
 export function holdStep(ctx: RelayContext, price: ResolvedPrice): number {
   if (price.price.mode === 'price')
     return computeQuota(price.price, { promptTokens: 0, completionTokens: 0 }, ctx.options.num('QuotaPerUnit'));
-  return price.price.modelRatio > 0 ? ctx.options.num('PreConsumedQuota') : 0;
+  return price.price.mode === 'expr' || price.price.modelRatio > 0 ? ctx.options.num('PreConsumedQuota') : 0;
 }
 
 interface Unit {

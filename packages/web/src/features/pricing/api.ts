@@ -24,6 +24,10 @@ export interface PricingModel {
   vendor_id?: number;
   /** new-api's endpoint types the model is called through. */
   supported_endpoint_types?: string[];
+  /** 'tiered_expr' when a billing expression prices the model (the ratio or price beside it is then unused). */
+  billing_mode?: string;
+  /** The expression, in dollars per 1M tokens. */
+  billing_expr?: string;
 }
 
 /** A vendor of the listed models (icon: a @lobehub/icons name, not rendered). */

@@ -25,7 +25,7 @@ export default {
       output: '输出价格',
       price: '价格',
     },
-    billing: { 0: '按量计费', 1: '按次计费', task: '按任务计费' },
+    billing: { 0: '按量计费', 1: '按次计费', task: '按任务计费', expr: '表达式计费' },
     value: {
       perMillion: '/ 1M tokens',
       perCall: '/ 次',
@@ -69,7 +69,7 @@ export default {
       output: 'Output',
       price: 'Price',
     },
-    billing: { 0: 'Per usage', 1: 'Per call', task: 'Per task' },
+    billing: { 0: 'Per usage', 1: 'Per call', task: 'Per task', expr: 'By expression' },
     value: {
       perMillion: '/ 1M tokens',
       perCall: '/ call',

@@ -30,6 +30,11 @@ const TASK_MODEL = /^(mj_|suno_|swap_face$|kling|jimeng|vidu|sora|doubao-seedanc
 export const isTaskModel = (name: string) => TASK_MODEL.test(name);
 
 /** Sort key: dollars for 1M input tokens, or for one call. */
+/** Priced by a billing expression (docs/using/pricing.md): one cell shows it in place of the two prices. */
+const byExpr = (m: PricingModel): boolean => m.billing_mode === 'tiered_expr' && !!m.billing_expr;
+/** The input cell spans the output cell: a per-call price, an expression, or no price. */
+const spansBoth = (m: PricingModel): boolean => m.quota_type === QuotaType.Price || m.model_ratio === 0 || byExpr(m);
+
 const costKey = (m: PricingModel) => (m.quota_type === QuotaType.Price ? m.model_price : m.model_ratio * 2);
 
 function Price({ value, suffix, testid }: { value: string; suffix: string; testid?: string }) {
@@ -129,7 +134,9 @@ export function PricingTable({
       ],
       onFilter: (v, m) => m.quota_type === v,
       render: (q: number, m) =>
-        q === QuotaType.Price && isTaskModel(m.model_name) ? (
+        byExpr(m) ? (
+          <Tag color="gold">{t('billing.expr')}</Tag>
+        ) : q === QuotaType.Price && isTaskModel(m.model_name) ? (
           <Tag color="magenta">{t('billing.task')}</Tag>
         ) : (
           <Tag color={q === QuotaType.Price ? 'purple' : 'blue'}>
@@ -159,7 +166,7 @@ export function PricingTable({
       key: 'ratio',
       width: 170,
       render: (_, m) =>
-        m.quota_type === QuotaType.Price ? (
+        m.quota_type === QuotaType.Price || byExpr(m) ? (
           <Typography.Text type="secondary">—</Typography.Text>
         ) : (
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -172,8 +179,19 @@ export function PricingTable({
       key: 'input',
       width: 170,
       sorter: (a, b) => costKey(a) - costKey(b),
-      onCell: (m) => ({ colSpan: m.quota_type === QuotaType.Price || m.model_ratio === 0 ? 2 : 1 }),
+      onCell: (m) => ({ colSpan: spansBoth(m) ? 2 : 1 }),
       render: (_, m) => {
+        if (byExpr(m))
+          return (
+            <Typography.Text
+              code
+              style={{ fontSize: 12, maxWidth: 320 }}
+              ellipsis={{ tooltip: m.billing_expr }}
+              data-testid={`pricing-expr-${m.model_name}`}
+            >
+              {m.billing_expr}
+            </Typography.Text>
+          );
         if (m.quota_type !== QuotaType.Price && m.model_ratio === 0)
           return <Tag color="default">{t('value.notSet')}</Tag>;
         const p = modelPrices(m, groupRatio, unit, quotaPerUnit);
@@ -192,7 +210,7 @@ export function PricingTable({
       title: t('col.output'),
       key: 'output',
       width: 170,
-      onCell: (m) => ({ colSpan: m.quota_type === QuotaType.Price || m.model_ratio === 0 ? 0 : 1 }),
+      onCell: (m) => ({ colSpan: spansBoth(m) ? 0 : 1 }),
       render: (_, m) => {
         const p = modelPrices(m, groupRatio, unit, quotaPerUnit);
         return 'output' in p ? (

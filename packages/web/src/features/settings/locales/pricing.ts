@@ -114,6 +114,9 @@ const zh = {
     ModelRatio: '模型倍率',
     CompletionRatio: '补全倍率',
     CacheRatio: '缓存倍率',
+    billing_setting_billing_mode: '计费模式',
+    billing_setting_billing_expr: '计费表达式',
+    tool_price_setting_prices: '工具调用价格',
   },
   help: {
     RebatePercentage: '0 到 100，步长 0.1',
@@ -123,6 +126,10 @@ const zh = {
     ModelRatio: 'JSON 对象：模型名 → 倍率（1 = 每百万输入 token 2 美元）',
     CompletionRatio: 'JSON 对象：模型名 → 输出价格与输入价格之比',
     CacheRatio: 'JSON 对象：模型名 → 缓存命中价格与输入价格之比',
+    billing_setting_billing_mode: 'JSON 对象：模型名 → "tiered_expr"（按计费表达式）或 "ratio"（按上面的倍率或价格）',
+    billing_setting_billing_expr:
+      'JSON 对象：模型名 → 表达式，单位为每百万 token 美元，例如 len <= 200000 ? tier("standard", p * 3 + c * 15) : tier("long", p * 6 + c * 22.5)；保存前会校验',
+    tool_price_setting_prices: 'JSON 对象：工具名（或 "工具名:模型前缀*"）→ 每千次调用的美元价格',
   },
 };
 
@@ -246,6 +253,9 @@ const en: typeof zh = {
     ModelRatio: 'Model ratios',
     CompletionRatio: 'Completion ratios',
     CacheRatio: 'Cache ratios',
+    billing_setting_billing_mode: 'Billing modes',
+    billing_setting_billing_expr: 'Billing expressions',
+    tool_price_setting_prices: 'Tool call prices',
   },
   help: {
     RebatePercentage: '0 to 100, step 0.1',
@@ -255,6 +265,11 @@ const en: typeof zh = {
     ModelRatio: 'JSON object: model → ratio (1 = $2 per 1M input tokens)',
     CompletionRatio: 'JSON object: model → output price ÷ input price',
     CacheRatio: 'JSON object: model → cached input price ÷ input price',
+    billing_setting_billing_mode:
+      'JSON object: model → "tiered_expr" (priced by its billing expression) or "ratio" (by the ratios or price above)',
+    billing_setting_billing_expr:
+      'JSON object: model → expression in dollars per 1M tokens, e.g. len <= 200000 ? tier("standard", p * 3 + c * 15) : tier("long", p * 6 + c * 22.5); checked before it is saved',
+    tool_price_setting_prices: 'JSON object: tool (or "tool:model-prefix*") → dollars per 1,000 calls',
   },
 };
 

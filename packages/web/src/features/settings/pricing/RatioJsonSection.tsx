@@ -9,7 +9,15 @@ import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
 import { OPTIONS_KEY } from '../model/useOptions';
 
-const KEYS: OptionKey[] = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio'];
+const KEYS: OptionKey[] = [
+  'ModelPrice',
+  'ModelRatio',
+  'CompletionRatio',
+  'CacheRatio',
+  'billing_setting.billing_mode',
+  'billing_setting.billing_expr',
+  'tool_price_setting.prices',
+];
 
 /** POST /api/option/rest_model_ratio after a confirm; on success the options are reloaded and `onReset` remounts the editors. */
 function ResetPresets({ onReset }: { onReset: () => void }) {
@@ -49,7 +57,7 @@ function ResetPresets({ onReset }: { onReset: () => void }) {
   );
 }
 
-/** The four pricing maps as JSON (validated on blur), and the reset to the shipped preset ratios. */
+/** The pricing maps as JSON (ratios, prices, billing modes and expressions, tool prices) (validated on blur), and the reset to the shipped preset ratios. */
 export function RatioJsonSection({ onReset }: { onReset: () => void }) {
   const { t } = useTranslation('settings');
   return (
@@ -65,6 +73,9 @@ export function RatioJsonSection({ onReset }: { onReset: () => void }) {
       <OptionField k="CompletionRatio" span="half" />
       <OptionField k="CacheRatio" span="half" />
       <OptionField k="ModelPrice" span="half" />
+      <OptionField k="billing_setting.billing_mode" span="half" />
+      <OptionField k="tool_price_setting.prices" span="half" />
+      <OptionField k="billing_setting.billing_expr" />
     </SettingsSection>
   );
 }
