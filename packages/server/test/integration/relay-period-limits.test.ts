@@ -1,6 +1,16 @@
-import type { PeriodKind } from '@tollway/shared';
+import { LogType, type PeriodKind } from '@tollway/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { periodEnd, slotLeavesAt, slotOf, type CalendarPeriod } from '../../src/core/period-limits/periods.js';
+import { quotaCounters, requestCounters } from '../../src/core/period-limits/counters.js';
+import { seedFromLogs } from '../../src/core/period-limits/log-seeds.js';
+import {
+  periodEnd,
+  periodStart,
+  slotLeavesAt,
+  slotOf,
+  type CalendarPeriod,
+} from '../../src/core/period-limits/periods.js';
+import { MemoryPeriodStore } from '../../src/core/period-limits/memory-store.js';
+import { periodLimitsOf } from '../../src/core/period-limits/service.js';
 import type { Client, TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
@@ -184,6 +194,82 @@ describe.each(dialects)('period limits on one node (%s)', (dialect) => {
     // The next local midnight: a new day.
     setPeriodClock(t, periodEnd('day', NOON) + 5 * 3_600_000);
     expect((await openaiCall(base, key)).status).toBe(200);
+  });
+
+  it('after a restart one node starts each counter from the consume logs of its period', async () => {
+    const { key } = await limitedToken(t, root, `restart-${dialect}`, {
+      quota_per_day: 3 * PER_CALL,
+      quota_per_5h: 3 * PER_CALL,
+      requests_per_day: 10,
+    });
+    expect((await openaiCall(base, key)).status).toBe(200);
+    expect((await openaiCall(base, key)).status).toBe(200);
+    await drainWriter(t);
+    // The counters are gone, as after a restart; the logs hold two calls.
+    (periodLimitsOf(t.runtime.ctx).store as MemoryPeriodStore).clear();
+    expect((await periodUsage(base, key)).map((l) => [l.period, l.used])).toEqual([
+      ['day', 2 * PER_CALL],
+      ['5h', 2 * PER_CALL],
+      ['requests_day', 2],
+    ]);
+    expect((await openaiCall(base, key)).status).toBe(200);
+    const refused = await openaiCall(base, key);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as ErrorBody).error.message).toContain(
+      `daily quota limit of this token reached (${3 * PER_CALL} of ${3 * PER_CALL} used`,
+    );
+  });
+
+  it('a counter seeded from the logs takes each row in its period or 5-minute slot, nothing after the moment', async () => {
+    const { user, id } = await limitedToken(t, root, `seed-${dialect}`, {});
+    const row = (at: number, quota: number, tokenId = id) => ({
+      user_id: user.userId!,
+      created_at: Math.floor(at / 1000),
+      type: LogType.Consume,
+      content: '',
+      username: `seed-${dialect}`,
+      token_name: '',
+      model_name: FIXED_MODEL,
+      quota,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      use_time: 0,
+      is_stream: 0,
+      channel_id: 0,
+      channel_name: '',
+      token_id: tokenId,
+      group: 'default',
+      ip: '',
+      request_id: '',
+      other: '',
+    });
+    const HOUR = 3_600_000;
+    await t.runtime.ctx.logDb.kysely
+      .insertInto('logs')
+      .values([
+        row(NOON - 6 * HOUR, 1), // today, before the 5-hour window
+        row(NOON - 4 * HOUR, 10), // in the window, 4 hours back
+        row(NOON - 60_000, 100, id + 1_000_000), // another token of the user
+        row(NOON, 1_000), // this moment
+        row(NOON + 60_000, 10_000), // after it: not counted
+        row(periodStart('day', NOON) - 1_000, 100_000), // yesterday
+      ])
+      .execute();
+    const limits = { tokenId: id, userId: user.userId!, token: undefined, user: undefined };
+    const set = { day: 1, week: 0, month: 0, fiveHours: 1, requestsPerDay: 1 };
+    const [day, fiveHours] = quotaCounters({ ...limits, token: set }, NOON);
+    const [requests] = requestCounters({ ...limits, token: set }, NOON);
+    const [userDay] = quotaCounters({ ...limits, user: set }, NOON);
+    const db = t.runtime.ctx.logDb;
+    expect(await seedFromLogs(db, day!, user.userId!, NOON)).toBe(1_011);
+    expect(await seedFromLogs(db, userDay!, user.userId!, NOON)).toBe(1_111);
+    expect(await seedFromLogs(db, requests!, user.userId!, NOON)).toBe(3);
+    expect(await seedFromLogs(db, fiveHours!, user.userId!, NOON)).toEqual(
+      new Map([
+        [slotOf(NOON - 4 * HOUR), 10],
+        [slotOf(NOON), 1_000],
+      ]),
+    );
   });
 
   it('the token API validates and returns the limits', async () => {

@@ -1,4 +1,5 @@
 import { BoundedMap } from '../../lib/bounded-map.js';
+import type { PeriodSeed } from './log-seeds.js';
 import type { PeriodCounter, PeriodStore, PeriodTake, PeriodUse } from './types.js';
 import { inWindow, slotLeavesAt, WINDOW_SLOTS } from './periods.js';
 
@@ -32,6 +33,30 @@ export class MemoryPeriodStore implements PeriodStore {
     if (granted < minimum) return { granted: 0, uses, refused: tightest };
     if (granted > 0) counters.forEach((c, i) => (uses[i] = this.add(c, granted, now)));
     return { granted, uses };
+  }
+
+  /** Drops every counter, as a restart of the node does (each starts again from its seed when next used). */
+  clear(): void {
+    this.counts.clear();
+  }
+
+  /** Whether the counter is held (counted or seeded since this node started, and not gone since). */
+  has(key: string, now: number): boolean {
+    return this.counts.get(key, now) !== undefined;
+  }
+
+  /** Starts a counter not held yet from `seed` (a count, or the rolling window's amounts per slot). */
+  seed(c: PeriodCounter, seed: PeriodSeed, now: number): void {
+    if (this.has(c.key, now)) return;
+    if (c.slot < 0)
+      this.counts.set(c.key, { total: typeof seed === 'number' ? seed : 0 }, Math.max(1, c.endsAt - now), now);
+    else
+      this.counts.set(
+        c.key,
+        { slots: typeof seed === 'number' ? new Map() : seed },
+        Math.max(1, slotLeavesAt(c.slot) - now),
+        now,
+      );
   }
 
   adjust(counters: PeriodCounter[], delta: number, now: number): void {

@@ -5,7 +5,7 @@ import { periodLimitsOf } from '../../core/period-limits/service.js';
 import type { UserRow } from '../users/store.js';
 import type { TokenRow } from './store.js';
 
-type Ctx = Pick<AppContext, 'options' | 'redis' | 'config'>;
+type Ctx = Pick<AppContext, 'options' | 'redis' | 'config' | 'logDb' | 'log'>;
 
 /**
  * What is left of the period limits of a token (and, given its owner's row, of the owner's): each configured limit
