@@ -44,10 +44,16 @@ const callArb = (vendor: MoneyVendorKind, choices: boolean, stream: boolean): fc
     cutAfter: stream ? fc.option(fc.integer({ min: 1, max: 400 }), { nil: undefined }) : fc.constant(undefined),
   });
 
-describe.each(dialects.filter((d) => d === 'sqlite' || d === 'postgres'))(
-  'money property of the chat surfaces on %s',
-  (dialect) => {
-    const gw = useMoneyGateway(dialect, { redis: dialect === 'postgres' });
+/** Ratios on SQLite and PostgreSQL + Redis; the same prices as a billing expression on SQLite (its own hold and meter). */
+const variants = [
+  ...dialects.filter((d) => d === 'sqlite' || d === 'postgres').map((d) => ({ dialect: d, pricing: 'ratio' as const })),
+  ...dialects.filter((d) => d === 'sqlite').map((d) => ({ dialect: d, pricing: 'expr' as const })),
+];
+
+describe.each(variants)(
+  'money property of the chat surfaces on $dialect, priced by $pricing',
+  ({ dialect, pricing }) => {
+    const gw = useMoneyGateway(dialect, { redis: dialect === 'postgres', pricing });
 
     for (const { surface, vendor, choices, streams } of surfaces) {
       for (const stream of streams) {

@@ -57,7 +57,15 @@ export interface MoneyGatewayOptions<M> {
   mock?: () => Promise<M>;
   env?: Record<string, string>;
   timeout?: number;
+  /** 'expr': the money models are priced by MONEY_EXPR (billing_setting), the same price as MONEY_PRICE's ratios. */
+  pricing?: 'ratio' | 'expr';
 }
+
+/**
+ * MONEY_PRICE as a billing expression (docs/using/pricing.md): ratio 2 is $4 per 1M input tokens, completion ratio 5
+ * makes output $20; a second tier above a million input tokens (never reached here) keeps the expression tiered.
+ */
+export const MONEY_EXPR = 'len <= 1000000 ? tier("base", p * 4 + c * 20) : tier("long", p * 8 + c * 40)';
 
 /**
  * A gateway for money property tests (see the module comment); `ready` runs once it is up. The returned object is
@@ -87,6 +95,10 @@ export function useMoneyGateway<M extends { close(): Promise<void> } = MoneyVend
         }
         await setOption(g, 'ModelRatio', Object.fromEntries(models.map((m) => [m, MONEY_RATIO])));
         await setOption(g, 'CompletionRatio', Object.fromEntries(models.map((m) => [m, MONEY_COMPLETION_RATIO])));
+        if (opts.pricing === 'expr') {
+          await setOption(g, 'billing_setting.billing_mode', Object.fromEntries(models.map((m) => [m, 'tiered_expr'])));
+          await setOption(g, 'billing_setting.billing_expr', Object.fromEntries(models.map((m) => [m, MONEY_EXPR])));
+        }
       }
       await ready?.(g);
     },
