@@ -194,6 +194,44 @@ describe.each(dialects)('cost receipts on %s', (dialect) => {
     expect(logs.body.data!.items[0]).toMatchObject({ model_name: FIXED_MODEL, quota: FIXED_QUOTA });
   });
 
+  it('the Responses API: usage.cost in the answer and in response.completed when asked', async () => {
+    let usage: CostUsage | undefined;
+    const plain = await charged(async () => {
+      const { data, response } = await openai()
+        .responses.create({ model: RATIO_MODEL, input: 'hi', ...({ usage: { include: true } } as object) })
+        .withResponse();
+      expect(data.output_text).toBe('Hello from the mock!');
+      usage = data.usage as CostUsage;
+      return response.headers;
+    }, RATIO_MODEL);
+    expect([plain.logged, plain.spent]).toEqual([RATIO_QUOTA, RATIO_QUOTA]);
+    expect(receiptOf(plain.headers).quota).toBe(String(RATIO_QUOTA));
+    expect(usage).toMatchObject({
+      input_tokens: 12,
+      output_tokens: 5,
+      cost: usd(RATIO_QUOTA),
+      cost_quota: RATIO_QUOTA,
+    });
+    expect(gw.mock.requests.at(-1)!.body).not.toHaveProperty('usage');
+
+    let completed: CostUsage | undefined;
+    const streamed = await charged(async () => {
+      const { data, response } = await openai()
+        .responses.create({
+          model: RATIO_MODEL,
+          input: 'hi',
+          stream: true,
+          ...({ usage: { include: true } } as object),
+        })
+        .withResponse();
+      for await (const event of data)
+        if (event.type === 'response.completed') completed = event.response.usage as CostUsage;
+      return response.headers;
+    }, RATIO_MODEL);
+    expect(completed).toMatchObject({ cost: usd(RATIO_QUOTA), cost_quota: RATIO_QUOTA });
+    expect([streamed.logged, streamed.spent]).toEqual([RATIO_QUOTA, RATIO_QUOTA]);
+  });
+
   it('an image generation priced per image carries the charge of its images', async () => {
     const images = await charged(async () => {
       const { data, response } = await openai()

@@ -66,6 +66,8 @@ export function bodyModelInbound(format: ClientFormat, check: (body: Body) => nu
       model,
       stream: body.stream === true,
       includeUsage: false,
+      // The Responses API's usage is in every answer; asked, it carries the cost too.
+      usageCost: format.name === 'responses' && asksUsageCost(body),
       maxTokens,
       bytes: (req.body as Buffer).length,
     };

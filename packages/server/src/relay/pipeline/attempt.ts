@@ -92,6 +92,8 @@ async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt, renewed = fa
     if (upstream.name === call.format.name) {
       body = { ...call.body };
       if (upstream.name !== 'gemini') body.model = upstreamModel;
+      // Tollway's own `"usage": {"include": true}` (the cost receipt) is not sent upstream.
+      if (call.usageCost) delete body.usage;
     } else {
       const ir = call.format.requestToIR(call.body);
       effort = ir.reasoning?.effort;

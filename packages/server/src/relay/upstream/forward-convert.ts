@@ -14,7 +14,8 @@ import {
 } from './forward-upstream.js';
 import { SseCollect } from '../ir/collect.js';
 import { SseSplitter, type SseEvent } from '../ir/sse.js';
-import type { ClientFormat, IRPart, IRStreamEvent, IRUsage, UpstreamFormat } from '../ir/types.js';
+import type { ClientFormat, IRStreamEvent, IRUsage, UpstreamFormat } from '../ir/types.js';
+import { answerText } from './answer-text.js';
 import type { KeepAliveOptions } from '../pipeline/keep-alive.js';
 import type { SendableRequest } from '../providers/prepare.js';
 import type { StreamFramer } from '../providers/types.js';
@@ -71,6 +72,9 @@ export interface ConvertedCall {
   receipt?: CostReceipt;
 }
 
+/** Clients whose answer's usage can carry the cost (`"usage": {"include": true}`): OpenAI chat and Responses. */
+const costInUsageOf = (client: string): boolean => client === 'openai' || client === 'responses';
+
 /** Upstream SSE bytes → whole events (UTF-8 decoded across chunk boundaries). */
 class SseFramer implements StreamFramer {
   private readonly decoder = new StringDecoder('utf8');
@@ -81,22 +85,6 @@ class SseFramer implements StreamFramer {
   flush(): SseEvent[] {
     return this.splitter.flush();
   }
-}
-
-/** Every output text of a plain answer, uncapped: all of Gemini's candidates, else the IR's text, thinking and tool arguments. */
-function answerText(json: Record<string, unknown>, parts: IRPart[]): string {
-  let text = '';
-  const candidates = json.candidates;
-  if (Array.isArray(candidates) && candidates.length > 1) {
-    for (const c of candidates as { content?: { parts?: { text?: unknown; functionCall?: { args?: unknown } }[] } }[]) {
-      for (const p of c?.content?.parts ?? [])
-        text += typeof p?.text === 'string' ? p.text : p?.functionCall ? JSON.stringify(p.functionCall.args ?? {}) : '';
-    }
-    return text;
-  }
-  for (const p of parts)
-    text += p.type === 'text' || p.type === 'thinking' ? p.text : p.type === 'tool_call' ? p.arguments : '';
-  return text;
 }
 
 /** A plain answer read whole, converted through the IR (or passed on as it is between equal formats). */
@@ -151,7 +139,7 @@ class ConvertJson implements WholeSink {
     };
     const answer =
       c.upstream.name === c.client.name ? text : JSON.stringify(c.client.responseFromIR(ir, c.requestedModel));
-    sendBilled(res, answer, result, c.receipt, c.client.name === 'openai');
+    sendBilled(res, answer, result, c.receipt, costInUsageOf(c.client.name));
     return result;
   }
 }
@@ -192,7 +180,7 @@ class CollectStream implements StreamSink {
       output: this.c.captureAnswer ? irAnswerContent(response.parts) : undefined,
     };
     const answer = JSON.stringify(this.c.client.responseFromIR(response, this.c.requestedModel));
-    sendBilled(res, answer, result, this.c.receipt, this.c.client.name === 'openai');
+    sendBilled(res, answer, result, this.c.receipt, costInUsageOf(this.c.client.name));
     return result;
   }
 }
@@ -220,11 +208,12 @@ class ConvertSse implements StreamSink {
   private stopped = false;
   private firstByteMs = 0;
   private out = '';
-  /** The cost receipt went out in the head (a per-call price), or in the usage chunk of this usage. */
+  /** The cost receipt went out in the head (a per-call price), or in the answer's usage on this usage. */
   private receiptUpfront = false;
+  private receiptGiven = false;
   private receiptUsage: IRUsage | undefined;
-  /** An OpenAI client asked for the cost in its usage chunk. */
-  private readonly costInUsage: boolean;
+  /** An OpenAI client asked for the cost in its usage: the event whose encoding carries the usage, if any. */
+  private readonly costAt: 'usage' | 'end' | 'same' | undefined;
 
   constructor(
     private readonly c: ConvertedCall,
@@ -239,7 +228,14 @@ class ConvertSse implements StreamSink {
     this.capture = c.captureAnswer ? new CappedText() : undefined;
     this.keepAlive = c.pingMs ? { intervalMs: c.pingMs } : undefined;
     this.meterLimit = c.budget?.tokens ?? Infinity;
-    this.costInUsage = c.receipt?.inUsage === true && c.client.name === 'openai' && !this.same;
+    this.costAt =
+      c.receipt?.inUsage !== true || !costInUsageOf(c.client.name)
+        ? undefined
+        : this.same
+          ? 'same'
+          : c.client.name === 'openai'
+            ? 'usage'
+            : 'end';
   }
 
   open(res: ServerResponse): void {
@@ -287,15 +283,18 @@ class ConvertSse implements StreamSink {
       cut,
       output: this.capture?.value(),
       // The bill told to the client is charged: in the head, or in a usage chunk no later usage replaced.
-      receipted:
-        !this.stopped && (this.receiptUpfront || (this.receiptUsage !== undefined && this.receiptUsage === usage)),
+      receipted: !this.stopped && (this.receiptUpfront || (this.receiptGiven && this.receiptUsage === usage)),
     };
   }
 
   private event(ev: SseEvent): void {
     const events = this.c.upstream.decodeEvent(this.dec, ev);
     this.take(events);
-    if (this.same) this.out += `${ev.event ? `event: ${ev.event}\n` : ''}data: ${ev.data}\n\n`;
+    if (!this.same) return;
+    // Passed on as it came; the event that carries the usage (Responses' response.completed) with the cost when asked.
+    const data =
+      this.costAt === 'same' && events.some((e) => e.type === 'usage') ? this.withCost(ev.data, this.usage) : ev.data;
+    this.out += `${ev.event ? `event: ${ev.event}\n` : ''}data: ${data}\n\n`;
   }
 
   private take(events: IRStreamEvent[]): void {
@@ -311,7 +310,7 @@ class ConvertSse implements StreamSink {
       } else if (e.type === 'end') this.ended = true;
       if (same) continue;
       const encoded = c.client.encodeEvent(this.enc, e);
-      this.out += e.type === 'usage' && this.costInUsage ? this.withCost(encoded, e.usage) : encoded;
+      this.out += e.type === this.costAt ? this.withCost(encoded, this.usage) : encoded;
     }
     if (this.meterLimit !== Infinity) this.meter();
     else if (this.pendingText.length > COUNT_WINDOW) {
@@ -321,16 +320,17 @@ class ConvertSse implements StreamSink {
   }
 
   /** The usage chunk with the bill of the answer so far (the usage ends it): the receipt settlement charges. */
-  private withCost(encoded: string, usage: IRUsage): string {
-    const counted = usage.outputTokens > 0 ? 0 : this.counted + this.countTokens(this.pendingText);
+  private withCost(encoded: string, usage: IRUsage | undefined): string {
+    const counted = usage && usage.outputTokens > 0 ? 0 : this.counted + this.countTokens(this.pendingText);
     const result: RelayedAttempt = {
       kind: 'relayed',
       status: 200,
-      usage: billingUsage(usage, true),
+      usage: usage && billingUsage(usage, true),
       countedCompletion: counted,
       firstByteMs: this.firstByteMs,
       cut: false,
     };
+    this.receiptGiven = true;
     this.receiptUsage = usage;
     return withUsageCost(encoded, this.c.receipt!.issue(result));
   }
