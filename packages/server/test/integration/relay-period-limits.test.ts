@@ -137,6 +137,30 @@ describe.each(dialects)('period limits on one node (%s)', (dialect) => {
       periodEnd('day', NOON),
       'claude',
     );
+    // Gemini's shape too.
+    const gemini = await fetch(`${base}/v1beta/models/${FIXED_MODEL}:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'count me' }] }] }),
+    });
+    expect(gemini.status).toBe(429);
+    expect(await gemini.json()).toMatchObject({
+      error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('daily request limit') },
+    });
+  });
+
+  it('a hold larger than the room left is cut to it (at least the call minimum): the charge stays within the limit', async () => {
+    setPeriodClock(t, NOON);
+    const limit = 100;
+    const { user, key, id } = await limitedToken(t, root, `clamp-${dialect}`, { quota_per_day: limit });
+    // A ratio-priced call with max_tokens 4000 holds about 1200 quota, far more than 100; its minimum (the prompt) fits.
+    const res = await openaiCall(base, key, RATIO_MODEL, 4000);
+    expect(res.status).toBe(200);
+    await drainWriter(t);
+    const charged = (await user.call<{ used_quota: number }>('GET', `/api/token/${id}`)).body.data!.used_quota;
+    expect(charged).toBeGreaterThan(0);
+    expect(charged).toBeLessThanOrEqual(limit);
+    expect((await periodUsage(base, key))[0]).toMatchObject({ used: charged, remaining: limit - charged });
   });
 
   it('a burst of 20 concurrent calls never spends more than the quota per day', async () => {
