@@ -17,6 +17,10 @@ const OPENAI_MODEL = 'tiered-openai';
 const LONG_MODEL = 'tiered-long';
 const CLAUDE_MODEL = 'tiered-claude';
 const GEMINI_MODEL = 'tiered-gemini';
+/** Priced by ratio 1 (a quota per token); its upstream runs 3 web searches for each answer. */
+const TOOL_MODEL = 'searching-claude';
+const SEARCH_KEY = 'search-key';
+const SEARCHES = 3;
 /** The mock answers 12 prompt and 5 completion tokens; the long model's key 30 prompt tokens, 10 read from cache. */
 const LONG_KEY = 'long-key';
 /**
@@ -37,7 +41,7 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
   const models = [OPENAI_MODEL, LONG_MODEL, CLAUDE_MODEL, GEMINI_MODEL];
   const gw = useGateway(dialect, { user: 'expr-user', quota: QUOTA }, async (g) => {
     const saves = [
-      consoleSave('ModelRatio', Object.fromEntries(models.map((m) => [m, 1]))),
+      consoleSave('ModelRatio', { ...Object.fromEntries(models.map((m) => [m, 1])), [TOOL_MODEL]: 1 }),
       consoleSave('billing_setting.billing_mode', Object.fromEntries(models.map((m) => [m, 'tiered_expr']))),
       consoleSave('billing_setting.billing_expr', Object.fromEntries(models.map((m) => [m, EXPR]))),
     ];
@@ -46,6 +50,8 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
       if (!res.body.success) throw new Error(`${body.key}: ${res.body.message}`);
     }
     g.mock.behaviors.set(LONG_KEY, { promptTokens: 30, cachedTokens: 10 });
+    g.mock.behaviors.set(SEARCH_KEY, { webSearches: SEARCHES });
+    await addChannel(g.root, { name: 'search', key: SEARCH_KEY, baseUrl: g.mock.url, type: 14, models: TOOL_MODEL });
     await addChannel(g.root, { name: 'oa', key: 'oa-key', baseUrl: g.mock.url, models: OPENAI_MODEL });
     await addChannel(g.root, { name: 'long', key: LONG_KEY, baseUrl: g.mock.url, models: LONG_MODEL });
     await addChannel(g.root, { name: 'an', key: 'an-key', baseUrl: g.mock.url, type: 14, models: CLAUDE_MODEL });
@@ -194,5 +200,36 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
     expect(cap).toBeLessThanOrEqual(125);
     await gw.t.database.db.kysely.updateTable('users').set({ quota: QUOTA }).where('id', '=', userId()).execute();
     await gw.t.runtime.ctx.relay.ledger.refresh('users', userId());
+  });
+
+  it("charges the provider's web searches per call at the tool price, new-api's default or the operator's", async () => {
+    const claude = new Anthropic({ apiKey: gw.key, baseURL: gw.base, maxRetries: 0 });
+    const ask = { model: TOOL_MODEL, max_tokens: 64, messages: [{ role: 'user' as const, content: 'search' }] };
+    // Tokens: (12 + 5) × ratio 1 = 17 quota. Searches: 3 × $10 per 1,000 (new-api's built-in web_search price) =
+    // $0.03 = 15,000 quota.
+    const toolRow = async (run: () => Promise<unknown>) => {
+      const before = await userQuota(gw.t, userId());
+      await run();
+      const spent = before - (await userQuota(gw.t, userId()));
+      const row = await lastLogOf(gw.t, TOOL_MODEL);
+      const other = parseLogOther(row.other);
+      return { spent, logged: Number(row.quota), calls: other.tool_calls, tools: other.tool_quota };
+    };
+    expect(await toolRow(() => claude.messages.create(ask))).toEqual({
+      spent: 15_017,
+      logged: 15_017,
+      calls: { web_search: SEARCHES },
+      tools: 15_000,
+    });
+    const stream = await toolRow(async () => {
+      for await (const ev of await claude.messages.create({ ...ask, stream: true })) void ev;
+    });
+    expect(stream).toMatchObject({ spent: 15_017, logged: 15_017, tools: 15_000 });
+    // The operator's price for the tool, then a longer prefix for this model: 3 × $4 per 1,000 = 6,000 quota.
+    const prices = { web_search: 5, 'web_search:searching*': 4.5, 'web_search:searching-cl*': 4 };
+    expect(
+      (await gw.root.call('PUT', '/api/option/', consoleSave('tool_price_setting.prices', prices))).body.success,
+    ).toBe(true);
+    expect(await toolRow(() => claude.messages.create(ask))).toMatchObject({ spent: 6_017, tools: 6_000 });
   });
 });

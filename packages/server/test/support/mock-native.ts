@@ -14,6 +14,7 @@ export async function answerAnthropic(res: http.ServerResponse, body: Record<str
     output_tokens: b.completionTokens,
     cache_read_input_tokens: b.cachedTokens ?? 0,
     cache_creation_input_tokens: b.cacheWriteTokens ?? 0,
+    ...(b.webSearches ? { server_tool_use: { web_search_requests: b.webSearches } } : {}),
   };
   const thinking = b.thinking ? [{ type: 'thinking', thinking: b.thinking, signature: 'sig-mock' }] : [];
   if (body.stream !== true) {
@@ -75,7 +76,10 @@ export async function answerAnthropic(res: http.ServerResponse, body: Record<str
   send('message_delta', {
     type: 'message_delta',
     delta: { stop_reason: 'end_turn', stop_sequence: null },
-    usage: { output_tokens: b.completionTokens },
+    usage: {
+      output_tokens: b.completionTokens,
+      ...(b.webSearches ? { server_tool_use: { web_search_requests: b.webSearches } } : {}),
+    },
   });
   send('message_stop', { type: 'message_stop' });
   res.end();

@@ -14,6 +14,8 @@ export interface MockBehavior {
   cachedTokens?: number;
   /** Anthropic and Gemini answers: cache-write tokens (cache_creation_input_tokens). */
   cacheWriteTokens?: number;
+  /** Anthropic answers: web searches Anthropic ran (usage.server_tool_use.web_search_requests). */
+  webSearches?: number;
   /** Anthropic and Gemini answers: reasoning sent before the text (a signed thinking block / a thought part). */
   thinking?: string;
   /** Content pieces of a streamed answer (also joined for a non-streamed one). */

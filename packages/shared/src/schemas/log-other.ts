@@ -40,6 +40,9 @@ export const logOther = z.object({
   matched_tier: str,
   /** The expression failed for this call's counts: it was charged its reservation. */
   billing_expr_error: str,
+  /** Tools the provider ran (web search …), by tool price name, and the quota they were charged. */
+  tool_calls: opt(z.record(z.string(), z.number())),
+  tool_quota: num,
   /** Units billed at a per-call price (images, audio minutes, 1K characters). */
   billed_units: num,
   /** Quota the balance could not cover when the call settled. */

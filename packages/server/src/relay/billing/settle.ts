@@ -15,6 +15,7 @@ import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { callLogRow, useTimeSince, type CallIdentity } from './log-row.js';
 import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
+import { toolQuota } from './tool-price.js';
 import { forRequest, requestOf, resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from '../pipeline/services.js';
 import type { CallUsage } from './usage.js';
@@ -62,6 +63,8 @@ export interface CallBill {
   tier?: string;
   /** Why the price expression failed for this call (it is charged its reservation). */
   failed?: string;
+  /** The part of `quota` that prices the provider's tool calls. */
+  toolQuota?: number;
 }
 
 /**
@@ -99,7 +102,16 @@ export function billCall(
       billedModel = c.upstreamModel;
     }
   }
-  return { ...quotaAt(scaledPrice(price.price, c.usage.units), c.usage, settings.quotaPerUnit), price, billedModel };
+  const bill = quotaAt(scaledPrice(price.price, c.usage.units), c.usage, settings.quotaPerUnit);
+  // Tools the provider ran (web search …) are priced per call on top (tool_price_setting.prices).
+  const tools = toolQuota(
+    ctx.options,
+    billedModel ?? c.model,
+    c.usage.toolCalls,
+    price.groupRatio,
+    settings.quotaPerUnit,
+  );
+  return { ...bill, quota: bill.quota + tools, ...(tools > 0 ? { toolQuota: tools } : {}), price, billedModel };
 }
 
 /** What settlement charges for a bill (and its cost receipt shows): its quota, or the whole reservation when its price expression failed. */
@@ -138,6 +150,8 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
     ratio_unset: c.price.unset || undefined,
     fallback_pricing: c.price.fallback || undefined,
     billed_model: billedModel,
+    tool_calls: c.usage.toolCalls,
+    tool_quota: bill.toolQuota,
     ...(p.mode === 'expr'
       ? {
           billing_mode: BILLING_MODE_EXPR,

@@ -9,6 +9,8 @@ export interface CallUsage extends Usage {
   semantic?: 'openai' | 'anthropic';
   /** Billable units at a per-call model price (images × size/quality factor, audio minutes, 1K characters). */
   units?: number;
+  /** Calls of tools the provider ran on its side, by tool price name (tool_price_setting.prices). */
+  toolCalls?: Readonly<Record<string, number>>;
 }
 
 interface OpenAIUsage {

@@ -72,6 +72,8 @@ export interface IRUsage {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   reasoningTokens: number;
+  /** Calls of tools the provider ran on its side (web search …), by new-api's tool price names. */
+  toolCalls?: Readonly<Record<string, number>>;
 }
 
 export interface IRResponse {

@@ -48,6 +48,7 @@ export const billingUsage = (u: IRUsage, reported: boolean): CallUsage => ({
   reasoningTokens: u.reasoningTokens,
   reported,
   semantic: 'anthropic',
+  ...(u.toolCalls ? { toolCalls: u.toolCalls } : {}),
 });
 
 export interface ConvertedCall {

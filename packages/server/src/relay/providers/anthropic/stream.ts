@@ -41,7 +41,16 @@ export function usageToIR(u: Partial<AnthropicUsage> | undefined | null, base: I
     cacheReadTokens: count(u.cache_read_input_tokens, base.cacheReadTokens),
     cacheWriteTokens: count(u.cache_creation_input_tokens, base.cacheWriteTokens),
     reasoningTokens: base.reasoningTokens,
+    ...toolCallsOf(u, base),
   };
+}
+
+/** Anthropic's server tool use as priced tool calls (`web_search`, new-api's name for it); a later usage wins. */
+function toolCallsOf(u: Partial<AnthropicUsage>, base: IRUsage): Pick<IRUsage, 'toolCalls'> {
+  const searches = u.server_tool_use?.web_search_requests;
+  if (typeof searches === 'number' && Number.isSafeInteger(searches) && searches > 0)
+    return { toolCalls: { web_search: searches } };
+  return base.toolCalls ? { toolCalls: base.toolCalls } : {};
 }
 
 export const usageFromIR = (u: IRUsage): AnthropicUsage => ({

@@ -10,6 +10,8 @@ export type AnthropicUsage = {
   output_tokens: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** Server tools Anthropic ran for the answer (web search, web fetch). */
+  server_tool_use?: { web_search_requests?: number | null; web_fetch_requests?: number | null } | null;
 };
 
 export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };

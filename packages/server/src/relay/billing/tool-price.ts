@@ -1,0 +1,80 @@
+import { add, dec, mul, roundToInt, type Dec } from '@tollway/shared';
+import type { OptionsService } from '../../core/options/service.js';
+
+/**
+ * Tool calls a provider runs on its side (web search, file search), priced per call as new-api does: dollars per
+ * 1,000 calls by `tool_price_setting.prices`, whose keys are a tool (`web_search`) or a tool for models by prefix
+ * (`web_search_preview:gpt-4o*`); the longest matching prefix wins, then the tool's own price, then new-api's
+ * built-in price below, else nothing.
+ */
+
+/** new-api's built-in tool prices, in dollars per 1,000 calls (an operator's option overrides each). */
+export const DEFAULT_TOOL_PRICES: Readonly<Record<string, number>> = {
+  web_search: 10,
+  web_search_preview: 10,
+  file_search: 2.5,
+  google_search: 14,
+  'web_search_preview:gpt-4o*': 25,
+  'web_search_preview:gpt-4.1*': 25,
+  'web_search_preview:gpt-4o-mini*': 25,
+  'web_search_preview:gpt-4.1-mini*': 25,
+};
+
+/** Prices are per 1,000 calls. */
+const CALLS_PER_PRICE_SCALE = 3;
+
+interface ToolIndex {
+  own: Map<string, number>;
+  /** Per tool, model prefixes longest first. */
+  prefixes: Map<string, { prefix: string; price: number }[]>;
+}
+
+/** The index of one saved price map (the options service hands out the same object until the option changes). */
+const indexes = new WeakMap<object, ToolIndex>();
+
+function indexOf(saved: Readonly<Record<string, number>>): ToolIndex {
+  const hit = indexes.get(saved);
+  if (hit) return hit;
+  const index: ToolIndex = { own: new Map(), prefixes: new Map() };
+  for (const [key, price] of Object.entries({ ...DEFAULT_TOOL_PRICES, ...saved })) {
+    const colon = key.indexOf(':');
+    if (colon < 0) {
+      index.own.set(key, price);
+      continue;
+    }
+    const tool = key.slice(0, colon);
+    const list = index.prefixes.get(tool) ?? [];
+    list.push({ prefix: key.slice(colon + 1).replace(/\*$/, ''), price });
+    index.prefixes.set(tool, list);
+  }
+  for (const list of index.prefixes.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
+  indexes.set(saved, index);
+  return index;
+}
+
+/** Dollars per 1,000 calls of `tool` by `model`. */
+export function toolPrice(saved: Readonly<Record<string, number>>, tool: string, model: string): number {
+  const index = indexOf(saved);
+  const byPrefix = index.prefixes.get(tool)?.find((p) => model.startsWith(p.prefix));
+  return byPrefix?.price ?? index.own.get(tool) ?? 0;
+}
+
+/**
+ * Quota of a call's tool calls, exact: Σ calls × price ÷ 1,000 × quota per unit × group ratio, rounded once, half
+ * away from zero. 0 without tool calls.
+ */
+export function toolQuota(
+  options: OptionsService,
+  model: string,
+  calls: Readonly<Record<string, number>> | undefined,
+  groupRatio: number,
+  quotaPerUnit: number,
+): number {
+  if (!calls) return 0;
+  const saved = options.json<Record<string, number>>('tool_price_setting.prices');
+  let dollarsPerThousand: Dec = dec(0);
+  for (const [tool, count] of Object.entries(calls))
+    if (count > 0) dollarsPerThousand = add(dollarsPerThousand, mul(dec(count), dec(toolPrice(saved, tool, model))));
+  const quota = mul(mul(dollarsPerThousand, dec(quotaPerUnit)), dec(groupRatio));
+  return Number(roundToInt({ m: quota.m, s: quota.s + CALLS_PER_PRICE_SCALE }));
+}
