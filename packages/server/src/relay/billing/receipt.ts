@@ -74,6 +74,11 @@ export class AttemptReceipt implements CostReceipt {
   upfront(): Receipt | undefined {
     // Only a chat call's answer never carries billable units of its own (a surface's answer may: images, minutes).
     if (this.call.surface) return undefined;
+    // A token price (most streams) is not known before the answer: no bill computed to find that out, unless
+    // redirect billing may move the call to another model's price.
+    const b = this.billed;
+    const redirected = b.upstreamModel !== b.model && this.ctx.relay.settings.get().redirectBilling;
+    if (!redirected && b.price.price.mode !== 'price') return undefined;
     const bill = billCall(this.ctx, this.billedOn(NO_TOKENS));
     return bill.price.price.mode === 'price' ? this.told(bill) : undefined;
   }
