@@ -6,6 +6,8 @@ import { observeRealtimeCharge } from '../../observability/relay-observer.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { resolvePrice, scaledPrice, type ResolvedPrice } from '../billing/price.js';
 import type { RelayContext } from '../pipeline/services.js';
+import { RelayError } from '../pipeline/errors.js';
+import { PERIOD_LIMIT_CODE } from '../limits/period-refusal.js';
 import { newRequestId, settleCall } from '../billing/settle.js';
 import { journalCall, refundHold } from '../pipeline/lifecycle.js';
 import type { CallUsage } from '../billing/usage.js';
@@ -60,8 +62,14 @@ export async function openRealtimeResponse(
  */
 export const MAX_OPEN_UNITS = 64;
 
-/** Why a frame cannot be held for: the user's or the token's balance is short, or too many units are open. */
-export type Refusal = 'user' | 'token' | 'units';
+/**
+ * Why a frame cannot be held for: the user's or the token's balance is short, too many units are open, or a period
+ * limit of the token or user is reached (its 429, naming the limit and its reset).
+ */
+export type Refusal = 'user' | 'token' | 'units' | RelayError;
+
+/** Whether a reservation's answer is a refusal rather than a hold. */
+const refused = <T extends object>(h: T | Refusal): h is Refusal => typeof h === 'string' || h instanceof RelayError;
 
 /** The hold each unit is started with and extended by: its per-call price, or PreConsumedQuota for ratios. */
 export function holdStep(ctx: RelayContext, price: ResolvedPrice): number {
@@ -133,14 +141,20 @@ export class RealtimeAccount {
     return ev.textTokens + ev.audioBytes / this.bytesPerToken;
   }
 
+  /** A hold of up to `amount` (at least `minimum`), or why there is none. */
+  private async reserve(amount: number, minimum = amount): Promise<Hold | Refusal> {
+    try {
+      return await this.ctx.relay.ledger.reserve(this.b.target, amount, minimum);
+    } catch (err) {
+      if (err instanceof RelayError && err.code === PERIOD_LIMIT_CODE) return err;
+      throw err;
+    }
+  }
+
   /** Takes at least `amount` more for a unit (a hold step when the balance has it); the refusal when it cannot. */
   private async extend(u: Unit, amount: number): Promise<true | Refusal> {
-    const hold = await this.ctx.relay.ledger.reserve(
-      this.b.target,
-      Math.max(holdStep(this.ctx, u.price), amount),
-      amount,
-    );
-    if (typeof hold === 'string') return hold;
+    const hold = await this.reserve(Math.max(holdStep(this.ctx, u.price), amount), amount);
+    if (refused(hold)) return hold;
     u.holds.push(hold);
     u.held += hold.amount;
     return true;
@@ -161,8 +175,8 @@ export class RealtimeAccount {
       this.spare = undefined;
     } else {
       const amount = holdStep(this.ctx, price);
-      const hold = await this.ctx.relay.ledger.reserve(this.b.target, amount);
-      if (typeof hold === 'string') return hold;
+      const hold = await this.reserve(amount);
+      if (refused(hold)) return hold;
       unit.holds.push(hold);
       unit.held = hold.amount;
       unit.callId = await openRealtimeResponse(this.ctx, { ...this.b, model, perResponse: amount });
@@ -191,16 +205,14 @@ export class RealtimeAccount {
       return undefined;
     }
     if (ev.kind === 'created')
-      return this.units.has(ev.unit)
-        ? undefined
-        : this.open(ev.unit, 'response').then((u) => (typeof u === 'string' ? u : true));
+      return this.units.has(ev.unit) ? undefined : this.open(ev.unit, 'response').then((u) => (refused(u) ? u : true));
     const known = this.units.get(ev.unit);
     // The end of a unit never seen, without usage, is worth nothing more.
     if (!known && ev.kind === 'done' && ev.usage === undefined) return undefined;
     if (known && this.shortOf(known, ev) === 0) return undefined;
     return (async () => {
       const u = known ?? (await this.open(ev.unit, ev.unitKind));
-      if (typeof u === 'string') return u;
+      if (refused(u)) return u;
       const short = this.shortOf(u, ev);
       return short === 0 || this.extend(u, short);
     })();
@@ -262,8 +274,8 @@ export class RealtimeAccount {
   async reserveSpare(atLeast: number): Promise<true | Refusal> {
     if (this.spare) return true;
     const amount = Math.max(this.b.perResponse, atLeast);
-    const hold = await this.ctx.relay.ledger.reserve(this.b.target, amount);
-    if (typeof hold === 'string') return hold;
+    const hold = await this.reserve(amount);
+    if (refused(hold)) return hold;
     this.spare = { hold, callId: await openRealtimeResponse(this.ctx, { ...this.b, perResponse: amount }) };
     return true;
   }

@@ -33,6 +33,12 @@ const sendableCode = (code: number): number =>
 
 /** The error event that ends a session whose balance cannot hold what comes next. */
 function refusalEvent(why: Refusal): string {
+  if (typeof why !== 'string')
+    return JSON.stringify({
+      type: 'error',
+      event_id: `event_${newRequestId()}`,
+      error: { type: why.type, code: why.code, message: why.message, param: null },
+    });
   const message =
     why === 'user'
       ? 'insufficient user quota'
@@ -81,7 +87,10 @@ export function runRealtimeSession(
   };
   const refuse = (why: Refusal) => {
     if (client.readyState === WebSocket.OPEN) client.send(refusalEvent(why));
-    client.close(1008, why === 'units' ? 'too many open units' : 'quota exhausted');
+    client.close(
+      1008,
+      why === 'units' ? 'too many open units' : typeof why === 'string' ? 'quota exhausted' : 'period limit reached',
+    );
     upstream.close(1000);
   };
   const send = (data: RawData, isBinary: boolean) => {
