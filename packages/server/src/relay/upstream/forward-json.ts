@@ -160,8 +160,11 @@ export class PassThroughJson implements StreamSink {
           : this.bytes;
       return this.result(usage, counted, cut, this.head, this.headComplete);
     }
-    // Nothing reached the client yet: an answer that broke off is a failed attempt (another channel may serve).
-    if (cut) return { kind: 'failed', status: 0, message: 'upstream unreachable: the answer broke off', body: '' };
+    // Nothing reached the client yet: an answer the upstream broke off is a failed attempt (another channel may
+    // serve). A client that left is billed as before its answer was held: a cut answer, on what the upstream sent.
+    const clientLeft = cut && res.destroyed;
+    if (cut && !clientLeft)
+      return { kind: 'failed', status: 0, message: 'upstream unreachable: the answer broke off', body: '' };
     const bytes = held.length === 1 ? held[0]! : Buffer.concat(held);
     const text = bytes.toString('utf8');
     const usage = usageFromJsonTail(text.slice(-TAIL));
@@ -170,7 +173,7 @@ export class PassThroughJson implements StreamSink {
     // No usage (or no output in it): billed on our count of every choice's text, unless the surface meters it.
     const result = meter
       ? this.result(meter(usage), 0, false, capture, true)
-      : this.result(usage, usage?.completionTokens ? 0 : countedAnswer(text, this.countTokens), false, capture, true);
+      : this.result(usage, usage?.completionTokens ? 0 : countedAnswer(text, this.countTokens), cut, capture, !cut);
     if (!res.destroyed) sendWithReceipt(res, this.status, this.contentType, text, this.up.receipt, result, bytes);
     return result;
   }
