@@ -69,7 +69,7 @@ export const MAX_OPEN_UNITS = 64;
 export type Refusal = 'user' | 'token' | 'units' | RelayError;
 
 /** Whether a reservation's answer is a refusal rather than a hold. */
-const refused = <T extends object>(h: T | Refusal): h is Refusal => typeof h === 'string' || h instanceof RelayError;
+const isRefusal = <T extends object>(h: T | Refusal): h is Refusal => typeof h === 'string' || h instanceof RelayError;
 
 /** The hold each unit is started with and extended by: its per-call price, or PreConsumedQuota for ratios. */
 export function holdStep(ctx: RelayContext, price: ResolvedPrice): number {
@@ -154,7 +154,7 @@ export class RealtimeAccount {
   /** Takes at least `amount` more for a unit (a hold step when the balance has it); the refusal when it cannot. */
   private async extend(u: Unit, amount: number): Promise<true | Refusal> {
     const hold = await this.reserve(Math.max(holdStep(this.ctx, u.price), amount), amount);
-    if (refused(hold)) return hold;
+    if (isRefusal(hold)) return hold;
     u.holds.push(hold);
     u.held += hold.amount;
     return true;
@@ -176,7 +176,7 @@ export class RealtimeAccount {
     } else {
       const amount = holdStep(this.ctx, price);
       const hold = await this.reserve(amount);
-      if (refused(hold)) return hold;
+      if (isRefusal(hold)) return hold;
       unit.holds.push(hold);
       unit.held = hold.amount;
       unit.callId = await openRealtimeResponse(this.ctx, { ...this.b, model, perResponse: amount });
@@ -205,14 +205,16 @@ export class RealtimeAccount {
       return undefined;
     }
     if (ev.kind === 'created')
-      return this.units.has(ev.unit) ? undefined : this.open(ev.unit, 'response').then((u) => (refused(u) ? u : true));
+      return this.units.has(ev.unit)
+        ? undefined
+        : this.open(ev.unit, 'response').then((u) => (isRefusal(u) ? u : true));
     const known = this.units.get(ev.unit);
     // The end of a unit never seen, without usage, is worth nothing more.
     if (!known && ev.kind === 'done' && ev.usage === undefined) return undefined;
     if (known && this.shortOf(known, ev) === 0) return undefined;
     return (async () => {
       const u = known ?? (await this.open(ev.unit, ev.unitKind));
-      if (refused(u)) return u;
+      if (isRefusal(u)) return u;
       const short = this.shortOf(u, ev);
       return short === 0 || this.extend(u, short);
     })();
@@ -275,7 +277,7 @@ export class RealtimeAccount {
     if (this.spare) return true;
     const amount = Math.max(this.b.perResponse, atLeast);
     const hold = await this.reserve(amount);
-    if (refused(hold)) return hold;
+    if (isRefusal(hold)) return hold;
     this.spare = { hold, callId: await openRealtimeResponse(this.ctx, { ...this.b, perResponse: amount }) };
     return true;
   }
