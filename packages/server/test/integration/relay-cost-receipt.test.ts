@@ -1,9 +1,11 @@
+import http from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, lastLogOf, userQuota } from '../support/gateway.js';
+import { listenLocally } from '../support/local-server.js';
 
 /**
  * The cost receipt (docs/using/cost-receipts.md): a billed answer's X-Tollway-Cost-Quota and X-Tollway-Cost
@@ -26,6 +28,24 @@ const IMAGE_PRICE = 0.04;
 const IMAGE_QUOTA = 2 * IMAGE_PRICE * 500_000;
 const CNY_RATE = 7.3;
 const QUOTA_PER_USD = 500_000;
+/** Served first by an upstream that breaks its plain answer off, then by the mock. */
+const BROKEN_MODEL = 'receipt-broken';
+
+/** An OpenAI-format upstream whose plain answers break off after their first bytes. */
+async function breakingUpstream() {
+  let calls = 0;
+  const server = http.createServer((req, res) => {
+    calls++;
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"chatcmpl-broken","choices":[{"index":0,"message":{"role":"assistant","content":"Hel');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+  });
+  const local = await listenLocally(server);
+  return { ...local, calls: () => calls };
+}
 
 interface CostUsage {
   cost?: number;
@@ -33,11 +53,18 @@ interface CostUsage {
 }
 
 describe.each(dialects)('cost receipts on %s', (dialect) => {
+  let broken: Awaited<ReturnType<typeof breakingUpstream>>;
+  afterAll(async () => broken?.close());
   const gw = useGateway(dialect, { user: 'receipt-user', quota: QUOTA }, async (g) => {
     const options = {
       ModelRatio: JSON.stringify({ [RATIO_MODEL]: 10, [CLAUDE_MODEL]: 10 }),
       CompletionRatio: JSON.stringify({ [RATIO_MODEL]: 2, [CLAUDE_MODEL]: 2 }),
-      ModelPrice: JSON.stringify({ [FIXED_MODEL]: FIXED_PRICE, [IMAGE_MODEL]: IMAGE_PRICE }),
+      ModelPrice: JSON.stringify({
+        [FIXED_MODEL]: FIXED_PRICE,
+        [IMAGE_MODEL]: IMAGE_PRICE,
+        [BROKEN_MODEL]: FIXED_PRICE,
+      }),
+      RetryTimes: '1',
     };
     for (const [key, value] of Object.entries(options)) {
       const res = await g.root.call('PUT', '/api/option/', { key, value });
@@ -50,6 +77,15 @@ describe.each(dialects)('cost receipts on %s', (dialect) => {
       models: `${RATIO_MODEL},${FIXED_MODEL},${IMAGE_MODEL}`,
     });
     await addChannel(g.root, { name: 'an', key: 'an-key', baseUrl: g.mock.url, type: 14, models: CLAUDE_MODEL });
+    broken = await breakingUpstream();
+    await addChannel(g.root, {
+      name: 'broken',
+      key: 'bk-key',
+      baseUrl: broken.url,
+      models: BROKEN_MODEL,
+      priority: 10,
+    });
+    await addChannel(g.root, { name: 'whole', key: 'wh-key', baseUrl: g.mock.url, models: BROKEN_MODEL });
   });
 
   const openai = () => new OpenAI({ apiKey: gw.key, baseURL: `${gw.base}/v1`, maxRetries: 0 });
@@ -288,6 +324,19 @@ describe.each(dialects)('cost receipts on %s', (dialect) => {
     }, CLAUDE_MODEL);
     expect(last).toMatchObject({ cost: usd(streamed.logged), cost_quota: streamed.logged });
     expect(streamed.spent).toBe(streamed.logged);
+  });
+
+  it('a plain answer the upstream breaks off reaches no client: the next channel serves it, billed once', async () => {
+    const served = await charged(async () => {
+      const { data, response } = await openai()
+        .chat.completions.create({ model: BROKEN_MODEL, messages: [{ role: 'user', content: 'hi' }] })
+        .withResponse();
+      expect(data.choices[0]!.message.content).toBe('Hello from the mock!');
+      return response.headers;
+    }, BROKEN_MODEL);
+    expect(broken.calls()).toBe(1);
+    expect(receiptOf(served.headers).quota).toBe(String(FIXED_QUOTA));
+    expect([served.logged, served.spent]).toEqual([FIXED_QUOTA, FIXED_QUOTA]);
   });
 
   it('X-Tollway-Cost follows the display currency (CNY at USDExchangeRate)', async () => {
