@@ -33,6 +33,8 @@ export function billedUsage(result: RelayedAttempt, call: InboundCall): CallUsag
     cacheCreationTokens: u?.cacheCreationTokens,
     semantic: u?.semantic,
     units: u?.units,
+    // Tools the provider ran (web search) ran whether or not the answer was whole.
+    ...(u?.toolCalls ? { toolCalls: u.toolCalls } : {}),
     reported: false,
   };
 }

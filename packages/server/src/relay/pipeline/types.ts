@@ -75,7 +75,10 @@ export interface CostReceipt {
   readonly inUsage: boolean;
   /** The bill of this answer (`result` as the sink will return it), kept for settlement. */
   issue(result: RelayedAttempt): Receipt;
-  /** The bill when it is known before the answer (a per-call price), kept for settlement; else undefined. */
+  /**
+   * The bill when it is known before the answer (a per-call price; for a stream's head), else undefined. Settlement
+   * computes it again on the answer's usage: the same quota, unless the provider ran tools priced per call.
+   */
   upfront(): Receipt | undefined;
 }
 

@@ -209,8 +209,7 @@ class ConvertSse implements StreamSink {
   private stopped = false;
   private firstByteMs = 0;
   private out = '';
-  /** The cost receipt went out in the head (a per-call price), or in the answer's usage on this usage. */
-  private receiptUpfront = false;
+  /** The cost receipt went out in the answer's usage, on this usage. */
   private receiptGiven = false;
   private receiptUsage: IRUsage | undefined;
   /** An OpenAI client asked for the cost in its usage: the event whose encoding carries the usage, if any. */
@@ -241,7 +240,6 @@ class ConvertSse implements StreamSink {
 
   open(res: ServerResponse): void {
     const upfront = this.c.receipt?.upfront();
-    this.receiptUpfront = upfront !== undefined;
     res.writeHead(200, upfront ? withReceiptHeaders({ ...SSE_HEAD }, upfront) : SSE_HEAD);
   }
 
@@ -284,7 +282,9 @@ class ConvertSse implements StreamSink {
       cut,
       output: this.capture?.value(),
       // The bill told to the client is charged: in the head, or in a usage chunk no later usage replaced.
-      receipted: !this.stopped && (this.receiptUpfront || (this.receiptGiven && this.receiptUsage === usage)),
+      // The bill told in the answer's usage is charged (unless a later usage replaced it). One told in the head (a
+      // per-call price) is settlement's own computation again, now with the usage (which may add priced tool calls).
+      receipted: !this.stopped && this.receiptGiven && this.receiptUsage === usage,
     };
   }
 

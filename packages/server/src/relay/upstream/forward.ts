@@ -76,8 +76,7 @@ class PassThroughSse implements StreamSink {
   private meterBytes = 0;
   /** The meter ended the stream: what was delivered is within the hold, which is billed whole. */
   private meterStopped = false;
-  /** The cost receipt went out in the head (a per-call price), or in the usage chunk on this usage. */
-  private receiptUpfront = false;
+  /** The cost receipt went out in the usage chunk on this usage. */
   private receiptUsage: CallUsage | undefined;
   /** Puts the cost in the usage chunk (the client asked for it); undefined when not asked: no work per event. */
   private readonly costChunk: ((event: string) => string) | undefined;
@@ -97,7 +96,6 @@ class PassThroughSse implements StreamSink {
   open(res: ServerResponse, status: number): void {
     this.status = status;
     const upfront = this.up.receipt?.upfront();
-    this.receiptUpfront = upfront !== undefined;
     res.writeHead(status, upfront ? withReceiptHeaders({ ...SSE_HEAD }, upfront) : SSE_HEAD);
   }
 
@@ -159,9 +157,9 @@ class PassThroughSse implements StreamSink {
       firstByteMs: this.firstByteMs,
       cut,
       output: state.capture?.value(),
-      // The bill told to the client is charged: in the head, or in a usage chunk no later usage replaced.
-      receipted:
-        !this.meterStopped && (this.receiptUpfront || (this.receiptUsage !== undefined && this.receiptUsage === usage)),
+      // The bill told in a usage chunk no later usage replaced is charged. One told in the head (a per-call price)
+      // is settlement's own computation again, now with the answer's usage (which may add priced tool calls).
+      receipted: !this.meterStopped && this.receiptUsage !== undefined && this.receiptUsage === usage,
     };
   }
 }
