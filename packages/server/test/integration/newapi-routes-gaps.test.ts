@@ -55,6 +55,8 @@ describe.each(dialects)('new-api routes filled in, on %s', (dialect) => {
       model_limits: { 'gpt-4o': true, 'claude-3': true },
       model_limits_enabled: true,
       expires_at: 4102444800,
+      // Tollway's addition to new-api's shape: what is left of the key's and its owner's period limits (none here).
+      period_limits: [],
     });
     const unlimited = await addToken(t, alice.userId!, { name: 'forever' });
     // Without the Bearer word nor sk-, and with a disabled token: still read (new-api's read-only key check).
