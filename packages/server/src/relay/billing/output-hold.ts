@@ -1,6 +1,6 @@
 import { computeQuota, type Price } from '@tollway/shared';
 import { chargeMetrics } from '../../accounting/charge-metrics.js';
-import type { InboundCall, OutputBudget } from '../pipeline/types.js';
+import type { AttemptResult, InboundCall, OutputBudget } from '../pipeline/types.js';
 
 export type { OutputBudget } from '../pipeline/types.js';
 import { MAX_TOKEN_LIMIT } from '../entry/validate.js';
@@ -142,4 +142,10 @@ function exprBudget(plan: HoldPlan, held: number, quotaPerUnit: number): OutputB
 export function outputCapExceeded(kind: 'stream' | 'plain'): Error {
   chargeMetrics.capExceeded.inc({ kind });
   return new Error('the answer went past the output its hold pays for');
+}
+
+/** A plain answer past the output its hold pays for (counted): a failed attempt, never delivered. */
+export function plainPastCap(): Extract<AttemptResult, { kind: 'failed' }> {
+  outputCapExceeded('plain');
+  return { kind: 'failed', status: 502, message: 'the upstream answered past the output cap it was sent', body: '' };
 }

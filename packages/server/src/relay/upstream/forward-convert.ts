@@ -23,7 +23,7 @@ import type { CancelSignal } from '../pipeline/services.js';
 import type { AttemptResult, CostReceipt, RelayedAttempt } from '../pipeline/types.js';
 import type { CallUsage } from '../billing/usage.js';
 import { withReceiptHeaders, withUsageCost } from '../billing/receipt.js';
-import { outputCapExceeded, type OutputBudget } from '../billing/output-hold.js';
+import { outputCapExceeded, plainPastCap, type OutputBudget } from '../billing/output-hold.js';
 
 const MAX_JSON_BODY = 64 * 1024 * 1024;
 /** Most of an unreadable answer kept for the log. */
@@ -121,13 +121,7 @@ class ConvertJson implements WholeSink {
     const reported = ir.usage.inputTokens > 0 || ir.usage.outputTokens > 0;
     const counted = ir.usage.outputTokens > 0 ? 0 : this.countTokens(answerText(json, ir.parts));
     if (Math.max(ir.usage.outputTokens, counted) > (c.budget?.tokens ?? Infinity)) {
-      outputCapExceeded('plain');
-      return {
-        kind: 'failed',
-        status: 502,
-        message: 'the upstream answered past the output cap it was sent',
-        body: '',
-      };
+      return plainPastCap();
     }
     const result: RelayedAttempt = {
       kind: 'relayed',

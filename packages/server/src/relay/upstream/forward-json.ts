@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { CHAT_CONTENT_CAP } from '../pipeline/capped-text.js';
 import { openAIAnswerContent } from '../pipeline/chat-content.js';
 import type { AnswerHeaders, StreamSink, WholeSink } from './forward-upstream.js';
-import { outputCapExceeded, type OutputBudget } from '../billing/output-hold.js';
+import { plainPastCap, type OutputBudget } from '../billing/output-hold.js';
 import { countAnswerTokens } from '../pipeline/token-count.js';
 import type { AttemptResult, CostReceipt, Receipt, RelayedAttempt } from '../pipeline/types.js';
 import { usageFromJsonTail, type CallUsage } from '../billing/usage.js';
@@ -216,13 +216,7 @@ export class MeteredJson implements WholeSink {
     const usage = usageFromJsonTail(text.slice(-TAIL));
     const counted = usage?.completionTokens ? 0 : countedAnswer(text, this.countTokens);
     if (Math.max(usage?.completionTokens ?? 0, counted) > (this.up.budget?.tokens ?? Infinity)) {
-      outputCapExceeded('plain');
-      return {
-        kind: 'failed',
-        status: 502,
-        message: 'the upstream answered past the output cap it was sent',
-        body: '',
-      };
+      return plainPastCap();
     }
     const result: RelayedAttempt = {
       kind: 'relayed',
