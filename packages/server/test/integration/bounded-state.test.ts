@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryOneTimeCodes } from '../../src/lib/one-time-codes.js';
 import { MemoryWindowCounters } from '../../src/lib/window-counters.js';
 import { MemoryLimitStore } from '../../src/relay/limits/memory-store.js';
+import { MemoryPeriodStore } from '../../src/core/period-limits/memory-store.js';
 import { UNKNOWN_KEY_CACHE_MAX } from '../../src/relay/entry/auth-cache.js';
 import type { RelayContext } from '../../src/relay/pipeline/services.js';
 import { useApp } from '../support/fixture.js';
@@ -135,5 +136,22 @@ describe('bounded state under 100,000 distinct caller values', () => {
     // The most recent entries are kept.
     expect(await codes.consume(`mail:${DISTINCT - 1}@example.com`, 'code')).toBe(true);
     expect(counters.get(`critical:${addressOf(DISTINCT - 1)}`, 1200, now)).toBe(1);
+  });
+
+  it('period-limit counters of more owners than their cap stay within it, the newest kept', () => {
+    const store = new MemoryPeriodStore();
+    const now = Date.now();
+    const owners = store.capacity + 1_000;
+    const counter = (i: number) => ({
+      level: 'token' as const,
+      period: 'day' as const,
+      key: `token:${i}:day`,
+      limit: 10,
+      slot: -1,
+      endsAt: now + 3_600_000,
+    });
+    for (let i = 0; i < owners; i++) store.take([counter(i)], 1, 1, now);
+    expect(store.size).toBeLessThanOrEqual(store.capacity);
+    expect(store.has(counter(owners - 1).key, now)).toBe(true);
   });
 });

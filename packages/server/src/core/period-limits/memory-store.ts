@@ -19,6 +19,14 @@ type Entry = { total: number } | { slots: Map<number, number> };
 export class MemoryPeriodStore implements PeriodStore {
   private readonly counts = new BoundedMap<string, Entry>({ maxEntries: MAX_PERIOD_COUNTERS });
 
+  get size(): number {
+    return this.counts.size;
+  }
+
+  get capacity(): number {
+    return this.counts.capacity;
+  }
+
   take(counters: PeriodCounter[], amount: number, minimum: number, now: number): PeriodTake {
     const uses: PeriodUse[] = counters.map((c) => this.use(c, now));
     let granted = amount;
