@@ -6,8 +6,8 @@ import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from
 
 import { newApiOptionDefs } from './options-newapi.js';
 import { ErrorCode, type ErrorParams } from './error-codes.js';
-import { inputRefusal, inputRule } from './input-rules.js';
-import { billingExprProblem } from './billing-expr/compile.js';
+import { inputRefusal } from './input-rules.js';
+import { billingExprMap } from './billing-expr/option.js';
 import { bool, checked, float, int, json, oneOf, secret, str, type OptionDef } from './option-def.js';
 
 export type { OptionCheckFailure, OptionDef, OptionKind } from './option-def.js';
@@ -17,20 +17,6 @@ const numberMap = z.record(z.string(), z.number().nonnegative());
 const stringMap = z.record(z.string(), z.string());
 const stringList = z.array(z.string());
 const chatList = z.array(z.record(z.string(), z.string()));
-
-/** Expressions by model, each parsed and tried on sample calls before it is saved (see billing-expr/compile.ts). */
-const billingExprMap = z.record(z.string(), z.string()).superRefine((map, ctx) => {
-  for (const [model, text] of Object.entries(map)) {
-    const reason = billingExprProblem(text);
-    if (reason === undefined) continue;
-    const message = `the billing expression of "${model}" is invalid: ${reason}`;
-    ctx.addIssue({
-      code: 'custom',
-      input: text,
-      ...inputRule(ErrorCode.BillingExprInvalid, message, { model, reason }, [model]),
-    });
-  }
-});
 
 export const optionDefs = {
   // Login and registration
