@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import { normalizeForwarded } from './core/client-ip.js';
 import { serverTimeoutOptions, watchBody } from './http/server-timeouts.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -79,6 +80,7 @@ export const routeModules: RouteModule[] = [
   ratioPresetRoutes,
   redemptionRoutes,
   topUpRoutes,
+  subscriptionRoutes,
   auditRoutes,
   openapiRoutes,
   docsRoutes,

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { SubscriptionPeriods } from './modules/subscriptions/periods.js';
+import { WalletHolds } from './core/subscriptions/wallet-holds.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connectDatabase, type Db } from './db/connect.js';
@@ -43,6 +45,8 @@ export interface Runtime {
   logRetention: LogRetention | undefined;
   /** Marks unpaid top-up orders expired (master node only). */
   topUpExpiry: TopUpExpiry | undefined;
+  /** Ends subscriptions past their end and resets their periods (every node; each row changes once). */
+  subscriptionPeriods: SubscriptionPeriods;
   /** Deletes expired console sessions (master node only). */
   sessionPrune: SessionPrune | undefined;
   /** Polls unfinished tasks (every node; one at a time holds its lease). */
@@ -122,6 +126,8 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     // The relay's services join `base` below, before any probe runs.
     channelProbe: (channel, model) => testChannelUpstream(base, channel, model),
     tokenChanges: new ChangeEvents(),
+    planChanges: new ChangeEvents(),
+    walletHolds: new WalletHolds(),
     providers: providerCatalog,
     startedAt: Date.now(),
   };
@@ -147,6 +153,9 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   logRetention?.start();
   const topUpExpiry = config.nodeType === 'master' ? new TopUpExpiry(new TopUpStore(db, accountLogs), log) : undefined;
   topUpExpiry?.start();
+  // Every node may run it (its statements are conditional): subscriptions end and reset on time without a master.
+  const subscriptionPeriods = new SubscriptionPeriods(ctx);
+  subscriptionPeriods.start();
   const sessionPrune = config.nodeType === 'master' ? new SessionPrune(sessionStoreOf(ctx), log) : undefined;
   sessionPrune?.start();
   const taskPoller = startTaskPoller(ctx);
@@ -154,6 +163,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     ctx,
     logRetention,
     topUpExpiry,
+    subscriptionPeriods,
     sessionPrune,
     taskPoller,
     async close(closing = {}) {
@@ -161,6 +171,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
       breakers.stop();
       await logRetention?.stop();
       await topUpExpiry?.stop();
+      await subscriptionPeriods.stop();
       await sessionPrune?.stop();
       await taskPoller.stop();
       stopChannelTests();

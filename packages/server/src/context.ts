@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import type { TokenChanges } from './core/change-events.js';
+import type { PlanChanges, TokenChanges } from './core/change-events.js';
+import type { WalletHolds } from './core/subscriptions/wallet-holds.js';
 import type { ChannelProbe } from './core/channel-probe.js';
 import type { ProviderCatalog } from './core/providers.js';
 import type { Db } from './db/connect.js';
@@ -57,6 +58,10 @@ export interface AppContext {
   channelProbe: ChannelProbe;
   /** Told of every token change; the relay drops the token from its caches, here and on other nodes. */
   tokenChanges: TokenChanges;
+  /** Told when a subscription's quota changed outside the relay (a reset); the relay re-reads its balance. */
+  planChanges: PlanChanges;
+  /** Holds on live wallet balances for spends outside the relay (bound by the relay at start-up). */
+  walletHolds: WalletHolds;
   /** The providers as channel management reaches them (key checks, model lists, balances). */
   providers: ProviderCatalog;
   startedAt: number;

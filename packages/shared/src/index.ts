@@ -26,6 +26,8 @@ export * from './schemas/redemption.js';
 export * from './schemas/twofa.js';
 export * from './schemas/audit.js';
 export * from './schemas/session.js';
+export * from './schemas/subscription.js';
+export * from './subscription-time.js';
 export * from './channel-types.js';
 export * from './decimal.js';
 export * from './pricing.js';

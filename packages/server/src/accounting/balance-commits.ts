@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ClusterPresence } from './balance-presence.js';
 import { FENCE, RELEASE } from './balance-scripts.js';
-import type { BalanceKind, LedgerRecord } from './ledger.js';
+import { payerOf, type BalanceKind, type LedgerRecord } from './ledger.js';
 
 /** Releases that could not reach Redis are tried again after this long. */
 const RETRY_MS = 1_000;
@@ -41,10 +41,11 @@ export class CommitFence {
     presence.onRenamed(() => (this.waiting = []));
   }
 
-  /** The balances a record's charge moves: the user's and a limited token's. */
+  /** The balances a record's charge moves: the payer's (wallet or plan) and a limited token's. */
   private keys(r: LedgerRecord): string[] {
     if (!r.quota) return [];
-    const user = this.keyOf('users', r.userId);
+    const payer = payerOf(r);
+    const user = this.keyOf(payer.kind, payer.id);
     return r.tokenLimited && r.tokenId ? [user, this.keyOf('tokens', r.tokenId)] : [user];
   }
 

@@ -25,6 +25,10 @@ export interface PassResult {
   busy: number;
 }
 
+/** The letter of each kind in a balance key (bal:u:1, bal:t:1, bal:p:1). */
+const KIND_CODES: Record<BalanceKind, string> = { users: 'u', tokens: 't', plans: 'p' };
+const BALANCE_KINDS: readonly BalanceKind[] = ['users', 'tokens', 'plans'];
+
 interface Balance {
   key: string;
   kind: BalanceKind;
@@ -54,12 +58,13 @@ export class BalanceReconciler {
   }
 
   key(kind: BalanceKind, id: number): string {
-    return `${this.prefix}bal:${kind === 'users' ? 'u' : 't'}:${id}`;
+    return `${this.prefix}bal:${KIND_CODES[kind]}:${id}`;
   }
 
   private parse(key: string): Balance | undefined {
-    const m = /^bal:([ut]):(\d+)$/.exec(key.slice(this.prefix.length));
-    return m ? { key, kind: m[1] === 'u' ? 'users' : 'tokens', id: Number(m[2]) } : undefined;
+    const m = /^bal:([utp]):(\d+)$/.exec(key.slice(this.prefix.length));
+    const kind = m && BALANCE_KINDS.find((k) => KIND_CODES[k] === m[1]);
+    return m && kind ? { key, kind, id: Number(m[2]) } : undefined;
   }
 
   /** Every balance in Redis once; `keepGoing` is asked between steps (false ends the pass early). */
@@ -177,7 +182,7 @@ export class BalanceReconciler {
   /** Database values by key, one query per kind; a missing key means the row is gone. */
   private async databaseValues(balances: Balance[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
-    for (const kind of ['users', 'tokens'] as const) {
+    for (const kind of BALANCE_KINDS) {
       const ids = balances.filter((b) => b.kind === kind).map((b) => b.id);
       if (!ids.length) continue;
       const values = await this.loaders[kind](ids);

@@ -16,6 +16,8 @@ export interface ReserveTarget {
   userId: number;
   /** Undefined for an unlimited token. */
   tokenId: number | undefined;
+  /** A subscription (user_subscriptions.id) the call draws from instead of the user's wallet; undefined: the wallet. */
+  planId?: number | undefined;
 }
 
 /**
@@ -35,10 +37,21 @@ export interface Hold {
   periodAt?: number;
 }
 
-export type BalanceKind = 'users' | 'tokens';
+/** Wallets (users.quota), limited tokens (remain_quota) and subscription plans (amount_total − amount_used). */
+export type BalanceKind = 'users' | 'tokens' | 'plans';
+
+/** The balance a call's charge leaves besides the token's: the plan it draws from, else the user's wallet. */
+export function payerOf(t: { userId: number; planId?: number | undefined }): { kind: 'users' | 'plans'; id: number } {
+  return t.planId ? { kind: 'plans', id: t.planId } : { kind: 'users', id: t.userId };
+}
 
 /** Where a hold gives its amount back: the node it is booked to and the balances' epochs ('' when unknown). */
 const holdPlace = (h: Hold): string => `${h.node ?? ''}|${h.gens?.[0] ?? ''}|${h.gens?.[1] ?? ''}`;
+
+/** A write record's payer field for a target: the plan it draws from, or nothing (the wallet). */
+export function planOf(t: { planId?: number | undefined }): { planId?: number } {
+  return t.planId ? { planId: t.planId } : {};
+}
 
 /**
  * Several holds of one call as one, so that settling it gives them back and takes the charge in one atomic step:
@@ -75,6 +88,8 @@ export interface LedgerRecord {
   tokenLimited: boolean;
   /** Quota charged; 0 for log-only records. */
   quota: number;
+  /** The subscription the charge is drawn from (its amount_used grows, the wallet stays); absent: the wallet. */
+  planId?: number;
   /** The settled reservation, for the ledger to release once the charge is committed (absent for log-only records). */
   lease?: Hold;
 }
@@ -106,6 +121,9 @@ export interface Ledger {
 }
 
 type Loader = (ids: number[]) => Promise<Map<number, number>>;
+
+/** The loader of a ledger without subscription plans: none is known. */
+const noPlans: Loader = () => Promise.resolve(new Map());
 
 class Book {
   readonly entries = new Map<number, Balance>();
@@ -141,6 +159,7 @@ class Book {
 export class MemoryLedger implements Ledger {
   readonly users: Book;
   readonly tokens: Book;
+  readonly plans: Book;
 
   /**
    * `serialize` runs a refresh between writer batches, so a database value and the unwritten amounts are
@@ -150,17 +169,23 @@ export class MemoryLedger implements Ledger {
     loadUsers: Loader,
     loadTokens: Loader,
     private readonly serialize: (fn: () => Promise<void>) => Promise<void>,
+    loadPlans: Loader = noPlans,
   ) {
     this.users = new Book(loadUsers);
     this.tokens = new Book(loadTokens);
+    this.plans = new Book(loadPlans);
+  }
+
+  private book(kind: BalanceKind): Book {
+    return kind === 'users' ? this.users : kind === 'tokens' ? this.tokens : this.plans;
   }
 
   async available(kind: BalanceKind, id: number): Promise<number | undefined> {
-    return (await (kind === 'users' ? this.users : this.tokens).ensure(id))?.available;
+    return (await this.book(kind).ensure(id))?.available;
   }
 
   refresh(kind: BalanceKind, id: number): Promise<void> {
-    const book = kind === 'users' ? this.users : this.tokens;
+    const book = this.book(kind);
     if (!book.entries.has(id)) return Promise.resolve();
     return this.serialize(async () => {
       const v = (await book.load([id])).get(id);
@@ -174,7 +199,7 @@ export class MemoryLedger implements Ledger {
   }
 
   committed(records: readonly LedgerRecord[]): void {
-    for (const r of records) if (r.quota) this.flushed(r.userId, r.tokenLimited ? r.tokenId : undefined, r.quota);
+    for (const r of records) if (r.quota) this.flushed(r, r.tokenLimited ? r.tokenId : undefined, r.quota);
   }
 
   commitFailed(): void {
@@ -194,8 +219,9 @@ export class MemoryLedger implements Ledger {
    * neither. Synchronous after the entries are loaded, so two requests cannot both see the same balance.
    */
   async reserve(t: ReserveTarget, amount: number, minimum = amount): Promise<Hold | 'user' | 'token'> {
+    const payer = payerOf(t);
     const [u, tok] = await Promise.all([
-      this.users.ensure(t.userId),
+      this.book(payer.kind).ensure(payer.id),
       t.tokenId === undefined ? undefined : this.tokens.ensure(t.tokenId),
     ]);
     if (!u) return 'user';
@@ -224,7 +250,8 @@ export class MemoryLedger implements Ledger {
    */
   async settle(t: ReserveTarget, hold: Hold, actual: number): Promise<number> {
     const reserved = hold.amount;
-    const u = this.users.entries.get(t.userId)!;
+    const payer = payerOf(t);
+    const u = this.book(payer.kind).entries.get(payer.id)!;
     const tok = t.tokenId === undefined ? undefined : this.tokens.entries.get(t.tokenId);
     u.reserved -= reserved;
     u.available += reserved;
@@ -244,9 +271,10 @@ export class MemoryLedger implements Ledger {
     return charge;
   }
 
-  /** The writer committed `amount` for these ids. */
-  flushed(userId: number, tokenId: number | undefined, amount: number): void {
-    const u = this.users.entries.get(userId);
+  /** The writer committed `amount` for the record's payer and token. */
+  flushed(payerIds: { userId: number; planId?: number }, tokenId: number | undefined, amount: number): void {
+    const payer = payerOf(payerIds);
+    const u = this.book(payer.kind).entries.get(payer.id);
     if (u) u.unflushed -= amount;
     const tok = tokenId === undefined ? undefined : this.tokens.entries.get(tokenId);
     if (tok) tok.unflushed -= amount;

@@ -6,7 +6,7 @@ import { ClusterPresence } from './balance-presence.js';
 import { BalanceReconciler, type Loader } from './balance-reconcile.js';
 import { LOAD, RESERVE, RESERVE_EACH, SETTLE, SETTLE_EACH } from './balance-scripts.js';
 import { ScriptBatch } from './script-batch.js';
-import type { BalanceKind, Hold, Ledger, LedgerRecord, ReserveTarget } from './ledger.js';
+import { payerOf, type BalanceKind, type Hold, type Ledger, type LedgerRecord, type ReserveTarget } from './ledger.js';
 
 export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 const DEFAULT_HEARTBEAT_MS = 5_000;
@@ -35,7 +35,11 @@ export interface RedisLedgerOptions {
   balanceTtlMs?: number;
   /** File keeping this node's id (DATA_DIR/redis-node-id): a restart retires the id of the process it replaces. */
   nodeIdFile?: string;
+  /** Subscription plans' balances from the database (absent: the ledger knows no plans). */
+  loadPlans?: Loader;
 }
+
+const noPlans: Loader = () => Promise.resolve(new Map());
 
 /**
  * Balances shared by every node in Redis (see balance-scripts.ts for the hash). Each reservation is a lease
@@ -54,6 +58,7 @@ export class RedisLedger implements Ledger {
   private readonly log: Logger;
   private readonly intervalMs: number;
   private readonly balanceTtlMs: number;
+  private readonly loaders: Record<BalanceKind, Loader>;
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> | undefined;
   private started = false;
@@ -62,8 +67,8 @@ export class RedisLedger implements Ledger {
   constructor(
     private readonly redis: Redis,
     prefix: string,
-    private readonly loadUsers: Loader,
-    private readonly loadTokens: Loader,
+    loadUsers: Loader,
+    loadTokens: Loader,
     opts: RedisLedgerOptions = {},
   ) {
     this.log = opts.log ?? pino({ enabled: false });
@@ -83,14 +88,8 @@ export class RedisLedger implements Ledger {
       this.log,
       opts.nodeIdFile,
     );
-    this.reconciler = new BalanceReconciler(
-      redis,
-      prefix,
-      { users: loadUsers, tokens: loadTokens },
-      this.presence,
-      this.balanceTtlMs,
-      this.log,
-    );
+    this.loaders = { users: loadUsers, tokens: loadTokens, plans: opts.loadPlans ?? noPlans };
+    this.reconciler = new BalanceReconciler(redis, prefix, this.loaders, this.presence, this.balanceTtlMs, this.log);
     this.fence = new CommitFence(redis, (kind, id) => this.reconciler.key(kind, id), this.presence, this.log);
     this.reserves = new ScriptBatch(redis, RESERVE, RESERVE_EACH);
     this.settles = new ScriptBatch(redis, SETTLE, SETTLE_EACH);
@@ -137,15 +136,16 @@ export class RedisLedger implements Ledger {
   }
 
   private keys(t: ReserveTarget): string[] {
+    const payer = payerOf(t);
     return [
-      this.reconciler.key('users', t.userId),
+      this.reconciler.key(payer.kind, payer.id),
       ...(t.tokenId === undefined ? [] : [this.reconciler.key('tokens', t.tokenId)]),
     ];
   }
 
   /** Builds a balance from the database unless Redis has it; false when the id is unknown. */
   private async load(kind: BalanceKind, id: number): Promise<boolean> {
-    const v = (await (kind === 'users' ? this.loadUsers : this.loadTokens)([id])).get(id);
+    const v = (await this.loaders[kind]([id])).get(id);
     if (v === undefined) return false;
     await LOAD.run(
       this.redis,
@@ -166,10 +166,11 @@ export class RedisLedger implements Ledger {
       if (code === 1) return { amount: Number(taken), gens: [gu, gt], node };
       if (code === -1) return 'user';
       if (code === -2) return 'token';
-      // -11: the user's balance is not in Redis, -12: the token's.
-      const missingUser = code === -11;
-      if (!(await this.load(missingUser ? 'users' : 'tokens', missingUser ? t.userId : t.tokenId!)))
-        return missingUser ? 'user' : 'token';
+      // -11: the payer's balance (wallet or plan) is not in Redis, -12: the token's.
+      const missingPayer = code === -11;
+      const payer = payerOf(t);
+      if (!(await (missingPayer ? this.load(payer.kind, payer.id) : this.load('tokens', t.tokenId!))))
+        return missingPayer ? 'user' : 'token';
     }
     return 'user';
   }

@@ -101,17 +101,31 @@ async function applyCounters(
   hourly: DialectName | undefined,
   fast: SqliteBatchStatements | undefined,
 ): Promise<void> {
-  for (const [id, s] of sumBy(records, (r) => r.userId)) {
-    if (s.quota === 0 && s.requests === 0) continue;
-    if (fast) fast.chargeUser(id, s.quota, s.requests);
+  // A wallet's charge leaves users.quota; a plan's leaves the subscription (the user's usage counts both).
+  for (const wallet of [true, false]) {
+    for (const [id, s] of sumBy(records, (r) => (!r.planId === wallet ? r.userId : undefined))) {
+      if (s.quota === 0 && s.requests === 0) continue;
+      const spent = wallet ? s.quota : 0;
+      if (fast) fast.chargeUser(id, spent, s.quota, s.requests);
+      else
+        await trx
+          .updateTable('users')
+          .set({
+            quota: sql`quota - ${spent}`,
+            used_quota: sql`used_quota + ${s.quota}`,
+            request_count: sql`request_count + ${s.requests}`,
+          })
+          .where('id', '=', id)
+          .execute();
+    }
+  }
+  for (const [id, s] of sumBy(records, (r) => r.planId)) {
+    if (s.quota === 0) continue;
+    if (fast) fast.chargePlan(id, s.quota);
     else
       await trx
-        .updateTable('users')
-        .set({
-          quota: sql`quota - ${s.quota}`,
-          used_quota: sql`used_quota + ${s.quota}`,
-          request_count: sql`request_count + ${s.requests}`,
-        })
+        .updateTable('user_subscriptions')
+        .set({ amount_used: sql`amount_used + ${s.quota}` })
         .where('id', '=', id)
         .execute();
   }

@@ -33,10 +33,15 @@ export class SqliteBatchStatements {
     this.statement('INSERT INTO writer_batches (id, applied_at) VALUES (?, ?)').run(id, appliedAt);
   }
 
-  chargeUser(id: number, quota: number, requests: number): void {
+  /** `spent` leaves the wallet; `used` (the same, or a plan's charge) counts as the user's usage. */
+  chargeUser(id: number, spent: number, used: number, requests: number): void {
     this.statement(
       'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?',
-    ).run(quota, quota, requests, id);
+    ).run(spent, used, requests, id);
+  }
+
+  chargePlan(id: number, quota: number): void {
+    this.statement('UPDATE user_subscriptions SET amount_used = amount_used + ? WHERE id = ?').run(quota, id);
   }
 
   chargeToken(id: number, quota: number, limited: boolean): void {

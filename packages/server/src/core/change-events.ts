@@ -16,3 +16,6 @@ export class ChangeEvents<Args extends unknown[]> {
 
 /** A token was created, changed or deleted (its key and id). */
 export type TokenChanges = ChangeEvents<[key: string, id: number]>;
+
+/** A subscription's quota changed outside the relay (a period reset): its id (user_subscriptions.id). */
+export type PlanChanges = ChangeEvents<[subscriptionId: number]>;

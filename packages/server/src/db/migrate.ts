@@ -21,6 +21,7 @@ import * as m0019 from './migrations/0019_channel_fields.js';
 import * as m0020 from './migrations/0020_model_registry.js';
 import * as m0021 from './migrations/0021_token_cross_group_retry.js';
 import * as m0022 from './migrations/0022_period_limits.js';
+import * as m0023 from './migrations/0023_subscriptions.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0020_model_registry': m0020,
   '0021_token_cross_group_retry': m0021,
   '0022_period_limits': m0022,
+  '0023_subscriptions': m0023,
 };
 
 /** The migrations' names, oldest first. */

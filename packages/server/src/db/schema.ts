@@ -1,5 +1,10 @@
 import type { Generated } from 'kysely';
 import type { ModelsTable, VendorsTable } from './schema-registry.js';
+import type {
+  SubscriptionOrdersTable,
+  SubscriptionPlansTable,
+  UserSubscriptionsTable,
+} from './schema-subscriptions.js';
 
 /** Row types of every table. Columns follow new-api's names so an operator's SQL keeps working. */
 export interface UsersTable {
@@ -384,7 +389,7 @@ export interface AuditLogsTable {
   detail: string;
 }
 
-export type { ModelsTable, VendorsTable };
+export type { ModelsTable, VendorsTable, SubscriptionOrdersTable, SubscriptionPlansTable, UserSubscriptionsTable };
 
 export interface Database {
   users: UsersTable;
@@ -412,4 +417,7 @@ export interface Database {
   two_factor_backup_codes: TwoFactorBackupCodesTable;
   vendors: VendorsTable;
   models: ModelsTable;
+  subscription_plans: SubscriptionPlansTable;
+  user_subscriptions: UserSubscriptionsTable;
+  subscription_orders: SubscriptionOrdersTable;
 }

@@ -45,6 +45,14 @@ export const logOther = z.object({
   tool_quota: num,
   /** Units billed at a per-call price (images, audio minutes, 1K characters). */
   billed_units: num,
+  /** What paid (new-api's names): 'wallet' or 'subscription', the user's preference, and with a plan which one. */
+  billing_source: str,
+  billing_preference: str,
+  subscription_id: num,
+  subscription_plan_id: num,
+  subscription_plan_title: str,
+  subscription_consumed: num,
+  wallet_quota_deducted: num,
   /** Quota the balance could not cover when the call settled. */
   charge_shortfall: num,
   /** The call never settled (the process stopped first): billed at its reservation. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BILLING_PREFERENCES, DEFAULT_BILLING_PREFERENCE } from './subscription.js';
 import { ErrorCode } from '../error-codes.js';
 import { inputRule } from '../input-rules.js';
 import { quotaAmount, userRole } from './amounts.js';
@@ -137,6 +138,8 @@ export const userSetting = z.object({
   notification_email: settingFields.notification_email.default(''),
   accept_unset_model_ratio_model: settingFields.accept_unset_model_ratio_model.default(false),
   show_ip_in_logs: settingFields.show_ip_in_logs.default(false),
+  /** What relay calls draw from (PUT /api/subscription/self/preference sets it); kept when other settings are saved. */
+  billing_preference: z.enum(BILLING_PREFERENCES).catch(DEFAULT_BILLING_PREFERENCE).default(DEFAULT_BILLING_PREFERENCE),
 });
 /** PUT /api/user/setting body: any subset; missing keys keep their stored values. */
 export const userSettingPatch = z.object(settingFields).partial();

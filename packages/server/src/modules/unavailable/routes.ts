@@ -32,48 +32,9 @@ export function unavailableRoutes(r: Router): void {
   refuse('POST', '/api/user/passkey/login/finish', 'public', PASSKEY_UNAVAILABLE, passkey);
   refuse('DELETE', '/api/user/:id/reset_passkey', 'admin', PASSKEY_UNAVAILABLE, passkey);
 
-  empty(
-    'GET',
-    '/api/subscription/plans',
-    'user',
-    'Subscription plans: none (subscriptions are not available)',
-    () => [],
-  );
-  empty(
-    'GET',
-    '/api/subscription/self',
-    'user',
-    "The caller's subscriptions: none; billing is from the wallet only",
-    () => ({
-      billing_preference: 'wallet_only',
-      subscriptions: [],
-      all_subscriptions: [],
-    }),
-  );
-  empty(
-    'GET',
-    '/api/subscription/admin/plans',
-    'admin',
-    'Subscription plans: none (subscriptions are not available)',
-    () => [],
-  );
-  refuse('PUT', '/api/subscription/self/preference', 'user', SUBSCRIPTION_UNAVAILABLE, subscription);
+  // Plans are sold from the wallet (modules/subscriptions); paying one by card or Epay is not built yet.
   for (const url of ['/api/subscription/epay/pay', '/api/subscription/stripe/pay', '/api/subscription/creem/pay'])
     refuse('POST', url, 'user', SUBSCRIPTION_UNAVAILABLE, subscription);
-  refuse('POST', '/api/subscription/admin/plans', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
-  refuse('PUT', '/api/subscription/admin/plans/:id', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
-  refuse('PATCH', '/api/subscription/admin/plans/:id', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
-  refuse('POST', '/api/subscription/admin/bind', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
-  empty('GET', '/api/subscription/admin/users/:id/subscriptions', 'admin', "A user's subscriptions: none", () => []);
-  refuse('POST', '/api/subscription/admin/users/:id/subscriptions', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
-  refuse(
-    'POST',
-    '/api/subscription/admin/user_subscriptions/:id/invalidate',
-    'admin',
-    SUBSCRIPTION_UNAVAILABLE,
-    subscription,
-  );
-  refuse('DELETE', '/api/subscription/admin/user_subscriptions/:id', 'admin', SUBSCRIPTION_UNAVAILABLE, subscription);
   // The payment provider's callbacks of a subscription purchase: there is never one to confirm.
   for (const method of ['GET', 'POST'] as const)
     for (const url of ['/api/subscription/epay/notify', '/api/subscription/epay/return'])

@@ -14,7 +14,8 @@ import type { LogsTable } from '../../db/schema.js';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { callLogRow, useTimeSince, type CallIdentity } from './log-row.js';
-import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
+import { planOf, type Hold, type ReserveTarget } from '../../accounting/ledger.js';
+import { payerLogFields } from './payers.js';
 import { toolQuota } from './tool-price.js';
 import { forRequest, requestOf, resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from '../pipeline/services.js';
@@ -162,6 +163,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
       : undefined),
     billed_units: c.usage.units,
     charge_shortfall: charged < quota ? quota - charged : undefined,
+    ...payerLogFields(c.auth, c.target, charged),
     admin_info: { use_channel: c.usedChannels },
     input_content: c.content?.input,
     output_content: c.content?.output,
@@ -185,6 +187,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
       userId: c.auth.userId,
       tokenId: c.auth.tokenId,
       tokenLimited: c.target.tokenId !== undefined,
+      ...planOf(c.target),
       channelId: c.channel.id,
       quota: charged,
       countsRequest: true,
@@ -223,6 +226,7 @@ export function unsettledCallRecord(
     userId: c.auth.userId,
     tokenId: c.auth.tokenId,
     tokenLimited: c.target.tokenId !== undefined,
+    ...planOf(c.target),
     channelId: 0,
     quota: c.reserved,
     countsRequest: true,

@@ -3,6 +3,8 @@ import { BoundedMap } from '../../lib/bounded-map.js';
 import { IpAllowList } from '../../lib/ip-allow.js';
 import { limitSetOf } from '../../core/period-limits/counters.js';
 import type { PeriodLimits } from '../../core/period-limits/types.js';
+import { normalizeBillingPreference, type BillingPreference } from '@tollway/shared';
+import { activePlansOf, type ActivePlan } from './active-plans.js';
 
 /** What the relay needs to know about an API token and its owner, held in memory. */
 export interface TokenAuth {
@@ -32,6 +34,10 @@ export interface TokenAuth {
   perMinute: { tokenRpm: number; tokenTpm: number; userRpm: number; userTpm: number };
   /** The token's and its user's period limits (limits/period-limits.ts); undefined when neither sets one. */
   periods: PeriodLimits | undefined;
+  /** users.setting billing_preference: whether calls draw from the user's plans, the wallet, or one then the other. */
+  billing: BillingPreference;
+  /** The user's active subscriptions when loaded, the soonest ending first (none with billing 'wallet_only'). */
+  plans: readonly ActivePlan[];
   loadedAt: number;
 }
 
@@ -137,15 +143,15 @@ export class TokenAuthCache {
       this.unknown.set(key, true, NEGATIVE_TTL_MS, now);
       return undefined;
     }
-    let acceptUnset: boolean;
+    let setting: { accept_unset_model_ratio_model?: unknown; billing_preference?: unknown };
     try {
-      acceptUnset = Boolean(
-        (JSON.parse(row.userSetting || '{}') as { accept_unset_model_ratio_model?: boolean })
-          .accept_unset_model_ratio_model,
-      );
+      setting = (JSON.parse(row.userSetting || '{}') as typeof setting | null) ?? {};
     } catch {
-      acceptUnset = false;
+      setting = {};
     }
+    const acceptUnset = Boolean(setting.accept_unset_model_ratio_model);
+    const billing = normalizeBillingPreference(setting.billing_preference);
+    const plans = billing === 'wallet_only' ? [] : await activePlansOf(this.db, row.userId, now);
     const auth: TokenAuth = {
       tokenId: row.tokenId,
       name: row.name,
@@ -181,6 +187,8 @@ export class TokenAuthCache {
         userTpm: Number(row.userTpm),
       },
       periods: periodLimitsOfRow(row),
+      billing,
+      plans,
       loadedAt: now,
     };
     this.unknown.delete(key);

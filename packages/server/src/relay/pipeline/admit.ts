@@ -10,6 +10,9 @@ import type { RelayContext } from './services.js';
 import { periodLimitsOf } from '../../core/period-limits/service.js';
 import { admitPeriodRequest } from '../limits/period-refusal.js';
 import type { PeriodTarget } from '../limits/period-ledger.js';
+import { payersOf } from '../billing/payers.js';
+import type { ActivePlan } from '../entry/active-plans.js';
+import { nowSeconds } from '../../lib/time.js';
 
 /** How admitModel words the refusal of a model nobody can call now. */
 export type UnservedRefusal = 'as-found' | 'unserved-or-disabled';
@@ -72,22 +75,29 @@ export function unservedOrDisabled(ctx: RelayContext, err: unknown, group: strin
 }
 
 /**
- * Stage 3 — reserve: up to `amount` (at least `minimum`, default all of it) held from the user and (for a limited
- * token) the token, or the quota error.
+ * Stage 3 — reserve: up to `amount` (at least `minimum`, default all of it) held from the payer (a subscription
+ * plan or the wallet, relay/billing/payers.ts) and (for a limited token) the token, or the quota error.
  */
 export async function reserveQuota(
   ctx: RelayContext,
   auth: TokenAuth,
   amount: number,
   minimum = amount,
-): Promise<{ target: ReserveTarget; hold: Hold }> {
+): Promise<{ target: ReserveTarget; hold: Hold; plan?: ActivePlan }> {
   // The period limits ride on the target: every hold of the call counts under them (limits/period-ledger.ts).
-  const target: PeriodTarget = { userId: auth.userId, tokenId: auth.unlimited ? undefined : auth.tokenId };
-  if (auth.periods) target.periods = auth.periods;
-  const hold = await ctx.relay.ledger.reserve(target, amount, minimum);
-  if (hold === 'user') throw relayErrors.userQuota();
-  if (hold === 'token') throw relayErrors.tokenExhausted();
-  return { target, hold };
+  const base: PeriodTarget = { userId: auth.userId, tokenId: auth.unlimited ? undefined : auth.tokenId };
+  if (auth.periods) base.periods = auth.periods;
+  // The user's plans and wallet in the order the billing preference says; the first with room holds it all, and
+  // the call's later holds and its charge stay on that payer (the target carries it).
+  const payers = payersOf(auth, nowSeconds());
+  for (const plan of payers) {
+    const target: PeriodTarget = plan ? { ...base, planId: plan.id } : base;
+    const hold = await ctx.relay.ledger.reserve(target, amount, minimum);
+    if (hold === 'token') throw relayErrors.tokenExhausted();
+    if (hold !== 'user') return plan ? { target, hold, plan } : { target, hold };
+  }
+  if (auth.billing === 'subscription_only') throw relayErrors.subscriptionQuota(payers.length > 0);
+  throw relayErrors.userQuota();
 }
 
 /** A channel chosen for one attempt: its key (undefined: none usable) and the model, mapped and as sent upstream. */

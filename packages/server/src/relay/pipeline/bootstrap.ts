@@ -4,10 +4,11 @@ import { Mailer } from '../../lib/mailer.js';
 import { isUsableGroup } from '../../modules/groups/usable.js';
 import { QuotaWarnings } from '../../modules/notifications/quota-warnings.js';
 import { TokenAuthCache } from '../entry/auth-cache.js';
-import { MemoryLedger, type Ledger } from '../../accounting/ledger.js';
+import { MemoryLedger, payerOf, type BalanceKind, type Ledger } from '../../accounting/ledger.js';
 import { RedisLedger } from '../../accounting/redis-ledger.js';
 import { countPeriodLimits } from '../limits/period-ledger.js';
 import { periodLimitsOf } from '../../core/period-limits/service.js';
+import { planBalanceLoader } from '../../core/subscriptions/balances.js';
 import type { RelayServices } from './services.js';
 import { RelaySettingsCache } from './settings.js';
 import { UpstreamPools } from '../upstream/pools.js';
@@ -42,8 +43,9 @@ export async function createRelayServices(
     // A dropped copy (a task refund applied before) may have moved a live balance the database never followed.
     onDropped: (records) => {
       for (const r of records) {
+        const payer = payerOf(r);
         void ledger
-          .refresh('users', r.userId)
+          .refresh(payer.kind, payer.id)
           .catch((err: unknown) => ctx.log.warn({ err }, 'ledger: re-reading a balance failed'));
         if (r.tokenLimited && r.tokenId)
           void ledger
@@ -75,6 +77,7 @@ export async function createRelayServices(
         Number(r.remain_quota),
       ]),
     );
+  const loadPlans = planBalanceLoader(ctx.db);
   // One node keeps balances in memory; a cluster (REDIS_CONN_STRING) keeps them in Redis so reservations are
   // atomic across every node.
   const balances: Ledger = ctx.redis
@@ -82,8 +85,9 @@ export async function createRelayServices(
         log: ctx.log,
         reconcileIntervalMs: ctx.config.redisReconcileInterval * 1000,
         nodeIdFile: path.join(ctx.config.dataDir, REDIS_NODE_ID_FILE),
+        loadPlans,
       })
-    : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn));
+    : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn), loadPlans);
   // Period limits (quota per day, week, month, 5 hours) count every hold in front of the balances.
   const ledger = countPeriodLimits(balances, periodLimitsOf(ctx), (err) =>
     ctx.log.warn({ err }, 'period limits: moving a counter failed'),
@@ -109,7 +113,7 @@ export async function createRelayServices(
 
   // A balance changed outside the relay: the memory ledger of every node re-reads it; a Redis ledger is
   // shared, so only the node where the change happened rebuilds it.
-  const refresh = async (kind: 'users' | 'tokens', id: number, local: boolean) => {
+  const refresh = async (kind: BalanceKind, id: number, local: boolean) => {
     if (local || !ctx.redis)
       await ledger.refresh(kind, id).catch((err) => ctx.log.warn({ err }, 'balance refresh failed'));
   };
@@ -135,6 +139,18 @@ export async function createRelayServices(
     void ctx.bus.publish('tokens', `${key}:${id}`).catch(() => undefined);
   };
   ctx.tokenChanges.on(tokenChangedHere);
+  // A subscription's balance changed outside the relay (a period reset, an import): re-read it.
+  ctx.planChanges.on((id) => {
+    void refresh('plans', id, true);
+    void ctx.bus.publish('plans', String(id)).catch(() => undefined);
+  });
+  ctx.bus.subscribe('plans', (msg) => void refresh('plans', Number(msg), false));
+  ctx.walletHolds.bind(async (userId, amount) => {
+    const target = { userId, tokenId: undefined };
+    const hold = await ledger.reserve(target, amount);
+    if (typeof hold === 'string') return undefined;
+    return { release: () => ledger.settle(target, hold, 0).then(() => undefined) };
+  });
 
   return {
     tokens,

@@ -41,6 +41,16 @@ export const relayErrors = {
     new RelayError(403, 'this API token has no quota left', 'insufficient_quota', 'token_quota_exhausted'),
   userBanned: () => new RelayError(403, 'user banned', 'tollway_error', 'user_banned'),
   userQuota: () => new RelayError(403, 'insufficient user quota', 'insufficient_quota', 'insufficient_user_quota'),
+  /** Billing 'subscription_only': no active plan, or none with room for the call. */
+  subscriptionQuota: (hasPlans: boolean) =>
+    new RelayError(
+      403,
+      hasPlans
+        ? 'subscription quota insufficient: no active plan has room for this call'
+        : 'no active subscription: your billing preference draws from subscriptions only',
+      'insufficient_quota',
+      'insufficient_user_quota',
+    ),
   groupWithdrawn: (group: string) =>
     new RelayError(
       403,

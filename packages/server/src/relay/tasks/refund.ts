@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LogType, type LogEvent, type LogOther, type TaskFailReason } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
+import { planOf } from '../../accounting/ledger.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { RelayContext } from '../pipeline/services.js';
 import { observeTaskQuota } from '../../observability/relay-observer.js';
@@ -42,10 +43,11 @@ export async function notifyTask(ctx: RelayContext, platform: TaskPlatform, stat
 async function refundTask(ctx: RelayContext, row: TaskRow, reason: string): Promise<void> {
   const ledger = ctx.relay.ledger;
   const limited = await tokenLimited(ctx, row);
-  let target = { userId: row.userId, tokenId: limited ? row.tokenId : undefined };
+  const planId = planOfTask(row);
+  let target = { userId: row.userId, tokenId: limited ? row.tokenId : undefined, planId };
   let hold = await ledger.reserve(target, 0);
   if (hold === 'token') {
-    target = { userId: row.userId, tokenId: undefined };
+    target = { userId: row.userId, tokenId: undefined, planId };
     hold = await ledger.reserve(target, 0);
   }
   const lease = hold === 'user' || hold === 'token' ? undefined : hold;
@@ -85,11 +87,18 @@ async function tokenLimited(ctx: RelayContext, row: TaskRow): Promise<boolean> {
   return !!token && !token.unlimited_quota;
 }
 
+/** The subscription a task was charged to (its private data, tasks/service.ts); undefined: the wallet. */
+function planOfTask(row: TaskRow): number | undefined {
+  const id = row.privateData.planId;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
 function refundRecord(ctx: RelayContext, row: TaskRow, limited: boolean, reason: string) {
   return {
     userId: row.userId,
     tokenId: row.tokenId,
     tokenLimited: limited,
+    ...planOf({ planId: planOfTask(row) }),
     channelId: row.channelId,
     quota: -row.quota,
     countsRequest: false,

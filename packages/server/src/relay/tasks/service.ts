@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import { channelModel, chooseKey, type CachedChannel } from '../../core/routing/channel-cache.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
+import { planOf, type Hold, type ReserveTarget } from '../../accounting/ledger.js';
 import { admitModel, reserveQuota, type ChannelChoice } from '../pipeline/admit.js';
 import { refundHold, SERVED, tryChannels, type AttemptsState, type ChannelAttempts } from '../pipeline/lifecycle.js';
 import { callLogRow, useTimeSince } from '../billing/log-row.js';
@@ -172,7 +172,8 @@ export async function submitTask(ctx: RelayContext, caller: Identified, s: TaskS
   const { target, hold } = await reserveQuota(ctx, auth, quota);
   const requestId = newRequestId();
   const table = s.platform.table;
-  const privateData = { username: auth.username, token_name: auth.name };
+  // The plan the task draws from, for its refund to find (refund.ts).
+  const privateData = { username: auth.username, token_name: auth.name, ...planOf(target) };
   const t: TaskCall = {
     who,
     s,
@@ -309,6 +310,7 @@ async function chargeTask(
     userId: who.auth.userId,
     tokenId: who.auth.tokenId,
     tokenLimited: target.tokenId !== undefined,
+    ...planOf(target),
     channelId: ch.id,
     quota: amount,
     countsRequest: true,

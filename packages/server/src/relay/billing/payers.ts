@@ -1,0 +1,43 @@
+import type { LogOther } from '@tollway/shared';
+import type { ReserveTarget } from '../../accounting/ledger.js';
+import type { TokenAuth } from '../entry/auth-cache.js';
+import type { ActivePlan } from '../entry/active-plans.js';
+
+/** Where a call's charge may come from, in the order tried: a plan (subscription) or the wallet (undefined). */
+export type Payer = ActivePlan | undefined;
+
+/**
+ * The payers a call tries, by the user's billing preference (new-api's): plans first then the wallet (the default),
+ * the wallet then plans, or only one of them. Plans are tried soonest ending first and only while unexpired.
+ */
+export function payersOf(auth: Pick<TokenAuth, 'billing' | 'plans'>, nowSeconds: number): Payer[] {
+  const plans = auth.plans.filter((p) => p.end > nowSeconds);
+  switch (auth.billing) {
+    case 'wallet_only':
+      return [undefined];
+    case 'subscription_only':
+      return plans;
+    case 'wallet_first':
+      return [undefined, ...plans];
+    case 'subscription_first':
+      return [...plans, undefined];
+  }
+}
+
+/** A consume log's payer fields (new-api's `other` keys): the wallet, or the plan the charge was drawn from. */
+export function payerLogFields(
+  auth: Pick<TokenAuth, 'billing' | 'plans'>,
+  target: ReserveTarget,
+  charged: number,
+): Partial<LogOther> {
+  if (!target.planId) return { billing_source: 'wallet', billing_preference: auth.billing };
+  const plan = auth.plans.find((p) => p.id === target.planId);
+  return {
+    billing_source: 'subscription',
+    billing_preference: auth.billing,
+    subscription_id: target.planId,
+    ...(plan ? { subscription_plan_id: plan.planId, subscription_plan_title: plan.title } : {}),
+    subscription_consumed: charged,
+    wallet_quota_deducted: 0,
+  };
+}
