@@ -15,6 +15,9 @@ export const OFFSET_TABLES = [
   'vendors',
   'models',
   'checkins',
+  'subscription_plans',
+  'user_subscriptions',
+  'subscription_orders',
 ] as const;
 export type OffsetTable = (typeof OFFSET_TABLES)[number];
 export type Offsets = Record<OffsetTable, number>;

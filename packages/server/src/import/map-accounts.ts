@@ -115,7 +115,10 @@ export function tokensSpec(ctx: MapContext): TableSpec {
       const key = text(r.key).trim().replace(/^sk-/, '');
       if (!key) return 'the token has no key';
       if (num(r.billing_type) !== 0)
-        report.note('tokens.billing_type: Tollway has no subscriptions; the token bills the wallet', `id ${num(r.id)}`);
+        report.note(
+          "tokens.billing_type: Tollway keeps no billing type per token (the user's billing preference chooses plan or wallet)",
+          `id ${num(r.id)}`,
+        );
       // An overdrawn limit stays exhausted (0): nothing is gained; any other value out of range refuses the row.
       let remain = num(r.remain_quota);
       if (Number.isInteger(remain) && remain < 0) {

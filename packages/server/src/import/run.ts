@@ -11,6 +11,7 @@ import { detectSource, type SourceKind } from './detect.js';
 import { channelsSpec, logsSpec, midjourneysSpec, quotaDataSpec, tasksSpec } from './map-gateway.js';
 import { redemptionsSpec, tokensSpec, topUpsSpec, usersSpec } from './map-accounts.js';
 import { modelsSpec, vendorsSpec } from './map-registry.js';
+import { subscriptionOrdersSpec, subscriptionPlansSpec, userSubscriptionsSpec } from './map-subscriptions.js';
 import {
   mergeOffsets,
   readMarker,
@@ -25,6 +26,7 @@ import { copyOptions } from './options.js';
 import { TableReport } from './report.js';
 import { openSource, type SourceDb } from './source.js';
 import { RefusedError } from './refused.js';
+import { planItems, subscriptionItems } from './subscription-items.js';
 import { checkSums, sourceSums, type QuotaCheck } from './sums.js';
 import { creditMergedUsers, resolveUsers, type UserMapping } from './users-map.js';
 
@@ -130,7 +132,7 @@ async function importFrom(src: SourceDb, opts: ImportOptions, dryRun: boolean): 
   if (mode !== 'fresh') write(`${mode}: ids shifted by ${JSON.stringify(offsets)}`);
   const credited = current ? await creditMergedUsers(src, target, fingerprint, current) : [];
 
-  const before = await sourceSums(src.kysely);
+  const before = await sourceSums(src.kysely, src.tables);
   const ctx: MapContext = {
     box,
     product: kind.product,
@@ -158,6 +160,9 @@ async function importFrom(src: SourceDb, opts: ImportOptions, dryRun: boolean): 
   await run(redemptionsSpec(ctx));
   await run(topUpsSpec(ctx));
   await run(checkinsSpec(ctx));
+  await run(subscriptionPlansSpec(ctx, await planItems(src)));
+  await run(userSubscriptionsSpec(ctx, await subscriptionItems(src)));
+  await run(subscriptionOrdersSpec(ctx));
   await run(midjourneysSpec(ctx));
   await run(tasksSpec(ctx));
   await run(quotaDataSpec(ctx));

@@ -35,7 +35,7 @@ export const goBcrypt = (password: string): string => bcrypt.hashSync(password, 
 type Values = Record<string, unknown>;
 
 /** Inserts rows as GORM would store them: SQLite takes booleans as 0/1 and times as text. */
-function inserter(k: AnyKysely, dialect: DialectName) {
+export function inserter(k: AnyKysely, dialect: DialectName) {
   const db = k;
   const prep = (v: unknown) =>
     dialect !== 'sqlite'

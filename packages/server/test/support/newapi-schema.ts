@@ -22,9 +22,10 @@ type Kind =
   | 'datetime'
   | 'json'
   | `varchar(${number})`
-  | `char(${number})`;
+  | `char(${number})`
+  | `decimal(${number},${number})`;
 type Column = [name: string, kind: Kind, extra?: string];
-type Table = { columns: Column[]; primary?: string[]; unique?: string[] };
+export type Table = { columns: Column[]; primary?: string[]; unique?: string[] };
 
 function render(dialect: DialectName, kind: Kind): string {
   const pg = dialect === 'postgres';
