@@ -3,14 +3,19 @@
  * (the relay's caches and balances) subscribes, so the module needs no import of them.
  */
 export class ChangeEvents<Args extends unknown[]> {
-  private readonly listeners: ((...args: Args) => void)[] = [];
+  private readonly listeners: ((...args: Args) => void | Promise<void>)[] = [];
 
-  on(listener: (...args: Args) => void): void {
+  on(listener: (...args: Args) => void | Promise<void>): void {
     this.listeners.push(listener);
   }
 
   emit(...args: Args): void {
-    for (const listener of this.listeners) listener(...args);
+    for (const listener of this.listeners) void listener(...args);
+  }
+
+  /** Tells every listener and resolves once each has taken the change in (a listener's failure is its own). */
+  async emitAndWait(...args: Args): Promise<void> {
+    await Promise.all(this.listeners.map(async (listener) => listener(...args)));
   }
 }
 

@@ -1,3 +1,4 @@
+import { BILLING_PREFERENCES } from '@tollway/shared';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { dialects } from '../support/databases.js';
@@ -79,5 +80,35 @@ describe.each(variants)(
         );
       }
     }
+
+    it(
+      'chat and messages with part of the money in a plan, under any billing preference: the same invariant',
+      { timeout: 60_000 },
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.integer({ min: 0, max: MAX_BALANCE }),
+            fc.integer({ min: 0, max: MAX_BALANCE }),
+            fc.constantFrom(...BILLING_PREFERENCES),
+            fc.constantFrom(...surfaces.filter((s) => s.surface === 'chat' || s.surface === 'messages')),
+            fc.boolean(),
+            fc.array(fc.integer({ min: 1, max: MAX_WORDS }), { minLength: 1, maxLength: 5 }),
+            async (balance, planQuota, preference, s, stream, sizes) => {
+              const { userId, key } = await fundedKey(gw, balance, { quota: planQuota, preference });
+              const calls = sizes.map((words, i) => ({
+                model: model(s.vendor, MONEY_BEHAVIOURS[i % MONEY_BEHAVIOURS.length]!),
+                words,
+                stream,
+              }));
+              const received = await Promise.all(calls.map((c) => callSurface(gw, s.surface, key, c)));
+              const delivered = received.reduce((sum, r) => sum + deliveredValue(r), 0);
+              const ignored = calls.some((c) => c.model.includes('ignore'));
+              assertMoneyInvariant(balance, delivered, await settledMoney(gw, userId), ignored);
+            },
+          ),
+          { numRuns: RUNS },
+        );
+      },
+    );
   },
 );

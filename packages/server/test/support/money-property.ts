@@ -8,8 +8,9 @@
  *   Redis ledger, i.e. cluster mode, on a prefix of the suite's own) and a mock vendor (`mock`, default the
  *   money vendor of ./money-vendor.ts, which honours output caps unless told not to). With the money vendor it also
  *   adds one channel per vendor × behaviour, all priced at `MONEY_PRICE` (`model(vendor, behaviour)` names the model).
- * - `fundedKey(gw, quota)` makes a fresh user with exactly `quota` and an unlimited `sk-` key: each property run
- *   gets its own balance, so runs never see each other's money.
+ * - `fundedKey(gw, quota, plan?)` makes a fresh user with exactly `quota` and an unlimited `sk-` key: each property
+ *   run gets its own balance, so runs never see each other's money. With `plan`, part of the quota sits in a
+ *   subscription plan and the user's billing preference decides what calls draw from.
  * - `callSurface(gw, surface, key, call)` makes one call in the caller's protocol (OpenAI chat, Responses,
  *   Anthropic Messages, Gemini generateContent; plain or streamed), optionally cut by the client after some
  *   words, and returns what the client actually received (status, output tokens read from the text it parsed).
@@ -20,7 +21,7 @@
  * - `assertMoneyInvariant(start, delivered, money)` states the invariant once (no shortfall allowed unless the test's
  *   upstream ignores the caps it is sent).
  */
-import { computeQuota, type Price, type RatioPrice } from '@tollway/shared';
+import { computeQuota, type BillingPreference, type Price, type RatioPrice } from '@tollway/shared';
 import { expect } from 'vitest';
 import { afterAll } from 'vitest';
 import type { DialectName } from '../../src/db/connect.js';
@@ -28,6 +29,7 @@ import { createUserClient } from './app.js';
 import { useGateway, type GatewayFixture } from './fixture.js';
 import { addChannel, addToken, drainWriter, setQuota } from './gateway.js';
 import { startMoneyVendor, WORD, type MoneyVendor } from './money-vendor.js';
+import { bindPlan, createPlan } from './subscriptions.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
 
 /** The price of every money model: ratio 2 (input 2 quota per token), completion ratio 5 (10 quota per output token). */
@@ -114,11 +116,31 @@ async function setOption<M>(g: GatewayFixture<M>, key: string, value: unknown): 
 
 let users = 0;
 /** A fresh user holding exactly `quota`, with an unlimited `sk-` key. */
-export async function fundedKey<M>(gw: GatewayFixture<M>, quota: number): Promise<{ userId: number; key: string }> {
+export async function fundedKey<M>(
+  gw: GatewayFixture<M>,
+  quota: number,
+  plan?: MoneyPlan,
+): Promise<{ userId: number; key: string }> {
   const u = await createUserClient(gw.t.app, gw.root, `money${process.pid % 1000}x${++users}`);
-  await setQuota(gw.root, u.userId!, quota);
+  // With a plan, `quota` is split: `plan.quota` in a subscription, the rest in the wallet (settledMoney adds both).
+  const inPlan = plan && plan.quota > 0 ? Math.min(plan.quota, quota) : 0;
+  await setQuota(gw.root, u.userId!, quota - inPlan);
+  if (plan) {
+    if (inPlan > 0) {
+      const made = await createPlan(gw.root, { title: `money plan ${users}`, total_amount: inPlan });
+      await bindPlan(gw.root, u.userId!, made.id);
+    }
+    const pref = await u.call('PUT', '/api/subscription/self/preference', { billing_preference: plan.preference });
+    if (!pref.body.success) throw new Error(`preference refused: ${pref.body.message}`);
+  }
   const { key } = await addToken(gw.t, u.userId!, {});
   return { userId: u.userId!, key };
+}
+
+/** A subscription plan holding part of a property run's money, and the billing preference that draws on it. */
+export interface MoneyPlan {
+  quota: number;
+  preference: BillingPreference;
 }
 
 export type MoneySurface = 'chat' | 'responses' | 'messages' | 'gemini';
@@ -321,13 +343,20 @@ export async function settledMoney<M>(gw: GatewayFixture<M>, userId: number): Pr
     .where('type', '=', 2)
     .execute();
   const user = await k.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow();
+  // What the user's plans have left counts as balance beside the wallet (fundedKey split the money between them).
+  const plans = await k
+    .selectFrom('user_subscriptions')
+    .select(['amount_total', 'amount_used'])
+    .where('user_id', '=', userId)
+    .execute();
+  const inPlans = plans.reduce((sum, p) => sum + Number(p.amount_total) - Number(p.amount_used), 0);
   let charged = 0;
   let shortfall = 0;
   for (const l of logs) {
     charged += Number(l.quota);
     shortfall += Number((JSON.parse(l.other || '{}') as { charge_shortfall?: number }).charge_shortfall ?? 0);
   }
-  return { charged, balance: Number(user.quota), shortfall, calls: logs.length };
+  return { charged, balance: Number(user.quota) + inPlans, shortfall, calls: logs.length };
 }
 
 /**

@@ -60,7 +60,7 @@ export class SubscriptionPeriods {
       const at = due ?? { last, next: plan ? planNextReset(periodOf(plan), last, Number(sub.end_time), zone) : 0 };
       if (!(await store.reset(sub.id, Number(sub.next_reset_time), at.last, at.next, now))) continue;
       reset++;
-      this.deps.planChanges.emit(sub.id);
+      await this.deps.planChanges.emitAndWait(sub.id);
     }
     if (expired || reset) this.deps.log.info({ expired, reset }, 'subscription periods moved on');
     return { expired, reset };

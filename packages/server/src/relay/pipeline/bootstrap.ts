@@ -140,9 +140,9 @@ export async function createRelayServices(
   };
   ctx.tokenChanges.on(tokenChangedHere);
   // A subscription's balance changed outside the relay (a period reset, an import): re-read it.
-  ctx.planChanges.on((id) => {
-    void refresh('plans', id, true);
+  ctx.planChanges.on(async (id) => {
     void ctx.bus.publish('plans', String(id)).catch(() => undefined);
+    await refresh('plans', id, true);
   });
   ctx.bus.subscribe('plans', (msg) => void refresh('plans', Number(msg), false));
   ctx.walletHolds.bind(async (userId, amount) => {
