@@ -11,6 +11,8 @@ export default defineConfig({
     // 33–37 min, both cores saturated throughout) four browsers beside the other tiers missed action timeouts;
     // once the cores are saturated a fourth worker adds waiting, not throughput.
     maxWorkers: 3,
+    // The run ends with its slowest files and each project's time (where CI's minutes go).
+    reporters: ['default', './scripts/slowest-files-reporter.mjs'],
     projects: [
       {
         test: {
