@@ -147,11 +147,13 @@ describe.each(dialects)('new-api console routes on %s', (dialect) => {
       ok(await alice.call('PUT', '/api/subscription/self/preference', { billing_preference: 'wallet_first' })),
     ).toEqual({ billing_preference: 'wallet_first' });
     refusedWith(await admin.call('POST', '/api/subscription/admin/plans', { title: 'x' }), 'plan');
-    // Paying for a plan by card or Epay is not built: said so (the wallet pays: /api/subscription/balance/pay).
-    refusedWith(
-      await alice.call('POST', '/api/subscription/epay/pay', { plan_id: 1 }),
-      'subscriptions are not available on this server',
-    );
+    // Paying for a plan by card or Epay: the plan must exist (subscription-payments.test.ts pays for real ones).
+    for (const provider of ['stripe', 'creem'])
+      refusedWith(
+        await alice.call('POST', `/api/subscription/${provider}/pay`, { plan_id: 987654 }),
+        'subscription plan not found',
+      );
+    refusedWith(await alice.call('POST', '/api/subscription/epay/pay', { plan_id: 1 }), 'payment_method');
   });
 
   it('prefill groups: an empty list of any type; creating one says they are not available', async () => {

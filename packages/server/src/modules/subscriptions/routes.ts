@@ -14,12 +14,16 @@ import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { holdingsOf } from './holdings.js';
 import { plansOf } from './plans.js';
+import { subscriptionPaymentRoutes } from './routes-payments.js';
 
 const planList = z.array(z.object({ plan: subscriptionPlan }));
 const subscriptionList = z.array(z.object({ subscription: userSubscription }));
 const maybeMessage = z.object({ message: z.string() }).nullable();
 
-/** Subscription plans (new-api's /api/subscription/*): users' plans and preference, root's plans and bindings. */
+/**
+ * Subscription plans (new-api's /api/subscription/*): users' plans and preference, root's plans and bindings, and
+ * paying for a plan through a provider (routes-payments.ts).
+ */
 export function subscriptionRoutes(r: Router): void {
   const tags = ['subscription'];
   r.add({
@@ -154,4 +158,5 @@ export function subscriptionRoutes(r: Router): void {
     response: maybeMessage,
     handler: ({ ctx, params }) => holdingsOf(ctx).remove(params.id),
   });
+  subscriptionPaymentRoutes(r);
 }

@@ -202,11 +202,20 @@ export class SubscriptionsStore {
     return db.selectFrom('subscription_orders').selectAll().where('trade_no', '=', tradeNo).executeTakeFirst();
   }
 
-  /** Moves a pending order to `status`; false when it was not pending (another delivery settled it). */
-  async closeOrder(db: Db, tradeNo: string, status: OrderRow['status'], now: number): Promise<boolean> {
+  /**
+   * Moves a pending order to `status` (with what the provider reported, when given); false when it was not pending
+   * (another delivery settled it).
+   */
+  async closeOrder(
+    db: Db,
+    tradeNo: string,
+    status: OrderRow['status'],
+    now: number,
+    payload?: string,
+  ): Promise<boolean> {
     const res = await db
       .updateTable('subscription_orders')
-      .set({ status, complete_time: now })
+      .set({ status, complete_time: now, ...(payload !== undefined ? { provider_payload: payload } : {}) })
       .where('trade_no', '=', tradeNo)
       .where('status', '=', 'pending')
       .executeTakeFirst();

@@ -7,6 +7,7 @@ import { randomString } from '../../lib/secrets.js';
 import { configuredServerAddress } from '../../lib/server-address.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
+import { planOrdersOf } from '../subscriptions/plan-orders.js';
 import { CREEM_METHOD, STRIPE_METHOD, type CardMethod } from './card-methods.js';
 import {
   CREEM_CHECKOUT_COMPLETED,
@@ -51,7 +52,7 @@ function orderReference(prefix: string, userId: number): string {
 /**
  * Card payments of the wallet, as new-api has them: Stripe Checkout (units × the StripePriceId price, credited
  * units × QuotaPerUnit) and Creem (one of CreemProducts, credited its quota). Orders are top_ups rows; a webhook
- * completes an order through the Purchases (top-ups now), exactly once however often it is delivered.
+ * completes an order through the Purchases (top-ups, then plan orders), exactly once however often it is delivered.
  */
 export class CardPaymentService {
   private readonly purchases: readonly Purchase[];
@@ -59,8 +60,10 @@ export class CardPaymentService {
   constructor(
     private readonly deps: CardDeps,
     private readonly topUps: TopUpService,
+    /** Plan orders (modules/subscriptions), paid by the same webhooks. */
+    private readonly plans: Purchase,
   ) {
-    this.purchases = [topUpPurchase(topUps, deps.log)];
+    this.purchases = [topUpPurchase(topUps, deps.log), plans];
   }
 
   private get o() {
@@ -237,7 +240,13 @@ export class CardPaymentService {
     const event = verifyStripeEvent(payload, signature, secret);
     if (!event) return refused(400, 'invalid signature');
     const settle = async () => {
-      const result = await settlePaid(this.purchases, event.reference, STRIPE_METHOD);
+      const reported = JSON.stringify({
+        event: event.id,
+        event_type: event.type,
+        amount_total: event.amountTotal,
+        currency: event.currency.toUpperCase(),
+      });
+      const result = await settlePaid(this.purchases, event.reference, STRIPE_METHOD, reported);
       this.deps.log.info(
         {
           event: event.id,
@@ -270,7 +279,8 @@ export class CardPaymentService {
   /**
    * POST /api/creem/webhook: 400 unless creem-signature is the HMAC of the raw body under CreemWebhookSecret (always
    * while no secret is set, test mode included; new-api answers 401, which here would read as a sign-in refusal).
-   * checkout.completed with a paid one-time order completes the order named by request_id (once).
+   * checkout.completed with a paid order completes the order named by request_id (once): a plan order whatever the
+   * order's type (a plan's product may be recurring), a top-up only for a one-time order.
    */
   async creemWebhook(payload: Buffer, signature: string): Promise<WebhookAnswer> {
     if (!creemVerify(payload, signature, this.o.get('CreemWebhookSecret').trim()))
@@ -287,11 +297,12 @@ export class CardPaymentService {
       return RECEIVED;
     const reference = event.object.request_id ?? '';
     if (!reference) return refused(400, 'the event has no request_id');
-    if (event.object.order.type !== CREEM_ORDER_ONETIME) return RECEIVED;
-    const result = await settlePaid(this.purchases, reference, CREEM_METHOD);
+    const purchases = event.object.order.type === CREEM_ORDER_ONETIME ? this.purchases : [this.plans];
+    const reported = JSON.stringify({ event: event.id, order: event.object.order.id, type: event.object.order.type });
+    const result = await settlePaid(purchases, reference, CREEM_METHOD, reported);
     this.deps.log.info({ event: event.id, trade_no: reference, order: event.object.order.id, result }, 'creem payment');
     return RECEIVED;
   }
 }
 
-export const cardsOf = perContext((ctx) => new CardPaymentService(ctx, topUpsOf(ctx)));
+export const cardsOf = perContext((ctx) => new CardPaymentService(ctx, topUpsOf(ctx), planOrdersOf(ctx)));

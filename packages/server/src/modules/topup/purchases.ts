@@ -2,14 +2,20 @@ import type { Logger } from 'pino';
 import type { CardMethod } from './card-methods.js';
 import type { TopUpService } from './service.js';
 
+/** What a paid delivery did: completed the order, found it completed, or closed it unfulfillable (refused). */
+export type PaidResult = 'completed' | 'already' | 'refused';
+
 /**
  * What a provider's webhook does with the order it names, whatever the order buys. A top-up credits quota; a plan
- * purchase (later) will be a second Purchase over its own table, tried by the same webhooks with the same reference
- * (the trade number sent to the provider), so the webhooks need not change.
+ * purchase (modules/subscriptions/plan-orders.ts) grants a plan from its own table, tried by the same webhooks with
+ * the same reference (the trade number sent to the provider), so the webhooks need not change.
  */
 export interface Purchase {
-  /** Paid: completed once. undefined when the reference is not an order of this kind for this provider. */
-  paid(reference: string, provider: CardMethod): Promise<'completed' | 'already' | undefined>;
+  /**
+   * Paid: completed once (`payload`: what the provider reported, kept with the order where it has room). undefined
+   * when the reference is not an order of this kind for this provider.
+   */
+  paid(reference: string, provider: CardMethod, payload?: string): Promise<PaidResult | undefined>;
   /** Closed unpaid (payment failed, checkout expired). undefined when not an order of this kind for this provider. */
   unpaid(reference: string, provider: CardMethod, status: 'failed' | 'expired'): Promise<boolean | undefined>;
 }
@@ -45,9 +51,10 @@ export async function settlePaid(
   purchases: readonly Purchase[],
   reference: string,
   provider: CardMethod,
-): Promise<'completed' | 'already' | 'unknown'> {
+  payload?: string,
+): Promise<PaidResult | 'unknown'> {
   for (const p of purchases) {
-    const done = await p.paid(reference, provider);
+    const done = await p.paid(reference, provider, payload);
     if (done) return done;
   }
   return 'unknown';

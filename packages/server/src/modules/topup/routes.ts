@@ -16,7 +16,7 @@ import { cardsOf } from './card-service.js';
 import { cardPaymentRoutes } from './routes-cards.js';
 
 /** Epay sends its notify as a query string (GET) or a form body (POST). */
-function notifyParams(req: FastifyRequest): Record<string, string> {
+export function notifyParams(req: FastifyRequest): Record<string, string> {
   const fromBody =
     req.method === 'POST' && req.body && typeof req.body === 'object' && Object.keys(req.body).length > 0;
   const parsed = epayNotifyParams.safeParse(fromBody ? req.body : req.query);

@@ -49,7 +49,7 @@ export class TopUpService {
   }
 
   /** The Epay account, or undefined while any of PayAddress, EpayId, EpayKey is blank (top-up off). */
-  private merchant(): EpayMerchant | undefined {
+  merchant(): EpayMerchant | undefined {
     const address = this.o.get('PayAddress').trim();
     const pid = this.o.get('EpayId').trim();
     const key = this.o.get('EpayKey').trim();

@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
 
 /**
- * Stripe Checkout through the official library: a Checkout Session for a top-up, and the webhook's signature check.
- * No rules here (they are in card-service.ts): only Stripe's wire.
+ * Stripe Checkout through the official library: a Checkout Session for a top-up or a plan, and the webhook's
+ * signature check. No rules here (they are in card-service.ts and subscriptions/payments.ts): only Stripe's wire.
  */
 
 /** Longest wait for Stripe's answer when a session is created. */
@@ -34,6 +34,8 @@ export interface StripeCheckoutRequest {
   allowPromotionCodes: boolean;
   /** Prefilled on the payment page when the user has one. */
   email?: string;
+  /** payment (a top-up, the default) or subscription (a plan's recurring price). */
+  mode?: 'payment' | 'subscription';
 }
 
 /** host, port and protocol of the API's base address (STRIPE_API_BASE), as the library takes them. */
@@ -43,7 +45,7 @@ function addressOf(apiBase: string): { host: string; port: number | undefined; p
   return { host: url.hostname, port: url.port ? Number(url.port) : undefined, protocol };
 }
 
-/** Creates a Checkout Session in payment mode; answers its hosted page's URL. */
+/** Creates a Checkout Session (payment mode unless told); answers its hosted page's URL. */
 export async function createStripeCheckout(apiBase: string, req: StripeCheckoutRequest): Promise<string> {
   const { host, port, protocol } = addressOf(apiBase);
   const stripe = new Stripe(req.secret, {
@@ -55,13 +57,14 @@ export async function createStripeCheckout(apiBase: string, req: StripeCheckoutR
   });
   const session = await stripe.checkout.sessions.create(
     {
-      mode: 'payment',
+      mode: req.mode ?? 'payment',
       client_reference_id: req.reference,
       success_url: req.successUrl,
       cancel_url: req.cancelUrl,
       line_items: [{ price: req.priceId, quantity: req.quantity }],
       allow_promotion_codes: req.allowPromotionCodes,
-      customer_creation: 'always',
+      // Subscription mode always makes a customer (Stripe refuses customer_creation there).
+      ...(req.mode === 'subscription' ? {} : { customer_creation: 'always' as const }),
       ...(req.email ? { customer_email: req.email } : {}),
     },
     // One order is one session, whatever the retries.

@@ -3,17 +3,15 @@ import type { Router } from '../../http/route.js';
 import { unavailableAnswers } from './refuse.js';
 
 export const PASSKEY_UNAVAILABLE = 'passkeys are not available on this server';
-export const SUBSCRIPTION_UNAVAILABLE = 'subscriptions are not available on this server';
 export const PREFILL_UNAVAILABLE = 'prefill groups are not available on this server';
 
 /**
- * Features of new-api's console this gateway does not have (passkeys, subscriptions, prefill groups): polling
+ * Features of new-api's console this gateway does not have (passkeys, prefill groups): polling
  * answers empty, actions answer success:false saying the feature is absent (see refuse.ts).
  */
 export function unavailableRoutes(r: Router): void {
   const { empty, refuse } = unavailableAnswers(r);
   const passkey = ErrorCode.PasskeyUnavailable;
-  const subscription = ErrorCode.SubscriptionUnavailable;
   const prefill = ErrorCode.PrefillUnavailable;
 
   empty('GET', '/api/user/passkey', 'user', 'Passkey status: never enabled (passkeys are not available)', () => ({
@@ -31,14 +29,6 @@ export function unavailableRoutes(r: Router): void {
   refuse('POST', '/api/user/passkey/login/begin', 'public', PASSKEY_UNAVAILABLE, passkey);
   refuse('POST', '/api/user/passkey/login/finish', 'public', PASSKEY_UNAVAILABLE, passkey);
   refuse('DELETE', '/api/user/:id/reset_passkey', 'admin', PASSKEY_UNAVAILABLE, passkey);
-
-  // Plans are sold from the wallet (modules/subscriptions); paying one by card or Epay is not built yet.
-  for (const url of ['/api/subscription/epay/pay', '/api/subscription/stripe/pay', '/api/subscription/creem/pay'])
-    refuse('POST', url, 'user', SUBSCRIPTION_UNAVAILABLE, subscription);
-  // The payment provider's callbacks of a subscription purchase: there is never one to confirm.
-  for (const method of ['GET', 'POST'] as const)
-    for (const url of ['/api/subscription/epay/notify', '/api/subscription/epay/return'])
-      refuse(method, url, 'public', SUBSCRIPTION_UNAVAILABLE, subscription);
 
   empty(
     'GET',
