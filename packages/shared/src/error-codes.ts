@@ -123,6 +123,20 @@ export const ErrorCode = {
   TwoFactorSetupRequired: 'twofa_setup_required',
   TwoFactorSetupRace: 'twofa_setup_race',
   TwoFactorOwnInSettings: 'twofa_own_in_settings',
+  // Subscription plans.
+  SubscriptionPlanNotFound: 'subscription_plan_not_found',
+  SubscriptionPlanDisabled: 'subscription_plan_disabled',
+  SubscriptionCapReached: 'subscription_cap_reached',
+  SubscriptionBalanceNotAllowed: 'subscription_balance_not_allowed',
+  SubscriptionBalanceShort: 'subscription_balance_short',
+  SubscriptionNotFound: 'subscription_not_found',
+  SubscriptionNotActive: 'subscription_not_active',
+  SubscriptionGroupUnknown: 'subscription_group_unknown',
+  /** Paying a plan with {{method}} is not set up by the administrator. */
+  SubscriptionPaymentOff: 'subscription_payment_off',
+  /** The plan has no product of {{method}} (stripe_price_id / creem_product_id). */
+  SubscriptionPlanNoProduct: 'subscription_plan_no_product',
+  SubscriptionPayMethodUnknown: 'subscription_pay_method_unknown',
   // Features this gateway does not have.
   PasskeyUnavailable: 'passkey_unavailable',
   SubscriptionUnavailable: 'subscription_unavailable',

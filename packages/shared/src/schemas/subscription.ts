@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { dec, floorToInt, mul, roundToInt } from '../decimal.js';
+import { ErrorCode } from '../error-codes.js';
+import { inputRule } from '../input-rules.js';
 
 /**
  * Subscription plans (new-api's `/api/subscription/*`): the shapes its console sends and reads. A plan is a quota
@@ -85,18 +87,22 @@ export const subscriptionPlanInput = z
     quota_reset_period: z.enum(SUBSCRIPTION_RESET_PERIODS).default('never'),
     quota_reset_custom_seconds: count(PLAN_SECONDS_MAX).default(0),
   })
-  .refine((p) => p.duration_unit !== 'custom' || p.custom_seconds > 0, {
-    path: ['custom_seconds'],
-    message: 'a custom duration needs custom_seconds above 0',
-  })
-  .refine((p) => p.duration_unit === 'custom' || p.duration_value > 0, {
-    path: ['duration_value'],
-    message: 'duration_value must be at least 1',
-  })
-  .refine((p) => p.quota_reset_period !== 'custom' || p.quota_reset_custom_seconds > 0, {
-    path: ['quota_reset_custom_seconds'],
-    message: 'a custom reset period needs quota_reset_custom_seconds above 0',
-  });
+  .refine(
+    (p) => p.duration_unit !== 'custom' || p.custom_seconds > 0,
+    inputRule(ErrorCode.InputNotAbove, 'a custom duration needs custom_seconds above 0', { min: 0 }, [
+      'custom_seconds',
+    ]),
+  )
+  .refine(
+    (p) => p.duration_unit === 'custom' || p.duration_value > 0,
+    inputRule(ErrorCode.InputTooSmall, 'duration_value must be at least 1', { min: 1 }, ['duration_value']),
+  )
+  .refine(
+    (p) => p.quota_reset_period !== 'custom' || p.quota_reset_custom_seconds > 0,
+    inputRule(ErrorCode.InputNotAbove, 'a custom reset period needs quota_reset_custom_seconds above 0', { min: 0 }, [
+      'quota_reset_custom_seconds',
+    ]),
+  );
 export type SubscriptionPlanInput = z.infer<typeof subscriptionPlanInput>;
 
 export const subscriptionPlanBody = z.object({ plan: subscriptionPlanInput });

@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   LogType,
   normalizeBillingPreference,
   planEndTime,
@@ -14,7 +15,7 @@ import type { Transaction } from 'kysely';
 import { insertAccountLog } from '../../accounting/account-log.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
-import { ApiError, notFound } from '../../lib/errors.js';
+import { coded, notFound } from '../../lib/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
@@ -101,9 +102,9 @@ export class HoldingsService {
   async grantIn(trx: Transaction<Database>, userId: number, plan: PlanRow, source: GrantSource): Promise<number> {
     const cap = Number(plan.max_purchase_per_user);
     if (cap > 0 && (await this.store.countOfUserPlan(trx, userId, plan.id)) >= cap)
-      throw new ApiError(HOLDING_MSG.capReached);
+      throw coded(ErrorCode.SubscriptionCapReached, HOLDING_MSG.capReached);
     const user = await this.store.userGroup(trx, userId);
-    if (!user) throw notFound(HOLDING_MSG.userMissing);
+    if (!user) throw notFound(HOLDING_MSG.userMissing, ErrorCode.UserNotFound);
     const now = nowSeconds();
     const zone = zoneOf(this.deps.config);
     const period = periodOf(plan);
@@ -136,7 +137,7 @@ export class HoldingsService {
   /** An administrator binds a plan to a user (no payment); the message says when the group changes. */
   async bind(userId: number, planId: number): Promise<{ message: string } | null> {
     const plan = await this.store.plan(planId);
-    if (!plan) throw notFound(HOLDING_MSG.planNotFound);
+    if (!plan) throw notFound(HOLDING_MSG.planNotFound, ErrorCode.SubscriptionPlanNotFound);
     await this.deps.db.kysely.transaction().execute((trx) => this.grantIn(trx, userId, plan, 'admin'));
     await this.deps.users.notifyChanged(userId);
     return plan.upgrade_group ? { message: `the user's group is upgraded to ${plan.upgrade_group}` } : null;
@@ -159,8 +160,8 @@ export class HoldingsService {
     const now = nowSeconds();
     const outcome = await this.deps.db.kysely.transaction().execute(async (trx) => {
       const sub = await this.store.subscription(id, trx);
-      if (!sub) throw notFound(HOLDING_MSG.subscriptionNotFound);
-      if (!(await apply(trx, sub, now))) throw new ApiError(HOLDING_MSG.notActive);
+      if (!sub) throw notFound(HOLDING_MSG.subscriptionNotFound, ErrorCode.SubscriptionNotFound);
+      if (!(await apply(trx, sub, now))) throw coded(ErrorCode.SubscriptionNotActive, HOLDING_MSG.notActive);
       return { userId: sub.user_id, restored: await this.restoreGroup(trx, sub, now) };
     });
     await this.deps.users.notifyChanged(outcome.userId);
@@ -189,18 +190,19 @@ export class HoldingsService {
    */
   async buyWithBalance(userId: number, planId: number): Promise<null> {
     const plan = await this.store.plan(planId);
-    if (!plan) throw notFound(HOLDING_MSG.planNotFound);
-    if (Number(plan.enabled) !== 1) throw new ApiError(HOLDING_MSG.planDisabled);
-    if (Number(plan.allow_balance_pay) !== 1) throw new ApiError(HOLDING_MSG.balanceNotAllowed);
+    if (!plan) throw notFound(HOLDING_MSG.planNotFound, ErrorCode.SubscriptionPlanNotFound);
+    if (Number(plan.enabled) !== 1) throw coded(ErrorCode.SubscriptionPlanDisabled, HOLDING_MSG.planDisabled);
+    if (Number(plan.allow_balance_pay) !== 1)
+      throw coded(ErrorCode.SubscriptionBalanceNotAllowed, HOLDING_MSG.balanceNotAllowed);
     const user = await this.deps.users.get(userId);
     const quota = planPriceQuota(Number(plan.price_micros), this.deps.options.num('QuotaPerUnit'));
     const hold = quota > 0 ? await this.deps.walletHolds.hold(userId, quota) : undefined;
-    if (quota > 0 && !hold) throw new ApiError(HOLDING_MSG.balanceShort);
+    if (quota > 0 && !hold) throw coded(ErrorCode.SubscriptionBalanceShort, HOLDING_MSG.balanceShort);
     try {
       const now = nowSeconds();
       await this.deps.db.kysely.transaction().execute(async (trx) => {
         if (quota > 0 && !(await this.store.takeFromWallet(trx, userId, quota)))
-          throw new ApiError(HOLDING_MSG.balanceShort);
+          throw coded(ErrorCode.SubscriptionBalanceShort, HOLDING_MSG.balanceShort);
         await this.grantIn(trx, userId, plan, 'balance');
         await this.store.insertOrder(trx, {
           user_id: userId,

@@ -78,17 +78,17 @@ export class PlanPaymentService {
   /** The plan if it is on sale and the user may buy it once more (the cap is checked again when it is granted). */
   private async onSale(userId: number, planId: number): Promise<PlanRow> {
     const plan = await this.store.plan(planId);
-    if (!plan) throw notFound(HOLDING_MSG.planNotFound);
-    if (Number(plan.enabled) !== 1) throw new ApiError(HOLDING_MSG.planDisabled);
+    if (!plan) throw notFound(HOLDING_MSG.planNotFound, ErrorCode.SubscriptionPlanNotFound);
+    if (Number(plan.enabled) !== 1) throw coded(ErrorCode.SubscriptionPlanDisabled, HOLDING_MSG.planDisabled);
     const cap = Number(plan.max_purchase_per_user);
     if (cap > 0 && (await this.store.countOfUserPlan(this.deps.db.kysely, userId, plan.id)) >= cap)
-      throw new ApiError(HOLDING_MSG.capReached);
+      throw coded(ErrorCode.SubscriptionCapReached, HOLDING_MSG.capReached);
     return plan;
   }
 
   private walletUrl(): string {
     const address = configuredServerAddress(this.o);
-    if (!address) throw new ApiError(PLAN_PAY_MSG.noAddress);
+    if (!address) throw coded(ErrorCode.TopUpNoCallback, PLAN_PAY_MSG.noAddress);
     return `${address}${WALLET_PATH}`;
   }
 
@@ -123,10 +123,10 @@ export class PlanPaymentService {
   async stripePay(user: AuthUser, planId: number): Promise<{ pay_link: string }> {
     const plan = await this.onSale(user.id, planId);
     const priceId = plan.stripe_price_id.trim();
-    if (!priceId) throw new ApiError(PLAN_PAY_MSG.noStripePrice);
+    if (!priceId) throw coded(ErrorCode.SubscriptionPlanNoProduct, PLAN_PAY_MSG.noStripePrice, { method: 'Stripe' });
     const secret = this.o.get('StripeApiSecret').trim();
     if (!STRIPE_SECRET_PREFIXES.some((p) => secret.startsWith(p)) || !this.o.get('StripeWebhookSecret').trim())
-      throw new ApiError(PLAN_PAY_MSG.stripeOff);
+      throw coded(ErrorCode.SubscriptionPaymentOff, PLAN_PAY_MSG.stripeOff, { method: 'Stripe' });
     const wallet = this.walletUrl();
     const row = await this.deps.users.get(user.id);
     const tradeNo = planReference(STRIPE_METHOD, user.id);
@@ -151,10 +151,11 @@ export class PlanPaymentService {
   async creemPay(user: AuthUser, planId: number): Promise<{ checkout_url: string; order_id: string }> {
     const plan = await this.onSale(user.id, planId);
     const productId = plan.creem_product_id.trim();
-    if (!productId) throw new ApiError(PLAN_PAY_MSG.noCreemProduct);
+    if (!productId) throw coded(ErrorCode.SubscriptionPlanNoProduct, PLAN_PAY_MSG.noCreemProduct, { method: 'Creem' });
     const apiKey = this.o.get('CreemApiKey').trim();
     // The webhook refuses every event while no secret is set, so an order could never be completed.
-    if (!apiKey || !this.o.get('CreemWebhookSecret').trim()) throw new ApiError(PLAN_PAY_MSG.creemOff);
+    if (!apiKey || !this.o.get('CreemWebhookSecret').trim())
+      throw coded(ErrorCode.SubscriptionPaymentOff, PLAN_PAY_MSG.creemOff, { method: 'Creem' });
     const row = await this.deps.users.get(user.id);
     const tradeNo = planReference(CREEM_METHOD, user.id);
     await this.openOrder(user.id, plan, tradeNo, CREEM_METHOD, CREEM_METHOD);
@@ -180,15 +181,16 @@ export class PlanPaymentService {
     method: string,
   ): Promise<{ url: string; fields: Record<string, string> }> {
     const merchant = this.topUps.merchant();
-    if (!merchant) throw new ApiError(PLAN_PAY_MSG.epayOff);
+    if (!merchant) throw coded(ErrorCode.SubscriptionPaymentOff, PLAN_PAY_MSG.epayOff, { method: 'Epay' });
     const plan = await this.onSale(user.id, planId);
     const cents = priceCents(plan);
-    if (cents < 1) throw new ApiError(PLAN_PAY_MSG.priceTooLow);
-    if (!Object.hasOwn(PAYMENT_METHODS, method)) throw new ApiError(PLAN_PAY_MSG.unknownMethod);
+    if (cents < 1) throw coded(ErrorCode.TopUpAmountTooLow, PLAN_PAY_MSG.priceTooLow);
+    if (!Object.hasOwn(PAYMENT_METHODS, method))
+      throw coded(ErrorCode.SubscriptionPayMethodUnknown, PLAN_PAY_MSG.unknownMethod);
     const type = PAYMENT_METHODS[method as PaymentMethod];
     const serverAddress = configuredServerAddress(this.o) ?? '';
     const callback = this.o.get('CustomCallbackAddress').trim().replace(/\/+$/, '') || serverAddress;
-    if (!callback) throw new ApiError(PLAN_PAY_MSG.noAddress);
+    if (!callback) throw coded(ErrorCode.TopUpNoCallback, PLAN_PAY_MSG.noAddress);
     const tradeNo = `SUBUSR${user.id}NO${randomString(6)}${nowSeconds()}`;
     await this.openOrder(user.id, plan, tradeNo, type, EPAY_PROVIDER);
     return epayPurchase(merchant, {

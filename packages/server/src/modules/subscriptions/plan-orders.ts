@@ -1,7 +1,7 @@
-import { LogType } from '@tollway/shared';
+import { ErrorCode, LogType } from '@tollway/shared';
 import { insertAccountLog } from '../../accounting/account-log.js';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../lib/errors.js';
+import { ApiError, notFound } from '../../lib/errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
 import type { CardMethod } from '../topup/card-methods.js';
@@ -68,7 +68,7 @@ export class PlanOrders implements Purchase {
       result = await this.deps.db.kysely.transaction().execute(async (trx) => {
         if (!(await this.store.closeOrder(trx, order.trade_no, 'success', now, payload))) return 'already';
         const plan = await this.store.plan(order.plan_id, trx);
-        if (!plan) throw new ApiError(HOLDING_MSG.planNotFound);
+        if (!plan) throw notFound(HOLDING_MSG.planNotFound, ErrorCode.SubscriptionPlanNotFound);
         await this.holdings.grantIn(trx, order.user_id, plan, 'order');
         await insertAccountLog(trx, {
           userId: order.user_id,

@@ -1,6 +1,6 @@
-import { planPriceMicros, type SubscriptionPlan, type SubscriptionPlanInput } from '@tollway/shared';
+import { ErrorCode, planPriceMicros, type SubscriptionPlan, type SubscriptionPlanInput } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError, notFound } from '../../lib/errors.js';
+import { coded, notFound } from '../../lib/errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
 import { toPlanPublic } from './public.js';
@@ -30,20 +30,20 @@ export class PlansService {
 
   async update(id: number, input: SubscriptionPlanInput): Promise<null> {
     if (!(await this.store.updatePlan(id, { ...this.fields(input), updated_at: nowSeconds() })))
-      throw notFound(PLAN_MSG.notFound);
+      throw notFound(PLAN_MSG.notFound, ErrorCode.SubscriptionPlanNotFound);
     return null;
   }
 
   async setEnabled(id: number, enabled: boolean): Promise<null> {
     if (!(await this.store.updatePlan(id, { enabled: enabled ? 1 : 0, updated_at: nowSeconds() })))
-      throw notFound(PLAN_MSG.notFound);
+      throw notFound(PLAN_MSG.notFound, ErrorCode.SubscriptionPlanNotFound);
     return null;
   }
 
   /** The stored columns of a plan as saved; the currency is USD (new-api's rule), the group must exist. */
   private fields(p: SubscriptionPlanInput): Omit<PlanFields, 'updated_at'> {
     if (p.upgrade_group && !(p.upgrade_group in this.ctx.options.json<Record<string, number>>('GroupRatio')))
-      throw new ApiError(PLAN_MSG.group);
+      throw coded(ErrorCode.SubscriptionGroupUnknown, PLAN_MSG.group);
     return {
       title: p.title,
       subtitle: p.subtitle,
