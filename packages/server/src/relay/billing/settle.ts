@@ -16,7 +16,7 @@ import type { TokenAuth } from '../entry/auth-cache.js';
 import { callLogRow, useTimeSince, type CallIdentity } from './log-row.js';
 import { planOf, type Hold, type ReserveTarget } from '../../accounting/ledger.js';
 import { payerLogFields } from './payers.js';
-import { toolQuota } from './tool-price.js';
+import { billedToolCalls, toolQuota } from './tool-price.js';
 import { forRequest, requestOf, resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from '../pipeline/services.js';
 import type { CallUsage } from './usage.js';
@@ -60,6 +60,8 @@ export interface CallBill {
   quota: number;
   price: ResolvedPrice;
   billedModel: string | undefined;
+  /** The provider's tool calls the bill priced (with a search-preview model's implied search). */
+  toolCalls?: Readonly<Record<string, number>>;
   /** The tier an expression price named (tier()). */
   tier?: string;
   /** Why the price expression failed for this call (it is charged its reservation). */
@@ -105,14 +107,16 @@ export function billCall(
   }
   const bill = quotaAt(scaledPrice(price.price, c.usage.units), c.usage, settings.quotaPerUnit);
   // Tools the provider ran (web search …) are priced per call on top (tool_price_setting.prices).
-  const tools = toolQuota(
-    ctx.options,
-    billedModel ?? c.model,
-    c.usage.toolCalls,
-    price.groupRatio,
-    settings.quotaPerUnit,
-  );
-  return { ...bill, quota: bill.quota + tools, ...(tools > 0 ? { toolQuota: tools } : {}), price, billedModel };
+  const toolCalls = billedToolCalls(billedModel ?? c.model, c.usage.toolCalls);
+  const tools = toolQuota(ctx.options, billedModel ?? c.model, toolCalls, price.groupRatio, settings.quotaPerUnit);
+  return {
+    ...bill,
+    quota: bill.quota + tools,
+    ...(tools > 0 ? { toolQuota: tools } : {}),
+    ...(toolCalls ? { toolCalls } : {}),
+    price,
+    billedModel,
+  };
 }
 
 /** What settlement charges for a bill (and its cost receipt shows): its quota, or the whole reservation when its price expression failed. */
@@ -151,7 +155,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
     ratio_unset: c.price.unset || undefined,
     fallback_pricing: c.price.fallback || undefined,
     billed_model: billedModel,
-    tool_calls: c.usage.toolCalls,
+    tool_calls: bill.toolCalls,
     tool_quota: bill.toolQuota,
     ...(p.mode === 'expr'
       ? {

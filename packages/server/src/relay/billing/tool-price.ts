@@ -78,3 +78,15 @@ export function toolQuota(
   const quota = mul(mul(dollarsPerThousand, dec(quotaPerUnit)), dec(groupRatio));
   return Number(roundToInt({ m: quota.m, s: quota.s + CALLS_PER_PRICE_SCALE }));
 }
+
+/** Chat models that search on every call (new-api: a model named *search-preview is one web_search_preview call). */
+const SEARCH_PREVIEW_SUFFIX = 'search-preview';
+
+/** The tool calls a call is billed for: those the provider reported, or a search-preview model's one search. */
+export function billedToolCalls(
+  model: string,
+  calls: Readonly<Record<string, number>> | undefined,
+): Readonly<Record<string, number>> | undefined {
+  if (calls && Object.values(calls).some((n) => n > 0)) return calls;
+  return model.endsWith(SEARCH_PREVIEW_SUFFIX) ? { web_search_preview: 1 } : calls;
+}

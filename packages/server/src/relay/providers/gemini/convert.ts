@@ -1,3 +1,4 @@
+import { groundingToolCalls, withToolCalls } from '../../ir/tool-calls.js';
 import {
   decodeGeminiEvent,
   encodeGeminiEvent,
@@ -349,7 +350,7 @@ export const geminiGenerate: WireFormat<GeminiDecodeState, GeminiEncodeState> & 
             cand.finishReason,
             parts.some((p) => p.type === 'tool_call'),
           ),
-      usage: geminiUsageToIR(b.usageMetadata),
+      usage: withToolCalls(geminiUsageToIR(b.usageMetadata), groundingToolCalls(b.candidates)),
     };
   },
   responseFromIR(ir, model) {

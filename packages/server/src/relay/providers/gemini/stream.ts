@@ -1,3 +1,4 @@
+import { groundingToolCalls, withToolCalls } from '../../ir/tool-calls.js';
 import { parseData } from '../../ir/json-data.js';
 import { imageFromUrl } from '../openai/chat.js';
 import { sse } from '../../ir/sse.js';
@@ -207,6 +208,8 @@ export interface GeminiDecodeState {
   calls: number;
   /** The latest usageMetadata, reported when the stream ends. */
   usage?: GeminiUsage;
+  /** A chunk said the answer was grounded with Google Search (priced as a tool call when the stream ends). */
+  grounded?: boolean;
 }
 
 /** Stands for a prompt blocked before any candidate (promptFeedback.blockReason). */
@@ -258,6 +261,7 @@ export function decodeGeminiEvent(state: GeminiDecodeState, { data }: { data: st
       );
     }
   }
+  if (groundingToolCalls(j.candidates)) state.grounded = true;
   if (cand.finishReason) state.finish = String(cand.finishReason);
   else if (!j.candidates?.length && j.promptFeedback?.blockReason) state.finish = BLOCKED;
   return out;
@@ -273,7 +277,11 @@ export function finishGeminiDecode(state: GeminiDecodeState): IRStreamEvent[] {
       type: 'stop',
       reason: state.finish === BLOCKED ? 'content_filter' : geminiFinishToIR(state.finish, state.calls > 0),
     });
-  if (state.usage) out.push({ type: 'usage', usage: geminiUsageToIR(state.usage) });
+  if (state.usage)
+    out.push({
+      type: 'usage',
+      usage: withToolCalls(geminiUsageToIR(state.usage), state.grounded ? { google_search: 1 } : undefined),
+    });
   out.push({ type: 'end' });
   return out;
 }

@@ -67,7 +67,13 @@ export type GeminiRequest = {
   safetySettings?: GeminiSafetySetting[];
 };
 
-export type GeminiCandidate = { content?: GeminiContent; finishReason?: string; index?: number };
+export type GeminiCandidate = {
+  content?: GeminiContent;
+  finishReason?: string;
+  index?: number;
+  /** Set when the answer was grounded with Google Search (the queries it ran). */
+  groundingMetadata?: { webSearchQueries?: unknown[] };
+};
 
 /** A whole answer, and each alt=sse chunk of a streamed one. */
 export type GeminiResponse = {

@@ -1,3 +1,4 @@
+import { responsesToolCalls, withToolCalls } from '../../ir/tool-calls.js';
 import { parseData } from '../../ir/json-data.js';
 import { sse } from '../../ir/sse.js';
 import { type IRStopReason, type IRStreamEvent, type IRUsage } from '../../ir/types.js';
@@ -94,7 +95,11 @@ export function decodeEvent(state: DecodeState, { event, data }: { event?: strin
     case 'response.completed':
     case 'response.incomplete':
       out.push({ type: 'stop', reason: stopToIR(j.response ?? {}, state.calls.size > 0) });
-      if (j.response?.usage) out.push({ type: 'usage', usage: usageToIR(j.response.usage) });
+      if (j.response?.usage)
+        out.push({
+          type: 'usage',
+          usage: withToolCalls(usageToIR(j.response.usage), responsesToolCalls(j.response.output)),
+        });
       out.push({ type: 'end' });
       break;
     case 'response.failed':

@@ -1,3 +1,4 @@
+import { responsesToolCalls, withToolCalls } from '../../ir/tool-calls.js';
 import { imageFromUrl, imageToUrl } from './chat.js';
 import {
   decodeEvent,
@@ -304,7 +305,7 @@ export const openAIResponses: WireFormat<DecodeState, EncodeState> = {
       model: String(b.model ?? ''),
       parts,
       stopReason: stopToIR(b),
-      usage: usageToIR(b.usage),
+      usage: withToolCalls(usageToIR(b.usage), responsesToolCalls(b.output)),
     };
   },
   responseFromIR(ir, model) {
