@@ -139,7 +139,6 @@ export const ErrorCode = {
   SubscriptionPayMethodUnknown: 'subscription_pay_method_unknown',
   // Features this gateway does not have.
   PasskeyUnavailable: 'passkey_unavailable',
-  SubscriptionUnavailable: 'subscription_unavailable',
   PrefillUnavailable: 'prefill_unavailable',
   CustomOAuthUnavailable: 'custom_oauth_unavailable',
   DeploymentsUnavailable: 'deployments_unavailable',
