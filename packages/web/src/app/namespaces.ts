@@ -20,6 +20,7 @@ export const FEATURE_NAMESPACES: Record<string, NamespaceLoader> = {
   pricing: () => import('../features/pricing/i18n'),
   redemption: () => import('../features/redemption/i18n'),
   wallet: () => import('../features/wallet/i18n'),
+  subscriptions: () => import('../features/subscriptions/i18n'),
   inbox: () => import('../features/inbox/i18n'),
   messages: () => import('../features/messages/i18n'),
   playground: () => import('../features/playground/i18n'),

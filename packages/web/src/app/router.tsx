@@ -18,7 +18,7 @@ const ResetRequestPage = lazyPage(() => import('../features/auth/ResetRequestPag
 const ResetConfirmPage = lazyPage(() => import('../features/auth/ResetConfirmPage'), 'auth');
 const OAuthCallbackPage = lazyPage(() => import('../features/auth/OAuthCallbackPage'), 'auth');
 const MePage = lazyPage(() => import('../features/me/MePage'), 'me', 'twofa', 'auth');
-const UsersPage = lazyPage(() => import('../features/users/UsersPage'), 'users', 'twofa');
+const UsersPage = lazyPage(() => import('../features/users/UsersPage'), 'users', 'twofa', 'subscriptions');
 // `errors`: the option forms word a shared schema's failed checks with the refusal codes' texts.
 const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'settings', 'twofa', 'errors');
 const ChannelsPage = lazyPage(() => import('../features/channels/ChannelsPage'), 'channels');
@@ -33,7 +33,14 @@ const ChatPage = lazyPage(() => import('../features/chat/ChatPage'));
 const Chat2LinkPage = lazyPage(() => import('../features/chat/Chat2LinkPage'));
 const MessagesPage = lazyPage(() => import('../features/messages/MessagesPage'), 'messages');
 const RedemptionsPage = lazyPage(() => import('../features/redemption/RedemptionsPage'), 'redemption');
-const WalletPage = lazyPage(() => import('../features/wallet/WalletPage'), 'wallet', 'me', 'redemption');
+const SubscriptionsPage = lazyPage(() => import('../features/subscriptions/SubscriptionsPage'), 'subscriptions');
+const WalletPage = lazyPage(
+  () => import('../features/wallet/WalletPage'),
+  'wallet',
+  'me',
+  'redemption',
+  'subscriptions',
+);
 const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'), 'dashboard');
 const AuditPage = lazyPage(() => import('../features/audit/AuditPage'), 'audit');
 // The documentation is in English only (as its Markdown): no texts to load.
@@ -85,6 +92,7 @@ export const routes: RouteObject[] = [
               { path: '/channel/edit/:id', element: <ChannelsPage /> },
               { path: '/channel/add', element: <ChannelsPage /> },
               { path: '/admin/coupons', element: <RedemptionsPage /> },
+              { path: '/admin/subscriptions', element: <SubscriptionsPage /> },
               { path: '/admin/users', element: <UsersPage /> },
               { path: '/user/edit/:id', element: <UsersPage /> },
               { path: '/user/edit', element: <UsersPage /> },

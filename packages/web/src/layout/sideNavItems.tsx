@@ -3,6 +3,7 @@ import {
   AuditOutlined,
   BarChartOutlined,
   CommentOutlined,
+  CrownOutlined,
   DashboardOutlined,
   ExperimentOutlined,
   GiftOutlined,
@@ -55,6 +56,7 @@ export function sidebarItems(t: TFunction, status: Status | undefined, role: num
       children: [
         { key: '/admin/channels', icon: <ApiOutlined />, label: t('side.channels') },
         { key: '/admin/coupons', icon: <GiftOutlined />, label: t('side.coupons') },
+        { key: '/admin/subscriptions', icon: <CrownOutlined />, label: t('side.subscriptions') },
         { key: '/admin/messages', icon: <MessageOutlined />, label: t('side.messages') },
         { key: '/admin/users', icon: <TeamOutlined />, label: t('side.users') },
         { key: '/admin/settings', icon: <SettingOutlined />, label: t('side.settings') },

@@ -12,6 +12,7 @@ import { AddUserDrawer } from './components/AddUserDrawer';
 import { EditUserDrawer } from './components/EditUserDrawer';
 import { UsersTable } from './components/UsersTable';
 import { UsersToolbar } from './components/UsersToolbar';
+import { UserSubscriptionsModal } from './components/UserSubscriptionsModal';
 import { usePageSize } from '../../lib/paging';
 import { ListCard } from '../../components/ListCard';
 
@@ -36,6 +37,7 @@ export default function UsersPage() {
   const [editId, setEditId] = useState<number | null>(null);
   const [quotaUser, setQuotaUser] = useState<AdminUser | null>(null);
   const [quotaSaving, setQuotaSaving] = useState(false);
+  const [subsUser, setSubsUser] = useState<AdminUser | null>(null);
 
   useEffect(() => {
     if (!onEditRoute) return;
@@ -138,6 +140,7 @@ export default function UsersPage() {
           onManage={onManage}
           onEdit={(u) => setEditId(u.id)}
           onAddQuota={(u) => setQuotaUser(u)}
+          onSubscriptions={(u) => setSubsUser(u)}
         />
       </ListCard>
       <AddUserDrawer
@@ -172,6 +175,7 @@ export default function UsersPage() {
         onCancel={() => setQuotaUser(null)}
         onOk={(_next, delta) => void saveRowQuota(delta)}
       />
+      <UserSubscriptionsModal user={subsUser} onClose={() => setSubsUser(null)} onChanged={() => void refresh()} />
     </>
   );
 }

@@ -4,10 +4,11 @@ import { useSelf } from '../../lib/self';
 import { ProfileCard } from '../../components/ProfileCard';
 import { PageHeader } from '../../components/PageHeader';
 import { RedeemCard } from './RedeemCard';
+import { SubscriptionCard } from './SubscriptionCard';
 import { TopUpCard } from './TopUpCard';
 import { TopUpRecords } from './TopUpRecords';
 
-/** /app/wallet: balance, used quota and requests; redeem a code; online top-up; top-up records. */
+/** /app/wallet: balance, used quota and requests; redeem a code; online top-up; subscription plans; top-up records. */
 export default function WalletPage() {
   const { t } = useTranslation('wallet');
   const self = useSelf();
@@ -26,7 +27,11 @@ export default function WalletPage() {
             <RedeemCard />
           </Col>
           <Col span={24}>
-            <TopUpRecords />
+            {/* The plans card renders nothing when there is nothing to show: no empty gap then. */}
+            <Flex vertical gap={16}>
+              <SubscriptionCard />
+              <TopUpRecords />
+            </Flex>
           </Col>
         </Row>
       ) : self.isError ? (

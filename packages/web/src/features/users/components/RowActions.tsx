@@ -13,13 +13,14 @@ interface Props {
   onManage: (user: AdminUser, action: UserManageAction) => Promise<void>;
   onEdit: (user: AdminUser) => void;
   onAddQuota: (user: AdminUser) => void;
+  onSubscriptions: (user: AdminUser) => void;
 }
 
 /**
  * Row actions of the user table: promote, demote, enable or disable, delete (confirmed), edit and
- * add quota. Deleted users have none; at status 3 enable is disabled. What the server refuses (its tier rules) is disabled with the reason.
+ * add quota, subscriptions. Deleted users have none; at status 3 enable is disabled. What the server refuses (its tier rules) is disabled with the reason.
  */
-export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
+export function RowActions({ user, onManage, onEdit, onAddQuota, onSubscriptions }: Props) {
   const { t } = useTranslation('users');
   const [busy, setBusy] = useState<UserManageAction | null>(null);
   const actor = useStoredUser();
@@ -88,6 +89,14 @@ export function RowActions({ user, onManage, onEdit, onAddQuota }: Props) {
         : manageButton('enable', { disabled: user.status === 3 })}
       {editButton('edit', () => onEdit(user))}
       {editButton('quota', () => onAddQuota(user))}
+      <Button
+        size="small"
+        type="link"
+        data-testid={`user-action-subscriptions-${user.id}`}
+        onClick={() => onSubscriptions(user)}
+      >
+        {t('subscriptions:user.action')}
+      </Button>
       {explained(
         <ResetTwoFactorButton user={user} disabled={twoFactorBlocked !== null} />,
         twoFactorBlocked,

@@ -22,6 +22,7 @@ interface Props {
   onManage: (user: AdminUser, action: UserManageAction) => Promise<void>;
   onEdit: (user: AdminUser) => void;
   onAddQuota: (user: AdminUser) => void;
+  onSubscriptions: (user: AdminUser) => void;
 }
 
 /** Width the user columns scroll at on a desktop. */
@@ -38,6 +39,7 @@ export function UsersTable({
   onManage,
   onEdit,
   onAddQuota,
+  onSubscriptions,
 }: Props) {
   const { t } = useTranslation('users');
   const { data: status } = useStatus();
@@ -113,7 +115,15 @@ export function UsersTable({
         key: 'actions',
         width: 230,
         fixed: mobile ? undefined : 'right',
-        render: (_, u) => <RowActions user={u} onManage={onManage} onEdit={onEdit} onAddQuota={onAddQuota} />,
+        render: (_, u) => (
+          <RowActions
+            user={u}
+            onManage={onManage}
+            onEdit={onEdit}
+            onAddQuota={onAddQuota}
+            onSubscriptions={onSubscriptions}
+          />
+        ),
       },
     ],
     mobile,
