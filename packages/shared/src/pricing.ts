@@ -1,4 +1,4 @@
-import { cachedBillingExpr, runBillingExpr, type CompiledBillingExpr } from './billing-expr/compile.js';
+import { cachedBillingExpr, runBillingExpr, type BillingExprVar, type CompiledBillingExpr } from './billing-expr/compile.js';
 import type { ExprRequest } from './billing-expr/evaluate.js';
 import { add, dec, isNegative, isZero, mul, roundToInt, sub, type Dec } from './decimal.js';
 
@@ -10,6 +10,20 @@ export interface Usage {
   cachedTokens?: number;
   /** Prompt tokens written to the provider's cache. */
   cacheCreationTokens?: number;
+  /** Tokens of particular kinds the provider reported inside the counts above (expressions may price them). */
+  kinds?: TokenKinds;
+}
+
+/**
+ * Parts of a call's counts a provider reports by kind, each already inside the prompt, cache-write or completion
+ * count: cache writes kept for 1 hour (Anthropic), image and audio input, image and audio output.
+ */
+export interface TokenKinds {
+  cacheWrite1h?: number;
+  imageIn?: number;
+  audioIn?: number;
+  imageOut?: number;
+  audioOut?: number;
 }
 
 /**
@@ -60,23 +74,34 @@ export function exprPrice(text: string, groupRatio: number, at: number, request?
  * input not priced on its own: cache reads (`cr`) and writes (`cc`) are taken out of it only when the expression
  * prices them, and otherwise counted in it at `p`'s price, whichever way the upstream reports them (new-api leaves
  * an Anthropic-style call's cache tokens unpriced when the expression does not name them; Tollway bills them).
+ * Likewise 1-hour cache writes (`cc1h`, out of `cc`), image and audio input (`img`, `ai`, out of `p`) and image and
+ * audio output (`img_o`, `ao`, out of `c`) are priced apart only when the expression names them.
  */
 export function exprTokenVars(e: CompiledBillingExpr, usage: Usage, semantic: UsageSemantic): Record<string, number> {
   const cached = usage.cachedTokens ?? 0;
   const creation = usage.cacheCreationTokens ?? 0;
-  const own = (e.uses.has('cr') ? cached : 0) + (e.uses.has('cc') ? creation : 0);
+  const k = usage.kinds ?? {};
+  const uses = (v: BillingExprVar, n: number | undefined) => (e.uses.has(v) ? Math.max(0, n ?? 0) : 0);
+  // A part of a count the expression prices on its own leaves the count it sits in (new-api's rule).
+  const cc1h = Math.min(creation, uses('cc1h', k.cacheWrite1h));
+  const cc = creation - cc1h;
   const len = semantic === 'openai' ? usage.promptTokens : usage.promptTokens + cached + creation;
+  const img = uses('img', k.imageIn);
+  const ai = uses('ai', k.audioIn);
+  const own = (e.uses.has('cr') ? cached : 0) + (e.uses.has('cc') ? cc : 0) + cc1h + img + ai;
+  const imgOut = uses('img_o', k.imageOut);
+  const ao = uses('ao', k.audioOut);
   return {
     p: Math.max(0, len - own),
-    c: usage.completionTokens,
+    c: Math.max(0, usage.completionTokens - imgOut - ao),
     len,
     cr: cached,
-    cc: creation,
-    cc1h: 0,
-    img: 0,
-    img_o: 0,
-    ai: 0,
-    ao: 0,
+    cc,
+    cc1h,
+    img,
+    img_o: imgOut,
+    ai,
+    ao,
   };
 }
 

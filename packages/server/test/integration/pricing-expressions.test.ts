@@ -20,6 +20,10 @@ const GEMINI_MODEL = 'tiered-gemini';
 /** Priced by ratio 1 (a quota per token); its upstream runs 3 web searches for each answer. */
 const TOOL_MODEL = 'searching-claude';
 const SEARCH_KEY = 'search-key';
+/** Its upstream reports 4 of the 12 prompt tokens and 3 of the 5 completion tokens as audio. */
+const AUDIO_MODEL = 'audio-expr';
+const AUDIO_KEY = 'audio-key';
+const AUDIO_EXPR = 'p * 4 + c * 16 + ai * 40 + ao * 80';
 const SEARCHES = 3;
 /** The mock answers 12 prompt and 5 completion tokens; the long model's key 30 prompt tokens, 10 read from cache. */
 const LONG_KEY = 'long-key';
@@ -42,8 +46,14 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
   const gw = useGateway(dialect, { user: 'expr-user', quota: QUOTA }, async (g) => {
     const saves = [
       consoleSave('ModelRatio', { ...Object.fromEntries(models.map((m) => [m, 1])), [TOOL_MODEL]: 1 }),
-      consoleSave('billing_setting.billing_mode', Object.fromEntries(models.map((m) => [m, 'tiered_expr']))),
-      consoleSave('billing_setting.billing_expr', Object.fromEntries(models.map((m) => [m, EXPR]))),
+      consoleSave('billing_setting.billing_mode', {
+        ...Object.fromEntries(models.map((m) => [m, 'tiered_expr'])),
+        [AUDIO_MODEL]: 'tiered_expr',
+      }),
+      consoleSave('billing_setting.billing_expr', {
+        ...Object.fromEntries(models.map((m) => [m, EXPR])),
+        [AUDIO_MODEL]: AUDIO_EXPR,
+      }),
     ];
     for (const body of saves) {
       const res = await g.root.call('PUT', '/api/option/', body);
@@ -51,6 +61,8 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
     }
     g.mock.behaviors.set(LONG_KEY, { promptTokens: 30, cachedTokens: 10 });
     g.mock.behaviors.set(SEARCH_KEY, { webSearches: SEARCHES });
+    g.mock.behaviors.set(AUDIO_KEY, { promptDetails: { audio_tokens: 4 }, completionDetails: { audio_tokens: 3 } });
+    await addChannel(g.root, { name: 'audio', key: AUDIO_KEY, baseUrl: g.mock.url, models: AUDIO_MODEL });
     await addChannel(g.root, { name: 'search', key: SEARCH_KEY, baseUrl: g.mock.url, type: 14, models: TOOL_MODEL });
     await addChannel(g.root, { name: 'oa', key: 'oa-key', baseUrl: g.mock.url, models: OPENAI_MODEL });
     await addChannel(g.root, { name: 'long', key: LONG_KEY, baseUrl: g.mock.url, models: LONG_MODEL });
@@ -82,9 +94,10 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
     expect((await gw.root.call('PUT', '/api/option/', tools)).body.success).toBe(true);
     const res = await gw.root.call('GET', '/api/option/');
     const options = new Map((res.body.data as { key: string; value: string }[]).map((o) => [o.key, o.value]));
-    expect(JSON.parse(options.get('billing_setting.billing_expr')!)).toEqual(
-      Object.fromEntries(models.map((m) => [m, EXPR])),
-    );
+    expect(JSON.parse(options.get('billing_setting.billing_expr')!)).toEqual({
+      ...Object.fromEntries(models.map((m) => [m, EXPR])),
+      [AUDIO_MODEL]: AUDIO_EXPR,
+    });
     expect(JSON.parse(options.get('billing_setting.billing_mode')!)[OPENAI_MODEL]).toBe('tiered_expr');
     expect(JSON.parse(options.get('tool_price_setting.prices')!)).toEqual({
       web_search: 10,
@@ -200,6 +213,16 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
     expect(cap).toBeLessThanOrEqual(125);
     await gw.t.database.db.kysely.updateTable('users').set({ quota: QUOTA }).where('id', '=', userId()).execute();
     await gw.t.runtime.ctx.relay.ledger.refresh('users', userId());
+  });
+
+  it('prices the audio tokens the provider reports apart when the expression names them (ai, ao)', async () => {
+    // 12 prompt tokens of which 4 audio, 5 completion of which 3 audio: p 8 × $4 + ai 4 × $40 + c 2 × $16 +
+    // ao 3 × $80 = 32 + 160 + 32 + 240 = 464 $/1M·tokens → 232 quota.
+    const ask = { model: AUDIO_MODEL, messages: [{ role: 'user' as const, content: 'say it' }] };
+    expect(await billed(AUDIO_MODEL, () => openai().chat.completions.create(ask))).toMatchObject({
+      spent: 232,
+      logged: 232,
+    });
   });
 
   it("charges the provider's web searches per call at the tool price, new-api's default or the operator's", async () => {

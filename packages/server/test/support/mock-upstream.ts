@@ -22,6 +22,9 @@ export interface MockBehavior {
   pieces?: string[];
   /** Delay between stream chunks, ms. */
   chunkDelayMs?: number;
+  /** OpenAI answers: extra usage details (audio_tokens, image_tokens) of the prompt and of the completion. */
+  promptDetails?: Record<string, number>;
+  completionDetails?: Record<string, number>;
   /** Leave usage out (non-stream body and stream). */
   omitUsage?: boolean;
   /** Delay before answering, ms. */
@@ -123,7 +126,10 @@ export async function startMockUpstream(opts: { record?: boolean } = {}): Promis
       prompt_tokens: b.promptTokens,
       completion_tokens: b.completionTokens,
       total_tokens: b.promptTokens + b.completionTokens,
-      ...(b.cachedTokens ? { prompt_tokens_details: { cached_tokens: b.cachedTokens } } : {}),
+      ...(b.cachedTokens || b.promptDetails
+        ? { prompt_tokens_details: { cached_tokens: b.cachedTokens ?? 0, ...b.promptDetails } }
+        : {}),
+      ...(b.completionDetails ? { completion_tokens_details: b.completionDetails } : {}),
     };
     if (req.method === 'GET' && path === '/v1/models') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(

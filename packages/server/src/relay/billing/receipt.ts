@@ -35,6 +35,7 @@ export function billedUsage(result: RelayedAttempt, call: InboundCall): CallUsag
     units: u?.units,
     // Tools the provider ran (web search) ran whether or not the answer was whole.
     ...(u?.toolCalls ? { toolCalls: u.toolCalls } : {}),
+    ...(u?.kinds ? { kinds: u.kinds } : {}),
     reported: false,
   };
 }

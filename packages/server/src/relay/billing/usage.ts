@@ -1,4 +1,5 @@
-import type { Usage } from '@tollway/shared';
+import type { TokenKinds, Usage } from '@tollway/shared';
+import { openAITokenKinds } from '../ir/token-kinds.js';
 
 /** Usage of one call in the provider-neutral form billing uses. */
 export interface CallUsage extends Usage {
@@ -21,8 +22,8 @@ interface OpenAIUsage {
   output_tokens?: number;
   prompt_tokens_details?: InputDetails | null;
   input_tokens_details?: InputDetails | null;
-  completion_tokens_details?: { reasoning_tokens?: number } | null;
-  output_tokens_details?: { reasoning_tokens?: number } | null;
+  completion_tokens_details?: OutputDetails | null;
+  output_tokens_details?: OutputDetails | null;
 }
 
 /** Cache reads and writes: Chat Completions' cache_creation_tokens, Responses' cache_write_tokens. */
@@ -30,7 +31,17 @@ interface InputDetails {
   cached_tokens?: number;
   cache_creation_tokens?: number;
   cache_write_tokens?: number;
+  audio_tokens?: number;
+  image_tokens?: number;
 }
+
+interface OutputDetails {
+  reasoning_tokens?: number;
+  audio_tokens?: number;
+  image_tokens?: number;
+}
+
+const kindsField = (kinds: TokenKinds | undefined): { kinds?: TokenKinds } => (kinds ? { kinds } : {});
 
 /** Reads an OpenAI-format usage object (chat, completions, embeddings). */
 export function fromOpenAIUsage(u: OpenAIUsage | null | undefined): CallUsage | undefined {
@@ -45,6 +56,7 @@ export function fromOpenAIUsage(u: OpenAIUsage | null | undefined): CallUsage | 
     cacheCreationTokens: input?.cache_creation_tokens ?? input?.cache_write_tokens ?? 0,
     reasoningTokens: (u.completion_tokens_details ?? u.output_tokens_details)?.reasoning_tokens ?? 0,
     reported: true,
+    ...kindsField(openAITokenKinds(input, u.completion_tokens_details ?? u.output_tokens_details)),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { TokenKinds } from '@tollway/shared';
 /**
  * The one internal representation of a model call. Every wire format (OpenAI Chat Completions, OpenAI
  * Responses, Anthropic Messages, Gemini generateContent) converts to and from it with pure functions, so any
@@ -74,6 +75,8 @@ export interface IRUsage {
   reasoningTokens: number;
   /** Calls of tools the provider ran on its side (web search …), by new-api's tool price names. */
   toolCalls?: Readonly<Record<string, number>>;
+  /** Parts of the counts by kind (1-hour cache writes, image and audio in and out), when the provider says. */
+  kinds?: TokenKinds;
 }
 
 export interface IRResponse {

@@ -49,6 +49,7 @@ export const billingUsage = (u: IRUsage, reported: boolean): CallUsage => ({
   reported,
   semantic: 'anthropic',
   ...(u.toolCalls ? { toolCalls: u.toolCalls } : {}),
+  ...(u.kinds ? { kinds: u.kinds } : {}),
 });
 
 export interface ConvertedCall {

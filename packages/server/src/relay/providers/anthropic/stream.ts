@@ -1,3 +1,4 @@
+import { anthropicTokenKinds } from '../../ir/token-kinds.js';
 import { structuredTextOfJson, structuredTool } from './structured.js';
 import { sse } from '../../ir/sse.js';
 import { emptyUsage, type IRStopReason, type IRStreamEvent, type IRUsage } from '../../ir/types.js';
@@ -42,7 +43,14 @@ export function usageToIR(u: Partial<AnthropicUsage> | undefined | null, base: I
     cacheWriteTokens: count(u.cache_creation_input_tokens, base.cacheWriteTokens),
     reasoningTokens: base.reasoningTokens,
     ...toolCallsOf(u, base),
+    ...kindsOf(u, base),
   };
+}
+
+/** The 1-hour part of the cache writes (cache_creation.ephemeral_1h_input_tokens); a later usage wins. */
+function kindsOf(u: Partial<AnthropicUsage>, base: IRUsage): Pick<IRUsage, 'kinds'> {
+  const kinds = anthropicTokenKinds(u.cache_creation) ?? base.kinds;
+  return kinds ? { kinds } : {};
 }
 
 /** Anthropic's server tool use as priced tool calls (`web_search`, new-api's name for it); a later usage wins. */

@@ -10,6 +10,8 @@ export type AnthropicUsage = {
   output_tokens: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** The cache writes by lifetime (their sum is cache_creation_input_tokens). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
   /** Server tools Anthropic ran for the answer (web search, web fetch). */
   server_tool_use?: { web_search_requests?: number | null; web_fetch_requests?: number | null } | null;
 };

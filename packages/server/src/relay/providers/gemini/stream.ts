@@ -1,4 +1,5 @@
 import { groundingToolCalls, withToolCalls } from '../../ir/tool-calls.js';
+import { geminiTokenKinds } from '../../ir/token-kinds.js';
 import { parseData } from '../../ir/json-data.js';
 import { imageFromUrl } from '../openai/chat.js';
 import { sse } from '../../ir/sse.js';
@@ -25,7 +26,13 @@ export function geminiUsageToIR(u: GeminiUsage | undefined | null): IRUsage {
     cacheReadTokens: cached,
     cacheWriteTokens: 0,
     reasoningTokens: thoughts,
+    ...kindsOf(u),
   };
+}
+
+function kindsOf(u: GeminiUsage): Pick<IRUsage, 'kinds'> {
+  const kinds = geminiTokenKinds(u.promptTokensDetails, u.candidatesTokensDetails);
+  return kinds ? { kinds } : {};
 }
 
 /** IR usage → usageMetadata. Gemini has no cache writes: they are counted in the prompt. */

@@ -12,6 +12,9 @@ export type GeminiUsage = {
   cachedContentTokenCount?: number;
   thoughtsTokenCount?: number;
   toolUsePromptTokenCount?: number;
+  /** The prompt's and the answer's tokens by modality (TEXT, IMAGE, AUDIO, VIDEO). */
+  promptTokensDetails?: { modality?: string; tokenCount?: number }[];
+  candidatesTokensDetails?: { modality?: string; tokenCount?: number }[];
 };
 
 export type GeminiFunctionCall = { id?: string; name?: string; args?: Record<string, unknown> };

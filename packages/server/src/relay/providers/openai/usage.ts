@@ -1,3 +1,5 @@
+import type { TokenKinds } from '@tollway/shared';
+import { openAITokenKinds } from '../../ir/token-kinds.js';
 import { emptyUsage, type IRUsage } from '../../ir/types.js';
 import type { ChatUsage, ResponsesUsage } from './wire.js';
 
@@ -36,8 +38,11 @@ export function openAIUsageToIR(u: OpenAIUsage | undefined | null, n: OpenAIUsag
     cacheReadTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
     reasoningTokens: Number(u[n.outputDetails]?.reasoning_tokens ?? 0),
+    ...withKinds(openAITokenKinds(u[n.inputDetails], u[n.outputDetails])),
   };
 }
+
+const withKinds = (kinds: TokenKinds | undefined): { kinds?: TokenKinds } => (kinds ? { kinds } : {});
 
 /** IR usage → Chat Completions usage; cache writes are named only when there are some. */
 export function chatUsageFromIR(u: IRUsage): ChatUsage {

@@ -15,10 +15,14 @@ export interface OpenAIInputTokenDetails {
   /** Responses names its cache writes; compatible vendors say cache_creation_tokens. */
   cache_write_tokens?: number;
   cache_creation_tokens?: number;
+  audio_tokens?: number;
+  image_tokens?: number;
 }
 
 export interface OpenAIOutputTokenDetails {
   reasoning_tokens?: number;
+  audio_tokens?: number;
+  image_tokens?: number;
 }
 
 export type ChatUsage = {
