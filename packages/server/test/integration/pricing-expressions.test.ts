@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseLogOther } from '@tollway/shared';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
@@ -24,6 +24,10 @@ const SEARCH_KEY = 'search-key';
 const AUDIO_MODEL = 'audio-expr';
 const AUDIO_KEY = 'audio-key';
 const AUDIO_EXPR = 'p * 4 + c * 16 + ai * 40 + ao * 80';
+/** DeepSeek-style off-peak prices: half price from 00:30 to 08:30 Beijing time (the console's time rule). */
+const OFFPEAK_MODEL = 'offpeak-model';
+const OFFPEAK_EXPR =
+  '(hour("Asia/Shanghai") * 60 + minute("Asia/Shanghai") >= 30 && hour("Asia/Shanghai") * 60 + minute("Asia/Shanghai") < 510) ? tier("offpeak", p * 2 + c * 8) : tier("standard", p * 4 + c * 16)';
 const SEARCHES = 3;
 /** The mock answers 12 prompt and 5 completion tokens; the long model's key 30 prompt tokens, 10 read from cache. */
 const LONG_KEY = 'long-key';
@@ -49,10 +53,12 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
       consoleSave('billing_setting.billing_mode', {
         ...Object.fromEntries(models.map((m) => [m, 'tiered_expr'])),
         [AUDIO_MODEL]: 'tiered_expr',
+        [OFFPEAK_MODEL]: 'tiered_expr',
       }),
       consoleSave('billing_setting.billing_expr', {
         ...Object.fromEntries(models.map((m) => [m, EXPR])),
         [AUDIO_MODEL]: AUDIO_EXPR,
+        [OFFPEAK_MODEL]: OFFPEAK_EXPR,
       }),
     ];
     for (const body of saves) {
@@ -63,6 +69,7 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
     g.mock.behaviors.set(SEARCH_KEY, { webSearches: SEARCHES });
     g.mock.behaviors.set(AUDIO_KEY, { promptDetails: { audio_tokens: 4 }, completionDetails: { audio_tokens: 3 } });
     await addChannel(g.root, { name: 'audio', key: AUDIO_KEY, baseUrl: g.mock.url, models: AUDIO_MODEL });
+    await addChannel(g.root, { name: 'offpeak', key: 'offpeak-key', baseUrl: g.mock.url, models: OFFPEAK_MODEL });
     await addChannel(g.root, { name: 'search', key: SEARCH_KEY, baseUrl: g.mock.url, type: 14, models: TOOL_MODEL });
     await addChannel(g.root, { name: 'oa', key: 'oa-key', baseUrl: g.mock.url, models: OPENAI_MODEL });
     await addChannel(g.root, { name: 'long', key: LONG_KEY, baseUrl: g.mock.url, models: LONG_MODEL });
@@ -97,6 +104,7 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
     expect(JSON.parse(options.get('billing_setting.billing_expr')!)).toEqual({
       ...Object.fromEntries(models.map((m) => [m, EXPR])),
       [AUDIO_MODEL]: AUDIO_EXPR,
+      [OFFPEAK_MODEL]: OFFPEAK_EXPR,
     });
     expect(JSON.parse(options.get('billing_setting.billing_mode')!)[OPENAI_MODEL]).toBe('tiered_expr');
     expect(JSON.parse(options.get('tool_price_setting.prices')!)).toEqual({
@@ -223,6 +231,25 @@ describe.each(dialects)('billing expressions on %s', (dialect) => {
       spent: 232,
       logged: 232,
     });
+  });
+
+  it("prices by the time of day in the zone the rule names, at the call's start", async () => {
+    // 12 prompt + 5 completion tokens: off-peak (12 × 2 + 5 × 8) = 64 $/1M → 32 quota; standard 128 → 64 quota.
+    const ask = { model: OFFPEAK_MODEL, messages: [{ role: 'user' as const, content: 'when' }] };
+    const at = async (iso: string) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(iso) });
+      try {
+        return await billed(OFFPEAK_MODEL, () => openai().chat.completions.create(ask));
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    // 01:00 and 08:29 in Shanghai are off-peak; 00:29, 08:30 and noon are not.
+    expect(await at('2026-12-04T17:00:00Z')).toMatchObject({ spent: 32, logged: 32, tier: 'offpeak' });
+    expect(await at('2026-12-05T00:29:00Z')).toMatchObject({ spent: 32, tier: 'offpeak' });
+    expect(await at('2026-12-04T16:29:00Z')).toMatchObject({ spent: 64, tier: 'standard' });
+    expect(await at('2026-12-05T00:30:00Z')).toMatchObject({ spent: 64, tier: 'standard' });
+    expect(await at('2026-12-05T04:00:00Z')).toMatchObject({ spent: 64, logged: 64, tier: 'standard' });
   });
 
   it("charges the provider's web searches per call at the tool price, new-api's default or the operator's", async () => {
