@@ -1,4 +1,9 @@
-import { cachedBillingExpr, runBillingExpr, type BillingExprVar, type CompiledBillingExpr } from './billing-expr/compile.js';
+import {
+  cachedBillingExpr,
+  runBillingExpr,
+  type BillingExprVar,
+  type CompiledBillingExpr,
+} from './billing-expr/compile.js';
 import type { ExprRequest } from './billing-expr/evaluate.js';
 import { add, dec, isNegative, isZero, mul, roundToInt, sub, type Dec } from './decimal.js';
 
