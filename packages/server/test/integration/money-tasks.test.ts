@@ -50,10 +50,20 @@ async function submit(base: string, key: string, c: TaskCall): Promise<Submitted
   const res = await fetch(`${base}${path}`, { method: 'POST', headers: headers(key), body: JSON.stringify(body) });
   const json = (await res.json()) as { id?: string; code?: string | number; data?: unknown; result?: string };
   if (res.status !== 200) return { call: c };
-  if (c.model === 'sora-2') return { call: c, id: json.id };
   // midjourney-proxy answers 200 with code 1 (submitted) or another code (refused); Suno code "success".
-  if (c.model === 'mj_imagine') return { call: c, id: json.code === 1 ? json.result : undefined };
-  return { call: c, id: json.code === 'success' ? (json.data as string) : undefined };
+  const id =
+    c.model === 'sora-2'
+      ? json.id
+      : c.model === 'mj_imagine'
+        ? json.code === 1
+          ? json.result
+          : undefined
+        : json.code === 'success'
+          ? (json.data as string)
+          : undefined;
+  // An accepted task's answer carries its cost receipt: the charge made when the upstream accepted it.
+  if (id) expect(res.headers.get('x-tollway-cost-quota'), c.model).toBe(String(quotaOf(c.model)));
+  return { call: c, id };
 }
 
 /** The task's state as its owner reads it: done (delivered), failed, or still running. */

@@ -88,17 +88,21 @@ export class AttemptReceipt implements CostReceipt {
 
   private told(bill: CallBill): Receipt {
     this.issued = bill;
-    const settings = this.ctx.relay.settings.get();
-    const quota = chargeOf(bill, this.reserved);
-    return {
-      quota,
-      usd: quotaToUsd(quota, settings.quotaPerUnit),
-      headers: {
-        [COST_QUOTA_HEADER]: String(quota),
-        [COST_HEADER]: formatCost(quota, settings.quotaPerUnit, settings.costCurrency),
-      },
-    };
+    return quotaReceipt(this.ctx, chargeOf(bill, this.reserved));
   }
+}
+
+/** The receipt of a charge already known (a task's, charged when the upstream accepted it). */
+export function quotaReceipt(ctx: RelayContext, quota: number): Receipt {
+  const settings = ctx.relay.settings.get();
+  return {
+    quota,
+    usd: quotaToUsd(quota, settings.quotaPerUnit),
+    headers: {
+      [COST_QUOTA_HEADER]: String(quota),
+      [COST_HEADER]: formatCost(quota, settings.quotaPerUnit, settings.costCurrency),
+    },
+  };
 }
 
 /** `usage.cost` (dollars) and `usage.cost_quota`, as JSON members. */

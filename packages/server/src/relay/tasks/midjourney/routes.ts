@@ -1,4 +1,5 @@
 // The midjourney-proxy API as new-api serves it: /mj/* and its /mj-fast, /mj-relax, /mj-turbo twins.
+import { quotaReceipt } from '../../billing/receipt.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { request, type Dispatcher } from 'undici';
 import { ChannelStatus } from '@tollway/shared';
@@ -51,7 +52,10 @@ async function caller(ctx: RelayContext, req: FastifyRequest): Promise<Identifie
   return authenticate(req, ctx.relay.tokens);
 }
 
-type Handler = (req: FastifyRequest, who: Identified) => Promise<{ status?: number; body: unknown }>;
+type Handler = (
+  req: FastifyRequest,
+  who: Identified,
+) => Promise<{ status?: number; body: unknown; headers?: Record<string, string> }>;
 
 /** A refusal in midjourney-proxy's shape. */
 const refuse = (ctx: RelayContext) => (reply: FastifyReply, err: unknown) => {
@@ -68,7 +72,10 @@ const authed = (ctx: RelayContext, fn: Handler) => ({
   handler: async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     try {
       const out = await fn(req, identifiedCaller(req) ?? (await caller(ctx, req)));
-      return reply.code(out.status ?? 200).send(out.body);
+      return reply
+        .code(out.status ?? 200)
+        .headers(out.headers ?? {})
+        .send(out.body);
     } catch (err) {
       return refuse(ctx)(reply, err);
     }
@@ -84,7 +91,7 @@ async function submit(
   who: Identified,
   kind: MjSubmitKind,
   prefix: string,
-): Promise<{ status: number; body: MjSubmitAnswer }> {
+): Promise<{ status: number; body: MjSubmitAnswer; headers?: Record<string, string> }> {
   const body = parseMjBody(req.body);
   const plan = planSubmit(kind, body);
   let channelId: number | undefined;
@@ -123,6 +130,7 @@ async function submit(
   const u = out.upstream;
   return {
     status: 200,
+    headers: quotaReceipt(ctx, out.task.quota).headers,
     body: {
       code: MjCode.Submitted,
       description: u.description ?? 'Submit success',

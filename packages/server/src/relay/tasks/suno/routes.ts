@@ -1,4 +1,5 @@
 // The Suno API as new-api serves it: /suno/submit/{music,lyrics}, /suno/fetch, /suno/fetch/{id}.
+import { quotaReceipt } from '../../billing/receipt.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type Identified } from '../../entry/authenticate.js';
 import { identifiedCaller, keyFirst } from '../../entry/key-first.js';
@@ -38,7 +39,10 @@ function jsonBody(raw: unknown): unknown {
   }
 }
 
-type Handler = (req: FastifyRequest, who: Identified) => Promise<{ status?: number; body: unknown }>;
+type Handler = (
+  req: FastifyRequest,
+  who: Identified,
+) => Promise<{ status?: number; body: unknown; headers?: Record<string, string> }>;
 
 /** A refusal in Suno's shape. */
 const refuse = (ctx: RelayContext) => (reply: FastifyReply, err: unknown) => {
@@ -52,7 +56,10 @@ const authed = (ctx: RelayContext, fn: Handler) => ({
   handler: async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     try {
       const out = await fn(req, identifiedCaller(req) ?? (await authenticate(req, ctx.relay.tokens)));
-      return reply.code(out.status ?? 200).send(out.body);
+      return reply
+        .code(out.status ?? 200)
+        .headers(out.headers ?? {})
+        .send(out.body);
     } catch (err) {
       return refuse(ctx)(reply, err);
     }
@@ -90,7 +97,7 @@ export function installSunoRoutes(scope: FastifyInstance, ctx: RelayContext): vo
       });
       if (!out.ok)
         return { status: out.httpStatus, body: sunoErrorBody({ code: String(out.code), message: out.message }) };
-      return { body: sunoAnswer(out.task.taskId) };
+      return { body: sunoAnswer(out.task.taskId), headers: quotaReceipt(ctx, out.task.quota).headers };
     }),
   );
   scope.post(

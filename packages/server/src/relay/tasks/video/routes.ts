@@ -1,4 +1,5 @@
 // OpenAI-style video generation as new-api serves it: /v1/video/generations and /v1/videos.
+import { quotaReceipt } from '../../billing/receipt.js';
 import { isAdmin } from '@tollway/shared';
 import { authorize } from '../../../modules/auth/guard.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -113,6 +114,7 @@ async function submit(ctx: RelayContext, req: FastifyRequest, reply: FastifyRepl
     channelId,
     properties,
   });
+  if (out.ok) reply.headers(quotaReceipt(ctx, out.task.quota).headers);
   return answerOf(out, body.model, properties);
 }
 
@@ -143,7 +145,7 @@ function answerOf(out: TaskSubmitOutcome, model: string, props: Record<string, s
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** OpenAI's remix: a new task on the channel of a finished video, billed like a submit of its model. */
-async function remix(ctx: RelayContext, req: FastifyRequest, who: Identified): Promise<unknown> {
+async function remix(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, who: Identified): Promise<unknown> {
   const origin = await own(ctx, req, who);
   const { prompt } = parseVideoRemix(parseJsonBody(req.body));
   if (origin.platform !== OPENAI_VIDEO_PLATFORM)
@@ -167,6 +169,7 @@ async function remix(ctx: RelayContext, req: FastifyRequest, who: Identified): P
     keyIndex: keyIndexOfPrivateData(origin.private_data),
     properties,
   });
+  if (out.ok) reply.headers(quotaReceipt(ctx, out.task.quota).headers);
   return answerOf(out, origin.model_name, properties);
 }
 
@@ -288,7 +291,7 @@ export function installVideoRoutes(scope: FastifyInstance, ctx: RelayContext): v
   scope.post(
     '/v1/videos/:id/remix',
     { onRequest: keyChecked(ctx) },
-    authed(ctx, (req, _reply, who) => remix(ctx, req, who)),
+    authed(ctx, (req, reply, who) => remix(ctx, req, reply, who)),
   );
   scope.get(
     '/v1/video/generations/:id',
