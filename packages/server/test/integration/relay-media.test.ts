@@ -191,6 +191,9 @@ describe.each(dialects)('media relay on %s', (dialect) => {
     const log = await lastLog('tts-1');
     // 0.015 per 1K characters: 0.015 × 40/1000 × 500000
     expect({ quota: Number(log.quota), prompt: log.prompt_tokens }).toEqual({ quota: 300, prompt: 40 });
+    // The cost is known before the audio (its characters): the receipt is in the answer's head.
+    expect(res.headers.get('x-tollway-cost-quota')).toBe('300');
+    expect(res.headers.get('x-tollway-cost')).toMatch(/^0\.0006 USD$/);
   });
 
   it('transcriptions are billed per minute when the upstream reports the duration, by tokens when it reports tokens', async () => {

@@ -86,6 +86,10 @@ export class AttemptReceipt implements CostReceipt {
     return bill.price.price.mode === 'price' ? this.told(bill) : undefined;
   }
 
+  known(usage: CallUsage): Receipt {
+    return this.told(billCall(this.ctx, this.billedOn(usage)));
+  }
+
   private told(bill: CallBill): Receipt {
     this.issued = bill;
     return quotaReceipt(this.ctx, chargeOf(bill, this.reserved));

@@ -80,6 +80,8 @@ export interface CostReceipt {
    * computes it again on the answer's usage: the same quota, unless the provider ran tools priced per call.
    */
   upfront(): Receipt | undefined;
+  /** The bill of a usage known before the answer (speech: its input characters), for the answer's head. */
+  known(usage: CallUsage): Receipt;
 }
 
 /** One upstream attempt of a surface call: the channel chosen, its key and adaptor, where the answer goes. */

@@ -38,7 +38,8 @@ export function speechInbound(req: RelayRequest): InboundCall {
       const t = openAITarget(a, '/v1/audio/speech');
       if (!t) return Promise.resolve(cannotServe(a, '/v1/audio/speech'));
       const upstream = JSON.stringify({ ...body, model: a.model, ...a.channel.paramOverride });
-      return forwardPassThrough(a, t, upstream, body.stream_format === 'sse', () => usage);
+      // The bill is known before the audio (its characters): its receipt goes in the head.
+      return forwardPassThrough(a, t, upstream, body.stream_format === 'sse', () => usage, false, usage);
     },
   };
   // The reservation's prompt estimate is bytes / 3: three per character reserves exactly the characters.

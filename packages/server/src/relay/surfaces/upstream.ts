@@ -69,8 +69,11 @@ export async function forwardPassThrough(
   meter: (reported: CallUsage | undefined) => CallUsage,
   /** A plain JSON answer (images) is held whole to carry the call's cost receipt; others (audio) pass as they come. */
   receipted = false,
+  /** A usage known before the answer (speech): its receipt goes in the head of an answer passed on as it comes. */
+  knownUsage?: CallUsage,
 ): Promise<AttemptResult> {
   const plainReceipt = receipted && !stream ? a.receipt : undefined;
+  const known = knownUsage && a.receipt ? a.receipt.known(knownUsage).headers : undefined;
   const result = await forwardOpenAI(
     a.ctx.relay.upstream.for(a.channel),
     {
@@ -83,6 +86,7 @@ export async function forwardPassThrough(
       pingMs: stream ? a.ctx.relay.settings.get().pingMs : 0,
       receipt: plainReceipt,
       meter: plainReceipt && meter,
+      ...(known ? { receiptHeaders: known } : {}),
     },
     a.res,
     a.signal,

@@ -18,6 +18,8 @@ export interface PlainAnswerCall {
   receipt?: CostReceipt;
   /** A surface's meter: the usage it bills for the usage the upstream reported (images: per image). */
   meter?: (reported: CallUsage | undefined) => CallUsage;
+  /** A receipt known before the answer (speech), put in the head of an answer passed on as it comes. */
+  receiptHeaders?: Record<string, string>;
 }
 
 const TAIL = 16 * 1024;
@@ -126,7 +128,7 @@ export class PassThroughJson implements StreamSink {
   /** Past the hold (or nothing to hold for): the head written without a receipt, and what was held handed on. */
   private passOn(all: Buffer | undefined): Buffer | undefined {
     this.held = undefined;
-    const head = { 'content-type': this.contentType, 'cache-control': 'no-cache' };
+    const head = { 'content-type': this.contentType, 'cache-control': 'no-cache', ...this.up.receiptHeaders };
     this.res!.writeHead(this.status, this.length ? { ...head, 'content-length': this.length } : head);
     if (this.up.captureAnswer) this.head = '';
     if (all) this.take(this.decoder.write(all));

@@ -49,6 +49,8 @@ export interface UpstreamRequest {
   receipt?: CostReceipt;
   /** A surface's meter of a plain answer given a receipt: the usage it bills for the usage reported. */
   meter?: (reported: CallUsage | undefined) => CallUsage;
+  /** Headers of a receipt known before the answer (speech: its characters), for an answer passed on as it comes. */
+  receiptHeaders?: Record<string, string>;
 }
 
 type CountTokens = (text: string) => number;
@@ -96,7 +98,11 @@ class PassThroughSse implements StreamSink {
   open(res: ServerResponse, status: number): void {
     this.status = status;
     const upfront = this.up.receipt?.upfront();
-    res.writeHead(status, upfront ? withReceiptHeaders({ ...SSE_HEAD }, upfront) : SSE_HEAD);
+    const known = this.up.receiptHeaders;
+    res.writeHead(
+      status,
+      upfront ? withReceiptHeaders({ ...SSE_HEAD }, upfront) : known ? { ...SSE_HEAD, ...known } : SSE_HEAD,
+    );
   }
 
   /** The usage chunk with the bill of the answer so far (the usage chunk ends it): the receipt settlement charges. */
