@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { groundingToolCalls, responsesToolCalls } from '../../src/relay/ir/tool-calls.js';
 import { openAIResponses } from '../../src/relay/providers/openai/responses.js';
 import { decodeEvent } from '../../src/relay/providers/openai/responses-stream.js';
-import { billedToolCalls } from '../../src/relay/billing/tool-price.js';
+import { billedToolCalls, declaredToolCalls } from '../../src/relay/billing/tool-price.js';
 
 /** A Responses object with two web searches and a file search the provider ran (OpenAI's documented items). */
 const response = {
@@ -46,5 +46,21 @@ describe("the provider's own tool calls", () => {
     expect(billedToolCalls('gpt-4o-search-preview', undefined)).toEqual({ web_search_preview: 1 });
     expect(billedToolCalls('gpt-4o-search-preview', { web_search_preview: 3 })).toEqual({ web_search_preview: 3 });
     expect(billedToolCalls('gpt-4o', undefined)).toBeUndefined();
+  });
+});
+
+describe('the tool calls a request declares (held before the call)', () => {
+  it("reads Anthropic's max_uses, Responses and Gemini search tools, and search-preview models", () => {
+    expect(
+      declaredToolCalls({ tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] }, 'claude'),
+    ).toEqual({ web_search: 3 });
+    expect(declaredToolCalls({ tools: [{ type: 'web_search_20250305' }] }, 'claude')).toEqual({ web_search: 1 });
+    expect(declaredToolCalls({ tools: [{ type: 'web_search_preview' }] }, 'gpt-4o')).toEqual({ web_search_preview: 1 });
+    expect(declaredToolCalls({ tools: [{ googleSearch: {} }] }, 'gemini-2.5-pro')).toEqual({ google_search: 1 });
+    expect(declaredToolCalls({}, 'gpt-4o-mini-search-preview')).toEqual({ web_search_preview: 1 });
+    expect(declaredToolCalls({ tools: [{ type: 'function', name: 'f' }] }, 'gpt-4o')).toBeUndefined();
+    expect(declaredToolCalls({ tools: [{ type: 'web_search_1', max_uses: 1e9 }] }, 'claude')).toEqual({
+      web_search: 100,
+    });
   });
 });

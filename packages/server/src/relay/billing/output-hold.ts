@@ -29,6 +29,8 @@ export interface HoldPlan {
   /** Output tokens per choice the full amount covers, and the number of choices. */
   perChoice: number;
   choices: number;
+  /** Of the amount, the quota held for provider-run tools the request declares (pipeline/handler.ts). */
+  tools: number;
 }
 
 export const UNMETERED: OutputBudget = { cap: undefined, tokens: Infinity };
@@ -80,7 +82,7 @@ export function planHold(
       amount,
       computeQuota(price, { promptTokens: prompt, completionTokens: limit }, quotaPerUnit) + pre,
     );
-    return { amount, minimum, metered, price, prompt: ceiling, perChoice: limit, choices: 1 };
+    return { amount, minimum, metered, price, prompt: ceiling, perChoice: limit, choices: 1, tools: 0 };
   }
   const choices = choicesOf(call.body);
   const perChoice = limit || UNCAPPED_OUTPUT_HOLD_TOKENS;
@@ -92,7 +94,7 @@ export function planHold(
       ? Math.max(1, Math.ceil((prompt + choices * price.completionRatio) * price.modelRatio * price.groupRatio))
       : computeQuota(price, { promptTokens: prompt, completionTokens: choices }, quotaPerUnit),
   );
-  return { amount, minimum, metered, price, prompt: ceiling, perChoice, choices };
+  return { amount, minimum, metered, price, prompt: ceiling, perChoice, choices, tools: 0 };
 }
 
 /** What `held` (taken for `plan`, at least its minimum) affords: the whole plan, or the most output that fits. */

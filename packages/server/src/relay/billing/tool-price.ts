@@ -90,3 +90,38 @@ export function billedToolCalls(
   if (calls && Object.values(calls).some((n) => n > 0)) return calls;
   return model.endsWith(SEARCH_PREVIEW_SUFFIX) ? { web_search_preview: 1 } : calls;
 }
+
+/** Anthropic's server web search tool types (web_search_20250305 …). */
+const ANTHROPIC_WEB_SEARCH = /^web_search_/;
+/** The Responses API's hosted web search tools. */
+const RESPONSES_WEB_SEARCH = new Set(['web_search', 'web_search_preview', 'web_search_preview_2025_03_11']);
+
+type ToolDecl = { type?: unknown; max_uses?: unknown; googleSearch?: unknown; google_search?: unknown };
+
+/**
+ * The provider-run tool calls a request declares, for its hold (the charge reads the answer's own count): Anthropic's
+ * web search up to its max_uses (1 when unset), a Responses web search tool, Gemini's googleSearch, and a
+ * search-preview chat model's search; one call each where the request sets no number.
+ */
+export function declaredToolCalls(
+  body: Readonly<Record<string, unknown>>,
+  model: string,
+): Readonly<Record<string, number>> | undefined {
+  const calls: Record<string, number> = {};
+  const tools = Array.isArray(body.tools) ? (body.tools as ToolDecl[]) : [];
+  for (const t of tools) {
+    if (!t || typeof t !== 'object') continue;
+    const type = typeof t.type === 'string' ? t.type : '';
+    if (RESPONSES_WEB_SEARCH.has(type)) calls.web_search_preview = 1;
+    else if (ANTHROPIC_WEB_SEARCH.test(type)) {
+      const uses =
+        typeof t.max_uses === 'number' && Number.isSafeInteger(t.max_uses) && t.max_uses > 0 ? t.max_uses : 1;
+      calls.web_search = (calls.web_search ?? 0) + Math.min(uses, MAX_DECLARED_TOOL_CALLS);
+    } else if (t.googleSearch !== undefined || t.google_search !== undefined) calls.google_search = 1;
+  }
+  if (model.endsWith(SEARCH_PREVIEW_SUFFIX)) calls.web_search_preview = 1;
+  return Object.keys(calls).length ? calls : undefined;
+}
+
+/** A request's max_uses beyond this is held at this many calls (the answer's count is charged in any case). */
+const MAX_DECLARED_TOOL_CALLS = 100;

@@ -1,3 +1,4 @@
+import { declaredToolCalls, toolQuota } from '../billing/tool-price.js';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { BillingExprError, type Price } from '@tollway/shared';
@@ -18,7 +19,14 @@ import type { RelaySettings } from './settings.js';
 import type { RelayRequest } from '../entry/request.js';
 import { writeRelayError } from './respond.js';
 import { attemptFailure, type AttemptFailure } from '../upstream/message.js';
-import { budgetOf, EXACT_COUNT_MAX_BYTES, planHold, promptCeiling, type OutputBudget } from '../billing/output-hold.js';
+import {
+  budgetOf,
+  EXACT_COUNT_MAX_BYTES,
+  planHold,
+  promptCeiling,
+  type HoldPlan,
+  type OutputBudget,
+} from '../billing/output-hold.js';
 import type { RelayContext } from './services.js';
 import { newRequestId, REQUEST_ID_HEADER, settleCall } from '../billing/settle.js';
 import type { CallIdentity } from '../billing/log-row.js';
@@ -84,7 +92,12 @@ export async function relayCall(
     throw err;
   });
   const reserved = hold.amount;
-  const budget = budgetOf(plan, reserved, settings.quotaPerUnit);
+  // The output the hold affords is what it holds beyond the declared tools' quota.
+  const budget = budgetOf(
+    plan.tools ? { ...plan, amount: plan.amount - plan.tools } : plan,
+    Math.max(0, reserved - plan.tools),
+    settings.quotaPerUnit,
+  );
   const requestId = newRequestId();
   res.setHeader(REQUEST_ID_HEADER, requestId);
   obs?.reservedQuota(reserved, requestId);
@@ -159,15 +172,34 @@ async function holdFor(
   settings: RelaySettings,
 ) {
   const ceiling = promptCeiling(call, estimate);
-  const plan = planFor(price, estimate, call, settings, ceiling);
+  // Tools the provider may run (web search) are held for too, so a funded call's tool charge is never a shortfall.
+  const tools = toolHold(ctx, call, price);
+  const plan = withToolHold(planFor(price, estimate, call, settings, ceiling), tools);
   const first = await reserveQuota(ctx, auth, plan.amount, plan.minimum);
   if (first.hold.amount >= plan.amount) return { ...first, plan };
   const counted = call.bytes <= EXACT_COUNT_MAX_BYTES ? Math.max(estimate, countBodyTokens(call.body)) : ceiling;
-  const exact = planFor(price, counted, call, settings, counted);
+  const exact = withToolHold(planFor(price, counted, call, settings, counted), tools);
   if (first.hold.amount >= exact.minimum) return { ...first, plan: exact };
   // The balance held the estimate's cost but not the prompt's: given back, and asked again for what the call needs.
   await ctx.relay.ledger.settle(first.target, first.hold, 0);
   return { ...(await reserveQuota(ctx, auth, exact.amount, exact.minimum)), plan: exact };
+}
+
+/** The quota of the tool calls a request declares (0 without: no body scan beyond its `tools`). */
+function toolHold(ctx: RelayContext, call: InboundCall, price: Price): number {
+  if (call.surface) return 0;
+  const declared = declaredToolCalls(call.body, call.model);
+  return declared
+    ? toolQuota(ctx.options, call.model, declared, price.groupRatio, ctx.relay.settings.get().quotaPerUnit)
+    : 0;
+}
+
+/** A hold plan asking for the declared tools' quota on top (its minimum unchanged: tools may not run). */
+function withToolHold(plan: HoldPlan, tools: number): HoldPlan {
+  // planHold's fresh object, changed in place (no copy on the hot path).
+  plan.amount += tools;
+  plan.tools = tools;
+  return plan;
 }
 
 /** planHold; a billing expression that fails for this call is refused before anything is held or sent. */
