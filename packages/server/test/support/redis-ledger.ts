@@ -9,6 +9,7 @@ import { RedisLedger, type RedisLedgerOptions } from '../../src/accounting/redis
 import { REDIS_CLIENT_OPTIONS } from '../../src/lib/cluster-bus.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
+import { planBalanceLoader } from '../../src/core/subscriptions/balances.js';
 import { tokenRow } from './token-row.js';
 import { userRow } from './user-row.js';
 
@@ -32,6 +33,8 @@ export interface LedgerWorld {
   prefix: string;
   userId: number;
   tokenId: number;
+  /** The user's subscription (user_subscriptions.id) holding `quota` per period: the ledger's plan balance. */
+  planId: number;
   ledger(opts?: RedisLedgerOptions): RedisLedger;
   /** `lagMs`: a pause between the transaction and the ledger's `committed` (a busy event loop). */
   commit(ledger: RedisLedger, records: LedgerRecord[], opts?: { fail?: boolean; lagMs?: number }): Promise<void>;
@@ -74,7 +77,8 @@ export function useLedgerWorld(quota: number): LedgerWorld {
   const prefix = newRedisPrefix();
   const ledgers: RedisLedger[] = [];
   const w: Partial<LedgerWorld> = { prefix };
-  const key = (kind: BalanceKind, id: number) => `${prefix}bal:${kind === 'users' ? 'u' : 't'}:${id}`;
+  const key = (kind: BalanceKind, id: number) =>
+    `${prefix}bal:${kind === 'users' ? 'u' : kind === 'tokens' ? 't' : 'p'}:${id}`;
   beforeAll(async () => {
     const database = await createTestDatabase('postgres');
     await migrateToLatest(database.db);
@@ -98,6 +102,12 @@ export function useLedgerWorld(quota: number): LedgerWorld {
       )
       .returning('id')
       .executeTakeFirstOrThrow();
+    const plan = await k
+      .insertInto('user_subscriptions')
+      .values({ user_id: user.id, plan_id: 1, amount_total: quota, end_time: 4_102_444_800 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const loadPlans = planBalanceLoader(database.db);
     const loadUsers = async (ids: number[]) =>
       new Map(
         (
@@ -123,9 +133,10 @@ export function useLedgerWorld(quota: number): LedgerWorld {
       redis,
       userId: user.id,
       tokenId: token.id,
+      planId: plan.id,
       key,
       ledger(opts: RedisLedgerOptions = {}) {
-        const l = new RedisLedger(redis, prefix, loadUsers, loadTokens, opts);
+        const l = new RedisLedger(redis, prefix, loadUsers, loadTokens, { loadPlans, ...opts });
         ledgers.push(l);
         return l;
       },
@@ -135,11 +146,18 @@ export function useLedgerWorld(quota: number): LedgerWorld {
         try {
           await k.transaction().execute(async (trx) => {
             for (const r of records) {
-              await trx
-                .updateTable('users')
-                .set({ quota: sql`quota - ${r.quota}` })
-                .where('id', '=', r.userId)
-                .execute();
+              if (r.planId)
+                await trx
+                  .updateTable('user_subscriptions')
+                  .set({ amount_used: sql`amount_used + ${r.quota}` })
+                  .where('id', '=', r.planId)
+                  .execute();
+              else
+                await trx
+                  .updateTable('users')
+                  .set({ quota: sql`quota - ${r.quota}` })
+                  .where('id', '=', r.userId)
+                  .execute();
               if (r.tokenLimited)
                 await trx
                   .updateTable('tokens')
@@ -158,6 +176,7 @@ export function useLedgerWorld(quota: number): LedgerWorld {
         await ledger.whenReleased();
       },
       async db(kind: BalanceKind, id: number) {
+        if (kind === 'plans') return (await loadPlans([id])).get(id)!;
         if (kind === 'users')
           return Number(
             (await k.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirstOrThrow()).quota,
@@ -173,6 +192,7 @@ export function useLedgerWorld(quota: number): LedgerWorld {
         await dropRedisKeys(prefix);
         await k.updateTable('users').set({ quota, deleted_at: null }).where('id', '=', user.id).execute();
         await k.updateTable('tokens').set({ remain_quota: quota }).where('id', '=', token.id).execute();
+        await k.updateTable('user_subscriptions').set({ amount_used: 0 }).where('id', '=', plan.id).execute();
       },
     } satisfies Omit<LedgerWorld, 'prefix'>);
   }, 60_000);
