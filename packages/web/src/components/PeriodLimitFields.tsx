@@ -1,8 +1,7 @@
 import { PERIOD_LIMIT_KEYS, type PeriodLimitKey, type PeriodLimitValues } from '@tollway/shared';
-import { Col, Row } from 'antd';
+import { Col, InputNumber, Row } from 'antd';
 import type { Control } from 'react-hook-form';
 import { FormField } from './FormField';
-import { IntegerInput } from './IntegerInput';
 
 /** A step of the quota boxes: $1 at the default 500000 quota per dollar. */
 const QUOTA_STEP = 500_000;
@@ -17,7 +16,11 @@ interface Props {
   testid: string;
 }
 
-/** Quota per day, week, month and 5 hours, and requests per day: whole numbers, 0 meaning none. */
+/**
+ * Quota per day, week, month and 5 hours, and requests per day: whole numbers, 0 meaning none. The boxes set neither
+ * `min` nor `precision` (no silent clamping, docs/console.md): antd would turn a typed -5 into 0 on blur — no limit at
+ * all — and 1.5 into 2, and save them without a word; the form's schema names the rule under the field instead.
+ */
 export function PeriodLimitFields({ control, label, hint, testid }: Props) {
   return (
     <Row gutter={16}>
@@ -29,13 +32,13 @@ export function PeriodLimitFields({ control, label, hint, testid }: Props) {
             label={label(key)}
             extra={hint(key)}
             render={(f) => (
-              <IntegerInput
+              <InputNumber
+                data-testid={`${testid}-${key}`}
                 value={f.value}
-                onChange={(v) => f.onChange(v ?? 0)}
+                onChange={(v) => f.onChange(typeof v === 'number' ? v : 0)}
                 onBlur={f.onBlur}
-                min={0}
                 step={key === 'requests_per_day' ? 1 : QUOTA_STEP}
-                testid={`${testid}-${key}`}
+                style={{ width: '100%' }}
               />
             )}
           />
