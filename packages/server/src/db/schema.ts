@@ -364,7 +364,7 @@ export interface TwoFactorTable {
   enabled_at: number;
 }
 
-/** One backup code (scrypt hash); used_at 0 until it is spent. */
+/** One backup code (scrypt hash, or new-api's bcrypt for one imported from it); used_at 0 until it is spent. */
 export interface TwoFactorBackupCodesTable {
   id: Generated<number>;
   user_id: number;

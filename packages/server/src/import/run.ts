@@ -21,7 +21,7 @@ import {
   type ImportMarker,
   type ResolvedUsers,
 } from './marker.js';
-import { twoFactorSpec } from './map-twofa.js';
+import { twoFactorBackupCodesSpec, twoFactorSpec, usersWithSourceTwoFactor } from './map-twofa.js';
 import { copyOptions } from './options.js';
 import { TableReport } from './report.js';
 import { openSource, type SourceDb } from './source.js';
@@ -152,6 +152,7 @@ async function importFrom(src: SourceDb, opts: ImportOptions, dryRun: boolean): 
   reports.get('users')?.done.push(...credited);
   await backfillUserIdentities(target.kysely as never);
   await run(twoFactorSpec(ctx));
+  await run(twoFactorBackupCodesSpec(ctx, await usersWithSourceTwoFactor(src, target, ctx)));
   await run(tokensSpec(ctx));
   await run(channelsSpec(ctx));
   reports.set('abilities', await abilitiesReport(src, ctx.abilities));

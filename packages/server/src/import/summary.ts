@@ -9,7 +9,6 @@ export const NEVER_CARRIED = [
   'users.stripe_customer: Tollway does not keep Stripe customer ids',
   'users.last_login_at: Tollway keeps no last sign-in time',
   'users.invite_rebate_eligible: Tollway pays no invite rebates',
-  "two_fa_backup_codes: new-api's bcrypt hashes; users make new backup codes",
   'abilities: rebuilt from the channels, not copied',
   "subscription_pre_consume_records: new-api's per-request holds on plans (their amounts are in user_subscriptions.amount_used)",
   'options unknown to Tollway (listed under options)',

@@ -152,6 +152,28 @@ describe.each(dialects)('email on %s', (dialect) => {
     expect((await alice.call<{ email: string }>('GET', '/api/user/self')).body.data!.email).toBe('alice@example.com');
   });
 
+  it("binds through new-api's current console call (POST, JSON body): the code is checked and used up, the address one account's", async () => {
+    const bind = (c: Client, email: string, code: string) => c.call('POST', '/api/oauth/email/bind', { email, code });
+    const code = await requestCode('alice.new@example.com');
+    expect((await bind(anon(), 'alice.new@example.com', code)).status).toBe(401);
+    expectRefused(await bind(alice, 'carol@example.com', code), 'taken', 'email already in use');
+    expectRefused(await bind(alice, 'alice.new@example.com', 'ZZZZZZ'), 'wrong', 'verification code wrong or expired');
+    expectRefused(
+      await bind(alice, 'alice.other@example.com', code),
+      'other address',
+      'verification code wrong or expired',
+    );
+    expect((await bind(alice, 'alice.new@example.com', code)).body).toEqual({ success: true, message: 'email bound' });
+    expect((await alice.call<{ email: string }>('GET', '/api/user/self')).body.data!.email).toBe(
+      'alice.new@example.com',
+    );
+    const reuse = await bind(alice, 'alice.new@example.com', code);
+    expectRefused(reuse, 'used code', 'verification code wrong or expired');
+    // Her first address is free again: she moves back to it (the tests below use it).
+    const back = await bind(alice, 'alice@example.com', await requestCode('alice@example.com'));
+    expect(back.body).toEqual({ success: true, message: 'email bound' });
+  });
+
   it('resets a password through the mailed link: new password works once, old one stops, token is single-use', async () => {
     await setOption('ServerAddress', 'https://gw.example.test/');
     const answer = await anon().call('GET', `/api/reset_password?email=${q('carol@example.com')}`);

@@ -77,6 +77,33 @@ describe.each(dialects)('WeChat QR login on %s', (dialect) => {
     expect(anonymous.status).toBe(401);
   });
 
+  it("binds through new-api's current console call (POST, code in a JSON body), with the same refusals", async () => {
+    const alice = fx.users[0]!;
+    const bob = fx.users[1]!;
+    const post = (c: Client, code: string) => c.call('POST', '/api/oauth/wechat/bind', { code });
+    expect((await post(bob, fx.mock.issueCode('wechat', 'openid-bob'))).body).toEqual({
+      success: true,
+      message: 'bind',
+    });
+    expect(await fx.self(bob)).toMatchObject({ wechat_id: 'openid-bob' });
+    expect((await login(new Client(fx.t.app), 'openid-bob')).body).toMatchObject({ data: { id: bob.userId } });
+    // One account per WeChat identity: alice keeps hers and cannot take bob's.
+    const taken = await post(alice, fx.mock.issueCode('wechat', 'openid-bob'));
+    expectRefused(taken, 'taken', 'this WeChat account is already bound to another user');
+    expect(await fx.self(alice)).toMatchObject({ wechat_id: 'openid-alice' });
+    const wrong = await post(alice, '123456');
+    expectRefused(wrong, 'wrong code', 'WeChat verification failed: invalid or expired verification code');
+    expect((await post(new Client(fx.t.app), fx.mock.issueCode('wechat', 'openid-anon'))).status).toBe(401);
+    await fx.setOption('WeChatAuthEnabled', 'false');
+    try {
+      const off = await post(alice, fx.mock.issueCode('wechat', 'openid-off'));
+      expectRefused(off, 'disabled', 'the administrator has not enabled WeChat sign-in');
+    } finally {
+      await fx.setOption('WeChatAuthEnabled', 'true');
+    }
+    expect(await fx.self(alice)).toMatchObject({ wechat_id: 'openid-alice' });
+  });
+
   it('refuses when WeChat login is disabled, and unknown openids when registration is closed', async () => {
     await fx.setOption('WeChatAuthEnabled', 'false');
     try {

@@ -1,10 +1,13 @@
+import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import {
+  backupCodeCheck,
   backupCodeMatches,
   hashBackupCode,
   newBackupCodes,
   normalizeBackupCode,
 } from '../../src/modules/twofa/backup-codes.js';
+import { normalizeImportedCode } from '../../src/modules/twofa/imported-codes.js';
 import { base32Decode, base32Encode, hotp, matchTotp, otpauthUri, totpCode } from '../../src/modules/twofa/totp.js';
 
 /** RFC 6238 appendix B: seeds per hash, times (seconds) and the 8-digit codes. */
@@ -80,5 +83,21 @@ describe('backup codes', () => {
     expect(await backupCodeMatches(normalizeBackupCode(codes[0]!.toLowerCase().replace('-', ' '))!, hash)).toBe(true);
     expect(await backupCodeMatches(normalizeBackupCode(codes[1]!)!, hash)).toBe(false);
     expect(normalizeBackupCode('123456')).toBeUndefined();
+  });
+
+  it("also checks codes imported from new-api: Go's bcrypt of XXXX-XXXX; each scheme only against its own hashes", async () => {
+    expect(normalizeImportedCode('ab12 cd34')).toBe('AB12-CD34');
+    expect(normalizeImportedCode('AB12-CD3')).toBeUndefined();
+    expect(normalizeImportedCode('AB12-CD3!')).toBeUndefined();
+    // new-api hashed the dashed upper-case form (common.HashBackupCode); Go writes $2a$.
+    const imported = bcrypt.hashSync('AB12-CD34', 4).replace(/^\$2b\$/, '$2a$');
+    const own = await hashBackupCode('ABCDE-FGHJK');
+    const check = backupCodeCheck('ab12cd34')!;
+    expect(await check(imported)).toBe(true);
+    expect(await check(own)).toBe(false);
+    expect(await backupCodeCheck('AB12-CD35')!(imported)).toBe(false);
+    expect(await backupCodeCheck('abcde-fghjk')!(own)).toBe(true);
+    expect(await backupCodeCheck('abcde-fghjk')!(imported)).toBe(false);
+    expect(backupCodeCheck('123456')).toBeUndefined();
   });
 });

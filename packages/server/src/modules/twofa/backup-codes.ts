@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { importedCodeMatches, isImportedCodeHash, normalizeImportedCode } from './imported-codes.js';
 
 /** Backup codes: ten per user, 10 characters (50 bits) each, shown as XXXXX-XXXXX. */
 export const BACKUP_CODE_COUNT = 10;
@@ -48,4 +49,21 @@ export async function backupCodeMatches(normal: string, stored: string): Promise
   const expected = Buffer.from(hash, 'base64');
   const actual = await scrypt(normal, Buffer.from(salt, 'base64'), expected.length, SCRYPT);
   return expected.length === HASH_BYTES && crypto.timingSafeEqual(expected, actual);
+}
+
+/** A typed code, checked against one stored hash of either scheme. */
+export type BackupCodeCheck = (stored: string) => Promise<boolean>;
+
+/**
+ * The check of a typed code against stored hashes: Tollway's own (scrypt, 10 characters) or one imported from
+ * new-api (bcrypt, XXXX-XXXX); undefined when the input can be neither.
+ */
+export function backupCodeCheck(input: string): BackupCodeCheck | undefined {
+  const own = normalizeBackupCode(input);
+  const imported = normalizeImportedCode(input);
+  if (!own && !imported) return undefined;
+  return async (stored) => {
+    if (isImportedCodeHash(stored)) return imported ? importedCodeMatches(imported, stored) : false;
+    return own ? backupCodeMatches(own, stored) : false;
+  };
 }

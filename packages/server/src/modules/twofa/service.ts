@@ -4,7 +4,7 @@ import { refused, coded } from '../../lib/errors.js';
 import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../../core/auth-user.js';
-import { backupCodeMatches, hashBackupCode, newBackupCodes, normalizeBackupCode } from './backup-codes.js';
+import { backupCodeCheck, hashBackupCode, newBackupCodes } from './backup-codes.js';
 import { TwoFactorAttempts } from './attempts.js';
 import { TwoFactorStore, type TwoFactorRow } from './store.js';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp.js';
@@ -149,10 +149,11 @@ export class TwoFactorService {
       if (step === undefined) return 'wrong';
       return (await this.store.claimStep(row.user_id, step)) ? 'ok' : 'replayed';
     }
-    const normal = accept === 'totp-or-backup' ? normalizeBackupCode(code) : undefined;
-    if (!normal) return 'wrong';
+    // A backup code is Tollway's own or one imported from new-api; each stored hash says which.
+    const matches = accept === 'totp-or-backup' ? backupCodeCheck(code) : undefined;
+    if (!matches) return 'wrong';
     for (const stored of await this.store.unusedCodes(row.user_id)) {
-      if (await backupCodeMatches(normal, stored.code_hash))
+      if (await matches(stored.code_hash))
         return (await this.store.spendCode(stored.id, nowSeconds())) ? 'ok' : 'wrong';
     }
     return 'wrong';
