@@ -137,6 +137,7 @@ export const ErrorCode = {
   /** The plan has no product of {{method}} (stripe_price_id / creem_product_id). */
   SubscriptionPlanNoProduct: 'subscription_plan_no_product',
   SubscriptionPayMethodUnknown: 'subscription_pay_method_unknown',
+  ComplianceNotConfirmed: 'compliance_not_confirmed',
   // Features this gateway does not have.
   PasskeyUnavailable: 'passkey_unavailable',
   PrefillUnavailable: 'prefill_unavailable',

@@ -138,6 +138,13 @@ export const newApiOptionDefs = {
   // Top-up amounts and discounts, Waffo, AllScale: stored only. Stripe and Creem: card payments (modules/topup)
   'payment_setting.amount_options': json([], z.array(z.number().positive())),
   'payment_setting.amount_discount': json({}, z.record(z.string(), z.number().positive())),
+  // new-api's payment compliance acknowledgment (POST /api/option/payment_compliance): its console unlocks plans
+  // and payment settings once confirmed; Tollway records it and gates nothing on it.
+  'payment_setting.compliance_confirmed': bool(false),
+  'payment_setting.compliance_terms_version': str(),
+  'payment_setting.compliance_confirmed_at': int(0, 0),
+  'payment_setting.compliance_confirmed_by': int(0, 0),
+  'payment_setting.compliance_confirmed_ip': str(),
   PayMethods: json([], objectList),
   StripeApiSecret: secret(),
   StripeWebhookSecret: secret(),

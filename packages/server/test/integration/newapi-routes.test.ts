@@ -156,6 +156,29 @@ describe.each(dialects)('new-api console routes on %s', (dialect) => {
     refusedWith(await alice.call('POST', '/api/subscription/epay/pay', { plan_id: 1 }), 'payment_method');
   });
 
+  it("payment compliance: root confirms new-api's terms once; the options and the top-up info say so", async () => {
+    const info = async () =>
+      ok<{
+        payment_compliance_confirmed: boolean;
+        payment_compliance_terms_version: string;
+        enable_redemption: boolean;
+      }>(await alice.call('GET', '/api/user/topup/info'));
+    expect(await info()).toMatchObject({ payment_compliance_confirmed: false, payment_compliance_terms_version: 'v1' });
+    expect((await admin.call('POST', '/api/option/payment_compliance', { confirmed: true })).status).toBe(403);
+    refusedWith(await root.call('POST', '/api/option/payment_compliance', { confirmed: false }), 'compliance');
+    const done = ok<Record<string, unknown>>(
+      await root.call('POST', '/api/option/payment_compliance', { confirmed: true }),
+    );
+    expect(done).toMatchObject({ confirmed: true, terms_version: 'v1', confirmed_by: root.userId });
+    const options = new Map(
+      ok<{ key: string; value: string }[]>(await root.call('GET', '/api/option/')).map((o) => [o.key, o.value]),
+    );
+    expect(options.get('payment_setting.compliance_confirmed')).toBe('true');
+    expect(options.get('payment_setting.compliance_terms_version')).toBe('v1');
+    expect(options.get('payment_setting.compliance_confirmed_by')).toBe(String(root.userId));
+    expect(await info()).toMatchObject({ payment_compliance_confirmed: true, enable_redemption: true });
+  });
+
   it('prefill groups: an empty list of any type; creating one says they are not available', async () => {
     expect(ok(await admin.call('GET', '/api/prefill_group?type=tag'))).toEqual([]);
     refusedWith(

@@ -104,7 +104,22 @@ export function useLedgerWorld(quota: number): LedgerWorld {
       .executeTakeFirstOrThrow();
     const plan = await k
       .insertInto('user_subscriptions')
-      .values({ user_id: user.id, plan_id: 1, amount_total: quota, end_time: 4_102_444_800 })
+      .values({
+        user_id: user.id,
+        plan_id: 1,
+        amount_total: quota,
+        amount_used: 0,
+        start_time: 0,
+        end_time: 4_102_444_800,
+        status: 'active',
+        source: 'admin',
+        last_reset_time: 0,
+        next_reset_time: 0,
+        upgrade_group: '',
+        prev_user_group: '',
+        created_at: 0,
+        updated_at: 0,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const loadPlans = planBalanceLoader(database.db);

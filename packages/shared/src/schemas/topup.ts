@@ -39,7 +39,20 @@ export const topUpInfo = z.object({
   enable_creem_topup: z.boolean(),
   /** The CreemProducts option as JSON text (new-api's shape): [{productId, name, price, currency, quota}]. */
   creem_products: z.string(),
+  /** Redemption codes can be redeemed (always, here; new-api ties it to the compliance acknowledgment). */
+  enable_redemption: z.boolean(),
+  /** new-api's payment compliance acknowledgment (payment_setting.compliance_confirmed, terms v1). */
+  payment_compliance_confirmed: z.boolean(),
+  payment_compliance_terms_version: z.string(),
+  /** Waffo and Waffo Pancake are not served here: always off, no methods. */
+  enable_waffo_topup: z.boolean(),
+  enable_waffo_pancake_topup: z.boolean(),
+  waffo_pay_methods: z.null(),
 });
+
+/** The compliance terms version new-api's console confirms (payment_setting.compliance_terms_version). */
+export const PAYMENT_COMPLIANCE_TERMS_VERSION = 'v1';
+export const paymentComplianceBody = z.object({ confirmed: z.boolean() });
 
 export type TopUpRecord = z.infer<typeof topUpRecord>;
 export type TopUpInfo = z.infer<typeof topUpInfo>;

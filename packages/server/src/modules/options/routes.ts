@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { optionItem, resolveOptionKey, updateOptionBody } from '@tollway/shared';
+import { ErrorCode, optionItem, paymentComplianceBody, resolveOptionKey, updateOptionBody } from '@tollway/shared';
+import { confirmCompliance } from './compliance.js';
 import { coded } from '../../lib/errors.js';
 import { sensitiveWordsRefusal } from '../../lib/sensitive-words.js';
 import type { Router } from '../../http/route.js';
@@ -33,6 +34,19 @@ export function optionRoutes(r: Router): void {
       if (refusal) throw coded(refusal.code, refusal.message, { ...refusal.params, key: 'SensitiveWords' });
       await ctx.options.set(body.key, body.value);
       return undefined;
+    },
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/option/payment_compliance',
+    level: 'root',
+    summary:
+      "new-api's payment compliance acknowledgment ({confirmed: true}): recorded in payment_setting.compliance_* (terms v1, who, when, from where), which unlocks plan and payment pages of new-api's console",
+    tags: ['options'],
+    body: paymentComplianceBody,
+    handler: ({ ctx, user, req, body }) => {
+      if (!body.confirmed) throw coded(ErrorCode.ComplianceNotConfirmed, 'please confirm the compliance statement');
+      return confirmCompliance(ctx.options, user!, req.ip);
     },
   });
   r.add({

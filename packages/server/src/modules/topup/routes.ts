@@ -1,3 +1,4 @@
+import { complianceInfo } from '../options/compliance.js';
 import {
   epayNotifyParams,
   paged,
@@ -40,6 +41,7 @@ export function topUpRoutes(r: Router): void {
       return {
         ...info,
         ...cards,
+        ...complianceInfo(ctx.options),
         pay_methods: stripe_method ? [...info.pay_methods, stripe_method] : info.pay_methods,
       };
     },

@@ -59,6 +59,7 @@ export const AUDIT_ACTIONS: Texts = {
   'option.channel_affinity_cache': { zh: '查看渠道亲和缓存', en: 'View the channel affinity cache' },
   'option.delete_channel_affinity_cache': { zh: '清空渠道亲和缓存', en: 'Clear the channel affinity cache' },
   'option.migrate_console_setting': { zh: '迁移控制台设置', en: 'Migrate console settings' },
+  'option.payment_compliance': { zh: '确认支付合规声明', en: 'Confirm payment compliance' },
   'option.update': { zh: '修改设置', en: 'Change a setting' },
   'performance.delete_disk_cache': { zh: '清理磁盘缓存', en: 'Clear the disk cache' },
   'performance.delete_logs': { zh: '删除日志文件', en: 'Delete log files' },
