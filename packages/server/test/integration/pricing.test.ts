@@ -95,6 +95,7 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
       'data',
       'group_ratio',
       'message',
+      'pricing_version',
       'success',
       'supported_endpoint',
       'usable_group',
@@ -121,6 +122,9 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
       tags: '',
       vendor_id: -1,
       supported_endpoint_types: ['openai', 'openai-response', 'anthropic', 'gemini'],
+      // new-api's fields: the configured cache-read ratio, no owner.
+      cache_ratio: defaultCacheRatio['gpt-4o'],
+      owner_by: '',
     });
     expect(m['dall-e-3']).toEqual({
       model_name: 'dall-e-3',
@@ -134,7 +138,9 @@ describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
       tags: '',
       vendor_id: -1,
       supported_endpoint_types: ['image-generation'],
+      owner_by: '',
     });
+    expect(body.pricing_version).toBe('a42d372ccf0b5dd13ecf71203521f9d2');
     expect(m['gpt-4o-mini']!.enable_groups).toEqual(['vip']);
     // No price at all: ratio 0 (the relay refuses it unless self-use mode or the user's accept-unset setting).
     expect(m['mystery-model']).toMatchObject({ quota_type: 0, model_ratio: 0, completion_ratio: 1, model_price: 0 });

@@ -42,6 +42,14 @@ export const pricingModel = z.object({
   billing_mode: z.string().optional(),
   /** The expression in dollars per million tokens (docs/using/pricing.md). */
   billing_expr: z.string().optional(),
+  /** new-api's per-model ratios, present when configured: cache reads and writes, image and audio tokens. */
+  cache_ratio: z.number().optional(),
+  create_cache_ratio: z.number().optional(),
+  image_ratio: z.number().optional(),
+  audio_ratio: z.number().optional(),
+  audio_completion_ratio: z.number().optional(),
+  /** new-api's field, empty here (the vendor is vendor_id). */
+  owner_by: z.string(),
 });
 export type PricingModel = z.infer<typeof pricingModel>;
 
@@ -57,7 +65,21 @@ export interface PricingPage {
   supported_endpoint: Record<string, { path: string; method: string }>;
   /** new-api's automatic groups; Tollway has none. */
   auto_groups: string[];
+  /** new-api's marker of its pricing answer's shape (its console compares it). */
+  pricing_version: string;
 }
+
+/** The pricing_version new-api's current release answers (controller/pricing.go). */
+export const PRICING_VERSION = 'a42d372ccf0b5dd13ecf71203521f9d2';
+
+/** The per-model ratio maps the pricing page shows beside the price, by their field names. */
+const EXTRA_RATIOS = [
+  ['cache_ratio', 'CacheRatio'],
+  ['create_cache_ratio', 'CreateCacheRatio'],
+  ['image_ratio', 'ImageRatio'],
+  ['audio_ratio', 'AudioRatio'],
+  ['audio_completion_ratio', 'AudioCompletionRatio'],
+] as const;
 
 /**
  * The pricing page for a caller in `group` (logged out: the default group): every model some enabled channel
@@ -73,6 +95,7 @@ export function pricingFor(deps: PricingDeps, group: string, registry: RegistryS
   const completion = o.json<Record<string, number>>('CompletionRatio');
   const modes = o.json<Record<string, string>>('billing_setting.billing_mode');
   const exprs = o.json<Record<string, string>>('billing_setting.billing_expr');
+  const extras = EXTRA_RATIOS.map(([field, key]) => [field, o.json<Record<string, number>>(key)] as const);
   const groups = [...new Set([...Object.keys(groupRatio), ...Object.keys(usable)])];
   const servedBy = new Map<string, string[]>();
   for (const g of groups) {
@@ -101,7 +124,11 @@ export function pricingFor(deps: PricingDeps, group: string, registry: RegistryS
       Object.assign(named, entry.endpoints);
     }
     for (const e of supported_endpoint_types) if (endpointPaths[e]) supported_endpoint[e] = endpointPaths[e];
+    const ratiosOf: Partial<Record<(typeof EXTRA_RATIOS)[number][0], number>> = {};
+    for (const [field, map] of extras) if (typeof map[model] === 'number') ratiosOf[field] = map[model];
     const meta = {
+      owner_by: '',
+      ...ratiosOf,
       enable_groups,
       vendor_id: vendor?.id ?? 0,
       supported_endpoint_types,
@@ -144,6 +171,7 @@ export function pricingFor(deps: PricingDeps, group: string, registry: RegistryS
     // A registry entry's own paths override the defaults (new-api's order).
     supported_endpoint: { ...supported_endpoint, ...named },
     auto_groups: [],
+    pricing_version: PRICING_VERSION,
   };
 }
 

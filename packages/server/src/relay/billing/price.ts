@@ -88,7 +88,8 @@ export function resolvePrice(
         modelRatio: ratio,
         completionRatio,
         cacheRatio,
-        cacheCreationRatio: DEFAULT_CACHE_CREATION_RATIO,
+        // new-api's per-model cache-write ratio (CreateCacheRatio), else the usual 1.25.
+        cacheCreationRatio: o.json<Record<string, number>>('CreateCacheRatio')[model] ?? DEFAULT_CACHE_CREATION_RATIO,
         groupRatio,
       },
       groupRatio,
