@@ -6,11 +6,16 @@ import type { ActivePlan } from '../entry/active-plans.js';
 /** Where a call's charge may come from, in the order tried: a plan (subscription) or the wallet (undefined). */
 export type Payer = ActivePlan | undefined;
 
+const WALLET: readonly Payer[] = [undefined];
+const NO_PAYER: readonly Payer[] = [];
+
 /**
  * The payers a call tries, by the user's billing preference (new-api's): plans first then the wallet (the default),
  * the wallet then plans, or only one of them. Plans are tried soonest ending first and only while unexpired.
  */
-export function payersOf(auth: Pick<TokenAuth, 'billing' | 'plans'>, nowSeconds: number): Payer[] {
+export function payersOf(auth: Pick<TokenAuth, 'billing' | 'plans'>, nowSeconds: number): readonly Payer[] {
+  // Most callers hold no plan: no array made per call.
+  if (auth.plans.length === 0) return auth.billing === 'subscription_only' ? NO_PAYER : WALLET;
   const plans = auth.plans.filter((p) => p.end > nowSeconds);
   switch (auth.billing) {
     case 'wallet_only':

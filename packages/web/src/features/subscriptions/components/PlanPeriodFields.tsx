@@ -16,6 +16,31 @@ function useSpanHint() {
     seconds && seconds > 0 ? t('hint.span', { span: wordsOf(t as Translate, spanOf(seconds)) }) : undefined;
 }
 
+type CountName = 'custom_seconds' | 'duration_value' | 'total_amount' | 'quota_reset_custom_seconds';
+
+/** A required whole-number box of the plan form (0 or more). */
+function CountField(p: {
+  control: Control<PlanForm>;
+  name: CountName;
+  label: string;
+  extra?: string | undefined;
+  step?: number;
+  testid: string;
+}) {
+  return (
+    <FormField
+      control={p.control}
+      name={p.name}
+      label={p.label}
+      required
+      extra={p.extra}
+      render={(f) => (
+        <IntegerInput value={f.value} onChange={f.onChange} onBlur={f.onBlur} min={0} step={p.step} testid={p.testid} />
+      )}
+    />
+  );
+}
+
 /** The plan's duration, its quota per period (in quota units, as the console enters quota) and when that resets. */
 export function PlanPeriodFields({ control }: { control: Control<PlanForm> }) {
   const { t } = useTranslation('subscriptions');
@@ -48,57 +73,30 @@ export function PlanPeriodFields({ control }: { control: Control<PlanForm> }) {
         </Col>
         <Col xs={24} sm={12}>
           {unit === 'custom' ? (
-            <FormField
+            <CountField
               control={control}
               name="custom_seconds"
               label={t('field.customSeconds')}
-              required
               extra={spanHint(customSeconds)}
-              render={(f) => (
-                <IntegerInput
-                  value={f.value}
-                  onChange={f.onChange}
-                  onBlur={f.onBlur}
-                  min={0}
-                  testid="plan-form-custom-seconds"
-                />
-              )}
+              testid="plan-form-custom-seconds"
             />
           ) : (
-            <FormField
+            <CountField
               control={control}
               name="duration_value"
               label={t('field.durationValue')}
-              required
-              render={(f) => (
-                <IntegerInput
-                  value={f.value}
-                  onChange={f.onChange}
-                  onBlur={f.onBlur}
-                  min={0}
-                  testid="plan-form-duration-value"
-                />
-              )}
+              testid="plan-form-duration-value"
             />
           )}
         </Col>
       </Row>
-      <FormField
+      <CountField
         control={control}
         name="total_amount"
         label={t('field.totalAmount')}
-        required
         extra={total ? t('hint.totalAmount', { value: fmt(total) }) : t('hint.totalUnlimited')}
-        render={(f) => (
-          <IntegerInput
-            value={f.value}
-            onChange={f.onChange}
-            onBlur={f.onBlur}
-            min={0}
-            step={perUnit}
-            testid="plan-form-total-amount"
-          />
-        )}
+        step={perUnit}
+        testid="plan-form-total-amount"
       />
       <Row gutter={16}>
         <Col xs={24} sm={12}>
@@ -118,21 +116,12 @@ export function PlanPeriodFields({ control }: { control: Control<PlanForm> }) {
         </Col>
         {reset === 'custom' ? (
           <Col xs={24} sm={12}>
-            <FormField
+            <CountField
               control={control}
               name="quota_reset_custom_seconds"
               label={t('field.resetSeconds')}
-              required
               extra={spanHint(resetSeconds)}
-              render={(f) => (
-                <IntegerInput
-                  value={f.value}
-                  onChange={f.onChange}
-                  onBlur={f.onBlur}
-                  min={0}
-                  testid="plan-form-reset-seconds"
-                />
-              )}
+              testid="plan-form-reset-seconds"
             />
           </Col>
         ) : null}
