@@ -15,6 +15,7 @@ interface PricingBody {
   vendors: { id: number; name: string }[];
   supported_endpoint: Record<string, { path: string; method: string }>;
   auto_groups: string[];
+  pricing_version: string;
 }
 
 describe.each(dialects)('pricing page and ratio reset on %s', (dialect) => {
