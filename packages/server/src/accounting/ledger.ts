@@ -180,6 +180,11 @@ export class MemoryLedger implements Ledger {
     return kind === 'users' ? this.users : kind === 'tokens' ? this.tokens : this.plans;
   }
 
+  /** The book of a target's payer (payerOf without an object per call: this is the relay's hot path). */
+  private payerBook(t: { planId?: number | undefined }): Book {
+    return t.planId ? this.plans : this.users;
+  }
+
   async available(kind: BalanceKind, id: number): Promise<number | undefined> {
     return (await this.book(kind).ensure(id))?.available;
   }
@@ -219,9 +224,8 @@ export class MemoryLedger implements Ledger {
    * neither. Synchronous after the entries are loaded, so two requests cannot both see the same balance.
    */
   async reserve(t: ReserveTarget, amount: number, minimum = amount): Promise<Hold | 'user' | 'token'> {
-    const payer = payerOf(t);
     const [u, tok] = await Promise.all([
-      this.book(payer.kind).ensure(payer.id),
+      this.payerBook(t).ensure(t.planId || t.userId),
       t.tokenId === undefined ? undefined : this.tokens.ensure(t.tokenId),
     ]);
     if (!u) return 'user';
@@ -250,8 +254,7 @@ export class MemoryLedger implements Ledger {
    */
   async settle(t: ReserveTarget, hold: Hold, actual: number): Promise<number> {
     const reserved = hold.amount;
-    const payer = payerOf(t);
-    const u = this.book(payer.kind).entries.get(payer.id)!;
+    const u = this.payerBook(t).entries.get(t.planId || t.userId)!;
     const tok = t.tokenId === undefined ? undefined : this.tokens.entries.get(t.tokenId);
     u.reserved -= reserved;
     u.available += reserved;
@@ -273,8 +276,7 @@ export class MemoryLedger implements Ledger {
 
   /** The writer committed `amount` for the record's payer and token. */
   flushed(payerIds: { userId: number; planId?: number }, tokenId: number | undefined, amount: number): void {
-    const payer = payerOf(payerIds);
-    const u = this.book(payer.kind).entries.get(payer.id);
+    const u = this.payerBook(payerIds).entries.get(payerIds.planId || payerIds.userId);
     if (u) u.unflushed -= amount;
     const tok = tokenId === undefined ? undefined : this.tokens.entries.get(tokenId);
     if (tok) tok.unflushed -= amount;

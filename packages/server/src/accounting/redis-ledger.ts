@@ -136,9 +136,8 @@ export class RedisLedger implements Ledger {
   }
 
   private keys(t: ReserveTarget): string[] {
-    const payer = payerOf(t);
     return [
-      this.reconciler.key(payer.kind, payer.id),
+      t.planId ? this.reconciler.key('plans', t.planId) : this.reconciler.key('users', t.userId),
       ...(t.tokenId === undefined ? [] : [this.reconciler.key('tokens', t.tokenId)]),
     ];
   }

@@ -1,4 +1,4 @@
-import type { LogOther } from '@tollway/shared';
+import { DEFAULT_BILLING_PREFERENCE, type LogOther } from '@tollway/shared';
 import type { ReserveTarget } from '../../accounting/ledger.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import type { ActivePlan } from '../entry/active-plans.js';
@@ -7,6 +7,7 @@ import type { ActivePlan } from '../entry/active-plans.js';
 export type Payer = ActivePlan | undefined;
 
 const WALLET: readonly Payer[] = [undefined];
+const NOTHING: Partial<LogOther> = Object.freeze({});
 const NO_PAYER: readonly Payer[] = [];
 
 /**
@@ -35,7 +36,11 @@ export function payerLogFields(
   target: ReserveTarget,
   charged: number,
 ): Partial<LogOther> {
-  if (!target.planId) return { billing_source: 'wallet', billing_preference: auth.billing };
+  // A caller without plans pays from the wallet by default: nothing to say (the log stays as it was).
+  if (!target.planId)
+    return auth.plans.length === 0 && auth.billing === DEFAULT_BILLING_PREFERENCE
+      ? NOTHING
+      : { billing_source: 'wallet', billing_preference: auth.billing };
   const plan = auth.plans.find((p) => p.id === target.planId);
   return {
     billing_source: 'subscription',
