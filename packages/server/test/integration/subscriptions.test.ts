@@ -84,6 +84,9 @@ describe.each(dialects)('subscription plans (%s)', (dialect) => {
       subscription_id: sub.id,
       subscription_plan_id: plan.id,
       subscription_plan_title: 'Draw',
+      subscription_total: 3 * PER_CALL,
+      subscription_consumed: PER_CALL,
+      subscription_post_delta: 0,
       wallet_quota_deducted: 0,
     });
     // The plan is used up: the next call falls back to the wallet.

@@ -51,6 +51,9 @@ export const logOther = z.object({
   subscription_id: num,
   subscription_plan_id: num,
   subscription_plan_title: str,
+  subscription_total: num,
+  subscription_pre_consumed: num,
+  subscription_post_delta: num,
   subscription_consumed: num,
   wallet_quota_deducted: num,
   /** Quota the balance could not cover when the call settled. */

@@ -35,6 +35,7 @@ export function payerLogFields(
   auth: Pick<TokenAuth, 'billing' | 'plans'>,
   target: ReserveTarget,
   charged: number,
+  held: number,
 ): Partial<LogOther> {
   // A caller without plans pays from the wallet by default: nothing to say (the log stays as it was).
   if (!target.planId)
@@ -47,6 +48,10 @@ export function payerLogFields(
     billing_preference: auth.billing,
     subscription_id: target.planId,
     ...(plan ? { subscription_plan_id: plan.planId, subscription_plan_title: plan.title } : {}),
+    ...(plan && plan.total > 0 ? { subscription_total: plan.total } : {}),
+    // What the call held on the plan and how settlement moved it (new-api's pre-consume and post delta).
+    subscription_pre_consumed: held,
+    subscription_post_delta: charged - held,
     subscription_consumed: charged,
     wallet_quota_deducted: 0,
   };

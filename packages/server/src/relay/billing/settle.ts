@@ -167,7 +167,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
       : undefined),
     billed_units: c.usage.units,
     charge_shortfall: charged < quota ? quota - charged : undefined,
-    ...payerLogFields(c.auth, c.target, charged),
+    ...payerLogFields(c.auth, c.target, charged, c.hold.amount),
     admin_info: { use_channel: c.usedChannels },
     input_content: c.content?.input,
     output_content: c.content?.output,

@@ -8,6 +8,8 @@ export interface ActivePlan {
   title: string;
   /** Epoch seconds; the plan is not drawn from after it. */
   end: number;
+  /** Quota per period (0: unlimited). */
+  total: number;
 }
 
 /** More active subscriptions than anyone holds in practice; the soonest ending are kept. */
@@ -18,7 +20,7 @@ export async function activePlansOf(db: Db, userId: number, nowMs: number): Prom
   const rows = await db.kysely
     .selectFrom('user_subscriptions as s')
     .leftJoin('subscription_plans as p', 'p.id', 's.plan_id')
-    .select(['s.id', 's.plan_id', 's.end_time', 'p.title'])
+    .select(['s.id', 's.plan_id', 's.end_time', 's.amount_total', 'p.title'])
     .where('s.user_id', '=', userId)
     .where('s.status', '=', 'active')
     .where('s.end_time', '>', Math.floor(nowMs / 1000))
@@ -26,5 +28,11 @@ export async function activePlansOf(db: Db, userId: number, nowMs: number): Prom
     .orderBy('s.id')
     .limit(ACTIVE_PLANS_MAX)
     .execute();
-  return rows.map((r) => ({ id: r.id, planId: r.plan_id, title: r.title ?? '', end: Number(r.end_time) }));
+  return rows.map((r) => ({
+    id: r.id,
+    planId: r.plan_id,
+    title: r.title ?? '',
+    end: Number(r.end_time),
+    total: Number(r.amount_total),
+  }));
 }
