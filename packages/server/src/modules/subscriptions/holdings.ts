@@ -62,7 +62,7 @@ export class HoldingsService {
   readonly store: SubscriptionsStore;
 
   constructor(private readonly deps: HoldingDeps) {
-    this.store = new SubscriptionsStore(deps.db.kysely);
+    this.store = new SubscriptionsStore(deps.db);
   }
 
   async self(userId: number): Promise<SubscriptionSelf> {

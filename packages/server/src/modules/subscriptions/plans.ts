@@ -16,7 +16,7 @@ export class PlansService {
   readonly store: SubscriptionsStore;
 
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'options'>) {
-    this.store = new SubscriptionsStore(ctx.db.kysely);
+    this.store = new SubscriptionsStore(ctx.db);
   }
 
   async list(enabledOnly: boolean): Promise<{ plan: SubscriptionPlan }[]> {

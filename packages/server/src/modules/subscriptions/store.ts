@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Db as AppDb } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import type {
   SubscriptionOrdersTable,
@@ -19,7 +20,11 @@ export const DUE_BATCH = 200;
 
 /** SQL of subscription plans, the subscriptions users hold and plan orders. */
 export class SubscriptionsStore {
-  constructor(readonly k: Kysely<Database>) {}
+  readonly k: Kysely<Database>;
+
+  constructor(private readonly db: Pick<AppDb, 'kysely' | 'dialect'>) {
+    this.k = db.kysely;
+  }
 
   listPlans(enabledOnly: boolean): Promise<PlanRow[]> {
     let q = this.k.selectFrom('subscription_plans').selectAll();
@@ -32,21 +37,13 @@ export class SubscriptionsStore {
   }
 
   async createPlan(fields: PlanFields, now: number): Promise<PlanRow> {
-    const res = await this.k
-      .insertInto('subscription_plans')
-      .values({ ...fields, created_at: now })
-      .executeTakeFirstOrThrow();
-    const id = Number(res.insertId ?? 0) || (await this.lastPlanId());
+    const row = { ...fields, created_at: now };
+    // MySQL has no RETURNING (the stores' usual split): its insertId is the row's.
+    const id =
+      this.db.dialect === 'mysql'
+        ? Number((await this.k.insertInto('subscription_plans').values(row).executeTakeFirstOrThrow()).insertId)
+        : (await this.k.insertInto('subscription_plans').values(row).returning('id').executeTakeFirstOrThrow()).id;
     return (await this.plan(id))!;
-  }
-
-  private async lastPlanId(): Promise<number> {
-    const row = await this.k
-      .selectFrom('subscription_plans')
-      .select('id')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    return row.id;
   }
 
   async updatePlan(id: number, fields: Partial<PlanFields>): Promise<boolean> {
@@ -76,15 +73,9 @@ export class SubscriptionsStore {
   }
 
   async insertSubscription(db: Db, row: Insertable<UserSubscriptionsTable>): Promise<number> {
-    const res = await db.insertInto('user_subscriptions').values(row).executeTakeFirstOrThrow();
-    if (res.insertId !== undefined) return Number(res.insertId);
-    const last = await db
-      .selectFrom('user_subscriptions')
-      .select('id')
-      .where('user_id', '=', row.user_id)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    return last.id;
+    if (this.db.dialect === 'mysql')
+      return Number((await db.insertInto('user_subscriptions').values(row).executeTakeFirstOrThrow()).insertId);
+    return (await db.insertInto('user_subscriptions').values(row).returning('id').executeTakeFirstOrThrow()).id;
   }
 
   /** Ends an active subscription now (cancelled); false when it is not active. */
