@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   LogType,
+  PLAN_PRICE_SCALE,
   normalizeBillingPreference,
   planEndTime,
   planNextReset,
@@ -11,7 +12,7 @@ import {
   type SubscriptionSelf,
   type UserSubscription,
 } from '@tollway/shared';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { insertAccountLog } from '../../accounting/account-log.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
@@ -100,9 +101,7 @@ export class HoldingsService {
    * server's zone, the user's group upgraded (the previous one kept to restore). Refuses past the plan's cap.
    */
   async grantIn(trx: Transaction<Database>, userId: number, plan: PlanRow, source: GrantSource): Promise<number> {
-    const cap = Number(plan.max_purchase_per_user);
-    if (cap > 0 && (await this.store.countOfUserPlan(trx, userId, plan.id)) >= cap)
-      throw coded(ErrorCode.SubscriptionCapReached, HOLDING_MSG.capReached);
+    await this.assertUnderCap(trx, userId, plan);
     const user = await this.store.userGroup(trx, userId);
     if (!user) throw notFound(HOLDING_MSG.userMissing, ErrorCode.UserNotFound);
     const now = nowSeconds();
@@ -132,6 +131,21 @@ export class HoldingsService {
       created_at: now,
       updated_at: now,
     });
+  }
+
+  /** A plan that exists and is on sale (what every purchase checks first). */
+  async planOnSale(planId: number): Promise<PlanRow> {
+    const plan = await this.store.plan(planId);
+    if (!plan) throw notFound(HOLDING_MSG.planNotFound, ErrorCode.SubscriptionPlanNotFound);
+    if (Number(plan.enabled) !== 1) throw coded(ErrorCode.SubscriptionPlanDisabled, HOLDING_MSG.planDisabled);
+    return plan;
+  }
+
+  /** Refuses a user who already holds the plan as often as its cap allows (every status counts; 0: no cap). */
+  async assertUnderCap(db: Kysely<Database> | Transaction<Database>, userId: number, plan: PlanRow): Promise<void> {
+    const cap = Number(plan.max_purchase_per_user);
+    if (cap > 0 && (await this.store.countOfUserPlan(db, userId, plan.id)) >= cap)
+      throw coded(ErrorCode.SubscriptionCapReached, HOLDING_MSG.capReached);
   }
 
   /** An administrator binds a plan to a user (no payment); the message says when the group changes. */
@@ -189,9 +203,7 @@ export class HoldingsService {
    * other and no concurrent call can spend the same quota.
    */
   async buyWithBalance(userId: number, planId: number): Promise<null> {
-    const plan = await this.store.plan(planId);
-    if (!plan) throw notFound(HOLDING_MSG.planNotFound, ErrorCode.SubscriptionPlanNotFound);
-    if (Number(plan.enabled) !== 1) throw coded(ErrorCode.SubscriptionPlanDisabled, HOLDING_MSG.planDisabled);
+    const plan = await this.planOnSale(planId);
     if (Number(plan.allow_balance_pay) !== 1)
       throw coded(ErrorCode.SubscriptionBalanceNotAllowed, HOLDING_MSG.balanceNotAllowed);
     const user = await this.deps.users.get(userId);
@@ -207,7 +219,7 @@ export class HoldingsService {
         await this.store.insertOrder(trx, {
           user_id: userId,
           plan_id: plan.id,
-          money: Number(plan.price_micros) / 1e6,
+          money: Number(plan.price_micros) / PLAN_PRICE_SCALE,
           trade_no: `SUBBALUSR${userId}NO${randomString(6)}${Date.now()}`,
           payment_method: 'balance',
           payment_provider: 'balance',

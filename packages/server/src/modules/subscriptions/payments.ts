@@ -2,17 +2,17 @@ import crypto from 'node:crypto';
 import { ErrorCode, PAYMENT_METHODS, PLAN_PRICE_SCALE, type PaymentMethod } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import type { AuthUser } from '../../core/auth-user.js';
-import { ApiError, coded, notFound } from '../../lib/errors.js';
+import { ApiError, coded } from '../../lib/errors.js';
 import { randomString } from '../../lib/secrets.js';
 import { configuredServerAddress } from '../../lib/server-address.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
 import { CREEM_METHOD, STRIPE_METHOD } from '../topup/card-methods.js';
 import { CREEM_LIVE_API, CREEM_TEST_API, createCreemCheckout } from '../topup/creem.js';
-import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayParams } from '../topup/epay.js';
+import { EPAY_TRADE_SUCCESS, epayPurchase, sameCents, type EpayParams } from '../topup/epay.js';
 import { topUpsOf, type TopUpService } from '../topup/service.js';
 import { createStripeCheckout, STRIPE_SECRET_PREFIXES } from '../topup/stripe.js';
-import { HOLDING_MSG, holdingsOf, type HoldingsService } from './holdings.js';
+import { holdingsOf, type HoldingsService } from './holdings.js';
 import { EPAY_PROVIDER, planOrdersOf, type PlanOrders, type PlanProvider } from './plan-orders.js';
 import type { PlanRow } from './store.js';
 
@@ -77,12 +77,8 @@ export class PlanPaymentService {
 
   /** The plan if it is on sale and the user may buy it once more (the cap is checked again when it is granted). */
   private async onSale(userId: number, planId: number): Promise<PlanRow> {
-    const plan = await this.store.plan(planId);
-    if (!plan) throw notFound(HOLDING_MSG.planNotFound, ErrorCode.SubscriptionPlanNotFound);
-    if (Number(plan.enabled) !== 1) throw coded(ErrorCode.SubscriptionPlanDisabled, HOLDING_MSG.planDisabled);
-    const cap = Number(plan.max_purchase_per_user);
-    if (cap > 0 && (await this.store.countOfUserPlan(this.deps.db.kysely, userId, plan.id)) >= cap)
-      throw coded(ErrorCode.SubscriptionCapReached, HOLDING_MSG.capReached);
+    const plan = await this.holdings.planOnSale(planId);
+    await this.holdings.assertUnderCap(this.deps.db.kysely, userId, plan);
     return plan;
   }
 
@@ -188,8 +184,7 @@ export class PlanPaymentService {
     if (!Object.hasOwn(PAYMENT_METHODS, method))
       throw coded(ErrorCode.SubscriptionPayMethodUnknown, PLAN_PAY_MSG.unknownMethod);
     const type = PAYMENT_METHODS[method as PaymentMethod];
-    const serverAddress = configuredServerAddress(this.o) ?? '';
-    const callback = this.o.get('CustomCallbackAddress').trim().replace(/\/+$/, '') || serverAddress;
+    const callback = this.topUps.epayCallbackBase();
     if (!callback) throw coded(ErrorCode.TopUpNoCallback, PLAN_PAY_MSG.noAddress);
     const tradeNo = `SUBUSR${user.id}NO${randomString(6)}${nowSeconds()}`;
     await this.openOrder(user.id, plan, tradeNo, type, EPAY_PROVIDER);
@@ -208,15 +203,14 @@ export class PlanPaymentService {
    * and merchant are ours and it names an Epay plan order for the money asked; a paid one completes it (once).
    */
   async epayCallback(params: EpayParams): Promise<EpayOutcome> {
-    const merchant = this.topUps.merchant();
-    if (!merchant || !epayVerify(params, merchant.key) || params.pid !== merchant.pid) return 'refused';
+    if (!this.topUps.verifiedEpay(params)) return 'refused';
     if (params.trade_status !== EPAY_TRADE_SUCCESS) return 'unpaid';
     const order = await this.orders.find(params.out_trade_no ?? '', EPAY_PROVIDER);
     if (!order) {
       this.deps.log.warn({ trade_no: params.out_trade_no }, 'epay callback for an unknown plan order');
       return 'refused';
     }
-    if (Math.round(Number(params.money) * CENTS_PER_UNIT) !== Math.round(Number(order.money) * CENTS_PER_UNIT)) {
+    if (!sameCents(params.money, order.money)) {
       this.deps.log.warn(
         { trade_no: order.trade_no, paid: params.money, expected: order.money },
         'epay callback money differs from the plan order',

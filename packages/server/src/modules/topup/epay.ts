@@ -71,3 +71,10 @@ export function epayPurchase(
 
 /** Trade status Epay reports for a paid order. */
 export const EPAY_TRADE_SUCCESS = 'TRADE_SUCCESS';
+
+/** Whether Epay's reported money and an order's are the same amount to the cent. */
+export function sameCents(paid: unknown, expected: unknown): boolean {
+  return Math.round(Number(paid) * CENTS) === Math.round(Number(expected) * CENTS);
+}
+
+const CENTS = 100;

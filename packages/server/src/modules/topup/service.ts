@@ -16,7 +16,7 @@ import { configuredServerAddress } from '../../lib/server-address.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { AuthUser } from '../../core/auth-user.js';
 import { readPage, type Page, type PageQuery } from '../../db/paging.js';
-import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, type EpayMerchant, type EpayParams } from './epay.js';
+import { EPAY_TRADE_SUCCESS, epayPurchase, epayVerify, sameCents, type EpayMerchant, type EpayParams } from './epay.js';
 import { TopUpStore, type TopUpRow } from './store.js';
 import { CREEM_METHOD } from './card-methods.js';
 import { perContext } from '../../per-context.js';
@@ -49,6 +49,17 @@ export class TopUpService {
   }
 
   /** The Epay account, or undefined while any of PayAddress, EpayId, EpayKey is blank (top-up off). */
+  /** Where Epay calls back: CustomCallbackAddress, else the server address ('' when neither is set). */
+  epayCallbackBase(): string {
+    return this.o.get('CustomCallbackAddress').trim().replace(/\/+$/, '') || (configuredServerAddress(this.o) ?? '');
+  }
+
+  /** An Epay callback signed by our merchant's key for our merchant id (top-ups' and plan orders'). */
+  verifiedEpay(params: EpayParams): boolean {
+    const merchant = this.merchant();
+    return !!merchant && epayVerify(params, merchant.key) && params.pid === merchant.pid;
+  }
+
   merchant(): EpayMerchant | undefined {
     const address = this.o.get('PayAddress').trim();
     const pid = this.o.get('EpayId').trim();
@@ -147,7 +158,7 @@ export class TopUpService {
     const units = this.units(amount);
     const money = this.payable(units, user.group);
     const serverAddress = configuredServerAddress(this.o) ?? '';
-    const callback = this.o.get('CustomCallbackAddress').trim().replace(/\/+$/, '') || serverAddress;
+    const callback = this.epayCallbackBase();
     if (!callback) throw coded(ErrorCode.TopUpNoCallback, NO_CALLBACK_ADDRESS);
     const type = PAYMENT_METHODS[method];
     const tradeNo = `USR${user.id}NO${randomString(8)}${nowSeconds()}`;
@@ -176,15 +187,14 @@ export class TopUpService {
    * often or concurrently the notify arrives) and "success" tells Epay to stop resending.
    */
   async notify(params: EpayParams): Promise<'success' | 'fail'> {
-    const merchant = this.merchant();
-    if (!merchant || !epayVerify(params, merchant.key) || params.pid !== merchant.pid) return 'fail';
+    if (!this.verifiedEpay(params)) return 'fail';
     if (params.trade_status !== EPAY_TRADE_SUCCESS) return 'success';
     const order = await this.store.findByTradeNo(params.out_trade_no ?? '');
     if (!order) {
       this.deps.log.warn({ trade_no: params.out_trade_no }, 'epay notify for an unknown order');
       return 'fail';
     }
-    if (Math.round(Number(params.money) * 100) !== Math.round(Number(order.money) * 100)) {
+    if (!sameCents(params.money, order.money)) {
       this.deps.log.warn(
         { trade_no: order.trade_no, paid: params.money, expected: order.money },
         'epay notify money differs from the order',
