@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ChannelType } from '@tollway/shared';
+import { BILLING_PREFERENCES, ChannelType } from '@tollway/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.js';
 import { addChannel, drainWriter } from '../support/gateway.js';
@@ -135,22 +135,27 @@ describe.each(dialects.filter((d) => d !== 'mysql'))('tasks money property on %s
       fc.asyncProperty(
         fc.integer({ min: 0, max: 200_000 }),
         fc.array(taskCall, { minLength: 1, maxLength: 6 }),
-        async (start, calls) => {
-          const { userId, key } = await fundedKey(gw, start);
+        // Part of the money may sit in a subscription plan, drawn as the billing preference says (refunds go back
+        // to the plan the task was charged to).
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.constantFrom(...BILLING_PREFERENCES),
+        async (start, calls, planQuota, preference) => {
+          const { userId, key } = await fundedKey(gw, start, { quota: planQuota, preference });
           const submitted = await Promise.all(calls.map((c) => submit(gw.base, key, c)));
           const accepted = submitted.filter((s) => s.id);
           for (let i = 0; i < POLL_PASSES; i++) await gw.t.runtime.taskPoller.job.runOnce();
           const states = await Promise.all(accepted.map((s) => stateOf(gw.base, key, s)));
           await drainWriter(gw.t);
-          const balance = Number(
-            (
-              await gw.t.database.db.kysely
-                .selectFrom('users')
-                .select('quota')
-                .where('id', '=', userId)
-                .executeTakeFirstOrThrow()
-            ).quota,
+          const k = gw.t.database.db.kysely;
+          const wallet = Number(
+            (await k.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow()).quota,
           );
+          const plans = await k
+            .selectFrom('user_subscriptions')
+            .select(['amount_total', 'amount_used'])
+            .where('user_id', '=', userId)
+            .execute();
+          const balance = plans.reduce((n, p) => n + Number(p.amount_total) - Number(p.amount_used), wallet);
           const charged = start - balance;
           const delivered = accepted.reduce((n, s, i) => n + (states[i] === 'done' ? quotaOf(s.call.model) : 0), 0);
           const standing = accepted.reduce((n, s, i) => n + (states[i] === 'failed' ? 0 : quotaOf(s.call.model)), 0);
