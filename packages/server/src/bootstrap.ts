@@ -13,6 +13,8 @@ import { sealSecretsAtRest } from './db/secrets-at-rest.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { SessionPrune } from './modules/auth/session-prune.js';
 import { sessionStoreOf } from './modules/auth/sessions.js';
+import { endSessionsWhenSwitchedOff } from './modules/auth/sign-in-switches.js';
+import { SIGN_IN_SWITCHES } from './sign-in-switches.js';
 import { ChangeEvents } from './core/change-events.js';
 import { ChannelCache } from './core/routing/channel-cache.js';
 import { startBreakers } from './core/routing/breaker-start.js';
@@ -83,6 +85,9 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   bus.subscribe('options', () => void options.load().catch((err) => log.warn({ err }, 'option reload failed')));
   const usersStore = new UsersStore(db, secretBox);
   const users = new UsersService(usersStore, options, accountLogs);
+  endSessionsWhenSwitchedOff(options, users.credentials, SIGN_IN_SWITCHES, (err) =>
+    log.warn({ err }, 'ending the sessions of a switched-off sign-in failed'),
+  );
   const setup = new SetupService(db, users, options, config.version);
   await setup.load();
   const breakers = startBreakers(options, redis, bus, config.redisKeyPrefix, log);

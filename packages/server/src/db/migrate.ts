@@ -22,6 +22,7 @@ import * as m0020 from './migrations/0020_model_registry.js';
 import * as m0021 from './migrations/0021_token_cross_group_retry.js';
 import * as m0022 from './migrations/0022_period_limits.js';
 import * as m0023 from './migrations/0023_subscriptions.js';
+import * as m0024 from './migrations/0024_session_origin.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0021_token_cross_group_retry': m0021,
   '0022_period_limits': m0022,
   '0023_subscriptions': m0023,
+  '0024_session_origin': m0024,
 };
 
 /** The migrations' names, oldest first. */

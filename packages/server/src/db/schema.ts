@@ -351,6 +351,8 @@ export interface SessionsTable {
   expires_at: number;
   ip: string;
   user_agent: string;
+  /** How the session was signed in (modules/auth/session-origin.ts); '' for sessions older than the column. */
+  origin: string;
 }
 
 /** Two-factor sign-in of one user: enabled 0 while set up but not confirmed; the secret sealed with CRYPTO_SECRET when set. */

@@ -23,6 +23,8 @@ type Row = {
   event: string;
   subject?: { admin?: boolean; without2fa?: boolean };
   act(nodes: MatrixNodes, s: Subject): Promise<void>;
+  /** Puts back what the event changed for everyone (a switched-off sign-in), after the probe. */
+  restore?(nodes: MatrixNodes): Promise<void>;
   expected: Effects;
 };
 
@@ -32,6 +34,21 @@ const ok = async (res: Promise<{ body: { success: boolean; message: string } }>)
 };
 const manage = (n: MatrixNodes, s: Subject, action: string) =>
   ok(n.rootAct.call('POST', '/api/user/manage', { id: s.id, action }));
+/** Saves GitHub sign-in's switch on both nodes (neither then depends on how fast the other hears of it). */
+const switchGithub = async (n: MatrixNodes, on: boolean) => {
+  for (const root of new Set([n.rootAct, n.rootProbe]))
+    await ok(root.call('PUT', '/api/option/', { key: 'GitHubOAuthEnabled', value: String(on) }));
+};
+/** Identity events (issue 36): only what the GitHub account opened ends, and signing in by it. */
+const IDENTITY_GONE: Effects = {
+  thisSession: 'works',
+  otherSessions: 'works',
+  accessToken: 'works',
+  apiKey: 'works',
+  oauthBinding: 'ends',
+  identitySession: 'ends',
+  twoFactor: 'on',
+};
 
 /**
  * The credential table of issue 31, stated here on its own (the code states it in modules/auth/credential-events.ts):
@@ -47,6 +64,7 @@ const MATRIX: Row[] = [
       accessToken: 'works',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'works',
       twoFactor: 'on',
     },
   },
@@ -59,6 +77,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'ends',
       twoFactor: 'on',
     },
   },
@@ -75,6 +94,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'ends',
       twoFactor: 'on',
     },
   },
@@ -87,6 +107,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'ends',
       twoFactor: 'on',
     },
   },
@@ -99,6 +120,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'ends',
       twoFactor: 'on',
     },
   },
@@ -112,6 +134,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'ends',
       twoFactor: 'on',
     },
   },
@@ -124,6 +147,7 @@ const MATRIX: Row[] = [
       accessToken: 'works',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'works',
       twoFactor: 'off',
     },
   },
@@ -136,6 +160,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'ends',
       twoFactor: 'off',
     },
   },
@@ -148,6 +173,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'ends',
       oauthBinding: 'ends',
+      identitySession: 'ends',
       twoFactor: 'on',
     },
   },
@@ -163,6 +189,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'ends',
       twoFactor: 'on',
     },
   },
@@ -175,6 +202,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'ends',
       oauthBinding: 'ends',
+      identitySession: 'ends',
       twoFactor: 'off',
     },
   },
@@ -187,6 +215,7 @@ const MATRIX: Row[] = [
       accessToken: 'ends',
       apiKey: 'ends',
       oauthBinding: 'ends',
+      identitySession: 'ends',
       twoFactor: 'off',
     },
   },
@@ -200,9 +229,26 @@ const MATRIX: Row[] = [
       accessToken: 'works',
       apiKey: 'works',
       oauthBinding: 'works',
+      identitySession: 'works',
       twoFactor: 'on',
       adminPowers: 'ends',
     },
+  },
+  {
+    event: 'GitHub account unbound by the user',
+    act: (_n, s) => ok(s.session.call('DELETE', '/api/user/oauth/bindings/github')),
+    expected: IDENTITY_GONE,
+  },
+  {
+    event: 'GitHub account unbound by an administrator',
+    act: (n, s) => ok(n.rootAct.call('DELETE', `/api/user/${s.id}/oauth/bindings/github`)),
+    expected: IDENTITY_GONE,
+  },
+  {
+    event: 'GitHub sign-in switched off by the super administrator',
+    act: (n) => switchGithub(n, false),
+    restore: (n) => switchGithub(n, true),
+    expected: IDENTITY_GONE,
   },
 ];
 
@@ -212,6 +258,7 @@ const EVERYTHING_WORKS: Effects = {
   accessToken: 'works',
   apiKey: 'works',
   oauthBinding: 'works',
+  identitySession: 'works',
   twoFactor: 'on',
 };
 
@@ -228,9 +275,13 @@ function matrixTests(nodes: () => MatrixNodes): void {
       expect(before).toEqual({ ...EVERYTHING_WORKS, twoFactor: row.subject?.without2fa ? 'off' : 'on' });
       if (admin) expect(await adminPowers(n, s)).toBe('works');
       await row.act(n, s);
-      const after: Effects = await probe(n, s, row.expected.apiKey);
-      if (admin) after.adminPowers = await adminPowers(n, s);
-      expect(after, row.event).toEqual(row.expected);
+      try {
+        const after: Effects = await probe(n, s, row.expected.apiKey);
+        if (admin) after.adminPowers = await adminPowers(n, s);
+        expect(after, row.event).toEqual(row.expected);
+      } finally {
+        await row.restore?.(n);
+      }
     });
   }
 }

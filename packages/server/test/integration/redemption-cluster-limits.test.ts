@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/modules/auth/session.js';
 import { openSession } from '../../src/modules/auth/sessions.js';
+import { SessionOrigins } from '../../src/modules/auth/session-origin.js';
 import { Client, createUserClient, setupRoot, startTestApp, type TestApp } from '../support/app.js';
 import { freshWindow } from '../support/rate-limits.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
@@ -40,7 +41,7 @@ describe('redeem attempts are rate limited', () => {
   it('answers 429 after the limit and lets nothing through', async () => {
     const id = await t.runtime.ctx.users.create({ username: 'guesser', password: 'user-pass-123' });
     const guesser = new Client(t.app);
-    guesser.cookie = `${SESSION_COOKIE}=${await openSession(t.runtime.ctx, id)}`;
+    guesser.cookie = `${SESSION_COOKIE}=${await openSession(t.runtime.ctx, id, SessionOrigins.password)}`;
     guesser.userId = id;
     const answers = [];
     // Fixed one-minute windows aligned to the clock: the seven guesses start in a window with time left.

@@ -2,6 +2,7 @@ import { LogType } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/modules/auth/session.js';
 import { openSession } from '../../src/modules/auth/sessions.js';
+import { SessionOrigins } from '../../src/modules/auth/session-origin.js';
 import type { RedemptionPublic } from '@tollway/shared';
 import { Client, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
@@ -57,7 +58,7 @@ describe.each(dialects)('redemption codes on %s', (dialect) => {
     return Promise.all(
       ids.map(async (id) => {
         const c = new Client(t.app);
-        c.cookie = `${SESSION_COOKIE}=${await openSession(t.runtime.ctx, id)}`;
+        c.cookie = `${SESSION_COOKIE}=${await openSession(t.runtime.ctx, id, SessionOrigins.password)}`;
         c.userId = id;
         return c;
       }),

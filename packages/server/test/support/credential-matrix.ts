@@ -22,6 +22,8 @@ export interface Effects {
   apiKey: Outcome;
   /** Signing in by the user's bound GitHub account. */
   oauthBinding: Outcome;
+  /** A console session that was opened by that GitHub account (origin oauth:github), on the probing node. */
+  identitySession: Outcome;
   twoFactor: 'on' | 'off';
   /** Admin-only routes by the user's remaining session and access token (only for a user who was an administrator). */
   adminPowers?: Outcome;
@@ -50,6 +52,8 @@ export interface Subject {
   sessionCookie: string;
   /** A second session, signed in on the probing node. */
   other: Client;
+  /** A session signed in by the bound GitHub account, on the probing node. */
+  viaGithub: Client;
   accessToken: string;
   apiKey: string;
   githubId: number;
@@ -99,6 +103,19 @@ async function signIn(
   return c;
 }
 
+/** Signs the holder of GitHub account `githubId` in on the probing node (through the second step when 2FA is on). */
+async function signInByGithub(nodes: MatrixNodes, githubId: number, login: string, secret?: string): Promise<Client> {
+  const c = new Client(nodes.probe.app);
+  const state = await oauthState(c);
+  const code = nodes.mock.issueCode('github', { id: githubId, login, name: login, email: null });
+  const res = await oauthCallback(c, 'github', code, state.state, state.cookie);
+  expect(res.body.success, res.body.message).toBe(true);
+  const challenge = res.body.data as unknown as Challenge;
+  if (challenge.require_2fa)
+    expect((await secondStep(c, challenge.flow_token, nodes.clock.code(secret!))).body.success).toBe(true);
+  return c;
+}
+
 let serial = 0;
 
 /** A user (an administrator when `admin`) with two sessions, an access token, an `sk-` key, a GitHub binding and, unless `without2fa`, 2FA. */
@@ -125,6 +142,7 @@ export async function makeSubject(
   const session = await signIn(nodes.act, name, PASSWORD, nodes.clock);
   const secret = opts.without2fa ? undefined : (await enableTwoFactor(session, nodes.clock)).secret;
   const other = await signIn(nodes.probe, name, PASSWORD, nodes.clock, secret);
+  const viaGithub = await signInByGithub(nodes, githubId, name, secret);
   const token = await session.call<string>('GET', '/api/user/token');
   expect(token.body.success, token.body.message).toBe(true);
   const { key } = await addToken(nodes.act, id);
@@ -136,6 +154,7 @@ export async function makeSubject(
     session,
     sessionCookie: session.cookie,
     other,
+    viaGithub,
     accessToken: token.body.data!,
     apiKey: key,
     githubId,
@@ -218,6 +237,7 @@ export async function probe(nodes: MatrixNodes, s: Subject, expectedApiKey: Outc
     accessToken,
     apiKey,
     oauthBinding: signedIn.body.success ? 'works' : 'ends',
+    identitySession: await self(s.viaGithub),
     twoFactor: Number(twoFactor?.enabled ?? 0) === 1 ? 'on' : 'off',
   };
 }

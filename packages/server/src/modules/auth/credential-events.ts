@@ -1,3 +1,4 @@
+import type { SessionOrigin, SessionOriginFamily } from './session-origin.js';
 import type { SessionStore } from './session-store.js';
 
 /**
@@ -101,6 +102,23 @@ export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect
   role_lowered: { sessions: 'none', accessToken: 'stays', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
 };
 
+/**
+ * Events that take one sign-in identity away (a bound third-party account, a passkey, a directory account, a
+ * root-defined provider). Each ends the console sessions that identity opened (sessions.origin) and nothing else:
+ * sessions opened another way, the access token, API keys and 2FA stay (docs/security.md, "Identities").
+ * - identity_unbound: the user or an administrator unbinds the account, or removes the passkey;
+ * - identity_revoked: the provider no longer vouches for the user (disabled or removed in the directory);
+ * - identity_provider_disabled: a root disables or deletes the provider: every user's sessions from it end.
+ */
+export type IdentityEvent = 'identity_unbound' | 'identity_revoked' | 'identity_provider_disabled';
+
+/** Whose sessions from the identity an event ends: the one user's, or everyone's. */
+export const IDENTITY_EVENT_SCOPE: Readonly<Record<IdentityEvent, 'user' | 'everyone'>> = {
+  identity_unbound: 'user',
+  identity_revoked: 'user',
+  identity_provider_disabled: 'everyone',
+};
+
 /** What applying an event needs from the users' data; UsersService provides it. */
 export interface CredentialHolders {
   sessions: SessionStore;
@@ -128,6 +146,22 @@ export class CredentialEvents {
     // The relay refuses keys of a disabled or deleted user once its cached copy is dropped, on every node.
     if (effect.apiKeys === 'refused' || event === 'role_lowered') await this.holders.notifyChanged(userId);
     return ended;
+  }
+
+  /**
+   * Applies an identity event: ends the sessions `origin` opened (a family: any of its origins), of `userId`
+   * (user-scoped events) or of every user. Returns how many sessions ended.
+   */
+  async endIdentity(
+    event: IdentityEvent,
+    origin: SessionOrigin | SessionOriginFamily,
+    userId?: number,
+  ): Promise<number> {
+    if (IDENTITY_EVENT_SCOPE[event] === 'user') {
+      if (userId === undefined) throw new Error(`${event} needs the user`);
+      return this.holders.sessions.deleteByOrigin(origin, userId);
+    }
+    return this.holders.sessions.deleteByOrigin(origin);
   }
 
   private async endSessions(effect: SessionsEffect, userId: number, currentKey: string | undefined): Promise<number> {

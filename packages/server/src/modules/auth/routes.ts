@@ -2,11 +2,11 @@ import { ErrorCode, loginBody, registerBody, userPublic } from '@tollway/shared'
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { emailOf } from '../email/service.js';
-import { twoFactorChallengeFor } from '../twofa/login.js';
-import { toPublicUser } from '../users/public.js';
 import { sessionRoutes } from './session-routes.js';
 import { refuseUnlessScriptCall } from '../../http/same-site.js';
-import { endSession, startSession } from './sessions.js';
+import { endSession } from './sessions.js';
+import { completeSignIn } from './sign-in.js';
+import { SessionOrigins } from './session-origin.js';
 import { requireTurnstile, turnstileQuery } from './turnstile.js';
 
 /** Login, logout, registration and the caller's own sessions. */
@@ -27,10 +27,7 @@ export function authRoutes(r: Router): void {
     handler: async ({ ctx, body, query, reply, req }) => {
       await requireTurnstile(ctx, req, query.turnstile);
       const user = await ctx.users.login(body.username, body.password);
-      const challenge = await twoFactorChallengeFor(ctx, req, reply, user);
-      if (challenge) return challenge;
-      await startSession(ctx, req, reply, user);
-      return toPublicUser(user);
+      return completeSignIn(ctx, req, reply, user, SessionOrigins.password);
     },
   });
   r.add({

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.js';
+import { likeText } from '../../db/like.js';
 import type { Selectable } from 'kysely';
 import type { SessionsTable, UsersTable } from '../../db/schema.js';
 
@@ -46,6 +47,19 @@ export class SessionStore {
   async deleteForUser(userId: number, exceptKey?: string): Promise<number> {
     let q = this.k.deleteFrom('sessions').where('user_id', '=', userId);
     if (exceptKey) q = q.where('id', '!=', exceptKey);
+    const res = await q.executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
+  /**
+   * Ends the sessions signed in by `origin` (or, for a family ending in ':', by any origin it starts), of `userId`
+   * alone or of everyone when it is undefined.
+   */
+  async deleteByOrigin(origin: string, userId?: number): Promise<number> {
+    let q = origin.endsWith(':')
+      ? this.k.deleteFrom('sessions').where(likeText('origin', origin, 'starts'))
+      : this.k.deleteFrom('sessions').where('origin', '=', origin);
+    if (userId !== undefined) q = q.where('user_id', '=', userId);
     const res = await q.executeTakeFirst();
     return Number(res.numDeletedRows);
   }

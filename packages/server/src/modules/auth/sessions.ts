@@ -12,6 +12,7 @@ import {
   type SealedSession,
 } from './session.js';
 import { SessionStore } from './session-store.js';
+import type { SessionOrigin } from './session-origin.js';
 
 /** Random bytes of a session id (43 base64url characters). */
 const SESSION_ID_BYTES = 32;
@@ -27,10 +28,11 @@ export function sealedSessionOf(deps: Pick<AppContext, 'sessions'>, req: Fastify
   return deps.sessions.open(readCookie(req.headers.cookie, SESSION_COOKIE));
 }
 
-/** Creates a session row for `userId` and returns the sealed cookie value that carries it. */
+/** Creates a session row for `userId`, signed in by `origin`, and returns the sealed cookie value that carries it. */
 export async function openSession(
   ctx: AppContext,
   userId: number,
+  origin: SessionOrigin,
   client: { ip?: string; userAgent?: string } = {},
 ): Promise<string> {
   const sid = crypto.randomBytes(SESSION_ID_BYTES).toString('base64url');
@@ -42,22 +44,25 @@ export async function openSession(
     expires_at: now + SESSION_MAX_AGE_SECONDS,
     ip: (client.ip ?? '').slice(0, MAX_IP),
     user_agent: (client.userAgent ?? '').slice(0, MAX_USER_AGENT),
+    origin,
   });
   return ctx.sessions.seal(userId, sid, SESSION_MAX_AGE_SECONDS, now * 1000);
 }
 
 /**
  * Signs `user` in: a new session row and the session cookie on `reply`. The one way every sign-in (password,
- * setup, third-party, second factor) issues a session; the caller has checked the credentials and status.
+ * setup, passkey, directory, third-party, second factor) issues a session; the caller has checked the credentials
+ * and status, and names how the user signed in (`origin`), so that losing that identity ends the session.
  */
 export async function startSession(
   ctx: AppContext,
   req: FastifyRequest,
   reply: FastifyReply,
   user: { id: number },
+  origin: SessionOrigin,
 ): Promise<void> {
   const ua = req.headers['user-agent'];
-  const value = await openSession(ctx, user.id, { ip: req.ip, userAgent: typeof ua === 'string' ? ua : '' });
+  const value = await openSession(ctx, user.id, origin, { ip: req.ip, userAgent: typeof ua === 'string' ? ua : '' });
   reply.header('set-cookie', sessionCookie(value, SESSION_MAX_AGE_SECONDS, isHttps(req)));
 }
 

@@ -7,9 +7,17 @@ import type { UsersService } from '../users/service.js';
 import type { UserRow } from '../users/store.js';
 import { GITHUB, LINUXDO, OIDC, TELEGRAM, WECHAT, type ProviderInfo } from './account.js';
 import { OAuthStore } from './store.js';
+import { SessionOrigins } from '../auth/session-origin.js';
+import type { SignInSwitch } from '../auth/sign-in-switches.js';
 
 /** Every third-party sign-in this gateway has, in the order the console lists them. */
 export const BINDING_PROVIDERS: readonly ProviderInfo[] = [GITHUB, OIDC, LINUXDO, WECHAT, TELEGRAM];
+
+/** Switching a built-in provider off ends the sessions it opened (auth/sign-in-switches.ts). */
+export const BUILT_IN_SIGN_IN_SWITCHES: readonly SignInSwitch[] = BINDING_PROVIDERS.map((p) => ({
+  option: p.enabledOption,
+  origin: SessionOrigins.oauth(p.key),
+}));
 
 /** new-api's binding type of the email address. */
 const EMAIL = 'email';
@@ -95,6 +103,8 @@ export class OAuthBindingsService {
         { provider: p.label },
       );
     await this.store.unbind(p, user.id);
+    // Whoever is signed in by that account is signed in by nothing now.
+    await this.users.credentials.endIdentity('identity_unbound', SessionOrigins.oauth(p.key), user.id);
     await this.users.notifyChanged(user.id);
   }
 }

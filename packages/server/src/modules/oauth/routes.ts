@@ -7,9 +7,8 @@ import { configuredServerAddress } from '../../lib/server-address.js';
 import { authorize, identifyBySession } from '../auth/guard.js';
 import type { Router } from '../../http/route.js';
 import { refuseCrossSite } from '../../http/same-site.js';
-import { startSession } from '../auth/sessions.js';
-import { twoFactorChallengeFor } from '../twofa/login.js';
-import { toPublicUser } from '../users/public.js';
+import { completeSignIn } from '../auth/sign-in.js';
+import { SessionOrigins } from '../auth/session-origin.js';
 import type { UserRow } from '../users/store.js';
 import { GITHUB, LINUXDO, OIDC, TELEGRAM, WECHAT, type ExternalAccount, type ProviderInfo } from './account.js';
 import { githubAccount } from './github.js';
@@ -34,13 +33,9 @@ function originOf(ctx: AppContext, req: FastifyRequest): string {
 /** The New-Api-User header a console call carries ('' when absent): it cannot be sent by a link from another site. */
 const consoleUserHeader = (req: FastifyRequest): string => String(req.headers['new-api-user'] ?? '');
 
-/** Logs `user` in exactly as POST /api/user/login does: the session cookie, and the user as data. */
-async function logIn(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow) {
-  const challenge = await twoFactorChallengeFor(ctx, req, reply, user);
-  if (challenge) return challenge;
-  await startSession(ctx, req, reply, user);
-  return toPublicUser(user);
-}
+/** Logs `user` in by provider `p` exactly as POST /api/user/login does: the session cookie, and the user as data. */
+const logIn = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow, p: ProviderInfo) =>
+  completeSignIn(ctx, req, reply, user, SessionOrigins.oauth(p.key));
 
 type AccountOf = () => ExternalAccount | Promise<ExternalAccount>;
 
@@ -62,7 +57,7 @@ async function signInWithoutState(
   });
   const oauth = oauthOf(ctx);
   oauth.assertEnabled(p);
-  return logIn(ctx, req, reply, await oauth.loginOrRegister(p, await account(), aff?.trim() ?? ''));
+  return logIn(ctx, req, reply, await oauth.loginOrRegister(p, await account(), aff?.trim() ?? ''), p);
 }
 
 interface RedirectProvider {
@@ -142,7 +137,7 @@ export function oauthRoutes(r: Router): void {
           reply.header('set-cookie', clearStateCookie(req));
           return reply.send({ success: true, message: 'bind' });
         }
-        const data = await logIn(ctx, req, reply, result.user);
+        const data = await logIn(ctx, req, reply, result.user, p.info);
         reply.header('set-cookie', clearStateCookie(req));
         return reply.send({ success: true, message: 'login success', data });
       },

@@ -6,6 +6,7 @@ import { perContext } from '../../per-context.js';
 import { nowSeconds } from '../../lib/time.js';
 import { readCookie } from '../auth/session.js';
 import { startSession } from '../auth/sessions.js';
+import type { SessionOrigin } from '../auth/session-origin.js';
 import type { UserRow } from '../users/store.js';
 import { MemoryPendingLogins, RedisPendingLogins } from './pending.js';
 import { twoFactorOf } from './service.js';
@@ -32,9 +33,10 @@ export async function twoFactorChallengeFor(
   req: FastifyRequest,
   reply: FastifyReply,
   user: { id: number },
+  origin: SessionOrigin,
 ): Promise<TwoFactorChallenge | undefined> {
   if (!(await twoFactorOf(ctx).store.isEnabled(user.id))) return undefined;
-  const token = await pendingLoginsOf(ctx).create(user.id, PENDING_LOGIN_SECONDS * 1000);
+  const token = await pendingLoginsOf(ctx).create({ userId: user.id, origin }, PENDING_LOGIN_SECONDS * 1000);
   reply.header('set-cookie', pendingCookie(token, PENDING_LOGIN_SECONDS, req.protocol === 'https'));
   return { require_2fa: true, flow_token: token, expires_at: nowSeconds() + PENDING_LOGIN_SECONDS };
 }
@@ -49,14 +51,14 @@ export async function completeTwoFactorLogin(
 ): Promise<UserRow> {
   const token = flowToken || readCookie(req.headers.cookie, PENDING_COOKIE) || '';
   const pending = pendingLoginsOf(ctx);
-  const userId = await pending.peek(token);
-  if (userId === undefined) throw coded(ErrorCode.SignInExpired, EXPIRED);
-  const user = await ctx.usersStore.findById(userId);
+  const login = await pending.peek(token);
+  if (login === undefined) throw coded(ErrorCode.SignInExpired, EXPIRED);
+  const user = await ctx.usersStore.findById(login.userId);
   if (!user) throw coded(ErrorCode.SignInExpired, EXPIRED);
   if (user.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
   await twoFactorOf(ctx).verifySignIn(user.id, code, req.ip);
   if (!(await pending.take(token))) throw coded(ErrorCode.SignInExpired, EXPIRED);
-  await startSession(ctx, req, reply, user);
+  await startSession(ctx, req, reply, user, login.origin);
   reply.header('set-cookie', pendingCookie('', 0, req.protocol === 'https'));
   return user;
 }

@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { BoundedMap } from '../../lib/bounded-map.js';
+import type { SessionOrigin } from '../auth/session-origin.js';
+
+/** A first step waiting for its second factor: whose, and how its first factor signed in (the session's origin). */
+export interface PendingLogin {
+  userId: number;
+  origin: SessionOrigin;
+}
 
 /**
  * Password (or third-party) sign-ins waiting for their second factor. The caller holds a random token; the
@@ -8,10 +15,10 @@ import { BoundedMap } from '../../lib/bounded-map.js';
  * A token is not a session: it opens nothing but POST /api/user/login/2fa, and is taken once.
  */
 export interface PendingLogins {
-  /** A new token for `userId`, valid for `ttlMs`. */
-  create(userId: number, ttlMs: number): Promise<string>;
-  /** The user a live token belongs to, without taking it. */
-  peek(token: string): Promise<number | undefined>;
+  /** A new token for `login`, valid for `ttlMs`. */
+  create(login: PendingLogin, ttlMs: number): Promise<string>;
+  /** The sign-in a live token belongs to, without taking it. */
+  peek(token: string): Promise<PendingLogin | undefined>;
   /** Takes the token; true for exactly one caller while it is live. */
   take(token: string): Promise<boolean>;
 }
@@ -25,21 +32,21 @@ const newToken = (): string => crypto.randomBytes(TOKEN_BYTES).toString('base64u
 const MAX_PENDING_LOGINS = 10_000;
 
 export class MemoryPendingLogins implements PendingLogins {
-  private readonly entries = new BoundedMap<string, { userId: number; expiresAt: number }>({
+  private readonly entries = new BoundedMap<string, PendingLogin & { expiresAt: number }>({
     maxEntries: MAX_PENDING_LOGINS,
   });
 
-  async create(userId: number, ttlMs: number): Promise<string> {
+  async create(login: PendingLogin, ttlMs: number): Promise<string> {
     this.sweep();
     const token = newToken();
-    this.entries.set(keyOf(token), { userId, expiresAt: Date.now() + ttlMs });
+    this.entries.set(keyOf(token), { userId: login.userId, origin: login.origin, expiresAt: Date.now() + ttlMs });
     return token;
   }
 
-  async peek(token: string): Promise<number | undefined> {
+  async peek(token: string): Promise<PendingLogin | undefined> {
     if (!TOKEN_PATTERN.test(token)) return undefined;
     const entry = this.entries.get(keyOf(token));
-    return entry && entry.expiresAt > Date.now() ? entry.userId : undefined;
+    return entry && entry.expiresAt > Date.now() ? { userId: entry.userId, origin: entry.origin } : undefined;
   }
 
   async take(token: string): Promise<boolean> {
@@ -66,16 +73,19 @@ export class RedisPendingLogins implements PendingLogins {
     return `${this.prefix}2fa-login:${keyOf(token)}`;
   }
 
-  async create(userId: number, ttlMs: number): Promise<string> {
+  async create(login: PendingLogin, ttlMs: number): Promise<string> {
     const token = newToken();
-    await this.redis.set(this.key(token), String(userId), 'PX', Math.max(1, Math.round(ttlMs)));
+    const value = `${login.userId} ${login.origin}`;
+    await this.redis.set(this.key(token), value, 'PX', Math.max(1, Math.round(ttlMs)));
     return token;
   }
 
-  async peek(token: string): Promise<number | undefined> {
+  async peek(token: string): Promise<PendingLogin | undefined> {
     if (!TOKEN_PATTERN.test(token)) return undefined;
     const v = await this.redis.get(this.key(token));
-    return v ? Number(v) : undefined;
+    if (!v) return undefined;
+    const space = v.indexOf(' ');
+    return { userId: Number(v.slice(0, space)), origin: v.slice(space + 1) as SessionOrigin };
   }
 
   async take(token: string): Promise<boolean> {

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { sessionCookie } from '../auth/session.js';
 import { sealedSessionOf, startSession } from '../auth/sessions.js';
+import { SessionOrigins } from '../auth/session-origin.js';
 import { toPublicUser } from './public.js';
 import { openSettingSecret } from '../../lib/setting-secret.js';
 
@@ -54,7 +55,8 @@ export function selfRoutes(r: Router): void {
     handler: async ({ ctx, user, body, req, reply }) => {
       await ctx.users.updateSelf(user!.id, body);
       // The password change ended every session; the browser that made it stays signed in with a fresh one.
-      if (body.password && sealedSessionOf(ctx, req)) await startSession(ctx, req, reply, user!);
+      if (body.password && sealedSessionOf(ctx, req))
+        await startSession(ctx, req, reply, user!, SessionOrigins.password);
       return undefined;
     },
   });
