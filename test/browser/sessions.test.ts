@@ -33,6 +33,7 @@ describe('signed-in sessions in Chromium', () => {
     expect(await card.getByTestId('session-current').count()).toBe(1);
     expect(await card.getByTestId('session-current').textContent()).toContain('This session');
     expect(await card.getByTestId('session-current').textContent()).toContain('127.0.0.1');
+    expect(await card.getByTestId('session-current').getByTestId('session-origin').textContent()).toContain('Password');
     await h.shot(page, 'sessions-01-list');
 
     // Sign out the other browser's session: the one whose agent is Chromium's (the API session has none).

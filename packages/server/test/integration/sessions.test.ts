@@ -175,11 +175,14 @@ describe.each(dialects)('revocable sessions on %s', (dialect) => {
       current: boolean;
       ip: string;
       user_agent: string;
+      origin: string;
       created_at: number;
       expires_at: number;
     };
     const list = await a.call<View[]>('GET', '/api/user/sessions');
     expect(list.body.data).toHaveLength(3);
+    // Each says how it signed in.
+    expect(list.body.data!.map((v) => v.origin)).toEqual(['password', 'password', 'password']);
     expect(list.body.data!.filter((v) => v.current)).toHaveLength(1);
     const phoneKey = (await phone.call<View[]>('GET', '/api/user/sessions')).body.data!.find((v) => v.current)!.id;
     // Another user cannot end it.

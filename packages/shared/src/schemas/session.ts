@@ -8,6 +8,11 @@ export const sessionView = z.object({
   expires_at: z.number().int(),
   ip: z.string(),
   user_agent: z.string(),
+  /**
+   * How it was signed in: 'password', 'passkey:<id>', 'ldap', 'oauth:<provider>', 'custom_oauth:<provider id>';
+   * '' for sessions from before this was recorded.
+   */
+  origin: z.string(),
   /** The session this call was made with. */
   current: z.boolean(),
 });

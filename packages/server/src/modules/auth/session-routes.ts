@@ -16,7 +16,8 @@ export function sessionRoutes(r: Router): void {
     method: 'GET',
     url: '/api/user/sessions',
     level: 'user',
-    summary: 'Own signed-in sessions (browser address and agent, when they started and expire), newest first',
+    summary:
+      'Own signed-in sessions (browser address and agent, how they signed in, when they started and expire), newest first',
     tags,
     response: z.array(sessionView),
     handler: async ({ ctx, user, req }) => {
@@ -28,6 +29,7 @@ export function sessionRoutes(r: Router): void {
         expires_at: Number(s.expires_at),
         ip: s.ip,
         user_agent: s.user_agent,
+        origin: s.origin,
         current: s.id === current,
       }));
     },

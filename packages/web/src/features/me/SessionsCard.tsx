@@ -9,6 +9,17 @@ import { describeAgent } from './agent';
 import { IconTitle } from '../../components/IconTitle';
 
 const SESSIONS_KEY = ['user', 'sessions'] as const;
+/** The names of the built-in third-party sign-ins in a session's origin (oauth:<key>). */
+const OAUTH_NAMES: Record<string, string> = {
+  github: 'GitHub',
+  oidc: 'OIDC',
+  linuxdo: 'LinuxDO',
+  wechat: 'WeChat',
+  telegram: 'Telegram',
+};
+const ORIGIN_KINDS = ['password', 'passkey', 'ldap', 'oauth', 'custom_oauth'] as const;
+type OriginKind = (typeof ORIGIN_KINDS)[number];
+const isOriginKind = (k: string): k is OriginKind => (ORIGIN_KINDS as readonly string[]).includes(k);
 
 /** Personal settings: the account's signed-in browsers; sign out one, or every one but this. */
 export function SessionsCard() {
@@ -18,6 +29,12 @@ export function SessionsCard() {
   const sessions = useQuery({ queryKey: SESSIONS_KEY, queryFn: () => apiGet<SessionView[]>('/api/user/sessions') });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
   const others = (sessions.data ?? []).filter((s) => !s.current).length;
+  /** How a session signed in, in words ('' when it is not recorded). */
+  const via = (origin: string): string => {
+    const [kind = '', rest = ''] = origin.split(':');
+    if (!isOriginKind(kind)) return '';
+    return t(`sessions.via.${kind}`, { provider: OAUTH_NAMES[rest] ?? rest });
+  };
 
   const signOut = async (id: string) => {
     await apiDelete(`/api/user/sessions/${id}`);
@@ -72,6 +89,7 @@ export function SessionsCard() {
                 {s.user_agent ? describeAgent(s.user_agent) : t('sessions.unknownAgent')}
               </Typography.Text>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {via(s.origin) && <span data-testid="session-origin">{via(s.origin)} · </span>}
                 {s.ip} · {t('sessions.started', { time: formatTime(s.created_at, { seconds: false }) })} ·{' '}
                 {t('sessions.expires', { time: formatTime(s.expires_at, { seconds: false }) })}
               </Typography.Text>
