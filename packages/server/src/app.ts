@@ -41,6 +41,7 @@ import { tokenRoutes } from './modules/tokens/routes.js';
 import { tokenKeyRoutes } from './modules/tokens/key-routes.js';
 import { topUpRoutes } from './modules/topup/routes.js';
 import { twoFactorRoutes } from './modules/twofa/routes.js';
+import { passkeyRoutes } from './modules/passkeys/routes.js';
 import { userAdminRoutes } from './modules/users/routes-admin.js';
 import { selfRoutes } from './modules/users/routes-self.js';
 import { siteInfoRoutes } from './modules/site-info/routes.js';
@@ -61,6 +62,7 @@ export const routeModules: RouteModule[] = [
   oauthRoutes,
   selfRoutes,
   twoFactorRoutes,
+  passkeyRoutes,
   userAdminRoutes,
   groupRoutes,
   optionRoutes,

@@ -138,8 +138,19 @@ export const ErrorCode = {
   SubscriptionPlanNoProduct: 'subscription_plan_no_product',
   SubscriptionPayMethodUnknown: 'subscription_pay_method_unknown',
   ComplianceNotConfirmed: 'compliance_not_confirmed',
-  // Features this gateway does not have.
+  // Passkeys (modules/passkeys).
+  /** Passkey sign-in is off (passkey.enabled). */
   PasskeyUnavailable: 'passkey_unavailable',
+  PasskeyNotRegistered: 'passkey_not_registered',
+  PasskeyUnknownCredential: 'passkey_unknown_credential',
+  PasskeyInUse: 'passkey_in_use',
+  PasskeyChallengeExpired: 'passkey_challenge_expired',
+  PasskeyVerificationFailed: 'passkey_verification_failed',
+  PasskeyInsecureOrigin: 'passkey_insecure_origin',
+  PasskeyOriginInvalid: 'passkey_origin_invalid',
+  /** POST /api/verify {method:"passkey"} without a passkey assertion of this session in the last minute. */
+  PasskeyNotVerified: 'passkey_not_verified',
+  // Features this gateway does not have.
   PrefillUnavailable: 'prefill_unavailable',
   CustomOAuthUnavailable: 'custom_oauth_unavailable',
   DeploymentsUnavailable: 'deployments_unavailable',

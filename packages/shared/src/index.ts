@@ -24,6 +24,7 @@ export * from './schemas/message.js';
 export * from './schemas/topup.js';
 export * from './schemas/redemption.js';
 export * from './schemas/twofa.js';
+export * from './schemas/passkey.js';
 export * from './schemas/audit.js';
 export * from './schemas/session.js';
 export * from './schemas/subscription.js';

@@ -5,6 +5,7 @@ import type {
   SubscriptionPlansTable,
   UserSubscriptionsTable,
 } from './schema-subscriptions.js';
+import type { PasskeyCredentialsTable } from './schema-passkeys.js';
 
 /** Row types of every table. Columns follow new-api's names so an operator's SQL keeps working. */
 export interface UsersTable {
@@ -422,4 +423,5 @@ export interface Database {
   subscription_plans: SubscriptionPlansTable;
   user_subscriptions: UserSubscriptionsTable;
   subscription_orders: SubscriptionOrdersTable;
+  passkey_credentials: PasskeyCredentialsTable;
 }

@@ -221,8 +221,8 @@ describe.each(dialects)('refusals of every module carry a code the console has t
       ErrorCode.SetupDone,
     );
     expectShown(await alice.call('DELETE', `/api/user/sessions/${'0'.repeat(64)}`), ErrorCode.SessionNotFound);
-    expectShown(await alice.call('POST', '/api/verify', { method: 'passkey' }), ErrorCode.PasskeyUnavailable);
-    expectShown(await alice.call('DELETE', '/api/user/passkey'), ErrorCode.PasskeyUnavailable);
+    expectShown(await alice.call('POST', '/api/verify', { method: 'passkey' }), ErrorCode.PasskeyNotRegistered);
+    expectShown(await alice.call('POST', '/api/user/passkey/login/begin'), ErrorCode.PasskeyUnavailable);
     expectShown(
       await alice.call('GET', '/api/user/self', undefined, { 'new-api-user': String(bob.userId) }),
       ErrorCode.UserHeaderMismatch,

@@ -416,9 +416,9 @@ describe.each(dialects)('new-api console option keys on %s', (dialect) => {
       privacy_policy_enabled: true,
       HeaderNavModules: '{"home":true}',
     });
-    // Sign-in methods Tollway lacks stay off whatever their stored switches say.
+    // Sign-in methods Tollway lacks stay off whatever their stored switches say; passkeys follow theirs.
     await put('discord.enabled', 'true');
     await put('passkey.enabled', 'true');
-    expect(await status()).toMatchObject({ discord_oauth: false, passkey_login: false });
+    expect(await status()).toMatchObject({ discord_oauth: false, passkey_login: true });
   });
 });

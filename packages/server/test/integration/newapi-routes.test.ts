@@ -12,7 +12,7 @@ const ok = <T = unknown>(res: CallResult<unknown>): T => {
   return res.body.data as T;
 };
 
-/** Routes of new-api's console that Tollway had no answer for: site texts, monitors, prefill groups, passkeys, subscriptions. */
+/** Routes of new-api's console that Tollway had no answer for: site texts, monitors, prefill groups, passkeys, subscriptions (passkeys' ceremonies: passkeys.test.ts). */
 describe.each(dialects)('new-api console routes on %s', (dialect) => {
   let t: TestApp, root: Client, admin: Client, alice: Client, anon: Client;
 
@@ -35,7 +35,7 @@ describe.each(dialects)('new-api console routes on %s', (dialect) => {
       ['POST', '/api/user/checkin', (r) => refusedWith(r, 'the administrator has not enabled check-in')],
       ['GET', '/api/user/oauth/bindings', (r) => expect(ok(r)).toEqual([])],
       ['GET', '/api/user/passkey', (r) => expect(ok(r)).toEqual({ enabled: false })],
-      ['DELETE', '/api/user/passkey', (r) => refusedWith(r, 'passkeys are not available')],
+      ['DELETE', '/api/user/passkey', (r) => refusedWith(r, 'secure verification required')],
       ['DELETE', '/api/redemption/invalid', (r) => expect(ok(r)).toBe(0)],
       ['GET', '/api/data/users', (r) => expect(ok(r)).toEqual([])],
       ['GET', '/api/prefill_group', (r) => expect(ok(r)).toEqual([])],
@@ -112,25 +112,16 @@ describe.each(dialects)('new-api console routes on %s', (dialect) => {
     expect(ok(await anon.call('GET', '/api/uptime/status'))).toEqual([]);
   });
 
-  it('passkeys: status polling answers not enabled; every action says passkeys are not available', async () => {
+  it('passkeys while passkey.enabled is off: status answers not enabled; every ceremony says passkey sign-in is off', async () => {
     expect(ok(await alice.call('GET', '/api/user/passkey'))).toEqual({ enabled: false });
-    for (const url of [
-      '/api/user/passkey/register/begin',
-      '/api/user/passkey/register/finish',
-      '/api/user/passkey/verify/begin',
-      '/api/user/passkey/verify/finish',
-    ]) {
-      refusedWith(await alice.call('POST', url, {}), 'passkeys are not available on this server');
+    for (const url of ['/api/user/passkey/register/begin', '/api/user/passkey/verify/begin']) {
+      refusedWith(await alice.call('POST', url, {}), 'the administrator has not enabled passkey sign-in');
     }
-    refusedWith(await alice.call('DELETE', '/api/user/passkey'), 'passkeys are not available on this server');
     refusedWith(
       await anon.call('POST', '/api/user/passkey/login/begin', {}),
-      'passkeys are not available on this server',
+      'the administrator has not enabled passkey sign-in',
     );
-    refusedWith(
-      await admin.call('DELETE', `/api/user/${alice.userId}/reset_passkey`),
-      'passkeys are not available on this server',
-    );
+    refusedWith(await admin.call('DELETE', `/api/user/${alice.userId}/reset_passkey`), 'this user has no passkey');
     // Not an unknown user's lookup, and alice still exists.
     expect(ok<{ username: string }>(await admin.call('GET', `/api/user/${alice.userId}`)).username).toBe('alice');
   });

@@ -84,4 +84,5 @@ export const auditCatalog: Record<string, RouteAudit | false> = {
   // Sign-ins of administrators: the password step when it completes the sign-in, or the second-factor step.
   'POST /api/user/login': signIn('auth.login'),
   'POST /api/user/login/2fa': signIn('auth.login_2fa'),
+  'POST /api/user/passkey/login/finish': signIn('auth.login_passkey'),
 };

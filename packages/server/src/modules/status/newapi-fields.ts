@@ -34,10 +34,17 @@ export function newApiStatusFields(o: OptionsService) {
     checkin_enabled: o.bool('CheckInEnabled'),
     linuxdo_minimum_trust_level: o.num('LinuxDOMinimumTrustLevel'),
     log_filter_autocomplete_enabled: o.bool('general_setting.log_filter_autocomplete_enabled'),
+    // Passkeys (modules/passkeys): new-api's console shows its button while passkey_login is on.
+    passkey_login: o.bool('passkey.enabled'),
+    passkey_display_name: o.get('passkey.rp_display_name') || o.get('SystemName'),
+    passkey_rp_id: o.get('passkey.rp_id'),
+    passkey_origins: o.get('passkey.origins'),
+    passkey_allow_insecure: o.bool('passkey.allow_insecure_origin'),
+    passkey_user_verification: o.get('passkey.user_verification'),
+    passkey_attachment: o.get('passkey.attachment_preference'),
     // Sign-in methods and grouping Tollway does not have: always off, whatever their stored options say.
     discord_oauth: false,
     discord_client_id: '',
-    passkey_login: false,
     default_use_auto_group: false,
     enable_batch_update: false,
   };

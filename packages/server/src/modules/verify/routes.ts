@@ -6,7 +6,7 @@ const CODE_MAX = 64;
 const PASSWORD_MAX = 256;
 
 const verifyBody = z.object({
-  /** new-api's console sends '2fa' (or 'passkey', which this server does not offer). */
+  /** new-api's console sends '2fa', or 'passkey' after POST /api/user/passkey/verify/finish. */
   method: z.enum(['2fa', 'password', 'passkey']).default('2fa'),
   code: z.string().max(CODE_MAX).optional(),
   password: z.string().max(PASSWORD_MAX).optional(),
@@ -20,7 +20,7 @@ export function secureVerifyRoutes(r: Router): void {
     level: 'user',
     rateLimit: 'critical',
     summary:
-      'Verify the signed-in session for five minutes: {method:"2fa", code} (code or backup code), or {method:"password", password} without 2FA',
+      'Verify the signed-in session for five minutes: {method:"2fa", code} (code or backup code), {method:"passkey"} within a minute of POST /api/user/passkey/verify/finish, or {method:"password", password} without 2FA',
     tags: ['self'],
     body: verifyBody,
     response: z.object({ verified: z.literal(true), expires_at: z.number().int() }),

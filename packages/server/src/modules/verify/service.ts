@@ -10,11 +10,13 @@ import type { UsersStore } from '../users/store.js';
 import type { AuthUser } from '../../core/auth-user.js';
 import { verifyPassword } from '../users/password.js';
 import { MemoryVerifiedMarks, RedisVerifiedMarks, type VerifiedMarks } from './marks.js';
+import { takePasskeyReady } from '../passkeys/challenges.js';
+import { PasskeyStore } from '../passkeys/store.js';
 
 /** How long a secure verification lasts (seconds). */
 export const SECURE_VERIFICATION_TTL = 300;
 export const VERIFICATION_REQUIRED =
-  'secure verification required: verify with your two-factor code (or password) first';
+  'secure verification required: verify with your two-factor code, passkey (or password) first';
 const SESSION_ONLY = 'secure verification needs a signed-in browser session, not an access token';
 const TWO_FACTOR_FIRST =
   'two-factor authentication is on for this account: verify with a code from the authenticator or a backup code';
@@ -32,6 +34,9 @@ export interface SecureVerificationDeps {
   sessionOf(req: FastifyRequest): Promise<{ user: AuthUser; key: string } | undefined>;
   twoFactor: TwoFactorService;
   usersStore: UsersStore;
+  hasPasskey(userId: number): Promise<boolean>;
+  /** Takes the session's passkey mark (modules/passkeys/challenges.ts): true once after a passed assertion. */
+  takePasskeyReady(sessionKey: string, userId: number): Promise<boolean>;
 }
 
 /**
@@ -58,12 +63,13 @@ export class SecureVerification {
     const { userId, key } = await this.session(req, (m, code) => coded(code, m));
     const twoFactor = this.deps.twoFactor;
     const has2fa = await twoFactor.store.isEnabled(userId);
-    if (input.method === 'passkey')
-      throw coded(
-        ErrorCode.PasskeyUnavailable,
-        'passkeys are not available on this server; verify with a two-factor code or the password',
-      );
-    if (input.method === '2fa') {
+    if (input.method === 'passkey') {
+      // Only a passkey assertion of this session in the last minute (POST /api/user/passkey/verify/finish) counts.
+      if (!(await this.deps.hasPasskey(userId)))
+        throw coded(ErrorCode.PasskeyNotRegistered, 'this account has no passkey; verify another way');
+      if (!(await this.deps.takePasskeyReady(key, userId)))
+        throw coded(ErrorCode.PasskeyNotVerified, 'complete the passkey verification first');
+    } else if (input.method === '2fa') {
       if (!has2fa)
         throw coded(
           ErrorCode.VerifyTwoFactorNotEnabled,
@@ -105,6 +111,8 @@ export const secureVerificationOf = perContext(
         sessionOf: (req) => identifyBySession(req, ctx),
         twoFactor: twoFactorOf(ctx),
         usersStore: ctx.usersStore,
+        hasPasskey: async (userId) => (await new PasskeyStore(ctx.db).findByUser(userId)) !== undefined,
+        takePasskeyReady: (sessionKey, userId) => takePasskeyReady(ctx, sessionKey, userId),
       },
       ctx.redis ? new RedisVerifiedMarks(ctx.redis, ctx.config.redisKeyPrefix) : new MemoryVerifiedMarks(),
     ),
