@@ -25,6 +25,7 @@ import { dataRoutes } from './modules/data/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
+import { ldapRoutes } from './modules/ldap/routes.js';
 import { openapiRoutes } from './modules/openapi/routes.js';
 import { docsRoutes } from './modules/docs/routes.js';
 import { metricsRoutes } from './http/metrics-route.js';
@@ -61,6 +62,7 @@ export const routeModules: RouteModule[] = [
   emailRoutes,
   oauthRoutes,
   selfRoutes,
+  ldapRoutes,
   twoFactorRoutes,
   passkeyRoutes,
   userAdminRoutes,

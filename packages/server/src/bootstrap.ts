@@ -12,6 +12,7 @@ import { SecretBox } from './lib/secret-box.js';
 import { sealSecretsAtRest } from './db/secrets-at-rest.js';
 import { SessionSealer } from './modules/auth/session.js';
 import { SessionPrune } from './modules/auth/session-prune.js';
+import { ldapRevalidationOf } from './modules/ldap/revalidate.js';
 import { sessionStoreOf } from './modules/auth/sessions.js';
 import { endSessionsWhenSwitchedOff } from './modules/auth/sign-in-switches.js';
 import { SIGN_IN_SWITCHES } from './sign-in-switches.js';
@@ -163,6 +164,9 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   subscriptionPeriods.start();
   const sessionPrune = config.nodeType === 'master' ? new SessionPrune(sessionStoreOf(ctx), log) : undefined;
   sessionPrune?.start();
+  // Directory sessions are checked against the directory every LDAPRevalidateSeconds (master only).
+  const ldapRevalidation = config.nodeType === 'master' ? ldapRevalidationOf(ctx) : undefined;
+  ldapRevalidation?.start();
   const taskPoller = startTaskPoller(ctx);
   return {
     ctx,
@@ -178,6 +182,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
       await topUpExpiry?.stop();
       await subscriptionPeriods.stop();
       await sessionPrune?.stop();
+      await ldapRevalidation?.stop();
       await taskPoller.stop();
       stopChannelTests();
       await channels.tester.stop();

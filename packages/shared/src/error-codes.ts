@@ -158,6 +158,18 @@ export const ErrorCode = {
   ApiDeprecated: 'api_deprecated',
   // The read-only calls made with an API key instead of a session (/api/usage/token, /api/log/token).
   ApiKeyMissing: 'api_key_missing',
+  // Directory sign-in (LDAP / Active Directory).
+  LdapDisabled: 'ldap_disabled',
+  LdapNotConfigured: 'ldap_not_configured',
+  /** Wrong password, unknown user or empty password: one answer, so it tells nobody which. */
+  LdapLoginFailed: 'ldap_login_failed',
+  LdapUnreachable: 'ldap_unreachable',
+  LdapTlsFailed: 'ldap_tls_failed',
+  LdapAccountDisabled: 'ldap_account_disabled',
+  LdapNotAllowed: 'ldap_not_allowed',
+  LdapRegisterDisabled: 'ldap_register_disabled',
+  LdapUrlInvalid: 'ldap_url_invalid',
+  LdapFilterInvalid: 'ldap_filter_invalid',
   ApiKeyInvalid: 'api_key_invalid',
   // OAuth providers.
   OAuthNotConfigured: 'oauth_not_configured',

@@ -5,6 +5,7 @@ import { groupRateLimits } from './rate-limits.js';
 import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from './fetch-settings.js';
 
 import { newApiOptionDefs } from './options-newapi.js';
+import { ldapUrlProblem, ldapUserFilterProblem } from './ldap-options.js';
 import { ErrorCode, type ErrorParams } from './error-codes.js';
 import { inputRefusal } from './input-rules.js';
 import { billingExprMap } from './billing-expr/option.js';
@@ -50,6 +51,29 @@ export const optionDefs = {
   LinuxDOClientId: str(),
   LinuxDOClientSecret: secret(),
   LinuxDOMinimumTrustLevel: int(0, 0, 4),
+  // Directory sign-in (LDAP / Active Directory); see docs/operating/ldap.md
+  LDAPEnabled: bool(false),
+  LDAPServerURL: checked('', ldapUrlProblem),
+  LDAPStartTLS: bool(false),
+  LDAPTLSCACert: str(),
+  LDAPTLSSkipVerify: bool(false),
+  LDAPTimeoutSeconds: int(10, 1, 120),
+  LDAPBindDN: str(),
+  LDAPBindPassword: secret(),
+  LDAPBaseDN: str(),
+  LDAPUserFilter: checked('(uid={username})', ldapUserFilterProblem),
+  LDAPUsernameAttribute: str('uid'),
+  LDAPEmailAttribute: str('mail'),
+  LDAPDisplayNameAttribute: str('cn'),
+  LDAPGroupAttribute: str('memberOf'),
+  LDAPGroupSearchBaseDN: str(),
+  LDAPGroupSearchFilter: str('(member={dn})'),
+  LDAPGroupMapping: json({}, stringMap),
+  LDAPRoleMapping: json({}, stringMap),
+  LDAPGroupRequired: bool(false),
+  LDAPAutoRegister: bool(true),
+  LDAPDisabledFilter: str(),
+  LDAPRevalidateSeconds: int(600, 30, 86400),
   // Two-factor sign-in: administrators (and root) without it may only set it up
   TwoFactorRequiredForAdmins: bool(false),
   // Bot check

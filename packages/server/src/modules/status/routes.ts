@@ -46,6 +46,7 @@ export function statusPayload(ctx: AppContext) {
     telegram_oauth: o.bool('TelegramOAuthEnabled'),
     telegram_bot_name: o.get('TelegramBotName'),
     self_use_mode_enabled: o.bool('SelfUseModeEnabled'),
+    ldap_login: o.bool('LDAPEnabled'),
     demo_site_enabled: o.bool('DemoSiteEnabled'),
     register_enabled: o.bool('RegisterEnabled'),
     password_login_enabled: o.bool('PasswordLoginEnabled'),

@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+import { nowSeconds } from '../../lib/time.js';
+import { SessionOrigins } from '../auth/session-origin.js';
+import type { UserRow } from '../users/store.js';
+
+/** The provider key of directory accounts in user_identities (beside github, oidc, ...). */
+export const LDAP_IDENTITY = 'ldap';
+
+/** A user with live directory sessions: their directory name and their newest directory sign-in. */
+export interface DirectorySessionHolder {
+  userId: number;
+  externalId: string;
+  lastSignIn: number;
+}
+
+/**
+ * SQL for directory accounts. They live in user_identities, the table that gives every third-party account to at
+ * most one user (its primary key (provider, external_id) refuses a second holder), under provider 'ldap' and the
+ * lower-cased LDAPUsernameAttribute value.
+ */
+export class LdapStore {
+  constructor(private readonly db: Db) {}
+
+  /** The user (deleted ones included) holding the directory account `externalId`. */
+  findHolder(externalId: string): Promise<UserRow | undefined> {
+    return this.db.kysely
+      .selectFrom('user_identities')
+      .innerJoin('users', 'users.id', 'user_identities.user_id')
+      .selectAll('users')
+      .where('user_identities.provider', '=', LDAP_IDENTITY)
+      .where('user_identities.external_id', '=', externalId)
+      .executeTakeFirst();
+  }
+
+  /** Records `userId` as the holder, in the caller's transaction; the unique violation when someone holds it. */
+  async claim(k: Kysely<Database>, externalId: string, userId: number): Promise<void> {
+    await k
+      .insertInto('user_identities')
+      .values({ provider: LDAP_IDENTITY, external_id: externalId, user_id: userId, created_at: nowSeconds() })
+      .execute();
+  }
+
+  /** The users holding unexpired directory sessions, with their directory account and newest such sign-in. */
+  async sessionHolders(now: number): Promise<DirectorySessionHolder[]> {
+    const rows = await this.db.kysely
+      .selectFrom('sessions')
+      .innerJoin('user_identities', (j) =>
+        j.onRef('user_identities.user_id', '=', 'sessions.user_id').on('user_identities.provider', '=', LDAP_IDENTITY),
+      )
+      .select(['sessions.user_id', 'user_identities.external_id'])
+      .select((eb) => eb.fn.max('sessions.created_at').as('last'))
+      .where('sessions.origin', '=', SessionOrigins.ldap)
+      .where('sessions.expires_at', '>', now)
+      .groupBy(['sessions.user_id', 'user_identities.external_id'])
+      .execute();
+    return rows.map((r) => ({ userId: Number(r.user_id), externalId: r.external_id, lastSignIn: Number(r.last) }));
+  }
+
+  /** The highest user id (0 without users), the start of `ldap_<n>` names. */
+  async maxUserId(): Promise<number> {
+    const row = await this.db.kysely
+      .selectFrom('users')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .executeTakeFirst();
+    return Number(row?.m ?? 0);
+  }
+}

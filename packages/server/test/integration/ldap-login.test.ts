@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserPublic } from '@tollway/shared';
+import { ldapRevalidationOf } from '../../src/modules/ldap/revalidate.js';
+import { nowSeconds } from '../../src/lib/time.js';
+import { Client, type CallResult } from '../support/app.js';
+import { dialects } from '../support/databases.js';
+import { freePort } from '../support/process.js';
+import { useApp } from '../support/fixture.js';
+import { LDAP_PEOPLE, LDAP_SERVICE_DN, LDAP_SERVICE_PASSWORD, startSlapd, type Slapd } from '../support/slapd.js';
+import { enableTwoFactor, secondStep, TotpClock } from '../support/twofa.js';
+
+type Answer = { success: boolean; message: string; code?: string; data?: Record<string, unknown> };
+
+const LOGIN_FAILED = {
+  success: false,
+  code: 'ldap_login_failed',
+  message: 'the directory username or password is wrong',
+};
+
+describe.each(dialects)('LDAP sign-in against slapd on %s', (dialect) => {
+  let slapd: Slapd;
+  const fx = useApp(dialect, {}, async () => undefined);
+
+  const setOption = async (key: string, value: string) => {
+    const res = await fx.root.call('PUT', '/api/option/', { key, value });
+    expect(res.body, `${key}=${value}`).toMatchObject({ success: true });
+  };
+  const setOptions = async (opts: Record<string, string>) => {
+    for (const [k, v] of Object.entries(opts)) await setOption(k, v);
+  };
+  const ldapLogin = async (c: Client, username: string, password: string): Promise<CallResult & { body: Answer }> => {
+    const res = await c.call('POST', '/api/user/login/ldap', { username, password });
+    const body = res.body as Answer;
+    if (body.success && body.data && typeof body.data.id === 'number') c.userId = body.data.id;
+    return res as CallResult & { body: Answer };
+  };
+  const self = async (c: Client) => c.call<UserPublic>('GET', '/api/user/self');
+  const revalidateLater = (seconds: number) => ldapRevalidationOf(fx.t.runtime.ctx).runOnce(nowSeconds() + seconds);
+
+  beforeAll(async () => {
+    slapd = await startSlapd();
+    await slapd.addPerson({ uid: 'alice', password: 'alice-pw', cn: 'Alice Liddell', mail: 'alice@example.org' });
+    await slapd.addPerson({ uid: 'bob', password: 'bob-pw' });
+    await slapd.addPerson({ uid: 'carol', password: 'carol-pw' });
+    await slapd.addPerson({ uid: 'dave', password: 'dave-pw' });
+    await slapd.addPerson({ uid: 'erin', password: 'erin-pw' });
+    await slapd.addGroup('staff', ['alice', 'bob', 'carol', 'erin']);
+    await slapd.addGroup('ops', []);
+    await slapd.addGroup('admins', []);
+  });
+  afterAll(async () => slapd?.stop());
+
+  const baseOptions = () => ({
+    LDAPServerURL: slapd.url,
+    LDAPBindDN: LDAP_SERVICE_DN,
+    LDAPBindPassword: LDAP_SERVICE_PASSWORD,
+    LDAPBaseDN: LDAP_PEOPLE,
+    LDAPUserFilter: '(&(objectClass=inetOrgPerson)(uid={username}))',
+    LDAPGroupMapping: JSON.stringify({ staff: 'vip', [slapd.groupDn('ops')]: 'svip' }),
+    LDAPRoleMapping: JSON.stringify({ admins: 'admin' }),
+    LDAPDisabledFilter: '(employeeType=disabled)',
+  });
+
+  it('is refused while LDAPEnabled is off, and /api/status says so', async () => {
+    await setOptions(baseOptions());
+    expect((await fx.root.call<{ ldap_login: boolean }>('GET', '/api/status')).body.data?.ldap_login).toBe(false);
+    const res = await ldapLogin(new Client(fx.t.app), 'alice', 'alice-pw');
+    expect(res.body).toMatchObject({ success: false, code: 'ldap_disabled' });
+    await setOption('LDAPEnabled', 'true');
+    expect((await fx.root.call<{ ldap_login: boolean }>('GET', '/api/status')).body.data?.ldap_login).toBe(true);
+  });
+
+  it('never returns the bind password and refuses a malformed URL or filter', async () => {
+    const opts = await fx.root.call<{ key: string; value: string }[]>('GET', '/api/option/');
+    const bind = opts.body.data!.find((o) => o.key === 'LDAPBindPassword');
+    expect(bind?.value ?? '').not.toContain(LDAP_SERVICE_PASSWORD);
+    const url = await fx.root.call('PUT', '/api/option/', { key: 'LDAPServerURL', value: 'http://dc1' });
+    expect(url.body).toMatchObject({ success: false });
+    const filter = await fx.root.call('PUT', '/api/option/', { key: 'LDAPUserFilter', value: '(uid=alice)' });
+    expect(filter.body).toMatchObject({ success: false });
+  });
+
+  it('creates the user on the first sign-in with the mapped group, and updates it when the groups change', async () => {
+    const c = new Client(fx.t.app);
+    const first = await ldapLogin(c, 'alice', 'alice-pw');
+    expect(first.body).toMatchObject({ success: true, data: { username: 'alice', group: 'vip' } });
+    const me = (await self(c)).body.data!;
+    expect(me).toMatchObject({ username: 'alice', display_name: 'Alice Liddell', email: 'alice@example.org' });
+    expect(me.group).toBe('vip');
+
+    // Moved from staff to ops (mapped by its full DN, case aside) and made an admin by the directory.
+    await slapd.setGroupMembers('staff', ['bob', 'carol', 'erin']);
+    await slapd.setGroupMembers('ops', ['alice']);
+    await slapd.setGroupMembers('admins', ['alice']);
+    const again = await ldapLogin(new Client(fx.t.app), 'ALICE', 'alice-pw');
+    expect(again.body).toMatchObject({ success: true, data: { id: me.id, group: 'svip', role: 10 } });
+    await slapd.setGroupMembers('admins', []);
+    const third = await ldapLogin(new Client(fx.t.app), 'alice', 'alice-pw');
+    expect(third.body).toMatchObject({ success: true, data: { id: me.id, role: 1 } });
+  });
+
+  it('answers a wrong password, an unknown user and an empty password alike', async () => {
+    const c = new Client(fx.t.app);
+    expect((await ldapLogin(c, 'alice', 'nope')).body).toMatchObject(LOGIN_FAILED);
+    expect((await ldapLogin(c, 'mallory', 'alice-pw')).body).toMatchObject(LOGIN_FAILED);
+    expect((await ldapLogin(c, 'alice', '')).body).toMatchObject(LOGIN_FAILED);
+    expect((await ldapLogin(c, '', '')).body).toMatchObject(LOGIN_FAILED);
+    expect(c.cookie).toBe('');
+  });
+
+  it('escapes the user name in the filter: an injection matches nobody', async () => {
+    const c = new Client(fx.t.app);
+    for (const name of ['*', '*)(uid=*', 'alice)(|(uid=*', 'al*', '*)(objectClass=*'])
+      expect((await ldapLogin(c, name, 'alice-pw')).body, name).toMatchObject(LOGIN_FAILED);
+    expect(c.cookie).toBe('');
+  });
+
+  it('refuses a directory account that is disabled, or in no mapped group when one is required', async () => {
+    await slapd.setEmployeeType('dave', 'disabled');
+    expect((await ldapLogin(new Client(fx.t.app), 'dave', 'dave-pw')).body).toMatchObject({
+      success: false,
+      code: 'ldap_account_disabled',
+    });
+    await slapd.setEmployeeType('dave', 'staff');
+    await setOption('LDAPGroupRequired', 'true');
+    try {
+      expect((await ldapLogin(new Client(fx.t.app), 'dave', 'dave-pw')).body).toMatchObject({
+        success: false,
+        code: 'ldap_not_allowed',
+      });
+    } finally {
+      await setOption('LDAPGroupRequired', 'false');
+    }
+  });
+
+  it('refuses a user disabled locally, and registers nobody with LDAPAutoRegister off', async () => {
+    const c = new Client(fx.t.app);
+    expect((await ldapLogin(c, 'erin', 'erin-pw')).body.success).toBe(true);
+    const id = c.userId!;
+    await fx.root.call('POST', '/api/user/manage', { id, action: 'disable' });
+    expect((await ldapLogin(new Client(fx.t.app), 'erin', 'erin-pw')).body).toMatchObject({
+      success: false,
+      code: 'user_banned',
+    });
+    await setOption('LDAPAutoRegister', 'false');
+    try {
+      expect((await ldapLogin(new Client(fx.t.app), 'dave', 'dave-pw')).body).toMatchObject({
+        success: false,
+        code: 'ldap_register_disabled',
+      });
+    } finally {
+      await setOption('LDAPAutoRegister', 'true');
+    }
+  });
+
+  it('verifies the server certificate: ldaps and StartTLS with the CA work, without it they fail cleanly', async () => {
+    try {
+      await setOptions({ LDAPServerURL: slapd.ldapsUrl, LDAPTLSCACert: '' });
+      const bare = await ldapLogin(new Client(fx.t.app), 'bob', 'bob-pw');
+      expect(bare.body).toMatchObject({ success: false, code: 'ldap_tls_failed' });
+      expect(bare.body.message).not.toMatch(/127\.0\.0\.1|ldaps:|Error|at /);
+      await setOption('LDAPTLSCACert', slapd.caCert);
+      expect((await ldapLogin(new Client(fx.t.app), 'bob', 'bob-pw')).body).toMatchObject({
+        success: true,
+        data: { username: 'bob', group: 'vip' },
+      });
+      await setOptions({ LDAPServerURL: slapd.url, LDAPStartTLS: 'true' });
+      expect((await ldapLogin(new Client(fx.t.app), 'bob', 'bob-pw')).body.success).toBe(true);
+      await setOption('LDAPTLSCACert', '');
+      expect((await ldapLogin(new Client(fx.t.app), 'bob', 'bob-pw')).body).toMatchObject({
+        code: 'ldap_tls_failed',
+      });
+    } finally {
+      await setOptions({ LDAPServerURL: slapd.url, LDAPStartTLS: 'false', LDAPTLSCACert: '' });
+    }
+  });
+
+  it('says the directory is unreachable without naming its address', async () => {
+    const closed = `ldap://127.0.0.1:${await freePort()}`;
+    await setOption('LDAPServerURL', closed);
+    try {
+      const res = await ldapLogin(new Client(fx.t.app), 'bob', 'bob-pw');
+      expect(res.body).toMatchObject({ success: false, code: 'ldap_unreachable' });
+      expect(res.body.message).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|:\d{2,5}/);
+    } finally {
+      await setOption('LDAPServerURL', slapd.url);
+    }
+  });
+
+  it('ends the directory sessions of a user removed or disabled in the directory at the next revalidation', async () => {
+    const bob = new Client(fx.t.app);
+    const carol = new Client(fx.t.app);
+    expect((await ldapLogin(bob, 'bob', 'bob-pw')).body.success).toBe(true);
+    expect((await ldapLogin(carol, 'carol', 'carol-pw')).body.success).toBe(true);
+    await slapd.removePerson('bob');
+    await slapd.setEmployeeType('carol', 'disabled');
+    // Not due yet: a fresh sign-in counts as checked.
+    expect((await revalidateLater(10)).ended).toEqual([]);
+    expect((await self(bob)).status).toBe(200);
+    const pass = await revalidateLater(601);
+    expect(pass.ended.sort()).toEqual([bob.userId, carol.userId].sort());
+    expect((await self(bob)).status).toBe(401);
+    expect((await self(carol)).status).toBe(401);
+    expect((await ldapLogin(new Client(fx.t.app), 'bob', 'bob-pw')).body).toMatchObject(LOGIN_FAILED);
+    expect((await ldapLogin(new Client(fx.t.app), 'carol', 'carol-pw')).body).toMatchObject({
+      code: 'ldap_account_disabled',
+    });
+    // Alice is still in the directory: her session stays, and stays after LDAP is unreachable for a pass.
+    const alice = new Client(fx.t.app);
+    expect((await ldapLogin(alice, 'alice', 'alice-pw')).body.success).toBe(true);
+    await setOption('LDAPServerURL', `ldap://127.0.0.1:${await freePort()}`);
+    try {
+      expect((await revalidateLater(2000)).unreachable).toBeGreaterThan(0);
+      expect((await self(alice)).status).toBe(200);
+    } finally {
+      await setOption('LDAPServerURL', slapd.url);
+    }
+    const back = await revalidateLater(2000);
+    expect(back.checked).toBeGreaterThan(0);
+    expect(back.ended).toEqual([]);
+    expect((await self(alice)).status).toBe(200);
+    // Directory sign-in turned off: every directory session ends at the next pass.
+    await setOption('LDAPEnabled', 'false');
+    try {
+      expect((await revalidateLater(0)).ended).toContain(alice.userId);
+      expect((await self(alice)).status).toBe(401);
+    } finally {
+      await setOption('LDAPEnabled', 'true');
+    }
+  });
+
+  it('still asks for the second factor when the user enrolled TOTP', async () => {
+    await slapd.addPerson({ uid: 'frank', password: 'frank-pw' });
+    const clock = new TotpClock();
+    clock.start();
+    try {
+      const c = new Client(fx.t.app);
+      expect((await ldapLogin(c, 'frank', 'frank-pw')).body.success).toBe(true);
+      const { secret } = await enableTwoFactor(c, clock);
+      const next = new Client(fx.t.app);
+      const first = await ldapLogin(next, 'frank', 'frank-pw');
+      expect(first.body).toMatchObject({ success: true, data: { require_2fa: true } });
+      expect(next.cookie).toBe('');
+      expect((await self(next)).status).toBe(401);
+      const done = await secondStep(next, first.body.data!.flow_token as string, clock.code(secret));
+      expect(done.body.success, done.body.message).toBe(true);
+      expect((await self(next)).status).toBe(200);
+      const origin = await fx.t.database.db.kysely
+        .selectFrom('sessions')
+        .select('origin')
+        .where('user_id', '=', next.userId!)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      expect(origin?.origin).toBe('ldap');
+    } finally {
+      clock.stop();
+    }
+  });
+});
