@@ -52,6 +52,7 @@ import { unavailableExternalRoutes } from './modules/unavailable/external.js';
 import { affinityRoutes } from './modules/unavailable/affinity.js';
 import { ratioSyncRoutes } from './modules/ratio-sync/routes.js';
 import { oidcDiscoveryRoutes } from './modules/oidc-discovery/routes.js';
+import { customOAuthRoutes } from './modules/custom-oauth/routes.js';
 import { performanceRoutes } from './modules/performance/routes.js';
 
 /** Every management API module; a new module is added here and gets auth, validation and docs for free. */
@@ -61,8 +62,8 @@ export const routeModules: RouteModule[] = [
   authRoutes,
   emailRoutes,
   oauthRoutes,
-  selfRoutes,
   ldapRoutes,
+  selfRoutes,
   twoFactorRoutes,
   passkeyRoutes,
   userAdminRoutes,
@@ -93,6 +94,7 @@ export const routeModules: RouteModule[] = [
   siteInfoRoutes,
   oauthBindingRoutes,
   oidcDiscoveryRoutes,
+  customOAuthRoutes,
   unavailableRoutes,
   unavailableExternalRoutes,
   affinityRoutes,

@@ -152,7 +152,6 @@ export const ErrorCode = {
   PasskeyNotVerified: 'passkey_not_verified',
   // Features this gateway does not have.
   PrefillUnavailable: 'prefill_unavailable',
-  CustomOAuthUnavailable: 'custom_oauth_unavailable',
   DeploymentsUnavailable: 'deployments_unavailable',
   PaymentMethodUnavailable: 'payment_method_unavailable',
   ApiDeprecated: 'api_deprecated',
@@ -194,6 +193,27 @@ export const ErrorCode = {
   OidcReasonNoEndpoint: 'oidc_reason_no_endpoint',
   OidcReasonTimeout: 'oidc_reason_timeout',
   OidcReasonConnection: 'oidc_reason_connection',
+  // Root-defined sign-in providers (custom OAuth/OIDC, external JWT, trusted header).
+  CustomOAuthNotFound: 'custom_oauth_not_found',
+  /** A provider's settings are refused: {{reason}}. */
+  CustomOAuthInvalid: 'custom_oauth_invalid',
+  CustomOAuthSlugTaken: 'custom_oauth_slug_taken',
+  CustomOAuthSlugReserved: 'custom_oauth_slug_reserved',
+  /** No enabled provider {{provider}} of this sign-in kind. */
+  CustomOAuthDisabled: 'custom_oauth_disabled',
+  /** The provider's ID token is refused: {{reason}}. */
+  CustomOAuthIdTokenInvalid: 'custom_oauth_id_token_invalid',
+  CustomOAuthNonceMismatch: 'custom_oauth_nonce_mismatch',
+  /** The provider's access policy refused the user: {{message}}. */
+  CustomOAuthAccessDenied: 'custom_oauth_access_denied',
+  /** No user holds the {{provider}} account and the provider does not create users. */
+  CustomOAuthNoAccount: 'custom_oauth_no_account',
+  CustomOAuthUntrustedSource: 'custom_oauth_untrusted_source',
+  CustomOAuthHeaderMissing: 'custom_oauth_header_missing',
+  CustomOAuthHeaderDuplicate: 'custom_oauth_header_duplicate',
+  /** The external token is refused: {{reason}}. */
+  CustomOAuthJwtInvalid: 'custom_oauth_jwt_invalid',
+  CustomOAuthTicketUnsupported: 'custom_oauth_ticket_unsupported',
   TelegramSignatureInvalid: 'telegram_signature_invalid',
   TelegramLoginExpired: 'telegram_login_expired',
   WeChatServerFailed: 'wechat_server_failed',

@@ -29,6 +29,7 @@ export * from './schemas/passkey.js';
 export * from './schemas/audit.js';
 export * from './schemas/session.js';
 export * from './schemas/subscription.js';
+export * from './schemas/custom-oauth.js';
 export * from './subscription-time.js';
 export * from './channel-types.js';
 export * from './decimal.js';

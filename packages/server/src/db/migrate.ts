@@ -24,6 +24,7 @@ import * as m0022 from './migrations/0022_period_limits.js';
 import * as m0023 from './migrations/0023_subscriptions.js';
 import * as m0024 from './migrations/0024_session_origin.js';
 import * as m0025 from './migrations/0025_passkeys.js';
+import * as m0026 from './migrations/0026_custom_oauth.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0023_subscriptions': m0023,
   '0024_session_origin': m0024,
   '0025_passkeys': m0025,
+  '0026_custom_oauth': m0026,
 };
 
 /** The migrations' names, oldest first. */

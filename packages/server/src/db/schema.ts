@@ -6,6 +6,7 @@ import type {
   UserSubscriptionsTable,
 } from './schema-subscriptions.js';
 import type { PasskeyCredentialsTable } from './schema-passkeys.js';
+import type { CustomOAuthProvidersTable, UserOAuthBindingsTable } from './schema-custom-oauth.js';
 
 /** Row types of every table. Columns follow new-api's names so an operator's SQL keeps working. */
 export interface UsersTable {
@@ -424,4 +425,6 @@ export interface Database {
   user_subscriptions: UserSubscriptionsTable;
   subscription_orders: SubscriptionOrdersTable;
   passkey_credentials: PasskeyCredentialsTable;
+  custom_oauth_providers: CustomOAuthProvidersTable;
+  user_oauth_bindings: UserOAuthBindingsTable;
 }

@@ -189,13 +189,11 @@ describe.each(dialects)('new-api routes filled in, on %s', (dialect) => {
     expect((await admin.call('GET', '/api/option/channel_affinity_cache')).status).toBe(403);
   });
 
-  it('custom OAuth providers, io.net deployments, other payment providers and plan payment callbacks say they are absent', async () => {
+  it('io.net deployments, other payment providers and plan payment callbacks say they are absent; external sign-ins are off until root enables a provider', async () => {
     expect(ok(await root.call('GET', '/api/custom-oauth-provider/'))).toEqual([]);
-    refusedWith(
-      await root.call('POST', '/api/custom-oauth-provider/', { name: 'x' }),
-      ErrorCode.CustomOAuthUnavailable,
-    );
-    refusedWith(await anon.call('POST', '/api/auth/external/acme/jwt/login', {}), ErrorCode.CustomOAuthUnavailable);
+    refusedWith(await root.call('POST', '/api/custom-oauth-provider/', { name: 'x' }), ErrorCode.CustomOAuthInvalid);
+    refusedWith(await anon.call('POST', '/api/auth/external/acme/jwt/login', {}), ErrorCode.CustomOAuthDisabled);
+    refusedWith(await anon.call('POST', '/api/auth/external/acme/header/login', {}), ErrorCode.CustomOAuthDisabled);
     expect(ok(await admin.call('GET', '/api/deployments/settings'))).toEqual({
       provider: 'io.net',
       enabled: false,

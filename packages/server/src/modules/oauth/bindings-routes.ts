@@ -4,7 +4,7 @@ import type { Router } from '../../http/route.js';
 import { oauthBindingsOf } from './bindings.js';
 
 const binding = z.object({
-  provider_id: z.string(),
+  provider_id: z.union([z.string(), z.number()]),
   provider_name: z.string(),
   provider_slug: z.string(),
   provider_icon: z.string(),
@@ -20,7 +20,7 @@ export function oauthBindingRoutes(r: Router): void {
     url: '/api/user/oauth/bindings',
     level: 'user',
     summary:
-      "The caller's bound third-party accounts (provider_id is the provider's key: github, oidc, linuxdo, wechat, telegram)",
+      "The caller's bound third-party accounts (provider_id is a built-in provider's key: github, oidc, linuxdo, wechat, telegram; or a root-defined provider's numeric id)",
     tags,
     response: z.array(binding),
     handler: ({ ctx, user }) => oauthBindingsOf(ctx).own(user!),

@@ -9,6 +9,7 @@ import { GITHUB, LINUXDO, OIDC, TELEGRAM, WECHAT, type ProviderInfo } from './ac
 import { OAuthStore } from './store.js';
 import { SessionOrigins } from '../auth/session-origin.js';
 import type { SignInSwitch } from '../auth/sign-in-switches.js';
+import { CustomOAuthStore } from '../custom-oauth/store.js';
 
 /** Every third-party sign-in this gateway has, in the order the console lists them. */
 export const BINDING_PROVIDERS: readonly ProviderInfo[] = [GITHUB, OIDC, LINUXDO, WECHAT, TELEGRAM];
@@ -22,9 +23,12 @@ export const BUILT_IN_SIGN_IN_SWITCHES: readonly SignInSwitch[] = BINDING_PROVID
 /** new-api's binding type of the email address. */
 const EMAIL = 'email';
 
-/** One bound account in new-api's shape; provider_id is the provider's key (this gateway has no custom providers). */
+/**
+ * One bound account in new-api's shape; provider_id is a built-in provider's key, or a root-defined provider's
+ * numeric id (as new-api answers it).
+ */
 export interface OAuthBinding {
-  provider_id: string;
+  provider_id: string | number;
   provider_name: string;
   provider_slug: string;
   provider_icon: string;
@@ -48,14 +52,35 @@ export class OAuthBindingsService {
   constructor(
     private readonly users: UsersService,
     private readonly store: OAuthStore,
+    private readonly custom: CustomOAuthStore,
   ) {}
 
   async own(caller: AuthUser): Promise<OAuthBinding[]> {
-    return bindingsOf(await this.users.get(caller.id));
+    return this.allOf(await this.users.get(caller.id));
   }
 
   async ofUser(actor: AuthUser, id: number): Promise<OAuthBinding[]> {
-    return bindingsOf(await this.target(actor, id));
+    return this.allOf(await this.target(actor, id));
+  }
+
+  /** The built-in accounts of the users columns, then the root-defined providers' (user_oauth_bindings). */
+  private async allOf(user: UserRow): Promise<OAuthBinding[]> {
+    const custom = await this.custom.bindingsOf(user.id);
+    if (custom.length === 0) return bindingsOf(user);
+    const providers = new Map((await this.custom.list()).map((p) => [p.id, p]));
+    const rows: OAuthBinding[] = [];
+    for (const b of custom) {
+      const p = providers.get(b.provider_id);
+      if (p)
+        rows.push({
+          provider_id: p.id,
+          provider_name: p.name,
+          provider_slug: p.slug,
+          provider_icon: p.icon,
+          provider_user_id: b.provider_user_id,
+        });
+    }
+    return [...bindingsOf(user), ...rows];
   }
 
   async unbindOwn(caller: AuthUser, provider: string): Promise<void> {
@@ -74,7 +99,7 @@ export class OAuthBindingsService {
     const user = await this.target(actor, id);
     if (type !== EMAIL) return this.unbind(user, type);
     if (!user.email) throw coded(ErrorCode.EmailNotBound, 'no email address is bound');
-    if (bindingsOf(user).length === 0)
+    if ((await this.allOf(user)).length === 0)
       throw coded(
         ErrorCode.EmailOnlyRecovery,
         'the email address is the only way to recover this account: bind another sign-in first',
@@ -93,10 +118,11 @@ export class OAuthBindingsService {
   }
 
   private async unbind(user: UserRow, key: string): Promise<void> {
+    if (/^\d+$/.test(key)) return this.unbindCustom(user, Number(key));
     const p = BINDING_PROVIDERS.find((x) => x.key === key);
     if (!p) throw coded(ErrorCode.OAuthUnknownProvider, `unknown provider: ${key}`, { provider: key });
     if (!user[p.field]) throw coded(ErrorCode.OAuthNotBound, `no ${p.label} account is bound`, { provider: p.label });
-    if (!user.email && bindingsOf(user).length === 1)
+    if (!user.email && (await this.allOf(user)).length === 1)
       throw coded(
         ErrorCode.OAuthOnlySignIn,
         `the ${p.label} account is the only way to sign in: bind an email address first`,
@@ -107,8 +133,25 @@ export class OAuthBindingsService {
     await this.users.credentials.endIdentity('identity_unbound', SessionOrigins.oauth(p.key), user.id);
     await this.users.notifyChanged(user.id);
   }
+
+  /** Releases the user's account with a root-defined provider and ends the sessions it opened. */
+  private async unbindCustom(user: UserRow, providerId: number): Promise<void> {
+    const bindings = await this.allOf(user);
+    const mine = bindings.find((b) => b.provider_id === providerId);
+    const label = mine?.provider_name ?? String(providerId);
+    if (!mine) throw coded(ErrorCode.OAuthNotBound, `no ${label} account is bound`, { provider: label });
+    if (!user.email && bindings.length === 1)
+      throw coded(
+        ErrorCode.OAuthOnlySignIn,
+        `the ${label} account is the only way to sign in: bind an email address first`,
+        { provider: label },
+      );
+    await this.custom.unbind(user.id, providerId);
+    await this.users.credentials.endIdentity('identity_unbound', SessionOrigins.customOAuth(providerId), user.id);
+    await this.users.notifyChanged(user.id);
+  }
 }
 
 export const oauthBindingsOf = perContext(
-  (ctx: AppContext) => new OAuthBindingsService(ctx.users, new OAuthStore(ctx.db)),
+  (ctx: AppContext) => new OAuthBindingsService(ctx.users, new OAuthStore(ctx.db), new CustomOAuthStore(ctx.db)),
 );

@@ -58,7 +58,23 @@ const urlField = (doc: Record<string, unknown>, key: string): string => {
  * not followed; the answer is bounded in time and size; nothing is saved (the console fills the form).
  */
 export async function discoverOidc(ctx: AppContext, body: DiscoveryBody): Promise<DiscoveryAnswer> {
-  const url = body.well_known_url;
+  const d = await fetchDiscoveryDocument(ctx, body.well_known_url);
+  const answer = {
+    issuer: urlField(d, 'issuer'),
+    authorization_endpoint: urlField(d, 'authorization_endpoint'),
+    token_endpoint: urlField(d, 'token_endpoint'),
+    userinfo_endpoint: urlField(d, 'userinfo_endpoint'),
+  };
+  if (!answer.authorization_endpoint && !answer.token_endpoint && !answer.userinfo_endpoint)
+    throw failed('the document names no endpoint', { reason_code: ErrorCode.OidcReasonNoEndpoint });
+  return answer;
+}
+
+/**
+ * An OpenID provider's well-known document as a JSON object, read through the outbound guard (redirects not
+ * followed, bounded in time and size); also the discovery of root-defined providers (modules/custom-oauth).
+ */
+export async function fetchDiscoveryDocument(ctx: AppContext, url: string): Promise<Record<string, unknown>> {
   if (!HTTP_URL.test(url))
     throw failed('only http and https URLs can be fetched', { reason_code: ErrorCode.OidcReasonNotHttp });
   try {
@@ -97,14 +113,5 @@ export async function discoverOidc(ctx: AppContext, body: DiscoveryBody): Promis
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
     throw failed('the answer is not a JSON object', { reason_code: ErrorCode.OidcReasonNotObject });
-  const d = doc as Record<string, unknown>;
-  const answer = {
-    issuer: urlField(d, 'issuer'),
-    authorization_endpoint: urlField(d, 'authorization_endpoint'),
-    token_endpoint: urlField(d, 'token_endpoint'),
-    userinfo_endpoint: urlField(d, 'userinfo_endpoint'),
-  };
-  if (!answer.authorization_endpoint && !answer.token_endpoint && !answer.userinfo_endpoint)
-    throw failed('the document names no endpoint', { reason_code: ErrorCode.OidcReasonNoEndpoint });
-  return answer;
+  return doc as Record<string, unknown>;
 }

@@ -5,6 +5,7 @@ import type { Router } from '../../http/route.js';
 import { refused } from '../../lib/errors.js';
 import { checkReadiness, type ReadinessContext } from '../../observability/health.js';
 import { newApiStatusFields } from './newapi-fields.js';
+import { customOAuthProvidersOf } from '../custom-oauth/providers.js';
 
 /** The public status payload (GET /api/status: site settings the console needs before login), built from options. */
 export function statusPayload(ctx: AppContext) {
@@ -45,8 +46,8 @@ export function statusPayload(ctx: AppContext) {
     wechat_qrcode: o.get('WeChatAccountQRCodeImageURL'),
     telegram_oauth: o.bool('TelegramOAuthEnabled'),
     telegram_bot_name: o.get('TelegramBotName'),
-    self_use_mode_enabled: o.bool('SelfUseModeEnabled'),
     ldap_login: o.bool('LDAPEnabled'),
+    self_use_mode_enabled: o.bool('SelfUseModeEnabled'),
     demo_site_enabled: o.bool('DemoSiteEnabled'),
     register_enabled: o.bool('RegisterEnabled'),
     password_login_enabled: o.bool('PasswordLoginEnabled'),
@@ -68,7 +69,11 @@ export function statusRoutes(r: Router): void {
     summary: 'Public status payload (system name, switches, OAuth client ids, version, setup state)',
     tags,
     response: z.record(z.string(), z.unknown()),
-    handler: ({ ctx }) => statusPayload(ctx),
+    // Enabled root-defined providers are listed (custom_oauth_providers) only when there are some, as new-api does.
+    handler: async ({ ctx }) => {
+      const custom = await customOAuthProvidersOf(ctx).statusEntries();
+      return custom.length ? { ...statusPayload(ctx), custom_oauth_providers: custom } : statusPayload(ctx);
+    },
   });
   r.add({
     method: 'GET',

@@ -2,7 +2,6 @@ import { ErrorCode } from '@tollway/shared';
 import type { Router } from '../../http/route.js';
 import { unavailableAnswers } from './refuse.js';
 
-export const CUSTOM_OAUTH_UNAVAILABLE = 'custom OAuth providers are not available on this server';
 export const DEPLOYMENTS_UNAVAILABLE = 'model deployments (io.net) are not available on this server';
 /** The payment providers of new-api this gateway has no integration for (it takes epay, Stripe, Creem, codes). */
 const PAYMENT_METHODS = { waffo: 'Waffo' } as const;
@@ -10,22 +9,11 @@ const paymentUnavailable = (method: string) =>
   `${method} payments are not available on this server; top up with epay, Stripe, Creem or a redemption code`;
 
 /**
- * new-api features that live outside this gateway: sign-in through administrator-defined OAuth providers,
- * io.net model deployments, and the Waffo payment integration. Each route answers new-api's
+ * new-api features that live outside this gateway: io.net model deployments and the Waffo payment integration. Each route answers new-api's
  * success:false with why; the settings pages' own polling answers "none" or "not enabled".
  */
 export function unavailableExternalRoutes(r: Router): void {
   const { empty, refuse } = unavailableAnswers(r);
-
-  const customOAuth = ErrorCode.CustomOAuthUnavailable;
-  empty('GET', '/api/custom-oauth-provider/', 'root', 'Custom OAuth providers: none (not available)', () => []);
-  refuse('POST', '/api/custom-oauth-provider/discovery', 'root', CUSTOM_OAUTH_UNAVAILABLE, customOAuth);
-  refuse('GET', '/api/custom-oauth-provider/:id', 'root', CUSTOM_OAUTH_UNAVAILABLE, customOAuth);
-  refuse('POST', '/api/custom-oauth-provider/', 'root', CUSTOM_OAUTH_UNAVAILABLE, customOAuth);
-  refuse('PUT', '/api/custom-oauth-provider/:id', 'root', CUSTOM_OAUTH_UNAVAILABLE, customOAuth);
-  refuse('DELETE', '/api/custom-oauth-provider/:id', 'root', CUSTOM_OAUTH_UNAVAILABLE, customOAuth);
-  for (const kind of ['jwt', 'header'])
-    refuse('POST', `/api/auth/external/:provider/${kind}/login`, 'public', CUSTOM_OAUTH_UNAVAILABLE, customOAuth);
 
   const deployments = ErrorCode.DeploymentsUnavailable;
   empty(
