@@ -45,6 +45,8 @@ export interface Status {
   register_enabled: boolean;
   password_login_enabled: boolean;
   password_register_enabled: boolean;
+  /** Directory (LDAP / Active Directory) sign-in is on (LDAPEnabled). */
+  ldap_login?: boolean;
   top_up_link: string;
 }
 

@@ -1,4 +1,4 @@
-import { Alert, Divider, Flex, Typography } from 'antd';
+import { Alert, Divider, Flex, Tabs, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -6,6 +6,7 @@ import { hasOAuth } from '../../lib/oauth';
 import { useStatus } from '../../lib/status';
 import { AuthCard } from './AuthCard';
 import { LoginForm } from './LoginForm';
+import { LdapLoginForm } from './LdapLoginForm';
 import { useCompleteLogin } from './useCompleteLogin';
 
 // Third-party sign-in (its buttons, icons and the Telegram widget) loads only when a provider is enabled.
@@ -22,6 +23,10 @@ export default function LoginPage() {
   const oauth = hasOAuth(status);
   const canRegister = !status?.self_use_mode_enabled && status?.register_enabled !== false;
   const name = status?.system_name || 'Tollway';
+  // Directory sign-in, when on, is a tab beside the password form (the first one shown) or the only form.
+  const ldapLogin = status?.ldap_login === true;
+  const ldapForm = <LdapLoginForm onSuccess={(user) => complete(user, returnTo)} />;
+  const passwordForm = <LoginForm onSuccess={(user, isDefault) => complete(user, returnTo, isDefault)} />;
 
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle', { name })} testId="login-page">
@@ -34,8 +39,20 @@ export default function LoginPage() {
           data-testid="login-expired"
         />
       )}
-      {passwordLogin ? (
-        <LoginForm onSuccess={(user, isDefault) => complete(user, returnTo, isDefault)} />
+      {ldapLogin && passwordLogin ? (
+        <Tabs
+          defaultActiveKey="ldap"
+          centered
+          data-testid="login-tabs"
+          items={[
+            { key: 'ldap', label: t('ldap.tab'), children: ldapForm },
+            { key: 'password', label: t('ldap.tabPassword'), children: passwordForm },
+          ]}
+        />
+      ) : ldapLogin ? (
+        ldapForm
+      ) : passwordLogin ? (
+        passwordForm
       ) : (
         <Alert type="info" showIcon title={t('login.passwordDisabled')} style={{ marginBottom: 16 }} />
       )}

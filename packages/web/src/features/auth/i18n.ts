@@ -22,6 +22,15 @@ export default {
       changeNow: '立即修改',
       later: '稍后',
     },
+    ldap: {
+      tabPassword: '账号密码',
+      tab: '目录账号（LDAP）',
+      username: '目录用户名',
+      usernamePh: '请输入公司目录（LDAP / AD）用户名',
+      password: '目录密码',
+      passwordPh: '请输入目录密码',
+      submit: '使用目录账号登录',
+    },
     oauth: {
       github: '使用 GitHub 登录',
       oidc: '使用 OIDC 登录',
@@ -115,6 +124,15 @@ export default {
         'You are using the default initial administrator credentials (root / 123456), which is insecure. Please change the password in personal settings right away.',
       changeNow: 'Change now',
       later: 'Later',
+    },
+    ldap: {
+      tabPassword: 'Password',
+      tab: 'Directory (LDAP)',
+      username: 'Directory username',
+      usernamePh: 'Your company directory (LDAP / AD) username',
+      password: 'Directory password',
+      passwordPh: 'Enter your directory password',
+      submit: 'Sign in with the directory',
     },
     oauth: {
       github: 'Continue with GitHub',

@@ -2,6 +2,7 @@ import { GeneralSection, ReverseProxySection, WorkerSection } from './AddressSec
 import { EmailWhitelistSection } from './EmailWhitelistSection';
 import { FetchSection } from './FetchSection';
 import { LoginSection } from './LoginSection';
+import { LdapSection } from './LdapSection';
 import { GitHubSection, LinuxDoSection, TelegramSection, TurnstileSection, WeChatSection } from './OAuthSections';
 import { OidcSection } from './OidcSection';
 import { PaymentSection } from './PaymentSection';
@@ -21,6 +22,7 @@ const NAV: NavItem[] = [
   { id: 'linuxdo', title: 'section.linuxdo.title' },
   { id: 'wechat', title: 'section.wechat.title' },
   { id: 'telegram', title: 'section.telegram.title' },
+  { id: 'ldap', title: 'section.ldap.title' },
   { id: 'turnstile', title: 'section.turnstile.title' },
   { id: 'fetch', title: 'section.fetch.title' },
 ];
@@ -42,6 +44,7 @@ export function SystemTab() {
       <LinuxDoSection />
       <WeChatSection />
       <TelegramSection />
+      <LdapSection />
       <TurnstileSection />
       <FetchSection />
     </>
