@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserPublic } from '@tollway/shared';
 import { ldapRevalidationOf } from '../../src/modules/ldap/revalidate.js';
@@ -184,6 +185,22 @@ describe.each(dialects)('LDAP sign-in against slapd on %s', (dialect) => {
       expect(res.body.message).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|:\d{2,5}/);
     } finally {
       await setOption('LDAPServerURL', slapd.url);
+    }
+  });
+
+  it('gives up on a server that accepts the connection and never answers, after LDAPTimeoutSeconds', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    await setOptions({ LDAPServerURL: `ldap://127.0.0.1:${port}`, LDAPTimeoutSeconds: '1' });
+    try {
+      const started = Date.now();
+      const res = await ldapLogin(new Client(fx.t.app), 'bob', 'bob-pw');
+      expect(res.body).toMatchObject({ success: false, code: 'ldap_unreachable' });
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      await setOptions({ LDAPServerURL: slapd.url, LDAPTimeoutSeconds: '10' });
+      silent.close();
     }
   });
 

@@ -101,8 +101,10 @@ export class Directory {
       const entry = await this.findOne(c, userFilter(this.s.userFilter, username));
       const person = entry ? await this.read(c, entry, username) : undefined;
       if (!person) {
-        // Unknown: a bind that fails like a wrong password, so both take the same round trips.
+        // Unknown: the searches a known person costs, then a bind that fails like a wrong password, so both take
+        // the same round trips.
         const nobody = `cn=${escapeFilterValue(crypto.randomBytes(8).toString('hex'))},${this.s.baseDn}`;
+        await this.readNobody(c, nobody, username);
         await this.bindFails(c, nobody, password);
         return undefined;
       }
@@ -223,6 +225,24 @@ export class Directory {
       groups,
       disabled,
     };
+  }
+
+  /** The group and disabled-flag searches of read() for an entry that does not exist (their answers unused). */
+  private async readNobody(c: Client, dn: string, typed: string): Promise<void> {
+    const swallow = (err: unknown) => {
+      if (!(err instanceof ResultCodeError)) throw err;
+    };
+    if (this.s.groupSearchBaseDn && this.s.groupSearchFilter)
+      await c
+        .search(this.s.groupSearchBaseDn, {
+          scope: 'sub',
+          filter: groupFilter(this.s.groupSearchFilter, dn, typed),
+          attributes: ['cn'],
+          sizeLimit: GROUP_SEARCH_LIMIT,
+        })
+        .catch(swallow);
+    if (this.s.disabledFilter)
+      await c.search(dn, { scope: 'base', filter: this.s.disabledFilter, attributes: ['1.1'] }).catch(swallow);
   }
 
   /** Binds as `dn` with `password`: true when the directory refuses it (wrong password or no such entry). */
