@@ -1,4 +1,5 @@
 import { BUILT_IN_SIGN_IN_SWITCHES } from './modules/oauth/bindings.js';
+import { LDAP_SIGN_IN_SWITCH } from './modules/ldap/settings.js';
 import type { SignInSwitch } from './modules/auth/sign-in-switches.js';
 
 /**
@@ -6,4 +7,4 @@ import type { SignInSwitch } from './modules/auth/sign-in-switches.js';
  * disabled). A new sign-in method adds its switch here. Root-defined providers are rows, not options: their own
  * service ends their sessions when one is disabled or deleted.
  */
-export const SIGN_IN_SWITCHES: readonly SignInSwitch[] = [...BUILT_IN_SIGN_IN_SWITCHES];
+export const SIGN_IN_SWITCHES: readonly SignInSwitch[] = [...BUILT_IN_SIGN_IN_SWITCHES, LDAP_SIGN_IN_SWITCH];

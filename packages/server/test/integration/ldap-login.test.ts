@@ -236,11 +236,19 @@ describe.each(dialects)('LDAP sign-in against slapd on %s', (dialect) => {
     expect(back.checked).toBeGreaterThan(0);
     expect(back.ended).toEqual([]);
     expect((await self(alice)).status).toBe(200);
-    // Directory sign-in turned off: every directory session ends at the next pass.
+    // Directory sign-in turned off: every directory session ends at once (identity_provider_disabled); a password
+    // session of the same user stays.
+    const alicePassword = new Client(fx.t.app);
+    const reset = await fx.root.call('PUT', '/api/user/', { id: alice.userId, password: 'alice-local-1' });
+    expect(reset.body.success, reset.body.message).toBe(true);
+    expect((await alicePassword.login('alice', 'alice-local-1')).body.success).toBe(true);
+    const aliceLdap = new Client(fx.t.app);
+    expect((await ldapLogin(aliceLdap, 'alice', 'alice-pw')).body.success).toBe(true);
+    expect((await self(aliceLdap)).status).toBe(200);
     await setOption('LDAPEnabled', 'false');
     try {
-      expect((await revalidateLater(0)).ended).toContain(alice.userId);
-      expect((await self(alice)).status).toBe(401);
+      expect((await self(aliceLdap)).status).toBe(401);
+      expect((await self(alicePassword)).status).toBe(200);
     } finally {
       await setOption('LDAPEnabled', 'true');
     }

@@ -1,4 +1,6 @@
 import type { OptionsService } from '../../core/options/service.js';
+import { SessionOrigins } from '../auth/session-origin.js';
+import type { SignInSwitch } from '../auth/sign-in-switches.js';
 
 /** Milliseconds per second, for the timeout option. */
 const MS = 1000;
@@ -54,3 +56,6 @@ export function missingLdapSettings(s: LdapSettings): string[] {
   if (s.bindDn && !s.bindPassword) missing.push('LDAPBindPassword');
   return missing;
 }
+
+/** LDAPEnabled switched off ends every directory session at once (src/sign-in-switches.ts). */
+export const LDAP_SIGN_IN_SWITCH: SignInSwitch = { option: 'LDAPEnabled', origin: SessionOrigins.ldap };
