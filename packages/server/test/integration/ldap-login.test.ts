@@ -7,8 +7,11 @@ import { Client, type CallResult } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { freePort } from '../support/process.js';
 import { useApp } from '../support/fixture.js';
+import { startMockSiteverify, type MockSiteverify } from '../support/mock-siteverify.js';
 import { LDAP_PEOPLE, LDAP_SERVICE_DN, LDAP_SERVICE_PASSWORD, startSlapd, type Slapd } from '../support/slapd.js';
 import { enableTwoFactor, secondStep, TotpClock } from '../support/twofa.js';
+
+const TURNSTILE_SECRET = '0x4AAAAAAA-ldap-test-secret';
 
 type Answer = { success: boolean; message: string; code?: string; data?: Record<string, unknown> };
 
@@ -20,7 +23,15 @@ const LOGIN_FAILED = {
 
 describe.each(dialects)('LDAP sign-in against slapd on %s', (dialect) => {
   let slapd: Slapd;
-  const fx = useApp(dialect, {}, async () => undefined);
+  let verifier: MockSiteverify;
+  // The bot check's verifier starts first: the app reads TURNSTILE_VERIFY_URL from `env` when it starts.
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    verifier = await startMockSiteverify(TURNSTILE_SECRET);
+    env.TURNSTILE_VERIFY_URL = verifier.verifyUrl;
+  });
+  afterAll(async () => verifier?.close());
+  const fx = useApp(dialect, { env });
 
   const setOption = async (key: string, value: string) => {
     const res = await fx.root.call('PUT', '/api/option/', { key, value });
@@ -251,6 +262,26 @@ describe.each(dialects)('LDAP sign-in against slapd on %s', (dialect) => {
       expect((await self(alicePassword)).status).toBe(200);
     } finally {
       await setOption('LDAPEnabled', 'true');
+    }
+  });
+
+  it('asks for the bot check first when Turnstile is on, as the password login does', async () => {
+    await setOptions({
+      TurnstileSiteKey: 'site-key',
+      TurnstileSecretKey: TURNSTILE_SECRET,
+      TurnstileCheckEnabled: 'true',
+    });
+    try {
+      const bare = await ldapLogin(new Client(fx.t.app), 'alice', 'alice-pw');
+      expect(bare.body).toMatchObject({ success: false, code: 'bot_check_required' });
+      const c = new Client(fx.t.app);
+      const res = await c.call('POST', `/api/user/login/ldap?turnstile=${verifier.issue()}`, {
+        username: 'alice',
+        password: 'alice-pw',
+      });
+      expect(res.body, res.body.message).toMatchObject({ success: true, data: { username: 'alice' } });
+    } finally {
+      await setOption('TurnstileCheckEnabled', 'false');
     }
   });
 

@@ -25,6 +25,7 @@ export const FEATURE_NAMESPACES: Record<string, NamespaceLoader> = {
   messages: () => import('../features/messages/i18n'),
   playground: () => import('../features/playground/i18n'),
   twofa: () => import('../components/twofa/i18n'),
+  passkey: () => import('../components/passkey/i18n'),
   audit: () => import('../features/audit/i18n'),
 };
 

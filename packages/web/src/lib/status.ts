@@ -47,6 +47,8 @@ export interface Status {
   password_register_enabled: boolean;
   /** Directory (LDAP / Active Directory) sign-in is on (LDAPEnabled). */
   ldap_login?: boolean;
+  /** Passkey sign-in is on (passkey.enabled). */
+  passkey_login?: boolean;
   top_up_link: string;
 }
 

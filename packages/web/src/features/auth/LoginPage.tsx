@@ -7,6 +7,7 @@ import { useStatus } from '../../lib/status';
 import { AuthCard } from './AuthCard';
 import { LoginForm } from './LoginForm';
 import { LdapLoginForm } from './LdapLoginForm';
+import { PasskeyLoginButton } from '../../components/passkey/PasskeyLoginButton';
 import { useCompleteLogin } from './useCompleteLogin';
 
 // Third-party sign-in (its buttons, icons and the Telegram widget) loads only when a provider is enabled.
@@ -55,6 +56,11 @@ export default function LoginPage() {
         passwordForm
       ) : (
         <Alert type="info" showIcon title={t('login.passwordDisabled')} style={{ marginBottom: 16 }} />
+      )}
+      {status?.passkey_login && (
+        <div style={{ marginTop: 12 }}>
+          <PasskeyLoginButton onSignedIn={(user) => complete(user, returnTo)} />
+        </div>
       )}
       {oauth && status && (
         <>

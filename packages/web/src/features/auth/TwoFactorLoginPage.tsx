@@ -7,6 +7,8 @@ import { useSubmit } from '../../lib/useSubmit';
 import { AuthCard } from './AuthCard';
 import { useCompleteLogin, type LoginStepState } from './useCompleteLogin';
 import { completeLogin } from '../../components/twofa/api';
+import { PasskeyLoginButton } from '../../components/passkey/PasskeyLoginButton';
+import { useStatus } from '../../lib/status';
 
 /** /login/2fa: the second step of a sign-in, with an authenticator code or a backup code. */
 export default function LoginStepPage() {
@@ -17,6 +19,7 @@ export default function LoginStepPage() {
   const [backup, setBackup] = useState(false);
   const [code, setCode] = useState('');
   const { loading, run } = useSubmit();
+  const { data: status } = useStatus();
 
   const submit = () =>
     void run(async () => {
@@ -55,6 +58,14 @@ export default function LoginStepPage() {
       >
         {t('login.submit')}
       </Button>
+      {status?.passkey_login && state.flowToken && (
+        <div style={{ marginTop: 12 }}>
+          <PasskeyLoginButton
+            flowToken={state.flowToken}
+            onSignedIn={(user) => complete(user, params.get('returnTo'), state.defaultCredentials === true)}
+          />
+        </div>
+      )}
       <div className="tw-auth-foot" style={{ display: 'flex', justifyContent: 'space-between' }}>
         <Button
           type="link"

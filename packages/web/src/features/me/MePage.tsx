@@ -13,6 +13,7 @@ import { SecurityCard } from './SecurityCard';
 import { SessionsCard } from './SessionsCard';
 import { SettingsTabs } from './SettingsTabs';
 import { TwoFactorCard } from '../../components/twofa/TwoFactorCard';
+import { PasskeyCard } from '../../components/passkey/PasskeyCard';
 
 function Content({ user }: { user: UserPublic }) {
   const { data: status } = useStatus();
@@ -31,6 +32,7 @@ function Content({ user }: { user: UserPublic }) {
           <InviteCard user={user} />
           <SecurityCard user={user} />
           <TwoFactorCard account={user.username} />
+          <PasskeyCard />
           <SessionsCard />
           <BindingsCard user={user} />
         </Flex>

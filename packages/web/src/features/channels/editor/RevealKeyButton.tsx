@@ -1,5 +1,5 @@
-import { EyeOutlined } from '@ant-design/icons';
-import { isRoot, type TwoFactorStatus } from '@tollway/shared';
+import { EyeOutlined, KeyOutlined } from '@ant-design/icons';
+import { isRoot, type PasskeyStatus, type TwoFactorStatus } from '@tollway/shared';
 import { Button, Input, Modal, Typography } from 'antd';
 import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,10 @@ import { apiGet } from '../../../lib/api';
 import { getStoredUser } from '../../../lib/storage';
 import { revealChannelKey, verifySession } from '../api';
 import { quietly } from '../model/useChannelActions';
+import { verifyWithPasskey } from '../../../components/passkey/api';
+import { usePasskeyAction } from '../../../components/passkey/usePasskeyAction';
+import { passkeySupported } from '../../../lib/passkey';
+import { useStatus } from '../../../lib/status';
 
 interface Props {
   channelId: number;
@@ -19,9 +23,13 @@ interface Props {
  */
 export function RevealKeyButton({ channelId, onRevealed }: Props) {
   const { t } = useTranslation('channels');
+  const { t: tp } = useTranslation('passkey');
   const [method, setMethod] = useState<'2fa' | 'password' | null>(null);
   const [secret, setSecret] = useState('');
   const [busy, setBusy] = useState(false);
+  const [hasPasskey, setHasPasskey] = useState(false);
+  const { data: site } = useStatus();
+  const passkey = usePasskeyAction();
   if (!isRoot(getStoredUser()?.role)) return null;
 
   const start = async () => {
@@ -30,11 +38,25 @@ export function RevealKeyButton({ channelId, onRevealed }: Props) {
       const key = await quietly(() => revealChannelKey(channelId, true));
       if (key !== undefined) return onRevealed(key);
       const status = await quietly(() => apiGet<TwoFactorStatus>('/api/user/2fa/status'));
+      const held =
+        site?.passkey_login && passkeySupported()
+          ? await quietly(() => apiGet<PasskeyStatus>('/api/user/passkey'))
+          : undefined;
+      setHasPasskey(held?.enabled === true);
       setSecret('');
       setMethod(status?.enabled ? '2fa' : 'password');
     } finally {
       setBusy(false);
     }
+  };
+
+  /** The passkey instead of the code or password: the prompt, then the key. */
+  const confirmWithPasskey = async () => {
+    if ((await passkey.run(verifyWithPasskey)) === undefined) return;
+    const key = await quietly(() => revealChannelKey(channelId));
+    if (key === undefined) return;
+    setMethod(null);
+    onRevealed(key);
   };
 
   const confirm = async () => {
@@ -90,6 +112,18 @@ export function RevealKeyButton({ channelId, onRevealed }: Props) {
           <Input {...input} placeholder={t('editor.verifyCode')} autoComplete="one-time-code" />
         ) : (
           <Input.Password {...input} placeholder={t('editor.verifyPassword')} autoComplete="current-password" />
+        )}
+        {hasPasskey && (
+          <Button
+            block
+            icon={<KeyOutlined />}
+            loading={passkey.busy}
+            onClick={() => void confirmWithPasskey()}
+            style={{ marginTop: 12 }}
+            data-testid="channel-key-verify-passkey"
+          >
+            {tp('verify.usePasskey')}
+          </Button>
         )}
       </Modal>
     </>

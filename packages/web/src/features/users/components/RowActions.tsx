@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminUser } from '../api';
 import { ResetTwoFactorButton } from '../../../components/twofa/ResetTwoFactorButton';
+import { ResetPasskeyButton } from '../../../components/passkey/ResetPasskeyButton';
 import { isDeleted } from './UserTags';
 import { editRefusal, manageRefusal, twoFactorResetRefusal } from './refusal';
 import { useStoredUser } from '../../../lib/session';
@@ -65,6 +66,8 @@ export function RowActions({ user, onManage, onEdit, onAddQuota, onSubscriptions
   // Edit and add quota: disabled on a user the actor may not change (same or higher level), saying why.
   const editBlocked = editRefusal(actor, user);
   const twoFactorBlocked = twoFactorResetRefusal(actor, user);
+  // A passkey is reset by the same rule (users below the caller; one's own in personal settings).
+  const passkeyBlocked = twoFactorBlocked === 'twoFactorSelf' ? 'self' : twoFactorBlocked;
   const editButton = (kind: 'edit' | 'quota', onClick: () => void) => {
     const button = (
       <Button
@@ -101,6 +104,11 @@ export function RowActions({ user, onManage, onEdit, onAddQuota, onSubscriptions
         <ResetTwoFactorButton user={user} disabled={twoFactorBlocked !== null} />,
         twoFactorBlocked,
         'reset-2fa',
+      )}
+      {explained(
+        <ResetPasskeyButton user={user} disabled={passkeyBlocked !== null} />,
+        passkeyBlocked,
+        'reset-passkey',
       )}
       {manageRefusal(actor, user, 'delete') ? (
         manageButton('delete', { danger: true })

@@ -1,0 +1,86 @@
+/** Strings of passkeys (login page, 2FA step, personal settings card, key reveal, user management), zh and en. */
+export default {
+  zh: {
+    login: {
+      button: '使用通行密钥登录',
+      secondStep: '使用通行密钥验证',
+    },
+    card: {
+      title: '通行密钥（Passkey）',
+      desc: '使用设备的指纹、面容或 PIN（或安全密钥）登录，无需输入密码；也可用于两步验证和安全验证',
+      on: '已绑定',
+      off: '未绑定',
+      lastUsed: '上次使用：{{time}}',
+      neverUsed: '尚未使用',
+      backedUp: '已同步备份',
+      register: '绑定通行密钥',
+      replace: '重新绑定',
+      remove: '解绑',
+      removeTitle: '解绑通行密钥？',
+      removeConfirm: '需要先用该通行密钥验证身份。解绑后，用它登录的会话将被注销。',
+      registered: '通行密钥已绑定',
+      removed: '通行密钥已解绑',
+      unsupported: '此浏览器或当前地址不支持通行密钥（需要 HTTPS 或 localhost）',
+      disabled: '管理员未启用通行密钥登录',
+      verifyTitle: '安全验证',
+      verifyHint: '此账户已启用两步验证：绑定通行密钥前，请输入身份验证器中的验证码或备用码',
+      verifyPh: '验证码或备用码',
+      verifyOk: '验证',
+    },
+    verify: {
+      usePasskey: '使用通行密钥验证',
+    },
+    prompt: {
+      dismissed: '通行密钥操作已取消',
+      failed: '通行密钥操作失败：{{message}}',
+    },
+    admin: {
+      reset: '重置通行密钥',
+      resetTitle: '重置通行密钥？',
+      resetConfirm: '将移除用户 {{name}} 的通行密钥，并注销用它登录的会话',
+      resetDone: '通行密钥已重置',
+    },
+  },
+  en: {
+    login: {
+      button: 'Sign in with a passkey',
+      secondStep: 'Use a passkey instead',
+    },
+    card: {
+      title: 'Passkey',
+      desc: "Sign in with your device's fingerprint, face or PIN (or a security key) instead of a password; it also serves as the second factor and for secure verification",
+      on: 'Registered',
+      off: 'Not registered',
+      lastUsed: 'Last used: {{time}}',
+      neverUsed: 'Not used yet',
+      backedUp: 'Synced backup',
+      register: 'Register a passkey',
+      replace: 'Register again',
+      remove: 'Remove',
+      removeTitle: 'Remove the passkey?',
+      removeConfirm: 'You confirm with the passkey first. Sessions signed in with it are signed out.',
+      registered: 'Passkey registered',
+      removed: 'Passkey removed',
+      unsupported: 'This browser or address cannot use passkeys (they need HTTPS or localhost)',
+      disabled: 'The administrator has not enabled passkey sign-in',
+      verifyTitle: 'Security verification',
+      verifyHint:
+        'Two-factor sign-in is on for this account: enter a code from your authenticator or a backup code before registering a passkey',
+      verifyPh: 'Code or backup code',
+      verifyOk: 'Verify',
+    },
+    verify: {
+      usePasskey: 'Verify with a passkey',
+    },
+    prompt: {
+      dismissed: 'The passkey prompt was closed',
+      failed: 'The passkey did not work: {{message}}',
+    },
+    admin: {
+      reset: 'Reset passkey',
+      resetTitle: 'Reset the passkey?',
+      resetConfirm: "Removes {{name}}'s passkey and signs out the sessions it signed in",
+      resetDone: 'The passkey has been reset',
+    },
+  },
+};
