@@ -106,10 +106,12 @@ describe('passkeys in Chromium', () => {
     const id = list.data!.items[0]!.id;
     await page.goto('/admin/channels');
     await page.getByTestId(`channel-edit-${id}`).click();
-    await page.getByTestId('channel-key-show').click();
-    await page.getByTestId('channel-key-verify-passkey').waitFor();
+    await page.getByTestId('channel-form').waitFor();
+    await clickWhenIdle(page.getByTestId('channel-key-show'));
+    const usePasskey = page.getByTestId('channel-key-verify-passkey');
+    await usePasskey.waitFor();
     await h.shot(page, 'passkeys-04-key-verify');
-    await page.getByTestId('channel-key-verify-passkey').click();
+    await clickWhenIdle(usePasskey);
     await expect.poll(() => page.getByTestId('channel-form-key').inputValue()).toBe(CHANNEL_KEY);
     await h.shot(page, 'passkeys-05-key-shown');
   });
