@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserPublic } from '@tollway/shared';
 import { ldapRevalidationOf } from '../../src/modules/ldap/revalidate.js';
 import { nowSeconds } from '../../src/lib/time.js';
-import { Client, type CallResult } from '../support/app.js';
+import { Client, createUserClient, type CallResult } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { freePort } from '../support/process.js';
 import { useApp } from '../support/fixture.js';
@@ -258,7 +258,8 @@ describe.each(dialects)('LDAP sign-in against slapd on %s', (dialect) => {
     expect((await self(aliceLdap)).status).toBe(200);
     await setOption('LDAPEnabled', 'false');
     try {
-      expect((await self(aliceLdap)).status).toBe(401);
+      // The switch's listener ends them right after the option is saved (not inside the PUT's answer).
+      await expect.poll(async () => (await self(aliceLdap)).status).toBe(401);
       expect((await self(alicePassword)).status).toBe(200);
     } finally {
       await setOption('LDAPEnabled', 'true');
@@ -283,6 +284,39 @@ describe.each(dialects)('LDAP sign-in against slapd on %s', (dialect) => {
     } finally {
       await setOption('TurnstileCheckEnabled', 'false');
     }
+  });
+
+  it('lets an existing user bind their directory account, and release it (ending its sessions)', async () => {
+    await slapd.addPerson({ uid: 'henry', password: 'henry-pw' });
+    const henry = await createUserClient(fx.t.app, fx.root, 'henry');
+    const other = await createUserClient(fx.t.app, fx.root, 'ivy');
+    // A directory name equal to a local user's is never taken over: it is bound by its owner, with its password.
+    expect((await henry.call('GET', '/api/user/ldap/binding')).body.data).toEqual({ bound: false, username: '' });
+    const wrong = await henry.call('POST', '/api/user/ldap/binding', { username: 'henry', password: 'nope' });
+    expect(wrong.body).toMatchObject(LOGIN_FAILED);
+    const bound = await henry.call('POST', '/api/user/ldap/binding', { username: 'Henry', password: 'henry-pw' });
+    expect(bound.body).toMatchObject({ success: true, data: { username: 'henry' } });
+    expect((await henry.call('GET', '/api/user/ldap/binding')).body.data).toEqual({ bound: true, username: 'henry' });
+    const stolen = await other.call('POST', '/api/user/ldap/binding', { username: 'henry', password: 'henry-pw' });
+    expect(stolen.body).toMatchObject({ success: false, code: 'oauth_account_taken' });
+
+    const viaLdap = new Client(fx.t.app);
+    expect((await ldapLogin(viaLdap, 'henry', 'henry-pw')).body).toMatchObject({
+      success: true,
+      data: { id: henry.userId, username: 'henry', group: 'default' },
+    });
+    // No email address and no other account: releasing the directory account would leave only a password.
+    const alone = await viaLdap.call('DELETE', '/api/user/ldap/binding');
+    expect(alone.body).toMatchObject({ success: false, code: 'oauth_only_sign_in' });
+    await fx.root.call('PUT', '/api/user/', { id: henry.userId, email: 'henry@example.org' });
+    expect((await henry.call('DELETE', '/api/user/ldap/binding')).body.success).toBe(true);
+    expect((await self(viaLdap)).status).toBe(401);
+    expect((await self(henry)).status).toBe(200);
+    // Unbound, the directory sign-in makes a new user (the name henry is taken locally).
+    const fresh = await ldapLogin(new Client(fx.t.app), 'henry', 'henry-pw');
+    expect(fresh.body.success).toBe(true);
+    expect(fresh.body.data!.id).not.toBe(henry.userId);
+    expect(fresh.body.data!.username).toMatch(/^ldap_\d+$/);
   });
 
   it('still asks for the second factor when the user enrolled TOTP', async () => {

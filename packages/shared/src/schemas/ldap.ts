@@ -9,3 +9,7 @@ export const ldapLoginBody = z.object({
   password: z.string().max(256).default(''),
 });
 export type LdapLoginBody = z.infer<typeof ldapLoginBody>;
+
+/** GET /api/user/ldap/binding: whether the caller has a directory account bound, and its name. */
+export const ldapBindingStatus = z.object({ bound: z.boolean(), username: z.string() });
+export type LdapBindingStatus = z.infer<typeof ldapBindingStatus>;

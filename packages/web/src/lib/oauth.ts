@@ -50,6 +50,11 @@ export function takeReturnTo(): string | null {
 export function hasOAuth(status: Status | undefined): boolean {
   return (
     !!status &&
-    (status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth)
+    (status.github_oauth ||
+      status.oidc_enabled ||
+      status.linuxdo_oauth ||
+      status.wechat_login ||
+      status.telegram_oauth ||
+      !!status.custom_oauth_providers?.some((p) => p.kind === 'oauth_code' && p.browser_login_supported))
   );
 }

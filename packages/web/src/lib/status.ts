@@ -1,3 +1,4 @@
+import type { CustomOAuthStatusEntry } from '@tollway/shared';
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from './api';
 import { readJson, writeJson } from './storage';
@@ -50,6 +51,8 @@ export interface Status {
   /** Passkey sign-in is on (passkey.enabled). */
   passkey_login?: boolean;
   top_up_link: string;
+  /** Enabled root-defined sign-in providers (absent when there are none, as new-api answers). */
+  custom_oauth_providers?: CustomOAuthStatusEntry[];
 }
 
 export const STATUS_KEY = ['status'] as const;

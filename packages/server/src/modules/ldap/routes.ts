@@ -1,10 +1,11 @@
-import { ldapLoginBody, userPublic } from '@tollway/shared';
+import { ldapBindingStatus, ldapLoginBody, userPublic } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
 import { SessionOrigins } from '../auth/session-origin.js';
 import { completeSignIn } from '../auth/sign-in.js';
 import { requireTurnstile, turnstileQuery } from '../auth/turnstile.js';
 import { ldapOf } from './service.js';
+import { ldapBindingsOf } from './binding.js';
 
 /** Directory (LDAP / Active Directory) sign-in. */
 export function ldapRoutes(r: Router): void {
@@ -25,5 +26,37 @@ export function ldapRoutes(r: Router): void {
       const user = await ldapOf(ctx).signIn(body.username, body.password);
       return completeSignIn(ctx, req, reply, user, SessionOrigins.ldap);
     },
+  });
+  r.add({
+    method: 'GET',
+    url: '/api/user/ldap/binding',
+    level: 'user',
+    summary: "The caller's bound directory (LDAP) account: {bound, username}",
+    tags: ['auth'],
+    response: ldapBindingStatus,
+    handler: ({ ctx, user }) => ldapBindingsOf(ctx).status(user!),
+  });
+  r.add({
+    method: 'POST',
+    url: '/api/user/ldap/binding',
+    level: 'user',
+    rateLimit: 'critical',
+    summary:
+      "Bind a directory (LDAP) account to the caller by its username and password (refused when another user holds it); the caller's previous one is released",
+    tags: ['auth'],
+    body: ldapLoginBody,
+    response: z.object({ username: z.string() }),
+    successMessage: 'bound',
+    handler: ({ ctx, user, body }) => ldapBindingsOf(ctx).bind(user!, body.username, body.password),
+  });
+  r.add({
+    method: 'DELETE',
+    url: '/api/user/ldap/binding',
+    level: 'user',
+    summary:
+      "Release the caller's directory (LDAP) account and end the sessions it signed in (refused when it is the only way to sign in)",
+    tags: ['auth'],
+    successMessage: 'unbound',
+    handler: ({ ctx, user }) => ldapBindingsOf(ctx).unbind(user!),
   });
 }

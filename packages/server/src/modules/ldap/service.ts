@@ -40,6 +40,14 @@ export interface DirectoryMapping extends MappedIdentity {
   matched: boolean;
 }
 
+/** A directory account that proved its password and may sign in. */
+export interface VerifiedAccount {
+  entry: DirectoryEntry;
+  /** The lower-cased LDAPUsernameAttribute value, the binding's key. */
+  externalId: string;
+  mapped: DirectoryMapping;
+}
+
 /** Directory sign-in: the directory checks the password; the user is found by their binding or created. */
 export class LdapService {
   readonly store: LdapStore;
@@ -110,8 +118,11 @@ export class LdapService {
     return !this.ctx.options.bool('LDAPGroupRequired') || mapped.matched;
   }
 
-  /** Signs in with the directory: the user bound to the account (group and role re-mapped), or a new one. */
-  async signIn(rawUsername: string, password: string): Promise<UserRow> {
+  /**
+   * The directory account `password` proves, in good standing: found, the password bound, not disabled, and in
+   * a mapped group when LDAPGroupRequired is on. Refused otherwise, with one answer for every credential failure.
+   */
+  async verify(rawUsername: string, password: string): Promise<VerifiedAccount> {
     const directory = this.directory();
     const username = rawUsername.trim();
     let entry: DirectoryEntry | undefined;
@@ -127,6 +138,12 @@ export class LdapService {
     const mapped = this.mapped(entry);
     if (!this.allowed(mapped))
       throw coded(ErrorCode.LdapNotAllowed, 'your directory account is in no group allowed to sign in here');
+    return { entry, externalId, mapped };
+  }
+
+  /** Signs in with the directory: the user bound to the account (group and role re-mapped), or a new one. */
+  async signIn(rawUsername: string, password: string): Promise<UserRow> {
+    const { entry, externalId, mapped } = await this.verify(rawUsername, password);
     const holder = await this.store.findHolder(externalId);
     if (holder) return applyMappedIdentity(this.ctx.users, admit(holder), mapped, { group: true, role: true });
     if (!this.ctx.options.bool('LDAPAutoRegister'))

@@ -42,6 +42,50 @@ export class LdapStore {
       .execute();
   }
 
+  /** The directory account bound to `userId`, if any. */
+  async externalIdOf(userId: number): Promise<string | undefined> {
+    const row = await this.db.kysely
+      .selectFrom('user_identities')
+      .select('external_id')
+      .where('provider', '=', LDAP_IDENTITY)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.external_id;
+  }
+
+  /**
+   * Binds `externalId` to `userId` in one transaction: the user's previous directory account is released and the
+   * new one claimed (the unique violation when another user holds it).
+   */
+  async bind(userId: number, externalId: string): Promise<void> {
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await this.releaseIn(trx, userId);
+      await this.claim(trx, externalId, userId);
+    });
+  }
+
+  /** Releases the user's directory account. */
+  async release(userId: number): Promise<void> {
+    await this.db.kysely.transaction().execute((trx) => this.releaseIn(trx, userId));
+  }
+
+  // Read first and delete by primary key: a delete by user_id matching nothing takes gap locks on MySQL that
+  // deadlock two binds running at once (as oauth/store.ts does).
+  private async releaseIn(trx: Kysely<Database>, userId: number): Promise<void> {
+    const rows = await trx
+      .selectFrom('user_identities')
+      .select('external_id')
+      .where('provider', '=', LDAP_IDENTITY)
+      .where('user_id', '=', userId)
+      .execute();
+    for (const row of rows)
+      await trx
+        .deleteFrom('user_identities')
+        .where('provider', '=', LDAP_IDENTITY)
+        .where('external_id', '=', row.external_id)
+        .execute();
+  }
+
   /** The users holding unexpired directory sessions, with their directory account and newest such sign-in. */
   async sessionHolders(now: number): Promise<DirectorySessionHolder[]> {
     const rows = await this.db.kysely

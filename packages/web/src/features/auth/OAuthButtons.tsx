@@ -7,6 +7,7 @@ import { authorizeUrl, fetchOAuthState, rememberReturnTo, type OAuthProvider } f
 import { LinuxDoIcon } from '../../components/icons/LinuxDoIcon';
 import { TelegramLogin } from '../../components/TelegramLogin';
 import { WeChatLoginModal } from './WeChatLoginModal';
+import { CustomOAuthButtons } from '../custom-oauth/CustomOAuthButtons';
 
 export { hasOAuth } from '../../lib/oauth';
 
@@ -82,6 +83,7 @@ export function OAuthButtons({
           {t('oauth.wechat')}
         </Button>
       )}
+      <CustomOAuthButtons status={status} returnTo={returnTo} />
       {status.telegram_oauth && status.telegram_bot_name && (
         <TelegramLogin botName={status.telegram_bot_name} onLoggedIn={onLoggedIn} />
       )}

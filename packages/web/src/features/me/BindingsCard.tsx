@@ -18,10 +18,12 @@ import { useStatus } from '../../lib/status';
 import { BindEmailModal } from './BindEmailModal';
 import { BindTelegramModal } from './BindTelegramModal';
 import { BindWeChatModal } from './BindWeChatModal';
+import { LdapBindingRow } from './LdapBindingRow';
 import { authorizeUrl, fetchOAuthState, type OAuthProvider } from '../../lib/oauth';
 import type { Status } from '../../lib/status';
 import { IconTitle } from '../../components/IconTitle';
 import { LinuxDoIcon } from '../../components/icons/LinuxDoIcon';
+import { CustomBindingRows } from '../custom-oauth/CustomBindingRows';
 
 const ROWS: {
   key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo';
@@ -135,6 +137,8 @@ export function BindingsCard({ user }: { user: UserPublic }) {
           </div>
         );
       })}
+      <CustomBindingRows />
+      <LdapBindingRow />
       <BindEmailModal open={bindingEmail} onClose={() => setBindingEmail(false)} />
       {status?.wechat_login && (
         <BindWeChatModal open={bindingWechat} qrcode={status.wechat_qrcode} onClose={() => setBindingWechat(false)} />

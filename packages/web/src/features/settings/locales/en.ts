@@ -56,6 +56,9 @@ const en: typeof zh = {
     whitelist: { title: 'Email domain whitelist', desc: 'Stops bulk sign-ups with throwaway email addresses.' },
     smtp: { title: 'SMTP', desc: 'Lets the system send email.' },
     oidc: { title: 'OIDC', desc: 'Sign-in through an OpenID Connect provider. Callback URL: {{callback}}' },
+    passkey: {
+      title: 'Passkeys',
+      desc: "Users sign in with their device's fingerprint, face, PIN or a security key. RP ID and origins default to the server address ({{server}}); browsers offer passkeys only on HTTPS or localhost.",
     github: {
       title: 'GitHub OAuth App',
       desc: 'Sign-in and sign-up with GitHub. Homepage URL: {{home}}, callback URL: {{callback}}',
@@ -129,10 +132,20 @@ const en: typeof zh = {
     cleaned: '{{count}} logs cleaned',
   },
   enum: {
+    passkey_user_verification: {
+    passkey_attachment_preference: {
+      _empty: 'Any',
     ReverseProxyProvider: { nginx: 'Nginx', cloudflare: 'Cloudflare' },
     DataExportDefaultTime: { hour: 'Hour', day: 'Day', week: 'Week' },
   },
   field: {
+    passkey_enabled: 'Allow sign-in and registration with passkeys',
+    passkey_rp_display_name: 'Site name shown',
+    passkey_rp_id: 'RP ID (domain)',
+    passkey_origins: 'Allowed origins',
+    passkey_allow_insecure_origin: 'Allow insecure http origins',
+    passkey_user_verification: 'User verification',
+    passkey_attachment_preference: 'Authenticator type',
     ServerAddress: 'Server address',
     CustomCallbackAddress: 'Custom callback address',
     ReverseProxyEnabled: 'Behind a reverse proxy',
@@ -274,6 +287,11 @@ const en: typeof zh = {
     GroupRateLimits: 'Group rate limits',
   },
   help: {
+    passkey_rp_display_name: "The name in the browser's passkey prompt; empty: the system name",
+    passkey_rp_id:
+      "The domain passkeys are bound to; empty: the origin's host. Changing it makes every registered passkey unusable",
+    passkey_origins: 'Comma-separated, e.g. https://gw.example.com; empty: the server address',
+    passkey_allow_insecure_origin:
     TwoFactorRequiredForAdmins:
       'When on, administrators and root without two-factor authentication can only reach its setup and their profile until they turn it on',
     ServerAddress: 'e.g. https://gateway.example.com, without a trailing slash',

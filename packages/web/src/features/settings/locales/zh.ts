@@ -48,6 +48,8 @@ export default {
     whitelist: { title: '配置邮箱域名白名单', desc: '用以防止恶意用户利用临时邮箱批量注册。' },
     smtp: { title: '配置 SMTP', desc: '用以支持系统的邮件发送。' },
     oidc: { title: '配置 OIDC', desc: '用以支持通过 OIDC 登录。回调地址：{{callback}}' },
+    passkey: {
+      title: '通行密钥（Passkey）',
     github: {
       title: '配置 GitHub OAuth App',
       desc: '用以支持通过 GitHub 登录注册。主页地址：{{home}}，回调地址：{{callback}}',
@@ -115,10 +117,20 @@ export default {
     cleaned: '已清理 {{count}} 条日志',
   },
   enum: {
+    passkey_user_verification: { required: '必须验证（PIN 或生物识别）', preferred: '尽量验证', discouraged: '不要求' },
+    passkey_attachment_preference: {
+      _empty: '不限',
     ReverseProxyProvider: { nginx: 'Nginx', cloudflare: 'Cloudflare' },
     DataExportDefaultTime: { hour: '小时', day: '天', week: '周' },
   },
   field: {
+    passkey_enabled: '允许通过通行密钥登录与绑定',
+    passkey_rp_display_name: '站点显示名称',
+    passkey_rp_id: 'RP ID（域名）',
+    passkey_origins: '允许的来源',
+    passkey_allow_insecure_origin: '允许不安全的 http 来源',
+    passkey_user_verification: '用户验证',
+    passkey_attachment_preference: '认证器类型',
     ServerAddress: '服务器地址',
     CustomCallbackAddress: '自定义回调地址',
     ReverseProxyEnabled: '启用反向代理',
@@ -260,6 +272,10 @@ export default {
     GroupRateLimits: '分组速率限制',
   },
   help: {
+    passkey_rp_display_name: '浏览器通行密钥提示中显示的名称；留空为系统名称',
+    passkey_rp_id: '通行密钥绑定的域名；留空取来源的主机名。修改后已绑定的通行密钥将全部失效',
+    passkey_origins: '逗号分隔，如 https://gw.example.com；留空为服务器地址',
+    passkey_allow_insecure_origin: '仅用于 TLS 在代理处终止且报告 http 的部署；localhost 始终允许',
     TwoFactorRequiredForAdmins:
       '开启后，未启用两步验证的管理员和超级管理员只能访问两步验证设置和个人资料，直到完成设置',
     ServerAddress: '例如 https://gateway.example.com，末尾不要带斜杠',

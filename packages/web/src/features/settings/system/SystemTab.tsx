@@ -5,6 +5,7 @@ import { LoginSection } from './LoginSection';
 import { LdapSection } from './LdapSection';
 import { GitHubSection, LinuxDoSection, TelegramSection, TurnstileSection, WeChatSection } from './OAuthSections';
 import { OidcSection } from './OidcSection';
+import { PasskeySection } from './PasskeySection';
 import { PaymentSection } from './PaymentSection';
 import { SmtpSection } from './SmtpSection';
 import { SectionNav, type NavItem } from '../components/SectionNav';
@@ -23,6 +24,7 @@ const NAV: NavItem[] = [
   { id: 'wechat', title: 'section.wechat.title' },
   { id: 'telegram', title: 'section.telegram.title' },
   { id: 'ldap', title: 'section.ldap.title' },
+  { id: 'passkey', title: 'section.passkey.title' },
   { id: 'turnstile', title: 'section.turnstile.title' },
   { id: 'fetch', title: 'section.fetch.title' },
 ];
@@ -45,6 +47,7 @@ export function SystemTab() {
       <WeChatSection />
       <TelegramSection />
       <LdapSection />
+      <PasskeySection />
       <TurnstileSection />
       <FetchSection />
     </>
