@@ -1,7 +1,17 @@
+import path from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../packages/server/src/modules/twofa/totp.js';
-import { clickWhenIdle, login, logout, pageApi, setOptions, startHarness, type Harness } from './harness.js';
+import {
+  clickWhenIdle,
+  login,
+  logout,
+  pageApi,
+  SCREENSHOTS,
+  setOptions,
+  startHarness,
+  type Harness,
+} from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const CHANNEL_KEY = 'sk-passkey-browser-key';
@@ -36,10 +46,7 @@ describe('passkeys in Chromium', () => {
     });
     expect((await setup.json()).success).toBe(true);
     await login(page, ROOT);
-    await setOptions(page, [
-      ['ServerAddress', origin],
-      ['passkey.enabled', 'true'],
-    ]);
+    await setOptions(page, [['ServerAddress', origin]]);
     const channel = await pageApi(page, 'POST', '/api/channel/', {
       mode: 'single',
       channel: { name: 'passkey-channel', key: CHANNEL_KEY, models: 'm-passkey', group: ['default'] },
@@ -61,6 +68,18 @@ describe('passkeys in Chromium', () => {
   afterAll(async () => {
     await context?.close();
     await h?.close();
+  });
+
+  it('root turns passkeys on in System settings', async () => {
+    await page.goto('/admin/settings?tab=system');
+    const section = page.getByTestId('settings-section-passkey');
+    await section.scrollIntoViewIfNeeded();
+    await section.getByTestId('option-passkey.enabled').click();
+    await clickWhenIdle(section.getByTestId('settings-save-passkey'));
+    await expect
+      .poll(async () => (await pageApi<{ passkey_login: boolean }>(page, 'GET', '/api/status')).data?.passkey_login)
+      .toBe(true);
+    await section.screenshot({ path: path.join(SCREENSHOTS, 'passkeys-00-settings.png') });
   });
 
   it('registers a passkey in personal settings', async () => {

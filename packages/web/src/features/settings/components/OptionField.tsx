@@ -143,7 +143,10 @@ export function OptionField(props: OptionFieldProps) {
                 {...common}
                 value={field.value as string}
                 onChange={(v) => field.onChange(v)}
-                options={values.map((v) => ({ value: v, label: t(`enum.${lk}.${v}`, { defaultValue: v }) }))}
+                options={values.map((v) => ({
+                  value: v,
+                  label: t(`enum.${lk}.${v || '_empty'}`, { defaultValue: v }),
+                }))}
               />
             );
           } else if (type === 'textarea' || type === 'code' || type === 'json') {

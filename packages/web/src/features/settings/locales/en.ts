@@ -59,6 +59,7 @@ const en: typeof zh = {
     passkey: {
       title: 'Passkeys',
       desc: "Users sign in with their device's fingerprint, face, PIN or a security key. RP ID and origins default to the server address ({{server}}); browsers offer passkeys only on HTTPS or localhost.",
+    },
     github: {
       title: 'GitHub OAuth App',
       desc: 'Sign-in and sign-up with GitHub. Homepage URL: {{home}}, callback URL: {{callback}}',
@@ -133,8 +134,15 @@ const en: typeof zh = {
   },
   enum: {
     passkey_user_verification: {
+      required: 'Required (PIN or biometric)',
+      preferred: 'Preferred',
+      discouraged: 'Discouraged',
+    },
     passkey_attachment_preference: {
       _empty: 'Any',
+      platform: 'This device (platform)',
+      'cross-platform': 'External (security key, phone)',
+    },
     ReverseProxyProvider: { nginx: 'Nginx', cloudflare: 'Cloudflare' },
     DataExportDefaultTime: { hour: 'Hour', day: 'Day', week: 'Week' },
   },
@@ -292,6 +300,7 @@ const en: typeof zh = {
       "The domain passkeys are bound to; empty: the origin's host. Changing it makes every registered passkey unusable",
     passkey_origins: 'Comma-separated, e.g. https://gw.example.com; empty: the server address',
     passkey_allow_insecure_origin:
+      'Only for set-ups where a proxy ends TLS and reports http; localhost is always allowed',
     TwoFactorRequiredForAdmins:
       'When on, administrators and root without two-factor authentication can only reach its setup and their profile until they turn it on',
     ServerAddress: 'e.g. https://gateway.example.com, without a trailing slash',

@@ -50,6 +50,8 @@ export default {
     oidc: { title: '配置 OIDC', desc: '用以支持通过 OIDC 登录。回调地址：{{callback}}' },
     passkey: {
       title: '通行密钥（Passkey）',
+      desc: '用户用设备的指纹、面容、PIN 或安全密钥登录。RP ID 与来源留空时取服务器地址（{{server}}）；浏览器只在 HTTPS 或 localhost 上支持通行密钥。',
+    },
     github: {
       title: '配置 GitHub OAuth App',
       desc: '用以支持通过 GitHub 登录注册。主页地址：{{home}}，回调地址：{{callback}}',
@@ -120,6 +122,9 @@ export default {
     passkey_user_verification: { required: '必须验证（PIN 或生物识别）', preferred: '尽量验证', discouraged: '不要求' },
     passkey_attachment_preference: {
       _empty: '不限',
+      platform: '本机（平台）',
+      'cross-platform': '外部（安全密钥、手机）',
+    },
     ReverseProxyProvider: { nginx: 'Nginx', cloudflare: 'Cloudflare' },
     DataExportDefaultTime: { hour: '小时', day: '天', week: '周' },
   },
