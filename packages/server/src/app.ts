@@ -47,6 +47,7 @@ import { userAdminRoutes } from './modules/users/routes-admin.js';
 import { selfRoutes } from './modules/users/routes-self.js';
 import { siteInfoRoutes } from './modules/site-info/routes.js';
 import { oauthBindingRoutes } from './modules/oauth/bindings-routes.js';
+import { customOAuthBackchannelRoutes } from './modules/custom-oauth/backchannel.js';
 import { unavailableRoutes } from './modules/unavailable/routes.js';
 import { unavailableExternalRoutes } from './modules/unavailable/external.js';
 import { affinityRoutes } from './modules/unavailable/affinity.js';
@@ -93,6 +94,7 @@ export const routeModules: RouteModule[] = [
   healthRoutes,
   siteInfoRoutes,
   oauthBindingRoutes,
+  customOAuthBackchannelRoutes,
   oidcDiscoveryRoutes,
   customOAuthRoutes,
   unavailableRoutes,

@@ -214,6 +214,8 @@ export const ErrorCode = {
   /** The external token is refused: {{reason}}. */
   CustomOAuthJwtInvalid: 'custom_oauth_jwt_invalid',
   CustomOAuthTicketUnsupported: 'custom_oauth_ticket_unsupported',
+  /** A provider's back-channel logout token is refused: {{reason}}. */
+  CustomOAuthLogoutTokenInvalid: 'custom_oauth_logout_token_invalid',
   TelegramSignatureInvalid: 'telegram_signature_invalid',
   TelegramLoginExpired: 'telegram_login_expired',
   WeChatServerFailed: 'wechat_server_failed',

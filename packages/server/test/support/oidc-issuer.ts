@@ -62,10 +62,9 @@ export async function startIssuer(opts: { clientId?: string; clientSecret?: stri
     hits: [],
     async sign(claims, o = {}) {
       const key = o.foreignKey ? foreign.privateKey : privateKey;
-      return new SignJWT(claims)
+      // iss and iat as the claims give them (a test of refusals may set others), else the issuer's and now.
+      return new SignJWT({ iss: issuer.url, iat: Math.floor(Date.now() / 1000), ...claims })
         .setProtectedHeader({ alg: 'RS256', kid: KID })
-        .setIssuer(issuer.url)
-        .setIssuedAt()
         .setExpirationTime(o.expiresIn ?? '5m')
         .sign(key);
     },

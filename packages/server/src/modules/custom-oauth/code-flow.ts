@@ -92,7 +92,7 @@ async function exchange(p: OpenedProvider, code: string, origin: string, verifie
 }
 
 /** The provider's JWKS: jwks_url, else the jwks_uri of its well-known document ('' when neither is known). */
-async function jwksUrlOf(p: OpenedProvider): Promise<string> {
+export async function jwksUrlOf(p: Pick<OpenedProvider, 'name' | 'jwks_url' | 'well_known'>): Promise<string> {
   if (p.jwks_url) return p.jwks_url;
   if (!p.well_known) return '';
   const doc = await callExternal(p.name, p.well_known, { method: 'GET' });
