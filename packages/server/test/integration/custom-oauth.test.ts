@@ -257,6 +257,18 @@ describe.each(dialects)('root-defined sign-in providers (%s)', (dialect) => {
     expect(await reason(await issuer.sign({ sub: 'emp-7', aud: 'tollway' }, { foreignKey: true }))).toMatchObject({
       code: ErrorCode.CustomOAuthJwtInvalid,
     });
+    // new-api's access policy refuses with root's message.
+    const policy = { conditions: [{ field: 'dept', op: 'eq', value: 'ops' }] };
+    const changed = await root.call('PUT', `/api/custom-oauth-provider/${created.body.data!.id}`, {
+      access_policy: JSON.stringify(policy),
+      access_denied_message: 'only {{required}} may enter, not {{current}}',
+    });
+    expect(changed.body.success, changed.body.message).toBe(true);
+    expect((await login(await issuer.sign({ sub: 'emp-8', aud: 'tollway', dept: 'sales' }))).body).toMatchObject({
+      success: false,
+      code: ErrorCode.CustomOAuthAccessDenied,
+      message: 'only ops may enter, not sales',
+    });
     // The header sign-in of this provider does not exist: kinds do not mix.
     expect(
       ((await new Client(t.app).call('POST', '/api/auth/external/portal/header/login')).body as { code?: string }).code,
