@@ -64,6 +64,10 @@ describe('LDAP sign-in in Chromium', () => {
     await expect.poll(() => card.textContent()).toContain('@grace');
     expect(await card.textContent()).toContain('vip');
     expect(await page.getByTestId('me-display-name').textContent()).toContain('Grace Hopper');
+    // Linked accounts lists the directory account the sign-in bound.
+    const row = page.getByTestId('me-binding-ldap');
+    await expect.poll(() => row.textContent()).toContain('grace');
+    expect(await row.getByTestId('me-unbind-ldap').count()).toBe(1);
     await h.shot(page, 'ldap-login-02-me');
     await context.close();
   });
