@@ -72,6 +72,19 @@ describe('LDAP sign-in in Chromium', () => {
     await context.close();
   });
 
+  it('offers the directory tab in Chinese too (the console default)', async () => {
+    const { page, context } = await h.newPage();
+    await page.goto('/login');
+    await page.getByTestId('ldap-login-form').waitFor();
+    expect(await page.getByTestId('login-tabs').getByRole('tab').allTextContents()).toEqual([
+      '目录账号（LDAP）',
+      '账号密码',
+    ]);
+    expect(await page.getByTestId('ldap-submit').textContent()).toContain('使用目录账号登录');
+    await h.shot(page, 'ldap-login-04-zh');
+    await context.close();
+  });
+
   it('shows root the directory settings with the bind password write-only', async () => {
     const { page, context } = await h.newPage();
     await context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
