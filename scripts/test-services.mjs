@@ -1,5 +1,5 @@
 // What `npm test` needs besides Node.js, checked before anything runs (scripts/test.mjs): PostgreSQL, MariaDB and
-// Redis answering on the addresses the tests use, and the Chromium and nginx programs. A missing one stops the run
+// Redis answering on the addresses the tests use, and the Chromium, nginx and slapd programs. A missing one stops the run
 // at once with a message naming each, the one command that starts the services, and `npm run test:sqlite` (the
 // tiers that need none of them). CI runs the same check: a missing service fails the run, nothing is skipped.
 import fs from 'node:fs';
@@ -21,10 +21,14 @@ export const NETWORK_SERVICES = [
   { name: 'Redis', variable: 'TEST_REDIS_URL', defaultUrl: 'redis://127.0.0.1:6379', port: 6379 },
 ];
 
-/** Programs the browser and deployment tests run (test/browser/harness.ts, packages/server/test/support/nginx.ts). */
+/**
+ * Programs the browser, deployment and directory sign-in tests run (test/browser/harness.ts,
+ * packages/server/test/support/nginx.ts, packages/server/test/support/slapd.ts).
+ */
 export const PROGRAMS = [
   { name: 'Chromium', variable: 'CHROMIUM_PATH', defaultPath: '/usr/bin/chromium', install: 'chromium' },
   { name: 'nginx', variable: undefined, defaultPath: '/usr/sbin/nginx', install: 'nginx' },
+  { name: 'slapd', variable: undefined, defaultPath: '/usr/sbin/slapd', install: 'slapd' },
 ];
 
 /** Resolves true when something accepts a TCP connection at host:port within the timeout. */

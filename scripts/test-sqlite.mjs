@@ -1,4 +1,4 @@
-// `npm run test:sqlite`: the tiers that need no service (no PostgreSQL, MariaDB, Redis, Chromium or nginx), for a
+// `npm run test:sqlite`: the tiers that need no service (no PostgreSQL, MariaDB, Redis, Chromium, nginx or slapd), for a
 // machine without them: unit, service, and the integration files on SQLite alone. An integration file that reaches
 // PostgreSQL, MariaDB or Redis whatever TEST_DIALECTS says (two cluster nodes, the Redis ledger, the Compose
 // deployment, a database named outright) is left out whole; `npm test` runs everything.
@@ -18,6 +18,7 @@ export const NEEDS_A_SERVICE = [
   /\bstartComposeCluster\(/,
   /\bcreateTestDatabase\(\s*'(postgres|mysql)'/,
   /\bstartTestApp\(\s*'(postgres|mysql)'/,
+  /\bstartSlapd\(/,
 ];
 
 /** The integration files (relative to the repository) that need a service beyond SQLite. */

@@ -93,7 +93,8 @@ describe('npm run test:sqlite', () => {
     const left = filesNeedingAService();
     const dir = 'packages/server/test/integration';
     // Two nodes on PostgreSQL and Redis; SQLite with Redis; the Redis ledger; a PostgreSQL database by name.
-    for (const f of ['multi-node', 'health', 'redis-ledger', 'shutdown-streams'])
+    // The directory sign-in starts slapd.
+    for (const f of ['multi-node', 'health', 'redis-ledger', 'shutdown-streams', 'ldap-login'])
       expect(left).toContain(`${dir}/${f}.test.ts`);
     // SQLite alone when TEST_DIALECTS=sqlite.
     for (const f of ['relay-openai', 'billing', 'log-output']) expect(left).not.toContain(`${dir}/${f}.test.ts`);
