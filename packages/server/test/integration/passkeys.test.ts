@@ -187,4 +187,23 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     const audit = await app.root.call<{ items: { action: string }[] }>('GET', '/api/audit/?p=1&page_size=5');
     expect(audit.body.data!.items.map((i) => i.action)).toContain('user.reset_passkey');
   });
+
+  it("erases a deleted user's passkey", async () => {
+    const bob = app.users[1]!;
+    const bobKey = new SoftAuthenticator(RP_ID, ORIGIN);
+    const options = await begin(bob, '/api/user/passkey/register/begin');
+    expect((await bob.call('POST', '/api/user/passkey/register/finish', bobKey.register(options))).body.success).toBe(
+      true,
+    );
+    const rows = () =>
+      app.t.database.db.kysely
+        .selectFrom('passkey_credentials')
+        .select('id')
+        .where('user_id', '=', bob.userId!)
+        .execute();
+    expect(await rows()).toHaveLength(1);
+    expect((await app.root.call('DELETE', `/api/user/${bob.userId}`)).body.success).toBe(true);
+    expect(await rows()).toHaveLength(0);
+    expect(codeOf(await loginWith(anonymous(), (o) => bobKey.assert(o)))).toBe(ErrorCode.PasskeyUnknownCredential);
+  });
 });

@@ -34,6 +34,8 @@ export interface CredentialEffect {
   oauthBindings: 'stay' | 'refused';
   /** The 2FA enrolment (secret and backup codes): 'erased' when nothing may ever use it again. */
   twoFactor: 'stays' | 'erased';
+  /** The passkey (modules/passkeys): 'erased' when nothing may ever use it again. */
+  passkeys: 'stay' | 'erased';
 }
 
 /**
@@ -42,7 +44,14 @@ export interface CredentialEffect {
  * the user's row on every request, so a lowered role takes admin-only powers away at once without ending them.
  */
 export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect>> = {
-  logout: { sessions: 'this', accessToken: 'stays', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
+  logout: {
+    sessions: 'this',
+    accessToken: 'stays',
+    apiKeys: 'stay',
+    oauthBindings: 'stay',
+    twoFactor: 'stays',
+    passkeys: 'stay',
+  },
   // Everything that signs in but the session asking (an access token asking ends too).
   sign_out_everywhere: {
     sessions: 'others',
@@ -50,6 +59,7 @@ export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect
     apiKeys: 'stay',
     oauthBindings: 'stay',
     twoFactor: 'stays',
+    passkeys: 'stay',
   },
   // All sessions end; the browser that changed the password is then given a fresh one (users/routes-self.ts).
   password_changed: {
@@ -58,8 +68,16 @@ export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect
     apiKeys: 'stay',
     oauthBindings: 'stay',
     twoFactor: 'stays',
+    passkeys: 'stay',
   },
-  password_reset: { sessions: 'all', accessToken: 'ends', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
+  password_reset: {
+    sessions: 'all',
+    accessToken: 'ends',
+    apiKeys: 'stay',
+    oauthBindings: 'stay',
+    twoFactor: 'stays',
+    passkeys: 'stay',
+  },
   // Whatever was signed in with the password alone must not outlive the switch.
   two_factor_enabled: {
     sessions: 'others',
@@ -67,6 +85,7 @@ export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect
     apiKeys: 'stay',
     oauthBindings: 'stay',
     twoFactor: 'stays',
+    passkeys: 'stay',
   },
   // The owner proved a current code: nothing else changes.
   two_factor_disabled: {
@@ -75,6 +94,7 @@ export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect
     apiKeys: 'stay',
     oauthBindings: 'stay',
     twoFactor: 'stays',
+    passkeys: 'stay',
   },
   // Account recovery: whoever held the old sign-ins may be the reason for it.
   two_factor_reset_by_admin: {
@@ -83,6 +103,7 @@ export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect
     apiKeys: 'stay',
     oauthBindings: 'stay',
     twoFactor: 'stays',
+    passkeys: 'stay',
   },
   // Sessions and the access token end for good; keys and bindings are refused while disabled, back when enabled.
   user_disabled: {
@@ -91,6 +112,7 @@ export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect
     apiKeys: 'refused',
     oauthBindings: 'refused',
     twoFactor: 'stays',
+    passkeys: 'stay',
   },
   user_deleted: {
     sessions: 'all',
@@ -98,8 +120,16 @@ export const CREDENTIAL_TABLE: Readonly<Record<CredentialEvent, CredentialEffect
     apiKeys: 'refused',
     oauthBindings: 'refused',
     twoFactor: 'erased',
+    passkeys: 'erased',
   },
-  role_lowered: { sessions: 'none', accessToken: 'stays', apiKeys: 'stay', oauthBindings: 'stay', twoFactor: 'stays' },
+  role_lowered: {
+    sessions: 'none',
+    accessToken: 'stays',
+    apiKeys: 'stay',
+    oauthBindings: 'stay',
+    twoFactor: 'stays',
+    passkeys: 'stay',
+  },
 };
 
 /**
@@ -126,6 +156,8 @@ export interface CredentialHolders {
   endAccessToken(userId: number): Promise<void>;
   /** Erases the user's 2FA secret and backup codes. */
   eraseTwoFactor(userId: number): Promise<void>;
+  /** Erases the user's passkey. */
+  erasePasskeys(userId: number): Promise<void>;
   /** Tells every cache of this node and the others (the relay's keys and balances) that the user changed. */
   notifyChanged(userId: number): Promise<void>;
 }
@@ -143,6 +175,7 @@ export class CredentialEvents {
     const ended = await this.endSessions(effect.sessions, userId, currentSessionKey);
     if (effect.accessToken === 'ends') await this.holders.endAccessToken(userId);
     if (effect.twoFactor === 'erased') await this.holders.eraseTwoFactor(userId);
+    if (effect.passkeys === 'erased') await this.holders.erasePasskeys(userId);
     // The relay refuses keys of a disabled or deleted user once its cached copy is dropped, on every node.
     if (effect.apiKeys === 'refused' || event === 'role_lowered') await this.holders.notifyChanged(userId);
     return ended;

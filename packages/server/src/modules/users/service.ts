@@ -16,6 +16,7 @@ import { nowSeconds } from '../../lib/time.js';
 import { CredentialEvents } from '../auth/credential-events.js';
 import { SessionStore } from '../auth/session-store.js';
 import { TwoFactorStore } from '../twofa/store.js';
+import { PasskeyStore } from '../passkeys/store.js';
 import type { AccountLogs } from '../../accounting/account-log.js';
 import { assertWebhookUrlAllowed } from '../notifications/webhook-url.js';
 import type { OptionsService } from '../../core/options/service.js';
@@ -49,10 +50,12 @@ export class UsersService {
     private readonly accountLogs: AccountLogs,
   ) {
     const twoFactor = new TwoFactorStore(store.db);
+    const passkeys = new PasskeyStore(store.db);
     this.credentials = new CredentialEvents({
       sessions: new SessionStore(store.db),
       endAccessToken: (userId) => store.update(userId, { access_token: null }),
       eraseTwoFactor: (userId) => twoFactor.erase(userId),
+      erasePasskeys: async (userId) => void (await passkeys.removeByUser(userId)),
       notifyChanged: (userId) => this.notifyChanged(userId),
     });
   }
