@@ -1,5 +1,6 @@
 import { BUILT_IN_SIGN_IN_SWITCHES } from './modules/oauth/bindings.js';
 import { LDAP_SIGN_IN_SWITCH } from './modules/ldap/settings.js';
+import { PASSKEY_SIGN_IN_SWITCH } from './modules/passkeys/settings.js';
 import type { SignInSwitch } from './modules/auth/sign-in-switches.js';
 
 /**
@@ -7,4 +8,8 @@ import type { SignInSwitch } from './modules/auth/sign-in-switches.js';
  * disabled). A new sign-in method adds its switch here. Root-defined providers are rows, not options: their own
  * service ends their sessions when one is disabled or deleted.
  */
-export const SIGN_IN_SWITCHES: readonly SignInSwitch[] = [...BUILT_IN_SIGN_IN_SWITCHES, LDAP_SIGN_IN_SWITCH];
+export const SIGN_IN_SWITCHES: readonly SignInSwitch[] = [
+  ...BUILT_IN_SIGN_IN_SWITCHES,
+  LDAP_SIGN_IN_SWITCH,
+  PASSKEY_SIGN_IN_SWITCH,
+];

@@ -114,6 +114,17 @@ describe.each(dialects)('passkeys on %s', (dialect) => {
     expect((await loginWith(anonymous(), (o) => key.assert(o))).body.success).toBe(true);
   });
 
+  it('ends every session a passkey opened when passkeys are switched off; password sessions stay', async () => {
+    const byPasskey = anonymous();
+    const byPassword = anonymous();
+    expect((await loginWith(byPasskey, (o) => key.assert(o))).body.success).toBe(true);
+    expect((await byPassword.login('alice', PASSWORD)).body.success).toBe(true);
+    await setOption('passkey.enabled', 'false');
+    expect((await byPasskey.call('GET', '/api/user/self')).status).toBe(401);
+    expect((await byPassword.call('GET', '/api/user/self')).body.success).toBe(true);
+    await setOption('passkey.enabled', 'true');
+  });
+
   it('completes the second step of a password sign-in', async () => {
     alice = anonymous();
     expect((await alice.login('alice', PASSWORD)).body.success).toBe(true);

@@ -3,6 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { coded } from '../../lib/errors.js';
 import type { OptionReader } from '../../lib/option-reader.js';
 import { configuredServerAddress } from '../../lib/server-address.js';
+import { SessionOriginFamilies } from '../auth/session-origin.js';
+import type { SignInSwitch } from '../auth/sign-in-switches.js';
 
 export type UserVerification = 'required' | 'preferred' | 'discouraged';
 export type Attachment = 'platform' | 'cross-platform';
@@ -17,6 +19,12 @@ export interface RelyingParty {
 }
 
 export const PASSKEYS_OFF = 'the administrator has not enabled passkey sign-in';
+
+/** Switching passkeys off ends every session a passkey opened (src/sign-in-switches.ts). */
+export const PASSKEY_SIGN_IN_SWITCH: SignInSwitch = {
+  option: 'passkey.enabled',
+  origin: SessionOriginFamilies.passkeys,
+};
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Browsers run WebAuthn on https pages and on loopback http pages only. */
