@@ -85,4 +85,6 @@ export const auditCatalog: Record<string, RouteAudit | false> = {
   'POST /api/user/login': signIn('auth.login'),
   'POST /api/user/login/2fa': signIn('auth.login_2fa'),
   'POST /api/user/passkey/login/finish': signIn('auth.login_passkey'),
+  'POST /api/auth/external/:provider/jwt/login': signIn('auth.login_jwt'),
+  'POST /api/auth/external/:provider/header/login': signIn('auth.login_header'),
 };

@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS: Texts = {
   'auth.login': { zh: '登录', en: 'Sign in' },
   'auth.login_2fa': { zh: '两步验证登录', en: 'Sign in with 2FA' },
   'auth.login_passkey': { zh: '通行密钥登录', en: 'Sign in with a passkey' },
+  'auth.login_jwt': { zh: '外部 JWT 登录', en: 'Sign in with an external JWT' },
+  'auth.login_header': { zh: '受信任请求头登录', en: 'Sign in by a trusted header' },
   'auth.secure_verify': { zh: '安全验证', en: 'Security verification' },
   'channel.batch_tag': { zh: '批量设置渠道标签', en: 'Tag channels in bulk' },
   'channel.codex_refresh': { zh: '刷新 Codex 凭据', en: 'Refresh Codex credentials' },
