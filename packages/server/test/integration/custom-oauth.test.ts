@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { ErrorCode, type CustomOAuthProvider, type UserPublic } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type CallResult, type TestApp } from '../support/app.js';
+import { Client, createUserClient, type CallResult, type TestApp } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, setQuota } from '../support/gateway.js';
@@ -161,6 +161,13 @@ describe.each(dialects)('root-defined sign-in providers (%s)', (dialect) => {
     };
     expect(userOf(await signIn(new Client(t.app))).role).toBe(10);
     expect(await groupOf(alice.id)).toBe('default');
+    // And back: a role the table maps to common lowers the administrator at the next sign-in.
+    const mapping = JSON.stringify({ leads: 'admin', members: 'common' });
+    expect(
+      (await root.call('PUT', `/api/custom-oauth-provider/${provider.id}`, { role_mapping: mapping })).body.success,
+    ).toBe(true);
+    issuer.users.get('u-alice')!.claims.roles = ['members'];
+    expect(userOf(await signIn(new Client(t.app))).role).toBe(1);
   });
 
   it('refuses a bad state, a wrong nonce, a bad PKCE verifier, a foreign signature and a disabled provider', async () => {
@@ -202,6 +209,55 @@ describe.each(dialects)('root-defined sign-in providers (%s)', (dialect) => {
     expect((await root.call('PUT', `/api/custom-oauth-provider/${provider.id}`, { enabled: true })).body.success).toBe(
       true,
     );
+  });
+
+  it('binds from a signed-in console, merges by email when asked, and creates no user unless allowed', async () => {
+    // A bind: the signed-in console starts the sign-in (session + New-Api-User), the account joins that user.
+    const frank = await createUserClient(t.app, root, 'frank');
+    issuer.users.set('u-frank', { claims: { preferred_username: 'frank-idp', groups: ['sales'] } });
+    issuer.signInAs = 'u-frank';
+    const bound = await signIn(frank);
+    expect(bound.body).toMatchObject({ success: true, message: 'bind' });
+    expect(userOf(await signIn(new Client(t.app))).id).toBe(frank.userId);
+
+    // Without auto_register and without a binding, nobody is created; with merge by email the owner of the
+    // (verified) address is found; a provider saying the address is unverified merges nothing.
+    const off = await root.call('PUT', `/api/custom-oauth-provider/${provider.id}`, {
+      auto_register: false,
+      auto_merge_by_email: true,
+    });
+    expect(off.body.success, off.body.message).toBe(true);
+    issuer.users.set('u-nobody', { claims: { email: 'nobody@example.com' } });
+    issuer.signInAs = 'u-nobody';
+    expect(((await signIn(new Client(t.app))).body as { code?: string }).code).toBe(ErrorCode.CustomOAuthNoAccount);
+    const hana = await createUserClient(t.app, root, 'hana');
+    expect((await root.call('PUT', '/api/user/', { id: hana.userId, email: 'hana@example.com' })).body.success).toBe(
+      true,
+    );
+    issuer.users.set('u-hana', { claims: { email: 'hana@example.com', email_verified: false } });
+    issuer.signInAs = 'u-hana';
+    expect(((await signIn(new Client(t.app))).body as { code?: string }).code).toBe(ErrorCode.CustomOAuthNoAccount);
+    issuer.users.get('u-hana')!.claims.email_verified = true;
+    expect(userOf(await signIn(new Client(t.app))).id).toBe(hana.userId);
+
+    // The provider's own refusal comes back as the sign-in's reason.
+    const start = await new Client(t.app).call<{ url: string }>('GET', '/api/oauth/custom/acme/authorize');
+    const cookie = setCookies(start)
+      .find((h) => h.startsWith('oauth_state='))!
+      .split(';')[0]!;
+    const state = new URL(start.body.data!.url).searchParams.get('state')!;
+    const refused = new Client(t.app);
+    refused.cookie = cookie;
+    const q = new URLSearchParams({ state, error: 'access_denied', error_description: 'user is disabled' });
+    expect((await refused.call('GET', `/api/oauth/acme?${q}`)).body).toMatchObject({
+      success: false,
+      code: ErrorCode.OAuthCodeRefused,
+      params: { reason: 'user is disabled' },
+    });
+    await root.call('PUT', `/api/custom-oauth-provider/${provider.id}`, {
+      auto_register: true,
+      auto_merge_by_email: false,
+    });
   });
 
   it('ends the sessions a provider opened when its binding is released or the provider is disabled', async () => {

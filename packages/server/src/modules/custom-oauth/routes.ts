@@ -24,6 +24,8 @@ import { customOAuthProvidersOf, type OpenedProvider } from './providers.js';
 import { CustomSignIn, type ExternalIdentity } from './signin.js';
 
 const tags = ['auth'];
+/** Longest provider refusal text shown. */
+const PROVIDER_REASON_MAX = 200;
 const slugParam = z.object({ provider: z.string().max(64) });
 
 /** The redirect_uri origin: ServerAddress when set, else where this browser came from (as the built-in providers). */
@@ -158,6 +160,8 @@ function codeRoutes(r: Router): void {
     query: z.object({
       code: z.string().max(2048).optional().default(''),
       state: z.string().max(128).optional().default(''),
+      error: z.string().max(256).optional(),
+      error_description: z.string().max(1024).optional(),
     }),
     response: userPublic.optional(),
     raw: true,
@@ -174,6 +178,14 @@ function codeRoutes(r: Router): void {
             undefined,
             403,
           );
+        // The provider's own refusal (a user it disabled, consent denied) comes back as error / error_description.
+        if (!query.code && query.error) {
+          const reason = (query.error_description || query.error).slice(0, PROVIDER_REASON_MAX);
+          throw coded(ErrorCode.OAuthCodeRefused, `${p.name} refused the sign-in (${reason})`, {
+            provider: p.name,
+            reason,
+          });
+        }
         if (!query.code)
           throw coded(ErrorCode.OAuthNoCode, `${p.name} sent no code: start the sign-in again`, { provider: p.name });
         const who = await codeIdentity(p, query.code, originOf(ctx, req), state);
