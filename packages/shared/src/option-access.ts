@@ -57,6 +57,7 @@ export const SIGN_IN_OPTION_KEYS = [
   'LDAPAutoRegister',
   'LDAPDisabledFilter',
   'LDAPRevalidateSeconds',
+  'LDAPDisableRemovedUsers',
   'TwoFactorRequiredForAdmins',
   'TurnstileCheckEnabled',
   'TurnstileSiteKey',

@@ -74,6 +74,7 @@ export const optionDefs = {
   LDAPAutoRegister: bool(true),
   LDAPDisabledFilter: str(),
   LDAPRevalidateSeconds: int(600, 30, 86400),
+  LDAPDisableRemovedUsers: bool(false),
   // Two-factor sign-in: administrators (and root) without it may only set it up
   TwoFactorRequiredForAdmins: bool(false),
   // Bot check

@@ -266,6 +266,43 @@ describe.each(dialects)('LDAP sign-in against slapd on %s', (dialect) => {
     }
   });
 
+  it('with LDAPDisableRemovedUsers, disables users the directory dropped, with or without a directory session', async () => {
+    await slapd.addPerson({ uid: 'kim', password: 'kim-pw' });
+    await slapd.addPerson({ uid: 'leo', password: 'leo-pw' });
+    const kim = new Client(fx.t.app);
+    expect((await ldapLogin(kim, 'kim', 'kim-pw')).body.success).toBe(true);
+    // Leo has a password account and bound his directory account: no directory session to check.
+    const leo = await createUserClient(fx.t.app, fx.root, 'leo');
+    const bind = await leo.call('POST', '/api/user/ldap/binding', { username: 'leo', password: 'leo-pw' });
+    expect(bind.body.success, bind.body.message).toBe(true);
+    await setOption('LDAPDisableRemovedUsers', 'true');
+    try {
+      // Bob (removed) and Carol (disabled) lost their directory sessions earlier but are still enabled here, with
+      // nothing left to check but their binding: the sweep disables them. Kim and Leo are in good standing.
+      const dropped = await fx.t.database.db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('username', 'in', ['bob', 'carol'])
+        .execute();
+      const first = await revalidateLater(5000);
+      expect(first.disabled.sort()).toEqual(dropped.map((r) => Number(r.id)).sort());
+      expect(first.ended).toEqual([]);
+      await slapd.setEmployeeType('kim', 'disabled');
+      await slapd.removePerson('leo');
+      const pass = await revalidateLater(10000);
+      expect(pass.disabled.sort()).toEqual([kim.userId, leo.userId].sort());
+      expect(pass.ended).toEqual([kim.userId]);
+      for (const c of [kim, leo]) {
+        expect((await self(c)).status).toBe(401);
+        const row = await fx.root.call<{ status: number }>('GET', `/api/user/${c.userId}`);
+        expect(row.body.data?.status).toBe(2);
+      }
+      expect((await leo.login('leo', 'user-pass-123')).body).toMatchObject({ success: false });
+    } finally {
+      await setOption('LDAPDisableRemovedUsers', 'false');
+    }
+  });
+
   it('asks for the bot check first when Turnstile is on, as the password login does', async () => {
     await setOptions({
       TurnstileSiteKey: 'site-key',

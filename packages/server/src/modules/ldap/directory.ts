@@ -113,11 +113,23 @@ export class Directory {
   }
 
   /** The entry whose LDAPUsernameAttribute is `username` (by the service account), or undefined when gone. */
-  lookup(username: string): Promise<DirectoryEntry | undefined> {
+  async lookup(username: string): Promise<DirectoryEntry | undefined> {
+    return (await this.lookupAll([username])).get(username);
+  }
+
+  /**
+   * The entries of many names in one conversation (one connection, one service bind): each name's entry, or
+   * undefined when it is gone. One failure (unreachable, TLS, configuration) fails the whole lookup.
+   */
+  lookupAll(usernames: readonly string[]): Promise<Map<string, DirectoryEntry | undefined>> {
     return this.conversation(async (c) => {
-      const entry = await this.findOne(c, equalityFilter(this.s.usernameAttribute, username));
-      return entry ? this.read(c, entry, username) : undefined;
-    });
+      const found = new Map<string, DirectoryEntry | undefined>();
+      for (const name of usernames) {
+        const entry = await this.findOne(c, equalityFilter(this.s.usernameAttribute, name));
+        found.set(name, entry ? await this.read(c, entry, name) : undefined);
+      }
+      return found;
+    }, usernames.length);
   }
 
   private tlsOptions(host: string): tls.ConnectionOptions {
@@ -128,7 +140,8 @@ export class Directory {
     };
   }
 
-  private async conversation<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+  /** Runs `fn` on a fresh connection; `steps` more lookups than one sign-in's get a timeout each in the deadline. */
+  private async conversation<T>(fn: (c: Client) => Promise<T>, steps = 0): Promise<T> {
     const url = new URL(this.s.url);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const ldaps = url.protocol === 'ldaps:';
@@ -142,7 +155,7 @@ export class Directory {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new DirectoryError('unreachable', 'no answer in time')),
-        this.s.timeoutMs * CONVERSATION_TIMEOUTS,
+        this.s.timeoutMs * (CONVERSATION_TIMEOUTS + steps),
       );
     });
     try {

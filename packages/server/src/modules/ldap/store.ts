@@ -1,3 +1,4 @@
+import { Role, UserStatus } from '@tollway/shared';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
@@ -100,6 +101,20 @@ export class LdapStore {
       .groupBy(['sessions.user_id', 'user_identities.external_id'])
       .execute();
     return rows.map((r) => ({ userId: Number(r.user_id), externalId: r.external_id, lastSignIn: Number(r.last) }));
+  }
+
+  /** Every live, enabled user below root with a directory account bound, and that account. */
+  async boundUsers(): Promise<{ userId: number; externalId: string }[]> {
+    const rows = await this.db.kysely
+      .selectFrom('user_identities')
+      .innerJoin('users', 'users.id', 'user_identities.user_id')
+      .select(['users.id', 'user_identities.external_id'])
+      .where('user_identities.provider', '=', LDAP_IDENTITY)
+      .where('users.deleted_at', 'is', null)
+      .where('users.status', '=', UserStatus.Enabled)
+      .where('users.role', '<', Role.Root)
+      .execute();
+    return rows.map((r) => ({ userId: Number(r.id), externalId: r.external_id }));
   }
 
   /** The highest user id (0 without users), the start of `ldap_<n>` names. */

@@ -26,6 +26,7 @@ const LDAP: OptionKey[] = [
   'LDAPRoleMapping',
   'LDAPDisabledFilter',
   'LDAPRevalidateSeconds',
+  'LDAPDisableRemovedUsers',
 ];
 
 /** Directory (LDAP / Active Directory) sign-in: server, service account, search, groups (docs/operating/ldap.md). */
@@ -55,6 +56,7 @@ export function LdapSection() {
       <OptionField k="LDAPRoleMapping" />
       <OptionField k="LDAPDisabledFilter" />
       <OptionField k="LDAPRevalidateSeconds" min={30} max={86400} />
+      <OptionField k="LDAPDisableRemovedUsers" span="full" />
     </SettingsSection>
   );
 }
