@@ -239,6 +239,14 @@ describe.each(dialects)('root-defined sign-in providers (%s)', (dialect) => {
     expect(((await signIn(new Client(t.app))).body as { code?: string }).code).toBe(ErrorCode.CustomOAuthNoAccount);
     issuer.users.get('u-hana')!.claims.email_verified = true;
     expect(userOf(await signIn(new Client(t.app))).id).toBe(hana.userId);
+    // An administrator's address never merges.
+    const ivan = await createUserClient(t.app, root, 'ivan', 10);
+    expect((await root.call('PUT', '/api/user/', { id: ivan.userId, email: 'ivan@example.com' })).body.success).toBe(
+      true,
+    );
+    issuer.users.set('u-ivan', { claims: { email: 'ivan@example.com', email_verified: true } });
+    issuer.signInAs = 'u-ivan';
+    expect(((await signIn(new Client(t.app))).body as { code?: string }).code).toBe(ErrorCode.CustomOAuthNoAccount);
 
     // The provider's own refusal comes back as the sign-in's reason.
     const start = await new Client(t.app).call<{ url: string }>('GET', '/api/oauth/custom/acme/authorize');

@@ -129,11 +129,15 @@ export class CustomSignIn {
     return applyMappedIdentity(this.ctx.users, created, this.mapped(p, who), { group: true, role: true });
   }
 
-  /** With auto_merge_by_email: the one user of the provider's (verified) email address, now bound to the account. */
+  /**
+   * With auto_merge_by_email: the one user of the provider's (verified) email address, now bound to the account;
+   * never an administrator.
+   */
   private async mergeByEmail(p: OpenedProvider, who: ExternalIdentity): Promise<UserRow | undefined> {
     if (Number(p.auto_merge_by_email) !== 1 || !who.emailVerified || !isEmailAddress(who.email)) return undefined;
     const user = await this.ctx.users.store.findByEmail(who.email);
-    if (!user) return undefined;
+    // An administrator's account is never taken over by an address an outside provider asserts.
+    if (!user || user.role >= Role.Admin) return undefined;
     admit(p, user);
     if (await this.store.bindingOf(user.id, p.id)) return undefined;
     try {
