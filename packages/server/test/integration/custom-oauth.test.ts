@@ -218,7 +218,22 @@ describe.each(dialects)('root-defined sign-in providers (%s)', (dialect) => {
     issuer.signInAs = 'u-frank';
     const bound = await signIn(frank);
     expect(bound.body).toMatchObject({ success: true, message: 'bind' });
-    expect(userOf(await signIn(new Client(t.app))).id).toBe(frank.userId);
+    const viaProvider = new Client(t.app);
+    expect(userOf(await signIn(viaProvider)).id).toBe(frank.userId);
+    // An administrator sees and releases the binding (frank has an email address, so it is not his only way in):
+    // the session the provider opened ends, the password one stays.
+    expect((await root.call('PUT', '/api/user/', { id: frank.userId, email: 'frank@example.com' })).body.success).toBe(
+      true,
+    );
+    const listed = await root.call<{ provider_id: number }[]>('GET', `/api/user/${frank.userId}/oauth/bindings`);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ provider_id: provider.id, provider_user_id: 'u-frank' }),
+    ]);
+    expect((await root.call('DELETE', `/api/user/${frank.userId}/oauth/bindings/${provider.id}`)).body.success).toBe(
+      true,
+    );
+    expect((await viaProvider.call('GET', '/api/user/self')).body.success).toBe(false);
+    expect((await frank.call('GET', '/api/user/self')).body.success).toBe(true);
 
     // Without auto_register and without a binding, nobody is created; with merge by email the owner of the
     // (verified) address is found; a provider saying the address is unverified merges nothing.
