@@ -7,8 +7,7 @@ import {
   type Slapd,
 } from '../../packages/server/test/support/slapd.js';
 import { apiAs, setUpRoot, type Session } from './api-session.js';
-import path from 'node:path';
-import { SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'ldaproot', password: 'ldap-root-pass-1' };
 
@@ -103,7 +102,7 @@ describe('LDAP sign-in in Chromium', () => {
     expect(await bind.inputValue()).toBe('');
     expect(await bind.getAttribute('type')).toBe('password');
     expect(await section.getByTestId('option-LDAPServerURL').inputValue()).toBe(slapd.ldapsUrl);
-    await section.screenshot({ path: path.join(SCREENSHOTS, 'ldap-login-03-settings.png') });
+    await h.shot(page, 'ldap-login-03-settings');
     await context.close();
   });
 });
