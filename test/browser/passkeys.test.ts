@@ -12,6 +12,7 @@ import {
   startHarness,
   type Harness,
 } from './harness.js';
+import { axeFindings, describeFindings } from './axe.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const CHANNEL_KEY = 'sk-passkey-browser-key';
@@ -36,7 +37,8 @@ describe('passkeys in Chromium', () => {
   beforeAll(async () => {
     h = await startHarness();
     origin = h.baseUrl.replace('127.0.0.1', 'localhost');
-    context = await h.browser.newContext({ baseURL: origin, viewport: { width: 1366, height: 860 } });
+    // bypassCSP: the test injects axe-core.
+    context = await h.browser.newContext({ baseURL: origin, viewport: { width: 1366, height: 860 }, bypassCSP: true });
     page = await context.newPage();
     page.setDefaultTimeout(30_000);
     const setup = await fetch(`${h.baseUrl}/api/setup`, {
@@ -91,12 +93,14 @@ describe('passkeys in Chromium', () => {
     expect(await credentials()).toHaveLength(1);
     await expect.poll(() => card.getByTestId('passkey-last-used').textContent()).toBe('尚未使用');
     await h.shot(page, 'passkeys-01-registered');
+    expect(describeFindings(await axeFindings(page, '/app/me with a passkey'))).toEqual([]);
   });
 
   it('signs out and signs in with the passkey, without a user name', async () => {
     await logout(page);
     await page.getByTestId('login-passkey').waitFor();
     await h.shot(page, 'passkeys-02-login-page');
+    expect(describeFindings(await axeFindings(page, '/login with passkeys on'))).toEqual([]);
     await page.getByTestId('login-passkey').click();
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
     expect((await pageApi<{ username: string }>(page, 'GET', '/api/user/self')).data?.username).toBe(ROOT.username);
