@@ -109,8 +109,8 @@ export class PasskeyService {
 
   /**
    * Begins a sign-in: any passkey of this site (usernameless), the named user's, or (flow_token) the passkey of the
-   * user whose password sign-in waits for its second factor. A user name that has no passkey gets the usernameless
-   * options, so the answer does not tell which names exist.
+   * user whose password sign-in waits for its second factor. An unknown user name, or one without a passkey, gets
+   * the usernameless options (the answer does not tell those two apart).
    */
   async loginBegin(req: FastifyRequest, input: { username?: string; flow_token?: string } | undefined) {
     const rp = relyingParty(this.ctx.options, req);
@@ -141,11 +141,12 @@ export class PasskeyService {
       throw coded(ErrorCode.PasskeyVerificationFailed, VERIFICATION_FAILED);
     const user = await this.ctx.usersStore.findById(row.user_id);
     if (!user) throw coded(ErrorCode.PasskeyUnknownCredential, UNKNOWN_CREDENTIAL);
-    if (user.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
     const handle = body.response.userHandle;
     if (handle && Buffer.from(handle, 'base64url').toString('utf8') !== String(user.id))
       throw coded(ErrorCode.PasskeyVerificationFailed, VERIFICATION_FAILED);
     await this.assertion(req, 'login', body, challenge, row);
+    // Only the passkey's holder learns that the account is disabled: the signature is checked first.
+    if (user.status !== UserStatus.Enabled) throw coded(ErrorCode.UserBanned, 'user banned');
     if (ceremony.flowToken) await this.completePending(req, reply, user, ceremony.flowToken);
     else await startSession(this.ctx, req, reply, user, SessionOrigins.passkey(row.id));
     return toPublicUser(user);
