@@ -69,7 +69,11 @@ export const optionDefs = {
   LDAPGroupSearchBaseDN: str(),
   LDAPGroupSearchFilter: str('(member={dn})'),
   LDAPGroupMapping: json({}, stringMap),
-  LDAPRoleMapping: json({}, stringMap),
+  // Directory group → role: an ordinary user or an administrator (never root), by name or number
+  LDAPRoleMapping: json(
+    {},
+    z.record(z.string(), z.enum(['common', 'user', 'member', '1', 'admin', 'administrator', '10'])),
+  ),
   LDAPGroupRequired: bool(false),
   LDAPAutoRegister: bool(true),
   LDAPDisabledFilter: str(),

@@ -90,6 +90,9 @@ describe.each(dialects)('LDAP sign-in against slapd on %s', (dialect) => {
     expect(url.body).toMatchObject({ success: false });
     const filter = await fx.root.call('PUT', '/api/option/', { key: 'LDAPUserFilter', value: '(uid=alice)' });
     expect(filter.body).toMatchObject({ success: false });
+    // A directory group never makes root.
+    const role = await fx.root.call('PUT', '/api/option/', { key: 'LDAPRoleMapping', value: '{"admins":"root"}' });
+    expect(role.body).toMatchObject({ success: false, code: 'input_not_in_list' });
   });
 
   it('creates the user on the first sign-in with the mapped group, and updates it when the groups change', async () => {
