@@ -8,14 +8,7 @@ import {
   ResultCodeError,
   type Entry,
 } from 'ldapts';
-import {
-  adAccountDisabled,
-  equalityFilter,
-  escapeFilterValue,
-  firstRdnValue,
-  groupFilter,
-  userFilter,
-} from './filter.js';
+import { adAccountDisabled, equalityFilter, firstRdnValue, groupFilter, userFilter } from './filter.js';
 import type { LdapSettings } from './settings.js';
 
 /** Most entries a user search may return: a second match makes the name ambiguous (refused as unknown). */
@@ -103,7 +96,7 @@ export class Directory {
       if (!person) {
         // Unknown: the searches a known person costs, then a bind that fails like a wrong password, so both take
         // the same round trips.
-        const nobody = `cn=${escapeFilterValue(crypto.randomBytes(8).toString('hex'))},${this.s.baseDn}`;
+        const nobody = `cn=nobody-${crypto.randomBytes(8).toString('hex')},${this.s.baseDn}`;
         await this.readNobody(c, nobody, username);
         await this.bindFails(c, nobody, password);
         return undefined;
@@ -112,13 +105,9 @@ export class Directory {
     });
   }
 
-  /** The entry whose LDAPUsernameAttribute is `username` (by the service account), or undefined when gone. */
-  async lookup(username: string): Promise<DirectoryEntry | undefined> {
-    return (await this.lookupAll([username])).get(username);
-  }
-
   /**
-   * The entries of many names in one conversation (one connection, one service bind): each name's entry, or
+   * The entries whose LDAPUsernameAttribute is one of `usernames`, looked up by the service account; many names
+   * in one conversation (one connection, one service bind): each name's entry, or
    * undefined when it is gone. One failure (unreachable, TLS, configuration) fails the whole lookup.
    */
   lookupAll(usernames: readonly string[]): Promise<Map<string, DirectoryEntry | undefined>> {
