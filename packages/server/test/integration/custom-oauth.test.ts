@@ -6,6 +6,7 @@ import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, setQuota } from '../support/gateway.js';
 import { oauthCallback, setCookies } from '../support/oauth-flow.js';
+import { listenLocally } from '../support/local-server.js';
 import { startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
 import { FIXED_MODEL, openaiCall } from '../support/period-limits.js';
 
@@ -352,6 +353,101 @@ describe.each(dialects)('root-defined sign-in providers (%s)', (dialect) => {
     expect(
       ((await new Client(t.app).call('POST', '/api/auth/external/portal/header/login')).body as { code?: string }).code,
     ).toBe(ErrorCode.CustomOAuthDisabled);
+  });
+
+  it("takes new-api's tickets: a JWT from the ticket server (ticket_exchange) or its CAS answer (ticket_validate)", async () => {
+    const seen: URL[] = [];
+    const tickets = await listenLocally(
+      http.createServer((req, res) => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        seen.push(url);
+        const ticket = url.searchParams.get('ticket');
+        if (url.pathname === '/exchange' && ticket === 'ST-good')
+          return void issuer
+            .sign({ sub: 'emp-ticket', aud: 'tollway', preferred_username: 'tina' })
+            .then((token) =>
+              res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { token } })),
+            );
+        if (url.pathname === '/validate' && ticket === 'ST-cas')
+          return void res
+            .writeHead(200, { 'content-type': 'application/xml' })
+            .end(
+              '<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas"><cas:authenticationSuccess>' +
+                '<cas:user>cas-user</cas:user><cas:attributes><cas:mail>cas&amp;user@example.com</cas:mail>' +
+                '<cas:memberOf>sales</cas:memberOf><cas:memberOf>engineering</cas:memberOf></cas:attributes>' +
+                '</cas:authenticationSuccess></cas:serviceResponse>',
+            );
+        res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            '<cas:serviceResponse xmlns:cas="http://www.yale.edu/tp/cas"><cas:authenticationFailure code="INVALID_TICKET">' +
+              'Ticket not recognized</cas:authenticationFailure></cas:serviceResponse>',
+          );
+      }),
+    );
+    try {
+      const exchange = await root.call('POST', '/api/custom-oauth-provider/', {
+        name: 'Ticket exchange',
+        slug: 'ticketx',
+        kind: 'jwt_direct',
+        enabled: true,
+        jwt_acquire_mode: 'ticket_exchange',
+        ticket_exchange_url: `${tickets.url}/exchange`,
+        ticket_exchange_service_field: 'service',
+        issuer: issuer.url,
+        audience: 'tollway',
+        jwks_url: `${issuer.url}/jwks`,
+        auto_register: true,
+      });
+      expect(exchange.body.success, exchange.body.message).toBe(true);
+      const viaExchange = await new Client(t.app).call<UserPublic>('POST', '/api/auth/external/ticketx/jwt/login', {
+        ticket: 'ST-good',
+        callback_url: 'https://gw.example/oauth/ticketx',
+      });
+      expect(viaExchange.body.success, viaExchange.body.message).toBe(true);
+      expect(viaExchange.body.data!.username).toBe('tina');
+      expect(seen.at(-1)!.searchParams.get('service')).toBe('https://gw.example/oauth/ticketx');
+
+      const cas = await root.call('POST', '/api/custom-oauth-provider/', {
+        name: 'CAS',
+        slug: 'cas',
+        kind: 'jwt_direct',
+        enabled: true,
+        jwt_acquire_mode: 'ticket_validate',
+        ticket_exchange_url: `${tickets.url}/validate`,
+        user_id_field: 'authenticationSuccess.user',
+        username_field: 'authenticationSuccess.user',
+        email_field: 'authenticationSuccess.attributes.mail',
+        group_field: 'authenticationSuccess.attributes.memberOf',
+        group_mapping: JSON.stringify({ engineering: 'vip' }),
+        auto_register: true,
+      });
+      expect(cas.body.success, cas.body.message).toBe(true);
+      const login = (ticket: string) =>
+        new Client(t.app).call<UserPublic>('POST', '/api/auth/external/cas/jwt/login', { ticket });
+      const viaCas = await login('ST-cas');
+      expect(viaCas.body.success, viaCas.body.message).toBe(true);
+      expect(viaCas.body.data).toMatchObject({ username: 'cas-user', email: 'cas&user@example.com' });
+      expect(await groupOf(viaCas.body.data!.id)).toBe('vip');
+      expect((await login('ST-forged')).body).toMatchObject({
+        success: false,
+        code: ErrorCode.CustomOAuthJwtInvalid,
+        params: { reason: 'ticket validation failed: INVALID_TICKET: Ticket not recognized' },
+      });
+      // Multipart payloads are not offered.
+      const multipart = await root.call('POST', '/api/custom-oauth-provider/', {
+        name: 'Multipart',
+        slug: 'multipart',
+        kind: 'jwt_direct',
+        jwt_acquire_mode: 'ticket_validate',
+        ticket_exchange_url: `${tickets.url}/validate`,
+        ticket_exchange_method: 'POST',
+        ticket_exchange_payload_mode: 'multipart',
+      });
+      expect((multipart.body as { code?: string }).code).toBe(ErrorCode.CustomOAuthTicketUnsupported);
+    } finally {
+      await tickets.close();
+    }
   });
 
   it('trusts identity headers only from a trusted proxy address (the socket, not X-Forwarded-For)', async () => {

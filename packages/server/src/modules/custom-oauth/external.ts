@@ -13,6 +13,7 @@ import { verifyJwt } from './jwt.js';
 import { proxyEntries } from './provider-rules.js';
 import type { OpenedProvider } from './providers.js';
 import type { ExternalIdentity } from './signin.js';
+import { exchangeTicket, validateTicket, type TicketInput } from './ticket.js';
 
 /** Longest header value read. */
 const MAX_HEADER_VALUE = 1024;
@@ -23,9 +24,15 @@ export const bareToken = (raw: string) => raw.trim().replace(/^bearer\s+/i, '');
 /**
  * The user of an external token: in claims mode the token's own claims once its signature (jwks_url or
  * public_key), issuer, audience and expiry are checked; in userinfo mode what the provider's user info
- * endpoint answers for it (the provider is the judge of the token).
+ * endpoint answers for it (the provider is the judge of the token). In the ticket modes the token comes from the
+ * ticket server (ticket_exchange), or the ticket server's answer is the user itself (ticket_validate).
  */
-export async function jwtIdentity(p: OpenedProvider, raw: string): Promise<ExternalIdentity> {
+export async function jwtIdentity(p: OpenedProvider, raw: string, ticket?: TicketInput): Promise<ExternalIdentity> {
+  if (p.jwt_acquire_mode === 'ticket_validate' || p.jwt_acquire_mode === 'ticket_exchange') {
+    const input = ticket ?? { ticket: '', callbackUrl: '', state: '' };
+    if (p.jwt_acquire_mode === 'ticket_validate') return identityOf(p, await validateTicket(p, input));
+    raw = await exchangeTicket(p, input);
+  }
   const token = bareToken(raw);
   if (!token)
     throw coded(ErrorCode.CustomOAuthJwtInvalid, 'the token is refused: it is missing', { reason: 'it is missing' });

@@ -100,24 +100,45 @@ function checkOAuthCode(row: ProviderSettings): void {
   checkUrl(row, 'jwks_url', false);
 }
 
-function checkJwtDirect(row: ProviderSettings): void {
-  const acquire = (row.jwt_acquire_mode || 'direct_token').toLowerCase();
-  if (acquire === 'ticket_exchange' || acquire === 'ticket_validate')
+const ACQUIRE_MODES = ['direct_token', 'ticket_exchange', 'ticket_validate'];
+const TICKET_PAYLOADS = ['query', 'form', 'json'];
+
+/** new-api's ticket modes: where the ticket goes (ticket_exchange_url, GET or POST, query / form / JSON). */
+function checkTicket(row: ProviderSettings): void {
+  checkUrl(row, 'ticket_exchange_url', true);
+  row.ticket_exchange_method = (row.ticket_exchange_method || 'GET').toUpperCase();
+  if (row.ticket_exchange_method !== 'GET' && row.ticket_exchange_method !== 'POST')
+    throw invalid('ticket_exchange_method is invalid');
+  row.ticket_exchange_payload_mode = (row.ticket_exchange_payload_mode || 'query').toLowerCase();
+  if (row.ticket_exchange_payload_mode === 'multipart')
     throw coded(
       ErrorCode.CustomOAuthTicketUnsupported,
-      'ticket acquire modes are not available on this server: use direct_token',
+      'multipart ticket payloads are not available on this server: use query, form or json',
     );
-  if (acquire !== 'direct_token') throw invalid('jwt_acquire_mode is invalid');
+  if (!TICKET_PAYLOADS.includes(row.ticket_exchange_payload_mode))
+    throw invalid('ticket_exchange_payload_mode is invalid');
+  for (const t of ['ticket_exchange_extra_params', 'ticket_exchange_headers'] as const) {
+    const problem = mappingTableProblem(row[t]);
+    if (problem) throw invalid(`${t} ${problem}`);
+  }
+  if (row.jwt_acquire_mode === 'ticket_validate' && row.jwt_identity_mode === 'userinfo')
+    throw invalid('jwt_direct providers using ticket_validate mode only support claims identity mode');
+}
+
+function checkJwtDirect(row: ProviderSettings): void {
+  const acquire = (row.jwt_acquire_mode || 'direct_token').toLowerCase();
+  if (!ACQUIRE_MODES.includes(acquire)) throw invalid('jwt_acquire_mode is invalid');
   row.jwt_acquire_mode = acquire;
   const identity = (row.jwt_identity_mode || 'claims').toLowerCase();
   if (identity !== 'claims' && identity !== 'userinfo') throw invalid('jwt_identity_mode is invalid');
   row.jwt_identity_mode = identity;
-  if (identity === 'claims') {
+  if (acquire !== 'direct_token') checkTicket(row);
+  if (identity === 'claims' && acquire !== 'ticket_validate') {
     if (!row.issuer) throw invalid('issuer is required for jwt_direct providers using claims mode');
     if (!row.jwks_url && !row.public_key)
       throw invalid('jwks_url or public_key is required for jwt_direct providers using claims mode');
     checkUrl(row, 'jwks_url', false);
-  } else checkUrl(row, 'user_info_endpoint', true);
+  } else if (identity === 'userinfo') checkUrl(row, 'user_info_endpoint', true);
   row.jwt_source = (row.jwt_source || 'query').toLowerCase();
   if (!['query', 'fragment', 'body'].includes(row.jwt_source)) throw invalid('jwt_source is invalid');
   row.jwt_header ||= 'Authorization';

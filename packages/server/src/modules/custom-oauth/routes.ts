@@ -20,12 +20,16 @@ import { bindsSession, checkState, clearStateCookie, issueState } from '../oauth
 import { authorizeUrl, codeIdentity, newSignInSecrets } from './code-flow.js';
 import { headerIdentity, jwtIdentity } from './external.js';
 import { MAX_JWT_CHARS as MAX_JWT_BODY_TOKEN } from './jwt.js';
+import { MAX_TICKET_CHARS } from './ticket.js';
 import { customOAuthProvidersOf, type OpenedProvider } from './providers.js';
 import { CustomSignIn, type ExternalIdentity } from './signin.js';
 
 const tags = ['auth'];
 /** Longest provider refusal text shown. */
 const PROVIDER_REASON_MAX = 200;
+/** Longest callback (service) URL and state of a ticket sign-in. */
+const MAX_CALLBACK_URL = 2048;
+const MAX_STATE = 256;
 const slugParam = z.object({ provider: z.string().max(64) });
 
 /** The redirect_uri origin: ServerAddress when set, else where this browser came from (as the built-in providers). */
@@ -212,6 +216,11 @@ const jwtBody = z.object({
   id_token: z.string().max(MAX_JWT_BODY_TOKEN).optional(),
   access_token: z.string().max(MAX_JWT_BODY_TOKEN).optional(),
   jwt: z.string().max(MAX_JWT_BODY_TOKEN).optional(),
+  // The ticket modes: the ticket, and the service (callback) URL and state it was issued for.
+  ticket: z.string().max(MAX_TICKET_CHARS).optional(),
+  callback_url: z.string().max(MAX_CALLBACK_URL).optional(),
+  service: z.string().max(MAX_CALLBACK_URL).optional(),
+  state: z.string().max(MAX_STATE).optional(),
 });
 
 /** new-api's company sign-ins: an external JWT, or the headers of a trusted identity proxy. Off unless root enabled one. */
@@ -222,7 +231,7 @@ function externalRoutes(r: Router): void {
     level: 'public',
     rateLimit: 'critical',
     summary:
-      "Sign in with a JWT of an enabled jwt_direct provider (body token, or Authorization: Bearer): claims mode checks its signature by jwks_url or public_key, issuer, audience and expiry; userinfo mode asks the provider's user info endpoint",
+      "Sign in with a JWT of an enabled jwt_direct provider (body token, or Authorization: Bearer): claims mode checks its signature by jwks_url or public_key, issuer, audience and expiry; userinfo mode asks the provider's user info endpoint; the ticket modes take a ticket (body ticket, callback_url, state) to ticket_exchange_url for a JWT (ticket_exchange) or the user (ticket_validate, CAS XML or JSON)",
     tags,
     params: slugParam,
     body: jwtBody.optional(),
@@ -235,7 +244,12 @@ function externalRoutes(r: Router): void {
       const p = await customOAuthProvidersOf(ctx).enabled(params.provider, 'jwt_direct');
       const given =
         body?.token || body?.id_token || body?.jwt || body?.access_token || String(req.headers.authorization ?? '');
-      return logInWith(ctx, req, reply, p, await jwtIdentity(p, given));
+      const ticket = {
+        ticket: body?.ticket ?? '',
+        callbackUrl: body?.callback_url || body?.service || '',
+        state: body?.state ?? '',
+      };
+      return logInWith(ctx, req, reply, p, await jwtIdentity(p, given, ticket));
     },
   });
   r.add({
