@@ -46,6 +46,9 @@ function initialValues(p: CustomOAuthProvider | undefined): Values {
     group_mapping_mode: 'explicit_only',
     role_mapping_mode: 'explicit_only',
     jwt_identity_mode: 'claims',
+    jwt_acquire_mode: 'direct_token',
+    ticket_exchange_method: 'GET',
+    ticket_exchange_payload_mode: 'query',
   };
   for (const [k, d] of Object.entries(defaults)) if (!v[k]) v[k] = d;
   if (!p) v.enabled = true;
@@ -76,6 +79,7 @@ export function ProviderEditor({
   });
   const { control, handleSubmit, getValues, setValue } = form;
   const kind = String(useWatch({ control, name: 'kind' }));
+  const acquire = String(useWatch({ control, name: 'jwt_acquire_mode' }));
   const [saving, setSaving] = useState(false);
   const [discovering, setDiscovering] = useState(false);
 
@@ -245,6 +249,32 @@ export function ProviderEditor({
                   ['claims', 'userinfo'].map((m) => ({ value: m, label: t(`identityMode.${m}`) })),
                 )}
               {kind === 'jwt_direct' && text('public_key', { area: true, span: 24 })}
+              {kind === 'jwt_direct' &&
+                choice(
+                  'jwt_acquire_mode',
+                  ['direct_token', 'ticket_exchange', 'ticket_validate'].map((m) => ({
+                    value: m,
+                    label: t(`acquireMode.${m}`),
+                  })),
+                )}
+              {kind === 'jwt_direct' && acquire !== 'direct_token' && (
+                <>
+                  {text('ticket_exchange_url')}
+                  {choice(
+                    'ticket_exchange_method',
+                    ['GET', 'POST'].map((m) => ({ value: m, label: m })),
+                  )}
+                  {choice(
+                    'ticket_exchange_payload_mode',
+                    ['query', 'form', 'json'].map((m) => ({ value: m, label: t(`payloadMode.${m}`) })),
+                  )}
+                  {text('ticket_exchange_ticket_field', { placeholder: 'ticket' })}
+                  {acquire === 'ticket_exchange' && text('ticket_exchange_token_field', { placeholder: 'data.token' })}
+                  {text('ticket_exchange_service_field', { placeholder: 'service' })}
+                  {text('ticket_exchange_extra_params', { area: true })}
+                  {text('ticket_exchange_headers', { area: true })}
+                </>
+              )}
             </Row>
             <Divider titlePlacement="start">{t('editor.groupFields')}</Divider>
             <Row gutter={[16, 0]}>
