@@ -86,9 +86,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   bus.subscribe('options', () => void options.load().catch((err) => log.warn({ err }, 'option reload failed')));
   const usersStore = new UsersStore(db, secretBox);
   const users = new UsersService(usersStore, options, accountLogs);
-  endSessionsWhenSwitchedOff(options, users.credentials, SIGN_IN_SWITCHES, (err) =>
-    log.warn({ err }, 'ending the sessions of a switched-off sign-in failed'),
-  );
+  endSessionsWhenSwitchedOff(options, users.credentials, SIGN_IN_SWITCHES);
   const setup = new SetupService(db, users, options, config.version);
   await setup.load();
   const breakers = startBreakers(options, redis, bus, config.redisKeyPrefix, log);

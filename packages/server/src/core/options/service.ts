@@ -35,7 +35,7 @@ export class OptionsService {
   private readonly listeners: Listener[] = [];
   /** Parsed JSON values, dropped when the key changes (the relay reads ratio tables on every call). */
   private readonly parsed = new Map<OptionKey, unknown>();
-  private readonly savedListeners: ((key: OptionKey) => void)[] = [];
+  private readonly savedListeners: ((key: OptionKey) => void | Promise<void>)[] = [];
 
   /**
    * Secret options are opened here, once per load, and held in memory in plaintext. `secretBox` is also the
@@ -62,8 +62,12 @@ export class OptionsService {
     this.listeners.push(listener);
   }
 
-  /** Called after this node saved a key (used to tell other nodes). */
-  onSaved(listener: (key: OptionKey) => void): void {
+  /**
+   * Called after this node saved a key (used to tell other nodes, and to end the sessions of a switched-off
+   * sign-in). A listener's promise is awaited before the save returns, so what it does is done when the caller
+   * answers.
+   */
+  onSaved(listener: (key: OptionKey) => void | Promise<void>): void {
     this.savedListeners.push(listener);
   }
 
@@ -130,7 +134,7 @@ export class OptionsService {
     await this.store.upsert(key, isSecretOption(key) ? this.secretBox.seal(value) : value);
     this.values[key] = value;
     this.emit(key, value);
-    for (const l of this.savedListeners) l(key);
+    for (const l of this.savedListeners) await l(key);
   }
 
   /** Stores several keys at once (setup); each validated. */

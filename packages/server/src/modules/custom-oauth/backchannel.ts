@@ -26,23 +26,23 @@ const seenTokenIds = new BoundedMap<string, true>({
 const HTTP_OK = 200;
 const HTTP_BAD_REQUEST = 400;
 
-const refused = (reason: string): ApiError =>
+const logoutRefusal = (reason: string): ApiError =>
   coded(ErrorCode.CustomOAuthLogoutTokenInvalid, `the logout token is refused: ${reason}`, { reason });
 
 /** The spec's checks beyond the signature, iss and aud (verifyJwt): events, sub, no nonce, iat, jti. */
 function checkLogoutClaims(claims: JWTPayload, providerId: number, nowS: number): string {
   const events = claims.events as Record<string, unknown> | undefined;
   const event = events && typeof events === 'object' ? events[BACKCHANNEL_LOGOUT_EVENT] : undefined;
-  if (!event || typeof event !== 'object') throw refused('it carries no back-channel logout event');
-  if ('nonce' in claims) throw refused('it carries a nonce (it is not a logout token)');
+  if (!event || typeof event !== 'object') throw logoutRefusal('it carries no back-channel logout event');
+  if ('nonce' in claims) throw logoutRefusal('it carries a nonce (it is not a logout token)');
   if (typeof claims.iat !== 'number' || claims.iat < nowS - LOGOUT_TOKEN_MAX_AGE_S)
-    throw refused('it was issued too long ago');
-  if (typeof claims.jti !== 'string' || !claims.jti) throw refused('it has no jti');
+    throw logoutRefusal('it was issued too long ago');
+  if (typeof claims.jti !== 'string' || !claims.jti) throw logoutRefusal('it has no jti');
   const seenKey = `${providerId}:${claims.jti}`;
-  if (seenTokenIds.get(seenKey)) throw refused('it was already used');
+  if (seenTokenIds.get(seenKey)) throw logoutRefusal('it was already used');
   seenTokenIds.set(seenKey, true);
   // Sessions here are not tied to the provider's session ids: the token must name the user.
-  if (typeof claims.sub !== 'string' || !claims.sub) throw refused('it names no user (sub)');
+  if (typeof claims.sub !== 'string' || !claims.sub) throw logoutRefusal('it names no user (sub)');
   return claims.sub;
 }
 
@@ -53,7 +53,7 @@ function checkLogoutClaims(claims: JWTPayload, providerId: number, nowS: number)
 export async function backchannelLogout(ctx: AppContext, slug: string, token: string): Promise<number> {
   const store = new CustomOAuthStore(ctx.db);
   const p = slug ? await store.findBySlug(slug.toLowerCase()) : undefined;
-  if (!p || Number(p.enabled) !== 1) throw refused('there is no such enabled provider');
+  if (!p || Number(p.enabled) !== 1) throw logoutRefusal('there is no such enabled provider');
   const jwksUrl = await jwksUrlOf(p);
   const claims = await verifyJwt(token, {
     jwksUrl,
