@@ -7,7 +7,7 @@ import { authorizeUrl, fetchOAuthState, rememberReturnTo, type OAuthProvider } f
 import { LinuxDoIcon } from '../../components/icons/LinuxDoIcon';
 import { TelegramLogin } from '../../components/TelegramLogin';
 import { WeChatLoginModal } from './WeChatLoginModal';
-import { CustomOAuthButtons } from '../custom-oauth/CustomOAuthButtons';
+import { CustomOAuthButtons } from '../../components/custom-oauth/CustomOAuthButtons';
 
 export { hasOAuth } from '../../lib/oauth';
 

@@ -23,7 +23,7 @@ import { authorizeUrl, fetchOAuthState, type OAuthProvider } from '../../lib/oau
 import type { Status } from '../../lib/status';
 import { IconTitle } from '../../components/IconTitle';
 import { LinuxDoIcon } from '../../components/icons/LinuxDoIcon';
-import { CustomBindingRows } from '../custom-oauth/CustomBindingRows';
+import { CustomBindingRows } from '../../components/custom-oauth/CustomBindingRows';
 
 const ROWS: {
   key: 'email' | 'github' | 'oidc' | 'wechat' | 'telegram' | 'linuxdo';

@@ -55,6 +55,7 @@ const en: typeof zh = {
     },
     whitelist: { title: 'Email domain whitelist', desc: 'Stops bulk sign-ups with throwaway email addresses.' },
     smtp: { title: 'SMTP', desc: 'Lets the system send email.' },
+    customOAuth: { title: 'Sign-in providers' },
     oidc: { title: 'OIDC', desc: 'Sign-in through an OpenID Connect provider. Callback URL: {{callback}}' },
     passkey: {
       title: 'Passkeys',

@@ -47,6 +47,7 @@ export default {
     },
     whitelist: { title: '配置邮箱域名白名单', desc: '用以防止恶意用户利用临时邮箱批量注册。' },
     smtp: { title: '配置 SMTP', desc: '用以支持系统的邮件发送。' },
+    customOAuth: { title: '自定义登录提供商' },
     oidc: { title: '配置 OIDC', desc: '用以支持通过 OIDC 登录。回调地址：{{callback}}' },
     passkey: {
       title: '通行密钥（Passkey）',

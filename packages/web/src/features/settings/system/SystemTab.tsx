@@ -1,3 +1,4 @@
+import type { OptionKey } from '@tollway/shared';
 import { GeneralSection, ReverseProxySection, WorkerSection } from './AddressSections';
 import { EmailWhitelistSection } from './EmailWhitelistSection';
 import { FetchSection } from './FetchSection';
@@ -9,6 +10,10 @@ import { PasskeySection } from './PasskeySection';
 import { PaymentSection } from './PaymentSection';
 import { SmtpSection } from './SmtpSection';
 import { SectionNav, type NavItem } from '../components/SectionNav';
+import { CustomOAuthSection } from './CustomOAuthSection';
+
+/** The sign-in providers are root's: shown with a root-only key's section. */
+const ROOT_ONLY: OptionKey[] = ['oidc.client_secret'];
 
 const NAV: NavItem[] = [
   { id: 'general', title: 'section.general.title' },
@@ -24,6 +29,7 @@ const NAV: NavItem[] = [
   { id: 'wechat', title: 'section.wechat.title' },
   { id: 'telegram', title: 'section.telegram.title' },
   { id: 'ldap', title: 'section.ldap.title' },
+  { id: 'custom-oauth', title: 'section.customOAuth.title', keys: ROOT_ONLY },
   { id: 'passkey', title: 'section.passkey.title' },
   { id: 'turnstile', title: 'section.turnstile.title' },
   { id: 'fetch', title: 'section.fetch.title' },
@@ -47,6 +53,7 @@ export function SystemTab() {
       <WeChatSection />
       <TelegramSection />
       <LdapSection />
+      <CustomOAuthSection />
       <PasskeySection />
       <TurnstileSection />
       <FetchSection />

@@ -4,12 +4,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiDelete, apiPut } from '../../lib/api';
-import { attempt } from '../../lib/attempt';
-import { STATUS_KEY } from '../../lib/status';
-import { isRootUser } from '../settings/model/access';
-import { PROVIDERS_KEY, useCustomProviders } from './api';
-import { ProviderEditor } from './ProviderEditor';
+import { apiDelete, apiPut } from '../../../lib/api';
+import { attempt } from '../../../lib/attempt';
+import { STATUS_KEY } from '../../../lib/status';
+import { isRootUser } from '../model/access';
+import { PROVIDERS_KEY, useCustomProviders } from '../../../components/custom-oauth/api';
+import { ProviderEditor } from './CustomOAuthEditor';
 
 /**
  * Root's sign-in providers in the system settings: the list with an enabled switch, an editor (with discovery)

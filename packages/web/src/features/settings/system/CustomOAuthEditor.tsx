@@ -11,9 +11,9 @@ import { useState } from 'react';
 import { useForm, useWatch, type Path, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { EditorDrawer } from '../../components/EditorDrawer';
-import { FormField } from '../../components/FormField';
-import { ApiFailure, apiPost, apiPut } from '../../lib/api';
+import { EditorDrawer } from '../../../components/EditorDrawer';
+import { FormField } from '../../../components/FormField';
+import { ApiFailure, apiPost, apiPut } from '../../../lib/api';
 
 const HTTP_URL = /^https?:\/\//i;
 
