@@ -25,7 +25,7 @@ const TOKEN_PATHS = [
   'data',
 ];
 
-const refused = (reason: string) =>
+const ticketRefusal = (reason: string) =>
   coded(ErrorCode.CustomOAuthJwtInvalid, `the token is refused: ${reason}`, { reason: reason.slice(0, 300) });
 
 /** What the sign-in brought besides (or instead of) a token. */
@@ -43,7 +43,7 @@ const looksLikeJwt = (v: string) => {
 /** Calls the ticket server with the ticket (root's extra params and headers, {placeholders} filled in). */
 async function callTicketServer(p: OpenedProvider, input: TicketInput): Promise<string> {
   const ticket = input.ticket.trim();
-  if (!ticket || ticket.length > MAX_TICKET_CHARS) throw refused('the ticket is missing or too long');
+  if (!ticket || ticket.length > MAX_TICKET_CHARS) throw ticketRefusal('the ticket is missing or too long');
   const fill = (v: string) =>
     v
       .replaceAll('{ticket}', ticket)
@@ -70,7 +70,8 @@ async function callTicketServer(p: OpenedProvider, input: TicketInput): Promise<
     },
     [ticket],
   );
-  if (answer.status < 200 || answer.status >= 300) throw refused(`the ticket server answered HTTP ${answer.status}`);
+  if (answer.status < 200 || answer.status >= 300)
+    throw ticketRefusal(`the ticket server answered HTTP ${answer.status}`);
   return answer.text;
 }
 
@@ -88,16 +89,20 @@ export async function exchangeTicket(p: OpenedProvider, input: TicketInput): Pro
   const found = [...paths.map((path) => textAt(doc, path)), typeof doc === 'string' ? doc : text]
     .map((v) => v.trim().replace(/^bearer\s+/i, ''))
     .find((v) => looksLikeJwt(v) || (opaque && v !== '' && !v.startsWith('{')));
-  if (!found) throw refused('the ticket server answered no token');
+  if (!found) throw ticketRefusal('the ticket server answered no token');
   return found;
 }
 
 const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const unescapeXml = (v: string) => v.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!).trim();
 
-/** One element's text in a CAS answer (any namespace prefix), or undefined. */
-const element = (xml: string, name: string) =>
-  new RegExp(`<(?:[\\w-]+:)?${name}\\b[^>]*>([\\s\\S]*?)</(?:[\\w-]+:)?${name}>`).exec(xml)?.[1];
+/** The elements read from a CAS answer (any namespace prefix): their content. */
+const CAS_ELEMENTS = {
+  authenticationSuccess: /<(?:[\w-]+:)?authenticationSuccess\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?authenticationSuccess>/,
+  user: /<(?:[\w-]+:)?user\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?user>/,
+  attributes: /<(?:[\w-]+:)?attributes\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?attributes>/,
+} as const;
+const element = (xml: string, name: keyof typeof CAS_ELEMENTS) => CAS_ELEMENTS[name].exec(xml)?.[1];
 
 function failureOf(raw: unknown): string {
   if (typeof raw === 'string') return raw;
@@ -113,10 +118,10 @@ function casXml(xml: string): Record<string, unknown> {
   if (failure) {
     const code = /code="([^"]*)"/.exec(failure[1] ?? '')?.[1] ?? '';
     const text = [code, unescapeXml(failure[2] ?? '')].filter(Boolean).join(': ');
-    throw refused(`ticket validation failed: ${text.slice(0, MAX_FAILURE_CHARS)}`);
+    throw ticketRefusal(`ticket validation failed: ${text.slice(0, MAX_FAILURE_CHARS)}`);
   }
   const body = element(xml, 'authenticationSuccess');
-  if (body === undefined) throw refused('the ticket validation answer has no authenticationSuccess');
+  if (body === undefined) throw ticketRefusal('the ticket validation answer has no authenticationSuccess');
   const success: Record<string, unknown> = { user: unescapeXml(element(body, 'user') ?? '') };
   const attrs = element(body, 'attributes');
   if (attrs !== undefined) {
@@ -136,20 +141,22 @@ function casXml(xml: string): Record<string, unknown> {
 /** ticket_validate: the user the ticket server vouches for, as claims (CAS XML or JSON). */
 export async function validateTicket(p: OpenedProvider, input: TicketInput): Promise<Record<string, unknown>> {
   const text = (await callTicketServer(p, input)).trim();
-  if (!text) throw refused('the ticket validation answer is empty');
+  if (!text) throw ticketRefusal('the ticket validation answer is empty');
   if (text.startsWith('<')) return casXml(text);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch {
-    throw refused('the ticket validation answer is neither XML nor JSON');
+    throw ticketRefusal('the ticket validation answer is neither XML nor JSON');
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
-    throw refused('the ticket validation answer is not an object');
+    throw ticketRefusal('the ticket validation answer is not an object');
   const d = doc as Record<string, unknown>;
   const response = (valueAt(d, 'serviceResponse') as Record<string, unknown> | undefined) ?? d;
   if (response.authenticationFailure !== undefined)
-    throw refused(`ticket validation failed: ${failureOf(response.authenticationFailure).slice(0, MAX_FAILURE_CHARS)}`);
+    throw ticketRefusal(
+      `ticket validation failed: ${failureOf(response.authenticationFailure).slice(0, MAX_FAILURE_CHARS)}`,
+    );
   if (response.authenticationSuccess === undefined) return d;
   return { serviceResponse: response, authenticationSuccess: response.authenticationSuccess };
 }
