@@ -107,4 +107,31 @@ describe('root-defined sign-in provider in Chromium', () => {
     expect(left).toEqual([]);
     await h.shot(page, 'custom-oauth-04-released');
   });
+
+  it('behind a trusted identity proxy, the login button signs in with the headers it adds', async () => {
+    await apiAs(root, 'POST', '/api/custom-oauth-provider/', {
+      name: 'Company SSO',
+      slug: 'proxy',
+      kind: 'trusted_header',
+      enabled: true,
+      trusted_proxy_cidrs: '["127.0.0.1/32"]',
+      external_id_header: 'X-Remote-User',
+      username_header: 'X-Remote-User',
+      email_header: 'X-Remote-Email',
+      auto_register: true,
+    });
+    // The browser stands for the proxy's users: every request carries the headers the proxy would add.
+    const { context, page: behindProxy } = await h.newPage();
+    await context.setExtraHTTPHeaders({ 'x-remote-user': 'ivy', 'x-remote-email': 'ivy@corp.test' });
+    await behindProxy.goto('/login');
+    await behindProxy.getByTestId('oauth-custom-proxy').click();
+    await behindProxy.waitForURL((u) => u.pathname.startsWith('/app'), { timeout: 20_000 });
+    const stored = await behindProxy.evaluate(
+      () => JSON.parse(localStorage.getItem('user') ?? '{}') as { username?: string; email?: string },
+    );
+    expect(stored).toMatchObject({ username: 'ivy', email: 'ivy@corp.test' });
+    await behindProxy.getByTestId('tokens-add').waitFor();
+    await h.shot(behindProxy, 'custom-oauth-05-trusted-header');
+    await context.close();
+  });
 });

@@ -55,6 +55,8 @@ export function hasOAuth(status: Status | undefined): boolean {
       status.linuxdo_oauth ||
       status.wechat_login ||
       status.telegram_oauth ||
-      !!status.custom_oauth_providers?.some((p) => p.kind === 'oauth_code' && p.browser_login_supported))
+      !!status.custom_oauth_providers?.some(
+        (p) => (p.kind === 'oauth_code' || p.kind === 'trusted_header') && p.browser_login_supported,
+      ))
   );
 }

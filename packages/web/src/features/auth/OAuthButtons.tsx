@@ -83,7 +83,7 @@ export function OAuthButtons({
           {t('oauth.wechat')}
         </Button>
       )}
-      <CustomOAuthButtons status={status} returnTo={returnTo} />
+      <CustomOAuthButtons status={status} returnTo={returnTo} onLoggedIn={onLoggedIn} />
       {status.telegram_oauth && status.telegram_bot_name && (
         <TelegramLogin botName={status.telegram_bot_name} onLoggedIn={onLoggedIn} />
       )}
