@@ -5,7 +5,7 @@ import { Client, createUserClient, type CallResult, type TestApp } from '../supp
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, setQuota } from '../support/gateway.js';
-import { oauthCallback, setCookies } from '../support/oauth-flow.js';
+import { oauthCallback, oauthState, setCookies } from '../support/oauth-flow.js';
 import { listenLocally } from '../support/local-server.js';
 import { startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
 import { FIXED_MODEL, openaiCall } from '../support/period-limits.js';
@@ -169,6 +169,30 @@ describe.each(dialects)('root-defined sign-in providers (%s)', (dialect) => {
     ).toBe(true);
     issuer.users.get('u-alice')!.claims.roles = ['members'];
     expect(userOf(await signIn(new Client(t.app))).role).toBe(1);
+  });
+
+  it("works from new-api's own console, which builds the authorization URL itself from /api/status and /api/oauth/state", async () => {
+    issuer.users.set('u-judy', { claims: { preferred_username: 'judy' } });
+    issuer.signInAs = 'u-judy';
+    const browser = new Client(t.app);
+    const { state, cookie } = await oauthState(browser);
+    const entry = (
+      await browser.call<{
+        custom_oauth_providers: { slug: string; authorization_endpoint: string; client_id: string; scopes: string }[];
+      }>('GET', '/api/status')
+    ).body.data!.custom_oauth_providers.find((p) => p.slug === 'acme')!;
+    const url = new URL(entry.authorization_endpoint);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: entry.client_id,
+      redirect_uri: 'http://localhost:80/oauth/acme',
+      scope: entry.scopes,
+      state,
+    }).toString();
+    const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
+    const res = await oauthCallback(browser, 'acme', back.searchParams.get('code')!, state, cookie);
+    expect(userOf(res).username).toBe('judy');
+    expect(issuer.lastTokenRequest!.form.get('code_verifier')).toBeNull();
   });
 
   it('refuses a bad state, a wrong nonce, a bad PKCE verifier, a foreign signature and a disabled provider', async () => {
