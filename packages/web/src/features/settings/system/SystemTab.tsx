@@ -29,8 +29,8 @@ const NAV: NavItem[] = [
   { id: 'wechat', title: 'section.wechat.title' },
   { id: 'telegram', title: 'section.telegram.title' },
   { id: 'ldap', title: 'section.ldap.title' },
-  { id: 'custom-oauth', title: 'section.customOAuth.title', keys: ROOT_ONLY },
   { id: 'passkey', title: 'section.passkey.title' },
+  { id: 'custom-oauth', title: 'section.customOAuth.title', keys: ROOT_ONLY },
   { id: 'turnstile', title: 'section.turnstile.title' },
   { id: 'fetch', title: 'section.fetch.title' },
 ];
@@ -53,8 +53,8 @@ export function SystemTab() {
       <WeChatSection />
       <TelegramSection />
       <LdapSection />
-      <CustomOAuthSection />
       <PasskeySection />
+      <CustomOAuthSection />
       <TurnstileSection />
       <FetchSection />
     </>
