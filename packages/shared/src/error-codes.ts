@@ -157,6 +157,7 @@ export const ErrorCode = {
   ApiDeprecated: 'api_deprecated',
   // The read-only calls made with an API key instead of a session (/api/usage/token, /api/log/token).
   ApiKeyMissing: 'api_key_missing',
+  ApiKeyInvalid: 'api_key_invalid',
   // Directory sign-in (LDAP / Active Directory).
   LdapDisabled: 'ldap_disabled',
   LdapNotConfigured: 'ldap_not_configured',
@@ -169,7 +170,6 @@ export const ErrorCode = {
   LdapRegisterDisabled: 'ldap_register_disabled',
   LdapUrlInvalid: 'ldap_url_invalid',
   LdapFilterInvalid: 'ldap_filter_invalid',
-  ApiKeyInvalid: 'api_key_invalid',
   // OAuth providers.
   OAuthNotConfigured: 'oauth_not_configured',
   OAuthCodeRefused: 'oauth_code_refused',

@@ -237,8 +237,8 @@ const en: typeof zh = {
     LDAPAutoRegister: 'Create users at first sign-in',
     LDAPDisabledFilter: 'Disabled account filter',
     LDAPRevalidateSeconds: 'Re-check sessions after (seconds)',
-    Notice: 'Notice',
     LDAPDisableRemovedUsers: 'Disable users the directory no longer has',
+    Notice: 'Notice',
     SystemName: 'System name',
     Logo: 'Logo image URL',
     Footer: 'Footer',
@@ -330,9 +330,9 @@ const en: typeof zh = {
       'A found entry matching this filter is disabled, e.g. (employeeType=disabled); AD accounts with ACCOUNTDISABLE always are',
     LDAPRevalidateSeconds:
       'Directory sessions older than this are checked again; a person removed or disabled in the directory is signed out',
-    Notice: 'Markdown is supported',
     LDAPDisableRemovedUsers:
       'Every bound user is checked at that interval, signed in or not; one gone or disabled in the directory is disabled here (sessions end, API keys are refused). Check the base DN and filters first: a wrong one makes everyone look gone',
+    Notice: 'Markdown is supported',
     Footer: 'HTML is supported; leave blank for the default footer',
     HomePageContent: 'Markdown or HTML; a URL is shown in an iframe',
     About: 'Markdown or HTML; a URL is shown in an iframe',

@@ -219,8 +219,8 @@ export default {
     LDAPAutoRegister: '首次登录时自动创建用户',
     LDAPDisabledFilter: '停用账号过滤器',
     LDAPRevalidateSeconds: '会话复核间隔（秒）',
-    Notice: '公告',
     LDAPDisableRemovedUsers: '禁用目录中已不存在的用户',
+    Notice: '公告',
     SystemName: '系统名称',
     Logo: 'Logo 图片地址',
     Footer: '页脚',
@@ -310,9 +310,9 @@ export default {
     LDAPDisabledFilter:
       '匹配此过滤器的条目视为停用，例如 (employeeType=disabled)；AD 中带 ACCOUNTDISABLE 标志的账号始终视为停用',
     LDAPRevalidateSeconds: '超过此时长的目录会话会重新向目录核验；在目录中被删除或停用的人员将被登出',
-    Notice: '支持 Markdown',
     LDAPDisableRemovedUsers:
       '按上述间隔检查所有已绑定目录账号的用户（无论是否在线）；在目录中被删除或停用的用户将在本站被禁用（会话结束，API 密钥失效）。请先确认 Base DN 和过滤器无误：配置错误会让所有人看起来都已不存在',
+    Notice: '支持 Markdown',
     Footer: '支持 HTML；留空则使用默认页脚',
     HomePageContent: '支持 Markdown 或 HTML，填入网址则以 iframe 显示',
     About: '支持 Markdown 或 HTML，填入网址则以 iframe 显示',
