@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../../src/modules/custom-oauth/backchannel.js';
 import { Client, type TestApp } from '../support/app.js';
 import { useApp } from '../support/fixture.js';
-import { oauthCallback, setCookies } from '../support/oauth-flow.js';
-import { startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
+import { oauthCodeProvider, signInThroughIssuer, startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
 
 /**
  * OpenID Connect back-channel logout: the provider ends a user's sessions there (signed out, disabled, removed) and
@@ -26,40 +25,17 @@ describe('back-channel logout from a root-defined OpenID provider', () => {
       ['fetch_setting.allowed_ports', JSON.stringify([String(new URL(issuer.url).port)])],
     ])
       expect((await root.call('PUT', '/api/option/', { key, value })).body.success, key).toBe(true);
-    const created = await root.call<CustomOAuthProvider>('POST', '/api/custom-oauth-provider/', {
-      name: 'Acme SSO',
-      slug: 'acme',
-      kind: 'oauth_code',
-      enabled: true,
-      client_id: issuer.clientId,
-      client_secret: issuer.clientSecret,
-      authorization_endpoint: `${issuer.url}/authorize`,
-      token_endpoint: `${issuer.url}/token`,
-      user_info_endpoint: `${issuer.url}/userinfo`,
-      jwks_url: `${issuer.url}/jwks`,
-      issuer: issuer.url,
-      scopes: 'openid profile email',
-      auto_register: true,
-    });
+    const created = await root.call<CustomOAuthProvider>(
+      'POST',
+      '/api/custom-oauth-provider/',
+      oauthCodeProvider(issuer, { auto_register: true }),
+    );
     expect(created.body.success, created.body.message).toBe(true);
     provider = created.body.data!;
   });
 
   async function signIn(c: Client) {
-    const start = await c.call<{ url: string }>('GET', '/api/oauth/custom/acme/authorize');
-    expect(start.body.success, start.body.message).toBe(true);
-    const cookie = setCookies(start)
-      .find((h) => h.startsWith('oauth_state='))!
-      .split(';')[0]!;
-    const back = await fetch(start.body.data!.url, { redirect: 'manual' });
-    const location = new URL(back.headers.get('location')!);
-    const res = await oauthCallback(
-      c,
-      'acme',
-      location.searchParams.get('code')!,
-      location.searchParams.get('state')!,
-      cookie,
-    );
+    const res = await signInThroughIssuer(c);
     expect(res.body.success, res.body.message).toBe(true);
     return res.body.data!;
   }

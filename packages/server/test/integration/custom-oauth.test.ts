@@ -7,7 +7,7 @@ import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, setQuota } from '../support/gateway.js';
 import { oauthCallback, oauthState, setCookies } from '../support/oauth-flow.js';
 import { listenLocally } from '../support/local-server.js';
-import { startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
+import { signInThroughIssuer, startIssuer, type TestIssuer } from '../support/oidc-issuer.js';
 import { FIXED_MODEL, openaiCall } from '../support/period-limits.js';
 
 interface Discovery {
@@ -43,19 +43,7 @@ describe.each(dialects)('root-defined sign-in providers (%s)', (dialect) => {
   let provider: CustomOAuthProvider;
 
   /** The browser's trip: authorize URL from the server, the issuer's redirect, the console's callback call. */
-  async function signIn(c: Client, slug = 'acme', edit?: (code: string, state: string) => [string, string]) {
-    const start = await c.call<{ url: string }>('GET', `/api/oauth/custom/${slug}/authorize`);
-    expect(start.body.success, start.body.message).toBe(true);
-    const cookie = setCookies(start)
-      .find((h) => h.startsWith('oauth_state='))!
-      .split(';')[0]!;
-    const back = await fetch(start.body.data!.url, { redirect: 'manual' });
-    const location = new URL(back.headers.get('location')!);
-    let code = location.searchParams.get('code') ?? '';
-    let state = location.searchParams.get('state') ?? '';
-    if (edit) [code, state] = edit(code, state);
-    return oauthCallback(c, slug, code, state, cookie);
-  }
+  const signIn = signInThroughIssuer;
   const userOf = (res: CallResult<UserPublic>) => {
     expect(res.body.success, res.body.message).toBe(true);
     return res.body.data!;

@@ -9,8 +9,8 @@ import { OAuthStore } from '../../src/modules/oauth/store.js';
 import { nowSeconds } from '../../src/lib/time.js';
 import { Client, type TestApp } from './app.js';
 import { MOCK_CLIENTS, type MockOAuth } from './mock-oauth.js';
-import { oauthCallback, oauthState, setCookies } from './oauth-flow.js';
-import type { TestIssuer } from './oidc-issuer.js';
+import { oauthCallback, oauthState } from './oauth-flow.js';
+import { oauthCodeProvider, signInThroughIssuer, type TestIssuer } from './oidc-issuer.js';
 import { LDAP_PEOPLE, LDAP_SERVICE_DN, LDAP_SERVICE_PASSWORD, type Slapd } from './slapd.js';
 import { SoftAuthenticator } from './webauthn.js';
 
@@ -125,15 +125,7 @@ export function customOidcKind(issuer: () => TestIssuer): IdentityKind {
   const signIn = async (app: TestApp, sub: string) => {
     issuer().signInAs = sub;
     const c = new Client(app.app);
-    const start = await c.call<{ url: string }>('GET', '/api/oauth/custom/acme/authorize');
-    if (!start.body.success) return { c, res: start };
-    const cookie = setCookies(start)
-      .find((h) => h.startsWith('oauth_state='))!
-      .split(';')[0]!;
-    const back = await fetch(start.body.data!.url, { redirect: 'manual' });
-    const location = new URL(back.headers.get('location')!);
-    const code = location.searchParams.get('code') ?? '';
-    return { c, res: await oauthCallback(c, 'acme', code, location.searchParams.get('state') ?? '', cookie) };
+    return { c, res: await signInThroughIssuer(c) };
   };
   const setEnabled = (n: IdentityNodes, enabled: boolean) =>
     ok(n.rootAct.call('PUT', `/api/custom-oauth-provider/${providerId}`, { enabled }));
@@ -145,21 +137,11 @@ export function customOidcKind(issuer: () => TestIssuer): IdentityKind {
         'fetch_setting.allow_private_ip': 'true',
         'fetch_setting.allowed_ports': JSON.stringify([String(new URL(is.url).port)]),
       });
-      const created = await n.rootAct.call<{ id: number }>('POST', '/api/custom-oauth-provider/', {
-        name: 'Acme SSO',
-        slug: 'acme',
-        kind: 'oauth_code',
-        enabled: true,
-        client_id: is.clientId,
-        client_secret: is.clientSecret,
-        authorization_endpoint: `${is.url}/authorize`,
-        token_endpoint: `${is.url}/token`,
-        user_info_endpoint: `${is.url}/userinfo`,
-        jwks_url: `${is.url}/jwks`,
-        issuer: is.url,
-        scopes: 'openid profile email',
-        auto_register: true,
-      });
+      const created = await n.rootAct.call<{ id: number }>(
+        'POST',
+        '/api/custom-oauth-provider/',
+        oauthCodeProvider(is, { auto_register: true }),
+      );
       expect(created.body.success, created.body.message).toBe(true);
       providerId = created.body.data!.id;
     },

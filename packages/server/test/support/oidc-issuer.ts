@@ -5,7 +5,10 @@
 import crypto from 'node:crypto';
 import type http from 'node:http';
 import { SignJWT, exportJWK, type JWK } from 'jose';
+import type { UserPublic } from '@tollway/shared';
+import type { CallResult, Client } from './app.js';
 import { serveMock } from './local-server.js';
+import { oauthCallback, setCookies } from './oauth-flow.js';
 
 export interface IssuerUser {
   /** Extra claims (groups, email, name, ...); sub is the user's key. */
@@ -166,4 +169,45 @@ export async function startIssuer(opts: { clientId?: string; clientSecret?: stri
         res.writeHead(404).end();
     }
   });
+}
+
+/** A root's body for an authorization-code provider `slug` at `issuer` (its endpoints, keys and client). */
+export function oauthCodeProvider(issuer: TestIssuer, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'Acme SSO',
+    slug: 'acme',
+    kind: 'oauth_code',
+    enabled: true,
+    client_id: issuer.clientId,
+    client_secret: issuer.clientSecret,
+    authorization_endpoint: `${issuer.url}/authorize`,
+    token_endpoint: `${issuer.url}/token`,
+    user_info_endpoint: `${issuer.url}/userinfo`,
+    jwks_url: `${issuer.url}/jwks`,
+    issuer: issuer.url,
+    scopes: 'openid profile email',
+    ...extra,
+  };
+}
+
+/**
+ * The browser's trip through provider `slug`: the authorize URL from the server (its state cookie kept), the
+ * issuer's redirect back, then the console's callback call as `c`. `edit` may change the code and state sent back.
+ */
+export async function signInThroughIssuer(
+  c: Client,
+  slug = 'acme',
+  edit?: (code: string, state: string) => [string, string],
+): Promise<CallResult<UserPublic>> {
+  const start = await c.call<{ url: string }>('GET', `/api/oauth/custom/${slug}/authorize`);
+  if (!start.body.success) return start as unknown as CallResult<UserPublic>;
+  const cookie = setCookies(start)
+    .find((h) => h.startsWith('oauth_state='))!
+    .split(';')[0]!;
+  const back = await fetch(start.body.data!.url, { redirect: 'manual' });
+  const location = new URL(back.headers.get('location')!);
+  let code = location.searchParams.get('code') ?? '';
+  let state = location.searchParams.get('state') ?? '';
+  if (edit) [code, state] = edit(code, state);
+  return oauthCallback(c, slug, code, state, cookie);
 }
