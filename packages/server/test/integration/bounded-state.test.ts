@@ -8,6 +8,9 @@ import { MemoryLimitStore } from '../../src/relay/limits/memory-store.js';
 import { MemoryPeriodStore } from '../../src/core/period-limits/memory-store.js';
 import { UNKNOWN_KEY_CACHE_MAX } from '../../src/relay/entry/auth-cache.js';
 import type { RelayContext } from '../../src/relay/pipeline/services.js';
+import { BoundedMap } from '../../src/lib/bounded-map.js';
+import { seenTokenIds } from '../../src/modules/custom-oauth/backchannel.js';
+import { MemoryOneTimeStore, passkeyOneTimeOf } from '../../src/modules/passkeys/challenges.js';
 import { useApp } from '../support/fixture.js';
 import { listen } from '../support/gateway.js';
 
@@ -136,6 +139,31 @@ describe('bounded state under 100,000 distinct caller values', () => {
     // The most recent entries are kept.
     expect(await codes.consume(`mail:${DISTINCT - 1}@example.com`, 'code')).toBe(true);
     expect(counters.get(`critical:${addressOf(DISTINCT - 1)}`, 1200, now)).toBe(1);
+  });
+
+  it('passkey challenges handed to anyone (login/begin) stay within their cap, the newest kept; logout token ids too', async () => {
+    expect((await fx.root.call('PUT', '/api/option/', { key: 'passkey.enabled', value: 'true' })).body.success).toBe(
+      true,
+    );
+    const store = passkeyOneTimeOf(fx.t.runtime.ctx);
+    expect(store).toBeInstanceOf(MemoryOneTimeStore);
+    const challenges = store as MemoryOneTimeStore;
+    await flood(0, OVER_HTTP, async (i) => {
+      const r = await fetch(`${base}/api/user/passkey/login/begin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': addressOf(2 * DISTINCT + i) },
+        body: '{}',
+      });
+      expect(((await r.json()) as { success: boolean }).success).toBe(true);
+    });
+    expect(challenges.size).toBeGreaterThanOrEqual(OVER_HTTP);
+    for (let i = 0; i < DISTINCT; i++) await challenges.put(`challenge-${i}`, 'v', 120_000);
+    expect(challenges.size).toBeLessThanOrEqual(challenges.capacity);
+    expect(challenges.capacity).toBeLessThan(DISTINCT);
+    expect(await challenges.take(`challenge-${DISTINCT - 1}`)).toBe('v');
+    // Back-channel logout token ids (only a provider's signed tokens reach it) are held the same way.
+    expect(seenTokenIds).toBeInstanceOf(BoundedMap);
+    expect(seenTokenIds.capacity).toBeLessThan(DISTINCT);
   });
 
   it('period-limit counters of more owners than their cap stay within it, the newest kept', () => {

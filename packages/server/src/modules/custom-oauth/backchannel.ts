@@ -18,7 +18,8 @@ export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backcha
 export const LOGOUT_TOKEN_MAX_AGE_S = 300;
 /** Logout token ids remembered against replay, per node, for LOGOUT_TOKEN_MAX_AGE_S. */
 const MAX_SEEN_TOKEN_IDS = 10_000;
-const seenTokenIds = new BoundedMap<string, true>({
+/** Exported for the bounded-state sweep. */
+export const seenTokenIds = new BoundedMap<string, true>({
   maxEntries: MAX_SEEN_TOKEN_IDS,
   ttlMs: LOGOUT_TOKEN_MAX_AGE_S * 1000,
 });

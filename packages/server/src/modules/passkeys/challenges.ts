@@ -22,6 +22,12 @@ const digest = (key: string): string => crypto.createHash('sha256').update(key).
 
 export class MemoryOneTimeStore implements OneTimeStore {
   private readonly entries = new BoundedMap<string, string>({ maxEntries: MAX_ENTRIES });
+  readonly capacity = MAX_ENTRIES;
+
+  /** Values held (never more than `capacity`). */
+  get size(): number {
+    return this.entries.size;
+  }
 
   async put(key: string, value: string, ttlMs: number): Promise<void> {
     this.entries.set(digest(key), value, ttlMs);
