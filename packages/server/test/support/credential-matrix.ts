@@ -7,6 +7,7 @@ import { MOCK_CLIENTS, type MockOAuth } from './mock-oauth.js';
 import type { MockSmtp } from './mock-smtp.js';
 import { oauthCallback, oauthState } from './oauth-flow.js';
 import { enableTwoFactor, secondStep, type Challenge, type TotpClock } from './twofa.js';
+import { SoftAuthenticator } from './webauthn.js';
 
 /** Whether a credential still lets its holder in after an event. */
 export type Outcome = 'works' | 'ends';
@@ -22,6 +23,8 @@ export interface Effects {
   apiKey: Outcome;
   /** Signing in by the user's bound GitHub account. */
   oauthBinding: Outcome;
+  /** Signing in with the user's passkey (registered from their session). */
+  passkey: Outcome;
   /** A console session that was opened by that GitHub account (origin oauth:github), on the probing node. */
   identitySession: Outcome;
   twoFactor: 'on' | 'off';
@@ -57,12 +60,16 @@ export interface Subject {
   accessToken: string;
   apiKey: string;
   githubId: number;
+  passkey: SoftAuthenticator;
   secret?: string;
 }
 
 export const PASSWORD = 'matrix-pass-123';
 export const NEW_PASSWORD = 'matrix-pass-456';
 const ADMIN = 10;
+
+/** ServerAddress: mailed links, and the passkeys' origin (their RP id is its host). */
+const MATRIX_ORIGIN = 'https://gw.example.test';
 
 /** The options every node needs: GitHub sign-in at the mock, mail through the mock SMTP, links on ServerAddress. */
 export async function configureMatrix(nodes: MatrixNodes): Promise<void> {
@@ -75,7 +82,8 @@ export async function configureMatrix(nodes: MatrixNodes): Promise<void> {
     SMTPPort: String(smtp.port),
     SMTPAccount: smtp.user,
     SMTPToken: smtp.pass,
-    ServerAddress: 'https://gw.example.test',
+    ServerAddress: MATRIX_ORIGIN,
+    'passkey.enabled': 'true',
     // Sign-in by an unbound account would create a user: a refused binding must not look like a working one.
     RegisterEnabled: 'false',
   };
@@ -141,6 +149,7 @@ export async function makeSubject(
   await new OAuthStore(nodes.act.runtime.ctx.db).bind(GITHUB, id, String(githubId));
   const session = await signIn(nodes.act, name, PASSWORD, nodes.clock);
   const secret = opts.without2fa ? undefined : (await enableTwoFactor(session, nodes.clock)).secret;
+  const passkey = await registerPasskey(session, nodes.clock, secret);
   const other = await signIn(nodes.probe, name, PASSWORD, nodes.clock, secret);
   const viaGithub = await signInByGithub(nodes, githubId, name, secret);
   const token = await session.call<string>('GET', '/api/user/token');
@@ -158,8 +167,38 @@ export async function makeSubject(
     accessToken: token.body.data!,
     apiKey: key,
     githubId,
+    passkey,
     secret,
   };
+}
+
+type PasskeyOptions = { options: { publicKey: { challenge: string; user: { id: string } } } };
+
+/** Registers a software passkey from `session` (after a secure verification with a code when 2FA is on). */
+async function registerPasskey(session: Client, clock: TotpClock, secret?: string): Promise<SoftAuthenticator> {
+  if (secret) {
+    const verified = await session.call('POST', '/api/verify', { method: '2fa', code: clock.code(secret) });
+    expect(verified.body.success, verified.body.message).toBe(true);
+  }
+  const key = new SoftAuthenticator(new URL(MATRIX_ORIGIN).hostname, MATRIX_ORIGIN);
+  const begin = await session.call<PasskeyOptions>('POST', '/api/user/passkey/register/begin');
+  expect(begin.body.success, begin.body.message).toBe(true);
+  const done = await session.call(
+    'POST',
+    '/api/user/passkey/register/finish',
+    key.register(begin.body.data!.options.publicKey),
+  );
+  expect(done.body.success, done.body.message).toBe(true);
+  return key;
+}
+
+/** Whether the passkey `key` signs someone in on `app`. */
+async function passkeyOutcome(app: TestApp, key: SoftAuthenticator): Promise<Outcome> {
+  const c = new Client(app.app);
+  const begin = await c.call<PasskeyOptions>('POST', '/api/user/passkey/login/begin');
+  expect(begin.body.success, begin.body.message).toBe(true);
+  const res = await c.call('POST', '/api/user/passkey/login/finish', key.assert(begin.body.data!.options.publicKey));
+  return res.body.success ? 'works' : 'ends';
 }
 
 const withCookie = (app: TestApp, cookie: string, userId: number): Client =>
@@ -237,6 +276,7 @@ export async function probe(nodes: MatrixNodes, s: Subject, expectedApiKey: Outc
     accessToken,
     apiKey,
     oauthBinding: signedIn.body.success ? 'works' : 'ends',
+    passkey: await passkeyOutcome(app, s.passkey),
     identitySession: await self(s.viaGithub),
     twoFactor: Number(twoFactor?.enabled ?? 0) === 1 ? 'on' : 'off',
   };

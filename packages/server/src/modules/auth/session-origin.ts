@@ -14,7 +14,7 @@ function origin(value: string): SessionOrigin {
 }
 
 export const SessionOrigins = {
-  /** Username (or email) and password, with or without a second factor; also the first administrator's setup. */
+  /** Username (or email) and password, with or without a second factor (and the session a password change renews). */
   password: origin('password'),
   /** A passkey (WebAuthn) assertion, by the passkey's row id (removing that passkey ends its sessions). */
   passkey: (passkeyId: number): SessionOrigin => origin(`passkey:${passkeyId}`),
