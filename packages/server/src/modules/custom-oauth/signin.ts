@@ -13,6 +13,7 @@ import {
   parseMappingTable,
   type MappingRules,
 } from '../identity/mapping.js';
+import { OAuthStore } from '../oauth/store.js';
 import type { UserRow } from '../users/store.js';
 import type { OpenedProvider } from './providers.js';
 import { CustomOAuthStore } from './store.js';
@@ -185,14 +186,7 @@ export class CustomSignIn {
   private async register(p: OpenedProvider, who: ExternalIdentity, aff: string): Promise<number> {
     const email = isEmailAddress(who.email) && !(await this.ctx.users.store.emailTaken(who.email)) ? who.email : '';
     const preferred = this.usableUsername(who.username);
-    let n = Number(
-      (
-        await this.ctx.db.kysely
-          .selectFrom('users')
-          .select((eb) => eb.fn.max('id').as('m'))
-          .executeTakeFirst()
-      )?.m ?? 0,
-    );
+    let n = await new OAuthStore(this.ctx.db).maxUserId();
     for (let attempt = 0; ; attempt++) {
       const username =
         attempt === 0 && preferred ? preferred : `${p.slug.slice(0, MAX_USERNAME - 8)}_${++n}`.slice(0, MAX_USERNAME);
