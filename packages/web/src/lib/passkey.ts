@@ -47,6 +47,16 @@ const withIds = (list: unknown): PublicKeyCredentialDescriptor[] | undefined =>
       }))
     : undefined;
 
+/** A credential as the server's JSON: the fields both ceremonies share, then the ceremony's own `response` fields. */
+const credentialJson = (cred: PublicKeyCredential, response: Json): Json => ({
+  id: cred.id,
+  rawId: bufferToBase64Url(cred.rawId),
+  type: cred.type,
+  authenticatorAttachment: cred.authenticatorAttachment ?? undefined,
+  clientExtensionResults: cred.getClientExtensionResults(),
+  response: { clientDataJSON: bufferToBase64Url(cred.response.clientDataJSON), ...response },
+});
+
 /** Runs navigator.credentials.create for registration options; the credential as the server's JSON. */
 export async function createPasskey(options: Json): Promise<Json> {
   const user = options.user as { id: string; name: string; displayName: string };
@@ -59,18 +69,10 @@ export async function createPasskey(options: Json): Promise<Json> {
   const cred = (await navigator.credentials.create({ publicKey })) as PublicKeyCredential | null;
   if (!cred) throw new Error('no passkey was created');
   const response = cred.response as AuthenticatorAttestationResponse;
-  return {
-    id: cred.id,
-    rawId: bufferToBase64Url(cred.rawId),
-    type: cred.type,
-    authenticatorAttachment: cred.authenticatorAttachment ?? undefined,
-    clientExtensionResults: cred.getClientExtensionResults(),
-    response: {
-      clientDataJSON: bufferToBase64Url(response.clientDataJSON),
-      attestationObject: bufferToBase64Url(response.attestationObject),
-      transports: typeof response.getTransports === 'function' ? response.getTransports() : [],
-    },
-  };
+  return credentialJson(cred, {
+    attestationObject: bufferToBase64Url(response.attestationObject),
+    transports: typeof response.getTransports === 'function' ? response.getTransports() : [],
+  });
 }
 
 /** Runs navigator.credentials.get for request options; the assertion as the server's JSON. */
@@ -83,19 +85,11 @@ export async function getPasskey(options: Json): Promise<Json> {
   const cred = (await navigator.credentials.get({ publicKey })) as PublicKeyCredential | null;
   if (!cred) throw new Error('no passkey was chosen');
   const response = cred.response as AuthenticatorAssertionResponse;
-  return {
-    id: cred.id,
-    rawId: bufferToBase64Url(cred.rawId),
-    type: cred.type,
-    authenticatorAttachment: cred.authenticatorAttachment ?? undefined,
-    clientExtensionResults: cred.getClientExtensionResults(),
-    response: {
-      clientDataJSON: bufferToBase64Url(response.clientDataJSON),
-      authenticatorData: bufferToBase64Url(response.authenticatorData),
-      signature: bufferToBase64Url(response.signature),
-      userHandle: response.userHandle ? bufferToBase64Url(response.userHandle) : undefined,
-    },
-  };
+  return credentialJson(cred, {
+    authenticatorData: bufferToBase64Url(response.authenticatorData),
+    signature: bufferToBase64Url(response.signature),
+    userHandle: response.userHandle ? bufferToBase64Url(response.userHandle) : undefined,
+  });
 }
 
 /** The user closed or refused the browser's passkey prompt (nothing to report). */
