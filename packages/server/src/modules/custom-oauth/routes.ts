@@ -12,10 +12,10 @@ import type { AppContext } from '../../context.js';
 import type { Router } from '../../http/route.js';
 import { refuseCrossSite } from '../../http/same-site.js';
 import { coded } from '../../lib/errors.js';
-import { configuredServerAddress } from '../../lib/server-address.js';
 import { identifyBySession } from '../auth/guard.js';
 import { SessionOrigins } from '../auth/session-origin.js';
 import { completeSignIn } from '../auth/sign-in.js';
+import { bindingSessionKey, redirectOrigin } from '../oauth/request.js';
 import { bindsSession, checkState, clearStateCookie, issueState } from '../oauth/state.js';
 import { authorizeUrl, codeIdentity, newSignInSecrets } from './code-flow.js';
 import { headerIdentity, jwtIdentity } from './external.js';
@@ -31,13 +31,6 @@ const PROVIDER_REASON_MAX = 200;
 const MAX_CALLBACK_URL = 2048;
 const MAX_STATE = 256;
 const slugParam = z.object({ provider: z.string().max(64) });
-
-/** The redirect_uri origin: ServerAddress when set, else where this browser came from (as the built-in providers). */
-const originOf = (ctx: AppContext, req: FastifyRequest) =>
-  configuredServerAddress(ctx.options) ?? `${req.protocol}://${req.host}`.replace(/\/+$/, '');
-
-/** The New-Api-User header of a console call ('' when absent): a link from another site cannot send it. */
-const consoleUserHeader = (req: FastifyRequest) => String(req.headers['new-api-user'] ?? '');
 
 /** Logs in (or starts the second step) as `user`, by provider `p`: the session remembers the provider. */
 async function logInWith(
@@ -145,11 +138,10 @@ function codeRoutes(r: Router): void {
     response: z.object({ url: z.string() }),
     handler: async ({ ctx, req, reply, params, query }) => {
       const p = await customOAuthProvidersOf(ctx).enabled(params.provider, 'oauth_code');
-      const session = await identifyBySession(req, ctx);
-      const binding = session && consoleUserHeader(req) === String(session.user.id) ? session.key : '';
+      const binding = await bindingSessionKey(ctx, req);
       const secrets = newSignInSecrets(p);
       const state = issueState(req, reply, query.aff?.trim() ?? '', binding, { providerId: p.id, ...secrets });
-      return { url: authorizeUrl(p, originOf(ctx, req), state, secrets) };
+      return { url: authorizeUrl(p, redirectOrigin(ctx, req), state, secrets) };
     },
   });
   r.add({
@@ -192,7 +184,7 @@ function codeRoutes(r: Router): void {
         }
         if (!query.code)
           throw coded(ErrorCode.OAuthNoCode, `${p.name} sent no code: start the sign-in again`, { provider: p.name });
-        const who = await codeIdentity(p, query.code, originOf(ctx, req), state);
+        const who = await codeIdentity(p, query.code, redirectOrigin(ctx, req), state);
         const session = await identifyBySession(req, ctx);
         const binder = session && bindsSession(state.session, session.key) ? session.user : undefined;
         result = await new CustomSignIn(ctx).signIn(p, who, binder, state.aff);

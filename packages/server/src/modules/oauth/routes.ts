@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { coded } from '../../lib/errors.js';
-import { configuredServerAddress } from '../../lib/server-address.js';
 import { authorize, identifyBySession } from '../auth/guard.js';
 import type { Router } from '../../http/route.js';
 import { refuseCrossSite } from '../../http/same-site.js';
@@ -18,20 +17,9 @@ import { oauthOf } from './service.js';
 import { bindsSession, checkState, clearStateCookie, issueState } from './state.js';
 import { TELEGRAM_FIELDS, verifyTelegramLogin } from './telegram.js';
 import { wechatAccount } from './wechat.js';
+import { bindingSessionKey, consoleUserHeader, redirectOrigin } from './request.js';
 
 const tags = ['auth'];
-
-/**
- * The redirect_uri origin of a code exchange: ServerAddress when set, else where this browser came back to. It is
- * sent only to the provider, which refuses any redirect_uri other than the one its authorize step used, and is
- * never put in a link for someone else (mailed links use lib/server-address.ts alone).
- */
-function originOf(ctx: AppContext, req: FastifyRequest): string {
-  return configuredServerAddress(ctx.options) ?? `${req.protocol}://${req.host}`.replace(/\/+$/, '');
-}
-
-/** The New-Api-User header a console call carries ('' when absent): it cannot be sent by a link from another site. */
-const consoleUserHeader = (req: FastifyRequest): string => String(req.headers['new-api-user'] ?? '');
 
 /** Logs `user` in by provider `p` exactly as POST /api/user/login does: the session cookie, and the user as data. */
 const logIn = (ctx: AppContext, req: FastifyRequest, reply: FastifyReply, user: UserRow, p: ProviderInfo) =>
@@ -97,9 +85,7 @@ export function oauthRoutes(r: Router): void {
     query: z.object({ aff: z.string().max(64).optional() }),
     response: z.string(),
     handler: async ({ ctx, req, reply, query }) => {
-      const session = await identifyBySession(req, ctx);
-      const binding = session && consoleUserHeader(req) === String(session.user.id) ? session.key : '';
-      return issueState(req, reply, query.aff?.trim() ?? '', binding);
+      return issueState(req, reply, query.aff?.trim() ?? '', await bindingSessionKey(ctx, req));
     },
   });
 
@@ -124,7 +110,7 @@ export function oauthRoutes(r: Router): void {
             throw coded(ErrorCode.OAuthNoCode, `${p.info.label} sent no code: start the sign-in again`, {
               provider: p.info.label,
             });
-          const account = await p.account(ctx, query.code, originOf(ctx, req));
+          const account = await p.account(ctx, query.code, redirectOrigin(ctx, req));
           // Only a state the same session asked for binds; any other state signs in.
           const session = await identifyBySession(req, ctx);
           const binder = session && bindsSession(state.session, session.key) ? session.user : undefined;
