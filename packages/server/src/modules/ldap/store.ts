@@ -4,6 +4,7 @@ import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { nowSeconds } from '../../lib/time.js';
 import { SessionOrigins } from '../auth/session-origin.js';
+import { OAuthStore } from '../oauth/store.js';
 import type { UserRow } from '../users/store.js';
 
 /** The provider key of directory accounts in user_identities (beside github, oidc, ...). */
@@ -117,12 +118,8 @@ export class LdapStore {
     return rows.map((r) => ({ userId: Number(r.id), externalId: r.external_id }));
   }
 
-  /** The highest user id (0 without users), the start of `ldap_<n>` names. */
-  async maxUserId(): Promise<number> {
-    const row = await this.db.kysely
-      .selectFrom('users')
-      .select((eb) => eb.fn.max('id').as('m'))
-      .executeTakeFirst();
-    return Number(row?.m ?? 0);
+  /** The highest user id (0 without users), the start of `ldap_<n>` names (the query the OAuth sign-ins use). */
+  maxUserId(): Promise<number> {
+    return new OAuthStore(this.db).maxUserId();
   }
 }
