@@ -96,6 +96,8 @@ describe('the memory store', () => {
     process.env.TZ = 'UTC';
     const s = new PeriodLimitsService(new MemoryPeriodStore());
     const at = Date.parse('2026-12-04T18:00:00Z');
+    // Settlement adjusts counters still live at the service's own clock: pinned to the test's day, not the run's.
+    s.now = () => at;
     expect(quotaCounters(LIMITS, at).map((c) => `${c.level}:${c.period}`)).toEqual([
       'token:day',
       'token:5h',
