@@ -359,6 +359,13 @@ export const ErrorCode = {
   SensitiveRegexMatchesEmpty: 'sensitive_regex_matches_empty',
   SensitiveRegexInvalid: 'sensitive_regex_invalid',
   StatusCodeRuleInvalid: 'status_code_rule_invalid',
+  // Channel affinity rules (channel_affinity_setting.rules) and their cache
+  AffinityRegexInvalid: 'affinity_regex_invalid',
+  AffinityRuleNameTaken: 'affinity_rule_name_taken',
+  /** DELETE /api/option/channel_affinity_cache names a rule that does not exist ({rule}). */
+  AffinityRuleUnknown: 'affinity_rule_unknown',
+  /** The rule's keys do not carry its name (include_rule_name off), so its entries cannot be told apart ({rule}). */
+  AffinityRuleUnnamed: 'affinity_rule_unnamed',
   // Entries of the outbound request guard's lists (fetch_setting.*): {field} is the entry.
   FetchDomainInvalid: 'fetch_domain_invalid',
   FetchIpInvalid: 'fetch_ip_invalid',

@@ -38,3 +38,4 @@ export * from './billing-expr/index.js';
 export * from './default-pricing.js';
 export * from './console-paths.js';
 export * from './ldap-options.js';
+export * from './channel-affinity.js';

@@ -320,6 +320,13 @@ export const OPERATION_OPTION_KEYS = [
   'global.auto_retry_status_codes',
   'global.thinking_model_blacklist',
   'global.chat_completions_to_responses_policy',
+  // Channel affinity (routing of a session to the channel and key that served it)
+  'channel_affinity_setting.enabled',
+  'channel_affinity_setting.switch_on_success',
+  'channel_affinity_setting.keep_on_channel_disabled',
+  'channel_affinity_setting.max_entries',
+  'channel_affinity_setting.default_ttl_seconds',
+  'channel_affinity_setting.rules',
 ] as const satisfies readonly OptionKey[];
 
 const OPERATION_SET: ReadonlySet<OptionKey> = new Set<OptionKey>(OPERATION_OPTION_KEYS);

@@ -5,6 +5,7 @@ import { groupRateLimits } from './rate-limits.js';
 import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from './fetch-settings.js';
 
 import { newApiOptionDefs } from './options-newapi.js';
+import { affinityOptionDefs } from './channel-affinity.js';
 import { ldapUrlProblem, ldapUserFilterProblem } from './ldap-options.js';
 import { ErrorCode, type ErrorParams } from './error-codes.js';
 import { inputRefusal } from './input-rules.js';
@@ -245,6 +246,7 @@ export const optionDefs = {
   'fetch_setting.allowed_ports': json(DEFAULT_FETCH_PORTS, fetchPortList),
   'fetch_setting.apply_ip_filter_for_domain': bool(true),
   ...newApiOptionDefs,
+  ...affinityOptionDefs,
 } satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof optionDefs;
