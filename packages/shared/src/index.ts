@@ -39,3 +39,4 @@ export * from './default-pricing.js';
 export * from './console-paths.js';
 export * from './ldap-options.js';
 export * from './channel-affinity.js';
+export * from './routing-strategy.js';

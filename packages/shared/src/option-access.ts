@@ -248,6 +248,7 @@ export const OPERATION_OPTION_KEYS = [
   'ChannelBreakerErrorRate',
   'ChannelBreakerCooldownSeconds',
   'ChannelBreakerMaxCooldownSeconds',
+  'RoutingStrategy',
   'monitor_setting.auto_test_channel_enabled',
   'monitor_setting.auto_test_channel_minutes',
   // Check-in, quota, invite and rebate

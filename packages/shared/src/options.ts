@@ -6,6 +6,7 @@ import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from
 
 import { newApiOptionDefs } from './options-newapi.js';
 import { affinityOptionDefs } from './channel-affinity.js';
+import { routingStrategyOptionDefs } from './routing-strategy.js';
 import { ldapUrlProblem, ldapUserFilterProblem } from './ldap-options.js';
 import { ErrorCode, type ErrorParams } from './error-codes.js';
 import { inputRefusal } from './input-rules.js';
@@ -247,6 +248,7 @@ export const optionDefs = {
   'fetch_setting.apply_ip_filter_for_domain': bool(true),
   ...newApiOptionDefs,
   ...affinityOptionDefs,
+  ...routingStrategyOptionDefs,
 } satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof optionDefs;
