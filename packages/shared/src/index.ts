@@ -7,6 +7,7 @@ export * from './option-access.js';
 export * from './sensitive-words.js';
 export * from './fetch-settings.js';
 export * from './rate-limits.js';
+export * from './model-fallbacks.js';
 export * from './period-limits.js';
 export * from './schemas/common.js';
 export * from './schemas/amounts.js';

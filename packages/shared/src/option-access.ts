@@ -294,6 +294,8 @@ export const OPERATION_OPTION_KEYS = [
   'ModelRequestRateLimitDurationMinutes',
   'ModelRequestRateLimitGroup',
   'GroupRateLimits',
+  'TokenConcurrencyLimit',
+  'UserConcurrencyLimit',
   // Model providers and relay behaviour
   'gemini.safety_settings',
   'gemini.version_settings',
@@ -319,6 +321,7 @@ export const OPERATION_OPTION_KEYS = [
   'global.auto_retry_count',
   'global.auto_retry_force_channel_switch',
   'global.auto_retry_status_codes',
+  'ModelFallbacks',
   'global.thinking_model_blacklist',
   'global.chat_completions_to_responses_policy',
   // Channel affinity (routing of a session to the channel and key that served it)

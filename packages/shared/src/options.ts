@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultModelRatio } from './default-pricing.js';
 import { parseSensitiveWords } from './sensitive-words.js';
 import { groupRateLimits } from './rate-limits.js';
+import { CONCURRENCY_LIMIT_MAX, modelFallbacks } from './model-fallbacks.js';
 import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from './fetch-settings.js';
 
 import { newApiOptionDefs } from './options-newapi.js';
@@ -211,6 +212,11 @@ export const optionDefs = {
   ModelRequestRateLimitDurationMinutes: int(1, 0),
   // Requests and tokens per minute of a whole group: {"vip": {"rpm": 600, "tpm": 200000}}
   GroupRateLimits: json({}, groupRateLimits),
+  // Calls in flight at once per API token and per user (0: no limit); see docs/operating/fallbacks-and-concurrency.md
+  TokenConcurrencyLimit: int(0, 0, CONCURRENCY_LIMIT_MAX),
+  UserConcurrencyLimit: int(0, 0, CONCURRENCY_LIMIT_MAX),
+  // Models a call moves to when its model's channels are exhausted: {"gpt-4o": ["gpt-4o-mini"]}
+  ModelFallbacks: json({}, modelFallbacks),
   // Gemini
   'gemini.safety_settings': json({ default: 'OFF' }, stringMap),
   'gemini.version_settings': json({ default: 'v1beta' }, stringMap),

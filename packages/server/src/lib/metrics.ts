@@ -48,6 +48,30 @@ export function countRateLimitRefusal(level: string, kind = 'rpm'): void {
   rateLimitRefusals.labels(level, kind).inc();
 }
 
+const concurrencyRefusals = new Counter({
+  name: 'tollway_concurrency_refusals_total',
+  help: 'Calls refused because the token or user had as many calls in flight as its concurrency limit allows',
+  labelNames: ['level'] as const,
+  registers: [metrics],
+});
+
+/** Counts one call refused by the concurrency limit of `level` (token or user). */
+export function countConcurrencyRefusal(level: 'token' | 'user'): void {
+  concurrencyRefusals.labels(level).inc();
+}
+
+const modelFallbacks = new Counter({
+  name: 'tollway_model_fallbacks_total',
+  help: "Calls moved to a fallback model after their model's channels were exhausted, by reason (5xx, 429, timeout, context_length)",
+  labelNames: ['reason'] as const,
+  registers: [metrics],
+});
+
+/** Counts one move of a call to its next fallback model, for `reason`. */
+export function countModelFallback(reason: string): void {
+  modelFallbacks.labels(reason).inc();
+}
+
 /** A channel's circuit breaker state as the gauge encodes it. */
 export const CHANNEL_HEALTH_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
 export type ChannelHealthState = keyof typeof CHANNEL_HEALTH_VALUE;

@@ -118,6 +118,14 @@ export const relayErrors = {
     ),
   rateLimited: (what: string) =>
     new RelayError(429, `too many requests: ${what}; retry later`, 'rate_limit_error', 'rate_limited'),
+  /** The token's or user's calls in flight are at their concurrency limit (relay/limits/concurrency.ts). */
+  concurrencyLimited: (level: 'token' | 'user', limit: number) =>
+    new RelayError(
+      429,
+      `too many concurrent requests: the ${level} limit of ${limit} calls in flight is reached; retry when one ends`,
+      'rate_limit_error',
+      'concurrency_limit_exceeded',
+    ),
 };
 
 /** A request the conversion failed on: a 400 for the caller (not retried, no channel blamed); the cause is logged. */

@@ -14,6 +14,7 @@ import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
 import { forRequest, scaledPrice, type ResolvedPrice } from '../billing/price.js';
 import { countSuccess, tokensEstimate } from '../limits/request-limits.js';
 import { admitChannel, settleAdmission, type RateAdmission } from '../limits/admission.js';
+import { enterCall } from '../limits/concurrency.js';
 import { checkPrompt } from './sensitive.js';
 import type { RelaySettings } from './settings.js';
 import type { RelayRequest } from '../entry/request.js';
@@ -69,6 +70,9 @@ export async function relayCall(
   const auto = autoRoute(ctx, auth, call.model);
   const group = auto ? routeGroup(auto) : identified.group;
   const settings = ctx.relay.settings.get();
+  // The call's place under its token's and user's concurrency limits, given back when the response closes.
+  const entering = enterCall(ctx, settings.concurrency, auth, res);
+  if (entering) await entering;
   checkPrompt(ctx.options, settings, call, group, ctx.log);
   // The prompt's estimate, made once: the reservation, TPM limits and channels' max_input_tokens all read it.
   const prompt = estimatePromptTokens(call.body, call.bytes);

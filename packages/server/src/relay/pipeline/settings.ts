@@ -1,4 +1,5 @@
-import { costCurrency, quotaDisplayType, type CostCurrency } from '@tollway/shared';
+import { costCurrency, quotaDisplayType, type CostCurrency, type ModelFallbacks } from '@tollway/shared';
+import type { ConcurrencyLimits } from '../limits/concurrency.js';
 import type { OptionsService } from '../../core/options/service.js';
 import { pingIntervalMs } from './keep-alive.js';
 import { retryPolicy, type RetryPolicy } from './retry-policy.js';
@@ -28,6 +29,10 @@ export interface RelaySettings {
   exemptGroup: string | undefined;
   /** The currency of the cost receipt's X-Tollway-Cost: the console's display currency (USD when it shows tokens). */
   costCurrency: CostCurrency;
+  /** Calls in flight per token and per user (TokenConcurrencyLimit, UserConcurrencyLimit; 0: none). */
+  concurrency: ConcurrencyLimits;
+  /** Model → its fallback models in order (ModelFallbacks). */
+  fallbacks: ModelFallbacks;
 }
 
 function readSettings(o: OptionsService): RelaySettings {
@@ -48,6 +53,8 @@ function readSettings(o: OptionsService): RelaySettings {
       o.get('general_setting.custom_currency_symbol'),
       o.num('general_setting.custom_currency_exchange_rate'),
     ),
+    concurrency: { token: o.num('TokenConcurrencyLimit'), user: o.num('UserConcurrencyLimit') },
+    fallbacks: o.json<ModelFallbacks>('ModelFallbacks'),
   };
 }
 
