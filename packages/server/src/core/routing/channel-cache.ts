@@ -1,3 +1,4 @@
+import { channelCostFactor, type RoutingStrategyName } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { ChannelBreakers } from './breakers.js';
@@ -11,6 +12,9 @@ import {
 } from './channel-row.js';
 import { callSettingsOf, type ChannelCallSettings } from './channel-settings.js';
 import { parseHeaderOverride, type HeaderOverride } from './header-override.js';
+import { ChannelLoad } from './channel-load.js';
+import type { RoutingStrategies } from './strategies.js';
+import { pickInTier, type PickEnv } from './strategy-pick.js';
 
 /** A channel as the relay uses it: parsed once when the cache is (re)built. */
 export interface CachedChannel {
@@ -47,6 +51,8 @@ export interface CachedChannel {
   headerOverride: HeaderOverride | undefined;
   /** What the channel's settings (new-api's other settings) change on a call. */
   callSettings: ChannelCallSettings;
+  /** lowest_price's factor on the listed price of what the channel serves (setting.cost_factor; 1 when unset). */
+  costFactor: number;
 }
 
 interface Tier {
@@ -134,6 +140,7 @@ export function toCachedChannel(row: ChannelRow): CachedChannel {
       parseJsonObject<Record<string, unknown>>(row.settings, {}),
       setting.pass_through_body_enabled === true,
     ),
+    costFactor: channelCostFactor(setting),
   };
 }
 
@@ -148,13 +155,31 @@ export class ChannelCache {
   private routes = new Map<string, Route>();
   private modelsByGroup = new Map<string, string[]>();
   private readonly reloaded: (() => void)[] = [];
+  private strategies: RoutingStrategies | undefined;
+  /** What select's strategies read, reused by every call (select runs to its end without awaiting). */
+  private readonly env: PickEnv<CachedChannel> & { model: string };
 
   constructor(
     private readonly db: Db,
     private readonly box: SecretBox,
     /** Channels whose breaker is open are skipped while another candidate is left. */
     private readonly health?: Pick<ChannelBreakers, 'blocked'>,
-  ) {}
+    /** Calls in flight and latency per channel, told by every attempt (relay/pipeline/attempt-health.ts). */
+    readonly load: ChannelLoad = new ChannelLoad(),
+  ) {
+    const env: PickEnv<CachedChannel> & { model: string } = {
+      load,
+      now: 0,
+      model: '',
+      costOf: (c) => this.strategies?.costOf(c, env.model) ?? Infinity,
+    };
+    this.env = env;
+  }
+
+  /** Chooses inside a priority tier by the routing strategies (without: weighted random, always). */
+  routeBy(strategies: RoutingStrategies): void {
+    this.strategies = strategies;
+  }
 
   /** Keys sealed at rest are opened here, once per reload, never per relay call. */
   async reload(): Promise<void> {
@@ -195,6 +220,8 @@ export class ChannelCache {
     this.byId = byId;
     this.routes = routes;
     this.modelsByGroup = new Map([...models].map(([g, set]) => [g, [...set].sort()]));
+    this.load.track(byId.keys());
+    this.strategies?.channelsChanged();
     for (const fn of this.reloaded) fn();
   }
 
@@ -233,8 +260,8 @@ export class ChannelCache {
   }
 
   /**
-   * Picks a channel for group × model. Attempt n starts at priority tier n (highest first), weighted random
-   * inside the tier (all-zero weights: equal chance); channels already tried in this request are skipped, and
+   * Picks a channel for group × model. Attempt n starts at priority tier n (highest first), the group's or model's
+   * routing strategy inside the tier (weighted random by default; all-zero weights: equal chance); channels already tried in this request are skipped, and
    * when the tier has none left the highest tier with an untried channel is used. Channels whose breaker is
    * open are skipped as if tried; when every untried candidate is open they are used all the same. Channels whose
    * max_input_tokens is below `inputTokens` (the call's estimated prompt) are never picked.
@@ -252,62 +279,36 @@ export class ChannelCache {
     const { tiers } = route;
     // A route without caps (or an input every cap takes) costs one comparison here.
     const skip = inputTokens > route.fitsAll ? withOverCap(tiers, tried, inputTokens) : tried;
+    const strategy = this.strategies?.strategyFor(group, model) ?? 'weighted';
+    const env = strategy === 'weighted' ? undefined : this.env;
+    if (env) {
+      env.now = this.load.clock();
+      env.model = model;
+    }
     return (
-      pickFromTiers(tiers, attempt, skip, random, this.health) ??
-      (this.health ? pickFromTiers(tiers, attempt, skip, random, undefined) : undefined)
+      pickFromTiers(strategy, tiers, attempt, skip, random, this.health, env) ??
+      (this.health ? pickFromTiers(strategy, tiers, attempt, skip, random, undefined, env) : undefined)
     );
   }
 }
 
 function pickFromTiers(
+  strategy: RoutingStrategyName,
   tiers: Tier[],
   attempt: number,
   tried: ReadonlySet<number>,
   random: () => number,
   health: Pick<ChannelBreakers, 'blocked'> | undefined,
+  env: PickEnv<CachedChannel> | undefined,
 ): CachedChannel | undefined {
   const start = Math.min(attempt, tiers.length - 1);
-  const picked = pickWeighted(tiers[start]!.channels, tried, random, health);
+  const picked = pickInTier(strategy, tiers[start]!.channels, tried, random, health, env);
   if (picked) return picked;
   for (const tier of tiers) {
-    const p = pickWeighted(tier.channels, tried, random, health);
+    const p = pickInTier(strategy, tier.channels, tried, random, health, env);
     if (p) return p;
   }
   return undefined;
-}
-
-function pickWeighted(
-  channels: CachedChannel[],
-  tried: ReadonlySet<number>,
-  random: () => number,
-  health: Pick<ChannelBreakers, 'blocked'> | undefined,
-): CachedChannel | undefined {
-  const skip = (c: CachedChannel) => tried.has(c.id) || (health !== undefined && health.blocked(c));
-  let total = 0;
-  let count = 0;
-  for (const c of channels) {
-    if (skip(c)) continue;
-    total += Math.max(0, c.weight);
-    count++;
-  }
-  if (count === 0) return undefined;
-  if (total === 0) {
-    let n = Math.floor(random() * count);
-    for (const c of channels) {
-      if (skip(c)) continue;
-      if (n-- === 0) return c;
-    }
-    return undefined;
-  }
-  let r = random() * total;
-  let last: CachedChannel | undefined;
-  for (const c of channels) {
-    if (c.weight <= 0 || skip(c)) continue;
-    last = c;
-    r -= c.weight;
-    if (r < 0) return c;
-  }
-  return last;
 }
 
 /**

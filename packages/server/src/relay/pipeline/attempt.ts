@@ -32,7 +32,7 @@ const applyOverride = (body: Json, override: Record<string, unknown>): Json => {
 
 /** Stage 4, with the channel's breaker told how the attempt went. */
 export function attemptChannel(ctx: RelayContext, a: ChannelAttempt): Promise<AttemptResult> {
-  return withBreaker(ctx.breakers, a, () => forwardAttempt(ctx, a));
+  return withBreaker(ctx.breakers, a, () => forwardAttempt(ctx, a), ctx.channelCache.load);
 }
 
 /**

@@ -14,6 +14,8 @@ import { RelaySettingsCache } from './settings.js';
 import { UpstreamPools } from '../upstream/pools.js';
 import { DurableWriter } from '../../accounting/writer.js';
 import { writerMetrics } from '../../observability/writer-metrics.js';
+import { startResponseCache } from '../cache/setup.js';
+import { routeByStrategies } from '../billing/route-price.js';
 
 /** In DATA_DIR: the Redis node id of the process running on this data folder. */
 const REDIS_NODE_ID_FILE = 'redis-node-id';
@@ -110,6 +112,7 @@ export async function createRelayServices(
   );
   // A deleted or changed channel's own pools close once their calls finish.
   ctx.channelCache.onReload(() => upstream.channelsChanged(ctx.channelCache));
+  routeByStrategies(ctx);
 
   // A balance changed outside the relay: the memory ledger of every node re-reads it; a Redis ledger is
   // shared, so only the node where the change happened rebuilds it.
@@ -158,6 +161,7 @@ export async function createRelayServices(
     writer,
     upstream,
     settings: new RelaySettingsCache(ctx.options),
+    responseCache: await startResponseCache(ctx),
     quotaWarnings,
     tokenChanged: tokenChangedHere,
     /** `deadline` (epoch ms) bounds the writer's wait for calls settling and its retries. */
