@@ -49,7 +49,7 @@ export class RoutingStrategies {
   private costs = new Map<number, Map<string, number>>();
 
   constructor(
-    private readonly options: OptionsService,
+    private readonly options: Pick<OptionsService, 'json' | 'onChange'>,
     private readonly referencePrice: ReferencePrice,
   ) {
     options.onChange((key) => {
