@@ -26,6 +26,8 @@ export async function addChannel(
     /** Put before the (mapped) model name sent upstream. */
     modelPrefix?: string;
     other?: string;
+    /** The channel's `setting` JSON (rpm_limit, cost_factor, ...). */
+    setting?: Record<string, unknown>;
   },
 ): Promise<number> {
   const res = await root.call<number[] | { ids: number[] } | { id: number }>('POST', '/api/channel/', {
@@ -42,6 +44,7 @@ export async function addChannel(
       ...(c.modelMapping ? { model_mapping: JSON.stringify(c.modelMapping) } : {}),
       ...(c.modelPrefix !== undefined ? { model_prefix: c.modelPrefix } : {}),
       ...(c.other !== undefined ? { other: c.other } : {}),
+      ...(c.setting ? { setting: JSON.stringify(c.setting) } : {}),
     },
   });
   if (!res.body.success) throw new Error(`channel create failed: ${res.body.message}`);
