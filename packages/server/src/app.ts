@@ -50,7 +50,7 @@ import { oauthBindingRoutes } from './modules/oauth/bindings-routes.js';
 import { customOAuthBackchannelRoutes } from './modules/custom-oauth/backchannel.js';
 import { unavailableRoutes } from './modules/unavailable/routes.js';
 import { unavailableExternalRoutes } from './modules/unavailable/external.js';
-import { affinityRoutes } from './modules/unavailable/affinity.js';
+import { affinityRoutes } from './modules/affinity/routes.js';
 import { ratioSyncRoutes } from './modules/ratio-sync/routes.js';
 import { oidcDiscoveryRoutes } from './modules/oidc-discovery/routes.js';
 import { customOAuthRoutes } from './modules/custom-oauth/routes.js';

@@ -1,3 +1,4 @@
+import { ChannelAffinity } from './core/routing/affinity.js';
 import type { Logger } from 'pino';
 import { SubscriptionPeriods } from './modules/subscriptions/periods.js';
 import { WalletHolds } from './core/subscriptions/wallet-holds.js';
@@ -106,6 +107,12 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     providerCatalog,
     breakers.breakers,
   );
+  const affinity = new ChannelAffinity(
+    options,
+    channelCache,
+    breakers.breakers,
+    redis ? { client: redis, keyPrefix: config.redisKeyPrefix } : undefined,
+  );
   const counters = redis ? new RedisWindowCounters(redis, config.redisKeyPrefix) : new MemoryWindowCounters();
   const base: AppContext = {
     config,
@@ -126,6 +133,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     bus,
     channelCache,
     breakers: breakers.breakers,
+    affinity,
     channels,
     // The relay's services join `base` below, before any probe runs.
     channelProbe: (channel, model) => testChannelUpstream(base, channel, model),
@@ -176,6 +184,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     async close(closing = {}) {
       clearInterval(sync);
       breakers.stop();
+      await affinity.promptCache.stop();
       await logRetention?.stop();
       await topUpExpiry?.stop();
       await subscriptionPeriods.stop();

@@ -11,6 +11,7 @@ import type { SecretBox } from './lib/secret-box.js';
 import type { RateLimiter, WindowCounters } from './lib/window-counters.js';
 import type { ChannelBreakers } from './core/routing/breakers.js';
 import type { ChannelCache } from './core/routing/channel-cache.js';
+import type { ChannelAffinity } from './core/routing/affinity.js';
 import type { ChannelsService } from './modules/channels/service.js';
 import type { AccountLogs } from './accounting/account-log.js';
 import type { SessionSealer } from './modules/auth/session.js';
@@ -52,6 +53,8 @@ export interface AppContext {
   channelCache: ChannelCache;
   /** Circuit breakers of channels and keys (selection skips open ones); shared through Redis in a cluster. */
   breakers: ChannelBreakers;
+  /** Sessions pinned to the channel and key that served them (prompt caches), and each channel's cache hit ratio. */
+  affinity: ChannelAffinity;
   /** Channel management rules; also reportUpstreamError/enableChannel for the relay. */
   channels: ChannelsService;
   /** Calls a channel's upstream once (the relay's, for channel tests). */

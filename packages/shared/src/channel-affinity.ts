@@ -61,7 +61,7 @@ const rule = z.object({
   key_sources: z.array(keySource).max(KEY_SOURCES_MAX).default([]),
   value_regex: z.union([pattern, z.literal('')]).default(''),
   ttl_seconds: z.number().int().min(0).max(AFFINITY_MAX_TTL_SECONDS).default(0),
-  /** new-api's per-rule channel override template: stored with the rule; its plain keys join param_override. */
+  /** new-api's per-rule override template (its param-override operations): kept with the rule, not applied. */
   param_override_template: z.record(z.string(), z.unknown()).optional(),
   skip_retry_on_failure: z.boolean().default(false),
   include_using_group: z.boolean().default(false),

@@ -167,28 +167,6 @@ describe.each(dialects)('new-api routes filled in, on %s', (dialect) => {
     refusedWith(await alice.call('GET', '/api/log/self/search?keyword=x'), ErrorCode.ApiDeprecated);
   });
 
-  it('channel affinity reads as disabled and empty; clearing needs all=true or a rule name and deletes nothing', async () => {
-    expect(ok(await root.call('GET', '/api/option/channel_affinity_cache'))).toEqual({
-      enabled: false,
-      total: 0,
-      unknown: 0,
-      by_rule_name: {},
-      cache_capacity: 0,
-    });
-    refusedWith(await root.call('DELETE', '/api/option/channel_affinity_cache'), ErrorCode.FieldRequired, {
-      field: 'rule_name',
-    });
-    expect(ok(await root.call('DELETE', '/api/option/channel_affinity_cache?all=true'))).toEqual({ deleted: 0 });
-    expect(ok(await root.call('DELETE', '/api/option/channel_affinity_cache?rule_name=codex'))).toEqual({ deleted: 0 });
-    const usage = ok(await admin.call('GET', '/api/log/channel_affinity_usage_cache?rule_name=codex&key_fp=ab12'));
-    expect(usage).toMatchObject({ rule_name: 'codex', key_fp: 'ab12', using_group: '', hit: 0, total: 0 });
-    refusedWith(
-      await admin.call('GET', '/api/log/channel_affinity_usage_cache?rule_name=codex'),
-      ErrorCode.FieldRequired,
-    );
-    expect((await admin.call('GET', '/api/option/channel_affinity_cache')).status).toBe(403);
-  });
-
   it('io.net deployments, other payment providers and plan payment callbacks say they are absent; external sign-ins are off until root enables a provider', async () => {
     expect(ok(await root.call('GET', '/api/custom-oauth-provider/'))).toEqual([]);
     refusedWith(await root.call('POST', '/api/custom-oauth-provider/', { name: 'x' }), ErrorCode.CustomOAuthInvalid);

@@ -61,7 +61,14 @@ export const logOther = z.object({
   /** The call never settled (the process stopped first): billed at its reservation. */
   billed_at_reservation: bool,
   /** Administrators only: the channels tried and the upstream's own error text (callers get a generic one). */
-  admin_info: opt(z.object({ use_channel: opt(z.array(z.union([z.number(), z.string()]))), error_detail: str })),
+  admin_info: opt(
+    z.object({
+      use_channel: opt(z.array(z.union([z.number(), z.string()]))),
+      error_detail: str,
+      /** The call's channel affinity session: the rule, the key's source and fingerprint, the channel it went to. */
+      channel_affinity: opt(z.record(z.string(), z.unknown())),
+    }),
+  ),
   /** An error log's failure. */
   error_type: str,
   error_code: opt(z.union([z.string(), z.number()])),

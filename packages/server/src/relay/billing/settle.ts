@@ -45,6 +45,8 @@ export interface CallRecord {
   content?: { input: string; output?: string };
   /** The call opened in the writer's journal (`writer.begin`) that this settlement closes. */
   callId?: string;
+  /** What the log's admin_info says beside the channels used (channel affinity's session). */
+  adminInfo?: { channel_affinity?: Record<string, unknown> };
 }
 
 /** The header that names a relay call to its caller (the consume log's request_id), as new-api names it. */
@@ -168,7 +170,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
     billed_units: c.usage.units,
     charge_shortfall: charged < quota ? quota - charged : undefined,
     ...payerLogFields(c.auth, c.target, charged, c.hold.amount),
-    admin_info: { use_channel: c.usedChannels },
+    admin_info: { use_channel: c.usedChannels, ...c.adminInfo },
     input_content: c.content?.input,
     output_content: c.content?.output,
   };

@@ -4,6 +4,14 @@ import type { ServerResponse } from 'node:http';
 import { BillingExprError, type Price } from '@tollway/shared';
 import { admitModel, nextChannel, reserveQuota, type ChannelChoice } from './admit.js';
 import { attemptChannel } from './attempt.js';
+import {
+  affinityFor,
+  affinityLogInfo,
+  affinityServed,
+  pinFailed,
+  pinnedAttempt,
+  type CallAffinity,
+} from './affinity-step.js';
 import { autoRoute, holdPrice, nextAutoChannel, routeGroup, type AutoRoute } from './auto-group.js';
 import { observerOf, type CallObserver } from '../../observability/relay-observer.js';
 import { promptContent } from './chat-content.js';
@@ -37,6 +45,7 @@ import type { AttemptResult, InboundCall } from './types.js';
 import {
   journalCall,
   logUnserved,
+  GIVE_UP,
   PASSED_OVER,
   refundHold,
   SERVED,
@@ -146,7 +155,11 @@ export async function relayCall(
       overLimit: undefined,
       auto,
       firstAttempt: 0,
+      affinity: undefined,
     };
+    // A session a rule recognises goes first to the channel and key that served it (core/routing/affinity.ts).
+    const affinity = auto ? undefined : affinityFor(ctx, req, call, auth, group, prompt);
+    if (affinity) s.affinity = await affinity;
     watchCancel(s);
     settled = await tryChannels(ctx, CHAT_ATTEMPTS, s, settings.retry);
     if (settled) countSuccess(ctx.counters, limits);
@@ -241,6 +254,8 @@ interface CallState extends CallIdentity, AttemptsState<AttemptFailure> {
   overLimit: RelayError | undefined;
   /** An `auto` token's route through the AutoGroups (group and price follow it); undefined for any other token. */
   auto: AutoRoute | undefined;
+  /** The call's affinity session and its usable pin (undefined: no rule recognised the call). */
+  affinity: CallAffinity | undefined;
 }
 
 /** The caller hanging up cancels the upstream call and any further attempt. */
@@ -272,6 +287,8 @@ const CHAT_ATTEMPTS: ChannelAttempts<CallState> = {
   stopped: (s) => s.cancelled,
   next(ctx, s, attempt) {
     s.obs?.picking();
+    const pinned = pinnedAttempt(s.affinity, s.tried);
+    if (pinned) return pinned;
     if (s.auto) return nextAutoChannel(ctx, s, s.auto, attempt);
     return nextChannel(ctx, s.group, s.model, s.tried, attempt, s.prompt);
   },
@@ -322,12 +339,14 @@ async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice)
   obs?.attempted(result);
   if (result.kind !== 'relayed') {
     settleAdmission(ctx, held, 0);
-    return upstreamFailed(ctx, s, choice, result.status, result.message);
+    const status = upstreamFailed(ctx, s, choice, result.status, result.message);
+    return pinFailed(ctx, s.affinity, choice) ? GIVE_UP : status;
   }
   // A plain answer's receipt already read its usage (a prompt counted once, not twice).
   const usage = receipt.issuedFor === result ? receipt.issuedUsage! : billedUsage(result, call);
   settleAdmission(ctx, held, usage.promptTokens + usage.completionTokens);
   settleAdmission(ctx, s.rate, usage.promptTokens + usage.completionTokens);
+  affinityServed(ctx, s.affinity, choice, usage, mapped.model);
   // LogChatContentEnabled off: no text is kept on the way (nothing would log it without consume logs either).
   const content = s.settings.logContent ? { input: promptContent(call), output: result.output } : undefined;
   obs?.settling();
@@ -349,6 +368,7 @@ async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice)
     hold: s.hold,
     content,
     callId: s.requestId,
+    adminInfo: affinityLogInfo(s.affinity, choice),
   };
   // The bill the caller was told (its cost receipt) is the one charged; else it is computed now, the same way.
   const charged = await settleCall(ctx, record, result.receipted ? receipt.issued : undefined);

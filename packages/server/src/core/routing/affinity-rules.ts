@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { affinityRules, AFFINITY_VALUE_MAX_CHARS, type AffinityKeySource, type AffinityRule } from '@tollway/shared';
+import type { OptionsService } from '../options/service.js';
+
+/** A rule as matching uses it: patterns compiled once per change of the settings. */
+export interface CompiledAffinityRule {
+  name: string;
+  models: RegExp[];
+  paths: RegExp[];
+  /** Lower-cased parts of the User-Agent of which one must appear (empty: any client). */
+  userAgents: string[];
+  sources: AffinityKeySource[];
+  value: RegExp | undefined;
+  /** The pin's lifetime in ms (the rule's, else the default). */
+  ttlMs: number;
+  skipRetry: boolean;
+  includeGroup: boolean;
+  includeModel: boolean;
+  includeName: boolean;
+}
+
+export interface AffinitySettings {
+  enabled: boolean;
+  /** A session whose pinned channel failed is pinned to the channel that then served it. */
+  switchOnSuccess: boolean;
+  /** A pin to a channel that was disabled is kept (unused) for when it comes back. */
+  keepOnChannelDisabled: boolean;
+  maxEntries: number;
+  defaultTtlMs: number;
+  rules: CompiledAffinityRule[];
+}
+
+/** What a context source may name of the caller (new-api's context keys). */
+export interface AffinityCaller {
+  tokenId: number;
+  userId: number;
+  tokenName: string;
+  tokenGroup: string;
+  username: string;
+  userGroup: string;
+}
+
+/** A call's session, found by a rule: where its pin is kept and what the logs and statistics show of it. */
+export interface AffinityMatch {
+  rule: CompiledAffinityRule;
+  /** The pin's key: [rule name][model][group] and the session value's hash, ':'-joined (names URI-encoded). */
+  key: string;
+  /** The first 8 hex digits of the value's hash: how logs and the usage statistics name the session. */
+  fingerprint: string;
+  /** The value's first and last 4 characters (a value of up to 12 as it is): what the admin log shows. */
+  hint: string;
+  source: AffinityKeySource;
+  group: string;
+  model: string;
+}
+
+const MS = 1000;
+const HASH_HEX = 32;
+const FINGERPRINT_HEX = 8;
+const HINT_FULL_MAX = 12;
+const HINT_EDGE = 4;
+
+function compileRule(rule: AffinityRule, defaultTtlMs: number): CompiledAffinityRule {
+  return {
+    name: rule.name.trim(),
+    models: rule.model_regex.filter((p) => p !== '').map((p) => new RegExp(p)),
+    paths: rule.path_regex.filter((p) => p !== '').map((p) => new RegExp(p)),
+    userAgents: (rule.user_agent_include ?? []).map((s) => s.trim().toLowerCase()).filter((s) => s !== ''),
+    sources: rule.key_sources,
+    value: rule.value_regex ? new RegExp(rule.value_regex) : undefined,
+    ttlMs: rule.ttl_seconds > 0 ? rule.ttl_seconds * MS : defaultTtlMs,
+    skipRetry: rule.skip_retry_on_failure,
+    includeGroup: rule.include_using_group,
+    includeModel: rule.include_model_name,
+    includeName: rule.include_rule_name,
+  };
+}
+
+function readSettings(o: OptionsService): AffinitySettings {
+  const defaultTtlMs = o.num('channel_affinity_setting.default_ttl_seconds') * MS;
+  const parsed = affinityRules.safeParse(o.json('channel_affinity_setting.rules'));
+  return {
+    enabled: o.bool('channel_affinity_setting.enabled'),
+    switchOnSuccess: o.bool('channel_affinity_setting.switch_on_success'),
+    keepOnChannelDisabled: o.bool('channel_affinity_setting.keep_on_channel_disabled'),
+    maxEntries: o.num('channel_affinity_setting.max_entries'),
+    defaultTtlMs,
+    rules: parsed.success ? parsed.data.map((r) => compileRule(r, defaultTtlMs)) : [],
+  };
+}
+
+/** The affinity settings, compiled on the first read after any option changes. */
+export class AffinitySettingsCache {
+  private current: AffinitySettings | undefined;
+
+  constructor(private readonly options: OptionsService) {
+    options.onChange(() => {
+      this.current = undefined;
+    });
+  }
+
+  get(): AffinitySettings {
+    return (this.current ??= readSettings(this.options));
+  }
+}
+
+/** A value at a gjson-style dot path (`metadata.user_id`, `input.0.id`) of a parsed JSON body. */
+function atPath(body: unknown, path: string): unknown {
+  let v: unknown = body;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+function scalarText(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+function contextValue(caller: AffinityCaller, group: string, src: AffinityKeySource): string {
+  const key = src.key ?? '';
+  if (src.type === 'context_int') {
+    const n = key === 'token_id' ? caller.tokenId : key === 'id' || key === 'user_id' ? caller.userId : 0;
+    return n > 0 ? String(n) : '';
+  }
+  switch (key) {
+    case 'token_name':
+      return caller.tokenName;
+    case 'token_group':
+      return caller.tokenGroup;
+    case 'username':
+      return caller.username;
+    case 'user_group':
+      return caller.userGroup;
+    case 'group':
+      return group;
+    default:
+      return '';
+  }
+}
+
+function sourceValue(
+  src: AffinityKeySource,
+  headers: IncomingHttpHeaders,
+  body: unknown,
+  caller: AffinityCaller,
+  group: string,
+): string {
+  switch (src.type) {
+    case 'gjson':
+      return src.path ? scalarText(atPath(body, src.path)) : '';
+    case 'request_header': {
+      const h = src.key ? headers[src.key.toLowerCase()] : undefined;
+      return (Array.isArray(h) ? (h[0] ?? '') : (h ?? '')).trim();
+    }
+    default:
+      return contextValue(caller, group, src);
+  }
+}
+
+const anyMatches = (patterns: RegExp[], text: string): boolean => patterns.some((re) => re.test(text));
+
+/** The hint of a session value new-api's admin log shows: short values whole, long ones by their ends. */
+function hintOf(value: string): string {
+  const flat = value.replace(/[\r\n]/g, ' ');
+  return flat.length <= HINT_FULL_MAX ? flat : `${flat.slice(0, HINT_EDGE)}...${flat.slice(-HINT_EDGE)}`;
+}
+
+/**
+ * The first rule that matches the call (model, path, client) and finds a session value in it, as new-api takes
+ * them: in order, the first key source with a value winning. Undefined when affinity is off or no rule applies.
+ */
+export function matchAffinity(
+  settings: AffinitySettings,
+  call: { model: string; path: string; headers: IncomingHttpHeaders; body: unknown },
+  caller: AffinityCaller,
+  group: string,
+): AffinityMatch | undefined {
+  if (!settings.enabled) return undefined;
+  for (const rule of settings.rules) {
+    if (!anyMatches(rule.models, call.model)) continue;
+    if (rule.paths.length > 0 && !anyMatches(rule.paths, call.path)) continue;
+    if (rule.userAgents.length > 0) {
+      const ua = String(call.headers['user-agent'] ?? '').toLowerCase();
+      if (!rule.userAgents.some((part) => ua.includes(part))) continue;
+    }
+    let value = '';
+    let source: AffinityKeySource | undefined;
+    for (const src of rule.sources) {
+      value = sourceValue(src, call.headers, call.body, caller, group).slice(0, AFFINITY_VALUE_MAX_CHARS);
+      if (value !== '') {
+        source = src;
+        break;
+      }
+    }
+    if (!source) continue;
+    if (rule.value && !rule.value.test(value)) continue;
+    const hash = createHash('sha256').update(value).digest('hex');
+    const parts: string[] = [];
+    if (rule.includeName) parts.push(encodeURIComponent(rule.name));
+    if (rule.includeModel) parts.push(encodeURIComponent(call.model));
+    if (rule.includeGroup) parts.push(encodeURIComponent(group));
+    parts.push(hash.slice(0, HASH_HEX));
+    return {
+      rule,
+      key: parts.join(':'),
+      fingerprint: hash.slice(0, FINGERPRINT_HEX),
+      hint: hintOf(value),
+      source,
+      group,
+      model: call.model,
+    };
+  }
+  return undefined;
+}
