@@ -40,4 +40,5 @@ export * from './default-pricing.js';
 export * from './console-paths.js';
 export * from './ldap-options.js';
 export * from './channel-affinity.js';
+export * from './response-cache.js';
 export * from './routing-strategy.js';

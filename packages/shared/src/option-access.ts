@@ -331,6 +331,16 @@ export const OPERATION_OPTION_KEYS = [
   'channel_affinity_setting.max_entries',
   'channel_affinity_setting.default_ttl_seconds',
   'channel_affinity_setting.rules',
+  // Response cache (docs/operating/response-cache.md)
+  'response_cache.enabled',
+  'response_cache.scope',
+  'response_cache.models',
+  'response_cache.groups',
+  'response_cache.tokens',
+  'response_cache.ttl_seconds',
+  'response_cache.hit_price_share',
+  'response_cache.max_entries',
+  'response_cache.max_answer_bytes',
 ] as const satisfies readonly OptionKey[];
 
 const OPERATION_SET: ReadonlySet<OptionKey> = new Set<OptionKey>(OPERATION_OPTION_KEYS);

@@ -7,6 +7,7 @@ import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from
 
 import { newApiOptionDefs } from './options-newapi.js';
 import { affinityOptionDefs } from './channel-affinity.js';
+import { responseCacheOptionDefs } from './response-cache.js';
 import { routingStrategyOptionDefs } from './routing-strategy.js';
 import { ldapUrlProblem, ldapUserFilterProblem } from './ldap-options.js';
 import { ErrorCode, type ErrorParams } from './error-codes.js';
@@ -254,6 +255,7 @@ export const optionDefs = {
   'fetch_setting.apply_ip_filter_for_domain': bool(true),
   ...newApiOptionDefs,
   ...affinityOptionDefs,
+  ...responseCacheOptionDefs,
   ...routingStrategyOptionDefs,
 } satisfies Record<string, OptionDef>;
 

@@ -60,6 +60,8 @@ export const logOther = z.object({
   charge_shortfall: num,
   /** The call never settled (the process stopped first): billed at its reservation. */
   billed_at_reservation: bool,
+  /** Answered from the response cache (no upstream call); billed at the cache's share of the price. */
+  cache_hit: bool,
   /** Administrators only: the channels tried and the upstream's own error text (callers get a generic one). */
   admin_info: opt(
     z.object({

@@ -35,7 +35,8 @@ export interface CallRecord {
   ip: string;
   started: number;
   firstByteMs: number;
-  channel: CachedChannel;
+  /** The channel that served the call (a response cache hit: none, id 0). */
+  channel: Pick<CachedChannel, 'id' | 'name'>;
   usedChannels: number[];
   price: ResolvedPrice;
   usage: CallUsage;
@@ -45,6 +46,8 @@ export interface CallRecord {
   content?: { input: string; output?: string };
   /** The call opened in the writer's journal (`writer.begin`) that this settlement closes. */
   callId?: string;
+  /** Answered from the response cache (relay/cache): no upstream call, billed at the cache's share of the price. */
+  cacheHit?: boolean;
   /** What the log's admin_info says beside the channels used (channel affinity's session). */
   adminInfo?: { channel_affinity?: Record<string, unknown> };
 }
@@ -169,6 +172,7 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
       : undefined),
     billed_units: c.usage.units,
     charge_shortfall: charged < quota ? quota - charged : undefined,
+    cache_hit: c.cacheHit || undefined,
     ...payerLogFields(c.auth, c.target, charged, c.hold.amount),
     admin_info: { use_channel: c.usedChannels, ...c.adminInfo },
     input_content: c.content?.input,

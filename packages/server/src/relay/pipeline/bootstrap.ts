@@ -14,6 +14,7 @@ import { RelaySettingsCache } from './settings.js';
 import { UpstreamPools } from '../upstream/pools.js';
 import { DurableWriter } from '../../accounting/writer.js';
 import { writerMetrics } from '../../observability/writer-metrics.js';
+import { startResponseCache } from '../cache/setup.js';
 import { routeByStrategies } from '../billing/route-price.js';
 
 /** In DATA_DIR: the Redis node id of the process running on this data folder. */
@@ -160,6 +161,7 @@ export async function createRelayServices(
     writer,
     upstream,
     settings: new RelaySettingsCache(ctx.options),
+    responseCache: await startResponseCache(ctx),
     quotaWarnings,
     tokenChanged: tokenChangedHere,
     /** `deadline` (epoch ms) bounds the writer's wait for calls settling and its retries. */

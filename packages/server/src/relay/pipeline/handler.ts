@@ -24,6 +24,8 @@ import { countSuccess, tokensEstimate } from '../limits/request-limits.js';
 import { admitChannel, settleAdmission, type RateAdmission } from '../limits/admission.js';
 import { enterCall } from '../limits/concurrency.js';
 import { checkPrompt } from './sensitive.js';
+import { answerFromCache, storeAnswer } from '../cache/answer.js';
+import type { CacheMatch } from '../cache/response-cache.js';
 import type { RelaySettings } from './settings.js';
 import type { RelayRequest } from '../entry/request.js';
 import { writeRelayError } from './respond.js';
@@ -91,6 +93,10 @@ export async function relayCall(
   // An expression price reads the call's headers and body (its param() and header() rules).
   const price = forRequest(admitted.price, { headers: req.headers, body: call.body });
   if (rate) for (const [k, v] of Object.entries(rate.headers)) res.setHeader(k, v!);
+  // The response cache (relay/cache): a hit is answered here, with no upstream call; a miss is stored once served.
+  const cache = ctx.relay.responseCache.match(auth, group, call);
+  if (cache && (await answerFromCache(ctx, cache, { auth, group, call, price, admitted, ip: req.ip, started, res })))
+    return;
 
   const { target, hold, plan } = await holdFor(
     ctx,
@@ -254,6 +260,8 @@ interface CallState extends CallIdentity, AttemptsState<AttemptFailure> {
   overLimit: RelayError | undefined;
   /** An `auto` token's route through the AutoGroups (group and price follow it); undefined for any other token. */
   auto: AutoRoute | undefined;
+  /** The response cache applies (relay/cache): the answer, captured on a miss, is stored once settled. */
+  cache: CacheMatch | undefined;
   /** The call's affinity session and its usable pin (undefined: no rule recognised the call). */
   affinity: CallAffinity | undefined;
 }
@@ -372,6 +380,7 @@ async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice)
   };
   // The bill the caller was told (its cost receipt) is the one charged; else it is computed now, the same way.
   const charged = await settleCall(ctx, record, result.receipted ? receipt.issued : undefined);
+  if (s.cache) storeAnswer(ctx, s.cache, result, usage, s.budget, s.model);
   obs?.settled(charged);
   return SERVED;
 }

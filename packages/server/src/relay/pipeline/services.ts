@@ -5,6 +5,7 @@ import type { RelaySettingsCache } from './settings.js';
 import type { UpstreamPools } from '../upstream/pools.js';
 import type { Ledger } from '../../accounting/ledger.js';
 import type { DurableWriter } from '../../accounting/writer.js';
+import type { ResponseCache } from '../cache/response-cache.js';
 
 /** What the relay hot path uses, built once (see relay/pipeline/bootstrap.ts). */
 export interface RelayServices {
@@ -17,6 +18,8 @@ export interface RelayServices {
   settings: RelaySettingsCache;
   /** Low-quota warnings, checked after each committed batch (never on the hot path). */
   quotaWarnings: QuotaWarnings;
+  /** The response cache (relay/cache): answers given again to the same request within its scope. */
+  responseCache: ResponseCache;
   /** A token was created, changed or deleted: drop it from caches here and on other nodes. */
   tokenChanged(key: string, id: number): void;
 }
