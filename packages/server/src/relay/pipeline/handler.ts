@@ -161,6 +161,7 @@ export async function relayCall(
       overLimit: undefined,
       auto,
       firstAttempt: 0,
+      cache,
       affinity: undefined,
     };
     // A session a rule recognises goes first to the channel and key that served it (core/routing/affinity.ts).
