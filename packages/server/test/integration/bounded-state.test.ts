@@ -13,6 +13,7 @@ import { seenTokenIds } from '../../src/modules/custom-oauth/backchannel.js';
 import { MemoryOneTimeStore, passkeyOneTimeOf } from '../../src/modules/passkeys/challenges.js';
 import { useApp } from '../support/fixture.js';
 import { listen } from '../support/gateway.js';
+import { MemoryAffinityStore } from '../../src/core/routing/affinity-store.js';
 
 /**
  * Issue 31, hole 4 and "bounded state": every in-memory map keyed by what a caller sends is bounded. Each
@@ -164,6 +165,44 @@ describe('bounded state under 100,000 distinct caller values', () => {
     // Back-channel logout token ids (only a provider's signed tokens reach it) are held the same way.
     expect(seenTokenIds).toBeInstanceOf(BoundedMap);
     expect(seenTokenIds.capacity).toBeLessThan(DISTINCT);
+  });
+
+  it('channel affinity pins and session usage keyed by 100,000 session values stay within max_entries, the newest kept', async () => {
+    const cap = 1_000;
+    const set = await fx.root.call('PUT', '/api/option/', {
+      key: 'channel_affinity_setting.max_entries',
+      value: String(cap),
+    });
+    expect(set.body.success).toBe(true);
+    const affinity = ctx().affinity;
+    const caller = { tokenId: 1, userId: 1, tokenName: '', tokenGroup: '', username: 'u', userGroup: 'default' };
+    const pin = { channelId: 1, keyIndex: 0, model: 'gpt-4o' };
+    let last = '';
+    for (let i = 0; i < DISTINCT; i++) {
+      const headers = {};
+      const m = affinity.match(
+        { model: 'gpt-4o', path: '/v1/chat/completions', headers, body: { prompt_cache_key: `session-${i}` } },
+        caller,
+        'default',
+      )!;
+      affinity.served(m, undefined, pin);
+      affinity.usage.observe({
+        rule: m.rule.name,
+        group: 'default',
+        fingerprint: m.fingerprint,
+        windowMs: 60_000,
+        mode: 'cached_over_prompt',
+        promptTokens: 1,
+        completionTokens: 1,
+        cachedTokens: 0,
+      });
+      last = m.key;
+    }
+    const store = affinity.store;
+    expect(store).toBeInstanceOf(MemoryAffinityStore);
+    expect((await store.keys()).length).toBeLessThanOrEqual(cap);
+    expect(store.get(last)).toEqual(pin);
+    expect(affinity.usage.memory.size).toBeLessThanOrEqual(cap);
   });
 
   it('period-limit counters of more owners than their cap stay within it, the newest kept', () => {

@@ -63,13 +63,19 @@ const empty = (): Counters => ({
 
 /** Per-session usage counters, each kept for its rule's TTL from the session's last call; Redis hashes in a cluster. */
 export class AffinityUsage {
-  private readonly memory: BoundedMap<string, Counters>;
+  private map: BoundedMap<string, Counters> | undefined;
 
   constructor(
-    maxEntries: number,
+    /** channel_affinity_setting.max_entries: the sessions one node counts (a change empties the map). */
+    private readonly maxEntries: () => number,
     private readonly redis?: { client: Redis; keyPrefix: string },
-  ) {
-    this.memory = new BoundedMap({ maxEntries });
+  ) {}
+
+  /** This node's counters (without Redis). */
+  get memory(): BoundedMap<string, Counters> {
+    const cap = this.maxEntries();
+    if (this.map?.capacity !== cap) this.map = new BoundedMap({ maxEntries: cap });
+    return this.map;
   }
 
   private redisKey(key: string): string {

@@ -45,7 +45,7 @@ export class ChannelAffinity {
     private readonly redis?: { client: Redis; keyPrefix: string },
   ) {
     this.settings = new AffinitySettingsCache(options);
-    this.usage = new AffinityUsage(this.settings.get().maxEntries, redis);
+    this.usage = new AffinityUsage(() => this.settings.get().maxEntries, redis);
     this.promptCache = new PromptCacheStats(redis);
   }
 
@@ -82,7 +82,7 @@ export class ChannelAffinity {
     const usable = this.usable(pin, m, tried, inputTokens);
     if (typeof usable === 'string') {
       countAffinity(usable);
-      if (usable !== 'kept') this.store.delete(m.key);
+      if (usable === 'dropped') this.store.delete(m.key);
       return undefined;
     }
     countAffinity('hit');
