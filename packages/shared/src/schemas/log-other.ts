@@ -34,6 +34,9 @@ export const logOther = z.object({
   fallback_pricing: bool,
   /** With redirect billing: the mapped model the call was billed at. */
   billed_model: str,
+  /** The model the caller asked for, when a fallback model served the call, and why it moved (5xx, 429, timeout, context_length). */
+  fallback_from: str,
+  fallback_reason: str,
   /** An expression-priced call (new-api's names): 'tiered_expr', the expression (base64) and the tier it named. */
   billing_mode: str,
   expr_b64: str,

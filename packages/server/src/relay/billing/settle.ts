@@ -46,6 +46,8 @@ export interface CallRecord {
   content?: { input: string; output?: string };
   /** The call opened in the writer's journal (`writer.begin`) that this settlement closes. */
   callId?: string;
+  /** The call moved to a fallback model (relay/pipeline/fallback.ts): the model asked for and why it moved. */
+  fallback?: { from: string; reason: string } | undefined;
   /** Answered from the response cache (relay/cache): no upstream call, billed at the cache's share of the price. */
   cacheHit?: boolean;
   /** What the log's admin_info says beside the channels used (channel affinity's session). */
@@ -171,6 +173,8 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
         }
       : undefined),
     billed_units: c.usage.units,
+    fallback_from: c.fallback?.from,
+    fallback_reason: c.fallback?.reason,
     charge_shortfall: charged < quota ? quota - charged : undefined,
     cache_hit: c.cacheHit || undefined,
     ...payerLogFields(c.auth, c.target, charged, c.hold.amount),

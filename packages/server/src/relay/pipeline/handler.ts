@@ -1,8 +1,6 @@
-import { declaredToolCalls, toolQuota } from '../billing/tool-price.js';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { BillingExprError, type Price } from '@tollway/shared';
-import { admitModel, nextChannel, reserveQuota, type ChannelChoice } from './admit.js';
+import { admitModel, nextChannel, type ChannelChoice } from './admit.js';
 import { attemptChannel } from './attempt.js';
 import {
   affinityFor,
@@ -15,9 +13,8 @@ import {
 import { autoRoute, holdPrice, nextAutoChannel, routeGroup, type AutoRoute } from './auto-group.js';
 import { observerOf, type CallObserver } from '../../observability/relay-observer.js';
 import { promptContent } from './chat-content.js';
-import type { TokenAuth } from '../entry/auth-cache.js';
 import { authenticate, type Identified } from '../entry/authenticate.js';
-import { RelayError, relayErrors } from './errors.js';
+import { RelayError } from './errors.js';
 import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
 import { forRequest, scaledPrice, type ResolvedPrice } from '../billing/price.js';
 import { countSuccess, tokensEstimate } from '../limits/request-limits.js';
@@ -30,18 +27,13 @@ import type { RelaySettings } from './settings.js';
 import type { RelayRequest } from '../entry/request.js';
 import { writeRelayError } from './respond.js';
 import { attemptFailure, type AttemptFailure } from '../upstream/message.js';
-import {
-  budgetOf,
-  EXACT_COUNT_MAX_BYTES,
-  planHold,
-  promptCeiling,
-  type HoldPlan,
-  type OutputBudget,
-} from '../billing/output-hold.js';
+import type { OutputBudget } from '../billing/output-hold.js';
+import { holdBudget, holdFor } from './call-hold.js';
+import { fallBack, isContextLengthRefusal, type FallbackRoute } from './fallback.js';
 import type { RelayContext } from './services.js';
 import { newRequestId, REQUEST_ID_HEADER, settleCall } from '../billing/settle.js';
 import type { CallIdentity } from '../billing/log-row.js';
-import { countBodyTokens, estimatePromptTokens } from './token-count.js';
+import { estimatePromptTokens } from './token-count.js';
 import { AttemptReceipt, billedUsage } from '../billing/receipt.js';
 import type { AttemptResult, InboundCall } from './types.js';
 import {
@@ -112,16 +104,13 @@ export async function relayCall(
   });
   const reserved = hold.amount;
   // The output the hold affords is what it holds beyond the declared tools' quota.
-  const budget = budgetOf(
-    plan.tools ? { ...plan, amount: plan.amount - plan.tools } : plan,
-    Math.max(0, reserved - plan.tools),
-    settings.quotaPerUnit,
-  );
+  const budget = holdBudget(plan, reserved, settings.quotaPerUnit);
   const requestId = newRequestId();
   res.setHeader(REQUEST_ID_HEADER, requestId);
   obs?.reservedQuota(reserved, requestId);
 
   let settled = false;
+  let s: CallState | undefined;
   try {
     await journalCall(ctx, {
       requestId,
@@ -134,7 +123,7 @@ export async function relayCall(
       target,
       reserved,
     });
-    const s: CallState = {
+    s = {
       requestId,
       call,
       started,
@@ -163,12 +152,19 @@ export async function relayCall(
       firstAttempt: 0,
       cache,
       affinity: undefined,
+      contextLength: false,
+      fallback: undefined,
     };
     // A session a rule recognises goes first to the channel and key that served it (core/routing/affinity.ts).
     const affinity = auto ? undefined : affinityFor(ctx, req, call, auth, group, prompt);
     if (affinity) s.affinity = await affinity;
     watchCancel(s);
     settled = await tryChannels(ctx, CHAT_ATTEMPTS, s, settings.retry);
+    // The model's channels exhausted: its fallback models in turn (fallback.ts), each with a fresh retry budget.
+    while (!settled && (await fallBack(ctx, s, settings.fallbacks))) {
+      s.auto = s.affinity = s.cache = undefined;
+      settled = await tryChannels(ctx, CHAT_ATTEMPTS, s, settings.retry);
+    }
     if (settled) countSuccess(ctx.counters, limits);
     else answerUnserved(ctx, s);
   } finally {
@@ -176,63 +172,8 @@ export async function relayCall(
     if (!settled) {
       obs?.released();
       settleAdmission(ctx, rate, 0);
-      await refundHold(ctx, target, hold, requestId);
+      await refundHold(ctx, target, s?.hold ?? hold, requestId);
     }
-  }
-}
-
-/**
- * Stage 3, the hold: up to the call's cost at its prompt's ceiling (a token per byte of text), at least its cost at
- * the estimate. A hold the balance kept below the ceiling's cost is planned again on the prompt counted (bodies up
- * to EXACT_COUNT_MAX_BYTES; a larger one must hold its ceiling), so neither the clamp nor the charge rests on the
- * estimate. Counting happens only when the balance binds: never on the hot path of a funded caller.
- */
-async function holdFor(
-  ctx: RelayContext,
-  auth: TokenAuth,
-  call: InboundCall,
-  price: Price,
-  estimate: number,
-  settings: RelaySettings,
-) {
-  const ceiling = promptCeiling(call, estimate);
-  // Tools the provider may run (web search) are held for too, so a funded call's tool charge is never a shortfall.
-  const tools = toolHold(ctx, call, price);
-  const plan = withToolHold(planFor(price, estimate, call, settings, ceiling), tools);
-  const first = await reserveQuota(ctx, auth, plan.amount, plan.minimum);
-  if (first.hold.amount >= plan.amount) return { ...first, plan };
-  const counted = call.bytes <= EXACT_COUNT_MAX_BYTES ? Math.max(estimate, countBodyTokens(call.body)) : ceiling;
-  const exact = withToolHold(planFor(price, counted, call, settings, counted), tools);
-  if (first.hold.amount >= exact.minimum) return { ...first, plan: exact };
-  // The balance held the estimate's cost but not the prompt's: given back, and asked again for what the call needs.
-  await ctx.relay.ledger.settle(first.target, first.hold, 0);
-  return { ...(await reserveQuota(ctx, auth, exact.amount, exact.minimum)), plan: exact };
-}
-
-/** The quota of the tool calls a request declares (0 without: no body scan beyond its `tools`). */
-function toolHold(ctx: RelayContext, call: InboundCall, price: Price): number {
-  if (call.surface) return 0;
-  const declared = declaredToolCalls(call.body, call.model);
-  return declared
-    ? toolQuota(ctx.options, call.model, declared, price.groupRatio, ctx.relay.settings.get().quotaPerUnit)
-    : 0;
-}
-
-/** A hold plan asking for the declared tools' quota on top (its minimum unchanged: tools may not run). */
-function withToolHold(plan: HoldPlan, tools: number): HoldPlan {
-  // planHold's fresh object, changed in place (no copy on the hot path).
-  plan.amount += tools;
-  plan.tools = tools;
-  return plan;
-}
-
-/** planHold; a billing expression that fails for this call is refused before anything is held or sent. */
-function planFor(price: Price, prompt: number, call: InboundCall, settings: RelaySettings, ceiling: number) {
-  try {
-    return planHold(price, prompt, call, settings.quotaPerUnit, settings.preConsumedQuota, ceiling);
-  } catch (err) {
-    if (err instanceof BillingExprError) throw relayErrors.priceExprFailed(call.model, err.message);
-    throw err;
   }
 }
 
@@ -265,6 +206,10 @@ interface CallState extends CallIdentity, AttemptsState<AttemptFailure> {
   cache: CacheMatch | undefined;
   /** The call's affinity session and its usable pin (undefined: no rule recognised the call). */
   affinity: CallAffinity | undefined;
+  /** The last failed attempt was a 400 refusing the prompt's length (a reason to fall back). */
+  contextLength: boolean;
+  /** The call moved to a fallback model: from which, why, and where in the list (fallback.ts). */
+  fallback: FallbackRoute | undefined;
 }
 
 /** The caller hanging up cancels the upstream call and any further attempt. */
@@ -348,6 +293,7 @@ async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice)
   obs?.attempted(result);
   if (result.kind !== 'relayed') {
     settleAdmission(ctx, held, 0);
+    s.contextLength = result.status === 400 && isContextLengthRefusal(result.body || result.message);
     const status = upstreamFailed(ctx, s, choice, result.status, result.message);
     return pinFailed(ctx, s.affinity, choice) ? GIVE_UP : status;
   }
@@ -378,6 +324,7 @@ async function attemptOn(ctx: RelayContext, s: CallState, choice: ChannelChoice)
     content,
     callId: s.requestId,
     adminInfo: affinityLogInfo(s.affinity, choice),
+    fallback: s.fallback,
   };
   // The bill the caller was told (its cost receipt) is the one charged; else it is computed now, the same way.
   const charged = await settleCall(ctx, record, result.receipted ? receipt.issued : undefined);
