@@ -3,6 +3,7 @@ import fetch from './locales/fetch';
 import pricing from './locales/pricing';
 import preset from './locales/preset';
 import relay from './locales/relay';
+import routing from './locales/routing';
 import zh from './locales/zh';
 
 type Tree = { [k: string]: string | Tree };
@@ -20,6 +21,6 @@ function merge(...parts: object[]): Tree {
 
 /** Strings of the settings feature, zh and en: base sections, pricing editors, rate limit and models tabs. */
 export default {
-  zh: merge(zh, pricing.zh, preset.zh, relay.zh, fetch.zh),
-  en: merge(en, pricing.en, preset.en, relay.en, fetch.en),
+  zh: merge(zh, pricing.zh, preset.zh, relay.zh, fetch.zh, routing.zh),
+  en: merge(en, pricing.en, preset.en, relay.en, fetch.en, routing.en),
 };

@@ -8,6 +8,7 @@ import { GroupSection } from './GroupSection';
 import { DashboardSection, LogSection, MonitoringSection } from './MonitoringSections';
 import { CheckInSection, QuotaSection } from './QuotaSections';
 import { RebateSection } from './RebateSection';
+import { RoutingStrategySection } from './RoutingStrategySection';
 
 const NAV: NavItem[] = [
   { id: 'operation-general', title: 'section.opGeneral.title' },
@@ -16,6 +17,7 @@ const NAV: NavItem[] = [
   { id: 'checkin', title: 'section.checkin.title' },
   { id: 'chats', title: 'section.chats.title', keys: CHATS_KEYS },
   { id: 'groups', title: 'section.groups.title' },
+  { id: 'routing', title: 'section.routing.title' },
   { id: 'fallback', title: 'section.fallback.title' },
   { id: 'pricing', title: 'section.pricing.title' },
   { id: 'logs', title: 'section.logs.title' },
@@ -39,6 +41,7 @@ export function OperationTab() {
       <CheckInSection />
       <ChatsSection />
       <GroupSection />
+      <RoutingStrategySection />
       <FallbackSection />
       <PricingSection />
       <LogSection />
