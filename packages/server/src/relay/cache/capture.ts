@@ -23,7 +23,6 @@ export class AnswerCapture {
   private chunks: Buffer[] = [];
   private bytes = 0;
   overflow = false;
-  private ended = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -43,14 +42,12 @@ export class AnswerCapture {
     } as ServerResponse['write'];
     res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
       self.take(chunk);
-      // An end that writes its last chunk through write() (light-my-request's) must not keep it twice.
-      self.ended = true;
       return (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest);
     } as ServerResponse['end'];
   }
 
   private take(chunk: unknown): void {
-    if (this.overflow || this.ended || !isChunk(chunk) || chunk === PING) return;
+    if (this.overflow || !isChunk(chunk) || chunk === PING) return;
     // A copy: the bytes written may be a pooled buffer reused after the write.
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
     this.bytes += b.length;

@@ -31,8 +31,6 @@ export class ResponseCache {
   private rules: CacheRules | undefined;
   private index: BoundedMap<string, number>;
   private readonly saving = new Set<Promise<void>>();
-  /** Answers this node stored since it started. */
-  stores = 0;
 
   constructor(
     private readonly options: OptionsService,
@@ -121,7 +119,6 @@ export class ResponseCache {
     try {
       const dropped = await this.store.put(m.key, answer, m.rules.maxEntries);
       countResponseCache('store');
-      this.stores++;
       this.learn({ key: m.key, expiresAt: answer.expiresAt });
       await this.bus.publish(TOPIC, `${m.key}|${answer.expiresAt}`);
       if (dropped.length) countResponseCache('evict', dropped.length);

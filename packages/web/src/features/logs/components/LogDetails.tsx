@@ -45,6 +45,10 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
   if (present(o.frt) && o.frt > 0) add('frt', t('detail.frt'), formatFrt(o.frt));
   if (o.is_model_mapped && o.upstream_model_name)
     add('up', t('detail.upstreamModel'), <span className="tw-log-mono">{o.upstream_model_name}</span>);
+  if (o.fallback_from) {
+    const reason = t(`detail.fallbackReason.${o.fallback_reason ?? ''}`, { defaultValue: o.fallback_reason ?? '' });
+    add('fb', t('detail.fallback'), t('detail.fallbackValue', { from: o.fallback_from, reason }));
+  }
   if (o.reasoning_effort) add('re', t('detail.reasoning'), o.reasoning_effort);
   if (present(o.status_code)) add('sc', t('detail.statusCode'), o.status_code);
   if (o.error_type) add('et', t('detail.errorType'), o.error_type);

@@ -1,4 +1,4 @@
-/** Strings of the rate limit and models tabs (zh, en). */
+/** Strings of the rate limit and models tabs, and of the concurrency and model fallback sections (zh, en). */
 const zh = {
   unit: { requests: '次' },
   validation: {
@@ -18,6 +18,14 @@ const zh = {
     modelsGlobal: { title: '全局设置', desc: '对所有模型与渠道生效的转发行为。' },
     gemini: { title: 'Gemini 设置', desc: '以 JSON 填写的设置在失去焦点时校验格式。' },
     claude: { title: 'Claude 设置', desc: '以 JSON 填写的设置在失去焦点时校验格式。' },
+    concurrency: {
+      title: '并发限制',
+      desc: '每个令牌、每个用户同时进行中的请求数上限；超出的请求立即返回 429（concurrency_limit_exceeded），不排队。使用 Redis 时按整个集群计数。',
+    },
+    modelFallbacks: {
+      title: '模型降级',
+      desc: '模型的全部渠道都因 5xx、429、超时或上下文超长失败后，依次改用为它列出的模型；按实际服务的模型计费，日志注明原模型与原因。',
+    },
   },
   field: {
     ModelRequestRateLimitEnabled: '启用模型请求速率限制',
@@ -47,6 +55,9 @@ const zh = {
     claude_default_max_tokens: '默认最大 token 数',
     claude_thinking_adapter_enabled: '启用思考适配',
     claude_thinking_adapter_budget_tokens_percentage: '思考预算占比',
+    TokenConcurrencyLimit: '每个令牌的并发上限',
+    UserConcurrencyLimit: '每个用户的并发上限',
+    ModelFallbacks: '降级模型',
   },
   help: {
     ModelRequestRateLimitDurationMinutes: '时间窗口的长度（分钟）',
@@ -73,6 +84,10 @@ const zh = {
     claude_thinking_adapter_enabled:
       '模型名以 -thinking 结尾时去掉后缀并开启思考（temperature 设为 1）；计费按去掉后缀的模型，除非该名称有自己的价格',
     claude_thinking_adapter_budget_tokens_percentage: '思考预算占最大 token 数的比例，0.1 到 1',
+    TokenConcurrencyLimit: '0 表示不限制',
+    UserConcurrencyLimit: '同一用户所有令牌合计；0 表示不限制',
+    ModelFallbacks:
+      'JSON 对象：模型名 → 依次尝试的降级模型，例如 {"gpt-4o": ["gpt-4o-mini"]}。降级模型须是令牌可用的模型、已定价，并在该分组有渠道',
   },
 };
 
@@ -98,6 +113,14 @@ const en: typeof zh = {
     modelsGlobal: { title: 'Global settings', desc: 'Relay behaviour for every model and channel.' },
     gemini: { title: 'Gemini settings', desc: 'JSON settings are checked when a field loses focus.' },
     claude: { title: 'Claude settings', desc: 'JSON settings are checked when a field loses focus.' },
+    concurrency: {
+      title: 'Concurrency limits',
+      desc: 'The most calls a token, or a user, may have in flight at once; a call over the limit is answered at once with a 429 (concurrency_limit_exceeded), never queued. With Redis the whole cluster counts together.',
+    },
+    modelFallbacks: {
+      title: 'Model fallbacks',
+      desc: 'Once every channel of a model failed with a 5xx, 429, timeout or context-length refusal, the call moves to the models listed for it, in order; it is billed at the model that served, and the log names the model asked for and why.',
+    },
   },
   field: {
     ModelRequestRateLimitEnabled: 'Enable the model request rate limit',
@@ -127,6 +150,9 @@ const en: typeof zh = {
     claude_default_max_tokens: 'Default max tokens',
     claude_thinking_adapter_enabled: 'Enable the thinking adapter',
     claude_thinking_adapter_budget_tokens_percentage: 'Thinking budget share',
+    TokenConcurrencyLimit: 'Concurrent calls per token',
+    UserConcurrencyLimit: 'Concurrent calls per user',
+    ModelFallbacks: 'Fallback models',
   },
   help: {
     ModelRequestRateLimitDurationMinutes: 'Length of the window, in minutes',
@@ -153,6 +179,10 @@ const en: typeof zh = {
     claude_thinking_adapter_enabled:
       'Model names ending in -thinking lose the suffix and turn thinking on (temperature 1); billed as the model without the suffix unless that name has a price of its own',
     claude_thinking_adapter_budget_tokens_percentage: 'Share of max tokens given to thinking, 0.1 to 1',
+    TokenConcurrencyLimit: '0 means no limit',
+    UserConcurrencyLimit: "All of a user's tokens together; 0 means no limit",
+    ModelFallbacks:
+      'A JSON object mapping a model to the fallback models to try in order, e.g. {"gpt-4o": ["gpt-4o-mini"]}. A fallback must be one of the token\'s models, priced, and served in the group',
   },
 };
 

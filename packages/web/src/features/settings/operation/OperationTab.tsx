@@ -5,6 +5,7 @@ import { DrawingSection, SensitiveSection } from './ContentControlSections';
 import { FallbackSection } from './FallbackSection';
 import { GeneralOpsSection } from './GeneralOpsSection';
 import { GroupSection } from './GroupSection';
+import { ConcurrencySection, ModelFallbacksSection } from './LimitsAndFallbacksSections';
 import { DashboardSection, LogSection, MonitoringSection } from './MonitoringSections';
 import { CheckInSection, QuotaSection } from './QuotaSections';
 import { RebateSection } from './RebateSection';
@@ -17,6 +18,8 @@ const NAV: NavItem[] = [
   { id: 'checkin', title: 'section.checkin.title' },
   { id: 'chats', title: 'section.chats.title', keys: CHATS_KEYS },
   { id: 'groups', title: 'section.groups.title' },
+  { id: 'concurrency', title: 'section.concurrency.title' },
+  { id: 'model-fallbacks', title: 'section.modelFallbacks.title' },
   { id: 'routing', title: 'section.routing.title' },
   { id: 'fallback', title: 'section.fallback.title' },
   { id: 'pricing', title: 'section.pricing.title' },
@@ -41,6 +44,8 @@ export function OperationTab() {
       <CheckInSection />
       <ChatsSection />
       <GroupSection />
+      <ConcurrencySection />
+      <ModelFallbacksSection />
       <RoutingStrategySection />
       <FallbackSection />
       <PricingSection />
