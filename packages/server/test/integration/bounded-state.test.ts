@@ -14,6 +14,12 @@ import { MemoryOneTimeStore, passkeyOneTimeOf } from '../../src/modules/passkeys
 import { useApp } from '../support/fixture.js';
 import { listen } from '../support/gateway.js';
 import { MemoryAffinityStore } from '../../src/core/routing/affinity-store.js';
+import { ResponseCache } from '../../src/relay/cache/response-cache.js';
+import { readCacheRules } from '../../src/relay/cache/rules.js';
+import type { AnswerStore } from '../../src/relay/cache/store.js';
+import { LocalBus } from '../../src/lib/cluster-bus.js';
+
+const NO_USAGE = { promptTokens: 0, completionTokens: 0, reported: false };
 
 /**
  * Issue 31, hole 4 and "bounded state": every in-memory map keyed by what a caller sends is bounded. Each
@@ -203,6 +209,27 @@ describe('bounded state under 100,000 distinct caller values', () => {
     expect((await store.keys()).length).toBeLessThanOrEqual(cap);
     expect(store.get(last)).toEqual(pin);
     expect(affinity.usage.memory.size).toBeLessThanOrEqual(cap);
+  });
+
+  it('the response cache index of 100,000 stored keys stays within max_entries, the newest kept', async () => {
+    const cap = 1_000;
+    const set = await fx.root.call('PUT', '/api/option/', { key: 'response_cache.max_entries', value: String(cap) });
+    expect(set.body.success).toBe(true);
+    const answer = { model: 'm', status: 200, contentType: 'application/json', body: '{}', usage: NO_USAGE };
+    const kept: AnswerStore = {
+      get: async () => ({ ...answer, expiresAt: Date.now() + 60_000 }),
+      put: async () => [],
+      delete: async () => undefined,
+      keys: async () => [],
+    };
+    const cache = new ResponseCache(ctx().options, kept, new LocalBus(), ctx().log);
+    await cache.start();
+    const rules = readCacheRules(ctx().options);
+    const match = (i: number) => ({ key: `key-${i}`, rules, capture: undefined });
+    for (let i = 0; i < DISTINCT; i++) cache.save(match(i), { ...answer, expiresAt: Date.now() + 60_000 });
+    await cache.idle();
+    expect(cache.indexed).toBeLessThanOrEqual(cap);
+    expect(await cache.find(match(DISTINCT - 1))).toBeDefined();
   });
 
   it('period-limit counters of more owners than their cap stay within it, the newest kept', () => {
