@@ -10,7 +10,6 @@ const zh = {
       desc: '同一优先级内如何选择渠道：默认策略，以及按分组或模型单独设置（模型的设置优先于分组）。优先级始终最先生效。',
     },
   },
-  field: { RoutingStrategy: '路由策略（JSON）' },
   routing: {
     default: '默认策略',
     rules: '按分组或模型',
@@ -50,7 +49,6 @@ const en: typeof zh = {
       desc: "How a channel is chosen inside a priority tier: the default strategy, and one per group or model (a model's over its group's). Priority tiers always come first.",
     },
   },
-  field: { RoutingStrategy: 'Routing strategy (JSON)' },
   routing: {
     default: 'Default strategy',
     rules: 'Per group or model',
