@@ -9,6 +9,7 @@ import { clusterRows } from './cluster.js';
 import { nginxRows } from './nginx.js';
 import { observabilityRows } from './observability.js';
 import { pricingEngineRows } from './pricing-engine.js';
+import { routingStrategyRows } from './routing-strategies.js';
 import { runtimeRows } from './runtimes.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
 import {
@@ -186,6 +187,7 @@ async function main() {
     ),
     ...obsRows,
     ...pricingEngineRows(),
+    ...(await routingStrategyRows(mockUrl, procs)),
     ...runtimes,
     ...(await nginxRows(mockUrl, tollway, CONNECTIONS, SECONDS)),
     ...(await clusterRows(

@@ -13,6 +13,8 @@ const Database = await loadSqliteDriver();
 const { Client } = pg;
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
+/** The password of the root user every bench Tollway is set up with (user name `root`). */
+export const BENCH_ROOT_PASSWORD = 'bench-pass-1';
 export const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
 export const streamBody = JSON.stringify({
   model: 'gpt-4o-mini',
@@ -56,8 +58,12 @@ export async function startTollway(
     if (!j.success) throw new Error(`${url}: ${j.message}`);
     return r;
   };
-  await call('POST', '/api/setup', { username: 'root', password: 'bench-pass-1', confirmPassword: 'bench-pass-1' });
-  const login = await call('POST', '/api/user/login', { username: 'root', password: 'bench-pass-1' });
+  await call('POST', '/api/setup', {
+    username: 'root',
+    password: BENCH_ROOT_PASSWORD,
+    confirmPassword: BENCH_ROOT_PASSWORD,
+  });
+  const login = await call('POST', '/api/user/login', { username: 'root', password: BENCH_ROOT_PASSWORD });
   const auth = { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'new-api-user': '1' };
   await call(
     'POST',
