@@ -4,6 +4,7 @@ import pricing from './locales/pricing';
 import preset from './locales/preset';
 import relay from './locales/relay';
 import routing from './locales/routing';
+import responseCache from './locales/response-cache';
 import zh from './locales/zh';
 
 type Tree = { [k: string]: string | Tree };
@@ -21,6 +22,6 @@ function merge(...parts: object[]): Tree {
 
 /** Strings of the settings feature, zh and en: base sections, pricing editors, rate limit and models tabs. */
 export default {
-  zh: merge(zh, pricing.zh, preset.zh, relay.zh, fetch.zh, routing.zh),
-  en: merge(en, pricing.en, preset.en, relay.en, fetch.en, routing.en),
+  zh: merge(responseCache.zh, zh, pricing.zh, preset.zh, relay.zh, fetch.zh, routing.zh),
+  en: merge(responseCache.en, en, pricing.en, preset.en, relay.en, fetch.en, routing.en),
 };

@@ -50,6 +50,14 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
     add('fb', t('detail.fallback'), t('detail.fallbackValue', { from: o.fallback_from, reason }));
   }
   if (o.reasoning_effort) add('re', t('detail.reasoning'), o.reasoning_effort);
+  if (o.cache_hit)
+    add(
+      'hit',
+      t('detail.cacheHit'),
+      <Tag color="green" style={{ margin: 0 }} data-testid={`log-cache-hit-${row.id}`}>
+        {t('detail.cacheHitValue')}
+      </Tag>,
+    );
   if (present(o.status_code)) add('sc', t('detail.statusCode'), o.status_code);
   if (o.error_type) add('et', t('detail.errorType'), o.error_type);
   if (o.error_code !== undefined && o.error_code !== '') add('ec', t('detail.errorCode'), String(o.error_code));

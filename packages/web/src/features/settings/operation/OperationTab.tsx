@@ -10,6 +10,7 @@ import { DashboardSection, LogSection, MonitoringSection } from './MonitoringSec
 import { CheckInSection, QuotaSection } from './QuotaSections';
 import { RebateSection } from './RebateSection';
 import { RoutingStrategySection } from './RoutingStrategySection';
+import { ResponseCacheSection } from './ResponseCacheSection';
 
 const NAV: NavItem[] = [
   { id: 'operation-general', title: 'section.opGeneral.title' },
@@ -22,6 +23,7 @@ const NAV: NavItem[] = [
   { id: 'model-fallbacks', title: 'section.modelFallbacks.title' },
   { id: 'routing', title: 'section.routing.title' },
   { id: 'fallback', title: 'section.fallback.title' },
+  { id: 'response-cache', title: 'section.responseCache.title' },
   { id: 'pricing', title: 'section.pricing.title' },
   { id: 'logs', title: 'section.logs.title' },
   { id: 'dashboard', title: 'section.dashboard.title' },
@@ -48,6 +50,7 @@ export function OperationTab() {
       <ModelFallbacksSection />
       <RoutingStrategySection />
       <FallbackSection />
+      <ResponseCacheSection />
       <PricingSection />
       <LogSection />
       <DashboardSection />
