@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryOneTimeCodes } from '../../src/lib/one-time-codes.js';
 import { MemoryWindowCounters } from '../../src/lib/window-counters.js';
 import { MemoryLimitStore } from '../../src/relay/limits/memory-store.js';
+import { MemoryConcurrencyStore, type ConcurrencyLease } from '../../src/relay/limits/concurrency-store.js';
 import { MemoryPeriodStore } from '../../src/core/period-limits/memory-store.js';
 import { UNKNOWN_KEY_CACHE_MAX } from '../../src/relay/entry/auth-cache.js';
 import type { RelayContext } from '../../src/relay/pipeline/services.js';
@@ -230,6 +231,25 @@ describe('bounded state under 100,000 distinct caller values', () => {
     await cache.idle();
     expect(cache.indexed).toBeLessThanOrEqual(cap);
     expect(await cache.find(match(DISTINCT - 1))).toBeDefined();
+  });
+
+  it('concurrency counts of 100,000 tokens keep an entry only while a call is in flight', () => {
+    const store = new MemoryConcurrencyStore();
+    const running: ConcurrencyLease[] = [];
+    for (let i = 0; i < DISTINCT; i++) {
+      const lease = store.acquire([
+        { level: 'token', id: String(i), limit: 1 },
+        { level: 'user', id: String(i % 100), limit: DISTINCT },
+      ]);
+      if (typeof lease === 'number') throw new Error(`call ${i} refused`);
+      // One call in a thousand is still running; the others ended.
+      if (i % 1000 === 0) running.push(lease);
+      else store.release(lease);
+    }
+    // 100 tokens with a call in flight, and their one user (ids 0, 1000, … all map to user 0).
+    expect(store.size).toBe(running.length + 1);
+    for (const lease of running) store.release(lease);
+    expect(store.size).toBe(0);
   });
 
   it('period-limit counters of more owners than their cap stay within it, the newest kept', () => {

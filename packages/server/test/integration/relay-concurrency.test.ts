@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { metrics } from '../../src/lib/metrics.js';
-import { LEASE_TTL_MS } from '../../src/relay/limits/concurrency-store.js';
+import { concurrencyStore } from '../../src/relay/limits/concurrency.js';
+import { LEASE_TTL_MS, RedisConcurrencyStore } from '../../src/relay/limits/concurrency-store.js';
 import { createUserClient, setupRoot, type Client, type TestApp } from '../support/app.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, listen, setQuota } from '../support/gateway.js';
@@ -154,6 +155,28 @@ describe('concurrency limits across two nodes sharing Redis (postgres)', () => {
     const redis = new Redis(TEST_REDIS);
     try {
       await expect.poll(() => redis.zcard(`${prefix}cc:token:${id}`)).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('a node renews the leases of its calls in flight, and removes them when they end', async () => {
+    const store = concurrencyStore(a.runtime.ctx);
+    expect(store).toBeInstanceOf(RedisConcurrencyStore);
+    const redis = new Redis(TEST_REDIS);
+    const slot = { level: 'token' as const, id: 'renewed', limit: 1 };
+    const key = `${prefix}cc:token:renewed`;
+    try {
+      const lease = await store.acquire([slot]);
+      if (typeof lease === 'number') throw new Error('refused');
+      const expiry = Number(await redis.zscore(key, lease.id));
+      expect(expiry - Number((await redis.time())[0]) * 1000).toBeGreaterThan(LEASE_TTL_MS - 5_000);
+      await new Promise((r) => setTimeout(r, 20));
+      await (store as RedisConcurrencyStore).renew();
+      expect(Number(await redis.zscore(key, lease.id))).toBeGreaterThan(expiry);
+      expect(await redis.pttl(key)).toBeGreaterThan(LEASE_TTL_MS - 5_000);
+      store.release(lease);
+      await expect.poll(() => redis.zcard(key)).toBe(0);
     } finally {
       redis.disconnect();
     }

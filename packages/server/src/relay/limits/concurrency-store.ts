@@ -127,7 +127,7 @@ export class RedisConcurrencyStore implements ConcurrencyStore {
     );
     if (full) return full - 1;
     this.live.add(lease);
-    this.timer ??= setInterval(() => this.renew(), LEASE_RENEW_MS).unref();
+    this.timer ??= setInterval(() => void this.renew(), LEASE_RENEW_MS).unref();
     return lease;
   }
 
@@ -140,8 +140,8 @@ export class RedisConcurrencyStore implements ConcurrencyStore {
     ).catch(this.onError);
   }
 
-  /** One script call renewing every lease of this node's calls in flight. */
-  private renew(): void {
+  /** One script call renewing every lease of this node's calls in flight (every LEASE_RENEW_MS). */
+  async renew(): Promise<void> {
     if (!this.live.size) return;
     const keys: string[] = [];
     const args: (string | number)[] = [LEASE_TTL_MS];
@@ -150,6 +150,6 @@ export class RedisConcurrencyStore implements ConcurrencyStore {
         keys.push(this.key(s));
         args.push(lease.id);
       }
-    RENEW.run(this.redis, keys, args).catch(this.onError);
+    await RENEW.run(this.redis, keys, args).catch(this.onError);
   }
 }
