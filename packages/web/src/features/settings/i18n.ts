@@ -3,6 +3,7 @@ import fetch from './locales/fetch';
 import pricing from './locales/pricing';
 import preset from './locales/preset';
 import relay from './locales/relay';
+import affinity from './locales/affinity';
 import routing from './locales/routing';
 import responseCache from './locales/response-cache';
 import zh from './locales/zh';
@@ -22,6 +23,6 @@ function merge(...parts: object[]): Tree {
 
 /** Strings of the settings feature, zh and en: base sections, pricing editors, rate limit and models tabs. */
 export default {
-  zh: merge(responseCache.zh, zh, pricing.zh, preset.zh, relay.zh, fetch.zh, routing.zh),
-  en: merge(responseCache.en, en, pricing.en, preset.en, relay.en, fetch.en, routing.en),
+  zh: merge(responseCache.zh, zh, pricing.zh, preset.zh, relay.zh, fetch.zh, routing.zh, affinity.zh),
+  en: merge(responseCache.en, en, pricing.en, preset.en, relay.en, fetch.en, routing.en, affinity.en),
 };

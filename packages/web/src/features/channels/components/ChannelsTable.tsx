@@ -10,6 +10,7 @@ import type { ColumnVisibility } from '../model/storage';
 import { sizedPagination } from '../../../lib/paging';
 import type { ChannelActions } from '../model/useChannelActions';
 import { channelColumns } from './columns';
+import { usePromptCache } from './CacheHitCell';
 import { cardColumns, cardLayout } from '../../../components/cardTable';
 import { useFittedColumns } from '../../../lib/useFittedColumns';
 import type { ColumnKey } from '../model/storage';
@@ -49,6 +50,7 @@ export function ChannelsTable(p: Props) {
   const { t } = useTranslation('channels');
   const { data: status } = useStatus();
   const mobile = useIsMobile();
+  const promptCache = usePromptCache();
   const quota = useMemo(
     () => ({ displayInCurrency: status?.display_in_currency ?? true, quotaPerUnit: status?.quota_per_unit }),
     [status?.display_in_currency, status?.quota_per_unit],
@@ -63,6 +65,7 @@ export function ChannelsTable(p: Props) {
       onEdit: p.onEdit,
       onPickTestModel: p.onPickTestModel,
       onEditTag: p.onEditTag,
+      promptCache,
     }),
     mobile,
   );

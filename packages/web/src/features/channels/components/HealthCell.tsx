@@ -1,8 +1,9 @@
-import { Tag, Tooltip } from 'antd';
+import { Flex, Tag, Tooltip } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../../lib/format-time';
 import type { Channel, TagRow } from '../api';
+import { CacheHitCell, type PromptCacheRow } from './CacheHitCell';
 import { parseOtherInfo } from '../model/status';
 
 type Health = NonNullable<Channel['health']>;
@@ -29,8 +30,20 @@ function Details({ h, t }: { h: Health; t: TFunction }) {
   );
 }
 
-/** The circuit breaker of a channel: closed, open (until when) or half-open, with error rate and median latency on hover. */
-export function ChannelHealthCell({ channel }: { channel: Channel }) {
+/**
+ * The circuit breaker of a channel: closed, open (until when) or half-open, with error rate and median latency on
+ * hover; below it the share of today's prompt tokens the provider read from its prompt cache.
+ */
+export function ChannelHealthCell({ channel, cache }: { channel: Channel; cache?: PromptCacheRow }) {
+  return (
+    <Flex vertical gap={2} align="flex-start">
+      <BreakerTag channel={channel} />
+      {cache && cache.prompt_tokens > 0 ? <CacheHitCell row={cache} id={channel.id} /> : null}
+    </Flex>
+  );
+}
+
+function BreakerTag({ channel }: { channel: Channel }) {
   const { t } = useTranslation('channels');
   const h = channel.health;
   const { testError } = parseOtherInfo(channel.other_info);

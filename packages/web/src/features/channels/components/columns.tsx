@@ -8,6 +8,7 @@ import { parseOtherInfo } from '../model/status';
 import { channelTypeLabel } from '../model/typeLabel';
 import type { ChannelActions } from '../model/useChannelActions';
 import { BalanceCell } from './BalanceCell';
+import type { PromptCacheRow } from './CacheHitCell';
 import { GroupTags } from './GroupTags';
 import { ChannelHealthCell, TagHealthCell } from './HealthCell';
 import { InlineNumber } from './InlineNumber';
@@ -25,6 +26,8 @@ export interface ColumnDeps {
   onEdit: (c: Channel) => void;
   onPickTestModel: (c: Channel) => void;
   onEditTag: (row: TagRow) => void;
+  /** Today's prompt-cache figures by channel id. */
+  promptCache: ReadonlyMap<number, PromptCacheRow>;
 }
 
 /** Width of the name column at 1440 px (it grows on wider screens). */
@@ -129,7 +132,8 @@ export function channelColumns(d: ColumnDeps): TableColumnsType<ListRow> {
       key: 'health',
       title: t('col.health'),
       width: 88,
-      render: (_, r) => (isTagRow(r) ? <TagHealthCell row={r} /> : <ChannelHealthCell channel={r} />),
+      render: (_, r) =>
+        isTagRow(r) ? <TagHealthCell row={r} /> : <ChannelHealthCell channel={r} cache={d.promptCache.get(r.id)} />,
     },
     {
       key: 'response',

@@ -49,6 +49,10 @@ const en = {
     noLatency: 'No answered call in the window',
     keys: 'Keys: {{list}}',
   },
+  cacheHit: {
+    label: 'Cache',
+    tip: "Today (UTC): {{cached}} of {{prompt}} prompt tokens read from the provider's prompt cache",
+  },
   columns: { title: 'Column settings', all: 'Select all', reset: 'Reset' },
   status: {
     enabled: 'Enabled',

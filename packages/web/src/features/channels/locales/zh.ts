@@ -43,6 +43,7 @@ export default {
     noLatency: '窗口内没有成功的调用',
     keys: '密钥：{{list}}',
   },
+  cacheHit: { label: '缓存', tip: '今日（UTC）：{{prompt}} 个提示词元中 {{cached}} 个读自上游的提示缓存' },
   columns: { title: '列设置', all: '全选', reset: '重置' },
   status: {
     enabled: '已启用',

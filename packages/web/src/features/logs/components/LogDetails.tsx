@@ -76,6 +76,19 @@ export function LogDetails({ row, admin, quotaPerUnit, width }: Props) {
       </Flex>,
     );
   }
+  const affinity = admin ? o.admin_info?.channel_affinity : undefined;
+  if (affinity && typeof affinity.rule_name === 'string')
+    add(
+      'aff',
+      t('detail.affinity'),
+      <span data-testid={`log-affinity-${row.id}`}>
+        {t(affinity.pinned === true ? 'detail.affinityPinned' : 'detail.affinityNew', {
+          rule: affinity.rule_name,
+          hint: String(affinity.key_hint ?? ''),
+          fp: String(affinity.key_fp ?? ''),
+        })}
+      </span>,
+    );
   if (row.request_id)
     add(
       'rid',

@@ -9,6 +9,7 @@ import { ConcurrencySection, ModelFallbacksSection } from './LimitsAndFallbacksS
 import { DashboardSection, LogSection, MonitoringSection } from './MonitoringSections';
 import { CheckInSection, QuotaSection } from './QuotaSections';
 import { RebateSection } from './RebateSection';
+import { AffinitySection } from '../routing/AffinitySection';
 import { RoutingStrategySection } from './RoutingStrategySection';
 import { ResponseCacheSection } from './ResponseCacheSection';
 
@@ -23,6 +24,7 @@ const NAV: NavItem[] = [
   { id: 'model-fallbacks', title: 'section.modelFallbacks.title' },
   { id: 'routing', title: 'section.routing.title' },
   { id: 'fallback', title: 'section.fallback.title' },
+  { id: 'affinity', title: 'section.affinity.title' },
   { id: 'response-cache', title: 'section.responseCache.title' },
   { id: 'pricing', title: 'section.pricing.title' },
   { id: 'logs', title: 'section.logs.title' },
@@ -50,6 +52,7 @@ export function OperationTab() {
       <ModelFallbacksSection />
       <RoutingStrategySection />
       <FallbackSection />
+      <AffinitySection />
       <ResponseCacheSection />
       <PricingSection />
       <LogSection />
