@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { ROUTING_STRATEGIES, type OptionKey, type RoutingStrategyName } from '@tollway/shared';
 import { Alert, Button, Col, Flex, Form, Input, Select, Typography } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { OptionField } from '../components/OptionField';
@@ -59,12 +59,13 @@ export function routingText(s: Setting): string {
 }
 
 /** The default strategy and the per-group and per-model entries, kept in step with the option's JSON text. */
-function RoutingEditor({ initial }: { initial: Setting }) {
+function RoutingEditor({ initial, onRules }: { initial: Setting; onRules: (rules: Rule[]) => void }) {
   const { t } = useTranslation('settings');
   const { field } = useController({ name: FIELD });
   const [setting, setSetting] = useState(initial);
   const update = (next: Setting) => {
     setSetting(next);
+    onRules(next.rules);
     field.onChange(routingText(next));
   };
   const setRule = (i: number, patch: Partial<Rule>) =>
@@ -146,7 +147,7 @@ function RoutingEditor({ initial }: { initial: Setting }) {
 }
 
 /** The editor over the field's current text, or the raw JSON field when that text is not the setting's shape. */
-function RoutingFields() {
+function RoutingFields({ onRules }: { onRules: (rules: Rule[]) => void }) {
   const { t } = useTranslation('settings');
   const { field } = useController({ name: FIELD });
   const [initial] = useState(() => parseRouting(String(field.value ?? '')));
@@ -161,7 +162,7 @@ function RoutingFields() {
     );
   return (
     <Col span={24}>
-      <RoutingEditor initial={initial} />
+      <RoutingEditor initial={initial} onRules={onRules} />
     </Col>
   );
 }
@@ -172,11 +173,13 @@ function RoutingFields() {
  */
 export function RoutingStrategySection() {
   const { t } = useTranslation('settings');
+  // The editor's rows: two rows of one name collapse into one JSON key, so they are checked here, not in the text.
+  const edited = useRef<Rule[] | undefined>(undefined);
   const beforeSave = (values: Record<string, unknown>) => {
-    const s = parseRouting(String(values[FIELD] ?? ''));
-    if (!s) return null;
-    const ids = s.rules.map((r) => `${r.scope}:${r.name.trim()}`);
-    if (s.rules.some((r) => !r.name.trim())) return t('routing.nameRequired');
+    const rules = edited.current ?? parseRouting(String(values[FIELD] ?? ''))?.rules;
+    if (!rules) return null;
+    const ids = rules.map((r) => `${r.scope}:${r.name.trim()}`);
+    if (rules.some((r) => !r.name.trim())) return t('routing.nameRequired');
     if (new Set(ids).size !== ids.length) return t('routing.duplicate');
     return null;
   };
@@ -188,7 +191,7 @@ export function RoutingStrategySection() {
       keys={KEYS}
       beforeSave={beforeSave}
     >
-      <RoutingFields />
+      <RoutingFields onRules={(rules) => (edited.current = rules)} />
     </SettingsSection>
   );
 }

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, loginSession, type Session } from './api-session.js';
+import { login, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+
+const ROOT = { username: 'routeroot', password: 'route-root-pass-1' };
+
+/**
+ * The routing strategies section of the operation settings: the default strategy and per-group / per-model rows
+ * are saved as the RoutingStrategy JSON, and a repeated name is refused before anything is sent.
+ */
+describe('routing strategies settings in Chromium', () => {
+  let h: Harness, dir: string;
+  let root: Session;
+  let page: Page;
+
+  const stored = async () =>
+    (await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).find(
+      (o) => o.key === 'RoutingStrategy',
+    )?.value;
+  const choose = async (select: string, option: string) => {
+    await page.getByTestId(select).click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).click();
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-routing-'));
+    h = await startHarness({ WEB_DIST: privateConsole(dir) });
+    await fetch(`${h.baseUrl}/api/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    });
+    root = await loginSession(h.baseUrl, ROOT);
+    ({ page } = await h.newPage());
+    await page.context().addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+    await login(page, ROOT);
+  });
+  afterAll(async () => {
+    await h?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('saves the default and per-group / per-model strategies, refuses a repeated name', async () => {
+    await page.goto('/admin/settings?tab=operation');
+    const section = page.getByTestId('settings-section-routing');
+    await section.scrollIntoViewIfNeeded();
+    await expect.poll(() => section.locator('.ant-card-head-title').textContent()).toBe('Routing strategies');
+
+    await choose('routing-default', 'Lowest latency');
+    await page.getByTestId('routing-add').click();
+    await page.getByTestId('routing-name-0').fill('vip');
+    await choose('routing-strategy-0', 'Lowest price');
+    await page.getByTestId('routing-add').click();
+    await page.getByTestId('routing-name-1').fill('vip');
+    await page.getByTestId('settings-save-routing').click();
+    await expect.poll(() => page.getByText('Each group or model can be set once').count()).toBeGreaterThan(0);
+    await section.screenshot({ path: path.join(SCREENSHOTS, 'routing-strategies-repeated.png') });
+    expect(JSON.parse((await stored())!)).toEqual({ default: 'weighted', groups: {}, models: {} });
+
+    // The second row becomes a model's entry.
+    await page.getByTestId('routing-rule-1').locator('.ant-select').first().click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Model' }).click();
+    await page.getByTestId('routing-name-1').fill('gpt-4o');
+    await choose('routing-strategy-1', 'Least in flight');
+    await page.getByTestId('settings-save-routing').click();
+    await expect
+      .poll(async () => JSON.parse((await stored())!))
+      .toEqual({ default: 'latency', groups: { vip: 'lowest_price' }, models: { 'gpt-4o': 'least_inflight' } });
+    await section.screenshot({ path: path.join(SCREENSHOTS, 'routing-strategies-saved.png') });
+  });
+});
