@@ -124,6 +124,15 @@ describe('affinity rules', () => {
     expect(a.key.length).toBeLessThan(64);
   });
 
+  it('runs patterns in the linear-time engine: a rule with a pattern it refuses never applies', async () => {
+    const { affinity } = await withRules(
+      rule({ name: 'lookahead', model_regex: ['^(?=gpt)'], key_sources: [{ type: 'context_int', key: 'id' }] }),
+      rule({ name: 'plain', model_regex: ['^gpt'], key_sources: [{ type: 'context_int', key: 'id' }] }),
+    );
+    expect(affinity.settings.get().rules.map((r) => r.name)).toEqual(['plain']);
+    expect(affinity.match(call({}), caller, 'default')?.rule.name).toBe('plain');
+  });
+
   it('matches nothing while affinity is off', async () => {
     const { o, affinity } = await withRules(rule({ key_sources: [{ type: 'context_int', key: 'id' }] }));
     expect(affinity.match(call({}), caller, 'default')).toBeDefined();

@@ -2,16 +2,17 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { affinityRules, AFFINITY_VALUE_MAX_CHARS, type AffinityKeySource, type AffinityRule } from '@tollway/shared';
 import type { OptionsService } from '../options/service.js';
+import { compileSafePattern, UnsafePatternError, type SafePattern } from '../../lib/safe-pattern.js';
 
 /** A rule as matching uses it: patterns compiled once per change of the settings. */
 export interface CompiledAffinityRule {
   name: string;
-  models: RegExp[];
-  paths: RegExp[];
+  models: SafePattern[];
+  paths: SafePattern[];
   /** Lower-cased parts of the User-Agent of which one must appear (empty: any client). */
   userAgents: string[];
   sources: AffinityKeySource[];
-  value: RegExp | undefined;
+  value: SafePattern | undefined;
   /** The pin's lifetime in ms (the rule's, else the default). */
   ttlMs: number;
   skipRetry: boolean;
@@ -61,14 +62,30 @@ const FINGERPRINT_HEX = 8;
 const HINT_FULL_MAX = 12;
 const HINT_EDGE = 4;
 
-function compileRule(rule: AffinityRule, defaultTtlMs: number): CompiledAffinityRule {
+const compileAll = (patterns: string[]): SafePattern[] =>
+  patterns.filter((p) => p !== '').map((p) => compileSafePattern(p));
+
+/**
+ * A rule with its patterns compiled in the linear-time engine (administrators' patterns run on callers' values);
+ * undefined when the engine refuses one of them (a back-reference, a look-around): such a rule never applies.
+ */
+function compileRule(rule: AffinityRule, defaultTtlMs: number): CompiledAffinityRule | undefined {
+  try {
+    return compiledRule(rule, defaultTtlMs);
+  } catch (err) {
+    if (err instanceof UnsafePatternError) return undefined;
+    throw err;
+  }
+}
+
+function compiledRule(rule: AffinityRule, defaultTtlMs: number): CompiledAffinityRule {
   return {
     name: rule.name.trim(),
-    models: rule.model_regex.filter((p) => p !== '').map((p) => new RegExp(p)),
-    paths: rule.path_regex.filter((p) => p !== '').map((p) => new RegExp(p)),
+    models: compileAll(rule.model_regex),
+    paths: compileAll(rule.path_regex),
     userAgents: (rule.user_agent_include ?? []).map((s) => s.trim().toLowerCase()).filter((s) => s !== ''),
     sources: rule.key_sources,
-    value: rule.value_regex ? new RegExp(rule.value_regex) : undefined,
+    value: rule.value_regex ? compileSafePattern(rule.value_regex) : undefined,
     ttlMs: rule.ttl_seconds > 0 ? rule.ttl_seconds * MS : defaultTtlMs,
     skipRetry: rule.skip_retry_on_failure,
     includeGroup: rule.include_using_group,
@@ -86,7 +103,9 @@ function readSettings(o: OptionsService): AffinitySettings {
     keepOnChannelDisabled: o.bool('channel_affinity_setting.keep_on_channel_disabled'),
     maxEntries: o.num('channel_affinity_setting.max_entries'),
     defaultTtlMs,
-    rules: parsed.success ? parsed.data.map((r) => compileRule(r, defaultTtlMs)) : [],
+    rules: parsed.success
+      ? parsed.data.map((r) => compileRule(r, defaultTtlMs)).filter((r): r is CompiledAffinityRule => r !== undefined)
+      : [],
   };
 }
 
@@ -163,7 +182,7 @@ function sourceValue(
   }
 }
 
-const anyMatches = (patterns: RegExp[], text: string): boolean => patterns.some((re) => re.test(text));
+const anyMatches = (patterns: SafePattern[], text: string): boolean => patterns.some((re) => re.test(text));
 
 /** The hint of a session value new-api's admin log shows: short values whole, long ones by their ends. */
 function hintOf(value: string): string {
