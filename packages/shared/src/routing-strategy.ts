@@ -50,6 +50,13 @@ export const routingStrategyOptionDefs = {
  * positive finite number.
  */
 export const CHANNEL_COST_FACTOR_SETTING = 'cost_factor';
+/** The largest cost factor a channel may be given (a channel 1000× the list price is a mistake, not a contract). */
+export const CHANNEL_COST_FACTOR_MAX = 1000;
+
+/** What a channel's setting JSON may hold for lowest_price (checked when a channel is saved). */
+export const channelCostSetting = z.object({
+  [CHANNEL_COST_FACTOR_SETTING]: z.number().positive().max(CHANNEL_COST_FACTOR_MAX).optional(),
+});
 
 export function channelCostFactor(setting: Record<string, unknown>): number {
   const v = setting[CHANNEL_COST_FACTOR_SETTING];

@@ -171,5 +171,20 @@ describe.each(setups)('routing strategies on $name', ({ dialect, redis }) => {
     expect(res.body).toMatchObject({ success: false });
     expect(JSON.stringify(res.body)).toContain('input_not_in_list');
     expect(res.body.message).toContain('fastest');
+    // A channel's cost factor must be a positive number.
+    const channel = await gw.root.call('POST', '/api/channel/', {
+      mode: 'single',
+      channel: {
+        name: 'bad-factor',
+        type: 1,
+        key: 'rs-bad',
+        base_url: gw.mock.url,
+        models: 'rs-price',
+        group: 'default',
+        setting: JSON.stringify({ cost_factor: 0 }),
+      },
+    });
+    expect(channel.body).toMatchObject({ success: false });
+    expect(JSON.stringify(channel.body)).toContain('cost_factor');
   });
 });

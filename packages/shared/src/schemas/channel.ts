@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../error-codes.js';
 import { inputRefusal, inputRule } from '../input-rules.js';
 import { channelRateLimits } from '../rate-limits.js';
+import { channelCostSetting } from '../routing-strategy.js';
 import { channelTypeById } from '../channel-types.js';
 import { pageQuery, queryBool } from './common.js';
 
@@ -112,6 +113,9 @@ const baseUrl = z
     inputRule(ErrorCode.InputNotHttpUrl, 'base_url must start with http:// or https://'),
   );
 
+/** The keys of a channel's setting JSON checked on save: its own rate limits and its lowest_price cost factor. */
+const channelSettingRules = channelRateLimits.extend(channelCostSetting.shape);
+
 /** Every editable channel field; all optional (create adds its required ones, update changes what it is given). */
 export const channelFields = z.object({
   name: z.string().trim().max(128, 'name must be at most 128 characters').optional(),
@@ -127,8 +131,9 @@ export const channelFields = z.object({
   status_code_mapping: jsonObjectText('status_code_mapping', 1024).optional(),
   setting: jsonObjectText('setting')
     .superRefine((text, ctx) => {
-      // The channel's own RPM/TPM limits, when set, are whole numbers: each failure names its key (setting.rpm_limit).
-      const limits = text ? channelRateLimits.safeParse(JSON.parse(text)) : undefined;
+      // The channel's own RPM/TPM limits, when set, are whole numbers, and its lowest_price cost factor a positive
+      // number: each failure names its key (setting.rpm_limit).
+      const limits = text ? channelSettingRules.safeParse(JSON.parse(text)) : undefined;
       for (const issue of limits?.error?.issues ?? []) {
         const { code, params } = inputRefusal(issue, '');
         ctx.addIssue({ code: 'custom', ...inputRule(code, issue.message, params, issue.path) });
