@@ -79,9 +79,9 @@ export const affinityRules = z
   );
 
 /**
- * The rules a new install starts with: new-api's two (Codex CLI's prompt_cache_key on the Responses API, Claude
- * Code's metadata.user_id on the Messages API, which carries its session id), plus OpenAI's prompt_cache_key on Chat
- * Completions. A failure on the pinned channel moves on to the next one (skip_retry_on_failure off): a lost prompt
+ * The rules a new install starts with: new-api's two (Codex CLI's prompt_cache_key on the Responses API, else its
+ * session-id header; Claude Code's X-Claude-Code-Session-Id header (v2.1.86 on), else its metadata.user_id, which
+ * carries the session id), plus OpenAI's prompt_cache_key on Chat Completions. A failure on the pinned channel moves on to the next one (skip_retry_on_failure off): a lost prompt
  * cache costs less than a failed call.
  */
 export const DEFAULT_AFFINITY_RULES: AffinityRule[] = [
@@ -89,7 +89,11 @@ export const DEFAULT_AFFINITY_RULES: AffinityRule[] = [
     name: 'codex cli trace',
     model_regex: ['^gpt-.*$'],
     path_regex: ['/v1/responses'],
-    key_sources: [{ type: 'gjson', path: 'prompt_cache_key' }],
+    key_sources: [
+      { type: 'gjson', path: 'prompt_cache_key' },
+      { type: 'request_header', key: 'session-id' },
+      { type: 'request_header', key: 'session_id' },
+    ],
     value_regex: '',
     ttl_seconds: 0,
     skip_retry_on_failure: false,
@@ -101,7 +105,10 @@ export const DEFAULT_AFFINITY_RULES: AffinityRule[] = [
     name: 'claude cli trace',
     model_regex: ['^claude-.*$'],
     path_regex: ['/v1/messages'],
-    key_sources: [{ type: 'gjson', path: 'metadata.user_id' }],
+    key_sources: [
+      { type: 'request_header', key: 'X-Claude-Code-Session-Id' },
+      { type: 'gjson', path: 'metadata.user_id' },
+    ],
     value_regex: '',
     ttl_seconds: 0,
     skip_retry_on_failure: false,
