@@ -60,14 +60,24 @@ describe('stream keep-alive in forwardUpstream()', () => {
       }),
     );
     closers.push(relay.close);
-    const text = fetch(relay.url).then((r) => r.text());
-    return { upstream: await upstreamAnswer, text };
+    // The client's text so far (`seen`) and in full once the stream ends (`text`).
+    let received = '';
+    const text = fetch(relay.url).then(async (r) => {
+      const decoder = new TextDecoder();
+      for await (const part of r.body!) received += decoder.decode(part, { stream: true });
+      return received;
+    });
+    return { upstream: await upstreamAnswer, text, seen: () => received };
   }
 
   it('writes PING after each idle interval between whole events, and nothing after the end', async () => {
     const s = await serve();
     s.upstream.write('data: 1\n\n');
-    await sleep(180);
+    // Idle until the client has seen two pings (waiting on what arrived, not on the clock: a loaded machine delays
+    // timers, never the order of what the relay writes).
+    await expect
+      .poll(() => s.seen().split(PING).length - 1, { timeout: 5_000, interval: 10 })
+      .toBeGreaterThanOrEqual(2);
     s.upstream.write('data: 2\n\n');
     s.upstream.end();
     const text = await s.text;
