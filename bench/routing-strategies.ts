@@ -8,7 +8,7 @@ import { ChannelLoad } from '../packages/server/src/core/routing/channel-load.js
 import { pickInTier, type Candidate, type PickEnv } from '../packages/server/src/core/routing/strategy-pick.js';
 import { sequentialLatency, type Target } from './measure.js';
 import type { Proc } from './procs.js';
-import { BENCH_ROOT_PASSWORD, startMock, startTollway } from './targets.js';
+import { benchRootHeaders, startMock, startTollway } from './targets.js';
 
 const STRATEGIES: readonly RoutingStrategyName[] = ['weighted', 'least_inflight', 'latency', 'lowest_price'];
 const CHANNELS = 4;
@@ -23,16 +23,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** Signs in as the bench's root and returns a caller of the management API. */
 async function rootApi(base: string) {
-  const login = await fetch(`${base}/api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'root', password: BENCH_ROOT_PASSWORD }),
-  });
-  const headers = {
-    'content-type': 'application/json',
-    cookie: login.headers.get('set-cookie')!.split(';')[0]!,
-    'new-api-user': '1',
-  };
+  const headers = await benchRootHeaders(base);
   return async (method: string, url: string, body: unknown) => {
     const res = await fetch(base + url, { method, headers, body: JSON.stringify(body) });
     const j = (await res.json()) as { success: boolean; message: string };

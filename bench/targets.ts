@@ -15,6 +15,20 @@ const { Client } = pg;
 export const ROOT = path.resolve(import.meta.dirname, '..');
 /** The password of the root user every bench Tollway is set up with (user name `root`). */
 export const BENCH_ROOT_PASSWORD = 'bench-pass-1';
+
+/** Signs in to a bench Tollway as root: the headers of a management API call (JSON body, session, user id). */
+export async function benchRootHeaders(base: string): Promise<Record<string, string>> {
+  const login = await fetch(`${base}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'root', password: BENCH_ROOT_PASSWORD }),
+  });
+  return {
+    'content-type': 'application/json',
+    cookie: login.headers.get('set-cookie')!.split(';')[0]!,
+    'new-api-user': '1',
+  };
+}
 export const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }] });
 export const streamBody = JSON.stringify({
   model: 'gpt-4o-mini',

@@ -15,6 +15,8 @@ import { openBackend, provision, startOn, type CrashBackend, type Pricing } from
 import { dialects } from '../support/databases.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 import { waitForStart, type ServerProcess } from '../support/process.js';
+// Seeded, so a failing run's kill times can be replayed with CRASH_SEED.
+import { seeded } from '../support/seeded-random.js';
 
 /*
  * kill -9 under load, again and again on the same data: after the last restart every call a client received in
@@ -56,18 +58,6 @@ const reservationBound = (o: CallOutcome): number =>
     { promptTokens: o.bytes + PER_MESSAGE_TOKENS, completionTokens: o.maxTokens },
     1,
   );
-
-/** A seeded generator (mulberry32), so a failing run's kill times can be replayed with CRASH_SEED. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NO_FAULTS: BillingAudit = {
   deliveredWithoutRequestId: 0,

@@ -15,6 +15,7 @@ import {
   pickLowestPrice,
   type PickEnv,
 } from '../../src/core/routing/strategy-pick.js';
+import { seeded } from '../support/seeded-random.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -35,18 +36,6 @@ const channel = (id: number, weight = 1, cost = 1): TestChannel => ({
 function seq(...values: number[]): () => number {
   let i = 0;
   return () => values[Math.min(i++, values.length - 1)]!;
-}
-
-/** A seeded random source (mulberry32), for distributions. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function loadOf(ids: number[], clock = { now: T0 }) {
