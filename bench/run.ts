@@ -10,6 +10,7 @@ import { nginxRows } from './nginx.js';
 import { observabilityRows } from './observability.js';
 import { pricingEngineRows } from './pricing-engine.js';
 import { routingStrategyRows } from './routing-strategies.js';
+import { affinityRows } from './affinity.js';
 import { runtimeRows } from './runtimes.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
 import {
@@ -188,6 +189,7 @@ async function main() {
     ...obsRows,
     ...pricingEngineRows(),
     ...(await routingStrategyRows(mockUrl, procs)),
+    ...(await affinityRows()),
     ...runtimes,
     ...(await nginxRows(mockUrl, tollway, CONNECTIONS, SECONDS)),
     ...(await clusterRows(

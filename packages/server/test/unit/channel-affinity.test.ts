@@ -4,7 +4,7 @@ import { OptionsService } from '../../src/core/options/service.js';
 import type { OptionsStore } from '../../src/core/options/store.js';
 import type { SecretBox } from '../../src/lib/secret-box.js';
 import { ChannelAffinity } from '../../src/core/routing/affinity.js';
-import { matchAffinity, type AffinityCaller } from '../../src/core/routing/affinity-rules.js';
+import { matchAffinity, plainPattern, type AffinityCaller } from '../../src/core/routing/affinity-rules.js';
 import { toCachedChannel, type CachedChannel } from '../../src/core/routing/channel-cache.js';
 import type { ChannelRow } from '../../src/core/routing/channel-row.js';
 
@@ -72,7 +72,7 @@ describe('affinity rules', () => {
     );
     const s = affinity.settings.get();
     const byBody = matchAffinity(s, call({ metadata: { user_id: 'u-1' } }, { session_id: 'h-1' }), caller, 'default');
-    expect(byBody?.source).toEqual({ type: 'gjson', path: 'metadata.user_id' });
+    expect(byBody?.source).toMatchObject({ type: 'gjson', path: 'metadata.user_id' });
     expect(byBody?.hint).toBe('u-1');
     const byHeader = matchAffinity(s, call({}, { session_id: 'h-1' }), caller, 'default');
     expect(byHeader?.source.type).toBe('request_header');
@@ -131,6 +131,46 @@ describe('affinity rules', () => {
     );
     expect(affinity.settings.get().rules.map((r) => r.name)).toEqual(['plain']);
     expect(affinity.match(call({}), caller, 'default')?.rule.name).toBe('plain');
+  });
+
+  it('tests plain patterns as strings with the meaning of the regular expression', () => {
+    const patterns = [
+      '.*',
+      '^gpt-.*$',
+      '^gpt-.*',
+      '/v1/messages',
+      '^exact$',
+      'end$',
+      '^start',
+      '^.*$',
+      '',
+      'x.*$',
+      '.*$',
+      '^.*',
+      'gpt.*',
+    ];
+    const texts = [
+      'gpt-4o',
+      'gpt-',
+      'xgpt-4o',
+      'gpt-4\nx',
+      '/v1/messages',
+      '/x/v1/messages?y',
+      'exact',
+      'exactly',
+      'the end',
+      'x\nx',
+      'ax\n',
+      'start',
+      '',
+      'a\nb',
+    ];
+    for (const p of patterns) {
+      const fast = plainPattern(p);
+      expect(fast, p).toBeDefined();
+      for (const t of texts) expect(fast!.test(t), `${p} on ${JSON.stringify(t)}`).toBe(new RegExp(p).test(t));
+    }
+    for (const p of ['^a+$', 'a|b', '^(x)$', 'a.b', '\\d']) expect(plainPattern(p), p).toBeUndefined();
   });
 
   it('matches nothing while affinity is off', async () => {

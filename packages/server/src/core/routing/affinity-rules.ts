@@ -1,18 +1,24 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { affinityRules, AFFINITY_VALUE_MAX_CHARS, type AffinityKeySource, type AffinityRule } from '@tollway/shared';
 import type { OptionsService } from '../options/service.js';
 import { compileSafePattern, UnsafePatternError, type SafePattern } from '../../lib/safe-pattern.js';
 
+/** A key source with its lookups prepared: a body path split, a header name in lower case. */
+export interface CompiledSource extends AffinityKeySource {
+  pathParts: string[];
+  header: string;
+}
+
 /** A rule as matching uses it: patterns compiled once per change of the settings. */
 export interface CompiledAffinityRule {
   name: string;
-  models: SafePattern[];
-  paths: SafePattern[];
+  models: Pick<SafePattern, 'test'>[];
+  paths: Pick<SafePattern, 'test'>[];
   /** Lower-cased parts of the User-Agent of which one must appear (empty: any client). */
   userAgents: string[];
-  sources: AffinityKeySource[];
-  value: SafePattern | undefined;
+  sources: CompiledSource[];
+  value: Pick<SafePattern, 'test'> | undefined;
   /** The pin's lifetime in ms (the rule's, else the default). */
   ttlMs: number;
   skipRetry: boolean;
@@ -62,8 +68,49 @@ const FINGERPRINT_HEX = 8;
 const HINT_FULL_MAX = 12;
 const HINT_EDGE = 4;
 
-const compileAll = (patterns: string[]): SafePattern[] =>
-  patterns.filter((p) => p !== '').map((p) => compileSafePattern(p));
+/** Regular-expression syntax beyond a plain text. */
+const SYNTAX = /[\\^$.|?*+()[\]{}]/;
+const ANY = '.*';
+const always: Pick<SafePattern, 'test'> = { test: () => true };
+
+/**
+ * The plain forms operators write (`.*`, `^gpt-.*$`, `/v1/messages`, `^exact$`) as string tests with the regular
+ * expression's meaning (`.` never matches a line break); undefined for anything else, which the engine runs.
+ */
+export function plainPattern(p: string): Pick<SafePattern, 'test'> | undefined {
+  const start = p.startsWith('^');
+  let body = start ? p.slice(1) : p;
+  // `.*$`: the rest of the text up to its end holds no line break; `.*`: anything may follow; `$`: nothing may.
+  let tail: 'any' | 'line' | 'end' | 'none' = 'none';
+  if (body.endsWith(`${ANY}$`)) {
+    body = body.slice(0, -3);
+    tail = 'line';
+  } else if (body.endsWith(ANY)) {
+    body = body.slice(0, -2);
+    tail = 'any';
+  } else if (body.endsWith('$')) {
+    body = body.slice(0, -1);
+    tail = 'end';
+  }
+  if (SYNTAX.test(body)) return undefined;
+  if (start) {
+    if (tail === 'line') return { test: (s) => s.startsWith(body) && !s.includes('\n', body.length) };
+    if (tail === 'end') return { test: (s) => s === body };
+    return body === '' ? always : { test: (s) => s.startsWith(body) };
+  }
+  if (tail === 'line')
+    return {
+      test: (s) => {
+        const at = s.lastIndexOf(body);
+        return at >= 0 && !s.includes('\n', at + body.length);
+      },
+    };
+  if (tail === 'end') return { test: (s) => s.endsWith(body) };
+  return body === '' ? always : { test: (s) => s.includes(body) };
+}
+
+const compileAll = (patterns: string[]): Pick<SafePattern, 'test'>[] =>
+  patterns.filter((p) => p !== '').map((p) => plainPattern(p) ?? compileSafePattern(p));
 
 /**
  * A rule with its patterns compiled in the linear-time engine (administrators' patterns run on callers' values);
@@ -84,8 +131,12 @@ function compiledRule(rule: AffinityRule, defaultTtlMs: number): CompiledAffinit
     models: compileAll(rule.model_regex),
     paths: compileAll(rule.path_regex),
     userAgents: (rule.user_agent_include ?? []).map((s) => s.trim().toLowerCase()).filter((s) => s !== ''),
-    sources: rule.key_sources,
-    value: rule.value_regex ? compileSafePattern(rule.value_regex) : undefined,
+    sources: rule.key_sources.map((src) => ({
+      ...src,
+      pathParts: src.path ? src.path.split('.') : [],
+      header: (src.key ?? '').toLowerCase(),
+    })),
+    value: rule.value_regex ? (plainPattern(rule.value_regex) ?? compileSafePattern(rule.value_regex)) : undefined,
     ttlMs: rule.ttl_seconds > 0 ? rule.ttl_seconds * MS : defaultTtlMs,
     skipRetry: rule.skip_retry_on_failure,
     includeGroup: rule.include_using_group,
@@ -124,10 +175,10 @@ export class AffinitySettingsCache {
   }
 }
 
-/** A value at a gjson-style dot path (`metadata.user_id`, `input.0.id`) of a parsed JSON body. */
-function atPath(body: unknown, path: string): unknown {
+/** A value at a gjson-style dot path (`metadata.user_id`, `input.0.id`, split) of a parsed JSON body. */
+function atPath(body: unknown, parts: string[]): unknown {
   let v: unknown = body;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
     if (v === null || typeof v !== 'object') return undefined;
     v = (v as Record<string, unknown>)[part];
   }
@@ -164,7 +215,7 @@ function contextValue(caller: AffinityCaller, group: string, src: AffinityKeySou
 }
 
 function sourceValue(
-  src: AffinityKeySource,
+  src: CompiledSource,
   headers: IncomingHttpHeaders,
   body: unknown,
   caller: AffinityCaller,
@@ -172,9 +223,9 @@ function sourceValue(
 ): string {
   switch (src.type) {
     case 'gjson':
-      return src.path ? scalarText(atPath(body, src.path)) : '';
+      return src.pathParts.length ? scalarText(atPath(body, src.pathParts)) : '';
     case 'request_header': {
-      const h = src.key ? headers[src.key.toLowerCase()] : undefined;
+      const h = src.header ? headers[src.header] : undefined;
       return (Array.isArray(h) ? (h[0] ?? '') : (h ?? '')).trim();
     }
     default:
@@ -182,7 +233,10 @@ function sourceValue(
   }
 }
 
-const anyMatches = (patterns: SafePattern[], text: string): boolean => patterns.some((re) => re.test(text));
+function anyMatches(patterns: Pick<SafePattern, 'test'>[], text: string): boolean {
+  for (const p of patterns) if (p.test(text)) return true;
+  return false;
+}
 
 /** The hint of a session value new-api's admin log shows: short values whole, long ones by their ends. */
 function hintOf(value: string): string {
@@ -209,7 +263,7 @@ export function matchAffinity(
       if (!rule.userAgents.some((part) => ua.includes(part))) continue;
     }
     let value = '';
-    let source: AffinityKeySource | undefined;
+    let source: CompiledSource | undefined;
     for (const src of rule.sources) {
       value = sourceValue(src, call.headers, call.body, caller, group).slice(0, AFFINITY_VALUE_MAX_CHARS);
       if (value !== '') {
@@ -219,7 +273,7 @@ export function matchAffinity(
     }
     if (!source) continue;
     if (rule.value && !rule.value.test(value)) continue;
-    const hash = createHash('sha256').update(value).digest('hex');
+    const hash = digest('sha256', value, 'hex');
     const parts: string[] = [];
     if (rule.includeName) parts.push(encodeURIComponent(rule.name));
     if (rule.includeModel) parts.push(encodeURIComponent(call.model));
