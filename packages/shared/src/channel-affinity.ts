@@ -48,8 +48,17 @@ const pattern = z
 
 const keySource = z.object({
   type: z.enum(AFFINITY_KEY_SOURCE_TYPES),
-  key: z.string().max(RULE_TEXT_MAX).optional(),
-  path: z.string().max(RULE_TEXT_MAX).optional(),
+  // new-api's console may send null for a field a source type does not use.
+  key: z
+    .string()
+    .max(RULE_TEXT_MAX)
+    .nullish()
+    .transform((v) => v ?? undefined),
+  path: z
+    .string()
+    .max(RULE_TEXT_MAX)
+    .nullish()
+    .transform((v) => v ?? undefined),
 });
 export type AffinityKeySource = z.infer<typeof keySource>;
 
@@ -57,12 +66,19 @@ const rule = z.object({
   name: z.string().trim().min(1).max(RULE_TEXT_MAX),
   model_regex: z.array(pattern).max(RULE_LIST_MAX).default([]),
   path_regex: z.array(pattern).max(RULE_LIST_MAX).default([]),
-  user_agent_include: z.array(z.string().max(RULE_TEXT_MAX)).max(RULE_LIST_MAX).optional(),
+  user_agent_include: z
+    .array(z.string().max(RULE_TEXT_MAX))
+    .max(RULE_LIST_MAX)
+    .nullish()
+    .transform((v) => v ?? undefined),
   key_sources: z.array(keySource).max(KEY_SOURCES_MAX).default([]),
   value_regex: z.union([pattern, z.literal('')]).default(''),
   ttl_seconds: z.number().int().min(0).max(AFFINITY_MAX_TTL_SECONDS).default(0),
   /** new-api's per-rule override template (its param-override operations): kept with the rule, not applied. */
-  param_override_template: z.record(z.string(), z.unknown()).optional(),
+  param_override_template: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((v) => v ?? undefined),
   skip_retry_on_failure: z.boolean().default(false),
   include_using_group: z.boolean().default(false),
   include_model_name: z.boolean().default(false),

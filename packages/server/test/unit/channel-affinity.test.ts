@@ -173,6 +173,31 @@ describe('affinity rules', () => {
     for (const p of ['^a+$', 'a|b', '^(x)$', 'a.b', '\\d']) expect(plainPattern(p), p).toBeUndefined();
   });
 
+  it("takes new-api's console payload, nulls included, and forgets a session after its rule's TTL", async () => {
+    const o = options();
+    await o.set(
+      'channel_affinity_setting.rules',
+      JSON.stringify([
+        {
+          ...rule({ key_sources: [{ type: 'context_int', key: 'id', path: null } as never], ttl_seconds: 1 }),
+          user_agent_include: null,
+          param_override_template: null,
+        },
+      ]),
+    );
+    const affinity = new ChannelAffinity(
+      o,
+      { get: () => undefined },
+      { blocked: () => false, keyBlocked: () => false },
+    );
+    const m = affinity.match(call({}), caller, 'default')!;
+    expect(m.rule.ttlMs).toBe(1000);
+    affinity.served(m, undefined, { channelId: 1, keyIndex: 0, model: 'gpt-4o' });
+    expect(await affinity.store.get(m.key)).toBeDefined();
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await affinity.store.get(m.key)).toBeUndefined();
+  });
+
   it('matches nothing while affinity is off', async () => {
     const { o, affinity } = await withRules(rule({ key_sources: [{ type: 'context_int', key: 'id' }] }));
     expect(affinity.match(call({}), caller, 'default')).toBeDefined();
