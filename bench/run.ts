@@ -10,6 +10,7 @@ import { nginxRows } from './nginx.js';
 import { observabilityRows } from './observability.js';
 import { pricingEngineRows } from './pricing-engine.js';
 import { routingStrategyRows } from './routing-strategies.js';
+import { responseCacheRows } from './response-cache.js';
 import { affinityRows } from './affinity.js';
 import { runtimeRows } from './runtimes.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
@@ -189,6 +190,7 @@ async function main() {
     ...obsRows,
     ...pricingEngineRows(),
     ...(await routingStrategyRows(mockUrl, procs)),
+    ...(await responseCacheRows(mockUrl, procs)),
     ...(await affinityRows()),
     ...runtimes,
     ...(await nginxRows(mockUrl, tollway, CONNECTIONS, SECONDS)),

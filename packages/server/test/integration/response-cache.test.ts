@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLogOther, RESPONSE_CACHE_HEADER } from '@tollway/shared';
 import { dialects } from '../support/databases.js';
 import { useGateway, type GatewayFixture } from '../support/fixture.js';
-import { addChannel, addToken, lastLogOf, userQuota } from '../support/gateway.js';
+import { addChannel, addToken, drainWriter, lastLogOf } from '../support/gateway.js';
 import { newRedisPrefix, TEST_REDIS } from '../support/redis.js';
 import { useTwoNodes } from '../support/two-nodes.js';
 import { createUserClient, setupRoot, type Client, type TestApp } from '../support/app.js';
@@ -36,8 +36,19 @@ async function priceAndCache(root: Client, baseUrl: string): Promise<void> {
   await addChannel(root, { name: 'cached-claude', key: 'cache-claude', baseUrl, type: 14, models: CLAUDE });
 }
 
-/** Waits until the answers of misses are stored. */
-const stored = (t: TestApp) => t.runtime.ctx.relay.responseCache.idle();
+/** The user's spendable balance as the relay's ledger keeps it (memory, or Redis in a cluster), settlements committed. */
+async function userQuota(t: TestApp, userId: number): Promise<number> {
+  await drainWriter(t);
+  return (await t.runtime.ctx.relay.ledger.available('users', userId))!;
+}
+
+/** Answers the node stored so far. */
+const stores = (t: TestApp) => t.runtime.ctx.relay.responseCache.stores;
+/**
+ * Waits until the node has stored `count` answers (a miss is stored after its settlement, which may come after
+ * the caller has its answer).
+ */
+const stored = (t: TestApp, count: number) => expect.poll(() => stores(t)).toBe(count);
 
 const upstreamCalls = (mock: MockUpstream) => mock.requests.length;
 
@@ -50,9 +61,11 @@ function chat(gw: GatewayFixture, key: string, content: string) {
 
 const setups = dialects
   .filter((d) => d === 'sqlite' || d === 'postgres')
-  .map(
-    (d) => [d, d === 'postgres' ? { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: newRedisPrefix() } : {}] as const,
-  );
+  .map((d) => {
+    const env: Record<string, string> =
+      d === 'postgres' ? { REDIS_CONN_STRING: TEST_REDIS, REDIS_KEY_PREFIX: newRedisPrefix() } : {};
+    return [d, env] as const;
+  });
 
 describe.each(setups)('response cache (%s)', (dialect, env) => {
   const gw = useGateway(dialect, { env, user: 'cache-user', quota: 1_000_000 }, (g) =>
@@ -60,11 +73,12 @@ describe.each(setups)('response cache (%s)', (dialect, env) => {
   );
 
   it('answers a repeated request from the cache: no upstream call, marked hit, free at share 0, logged as a hit', async () => {
+    const base = stores(gw.t);
     const before = upstreamCalls(gw.mock);
     const quota0 = await userQuota(gw.t, gw.user.userId!);
     const first = await chat(gw, gw.key, 'what is two plus two');
     expect(first.response.headers.get(RESPONSE_CACHE_HEADER)).toBe('miss');
-    await stored(gw.t);
+    await stored(gw.t, base + 1);
     const quota1 = await userQuota(gw.t, gw.user.userId!);
     expect(quota0 - quota1).toBe(FULL_PRICE);
 
@@ -90,10 +104,11 @@ describe.each(setups)('response cache (%s)', (dialect, env) => {
   });
 
   it('never serves one token’s answer to another in token scope; shares it in group scope', async () => {
+    const base = stores(gw.t);
     const other = await addToken(gw.t, gw.user.userId!, { name: 'other' });
     const before = upstreamCalls(gw.mock);
     await chat(gw, gw.key, 'scope question');
-    await stored(gw.t);
+    await stored(gw.t, base + 1);
     const b = await chat(gw, other.key, 'scope question');
     expect(b.response.headers.get(RESPONSE_CACHE_HEADER)).toBe('miss');
     expect(upstreamCalls(gw.mock)).toBe(before + 2);
@@ -101,7 +116,7 @@ describe.each(setups)('response cache (%s)', (dialect, env) => {
     await save(gw.root, 'response_cache.scope', 'group');
     try {
       await chat(gw, gw.key, 'scope question');
-      await stored(gw.t);
+      await stored(gw.t, base + 3);
       const shared = await chat(gw, other.key, 'scope question');
       expect(shared.response.headers.get(RESPONSE_CACHE_HEADER)).toBe('hit');
       expect(upstreamCalls(gw.mock)).toBe(before + 3);
@@ -111,10 +126,11 @@ describe.each(setups)('response cache (%s)', (dialect, env) => {
   });
 
   it('bills a hit at the configured share of the price, rounded down to whole quota', async () => {
+    const base = stores(gw.t);
     await save(gw.root, 'response_cache.hit_price_share', '0.5');
     try {
       await chat(gw, gw.key, 'half price question');
-      await stored(gw.t);
+      await stored(gw.t, base + 1);
       const before = await userQuota(gw.t, gw.user.userId!);
       const hit = await chat(gw, gw.key, 'half price question');
       expect(hit.response.headers.get(RESPONSE_CACHE_HEADER)).toBe('hit');
@@ -132,11 +148,12 @@ describe.each(setups)('response cache (%s)', (dialect, env) => {
   });
 
   it('replays a streamed answer as the same SSE events, usage included', async () => {
+    const base = stores(gw.t);
     const body = {
       model: MODEL,
       stream: true,
       stream_options: { include_usage: true },
-      messages: [{ role: 'user', content: 'stream me' }],
+      messages: [{ role: 'user' as const, content: 'stream me' }],
     };
     const send = () =>
       fetch(`${gw.base}/v1/chat/completions`, {
@@ -148,7 +165,7 @@ describe.each(setups)('response cache (%s)', (dialect, env) => {
     const miss = await send();
     expect(miss.headers.get(RESPONSE_CACHE_HEADER)).toBe('miss');
     const original = await miss.text();
-    await stored(gw.t);
+    await stored(gw.t, base + 1);
     const hit = await send();
     expect(hit.headers.get(RESPONSE_CACHE_HEADER)).toBe('hit');
     expect(hit.headers.get('content-type')).toContain('text/event-stream');
@@ -171,9 +188,11 @@ describe.each(setups)('response cache (%s)', (dialect, env) => {
     // A stream and a plain request of the same messages are cached apart.
     const plain = await chat(gw, gw.key, 'stream me');
     expect(plain.response.headers.get(RESPONSE_CACHE_HEADER)).toBe('miss');
+    await stored(gw.t, base + 2);
   });
 
   it('replays an Anthropic stream to an Anthropic client', async () => {
+    const base = stores(gw.t);
     const claude = new Anthropic({ apiKey: gw.key, baseURL: gw.base, maxRetries: 0 });
     const ask = async () => {
       const { data: stream, response } = await claude.messages
@@ -189,7 +208,7 @@ describe.each(setups)('response cache (%s)', (dialect, env) => {
     };
     const before = upstreamCalls(gw.mock);
     const miss = await ask();
-    await stored(gw.t);
+    await stored(gw.t, base + 1);
     const hit = await ask();
     expect(miss.header).toBe('miss');
     expect(hit).toEqual({ ...miss, header: 'hit' });
@@ -198,15 +217,17 @@ describe.each(setups)('response cache (%s)', (dialect, env) => {
   });
 
   it('forgets an answer at its TTL; a model not opted in is not cached', async () => {
+    const base = stores(gw.t);
     await save(gw.root, 'response_cache.ttl_seconds', '1');
     try {
       const before = upstreamCalls(gw.mock);
       await chat(gw, gw.key, 'short lived');
-      await stored(gw.t);
+      await stored(gw.t, base + 1);
       expect((await chat(gw, gw.key, 'short lived')).response.headers.get(RESPONSE_CACHE_HEADER)).toBe('hit');
       await new Promise((r) => setTimeout(r, 1100));
       expect((await chat(gw, gw.key, 'short lived')).response.headers.get(RESPONSE_CACHE_HEADER)).toBe('miss');
       expect(upstreamCalls(gw.mock)).toBe(before + 2);
+      await stored(gw.t, base + 2);
     } finally {
       await save(gw.root, 'response_cache.ttl_seconds', '3600');
     }
@@ -244,7 +265,7 @@ describe('response cache on two nodes sharing Redis', () => {
       return { header: res.headers[RESPONSE_CACHE_HEADER], body: res.json() as unknown };
     };
     const miss = await ask(a);
-    await stored(a);
+    await stored(a, 1);
     // The bus carries the stored key to node B's index.
     await expect.poll(() => b.runtime.ctx.relay.responseCache.indexed).toBe(1);
     const hit = await ask(b);

@@ -36,7 +36,8 @@ export interface CacheCall {
  * `x-tollway-cache: miss` and its answer captured on its way to the caller, for storeAnswer (false).
  */
 export async function answerFromCache(ctx: RelayContext, m: CacheMatch, c: CacheCall): Promise<boolean> {
-  const answer = await ctx.relay.responseCache.find(m);
+  const found = ctx.relay.responseCache.find(m);
+  const answer = found instanceof Promise ? await found : found;
   if (!answer) {
     c.res.setHeader(RESPONSE_CACHE_HEADER, 'miss');
     m.capture = new AnswerCapture(c.res, m.rules.maxAnswerBytes);

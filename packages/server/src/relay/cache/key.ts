@@ -33,62 +33,43 @@ export function cacheable(call: InboundCall): boolean {
   return declaredToolCalls(call.body, call.model) === undefined;
 }
 
-/** JSON with object keys sorted at every depth (arrays keep their order), appended to `out`. */
-function canonical(value: unknown, out: string[]): void {
-  if (value === null || typeof value !== 'object') {
-    out.push(value === undefined ? 'null' : JSON.stringify(value));
-    return;
-  }
+/** JSON with object keys sorted at every depth (arrays keep their order; undefined members left out as JSON does). */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return value === undefined ? 'null' : JSON.stringify(value);
   if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
-      canonical(value[i], out);
-    }
-    out.push(']');
-    return;
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + canonical(value[i]);
+    return out + ']';
   }
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).sort();
-  out.push('{');
+  return members(value as Record<string, unknown>, undefined);
+}
+
+/** An object's members in key order, those in `skip` left out. */
+function members(obj: Record<string, unknown>, skip: ReadonlySet<string> | undefined): string {
+  const keys = Object.keys(obj);
+  if (keys.length > 1) keys.sort();
+  let out = '{';
   let first = true;
   for (const k of keys) {
-    if (obj[k] === undefined) continue;
-    if (!first) out.push(',');
+    const v = obj[k];
+    if (v === undefined || skip?.has(k)) continue;
+    out += (first ? '' : ',') + JSON.stringify(k) + ':' + canonical(v);
     first = false;
-    out.push(JSON.stringify(k), ':');
-    canonical(obj[k], out);
   }
-  out.push('}');
+  return out + '}';
 }
 
 /** The request body in canonical JSON, without the top-level fields that do not change the answer. */
-export function canonicalBody(body: Record<string, unknown>): string {
-  const out: string[] = ['{'];
-  let first = true;
-  for (const k of Object.keys(body).sort()) {
-    if (IGNORED_FIELDS.has(k) || body[k] === undefined) continue;
-    if (!first) out.push(',');
-    first = false;
-    out.push(JSON.stringify(k), ':');
-    canonical(body[k], out);
-  }
-  out.push('}');
-  return out.join('');
-}
+export const canonicalBody = (body: Record<string, unknown>): string => members(body, IGNORED_FIELDS);
+
+/** SHA-256 in hex: Node's one-shot hash where it has one (22+), else a Hash object. */
+const sha256 = (text: string): string =>
+  typeof crypto.hash === 'function'
+    ? crypto.hash('sha256', text, 'hex')
+    : crypto.createHash('sha256').update(text).digest('hex');
 
 /** The cache key of a call within `scope` (e.g. `t:12`, `u:3`, `g:vip`): 64 hex characters. */
 export function cacheKey(scope: string, call: InboundCall): string {
-  return crypto
-    .createHash('sha256')
-    .update(scope)
-    .update('\0')
-    .update(call.format.name)
-    .update('\0')
-    .update(call.openaiEndpoint ?? '')
-    .update(call.stream ? '\0s\0' : '\0j\0')
-    .update(call.model)
-    .update('\0')
-    .update(canonicalBody(call.body))
-    .digest('hex');
+  const kind = `${call.format.name}\0${call.openaiEndpoint ?? ''}\0${call.stream ? 's' : 'j'}`;
+  return sha256(`${scope}\0${kind}\0${call.model}\0${canonicalBody(call.body)}`);
 }

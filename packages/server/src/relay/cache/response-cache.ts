@@ -13,6 +13,9 @@ import type { AnswerStore, CachedAnswer, StoredKey } from './store.js';
 
 /** Bus topic of keys stored (`<key>|<expiresAt>`) and dropped (`-<key>`) on any node. */
 const TOPIC = 'response-cache';
+/** Answers kept in this node's memory too (the most read), and the largest kept there: at most 16 MiB. */
+const MEMORY_ANSWERS = 256;
+const MEMORY_ANSWER_MAX_BYTES = 64 * 1024;
 
 /** A call the cache applies to: its key, the rules it was matched under, and (on a miss) its answer being captured. */
 export interface CacheMatch {
@@ -25,12 +28,16 @@ export interface CacheMatch {
  * The response cache (docs/operating/response-cache.md). Answers live in a store (the database, or Redis in a
  * cluster); each node keeps an index of the keys the store holds (key → expiry), learnt at start and from the bus,
  * so a miss is decided in memory: no I/O unless the key is there. The index is bounded by max_entries (its entries
- * expire with their answers); a key it dropped is a miss that stores the answer again.
+ * expire with their answers); a key it dropped is a miss that stores the answer again. The answers read most
+ * are kept in memory as well (MEMORY_ANSWERS of at most MEMORY_ANSWER_MAX_BYTES), so a hot hit reads no store.
  */
 export class ResponseCache {
   private rules: CacheRules | undefined;
   private index: BoundedMap<string, number>;
+  private readonly answers = new BoundedMap<string, CachedAnswer>({ maxEntries: MEMORY_ANSWERS });
   private readonly saving = new Set<Promise<void>>();
+  /** Answers this node stored since it started. */
+  stores = 0;
 
   constructor(
     private readonly options: OptionsService,
@@ -47,7 +54,7 @@ export class ResponseCache {
   /** Learns the keys the store holds and follows other nodes' stores; a store that cannot be read starts empty. */
   async start(): Promise<void> {
     this.bus.subscribe(TOPIC, (message) => {
-      if (message.startsWith('-')) this.index.delete(message.slice(1));
+      if (message.startsWith('-')) this.forget(message.slice(1));
       else {
         const at = message.indexOf('|');
         if (at > 0) this.learn({ key: message.slice(0, at), expiresAt: Number(message.slice(at + 1)) });
@@ -79,6 +86,16 @@ export class ResponseCache {
     this.index = next;
   }
 
+  private forget(key: string): void {
+    this.index.delete(key);
+    this.answers.delete(key);
+  }
+
+  /** Keeps a small answer in memory until it expires. */
+  private hold(key: string, a: CachedAnswer, now: number): void {
+    if (a.body.length <= MEMORY_ANSWER_MAX_BYTES && a.expiresAt > now) this.answers.set(key, a, a.expiresAt - now, now);
+  }
+
   private learn(k: StoredKey): void {
     const now = Date.now();
     if (k.expiresAt > now) this.index.set(k.key, k.expiresAt, k.expiresAt - now, now);
@@ -94,17 +111,30 @@ export class ResponseCache {
     return { key: cacheKey(scopeOf(r, auth.userId, auth.tokenId, group), call), rules: r, capture: undefined };
   }
 
-  /** The answer cached under the match's key, or undefined (a miss: counted, and no I/O unless the index knew it). */
-  async find(m: CacheMatch): Promise<CachedAnswer | undefined> {
+  /**
+   * The answer cached under the match's key. A miss the index decides (the usual one) is answered at once,
+   * undefined, with no I/O and no promise; a key it knows is read from memory, else from the store.
+   */
+  find(m: CacheMatch): CachedAnswer | Promise<CachedAnswer | undefined> | undefined {
     const now = Date.now();
-    let answer: CachedAnswer | undefined;
-    if (this.index.get(m.key, now) !== undefined) {
-      answer = await this.store.get(m.key, now).catch((err: unknown) => {
-        this.log.warn({ err }, 'response cache: lookup failed');
-        return undefined;
-      });
-      if (!answer) this.index.delete(m.key);
+    if (this.index.get(m.key, now) === undefined) {
+      countResponseCache('miss');
+      return undefined;
     }
+    const held = this.answers.get(m.key, now);
+    if (!held) return this.read(m.key, now);
+    countResponseCache('hit');
+    return held;
+  }
+
+  /** A key the index knows, read from the store (kept in memory when found, forgotten when not). */
+  private async read(key: string, now: number): Promise<CachedAnswer | undefined> {
+    const answer = await this.store.get(key, now).catch((err: unknown) => {
+      this.log.warn({ err }, 'response cache: lookup failed');
+      return undefined;
+    });
+    if (answer) this.hold(key, answer, now);
+    else this.forget(key);
     countResponseCache(answer ? 'hit' : 'miss');
     return answer;
   }
@@ -119,11 +149,13 @@ export class ResponseCache {
     try {
       const dropped = await this.store.put(m.key, answer, m.rules.maxEntries);
       countResponseCache('store');
+      this.stores++;
       this.learn({ key: m.key, expiresAt: answer.expiresAt });
+      this.hold(m.key, answer, Date.now());
       await this.bus.publish(TOPIC, `${m.key}|${answer.expiresAt}`);
       if (dropped.length) countResponseCache('evict', dropped.length);
       for (const d of dropped) {
-        this.index.delete(d.key);
+        this.forget(d.key);
         await this.bus.publish(TOPIC, `-${d.key}`);
       }
     } catch (err) {
