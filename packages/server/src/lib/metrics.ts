@@ -115,21 +115,6 @@ const responseCacheEvents = new Counter({
 /** What the response cache did (relay/cache): a hit, a miss, an answer stored or evicted. */
 export type ResponseCacheEvent = 'hit' | 'miss' | 'store' | 'evict';
 
-/** Counts one response cache event. */
-export function countResponseCache(event: ResponseCacheEvent, n = 1): void {
-  responseCacheEvents.labels(event).inc(n);
-}
-
-const responseCacheEvents = new Counter({
-  name: 'tollway_response_cache_total',
-  help: 'Response cache lookups and writes: hit (answered from the cache), miss (looked up, not found), store, evict',
-  labelNames: ['event'] as const,
-  registers: [metrics],
-});
-
-/** What the response cache did (relay/cache): a hit, a miss, an answer stored or evicted. */
-export type ResponseCacheEvent = 'hit' | 'miss' | 'store' | 'evict';
-
 /** Each event's series, looked up once (a miss is counted on the relay's hot path). */
 const responseCacheSeries = {
   hit: responseCacheEvents.labels('hit'),
