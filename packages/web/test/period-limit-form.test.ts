@@ -25,6 +25,7 @@ const token = {
   rpm_limit: 0,
   tpm_limit: 0,
   cross_group_retry: false,
+  concurrency_limit: 0,
   quota_per_day: 500_000,
   quota_per_week: 0,
   quota_per_month: 10_000_000,

@@ -25,6 +25,7 @@ import * as m0023 from './migrations/0023_subscriptions.js';
 import * as m0024 from './migrations/0024_session_origin.js';
 import * as m0025 from './migrations/0025_passkeys.js';
 import * as m0026 from './migrations/0026_custom_oauth.js';
+import * as m0027 from './migrations/0027_token_concurrency_limit.js';
 import * as m0028 from './migrations/0028_response_cache.js';
 import type { Migration } from './migrations/helpers.js';
 
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0024_session_origin': m0024,
   '0025_passkeys': m0025,
   '0026_custom_oauth': m0026,
+  '0027_token_concurrency_limit': m0027,
   '0028_response_cache': m0028,
 };
 

@@ -137,6 +137,8 @@ export interface TokensTable {
   tpm_limit: Generated<number>;
   /** new-api's cross_group_retry (0/1): an `auto` token's call moves on to the next auto group. */
   cross_group_retry: Generated<number>;
+  /** Calls in flight at once (0: the TokenConcurrencyLimit option's). */
+  concurrency_limit: Generated<number>;
   /** Period limits (0: none): quota per day, ISO week, month and rolling 5 hours; requests per day. */
   quota_per_day: Generated<number>;
   quota_per_week: Generated<number>;

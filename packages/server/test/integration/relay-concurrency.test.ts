@@ -54,6 +54,27 @@ const fundedToken = async (t: TestApp, root: Client, name: string) => {
   return { userId: u.userId!, ...(await addToken(t, u.userId!)) };
 };
 
+/** A token made through the token API with its own concurrency_limit; its key with the sk- prefix. */
+async function ownLimitToken(t: TestApp, root: Client, name: string, limit: number) {
+  const u = await createUserClient(t.app, root, name);
+  await setQuota(root, u.userId!, 100_000_000);
+  const made = await u.call<TokenView[] | TokenView>('POST', '/api/token/', {
+    name,
+    unlimited_quota: true,
+    concurrency_limit: limit,
+  });
+  expect(made.body.success, made.body.message).toBe(true);
+  const d = made.body.data!;
+  const tok = Array.isArray(d) ? d[0]! : d;
+  return { user: u, id: tok.id, key: tok.key.startsWith('sk-') ? tok.key : `sk-${tok.key}` };
+}
+
+interface TokenView {
+  id: number;
+  key: string;
+  concurrency_limit: number;
+}
+
 describe('concurrency limits on one node (sqlite)', () => {
   let t: TestApp, mock: MockUpstream, root: Client, base: string;
   useGateway('sqlite', {}, async (gw) => {
@@ -100,6 +121,19 @@ describe('concurrency limits on one node (sqlite)', () => {
       mock.behaviors.set(SLOW_KEY, { delayMs: SLOW_MS });
     }
     expect((await chat(base, key)).status).toBe(200);
+  });
+
+  it("a token's own concurrency_limit wins over the option; set, changed and read through the token API", async () => {
+    await setOption(root, 'TokenConcurrencyLimit', String(LIMIT));
+    const { user, id, key } = await ownLimitToken(t, root, 'cc-own', 2);
+    expect((await user.call<TokenView>('GET', `/api/token/${id}`)).body.data!.concurrency_limit).toBe(2);
+    expect((await burst(Array<string>(6).fill(base), key)).served).toBe(2);
+    // Back to 0: the option's limit applies.
+    expect((await user.call('PUT', '/api/token/', { id, concurrency_limit: 0 })).body.success).toBe(true);
+    expect((await user.call<TokenView>('GET', `/api/token/${id}`)).body.data!.concurrency_limit).toBe(0);
+    expect((await burst(Array<string>(LIMIT + 2).fill(base), key)).served).toBe(LIMIT);
+    // Out of range: refused by the token API.
+    expect((await user.call('PUT', '/api/token/', { id, concurrency_limit: -1 })).body.success).toBe(false);
   });
 
   it("a user limit counts the calls of all the user's tokens", async () => {
@@ -180,6 +214,17 @@ describe('concurrency limits across two nodes sharing Redis (postgres)', () => {
     } finally {
       redis.disconnect();
     }
+  });
+
+  it("a token's own limit, set on one node, holds across both", async () => {
+    const { user, id, key } = await ownLimitToken(a, root, 'cc-own-cluster', 3);
+    expect((await user.call<TokenView>('GET', `/api/token/${id}`)).body.data!.concurrency_limit).toBe(3);
+    const r = await burst(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? baseB : baseA)),
+      key,
+    );
+    expect(r.served).toBe(3);
+    expect(r.refused).toHaveLength(7);
   });
 
   it("a crashed node's leases stop counting once they expire; live ones count", async () => {

@@ -4,6 +4,7 @@ import { inputRule } from '../input-rules.js';
 import { QUOTA_MAX } from '../quota.js';
 import { pageQuery, queryBool } from './common.js';
 import { perMinute } from '../rate-limits.js';
+import { CONCURRENCY_LIMIT_MAX } from '../model-fallbacks.js';
 import { periodLimitFields, periodLimitsPublic, periodRemaining } from '../period-limits.js';
 
 /** Token status: 1 enabled, 2 disabled, 3 expired, 4 exhausted (3 and 4 are also derived for display). */
@@ -120,6 +121,8 @@ const tokenFields = {
   tpm_limit: perMinute('tpm_limit'),
   /** new-api's switch: an `auto` token's call moves on to the next auto group when its group has no channel left. */
   cross_group_retry: flag('cross_group_retry'),
+  /** Calls in flight at once (0: the TokenConcurrencyLimit option's). */
+  concurrency_limit: count('concurrency_limit', 0, CONCURRENCY_LIMIT_MAX),
   /** Quota per day, week, month and rolling 5 hours, requests per day (0: none). */
   ...periodLimitFields,
 };
@@ -141,6 +144,7 @@ export const createTokenBody = z.object({
   rpm_limit: tokenFields.rpm_limit.default(0),
   tpm_limit: tokenFields.tpm_limit.default(0),
   cross_group_retry: tokenFields.cross_group_retry.default(false),
+  concurrency_limit: tokenFields.concurrency_limit.default(0),
   quota_per_day: tokenFields.quota_per_day.default(0),
   quota_per_week: tokenFields.quota_per_week.default(0),
   quota_per_month: tokenFields.quota_per_month.default(0),
@@ -173,6 +177,7 @@ export const updateTokenBody = z.object({
   rpm_limit: tokenFields.rpm_limit.optional(),
   tpm_limit: tokenFields.tpm_limit.optional(),
   cross_group_retry: tokenFields.cross_group_retry.optional(),
+  concurrency_limit: tokenFields.concurrency_limit.optional(),
   quota_per_day: tokenFields.quota_per_day.optional(),
   quota_per_week: tokenFields.quota_per_week.optional(),
   quota_per_month: tokenFields.quota_per_month.optional(),
@@ -219,6 +224,7 @@ export const tokenPublic = z.object({
   rpm_limit: z.number().int(),
   tpm_limit: z.number().int(),
   cross_group_retry: z.boolean(),
+  concurrency_limit: z.number().int(),
   ...periodLimitsPublic,
   /** What is left of each period limit set on the token (lists and the single view; absent when none is set). */
   period_limits: z.array(periodRemaining).optional(),

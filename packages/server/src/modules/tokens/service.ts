@@ -130,6 +130,7 @@ export class TokensService {
         rpm_limit: body.rpm_limit,
         tpm_limit: body.tpm_limit,
         cross_group_retry: bit(body.cross_group_retry),
+        concurrency_limit: body.concurrency_limit,
         ...periodLimitValues(body),
         deleted_at: null,
       });
@@ -173,6 +174,7 @@ export class TokensService {
       if (body.rpm_limit !== undefined) changes.rpm_limit = body.rpm_limit;
       if (body.tpm_limit !== undefined) changes.tpm_limit = body.tpm_limit;
       if (body.cross_group_retry !== undefined) changes.cross_group_retry = bit(body.cross_group_retry);
+      if (body.concurrency_limit !== undefined) changes.concurrency_limit = body.concurrency_limit;
       for (const k of PERIOD_LIMIT_KEYS) if (body[k] !== undefined) changes[k] = body[k];
     }
     // 3 and 4 are derived states: a full update that sends them back (an edited list row) leaves the status alone.

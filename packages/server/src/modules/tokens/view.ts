@@ -63,6 +63,7 @@ export function toTokenPublic(t: TokenRow, now = nowSeconds(), fullKey = false):
     rpm_limit: Number(t.rpm_limit),
     tpm_limit: Number(t.tpm_limit),
     cross_group_retry: Number(t.cross_group_retry) === 1,
+    concurrency_limit: Number(t.concurrency_limit ?? 0),
     ...periodLimitValues(t),
   };
 }

@@ -21,6 +21,8 @@ export interface TokenAuth {
   group: string;
   /** new-api's cross_group_retry: an 'auto' call moves on to the next auto group when its group has none left. */
   crossGroupRetry: boolean;
+  /** The token's own concurrency limit (0: the TokenConcurrencyLimit option's; relay/limits/concurrency.ts). */
+  concurrencyLimit: number;
   userId: number;
   username: string;
   userStatus: number;
@@ -109,6 +111,7 @@ export class TokenAuthCache {
         't.allow_ips',
         't.group',
         't.cross_group_retry',
+        't.concurrency_limit',
         't.rate_limit_enabled',
         't.rate_limit_period',
         't.rate_limit_count',
@@ -170,6 +173,7 @@ export class TokenAuthCache {
       allowIps: new IpAllowList(row.allow_ips ?? ''),
       group: row.group,
       crossGroupRetry: Number(row.cross_group_retry) === 1,
+      concurrencyLimit: Number(row.concurrency_limit ?? 0),
       userId: row.userId,
       username: row.username,
       userStatus: row.userStatus,

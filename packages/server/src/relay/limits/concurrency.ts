@@ -12,9 +12,10 @@ import {
 } from './concurrency-store.js';
 
 /**
- * Calls in flight per token and per user (TokenConcurrencyLimit, UserConcurrencyLimit; 0: none): a call over
- * either is refused with a 429 before anything is held or sent, never queued. The place is taken when the call is
- * admitted and given back when its response closes: answered, failed, refused later on, or the client gone.
+ * Calls in flight per token (its own concurrency_limit, else TokenConcurrencyLimit) and per user
+ * (UserConcurrencyLimit); 0: none. A call over either is refused with a 429 before anything is held or sent, never
+ * queued. The place is taken when the call is admitted and given back when its response closes: answered, failed,
+ * refused later on, or the client gone.
  */
 export interface ConcurrencyLimits {
   token: number;
@@ -42,9 +43,11 @@ export function concurrencyStore(ctx: LimitsContext): ConcurrencyStore {
 
 /** The slots that limit a caller; undefined when no limit is set (the common case: no allocation). */
 function slotsOf(limits: ConcurrencyLimits, auth: TokenAuth): ConcurrencySlot[] | undefined {
-  if (limits.token <= 0 && limits.user <= 0) return undefined;
+  // A token's own limit wins over the option's.
+  const token = auth.concurrencyLimit > 0 ? auth.concurrencyLimit : limits.token;
+  if (token <= 0 && limits.user <= 0) return undefined;
   const slots: ConcurrencySlot[] = [];
-  if (limits.token > 0) slots.push({ level: 'token', id: String(auth.tokenId), limit: limits.token });
+  if (token > 0) slots.push({ level: 'token', id: String(auth.tokenId), limit: token });
   if (limits.user > 0) slots.push({ level: 'user', id: String(auth.userId), limit: limits.user });
   return slots;
 }

@@ -66,7 +66,7 @@ export function parseExpiryText(text: string): number | undefined {
 
 export const formatExpiry = (epoch: number) => (epoch === -1 ? '' : dayjs.unix(epoch).format(EXPIRY_FORMAT));
 
-/** Requests or tokens per minute: a whole number, 0 meaning no limit. */
+/** Requests or tokens per minute, or calls at once: a whole number, 0 meaning no limit. */
 const perMinute = z
   .number('tokens:validation.perMinute')
   .int('tokens:validation.perMinute')
@@ -104,6 +104,7 @@ export const tokenFormSchema = (creating: boolean) =>
       cross_group_retry: z.boolean(),
       rpm_limit: perMinute,
       tpm_limit: perMinute,
+      concurrency_limit: perMinute,
       rate_limit_enabled: z.boolean(),
       rate_limit_period: whole(1, RATE_PERIOD_MAX, 'tokens:validation.ratePeriod'),
       rate_limit_count: whole(0, RATE_COUNT_MAX, 'tokens:validation.rateCount'),
@@ -134,6 +135,7 @@ export function formDefaults(token?: Token): TokenForm {
       cross_group_retry: false,
       rpm_limit: 0,
       tpm_limit: 0,
+      concurrency_limit: 0,
       rate_limit_enabled: false,
       rate_limit_period: TOKEN_DEFAULTS.rate_limit_period,
       rate_limit_count: TOKEN_DEFAULTS.rate_limit_count,
@@ -157,6 +159,7 @@ export function formDefaults(token?: Token): TokenForm {
     cross_group_retry: token.cross_group_retry ?? false,
     rpm_limit: token.rpm_limit ?? 0,
     tpm_limit: token.tpm_limit ?? 0,
+    concurrency_limit: token.concurrency_limit ?? 0,
     rate_limit_enabled: token.rate_limit_enabled ?? false,
     rate_limit_period: token.rate_limit_period ?? TOKEN_DEFAULTS.rate_limit_period,
     rate_limit_count: token.rate_limit_count ?? TOKEN_DEFAULTS.rate_limit_count,
@@ -184,6 +187,7 @@ export function toInput(v: TokenForm): TokenInput {
     cross_group_retry: v.group === AUTO_GROUP && v.cross_group_retry,
     rpm_limit: v.rpm_limit,
     tpm_limit: v.tpm_limit,
+    concurrency_limit: v.concurrency_limit,
     rate_limit_enabled: v.rate_limit_enabled,
     rate_limit_period: v.rate_limit_period,
     rate_limit_count: v.rate_limit_count,

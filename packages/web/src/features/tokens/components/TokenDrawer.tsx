@@ -139,6 +139,23 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
             )}
           />
         </Col>
+        <Col xs={24} sm={12}>
+          <FormField
+            control={control}
+            name="concurrency_limit"
+            label={t('field.concurrencyLimit')}
+            extra={t('hint.concurrencyLimit')}
+            render={(f) => (
+              <IntegerInput
+                value={f.value}
+                onChange={(v) => f.onChange(v ?? 0)}
+                onBlur={f.onBlur}
+                min={0}
+                testid="token-form-concurrency"
+              />
+            )}
+          />
+        </Col>
       </Row>
       <TokenRateLimitFields control={control} />
       <FormSection title={t('drawer.periodLimits')} />
