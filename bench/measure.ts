@@ -38,11 +38,12 @@ const percentile = (xs: number[], p: number) => {
 
 /**
  * Latency over one keep-alive connection, sequential requests, measured in-process with hrtime (sub-ms
- * resolution). `firstByte`: time to the first body chunk instead of the whole answer.
+ * resolution). `firstByte`: time to the first body chunk instead of the whole answer. `body` may be a function of
+ * the call's number (each call its own request).
  */
 export async function sequentialLatency(
   t: Target,
-  body: string,
+  body: string | ((i: number) => string),
   n: number,
   firstByte: boolean,
 ): Promise<{ p50: number; p90: number }> {
@@ -55,7 +56,7 @@ export async function sequentialLatency(
         method: 'POST',
         path: t.path,
         headers: { 'content-type': 'application/json', ...t.headers },
-        body,
+        body: typeof body === 'string' ? body : body(i),
       });
       let first = 0n;
       for await (const _chunk of res.body) {

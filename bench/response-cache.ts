@@ -4,7 +4,6 @@
 // against the same relay without the cache. `node --import tsx bench/response-cache.ts` runs it alone.
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
-import { Pool } from 'undici';
 import type { OptionKey } from '../packages/shared/src/index.js';
 import { optionDefs } from '../packages/shared/src/options.js';
 import type { OptionsService } from '../packages/server/src/core/options/service.js';
@@ -14,7 +13,7 @@ import type { AnswerStore } from '../packages/server/src/relay/cache/store.js';
 import type { TokenAuth } from '../packages/server/src/relay/entry/auth-cache.js';
 import type { InboundCall } from '../packages/server/src/relay/pipeline/types.js';
 import { openAIChat } from '../packages/server/src/relay/providers/openai/chat.js';
-import { throughput, type Target } from './measure.js';
+import { sequentialLatency, throughput, type Target } from './measure.js';
 import type { Proc } from './procs.js';
 import { BENCH_ROOT_PASSWORD, chatBody, startMock, startTollway } from './targets.js';
 
@@ -129,28 +128,15 @@ async function optionSetter(base: string) {
 
 let unique = 0;
 /** p50 (ms) of `n` sequential calls over one connection, each a request never sent before (a miss when cached). */
-async function uniqueCallsP50(t: Target, n: number): Promise<number> {
-  const pool = new Pool(t.url, { connections: 1, pipelining: 1 });
-  const times: number[] = [];
-  try {
-    for (let i = 0; i < n + 50; i++) {
-      const body = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: `Say hello ${++unique}.` }] });
-      const t0 = process.hrtime.bigint();
-      const res = await pool.request({
-        method: 'POST',
-        path: t.path,
-        headers: { 'content-type': 'application/json', ...t.headers },
-        body,
-      });
-      await res.body.dump();
-      if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
-      if (i >= 50) times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  } finally {
-    await pool.close();
-  }
-  return median(times);
-}
+const uniqueCallsP50 = async (t: Target, n: number): Promise<number> =>
+  (
+    await sequentialLatency(
+      t,
+      () => JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: `Say hello ${++unique}.` }] }),
+      n,
+      false,
+    )
+  ).p50;
 
 /** The table rows; the Tollway it starts joins `procs` (stopped by the caller). */
 export async function responseCacheRows(mockUrl: string, procs: Proc[]): Promise<string[]> {

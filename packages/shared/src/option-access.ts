@@ -1,5 +1,6 @@
 import { optionDefs, optionKeys, resolveOptionKey, type OptionKey } from './options.js';
 import { isAdmin, isRoot } from './enums.js';
+import { RESPONSE_CACHE_OPTION_KEYS } from './response-cache.js';
 
 /**
  * Who may read and write each option. Administrators (role 10) hold the operation settings: quota, pricing, rate
@@ -332,15 +333,7 @@ export const OPERATION_OPTION_KEYS = [
   'channel_affinity_setting.default_ttl_seconds',
   'channel_affinity_setting.rules',
   // Response cache (docs/operating/response-cache.md)
-  'response_cache.enabled',
-  'response_cache.scope',
-  'response_cache.models',
-  'response_cache.groups',
-  'response_cache.tokens',
-  'response_cache.ttl_seconds',
-  'response_cache.hit_price_share',
-  'response_cache.max_entries',
-  'response_cache.max_answer_bytes',
+  ...RESPONSE_CACHE_OPTION_KEYS,
 ] as const satisfies readonly OptionKey[];
 
 const OPERATION_SET: ReadonlySet<OptionKey> = new Set<OptionKey>(OPERATION_OPTION_KEYS);

@@ -46,5 +46,10 @@ export const responseCacheOptionDefs = {
   ),
 } satisfies Record<string, OptionDef>;
 
+/** The response cache's option keys (the operation settings' access list and the console's section). */
+export const RESPONSE_CACHE_OPTION_KEYS = Object.keys(
+  responseCacheOptionDefs,
+) as (keyof typeof responseCacheOptionDefs)[];
+
 /** The header that tells a caller whether its answer came from the response cache. */
 export const RESPONSE_CACHE_HEADER = 'x-tollway-cache';

@@ -23,6 +23,7 @@ export class AnswerCapture {
   private chunks: Buffer[] = [];
   private bytes = 0;
   overflow = false;
+  private ended = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -30,24 +31,25 @@ export class AnswerCapture {
   ) {
     // The response's own methods, called through: only this call's response is wrapped.
     const { write, end, writeHead } = res;
-    const self = this;
-    res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-      self.status = status;
-      self.contentType ??= contentTypeIn(rest[rest.length - 1]);
-      return (writeHead as (...a: unknown[]) => ServerResponse).call(this, status, ...rest);
-    } as ServerResponse['writeHead'];
-    res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
-      self.take(chunk);
-      return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
-    } as ServerResponse['write'];
-    res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-      self.take(chunk);
-      return (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest);
-    } as ServerResponse['end'];
+    res.writeHead = ((status: number, ...rest: unknown[]) => {
+      this.status = status;
+      this.contentType ??= contentTypeIn(rest[rest.length - 1]);
+      return (writeHead as (...a: unknown[]) => ServerResponse).call(res, status, ...rest);
+    }) as ServerResponse['writeHead'];
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      this.take(chunk);
+      return (write as (...a: unknown[]) => boolean).call(res, chunk, ...rest);
+    }) as ServerResponse['write'];
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      this.take(chunk);
+      // An end that writes its last chunk through write() (light-my-request's) must not keep it twice.
+      this.ended = true;
+      return (end as (...a: unknown[]) => ServerResponse).call(res, chunk, ...rest);
+    }) as ServerResponse['end'];
   }
 
   private take(chunk: unknown): void {
-    if (this.overflow || !isChunk(chunk) || chunk === PING) return;
+    if (this.overflow || this.ended || !isChunk(chunk) || chunk === PING) return;
     // A copy: the bytes written may be a pooled buffer reused after the write.
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
     this.bytes += b.length;

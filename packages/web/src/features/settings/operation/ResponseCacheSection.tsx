@@ -1,19 +1,9 @@
-import type { OptionKey } from '@tollway/shared';
+import { RESPONSE_CACHE_OPTION_KEYS, type OptionKey } from '@tollway/shared';
 import { useTranslation } from 'react-i18next';
 import { OptionField } from '../components/OptionField';
 import { SettingsSection } from '../components/SettingsSection';
 
-const KEYS: OptionKey[] = [
-  'response_cache.enabled',
-  'response_cache.scope',
-  'response_cache.models',
-  'response_cache.groups',
-  'response_cache.tokens',
-  'response_cache.ttl_seconds',
-  'response_cache.hit_price_share',
-  'response_cache.max_entries',
-  'response_cache.max_answer_bytes',
-];
+const KEYS: OptionKey[] = RESPONSE_CACHE_OPTION_KEYS;
 
 /** The response cache (docs/operating/response-cache.md): on/off, its scope, what it applies to, TTL, price and size. */
 export function ResponseCacheSection() {
