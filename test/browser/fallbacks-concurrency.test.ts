@@ -76,6 +76,31 @@ describe('concurrency limits and model fallbacks in the console (Chromium)', () 
     await expect.poll(() => option('ModelFallbacks')).toBe(FALLBACKS);
   });
 
+  it("saves a token's own concurrency limit in the token editor", async () => {
+    const [made] = await apiAs<{ id: number }[]>(root, 'POST', '/api/token/', {
+      name: 'fb-own',
+      unlimited_quota: true,
+    });
+    const id = made!.id;
+    await page.goto('/app/tokens');
+    await page.getByTestId(`token-edit-${id}`).click();
+    const field = page.getByTestId('token-form-concurrency');
+    await expect.poll(() => field.inputValue()).toBe('0');
+    await field.fill('3');
+    await h.shot(page, 'fallbacks-concurrency-03-token-editor');
+    await page.getByTestId('token-form-submit').click();
+    await expect
+      .poll(
+        async () =>
+          (await pageApi<{ concurrency_limit: number }>(page, 'GET', `/api/token/${id}`)).data?.concurrency_limit,
+      )
+      .toBe(3);
+    // Opened again, the editor shows what was saved.
+    await page.getByTestId(`token-edit-${id}`).click();
+    await expect.poll(() => page.getByTestId('token-form-concurrency').inputValue()).toBe('3');
+    await page.keyboard.press('Escape');
+  });
+
   it('a call moved to its fallback model shows the model asked for and the reason in the log details', async () => {
     const [token] = await apiAs<{ key: string }[]>(root, 'POST', '/api/token/', { name: 'fb', unlimited_quota: true });
     const key = token!.key.startsWith('sk-') ? token!.key : `sk-${token!.key}`;
