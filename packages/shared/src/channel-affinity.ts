@@ -46,19 +46,13 @@ const pattern = z
   .max(RULE_TEXT_MAX)
   .refine(compiles, inputRule(ErrorCode.AffinityRegexInvalid, 'is not a valid regular expression'));
 
+/** A field new-api's console may send as null where it does not apply: read as absent. */
+const nullAsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema);
+
 const keySource = z.object({
   type: z.enum(AFFINITY_KEY_SOURCE_TYPES),
-  // new-api's console may send null for a field a source type does not use.
-  key: z
-    .string()
-    .max(RULE_TEXT_MAX)
-    .nullish()
-    .transform((v) => v ?? undefined),
-  path: z
-    .string()
-    .max(RULE_TEXT_MAX)
-    .nullish()
-    .transform((v) => v ?? undefined),
+  key: nullAsAbsent(z.string().max(RULE_TEXT_MAX).optional()),
+  path: nullAsAbsent(z.string().max(RULE_TEXT_MAX).optional()),
 });
 export type AffinityKeySource = z.infer<typeof keySource>;
 
@@ -66,19 +60,12 @@ const rule = z.object({
   name: z.string().trim().min(1).max(RULE_TEXT_MAX),
   model_regex: z.array(pattern).max(RULE_LIST_MAX).default([]),
   path_regex: z.array(pattern).max(RULE_LIST_MAX).default([]),
-  user_agent_include: z
-    .array(z.string().max(RULE_TEXT_MAX))
-    .max(RULE_LIST_MAX)
-    .nullish()
-    .transform((v) => v ?? undefined),
+  user_agent_include: nullAsAbsent(z.array(z.string().max(RULE_TEXT_MAX)).max(RULE_LIST_MAX).optional()),
   key_sources: z.array(keySource).max(KEY_SOURCES_MAX).default([]),
   value_regex: z.union([pattern, z.literal('')]).default(''),
   ttl_seconds: z.number().int().min(0).max(AFFINITY_MAX_TTL_SECONDS).default(0),
   /** new-api's per-rule override template (its param-override operations): kept with the rule, not applied. */
-  param_override_template: z
-    .record(z.string(), z.unknown())
-    .nullish()
-    .transform((v) => v ?? undefined),
+  param_override_template: nullAsAbsent(z.record(z.string(), z.unknown()).optional()),
   skip_retry_on_failure: z.boolean().default(false),
   include_using_group: z.boolean().default(false),
   include_model_name: z.boolean().default(false),
