@@ -684,7 +684,8 @@ const en: Texts = {
   affinity_regex_invalid: '{{field}} is not a valid regular expression',
   affinity_rule_name_taken: 'affinity rule names must be unique',
   affinity_rule_unknown: 'there is no affinity rule named "{{rule}}"',
-  affinity_rule_unnamed: 'rule "{{rule}}" does not include its name in its keys (include_rule_name), so its entries cannot be cleared by rule',
+  affinity_rule_unnamed:
+    'rule "{{rule}}" does not include its name in its keys (include_rule_name), so its entries cannot be cleared by rule',
   status_code_rule_invalid: '{{key}}: status code rule "{{rule}}" must be a code or range between {{min}} and {{max}}',
   fetch_domain_invalid: '"{{field}}" is not a domain such as example.com or *.example.com',
   fetch_ip_invalid: '"{{field}}" is not an IP address or a CIDR block such as 10.0.0.0/8',

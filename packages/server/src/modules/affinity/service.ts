@@ -2,8 +2,14 @@ import { ErrorCode, type AffinityCacheStats } from '@tollway/shared';
 import { coded } from '../../lib/errors.js';
 import type { ChannelAffinity } from '../../core/routing/affinity.js';
 
-/** The first part of a key whose rule carries its name (include_rule_name): the name, URI-encoded. */
-const namePart = (key: string): string => decodeURIComponent(key.slice(0, Math.max(0, key.indexOf(':'))));
+/** The first part of a key whose rule carries its name (include_rule_name): the name, URI-encoded ('' if none). */
+function namePart(key: string): string {
+  try {
+    return decodeURIComponent(key.slice(0, Math.max(0, key.indexOf(':'))));
+  } catch {
+    return '';
+  }
+}
 
 /** The pins held, by rule; a key whose rule is gone or does not carry its name counts as unknown (new-api's rule). */
 export async function affinityCacheStats(affinity: ChannelAffinity): Promise<AffinityCacheStats> {
@@ -14,12 +20,7 @@ export async function affinityCacheStats(affinity: ChannelAffinity): Promise<Aff
   const keys = await store.keys();
   let unknown = 0;
   for (const key of keys) {
-    let name = '';
-    try {
-      name = namePart(key);
-    } catch {
-      name = '';
-    }
+    const name = namePart(key);
     if (named.has(name)) byRule[name]!++;
     else unknown++;
   }
