@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, float, int, json, oneOf, type OptionDef } from './option-def.js';
+import { bool, float, int, json, oneOf, str, type OptionDef } from './option-def.js';
 
 /**
  * The response cache: an answer served once is given again, without an upstream call, to the same request from
@@ -16,6 +16,7 @@ export const RESPONSE_CACHE_DEFAULT_TTL_SECONDS = 3600;
 export const RESPONSE_CACHE_MAX_TTL_SECONDS = 30 * 24 * 3600;
 export const RESPONSE_CACHE_DEFAULT_MAX_ENTRIES = 10_000;
 export const RESPONSE_CACHE_MAX_ENTRIES_LIMIT = 1_000_000;
+export const RESPONSE_CACHE_DEFAULT_SIMILARITY = 0.95;
 export const RESPONSE_CACHE_DEFAULT_MAX_ANSWER_BYTES = 256 * 1024;
 export const RESPONSE_CACHE_MAX_ANSWER_BYTES_LIMIT = 16 * 1024 * 1024;
 /** The most names (models, groups) or token ids a rule list holds. */
@@ -39,6 +40,12 @@ export const responseCacheOptionDefs = {
   /** The share of the price a hit is billed at (0: free; 1: the full price of the cached usage). */
   'response_cache.hit_price_share': float(0, 0, 1),
   'response_cache.max_entries': int(RESPONSE_CACHE_DEFAULT_MAX_ENTRIES, 1, RESPONSE_CACHE_MAX_ENTRIES_LIMIT),
+  /** Semantic mode: a miss is also looked up by the similarity of its prompt's embedding (docs: response-cache.md). */
+  'response_cache.semantic_enabled': bool(false),
+  /** The embeddings model (served by an OpenAI-format channel of the caller's group) that embeds prompts. */
+  'response_cache.semantic_model': str(''),
+  /** The least cosine similarity of two prompts for the stored answer of one to be given to the other. */
+  'response_cache.semantic_threshold': float(RESPONSE_CACHE_DEFAULT_SIMILARITY, 0.5, 1),
   'response_cache.max_answer_bytes': int(
     RESPONSE_CACHE_DEFAULT_MAX_ANSWER_BYTES,
     1024,

@@ -18,3 +18,14 @@ export interface ResponseCacheTable {
   created_at: number;
   expires_at: number;
 }
+
+/** A stored answer's prompt embedding (semantic mode), in the partition of its scope and parameters. */
+export interface ResponseCacheVectorsTable {
+  id: Generated<number>;
+  cache_key: string;
+  /** sha256 (hex) of the scope, client format, model and the request without its prompt (relay/cache/semantic-key.ts). */
+  part: string;
+  /** Float32 values, base64. */
+  vector: string;
+  expires_at: number;
+}

@@ -6,7 +6,7 @@ import type {
   UserSubscriptionsTable,
 } from './schema-subscriptions.js';
 import type { PasskeyCredentialsTable } from './schema-passkeys.js';
-import type { ResponseCacheTable } from './schema-response-cache.js';
+import type { ResponseCacheTable, ResponseCacheVectorsTable } from './schema-response-cache.js';
 import type { CustomOAuthProvidersTable, UserOAuthBindingsTable } from './schema-custom-oauth.js';
 
 /** Row types of every table. Columns follow new-api's names so an operator's SQL keeps working. */
@@ -431,4 +431,5 @@ export interface Database {
   custom_oauth_providers: CustomOAuthProvidersTable;
   user_oauth_bindings: UserOAuthBindingsTable;
   response_cache: ResponseCacheTable;
+  response_cache_vectors: ResponseCacheVectorsTable;
 }

@@ -252,6 +252,27 @@ describe('bounded state under 100,000 distinct caller values', () => {
     expect(store.size).toBe(0);
   });
 
+  it('the response cache index of 100,000 stored keys stays within max_entries, the newest kept', async () => {
+    const cap = 1_000;
+    const set = await fx.root.call('PUT', '/api/option/', { key: 'response_cache.max_entries', value: String(cap) });
+    expect(set.body.success).toBe(true);
+    const answer = { model: 'm', status: 200, contentType: 'application/json', body: '{}', usage: NO_USAGE };
+    const kept: AnswerStore = {
+      get: async () => ({ ...answer, expiresAt: Date.now() + 60_000 }),
+      put: async () => [],
+      delete: async () => undefined,
+      keys: async () => [],
+    };
+    const cache = new ResponseCache(ctx().options, kept, new LocalBus(), ctx().log);
+    await cache.start();
+    const rules = readCacheRules(ctx().options);
+    const match = (i: number) => ({ key: `key-${i}`, scope: 't:1', rules, capture: undefined });
+    for (let i = 0; i < DISTINCT; i++) cache.save(match(i), { ...answer, expiresAt: Date.now() + 60_000 });
+    await cache.idle();
+    expect(cache.indexed).toBeLessThanOrEqual(cap);
+    expect(await cache.find(match(DISTINCT - 1))).toBeDefined();
+  });
+
   it('period-limit counters of more owners than their cap stay within it, the newest kept', () => {
     const store = new MemoryPeriodStore();
     const now = Date.now();

@@ -12,6 +12,9 @@ import type { CallUsage } from '../billing/usage.js';
 import { countSuccess } from '../limits/request-limits.js';
 import { settleAdmission, type RateAdmission } from '../limits/admission.js';
 import { AnswerCapture } from './capture.js';
+import { embedPrompt } from './embed.js';
+import { partitionKey } from './key.js';
+import { countResponseCache } from '../../lib/metrics.js';
 import type { CacheMatch } from './response-cache.js';
 import type { CachedAnswer } from './store.js';
 
@@ -37,7 +40,9 @@ export interface CacheCall {
  */
 export async function answerFromCache(ctx: RelayContext, m: CacheMatch, c: CacheCall): Promise<boolean> {
   const found = ctx.relay.responseCache.find(m);
-  const answer = found instanceof Promise ? await found : found;
+  let answer = found instanceof Promise ? await found : found;
+  if (!answer && m.rules.semanticModel) answer = await similarAnswer(ctx, m, c);
+  countResponseCache(answer ? 'hit' : 'miss');
   if (!answer) {
     c.res.setHeader(RESPONSE_CACHE_HEADER, 'miss');
     m.capture = new AnswerCapture(c.res, m.rules.maxAnswerBytes);
@@ -45,6 +50,26 @@ export async function answerFromCache(ctx: RelayContext, m: CacheMatch, c: Cache
   }
   await answerHit(ctx, m, c, answer);
   return true;
+}
+
+/**
+ * Semantic mode: the answer of the most similar prompt of the call's partition (its scope and every other
+ * parameter equal), when at least response_cache.semantic_threshold similar. The prompt's embedding is kept on the
+ * match, to be stored with the answer should this be a miss.
+ */
+async function similarAnswer(ctx: RelayContext, m: CacheMatch, c: CacheCall): Promise<CachedAnswer | undefined> {
+  const cache = ctx.relay.responseCache;
+  const text = promptContent(c.call);
+  const vector = text ? await embedPrompt(ctx, c.group, m.rules.semanticModel!, text) : undefined;
+  if (!vector || !cache.semantic) return undefined;
+  const part = partitionKey(m.scope, c.call);
+  m.semantic = { part, vector };
+  const key = cache.semantic.nearest(part, vector, m.rules.similarity);
+  if (key === undefined) return undefined;
+  const found = cache.find({ ...m, key });
+  const answer = found instanceof Promise ? await found : found;
+  if (!answer) cache.semantic.forget(part, key);
+  return answer;
 }
 
 /**

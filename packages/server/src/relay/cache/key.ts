@@ -17,6 +17,18 @@ const IGNORED_FIELDS: ReadonlySet<string> = new Set([
   'store',
 ]);
 
+/** The fields that carry the prompt: semantic mode compares them by meaning, the rest of the request must match. */
+const PROMPT_FIELDS: ReadonlySet<string> = new Set([
+  ...IGNORED_FIELDS,
+  'messages',
+  'prompt',
+  'input',
+  'system',
+  'contents',
+  'systemInstruction',
+  'system_instruction',
+]);
+
 /** The OpenAI endpoints whose answers are cached (the Responses API is stateful: its ids name stored answers). */
 const CACHED_OPENAI_ENDPOINTS: ReadonlySet<string> = new Set(['chat', 'completions', 'embeddings']);
 
@@ -67,6 +79,15 @@ const sha256 = (text: string): string =>
   typeof crypto.hash === 'function'
     ? crypto.hash('sha256', text, 'hex')
     : crypto.createHash('sha256').update(text).digest('hex');
+
+/**
+ * Semantic mode's partition of a call within `scope`: the key of everything but its prompt. Prompts are compared
+ * by meaning only within one partition, so the scope, model, format and parameters always match exactly.
+ */
+export function partitionKey(scope: string, call: InboundCall): string {
+  const kind = `${call.format.name}\0${call.openaiEndpoint ?? ''}\0${call.stream ? 's' : 'j'}`;
+  return sha256(`${scope}\0${kind}\0${call.model}\0${members(call.body, PROMPT_FIELDS)}`);
+}
 
 /** The cache key of a call within `scope` (e.g. `t:12`, `u:3`, `g:vip`): 64 hex characters. */
 export function cacheKey(scope: string, call: InboundCall): string {

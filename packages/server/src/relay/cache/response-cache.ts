@@ -10,6 +10,7 @@ import type { AnswerCapture } from './capture.js';
 import { cacheable, cacheKey } from './key.js';
 import { optedIn, readCacheRules, scopeOf, type CacheRules } from './rules.js';
 import type { AnswerStore, CachedAnswer, StoredKey } from './store.js';
+import type { SemanticIndex } from './semantic.js';
 
 /** Bus topic of keys stored (`<key>|<expiresAt>`) and dropped (`-<key>`) on any node. */
 const TOPIC = 'response-cache';
@@ -20,8 +21,12 @@ const MEMORY_ANSWER_MAX_BYTES = 64 * 1024;
 /** A call the cache applies to: its key, the rules it was matched under, and (on a miss) its answer being captured. */
 export interface CacheMatch {
   key: string;
+  /** The caller's scope (`t:<token>`, `u:<user>` or `g:<group>`): semantic mode's partitions are within it. */
+  scope: string;
   rules: CacheRules;
   capture: AnswerCapture | undefined;
+  /** Semantic mode, on a miss: the prompt's embedding and partition, kept with the answer when it is stored. */
+  semantic?: { part: string; vector: Float32Array };
 }
 
 /**
@@ -44,6 +49,8 @@ export class ResponseCache {
     private readonly store: AnswerStore,
     private readonly bus: ClusterBus,
     private readonly log: Logger,
+    /** Semantic mode's index of prompt embeddings (used when response_cache.semantic_enabled). */
+    readonly semantic?: SemanticIndex,
   ) {
     this.index = new BoundedMap({ maxEntries: RESPONSE_CACHE_MAX_ENTRIES_LIMIT });
     options.onChange(() => {
@@ -67,6 +74,7 @@ export class ResponseCache {
     } catch (err) {
       this.log.warn({ err }, 'response cache: could not read the stored keys');
     }
+    await this.semantic?.start(r.maxEntries);
   }
 
   private current(): CacheRules {
@@ -108,23 +116,18 @@ export class ResponseCache {
   match(auth: TokenAuth, group: string, call: InboundCall): CacheMatch | undefined {
     const r = this.current();
     if (!r.enabled || !optedIn(r, call.model, group, auth.tokenId) || !cacheable(call)) return undefined;
-    return { key: cacheKey(scopeOf(r, auth.userId, auth.tokenId, group), call), rules: r, capture: undefined };
+    const scope = scopeOf(r, auth.userId, auth.tokenId, group);
+    return { key: cacheKey(scope, call), scope, rules: r, capture: undefined };
   }
 
   /**
-   * The answer cached under the match's key. A miss the index decides (the usual one) is answered at once,
+   * The answer cached under the match's key (the caller counts the hit or miss). A miss the index decides (the usual one) is answered at once,
    * undefined, with no I/O and no promise; a key it knows is read from memory, else from the store.
    */
   find(m: CacheMatch): CachedAnswer | Promise<CachedAnswer | undefined> | undefined {
     const now = Date.now();
-    if (this.index.get(m.key, now) === undefined) {
-      countResponseCache('miss');
-      return undefined;
-    }
-    const held = this.answers.get(m.key, now);
-    if (!held) return this.read(m.key, now);
-    countResponseCache('hit');
-    return held;
+    if (this.index.get(m.key, now) === undefined) return undefined;
+    return this.answers.get(m.key, now) ?? this.read(m.key, now);
   }
 
   /** A key the index knows, read from the store (kept in memory when found, forgotten when not). */
@@ -135,7 +138,6 @@ export class ResponseCache {
     });
     if (answer) this.hold(key, answer, now);
     else this.forget(key);
-    countResponseCache(answer ? 'hit' : 'miss');
     return answer;
   }
 
@@ -149,10 +151,12 @@ export class ResponseCache {
     try {
       const dropped = await this.store.put(m.key, answer, m.rules.maxEntries);
       countResponseCache('store');
-      this.stores++;
       this.learn({ key: m.key, expiresAt: answer.expiresAt });
       this.hold(m.key, answer, Date.now());
       await this.bus.publish(TOPIC, `${m.key}|${answer.expiresAt}`);
+      const near = m.semantic;
+      if (near) await this.semantic?.add(near.part, m.key, near.vector, answer.expiresAt, m.rules.maxEntries);
+      this.stores++;
       if (dropped.length) countResponseCache('evict', dropped.length);
       for (const d of dropped) {
         this.forget(d.key);

@@ -15,6 +15,10 @@ export interface CacheRules {
   hitShare: number;
   maxEntries: number;
   maxAnswerBytes: number;
+  /** Semantic mode: the embeddings model prompts are compared with (undefined: exact matches only). */
+  semanticModel: string | undefined;
+  /** The least cosine similarity of a semantic hit. */
+  similarity: number;
 }
 
 export function readCacheRules(o: OptionsService): CacheRules {
@@ -30,6 +34,9 @@ export function readCacheRules(o: OptionsService): CacheRules {
     hitShare: o.num('response_cache.hit_price_share'),
     maxEntries: o.num('response_cache.max_entries'),
     maxAnswerBytes: o.num('response_cache.max_answer_bytes'),
+    semanticModel:
+      (o.bool('response_cache.semantic_enabled') && o.get('response_cache.semantic_model').trim()) || undefined,
+    similarity: o.num('response_cache.semantic_threshold'),
   };
 }
 

@@ -24,6 +24,9 @@ export function ResponseCacheSection() {
       <OptionField k="response_cache.hit_price_share" min={0} max={1} step={0.05} span="half" />
       <OptionField k="response_cache.max_entries" min={1} step={1000} span="half" />
       <OptionField k="response_cache.max_answer_bytes" min={1024} step={1024} span="half" />
+      <OptionField k="response_cache.semantic_enabled" span="third" />
+      <OptionField k="response_cache.semantic_model" span="third" />
+      <OptionField k="response_cache.semantic_threshold" min={0.5} max={1} step={0.01} span="third" />
     </SettingsSection>
   );
 }
