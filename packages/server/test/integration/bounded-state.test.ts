@@ -212,6 +212,25 @@ describe('bounded state under 100,000 distinct caller values', () => {
     expect(affinity.usage.memory.size).toBeLessThanOrEqual(cap);
   });
 
+  it('concurrency counts of 100,000 tokens keep an entry only while a call is in flight', () => {
+    const store = new MemoryConcurrencyStore();
+    const running: ConcurrencyLease[] = [];
+    for (let i = 0; i < DISTINCT; i++) {
+      const lease = store.acquire([
+        { level: 'token', id: String(i), limit: 1 },
+        { level: 'user', id: String(i % 100), limit: DISTINCT },
+      ]);
+      if (typeof lease === 'number') throw new Error(`call ${i} refused`);
+      // One call in a thousand is still running; the others ended.
+      if (i % 1000 === 0) running.push(lease);
+      else store.release(lease);
+    }
+    // 100 tokens with a call in flight, and their one user (ids 0, 1000, … all map to user 0).
+    expect(store.size).toBe(running.length + 1);
+    for (const lease of running) store.release(lease);
+    expect(store.size).toBe(0);
+  });
+
   it('the response cache index of 100,000 stored keys stays within max_entries, the newest kept', async () => {
     const cap = 1_000;
     const set = await fx.root.call('PUT', '/api/option/', { key: 'response_cache.max_entries', value: String(cap) });
