@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { InboundCall } from '../pipeline/types.js';
+import type { CacheableCall } from './call.js';
 import { declaredToolCalls } from '../billing/tool-price.js';
 
 /**
@@ -37,7 +37,7 @@ const CACHED_OPENAI_ENDPOINTS: ReadonlySet<string> = new Set(['chat', 'completio
  * meters itself, not the Responses API), no cost asked in its usage (the receipt is the call's own bill), and no
  * tool the provider runs on its side (a web search's results change; its calls are billed per use).
  */
-export function cacheable(call: InboundCall): boolean {
+export function cacheable(call: CacheableCall): boolean {
   if (call.surface || call.usageCost) return false;
   const format = call.format.name;
   if (format === 'responses') return false;
@@ -84,13 +84,13 @@ const sha256 = (text: string): string =>
  * Semantic mode's partition of a call within `scope`: the key of everything but its prompt. Prompts are compared
  * by meaning only within one partition, so the scope, model, format and parameters always match exactly.
  */
-export function partitionKey(scope: string, call: InboundCall): string {
+export function partitionKey(scope: string, call: CacheableCall): string {
   const kind = `${call.format.name}\0${call.openaiEndpoint ?? ''}\0${call.stream ? 's' : 'j'}`;
   return sha256(`${scope}\0${kind}\0${call.model}\0${members(call.body, PROMPT_FIELDS)}`);
 }
 
 /** The cache key of a call within `scope` (e.g. `t:12`, `u:3`, `g:vip`): 64 hex characters. */
-export function cacheKey(scope: string, call: InboundCall): string {
+export function cacheKey(scope: string, call: CacheableCall): string {
   const kind = `${call.format.name}\0${call.openaiEndpoint ?? ''}\0${call.stream ? 's' : 'j'}`;
   return sha256(`${scope}\0${kind}\0${call.model}\0${canonicalBody(call.body)}`);
 }

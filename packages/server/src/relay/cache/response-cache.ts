@@ -5,7 +5,7 @@ import type { ClusterBus } from '../../lib/cluster-bus.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { countResponseCache } from '../../lib/metrics.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
-import type { InboundCall } from '../pipeline/types.js';
+import type { CacheableCall } from './call.js';
 import type { AnswerCapture } from './capture.js';
 import { cacheable, cacheKey } from './key.js';
 import { optedIn, readCacheRules, scopeOf, type CacheRules } from './rules.js';
@@ -113,7 +113,7 @@ export class ResponseCache {
    * The cache's key of a call it applies to (on, opted in by model, group or token, and cacheable), else undefined.
    * Synchronous; with the cache off it reads one flag.
    */
-  match(auth: TokenAuth, group: string, call: InboundCall): CacheMatch | undefined {
+  match(auth: TokenAuth, group: string, call: CacheableCall): CacheMatch | undefined {
     const r = this.current();
     if (!r.enabled || !optedIn(r, call.model, group, auth.tokenId) || !cacheable(call)) return undefined;
     const scope = scopeOf(r, auth.userId, auth.tokenId, group);
