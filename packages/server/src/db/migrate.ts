@@ -58,7 +58,6 @@ const migrations: Record<string, Migration> = {
   '0026_custom_oauth': m0026,
   '0028_response_cache': m0028,
   '0027_token_concurrency_limit': m0027,
-  '0028_response_cache': m0028,
 };
 
 /** The migrations' names, oldest first. */
