@@ -56,8 +56,8 @@ const migrations: Record<string, Migration> = {
   '0024_session_origin': m0024,
   '0025_passkeys': m0025,
   '0026_custom_oauth': m0026,
-  '0028_response_cache': m0028,
   '0027_token_concurrency_limit': m0027,
+  '0028_response_cache': m0028,
 };
 
 /** The migrations' names, oldest first. */
