@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
-import { apiAs, loginSession, type Session } from './api-session.js';
+import { apiAs, setUpRoot, type Session } from './api-session.js';
 import { login, newestLogRow, privateConsole, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'affroot', password: 'aff-root-pass-1' };
@@ -28,12 +28,7 @@ describe('channel affinity in Chromium', () => {
     mock = await startMockUpstream();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-affinity-'));
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: privateConsole(dir) });
-    await fetch(`${h.baseUrl}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
-    });
-    root = await loginSession(h.baseUrl, ROOT);
+    root = await setUpRoot(h.baseUrl, ROOT);
     await apiAs(root, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) });
     const ids: number[] = [];
     for (const name of ['aff-one', 'aff-two']) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
-import { apiAs, loginSession, type Session } from './api-session.js';
+import { apiAs, setUpRoot, type Session } from './api-session.js';
 import { login, newestLogRow, pageApi, privateConsole, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'fbroot', password: 'fb-root-pass-1' };
@@ -27,12 +27,7 @@ describe('concurrency limits and model fallbacks in the console (Chromium)', () 
     mock.behaviors.set('fb-down-key', { failStatus: 503 });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-fallbacks-'));
     h = await startHarness({ SQLITE_PATH: path.join(dir, 'tollway.db'), WEB_DIST: privateConsole(dir) });
-    await fetch(`${h.baseUrl}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
-    });
-    root = await loginSession(h.baseUrl, ROOT);
+    root = await setUpRoot(h.baseUrl, ROOT);
     await apiAs(root, 'PUT', '/api/option/', {
       key: 'ModelRatio',
       value: JSON.stringify({ [PRIMARY]: 1, [BACKUP]: 2 }),

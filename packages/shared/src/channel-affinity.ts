@@ -81,56 +81,37 @@ export const affinityRules = z
     inputRule(ErrorCode.AffinityRuleNameTaken, 'rule names must be unique'),
   );
 
+/** A default rule: a session key read from `key_sources` on `path` for `model`, keyed with its name and group. */
+const defaultRule = (name: string, model: string, path: string, key_sources: AffinityKeySource[]): AffinityRule => ({
+  name,
+  model_regex: [model],
+  path_regex: [path],
+  key_sources,
+  value_regex: '',
+  ttl_seconds: 0,
+  skip_retry_on_failure: false,
+  include_using_group: true,
+  include_model_name: false,
+  include_rule_name: true,
+});
+
 /**
  * The rules a new install starts with: new-api's two (Codex CLI's prompt_cache_key on the Responses API, else its
  * session-id header; Claude Code's X-Claude-Code-Session-Id header (v2.1.86 on), else its metadata.user_id, which
- * carries the session id), plus OpenAI's prompt_cache_key on Chat Completions. A failure on the pinned channel moves on to the next one (skip_retry_on_failure off): a lost prompt
- * cache costs less than a failed call.
+ * carries the session id), plus OpenAI's prompt_cache_key on Chat Completions. A failure on the pinned channel moves
+ * on to the next one (skip_retry_on_failure off): a lost prompt cache costs less than a failed call.
  */
 export const DEFAULT_AFFINITY_RULES: AffinityRule[] = [
-  {
-    name: 'codex cli trace',
-    model_regex: ['^gpt-.*$'],
-    path_regex: ['/v1/responses'],
-    key_sources: [
-      { type: 'gjson', path: 'prompt_cache_key' },
-      { type: 'request_header', key: 'session-id' },
-      { type: 'request_header', key: 'session_id' },
-    ],
-    value_regex: '',
-    ttl_seconds: 0,
-    skip_retry_on_failure: false,
-    include_using_group: true,
-    include_model_name: false,
-    include_rule_name: true,
-  },
-  {
-    name: 'claude cli trace',
-    model_regex: ['^claude-.*$'],
-    path_regex: ['/v1/messages'],
-    key_sources: [
-      { type: 'request_header', key: 'X-Claude-Code-Session-Id' },
-      { type: 'gjson', path: 'metadata.user_id' },
-    ],
-    value_regex: '',
-    ttl_seconds: 0,
-    skip_retry_on_failure: false,
-    include_using_group: true,
-    include_model_name: false,
-    include_rule_name: true,
-  },
-  {
-    name: 'openai prompt cache key',
-    model_regex: ['.*'],
-    path_regex: ['/v1/chat/completions'],
-    key_sources: [{ type: 'gjson', path: 'prompt_cache_key' }],
-    value_regex: '',
-    ttl_seconds: 0,
-    skip_retry_on_failure: false,
-    include_using_group: true,
-    include_model_name: false,
-    include_rule_name: true,
-  },
+  defaultRule('codex cli trace', '^gpt-.*$', '/v1/responses', [
+    { type: 'gjson', path: 'prompt_cache_key' },
+    { type: 'request_header', key: 'session-id' },
+    { type: 'request_header', key: 'session_id' },
+  ]),
+  defaultRule('claude cli trace', '^claude-.*$', '/v1/messages', [
+    { type: 'request_header', key: 'X-Claude-Code-Session-Id' },
+    { type: 'gjson', path: 'metadata.user_id' },
+  ]),
+  defaultRule('openai prompt cache key', '.*', '/v1/chat/completions', [{ type: 'gjson', path: 'prompt_cache_key' }]),
 ];
 
 /** new-api's option keys of channel affinity, as its console writes them. */

@@ -10,7 +10,7 @@ import { RecordDrawer } from '../../../components/RecordDrawer';
 import { useRecordEditor } from '../../../lib/useRecordEditor';
 import { useSelfGroups, useUserModels } from '../../../lib/self';
 import { createTokens, fetchToken, updateToken } from '../api';
-import { formDefaults, tokenFormSchema, toInput } from '../schema';
+import { formDefaults, tokenFormSchema, toInput, type TokenForm } from '../schema';
 import { IntegerInput } from '../../../components/IntegerInput';
 import { TokenRateLimitFields } from './TokenRateLimitFields';
 import { PeriodLimitFields } from '../../../components/PeriodLimitFields';
@@ -104,58 +104,28 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
       </Row>
       <FormSection title={t('drawer.rateLimits')} />
       <Row gutter={16}>
-        <Col xs={24} sm={12}>
-          <FormField
-            control={control}
-            name="rpm_limit"
-            label={t('field.rpmLimit')}
-            extra={t('hint.perMinute')}
-            render={(f) => (
-              <IntegerInput
-                value={f.value}
-                onChange={(v) => f.onChange(v ?? 0)}
-                onBlur={f.onBlur}
-                min={0}
-                testid="token-form-rpm"
-              />
-            )}
-          />
-        </Col>
-        <Col xs={24} sm={12}>
-          <FormField
-            control={control}
-            name="tpm_limit"
-            label={t('field.tpmLimit')}
-            extra={t('hint.perMinute')}
-            render={(f) => (
-              <IntegerInput
-                value={f.value}
-                onChange={(v) => f.onChange(v ?? 0)}
-                onBlur={f.onBlur}
-                min={0}
-                step={1000}
-                testid="token-form-tpm"
-              />
-            )}
-          />
-        </Col>
-        <Col xs={24} sm={12}>
-          <FormField
-            control={control}
-            name="concurrency_limit"
-            label={t('field.concurrencyLimit')}
-            extra={t('hint.concurrencyLimit')}
-            render={(f) => (
-              <IntegerInput
-                value={f.value}
-                onChange={(v) => f.onChange(v ?? 0)}
-                onBlur={f.onBlur}
-                min={0}
-                testid="token-form-concurrency"
-              />
-            )}
-          />
-        </Col>
+        <CountField
+          control={control}
+          name="rpm_limit"
+          label={t('field.rpmLimit')}
+          extra={t('hint.perMinute')}
+          testid="token-form-rpm"
+        />
+        <CountField
+          control={control}
+          name="tpm_limit"
+          label={t('field.tpmLimit')}
+          extra={t('hint.perMinute')}
+          testid="token-form-tpm"
+          step={1000}
+        />
+        <CountField
+          control={control}
+          name="concurrency_limit"
+          label={t('field.concurrencyLimit')}
+          extra={t('hint.concurrencyLimit')}
+          testid="token-form-concurrency"
+        />
       </Row>
       <TokenRateLimitFields control={control} />
       <FormSection title={t('drawer.periodLimits')} />
@@ -248,5 +218,36 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
         />
       ) : null}
     </RecordDrawer>
+  );
+}
+
+/** A whole number of the token's limits (0: none), half a row wide. */
+function CountField(p: {
+  control: Control<TokenForm>;
+  name: 'rpm_limit' | 'tpm_limit' | 'concurrency_limit';
+  label: string;
+  extra: string;
+  testid: string;
+  step?: number;
+}) {
+  return (
+    <Col xs={24} sm={12}>
+      <FormField
+        control={p.control}
+        name={p.name}
+        label={p.label}
+        extra={p.extra}
+        render={(f) => (
+          <IntegerInput
+            value={f.value}
+            onChange={(v) => f.onChange(v ?? 0)}
+            onBlur={f.onBlur}
+            min={0}
+            step={p.step}
+            testid={p.testid}
+          />
+        )}
+      />
+    </Col>
   );
 }
