@@ -188,6 +188,12 @@ export class DurableWriter {
     return this.journal!.durable();
   }
 
+  /** Replaces an open call's opening line (its hold grew): a recovery bills the newest line, once. */
+  amend(callId: string, record: WriteRecord): Promise<void> {
+    this.calls.get(callId)?.segment.open.delete(callId);
+    return this.begin(callId, record);
+  }
+
   /**
    * Queues a record; with `callId` it is that call's settlement and closes it. `otherIsJson`: the log's `other` was
    * made by JSON.stringify (the journal then carries it without escaping it again).

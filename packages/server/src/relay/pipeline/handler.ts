@@ -163,6 +163,8 @@ export async function relayCall(
     // The model's channels exhausted: its fallback models in turn (fallback.ts), each with a fresh retry budget.
     while (!settled && (await fallBack(ctx, s, settings.fallbacks))) {
       s.auto = s.affinity = s.cache = undefined;
+      // The journal's bill follows a hold grown for the fallback, before anything goes upstream.
+      if (s.hold.amount > reserved) await journalCall(ctx, { ...s, reserved: s.hold.amount }, true);
       settled = await tryChannels(ctx, CHAT_ATTEMPTS, s, settings.retry);
     }
     if (settled) countSuccess(ctx.counters, limits);

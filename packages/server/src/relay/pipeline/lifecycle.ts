@@ -23,8 +23,11 @@ import type { RelayContext } from './services.js';
 export function journalCall(
   ctx: RelayContext,
   c: CallIdentity & { started: number; target: ReserveTarget; reserved: number },
+  grown = false,
 ): Promise<void> {
-  return ctx.relay.writer.begin(c.requestId, unsettledCallRecord(ctx, c));
+  const record = unsettledCallRecord(ctx, c);
+  // A hold that grew (a move to a dearer fallback model) replaces the call's line: a crash bills the larger hold.
+  return grown ? ctx.relay.writer.amend(c.requestId, record) : ctx.relay.writer.begin(c.requestId, record);
 }
 
 /** The refund: a hold never outlives its call; given back in full, and its journal line (if any) closed. */

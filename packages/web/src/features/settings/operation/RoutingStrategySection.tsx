@@ -86,6 +86,7 @@ function RoutingEditor({ initial, onRules }: { initial: Setting; onRules: (rules
           options={strategyOptions}
           onChange={(fallback: RoutingStrategyName) => update({ ...setting, fallback })}
           style={{ maxWidth: 320 }}
+          aria-label={t('routing.default')}
           data-testid="routing-default"
         />
       </Form.Item>
