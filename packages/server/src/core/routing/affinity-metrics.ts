@@ -31,9 +31,17 @@ export function countAffinity(result: AffinityLookup): void {
   lookups.labels(result).inc();
 }
 
-/** A served call's prompt and cache-read tokens on its channel (channel ids are the operator's: a bounded set). */
+/** Each channel's two counter children, looked up once (channel ids are the operator's: a bounded set). */
+const children = new Map<number, { prompt: Counter.Internal; cacheRead: Counter.Internal }>();
+
+/** A served call's prompt and cache-read tokens on its channel. */
 export function countChannelPromptCache(channelId: number, prompt: number, cacheRead: number): void {
-  const label = String(channelId);
-  if (prompt > 0) promptTokens.labels(label).inc(prompt);
-  if (cacheRead > 0) cacheReadTokens.labels(label).inc(cacheRead);
+  let c = children.get(channelId);
+  if (!c) {
+    const label = String(channelId);
+    c = { prompt: promptTokens.labels(label), cacheRead: cacheReadTokens.labels(label) };
+    children.set(channelId, c);
+  }
+  if (prompt > 0) c.prompt.inc(prompt);
+  if (cacheRead > 0) c.cacheRead.inc(cacheRead);
 }
