@@ -396,6 +396,34 @@ export const ErrorCode = {
   ModelCatalogFetchStatus: 'model_catalog_fetch_status',
   ModelCatalogTooLarge: 'model_catalog_too_large',
   ModelCatalogInvalid: 'model_catalog_invalid',
+  // Organizations (docs/operating/organizations.md): {need} is the capability a role lacks, {max} a bound.
+  OrgNotFound: 'org_not_found',
+  OrgForbidden: 'org_forbidden',
+  OrgDisabled: 'org_disabled',
+  OrgCreateOff: 'org_create_off',
+  OrgCreateCap: 'org_create_cap',
+  OrgMemberNotFound: 'org_member_not_found',
+  OrgMemberExists: 'org_member_exists',
+  OrgLastOwner: 'org_last_owner',
+  OrgMembersCap: 'org_members_cap',
+  OrgInvitationInvalid: 'org_invitation_invalid',
+  OrgInvitationEmailMismatch: 'org_invitation_email_mismatch',
+  OrgInvitationsCap: 'org_invitations_cap',
+  OrgTeamNotFound: 'org_team_not_found',
+  OrgTeamNameTaken: 'org_team_name_taken',
+  OrgTeamsCap: 'org_teams_cap',
+  OrgTokenNotFound: 'org_token_not_found',
+  OrgTokenTeamInvalid: 'org_token_team_invalid',
+  OrgResellerOff: 'org_reseller_off',
+  OrgWalletAccount: 'org_wallet_account',
+  // Budgets: {level} of the target that is not the organization's; the relay's refusal names {budget} and {period}.
+  BudgetNotFound: 'budget_not_found',
+  BudgetTargetInvalid: 'budget_target_invalid',
+  BudgetsCap: 'budgets_cap',
+  BudgetExceeded: 'budget_exceeded',
+  // Spend tags ({reason}: too_many, too_long, bad_char) and spend queries ({max_days}).
+  TagsInvalid: 'tags_invalid',
+  SpendRangeInvalid: 'spend_range_invalid',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -42,3 +42,5 @@ export * from './ldap-options.js';
 export * from './channel-affinity.js';
 export * from './response-cache.js';
 export * from './routing-strategy.js';
+export * from './organizations.js';
+export * from './schemas/organization.js';

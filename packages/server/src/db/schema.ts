@@ -7,6 +7,15 @@ import type {
 } from './schema-subscriptions.js';
 import type { PasskeyCredentialsTable } from './schema-passkeys.js';
 import type { ResponseCacheTable, ResponseCacheVectorsTable } from './schema-response-cache.js';
+import type {
+  BudgetAlertsTable,
+  BudgetsTable,
+  OrganizationsTable,
+  OrgInvitationsTable,
+  OrgMembersTable,
+  OrgTeamMembersTable,
+  OrgTeamsTable,
+} from './schema-organizations.js';
 import type { CustomOAuthProvidersTable, UserOAuthBindingsTable } from './schema-custom-oauth.js';
 
 /** Row types of every table. Columns follow new-api's names so an operator's SQL keeps working. */
@@ -48,6 +57,8 @@ export interface UsersTable {
   quota_per_month: Generated<number>;
   quota_per_5h: Generated<number>;
   requests_per_day: Generated<number>;
+  /** Non-zero: this account is organization `org_id`'s shared wallet (nobody signs in to it). */
+  org_id: Generated<number>;
 }
 
 export interface OptionsTable {
@@ -145,6 +156,9 @@ export interface TokensTable {
   quota_per_month: Generated<number>;
   quota_per_5h: Generated<number>;
   requests_per_day: Generated<number>;
+  /** An organization's token: the member holding it (users.id) and their team (0: none; 0 for personal tokens). */
+  member_id: Generated<number>;
+  team_id: Generated<number>;
   deleted_at: string | null;
 }
 
@@ -169,6 +183,12 @@ export interface LogsTable {
   ip: string;
   request_id: string;
   other: string;
+  /** An organization's call: the member whose token it was, their team, the call's tags (`,a,b,`) and, at a reseller
+   * organization, the member's price of it (0 otherwise). */
+  member_id: Generated<number>;
+  team_id: Generated<number>;
+  tags: Generated<string>;
+  billed_quota: Generated<number>;
 }
 
 export interface WriterBatchesTable {
@@ -432,4 +452,11 @@ export interface Database {
   user_oauth_bindings: UserOAuthBindingsTable;
   response_cache: ResponseCacheTable;
   response_cache_vectors: ResponseCacheVectorsTable;
+  organizations: OrganizationsTable;
+  org_members: OrgMembersTable;
+  org_invitations: OrgInvitationsTable;
+  org_teams: OrgTeamsTable;
+  org_team_members: OrgTeamMembersTable;
+  budgets: BudgetsTable;
+  budget_alerts: BudgetAlertsTable;
 }

@@ -9,7 +9,7 @@ import type { PeriodLimitKey, QuotaChangeMode } from '@tollway/shared';
 
 export type UserRow = Selectable<UsersTable>;
 /** quota_warned_at is left to its default (0) and kept by modules/notifications; limits default to none. */
-type DefaultedLimits = 'rpm_limit' | 'tpm_limit' | PeriodLimitKey;
+type DefaultedLimits = 'rpm_limit' | 'tpm_limit' | 'org_id' | PeriodLimitKey;
 export type NewUser = Omit<UserRow, 'id' | 'quota_warned_at' | DefaultedLimits> &
   Partial<Pick<UserRow, DefaultedLimits>>;
 /** Work done in the inserting transaction once the new user's id is known (e.g. invite rewards). */
