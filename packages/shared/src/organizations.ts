@@ -142,3 +142,7 @@ export type SpendDimension = (typeof SPEND_DIMENSIONS)[number];
 /** The longest range a spend query covers (seconds), and the rows a CSV export holds at most. */
 export const SPEND_RANGE_MAX = 366 * 86_400;
 export const SPEND_EXPORT_ROWS_MAX = 100_000;
+
+/** The console's organization pages (`/app/org/:id/<page>`) and the invitation page a link opens (`?code=`). */
+export const ORG_CONSOLE_BASE = '/app/org';
+export const ORG_INVITE_PATH = '/app/org/invite';
