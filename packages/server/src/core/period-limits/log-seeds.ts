@@ -1,4 +1,5 @@
 import { LogType } from '@tollway/shared';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { periodStart, SLOT_MS, WINDOW_SLOTS } from './periods.js';
 import type { PeriodCounter } from './types.js';
@@ -13,6 +14,7 @@ export type PeriodSeed = number | Map<number, number>;
  * (user_id, created_at) index. Without consume logs (LogConsumeEnabled off) the counter starts at 0.
  */
 export async function seedFromLogs(logDb: Db, c: PeriodCounter, userId: number, at: number): Promise<PeriodSeed> {
+  if (c.budget) return budgetSeed(logDb, c, userId, at);
   const since =
     c.slot >= 0
       ? (c.slot - WINDOW_SLOTS + 1) * SLOT_MS
@@ -37,5 +39,26 @@ export async function seedFromLogs(logDb: Db, c: PeriodCounter, userId: number, 
   const row = await q
     .select((eb) => (c.period === 'requests_day' ? eb.fn.countAll().as('n') : eb.fn.sum('quota').as('n')))
     .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A budget counter's start: the quota of the organization wallet's consume logs in the budget's period (all time for
+ * 'total'), of the calls the budget covers (the team's, the member's, the token's, or those carrying the tag).
+ */
+async function budgetSeed(logDb: Db, c: PeriodCounter, walletUserId: number, at: number): Promise<number> {
+  const b = c.budget!;
+  let q = logDb.kysely
+    .selectFrom('logs')
+    .where('user_id', '=', walletUserId)
+    .where('type', '=', LogType.Consume)
+    .where('created_at', '<=', Math.floor(at / 1000));
+  if (b.period !== 'total') q = q.where('created_at', '>=', Math.floor((c.periodStart ?? 0) / 1000));
+  if (b.level === 'team') q = q.where('team_id', '=', b.targetId);
+  else if (b.level === 'member') q = q.where('member_id', '=', b.targetId);
+  else if (b.level === 'token') q = q.where('token_id', '=', b.targetId);
+  // '_' of a tag is LIKE's any-character: escaped ('!' is no tag's character).
+  else if (b.level === 'tag') q = q.where(sql<boolean>`tags like ${`%,${b.tag.replaceAll('_', '!_')},%`} escape '!'`);
+  const row = await q.select((eb) => eb.fn.sum('quota').as('n')).executeTakeFirst();
   return Number(row?.n ?? 0);
 }

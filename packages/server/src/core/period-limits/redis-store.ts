@@ -21,10 +21,11 @@ const KEY_GRACE_MS = 3_600_000;
 
 /**
  * Checks every counter, then counts the grant in all of them or in none: one script, so no two nodes take the
- * same room. KEYS: the counters; ARGV: amount, minimum, then per counter limit, slot (-1: calendar) and ttl (ms).
- * A calendar counter is a number, a rolling one a hash of slot → amount whose slots out of the window are dropped.
- * Returns the grant (-1: refused), the tightest counter (1-based, 0: none), then per counter its count and oldest
- * slot with an amount (-1: none).
+ * same room. KEYS: the counters; ARGV: amount, minimum, then per counter limit, slot (-1: calendar), ttl (ms) and
+ * whether it must exist (1: a budget's counter, seeded from the logs when missing). A calendar counter is a number,
+ * a rolling one a hash of slot → amount whose slots out of the window are dropped. Returns the grant (-1: refused,
+ * -2: counter n is missing and nothing was counted), the tightest (or missing) counter (1-based, 0: none), then per
+ * counter its count and oldest slot with an amount (-1: none).
  */
 const TAKE = script(`local amount = tonumber(ARGV[1])
 local minimum = tonumber(ARGV[2])
@@ -33,8 +34,11 @@ local granted = amount
 local tight = 0
 local out = {0, 0}
 for i = 1, n do
-  local limit = tonumber(ARGV[3 * i])
-  local slot = tonumber(ARGV[3 * i + 1])
+  if ARGV[4 * i + 2] == '1' and redis.call('EXISTS', KEYS[i]) == 0 then return {-2, i} end
+end
+for i = 1, n do
+  local limit = tonumber(ARGV[4 * i - 1])
+  local slot = tonumber(ARGV[4 * i])
   local used = 0
   local oldest = -1
   if slot < 0 then
@@ -62,7 +66,7 @@ if granted < minimum then out[1] = -1; return out end
 out[1] = granted
 if granted == 0 then return out end
 for i = 1, n do
-  local slot = tonumber(ARGV[3 * i + 1])
+  local slot = tonumber(ARGV[4 * i])
   if slot < 0 then
     out[1 + 2 * i] = redis.call('INCRBY', KEYS[i], granted)
   else
@@ -70,7 +74,7 @@ for i = 1, n do
     out[1 + 2 * i] = out[1 + 2 * i] + granted
     if out[2 + 2 * i] < 0 then out[2 + 2 * i] = slot end
   end
-  redis.call('PEXPIRE', KEYS[i], ARGV[3 * i + 2])
+  redis.call('PEXPIRE', KEYS[i], ARGV[4 * i + 1])
 end
 return out`);
 
@@ -88,6 +92,12 @@ for i = 1, #KEYS do
 end
 return 0`);
 
+/** How long a counter's key lives: to its period's end (or its newest slot's leaving) and a grace beyond. */
+function ttlOf(c: PeriodCounter, now: number): number {
+  const ends = c.slot < 0 ? c.endsAt : slotLeavesAt(c.slot);
+  return Math.max(1, ends - now) + KEY_GRACE_MS;
+}
+
 /** Cluster-wide period counters in Redis: one script call per take, whatever the number of counters. */
 export class RedisPeriodStore implements PeriodStore {
   constructor(
@@ -102,13 +112,18 @@ export class RedisPeriodStore implements PeriodStore {
   async take(counters: PeriodCounter[], amount: number, minimum: number, now: number): Promise<PeriodTake> {
     const args: (string | number)[] = [amount, minimum];
     for (const c of counters) {
-      const ends = c.slot < 0 ? c.endsAt : slotLeavesAt(c.slot);
-      args.push(c.limit, c.slot, Math.max(1, ends - now) + KEY_GRACE_MS);
+      args.push(c.limit, c.slot, ttlOf(c, now), c.budget ? 1 : 0);
     }
     const out = (await TAKE(this.redis, counters.map(this.key, this), args)) as number[];
+    if (Number(out[0]) === -2) return { granted: 0, uses: [], missing: Number(out[1]) - 1 };
     const uses = counters.map((_, i) => ({ used: Number(out[2 + 2 * i]), oldest: Number(out[3 + 2 * i]) }));
     const granted = Number(out[0]);
     return granted < 0 ? { granted: 0, uses, refused: Number(out[1]) - 1 } : { granted, uses };
+  }
+
+  /** Starts a counter that is missing at `value` (SET NX: a node that got there first wins). */
+  async seed(c: PeriodCounter, value: number, now: number): Promise<void> {
+    await this.redis.set(this.key(c), value, 'PX', ttlOf(c, now), 'NX');
   }
 
   async adjust(counters: PeriodCounter[], delta: number): Promise<void> {

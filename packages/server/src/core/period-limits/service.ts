@@ -7,7 +7,8 @@ import { quotaCounters, requestCounters } from './counters.js';
 import { MemoryPeriodStore } from './memory-store.js';
 import { slotLeavesAt } from './periods.js';
 import { RedisPeriodStore } from './redis-store.js';
-import type { PeriodCounter, PeriodLimits, PeriodStore, PeriodUse } from './types.js';
+import { budgetCounter, budgetCounters, type BudgetRule } from './budget-counters.js';
+import type { PeriodCounter, PeriodLimits, PeriodStore, PeriodTake, PeriodUse } from './types.js';
 
 /** A take refused: the counter with the least room and its count. */
 export interface PeriodRefused {
@@ -68,22 +69,62 @@ export class PeriodLimitsService {
     return took.refused === undefined ? undefined : { counter: counters[took.refused]!, use: took.uses[took.refused]! };
   }
 
-  /** Takes up to `amount` (at least `minimum`) at `at` under the quota limits: the amount granted, or the refusal. */
+  /**
+   * Takes up to `amount` (at least `minimum`) at `at` under the quota limits and the call's budgets, in one atomic
+   * step across all of them: the amount granted, or the refusal.
+   */
   async takeQuota(p: PeriodLimits, amount: number, minimum: number, at: number): Promise<number | PeriodRefused> {
-    const counters = quotaCounters(p, at);
+    const counters = quotaAndBudgetCounters(p, at);
     if (!counters.length) return amount;
     await this.seeded(p, counters, at);
-    const took = await this.store.take(counters, amount, minimum, at);
+    const took = await this.takeSeeded(counters, p.userId, amount, minimum, at);
     return took.refused === undefined
       ? took.granted
       : { counter: counters[took.refused]!, use: took.uses[took.refused]! };
   }
 
+  /**
+   * A take in a shared store that holds budget counters only once seeded: a missing one (new, expired, or deleted
+   * from Redis) starts from the logs (SET NX, so the first node's seed stands) and the take runs again.
+   */
+  private async takeSeeded(
+    counters: PeriodCounter[],
+    userId: number,
+    amount: number,
+    minimum: number,
+    at: number,
+  ): Promise<PeriodTake> {
+    for (let round = 0; ; round++) {
+      const took = await this.store.take(counters, amount, minimum, at);
+      if (took.missing === undefined) return took;
+      const store = this.store;
+      if (!(store instanceof RedisPeriodStore) || !this.seeds || round >= counters.length)
+        throw new Error(`period limits: counter ${counters[took.missing]!.key} could not be seeded`);
+      const c = counters[took.missing]!;
+      const seed = await this.seeds(c, userId, at);
+      await store.seed(c, typeof seed === 'number' ? seed : 0, at);
+    }
+  }
+
   /** Moves the quota counted at `at` by `delta` (settlement: charge − hold; a give-back: −hold). */
   async adjustQuota(p: PeriodLimits, at: number, delta: number): Promise<void> {
     if (delta === 0) return;
-    const counters = quotaCounters(p, at);
+    const counters = quotaAndBudgetCounters(p, at);
     if (counters.length) await this.store.adjust(counters, delta, this.now());
+  }
+
+  /** What each budget of an organization (its wallet account `walletUserId`) has used in its current period. */
+  async budgetUses(
+    rules: readonly BudgetRule[],
+    walletUserId: number,
+  ): Promise<{ counter: PeriodCounter; used: number }[]> {
+    const now = this.now();
+    // Soft or not, the view shows the count: read with the budget's counter as it is kept.
+    const counters = rules.map((b) => budgetCounter(b, now));
+    if (!counters.length) return [];
+    await this.seeded({ tokenId: 0, userId: walletUserId, token: undefined, user: undefined }, counters, now);
+    const took = await this.takeSeeded(counters, walletUserId, 0, 0, now);
+    return counters.map((counter, i) => ({ counter, used: took.uses[i]!.used }));
   }
 
   /** Every configured limit of `p` with what is used, what is left and when it resets (nothing is counted). */
@@ -97,8 +138,9 @@ export class PeriodLimitsService {
       const u = took.uses[i]!;
       const counted = c.slot < 0 || u.oldest >= 0;
       return {
-        level: c.level,
-        period: c.period,
+        // Only the token's and user's own counters are listed here (budgets: the organization's budgets view).
+        level: c.level as PeriodRemaining['level'],
+        period: c.period as PeriodRemaining['period'],
         limit: c.limit,
         used: u.used,
         remaining: Math.max(0, c.limit - u.used),
@@ -106,6 +148,13 @@ export class PeriodLimitsService {
       };
     });
   }
+}
+
+/** The quota counters of a call (token's, user's) and then its budgets'. */
+function quotaAndBudgetCounters(p: PeriodLimits, at: number): PeriodCounter[] {
+  const counters = quotaCounters(p, at);
+  if (p.budgets) for (const c of budgetCounters(p, at)) counters.push(c);
+  return counters;
 }
 
 const services = new WeakMap<object, PeriodLimitsService>();
@@ -127,14 +176,15 @@ export function periodLimitsOf(ctx: {
 }): PeriodLimitsService {
   let s = services.get(ctx.options);
   if (!s) {
+    const seeds: Seeder = (c, userId, at) =>
+      seedFromLogs(ctx.logDb, c, userId, at).catch((err: unknown) => {
+        ctx.log.warn({ err, counter: c.key }, 'period limits: reading the consume logs failed; counting from 0');
+        return 0;
+      });
+    // Redis keeps token and user counters across restarts; its budget counters alone start from the logs.
     s = ctx.redis
-      ? new PeriodLimitsService(new RedisPeriodStore(ctx.redis, ctx.config.redisKeyPrefix))
-      : new PeriodLimitsService(new MemoryPeriodStore(), (c, userId, at) =>
-          seedFromLogs(ctx.logDb, c, userId, at).catch((err: unknown) => {
-            ctx.log.warn({ err, counter: c.key }, 'period limits: reading the consume logs failed; counting from 0');
-            return 0;
-          }),
-        );
+      ? new PeriodLimitsService(new RedisPeriodStore(ctx.redis, ctx.config.redisKeyPrefix), seeds)
+      : new PeriodLimitsService(new MemoryPeriodStore(), seeds);
     services.set(ctx.options, s);
   }
   return s;

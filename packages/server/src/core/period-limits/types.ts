@@ -1,4 +1,5 @@
 import type { PeriodKind } from '@tollway/shared';
+import type { BudgetRule } from './budget-counters.js';
 
 /** One owner's period limits (0: none). */
 export interface PeriodLimitSet {
@@ -15,19 +16,27 @@ export interface PeriodLimits {
   userId: number;
   token: PeriodLimitSet | undefined;
   user: PeriodLimitSet | undefined;
+  /** An organization token's budgets that may apply to its calls (tag budgets: when the call carries the tag). */
+  budgets?: readonly BudgetRule[];
+  /** The call's tags (set per call, on a copy; budget-counters.ts matches tag budgets against them). */
+  tags?: readonly string[];
 }
 
 /** One counter of one limit at one moment: the store key of its period, its limit, and how it ends. */
 export interface PeriodCounter {
-  level: 'token' | 'user';
-  period: PeriodKind;
+  level: 'token' | 'user' | 'budget';
+  period: PeriodKind | 'total';
   /** The store key (without the Redis prefix): owner, period and (calendar periods) the period's start. */
   key: string;
   limit: number;
   /** The rolling window's current slot; -1 for a calendar period. */
   slot: number;
-  /** Calendar periods: the end of the period (epoch ms). */
+  /** Calendar periods: the end of the period (epoch ms); a total budget: when its idle counter is let go. */
   endsAt: number;
+  /** A budget's counter: the budget (its limit above is MAX_SAFE_INTEGER when the budget is soft). */
+  budget?: BudgetRule;
+  /** Start of the budget's period (epoch ms; 0 for total). */
+  periodStart?: number;
 }
 
 /** A counter's count now; for the rolling window also its oldest slot with an amount (-1: none). */
@@ -42,6 +51,8 @@ export interface PeriodTake {
   uses: PeriodUse[];
   /** Index of the counter with the least room when even `minimum` did not fit; nothing was counted then. */
   refused?: number;
+  /** Index of a budget counter the store does not hold (Redis: seed it, then take again); nothing was counted. */
+  missing?: number;
 }
 
 /** Counts amounts per owner and period: in memory on one node, in Redis across a cluster. */

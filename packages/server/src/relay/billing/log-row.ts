@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
+import { markedUp } from '@tollway/shared';
 
 /** Who made a call, for what model, from where: the same in each of the call's log rows and its journal line. */
 export interface CallIdentity {
@@ -29,11 +30,17 @@ export type CallLogFields = Pick<
 
 /**
  * The one builder of a call's log rows (consume, error, unsettled; chat, realtime and task calls alike): its
- * identity and the row's own fields.
+ * identity, its organization attribution (member, team, tags; a reseller's price of the charge) and the row's own
+ * fields.
  */
 export function callLogRow(c: CallIdentity, row: CallLogFields): Insertable<LogsTable> {
+  const a = c.auth;
   return Object.assign(
     {
+      member_id: a.memberId,
+      team_id: a.teamId,
+      tags: a.tags,
+      billed_quota: a.markupBp > 0 ? markedUp(row.quota, a.markupBp) : 0,
       user_id: c.auth.userId,
       username: c.auth.username,
       token_name: c.auth.name,

@@ -5,6 +5,8 @@ import { limitSetOf } from '../../core/period-limits/counters.js';
 import type { PeriodLimits } from '../../core/period-limits/types.js';
 import { normalizeBillingPreference, type BillingPreference } from '@tollway/shared';
 import { activePlansOf, type ActivePlan } from './active-plans.js';
+import { budgetAppliesTo, type BudgetRule } from '../../core/period-limits/budget-counters.js';
+import { orgBudgetRules } from './org-budgets.js';
 
 /** What the relay needs to know about an API token and its owner, held in memory. */
 export interface TokenAuth {
@@ -40,8 +42,27 @@ export interface TokenAuth {
   billing: BillingPreference;
   /** The user's active subscriptions when loaded, the soonest ending first (none with billing 'wallet_only'). */
   plans: readonly ActivePlan[];
+  /** The organization whose wallet the token's user is (users.org_id; 0: a person's own account). */
+  orgId: number;
+  /** The person holding an organization token and their team (tokens.member_id / team_id; 0 none). */
+  memberId: number;
+  teamId: number;
+  /** A reseller organization's markup in basis points (0 unless root made it a reseller): logs' billed_quota. */
+  markupBp: number;
+  /** The call's tags as the logs store them (`,a,b,`; '' none): set per call on a copy (withTags). */
+  tags: string;
   loadedAt: number;
 }
+
+/** A call's view of its token with its tags: the cached object itself when it has none (no copy on the hot path). */
+export function withTags(auth: TokenAuth, tags: readonly string[], column: string): TokenAuth {
+  if (!tags.length) return auth;
+  const periods = auth.periods?.budgets ? { ...auth.periods, tags } : auth.periods;
+  return { ...auth, tags: column, periods };
+}
+
+/** Organizations' budgets held (per wallet account; the least recently used beyond this are read again). */
+export const ORG_BUDGETS_CACHE_MAX = 10_000;
 
 const NEGATIVE_TTL_MS = 5_000;
 /** Known keys held (real tokens only; the least recently used beyond this are loaded again when next used). */
@@ -63,6 +84,8 @@ export class TokenAuthCache {
   });
   /** Loads under way: one entry per key being read from the database, gone when the read ends. */
   private readonly loading = new Map<string, Promise<TokenAuth | undefined>>();
+  /** Each organization's budgets by its wallet account, dropped with that account's tokens (invalidateUser). */
+  private readonly budgets = new BoundedMap<number, Promise<BudgetRule[]>>({ maxEntries: ORG_BUDGETS_CACHE_MAX });
 
   constructor(
     private readonly db: Db,
@@ -100,7 +123,13 @@ export class TokenAuthCache {
     const row = await this.db.kysely
       .selectFrom('tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
+      .leftJoin('organizations as o', 'o.id', 'u.org_id')
       .select([
+        'u.org_id as orgId',
+        't.member_id as memberId',
+        't.team_id as teamId',
+        'o.reseller as reseller',
+        'o.markup_bp as markupBp',
         't.id as tokenId',
         't.name',
         't.status',
@@ -155,6 +184,17 @@ export class TokenAuthCache {
     const acceptUnset = Boolean(setting.accept_unset_model_ratio_model);
     const billing = normalizeBillingPreference(setting.billing_preference);
     const plans = billing === 'wallet_only' ? [] : await activePlansOf(this.db, row.userId, now);
+    const orgId = Number(row.orgId ?? 0);
+    const holder = { tokenId: row.tokenId, memberId: Number(row.memberId ?? 0), teamId: Number(row.teamId ?? 0) };
+    let periods = periodLimitsOfRow(row);
+    if (orgId > 0) {
+      const budgets = (await this.orgBudgets(row.userId, orgId, now)).filter((b) => budgetAppliesTo(b, holder));
+      if (budgets.length)
+        periods = {
+          ...(periods ?? { tokenId: row.tokenId, userId: row.userId, token: undefined, user: undefined }),
+          budgets,
+        };
+    }
     const auth: TokenAuth = {
       tokenId: row.tokenId,
       name: row.name,
@@ -190,9 +230,14 @@ export class TokenAuthCache {
         userRpm: Number(row.userRpm),
         userTpm: Number(row.userTpm),
       },
-      periods: periodLimitsOfRow(row),
+      periods,
       billing,
       plans,
+      orgId,
+      memberId: holder.memberId,
+      teamId: holder.teamId,
+      markupBp: Number(row.reseller ?? 0) === 1 ? Number(row.markupBp ?? 0) : 0,
+      tags: '',
       loadedAt: now,
     };
     this.unknown.delete(key);
@@ -206,10 +251,23 @@ export class TokenAuthCache {
   }
 
   invalidateUser(userId: number): void {
+    this.budgets.delete(userId);
     for (const [k, v] of this.byKey) if (v.userId === userId) this.byKey.delete(k);
   }
 
+  /** The budgets of organization `orgId` (wallet account `walletUserId`), read once and kept until invalidated. */
+  private orgBudgets(walletUserId: number, orgId: number, now: number): Promise<BudgetRule[]> {
+    let p = this.budgets.get(walletUserId, now);
+    if (!p) {
+      p = orgBudgetRules(this.db, orgId);
+      p.catch(() => this.budgets.delete(walletUserId));
+      this.budgets.set(walletUserId, p, undefined, now);
+    }
+    return p;
+  }
+
   clear(): void {
+    this.budgets.clear();
     this.byKey.clear();
     this.unknown.clear();
   }

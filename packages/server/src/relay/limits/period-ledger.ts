@@ -2,6 +2,7 @@ import type { Hold, Ledger, ReserveTarget } from '../../accounting/ledger.js';
 import type { PeriodLimitsService } from '../../core/period-limits/service.js';
 import type { PeriodLimits } from '../../core/period-limits/types.js';
 import { periodRefusal } from './period-refusal.js';
+import { budgetRefusal } from './budget-refusal.js';
 
 /** A reservation's target that also names the period limits its amount counts under (admit.ts reserveQuota). */
 export interface PeriodTarget extends ReserveTarget {
@@ -22,6 +23,8 @@ export function countPeriodLimits<L extends Ledger>(
   ledger: L,
   limits: PeriodLimitsService,
   onError: (err: unknown) => void,
+  /** After a settlement moved the counters of a call with budgets (alerts; never awaited). */
+  onBudgetsSettled?: (p: PeriodLimits, at: number) => void,
 ): L {
   const reserve = ledger.reserve.bind(ledger);
   const settle = ledger.settle.bind(ledger);
@@ -30,10 +33,11 @@ export function countPeriodLimits<L extends Ledger>(
 
   ledger.reserve = async (t, amount, minimum = amount) => {
     const periods = periodsOf(t);
-    if (!periods || (!periods.token && !periods.user)) return reserve(t, amount, minimum);
+    if (!periods || (!periods.token && !periods.user && !periods.budgets)) return reserve(t, amount, minimum);
     const at = limits.now();
     const granted = await limits.takeQuota(periods, amount, minimum, at);
-    if (typeof granted !== 'number') throw periodRefusal(granted, minimum, at);
+    if (typeof granted !== 'number')
+      throw granted.counter.budget ? budgetRefusal(granted, minimum, at) : periodRefusal(granted, minimum, at);
     let hold: Hold | 'user' | 'token';
     try {
       hold = await reserve(t, granted, Math.min(minimum, granted));
@@ -56,7 +60,12 @@ export function countPeriodLimits<L extends Ledger>(
     if (!periods || at === undefined) return settle(t, hold, actual);
     const held = hold.amount;
     return settle(t, hold, actual).then((charged) => {
-      move(periods, at, charged - held);
+      if (!periods.budgets || !onBudgetsSettled) move(periods, at, charged - held);
+      else
+        void limits
+          .adjustQuota(periods, at, charged - held)
+          .then(() => onBudgetsSettled(periods, at))
+          .catch(onError);
       return charged;
     });
   };

@@ -6,12 +6,13 @@ import { countRateLimitRefusal } from '../../lib/metrics.js';
 import { RelayError } from '../pipeline/errors.js';
 
 /** How a refusal names each period's limit. */
-const LIMIT_NAME: Record<PeriodKind, string> = {
+const LIMIT_NAME: Record<PeriodKind | 'total', string> = {
   day: 'daily quota',
   week: 'weekly quota',
   month: 'monthly quota',
   '5h': '5-hour quota',
   requests_day: 'daily request',
+  total: 'total quota',
 };
 
 /** The relay error code of a call refused by a period limit (HTTP 429, type rate_limit_error). */

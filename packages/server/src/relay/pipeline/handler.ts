@@ -14,6 +14,7 @@ import { autoRoute, holdPrice, nextAutoChannel, routeGroup, type AutoRoute } fro
 import { observerOf, type CallObserver } from '../../observability/relay-observer.js';
 import { promptContent } from './chat-content.js';
 import { authenticate, type Identified } from '../entry/authenticate.js';
+import { tagCall } from '../entry/call-tags.js';
 import { RelayError } from './errors.js';
 import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
 import { forRequest, scaledPrice, type ResolvedPrice } from '../billing/price.js';
@@ -65,10 +66,11 @@ export async function relayCall(
 ): Promise<void> {
   const started = Date.now();
   const identified = await identify(req);
-  const { auth } = identified;
   const obs = observerOf(res);
   obs?.authenticated();
   const call = await parse(req);
+  // A tagged call's view of its token carries the tags (its logs, its tag budgets); an untagged call's is the token.
+  const auth = tagCall(identified.auth, req.headers, call.body);
   // An `auto` token's call is admitted in the first auto group serving the model (auto-group.ts).
   const auto = autoRoute(ctx, auth, call.model);
   const group = auto ? routeGroup(auto) : identified.group;

@@ -5,6 +5,7 @@ import { channelTypeById } from '@tollway/shared';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import { admitModel, nextChannel, reserveQuota, type ChannelChoice } from '../pipeline/admit.js';
+import { tagCall } from '../entry/call-tags.js';
 import { authenticate } from '../entry/authenticate.js';
 import { RelayError, relayErrors } from '../pipeline/errors.js';
 import { invalidParam, MAX_MODEL_NAME } from '../entry/validate.js';
@@ -142,7 +143,8 @@ async function openSession(
 ): Promise<void> {
   const view = authView(ctx, req, url);
   const identified = await authenticate(view, ctx.relay.tokens);
-  const { auth } = identified;
+  // A session's spend tags come from its upgrade request's x-tollway-tags header.
+  const auth = tagCall(identified.auth, req.headers);
   const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').trim();
   if (!model) throw relayErrors.noModel();
   if (model.length > MAX_MODEL_NAME) throw invalidParam('model', `model must be at most ${MAX_MODEL_NAME} characters`);

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { tagCall } from '../entry/call-tags.js';
 import { channelTypeById, computeQuota, LogType, UNSET_TASK_PRICE, type LogOther } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
@@ -33,6 +35,8 @@ export interface TaskSubmission {
   model: string;
   body: Record<string, unknown>;
   ip: string;
+  /** The request's headers: its spend tags (x-tollway-tags; the body's metadata.tags too). */
+  headers?: IncomingHttpHeaders;
   /** Forces a channel (an action on an earlier task goes to the channel that made it). */
   channelId?: number;
   /** With a forced channel: the key the earlier task used (its upstream account), when still there. */
@@ -160,7 +164,11 @@ async function submitTo(ctx: RelayContext, s: TaskSubmission, choice: ChannelCho
  */
 export async function submitTask(ctx: RelayContext, caller: Identified, s: TaskSubmission): Promise<TaskSubmitOutcome> {
   // An `auto` token's task runs in the first auto group serving its model (auto-group.ts).
-  const who = { ...caller, group: servedGroup(ctx, caller.auth, caller.group, s.model) };
+  const who = {
+    ...caller,
+    auth: tagCall(caller.auth, s.headers ?? {}, s.body),
+    group: servedGroup(ctx, caller.auth, caller.group, s.model),
+  };
   const { auth, group } = who;
   const price = await admitTask(ctx, who, s.model);
   const quota = price.quota;

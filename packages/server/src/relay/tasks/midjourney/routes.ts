@@ -116,6 +116,7 @@ async function submit(
     model: plan.model,
     body: upstreamBody(body, ctx.options),
     ip: req.ip,
+    headers: req.headers,
     channelId,
     keyIndex,
     prompt,

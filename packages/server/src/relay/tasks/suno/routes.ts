@@ -91,6 +91,7 @@ export function installSunoRoutes(scope: FastifyInstance, ctx: RelayContext): vo
         model: SUNO_MODEL_OF_ACTION[action],
         body: body as unknown as Record<string, unknown>,
         ip: req.ip,
+        headers: req.headers,
         channelId,
         keyIndex,
         properties: { prompt: body.prompt ?? body.gpt_description_prompt ?? '', mv: body.mv ?? '' },

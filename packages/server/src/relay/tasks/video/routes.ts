@@ -111,6 +111,7 @@ async function submit(ctx: RelayContext, req: FastifyRequest, reply: FastifyRepl
     model: body.model,
     body: withUpload(body as unknown as Record<string, unknown>, native ? undefined : upload),
     ip: req.ip,
+    headers: req.headers,
     channelId,
     properties,
   });
@@ -165,6 +166,7 @@ async function remix(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply
     model: origin.model_name,
     body: { prompt, remix_of: origin.upstream_task_id } satisfies VideoRemixBody,
     ip: req.ip,
+    headers: req.headers,
     channelId: origin.channel_id,
     keyIndex: keyIndexOfPrivateData(origin.private_data),
     properties,
