@@ -27,6 +27,7 @@ export const FEATURE_NAMESPACES: Record<string, NamespaceLoader> = {
   twofa: () => import('../components/twofa/i18n'),
   passkey: () => import('../components/passkey/i18n'),
   audit: () => import('../features/audit/i18n'),
+  organizations: () => import('../features/organizations/i18n'),
   customOAuth: () => import('../components/custom-oauth/i18n'),
 };
 

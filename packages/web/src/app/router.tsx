@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
+import { ORG_CONSOLE_BASE, ORG_INVITE_PATH } from '@tollway/shared';
 import { getStoredUser } from '../lib/storage';
 import { AppLayout } from '../layout/AppLayout';
 import { NotFound } from '../layout/NotFound';
@@ -42,6 +43,8 @@ const WalletPage = lazyPage(
   'subscriptions',
 );
 const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'), 'dashboard');
+const OrgPages = lazyPage(() => import('../features/organizations/OrgPages'), 'organizations');
+const OrgInvitePage = lazyPage(() => import('../features/organizations/InvitePage'), 'organizations');
 const AuditPage = lazyPage(() => import('../features/audit/AuditPage'), 'audit');
 // The documentation is in English only (as its Markdown): no texts to load.
 const DocsPage = lazyPage(() => import('../features/docs/DocsPage'));
@@ -82,6 +85,8 @@ export const routes: RouteObject[] = [
               { path: '/app/logs/tasks', element: <MusicLogsPage /> },
               { path: '/app/dashboard', element: <DashboardPage /> },
               { path: '/app/inbox/:id?', element: <InboxPage /> },
+              { path: ORG_INVITE_PATH, element: <OrgInvitePage /> },
+              { path: `${ORG_CONSOLE_BASE}/:id/*`, element: <OrgPages /> },
             ],
           },
           // Admin only

@@ -6,12 +6,14 @@ import { Brand } from './Brand';
 import { selectedTopKey, topNavItems } from './navItems';
 import { selectedSidebarKey, sidebarItems } from './sideNavItems';
 import { useStoredUser } from '../lib/session';
+import { useCurrentOrg } from '../features/organizations/current';
 
 /** Mobile navigation: top-bar entries plus, when logged in, the sidebar sections. */
 export function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('shell');
   const { data: status } = useStatus();
   const user = useStoredUser();
+  const org = useCurrentOrg();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const go = (key: string) => {
@@ -44,7 +46,7 @@ export function MobileDrawer({ open, onClose }: { open: boolean; onClose: () => 
               mode="inline"
               selectedKeys={[selectedSidebarKey(pathname)]}
               defaultOpenKeys={['chat']}
-              items={sidebarItems(t, status, user.role)}
+              items={sidebarItems(t, status, user.role, org)}
               onClick={({ key }) => go(key)}
             />
           </>

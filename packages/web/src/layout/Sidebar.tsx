@@ -5,6 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useStatus } from '../lib/status';
 import { selectedSidebarKey, sidebarItems } from './sideNavItems';
 import { useStoredUser } from '../lib/session';
+import { useCurrentOrg } from '../features/organizations/current';
 import { useSidebarCollapsed } from './useSidebarCollapsed';
 import { TipButton } from '../components/TipButton';
 
@@ -27,10 +28,11 @@ export function Sidebar() {
   const { t } = useTranslation('shell');
   const { data: status } = useStatus();
   const user = useStoredUser();
+  const org = useCurrentOrg();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [collapsed, setCollapsed] = useSidebarCollapsed();
-  const items = sidebarItems(t, status, user?.role);
+  const items = sidebarItems(t, status, user?.role, org);
   const label = collapsed ? t('side.expand') : t('side.collapse');
   return (
     <Layout.Sider

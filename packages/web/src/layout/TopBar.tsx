@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useStatus } from '../lib/status';
 import { Brand } from './Brand';
-import { HeaderTag, InboxBell, UserMenu } from './lazyParts';
+import { HeaderTag, InboxBell, OrgSwitcher, UserMenu } from './lazyParts';
 import { InboxBellPlaceholder, UserMenuPlaceholder } from './HeaderPlaceholders';
 import { LanguageMenu } from './LanguageMenu';
 import { selectedTopKey, topNavItems } from './navItems';
@@ -72,6 +72,11 @@ export function TopBar({ onOpenDrawer }: { onOpenDrawer: () => void }) {
         )}
       </div>
       <Space size={mobile ? 0 : 4} className="tw-header-actions">
+        {user && (
+          <Suspense fallback={null}>
+            <OrgSwitcher compact={mobile} />
+          </Suspense>
+        )}
         {user && (
           <Suspense fallback={<InboxBellPlaceholder />}>
             <InboxBell />

@@ -26,6 +26,16 @@ export default {
       inbox: '收件箱',
       collapse: '收起侧边栏',
       expand: '展开侧边栏',
+      org: {
+        group: '组织：{{name}}',
+        overview: '组织概览',
+        members: '成员',
+        teams: '团队',
+        tokens: '组织令牌',
+        budgets: '预算',
+        spend: '花费分析',
+        logs: '使用日志',
+      },
     },
     header: {
       login: '登录',
@@ -79,6 +89,16 @@ export default {
       inbox: 'Inbox',
       collapse: 'Collapse sidebar',
       expand: 'Expand sidebar',
+      org: {
+        group: 'Org: {{name}}',
+        overview: 'Overview',
+        members: 'Members',
+        teams: 'Teams',
+        tokens: 'Org tokens',
+        budgets: 'Budgets',
+        spend: 'Spend',
+        logs: 'Usage logs',
+      },
     },
     header: {
       login: 'Log in',

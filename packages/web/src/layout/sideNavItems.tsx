@@ -1,6 +1,9 @@
 import {
+  ApartmentOutlined,
   ApiOutlined,
   AuditOutlined,
+  FundOutlined,
+  LineChartOutlined,
   BarChartOutlined,
   CommentOutlined,
   CrownOutlined,
@@ -14,17 +17,44 @@ import {
   SettingOutlined,
   TeamOutlined,
   UserOutlined,
+  UsergroupAddOutlined,
   WalletOutlined,
 } from '@ant-design/icons';
 import type { TFunction } from 'i18next';
-import { isAdmin, isRoot } from '@tollway/shared';
+import type { ReactElement } from 'react';
+import { isAdmin, isRoot, orgCan } from '@tollway/shared';
+import { orgPath, type CurrentOrg, type OrgPage } from '../features/organizations/current';
 import type { Status } from '../lib/status';
 import type { Items } from './navItems';
 
 // The signed-in sections (and their icons) load with the sidebar, not with every page.
 
-/** Sidebar sections of the application shell; keys are route paths. */
-export function sidebarItems(t: TFunction, status: Status | undefined, role: number | undefined): Items {
+const ORG_ICONS: Record<OrgPage, ReactElement> = {
+  overview: <ApartmentOutlined />,
+  members: <TeamOutlined />,
+  teams: <UsergroupAddOutlined />,
+  tokens: <KeyOutlined />,
+  budgets: <FundOutlined />,
+  spend: <LineChartOutlined />,
+  logs: <BarChartOutlined />,
+};
+
+/** The chosen organization's pages (its tokens only for roles that hold tokens). */
+function orgItems(t: TFunction, org: CurrentOrg): Items {
+  const pages = (Object.keys(ORG_ICONS) as OrgPage[]).filter((p) => p !== 'tokens' || orgCan(org.role, 'tokens.own'));
+  return pages.map((p) => ({ key: orgPath(org.id, p), icon: ORG_ICONS[p], label: t(`side.org.${p}`) }));
+}
+
+/**
+ * Sidebar sections of the application shell; keys are route paths. With an organization chosen (the header's
+ * switcher), its pages take the place of the personal console section.
+ */
+export function sidebarItems(
+  t: TFunction,
+  status: Status | undefined,
+  role: number | undefined,
+  org?: CurrentOrg,
+): Items {
   const chats = Array.isArray(status?.chats) ? status.chats : [];
   const items: Items = [{ key: '/playground', icon: <ExperimentOutlined />, label: t('side.playground') }];
   if (chats.length > 0) {
@@ -47,7 +77,14 @@ export function sidebarItems(t: TFunction, status: Status | undefined, role: num
     consoleChildren.push({ key: '/app/logs/drawing', icon: <PictureOutlined />, label: t('side.drawing') });
   if (status?.enable_task)
     consoleChildren.push({ key: '/app/logs/tasks', icon: <ScheduleOutlined />, label: t('side.tasks') });
-  items.push({ type: 'group', key: 'g-console', label: t('side.console'), children: consoleChildren });
+  if (org)
+    items.push({
+      type: 'group',
+      key: 'g-org',
+      label: t('side.org.group', { name: org.name }),
+      children: orgItems(t, org),
+    });
+  else items.push({ type: 'group', key: 'g-console', label: t('side.console'), children: consoleChildren });
   if (isAdmin(role)) {
     items.push({
       type: 'group',

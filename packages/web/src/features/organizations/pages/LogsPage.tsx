@@ -1,0 +1,77 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { tagsOfColumn } from '@tollway/shared';
+import { Button, Table, Tag, type TableColumnsType } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ListCard } from '../../../components/ListCard';
+import { PageHeader } from '../../../components/PageHeader';
+import { cardColumns, cardLayout } from '../../../components/cardTable';
+import { formatTime } from '../../../lib/format-time';
+import { usePaging } from '../../../lib/paging';
+import { useQuotaFormat } from '../../../lib/self';
+import { useIsMobile } from '../../../lib/useIsMobile';
+import { fetchOrgLogs, orgKey, type OrgLogRow } from '../api';
+import { useOrgView } from '../context';
+
+/** /app/org/:id/logs: the organization's consume logs, paged (a member: their own calls). */
+export default function LogsPage() {
+  const { t } = useTranslation('organizations');
+  const { org, can } = useOrgView();
+  const fmt = useQuotaFormat();
+  const mobile = useIsMobile();
+  const { page, pageSize, pagination } = usePaging('org-logs-page-size', (r) => t('logs.pageInfo', r));
+  const list = useQuery({
+    queryKey: orgKey(org.id, 'logs', page, pageSize),
+    queryFn: () => fetchOrgLogs(org.id, page, pageSize),
+    placeholderData: keepPreviousData,
+  });
+
+  const columns: TableColumnsType<OrgLogRow> = [
+    { title: t('logs.time'), key: 'time', width: 160, render: (_, r) => formatTime(r.created_at) },
+    ...(can('spend.all') ? [{ title: t('logs.member'), dataIndex: 'username', key: 'member', width: 120 }] : []),
+    { title: t('logs.token'), dataIndex: 'token_name', key: 'token', width: 140 },
+    { title: t('logs.model'), dataIndex: 'model_name', key: 'model', width: 160 },
+    {
+      title: t('logs.tokens'),
+      key: 'tokens',
+      width: 140,
+      render: (_, r) => `${r.prompt_tokens} / ${r.completion_tokens}`,
+    },
+    { title: t('logs.quota'), key: 'quota', width: 110, render: (_, r) => fmt(r.quota) },
+    {
+      title: t('logs.tags'),
+      key: 'tags',
+      width: 160,
+      render: (_, r) => (r.tags ? tagsOfColumn(r.tags).map((tag) => <Tag key={tag}>{tag}</Tag>) : '—'),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={t('page.logs')}
+        subtitle={t('logs.subtitle')}
+        extra={
+          <Button
+            icon={<ReloadOutlined />}
+            aria-label={t('common.refresh')}
+            onClick={() => void list.refetch()}
+            data-testid="org-logs-refresh"
+          />
+        }
+      />
+      <ListCard>
+        <Table<OrgLogRow>
+          rowKey="id"
+          size="middle"
+          columns={cardColumns(columns, mobile)}
+          dataSource={list.data?.items ?? []}
+          loading={list.isFetching}
+          {...cardLayout(mobile, 990)}
+          pagination={pagination(list.data?.total ?? 0)}
+          onRow={(r) => ({ 'data-testid': `org-log-row-${r.id}` }) as object}
+        />
+      </ListCard>
+    </>
+  );
+}
