@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
+import { budgetRoutes } from './modules/budgets/routes.js';
 import { normalizeForwarded } from './core/client-ip.js';
 import { serverTimeoutOptions, watchBody } from './http/server-timeouts.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -87,6 +88,7 @@ export const routeModules: RouteModule[] = [
   redemptionRoutes,
   topUpRoutes,
   subscriptionRoutes,
+  budgetRoutes,
   auditRoutes,
   openapiRoutes,
   docsRoutes,
