@@ -44,3 +44,4 @@ export * from './response-cache.js';
 export * from './routing-strategy.js';
 export * from './organizations.js';
 export * from './schemas/organization.js';
+export * from './schemas/org-spend.js';

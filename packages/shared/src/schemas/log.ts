@@ -82,6 +82,8 @@ export const logRow = z.object({
   ip: z.string().optional(),
   request_id: z.string(),
   other: z.string(),
+  /** Administrators' rows of a reseller organization's calls: the member's price of the call (quota: the system's). */
+  billed_quota: z.number().int().optional(),
 });
 export type LogRow = z.infer<typeof logRow>;
 

@@ -23,9 +23,15 @@ function common(r: LogRecord): Omit<LogRow, 'channel' | 'channel_name' | 'ip'> {
   };
 }
 
-/** An administrator's view: everything, with the channel id as `channel`. */
+/**
+ * An administrator's view: everything, with the channel id as `channel`; a reseller organization's call also with
+ * its billed_quota (the member's price; absent elsewhere, so new-api's rows are unchanged).
+ */
 export function toAdminLog(r: LogRecord): LogRow {
-  return { ...common(r), channel: r.channel_id, channel_name: r.channel_name, ip: r.ip };
+  const row: LogRow = { ...common(r), channel: r.channel_id, channel_name: r.channel_name, ip: r.ip };
+  const billed = Number(r.billed_quota ?? 0);
+  if (billed > 0) row.billed_quota = billed;
+  return row;
 }
 
 /** `other` without the administrators' keys; text that is not a JSON object is passed on unchanged. */

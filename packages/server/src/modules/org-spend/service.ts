@@ -1,0 +1,143 @@
+import {
+  ErrorCode,
+  orgCan,
+  SPEND_EXPORT_ROWS_MAX,
+  SPEND_RANGE_MAX,
+  tagsOfColumn,
+  type OrgLogQuery,
+  type OrgLogRow,
+  type Page,
+  type SpendQuery,
+  type SpendReport,
+} from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import type { AuthUser } from '../../core/auth-user.js';
+import { readPage } from '../../db/paging.js';
+import { coded } from '../../lib/errors.js';
+import { perContext } from '../../per-context.js';
+import { toUserLog } from '../logs/view.js';
+import { requireOrg } from '../organizations/access.js';
+import { billedOf, exportCsv } from './export.js';
+import { SpendLabels } from './labels.js';
+import { spendReportOf, type ReportOrg } from './report.js';
+import { OrgSpendStore, type SpendScope } from './store.js';
+
+const DAY_SECONDS = 86_400;
+
+/** A download of an organization's calls: its file name, the rows it holds and whether there were more. */
+export interface SpendExport {
+  filename: string;
+  rows: number;
+  truncated: boolean;
+  lines: AsyncIterable<string>;
+}
+
+/**
+ * An organization's spend as its members may see it (docs/operating/spend.md): its consume logs, breakdowns and the
+ * CSV export. Every call passes requireOrg (org.read); a role without spend.all sees only the caller's own calls,
+ * enforced in the query.
+ */
+export class OrgSpendService {
+  readonly store: OrgSpendStore;
+  private readonly labels: SpendLabels;
+  /** The rows an export holds at most (SPEND_EXPORT_ROWS_MAX; a test may lower it). */
+  exportRowsMax = SPEND_EXPORT_ROWS_MAX;
+
+  constructor(private readonly deps: Pick<AppContext, 'db' | 'logDb'>) {
+    this.store = new OrgSpendStore(deps.logDb);
+    this.labels = new SpendLabels(deps.db);
+  }
+
+  /** The organization and the scope of what the caller may read of it. */
+  private async visible(user: AuthUser, orgId: number): Promise<{ org: ReportOrg; scope: SpendScope }> {
+    const access = await requireOrg(this.deps.db, user, orgId, 'org.read');
+    const org = { id: access.org.id, walletUserId: access.org.wallet_user_id };
+    const all = orgCan(access.role, 'spend.all');
+    return { org, scope: { walletUserId: org.walletUserId, ...(all ? {} : { ownMemberId: user.id }) } };
+  }
+
+  /** The organization's calls, newest first, each with whom and what it is attributed to. */
+  async logs(user: AuthUser, orgId: number, q: OrgLogQuery): Promise<Page<OrgLogRow>> {
+    const { org, scope } = await this.visible(user, orgId);
+    const page = await readPage(q, (w) =>
+      this.store.page(
+        {
+          ...scope,
+          start: q.start_timestamp,
+          end: q.end_timestamp,
+          member_id: q.member_id,
+          team_id: q.team_id,
+          token_id: q.token_id,
+          token_name: q.token_name,
+          model_name: q.model_name,
+          tag: q.tag,
+        },
+        w,
+      ),
+    );
+    const [members, teams] = await Promise.all([
+      this.labels.usernames(page.items.map((r) => r.member_id)),
+      this.labels.teams(org.id),
+    ]);
+    const items = page.items.map((r): OrgLogRow => {
+      const { channel: _c, channel_name: _n, ip: _i, ...row } = toUserLog(r, false);
+      const quota = Number(r.quota);
+      return {
+        ...row,
+        member_id: r.member_id,
+        member_name: members.get(r.member_id) ?? '',
+        team_id: r.team_id,
+        team_name: teams.get(r.team_id) ?? '',
+        tags: tagsOfColumn(r.tags),
+        billed_quota: billedOf(quota, Number(r.billed_quota)),
+      };
+    });
+    return { ...page, items };
+  }
+
+  /** The breakdown of a range by one dimension, with the total. */
+  async report(user: AuthUser, orgId: number, q: SpendQuery): Promise<SpendReport> {
+    const { org, scope } = await this.visible(user, orgId);
+    return spendReportOf(this.store, this.labels, org, this.spendScope(scope, q), q.group_by);
+  }
+
+  /** The calls of a range as CSV lines (read page by page as they are sent), at most exportRowsMax. */
+  async export(user: AuthUser, orgId: number, q: SpendQuery): Promise<SpendExport> {
+    const { org, scope } = await this.visible(user, orgId);
+    const s = this.spendScope(scope, q);
+    const count = await this.store.count(s);
+    const rowsMax = this.exportRowsMax;
+    return {
+      filename: `org-${org.id}-spend-${q.start_timestamp}-${q.end_timestamp}.csv`,
+      rows: Math.min(count, rowsMax),
+      truncated: count > rowsMax,
+      lines: exportCsv(this.store, this.labels, org, s, rowsMax),
+    };
+  }
+
+  /** A spend query's scope: a range of at most SPEND_RANGE_MAX (inclusive bounds) and the filters. */
+  private spendScope(scope: SpendScope, q: SpendQuery): SpendScope {
+    const start = q.start_timestamp;
+    const end = q.end_timestamp;
+    if (end < start || end - start > SPEND_RANGE_MAX)
+      throw coded(
+        ErrorCode.SpendRangeInvalid,
+        `the time range is invalid (at most ${SPEND_RANGE_MAX / DAY_SECONDS} days)`,
+        {
+          max_days: SPEND_RANGE_MAX / DAY_SECONDS,
+        },
+      );
+    return {
+      ...scope,
+      start,
+      end,
+      member_id: q.member_id,
+      team_id: q.team_id,
+      token_id: q.token_id,
+      model_name: q.model_name,
+      tag: q.tag,
+    };
+  }
+}
+
+export const orgSpendOf = perContext((ctx) => new OrgSpendService(ctx));
