@@ -1,6 +1,5 @@
 import http from 'node:http';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
-import { orgSpendRoutes } from './modules/org-spend/routes.js';
 import { budgetRoutes } from './modules/budgets/routes.js';
 import { normalizeForwarded } from './core/client-ip.js';
 import { serverTimeoutOptions, watchBody } from './http/server-timeouts.js';
@@ -89,7 +88,6 @@ export const routeModules: RouteModule[] = [
   redemptionRoutes,
   topUpRoutes,
   subscriptionRoutes,
-  orgSpendRoutes,
   budgetRoutes,
   auditRoutes,
   openapiRoutes,

@@ -252,6 +252,7 @@ export const OPERATION_OPTION_KEYS = [
   'RoutingStrategy',
   'monitor_setting.auto_test_channel_enabled',
   'monitor_setting.auto_test_channel_minutes',
+  'OrganizationCreateByUsers',
   // Check-in, quota, invite and rebate
   'CheckInEnabled',
   'CheckInQuota',

@@ -175,6 +175,8 @@ export const optionDefs = {
   ChannelBreakerErrorRate: float(0.5, 0, 1),
   ChannelBreakerCooldownSeconds: int(30, 1, 86400),
   ChannelBreakerMaxCooldownSeconds: int(600, 1, 86400),
+  // Organizations (docs/operating/organizations.md): whether people who are not administrators may create one
+  OrganizationCreateByUsers: bool(true),
   // Check-in
   CheckInEnabled: bool(false),
   CheckInQuota: int(0, 0),

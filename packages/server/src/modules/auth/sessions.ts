@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import { ErrorCode } from '@tollway/shared';
+import { refused } from '../../lib/errors.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { perContext } from '../../per-context.js';
@@ -61,10 +63,22 @@ export async function startSession(
   user: { id: number },
   origin: SessionOrigin,
 ): Promise<void> {
+  await refuseWalletAccount(ctx, user.id);
   const ua = req.headers['user-agent'];
   const value = await openSession(ctx, user.id, origin, { ip: req.ip, userAgent: typeof ua === 'string' ? ua : '' });
   reply.header('set-cookie', sessionCookie(value, SESSION_MAX_AGE_SECONDS, isHttps(req)));
 }
+
+/**
+ * An organization's shared wallet is an account nobody signs in to (users.org_id set): whatever a sign-in method
+ * found (an administrator who gave it a password, an identity bound to it), no session opens on it.
+ */
+async function refuseWalletAccount(ctx: Pick<AppContext, 'db'>, userId: number): Promise<void> {
+  const row = await ctx.db.kysely.selectFrom('users').select('org_id').where('id', '=', userId).executeTakeFirst();
+  if (row && Number(row.org_id) > 0) throw refused(WALLET_ACCOUNT_MSG, ErrorCode.OrgWalletAccount);
+}
+
+export const WALLET_ACCOUNT_MSG = "this is an organization's wallet account: it cannot sign in";
 
 /** Logout: ends the caller's session (its row is deleted, so the cookie stops working everywhere) and clears the cookie. */
 export async function endSession(
