@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import { budgetRoutes } from './modules/budgets/routes.js';
+import { organizationRoutes } from './modules/organizations/routes.js';
+import { orgSpendRoutes } from './modules/org-spend/routes.js';
 import { normalizeForwarded } from './core/client-ip.js';
 import { serverTimeoutOptions, watchBody } from './http/server-timeouts.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -89,6 +91,8 @@ export const routeModules: RouteModule[] = [
   topUpRoutes,
   subscriptionRoutes,
   budgetRoutes,
+  organizationRoutes,
+  orgSpendRoutes,
   auditRoutes,
   openapiRoutes,
   docsRoutes,
