@@ -3,8 +3,8 @@ import {
   TOKEN_KEY_PREFIX,
   type Budget,
   type budgetBody,
-  type LogRow,
   type Organization,
+  type OrgLogRow,
   type OrgInvitation,
   type orgInvitationBody,
   type orgInvitationCreated,
@@ -88,8 +88,7 @@ export const updateBudget = (id: number, budgetId: number, body: BudgetInput) =>
   apiPut<Budget>(`${base(id)}/budgets/${budgetId}`, body);
 export const deleteBudget = (id: number, budgetId: number) => apiDelete(`${base(id)}/budgets/${budgetId}`);
 
-/** A consume log of the organization (the usage log's row, with the organization's attribution when sent). */
-export type OrgLogRow = LogRow & { member_id?: number; team_id?: number; tags?: string; billed_quota?: number };
+export type { OrgLogRow };
 export const fetchOrgLogs = (id: number, page: number, pageSize: number) =>
   apiGetPage<OrgLogRow>(`${base(id)}/logs?p=${page}&page_size=${pageSize}`, page);
 

@@ -1,6 +1,5 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { tagsOfColumn } from '@tollway/shared';
 import { Button, Table, Tag, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ListCard } from '../../../components/ListCard';
@@ -42,7 +41,7 @@ export default function LogsPage() {
       title: t('logs.tags'),
       key: 'tags',
       width: 160,
-      render: (_, r) => (r.tags ? tagsOfColumn(r.tags).map((tag) => <Tag key={tag}>{tag}</Tag>) : '—'),
+      render: (_, r) => (r.tags.length ? r.tags.map((tag) => <Tag key={tag}>{tag}</Tag>) : '—'),
     },
   ];
 
@@ -67,7 +66,7 @@ export default function LogsPage() {
           columns={cardColumns(columns, mobile)}
           dataSource={list.data?.items ?? []}
           loading={list.isFetching}
-          {...cardLayout(mobile, 990)}
+          {...cardLayout(mobile, 1110)}
           pagination={pagination(list.data?.total ?? 0)}
           onRow={(r) => ({ 'data-testid': `org-log-row-${r.id}` }) as object}
         />
