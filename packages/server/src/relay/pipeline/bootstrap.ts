@@ -7,6 +7,7 @@ import { TokenAuthCache } from '../entry/auth-cache.js';
 import { MemoryLedger, payerOf, type BalanceKind, type Ledger } from '../../accounting/ledger.js';
 import { RedisLedger } from '../../accounting/redis-ledger.js';
 import { countPeriodLimits } from '../limits/period-ledger.js';
+import { BudgetAlerts } from '../../modules/budgets/alerts.js';
 import { periodLimitsOf } from '../../core/period-limits/service.js';
 import { planBalanceLoader } from '../../core/subscriptions/balances.js';
 import type { RelayServices } from './services.js';
@@ -91,8 +92,15 @@ export async function createRelayServices(
       })
     : new MemoryLedger(loadUsers, loadTokens, (fn) => writer.afterCurrentBatch(fn), loadPlans);
   // Period limits (quota per day, week, month, 5 hours) count every hold in front of the balances.
-  const ledger = countPeriodLimits(balances, periodLimitsOf(ctx), (err) =>
-    ctx.log.warn({ err }, 'period limits: moving a counter failed'),
+  // Organization budgets count in the same take; their alerts are checked after a settlement, off the call's path.
+  const limits = periodLimitsOf(ctx);
+  const { db, options, secretBox, log } = ctx;
+  const alerts = new BudgetAlerts({ db, options, secretBox, log, mailer: new Mailer(options), limits });
+  const ledger = countPeriodLimits(
+    balances,
+    limits,
+    (err) => ctx.log.warn({ err }, 'period limits: moving a counter failed'),
+    (p, at) => alerts.settled(p, at),
   );
   await writer.start();
   writerMetrics.watch(writer);
