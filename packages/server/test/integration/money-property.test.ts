@@ -1,9 +1,10 @@
 import { BILLING_PREFERENCES } from '@tollway/shared';
 import fc from 'fast-check';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.js';
 import {
   assertMoneyInvariant,
+  budgetedKey,
   callSurface,
   deliveredValue,
   fundedKey,
@@ -80,6 +81,38 @@ describe.each(variants)(
         );
       }
     }
+
+    it(
+      'an organization wallet under a budget (hard or soft, any limit): the same invariant, and spend ≤ a hard budget',
+      { timeout: 60_000 },
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.integer({ min: 0, max: MAX_BALANCE }),
+            fc.integer({ min: 1, max: MAX_BALANCE }),
+            fc.boolean(),
+            fc.constantFrom(...surfaces),
+            fc.boolean(),
+            fc.array(fc.integer({ min: 1, max: MAX_WORDS }), { minLength: 1, maxLength: 6 }),
+            async (balance, limit, hard, s, stream, sizes) => {
+              const { userId, key } = await budgetedKey(gw, balance, { limit, hard });
+              // Upstreams that honour the cap they are sent: the hold (cut to the budget's room) bounds the charge.
+              const calls = sizes.map((words, i) => ({
+                model: model(s.vendor, i % 2 ? 'honour' : 'honour-slow'),
+                words,
+                stream,
+              }));
+              const received = await Promise.all(calls.map((c) => callSurface(gw, s.surface, key, c)));
+              const delivered = received.reduce((sum, r) => sum + deliveredValue(r), 0);
+              const money = await settledMoney(gw, userId);
+              assertMoneyInvariant(balance, delivered, money);
+              if (hard) expect(money.charged).toBeLessThanOrEqual(limit);
+            },
+          ),
+          { numRuns: RUNS },
+        );
+      },
+    );
 
     it(
       'chat and messages with part of the money in a plan, under any billing preference: the same invariant',

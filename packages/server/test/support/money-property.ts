@@ -8,6 +8,8 @@
  *   Redis ledger, i.e. cluster mode, on a prefix of the suite's own) and a mock vendor (`mock`, default the
  *   money vendor of ./money-vendor.ts, which honours output caps unless told not to). With the money vendor it also
  *   adds one channel per vendor × behaviour, all priced at `MONEY_PRICE` (`model(vendor, behaviour)` names the model).
+ * - `budgetedKey(gw, quota, budget)` makes an organization whose wallet holds `quota` with a day budget on it and
+ *   an organization token: the same invariant holds, and a hard budget's limit bounds Σ charged too.
  * - `fundedKey(gw, quota, plan?)` makes a fresh user with exactly `quota` and an unlimited `sk-` key: each property
  *   run gets its own balance, so runs never see each other's money. With `plan`, part of the quota sits in a
  *   subscription plan and the user's billing preference decides what calls draw from.
@@ -31,6 +33,7 @@ import { addChannel, addToken, drainWriter, setQuota } from './gateway.js';
 import { startMoneyVendor, WORD, type MoneyVendor } from './money-vendor.js';
 import { bindPlan, createPlan } from './subscriptions.js';
 import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from './redis.js';
+import { insertOrg, insertOrgToken } from './org-rows.js';
 
 /** The price of every money model: ratio 2 (input 2 quota per token), completion ratio 5 (10 quota per output token). */
 export const MONEY_RATIO = 2;
@@ -135,6 +138,28 @@ export async function fundedKey<M>(
   }
   const { key } = await addToken(gw.t, u.userId!, {});
   return { userId: u.userId!, key };
+}
+
+let orgs = 0;
+/**
+ * A fresh organization whose wallet holds exactly `quota`, with a budget on the organization (`limit`, per day,
+ * hard or soft) and an organization token: the wallet account's id (settledMoney reads it) and the `sk-` key.
+ */
+export async function budgetedKey<M>(
+  gw: GatewayFixture<M>,
+  quota: number,
+  budget: { limit: number; hard: boolean },
+): Promise<{ userId: number; key: string }> {
+  const org = await insertOrg(gw.t, `money-org-${process.pid % 1000}x${++orgs}`, { quota });
+  const res = await gw.root.call('POST', `/api/org/${org.orgId}/budgets`, {
+    level: 'org',
+    period: 'day',
+    limit_quota: budget.limit,
+    hard: budget.hard,
+  });
+  if (!res.body.success) throw new Error(`budget refused: ${res.body.message}`);
+  const { key } = await insertOrgToken(gw.t, org, 0);
+  return { userId: org.walletUserId, key };
 }
 
 /** A subscription plan holding part of a property run's money, and the billing preference that draws on it. */
