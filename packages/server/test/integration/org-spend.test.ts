@@ -288,15 +288,18 @@ describe.each(logDatabasePairs)('organization spend (%s main, %s logs)', (mainDi
   });
 
   it("a non-member, and a member of another organization, get org_not_found (even with the organization's ids)", async () => {
-    const filters = `member_id=${memberA.userId}&team_id=${teams.platform}`;
-    for (const [who, c] of [
-      ['outsider', outsider],
-      ['org B member', memberB],
+    const filtersA = `member_id=${memberA.userId}&team_id=${teams.platform}`;
+    const filtersB = `member_id=${memberB.userId}`;
+    for (const [who, c, org, filters] of [
+      ['outsider', outsider, a.id, filtersA],
+      ['org B member', memberB, a.id, filtersA],
+      ['org A owner', owner, b.id, filtersB],
+      ['org A member', memberA, b.id, filtersB],
     ] as const)
       for (const url of [
-        `/api/org/${a.id}/logs?${filters}`,
-        `/api/org/${a.id}/spend?${range}&${filters}`,
-        `/api/org/${a.id}/spend/export?${range}&${filters}`,
+        `/api/org/${org}/logs?${filters}`,
+        `/api/org/${org}/spend?${range}&${filters}`,
+        `/api/org/${org}/spend/export?${range}&${filters}`,
       ]) {
         const res = await c.call('GET', url);
         expect(res.status, `${who} ${url}`).toBe(200);
