@@ -71,8 +71,7 @@ export const removeTeamMember = (id: number, teamId: number, userId: number) =>
   apiDelete(`${base(id)}/teams/${teamId}/members/${userId}`);
 
 export type OrgTokenInput = z.input<typeof orgTokenBody>;
-export const fetchOrgTokens = (id: number) =>
-  apiGet<OrgToken[] | Page<OrgToken>>(`${base(id)}/tokens?p=1&page_size=100`).then(listOf);
+export const fetchOrgTokens = (id: number) => apiGet<OrgToken[] | Page<OrgToken>>(`${base(id)}/tokens`).then(listOf);
 export const createOrgToken = (id: number, body: OrgTokenInput) =>
   apiPost<OrgToken>(`${base(id)}/tokens`, body).then((e) => e.data!);
 export const updateOrgToken = (id: number, tokenId: number, body: OrgTokenInput) =>

@@ -10,6 +10,9 @@ import { createInvitation, orgKey } from '../api';
 import { useOrgView } from '../context';
 
 const DAY_S = 86_400;
+
+/** The server answers the console's path alone when no ServerAddress is set: the link then opens on this origin. */
+const absoluteLink = (link: string) => (link.startsWith('/') ? `${window.location.origin}${link}` : link);
 const TTL_DAYS = [1, 3, 7, 14, 30].filter((d) => d * DAY_S <= ORG_INVITATION_TTL_MAX);
 const DEFAULT_TTL_DAYS = 7;
 
@@ -55,7 +58,7 @@ export function InviteModal({ open, onClose }: { open: boolean; onClose: () => v
       if (mode === 'email') {
         void message.success(t('invite.sent', { email: parsed.data.email }));
         close();
-      } else setLink(created.link);
+      } else setLink(absoluteLink(created.link));
     });
   };
 
