@@ -10,6 +10,7 @@ import {
 } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_HEADER, EXPORT_PAGE_ROWS } from '../../src/modules/org-spend/export.js';
+import { OTHER_TAGS_KEY } from '../../src/modules/org-spend/report.js';
 import { orgSpendOf } from '../../src/modules/org-spend/service.js';
 import type { Client, TestApp } from '../support/app.js';
 import { logDatabasePairs } from '../support/databases.js';
@@ -334,6 +335,29 @@ describe.each(logDatabasePairs)('organization spend (%s main, %s logs)', (mainDi
       const c = byRequest.get(r.request_id)!;
       expect(r.tags, r.request_id).toBe(c.tags.join(';'));
       expect(Number(r.billed_quota), r.request_id).toBe(markedUp(c.quota, MARKUP_BP));
+    }
+  });
+
+  it('past the tag sets read one by one, the other calls are one exact "*" row', async () => {
+    const service = orgSpendOf(t.runtime.ctx);
+    const max = service.tagSetsMax;
+    service.tagSetsMax = 2;
+    try {
+      const report = (await spend(viewer, a.id, 'group_by=tag')).data!;
+      const sets = new Map<string, OrgCall[]>();
+      for (const c of callsA) sets.set(c.tags.join(','), [...(sets.get(c.tags.join(',')) ?? []), c]);
+      const top = [...sets.values()]
+        .map((calls) => ({ calls, quota: sumOf(calls).quota }))
+        .sort((x, y) => y.quota - x.quota)
+        .slice(0, 2)
+        .flatMap((g) => g.calls);
+      const rest = callsA.filter((c) => !top.includes(c));
+      expect(rest.length).toBeGreaterThan(0);
+      const { key: _k, label: _l, ...other } = report.rows.find((r) => r.key === OTHER_TAGS_KEY)!;
+      expect(other).toEqual(sumOf(rest));
+      expect(report.total).toEqual(sumOf(callsA));
+    } finally {
+      service.tagSetsMax = max;
     }
   });
 

@@ -77,11 +77,12 @@ export async function spendReportOf(
   org: ReportOrg,
   scope: SpendScope,
   groupBy: SpendDimension,
+  tagSetsMax = SPEND_TAG_SETS_MAX,
 ): Promise<SpendReport> {
   const [totalRow, grouped] = await Promise.all([
     store.totals(scope),
     groupBy === 'tag'
-      ? store.grouped(scope, 'tags', SPEND_TAG_SETS_MAX)
+      ? store.grouped(scope, 'tags', tagSetsMax)
       : store.grouped(scope, groupBy === 'day' ? 'day_bucket' : GROUP_KEY[groupBy]),
   ]);
   const total = sumsOf(totalRow);
@@ -96,7 +97,7 @@ export async function spendReportOf(
       for (const tag of tags) groups.add(tag, s);
     }
     const rest = minus(total, read);
-    if (grouped.length >= SPEND_TAG_SETS_MAX && rest.requests > 0) groups.add(OTHER_TAGS_KEY, rest);
+    if (grouped.length >= tagSetsMax && rest.requests > 0) groups.add(OTHER_TAGS_KEY, rest);
   } else if (groupBy === 'day') {
     for (const r of grouped) groups.add(dayIn('', new Date(Number(r.k) * 1000)), sumsOf(r));
   } else {

@@ -19,7 +19,7 @@ import { toUserLog } from '../logs/view.js';
 import { requireOrg } from '../organizations/access.js';
 import { billedOf, exportCsv } from './export.js';
 import { SpendLabels } from './labels.js';
-import { spendReportOf, type ReportOrg } from './report.js';
+import { SPEND_TAG_SETS_MAX, spendReportOf, type ReportOrg } from './report.js';
 import { OrgSpendStore, type SpendScope } from './store.js';
 
 const DAY_SECONDS = 86_400;
@@ -42,6 +42,8 @@ export class OrgSpendService {
   private readonly labels: SpendLabels;
   /** The rows an export holds at most (SPEND_EXPORT_ROWS_MAX; a test may lower it). */
   exportRowsMax = SPEND_EXPORT_ROWS_MAX;
+  /** The tag sets a tag breakdown reads one by one (SPEND_TAG_SETS_MAX; a test may lower it). */
+  tagSetsMax = SPEND_TAG_SETS_MAX;
 
   constructor(private readonly deps: Pick<AppContext, 'db' | 'logDb'>) {
     this.store = new OrgSpendStore(deps.logDb);
@@ -98,7 +100,7 @@ export class OrgSpendService {
   /** The breakdown of a range by one dimension, with the total. */
   async report(user: AuthUser, orgId: number, q: SpendQuery): Promise<SpendReport> {
     const { org, scope } = await this.visible(user, orgId);
-    return spendReportOf(this.store, this.labels, org, this.spendScope(scope, q), q.group_by);
+    return spendReportOf(this.store, this.labels, org, this.spendScope(scope, q), q.group_by, this.tagSetsMax);
   }
 
   /** The calls of a range as CSV lines (read page by page as they are sent), at most exportRowsMax. */
