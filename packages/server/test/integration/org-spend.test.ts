@@ -20,7 +20,10 @@ import {
   addOrgToken,
   addTeam,
   insertOrgCalls,
+  parseCsv,
   seedOrg,
+  sumOf,
+  zero,
   type OrgCall,
   type SeededOrg,
 } from '../support/org-spend-rows.js';
@@ -38,49 +41,7 @@ const MARKUP_BP = 2500;
 const TAG_POOL = ['alpha', 'beta', 'g_1'];
 const MODELS = ['gpt-4o', 'claude-3', '-danger\nmodel'];
 
-/** RFC 4180 as a spreadsheet reads it (quoted cells with doubled quotes, CRLF lines). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += ch;
-  }
-  return rows;
-}
-
 const localDay = (at: number) => new Date(at * 1000).toLocaleDateString('sv-SE');
-const zero = (): Sums => ({ quota: 0, billed_quota: 0, requests: 0, prompt_tokens: 0, completion_tokens: 0 });
-function sumOf(calls: readonly OrgCall[]): Sums {
-  const s = zero();
-  for (const c of calls) {
-    s.quota += c.quota;
-    s.billed_quota += c.billed && c.billed > 0 ? c.billed : c.quota;
-    s.requests += 1;
-    s.prompt_tokens += c.prompt ?? 0;
-    s.completion_tokens += c.completion ?? 0;
-  }
-  return s;
-}
-
 describe.each(logDatabasePairs)('organization spend (%s main, %s logs)', (mainDialect, logDialect) => {
   const env = useLogDatabaseEnv(logDialect);
   let t: TestApp, root: Client, owner: Client, viewer: Client, memberA: Client, memberA2: Client;

@@ -1,4 +1,4 @@
-import { tagsColumn, type OrgRole } from '@tollway/shared';
+import { tagsColumn, type OrgRole, type SpendReport } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/connect.js';
 import type { LogsTable } from '../../src/db/schema.js';
@@ -133,4 +133,54 @@ export async function insertOrgCalls(logDb: Db, org: SeededOrg, calls: readonly 
       .insertInto('logs')
       .values(calls.slice(i, i + BATCH).map((c) => orgLogRow(org, c)))
       .execute();
+}
+
+/** RFC 4180 as a spreadsheet reads it (quoted cells with doubled quotes, CRLF lines). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
+  }
+  return rows;
+}
+
+/** Sums of no call. */
+export const zero = (): SpendReport['total'] => ({
+  quota: 0,
+  billed_quota: 0,
+  requests: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+});
+/** The sums a spend report must give for `calls` (billed: the reseller price when recorded, else quota). */
+export function sumOf(calls: readonly OrgCall[]): SpendReport['total'] {
+  const s = zero();
+  for (const c of calls) {
+    s.quota += c.quota;
+    s.billed_quota += c.billed && c.billed > 0 ? c.billed : c.quota;
+    s.requests += 1;
+    s.prompt_tokens += c.prompt ?? 0;
+    s.completion_tokens += c.completion ?? 0;
+  }
+  return s;
 }
