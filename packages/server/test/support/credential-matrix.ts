@@ -59,6 +59,8 @@ export interface Subject {
   viaGithub: Client;
   accessToken: string;
   apiKey: string;
+  /** An `sk-` key of an organization the user owns, held by the user (an organization token). */
+  orgKey: string;
   githubId: number;
   passkey: SoftAuthenticator;
   secret?: string;
@@ -155,6 +157,10 @@ export async function makeSubject(
   const token = await session.call<string>('GET', '/api/user/token');
   expect(token.body.success, token.body.message).toBe(true);
   const { key } = await addToken(nodes.act, id);
+  const org = await session.call<{ id: number }>('POST', '/api/org', { name: `${name} org` });
+  expect(org.body.success, org.body.message).toBe(true);
+  const orgKey = await session.call<{ key: string }>('POST', `/api/org/${org.body.data!.id}/tokens`, { name: 'held' });
+  expect(orgKey.body.success, orgKey.body.message).toBe(true);
   return {
     id,
     name,
@@ -166,6 +172,7 @@ export async function makeSubject(
     viaGithub,
     accessToken: token.body.data!,
     apiKey: key,
+    orgKey: `sk-${orgKey.body.data!.key}`,
     githubId,
     passkey,
     secret,
@@ -216,14 +223,14 @@ const BUS_POLL_MS = 20;
  * answer; another node hears of it on the Redis bus, so there the answer may take up to BUS_POLLS polls to become
  * `expected` (it is returned as it is then).
  */
-async function apiKeyOutcome(nodes: MatrixNodes, s: Subject, expected: Outcome): Promise<Outcome> {
+async function apiKeyOutcome(nodes: MatrixNodes, apiKey: string, expected: Outcome): Promise<Outcome> {
   const once = async () =>
     outcomeOf(
       (
         await nodes.probe.app.inject({
           method: 'GET',
           url: '/v1/models',
-          headers: { authorization: `Bearer ${s.apiKey}` },
+          headers: { authorization: `Bearer ${apiKey}` },
         })
       ).statusCode,
     );
@@ -255,7 +262,10 @@ export async function probe(nodes: MatrixNodes, s: Subject, expectedApiKey: Outc
       .execute();
     expect(rows).toEqual([]);
   }
-  const apiKey = await apiKeyOutcome(nodes, s, expectedApiKey);
+  const apiKey = await apiKeyOutcome(nodes, s.apiKey, expectedApiKey);
+  // An organization token the user holds ends exactly when their own key does (disabled, deleted) and lives on
+  // otherwise: the organization's wallet is not theirs, but the person holding it is.
+  expect(await apiKeyOutcome(nodes, s.orgKey, apiKey), 'the organization token the user holds').toBe(apiKey);
   const browser = new Client(app.app);
   const state = await oauthState(browser);
   const signedIn = await oauthCallback(

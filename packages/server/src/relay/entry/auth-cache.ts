@@ -3,7 +3,7 @@ import { BoundedMap } from '../../lib/bounded-map.js';
 import { IpAllowList } from '../../lib/ip-allow.js';
 import { limitSetOf } from '../../core/period-limits/counters.js';
 import type { PeriodLimits } from '../../core/period-limits/types.js';
-import { normalizeBillingPreference, type BillingPreference } from '@tollway/shared';
+import { normalizeBillingPreference, UserStatus, type BillingPreference } from '@tollway/shared';
 import { activePlansOf, type ActivePlan } from './active-plans.js';
 import { budgetAppliesTo, type BudgetRule } from '../../core/period-limits/budget-counters.js';
 import { orgBudgetRules } from './org-budgets.js';
@@ -124,7 +124,11 @@ export class TokenAuthCache {
       .selectFrom('tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .leftJoin('organizations as o', 'o.id', 'u.org_id')
+      // The person holding an organization token: their account ending ends the token (see holderStatus).
+      .leftJoin('users as m', 'm.id', 't.member_id')
       .select([
+        'm.status as memberStatus',
+        'm.deleted_at as memberDeleted',
         'u.org_id as orgId',
         't.member_id as memberId',
         't.team_id as teamId',
@@ -216,7 +220,7 @@ export class TokenAuthCache {
       concurrencyLimit: Number(row.concurrency_limit ?? 0),
       userId: row.userId,
       username: row.username,
-      userStatus: row.userStatus,
+      userStatus: holderStatus(row),
       userRole: row.userRole,
       userGroup: row.userGroup,
       acceptUnsetRatio: acceptUnset,
@@ -252,7 +256,8 @@ export class TokenAuthCache {
 
   invalidateUser(userId: number): void {
     this.budgets.delete(userId);
-    for (const [k, v] of this.byKey) if (v.userId === userId) this.byKey.delete(k);
+    // A person's change also reaches the organization tokens they hold (their status is the tokens' too).
+    for (const [k, v] of this.byKey) if (v.userId === userId || v.memberId === userId) this.byKey.delete(k);
   }
 
   /** The budgets of organization `orgId` (wallet account `walletUserId`), read once and kept until invalidated. */
@@ -274,6 +279,21 @@ export class TokenAuthCache {
 }
 
 type Num = number | string | bigint;
+
+/**
+ * The status the relay checks for a token: its owner's, and for an organization token also its holder's — a member
+ * disabled or deleted by an administrator loses the organization's tokens they hold, as they lose their own.
+ */
+function holderStatus(r: {
+  userStatus: number;
+  memberId: Num | null;
+  memberStatus: number | null;
+  memberDeleted: string | null;
+}): number {
+  if (!Number(r.memberId ?? 0)) return r.userStatus;
+  if (r.memberStatus === null || r.memberDeleted) return UserStatus.Disabled;
+  return r.memberStatus !== UserStatus.Enabled ? r.memberStatus : r.userStatus;
+}
 
 /** The period limits of a loaded token row (bigint columns may come back as strings). */
 function periodLimitsOfRow(r: {
