@@ -1,23 +1,7 @@
-import type { BudgetLevel, BudgetPeriod } from '@tollway/shared';
 import { periodEnd, periodStart } from './periods.js';
-import type { PeriodCounter, PeriodLimits } from './types.js';
+import type { BudgetRule, PeriodCounter, PeriodLimits } from './types.js';
 
-/** One organization budget as the relay counts it (budgets table, docs/operating/budgets.md). */
-export interface BudgetRule {
-  id: number;
-  orgId: number;
-  level: BudgetLevel;
-  /** The team, member (users.id) or token; 0 for org and tag budgets. */
-  targetId: number;
-  tag: string;
-  period: BudgetPeriod;
-  limit: number;
-  /** Hard: refuses calls once used up; soft: counts and alerts only. */
-  hard: boolean;
-  alertPercents: readonly number[];
-  alertEmail: boolean;
-  alertWebhook: boolean;
-}
+export type { BudgetRule } from './types.js';
 
 /** An idle total budget's counter is let go after this (it starts again from the logs when next used). */
 export const TOTAL_COUNTER_IDLE_MS = 30 * 86_400_000;

@@ -1,6 +1,6 @@
 import type { BudgetLevel, BudgetPeriod } from '@tollway/shared';
 import type { Db } from '../../db/connect.js';
-import type { BudgetRule } from '../../core/period-limits/budget-counters.js';
+import type { BudgetRule } from './types.js';
 
 /** A budgets row as the relay counts it. */
 export function budgetRuleOf(r: {

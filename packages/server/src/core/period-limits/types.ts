@@ -1,5 +1,21 @@
-import type { PeriodKind } from '@tollway/shared';
-import type { BudgetRule } from './budget-counters.js';
+import type { BudgetLevel, BudgetPeriod, PeriodKind } from '@tollway/shared';
+
+/** One organization budget as the relay counts it (budgets table, docs/operating/budgets.md). */
+export interface BudgetRule {
+  id: number;
+  orgId: number;
+  level: BudgetLevel;
+  /** The team, member (users.id) or token; 0 for org and tag budgets. */
+  targetId: number;
+  tag: string;
+  period: BudgetPeriod;
+  limit: number;
+  /** Hard: refuses calls once used up; soft: counts and alerts only. */
+  hard: boolean;
+  alertPercents: readonly number[];
+  alertEmail: boolean;
+  alertWebhook: boolean;
+}
 
 /** One owner's period limits (0: none). */
 export interface PeriodLimitSet {

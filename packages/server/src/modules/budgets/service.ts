@@ -5,7 +5,7 @@ import { periodLimitsOf } from '../../core/period-limits/service.js';
 import { coded, notFound } from '../../lib/errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
-import { budgetRuleOf } from '../../relay/entry/org-budgets.js';
+import { budgetRuleOf } from '../../core/period-limits/budget-rules.js';
 import type { OrgAccess } from '../organizations/access.js';
 import { BudgetsStore, type BudgetRow } from './store.js';
 

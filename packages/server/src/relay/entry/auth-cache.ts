@@ -6,7 +6,7 @@ import type { PeriodLimits } from '../../core/period-limits/types.js';
 import { normalizeBillingPreference, UserStatus, type BillingPreference } from '@tollway/shared';
 import { activePlansOf, type ActivePlan } from './active-plans.js';
 import { budgetAppliesTo, type BudgetRule } from '../../core/period-limits/budget-counters.js';
-import { orgBudgetRules } from './org-budgets.js';
+import { orgBudgetRules } from '../../core/period-limits/budget-rules.js';
 
 /** What the relay needs to know about an API token and its owner, held in memory. */
 export interface TokenAuth {
