@@ -52,6 +52,13 @@ async function pick(page: Page, select: Locator, text: string | RegExp): Promise
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
 }
 
+/** Waits until no animation runs (a bar filling, a drawer sliding in), for a picture of the settled page. */
+async function still(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+}
+
 /** One chat completion with `key`: its status and body. */
 async function call(h: Harness, key: string): Promise<{ status: number; body: { error?: { code?: string } } }> {
   const res = await fetch(`${h.baseUrl}/v1/chat/completions`, {
@@ -277,6 +284,7 @@ describe('organizations in the console (Chromium)', () => {
       const usage = admin.getByTestId(`budget-usage-${budget!.id}`);
       await expect.poll(() => usage.getAttribute('data-exhausted')).toBe('true');
       expect(await usage.textContent()).toContain('Used up');
+      await still(admin);
       await h.shot(admin, 'org-07-budgets-used-up');
     },
   );
@@ -305,6 +313,11 @@ describe('organizations in the console (Chromium)', () => {
   it('logs of the organization, and the pages on a phone', { timeout: STEP_TIMEOUT_MS }, async () => {
     await admin.goto(`/app/org/${orgId}/logs`);
     await expect.poll(() => admin.locator('[data-testid^="org-log-row-"]').count()).toBe(CALLS_IN_BUDGET);
+    // Each call is attributed to the member and their team.
+    for (const text of await admin.locator('[data-testid^="org-log-row-"]').allTextContents()) {
+      expect(text).toContain(MEMBER.username);
+      expect(text).toContain(TEAM_NAME);
+    }
     await h.shot(admin, 'org-10-logs-desktop');
 
     const phone = await newPage(h, PHONE);
@@ -314,6 +327,7 @@ describe('organizations in the console (Chromium)', () => {
     await h.shot(phone, 'org-11-overview-phone');
     await phone.getByTestId('sidebar-toggle').click();
     await expect.poll(() => phone.locator('.tw-mobile-drawer').textContent()).toContain(`Org: ${ORG_NAME}`);
+    await still(phone);
     await h.shot(phone, 'org-12-drawer-phone');
     await phone.keyboard.press('Escape');
     for (const p of ['members', 'budgets', 'spend']) {

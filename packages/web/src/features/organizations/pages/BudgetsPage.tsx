@@ -18,6 +18,8 @@ import { useOrgView } from '../context';
 /** Used share at which a bar turns orange (red once used up). */
 const WARN_PERCENT = 80;
 const PERCENT = 100;
+const WARN_COLOR = '#fa8c16';
+const EXHAUSTED_COLOR = '#ff4d4f';
 
 /** /app/org/:id/budgets: every budget with its period's use; budgets.manage creates, edits and deletes. */
 export default function BudgetsPage() {
@@ -64,7 +66,7 @@ export default function BudgetsPage() {
               percent={Math.min(PERCENT, Math.round(pct))}
               size="small"
               status={exhausted ? 'exception' : 'normal'}
-              strokeColor={exhausted ? undefined : pct >= WARN_PERCENT ? '#fa8c16' : undefined}
+              strokeColor={exhausted ? EXHAUSTED_COLOR : pct >= WARN_PERCENT ? WARN_COLOR : undefined}
               aria-label={t('budgets.usage')}
             />
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>

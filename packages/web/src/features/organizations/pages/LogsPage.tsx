@@ -27,7 +27,17 @@ export default function LogsPage() {
 
   const columns: TableColumnsType<OrgLogRow> = [
     { title: t('logs.time'), key: 'time', width: 160, render: (_, r) => formatTime(r.created_at) },
-    ...(can('spend.all') ? [{ title: t('logs.member'), dataIndex: 'username', key: 'member', width: 120 }] : []),
+    ...(can('spend.all')
+      ? [
+          {
+            title: t('logs.member'),
+            key: 'member',
+            width: 120,
+            render: (_: unknown, r: OrgLogRow) => r.member_name || '—',
+          },
+        ]
+      : []),
+    { title: t('logs.team'), key: 'team', width: 120, render: (_, r) => r.team_name || '—' },
     { title: t('logs.token'), dataIndex: 'token_name', key: 'token', width: 140 },
     { title: t('logs.model'), dataIndex: 'model_name', key: 'model', width: 160 },
     {
