@@ -105,6 +105,43 @@ describe.each(dialects)('organization budgets (%s)', (dialect) => {
     expect((await taggedCall(base, token.key)).status).toBe(200);
   });
 
+  it('every surface logs the attribution: OpenAI chat and embeddings, Claude, Gemini, with the tags header', async () => {
+    const { org, member, teamId, token } = await orgWithToken('surfaces');
+    const tags = { 'x-tollway-tags': 'team_x,run:1' };
+    const post = (path: string, body: object, auth: Record<string, string>) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth, ...tags },
+        body: JSON.stringify(body),
+      });
+    const bearer = { authorization: `Bearer ${token.key}` };
+    const messages = [{ role: 'user', content: 'attribute me' }];
+    const answers = await Promise.all([
+      post('/v1/chat/completions', { model: FIXED_MODEL, max_tokens: 20, messages }, bearer),
+      post('/v1/embeddings', { model: FIXED_MODEL, input: 'attribute me' }, bearer),
+      post(
+        '/v1/messages',
+        { model: FIXED_MODEL, max_tokens: 20, messages },
+        { 'x-api-key': token.key, 'anthropic-version': '2023-06-01' },
+      ),
+      post(
+        `/v1beta/models/${FIXED_MODEL}:generateContent`,
+        { contents: [{ role: 'user', parts: [{ text: 'attribute me' }] }] },
+        { 'x-goog-api-key': token.key },
+      ),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const logs = await consumeLogs(t, org.walletUserId);
+    expect(logs).toHaveLength(4);
+    for (const r of logs)
+      expect([Number(r.member_id), Number(r.team_id), r.tags, Number(r.token_id)]).toEqual([
+        member.userId,
+        teamId,
+        ',team_x,run:1,',
+        token.id,
+      ]);
+  });
+
   it("a reseller organization's calls log its price beside the system's", async () => {
     const { org, token } = await orgWithToken('reseller', 1_500);
     expect((await taggedCall(base, token.key)).status).toBe(200);
