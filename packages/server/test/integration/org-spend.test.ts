@@ -229,7 +229,10 @@ describe.each(logDatabasePairs)('organization spend (%s main, %s logs)', (mainDi
   });
 
   it('a member sees only their own calls, whatever the filters say; a viewer and a system admin see all', async () => {
-    const own = sumOf(callsA.filter((c) => c.member === memberA.userId));
+    // Organization A is a reseller: its member sees its prices only, in both figures (the margin is not theirs).
+    const mine = sumOf(callsA.filter((c) => c.member === memberA.userId));
+    const own = { ...mine, quota: mine.billed_quota };
+    expect(mine.billed_quota).toBeGreaterThan(mine.quota);
     expect((await spend(memberA, a.id, 'group_by=member')).data!.rows.map((r) => r.key)).toEqual([
       String(memberA.userId),
     ]);
@@ -237,6 +240,7 @@ describe.each(logDatabasePairs)('organization spend (%s main, %s logs)', (mainDi
     const logs = await allLogs(memberA, a.id);
     expect(logs.total).toBe(own.requests);
     expect(new Set(logs.items.map((r) => r.member_id))).toEqual(new Set([memberA.userId]));
+    for (const r of logs.items) expect(r.quota).toBe(r.billed_quota);
     const recs = records((await exportOf(memberA, a.id)).rows);
     expect(new Set(recs.map((r) => r.member))).toEqual(new Set(['spend-member']));
     expect(csvSums(recs)).toEqual(own);

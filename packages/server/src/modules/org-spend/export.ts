@@ -38,6 +38,8 @@ export async function* exportCsv(
   org: ReportOrg,
   scope: SpendScope,
   rowsMax: number,
+  /** The member's price in both columns (a reseller's member does not see the system's price). */
+  billedOnly = false,
 ): AsyncGenerator<string> {
   yield UTF8_BOM + csvLine(EXPORT_HEADER);
   const teams = await labels.teams(org.id);
@@ -49,15 +51,21 @@ export async function* exportCsv(
     if (rows.length === 0) return;
     const unknown = rows.map((r) => r.member_id).filter((id) => id > 0 && !members.has(id));
     for (const [id, name] of await labels.usernames(unknown)) members.set(id, name);
-    yield rows.map((r) => csvLine(cellsOf(r, members, teams))).join('');
+    yield rows.map((r) => csvLine(cellsOf(r, members, teams, billedOnly))).join('');
     left -= rows.length;
     const last = rows[rows.length - 1]!;
     after = { created_at: Number(last.created_at), id: Number(last.id) };
   }
 }
 
-function cellsOf(r: ExportRecord, members: Map<number, string>, teams: Map<number, string>): (string | number)[] {
-  const quota = Number(r.quota);
+function cellsOf(
+  r: ExportRecord,
+  members: Map<number, string>,
+  teams: Map<number, string>,
+  billedOnly: boolean,
+): (string | number)[] {
+  const billed = billedOf(Number(r.quota), Number(r.billed_quota));
+  const quota = billedOnly ? billed : Number(r.quota);
   return [
     new Date(Number(r.created_at) * 1000).toISOString(),
     r.member_id,
@@ -71,7 +79,7 @@ function cellsOf(r: ExportRecord, members: Map<number, string>, teams: Map<numbe
     r.prompt_tokens,
     r.completion_tokens,
     quota,
-    billedOf(quota, Number(r.billed_quota)),
+    billed,
     r.request_id,
   ];
 }

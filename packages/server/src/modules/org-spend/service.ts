@@ -51,16 +51,21 @@ export class OrgSpendService {
   }
 
   /** The organization and the scope of what the caller may read of it. */
-  private async visible(user: AuthUser, orgId: number): Promise<{ org: ReportOrg; scope: SpendScope }> {
+  private async visible(
+    user: AuthUser,
+    orgId: number,
+  ): Promise<{ org: ReportOrg; scope: SpendScope; billedOnly: boolean }> {
     const access = await requireOrg(this.deps.db, user, orgId, 'org.read');
     const org = { id: access.org.id, walletUserId: access.org.wallet_user_id };
     const all = orgCan(access.role, 'spend.all');
-    return { org, scope: { walletUserId: org.walletUserId, ...(all ? {} : { ownMemberId: user.id }) } };
+    // A reseller's member sees its prices only: the system's price (and so the margin) is for those who see all.
+    const billedOnly = !all && Number(access.org.reseller) === 1;
+    return { org, scope: { walletUserId: org.walletUserId, ...(all ? {} : { ownMemberId: user.id }) }, billedOnly };
   }
 
   /** The organization's calls, newest first, each with whom and what it is attributed to. */
   async logs(user: AuthUser, orgId: number, q: OrgLogQuery): Promise<Page<OrgLogRow>> {
-    const { org, scope } = await this.visible(user, orgId);
+    const { org, scope, billedOnly } = await this.visible(user, orgId);
     const page = await readPage(q, (w) =>
       this.store.page(
         {
@@ -84,14 +89,16 @@ export class OrgSpendService {
     const items = page.items.map((r): OrgLogRow => {
       const { channel: _c, channel_name: _n, ip: _i, ...row } = toUserLog(r, false);
       const quota = Number(r.quota);
+      const billed = billedOf(quota, Number(r.billed_quota));
       return {
         ...row,
+        ...(billedOnly ? { quota: billed } : {}),
         member_id: r.member_id,
         member_name: members.get(r.member_id) ?? '',
         team_id: r.team_id,
         team_name: teams.get(r.team_id) ?? '',
         tags: tagsOfColumn(r.tags),
-        billed_quota: billedOf(quota, Number(r.billed_quota)),
+        billed_quota: billed,
       };
     });
     return { ...page, items };
@@ -99,13 +106,26 @@ export class OrgSpendService {
 
   /** The breakdown of a range by one dimension, with the total. */
   async report(user: AuthUser, orgId: number, q: SpendQuery): Promise<SpendReport> {
-    const { org, scope } = await this.visible(user, orgId);
-    return spendReportOf(this.store, this.labels, org, this.spendScope(scope, q), q.group_by, this.tagSetsMax);
+    const { org, scope, billedOnly } = await this.visible(user, orgId);
+    const report = await spendReportOf(
+      this.store,
+      this.labels,
+      org,
+      this.spendScope(scope, q),
+      q.group_by,
+      this.tagSetsMax,
+    );
+    if (!billedOnly) return report;
+    return {
+      ...report,
+      rows: report.rows.map((r) => ({ ...r, quota: r.billed_quota })),
+      total: { ...report.total, quota: report.total.billed_quota },
+    };
   }
 
   /** The calls of a range as CSV lines (read page by page as they are sent), at most exportRowsMax. */
   async export(user: AuthUser, orgId: number, q: SpendQuery): Promise<SpendExport> {
-    const { org, scope } = await this.visible(user, orgId);
+    const { org, scope, billedOnly } = await this.visible(user, orgId);
     const s = this.spendScope(scope, q);
     const count = await this.store.count(s);
     const rowsMax = this.exportRowsMax;
@@ -113,7 +133,7 @@ export class OrgSpendService {
       filename: `org-${org.id}-spend-${q.start_timestamp}-${q.end_timestamp}.csv`,
       rows: Math.min(count, rowsMax),
       truncated: count > rowsMax,
-      lines: exportCsv(this.store, this.labels, org, s, rowsMax),
+      lines: exportCsv(this.store, this.labels, org, s, rowsMax, billedOnly),
     };
   }
 
