@@ -27,7 +27,10 @@ const STEP_TIMEOUT_MS = 180_000;
 /** An English page of the console at `viewport`, signed out. */
 async function newPage(h: Harness, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
   const context = await h.browser.newContext({ baseURL: h.baseUrl, viewport, deviceScaleFactor: 1 });
-  await context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
+  // English unless the test chose otherwise.
+  await context.addInitScript(() => {
+    if (!localStorage.getItem('i18nextLng')) localStorage.setItem('i18nextLng', 'en');
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(PAGE_ACTION_TIMEOUT_MS);
   return page;
@@ -339,4 +342,33 @@ describe('organizations in the console (Chromium)', () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await phone.context().close();
   });
+  it(
+    'the admin changes a member’s role and revokes an invitation; the pages read in Chinese',
+    { timeout: STEP_TIMEOUT_MS },
+    async () => {
+      await apiAs(root, 'POST', `/api/org/${orgId}/invitations`, { role: 'viewer' });
+      await admin.goto(`/app/org/${orgId}/members`);
+      await pick(admin, admin.getByTestId(`member-role-${memberSession.id}`), 'Admin');
+      await expect
+        .poll(async () => {
+          const members = await apiAs<{ user_id: number; role: string }[]>(root, 'GET', `/api/org/${orgId}/members`);
+          return members.find((m) => m.user_id === memberSession.id)?.role;
+        })
+        .toBe('admin');
+      const revoke = admin.locator('[data-testid^="invitation-revoke-"]');
+      await expect.poll(() => revoke.count()).toBe(1);
+      await revoke.click();
+      await admin.locator('.ant-popconfirm:visible .ant-btn-dangerous').click();
+      await expect.poll(() => admin.locator('[data-testid^="invitation-row-"]').count()).toBe(0);
+      const pending = await apiAs<{ status: number }[]>(root, 'GET', `/api/org/${orgId}/invitations`);
+      expect(pending.filter((i) => i.status === 1)).toHaveLength(0);
+
+      await admin.evaluate(() => localStorage.setItem('i18nextLng', 'zh'));
+      await admin.goto(`/app/org/${orgId}/spend`);
+      await admin.getByTestId('spend-chart').waitFor();
+      expect(await admin.locator('h1').textContent()).toBe('花费分析');
+      expect(await admin.getByTestId('sidebar').textContent()).toContain(`组织：${ORG_NAME}`);
+      await h.shot(admin, 'org-14-spend-zh');
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { orgTokenBody, type OrgToken } from '@tollway/shared';
+import { orgCan, orgTokenBody, type OrgToken } from '@tollway/shared';
 import { Form, Input, InputNumber, Select, Switch, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionModal } from '../../../components/ActionModal';
 import { useStoredUser } from '../../../lib/session';
@@ -36,7 +36,13 @@ export function OrgTokenModal({
   const [cap, setCap] = useState<number | null>(0);
   const [error, setError] = useState<string>();
   const { loading, run } = useSubmit();
+  // A viewer holds no tokens (the server refuses them).
+  const holders = (members.data ?? []).filter((m) => orgCan(m.role, 'tokens.own'));
   const holderTeams = (teams.data ?? []).filter((tm) => tm.member_ids.includes(memberId));
+  // A system admin who is not a member issues to a member: the first one is preselected.
+  useEffect(() => {
+    if (open && holders.length && !holders.some((m) => m.user_id === memberId)) setMemberId(holders[0]!.user_id);
+  }, [open, holders, memberId]);
 
   const save = () => {
     const parsed = orgTokenBody.safeParse({
@@ -91,7 +97,7 @@ export function OrgTokenModal({
                 setTeamId(0);
               }}
               showSearch={{ optionFilterProp: 'label' }}
-              options={(members.data ?? []).map((m) => ({
+              options={holders.map((m) => ({
                 value: m.user_id,
                 label: m.user_id === me?.id ? `${m.username} (${t('tokens.self')})` : m.display_name || m.username,
               }))}
