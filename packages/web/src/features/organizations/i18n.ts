@@ -4,7 +4,6 @@ export default {
     switcher: {
       label: '切换组织',
       personal: '个人',
-      personalHint: '个人账户',
       orgs: '我的组织',
       create: '创建组织',
     },
@@ -20,9 +19,7 @@ export default {
       edit: '编辑',
       delete: '删除',
       save: '保存',
-      add: '添加',
       never: '永不过期',
-      none: '无',
       unlimited: '无限额度',
     },
     page: {
@@ -52,7 +49,6 @@ export default {
       webhookSecret: 'Webhook 签名密钥',
       webhookSecretPh: '留空则保持不变',
       saved: '组织设置已保存',
-      reseller: '转售定价',
       markup: '加价（基点，100 = 1%）',
       danger: '删除组织',
       deleteConfirm: '删除组织「{{name}}」后，其令牌全部停用，且不可恢复。',
@@ -111,7 +107,6 @@ export default {
       forEmail: '此邀请发给 {{email}}。',
       expires: '邀请将于 {{time}} 过期。',
       accept: '接受邀请',
-      accepted: '已加入组织「{{name}}」',
       decline: '暂不加入',
     },
     teams: {
@@ -126,10 +121,8 @@ export default {
       deleted: '团队已删除',
       deleteConfirm: '删除团队「{{name}}」？其令牌不再属于任何团队。',
       addMember: '添加成员',
-      pickMember: '选择成员',
       memberAdded: '已加入团队',
       memberRemoved: '已移出团队',
-      removeMember: '将 {{name}} 移出团队',
       empty: '暂无成员',
     },
     tokens: {
@@ -204,7 +197,6 @@ export default {
       exportFailed: '导出失败',
       exported: '已开始下载',
       dims: { team: '团队', member: '成员', token: '令牌', model: '模型', tag: '标签', day: '日期' },
-      key: '名称',
       quota: '花费',
       billed: '按组织价格',
       requests: '请求数',
@@ -226,13 +218,11 @@ export default {
       tags: '标签',
       pageInfo: '第 {{start}} - {{end}} 条，共 {{total}} 条',
     },
-    side: { group: '组织：{{name}}' },
   },
   en: {
     switcher: {
       label: 'Switch organization',
       personal: 'Personal',
-      personalHint: 'Your own account',
       orgs: 'My organizations',
       create: 'Create organization',
     },
@@ -254,9 +244,7 @@ export default {
       edit: 'Edit',
       delete: 'Delete',
       save: 'Save',
-      add: 'Add',
       never: 'Never',
-      none: 'None',
       unlimited: 'Unlimited',
     },
     page: {
@@ -286,7 +274,6 @@ export default {
       webhookSecret: 'Webhook signing secret',
       webhookSecretPh: 'Empty: unchanged',
       saved: 'Settings saved',
-      reseller: 'Reseller prices',
       markup: 'Markup (basis points, 100 = 1%)',
       danger: 'Delete organization',
       deleteConfirm: 'Deleting "{{name}}" disables all its tokens and cannot be undone.',
@@ -345,7 +332,6 @@ export default {
       forEmail: 'This invitation was sent to {{email}}.',
       expires: 'It expires at {{time}}.',
       accept: 'Accept invitation',
-      accepted: 'You joined "{{name}}"',
       decline: 'Not now',
     },
     teams: {
@@ -360,10 +346,8 @@ export default {
       deleted: 'Team deleted',
       deleteConfirm: 'Delete team "{{name}}"? Its tokens then belong to no team.',
       addMember: 'Add member',
-      pickMember: 'Choose a member',
       memberAdded: 'Added to the team',
       memberRemoved: 'Removed from the team',
-      removeMember: 'Remove {{name}} from the team',
       empty: 'No members',
     },
     tokens: {
@@ -439,7 +423,6 @@ export default {
       exportFailed: 'The export failed',
       exported: 'Download started',
       dims: { team: 'Team', member: 'Member', token: 'Token', model: 'Model', tag: 'Tag', day: 'Day' },
-      key: 'Name',
       quota: 'Spend',
       billed: 'At the organization’s prices',
       requests: 'Requests',
@@ -461,6 +444,5 @@ export default {
       tags: 'Tags',
       pageInfo: 'Items {{start}} - {{end}} of {{total}}',
     },
-    side: { group: 'Org: {{name}}' },
   },
 };

@@ -10,7 +10,7 @@ import {
   type BudgetLevel,
   type BudgetPeriod,
 } from '@tollway/shared';
-import { Checkbox, Form, Input, InputNumber, Radio, Select, Typography } from 'antd';
+import { App, Checkbox, Form, Input, InputNumber, Radio, Select, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionModal } from '../../../components/ActionModal';
@@ -60,6 +60,7 @@ export function BudgetModal({ budget, onClose }: { budget: Budget | null | undef
   const { t } = useTranslation('organizations');
   const { org } = useOrgView();
   const queryClient = useQueryClient();
+  const { message } = App.useApp();
   const fmt = useQuotaFormat();
   const open = budget !== undefined;
   const [d, setD] = useState<Draft>(EMPTY);
@@ -114,6 +115,7 @@ export function BudgetModal({ budget, onClose }: { budget: Budget | null | undef
       if (budget) await updateBudget(org.id, budget.id, parsed.data);
       else await createBudget(org.id, parsed.data);
       await queryClient.invalidateQueries({ queryKey: orgKey(org.id, 'budgets') });
+      void message.success(t('budgets.saved'));
       onClose();
     });
   };
