@@ -159,6 +159,16 @@ describe.each(dialects)('organizations (%s)', (dialect) => {
     expect((await openaiCall(base, `sk-${tok.key}`)).status).toBe(200);
   });
 
+  it('the budget-alert webhook is checked by the outbound guard when it is saved, its secret never answered', async () => {
+    const blocked = await admin.call('PUT', `/api/org/${org.id}`, { alert_webhook_url: 'http://127.0.0.1:9/hook' });
+    expect(codeOf(blocked)).toBe(ErrorCode.WebhookUrlBlocked);
+    expect(codeOf(await admin.call('PUT', `/api/org/${org.id}`, { alert_webhook_url: 'ftp://example.com/x' }))).toBe(
+      ErrorCode.InvalidInput,
+    );
+    const saved = await ok<Organization>(admin, 'PUT', `/api/org/${org.id}`, { alert_webhook_secret: 's3cret' });
+    expect(JSON.stringify(saved)).not.toContain('s3cret');
+  });
+
   it('own prices only when root allows them, set by an owner', async () => {
     expect(codeOf(await owner.call('PUT', `/api/org/${org.id}`, { markup_bp: 2000 }))).toBe(ErrorCode.OrgResellerOff);
     await ok(root, 'PUT', `/api/org/${org.id}/reseller`, { reseller: true });

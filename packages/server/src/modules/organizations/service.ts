@@ -14,6 +14,7 @@ import type { AuthUser } from '../../core/auth-user.js';
 import { coded, refused } from '../../lib/errors.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
+import { assertWebhookUrlAllowed } from '../notifications/webhook-url.js';
 import { requireOrg, type OrgAccess, type OrgRow } from './access.js';
 import { OrganizationsStore } from './store.js';
 
@@ -116,6 +117,8 @@ export class OrganizationsService {
     if (body.alert_webhook_url !== undefined) {
       if (body.alert_webhook_url && !isHttpUrl(body.alert_webhook_url))
         throw coded(ErrorCode.InvalidInput, ORG_MSG.webhookUrl);
+      // The outbound guard decides now, as it will at each send (private addresses, schemes, the fetch settings).
+      if (body.alert_webhook_url) await assertWebhookUrlAllowed(this.deps.options, body.alert_webhook_url);
       fields.alert_webhook_url = body.alert_webhook_url;
     }
     if (body.alert_webhook_secret !== undefined)
