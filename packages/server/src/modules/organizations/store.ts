@@ -1,9 +1,10 @@
-import { OrgStatus, Role, UserStatus, type OrgRole } from '@tollway/shared';
+import { OrgStatus, type OrgRole } from '@tollway/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { likeText } from '../../db/like.js';
 import type { Database } from '../../db/schema.js';
 import type { OrgMembersTable } from '../../db/schema-organizations.js';
+import { newUserRow } from '../users/store.js';
 import type { OrgRow } from './access.js';
 
 export type MemberRow = Selectable<OrgMembersTable>;
@@ -54,34 +55,21 @@ export class OrganizationsStore {
         created_by: creator.id,
         created_at: now,
       });
-      const walletId = await insertId(this.db, trx, 'users', {
-        username: walletUsername(orgId),
-        password: '',
-        display_name: name,
-        role: Role.Common,
-        status: UserStatus.Enabled,
-        email: '',
-        github_id: '',
-        oidc_id: '',
-        wechat_id: '',
-        telegram_id: '',
-        linux_do_id: '',
-        access_token: null,
-        quota: 0,
-        used_quota: 0,
-        request_count: 0,
-        group: creator.group || 'default',
-        aff_code: `org${orgId}w`,
-        aff_count: 0,
-        aff_quota: 0,
-        aff_history: 0,
-        inviter_id: 0,
-        setting: '',
-        remark: '',
-        created_at: now,
-        deleted_at: null,
-        org_id: orgId,
-      });
+      const walletId = await insertId(
+        this.db,
+        trx,
+        'users',
+        newUserRow({
+          username: walletUsername(orgId),
+          // No password: nobody signs in to a wallet account (and no session opens on one).
+          password: '',
+          display_name: name,
+          group: creator.group || 'default',
+          aff_code: `org${orgId}w`,
+          created_at: now,
+          org_id: orgId,
+        }),
+      );
       await trx.updateTable('organizations').set({ wallet_user_id: walletId }).where('id', '=', orgId).execute();
       await trx
         .insertInto('org_members')

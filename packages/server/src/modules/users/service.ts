@@ -22,7 +22,7 @@ import { assertWebhookUrlAllowed } from '../notifications/webhook-url.js';
 import type { OptionsService } from '../../core/options/service.js';
 import { hashPassword, spendPasswordCheck, verifyPassword } from './password.js';
 import { MASKED_SECRET, openSettingSecret, parseSetting, sealSettingSecret } from '../../lib/setting-secret.js';
-import type { AfterInsert, NewUser, UserRow, UsersStore } from './store.js';
+import { newUserRow, type AfterInsert, type NewUser, type UserRow, type UsersStore } from './store.js';
 
 export interface CreateUserInput {
   username: string;
@@ -113,34 +113,19 @@ export class UsersService {
   async create(input: CreateUserInput, after?: AfterInsert): Promise<number> {
     if (await this.store.usernameTaken(input.username))
       throw coded(ErrorCode.UsernameTaken, 'username already exists', undefined, 409);
-    const row: NewUser = {
+    const row = newUserRow({
       username: input.username,
       password: await hashPassword(input.password),
       display_name: input.display_name || input.username,
       role: input.role ?? Role.Common,
-      status: UserStatus.Enabled,
       email: input.email ?? '',
-      github_id: '',
-      oidc_id: '',
-      wechat_id: '',
-      telegram_id: '',
-      linux_do_id: '',
       ...input.external_ids,
-      access_token: null,
       quota: input.quota ?? 0,
-      used_quota: 0,
-      request_count: 0,
       group: input.group ?? 'default',
-      aff_code: '',
-      aff_count: 0,
-      aff_quota: 0,
-      aff_history: 0,
       inviter_id: input.inviter_id ?? 0,
-      setting: '',
       remark: input.remark ?? '',
       created_at: nowSeconds(),
-      deleted_at: null,
-    };
+    });
     for (let attempt = 0; ; attempt++) {
       row.aff_code = randomString(6);
       try {

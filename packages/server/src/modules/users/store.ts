@@ -5,7 +5,7 @@ import { fitsUnderQuotaMax } from '../../db/quota-cap.js';
 import { selectPage, type Slice } from '../../db/paged-select.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { PeriodLimitKey, QuotaChangeMode } from '@tollway/shared';
+import { Role, UserStatus, type PeriodLimitKey, type QuotaChangeMode } from '@tollway/shared';
 
 export type UserRow = Selectable<UsersTable>;
 /** quota_warned_at is left to its default (0) and kept by modules/notifications; limits default to none. */
@@ -13,6 +13,36 @@ type DefaultedLimits = 'rpm_limit' | 'tpm_limit' | 'org_id' | PeriodLimitKey;
 export type NewUser = Omit<UserRow, 'id' | 'quota_warned_at' | DefaultedLimits> &
   Partial<Pick<UserRow, DefaultedLimits>>;
 /** Work done in the inserting transaction once the new user's id is known (e.g. invite rewards). */
+/** A new account's row: no identities, no quota, no invite history; `fields` say what this one has. */
+export function newUserRow(
+  fields: Pick<NewUser, 'username' | 'password' | 'display_name' | 'created_at'> & Partial<NewUser>,
+): NewUser {
+  return {
+    role: Role.Common,
+    status: UserStatus.Enabled,
+    email: '',
+    github_id: '',
+    oidc_id: '',
+    wechat_id: '',
+    telegram_id: '',
+    linux_do_id: '',
+    access_token: null,
+    quota: 0,
+    used_quota: 0,
+    request_count: 0,
+    group: 'default',
+    aff_code: '',
+    aff_count: 0,
+    aff_quota: 0,
+    aff_history: 0,
+    inviter_id: 0,
+    setting: '',
+    remark: '',
+    deleted_at: null,
+    ...fields,
+  };
+}
+
 export type AfterInsert = (trx: Transaction<Database>, id: number) => Promise<void>;
 
 /** SQL for the users table. Every balance change is one conditional statement. */
