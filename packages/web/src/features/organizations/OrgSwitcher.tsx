@@ -84,7 +84,8 @@ export default function OrgSwitcher({ compact }: { compact: boolean }) {
           data-current={current?.id ?? 0}
           icon={current ? <ApartmentOutlined /> : <UserOutlined />}
         >
-          {!compact || current ? <span className="tw-org-switcher-name">{name}</span> : null}
+          {/* On a phone the icon alone: the name is in the button's label and heads the drawer's organization pages. */}
+          {!compact && <span className="tw-org-switcher-name">{name}</span>}
           {!compact && <DownOutlined style={{ fontSize: 10 }} />}
         </Button>
       </Dropdown>
