@@ -238,6 +238,7 @@ describe('organizations in the console (Chromium)', () => {
       await key.waitFor();
       tokenKey = (await key.textContent())!.trim();
       expect(tokenKey).toMatch(/^sk-\w{20,}$/);
+      await still(admin);
       await h.shot(admin, 'org-05-token-key');
       await admin.getByTestId('org-token-key-close').click();
       const tokens = await apiAs<OrgToken[] | { items: OrgToken[] }>(root, 'GET', `/api/org/${orgId}/tokens`);

@@ -62,8 +62,8 @@ export default function TokensPage() {
     {
       title: t('tokens.key'),
       key: 'key',
-      width: 190,
-      render: (_, tok) => <span className="tw-org-key">{withPrefix(tok.key)}</span>,
+      width: 240,
+      render: (_, tok) => <span className="tw-org-key tw-org-key-masked">{withPrefix(tok.key)}</span>,
     },
     {
       title: t('tokens.status'),
@@ -156,7 +156,7 @@ export default function TokensPage() {
           columns={cardColumns(columns, mobile)}
           dataSource={tokens.data ?? []}
           loading={tokens.isFetching}
-          {...cardLayout(mobile, 1230)}
+          {...cardLayout(mobile, 1280)}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
           rowClassName={(tok) => (tok.status === TokenStatus.Enabled ? '' : 'tw-tok-row-disabled')}
           onRow={(tok) => ({ 'data-testid': `org-token-row-${tok.id}` }) as object}
