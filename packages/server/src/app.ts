@@ -57,6 +57,7 @@ import { affinityRoutes } from './modules/affinity/routes.js';
 import { ratioSyncRoutes } from './modules/ratio-sync/routes.js';
 import { oidcDiscoveryRoutes } from './modules/oidc-discovery/routes.js';
 import { customOAuthRoutes } from './modules/custom-oauth/routes.js';
+import { mcpServerRoutes } from './modules/mcp-servers/routes.js';
 import { performanceRoutes } from './modules/performance/routes.js';
 
 /** Every management API module; a new module is added here and gets auth, validation and docs for free. */
@@ -108,6 +109,7 @@ export const routeModules: RouteModule[] = [
   affinityRoutes,
   ratioSyncRoutes,
   performanceRoutes,
+  mcpServerRoutes,
 ];
 
 /** What route registration (http/register.ts) takes from the modules: who calls, at what level, and the audit log. */

@@ -30,6 +30,8 @@ export interface Config {
   otelTrustCallerSampling: boolean;
   sessionSecret: string | undefined;
   cryptoSecret: string | undefined;
+  /** MCP_STDIO_ENABLED: registered MCP servers may be local programs started over stdio (docs/operating/mcp.md). */
+  mcpStdioEnabled: boolean;
   nodeType: 'master' | 'slave';
   syncFrequency: number;
   /** Minutes between background tests of auto-disabled channels (0: off). */
@@ -280,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     otelTrustCallerSampling: env.OTEL_TRUST_CALLER_SAMPLING === 'true' || env.OTEL_TRUST_CALLER_SAMPLING === '1',
     sessionSecret: env.SESSION_SECRET || undefined,
     cryptoSecret: env.CRYPTO_SECRET || undefined,
+    mcpStdioEnabled: env.MCP_STDIO_ENABLED === 'true' || env.MCP_STDIO_ENABLED === '1',
     nodeType,
     syncFrequency: intVar(env, 'SYNC_FREQUENCY', 60, 1),
     channelTestFrequency: intVar(env, 'CHANNEL_TEST_FREQUENCY', 0, 0),

@@ -424,6 +424,10 @@ export const ErrorCode = {
   // Spend tags ({reason}: too_many, too_long, bad_char) and spend queries ({max_days}).
   TagsInvalid: 'tags_invalid',
   SpendRangeInvalid: 'spend_range_invalid',
+  // MCP gateway's registry: a stdio server while MCP_STDIO_ENABLED is off.
+  McpServerNotFound: 'mcp_server_not_found',
+  McpServerNameTaken: 'mcp_server_name_taken',
+  McpStdioDisabled: 'mcp_stdio_disabled',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -28,6 +28,7 @@ import * as m0026 from './migrations/0026_custom_oauth.js';
 import * as m0027 from './migrations/0027_token_concurrency_limit.js';
 import * as m0028 from './migrations/0028_response_cache.js';
 import * as m0029 from './migrations/0029_organizations.js';
+import * as m0030 from './migrations/0030_mcp.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0027_token_concurrency_limit': m0027,
   '0028_response_cache': m0028,
   '0029_organizations': m0029,
+  '0030_mcp': m0030,
 };
 
 /** The migrations' names, oldest first. */

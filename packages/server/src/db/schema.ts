@@ -17,6 +17,7 @@ import type {
   OrgTeamsTable,
 } from './schema-organizations.js';
 import type { CustomOAuthProvidersTable, UserOAuthBindingsTable } from './schema-custom-oauth.js';
+import type { McpServersTable } from './schema-mcp.js';
 
 /** Row types of every table. Columns follow new-api's names so an operator's SQL keeps working. */
 export interface UsersTable {
@@ -459,4 +460,5 @@ export interface Database {
   org_team_members: OrgTeamMembersTable;
   budgets: BudgetsTable;
   budget_alerts: BudgetAlertsTable;
+  mcp_servers: McpServersTable;
 }

@@ -369,6 +369,9 @@ const zh: Texts = {
   budget_exceeded: '已超出预算',
   tags_invalid: '调用标签无效（{{reason}}）',
   spend_range_invalid: '查询时间范围无效（最长 {{max_days}} 天）',
+  mcp_server_not_found: 'MCP 服务器不存在',
+  mcp_server_name_taken: '该 MCP 服务器名称已被使用',
+  mcp_stdio_disabled: '本地（stdio）MCP 服务器未启用，需由 root 设置 MCP_STDIO_ENABLED',
 };
 
 const en: Texts = {
@@ -762,6 +765,9 @@ const en: Texts = {
   budget_exceeded: 'The budget is used up',
   tags_invalid: 'The call tags are invalid ({{reason}})',
   spend_range_invalid: 'The time range is invalid (at most {{max_days}} days)',
+  mcp_server_not_found: 'MCP server not found',
+  mcp_server_name_taken: 'This MCP server name is already used',
+  mcp_stdio_disabled: 'Local (stdio) MCP servers are off: root enables them with MCP_STDIO_ENABLED',
 };
 
 /** The console's texts of the server's refusal codes (namespace `errors`); the server's message is the fallback. */

@@ -1,0 +1,26 @@
+import type { Generated } from 'kysely';
+
+/** An MCP server of the gateway's registry (migration 0030). */
+export interface McpServersTable {
+  id: Generated<number>;
+  /** [a-z0-9_-], unique: the prefix of its tools (`<name>__<tool>`) and the path /mcp/<name>. */
+  name: string;
+  /** 'http' (Streamable HTTP), 'sse' (HTTP+SSE) or 'stdio'. */
+  transport: string;
+  url: Generated<string>;
+  /** stdio: the program run (no shell) and its arguments (a JSON array of strings). */
+  command: Generated<string>;
+  args: Generated<string>;
+  /** A JSON object of request headers, sealed with CRYPTO_SECRET like channel keys ('' none). */
+  headers: string;
+  enabled: Generated<number>;
+  /** Comma-separated tool name patterns (`*` any characters); '' allows every tool / denies none. */
+  allow_tools: Generated<string>;
+  deny_tools: Generated<string>;
+  /** Comma-separated user groups that may use the server ('' every group). */
+  allow_groups: Generated<string>;
+  /** Quota charged per tool call (0 free). */
+  price: Generated<number>;
+  created_at: Generated<number>;
+  updated_at: Generated<number>;
+}

@@ -1,0 +1,194 @@
+import { ErrorCode } from '@tollway/shared';
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/unique.js';
+import { coded, notFound } from '../../lib/errors.js';
+import { checkUserUrl } from '../../lib/outbound-dispatcher.js';
+import { fetchPolicy, OutboundBlockedError } from '../../lib/outbound-guard.js';
+import { nowSeconds } from '../../lib/time.js';
+import { perContext } from '../../per-context.js';
+import { HEADER_MASK, type McpServerBody, type McpServerView, type McpTransport } from './rules.js';
+import { MCP_SERVERS_MAX, McpServersStore, type McpServerRow, type NewMcpServerRow } from './store.js';
+
+const missing = () => notFound('MCP server not found', ErrorCode.McpServerNotFound);
+const nameTaken = () => coded(ErrorCode.McpServerNameTaken, 'this MCP server name is already used', undefined, 409);
+
+/** A registered server with its headers opened: for the gateway's upstream connection only, never answered. */
+export type OpenedMcpServer = Omit<McpServerRow, 'headers' | 'args'> & {
+  transport: McpTransport;
+  args: string[];
+  headers: Record<string, string>;
+};
+
+const argsOf = (text: string): string[] => {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** The MCP servers' registry: root's and administrators' list, headers sealed at rest and masked in answers. */
+export class McpServers {
+  readonly store: McpServersStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.store = new McpServersStore(ctx.db);
+  }
+
+  /** The stored headers, opened ({} when none). */
+  private headersOf(row: McpServerRow): Record<string, string> {
+    const text = this.ctx.secretBox.openNullable(row.headers);
+    if (!text) return {};
+    try {
+      return JSON.parse(text) as Record<string, string>;
+    } catch {
+      return {};
+    }
+  }
+
+  view(row: McpServerRow): McpServerView {
+    const headers = Object.fromEntries(Object.keys(this.headersOf(row)).map((k) => [k, HEADER_MASK]));
+    return {
+      id: row.id,
+      name: row.name,
+      transport: row.transport as McpTransport,
+      url: row.url,
+      command: row.command,
+      args: argsOf(row.args),
+      headers,
+      enabled: Number(row.enabled) === 1,
+      allow_tools: row.allow_tools,
+      deny_tools: row.deny_tools,
+      allow_groups: row.allow_groups,
+      price: Number(row.price),
+      created_at: Number(row.created_at),
+      updated_at: Number(row.updated_at),
+    };
+  }
+
+  opened(row: McpServerRow): OpenedMcpServer {
+    return {
+      ...row,
+      transport: row.transport as McpTransport,
+      args: argsOf(row.args),
+      headers: this.headersOf(row),
+      price: Number(row.price),
+      enabled: Number(row.enabled),
+    };
+  }
+
+  async list(): Promise<McpServerView[]> {
+    return (await this.store.list()).map((r) => this.view(r));
+  }
+
+  async row(id: number): Promise<McpServerRow> {
+    const row = await this.store.find(id);
+    if (!row) throw missing();
+    return row;
+  }
+
+  async get(id: number): Promise<McpServerView> {
+    return this.view(await this.row(id));
+  }
+
+  /** The enabled servers with their headers opened (the gateway's view). */
+  async enabledServers(): Promise<OpenedMcpServer[]> {
+    return (await this.store.list(true)).map((r) => this.opened(r));
+  }
+
+  /**
+   * Checks where a server is reached: a remote one's URL passes the outbound guard (as a webhook's does when
+   * saved; every connection is guarded again), a local one needs MCP_STDIO_ENABLED and a command.
+   */
+  private async checkEndpoint(transport: McpTransport, url: string, command: string): Promise<void> {
+    if (transport === 'stdio') {
+      if (!this.ctx.config.mcpStdioEnabled)
+        throw coded(ErrorCode.McpStdioDisabled, 'stdio MCP servers are off (MCP_STDIO_ENABLED)');
+      if (!command) throw coded(ErrorCode.InvalidInput, 'command is required for a stdio server');
+      return;
+    }
+    if (!url) throw coded(ErrorCode.InvalidInput, 'url is required for an http or sse server');
+    try {
+      await checkUserUrl(fetchPolicy(this.ctx.options), url);
+    } catch (err) {
+      if (err instanceof OutboundBlockedError)
+        throw coded(err.rule, `url is not allowed: ${err.message}`, err.reasonParams());
+      throw err;
+    }
+  }
+
+  private sealHeaders(headers: Record<string, string>): string {
+    return Object.keys(headers).length ? this.ctx.secretBox.seal(JSON.stringify(headers)) : '';
+  }
+
+  async create(body: McpServerBody & { name: string; transport: McpTransport }): Promise<McpServerView> {
+    const url = body.url ?? '';
+    const command = body.command ?? '';
+    await this.checkEndpoint(body.transport, url, command);
+    if (await this.store.nameTaken(body.name)) throw nameTaken();
+    if ((await this.store.count()) >= MCP_SERVERS_MAX)
+      throw coded(ErrorCode.InvalidInput, `at most ${MCP_SERVERS_MAX} MCP servers`);
+    const now = nowSeconds();
+    const row: NewMcpServerRow = {
+      name: body.name,
+      transport: body.transport,
+      url: body.transport === 'stdio' ? '' : url,
+      command: body.transport === 'stdio' ? command : '',
+      args: JSON.stringify(body.transport === 'stdio' ? (body.args ?? []) : []),
+      headers: this.sealHeaders(body.headers ?? {}),
+      enabled: body.enabled === false ? 0 : 1,
+      allow_tools: body.allow_tools ?? '',
+      deny_tools: body.deny_tools ?? '',
+      allow_groups: body.allow_groups ?? '',
+      price: body.price ?? 0,
+      created_at: now,
+      updated_at: now,
+    };
+    let id: number;
+    try {
+      id = await this.store.insert(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameTaken();
+      throw err;
+    }
+    return this.get(id);
+  }
+
+  /** Changes the body's present fields; `headers`, when present, replaces every stored header. */
+  async update(id: number, body: McpServerBody): Promise<McpServerView> {
+    const before = await this.row(id);
+    const transport = body.transport ?? (before.transport as McpTransport);
+    const url = body.url ?? before.url;
+    const command = body.command ?? before.command;
+    const moved = body.transport !== undefined || body.url !== undefined || body.command !== undefined;
+    // A stdio server already registered keeps working only while stdio is on; it can be switched off or deleted.
+    if (moved || (body.enabled === true && transport === 'stdio')) await this.checkEndpoint(transport, url, command);
+    const name = body.name ?? before.name;
+    if (name !== before.name && (await this.store.nameTaken(name, id))) throw nameTaken();
+    const fields: Partial<NewMcpServerRow> = { updated_at: nowSeconds(), name, transport };
+    fields.url = transport === 'stdio' ? '' : url;
+    fields.command = transport === 'stdio' ? command : '';
+    if (body.args !== undefined || transport !== 'stdio')
+      fields.args = JSON.stringify(transport === 'stdio' ? (body.args ?? []) : []);
+    if (body.headers !== undefined) fields.headers = this.sealHeaders(body.headers);
+    if (body.enabled !== undefined) fields.enabled = body.enabled ? 1 : 0;
+    if (body.allow_tools !== undefined) fields.allow_tools = body.allow_tools;
+    if (body.deny_tools !== undefined) fields.deny_tools = body.deny_tools;
+    if (body.allow_groups !== undefined) fields.allow_groups = body.allow_groups;
+    if (body.price !== undefined) fields.price = body.price;
+    try {
+      await this.store.update(id, fields);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameTaken();
+      throw err;
+    }
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.store.delete(id))) throw missing();
+  }
+}
+
+export const mcpServersOf = perContext((ctx: AppContext) => new McpServers(ctx));
