@@ -177,13 +177,13 @@ describe('spend tags and attribution on the log row', () => {
       channel_name: '',
       other: '',
     };
-    expect(callLogRow({ ...identity, auth: asAuth(auth) }, fields)).toMatchObject({
-      member_id: 3,
-      team_id: 4,
-      tags: '',
-      billed_quota: 0,
-      quota: 1_234,
-    });
+    const plain = callLogRow({ ...identity, auth: asAuth(auth) }, fields);
+    expect(plain).toMatchObject({ member_id: 3, team_id: 4, quota: 1_234 });
+    // Defaults are left to the table (no tags, no reseller price): no cells written for them.
+    expect(plain).not.toHaveProperty('tags');
+    expect(plain).not.toHaveProperty('billed_quota');
+    const personal = callLogRow({ ...identity, auth: asAuth({ ...auth, memberId: 0, teamId: 0 }) }, fields);
+    for (const column of ['member_id', 'team_id', 'tags', 'billed_quota']) expect(personal).not.toHaveProperty(column);
     const reseller = asAuth({ ...auth, markupBp: 2_500, tags: ',x,' });
     expect(callLogRow({ ...identity, auth: reseller }, fields)).toMatchObject({
       tags: ',x,',

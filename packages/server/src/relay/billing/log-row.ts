@@ -35,16 +35,12 @@ export type CallLogFields = Pick<
  */
 export function callLogRow(c: CallIdentity, row: CallLogFields): Insertable<LogsTable> {
   const a = c.auth;
-  return Object.assign(
+  const out: Insertable<LogsTable> = Object.assign(
     {
-      member_id: a.memberId,
-      team_id: a.teamId,
-      tags: a.tags,
-      billed_quota: a.markupBp > 0 ? markedUp(row.quota, a.markupBp) : 0,
-      user_id: c.auth.userId,
-      username: c.auth.username,
-      token_name: c.auth.name,
-      token_id: c.auth.tokenId,
+      user_id: a.userId,
+      username: a.username,
+      token_name: a.name,
+      token_id: a.tokenId,
       model_name: c.model,
       is_stream: c.stream ? 1 : 0,
       group: c.group,
@@ -53,6 +49,12 @@ export function callLogRow(c: CallIdentity, row: CallLogFields): Insertable<Logs
     },
     row,
   );
+  // A person's untagged call leaves the attribution columns to their defaults (0, ''): no extra cells to write.
+  if (a.memberId) out.member_id = a.memberId;
+  if (a.teamId) out.team_id = a.teamId;
+  if (a.tags) out.tags = a.tags;
+  if (a.markupBp > 0) out.billed_quota = markedUp(row.quota, a.markupBp);
+  return out;
 }
 
 /** A call's duration in whole seconds, as its row's use_time. */
