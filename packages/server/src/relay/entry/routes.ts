@@ -9,6 +9,7 @@ import { bodyModelInbound, openAIInbound, parseJsonBody } from './inbound.js';
 import { installInfoRoutes } from './info-routes.js';
 import { installPlayground } from './playground.js';
 import { installMidjourneyRoutes } from '../tasks/midjourney/routes.js';
+import { installMcpRoutes } from '../mcp/routes.js';
 import {
   geminiAnyInbound,
   geminiLocalCall,
@@ -122,6 +123,7 @@ export async function installRelayRoutes(app: FastifyInstance, ctx: RelayContext
     for (const r of jsonRelayRoutes) postRoute(scope, r);
     await installSurfaceRoutes(scope, ctx, (s, _ctx, url, format, parse) => postRoute(s, { url, format, parse }));
     await installMidjourneyRoutes(scope, ctx);
+    await installMcpRoutes(scope, ctx);
     // Stateful OpenAI APIs a gateway does not hold: a clear 501 instead of a 404.
     // Answered before any body is read.
     for (const prefix of [

@@ -1,0 +1,186 @@
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode as RpcCode, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dialects } from '../support/databases.js';
+import { useGateway } from '../support/fixture.js';
+import { addToken, drainWriter, setQuota, userQuota } from '../support/gateway.js';
+import { startMockMcp, type MockMcp } from '../support/mock-mcp.js';
+
+const UPSTREAM_CREDENTIAL = 'Bearer upstream-cred-0042';
+const PAID_PRICE = 7;
+
+/**
+ * The MCP gateway end to end on every database: the official SDK's client against Tollway's /mcp, Tollway's
+ * upstream clients against a real SDK McpServer. Lists filtered by permission, a streamed call with progress,
+ * cancellation passed upstream, refusals (tool, key, session), billing through the ledger, a usage row per call.
+ */
+describe.each(dialects)('MCP gateway (%s)', (dialect) => {
+  const g = useGateway<MockMcp>(
+    dialect,
+    { mock: startMockMcp, user: 'mcp-caller', quota: 1_000, users: ['mcp-other'], env: { CRYPTO_SECRET: 'mcp-0042' } },
+    async (gw) => {
+      for (const [key, value] of [
+        ['fetch_setting.allow_private_ip', 'true'],
+        ['fetch_setting.allowed_ports', JSON.stringify([String(gw.mock.port)])],
+      ])
+        expect((await gw.root.call('PUT', '/api/option/', { key, value })).body.success, key).toBe(true);
+      const servers = [
+        { name: 'alpha', deny_tools: 'delete_*', headers: { Authorization: UPSTREAM_CREDENTIAL } },
+        { name: 'paid', allow_tools: 'echo', price: PAID_PRICE },
+        { name: 'vip', allow_groups: 'vip' },
+      ];
+      for (const s of servers) {
+        const res = await gw.root.call('POST', '/api/mcp/servers/', { transport: 'http', url: gw.mock.url, ...s });
+        expect(res.body.success, res.body.message).toBe(true);
+      }
+    },
+  );
+  const open: McpClient[] = [];
+  afterAll(async () => {
+    for (const c of open) await c.close().catch(() => undefined);
+  });
+
+  const connect = async (key: string | undefined, path = '/mcp') => {
+    const client = new McpClient({ name: 'tollway-test', version: '1.0.0' });
+    const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+    const transport = new StreamableHTTPClientTransport(new URL(`${g.base}${path}`), { requestInit: { headers } });
+    await client.connect(transport);
+    open.push(client);
+    return { client, transport };
+  };
+  const textOf = (r: unknown) => (r as { content: { text: string }[] }).content[0]!.text;
+  const mcpLogs = async () => {
+    await drainWriter(g.t);
+    return g.t.database.db.kysely
+      .selectFrom('logs')
+      .selectAll()
+      .where('model_name', 'like', 'mcp:%')
+      .orderBy('id')
+      .execute();
+  };
+
+  it('lists only the tools the token may use, namespaced by server; /mcp/<server> lists its own', async () => {
+    const { client } = await connect(g.key);
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(['alpha__echo', 'alpha__fails', 'alpha__slow_count', 'alpha__wait_forever', 'paid__echo']);
+    // The upstream got the registered credential; the caller never sees it.
+    expect([...g.mock.authorizations]).toEqual([UPSTREAM_CREDENTIAL]);
+    const { client: one } = await connect(g.key, '/mcp/paid');
+    expect((await one.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
+    expect((await one.callTool({ name: 'echo', arguments: { text: 'direct' } })).content).toEqual([
+      { type: 'text', text: 'echo: direct' },
+    ]);
+    // Resources and prompts are proxied too.
+    const resources = (await client.listResources()).resources.map((r) => r.uri);
+    expect(resources).toContain('mock://readme');
+    expect(textOf({ content: (await client.readResource({ uri: 'mock://readme' })).contents })).toBe('the mock readme');
+    const prompt = await client.getPrompt({ name: 'alpha__greet', arguments: { who: 'Ada' } });
+    expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: 'Say hello to Ada' });
+  });
+
+  it('streams a tool call with its progress notifications', async () => {
+    const { client } = await connect(g.key);
+    const seen: Progress[] = [];
+    const result = await client.callTool({ name: 'alpha__slow_count', arguments: { steps: 3 } }, undefined, {
+      onprogress: (p) => seen.push(p),
+    });
+    expect(textOf(result)).toBe('counted to 3');
+    expect(seen.map((p) => [p.progress, p.total, p.message])).toEqual([
+      [1, 3, 'step 1'],
+      [2, 3, 'step 2'],
+      [3, 3, 'step 3'],
+    ]);
+  });
+
+  it('passes the caller cancellation upstream', async () => {
+    const { client } = await connect(g.key);
+    const abort = new AbortController();
+    const started = g.mock.waiting();
+    const call = client.callTool({ name: 'alpha__wait_forever', arguments: {} }, undefined, { signal: abort.signal });
+    await started;
+    abort.abort('the user stopped it');
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => g.mock.cancelled).toBe(1);
+  });
+
+  it('refuses a tool the lists deny, a server the group may not use, and unknown names, as JSON-RPC errors', async () => {
+    const { client } = await connect(g.key);
+    const before = g.mock.calls.delete_everything ?? 0;
+    for (const name of ['alpha__delete_everything', 'vip__echo', 'paid__slow_count', 'nosuch__echo', 'echo']) {
+      const err = await client.callTool({ name, arguments: {} }).catch((e: unknown) => e);
+      expect(err, name).toBeInstanceOf(McpError);
+      expect((err as McpError).code, name).toBe(RpcCode.InvalidParams);
+    }
+    expect(g.mock.calls.delete_everything ?? 0).toBe(before);
+    await expect(connect(g.key, '/mcp/vip')).rejects.toMatchObject({ code: 404 });
+    await expect(connect(g.key, '/mcp/nosuch')).rejects.toMatchObject({ code: 404 });
+  });
+
+  it('refuses no key, an unknown, a disabled or an expired token with 401, and another token using a session', async () => {
+    await expect(connect(undefined)).rejects.toMatchObject({ code: 401 });
+    await expect(connect('sk-not-a-real-key')).rejects.toMatchObject({ code: 401 });
+    const expired = await addToken(g.t, g.user.userId!, { name: 'expired', expiredTime: 1 });
+    await expect(connect(expired.key)).rejects.toMatchObject({ code: 401 });
+    const doomed = await addToken(g.t, g.user.userId!, { name: 'doomed' });
+    const { client } = await connect(doomed.key);
+    const disabled = await g.user.call('PUT', '/api/token/?status_only=true', { id: doomed.id, status: 2 });
+    expect(disabled.body.success, disabled.body.message).toBe(true);
+    await expect(client.listTools()).rejects.toMatchObject({ code: 401 });
+    // Another user's token cannot use this user's session (it is as unknown as a session that never was).
+    const { transport } = await connect(g.key);
+    const other = await addToken(g.t, g.users[0]!.userId!, { name: 'other' });
+    const res = await fetch(`${g.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${other.key}`,
+        'mcp-session-id': transport.sessionId!,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('Session not found');
+  });
+
+  it('bills a priced tool through the ledger exactly, refuses a short balance before the upstream, logs every call', async () => {
+    const userId = g.user.userId!;
+    await setQuota(g.root, userId, 20);
+    const { client } = await connect(g.key);
+    const logsBefore = (await mcpLogs()).length;
+    const before = await userQuota(g.t, userId);
+    expect(before).toBe(20);
+    const echoes = g.mock.calls.echo ?? 0;
+    for (const text of ['one', 'two'])
+      expect(textOf(await client.callTool({ name: 'paid__echo', arguments: { text } }))).toBe(`echo: ${text}`);
+    expect(await userQuota(g.t, userId)).toBe(20 - 2 * PAID_PRICE);
+    // 6 left: the third call is refused before it reaches the upstream, and costs nothing.
+    const short = await client.callTool({ name: 'paid__echo', arguments: { text: 'three' } }).catch((e: unknown) => e);
+    expect(short).toBeInstanceOf(McpError);
+    expect((short as McpError).message).toContain('insufficient user quota');
+    expect(g.mock.calls.echo).toBe(echoes + 2);
+    expect(await userQuota(g.t, userId)).toBe(20 - 2 * PAID_PRICE);
+    // A free tool still works, and a tool error is a served (logged) call.
+    expect((await client.callTool({ name: 'alpha__fails', arguments: {} })).isError).toBe(true);
+
+    const rows = (await mcpLogs()).slice(logsBefore);
+    expect(rows.map((r) => [r.model_name, Number(r.quota), r.user_id, r.token_id])).toEqual([
+      ['mcp:paid/echo', PAID_PRICE, userId, g.tokenId],
+      ['mcp:paid/echo', PAID_PRICE, userId, g.tokenId],
+      ['mcp:alpha/fails', 0, userId, g.tokenId],
+    ]);
+    const other = JSON.parse(rows[0]!.other) as Record<string, unknown>;
+    expect(other).toMatchObject({ mcp_server: 'paid', mcp_tool: 'echo', mcp_status: 'ok', mcp_price: PAID_PRICE });
+    expect(other.request_bytes).toBe(Buffer.byteLength(JSON.stringify({ text: 'one' })));
+    expect(Number(other.response_bytes)).toBeGreaterThan(0);
+    expect(JSON.parse(rows[2]!.other)).toMatchObject({ mcp_status: 'tool_error' });
+    // Arguments are never logged.
+    expect(JSON.stringify(rows)).not.toContain('"one"');
+    // Earlier calls were logged too: the streamed one and the cancelled one (charged nothing).
+    const all = await mcpLogs();
+    const cancelled = all.find((r) => r.model_name === 'mcp:alpha/wait_forever')!;
+    expect([Number(cancelled.quota), JSON.parse(cancelled.other).mcp_status]).toEqual([0, 'cancelled']);
+    expect(JSON.parse(all.find((r) => r.model_name === 'mcp:alpha/slow_count')!.other).progress_notifications).toBe(3);
+  });
+});
