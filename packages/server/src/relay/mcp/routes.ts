@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mcpServersOf } from '../../modules/mcp-servers/service.js';
@@ -10,6 +10,7 @@ import type { RelayContext } from '../pipeline/services.js';
 import { serverPermitted } from './permissions.js';
 import { McpSession, type SessionCaller } from './session.js';
 import { McpSessions, type SessionEntry } from './sessions.js';
+import { sendWebResponse, webRequestOf } from './web-bridge.js';
 
 /** JSON-RPC error codes of the HTTP layer, as the SDK's own server transport answers them. */
 const RPC_SERVER_ERROR = -32000;
@@ -85,7 +86,7 @@ export async function installMcpRoutes(scope: FastifyInstance, ctx: RelayContext
         session,
         tokenId: caller.auth.tokenId,
         single,
-        transport: new StreamableHTTPServerTransport({
+        transport: new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: () => crypto.randomUUID(),
           onsessioninitialized: (id) => sessions.add(id, created),
           onsessionclosed: (id) => sessions.end(id),
@@ -95,7 +96,9 @@ export async function installMcpRoutes(scope: FastifyInstance, ctx: RelayContext
       entry = created;
     } else return rpcError(reply, 400, RPC_SERVER_ERROR, 'Bad Request: no valid session ID provided');
     reply.hijack();
-    await entry.transport.handleRequest(req.raw, reply.raw, body);
+    // The SDK's web-standard transport (its node wrapper pulls in an adapter that warns at every start).
+    const response = await entry.transport.handleRequest(webRequestOf(req.raw, reply.raw), { parsedBody: body });
+    await sendWebResponse(reply.raw, response);
   };
 
   for (const url of ['/mcp', '/mcp/:server']) {

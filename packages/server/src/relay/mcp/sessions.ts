@@ -1,4 +1,4 @@
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import type { McpSession } from './session.js';
 
@@ -13,7 +13,7 @@ const SWEEP_EVERY_MS = 60_000;
 /** A session, its transport, and whose it is. */
 export interface SessionEntry {
   session: McpSession;
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   tokenId: number;
   /** The server of /mcp/<server>; undefined on /mcp. */
   single: string | undefined;
@@ -25,7 +25,8 @@ export interface SessionEntry {
  * first of the same token when it holds MCP_SESSIONS_PER_TOKEN, and idle ones are ended every minute.
  */
 export class McpSessions {
-  private readonly byId = new BoundedMap<string, SessionEntry>({ maxEntries: MCP_SESSIONS_MAX + 1 });
+  // Twice the cap: makeRoom keeps it at MCP_SESSIONS_MAX; the margin is for initializations racing each other.
+  private readonly byId = new BoundedMap<string, SessionEntry>({ maxEntries: MCP_SESSIONS_MAX * 2 });
   private readonly sweep: NodeJS.Timeout;
 
   constructor() {
