@@ -11,7 +11,7 @@ import { listenLocally } from './local-server.js';
 export interface MockMcp {
   url: string;
   port: number;
-  /** Calls of each tool that reached this server. */
+  /** Calls of each tool that reached this server (UPSTREAM_FAILS's too). */
   calls: Record<string, number>;
   /** Calls of wait_forever ended by the caller's cancellation. */
   cancelled: number;
@@ -65,6 +65,10 @@ function buildServer(mock: MockMcp, waiters: (() => void)[]): McpServer {
   server.registerTool('wait_forever', { description: 'Waits until cancelled' }, async (extra) => {
     count('wait_forever');
     for (const w of waiters.splice(0)) w();
+    // Asked for progress: one notification says the call has started (a client can cancel it from there).
+    const token = extra._meta?.progressToken;
+    if (token !== undefined)
+      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 0 } });
     await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve()));
     mock.cancelled++;
     return { content: [{ type: 'text', text: 'cancelled' }] };
@@ -85,6 +89,14 @@ function buildServer(mock: MockMcp, waiters: (() => void)[]): McpServer {
   }));
   return server;
 }
+
+/** A tool name the server never lists whose calls it answers with an HTTP 500 (an upstream that fails mid-call). */
+export const UPSTREAM_FAILS = 'upstream_fails';
+
+const isCallOf = (body: unknown, tool: string): boolean => {
+  const b = body as { method?: unknown; params?: { name?: unknown } } | undefined;
+  return b?.method === 'tools/call' && b.params?.name === tool;
+};
 
 /** Starts the mock MCP server on 127.0.0.1 (a session per client, as the SDK's example servers keep them). */
 export async function startMockMcp(): Promise<MockMcp> {
@@ -107,6 +119,12 @@ export async function startMockMcp(): Promise<MockMcp> {
         if (req.headers.authorization) mock.authorizations.add(req.headers.authorization);
         const text = Buffer.concat(chunks).toString('utf8');
         const body: unknown = text ? JSON.parse(text) : undefined;
+        if (isCallOf(body, UPSTREAM_FAILS)) {
+          // A server that fails the call itself (an HTTP 500, no JSON-RPC answer): the gateway's call errors.
+          mock.calls[UPSTREAM_FAILS] = (mock.calls[UPSTREAM_FAILS] ?? 0) + 1;
+          res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream failure');
+          return;
+        }
         const sid = req.headers['mcp-session-id'];
         let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
         if (!transport) {

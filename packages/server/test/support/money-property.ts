@@ -2,7 +2,8 @@
  * The money property harness: Σ value delivered ≤ Σ charged ≤ starting balance, on a real gateway.
  *
  * Reusable by every billed surface's property test (chat and its siblings here; realtime, audio, images and tasks
- * bring their own mock and `deliveredValue` computation and reuse the rest):
+ * bring their own mock and `deliveredValue` computation and reuse the rest; MCP tool calls at a per-call price are
+ * driven by ./money-mcp.ts in money-mcp-property.test.ts):
  *
  * - `useMoneyGateway(dialect, { redis })` starts a real gateway (SQLite, PostgreSQL or MariaDB; with `redis: true` a
  *   Redis ledger, i.e. cluster mode, on a prefix of the suite's own) and a mock vendor (`mock`, default the

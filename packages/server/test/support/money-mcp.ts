@@ -1,0 +1,97 @@
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode as RpcCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+import { drainWriter } from './gateway.js';
+import type { GatewayFixture } from './fixture.js';
+import { UPSTREAM_FAILS, type MockMcp } from './mock-mcp.js';
+
+/**
+ * MCP tool calls as a money property surface (money-mcp-property.test.ts): a priced server registered on the
+ * gateway, tool calls made by the official SDK client through /mcp, and what each call came to for the client.
+ */
+
+/** What a property run asks of a tool call: answered, answered with a tool error, cancelled, failed upstream. */
+export const MCP_CALL_KINDS = ['ok', 'tool_error', 'cancelled', 'upstream_fails'] as const;
+export type McpCallKind = (typeof MCP_CALL_KINDS)[number];
+
+const TOOL_OF: Record<McpCallKind, string> = {
+  ok: 'echo',
+  tool_error: 'fails',
+  cancelled: 'wait_forever',
+  upstream_fails: UPSTREAM_FAILS,
+};
+
+/** How a call ended for the client: a result (served), refused by the gateway, failed, or cancelled by the client. */
+export type McpOutcome = 'served' | 'refused' | 'failed' | 'cancelled';
+
+/** Lets the gateway reach the mock (a private address, its own port), as an administrator would. */
+export async function allowMockMcp(gw: GatewayFixture<MockMcp>): Promise<void> {
+  for (const [key, value] of [
+    ['fetch_setting.allow_private_ip', 'true'],
+    ['fetch_setting.allowed_ports', JSON.stringify([String(gw.mock.port)])],
+  ])
+    expect((await gw.root.call('PUT', '/api/option/', { key, value })).body.success, key).toBe(true);
+}
+
+let servers = 0;
+/** Registers the mock as a new server charging `price` a call; its name. */
+export async function pricedMcpServer(gw: GatewayFixture<MockMcp>, price: number): Promise<string> {
+  const name = `priced-${process.pid % 1000}-${++servers}`;
+  const res = await gw.root.call('POST', '/api/mcp/servers/', { name, transport: 'http', url: gw.mock.url, price });
+  expect(res.body.success, res.body.message).toBe(true);
+  return name;
+}
+
+/** An SDK client with a session on the gateway's /mcp for `key`. */
+export async function mcpClient(gw: { base: string }, key: string): Promise<McpClient> {
+  const client = new McpClient({ name: 'money-property', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${gw.base}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/**
+ * One tool call of `kind` on `server`. A cancelled call is cancelled by the client once the upstream has started it
+ * (its first progress notification), so the gateway holds its price while it runs.
+ */
+export async function callMcpTool(client: McpClient, server: string, kind: McpCallKind): Promise<McpOutcome> {
+  const abort = new AbortController();
+  try {
+    await client.callTool(
+      { name: `${server}__${TOOL_OF[kind]}`, arguments: kind === 'ok' ? { text: 'money' } : {} },
+      undefined,
+      kind === 'cancelled' ? { signal: abort.signal, onprogress: () => abort.abort('the client stopped it') } : {},
+    );
+    return 'served';
+  } catch (err) {
+    if (abort.signal.aborted) return 'cancelled';
+    // The gateway refuses a short balance as an invalid request (its relay code in data), before the upstream.
+    if (err instanceof McpError && err.code === RpcCode.InvalidRequest) return 'refused';
+    if (err instanceof McpError && err.code === RpcCode.InternalError) return 'failed';
+    throw err;
+  }
+}
+
+export interface McpLogRow {
+  quota: number;
+  status: string;
+  price: number;
+}
+
+/** The MCP usage rows of `userId` (after the writer committed): each row's charge, status and price. */
+export async function mcpLogRows<M>(gw: GatewayFixture<M>, userId: number): Promise<McpLogRow[]> {
+  await drainWriter(gw.t);
+  const rows = await gw.t.database.db.kysely
+    .selectFrom('logs')
+    .select(['quota', 'other'])
+    .where('user_id', '=', userId)
+    .where('model_name', 'like', 'mcp:%')
+    .execute();
+  return rows.map((r) => {
+    const other = JSON.parse(r.other) as { mcp_status: string; mcp_price: number };
+    return { quota: Number(r.quota), status: other.mcp_status, price: Number(other.mcp_price) };
+  });
+}
