@@ -2,6 +2,7 @@ import net from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import { ChannelType } from '@tollway/shared';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mcpServersOf } from '../../src/modules/mcp-servers/service.js';
 import { relayErrors, type RelayError } from '../../src/relay/pipeline/errors.js';
 import { modelNotFound, type ModelInfoProtocol } from '../../src/relay/surfaces/model-shapes.js';
 import { MJ_QUOTA_DESCRIPTION, MJ_QUOTA_TYPE } from '../../src/relay/tasks/midjourney/wire.js';
@@ -38,6 +39,15 @@ const POLL_PAUSE_MS = 50;
 const OTHER_MODEL = 'matrix-other-model';
 const WITHDRAWN_GROUP = 'vip';
 const CLIENT_IP = '127.0.0.1';
+/** A server registered for /mcp/<server> (written to the registry directly: nothing connects to it here). */
+const MCP_SERVER = 'matrix-mcp';
+/** The JSON-RPC error code the MCP endpoint refuses a key with, and the refusals it answers 401 (relay/mcp/routes.ts). */
+const MCP_REFUSAL_CODE = -32000;
+const MCP_AUTH_REFUSALS = ['token_disabled', 'token_expired', 'token_quota_exhausted', 'user_banned'];
+const MCP_ACCEPT = 'application/json, text/event-stream';
+
+/** The shape of a call's answers: a relay protocol's (or a task API's), or the MCP endpoint's JSON-RPC errors. */
+type Shape = ReadProtocol | 'mcp';
 
 interface Answer {
   status: number;
@@ -48,8 +58,8 @@ interface Answer {
 /** One cell row of the matrix: a route as a caller reaches it with a key, and what the call is about. */
 interface Call {
   label: string;
-  /** The shape its answers take (the caller's protocol, or the task API's own). */
-  shape: ReadProtocol;
+  /** The shape its answers take (the caller's protocol, the task API's own, or MCP's JSON-RPC). */
+  shape: Shape;
   /** The model the call names (a token restricted to other models is refused it). */
   model?: string;
   /** A read of the model (GET models/{model}): a restricted token is told it does not exist, as for any unserved model. */
@@ -82,8 +92,14 @@ const GEMINI_STATUS: Record<number, string> = { 401: 'UNAUTHENTICATED', 403: 'PE
 const MJ_REQUEST_ERROR = 4;
 
 /** The refusal `e` as the call's protocol writes it: OpenAI's error object, Anthropic's error event, Gemini's status, the task APIs' own. */
-function refusalBody(shape: ReadProtocol, e: RelayError): Record<string, unknown> {
+function refusalBody(shape: Shape, e: RelayError): Record<string, unknown> {
   switch (shape) {
+    case 'mcp':
+      return {
+        jsonrpc: '2.0',
+        error: { code: MCP_REFUSAL_CODE, message: e.message, data: { code: e.code } },
+        id: null,
+      };
     case 'openai':
       return { error: { message: e.message, type: e.type, code: e.code } };
     case 'anthropic':
@@ -99,6 +115,10 @@ function refusalBody(shape: ReadProtocol, e: RelayError): Record<string, unknown
       return { code: e.code, message: e.message, data: null };
   }
 }
+
+/** The status of refusal `e` in `shape`: the MCP endpoint answers a key that does not authenticate 401, as its transport expects. */
+const refusalStatus = (shape: Shape, e: RelayError): number =>
+  shape === 'mcp' && MCP_AUTH_REFUSALS.includes(e.code ?? '') ? 401 : e.status;
 
 /** Whether `actual` has every field of `expected` with its value (objects compared field by field). */
 function contains(actual: unknown, expected: unknown): boolean {
@@ -122,7 +142,7 @@ const answerOf = async (r: Response): Promise<Answer> => {
   return { status: r.status, json: parse(text), text };
 };
 
-const keyHeaders = (shape: ReadProtocol, key: string): Record<string, string> =>
+const keyHeaders = (shape: Shape, key: string): Record<string, string> =>
   shape === 'anthropic'
     ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' }
     : shape === 'gemini'
@@ -361,6 +381,47 @@ describe.each(dialects)('the relay permission matrix on %s', (dialect) => {
           send: async (k) =>
             answerOf(await fetch(`${base}${read.path}`, { headers: keyHeaders(read.protocol, k), redirect: 'manual' })),
         });
+      // The MCP endpoint (issue 39): a session opened by initialize (POST), and its event stream (GET).
+      const now = Math.floor(Date.now() / 1000);
+      await mcpServersOf(t.runtime.ctx).store.insert({
+        name: MCP_SERVER,
+        transport: 'http',
+        url: `${mock.url}/mcp`,
+        command: '',
+        args: '[]',
+        headers: '',
+        enabled: 1,
+        allow_tools: '',
+        deny_tools: '',
+        allow_groups: '',
+        price: 1,
+        created_at: now,
+        updated_at: now,
+      });
+      for (const path of ['/mcp', `/mcp/${MCP_SERVER}`]) {
+        calls.push({ label: `POST ${path}`, shape: 'mcp', billed: false, send: (k) => mcpInitialize(path, k) });
+        calls.push({
+          label: `GET ${path} (the key's session stream)`,
+          shape: 'mcp',
+          billed: false,
+          send: async (k) => {
+            // The key's own session when it may open one, else the good key's (a refusal comes before the session).
+            const opened = await mcpInitialize(path, k);
+            const sid = opened.session ?? (await mcpInitialize(path, key)).session!;
+            const abort = new AbortController();
+            const r = await fetch(`${base}${path}`, {
+              headers: { ...keyHeaders('mcp', k), accept: 'text/event-stream', 'mcp-session-id': sid },
+              signal: abort.signal,
+            });
+            // A served stream stays open: its status is the answer.
+            if (r.status === 200) {
+              abort.abort();
+              return { status: 200, json: undefined, text: '' };
+            }
+            return answerOf(r);
+          },
+        });
+      }
       const port = Number(new URL(base).port);
       calls.push({
         label: 'GET /v1/realtime (upgrade)',
@@ -372,6 +433,20 @@ describe.each(dialects)('the relay permission matrix on %s', (dialect) => {
       });
     },
   );
+  /** An MCP initialize on `path` with `k`; the answer, and the session it opened. */
+  const mcpInitialize = async (path: string, k: string): Promise<Answer & { session?: string }> => {
+    const r = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { ...keyHeaders('mcp', k), 'content-type': 'application/json', accept: MCP_ACCEPT },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'matrix', version: '1' } },
+      }),
+    });
+    return { ...(await answerOf(r)), session: r.headers.get('mcp-session-id') ?? undefined };
+  };
   afterAll(async () => {
     await video?.close();
     await mj?.close();
@@ -441,9 +516,10 @@ describe.each(dialects)('the relay permission matrix on %s', (dialect) => {
         } else {
           refused++;
           const body = refusalBody(call.shape, expected);
-          if (r.status !== expected.status || !contains(r.json, body))
+          const status = refusalStatus(call.shape, expected);
+          if (r.status !== status || !contains(r.json, body))
             failures.push(
-              `${label}: expected ${expected.status} ${JSON.stringify(body)}, got ${r.status} ${r.text.slice(0, 200)}`,
+              `${label}: expected ${status} ${JSON.stringify(body)}, got ${r.status} ${r.text.slice(0, 200)}`,
             );
           if (upstreamCalls() !== before) failures.push(`${label}: the upstream was called`);
         }
@@ -452,6 +528,51 @@ describe.each(dialects)('the relay permission matrix on %s', (dialect) => {
     // Served by design: an exhausted token's free calls (counting, reads), and a restricted token's calls naming no model.
     expect(refused + served).toBe(states.length * calls.length);
     expect(refused).toBeGreaterThan(0.9 * states.length * calls.length);
+  });
+
+  it('keeps an MCP session to the token that opened it: another token, another user’s, a deleted user’s are refused', async () => {
+    const opened = await mcpInitialize('/mcp', key);
+    expect(opened.status).toBe(200);
+    const list = (k: string) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...keyHeaders('mcp', k),
+          'content-type': 'application/json',
+          accept: MCP_ACCEPT,
+          'mcp-session-id': opened.session!,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      }).then(answerOf);
+    const sessionNotFound = { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null };
+    const own = await addToken(t, user.userId!, { name: 'mcp-own-other' });
+    const stranger = await createUserClient(t.app, root, 'matrix-mcp-other');
+    const strangers = await addToken(t, stranger.userId!, { name: 'mcp-stranger' });
+    for (const k of [own.key, strangers.key]) {
+      const r = await list(k);
+      expect([r.status, r.json]).toEqual([404, sessionNotFound]);
+    }
+    // A deleted user's key is refused as one that never was, on its own session too.
+    const doomed = await createUserClient(t.app, root, 'matrix-mcp-deleted');
+    const doomedKey = (await addToken(t, doomed.userId!, { name: 'mcp-doomed' })).key;
+    const theirs = await mcpInitialize('/mcp', doomedKey);
+    expect(theirs.status).toBe(200);
+    expect((await root.call('POST', '/api/user/manage', { id: doomed.userId, action: 'delete' })).body.success).toBe(
+      true,
+    );
+    const gone = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...keyHeaders('mcp', doomedKey),
+        'content-type': 'application/json',
+        accept: MCP_ACCEPT,
+        'mcp-session-id': theirs.session!,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    }).then(answerOf);
+    expect([gone.status, gone.json?.error?.code]).toEqual([401, MCP_REFUSAL_CODE]);
+    // The session's own token still lists.
+    expect((await list(key)).status).toBe(200);
   });
 
   it('refuses the playground to a banned user and to a user whose only token is in a withdrawn group, in OpenAI’s shape', async () => {
