@@ -19,6 +19,8 @@ import { ResponseCache } from '../../src/relay/cache/response-cache.js';
 import { readCacheRules } from '../../src/relay/cache/rules.js';
 import type { AnswerStore } from '../../src/relay/cache/store.js';
 import { LocalBus } from '../../src/lib/cluster-bus.js';
+import { MCP_SESSIONS_MAX, MCP_SESSIONS_PER_TOKEN } from '../../src/relay/mcp/sessions.js';
+import { addToken } from '../support/gateway.js';
 
 const NO_USAGE = { promptTokens: 0, completionTokens: 0, reported: false };
 
@@ -29,7 +31,8 @@ const NO_USAGE = { promptTokens: 0, completionTokens: 0, reported: false };
  * addresses into the rate limiter; e-mail addresses into the one-time codes; ids into the relay's limit
  * buckets). The maps stay within their caps, and once a map is full the heap after a full collection grows by
  * no more than a few MB up to the 100,000th value (unbounded, the last 80,000 unknown keys cost about 8.5 MB,
- * the last 40,000 addresses about 10 MB).
+ * the last 40,000 addresses about 10 MB). MCP sessions (issue 39) cost far more each, so fewer are opened, all
+ * over /mcp: by one token and by 2,000 (unbounded, 512 sessions of one token cost about 13.8 MB).
  */
 const DISTINCT = 100_000;
 /** Values sent before the heap is first measured: past the cap of the map under test, so a bounded one is full. */
@@ -63,6 +66,18 @@ async function heapGrowth(warmUp: number, send: (i: number) => Promise<unknown>)
   await flood(0, warmUp, send);
   const before = heapAfterGc();
   await flood(warmUp, DISTINCT, send);
+  return heapAfterGc() - before;
+}
+
+/** The heap growth between the `warmUp`-th and the `total`-th MCP session opened (PARALLEL at a time). */
+async function sessionHeapGrowth(
+  warmUp: number,
+  total: number,
+  open: (i: number) => Promise<unknown>,
+): Promise<number> {
+  await flood(0, warmUp, open);
+  const before = heapAfterGc();
+  await flood(warmUp, total, open);
   return heapAfterGc() - before;
 }
 
@@ -251,6 +266,73 @@ describe('bounded state under 100,000 distinct caller values', () => {
     expect(cache.indexed).toBeLessThanOrEqual(cap);
     expect(await cache.find(match(DISTINCT - 1))).toBeDefined();
   });
+
+  it(
+    'MCP sessions opened in parallel: 16 per token and 1,000 in all stay open, the oldest ended, while the heap stays flat',
+    { timeout: 900_000 },
+    async () => {
+      const rpc = (key: string, method: string, sid?: string) =>
+        fetch(`${base}/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(sid ? { 'mcp-session-id': sid } : {}),
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method,
+            params:
+              method === 'initialize'
+                ? { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } }
+                : {},
+          }),
+        });
+      const open = async (key: string): Promise<string> => {
+        const r = await rpc(key, 'initialize');
+        await r.arrayBuffer();
+        expect(r.status).toBe(200);
+        return r.headers.get('mcp-session-id')!;
+      };
+      /** How many of the sessions still answer (a ping: it opens nothing). */
+      const alive = async (opened: { key: string; sid: string }[]) => {
+        let n = 0;
+        await flood(0, opened.length, async (i) => {
+          const r = await rpc(opened[i]!.key, 'ping', opened[i]!.sid);
+          await r.arrayBuffer();
+          expect([200, 404]).toContain(r.status);
+          if (r.status === 200) n++;
+        });
+        return n;
+      };
+      const userId = fx.root.userId!;
+
+      // One token opening sessions PARALLEL at a time keeps MCP_SESSIONS_PER_TOKEN, the newest.
+      const one = (await addToken(fx.t, userId, { name: 'mcp-one' })).key;
+      const mine: { key: string; sid: string }[] = [];
+      await flood(0, MCP_SESSIONS_PER_TOKEN * 8, async () => mine.push({ key: one, sid: await open(one) }));
+      expect(await alive(mine)).toBe(MCP_SESSIONS_PER_TOKEN);
+      expect(await alive(mine.slice(-1))).toBe(1);
+      const growthOne = await sessionHeapGrowth(MCP_SESSIONS_PER_TOKEN * 8, MCP_SESSIONS_PER_TOKEN * 40, () =>
+        open(one),
+      );
+      expect(growthOne).toBeLessThan(FLAT_BYTES);
+
+      // Many tokens, one session each, past the cap in all: MCP_SESSIONS_MAX stay open, the oldest were ended.
+      const many = MCP_SESSIONS_MAX * 2;
+      const keys: string[] = [];
+      for (let i = 0; i < many; i++) keys.push((await addToken(fx.t, userId, { name: `mcp-${i}` })).key);
+      const theirs: { key: string; sid: string }[] = [];
+      const growthMany = await sessionHeapGrowth(MCP_SESSIONS_MAX, many, async (i) =>
+        theirs.push({ key: keys[i]!, sid: await open(keys[i]!) }),
+      );
+      expect(growthMany).toBeLessThan(FLAT_BYTES);
+      expect(await alive(theirs)).toBe(MCP_SESSIONS_MAX);
+      expect(await alive(theirs.slice(0, many - MCP_SESSIONS_MAX))).toBe(0);
+    },
+  );
 
   it('period-limit counters of more owners than their cap stay within it, the newest kept', () => {
     const store = new MemoryPeriodStore();
