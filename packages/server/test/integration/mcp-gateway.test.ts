@@ -104,6 +104,49 @@ describe.each(dialects)('MCP gateway (%s)', (dialect) => {
     await expect.poll(() => g.mock.cancelled).toBe(1);
   });
 
+  it('cancels a call upstream, and charges nothing, when its client goes away without a word', async () => {
+    const res = await g.root.call('POST', '/api/mcp/servers/', {
+      transport: 'http',
+      url: g.mock.url,
+      name: 'waits',
+      allow_tools: 'wait_forever',
+      price: PAID_PRICE,
+    });
+    expect(res.body.success, res.body.message).toBe(true);
+    const userId = g.user.userId!;
+    const quota = await userQuota(g.t, userId);
+    const { transport } = await connect(g.key);
+    const cancelled = g.mock.cancelled;
+    const started = g.mock.waiting();
+    const leave = new AbortController();
+    // A raw POST of the call, its connection dropped once the upstream runs it (no notifications/cancelled sent).
+    const call = fetch(`${g.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${g.key}`,
+        'mcp-session-id': transport.sessionId!,
+        'mcp-protocol-version': transport.protocolVersion ?? '2025-06-18',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'waits__wait_forever' } }),
+      signal: leave.signal,
+    }).then((r) => r.text());
+    await started;
+    leave.abort();
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => g.mock.cancelled).toBe(cancelled + 1);
+    await expect
+      .poll(async () => (await mcpLogs()).filter((r) => r.model_name === 'mcp:waits/wait_forever').length)
+      .toBe(1);
+    const row = (await mcpLogs()).find((r) => r.model_name === 'mcp:waits/wait_forever')!;
+    expect([Number(row.quota), JSON.parse(row.other).mcp_status]).toEqual([0, 'cancelled']);
+    expect(await userQuota(g.t, userId)).toBe(quota);
+    expect((await g.root.call('DELETE', `/api/mcp/servers/${(res.body.data as { id: number }).id}`)).body.success).toBe(
+      true,
+    );
+  });
+
   it('refuses a tool the lists deny, a server the group may not use, and unknown names, as JSON-RPC errors', async () => {
     const { client } = await connect(g.key);
     const before = g.mock.calls.delete_everything ?? 0;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mcpServersOf } from '../../modules/mcp-servers/service.js';
 import { authenticate } from '../entry/authenticate.js';
@@ -25,6 +25,12 @@ const AUTH_REFUSALS = new Set([
   'user_banned',
 ]);
 const SERVER_NAME = /^[a-z0-9_-]{1,64}$/;
+const CLIENT_LEFT = 'the client went away';
+
+/** The ids of the JSON-RPC requests a POST carries (one message or a batch). */
+function requestIdsOf(body: unknown): RequestId[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((m: unknown) => (isJSONRPCRequest(m) ? [m.id] : []));
+}
 
 function rpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown) {
   if (status === 401) reply.header('www-authenticate', 'Bearer realm="tollway"');
@@ -96,6 +102,20 @@ export async function installMcpRoutes(scope: FastifyInstance, ctx: RelayContext
       entry = created;
     } else return rpcError(reply, 400, RPC_SERVER_ERROR, 'Bad Request: no valid session ID provided');
     reply.hijack();
+    // A client that goes away before its answers were written cancels what it asked, as notifications/cancelled
+    // would: the tool call is cancelled upstream, its hold released uncharged (the SDK's transport would let it run).
+    const asked = requestIdsOf(body);
+    const { transport } = entry;
+    if (asked.length)
+      reply.raw.once('close', () => {
+        if (reply.raw.writableFinished) return;
+        for (const requestId of asked)
+          transport.onmessage?.({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId, reason: CLIENT_LEFT },
+          });
+      });
     // The SDK's web-standard transport (its node wrapper pulls in an adapter that warns at every start).
     const response = await entry.transport.handleRequest(webRequestOf(req.raw, reply.raw), { parsedBody: body });
     await sendWebResponse(reply.raw, response);
