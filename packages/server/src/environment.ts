@@ -193,6 +193,13 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     meaning: 'Milliseconds between background fsyncs with `JOURNAL_FSYNC=interval`.',
   },
   {
+    name: 'MCP_STDIO_ENABLED',
+    group: 'relay',
+    default: '`false`',
+    meaning:
+      '`true` (or `1`): registered MCP servers may be local programs started over stdio, from the command an administrator registered (never from a caller); otherwise only remote servers (Streamable HTTP, SSE). See [MCP gateway](../operating/mcp.md).',
+  },
+  {
     name: 'MEMORY_RELEASE_IDLE_SECONDS',
     group: 'durability',
     default: '`10`',
