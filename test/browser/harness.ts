@@ -108,6 +108,35 @@ export async function clickWhenIdle(button: Locator): Promise<void> {
  * Drops the page's session without the console noticing: it leaves the console first, since a console page still
  * open would meet a 401 and redirect to /login?expired=true, racing the test's next navigation.
  */
+/**
+ * Picks the option showing `text` in the antd Select `select` (single choice), and waits until the select shows it.
+ * A dropdown still closing from an earlier choice is visible for a moment and would take the click (its option of
+ * the same text does nothing then): wait until none is open, and choose again while the select does not show it.
+ */
+export async function chooseOption(page: Page, select: Locator, text: string | RegExp): Promise<void> {
+  const shows = async () => {
+    const t = (await select.textContent()) ?? '';
+    return typeof text === 'string' ? t.includes(text) : text.test(t);
+  };
+  const open = page.locator('.ant-select-dropdown:visible');
+  for (let attempt = 0; attempt < CHOOSE_ATTEMPTS; attempt++) {
+    await open.first().waitFor({ state: 'hidden', timeout: PAGE_ACTION_TIMEOUT_MS });
+    await select.click();
+    await open.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
+    const chosen = await expect
+      .poll(shows, { timeout: CHOOSE_SETTLE_MS })
+      .toBe(true)
+      .then(
+        () => true,
+        () => false,
+      );
+    if (chosen) return;
+  }
+  throw new Error(`the select did not take the option ${String(text)}`);
+}
+const CHOOSE_ATTEMPTS = 3;
+const CHOOSE_SETTLE_MS = 5_000;
+
 export async function dropSession(page: Page): Promise<void> {
   await page.evaluate(() => localStorage.clear());
   await page.goto('about:blank');

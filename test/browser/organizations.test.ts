@@ -51,8 +51,11 @@ async function signIn(page: Page, who: { username: string; password: string }): 
 
 /** Opens an antd Select and picks the option showing `text`. */
 async function pick(page: Page, select: Locator, text: string | RegExp): Promise<void> {
+  // Some of these selects act and clear (add a member): chooseOption's check of the shown value does not apply.
+  const open = page.locator('.ant-select-dropdown:visible');
+  await open.first().waitFor({ state: 'hidden' });
   await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+  await open.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
 }
 
 /** Waits until no animation runs (a bar filling, a drawer sliding in), for a picture of the settled page. */

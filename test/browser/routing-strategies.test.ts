@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession, type Session } from './api-session.js';
-import { login, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { chooseOption, login, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'routeroot', password: 'route-root-pass-1' };
 
@@ -21,10 +21,7 @@ describe('routing strategies settings in Chromium', () => {
     (await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).find(
       (o) => o.key === 'RoutingStrategy',
     )?.value;
-  const choose = async (select: string, option: string) => {
-    await page.getByTestId(select).click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).click();
-  };
+  const choose = (select: string, option: string) => chooseOption(page, page.getByTestId(select), option);
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-routing-'));
@@ -62,8 +59,7 @@ describe('routing strategies settings in Chromium', () => {
     expect(JSON.parse((await stored())!)).toEqual({ default: 'weighted', groups: {}, models: {} });
 
     // The second row becomes a model's entry.
-    await page.getByTestId('routing-rule-1').locator('.ant-select').first().click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Model' }).click();
+    await chooseOption(page, page.getByTestId('routing-rule-1').locator('.ant-select').first(), 'Model');
     await page.getByTestId('routing-name-1').fill('gpt-4o');
     await choose('routing-strategy-1', 'Least in flight');
     await page.getByTestId('settings-save-routing').click();

@@ -6,7 +6,7 @@ import { epaySign, epayVerify } from '../../packages/server/src/modules/topup/ep
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs, loginSession, setUpRoot, type Session } from './api-session.js';
 import { axeFindings, describeFindings } from './axe.js';
-import { clickWhenIdle, pageApi, PAGE_ACTION_TIMEOUT_MS, SCREENSHOTS, type Harness } from './harness.js';
+import { chooseOption, clickWhenIdle, pageApi, PAGE_ACTION_TIMEOUT_MS, SCREENSHOTS, type Harness } from './harness.js';
 import { signIn, startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'subroot', password: 'sub-root-pass-1' };
@@ -53,9 +53,7 @@ async function expectAccessible(page: Page, label: string): Promise<void> {
 
 /** Picks an option of the antd select with test id `testid` by its text. */
 async function choose(page: Page, testid: string, text: string): Promise<void> {
-  await page.getByTestId(testid).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).click();
-  await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+  await chooseOption(page, page.getByTestId(testid), text);
 }
 
 /** The text of the form error under the drawer's field (antd's explain line), once one shows. */
