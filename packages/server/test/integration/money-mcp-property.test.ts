@@ -23,13 +23,14 @@ const ALLOWED: Record<(typeof MCP_CALL_KINDS)[number], McpOutcome> = {
   ok: 'served',
   tool_error: 'served',
   cancelled: 'cancelled',
+  client_leaves: 'cancelled',
   upstream_fails: 'failed',
 };
 
 /**
  * Issue 31's money invariant on MCP tool calls (issue 39): whatever the balance, the server's per-call price, the
  * number of calls running at once in one session and whether each is answered, answered with a tool error,
- * cancelled by the client while it runs or failed by the upstream, Σ charged ≤ starting balance; every served call
+ * cancelled by the client while it runs (or its connection dropped, no cancellation sent) or failed by the upstream, Σ charged ≤ starting balance; every served call
  * (a result reached the client) is charged exactly the price, a cancelled or failed one nothing, a refused one never
  * reaches the upstream, and each call has one usage row (nothing charged twice). SQLite, and PostgreSQL with the
  * Redis ledger (cluster mode), as the chat surfaces' property runs.
@@ -52,8 +53,8 @@ describe.each(dialects.filter((d) => d === 'sqlite' || d === 'postgres'))('MCP m
           const cancelledBefore = gw.mock.cancelled;
           let outcomes: McpOutcome[];
           try {
-            outcomes = await Promise.all(kinds.map((k) => callMcpTool(client, server, k)));
-            // The client's cancellations reach the upstream through the gateway before the session ends.
+            outcomes = await Promise.all(kinds.map((k) => callMcpTool(gw, key, client, server, k)));
+            // The cancellations (the client's, or its connection dropped) reach the upstream before the session ends.
             const cancelled = outcomes.filter((o) => o === 'cancelled').length;
             await expect.poll(() => gw.mock.cancelled - cancelledBefore).toBe(cancelled);
           } finally {

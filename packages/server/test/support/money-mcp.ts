@@ -11,14 +11,18 @@ import { UPSTREAM_FAILS, type MockMcp } from './mock-mcp.js';
  * gateway, tool calls made by the official SDK client through /mcp, and what each call came to for the client.
  */
 
-/** What a property run asks of a tool call: answered, answered with a tool error, cancelled, failed upstream. */
-export const MCP_CALL_KINDS = ['ok', 'tool_error', 'cancelled', 'upstream_fails'] as const;
+/**
+ * What a property run asks of a tool call: answered, answered with a tool error, cancelled by the client, its client
+ * gone (the connection dropped mid-call, no cancellation sent), failed upstream.
+ */
+export const MCP_CALL_KINDS = ['ok', 'tool_error', 'cancelled', 'client_leaves', 'upstream_fails'] as const;
 export type McpCallKind = (typeof MCP_CALL_KINDS)[number];
 
 const TOOL_OF: Record<McpCallKind, string> = {
   ok: 'echo',
   tool_error: 'fails',
   cancelled: 'wait_forever',
+  client_leaves: 'wait_forever',
   upstream_fails: UPSTREAM_FAILS,
 };
 
@@ -57,7 +61,14 @@ export async function mcpClient(gw: { base: string }, key: string): Promise<McpC
  * One tool call of `kind` on `server`. A cancelled call is cancelled by the client once the upstream has started it
  * (its first progress notification), so the gateway holds its price while it runs.
  */
-export async function callMcpTool(client: McpClient, server: string, kind: McpCallKind): Promise<McpOutcome> {
+export async function callMcpTool(
+  gw: { base: string },
+  key: string,
+  client: McpClient,
+  server: string,
+  kind: McpCallKind,
+): Promise<McpOutcome> {
+  if (kind === 'client_leaves') return leaveMidCall(gw, key, client, `${server}__${TOOL_OF[kind]}`);
   const abort = new AbortController();
   try {
     await client.callTool(
@@ -73,6 +84,53 @@ export async function callMcpTool(client: McpClient, server: string, kind: McpCa
     if (err instanceof McpError && err.code === RpcCode.InternalError) return 'failed';
     throw err;
   }
+}
+
+let leaving = 0;
+/**
+ * A tool call POSTed on the client's session whose connection the client drops once the upstream has started it
+ * (its first progress event), sending no cancellation; refused when the gateway answers an error instead.
+ */
+async function leaveMidCall(gw: { base: string }, key: string, client: McpClient, name: string): Promise<McpOutcome> {
+  const transport = client.transport as StreamableHTTPClientTransport;
+  const abort = new AbortController();
+  const res = await fetch(`${gw.base}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'mcp-session-id': transport.sessionId!,
+      'mcp-protocol-version': transport.protocolVersion ?? '2025-06-18',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: `leaving-${++leaving}`,
+      method: 'tools/call',
+      params: { name, arguments: {}, _meta: { progressToken: `leaving-${leaving}` } },
+    }),
+    signal: abort.signal,
+  });
+  const reader = res.body!.getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+      if (text.includes('notifications/progress')) {
+        abort.abort();
+        return 'cancelled';
+      }
+      if (text.includes('"error"')) break;
+    }
+  } catch (err) {
+    if ((err as Error).name !== 'AbortError') throw err;
+  }
+  abort.abort();
+  // No progress: the gateway refused the call (a short balance) before the upstream.
+  expect(text, 'a refusal').toContain(String(RpcCode.InvalidRequest));
+  return 'refused';
 }
 
 export interface McpLogRow {
