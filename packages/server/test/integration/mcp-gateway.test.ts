@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
 import { addToken, drainWriter, setQuota, userQuota } from '../support/gateway.js';
+import { hostileValues, nestedText } from '../support/hostile-bodies.js';
 import { startMockMcp, type MockMcp } from '../support/mock-mcp.js';
 
 const UPSTREAM_CREDENTIAL = 'Bearer upstream-cred-0042';
@@ -158,6 +159,52 @@ describe.each(dialects)('MCP gateway (%s)', (dialect) => {
     expect(g.mock.calls.delete_everything ?? 0).toBe(before);
     await expect(connect(g.key, '/mcp/vip')).rejects.toMatchObject({ code: 404 });
     await expect(connect(g.key, '/mcp/nosuch')).rejects.toMatchObject({ code: 404 });
+  });
+
+  it('answers hostile bodies on /mcp and /mcp/<server> with a JSON-RPC error, never a 5xx; the upstream receives none', async () => {
+    const { transport } = await connect(g.key);
+    const upstreamCalls = () => Object.values(g.mock.calls).reduce((n, c) => n + (c ?? 0), 0);
+    const before = upstreamCalls();
+    const broken = ['', '{"jsonrpc":', '[1,2,3]', '"text"', 'null', '42', nestedText(10_000), 'x'.repeat(200_000)];
+    const shapes = hostileValues.flatMap((v) => [
+      { jsonrpc: '2.0', id: 1, method: v },
+      { jsonrpc: v, id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: v },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: v, arguments: v } },
+    ]);
+    const bodies = [...broken, ...shapes.map((b) => JSON.stringify(b).replace('"__deep__"', nestedText(5_000)))];
+    const failures: string[] = [];
+    for (const path of ['/mcp', '/mcp/alpha'])
+      for (const session of [undefined, transport.sessionId!])
+        for (const body of bodies) {
+          const res = await fetch(`${g.base}${path}`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${g.key}`,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...(session && path === '/mcp' ? { 'mcp-session-id': session } : {}),
+            },
+            body,
+          });
+          const text = await res.text();
+          // Outside a session the transport refuses with a 4xx; inside one, a request it cannot serve is answered
+          // (200, JSON or one SSE event) with a JSON-RPC error, as the protocol defines.
+          const json = res.headers.get('content-type')?.includes('text/event-stream')
+            ? (/^data: (.*)$/m.exec(text)?.[1] ?? '')
+            : text;
+          let rpc: { error?: { code?: unknown } } | undefined;
+          try {
+            rpc = JSON.parse(json) as typeof rpc;
+          } catch {
+            rpc = undefined;
+          }
+          const label = `${path}${session ? ' (session)' : ''} ${body.slice(0, 60)}`;
+          if (res.status >= 500 || (res.status >= 300 && res.status < 400) || typeof rpc?.error?.code !== 'number')
+            failures.push(`${label}: ${res.status} ${text.slice(0, 120)}`);
+        }
+    expect(failures).toEqual([]);
+    expect(upstreamCalls()).toBe(before);
   });
 
   it('refuses no key, an unknown, a disabled or an expired token with 401, and another token using a session', async () => {
