@@ -63,13 +63,18 @@ function RoutingEditor({ initial, onRules }: { initial: Setting; onRules: (rules
   const { t } = useTranslation('settings');
   const { field } = useController({ name: FIELD });
   const [setting, setSetting] = useState(initial);
-  const update = (next: Setting) => {
+  // Every change starts from the latest rows, not the ones of the last render: two changes in quick succession (a
+  // choice, then a click on Add before React rendered it) must not undo the first.
+  const latest = useRef(initial);
+  const update = (change: (s: Setting) => Setting) => {
+    const next = change(latest.current);
+    latest.current = next;
     setSetting(next);
     onRules(next.rules);
     field.onChange(routingText(next));
   };
   const setRule = (i: number, patch: Partial<Rule>) =>
-    update({ ...setting, rules: setting.rules.map((r, j) => (j === i ? { ...r, ...patch } : r)) });
+    update((s) => ({ ...s, rules: s.rules.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
   const strategyOptions = ROUTING_STRATEGIES.map((s) => ({ value: s, label: t(`routing.strategy.${s}`) }));
   const seen = new Set<string>();
   const dupes = new Set<number>();
@@ -84,7 +89,7 @@ function RoutingEditor({ initial, onRules }: { initial: Setting; onRules: (rules
         <Select
           value={setting.fallback}
           options={strategyOptions}
-          onChange={(fallback: RoutingStrategyName) => update({ ...setting, fallback })}
+          onChange={(fallback: RoutingStrategyName) => update((s) => ({ ...s, fallback }))}
           style={{ maxWidth: 320 }}
           aria-label={t('routing.default')}
           data-testid="routing-default"
@@ -124,7 +129,7 @@ function RoutingEditor({ initial, onRules }: { initial: Setting; onRules: (rules
               <Button
                 icon={<DeleteOutlined />}
                 aria-label={t('common:action.delete')}
-                onClick={() => update({ ...setting, rules: setting.rules.filter((_, j) => j !== i) })}
+                onClick={() => update((s) => ({ ...s, rules: s.rules.filter((_, j) => j !== i) }))}
               />
             </Flex>
           ))}
@@ -134,7 +139,7 @@ function RoutingEditor({ initial, onRules }: { initial: Setting; onRules: (rules
               icon={<PlusOutlined />}
               type="dashed"
               onClick={() =>
-                update({ ...setting, rules: [...setting.rules, { scope: 'groups', name: '', strategy: 'latency' }] })
+                update((s) => ({ ...s, rules: [...s.rules, { scope: 'groups', name: '', strategy: 'latency' }] }))
               }
               data-testid="routing-add"
             >
