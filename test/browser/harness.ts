@@ -120,7 +120,11 @@ export async function chooseOption(page: Page, select: Locator, text: string | R
   };
   const open = page.locator('.ant-select-dropdown:visible');
   for (let attempt = 0; attempt < CHOOSE_ATTEMPTS; attempt++) {
-    await open.first().waitFor({ state: 'hidden', timeout: PAGE_ACTION_TIMEOUT_MS });
+    // A dropdown left open elsewhere on the page must not stop the choice: wait a moment, then choose and check.
+    await open
+      .first()
+      .waitFor({ state: 'hidden', timeout: CHOOSE_SETTLE_MS })
+      .catch(() => undefined);
     await select.click();
     await open.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
     const chosen = await expect
